@@ -1,0 +1,23 @@
+// Bundles the Node-side entry points (CLI, serve mode, workers, benchmarks) with esbuild.
+// Runs from `npm install` (the `prepare` script) so `npx qpairs` works right after install.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const entries = {
+  qpairs: 'src/main/cli/index.ts',
+  'bench-bm25': 'scripts/bench/bm25.ts',
+};
+const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
+
+await build({
+  entryPoints,
+  outdir: 'out/node',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});

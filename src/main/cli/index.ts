@@ -1,0 +1,263 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
+import { isLabelScheme } from '../../shared/labels';
+import { CancelledError, QPairsError } from '../errors';
+import { Workspace } from '../workspace/workspace';
+import { runImport, createPool } from '../engine/work';
+import { evaluatePool } from '../engine/evaluate';
+import { parse, requireString, optionalInt, table, UsageError } from './args';
+import { ProgressBar } from './progress';
+
+const USAGE = `qpairs — build and evaluate similar-question datasets
+
+usage:
+  qpairs init W                          create workspace file W
+  qpairs import W --format F FILE…       import files (formats below)
+        [--pool P] [--annotator A] [--scheme binary|semeval3|likert5|graded] [--source S] [--json]
+  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S]
+  qpairs pool list W [--json]
+  qpairs stats W [--json]
+  qpairs eval W --pool P [--convention skip|zero] [--annotator A]
+        [--ties pool-order|trec-eval] [--threshold 1] [--json]
+  qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
+
+import formats: ${IMPORT_FORMATS.join(', ')}
+exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled`;
+
+type Out = { log: (s: string) => void; err: (s: string) => void };
+const stdio: Out = { log: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
+
+function openWs(path: string | undefined): Workspace {
+  if (!path) throw new UsageError('missing workspace path W');
+  return Workspace.open(path);
+}
+
+function json(o: unknown): string {
+  return JSON.stringify(o, null, 2);
+}
+
+async function cmdInit(argv: string[], out: Out): Promise<number> {
+  const { positionals } = parse(argv, {});
+  const w = positionals[0];
+  if (!w) throw new UsageError('usage: qpairs init W');
+  if (existsSync(w)) throw new QPairsError(`${w} already exists; not overwriting it`);
+  Workspace.create(w).close();
+  out.log(`created workspace ${w}`);
+  return 0;
+}
+
+async function cmdImport(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    format: { type: 'string', short: 'f' },
+    pool: { type: 'string' },
+    annotator: { type: 'string' },
+    scheme: { type: 'string' },
+    source: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const [w, ...files] = positionals;
+  const format = requireString(values.format, '--format F');
+  if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format "${format}" (formats: ${IMPORT_FORMATS.join(', ')})`);
+  if (files.length === 0) throw new UsageError('import needs at least one FILE');
+  if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
+  const ws = openWs(w);
+  const bar = new ProgressBar(`importing ${format}`);
+  const ac = new AbortController();
+  const onSig = (): void => ac.abort();
+  process.once('SIGINT', onSig);
+  try {
+    const report = await runImport(ws, format as ImportFormat, files, {
+      pool: values.pool,
+      annotator: values.annotator,
+      scheme: values.scheme as never,
+      source: values.source,
+      signal: ac.signal,
+      onProgress: (done, total, note) => bar.update(done, total, note),
+    });
+    bar.done();
+    if (values.json) out.log(json(report));
+    else {
+      const counts = Object.entries(report.counts).filter(([, n]) => n > 0);
+      out.log(`imported ${files.join(', ')} (${format})`);
+      for (const [k, n] of counts) out.log(`  ${k}: ${n}`);
+      for (const [k, n] of Object.entries(report.skipped)) if (n > 0) out.log(`  skipped ${k}: ${n}`);
+      for (const wmsg of report.warnings) out.log(`  warning: ${wmsg}`);
+    }
+    return 0;
+  } finally {
+    bar.done();
+    process.off('SIGINT', onSig);
+    ws.close();
+  }
+}
+
+async function cmdPool(argv: string[], out: Out): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'list') {
+    const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
+    const ws = openWs(positionals[0]);
+    try {
+      const pools = ws.listPools();
+      if (values.json) out.log(json(pools));
+      else out.log(table(['pool', 'scheme', 'queries', 'pairs', 'retriever'], pools.map((p) => [p.name, p.scheme, p.queries, p.pairs, p.retriever ?? ''])));
+      return 0;
+    } finally {
+      ws.close();
+    }
+  }
+  if (sub !== 'create') throw new UsageError('usage: qpairs pool create|list W …');
+  const { values, positionals } = parse(rest, {
+    name: { type: 'string' },
+    queries: { type: 'string' },
+    sample: { type: 'string' },
+    seed: { type: 'string' },
+    depth: { type: 'string' },
+    scheme: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const name = requireString(values.name, '--name P');
+  const sample = optionalInt(values.sample, '--sample');
+  const seed = optionalInt(values.seed, '--seed');
+  const depth = optionalInt(values.depth, '--depth') ?? 20;
+  if ((values.queries ? 1 : 0) + (sample !== undefined ? 1 : 0) !== 1) throw new UsageError('give either --queries FILE or --sample N --seed S');
+  if (sample !== undefined && seed === undefined) throw new UsageError('--sample needs --seed S (so the sample can be reproduced)');
+  if (depth < 1) throw new UsageError('--depth must be at least 1');
+  if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
+  let queries: string[] | undefined;
+  if (values.queries) {
+    const text = await readFile(values.queries, 'utf8').catch((e: Error) => {
+      throw new QPairsError(`cannot read ${values.queries}: ${e.message}`);
+    });
+    queries = text.split(/[\s,]+/).filter(Boolean);
+    if (queries.length === 0) throw new QPairsError(`${values.queries} lists no query ids`);
+  }
+  const ws = openWs(positionals[0]);
+  const bar = new ProgressBar(`pool ${name}`);
+  try {
+    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary' }, {
+      onProgress: (d, t, note) => bar.update(d, t, note),
+    });
+    bar.done();
+    if (values.json) out.log(json(info));
+    else out.log(`created pool ${info.name}: ${info.queries} queries, ${info.pairs} candidate pairs (BM25 top-${depth})`);
+    return 0;
+  } finally {
+    bar.done();
+    ws.close();
+  }
+}
+
+async function cmdStats(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+  const ws = openWs(positionals[0]);
+  try {
+    const s = ws.stats();
+    if (values.json) out.log(json(s));
+    else {
+      out.log(table(['', 'count'], [
+        ['questions', s.questions],
+        ['indexed for BM25', s.indexedQuestions],
+        ['duplicate pairs', s.duplicatePairs],
+        ['pools', s.pools],
+        ['labels (current)', s.labels],
+        ['label events', s.labelEvents],
+        ['annotators', s.annotators],
+        ['runs', s.runs],
+      ]));
+    }
+    return 0;
+  } finally {
+    ws.close();
+  }
+}
+
+async function cmdEval(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    pool: { type: 'string' },
+    convention: { type: 'string' },
+    annotator: { type: 'string' },
+    ties: { type: 'string' },
+    threshold: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const pool = requireString(values.pool, '--pool P');
+  const convention = values.convention ?? 'skip';
+  if (convention !== 'skip' && convention !== 'zero') throw new UsageError('--convention is skip or zero');
+  const ties = values.ties ?? 'pool-order';
+  if (ties !== 'pool-order' && ties !== 'trec-eval') throw new UsageError('--ties is pool-order or trec-eval');
+  const threshold = values.threshold === undefined ? 1 : Number(values.threshold);
+  if (!Number.isFinite(threshold)) throw new UsageError('--threshold needs a number');
+  const ws = openWs(positionals[0]);
+  try {
+    const ev = evaluatePool(ws, { pool, convention, ties, annotator: values.annotator ?? 'gold', threshold });
+    if (values.json) {
+      out.log(json({ pool: ev.pool, convention: ev.convention, annotator: ev.annotator, ties: ev.ties, runs: ev.runs }));
+    } else {
+      const pct = (x: number): string => (100 * x).toFixed(2);
+      out.log(`pool ${ev.pool}, labels of ${ev.annotator}, convention ${ev.convention}, ties ${ev.ties}`);
+      out.log(
+        table(
+          ['run', 'queries', 'MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'],
+          Object.entries(ev.runs).map(([name, m]) => [name, m.queries, pct(m.MAP), pct(m.MRR), pct(m['P@1']), pct(m['P@5']), pct(m['R-Prec'])]),
+        ),
+      );
+    }
+    return 0;
+  } finally {
+    ws.close();
+  }
+}
+
+async function cmdServe(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    token: { type: 'string', multiple: true },
+  });
+  const w = positionals[0];
+  if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
+  const { serveWorkspace } = await import('../serve/cli-serve');
+  return serveWorkspace({ workspace: w, port: optionalInt(values.port, '--port'), host: values.host, tokens: values.token ?? [], log: out.log });
+}
+
+const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = {
+  init: cmdInit,
+  import: cmdImport,
+  pool: cmdPool,
+  stats: cmdStats,
+  eval: cmdEval,
+  serve: cmdServe,
+};
+
+/** Runs the CLI; returns the exit code (never calls process.exit, so tests can drive it). */
+export async function main(argv: string[], out: Out = stdio): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    out.log(USAGE);
+    return cmd ? 0 : 2;
+  }
+  const run = COMMANDS[cmd];
+  if (!run) {
+    out.err(`qpairs: unknown command "${cmd}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await run(rest, out);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      out.err(`qpairs ${cmd}: ${e.message}\nrun "qpairs --help" for usage`);
+      return 2;
+    }
+    if (e instanceof CancelledError) {
+      out.err(`qpairs ${cmd}: cancelled; nothing was changed`);
+      return 130;
+    }
+    if (e instanceof QPairsError) {
+      out.err(`qpairs ${cmd}: ${e.message}`);
+      return 1;
+    }
+    out.err(`qpairs ${cmd}: internal error: ${(e as Error).stack ?? String(e)}`);
+    return 1;
+  }
+}

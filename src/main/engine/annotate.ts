@@ -1,0 +1,158 @@
+import type { CandidateView, LabelAck, ParsedArgs, PoolProgress, QueryView } from '../../shared/contract';
+import { normaliseLabel, UNSURE } from '../../shared/labels';
+import type { LabelRecord, PoolQuery } from '../../shared/types';
+import { QPairsError } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+import { tokenizeForHighlight } from '../bm25/highlight';
+import { hashString, seededShuffle } from './seeded';
+
+type Current = Map<string, Map<string, string>>; // queryId -> candidateId -> value
+
+function currentOf(ws: Workspace, pool: string, annotator: string): Current {
+  const out: Current = new Map();
+  for (const l of ws.currentLabels(pool, annotator)) {
+    let m = out.get(l.queryId);
+    if (!m) out.set(l.queryId, (m = new Map()));
+    m.set(l.candidateId, l.value);
+  }
+  return out;
+}
+
+/** A query is done for an annotator when every candidate has a label ("?" counts as given). */
+function isDone(q: PoolQuery, cur: Current): boolean {
+  const m = cur.get(q.queryId);
+  return !!m && q.candidates.every((c) => m.has(c));
+}
+
+export function poolProgress(ws: Workspace, pool: string): PoolProgress {
+  const p = ws.pool(pool);
+  const queries = ws.poolQueries(pool);
+  const byAnnotator = new Map<string, Current>();
+  for (const l of ws.currentLabels(pool)) {
+    let cur = byAnnotator.get(l.annotator);
+    if (!cur) byAnnotator.set(l.annotator, (cur = new Map()));
+    let m = cur.get(l.queryId);
+    if (!m) cur.set(l.queryId, (m = new Map()));
+    m.set(l.candidateId, l.value);
+  }
+  return {
+    pool: p.name,
+    queries: p.queries,
+    pairs: p.pairs,
+    annotators: [...byAnnotator].map(([annotator, cur]) => ({
+      annotator,
+      labeledPairs: [...cur.values()].reduce((s, m) => s + m.size, 0),
+      doneQueries: queries.filter((q) => isDone(q, cur)).length,
+    })),
+  };
+}
+
+export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): QueryView {
+  const pool = ws.pool(a.pool);
+  const queries = ws.poolQueries(a.pool);
+  if (queries.length === 0) throw new QPairsError(`pool "${a.pool}" has no queries`);
+  const cur = currentOf(ws, a.pool, a.annotator);
+  let index: number;
+  if (a.queryId) {
+    index = queries.findIndex((q) => q.queryId === a.queryId);
+    if (index < 0) throw new QPairsError(`query ${a.queryId} is not in pool "${a.pool}"`);
+  } else {
+    index = queries.findIndex((q) => !isDone(q, cur));
+    if (index < 0) index = 0;
+  }
+  const q = queries[index]!;
+  const texts = ws.getQuestions([q.queryId, ...q.candidates]);
+  const query = texts.get(q.queryId) ?? null;
+  const queryTerms = new Set(query ? tokenizeForHighlight(`${query.title} ${query.body}`) : []);
+  const mine = cur.get(q.queryId) ?? new Map<string, string>();
+
+  const runs = a.blind ? [] : ws.listRuns(a.pool);
+  const runScores = runs.map((r) => ({ name: r.name, scores: ws.runScores(r.id).get(q.queryId) ?? new Map<string, number>() }));
+  const rankOf = runScores.map(({ name, scores }) => {
+    // 1-based rank by score descending, ties in pool order (the default tie rule).
+    const order = q.candidates
+      .map((c, pos) => ({ c, pos, s: scores.get(c) }))
+      .filter((x) => x.s !== undefined)
+      .sort((x, y) => y.s! - x.s! || x.pos - y.pos);
+    return { name, scores, ranks: new Map(order.map((x, i) => [x.c, i + 1])) };
+  });
+  const others = new Map<string, Record<string, string>>();
+  if (!a.blind) {
+    for (const l of ws.currentLabels(a.pool)) {
+      if (l.queryId !== q.queryId || l.annotator === a.annotator) continue;
+      const o = others.get(l.candidateId) ?? {};
+      o[l.annotator] = l.value;
+      others.set(l.candidateId, o);
+    }
+  }
+  let candidates: CandidateView[] = q.candidates.map((id, position) => {
+    const question = texts.get(id) ?? null;
+    const terms = question ? tokenizeForHighlight(`${question.title} ${question.body}`) : [];
+    const shared = [...new Set(terms.filter((t) => queryTerms.has(t)))];
+    const runView: CandidateView['runs'] = {};
+    for (const r of rankOf) {
+      const s = r.scores.get(id);
+      if (s !== undefined) runView[r.name] = { score: s, rank: r.ranks.get(id)! };
+    }
+    return { id, position, question, runs: runView, label: mine.get(id) ?? null, others: others.get(id) ?? {}, sharedTerms: shared };
+  });
+  if (a.blind) candidates = seededShuffle(candidates, hashString(`${a.annotator}\u0000${pool.name}\u0000${q.queryId}`));
+
+  const totalPairs = queries.reduce((s, x) => s + x.candidates.length, 0);
+  const labeledPairs = [...cur.values()].reduce((s, m) => s + m.size, 0);
+  return {
+    pool: pool.name,
+    scheme: pool.scheme,
+    queryId: q.queryId,
+    query,
+    index,
+    total: queries.length,
+    candidates,
+    blind: a.blind,
+    runNames: runs.map((r) => r.name),
+    progress: { doneQueries: queries.filter((x) => isDone(x, cur)).length, totalQueries: queries.length, labeledPairs, totalPairs },
+    guidelines: pool.guidelines,
+  };
+}
+
+export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>): QueryView | null {
+  const queries = ws.poolQueries(a.pool);
+  const from = queries.findIndex((q) => q.queryId === a.from);
+  if (from < 0) throw new QPairsError(`query ${a.from} is not in pool "${a.pool}"`);
+  let target: number;
+  if (a.direction === 'next') target = from + 1;
+  else if (a.direction === 'previous') target = from - 1;
+  else {
+    const cur = currentOf(ws, a.pool, a.annotator);
+    const n = queries.length;
+    target = -1;
+    for (let k = 1; k <= n; k++) {
+      const i = (from + k) % n;
+      if (!isDone(queries[i]!, cur)) {
+        target = i;
+        break;
+      }
+    }
+  }
+  if (target < 0 || target >= queries.length) return null;
+  return annotateQuery(ws, { pool: a.pool, annotator: a.annotator, queryId: queries[target]!.queryId, blind: a.blind });
+}
+
+/** Saves one label durably (synchronous=FULL commit) before acknowledging it. */
+export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>): LabelAck {
+  const pool = ws.pool(a.pool);
+  let value: string | null = null;
+  if (a.value !== null) {
+    value = normaliseLabel(pool.scheme, a.value);
+    if (value === null) throw new QPairsError(`"${a.value}" is not a label of the ${pool.scheme} scheme${a.value === UNSURE ? '' : ''}`);
+  }
+  const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui' }, pool.id);
+  return { seq, saved: true, record: seq === null ? null : ws.labelEvent(seq) };
+}
+
+export function undoLabel(ws: Workspace, seq: number, annotator: string): LabelRecord {
+  const ev = ws.labelEvent(seq);
+  if (!ev) throw new QPairsError(`no label event ${seq}`);
+  if (ev.annotator !== annotator) throw new QPairsError(`label event ${seq} belongs to ${ev.annotator}, not ${annotator}`);
+  return ws.undoLabel(seq);
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { CancelledError } from '../errors';
+import type { JobProgress } from '../../shared/contract';
+import type { EventHub } from './events';
+
+export type JobKind = JobProgress['kind'];
+
+export interface JobContext {
+  signal: AbortSignal;
+  progress(done: number, total: number, message?: string): void;
+}
+
+/**
+ * Runs long work (imports, pool creation, training) as jobs: each gets an id, reports progress
+ * as `job.progress` events (throttled to ~10/s), ends with one `job.done`, and can be cancelled.
+ * Jobs that write the workspace run one at a time (a queue), since they share one connection.
+ */
+export class JobRunner {
+  private readonly controllers = new Map<string, AbortController>();
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly hub: EventHub) {}
+
+  start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>): string {
+    const jobId = randomUUID();
+    const ac = new AbortController();
+    this.controllers.set(jobId, ac);
+    let last = 0;
+    const ctx: JobContext = {
+      signal: ac.signal,
+      progress: (done, total, message = '') => {
+        const t = Date.now();
+        if (t - last < 100 && done < total) return;
+        last = t;
+        this.hub.emit('job.progress', { jobId, kind, done, total, message });
+      },
+    };
+    const run = async (): Promise<void> => {
+      try {
+        const report = await work(ctx);
+        this.hub.emit('job.done', { jobId, kind, ok: true, report });
+      } catch (e) {
+        const cancelled = e instanceof CancelledError;
+        this.hub.emit('job.done', { jobId, kind, ok: false, cancelled, error: cancelled ? 'cancelled' : (e as Error).message });
+      } finally {
+        this.controllers.delete(jobId);
+      }
+    };
+    // Let the caller receive the job id before the first event.
+    this.tail = this.tail.then(() => new Promise<void>((r) => setImmediate(() => run().then(r))));
+    return jobId;
+  }
+
+  cancel(jobId: string): boolean {
+    const ac = this.controllers.get(jobId);
+    if (!ac) return false;
+    ac.abort();
+    return true;
+  }
+
+  /** Resolves when every queued job has finished. */
+  idle(): Promise<void> {
+    return this.tail.then(() => undefined);
+  }
+}

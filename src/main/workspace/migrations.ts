@@ -1,0 +1,138 @@
+import { BM25_SCHEMA_SQL } from '../bm25/schema';
+
+/**
+ * Numbered schema migrations. Migration N brings a workspace from user_version N-1 to N.
+ * Never edit a migration once released: add a new one. All pending migrations run in one
+ * transaction (see openWorkspaceDb), so a failure leaves the file exactly as it was.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const CORE_V1 = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE questions (
+  doc      INTEGER PRIMARY KEY,
+  id       TEXT NOT NULL UNIQUE,
+  source   TEXT NOT NULL,
+  title    TEXT NOT NULL DEFAULT '',
+  body     TEXT NOT NULL DEFAULT '',
+  tags     TEXT NOT NULL DEFAULT '',
+  author   TEXT,
+  created  TEXT,
+  category TEXT
+) STRICT;
+
+-- User-marked duplicates (Stack Exchange PostLinks type 3, AskUbuntu pair files, ...).
+-- Stored as given (question_id is marked a duplicate of original_id); uniqueness is unordered.
+CREATE TABLE duplicate_pairs (
+  question_id TEXT NOT NULL,
+  original_id TEXT NOT NULL,
+  source      TEXT NOT NULL,
+  lo          TEXT NOT NULL GENERATED ALWAYS AS (min(question_id, original_id)) VIRTUAL,
+  hi          TEXT NOT NULL GENERATED ALWAYS AS (max(question_id, original_id)) VIRTUAL,
+  PRIMARY KEY (question_id, original_id, source),
+  CHECK (question_id <> original_id)
+) STRICT;
+CREATE INDEX duplicate_pairs_lo_hi ON duplicate_pairs(lo, hi);
+
+-- Non-duplicate pairs given by pair files (AskUbuntu train_random.txt random ids).
+CREATE TABLE negative_pairs (
+  query_id     TEXT NOT NULL,
+  candidate_id TEXT NOT NULL,
+  source       TEXT NOT NULL,
+  PRIMARY KEY (query_id, candidate_id, source)
+) STRICT;
+
+CREATE TABLE pools (
+  id         INTEGER PRIMARY KEY,
+  name       TEXT NOT NULL UNIQUE,
+  scheme     TEXT NOT NULL DEFAULT 'binary' CHECK (scheme IN ('binary','semeval3','likert5','graded')),
+  retriever  TEXT,
+  depth      INTEGER,
+  sampling   TEXT,
+  guidelines TEXT NOT NULL DEFAULT '',
+  created    TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE pool_queries (
+  pool_id  INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  query_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (pool_id, query_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE pool_candidates (
+  pool_id      INTEGER NOT NULL,
+  query_id     TEXT NOT NULL,
+  candidate_id TEXT NOT NULL,
+  position     INTEGER NOT NULL,
+  PRIMARY KEY (pool_id, query_id, candidate_id),
+  FOREIGN KEY (pool_id, query_id) REFERENCES pool_queries(pool_id, query_id) ON DELETE CASCADE,
+  CHECK (candidate_id <> query_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE annotators (
+  id      INTEGER PRIMARY KEY,
+  name    TEXT NOT NULL UNIQUE,
+  role    TEXT NOT NULL DEFAULT 'annotator' CHECK (role IN ('annotator','judge','gold','system')),
+  created TEXT NOT NULL
+) STRICT;
+
+-- Append-only label history: the current label of (pool, query, candidate, annotator) is the
+-- row with the highest seq; value NULL means the label was cleared (undo back to nothing).
+CREATE TABLE labels (
+  seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+  pool_id      INTEGER NOT NULL,
+  query_id     TEXT NOT NULL,
+  candidate_id TEXT NOT NULL,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  value        TEXT,
+  at           TEXT NOT NULL,
+  origin       TEXT NOT NULL,
+  FOREIGN KEY (pool_id, query_id, candidate_id)
+    REFERENCES pool_candidates(pool_id, query_id, candidate_id) ON DELETE CASCADE
+) STRICT;
+CREATE INDEX labels_current ON labels(pool_id, annotator_id, query_id, candidate_id, seq);
+CREATE TRIGGER labels_append_only_update BEFORE UPDATE ON labels
+  BEGIN SELECT RAISE(ABORT, 'labels are append-only'); END;
+
+CREATE TABLE runs (
+  id      INTEGER PRIMARY KEY,
+  pool_id INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  name    TEXT NOT NULL,
+  kind    TEXT NOT NULL,
+  config  TEXT NOT NULL DEFAULT '{}',
+  created TEXT NOT NULL,
+  UNIQUE (pool_id, name)
+) STRICT;
+
+CREATE TABLE run_scores (
+  run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  query_id     TEXT NOT NULL,
+  candidate_id TEXT NOT NULL,
+  score        REAL NOT NULL,
+  PRIMARY KEY (run_id, query_id, candidate_id)
+) STRICT, WITHOUT ROWID;
+
+-- Audit of every import: what came in, from where, and what it did.
+CREATE TABLE imports (
+  id     INTEGER PRIMARY KEY,
+  format TEXT NOT NULL,
+  files  TEXT NOT NULL,
+  at     TEXT NOT NULL,
+  report TEXT NOT NULL
+) STRICT;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

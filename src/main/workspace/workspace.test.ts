@@ -1,0 +1,159 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Workspace } from './workspace';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { APPLICATION_ID } from './db';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-ws-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
+
+describe('workspace file', () => {
+  it('creates a WAL, foreign-keyed, versioned QPairs database', () => {
+    const p = path.join(dir, 'w.qpairs');
+    const ws = Workspace.create(p);
+    expect(ws.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(ws.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(ws.db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(ws.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(ws.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    const strict = ws.db.prepare(`SELECT name FROM sqlite_schema WHERE type='table' AND sql LIKE '%STRICT%'`).all() as Array<{ name: string }>;
+    expect(strict.map((r) => r.name)).toEqual(expect.arrayContaining(['questions', 'labels', 'pools', 'runs', 'run_scores']));
+    ws.close();
+    const again = Workspace.open(p);
+    expect(again.stats().questions).toBe(0);
+    again.close();
+  });
+
+  it('refuses to open a missing workspace without create', () => {
+    expect(() => Workspace.open(path.join(dir, 'missing.qpairs'))).toThrow(/does not exist/);
+    expect(existsSync(path.join(dir, 'missing.qpairs'))).toBe(false);
+  });
+
+  it('refuses a workspace from a newer version and leaves it untouched', () => {
+    const p = path.join(dir, 'new.qpairs');
+    Workspace.create(p).close();
+    const raw = new Database(p);
+    raw.pragma('journal_mode = DELETE');
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    const before = sha(p);
+    expect(() => Workspace.open(p)).toThrow(/newer QPairs.*untouched/s);
+    expect(sha(p)).toBe(before);
+    expect(existsSync(p + '-wal')).toBe(false);
+  });
+
+  it('refuses a SQLite file that is not a workspace', () => {
+    const p = path.join(dir, 'other.db');
+    const raw = new Database(p);
+    raw.exec('CREATE TABLE t(x)');
+    raw.close();
+    const before = sha(p);
+    expect(() => Workspace.open(p)).toThrow(/not a QPairs workspace/);
+    expect(sha(p)).toBe(before);
+  });
+
+  it('refuses a file that is not SQLite at all', () => {
+    const p = path.join(dir, 'text.qpairs');
+    writeFileSync(p, 'hello, I am not a database, '.repeat(40));
+    expect(() => Workspace.open(p)).toThrow(/not a QPairs workspace/);
+  });
+
+  it('applies pending migrations in one transaction: a failing one leaves the file as it was', () => {
+    const p = path.join(dir, 'm.qpairs');
+    Workspace.create(p).close();
+    const broken = [...MIGRATIONS, { version: SCHEMA_VERSION + 1, name: 'ok part', sql: 'CREATE TABLE extra(x INTEGER) STRICT;' }, { version: SCHEMA_VERSION + 2, name: 'broken', sql: 'CREATE TABLE nope(' }];
+    expect(() => Workspace.open(p, { migrations: broken })).toThrow();
+    const ws = Workspace.open(p);
+    expect(ws.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(ws.db.prepare(`SELECT count(*) AS n FROM sqlite_schema WHERE name = 'extra'`).get()).toEqual({ n: 0 });
+    ws.close();
+    const good = [...MIGRATIONS, { version: SCHEMA_VERSION + 1, name: 'extra', sql: 'CREATE TABLE extra(x INTEGER) STRICT;' }];
+    const ws2 = Workspace.open(p, { migrations: good });
+    expect(ws2.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    ws2.close();
+  });
+});
+
+describe('workspace content', () => {
+  let ws: Workspace;
+  beforeEach(() => {
+    ws = Workspace.create(path.join(dir, 'c.qpairs'));
+  });
+  afterEach(() => ws.close());
+
+  it('upserts questions idempotently', () => {
+    expect(ws.upsertQuestion({ id: 'q1', source: 's', title: 'T', body: 'B', tags: ['a', 'b'] }).result).toBe('inserted');
+    expect(ws.upsertQuestion({ id: 'q1', source: 's', title: 'T', body: 'B', tags: ['a', 'b'] }).result).toBe('unchanged');
+    expect(ws.upsertQuestion({ id: 'q1', source: 's', title: 'T2', body: 'B', tags: ['a', 'b'] }).result).toBe('updated');
+    expect(ws.getQuestion('q1')).toMatchObject({ title: 'T2', tags: ['a', 'b'] });
+    expect(ws.questionCount()).toBe(1);
+  });
+
+  it('counts duplicate pairs unordered', () => {
+    expect(ws.addDuplicatePair('a', 'b', 'se')).toBe(true);
+    expect(ws.addDuplicatePair('b', 'a', 'se')).toBe(false);
+    expect(ws.addDuplicatePair('a', 'b', 'se')).toBe(false);
+    expect(ws.addDuplicatePair('a', 'b', 'other')).toBe(true);
+    expect(ws.addDuplicatePair('a', 'a', 'se')).toBe(false);
+    expect(ws.stats().duplicatePairs).toBe(1);
+  });
+
+  it('keeps pool candidates in order and re-adding is idempotent', () => {
+    ws.createPool({ name: 'p' });
+    expect(ws.addPoolQuery('p', 'q', ['c1', 'c2', 'q', 'c3'])).toBe(3);
+    expect(ws.addPoolQuery('p', 'q', ['c1', 'c2', 'c3'])).toBe(0);
+    expect(ws.addPoolQuery('p', 'q', ['c4'])).toBe(1);
+    expect(ws.poolQueries('p')).toEqual([{ queryId: 'q', candidates: ['c1', 'c2', 'c3', 'c4'] }]);
+    expect(() => ws.createPool({ name: 'p' })).toThrow(/already exists/);
+    expect(() => ws.pool('nope')).toThrow(/no pool named "nope" \(pools: p\)/);
+  });
+
+  it('keeps labels as an append-only history with undo', () => {
+    ws.createPool({ name: 'p' });
+    ws.addPoolQuery('p', 'q', ['c1', 'c2']);
+    const s1 = ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'ann', value: '1', origin: 'ui' })!;
+    expect(ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'ann', value: '1', origin: 'ui' })).toBeNull();
+    const s2 = ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'ann', value: '0', origin: 'ui' })!;
+    expect(ws.currentLabels('p', 'ann')).toMatchObject([{ candidateId: 'c1', value: '0' }]);
+    const u = ws.undoLabel(s2);
+    expect(u.value).toBe('1');
+    expect(ws.currentLabels('p', 'ann')).toMatchObject([{ candidateId: 'c1', value: '1' }]);
+    ws.undoLabel(s1);
+    expect(ws.currentLabels('p', 'ann')).toEqual([]);
+    expect(ws.labelHistory('p').map((h) => h.value)).toEqual([null, '1', '0', '1']);
+    expect(() => ws.db.prepare('UPDATE labels SET value = 9').run()).toThrow(/append-only/);
+    expect(() => ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'zz', annotator: 'ann', value: '1', origin: 'ui' })).toThrow(/not in pool/);
+    expect(ws.stats()).toMatchObject({ labels: 0, labelEvents: 4 });
+  });
+
+  it('stores runs and replaces scores on re-import', () => {
+    ws.createPool({ name: 'p' });
+    ws.addPoolQuery('p', 'q', ['c1', 'c2']);
+    const r = ws.ensureRun('p', 'bm25', 'retriever');
+    ws.setRunScore(r, 'q', 'c1', 2);
+    ws.setRunScore(r, 'q', 'c1', 3);
+    expect(ws.ensureRun('p', 'bm25', 'retriever')).toBe(r);
+    expect(ws.runScores(r).get('q')?.get('c1')).toBe(3);
+    expect(() => ws.setRunScore(r, 'q', 'c2', Number.NaN)).toThrow(/finite/);
+  });
+
+  it('rolls back an async transaction that fails', async () => {
+    await expect(
+      ws.transactionAsync(async () => {
+        ws.upsertQuestion({ id: 'x', source: 's' });
+        await new Promise((r) => setTimeout(r, 5));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(ws.questionCount()).toBe(0);
+  });
+});

@@ -1,0 +1,279 @@
+/**
+ * The one typed contract between the renderer and the engine. Every command has a zod schema
+ * for its arguments (validated on arrival by the main side, whatever the transport: Electron
+ * IPC or serve mode's HTTP/WebSocket) and a result type. Events flow engine → renderer.
+ */
+import { z } from 'zod';
+import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
+
+export const IMPORT_FORMATS = [
+  'questions-jsonl',
+  'questions-csv',
+  'labels-csv',
+  'labels-jsonl',
+  'qrels',
+  'trec-run',
+  'askubuntu-corpus',
+  'askubuntu-pairs',
+  'askubuntu-pool',
+  'semeval',
+  'semeval-relevancy',
+  'stackexchange',
+] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+const name = z.string().trim().min(1).max(200);
+const id = z.string().min(1).max(200);
+const scheme = z.enum(['binary', 'semeval3', 'likert5', 'graded']);
+export const conventionSchema = z.enum(['skip', 'zero']);
+export const tiesSchema = z.enum(['pool-order', 'trec-eval']);
+export type Convention = z.infer<typeof conventionSchema>;
+export type TieRule = z.infer<typeof tiesSchema>;
+
+/** A file for an import: a path on the engine's machine, or an upload made over HTTP in serve mode. */
+export const importSourceSchema = z.union([
+  z.object({ path: z.string().min(1) }),
+  z.object({ uploadId: z.string().regex(/^[a-f0-9-]{8,64}$/), name: z.string().min(1).max(500) }),
+]);
+export type ImportSource = z.infer<typeof importSourceSchema>;
+
+export const commandArgs = {
+  'app.info': z.object({}),
+  'workspace.stats': z.object({}),
+  'import.start': z.object({
+    format: z.enum(IMPORT_FORMATS),
+    sources: z.array(importSourceSchema).min(1).max(50),
+    pool: name.optional(),
+    annotator: name.optional(),
+    scheme: scheme.optional(),
+    source: name.optional(),
+  }),
+  'job.cancel': z.object({ jobId: id }),
+  'pool.list': z.object({}),
+  'pool.create': z
+    .object({
+      name,
+      queries: z.array(id).max(100_000).optional(),
+      sample: z.object({ n: z.number().int().min(1).max(100_000), seed: z.number().int() }).optional(),
+      depth: z.number().int().min(1).max(1000).default(20),
+      scheme: scheme.default('binary'),
+    })
+    .refine((a) => (a.queries ? 1 : 0) + (a.sample ? 1 : 0) === 1, { message: 'give either queries or sample' }),
+  'pool.setGuidelines': z.object({ pool: name, markdown: z.string().max(200_000) }),
+  'pool.progress': z.object({ pool: name }),
+  'annotator.list': z.object({}),
+  'annotate.query': z.object({
+    pool: name,
+    annotator: name,
+    /** The query to show; omitted = the first query this annotator has not finished. */
+    queryId: id.optional(),
+    blind: z.boolean().default(true),
+  }),
+  'annotate.navigate': z.object({
+    pool: name,
+    annotator: name,
+    from: id,
+    direction: z.enum(['next-unlabeled', 'next', 'previous']),
+    blind: z.boolean().default(true),
+  }),
+  'label.set': z.object({
+    pool: name,
+    queryId: id,
+    candidateId: id,
+    annotator: name,
+    /** A value of the pool's scheme, "?" for unsure, or null to clear. */
+    value: z.string().min(1).max(40).nullable(),
+  }),
+  'label.undo': z.object({ seq: z.number().int().positive(), annotator: name }),
+  'eval.pool': z.object({
+    pool: name,
+    annotator: name.default('gold'),
+    convention: conventionSchema.default('skip'),
+    ties: tiesSchema.default('pool-order'),
+    threshold: z.number().default(1),
+  }),
+  'eval.query': z.object({ pool: name, queryId: id, annotator: name.default('gold') }),
+} as const;
+
+export type CommandName = keyof typeof commandArgs;
+export type CommandArgs<C extends CommandName> = z.input<(typeof commandArgs)[C]>;
+export type ParsedArgs<C extends CommandName> = z.output<(typeof commandArgs)[C]>;
+
+// ------------------------------------------------------------------ results
+
+export interface AppInfo {
+  version: string;
+  workspacePath: string;
+  transport: 'electron' | 'http';
+  /** tfjs backend in use by the models (e.g. "wasm"), or null before models are loaded. */
+  modelBackend: string | null;
+  annotator: string | null;
+}
+
+export interface ImportStarted {
+  jobId: string;
+}
+
+export interface PoolProgress {
+  pool: string;
+  queries: number;
+  pairs: number;
+  annotators: Array<{ annotator: string; labeledPairs: number; doneQueries: number }>;
+}
+
+export interface CandidateView {
+  id: string;
+  /** 0-based position in the pool's original (retriever's) order. */
+  position: number;
+  /** null when only the id is known (text not in the workspace). */
+  question: Question | null;
+  /** Per ranker: score and 1-based rank. Empty in blind mode. */
+  runs: Record<string, { score: number; rank: number }>;
+  /** This annotator's current label. */
+  label: string | null;
+  /** Other annotators' current labels (empty in blind mode). */
+  others: Record<string, string>;
+  /** Tokens this candidate shares with the query (for highlighting). */
+  sharedTerms: string[];
+}
+
+export interface QueryView {
+  pool: string;
+  scheme: string;
+  queryId: string;
+  query: Question | null;
+  /** 0-based index of this query in the pool and the pool's size. */
+  index: number;
+  total: number;
+  candidates: CandidateView[];
+  blind: boolean;
+  /** Run names present in the pool (empty in blind mode). */
+  runNames: string[];
+  progress: { doneQueries: number; totalQueries: number; labeledPairs: number; totalPairs: number };
+  guidelines: string;
+}
+
+export interface LabelAck {
+  /** The label event's sequence number (use it to undo); null when the value was unchanged. */
+  seq: number | null;
+  saved: true;
+  record: LabelRecord | null;
+}
+
+export interface RunMetrics {
+  queries: number;
+  MAP: number;
+  MRR: number;
+  'P@1': number;
+  'P@5': number;
+  'R-Prec': number;
+}
+
+export interface PoolEvaluation {
+  pool: string;
+  annotator: string;
+  convention: Convention;
+  ties: TieRule;
+  labeledQueries: number;
+  runs: Record<string, RunMetrics>;
+  /** Metric values after the first n fully labeled queries (in labeling order), per run. */
+  curve: Array<{ labeledQueries: number; runs: Record<string, Omit<RunMetrics, 'queries'>> }>;
+}
+
+export interface QueryEvaluation {
+  pool: string;
+  queryId: string;
+  rankers: Array<{ run: string; order: Array<{ candidateId: string; score: number | null; grade: number | null; relevant: boolean }>; AP: number | null; RR: number | null }>;
+}
+
+export interface CommandResults {
+  'app.info': AppInfo;
+  'workspace.stats': WorkspaceStats;
+  'import.start': ImportStarted;
+  'job.cancel': { cancelled: boolean };
+  'pool.list': PoolInfo[];
+  'pool.create': PoolInfo;
+  'pool.setGuidelines': PoolInfo;
+  'pool.progress': PoolProgress;
+  'annotator.list': Array<{ name: string; role: string }>;
+  'annotate.query': QueryView;
+  'annotate.navigate': QueryView | null;
+  'label.set': LabelAck;
+  'label.undo': LabelRecord;
+  'eval.pool': PoolEvaluation;
+  'eval.query': QueryEvaluation;
+}
+
+export type CommandResult<C extends CommandName> = CommandResults[C];
+
+// ------------------------------------------------------------------ events
+
+export interface JobProgress {
+  jobId: string;
+  kind: 'import' | 'pool' | 'train' | 'score';
+  done: number;
+  total: number;
+  message: string;
+}
+
+export interface JobDone {
+  jobId: string;
+  kind: JobProgress['kind'];
+  ok: boolean;
+  /** On success: the job's report (an import report, ...). */
+  report?: unknown;
+  /** On failure: a readable error (file, line, reason). */
+  error?: string;
+  cancelled?: boolean;
+}
+
+export interface EventPayloads {
+  'job.progress': JobProgress;
+  'job.done': JobDone;
+  /** A label changed (any annotator); clients refresh views and metrics. */
+  'label.changed': LabelRecord;
+  /** The workspace content changed (import, pool created, run added). */
+  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' };
+}
+export type EventName = keyof EventPayloads;
+export const EVENT_NAMES: readonly EventName[] = ['job.progress', 'job.done', 'label.changed', 'workspace.changed'];
+
+/** Error shape returned across transports. */
+export interface WireError {
+  message: string;
+  code: 'invalid-argument' | 'not-found' | 'user-error' | 'internal' | 'forbidden';
+}
+
+/** Validates a command's raw arguments; throws a readable message on failure. */
+export function parseArgs<C extends CommandName>(command: C, raw: unknown): ParsedArgs<C> {
+  const schema = commandArgs[command];
+  if (!schema) throw new Error(`unknown command ${String(command)}`);
+  const r = schema.safeParse(raw ?? {});
+  if (!r.success) {
+    const msg = r.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+    throw new ContractError(`invalid arguments for ${command}: ${msg}`, 'invalid-argument');
+  }
+  return r.data as ParsedArgs<C>;
+}
+
+export function isCommandName(s: unknown): s is CommandName {
+  return typeof s === 'string' && Object.prototype.hasOwnProperty.call(commandArgs, s);
+}
+
+export class ContractError extends Error {
+  constructor(
+    message: string,
+    readonly code: WireError['code'],
+  ) {
+    super(message);
+    this.name = 'ContractError';
+  }
+}
+
+/** The client interface the renderer uses, whichever transport carries it. */
+export interface QPairsClient {
+  invoke<C extends CommandName>(command: C, args: CommandArgs<C>): Promise<CommandResult<C>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+}
+
+export type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo };

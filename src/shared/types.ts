@@ -1,0 +1,66 @@
+import type { LabelScheme } from './labels';
+
+export interface Question {
+  id: string;
+  source: string;
+  title: string;
+  body: string;
+  tags: string[];
+  author: string | null;
+  created: string | null;
+  category: string | null;
+}
+
+export interface PoolInfo {
+  id: number;
+  name: string;
+  scheme: LabelScheme;
+  retriever: string | null;
+  depth: number | null;
+  sampling: string | null;
+  guidelines: string;
+  created: string;
+  queries: number;
+  pairs: number;
+}
+
+export interface PoolQuery {
+  queryId: string;
+  /** Candidate ids in the pool's original (retriever's) order. */
+  candidates: string[];
+}
+
+export interface LabelRecord {
+  seq: number;
+  pool: string;
+  queryId: string;
+  candidateId: string;
+  annotator: string;
+  /** null = cleared (an undo back to "no label"). */
+  value: string | null;
+  at: string;
+  origin: string;
+}
+
+export interface RunInfo {
+  id: number;
+  pool: string;
+  name: string;
+  kind: string;
+  created: string;
+  pairs: number;
+}
+
+export interface WorkspaceStats {
+  questions: number;
+  /** Distinct unordered user-marked duplicate pairs. */
+  duplicatePairs: number;
+  pools: number;
+  /** Current (latest, non-cleared) labels over all pools and annotators. */
+  labels: number;
+  labelEvents: number;
+  annotators: number;
+  runs: number;
+  indexedQuestions: number;
+  sources: Record<string, number>;
+}

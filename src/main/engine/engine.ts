@@ -17,8 +17,9 @@ import { evaluatePool, evaluateQuery } from './evaluate';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
-  /** The annotator this client speaks for (serve mode with tokens); null = any. */
   version?: string;
+  /** Serve mode: maps an upload id (POST /api/upload) to the file it was stored in. */
+  resolveUpload?: (uploadId: string) => string;
 }
 
 type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: { annotator: string | null }) => CommandResult<C> | Promise<CommandResult<C>>;
@@ -43,6 +44,12 @@ export class Engine {
 
   static open(path: string, opts: EngineOptions): Engine {
     return new Engine(Workspace.open(path), opts);
+  }
+
+  /** The file behind an upload id (serve mode); a readable error elsewhere. */
+  resolveUpload(uploadId: string, name: string): string {
+    if (!this.opts.resolveUpload) throw new QPairsError(`cannot import upload "${name}": uploads exist only in serve mode`);
+    return this.opts.resolveUpload(uploadId);
   }
 
   close(): void {

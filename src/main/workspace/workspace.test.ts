@@ -156,4 +156,20 @@ describe('workspace content', () => {
     ).rejects.toThrow('boom');
     expect(ws.questionCount()).toBe(0);
   });
+
+  it('nests async transactions as savepoints', async () => {
+    await ws.transactionAsync(async () => {
+      ws.upsertQuestion({ id: 'outer', source: 's' });
+      await expect(
+        ws.transactionAsync(async () => {
+          ws.upsertQuestion({ id: 'inner', source: 's' });
+          throw new Error('inner fails');
+        }),
+      ).rejects.toThrow('inner fails');
+      await ws.transactionAsync(async () => void ws.upsertQuestion({ id: 'inner2', source: 's' }));
+    });
+    expect(ws.getQuestion('outer')).not.toBeNull();
+    expect(ws.getQuestion('inner')).toBeNull();
+    expect(ws.getQuestion('inner2')).not.toBeNull();
+  });
 });

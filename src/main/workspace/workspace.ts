@@ -70,6 +70,7 @@ function rowToQuestion(r: QuestionRow): Question {
  */
 export class Workspace {
   private readonly stmts = new Map<string, Statement>();
+  private savepoints = 0;
 
   private constructor(
     readonly db: Db,
@@ -106,17 +107,19 @@ export class Workspace {
   /**
    * Runs async fn inside one transaction (for streaming imports): BEGIN IMMEDIATE, then COMMIT
    * when fn resolves or ROLLBACK when it throws, so a failed import leaves nothing behind.
-   * Nothing else may write through this connection while it runs.
+   * Nested calls use a SAVEPOINT, so an import can run inside a larger unit of work (import +
+   * index update). Nothing else may write through this connection while it runs.
    */
   async transactionAsync<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.db.inTransaction) throw new Error('transactionAsync: already in a transaction');
-    this.db.exec('BEGIN IMMEDIATE');
+    const nested = this.db.inTransaction;
+    const sp = `qp_${++this.savepoints}`;
+    this.db.exec(nested ? `SAVEPOINT ${sp}` : 'BEGIN IMMEDIATE');
     try {
       const out = await fn();
-      this.db.exec('COMMIT');
+      this.db.exec(nested ? `RELEASE ${sp}` : 'COMMIT');
       return out;
     } catch (e) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) this.db.exec(nested ? `ROLLBACK TO ${sp}; RELEASE ${sp}` : 'ROLLBACK');
       throw e;
     }
   }

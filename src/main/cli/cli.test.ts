@@ -1,0 +1,110 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from './index';
+import { sharedData } from '../../../tests/shared-data';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}
+
+describe('qpairs CLI', () => {
+  it('prints usage and rejects unknown commands and flags', async () => {
+    expect((await run('--help')).out).toMatch(/qpairs init W/);
+    expect((await run()).code).toBe(2);
+    const bad = await run('frobnicate');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/unknown command "frobnicate"/);
+    const w = path.join(dir, 'w.qpairs');
+    await run('init', w);
+    const flag = await run('stats', w, '--bogus');
+    expect(flag.code).toBe(2);
+    expect(flag.err).toMatch(/bogus/);
+  });
+
+  it('init creates a workspace once and stats reports it as JSON', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    expect((await run('init', w)).code).toBe(0);
+    const again = await run('init', w);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/already exists/);
+    const s = await run('stats', w, '--json');
+    expect(s.code).toBe(0);
+    expect(JSON.parse(s.out)).toMatchObject({ questions: 0, duplicatePairs: 0, pools: 0, labels: 0 });
+  });
+
+  it('fails clearly on a missing workspace', async () => {
+    const r = await run('stats', path.join(dir, 'nope.qpairs'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/does not exist/);
+  });
+
+  it('imports the AskUbuntu dev pool and reproduces the published BM25 row', async () => {
+    const w = path.join(dir, 'au.qpairs');
+    await run('init', w);
+    const imp = await run('import', w, '--format', 'askubuntu-pool', sharedData('askubuntu/dev.txt'));
+    expect(imp.code, imp.err).toBe(0);
+    const ev = await run('eval', w, '--pool', 'dev', '--convention', 'skip', '--json');
+    expect(ev.code, ev.err).toBe(0);
+    const j = JSON.parse(ev.out);
+    const m = j.runs['bm25-lucene'];
+    expect(m.queries).toBe(189);
+    expect((100 * m.MAP).toFixed(2)).toBe('52.03');
+    expect((100 * m.MRR).toFixed(2)).toBe('65.99');
+    expect((100 * m['P@1']).toFixed(2)).toBe('51.85');
+    expect((100 * m['P@5']).toFixed(2)).toBe('42.12');
+    const table = await run('eval', w, '--pool', 'dev');
+    expect(table.out).toMatch(/bm25-lucene\s+189\s+52\.03\s+65\.99\s+51\.85\s+42\.12/);
+    const zero = JSON.parse((await run('eval', w, '--pool', 'dev', '--convention', 'zero', '--json')).out);
+    expect(zero.runs['bm25-lucene'].queries).toBe(200);
+    // Re-importing changes nothing.
+    const before = (await run('stats', w, '--json')).out;
+    expect((await run('import', w, '--format', 'askubuntu-pool', sharedData('askubuntu/dev.txt'))).code).toBe(0);
+    expect((await run('stats', w, '--json')).out).toBe(before);
+  });
+
+  it('imports SemEval dev and reproduces the search-engine MAP 71.35 under zero', async () => {
+    const w = path.join(dir, 'se.qpairs');
+    await run('init', w);
+    const f = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+    const imp = await run('import', w, '--format', 'semeval', '--pool', 'dev', f);
+    expect(imp.code, imp.err).toBe(0);
+    const j = JSON.parse((await run('eval', w, '--pool', 'dev', '--convention', 'zero', '--json')).out);
+    expect(j.runs['search-engine'].queries).toBe(50);
+    expect((100 * j.runs['search-engine'].MAP).toFixed(2)).toBe('71.35');
+  });
+
+  it('creates BM25 pools from query ids and from a seeded sample', async () => {
+    const w = path.join(dir, 'p.qpairs');
+    await run('init', w);
+    expect((await run('import', w, '--format', 'stackexchange', sharedData('stackexchange-cstheory-meta'))).code).toBe(0);
+    const s = JSON.parse((await run('stats', w, '--json')).out);
+    expect(s).toMatchObject({ questions: 589, duplicatePairs: 13 });
+    const a = await run('pool', 'create', w, '--name', 'a', '--sample', '10', '--seed', '7', '--json');
+    expect(a.code, a.err).toBe(0);
+    expect(JSON.parse(a.out)).toMatchObject({ queries: 10, pairs: 200 });
+    const b = await run('pool', 'create', w, '--name', 'b', '--sample', '10', '--seed', '7', '--json');
+    expect(JSON.parse(b.out).pairs).toBe(200);
+    const list = JSON.parse((await run('pool', 'list', w, '--json')).out);
+    expect(list.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
+    const qf = path.join(dir, 'queries.txt');
+    writeFileSync(qf, 'no-such-id\n');
+    const bad = await run('pool', 'create', w, '--name', 'c', '--queries', qf);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/no-such-id/);
+    expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(2);
+    const usage = await run('pool', 'create', w, '--name', 'd', '--sample', '3');
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/--seed/);
+  });
+});

@@ -1,0 +1,171 @@
+import type { ImportFormat, ParsedArgs } from '../../shared/contract';
+import type { LabelScheme } from '../../shared/labels';
+import type { PoolInfo } from '../../shared/types';
+import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries } from '../bm25';
+import { QPairsError, throwIfAborted } from '../errors';
+import { importFiles, type ImportReport } from '../import';
+import type { Workspace } from '../workspace/workspace';
+import type { Engine } from './engine';
+import { mulberry32 } from './seeded';
+
+export type Progress = (done: number, total: number, note?: string) => void;
+
+// ------------------------------------------------------------------ the BM25 index of a workspace
+
+const indexes = new WeakMap<Workspace, Bm25Index>();
+
+/**
+ * The workspace's BM25 index, loaded once per open workspace and kept in step with the
+ * questions table (questions added by other means are indexed on first use).
+ */
+export function indexOf(ws: Workspace, onProgress?: Progress): Bm25Index {
+  let idx = indexes.get(ws);
+  if (!idx) {
+    idx = Bm25Index.load(ws.db);
+    const sync = syncWithQuestions(idx, ws.db, { onProgress: (d, t) => onProgress?.(d, t, 'indexing') });
+    void sync;
+    indexes.set(ws, idx);
+  }
+  return idx;
+}
+
+/** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
+export function dropIndex(ws: Workspace): void {
+  indexes.delete(ws);
+}
+
+// ------------------------------------------------------------------ imports
+
+export interface RunImportOptions {
+  pool?: string;
+  annotator?: string;
+  scheme?: LabelScheme;
+  source?: string;
+  signal?: AbortSignal;
+  onProgress?: Progress;
+}
+
+/**
+ * Imports files and extends the BM25 index with the questions they added or changed, all in one
+ * transaction: a malformed file, a cancel or a crash leaves the workspace exactly as it was.
+ */
+export async function runImport(ws: Workspace, format: ImportFormat, files: readonly string[], opts: RunImportOptions = {}): Promise<ImportReport> {
+  const onProgress = opts.onProgress;
+  try {
+    return await ws.transactionAsync(async () => {
+      const report = await importFiles(ws, format, files, {
+        pool: opts.pool,
+        annotator: opts.annotator,
+        scheme: opts.scheme,
+        source: opts.source,
+        signal: opts.signal,
+        onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
+      });
+      if (report.changedDocs.length > 0) {
+        const idx = indexOf(ws);
+        idx.addDocuments(questionDocuments(ws.db, report.changedDocs), {
+          total: report.changedDocs.length,
+          signal: opts.signal,
+          onProgress: (d, t) => onProgress?.(d, t, 'indexing'),
+        });
+        idx.persist(ws.db);
+      }
+      throwIfAborted(opts.signal);
+      return report;
+    });
+  } catch (e) {
+    dropIndex(ws);
+    throw e;
+  }
+}
+
+// ------------------------------------------------------------------ pools
+
+export interface PoolSpec {
+  name: string;
+  queries?: string[];
+  sample?: { n: number; seed: number };
+  depth: number;
+  scheme: LabelScheme;
+}
+
+/** A seeded sample of n question ids: the same workspace, n and seed always give the same ids. */
+export function sampleQueries(ws: Workspace, n: number, seed: number): string[] {
+  const ids = ws.db.prepare(`SELECT id FROM questions WHERE title <> '' OR body <> '' ORDER BY doc`).pluck().all() as string[];
+  if (n > ids.length) throw new QPairsError(`cannot sample ${n} queries: the workspace has ${ids.length} questions with text`);
+  const rnd = mulberry32(seed);
+  // Partial Fisher–Yates: the first n slots are the sample, in sampling order.
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(rnd() * (ids.length - i));
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+  }
+  return ids.slice(0, n);
+}
+
+/**
+ * Creates a pool: for each query, its title + body retrieves the top-`depth` other questions by
+ * BM25 (Lucene's formula, see bm25-index.ts); the candidates are stored in rank order and their
+ * scores as the run `bm25`. One transaction.
+ */
+export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgress?: Progress; signal?: AbortSignal } = {}): Promise<PoolInfo> {
+  if (ws.findPool(spec.name)) throw new QPairsError(`pool "${spec.name}" already exists`);
+  const ids = spec.queries ?? sampleQueries(ws, spec.sample!.n, spec.sample!.seed);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup !== undefined) throw new QPairsError(`query ${dup} is listed twice`);
+  const docs: number[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const d = ws.docOf(id);
+    if (d === null) missing.push(id);
+    else docs.push(d);
+  }
+  if (missing.length) {
+    throw new QPairsError(
+      `${missing.length} of ${ids.length} query ids are not questions in the workspace: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`,
+    );
+  }
+  const idx = indexOf(ws, opts.onProgress);
+  const hits = topKForQueries(idx, questionDocuments(ws.db, docs), spec.depth, {
+    total: docs.length,
+    signal: opts.signal,
+    onProgress: (d, t) => opts.onProgress?.(d, t, 'retrieving'),
+  });
+  throwIfAborted(opts.signal);
+  const sampling = spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`;
+  return ws.transaction(() => {
+    ws.createPool({ name: spec.name, scheme: spec.scheme, retriever: `bm25 (k1=${idx.k1}, b=${idx.b})`, depth: spec.depth, sampling });
+    const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, depth: spec.depth });
+    hits.forEach((h, i) => {
+      const qid = ids[i]!;
+      const cands = h.hits.map((x) => ws.idOfDoc(x.doc)!);
+      ws.addPoolQuery(spec.name, qid, cands);
+      h.hits.forEach((x, j) => ws.setRunScore(run, qid, cands[j]!, x.score));
+    });
+    return ws.pool(spec.name);
+  });
+}
+
+// ------------------------------------------------------------------ engine jobs
+
+/** Starts an import job; the result arrives as a `job.done` event. */
+export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string {
+  const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
+  return engine.jobs.start('import', async (ctx) => {
+    const report = await runImport(engine.ws, a.format, files, {
+      pool: a.pool,
+      annotator: a.annotator,
+      scheme: a.scheme,
+      source: a.source,
+      signal: ctx.signal,
+      onProgress: (d, t, note) => ctx.progress(d, t, note),
+    });
+    engine.hub.emit('workspace.changed', { what: 'import' });
+    return report;
+  });
+}
+
+export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>): Promise<PoolInfo> {
+  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme });
+  engine.hub.emit('workspace.changed', { what: 'pool' });
+  return info;
+}

@@ -1,0 +1,10 @@
+export { type Stat, type Interval, defined, undefinedStat } from './result';
+export { type Rng, mulberry32, randomIndex } from './random';
+export { quantileSorted, percentileInterval } from './quantile';
+export { lnGamma, lnBeta, regularizedIncompleteBeta, studentTTwoSidedP, studentTCdf } from './special';
+export { type TTestResult, pairedTTest } from './ttest';
+export { type PermutationOptions, type PermutationResult, pairedPermutationTest } from './permutation';
+export { type BootstrapOptions, type MeanDifferenceResult, bootstrapGroups, bootstrapMeanDifference } from './bootstrap';
+export { type HolmResult, holm } from './holm';
+export { type RankerScores, type CompareOptions, type RankerPairComparison, type RankerComparison, compareRankers } from './compare';
+export { type LongWorkOptions } from './progress';

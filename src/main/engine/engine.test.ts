@@ -1,0 +1,111 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Engine } from './engine';
+import { Workspace } from '../workspace/workspace';
+import { runImport } from './work';
+import { sharedData } from '../../../tests/shared-data';
+import type { JobDone, QueryView, LabelAck, PoolEvaluation } from '../../shared/contract';
+
+let dir: string;
+let engine: Engine;
+const SEMEVAL_DEV = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-engine-'));
+  const ws = Workspace.create(path.join(dir, 'e.qpairs'));
+  await runImport(ws, 'semeval', [SEMEVAL_DEV], { pool: 'dev' });
+  engine = new Engine(ws, { transport: 'http' });
+});
+afterEach(() => {
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function waitDone(jobId: string): Promise<JobDone> {
+  return new Promise((resolve) => {
+    const off = engine.on('job.done', (d) => {
+      if (d.jobId === jobId) {
+        off();
+        resolve(d);
+      }
+    });
+  });
+}
+
+describe('engine', () => {
+  it('validates every argument on arrival', async () => {
+    await expect(engine.invoke('nope', {})).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(engine.invoke('label.set', { pool: 'dev' })).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/queryId/) });
+    await expect(engine.invoke('pool.create', { name: 'x', depth: 20 })).rejects.toThrow(/either queries or sample/);
+    await expect(engine.invoke('annotate.query', { pool: 'missing', annotator: 'a' })).rejects.toMatchObject({ code: 'user-error', message: expect.stringMatching(/no pool named "missing"/) });
+    await expect(engine.invoke('eval.pool', { pool: 'dev', convention: 'sometimes' })).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+
+  it('labels durably, undoes, and resumes at the first unfinished query', async () => {
+    const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann', blind: false })) as QueryView;
+    expect(v.index).toBe(0);
+    expect(v.total).toBe(50);
+    expect(v.runNames).toContain('search-engine');
+    expect(v.candidates.map((c) => c.position)).toEqual([...Array(v.candidates.length).keys()]);
+    const events: unknown[] = [];
+    engine.on('label.changed', (e) => events.push(e));
+    const acks: LabelAck[] = [];
+    for (const c of v.candidates) {
+      acks.push((await engine.invoke('label.set', { pool: 'dev', queryId: v.queryId, candidateId: c.id, annotator: 'ann', value: 'Relevant' })) as LabelAck);
+    }
+    expect(acks.every((a) => a.saved && a.seq !== null)).toBe(true);
+    expect(events).toHaveLength(v.candidates.length);
+    await expect(engine.invoke('label.set', { pool: 'dev', queryId: v.queryId, candidateId: v.candidates[0]!.id, annotator: 'ann', value: 'maybe' })).rejects.toThrow(/not a label of the semeval3 scheme/);
+    const next = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann' })) as QueryView;
+    expect(next.index).toBe(1);
+    expect(next.progress).toMatchObject({ doneQueries: 1, totalQueries: 50, labeledPairs: v.candidates.length });
+    await engine.invoke('label.undo', { seq: acks.at(-1)!.seq!, annotator: 'ann' });
+    const back = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann' })) as QueryView;
+    expect(back.index).toBe(0);
+    expect(back.candidates.filter((c) => c.label === null)).toHaveLength(1);
+    await expect(engine.invoke('label.undo', { seq: acks[0]!.seq!, annotator: 'someone-else' })).rejects.toThrow(/belongs to ann/);
+  });
+
+  it('blind mode hides scores and other annotators and shuffles per annotator, reproducibly', async () => {
+    const open = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', blind: false })) as QueryView;
+    await engine.invoke('label.set', { pool: 'dev', queryId: open.queryId, candidateId: open.candidates[0]!.id, annotator: 'b', value: 'Irrelevant' });
+    const a1 = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', queryId: open.queryId })) as QueryView;
+    const a2 = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', queryId: open.queryId })) as QueryView;
+    const b1 = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'c', queryId: open.queryId })) as QueryView;
+    expect(a1.blind).toBe(true);
+    expect(a1.runNames).toEqual([]);
+    expect(a1.candidates.every((c) => Object.keys(c.runs).length === 0 && Object.keys(c.others).length === 0)).toBe(true);
+    expect(a1.candidates.map((c) => c.id)).toEqual(a2.candidates.map((c) => c.id));
+    expect(a1.candidates.map((c) => c.id)).not.toEqual(b1.candidates.map((c) => c.id));
+    expect(new Set(a1.candidates.map((c) => c.id))).toEqual(new Set(open.candidates.map((c) => c.id)));
+    const seen = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', queryId: open.queryId, blind: false })) as QueryView;
+    expect(seen.candidates[0]!.others).toMatchObject({ b: 'Irrelevant', gold: expect.any(String) });
+    expect(seen.candidates[0]!.runs['search-engine']).toMatchObject({ rank: 1 });
+  });
+
+  it('runs an import as a job with progress and a readable failure that changes nothing', async () => {
+    const before = await engine.invoke('workspace.stats', {});
+    const bad = path.join(dir, 'bad.xml');
+    writeFileSync(bad, '<xml><OrgQuestion ORGQ_ID="Q1"><OrgQSubject>hi</OrgQSubject>');
+    const { jobId } = (await engine.invoke('import.start', { format: 'semeval', sources: [{ path: bad }], pool: 'bad' })) as { jobId: string };
+    const done = await waitDone(jobId);
+    expect(done.ok).toBe(false);
+    expect(done.error).toMatch(/bad\.xml/);
+    expect(await engine.invoke('workspace.stats', {})).toEqual(before);
+    await expect(engine.invoke('import.start', { format: 'semeval', sources: [{ uploadId: 'abcdef0123', name: 'x.xml' }] })).rejects.toThrow(/serve mode/);
+  });
+
+  it('creates a BM25 pool and evaluates live', async () => {
+    const info = (await engine.invoke('pool.create', { name: 'p', sample: { n: 5, seed: 3 }, depth: 20 })) as { queries: number; pairs: number };
+    expect(info).toMatchObject({ queries: 5, pairs: 100 });
+    const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'gold', blind: false })) as QueryView;
+    expect(v.runNames).toEqual(['bm25']);
+    const top = v.candidates.find((c) => c.runs.bm25?.rank === 1)!;
+    await engine.invoke('label.set', { pool: 'p', queryId: v.queryId, candidateId: top.id, annotator: 'gold', value: '1' });
+    const ev = (await engine.invoke('eval.pool', { pool: 'p' })) as PoolEvaluation;
+    expect(ev.runs.bm25).toMatchObject({ queries: 1, MAP: 1, MRR: 1, 'P@1': 1 });
+    expect(ev.curve).toHaveLength(1);
+  });
+});

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 const entries = {
   qpairs: 'src/main/cli/index.ts',
   'bench-bm25': 'scripts/bench/bm25.ts',
+  'bench-live': 'scripts/bench/live-metrics.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
 

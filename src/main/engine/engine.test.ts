@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from './engine';
@@ -95,6 +95,30 @@ describe('engine', () => {
     expect(done.error).toMatch(/bad\.xml/);
     expect(await engine.invoke('workspace.stats', {})).toEqual(before);
     await expect(engine.invoke('import.start', { format: 'semeval', sources: [{ uploadId: 'abcdef0123', name: 'x.xml' }] })).rejects.toThrow(/serve mode/);
+  });
+
+  it('holds label writes while an import runs, so a failed import cannot take an acknowledged label with it', async () => {
+    const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann' })) as QueryView;
+    const bad = path.join(dir, 'bad2.xml');
+    // A valid beginning (questions get written) and a truncated end: the import fails and rolls back.
+    const good = readFileSync(SEMEVAL_DEV, 'utf8');
+    writeFileSync(bad, good.slice(0, Math.floor(good.length * 0.8)).replace(/Q\d+_R\d+/g, (m: string) => `X${m}`));
+    const order: string[] = [];
+    const { jobId } = (await engine.invoke('import.start', { format: 'semeval', sources: [{ path: bad }], pool: 'bad2' })) as { jobId: string };
+    const done = waitDone(jobId).then((d) => {
+      order.push('import-done');
+      return d;
+    });
+    const ack = (engine.invoke('label.set', { pool: 'dev', queryId: v.queryId, candidateId: v.candidates[0]!.id, annotator: 'ann', value: 'Relevant' }) as Promise<LabelAck>).then((a) => {
+      order.push('label-ack');
+      return a;
+    });
+    const [d, a] = await Promise.all([done, ack]);
+    expect(d.ok).toBe(false);
+    expect(a.saved).toBe(true);
+    expect(order).toEqual(['import-done', 'label-ack']);
+    expect(engine.ws.currentLabels('dev', 'ann')).toHaveLength(1);
+    expect(engine.ws.findPool('bad2')).toBeNull();
   });
 
   it('creates a BM25 pool and evaluates live', async () => {

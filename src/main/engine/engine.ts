@@ -11,6 +11,7 @@ import { QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { EventHub } from './events';
 import { JobRunner } from './jobs';
+import { WriteGate } from './write-gate';
 import { annotateQuery, navigate, poolProgress, setLabel, undoLabel } from './annotate';
 import { createPoolJob, importJob } from './work';
 import { evaluatePool, evaluateQuery } from './evaluate';
@@ -33,6 +34,8 @@ type Handlers = { [C in CommandName]: Handler<C> };
 export class Engine {
   readonly hub = new EventHub();
   readonly jobs = new JobRunner(this.hub);
+  /** Every write goes through this gate (see write-gate.ts). */
+  readonly writes = new WriteGate();
   private readonly handlers: Handlers;
 
   constructor(
@@ -94,26 +97,29 @@ export class Engine {
       'import.start': (a) => ({ jobId: importJob(this, a) }),
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),
       'pool.list': () => ws.listPools(),
-      'pool.create': (a) => createPoolJob(this, a),
-      'pool.setGuidelines': (a) => {
-        ws.setGuidelines(a.pool, a.markdown);
-        this.hub.emit('workspace.changed', { what: 'guidelines' });
-        return ws.pool(a.pool);
-      },
+      'pool.create': (a) => this.writes.run(() => createPoolJob(this, a)),
+      'pool.setGuidelines': (a) =>
+        this.writes.run(() => {
+          ws.setGuidelines(a.pool, a.markdown);
+          this.hub.emit('workspace.changed', { what: 'guidelines' });
+          return ws.pool(a.pool);
+        }),
       'pool.progress': (a) => poolProgress(ws, a.pool),
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),
       'annotate.query': (a) => annotateQuery(ws, a),
       'annotate.navigate': (a) => navigate(ws, a),
-      'label.set': (a) => {
-        const ack = setLabel(ws, a);
-        if (ack.record) this.hub.emit('label.changed', ack.record);
-        return ack;
-      },
-      'label.undo': (a) => {
-        const rec = undoLabel(ws, a.seq, a.annotator);
-        this.hub.emit('label.changed', rec);
-        return rec;
-      },
+      'label.set': (a) =>
+        this.writes.run(() => {
+          const ack = setLabel(ws, a);
+          if (ack.record) this.hub.emit('label.changed', ack.record);
+          return ack;
+        }),
+      'label.undo': (a) =>
+        this.writes.run(() => {
+          const rec = undoLabel(ws, a.seq, a.annotator);
+          this.hub.emit('label.changed', rec);
+          return rec;
+        }),
       'eval.pool': (a) => evaluatePool(ws, a),
       'eval.query': (a) => evaluateQuery(ws, a),
     };

@@ -13,11 +13,11 @@ export interface JobContext {
 /**
  * Runs long work (imports, pool creation, training) as jobs: each gets an id, reports progress
  * as `job.progress` events (throttled to ~10/s), ends with one `job.done`, and can be cancelled.
- * Jobs that write the workspace run one at a time (a queue), since they share one connection.
+ * Jobs run concurrently; those that write take the engine's write gate (write-gate.ts).
  */
 export class JobRunner {
   private readonly controllers = new Map<string, AbortController>();
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly hub: EventHub) {}
 
@@ -47,7 +47,8 @@ export class JobRunner {
       }
     };
     // Let the caller receive the job id before the first event.
-    this.tail = this.tail.then(() => new Promise<void>((r) => setImmediate(() => run().then(r))));
+    const p: Promise<void> = new Promise<void>((r) => setImmediate(() => run().then(r))).finally(() => this.running.delete(p));
+    this.running.add(p);
     return jobId;
   }
 
@@ -58,8 +59,8 @@ export class JobRunner {
     return true;
   }
 
-  /** Resolves when every queued job has finished. */
-  idle(): Promise<void> {
-    return this.tail.then(() => undefined);
+  /** Resolves when every running job has finished. */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
   }
 }

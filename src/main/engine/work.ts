@@ -4,8 +4,9 @@ import type { PoolInfo } from '../../shared/types';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
-import type { Workspace } from '../workspace/workspace';
+import { Workspace } from '../workspace/workspace';
 import type { Engine } from './engine';
+import type { JobContext } from './jobs';
 import { mulberry32 } from './seeded';
 
 export type Progress = (done: number, total: number, note?: string) => void;
@@ -147,20 +148,36 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
 
 // ------------------------------------------------------------------ engine jobs
 
-/** Starts an import job; the result arrives as a `job.done` event. */
+/**
+ * Starts an import job; the result arrives as a `job.done` event. The write gate is claimed at
+ * once (in request order), so a label given after the import was requested waits for it.
+ */
 export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string {
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
-  return engine.jobs.start('import', async (ctx) => {
-    const report = await runImport(engine.ws, a.format, files, {
-      pool: a.pool,
-      annotator: a.annotator,
-      scheme: a.scheme,
-      source: a.source,
-      signal: ctx.signal,
-      onProgress: (d, t, note) => ctx.progress(d, t, note),
-    });
-    engine.hub.emit('workspace.changed', { what: 'import' });
-    return report;
+  let begin!: (ctx: JobContext) => void;
+  const context = new Promise<JobContext>((r) => (begin = r));
+  const result = engine.writes.run(async () => {
+    const ctx = await context;
+    // A second connection: the app keeps reading the last committed state meanwhile.
+    const importWs = Workspace.open(engine.ws.path);
+    try {
+      return await runImport(importWs, a.format, files, {
+        pool: a.pool,
+        annotator: a.annotator,
+        scheme: a.scheme,
+        source: a.source,
+        signal: ctx.signal,
+        onProgress: (d, t, note) => ctx.progress(d, t, note),
+      });
+    } finally {
+      importWs.close();
+      dropIndex(engine.ws);
+      engine.hub.emit('workspace.changed', { what: 'import' });
+    }
+  });
+  return engine.jobs.start('import', (ctx) => {
+    begin(ctx);
+    return result;
   });
 }
 

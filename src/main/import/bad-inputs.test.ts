@@ -1,0 +1,169 @@
+/**
+ * Malformed inputs: every failure must be a QPairsError naming file, line (when there is one)
+ * and reason, and must leave the workspace exactly as it was (stats, every table's rows, the
+ * imports audit). The workspace is seeded first, and the bad files start with good records, so a
+ * missing rollback would show.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QPairsError } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+import { importFiles } from './index';
+import type { ImportOptions } from './types';
+import { cleanupTemp, snapshot, tempDir, tempWorkspace } from './test-helpers';
+
+const FIX = path.resolve(__dirname, '../../../tests/fixtures/import');
+const fx = (name: string): string => path.join(FIX, name);
+
+let ws: Workspace;
+let dir: string;
+
+beforeAll(async () => {
+  ws = tempWorkspace();
+  dir = tempDir();
+  await importFiles(ws, 'semeval', [fx('semeval-small.xml')]);
+  await importFiles(ws, 'questions-csv', [fx('questions-quoted.csv')]);
+  await importFiles(ws, 'labels-csv', [fx('labels-good.csv')], { pool: 'lp' });
+  await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
+  await importFiles(ws, 'stackexchange', [fx('se')]);
+});
+
+afterAll(() => {
+  ws.close();
+  cleanupTemp();
+});
+
+function write(name: string, data: string | Buffer): string {
+  const f = path.join(dir, name);
+  writeFileSync(f, data);
+  return f;
+}
+
+interface Expect {
+  /** The file the message must name (default: the last file). */
+  file?: string;
+  line: number | null;
+  reason: RegExp;
+}
+
+async function failsCleanly(format: string, files: string[], opts: ImportOptions, want: Expect): Promise<QPairsError> {
+  const before = snapshot(ws);
+  const e = await importFiles(ws, format, files, opts).then(
+    () => null,
+    (x: unknown) => x,
+  );
+  expect(e, `${format} should fail`).toBeInstanceOf(QPairsError);
+  const err = e as QPairsError;
+  const file = want.file ?? files[files.length - 1]!;
+  if (want.line === null) expect(err.message.startsWith(`${file}: `), err.message).toBe(true);
+  else {
+    expect(err.message.startsWith(`${file}, line ${want.line}: `), err.message).toBe(true);
+    expect(err.details.line).toBe(want.line);
+  }
+  expect(err.details.file).toBe(file);
+  expect(err.message).toMatch(want.reason);
+  expect(snapshot(ws)).toEqual(before);
+  expect(ws.db.inTransaction).toBe(false);
+  return err;
+}
+
+describe('malformed files fail with file, line and reason, and change nothing', () => {
+  it('truncated XML (semeval), after good records that update existing questions', async () => {
+    await failsCleanly('semeval', [fx('semeval-truncated.xml')], { pool: 'semeval-small' }, { line: 22, reason: /malformed XML: unclosed tag: RelQBody/ });
+  });
+
+  it('truncated XML (stackexchange Posts.xml cut inside a row)', async () => {
+    const full = readFileSync(fx('se/Posts.xml'), 'utf8');
+    const f = write('Posts.xml', full.slice(0, full.indexOf('<row Id="13"') + 30));
+    await failsCleanly('stackexchange', [f], {}, { line: 6, reason: /malformed XML/ });
+  });
+
+  it('CSV missing a required column names the column', async () => {
+    const e = await failsCleanly('questions-csv', [fx('questions-missing-body.csv')], {}, { line: 1, reason: /missing required column "body"/ });
+    expect(e.message).toContain('(the header has: id, title, tags; expected id, title, body)');
+    await failsCleanly('labels-csv', [write('l.csv', 'query_id,label\nq1,1\n')], { pool: 'lp' }, { line: 1, reason: /missing required column "candidate_id"/ });
+  });
+
+  it('duplicate ids within one questions file name both lines', async () => {
+    await failsCleanly('questions-jsonl', [fx('questions-dup-ids.jsonl')], {}, { line: 5, reason: /duplicate question id "2" \(also on line 2\)/ });
+    await failsCleanly('questions-csv', [write('d.csv', 'id,title,body\nx,1,2\ny,3,4\nx,5,6\n')], {}, { line: 4, reason: /duplicate question id "x" \(also on line 2\)/ });
+    await failsCleanly('askubuntu-corpus', [write('d.txt', '1\ta\tb\n2\tc\td\n2\te\tf\n')], {}, { line: 3, reason: /duplicate question id "2" \(also on line 2\)/ });
+    await failsCleanly('stackexchange', [fx('se-dup-Posts.xml')], {}, { line: 5, reason: /duplicate question id "20" \(also on line 3\)/ });
+  });
+
+  it('invalid UTF-8 bytes name the line (line formats, CSV, XML, gzip)', async () => {
+    const bad = Buffer.from([0x80, 0xfe]);
+    const jsonl = write('u.jsonl', Buffer.concat([Buffer.from('{"id":"u1","title":"ok","body":"ok"}\n{"id":"u2","title":"ok"}\n{"id":"u3","title":"'), bad, Buffer.from('"}\n')]));
+    await failsCleanly('questions-jsonl', [jsonl], {}, { line: 3, reason: /invalid UTF-8 \(byte 0x80 at byte 21 of the line\)/ });
+    const csv = write('u.csv', Buffer.concat([Buffer.from('id,title,body\n1,"multi\nline",x\n2,'), bad, Buffer.from(',y\n')]));
+    await failsCleanly('questions-csv', [csv], {}, { line: 4, reason: /invalid UTF-8/ });
+    const xml = write('PostsBad.xml', Buffer.concat([Buffer.from('<posts>\n<row Id="1" PostTypeId="1" Title="a" Body="b"/>\n\n<row Id="2" PostTypeId="1" Title="'), bad, Buffer.from('" Body=""/>\n</posts>\n')]));
+    await failsCleanly('stackexchange', [xml], {}, { line: 4, reason: /invalid UTF-8/ });
+    const gz = write('u.txt.gz', gzipSync(Buffer.concat([Buffer.from('1\ta\tb\n2\tc\t'), bad, Buffer.from('\n')])));
+    await failsCleanly('askubuntu-corpus', [gz], {}, { line: 2, reason: /invalid UTF-8/ });
+  });
+
+  it('an empty file says so', async () => {
+    await failsCleanly('questions-jsonl', [fx('empty.jsonl')], {}, { line: null, reason: /: empty file$/ });
+    await failsCleanly('questions-csv', [fx('blank.csv')], {}, { line: null, reason: /: empty file$/ });
+    await failsCleanly('semeval', [fx('empty.jsonl')], {}, { line: null, reason: /: empty file$/ });
+    await failsCleanly('labels-csv', [fx('empty.jsonl')], { pool: 'new-pool' }, { line: null, reason: /: empty file$/ });
+  });
+
+  it('a bad label value names the line and the accepted values', async () => {
+    await failsCleanly('labels-csv', [fx('labels-bad-value.csv')], { pool: 'new-pool' }, { line: 4, reason: /invalid label "maybe" for the binary scheme of pool "new-pool" \(expected 1, 0, or \?\)/ });
+    await failsCleanly('qrels', [fx('qrels-bad.txt')], { pool: 'new-pool' }, { line: 2, reason: /relevance "relevant" is not an integer/ });
+    await failsCleanly('qrels', [fx('qrels-good.txt')], { pool: 'lp' }, { line: 1, reason: /invalid label "2" for the binary scheme/ });
+    await failsCleanly('semeval-relevancy', [fx('relevancy-bad.txt')], { pool: 'new-pool' }, { line: 2, reason: /relevance "maybe" is not true or false/ });
+    await failsCleanly('semeval', [fx('semeval-bad-relevance.xml')], {}, { line: 13, reason: /RELQ_RELEVANCE2ORGQ="SortOf" is not PerfectMatch, Relevant or Irrelevant/ });
+    const j = write('bad.jsonl', '{"query_id":"q1","candidate_id":"c1","label":1}\n{"query_id":"q1","candidate_id":"c2","label":true}\n');
+    await failsCleanly('labels-jsonl', [j], { pool: 'lp' }, { line: 2, reason: /label must be a string or a number/ });
+  });
+
+  it('contradictory labels for one pair name both lines', async () => {
+    const f = write('c.csv', 'query_id,candidate_id,label\nq1,c1,1\nq1,c2,0\nq1,c1,0\n');
+    await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 4, reason: /contradicts line 2/ });
+  });
+
+  it('labels for a pair outside an existing pool name the line', async () => {
+    const f = write('out.csv', 'query_id,candidate_id,label\nq1,c1,1\nq1,zzz,1\n');
+    await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 3, reason: /pair q1 → zzz is not in pool "lp"/ });
+    await failsCleanly('semeval-relevancy', [write('r.txt', 'T1\tT1_R1\t1\t1\ttrue\nT1\tT9\t2\t0.5\tfalse\n')], { pool: 'semeval-small' }, { line: 2, reason: /pair T1 → T9 is not in pool/ });
+  });
+
+  it('malformed run lines', async () => {
+    await failsCleanly('trec-run', [fx('run-malformed.txt')], { pool: 'rp' }, { line: 3, reason: /score "high" is not a number/ });
+    await failsCleanly('trec-run', [write('r1.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 2 1\n')], { pool: 'rp' }, { line: 2, reason: /expected 6 fields \(qid Q0 docno rank score tag\), found 5/ });
+    await failsCleanly('trec-run', [write('r2.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 two 1 t\n')], { pool: 'rp' }, { line: 2, reason: /rank "two" is not an integer/ });
+    await failsCleanly('trec-run', [write('r3.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c1 2 1 t\n')], { pool: 'new-pool' }, { line: 2, reason: /document c1 appears twice for query q1 in run t \(also on line 1\)/ });
+    await failsCleanly('trec-run', [write('r4.txt', 'q1 Q0 c1 1 NaN t\n')], { pool: 'rp' }, { line: 1, reason: /score "NaN" is not a number/ });
+  });
+
+  it('askubuntu files with wrong field counts', async () => {
+    const e = await failsCleanly('askubuntu-pool', [fx('askubuntu-pool-bad-counts.txt')], {}, { line: 2, reason: /3 candidates but 2 scores/ });
+    expect(e.details.reason).toBe('3 candidates but 2 scores');
+    await failsCleanly('askubuntu-corpus', [fx('askubuntu-corpus-bad.txt')], {}, { line: 2, reason: /expected 3 tab-separated fields \(id, title, body\), found 4/ });
+    await failsCleanly('askubuntu-pairs', [write('p.txt', '1\t2\t3\n4\t5\t6\t7\n')], {}, { line: 2, reason: /expected 3 tab-separated fields/ });
+    await failsCleanly('askubuntu-pool', [write('dev.txt', '1\t2\t2 3\t1 x\n')], {}, { line: 1, reason: /score "x" is not a number/ });
+  });
+
+  it('other syntax errors: JSON, CSV quotes, field counts, XML structure', async () => {
+    await failsCleanly('questions-jsonl', [write('j.jsonl', '{"id":1,"title":"a"}\n{"id":2,"title":\n')], {}, { line: 2, reason: /invalid JSON/ });
+    await failsCleanly('questions-jsonl', [write('k.jsonl', '{"id":1,"title":"a"}\n[1,2]\n')], {}, { line: 2, reason: /expected a JSON object/ });
+    await failsCleanly('questions-jsonl', [write('m.jsonl', '{"title":"a"}\n')], {}, { line: 1, reason: /missing id/ });
+    await failsCleanly('questions-csv', [fx('questions-unterminated.csv')], {}, { line: 2, reason: /unterminated quoted field/ });
+    await failsCleanly('questions-csv', [write('w.csv', 'id,title,body\n1,a,b\n2,a\n')], {}, { line: 3, reason: /expected 3 fields as in the header, found 2/ });
+    await failsCleanly('semeval', [write('s.xml', '<root>\n<OrgQuestion>\n</OrgQuestion>\n</root>\n')], {}, { line: 2, reason: /OrgQuestion without ORGQ_ID/ });
+    await failsCleanly('semeval', [write('n.xml', '<root>\n<Other/>\n</root>\n')], {}, { line: null, reason: /no OrgQuestion elements/ });
+    await failsCleanly('stackexchange', [write('Users.xml', '<users>\n<row Id="1"/>\n</users>\n')], {}, { line: 1, reason: /root element <users> is neither <posts> nor <postlinks>/ });
+    await failsCleanly('semeval', [write('t.xml', '<root>\n<a></b>\n</root>\n')], {}, { line: 2, reason: /malformed XML/ });
+  });
+
+  it('a bad second file rolls back the first one too', async () => {
+    const good = write('good.jsonl', '{"id":"new1","title":"t","body":"b"}\n');
+    await failsCleanly('questions-jsonl', [good, fx('questions-dup-ids.jsonl')], {}, { line: 5, reason: /duplicate question id/ });
+    expect(ws.getQuestion('new1')).toBeNull();
+  });
+});

@@ -1,0 +1,321 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { QPairsError } from '../errors';
+import { rankIndices } from '../metrics/ranking';
+import { Workspace } from '../workspace/workspace';
+import { IMPORT_FORMAT_NAMES, IMPORTERS, importFiles } from './index';
+import { cleanupTemp, snapshot, tempDir, tempWorkspace } from './test-helpers';
+
+afterEach(cleanupTemp);
+
+const FIX = path.resolve(__dirname, '../../../tests/fixtures/import');
+const fx = (name: string): string => path.join(FIX, name);
+
+function write(name: string, data: string | Buffer): string {
+  const f = path.join(tempDir(), name);
+  writeFileSync(f, data);
+  return f;
+}
+
+/** Imports twice; the second import must leave the stats and every table but the audit unchanged. */
+async function idempotent(ws: Workspace, format: string, files: string[], opts = {}) {
+  const first = await importFiles(ws, format, files, opts);
+  const before = snapshot(ws);
+  const second = await importFiles(ws, format, files, opts);
+  const after = snapshot(ws);
+  expect(after.stats).toEqual(before.stats);
+  // Row for row the same, but for the new imports audit row.
+  expect(after.dataChecksum).toBe(before.dataChecksum);
+  expect(after.imports).toBe(before.imports + 1);
+  expect(second.changedDocs).toEqual([]);
+  return { first, second };
+}
+
+describe('registry', () => {
+  it('lists every format once, with an importer', () => {
+    expect(IMPORTERS.map((f) => f.name)).toEqual([...IMPORT_FORMAT_NAMES]);
+    for (const f of IMPORTERS) expect(f.run ?? f.importFile).toBeTypeOf('function');
+  });
+
+  it('rejects an unknown format and missing files before touching the workspace', async () => {
+    const ws = Workspace.create(':memory:');
+    await expect(importFiles(ws, 'nope', [fx('qrels-good.txt')])).rejects.toThrow(/unknown import format "nope" \(formats: questions-jsonl/);
+    await expect(importFiles(ws, 'qrels', [])).rejects.toThrow(/no files/);
+    await expect(importFiles(ws, 'qrels', [fx('nope.txt')], { pool: 'p' })).rejects.toThrow(/nope\.txt: cannot read the file/);
+    expect(ws.listImports()).toEqual([]);
+    ws.close();
+  });
+});
+
+describe('questions-csv / questions-jsonl / askubuntu-corpus', () => {
+  it('reads RFC 4180 CSV with the columns in any order and extra columns ignored', async () => {
+    const ws = tempWorkspace();
+    const { first, second } = await idempotent(ws, 'questions-csv', [fx('questions-quoted.csv')]);
+    expect(first.counts).toEqual({ questionsInserted: 3 });
+    expect(second.counts).toEqual({ questionsUnchanged: 3 });
+    expect(first.changedDocs).toHaveLength(3);
+    expect(ws.getQuestion('101')).toEqual({
+      id: '101',
+      source: 'questions-quoted',
+      title: 'Wifi drops, again',
+      body: 'My wifi says "connected" but\nnothing loads.\n\nAny idea?',
+      tags: ['networking', 'wifi'],
+      author: 'alice',
+      created: '2020-01-02',
+      category: null,
+    });
+    expect(ws.getQuestion('102')).toMatchObject({ title: 'Plain title', body: 'plain body', tags: [], author: null, created: null });
+    expect(ws.getQuestion('103')).toMatchObject({ title: 'Quote "inside" title', body: 'multi\nline, with comma', tags: ['boot', 'grub'], author: 'bob' });
+    // A later file with new text updates (and reports the changed doc for the index).
+    const f = write('more.csv', 'body,id,title\nnew body,102,Plain title\n');
+    const r = await importFiles(ws, 'questions-csv', [f], { source: 'questions-quoted' });
+    expect(r.counts).toEqual({ questionsUpdated: 1 });
+    expect(r.changedDocs).toEqual([ws.docOf('102')]);
+    ws.close();
+  });
+
+  it('reads JSON lines: numeric ids, tag arrays or strings, per-record source', async () => {
+    const ws = tempWorkspace();
+    const f = write('forum.jsonl', readFileSync(fx('questions-dup-ids.jsonl'), 'utf8').split('\n').slice(0, 4).join('\n'));
+    const { first } = await idempotent(ws, 'questions-jsonl', [f]);
+    expect(first.counts).toEqual({ questionsInserted: 3 });
+    expect(ws.getQuestion('a1')).toMatchObject({ source: 'forum', tags: ['x', 'y'] });
+    expect(ws.getQuestion('2')).toMatchObject({ title: 'Second', tags: ['p', 'q'] });
+    expect(ws.getQuestion('3')).toMatchObject({ source: 'forum', author: 'carol', created: '2021-05-06' });
+    expect(ws.stats().sources).toEqual({ forum: 3 });
+    ws.close();
+  });
+
+  it('reads the AskUbuntu corpus, gzipped or not', async () => {
+    const ws = tempWorkspace();
+    const gz = write('text_tokenized.txt.gz', gzipSync(readFileSync(fx('askubuntu-corpus.txt'))));
+    const { first } = await idempotent(ws, 'askubuntu-corpus', [gz]);
+    expect(first.counts).toEqual({ questionsInserted: 3 });
+    expect(ws.getQuestion('1')).toMatchObject({ source: 'askubuntu', title: 'how to install x', body: 'i tried apt-get install x' });
+    expect(ws.getQuestion('2')).toMatchObject({ title: 'wifi drops', body: '' });
+    const plain = await importFiles(ws, 'askubuntu-corpus', [fx('askubuntu-corpus.txt')]);
+    expect(plain.counts).toEqual({ questionsUnchanged: 3 });
+    ws.close();
+  });
+});
+
+describe('askubuntu-pairs', () => {
+  it('similar ids become duplicate pairs, random ids negative pairs', async () => {
+    const ws = tempWorkspace();
+    const { first, second } = await idempotent(ws, 'askubuntu-pairs', [fx('askubuntu-pairs.txt')]);
+    expect(first.counts).toEqual({ duplicatePairs: 2, negativePairs: 5 });
+    expect(second.counts).toEqual({ duplicatePairsKnown: 2, negativePairsKnown: 5 });
+    expect(ws.duplicatePairs()).toEqual([
+      ['1', '2'],
+      ['1', '3'],
+    ]);
+    expect(ws.negativePairs().sort()).toEqual([
+      ['1', '7'],
+      ['1', '8'],
+      ['1', '9'],
+      ['4', '5'],
+      ['4', '6'],
+    ]);
+    ws.close();
+  });
+});
+
+describe('labels-csv / labels-jsonl', () => {
+  it('creates a missing pool from the pairs in file order and normalises labels', async () => {
+    const ws = tempWorkspace();
+    const { first, second } = await idempotent(ws, 'labels-csv', [fx('labels-good.csv')], { pool: 'lp' });
+    expect(first.counts).toEqual({ poolsCreated: 1, poolQueries: 2, poolCandidates: 4, labels: 4 });
+    expect(second.counts).toEqual({ labelsUnchanged: 4 });
+    expect(ws.pool('lp')).toMatchObject({ scheme: 'binary', queries: 2, pairs: 4 });
+    expect(ws.poolQueries('lp')).toEqual([
+      { queryId: 'q1', candidates: ['c1', 'c2'] },
+      { queryId: 'q2', candidates: ['c3', 'c4'] },
+    ]);
+    expect(ws.currentLabels('lp').map((l) => [l.queryId, l.candidateId, l.annotator, l.value])).toEqual([
+      ['q1', 'c1', 'gold', '1'],
+      ['q1', 'c2', 'gold', '0'],
+      ['q2', 'c3', 'gold', '?'],
+      ['q2', 'c4', 'gold', '1'],
+    ]);
+    ws.close();
+  });
+
+  it('takes the annotator from the file, else the option; an existing pool must hold every pair', async () => {
+    const ws = tempWorkspace();
+    await importFiles(ws, 'labels-csv', [fx('labels-good.csv')], { pool: 'lp', annotator: 'ann1' });
+    const f = write('l.jsonl', '{"query_id":"q1","candidate_id":"c2","annotator":"bob","label":1}\n{"query_id":"q2","candidate_id":"c4","label":"no"}\n');
+    const { first } = await idempotent(ws, 'labels-jsonl', [f], { pool: 'lp', annotator: 'ann1', scheme: 'likert5' });
+    expect(first.counts).toEqual({ labels: 2 });
+    expect(first.warnings).toEqual(['pool "lp" already exists with the binary scheme; the likert5 scheme option was ignored']);
+    expect(ws.currentLabels('lp', 'bob').map((l) => l.value)).toEqual(['1']);
+    expect(ws.currentLabels('lp', 'ann1').map((l) => [l.candidateId, l.value])).toEqual([
+      ['c1', '1'],
+      ['c2', '0'],
+      ['c3', '?'],
+      ['c4', '0'],
+    ]);
+    ws.close();
+  });
+
+  it('creates a pool with the scheme asked for', async () => {
+    const ws = tempWorkspace();
+    const f = write('s.csv', 'query_id,candidate_id,label\nq,a,perfectmatch\nq,b,0\n');
+    await importFiles(ws, 'labels-csv', [f], { pool: 'sp', scheme: 'semeval3' });
+    expect(ws.pool('sp').scheme).toBe('semeval3');
+    expect(ws.currentLabels('sp').map((l) => l.value)).toEqual(['PerfectMatch', 'Irrelevant']);
+    ws.close();
+  });
+});
+
+describe('qrels', () => {
+  it('imports graded labels, adding the judged pairs', async () => {
+    const ws = tempWorkspace();
+    const { first, second } = await idempotent(ws, 'qrels', [fx('qrels-good.txt')], { pool: 'qp' });
+    expect(first.counts).toEqual({ poolsCreated: 1, poolQueries: 2, poolCandidates: 3, labels: 3 });
+    expect(second.counts).toEqual({ labelsUnchanged: 3 });
+    expect(ws.pool('qp')).toMatchObject({ scheme: 'graded', queries: 2, pairs: 3 });
+    expect(ws.currentLabels('qp', 'gold').map((l) => l.value)).toEqual(['2', '0', '1']);
+    // Into an existing pool: missing judged pairs are appended to it.
+    await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp', scheme: 'graded' });
+    const r = await importFiles(ws, 'qrels', [fx('qrels-good.txt')], { pool: 'rp', annotator: 'trec' });
+    expect(r.counts).toEqual({ poolCandidates: 1, labels: 3 });
+    expect(ws.poolQueries('rp')[0]!.candidates).toEqual(['c2', 'c1', 'c3', 'c9']);
+    ws.close();
+  });
+});
+
+describe('trec-run', () => {
+  it('creates the pool in rank order with one run per tag; ranking by score keeps file order on ties', async () => {
+    const ws = tempWorkspace();
+    const { first, second } = await idempotent(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
+    expect(first.counts).toEqual({ poolsCreated: 1, poolQueries: 2, poolCandidates: 5, runs: 2, runScores: 7 });
+    expect(second.counts).toEqual({ runScoresReplaced: 7, runScores: 7 });
+    expect(ws.poolQueries('rp')).toEqual([
+      { queryId: 'q1', candidates: ['c2', 'c1', 'c3'] },
+      { queryId: 'q2', candidates: ['c4', 'c5'] },
+    ]);
+    const runs = ws.listRuns('rp');
+    expect(runs.map((r) => [r.name, r.pairs])).toEqual([
+      ['bm25', 5],
+      ['dense', 2],
+    ]);
+    const q1 = ws.poolQueries('rp')[0]!;
+    const bm25 = ws.runScores(runs[0]!.id).get('q1');
+    expect(rankIndices(q1.candidates, bm25).map((i) => q1.candidates[i])).toEqual(['c2', 'c1', 'c3']);
+    ws.close();
+  });
+
+  it('skips entries for pairs outside an existing pool and replaces a re-imported run', async () => {
+    const ws = tempWorkspace();
+    await importFiles(ws, 'labels-csv', [fx('labels-good.csv')], { pool: 'lp' });
+    const r = await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'lp' });
+    expect(r.skipped).toEqual({ pairNotInPool: 2 });
+    expect(r.counts).toEqual({ runs: 2, runScores: 5 });
+    expect(r.warnings[0]).toMatch(/2 run entries name pairs not in pool "lp" and were skipped \(e\.g\. q1 → c3 \(line 3\)\)/);
+    const f = write('run2.txt', 'q1 Q0 c1 1 1.5 bm25\n');
+    const r2 = await importFiles(ws, 'trec-run', [f], { pool: 'lp' });
+    expect(r2.counts).toEqual({ runScoresReplaced: 3, runScores: 1 });
+    expect(ws.listRuns('lp').map((x) => x.pairs)).toEqual([1, 2]);
+    ws.close();
+  });
+
+  it('warns when score ties in the file disagree with the pool order', async () => {
+    const ws = tempWorkspace();
+    await importFiles(ws, 'labels-csv', [fx('labels-good.csv')], { pool: 'lp' });
+    const f = write('tie.txt', 'q1 Q0 c2 1 5 t\nq1 Q0 c1 2 5 t\n');
+    const r = await importFiles(ws, 'trec-run', [f], { pool: 'lp' });
+    expect(r.warnings).toEqual([expect.stringMatching(/1 entries tie in score .* pool order/)]);
+    ws.close();
+  });
+});
+
+describe('semeval (hand-made file)', () => {
+  it('groups repeated OrgQuestions, reads CDATA and entities, ignores comments', async () => {
+    const ws = tempWorkspace();
+    const { first } = await idempotent(ws, 'semeval', [fx('semeval-small.xml')], { annotator: 'organisers' });
+    expect(first.counts).toMatchObject({ originalQuestions: 2, relatedQuestions: 3, poolQueries: 2, poolCandidates: 3, labels: 3, runScores: 3 });
+    expect(ws.poolQueries('semeval-small')).toEqual([
+      { queryId: 'T1', candidates: ['T1_R3', 'T1_R1'] },
+      { queryId: 'T2', candidates: ['T2_R7'] },
+    ]);
+    expect(ws.getQuestion('T1')!.body).toBe('How long does a visa renewal take & what does it cost?');
+    expect(ws.getQuestion('T1_R3')).toMatchObject({ title: 'Renewing a <visit> visa', body: 'How many days to renew a visit visa?' });
+    expect(ws.currentLabels('semeval-small', 'organisers').map((l) => l.value)).toEqual(['Relevant', 'Irrelevant', 'PerfectMatch']);
+    const run = ws.listRuns('semeval-small')[0]!;
+    expect(ws.runScores(run.id).get('T1')).toEqual(new Map([['T1_R3', 1 / 3], ['T1_R1', 1]]));
+    ws.close();
+  });
+});
+
+describe('stackexchange (hand-made dump)', () => {
+  it('imports questions as text, duplicate links, and counts what it skips', async () => {
+    const ws = tempWorkspace();
+    const { first } = await idempotent(ws, 'stackexchange', [fx('se/PostLinks.xml'), fx('se/Posts.xml')], { source: 'demo' });
+    expect(first.files.map((f) => path.basename(f))).toEqual(['Posts.xml', 'PostLinks.xml']);
+    expect(first.counts).toEqual({ questionsInserted: 3, duplicatePairs: 1 });
+    expect(first.skipped).toEqual({ notAQuestion: 1, notDuplicateLink: 1, linkToMissingQuestion: 2 });
+    expect(ws.getQuestion('10')).toEqual({
+      id: '10',
+      source: 'demo',
+      title: 'How do I sort & filter?',
+      body: 'I have a biglist: sort -n file | uniq > out Café & more! done',
+      tags: ['shell', 'sorting'],
+      author: '7',
+      created: '2020-01-01T00:00:00.000',
+      category: null,
+    });
+    expect(ws.getQuestion('12')).toMatchObject({ tags: ['shell', 'sorting'], author: 'anon' });
+    expect(ws.getQuestion('13')).toMatchObject({ body: '', tags: [], author: null });
+    expect(ws.duplicatePairs()).toEqual([['10', '12']]);
+    ws.close();
+  });
+});
+
+describe('progress and cancellation', () => {
+  it('reports progress up to the total bytes', async () => {
+    const ws = tempWorkspace();
+    const seen: Array<{ bytesDone: number; bytesTotal: number; records: number }> = [];
+    const files = [fx('askubuntu-corpus.txt'), fx('questions-quoted.csv')];
+    await importFiles(ws, 'askubuntu-corpus', [files[0]!], { onProgress: (p) => seen.push(p), progressIntervalMs: 0 });
+    const last = seen[seen.length - 1]!;
+    expect(last).toEqual({ bytesDone: last.bytesTotal, bytesTotal: readFileSync(files[0]!).length, records: 3 });
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.bytesDone).toBeGreaterThanOrEqual(seen[i - 1]!.bytesDone);
+    ws.close();
+  });
+
+  it('an abort rolls back everything done so far', async () => {
+    const ws = tempWorkspace();
+    await importFiles(ws, 'askubuntu-corpus', [fx('askubuntu-corpus.txt')]);
+    const before = snapshot(ws);
+    const lines = Array.from({ length: 20000 }, (_, i) => `${1000 + i}\ttitle ${i}\tbody ${i}`).join('\n');
+    const f = write('big.txt', lines);
+    const ac = new AbortController();
+    const err = await importFiles(ws, 'askubuntu-corpus', [f], {
+      signal: ac.signal,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (p.records >= 5000) ac.abort();
+      },
+    }).catch((e: unknown) => e);
+    expect((err as Error).name).toBe('CancelledError');
+    expect(snapshot(ws)).toEqual(before);
+    const pre = new AbortController();
+    pre.abort();
+    await expect(importFiles(ws, 'askubuntu-corpus', [f], { signal: pre.signal })).rejects.toThrow(/cancelled/);
+    expect(snapshot(ws)).toEqual(before);
+    expect(ws.db.inTransaction).toBe(false);
+    ws.close();
+  });
+
+  it('needs a pool for label and run formats', async () => {
+    const ws = Workspace.create(':memory:');
+    for (const format of ['labels-csv', 'labels-jsonl', 'qrels', 'trec-run', 'semeval-relevancy']) {
+      const e = await importFiles(ws, format, [fx('qrels-good.txt')]).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(QPairsError);
+      expect((e as Error).message).toMatch(new RegExp(`${format} imports need a target pool`));
+    }
+    ws.close();
+  });
+});

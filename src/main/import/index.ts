@@ -1,0 +1,151 @@
+/**
+ * Importers: `importFiles(ws, format, files, opts)` reads files of one format into a workspace in
+ * ONE transaction (a failure or an abort rolls everything back, leaving the workspace exactly as
+ * it was), streaming them in bounded memory, and returns (and records in the `imports` table) a
+ * report of what it did. Re-importing the same files adds nothing.
+ */
+import { QPairsError, throwIfAborted } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+import { askubuntuPairs, askubuntuPool } from './askubuntu';
+import { labelsCsv, labelsJsonl, qrels, semevalRelevancy } from './labels';
+import { askubuntuCorpus, questionsCsv, questionsJsonl } from './questions';
+import { fileSize } from './reader';
+import { trecRun } from './runs';
+import { semeval } from './semeval';
+import { stackexchange } from './stackexchange';
+import type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
+
+export type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
+export { htmlToText, parseTags, decodeEntities } from './text';
+
+/** The importers, by format name. */
+export const IMPORTERS: readonly Importer[] = [
+  questionsJsonl,
+  questionsCsv,
+  labelsCsv,
+  labelsJsonl,
+  qrels,
+  trecRun,
+  askubuntuCorpus,
+  askubuntuPairs,
+  askubuntuPool,
+  semeval,
+  semevalRelevancy,
+  stackexchange,
+];
+
+export const IMPORT_FORMAT_NAMES = [
+  'questions-jsonl',
+  'questions-csv',
+  'labels-csv',
+  'labels-jsonl',
+  'qrels',
+  'trec-run',
+  'askubuntu-corpus',
+  'askubuntu-pairs',
+  'askubuntu-pool',
+  'semeval',
+  'semeval-relevancy',
+  'stackexchange',
+] as const;
+export type ImportFormatName = (typeof IMPORT_FORMAT_NAMES)[number];
+
+const REGISTRY = new Map(IMPORTERS.map((f) => [f.name, f]));
+
+export function isImportFormat(name: string): name is ImportFormatName {
+  return REGISTRY.has(name);
+}
+
+export function importerFor(name: string): Importer {
+  const f = REGISTRY.get(name);
+  if (!f) throw new QPairsError(`unknown import format "${name}" (formats: ${IMPORT_FORMAT_NAMES.join(', ')})`);
+  return f;
+}
+
+/** At most this many warnings are kept in a report (the rest are counted in a last one). */
+export const MAX_WARNINGS = 50;
+
+/**
+ * Imports files of one format into the workspace in one transaction. Throws QPairsError (file,
+ * line, reason) for bad input and CancelledError when `opts.signal` aborts; either way nothing
+ * is left behind. `report.changedDocs` lists the doc numbers of inserted or updated questions
+ * (for the BM25 index); the copy stored by `ws.recordImport` keeps only their number
+ * (`changedDocCount`) so that the audit row of a large import stays small.
+ */
+export async function importFiles(ws: Workspace, format: string, files: readonly string[], opts: ImportOptions = {}): Promise<ImportReport> {
+  const fmt = importerFor(format);
+  if (files.length === 0) throw new QPairsError(`${format}: no files to import`);
+  const list = fmt.expandFiles ? fmt.expandFiles(files) : [...files];
+  const sizes = list.map((f) => fileSize(f));
+  throwIfAborted(opts.signal);
+
+  const report: ImportReport = { format, files: list, counts: {}, skipped: {}, warnings: [], changedDocs: [] };
+  const changed = new Set<number>();
+  let extraWarnings = 0;
+  const progress: ImportProgress = { bytesDone: 0, bytesTotal: sizes.reduce((a, b) => a + b, 0), records: 0 };
+  let fileIndex = 0;
+  let base = 0;
+  let lastEmit = 0;
+  const interval = opts.progressIntervalMs ?? 200;
+  const emit = (force: boolean): void => {
+    if (!opts.onProgress) return;
+    const t = performance.now();
+    if (!force && t - lastEmit < interval) return;
+    lastEmit = t;
+    opts.onProgress({ ...progress });
+  };
+
+  const ctx: ImportContext = {
+    ws,
+    format,
+    opts,
+    report,
+    createdPools: new Set(),
+    runsTouched: new Set(),
+    signal: opts.signal,
+    count(key, n = 1) {
+      report.counts[key] = (report.counts[key] ?? 0) + n;
+    },
+    skip(reason, n = 1) {
+      report.skipped[reason] = (report.skipped[reason] ?? 0) + n;
+    },
+    warn(message) {
+      if (report.warnings.length < MAX_WARNINGS) report.warnings.push(message);
+      else extraWarnings++;
+    },
+    changed(doc) {
+      changed.add(doc);
+    },
+    tick(records = 1) {
+      progress.records += records;
+      throwIfAborted(opts.signal);
+      emit(false);
+    },
+    fileBytes(done) {
+      progress.bytesDone = base + Math.min(done, sizes[fileIndex] ?? done);
+      emit(false);
+    },
+    endFile() {
+      base += sizes[fileIndex] ?? 0;
+      fileIndex++;
+      progress.bytesDone = base;
+      emit(true);
+    },
+  };
+
+  return ws.transactionAsync(async () => {
+    if (fmt.run) await fmt.run(ctx, list);
+    else {
+      for (const file of list) {
+        await fmt.importFile!(ctx, file);
+        ctx.endFile();
+      }
+    }
+    throwIfAborted(opts.signal);
+    if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
+    report.changedDocs = [...changed].sort((a, b) => a - b);
+    const { changedDocs, ...rest } = report;
+    ws.recordImport(format, list, { ...rest, changedDocCount: changedDocs.length });
+    return report;
+  });
+}

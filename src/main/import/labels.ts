@@ -1,0 +1,170 @@
+/** labels-csv, labels-jsonl, qrels and semeval-relevancy: judgments into a pool. */
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel } from '../../shared/labels';
+import type { PoolInfo } from '../../shared/types';
+import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
+import { fileError, readCsvTable, readFields, readJsonl } from './reader';
+import type { ImportContext, Importer } from './types';
+
+interface PairTarget {
+  pool: PoolInfo;
+  /** True when the pool was created by this import: pairs named by the file are added to it. */
+  open: boolean;
+}
+
+function target(ctx: ImportContext, scheme: 'binary' | 'graded' | undefined, addAlways = false): PairTarget {
+  const name = requirePoolName(ctx);
+  const existing = ctx.ws.findPool(name);
+  if (existing && ctx.opts.scheme && ctx.opts.scheme !== existing.scheme && !ctx.createdPools.has(name)) {
+    ctx.warn(`pool "${name}" already exists with the ${existing.scheme} scheme; the ${ctx.opts.scheme} scheme option was ignored`);
+  }
+  const pool = existing ?? openPool(ctx, { name, scheme: ctx.opts.scheme ?? scheme ?? 'binary', sampling: `imported (${ctx.format})` });
+  return { pool, open: addAlways || ctx.createdPools.has(name) };
+}
+
+/** Puts the pair into the pool when it is open, else checks it is there (error naming the line). */
+function ensurePair(ctx: ImportContext, t: PairTarget, file: string, line: number, q: string, c: string): void {
+  if (q === c) throw fileError(file, line, `query and candidate are the same question (${q})`);
+  if (t.open) addPairs(ctx, t.pool, q, [c]);
+  else if (!ctx.ws.hasPoolPair(t.pool.id, q, c)) {
+    throw fileError(file, line, `pair ${q} → ${c} is not in pool "${t.pool.name}" (labels go to pairs of the pool; import into a new pool to build one from the file)`);
+  }
+}
+
+function requiredText(file: string, line: number, v: unknown, field: string): string {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'string' && v.trim()) return v.trim();
+  throw fileError(file, line, v === undefined || v === null || v === '' ? `missing ${field}` : `${field} must be a string or a number`);
+}
+
+/** Common path of labels-csv and labels-jsonl. */
+function labelRow(
+  ctx: ImportContext,
+  t: PairTarget,
+  seen: LabelLines,
+  file: string,
+  line: number,
+  q: string,
+  c: string,
+  annotator: string | null | undefined,
+  raw: string,
+): void {
+  ensurePair(ctx, t, file, line, q, c);
+  const value = labelValue(file, line, t.pool, raw);
+  const a = annotatorName(ctx, annotator);
+  if (seen.add(ctx, q, c, a, value, line)) putLabel(ctx, t.pool, q, c, a, value, origin(ctx, file));
+  ctx.tick();
+}
+
+/**
+ * CSV with a header `query_id,candidate_id,annotator,label` (annotator optional; any order;
+ * extra columns ignored). Into opts.pool: an existing pool must contain every pair; a missing
+ * pool is created (scheme opts.scheme ?? binary) from the pairs in file order.
+ */
+export const labelsCsv: Importer = {
+  name: 'labels-csv',
+  description: 'labels as CSV with a header: query_id,candidate_id,annotator,label (into --pool)',
+  async importFile(ctx, file) {
+    requirePoolName(ctx);
+    let t: PairTarget | null = null;
+    const seen = new LabelLines(file);
+    let rows = 0;
+    for await (const r of readCsvTable(ctx, file, ['query_id', 'candidate_id', 'label'])) {
+      t ??= target(ctx, undefined);
+      const q = r.get('query_id')!.trim();
+      const c = r.get('candidate_id')!.trim();
+      if (!q) throw fileError(file, r.line, 'missing query_id');
+      if (!c) throw fileError(file, r.line, 'missing candidate_id');
+      labelRow(ctx, t, seen, file, r.line, q, c, r.get('annotator'), r.get('label')!);
+      rows++;
+    }
+    if (rows === 0) ctx.warn(`${file}: no labels (only a header)`);
+  },
+};
+
+/** JSON lines `{query_id, candidate_id, annotator?, label}`; pool rules as labels-csv. */
+export const labelsJsonl: Importer = {
+  name: 'labels-jsonl',
+  description: 'labels as JSON lines: {query_id, candidate_id, annotator?, label} (into --pool)',
+  async importFile(ctx, file) {
+    requirePoolName(ctx);
+    let t: PairTarget | null = null;
+    const seen = new LabelLines(file);
+    for await (const { value: o, line } of readJsonl(ctx, file)) {
+      t ??= target(ctx, undefined);
+      const q = requiredText(file, line, o.query_id, 'query_id');
+      const c = requiredText(file, line, o.candidate_id, 'candidate_id');
+      const a = o.annotator === undefined || o.annotator === null ? null : requiredText(file, line, o.annotator, 'annotator');
+      const raw = requiredText(file, line, o.label, 'label');
+      labelRow(ctx, t, seen, file, line, q, c, a, raw);
+    }
+  },
+};
+
+/**
+ * TREC qrels `qid iter docno rel` (whitespace-separated; iter ignored): graded labels by
+ * opts.annotator ?? gold into opts.pool, created with the graded scheme when absent. The judged
+ * pairs are added to the pool when missing, also to an existing pool (qrels usually judge more
+ * documents than one run retrieved); values are normalised by the pool's scheme.
+ */
+export const qrels: Importer = {
+  name: 'qrels',
+  description: 'TREC qrels: qid 0 docno relevance (graded labels into --pool)',
+  async importFile(ctx, file) {
+    requirePoolName(ctx);
+    let t: PairTarget | null = null;
+    const seen = new LabelLines(file);
+    const annotator = annotatorName(ctx);
+    for await (const { fields, line } of readFields(ctx, file)) {
+      if (fields.length !== 4) throw fileError(file, line, `expected 4 fields (qid iter docno relevance), found ${fields.length}`);
+      t ??= target(ctx, 'graded', true);
+      const [q, , c, raw] = fields as [string, string, string, string];
+      if (!/^[+-]?\d+$/.test(raw)) throw fileError(file, line, `relevance ${JSON.stringify(raw)} is not an integer`);
+      ensurePair(ctx, t, file, line, q, c);
+      const value = labelValue(file, line, t.pool, raw);
+      if (seen.add(ctx, q, c, annotator, value, line)) putLabel(ctx, t.pool, q, c, annotator, value, origin(ctx, file));
+      ctx.tick();
+    }
+  },
+};
+
+/**
+ * The SemEval scorer's gold file `orgq_id \t relq_id \t rank \t score \t true|false`: binary
+ * labels (true → relevant, false → not) by opts.annotator ?? gold into opts.pool. The pool
+ * usually exists (import the XML first) and must then contain every pair; when absent it is
+ * created (binary) from the pairs in file order. The value is written in the pool's scheme
+ * ("1"/"0"; semeval3: Relevant/Irrelevant); a current label of the annotator that already agrees
+ * (grade ≥ 1 iff true, e.g. PerfectMatch for true) is kept, so the XML's finer gold survives.
+ * The rank and score columns (the search engine's baseline) are not imported.
+ */
+export const semevalRelevancy: Importer = {
+  name: 'semeval-relevancy',
+  description: 'SemEval Task 3 scorer gold (.relevancy): orgq_id relq_id rank score true|false (into --pool)',
+  async importFile(ctx, file) {
+    requirePoolName(ctx);
+    let t: PairTarget | null = null;
+    const seen = new LabelLines(file);
+    const annotator = annotatorName(ctx);
+    for await (const { fields, line } of readFields(ctx, file)) {
+      if (fields.length !== 5) throw fileError(file, line, `expected 5 fields (orgq_id relq_id rank score true|false), found ${fields.length}`);
+      t ??= target(ctx, 'binary');
+      const [q, c, , , flag] = fields as [string, string, string, string, string];
+      const f = flag.toLowerCase();
+      if (f !== 'true' && f !== 'false') throw fileError(file, line, `relevance ${JSON.stringify(flag)} is not true or false`);
+      ensurePair(ctx, t, file, line, q, c);
+      const relevant = f === 'true';
+      const value = normaliseLabel(t.pool.scheme, relevant ? '1' : '0');
+      if (value === null) throw fileError(file, line, `pool "${t.pool.name}" (${t.pool.scheme}) cannot hold binary labels`);
+      if (!seen.add(ctx, q, c, annotator, value, line)) continue;
+      const cur = ctx.ws
+        .stmt(
+          `SELECT l.value FROM labels l JOIN annotators a ON a.id = l.annotator_id
+           WHERE l.pool_id = ? AND a.name = ? AND l.query_id = ? AND l.candidate_id = ? ORDER BY l.seq DESC LIMIT 1`,
+        )
+        .get(t.pool.id, annotator, q, c) as { value: string | null } | undefined;
+      const g = labelGrade(cur?.value);
+      if (g !== null && g >= DEFAULT_RELEVANCE_THRESHOLD === relevant) ctx.count('labelsUnchanged');
+      else putLabel(ctx, t.pool, q, c, annotator, value, origin(ctx, file));
+      ctx.tick();
+    }
+  },
+};

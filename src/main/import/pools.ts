@@ -1,0 +1,135 @@
+/** Pool, label and run helpers shared by the importers (all counting into the report). */
+import { QPairsError } from '../errors';
+import { normaliseLabel, schemeValues, type LabelScheme } from '../../shared/labels';
+import type { PoolInfo } from '../../shared/types';
+import type { NewPool } from '../workspace/workspace';
+import { fileError } from './reader';
+import type { ImportContext } from './types';
+
+export function requirePoolName(ctx: ImportContext): string {
+  const p = ctx.opts.pool?.trim();
+  if (!p) throw new QPairsError(`${ctx.format} imports need a target pool (the pool option, --pool NAME)`);
+  return p;
+}
+
+/**
+ * The named pool, created (and remembered as created by this import, so it takes new pairs)
+ * when it does not exist.
+ */
+export function openPool(ctx: ImportContext, p: NewPool): PoolInfo {
+  const found = ctx.ws.findPool(p.name);
+  if (found) return found;
+  const info = ctx.ws.createPool(p);
+  ctx.createdPools.add(p.name);
+  ctx.count('poolsCreated');
+  return info;
+}
+
+/** Throws unless the pool uses one of the schemes. */
+export function requireScheme(ctx: ImportContext, pool: PoolInfo, schemes: readonly LabelScheme[]): void {
+  if (!schemes.includes(pool.scheme)) {
+    throw new QPairsError(`pool "${pool.name}" uses the ${pool.scheme} label scheme; ${ctx.format} needs ${schemes.join(' or ')}`);
+  }
+}
+
+/** Adds a query (when new) and candidates (those not yet in it, appended) to a pool; counts both. */
+export function addPairs(ctx: ImportContext, pool: PoolInfo, queryId: string, candidates: readonly string[]): void {
+  const known = ctx.ws.stmt(`SELECT 1 FROM pool_queries WHERE pool_id = ? AND query_id = ?`).get(pool.id, queryId);
+  if (!known) ctx.count('poolQueries');
+  const n = ctx.ws.addPoolQuery(pool.name, queryId, candidates);
+  if (n > 0) ctx.count('poolCandidates', n);
+}
+
+/** Position of a pair in the pool, or null when the pair is not in it. */
+export function pairPosition(ctx: ImportContext, pool: PoolInfo, queryId: string, candidateId: string): number | null {
+  const r = ctx.ws
+    .stmt(`SELECT position FROM pool_candidates WHERE pool_id = ? AND query_id = ? AND candidate_id = ?`)
+    .get(pool.id, queryId, candidateId) as { position: number } | undefined;
+  return r?.position ?? null;
+}
+
+/** Normalises a label value by the pool's scheme; invalid values are an error naming the line. */
+export function labelValue(file: string, line: number, pool: PoolInfo, raw: string): string {
+  const v = normaliseLabel(pool.scheme, raw);
+  if (v === null) {
+    const ok = pool.scheme === 'graded' ? 'an integer' : schemeValues(pool.scheme).join(', ');
+    throw fileError(file, line, `invalid label ${JSON.stringify(raw)} for the ${pool.scheme} scheme of pool "${pool.name}" (expected ${ok}, or ?)`);
+  }
+  return v;
+}
+
+/** Appends a label event unless the annotator's current label already has the value; counts labels / labelsUnchanged. */
+export function putLabel(
+  ctx: ImportContext,
+  pool: PoolInfo,
+  queryId: string,
+  candidateId: string,
+  annotator: string,
+  value: string,
+  origin: string,
+): void {
+  const seq = ctx.ws.addLabel({ pool: pool.name, queryId, candidateId, annotator, value, origin }, pool.id);
+  ctx.count(seq === null ? 'labelsUnchanged' : 'labels');
+}
+
+/**
+ * Catches a file giving one annotator's label for the same pair twice: the same value again is
+ * skipped (`skipped.repeatedLabel`); a different value is an error naming both lines (last-wins
+ * would make a re-import append events). Memory: one entry per label of the file.
+ */
+export class LabelLines {
+  private readonly seen = new Map<string, { line: number; value: string }>();
+  constructor(private readonly file: string) {}
+  /** Returns false when the label repeats an earlier line with the same value. */
+  add(ctx: ImportContext, queryId: string, candidateId: string, annotator: string, value: string, line: number): boolean {
+    const key = `${annotator}\u0000${queryId}\u0000${candidateId}`;
+    const prev = this.seen.get(key);
+    if (!prev) {
+      this.seen.set(key, { line, value });
+      return true;
+    }
+    if (prev.value === value) {
+      ctx.skip('repeatedLabel');
+      return false;
+    }
+    throw fileError(
+      this.file,
+      line,
+      `label ${JSON.stringify(value)} for ${queryId} → ${candidateId} by ${annotator} contradicts line ${prev.line} (${JSON.stringify(prev.value)})`,
+    );
+  }
+}
+
+export function origin(ctx: ImportContext, file: string): string {
+  return `import:${ctx.format}:${file.split(/[\\/]/).pop()}`;
+}
+
+export function annotatorName(ctx: ImportContext, fromFile?: string | null): string {
+  const a = fromFile?.trim() || ctx.opts.annotator?.trim() || 'gold';
+  return a;
+}
+
+/** Sets a run's score for a pair, counting runScores. */
+export function putRunScore(ctx: ImportContext, runId: number, queryId: string, candidateId: string, score: number): void {
+  ctx.ws.setRunScore(runId, queryId, candidateId, score);
+  ctx.count('runScores');
+}
+
+/**
+ * The run `name` of the pool, created when absent. Runs are upserted as a whole: the first time
+ * an import touches an existing run its old scores are dropped (counted as `runScoresReplaced`),
+ * so the run ends up exactly as the file(s) give it and a re-import changes nothing.
+ */
+export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config: Record<string, unknown>): number {
+  const existed = ctx.ws.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ?`).get(pool.id, name) as { id: number } | undefined;
+  const id = existed?.id ?? ctx.ws.ensureRun(pool.name, name, 'imported', config);
+  if (!existed) ctx.count('runs');
+  if (!ctx.runsTouched.has(id)) {
+    ctx.runsTouched.add(id);
+    if (existed) {
+      const n = ctx.ws.stmt(`DELETE FROM run_scores WHERE run_id = ?`).run(id).changes;
+      if (n > 0) ctx.count('runScoresReplaced', n);
+    }
+  }
+  return id;
+}

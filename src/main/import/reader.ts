@@ -1,0 +1,365 @@
+/**
+ * Streaming readers shared by the importers: validated UTF-8 text chunks (transparent gzip),
+ * lines, RFC 4180 CSV records and JSON lines, each with 1-based line numbers. Memory is bounded
+ * by the chunk size plus the longest line/record (capped at MAX_RECORD_CHARS).
+ */
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pipeline, type Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { CancelledError, QPairsError, throwIfAborted } from '../errors';
+import type { ImportContext } from './types';
+
+export const CHUNK_BYTES = 64 * 1024;
+/** Longest line (or multi-line CSV record) accepted, in UTF-16 code units. */
+export const MAX_RECORD_CHARS = 64 * 1024 * 1024;
+
+/** A user-facing error naming the file, the line and the reason. */
+export function fileError(file: string, line: number | null, reason: string): QPairsError {
+  return new QPairsError(line == null ? `${file}: ${reason}` : `${file}, line ${line}: ${reason}`, {
+    file,
+    ...(line == null ? {} : { line }),
+    reason,
+  });
+}
+
+/** The file's name without folders and without its extensions (`a/dev.txt.gz` → `dev`, `x/SemEval-dev.xml` → `SemEval-dev`). */
+export function baseName(file: string, stripAll = true): string {
+  let b = path.basename(file);
+  if (b.toLowerCase().endsWith('.gz')) b = b.slice(0, -3);
+  if (!stripAll) {
+    const ext = path.extname(b);
+    return ext ? b.slice(0, -ext.length) : b;
+  }
+  const dot = b.indexOf('.');
+  return dot > 0 ? b.slice(0, dot) : b;
+}
+
+/** True when the file is gzip data (by name `.gz`, or by its magic bytes 1f 8b). */
+export function isGzip(file: string): boolean {
+  if (file.toLowerCase().endsWith('.gz')) return true;
+  const fd = openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(2);
+    return readSync(fd, b, 0, 2, 0) === 2 && b[0] === 0x1f && b[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function fileSize(file: string): number {
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw fileError(file, null, 'not a file');
+    return st.size;
+  } catch (e) {
+    if (e instanceof QPairsError) throw e;
+    throw fileError(file, null, `cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+/**
+ * Byte offset of the first invalid UTF-8 sequence in `b` (an incomplete sequence at the end counts
+ * as invalid), or -1. Follows the WHATWG decoder: no overlongs, no surrogates, nothing above U+10FFFF.
+ */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  const n = b.length;
+  let i = 0;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) need = 2;
+    else if (c >= 0xf0 && c <= 0xf4) need = 3;
+    else return i;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c === 0xe0) lo = 0xa0;
+    else if (c === 0xed) hi = 0x9f;
+    else if (c === 0xf0) lo = 0x90;
+    else if (c === 0xf4) hi = 0x8f;
+    if (i + 1 >= n || b[i + 1]! < lo || b[i + 1]! > hi) return i;
+    for (let k = 2; k <= need; k++) if (i + k >= n || (b[i + k]! & 0xc0) !== 0x80) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** Length of the longest prefix of `b` that does not end inside a (possibly valid) multi-byte sequence. */
+function completePrefix(b: Uint8Array): number {
+  const n = b.length;
+  let i = n - 1;
+  let k = 0;
+  while (i >= 0 && k < 3 && (b[i]! & 0xc0) === 0x80) {
+    i--;
+    k++;
+  }
+  if (i < 0) return n;
+  const c = b[i]!;
+  const len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 1;
+  return n - i < len ? i : n;
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function countNewlineBytes(b: Uint8Array, end: number): { lines: number; lastNl: number } {
+  let lines = 0;
+  let lastNl = -1;
+  for (let i = 0; i < end; i++)
+    if (b[i] === 0x0a) {
+      lines++;
+      lastNl = i;
+    }
+  return { lines, lastNl };
+}
+
+export interface TextChunk {
+  text: string;
+  /** Line number of text[0]. */
+  line: number;
+}
+
+/**
+ * Reads a file (gunzipping it when it is gzip data) as strictly validated UTF-8 text, in chunks
+ * of about CHUNK_BYTES. A leading BOM is dropped. Errors: missing file, invalid UTF-8 (with line
+ * and column), corrupt gzip, and a file holding nothing but whitespace ("empty file").
+ */
+export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGenerator<TextChunk> {
+  fileSize(file);
+  const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  const src: Readable = isGzip(file) ? (pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {}) as unknown as Readable) : raw;
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let carry: Uint8Array | null = null;
+  let line = 1;
+  let first = true;
+  let content = false;
+  const decode = (piece: Uint8Array): string => {
+    try {
+      return decoder.decode(piece);
+    } catch {
+      const at = firstInvalidUtf8(piece);
+      const { lines, lastNl } = countNewlineBytes(piece, Math.max(at, 0));
+      const byte = at >= 0 && at < piece.length ? ` 0x${piece[at]!.toString(16).padStart(2, '0')}` : '';
+      throw fileError(file, line + lines, `invalid UTF-8 (byte${byte} at byte ${at - lastNl} of the line)`);
+    }
+  };
+  try {
+    for await (const chunk of src as AsyncIterable<Buffer>) {
+      throwIfAborted(ctx.signal);
+      ctx.fileBytes(raw.bytesRead);
+      const buf: Uint8Array = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const cut = completePrefix(buf);
+      carry = cut < buf.length ? Uint8Array.prototype.slice.call(buf, cut) : null;
+      let text = decode(buf.subarray(0, cut));
+      if (first && text.length > 0) {
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        first = false;
+      }
+      if (!content && /\S/.test(text)) content = true;
+      if (text.length === 0) continue;
+      yield { text, line };
+      line += countNewlines(text);
+    }
+  } catch (e) {
+    if (e instanceof QPairsError || e instanceof CancelledError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    if (err.code?.startsWith('Z_') || /header|unexpected end|invalid/i.test(err.message)) {
+      throw fileError(file, line, `corrupt or truncated gzip data (${err.message})`);
+    }
+    throw fileError(file, null, `cannot read the file (${err.code ?? err.message})`);
+  } finally {
+    raw.destroy();
+  }
+  if (carry) decode(carry);
+  ctx.fileBytes(raw.bytesRead);
+  if (!content) throw fileError(file, null, 'empty file');
+}
+
+export interface Line {
+  text: string;
+  line: number;
+}
+
+/** The file's lines (without the line break; a trailing CR is dropped), numbered from 1. */
+export async function* readLines(ctx: ImportContext, file: string): AsyncGenerator<Line> {
+  // `rest` is the unfinished last line of the previous chunks; it is on line `line` of the next chunk.
+  let rest = '';
+  let restLine = 1;
+  for await (const { text, line } of readTextChunks(ctx, file)) {
+    let start = 0;
+    let cur = line;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      let s = text.slice(start, nl);
+      if (start === 0 && rest) {
+        s = rest + s;
+        rest = '';
+      }
+      if (s.endsWith('\r')) s = s.slice(0, -1);
+      yield { text: s, line: cur };
+      cur++;
+      start = nl + 1;
+    }
+    rest = start === 0 ? rest + text : text.slice(start);
+    restLine = cur;
+    if (rest.length > MAX_RECORD_CHARS) throw fileError(file, restLine, `line longer than ${MAX_RECORD_CHARS} characters`);
+  }
+  if (rest) {
+    if (rest.endsWith('\r')) rest = rest.slice(0, -1);
+    yield { text: rest, line: restLine };
+  }
+}
+
+export interface CsvRecord {
+  fields: string[];
+  /** Line where the record starts. */
+  line: number;
+}
+
+/**
+ * RFC 4180 CSV records: comma-separated, fields optionally quoted with `"`, a quote inside a
+ * quoted field doubled, quoted fields may hold commas and line breaks (CRLF inside a field is
+ * read as LF). A quote inside an unquoted field is kept as text; anything but a comma or the
+ * end of the line after a closing quote is an error. Blank lines between records are ignored.
+ */
+export async function* readCsv(ctx: ImportContext, file: string): AsyncGenerator<CsvRecord> {
+  let fields: string[] = [];
+  let field = '';
+  let inQuotes = false;
+  let afterQuote = false;
+  let startLine = 0;
+  let size = 0;
+  for await (const { text, line } of readLines(ctx, file)) {
+    if (inQuotes) {
+      field += '\n';
+    } else {
+      if (text.trim() === '') continue;
+      fields = [];
+      field = '';
+      afterQuote = false;
+      startLine = line;
+      size = 0;
+    }
+    size += text.length;
+    if (size > MAX_RECORD_CHARS) throw fileError(file, startLine, `CSV record longer than ${MAX_RECORD_CHARS} characters (unbalanced quotes?)`);
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      if (inQuotes) {
+        const j = text.indexOf('"', i);
+        if (j === -1) {
+          field += text.slice(i);
+          i = n;
+        } else if (text.charCodeAt(j + 1) === 34) {
+          field += text.slice(i, j + 1);
+          i = j + 2;
+        } else {
+          field += text.slice(i, j);
+          inQuotes = false;
+          afterQuote = true;
+          i = j + 1;
+        }
+        continue;
+      }
+      const ch = text.charCodeAt(i);
+      if (ch === 44) {
+        fields.push(field);
+        field = '';
+        afterQuote = false;
+        i++;
+      } else if (afterQuote) {
+        throw fileError(file, line, `unexpected character ${JSON.stringify(text[i])} after a closing quote (field ${fields.length + 1})`);
+      } else if (ch === 34 && field === '') {
+        inQuotes = true;
+        i++;
+      } else {
+        const j = text.indexOf(',', i);
+        const end = j === -1 ? n : j;
+        field += text.slice(i, end);
+        i = end;
+      }
+    }
+    if (!inQuotes) {
+      fields.push(field);
+      yield { fields, line: startLine };
+    }
+  }
+  if (inQuotes) throw fileError(file, startLine, 'unterminated quoted field (the closing quote is missing)');
+}
+
+export interface CsvRow {
+  line: number;
+  /** Value of a column by (lower-case) name; undefined when the file has no such column. */
+  get(name: string): string | undefined;
+}
+
+/**
+ * CSV with a header row naming the columns (case-insensitive, any order; extra columns ignored).
+ * Throws when a required column is missing or a row's field count differs from the header's.
+ */
+export async function* readCsvTable(ctx: ImportContext, file: string, required: readonly string[]): AsyncGenerator<CsvRow> {
+  let index: Map<string, number> | null = null;
+  let width = 0;
+  for await (const rec of readCsv(ctx, file)) {
+    if (!index) {
+      index = new Map();
+      rec.fields.forEach((f, i) => {
+        const k = f.trim().toLowerCase();
+        if (k && !index!.has(k)) index!.set(k, i);
+      });
+      width = rec.fields.length;
+      for (const r of required) {
+        if (!index.has(r)) {
+          throw fileError(
+            file,
+            rec.line,
+            `missing required column "${r}" (the header has: ${rec.fields.map((f) => f.trim()).join(', ') || 'nothing'}; expected ${required.join(', ')})`,
+          );
+        }
+      }
+      continue;
+    }
+    if (rec.fields.length !== width) {
+      throw fileError(file, rec.line, `expected ${width} fields as in the header, found ${rec.fields.length}`);
+    }
+    const f = rec.fields;
+    const idx = index;
+    yield {
+      line: rec.line,
+      get: (name: string) => {
+        const i = idx.get(name);
+        return i === undefined ? undefined : f[i];
+      },
+    };
+  }
+}
+
+/** JSON lines: one JSON object per non-blank line. */
+export async function* readJsonl(ctx: ImportContext, file: string): AsyncGenerator<{ value: Record<string, unknown>; line: number }> {
+  for await (const { text, line } of readLines(ctx, file)) {
+    if (text.trim() === '') continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (e) {
+      throw fileError(file, line, `invalid JSON (${(e as Error).message})`);
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw fileError(file, line, 'expected a JSON object');
+    yield { value: v as Record<string, unknown>, line };
+  }
+}
+
+/** Non-blank lines split on a separator (tab, or runs of whitespace when `sep` is omitted). */
+export async function* readFields(ctx: ImportContext, file: string, sep?: string): AsyncGenerator<{ fields: string[]; line: number }> {
+  for await (const { text, line } of readLines(ctx, file)) {
+    if (text.trim() === '') continue;
+    yield { fields: sep === undefined ? text.trim().split(/\s+/) : text.split(sep), line };
+  }
+}

@@ -1,0 +1,131 @@
+/** trec-run: rankers' scores into a pool. */
+import type { PoolInfo } from '../../shared/types';
+import { addPairs, openPool, openRun, pairPosition, putRunScore, requirePoolName } from './pools';
+import { fileError, readFields } from './reader';
+import type { Importer } from './types';
+
+interface RunEntry {
+  tag: string;
+  doc: string;
+  rank: number;
+  score: number;
+  line: number;
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A decimal number as written in run files (no hex, no empty string, finite), or null. */
+export function parseScore(s: string): number | null {
+  if (!NUMBER.test(s)) return null;
+  const v = Number(s);
+  return Number.isFinite(v) ? v : null;
+}
+
+/**
+ * TREC run `qid Q0 docno rank score tag` (whitespace-separated; the Q0 column is ignored): one
+ * run per tag in opts.pool, replacing a run of that name (runs are upserted as a whole).
+ *
+ * - Pool absent: it is created (scheme opts.scheme ?? binary, retriever = the first tag) from the run: queries
+ *   in file order, each query's candidates by rank (equal ranks in file order; with several tags,
+ *   the union in that order).
+ * - Pool present: entries for pairs not in the pool are skipped (`skipped.pairNotInPool`, with a
+ *   warning): a run usually retrieves more than a pool holds, and metrics are computed over the
+ *   pool anyway.
+ * - Score ties: ranking breaks ties by pool order. When the pool comes from the run that is the
+ *   file order; for an existing pool, ties whose file order differs from the pool order are
+ *   counted in a warning.
+ *
+ * Lines of one query are buffered until the query changes (memory: one query's entries).
+ * A query's lines should be contiguous; a docno repeated within a query and tag is an error.
+ */
+export const trecRun: Importer = {
+  name: 'trec-run',
+  description: 'TREC run: qid Q0 docno rank score tag (one run per tag, into --pool)',
+  async importFile(ctx, file) {
+    const name = requirePoolName(ctx);
+    let pool: PoolInfo | null = null;
+    const runIds = new Map<string, number>();
+    const flushed = new Set<string>();
+    let block: RunEntry[] = [];
+    let blockQuery: string | null = null;
+    let missing = 0;
+    let tiesOff = 0;
+    let example = '';
+
+    const flush = (): void => {
+      if (blockQuery === null || block.length === 0) return;
+      const q = blockQuery;
+      if (flushed.has(q)) ctx.warn(`${file}: the lines of query ${q} are not contiguous (line ${block[0]!.line})`);
+      flushed.add(q);
+      pool ??= openPool(ctx, { name, scheme: ctx.opts.scheme ?? 'binary', retriever: block[0]!.tag, sampling: `imported (${ctx.format})` });
+      const open = ctx.createdPools.has(name);
+      // A docno twice in one query of one run is an error naming both lines.
+      const seen = new Map<string, number>();
+      for (const e of block) {
+        const k = `${e.tag}\u0000${e.doc}`;
+        const prev = seen.get(k);
+        if (prev !== undefined) throw fileError(file, e.line, `document ${e.doc} appears twice for query ${q} in run ${e.tag} (also on line ${prev})`);
+        seen.set(k, e.line);
+      }
+      if (open) {
+        const order = block.map((e, i) => ({ e, i })).sort((a, b) => a.e.rank - b.e.rank || a.i - b.i);
+        const docs: string[] = [];
+        const have = new Set<string>();
+        for (const { e } of order) {
+          if (e.doc === q) continue;
+          if (!have.has(e.doc)) {
+            have.add(e.doc);
+            docs.push(e.doc);
+          }
+        }
+        addPairs(ctx, pool, q, docs);
+      }
+      const byTag = new Map<string, Array<{ e: RunEntry; pos: number }>>();
+      for (const e of block) {
+        const pos = pairPosition(ctx, pool, q, e.doc);
+        if (pos === null) {
+          missing++;
+          if (!example) example = `${q} → ${e.doc} (line ${e.line})`;
+          ctx.skip('pairNotInPool');
+          continue;
+        }
+        let runId = runIds.get(e.tag);
+        if (runId === undefined) runIds.set(e.tag, (runId = openRun(ctx, pool, e.tag, { format: ctx.format, file })));
+        putRunScore(ctx, runId, q, e.doc, e.score);
+        let l = byTag.get(e.tag);
+        if (!l) byTag.set(e.tag, (l = []));
+        l.push({ e, pos });
+      }
+      if (!open) {
+        for (const l of byTag.values()) {
+          const lastPosOfScore = new Map<number, number>();
+          for (const { e, pos } of l) {
+            const p = lastPosOfScore.get(e.score);
+            if (p !== undefined && p > pos) tiesOff++;
+            lastPosOfScore.set(e.score, pos);
+          }
+        }
+      }
+      block = [];
+    };
+
+    for await (const { fields, line } of readFields(ctx, file)) {
+      if (fields.length !== 6) throw fileError(file, line, `expected 6 fields (qid Q0 docno rank score tag), found ${fields.length}`);
+      const [q, , doc, rankS, scoreS, tag] = fields as [string, string, string, string, string, string];
+      if (!/^[+-]?\d+$/.test(rankS)) throw fileError(file, line, `rank ${JSON.stringify(rankS)} is not an integer`);
+      const score = parseScore(scoreS);
+      if (score === null) throw fileError(file, line, `score ${JSON.stringify(scoreS)} is not a number`);
+      if (q !== blockQuery) {
+        flush();
+        blockQuery = q;
+      }
+      block.push({ tag, doc, rank: Number(rankS), score, line });
+      ctx.tick();
+    }
+    flush();
+    if (missing > 0) ctx.warn(`${file}: ${missing} run entries name pairs not in pool "${name}" and were skipped (e.g. ${example})`);
+    if (tiesOff > 0) {
+      ctx.warn(`${file}: ${tiesOff} entries tie in score with an earlier entry that comes later in pool "${name}"; rankings break ties by pool order`);
+    }
+  },
+};

@@ -1,0 +1,124 @@
+/** stackexchange: a Stack Exchange data dump's Posts.xml and PostLinks.xml. */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { QPairsError } from '../errors';
+import { IdLines, putQuestion } from './questions';
+import { fileError } from './reader';
+import { htmlToText, parseTags } from './text';
+import { parseXml } from './xml';
+import type { ImportContext, Importer } from './types';
+
+function isLinksFile(file: string): boolean {
+  return /postlinks/i.test(path.basename(file));
+}
+
+/**
+ * Posts.xml rows with PostTypeId=1 → questions: Title; Body HTML as plain text (tags stripped,
+ * entities decoded, code text kept, whitespace collapsed); Tags `<a><b>` or `|a|b|`; author =
+ * OwnerUserId, else OwnerDisplayName; created = CreationDate; source = opts.source ??
+ * `stackexchange`. Other post types are counted as `skipped.notAQuestion`.
+ *
+ * PostLinks.xml rows with LinkTypeId=3 → duplicate pairs (PostId is marked a duplicate of
+ * RelatedPostId). A link naming a post that is not a question of the dump is skipped and counted
+ * (`skipped.linkToMissingQuestion`); other link types are counted as `skipped.notDuplicateLink`.
+ * "The dump" is the Posts files of the same import; a PostLinks file imported alone is checked
+ * against the workspace's questions instead.
+ *
+ * Arguments: the two files, or the folder holding them; Posts files are read before PostLinks
+ * files (told apart by name, checked by their root element). Both are streamed with saxes; the
+ * only per-post memory kept is the map of question ids (with their line, to report a repeated
+ * id), i.e. one string + number per question (about 100 bytes each: ~2.5 GB for Stack Overflow's
+ * 24 M questions, a few MB for most sites).
+ */
+export const stackexchange: Importer = {
+  name: 'stackexchange',
+  description: 'Stack Exchange data dump: Posts.xml and PostLinks.xml (or the folder holding them)',
+  expandFiles(files) {
+    const out: string[] = [];
+    for (const f of files) {
+      let dir = false;
+      try {
+        dir = statSync(f).isDirectory();
+      } catch {
+        dir = false;
+      }
+      if (!dir) {
+        out.push(f);
+        continue;
+      }
+      const pick = (names: string[]): string | null => names.map((n) => path.join(f, n)).find((p) => existsSync(p)) ?? null;
+      const posts = pick(['Posts.xml', 'posts.xml', 'Posts.xml.gz', 'posts.xml.gz']);
+      const links = pick(['PostLinks.xml', 'postlinks.xml', 'PostLinks.xml.gz', 'postlinks.xml.gz']);
+      if (!posts && !links) throw new QPairsError(`${f}: the folder holds neither Posts.xml nor PostLinks.xml`, { file: f });
+      if (posts) out.push(posts);
+      if (links) out.push(links);
+    }
+    return [...out.filter((f) => !isLinksFile(f)), ...out.filter(isLinksFile)];
+  },
+  async run(ctx, files) {
+    const dumps: IdLines[] = [];
+    for (const file of files) {
+      await importDumpFile(ctx, file, dumps);
+      ctx.endFile();
+    }
+  },
+};
+
+async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]): Promise<void> {
+  const source = ctx.opts.source?.trim() || 'stackexchange';
+  let root: 'posts' | 'postlinks' | null = null;
+  let depth = 0;
+  const ids = new IdLines(file);
+  const isQuestion = (id: string): boolean => (dumps.length > 0 ? dumps.some((d) => d.has(id)) : ctx.ws.docOf(id) !== null);
+  let missingExample = '';
+
+  await parseXml(ctx, file, {
+    open(name, a, line) {
+      depth++;
+      if (depth === 1) {
+        const n = name.toLowerCase();
+        if (n !== 'posts' && n !== 'postlinks') throw fileError(file, line, `root element <${name}> is neither <posts> nor <postlinks>`);
+        root = n;
+        if (root === 'posts') dumps.push(ids);
+        return;
+      }
+      if (depth !== 2 || name !== 'row') return;
+      if (root === 'posts') {
+        const id = a.Id?.trim();
+        if (!id) throw fileError(file, line, 'post row without Id');
+        if (a.PostTypeId !== '1') {
+          ctx.skip('notAQuestion');
+          ctx.tick();
+          return;
+        }
+        ids.add(id, line);
+        putQuestion(ctx, {
+          id,
+          source,
+          title: (a.Title ?? '').replace(/\s+/g, ' ').trim(),
+          body: htmlToText(a.Body ?? ''),
+          tags: parseTags(a.Tags ?? ''),
+          author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
+          created: a.CreationDate?.trim() || null,
+        });
+      } else {
+        const from = a.PostId?.trim();
+        const to = a.RelatedPostId?.trim();
+        if (!from || !to) throw fileError(file, line, 'link row without PostId or RelatedPostId');
+        if (a.LinkTypeId !== '3') ctx.skip('notDuplicateLink');
+        else if (from === to) ctx.skip('selfLink');
+        else if (!isQuestion(from) || !isQuestion(to)) {
+          ctx.skip('linkToMissingQuestion');
+          if (!missingExample) missingExample = `line ${line}: ${from} → ${to}`;
+        } else ctx.count(ctx.ws.addDuplicatePair(from, to, source) ? 'duplicatePairs' : 'duplicatePairsKnown');
+      }
+      ctx.tick();
+    },
+    close() {
+      depth--;
+    },
+  });
+  if (missingExample) {
+    ctx.warn(`${file}: duplicate links naming a post that is not a question ${dumps.length ? 'of the dump' : 'in the workspace'} were skipped (e.g. ${missingExample})`);
+  }
+}

@@ -1,0 +1,53 @@
+/** Helpers for the importer tests (not part of the app). */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+
+const made: string[] = [];
+
+/** A fresh workspace file in the OS temp folder (removed by cleanupWorkspaces). */
+export function tempWorkspace(): Workspace {
+  const file = path.join(os.tmpdir(), `qpairs-import-test-${randomUUID()}.qpairs`);
+  made.push(file);
+  return Workspace.create(file);
+}
+
+/** A fresh temp folder for generated inputs. */
+export function tempDir(): string {
+  const dir = path.join(os.tmpdir(), `qpairs-import-in-${randomUUID()}`);
+  mkdirSync(dir, { recursive: true });
+  made.push(dir);
+  return dir;
+}
+
+export function cleanupTemp(): void {
+  for (const f of made.splice(0)) {
+    for (const s of ['', '-wal', '-shm']) rmSync(f + s, { force: true, recursive: true });
+  }
+}
+
+/** SHA-256 over every table's rows (sorted), including sqlite_sequence: equal iff the contents are equal. */
+export function tablesChecksum(ws: Workspace, exclude: readonly string[] = []): string {
+  const h = createHash('sha256');
+  const tables = ws.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`).all() as Array<{ name: string }>;
+  for (const { name } of tables) {
+    if (exclude.includes(name)) continue;
+    let rows: unknown[];
+    try {
+      rows = ws.db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).raw().all();
+    } catch {
+      continue; // virtual tables of a module this build lacks
+    }
+    const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v)));
+    lines.sort();
+    h.update(`${name}\n${lines.join('\n')}\n`);
+  }
+  return h.digest('hex');
+}
+
+/** Stats, a checksum of all tables, one of all tables but the imports audit, and the number of imports. */
+export function snapshot(ws: Workspace): { stats: unknown; checksum: string; dataChecksum: string; imports: number } {
+  return { stats: ws.stats(), checksum: tablesChecksum(ws), dataChecksum: tablesChecksum(ws, ['imports']), imports: ws.listImports().length };
+}

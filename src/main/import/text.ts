@@ -1,0 +1,76 @@
+/** Text helpers for importers: tag lists and HTML bodies. */
+
+/**
+ * Tags as written in the sources: Stack Exchange `<a><b>` or `|a|b|`, a JSON array, or a
+ * whitespace-separated string. Empty tags are dropped; order kept; duplicates removed.
+ */
+export function parseTags(raw: unknown): string[] {
+  let out: string[];
+  if (Array.isArray(raw)) out = raw.map((t) => String(t).trim());
+  else if (typeof raw !== 'string') return [];
+  else {
+    const s = raw.trim();
+    if (/^(<[^<>]*>)+$/.test(s)) out = s.slice(1, -1).split('><');
+    else if (s.length > 1 && s.startsWith('|') && s.endsWith('|')) out = s.slice(1, -1).split('|');
+    else out = s.split(/\s+/);
+  }
+  // Tags are stored space-separated, so a tag cannot hold whitespace.
+  return [...new Set(out.map((t) => t.trim().replace(/\s+/g, '-')).filter(Boolean))];
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…',
+  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', bull: '•', middot: '·',
+  copy: '©', reg: '®', trade: '™', deg: '°', plusmn: '±', times: '×', divide: '÷', micro: 'µ',
+  para: '¶', sect: '§', euro: '€', pound: '£', yen: '¥', cent: '¢', larr: '←', rarr: '→', uarr: '↑',
+  darr: '↓', harr: '↔', rArr: '⇒', lArr: '⇐', hArr: '⇔', le: '≤', ge: '≥', ne: '≠', asymp: '≈',
+  equiv: '≡', infin: '∞', sum: '∑', prod: '∏', radic: '√', forall: '∀', exist: '∃', isin: '∈',
+  notin: '∉', sub: '⊂', sup: '⊃', sube: '⊆', supe: '⊇', cap: '∩', cup: '∪', and: '∧', or: '∨',
+  not: '¬', empty: '∅', nabla: '∇', part: '∂', alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ',
+  epsilon: 'ε', lambda: 'λ', mu: 'μ', pi: 'π', sigma: 'σ', tau: 'τ', phi: 'φ', omega: 'ω',
+  Omega: 'Ω', Sigma: 'Σ', Delta: 'Δ', shy: '', zwj: '', zwnj: '',
+};
+
+// HTML 4 names of U+00A0 … U+00FF, in code point order.
+const LATIN1 =
+  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot ' +
+  'cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml ' +
+  'Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig ' +
+  'agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ' +
+  'ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml';
+LATIN1.split(' ').forEach((name, i) => {
+  NAMED_ENTITIES[name] ??= String.fromCharCode(0xa0 + i);
+});
+
+/** Decodes HTML character references (numeric, and the common named ones; unknown ones are kept). */
+export function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});?/g, (m, e: string) => {
+    if (e[0] === '#') {
+      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      if (!Number.isFinite(cp) || cp <= 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '\uFFFD';
+      return String.fromCodePoint(cp);
+    }
+    const v = NAMED_ENTITIES[e];
+    return v === undefined ? m : v;
+  });
+}
+
+/** Inline elements: removing their tags must not split a word (`foo<em>bar</em>` → `foobar`). */
+const INLINE = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'del', 'dfn', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'samp',
+  'small', 'span', 'strike', 'strong', 'sub', 'sup', 'tt', 'u', 'var',
+]);
+
+/**
+ * HTML (a Stack Exchange post body) to plain text: comments, script and style dropped, tags
+ * removed (block tags and `<br>` become a space, inline tags nothing), the text of code blocks
+ * kept, character references decoded, whitespace collapsed to single spaces.
+ */
+export function htmlToText(html: string): string {
+  const s = html
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<\/?([A-Za-z][A-Za-z0-9]*)\b[^>]*>/g, (_m, name: string) => (INLINE.has(name.toLowerCase()) ? '' : ' '));
+  return decodeEntities(s).replace(/\s+/g, ' ').trim();
+}

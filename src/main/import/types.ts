@@ -1,0 +1,70 @@
+import type { LabelScheme } from '../../shared/labels';
+import type { Workspace } from '../workspace/workspace';
+
+/** Progress of an import: bytes read from the input files (compressed bytes for .gz) and records handled. */
+export interface ImportProgress {
+  bytesDone: number;
+  bytesTotal: number;
+  records: number;
+}
+
+export interface ImportOptions {
+  /** Target pool (labels-csv/-jsonl, qrels, trec-run, semeval-relevancy need it; askubuntu-pool and semeval default it). */
+  pool?: string;
+  /** Annotator for imported labels when the file does not name one (default `gold`). */
+  annotator?: string;
+  /** Scheme of a pool the import creates (labels-csv/-jsonl; default `binary`). */
+  scheme?: LabelScheme;
+  /** Question source (questions-*: default the file's base name; stackexchange: default `stackexchange`). */
+  source?: string;
+  /** Called at most every `progressIntervalMs` (and once at the end of every file). */
+  onProgress?: (p: ImportProgress) => void;
+  progressIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ImportReport {
+  format: string;
+  files: string[];
+  /** What the import did, e.g. questionsInserted, questionsUpdated, questionsUnchanged, duplicatePairs, labels, runScores. */
+  counts: Record<string, number>;
+  /** Records or links left out, by reason (e.g. linkToMissingQuestion). */
+  skipped: Record<string, number>;
+  warnings: string[];
+  /** Doc numbers of inserted or updated questions (each once), for the BM25 index. */
+  changedDocs: number[];
+}
+
+/** Shared state of one importFiles call (one transaction). */
+export interface ImportContext {
+  readonly ws: Workspace;
+  readonly format: string;
+  readonly opts: ImportOptions;
+  readonly report: ImportReport;
+  /** Pools created by this import: they take new pairs from the files. */
+  readonly createdPools: Set<string>;
+  /** Runs this import has written to (their old scores were dropped on first touch). */
+  readonly runsTouched: Set<number>;
+  count(key: string, n?: number): void;
+  skip(reason: string, n?: number): void;
+  warn(message: string): void;
+  changed(doc: number): void;
+  /** Called by readers as records are handled (throttled progress, abort check). */
+  tick(records?: number): void;
+  /** Sets the bytes read so far in the current file. */
+  fileBytes(done: number): void;
+  /** Marks the current file done (formats with their own `run` call it after each file). */
+  endFile(): void;
+  readonly signal?: AbortSignal;
+}
+
+export interface Importer {
+  name: string;
+  /** One line for help texts. */
+  description: string;
+  /** Expands arguments (e.g. a folder) into the files to read, in the order to read them. */
+  expandFiles?(files: readonly string[]): string[];
+  /** Imports all files (default: importFile for each in turn). */
+  run?(ctx: ImportContext, files: readonly string[]): Promise<void>;
+  importFile?(ctx: ImportContext, file: string): Promise<void>;
+}

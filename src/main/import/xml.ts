@@ -1,0 +1,66 @@
+/** Streaming XML (saxes) over the validated text chunks of a file. */
+import { SaxesParser } from 'saxes';
+import { CancelledError, QPairsError } from '../errors';
+import { fileError, readTextChunks } from './reader';
+import type { ImportContext } from './types';
+
+export interface XmlHandlers {
+  /** An element opened; `line` is where its start tag ends. Attribute values are entity-decoded. */
+  open?(name: string, attrs: Record<string, string>, line: number): void;
+  /** Character data (entity-decoded; one text node may come in several pieces). */
+  text?(text: string): void;
+  close?(name: string, line: number): void;
+  /** The document ended well-formed. */
+  end?(line: number): void;
+}
+
+/**
+ * Parses an XML file in bounded memory, calling the handlers as elements stream by. A syntax
+ * error (including a truncated file: an unclosed element) becomes a QPairsError naming file,
+ * line and saxes' reason; errors thrown by the handlers pass through unchanged.
+ */
+export async function parseXml(ctx: ImportContext, file: string, h: XmlHandlers): Promise<void> {
+  const parser = new SaxesParser({ position: true });
+  if (h.open) {
+    const open = h.open;
+    parser.on('opentag', (n) => open(n.name, n.attributes as Record<string, string>, parser.line));
+  }
+  if (h.text) {
+    parser.on('text', h.text);
+    parser.on('cdata', h.text);
+  }
+  if (h.close) {
+    const close = h.close;
+    parser.on('closetag', (n) => close(n.name, parser.line));
+  }
+  const wrap = (e: unknown): unknown => {
+    if (e instanceof QPairsError || e instanceof CancelledError) return e;
+    const msg = (e as Error).message ?? String(e);
+    const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(msg);
+    return fileError(file, m ? Number(m[1]) : parser.line, `malformed XML: ${m ? m[3] : msg}`);
+  };
+  // Line of the last non-blank character so far: where a truncated file ends.
+  let lastLine = 1;
+  for await (const { text, line } of readTextChunks(ctx, file)) {
+    let end = text.length - 1;
+    while (end >= 0 && /\s/.test(text[end]!)) end--;
+    if (end >= 0) {
+      let n = 0;
+      for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
+      lastLine = line + n;
+    }
+    try {
+      parser.write(text);
+    } catch (e) {
+      throw wrap(e);
+    }
+  }
+  try {
+    parser.close();
+  } catch (e) {
+    if (e instanceof QPairsError || e instanceof CancelledError) throw e;
+    const msg = ((e as Error).message ?? String(e)).replace(/^\d+:\d+: /, '');
+    throw fileError(file, lastLine, `malformed XML: ${msg} (the file ends early: truncated?)`);
+  }
+  h.end?.(parser.line);
+}

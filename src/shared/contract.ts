@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
+import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
+import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from './gold';
 
 export const IMPORT_FORMATS = [
   'questions-jsonl',
@@ -25,6 +27,7 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 const name = z.string().trim().min(1).max(200);
 const id = z.string().min(1).max(200);
 const scheme = z.enum(['binary', 'semeval3', 'likert5', 'graded']);
+const annotatorRole = z.enum(['annotator', 'judge', 'gold', 'system']);
 export const conventionSchema = z.enum(['skip', 'zero']);
 export const tiesSchema = z.enum(['pool-order', 'trec-eval']);
 export type Convention = z.infer<typeof conventionSchema>;
@@ -87,12 +90,81 @@ export const commandArgs = {
   'label.undo': z.object({ seq: z.number().int().positive(), annotator: name }),
   'eval.pool': z.object({
     pool: name,
-    annotator: name.default('gold'),
+    /** Label source: an annotator or "@aggregate"; omitted = gold when the pool has gold labels, else @aggregate. */
+    annotator: name.optional(),
     convention: conventionSchema.default('skip'),
     ties: tiesSchema.default('pool-order'),
     threshold: z.number().default(1),
   }),
-  'eval.query': z.object({ pool: name, queryId: id, annotator: name.default('gold') }),
+  'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional() }),
+  // ---------------------------------------------------------------- gold workflow (src/main/gold, src/main/export)
+  /** Adds an annotator (or sets the role of an existing one). Not allowed to serve-mode tokens. */
+  'annotator.add': z.object({ name, role: annotatorRole.optional() }),
+  /** Sets an annotator's role (e.g. judge). Not allowed to serve-mode tokens. */
+  'annotator.setRole': z.object({ name, role: annotatorRole }),
+  /** Assigns a pool to annotators: full overlap, or `perQuery` annotators per query (seeded, balanced). */
+  'pool.assign': z.object({
+    pool: name,
+    annotators: z.array(name).min(1).max(1000),
+    perQuery: z.number().int().min(1).max(1000).optional(),
+    seed: z.number().int().default(1),
+  }),
+  /** A pool's assignment and every annotator's progress on their assigned queries; with `annotator`, also their query ids. */
+  'pool.assignment': z.object({ pool: name, annotator: name.optional() }),
+  /** Sets how the pool's labels combine into @aggregate; returns the aggregate's summary. */
+  'pool.setAggregation': z.object({ pool: name, rule: z.enum(AGGREGATION_RULES), threshold: z.number().optional() }),
+  /** The aggregate's summary under the pool's rule. */
+  'pool.aggregation': z.object({ pool: name }),
+  'agreement.report': z.object({
+    pool: name,
+    annotators: z.array(name).min(2).max(1000).optional(),
+    /** Agreement over a subset of the pool's queries (default all). */
+    queries: z.array(id).min(1).max(100_000).optional(),
+    bootstrap: z.number().int().min(1).max(100_000).default(1000),
+    seed: z.number().int().default(1),
+  }),
+  'review.queue': z.object({
+    pool: name,
+    judge: name,
+    includeSettled: z.boolean().default(false),
+    limit: z.number().int().min(1).max(100_000).optional(),
+  }),
+  /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
+  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable() }),
+  'eval.compare': z.object({
+    pool: name,
+    runs: z.array(name).min(2).max(50),
+    metric: z.enum(COMPARE_METRICS).default('AP'),
+    annotator: name.optional(),
+    convention: conventionSchema.default('skip'),
+    ties: tiesSchema.default('pool-order'),
+    threshold: z.number().default(1),
+    bootstrap: z.number().int().min(1).max(100_000).default(1000),
+    permutations: z.number().int().min(1).max(1_000_000).default(10_000),
+    seed: z.number().int().default(1),
+    alpha: z.number().gt(0).lt(1).default(0.05),
+    baseline: name.optional(),
+  }),
+  /** The datasheet and the first lines of each file an export would write. */
+  'export.preview': z.object({
+    pool: name,
+    format: z.enum(EXPORT_FORMATS),
+    run: name.optional(),
+    annotator: name.optional(),
+    lines: z.number().int().min(0).max(1000).default(10),
+  }),
+  /**
+   * Writes an export and its datasheet. With `path` (desktop app, local engine only): the files are
+   * written atomically there and their paths returned. Without `path` (serve mode): nothing is
+   * written; the files come back with their content for download.
+   */
+  'export.write': z.object({
+    pool: name,
+    format: z.enum(EXPORT_FORMATS),
+    run: name.optional(),
+    annotator: name.optional(),
+    path: z.string().min(1).max(4096).optional(),
+  }),
 } as const;
 
 export type CommandName = keyof typeof commandArgs;
@@ -202,6 +274,23 @@ export interface CommandResults {
   'label.undo': LabelRecord;
   'eval.pool': PoolEvaluation;
   'eval.query': QueryEvaluation;
+  'annotator.add': { name: string; role: string };
+  'annotator.setRole': { name: string; role: string };
+  'pool.assign': AssignmentView;
+  'pool.assignment': AssignmentView;
+  'pool.setAggregation': AggregationSummary;
+  'pool.aggregation': AggregationSummary;
+  'agreement.report': AgreementView;
+  'review.queue': ReviewQueue;
+  'review.settle': SettleAck;
+  'eval.compare': CompareView;
+  'export.preview': ExportPreview;
+  'export.write': ExportWritten;
+}
+
+/** A judge's settled label: the label ack plus how many disagreements remain unsettled. */
+export interface SettleAck extends LabelAck {
+  remaining: number;
 }
 
 export type CommandResult<C extends CommandName> = CommandResults[C];
@@ -277,3 +366,4 @@ export interface QPairsClient {
 }
 
 export type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo };
+export type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from './gold';

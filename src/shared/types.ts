@@ -22,6 +22,10 @@ export interface PoolInfo {
   created: string;
   queries: number;
   pairs: number;
+  /** How the pool's annotators' labels combine into its aggregate (workspace schema 2; see shared/gold.ts). */
+  aggregation?: 'adjudicated' | 'majority' | 'mean' | 'unanimous';
+  /** Threshold of the `mean` aggregation rule (mean grade above it is relevant). */
+  aggregation_threshold?: number;
 }
 
 export interface PoolQuery {

@@ -21,6 +21,7 @@ describe('durability', () => {
   it('loses no acknowledged label when the server is killed with SIGKILL mid-burst', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-dur-'));
     const w = path.join(dir, 'd.qpairs');
+    let child: ReturnType<typeof spawn> | null = null;
     try {
       execFileSync(process.execPath, [qpairs, 'init', w]);
       execFileSync(process.execPath, [qpairs, 'import', w, '--format', 'semeval', '--pool', 'dev', sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')]);
@@ -28,16 +29,17 @@ describe('durability', () => {
       const pairs = ws0.poolQueries('dev').flatMap((q) => q.candidates.map((c) => ({ q: q.queryId, c })));
       ws0.close();
 
-      const child = spawn(process.execPath, [qpairs, 'serve', w, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [qpairs, 'serve', w, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const server = child;
       const url = await new Promise<string>((resolve, reject) => {
         let buf = '';
-        child.stdout.on('data', (d: Buffer) => {
+        server.stdout!.on('data', (d: Buffer) => {
           buf += d.toString();
           const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
           if (m) resolve(m[1]!);
         });
-        child.stderr.on('data', (d: Buffer) => (buf += d.toString()));
-        child.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${buf}`)));
+        server.stderr!.on('data', (d: Buffer) => (buf += d.toString()));
+        server.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${buf}`)));
         setTimeout(() => reject(new Error(`serve did not start: ${buf}`)), 20_000);
       });
 
@@ -62,7 +64,7 @@ describe('durability', () => {
             if (ack.saved && ack.seq) acked.push({ q, c, value, seq: ack.seq });
             if (acked.length >= 150 && !killed) {
               killed = true;
-              child.kill('SIGKILL');
+              server.kill('SIGKILL');
             }
           } catch (e) {
             if (!killed) throw e;
@@ -70,7 +72,7 @@ describe('durability', () => {
         }
       };
       await Promise.all([worker(), worker(), worker(), worker()]);
-      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+      if (server.exitCode === null && server.signalCode === null) await once(server, 'exit');
       expect(killed).toBe(true);
       expect(acked.length).toBeGreaterThanOrEqual(150);
 
@@ -86,6 +88,7 @@ describe('durability', () => {
       expect(view.index).toBe(firstUnfinished);
       engine.close();
     } finally {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });

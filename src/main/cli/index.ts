@@ -5,9 +5,17 @@ import { isLabelScheme } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { runImport, createPool } from '../engine/work';
-import { evaluatePool } from '../engine/evaluate';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
+import { EXPORT_FORMATS } from '../../shared/gold';
+import { cmdAgreement } from './commands/agreement';
+import { cmdAnnotators } from './commands/annotators';
+import { cmdAssign } from './commands/assign';
+import { cmdAggregate } from './commands/aggregate';
+import { cmdAdjudicate } from './commands/adjudicate';
+import { cmdLabel } from './commands/label';
+import { cmdExport } from './commands/export';
+import { cmdEval } from './commands/eval';
 
 const USAGE = `qpairs — build and evaluate similar-question datasets
 
@@ -18,11 +26,20 @@ usage:
   qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S]
   qpairs pool list W [--json]
   qpairs stats W [--json]
-  qpairs eval W --pool P [--convention skip|zero] [--annotator A]
+  qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
         [--ties pool-order|trec-eval] [--threshold 1] [--json]
+        [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]
+  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE
+  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]
+  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]
+  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]
+  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]
+  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
+  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--json]
   qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
 
 import formats: ${IMPORT_FORMATS.join(', ')}
+export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md)
 exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled`;
 
 type Out = { log: (s: string) => void; err: (s: string) => void };
@@ -172,43 +189,6 @@ async function cmdStats(argv: string[], out: Out): Promise<number> {
   }
 }
 
-async function cmdEval(argv: string[], out: Out): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    pool: { type: 'string' },
-    convention: { type: 'string' },
-    annotator: { type: 'string' },
-    ties: { type: 'string' },
-    threshold: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const pool = requireString(values.pool, '--pool P');
-  const convention = values.convention ?? 'skip';
-  if (convention !== 'skip' && convention !== 'zero') throw new UsageError('--convention is skip or zero');
-  const ties = values.ties ?? 'pool-order';
-  if (ties !== 'pool-order' && ties !== 'trec-eval') throw new UsageError('--ties is pool-order or trec-eval');
-  const threshold = values.threshold === undefined ? 1 : Number(values.threshold);
-  if (!Number.isFinite(threshold)) throw new UsageError('--threshold needs a number');
-  const ws = openWs(positionals[0]);
-  try {
-    const ev = evaluatePool(ws, { pool, convention, ties, annotator: values.annotator ?? 'gold', threshold });
-    if (values.json) {
-      out.log(json({ pool: ev.pool, convention: ev.convention, annotator: ev.annotator, ties: ev.ties, runs: ev.runs }));
-    } else {
-      const pct = (x: number): string => (100 * x).toFixed(2);
-      out.log(`pool ${ev.pool}, labels of ${ev.annotator}, convention ${ev.convention}, ties ${ev.ties}`);
-      out.log(
-        table(
-          ['run', 'queries', 'MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'],
-          Object.entries(ev.runs).map(([name, m]) => [name, m.queries, pct(m.MAP), pct(m.MRR), pct(m['P@1']), pct(m['P@5']), pct(m['R-Prec'])]),
-        ),
-      );
-    }
-    return 0;
-  } finally {
-    ws.close();
-  }
-}
-
 async function cmdServe(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, {
     port: { type: 'string' },
@@ -228,6 +208,13 @@ const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = 
   stats: cmdStats,
   eval: cmdEval,
   serve: cmdServe,
+  annotators: cmdAnnotators,
+  assign: cmdAssign,
+  label: cmdLabel,
+  agreement: cmdAgreement,
+  aggregate: cmdAggregate,
+  adjudicate: cmdAdjudicate,
+  export: cmdExport,
 };
 
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can drive it). */

@@ -5,6 +5,18 @@ import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
+import { getAssignment } from '../gold/store';
+
+/**
+ * The queries an annotator works on: with a k-per-query assignment, only those assigned to them
+ * (in pool order); otherwise every query of the pool.
+ */
+function annotatorQueries(ws: Workspace, pool: string, annotator: string): PoolQuery[] {
+  const all = ws.poolQueries(pool);
+  const plan = getAssignment(ws, pool);
+  if (plan.mode !== 'per-query' || !plan.annotators.includes(annotator)) return all;
+  return all.filter((q) => plan.perQueryAnnotators?.get(q.queryId)?.includes(annotator));
+}
 
 type Current = Map<string, Map<string, string>>; // queryId -> candidateId -> value
 
@@ -49,13 +61,13 @@ export function poolProgress(ws: Workspace, pool: string): PoolProgress {
 
 export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): QueryView {
   const pool = ws.pool(a.pool);
-  const queries = ws.poolQueries(a.pool);
-  if (queries.length === 0) throw new QPairsError(`pool "${a.pool}" has no queries`);
+  const queries = annotatorQueries(ws, a.pool, a.annotator);
+  if (queries.length === 0) throw new QPairsError(`pool "${a.pool}" has no queries${ws.poolQueries(a.pool).length ? ` assigned to ${a.annotator}` : ''}`);
   const cur = currentOf(ws, a.pool, a.annotator);
   let index: number;
   if (a.queryId) {
     index = queries.findIndex((q) => q.queryId === a.queryId);
-    if (index < 0) throw new QPairsError(`query ${a.queryId} is not in pool "${a.pool}"`);
+    if (index < 0) throw new QPairsError(`query ${a.queryId} is not in pool "${a.pool}"${ws.poolQueries(a.pool).some((q) => q.queryId === a.queryId) ? ` for ${a.annotator} (not assigned)` : ''}`);
   } else {
     index = queries.findIndex((q) => !isDone(q, cur));
     if (index < 0) index = 0;
@@ -116,7 +128,7 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
 }
 
 export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>): QueryView | null {
-  const queries = ws.poolQueries(a.pool);
+  const queries = annotatorQueries(ws, a.pool, a.annotator);
   const from = queries.findIndex((q) => q.queryId === a.from);
   if (from < 0) throw new QPairsError(`query ${a.from} is not in pool "${a.pool}"`);
   let target: number;

@@ -15,6 +15,7 @@ import { WriteGate } from './write-gate';
 import { annotateQuery, navigate, poolProgress, setLabel, undoLabel } from './annotate';
 import { createPoolJob, importJob } from './work';
 import { evaluatePool, evaluateQuery } from './evaluate';
+import { authorizeGold, goldHandlers } from './gold';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -75,6 +76,7 @@ export class Engine {
         throw new ContractError(`this token acts as annotator "${ctx.annotator}" only`, 'forbidden');
       }
     }
+    authorizeGold(this, this.opts.transport, command, args, ctx);
     try {
       return await (this.handlers[command] as Handler<typeof command>)(args as never, ctx);
     } catch (e) {
@@ -122,6 +124,7 @@ export class Engine {
         }),
       'eval.pool': (a) => evaluatePool(ws, a),
       'eval.query': (a) => evaluateQuery(ws, a),
+      ...goldHandlers(this, this.opts.version),
     };
   }
 }

@@ -2,6 +2,7 @@ import type { ParsedArgs, PoolEvaluation, QueryEvaluation, RunMetrics } from '..
 import { labelGrade } from '../../shared/labels';
 import { aggregate, evaluateRankedQuery, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
+import { defaultLabelSource, sourceLabels } from '../gold/state';
 
 export interface PoolLabels {
   /** Queries with at least one judged label, in the order they were last labeled. */
@@ -9,26 +10,35 @@ export interface PoolLabels {
 }
 
 /**
- * The evaluation set of a pool for one annotator: every query with at least one label from that
- * annotator (labels "?" count as unjudged), its candidates in pool order and their grades. Queries
- * are ordered by their latest label event, so prefixes give "metrics after n labeled queries".
+ * The evaluation set of a pool for one label source — an annotator, or `@aggregate` (the pool's
+ * annotators' labels combined by its aggregation rule; unresolved pairs are unjudged): every
+ * query with at least one label from that source (labels "?" count as unjudged), its candidates
+ * in pool order and their grades. Queries are ordered by their latest label event, so prefixes
+ * give "metrics after n labeled queries".
  */
 export function poolLabels(ws: Workspace, pool: string, annotator: string): PoolLabels {
   const pq = ws.poolQueries(pool);
+  const src = sourceLabels(ws, pool, annotator);
   const grades = new Map<string, Map<string, number | undefined>>();
-  const lastSeq = new Map<string, number>();
-  for (const l of ws.currentLabels(pool, annotator)) {
-    let m = grades.get(l.queryId);
-    if (!m) grades.set(l.queryId, (m = new Map()));
-    const g = labelGrade(l.value);
-    m.set(l.candidateId, g ?? undefined);
-    lastSeq.set(l.queryId, Math.max(lastSeq.get(l.queryId) ?? 0, l.seq));
+  for (const [q, m] of src.values) {
+    const g = new Map<string, number | undefined>();
+    for (const [c, v] of m) g.set(c, labelGrade(v) ?? undefined);
+    grades.set(q, g);
   }
+  const lastSeq = src.lastSeq;
   const queries: EvalQuery[] = pq
     .filter((q) => grades.has(q.queryId))
     .map((q) => ({ queryId: q.queryId, candidates: q.candidates, grades: grades.get(q.queryId)! }));
   queries.sort((a, b) => lastSeq.get(a.queryId)! - lastSeq.get(b.queryId)!);
   return { queries };
+}
+
+/**
+ * The label source eval uses when none is given: `gold` when the pool has gold labels, else the
+ * aggregate of its annotators (see gold/state.ts defaultLabelSource).
+ */
+export function evalLabelSource(ws: Workspace, pool: string, annotator: string | undefined): string {
+  return annotator ?? defaultLabelSource(ws, pool);
 }
 
 function pick(m: Record<string, number>): Omit<RunMetrics, 'queries'> {
@@ -42,7 +52,8 @@ function pick(m: Record<string, number>): Omit<RunMetrics, 'queries'> {
  * prefix means — a few ms for 400 queries × 20 candidates.
  */
 export function evaluatePool(ws: Workspace, a: ParsedArgs<'eval.pool'>): PoolEvaluation {
-  const { queries } = poolLabels(ws, a.pool, a.annotator);
+  const annotator = evalLabelSource(ws, a.pool, a.annotator);
+  const { queries } = poolLabels(ws, a.pool, annotator);
   const opts: EvalOptions = { convention: a.convention, ties: a.ties, threshold: a.threshold, ks: [1, 5] };
   const runs: Record<string, RunMetrics> = {};
   const perRun: Array<{ name: string; results: QueryResult[] }> = [];
@@ -79,7 +90,7 @@ export function evaluatePool(ws: Workspace, a: ParsedArgs<'eval.pool'>): PoolEva
     });
     curve.push(point);
   }
-  return { pool: a.pool, annotator: a.annotator, convention: a.convention, ties: a.ties, labeledQueries: queries.length, runs, curve };
+  return { pool: a.pool, annotator, convention: a.convention, ties: a.ties, labeledQueries: queries.length, runs, curve };
 }
 
 /** Per-query drill-down: each ranker's order of the candidates with their labels, AP and RR. */
@@ -87,7 +98,8 @@ export function evaluateQuery(ws: Workspace, a: ParsedArgs<'eval.query'>): Query
   const q = ws.poolQueries(a.pool).find((x) => x.queryId === a.queryId);
   if (!q) throw new Error(`query ${a.queryId} is not in pool "${a.pool}"`);
   const grades = new Map<string, number | undefined>();
-  for (const l of ws.currentLabels(a.pool, a.annotator)) if (l.queryId === a.queryId) grades.set(l.candidateId, labelGrade(l.value) ?? undefined);
+  const src = sourceLabels(ws, a.pool, evalLabelSource(ws, a.pool, a.annotator));
+  for (const [c, v] of src.values.get(a.queryId) ?? []) grades.set(c, labelGrade(v) ?? undefined);
   const eq: EvalQuery = { queryId: q.queryId, candidates: q.candidates, grades };
   const opts: EvalOptions = { convention: 'zero', threshold: 1, ks: [1, 5] };
   const labeled = grades.size > 0;

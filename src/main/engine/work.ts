@@ -154,6 +154,12 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
  */
 export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string {
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
+  // Error reports name an uploaded file by the name the user chose, not its temporary path.
+  const uploads = a.sources.flatMap((s, i) => ('uploadId' in s ? [{ path: files[i]!, name: s.name }] : []));
+  const nameUploads = (e: unknown): never => {
+    if (e instanceof Error) for (const u of uploads) e.message = e.message.split(u.path).join(u.name);
+    throw e;
+  };
   let begin!: (ctx: JobContext) => void;
   const context = new Promise<JobContext>((r) => (begin = r));
   const result = engine.writes.run(async () => {
@@ -168,7 +174,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         source: a.source,
         signal: ctx.signal,
         onProgress: (d, t, note) => ctx.progress(d, t, note),
-      });
+      }).catch(nameUploads);
     } finally {
       importWs.close();
       dropIndex(engine.ws);

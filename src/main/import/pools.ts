@@ -127,6 +127,7 @@ export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config
   if (!ctx.runsTouched.has(id)) {
     ctx.runsTouched.add(id);
     if (existed) {
+      ctx.ws.touchRuns();
       const n = ctx.ws.stmt(`DELETE FROM run_scores WHERE run_id = ?`).run(id).changes;
       if (n > 0) ctx.count('runScoresReplaced', n);
     }

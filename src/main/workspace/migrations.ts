@@ -131,8 +131,48 @@ CREATE TABLE imports (
 ) STRICT;
 `;
 
+/**
+ * Migration 2 — multiple annotators per pool, assignment, aggregation rule (src/main/gold/).
+ * - pools.aggregation / aggregation_threshold: how the labels of a pool's annotators combine into
+ *   the pool's aggregate ("@aggregate"): adjudicated (default), majority, mean (mean grade >
+ *   threshold is relevant; default threshold 0, for Likert −2…+2), unanimous.
+ * - pool_annotators: the annotators a pool is assigned to (its primary annotators; judges are not
+ *   listed here). No rows = the pool's annotators are whoever of role 'annotator' labeled in it.
+ * - pool_assignment_plans: full overlap (per_query NULL) or k annotators per query with a seed.
+ * - pool_assignments: for k-per-query plans, which annotators label which query.
+ */
+const GOLD_V2 = `
+ALTER TABLE pools ADD COLUMN aggregation TEXT NOT NULL DEFAULT 'adjudicated'
+  CHECK (aggregation IN ('adjudicated','majority','mean','unanimous'));
+ALTER TABLE pools ADD COLUMN aggregation_threshold REAL NOT NULL DEFAULT 0;
+
+CREATE TABLE pool_annotators (
+  pool_id      INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  position     INTEGER NOT NULL,
+  PRIMARY KEY (pool_id, annotator_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE pool_assignment_plans (
+  pool_id   INTEGER PRIMARY KEY REFERENCES pools(id) ON DELETE CASCADE,
+  per_query INTEGER CHECK (per_query IS NULL OR per_query >= 1),
+  seed      INTEGER,
+  at        TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE pool_assignments (
+  pool_id      INTEGER NOT NULL,
+  query_id     TEXT NOT NULL,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  PRIMARY KEY (pool_id, query_id, annotator_id),
+  FOREIGN KEY (pool_id, query_id) REFERENCES pool_queries(pool_id, query_id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+CREATE INDEX pool_assignments_annotator ON pool_assignments(pool_id, annotator_id, query_id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
+  { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

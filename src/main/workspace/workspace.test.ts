@@ -173,3 +173,27 @@ describe('workspace content', () => {
     expect(ws.getQuestion('inner2')).not.toBeNull();
   });
 });
+
+describe('run score cache', () => {
+  it('rereads scores after writes through this or another connection', () => {
+    const p = path.join(dir, 'cache.qpairs');
+    const ws = Workspace.create(p);
+    ws.createPool({ name: 'p' });
+    ws.addPoolQuery('p', 'q', ['a', 'b']);
+    const r = ws.ensureRun('p', 'r', 'test');
+    ws.setRunScore(r, 'q', 'a', 1);
+    const first = ws.runScores(r);
+    expect(ws.runScores(r)).toBe(first); // cached
+    ws.setRunScore(r, 'q', 'b', 2);
+    expect(ws.runScores(r).get('q')?.get('b')).toBe(2);
+    const other = Workspace.open(p);
+    other.setRunScore(r, 'q', 'a', 5);
+    other.close();
+    expect(ws.runScores(r).get('q')?.get('a')).toBe(5);
+    // A label write does not invalidate it.
+    const cached = ws.runScores(r);
+    ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'a', annotator: 'x', value: '1', origin: 't' });
+    expect(ws.runScores(r)).toBe(cached);
+    ws.close();
+  });
+});

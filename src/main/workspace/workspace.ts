@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { QPairsError } from '../errors';
 import type { LabelScheme } from '../../shared/labels';
+import { isReservedAnnotatorName } from '../../shared/gold';
 import type { LabelRecord, PoolInfo, PoolQuery, Question, RunInfo, WorkspaceStats } from '../../shared/types';
 import { openWorkspaceDb, type Db, type OpenOptions } from './db';
 
@@ -71,6 +72,9 @@ function rowToQuestion(r: QuestionRow): Question {
 export class Workspace {
   private readonly stmts = new Map<string, Statement>();
   private savepoints = 0;
+  /** Bumped by every write to runs through this connection (invalidates runScoreCache). */
+  private runWrites = 0;
+  private readonly runScoreCache = new Map<number, { key: string; scores: Map<string, Map<string, number>> }>();
 
   private constructor(
     readonly db: Db,
@@ -347,6 +351,7 @@ export class Workspace {
     const n = name.trim();
     if (!n) throw new QPairsError('annotator name is empty');
     const r = this.stmt(`SELECT id FROM annotators WHERE name = ?`).get(n) as { id: number } | undefined;
+    if (!r && isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);
     if (r) return r.id;
     return Number(this.stmt(`INSERT INTO annotators(name, role, created) VALUES (?, ?, ?)`).run(n, role, now()).lastInsertRowid);
   }
@@ -439,7 +444,13 @@ export class Workspace {
   // ---------------------------------------------------------------- runs
 
   /** Creates the run, or returns the existing one (its scores are then replaced pair by pair). */
+  /** Records that this connection changed runs or run scores (cached scores are then reread). */
+  touchRuns(): void {
+    this.runWrites++;
+  }
+
   ensureRun(pool: string, name: string, kind: string, config: unknown = {}): number {
+    this.touchRuns();
     const p = this.pool(pool);
     const r = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ?`).get(p.id, name) as { id: number } | undefined;
     if (r) return r.id;
@@ -451,6 +462,7 @@ export class Workspace {
 
   setRunScore(runId: number, queryId: string, candidateId: string, score: number): void {
     if (!Number.isFinite(score)) throw new QPairsError(`score for ${queryId} → ${candidateId} is not a finite number`);
+    this.touchRuns();
     this.stmt(
       `INSERT INTO run_scores(run_id, query_id, candidate_id, score) VALUES (?, ?, ?, ?)
        ON CONFLICT(run_id, query_id, candidate_id) DO UPDATE SET score = excluded.score`,
@@ -465,8 +477,15 @@ export class Workspace {
     ).all({ name: p.name, pool: p.id }) as RunInfo[];
   }
 
-  /** A run's scores: queryId → (candidateId → score). */
+  /**
+   * A run's scores: queryId → (candidateId → score). Cached until the run data changes — through
+   * this connection (touchRuns) or a commit by another one (SQLite's data_version) — since the
+   * Evaluate screen rereads every run on each label. Treat the result as read-only.
+   */
   runScores(runId: number): Map<string, Map<string, number>> {
+    const key = `${this.db.pragma('data_version', { simple: true }) as number}:${this.runWrites}`;
+    const hit = this.runScoreCache.get(runId);
+    if (hit && hit.key === key) return hit.scores;
     const out = new Map<string, Map<string, number>>();
     for (const r of this.stmt(`SELECT query_id, candidate_id, score FROM run_scores WHERE run_id = ?`).iterate(runId) as IterableIterator<{
       query_id: string;
@@ -477,11 +496,13 @@ export class Workspace {
       if (!m) out.set(r.query_id, (m = new Map()));
       m.set(r.candidate_id, r.score);
     }
+    this.runScoreCache.set(runId, { key, scores: out });
     return out;
   }
 
   deleteRun(pool: string, name: string): boolean {
     const p = this.pool(pool);
+    this.touchRuns();
     return this.stmt(`DELETE FROM runs WHERE pool_id = ? AND name = ?`).run(p.id, name).changes > 0;
   }
 

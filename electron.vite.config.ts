@@ -1,0 +1,31 @@
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * main: ESM (package.json "type": "module"), entry src/main/index.ts → out/main/index.js; use
+ *       import.meta.dirname there, never a hand-made __dirname.
+ * preload: CommonJS (sandboxed preloads cannot be ES modules) → out/preload/index.cjs.
+ * renderer: React, src/renderer/index.html → out/renderer (relative base so file:// works).
+ * scripts/serve.mjs builds the renderer alone with the same settings (RENDERER_BUILD there).
+ */
+export default defineConfig({
+  main: {},
+  preload: {
+    build: {
+      rolldownOptions: {
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      target: 'chrome130',
+      minify: true,
+      sourcemap: false,
+    },
+  },
+});

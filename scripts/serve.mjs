@@ -1,0 +1,124 @@
+// `npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--token NAME[=SECRET]]… [--create] [--build]`
+//
+// Serves the app in a browser (serve mode): builds the renderer when out/renderer is missing
+// (or with --build), bundles the server with esbuild, and runs it on Node 22. Without a
+// workspace it opens ~/.qpairs/demo.qpairs (created from resources/demo on first run).
+// --create creates WORKSPACE (empty) when it does not exist.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+// better-sqlite3 needs Node-API 10 (Node 22); re-run on the project's Node when started on an older one.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  const node22 = path.join(root, 'node_modules', '.bin', 'node');
+  if (!existsSync(node22)) {
+    console.error(`serve needs Node 22 or newer (this is ${process.version}); run it through npm: npm run serve`);
+    process.exit(1);
+  }
+  // Asynchronous, forwarding signals: stopping this process must stop the server too.
+  const child = spawn(node22, [import.meta.filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  await new Promise(() => {}); // wait for the child
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    token: { type: 'string', multiple: true },
+    create: { type: 'boolean' },
+    build: { type: 'boolean' },
+    'max-upload-mb': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log('usage: npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--token NAME[=SECRET]]… [--create] [--build] [--max-upload-mb N]');
+  process.exit(0);
+}
+
+/** Builds the renderer alone (same settings as the renderer section of electron.vite.config.ts). */
+async function buildRenderer() {
+  const { build } = await import('vite');
+  const { default: react } = await import('@vitejs/plugin-react');
+  await build({
+    configFile: false,
+    root: path.join(root, 'src/renderer'),
+    base: './',
+    plugins: [react()],
+    logLevel: 'warn',
+    build: {
+      outDir: path.join(root, 'out/renderer'),
+      emptyOutDir: true,
+      target: 'chrome130',
+      minify: true,
+      sourcemap: false,
+      modulePreload: { polyfill: false },
+      reportCompressedSize: false,
+    },
+  });
+}
+
+async function bundleServer() {
+  const { build } = await import('esbuild');
+  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts') };
+  const demo = path.join(root, 'src/main/engine/demo.ts');
+  if (existsSync(demo)) entryPoints.demo = demo;
+  await build({
+    entryPoints,
+    outdir: path.join(root, 'out/serve'),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+try {
+  if (values.build || !existsSync(path.join(root, 'out/renderer/index.html'))) {
+    console.log('building the app (renderer)…');
+    await buildRenderer();
+  }
+  await bundleServer();
+  const serve = await import(pathToFileURL(path.join(root, 'out/serve/cli-serve.mjs')).href);
+
+  let workspace = positionals[0] ? path.resolve(positionals[0]) : null;
+  if (!workspace) {
+    workspace = path.join(os.homedir(), '.qpairs', 'demo.qpairs');
+    if (!existsSync(workspace)) {
+      const demoModule = path.join(root, 'out/serve/demo.mjs');
+      if (!existsSync(demoModule)) throw new Error('no workspace given and the demo corpus is not available: give a workspace path');
+      mkdirSync(path.dirname(workspace), { recursive: true });
+      console.log(`creating the demo workspace ${workspace}…`);
+      const { ensureDemoWorkspace } = await import(pathToFileURL(demoModule).href);
+      await ensureDemoWorkspace(workspace);
+    }
+  }
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port ${values.port}: not a port number`);
+  const mb = values['max-upload-mb'] === undefined ? undefined : Number(values['max-upload-mb']);
+  const code = await serve.serveWorkspace({
+    workspace,
+    port,
+    host: values.host,
+    tokens: values.token ?? [],
+    create: values.create ?? false,
+    maxUploadBytes: mb === undefined ? undefined : Math.floor(mb * 1024 * 1024),
+  });
+  process.exit(code);
+} catch (e) {
+  console.error(`serve: ${e?.message ?? e}`);
+  process.exit(1);
+}

@@ -1,0 +1,16 @@
+/** BM25: tokenizer, inverted index (Lucene BM25 scoring), persistence, batch retrieval. */
+export { Tokenizer, tokenize, ENGLISH_STOP_WORDS, type TokenizerOptions } from './tokenizer';
+export {
+  Bm25Index,
+  type Bm25Document,
+  type Bm25Hit,
+  type Bm25Options,
+  type Bm25Stats,
+  type AddOptions,
+  type SearchOptions,
+  type PersistResult,
+  type ProgressOptions,
+} from './bm25-index';
+export { topKForQueries, questionDocuments, syncWithQuestions, type QueryHits, type SyncResult } from './queries';
+export { BM25_SCHEMA_SQL } from './schema';
+export { tokenizeForHighlight } from './highlight';

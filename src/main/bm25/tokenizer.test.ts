@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ENGLISH_STOP_WORDS, Tokenizer, tokenize } from './tokenizer';
+import { tokenizeForHighlight } from './highlight';
+
+const none = new Tokenizer({ stopWords: 'none' });
+
+describe('tokenizer', () => {
+  it('lowercases and splits on non-word characters', () => {
+    expect(none.tokenize('Hello, World! How-are you?')).toEqual(['hello', 'world', 'how', 'are', 'you']);
+  });
+
+  it('gives nothing for empty, whitespace or punctuation-only text', () => {
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize('   \n\t ')).toEqual([]);
+    expect(tokenize('?!... --- ;;')).toEqual([]);
+  });
+
+  it('keeps numbers, decimals and thousands separators', () => {
+    expect(none.tokenize('In 2013 it cost 3.14 or 1,000 QR (2, 3)')).toEqual(['in', '2013', 'it', 'cost', '3.14', 'or', '1,000', 'qr', '2', '3']);
+    expect(none.tokenize('v1.2.3 and abc123')).toEqual(['v1.2.3', 'and', 'abc123']);
+  });
+
+  it('joins dotted names and contractions, strips possessive s, leading/trailing dots', () => {
+    expect(none.tokenize('node.js and ASP.NET, e.g. .net')).toEqual(['node.js', 'and', 'asp.net', 'e.g', 'net']);
+    expect(none.tokenize("don't worry, it's John's car")).toEqual(["don't", 'worry', 'it', 'john', 'car']);
+    expect(none.tokenize('don\u2019t user\u2019s')).toEqual(["don't", 'user']);
+    expect(none.tokenize("'quoted' end.")).toEqual(['quoted', 'end']);
+  });
+
+  it('keeps c++ / c# style suffixes only when not followed by a word char', () => {
+    expect(none.tokenize('C++ vs C# vs F#, g++ and Notepad++.')).toEqual(['c++', 'vs', 'c#', 'vs', 'f#', 'g++', 'and', 'notepad++']);
+    expect(none.tokenize('a+b c++11 x+++ #tag issue#1 a+')).toEqual(['a', 'b', 'c', '11', 'x', 'tag', 'issue', '1', 'a']);
+  });
+
+  it('is Unicode-aware: letters, marks and digits of any script', () => {
+    expect(none.tokenize('Ärger über Straße ÉCOLE')).toEqual(['ärger', 'über', 'straße', 'école']);
+    expect(none.tokenize('Привет, мир! Καλημέρα κόσμε')).toEqual(['привет', 'мир', 'καλημέρα', 'κόσμε']);
+    expect(none.tokenize('مرحبا بالعالم ٣٤')).toEqual(['مرحبا', 'بالعالم', '٣٤']);
+    expect(none.tokenize('नमस्ते दुनिया')).toEqual(['नमस्ते', 'दुनिया']); // combining vowel signs stay inside
+    expect(none.tokenize('snake_case __init__')).toEqual(['snake_case', '__init__']);
+  });
+
+  it('splits Han and Hiragana into single characters, keeps Katakana and Hangul runs', () => {
+    expect(none.tokenize('東京タワーへ行く')).toEqual(['東', '京', 'タワー', 'へ', '行', 'く']);
+    expect(none.tokenize('한국어 텍스트')).toEqual(['한국어', '텍스트']);
+    expect(none.tokenize('𠮷野家 ok')).toEqual(['𠮷', '野', '家', 'ok']); // astral Han
+  });
+
+  it('handles astral letters, emoji and lone surrogates', () => {
+    expect(none.tokenize('𝐀𝐁 😀 x\uD800y')).toEqual(['𝐀𝐁', 'x', 'y']);
+  });
+
+  it('removes English stop words by default, none or a custom list on request', () => {
+    expect(tokenize('This is the best bank in Doha and it is open')).toEqual(['best', 'bank', 'doha', 'open']);
+    expect(new Tokenizer({ stopWords: 'none' }).tokenize('To be or not')).toEqual(['to', 'be', 'or', 'not']);
+    expect(new Tokenizer({ stopWords: ['Bank', 'doha'] }).tokenize('The best bank in Doha')).toEqual(['the', 'best', 'in']);
+    expect(ENGLISH_STOP_WORDS).toHaveLength(33);
+  });
+
+  it('drops tokens longer than maxTokenLength', () => {
+    const t = new Tokenizer({ maxTokenLength: 5 });
+    expect(t.tokenize('short toolongword ok')).toEqual(['short', 'ok']);
+    expect(() => new Tokenizer({ maxTokenLength: 0 })).toThrow();
+  });
+
+  it('is deterministic and appends to a given array', () => {
+    const text = 'Same text, same tokens: node.js C++ 3.14 Straße';
+    expect(tokenize(text)).toEqual(tokenize(text));
+    const out = ['x'];
+    none.tokenize('a b', out);
+    expect(out).toEqual(['x', 'a', 'b']);
+  });
+
+  it('has a signature that changes with the settings', () => {
+    expect(new Tokenizer().signature).toBe(new Tokenizer({ stopWords: 'english' }).signature);
+    expect(new Tokenizer().signature).not.toBe(new Tokenizer({ stopWords: 'none' }).signature);
+    expect(new Tokenizer({ stopWords: ['b', 'a'] }).signature).toBe(new Tokenizer({ stopWords: ['a', 'b', 'A'] }).signature);
+  });
+
+  it('tokenizeForHighlight uses the default settings', () => {
+    expect(tokenizeForHighlight('The C++ compiler')).toEqual(['c++', 'compiler']);
+  });
+
+  it('is fast (well under 1 µs per token on plain text)', () => {
+    const words = 'the quick brown fox jumps over lazy dog visa residence permit qatar doha bank'.split(' ');
+    const parts: string[] = [];
+    for (let i = 0; i < 200_000; i++) parts.push(words[(i * 7919) % words.length]! + (i % 13 === 0 ? '.' : ''));
+    const text = parts.join(' ');
+    const t = new Tokenizer();
+    t.tokenize(text); // warm up
+    const t0 = performance.now();
+    const n = t.tokenize(text).length;
+    const ms = performance.now() - t0;
+    expect(n).toBeGreaterThan(150_000);
+    expect((ms * 1000) / 200_000).toBeLessThan(1);
+  });
+});

@@ -1,0 +1,39 @@
+import { reviewQueue } from '../../gold';
+import { parse, requireString, table } from '../args';
+import { json, positiveInt, withWorkspace, type Out } from './common';
+
+/**
+ * `qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]`: the review queue —
+ * disagreements not yet settled by a judge (all of them with --all), highest impact first. A
+ * judge settles one with `qpairs label W --pool P --annotator J --query Q --candidate C --value V`
+ * (or in the app's review screen).
+ */
+export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    pool: { type: 'string' },
+    judge: { type: 'string' },
+    all: { type: 'boolean' },
+    limit: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const pool = requireString(values.pool, '--pool P');
+  const limit = positiveInt(values.limit, '--limit');
+  return withWorkspace(positionals[0], (ws) => {
+    const q = reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit });
+    if (values.json) {
+      out.log(json({ ...q, items: q.items.map(({ query, candidate, ...rest }) => ({ ...rest, queryTitle: query?.title ?? null, candidateTitle: candidate?.title ?? null })) }));
+      return 0;
+    }
+    out.log(`pool ${q.pool}: ${q.total} disagreements, ${q.settled} settled, ${q.remaining} to settle (rule ${q.rule})`);
+    if (q.note) out.log(q.note);
+    if (q.items.length) {
+      out.log(
+        table(
+          ['query', 'candidate', 'labels', 'impact', 'settled'],
+          q.items.map((i) => [i.queryId, i.candidateId, i.labels.map((l) => `${l.annotator}=${l.value}`).join(' '), i.impact.toFixed(5), i.settled ? `${i.settled.judge}=${i.settled.value}` : '']),
+        ),
+      );
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,46 @@
+import { AGGREGATION_RULES, type AggregationRule } from '../../../shared/gold';
+import { aggregationSummary, loadPoolState, setAggregation } from '../../gold';
+import { parse, requireString, table, UsageError } from '../args';
+import { json, numberFlag, withWorkspace, type Out } from './common';
+
+/**
+ * `qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]`:
+ * sets the pool's aggregation rule (when given) and shows the aggregate (@aggregate) it gives.
+ */
+export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    pool: { type: 'string' },
+    rule: { type: 'string' },
+    threshold: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const pool = requireString(values.pool, '--pool P');
+  if (values.rule !== undefined && !(AGGREGATION_RULES as readonly string[]).includes(values.rule)) {
+    throw new UsageError(`unknown rule "${values.rule}" (rules: ${AGGREGATION_RULES.join(', ')})`);
+  }
+  const threshold = numberFlag(values.threshold, '--threshold');
+  return withWorkspace(positionals[0], (ws) => {
+    if (values.rule !== undefined || threshold !== undefined) {
+      setAggregation(ws, pool, (values.rule as AggregationRule | undefined) ?? loadPoolState(ws, pool).rule, threshold);
+    }
+    const s = aggregationSummary(loadPoolState(ws, pool));
+    if (values.json) out.log(json(s));
+    else {
+      out.log(`pool ${s.pool}: rule ${s.rule}${s.rule === 'mean' ? ` (relevant when mean grade > ${s.threshold})` : ''}; annotators ${s.annotators.join(', ') || 'none'}; judges ${s.judges.join(', ') || 'none'}`);
+      out.log(
+        table(
+          ['pairs', 'count'],
+          [
+            ['in the pool', s.pairs],
+            ['with a vote', s.labeled],
+            ['resolved', s.resolved],
+            ['unresolved', s.unresolved],
+            ['disagreements', s.disagreements],
+            ['settled by a judge', s.settled],
+          ],
+        ),
+      );
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,37 @@
+import { assignPool, assignmentView } from '../../gold';
+import { parse, requireString, table, UsageError } from '../args';
+import { intFlag, json, list, positiveInt, withWorkspace, type Out } from './common';
+
+/**
+ * `qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`: assigns the
+ * pool to annotators, with full overlap or K annotators per query (seeded, balanced). Replaces an
+ * earlier assignment; labels are kept.
+ */
+export async function cmdAssign(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    pool: { type: 'string' },
+    annotators: { type: 'string' },
+    'per-query': { type: 'string' },
+    seed: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const pool = requireString(values.pool, '--pool P');
+  const annotators = list(requireString(values.annotators, '--annotators A,B'))!;
+  const perQuery = positiveInt(values['per-query'], '--per-query');
+  const seed = intFlag(values.seed, '--seed');
+  if (seed !== undefined && perQuery === undefined) throw new UsageError('--seed goes with --per-query K');
+  return withWorkspace(positionals[0], (ws) => {
+    assignPool(ws, pool, annotators, perQuery ?? null, seed ?? 1);
+    const v = assignmentView(ws, pool);
+    if (values.json) out.log(json(v));
+    else {
+      out.log(
+        v.mode === 'full'
+          ? `pool ${pool} assigned to ${v.annotators.join(', ')} (full overlap)`
+          : `pool ${pool} assigned to ${v.annotators.join(', ')}, ${v.perQuery} per query (seed ${v.seed})`,
+      );
+      out.log(table(['annotator', 'queries', 'pairs', 'labeled', 'done queries'], v.progress.map((p) => [p.annotator, p.assignedQueries, p.assignedPairs, p.labeledPairs, p.doneQueries])));
+    }
+    return 0;
+  });
+}

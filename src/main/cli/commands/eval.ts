@@ -1,0 +1,135 @@
+import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
+import { evaluatePool } from '../../engine/evaluate';
+import { comparePoolRuns, putStat } from '../../gold';
+import { parse, requireString, table, UsageError } from '../args';
+import { fmt, fmtCi, intFlag, json, list, numberFlag, positiveInt, withWorkspace, type Out } from './common';
+
+/**
+ * `qpairs eval W --pool P [--convention skip|zero] [--annotator A] [--ties pool-order|trec-eval]
+ *  [--threshold 1] [--json]`: metrics of every run of the pool against a label source — A (an
+ * annotator or @aggregate), by default gold when the pool has gold labels, else the aggregate.
+ *
+ * With `--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N]
+ * [--seed S] [--baseline R]`: compares the runs on the per-query metric (mean differences with
+ * bootstrap 95% CIs, paired t-test and randomization test, Holm over the compared pairs).
+ */
+export async function cmdEval(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    pool: { type: 'string' },
+    convention: { type: 'string' },
+    annotator: { type: 'string' },
+    ties: { type: 'string' },
+    threshold: { type: 'string' },
+    compare: { type: 'string' },
+    metric: { type: 'string' },
+    bootstrap: { type: 'string' },
+    permutations: { type: 'string' },
+    seed: { type: 'string' },
+    baseline: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const pool = requireString(values.pool, '--pool P');
+  const convention = values.convention ?? 'skip';
+  if (convention !== 'skip' && convention !== 'zero') throw new UsageError('--convention is skip or zero');
+  const ties = values.ties ?? 'pool-order';
+  if (ties !== 'pool-order' && ties !== 'trec-eval') throw new UsageError('--ties is pool-order or trec-eval');
+  const threshold = numberFlag(values.threshold, '--threshold') ?? 1;
+  const compareOnly = ['metric', 'bootstrap', 'permutations', 'seed', 'baseline'] as const;
+  if (values.compare === undefined) {
+    const stray = compareOnly.find((k) => values[k] !== undefined);
+    if (stray) throw new UsageError(`--${stray} goes with --compare R1,R2`);
+  }
+  if (values.compare !== undefined) {
+    const runs = list(values.compare)!;
+    if (runs.length < 2) throw new UsageError('--compare needs at least two runs: R1,R2');
+    const metric = values.metric ?? 'AP';
+    if (!(COMPARE_METRICS as readonly string[]).includes(metric)) throw new UsageError(`--metric is one of ${COMPARE_METRICS.join(', ')}`);
+    const bootstrap = positiveInt(values.bootstrap, '--bootstrap');
+    const permutations = positiveInt(values.permutations, '--permutations');
+    const seed = intFlag(values.seed, '--seed');
+    return withWorkspace(positionals[0], (ws) => {
+      const v = comparePoolRuns(ws, pool, {
+        runs,
+        metric: metric as CompareMetric,
+        annotator: values.annotator,
+        convention,
+        ties,
+        threshold,
+        bootstrap,
+        permutations,
+        seed,
+        baseline: values.baseline,
+      });
+      if (values.json) out.log(json(compareJson(v)));
+      else printCompare(v, out);
+      return 0;
+    });
+  }
+  return withWorkspace(positionals[0], (ws) => {
+    const ev = evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold });
+    if (values.json) {
+      out.log(json({ pool: ev.pool, convention: ev.convention, annotator: ev.annotator, ties: ev.ties, runs: ev.runs }));
+    } else {
+      const pct = (x: number): string => (100 * x).toFixed(2);
+      out.log(`pool ${ev.pool}, labels of ${ev.annotator}, convention ${ev.convention}, ties ${ev.ties}`);
+      out.log(
+        table(
+          ['run', 'queries', 'MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'],
+          Object.entries(ev.runs).map(([name, m]) => [name, m.queries, pct(m.MAP), pct(m.MRR), pct(m['P@1']), pct(m['P@5']), pct(m['R-Prec'])]),
+        ),
+      );
+    }
+    return 0;
+  });
+}
+
+/** The JSON view of a comparison: statistics as numbers, undefined ones null with `<name>Reason` beside. */
+export function compareJson(v: CompareView): Record<string, unknown> {
+  return {
+    pool: v.pool,
+    metric: v.metric,
+    annotator: v.annotator,
+    convention: v.convention,
+    ties: v.ties,
+    threshold: v.threshold,
+    queries: v.queries,
+    bootstrap: v.bootstrap,
+    permutations: v.permutations,
+    alpha: v.alpha,
+    runs: v.runs.map((r) => {
+      const o: Record<string, unknown> = { name: r.name };
+      putStat(o, 'mean', r.mean);
+      return o;
+    }),
+    pairs: v.pairs.map((p) => {
+      const o: Record<string, unknown> = { a: p.a, b: p.b, n: p.n };
+      putStat(o, 'meanA', p.meanA);
+      putStat(o, 'meanB', p.meanB);
+      putStat(o, 'meanDiff', p.meanDiff);
+      putStat(o, 'ci95', p.ci95);
+      putStat(o, 't', p.t);
+      o.df = p.df;
+      putStat(o, 'pT', p.pT);
+      putStat(o, 'pPermutation', p.pPermutation);
+      o.permutationMethod = p.permutationMethod;
+      putStat(o, 'pHolmT', p.pHolmT);
+      putStat(o, 'pHolmPermutation', p.pHolmPermutation);
+      o.rejectT = p.rejectT;
+      o.rejectPermutation = p.rejectPermutation;
+      return o;
+    }),
+  };
+}
+
+function printCompare(v: CompareView, out: Out): void {
+  out.log(`pool ${v.pool}: ${v.metric} per query over ${v.queries} queries (labels of ${v.annotator}, convention ${v.convention})`);
+  out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${v.permutations} sign flips; Holm over ${v.pairs.length} pairs`);
+  out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, fmt(r.mean, 4)])));
+  out.log('');
+  out.log(
+    table(
+      ['a', 'b', 'diff', '95% CI', 'p (t)', 'p (perm)', 'Holm p (t)', 'Holm p (perm)'],
+      v.pairs.map((p) => [p.a, p.b, fmt(p.meanDiff, 4), fmtCi(p.ci95, 4), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
+    ),
+  );
+}

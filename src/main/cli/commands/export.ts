@@ -1,0 +1,37 @@
+import { EXPORT_FORMATS } from '../../../shared/gold';
+import { isExportFormat, writeExport } from '../../export';
+import { parse, requireString, UsageError } from '../args';
+import { json, withWorkspace, type Out } from './common';
+
+/**
+ * `qpairs export W --pool P --format F OUT [--run R] [--annotator A] [--json]`: writes the pool's
+ * gold labels (default: gold if present, else the aggregate; `--annotator` picks one person or
+ * @aggregate) in format F to OUT, atomically, and the datasheet beside it as OUT.datasheet.md.
+ * trec-run without --run writes one file per run (OUT.EXT → OUT.RUN.EXT when there are several).
+ */
+export async function cmdExport(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    pool: { type: 'string' },
+    format: { type: 'string', short: 'f' },
+    run: { type: 'string' },
+    annotator: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const pool = requireString(values.pool, '--pool P');
+  const format = requireString(values.format, '--format F');
+  if (!isExportFormat(format)) throw new UsageError(`unknown export format "${format}" (formats: ${EXPORT_FORMATS.join(', ')})`);
+  const [w, target, ...extra] = positionals;
+  if (!target) throw new UsageError('export needs an output file OUT');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  return withWorkspace(w, (ws) => {
+    const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator });
+    const files = [...b.files, b.datasheet].map((f) => ({ file: f.name, lines: f.lines }));
+    if (values.json) out.log(json({ pool: b.pool, format: b.format, labels: b.source, run: b.run, files, warnings: b.warnings }));
+    else {
+      out.log(`exported pool ${b.pool} (${b.format}, labels of ${b.source}${b.run ? `, run ${b.run}` : ''})`);
+      for (const f of files) out.log(`  ${f.file} (${f.lines} lines)`);
+      for (const wmsg of b.warnings) out.log(`  note: ${wmsg}`);
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,33 @@
+import { setLabel } from '../../engine/annotate';
+import { checkAnnotatorName } from '../../gold';
+import { parse, requireString, UsageError } from '../args';
+import { json, withWorkspace, type Out } from './common';
+
+/**
+ * `qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`:
+ * sets one label through the same durable path as the app (validated by the pool's scheme,
+ * appended to the label history, committed before the command returns). A judge settles a
+ * disagreement this way.
+ */
+export async function cmdLabel(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    pool: { type: 'string' },
+    annotator: { type: 'string' },
+    query: { type: 'string' },
+    candidate: { type: 'string' },
+    value: { type: 'string' },
+    clear: { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  const pool = requireString(values.pool, '--pool P');
+  const annotator = checkAnnotatorName(requireString(values.annotator, '--annotator A'));
+  const queryId = requireString(values.query, '--query Q');
+  const candidateId = requireString(values.candidate, '--candidate C');
+  if ((values.value !== undefined) === (values.clear === true)) throw new UsageError('give either --value V or --clear');
+  return withWorkspace(positionals[0], (ws) => {
+    const ack = setLabel(ws, { pool, queryId, candidateId, annotator, value: values.clear ? null : values.value! });
+    if (values.json) out.log(json(ack));
+    else out.log(ack.seq === null ? `unchanged: ${annotator} already has that label for ${queryId} → ${candidateId}` : `label ${ack.seq}: ${annotator} ${queryId} → ${candidateId} = ${ack.record?.value ?? '(cleared)'}`);
+    return 0;
+  });
+}

@@ -1,0 +1,167 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from './index';
+import { sharedData } from '../../../tests/shared-data';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-gold-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}
+
+async function ok(...argv: string[]): Promise<string> {
+  const r = await run(...argv);
+  expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+  return r.out;
+}
+
+/** A binary pool "p" created from a labels file by two annotators, with a run. */
+async function twoAnnotators(w: string): Promise<void> {
+  await ok('init', w);
+  const labels = path.join(dir, 'labels.csv');
+  const rows = ['query_id,candidate_id,annotator,label'];
+  const a: Record<string, string> = { 'q1,a': '1', 'q1,b': '1', 'q1,c': '0', 'q2,d': '0', 'q2,e': '1', 'q2,f': '0', 'q3,g': '1', 'q3,h': '0' };
+  const b: Record<string, string> = { 'q1,a': '1', 'q1,b': '0', 'q1,c': '0', 'q2,d': '1', 'q2,e': '1', 'q2,f': '0', 'q3,g': '1', 'q3,h': '0' };
+  for (const [k, v] of Object.entries(a)) rows.push(`${k},alice,${v}`);
+  for (const [k, v] of Object.entries(b)) rows.push(`${k},bob,${v}`);
+  writeFileSync(labels, rows.join('\n') + '\n');
+  await ok('import', w, '--format', 'labels-csv', '--pool', 'p', '--scheme', 'binary', labels);
+  const runFile = path.join(dir, 'r.run');
+  const lines: string[] = [];
+  const order: Record<string, string[]> = { q1: ['c', 'b', 'a'], q2: ['d', 'e', 'f'], q3: ['g', 'h'] };
+  for (const [q, cs] of Object.entries(order)) cs.forEach((c, i) => lines.push(`${q} Q0 ${c} ${i + 1} ${10 - i} alt`));
+  writeFileSync(runFile, lines.join('\n') + '\n');
+  await ok('import', w, '--format', 'trec-run', '--pool', 'p', runFile);
+}
+
+describe('gold CLI commands', () => {
+  it('usage lists the new commands; bad flags are usage errors', async () => {
+    const help = (await run('--help')).out;
+    for (const c of ['agreement W', 'export W', 'annotators list W', 'assign W', 'adjudicate W', 'label W', 'aggregate W', '--compare R1,R2']) expect(help).toContain(c);
+    expect(help).toMatch(/export formats: askubuntu, qrels, trec-run, jsonl, csv, semeval-relevancy/);
+    const w = path.join(dir, 'w.qpairs');
+    await ok('init', w);
+    expect((await run('export', w, '--pool', 'p', '--format', 'xml', 'out')).code).toBe(2);
+    expect((await run('export', w, '--pool', 'p', '--format', 'csv')).err).toMatch(/output file OUT/);
+    expect((await run('assign', w, '--pool', 'p')).err).toMatch(/--annotators/);
+    expect((await run('label', w, '--pool', 'p', '--annotator', 'a', '--query', 'q', '--candidate', 'c')).err).toMatch(/--value V or --clear/);
+    expect((await run('eval', w, '--pool', 'p', '--metric', 'AP')).err).toMatch(/--metric goes with --compare/);
+    expect((await run('eval', w, '--pool', 'p', '--compare', 'a')).err).toMatch(/at least two runs/);
+    expect((await run('annotators', 'frob', w)).code).toBe(2);
+    expect((await run('agreement', w, '--pool', 'nope')).code).toBe(1);
+  });
+
+  it('annotators, assign, agreement, adjudicate, label, aggregate, eval and export from the shell', async () => {
+    const w = path.join(dir, 'g.qpairs');
+    await twoAnnotators(w);
+    expect(await ok('annotators', 'add', w, 'judy', '--role', 'judge')).toMatch(/judy: judge/);
+    expect((await run('annotators', 'role', w, 'nobody', 'judge')).err).toMatch(/no annotator named "nobody"/);
+    expect((await run('annotators', 'add', w, '@aggregate')).err).toMatch(/reserved/);
+    const anns = JSON.parse(await ok('annotators', 'list', w, '--json'));
+    expect(anns.map((x: { name: string; role: string }) => `${x.name}:${x.role}`)).toEqual(['alice:annotator', 'bob:annotator', 'judy:judge']);
+
+    const asg = JSON.parse(await ok('assign', w, '--pool', 'p', '--annotators', 'alice,bob', '--json'));
+    expect(asg).toMatchObject({ mode: 'full', annotators: ['alice', 'bob'], judges: ['judy'] });
+    expect(asg.progress.map((p: { doneQueries: number }) => p.doneQueries)).toEqual([3, 3]);
+    expect(await ok('assign', w, '--pool', 'p', '--annotators', 'alice,bob', '--per-query', '1', '--seed', '4')).toMatch(/1 per query \(seed 4\)/);
+    await ok('assign', w, '--pool', 'p', '--annotators', 'alice,bob');
+
+    // Agreement JSON: the documented shape; undefined values are null with a reason beside them.
+    const ag = JSON.parse(await ok('agreement', w, '--pool', 'p', '--bootstrap', '200', '--seed', '5', '--json'));
+    expect(ag).toMatchObject({ pool: 'p', items: 8, annotators: ['alice', 'bob'] });
+    expect(ag.percentAgreement).toBeCloseTo(6 / 8, 12);
+    for (const k of ['fleissKappa', 'gwetAC1']) expect(typeof ag[k]).toBe('number');
+    expect(Object.keys(ag.krippendorffAlpha)).toEqual(expect.arrayContaining(['nominal', 'ordinal', 'interval']));
+    expect(ag.pairs).toHaveLength(1);
+    expect(ag.pairs[0]).toMatchObject({ a: 'alice', b: 'bob', items: 8 });
+    // kappa: po = 6/8, pe = (4·4 + 4·4)/64 = 0.5 → 0.5
+    expect(ag.pairs[0].cohenKappa).toBeCloseTo(0.5, 12);
+    expect(ag.pairs[0].ci95).toHaveLength(2);
+    const one = JSON.parse(await ok('agreement', w, '--pool', 'p', '--annotators', 'alice', '--json'));
+    expect(one.fleissKappa).toBeNull();
+    expect(one.fleissKappaReason).toMatch(/two/);
+    expect(await ok('agreement', w, '--pool', 'p', '--bootstrap', '50')).toMatch(/Cohen|kappa/);
+    const sub = JSON.parse(await ok('agreement', w, '--pool', 'p', '--queries', 'q1,q3', '--bootstrap', '50', '--json'));
+    expect(sub).toMatchObject({ items: 5, queries: 2 });
+    expect(sub.percentAgreement).toBeCloseTo(4 / 5, 12);
+    expect((await run('agreement', w, '--pool', 'p', '--queries', 'q9')).err).toMatch(/not queries of pool "p": q9/);
+
+    // The queue, a judge settles via `label`, the queue shrinks.
+    const q = JSON.parse(await ok('adjudicate', w, '--pool', 'p', '--judge', 'judy', '--json'));
+    expect(q).toMatchObject({ total: 2, remaining: 2 });
+    expect(q.items.map((i: { queryId: string; candidateId: string }) => `${i.queryId}/${i.candidateId}`).sort()).toEqual(['q1/b', 'q2/d']);
+    const lab = JSON.parse(await ok('label', w, '--pool', 'p', '--annotator', 'judy', '--query', 'q1', '--candidate', 'b', '--value', 'yes', '--json'));
+    expect(lab).toMatchObject({ saved: true, record: { value: '1', annotator: 'judy' } });
+    expect((await run('label', w, '--pool', 'p', '--annotator', 'judy', '--query', 'q1', '--candidate', 'b', '--value', 'maybe')).err).toMatch(/not a label of the binary scheme/);
+    expect(JSON.parse(await ok('adjudicate', w, '--pool', 'p', '--judge', 'judy', '--json'))).toMatchObject({ remaining: 1 });
+    expect(await ok('adjudicate', w, '--pool', 'p')).toMatch(/2 disagreements, 1 settled, 1 to settle/);
+
+    // The aggregate feeds eval by default (no gold labels); --annotator still picks one person.
+    let agg = JSON.parse(await ok('aggregate', w, '--pool', 'p', '--json'));
+    expect(agg).toMatchObject({ rule: 'adjudicated', resolved: 7, unresolved: 1 });
+    const ev = JSON.parse(await ok('eval', w, '--pool', 'p', '--convention', 'zero', '--json'));
+    expect(ev.annotator).toBe('@aggregate');
+    expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'bob', '--json')).annotator).toBe('bob');
+    expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', '@aggregate', '--convention', 'zero', '--json')).runs).toEqual(ev.runs);
+    expect(ev.runs.alt.queries).toBe(3);
+    agg = JSON.parse(await ok('aggregate', w, '--pool', 'p', '--rule', 'unanimous', '--json'));
+    expect(agg).toMatchObject({ rule: 'unanimous', resolved: 6 });
+    expect((await run('aggregate', w, '--pool', 'p', '--rule', 'plurality')).code).toBe(2);
+    await ok('aggregate', w, '--pool', 'p', '--rule', 'adjudicated');
+
+    // Export with datasheet.
+    const out = path.join(dir, 'gold.csv');
+    const ex = JSON.parse(await ok('export', w, '--pool', 'p', '--format', 'csv', out, '--json'));
+    expect(ex).toMatchObject({ pool: 'p', format: 'csv', labels: '@aggregate' });
+    expect(readFileSync(out, 'utf8').split('\n')[2]).toBe('q1,b,gold,1,1,1,adjudicated,alice=1;bob=0');
+    expect(readFileSync(`${out}.datasheet.md`, 'utf8')).toMatch(/## Agreement\n\n2 annotators \(alice, bob\)/);
+    const run2 = path.join(dir, 'alt.run');
+    await ok('export', w, '--pool', 'p', '--format', 'trec-run', run2);
+    expect(readFileSync(run2, 'utf8').split('\n')[0]).toBe('q1 Q0 c 1 10 alt');
+    expect((await run('export', w, '--pool', 'p', '--format', 'askubuntu', path.join(dir, 'x.txt'), '--run', 'nope')).err).toMatch(/no run "nope"/);
+  });
+
+  it('eval --compare on the AskUbuntu dev pool (JSON with p-values and Holm)', async () => {
+    const w = path.join(dir, 'au.qpairs');
+    await ok('init', w);
+    await ok('import', w, '--format', 'askubuntu-pool', sharedData('askubuntu/dev.txt'));
+    // A second run: the BM25 scores reversed, as a trec-run file.
+    const out = path.join(dir, 'dev.run');
+    await ok('export', w, '--pool', 'dev', '--format', 'trec-run', out);
+    const rev = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const f = l.split(' ');
+        return `${f[0]} Q0 ${f[2]} ${21 - Number(f[3])} ${-Number(f[4])} reversed`;
+      });
+    writeFileSync(path.join(dir, 'rev.run'), rev.join('\n') + '\n');
+    await ok('import', w, '--format', 'trec-run', '--pool', 'dev', path.join(dir, 'rev.run'));
+    const j = JSON.parse(await ok('eval', w, '--pool', 'dev', '--compare', 'bm25-lucene,reversed', '--bootstrap', '300', '--permutations', '1000', '--seed', '3', '--json'));
+    expect(j).toMatchObject({ pool: 'dev', metric: 'AP', annotator: 'gold', queries: 189 });
+    expect((100 * j.runs[0].mean).toFixed(2)).toBe('52.03');
+    const p = j.pairs[0];
+    expect(p).toMatchObject({ a: 'bm25-lucene', b: 'reversed', n: 189, rejectT: true, rejectPermutation: true });
+    for (const k of ['pT', 'pPermutation', 'pHolmT', 'pHolmPermutation']) {
+      expect(p[k]).toBeGreaterThanOrEqual(0);
+      expect(p[k]).toBeLessThanOrEqual(1);
+    }
+    expect(p.ci95[0]).toBeLessThanOrEqual(p.meanDiff);
+    expect(p.ci95[1]).toBeGreaterThanOrEqual(p.meanDiff);
+    const rr = await ok('eval', w, '--pool', 'dev', '--compare', 'bm25-lucene,reversed', '--metric', 'P@1', '--bootstrap', '100', '--permutations', '100');
+    expect(rr).toMatch(/P@1 per query over 189 queries/);
+    expect(rr).toMatch(/Holm p \(perm\)/);
+    // The old reproduction still holds with gold as the default.
+    expect(JSON.parse(await ok('eval', w, '--pool', 'dev', '--json')).annotator).toBe('gold');
+    expect(existsSync(`${out}.datasheet.md`)).toBe(true);
+  });
+});

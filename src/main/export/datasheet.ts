@@ -1,0 +1,276 @@
+/**
+ * The datasheet written beside every export (`OUT.datasheet.md`): a markdown description of the
+ * gold set — source corpus, pool construction, annotators and assignment, guidelines, dates,
+ * label distribution, agreement with bootstrap 95% CIs, and the aggregation rule — after
+ * "Datasheets for Datasets" (Gebru et al. 2021), reduced to what the workspace records.
+ */
+import { AGGREGATE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
+import { aggregationSummary, type PoolState } from '../gold/state';
+import type { Workspace } from '../workspace/workspace';
+
+export interface DatasheetInput {
+  ws: Workspace;
+  state: PoolState;
+  format: ExportFormat;
+  source: string;
+  run: string | null;
+  files: Array<{ name: string; lines: number }>;
+  distribution: Record<string, number>;
+  labels: number;
+  queries: number;
+  agreement: AgreementView | null;
+  warnings: string[];
+  exportedAt: string;
+  version: string;
+}
+
+const REIMPORT: Record<ExportFormat, string> = {
+  askubuntu: 'qpairs import W --format askubuntu-pool --pool P FILE',
+  qrels: 'qpairs import W --format qrels --pool P FILE (then the runs: --format trec-run --pool P RUNFILE…)',
+  'trec-run': 'qpairs import W --format trec-run --pool P FILE…',
+  jsonl: 'qpairs import W --format labels-jsonl --pool P --scheme S FILE (then the runs: --format trec-run)',
+  csv: 'qpairs import W --format labels-csv --pool P --scheme S FILE (then the runs: --format trec-run)',
+  'semeval-relevancy': 'qpairs import W --format semeval-relevancy --pool P FILE',
+};
+
+const DESCRIBE: Record<ExportFormat, string> = {
+  askubuntu: '`query \\t similar ids \\t candidate ids \\t scores` per query (Lei et al. 2016 dev.txt); candidates ranked by the run, ties in pool order',
+  qrels: 'TREC qrels `qid 0 docno grade` (graded), judged pairs only',
+  'trec-run': 'TREC run `qid Q0 docno rank score tag`, one file per run; ranks follow scores, ties in pool order',
+  jsonl: 'one JSON object per pool pair: query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge; label "?" = no label',
+  csv: 'RFC 4180 CSV, header query_id,candidate_id,annotator,label,grade,relevant,status,votes, one row per pool pair; label "?" = no label',
+  'semeval-relevancy': 'SemEval Task 3 scorer gold `orgq_id \\t relq_id \\t rank \\t score \\t true|false`; judged pairs only',
+};
+
+function num(s: StatView, digits = 3): string {
+  return s.value === null ? `n/a (${s.reason})` : s.value.toFixed(digits);
+}
+
+function ci(s: IntervalView, digits = 3): string {
+  return s.value === null ? `n/a (${s.reason})` : `[${s.value[0].toFixed(digits)}, ${s.value[1].toFixed(digits)}]`;
+}
+
+function esc(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function table(head: string[], rows: Array<Array<string | number>>): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => esc(String(c))).join(' | ')} |`)].join('\n');
+}
+
+export function datasheet(d: DatasheetInput): string {
+  const { ws, state: s } = d;
+  const p = s.pool;
+  const out: string[] = [];
+  const sourceText = d.source === AGGREGATE ? `the aggregate of the pool's annotators (rule **${s.rule}**)` : `the labels of annotator **${d.source}**`;
+  out.push(`# Datasheet: pool "${p.name}" (${d.format} export)`);
+  out.push('');
+  out.push(`Exported ${d.exportedAt} by QPairs ${d.version}. Labels: ${sourceText}.${d.run ? ` Run: **${d.run}**.` : ''}`);
+  out.push('');
+  out.push('## Files');
+  out.push('');
+  out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
+  out.push('');
+  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${REIMPORT[d.format]}\`.`);
+  if (d.warnings.length) {
+    out.push('');
+    for (const w of d.warnings) out.push(`- Note: ${w}`);
+  }
+
+  // ---- source corpus
+  out.push('');
+  out.push('## Source corpus');
+  out.push('');
+  const ids = new Set<string>();
+  for (const q of s.queries) {
+    ids.add(q.queryId);
+    for (const c of q.candidates) ids.add(c);
+  }
+  const bySource = new Map<string, number>();
+  let withoutText = 0;
+  for (const q of ws.getQuestions([...ids]).values()) bySource.set(q.source, (bySource.get(q.source) ?? 0) + 1);
+  for (const n of bySource.values()) withoutText += n;
+  withoutText = ids.size - withoutText;
+  out.push(`${ids.size} distinct questions in the pool (queries and candidates).`);
+  out.push('');
+  const srcRows: Array<Array<string | number>> = [...bySource].sort().map(([k, n]) => [k, n]);
+  if (withoutText) srcRows.push(['(id only, no text in the workspace)', withoutText]);
+  out.push(table(['question source', 'questions'], srcRows));
+  const imports = ws.listImports();
+  if (imports.length) {
+    out.push('');
+    out.push('Imports into the workspace:');
+    out.push('');
+    const shown = imports.slice(-20);
+    out.push(table(['at', 'format', 'files'], shown.map((i) => [i.at, i.format, i.files.map((f) => f.split(/[\\/]/).pop()).join(', ')])));
+    if (imports.length > shown.length) out.push(`\n(${imports.length - shown.length} earlier imports not shown)`);
+  }
+
+  // ---- pool construction
+  out.push('');
+  out.push('## Pool construction');
+  out.push('');
+  const runs = ws.listRuns(p.name);
+  out.push(
+    table(
+      ['', ''],
+      [
+        ['label scheme', `${p.scheme} (relevant: grade ≥ ${DEFAULT_RELEVANCE_THRESHOLD})`],
+        ['retriever', p.retriever ?? 'not recorded'],
+        ['depth', p.depth ?? 'not recorded'],
+        ['query sampling', p.sampling ?? 'not recorded'],
+        ['queries', p.queries],
+        ['pairs', p.pairs],
+        ['created', p.created],
+        ['runs', runs.map((r) => `${r.name} (${r.kind}, ${r.pairs} scores)`).join('; ') || 'none'],
+      ],
+    ),
+  );
+
+  // ---- annotators
+  out.push('');
+  out.push('## Annotators');
+  out.push('');
+  const roles = new Map(ws.listAnnotators().map((a) => [a.name, a.role]));
+  const plan = s.plan;
+  out.push(
+    plan.mode === 'open'
+      ? 'No assignment recorded: the pool\'s annotators are those (role "annotator") who labeled in it. Each labeled blind (only their own labels shown).'
+      : plan.mode === 'full'
+        ? `Assigned with full overlap: every annotator labels every query, blind (only their own labels shown).`
+        : `Assigned with ${plan.perQuery} annotators per query (seeded, balanced; seed ${plan.seed}), blind (only their own labels shown).`,
+  );
+  out.push('');
+  const dates = ws
+    .stmt(
+      `SELECT a.name AS annotator, count(*) AS events, min(l.at) AS first, max(l.at) AS last FROM labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.pool_id = ? GROUP BY a.name ORDER BY min(l.seq)`,
+    )
+    .all(p.id) as Array<{ annotator: string; events: number; first: string; last: string }>;
+  const current = new Map<string, number>();
+  for (const [a, m] of s.labels) current.set(a, [...m.values()].filter((l) => l.value !== '?').length);
+  out.push(
+    table(
+      ['annotator', 'role', 'in this pool', 'current labels', 'label events', 'first label', 'last label'],
+      dates.map((r) => [
+        r.annotator,
+        roles.get(r.annotator) ?? '',
+        s.annotators.includes(r.annotator) ? 'annotator' : s.judges.includes(r.annotator) ? 'judge' : roles.get(r.annotator) === 'gold' ? 'gold' : 'other',
+        current.get(r.annotator) ?? 0,
+        r.events,
+        r.first,
+        r.last,
+      ]),
+    ),
+  );
+
+  // ---- guidelines
+  out.push('');
+  out.push('## Guidelines');
+  out.push('');
+  out.push(p.guidelines.trim() ? p.guidelines.trim().split('\n').map((l) => `> ${l}`).join('\n') : '(no guidelines recorded for this pool)');
+
+  // ---- dates
+  out.push('');
+  out.push('## Dates');
+  out.push('');
+  const span = ws.stmt(`SELECT min(at) AS first, max(at) AS last FROM labels WHERE pool_id = ?`).get(p.id) as { first: string | null; last: string | null };
+  out.push(`Pool created ${p.created}; labels given from ${span.first ?? '—'} to ${span.last ?? '—'}; exported ${d.exportedAt}.`);
+
+  // ---- label distribution
+  out.push('');
+  out.push('## Label distribution');
+  out.push('');
+  const values = Object.keys(d.distribution).sort((a, b) => (labelGrade(b) ?? 0) - (labelGrade(a) ?? 0));
+  const relevant = values.filter((v) => (labelGrade(v) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD).reduce((n, v) => n + d.distribution[v]!, 0);
+  out.push(`${d.labels} exported labels over ${d.queries} queries; ${relevant} relevant (${d.labels ? ((100 * relevant) / d.labels).toFixed(1) : '0.0'}%).`);
+  out.push('');
+  out.push(table(['label', 'grade', 'pairs'], values.map((v) => [v, labelGrade(v) ?? '', d.distribution[v]!])));
+  if (s.annotators.length > 0) {
+    out.push('');
+    out.push('Per annotator (current labels):');
+    out.push('');
+    const cats = new Set<string>();
+    const per = s.annotators.map((a) => {
+      const m: Record<string, number> = {};
+      for (const l of s.labels.get(a)?.values() ?? []) {
+        m[l.value] = (m[l.value] ?? 0) + 1;
+        cats.add(l.value);
+      }
+      return { a, m };
+    });
+    const cs = [...cats].sort((x, y) => (labelGrade(y) ?? -99) - (labelGrade(x) ?? -99));
+    out.push(table(['annotator', ...cs], per.map(({ a, m }) => [a, ...cs.map((c) => m[c] ?? 0)])));
+  }
+
+  // ---- agreement
+  out.push('');
+  out.push('## Agreement');
+  out.push('');
+  const ag = d.agreement;
+  if (!ag) {
+    out.push(`Not applicable: the pool has ${s.annotators.length} annotator${s.annotators.length === 1 ? '' : 's'} (agreement needs two).`);
+  } else {
+    out.push(
+      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${ag.items} labeled pairs in ${ag.queries} queries. ` +
+        `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['statistic', 'value', '95% CI'],
+        [
+          ['percent agreement (pooled pairwise)', num(ag.percentAgreement), ''],
+          ["Fleiss' kappa", num(ag.fleissKappa), ci(ag.ci95.fleissKappa)],
+          ["Krippendorff's alpha (nominal)", num(ag.krippendorffAlpha.nominal), ci(ag.ci95.krippendorffAlpha)],
+          ["Krippendorff's alpha (ordinal)", num(ag.krippendorffAlpha.ordinal), ''],
+          ["Krippendorff's alpha (interval)", num(ag.krippendorffAlpha.interval), ''],
+          ["Gwet's AC1", num(ag.gwetAC1), ci(ag.ci95.gwetAC1)],
+        ],
+      ),
+    );
+    out.push('');
+    out.push(
+      table(
+        ['pair', 'items', 'agreement', "Cohen's kappa", '95% CI', 'linear', 'quadratic'],
+        ag.pairs.map((x) => [`${x.a} – ${x.b}`, x.items, num(x.percentAgreement), num(x.cohenKappa), ci(x.ci95), num(x.cohenKappaLinear), num(x.cohenKappaQuadratic)]),
+      ),
+    );
+  }
+
+  // ---- aggregation
+  out.push('');
+  out.push('## Aggregation');
+  out.push('');
+  if (d.source !== AGGREGATE) {
+    out.push(`No aggregation: the exported labels are annotator ${d.source}'s own.`);
+  } else {
+    const sum = aggregationSummary(s);
+    const rules: Record<string, string> = {
+      adjudicated: "agreed labels as given; each disagreement takes the judge's label (unresolved until settled)",
+      majority: "agreed labels as given; a disagreement takes the judge's label when settled, else the strict majority (ties unresolved)",
+      mean: `relevant when the mean grade of the votes is above ${s.threshold}, else not relevant (a binary label); judges ignored`,
+      unanimous: 'only pairs every assigned annotator labeled alike; the others are unresolved; judges ignored',
+    };
+    out.push(`Rule **${s.rule}**: ${rules[s.rule]}. Judges: ${s.judges.join(', ') || 'none'}.`);
+    out.push('');
+    out.push(
+      table(
+        ['', 'pairs'],
+        [
+          ['in the pool', sum.pairs],
+          ['with a vote', sum.labeled],
+          ['agreed', sum.byStatus.agreed],
+          ['majority', sum.byStatus.majority],
+          ['mean rule', sum.byStatus.mean],
+          ['settled by a judge', sum.byStatus.adjudicated],
+          ['unresolved (not exported as labels)', sum.unresolved],
+          ['disagreements (settled)', `${sum.disagreements} (${sum.settled})`],
+        ],
+      ),
+    );
+  }
+  out.push('');
+  return out.join('\n');
+}

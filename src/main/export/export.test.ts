@@ -1,0 +1,216 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AGGREGATE } from '../../shared/gold';
+import { labelGrade, type LabelScheme } from '../../shared/labels';
+import { evaluatePool } from '../engine/evaluate';
+import { runImport } from '../engine/work';
+import { addAnnotator, assignPool, sourceLabels } from '../gold';
+import { Workspace } from '../workspace/workspace';
+import { sharedData } from '../../../tests/shared-data';
+import { buildExport, csvField, formatScore, writeExport } from '.';
+
+let dir: string;
+const open: Workspace[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-export-'));
+});
+afterEach(() => {
+  while (open.length) open.pop()!.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function fresh(name: string): Workspace {
+  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
+  open.push(ws);
+  return ws;
+}
+
+const DEV = sharedData('askubuntu/dev.txt');
+
+/** Every pair's grade from a source (undefined = unjudged), in pool order. */
+function grades(ws: Workspace, pool: string, source: string): Array<[string, string, number | null]> {
+  const src = sourceLabels(ws, pool, source);
+  return ws.poolQueries(pool).flatMap((q) => q.candidates.map((c): [string, string, number | null] => [q.queryId, c, labelGrade(src.values.get(q.queryId)?.get(c))]));
+}
+
+/** eval under both conventions and both tie rules. */
+function metrics(ws: Workspace, pool: string, annotator?: string): unknown {
+  const out: Record<string, unknown> = {};
+  for (const convention of ['skip', 'zero'] as const) {
+    for (const ties of ['pool-order', 'trec-eval'] as const) {
+      const ev = evaluatePool(ws, { pool, annotator, convention, ties, threshold: 1 });
+      out[`${convention}/${ties}`] = { runs: ev.runs, labeledQueries: ev.labeledQueries };
+    }
+  }
+  return out;
+}
+
+async function devWorkspace(): Promise<Workspace> {
+  const ws = fresh('dev');
+  await runImport(ws, 'askubuntu-pool', [DEV]);
+  // A second run with distinct scores, and ties unlike the pool order, to test run round trips.
+  const lucene = ws.listRuns('dev')[0]!;
+  const rev = ws.ensureRun('dev', 'reversed', 'test');
+  ws.transaction(() => {
+    for (const [q, m] of ws.runScores(lucene.id)) for (const [c, s] of m) ws.setRunScore(rev, q, c, -Math.round(s));
+  });
+  return ws;
+}
+
+describe('askubuntu export', () => {
+  it('gives back dev.txt byte for byte (run bm25-lucene), and re-imports to the same labels and metrics', async () => {
+    const ws = await devWorkspace();
+    const out = path.join(dir, 'dev-export.txt');
+    const b = writeExport(ws, 'dev', 'askubuntu', out, { run: 'bm25-lucene' });
+    expect(b.source).toBe('gold');
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(DEV, 'utf8'));
+    expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(200);
+    // Scores print as the shortest decimal that reads back as the stored double, which is exactly
+    // the text of every Lucene score in the file.
+    for (const line of readFileSync(DEV, 'utf8').split('\n').filter(Boolean)) {
+      for (const t of line.split('\t')[3]!.split(' ')) expect(formatScore(Number(t))).toBe(t);
+    }
+    const sheet = readFileSync(`${out}.datasheet.md`, 'utf8');
+    expect(sheet).toMatch(/## Source corpus/);
+    expect(sheet).toMatch(/BM25 top 20 \(Lei et al\. 2016\)/);
+    expect(sheet).toMatch(/## Agreement\n\nNot applicable/);
+    expect(sheet).toMatch(/No aggregation: the exported labels are annotator gold's own/);
+
+    const back = fresh('back');
+    await runImport(back, 'askubuntu-pool', [out], { pool: 'dev' });
+    expect(grades(back, 'dev', 'gold')).toEqual(grades(ws, 'dev', 'gold'));
+    const m = metrics(back, 'dev') as Record<string, { runs: Record<string, { MAP: number }> }>;
+    const orig = metrics(ws, 'dev') as Record<string, { runs: Record<string, unknown> }>;
+    for (const k of Object.keys(orig)) expect(m[k]!.runs['bm25-lucene']).toEqual(orig[k]!.runs['bm25-lucene']);
+    expect((100 * m['skip/pool-order']!.runs['bm25-lucene']!.MAP).toFixed(2)).toBe('52.03');
+
+    // Another run: candidates come out in that run's order.
+    const r = buildExport(ws, 'dev', 'askubuntu', 'x.txt', { run: 'reversed' });
+    const first = r.files[0]!.content.split('\n')[0]!.split('\t');
+    expect(first[3]!.split(' ').map(Number)).toEqual([...first[3]!.split(' ').map(Number)].sort((a, b) => b - a));
+  });
+});
+
+describe('round trips: export, import into a fresh workspace, same labels and metrics', () => {
+  it('qrels + trec-run, jsonl, csv and semeval-relevancy on the AskUbuntu pool', async () => {
+    const ws = await devWorkspace();
+    const runFile = path.join(dir, 'dev.run');
+    const runs = writeExport(ws, 'dev', 'trec-run', runFile);
+    expect(runs.files.map((f) => path.basename(f.name))).toEqual(['dev.bm25-lucene.run', 'dev.reversed.run']);
+    expect(runs.files[0]!.content.split('\n')[0]).toBe('421122 Q0 502523 1 136.66412 bm25-lucene');
+    const runPaths = runs.files.map((f) => f.name);
+    const want = { labels: grades(ws, 'dev', 'gold'), metrics: metrics(ws, 'dev') };
+
+    const cases: Array<{ format: 'qrels' | 'jsonl' | 'csv' | 'semeval-relevancy'; importAs: string; scheme?: LabelScheme }> = [
+      { format: 'qrels', importAs: 'qrels' },
+      { format: 'jsonl', importAs: 'labels-jsonl', scheme: 'binary' },
+      { format: 'csv', importAs: 'labels-csv', scheme: 'binary' },
+      { format: 'semeval-relevancy', importAs: 'semeval-relevancy' },
+    ];
+    for (const c of cases) {
+      const out = path.join(dir, `dev.${c.format}`);
+      writeExport(ws, 'dev', c.format, out, { run: c.format === 'semeval-relevancy' ? 'bm25-lucene' : undefined });
+      expect(existsSync(`${out}.datasheet.md`), c.format).toBe(true);
+      const back = fresh(`back-${c.format}`);
+      await runImport(back, c.importAs as never, [out], { pool: 'dev', scheme: c.scheme });
+      await runImport(back, 'trec-run', runPaths, { pool: 'dev' });
+      expect(back.poolQueries('dev'), c.format).toEqual(ws.poolQueries('dev'));
+      expect({ labels: grades(back, 'dev', 'gold'), metrics: metrics(back, 'dev') }, c.format).toEqual(want);
+    }
+    // No temporary files are left behind.
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('jsonl and csv of an aggregate with unresolved pairs, on a Likert pool', async () => {
+    const ws = fresh('lk');
+    ws.createPool({ name: 'lk', scheme: 'likert5', guidelines: 'Is it the same question?\nUse +2 for duplicates.' });
+    ws.addPoolQuery('lk', 'q1', ['a', 'b', 'c', 'd']);
+    ws.addPoolQuery('lk', 'q2', ['e', 'f', 'g']);
+    const r = ws.ensureRun('lk', 'bm25', 'retriever');
+    const sc: Record<string, number> = { a: 1.5, b: 3, c: 3, d: 0.25, e: 2, f: 1e-7, g: 7 };
+    for (const [c, s] of Object.entries(sc)) ws.setRunScore(r, c < 'e' ? 'q1' : 'q2', c, s);
+    assignPool(ws, 'lk', ['x', 'y'], null);
+    addAnnotator(ws, 'judy', 'judge');
+    const put = (q: string, c: string, a: string, v: string): void => void ws.addLabel({ pool: 'lk', queryId: q, candidateId: c, annotator: a, value: v, origin: 't' });
+    put('q1', 'a', 'x', '2');
+    put('q1', 'a', 'y', '2');
+    put('q1', 'b', 'x', '-1');
+    put('q1', 'b', 'y', '1'); // disagreement, unresolved
+    put('q1', 'c', 'x', '0');
+    put('q1', 'c', 'y', '1');
+    put('q1', 'c', 'judy', '1'); // settled
+    put('q2', 'e', 'x', '?'); // unsure only
+    put('q2', 'f', 'x', '-2');
+    put('q2', 'g', 'y', '2');
+    const want = { labels: grades(ws, 'lk', AGGREGATE), metrics: metrics(ws, 'lk') };
+    expect((metrics(ws, 'lk') as Record<string, { runs: object }>)['skip/pool-order']!.runs).toHaveProperty('bm25');
+    writeExport(ws, 'lk', 'trec-run', path.join(dir, 'lk.run'));
+    for (const [format, importAs] of [
+      ['jsonl', 'labels-jsonl'],
+      ['csv', 'labels-csv'],
+    ] as const) {
+      const out = path.join(dir, `lk.${format}`);
+      const b = writeExport(ws, 'lk', format, out);
+      expect(b.source).toBe(AGGREGATE);
+      expect(b.warnings.join()).toMatch(/3 pairs have no label/);
+      const back = fresh(`lk-${format}`);
+      await runImport(back, importAs, [out], { pool: 'lk', scheme: 'likert5' });
+      await runImport(back, 'trec-run', [path.join(dir, 'lk.run')], { pool: 'lk' });
+      expect(back.poolQueries('lk')).toEqual(ws.poolQueries('lk'));
+      expect({ labels: grades(back, 'lk', 'gold'), metrics: metrics(back, 'lk') }, format).toEqual(want);
+    }
+    const jl = readFileSync(path.join(dir, 'lk.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(jl[1]).toEqual({ query_id: 'q1', candidate_id: 'b', annotator: 'gold', label: '?', grade: null, relevant: null, status: 'unresolved', votes: { x: '-1', y: '1' }, judge: null });
+    expect(jl[2]).toMatchObject({ label: '1', status: 'adjudicated', judge: { annotator: 'judy', label: '1' } });
+    const csv = readFileSync(path.join(dir, 'lk.csv'), 'utf8').split('\n');
+    expect(csv[0]).toBe('query_id,candidate_id,annotator,label,grade,relevant,status,votes');
+    expect(csv[1]).toBe('q1,a,gold,2,2,1,agreed,x=2;y=2');
+    expect(csvField('a,"b"')).toBe('"a,""b"""');
+    // The datasheet: guidelines, agreement with CIs, the rule and its counts.
+    const sheet = readFileSync(path.join(dir, 'lk.csv.datasheet.md'), 'utf8');
+    expect(sheet).toMatch(/> Use \+2 for duplicates\./);
+    expect(sheet).toMatch(/Fleiss' kappa \| [-0-9.]+ \| (\[|n\/a)/);
+    expect(sheet).toMatch(/\| x – y \| 3 \|/);
+    expect(sheet).toMatch(/Rule \*\*adjudicated\*\*/);
+    expect(sheet).toMatch(/\| settled by a judge \| 1 \|/);
+    expect(sheet).toMatch(/\| unresolved \(not exported as labels\) \| 1 \|/);
+    // One person's labels instead of the aggregate.
+    const xOnly = buildExport(ws, 'lk', 'qrels', 'x.qrels', { annotator: 'x' });
+    expect(xOnly.files[0]!.content).toBe('q1 0 a 2\nq1 0 b -1\nq1 0 c 0\nq2 0 f -2\n');
+  });
+
+  it('semeval-relevancy of the SemEval dev pool gives the scorer file its pairs and flags; qrels keeps the grades', async () => {
+    const ws = fresh('se');
+    const xml = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+    await runImport(ws, 'semeval', [xml], { pool: 'dev' });
+    const b = buildExport(ws, 'dev', 'semeval-relevancy', 'dev.relevancy', { run: 'search-engine' });
+    const mine = b.files[0]!.content.split('\n').filter(Boolean).map((l) => l.split('\t'));
+    const theirs = readFileSync(`${xml}.subtaskB.relevancy`, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+    expect(mine.map((f) => [f[0], f[1], f[4]])).toEqual(theirs.map((f) => [f[0], f[1], f[4]]));
+    const q = buildExport(ws, 'dev', 'qrels', 'dev.qrels');
+    expect(new Set(q.files[0]!.content.split('\n').filter(Boolean).map((l) => l.split(' ')[3]))).toEqual(new Set(['0', '1', '2']));
+    const out = path.join(dir, 'se.qrels');
+    writeExport(ws, 'dev', 'qrels', out);
+    writeExport(ws, 'dev', 'trec-run', path.join(dir, 'se.run'));
+    const back = fresh('se-back');
+    await runImport(back, 'qrels', [out], { pool: 'dev' });
+    await runImport(back, 'trec-run', [path.join(dir, 'se.run')], { pool: 'dev' });
+    expect(grades(back, 'dev', 'gold')).toEqual(grades(ws, 'dev', 'gold'));
+    expect(metrics(back, 'dev')).toEqual(metrics(ws, 'dev'));
+    expect(((metrics(back, 'dev') as Record<string, { runs: Record<string, { MAP: number }> }>)['zero/pool-order']!.runs['search-engine']!.MAP * 100).toFixed(2)).toBe('71.35');
+  });
+});
+
+describe('writing', () => {
+  it('is atomic: a failing export leaves nothing, and errors are readable', async () => {
+    const ws = await devWorkspace();
+    expect(() => writeExport(ws, 'dev', 'qrels', path.join(dir, 'no-such-dir', 'x.qrels'))).toThrow(/cannot write .*x\.qrels/);
+    expect(readdirSync(dir).filter((f) => !f.endsWith('.qpairs') && !f.includes('.qpairs-'))).toEqual([]);
+    expect(() => writeExport(ws, 'dev', 'askubuntu', path.join(dir, 'a.txt'), { run: 'nope' })).toThrow(/no run "nope"/);
+    expect(() => buildExport(ws, 'nope', 'qrels', 'x')).toThrow(/no pool named "nope"/);
+    const one = writeExport(ws, 'dev', 'trec-run', path.join(dir, 'only.run'), { run: 'reversed' });
+    expect(one.files.map((f) => path.basename(f.name))).toEqual(['only.run']);
+  });
+});

@@ -1,0 +1,243 @@
+/**
+ * Gold export formats: each renders a pool's labels (from one label source: an annotator, or the
+ * aggregate) and/or its runs as text files, in pool order.
+ *
+ * | format | lines | re-import |
+ * |---|---|---|
+ * | `askubuntu` | `query \t similar \t candidates \t scores` of one run (Lei et al. dev.txt): the run's scored candidates by rank (ties in pool order), the relevant ones among them as similar, scores as the shortest decimal that reads back as the stored number (JS `String(x)`, which gives back the text of dev.txt's Lucene scores exactly). Queries without a label from the source are left out. | `askubuntu-pool` |
+ * | `qrels` | `qid 0 docno grade`, graded (binary 1/0, SemEval 2/1/0, Likert −2…2), judged pairs only | `qrels` |
+ * | `trec-run` | `qid Q0 docno rank score tag`, one file per run (all queries, scored candidates by rank, ties in pool order) | `trec-run` |
+ * | `jsonl` | one object per pool pair: `query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge` | `labels-jsonl --scheme S` |
+ * | `csv` | header `query_id,candidate_id,annotator,label,grade,relevant,status,votes`, one row per pool pair | `labels-csv --scheme S` |
+ * | `semeval-relevancy` | `orgq_id \t relq_id \t rank \t score \t true|false` (rank and score of one run; true = relevant), judged pairs only | `semeval-relevancy` |
+ *
+ * In `jsonl` and `csv` every pair of the pool is written, so a re-import rebuilds the pool with
+ * its candidates in order; a pair without a label from the source (unlabeled, or unresolved in
+ * the aggregate) is written with label `?` (unsure = unjudged, as it was) and its status. The
+ * annotator column is the source's name, and `gold` for the aggregate (the exported gold set).
+ * `qrels` and `semeval-relevancy` list judged pairs only: a pool with unjudged candidates loses
+ * them in that round trip (metrics can then differ); `jsonl`/`csv` + `trec-run` are lossless.
+ */
+import { AGGREGATE, type ExportFormat } from '../../shared/gold';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
+import type { PoolQuery } from '../../shared/types';
+import { QPairsError } from '../errors';
+import { rankIndices } from '../metrics';
+import type { SourceLabels, PoolState } from '../gold/state';
+import { pairKey } from '../gold/state';
+
+export interface RunData {
+  name: string;
+  scores: Map<string, Map<string, number>>;
+}
+
+export interface RenderInput {
+  pool: string;
+  queries: PoolQuery[];
+  labels: SourceLabels;
+  state: PoolState;
+  runs: RunData[];
+  /** The run chosen for askubuntu / semeval-relevancy. */
+  run: RunData | null;
+}
+
+export interface RenderedFile {
+  /** Run name for trec-run files (one per run); null for the single file of other formats. */
+  run: string | null;
+  lines: string[];
+}
+
+export interface Rendered {
+  files: RenderedFile[];
+  warnings: string[];
+  /** Exported label values and their counts. */
+  distribution: Record<string, number>;
+  /** Labeled pairs / queries written. */
+  labels: number;
+  queries: number;
+}
+
+/** The shortest decimal text that reads back as x (JS Number → String). */
+export function formatScore(x: number): string {
+  return String(x);
+}
+
+const isRelevant = (v: string): boolean => (labelGrade(v) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD;
+
+function noSpace(id: string, format: string): string {
+  if (/\s/.test(id)) throw new QPairsError(`question id ${JSON.stringify(id)} contains white space and cannot be written in the ${format} format`);
+  return id;
+}
+
+/** The run's ranking of a query's candidates (ties in pool order), scored candidates only. */
+function ranked(q: PoolQuery, run: RunData): Array<{ id: string; score: number }> {
+  const s = run.scores.get(q.queryId);
+  return rankIndices(q.candidates, s, { unscored: 'drop' }).map((i) => ({ id: q.candidates[i]!, score: s!.get(q.candidates[i]!)! }));
+}
+
+/** RFC 4180 field: quoted when it holds a comma, quote, line break or leading/trailing space. */
+export function csvField(v: string): string {
+  return /[",\r\n]|^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+export function exportAnnotatorName(source: string): string {
+  return source === AGGREGATE ? 'gold' : source;
+}
+
+export function render(format: ExportFormat, inp: RenderInput): Rendered {
+  const warnings: string[] = [];
+  const distribution: Record<string, number> = {};
+  let labels = 0;
+  const queriesWritten = new Set<string>();
+  const count = (q: string, v: string): void => {
+    distribution[v] = (distribution[v] ?? 0) + 1;
+    labels++;
+    queriesWritten.add(q);
+  };
+  const valueOf = (q: string, c: string): string | undefined => inp.labels.values.get(q)?.get(c);
+  const judged = (v: string | undefined): v is string => v !== undefined && labelGrade(v) !== null;
+  const files: RenderedFile[] = [];
+
+  switch (format) {
+    case 'askubuntu': {
+      const run = inp.run!;
+      const lines: string[] = [];
+      let unlabeled = 0;
+      let unscored = 0;
+      for (const q of inp.queries) {
+        const m = inp.labels.values.get(q.queryId);
+        if (!m || ![...m.values()].some((v) => labelGrade(v) !== null)) {
+          unlabeled++;
+          continue;
+        }
+        const r = ranked(q, run);
+        unscored += q.candidates.length - r.length;
+        const sim = r.filter((x) => {
+          const v = m.get(x.id);
+          return v !== undefined && isRelevant(v);
+        });
+        for (const x of r) {
+          const v = m.get(x.id);
+          if (judged(v)) count(q.queryId, v);
+        }
+        lines.push(
+          [
+            noSpace(q.queryId, format),
+            sim.map((x) => x.id).join(' '),
+            r.map((x) => noSpace(x.id, format)).join(' '),
+            r.map((x) => formatScore(x.score)).join(' '),
+          ].join('\t'),
+        );
+      }
+      if (unlabeled) warnings.push(`${unlabeled} queries without a label from ${inp.labels.source} were left out`);
+      if (unscored) warnings.push(`${unscored} candidates without a score in run ${run.name} were left out (the format needs a score per candidate)`);
+      files.push({ run: null, lines });
+      break;
+    }
+    case 'qrels': {
+      const lines: string[] = [];
+      for (const q of inp.queries) {
+        for (const c of q.candidates) {
+          const v = valueOf(q.queryId, c);
+          if (!judged(v)) continue;
+          count(q.queryId, v);
+          lines.push(`${noSpace(q.queryId, format)} 0 ${noSpace(c, format)} ${labelGrade(v)}`);
+        }
+      }
+      files.push({ run: null, lines });
+      break;
+    }
+    case 'trec-run': {
+      const runs = inp.run ? [inp.run] : inp.runs;
+      for (const run of runs) {
+        const tag = run.name.replace(/\s+/g, '_');
+        if (tag !== run.name) warnings.push(`run "${run.name}" is tagged "${tag}" (a TREC tag has no white space)`);
+        const lines: string[] = [];
+        for (const q of inp.queries) {
+          ranked(q, run).forEach((x, i) => lines.push(`${noSpace(q.queryId, format)} Q0 ${noSpace(x.id, format)} ${i + 1} ${formatScore(x.score)} ${tag}`));
+        }
+        files.push({ run: run.name, lines });
+      }
+      // The labels are not part of a run file, but the datasheet describes them.
+      for (const q of inp.queries) for (const c of q.candidates) {
+        const v = valueOf(q.queryId, c);
+        if (judged(v)) count(q.queryId, v);
+      }
+      break;
+    }
+    case 'jsonl':
+    case 'csv': {
+      const annotator = exportAnnotatorName(inp.labels.source);
+      const aggregate = inp.labels.source === AGGREGATE;
+      const lines: string[] = format === 'csv' ? ['query_id,candidate_id,annotator,label,grade,relevant,status,votes'] : [];
+      let unjudged = 0;
+      for (const q of inp.queries) {
+        for (const c of q.candidates) {
+          const v = valueOf(q.queryId, c);
+          const entry = inp.state.byKey.get(pairKey(q.queryId, c));
+          const status = aggregate ? (entry?.resolution.status ?? 'unlabeled') : v === undefined ? 'unlabeled' : 'labeled';
+          const label = v ?? '?';
+          const grade = v === undefined ? null : labelGrade(v);
+          if (judged(v)) count(q.queryId, v);
+          else unjudged++;
+          const votes: Record<string, string> = {};
+          if (aggregate && entry) for (const x of entry.votes) votes[x.annotator] = x.value;
+          if (format === 'jsonl') {
+            const o: Record<string, unknown> = {
+              query_id: q.queryId,
+              candidate_id: c,
+              annotator,
+              label,
+              grade,
+              relevant: grade === null ? null : grade >= DEFAULT_RELEVANCE_THRESHOLD,
+              status,
+            };
+            if (aggregate) {
+              o.votes = votes;
+              o.judge = entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null;
+            }
+            lines.push(JSON.stringify(o));
+          } else {
+            const voteText = Object.entries(votes)
+              .map(([a, x]) => `${a}=${x}`)
+              .join(';');
+            lines.push(
+              [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText]
+                .map(csvField)
+                .join(','),
+            );
+          }
+        }
+      }
+      if (unjudged) warnings.push(`${unjudged} pairs have no label from ${inp.labels.source} and are written with label "?" (unjudged)`);
+      files.push({ run: null, lines });
+      break;
+    }
+    case 'semeval-relevancy': {
+      const run = inp.run;
+      const lines: string[] = [];
+      let skipped = 0;
+      for (const q of inp.queries) {
+        const rank = new Map<string, number>();
+        const scores = run?.scores.get(q.queryId);
+        if (run) rankIndices(q.candidates, scores).forEach((i, r) => rank.set(q.candidates[i]!, r + 1));
+        q.candidates.forEach((c, i) => {
+          const v = valueOf(q.queryId, c);
+          if (!judged(v)) {
+            skipped++;
+            return;
+          }
+          count(q.queryId, v);
+          const score = scores?.get(c);
+          lines.push(
+            [noSpace(q.queryId, format), noSpace(c, format), String(rank.get(c) ?? i + 1), score === undefined ? '0' : formatScore(score), isRelevant(v) ? 'true' : 'false'].join('\t'),
+          );
+        });
+      }
+      if (skipped) warnings.push(`${skipped} pairs without a label from ${inp.labels.source} were left out`);
+      files.push({ run: null, lines });
+      break;
+    }
+  }
+  return { files, warnings, distribution, labels, queries: queriesWritten.size };
+}

@@ -1,0 +1,262 @@
+/**
+ * Agreement over a pool: builds the items × annotators RatingTable from the label history's
+ * current labels and calls the pure statistics in src/main/agreement.
+ *
+ * - Items: the pool's pairs (pool order) labeled by at least one of the chosen annotators; an
+ *   item's query is its pool query (the bootstrap resamples queries).
+ * - Labels: each annotator's current label; "?" (unsure) is a missing label. All of an
+ *   annotator's labels in the pool count, assigned or not.
+ * - Scale (categories low → high): binary 0, 1; semeval3 Irrelevant, Relevant, PerfectMatch
+ *   (interval values 0, 1, 2); likert5 −2 … 2; graded: the integer values that occur.
+ * - Annotators: the pool's annotators (state.ts) unless given; queries: all, or a given subset.
+ * - CIs: per annotator pair, the bootstrap-over-queries percentile 95% CI of Cohen's kappa (from
+ *   agreementReport); pool-level CIs of Fleiss' kappa, nominal Krippendorff's alpha and Gwet's
+ *   AC1 by the same bootstrap (resampling queries as bootstrapByQuery does; same seed and resamples).
+ */
+import type { AgreementView, IntervalView, StatView } from '../../shared/gold';
+import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
+import { agreementReport, cohenKappa, encodeTable, fleissKappa, percentAgreement, type RatingTable } from '../agreement';
+import { bootstrapCodedByQuery } from '../agreement/bootstrap';
+import { fleissKappaCoded } from '../agreement/fleiss';
+import { gwetAC1Coded } from '../agreement/gwet';
+import { krippendorffAlphaCoded } from '../agreement/krippendorff';
+import { QPairsError } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+import { loadPoolState, pairKey, type PoolState } from './state';
+
+export interface PoolAgreementOptions {
+  annotators?: readonly string[];
+  /** Only these queries (a subset of the pool); default all. */
+  queries?: readonly string[];
+  /** Bootstrap resamples (default 1000) and seed (default 1). */
+  bootstrap?: number;
+  seed?: number;
+  signal?: AbortSignal;
+  /** At most this many points in `overTime` (default 100; evenly spaced, always the last). */
+  maxTimePoints?: number;
+}
+
+/** The label scale of a scheme (graded: the integer values that occur, sorted). */
+export function schemeCategories(scheme: LabelScheme, values: Iterable<string> = []): { categories: string[]; scale: number[] } {
+  switch (scheme) {
+    case 'binary':
+      return { categories: ['0', '1'], scale: [0, 1] };
+    case 'semeval3':
+      return { categories: ['Irrelevant', 'Relevant', 'PerfectMatch'], scale: [0, 1, 2] };
+    case 'likert5':
+      return { categories: ['-2', '-1', '0', '1', '2'], scale: [-2, -1, 0, 1, 2] };
+    case 'graded': {
+      const nums = [...new Set([...values].filter((v) => v !== UNSURE).map((v) => labelGrade(v)).filter((g): g is number => g !== null))].sort(
+        (a, b) => a - b,
+      );
+      return { categories: nums.map(String), scale: nums };
+    }
+  }
+}
+
+export interface PoolRatingTable {
+  table: RatingTable;
+  /** Item id → pair. */
+  pairs: Map<string, { queryId: string; candidateId: string }>;
+  /** Per item: the latest label event among the annotators (for "agreement over time"). */
+  lastSeq: Map<string, number>;
+}
+
+/** The RatingTable of a pool for the given annotators, optionally over some of its queries (see the module comment). */
+export function poolRatingTable(s: PoolState, annotators: readonly string[], queries?: ReadonlySet<string>): PoolRatingTable {
+  const all: string[] = [];
+  for (const a of annotators) for (const l of s.labels.get(a)?.values() ?? []) all.push(l.value);
+  const { categories, scale } = schemeCategories(s.scheme, all);
+  const known = new Set(categories);
+  const items: RatingTable['items'][number][] = [];
+  const pairs = new Map<string, { queryId: string; candidateId: string }>();
+  const lastSeq = new Map<string, number>();
+  for (const q of s.queries) {
+    if (queries && !queries.has(q.queryId)) continue;
+    for (const c of q.candidates) {
+      const key = pairKey(q.queryId, c);
+      let any = false;
+      let seq = 0;
+      const labels = annotators.map((a) => {
+        const l = s.labels.get(a)?.get(key);
+        if (!l || l.value === UNSURE || !known.has(l.value)) return null;
+        any = true;
+        seq = Math.max(seq, l.seq);
+        return l.value;
+      });
+      if (!any) continue;
+      items.push({ id: key, queryId: q.queryId, labels });
+      pairs.set(key, { queryId: q.queryId, candidateId: c });
+      lastSeq.set(key, seq);
+    }
+  }
+  return { table: { categories, scale, annotators: [...annotators], items }, pairs, lastSeq };
+}
+
+function positives(categories: readonly string[]): string[] {
+  return categories.filter((c) => (labelGrade(c) ?? -Infinity) >= 1);
+}
+
+/** Agreement report of a pool (see the module comment and AgreementView). */
+export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptions = {}, state?: PoolState): AgreementView {
+  const s = state ?? loadPoolState(ws, pool);
+  const annotators = o.annotators && o.annotators.length > 0 ? [...o.annotators] : s.annotators;
+  if (new Set(annotators).size !== annotators.length) throw new QPairsError('an annotator is listed twice');
+  const knownNames = new Set(ws.listAnnotators().map((a) => a.name));
+  for (const a of annotators) if (!knownNames.has(a)) throw new QPairsError(`no annotator named "${a}"`);
+  const resamples = o.bootstrap ?? 1000;
+  const seed = o.seed ?? 1;
+  let subset: Set<string> | undefined;
+  if (o.queries) {
+    subset = new Set(o.queries);
+    const inPool = new Set(s.queries.map((q) => q.queryId));
+    const missing = [...subset].filter((q) => !inPool.has(q));
+    if (missing.length) throw new QPairsError(`not queries of pool "${s.pool.name}": ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
+  }
+  const { table, pairs, lastSeq } = poolRatingTable(s, annotators, subset);
+  const boot = { resamples, seed, signal: o.signal };
+  const report = agreementReport(table, { ...boot, positive: positives(table.categories.map(String)) });
+
+  // Disagreements per query with every annotator's label.
+  const labelsOf = (key: string): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const a of annotators) {
+      const l = s.labels.get(a)?.get(key);
+      if (l) out[a] = l.value;
+    }
+    return out;
+  };
+  const perQuery = report.perQuery.map((q) => ({
+    queryId: q.queryId,
+    items: q.items,
+    multiplyLabeled: q.multiplyLabeled,
+    percentAgreement: q.percentAgreement as StatView,
+    disagreements: q.disagreements.map((id) => ({ candidateId: pairs.get(id)!.candidateId, labels: labelsOf(id) })),
+  }));
+
+  const none: IntervalView = { value: null, reason: annotators.length < 2 ? 'fewer than two annotators' : 'no labeled pair' };
+  let ci95: AgreementView['ci95'] = { fleissKappa: none, krippendorffAlpha: none, gwetAC1: none };
+  if (annotators.length >= 2 && table.items.length > 0) {
+    // Same resampling as bootstrapByQuery (queries with replacement), on the coded table.
+    const t = encodeTable(table);
+    ci95 = {
+      fleissKappa: bootstrapCodedByQuery(t, (rows) => fleissKappaCoded(t, rows), boot) as IntervalView,
+      krippendorffAlpha: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'nominal'), boot) as IntervalView,
+      gwetAC1: bootstrapCodedByQuery(t, (rows) => gwetAC1Coded(t, rows), boot) as IntervalView,
+    };
+  }
+
+  return {
+    pool: s.pool.name,
+    scheme: s.scheme,
+    annotators,
+    categories: table.categories.map(String),
+    items: report.items,
+    queries: report.queries,
+    bootstrap: { resamples, seed },
+    percentAgreement: report.percentAgreement as StatView,
+    fleissKappa: report.fleissKappa as StatView,
+    krippendorffAlpha: {
+      nominal: report.krippendorffAlpha.nominal as StatView,
+      ordinal: report.krippendorffAlpha.ordinal as StatView,
+      interval: report.krippendorffAlpha.interval as StatView,
+    },
+    gwetAC1: report.gwetAC1 as StatView,
+    ci95,
+    pairs: report.pairs.map((p) => ({
+      a: p.a,
+      b: p.b,
+      items: p.items,
+      percentAgreement: p.percentAgreement as StatView,
+      cohenKappa: p.cohenKappa as StatView,
+      cohenKappaLinear: p.cohenKappaLinear as StatView,
+      cohenKappaQuadratic: p.cohenKappaQuadratic as StatView,
+      ci95: p.ci95 as IntervalView,
+      psa: p.psa as StatView,
+      nsa: p.nsa as StatView,
+      confusion: p.confusion,
+    })),
+    perQuery,
+    overTime: agreementOverTime(table, lastSeq, o.maxTimePoints ?? 100),
+  };
+}
+
+/**
+ * Agreement after the first n co-labeled queries: queries with at least one item labeled by two
+ * or more of the annotators, ordered by the latest label event among their items; for evenly
+ * spaced n (at most `maxPoints`, always including all queries) the statistics over the items of
+ * those queries.
+ */
+export function agreementOverTime(table: RatingTable, lastSeq: Map<string, number>, maxPoints = 100): AgreementView['overTime'] {
+  const byQuery = new Map<string, { items: RatingTable['items'][number][]; seq: number; co: boolean }>();
+  for (const it of table.items) {
+    let g = byQuery.get(it.queryId);
+    if (!g) byQuery.set(it.queryId, (g = { items: [], seq: 0, co: false }));
+    g.items.push(it);
+    g.seq = Math.max(g.seq, lastSeq.get(it.id) ?? 0);
+    if (it.labels.filter((l) => l !== null && l !== undefined).length >= 2) g.co = true;
+  }
+  const order = [...byQuery.values()].filter((g) => g.co).sort((a, b) => a.seq - b.seq);
+  const Q = order.length;
+  if (Q === 0) return [];
+  const step = Math.max(1, Math.ceil(Q / Math.max(1, maxPoints)));
+  const points: number[] = [];
+  for (let n = step; n < Q; n += step) points.push(n);
+  points.push(Q);
+  const two = table.annotators.length === 2;
+  const out: AgreementView['overTime'] = [];
+  const items: RatingTable['items'][number][] = [];
+  let taken = 0;
+  for (const n of points) {
+    while (taken < n) items.push(...order[taken++]!.items);
+    const t: RatingTable = { ...table, items: [...items] };
+    const point: AgreementView['overTime'][number] = {
+      queries: n,
+      items: items.length,
+      percentAgreement: percentAgreement(t) as StatView,
+      fleissKappa: fleissKappa(t) as StatView,
+    };
+    if (two) point.cohenKappa = cohenKappa(t, table.annotators[0]!, table.annotators[1]!) as StatView;
+    out.push(point);
+  }
+  return out;
+}
+
+/**
+ * The CLI's JSON view of a report: statistics as plain numbers; an undefined one is `null` with
+ * `<name>Reason` beside it (e.g. `"fleissKappa": null, "fleissKappaReason": "…"`).
+ */
+export function agreementJson(v: AgreementView): Record<string, unknown> {
+  const out: Record<string, unknown> = { pool: v.pool, scheme: v.scheme, items: v.items, queries: v.queries, annotators: v.annotators, categories: v.categories };
+  putStat(out, 'percentAgreement', v.percentAgreement);
+  putStat(out, 'fleissKappa', v.fleissKappa);
+  const alpha: Record<string, unknown> = {};
+  putStat(alpha, 'nominal', v.krippendorffAlpha.nominal);
+  putStat(alpha, 'ordinal', v.krippendorffAlpha.ordinal);
+  putStat(alpha, 'interval', v.krippendorffAlpha.interval);
+  out.krippendorffAlpha = alpha;
+  putStat(out, 'gwetAC1', v.gwetAC1);
+  const ci: Record<string, unknown> = {};
+  putStat(ci, 'fleissKappa', v.ci95.fleissKappa);
+  putStat(ci, 'krippendorffAlpha', v.ci95.krippendorffAlpha);
+  putStat(ci, 'gwetAC1', v.ci95.gwetAC1);
+  out.ci95 = ci;
+  out.bootstrap = v.bootstrap;
+  out.pairs = v.pairs.map((p) => {
+    const o: Record<string, unknown> = { a: p.a, b: p.b, items: p.items };
+    putStat(o, 'percentAgreement', p.percentAgreement);
+    putStat(o, 'cohenKappa', p.cohenKappa);
+    putStat(o, 'cohenKappaLinear', p.cohenKappaLinear);
+    putStat(o, 'cohenKappaQuadratic', p.cohenKappaQuadratic);
+    putStat(o, 'ci95', p.ci95);
+    o.confusion = p.confusion;
+    return o;
+  });
+  return out;
+}
+
+/** Sets `o[key]` to the statistic's value, and `o[key + 'Reason']` when it is undefined. */
+export function putStat(o: Record<string, unknown>, key: string, s: StatView | IntervalView): void {
+  o[key] = s.value;
+  if (s.value === null) o[`${key}Reason`] = s.reason;
+}

@@ -1,0 +1,115 @@
+/**
+ * Comparing rankers on a pool: each run's per-query metric (AP, RR, P@1, P@5 or R-Prec) on the
+ * same labeled queries — the queries `eval` evaluates for the label source under the convention
+ * (`skip` leaves out queries without a relevant candidate; whether a query is in does not
+ * depend on the run) — then src/main/stats compareRankers: per pair of runs the mean difference
+ * with a bootstrap-over-queries 95% CI, the paired t-test, the paired randomization (sign-flip)
+ * test, and Holm's correction of both families of p-values over the compared pairs.
+ */
+import type { CompareMetric, CompareView, IntervalView, StatView } from '../../shared/gold';
+import { COMPARE_METRICS } from '../../shared/gold';
+import { poolLabels } from '../engine/evaluate';
+import { QPairsError } from '../errors';
+import { evaluateRankedQuery, rankIndices, type EvalOptions } from '../metrics';
+import { compareRankers } from '../stats';
+import type { Workspace } from '../workspace/workspace';
+import { defaultLabelSource } from './state';
+
+export interface PoolCompareOptions {
+  runs: readonly string[];
+  metric?: CompareMetric;
+  /** Label source (annotator or @aggregate); default as eval (defaultLabelSource). */
+  annotator?: string;
+  convention?: 'skip' | 'zero';
+  ties?: 'pool-order' | 'trec-eval';
+  threshold?: number;
+  /** Bootstrap resamples (default 1000), permutations (default 10000), seed (default 1). */
+  bootstrap?: number;
+  permutations?: number;
+  seed?: number;
+  /** Family-wise level for Holm (default 0.05). */
+  alpha?: number;
+  /** Compare each run with this one instead of every pair. */
+  baseline?: string;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Per-query values of a metric for some runs of a pool, on the queries eval includes. */
+export function perQueryMetric(
+  ws: Workspace,
+  pool: string,
+  runs: readonly string[],
+  o: { metric: CompareMetric; annotator: string; convention: 'skip' | 'zero'; ties: 'pool-order' | 'trec-eval'; threshold: number },
+): { queries: string[]; rankers: Array<{ name: string; values: number[] }> } {
+  const { queries } = poolLabels(ws, pool, o.annotator);
+  const known = new Map(ws.listRuns(pool).map((r) => [r.name, r.id]));
+  const opts: EvalOptions = { convention: o.convention, ties: o.ties, threshold: o.threshold, ks: [1, 5] };
+  const ids: string[] = [];
+  const rankers = runs.map((name) => {
+    const id = known.get(name);
+    if (id === undefined) throw new QPairsError(`pool "${pool}" has no run "${name}" (runs: ${[...known.keys()].join(', ') || 'none'})`);
+    const scores = ws.runScores(id);
+    const values: number[] = [];
+    const qs: string[] = [];
+    for (const q of queries) {
+      const res = evaluateRankedQuery(q, rankIndices(q.candidates, scores.get(q.queryId), { ties: o.ties }), opts);
+      if (!res.included) continue;
+      values.push(res.metrics[o.metric as 'AP']);
+      qs.push(q.queryId);
+    }
+    if (ids.length === 0) ids.push(...qs);
+    return { name, values };
+  });
+  return { queries: ids, rankers };
+}
+
+export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptions): CompareView {
+  ws.pool(pool);
+  const metric = o.metric ?? 'AP';
+  if (!COMPARE_METRICS.includes(metric)) throw new QPairsError(`unknown metric "${metric}" (metrics: ${COMPARE_METRICS.join(', ')})`);
+  if (o.runs.length < 2) throw new QPairsError('comparing needs at least two runs');
+  if (new Set(o.runs).size !== o.runs.length) throw new QPairsError('a run is listed twice');
+  if (o.baseline !== undefined && !o.runs.includes(o.baseline)) throw new QPairsError(`the baseline "${o.baseline}" is not among the compared runs`);
+  const annotator = o.annotator ?? defaultLabelSource(ws, pool);
+  const convention = o.convention ?? 'skip';
+  const ties = o.ties ?? 'pool-order';
+  const threshold = o.threshold ?? 1;
+  const resamples = o.bootstrap ?? 1000;
+  const permutations = o.permutations ?? 10_000;
+  const seed = o.seed ?? 1;
+  const alpha = o.alpha ?? 0.05;
+  const input = perQueryMetric(ws, pool, o.runs, { metric, annotator, convention, ties, threshold });
+  const r = compareRankers(input, { resamples, permutations, seed, alpha, baseline: o.baseline, signal: o.signal, onProgress: o.onProgress });
+  return {
+    pool,
+    metric,
+    annotator,
+    convention,
+    ties,
+    threshold,
+    queries: r.queries,
+    bootstrap: { resamples, seed },
+    permutations,
+    alpha,
+    runs: r.rankers.map((x) => ({ name: x.name, mean: x.mean as StatView })),
+    pairs: r.pairs.map((p) => ({
+      a: p.a,
+      b: p.b,
+      n: p.n,
+      meanA: p.meanA as StatView,
+      meanB: p.meanB as StatView,
+      meanDiff: p.meanDiff as StatView,
+      ci95: p.ci as IntervalView,
+      t: p.tTest.t as StatView,
+      df: p.tTest.df,
+      pT: p.tTest.p as StatView,
+      pPermutation: p.permutation.p as StatView,
+      permutationMethod: p.permutation.method,
+      pHolmT: p.holmT as StatView,
+      pHolmPermutation: p.holmPermutation as StatView,
+      rejectT: p.rejectT,
+      rejectPermutation: p.rejectPermutation,
+    })),
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The gold workflow over a workspace: pool assignment to several annotators (assign.ts,
+ * store.ts), aggregation rules (rules.ts) and the aggregate (state.ts), agreement over a pool
+ * (agreement.ts → src/main/agreement), the adjudication queue ordered by impact (review.ts) and
+ * ranker comparison over a pool (compare.ts → src/main/stats).
+ */
+export { planAssignment } from './assign';
+export { relevanceValue, isDisagreement, strictMajority, resolvePair, type Resolution, type ResolveOptions } from './rules';
+export {
+  ANNOTATOR_ROLES,
+  addAnnotator,
+  annotatorRole,
+  assignPool,
+  checkAnnotatorName,
+  getAggregation,
+  getAssignment,
+  setAggregation,
+  setAnnotatorRole,
+  type AggregationSetting,
+  type AssignmentPlan,
+} from './store';
+export {
+  aggregationSummary,
+  defaultLabelSource,
+  isDisagreementEntry,
+  loadPoolState,
+  pairKey,
+  sourceGrades,
+  sourceLabels,
+  type PairEntry,
+  type PoolState,
+  type SourceLabels,
+  type Vote,
+} from './state';
+export { agreementJson, agreementOverTime, poolAgreement, poolRatingTable, putStat, schemeCategories, type PoolAgreementOptions } from './agreement';
+export { checkJudge, pairImpact, reviewQueue, type ReviewOptions } from './review';
+export { comparePoolRuns, perQueryMetric, type PoolCompareOptions } from './compare';
+export { assignmentView } from './progress';

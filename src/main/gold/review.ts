@@ -1,0 +1,132 @@
+/**
+ * The adjudication queue: a pool's disagreements (pairs whose votes differ, state.ts) that no
+ * judge has settled yet, ordered by how much settling each one can move the rankers' metrics.
+ *
+ * Impact of a disagreeing pair (q, c):
+ *   for each run r of the pool, rank q's candidates by r (ties in pool order) and compute the
+ *   query's AP with c relevant and with c not relevant — one per possible resolution, i.e. per
+ *   distinct voted value, relevant iff grade ≥ 1 — the other candidates of q keeping their
+ *   current aggregate label (unresolved ones count as not relevant, AP = 0 when q has no
+ *   relevant candidate);
+ *   ΔAP_r = max − min of those APs (0 when every voted value has the same relevance);
+ *   impact = Σ_r ΔAP_r / (number of queries in the pool).
+ * So impact is the most the pair can move MAP (over the pool's queries), summed over the runs.
+ * Ties (and pools without runs) keep pool order. Cost: one ranking per run and query with a
+ * disagreement, two AP computations per run and pair.
+ */
+import type { ReviewItem, ReviewQueue } from '../../shared/gold';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, schemeValues } from '../../shared/labels';
+import { QPairsError } from '../errors';
+import { averagePrecision, rankIndices } from '../metrics';
+import type { Workspace } from '../workspace/workspace';
+import { annotatorRole } from './store';
+import { isDisagreementEntry, loadPoolState, type PairEntry, type PoolState } from './state';
+
+export interface ReviewOptions {
+  /** Also list disagreements a judge has settled (default false). */
+  includeSettled?: boolean;
+  /** At most this many items (default all). */
+  limit?: number;
+}
+
+/** Throws unless `judge` may settle disagreements of the pool (role judge, not one of its annotators). */
+export function checkJudge(ws: Workspace, s: PoolState, judge: string): void {
+  const role = annotatorRole(ws, judge);
+  if (role === null) throw new QPairsError(`no annotator named "${judge}" (mark a judge with: qpairs annotators add W ${judge} --role judge)`);
+  if (role !== 'judge') throw new QPairsError(`"${judge}" is not a judge (role ${role}); mark it with: qpairs annotators role W ${judge} judge`);
+  if (s.annotators.includes(judge)) throw new QPairsError(`"${judge}" annotates pool "${s.pool.name}" and cannot judge its disagreements`);
+}
+
+const isRelevant = (value: string): boolean => (labelGrade(value) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD;
+
+/** AP of a query with the given relevance per candidate index, over a ranking (indices). */
+function apOf(ranking: readonly number[], rel: readonly boolean[]): number {
+  let R = 0;
+  for (const r of rel) if (r) R++;
+  const list = ranking.map((i) => (rel[i] ? 1 : 0));
+  return averagePrecision(list, R);
+}
+
+/** Per run: the largest |ΔAP| of the pair's query between the possible resolutions of the pair. */
+export function pairImpact(
+  e: PairEntry,
+  s: PoolState,
+  rankings: ReadonlyArray<{ run: string; ranking: number[] }>,
+): { apChange: Record<string, number>; impact: number } {
+  const q = s.queries[e.queryIndex]!;
+  const base = q.candidates.map((c) => {
+    const v = s.byKey.get(`${q.queryId}\u0000${c}`)!.resolution.value;
+    return v !== null && isRelevant(v);
+  });
+  const options = [...new Set(e.votes.map((v) => isRelevant(v.value)))];
+  const apChange: Record<string, number> = {};
+  let sum = 0;
+  for (const { run, ranking } of rankings) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const relevant of options) {
+      const rel = base.slice();
+      rel[e.candidateIndex] = relevant;
+      const ap = apOf(ranking, rel);
+      lo = Math.min(lo, ap);
+      hi = Math.max(hi, ap);
+    }
+    const d = options.length > 1 ? hi - lo : 0;
+    apChange[run] = d;
+    sum += d;
+  }
+  return { apChange, impact: s.queries.length > 0 ? sum / s.queries.length : 0 };
+}
+
+/** The review queue of a pool for a judge (null: anyone, no role check). See the module comment. */
+export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o: ReviewOptions = {}, state?: PoolState): ReviewQueue {
+  const s = state ?? loadPoolState(ws, pool);
+  if (judge !== null) checkJudge(ws, s, judge);
+  const disagreements = s.pairs.filter(isDisagreementEntry);
+  const settledCount = disagreements.filter((e) => e.judge).length;
+  const listed = o.includeSettled ? disagreements : disagreements.filter((e) => !e.judge);
+  const runs = ws.listRuns(pool).map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));
+  const rankingsByQuery = new Map<number, Array<{ run: string; ranking: number[] }>>();
+  const rankingsOf = (qi: number): Array<{ run: string; ranking: number[] }> => {
+    let r = rankingsByQuery.get(qi);
+    if (!r) {
+      const q = s.queries[qi]!;
+      r = runs.map((run) => ({ run: run.name, ranking: rankIndices(q.candidates, run.scores.get(q.queryId)) }));
+      rankingsByQuery.set(qi, r);
+    }
+    return r;
+  };
+  const scored = listed.map((e) => ({ e, ...pairImpact(e, s, rankingsOf(e.queryIndex)) }));
+  scored.sort((x, y) => y.impact - x.impact || x.e.queryIndex - y.e.queryIndex || x.e.candidateIndex - y.e.candidateIndex);
+  const take = o.limit !== undefined ? scored.slice(0, o.limit) : scored;
+  const texts = ws.getQuestions([...new Set(take.flatMap(({ e }) => [e.queryId, e.candidateId]))]);
+  const items: ReviewItem[] = take.map(({ e, impact, apChange }) => ({
+    queryId: e.queryId,
+    candidateId: e.candidateId,
+    queryPosition: e.queryIndex,
+    candidatePosition: e.candidateIndex,
+    query: texts.get(e.queryId) ?? null,
+    candidate: texts.get(e.candidateId) ?? null,
+    labels: e.votes.map((v) => ({ annotator: v.annotator, value: v.value })),
+    impact,
+    apChange,
+    ruleValue: e.resolution.value,
+    settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq } : null,
+  }));
+  const note =
+    s.rule === 'mean' || s.rule === 'unanimous'
+      ? `pool "${s.pool.name}" aggregates by the ${s.rule} rule, which ignores judges' labels; set the rule to adjudicated or majority for settled pairs to count`
+      : undefined;
+  return {
+    pool: s.pool.name,
+    judge: judge ?? '',
+    scheme: s.scheme,
+    rule: s.rule,
+    values: s.scheme === 'graded' ? [...new Set(disagreements.flatMap((e) => e.votes.map((v) => v.value)))].sort((a, b) => Number(a) - Number(b)) : schemeValues(s.scheme),
+    total: disagreements.length,
+    settled: settledCount,
+    remaining: disagreements.length - settledCount,
+    items,
+    ...(note ? { note } : {}),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Aggregation rules (pure): how the votes of a pair's annotators (and a judge's label) combine
+ * into one label.
+ *
+ * Votes are the current labels of the annotators assigned to the pair's query, "?" (unsure)
+ * left out. A pair with no vote is `unlabeled`. A *disagreement* is a pair with two or more
+ * different votes. Per rule:
+ *
+ * - `adjudicated` (default): all votes equal → that value (`agreed`); a disagreement → the judge's
+ *   label (`adjudicated`), else `unresolved`.
+ * - `majority`: all votes equal → `agreed`; a disagreement → the judge's label when there is one
+ *   (`adjudicated`: a judge who looked at the pair overrides the count), else the value with a
+ *   strict majority of the votes (`majority`); a tie for the most votes (e.g. 1–1, or 1–1–1 on a
+ *   3-way scale) is `unresolved`.
+ * - `mean`: m = mean grade of the votes (binary 0/1, SemEval 0/1/2, Likert −2…+2); m > threshold
+ *   (default 0: for Likert, "mean above 0 means relevant") → the scheme's relevant value, else
+ *   its non-relevant value (`mean`). The result is a binary relevance. Judges are ignored.
+ * - `unanimous`: votes from every assigned annotator, all equal → `agreed`; anything else
+ *   (a disagreement, or an assigned annotator still missing) → `unresolved`. Judges are ignored.
+ *
+ * Under `adjudicated`, `majority` and `mean` a pair with only some of its assigned annotators'
+ * votes is resolved from the votes given so far (live metrics while labeling); `complete` tells
+ * whether every assigned annotator voted.
+ */
+import { labelGrade, type LabelScheme } from '../../shared/labels';
+import type { AggregationRule, PairStatus } from '../../shared/gold';
+
+export interface Resolution {
+  value: string | null;
+  status: PairStatus;
+  /** Mean grade of the votes (rule `mean` only). */
+  mean?: number;
+}
+
+/** The value that stands for "relevant" / "not relevant" in a scheme (results of the mean rule). */
+export function relevanceValue(scheme: LabelScheme, relevant: boolean): string {
+  switch (scheme) {
+    case 'semeval3':
+      return relevant ? 'Relevant' : 'Irrelevant';
+    case 'likert5':
+      return relevant ? '1' : '-1';
+    default:
+      return relevant ? '1' : '0';
+  }
+}
+
+/** True when the votes hold two or more different values. */
+export function isDisagreement(votes: readonly string[]): boolean {
+  for (let i = 1; i < votes.length; i++) if (votes[i] !== votes[0]) return true;
+  return false;
+}
+
+/** The value with strictly more votes than any other, or null on a tie (or no votes). */
+export function strictMajority(votes: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const v of votes) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | null = null;
+  let bestN = 0;
+  let tie = false;
+  for (const [v, n] of counts) {
+    if (n > bestN) {
+      best = v;
+      bestN = n;
+      tie = false;
+    } else if (n === bestN) tie = true;
+  }
+  return tie ? null : best;
+}
+
+export interface ResolveOptions {
+  rule: AggregationRule;
+  scheme: LabelScheme;
+  /** Mean rule: relevant iff mean grade > threshold (default 0). */
+  threshold?: number;
+  /** Every assigned annotator voted (the unanimous rule needs it; default true). */
+  complete?: boolean;
+}
+
+/**
+ * Resolves one pair: `votes` are the assigned annotators' values ("?" already removed), `judge`
+ * the judge's current value or null. See the module comment for the rules.
+ */
+export function resolvePair(votes: readonly string[], judge: string | null, o: ResolveOptions): Resolution {
+  if (votes.length === 0) return { value: null, status: 'unlabeled' };
+  const disagree = isDisagreement(votes);
+  switch (o.rule) {
+    case 'adjudicated':
+      if (!disagree) return { value: votes[0]!, status: 'agreed' };
+      return judge !== null ? { value: judge, status: 'adjudicated' } : { value: null, status: 'unresolved' };
+    case 'majority': {
+      if (!disagree) return { value: votes[0]!, status: 'agreed' };
+      if (judge !== null) return { value: judge, status: 'adjudicated' };
+      const m = strictMajority(votes);
+      return m !== null ? { value: m, status: 'majority' } : { value: null, status: 'unresolved' };
+    }
+    case 'mean': {
+      let sum = 0;
+      let n = 0;
+      for (const v of votes) {
+        const g = labelGrade(v);
+        if (g === null) continue;
+        sum += g;
+        n++;
+      }
+      if (n === 0) return { value: null, status: 'unlabeled' };
+      const mean = sum / n;
+      return { value: relevanceValue(o.scheme, mean > (o.threshold ?? 0)), status: 'mean', mean };
+    }
+    case 'unanimous':
+      if (!disagree && (o.complete ?? true)) return { value: votes[0]!, status: 'agreed' };
+      return { value: null, status: 'unresolved' };
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * The label state of a pool with several annotators: who annotates it (assignment), who judges,
+ * each pair's votes and judge label, and the aggregate under the pool's rule (rules.ts).
+ *
+ * - The pool's annotators: those it was assigned to (`qpairs assign`), else every annotator of
+ *   role `annotator` with a current label in the pool (in order of their first label).
+ * - Judges: annotators of role `judge` who are not annotators of this pool.
+ * - A pair's votes: current labels of the annotators assigned to its query ("?" left out);
+ *   labels of other annotators do not vote. The judge label of a pair is the latest current
+ *   label any judge gave it ("?" ignored).
+ * - `gold` and `system` annotators never vote: a pool's imported gold stays its own source.
+ */
+import { AGGREGATE, type AggregationRule, type AggregationSummary, type PairStatus } from '../../shared/gold';
+import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
+import type { PoolInfo, PoolQuery } from '../../shared/types';
+import { QPairsError } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+import { resolvePair, type Resolution } from './rules';
+import { getAggregation, getAssignment, type AssignmentPlan } from './store';
+
+export const pairKey = (queryId: string, candidateId: string): string => `${queryId}\u0000${candidateId}`;
+
+export interface Vote {
+  annotator: string;
+  value: string;
+  seq: number;
+}
+
+export interface PairEntry {
+  queryId: string;
+  candidateId: string;
+  queryIndex: number;
+  candidateIndex: number;
+  /** Annotators assigned to the pair's query. */
+  assignees: readonly string[];
+  /** Assigned annotators' current labels, "?" left out, in the pool's annotator order. */
+  votes: Vote[];
+  /** Every assigned annotator has voted. */
+  complete: boolean;
+  /** Latest current judge label ("?" ignored), or null. */
+  judge: Vote | null;
+  resolution: Resolution;
+}
+
+export interface PoolState {
+  pool: PoolInfo;
+  scheme: LabelScheme;
+  rule: AggregationRule;
+  threshold: number;
+  plan: AssignmentPlan;
+  annotators: string[];
+  judges: string[];
+  queries: PoolQuery[];
+  /** Every pair of the pool, in pool order. */
+  pairs: PairEntry[];
+  byKey: Map<string, PairEntry>;
+  /** Current labels (including "?") by annotator, then pair key. */
+  labels: Map<string, Map<string, { value: string; seq: number }>>;
+}
+
+/** Loads a pool's label state and computes the aggregate (one pass over the current labels). */
+export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: AggregationRule; threshold?: number } = {}): PoolState {
+  const pool = ws.pool(poolName);
+  const agg = getAggregation(ws, poolName);
+  const rule = opts.rule ?? agg.rule;
+  const threshold = opts.threshold ?? agg.threshold;
+  const plan = getAssignment(ws, poolName);
+  const roles = new Map(ws.listAnnotators().map((a) => [a.name, a.role]));
+  const labels = new Map<string, Map<string, { value: string; seq: number }>>();
+  const firstSeq = new Map<string, number>();
+  for (const l of ws.currentLabels(poolName)) {
+    let m = labels.get(l.annotator);
+    if (!m) labels.set(l.annotator, (m = new Map()));
+    m.set(pairKey(l.queryId, l.candidateId), { value: l.value, seq: l.seq });
+    if (!firstSeq.has(l.annotator)) firstSeq.set(l.annotator, l.seq);
+  }
+  const annotators =
+    plan.mode === 'open'
+      ? [...labels.keys()].filter((a) => roles.get(a) === 'annotator').sort((x, y) => firstSeq.get(x)! - firstSeq.get(y)!)
+      : [...plan.annotators];
+  const inPool = new Set(annotators);
+  const judges = [...roles].filter(([n, r]) => r === 'judge' && !inPool.has(n)).map(([n]) => n);
+  const queries = ws.poolQueries(poolName);
+  const pairs: PairEntry[] = [];
+  const byKey = new Map<string, PairEntry>();
+  queries.forEach((q, qi) => {
+    const assignees = plan.perQueryAnnotators ? (plan.perQueryAnnotators.get(q.queryId) ?? []) : annotators;
+    q.candidates.forEach((c, ci) => {
+      const key = pairKey(q.queryId, c);
+      const votes: Vote[] = [];
+      for (const a of assignees) {
+        const l = labels.get(a)?.get(key);
+        if (!l) continue;
+        if (l.value !== UNSURE) votes.push({ annotator: a, value: l.value, seq: l.seq });
+      }
+      let judge: Vote | null = null;
+      for (const j of judges) {
+        const l = labels.get(j)?.get(key);
+        if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) judge = { annotator: j, value: l.value, seq: l.seq };
+      }
+      const complete = assignees.length > 0 && votes.length === assignees.length;
+      const resolution = resolvePair(
+        votes.map((v) => v.value),
+        judge?.value ?? null,
+        { rule, scheme: pool.scheme, threshold, complete },
+      );
+      const e: PairEntry = { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, complete, judge, resolution };
+      pairs.push(e);
+      byKey.set(key, e);
+    });
+  });
+  return { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs, byKey, labels };
+}
+
+/** A pair whose votes hold two or more different values. */
+export function isDisagreementEntry(e: PairEntry): boolean {
+  return e.votes.some((v) => v.value !== e.votes[0]!.value);
+}
+
+export function aggregationSummary(s: PoolState): AggregationSummary {
+  const byStatus: Record<PairStatus, number> = { unlabeled: 0, agreed: 0, majority: 0, mean: 0, adjudicated: 0, unresolved: 0 };
+  const distribution: Record<string, number> = {};
+  let disagreements = 0;
+  let settled = 0;
+  for (const e of s.pairs) {
+    byStatus[e.resolution.status]++;
+    if (e.resolution.value !== null) distribution[e.resolution.value] = (distribution[e.resolution.value] ?? 0) + 1;
+    if (isDisagreementEntry(e)) {
+      disagreements++;
+      if (e.judge) settled++;
+    }
+  }
+  const resolved = s.pairs.filter((e) => e.resolution.value !== null).length;
+  return {
+    pool: s.pool.name,
+    scheme: s.scheme,
+    rule: s.rule,
+    threshold: s.threshold,
+    annotators: s.annotators,
+    judges: s.judges,
+    pairs: s.pairs.length,
+    labeled: s.pairs.length - byStatus.unlabeled,
+    resolved,
+    unresolved: byStatus.unresolved,
+    disagreements,
+    settled,
+    byStatus,
+    distribution,
+  };
+}
+
+// ------------------------------------------------------------------ label sources
+
+/** A pool's labels from one source (an annotator, or the aggregate). */
+export interface SourceLabels {
+  /** The source's name (an annotator name or "@aggregate"). */
+  source: string;
+  /** queryId → candidateId → value; only pairs with a value ("?" kept as given by an annotator). */
+  values: Map<string, Map<string, string>>;
+  /** queryId → latest label event behind this query's values (ordering "first n labeled queries"). */
+  lastSeq: Map<string, number>;
+}
+
+/**
+ * The labels of a source: an annotator's current labels, or with `@aggregate` the aggregate's
+ * resolved values (unresolved and unlabeled pairs are absent, i.e. unjudged).
+ */
+export function sourceLabels(ws: Workspace, pool: string, source: string, state?: PoolState): SourceLabels {
+  const values = new Map<string, Map<string, string>>();
+  const lastSeq = new Map<string, number>();
+  const put = (q: string, c: string, v: string, seq: number): void => {
+    let m = values.get(q);
+    if (!m) values.set(q, (m = new Map()));
+    m.set(c, v);
+    lastSeq.set(q, Math.max(lastSeq.get(q) ?? 0, seq));
+  };
+  if (source === AGGREGATE) {
+    const s = state ?? loadPoolState(ws, pool);
+    for (const e of s.pairs) {
+      if (e.resolution.value === null) continue;
+      let seq = e.judge?.seq ?? 0;
+      for (const v of e.votes) seq = Math.max(seq, v.seq);
+      put(e.queryId, e.candidateId, e.resolution.value, seq);
+    }
+  } else if (source.startsWith('@')) {
+    throw new QPairsError(`unknown label source "${source}" (use an annotator name or ${AGGREGATE})`);
+  } else {
+    for (const l of ws.currentLabels(pool, source)) put(l.queryId, l.candidateId, l.value, l.seq);
+  }
+  return { source, values, lastSeq };
+}
+
+/** Grades of a source's labels ("?" and unknown values → undefined = unjudged). */
+export function sourceGrades(src: SourceLabels): Map<string, Map<string, number | undefined>> {
+  const out = new Map<string, Map<string, number | undefined>>();
+  for (const [q, m] of src.values) {
+    const g = new Map<string, number | undefined>();
+    for (const [c, v] of m) g.set(c, labelGrade(v) ?? undefined);
+    out.set(q, g);
+  }
+  return out;
+}
+
+/**
+ * The default label source of a pool for eval and export: `gold` when the pool has current labels
+ * by the annotator `gold` (imported gold: AskUbuntu, SemEval, qrels), else the aggregate when some
+ * annotator of the pool has labeled, else `gold` (an empty evaluation, as before).
+ */
+export function defaultLabelSource(ws: Workspace, pool: string): string {
+  if (ws.currentLabels(pool, 'gold').length > 0) return 'gold';
+  const s = loadPoolState(ws, pool);
+  return s.annotators.length > 0 ? AGGREGATE : 'gold';
+}

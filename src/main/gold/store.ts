@@ -1,0 +1,131 @@
+/**
+ * Workspace tables of the gold workflow (migration 2): a pool's annotators and assignment plan,
+ * its aggregation rule, and annotator roles. All writes are single transactions.
+ */
+import { AGGREGATION_RULES, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
+import { QPairsError } from '../errors';
+import type { AnnotatorRole, Workspace } from '../workspace/workspace';
+import { planAssignment } from './assign';
+
+export const ANNOTATOR_ROLES: readonly AnnotatorRole[] = ['annotator', 'judge', 'gold', 'system'];
+
+export interface AssignmentPlan {
+  mode: 'full' | 'per-query' | 'open';
+  perQuery: number | null;
+  seed: number | null;
+  /** Assigned annotators in the order given (empty when mode is open). */
+  annotators: string[];
+  /** k-per-query plans: query id → its annotators. */
+  perQueryAnnotators: Map<string, string[]> | null;
+}
+
+export interface AggregationSetting {
+  rule: AggregationRule;
+  threshold: number;
+}
+
+export function checkAnnotatorName(name: string): string {
+  const n = name.trim();
+  if (!n) throw new QPairsError('annotator name is empty');
+  if (isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);
+  return n;
+}
+
+export function annotatorRole(ws: Workspace, name: string): AnnotatorRole | null {
+  const r = ws.stmt(`SELECT role FROM annotators WHERE name = ?`).get(name) as { role: AnnotatorRole } | undefined;
+  return r?.role ?? null;
+}
+
+/** Adds an annotator (or changes the role of an existing one); returns its role. */
+export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole): AnnotatorRole {
+  const n = checkAnnotatorName(name);
+  if (role !== undefined && !ANNOTATOR_ROLES.includes(role)) throw new QPairsError(`unknown role "${role}" (roles: ${ANNOTATOR_ROLES.join(', ')})`);
+  if (role === undefined) {
+    ws.ensureAnnotator(n);
+  } else {
+    ws.setAnnotatorRole(n, role);
+  }
+  return annotatorRole(ws, n)!;
+}
+
+export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRole): AnnotatorRole {
+  const n = checkAnnotatorName(name);
+  if (annotatorRole(ws, n) === null) throw new QPairsError(`no annotator named "${n}" (add it first)`);
+  return addAnnotator(ws, n, role);
+}
+
+export function getAggregation(ws: Workspace, pool: string): AggregationSetting {
+  const p = ws.pool(pool);
+  const r = ws.stmt(`SELECT aggregation, aggregation_threshold FROM pools WHERE id = ?`).get(p.id) as {
+    aggregation: AggregationRule;
+    aggregation_threshold: number;
+  };
+  return { rule: r.aggregation, threshold: r.aggregation_threshold };
+}
+
+export function setAggregation(ws: Workspace, pool: string, rule: AggregationRule, threshold?: number): AggregationSetting {
+  if (!AGGREGATION_RULES.includes(rule)) throw new QPairsError(`unknown aggregation rule "${rule}" (rules: ${AGGREGATION_RULES.join(', ')})`);
+  if (threshold !== undefined && !Number.isFinite(threshold)) throw new QPairsError('the aggregation threshold must be a finite number');
+  const p = ws.pool(pool);
+  const cur = getAggregation(ws, pool);
+  ws.stmt(`UPDATE pools SET aggregation = ?, aggregation_threshold = ? WHERE id = ?`).run(rule, threshold ?? cur.threshold, p.id);
+  return getAggregation(ws, pool);
+}
+
+export function getAssignment(ws: Workspace, pool: string): AssignmentPlan {
+  const p = ws.pool(pool);
+  const annotators = (
+    ws
+      .stmt(`SELECT a.name FROM pool_annotators pa JOIN annotators a ON a.id = pa.annotator_id WHERE pa.pool_id = ? ORDER BY pa.position`)
+      .all(p.id) as Array<{ name: string }>
+  ).map((r) => r.name);
+  const plan = ws.stmt(`SELECT per_query, seed FROM pool_assignment_plans WHERE pool_id = ?`).get(p.id) as
+    | { per_query: number | null; seed: number | null }
+    | undefined;
+  if (annotators.length === 0 || !plan) return { mode: 'open', perQuery: null, seed: null, annotators: [], perQueryAnnotators: null };
+  if (plan.per_query === null) return { mode: 'full', perQuery: null, seed: plan.seed, annotators, perQueryAnnotators: null };
+  const rows = ws
+    .stmt(
+      `SELECT s.query_id, a.name FROM pool_assignments s JOIN annotators a ON a.id = s.annotator_id
+       JOIN pool_annotators pa ON pa.pool_id = s.pool_id AND pa.annotator_id = s.annotator_id
+       WHERE s.pool_id = ? ORDER BY pa.position`,
+    )
+    .all(p.id) as Array<{ query_id: string; name: string }>;
+  const per = new Map<string, string[]>();
+  for (const r of rows) {
+    let l = per.get(r.query_id);
+    if (!l) per.set(r.query_id, (l = []));
+    l.push(r.name);
+  }
+  return { mode: 'per-query', perQuery: plan.per_query, seed: plan.seed, annotators, perQueryAnnotators: per };
+}
+
+/**
+ * Assigns a pool to annotators: full overlap (perQuery null) or k per query (seeded, balanced;
+ * see planAssignment). Replaces any earlier assignment; labels are never touched. Unknown
+ * annotators are added with role `annotator`; `gold` and `system` annotators cannot be assigned.
+ */
+export function assignPool(ws: Workspace, pool: string, annotators: readonly string[], perQuery: number | null, seed = 1): AssignmentPlan {
+  const p = ws.pool(pool);
+  const names = annotators.map(checkAnnotatorName);
+  for (const n of names) {
+    const role = annotatorRole(ws, n) ?? (n === 'gold' ? 'gold' : 'annotator');
+    if (role === 'gold' || role === 'system') throw new QPairsError(`"${n}" has the ${role} role and cannot be assigned to label a pool`);
+  }
+  const queries = ws.poolQueries(pool).map((q) => q.queryId);
+  const plan = planAssignment(queries, names, perQuery, seed);
+  ws.transaction(() => {
+    const ids = names.map((n) => ws.ensureAnnotator(n));
+    ws.stmt(`DELETE FROM pool_assignments WHERE pool_id = ?`).run(p.id);
+    ws.stmt(`DELETE FROM pool_annotators WHERE pool_id = ?`).run(p.id);
+    ws.stmt(`DELETE FROM pool_assignment_plans WHERE pool_id = ?`).run(p.id);
+    ids.forEach((id, i) => ws.stmt(`INSERT INTO pool_annotators(pool_id, annotator_id, position) VALUES (?, ?, ?)`).run(p.id, id, i));
+    ws.stmt(`INSERT INTO pool_assignment_plans(pool_id, per_query, seed, at) VALUES (?, ?, ?, ?)`).run(p.id, perQuery, seed, new Date().toISOString());
+    if (perQuery !== null) {
+      const idOf = new Map(names.map((n, i) => [n, ids[i]!]));
+      const ins = ws.stmt(`INSERT INTO pool_assignments(pool_id, query_id, annotator_id) VALUES (?, ?, ?)`);
+      for (const [q, list] of plan) for (const n of list) ins.run(p.id, q, idOf.get(n)!);
+    }
+  });
+  return getAssignment(ws, pool);
+}

@@ -1,0 +1,58 @@
+/**
+ * The desktop shell's main process: opens one workspace (the path given on the command line,
+ * else ~/.qpairs/demo.qpairs, created from the demo corpus on first run), wires the engine to
+ * IPC and opens the window. All the work happens in the engine; this file only touches Electron.
+ */
+import { app, dialog } from 'electron';
+import { existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Engine } from './engine/engine';
+import { Workspace } from './workspace/workspace';
+import { ensureDemoWorkspace } from './engine/demo';
+import { registerIpc } from './ipc';
+import { createMainWindow, hardenApp, isAppUrl } from './window';
+
+/** The first non-flag argument after the app entry (`electron . W` or `electron out/main/index.js W`). */
+function workspaceFromArgv(argv: readonly string[]): string | null {
+  const rest = argv.slice(app.isPackaged ? 1 : 2);
+  const w = rest.find((a) => a && !a.startsWith('-'));
+  return w ? path.resolve(w) : null;
+}
+
+async function openWorkspace(): Promise<string> {
+  const given = workspaceFromArgv(process.argv);
+  if (given) {
+    // A new path starts a new, empty workspace.
+    if (!existsSync(given)) Workspace.create(given).close();
+    return given;
+  }
+  const demo = path.join(os.homedir(), '.qpairs', 'demo.qpairs');
+  mkdirSync(path.dirname(demo), { recursive: true });
+  await ensureDemoWorkspace(demo);
+  return demo;
+}
+
+let engine: Engine | null = null;
+let unregister: (() => void) | null = null;
+
+app.on('window-all-closed', () => app.quit());
+app.on('will-quit', () => {
+  unregister?.();
+  engine?.close();
+  engine = null;
+});
+
+app
+  .whenReady()
+  .then(async () => {
+    hardenApp();
+    const workspace = await openWorkspace();
+    engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion() });
+    unregister = registerIpc(engine, isAppUrl);
+    createMainWindow(`QPairs — ${path.basename(workspace)}`);
+  })
+  .catch((e: unknown) => {
+    dialog.showErrorBox('QPairs could not start', (e as Error)?.message ?? String(e));
+    app.exit(1);
+  });

@@ -1,0 +1,357 @@
+/**
+ * Serve mode: the same app as the desktop shell, in a browser. One node:http server:
+ *
+ *   GET  /, /assets/…        the built renderer (out/renderer)
+ *   POST /api/invoke         {command, args} → 200 result | 4xx/5xx WireError
+ *   POST /api/upload?name=N  raw body streamed to a temp file (size-capped) → {uploadId, name, size}
+ *   GET  /api/health         {ok: true}
+ *   WS   /api/events         every engine event, as {event, payload} JSON text frames
+ *
+ * Security: bound to 127.0.0.1 unless a host is given explicitly; any non-loopback host needs
+ * per-annotator tokens (see auth.ts) and each token's annotator becomes ctx.annotator. On a
+ * loopback host the Host header must name a loopback address (stops DNS rebinding). POSTs must
+ * carry `X-QPairs: 1` and, when sent, a same-origin Origin — so a web page elsewhere cannot
+ * drive the API (no CORS headers are ever sent, so the custom header cannot pass a preflight).
+ * Every response carries the CSP and the other headers of csp.ts.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventName, WireError } from '../../shared/contract';
+import { SECURITY_HEADERS } from './csp';
+import { annotatorForToken, isLoopbackHost, presentedToken, TOKEN_COOKIE, type TokenMap } from './auth';
+import { findRendererDir, serveStatic } from './static';
+import { clearUploads, receiveUpload, UploadTooLargeError } from './uploads';
+import { statusOf, toWireError } from './wire';
+import { QPairsError } from '../errors';
+
+/** What the server needs from the engine (the Engine class fits; tests pass fakes). */
+export interface ServeEngine {
+  invoke(command: unknown, args: unknown, ctx?: { annotator: string | null }): Promise<unknown>;
+  readonly hub: { onAny(fn: (event: EventName, payload: unknown) => void): () => void };
+}
+
+export interface ServerOptions {
+  engine: ServeEngine;
+  /** Default 5180; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. Anything that is not a loopback address requires `tokens`. */
+  host?: string;
+  /** annotator → secret. Required off loopback; optional (then enforced) on loopback. */
+  tokens?: TokenMap;
+  /** Directory of the built renderer; default: found next to the bundle or under cwd. */
+  staticDir?: string;
+  /** Size cap of one upload in bytes (default 2 GiB). */
+  maxUploadBytes?: number;
+  /** Size cap of one /api/invoke body in bytes (default 16 MiB). */
+  maxJsonBytes?: number;
+  /** Delete uploaded files when the server closes (default true). */
+  clearUploadsOnClose?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly server: http.Server;
+  /** Whether requests must present a token. */
+  readonly authRequired: boolean;
+  /** A link that logs an annotator in (sets the cookie), or the plain URL without tokens. */
+  linkFor(annotator: string): string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 5180;
+export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
+export const DEFAULT_MAX_JSON = 16 * 1024 ** 2;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly wire: WireError,
+  ) {
+    super(wire.message);
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body === undefined ? null : body);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    ...extra,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+    'Cache-Control': 'no-store',
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, wire: WireError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, status, wire, status === 413 ? { Connection: 'close' } : {});
+}
+
+function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, ...extra, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new HttpError(413, { code: 'invalid-argument', message: `request body exceeds ${limit} bytes` });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, { code: 'invalid-argument', message: `request body exceeds ${limit} bytes` });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The hostname of a Host header ("[::1]:80" → "::1", "a:1" → "a"). */
+function hostnameOf(hostHeader: string | undefined): string {
+  if (!hostHeader) return '';
+  if (hostHeader.startsWith('[')) return hostHeader.slice(1, hostHeader.indexOf(']'));
+  return hostHeader.replace(/:\d+$/, '');
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const loopback = isLoopbackHost(host);
+  const tokens: TokenMap = { ...(opts.tokens ?? {}) };
+  const authRequired = Object.keys(tokens).length > 0;
+  if (!loopback && !authRequired) {
+    throw new QPairsError(
+      `refusing to listen on ${host} without tokens: anyone who can reach it could read and change the workspace. ` +
+        `Give per-annotator tokens (--token NAME=SECRET, or --token NAME to generate one), or listen on 127.0.0.1.`,
+    );
+  }
+  const maxUpload = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
+  const maxJson = opts.maxJsonBytes ?? DEFAULT_MAX_JSON;
+  const rendererDir = findRendererDir(opts.staticDir);
+  const log = opts.log ?? (() => {});
+  if (!rendererDir) log('warning: the built renderer (out/renderer) was not found; run `npm run build` first. The API works.');
+
+  /** Checks Host (DNS rebinding) and Origin (cross-site requests); returns a reason or null. */
+  const originProblem = (req: IncomingMessage): string | null => {
+    if (loopback && !isLoopbackHost(hostnameOf(req.headers.host))) return `Host "${req.headers.host ?? ''}" is not this server`;
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`) return `cross-origin request from ${origin} refused`;
+    return null;
+  };
+
+  /** The caller's annotator (token mode) — or null without auth; throws 401 when a token is missing/wrong. */
+  const authenticate = (req: IncomingMessage, url: URL, allowQuery: boolean): string | null => {
+    if (!authRequired) return null;
+    const annotator = annotatorForToken(tokens, presentedToken(req, url, allowQuery));
+    if (!annotator) throw new HttpError(401, { code: 'forbidden', message: 'missing or invalid token: open the link with ?token=… you were given' });
+    return annotator;
+  };
+
+  const handleInvoke = async (req: IncomingMessage, res: ServerResponse, annotator: string | null): Promise<void> => {
+    const type = String(req.headers['content-type'] ?? '');
+    if (!/^application\/json\b/i.test(type)) {
+      throw new HttpError(415, { code: 'invalid-argument', message: 'POST /api/invoke needs Content-Type: application/json' });
+    }
+    const raw = await readBody(req, maxJson);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch (e) {
+      throw new HttpError(400, { code: 'invalid-argument', message: `request body is not JSON: ${(e as Error).message}` });
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body) || typeof (body as { command?: unknown }).command !== 'string') {
+      throw new HttpError(400, { code: 'invalid-argument', message: 'request body must be {"command": string, "args": object}' });
+    }
+    const { command, args } = body as { command: string; args?: unknown };
+    try {
+      const result = await opts.engine.invoke(command, args ?? {}, { annotator });
+      sendJson(res, 200, result);
+    } catch (e) {
+      const wire = toWireError(e);
+      if (wire.code === 'internal') log(`internal error in ${command}: ${(e as Error)?.stack ?? String(e)}`);
+      sendError(res, statusOf(wire.code), wire);
+    }
+  };
+
+  const handleUpload = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const name = url.searchParams.get('name') ?? '';
+    if (!name.trim() || name.length > 500) {
+      throw new HttpError(400, { code: 'invalid-argument', message: 'POST /api/upload needs ?name=<file name> (1–500 characters)' });
+    }
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > maxUpload) {
+      throw new HttpError(413, { code: 'invalid-argument', message: `${name}: ${declared} bytes is more than the upload limit of ${maxUpload} bytes` });
+    }
+    try {
+      const up = await receiveUpload(req, name, maxUpload);
+      sendJson(res, 200, up);
+    } catch (e) {
+      if (e instanceof UploadTooLargeError) {
+        throw new HttpError(413, { code: 'invalid-argument', message: `${name}: more than the upload limit of ${maxUpload} bytes` });
+      }
+      throw e;
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const problem = originProblem(req);
+    if (problem) throw new HttpError(403, { code: 'forbidden', message: problem });
+    const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/');
+
+    if (!isApi) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, { code: 'invalid-argument', message: `${req.method} not allowed` });
+      // First page load with ?token=: set the cookie and drop the token from the address bar.
+      const queryToken = url.searchParams.get('token');
+      if (authRequired && queryToken !== null) {
+        const who = annotatorForToken(tokens, queryToken);
+        if (!who) throw new HttpError(401, { code: 'forbidden', message: 'invalid token' });
+        url.searchParams.delete('token');
+        res.writeHead(303, {
+          ...SECURITY_HEADERS,
+          Location: url.pathname + (url.search || ''),
+          'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(queryToken)}; Path=/; HttpOnly; SameSite=Strict`,
+          'Cache-Control': 'no-store',
+        });
+        res.end();
+        return;
+      }
+      authenticate(req, url, false);
+      if (!rendererDir) {
+        sendText(res, 404, 'The app is not built: run `npm run build` (or `npm run serve`, which builds it), then reload.');
+        return;
+      }
+      if (!serveStatic(rendererDir, url.pathname, req, res, { ...SECURITY_HEADERS })) sendText(res, 404, 'not found');
+      return;
+    }
+
+    const annotator = authenticate(req, url, false);
+    if (url.pathname === '/api/health' && req.method === 'GET') {
+      sendJson(res, 200, { ok: true, annotator });
+      return;
+    }
+    if (url.pathname !== '/api/invoke' && url.pathname !== '/api/upload') {
+      throw new HttpError(404, { code: 'not-found', message: `no API endpoint ${url.pathname}` });
+    }
+    if (req.method !== 'POST') throw new HttpError(405, { code: 'invalid-argument', message: `${url.pathname} takes POST` });
+    if (req.headers['x-qpairs'] !== '1') {
+      throw new HttpError(400, { code: 'invalid-argument', message: 'API requests must carry the header X-QPairs: 1' });
+    }
+    if (url.pathname === '/api/invoke') await handleInvoke(req, res, annotator);
+    else await handleUpload(req, res, url);
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (e instanceof HttpError) sendError(res, e.status, e.wire);
+      else {
+        log(`request failed: ${(e as Error)?.stack ?? String(e)}`);
+        sendError(res, 500, toWireError(e));
+      }
+      if (!req.complete) {
+        // A refused body: drain small ones (keeps the connection usable); cut oversize ones off
+        // once the answer is out.
+        if (e instanceof HttpError && e.status === 413) res.once('finish', () => req.destroy());
+        else req.resume();
+      }
+    });
+  });
+  server.requestTimeout = 0; // uploads can be long; the socket timeout below still applies
+  server.headersTimeout = 30_000;
+
+  // ---------------------------------------------------------------- events over WebSocket
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+  const alive = new WeakMap<WebSocket, boolean>();
+  const refuse = (socket: Duplex, status: number, text: string): void => {
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/api/events') return refuse(socket, 404, 'Not Found');
+    if (originProblem(req)) return refuse(socket, 403, 'Forbidden');
+    try {
+      authenticate(req, url, true);
+    } catch {
+      return refuse(socket, 401, 'Unauthorized');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      alive.set(ws, true);
+      ws.on('pong', () => alive.set(ws, true));
+      ws.on('error', () => ws.terminate());
+      ws.on('message', () => {}); // the channel is one-way
+      wss.emit('connection', ws, req);
+    });
+  });
+  const offHub = opts.engine.hub.onAny((event, payload) => {
+    const frame = JSON.stringify({ event, payload });
+    for (const ws of wss.clients) {
+      if (ws.readyState !== ws.OPEN) continue;
+      // A client that cannot keep up reconnects and refreshes rather than buffering forever.
+      if (ws.bufferedAmount > 8 * 1024 ** 2) ws.terminate();
+      else ws.send(frame);
+    }
+  });
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (alive.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, 30_000);
+  heartbeat.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException): void => {
+      reject(
+        new QPairsError(
+          e.code === 'EADDRINUSE'
+            ? `port ${opts.port ?? DEFAULT_PORT} on ${host} is already in use; choose another with --port`
+            : `cannot listen on ${host}:${opts.port ?? DEFAULT_PORT}: ${e.message}`,
+        ),
+      );
+    };
+    server.once('error', onError);
+    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? DEFAULT_PORT);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}`;
+
+  let closed = false;
+  return {
+    url,
+    host,
+    port,
+    server,
+    authRequired,
+    linkFor: (annotator) => (authRequired && tokens[annotator] ? `${url}/?token=${encodeURIComponent(tokens[annotator]!)}` : `${url}/`),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      offHub();
+      clearInterval(heartbeat);
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      if (opts.clearUploadsOnClose ?? true) clearUploads();
+    },
+  };
+}

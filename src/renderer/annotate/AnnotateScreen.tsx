@@ -1,0 +1,554 @@
+/**
+ * The Annotate screen: one query at a time, its candidates in a table, labels by keyboard.
+ * Every label goes through the outbox (labelQueue.ts) and shows its saved state per row.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { CandidateView, QueryView } from '../../shared/contract';
+import type { SharedState } from '../App';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage, fmtDuration, fmtInt } from '../lib/format';
+import { Markdown } from '../lib/markdown';
+import { highlight, termSet } from '../lib/highlight';
+import { local } from '../lib/storage';
+import { isTransportError } from '../client/types';
+import { describeLabel, labelKeys, NAV_KEYS, valueForKey } from './keys';
+import { pairKey, type LabelOp } from './labelQueue';
+import { CandidateTable, type RowModel } from './CandidateTable';
+
+function isTypingTarget(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  const tag = el.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag === 'INPUT') {
+    const type = (el as HTMLInputElement).type;
+    return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(type);
+  }
+  return el.isContentEditable;
+}
+
+export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client, outbox, undo } = useApp();
+  const { pools, pool, setPool, annotator, setAnnotator, lockedAnnotator } = shared;
+  const [nameDraft, setNameDraft] = useState(annotator);
+  const [blind, setBlindState] = useState(() => local.getItem('qpairs.blind') !== 'false');
+  const [view, setView] = useState<QueryView | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [cursor, setCursor] = useState(0);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [overlay, setOverlay] = useState<null | 'guidelines' | 'goto' | 'help'>(null);
+  const [gotoText, setGotoText] = useState('');
+  const [durations, setDurations] = useState<ReadonlyMap<string, number>>(new Map());
+  useSyncExternalStore(outbox.subscribe, outbox.version);
+
+  const viewRef = useRef<QueryView | null>(null);
+  viewRef.current = view;
+  const shownAt = useRef<number>(Date.now());
+  const completeOnArrival = useRef(false);
+  const navSeq = useRef(0);
+  const quietSeq = useRef(0);
+
+  const setBlind = (b: boolean): void => {
+    setBlindState(b);
+    local.setItem('qpairs.blind', String(b));
+  };
+
+  useEffect(() => setNameDraft(annotator), [annotator]);
+  const ready = pool !== '' && annotator.trim() !== '';
+
+  /** Puts a freshly loaded view on screen; a new query resets the cursor and the clock. */
+  const show = useCallback(
+    (v: QueryView, focusCandidate?: string) => {
+      const newQuery = viewRef.current?.queryId !== v.queryId || viewRef.current?.pool !== v.pool;
+      viewRef.current = v;
+      setView(v);
+      setError(null);
+      shared.setLastQueryId(v.queryId);
+      const at = focusCandidate ? v.candidates.findIndex((c) => c.id === focusCandidate) : -1;
+      if (at >= 0) setCursor(at);
+      else if (newQuery) {
+        const firstOpen = v.candidates.findIndex((c) => c.label == null);
+        setCursor(firstOpen >= 0 ? firstOpen : 0);
+      }
+      if (newQuery) {
+        shownAt.current = Date.now();
+        // A query that arrives complete (revisited) does not count towards time per query.
+        completeOnArrival.current = v.candidates.length > 0 && v.candidates.every((c) => c.label != null);
+        setExpanded(new Set());
+      }
+    },
+    [shared],
+  );
+
+  const fetchQuery = useCallback(
+    async (queryId?: string, focusCandidate?: string): Promise<boolean> => {
+      if (!ready) return false;
+      const my = ++navSeq.current;
+      setLoading(true);
+      try {
+        const v = await client.invoke('annotate.query', { pool, annotator, blind, ...(queryId ? { queryId } : {}) });
+        if (my === navSeq.current) show(v, focusCandidate);
+        return true;
+      } catch (e) {
+        if (my === navSeq.current) setError(errorMessage(e));
+        return false;
+      } finally {
+        if (my === navSeq.current) setLoading(false);
+      }
+    },
+    [client, pool, annotator, blind, ready, show],
+  );
+
+  const navigate = useCallback(
+    async (direction: 'next-unlabeled' | 'next' | 'previous'): Promise<void> => {
+      const cur = viewRef.current;
+      if (!cur || !ready) return;
+      const my = ++navSeq.current;
+      setLoading(true);
+      setNotice(null);
+      try {
+        const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction, blind });
+        if (my !== navSeq.current) return;
+        if (v) show(v);
+        else
+          setNotice(
+            direction === 'next-unlabeled'
+              ? 'Every query in this pool is labeled. Thank you!'
+              : direction === 'next'
+                ? 'This is the last query of the pool.'
+                : 'This is the first query of the pool.',
+          );
+      } catch (e) {
+        if (my === navSeq.current) setError(errorMessage(e));
+      } finally {
+        if (my === navSeq.current) setLoading(false);
+      }
+    },
+    [client, pool, annotator, blind, ready, show],
+  );
+
+  /** Re-reads the current query (labels from elsewhere, progress), never racing a save. */
+  const refreshQuiet = useCallback(async (): Promise<void> => {
+    const cur = viewRef.current;
+    if (!cur || !ready) return;
+    const nav = navSeq.current;
+    const my = ++quietSeq.current;
+    const saved = outbox.savedCount();
+    try {
+      const v = await client.invoke('annotate.query', { pool, annotator, blind, queryId: cur.queryId });
+      if (my !== quietSeq.current || nav !== navSeq.current || viewRef.current?.queryId !== v.queryId) return;
+      // A label saved meanwhile may be missing from this snapshot: read again.
+      if (outbox.savedCount() !== saved) {
+        void refreshQuiet();
+        return;
+      }
+      viewRef.current = v;
+      setView(v);
+    } catch {
+      /* the next event or reconnect refreshes */
+    }
+  }, [client, pool, annotator, blind, ready, outbox]);
+
+  // Load when pool, annotator or blind mode change: stay on the same query when possible.
+  useEffect(() => {
+    if (!ready) {
+      setView(null);
+      return;
+    }
+    const cur = viewRef.current;
+    void fetchQuery(cur && cur.pool === pool ? cur.queryId : undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pool, annotator, blind, ready]);
+
+  const quietTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const scheduleQuiet = useCallback(() => {
+    if (quietTimer.current) clearTimeout(quietTimer.current);
+    quietTimer.current = setTimeout(() => void refreshQuiet(), 120);
+  }, [refreshQuiet]);
+  useEffect(() => () => void (quietTimer.current && clearTimeout(quietTimer.current)), []);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool === pool) scheduleQuiet();
+  });
+  useEvent('workspace.changed', (w) => {
+    if (w.what === 'guidelines' || w.what === 'run') scheduleQuiet();
+  });
+  useReconnect(scheduleQuiet);
+
+  // ------------------------------------------------------------ rows
+  const scheme = view?.scheme ?? 'binary';
+  const rows: RowModel[] = useMemo(() => {
+    if (!view) return [];
+    return view.candidates.map((c, i) => {
+      const op = outbox.latestFor(pairKey(view.pool, annotator, view.queryId, c.id));
+      const label = op ? op.value : c.label;
+      return { c, i, label, op: op ?? null, state: op ? op.state : c.label != null ? 'saved' : 'none' };
+    });
+    // outbox.version() changes with every queue change
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view, annotator, outbox, outbox.version()]);
+
+  const allLabeled = rows.length > 0 && rows.every((r) => r.label != null);
+  useEffect(() => {
+    if (view && allLabeled && !completeOnArrival.current && !durations.has(view.queryId)) {
+      setDurations((d) => new Map(d).set(view.queryId, Date.now() - shownAt.current));
+    }
+  }, [allLabeled, view, durations]);
+  const avgMs = durations.size ? [...durations.values()].reduce((a, b) => a + b, 0) / durations.size : null;
+
+  // ------------------------------------------------------------ actions
+  const giveLabel = useCallback(
+    (row: number, value: string | null, advance: boolean) => {
+      const v = viewRef.current;
+      if (!v) return;
+      const c = v.candidates[row];
+      if (!c) return;
+      setNotice(null);
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
+      // Keep the view in step so the row does not flicker back while the save completes.
+      const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value } : x)) };
+      viewRef.current = patched;
+      setView(patched);
+      if (advance && row < v.candidates.length - 1) setCursor(row + 1);
+    },
+    [outbox, annotator],
+  );
+
+  const doUndo = useCallback(async () => {
+    if (!ready) return;
+    if (outbox.counts().unsaved > 0) {
+      setNotice('Saving the labels just given before undoing…');
+      await Promise.race([outbox.idle(), new Promise((r) => setTimeout(r, 4000))]);
+      if (outbox.counts().unsaved > 0) {
+        setNotice('Cannot undo yet: labels are still waiting to be saved.');
+        return;
+      }
+    }
+    const e = undo.pop(pool, annotator);
+    if (!e) {
+      setNotice('Nothing to undo: no labels given in this session.');
+      return;
+    }
+    try {
+      await client.invoke('label.undo', { seq: e.seq, annotator });
+      setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}.`);
+      await fetchQuery(e.queryId, e.candidateId);
+    } catch (err) {
+      if (isTransportError(err)) undo.push(e);
+      setError(`Undo failed: ${errorMessage(err)}`);
+    }
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery]);
+
+  const toggleExpand = useCallback((id: string) => {
+    setExpanded((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+  }, []);
+
+  const submitGoto = async (): Promise<void> => {
+    const id = gotoText.trim();
+    if (!id) return;
+    if (await fetchQuery(id)) {
+      setOverlay(null);
+      setGotoText('');
+    }
+  };
+
+  // ------------------------------------------------------------ keyboard
+  const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
+  keyHandler.current = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'Escape') {
+      if (overlay) {
+        e.preventDefault();
+        setOverlay(null);
+      }
+      return;
+    }
+    if (isTypingTarget(e.target) || overlay === 'goto') return;
+    if (overlay && e.key !== 'h') return;
+    const v = viewRef.current;
+    const n = v?.candidates.length ?? 0;
+    let handled = true;
+    switch (e.key) {
+      case 'ArrowDown':
+      case 'j':
+        setCursor((c) => Math.min(n - 1, c + 1));
+        break;
+      case 'ArrowUp':
+      case 'k':
+        setCursor((c) => Math.max(0, c - 1));
+        break;
+      case 'Home':
+        setCursor(0);
+        break;
+      case 'End':
+        setCursor(Math.max(0, n - 1));
+        break;
+      case 'o':
+      case ' ':
+        if (v && v.candidates[cursor]) toggleExpand(v.candidates[cursor]!.id);
+        break;
+      case 'Backspace':
+      case 'u':
+        void doUndo();
+        break;
+      case 'Enter':
+      case 'n':
+        void navigate('next-unlabeled');
+        break;
+      case 'N':
+        void navigate('next');
+        break;
+      case 'p':
+        void navigate('previous');
+        break;
+      case 'g':
+        setOverlay('goto');
+        break;
+      case 'h':
+        setOverlay((o) => (o === 'guidelines' ? null : 'guidelines'));
+        break;
+      case 'x':
+        if (v && rows[cursor]?.label != null) giveLabel(cursor, null, false);
+        break;
+      default: {
+        const value = v ? valueForKey(v.scheme, e.key) : null;
+        if (value !== null && v) giveLabel(cursor, value, true);
+        else handled = false;
+      }
+    }
+    if (handled) e.preventDefault();
+  };
+  useEffect(() => {
+    const on = (e: KeyboardEvent): void => keyHandler.current(e);
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  }, []);
+
+  // ------------------------------------------------------------ render
+  const counts = outbox.counts();
+  const failedOps = outbox.ops().filter((o) => o.state === 'failed');
+  const keys = labelKeys(scheme);
+  // In the query, highlight the terms it shares with the candidate under the cursor.
+  const current: CandidateView | undefined = view?.candidates[cursor];
+  const queryTerms = termSet(current?.sharedTerms ?? []);
+
+  return (
+    <div className="annotate-screen">
+      <div className="annotate-bar">
+        <label className="inline">
+          Pool
+          <select data-testid="annotate-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+            {pools.length === 0 && <option value="">(no pools)</option>}
+            {pools.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          Annotator
+          <input
+            data-testid="annotator-input"
+            value={lockedAnnotator ?? nameDraft}
+            disabled={lockedAnnotator !== null}
+            placeholder="your name"
+            size={14}
+            onChange={(e) => setNameDraft(e.target.value)}
+            onBlur={() => nameDraft.trim() && setAnnotator(nameDraft.trim())}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                if (nameDraft.trim()) setAnnotator(nameDraft.trim());
+                (e.target as HTMLInputElement).blur();
+              }
+            }}
+          />
+        </label>
+        <label className="inline" title="Blind mode hides rankers' scores, the retriever's order and other annotators' labels">
+          <input type="checkbox" data-testid="blind-toggle" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
+          blind
+        </label>
+        <span className="spacer" />
+        <SaveStatus counts={counts} onRetry={() => failedOps.forEach((o) => outbox.retry(o.id))} />
+      </div>
+
+      {view && (
+        <div className="progress-line" data-testid="annotate-progress">
+          <span>
+            Query <strong data-testid="progress-index">{view.index + 1}</strong> of {fmtInt(view.total)}
+          </span>
+          <span>
+            <strong data-testid="progress-queries">{fmtInt(view.progress.doneQueries)}</strong> / {fmtInt(view.progress.totalQueries)} queries done
+          </span>
+          <span>
+            <strong data-testid="progress-pairs">{fmtInt(view.progress.labeledPairs)}</strong> / {fmtInt(view.progress.totalPairs)} pairs labeled
+          </span>
+          <span data-testid="progress-time">{avgMs === null ? 'time per query: —' : `${fmtDuration(avgMs)} per query (${durations.size} this session)`}</span>
+          {loading && <span className="muted">loading…</span>}
+        </div>
+      )}
+
+      {!ready && (
+        <div className="card">
+          {pools.length === 0 ? (
+            <p data-testid="annotate-empty">No pools yet: create one on the Pools screen.</p>
+          ) : (
+            <p data-testid="annotate-need-name">Enter your annotator name above to start (it is remembered on this computer).</p>
+          )}
+        </div>
+      )}
+      {error && (
+        <div className="error-box" role="alert" data-testid="annotate-error">
+          {error}{' '}
+          <button onClick={() => void fetchQuery(viewRef.current?.queryId)} data-testid="annotate-reload">
+            Reload
+          </button>
+        </div>
+      )}
+      {notice && (
+        <div className="note-box" data-testid="annotate-notice" role="status">
+          {notice}
+        </div>
+      )}
+      {failedOps.length > 0 && <FailedLabels ops={failedOps} onRetry={(id) => outbox.retry(id)} onDismiss={(id) => outbox.dismiss(id)} />}
+
+      {view && ready && (
+        <>
+          <section className="query-panel" data-testid="query-panel">
+            <div className="query-meta small muted">
+              <span data-testid="query-id">{view.queryId}</span>
+              {view.query?.category && <span> · {view.query.category}</span>}
+              {view.query?.tags.length ? <span> · {view.query.tags.join(', ')}</span> : null}
+            </div>
+            <h2 data-testid="query-title">{view.query?.title ? highlight(view.query.title, queryTerms) : <span className="muted">(no title)</span>}</h2>
+            <div className="query-body" data-testid="query-body">
+              {view.query ? highlight(view.query.body, queryTerms) : <span className="muted">The text of this query is not in the workspace.</span>}
+            </div>
+          </section>
+
+          <div className="legend" data-testid="legend">
+            {keys.map((k) => (
+              <span key={k.key} className="legend-item">
+                <kbd>{k.key}</kbd> {k.label}
+              </span>
+            ))}
+            <span className="legend-sep" />
+            {NAV_KEYS.map(([k, what]) => (
+              <span key={k} className="legend-item muted">
+                <kbd>{k}</kbd> {what}
+              </span>
+            ))}
+          </div>
+
+          <CandidateTable
+            view={view}
+            rows={rows}
+            cursor={cursor}
+            expanded={expanded}
+            keys={keys}
+            onSelect={setCursor}
+            onToggle={toggleExpand}
+            onLabel={(i, value) => giveLabel(i, value, false)}
+            onRetry={(op) => outbox.retry(op.id)}
+            describe={(value) => describeLabel(scheme, value)}
+          />
+          {allLabeled && (
+            <p className="note-box" data-testid="query-complete">
+              All candidates of this query are labeled. Press <kbd>Enter</kbd> or <kbd>n</kbd> for the next unlabeled query.
+            </p>
+          )}
+        </>
+      )}
+
+      {overlay === 'guidelines' && view && (
+        <div className="overlay" role="dialog" aria-label="Guidelines" data-testid="guidelines-overlay" onClick={() => setOverlay(null)}>
+          <div className="overlay-card" onClick={(e) => e.stopPropagation()}>
+            <h2>Guidelines — {view.pool}</h2>
+            {view.guidelines.trim() ? <Markdown source={view.guidelines} /> : <p className="muted">This pool has no guidelines yet (write them on the Pools screen).</p>}
+            <p className="small muted">
+              <kbd>h</kbd> or <kbd>Esc</kbd> closes
+            </p>
+          </div>
+        </div>
+      )}
+      {overlay === 'goto' && (
+        <div className="overlay" role="dialog" aria-label="Go to query" onClick={() => setOverlay(null)}>
+          <form
+            className="overlay-card small-card"
+            onClick={(e) => e.stopPropagation()}
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submitGoto();
+            }}
+          >
+            <label>
+              Go to query id
+              <input autoFocus data-testid="goto-input" value={gotoText} onChange={(e) => setGotoText(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setOverlay(null)} />
+            </label>
+            <div className="actions">
+              <button type="submit" className="primary" data-testid="goto-submit">
+                Go
+              </button>
+              <button type="button" onClick={() => setOverlay(null)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; failed: number; retrying: number }; onRetry: () => void }): ReactNode {
+  if (counts.failed > 0)
+    return (
+      <span className="save-status bad" data-testid="save-status" data-state="failed" role="alert">
+        {counts.failed} label{counts.failed > 1 ? 's' : ''} not saved{' '}
+        <button onClick={onRetry} data-testid="save-retry-all">
+          Retry
+        </button>
+      </span>
+    );
+  if (counts.retrying > 0)
+    return (
+      <span className="save-status warn" data-testid="save-status" data-state="retrying" role="status">
+        {counts.unsaved} label{counts.unsaved > 1 ? 's' : ''} waiting to be saved — cannot reach the engine, retrying
+      </span>
+    );
+  if (counts.unsaved > 0)
+    return (
+      <span className="save-status" data-testid="save-status" data-state="saving">
+        saving…
+      </span>
+    );
+  return (
+    <span className="save-status ok" data-testid="save-status" data-state="saved">
+      all labels saved ✓
+    </span>
+  );
+}
+
+function FailedLabels({ ops, onRetry, onDismiss }: { ops: LabelOp[]; onRetry: (id: number) => void; onDismiss: (id: number) => void }): ReactNode {
+  return (
+    <div className="error-box" role="alert" data-testid="failed-labels">
+      <strong>These labels were not saved:</strong>
+      <ul>
+        {ops.map((o) => (
+          <li key={o.id}>
+            {o.pool} · query {o.queryId} · {o.candidateId} → {o.value ?? '(clear)'}: {o.error}{' '}
+            <button onClick={() => onRetry(o.id)}>Retry</button> <button onClick={() => onDismiss(o.id)}>Discard</button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+

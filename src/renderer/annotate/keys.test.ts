@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseLabel, type LabelScheme } from '../../shared/labels';
+import { describeLabel, labelKeys, valueForKey } from './keys';
+
+describe('label keys', () => {
+  it('maps keys to values of each scheme (all valid for the scheme)', () => {
+    expect(valueForKey('binary', '1')).toBe('1');
+    expect(valueForKey('binary', '0')).toBe('0');
+    expect(valueForKey('binary', '?')).toBe('?');
+    expect(valueForKey('binary', '2')).toBeNull();
+    expect(valueForKey('semeval3', '2')).toBe('PerfectMatch');
+    expect(valueForKey('likert5', '1')).toBe('-2');
+    expect(valueForKey('likert5', '5')).toBe('2');
+    expect(valueForKey('graded', '7')).toBe('7');
+    for (const scheme of ['binary', 'semeval3', 'likert5', 'graded'] as LabelScheme[]) {
+      for (const k of labelKeys(scheme)) expect(normaliseLabel(scheme, k.value)).toBe(k.value);
+      const keys = labelKeys(scheme).map((k) => k.key);
+      expect(new Set(keys).size).toBe(keys.length);
+      // never clash with navigation keys
+      for (const nav of ['j', 'k', 'n', 'N', 'p', 'g', 'h', 'u', 'x', 'o', ' ', 'Enter', 'Backspace']) expect(keys).not.toContain(nav);
+    }
+  });
+
+  it('describes stored values', () => {
+    expect(describeLabel('binary', '1')).toEqual({ text: 'similar', tone: 'pos' });
+    expect(describeLabel('binary', null)).toEqual({ text: '', tone: 'none' });
+    expect(describeLabel('semeval3', 'Irrelevant').text).toBe('irrelevant');
+    expect(describeLabel('binary', 'weird').text).toBe('weird');
+  });
+});

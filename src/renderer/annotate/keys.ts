@@ -1,0 +1,74 @@
+/**
+ * Label keys per scheme. "?" (Shift+/) is "unsure" in every scheme.
+ *   binary:   1 similar · 0 not similar
+ *   semeval3: 2 PerfectMatch · 1 Relevant · 0 Irrelevant
+ *   likert5:  1 … 5 for −2 … +2 (a 5-point scale read left to right)
+ *   graded:   0 … 9 for the grade
+ * Navigation keys (never labels): ↑/↓ j/k move · o/Space expand · Backspace/u undo ·
+ * Enter/n next unlabeled query · N next query · p previous · g go to · h guidelines · x clear.
+ */
+export interface LabelKey {
+  key: string;
+  value: string;
+  label: string;
+  tone: 'pos' | 'neg' | 'neutral' | 'unsure';
+}
+
+const UNSURE_KEY: LabelKey = { key: '?', value: '?', label: 'unsure', tone: 'unsure' };
+
+export function labelKeys(scheme: string): LabelKey[] {
+  switch (scheme) {
+    case 'semeval3':
+      return [
+        { key: '2', value: 'PerfectMatch', label: 'perfect match', tone: 'pos' },
+        { key: '1', value: 'Relevant', label: 'relevant', tone: 'pos' },
+        { key: '0', value: 'Irrelevant', label: 'irrelevant', tone: 'neg' },
+        UNSURE_KEY,
+      ];
+    case 'likert5':
+      return [
+        { key: '1', value: '-2', label: '−2 different', tone: 'neg' },
+        { key: '2', value: '-1', label: '−1', tone: 'neg' },
+        { key: '3', value: '0', label: '0 neutral', tone: 'neutral' },
+        { key: '4', value: '1', label: '+1', tone: 'pos' },
+        { key: '5', value: '2', label: '+2 same', tone: 'pos' },
+        UNSURE_KEY,
+      ];
+    case 'graded':
+      return [
+        ...Array.from({ length: 10 }, (_, g) => ({ key: String(g), value: String(g), label: `grade ${g}`, tone: g > 0 ? ('pos' as const) : ('neg' as const) })),
+        UNSURE_KEY,
+      ];
+    case 'binary':
+    default:
+      return [
+        { key: '1', value: '1', label: 'similar', tone: 'pos' },
+        { key: '0', value: '0', label: 'not similar', tone: 'neg' },
+        UNSURE_KEY,
+      ];
+  }
+}
+
+export function valueForKey(scheme: string, key: string): string | null {
+  return labelKeys(scheme).find((k) => k.key === key)?.value ?? null;
+}
+
+/** How a stored value reads in the table. */
+export function describeLabel(scheme: string, value: string | null): { text: string; tone: LabelKey['tone'] | 'none' } {
+  if (value == null) return { text: '', tone: 'none' };
+  const k = labelKeys(scheme).find((x) => x.value === value);
+  if (k) return { text: k.label, tone: k.tone };
+  return { text: value, tone: 'neutral' };
+}
+
+export const NAV_KEYS: ReadonlyArray<[string, string]> = [
+  ['↑ ↓ / j k', 'move'],
+  ['o / Space', 'expand'],
+  ['x', 'clear label'],
+  ['u / Backspace', 'undo'],
+  ['n / Enter', 'next unlabeled query'],
+  ['N', 'next query'],
+  ['p', 'previous query'],
+  ['g', 'go to query'],
+  ['h', 'guidelines'],
+];

@@ -1,0 +1,107 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { LabelAck } from '../../shared/contract';
+import { ClientError } from '../client/types';
+import { LabelQueue, pairKey, type LabelInput } from './labelQueue';
+import type { KV } from '../lib/storage';
+
+const memory = (): KV & { data: Map<string, string> } => {
+  const data = new Map<string, string>();
+  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+};
+const ack = (seq: number): LabelAck => ({ seq, saved: true, record: null });
+const L = (candidateId: string, value: string | null = '1'): LabelInput => ({ pool: 'p', queryId: 'q', candidateId, annotator: 'ann', value });
+const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+describe('LabelQueue', () => {
+  it('sends labels one at a time, in order, and reports them saved', async () => {
+    const sent: string[] = [];
+    let seq = 0;
+    const saved: number[] = [];
+    const q = new LabelQueue({
+      send: async (op) => {
+        sent.push(`${op.candidateId}=${op.value}`);
+        await tick();
+        return ack(++seq);
+      },
+      onSaved: (_op, a) => saved.push(a.seq!),
+    });
+    q.enqueue(L('a', '1'));
+    q.enqueue(L('b', '0'));
+    q.enqueue(L('a', '0'));
+    expect(q.counts().unsaved).toBe(3);
+    expect(q.latestFor(pairKey('p', 'ann', 'q', 'a'))!.value).toBe('0');
+    await q.idle();
+    expect(sent).toEqual(['a=1', 'b=0', 'a=0']);
+    expect(saved).toEqual([1, 2, 3]);
+    expect(q.ops()).toHaveLength(0);
+    expect(q.savedCount()).toBe(3);
+  });
+
+  it('keeps a label queued through transport failures and retries it (in order)', async () => {
+    let down = 2;
+    const sent: string[] = [];
+    const q = new LabelQueue({
+      retryDelays: [5],
+      send: async (op) => {
+        if (down-- > 0) throw new ClientError('cannot reach the server', 'transport');
+        sent.push(op.candidateId);
+        return ack(sent.length);
+      },
+    });
+    q.enqueue(L('a'));
+    q.enqueue(L('b'));
+    await tick();
+    expect(q.ops()[0]!.state).toBe('retrying');
+    expect(q.counts()).toMatchObject({ unsaved: 2, retrying: 1 });
+    await q.idle();
+    expect(sent).toEqual(['a', 'b']);
+  });
+
+  it('marks engine refusals failed (visible), moves on, and retries on request', async () => {
+    let refuse = true;
+    const q = new LabelQueue({
+      send: async (op) => {
+        if (op.candidateId === 'bad' && refuse) throw new ClientError('"7" is not a label of the binary scheme', 'user-error');
+        return ack(1);
+      },
+    });
+    q.enqueue(L('bad', '7'));
+    q.enqueue(L('good'));
+    await q.idle();
+    expect(q.ops()).toHaveLength(1);
+    expect(q.ops()[0]).toMatchObject({ candidateId: 'bad', state: 'failed', error: expect.stringMatching(/not a label/) });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 1, retrying: 0 });
+    refuse = false;
+    q.retry(q.ops()[0]!.id);
+    await q.idle();
+    expect(q.ops()).toHaveLength(0);
+  });
+
+  it('mirrors unsaved labels to storage and re-sends them after a reload', async () => {
+    const storage = memory();
+    const q1 = new LabelQueue({ storage, send: () => new Promise<LabelAck>(() => {}) }); // never answers: the page "dies"
+    q1.enqueue(L('a', '1'));
+    q1.enqueue(L('b', null));
+    expect(JSON.parse(storage.data.get('qpairs.labelOutbox')!)).toHaveLength(2);
+    q1.stop();
+    const send = vi.fn(async () => ack(9));
+    const q2 = new LabelQueue({ storage, send });
+    await q2.idle();
+    expect(send.mock.calls.map((c) => (c as unknown as [LabelInput])[0].candidateId)).toEqual(['a', 'b']);
+    expect((send.mock.calls[1] as unknown as [LabelInput])[0].value).toBeNull();
+    expect(storage.data.has('qpairs.labelOutbox')).toBe(false);
+  });
+
+  it('notifies subscribers and can drop a failed label on request', async () => {
+    const q = new LabelQueue({ send: async () => Promise.reject(new ClientError('forbidden', 'forbidden')) });
+    const seen = vi.fn();
+    q.subscribe(seen);
+    q.enqueue(L('a'));
+    await q.idle();
+    expect(seen).toHaveBeenCalled();
+    const v = q.version();
+    q.dismiss(q.ops()[0]!.id);
+    expect(q.ops()).toHaveLength(0);
+    expect(q.version()).toBeGreaterThan(v);
+  });
+});

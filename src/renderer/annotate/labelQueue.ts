@@ -1,0 +1,233 @@
+/**
+ * The label outbox: every label the annotator gives goes here first and is sent to the engine
+ * one at a time, in order. Nothing is dropped silently:
+ *  - a transport failure (server unreachable) keeps the label queued and retries with backoff;
+ *  - an engine refusal (bad value, forbidden, …) marks it "failed" and keeps it visible until
+ *    the user retries or dismisses it;
+ *  - unsaved labels are mirrored to storage (the app uses sessionStorage: per tab), so a reload
+ *    re-sends them.
+ * Re-sending a label the engine already stored is harmless (the engine skips unchanged values).
+ */
+import type { LabelAck } from '../../shared/contract';
+import { isTransportError } from '../client/types';
+import type { KV } from '../lib/storage';
+
+export interface LabelInput {
+  pool: string;
+  queryId: string;
+  candidateId: string;
+  annotator: string;
+  value: string | null;
+}
+
+export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';
+
+export interface LabelOp extends LabelInput {
+  id: number;
+  state: OpState;
+  attempts: number;
+  error?: string;
+}
+
+export interface LabelQueueOptions {
+  send: (op: LabelInput) => Promise<LabelAck>;
+  storage?: KV;
+  storageKey?: string;
+  /** Backoff for transport failures, ms (the last one repeats). */
+  retryDelays?: number[];
+  onSaved?: (op: LabelOp, ack: LabelAck) => void;
+}
+
+export const pairKey = (pool: string, annotator: string, queryId: string, candidateId: string): string =>
+  `${pool}\u0000${annotator}\u0000${queryId}\u0000${candidateId}`;
+
+export class LabelQueue {
+  private queue: LabelOp[] = [];
+  private nextId = 1;
+  private running = false;
+  private listeners = new Set<() => void>();
+  private idleWaiters: Array<() => void> = [];
+  private wake: (() => void) | null = null;
+  private readonly delays: number[];
+  private stopped = false;
+  private v = 0;
+  private saved = 0;
+
+  constructor(private readonly opts: LabelQueueOptions) {
+    this.delays = opts.retryDelays ?? [1000, 2000, 4000, 8000, 15000];
+    const saved = this.load();
+    if (saved.length) {
+      this.queue = saved.map((o) => ({ ...o, id: this.nextId++, state: o.state === 'failed' ? 'failed' : 'pending', attempts: 0 }));
+      this.changed();
+      this.pump();
+    }
+  }
+
+  /** Queues a label; returns the queued op. */
+  enqueue(input: LabelInput): LabelOp {
+    const op: LabelOp = { ...input, id: this.nextId++, state: 'pending', attempts: 0 };
+    this.queue.push(op);
+    this.changed();
+    this.pump();
+    return op;
+  }
+
+  /** Re-queues a failed op (or nudges a retrying one to go now). */
+  retry(id: number): void {
+    const op = this.queue.find((o) => o.id === id);
+    if (!op) return;
+    if (op.state === 'failed') {
+      // Move it to the back so it stays in order after anything given meanwhile.
+      this.queue = this.queue.filter((o) => o !== op);
+      this.queue.push({ ...op, state: 'pending', error: undefined });
+      this.changed();
+      this.pump();
+    } else if (op.state === 'retrying') this.wake?.();
+  }
+
+  /** Drops a failed op the user gave up on. */
+  dismiss(id: number): void {
+    const op = this.queue.find((o) => o.id === id);
+    if (!op || op.state !== 'failed') return;
+    this.queue = this.queue.filter((o) => o !== op);
+    this.changed();
+  }
+
+  /** Retries every transport-waiting op now (e.g. when the connection comes back). */
+  retryNow(): void {
+    this.wake?.();
+  }
+
+  ops(): readonly LabelOp[] {
+    return this.queue;
+  }
+
+  /** The newest unsaved op for a pair, if any. */
+  latestFor(key: string): LabelOp | undefined {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const o = this.queue[i]!;
+      if (pairKey(o.pool, o.annotator, o.queryId, o.candidateId) === key) return o;
+    }
+    return undefined;
+  }
+
+  counts(): { unsaved: number; failed: number; retrying: number } {
+    let failed = 0;
+    let retrying = 0;
+    for (const o of this.queue) {
+      if (o.state === 'failed') failed++;
+      else if (o.state === 'retrying') retrying++;
+    }
+    return { unsaved: this.queue.length - failed, failed, retrying };
+  }
+
+  /** Resolves when nothing is waiting to be sent (failed ops do not count). */
+  idle(): Promise<void> {
+    if (!this.queue.some((o) => o.state !== 'failed')) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => {
+      this.listeners.delete(fn);
+    };
+  };
+
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  /** Increases on every change (for useSyncExternalStore). */
+  version = (): number => this.v;
+
+  /** How many labels were saved since the page loaded. */
+  savedCount(): number {
+    return this.saved;
+  }
+
+  private changed(): void {
+    this.v++;
+    this.persist();
+    for (const fn of [...this.listeners]) fn();
+    if (!this.queue.some((o) => o.state !== 'failed')) {
+      const w = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const r of w) r();
+    }
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (;;) {
+        if (this.stopped) return;
+        const op = this.queue.find((o) => o.state === 'pending' || o.state === 'retrying');
+        if (!op) return;
+        op.state = 'saving';
+        op.attempts++;
+        this.changed();
+        try {
+          const ack = await this.opts.send({ pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator, value: op.value });
+          this.queue = this.queue.filter((o) => o !== op);
+          this.saved++;
+          this.opts.onSaved?.(op, ack);
+          this.changed();
+        } catch (e) {
+          if (isTransportError(e)) {
+            op.state = 'retrying';
+            op.error = (e as Error).message;
+            this.changed();
+            await this.sleep(this.delays[Math.min(op.attempts - 1, this.delays.length - 1)] ?? 5000);
+          } else {
+            op.state = 'failed';
+            op.error = (e as Error)?.message ?? String(e);
+            this.changed();
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+
+  private persist(): void {
+    const s = this.opts.storage;
+    if (!s) return;
+    const key = this.opts.storageKey ?? 'qpairs.labelOutbox';
+    try {
+      if (this.queue.length === 0) s.removeItem(key);
+      else s.setItem(key, JSON.stringify(this.queue.map(({ id: _id, attempts: _a, ...rest }) => rest)));
+    } catch {
+      /* storage full: the in-memory queue still holds everything */
+    }
+  }
+
+  private load(): Array<LabelInput & { state: OpState; error?: string }> {
+    const s = this.opts.storage;
+    if (!s) return [];
+    try {
+      const raw = s.getItem(this.opts.storageKey ?? 'qpairs.labelOutbox');
+      const v = raw ? (JSON.parse(raw) as unknown) : [];
+      return Array.isArray(v) ? v.filter((o) => o && typeof o.pool === 'string' && typeof o.queryId === 'string' && typeof o.candidateId === 'string' && typeof o.annotator === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+}

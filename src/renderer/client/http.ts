@@ -1,0 +1,167 @@
+import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads, WireError } from '../../shared/contract';
+import { ClientError, type AppClient, type ConnectionState, type UploadedSource } from './types';
+
+type WSLike = {
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  close(): void;
+};
+
+export interface HttpClientOptions {
+  /** Origin of the server, e.g. "http://127.0.0.1:5180" (default: the page's origin). */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  WebSocket?: new (url: string) => WSLike;
+  /** Reconnect delays in ms (the last one repeats). */
+  reconnectDelays?: number[];
+}
+
+const WIRE_CODES: ReadonlySet<string> = new Set(['invalid-argument', 'not-found', 'user-error', 'internal', 'forbidden']);
+
+async function errorFrom(res: Response): Promise<ClientError> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    /* not JSON: a proxy or a dying server */
+  }
+  const w = body as Partial<WireError> | null;
+  if (w && typeof w.message === 'string' && typeof w.code === 'string' && WIRE_CODES.has(w.code)) {
+    return new ClientError(w.message, w.code as WireError['code'], res.status);
+  }
+  const transient = res.status === 502 || res.status === 503 || res.status === 504 || res.status === 408;
+  return new ClientError(`HTTP ${res.status} ${res.statusText}`.trim(), transient ? 'transport' : 'internal', res.status);
+}
+
+/** The browser transport: POST /api/invoke, POST /api/upload and the /api/events WebSocket. */
+export function createHttpClient(opts: HttpClientOptions): AppClient {
+  const base = opts.baseUrl.replace(/\/$/, '');
+  const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+  const WS = opts.WebSocket ?? (globalThis.WebSocket as unknown as new (url: string) => WSLike);
+  const delays = opts.reconnectDelays ?? [500, 1000, 2000, 4000, 8000];
+
+  const post = async (path: string, body: BodyInit, contentType: string): Promise<unknown> => {
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': contentType, 'X-QPairs': '1' },
+        body,
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
+    } catch (e) {
+      throw new ClientError(`cannot reach the QPairs server (${(e as Error)?.message ?? String(e)})`, 'transport');
+    }
+    if (!res.ok) throw await errorFrom(res);
+    try {
+      return await res.json();
+    } catch (e) {
+      throw new ClientError(`the connection broke while reading the answer (${(e as Error).message})`, 'transport');
+    }
+  };
+
+  // ------------------------------------------------------------ events
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const stateListeners = new Set<(s: ConnectionState) => void>();
+  let state: ConnectionState = 'connecting';
+  let ws: WSLike | null = null;
+  let attempt = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+
+  const setState = (s: ConnectionState): void => {
+    if (s === state) return;
+    state = s;
+    for (const fn of [...stateListeners]) fn(s);
+  };
+
+  const connect = (): void => {
+    if (closed || ws) return;
+    const url = base.replace(/^http/, 'ws') + '/api/events';
+    let sock: WSLike;
+    try {
+      sock = new WS(url);
+    } catch {
+      schedule();
+      return;
+    }
+    ws = sock;
+    sock.onopen = () => {
+      attempt = 0;
+      setState('open');
+    };
+    sock.onmessage = (ev) => {
+      if (typeof ev.data !== 'string') return;
+      let msg: { event?: unknown; payload?: unknown };
+      try {
+        msg = JSON.parse(ev.data) as typeof msg;
+      } catch {
+        return;
+      }
+      if (typeof msg.event !== 'string') return;
+      for (const fn of [...(listeners.get(msg.event) ?? [])]) {
+        try {
+          fn(msg.payload);
+        } catch (e) {
+          console.error(`listener for ${msg.event} failed`, e);
+        }
+      }
+    };
+    sock.onerror = () => {};
+    sock.onclose = () => {
+      if (ws === sock) ws = null;
+      if (closed) return;
+      setState('closed');
+      schedule();
+    };
+  };
+
+  const schedule = (): void => {
+    if (closed || timer) return;
+    const delay = delays[Math.min(attempt, delays.length - 1)] ?? 1000;
+    attempt++;
+    timer = setTimeout(() => {
+      timer = null;
+      connect();
+    }, delay);
+  };
+
+  connect();
+
+  return {
+    transport: 'http',
+    invoke: <C extends CommandName>(command: C, args: CommandArgs<C>) =>
+      post('/api/invoke', JSON.stringify({ command, args: args ?? {} }), 'application/json') as Promise<CommandResult<C>>,
+    on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      const fn = listener as (p: unknown) => void;
+      set.add(fn);
+      return () => {
+        set.delete(fn);
+      };
+    },
+    upload: async (file: Blob, name: string): Promise<UploadedSource> => {
+      const r = (await post(`/api/upload?name=${encodeURIComponent(name)}`, file, 'application/octet-stream')) as UploadedSource;
+      return { uploadId: r.uploadId, name: r.name ?? name };
+    },
+    onConnection: (fn) => {
+      stateListeners.add(fn);
+      fn(state);
+      return () => {
+        stateListeners.delete(fn);
+      };
+    },
+    close: () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      ws?.close();
+      ws = null;
+      setState('closed');
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads } from '../../shared/contract';
+import { ClientError, type AppClient, type ConnectionState, type IpcReply, type QPairsBridge } from './types';
+
+function unwrap(reply: unknown): unknown {
+  const r = reply as IpcReply | null;
+  if (!r || typeof r !== 'object' || typeof r.ok !== 'boolean') throw new ClientError('malformed reply from the main process', 'internal');
+  if (!r.ok) throw new ClientError(r.error?.message ?? 'unknown error', r.error?.code ?? 'internal');
+  return r.result;
+}
+
+/** The desktop transport: Electron IPC through the preload's `window.qpairs`. */
+export function createIpcClient(bridge: QPairsBridge): AppClient {
+  const call = async (command: string, args: unknown): Promise<unknown> => {
+    let reply: unknown;
+    try {
+      reply = await bridge.invoke(command, args);
+    } catch (e) {
+      throw new ClientError(`IPC failed: ${(e as Error)?.message ?? String(e)}`, 'transport');
+    }
+    return unwrap(reply);
+  };
+  return {
+    transport: 'electron',
+    invoke: <C extends CommandName>(command: C, args: CommandArgs<C>) => call(command, args) as Promise<CommandResult<C>>,
+    on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => bridge.on(event, listener as (p: unknown) => void),
+    pickFiles: async (opts = {}) => {
+      const r = (await call('dialog.openFiles', opts)) as { paths?: unknown };
+      return Array.isArray(r?.paths) ? r.paths.filter((p): p is string => typeof p === 'string') : [];
+    },
+    onConnection: (fn: (s: ConnectionState) => void) => {
+      fn('open');
+      return () => {};
+    },
+    close: () => {},
+  };
+}

@@ -1,0 +1,48 @@
+import type { QPairsClient, WireError } from '../../shared/contract';
+
+/** `transport`: the request never got an answer (network down, server gone) — worth retrying. */
+export type ClientErrorCode = WireError['code'] | 'transport';
+
+/** Every failure of a client call: the engine's WireError, or a transport failure. */
+export class ClientError extends Error {
+  constructor(
+    message: string,
+    readonly code: ClientErrorCode,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ClientError';
+  }
+}
+
+export function isTransportError(e: unknown): boolean {
+  return e instanceof ClientError && e.code === 'transport';
+}
+
+/** State of the event stream (always "open" over Electron IPC). */
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+export interface UploadedSource {
+  uploadId: string;
+  name: string;
+}
+
+/** The renderer's client: the contract's invoke/on plus what differs between the two transports. */
+export interface AppClient extends QPairsClient {
+  readonly transport: 'electron' | 'http';
+  /** Desktop only: the native file picker; absolute paths ([] when cancelled). */
+  pickFiles?(opts?: { title?: string; multiple?: boolean }): Promise<string[]>;
+  /** Browser only: uploads one file to the server for an import. */
+  upload?(file: Blob, name: string): Promise<UploadedSource>;
+  /** Subscribes to the event-stream state; called at once with the current state. */
+  onConnection(fn: (state: ConnectionState) => void): () => void;
+  close(): void;
+}
+
+/** What the preload exposes as `window.qpairs` (see src/preload/index.ts). */
+export interface QPairsBridge {
+  invoke(command: string, args: unknown): Promise<unknown>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+export type IpcReply = { ok: true; result: unknown } | { ok: false; error: WireError };

@@ -1,0 +1,55 @@
+import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import type { AppInfo, EventName, EventPayloads } from '../../shared/contract';
+import type { AppClient, ConnectionState } from '../client/types';
+import type { JobStore } from './jobs';
+import type { LabelQueue } from '../annotate/labelQueue';
+import type { UndoHistory } from '../annotate/history';
+
+export interface AppContextValue {
+  client: AppClient;
+  jobs: JobStore;
+  info: AppInfo | null;
+  /** The label outbox (lives as long as the page, whatever screen is shown). */
+  outbox: LabelQueue;
+  undo: UndoHistory;
+}
+
+const Ctx = createContext<AppContextValue | null>(null);
+
+export function AppProvider({ value, children }: { value: AppContextValue; children: ReactNode }): ReactNode {
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export function useApp(): AppContextValue {
+  const v = useContext(Ctx);
+  if (!v) throw new Error('useApp outside AppProvider');
+  return v;
+}
+
+/** Subscribes to an engine event for the component's lifetime (latest handler always used). */
+export function useEvent<E extends EventName>(event: E, handler: (payload: EventPayloads[E]) => void): void {
+  const { client } = useApp();
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => client.on(event, (p) => ref.current(p)), [client, event]);
+}
+
+/** Calls `handler` whenever the event stream reconnects (events may have been missed). */
+export function useReconnect(handler: () => void): void {
+  const { client } = useApp();
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    let last: ConnectionState | null = null;
+    return client.onConnection((s) => {
+      if (s === 'open' && last === 'closed') ref.current();
+      last = s;
+    });
+  }, [client]);
+}
+
+export function useJobs(): JobStore {
+  const { jobs } = useApp();
+  useSyncExternalStore(jobs.subscribe, jobs.snapshot);
+  return jobs;
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { cleanUploadPaths, fmtDuration, snippet } from './format';
+
+describe('format helpers', () => {
+  it('shows upload file names instead of temp paths', () => {
+    expect(cleanUploadPaths('/tmp/qpairs-uploads-p2nLv0/96ca7e8d-18a9-4af6-b801-66c02885a89e/truncated-dev.xml, line 454: malformed XML')).toBe(
+      'truncated-dev.xml, line 454: malformed XML',
+    );
+    expect(cleanUploadPaths('C:\\Temp\\qpairs-uploads-ab12\\96ca7e8d-18a9\\x.csv line 2')).toBe('x.csv line 2');
+    expect(cleanUploadPaths('/data/dev.xml, line 3: bad')).toBe('/data/dev.xml, line 3: bad');
+  });
+  it('formats durations and snippets', () => {
+    expect(fmtDuration(42_400)).toBe('42 s');
+    expect(fmtDuration(125_000)).toBe('2 min 05 s');
+    expect(fmtDuration(null)).toBe('—');
+    expect(snippet('a  b\n c', 100)).toBe('a b c');
+    expect(snippet('x'.repeat(300), 10)).toBe('xxxxxxxxx…');
+  });
+});

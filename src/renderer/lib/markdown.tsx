@@ -1,0 +1,131 @@
+/**
+ * A tiny, safe markdown renderer for annotation guidelines: headings (#…######), unordered
+ * (-, *, +) and ordered (1.) lists, fenced code blocks (```), paragraphs, and inline **bold**,
+ * *italic* (or _italic_) and `code`. Output is React elements built from text — raw HTML in the source
+ * is shown as text, never interpreted, and links are not made clickable.
+ */
+import { Fragment, type ReactNode } from 'react';
+
+export type Block =
+  | { kind: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; text: string }
+  | { kind: 'paragraph'; text: string }
+  | { kind: 'ul' | 'ol'; items: string[] }
+  | { kind: 'code'; text: string };
+
+/** Splits markdown into blocks. */
+export function parseBlocks(md: string): Block[] {
+  const lines = md.replace(/\r\n?/g, '\n').split('\n');
+  const blocks: Block[] = [];
+  let para: string[] = [];
+  let list: { kind: 'ul' | 'ol'; items: string[] } | null = null;
+  const flush = (): void => {
+    if (para.length) blocks.push({ kind: 'paragraph', text: para.join(' ') });
+    para = [];
+    if (list) blocks.push(list);
+    list = null;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^\s*```/.test(line)) {
+      flush();
+      const code: string[] = [];
+      i++;
+      while (i < lines.length && !/^\s*```/.test(lines[i]!)) code.push(lines[i++]!);
+      blocks.push({ kind: 'code', text: code.join('\n') });
+      continue;
+    }
+    const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (h) {
+      flush();
+      blocks.push({ kind: 'heading', level: h[1]!.length as 1, text: h[2]! });
+      continue;
+    }
+    const ul = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const ol = /^\s*\d{1,9}[.)]\s+(.*)$/.exec(line);
+    if (ul || ol) {
+      const kind = ul ? 'ul' : 'ol';
+      if (para.length) {
+        blocks.push({ kind: 'paragraph', text: para.join(' ') });
+        para = [];
+      }
+      if (!list || list.kind !== kind) {
+        if (list) blocks.push(list);
+        list = { kind, items: [] };
+      }
+      list.items.push((ul ?? ol)![1]!);
+      continue;
+    }
+    if (!line.trim()) {
+      flush();
+      continue;
+    }
+    if (list && /^\s{2,}\S/.test(line)) {
+      // continuation of the last list item
+      list.items[list.items.length - 1] += ' ' + line.trim();
+      continue;
+    }
+    if (list) {
+      blocks.push(list);
+      list = null;
+    }
+    para.push(line.trim());
+  }
+  flush();
+  return blocks;
+}
+
+const INLINE = /(`[^`\n]+`)|(\*\*[^*\n]+?\*\*|__[^_\n]+?__)|(\*[^*\s][^*\n]*?\*|\b_[^_\s][^_\n]*?_\b)/g;
+
+/** Inline markup to React nodes. */
+export function renderInline(text: string): ReactNode[] {
+  const out: ReactNode[] = [];
+  let last = 0;
+  let k = 0;
+  for (const m of text.matchAll(INLINE)) {
+    const at = m.index ?? 0;
+    if (at > last) out.push(text.slice(last, at));
+    if (m[1]) out.push(<code key={k++}>{m[1].slice(1, -1)}</code>);
+    else if (m[2]) out.push(<strong key={k++}>{renderInline(m[2].slice(2, -2))}</strong>);
+    else if (m[3]) out.push(<em key={k++}>{renderInline(m[3].slice(1, -1))}</em>);
+    last = at + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+export function Markdown({ source, testId }: { source: string; testId?: string }): ReactNode {
+  const blocks = parseBlocks(source);
+  return (
+    <div className="markdown" data-testid={testId}>
+      {blocks.map((b, i) => {
+        switch (b.kind) {
+          case 'heading': {
+            const H = `h${Math.min(6, b.level + 1)}` as 'h2';
+            return <H key={i}>{renderInline(b.text)}</H>;
+          }
+          case 'paragraph':
+            return <p key={i}>{renderInline(b.text)}</p>;
+          case 'code':
+            return (
+              <pre key={i}>
+                <code>{b.text}</code>
+              </pre>
+            );
+          case 'ul':
+          case 'ol': {
+            const L = b.kind;
+            return (
+              <L key={i}>
+                {b.items.map((it, j) => (
+                  <li key={j}>{renderInline(it)}</li>
+                ))}
+              </L>
+            );
+          }
+          default:
+            return <Fragment key={i} />;
+        }
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { AppInfo } from '../shared/contract';
+import { App } from './App';
+import { createClient } from './client';
+import { JobStore } from './lib/jobs';
+import { AppProvider } from './lib/context';
+import { session } from './lib/storage';
+import { LabelQueue } from './annotate/labelQueue';
+import { UndoHistory } from './annotate/history';
+import './styles.css';
+
+const client = createClient();
+const jobs = new JobStore(client);
+const undo = new UndoHistory(session);
+// The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
+// re-send this tab's old labels over newer ones.
+const outbox = new LabelQueue({
+  send: (op) => client.invoke('label.set', op),
+  storage: session,
+  onSaved: (op, ack) => {
+    if (ack.seq != null) undo.push({ seq: ack.seq, pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator });
+  },
+});
+// When the event stream comes back, the server is back: send waiting labels now.
+client.onConnection((s) => {
+  if (s === 'open') outbox.retryNow();
+});
+// Never let the page go while labels are unsaved (a reload keeps them; closing the tab would not).
+window.addEventListener('beforeunload', (e) => {
+  if (outbox.counts().unsaved > 0) {
+    e.preventDefault();
+    e.returnValue = '';
+  }
+});
+
+const root = createRoot(document.getElementById('root')!);
+function render(info: AppInfo | null): void {
+  root.render(
+    <StrictMode>
+      <AppProvider value={{ client, jobs, info, outbox, undo }}>
+        <App />
+      </AppProvider>
+    </StrictMode>,
+  );
+}
+
+render(null);
+const loadInfo = (attempt: number): void => {
+  client
+    .invoke('app.info', {})
+    .then(render)
+    .catch(() => setTimeout(() => loadInfo(attempt + 1), Math.min(5000, 500 * 2 ** attempt)));
+};
+loadInfo(0);

@@ -1,0 +1,310 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
+import type { SharedState } from '../App';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
+import { LineChart, PALETTE } from '../components/LineChart';
+
+const METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
+type Metric = (typeof METRICS)[number];
+const metricId = (m: Metric): string => m.replace('@', '').replace('-', '');
+
+export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client } = useApp();
+  const { pools, pool, setPool } = shared;
+  const [annotators, setAnnotators] = useState<string[]>([]);
+  const [who, setWho] = useState<string>('');
+  const [convention, setConvention] = useState<Convention>('skip');
+  const [metric, setMetric] = useState<Metric>('MAP');
+  const [ev, setEv] = useState<PoolEvaluation | null>(null);
+  const [evError, setEvError] = useState<string | null>(null);
+  const [latency, setLatency] = useState<number | null>(null);
+  const [updates, setUpdates] = useState(0);
+
+  useEffect(() => {
+    client
+      .invoke('annotator.list', {})
+      .then((list) => setAnnotators(list.map((a) => a.name)))
+      .catch(() => {});
+  }, [client, updates]);
+
+  // Default: the person annotating, else gold, else whoever has labels.
+  useEffect(() => {
+    if (who) return;
+    if (shared.annotator && annotators.includes(shared.annotator)) setWho(shared.annotator);
+    else if (annotators.includes('gold')) setWho('gold');
+    else if (annotators.length) setWho(annotators[0]!);
+  }, [annotators, shared.annotator, who]);
+
+  const seq = useRef(0);
+  const evaluate = useCallback(async () => {
+    if (!pool || !who) return;
+    const my = ++seq.current;
+    const t0 = performance.now();
+    try {
+      const r = await client.invoke('eval.pool', { pool, annotator: who, convention });
+      if (my !== seq.current) return;
+      setLatency(performance.now() - t0);
+      setEv(r);
+      setEvError(null);
+    } catch (e) {
+      if (my === seq.current) setEvError(errorMessage(e));
+    }
+  }, [client, pool, who, convention]);
+  useEffect(() => void evaluate(), [evaluate]);
+
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool !== pool) return;
+    if (!annotators.includes(rec.annotator)) setUpdates((u) => u + 1);
+    if (rec.annotator !== who && who !== '@aggregate') return;
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      void evaluate();
+      setUpdates((u) => u + 1);
+    }, 80);
+  });
+  useEvent('workspace.changed', () => void evaluate());
+  useReconnect(() => void evaluate());
+
+  const runs = ev ? Object.entries(ev.runs) : [];
+  const series = ev
+    ? Object.keys(ev.runs).map((run) => ({
+        name: run,
+        points: ev.curve.filter((pt) => pt.runs[run]).map((pt) => [pt.labeledQueries, pt.runs[run]![metric]] as [number, number]),
+      }))
+    : [];
+
+  return (
+    <div className="evaluate-screen">
+      <section className="card">
+        <div className="row wrap">
+          <h2 className="grow">Evaluation</h2>
+          <label className="inline">
+            Pool
+            <select data-testid="eval-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+              {pools.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="inline">
+            Labels of
+            <select data-testid="eval-annotator" value={who} onChange={(e) => setWho(e.target.value)}>
+              {!annotators.includes(who) && who && who !== '@aggregate' && <option value={who}>{who}</option>}
+              {annotators.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+              <option value="@aggregate" title="all annotators' labels combined by the pool's rule">@aggregate</option>
+            </select>
+          </label>
+          <fieldset className="radio-row inline" title="Queries without any relevant candidate: skip them, or count them as 0">
+            <legend>No relevant candidate</legend>
+            <label className="inline">
+              <input type="radio" name="convention" data-testid="convention-skip" checked={convention === 'skip'} onChange={() => setConvention('skip')} />
+              skip query
+            </label>
+            <label className="inline">
+              <input type="radio" name="convention" data-testid="convention-zero" checked={convention === 'zero'} onChange={() => setConvention('zero')} />
+              score 0
+            </label>
+          </fieldset>
+        </div>
+
+        {evError && (
+          <p className="error" role="alert" data-testid="eval-error">
+            {evError}
+          </p>
+        )}
+        {!who && <p className="muted">No labels in this workspace yet.</p>}
+        {ev && (
+          <>
+            <p className="small muted">
+              <span data-testid="eval-labeled-queries">{fmtInt(ev.labeledQueries)}</span> fully labeled queries by <strong>{ev.annotator}</strong> ·
+              convention <span data-testid="eval-convention">{ev.convention}</span> · ties {ev.ties}
+              {latency !== null && <> · computed in {Math.round(latency)} ms</>}
+            </p>
+            {runs.length === 0 ? (
+              <p className="muted" data-testid="eval-no-runs">
+                This pool has no ranker runs to evaluate.
+              </p>
+            ) : (
+              <table className="data metrics" data-testid="metrics-table">
+                <thead>
+                  <tr>
+                    <th>Ranker</th>
+                    <th className="num" title="queries evaluated">
+                      Queries
+                    </th>
+                    {METRICS.map((m) => (
+                      <th key={m} className="num">
+                        {m}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {runs.map(([run, r], i) => (
+                    <tr key={run} data-testid={`metrics-row-${run}`}>
+                      <td>
+                        <span className="swatch" style={{ background: PALETTE[i % PALETTE.length] }} /> {run}
+                      </td>
+                      <td className="num" data-testid={`metric-${run}-queries`}>
+                        {fmtInt(r.queries)}
+                      </td>
+                      {METRICS.map((m) => (
+                        <td key={m} className="num" data-testid={`metric-${run}-${metricId(m)}`}>
+                          {fmtMetric((r as RunMetrics)[m])}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </section>
+
+      {ev && runs.length > 0 && (
+        <section className="card">
+          <div className="row wrap">
+            <h2 className="grow">Learning curve</h2>
+            <label className="inline">
+              Metric
+              <select data-testid="curve-metric" value={metric} onChange={(e) => setMetric(e.target.value as Metric)}>
+                {METRICS.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          {ev.curve.length === 0 ? (
+            <p className="muted">The curve appears once a query is fully labeled.</p>
+          ) : (
+            <LineChart testId="curve-chart" series={series} xLabel="labeled queries" yLabel={metric} />
+          )}
+        </section>
+      )}
+
+      {pool && who && <DrillDown pool={pool} annotator={who} viewer={shared.annotator || who} startQuery={shared.lastQueryId} version={updates} />}
+    </div>
+  );
+}
+
+function DrillDown({ pool, annotator, viewer, startQuery, version }: { pool: string; annotator: string; viewer: string; startQuery: string; version: number }): ReactNode {
+  const { client } = useApp();
+  const [qid, setQid] = useState(startQuery);
+  const [shown, setShown] = useState<string>('');
+  const [qe, setQe] = useState<QueryEvaluation | null>(null);
+  const [titles, setTitles] = useState<Record<string, string>>({});
+  const [queryTitle, setQueryTitle] = useState('');
+  const [err, setErr] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (id: string) => {
+      if (!id.trim()) return;
+      setErr(null);
+      try {
+        const r = await client.invoke('eval.query', { pool, queryId: id.trim(), annotator });
+        setQe(r);
+        setShown(id.trim());
+        setQid(id.trim());
+        client
+          .invoke('annotate.query', { pool, annotator: viewer, queryId: id.trim(), blind: true })
+          .then((v) => {
+            setQueryTitle(v.query?.title ?? '');
+            setTitles(Object.fromEntries(v.candidates.map((c) => [c.id, c.question?.title ?? ''])));
+          })
+          .catch(() => {});
+      } catch (e) {
+        setErr(errorMessage(e));
+      }
+    },
+    [client, pool, annotator, viewer],
+  );
+
+  const step = async (direction: 'next' | 'previous'): Promise<void> => {
+    const from = shown || qid;
+    try {
+      const v = from
+        ? await client.invoke('annotate.navigate', { pool, annotator: viewer, from, direction, blind: true })
+        : await client.invoke('annotate.query', { pool, annotator: viewer, blind: true });
+      if (v) await load(v.queryId);
+    } catch (e) {
+      setErr(errorMessage(e));
+    }
+  };
+
+  useEffect(() => {
+    if (shown) void load(shown);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [version, annotator]);
+
+  return (
+    <section className="card" data-testid="drilldown">
+      <form
+        className="row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void load(qid);
+        }}
+      >
+        <h2 className="grow">Per query</h2>
+        <button type="button" onClick={() => void step('previous')} data-testid="drill-prev">
+          ← previous
+        </button>
+        <input data-testid="drill-query" value={qid} onChange={(e) => setQid(e.target.value)} placeholder="query id" size={16} />
+        <button type="submit" className="primary" data-testid="drill-show">
+          Show
+        </button>
+        <button type="button" onClick={() => void step('next')} data-testid="drill-next">
+          next →
+        </button>
+      </form>
+      {err && (
+        <p className="error" role="alert">
+          {err}
+        </p>
+      )}
+      {qe && (
+        <>
+          <p>
+            <strong>{qe.queryId}</strong> {queryTitle}
+          </p>
+          {qe.rankers.length === 0 && <p className="muted">No ranker has scores for this query.</p>}
+          <div className="rankers">
+            {qe.rankers.map((r) => (
+              <div key={r.run} className="ranker" data-testid={`drill-ranker-${r.run}`}>
+                <h3>
+                  {r.run}{' '}
+                  <span className="small muted">
+                    AP {fmtMetric(r.AP)} · RR {fmtMetric(r.RR)}
+                  </span>
+                </h3>
+                <ol>
+                  {r.order.map((o) => (
+                    <li key={o.candidateId} className={o.grade === null ? 'unjudged' : o.relevant ? 'relevant' : 'irrelevant'}>
+                      <span className="mark" title={o.grade === null ? 'not labeled' : `grade ${o.grade}`}>
+                        {o.grade === null ? '·' : o.relevant ? '✓' : '✗'}
+                      </span>{' '}
+                      <span className="small">{titles[o.candidateId] || o.candidateId}</span>
+                      {o.score !== null && <span className="muted small"> ({Number.isInteger(o.score) ? o.score : o.score.toFixed(2)})</span>}
+                    </li>
+                  ))}
+                </ol>
+              </div>
+            ))}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

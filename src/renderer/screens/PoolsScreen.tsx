@@ -1,0 +1,307 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { PoolProgress } from '../../shared/contract';
+import type { SharedState } from '../App';
+import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
+import { errorMessage, fmtInt } from '../lib/format';
+import { Markdown } from '../lib/markdown';
+import { ProgressBar } from '../components/ProgressBar';
+
+type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
+
+/** Query ids from pasted text or a file: one per line, or separated by commas/whitespace. */
+export function parseQueryIds(text: string): string[] {
+  const ids = text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return [...new Set(ids)];
+}
+
+export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client } = useApp();
+  const jobs = useJobs();
+  const { pools } = shared;
+
+  // ------------------------------------------------------------ create
+  const [name, setName] = useState('');
+  const [mode, setMode] = useState<'sample' | 'queries'>('sample');
+  const [n, setN] = useState(50);
+  const [seed, setSeed] = useState(1);
+  const [queriesText, setQueriesText] = useState('');
+  const [depth, setDepth] = useState(20);
+  const [scheme, setScheme] = useState<Scheme>('binary');
+  const [creating, setCreating] = useState(false);
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+
+  const queryIds = parseQueryIds(queriesText);
+  const canCreate = !creating && name.trim() !== '' && (mode === 'sample' ? n >= 1 : queryIds.length > 0);
+
+  const create = async (): Promise<void> => {
+    setCreating(true);
+    setCreateError(null);
+    setCreated(null);
+    try {
+      const p = await client.invoke('pool.create', {
+        name: name.trim(),
+        depth,
+        scheme,
+        ...(mode === 'sample' ? { sample: { n, seed } } : { queries: queryIds }),
+      });
+      setCreated(`Pool "${p.name}" created: ${fmtInt(p.queries)} queries, ${fmtInt(p.pairs)} pairs.`);
+      shared.refreshPools();
+      shared.setPool(p.name);
+      setName('');
+    } catch (e) {
+      setCreateError(errorMessage(e));
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  const poolJob = creating ? jobs.latestRunning('pool') : null;
+
+  // ------------------------------------------------------------ progress per pool
+  const [progress, setProgress] = useState<Record<string, PoolProgress>>({});
+  const refreshProgress = useCallback(() => {
+    for (const p of pools) {
+      client
+        .invoke('pool.progress', { pool: p.name })
+        .then((pr) => setProgress((cur) => ({ ...cur, [p.name]: pr })))
+        .catch(() => {});
+    }
+  }, [client, pools]);
+  useEffect(refreshProgress, [refreshProgress]);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEvent('label.changed', () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(refreshProgress, 300);
+  });
+  useReconnect(refreshProgress);
+
+  // ------------------------------------------------------------ guidelines
+  const selected = pools.find((p) => p.name === shared.pool) ?? null;
+  const [draft, setDraft] = useState('');
+  const [draftPool, setDraftPool] = useState<string | null>(null);
+  const [saveState, setSaveState] = useState<'clean' | 'dirty' | 'saving' | 'saved' | 'error'>('clean');
+  const [saveError, setSaveError] = useState<string | null>(null);
+  useEffect(() => {
+    // Load the pool's guidelines when the selection changes (not while the user edits).
+    if (selected && draftPool !== selected.name) {
+      setDraft(selected.guidelines);
+      setDraftPool(selected.name);
+      setSaveState('clean');
+    }
+  }, [selected, draftPool]);
+
+  const saveGuidelines = async (): Promise<void> => {
+    if (!selected) return;
+    setSaveState('saving');
+    setSaveError(null);
+    try {
+      await client.invoke('pool.setGuidelines', { pool: selected.name, markdown: draft });
+      setSaveState('saved');
+    } catch (e) {
+      setSaveState('error');
+      setSaveError(errorMessage(e));
+    }
+  };
+
+  return (
+    <div className="pools-screen">
+      <section className="card">
+        <h2>Pools</h2>
+        {shared.poolsError && <p className="error" role="alert">{shared.poolsError}</p>}
+        {pools.length === 0 ? (
+          <p className="muted" data-testid="pools-empty">
+            No pools yet. Import a corpus on the Workspace screen, then create a pool below.
+          </p>
+        ) : (
+          <table className="data" data-testid="pools-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Scheme</th>
+                <th>Retriever</th>
+                <th className="num">Depth</th>
+                <th className="num">Queries</th>
+                <th className="num">Pairs</th>
+                <th>Progress per annotator</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {pools.map((p) => {
+                const pr = progress[p.name];
+                return (
+                  <tr key={p.name} data-testid={`pool-row-${p.name}`} className={p.name === shared.pool ? 'selected' : undefined}>
+                    <td>
+                      <strong>{p.name}</strong>
+                      {p.sampling && <div className="small muted">{p.sampling}</div>}
+                    </td>
+                    <td>{p.scheme}</td>
+                    <td>{p.retriever ?? '—'}</td>
+                    <td className="num">{p.depth ?? '—'}</td>
+                    <td className="num">{fmtInt(p.queries)}</td>
+                    <td className="num">{fmtInt(p.pairs)}</td>
+                    <td data-testid={`pool-progress-${p.name}`}>
+                      {!pr || pr.annotators.length === 0 ? (
+                        <span className="muted small">no labels yet</span>
+                      ) : (
+                        pr.annotators.map((a) => (
+                          <div key={a.annotator} className="annotator-progress">
+                            <span className="who">{a.annotator}</span>
+                            <ProgressBar done={a.doneQueries} total={pr.queries} label={`${a.annotator} queries done`} />
+                            <span className="small muted">{fmtInt(a.labeledPairs)} pairs</span>
+                          </div>
+                        ))
+                      )}
+                    </td>
+                    <td className="row-actions">
+                      <button data-testid={`pool-guidelines-${p.name}`} onClick={() => shared.setPool(p.name)}>
+                        Guidelines
+                      </button>
+                      <button
+                        data-testid={`pool-annotate-${p.name}`}
+                        onClick={() => {
+                          shared.setPool(p.name);
+                          shared.goTo('annotate');
+                        }}
+                      >
+                        Annotate
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="card">
+        <h2>New pool</h2>
+        <form
+          className="form-grid"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canCreate) void create();
+          }}
+        >
+          <label>
+            Name
+            <input data-testid="pool-name" value={name} onChange={(e) => setName(e.target.value)} disabled={creating} />
+          </label>
+          <fieldset className="radio-row">
+            <legend>Queries</legend>
+            <label className="inline">
+              <input type="radio" name="pool-mode" data-testid="pool-mode-sample" checked={mode === 'sample'} onChange={() => setMode('sample')} />
+              random sample
+            </label>
+            <label className="inline">
+              <input type="radio" name="pool-mode" data-testid="pool-mode-queries" checked={mode === 'queries'} onChange={() => setMode('queries')} />
+              these query ids
+            </label>
+          </fieldset>
+          {mode === 'sample' ? (
+            <>
+              <label>
+                Sample size
+                <input type="number" min={1} data-testid="pool-sample-n" value={n} onChange={(e) => setN(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
+              </label>
+              <label>
+                Seed
+                <input type="number" data-testid="pool-sample-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
+                <span className="hint">the same seed gives the same sample</span>
+              </label>
+            </>
+          ) : (
+            <label className="wide">
+              Query ids <span className="optional">one per line, or load a file</span>
+              <textarea data-testid="pool-queries" rows={5} value={queriesText} onChange={(e) => setQueriesText(e.target.value)} />
+              <input
+                type="file"
+                data-testid="pool-queries-file"
+                accept=".txt,.csv,.tsv,text/plain"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (f) void f.text().then(setQueriesText);
+                }}
+              />
+              <span className="hint">{fmtInt(queryIds.length)} distinct ids</span>
+            </label>
+          )}
+          <label>
+            Depth
+            <input type="number" min={1} max={1000} data-testid="pool-depth" value={depth} onChange={(e) => setDepth(Math.max(1, Math.floor(Number(e.target.value) || 20)))} />
+            <span className="hint">BM25 candidates per query</span>
+          </label>
+          <label>
+            Scheme
+            <select data-testid="pool-scheme" value={scheme} onChange={(e) => setScheme(e.target.value as Scheme)}>
+              <option value="binary">binary (similar / not)</option>
+              <option value="semeval3">semeval3 (perfect / relevant / irrelevant)</option>
+              <option value="likert5">likert5 (−2 … +2)</option>
+              <option value="graded">graded (integer grades)</option>
+            </select>
+          </label>
+          <div className="actions">
+            <button type="submit" className="primary" data-testid="pool-create" disabled={!canCreate}>
+              {creating ? 'Creating…' : 'Create pool'}
+            </button>
+          </div>
+        </form>
+        {creating && <ProgressBar testId="pool-create-progress" done={poolJob?.progress?.done ?? 0} total={poolJob?.progress?.total ?? 0} />}
+        {creating && poolJob?.progress?.message && <p className="small muted">{poolJob.progress.message}</p>}
+        {createError && (
+          <div className="error-box" role="alert" data-testid="pool-error">
+            <strong>The pool was not created.</strong>
+            <pre>{createError}</pre>
+          </div>
+        )}
+        {created && (
+          <p className="ok" data-testid="pool-created">
+            {created}
+          </p>
+        )}
+      </section>
+
+      {selected && (
+        <section className="card" data-testid="guidelines-editor">
+          <h2>Guidelines for “{selected.name}”</h2>
+          <div className="guidelines-grid">
+            <label className="wide">
+              Markdown
+              <textarea
+                data-testid="guidelines-text"
+                rows={14}
+                value={draft}
+                onChange={(e) => {
+                  setDraft(e.target.value);
+                  setSaveState('dirty');
+                }}
+              />
+            </label>
+            <div>
+              <div className="label-like">Preview</div>
+              <div className="preview">
+                <Markdown source={draft} testId="guidelines-preview" />
+              </div>
+            </div>
+          </div>
+          <div className="actions">
+            <button className="primary" data-testid="guidelines-save" onClick={() => void saveGuidelines()} disabled={saveState === 'saving' || saveState === 'clean'}>
+              Save guidelines
+            </button>
+            <span className={saveState === 'error' ? 'error small' : 'small muted'} data-testid="guidelines-state">
+              {saveState === 'dirty' && 'unsaved changes'}
+              {saveState === 'saving' && 'saving…'}
+              {saveState === 'saved' && 'saved ✓'}
+              {saveState === 'error' && `not saved: ${saveError}`}
+            </span>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,279 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+// Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
+import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
+import type { SharedState } from '../App';
+import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
+import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
+import { ProgressBar } from '../components/ProgressBar';
+import { ReportView } from '../components/ReportView';
+
+const FORMAT_HELP: Record<ImportFormat, string> = {
+  'questions-jsonl': 'questions, one JSON object per line (id, title, body, tags…)',
+  'questions-csv': 'questions as CSV with a header row',
+  'labels-csv': 'labels as CSV (query, candidate, label) into a pool',
+  'labels-jsonl': 'labels as JSON lines into a pool',
+  qrels: 'TREC qrels (query 0 doc grade) into a pool',
+  'trec-run': "a ranker's TREC run file (query Q0 doc rank score name)",
+  'askubuntu-corpus': 'AskUbuntu text_tokenized corpus (id \\t title \\t body)',
+  'askubuntu-pairs': 'AskUbuntu train_random pairs (query \\t similar \\t candidates)',
+  'askubuntu-pool': 'AskUbuntu dev/test pools with BM25 scores',
+  semeval: 'SemEval 2016 Task 3 XML (questions, pools and gold labels)',
+  'semeval-relevancy': 'SemEval .relevancy file (a ranker run)',
+  stackexchange: 'Stack Exchange data dump Posts.xml / PostLinks.xml',
+};
+
+/** The contract's 12 formats, in its order (FORMAT_HELP is a Record over ImportFormat, so none is missing). */
+const FORMATS = Object.keys(FORMAT_HELP) as ImportFormat[];
+
+const SCHEMES = ['', 'binary', 'semeval3', 'likert5', 'graded'] as const;
+
+const STAT_ROWS: Array<[keyof WorkspaceStats, string]> = [
+  ['questions', 'Questions'],
+  ['duplicatePairs', 'Duplicate pairs'],
+  ['pools', 'Pools'],
+  ['labels', 'Labels'],
+  ['labelEvents', 'Label events'],
+  ['annotators', 'Annotators'],
+  ['runs', 'Runs'],
+  ['indexedQuestions', 'Indexed questions'],
+];
+
+export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client, info } = useApp();
+  const jobs = useJobs();
+  const [stats, setStats] = useState<WorkspaceStats | null>(null);
+  const [statsError, setStatsError] = useState<string | null>(null);
+
+  const [format, setFormat] = useState<ImportFormat>('semeval');
+  const [files, setFiles] = useState<File[]>([]);
+  const [paths, setPaths] = useState<string[]>([]);
+  const [pool, setPool] = useState('');
+  const [annotator, setAnnotator] = useState('');
+  const [scheme, setScheme] = useState<(typeof SCHEMES)[number]>('');
+  const [source, setSource] = useState('');
+  const [phase, setPhase] = useState<'idle' | 'uploading' | 'starting' | 'running'>('idle');
+  const [uploadNote, setUploadNote] = useState('');
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const refreshStats = useCallback(() => {
+    client
+      .invoke('workspace.stats', {})
+      .then((s) => {
+        setStats(s);
+        setStatsError(null);
+      })
+      .catch((e: unknown) => setStatsError(errorMessage(e)));
+  }, [client]);
+  useEffect(refreshStats, [refreshStats]);
+  useEvent('workspace.changed', refreshStats);
+  useEvent('label.changed', refreshStats);
+  useReconnect(refreshStats);
+
+  const job = jobs.get(jobId);
+  const done = job?.done ?? null;
+  useEffect(() => {
+    if (done) {
+      setPhase('idle');
+      refreshStats();
+      shared.refreshPools();
+    }
+  }, [done, refreshStats, shared.refreshPools]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const electron = client.transport === 'electron';
+  const haveFiles = electron ? paths.length > 0 : files.length > 0;
+  const busy = phase !== 'idle';
+
+  const choose = async (): Promise<void> => {
+    if (!client.pickFiles) return;
+    try {
+      setPaths(await client.pickFiles({ title: 'Choose files to import', multiple: true }));
+    } catch (e) {
+      setStartError(errorMessage(e));
+    }
+  };
+
+  const start = async (): Promise<void> => {
+    setStartError(null);
+    setJobId(null);
+    try {
+      let sources: ImportSource[];
+      if (electron) {
+        sources = paths.map((p) => ({ path: p }));
+      } else {
+        if (!client.upload) throw new Error('this client cannot upload files');
+        setPhase('uploading');
+        sources = [];
+        for (let i = 0; i < files.length; i++) {
+          const f = files[i]!;
+          setUploadNote(`Uploading ${f.name} (${i + 1} of ${files.length}, ${fmtInt(f.size)} bytes)…`);
+          sources.push(await client.upload(f, f.name));
+        }
+      }
+      setPhase('starting');
+      setUploadNote('');
+      const r = await client.invoke('import.start', {
+        format,
+        sources,
+        ...(pool.trim() ? { pool: pool.trim() } : {}),
+        ...(annotator.trim() ? { annotator: annotator.trim() } : {}),
+        ...(scheme ? { scheme } : {}),
+        ...(source.trim() ? { source: source.trim() } : {}),
+      });
+      setJobId(r.jobId);
+      setPhase('running');
+    } catch (e) {
+      setPhase('idle');
+      setUploadNote('');
+      setStartError(errorMessage(e));
+    }
+  };
+
+  const cancel = (): void => {
+    if (jobId) client.invoke('job.cancel', { jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
+  };
+
+  return (
+    <div className="workspace-screen">
+      <section className="card" data-testid="stats">
+        <h2>Workspace</h2>
+        {info && (
+          <p className="muted small">
+            <span data-testid="workspace-full-path">{info.workspacePath}</span> · {info.transport === 'electron' ? 'desktop app' : 'browser (serve mode)'} ·
+            version {info.version}
+          </p>
+        )}
+        {statsError && <p className="error" role="alert">Could not load statistics: {statsError}</p>}
+        {stats && (
+          <>
+            <dl className="stats-grid">
+              {STAT_ROWS.map(([k, label]) => (
+                <div key={k} className="stat">
+                  <dt>{label}</dt>
+                  <dd data-testid={`stat-${k}`}>{fmtInt(stats[k] as number)}</dd>
+                </div>
+              ))}
+            </dl>
+            {Object.keys(stats.sources).length > 0 && (
+              <p className="small muted" data-testid="stat-sources">
+                Sources:{' '}
+                {Object.entries(stats.sources)
+                  .map(([s, n]) => `${s} ${fmtInt(n)}`)
+                  .join(' · ')}
+              </p>
+            )}
+          </>
+        )}
+      </section>
+
+      <section className="card">
+        <h2>Import</h2>
+        <form
+          className="form-grid"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!busy && haveFiles) void start();
+          }}
+        >
+          <label>
+            Format
+            <select data-testid="import-format" value={format} onChange={(e) => setFormat(e.target.value as ImportFormat)} disabled={busy}>
+              {FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+            <span className="hint">{FORMAT_HELP[format]}</span>
+          </label>
+          <label>
+            Files
+            {electron ? (
+              <span className="row">
+                <button type="button" data-testid="import-choose" onClick={() => void choose()} disabled={busy}>
+                  Choose files…
+                </button>
+                <span className="small muted" data-testid="import-chosen">
+                  {paths.length ? paths.map((p) => p.split(/[\\/]/).pop()).join(', ') : 'none chosen'}
+                </span>
+              </span>
+            ) : (
+              <input
+                ref={fileInput}
+                type="file"
+                multiple
+                data-testid="import-files"
+                disabled={busy}
+                onChange={(e) => setFiles(Array.from(e.target.files ?? []))}
+              />
+            )}
+          </label>
+          <label>
+            Pool <span className="optional">optional</span>
+            <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy} list="pool-names" />
+            <datalist id="pool-names">
+              {shared.pools.map((p) => (
+                <option key={p.name} value={p.name} />
+              ))}
+            </datalist>
+          </label>
+          <label>
+            Annotator <span className="optional">optional</span>
+            <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy} placeholder="gold" />
+          </label>
+          <label>
+            Scheme <span className="optional">optional</span>
+            <select data-testid="import-scheme" value={scheme} onChange={(e) => setScheme(e.target.value as typeof scheme)} disabled={busy}>
+              {SCHEMES.map((s) => (
+                <option key={s} value={s}>
+                  {s || '(format default)'}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Source name <span className="optional">optional</span>
+            <input data-testid="import-source" value={source} onChange={(e) => setSource(e.target.value)} disabled={busy} />
+          </label>
+          <div className="actions">
+            <button type="submit" className="primary" data-testid="import-start" disabled={busy || !haveFiles}>
+              Import
+            </button>
+            {phase === 'running' && (
+              <button type="button" data-testid="import-cancel" onClick={cancel}>
+                Cancel
+              </button>
+            )}
+          </div>
+        </form>
+
+        {uploadNote && <p className="small muted">{uploadNote}</p>}
+        {phase === 'running' && (
+          <div data-testid="import-running">
+            <ProgressBar testId="import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
+            <p className="small muted">{job?.progress?.message || 'Importing…'}</p>
+          </div>
+        )}
+        {startError && (
+          <div className="error-box" role="alert" data-testid="import-error">
+            <strong>The import could not start.</strong>
+            <pre>{cleanUploadPaths(startError)}</pre>
+          </div>
+        )}
+        {done && !done.ok && (
+          <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="import-error">
+            <strong>{done.cancelled ? 'Import cancelled.' : 'The import failed.'}</strong>
+            {!done.cancelled && <pre>{cleanUploadPaths(done.error ?? 'unknown error')}</pre>}
+          </div>
+        )}
+        {done && done.ok && (
+          <div className="ok-box" data-testid="import-report">
+            <strong>Import finished.</strong>
+            <ReportView report={done.report} />
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,267 @@
+/**
+ * Shared types of the gold workflow (several annotators per pool, agreement, adjudication,
+ * aggregation, ranker comparison, gold export): constants and the result shapes of the contract
+ * commands `pool.assign`, `pool.assignment`, `pool.setAggregation`, `agreement.report`,
+ * `review.queue`, `review.settle`, `eval.compare`, `export.preview` and `export.write`.
+ * No Node or DOM imports (used by main and renderer).
+ */
+import type { Question } from './types';
+
+/**
+ * The pseudo-annotator naming a pool's aggregate label (its annotators' labels combined by the
+ * pool's aggregation rule). Names starting with "@" are reserved: no real annotator has one.
+ */
+export const AGGREGATE = '@aggregate';
+
+/** True for reserved pseudo-annotator names ("@…"). */
+export function isReservedAnnotatorName(name: string): boolean {
+  return name.trim().startsWith('@');
+}
+
+/**
+ * How a pool's annotators' labels combine into the aggregate (see src/main/gold/rules.ts):
+ * - `adjudicated` (default): the agreed label; where annotators disagree, the judge's label
+ *   (unresolved until a judge settles it).
+ * - `majority`: the agreed label; on disagreement the judge's label if any, else the value with a
+ *   strict majority of the votes (ties unresolved).
+ * - `mean`: mean grade of the votes > threshold (default 0: Likert mean above 0) is relevant,
+ *   else not; the result is a binary relevance written in the pool's scheme. Judges are ignored.
+ * - `unanimous`: only pairs every assigned annotator labeled alike; the others are unresolved.
+ */
+export const AGGREGATION_RULES = ['adjudicated', 'majority', 'mean', 'unanimous'] as const;
+export type AggregationRule = (typeof AGGREGATION_RULES)[number];
+
+/** Gold export formats (src/main/export/). */
+export const EXPORT_FORMATS = ['askubuntu', 'qrels', 'trec-run', 'jsonl', 'csv', 'semeval-relevancy'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Per-query metrics rankers can be compared on (`eval.compare`). */
+export const COMPARE_METRICS = ['AP', 'RR', 'P@1', 'P@5', 'R-Prec'] as const;
+export type CompareMetric = (typeof COMPARE_METRICS)[number];
+
+/** A statistic: a finite number (with an optional note) or null with the reason it is undefined. */
+export type StatView = { value: number; note?: string } | { value: null; reason: string };
+/** A confidence interval [lo, hi] or null with a reason. */
+export type IntervalView = { value: [number, number]; note?: string } | { value: null; reason: string };
+
+// ------------------------------------------------------------------ assignment
+
+export interface AnnotatorProgress {
+  annotator: string;
+  /** Queries assigned to this annotator (all queries under full overlap). */
+  assignedQueries: number;
+  /** Assigned queries whose every candidate this annotator labeled ("?" counts as given). */
+  doneQueries: number;
+  assignedPairs: number;
+  labeledPairs: number;
+}
+
+export interface AssignmentView {
+  pool: string;
+  /**
+   * `full`: every assigned annotator labels every query; `per-query`: k annotators per query
+   * (seeded); `open`: no assignment made — the pool's annotators are whoever labeled in it.
+   */
+  mode: 'full' | 'per-query' | 'open';
+  perQuery: number | null;
+  seed: number | null;
+  /** The pool's (primary) annotators. */
+  annotators: string[];
+  /** Annotators with role `judge` who are not annotators of this pool. */
+  judges: string[];
+  progress: AnnotatorProgress[];
+  /** When asked for one annotator: the query ids assigned to them, in pool order. */
+  queries?: string[];
+}
+
+// ------------------------------------------------------------------ aggregation
+
+/**
+ * Status of a pair in the aggregate: `unlabeled` (no vote), `agreed` (all votes equal),
+ * `majority` (strict majority), `mean` (mean rule), `adjudicated` (a judge settled a
+ * disagreement), `unresolved` (disagreement not settled, majority tie, or not unanimous).
+ */
+export type PairStatus = 'unlabeled' | 'agreed' | 'majority' | 'mean' | 'adjudicated' | 'unresolved';
+
+export interface AggregationSummary {
+  pool: string;
+  scheme: string;
+  rule: AggregationRule;
+  threshold: number;
+  annotators: string[];
+  judges: string[];
+  /** Pairs in the pool. */
+  pairs: number;
+  /** Pairs with at least one vote. */
+  labeled: number;
+  /** Pairs the rule gives a value. */
+  resolved: number;
+  unresolved: number;
+  /** Pairs with two or more different votes. */
+  disagreements: number;
+  /** Disagreements that have a judge's label. */
+  settled: number;
+  byStatus: Record<PairStatus, number>;
+  /** Aggregate values and how often each occurs. */
+  distribution: Record<string, number>;
+}
+
+// ------------------------------------------------------------------ agreement
+
+export interface PairAgreementView {
+  a: string;
+  b: string;
+  items: number;
+  percentAgreement: StatView;
+  cohenKappa: StatView;
+  cohenKappaLinear: StatView;
+  cohenKappaQuadratic: StatView;
+  /** Bootstrap-over-queries percentile 95% CI of the unweighted Cohen's kappa. */
+  ci95: IntervalView;
+  /** Positive / negative specific agreement (relevant = grade ≥ 1). */
+  psa: StatView;
+  nsa: StatView;
+  /** confusion[i][j]: items a labeled categories[i] and b labeled categories[j]. */
+  confusion: number[][];
+}
+
+export interface AgreementView {
+  pool: string;
+  scheme: string;
+  annotators: string[];
+  /** The label scale, low → high. */
+  categories: string[];
+  /** Items (pairs) labeled by at least one of the annotators. */
+  items: number;
+  queries: number;
+  bootstrap: { resamples: number; seed: number };
+  percentAgreement: StatView;
+  fleissKappa: StatView;
+  krippendorffAlpha: { nominal: StatView; ordinal: StatView; interval: StatView };
+  gwetAC1: StatView;
+  /** Bootstrap 95% CIs over queries of the pool-level statistics. */
+  ci95: { fleissKappa: IntervalView; krippendorffAlpha: IntervalView; gwetAC1: IntervalView };
+  pairs: PairAgreementView[];
+  /** Per query (pool order): agreement and the disagreeing pairs with every annotator's label. */
+  perQuery: Array<{
+    queryId: string;
+    items: number;
+    multiplyLabeled: number;
+    percentAgreement: StatView;
+    disagreements: Array<{ candidateId: string; labels: Record<string, string> }>;
+  }>;
+  /**
+   * Agreement after the first n co-labeled queries (queries ordered by when their last label
+   * among these annotators was given): pooled percent agreement, Fleiss' kappa and, with exactly
+   * two annotators, Cohen's kappa.
+   */
+  overTime: Array<{ queries: number; items: number; percentAgreement: StatView; fleissKappa: StatView; cohenKappa?: StatView }>;
+}
+
+// ------------------------------------------------------------------ review (adjudication)
+
+export interface ReviewItem {
+  queryId: string;
+  candidateId: string;
+  /** 0-based positions of the query in the pool and of the candidate in the query's pool. */
+  queryPosition: number;
+  candidatePosition: number;
+  query: Question | null;
+  candidate: Question | null;
+  /** Every voting annotator's current label. */
+  labels: Array<{ annotator: string; value: string }>;
+  /**
+   * How much settling this pair can move the rankers: Σ over runs of the largest |ΔAP| of the
+   * query between the possible resolutions (the distinct voted values), divided by the number of
+   * queries of the pool — the most the pair can change the runs' MAP, summed over runs.
+   */
+  impact: number;
+  /** Per run: the largest |ΔAP| of this query between the possible resolutions. */
+  apChange: Record<string, number>;
+  /** What the pool's rule gives now (null: unresolved). */
+  ruleValue: string | null;
+  /** The judge's label, when the pair is settled. */
+  settled: { judge: string; value: string; seq: number } | null;
+}
+
+export interface ReviewQueue {
+  pool: string;
+  judge: string;
+  scheme: string;
+  rule: AggregationRule;
+  /** Values a judge may give (keys 1…n in the UI), in the scheme's order. */
+  values: string[];
+  /** Disagreements in the pool; settled; still to settle. */
+  total: number;
+  settled: number;
+  remaining: number;
+  /** Ordered by impact (highest first), then pool order. */
+  items: ReviewItem[];
+  note?: string;
+}
+
+// ------------------------------------------------------------------ ranker comparison
+
+export interface ComparePairView {
+  a: string;
+  b: string;
+  /** Queries compared. */
+  n: number;
+  meanA: StatView;
+  meanB: StatView;
+  /** mean(a − b) of the per-query metric. */
+  meanDiff: StatView;
+  /** Bootstrap (over queries) percentile 95% CI of mean(a − b). */
+  ci95: IntervalView;
+  t: StatView;
+  df: number;
+  /** Paired t-test, two-sided. */
+  pT: StatView;
+  /** Paired randomization (sign-flip) test, two-sided. */
+  pPermutation: StatView;
+  permutationMethod: 'exact' | 'monte-carlo';
+  /** Holm-adjusted over the compared pairs. */
+  pHolmT: StatView;
+  pHolmPermutation: StatView;
+  rejectT: boolean | null;
+  rejectPermutation: boolean | null;
+}
+
+export interface CompareView {
+  pool: string;
+  metric: CompareMetric;
+  annotator: string;
+  convention: 'skip' | 'zero';
+  ties: 'pool-order' | 'trec-eval';
+  threshold: number;
+  /** Queries every compared run was evaluated on (after the convention). */
+  queries: number;
+  bootstrap: { resamples: number; seed: number };
+  permutations: number;
+  alpha: number;
+  runs: Array<{ name: string; mean: StatView }>;
+  pairs: ComparePairView[];
+}
+
+// ------------------------------------------------------------------ export
+
+export interface ExportPreview {
+  pool: string;
+  format: ExportFormat;
+  /** The datasheet (markdown) that is written beside the export. */
+  datasheet: string;
+  /** Each file the export would write: its name, number of lines and first lines. */
+  files: Array<{ name: string; lines: number; head: string[] }>;
+  warnings: string[];
+}
+
+export interface ExportWritten {
+  pool: string;
+  format: ExportFormat;
+  /**
+   * Written files (path given: absolute paths written atomically, no content) or, without a
+   * path (serve mode downloads), the file names with their content.
+   */
+  files: Array<{ name: string; bytes: number; content?: string }>;
+  warnings: string[];
+}

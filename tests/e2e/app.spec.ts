@@ -1,0 +1,284 @@
+/**
+ * The app end to end, through the real UI, in serve mode (see global-setup.ts): import the
+ * SemEval dev XML, reject a truncated file without changing anything, create a BM25 pool, label
+ * with the keyboard only, undo across queries, watch the metrics update live, reload and find
+ * the labels, check blind mode, and take the README screenshot of the Annotate screen.
+ * The tests share one page and run in order (each builds on the workspace state before it).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const POOL = 'e2e-bm25';
+const RUN = 'bm25';
+
+test.describe.configure({ mode: 'serial' });
+
+let context: BrowserContext;
+let page: Page;
+let queryA = '';
+let queryB = '';
+
+test.beforeAll(async ({ browser }) => {
+  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+});
+test.afterAll(async () => {
+  await context?.close();
+});
+
+const rows = (p: Page) => p.locator('[data-testid^="candidate-row-"]');
+const row = (p: Page, i: number) => p.getByTestId(`candidate-row-${i}`);
+
+async function stats(p: Page): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const k of ['questions', 'duplicatePairs', 'pools', 'labels', 'labelEvents', 'annotators', 'runs', 'indexedQuestions']) {
+    out[k] = (await p.getByTestId(`stat-${k}`).textContent()) ?? '';
+  }
+  return out;
+}
+
+test('imports the SemEval dev XML through the file input', async () => {
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('stat-questions')).toHaveText('0');
+  await page.getByTestId('import-format').selectOption('semeval');
+  await page.getByTestId('import-files').setInputFiles(SEMEVAL_DEV);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('stat-questions')).toHaveText('550');
+  await expect(page.getByTestId('stat-pools')).toHaveText('1');
+  await expect(page.getByTestId('import-error')).toHaveCount(0);
+});
+
+test('a truncated XML file shows a readable error and changes nothing', async () => {
+  const before = await stats(page);
+  const dir = path.join(root, 'test-results');
+  mkdirSync(dir, { recursive: true });
+  const bad = path.join(dir, 'truncated-dev.xml');
+  writeFileSync(bad, readFileSync(SEMEVAL_DEV).subarray(0, 40_000));
+  await page.getByTestId('import-format').selectOption('semeval');
+  await page.getByTestId('import-files').setInputFiles(bad);
+  await page.getByTestId('import-start').click();
+  const err = page.getByTestId('import-error');
+  await expect(err).toBeVisible({ timeout: 60_000 });
+  await expect(err).toContainText('truncated-dev.xml');
+  await expect(err).toContainText(/line \d+/i);
+  console.log(`[e2e] import error shown: ${(await err.textContent())?.replace(/\s+/g, ' ')}`);
+  await page.reload();
+  await expect(page.getByTestId('stat-questions')).toHaveText(before.questions!);
+  expect(await stats(page)).toEqual(before);
+});
+
+test('creates a pool from a seeded BM25 sample and edits its guidelines', async () => {
+  await page.getByTestId('tab-pools').click();
+  await page.getByTestId('pool-name').fill(POOL);
+  await page.getByTestId('pool-mode-sample').check();
+  await page.getByTestId('pool-sample-n').fill('4');
+  await page.getByTestId('pool-sample-seed').fill('7');
+  await expect(page.getByTestId('pool-depth')).toHaveValue('20');
+  await page.getByTestId('pool-scheme').selectOption('binary');
+  await page.getByTestId('pool-create').click();
+  await expect(page.getByTestId('pool-created')).toContainText('4 queries, 80 pairs');
+  await expect(page.getByTestId(`pool-row-${POOL}`)).toBeVisible();
+
+  await page.getByTestId(`pool-guidelines-${POOL}`).click();
+  await page.getByTestId('guidelines-text').fill('# Similar questions\n\n- **similar**: the same problem, answerable by the same answer\n- `?` when unsure\n\n<b>not html</b>');
+  await expect(page.getByTestId('guidelines-preview').locator('strong')).toHaveText('similar');
+  await expect(page.getByTestId('guidelines-preview').locator('b')).toHaveCount(0);
+  await page.getByTestId('guidelines-save').click();
+  await expect(page.getByTestId('guidelines-state')).toHaveText('saved ✓');
+});
+
+test('labels a query with the keyboard only, and undoes across queries', async () => {
+  await page.getByTestId(`pool-annotate-${POOL}`).click();
+  await expect(page.getByTestId('annotate-pool')).toHaveValue(POOL);
+  await page.getByTestId('annotator-input').fill('tester');
+  await page.getByTestId('annotator-input').press('Enter');
+  await expect(page.getByTestId('query-title')).toBeVisible();
+  await expect(rows(page)).toHaveCount(20);
+  await expect(page.getByTestId('blind-toggle')).toBeChecked();
+  queryA = (await page.getByTestId('query-id').textContent())!;
+  await expect(page.getByTestId('progress-queries')).toHaveText('0');
+
+  // From here on: keyboard only.
+  await expect(row(page, 0)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('1');
+  await expect(row(page, 0)).toHaveAttribute('data-label', '1');
+  await expect(row(page, 1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('k');
+  await expect(row(page, 0)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowDown');
+  await expect(row(page, 1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('candidate-body-1')).toBeVisible();
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('candidate-body-1')).toHaveCount(0);
+  for (let i = 1; i < 20; i++) await page.keyboard.press('0');
+  await expect(page.locator('[data-testid^="candidate-row-"][data-state="saved"]')).toHaveCount(20);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect(page.getByTestId('progress-queries')).toHaveText('1');
+  await expect(page.getByTestId('progress-pairs')).toHaveText('20');
+  await expect(page.getByTestId('query-complete')).toBeVisible();
+  // No jump to the next query without Enter/n.
+  await page.waitForTimeout(300);
+  await expect(page.getByTestId('query-id')).toHaveText(queryA);
+
+  // Undo the last label.
+  await page.keyboard.press('u');
+  await expect(row(page, 19)).toHaveAttribute('data-label', '');
+  await expect(page.getByTestId('progress-queries')).toHaveText('0');
+  await expect(page.getByTestId('progress-pairs')).toHaveText('19');
+  await page.keyboard.press('0');
+  await expect(row(page, 19)).toHaveAttribute('data-label', '0');
+  await expect(page.getByTestId('progress-queries')).toHaveText('1');
+
+  // Next unlabeled query, one label there, then undo twice: the second undo goes back to A.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('query-id')).not.toHaveText(queryA);
+  queryB = (await page.getByTestId('query-id').textContent())!;
+  await page.keyboard.press('1');
+  await expect(row(page, 0)).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('Backspace');
+  await expect(row(page, 0)).toHaveAttribute('data-label', '');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('query-id')).toHaveText(queryA);
+  await expect(row(page, 19)).toHaveAttribute('data-label', '');
+  await expect(row(page, 19)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Undone');
+  await page.keyboard.press('0');
+  await expect(row(page, 19)).toHaveAttribute('data-state', 'saved');
+  await expect(page.getByTestId('progress-queries')).toHaveText('1');
+
+  // p / n move between queries; g jumps by id.
+  await page.keyboard.press('g');
+  await page.getByTestId('goto-input').fill(queryB);
+  await page.getByTestId('goto-input').press('Enter');
+  await expect(page.getByTestId('query-id')).toHaveText(queryB);
+  await page.keyboard.press('h');
+  await expect(page.getByTestId('guidelines-overlay')).toContainText('Similar questions');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('guidelines-overlay')).toHaveCount(0);
+});
+
+test('the Evaluate screen updates live as labels arrive', async () => {
+  const ev = await context.newPage();
+  await ev.goto('/#evaluate');
+  await ev.getByTestId('eval-pool').selectOption(POOL);
+  await ev.getByTestId('eval-annotator').selectOption('tester');
+  await ev.getByTestId('convention-zero').check();
+  await expect(ev.getByTestId('eval-labeled-queries')).toHaveText('1');
+  await expect(ev.getByTestId(`metric-${RUN}-queries`)).toHaveText('1');
+  const map1 = Number(await ev.getByTestId(`metric-${RUN}-MAP`).textContent());
+  expect(map1).toBeGreaterThan(0);
+  await expect(ev.getByTestId(`curve-${RUN}`)).toHaveAttribute('data-points', '1');
+
+  // Label all of query B "not similar" in the other page: with the "score 0" convention the
+  // query counts with AP 0, so MAP halves; with "skip" it is left out.
+  await expect(page.getByTestId('query-id')).toHaveText(queryB);
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 20; i++) await page.keyboard.press('0');
+  await expect(page.locator('[data-testid^="candidate-row-"][data-state="saved"]')).toHaveCount(20);
+
+  await expect(ev.getByTestId('eval-labeled-queries')).toHaveText('2');
+  await expect(ev.getByTestId(`metric-${RUN}-queries`)).toHaveText('2');
+  await expect.poll(async () => Number(await ev.getByTestId(`metric-${RUN}-MAP`).textContent())).toBeCloseTo(map1 / 2, 2);
+  await expect(ev.getByTestId(`curve-${RUN}`)).toHaveAttribute('data-points', '2');
+  await ev.getByTestId('convention-skip').check();
+  await expect(ev.getByTestId(`metric-${RUN}-queries`)).toHaveText('1');
+  await expect(ev.getByTestId(`metric-${RUN}-MAP`)).toHaveText(map1.toFixed(3));
+
+  // Per-query drill-down.
+  await ev.getByTestId('drill-query').fill(queryA);
+  await ev.getByTestId('drill-show').click();
+  await expect(ev.getByTestId(`drill-ranker-${RUN}`)).toContainText('✓');
+  await expect(ev.getByTestId(`drill-ranker-${RUN}`).locator('li')).toHaveCount(20);
+  await ev.screenshot({ path: path.join(root, 'test-results', 'screens', 'evaluate.png'), fullPage: true });
+  await ev.goto('/#pools');
+  await expect(ev.getByTestId(`pool-row-${POOL}`)).toBeVisible();
+  await ev.screenshot({ path: path.join(root, 'test-results', 'screens', 'pools.png'), fullPage: true });
+  await ev.goto('/#workspace');
+  await expect(ev.getByTestId('stat-questions')).toHaveText('550');
+  await ev.screenshot({ path: path.join(root, 'test-results', 'screens', 'workspace.png'), fullPage: true });
+  await ev.close();
+});
+
+test('labels are still there after a reload', async () => {
+  await page.reload();
+  await expect(page.getByTestId('query-title')).toBeVisible();
+  await page.keyboard.press('g');
+  await page.getByTestId('goto-input').fill(queryA);
+  await page.getByTestId('goto-input').press('Enter');
+  await expect(page.getByTestId('query-id')).toHaveText(queryA);
+  await expect(page.locator('[data-testid^="candidate-row-"][data-label="1"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid^="candidate-row-"][data-label="0"]')).toHaveCount(19);
+  await expect(page.locator('[data-testid^="candidate-row-"][data-state="saved"]')).toHaveCount(20);
+  await expect(page.getByTestId('progress-queries')).toHaveText('2');
+});
+
+test('blind mode hides rankers, scores and the pool order', async () => {
+  const table = page.getByTestId('candidates');
+  await expect(page.getByTestId('blind-toggle')).toBeChecked();
+  await expect(table).toHaveAttribute('data-blind', 'true');
+  await expect(table.locator('[data-testid^="run-col-"]')).toHaveCount(0);
+  await expect(table.locator('th', { hasText: 'Pool pos.' })).toHaveCount(0);
+
+  await page.getByTestId('blind-toggle').uncheck();
+  await expect(table).toHaveAttribute('data-blind', 'false');
+  await expect(table.getByTestId(`run-col-${RUN}`)).toBeVisible();
+  await expect(table.locator('th', { hasText: 'Pool pos.' })).toHaveCount(1);
+  // labels survive the switch
+  await expect(page.locator('[data-testid^="candidate-row-"][data-label="1"]')).toHaveCount(1);
+
+  await page.getByTestId('blind-toggle').check();
+  await expect(table.locator('[data-testid^="run-col-"]')).toHaveCount(0);
+  await page.getByTestId('blind-toggle').blur();
+});
+
+test('a label that cannot be saved stays visible, queued, and is saved once the engine answers', async () => {
+  let mode: 'down' | 'refuse' | 'ok' = 'down';
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string } | null;
+    if (body?.command !== 'label.set' || mode === 'ok') return route.continue();
+    if (mode === 'down') return route.abort('connectionrefused');
+    mode = 'ok'; // refuse once, then let everything through
+    return route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ code: 'user-error', message: 'simulated refusal' }) });
+  });
+  await page.keyboard.press('Home');
+  const before = (await row(page, 0).getAttribute('data-label'))!;
+  const other = before === '1' ? '0' : '1';
+  await page.keyboard.press(other);
+  // The server cannot be reached: the label is shown, queued and retried — not lost.
+  await expect(row(page, 0)).toHaveAttribute('data-label', other);
+  await expect(row(page, 0)).toHaveAttribute('data-state', 'retrying');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'retrying');
+  // The engine refuses it: clearly red, with a retry.
+  mode = 'refuse';
+  await expect(row(page, 0)).toHaveAttribute('data-state', 'failed');
+  await expect(page.getByTestId('failed-labels')).toContainText('simulated refusal');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'failed');
+  await page.getByTestId('row-retry-0').click();
+  await expect(row(page, 0)).toHaveAttribute('data-state', 'saved');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await page.unroute('**/api/invoke');
+  // Put the label back as it was.
+  await page.keyboard.press('Home');
+  await page.keyboard.press(before);
+  await expect(row(page, 0)).toHaveAttribute('data-label', before);
+  await expect(row(page, 0)).toHaveAttribute('data-state', 'saved');
+});
+
+test('screenshot of the Annotate screen for the README', async () => {
+  await page.keyboard.press('n'); // next unlabeled query
+  await expect(page.getByTestId('query-id')).not.toHaveText(queryA);
+  await expect(row(page, 0)).toHaveAttribute('aria-selected', 'true');
+  for (const k of ['1', '0', '0', '?', '0']) await page.keyboard.press(k);
+  await page.keyboard.press('o');
+  await expect(page.locator('[data-testid^="candidate-row-"][data-state="saved"]')).toHaveCount(5);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  mkdirSync(path.join(root, 'docs'), { recursive: true });
+  await page.screenshot({ path: path.join(root, 'docs', 'screenshot-annotate.png'), fullPage: false });
+});

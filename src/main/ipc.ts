@@ -7,6 +7,7 @@
  * Shell commands the engine cannot answer (they need Electron) are handled here on the same
  * channel, so the preload still exposes only `invoke` and `on`:
  *   dialog.openFiles {title?, multiple?} → {paths: string[]}   (empty when cancelled)
+ *   dialog.saveFile {title?, defaultPath?} → {path: string | null}   (null when cancelled)
  */
 import { BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
@@ -20,6 +21,7 @@ export const EVENT_CHANNEL = 'qpairs:event';
 export type IpcReply = { ok: true; result: unknown } | { ok: false; error: WireError };
 
 const openFilesArgs = z.object({ title: z.string().max(200).optional(), multiple: z.boolean().default(true) });
+const saveFileArgs = z.object({ title: z.string().max(200).optional(), defaultPath: z.string().max(4096).optional() });
 
 export function registerIpc(engine: Engine, isAppUrl: (url: string) => boolean): () => void {
   const trusted = (e: IpcMainInvokeEvent): boolean => {
@@ -40,6 +42,18 @@ export function registerIpc(engine: Engine, isAppUrl: (url: string) => boolean):
         };
         const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
         return { ok: true, result: { paths: r.canceled ? [] : r.filePaths } };
+      }
+      if (command === 'dialog.saveFile') {
+        const a = saveFileArgs.safeParse(args ?? {});
+        if (!a.success) return { ok: false, error: { code: 'invalid-argument', message: `dialog.saveFile: ${a.error.message}` } };
+        const win = BrowserWindow.fromWebContents(e.sender);
+        const options: Electron.SaveDialogOptions = {
+          title: a.data.title ?? 'Export to',
+          ...(a.data.defaultPath ? { defaultPath: a.data.defaultPath } : {}),
+          properties: ['createDirectory', 'showOverwriteConfirmation'],
+        };
+        const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+        return { ok: true, result: { path: r.canceled || !r.filePath ? null : r.filePath } };
       }
       return { ok: true, result: await engine.invoke(command, args, { annotator: null }) };
     } catch (err) {

@@ -3,41 +3,40 @@ import type { PoolInfo } from '../shared/contract';
 import type { ConnectionState } from './client/types';
 import { useApp, useEvent, useReconnect } from './lib/context';
 import { local } from './lib/storage';
+import { useStoredString } from './lib/hooks';
 import { errorMessage } from './lib/format';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
 import { PoolsScreen } from './screens/PoolsScreen';
 import { AnnotateScreen } from './annotate/AnnotateScreen';
 import { EvaluateScreen } from './screens/EvaluateScreen';
+import { ReviewScreen } from './review/ReviewScreen';
+import { AgreementScreen } from './screens/AgreementScreen';
+import { ExportScreen } from './screens/ExportScreen';
 
-export type Tab = 'workspace' | 'pools' | 'annotate' | 'evaluate';
+export type Tab = 'workspace' | 'pools' | 'annotate' | 'review' | 'agreement' | 'evaluate' | 'export';
 const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'workspace', label: 'Workspace' },
   { id: 'pools', label: 'Pools' },
   { id: 'annotate', label: 'Annotate' },
+  { id: 'review', label: 'Review' },
+  { id: 'agreement', label: 'Agreement' },
   { id: 'evaluate', label: 'Evaluate' },
+  { id: 'export', label: 'Export' },
 ];
+
+/** A request to show one disagreement (or the first of a query) on the Review screen. */
+export interface ReviewFocus {
+  pool: string;
+  queryId: string;
+  candidateId?: string;
+}
 
 function tabFromHash(): Tab {
   const h = window.location.hash.replace(/^#\/?/, '');
   return (TABS.find((t) => t.id === h)?.id ?? (local.getItem('qpairs.tab') as Tab | null) ?? 'workspace') as Tab;
 }
 
-/** A string setting kept in localStorage. */
-export function useStoredString(key: string, initial: string): [string, (v: string) => void] {
-  const [v, setV] = useState(() => local.getItem(key) ?? initial);
-  const set = useCallback(
-    (nv: string) => {
-      setV(nv);
-      try {
-        local.setItem(key, nv);
-      } catch {
-        /* ignore */
-      }
-    },
-    [key],
-  );
-  return [v, set];
-}
+export { useStoredString } from './lib/hooks';
 
 export interface SharedState {
   pools: PoolInfo[];
@@ -53,6 +52,10 @@ export interface SharedState {
   /** The query last shown on the Annotate screen (Evaluate's drill-down starts there). */
   lastQueryId: string;
   setLastQueryId: (q: string) => void;
+  /** Set by the Agreement screen's disagreement list; the Review screen moves there and clears it. */
+  reviewFocus: ReviewFocus | null;
+  openReview: (focus: ReviewFocus) => void;
+  clearReviewFocus: () => void;
 }
 
 export function App(): ReactNode {
@@ -64,6 +67,7 @@ export function App(): ReactNode {
   const [pool, setPool] = useStoredString('qpairs.pool', '');
   const [storedAnnotator, setAnnotator] = useStoredString('qpairs.annotator', '');
   const [lastQueryId, setLastQueryId] = useState('');
+  const [reviewFocus, setReviewFocus] = useState<ReviewFocus | null>(null);
   const lockedAnnotator = info?.annotator ?? null;
   const annotator = lockedAnnotator ?? storedAnnotator;
 
@@ -99,11 +103,21 @@ export function App(): ReactNode {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
-  // Alt+1…4 switch screens (plain digits are label keys on the Annotate screen).
+  const openReview = useCallback(
+    (focus: ReviewFocus) => {
+      setReviewFocus(focus);
+      setPool(focus.pool);
+      goTo('review');
+    },
+    [goTo, setPool],
+  );
+  const clearReviewFocus = useCallback(() => setReviewFocus(null), []);
+
+  // Alt+1…7 switch screens (plain digits are label keys on the Annotate and Review screens).
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const i = ['Digit1', 'Digit2', 'Digit3', 'Digit4'].indexOf(e.code);
+      const i = TABS.findIndex((_, j) => e.code === `Digit${j + 1}`);
       if (i >= 0) {
         e.preventDefault();
         goTo(TABS[i]!.id);
@@ -130,6 +144,9 @@ export function App(): ReactNode {
     goTo,
     lastQueryId,
     setLastQueryId,
+    reviewFocus,
+    openReview,
+    clearReviewFocus,
   };
 
   return (
@@ -165,7 +182,10 @@ export function App(): ReactNode {
         {tab === 'workspace' && <WorkspaceScreen shared={shared} />}
         {tab === 'pools' && <PoolsScreen shared={shared} />}
         {tab === 'annotate' && <AnnotateScreen shared={shared} />}
+        {tab === 'review' && <ReviewScreen shared={shared} />}
+        {tab === 'agreement' && <AgreementScreen shared={shared} />}
         {tab === 'evaluate' && <EvaluateScreen shared={shared} />}
+        {tab === 'export' && <ExportScreen shared={shared} />}
       </main>
     </div>
   );

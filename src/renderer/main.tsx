@@ -22,13 +22,26 @@ const outbox = new LabelQueue({
     if (ack.seq != null) undo.push({ seq: ack.seq, pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator });
   },
 });
+// A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
+// sent with review.settle; their seqs join the undo history under the judge's name.
+const settles = new LabelQueue({
+  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value }),
+  storage: session,
+  storageKey: 'qpairs.settleOutbox',
+  onSaved: (op, ack) => {
+    if (ack.seq != null) undo.push({ seq: ack.seq, pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator });
+  },
+});
 // When the event stream comes back, the server is back: send waiting labels now.
 client.onConnection((s) => {
-  if (s === 'open') outbox.retryNow();
+  if (s === 'open') {
+    outbox.retryNow();
+    settles.retryNow();
+  }
 });
 // Never let the page go while labels are unsaved (a reload keeps them; closing the tab would not).
 window.addEventListener('beforeunload', (e) => {
-  if (outbox.counts().unsaved > 0) {
+  if (outbox.counts().unsaved > 0 || settles.counts().unsaved > 0) {
     e.preventDefault();
     e.returnValue = '';
   }
@@ -38,7 +51,7 @@ const root = createRoot(document.getElementById('root')!);
 function render(info: AppInfo | null): void {
   root.render(
     <StrictMode>
-      <AppProvider value={{ client, jobs, info, outbox, undo }}>
+      <AppProvider value={{ client, jobs, info, outbox, settles, undo }}>
         <App />
       </AppProvider>
     </StrictMode>,

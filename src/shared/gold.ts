@@ -140,7 +140,15 @@ export interface AgreementView {
   krippendorffAlpha: { nominal: StatView; ordinal: StatView; interval: StatView };
   gwetAC1: StatView;
   /** Bootstrap 95% CIs over queries of the pool-level statistics. */
-  ci95: { fleissKappa: IntervalView; krippendorffAlpha: IntervalView; gwetAC1: IntervalView };
+  /** Bootstrap 95% CIs over queries (krippendorffAlpha = nominal). */
+  ci95: {
+    percentAgreement: IntervalView;
+    fleissKappa: IntervalView;
+    krippendorffAlpha: IntervalView;
+    krippendorffAlphaOrdinal: IntervalView;
+    krippendorffAlphaInterval: IntervalView;
+    gwetAC1: IntervalView;
+  };
   pairs: PairAgreementView[];
   /** Per query (pool order): agreement and the disagreeing pairs with every annotator's label. */
   perQuery: Array<{

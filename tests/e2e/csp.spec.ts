@@ -41,8 +41,11 @@ test('the served page sends the CSP and security headers, and the app runs under
   // the event WebSocket connects under connect-src 'self'
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'open');
   // progress bars and swatches set styles through the CSSOM, which style-src 'self' allows
-  await page.getByTestId('tab-evaluate').click();
-  await page.getByTestId('tab-pools').click();
+  for (const tab of ['evaluate', 'pools', 'annotate', 'review', 'agreement', 'export', 'workspace']) {
+    await page.getByTestId(`tab-${tab}`).click();
+    await expect(page.getByTestId(`tab-${tab}`)).toHaveAttribute('aria-selected', 'true');
+  }
+  await page.waitForTimeout(300); // let the screens' first requests render
   const seen = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
   expect([...violations, ...seen]).toEqual([]);
 });

@@ -139,7 +139,7 @@ export function datasheet(d: DatasheetInput): string {
       ? 'No assignment recorded: the pool\'s annotators are those (role "annotator") who labeled in it. Each labeled blind (only their own labels shown).'
       : plan.mode === 'full'
         ? `Assigned with full overlap: every annotator labels every query, blind (only their own labels shown).`
-        : `Assigned with ${plan.perQuery} annotators per query (seeded, balanced; seed ${plan.seed}), blind (only their own labels shown).`,
+        : `Assigned with ${plan.perQuery} annotator${plan.perQuery === 1 ? '' : 's'} per query (seeded, balanced; seed ${plan.seed}), blind (only their own labels shown).`,
   );
   out.push('');
   const dates = ws

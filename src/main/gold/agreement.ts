@@ -20,6 +20,7 @@ import { bootstrapCodedByQuery } from '../agreement/bootstrap';
 import { fleissKappaCoded } from '../agreement/fleiss';
 import { gwetAC1Coded } from '../agreement/gwet';
 import { krippendorffAlphaCoded } from '../agreement/krippendorff';
+import { percentAgreementCoded } from '../agreement/percent';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { loadPoolState, pairKey, type PoolState } from './state';
@@ -135,13 +136,23 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
   }));
 
   const none: IntervalView = { value: null, reason: annotators.length < 2 ? 'fewer than two annotators' : 'no labeled pair' };
-  let ci95: AgreementView['ci95'] = { fleissKappa: none, krippendorffAlpha: none, gwetAC1: none };
+  let ci95: AgreementView['ci95'] = {
+    percentAgreement: none,
+    fleissKappa: none,
+    krippendorffAlpha: none,
+    krippendorffAlphaOrdinal: none,
+    krippendorffAlphaInterval: none,
+    gwetAC1: none,
+  };
   if (annotators.length >= 2 && table.items.length > 0) {
     // Same resampling as bootstrapByQuery (queries with replacement), on the coded table.
     const t = encodeTable(table);
     ci95 = {
+      percentAgreement: bootstrapCodedByQuery(t, (rows) => percentAgreementCoded(t, rows), boot) as IntervalView,
       fleissKappa: bootstrapCodedByQuery(t, (rows) => fleissKappaCoded(t, rows), boot) as IntervalView,
       krippendorffAlpha: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'nominal'), boot) as IntervalView,
+      krippendorffAlphaOrdinal: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'ordinal'), boot) as IntervalView,
+      krippendorffAlphaInterval: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'interval'), boot) as IntervalView,
       gwetAC1: bootstrapCodedByQuery(t, (rows) => gwetAC1Coded(t, rows), boot) as IntervalView,
     };
   }
@@ -237,8 +248,13 @@ export function agreementJson(v: AgreementView): Record<string, unknown> {
   out.krippendorffAlpha = alpha;
   putStat(out, 'gwetAC1', v.gwetAC1);
   const ci: Record<string, unknown> = {};
+  putStat(ci, 'percentAgreement', v.ci95.percentAgreement);
   putStat(ci, 'fleissKappa', v.ci95.fleissKappa);
-  putStat(ci, 'krippendorffAlpha', v.ci95.krippendorffAlpha);
+  const alphaCi: Record<string, unknown> = {};
+  putStat(alphaCi, 'nominal', v.ci95.krippendorffAlpha);
+  putStat(alphaCi, 'ordinal', v.ci95.krippendorffAlphaOrdinal);
+  putStat(alphaCi, 'interval', v.ci95.krippendorffAlphaInterval);
+  ci.krippendorffAlpha = alphaCi;
   putStat(ci, 'gwetAC1', v.ci95.gwetAC1);
   out.ci95 = ci;
   out.bootstrap = v.bootstrap;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AGGREGATE, type StatView } from '../../shared/gold';
 import type { LabelScheme } from '../../shared/labels';
-import { agreementReport, bootstrapByQuery, fleissKappa, gwetAC1, krippendorffAlpha, type RatingTable } from '../agreement';
+import { agreementReport, bootstrapByQuery, fleissKappa, gwetAC1, krippendorffAlpha, percentAgreement, type RatingTable } from '../agreement';
 import { evaluatePool } from '../engine/evaluate';
 import { runImport } from '../engine/work';
 import { holm } from '../stats';
@@ -136,6 +136,9 @@ describe('agreement over a pool', () => {
       close(last.fleissKappa, e.fleissKappa.value, 'fleiss over time');
       expect(v.ci95.fleissKappa).toEqual(bootstrapByQuery(table, (t) => fleissKappa(t), { resamples: 50, seed: 3 }));
       expect(v.ci95.krippendorffAlpha).toEqual(bootstrapByQuery(table, (t) => krippendorffAlpha(t), { resamples: 50, seed: 3 }));
+      expect(v.ci95.krippendorffAlphaOrdinal).toEqual(bootstrapByQuery(table, (t) => krippendorffAlpha(t, 'ordinal'), { resamples: 50, seed: 3 }));
+      expect(v.ci95.krippendorffAlphaInterval).toEqual(bootstrapByQuery(table, (t) => krippendorffAlpha(t, 'interval'), { resamples: 50, seed: 3 }));
+      expect(v.ci95.percentAgreement).toEqual(bootstrapByQuery(table, (t) => percentAgreement(t), { resamples: 50, seed: 3 }));
       expect(v.ci95.fleissKappa.value![0]).toBeLessThanOrEqual(fleissKappa(table).value!);
       expect(v.ci95.gwetAC1.value![1]).toBeGreaterThanOrEqual(gwetAC1(table).value!);
       expect(krippendorffAlpha(table, 'interval').value).toBeCloseTo(v.krippendorffAlpha.interval.value!, 12);

@@ -3,7 +3,7 @@
  * Every label goes through the outbox (labelQueue.ts) and shows its saved state per row.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import type { CandidateView, QueryView } from '../../shared/contract';
+import type { AssignmentView, CandidateView, QueryView } from '../../shared/contract';
 import type { SharedState } from '../App';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtDuration, fmtInt } from '../lib/format';
@@ -12,20 +12,10 @@ import { highlight, termSet } from '../lib/highlight';
 import { local } from '../lib/storage';
 import { isTransportError } from '../client/types';
 import { describeLabel, labelKeys, NAV_KEYS, valueForKey } from './keys';
-import { pairKey, type LabelOp } from './labelQueue';
+import { pairKey } from './labelQueue';
 import { CandidateTable, type RowModel } from './CandidateTable';
-
-function isTypingTarget(t: EventTarget | null): boolean {
-  const el = t as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  const tag = el.tagName;
-  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
-  if (tag === 'INPUT') {
-    const type = (el as HTMLInputElement).type;
-    return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(type);
-  }
-  return el.isContentEditable;
-}
+import { FailedLabels, SaveStatus } from '../components/SaveStatus';
+import { isTypingTarget } from '../lib/typing';
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, outbox, undo } = useApp();
@@ -56,7 +46,42 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   };
 
   useEffect(() => setNameDraft(annotator), [annotator]);
-  const ready = pool !== '' && annotator.trim() !== '';
+
+  // ------------------------------------------------------------ assignment
+  // With an assignment, an annotator works on their assigned queries only (the engine restricts
+  // annotate.query/navigate to them); one who is not assigned to the pool is told so.
+  const [assign, setAssign] = useState<{ key: string; view: AssignmentView | null; notAssigned: AssignmentView | null } | null>(null);
+  const assignKey = `${pool}\u0000${annotator.trim()}`;
+  const assignSeq = useRef(0);
+  const loadAssignment = useCallback(async (): Promise<void> => {
+    const who = annotator.trim();
+    if (!pool || !who) return;
+    const my = ++assignSeq.current;
+    const key = `${pool}\u0000${who}`;
+    try {
+      const v = await client.invoke('pool.assignment', { pool, annotator: who });
+      if (my === assignSeq.current) setAssign({ key, view: v, notAssigned: null });
+    } catch {
+      // Not assigned, or the assignment cannot be read: the plan without the annotator tells which.
+      let plan: AssignmentView | null = null;
+      try {
+        plan = await client.invoke('pool.assignment', { pool });
+      } catch {
+        /* unknown: do not block labeling */
+      }
+      if (my !== assignSeq.current) return;
+      setAssign({ key, view: null, notAssigned: plan && plan.mode !== 'open' && !plan.annotators.includes(who) ? plan : null });
+    }
+  }, [client, pool, annotator]);
+  useEffect(() => void loadAssignment(), [loadAssignment]);
+  useEvent('workspace.changed', (w) => {
+    if (w.what === 'pool') void loadAssignment();
+  });
+  useReconnect(() => void loadAssignment());
+  const assignChecked = assign?.key === assignKey;
+  const notAssigned = assignChecked ? assign!.notAssigned : null;
+  const assigned = assignChecked ? assign!.view : null;
+  const ready = pool !== '' && annotator.trim() !== '' && assignChecked && !notAssigned;
 
   /** Puts a freshly loaded view on screen; a new query resets the cursor and the clock. */
   const show = useCallback(
@@ -390,12 +415,33 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
           <span>
             <strong data-testid="progress-pairs">{fmtInt(view.progress.labeledPairs)}</strong> / {fmtInt(view.progress.totalPairs)} pairs labeled
           </span>
+          {assigned && assigned.mode !== 'open' && assigned.queries && (
+            <span data-testid="annotate-assigned" title="the queries of this pool assigned to you">
+              {fmtInt(assigned.queries.length)} assigned to you ({assigned.mode === 'full' ? 'full overlap' : `${assigned.perQuery} annotator${assigned.perQuery === 1 ? '' : 's'} per query`})
+            </span>
+          )}
           <span data-testid="progress-time">{avgMs === null ? 'time per query: —' : `${fmtDuration(avgMs)} per query (${durations.size} this session)`}</span>
           {loading && <span className="muted">loading…</span>}
         </div>
       )}
 
-      {!ready && (
+      {notAssigned && (
+        <div className="note-box" data-testid="annotate-not-assigned" role="status">
+          <strong>{annotator}</strong> is not assigned to pool “{pool}” (its annotators: {notAssigned.annotators.join(', ')}).{' '}
+          {notAssigned.judges.includes(annotator) ? (
+            <>
+              As a judge, settle its disagreements on the{' '}
+              <button className="link-button underline" onClick={() => shared.goTo('review')}>
+                Review
+              </button>{' '}
+              screen.
+            </>
+          ) : (
+            'The pool is assigned on the Pools screen.'
+          )}
+        </div>
+      )}
+      {!ready && !notAssigned && (pools.length === 0 || !annotator.trim()) && (
         <div className="card">
           {pools.length === 0 ? (
             <p data-testid="annotate-empty">No pools yet: create one on the Pools screen.</p>
@@ -506,49 +552,3 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     </div>
   );
 }
-
-function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; failed: number; retrying: number }; onRetry: () => void }): ReactNode {
-  if (counts.failed > 0)
-    return (
-      <span className="save-status bad" data-testid="save-status" data-state="failed" role="alert">
-        {counts.failed} label{counts.failed > 1 ? 's' : ''} not saved{' '}
-        <button onClick={onRetry} data-testid="save-retry-all">
-          Retry
-        </button>
-      </span>
-    );
-  if (counts.retrying > 0)
-    return (
-      <span className="save-status warn" data-testid="save-status" data-state="retrying" role="status">
-        {counts.unsaved} label{counts.unsaved > 1 ? 's' : ''} waiting to be saved — cannot reach the engine, retrying
-      </span>
-    );
-  if (counts.unsaved > 0)
-    return (
-      <span className="save-status" data-testid="save-status" data-state="saving">
-        saving…
-      </span>
-    );
-  return (
-    <span className="save-status ok" data-testid="save-status" data-state="saved">
-      all labels saved ✓
-    </span>
-  );
-}
-
-function FailedLabels({ ops, onRetry, onDismiss }: { ops: LabelOp[]; onRetry: (id: number) => void; onDismiss: (id: number) => void }): ReactNode {
-  return (
-    <div className="error-box" role="alert" data-testid="failed-labels">
-      <strong>These labels were not saved:</strong>
-      <ul>
-        {ops.map((o) => (
-          <li key={o.id}>
-            {o.pool} · query {o.queryId} · {o.candidateId} → {o.value ?? '(clear)'}: {o.error}{' '}
-            <button onClick={() => onRetry(o.id)}>Retry</button> <button onClick={() => onDismiss(o.id)}>Discard</button>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-

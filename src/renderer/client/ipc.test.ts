@@ -8,6 +8,7 @@ describe('IPC client', () => {
       invoke: vi.fn(async (command: string) => {
         if (command === 'app.info') return { ok: true, result: { transport: 'electron' } };
         if (command === 'dialog.openFiles') return { ok: true, result: { paths: ['/a.xml', 3] } };
+        if (command === 'dialog.saveFile') return { ok: true, result: { path: '/out/team.qrels' } };
         return { ok: false, error: { code: 'invalid-argument', message: 'bad' } };
       }),
       on: vi.fn(() => () => {}),
@@ -18,6 +19,13 @@ describe('IPC client', () => {
     await expect(c.invoke('workspace.stats', {})).rejects.toMatchObject({ code: 'invalid-argument', message: 'bad' });
     await expect(c.pickFiles!()).resolves.toEqual(['/a.xml']);
     expect(bridge.invoke).toHaveBeenCalledWith('dialog.openFiles', {});
+    await expect(c.pickSavePath!({ defaultPath: 'team.qrels' })).resolves.toBe('/out/team.qrels');
+    expect(bridge.invoke).toHaveBeenCalledWith('dialog.saveFile', { defaultPath: 'team.qrels' });
+  });
+
+  it('returns null when the save dialog is cancelled', async () => {
+    const c = createIpcClient({ invoke: async () => ({ ok: true, result: { path: null } }), on: () => () => {} });
+    await expect(c.pickSavePath!()).resolves.toBeNull();
   });
 
   it('treats a rejected IPC call as a transport error and a malformed reply as internal', async () => {

@@ -27,6 +27,10 @@ export function createIpcClient(bridge: QPairsBridge): AppClient {
       const r = (await call('dialog.openFiles', opts)) as { paths?: unknown };
       return Array.isArray(r?.paths) ? r.paths.filter((p): p is string => typeof p === 'string') : [];
     },
+    pickSavePath: async (opts = {}) => {
+      const r = (await call('dialog.saveFile', opts)) as { path?: unknown };
+      return typeof r?.path === 'string' && r.path ? r.path : null;
+    },
     onConnection: (fn: (s: ConnectionState) => void) => {
       fn('open');
       return () => {};

@@ -32,6 +32,8 @@ export interface AppClient extends QPairsClient {
   readonly transport: 'electron' | 'http';
   /** Desktop only: the native file picker; absolute paths ([] when cancelled). */
   pickFiles?(opts?: { title?: string; multiple?: boolean }): Promise<string[]>;
+  /** Desktop only: the native save dialog; an absolute path, or null when cancelled. */
+  pickSavePath?(opts?: { title?: string; defaultPath?: string }): Promise<string | null>;
   /** Browser only: uploads one file to the server for an import. */
   upload?(file: Blob, name: string): Promise<UploadedSource>;
   /** Subscribes to the event-stream state; called at once with the current state. */

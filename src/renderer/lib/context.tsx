@@ -11,6 +11,8 @@ export interface AppContextValue {
   info: AppInfo | null;
   /** The label outbox (lives as long as the page, whatever screen is shown). */
   outbox: LabelQueue;
+  /** The judge's outbox (Review screen): the same queue, sending review.settle. */
+  settles: LabelQueue;
   undo: UndoHistory;
 }
 

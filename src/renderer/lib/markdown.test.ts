@@ -32,6 +32,35 @@ describe('markdown', () => {
   });
 });
 
+describe('markdown tables (export datasheets)', () => {
+  it('parses pipe tables with escaped pipes and ragged rows', () => {
+    expect(parseBlocks('Intro\n\n| Statistic | Value |\n|---|---|\n| κ a\\|b | 0.5 |\n| short |\n\nAfter')).toEqual([
+      { kind: 'paragraph', text: 'Intro' },
+      { kind: 'table', head: ['Statistic', 'Value'], rows: [['κ a|b', '0.5'], ['short', '']] },
+      { kind: 'paragraph', text: 'After' },
+    ]);
+  });
+
+  it('renders cells as text (inline markup only)', () => {
+    const out = html('| a | b |\n| --- | :---: |\n| **x** | <script>y</script> |');
+    expect(out).toContain('<table class="data md-table"><thead><tr><th>a</th><th>b</th></tr></thead>');
+    expect(out).toContain('<td><strong>x</strong></td>');
+    expect(out).not.toContain('<script');
+  });
+
+  it('parses block quotes (the datasheet quotes the guidelines) recursively', () => {
+    expect(parseBlocks('> # Similar\n>\n> - **a**\n\nafter')).toEqual([
+      { kind: 'quote', blocks: [{ kind: 'heading', level: 1, text: 'Similar' }, { kind: 'ul', items: ['**a**'] }] },
+      { kind: 'paragraph', text: 'after' },
+    ]);
+    expect(html('> <b>x</b>')).toBe('<div class="markdown"><blockquote><p>&lt;b&gt;x&lt;/b&gt;</p></blockquote></div>');
+  });
+
+  it('leaves a pipe line without a separator as a paragraph', () => {
+    expect(parseBlocks('| not a table |')).toEqual([{ kind: 'paragraph', text: '| not a table |' }]);
+  });
+});
+
 describe('highlight', () => {
   it('marks shared terms case-insensitively, whole tokens only', () => {
     const out = renderToStaticMarkup(createElement('p', null, highlight('Best Bank in Doha? banking banks bank.', new Set(['bank', 'doha']))));

@@ -1,6 +1,7 @@
 /**
- * A tiny, safe markdown renderer for annotation guidelines: headings (#…######), unordered
- * (-, *, +) and ordered (1.) lists, fenced code blocks (```), paragraphs, and inline **bold**,
+ * A tiny, safe markdown renderer for annotation guidelines and export datasheets: headings
+ * (#…######), unordered (-, *, +) and ordered (1.) lists, fenced code blocks (```), pipe tables
+ * (`| a | b |` then `|---|---|`; `\|` is a literal pipe), block quotes (`>`), paragraphs, and inline **bold**,
  * *italic* (or _italic_) and `code`. Output is React elements built from text — raw HTML in the source
  * is shown as text, never interpreted, and links are not made clickable.
  */
@@ -10,7 +11,18 @@ export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; text: string }
   | { kind: 'paragraph'; text: string }
   | { kind: 'ul' | 'ol'; items: string[] }
-  | { kind: 'code'; text: string };
+  | { kind: 'code'; text: string }
+  | { kind: 'table'; head: string[]; rows: string[][] }
+  | { kind: 'quote'; blocks: Block[] };
+
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_SEP = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+
+/** The cells of a pipe-table row (outer pipes dropped, `\|` kept as a literal pipe). */
+export function tableCells(line: string): string[] {
+  const inner = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
+}
 
 /** Splits markdown into blocks. */
 export function parseBlocks(md: string): Block[] {
@@ -32,6 +44,24 @@ export function parseBlocks(md: string): Block[] {
       i++;
       while (i < lines.length && !/^\s*```/.test(lines[i]!)) code.push(lines[i++]!);
       blocks.push({ kind: 'code', text: code.join('\n') });
+      continue;
+    }
+    if (TABLE_ROW.test(line) && i + 1 < lines.length && TABLE_SEP.test(lines[i + 1]!)) {
+      flush();
+      const head = tableCells(line);
+      const rows: string[][] = [];
+      i += 2;
+      while (i < lines.length && TABLE_ROW.test(lines[i]!)) rows.push(tableCells(lines[i++]!));
+      i--;
+      blocks.push({ kind: 'table', head, rows: rows.map((r) => head.map((_, j) => r[j] ?? '')) });
+      continue;
+    }
+    if (/^\s*>/.test(line)) {
+      flush();
+      const inner: string[] = [];
+      while (i < lines.length && /^\s*>/.test(lines[i]!)) inner.push(lines[i++]!.replace(/^\s*> ?/, ''));
+      i--;
+      blocks.push({ kind: 'quote', blocks: parseBlocks(inner.join('\n')) });
       continue;
     }
     const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
@@ -94,38 +124,64 @@ export function renderInline(text: string): ReactNode[] {
 }
 
 export function Markdown({ source, testId }: { source: string; testId?: string }): ReactNode {
-  const blocks = parseBlocks(source);
   return (
     <div className="markdown" data-testid={testId}>
-      {blocks.map((b, i) => {
-        switch (b.kind) {
-          case 'heading': {
-            const H = `h${Math.min(6, b.level + 1)}` as 'h2';
-            return <H key={i}>{renderInline(b.text)}</H>;
-          }
-          case 'paragraph':
-            return <p key={i}>{renderInline(b.text)}</p>;
-          case 'code':
-            return (
-              <pre key={i}>
-                <code>{b.text}</code>
-              </pre>
-            );
-          case 'ul':
-          case 'ol': {
-            const L = b.kind;
-            return (
-              <L key={i}>
-                {b.items.map((it, j) => (
-                  <li key={j}>{renderInline(it)}</li>
-                ))}
-              </L>
-            );
-          }
-          default:
-            return <Fragment key={i} />;
-        }
-      })}
+      {renderBlocks(parseBlocks(source))}
     </div>
   );
+}
+
+function renderBlocks(blocks: Block[]): ReactNode[] {
+  return blocks.map((b, i) => {
+    switch (b.kind) {
+      case 'heading': {
+        const H = `h${Math.min(6, b.level + 1)}` as 'h2';
+        return <H key={i}>{renderInline(b.text)}</H>;
+      }
+      case 'paragraph':
+        return <p key={i}>{renderInline(b.text)}</p>;
+      case 'code':
+        return (
+          <pre key={i}>
+            <code>{b.text}</code>
+          </pre>
+        );
+      case 'quote':
+        return <blockquote key={i}>{renderBlocks(b.blocks)}</blockquote>;
+      case 'table':
+        return (
+          <table key={i} className="data md-table">
+            <thead>
+              <tr>
+                {b.head.map((h, j) => (
+                  <th key={j}>{renderInline(h)}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {b.rows.map((r, j) => (
+                <tr key={j}>
+                  {r.map((c, k) => (
+                    <td key={k}>{renderInline(c)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        );
+      case 'ul':
+      case 'ol': {
+        const L = b.kind;
+        return (
+          <L key={i}>
+            {b.items.map((it, j) => (
+              <li key={j}>{renderInline(it)}</li>
+            ))}
+          </L>
+        );
+      }
+      default:
+        return <Fragment key={i} />;
+    }
+  });
 }

@@ -4,6 +4,8 @@ import type { SharedState } from '../App';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
 import { LineChart, PALETTE } from '../components/LineChart';
+import { ComparePanel } from './ComparePanel';
+import { useDebounced } from '../lib/hooks';
 
 const METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
 type Metric = (typeof METRICS)[number];
@@ -53,17 +55,15 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   }, [client, pool, who, convention]);
   useEffect(() => void evaluate(), [evaluate]);
 
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const reevaluate = useDebounced(() => {
+    void evaluate();
+    setUpdates((u) => u + 1);
+  }, 80);
   useEvent('label.changed', (rec) => {
     if (rec.pool !== pool) return;
     if (!annotators.includes(rec.annotator)) setUpdates((u) => u + 1);
     if (rec.annotator !== who && who !== '@aggregate') return;
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      void evaluate();
-      setUpdates((u) => u + 1);
-    }, 80);
+    reevaluate();
   });
   useEvent('workspace.changed', () => void evaluate());
   useReconnect(() => void evaluate());
@@ -96,11 +96,13 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
             <select data-testid="eval-annotator" value={who} onChange={(e) => setWho(e.target.value)}>
               {!annotators.includes(who) && who && who !== '@aggregate' && <option value={who}>{who}</option>}
               {annotators.map((a) => (
-                <option key={a} value={a}>
+                <option key={a} value={a} title={a === 'gold' ? 'imported gold labels' : `${a}'s labels`}>
                   {a}
                 </option>
               ))}
-              <option value="@aggregate" title="all annotators' labels combined by the pool's rule">@aggregate</option>
+              <option value="@aggregate" title="all annotators' labels combined by the pool's rule">
+                @aggregate (the pool's rule)
+              </option>
             </select>
           </label>
           <fieldset className="radio-row inline" title="Queries without any relevant candidate: skip them, or count them as 0">
@@ -193,6 +195,8 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
           )}
         </section>
       )}
+
+      {pool && ev && <ComparePanel pool={pool} annotator={who} convention={convention} runNames={Object.keys(ev.runs)} />}
 
       {pool && who && <DrillDown pool={pool} annotator={who} viewer={shared.annotator || who} startQuery={shared.lastQueryId} version={updates} />}
     </div>

@@ -5,6 +5,7 @@ import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { ProgressBar } from '../components/ProgressBar';
+import { TeamPanel } from './TeamPanel';
 
 type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 
@@ -178,6 +179,8 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
           </table>
         )}
       </section>
+
+      {pools.length > 0 && <TeamPanel shared={shared} />}
 
       <section className="card">
         <h2>New pool</h2>

@@ -33,11 +33,11 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
       table(
         ['statistic', 'value', '95% CI'],
         [
-          ['percent agreement', fmt(v.percentAgreement), ''],
+          ['percent agreement', fmt(v.percentAgreement), fmtCi(v.ci95.percentAgreement)],
           ["Fleiss' kappa", fmt(v.fleissKappa), fmtCi(v.ci95.fleissKappa)],
           ["Krippendorff's alpha nominal", fmt(v.krippendorffAlpha.nominal), fmtCi(v.ci95.krippendorffAlpha)],
-          ["Krippendorff's alpha ordinal", fmt(v.krippendorffAlpha.ordinal), ''],
-          ["Krippendorff's alpha interval", fmt(v.krippendorffAlpha.interval), ''],
+          ["Krippendorff's alpha ordinal", fmt(v.krippendorffAlpha.ordinal), fmtCi(v.ci95.krippendorffAlphaOrdinal)],
+          ["Krippendorff's alpha interval", fmt(v.krippendorffAlpha.interval), fmtCi(v.ci95.krippendorffAlphaInterval)],
           ["Gwet's AC1", fmt(v.gwetAC1), fmtCi(v.ci95.gwetAC1)],
         ],
       ),

@@ -1,0 +1,75 @@
+/**
+ * Display helpers for the engine's statistics (StatView / IntervalView from shared/gold.ts): a
+ * defined value is a number (with an optional note); an undefined one is shown as "—" with the
+ * engine's reason beside it. Pure (no DOM), unit-tested.
+ */
+import type { AgreementView, IntervalView, StatView } from '../../shared/gold';
+import type { Series } from '../components/LineChart';
+
+export interface Shown {
+  /** What the cell shows: the number, "[lo, hi]", or "—". */
+  text: string;
+  value: number | null;
+  /** Why the value is undefined (null when it is defined). */
+  reason: string | null;
+  note: string | null;
+}
+
+const DASH = '—';
+
+function fixed(x: number, digits: number): string {
+  // No "-0.000".
+  const s = x.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+}
+
+/** A statistic for display (missing → "—" without a reason). */
+export function showStat(s: StatView | null | undefined, digits = 3): Shown {
+  if (!s) return { text: DASH, value: null, reason: null, note: null };
+  if (s.value === null) return { text: DASH, value: null, reason: s.reason || 'undefined', note: null };
+  if (!Number.isFinite(s.value)) return { text: DASH, value: null, reason: 'not a finite number', note: null };
+  return { text: fixed(s.value, digits), value: s.value, reason: null, note: s.note ?? null };
+}
+
+/** A 95% CI for display: "[lo, hi]" or "—" with the reason. */
+export function showCI(ci: IntervalView | null | undefined, digits = 3): Shown {
+  if (!ci) return { text: DASH, value: null, reason: null, note: null };
+  if (ci.value === null) return { text: DASH, value: null, reason: ci.reason || 'undefined', note: null };
+  const [lo, hi] = ci.value;
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return { text: DASH, value: null, reason: 'not a finite interval', note: null };
+  return { text: `[${fixed(lo, digits)}, ${fixed(hi, digits)}]`, value: null, reason: null, note: ci.note ?? null };
+}
+
+/** A p-value: "<0.001" below 0.001, else three decimals; undefined → "—" with the reason. */
+export function showP(p: StatView | null | undefined): Shown {
+  const s = showStat(p);
+  if (s.value === null) return s;
+  return { ...s, text: s.value < 0.001 ? '<0.001' : s.value.toFixed(3) };
+}
+
+/** The y range of an agreement chart: [min(0, lowest rounded down to 0.1, ≥ −1), 1]. */
+export function agreementYRange(values: readonly number[]): { yMin: number; yMax: number } {
+  const finite = values.filter((v) => Number.isFinite(v));
+  const lo = finite.length ? Math.min(...finite) : 0;
+  const yMin = lo >= 0 ? 0 : Math.max(-1, Math.floor(lo * 10) / 10);
+  return { yMin, yMax: 1 };
+}
+
+/** Agreement over time as chart series; points where a statistic is undefined are left out. */
+export function overTimeSeries(overTime: AgreementView['overTime']): Series[] {
+  const pick = (name: string, get: (p: AgreementView['overTime'][number]) => StatView | undefined): Series => ({
+    name,
+    points: overTime.flatMap((p) => {
+      const s = get(p);
+      return s && s.value !== null && Number.isFinite(s.value) ? [[p.queries, s.value] as [number, number]] : [];
+    }),
+  });
+  const out = [pick('percent agreement', (p) => p.percentAgreement), pick("Fleiss' κ", (p) => p.fleissKappa)];
+  if (overTime.some((p) => p.cohenKappa)) out.push(pick("Cohen's κ", (p) => p.cohenKappa));
+  return out;
+}
+
+/** Names typed in a box: separated by commas, semicolons or white space; trimmed, deduplicated, order kept. */
+export function parseNames(text: string): string[] {
+  return [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
+}

@@ -1,0 +1,540 @@
+/**
+ * The Review screen (adjudication): a judge goes through a pool's disagreements, highest impact
+ * first (review.queue), sees the query, the candidate and every annotator's label, and settles
+ * each with the label keys of the pool's scheme (the Annotate screen's mapping). Settled labels
+ * go through the judge's durable outbox (review.settle) and show their saved state; u undoes the
+ * judge's last label (label.undo as the judge), n jumps to the next unsettled disagreement.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { ReviewQueue } from '../../shared/contract';
+import type { ReviewItem } from '../../shared/gold';
+import type { SharedState } from '../App';
+import { useDebounced, useStoredString } from '../lib/hooks';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage, fmtInt, snippet } from '../lib/format';
+import { isTypingTarget } from '../lib/typing';
+import { isTransportError } from '../client/types';
+import { describeLabel, labelKeys, valueForKey } from '../annotate/keys';
+import { pairKey, type OpState } from '../annotate/labelQueue';
+import { FailedLabels, SaveStatus } from '../components/SaveStatus';
+import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
+
+const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
+  ['↑ ↓ / j k', 'move'],
+  ['n', 'next unsettled'],
+  ['u / Backspace', 'undo'],
+  ['x', 'clear my label'],
+  ['r', 're-sort by impact'],
+];
+
+interface Row {
+  item: ReviewItem;
+  key: string;
+  /** The judge label shown: an unsaved one first, else the saved one (any judge's). */
+  value: string | null;
+  state: OpState | 'saved' | 'none';
+  by: string | null;
+  error?: string;
+}
+
+export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client, settles, undo } = useApp();
+  useSyncExternalStore(settles.subscribe, settles.version);
+  const { pools, pool, setPool, lockedAnnotator } = shared;
+  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  const [storedJudge, setStoredJudge] = useStoredString('qpairs.judge', '');
+  const judge = lockedAnnotator ?? storedJudge;
+  const [queue, setQueue] = useState<ReviewQueue | null>(null);
+  const [order, setOrder] = useState<string[]>([]);
+  const [cursorKey, setCursorKey] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  /** Labels this judge gave in this page that do not settle ("?"): shown as given. */
+  const [given, setGiven] = useState<ReadonlyMap<string, string>>(new Map());
+
+  const loadPeople = useCallback(() => {
+    client
+      .invoke('annotator.list', {})
+      .then(setPeople)
+      .catch(() => {});
+  }, [client]);
+  useEffect(loadPeople, [loadPeople]);
+  const judges = people.filter((p) => p.role === 'judge').map((p) => p.name);
+  useEffect(() => {
+    if (lockedAnnotator || storedJudge) return;
+    if (judges.includes(shared.annotator)) setStoredJudge(shared.annotator);
+    else if (judges.length === 1) setStoredJudge(judges[0]!);
+  }, [judges.join('\u0000'), lockedAnnotator, storedJudge, shared.annotator]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // ------------------------------------------------------------ the queue
+  const seq = useRef(0);
+  const shownFor = useRef('');
+  const load = useCallback(
+    async (resort = false): Promise<void> => {
+      if (!pool || !judge) {
+        setQueue(null);
+        return;
+      }
+      const my = ++seq.current;
+      const forKey = `${pool}\u0000${judge}`;
+      setLoading(true);
+      try {
+        const q = await client.invoke('review.queue', { pool, judge, includeSettled: true });
+        if (my !== seq.current) return;
+        const fresh = resort || shownFor.current !== forKey;
+        shownFor.current = forKey;
+        setQueue(q);
+        setOrder((o) => (fresh ? q.items.map(itemKey) : mergeOrder(o, q.items)));
+        if (fresh) {
+          // Start at the first unsettled disagreement.
+          const first = q.items.find((i) => !i.settled);
+          setCursorKey(first ? itemKey(first) : q.items[0] ? itemKey(q.items[0]) : null);
+        }
+        setError(null);
+      } catch (e) {
+        if (my === seq.current) {
+          setError(errorMessage(e));
+          setQueue(null);
+          setOrder([]);
+          shownFor.current = '';
+        }
+      } finally {
+        if (my === seq.current) setLoading(false);
+      }
+    },
+    [client, pool, judge],
+  );
+  useEffect(() => {
+    setNotice(null);
+    setGiven(new Map());
+    void load();
+  }, [load]);
+
+  const later = useDebounced(() => void load(), 150);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool === pool) later();
+  });
+  useEvent('workspace.changed', () => {
+    loadPeople();
+    later();
+  });
+  useReconnect(() => {
+    loadPeople();
+    void load();
+  });
+
+  // ------------------------------------------------------------ rows
+  const rows: Row[] = useMemo(() => {
+    if (!queue) return [];
+    const byKey = new Map(queue.items.map((i) => [itemKey(i), i]));
+    return order.flatMap((key): Row[] => {
+      const item = byKey.get(key);
+      if (!item) return [];
+      const op = settles.latestFor(pairKey(queue.pool, judge, item.queryId, item.candidateId));
+      if (op) return [{ item, key, value: op.value, state: op.state, by: judge, error: op.error }];
+      if (item.settled) return [{ item, key, value: item.settled.value, state: 'saved', by: item.settled.judge }];
+      const g = given.get(key);
+      if (g) return [{ item, key, value: g, state: 'saved', by: judge }];
+      return [{ item, key, value: null, state: 'none', by: null }];
+    });
+    // settles.version() changes with every outbox change
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queue, order, given, judge, settles, settles.version()]);
+
+  const isSettled = (r: Row | undefined): boolean => !!r && r.value !== null && r.value !== '?';
+  const cursor = Math.max(
+    0,
+    rows.findIndex((r) => r.key === cursorKey),
+  );
+  const current = rows[cursor];
+  const remaining = rows.filter((r) => !isSettled(r)).length;
+
+  // A disagreement chosen on the Agreement screen.
+  const focus = shared.reviewFocus;
+  useEffect(() => {
+    if (!focus || !queue || queue.pool !== focus.pool || loading) return;
+    const i = focusIndex(
+      rows.map((r) => r.item),
+      focus.queryId,
+      focus.candidateId,
+    );
+    if (i >= 0) {
+      setCursorKey(rows[i]!.key);
+      setNotice(null);
+    } else setNotice(`Query ${focus.queryId} has no disagreement${focus.candidateId ? ` on ${focus.candidateId}` : ''} in pool “${focus.pool}” any more.`);
+    shared.clearReviewFocus();
+  }, [focus, queue, loading]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // ------------------------------------------------------------ actions
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const cursorRef = useRef(cursor);
+  cursorRef.current = cursor;
+
+  const move = (delta: number | 'home' | 'end'): void => {
+    const rs = rowsRef.current;
+    if (!rs.length) return;
+    const i = delta === 'home' ? 0 : delta === 'end' ? rs.length - 1 : Math.max(0, Math.min(rs.length - 1, cursorRef.current + delta));
+    setCursorKey(rs[i]!.key);
+  };
+
+  const goNextUnsettled = (treatCurrentAsSettled: boolean): void => {
+    const rs = rowsRef.current;
+    const at = cursorRef.current;
+    const n = nextUnsettled(rs.length, at, (i) => (i === at && treatCurrentAsSettled ? true : isSettled(rs[i])));
+    if (n >= 0) {
+      setCursorKey(rs[n]!.key);
+      setNotice(null);
+    } else if (rs.length) setNotice('Every disagreement of this pool is settled. Thank you!');
+  };
+
+  const settle = (value: string | null): void => {
+    const r = rowsRef.current[cursorRef.current];
+    if (!r || !judge || !queue) return;
+    setNotice(null);
+    settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value });
+    setGiven((g) => {
+      const n = new Map(g);
+      if (value === null) n.delete(r.key);
+      else n.set(r.key, value);
+      return n;
+    });
+    if (value !== null) goNextUnsettled(true);
+  };
+
+  const doUndo = async (): Promise<void> => {
+    if (!judge || !pool) return;
+    if (settles.counts().unsaved > 0) {
+      setNotice('Saving the labels just given before undoing…');
+      await Promise.race([settles.idle(), new Promise((r) => setTimeout(r, 4000))]);
+      if (settles.counts().unsaved > 0) {
+        setNotice('Cannot undo yet: labels are still waiting to be saved.');
+        return;
+      }
+    }
+    const e = undo.pop(pool, judge);
+    if (!e) {
+      setNotice('Nothing to undo: you settled nothing in this session.');
+      return;
+    }
+    try {
+      await client.invoke('label.undo', { seq: e.seq, annotator: judge });
+      const key = itemKey(e);
+      setGiven((g) => {
+        const n = new Map(g);
+        n.delete(key);
+        return n;
+      });
+      setCursorKey(key);
+      setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}.`);
+      await load();
+    } catch (err) {
+      if (isTransportError(err)) undo.push(e);
+      setError(`Undo failed: ${errorMessage(err)}`);
+    }
+  };
+
+  // ------------------------------------------------------------ keyboard
+  const scheme = queue?.scheme ?? 'binary';
+  const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
+  keyHandler.current = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (isTypingTarget(e.target)) return;
+    let handled = true;
+    switch (e.key) {
+      case 'ArrowDown':
+      case 'j':
+        move(1);
+        break;
+      case 'ArrowUp':
+      case 'k':
+        move(-1);
+        break;
+      case 'Home':
+        move('home');
+        break;
+      case 'End':
+        move('end');
+        break;
+      case 'n':
+        goNextUnsettled(false);
+        break;
+      case 'u':
+      case 'Backspace':
+        void doUndo();
+        break;
+      case 'x':
+        if (current?.value != null) settle(null);
+        break;
+      case 'r':
+        void load(true);
+        break;
+      default: {
+        const value = queue ? valueForKey(queue.scheme, e.key) : null;
+        if (value !== null && current) settle(value);
+        else handled = false;
+      }
+    }
+    if (handled) e.preventDefault();
+  };
+  useEffect(() => {
+    const on = (e: KeyboardEvent): void => keyHandler.current(e);
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  }, []);
+
+  const currentRow = useRef<HTMLTableRowElement | null>(null);
+  useEffect(() => {
+    currentRow.current?.scrollIntoView({ block: 'nearest' });
+  }, [cursorKey]);
+
+  // ------------------------------------------------------------ render
+  const keys = labelKeys(scheme).filter((k) => k.value === '?' || scheme === 'graded' || !queue || queue.values.includes(k.value));
+  const counts = settles.counts();
+  const failed = settles.ops().filter((o) => o.state === 'failed');
+  const runs = current ? Object.keys(current.item.apChange) : [];
+
+  return (
+    <div className="review-screen">
+      <div className="annotate-bar">
+        <label className="inline">
+          Pool
+          <select
+            data-testid="review-pool"
+            value={pool}
+            onChange={(e) => {
+              setPool(e.target.value);
+              e.target.blur(); // the keys are the judge's, not the select's type-ahead
+            }}
+          >
+            {pools.length === 0 && <option value="">(no pools)</option>}
+            {pools.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          Judge
+          <select
+            data-testid="review-judge"
+            value={judge}
+            disabled={lockedAnnotator !== null}
+            onChange={(e) => {
+              setStoredJudge(e.target.value);
+              e.target.blur();
+            }}
+          >
+            {!judge && <option value="">(choose)</option>}
+            {judge && !judges.includes(judge) && <option value={judge}>{judge}</option>}
+            {judges.map((j) => (
+              <option key={j} value={j}>
+                {j}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="spacer" />
+        <SaveStatus counts={counts} onRetry={() => failed.forEach((o) => settles.retry(o.id))} />
+      </div>
+
+      {queue && (
+        <div className="progress-line" data-testid="review-progress">
+          <span>
+            <strong data-testid="review-remaining">{fmtInt(remaining)}</strong> disagreement{remaining === 1 ? '' : 's'} to settle
+          </span>
+          <span>
+            <strong data-testid="review-total">{fmtInt(rows.length)}</strong> in the pool
+          </span>
+          <span>
+            rule <strong data-testid="review-rule">{queue.rule}</strong>
+          </span>
+          {current && (
+            <span>
+              item <strong data-testid="review-index">{cursor + 1}</strong> of {fmtInt(rows.length)}
+            </span>
+          )}
+          {loading && <span className="muted">loading…</span>}
+        </div>
+      )}
+
+      {!judge && (
+        <div className="card">
+          <p data-testid="review-need-judge">
+            {judges.length === 0
+              ? 'No judges yet: mark an annotator as judge on the Pools screen (Team → role “judge”).'
+              : 'Choose the judge who settles the disagreements.'}
+          </p>
+        </div>
+      )}
+      {error && (
+        <div className="error-box" role="alert" data-testid="review-error">
+          {error}{' '}
+          <button onClick={() => void load()} data-testid="review-reload">
+            Reload
+          </button>
+        </div>
+      )}
+      {queue?.note && (
+        <div className="note-box" data-testid="review-note">
+          {queue.note}
+        </div>
+      )}
+      {notice && (
+        <div className="note-box" role="status" data-testid="review-notice">
+          {notice}
+        </div>
+      )}
+      {failed.length > 0 && <FailedLabels ops={failed} onRetry={(id) => settles.retry(id)} onDismiss={(id) => settles.dismiss(id)} />}
+      {queue && rows.length === 0 && (
+        <div className="card" data-testid="review-empty">
+          <p>No disagreements in this pool{queue.total === 0 ? ' (yet)' : ''}.</p>
+        </div>
+      )}
+
+      {current && queue && (
+        <>
+          <section className="query-panel review-detail" data-testid="review-current" data-query={current.item.queryId} data-candidate={current.item.candidateId} data-state={current.state}>
+            <div className="review-columns">
+              <div>
+                <div className="small muted">
+                  Query <span data-testid="review-query-id">{current.item.queryId}</span> · #{current.item.queryPosition + 1} in the pool
+                </div>
+                <h2 data-testid="review-query-title">{current.item.query?.title || <span className="muted">(no title)</span>}</h2>
+                <div className="query-body">{current.item.query ? current.item.query.body : <span className="muted">The text of this query is not in the workspace.</span>}</div>
+              </div>
+              <div>
+                <div className="small muted">
+                  Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> · #{current.item.candidatePosition + 1} of the query’s pool
+                </div>
+                <h2 data-testid="review-candidate-title">{current.item.candidate?.title || <span className="muted">(no title)</span>}</h2>
+                <div className="query-body">
+                  {current.item.candidate ? current.item.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span>}
+                </div>
+              </div>
+            </div>
+            <div className="review-verdict">
+              <span className="votes" data-testid="review-votes">
+                {current.item.labels.map((l) => {
+                  const d = describeLabel(scheme, l.value);
+                  return (
+                    <span key={l.annotator} className="vote" data-annotator={l.annotator} data-value={l.value}>
+                      {l.annotator} <span className={`label-pill tone-${d.tone}`}>{d.text || l.value}</span>
+                    </span>
+                  );
+                })}
+              </span>
+              <span className="spacer" />
+              <span className="vote">
+                judge{current.by && current.by !== judge ? ` (${current.by})` : ''}{' '}
+                <span className={`label-pill tone-${describeLabel(scheme, current.value).tone}`} data-testid="review-judge-label" data-value={current.value ?? ''}>
+                  {describeLabel(scheme, current.value).text || '·'}
+                </span>
+              </span>
+              <ReviewState state={current.state} error={current.error} testId="review-state" />
+            </div>
+            <p className="small muted">
+              impact {current.item.impact.toFixed(4)}
+              {runs.length > 0 && <> · |ΔAP| {runs.map((r) => `${r} ${current.item.apChange[r]!.toFixed(3)}`).join(', ')}</>} · the rule gives now:{' '}
+              {current.item.ruleValue === null ? 'open' : describeLabel(scheme, current.item.ruleValue).text || current.item.ruleValue}
+            </p>
+          </section>
+
+          <div className="legend" data-testid="review-legend">
+            {keys.map((k) => (
+              <span key={k.key} className="legend-item">
+                <kbd>{k.key}</kbd> {k.label}
+              </span>
+            ))}
+            <span className="legend-sep" />
+            {REVIEW_KEYS.map(([k, what]) => (
+              <span key={k} className="legend-item muted">
+                <kbd>{k}</kbd> {what}
+              </span>
+            ))}
+          </div>
+        </>
+      )}
+
+      {queue && rows.length > 0 && (
+        <table className="data candidates review-list" data-testid="review-list">
+          <thead>
+            <tr>
+              <th className="num narrow">#</th>
+              <th>Query</th>
+              <th>Candidate</th>
+              <th>Labels</th>
+              <th className="num" title="the most settling this pair can move the runs' MAP (summed over runs)">
+                Impact
+              </th>
+              <th>Judge</th>
+              <th className="narrow">Saved</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr
+                key={r.key}
+                ref={i === cursor ? currentRow : undefined}
+                className={['cand-row', i === cursor ? 'current' : '', isSettled(r) ? 'settled' : '', r.state === 'failed' ? 'failed' : ''].join(' ')}
+                data-testid={`review-row-${i}`}
+                data-query={r.item.queryId}
+                data-candidate={r.item.candidateId}
+                data-value={r.value ?? ''}
+                data-state={r.state}
+                aria-selected={i === cursor}
+                onClick={() => setCursorKey(r.key)}
+              >
+                <td className="num narrow">{i + 1}</td>
+                <td className="small">{r.item.query?.title ? snippet(r.item.query.title, 70) : r.item.queryId}</td>
+                <td className="small">{r.item.candidate?.title ? snippet(r.item.candidate.title, 70) : r.item.candidateId}</td>
+                <td className="small">{r.item.labels.map((l) => `${l.annotator}: ${describeLabel(scheme, l.value).text || l.value}`).join(' · ')}</td>
+                <td className="num small">{r.item.impact.toFixed(4)}</td>
+                <td>
+                  <span className={`label-pill tone-${describeLabel(scheme, r.value).tone}`}>{describeLabel(scheme, r.value).text || '·'}</span>
+                </td>
+                <td className="narrow">
+                  <ReviewState state={r.state} error={r.error} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function ReviewState({ state, error, testId }: { state: Row['state']; error?: string; testId?: string }): ReactNode {
+  switch (state) {
+    case 'none':
+      return <span className="state none" data-testid={testId} data-state="none" />;
+    case 'pending':
+    case 'saving':
+      return (
+        <span className="state pending" data-testid={testId} data-state="pending">
+          saving…
+        </span>
+      );
+    case 'retrying':
+      return (
+        <span className="state retrying" data-testid={testId} data-state="retrying" title={error}>
+          queued — retrying
+        </span>
+      );
+    case 'failed':
+      return (
+        <span className="state failed" data-testid={testId} data-state="failed" title={error}>
+          not saved
+        </span>
+      );
+    case 'saved':
+      return (
+        <span className="state saved" data-testid={testId} data-state="saved">
+          saved ✓
+        </span>
+      );
+  }
+}

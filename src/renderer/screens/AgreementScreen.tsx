@@ -1,0 +1,387 @@
+/**
+ * The Agreement screen: inter-annotator agreement of a pool (agreement.report) — the pool-level
+ * statistics with bootstrap 95% CIs, per annotator pair a confusion matrix and Cohen's kappas,
+ * agreement over time, and the per-query disagreements (each opens on the Review screen).
+ */
+import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { AgreementView } from '../../shared/contract';
+import type { IntervalView, PairAgreementView, StatView } from '../../shared/gold';
+import type { SharedState } from '../App';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage, fmtInt } from '../lib/format';
+import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats';
+import { describeLabel } from '../annotate/keys';
+import { LineChart } from '../components/LineChart';
+import { StatValue } from '../components/StatValue';
+import { useDebounced } from '../lib/hooks';
+
+interface StatRow {
+  id: string;
+  name: string;
+  help: string;
+  stat: StatView;
+  ci: IntervalView | null;
+  ciNote?: string;
+}
+
+function poolRows(r: AgreementView): StatRow[] {
+  return [
+    { id: 'percent', name: 'Percent agreement', help: 'share of agreeing annotator pairs over items labeled by two or more', stat: r.percentAgreement, ci: r.ci95.percentAgreement },
+    { id: 'fleiss', name: "Fleiss' κ", help: 'chance-corrected agreement of several annotators (nominal)', stat: r.fleissKappa, ci: r.ci95.fleissKappa },
+    { id: 'alpha-nominal', name: "Krippendorff's α (nominal)", help: 'handles missing labels; categories unordered', stat: r.krippendorffAlpha.nominal, ci: r.ci95.krippendorffAlpha },
+    { id: 'alpha-ordinal', name: "Krippendorff's α (ordinal)", help: 'categories ordered', stat: r.krippendorffAlpha.ordinal, ci: r.ci95.krippendorffAlphaOrdinal },
+    { id: 'alpha-interval', name: "Krippendorff's α (interval)", help: 'categories as numbers', stat: r.krippendorffAlpha.interval, ci: r.ci95.krippendorffAlphaInterval },
+    { id: 'ac1', name: "Gwet's AC1", help: 'robust to skewed label distributions', stat: r.gwetAC1, ci: r.ci95.gwetAC1 },
+  ];
+}
+
+export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client } = useApp();
+  const { pools, pool, setPool } = shared;
+  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  /** Chosen annotators; null = the pool's annotators. */
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const [bootstrap, setBootstrap] = useState(1000);
+  const [seed, setSeed] = useState(1);
+  const [report, setReport] = useState<AgreementView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [ms, setMs] = useState<number | null>(null);
+  const [showAll, setShowAll] = useState(false);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+
+  useEffect(() => {
+    client
+      .invoke('annotator.list', {})
+      .then(setPeople)
+      .catch(() => {});
+  }, [client]);
+  useEffect(() => {
+    setChosen(null);
+    setOpen(new Set());
+  }, [pool]);
+
+  const seq = useRef(0);
+  const load = useCallback(async () => {
+    if (!pool) return;
+    if (chosen && chosen.length < 2) {
+      setError('Choose at least two annotators.');
+      return;
+    }
+    const my = ++seq.current;
+    setLoading(true);
+    const t0 = performance.now();
+    try {
+      const r = await client.invoke('agreement.report', { pool, bootstrap, seed, ...(chosen ? { annotators: chosen } : {}) });
+      if (my !== seq.current) return;
+      setReport(r);
+      setError(null);
+      setMs(performance.now() - t0);
+    } catch (e) {
+      if (my === seq.current) {
+        setError(errorMessage(e));
+        setReport(null);
+      }
+    } finally {
+      if (my === seq.current) setLoading(false);
+    }
+  }, [client, pool, chosen, bootstrap, seed]);
+  useEffect(() => void load(), [load]);
+
+  const later = useDebounced(() => void load(), 800);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool === pool) later();
+  });
+  useEvent('workspace.changed', later);
+  useReconnect(() => void load());
+
+  const candidates = [...new Set([...(report?.annotators ?? []), ...people.filter((p) => p.role === 'annotator').map((p) => p.name)])];
+  const current = chosen ?? report?.annotators ?? [];
+  const toggle = (name: string): void => {
+    const base = chosen ?? report?.annotators ?? [];
+    setChosen(base.includes(name) ? base.filter((n) => n !== name) : [...base, name]);
+  };
+
+  const scheme = report?.scheme ?? 'binary';
+  const series = report ? overTimeSeries(report.overTime) : [];
+  const yr = agreementYRange(series.flatMap((s) => s.points.map((p) => p[1])));
+  const withDisagreements = report ? report.perQuery.filter((q) => q.disagreements.length > 0) : [];
+  const listed = report ? (showAll ? report.perQuery : withDisagreements) : [];
+  const totalDisagreements = withDisagreements.reduce((n, q) => n + q.disagreements.length, 0);
+
+  return (
+    <div className="agreement-screen">
+      <section className="card">
+        <div className="row wrap">
+          <h2 className="grow">Agreement</h2>
+          <label className="inline">
+            Pool
+            <select data-testid="agreement-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+              {pools.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="inline" title="bootstrap resamples of queries for the 95% CIs">
+            Resamples
+            <input type="number" min={1} max={100000} data-testid="agreement-bootstrap" value={bootstrap} size={6} onChange={(e) => setBootstrap(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
+          </label>
+          <label className="inline">
+            Seed
+            <input type="number" data-testid="agreement-seed" value={seed} size={5} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
+          </label>
+          <button onClick={() => void load()} data-testid="agreement-refresh" disabled={loading}>
+            {loading ? 'Computing…' : 'Recompute'}
+          </button>
+        </div>
+        {candidates.length > 0 && (
+          <fieldset className="radio-row wrap" data-testid="agreement-annotators">
+            <legend>Annotators</legend>
+            {candidates.map((n) => (
+              <label key={n} className="inline">
+                <input type="checkbox" data-testid={`agreement-annotator-${n}`} checked={current.includes(n)} onChange={() => toggle(n)} />
+                {n}
+              </label>
+            ))}
+            {chosen && (
+              <button type="button" className="link-button underline small" onClick={() => setChosen(null)}>
+                the pool’s annotators
+              </button>
+            )}
+          </fieldset>
+        )}
+        {error && (
+          <p className="error" role="alert" data-testid="agreement-error">
+            {error}
+          </p>
+        )}
+        {report && (
+          <p className="small muted" data-testid="agreement-summary">
+            <strong>{report.annotators.join(', ') || 'no annotators'}</strong> · {fmtInt(report.items)} labeled pairs in {fmtInt(report.queries)} queries · scale{' '}
+            {report.categories.join(' < ')} · 95% CIs by bootstrap over queries ({fmtInt(report.bootstrap.resamples)} resamples, seed {report.bootstrap.seed})
+            {ms !== null && <> · computed in {Math.round(ms)} ms</>}
+          </p>
+        )}
+      </section>
+
+      {report && (
+        <section className="card">
+          <h2>Pool statistics</h2>
+          <table className="data stats-table" data-testid="agreement-stats">
+            <thead>
+              <tr>
+                <th>Statistic</th>
+                <th className="num">Value</th>
+                <th className="num">95% CI</th>
+              </tr>
+            </thead>
+            <tbody>
+              {poolRows(report).map((r) => (
+                <tr key={r.id} data-testid={`stat-row-${r.id}`}>
+                  <td title={r.help}>{r.name}</td>
+                  <td className="num">
+                    <StatValue shown={showStat(r.stat)} testId={`agreement-${r.id}`} />
+                  </td>
+                  <td className="num">
+                    {r.ci ? (
+                      <StatValue shown={showCI(r.ci)} testId={`agreement-${r.id}-ci`} />
+                    ) : (
+                      <span className="muted small" title={r.ciNote ?? 'no CI for this statistic'}>
+                        {r.ciNote ? 'not bootstrapped' : ''}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      {report && report.pairs.length > 0 && (
+        <section className="card">
+          <h2>Annotator pairs</h2>
+          <div className="pairs-grid">
+            {report.pairs.map((p) => (
+              <PairCard key={`${p.a}|${p.b}`} p={p} categories={report.categories} scheme={scheme} />
+            ))}
+          </div>
+        </section>
+      )}
+
+      {report && (
+        <section className="card">
+          <h2>Agreement over time</h2>
+          {series.every((s) => s.points.length === 0) ? (
+            <p className="muted" data-testid="agreement-chart-empty">
+              The curve appears once two annotators have labeled the same query.
+            </p>
+          ) : (
+            <LineChart testId="agreement-chart" series={series} xLabel="co-labeled queries (in labeling order)" yLabel="agreement" yMin={yr.yMin} yMax={yr.yMax} />
+          )}
+        </section>
+      )}
+
+      {report && (
+        <section className="card" data-testid="agreement-disagreements">
+          <div className="row wrap">
+            <h2 className="grow">
+              Disagreements <span className="muted small" data-testid="agreement-disagreement-count">{fmtInt(totalDisagreements)} pairs in {fmtInt(withDisagreements.length)} queries</span>
+            </h2>
+            <label className="inline small">
+              <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} data-testid="agreement-show-all" />
+              show every query
+            </label>
+          </div>
+          {listed.length === 0 ? (
+            <p className="muted">No disagreements{report.items ? '' : ' yet'}.</p>
+          ) : (
+            <table className="data" data-testid="disagreement-table">
+              <thead>
+                <tr>
+                  <th>Query</th>
+                  <th className="num">Pairs</th>
+                  <th className="num">Labeled by 2+</th>
+                  <th className="num">Agreement</th>
+                  <th className="num">Disagreements</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {listed.map((q) => {
+                  const isOpen = open.has(q.queryId);
+                  return (
+                    <Fragment key={q.queryId}>
+                      <tr data-testid={`disagreement-query-${q.queryId}`}>
+                        <td>
+                          <button
+                            className="link-button"
+                            onClick={() => setOpen((s) => (s.has(q.queryId) ? new Set([...s].filter((x) => x !== q.queryId)) : new Set([...s, q.queryId])))}
+                            aria-expanded={isOpen}
+                            disabled={q.disagreements.length === 0}
+                          >
+                            {q.disagreements.length > 0 ? (isOpen ? '▾ ' : '▸ ') : ''}
+                            {q.queryId}
+                          </button>
+                        </td>
+                        <td className="num">{fmtInt(q.items)}</td>
+                        <td className="num">{fmtInt(q.multiplyLabeled)}</td>
+                        <td className="num">
+                          <StatValue shown={showStat(q.percentAgreement)} />
+                        </td>
+                        <td className="num">{fmtInt(q.disagreements.length)}</td>
+                        <td className="row-actions">
+                          {q.disagreements.length > 0 && (
+                            <button data-testid={`disagreement-review-${q.queryId}`} onClick={() => shared.openReview({ pool: report.pool, queryId: q.queryId })}>
+                              Review
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                      {isOpen &&
+                        q.disagreements.map((d) => (
+                          <tr key={d.candidateId} className="sub-row" data-testid={`disagreement-${q.queryId}-${d.candidateId}`}>
+                            <td colSpan={4} className="small">
+                              <button
+                                className="link-button underline"
+                                title="open this pair on the Review screen"
+                                onClick={() => shared.openReview({ pool: report.pool, queryId: q.queryId, candidateId: d.candidateId })}
+                              >
+                                {d.candidateId}
+                              </button>
+                            </td>
+                            <td colSpan={2} className="small">
+                              {Object.entries(d.labels)
+                                .map(([who, v]) => `${who}: ${describeLabel(scheme, v).text || v}`)
+                                .join(' · ')}
+                            </td>
+                          </tr>
+                        ))}
+                    </Fragment>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function PairCard({ p, categories, scheme }: { p: PairAgreementView; categories: string[]; scheme: string }): ReactNode {
+  const id = `${p.a}-${p.b}`;
+  const rows: Array<[string, string, StatView, IntervalView | null]> = [
+    ['percent', 'Percent agreement', p.percentAgreement, null],
+    ['kappa', "Cohen's κ", p.cohenKappa, p.ci95],
+    ['kappa-linear', "Cohen's κ (linear weights)", p.cohenKappaLinear, null],
+    ['kappa-quadratic', "Cohen's κ (quadratic weights)", p.cohenKappaQuadratic, null],
+    ['psa', 'Positive specific agreement', p.psa, null],
+    ['nsa', 'Negative specific agreement', p.nsa, null],
+  ];
+  const rowTotals = p.confusion.map((r) => r.reduce((a, b) => a + b, 0));
+  const colTotals = categories.map((_, j) => p.confusion.reduce((a, r) => a + (r[j] ?? 0), 0));
+  const label = (c: string): string => describeLabel(scheme, c).text || c;
+  return (
+    <div className="pair-card" data-testid={`pair-${id}`}>
+      <h3>
+        {p.a} × {p.b} <span className="muted small">{fmtInt(p.items)} pairs labeled by both</span>
+      </h3>
+      <table className="data compact">
+        <tbody>
+          {rows.map(([k, name, s, ci]) => (
+            <tr key={k}>
+              <td>{name}</td>
+              <td className="num">
+                <StatValue shown={showStat(s)} testId={`pair-${id}-${k}`} />
+              </td>
+              <td className="num">{ci && <StatValue shown={showCI(ci)} testId={`pair-${id}-${k}-ci`} />}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table className="data compact confusion" data-testid={`confusion-${id}`} aria-label={`confusion matrix: rows ${p.a}, columns ${p.b}`}>
+        <thead>
+          <tr>
+            <th className="corner">
+              {p.a} ↓ · {p.b} →
+            </th>
+            {categories.map((c) => (
+              <th key={c} className="num">
+                {label(c)}
+              </th>
+            ))}
+            <th className="num">Σ</th>
+          </tr>
+        </thead>
+        <tbody>
+          {categories.map((c, i) => (
+            <tr key={c}>
+              <th>{label(c)}</th>
+              {categories.map((_, j) => {
+                const n = p.confusion[i]?.[j] ?? 0;
+                return (
+                  <td key={j} className={`num ${i === j ? 'diag' : n > 0 ? 'off' : ''}`} data-testid={`confusion-${id}-${i}-${j}`}>
+                    {fmtInt(n)}
+                  </td>
+                );
+              })}
+              <td className="num muted">{fmtInt(rowTotals[i] ?? 0)}</td>
+            </tr>
+          ))}
+          <tr>
+            <th>Σ</th>
+            {colTotals.map((n, j) => (
+              <td key={j} className="num muted">
+                {fmtInt(n)}
+              </td>
+            ))}
+            <td className="num muted">{fmtInt(rowTotals.reduce((a, b) => a + b, 0))}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}

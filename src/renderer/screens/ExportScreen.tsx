@@ -1,0 +1,272 @@
+/**
+ * The Export screen: a pool's gold set in one of the export formats, with its datasheet.
+ * export.preview shows the datasheet (rendered with the safe markdown renderer) and the first
+ * lines of each file; Export writes it — in the desktop app to a path chosen in the native save
+ * dialog (export.write with path), in serve mode as browser downloads of the returned content.
+ */
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ExportPreview, ExportWritten } from '../../shared/contract';
+import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
+import type { SharedState } from '../App';
+import { useApp, useEvent } from '../lib/context';
+import { errorMessage, fmtInt } from '../lib/format';
+import { Markdown } from '../lib/markdown';
+import { baseName, downloadAll } from '../lib/download';
+import { useDebounced } from '../lib/hooks';
+
+const FORMAT_HELP: Record<ExportFormat, string> = {
+  askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
+  qrels: 'TREC qrels: qid 0 docno grade (judged pairs)',
+  'trec-run': 'TREC run files: qid Q0 docno rank score tag (one per run, or the chosen one)',
+  jsonl: 'one JSON object per pool pair (label, grade, status, votes, judge)',
+  csv: 'CSV, one row per pool pair',
+  'semeval-relevancy': 'SemEval .relevancy: orgq relq rank score true|false (judged pairs; one run)',
+};
+
+/** Formats that use one run (askubuntu requires one; the engine defaults to the pool's first). */
+const RUN_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'semeval-relevancy', 'trec-run']);
+
+/** The default file name of an export (as the engine names serve-mode downloads). */
+export function defaultExportFile(pool: string, format: ExportFormat): string {
+  const ext: Record<ExportFormat, string> = { askubuntu: '.txt', qrels: '.qrels', 'trec-run': '.run', jsonl: '.jsonl', csv: '.csv', 'semeval-relevancy': '.relevancy' };
+  return `${pool.replace(/[^A-Za-z0-9._-]+/g, '_') || 'pool'}${ext[format]}`;
+}
+
+export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client } = useApp();
+  const { pools, pool, setPool } = shared;
+  const [format, setFormat] = useState<ExportFormat>('qrels');
+  const [runNames, setRunNames] = useState<string[]>([]);
+  const [run, setRun] = useState('');
+  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  /** Label source; '' = the engine's default (gold when the pool has gold labels, else the aggregate). */
+  const [source, setSource] = useState('');
+  const [lines, setLines] = useState(10);
+  const [preview, setPreview] = useState<ExportPreview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [showSource, setShowSource] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [written, setWritten] = useState<{ result: ExportWritten; where: 'disk' | 'download' } | null>(null);
+  const [writeError, setWriteError] = useState<string | null>(null);
+  const desktop = client.transport === 'electron' && typeof client.pickSavePath === 'function';
+
+  useEffect(() => {
+    client
+      .invoke('annotator.list', {})
+      .then(setPeople)
+      .catch(() => {});
+  }, [client]);
+
+  // The pool's runs (eval.pool lists every run of the pool).
+  useEffect(() => {
+    if (!pool) return;
+    let live = true;
+    client
+      .invoke('eval.pool', { pool })
+      .then((ev) => {
+        if (!live) return;
+        const names = Object.keys(ev.runs);
+        setRunNames(names);
+        setRun((r) => (names.includes(r) ? r : ''));
+      })
+      .catch(() => live && setRunNames([]));
+    return () => {
+      live = false;
+    };
+  }, [client, pool]);
+  useEffect(() => {
+    setWritten(null);
+    setWriteError(null);
+  }, [pool, format, run, source]);
+
+  // askubuntu needs a run: pick the first one.
+  const needsRun = format === 'askubuntu';
+  useEffect(() => {
+    if (needsRun && !run && runNames.length) setRun(runNames[0]!);
+  }, [needsRun, run, runNames]);
+
+  const args = useCallback(
+    () => ({
+      pool,
+      format,
+      ...(RUN_FORMATS.has(format) && run ? { run } : {}),
+      ...(source ? { annotator: source } : {}),
+    }),
+    [pool, format, run, source],
+  );
+
+  const seq = useRef(0);
+  const loadPreview = useCallback(async () => {
+    if (!pool) return;
+    const my = ++seq.current;
+    try {
+      const p = await client.invoke('export.preview', { ...args(), lines });
+      if (my !== seq.current) return;
+      setPreview(p);
+      setPreviewError(null);
+    } catch (e) {
+      if (my === seq.current) {
+        setPreview(null);
+        setPreviewError(errorMessage(e));
+      }
+    }
+  }, [client, pool, args, lines]);
+  useEffect(() => void loadPreview(), [loadPreview]);
+  const repreview = useDebounced(() => void loadPreview(), 800);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool === pool) repreview();
+  });
+
+  const canExport = !busy && pool !== '' && !(needsRun && !run) && !previewError;
+
+  const doExport = async (): Promise<void> => {
+    setBusy(true);
+    setWriteError(null);
+    setWritten(null);
+    try {
+      if (desktop) {
+        const path = await client.pickSavePath!({ title: `Export ${pool} (${format})`, defaultPath: defaultExportFile(pool, format) });
+        if (!path) return;
+        const r = await client.invoke('export.write', { ...args(), path });
+        setWritten({ result: r, where: 'disk' });
+      } else {
+        const r = await client.invoke('export.write', args());
+        const files = r.files.filter((f): f is { name: string; bytes: number; content: string } => typeof f.content === 'string');
+        if (files.length !== r.files.length) throw new Error('the engine returned files without content; nothing to download');
+        await downloadAll(files);
+        setWritten({ result: r, where: 'download' });
+      }
+    } catch (e) {
+      setWriteError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const sources = people.filter((p) => p.role !== 'system').map((p) => p.name);
+
+  return (
+    <div className="export-screen">
+      <section className="card">
+        <h2>Export a gold set</h2>
+        <div className="form-grid">
+          <label>
+            Pool
+            <select data-testid="export-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+              {pools.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Format
+            <select data-testid="export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+              {EXPORT_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+            <span className="hint">{FORMAT_HELP[format]}</span>
+          </label>
+          {RUN_FORMATS.has(format) && (
+            <label>
+              Run {needsRun ? <span className="optional">required</span> : <span className="optional">optional</span>}
+              <select data-testid="export-run" value={run} onChange={(e) => setRun(e.target.value)}>
+                {!needsRun && <option value="">{format === 'trec-run' ? '(every run)' : '(the pool’s first run)'}</option>}
+                {needsRun && !run && <option value="">(no runs)</option>}
+                {runNames.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+              {needsRun && runNames.length === 0 && <span className="hint error">this pool has no runs: the askubuntu format needs scores</span>}
+            </label>
+          )}
+          <label>
+            Labels of
+            <select data-testid="export-source" value={source} onChange={(e) => setSource(e.target.value)}>
+              <option value="">default (gold if the pool has it, else @aggregate)</option>
+              <option value={AGGREGATE}>@aggregate (the pool’s rule)</option>
+              {sources.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Preview lines
+            <input type="number" min={0} max={1000} data-testid="export-lines" value={lines} onChange={(e) => setLines(Math.max(0, Math.min(1000, Math.floor(Number(e.target.value) || 0))))} />
+          </label>
+          <div className="actions">
+            <button className="primary" data-testid="export-write" disabled={!canExport} onClick={() => void doExport()}>
+              {busy ? 'Exporting…' : desktop ? 'Export to…' : 'Export (download)'}
+            </button>
+            <span className="hint">{desktop ? 'writes the files and OUT.datasheet.md where you choose' : 'your browser downloads the files and the datasheet'}</span>
+          </div>
+        </div>
+        {writeError && (
+          <div className="error-box" role="alert" data-testid="export-error">
+            <strong>Nothing was exported.</strong>
+            <pre>{writeError}</pre>
+          </div>
+        )}
+        {written && (
+          <div className="ok-box" data-testid="export-done">
+            <strong>{written.where === 'disk' ? 'Written:' : 'Downloaded:'}</strong>
+            <ul className="report-list">
+              {written.result.files.map((f) => (
+                <li key={f.name} data-testid="export-file">
+                  {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({fmtInt(f.bytes)} bytes)</span>
+                </li>
+              ))}
+            </ul>
+            {written.result.warnings.length > 0 && <p className="small">{written.result.warnings.join(' · ')}</p>}
+          </div>
+        )}
+      </section>
+
+      {previewError && (
+        <div className="error-box" role="alert" data-testid="export-preview-error">
+          <strong>No preview:</strong> {previewError}
+        </div>
+      )}
+      {preview && (
+        <>
+          {preview.warnings.length > 0 && (
+            <div className="note-box" data-testid="export-warnings">
+              {preview.warnings.map((w, i) => (
+                <div key={i}>{w}</div>
+              ))}
+            </div>
+          )}
+          <section className="card" data-testid="export-files">
+            <h2>Files</h2>
+            {preview.files.map((f) => (
+              <div key={f.name} className="export-file" data-testid={`export-preview-${baseName(f.name)}`}>
+                <h3>
+                  {baseName(f.name)} <span className="muted small">{fmtInt(f.lines)} lines</span>
+                </h3>
+                {f.head.length > 0 ? <pre className="file-head">{f.head.join('\n')}</pre> : <p className="muted small">(empty)</p>}
+              </div>
+            ))}
+          </section>
+          <section className="card">
+            <div className="row">
+              <h2 className="grow">Datasheet</h2>
+              <label className="inline small">
+                <input type="checkbox" checked={showSource} onChange={(e) => setShowSource(e.target.checked)} />
+                markdown source
+              </label>
+            </div>
+            {showSource ? <pre className="file-head">{preview.datasheet}</pre> : <Markdown source={preview.datasheet} testId="export-datasheet" />}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

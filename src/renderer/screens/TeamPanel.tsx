@@ -1,0 +1,439 @@
+/**
+ * The Pools screen's team panel for one pool: annotators and their roles (judges), the pool's
+ * assignment (full overlap, or k annotators per query with a seed) with each annotator's progress
+ * on their assigned queries, and the aggregation rule with the aggregate's summary.
+ */
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { AggregationSummary, AssignmentView } from '../../shared/contract';
+import { AGGREGATION_RULES, type AggregationRule, type PairStatus } from '../../shared/gold';
+import type { SharedState } from '../App';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage, fmtInt } from '../lib/format';
+import { parseNames } from '../lib/stats';
+import { ProgressBar } from '../components/ProgressBar';
+import { useDebounced } from '../lib/hooks';
+
+const ROLES = ['annotator', 'judge', 'gold', 'system'] as const;
+type Role = (typeof ROLES)[number];
+
+export const RULE_HELP: Record<AggregationRule, string> = {
+  adjudicated: 'the agreed label; where annotators disagree, the judge’s label (open until a judge settles it)',
+  majority: 'the agreed label; on disagreement the judge’s label if any, else a strict majority of the votes (ties stay open)',
+  mean: 'mean grade of the votes above the threshold is relevant, else not (binary relevance; judges ignored)',
+  unanimous: 'only pairs every assigned annotator labeled alike; all others stay open',
+};
+
+const STATUS_ORDER: PairStatus[] = ['agreed', 'majority', 'mean', 'adjudicated', 'unresolved', 'unlabeled'];
+
+export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
+  const { client } = useApp();
+  const { pools, pool, setPool, lockedAnnotator } = shared;
+  const canEditRoles = lockedAnnotator === null;
+
+  // ------------------------------------------------------------ annotators and roles
+  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  const [newName, setNewName] = useState('');
+  const [newRole, setNewRole] = useState<Role>('annotator');
+  const [roleError, setRoleError] = useState<string | null>(null);
+  const loadPeople = useCallback(() => {
+    client
+      .invoke('annotator.list', {})
+      .then(setPeople)
+      .catch(() => {});
+  }, [client]);
+  useEffect(loadPeople, [loadPeople]);
+
+  const addPerson = async (): Promise<void> => {
+    const name = newName.trim();
+    if (!name) return;
+    setRoleError(null);
+    try {
+      await client.invoke('annotator.add', { name, role: newRole });
+      setNewName('');
+      loadPeople();
+    } catch (e) {
+      setRoleError(errorMessage(e));
+    }
+  };
+  const setRole = async (name: string, role: Role): Promise<void> => {
+    setRoleError(null);
+    try {
+      await client.invoke('annotator.setRole', { name, role });
+      loadPeople();
+    } catch (e) {
+      setRoleError(errorMessage(e));
+    }
+  };
+
+  // ------------------------------------------------------------ assignment
+  const [assignment, setAssignment] = useState<AssignmentView | null>(null);
+  const [assignmentError, setAssignmentError] = useState<string | null>(null);
+  const [names, setNames] = useState('');
+  const [namesPool, setNamesPool] = useState<string | null>(null);
+  const [mode, setMode] = useState<'full' | 'k'>('full');
+  const [k, setK] = useState(2);
+  const [seed, setSeed] = useState(1);
+  const [assigning, setAssigning] = useState(false);
+  const [assignMessage, setAssignMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  // ------------------------------------------------------------ aggregation
+  const [agg, setAgg] = useState<AggregationSummary | null>(null);
+  const [aggError, setAggError] = useState<string | null>(null);
+  const [threshold, setThreshold] = useState('0');
+
+  const seq = useRef(0);
+  const refresh = useCallback(() => {
+    if (!pool) return;
+    const my = ++seq.current;
+    client
+      .invoke('pool.assignment', { pool })
+      .then((v) => {
+        if (my !== seq.current) return;
+        setAssignment(v);
+        setAssignmentError(null);
+      })
+      .catch((e: unknown) => my === seq.current && setAssignmentError(errorMessage(e)));
+    client
+      .invoke('pool.aggregation', { pool })
+      .then((v) => {
+        if (my !== seq.current) return;
+        setAgg(v);
+        setAggError(null);
+      })
+      .catch((e: unknown) => my === seq.current && setAggError(errorMessage(e)));
+  }, [client, pool]);
+  useEffect(refresh, [refresh]);
+
+  // Prefill the assignment form from the pool's current plan when the pool changes.
+  useEffect(() => {
+    if (!assignment || assignment.pool !== pool || namesPool === pool) return;
+    setNamesPool(pool);
+    setNames(assignment.mode === 'open' ? '' : assignment.annotators.join(', '));
+    if (assignment.mode === 'per-query') {
+      setMode('k');
+      if (assignment.perQuery) setK(assignment.perQuery);
+    } else setMode('full');
+    if (assignment.seed != null) setSeed(assignment.seed);
+  }, [assignment, pool, namesPool]);
+  useEffect(() => {
+    if (agg && agg.pool === pool) setThreshold(String(agg.threshold));
+  }, [agg?.pool, agg?.threshold]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const refreshSoon = useDebounced(refresh, 250);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool === pool) refreshSoon();
+  });
+  useEvent('workspace.changed', () => {
+    refresh();
+    loadPeople();
+  });
+  useReconnect(() => {
+    refresh();
+    loadPeople();
+  });
+
+  const chosen = parseNames(names);
+  const canAssign = !assigning && pool !== '' && chosen.length > 0 && (mode === 'full' || (k >= 1 && k <= chosen.length));
+  const assign = async (): Promise<void> => {
+    setAssigning(true);
+    setAssignMessage(null);
+    try {
+      const v = await client.invoke('pool.assign', { pool, annotators: chosen, seed, ...(mode === 'k' ? { perQuery: k } : {}) });
+      setAssignment(v);
+      setAssignMessage({ ok: true, text: `Assigned to ${v.annotators.join(', ')} (${v.mode === 'full' ? 'full overlap' : `${v.perQuery} per query, seed ${v.seed}`}).` });
+      loadPeople();
+    } catch (e) {
+      setAssignMessage({ ok: false, text: errorMessage(e) });
+    } finally {
+      setAssigning(false);
+    }
+  };
+
+  const applyRule = async (rule: AggregationRule): Promise<void> => {
+    setAggError(null);
+    const t = Number(threshold);
+    try {
+      const v = await client.invoke('pool.setAggregation', { pool, rule, ...(rule === 'mean' && threshold.trim() !== '' && Number.isFinite(t) ? { threshold: t } : {}) });
+      setAgg(v);
+      shared.refreshPools();
+    } catch (e) {
+      setAggError(errorMessage(e));
+    }
+  };
+
+  const annotatorNames = people.filter((p) => p.role === 'annotator').map((p) => p.name);
+  const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`).join(', '));
+
+  return (
+    <section className="card" data-testid="team-panel">
+      <div className="row wrap">
+        <h2 className="grow">Team</h2>
+        <label className="inline">
+          Pool
+          <select data-testid="team-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+            {pools.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      <div className="team-grid">
+        <div>
+          <h3>Annotators and roles</h3>
+          {!canEditRoles && <p className="small muted">Roles are changed in the desktop app or with the CLI (qpairs annotators), not with an annotator link.</p>}
+          <table className="data compact" data-testid="people-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Role</th>
+              </tr>
+            </thead>
+            <tbody>
+              {people.length === 0 && (
+                <tr>
+                  <td colSpan={2} className="muted small">
+                    nobody yet
+                  </td>
+                </tr>
+              )}
+              {people.map((p) => (
+                <tr key={p.name} data-testid={`person-${p.name}`}>
+                  <td>{p.name}</td>
+                  <td>
+                    <select
+                      data-testid={`role-${p.name}`}
+                      value={p.role}
+                      disabled={!canEditRoles}
+                      onChange={(e) => void setRole(p.name, e.target.value as Role)}
+                      aria-label={`role of ${p.name}`}
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {canEditRoles && (
+            <form
+              className="row wrap add-person"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void addPerson();
+              }}
+            >
+              <input data-testid="person-name" placeholder="name" value={newName} onChange={(e) => setNewName(e.target.value)} size={12} aria-label="new annotator name" />
+              <select data-testid="person-role" value={newRole} onChange={(e) => setNewRole(e.target.value as Role)} aria-label="new annotator role">
+                {ROLES.filter((r) => r !== 'system').map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" data-testid="person-add" disabled={!newName.trim()}>
+                Add
+              </button>
+            </form>
+          )}
+          {roleError && (
+            <p className="error small" role="alert" data-testid="role-error">
+              {roleError}
+            </p>
+          )}
+          <p className="hint">Judges settle the pool’s disagreements on the Review screen; they must not be annotators of the pool.</p>
+        </div>
+
+        <div>
+          <h3>Assignment</h3>
+          <form
+            className="assign-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (canAssign) void assign();
+            }}
+          >
+            <label>
+              Annotators <span className="optional">comma-separated; new names are added</span>
+              <input data-testid="assign-annotators" value={names} onChange={(e) => setNames(e.target.value)} placeholder="alice, bob" />
+            </label>
+            {annotatorNames.length > 0 && (
+              <div className="chips small">
+                {annotatorNames.map((n) => (
+                  <button type="button" key={n} className="chip" onClick={() => addName(n)} disabled={chosen.includes(n)} data-testid={`assign-chip-${n}`}>
+                    + {n}
+                  </button>
+                ))}
+              </div>
+            )}
+            <fieldset className="radio-row">
+              <legend>Overlap</legend>
+              <label className="inline">
+                <input type="radio" name="assign-mode" data-testid="assign-mode-full" checked={mode === 'full'} onChange={() => setMode('full')} />
+                everyone labels every query
+              </label>
+              <label className="inline">
+                <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => setMode('k')} />
+                <input
+                  type="number"
+                  min={1}
+                  max={Math.max(1, chosen.length)}
+                  data-testid="assign-k"
+                  value={k}
+                  size={3}
+                  onChange={(e) => setK(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+                  onFocus={() => setMode('k')}
+                  aria-label="annotators per query"
+                />
+                annotators per query
+              </label>
+            </fieldset>
+            <label className="inline">
+              Seed
+              <input type="number" data-testid="assign-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} size={6} />
+              <span className="hint">the same seed gives the same assignment</span>
+            </label>
+            <div className="actions">
+              <button type="submit" className="primary" data-testid="assign-submit" disabled={!canAssign}>
+                {assigning ? 'Assigning…' : 'Assign'}
+              </button>
+              {mode === 'k' && chosen.length > 0 && k > chosen.length && <span className="error small">only {chosen.length} annotators named</span>}
+            </div>
+          </form>
+          {assignMessage && (
+            <p className={assignMessage.ok ? 'ok small' : 'error small'} role={assignMessage.ok ? 'status' : 'alert'} data-testid="assign-message">
+              {assignMessage.text}
+            </p>
+          )}
+          {assignmentError && (
+            <p className="error small" role="alert">
+              {assignmentError}
+            </p>
+          )}
+          {assignment && assignment.pool === pool && (
+            <>
+              <p className="small muted" data-testid="assignment-mode" data-mode={assignment.mode}>
+                {assignment.mode === 'open'
+                  ? 'Not assigned: everyone who labels counts as an annotator of this pool.'
+                  : assignment.mode === 'full'
+                    ? `Full overlap: ${assignment.annotators.length} annotators label every query.`
+                    : `${assignment.perQuery} annotator${assignment.perQuery === 1 ? '' : 's'} per query (seed ${assignment.seed}).`}
+                {' '}
+                Judges: <span data-testid="assignment-judges">{assignment.judges.length ? assignment.judges.join(', ') : 'none'}</span>
+              </p>
+              {assignment.progress.length > 0 && (
+                <table className="data compact" data-testid="assignment-table">
+                  <thead>
+                    <tr>
+                      <th>Annotator</th>
+                      <th>Assigned queries done</th>
+                      <th className="num">Pairs labeled</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {assignment.progress.map((p) => (
+                      <tr key={p.annotator} data-testid={`assignment-row-${p.annotator}`} data-done={p.doneQueries} data-assigned={p.assignedQueries}>
+                        <td>{p.annotator}</td>
+                        <td>
+                          <ProgressBar done={p.doneQueries} total={p.assignedQueries} label={`${p.annotator}: assigned queries done`} />
+                        </td>
+                        <td className="num">
+                          {fmtInt(p.labeledPairs)} / {fmtInt(p.assignedPairs)}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </>
+          )}
+        </div>
+
+        <div>
+          <h3>Aggregation</h3>
+          <label className="inline">
+            Rule
+            <select data-testid="aggregation-rule" value={agg?.rule ?? 'adjudicated'} onChange={(e) => void applyRule(e.target.value as AggregationRule)} disabled={!agg}>
+              {AGGREGATION_RULES.map((r) => (
+                <option key={r} value={r}>
+                  {r === 'mean' ? 'mean with threshold' : r}
+                </option>
+              ))}
+            </select>
+          </label>
+          {agg?.rule === 'mean' && (
+            <form
+              className="row"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void applyRule('mean');
+              }}
+            >
+              <label className="inline">
+                Threshold
+                <input type="number" step="any" data-testid="aggregation-threshold" value={threshold} onChange={(e) => setThreshold(e.target.value)} size={5} />
+              </label>
+              <button type="submit" data-testid="aggregation-apply">
+                Apply
+              </button>
+            </form>
+          )}
+          {agg && <p className="hint">{RULE_HELP[agg.rule]}</p>}
+          {aggError && (
+            <p className="error small" role="alert" data-testid="aggregation-error">
+              {aggError}
+            </p>
+          )}
+          {agg && agg.pool === pool && (
+            <div data-testid="aggregation-summary">
+              <dl className="mini-stats">
+                <div>
+                  <dt>pairs</dt>
+                  <dd data-testid="agg-pairs">{fmtInt(agg.pairs)}</dd>
+                </div>
+                <div>
+                  <dt>labeled</dt>
+                  <dd data-testid="agg-labeled">{fmtInt(agg.labeled)}</dd>
+                </div>
+                <div>
+                  <dt>resolved</dt>
+                  <dd data-testid="agg-resolved">{fmtInt(agg.resolved)}</dd>
+                </div>
+                <div>
+                  <dt>open</dt>
+                  <dd data-testid="agg-unresolved">{fmtInt(agg.unresolved)}</dd>
+                </div>
+                <div>
+                  <dt>disagreements</dt>
+                  <dd data-testid="agg-disagreements">{fmtInt(agg.disagreements)}</dd>
+                </div>
+                <div>
+                  <dt>settled</dt>
+                  <dd data-testid="agg-settled">{fmtInt(agg.settled)}</dd>
+                </div>
+              </dl>
+              <p className="small muted">
+                {STATUS_ORDER.filter((s) => agg.byStatus[s]).map((s) => `${s} ${fmtInt(agg.byStatus[s])}`).join(' · ') || 'no pairs'}
+                {Object.keys(agg.distribution).length > 0 && (
+                  <>
+                    {' '}
+                    — values:{' '}
+                    {Object.entries(agg.distribution)
+                      .map(([v, n]) => `${v} × ${fmtInt(n)}`)
+                      .join(', ')}
+                  </>
+                )}
+              </p>
+            </div>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

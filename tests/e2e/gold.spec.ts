@@ -1,0 +1,383 @@
+/**
+ * The gold workflow end to end, through the real UI, in serve mode on a workspace of its own:
+ * the researcher builds a small pool with two rankers, marks a judge and assigns the pool to
+ * alice and bob; alice and bob label it blind at the same time, each in their own browser
+ * context, with the keyboard only; carol (judge) opens a disagreement from the Agreement screen
+ * and settles them all on the Review screen (with an undo); the researcher reads kappa, alpha and
+ * AC1 with their CIs and the ranker comparison's p-values; the team exports the gold set as qrels
+ * and checks the downloaded files.
+ * The tests share state and run in order.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Browser, type BrowserContext, type Download, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 1;
+const POOL = 'gold-team';
+const QUERIES = 4;
+const DEPTH = 5;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess;
+let dir: string;
+let base: string;
+const contexts: BrowserContext[] = [];
+let lead: Page; // the researcher
+let alice: Page;
+let bob: Page;
+let carol: Page;
+
+/** Each annotator's labels, by "query|candidate", as given through the UI. */
+const given: Record<'alice' | 'bob' | 'carol', Map<string, string>> = { alice: new Map(), bob: new Map(), carol: new Map() };
+
+async function newPage(browser: Browser, who: string): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL: base, acceptDownloads: true });
+  contexts.push(ctx);
+  const p = await ctx.newPage();
+  p.on('pageerror', (e) => console.log(`[${who} page error] ${e.message}`));
+  await p.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { __csp: string[] }).__csp ??= [];
+      (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  return p;
+}
+
+/** A stable, well-mixed hash of a candidate id (FNV-1a, then murmur3's finalizer). */
+function hash(s: string, salt: number): number {
+  let h = 0x811c9dc5 ^ salt;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  // murmur3's finalizer: similar ids ("Q268_R4", "Q268_R5") must not give similar hashes.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+/** alice: "similar" for about half the candidates; bob agrees except on about a third. */
+function intended(who: 'alice' | 'bob', candidateId: string): '1' | '0' {
+  const a = hash(candidateId, 7) % 2 === 0 ? '1' : '0';
+  if (who === 'alice') return a;
+  return hash(candidateId, 13) % 3 === 0 ? (a === '1' ? '0' : '1') : a;
+}
+
+test.beforeAll(async ({ browser }) => {
+  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-gold-'));
+  // The global setup built the renderer; this server only opens another workspace.
+  server = await startServe({ workspace: path.join(dir, 'gold.qpairs'), port: PORT });
+  base = server.url;
+  lead = await newPage(browser, 'lead');
+  alice = await newPage(browser, 'alice');
+  bob = await newPage(browser, 'bob');
+  carol = await newPage(browser, 'carol');
+});
+
+test.afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('the researcher builds a pool with two rankers, marks a judge and assigns the pool to two annotators', async () => {
+  await lead.goto('/#workspace');
+  await expect(lead.getByTestId('stat-questions')).toHaveText('0');
+  await lead.getByTestId('import-format').selectOption('semeval');
+  await lead.getByTestId('import-files').setInputFiles(SEMEVAL_DEV);
+  await lead.getByTestId('import-start').click();
+  await expect(lead.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  await expect(lead.getByTestId('stat-questions')).toHaveText('550');
+
+  await lead.getByTestId('tab-pools').click();
+  await lead.getByTestId('pool-name').fill(POOL);
+  await lead.getByTestId('pool-mode-sample').check();
+  await lead.getByTestId('pool-sample-n').fill(String(QUERIES));
+  await lead.getByTestId('pool-sample-seed').fill('11');
+  await lead.getByTestId('pool-depth').fill(String(DEPTH));
+  await lead.getByTestId('pool-scheme').selectOption('binary');
+  await lead.getByTestId('pool-create').click();
+  await expect(lead.getByTestId('pool-created')).toContainText(`${QUERIES} queries, ${QUERIES * DEPTH} pairs`);
+
+  // A second ranker for the comparison: BM25 reversed, imported as a TREC run into the pool.
+  // (Setup through the API: the BM25 run of the pool as the engine exports it.)
+  const r = await lead.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'export.write', args: { pool: POOL, format: 'trec-run' } } });
+  expect(r.ok(), await r.text()).toBe(true);
+  const bm25 = ((await r.json()) as { files: Array<{ content: string }> }).files[0]!.content.trim().split('\n');
+  expect(bm25).toHaveLength(QUERIES * DEPTH);
+  const reversed = bm25.map((line) => {
+    const [q, q0, doc, rank, score] = line.split(/\s+/);
+    return `${q} ${q0} ${doc} ${DEPTH + 1 - Number(rank)} ${-Number(score)} reversed`;
+  });
+  const runFile = path.join(dir, 'reversed.run');
+  writeFileSync(runFile, reversed.join('\n') + '\n');
+  await lead.getByTestId('tab-workspace').click();
+  await lead.getByTestId('import-format').selectOption('trec-run');
+  await lead.getByTestId('import-files').setInputFiles(runFile);
+  await lead.getByTestId('import-pool').fill(POOL);
+  await lead.getByTestId('import-start').click();
+  await expect(lead.getByTestId('import-report')).toBeVisible();
+  await expect(lead.getByTestId('stat-runs')).toHaveText('3'); // SemEval's search engine, bm25, reversed
+
+  // Team: carol is a judge; the pool goes to alice and bob, full overlap.
+  await lead.getByTestId('tab-pools').click();
+  await lead.getByTestId('team-pool').selectOption(POOL);
+  await lead.getByTestId('person-name').fill('carol');
+  await lead.getByTestId('person-role').selectOption('judge');
+  await lead.getByTestId('person-add').click();
+  await expect(lead.getByTestId('role-carol')).toHaveValue('judge');
+  await lead.getByTestId('assign-annotators').fill('alice, bob');
+  await lead.getByTestId('assign-mode-full').check();
+  await lead.getByTestId('assign-submit').click();
+  await expect(lead.getByTestId('assign-message')).toContainText('Assigned to alice, bob (full overlap)');
+  await expect(lead.getByTestId('assignment-mode')).toHaveAttribute('data-mode', 'full');
+  await expect(lead.getByTestId('assignment-judges')).toHaveText('carol');
+  for (const who of ['alice', 'bob']) {
+    await expect(lead.getByTestId(`assignment-row-${who}`)).toHaveAttribute('data-assigned', String(QUERIES));
+    await expect(lead.getByTestId(`assignment-row-${who}`)).toHaveAttribute('data-done', '0');
+  }
+  await expect(lead.getByTestId('aggregation-rule')).toHaveValue('adjudicated');
+});
+
+/** One annotator labels every assigned query with the keyboard only. */
+async function labelPool(page: Page, who: 'alice' | 'bob'): Promise<void> {
+  const rows = page.locator('[data-testid^="candidate-row-"]');
+  for (let q = 0; q < QUERIES; q++) {
+    await expect(rows).toHaveCount(DEPTH);
+    const queryId = (await page.getByTestId('query-id').textContent())!;
+    await page.keyboard.press('Home');
+    for (let i = 0; i < DEPTH; i++) {
+      const row = page.getByTestId(`candidate-row-${i}`);
+      await expect(row).toHaveAttribute('aria-selected', 'true');
+      const cand = (await row.getAttribute('data-candidate-id'))!;
+      const v = intended(who, cand);
+      given[who].set(`${queryId}|${cand}`, v);
+      await page.keyboard.press(v);
+      await expect(row).toHaveAttribute('data-label', v);
+    }
+    await expect(page.locator('[data-testid^="candidate-row-"][data-state="saved"]')).toHaveCount(DEPTH);
+    await expect(page.getByTestId('progress-queries')).toHaveText(String(q + 1));
+    await page.keyboard.press('n');
+    if (q < QUERIES - 1) await expect(page.getByTestId('query-id')).not.toHaveText(queryId);
+    else await expect(page.getByTestId('annotate-notice')).toContainText('Every query in this pool is labeled');
+  }
+}
+
+test('alice and bob label the same pool blind, at the same time, with the keyboard', async () => {
+  for (const [page, who] of [
+    [alice, 'alice'],
+    [bob, 'bob'],
+  ] as const) {
+    await page.goto('/#annotate');
+    await page.getByTestId('annotate-pool').selectOption(POOL);
+    await page.getByTestId('annotator-input').fill(who);
+    await page.getByTestId('annotator-input').press('Enter');
+    await expect(page.getByTestId('query-title')).toBeVisible();
+    await expect(page.getByTestId('blind-toggle')).toBeChecked();
+    await expect(page.getByTestId('candidates')).toHaveAttribute('data-blind', 'true');
+    await expect(page.getByTestId('candidates').locator('[data-testid^="run-col-"]')).toHaveCount(0);
+    await expect(page.getByTestId('annotate-assigned')).toContainText(`${QUERIES} assigned to you (full overlap)`);
+    await page.getByTestId('annotator-input').blur();
+  }
+  // A judge is not an annotator of the pool: the Annotate screen says so.
+  await carol.goto('/#annotate');
+  await carol.getByTestId('annotate-pool').selectOption(POOL);
+  await carol.getByTestId('annotator-input').fill('carol');
+  await carol.getByTestId('annotator-input').press('Enter');
+  await expect(carol.getByTestId('annotate-not-assigned')).toContainText('settle its disagreements');
+
+  await Promise.all([labelPool(alice, 'alice'), labelPool(bob, 'bob')]);
+
+  // Blind: neither saw the other's labels (no "Others" column ever appears in blind mode).
+  await expect(alice.getByTestId('candidates').locator('th', { hasText: 'Others' })).toHaveCount(0);
+  expect(given.alice.size).toBe(QUERIES * DEPTH);
+  expect(given.bob.size).toBe(QUERIES * DEPTH);
+  const disagreements = [...given.alice].filter(([k, v]) => given.bob.get(k) !== v).length;
+  console.log(`[gold.spec] alice and bob disagree on ${disagreements} of ${QUERIES * DEPTH} pairs`);
+  expect(disagreements).toBeGreaterThanOrEqual(3);
+  expect(disagreements).toBeLessThan(QUERIES * DEPTH / 2);
+
+  await lead.getByTestId('tab-pools').click();
+  for (const who of ['alice', 'bob']) await expect(lead.getByTestId(`assignment-row-${who}`)).toHaveAttribute('data-done', String(QUERIES));
+  await expect(lead.getByTestId('agg-disagreements')).toHaveText(String(disagreements));
+  await expect(lead.getByTestId('agg-settled')).toHaveText('0');
+  await expect(lead.getByTestId('agg-unresolved')).toHaveText(String(disagreements));
+  mkdirSync(path.join(root, 'test-results', 'screens'), { recursive: true });
+  await lead.getByTestId('team-panel').screenshot({ path: path.join(root, 'test-results', 'screens', 'team.png') });
+});
+
+test('carol opens a disagreement from the Agreement screen and settles them all on the Review screen', async () => {
+  const total = [...given.alice].filter(([k, v]) => given.bob.get(k) !== v).length;
+  // From Agreement's per-query list to Review.
+  await carol.getByTestId('tab-agreement').click();
+  await carol.getByTestId('agreement-pool').selectOption(POOL);
+  await expect(carol.getByTestId('agreement-disagreement-count')).toContainText(`${total} pairs`);
+  const firstQuery = carol.locator('[data-testid^="disagreement-review-"]').first();
+  const focusQuery = (await firstQuery.getAttribute('data-testid'))!.replace('disagreement-review-', '');
+  await firstQuery.click();
+  await expect(carol.getByTestId('tab-review')).toHaveAttribute('aria-selected', 'true');
+  await carol.getByTestId('review-judge').selectOption('carol');
+  await carol.getByTestId('review-judge').blur();
+  await expect(carol.getByTestId('review-current')).toHaveAttribute('data-query', focusQuery);
+  await expect(carol.getByTestId('review-remaining')).toHaveText(String(total));
+  await expect(carol.getByTestId('review-total')).toHaveText(String(total));
+
+  // Each item shows the query, the candidate and both annotators' labels.
+  const current = carol.getByTestId('review-current');
+  await expect(carol.getByTestId('review-query-title')).not.toBeEmpty();
+  await expect(carol.getByTestId('review-candidate-title')).not.toBeEmpty();
+  await expect(carol.getByTestId('review-votes').locator('[data-annotator]')).toHaveCount(2);
+
+  // The list is ordered by impact (highest first).
+  const impacts = await carol.locator('[data-testid^="review-row-"] td:nth-child(5)').allTextContents();
+  const nums = impacts.map(Number);
+  expect(nums).toEqual([...nums].sort((a, b) => b - a));
+
+  await carol.screenshot({ path: path.join(root, 'test-results', 'screens', 'review.png'), fullPage: true });
+
+  // j / k move; Home goes to the top.
+  await carol.keyboard.press('Home');
+  await expect(carol.getByTestId('review-row-0')).toHaveAttribute('aria-selected', 'true');
+  await carol.keyboard.press('j');
+  await expect(carol.getByTestId('review-row-1')).toHaveAttribute('aria-selected', 'true');
+  await carol.keyboard.press('k');
+  await expect(carol.getByTestId('review-row-0')).toHaveAttribute('aria-selected', 'true');
+
+  // Settle one, see it saved, undo it.
+  await carol.keyboard.press('1');
+  await expect(carol.getByTestId('review-row-0')).toHaveAttribute('data-state', 'saved');
+  await expect(carol.getByTestId('review-row-0')).toHaveAttribute('data-value', '1');
+  await expect(carol.getByTestId('review-remaining')).toHaveText(String(total - 1));
+  await expect(carol.getByTestId('review-row-1')).toHaveAttribute('aria-selected', 'true'); // moved on to the next unsettled
+  await carol.keyboard.press('u');
+  await expect(carol.getByTestId('review-notice')).toContainText('Undone');
+  await expect(carol.getByTestId('review-row-0')).toHaveAttribute('data-value', '');
+  await expect(carol.getByTestId('review-row-0')).toHaveAttribute('aria-selected', 'true');
+  await expect(carol.getByTestId('review-remaining')).toHaveText(String(total));
+
+  // n goes to the next unsettled one; settle everything with the keyboard.
+  for (let i = 0; i < total; i++) {
+    const q = (await current.getAttribute('data-query'))!;
+    const c = (await current.getAttribute('data-candidate'))!;
+    const v = i % 3 === 2 ? '0' : '1';
+    given.carol.set(`${q}|${c}`, v);
+    await carol.keyboard.press(v);
+    await expect(carol.getByTestId('review-remaining')).toHaveText(String(total - i - 1));
+    if (i < total - 1) await expect(current).not.toHaveAttribute('data-candidate', c);
+  }
+  await expect(carol.getByTestId('review-notice')).toContainText('Every disagreement of this pool is settled');
+  await expect(carol.locator('[data-testid^="review-row-"][data-state="saved"]')).toHaveCount(total);
+  await expect(carol.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  // Durable: a reload shows them settled by the engine.
+  await carol.reload();
+  await expect(carol.getByTestId('review-remaining')).toHaveText('0');
+  await expect(carol.locator('[data-testid^="review-row-"][data-state="saved"]')).toHaveCount(total);
+
+  await lead.getByTestId('tab-pools').click();
+  await expect(lead.getByTestId('agg-settled')).toHaveText(String(total));
+  await expect(lead.getByTestId('agg-unresolved')).toHaveText('0');
+  await expect(lead.getByTestId('agg-resolved')).toHaveText(String(QUERIES * DEPTH));
+});
+
+const NUM = /^-?\d\.\d{3}$/;
+const CI = /^\[-?\d\.\d{3}, -?\d\.\d{3}\]$/;
+
+test('the researcher reads kappa, alpha and AC1 with 95% CIs', async () => {
+  await lead.getByTestId('tab-agreement').click();
+  await lead.getByTestId('agreement-pool').selectOption(POOL);
+  await expect(lead.getByTestId('agreement-summary')).toContainText(`${QUERIES * DEPTH} labeled pairs in ${QUERIES} queries`);
+  const kappa = lead.getByTestId('pair-alice-bob-kappa');
+  await expect(kappa).toHaveAttribute('data-value', NUM);
+  await expect(lead.getByTestId('pair-alice-bob-kappa-ci')).toHaveAttribute('data-value', CI);
+  for (const id of ['fleiss', 'alpha-nominal', 'ac1']) {
+    await expect(lead.getByTestId(`agreement-${id}`)).toHaveAttribute('data-value', NUM);
+    await expect(lead.getByTestId(`agreement-${id}-ci`)).toHaveAttribute('data-value', CI);
+  }
+  for (const id of ['percent', 'alpha-ordinal', 'alpha-interval']) await expect(lead.getByTestId(`agreement-${id}`)).toHaveAttribute('data-value', NUM);
+  for (const id of ['kappa-linear', 'kappa-quadratic', 'psa', 'nsa']) await expect(lead.getByTestId(`pair-alice-bob-${id}`)).toHaveAttribute('data-value', NUM);
+  // The confusion matrix adds up to the pairs both labeled, its off-diagonal to the disagreements.
+  const total = [...given.alice].filter(([k, v]) => given.bob.get(k) !== v).length;
+  const cell = async (i: number, j: number): Promise<number> => Number(await lead.getByTestId(`confusion-alice-bob-${i}-${j}`).textContent());
+  expect((await cell(0, 1)) + (await cell(1, 0))).toBe(total);
+  expect((await cell(0, 0)) + (await cell(1, 1))).toBe(QUERIES * DEPTH - total);
+  await expect(lead.getByTestId('agreement-chart')).toBeVisible();
+  await expect(lead.getByTestId('agreement-chart').locator('[data-testid^="curve-"]')).toHaveCount(3);
+  console.log(
+    `[gold.spec] Cohen's kappa ${await kappa.getAttribute('data-value')} ${await lead.getByTestId('pair-alice-bob-kappa-ci').getAttribute('data-value')}, ` +
+      `alpha ${await lead.getByTestId('agreement-alpha-nominal').getAttribute('data-value')}, AC1 ${await lead.getByTestId('agreement-ac1').getAttribute('data-value')}`,
+  );
+  await lead.screenshot({ path: path.join(root, 'test-results', 'screens', 'agreement.png'), fullPage: true });
+});
+
+test('the ranker comparison shows the difference with its CI and p-values', async () => {
+  await lead.getByTestId('tab-evaluate').click();
+  await lead.getByTestId('eval-pool').selectOption(POOL);
+  await lead.getByTestId('eval-annotator').selectOption('@aggregate');
+  await expect(lead.getByTestId('eval-labeled-queries')).toHaveText(String(QUERIES));
+  await expect(lead.getByTestId('compare-run-bm25')).toBeChecked();
+  await expect(lead.getByTestId('compare-run-reversed')).toBeChecked();
+  await lead.getByTestId('compare-metric').selectOption('AP');
+  const row = lead.getByTestId('compare-row-bm25-reversed');
+  await expect(row).toBeVisible();
+  await expect(lead.getByTestId('compare-summary')).toContainText('labeled by @aggregate');
+  await expect(row.getByTestId('compare-diff')).toHaveAttribute('data-value', NUM);
+  await expect(row.getByTestId('compare-ci')).toHaveAttribute('data-value', CI);
+  const P = /^(<0\.001|[01]\.\d{3})$/;
+  for (const id of ['compare-p-t', 'compare-p-perm', 'compare-holm-t', 'compare-holm-perm']) await expect(row.getByTestId(id)).toHaveAttribute('data-value', P);
+  await expect(row.getByTestId('compare-reject')).toHaveText(/^(yes|no) \/ (yes|no)$/);
+  console.log(`[gold.spec] comparison: ${(await row.textContent())?.replace(/\s+/g, ' ')}`);
+  await lead.screenshot({ path: path.join(root, 'test-results', 'screens', 'compare.png'), fullPage: true });
+});
+
+test('the team exports the gold set: a qrels file and its datasheet are downloaded', async () => {
+  await lead.getByTestId('tab-export').click();
+  await lead.getByTestId('export-pool').selectOption(POOL);
+  await lead.getByTestId('export-format').selectOption('qrels');
+  await lead.getByTestId('export-source').selectOption('@aggregate');
+  const preview = lead.getByTestId(`export-preview-${POOL}.qrels`);
+  await expect(preview).toContainText(`${QUERIES * DEPTH} lines`);
+  await expect(lead.getByTestId('export-datasheet').locator('h2').first()).toBeVisible();
+  await expect(lead.getByTestId('export-datasheet').locator('table').first()).toBeVisible();
+
+  // askubuntu needs a run: the run selector appears with the pool's first run.
+  await lead.getByTestId('export-format').selectOption('askubuntu');
+  await expect(lead.getByTestId('export-run')).not.toHaveValue('');
+  await lead.getByTestId('export-format').selectOption('qrels');
+  await expect(preview).toBeVisible();
+
+  const downloads: Download[] = [];
+  lead.on('download', (d) => downloads.push(d));
+  await lead.getByTestId('export-write').click();
+  await expect(lead.getByTestId('export-done')).toBeVisible();
+  await expect.poll(() => downloads.length).toBe(2);
+  const byName = new Map(downloads.map((d) => [d.suggestedFilename(), d]));
+  expect([...byName.keys()].sort()).toEqual([`${POOL}.qrels`, `${POOL}.qrels.datasheet.md`]);
+
+  const qrels = readFileSync((await byName.get(`${POOL}.qrels`)!.path())!, 'utf8').trim().split('\n');
+  expect(qrels).toHaveLength(QUERIES * DEPTH);
+  const gold = new Map<string, string>();
+  for (const line of qrels) {
+    const m = /^(\S+) 0 (\S+) ([01])$/.exec(line);
+    expect(m, line).not.toBeNull();
+    gold.set(`${m![1]}|${m![2]}`, m![3]!);
+  }
+  // The gold set: agreed labels, and carol's where alice and bob disagreed.
+  for (const [k, a] of given.alice) {
+    const want = given.bob.get(k) === a ? a : given.carol.get(k);
+    expect(gold.get(k), k).toBe(want);
+  }
+  const sheet = readFileSync((await byName.get(`${POOL}.qrels.datasheet.md`)!.path())!, 'utf8');
+  expect(sheet).toContain(POOL);
+  expect(sheet).toMatch(/alice/);
+  expect(sheet).toMatch(/adjudicated/);
+  expect(sheet).toMatch(/kappa|κ/i);
+  // Nothing the gold screens did (downloads through blob: links included) broke the CSP.
+  for (const p of [lead, alice, bob, carol]) expect(await p.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])).toEqual([]);
+  await lead.screenshot({ path: path.join(root, 'test-results', 'screens', 'export.png'), fullPage: true });
+});

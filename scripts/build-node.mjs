@@ -5,6 +5,8 @@ import { existsSync } from 'node:fs';
 
 const entries = {
   qpairs: 'src/main/cli/index.ts',
+  'train-worker': 'src/main/models/train-worker.ts',
+  'bench-models': 'scripts/bench/models.ts',
   'bench-bm25': 'scripts/bench/bm25.ts',
   'bench-live': 'scripts/bench/live-metrics.ts',
 };

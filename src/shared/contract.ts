@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
+import type { ModelsView, TrainProgressEvent } from './models';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from './gold';
 
@@ -165,6 +166,19 @@ export const commandArgs = {
     annotator: name.optional(),
     path: z.string().min(1).max(4096).optional(),
   }),
+  // ---------------------------------------------------------------- models (src/main/models, src/main/training)
+  'models.list': z.object({}),
+  /** Trains a model as a job; it is then stored and every pool is scored with it (run = name). */
+  'models.train': z.object({
+    model: z.enum(['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr']),
+    name: z.string().regex(/^[A-Za-z0-9][\w.+-]{0,99}$/, 'letters, digits, . _ + - (starting with a letter or digit)'),
+    trainPools: z.array(name).max(100).default([]),
+    devPool: name.optional(),
+    epochs: z.number().int().min(1).max(1000).optional(),
+    seed: z.number().int().default(1),
+  }),
+  'models.score': z.object({ name, pool: name }),
+  'models.delete': z.object({ name }),
 } as const;
 
 export type CommandName = keyof typeof commandArgs;
@@ -286,6 +300,10 @@ export interface CommandResults {
   'eval.compare': CompareView;
   'export.preview': ExportPreview;
   'export.write': ExportWritten;
+  'models.list': ModelsView;
+  'models.train': { jobId: string };
+  'models.score': { jobId: string };
+  'models.delete': { deleted: boolean };
 }
 
 /** A judge's settled label: the label ack plus how many disagreements remain unsettled. */
@@ -321,11 +339,13 @@ export interface EventPayloads {
   'job.done': JobDone;
   /** A label changed (any annotator); clients refresh views and metrics. */
   'label.changed': LabelRecord;
+  /** Training progress of a model job (loss, dev metrics per epoch) for the Models screen's plots. */
+  'train.progress': TrainProgressEvent;
   /** The workspace content changed (import, pool created, run added). */
   'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' };
 }
 export type EventName = keyof EventPayloads;
-export const EVENT_NAMES: readonly EventName[] = ['job.progress', 'job.done', 'label.changed', 'workspace.changed'];
+export const EVENT_NAMES: readonly EventName[] = ['job.progress', 'job.done', 'label.changed', 'train.progress', 'workspace.changed'];
 
 /** Error shape returned across transports. */
 export interface WireError {
@@ -366,4 +386,5 @@ export interface QPairsClient {
 }
 
 export type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo };
+export type { ModelsView, TrainProgressEvent, ModelInfoView, TrainProgressView } from './models';
 export type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from './gold';

@@ -260,27 +260,32 @@ describe('Bm25Index building', () => {
   it('can be cancelled (all or nothing) and reports progress', () => {
     const idx = small();
     const ac = new AbortController();
-    const docs = randomCorpus(1, 5000, 30).map((d) => ({ ...d, doc: d.doc + 100 }));
+    // big enough for several pending-postings blocks
+    const docs = randomCorpus(1, 30000, 60).map((d) => ({ ...d, doc: d.doc + 100 }));
     const seen: [number, number][] = [];
     expect(() =>
       idx.addDocuments(
         (function* () {
           for (const d of docs) {
-            if (d.doc === 100 + 2500) ac.abort();
+            if (d.doc === 100 + 25000) ac.abort();
             yield d;
           }
         })(),
         { signal: ac.signal, onProgress: (d, t) => seen.push([d, t]), total: docs.length },
       ),
     ).toThrow(CancelledError);
-    expect(seen[0]).toEqual([1024, 5000]);
+    expect(seen[0]).toEqual([1024, 30000]);
     expect(idx.stats.docs).toBe(5);
     expect(idx.has(101)).toBe(false);
     expect(idx.search('apple date', 10)).toEqual(small().search('apple date', 10));
     const seen2: number[] = [];
     idx.addDocuments(docs, { onProgress: (d) => seen2.push(d) });
-    expect(seen2.at(-1)).toBe(5000);
-    expect(idx.stats.docs).toBe(5005);
+    expect(seen2.at(-1)).toBe(30000);
+    expect(idx.stats.docs).toBe(30005);
+    const fresh = new Bm25Index({ tokenizer: { stopWords: 'none' } });
+    fresh.addDocuments([...SMALL, ...docs]);
+    expect(core(idx)).toEqual(core(fresh));
+    expect(idx.search('w1 w2 apple', 20)).toEqual(fresh.search('w1 w2 apple', 20));
   });
 });
 

@@ -17,11 +17,12 @@
  *   not change rankings, and we drop it too, so scores equal Lucene's.
  * - qtf(t) is how often t occurs in the query: a repeated query term counts again, as with
  *   Lucene's QueryParser, which turns "foo foo bar" into a BooleanQuery with two SHOULD clauses
- *   for foo (summed; since Lucene 8 BooleanQuery rewrites such duplicates into one clause with
- *   boost 2, same score).
+ *   for foo, summed (newer Lucene versions rewrite duplicate SHOULD clauses into one clause with
+ *   the summed boost: same score). Tested.
  * - Differences from Lucene: (1) we use exact document lengths, whereas Lucene stores dl
- *   lossily in one byte (SmallFloat.intToByte4), so its scores differ slightly from the formula
- *   for dl > 40 or so; (2) we compute in float64 (Lucene in float32); (3) a term repeated
+ *   lossily in one byte (SmallFloat.intToByte4: exact below 24, then 4 significant bits, i.e. up
+ *   to ~6% shorter), so its scores differ slightly from the formula for longer documents and can
+ *   tie where ours do not; (2) we compute in float64 (Lucene in float32); (3) a term repeated
  *   more than 65,535 times in one document counts as 65,535 (tf is stored in 16 bits; the tf
  *   part is then within 2e-5 of 1 anyway).
  * - Documents with no token at all (empty, or only stop words) are indexed (`has` is true) but
@@ -33,15 +34,21 @@
  * Internals: every indexed document version gets an *ordinal* (0, 1, 2, ... in indexing order;
  * re-indexing a document gives it a new ordinal and retires the old one). Postings are kept as
  * one CSR structure (per term, ascending ordinals in an Int32Array plus tfs in a Uint16Array);
- * documents added since the last merge sit in a flat pending list that is merged (dropping
- * retired ordinals) lazily before the next search, persist or stats — so adding documents one
- * at a time is cheap, but alternating single adds with searches costs a merge, O(postings), each.
- * Search is term-at-a-time into a Float64Array of accumulators with a touched list, with
- * precomputed per-document length norms, then a bounded heap for the top k.
+ * documents added since the last merge sit in a pending list (blocks of flat typed arrays) that
+ * is merged (dropping retired ordinals) lazily before the next search, persist or stats — so
+ * adding documents one at a time is cheap, but alternating single adds with searches costs a
+ * merge, O(postings), each. Terms get dense ids from a TermDict, looked up straight from the
+ * tokenizer's scan (no substring per token). Search is term-at-a-time into a Float64Array of
+ * accumulators with precomputed per-document length norms, then a bounded heap for the top k
+ * (see scoreTerms).
+ *
+ * Memory: about 6 bytes per posting plus ~40 bytes per document and the term strings (200k
+ * questions of ~50 tokens: ~9M postings, ~70 MB).
  */
 import type { Database } from 'better-sqlite3';
 import { QPairsError, throwIfAborted } from '../errors';
 import { Tokenizer, type TokenizerOptions } from './tokenizer';
+import { TermDict } from './term-dict';
 import { TopK } from './top-k';
 import {
   assertLittleEndian,
@@ -133,6 +140,15 @@ export interface PersistResult {
 }
 
 const TF_MAX = 65535;
+/** Entries per pending-postings block. */
+const BLOCK = 1 << 18;
+
+interface PendingBlock {
+  term: Int32Array;
+  ord: Int32Array;
+  tf: Uint16Array;
+  n: number;
+}
 
 function grow<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(a: T, need: number): T {
   if (need <= a.length) return a;
@@ -152,8 +168,8 @@ export class Bm25Index {
   private readonly scanMode: 'auto' | 'dense' | 'sparse';
 
   // Term dictionary.
-  private readonly termIds = new Map<string, number>();
-  private readonly termStr: string[] = [];
+  private readonly dict = new TermDict();
+  private readonly termStr: string[] = this.dict.terms;
 
   // Per ordinal.
   private nOrd = 0;
@@ -172,9 +188,8 @@ export class Bm25Index {
   private nTermsWithPostings = 0;
 
   // Pending postings (added since the last merge), in ordinal order.
-  private qTerm: Int32Array = new Int32Array(1 << 12);
-  private qOrd: Int32Array = new Int32Array(1 << 12);
-  private qTf: Uint16Array = new Uint16Array(1 << 12);
+  // Stored in fixed-size blocks so that growing never copies.
+  private qBlocks: PendingBlock[] = [];
   private nq = 0;
   private retiredSinceMerge = false;
 
@@ -188,7 +203,7 @@ export class Bm25Index {
   // Scratch for counting term frequencies.
   private tfScratch: Int32Array = new Int32Array(1024);
   private termScratch: Int32Array = new Int32Array(1024);
-  private readonly tokens: string[] = [];
+  private readonly ids: number[] = [];
 
   // Persistence state.
   private persistedMark = 0; // ordinals < mark are in the database
@@ -226,10 +241,12 @@ export class Bm25Index {
     const total = opts.total ?? (Array.isArray(docs) ? docs.length : 0);
     const startOrd = this.nOrd;
     const startQ = this.nq;
+    const startBlocks = this.qBlocks.length;
+    const startBlockN = startBlocks > 0 ? this.qBlocks[startBlocks - 1]!.n : 0;
     const startTerms = this.termStr.length;
-    const tokens = this.tokens;
+    const ids = this.ids;
     const tok = this.tokenizer;
-    const termIds = this.termIds;
+    const dict = this.dict;
     let count = 0;
     try {
       for (const d of docs) {
@@ -243,9 +260,9 @@ export class Bm25Index {
             record: String(d.doc),
             reason: 'bad text',
           });
-        tokens.length = 0;
-        tok.tokenize(d.title, tokens);
-        tok.tokenize(d.body, tokens);
+        ids.length = 0;
+        tok.tokenizeToIds(d.title, dict, true, ids);
+        tok.tokenizeToIds(d.body, dict, true, ids);
         const ord = this.nOrd++;
         if (ord >= this.ordDoc.length) {
           this.ordDoc = grow(this.ordDoc, ord + 1);
@@ -253,32 +270,27 @@ export class Bm25Index {
           this.alive = grow(this.alive, ord + 1);
         }
         this.ordDoc[ord] = d.doc;
-        this.ordLen[ord] = tokens.length;
+        this.ordLen[ord] = ids.length;
         this.alive[ord] = 0;
         let tfs = this.tfScratch;
         let dt = this.termScratch;
-        if (dt.length < tokens.length) dt = this.termScratch = grow(dt, tokens.length);
+        if (dt.length < ids.length) dt = this.termScratch = grow(dt, ids.length);
+        if (tfs.length < dict.size) tfs = this.tfScratch = grow(tfs, dict.size);
         let nd = 0;
-        for (let i = 0; i < tokens.length; i++) {
-          const t = tokens[i]!;
-          let id = termIds.get(t);
-          if (id === undefined) {
-            id = this.termStr.length;
-            this.termStr.push(t);
-            termIds.set(t, id);
-            if (id >= tfs.length) tfs = this.tfScratch = grow(tfs, id + 1);
-          }
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[i]!;
           if (tfs[id]++ === 0) dt[nd++] = id;
         }
-        if (this.nq + nd > this.qTerm.length) {
-          this.qTerm = grow(this.qTerm, this.nq + nd);
-          this.qOrd = grow(this.qOrd, this.nq + nd);
-          this.qTf = grow(this.qTf, this.nq + nd);
+        let blk = this.qBlocks[this.qBlocks.length - 1];
+        if (blk === undefined || blk.n + nd > blk.term.length) {
+          const cap = Math.max(BLOCK, nd);
+          blk = { term: new Int32Array(cap), ord: new Int32Array(cap), tf: new Uint16Array(cap), n: 0 };
+          this.qBlocks.push(blk);
         }
-        const qT = this.qTerm;
-        const qO = this.qOrd;
-        const qF = this.qTf;
-        let q = this.nq;
+        const qT = blk.term;
+        const qO = blk.ord;
+        const qF = blk.tf;
+        let q = blk.n;
         for (let j = 0; j < nd; j++) {
           const id = dt[j]!;
           const f = tfs[id]!;
@@ -288,7 +300,8 @@ export class Bm25Index {
           tfs[id] = 0;
           q++;
         }
-        this.nq = q;
+        this.nq += q - blk.n;
+        blk.n = q;
         count++;
         if ((count & 1023) === 0) {
           throwIfAborted(signal);
@@ -298,10 +311,11 @@ export class Bm25Index {
       throwIfAborted(signal);
     } catch (e) {
       // Roll back: forget the new ordinals, postings and terms.
-      for (let t = startTerms; t < this.termStr.length; t++) termIds.delete(this.termStr[t]!);
-      this.termStr.length = startTerms;
+      dict.truncate(startTerms);
       this.nOrd = startOrd;
       this.nq = startQ;
+      this.qBlocks.length = startBlocks;
+      if (startBlocks > 0) this.qBlocks[startBlocks - 1]!.n = startBlockN;
       this.tfScratch.fill(0);
       throw e;
     }
@@ -376,10 +390,7 @@ export class Bm25Index {
     const pTf = this.pTf;
     const alive = this.alive;
     const filter = this.retiredSinceMerge;
-    const nq = this.nq;
-    const qT = this.qTerm;
-    const qO = this.qOrd;
-    const qF = this.qTf;
+    const blocks = this.qBlocks;
     // Count postings per term: base (live) + pending (live).
     const baseCnt = new Int32Array(nT);
     const newOff = new Int32Array(nT + 1);
@@ -392,7 +403,7 @@ export class Bm25Index {
       baseCnt[t] = c;
       newOff[t + 1] = c;
     }
-    for (let p = 0; p < nq; p++) if (!filter || alive[qO[p]!]) newOff[qT[p]! + 1]!++;
+    for (const { term: qT, ord: qO, n } of blocks) for (let p = 0; p < n; p++) if (!filter || alive[qO[p]!]) newOff[qT[p]! + 1]!++;
     let nonEmpty = 0;
     for (let t = 0; t < nT; t++) {
       if (newOff[t + 1]! > 0) nonEmpty++;
@@ -426,23 +437,21 @@ export class Bm25Index {
       }
       cursor[t] = w;
     }
-    for (let p = 0; p < nq; p++) {
-      const o = qO[p]!;
-      if (filter && !alive[o]) continue;
-      const w = cursor[qT[p]!]!++;
-      nOrd[w] = o;
-      nTf[w] = qF[p]!;
+    for (const { term: qT, ord: qO, tf: qF, n } of blocks) {
+      for (let p = 0; p < n; p++) {
+        const o = qO[p]!;
+        if (filter && !alive[o]) continue;
+        const w = cursor[qT[p]!]!++;
+        nOrd[w] = o;
+        nTf[w] = qF[p]!;
+      }
     }
     this.off = newOff;
     this.pOrd = nOrd;
     this.pTf = nTf;
     this.nTermsWithPostings = nonEmpty;
     this.nq = 0;
-    if (this.qTerm.length > 1 << 16) {
-      this.qTerm = new Int32Array(1 << 12);
-      this.qOrd = new Int32Array(1 << 12);
-      this.qTf = new Uint16Array(1 << 12);
-    }
+    this.qBlocks = [];
     this.retiredSinceMerge = false;
     this.normsDirty = true;
   }
@@ -476,10 +485,10 @@ export class Bm25Index {
     if (typeof text !== 'string') throw new QPairsError(`search: query text must be a string`, { reason: 'bad query' });
     this.flush();
     if (k === 0 || this.nNonEmpty === 0) return [];
-    const tokens = this.tokens;
-    tokens.length = 0;
-    this.tokenizer.tokenize(text, tokens);
-    return this.searchTokens(tokens, k, opts.exclude);
+    const ids = this.ids;
+    ids.length = 0;
+    this.tokenizer.tokenizeToIds(text, this.dict, false, ids);
+    return this.searchIds(ids, k, opts.exclude);
   }
 
   /**
@@ -490,20 +499,20 @@ export class Bm25Index {
     if (!Number.isInteger(k) || k < 0) throw new QPairsError(`search: k must be a non-negative integer, got ${k}`, { reason: 'bad k' });
     this.flush();
     if (k === 0 || this.nNonEmpty === 0) return [];
-    const tokens = this.tokens;
-    tokens.length = 0;
-    this.tokenizer.tokenize(q.title, tokens);
-    this.tokenizer.tokenize(q.body, tokens);
-    return this.searchTokens(tokens, k, [q.doc]);
+    const ids = this.ids;
+    ids.length = 0;
+    this.tokenizer.tokenizeToIds(q.title, this.dict, false, ids);
+    this.tokenizer.tokenizeToIds(q.body, this.dict, false, ids);
+    return this.searchIds(ids, k, [q.doc]);
   }
 
-  private searchTokens(tokens: string[], k: number, exclude: Iterable<number> | undefined): Bm25Hit[] {
+  private searchIds(ids: number[], k: number, exclude: Iterable<number> | undefined): Bm25Hit[] {
     // Distinct known query terms with their query frequency.
     const qtf = new Map<number, number>();
     const nT = this.off.length - 1;
-    for (let i = 0; i < tokens.length; i++) {
-      const id = this.termIds.get(tokens[i]!);
-      if (id === undefined || id >= nT) continue;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (id >= nT) continue;
       qtf.set(id, (qtf.get(id) ?? 0) + 1);
     }
     const off = this.off;
@@ -606,8 +615,8 @@ export class Bm25Index {
   /** Number of indexed documents containing `term` (a token as the tokenizer produces it). */
   docFreq(term: string): number {
     this.flush();
-    const id = this.termIds.get(term);
-    if (id === undefined || id >= this.off.length - 1) return 0;
+    const id = this.dict.get(term);
+    if (id < 0 || id >= this.off.length - 1) return 0;
     return this.off[id + 1]! - this.off[id]!;
   }
 
@@ -685,13 +694,7 @@ export class Bm25Index {
       const gids = new Int32Array(s.terms.length);
       for (let t = 0; t < s.terms.length; t++) {
         const term = s.terms[t]!;
-        let id = idx.termIds.get(term);
-        if (id === undefined) {
-          id = idx.termStr.length;
-          idx.termStr.push(term);
-          idx.termIds.set(term, id);
-        }
-        gids[t] = id;
+        gids[t] = idx.dict.intern(term);
       }
       const ords = new Int32Array(s.nPostings);
       const tfs = new Uint16Array(s.nPostings);

@@ -29,6 +29,7 @@
  * where stop words never reach the index).
  */
 
+import { QPairsError } from '../errors';
 import { TermDict } from './term-dict';
 
 /** Lucene's `EnglishAnalyzer.ENGLISH_STOP_WORDS_SET` (the default of StandardAnalyzer before 8). */
@@ -45,14 +46,16 @@ export interface TokenizerOptions {
   maxTokenLength?: number;
 }
 
-// Character classes.
+// Character classes (bit flags: WORD marks letters and digits).
 const OTHER = 0;
-const LETTER = 1; // \p{L}, \p{M}, '_'
-const DIGIT = 2; // \p{N}
-const IDEO = 3; // Han, Hiragana: one token per character
-const JOIN = 4; // . ' ’ : join two word chars
-const COMMA = 5; // , : join two digits
-const UNKNOWN = 255;
+const WORD = 1;
+const DIGIT_BIT = 2;
+const LETTER = WORD; // \p{L}, \p{M}, '_'
+const DIGIT = WORD | DIGIT_BIT; // \p{N}
+const IDEO = 4; // Han, Hiragana: one token per character
+const JOIN = 8; // . ' ’ : join two word chars
+const COMMA = 16; // , : join two digits
+const UNKNOWN = 255; // not yet classified (BMP table only)
 
 const RE_IDEO = /^[\p{Script=Han}\p{Script=Hiragana}]$/u;
 const RE_DIGIT = /^\p{N}$/u;
@@ -78,6 +81,7 @@ BMP[0x5f] = LETTER; // _
 BMP[0x2e] = JOIN; // .
 BMP[0x27] = JOIN; // '
 BMP[0x2c] = COMMA; // ,
+const ASCII = BMP.slice(0, 128);
 const ASTRAL = new Map<number, number>();
 
 /** Width (1 or 2 code units) of the char whose class `classAt` returned last. */
@@ -110,7 +114,15 @@ function blocksSuffix(s: string, j: number): boolean {
   const c = s.charCodeAt(j);
   if (c === 0x2b || c === 0x23) return true;
   const k = classAt(s, j);
-  return k === LETTER || k === DIGIT || k === IDEO;
+  return (k & WORD) !== 0 || k === IDEO;
+}
+
+/** True when the character just before position i is a digit. */
+function digitBefore(s: string, i: number): boolean {
+  const c = s.charCodeAt(i - 1);
+  if (c < 128) return (ASCII[c]! & DIGIT_BIT) !== 0;
+  const j = c >= 0xdc00 && c <= 0xdfff && i >= 2 && s.charCodeAt(i - 2) >= 0xd800 && s.charCodeAt(i - 2) <= 0xdbff ? i - 2 : i - 1;
+  return (classAt(s, j) & DIGIT_BIT) !== 0;
 }
 
 export class Tokenizer {
@@ -128,7 +140,8 @@ export class Tokenizer {
     this.stopWords = new Set(list);
     for (const w of this.stopWords) this.stopDict.intern(w);
     const max = opts.maxTokenLength ?? 64;
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxTokenLength must be a positive integer, got ${max}`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new QPairsError(`tokenizer maxTokenLength must be a positive integer, got ${max}`, { reason: 'bad maxTokenLength' });
     this.maxTokenLength = max;
     this.signature = JSON.stringify({ v: 1, stopWords: [...this.stopWords].sort(), maxTokenLength: max });
   }
@@ -184,7 +197,8 @@ export class Tokenizer {
       let id = dict.find(str, from, end, h);
       if (id < 0) {
         if (!add) continue;
-        id = dict.insertNew(str === s ? s.slice(from, end) : str, h);
+        // A fresh flat copy: a plain slice could keep the whole document text alive.
+        id = dict.insertNew(str === s ? (' ' + s.slice(from, end)).slice(1) : str, h);
       }
       out.push(id);
     }
@@ -195,54 +209,57 @@ export class Tokenizer {
   private scan(s: string): number {
     const n = s.length;
     const max = this.maxTokenLength;
+    const A = ASCII;
     let bounds = this.bounds;
     let nb = 0;
     let i = 0;
     while (i < n) {
       const c0 = s.charCodeAt(i);
-      // Fast skip of ASCII separators.
-      if (c0 < 128 && BMP[c0] === OTHER) {
-        i++;
-        continue;
-      }
-      let k = classAt(s, i);
-      if (k === IDEO) {
-        if (nb + 2 > bounds.length) bounds = this.growBounds();
-        bounds[nb++] = i;
-        bounds[nb++] = i + lastWidth;
-        i += lastWidth;
-        continue;
-      }
-      if (k !== LETTER && k !== DIGIT) {
-        i += lastWidth;
-        continue;
+      let w = 1;
+      if (c0 < 128) {
+        if ((A[c0]! & WORD) === 0) {
+          i++;
+          continue;
+        }
+      } else {
+        const k = classAt(s, i);
+        w = lastWidth;
+        if (k === IDEO) {
+          if (nb + 2 > bounds.length) bounds = this.growBounds();
+          bounds[nb++] = i;
+          bounds[nb++] = i + w;
+          i += w;
+          continue;
+        }
+        if ((k & WORD) === 0) {
+          i += w;
+          continue;
+        }
       }
       const start = i;
       let curly = false;
-      let lastDigit = k === DIGIT;
-      i += lastWidth;
-      while (i < n) {
+      i += w;
+      for (;;) {
+        // ASCII fast path through the word
+        while (i < n) {
+          const c = s.charCodeAt(i);
+          if (c >= 128 || (A[c]! & WORD) === 0) break;
+          i++;
+        }
+        if (i >= n) break;
         const c = s.charCodeAt(i);
-        if (c < 128) {
-          k = BMP[c]!;
-          if (k === LETTER || k === DIGIT) {
-            lastDigit = k === DIGIT;
-            i++;
-            continue;
-          }
-        } else {
+        let k: number;
+        if (c >= 128) {
           k = classAt(s, i);
-          if (k === LETTER || k === DIGIT) {
-            lastDigit = k === DIGIT;
+          if ((k & WORD) !== 0) {
             i += lastWidth;
             continue;
           }
-        }
-        if ((k === JOIN || k === COMMA) && i + 1 < n) {
+        } else k = A[c]!;
+        if ((k & (JOIN | COMMA)) !== 0 && i + 1 < n) {
           const k2 = classAt(s, i + 1);
-          if ((k2 === LETTER || k2 === DIGIT) && (k === JOIN || (lastDigit && k2 === DIGIT))) {
+          if ((k2 & WORD) !== 0 && (k === JOIN || ((k2 & DIGIT_BIT) !== 0 && digitBefore(s, i)))) {
             if (c === 0x2019) curly = true;
-            lastDigit = k2 === DIGIT;
             i += 1 + lastWidth;
             continue;
           }

@@ -16,6 +16,7 @@ import { cmdAdjudicate } from './commands/adjudicate';
 import { cmdLabel } from './commands/label';
 import { cmdExport } from './commands/export';
 import { cmdEval } from './commands/eval';
+import { cmdTrain, cmdScore, cmdModels } from './commands/models';
 
 const USAGE = `qpairs — build and evaluate similar-question datasets
 
@@ -36,6 +37,10 @@ usage:
   qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]
   qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
   qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--json]
+  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--epochs E] [--seed S]
+        [--config JSON] [--json]    M in tfidf, skipgram, bow-cnn, cnn, lstm, gru, rcnn, ltr
+  qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P
+  qpairs models list|delete W [NAME] [--json]
   qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
 
 import formats: ${IMPORT_FORMATS.join(', ')}
@@ -207,6 +212,9 @@ const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = 
   pool: cmdPool,
   stats: cmdStats,
   eval: cmdEval,
+  train: cmdTrain,
+  score: cmdScore,
+  models: cmdModels,
   serve: cmdServe,
   annotators: cmdAnnotators,
   assign: cmdAssign,

@@ -15,6 +15,7 @@ import { WriteGate } from './write-gate';
 import { annotateQuery, navigate, poolProgress, setLabel, undoLabel } from './annotate';
 import { createPoolJob, importJob } from './work';
 import { evaluatePool, evaluateQuery } from './evaluate';
+import { deleteModelCommand, loadedModelBackend, modelsView, scoreJob, trainJob } from './models';
 import { authorizeGold, goldHandlers } from './gold';
 
 export interface EngineOptions {
@@ -77,6 +78,10 @@ export class Engine {
       }
     }
     authorizeGold(this, this.opts.transport, command, args, ctx);
+    if (ctx.annotator && (command === 'models.train' || command === 'models.score' || command === 'models.delete')) {
+      const role = this.ws.listAnnotators().find((a) => a.name === ctx.annotator)?.role;
+      if (role !== 'judge') throw new ContractError('training and scoring models is for the researcher (or a judge), not an annotator token', 'forbidden');
+    }
     try {
       return await (this.handlers[command] as Handler<typeof command>)(args as never, ctx);
     } catch (e) {
@@ -92,7 +97,7 @@ export class Engine {
         version: this.opts.version ?? '0.1.0',
         workspacePath: ws.path,
         transport: this.opts.transport,
-        modelBackend: null,
+        modelBackend: loadedModelBackend(),
         annotator: ctx.annotator,
       }),
       'workspace.stats': () => ws.stats(),
@@ -124,6 +129,10 @@ export class Engine {
         }),
       'eval.pool': (a) => evaluatePool(ws, a),
       'eval.query': (a) => evaluateQuery(ws, a),
+      'models.list': () => modelsView(this),
+      'models.train': (a) => ({ jobId: trainJob(this, a) }),
+      'models.score': (a) => ({ jobId: scoreJob(this, a) }),
+      'models.delete': (a) => deleteModelCommand(this, a),
       ...goldHandlers(this, this.opts.version),
     };
   }

@@ -7,6 +7,8 @@ import { importFiles, type ImportReport } from '../import';
 import { Workspace } from '../workspace/workspace';
 import type { Engine } from './engine';
 import type { JobContext } from './jobs';
+import { listModels } from '../training/store';
+import { scoreJob } from './models';
 import { mulberry32 } from './seeded';
 
 export type Progress = (done: number, total: number, note?: string) => void;
@@ -187,8 +189,13 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
   });
 }
 
+/**
+ * Creates a pool (BM25 top-k). Each trained model then scores it in a background job, so the
+ * models rerank its candidates live as soon as they finish.
+ */
 export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>): Promise<PoolInfo> {
   const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme });
   engine.hub.emit('workspace.changed', { what: 'pool' });
+  for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return info;
 }

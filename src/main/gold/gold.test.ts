@@ -11,7 +11,7 @@ import { holm } from '../stats';
 import { readFixture } from '../stats/testing';
 import { Workspace } from '../workspace/workspace';
 import { openWorkspaceDb } from '../workspace/db';
-import { MIGRATIONS } from '../workspace/migrations';
+import { MIGRATIONS, SCHEMA_VERSION } from '../workspace/migrations';
 import { sharedData } from '../../../tests/shared-data';
 import {
   aggregationSummary,
@@ -64,7 +64,7 @@ describe('migration 2', () => {
     db.close();
     const up = Workspace.open(p);
     try {
-      expect(up.db.pragma('user_version', { simple: true })).toBe(2);
+      expect(up.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(up.pool('old')).toMatchObject({ scheme: 'likert5', aggregation: 'adjudicated', aggregation_threshold: 0 });
       up.addPoolQuery('old', 'q', ['c']);
       assignPool(up, 'old', ['a', 'b'], 1, 3);

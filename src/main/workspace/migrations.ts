@@ -1,4 +1,5 @@
 import { BM25_SCHEMA_SQL } from '../bm25/schema';
+import { MODELS_V3 } from '../training/store';
 
 /**
  * Numbered schema migrations. Migration N brings a workspace from user_version N-1 to N.
@@ -173,6 +174,7 @@ CREATE INDEX pool_assignments_annotator ON pool_assignments(pool_id, annotator_i
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
+  { version: 3, name: 'models: trained rerankers with their weights and reports', sql: MODELS_V3 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CancelledError } from '../errors';
+import { loadModel } from './registry';
+import { createModel } from './registry';
+import { syntheticData } from './test-data';
+import { scoreInWorker, trainInWorker } from './worker-client';
+import type { TrainProgress } from './types';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const workerPath = path.resolve(here, '../../../out/test-models/train-worker.mjs');
+
+describe('train-worker', () => {
+  beforeAll(async () => {
+    await build({
+      entryPoints: [path.join(here, 'train-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outfile: workerPath,
+      logLevel: 'warning',
+    });
+  });
+
+  const fx = syntheticData(7);
+  const config = { embDim: 16, filters: 16, maxLen: 24, batchSize: 4, negatives: 5, negPool: 0, lr: 0.01, embeddingEpochs: 2 };
+
+  it('trains off-thread with progress events; the result equals in-process training', async () => {
+    const progress: TrainProgress[] = [];
+    const job = trainInWorker(
+      { kind: 'bow-cnn', config, data: fx.data, dev: fx.dev, opts: { epochs: 3, seed: 4 } },
+      { workerPath, onProgress: (p) => progress.push(p) },
+    );
+    const { saved, report } = await job.promise;
+    expect(report.history.length).toBe(3);
+    expect(progress.filter((p) => !p.phase && p.step === p.steps).map((p) => p.epoch)).toEqual([1, 2, 3]);
+    expect(progress.some((p) => p.devMRR !== undefined)).toBe(true);
+    const fromWorker = await loadModel(saved);
+    const local = await createModel('bow-cnn', config);
+    await local.train(fx.data, { epochs: 3, seed: 4, dev: fx.dev });
+    const q = fx.dev.queries[0];
+    expect(fromWorker.score(q.query, q.candidates)).toEqual(local.score(q.query, q.candidates));
+    // batch scoring off-thread too
+    const scored = await scoreInWorker(saved, fx.dev.queries.map((d) => ({ query: d.query, candidates: d.candidates })), { workerPath }).promise;
+    expect(scored[0]).toEqual(local.score(q.query, q.candidates));
+    fromWorker.dispose();
+    local.dispose();
+  });
+
+  it('cancel aborts training with CancelledError', async () => {
+    let job: ReturnType<typeof trainInWorker> | null = null;
+    job = trainInWorker(
+      { kind: 'lstm', config: { hidden: 8, embDim: 8, embeddingEpochs: 1 }, data: fx.data, opts: { epochs: 500, seed: 1 } },
+      { workerPath, onProgress: () => job?.cancel() },
+    );
+    await expect(job.promise).rejects.toBeInstanceOf(CancelledError);
+  });
+
+  it('reports errors (unknown model)', async () => {
+    const job = trainInWorker({ kind: 'nope' as never, data: fx.data }, { workerPath });
+    await expect(job.promise).rejects.toThrow(/unknown model/);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Worker entry (worker_threads): trains or batch-scores a model off the UI thread.
+ * Protocol: worker-protocol.ts. Bundle this file as its own esbuild entry point.
+ */
+import { parentPort } from 'node:worker_threads';
+import { createModel, loadModel } from './registry';
+import type { FromWorker, ToWorker } from './worker-protocol';
+import type { SavedModel } from './types';
+
+const port = parentPort;
+let controller: AbortController | null = null;
+
+function send(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
+  port!.postMessage(msg, transfer);
+}
+
+function weightBuffers(saved: SavedModel): ArrayBuffer[] {
+  const seen = new Set<ArrayBuffer>();
+  for (const t of Object.values(saved.weights)) {
+    const b = t.data.buffer as ArrayBuffer;
+    if (t.data.byteOffset === 0 && t.data.byteLength === b.byteLength) seen.add(b);
+  }
+  return [...seen];
+}
+
+async function handle(msg: ToWorker): Promise<void> {
+  if (msg.type === 'cancel') {
+    controller?.abort();
+    return;
+  }
+  controller = new AbortController();
+  try {
+    if (msg.type === 'start') {
+      const model = await createModel(msg.kind, msg.config ?? {});
+      let last = 0;
+      try {
+        const report = await model.train(msg.data, {
+          ...msg.opts,
+          dev: msg.dev,
+          signal: controller.signal,
+          onProgress: (progress) => {
+            const now = Date.now();
+            // throttle step updates to 10/s; always send epoch ends
+            if (progress.step === progress.steps || now - last > 100) {
+              last = now;
+              send({ type: 'progress', progress });
+            }
+          },
+        });
+        const saved = model.save();
+        send({ type: 'done', saved, report }, weightBuffers(saved));
+      } finally {
+        model.dispose();
+      }
+    } else if (msg.type === 'score') {
+      const model = await loadModel(msg.saved);
+      try {
+        const scores: number[][] = [];
+        for (const it of msg.items) {
+          if (controller.signal.aborted) throw Object.assign(new Error('scoring cancelled'), { name: 'CancelledError' });
+          scores.push(model.score(it.query, it.candidates, it.ctx));
+          if (scores.length % 50 === 0) await new Promise((r) => setImmediate(r));
+        }
+        send({ type: 'scored', scores });
+      } finally {
+        model.dispose();
+      }
+    }
+  } catch (e) {
+    const err = e as Error;
+    send({ type: 'error', name: err?.name ?? 'Error', message: err?.message ?? String(e) });
+  } finally {
+    controller = null;
+  }
+}
+
+if (port) {
+  port.on('message', (msg: ToWorker) => {
+    void handle(msg);
+  });
+}

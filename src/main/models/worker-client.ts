@@ -1,0 +1,77 @@
+/** Starting `train-worker` jobs from the engine/UI thread. */
+import { Worker } from 'node:worker_threads';
+import { CancelledError } from '../errors';
+import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
+import type { FromWorker, ToWorker } from './worker-protocol';
+
+export interface WorkerJob {
+  kind: ModelId;
+  config?: Record<string, unknown>;
+  data: TrainingData;
+  dev?: DevSet;
+  opts?: { epochs?: number; seed?: number; embeddings?: WordVectors };
+}
+
+export interface WorkerHandle<T> {
+  promise: Promise<T>;
+  /** Asks the worker to stop; the promise then rejects with CancelledError. */
+  cancel(): void;
+}
+
+export interface WorkerOptions {
+  /** Path/URL of the bundled train-worker entry (e.g. out/node/train-worker.mjs). */
+  workerPath: string | URL;
+  onProgress?: (p: TrainProgress) => void;
+}
+
+function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | undefined): WorkerHandle<T> {
+  const worker = new Worker(o.workerPath);
+  let settled = false;
+  let killTimer: NodeJS.Timeout | null = null;
+  const promise = new Promise<T>((resolve, reject) => {
+    const finish = (err: Error | null, value?: T) => {
+      if (settled) return;
+      settled = true;
+      if (killTimer) clearTimeout(killTimer);
+      void worker.terminate();
+      if (err) reject(err);
+      else resolve(value as T);
+    };
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'progress') o.onProgress?.(m.progress);
+      else if (m.type === 'error') finish(m.name === 'CancelledError' ? new CancelledError(m.message) : Object.assign(new Error(m.message), { name: m.name }));
+      else {
+        const v = pick(m);
+        if (v !== undefined) finish(null, v);
+      }
+    });
+    worker.on('error', (e) => finish(e));
+    worker.on('exit', (code) => finish(new Error(`model worker exited with code ${code}`)));
+  });
+  worker.postMessage(msg);
+  return {
+    promise,
+    cancel: () => {
+      if (settled) return;
+      worker.postMessage({ type: 'cancel' } satisfies ToWorker);
+      // a step in progress finishes first; terminate if the worker does not answer
+      killTimer = setTimeout(() => {
+        void worker.terminate();
+      }, 10_000);
+    },
+  };
+}
+
+/** Trains `job.kind` in a worker thread. */
+export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport }> {
+  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report } : undefined));
+}
+
+/** Scores many (query, candidates) lists with a saved model in a worker thread. */
+export function scoreInWorker(
+  saved: SavedModel,
+  items: Array<{ query: QText; candidates: QText[]; ctx?: ScoreContext }>,
+  o: WorkerOptions,
+): WorkerHandle<number[][]> {
+  return run({ type: 'score', saved, items }, o, (m) => (m.type === 'scored' ? m.scores : undefined));
+}

@@ -1,0 +1,130 @@
+/**
+ * Training and evaluation data for the rerankers, read from the workspace.
+ *
+ * Positives: the workspace's user-marked duplicate pairs, plus the relevant pairs (grade ≥ 1) of
+ * the training pools' labels. Negatives: the pools' labeled non-relevant pairs and the negative
+ * pairs of pair files. Random negatives are drawn by the models from every question with text.
+ * Labels of a pool come from its default label source (`gold` when present, else the aggregate
+ * of its annotators; see gold/state.ts).
+ */
+import { labelGrade } from '../../shared/labels';
+import type { DevSet, QText, RunScores, TrainingData } from '../models/types';
+import { defaultLabelSource, sourceLabels } from '../gold/state';
+import type { Workspace } from '../workspace/workspace';
+
+function qtext(ws: Workspace, id: string, cache: Map<string, QText>): QText {
+  let q = cache.get(id);
+  if (!q) {
+    const r = ws.getQuestion(id);
+    q = { id, title: r?.title ?? '', body: r?.body ?? '' };
+    cache.set(id, q);
+  }
+  return q;
+}
+
+/** Grades of a pool's pairs from its default label source: queryId → candidateId → grade. */
+export function poolGrades(ws: Workspace, pool: string): Map<string, Map<string, number>> {
+  const src = sourceLabels(ws, pool, defaultLabelSource(ws, pool));
+  const out = new Map<string, Map<string, number>>();
+  for (const [q, m] of src.values) {
+    const g = new Map<string, number>();
+    for (const [c, v] of m) {
+      const grade = labelGrade(v);
+      if (grade !== null) g.set(c, grade);
+    }
+    if (g.size) out.set(q, g);
+  }
+  return out;
+}
+
+/** A pool's runs as run → query → candidate → score (the features `ltr` fuses). */
+export function poolRuns(ws: Workspace, pool: string, exclude: ReadonlySet<string> = new Set()): Record<string, Map<string, Map<string, number>>> {
+  const out: Record<string, Map<string, Map<string, number>>> = {};
+  for (const r of ws.listRuns(pool)) if (!exclude.has(r.name)) out[r.name] = ws.runScores(r.id);
+  return out;
+}
+
+/** The per-query slice of pool runs that `score()` takes as context. */
+export function queryContext(runs: Record<string, Map<string, Map<string, number>>>, queryId: string): { runs: RunScores } {
+  const ctx: RunScores = {};
+  for (const [name, byQuery] of Object.entries(runs)) ctx[name] = byQuery.get(queryId) ?? new Map();
+  return { runs: ctx };
+}
+
+export interface BuiltTrainingData {
+  data: TrainingData;
+  positives: number;
+  negatives: number;
+}
+
+export function buildTrainingData(ws: Workspace, trainPools: readonly string[], opts: { excludeRuns?: ReadonlySet<string> } = {}): BuiltTrainingData {
+  const questions = new Map<string, QText>();
+  const all = ws.db.prepare(`SELECT id, title, body FROM questions ORDER BY doc`).iterate() as IterableIterator<QText>;
+  const randomPool: string[] = [];
+  for (const q of all) {
+    questions.set(q.id, { id: q.id, title: q.title, body: q.body });
+    if (q.title || q.body) randomPool.push(q.id);
+  }
+  const seen = new Set<string>();
+  const positives: Array<[string, string]> = [];
+  const negatives: Array<[string, string]> = [];
+  const add = (list: Array<[string, string]>, a: string, b: string): void => {
+    const k = `${a}\u0000${b}`;
+    if (seen.has(k) || a === b) return;
+    seen.add(k);
+    list.push([a, b]);
+  };
+  if (trainPools.length === 0) for (const [a, b] of ws.duplicatePairs()) add(positives, a, b);
+  const runs: Record<string, Map<string, Map<string, number>>> = {};
+  for (const pool of trainPools) {
+    for (const [q, grades] of poolGrades(ws, pool)) {
+      for (const [c, g] of grades) add(g >= 1 ? positives : negatives, q, c);
+      qtext(ws, q, questions);
+      for (const c of grades.keys()) qtext(ws, c, questions);
+    }
+    for (const [name, byQuery] of Object.entries(poolRuns(ws, pool, opts.excludeRuns))) {
+      const into = (runs[name] ??= new Map());
+      for (const [q, m] of byQuery) into.set(q, m);
+    }
+  }
+  if (trainPools.length > 0) for (const [a, b] of ws.duplicatePairs()) add(positives, a, b);
+  for (const [a, b] of ws.negativePairs()) add(negatives, a, b);
+  for (const [a, b] of [...positives, ...negatives]) {
+    qtext(ws, a, questions);
+    qtext(ws, b, questions);
+  }
+  return { data: { questions, positives, negatives, randomPool, runs }, positives: positives.length, negatives: negatives.length };
+}
+
+/** A labeled pool as a dev set: each labeled query, its candidates (pool order) and relevant ids. */
+export function buildDevSet(ws: Workspace, pool: string, opts: { excludeRuns?: ReadonlySet<string> } = {}): DevSet {
+  const grades = poolGrades(ws, pool);
+  const runs = poolRuns(ws, pool, opts.excludeRuns);
+  const cache = new Map<string, QText>();
+  return {
+    queries: ws
+      .poolQueries(pool)
+      .filter((q) => grades.has(q.queryId))
+      .map((q) => {
+        const g = grades.get(q.queryId)!;
+        return {
+          query: qtext(ws, q.queryId, cache),
+          candidates: q.candidates.map((c) => qtext(ws, c, cache)),
+          relevant: new Set(q.candidates.filter((c) => (g.get(c) ?? 0) >= 1)),
+          context: queryContext(runs, q.queryId),
+        };
+      }),
+  };
+}
+
+/** Every query of a pool with its candidates' texts and run context, for batch scoring. */
+export function scoringItems(ws: Workspace, pool: string, opts: { excludeRuns?: ReadonlySet<string> } = {}) {
+  const runs = poolRuns(ws, pool, opts.excludeRuns);
+  const cache = new Map<string, QText>();
+  return ws.poolQueries(pool).map((q) => ({
+    queryId: q.queryId,
+    query: qtext(ws, q.queryId, cache),
+    candidates: q.candidates.map((c) => qtext(ws, c, cache)),
+    ctx: queryContext(runs, q.queryId),
+  }));
+}

@@ -1,0 +1,141 @@
+/**
+ * Trained models in the workspace (migration 3): a model's SavedModel (config, vocabulary,
+ * Float32 weights), its training report and how it was trained. The weights are stored as one
+ * BLOB: a little-endian u32 header length, the JSON header, zero padding to a 4-byte boundary,
+ * then every tensor's float32 data in header order. Loading gives back bit-identical weights, so
+ * a reloaded model scores identically.
+ */
+import type { SavedModel, SavedTensor, TrainReport } from '../models/types';
+import { QPairsError } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+
+export const MODELS_V3 = `
+CREATE TABLE models (
+  id       INTEGER PRIMARY KEY,
+  name     TEXT NOT NULL UNIQUE,
+  kind     TEXT NOT NULL,
+  saved    BLOB NOT NULL,
+  report   TEXT NOT NULL,
+  training TEXT NOT NULL,
+  created  TEXT NOT NULL
+) STRICT;
+`;
+
+/** How a model was trained (shown in the Models screen and datasheets). */
+export interface TrainingInfo {
+  trainPools: string[];
+  devPool: string | null;
+  epochs: number | null;
+  seed: number;
+  positives: number;
+  negatives: number;
+  questions: number;
+}
+
+export interface ModelInfo {
+  name: string;
+  kind: string;
+  created: string;
+  report: TrainReport;
+  training: TrainingInfo;
+  bytes: number;
+}
+
+interface Header {
+  format: 1;
+  kind: string;
+  config: Record<string, unknown>;
+  vocab?: string[];
+  meta?: Record<string, unknown>;
+  tensors: Array<{ name: string; shape: number[]; length: number }>;
+}
+
+export function encodeSavedModel(saved: SavedModel): Buffer {
+  const names = Object.keys(saved.weights);
+  const header: Header = {
+    format: 1,
+    kind: saved.kind,
+    config: saved.config,
+    vocab: saved.vocab,
+    meta: saved.meta,
+    tensors: names.map((name) => ({ name, shape: saved.weights[name]!.shape, length: saved.weights[name]!.data.length })),
+  };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const headStart = 4;
+  const dataStart = Math.ceil((headStart + json.length) / 4) * 4;
+  const total = dataStart + names.reduce((s, n) => s + saved.weights[n]!.data.length * 4, 0);
+  const buf = Buffer.alloc(total);
+  buf.writeUInt32LE(json.length, 0);
+  json.copy(buf, headStart);
+  let off = dataStart;
+  for (const n of names) {
+    const d = saved.weights[n]!.data;
+    Buffer.from(d.buffer, d.byteOffset, d.byteLength).copy(buf, off);
+    off += d.byteLength;
+  }
+  return buf;
+}
+
+export function decodeSavedModel(buf: Buffer): SavedModel {
+  const len = buf.readUInt32LE(0);
+  const header = JSON.parse(buf.subarray(4, 4 + len).toString('utf8')) as Header;
+  if (header.format !== 1) throw new QPairsError(`unknown saved-model format ${String(header.format)}`);
+  let off = Math.ceil((4 + len) / 4) * 4;
+  const weights: Record<string, SavedTensor> = {};
+  for (const t of header.tensors) {
+    // Copy into a fresh aligned Float32Array (the BLOB buffer may be shared or unaligned).
+    const data = new Float32Array(t.length);
+    new Uint8Array(data.buffer).set(buf.subarray(off, off + t.length * 4));
+    weights[t.name] = { shape: t.shape, data };
+    off += t.length * 4;
+  }
+  const saved: SavedModel = { format: 1, kind: header.kind as SavedModel['kind'], config: header.config, weights };
+  if (header.vocab) saved.vocab = header.vocab;
+  if (header.meta) saved.meta = header.meta;
+  return saved;
+}
+
+export function storeModel(ws: Workspace, name: string, saved: SavedModel, report: TrainReport, training: TrainingInfo): void {
+  ws.stmt(
+    `INSERT INTO models(name, kind, saved, report, training, created) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT(name) DO UPDATE SET kind = excluded.kind, saved = excluded.saved, report = excluded.report,
+       training = excluded.training, created = excluded.created`,
+  ).run(name, saved.kind, encodeSavedModel(saved), JSON.stringify(report), JSON.stringify(training), new Date().toISOString());
+}
+
+export function findModel(ws: Workspace, name: string): { info: ModelInfo; saved: SavedModel } | null {
+  const r = ws.stmt(`SELECT name, kind, created, report, training, saved FROM models WHERE name = ?`).get(name) as
+    | { name: string; kind: string; created: string; report: string; training: string; saved: Buffer }
+    | undefined;
+  if (!r) return null;
+  return {
+    info: { name: r.name, kind: r.kind, created: r.created, report: JSON.parse(r.report), training: JSON.parse(r.training), bytes: r.saved.length },
+    saved: decodeSavedModel(r.saved),
+  };
+}
+
+export function getModel(ws: Workspace, name: string): { info: ModelInfo; saved: SavedModel } {
+  const m = findModel(ws, name);
+  if (!m) {
+    const names = listModels(ws).map((x) => x.name);
+    throw new QPairsError(`no model named "${name}"` + (names.length ? ` (models: ${names.join(', ')})` : ' (train one with: qpairs train W --model M --name NAME)'));
+  }
+  return m;
+}
+
+export function listModels(ws: Workspace): ModelInfo[] {
+  return (
+    ws.stmt(`SELECT name, kind, created, report, training, length(saved) AS bytes FROM models ORDER BY id`).all() as Array<{
+      name: string;
+      kind: string;
+      created: string;
+      report: string;
+      training: string;
+      bytes: number;
+    }>
+  ).map((r) => ({ name: r.name, kind: r.kind, created: r.created, report: JSON.parse(r.report), training: JSON.parse(r.training), bytes: r.bytes }));
+}
+
+export function deleteModel(ws: Workspace, name: string): boolean {
+  return ws.stmt(`DELETE FROM models WHERE name = ?`).run(name).changes > 0;
+}

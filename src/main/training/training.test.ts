@@ -1,0 +1,119 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { runImport } from '../engine/work';
+import { Engine } from '../engine/engine';
+import { main } from '../cli/index';
+import { sharedData } from '../../../tests/shared-data';
+import { decodeSavedModel, encodeSavedModel, findModel, listModels } from './store';
+import { scorePool, trainModel, defaultWorkerPath } from './train';
+import { buildTrainingData, buildDevSet } from './data';
+import { loadModel, initBackend } from '../models';
+import type { JobDone, ModelsView, PoolEvaluation, TrainProgressEvent } from '../../shared/contract';
+
+const DEV = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+let dir: string;
+let file: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-train-'));
+  file = path.join(dir, 't.qpairs');
+  const ws = Workspace.create(file);
+  await runImport(ws, 'semeval', [DEV], { pool: 'dev' });
+  ws.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('model store', () => {
+  it('encodes a saved model to a BLOB and back bit for bit', () => {
+    const w = new Float32Array([1.5, -2.25, Math.PI, 1e-30, Number.MIN_VALUE]);
+    const saved = { format: 1 as const, kind: 'tfidf' as const, config: { a: 1 }, vocab: ['x', 'y'], meta: { m: true }, weights: { w: { shape: [5], data: w }, e: { shape: [0], data: new Float32Array(0) } } };
+    const back = decodeSavedModel(encodeSavedModel(saved));
+    expect(back.config).toEqual(saved.config);
+    expect(back.vocab).toEqual(saved.vocab);
+    expect(Array.from(back.weights.w!.data)).toEqual(Array.from(w));
+    expect(back.weights.e!.shape).toEqual([0]);
+  });
+});
+
+describe('training on the workspace', () => {
+  it('builds training data from pool labels and duplicates, and a dev set', async () => {
+    const ws = Workspace.open(file);
+    const t = buildTrainingData(ws, ['dev']);
+    expect(t.positives).toBe(214); // PerfectMatch + Relevant pairs of SemEval dev
+    expect(t.negatives).toBe(286);
+    expect(t.data.runs?.['search-engine']?.size).toBe(50);
+    const dev = buildDevSet(ws, 'dev');
+    expect(dev.queries).toHaveLength(50);
+    expect(dev.queries.reduce((s, q) => s + q.relevant.size, 0)).toBe(214);
+    await expect(trainModel(ws, { model: 'tfidf', name: 'x' }, { workerPath: null })).rejects.toThrow(/no user-marked duplicate pairs/);
+    ws.close();
+  });
+
+  it('trains in this thread, stores the model, reloads it to identical scores and scores a pool as a run', async () => {
+    const ws = Workspace.open(file);
+    const { report } = await trainModel(ws, { model: 'tfidf', name: 'tfidf-a', trainPools: ['dev'], devPool: 'dev', seed: 3 }, { workerPath: null });
+    expect(report.kind).toBe('tfidf');
+    const stored = findModel(ws, 'tfidf-a')!;
+    expect(stored.info.training).toMatchObject({ trainPools: ['dev'], devPool: 'dev', positives: 214 });
+    await initBackend();
+    const items = buildDevSet(ws, 'dev').queries.slice(0, 3);
+    const m1 = await loadModel(stored.saved);
+    const m2 = await loadModel(findModel(ws, 'tfidf-a')!.saved);
+    for (const q of items) expect(m1.score(q.query, q.candidates, q.context)).toEqual(m2.score(q.query, q.candidates, q.context));
+    m1.dispose();
+    m2.dispose();
+    const r = await scorePool(ws, 'tfidf-a', 'dev', { workerPath: null });
+    expect(r).toMatchObject({ queries: 50, pairs: 500 });
+    expect(ws.listRuns('dev').map((x) => x.name)).toEqual(['search-engine', 'tfidf-a']);
+    await expect(trainModel(ws, { model: 'tfidf', name: 'search-engine' }, { workerPath: null })).rejects.toThrow(/already a run/);
+    await expect(trainModel(ws, { model: 'nope', name: 'n' }, { workerPath: null })).rejects.toThrow(/unknown model/);
+    ws.close();
+  });
+
+  it('trains through the CLI in the worker thread, and eval reports the model', async () => {
+    expect(defaultWorkerPath()).toMatch(/train-worker\.mjs$/);
+    let out = '';
+    let err = '';
+    const io = { log: (s: string) => (out += s + '\n'), err: (s: string) => (err += s + '\n') };
+    const code = await main(['train', file, '--model', 'ltr', '--name', 'ltr-cli', '--train-pool', 'dev', '--dev-pool', 'dev', '--epochs', '2', '--json'], io);
+    expect(code, err).toBe(0);
+    const res = JSON.parse(out);
+    expect(res).toMatchObject({ name: 'ltr-cli', model: 'ltr', scored: { pool: 'dev', pairs: 500 } });
+    expect(res.report.history).toHaveLength(2);
+    out = '';
+    expect(await main(['eval', file, '--pool', 'dev', '--convention', 'zero', '--json'], io)).toBe(0);
+    const ev = JSON.parse(out);
+    expect(Object.keys(ev.runs)).toEqual(expect.arrayContaining(['search-engine', 'ltr-cli']));
+    expect(ev.runs['ltr-cli'].queries).toBe(50);
+    out = '';
+    expect(await main(['score', file, '--model', 'ltr-cli', '--pool', 'dev', '--json'], io)).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ queries: 50, pairs: 500 });
+    out = '';
+    expect(await main(['models', 'list', file, '--json'], io)).toBe(0);
+    expect(JSON.parse(out).models.map((m: { name: string }) => m.name)).toEqual(expect.arrayContaining(['tfidf-a', 'ltr-cli']));
+  });
+
+  it('trains from the engine as a job with progress events, then scores every pool', async () => {
+    const ws = Workspace.open(file);
+    const engine = new Engine(ws, { transport: 'http' });
+    const progress: TrainProgressEvent[] = [];
+    engine.on('train.progress', (p) => progress.push(p));
+    const done = new Promise<JobDone>((resolve) => engine.on('job.done', (d) => d.kind === 'train' && resolve(d)));
+    const { jobId } = (await engine.invoke('models.train', { model: 'tfidf', name: 'tfidf-ui', trainPools: ['dev'], devPool: 'dev' })) as { jobId: string };
+    const d = await done;
+    expect(d.jobId).toBe(jobId);
+    expect(d.ok, d.error).toBe(true);
+    expect(progress.length).toBeGreaterThan(0);
+    const view = (await engine.invoke('models.list', {})) as ModelsView;
+    expect(['wasm', 'cpu', 'tensorflow']).toContain(view.backend);
+    expect(view.models.map((m) => m.name)).toContain('tfidf-ui');
+    const ev = (await engine.invoke('eval.pool', { pool: 'dev', convention: 'zero' })) as PoolEvaluation;
+    expect(ev.runs['tfidf-ui']?.queries).toBe(50);
+    await expect(engine.invoke('models.train', { model: 'tfidf', name: 'bad name!' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    expect(listModels(ws).length).toBeGreaterThanOrEqual(3);
+    engine.close();
+  });
+});

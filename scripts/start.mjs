@@ -24,17 +24,24 @@ export function electronBinary() {
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (isMain) {
-  const bin = electronBinary();
+  let bin = electronBinary();
+  if (!bin && existsSync(path.join(root, 'node_modules', 'electron', 'install.js'))) {
+    // Electron ≥ 42 fetches its binary on first use; do it now, visibly (a connected machine
+    // needs this once; on an offline one it fails within a second).
+    console.error('The Electron binary is not installed yet: downloading it once (Electron release servers)…');
+    spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron', 'install.js')], { cwd: root, stdio: 'inherit', timeout: 15 * 60_000 });
+    bin = electronBinary();
+  }
   if (!bin) {
     const port = 5180;
     console.error(
       'QPairs cannot start the desktop app here: the Electron binary is not installed on this machine. ' +
         'The electron npm package (45.x) does not ship the binary; it downloads it the first time Electron is ' +
         'required, and that download is not possible here (no access to the Electron release servers, so ' +
-        'node_modules/electron/dist is missing). The same app runs in a browser instead: `npm run serve` ' +
+        'node_modules/electron/dist is missing and the download just tried failed). The same app runs in a browser instead: `npm run serve` ' +
         `builds it and serves it at http://127.0.0.1:${port}/ (add a workspace path, e.g. \`npm run serve -- my.qpairs\`; ` +
         'without one it opens the demo workspace ~/.qpairs/demo.qpairs). On a machine with network access, ' +
-        '`npx install-electron` fetches the binary, after which `npm start` opens the desktop app.',
+        '`npm start` downloads the binary once and opens the desktop app.',
     );
     process.exit(1);
   }

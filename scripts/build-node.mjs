@@ -7,6 +7,7 @@ const entries = {
   qpairs: 'src/main/cli/index.ts',
   'train-worker': 'src/main/models/train-worker.ts',
   'bench-models': 'scripts/bench/models.ts',
+  'bench-semeval-models': 'scripts/bench/semeval-models.ts',
   'bench-bm25': 'scripts/bench/bm25.ts',
   'bench-live': 'scripts/bench/live-metrics.ts',
 };

@@ -12,8 +12,9 @@ import { EvaluateScreen } from './screens/EvaluateScreen';
 import { ReviewScreen } from './review/ReviewScreen';
 import { AgreementScreen } from './screens/AgreementScreen';
 import { ExportScreen } from './screens/ExportScreen';
+import { ModelsScreen } from './screens/ModelsScreen';
 
-export type Tab = 'workspace' | 'pools' | 'annotate' | 'review' | 'agreement' | 'evaluate' | 'export';
+export type Tab = 'workspace' | 'pools' | 'annotate' | 'review' | 'agreement' | 'evaluate' | 'export' | 'models';
 const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'workspace', label: 'Workspace' },
   { id: 'pools', label: 'Pools' },
@@ -22,6 +23,7 @@ const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'agreement', label: 'Agreement' },
   { id: 'evaluate', label: 'Evaluate' },
   { id: 'export', label: 'Export' },
+  { id: 'models', label: 'Models' },
 ];
 
 /** A request to show one disagreement (or the first of a query) on the Review screen. */
@@ -56,6 +58,9 @@ export interface SharedState {
   reviewFocus: ReviewFocus | null;
   openReview: (focus: ReviewFocus) => void;
   clearReviewFocus: () => void;
+  /** The tfjs backend the engine's models run on, once known (app.info or models.list). */
+  modelBackend: string | null;
+  setModelBackend: (b: string) => void;
 }
 
 export function App(): ReactNode {
@@ -68,6 +73,8 @@ export function App(): ReactNode {
   const [storedAnnotator, setAnnotator] = useStoredString('qpairs.annotator', '');
   const [lastQueryId, setLastQueryId] = useState('');
   const [reviewFocus, setReviewFocus] = useState<ReviewFocus | null>(null);
+  const [knownBackend, setModelBackend] = useState<string | null>(null);
+  const modelBackend = knownBackend ?? info?.modelBackend ?? null;
   const lockedAnnotator = info?.annotator ?? null;
   const annotator = lockedAnnotator ?? storedAnnotator;
 
@@ -113,7 +120,7 @@ export function App(): ReactNode {
   );
   const clearReviewFocus = useCallback(() => setReviewFocus(null), []);
 
-  // Alt+1…7 switch screens (plain digits are label keys on the Annotate and Review screens).
+  // Alt+1…8 switch screens (plain digits are label keys on the Annotate and Review screens).
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
@@ -147,6 +154,8 @@ export function App(): ReactNode {
     reviewFocus,
     openReview,
     clearReviewFocus,
+    modelBackend,
+    setModelBackend,
   };
 
   return (
@@ -174,6 +183,16 @@ export function App(): ReactNode {
             {info.workspacePath.split(/[\\/]/).pop()}
           </span>
         )}
+        {modelBackend && (
+          <button
+            className="backend-chip"
+            data-testid="header-backend"
+            title={`Models run on the tfjs ${modelBackend} backend (Models screen, Alt+${TABS.findIndex((t) => t.id === 'models') + 1})`}
+            onClick={() => goTo('models')}
+          >
+            tfjs {modelBackend}
+          </button>
+        )}
         <span className={`conn conn-${conn}`} data-testid="connection" data-state={conn} title="Live updates from the engine">
           {conn === 'open' ? 'connected' : conn === 'connecting' ? 'connecting…' : 'offline — reconnecting'}
         </span>
@@ -186,6 +205,7 @@ export function App(): ReactNode {
         {tab === 'agreement' && <AgreementScreen shared={shared} />}
         {tab === 'evaluate' && <EvaluateScreen shared={shared} />}
         {tab === 'export' && <ExportScreen shared={shared} />}
+        {tab === 'models' && <ModelsScreen shared={shared} />}
       </main>
     </div>
   );

@@ -2,8 +2,8 @@ import type { ParsedArgs } from '../../shared/contract';
 import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend } from '../models';
-import { deleteModel, listModels } from '../training/store';
-import { scorePool, trainModel, checkModelName } from '../training/train';
+import { listModels } from '../training/store';
+import { scorePool, trainModel, checkModelName, deleteModelAndRuns } from '../training/train';
 import { QPairsError } from '../errors';
 import type { Engine } from './engine';
 
@@ -48,9 +48,11 @@ export function trainJob(engine: Engine, a: ParsedArgs<'models.train'>): string 
         },
       },
     );
+    // Once the model is stored, the pools are scored to completion (a cancel now would leave a
+    // stored model with some pools unscored); cancelling stops training only.
     const scored: Array<{ pool: string; pairs: number }> = [];
     for (const p of ws.listPools()) {
-      const s = await engine.writes.run(() => scorePool(ws, a.name, p.name, { signal: ctx.signal }));
+      const s = await engine.writes.run(() => scorePool(ws, a.name, p.name));
       scored.push({ pool: p.name, pairs: s.pairs });
     }
     engine.hub.emit('workspace.changed', { what: 'run' });
@@ -68,6 +70,11 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
   });
 }
 
+/** Deletes a model and the runs it stored in the pools. */
 export function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean }> {
-  return engine.writes.run(() => ({ deleted: deleteModel(engine.ws, a.name) }));
+  return engine.writes.run(() => {
+    const deleted = deleteModelAndRuns(engine.ws, a.name);
+    if (deleted) engine.hub.emit('workspace.changed', { what: 'run' });
+    return { deleted };
+  });
 }

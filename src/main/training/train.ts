@@ -12,7 +12,7 @@ import { createModel, isModelId, loadModel, MODEL_IDS, scoreInWorker, trainInWor
 import type { SavedModel, TrainProgress, TrainReport } from '../models/types';
 import type { Workspace } from '../workspace/workspace';
 import { buildDevSet, buildTrainingData, scoringItems } from './data';
-import { getModel, storeModel, type TrainingInfo } from './store';
+import { deleteModel, getModel, storeModel, type TrainingInfo } from './store';
 
 export interface TrainSpec {
   model: string;
@@ -154,4 +154,15 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
     });
   });
   return { queries: items.length, pairs, backend };
+}
+
+/** Deletes a stored model and the runs it scored into pools (runs of kind "model" with its name). */
+export function deleteModelAndRuns(ws: Workspace, name: string): boolean {
+  return ws.transaction(() => {
+    const deleted = deleteModel(ws, name);
+    for (const p of ws.listPools()) {
+      if (ws.listRuns(p.name).some((r) => r.name === name && r.kind === 'model')) ws.deleteRun(p.name, name);
+    }
+    return deleted;
+  });
 }

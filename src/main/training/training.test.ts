@@ -117,3 +117,19 @@ describe('training on the workspace', () => {
     engine.close();
   });
 });
+
+describe('deleting a model', () => {
+  it('removes the model and the runs it scored, not other runs', async () => {
+    const ws = Workspace.open(file);
+    await trainModel(ws, { model: 'tfidf', name: 'tfidf-del', trainPools: ['dev'] }, { workerPath: null });
+    await scorePool(ws, 'tfidf-del', 'dev', { workerPath: null });
+    expect(ws.listRuns('dev').map((r) => r.name)).toContain('tfidf-del');
+    const { deleteModelAndRuns } = await import('./train');
+    expect(deleteModelAndRuns(ws, 'tfidf-del')).toBe(true);
+    expect(findModel(ws, 'tfidf-del')).toBeNull();
+    expect(ws.listRuns('dev').map((r) => r.name)).not.toContain('tfidf-del');
+    expect(ws.listRuns('dev').map((r) => r.name)).toContain('search-engine');
+    expect(deleteModelAndRuns(ws, 'tfidf-del')).toBe(false);
+    ws.close();
+  });
+});

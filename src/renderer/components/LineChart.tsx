@@ -31,6 +31,7 @@ export function LineChart({
   width = 640,
   height = 260,
   testId,
+  yDigits = 1,
 }: {
   series: Series[];
   xLabel: string;
@@ -40,6 +41,8 @@ export function LineChart({
   width?: number;
   height?: number;
   testId?: string;
+  /** Decimals of the y tick labels (1 by default; more for small ranges such as a loss). */
+  yDigits?: number;
 }): ReactNode {
   const m = { top: 12, right: 16, bottom: 40, left: 48 };
   const w = width - m.left - m.right;
@@ -59,7 +62,7 @@ export function LineChart({
           <g key={`y${t}`}>
             <line x1={m.left} x2={m.left + w} y1={sy(t)} y2={sy(t)} className="grid" />
             <text x={m.left - 6} y={sy(t)} dy="0.32em" textAnchor="end" className="tick">
-              {t.toFixed(1)}
+              {t.toFixed(yDigits)}
             </text>
           </g>
         ))}

@@ -1,7 +1,20 @@
 import type { ReactNode } from 'react';
 
 /** A determinate bar when total > 0, otherwise an indeterminate one. */
-export function ProgressBar({ done, total, testId, label }: { done: number; total: number; testId?: string; label?: string }): ReactNode {
+export function ProgressBar({
+  done,
+  total,
+  testId,
+  label,
+  text,
+}: {
+  done: number;
+  total: number;
+  testId?: string;
+  label?: string;
+  /** Replaces the "done / total" text beside the bar. */
+  text?: string;
+}): ReactNode {
   const pct = total > 0 ? Math.max(0, Math.min(100, (100 * done) / total)) : null;
   return (
     <div className="progress" data-testid={testId}>
@@ -15,7 +28,7 @@ export function ProgressBar({ done, total, testId, label }: { done: number; tota
       >
         <div className="progress-fill" style={{ width: pct === null ? undefined : `${pct}%` }} />
       </div>
-      <span className="progress-text small">{total > 0 ? `${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}` : '…'}</span>
+      <span className="progress-text small">{text !== undefined ? text : total > 0 ? `${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}` : '…'}</span>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { MODEL_IDS } from '../../models/types';
 import { backendName, initBackend } from '../../models';
-import { trainModel, scorePool } from '../../training/train';
-import { listModels, deleteModel } from '../../training/store';
+import { trainModel, scorePool, deleteModelAndRuns } from '../../training/train';
+import { listModels } from '../../training/store';
 import { QPairsError } from '../../errors';
 import { parse, requireString, optionalInt, table, UsageError } from '../args';
 import { ProgressBar } from '../progress';
@@ -128,8 +128,8 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
     const name = positionals[1];
     if (!name) throw new UsageError('usage: qpairs models delete W NAME');
     return withWorkspace(positionals[0], (ws) => {
-      if (!deleteModel(ws, name)) throw new QPairsError(`no model named "${name}"`);
-      out.log(`deleted model ${name} (its runs stay in their pools)`);
+      if (!deleteModelAndRuns(ws, name)) throw new QPairsError(`no model named "${name}"`);
+      out.log(`deleted model ${name} and the runs it scored`);
       return 0;
     });
   }

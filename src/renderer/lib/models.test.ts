@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { MODEL_KINDS, type TrainProgressView } from '../../shared/models';
+import {
+  applyTrainProgress,
+  describeProgress,
+  fmtRate,
+  fmtSeconds,
+  historySeries,
+  lossYMax,
+  MODEL_HELP,
+  MODEL_NAME_RE,
+  modelNameError,
+  suggestModelName,
+  tickDigits,
+  traceSeries,
+  trainFraction,
+  trainingFinished,
+  type TrainTrace,
+} from './models';
+
+const ev = (progress: TrainProgressView, name = 'm') => ({ jobId: 'j', name, progress });
+function replay(events: TrainProgressView[]): TrainTrace {
+  let t: TrainTrace | null = null;
+  for (const p of events) t = applyTrainProgress(t, ev(p));
+  return t!;
+}
+
+describe('model names', () => {
+  it('accepts what the contract accepts', () => {
+    for (const n of ['tfidf-1', 'a', 'A.b_c+d-e', '9lives', 'x'.repeat(100)]) {
+      expect(modelNameError(n), n).toBeNull();
+      expect(MODEL_NAME_RE.test(n)).toBe(true);
+    }
+  });
+  it('says why a name is rejected', () => {
+    expect(modelNameError('')).toBe('enter a name');
+    expect(modelNameError('-x')).toBe('must start with a letter or digit');
+    expect(modelNameError('_x')).toBe('must start with a letter or digit');
+    expect(modelNameError('my model')).toBe('only letters, digits, . _ + - (not space)');
+    expect(modelNameError('a/b:c/')).toBe('only letters, digits, . _ + - (not “/”, “:”)');
+    expect(modelNameError('x'.repeat(101))).toBe('too long (101 characters, at most 100)');
+    expect(modelNameError('é')).toBe('must start with a letter or digit');
+    for (const n of ['-x', 'my model', 'a/b', 'x'.repeat(101), 'é']) expect(MODEL_NAME_RE.test(n)).toBe(false);
+  });
+  it('suggests a free name per kind', () => {
+    expect(suggestModelName('tfidf', [])).toBe('tfidf-1');
+    expect(suggestModelName('tfidf', ['tfidf-1', 'tfidf-2', 'ltr-3'])).toBe('tfidf-3');
+  });
+  it('describes every kind', () => {
+    for (const k of MODEL_KINDS) expect(MODEL_HELP[k].length).toBeGreaterThan(10);
+  });
+});
+
+describe('training trace → chart series', () => {
+  const steps: TrainProgressView[] = [
+    { epoch: 1, epochs: 3, step: 1, steps: 4, loss: 0.9 },
+    { epoch: 1, epochs: 3, step: 2, steps: 4, loss: 0.8 },
+    { epoch: 1, epochs: 3, step: 4, steps: 4, loss: 0.7, devMRR: 0.5, devMAP: 0.4 },
+    { epoch: 2, epochs: 3, step: 2, steps: 4, loss: 0.6 },
+  ];
+
+  it('keeps finished epochs and the running epoch as a live last point', () => {
+    const t = replay(steps);
+    expect(t.epochs).toEqual([{ epoch: 1, loss: 0.7, devMRR: 0.5, devMAP: 0.4 }]);
+    expect(t.events).toBe(4);
+    const s = traceSeries(t);
+    expect(s.loss).toEqual([{ name: 'loss', points: [[1, 0.7], [1.5, 0.6]] }]);
+    expect(s.dev).toEqual([
+      { name: 'dev MRR', points: [[1, 0.5]] },
+      { name: 'dev MAP', points: [[1, 0.4]] },
+    ]);
+    expect(trainFraction(t.last)).toBeCloseTo(1.5 / 3);
+    expect(trainingFinished(t)).toBe(false);
+  });
+
+  it('ends with one point per epoch and knows training is over', () => {
+    const t = replay([
+      ...steps,
+      { epoch: 2, epochs: 3, step: 4, steps: 4, loss: 0.5, devMRR: 0.6, devMAP: 0.5 },
+      { epoch: 3, epochs: 3, step: 4, steps: 4, loss: 0.45, devMRR: 0.55, devMAP: 0.52 },
+    ]);
+    const s = traceSeries(t);
+    expect(s.loss[0]!.points).toEqual([
+      [1, 0.7],
+      [2, 0.5],
+      [3, 0.45],
+    ]);
+    expect(s.dev[0]!.points.map((p) => p[0])).toEqual([1, 2, 3]);
+    expect(trainFraction(t.last)).toBe(1);
+    expect(trainingFinished(t)).toBe(true);
+  });
+
+  it('a repeated epoch end replaces the earlier one', () => {
+    const t = replay([steps[2]!, { ...steps[2]!, loss: 0.65 }]);
+    expect(t.epochs).toEqual([{ epoch: 1, loss: 0.65, devMRR: 0.5, devMAP: 0.4 }]);
+  });
+
+  it('puts pre-training phases in their own series, without dev metrics', () => {
+    const t = replay([
+      { epoch: 1, epochs: 2, step: 5, steps: 5, loss: 3.2, phase: 'skip-gram pre-training' },
+      { epoch: 2, epochs: 2, step: 5, steps: 5, loss: 2.9, phase: 'skip-gram pre-training' },
+      { epoch: 1, epochs: 4, step: 1, steps: 10, loss: 0.3 },
+    ]);
+    const s = traceSeries(t);
+    expect(s.loss).toEqual([{ name: 'loss', points: [[0.1, 0.3]] }]);
+    expect(s.pretrain).toEqual([
+      {
+        name: 'skip-gram pre-training',
+        points: [
+          [1, 3.2],
+          [2, 2.9],
+        ],
+      },
+    ]);
+    expect(s.dev).toEqual([]);
+    // A running pre-training epoch is a live last point of its phase.
+    const live = traceSeries(replay([{ epoch: 1, epochs: 3, step: 2, steps: 8, loss: 4, phase: 'encoder-decoder pre-training' }]));
+    expect(live.pretrain).toEqual([{ name: 'encoder-decoder pre-training', points: [[0.25, 4]] }]);
+    expect(live.loss).toEqual([{ name: 'loss', points: [] }]);
+    expect(trainFraction({ epoch: 1, epochs: 2, step: 5, steps: 5, loss: 1, phase: 'x' })).toBe(0.5);
+    expect(trainingFinished(replay([{ epoch: 2, epochs: 2, step: 5, steps: 5, loss: 1, phase: 'x' }]))).toBe(false);
+  });
+
+  it('has no dev series without dev metrics, and ignores non-finite losses', () => {
+    const t = replay([
+      { epoch: 1, epochs: 1, step: 1, steps: 1, loss: Number.NaN },
+      { epoch: 1, epochs: 1, step: 1, steps: 1, loss: 0 },
+    ]);
+    expect(traceSeries(t)).toEqual({ loss: [{ name: 'loss', points: [[1, 0]] }], dev: [], pretrain: [] });
+    expect(traceSeries(null)).toEqual({ loss: [], dev: [], pretrain: [] });
+  });
+
+  it('turns a stored history into the same series', () => {
+    const s = historySeries([
+      { epoch: 1, loss: 0.69, devMRR: 0.79, devMAP: 0.71, seconds: 0.1 },
+      { epoch: 2, loss: 0.52, devMRR: 0.8, seconds: 0.1 },
+    ]);
+    expect(s.loss).toEqual([
+      {
+        name: 'loss',
+        points: [
+          [1, 0.69],
+          [2, 0.52],
+        ],
+      },
+    ]);
+    expect(s.dev).toEqual([
+      {
+        name: 'dev MRR',
+        points: [
+          [1, 0.79],
+          [2, 0.8],
+        ],
+      },
+      { name: 'dev MAP', points: [[1, 0.71]] },
+    ]);
+    expect(historySeries([{ epoch: 1, loss: 0, seconds: 0 }]).dev).toEqual([]);
+  });
+
+  it('describes progress in one line', () => {
+    expect(describeProgress({ epoch: 2, epochs: 5, step: 3, steps: 10, loss: 0.12345 })).toBe('epoch 2/5 · step 3/10 · loss 0.1235');
+    expect(describeProgress({ epoch: 1, epochs: 1, step: 1, steps: 1, loss: 0, devMRR: 0.7767, devMAP: 0.6977 })).toBe(
+      'epoch 1/1 · step 1/1 · loss 0.0000 · dev MRR 0.777 · dev MAP 0.698',
+    );
+    expect(describeProgress({ epoch: 1, epochs: 3, step: 0, steps: 0, loss: 2, phase: 'skip-gram pre-training' })).toBe('skip-gram pre-training: epoch 1/3 · loss 2.0000');
+  });
+});
+
+describe('loss axis and formatting', () => {
+  it('rounds the largest loss up to a nice top', () => {
+    const s = (...ys: number[]) => [{ name: 'loss', points: ys.map((y, i) => [i, y] as [number, number]) }];
+    expect(lossYMax(s(0.6931, 0.52))).toBe(1); // steps of 1, 2, 2.5, 5 × 10^k
+    expect(lossYMax(s(0.2428))).toBe(0.25);
+    expect(lossYMax(s(2.3))).toBe(2.5);
+    expect(lossYMax(s(0.03))).toBe(0.05);
+    expect(lossYMax(s(5))).toBe(5);
+    expect(lossYMax(s(0))).toBe(1);
+    expect(lossYMax([])).toBe(1);
+    expect(tickDigits(1)).toBe(1);
+    expect(tickDigits(0.25)).toBe(2);
+    expect(tickDigits(0.05)).toBe(3);
+    expect(tickDigits(50)).toBe(1);
+  });
+  it('formats rates and seconds', () => {
+    expect(fmtRate(7667.4, 'docs')).toBe('7,667 docs/s');
+    expect(fmtRate(29.04, 'pairs')).toBe('29.0 pairs/s');
+    expect(fmtRate(0.531, '')).toBe('0.53 examples/s');
+    expect(fmtRate(Number.NaN, 'pairs')).toBe('—');
+    expect(fmtSeconds(0.12)).toBe('0.1 s');
+    expect(fmtSeconds(25.3)).toBe('25 s');
+    expect(fmtSeconds(125)).toBe('2 min 05 s');
+  });
+});

@@ -1,0 +1,641 @@
+/**
+ * The Models screen: research rerankers trained inside QPairs. Shows the tfjs backend the engine
+ * runs them on, trains a model as a job (models.train) with a live progress bar, loss and dev
+ * MRR/MAP plots per epoch (train.progress events) and a Cancel button (job.cancel), and lists the
+ * trained models with their report; a model can score a pool again (models.score) or be deleted.
+ * After training the engine scores every pool with the model (run = the model's name), so it
+ * appears as a ranker on the Annotate (non-blind) and Evaluate screens.
+ */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+// Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
+import type { JobDone, ModelInfoView, ModelsView } from '../../shared/contract';
+import { MODEL_KINDS } from '../../shared/models';
+import type { SharedState } from '../App';
+import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
+import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
+import {
+  describeProgress,
+  describeTraining,
+  fmtRate,
+  fmtSeconds,
+  historySeries,
+  lossYMax,
+  MODEL_HELP,
+  modelNameError,
+  suggestModelName,
+  tickDigits,
+  traceSeries,
+  trainFraction,
+  trainingFinished,
+  type ModelKind,
+  type TrainCharts,
+  type TrainTrace,
+} from '../lib/models';
+import { LineChart } from '../components/LineChart';
+import { ProgressBar } from '../components/ProgressBar';
+
+const BACKEND_HELP: Record<string, string> = {
+  tensorflow: 'native TensorFlow (tfjs-node): the fastest',
+  wasm: 'WebAssembly with SIMD: portable, several times slower than native for the recurrent models',
+  cpu: 'plain JavaScript: the slowest; install @tensorflow/tfjs-node or keep the wasm backend available',
+};
+
+/** The report of a finished models.train job. */
+interface TrainJobReport {
+  name: string;
+  report: ModelInfoView['report'];
+  scored: Array<{ pool: string; pairs: number }>;
+}
+
+/** Training jobs started from this page (kept across screen changes for the page's lifetime). */
+const started = new Map<string, { name: string; kind: string; devPool: string | null; existedBefore: boolean }>();
+
+export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client } = useApp();
+  const jobs = useJobs();
+  const { pools, setModelBackend } = shared;
+
+  // ------------------------------------------------------------ models
+  const [view, setView] = useState<ModelsView | null>(null);
+  const [viewError, setViewError] = useState<string | null>(null);
+  const [duplicates, setDuplicates] = useState<number | null>(null);
+  const refresh = useCallback(() => {
+    client
+      .invoke('models.list', {})
+      .then((v) => {
+        setView(v);
+        setViewError(null);
+        setModelBackend(v.backend);
+      })
+      .catch((e: unknown) => setViewError(errorMessage(e)));
+    client
+      .invoke('workspace.stats', {})
+      .then((s) => setDuplicates(s.duplicatePairs))
+      .catch(() => {});
+  }, [client, setModelBackend]);
+  useEffect(refresh, [refresh]);
+  useEvent('workspace.changed', (w) => {
+    if (w.what === 'run' || w.what === 'import') refresh();
+  });
+  useReconnect(refresh);
+  const models = view?.models ?? [];
+  const names = models.map((m) => m.name);
+
+  // ------------------------------------------------------------ form
+  const [kind, setKind] = useState<ModelKind>('tfidf');
+  const [nameDraft, setNameDraft] = useState<string | null>(null); // null = the suggestion
+  const name = nameDraft ?? suggestModelName(kind, names);
+  const [trainPools, setTrainPools] = useState<string[]>([]);
+  const [devPool, setDevPool] = useState('');
+  const [epochs, setEpochs] = useState('');
+  const [seed, setSeed] = useState(1);
+  const [startError, setStartError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+
+  // Forget pools that no longer exist.
+  useEffect(() => {
+    const have = new Set(pools.map((p) => p.name));
+    setTrainPools((cur) => (cur.every((p) => have.has(p)) ? cur : cur.filter((p) => have.has(p))));
+    setDevPool((cur) => (cur && !have.has(cur) ? '' : cur));
+  }, [pools]);
+
+  const nameError = modelNameError(name);
+  const epochsNum = epochs.trim() === '' ? undefined : Number(epochs);
+  const epochsError = epochsNum === undefined || (Number.isInteger(epochsNum) && epochsNum >= 1 && epochsNum <= 1000) ? null : 'a whole number from 1 to 1000, or empty for the model’s default';
+
+  // ------------------------------------------------------------ the training job shown
+  const jobId = jobs.latestId('train');
+  const job = jobs.get(jobId);
+  const trace = job?.train ?? null;
+  const done: JobDone | null = job?.done ?? null;
+  const mine = jobId ? started.get(jobId) : undefined;
+  const running = !!job && !done;
+  const [cancelling, setCancelling] = useState<string | null>(null);
+  useEffect(() => {
+    if (done) refresh();
+  }, [done, refresh]);
+
+  const train = async (): Promise<void> => {
+    if (nameError || epochsError) return;
+    setStarting(true);
+    setStartError(null);
+    try {
+      const r = await client.invoke('models.train', {
+        model: kind,
+        name,
+        trainPools,
+        ...(devPool ? { devPool } : {}),
+        ...(epochsNum !== undefined ? { epochs: epochsNum } : {}),
+        seed,
+      });
+      started.set(r.jobId, { name, kind, devPool: devPool || null, existedBefore: names.includes(name) });
+      // The job's first events may have arrived before its id: make sure the store knows it.
+      jobs.track(r.jobId, 'train');
+      setNameDraft(null);
+    } catch (e) {
+      setStartError(errorMessage(e));
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const cancel = (): void => {
+    if (!jobId) return;
+    setCancelling(jobId);
+    client.invoke('job.cancel', { jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
+  };
+
+  // ------------------------------------------------------------ per-model actions
+  const [scorePool, setScorePool] = useState<Record<string, string>>({});
+  const [scoreJobs, setScoreJobs] = useState<Record<string, { jobId: string | null; pool: string; error: string | null }>>({});
+  const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const [deleteMessage, setDeleteMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [curvesOf, setCurvesOf] = useState<string | null>(null);
+
+  const score = async (model: string): Promise<void> => {
+    const pool = scorePool[model] || shared.pool || pools[0]?.name || '';
+    if (!pool) return;
+    setScoreJobs((s) => ({ ...s, [model]: { jobId: null, pool, error: null } }));
+    try {
+      const r = await client.invoke('models.score', { name: model, pool });
+      setScoreJobs((s) => ({ ...s, [model]: { jobId: r.jobId, pool, error: null } }));
+    } catch (e) {
+      setScoreJobs((s) => ({ ...s, [model]: { jobId: null, pool, error: errorMessage(e) } }));
+    }
+  };
+
+  const remove = async (model: string): Promise<void> => {
+    setConfirmDelete(null);
+    try {
+      const r = await client.invoke('models.delete', { name: model });
+      setDeleteMessage(r.deleted ? { ok: true, text: `Model “${model}” deleted, with the runs it had scored.` } : { ok: false, text: `There was no model “${model}” to delete.` });
+      if (curvesOf === model) setCurvesOf(null);
+    } catch (e) {
+      setDeleteMessage({ ok: false, text: `“${model}” was not deleted: ${errorMessage(e)}` });
+    }
+    refresh();
+  };
+
+  const backend = view?.backend ?? null;
+  const canTrain = !starting && !running && !nameError && !epochsError;
+
+  return (
+    <div className="models-screen">
+      <section className="card">
+        <div className="row wrap">
+          <h2 className="grow">Models</h2>
+          <div className="backend-badge" data-testid="models-backend" data-backend={backend ?? ''} title={backend ? BACKEND_HELP[backend] : 'loading the model runtime…'}>
+            <span className="muted small">tfjs backend</span> <strong>{backend ?? '…'}</strong>
+          </div>
+        </div>
+        <p className="small muted">
+          Rerankers trained on this workspace’s labels. Training runs in the engine’s worker thread
+          {backend ? <> on the <strong>{backend}</strong> backend ({BACKEND_HELP[backend] ?? 'tfjs'})</> : null}; afterwards every pool is scored with the model, so it
+          appears as a ranker on the Annotate (blind mode off) and Evaluate screens.
+        </p>
+        {viewError && (
+          <p className="error" role="alert" data-testid="models-error">
+            Could not load the models: {viewError}
+          </p>
+        )}
+      </section>
+
+      <section className="card">
+        <h2>Train a model</h2>
+        <form
+          className="form-grid"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canTrain) void train();
+          }}
+        >
+          <label>
+            Kind
+            <select data-testid="model-kind" value={kind} onChange={(e) => setKind(e.target.value as ModelKind)}>
+              {MODEL_KINDS.map((k) => (
+                <option key={k} value={k} title={MODEL_HELP[k]}>
+                  {k}
+                </option>
+              ))}
+            </select>
+            <span className="hint" data-testid="model-kind-help">
+              {MODEL_HELP[kind]}
+            </span>
+          </label>
+          <label>
+            Name
+            <input
+              data-testid="model-name"
+              value={name}
+              maxLength={120}
+              spellCheck={false}
+              aria-invalid={nameError ? true : undefined}
+              onChange={(e) => setNameDraft(e.target.value)}
+            />
+            {nameError ? (
+              <span className="hint error" data-testid="model-name-error">
+                {nameError}
+              </span>
+            ) : names.includes(name) ? (
+              <span className="hint warn-text" data-testid="model-name-warning">
+                replaces the existing model “{name}”
+              </span>
+            ) : (
+              <span className="hint">letters, digits, . _ + - · also the ranker’s name in the pools</span>
+            )}
+          </label>
+          <fieldset className="pool-checks">
+            <legend>
+              Training pools <span className="optional">labeled pairs to learn from</span>
+            </legend>
+            {pools.length === 0 && <span className="muted small">no pools yet</span>}
+            {pools.map((p) => (
+              <label key={p.name} className="inline">
+                <input
+                  type="checkbox"
+                  data-testid={`train-pool-${p.name}`}
+                  checked={trainPools.includes(p.name)}
+                  onChange={(e) => setTrainPools((cur) => (e.target.checked ? [...cur, p.name] : cur.filter((x) => x !== p.name)))}
+                />
+                {p.name}
+              </label>
+            ))}
+            <span className="hint" data-testid="train-on">
+              {trainPools.length
+                ? `${trainPools.length} pool${trainPools.length > 1 ? 's' : ''}: their relevant labels are the positives`
+                : `none: trains on the workspace’s user-marked duplicates${duplicates !== null ? ` (${fmtInt(duplicates)} pairs)` : ''}`}
+            </span>
+          </fieldset>
+          <label>
+            Dev pool <span className="optional">optional</span>
+            <select data-testid="model-dev-pool" value={devPool} onChange={(e) => setDevPool(e.target.value)}>
+              <option value="">(none: keep the last epoch)</option>
+              {pools.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            <span className="hint">dev MRR/MAP after every epoch; the best epoch by dev MRR is kept</span>
+          </label>
+          <label>
+            Epochs <span className="optional">optional</span>
+            <input
+              type="number"
+              min={1}
+              max={1000}
+              data-testid="model-epochs"
+              placeholder="model default"
+              value={epochs}
+              aria-invalid={epochsError ? true : undefined}
+              onChange={(e) => setEpochs(e.target.value)}
+            />
+            {epochsError ? <span className="hint error">{epochsError}</span> : <span className="hint">empty = the model’s default</span>}
+          </label>
+          <label>
+            Seed
+            <input type="number" data-testid="model-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
+            <span className="hint">the same seed and backend give the same model</span>
+          </label>
+          <div className="actions">
+            <button type="submit" className="primary" data-testid="model-train" disabled={!canTrain}>
+              {starting ? 'Starting…' : 'Train'}
+            </button>
+            {running && <span className="hint">a model is training: one at a time</span>}
+          </div>
+        </form>
+        {startError && (
+          <div className="error-box" role="alert" data-testid="train-start-error">
+            <strong>Training could not start.</strong>
+            <pre>{startError}</pre>
+          </div>
+        )}
+        {job && (
+          <TrainPanel
+            job={{ progress: job.progress, done, trace }}
+            mine={mine}
+            cancelling={cancelling === jobId}
+            onCancel={cancel}
+            modelNames={names}
+            listed={view !== null}
+          />
+        )}
+      </section>
+
+      <section className="card">
+        <h2>Trained models</h2>
+        {deleteMessage && (
+          <p className={deleteMessage.ok ? 'ok small' : 'error small'} role="status" data-testid="model-delete-message">
+            {deleteMessage.text}
+          </p>
+        )}
+        {view && models.length === 0 ? (
+          <p className="muted" data-testid="models-empty">
+            No trained models yet.
+          </p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data models-table" data-testid="models-table">
+              <thead>
+                <tr>
+                  <th>Model</th>
+                  <th>Kind</th>
+                  <th className="num" title="epoch kept (best dev MRR, else the last) / epochs trained">
+                    Best epoch
+                  </th>
+                  <th className="num">Dev MRR</th>
+                  <th className="num">Dev MAP</th>
+                  <th>Trained on</th>
+                  <th className="num">Speed</th>
+                  <th className="num">Time</th>
+                  <th>Created</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {models.map((m) => {
+                  const sj = scoreJobs[m.name];
+                  const sjState = jobs.get(sj?.jobId ?? null);
+                  const pool = scorePool[m.name] || shared.pool || pools[0]?.name || '';
+                  return (
+                    <ModelRows
+                      key={m.name}
+                      m={m}
+                      pools={pools.map((p) => p.name)}
+                      pool={pool}
+                      onPool={(p) => setScorePool((s) => ({ ...s, [m.name]: p }))}
+                      onScore={() => void score(m.name)}
+                      score={sj ? { pool: sj.pool, error: sj.error, started: sj.jobId !== null, done: sjState?.done ?? null } : null}
+                      confirming={confirmDelete === m.name}
+                      onDelete={() => setConfirmDelete(m.name)}
+                      onConfirmDelete={() => void remove(m.name)}
+                      onKeep={() => setConfirmDelete(null)}
+                      curves={curvesOf === m.name}
+                      onCurves={() => setCurvesOf((c) => (c === m.name ? null : m.name))}
+                    />
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The training job under way (or the last one): progress, live plots, cancel, outcome. */
+function TrainPanel({
+  job,
+  mine,
+  cancelling,
+  onCancel,
+  modelNames,
+  listed,
+}: {
+  job: { progress: { done: number; total: number; message: string } | null; done: JobDone | null; trace: TrainTrace | null };
+  mine: { name: string; kind: string; devPool: string | null; existedBefore: boolean } | undefined;
+  cancelling: boolean;
+  onCancel: () => void;
+  modelNames: string[];
+  listed: boolean;
+}): ReactNode {
+  const { done, trace } = job;
+  const name = trace?.name ?? mine?.name ?? (done?.report as TrainJobReport | undefined)?.name ?? 'model';
+  const scoring = !done && trainingFinished(trace);
+  const state = done ? (done.ok ? 'done' : done.cancelled ? 'cancelled' : 'failed') : scoring ? 'scoring' : 'running';
+  const charts = traceSeries(trace);
+  const p = trace?.last ?? null;
+  const frac = done?.ok ? 1 : trainFraction(p);
+  const report = done?.ok ? (done.report as TrainJobReport) : null;
+  // A cancel that came after the model was stored (while pools were being scored) leaves it behind.
+  const leftBehind = done?.cancelled && listed && modelNames.includes(name) && mine && !mine.existedBefore;
+
+  let status: string;
+  if (done) status = done.ok ? 'done' : done.cancelled ? 'cancelled' : 'failed';
+  else if (scoring) status = 'training done: scoring the pools with the model…';
+  else if (p) status = describeProgress(p);
+  else status = job.progress?.message || 'preparing the training data…';
+
+  return (
+    <div className="train-panel" data-testid="train-panel" data-state={state} data-model={name}>
+      <div className="row wrap">
+        <h3 className="grow">
+          {done ? 'Last training' : 'Training'}: <span data-testid="train-name">{name}</span>
+          {mine && <span className="muted small"> ({mine.kind})</span>}
+        </h3>
+        {!done && (
+          <button data-testid="train-cancel" onClick={onCancel} disabled={cancelling}>
+            {cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+      </div>
+      <ProgressBar
+        testId="train-progress"
+        label="training progress"
+        done={scoring || (!p && !done) ? 0 : Math.round(frac * 1000)}
+        total={scoring || (!p && !done) ? 0 : 1000}
+        text={done ? (done.ok ? '100%' : '') : scoring || !p ? '…' : `${Math.round(frac * 100)}%`}
+      />
+      <p className="small muted" data-testid="train-status">
+        {status}
+      </p>
+      {done && done.ok && report && (
+        <div className="ok-box" data-testid="train-done">
+          <strong>Model “{report.name}” trained</strong> in {fmtSeconds(report.report.seconds)}: kept epoch {report.report.bestEpoch} of {report.report.epochs}
+          {report.report.bestDevMRR !== undefined && (
+            <>
+              {' '}
+              (dev MRR <span data-testid="train-done-mrr">{fmtMetric(report.report.bestDevMRR)}</span>, MAP {fmtMetric(report.report.bestDevMAP)})
+            </>
+          )}
+          . Scored {report.scored.length} pool{report.scored.length === 1 ? '' : 's'} as the run “{report.name}”
+          {report.scored.length > 0 && <> ({report.scored.map((s) => `${s.pool}: ${fmtInt(s.pairs)} pairs`).join(', ')})</>}.
+        </div>
+      )}
+      {done && done.cancelled && (
+        <div className={leftBehind ? 'error-box' : 'note-box'} role="status" data-testid="train-cancelled">
+          {leftBehind ? (
+            <>
+              <strong>Training cancelled while the pools were being scored:</strong> the model “{name}” had already been stored and is in the table below;
+              delete it if you do not want it.
+            </>
+          ) : (
+            <>
+              <strong>Training cancelled.</strong> {mine?.existedBefore ? `The existing model “${name}” was kept unchanged.` : `No model “${name}” was stored.`}
+            </>
+          )}
+        </div>
+      )}
+      {done && !done.ok && !done.cancelled && (
+        <div className="error-box" role="alert" data-testid="train-error">
+          <strong>Training failed; no model was stored.</strong>
+          <pre>{done.error ?? 'unknown error'}</pre>
+        </div>
+      )}
+      <TrainCurves charts={charts} devExpected={mine ? mine.devPool !== null : charts.dev.length > 0} testPrefix="train" />
+    </div>
+  );
+}
+
+/** The loss plot and the dev MRR/MAP plot side by side (and the pre-training loss, if any). */
+function TrainCurves({ charts, devExpected, testPrefix, width = 520 }: { charts: TrainCharts; devExpected: boolean; testPrefix: string; width?: number }): ReactNode {
+  const yMax = lossYMax(charts.loss);
+  const preMax = lossYMax(charts.pretrain);
+  return (
+    <div className="train-charts">
+      <LineChart testId={`${testPrefix}-loss-chart`} series={charts.loss} xLabel="epoch" yLabel="training loss" yMin={0} yMax={yMax} yDigits={tickDigits(yMax)} width={width} height={220} />
+      {charts.dev.length > 0 ? (
+        <LineChart testId={`${testPrefix}-dev-chart`} series={charts.dev} xLabel="epoch" yLabel="dev metric" width={width} height={220} />
+      ) : (
+        <p className="muted small chart-note" data-testid={`${testPrefix}-dev-note`}>
+          {devExpected ? 'Dev MRR and MAP appear after the first epoch.' : 'No dev pool: the last epoch is kept and there are no dev metrics to plot.'}
+        </p>
+      )}
+      {charts.pretrain.length > 0 && (
+        <LineChart
+          testId={`${testPrefix}-pretrain-chart`}
+          series={charts.pretrain}
+          xLabel="pre-training epoch"
+          yLabel="pre-training loss"
+          yMin={0}
+          yMax={preMax}
+          yDigits={tickDigits(preMax)}
+          width={width}
+          height={220}
+        />
+      )}
+    </div>
+  );
+}
+
+function fmtCreated(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function ModelRows({
+  m,
+  pools,
+  pool,
+  onPool,
+  onScore,
+  score,
+  confirming,
+  onDelete,
+  onConfirmDelete,
+  onKeep,
+  curves,
+  onCurves,
+}: {
+  m: ModelInfoView;
+  pools: string[];
+  pool: string;
+  onPool: (p: string) => void;
+  onScore: () => void;
+  score: { pool: string; error: string | null; started: boolean; done: JobDone | null } | null;
+  confirming: boolean;
+  onDelete: () => void;
+  onConfirmDelete: () => void;
+  onKeep: () => void;
+  curves: boolean;
+  onCurves: () => void;
+}): ReactNode {
+  const r = m.report;
+  const t = m.training;
+  const scoring = !!score && score.started && !score.done;
+  const scored = score?.done?.ok ? (score.done.report as { queries: number; pairs: number } | undefined) : undefined;
+  return (
+    <>
+      <tr data-testid={`model-row-${m.name}`}>
+        <td>
+          <strong>{m.name}</strong>
+          <div className="small muted">{fmtInt(Math.round(m.bytes / 1024))} KB</div>
+        </td>
+        <td data-testid={`model-kind-${m.name}`}>{m.kind}</td>
+        <td className="num" data-testid={`model-epoch-${m.name}`}>
+          {r.bestEpoch} / {r.epochs}
+        </td>
+        <td className="num" data-testid={`model-mrr-${m.name}`}>
+          {fmtMetric(r.bestDevMRR)}
+        </td>
+        <td className="num" data-testid={`model-map-${m.name}`}>
+          {fmtMetric(r.bestDevMAP)}
+        </td>
+        <td className="small trained-on" data-testid={`model-trained-on-${m.name}`}>
+          {describeTraining(t)}
+          <div className="muted">
+            dev: {t.devPool ?? 'none'} · seed {t.seed}
+          </div>
+        </td>
+        <td className="num small" title={`training throughput on the ${r.backend} backend`}>
+          {fmtRate(r.examplesPerSecond, r.exampleUnit)}
+        </td>
+        <td className="num small">{fmtSeconds(r.seconds)}</td>
+        <td className="small" title={m.created}>
+          {fmtCreated(m.created)}
+        </td>
+        <td className="model-actions">
+          <div className="row">
+            <select data-testid={`model-score-pool-${m.name}`} value={pool} onChange={(e) => onPool(e.target.value)} aria-label={`pool to score with ${m.name}`}>
+              {pools.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+            <button data-testid={`model-score-${m.name}`} onClick={onScore} disabled={!pool || scoring} title="store the model's scores as a run of this pool">
+              {scoring ? 'Scoring…' : 'Score'}
+            </button>
+          </div>
+          <div className="row">
+            <button className="link-button underline" data-testid={`model-curves-${m.name}`} onClick={onCurves} aria-expanded={curves}>
+              {curves ? 'Hide curves' : 'Curves'}
+            </button>
+            {confirming ? (
+              <span className="confirm" role="alertdialog" aria-label={`Delete ${m.name}?`}>
+                Delete “{m.name}”? <span className="muted">(its runs in the pools go too)</span>{' '}
+                <button className="danger" data-testid={`model-delete-confirm-${m.name}`} onClick={onConfirmDelete}>
+                  Delete
+                </button>{' '}
+                <button data-testid={`model-delete-keep-${m.name}`} onClick={onKeep}>
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button data-testid={`model-delete-${m.name}`} onClick={onDelete}>
+                Delete…
+              </button>
+            )}
+          </div>
+        </td>
+      </tr>
+      {score && (score.error || score.started) && (
+        <tr className="sub-row">
+          <td colSpan={10} data-testid={`model-score-status-${m.name}`} data-state={score.error || (score.done && !score.done.ok) ? 'failed' : score.done ? 'done' : 'running'}>
+            {score.error ? (
+              <span className="error">Scoring {score.pool} did not start: {score.error}</span>
+            ) : !score.done ? (
+              <span className="muted">Scoring {score.pool} with {m.name}…</span>
+            ) : score.done.ok ? (
+              <span className="ok">
+                Scored {score.pool}: {fmtInt(scored?.queries ?? 0)} queries, {fmtInt(scored?.pairs ?? 0)} pairs stored as the run “{m.name}”.
+              </span>
+            ) : (
+              <span className="error">Scoring {score.pool} {score.done.cancelled ? 'was cancelled' : `failed: ${score.done.error ?? 'unknown error'}`}.</span>
+            )}
+          </td>
+        </tr>
+      )}
+      {curves && (
+        <tr className="sub-row">
+          <td colSpan={10} data-testid={`model-curves-panel-${m.name}`}>
+            <TrainCurves charts={historySeries(r.history)} devExpected={t.devPool !== null} testPrefix={`model-${m.name}`} width={460} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,219 @@
+/**
+ * The Models screen end to end, through the real UI, in serve mode on a workspace of its own:
+ * import the SemEval dev XML, train a tfidf model on its pool (train and dev pool) from the Models
+ * screen and watch it finish, find it in the table with its dev MRR, then as a ranker column in
+ * Annotate (blind off; absent with blind on) and as a row in Evaluate and its comparison panel;
+ * train ltr for 2 epochs (one dev point per epoch), cancel an lstm training (no model is left
+ * behind), score a pool again and delete a model.
+ * The tests share state and run in order.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 2;
+const POOL = 'SemEval2016-Task3-CQA-QL-dev';
+const TFIDF = 'tfidf-dev';
+const LTR = 'ltr-dev';
+const CANCELLED = 'lstm-cancelled';
+const METRIC = /^0\.\d{3}$|^1\.000$/;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess;
+let dir: string;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-models-'));
+  // The global setup built the renderer; this server only opens another workspace.
+  server = await startServe({ workspace: path.join(dir, 'models.qpairs'), port: PORT });
+  context = await browser.newContext({ baseURL: server.url });
+  page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function modelNames(p: Page): Promise<string[]> {
+  const r = await p.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'models.list', args: {} } });
+  expect(r.ok(), await r.text()).toBe(true);
+  return ((await r.json()) as { models: Array<{ name: string }> }).models.map((m) => m.name);
+}
+
+/** Fills the training form and starts training. */
+async function train(p: Page, o: { kind: string; name: string; epochs?: number }): Promise<void> {
+  await p.getByTestId('model-kind').selectOption(o.kind);
+  await p.getByTestId('model-name').fill(o.name);
+  await expect(p.getByTestId('model-name-error')).toHaveCount(0);
+  const box = p.getByTestId(`train-pool-${POOL}`);
+  if (!(await box.isChecked())) await box.check();
+  await p.getByTestId('model-dev-pool').selectOption(POOL);
+  await p.getByTestId('model-epochs').fill(o.epochs === undefined ? '' : String(o.epochs));
+  await p.getByTestId('model-seed').fill('1');
+  await p.getByTestId('model-train').click();
+  await expect(p.getByTestId('train-panel')).toHaveAttribute('data-model', o.name);
+}
+
+test('imports the SemEval dev XML', async () => {
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('stat-questions')).toHaveText('0');
+  await page.getByTestId('import-format').selectOption('semeval');
+  await page.getByTestId('import-files').setInputFiles(SEMEVAL_DEV);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('stat-questions')).toHaveText('550');
+  await expect(page.getByTestId('stat-pools')).toHaveText('1');
+});
+
+test('Alt+8 opens the Models screen, which shows the tfjs backend and validates names', async () => {
+  await page.locator('body').click();
+  await page.keyboard.press('Alt+Digit8');
+  await expect(page.getByTestId('tab-models')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('tab-models')).toHaveAttribute('title', 'Models (Alt+8)');
+  const badge = page.getByTestId('models-backend');
+  await expect(badge).toHaveAttribute('data-backend', /^(tensorflow|wasm|cpu)$/);
+  const backend = (await badge.getAttribute('data-backend'))!;
+  await expect(page.getByTestId('header-backend')).toHaveText(`tfjs ${backend}`);
+  await expect(page.getByTestId('models-empty')).toBeVisible();
+
+  // Every kind has its one-line description.
+  await page.getByTestId('model-kind').selectOption('ltr');
+  await expect(page.getByTestId('model-kind-help')).toContainText('learning-to-rank');
+  await page.getByTestId('model-kind').selectOption('tfidf');
+  await expect(page.getByTestId('model-kind-help')).toContainText('TF-IDF');
+  await expect(page.getByTestId('model-name')).toHaveValue('tfidf-1');
+
+  // Names are validated like the contract does.
+  await page.getByTestId('model-name').fill('my model');
+  await expect(page.getByTestId('model-name-error')).toHaveText('only letters, digits, . _ + - (not space)');
+  await expect(page.getByTestId('model-train')).toBeDisabled();
+  await page.getByTestId('model-name').fill('-x');
+  await expect(page.getByTestId('model-name-error')).toHaveText('must start with a letter or digit');
+  await page.getByTestId('model-name').fill(TFIDF);
+  await expect(page.getByTestId('model-name-error')).toHaveCount(0);
+  await expect(page.getByTestId('model-train')).toBeEnabled();
+  await expect(page.getByTestId('train-on')).toContainText('user-marked duplicates');
+});
+
+test('trains tfidf on the dev pool and lists it with its dev MRR', async () => {
+  await train(page, { kind: 'tfidf', name: TFIDF });
+  const panel = page.getByTestId('train-panel');
+  await expect(panel).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(page.getByTestId('train-progress').getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1000');
+  await expect(page.getByTestId('train-status')).toHaveText('done');
+  const done = page.getByTestId('train-done');
+  await expect(done).toContainText(`Model “${TFIDF}” trained`);
+  await expect(done).toContainText(`Scored 1 pool as the run “${TFIDF}” (${POOL}: 500 pairs)`);
+  const mrr = (await page.getByTestId('train-done-mrr').textContent())!;
+  expect(mrr).toMatch(METRIC);
+  await expect(page.getByTestId('train-loss-chart')).toBeVisible();
+  await expect(page.getByTestId('train-dev-chart').getByTestId('curve-dev MRR')).toHaveAttribute('data-points', '1');
+
+  const row = page.getByTestId(`model-row-${TFIDF}`);
+  await expect(row).toBeVisible();
+  await expect(page.getByTestId(`model-kind-${TFIDF}`)).toHaveText('tfidf');
+  await expect(page.getByTestId(`model-epoch-${TFIDF}`)).toHaveText('1 / 1');
+  await expect(page.getByTestId(`model-mrr-${TFIDF}`)).toHaveText(mrr);
+  await expect(page.getByTestId(`model-map-${TFIDF}`)).toHaveText(METRIC);
+  await expect(page.getByTestId(`model-trained-on-${TFIDF}`)).toContainText(POOL);
+  // The form suggests a free name again.
+  await expect(page.getByTestId('model-name')).toHaveValue('tfidf-1');
+  expect(await modelNames(page)).toEqual([TFIDF]);
+});
+
+test('the model is a ranker column in Annotate with blind mode off, and absent with blind on', async () => {
+  await page.getByTestId('tab-annotate').click();
+  await page.getByTestId('annotate-pool').selectOption(POOL);
+  await page.getByTestId('annotator-input').fill('eve');
+  await page.getByTestId('annotator-input').press('Enter');
+  const table = page.getByTestId('candidates');
+  await expect(table).toBeVisible();
+  await expect(page.getByTestId('blind-toggle')).toBeChecked();
+  await expect(table).toHaveAttribute('data-blind', 'true');
+  await expect(table.getByTestId(`run-col-${TFIDF}`)).toHaveCount(0);
+  await page.getByTestId('blind-toggle').uncheck();
+  await expect(table).toHaveAttribute('data-blind', 'false');
+  await expect(table.getByTestId(`run-col-${TFIDF}`)).toBeVisible();
+  await expect(table.getByTestId('run-col-search-engine')).toBeVisible();
+  await page.getByTestId('blind-toggle').check();
+  await expect(table.getByTestId(`run-col-${TFIDF}`)).toHaveCount(0);
+});
+
+test('the model has its row in Evaluate and in the comparison panel', async () => {
+  await page.getByTestId('tab-evaluate').click();
+  await page.getByTestId('eval-pool').selectOption(POOL);
+  await page.getByTestId('eval-annotator').selectOption('gold');
+  await expect(page.getByTestId(`metrics-row-${TFIDF}`)).toBeVisible();
+  await expect(page.getByTestId(`metric-${TFIDF}-MRR`)).toHaveText(METRIC);
+  await expect(page.getByTestId('metrics-row-search-engine')).toBeVisible();
+  await expect(page.getByTestId(`compare-run-${TFIDF}`)).toBeVisible();
+});
+
+test('trains ltr for 2 epochs: one dev point per epoch, best epoch of 2', async () => {
+  await page.getByTestId('tab-models').click();
+  await train(page, { kind: 'ltr', name: LTR, epochs: 2 });
+  await expect(page.getByTestId('train-panel')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(page.getByTestId('train-dev-chart').getByTestId('curve-dev MRR')).toHaveAttribute('data-points', '2');
+  await expect(page.getByTestId('train-dev-chart').getByTestId('curve-dev MAP')).toHaveAttribute('data-points', '2');
+  await expect(page.getByTestId('train-loss-chart').getByTestId('curve-loss')).toHaveAttribute('data-points', '2');
+  await expect(page.getByTestId(`model-epoch-${LTR}`)).toHaveText(/^[12] \/ 2$/);
+  await expect(page.getByTestId(`model-mrr-${LTR}`)).toHaveText(METRIC);
+  // Its stored curves.
+  await page.getByTestId(`model-curves-${LTR}`).click();
+  await expect(page.getByTestId(`model-${LTR}-dev-chart`).getByTestId('curve-dev MRR')).toHaveAttribute('data-points', '2');
+  expect(await modelNames(page)).toEqual([TFIDF, LTR]);
+  mkdirSync(path.join(root, 'test-results', 'screens'), { recursive: true });
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'models.png'), fullPage: true });
+});
+
+test('live progress of an lstm; cancelled, it shows a clear message and leaves no model behind', async () => {
+  test.setTimeout(180_000);
+  await train(page, { kind: 'lstm', name: CANCELLED, epochs: 20 });
+  const panel = page.getByTestId('train-panel');
+  await expect(panel).toHaveAttribute('data-state', 'running');
+  await expect(page.getByTestId('model-train')).toBeDisabled();
+  // Skip-gram pre-training first (its own plot), then the lstm's loss appears live.
+  await expect(page.getByTestId('train-status')).toContainText('epoch', { timeout: 60_000 });
+  await expect(page.getByTestId('train-pretrain-chart').getByTestId('curve-skip-gram pre-training')).not.toHaveAttribute('data-points', '0', { timeout: 60_000 });
+  await expect(page.getByTestId('train-loss-chart').getByTestId('curve-loss')).not.toHaveAttribute('data-points', '0', { timeout: 120_000 });
+  await expect(page.getByTestId('train-status')).toHaveText(/^epoch \d+\/20 · step \d+\/\d+ · loss \d+\.\d{4}/);
+  const bar = page.getByTestId('train-progress').getByRole('progressbar');
+  expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+  expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(1000);
+  await panel.screenshot({ path: path.join(root, 'test-results', 'screens', 'models-training.png') });
+  await page.getByTestId('train-cancel').click();
+  await expect(panel).toHaveAttribute('data-state', 'cancelled', { timeout: 30_000 });
+  await expect(page.getByTestId('train-cancelled')).toContainText(`Training cancelled. No model “${CANCELLED}” was stored.`);
+  await expect(page.getByTestId('train-cancel')).toHaveCount(0);
+  await expect(page.getByTestId(`model-row-${CANCELLED}`)).toHaveCount(0);
+  expect(await modelNames(page)).toEqual([TFIDF, LTR]);
+  await expect(page.getByTestId('model-train')).toBeEnabled();
+});
+
+test('a model scores a pool again, and is deleted after confirmation', async () => {
+  await page.getByTestId(`model-score-pool-${TFIDF}`).selectOption(POOL);
+  await page.getByTestId(`model-score-${TFIDF}`).click();
+  const status = page.getByTestId(`model-score-status-${TFIDF}`);
+  await expect(status).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(status).toContainText(`Scored ${POOL}: 50 queries, 500 pairs stored as the run “${TFIDF}”`);
+
+  await page.getByTestId(`model-delete-${LTR}`).click();
+  await page.getByTestId(`model-delete-keep-${LTR}`).click();
+  await expect(page.getByTestId(`model-row-${LTR}`)).toBeVisible();
+  await page.getByTestId(`model-delete-${LTR}`).click();
+  await page.getByTestId(`model-delete-confirm-${LTR}`).click();
+  await expect(page.getByTestId(`model-row-${LTR}`)).toHaveCount(0);
+  await expect(page.getByTestId('model-delete-message')).toHaveText(`Model “${LTR}” deleted, with the runs it had scored.`);
+  expect(await modelNames(page)).toEqual([TFIDF]);
+});

@@ -11,6 +11,9 @@ rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 const bin = (n) => path.join(root, 'node_modules', '.bin', n);
 const only = process.argv[2]; // optional: typecheck | unit | build | e2e
+// Tools run on the project's Node 22 (node_modules/.bin/node) even when this script was started
+// by another node: their `#!/usr/bin/env node` finds it first on PATH.
+const PATH = `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`;
 
 const stages = [
   { name: 'typecheck', cmd: [bin('tsc'), '--noEmit', '-p', 'tsconfig.json'] },
@@ -29,7 +32,7 @@ for (const s of stages) {
   }
   console.log(`\n=== ${s.name}: ${s.cmd.map((c) => path.relative(root, c) || c).join(' ')}`);
   const t0 = Date.now();
-  const r = spawnSync(s.cmd[0], s.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, ...(s.env ?? {}) } });
+  const r = spawnSync(s.cmd[0], s.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, PATH, ...(s.env ?? {}) } });
   const ok = r.status === 0;
   results.push({ name: s.name, status: ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`, secs: ((Date.now() - t0) / 1000).toFixed(0) });
   if (!ok && s.name !== 'unit' && s.name !== 'e2e') totals.failed++;

@@ -15,6 +15,7 @@ import { semeval } from './semeval';
 import { stackexchange } from './stackexchange';
 import type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
 
+import { IMPORT_FORMATS } from '../../shared/contract';
 export type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
 export { htmlToText, parseTags, decodeEntities } from './text';
 
@@ -34,20 +35,8 @@ export const IMPORTERS: readonly Importer[] = [
   stackexchange,
 ];
 
-export const IMPORT_FORMAT_NAMES = [
-  'questions-jsonl',
-  'questions-csv',
-  'labels-csv',
-  'labels-jsonl',
-  'qrels',
-  'trec-run',
-  'askubuntu-corpus',
-  'askubuntu-pairs',
-  'askubuntu-pool',
-  'semeval',
-  'semeval-relevancy',
-  'stackexchange',
-] as const;
+/** The format names (the contract's list, so the CLI, the UI and the registry agree). */
+export const IMPORT_FORMAT_NAMES = IMPORT_FORMATS;
 export type ImportFormatName = (typeof IMPORT_FORMAT_NAMES)[number];
 
 const REGISTRY = new Map(IMPORTERS.map((f) => [f.name, f]));

@@ -23,6 +23,8 @@ CREATE TABLE models (
 
 /** How a model was trained (shown in the Models screen and datasheets). */
 export interface TrainingInfo {
+  /** word2vec text file the embeddings came from, when given. */
+  vectors?: string;
   trainPools: string[];
   devPool: string | null;
   epochs: number | null;

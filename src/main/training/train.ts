@@ -5,11 +5,23 @@
  * MRR is kept. The trained model is stored in the workspace; scoring a pool stores a run named
  * after the model, so `eval`, the Evaluate screen and the comparisons see it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { QPairsError, throwIfAborted } from '../errors';
-import { createModel, isModelId, loadModel, MODEL_IDS, scoreInWorker, trainInWorker, initBackend, backendName } from '../models';
-import type { SavedModel, TrainProgress, TrainReport } from '../models/types';
+import {
+  createModel,
+  isModelId,
+  loadModel,
+  MODEL_IDS,
+  scoreInWorker,
+  trainInWorker,
+  initBackend,
+  backendName,
+  parseWord2VecText,
+  SkipGramRanker,
+  evaluateRanker,
+} from '../models';
+import type { SavedModel, TrainProgress, TrainReport, WordVectors } from '../models/types';
 import type { Workspace } from '../workspace/workspace';
 import { buildDevSet, buildTrainingData, scoringItems } from './data';
 import { deleteModel, getModel, storeModel, type TrainingInfo } from './store';
@@ -22,6 +34,23 @@ export interface TrainSpec {
   epochs?: number;
   seed?: number;
   config?: Record<string, unknown>;
+  /**
+   * A word2vec text file (`word v1 … vd` per line, optional `count dim` header). For `skipgram`
+   * the model is these vectors (no training); for the neural models and `ltr` they initialise the
+   * embeddings instead of skip-gram trained on the corpus.
+   */
+  vectors?: string;
+}
+
+/** Reads word2vec text vectors (at most maxWords words, in file order). */
+export function readWordVectors(file: string, maxWords = 500_000): WordVectors {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new QPairsError(`cannot read word vectors ${file}: ${(e as Error).message}`, { file });
+  }
+  return parseWord2VecText(text, { file, maxWords });
 }
 
 export interface RunOptions {
@@ -61,7 +90,9 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   if (spec.devPool) ws.pool(spec.devPool);
   const exclude = new Set([spec.name]);
   const built = buildTrainingData(ws, trainPools, { excludeRuns: exclude });
-  if (built.positives === 0) {
+  // tfidf and skipgram learn from the corpus text alone; the others need labeled similar pairs.
+  const supervised = spec.model !== 'tfidf' && spec.model !== 'skipgram';
+  if (supervised && built.positives === 0) {
     throw new QPairsError(
       trainPools.length
         ? `the training pools (${trainPools.join(', ')}) have no relevant labeled pair and the workspace no marked duplicates`
@@ -71,12 +102,32 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   const dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
   if (dev && dev.queries.length === 0) throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query`);
   const seed = spec.seed ?? 1;
-  const opts = { epochs: spec.epochs, seed };
+  const embeddings = spec.vectors ? readWordVectors(spec.vectors) : undefined;
+  const opts = { epochs: spec.epochs, seed, embeddings };
   throwIfAborted(o.signal);
   let saved: SavedModel;
   let report: TrainReport;
   const workerPath = o.workerPath === undefined ? defaultWorkerPath() : o.workerPath;
-  if (workerPath) {
+  if (embeddings && spec.model === 'skipgram') {
+    // Imported vectors are the model: nothing to train.
+    const t0 = Date.now();
+    const model = SkipGramRanker.fromWordVectors(embeddings);
+    saved = model.save();
+    const evaluation = dev ? evaluateRanker(model, dev) : null;
+    model.dispose();
+    report = {
+      kind: 'skipgram',
+      backend: 'js',
+      epochs: 0,
+      bestEpoch: 0,
+      ...(evaluation ? { bestDevMRR: evaluation.mrr, bestDevMAP: evaluation.map } : {}),
+      history: [],
+      examplesPerSecond: 0,
+      exampleUnit: 'words',
+      seconds: (Date.now() - t0) / 1000,
+      notes: [`imported ${embeddings.words.length} word vectors (dim ${embeddings.dim}) from ${spec.vectors}`],
+    };
+  } else if (workerPath) {
     const h = trainInWorker({ kind: spec.model, config: spec.config, data: built.data, dev, opts }, { workerPath, onProgress: o.onProgress });
     const onAbort = (): void => h.cancel();
     o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -96,6 +147,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     }
   }
   const training: TrainingInfo = {
+    ...(spec.vectors ? { vectors: spec.vectors } : {}),
     trainPools,
     devPool: spec.devPool ?? null,
     epochs: spec.epochs ?? null,

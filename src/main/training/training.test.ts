@@ -48,7 +48,7 @@ describe('training on the workspace', () => {
     const dev = buildDevSet(ws, 'dev');
     expect(dev.queries).toHaveLength(50);
     expect(dev.queries.reduce((s, q) => s + q.relevant.size, 0)).toBe(214);
-    await expect(trainModel(ws, { model: 'tfidf', name: 'x' }, { workerPath: null })).rejects.toThrow(/no user-marked duplicate pairs/);
+    await expect(trainModel(ws, { model: 'ltr', name: 'x' }, { workerPath: null })).rejects.toThrow(/no user-marked duplicate pairs/);
     ws.close();
   });
 
@@ -131,5 +131,36 @@ describe('deleting a model', () => {
     expect(ws.listRuns('dev').map((r) => r.name)).toContain('search-engine');
     expect(deleteModelAndRuns(ws, 'tfidf-del')).toBe(false);
     ws.close();
+  });
+});
+
+describe('word2vec vectors', () => {
+  it('imports text vectors as a skipgram model, and passes them to other models as embeddings', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const vec = path.join(dir, 'vectors.txt');
+    // Tiny vectors: "visa" and "permit" close, "beach" far.
+    writeFileSync(vec, '3 2\nvisa 1 0\npermit 0.9 0.1\nbeach 0 1\n');
+    let out = '';
+    let err = '';
+    const io = { log: (s: string) => (out += s + '\n'), err: (s: string) => (err += s + '\n') };
+    expect(await main(['train', file, '--model', 'skipgram', '--name', 'w2v', '--vectors', vec, '--dev-pool', 'dev', '--json'], io), err).toBe(0);
+    const res = JSON.parse(out);
+    expect(res.report.notes[0]).toMatch(/imported 3 word vectors \(dim 2\)/);
+    expect(res.training.vectors).toBe(vec);
+    const ws = Workspace.open(file);
+    const m = await loadModel(findModel(ws, 'w2v')!.saved);
+    const [visaPermit, visaBeach] = m.score({ id: 'q', title: 'visa', body: '' }, [
+      { id: 'a', title: 'permit', body: '' },
+      { id: 'b', title: 'beach', body: '' },
+    ]);
+    expect(visaPermit!).toBeGreaterThan(visaBeach!);
+    m.dispose();
+    ws.close();
+    out = '';
+    expect(await main(['train', file, '--model', 'ltr', '--name', 'ltr-w2v', '--train-pool', 'dev', '--epochs', '1', '--vectors', vec, '--json'], io), err).toBe(0);
+    expect(JSON.parse(out).training.vectors).toBe(vec);
+    const bad = await main(['train', file, '--model', 'skipgram', '--name', 'w2v-bad', '--vectors', path.join(dir, 'missing.txt')], io);
+    expect(bad).toBe(1);
+    expect(err).toMatch(/cannot read word vectors/);
   });
 });

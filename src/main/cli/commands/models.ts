@@ -9,7 +9,7 @@ import { json, withWorkspace, type Out } from './common';
 
 /**
  * `qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--epochs E] [--seed S]
- * [--score-pools] [--json]`: trains a reranker on the workspace (with no --train-pool, on its
+ * [--vectors word2vec.txt] [--json]`: trains a reranker on the workspace (with no --train-pool, on its
  * user-marked duplicates), keeps the best epoch by dev MRR, stores it, and — with --score-pools,
  * or by default the dev pool — scores pools so `qpairs eval` reports it.
  */
@@ -22,6 +22,7 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
     epochs: { type: 'string' },
     seed: { type: 'string' },
     config: { type: 'string' },
+    vectors: { type: 'string' },
     json: { type: 'boolean' },
   });
   const model = requireString(values.model, `--model M (${MODEL_IDS.join(', ')})`);
@@ -47,7 +48,7 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
     try {
       const { report, training } = await trainModel(
         ws,
-        { model, name, trainPools: values['train-pool'] ?? [], devPool: values['dev-pool'] ?? null, epochs, seed, config },
+        { model, name, trainPools: values['train-pool'] ?? [], devPool: values['dev-pool'] ?? null, epochs, seed, config, vectors: values.vectors },
         {
           signal: ac.signal,
           onProgress: (p) => {

@@ -57,6 +57,8 @@ export interface RunInfo {
 
 export interface WorkspaceStats {
   questions: number;
+  /** Answers and comments (unlabeled text; not indexed, not labeled). */
+  answers: number;
   /** Distinct unordered user-marked duplicate pairs. */
   duplicatePairs: number;
   pools: number;

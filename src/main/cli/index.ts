@@ -38,7 +38,8 @@ usage:
   qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
   qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--json]
   qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--epochs E] [--seed S]
-        [--config JSON] [--json]    M in tfidf, skipgram, bow-cnn, cnn, lstm, gru, rcnn, ltr
+        [--config JSON] [--vectors word2vec.txt] [--json]    M in tfidf, skipgram, bow-cnn, cnn, lstm, gru, rcnn, ltr
+        [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)
   qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P
   qpairs models list|delete W [NAME] [--json]
   qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
@@ -179,6 +180,7 @@ async function cmdStats(argv: string[], out: Out): Promise<number> {
     else {
       out.log(table(['', 'count'], [
         ['questions', s.questions],
+        ['answers', s.answers],
         ['indexed for BM25', s.indexedQuestions],
         ['duplicate pairs', s.duplicatePairs],
         ['pools', s.pools],

@@ -159,6 +159,11 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('semeval', [write('n.xml', '<root>\n<Other/>\n</root>\n')], {}, { line: null, reason: /no OrgQuestion elements/ });
     await failsCleanly('stackexchange', [write('Users.xml', '<users>\n<row Id="1"/>\n</users>\n')], {}, { line: 1, reason: /root element <users> is neither <posts> nor <postlinks>/ });
     await failsCleanly('semeval', [write('t.xml', '<root>\n<a></b>\n</root>\n')], {}, { line: 2, reason: /malformed XML/ });
+    const org = '<OrgQuestion ORGQ_ID="B1">\n<OrgQSubject>s</OrgQSubject>\n<Thread>\n<RelQuestion RELQ_ID="B1_R1" RELQ_RELEVANCE2ORGQ="Relevant"><RelQSubject>x</RelQSubject></RelQuestion>\n';
+    await failsCleanly('semeval', [write('c1.xml', `<root>\n${org}<RelComment RELC_USERID="U1">\n<RelCText>hi</RelCText></RelComment>\n</Thread>\n</OrgQuestion>\n</root>\n`)], {}, { line: 6, reason: /RelComment without RELC_ID/ });
+    await failsCleanly('semeval', [write('c2.xml', `<root>\n<OrgQuestion ORGQ_ID="B1">\n<Thread>\n<RelComment RELC_ID="C1">\n</RelComment></Thread></OrgQuestion>\n</root>\n`)], {}, { line: 4, reason: /RelComment outside a Thread with a RelQuestion/ });
+    await failsCleanly('semeval', [write('c3.xml', `<root>\n${org}<RelCText>loose</RelCText>\n</Thread>\n</OrgQuestion>\n</root>\n`)], {}, { line: 6, reason: /<RelCText> out of place/ });
+    await failsCleanly('stackexchange', [write('Posts.xml', '<posts>\n<row Id="1" PostTypeId="1" Title="t" Body="b"/>\n<row Id="2" PostTypeId="2" Body="a"/>\n</posts>\n')], {}, { line: 3, reason: /answer 2 without ParentId/ });
   });
 
   it('a bad second file rolls back the first one too', async () => {

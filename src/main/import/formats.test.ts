@@ -232,10 +232,17 @@ describe('trec-run', () => {
 });
 
 describe('semeval (hand-made file)', () => {
-  it('groups repeated OrgQuestions, reads CDATA and entities, ignores comments', async () => {
+  it('groups repeated OrgQuestions, reads CDATA and entities, keeps comments as answers', async () => {
     const ws = tempWorkspace();
-    const { first } = await idempotent(ws, 'semeval', [fx('semeval-small.xml')], { annotator: 'organisers' });
+    const { first, second } = await idempotent(ws, 'semeval', [fx('semeval-small.xml')], { annotator: 'organisers' });
     expect(first.counts).toMatchObject({ originalQuestions: 2, relatedQuestions: 3, poolQueries: 2, poolCandidates: 3, labels: 3, runScores: 3 });
+    expect(first.counts).toMatchObject({ comments: 1, answersInserted: 1 });
+    expect(second.counts).toMatchObject({ comments: 1, answersUnchanged: 1 });
+    expect(second.counts.answersInserted ?? 0).toBe(0);
+    expect(ws.answersOf('T1_R3')).toEqual([
+      { id: 'T1_R3_C1', position: 0, source: 'semeval', body: 'About a week.', author: 'U2', created: '2013-01-02 11:00:00' },
+    ]);
+    expect(ws.stats().answers).toBe(1);
     expect(ws.poolQueries('semeval-small')).toEqual([
       { queryId: 'T1', candidates: ['T1_R3', 'T1_R1'] },
       { queryId: 'T2', candidates: ['T2_R7'] },
@@ -249,13 +256,87 @@ describe('semeval (hand-made file)', () => {
   });
 });
 
+describe('answers and comments (unlabeled text)', () => {
+  const post = (attrs: string): string => `  <row ${attrs} />\n`;
+  const posts = (...rows: string[]): string => `<?xml version="1.0" encoding="utf-8"?>\n<posts>\n${rows.join('')}</posts>\n`;
+
+  it('stackexchange: answers read before their question wait for it; answers to a missing question are skipped and counted', async () => {
+    const ws = tempWorkspace();
+    const f = write(
+      'Posts.xml',
+      posts(
+        post('Id="5" PostTypeId="2" ParentId="7" CreationDate="2020-01-02" Body="&lt;p&gt;Early answer&lt;/p&gt;" OwnerUserId="3"'),
+        post('Id="6" PostTypeId="2" ParentId="99" Body="&lt;p&gt;Orphan&lt;/p&gt;"'),
+        post('Id="7" PostTypeId="1" Title="Q" Body="&lt;p&gt;question&lt;/p&gt;"'),
+        post('Id="8" PostTypeId="2" ParentId="7" Body="&lt;p&gt;Second &lt;b&gt;answer&lt;/b&gt;&lt;/p&gt;" OwnerDisplayName="anon"'),
+        post('Id="9" PostTypeId="2" ParentId="7" Body="&lt;p&gt;&lt;img src=&quot;x.png&quot;&gt;&lt;/p&gt;"'),
+        post('Id="10" PostTypeId="5" Body="wiki"'),
+      ),
+    );
+    const { first, second } = await idempotent(ws, 'stackexchange', [f]);
+    expect(first.counts).toEqual({ questionsInserted: 1, answersInserted: 2 });
+    expect(first.skipped).toEqual({ answerToMissingQuestion: 1, emptyAnswer: 1, notAQuestion: 1 });
+    expect(first.warnings).toEqual([expect.stringMatching(/Posts\.xml, line 4: answer 6 to 99/)]);
+    expect(second.counts).toEqual({ questionsUnchanged: 1, answersUnchanged: 2 });
+    // The early answer was stored once its question was read, after the later one.
+    expect(ws.answersOf('7')).toEqual([
+      { id: '8', position: 0, source: 'stackexchange', body: 'Second answer', author: 'anon', created: null },
+      { id: '5', position: 1, source: 'stackexchange', body: 'Early answer', author: '3', created: '2020-01-02' },
+    ]);
+    expect(ws.db.prepare(`SELECT count(*) AS n FROM temp.sqlite_schema WHERE name = 'qp_pending_answers'`).get()).toEqual({ n: 0 });
+    ws.close();
+  });
+
+  it('stackexchange: an answer whose question is in another Posts file of the same import is kept', async () => {
+    const ws = tempWorkspace();
+    const a = write('answers-Posts.xml', posts(post('Id="2" PostTypeId="2" ParentId="1" Body="ans"')));
+    const q = write('questions-Posts.xml', posts(post('Id="1" PostTypeId="1" Title="T" Body="b"')));
+    const r = await importFiles(ws, 'stackexchange', [a, q]);
+    expect(r.counts).toEqual({ questionsInserted: 1, answersInserted: 1 });
+    expect(r.skipped).toEqual({});
+    // Alone, the answers file has no question for it (the workspace's are not "the dump").
+    const alone = await importFiles(ws, 'stackexchange', [a]);
+    expect(alone.skipped).toEqual({ answerToMissingQuestion: 1 });
+    expect(ws.answersOf('1')).toHaveLength(1);
+    ws.close();
+  });
+
+  it('an edited answer is updated in place; one moved to another question goes to its end', async () => {
+    const ws = tempWorkspace();
+    const v1 = write('Posts.xml', posts(post('Id="1" PostTypeId="1" Title="A" Body="a"'), post('Id="2" PostTypeId="1" Title="B" Body="b"'), post('Id="3" PostTypeId="2" ParentId="1" Body="x"'), post('Id="4" PostTypeId="2" ParentId="1" Body="y"'), post('Id="5" PostTypeId="2" ParentId="2" Body="z"')));
+    await importFiles(ws, 'stackexchange', [v1]);
+    const v2 = write('Posts.xml', posts(post('Id="1" PostTypeId="1" Title="A" Body="a"'), post('Id="2" PostTypeId="1" Title="B" Body="b"'), post('Id="3" PostTypeId="2" ParentId="2" Body="x"'), post('Id="4" PostTypeId="2" ParentId="1" Body="y, edited"'), post('Id="5" PostTypeId="2" ParentId="2" Body="z"')));
+    const r = await importFiles(ws, 'stackexchange', [v2]);
+    expect(r.counts).toMatchObject({ answersUpdated: 2, answersUnchanged: 1 });
+    expect(ws.answersOf('1').map((a) => [a.id, a.position, a.body])).toEqual([['4', 1, 'y, edited']]);
+    expect(ws.answersOf('2').map((a) => [a.id, a.position])).toEqual([['5', 0], ['3', 1]]);
+    ws.close();
+  });
+
+  it('semeval: a comment repeated in a file is read once (a warning when its text differs); empty ones are skipped', async () => {
+    const ws = tempWorkspace();
+    const thread = (org: string, text: string) =>
+      `<OrgQuestion ORGQ_ID="${org}"><OrgQSubject>s</OrgQSubject><OrgQBody>b</OrgQBody><Thread THREAD_SEQUENCE="R9">` +
+      `<RelQuestion RELQ_ID="R9" RELQ_RANKING_ORDER="1" RELQ_RELEVANCE2ORGQ="Relevant"><RelQSubject>rs</RelQSubject><RelQBody>rb</RelQBody></RelQuestion>` +
+      `<RelComment RELC_ID="R9_C1"><RelCText>${text}</RelCText></RelComment><RelComment RELC_ID="R9_C2"><RelCText> </RelCText></RelComment></Thread></OrgQuestion>\n`;
+    const f = write('rep.xml', `<xml>\n${thread('O1', 'first  text')}${thread('O2', 'other text')}</xml>\n`);
+    const r = await importFiles(ws, 'semeval', [f]);
+    expect(r.counts).toMatchObject({ comments: 2, answersInserted: 1 });
+    expect(r.skipped).toEqual({ emptyComment: 1 });
+    expect(r.warnings).toEqual([expect.stringMatching(/line 3: comment R9_C1 repeats with a different text than on line 2; the first was kept/)]);
+    expect(ws.answersOf('R9').map((a) => a.body)).toEqual(['first text']);
+    ws.close();
+  });
+});
+
 describe('stackexchange (hand-made dump)', () => {
   it('imports questions as text, duplicate links, and counts what it skips', async () => {
     const ws = tempWorkspace();
     const { first } = await idempotent(ws, 'stackexchange', [fx('se/PostLinks.xml'), fx('se/Posts.xml')], { source: 'demo' });
     expect(first.files.map((f) => path.basename(f))).toEqual(['Posts.xml', 'PostLinks.xml']);
-    expect(first.counts).toEqual({ questionsInserted: 3, duplicatePairs: 1 });
-    expect(first.skipped).toEqual({ notAQuestion: 1, notDuplicateLink: 1, linkToMissingQuestion: 2 });
+    expect(first.counts).toEqual({ questionsInserted: 3, answersInserted: 1, duplicatePairs: 1 });
+    expect(first.skipped).toEqual({ notDuplicateLink: 1, linkToMissingQuestion: 2 });
+    expect(ws.answersOf('10')).toEqual([{ id: '11', position: 0, source: 'demo', body: 'Use sort.', author: '8', created: '2020-01-01T00:00:01.000' }]);
     expect(ws.getQuestion('10')).toEqual({
       id: '10',
       source: 'demo',

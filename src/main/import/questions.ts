@@ -1,5 +1,5 @@
 /** questions-jsonl, questions-csv and askubuntu-corpus: question texts into the corpus. */
-import type { NewQuestion } from '../workspace/workspace';
+import type { NewAnswer, NewQuestion } from '../workspace/workspace';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
 import { parseTags } from './text';
 import type { ImportContext, Importer } from './types';
@@ -11,6 +11,14 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion): void {
   else if (result === 'updated') ctx.count('questionsUpdated');
   else ctx.count('questionsUnchanged');
   if (result !== 'unchanged') ctx.changed(doc);
+}
+
+/** Upserts an answer (or comment) and counts what happened (answersInserted/-Updated/-Unchanged). */
+export function putAnswer(ctx: ImportContext, a: NewAnswer): void {
+  const result = ctx.ws.upsertAnswer(a);
+  if (result === 'inserted') ctx.count('answersInserted');
+  else if (result === 'updated') ctx.count('answersUpdated');
+  else ctx.count('answersUnchanged');
 }
 
 /**

@@ -76,10 +76,17 @@ describe('semeval (SemEval-2016 Task 3 XML)', () => {
       runs: 1,
       runScores: 500,
     });
+    expect(r.counts).toMatchObject({ comments: 5000, answersInserted: 5000 }); // 10 RelComments per thread
     expect(r.changedDocs).toHaveLength(550);
     expect(r.warnings).toEqual([]);
-    expect(again.counts).toMatchObject({ questionsUnchanged: 550, labelsUnchanged: 500, runScores: 500, runScoresReplaced: 500 });
+    expect(again.counts).toMatchObject({ questionsUnchanged: 550, labelsUnchanged: 500, runScores: 500, runScoresReplaced: 500, answersUnchanged: 5000 });
     expect(again.counts.questionsInserted ?? 0).toBe(0);
+    expect(again.counts.answersInserted ?? 0).toBe(0);
+    expect(ws.stats().answers).toBe(5000);
+    const comments = ws.answersOf('Q268_R4');
+    expect(comments).toHaveLength(10);
+    expect(comments[0]).toMatchObject({ id: 'Q268_R4_C1', position: 0, source: 'semeval', author: 'U594', created: '2013-05-03 07:23:20' });
+    expect(comments.map((c) => c.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(again.counts.labels ?? 0).toBe(0);
     expect(again.changedDocs).toEqual([]);
 
@@ -111,11 +118,17 @@ describe('semeval (SemEval-2016 Task 3 XML)', () => {
     const ws = tempWorkspace();
     const r1 = await importFiles(ws, 'semeval', [TRAIN1_XML]);
     expect(r1.counts).toMatchObject({ originalQuestions: 103, relatedQuestions: 613, poolQueries: 103, poolCandidates: 613, labels: 613, runScores: 613 });
+    expect(r1.counts).toMatchObject({ comments: 6130, answersInserted: 6130 });
     expect(ws.pool('SemEval2016-Task3-CQA-QL-train-part1.v2.0')).toMatchObject({ queries: 103, pairs: 613 });
     const r2 = await importFiles(ws, 'semeval', [TRAIN2_XML], { pool: 'semeval-train-part2' });
     expect(r2.counts).toMatchObject({ originalQuestions: 67, relatedQuestions: 670, poolQueries: 67, poolCandidates: 670, labels: 670 });
+    expect(r2.counts).toMatchObject({ comments: 6700, answersInserted: 6700 });
     expect(ws.pool('semeval-train-part2')).toMatchObject({ queries: 67, pairs: 670 });
-    expect(ws.stats()).toMatchObject({ pools: 2, runs: 2, labels: 613 + 670, annotators: 1 });
+    expect(ws.stats()).toMatchObject({ pools: 2, runs: 2, labels: 613 + 670, annotators: 1, answers: 6130 + 6700 });
+    // Re-importing adds nothing.
+    const again = await importFiles(ws, 'semeval', [TRAIN1_XML]);
+    expect(again.counts).toMatchObject({ answersUnchanged: 6130 });
+    expect(ws.stats().answers).toBe(6130 + 6700);
     ws.close();
   });
 
@@ -169,10 +182,21 @@ describe('stackexchange (cstheory meta dump)', () => {
     const [r, again] = await twice(ws, () => importFiles(ws, 'stackexchange', [SE_DIR]));
     expect(r.files.map((f) => path.basename(f))).toEqual(['Posts.xml', 'PostLinks.xml']);
     expect(r.counts).toMatchObject({ questionsInserted: 589, duplicatePairs: 13 });
-    expect(r.skipped.notAQuestion).toBe(1326);
+    // 1,322 answers: 1,280 with text, 42 image-only (empty as text); none to a missing question.
+    expect(r.counts.answersInserted).toBe(1280);
+    expect(r.skipped.emptyAnswer).toBe(42);
+    expect(r.skipped.answerToMissingQuestion ?? 0).toBe(0);
+    expect(r.skipped.notAQuestion).toBe(4); // 2 tag wiki excerpts + 2 tag wikis
     expect(r.skipped.linkToMissingQuestion ?? 0).toBe(0);
-    expect(again.counts).toMatchObject({ questionsUnchanged: 589, duplicatePairsKnown: 13 });
-    expect(ws.stats()).toMatchObject({ questions: 589, duplicatePairs: 13, sources: { stackexchange: 589 } });
+    expect(again.counts).toMatchObject({ questionsUnchanged: 589, duplicatePairsKnown: 13, answersUnchanged: 1280 });
+    expect(again.counts.answersInserted ?? 0).toBe(0);
+    expect(ws.stats()).toMatchObject({ questions: 589, answers: 1280, duplicatePairs: 13, sources: { stackexchange: 589 } });
+    const a1 = ws.answersOf('1');
+    expect(a1).toHaveLength(28); // rows with ParentId="1", in file (= Id) order
+    expect(a1.slice(0, 5).map((a) => a.id)).toEqual(['9', '10', '15', '16', '30']);
+    expect(a1[0]).toMatchObject({ position: 0, author: '109', created: '2010-08-16T21:58:47.010' });
+    expect(a1[0]!.body).toMatch(/^TheoryOverflow seems the right name\./);
+    expect(a1.every((a) => !/[<>]|&[a-z]+;/.test(a.body))).toBe(true);
     const q1 = ws.getQuestion('1')!;
     expect(q1.tags).toEqual(['discussion', '7-essential', 'names']);
     expect(q1.created).toBe('2010-08-16T20:20:28.943');

@@ -1,14 +1,14 @@
 /** semeval: SemEval-2016/2017 Task 3 (English, Qatar Living) XML. */
 import { normaliseLabel } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
-import { putQuestion } from './questions';
+import { putAnswer, putQuestion } from './questions';
 import { addPairs, annotatorName, openPool, openRun, origin, putLabel, putRunScore, requireScheme } from './pools';
 import { baseName, fileError, MAX_RECORD_CHARS } from './reader';
 import { parseXml } from './xml';
 import type { Importer } from './types';
 
 const SOURCE = 'semeval';
-const TEXT_FIELDS = new Set(['OrgQSubject', 'OrgQBody', 'RelQSubject', 'RelQBody']);
+const TEXT_FIELDS = new Set(['OrgQSubject', 'OrgQBody', 'RelQSubject', 'RelQBody', 'RelCText']);
 
 function clean(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
@@ -17,7 +17,8 @@ function clean(s: string): string {
 /**
  * Each `OrgQuestion` (ORGQ_ID, OrgQSubject, OrgQBody) wraps one or more `Thread`s, each with one
  * `RelQuestion` (RELQ_ID, RELQ_CATEGORY, RELQ_DATE, RELQ_USERID, RELQ_RELEVANCE2ORGQ,
- * RELQ_RANKING_ORDER, RelQSubject, RelQBody) and its `RelComment`s (ignored). The released files
+ * RELQ_RANKING_ORDER, RelQSubject, RelQBody) and its `RelComment`s (RELC_ID, RELC_USERID, RELC_DATE,
+ * RelCText; their relevance attributes, subtask A's labels, are not read). The released files
  * repeat the OrgQuestion element once per thread; the importer groups by ORGQ_ID (a repeat with
  * different text is warned about, the first text kept).
  *
@@ -27,7 +28,11 @@ function clean(s: string): string {
  * candidates in file order; RELQ_RELEVANCE2ORGQ as labels by opts.annotator ?? gold (missing →
  * `skipped.noRelevance`); RELQ_RANKING_ORDER as the run `search-engine` with score = 1/rank (as
  * in the scorer's files), so ranking by score descending gives the search engine's order.
- * Whitespace in subjects and bodies is collapsed.
+ * Comments → answers of their thread's related question (id RELC_ID, author = user id, created
+ * = date; unlabeled text for the models), in thread order; empty ones are counted as
+ * `skipped.emptyComment`; a RELC_ID repeated in a file (a thread repeated under another original
+ * question) is read once, with a warning when its text differs. Whitespace in subjects, bodies
+ * and comments is collapsed.
  */
 export const semeval: Importer = {
   name: 'semeval',
@@ -40,9 +45,13 @@ export const semeval: Importer = {
     const from = origin(ctx, file);
     const orgSeen = new Map<string, { subject: string; body: string; line: number }>();
     const relSeen = new Map<string, number>();
+    const commentSeen = new Map<string, number>();
 
     let org: { id: string; line: number; subject: string; body: string; done: boolean } | null = null;
     let rel: { attrs: Record<string, string>; line: number; subject: string; body: string } | null = null;
+    /** Id of the current thread's related question (once read), for its comments. */
+    let threadRel: string | null = null;
+    let comment: { attrs: Record<string, string>; line: number; text: string } | null = null;
     let capture: string | null = null;
     let buf = '';
     let orgElements = 0;
@@ -87,6 +96,7 @@ export const semeval: Importer = {
       const prev = relSeen.get(key);
       if (prev !== undefined) throw fileError(file, r.line, `duplicate related question "${id}" for ${o.id} (also on line ${prev})`);
       relSeen.set(key, r.line);
+      threadRel = id;
       ctx.count('relatedQuestions');
       putQuestion(ctx, {
         id,
@@ -115,6 +125,34 @@ export const semeval: Importer = {
       ctx.tick();
     };
 
+    const relComment = (): void => {
+      const c = comment!;
+      const id = (c.attrs.RELC_ID ?? '').trim();
+      if (!id) throw fileError(file, c.line, 'RelComment without RELC_ID');
+      const body = clean(c.text);
+      const prev = commentSeen.get(id);
+      if (prev !== undefined) {
+        const stored = ctx.ws.stmt(`SELECT body FROM answers WHERE id = ?`).get(id) as { body: string } | undefined;
+        if ((stored?.body ?? '') !== body) ctx.warn(`${file}, line ${c.line}: comment ${id} repeats with a different text than on line ${prev}; the first was kept`);
+        return;
+      }
+      commentSeen.set(id, c.line);
+      ctx.count('comments');
+      if (!body) {
+        ctx.skip('emptyComment');
+        return;
+      }
+      putAnswer(ctx, {
+        id,
+        questionId: threadRel!,
+        source: SOURCE,
+        body,
+        author: c.attrs.RELC_USERID?.trim() || null,
+        created: c.attrs.RELC_DATE?.trim() || null,
+      });
+      ctx.tick();
+    };
+
     await parseXml(ctx, file, {
       open(name, attrs, line) {
         curLine = line;
@@ -128,13 +166,19 @@ export const semeval: Importer = {
           if (!org) throw fileError(file, line, 'Thread outside an OrgQuestion');
           flushOrg();
           inThread = true;
+          threadRel = null;
+        } else if (name === 'RelComment') {
+          if (!threadRel || rel) throw fileError(file, line, 'RelComment outside a Thread with a RelQuestion before it');
+          if (comment) throw fileError(file, line, 'RelComment inside RelComment');
+          comment = { attrs, line, text: '' };
         } else if (name === 'RelQuestion') {
           if (!org) throw fileError(file, line, 'RelQuestion outside an OrgQuestion');
           if (rel) throw fileError(file, line, 'RelQuestion inside RelQuestion');
           flushOrg();
           rel = { attrs, line, subject: '', body: '' };
         } else if (TEXT_FIELDS.has(name)) {
-          if (name.startsWith('Org') ? !org || inThread : !rel) throw fileError(file, line, `<${name}> out of place`);
+          const ok = name === 'RelCText' ? !!comment : name.startsWith('Org') ? !!org && !inThread : !!rel;
+          if (!ok) throw fileError(file, line, `<${name}> out of place`);
           capture = name;
           buf = '';
         }
@@ -151,13 +195,18 @@ export const semeval: Importer = {
           else if (name === 'OrgQBody') org!.body = buf;
           else if (name === 'RelQSubject') rel!.subject = buf;
           else if (name === 'RelQBody') rel!.body = buf;
+          else if (name === 'RelCText') comment!.text += buf;
           capture = null;
           buf = '';
         } else if (name === 'RelQuestion') {
           relQuestion();
           rel = null;
+        } else if (name === 'RelComment') {
+          relComment();
+          comment = null;
         } else if (name === 'Thread') {
           inThread = false;
+          threadRel = null;
         } else if (name === 'OrgQuestion') {
           flushOrg();
           org = null;

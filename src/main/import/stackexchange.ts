@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { QPairsError } from '../errors';
-import { IdLines, putQuestion } from './questions';
+import { IdLines, putAnswer, putQuestion } from './questions';
 import { fileError } from './reader';
 import { htmlToText, parseTags } from './text';
 import { parseXml } from './xml';
@@ -16,7 +16,12 @@ function isLinksFile(file: string): boolean {
  * Posts.xml rows with PostTypeId=1 → questions: Title; Body HTML as plain text (tags stripped,
  * entities decoded, code text kept, whitespace collapsed); Tags `<a><b>` or `|a|b|`; author =
  * OwnerUserId, else OwnerDisplayName; created = CreationDate; source = opts.source ??
- * `stackexchange`. Other post types are counted as `skipped.notAQuestion`.
+ * `stackexchange`. Rows with PostTypeId=2 → answers (unlabeled text for the models) of their
+ * ParentId: Body as plain text as above, same author/created/source; an answer whose question
+ * is not a question of the dump is skipped and counted (`skipped.answerToMissingQuestion`), an
+ * empty one counted as `skipped.emptyAnswer`. Other post types (tag wikis, …) are counted as
+ * `skipped.notAQuestion`. An answer read before its question (possible after merges; dumps are
+ * in Id order) waits in a temporary table until all Posts files are read.
  *
  * PostLinks.xml rows with LinkTypeId=3 → duplicate pairs (PostId is marked a duplicate of
  * RelatedPostId). A link naming a post that is not a question of the dump is skipped and counted
@@ -27,7 +32,7 @@ function isLinksFile(file: string): boolean {
  * Arguments: the two files, or the folder holding them; Posts files are read before PostLinks
  * files (told apart by name, checked by their root element). Both are streamed with saxes; the
  * only per-post memory kept is the map of question ids (with their line, to report a repeated
- * id), i.e. one string + number per question (about 100 bytes each: ~2.5 GB for Stack Overflow's
+ * id; answers are not kept), i.e. one string + number per question (about 100 bytes each: ~2.5 GB for Stack Overflow's
  * 24 M questions, a few MB for most sites).
  */
 export const stackexchange: Importer = {
@@ -57,14 +62,92 @@ export const stackexchange: Importer = {
   },
   async run(ctx, files) {
     const dumps: IdLines[] = [];
-    for (const file of files) {
-      await importDumpFile(ctx, file, dumps);
-      ctx.endFile();
+    const pending = new PendingAnswers(ctx);
+    try {
+      for (const file of files) {
+        if (isLinksFile(file)) pending.resolve(dumps);
+        await importDumpFile(ctx, file, dumps, pending);
+        ctx.endFile();
+      }
+      pending.resolve(dumps);
+    } finally {
+      pending.drop();
     }
   },
 };
 
-async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]): Promise<void> {
+interface AnswerRow {
+  id: string;
+  questionId: string;
+  source: string;
+  body: string;
+  author: string | null;
+  created: string | null;
+}
+
+/**
+ * Answers read before their question: kept in a TEMP table (on disk, not in memory) until every
+ * Posts file has been read, then stored when their question turned up, else counted as skipped.
+ */
+class PendingAnswers {
+  private created = false;
+  private example = '';
+  constructor(private readonly ctx: ImportContext) {}
+
+  add(a: AnswerRow, file: string, line: number): void {
+    const db = this.ctx.ws.db;
+    if (!this.created) {
+      db.exec(`CREATE TEMP TABLE IF NOT EXISTS qp_pending_answers (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, question_id TEXT NOT NULL,
+        source TEXT NOT NULL, body TEXT NOT NULL, author TEXT, created TEXT, file TEXT NOT NULL, line INTEGER NOT NULL)`);
+      db.exec(`DELETE FROM temp.qp_pending_answers`);
+      this.created = true;
+    }
+    db.prepare(`INSERT INTO temp.qp_pending_answers(id, question_id, source, body, author, created, file, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      a.id,
+      a.questionId,
+      a.source,
+      a.body,
+      a.author,
+      a.created,
+      file,
+      line,
+    );
+  }
+
+  /** Stores the waiting answers whose question is in the dump; skips (and counts) the others. */
+  resolve(dumps: readonly IdLines[]): void {
+    if (!this.created) return;
+    const db = this.ctx.ws.db;
+    type Row = { seq: number; id: string; question_id: string; source: string; body: string; author: string | null; created: string | null; file: string; line: number };
+    // In pages: better-sqlite3 runs no other statement while an iterator is open.
+    const page = db.prepare(`SELECT * FROM temp.qp_pending_answers WHERE seq > ? ORDER BY seq LIMIT 500`);
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as Row[];
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        after = r.seq;
+        if (dumps.some((d) => d.has(r.question_id))) {
+          putAnswer(this.ctx, { id: r.id, questionId: r.question_id, source: r.source, body: r.body, author: r.author, created: r.created });
+        } else {
+          this.ctx.skip('answerToMissingQuestion');
+          if (!this.example) this.example = `${r.file}, line ${r.line}: answer ${r.id} to ${r.question_id}`;
+        }
+      }
+    }
+    db.exec(`DELETE FROM temp.qp_pending_answers`);
+    if (this.example) {
+      this.ctx.warn(`answers to a post that is not a question of the dump were skipped (e.g. ${this.example})`);
+      this.example = '';
+    }
+  }
+
+  drop(): void {
+    if (this.created) this.ctx.ws.db.exec(`DROP TABLE IF EXISTS temp.qp_pending_answers`);
+    this.created = false;
+  }
+}
+
+async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[], pending: PendingAnswers): Promise<void> {
   const source = ctx.opts.source?.trim() || 'stackexchange';
   let root: 'posts' | 'postlinks' | null = null;
   let depth = 0;
@@ -86,6 +169,26 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
       if (root === 'posts') {
         const id = a.Id?.trim();
         if (!id) throw fileError(file, line, 'post row without Id');
+        if (a.PostTypeId === '2') {
+          const parent = a.ParentId?.trim();
+          if (!parent) throw fileError(file, line, `answer ${id} without ParentId`);
+          const body = htmlToText(a.Body ?? '');
+          if (!body) ctx.skip('emptyAnswer');
+          else {
+            const answer: AnswerRow = {
+              id,
+              questionId: parent,
+              source,
+              body,
+              author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
+              created: a.CreationDate?.trim() || null,
+            };
+            if (dumps.some((d) => d.has(parent))) putAnswer(ctx, answer);
+            else pending.add(answer, file, line);
+          }
+          ctx.tick();
+          return;
+        }
         if (a.PostTypeId !== '1') {
           ctx.skip('notAQuestion');
           ctx.tick();

@@ -29,3 +29,23 @@ describe('dos Santos conv paths', () => {
     m.dispose();
   });
 });
+
+describe('embedding pre-training default', () => {
+  it('the neural models and ltr pre-train as many skip-gram epochs as the skipgram model: the same vectors as passing skipgram.vectors()', async () => {
+    const { SKIPGRAM_DEFAULTS, SkipGramRanker } = await import('./skipgram');
+    const { DOSSANTOS_DEFAULTS } = await import('./dossantos');
+    const { ENCODER_DEFAULTS } = await import('./encoders');
+    const { LTR_DEFAULTS } = await import('./ltr');
+    for (const d of [DOSSANTOS_DEFAULTS, ENCODER_DEFAULTS, LTR_DEFAULTS]) expect(d.embeddingEpochs).toBe(SKIPGRAM_DEFAULTS.epochs);
+    const fx = syntheticData(4);
+    const { embeddingEpochs: _omit, ...cfg } = small;
+    const own = await createModel('cnn', cfg);
+    await own.train(fx.data, { epochs: 2, seed: 1 });
+    const sg = new SkipGramRanker({ dim: cfg.embDim });
+    await sg.train(fx.data, { seed: 1 });
+    const given = await createModel('cnn', cfg);
+    await given.train(fx.data, { epochs: 2, seed: 1, embeddings: sg.vectors() });
+    for (const q of fx.dev.queries) expect(own.score(q.query, q.candidates)).toEqual(given.score(q.query, q.candidates));
+    for (const m of [own, given, sg]) m.dispose();
+  });
+});

@@ -33,6 +33,7 @@ import {
 import { clipByGlobalNorm, Params } from './params';
 import { glorotUniform, Rng } from './rng';
 import { fullText, textKey, tokenize } from './text';
+import { SKIPGRAM_DEFAULTS } from './skipgram';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 import { UNK, Vocab } from './vocab';
@@ -80,7 +81,8 @@ export const DOSSANTOS_DEFAULTS: DosSantosConfig = {
   trainEmbeddings: false,
   clipNorm: 5,
   seed: 1,
-  embeddingEpochs: 3,
+  // As many as the skipgram model trains: the same vectors a separately trained skipgram gives.
+  embeddingEpochs: SKIPGRAM_DEFAULTS.epochs,
 };
 
 interface Bag {

@@ -37,6 +37,7 @@ import { optimizerStep, Params } from './params';
 import { type CellKind, GATES, scan, scanInference } from './recurrent';
 import { glorotUniform, Rng } from './rng';
 import { textKey, tokenize } from './text';
+import { SKIPGRAM_DEFAULTS } from './skipgram';
 import { checkAbort, nextTick, runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 import { Vocab } from './vocab';
@@ -88,7 +89,8 @@ export const ENCODER_DEFAULTS: EncoderConfig = {
   clipNorm: 5,
   seed: 1,
   impl: 'fused',
-  embeddingEpochs: 3,
+  // As many as the skipgram model trains: the same vectors a separately trained skipgram gives.
+  embeddingEpochs: SKIPGRAM_DEFAULTS.epochs,
   pretrain: false,
   pretrainEpochs: 2,
   decoderVocab: 2000,

@@ -24,6 +24,7 @@ import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
 import { charGrams, corpusTexts, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
 import { startingVectors } from './neural-common';
+import { SKIPGRAM_DEFAULTS } from './skipgram';
 import { contentWords, countMap, fullText, textKey, tokenize } from './text';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, RunScores, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData } from './types';
@@ -49,7 +50,8 @@ export const LTR_DEFAULTS: LtrConfig = {
   lexical: true,
   overlap: true,
   embedding: true,
-  embeddingEpochs: 3,
+  // As many as the skipgram model trains: the same vectors a separately trained skipgram gives.
+  embeddingEpochs: SKIPGRAM_DEFAULTS.epochs,
   chars: false,
   l2: 1e-2,
   lr: 0.05,

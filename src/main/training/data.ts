@@ -6,6 +6,12 @@
  * pairs of pair files. Random negatives are drawn by the models from every question with text.
  * Labels of a pool come from its default label source (`gold` when present, else the aggregate
  * of its annotators; see gold/state.ts).
+ *
+ * Unlabeled text: every question's title and body (`questions`) plus the workspace's answers
+ * and comments (`extraTexts`, migration 4), which feed idf, vocabularies, skip-gram and encoder
+ * pre-training. Answers are taken in import order up to `maxTexts` texts and `maxChars`
+ * characters in all (EXTRA_TEXT_LIMITS; the training data is copied to the worker thread, and
+ * skip-gram time grows with the text: ~0.2 M tokens/s, ~5 characters a token).
  */
 import { labelGrade } from '../../shared/labels';
 import type { DevSet, QText, RunScores, TrainingData } from '../models/types';
@@ -55,9 +61,48 @@ export interface BuiltTrainingData {
   data: TrainingData;
   positives: number;
   negatives: number;
+  /** Answers passed as extraTexts, and how many were left out by the limits. */
+  extraTexts: number;
+  extraTextsLeftOut: number;
 }
 
-export function buildTrainingData(ws: Workspace, trainPools: readonly string[], opts: { excludeRuns?: ReadonlySet<string> } = {}): BuiltTrainingData {
+/** Bounds on the answers passed to the models as unlabeled text. */
+export interface ExtraTextLimits {
+  /** At most this many answers (0 = none). */
+  maxTexts?: number;
+  /** At most this many characters over all of them. */
+  maxChars?: number;
+}
+
+/** Default bounds: 100,000 answers, 20 M characters (≈ 4 M tokens; SemEval-2016's 17,830 comments are 3.5 M). */
+export const EXTRA_TEXT_LIMITS: Required<ExtraTextLimits> = { maxTexts: 100_000, maxChars: 20_000_000 };
+
+/**
+ * The workspace's answers in import order, as long as both limits hold (an answer that would
+ * pass maxChars is left out, and so are all after it, so the choice does not depend on lengths
+ * further on).
+ */
+export function answerTexts(ws: Workspace, limits: ExtraTextLimits = {}): { texts: string[]; leftOut: number } {
+  const maxTexts = limits.maxTexts ?? EXTRA_TEXT_LIMITS.maxTexts;
+  const maxChars = limits.maxChars ?? EXTRA_TEXT_LIMITS.maxChars;
+  const texts: string[] = [];
+  let chars = 0;
+  if (maxTexts > 0) {
+    for (const body of ws.iterateAnswerBodies()) {
+      if (chars + body.length > maxChars) break;
+      texts.push(body);
+      chars += body.length;
+      if (texts.length >= maxTexts) break;
+    }
+  }
+  return { texts, leftOut: ws.answerCount() - texts.length };
+}
+
+export function buildTrainingData(
+  ws: Workspace,
+  trainPools: readonly string[],
+  opts: { excludeRuns?: ReadonlySet<string>; extraTexts?: ExtraTextLimits } = {},
+): BuiltTrainingData {
   const questions = new Map<string, QText>();
   const all = ws.db.prepare(`SELECT id, title, body FROM questions ORDER BY doc`).iterate() as IterableIterator<QText>;
   const randomPool: string[] = [];
@@ -93,7 +138,14 @@ export function buildTrainingData(ws: Workspace, trainPools: readonly string[], 
     qtext(ws, a, questions);
     qtext(ws, b, questions);
   }
-  return { data: { questions, positives, negatives, randomPool, runs }, positives: positives.length, negatives: negatives.length };
+  const extra = answerTexts(ws, opts.extraTexts);
+  return {
+    data: { questions, positives, negatives, randomPool, runs, ...(extra.texts.length ? { extraTexts: extra.texts } : {}) },
+    positives: positives.length,
+    negatives: negatives.length,
+    extraTexts: extra.texts.length,
+    extraTextsLeftOut: extra.leftOut,
+  };
 }
 
 /** A labeled pool as a dev set: each labeled query, its candidates (pool order) and relevant ids. */

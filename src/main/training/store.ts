@@ -32,6 +32,8 @@ export interface TrainingInfo {
   positives: number;
   negatives: number;
   questions: number;
+  /** Answers/comments passed as unlabeled text (absent in models trained before migration 4). */
+  extraTexts?: number;
 }
 
 export interface ModelInfo {

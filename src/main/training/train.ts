@@ -23,7 +23,7 @@ import {
 } from '../models';
 import type { SavedModel, TrainProgress, TrainReport, WordVectors } from '../models/types';
 import type { Workspace } from '../workspace/workspace';
-import { buildDevSet, buildTrainingData, scoringItems } from './data';
+import { buildDevSet, buildTrainingData, scoringItems, type ExtraTextLimits } from './data';
 import { deleteModel, getModel, storeModel, type TrainingInfo } from './store';
 
 export interface TrainSpec {
@@ -40,6 +40,8 @@ export interface TrainSpec {
    * embeddings instead of skip-gram trained on the corpus.
    */
   vectors?: string;
+  /** Bounds on the answers/comments passed as unlabeled text (default EXTRA_TEXT_LIMITS in data.ts). */
+  extraTexts?: ExtraTextLimits;
 }
 
 /** Reads word2vec text vectors (at most maxWords words, in file order). */
@@ -89,7 +91,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   for (const p of trainPools) ws.pool(p);
   if (spec.devPool) ws.pool(spec.devPool);
   const exclude = new Set([spec.name]);
-  const built = buildTrainingData(ws, trainPools, { excludeRuns: exclude });
+  const built = buildTrainingData(ws, trainPools, { excludeRuns: exclude, extraTexts: spec.extraTexts });
   // tfidf and skipgram learn from the corpus text alone; the others need labeled similar pairs.
   const supervised = spec.model !== 'tfidf' && spec.model !== 'skipgram';
   if (supervised && built.positives === 0) {
@@ -155,6 +157,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     positives: built.positives,
     negatives: built.negatives,
     questions: built.data.questions.size,
+    extraTexts: built.extraTexts,
   };
   throwIfAborted(o.signal);
   storeModel(ws, spec.name, saved, report, training);

@@ -171,10 +171,36 @@ CREATE TABLE pool_assignments (
 CREATE INDEX pool_assignments_annotator ON pool_assignments(pool_id, annotator_id, query_id);
 `;
 
+/**
+ * Migration 4 — answers and comments, kept as unlabeled text (idf, vocabularies, skip-gram and
+ * encoder pre-training; see training/data.ts).
+ * - Keyed by the answer's own id (Stack Exchange post Id, SemEval RELC_ID), as questions are by
+ *   theirs: a re-import upserts exactly the same rows even when a newer dump has added, deleted
+ *   or moved answers (a (question, position) key would shift every later answer of the thread).
+ * - question_id: the question answered (a question of the workspace; deleting it deletes them).
+ * - position: order among the question's answers, 0-based, given when first imported (thread
+ *   order for SemEval, file order = post id order for Stack Exchange); kept on re-import.
+ * - Not in the BM25 index. A rowid table (not WITHOUT ROWID): answers can be long, and rowid
+ *   order is insertion order, which training uses to pick texts deterministically.
+ */
+const ANSWERS_V4 = `
+CREATE TABLE answers (
+  id          TEXT PRIMARY KEY,
+  question_id TEXT NOT NULL REFERENCES questions(id) ON DELETE CASCADE,
+  position    INTEGER NOT NULL CHECK (position >= 0),
+  source      TEXT NOT NULL,
+  body        TEXT NOT NULL,
+  author      TEXT,
+  created     TEXT
+) STRICT;
+CREATE INDEX answers_question ON answers(question_id, position);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
   { version: 3, name: 'models: trained rerankers with their weights and reports', sql: MODELS_V3 },
+  { version: 4, name: 'answers: answers and comments as unlabeled text', sql: ANSWERS_V4 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Workspace } from './workspace';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
-import { APPLICATION_ID } from './db';
+import { APPLICATION_ID, openWorkspaceDb } from './db';
 
 let dir: string;
 beforeEach(() => {
@@ -83,6 +83,39 @@ describe('workspace file', () => {
   });
 });
 
+describe('migration 4 (answers)', () => {
+  it('upgrades a schema-3 workspace: questions, pools, labels, runs and models stay as they were', () => {
+    const p = path.join(dir, 'v3.qpairs');
+    const db = openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 3) });
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    db.close();
+    const v3 = Workspace.open(p, { migrations: MIGRATIONS.slice(0, 3) });
+    v3.upsertQuestion({ id: 'q1', source: 's', title: 'T', body: 'B' });
+    v3.upsertQuestion({ id: 'c1', source: 's', title: 'C', body: 'D' });
+    v3.createPool({ name: 'p', scheme: 'semeval3' });
+    v3.addPoolQuery('p', 'q1', ['c1']);
+    v3.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'gold', value: 'Relevant', origin: 'test' });
+    v3.setRunScore(v3.ensureRun('p', 'r', 'test'), 'q1', 'c1', 0.5);
+    v3.db.prepare(`INSERT INTO models(name, kind, saved, report, training, created) VALUES ('m', 'tfidf', x'00', '{}', '{}', 'now')`).run();
+    expect(() => v3.stats()).toThrow(/no such table: answers/);
+    v3.close();
+    const before = new Database(p, { readonly: true });
+    const dump = (d: Database.Database) =>
+      ['questions', 'pools', 'pool_candidates', 'labels', 'run_scores', 'models'].map((t) => d.prepare(`SELECT * FROM ${t}`).raw().all());
+    const rows = dump(before);
+    before.close();
+
+    const ws = Workspace.open(p);
+    expect(ws.db.pragma('user_version', { simple: true })).toBe(4);
+    expect(ws.getMeta('schema_version')).toBe('4');
+    expect(dump(ws.db)).toEqual(rows);
+    expect(ws.stats()).toMatchObject({ questions: 2, answers: 0, pools: 1, labels: 1, runs: 1 });
+    expect(ws.upsertAnswer({ id: 'a1', questionId: 'q1', source: 's', body: 'an answer' })).toBe('inserted');
+    expect(ws.stats().answers).toBe(1);
+    ws.close();
+  });
+});
+
 describe('workspace content', () => {
   let ws: Workspace;
   beforeEach(() => {
@@ -96,6 +129,25 @@ describe('workspace content', () => {
     expect(ws.upsertQuestion({ id: 'q1', source: 's', title: 'T2', body: 'B', tags: ['a', 'b'] }).result).toBe('updated');
     expect(ws.getQuestion('q1')).toMatchObject({ title: 'T2', tags: ['a', 'b'] });
     expect(ws.questionCount()).toBe(1);
+  });
+
+  it('upserts answers by id, in position order per question; they need their question', () => {
+    ws.upsertQuestion({ id: 'q1', source: 's', title: 'T' });
+    ws.upsertQuestion({ id: 'q2', source: 's', title: 'U' });
+    expect(ws.upsertAnswer({ id: 'a1', questionId: 'q1', source: 's', body: 'one' })).toBe('inserted');
+    expect(ws.upsertAnswer({ id: 'a2', questionId: 'q1', source: 's', body: 'two', author: 'u', created: '2020' })).toBe('inserted');
+    expect(ws.upsertAnswer({ id: 'a1', questionId: 'q1', source: 's', body: 'one' })).toBe('unchanged');
+    expect(ws.upsertAnswer({ id: 'a1', questionId: 'q1', source: 's', body: 'one, edited' })).toBe('updated');
+    expect(ws.answersOf('q1').map((a) => [a.id, a.position, a.body])).toEqual([['a1', 0, 'one, edited'], ['a2', 1, 'two']]);
+    expect(ws.upsertAnswer({ id: 'a1', questionId: 'q2', source: 's', body: 'moved' })).toBe('updated');
+    expect(ws.answersOf('q2').map((a) => [a.id, a.position])).toEqual([['a1', 0]]);
+    expect(() => ws.upsertAnswer({ id: 'a9', questionId: 'nope', source: 's', body: 'x' })).toThrow(/question nope is not in the workspace/);
+    expect(ws.answerCount()).toBe(2);
+    expect([...ws.iterateAnswerBodies()]).toEqual(['moved', 'two']);
+    expect(ws.stats().answers).toBe(2);
+    // Deleting a question deletes its answers.
+    ws.db.prepare(`DELETE FROM questions WHERE id = 'q2'`).run();
+    expect(ws.answerCount()).toBe(1);
   });
 
   it('counts duplicate pairs unordered', () => {

@@ -19,6 +19,27 @@ export interface NewQuestion {
   category?: string | null;
 }
 
+/** An answer or comment: unlabeled text of a thread (see migration 4). */
+export interface NewAnswer {
+  /** The answer's own id (Stack Exchange post Id, SemEval RELC_ID). */
+  id: string;
+  /** The question it answers; must be in the workspace. */
+  questionId: string;
+  source: string;
+  body: string;
+  author?: string | null;
+  created?: string | null;
+}
+
+interface AnswerRow {
+  question_id: string;
+  position: number;
+  source: string;
+  body: string;
+  author: string | null;
+  created: string | null;
+}
+
 export interface NewPool {
   name: string;
   scheme?: LabelScheme;
@@ -209,6 +230,61 @@ export class Workspace {
   /** Iterates all questions in doc order (streaming). */
   *iterateQuestions(fromDoc = 0): IterableIterator<QuestionRow> {
     yield* this.db.prepare(`SELECT * FROM questions WHERE doc > ? ORDER BY doc`).iterate(fromDoc) as IterableIterator<QuestionRow>;
+  }
+
+  // ---------------------------------------------------------------- answers
+
+  /**
+   * Inserts or updates an answer by id (re-imports are idempotent). A new answer is placed after
+   * the question's other answers; an updated one keeps its position (unless it moved to another
+   * question). Throws when the question is not in the workspace.
+   */
+  upsertAnswer(a: NewAnswer): UpsertResult {
+    const row = { id: a.id, question_id: a.questionId, source: a.source, body: a.body, author: a.author ?? null, created: a.created ?? null };
+    const old = this.stmt(`SELECT question_id, position, source, body, author, created FROM answers WHERE id = ?`).get(a.id) as AnswerRow | undefined;
+    if (
+      old &&
+      old.question_id === row.question_id &&
+      old.source === row.source &&
+      old.body === row.body &&
+      old.author === row.author &&
+      old.created === row.created
+    ) {
+      return 'unchanged';
+    }
+    if (this.docOf(a.questionId) === null) throw new QPairsError(`answer ${a.id}: its question ${a.questionId} is not in the workspace`);
+    const position =
+      old && old.question_id === row.question_id
+        ? old.position
+        : (this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM answers WHERE question_id = ?`).get(a.questionId) as { n: number }).n;
+    this.stmt(
+      `INSERT INTO answers(id, question_id, position, source, body, author, created)
+       VALUES (@id, @question_id, @position, @source, @body, @author, @created)
+       ON CONFLICT(id) DO UPDATE SET question_id = excluded.question_id, position = excluded.position, source = excluded.source,
+         body = excluded.body, author = excluded.author, created = excluded.created`,
+    ).run({ ...row, position });
+    return old ? 'updated' : 'inserted';
+  }
+
+  /** The answers of a question, in position order. */
+  answersOf(questionId: string): Array<{ id: string; position: number; source: string; body: string; author: string | null; created: string | null }> {
+    return this.stmt(`SELECT id, position, source, body, author, created FROM answers WHERE question_id = ? ORDER BY position`).all(questionId) as Array<{
+      id: string;
+      position: number;
+      source: string;
+      body: string;
+      author: string | null;
+      created: string | null;
+    }>;
+  }
+
+  answerCount(): number {
+    return (this.stmt(`SELECT count(*) AS n FROM answers`).get() as { n: number }).n;
+  }
+
+  /** Iterates the answers' bodies in insertion (rowid) order (streaming). */
+  *iterateAnswerBodies(): IterableIterator<string> {
+    for (const r of this.db.prepare(`SELECT body FROM answers ORDER BY rowid`).iterate() as IterableIterator<{ body: string }>) yield r.body;
   }
 
   // ---------------------------------------------------------------- pairs
@@ -528,6 +604,7 @@ export class Workspace {
       sources[r.source] = r.n;
     return {
       questions: one(`SELECT count(*) AS n FROM questions`),
+      answers: one(`SELECT count(*) AS n FROM answers`),
       duplicatePairs: one(`SELECT count(*) AS n FROM (SELECT DISTINCT lo, hi FROM duplicate_pairs)`),
       pools: one(`SELECT count(*) AS n FROM pools`),
       labels: one(

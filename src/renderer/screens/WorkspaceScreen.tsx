@@ -29,6 +29,7 @@ const SCHEMES = ['', 'binary', 'semeval3', 'likert5', 'graded'] as const;
 
 const STAT_ROWS: Array<[keyof WorkspaceStats, string]> = [
   ['questions', 'Questions'],
+  ['answers', 'Answers'],
   ['duplicatePairs', 'Duplicate pairs'],
   ['pools', 'Pools'],
   ['labels', 'Labels'],

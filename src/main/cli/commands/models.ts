@@ -23,6 +23,8 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
     seed: { type: 'string' },
     config: { type: 'string' },
     vectors: { type: 'string' },
+    'max-extra-texts': { type: 'string' },
+    'max-extra-chars': { type: 'string' },
     json: { type: 'boolean' },
   });
   const model = requireString(values.model, `--model M (${MODEL_IDS.join(', ')})`);
@@ -30,6 +32,10 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
   const epochs = optionalInt(values.epochs, '--epochs');
   if (epochs !== undefined && epochs < 1) throw new UsageError('--epochs must be at least 1');
   const seed = optionalInt(values.seed, '--seed');
+  const maxTexts = optionalInt(values['max-extra-texts'], '--max-extra-texts');
+  const maxChars = optionalInt(values['max-extra-chars'], '--max-extra-chars');
+  if ((maxTexts ?? 0) < 0 || (maxChars ?? 0) < 0) throw new UsageError('--max-extra-texts and --max-extra-chars must be 0 or more');
+  const extraTexts = maxTexts !== undefined || maxChars !== undefined ? { maxTexts, maxChars } : undefined;
   let config: Record<string, unknown> | undefined;
   if (values.config) {
     try {
@@ -48,7 +54,7 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
     try {
       const { report, training } = await trainModel(
         ws,
-        { model, name, trainPools: values['train-pool'] ?? [], devPool: values['dev-pool'] ?? null, epochs, seed, config, vectors: values.vectors },
+        { model, name, trainPools: values['train-pool'] ?? [], devPool: values['dev-pool'] ?? null, epochs, seed, config, vectors: values.vectors, extraTexts },
         {
           signal: ac.signal,
           onProgress: (p) => {
@@ -70,7 +76,10 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
       else {
         out.log(`trained ${name} (${model}) in ${report.seconds.toFixed(1)} s on ${report.backend}: ${report.epochs} epochs, kept epoch ${report.bestEpoch}` +
           (report.bestDevMRR !== undefined ? ` (dev MRR ${(100 * report.bestDevMRR).toFixed(2)}, MAP ${(100 * (report.bestDevMAP ?? 0)).toFixed(2)})` : ''));
-        out.log(`  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions; ${report.examplesPerSecond.toFixed(0)} ${report.exampleUnit}/s`);
+        out.log(
+          `  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions, ` +
+            `${training.extraTexts ?? 0} answers as unlabeled text; ${report.examplesPerSecond.toFixed(0)} ${report.exampleUnit}/s`,
+        );
         if (scored) out.log(`  scored pool ${scored.pool} as run "${name}" (${scored.pairs} pairs): see qpairs eval W --pool ${scored.pool}`);
       }
       return 0;

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { importFiles } from '../import';
+import { sharedData } from '../../../tests/shared-data';
+import { answerTexts, buildTrainingData, EXTRA_TEXT_LIMITS } from './data';
+import { trainModel } from './train';
+import { findModel } from './store';
+import { main } from '../cli/index';
+
+const DEV = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+let dir: string;
+let ws: Workspace;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-data-'));
+  ws = Workspace.create(path.join(dir, 'd.qpairs'));
+  await importFiles(ws, 'semeval', [DEV], { pool: 'dev' });
+});
+afterAll(() => {
+  ws.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('answers as unlabeled text', () => {
+  it('passes the workspace answers (SemEval comments) as extraTexts, in import order', () => {
+    const built = buildTrainingData(ws, ['dev']);
+    expect(built.extraTexts).toBe(5000);
+    expect(built.extraTextsLeftOut).toBe(0);
+    const extra = built.data.extraTexts!;
+    expect(extra).toHaveLength(5000);
+    expect(extra).toEqual(ws.db.prepare(`SELECT body FROM answers ORDER BY rowid`).pluck().all());
+    // Questions stay the questions: comments are not candidates or random negatives.
+    expect(built.data.questions.size).toBe(550);
+    expect(built.data.randomPool).toHaveLength(550);
+  });
+
+  it('bounds them by count and by characters (a text past the character bound ends the list)', () => {
+    const all = ws.db.prepare(`SELECT body FROM answers ORDER BY rowid`).pluck().all() as string[];
+    expect(answerTexts(ws, { maxTexts: 10 }).texts).toEqual(all.slice(0, 10));
+    expect(answerTexts(ws, { maxTexts: 10 }).leftOut).toBe(4990);
+    const chars = all[0]!.length + all[1]!.length + all[2]!.length;
+    expect(answerTexts(ws, { maxChars: chars }).texts).toEqual(all.slice(0, 3));
+    expect(answerTexts(ws, { maxChars: chars - 1 }).texts).toEqual(all.slice(0, 2));
+    expect(answerTexts(ws, { maxTexts: 0 })).toEqual({ texts: [], leftOut: 5000 });
+    expect(buildTrainingData(ws, ['dev'], { extraTexts: { maxTexts: 0 } }).data.extraTexts).toBeUndefined();
+    expect(EXTRA_TEXT_LIMITS.maxChars).toBeGreaterThan(all.reduce((s, t) => s + t.length, 0));
+  });
+
+  it('records how many answers a model was trained with', async () => {
+    await trainModel(ws, { model: 'tfidf', name: 'tf', trainPools: ['dev'], extraTexts: { maxTexts: 123 } }, { workerPath: null });
+    expect(findModel(ws, 'tf')!.info.training.extraTexts).toBe(123);
+  });
+
+  it('the CLI bounds them with --max-extra-texts / --max-extra-chars', async () => {
+    let out = '';
+    let err = '';
+    const io = { log: (x: string) => (out += x + '\n'), err: (x: string) => (err += x + '\n') };
+    const file = ws.path;
+    ws.close();
+    try {
+      expect(await main(['train', file, '--model', 'tfidf', '--name', 'tf-cli', '--train-pool', 'dev', '--max-extra-texts', '7', '--json'], io), err).toBe(0);
+      expect(JSON.parse(out).training.extraTexts).toBe(7);
+      out = '';
+      expect(await main(['train', file, '--model', 'tfidf', '--name', 'tf-cli2', '--train-pool', 'dev', '--max-extra-chars', '0'], io), err).toBe(0);
+      expect(out).toMatch(/0 answers as unlabeled text/);
+      expect(await main(['train', file, '--model', 'tfidf', '--name', 'tf-cli3', '--max-extra-texts', '-1'], io)).toBe(2);
+    } finally {
+      ws = Workspace.open(file);
+    }
+  });
+
+  it('the answers reach the models: skip-gram learns words only the comments have', async () => {
+    const spec = { model: 'skipgram', trainPools: ['dev'], epochs: 1 };
+    await trainModel(ws, { ...spec, name: 'sg-q', extraTexts: { maxTexts: 0 } }, { workerPath: null });
+    await trainModel(ws, { ...spec, name: 'sg-qa' }, { workerPath: null });
+    const without = new Set(findModel(ws, 'sg-q')!.saved.vocab);
+    const withAnswers = new Set(findModel(ws, 'sg-qa')!.saved.vocab);
+    expect(findModel(ws, 'sg-qa')!.info.training.extraTexts).toBe(5000);
+    expect(withAnswers.size).toBeGreaterThan(2 * without.size);
+    expect([...without].every((w) => withAnswers.has(w))).toBe(true);
+  });
+});

@@ -337,23 +337,7 @@ export class DosSantosRanker implements Ranker {
   }
 
   private convReps(texts: readonly QText[]): Float32Array[] {
-    const keys = texts.map(textKey);
-    const missing: number[] = [];
-    const seen = new Set<string>();
-    keys.forEach((k, i) => {
-      if (!this.convCache.get(k) && !seen.has(k)) {
-        seen.add(k);
-        missing.push(i);
-      }
-    });
-    if (missing.length) {
-      const C = this.config.filters;
-      const r = tf.tidy(() => this.convEncode(missing.map((i) => texts[i]), false));
-      const d = r.dataSync() as Float32Array;
-      r.dispose();
-      missing.forEach((i, j) => this.convCache.set(keys[i], l2normalize(d.slice(j * C, (j + 1) * C))));
-    }
-    return keys.map((k) => this.convCache.get(k)!);
+    return this.convCache.encodeAll(texts, this.config.filters, (t) => this.convEncode(t, false));
   }
 
   private bowCos(a: Bag, b: Bag, tw: Float32Array): number {

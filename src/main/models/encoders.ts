@@ -355,23 +355,7 @@ export class EncoderRanker implements Ranker {
 
   /** Unit-length encodings of the texts (cached by id + text hash). */
   encodings(texts: readonly QText[]): Float32Array[] {
-    const keys = texts.map(textKey);
-    const missing: number[] = [];
-    const seen = new Set<string>();
-    keys.forEach((k, i) => {
-      if (!this.cache.get(k) && !seen.has(k)) {
-        seen.add(k);
-        missing.push(i);
-      }
-    });
-    if (missing.length) {
-      const H = this.config.hidden;
-      const e = tf.tidy(() => this.encodeTexts(missing.map((i) => texts[i]), false));
-      const d = e.dataSync() as Float32Array;
-      e.dispose();
-      missing.forEach((i, r) => this.cache.set(keys[i], l2normalize(d.slice(r * H, (r + 1) * H))));
-    }
-    return keys.map((k) => this.cache.get(k)!);
+    return this.cache.encodeAll(texts, this.config.hidden, (t) => this.encodeTexts(t, false));
   }
 
   score(query: QText, candidates: readonly QText[]): number[] {

@@ -4,7 +4,7 @@ import { QPairsError } from '../errors';
 import { corpusTexts } from './lexical';
 import { Rng } from './rng';
 import { SkipGramRanker } from './skipgram';
-import { tokenize } from './text';
+import { textKey, tokenize } from './text';
 import type { QText, TrainOptions, TrainingData, WordVectors } from './types';
 import { PAD, UNK, Vocab } from './vocab';
 
@@ -170,6 +170,35 @@ export class EncodingCache {
   }
   get size(): number {
     return this.m.size;
+  }
+
+  /**
+   * Unit-length encodings of texts, cached by id + text hash: the texts not cached yet are encoded
+   * in one batch by `encode` (a [n, width] tensor, run inside tf.tidy). The results come from this
+   * call's own list, so a cache clear while it fills cannot lose one of them.
+   */
+  encodeAll(texts: readonly QText[], width: number, encode: (texts: QText[]) => tf.Tensor): Float32Array[] {
+    const keys = texts.map(textKey);
+    const out: Array<Float32Array | undefined> = keys.map((k) => this.m.get(k));
+    const slot = new Map<string, number>();
+    const missing: number[] = [];
+    keys.forEach((k, i) => {
+      if (!out[i] && !slot.has(k)) {
+        slot.set(k, missing.length);
+        missing.push(i);
+      }
+    });
+    if (missing.length) {
+      const t = tf.tidy(() => encode(missing.map((i) => texts[i]!)));
+      const d = t.dataSync() as Float32Array;
+      t.dispose();
+      const fresh = missing.map((_, j) => l2normalize(d.slice(j * width, (j + 1) * width)));
+      missing.forEach((i, j) => this.set(keys[i]!, fresh[j]!));
+      keys.forEach((k, i) => {
+        if (!out[i]) out[i] = fresh[slot.get(k)!];
+      });
+    }
+    return out as Float32Array[];
   }
 }
 

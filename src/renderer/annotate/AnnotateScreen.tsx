@@ -15,6 +15,7 @@ import { describeLabel, labelKeys, NAV_KEYS, valueForKey } from './keys';
 import { pairKey } from './labelQueue';
 import { CandidateTable, type RowModel } from './CandidateTable';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
+import { KeyLegend } from '../components/KeyLegend';
 import { isTypingTarget } from '../lib/typing';
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
@@ -479,19 +480,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             </div>
           </section>
 
-          <div className="legend" data-testid="legend">
-            {keys.map((k) => (
-              <span key={k.key} className="legend-item">
-                <kbd>{k.key}</kbd> {k.label}
-              </span>
-            ))}
-            <span className="legend-sep" />
-            {NAV_KEYS.map(([k, what]) => (
-              <span key={k} className="legend-item muted">
-                <kbd>{k}</kbd> {what}
-              </span>
-            ))}
-          </div>
+          <KeyLegend labels={keys} nav={NAV_KEYS} testId="legend" />
 
           <CandidateTable
             view={view}

@@ -17,6 +17,7 @@ import { isTransportError } from '../client/types';
 import { describeLabel, labelKeys, valueForKey } from '../annotate/keys';
 import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
+import { KeyLegend } from '../components/KeyLegend';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 
 const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
@@ -442,19 +443,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
             </p>
           </section>
 
-          <div className="legend" data-testid="review-legend">
-            {keys.map((k) => (
-              <span key={k.key} className="legend-item">
-                <kbd>{k.key}</kbd> {k.label}
-              </span>
-            ))}
-            <span className="legend-sep" />
-            {REVIEW_KEYS.map(([k, what]) => (
-              <span key={k} className="legend-item muted">
-                <kbd>{k}</kbd> {what}
-              </span>
-            ))}
-          </div>
+          <KeyLegend labels={keys} nav={REVIEW_KEYS} testId="review-legend" />
         </>
       )}
 

@@ -25,12 +25,19 @@ export function electronBinary() {
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (isMain) {
   let bin = electronBinary();
+  let downloadError = '';
   if (!bin && existsSync(path.join(root, 'node_modules', 'electron', 'install.js'))) {
     // Electron ≥ 42 fetches its binary on first use; do it now, visibly (a connected machine
     // needs this once; on an offline one it fails within a second).
     console.error('The Electron binary is not installed yet: downloading it once (Electron release servers)…');
-    spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron', 'install.js')], { cwd: root, stdio: 'inherit', timeout: 15 * 60_000 });
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron', 'install.js')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'pipe'],
+      encoding: 'utf8',
+      timeout: 15 * 60_000,
+    });
     bin = electronBinary();
+    if (!bin) downloadError = (r.stderr || r.error?.message || '').split('\n').find((l) => l.trim()) ?? 'unknown error';
   }
   if (!bin) {
     const port = 5180;
@@ -38,7 +45,9 @@ if (isMain) {
       'QPairs cannot start the desktop app here: the Electron binary is not installed on this machine. ' +
         'The electron npm package (45.x) does not ship the binary; it downloads it the first time Electron is ' +
         'required, and that download is not possible here (no access to the Electron release servers, so ' +
-        'node_modules/electron/dist is missing and the download just tried failed). The same app runs in a browser instead: `npm run serve` ' +
+        'node_modules/electron/dist is missing and the download just tried failed' +
+        (downloadError ? `: ${downloadError.trim()}` : '') +
+        '). The same app runs in a browser instead: `npm run serve` ' +
         `builds it and serves it at http://127.0.0.1:${port}/ (add a workspace path, e.g. \`npm run serve -- my.qpairs\`; ` +
         'without one it opens the demo workspace ~/.qpairs/demo.qpairs). On a machine with network access, ' +
         '`npm start` downloads the binary once and opens the desktop app.',

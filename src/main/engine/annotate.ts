@@ -1,5 +1,5 @@
 import type { CandidateView, LabelAck, ParsedArgs, PoolProgress, QueryView } from '../../shared/contract';
-import { normaliseLabel, UNSURE } from '../../shared/labels';
+import { normaliseLabel } from '../../shared/labels';
 import type { LabelRecord, PoolQuery } from '../../shared/types';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
@@ -156,10 +156,30 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>): LabelAck {
   let value: string | null = null;
   if (a.value !== null) {
     value = normaliseLabel(pool.scheme, a.value);
-    if (value === null) throw new QPairsError(`"${a.value}" is not a label of the ${pool.scheme} scheme${a.value === UNSURE ? '' : ''}`);
+    if (value === null) throw new QPairsError(`"${a.value}" is not a label of the ${pool.scheme} scheme`);
   }
+  checkAssigned(ws, a.pool, a.annotator, a.queryId);
   const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui' }, pool.id);
   return { seq, saved: true, record: seq === null ? null : ws.labelEvent(seq) };
+}
+
+/**
+ * Once a pool is assigned, only its assigned annotators label it (each only their queries under
+ * k-per-query); judges, `gold` and system annotators are exempt (they settle or import labels).
+ */
+function checkAssigned(ws: Workspace, pool: string, annotator: string, queryId: string): void {
+  const plan = getAssignment(ws, pool);
+  if (plan.mode === 'open') return;
+  const role = ws.listAnnotators().find((x) => x.name === annotator)?.role ?? 'annotator';
+  if (role !== 'annotator') return;
+  const assigned = plan.mode === 'full' ? plan.annotators.includes(annotator) : !!plan.perQueryAnnotators?.get(queryId)?.includes(annotator);
+  if (!assigned) {
+    throw new QPairsError(
+      plan.annotators.includes(annotator)
+        ? `query ${queryId} of pool "${pool}" is not assigned to ${annotator}`
+        : `${annotator} is not assigned to pool "${pool}" (assigned: ${plan.annotators.join(', ')})`,
+    );
+  }
 }
 
 export function undoLabel(ws: Workspace, seq: number, annotator: string): LabelRecord {

@@ -121,6 +121,22 @@ describe('engine', () => {
     expect(engine.ws.findPool('bad2')).toBeNull();
   });
 
+  it('once a pool is assigned, only its annotators label it (judges exempt), each only their queries', async () => {
+    const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'x', blind: false })) as QueryView;
+    const pair = { pool: 'dev', queryId: v.queryId, candidateId: v.candidates[0]!.id };
+    await engine.invoke('pool.assign', { pool: 'dev', annotators: ['alice', 'bob'] });
+    await expect(engine.invoke('label.set', { ...pair, annotator: 'carol', value: 'Relevant' })).rejects.toThrow(/carol is not assigned to pool "dev" \(assigned: alice, bob\)/);
+    await engine.invoke('annotator.add', { name: 'judy', role: 'judge' });
+    expect(((await engine.invoke('label.set', { ...pair, annotator: 'judy', value: 'Relevant' })) as LabelAck).saved).toBe(true);
+    expect(((await engine.invoke('label.set', { ...pair, annotator: 'alice', value: 'Relevant' })) as LabelAck).saved).toBe(true);
+    await engine.invoke('pool.assign', { pool: 'dev', annotators: ['alice', 'bob'], perQuery: 1, seed: 2 });
+    const mine = (await engine.invoke('pool.assignment', { pool: 'dev', annotator: 'alice' })) as { queries: string[] };
+    const other = engine.ws.poolQueries('dev').find((q) => !mine.queries.includes(q.queryId))!;
+    await expect(
+      engine.invoke('label.set', { pool: 'dev', queryId: other.queryId, candidateId: other.candidates[0]!, annotator: 'alice', value: 'Relevant' }),
+    ).rejects.toThrow(new RegExp(`query ${other.queryId} of pool "dev" is not assigned to alice`));
+  });
+
   it('creates a BM25 pool and evaluates live', async () => {
     const info = (await engine.invoke('pool.create', { name: 'p', sample: { n: 5, seed: 3 }, depth: 20 })) as { queries: number; pairs: number };
     expect(info).toMatchObject({ queries: 5, pairs: 100 });

@@ -119,10 +119,7 @@ export const qrels: Importer = {
       t ??= target(ctx, 'graded', true);
       const [q, , c, raw] = fields as [string, string, string, string];
       if (!/^[+-]?\d+$/.test(raw)) throw fileError(file, line, `relevance ${JSON.stringify(raw)} is not an integer`);
-      ensurePair(ctx, t, file, line, q, c);
-      const value = labelValue(file, line, t.pool, raw);
-      if (seen.add(ctx, q, c, annotator, value, line)) putLabel(ctx, t.pool, q, c, annotator, value, origin(ctx, file));
-      ctx.tick();
+      labelRow(ctx, t, seen, file, line, q, c, annotator, raw);
     }
   },
 };

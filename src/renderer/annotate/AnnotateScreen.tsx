@@ -243,14 +243,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
 
   const doUndo = useCallback(async () => {
     if (!ready) return;
-    if (outbox.counts().unsaved > 0) {
-      setNotice('Saving the labels just given before undoing…');
-      await Promise.race([outbox.idle(), new Promise((r) => setTimeout(r, 4000))]);
-      if (outbox.counts().unsaved > 0) {
-        setNotice('Cannot undo yet: labels are still waiting to be saved.');
-        return;
-      }
-    }
+    if (!(await outbox.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, annotator);
     if (!e) {
       setNotice('Nothing to undo: no labels given in this session.');

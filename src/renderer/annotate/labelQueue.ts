@@ -127,6 +127,19 @@ export class LabelQueue {
     return new Promise((r) => this.idleWaiters.push(r));
   }
 
+  /**
+   * Before an undo: waits (up to `ms`) for the labels just given to be saved, telling the user
+   * through `notice`; false when some are still unsaved (the undo must not run yet).
+   */
+  async settledForUndo(notice: (text: string) => void, ms = 4000): Promise<boolean> {
+    if (this.counts().unsaved === 0) return true;
+    notice('Saving the labels just given before undoing…');
+    await Promise.race([this.idle(), new Promise((r) => setTimeout(r, ms))]);
+    if (this.counts().unsaved === 0) return true;
+    notice('Cannot undo yet: labels are still waiting to be saved.');
+    return false;
+  }
+
   subscribe = (fn: () => void): (() => void) => {
     this.listeners.add(fn);
     return () => {

@@ -206,14 +206,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
   const doUndo = async (): Promise<void> => {
     if (!judge || !pool) return;
-    if (settles.counts().unsaved > 0) {
-      setNotice('Saving the labels just given before undoing…');
-      await Promise.race([settles.idle(), new Promise((r) => setTimeout(r, 4000))]);
-      if (settles.counts().unsaved > 0) {
-        setNotice('Cannot undo yet: labels are still waiting to be saved.');
-        return;
-      }
-    }
+    if (!(await settles.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, judge);
     if (!e) {
       setNotice('Nothing to undo: you settled nothing in this session.');

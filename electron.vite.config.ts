@@ -4,7 +4,8 @@ import react from '@vitejs/plugin-react';
 /**
  * main: ESM (package.json "type": "module"), entry src/main/index.ts → out/main/index.js; use
  *       import.meta.dirname there, never a hand-made __dirname.
- *       The tfjs model worker is a second entry → out/main/train-worker.js.
+ *       The tfjs model worker is a second entry → out/main/train-worker.js, the compute worker
+ *       (agreement reports, comparisons off the main thread) a third → out/main/compute-worker.js.
  * preload: CommonJS (sandboxed preloads cannot be ES modules) → out/preload/index.cjs.
  * renderer: React, src/renderer/index.html → out/renderer (relative base so file:// works).
  * scripts/serve.mjs builds the renderer alone with the same settings (RENDERER_BUILD there).
@@ -13,8 +14,12 @@ export default defineConfig({
   main: {
     build: {
       rolldownOptions: {
-        // The model worker (worker_threads) is its own entry: out/main/train-worker.js.
-        input: { index: 'src/main/index.ts', 'train-worker': 'src/main/models/train-worker.ts' },
+        // The workers (worker_threads) are their own entries: out/main/train-worker.js, out/main/compute-worker.js.
+        input: {
+          index: 'src/main/index.ts',
+          'train-worker': 'src/main/models/train-worker.ts',
+          'compute-worker': 'src/main/engine/compute-worker.ts',
+        },
       },
     },
   },

@@ -1,14 +1,20 @@
 import { defineConfig } from '@playwright/test';
+import { findBrowser } from './tests/e2e/browser';
 
 /**
- * End-to-end tests: the real UI in Debian's Chromium against serve mode. The global setup
+ * End-to-end tests: the real UI in Chromium against serve mode. The global setup
  * builds the renderer, creates a fresh temporary workspace and starts `scripts/serve.mjs` on
  * QPAIRS_E2E_PORT (default 47613); tests/e2e/electron.spec.ts drives the desktop shell where the
  * Electron binary is installed and skips (saying why) where it is not.
- * Never run `npx playwright install`: the browser is /usr/bin/chromium (apt install chromium),
- * or QPAIRS_CHROMIUM.
+ * The browser is found by tests/e2e/browser.ts, in order: QPAIRS_CHROMIUM; an installed Chrome,
+ * Edge or Chromium; on Linux x64 the headless Chromium of the npm package @sparticuz/chromium
+ * (the global setup unpacks it); else the global setup fails saying what was tried.
+ * Never run `npx playwright install`: Playwright's own browser downloads are not used.
  */
 export const E2E_PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613);
+// Synchronous and side-effect free: the runner and each worker load this file. When nothing is
+// found, the global setup throws the error before any test would launch a browser.
+const browser = findBrowser();
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -26,9 +32,6 @@ export default defineConfig({
     browserName: 'chromium',
     viewport: { width: 1360, height: 900 },
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.QPAIRS_CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
+    launchOptions: 'launchOptions' in browser ? browser.launchOptions : {},
   },
 });

@@ -68,7 +68,8 @@ async function buildRenderer() {
 
 async function bundleServer() {
   const { build } = await import('esbuild');
-  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts') };
+  // The compute worker (agreement reports, comparisons off the server's thread) is found next to the server bundle.
+  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts'), 'compute-worker': path.join(root, 'src/main/engine/compute-worker.ts') };
   const demo = path.join(root, 'src/main/engine/demo.ts');
   if (existsSync(demo)) entryPoints.demo = demo;
   await build({

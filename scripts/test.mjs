@@ -1,5 +1,5 @@
 // `npm test`: type check, unit tests (vitest), renderer build, end-to-end tests (Playwright in
-// Debian's Chromium). Runs every stage, prints a summary and one closing line
+// the Chromium tests/e2e/browser.ts finds). Runs every stage, prints a summary and one closing line
 // "N passed, N failed, N skipped", and exits non-zero when any stage failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Engine } from './engine/engine';
 import { Workspace } from './workspace/workspace';
+import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { ensureDemoWorkspace } from './engine/demo';
 import { registerIpc } from './ipc';
 import { createMainWindow, hardenApp, isAppUrl } from './window';
@@ -20,15 +21,26 @@ function workspaceFromArgv(argv: readonly string[]): string | null {
   return w ? path.resolve(w) : null;
 }
 
+let lock: WorkspaceLock | null = null;
+
+/** The app writes to its workspace for its lifetime: it holds the workspace lock (see workspace/lock.ts). */
+function lockWorkspace(file: string): void {
+  lock = acquireWorkspaceLock(file, { command: `QPairs desktop app (${file})`, onNote: (m) => console.warn(m) });
+}
+
 async function openWorkspace(): Promise<string> {
   const given = workspaceFromArgv(process.argv);
   if (given) {
     // A new path starts a new, empty workspace.
-    if (!existsSync(given)) Workspace.create(given).close();
+    if (!existsSync(given)) {
+      lockWorkspace(given);
+      Workspace.create(given).close();
+    }
     return given;
   }
   const demo = path.join(os.homedir(), '.qpairs', 'demo.qpairs');
   mkdirSync(path.dirname(demo), { recursive: true });
+  if (!existsSync(demo)) lockWorkspace(demo);
   await ensureDemoWorkspace(demo);
   return demo;
 }
@@ -41,6 +53,8 @@ app.on('will-quit', () => {
   unregister?.();
   engine?.close();
   engine = null;
+  lock?.release();
+  lock = null;
 });
 
 app
@@ -49,10 +63,13 @@ app
     hardenApp();
     const workspace = await openWorkspace();
     engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion() });
+    // A read-only workspace needs no lock (nothing can write it); its writes fail saying so.
+    if (!engine.ws.readonly && !lock) lockWorkspace(workspace);
     unregister = registerIpc(engine, isAppUrl);
     createMainWindow(`QPairs — ${path.basename(workspace)}`);
   })
   .catch((e: unknown) => {
+    lock?.release();
     dialog.showErrorBox('QPairs could not start', (e as Error)?.message ?? String(e));
     app.exit(1);
   });

@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import type { PoolInfo } from '../shared/contract';
+import type { CallerRole, PoolInfo } from '../shared/contract';
 import type { ConnectionState } from './client/types';
+import type { ReviewFocus, SharedState } from './shared-state';
 import { useApp, useEvent, useReconnect } from './lib/context';
 import { local } from './lib/storage';
 import { useStoredString } from './lib/hooks';
 import { errorMessage } from './lib/format';
+import { isTab, resolveTab, ROLE_HELP, TABS, tabForShortcut, type Tab } from './lib/roles';
+import { roleAllows } from '../shared/roles';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
 import { PoolsScreen } from './screens/PoolsScreen';
 import { AnnotateScreen } from './annotate/AnnotateScreen';
@@ -14,58 +17,20 @@ import { AgreementScreen } from './screens/AgreementScreen';
 import { ExportScreen } from './screens/ExportScreen';
 import { ModelsScreen } from './screens/ModelsScreen';
 
-export type Tab = 'workspace' | 'pools' | 'annotate' | 'review' | 'agreement' | 'evaluate' | 'export' | 'models';
-const TABS: Array<{ id: Tab; label: string }> = [
-  { id: 'workspace', label: 'Workspace' },
-  { id: 'pools', label: 'Pools' },
-  { id: 'annotate', label: 'Annotate' },
-  { id: 'review', label: 'Review' },
-  { id: 'agreement', label: 'Agreement' },
-  { id: 'evaluate', label: 'Evaluate' },
-  { id: 'export', label: 'Export' },
-  { id: 'models', label: 'Models' },
-];
-
-/** A request to show one disagreement (or the first of a query) on the Review screen. */
-export interface ReviewFocus {
-  pool: string;
-  queryId: string;
-  candidateId?: string;
-}
-
-function tabFromHash(): Tab {
+/** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
+function tabFromHash(): string | null {
   const h = window.location.hash.replace(/^#\/?/, '');
-  return (TABS.find((t) => t.id === h)?.id ?? (local.getItem('qpairs.tab') as Tab | null) ?? 'workspace') as Tab;
-}
-
-export { useStoredString } from './lib/hooks';
-
-export interface SharedState {
-  pools: PoolInfo[];
-  poolsError: string | null;
-  refreshPools: () => void;
-  pool: string;
-  setPool: (p: string) => void;
-  annotator: string;
-  setAnnotator: (a: string) => void;
-  /** Set in serve mode with tokens: the token's annotator, fixed. */
-  lockedAnnotator: string | null;
-  goTo: (tab: Tab) => void;
-  /** The query last shown on the Annotate screen (Evaluate's drill-down starts there). */
-  lastQueryId: string;
-  setLastQueryId: (q: string) => void;
-  /** Set by the Agreement screen's disagreement list; the Review screen moves there and clears it. */
-  reviewFocus: ReviewFocus | null;
-  openReview: (focus: ReviewFocus) => void;
-  clearReviewFocus: () => void;
-  /** The tfjs backend the engine's models run on, once known (app.info or models.list). */
-  modelBackend: string | null;
-  setModelBackend: (b: string) => void;
+  if (isTab(h)) return h;
+  const stored = local.getItem('qpairs.tab');
+  return isTab(stored) ? stored : null;
 }
 
 export function App(): ReactNode {
   const { client, info } = useApp();
-  const [tab, setTabState] = useState<Tab>(tabFromHash);
+  const [wanted, setWanted] = useState<string | null>(tabFromHash);
+  const role: CallerRole | null = info?.role ?? null;
+  // Until app.info answers, the role is unknown: no screen is shown (none would be sure to be allowed).
+  const tab: Tab | null = role ? resolveTab(role, wanted) : null;
   const [conn, setConn] = useState<ConnectionState>('connecting');
   const [pools, setPools] = useState<PoolInfo[]>([]);
   const [poolsError, setPoolsError] = useState<string | null>(null);
@@ -78,11 +43,20 @@ export function App(): ReactNode {
   const lockedAnnotator = info?.annotator ?? null;
   const annotator = lockedAnnotator ?? storedAnnotator;
 
-  const goTo = useCallback((t: Tab) => {
-    setTabState(t);
-    local.setItem('qpairs.tab', t);
-    if (window.location.hash !== `#${t}`) history.replaceState(null, '', `#${t}`);
-  }, []);
+  const goTo = useCallback(
+    (t: Tab) => {
+      if (role && !roleAllows(role, TABS.find((x) => x.id === t)!.role)) return;
+      setWanted(t);
+      local.setItem('qpairs.tab', t);
+      if (window.location.hash !== `#${t}`) history.replaceState(null, '', `#${t}`);
+    },
+    [role],
+  );
+
+  // A screen this role may not see (stored, or in the address): show the first allowed one instead.
+  useEffect(() => {
+    if (tab && window.location.hash !== `#${tab}`) history.replaceState(null, '', `#${tab}`);
+  }, [tab]);
 
   const refreshPools = useCallback(() => {
     client
@@ -105,7 +79,7 @@ export function App(): ReactNode {
   }, [pools, pool, setPool]);
 
   useEffect(() => {
-    const onHash = (): void => setTabState(tabFromHash());
+    const onHash = (): void => setWanted(tabFromHash());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
@@ -120,24 +94,46 @@ export function App(): ReactNode {
   );
   const clearReviewFocus = useCallback(() => setReviewFocus(null), []);
 
-  // Alt+1…8 switch screens (plain digits are label keys on the Annotate and Review screens).
+  // Alt+1…8 switch screens (plain digits are label keys on the Annotate and Review screens); each
+  // number keeps its screen, and only the screens this role sees can be reached.
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const i = TABS.findIndex((_, j) => e.code === `Digit${j + 1}`);
-      if (i >= 0) {
-        e.preventDefault();
-        goTo(TABS[i]!.id);
-      }
+      if (!e.altKey || e.ctrlKey || e.metaKey || !role) return;
+      const m = /^Digit([1-8])$/.exec(e.code);
+      if (!m) return;
+      const t = tabForShortcut(role, Number(m[1]));
+      e.preventDefault();
+      if (t) goTo(t);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [goTo]);
+  }, [goTo, role]);
 
   useEffect(() => {
-    const name = info?.workspacePath ? info.workspacePath.split(/[\\/]/).pop() : null;
-    document.title = name ? `QPairs — ${name}` : 'QPairs';
+    document.title = info?.workspaceName ? `QPairs — ${info.workspaceName}` : 'QPairs';
   }, [info]);
+
+  if (!info || !role || !tab) {
+    return (
+      <div className="app">
+        <header className="topbar">
+          <span className="brand">QPairs</span>
+          <span className="spacer" />
+          <span className={`conn conn-${conn}`} data-testid="connection" data-state={conn} title="Live updates from the engine">
+            {conn === 'open' ? 'connected' : conn === 'connecting' ? 'connecting…' : 'offline — reconnecting'}
+          </span>
+        </header>
+        <main className="screen">
+          <p className="muted" data-testid="app-loading">
+            Connecting to the QPairs engine…
+          </p>
+        </main>
+      </div>
+    );
+  }
+
+  const visibleTabs = TABS.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => roleAllows(role, t.role));
+  const modelsTab = visibleTabs.find((t) => t.id === 'models');
 
   const shared: SharedState = {
     pools,
@@ -148,6 +144,8 @@ export function App(): ReactNode {
     annotator,
     setAnnotator,
     lockedAnnotator,
+    role,
+    info,
     goTo,
     lastQueryId,
     setLastQueryId,
@@ -163,14 +161,14 @@ export function App(): ReactNode {
       <header className="topbar">
         <span className="brand">QPairs</span>
         <nav className="tabs" role="tablist" aria-label="Screens">
-          {TABS.map((t, i) => (
+          {visibleTabs.map((t) => (
             <button
               key={t.id}
               role="tab"
               aria-selected={tab === t.id}
               className={tab === t.id ? 'tab active' : 'tab'}
               data-testid={`tab-${t.id}`}
-              title={`${t.label} (Alt+${i + 1})`}
+              title={`${t.label} (Alt+${t.n})`}
               onClick={() => goTo(t.id)}
             >
               {t.label}
@@ -178,16 +176,28 @@ export function App(): ReactNode {
           ))}
         </nav>
         <span className="spacer" />
-        {info && (
-          <span className="muted small" title={info.workspacePath} data-testid="workspace-path">
-            {info.workspacePath.split(/[\\/]/).pop()}
+        <span className="muted small" title={`workspace ${info.workspaceName}`} data-testid="workspace-name">
+          {info.workspaceName}
+        </span>
+        {info.readonly && (
+          <span className="readonly-chip" data-testid="header-readonly" title="The workspace was opened read-only: labels, imports and other changes are refused.">
+            read-only
           </span>
         )}
-        {modelBackend && (
+        <span className="role-chip" data-testid="header-role" data-role={role} title={ROLE_HELP[role]}>
+          {info.annotator ? (
+            <>
+              <strong data-testid="header-annotator">{info.annotator}</strong> · {role}
+            </>
+          ) : (
+            role
+          )}
+        </span>
+        {modelBackend && modelsTab && (
           <button
             className="backend-chip"
             data-testid="header-backend"
-            title={`Models run on the tfjs ${modelBackend} backend (Models screen, Alt+${TABS.findIndex((t) => t.id === 'models') + 1})`}
+            title={`Models run on the tfjs ${modelBackend} backend (Models screen, Alt+${modelsTab.n})`}
             onClick={() => goTo('models')}
           >
             tfjs {modelBackend}

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
 import type { ModelsView, TrainProgressEvent } from './models';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
+import { commandRoles, type CallerRole } from './roles';
+export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from './gold';
 
 export const IMPORT_FORMATS = [
@@ -28,7 +30,7 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 const name = z.string().trim().min(1).max(200);
 const id = z.string().min(1).max(200);
 const scheme = z.enum(['binary', 'semeval3', 'likert5', 'graded']);
-const annotatorRole = z.enum(['annotator', 'judge', 'gold', 'system']);
+const annotatorRole = z.enum(['annotator', 'judge', 'owner', 'gold', 'system']);
 export const conventionSchema = z.enum(['skip', 'zero']);
 export const tiesSchema = z.enum(['pool-order', 'trec-eval']);
 export type Convention = z.infer<typeof conventionSchema>;
@@ -51,6 +53,10 @@ export const commandArgs = {
     annotator: name.optional(),
     scheme: scheme.optional(),
     source: name.optional(),
+    /** Replace questions already in the workspace under the same id (otherwise a clash is refused). */
+    update: z.boolean().optional(),
+    /** Turn the import's warnings (unknown query ids, missing files) into errors. */
+    strict: z.boolean().optional(),
   }),
   'job.cancel': z.object({ jobId: id }),
   'pool.list': z.object({}),
@@ -61,9 +67,13 @@ export const commandArgs = {
       sample: z.object({ n: z.number().int().min(1).max(100_000), seed: z.number().int() }).optional(),
       depth: z.number().int().min(1).max(1000).default(20),
       scheme: scheme.default('binary'),
+      /** Whether the pool's annotators label blind (default on; see commandRoles). */
+      blind: z.boolean().default(true),
     })
     .refine((a) => (a.queries ? 1 : 0) + (a.sample ? 1 : 0) === 1, { message: 'give either queries or sample' }),
   'pool.setGuidelines': z.object({ pool: name, markdown: z.string().max(200_000) }),
+  /** Changes a pool's settings (its owner's): `blind` switches blind labeling on or off (recorded in the pool's history). */
+  'pool.set': z.object({ pool: name, blind: z.boolean() }),
   'pool.progress': z.object({ pool: name }),
   'annotator.list': z.object({}),
   'annotate.query': z.object({
@@ -71,14 +81,12 @@ export const commandArgs = {
     annotator: name,
     /** The query to show; omitted = the first query this annotator has not finished. */
     queryId: id.optional(),
-    blind: z.boolean().default(true),
   }),
   'annotate.navigate': z.object({
     pool: name,
     annotator: name,
     from: id,
     direction: z.enum(['next-unlabeled', 'next', 'previous']),
-    blind: z.boolean().default(true),
   }),
   'label.set': z.object({
     pool: name,
@@ -182,6 +190,12 @@ export const commandArgs = {
 } as const;
 
 export type CommandName = keyof typeof commandArgs;
+
+// ------------------------------------------------------------------ roles
+
+/** Every command has a lowest allowed role (src/shared/roles.ts, kept free of zod for the renderer). */
+const everyCommandHasARole: { readonly [C in CommandName]: CallerRole } = commandRoles;
+void everyCommandHasARole;
 export type CommandArgs<C extends CommandName> = z.input<(typeof commandArgs)[C]>;
 export type ParsedArgs<C extends CommandName> = z.output<(typeof commandArgs)[C]>;
 
@@ -189,11 +203,19 @@ export type ParsedArgs<C extends CommandName> = z.output<(typeof commandArgs)[C]
 
 export interface AppInfo {
   version: string;
-  workspacePath: string;
+  /** The workspace's file name (never its server-side path). */
+  workspaceName: string;
   transport: 'electron' | 'http';
   /** tfjs backend in use by the models (e.g. "wasm"), or null before models are loaded. */
   modelBackend: string | null;
+  /** The token's annotator (serve mode with tokens), or null for the owner without a token. */
   annotator: string | null;
+  /** The caller's role, which decides what the app offers (see commandRoles). */
+  role: CallerRole;
+  /** Whether the caller may name files on the engine's machine (desktop app, loopback serve without tokens). */
+  local: boolean;
+  /** Whether the workspace was opened read-only. */
+  readonly: boolean;
 }
 
 export interface ImportStarted {
@@ -213,11 +235,11 @@ export interface CandidateView {
   position: number;
   /** null when only the id is known (text not in the workspace). */
   question: Question | null;
-  /** Per ranker: score and 1-based rank. Empty in blind mode. */
+  /** Per ranker: score and 1-based rank. Empty in a blind pool. */
   runs: Record<string, { score: number; rank: number }>;
   /** This annotator's current label. */
   label: string | null;
-  /** Other annotators' current labels (empty in blind mode). */
+  /** Other annotators' current labels (empty in a blind pool). */
   others: Record<string, string>;
   /** Tokens this candidate shares with the query (for highlighting). */
   sharedTerms: string[];
@@ -232,8 +254,9 @@ export interface QueryView {
   index: number;
   total: number;
   candidates: CandidateView[];
+  /** The pool is blind: candidates in this annotator's own seeded order, no scores, no one else's labels. */
   blind: boolean;
-  /** Run names present in the pool (empty in blind mode). */
+  /** Run names present in the pool (empty in a blind pool). */
   runNames: string[];
   progress: { doneQueries: number; totalQueries: number; labeledPairs: number; totalPairs: number };
   guidelines: string;
@@ -280,6 +303,7 @@ export interface CommandResults {
   'pool.list': PoolInfo[];
   'pool.create': PoolInfo;
   'pool.setGuidelines': PoolInfo;
+  'pool.set': PoolInfo;
   'pool.progress': PoolProgress;
   'annotator.list': Array<{ name: string; role: string }>;
   'annotate.query': QueryView;
@@ -337,12 +361,12 @@ export interface JobDone {
 export interface EventPayloads {
   'job.progress': JobProgress;
   'job.done': JobDone;
-  /** A label changed (any annotator); clients refresh views and metrics. */
+  /** A label changed; sent to owners, judges, the label's annotator, and everyone for a pool that is not blind. */
   'label.changed': LabelRecord;
   /** Training progress of a model job (loss, dev metrics per epoch) for the Models screen's plots. */
   'train.progress': TrainProgressEvent;
   /** The workspace content changed (import, pool created, run added). */
-  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' };
+  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' };
 }
 export type EventName = keyof EventPayloads;
 export const EVENT_NAMES: readonly EventName[] = ['job.progress', 'job.done', 'label.changed', 'train.progress', 'workspace.changed'];

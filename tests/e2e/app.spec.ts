@@ -2,7 +2,8 @@
  * The app end to end, through the real UI, in serve mode (see global-setup.ts): import the
  * SemEval dev XML, reject a truncated file without changing anything, create a BM25 pool, label
  * with the keyboard only, undo across queries, watch the metrics update live, reload and find
- * the labels, check blind mode, and take the README screenshot of the Annotate screen.
+ * the labels, switch the pool open and blind again (the pool's owner decides; the Annotate screen
+ * follows), and take the README screenshot of the Annotate screen.
  * The tests share one page and run in order (each builds on the workspace state before it).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,14 @@ async function stats(p: Page): Promise<Record<string, string>> {
 test('imports the SemEval dev XML through the file input', async () => {
   await page.goto('/#workspace');
   await expect(page.getByTestId('stat-questions')).toHaveText('0');
+  // Loopback serve mode without tokens: the owner, on the server's machine.
+  await expect(page.getByTestId('header-role')).toHaveAttribute('data-role', 'owner');
+  await expect(page.getByTestId('workspace-name')).toHaveText('e2e.qpairs');
+  await expect(page.getByTestId('workspace-file')).toHaveText('e2e.qpairs');
+  await expect(page.getByTestId('header-readonly')).toHaveCount(0);
+  await expect(page.locator('[data-testid^="tab-"]')).toHaveCount(8);
+  await expect(page.getByTestId('import-update')).not.toBeChecked();
+  await expect(page.getByTestId('import-strict')).not.toBeChecked();
   await page.getByTestId('import-format').selectOption('semeval');
   await page.getByTestId('import-files').setInputFiles(SEMEVAL_DEV);
   await page.getByTestId('import-start').click();
@@ -52,6 +61,20 @@ test('imports the SemEval dev XML through the file input', async () => {
   await expect(page.getByTestId('stat-questions')).toHaveText('550');
   await expect(page.getByTestId('stat-pools')).toHaveText('1');
   await expect(page.getByTestId('import-error')).toHaveCount(0);
+});
+
+test('the local owner can also import a file by its path on the server (re-importing adds nothing)', async () => {
+  const before = await stats(page);
+  await page.getByTestId('import-format').selectOption('semeval');
+  await page.getByTestId('import-files').setInputFiles([]);
+  await page.getByTestId('import-paths').fill(SEMEVAL_DEV);
+  await page.getByTestId('import-strict').check();
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('import-error')).toHaveCount(0);
+  expect(await stats(page)).toEqual(before);
+  await page.getByTestId('import-paths').fill('');
+  await page.getByTestId('import-strict').uncheck();
 });
 
 test('a truncated XML file shows a readable error and changes nothing', async () => {
@@ -81,9 +104,11 @@ test('creates a pool from a seeded BM25 sample and edits its guidelines', async 
   await page.getByTestId('pool-sample-seed').fill('7');
   await expect(page.getByTestId('pool-depth')).toHaveValue('20');
   await page.getByTestId('pool-scheme').selectOption('binary');
+  await expect(page.getByTestId('pool-blind')).toBeChecked(); // blind by default
   await page.getByTestId('pool-create').click();
   await expect(page.getByTestId('pool-created')).toContainText('4 queries, 80 pairs');
   await expect(page.getByTestId(`pool-row-${POOL}`)).toBeVisible();
+  await expect(page.getByTestId(`pool-blind-${POOL}`)).toHaveAttribute('data-blind', 'true');
 
   await page.getByTestId(`pool-guidelines-${POOL}`).click();
   await page.getByTestId('guidelines-text').fill('# Similar questions\n\n- **similar**: the same problem, answerable by the same answer\n- `?` when unsure\n\n<b>not html</b>');
@@ -100,7 +125,9 @@ test('labels a query with the keyboard only, and undoes across queries', async (
   await page.getByTestId('annotator-input').press('Enter');
   await expect(page.getByTestId('query-title')).toBeVisible();
   await expect(rows(page)).toHaveCount(20);
-  await expect(page.getByTestId('blind-toggle')).toBeChecked();
+  // Blind is the pool's: a badge says so, and nobody can switch it here.
+  await expect(page.getByTestId('blind-badge')).toBeVisible();
+  await expect(page.getByTestId('blind-toggle')).toHaveCount(0);
   queryA = (await page.getByTestId('query-id').textContent())!;
   await expect(page.getByTestId('progress-queries')).toHaveText('0');
 
@@ -219,23 +246,42 @@ test('labels are still there after a reload', async () => {
   await expect(page.getByTestId('progress-queries')).toHaveText('2');
 });
 
-test('blind mode hides rankers, scores and the pool order', async () => {
+test('a blind pool hides rankers, scores and the pool order until its owner opens it', async () => {
   const table = page.getByTestId('candidates');
-  await expect(page.getByTestId('blind-toggle')).toBeChecked();
+  await expect(page.getByTestId('blind-badge')).toBeVisible();
+  await expect(page.getByTestId('blind-badge')).toHaveAttribute('title', /own order.*no rankers' scores.*no one else's labels.*owner/);
   await expect(table).toHaveAttribute('data-blind', 'true');
   await expect(table.locator('[data-testid^="run-col-"]')).toHaveCount(0);
   await expect(table.locator('th', { hasText: 'Pool pos.' })).toHaveCount(0);
 
-  await page.getByTestId('blind-toggle').uncheck();
+  // The owner opens the pool on the Pools screen (in another page): asked first, then the
+  // Annotate screen follows at once.
+  const owner = await context.newPage();
+  await owner.goto('/#pools');
+  await owner.getByTestId(`pool-blind-toggle-${POOL}`).click();
+  await expect(owner.getByTestId(`pool-open-confirm-box-${POOL}`)).toContainText('see each other’s labels and rankers’ scores');
+  await expect(owner.getByTestId(`pool-open-confirm-box-${POOL}`)).toContainText('datasheet');
+  await owner.getByTestId(`pool-open-keep-${POOL}`).click();
+  await expect(owner.getByTestId(`pool-blind-${POOL}`)).toHaveAttribute('data-blind', 'true');
+  await owner.getByTestId(`pool-blind-toggle-${POOL}`).click();
+  await owner.getByTestId(`pool-open-confirm-${POOL}`).click();
+  await expect(owner.getByTestId(`pool-blind-${POOL}`)).toHaveAttribute('data-blind', 'false');
+  await expect(owner.getByTestId('pool-blind-message')).toContainText('is open');
+
   await expect(table).toHaveAttribute('data-blind', 'false');
+  await expect(page.getByTestId('blind-badge')).toHaveCount(0);
   await expect(table.getByTestId(`run-col-${RUN}`)).toBeVisible();
   await expect(table.locator('th', { hasText: 'Pool pos.' })).toHaveCount(1);
   // labels survive the switch
   await expect(page.locator('[data-testid^="candidate-row-"][data-label="1"]')).toHaveCount(1);
 
-  await page.getByTestId('blind-toggle').check();
+  // Blind again (no question asked: that is the safe direction).
+  await owner.getByTestId(`pool-blind-toggle-${POOL}`).click();
+  await expect(owner.getByTestId(`pool-blind-${POOL}`)).toHaveAttribute('data-blind', 'true');
+  await expect(table).toHaveAttribute('data-blind', 'true');
   await expect(table.locator('[data-testid^="run-col-"]')).toHaveCount(0);
-  await page.getByTestId('blind-toggle').blur();
+  await expect(page.getByTestId('blind-badge')).toBeVisible();
+  await owner.close();
 });
 
 test('a label that cannot be saved stays visible, queued, and is saved once the engine answers', async () => {

@@ -1,18 +1,18 @@
 /**
- * Builds the renderer and starts serve mode on a fresh temporary workspace; the returned
- * function stops the server and deletes the workspace.
+ * Makes the browser ready (tests/e2e/browser.ts: unpacks @sparticuz/chromium when that is the
+ * one found, or fails with the one error saying what was tried), builds the renderer and starts
+ * serve mode on a fresh temporary workspace; the returned function stops the server and deletes
+ * the workspace.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { prepareBrowser } from './browser';
 import { startServe } from './serve';
 
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
-  const chromium = process.env.QPAIRS_CHROMIUM ?? '/usr/bin/chromium';
-  if (!existsSync(chromium)) {
-    throw new Error(`${chromium} is missing: install Debian's Chromium (apt-get install -y chromium) or set QPAIRS_CHROMIUM; do not run "npx playwright install"`);
-  }
+  await prepareBrowser();
   const baseURL = String(config.projects[0]?.use.baseURL ?? 'http://127.0.0.1:47613');
   const port = new URL(baseURL).port;
   const dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-'));

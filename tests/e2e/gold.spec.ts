@@ -102,6 +102,7 @@ test('the researcher builds a pool with two rankers, marks a judge and assigns t
   await lead.getByTestId('pool-sample-seed').fill('11');
   await lead.getByTestId('pool-depth').fill(String(DEPTH));
   await lead.getByTestId('pool-scheme').selectOption('binary');
+  await expect(lead.getByTestId('pool-blind')).toBeChecked();
   await lead.getByTestId('pool-create').click();
   await expect(lead.getByTestId('pool-created')).toContainText(`${QUERIES} queries, ${QUERIES * DEPTH} pairs`);
 
@@ -179,7 +180,7 @@ test('alice and bob label the same pool blind, at the same time, with the keyboa
     await page.getByTestId('annotator-input').fill(who);
     await page.getByTestId('annotator-input').press('Enter');
     await expect(page.getByTestId('query-title')).toBeVisible();
-    await expect(page.getByTestId('blind-toggle')).toBeChecked();
+    await expect(page.getByTestId('blind-badge')).toBeVisible();
     await expect(page.getByTestId('candidates')).toHaveAttribute('data-blind', 'true');
     await expect(page.getByTestId('candidates').locator('[data-testid^="run-col-"]')).toHaveCount(0);
     await expect(page.getByTestId('annotate-assigned')).toContainText(`${QUERIES} assigned to you (full overlap)`);

@@ -2,7 +2,8 @@
  * The Models screen end to end, through the real UI, in serve mode on a workspace of its own:
  * import the SemEval dev XML, train a tfidf model on its pool (train and dev pool) from the Models
  * screen and watch it finish, find it in the table with its dev MRR, then as a ranker column in
- * Annotate (blind off; absent with blind on) and as a row in Evaluate and its comparison panel;
+ * Annotate (once the pool's owner opens the pool; absent while it is blind) and as a row in Evaluate
+ * and its comparison panel;
  * train ltr for 2 epochs (one dev point per epoch), cancel an lstm training (no model is left
  * behind), score a pool again and delete a model.
  * The tests share state and run in order.
@@ -132,21 +133,36 @@ test('trains tfidf on the dev pool and lists it with its dev MRR', async () => {
   expect(await modelNames(page)).toEqual([TFIDF]);
 });
 
-test('the model is a ranker column in Annotate with blind mode off, and absent with blind on', async () => {
+/** The owner switches the pool blind or open on the Pools screen (opening asks first). */
+async function setBlind(p: Page, blind: boolean): Promise<void> {
+  await p.getByTestId('tab-pools').click();
+  const cell = p.getByTestId(`pool-blind-${POOL}`);
+  if ((await cell.getAttribute('data-blind')) !== String(blind)) {
+    await p.getByTestId(`pool-blind-toggle-${POOL}`).click();
+    if (!blind) await p.getByTestId(`pool-open-confirm-${POOL}`).click();
+  }
+  await expect(cell).toHaveAttribute('data-blind', String(blind));
+}
+
+test('the model is a ranker column in Annotate once the pool is open, and absent while it is blind', async () => {
   await page.getByTestId('tab-annotate').click();
   await page.getByTestId('annotate-pool').selectOption(POOL);
   await page.getByTestId('annotator-input').fill('eve');
   await page.getByTestId('annotator-input').press('Enter');
   const table = page.getByTestId('candidates');
   await expect(table).toBeVisible();
-  await expect(page.getByTestId('blind-toggle')).toBeChecked();
+  await expect(page.getByTestId('blind-badge')).toBeVisible();
   await expect(table).toHaveAttribute('data-blind', 'true');
   await expect(table.getByTestId(`run-col-${TFIDF}`)).toHaveCount(0);
-  await page.getByTestId('blind-toggle').uncheck();
+  await setBlind(page, false);
+  await page.getByTestId('tab-annotate').click();
   await expect(table).toHaveAttribute('data-blind', 'false');
+  await expect(page.getByTestId('blind-badge')).toHaveCount(0);
   await expect(table.getByTestId(`run-col-${TFIDF}`)).toBeVisible();
   await expect(table.getByTestId('run-col-search-engine')).toBeVisible();
-  await page.getByTestId('blind-toggle').check();
+  await setBlind(page, true);
+  await page.getByTestId('tab-annotate').click();
+  await expect(table).toHaveAttribute('data-blind', 'true');
   await expect(table.getByTestId(`run-col-${TFIDF}`)).toHaveCount(0);
 });
 

@@ -16,11 +16,25 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServe(o: { workspace: string; port: number | string; build?: boolean; create?: boolean; timeoutMs?: number }): Promise<ServeProcess> {
+export interface ServeOptions {
+  workspace: string;
+  port: number | string;
+  build?: boolean;
+  create?: boolean;
+  timeoutMs?: number;
+  /** `--host` (default: the server's, 127.0.0.1). */
+  host?: string;
+  /** `--token NAME=SECRET` values: requests must then carry a token (serve mode with tokens). */
+  tokens?: string[];
+}
+
+export async function startServe(o: ServeOptions): Promise<ServeProcess> {
   const node = path.join(root, 'node_modules', '.bin', 'node');
   const args = [path.join(root, 'scripts', 'serve.mjs'), o.workspace, '--port', String(o.port)];
   if (o.create ?? true) args.push('--create');
   if (o.build) args.push('--build');
+  if (o.host) args.push('--host', o.host);
+  for (const t of o.tokens ?? []) args.push('--token', t);
   const child = spawn(node, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
@@ -41,7 +55,7 @@ export async function startServe(o: { workspace: string; port: number | string; 
     });
   });
   return {
-    url: `http://127.0.0.1:${o.port}`,
+    url: `http://${o.host && o.host !== '0.0.0.0' && o.host !== '::' ? (o.host.includes(':') ? `[${o.host}]` : o.host) : '127.0.0.1'}:${o.port}`,
     pid: child.pid,
     child,
     log: () => log,

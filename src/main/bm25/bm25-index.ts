@@ -64,6 +64,7 @@ import {
   writeSegment,
   type PostingsChunk,
   type SegmentData,
+  type StoredSegment,
 } from './segments';
 
 export interface Bm25Document {
@@ -649,18 +650,86 @@ export class Bm25Index {
     const idx = new Bm25Index(opts);
     const segs = readSegments(db);
     if (segs.length === 0) return idx;
-    const meta = readMeta(db);
+    idx.checkStored(readMeta(db));
+    idx.loadSegments(segs);
+    return idx;
+  }
+
+  /** Throws unless the persisted index was written in this format with this index's tokenizer. */
+  private checkStored(meta: Map<string, string>): void {
     if (meta.get('format') !== SEGMENT_FORMAT)
       throw new QPairsError(`the BM25 index in this workspace has format ${meta.get('format') ?? '(none)'}, this version reads ${SEGMENT_FORMAT}; rebuild the index`, {
         record: 'bm25_meta.format',
         reason: 'format mismatch',
       });
-    if (meta.get('tokenizer') !== idx.tokenizer.signature)
+    if (meta.get('tokenizer') !== this.tokenizer.signature)
       throw new QPairsError(`the BM25 index in this workspace was built with other tokenizer settings (${meta.get('tokenizer') ?? '(none)'}); rebuild the index`, {
         record: 'bm25_meta.tokenizer',
         reason: 'tokenizer mismatch',
       });
+  }
 
+  /**
+   * Adds documents to the index persisted in `db` as ONE new segment, without loading that index:
+   * the work is proportional to `docs` alone, so an import indexes its questions in bounded
+   * chunks. A document already indexed gets its new version (a later segment wins when loading).
+   * Call inside the caller's transaction. An index loaded from `db` earlier is stale afterwards
+   * (its next persist would rewrite everything): load it again.
+   */
+  static appendSegment(db: Database, docs: Iterable<Bm25Document>, opts: Bm25Options = {}): PersistResult {
+    assertLittleEndian();
+    const idx = new Bm25Index(opts);
+    const fresh = !db.prepare(`SELECT 1 FROM bm25_segments LIMIT 1`).get();
+    if (!fresh) idx.checkStored(readMeta(db));
+    idx.addDocuments(docs);
+    if (idx.nLive === 0) return { mode: 'unchanged', docs: 0, bytes: 0 };
+    idx.flush();
+    const data = idx.segmentData(0, []);
+    db.transaction(() => {
+      if (fresh) writeMeta(db, { format: SEGMENT_FORMAT, tokenizer: idx.tokenizer.signature });
+      const seg = writeSegment(db, data);
+      insertDocs(db, seg, data.docs, data.lengths, true);
+    })();
+    return { mode: 'append', docs: data.docs.length, bytes: segmentBytes(data) };
+  }
+
+  /**
+   * Merges the trailing run of small segments (at most `smallDocs` documents each, no removals)
+   * into one segment when the run has `minSegments` or more: only those segments are read and
+   * written, so the work is bounded (about minSegments × smallDocs documents), and appending
+   * segment after segment keeps their number logarithmic-ish instead of growing with every
+   * chunk. Call inside the caller's transaction. Returns what was merged, or null.
+   */
+  static mergeTail(db: Database, opts: Bm25Options & { minSegments?: number; smallDocs?: number } = {}): { segments: number; docs: number } | null {
+    assertLittleEndian();
+    const min = Math.max(2, opts.minSegments ?? 8);
+    const small = opts.smallDocs ?? 4096;
+    const tail = db.prepare(`SELECT seg, n_docs, n_removed FROM bm25_segments ORDER BY seg DESC LIMIT 256`).all() as Array<{
+      seg: number;
+      n_docs: number;
+      n_removed: number;
+    }>;
+    let k = 0;
+    while (k < tail.length && tail[k]!.n_docs <= small && tail[k]!.n_removed === 0) k++;
+    if (k < min) return null;
+    const from = tail[k - 1]!.seg;
+    const idx = new Bm25Index(opts);
+    idx.checkStored(readMeta(db));
+    idx.loadSegments(readSegments(db, from));
+    idx.flush();
+    const data = idx.segmentData(0, []);
+    db.transaction(() => {
+      const seg = writeSegment(db, data);
+      db.prepare(`DELETE FROM bm25_postings WHERE seg >= ? AND seg < ?`).run(from, seg);
+      db.prepare(`DELETE FROM bm25_segments WHERE seg >= ? AND seg < ?`).run(from, seg);
+      insertDocs(db, seg, data.docs, data.lengths, true);
+    })();
+    return { segments: k, docs: data.docs.length };
+  }
+
+  /** Replays stored segments (in `seg` order) into this empty index. */
+  private loadSegments(segs: StoredSegment[]): void {
+    const idx = this;
     const parts: { gids: Int32Array; dfs: Int32Array; ords: Int32Array; tfs: Uint16Array }[] = [];
     for (const s of segs) {
       for (let i = 0; i < s.removed.length; i++) {
@@ -708,7 +777,6 @@ export class Bm25Index {
     idx.changesSincePersist = 0;
     idx.retiredSinceMerge = false;
     idx.refreshNorms();
-    return idx;
   }
 
   /** Builds the CSR from decoded segments (in segment order, so ordinals ascend per term). */

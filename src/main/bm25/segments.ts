@@ -178,13 +178,13 @@ export function segmentIds(db: Database): number[] {
   return db.prepare(`SELECT seg FROM bm25_segments ORDER BY seg`).pluck().all() as number[];
 }
 
-/** Reads every stored segment in `seg` order. */
-export function readSegments(db: Database): StoredSegment[] {
+/** Reads every stored segment (or those from `fromSeg` on) in `seg` order. */
+export function readSegments(db: Database, fromSeg = 0): StoredSegment[] {
   const rows = db
     .prepare(
-      `SELECT seg, n_docs, n_removed, n_terms, n_postings, docs, lengths, removed, terms, dfs FROM bm25_segments ORDER BY seg`,
+      `SELECT seg, n_docs, n_removed, n_terms, n_postings, docs, lengths, removed, terms, dfs FROM bm25_segments WHERE seg >= ? ORDER BY seg`,
     )
-    .all() as Array<{
+    .all(fromSeg) as Array<{
     seg: number;
     n_docs: number;
     n_removed: number;

@@ -17,6 +17,7 @@ import { cmdLabel } from './commands/label';
 import { cmdExport } from './commands/export';
 import { cmdEval } from './commands/eval';
 import { cmdTrain, cmdScore, cmdModels } from './commands/models';
+import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common';
 
 const USAGE = `qpairs — build and evaluate similar-question datasets
 
@@ -24,7 +25,10 @@ usage:
   qpairs init W                          create workspace file W
   qpairs import W --format F FILE…       import files (formats below)
         [--pool P] [--annotator A] [--scheme binary|semeval3|likert5|graded] [--source S] [--json]
-  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S]
+        [--update]   replace questions whose id the workspace holds from another source
+        [--strict]   questionable input (unknown qrels queries, no PostLinks.xml, …) is an error
+  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
+  qpairs pool set W --pool P --blind true|false      annotators label blind (default) or see scores and others' labels
   qpairs pool list W [--json]
   qpairs stats W [--json]
   qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
@@ -46,15 +50,11 @@ usage:
 
 import formats: ${IMPORT_FORMATS.join(', ')}
 export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md)
-exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled`;
+exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled
+one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
 
 type Out = { log: (s: string) => void; err: (s: string) => void };
 const stdio: Out = { log: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
-
-function openWs(path: string | undefined): Workspace {
-  if (!path) throw new UsageError('missing workspace path W');
-  return Workspace.open(path);
-}
 
 function json(o: unknown): string {
   return JSON.stringify(o, null, 2);
@@ -77,6 +77,8 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
     annotator: { type: 'string' },
     scheme: { type: 'string' },
     source: { type: 'string' },
+    update: { type: 'boolean' },
+    strict: { type: 'boolean' },
     json: { type: 'boolean' },
   });
   const [w, ...files] = positionals;
@@ -84,7 +86,7 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
   if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format "${format}" (formats: ${IMPORT_FORMATS.join(', ')})`);
   if (files.length === 0) throw new UsageError('import needs at least one FILE');
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
-  const ws = openWs(w);
+  const ws = openWorkspace(w, { write: 'import', out });
   const bar = new ProgressBar(`importing ${format}`);
   const ac = new AbortController();
   const onSig = (): void => ac.abort();
@@ -95,6 +97,8 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
       annotator: values.annotator,
       scheme: values.scheme as never,
       source: values.source,
+      update: values.update,
+      strict: values.strict,
       signal: ac.signal,
       onProgress: (done, total, note) => bar.update(done, total, note),
     });
@@ -111,26 +115,49 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
   } finally {
     bar.done();
     process.off('SIGINT', onSig);
-    ws.close();
+    closeWorkspace(ws);
   }
+}
+
+/** "true"/"false" (also on/off, yes/no) for a flag such as --blind. */
+function parseOnOff(v: string, flag: string): boolean {
+  const l = v.trim().toLowerCase();
+  if (['true', 'on', 'yes', '1'].includes(l)) return true;
+  if (['false', 'off', 'no', '0'].includes(l)) return false;
+  throw new UsageError(`${flag} takes true or false, not "${v}"`);
 }
 
 async function cmdPool(argv: string[], out: Out): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'list') {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
-    const ws = openWs(positionals[0]);
+    const ws = openWorkspace(positionals[0], { out });
     try {
       const pools = ws.listPools();
       if (values.json) out.log(json(pools));
-      else out.log(table(['pool', 'scheme', 'queries', 'pairs', 'retriever'], pools.map((p) => [p.name, p.scheme, p.queries, p.pairs, p.retriever ?? ''])));
+      else out.log(table(['pool', 'scheme', 'queries', 'pairs', 'blind', 'retriever'], pools.map((p) => [p.name, p.scheme, p.queries, p.pairs, p.blind ? 'yes' : 'no', p.retriever ?? ''])));
       return 0;
     } finally {
       ws.close();
     }
   }
-  if (sub !== 'create') throw new UsageError('usage: qpairs pool create|list W …');
+  if (sub === 'set') {
+    const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, json: { type: 'boolean' } });
+    const pool = requireString(values.pool, '--pool P');
+    const blind = parseOnOff(requireString(values.blind, '--blind true|false'), '--blind');
+    const ws = openWorkspace(positionals[0], { write: 'pool set', out });
+    try {
+      const info = ws.setPoolBlind(pool, blind);
+      if (values.json) out.log(json(info));
+      else out.log(`pool ${info.name} is now ${info.blind ? 'blind: annotators see only their own labels' : 'open: annotators see rankers\' scores and each other\'s labels'}`);
+      return 0;
+    } finally {
+      closeWorkspace(ws);
+    }
+  }
+  if (sub !== 'create') throw new UsageError('usage: qpairs pool create|list|set W …');
   const { values, positionals } = parse(rest, {
+    blind: { type: 'string' },
     name: { type: 'string' },
     queries: { type: 'string' },
     sample: { type: 'string' },
@@ -155,10 +182,11 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     queries = text.split(/[\s,]+/).filter(Boolean);
     if (queries.length === 0) throw new QPairsError(`${values.queries} lists no query ids`);
   }
-  const ws = openWs(positionals[0]);
+  const ws = openWorkspace(positionals[0], { write: 'pool create', out });
   const bar = new ProgressBar(`pool ${name}`);
   try {
-    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary' }, {
+    const blind = values.blind === undefined ? true : parseOnOff(values.blind, '--blind');
+    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind }, {
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
     bar.done();
@@ -167,13 +195,13 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     return 0;
   } finally {
     bar.done();
-    ws.close();
+    closeWorkspace(ws);
   }
 }
 
 async function cmdStats(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
-  const ws = openWs(positionals[0]);
+  const ws = openWorkspace(positionals[0], { out });
   try {
     const s = ws.stats();
     if (values.json) out.log(json(s));
@@ -227,6 +255,39 @@ const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = 
   export: cmdExport,
 };
 
+/**
+ * A message for errors that come from the machine rather than from a bug — SQLite's (read-only,
+ * busy, full disk, corrupt file) and the file system's (permission denied, no such file) — so
+ * they print as one line, not a stack trace. Null for anything else.
+ */
+export function environmentError(e: unknown): string | null {
+  const err = e as { code?: unknown; message?: unknown; path?: unknown; syscall?: unknown };
+  if (!err || typeof err.code !== 'string' || typeof err.message !== 'string') return null;
+  const code = err.code;
+  if (code.startsWith('SQLITE_')) {
+    if (code.startsWith('SQLITE_READONLY')) return `the workspace is read-only: ${err.message} (${code})`;
+    if (code.startsWith('SQLITE_BUSY')) return `the workspace is busy (another process holds a write transaction too long): ${err.message} (${code})`;
+    if (code === 'SQLITE_FULL') return `the disk is full: ${err.message} (${code})`;
+    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return `the workspace file is damaged or not a database: ${err.message} (${code})`;
+    if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_PERM')) return `cannot access the workspace file: ${err.message} (${code})`;
+    return null;
+  }
+  if (/^E[A-Z]+$/.test(code) && typeof err.syscall === 'string') {
+    const what: Record<string, string> = {
+      EACCES: 'permission denied',
+      EPERM: 'operation not permitted',
+      ENOENT: 'no such file or directory',
+      EISDIR: 'is a directory',
+      ENOTDIR: 'not a directory',
+      EROFS: 'read-only file system',
+      ENOSPC: 'no space left on the device',
+      EEXIST: 'already exists',
+    };
+    return `${typeof err.path === 'string' ? `${err.path}: ` : ''}${what[code] ?? err.message} (${code})`;
+  }
+  return null;
+}
+
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can drive it). */
 export async function main(argv: string[], out: Out = stdio): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -239,6 +300,7 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     out.err(`qpairs: unknown command "${cmd}"\n\n${USAGE}`);
     return 2;
   }
+  setCommandLine(argv);
   try {
     return await run(rest, out);
   } catch (e) {
@@ -252,6 +314,11 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     }
     if (e instanceof QPairsError) {
       out.err(`qpairs ${cmd}: ${e.message}`);
+      return 1;
+    }
+    const known = environmentError(e);
+    if (known) {
+      out.err(`qpairs ${cmd}: ${known}`);
       return 1;
     }
     out.err(`qpairs ${cmd}: internal error: ${(e as Error).stack ?? String(e)}`);

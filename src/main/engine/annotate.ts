@@ -1,7 +1,7 @@
 import type { CandidateView, LabelAck, ParsedArgs, PoolProgress, QueryView } from '../../shared/contract';
 import { normaliseLabel } from '../../shared/labels';
 import type { LabelRecord, PoolQuery } from '../../shared/types';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
@@ -67,7 +67,7 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
   let index: number;
   if (a.queryId) {
     index = queries.findIndex((q) => q.queryId === a.queryId);
-    if (index < 0) throw new QPairsError(`query ${a.queryId} is not in pool "${a.pool}"${ws.poolQueries(a.pool).some((q) => q.queryId === a.queryId) ? ` for ${a.annotator} (not assigned)` : ''}`);
+    if (index < 0) throw new NotFoundError(`query ${a.queryId} is not in pool "${a.pool}"${ws.poolQueries(a.pool).some((q) => q.queryId === a.queryId) ? ` for ${a.annotator} (not assigned)` : ''}`);
   } else {
     index = queries.findIndex((q) => !isDone(q, cur));
     if (index < 0) index = 0;
@@ -78,7 +78,9 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
   const queryTerms = new Set(query ? tokenizeForHighlight(`${query.title} ${query.body}`) : []);
   const mine = cur.get(q.queryId) ?? new Map<string, string>();
 
-  const runs = a.blind ? [] : ws.listRuns(a.pool);
+  // Blind is the pool's: its annotators see their own labels only, in their own order, no scores.
+  const blind = pool.blind;
+  const runs = blind ? [] : ws.listRuns(a.pool);
   const runScores = runs.map((r) => ({ name: r.name, scores: ws.runScores(r.id).get(q.queryId) ?? new Map<string, number>() }));
   const rankOf = runScores.map(({ name, scores }) => {
     // 1-based rank by score descending, ties in pool order (the default tie rule).
@@ -89,7 +91,7 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
     return { name, scores, ranks: new Map(order.map((x, i) => [x.c, i + 1])) };
   });
   const others = new Map<string, Record<string, string>>();
-  if (!a.blind) {
+  if (!blind) {
     for (const l of ws.currentLabels(a.pool)) {
       if (l.queryId !== q.queryId || l.annotator === a.annotator) continue;
       const o = others.get(l.candidateId) ?? {};
@@ -108,7 +110,7 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
     }
     return { id, position, question, runs: runView, label: mine.get(id) ?? null, others: others.get(id) ?? {}, sharedTerms: shared };
   });
-  if (a.blind) candidates = seededShuffle(candidates, hashString(`${a.annotator}\u0000${pool.name}\u0000${q.queryId}`));
+  if (blind) candidates = seededShuffle(candidates, hashString(`${a.annotator}\u0000${pool.name}\u0000${q.queryId}`));
 
   const totalPairs = queries.reduce((s, x) => s + x.candidates.length, 0);
   const labeledPairs = [...cur.values()].reduce((s, m) => s + m.size, 0);
@@ -120,7 +122,7 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
     index,
     total: queries.length,
     candidates,
-    blind: a.blind,
+    blind,
     runNames: runs.map((r) => r.name),
     progress: { doneQueries: queries.filter((x) => isDone(x, cur)).length, totalQueries: queries.length, labeledPairs, totalPairs },
     guidelines: pool.guidelines,
@@ -130,7 +132,7 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
 export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>): QueryView | null {
   const queries = annotatorQueries(ws, a.pool, a.annotator);
   const from = queries.findIndex((q) => q.queryId === a.from);
-  if (from < 0) throw new QPairsError(`query ${a.from} is not in pool "${a.pool}"`);
+  if (from < 0) throw new NotFoundError(`query ${a.from} is not in pool "${a.pool}"`);
   let target: number;
   if (a.direction === 'next') target = from + 1;
   else if (a.direction === 'previous') target = from - 1;
@@ -147,7 +149,7 @@ export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>): Que
     }
   }
   if (target < 0 || target >= queries.length) return null;
-  return annotateQuery(ws, { pool: a.pool, annotator: a.annotator, queryId: queries[target]!.queryId, blind: a.blind });
+  return annotateQuery(ws, { pool: a.pool, annotator: a.annotator, queryId: queries[target]!.queryId });
 }
 
 /** Saves one label durably (synchronous=FULL commit) before acknowledging it. */
@@ -184,7 +186,7 @@ function checkAssigned(ws: Workspace, pool: string, annotator: string, queryId: 
 
 export function undoLabel(ws: Workspace, seq: number, annotator: string): LabelRecord {
   const ev = ws.labelEvent(seq);
-  if (!ev) throw new QPairsError(`no label event ${seq}`);
+  if (!ev) throw new NotFoundError(`no label event ${seq}`);
   if (ev.annotator !== annotator) throw new QPairsError(`label event ${seq} belongs to ${ev.annotator}, not ${annotator}`);
   return ws.undoLabel(seq);
 }

@@ -39,12 +39,13 @@ describe('engine', () => {
     await expect(engine.invoke('nope', {})).rejects.toMatchObject({ code: 'invalid-argument' });
     await expect(engine.invoke('label.set', { pool: 'dev' })).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/queryId/) });
     await expect(engine.invoke('pool.create', { name: 'x', depth: 20 })).rejects.toThrow(/either queries or sample/);
-    await expect(engine.invoke('annotate.query', { pool: 'missing', annotator: 'a' })).rejects.toMatchObject({ code: 'user-error', message: expect.stringMatching(/no pool named "missing"/) });
+    await expect(engine.invoke('annotate.query', { pool: 'missing', annotator: 'a' })).rejects.toMatchObject({ code: 'not-found', message: expect.stringMatching(/no pool named "missing"/) });
     await expect(engine.invoke('eval.pool', { pool: 'dev', convention: 'sometimes' })).rejects.toMatchObject({ code: 'invalid-argument' });
   });
 
   it('labels durably, undoes, and resumes at the first unfinished query', async () => {
-    const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann', blind: false })) as QueryView;
+    await engine.invoke('pool.set', { pool: 'dev', blind: false });
+    const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann' })) as QueryView;
     expect(v.index).toBe(0);
     expect(v.total).toBe(50);
     expect(v.runNames).toContain('search-engine');
@@ -68,8 +69,12 @@ describe('engine', () => {
     await expect(engine.invoke('label.undo', { seq: acks[0]!.seq!, annotator: 'someone-else' })).rejects.toThrow(/belongs to ann/);
   });
 
-  it('blind mode hides scores and other annotators and shuffles per annotator, reproducibly', async () => {
-    const open = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', blind: false })) as QueryView;
+  it('a blind pool hides scores and other annotators and shuffles per annotator, reproducibly', async () => {
+    expect(engine.ws.pool('dev').blind).toBe(true);
+    await engine.invoke('pool.set', { pool: 'dev', blind: false });
+    const open = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a' })) as QueryView;
+    expect(open.blind).toBe(false);
+    await engine.invoke('pool.set', { pool: 'dev', blind: true });
     await engine.invoke('label.set', { pool: 'dev', queryId: open.queryId, candidateId: open.candidates[0]!.id, annotator: 'b', value: 'Irrelevant' });
     const a1 = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', queryId: open.queryId })) as QueryView;
     const a2 = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', queryId: open.queryId })) as QueryView;
@@ -80,7 +85,8 @@ describe('engine', () => {
     expect(a1.candidates.map((c) => c.id)).toEqual(a2.candidates.map((c) => c.id));
     expect(a1.candidates.map((c) => c.id)).not.toEqual(b1.candidates.map((c) => c.id));
     expect(new Set(a1.candidates.map((c) => c.id))).toEqual(new Set(open.candidates.map((c) => c.id)));
-    const seen = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', queryId: open.queryId, blind: false })) as QueryView;
+    await engine.invoke('pool.set', { pool: 'dev', blind: false });
+    const seen = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'a', queryId: open.queryId })) as QueryView;
     expect(seen.candidates[0]!.others).toMatchObject({ b: 'Irrelevant', gold: expect.any(String) });
     expect(seen.candidates[0]!.runs['search-engine']).toMatchObject({ rank: 1 });
   });
@@ -97,7 +103,7 @@ describe('engine', () => {
     await expect(engine.invoke('import.start', { format: 'semeval', sources: [{ uploadId: 'abcdef0123', name: 'x.xml' }] })).rejects.toThrow(/serve mode/);
   });
 
-  it('holds label writes while an import runs, so a failed import cannot take an acknowledged label with it', async () => {
+  it('writes labels between the chunks of a running import; the failed import rolls back without taking the acknowledged label', async () => {
     const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann' })) as QueryView;
     const bad = path.join(dir, 'bad2.xml');
     // A valid beginning (questions get written) and a truncated end: the import fails and rolls back.
@@ -116,13 +122,14 @@ describe('engine', () => {
     const [d, a] = await Promise.all([done, ack]);
     expect(d.ok).toBe(false);
     expect(a.saved).toBe(true);
-    expect(order).toEqual(['import-done', 'label-ack']);
+    // The label did not wait for the whole import (it went in at the next chunk boundary).
+    expect(order).toEqual(['label-ack', 'import-done']);
     expect(engine.ws.currentLabels('dev', 'ann')).toHaveLength(1);
     expect(engine.ws.findPool('bad2')).toBeNull();
   });
 
   it('once a pool is assigned, only its annotators label it (judges exempt), each only their queries', async () => {
-    const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'x', blind: false })) as QueryView;
+    const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'x' })) as QueryView;
     const pair = { pool: 'dev', queryId: v.queryId, candidateId: v.candidates[0]!.id };
     await engine.invoke('pool.assign', { pool: 'dev', annotators: ['alice', 'bob'] });
     await expect(engine.invoke('label.set', { ...pair, annotator: 'carol', value: 'Relevant' })).rejects.toThrow(/carol is not assigned to pool "dev" \(assigned: alice, bob\)/);
@@ -138,9 +145,9 @@ describe('engine', () => {
   });
 
   it('creates a BM25 pool and evaluates live', async () => {
-    const info = (await engine.invoke('pool.create', { name: 'p', sample: { n: 5, seed: 3 }, depth: 20 })) as { queries: number; pairs: number };
-    expect(info).toMatchObject({ queries: 5, pairs: 100 });
-    const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'gold', blind: false })) as QueryView;
+    const info = (await engine.invoke('pool.create', { name: 'p', sample: { n: 5, seed: 3 }, depth: 20, blind: false })) as { queries: number; pairs: number };
+    expect(info).toMatchObject({ queries: 5, pairs: 100, blind: false });
+    const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'gold' })) as QueryView;
     expect(v.runNames).toEqual(['bm25']);
     const top = v.candidates.find((c) => c.runs.bm25?.rank === 1)!;
     await engine.invoke('label.set', { pool: 'p', queryId: v.queryId, candidateId: top.id, annotator: 'gold', value: '1' });

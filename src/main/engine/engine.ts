@@ -7,7 +7,7 @@ import type {
   ParsedArgs,
   AppInfo,
 } from '../../shared/contract';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { EventHub } from './events';
 import { JobRunner } from './jobs';
@@ -16,7 +16,12 @@ import { annotateQuery, navigate, poolProgress, setLabel, undoLabel } from './an
 import { createPoolJob, importJob } from './work';
 import { evaluatePool, evaluateQuery } from './evaluate';
 import { deleteModelCommand, loadedModelBackend, modelsView, scoreJob, trainJob } from './models';
-import { authorizeGold, goldHandlers } from './gold';
+import { goldHandlers } from './gold';
+import type { EngineCore } from './core';
+import { stopComputations } from './compute';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { basename } from 'node:path';
+import { authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -25,7 +30,7 @@ export interface EngineOptions {
   resolveUpload?: (uploadId: string) => string;
 }
 
-type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: { annotator: string | null }) => CommandResult<C> | Promise<CommandResult<C>>;
+type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: Caller) => CommandResult<C> | Promise<CommandResult<C>>;
 type Handlers = { [C in CommandName]: Handler<C> };
 
 /**
@@ -33,9 +38,15 @@ type Handlers = { [C in CommandName]: Handler<C> };
  * event hub. Transports (Electron IPC, serve mode's HTTP/WebSocket, tests) call `invoke` with
  * raw, untrusted arguments; every argument is validated here before any handler runs.
  */
-export class Engine {
+export class Engine implements EngineCore {
   readonly hub = new EventHub();
-  readonly jobs = new JobRunner(this.hub);
+  /** The caller of the command being handled (jobs remember who started them). */
+  private readonly calling = new AsyncLocalStorage<Caller>();
+  readonly jobs = new JobRunner(this.hub, () => {
+    const c = this.calling.getStore();
+    return c ? principalOf(c) : undefined;
+  });
+  private readonly access: AccessContext;
   /** Every write goes through this gate (see write-gate.ts). */
   readonly writes = new WriteGate();
   private readonly handlers: Handlers;
@@ -44,6 +55,7 @@ export class Engine {
     readonly ws: Workspace,
     private readonly opts: EngineOptions,
   ) {
+    this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id) };
     this.handlers = this.makeHandlers();
   }
 
@@ -58,6 +70,7 @@ export class Engine {
   }
 
   close(): void {
+    stopComputations(this.ws.path);
     this.ws.close();
   }
 
@@ -66,28 +79,29 @@ export class Engine {
   }
 
   /**
-   * Validates and runs a command. `ctx.annotator` (from a serve-mode token) restricts which
-   * annotator the caller may act as.
+   * Validates and runs a command for a caller: the arguments against the contract, then the
+   * caller's role and rights (access.ts), then the handler; an annotator of a blind pool gets only
+   * what is theirs of the result. Default caller: the owner on this machine (desktop app, tests).
    */
-  async invoke(command: unknown, rawArgs: unknown, ctx: { annotator: string | null } = { annotator: null }): Promise<unknown> {
+  async invoke(command: unknown, rawArgs: unknown, input: CallerInput = LOCAL_OWNER): Promise<unknown> {
     if (!isCommandName(command)) throw new ContractError(`unknown command: ${String(command)}`, 'invalid-argument');
     const args = parseArgs(command, rawArgs);
-    if (ctx.annotator && args && typeof args === 'object' && 'annotator' in args && (args as { annotator?: string }).annotator !== ctx.annotator) {
-      if (command === 'label.set' || command === 'label.undo' || command === 'annotate.query' || command === 'annotate.navigate') {
-        throw new ContractError(`this token acts as annotator "${ctx.annotator}" only`, 'forbidden');
-      }
-    }
-    authorizeGold(this, this.opts.transport, command, args, ctx);
-    if (ctx.annotator && (command === 'models.train' || command === 'models.score' || command === 'models.delete')) {
-      const role = this.ws.listAnnotators().find((a) => a.name === ctx.annotator)?.role;
-      if (role !== 'judge') throw new ContractError('training and scoring models is for the researcher (or a judge), not an annotator token', 'forbidden');
-    }
+    this.ws.noticeExternalChanges(); // another process's commits: reload cached indexes and scores
+    const caller = resolveCaller(this.ws, input);
+    authorize(this.access, command, args, caller);
     try {
-      return await (this.handlers[command] as Handler<typeof command>)(args as never, ctx);
+      const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(args as never, caller));
+      return filterResult(this.ws, command, args, result as never, caller);
     } catch (e) {
+      if (e instanceof NotFoundError) throw new ContractError(e.message, 'not-found');
       if (e instanceof QPairsError) throw new ContractError(e.message, 'user-error');
       throw e;
     }
+  }
+
+  /** Whether an event may reach a caller (transports ask before sending each event). */
+  canSee<E extends EventName>(input: CallerInput, event: E, payload: EventPayloads[E]): boolean {
+    return canSee(this.access, resolveCaller(this.ws, input), event, payload);
   }
 
   private makeHandlers(): Handlers {
@@ -95,10 +109,13 @@ export class Engine {
     return {
       'app.info': (_a, ctx) => ({
         version: this.opts.version ?? '0.1.0',
-        workspacePath: ws.path,
+        workspaceName: basename(ws.path),
         transport: this.opts.transport,
         modelBackend: loadedModelBackend(),
         annotator: ctx.annotator,
+        role: ctx.role,
+        local: ctx.local,
+        readonly: ws.db.readonly,
       }),
       'workspace.stats': () => ws.stats(),
       'import.start': (a) => ({ jobId: importJob(this, a) }),
@@ -110,6 +127,12 @@ export class Engine {
           ws.setGuidelines(a.pool, a.markdown);
           this.hub.emit('workspace.changed', { what: 'guidelines' });
           return ws.pool(a.pool);
+        }),
+      'pool.set': (a) =>
+        this.writes.run(() => {
+          const info = ws.setPoolBlind(a.pool, a.blind);
+          this.hub.emit('workspace.changed', { what: 'pool' });
+          return info;
         }),
       'pool.progress': (a) => poolProgress(ws, a.pool),
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),

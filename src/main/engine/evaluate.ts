@@ -1,6 +1,7 @@
 import type { ParsedArgs, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
 import { labelGrade } from '../../shared/labels';
 import { aggregate, evaluateRankedQuery, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
+import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { defaultLabelSource, sourceLabels } from '../gold/state';
 
@@ -96,7 +97,7 @@ export function evaluatePool(ws: Workspace, a: ParsedArgs<'eval.pool'>): PoolEva
 /** Per-query drill-down: each ranker's order of the candidates with their labels, AP and RR. */
 export function evaluateQuery(ws: Workspace, a: ParsedArgs<'eval.query'>): QueryEvaluation {
   const q = ws.poolQueries(a.pool).find((x) => x.queryId === a.queryId);
-  if (!q) throw new Error(`query ${a.queryId} is not in pool "${a.pool}"`);
+  if (!q) throw new NotFoundError(`query ${a.queryId} is not in pool "${a.pool}"`);
   const grades = new Map<string, number | undefined>();
   const src = sourceLabels(ws, a.pool, evalLabelSource(ws, a.pool, a.annotator));
   for (const [c, v] of src.values.get(a.queryId) ?? []) grades.set(c, labelGrade(v) ?? undefined);

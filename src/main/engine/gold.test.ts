@@ -204,7 +204,9 @@ describe('serve mode: two annotators at the same time, blind, and a judge', () =
       });
       return { status: r.status, body: await r.json() };
     };
-    expect((await call('secret-j', 'pool.assign', { pool: 'team', annotators: ['alice', 'bob'] })).status).toBe(200);
+    // Assigning is the owner's (a judge may not); the owner does it on the server itself.
+    expect((await call('secret-j', 'pool.assign', { pool: 'team', annotators: ['alice', 'bob'] })).status).toBe(403);
+    await engine.invoke('pool.assign', { pool: 'team', annotators: ['alice', 'bob'] });
     const want = { alice: intended(engine.ws, 'alice'), bob: intended(engine.ws, 'bob') };
     // All labels of both annotators in flight at once.
     const results = await Promise.all(

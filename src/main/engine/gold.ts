@@ -1,19 +1,12 @@
 /**
  * Engine handlers of the gold workflow (contract commands annotator.add, annotator.setRole,
  * pool.assign, pool.assignment, pool.setAggregation, pool.aggregation, agreement.report,
- * review.queue, review.settle, eval.compare, export.preview, export.write) and their access
- * rules for serve-mode tokens (`authorizeGold`):
- * - a token acts as one annotator: it may only ask for / settle a review queue as that judge,
- *   and may not change annotator roles (no one makes themself a judge);
- * - an annotator of a pool stays blind: their token may not read that pool's agreement report,
- *   review queue or exports (which show other annotators' labels);
- * - `export.write` with a path writes on the engine's machine: only the desktop app (Electron
- *   transport) may; over HTTP the files come back as content for download;
- * - names starting with "@" (the `@aggregate` pseudo-annotator) cannot label or annotate.
+ * review.queue, review.settle, eval.compare, export.preview, export.write). Who may call them is
+ * decided before they run, in access.ts.
  */
-import { ContractError, type CommandName, type CommandResult, type ParsedArgs, type AppInfo } from '../../shared/contract';
-import { isReservedAnnotatorName, type ExportWritten } from '../../shared/gold';
-import { QPairsError } from '../errors';
+import type { CommandResult, ParsedArgs } from '../../shared/contract';
+import type { ExportWritten } from '../../shared/gold';
+import { NotFoundError, QPairsError } from '../errors';
 import { buildExport, defaultExportName, writeExport } from '../export';
 import {
   addAnnotator,
@@ -21,17 +14,16 @@ import {
   assignPool,
   assignmentView,
   checkJudge,
-  comparePoolRuns,
   isDisagreementEntry,
   loadPoolState,
   pairKey,
-  poolAgreement,
   reviewQueue,
   setAggregation,
   setAnnotatorRole,
 } from '../gold';
-import type { Engine } from './engine';
+import type { EngineCore as Engine } from './core';
 import { setLabel } from './annotate';
+import { compute } from './compute';
 
 type GoldCommand =
   | 'annotator.add'
@@ -49,32 +41,6 @@ type GoldCommand =
 
 type Ctx = { annotator: string | null };
 export type GoldHandlers = { [C in GoldCommand]: (args: ParsedArgs<C>, ctx: Ctx) => CommandResult<C> | Promise<CommandResult<C>> };
-
-const BLIND_COMMANDS: ReadonlySet<string> = new Set(['agreement.report', 'review.queue', 'export.preview', 'export.write']);
-
-/** Access rules for serve-mode tokens and transports (see the module comment); throws ContractError 'forbidden'. */
-export function authorizeGold(engine: Engine, transport: AppInfo['transport'], command: CommandName, args: unknown, ctx: Ctx): void {
-  const a = (args ?? {}) as Record<string, unknown>;
-  if ((command === 'label.set' || command === 'annotate.query' || command === 'annotate.navigate') && typeof a.annotator === 'string' && isReservedAnnotatorName(a.annotator)) {
-    throw new ContractError(`annotator names starting with "@" are reserved ("${a.annotator}")`, 'invalid-argument');
-  }
-  if (command === 'export.write' && a.path !== undefined && transport !== 'electron') {
-    throw new ContractError('export.write with a path is only for the desktop app; in serve mode omit the path and download the files', 'forbidden');
-  }
-  if (!ctx.annotator) return;
-  if (command === 'annotator.add' || command === 'annotator.setRole') {
-    throw new ContractError('annotator roles cannot be changed with an annotator token (use the desktop app or: qpairs annotators)', 'forbidden');
-  }
-  if ((command === 'review.queue' || command === 'review.settle') && a.judge !== ctx.annotator) {
-    throw new ContractError(`this token acts as annotator "${ctx.annotator}" only`, 'forbidden');
-  }
-  if (BLIND_COMMANDS.has(command) && typeof a.pool === 'string' && engine.ws.findPool(a.pool)) {
-    const s = loadPoolState(engine.ws, a.pool);
-    if (s.annotators.includes(ctx.annotator)) {
-      throw new ContractError(`"${ctx.annotator}" annotates pool "${a.pool}" blind and cannot see other annotators' labels`, 'forbidden');
-    }
-  }
-}
 
 export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
   const ws = engine.ws;
@@ -108,14 +74,21 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         return aggregationSummary(loadPoolState(ws, a.pool));
       }),
     'pool.aggregation': (a) => aggregationSummary(loadPoolState(ws, a.pool)),
-    'agreement.report': (a) => poolAgreement(ws, a.pool, { annotators: a.annotators, queries: a.queries, bootstrap: a.bootstrap, seed: a.seed }),
+    // Heavy and read-only: off the engine's thread when large (compute.ts); ctx.signal (the
+    // transport's, when the client goes away) cancels it.
+    'agreement.report': (a, ctx) =>
+      compute(
+        ws,
+        { kind: 'agreement', pool: a.pool, annotators: a.annotators, queries: a.queries, bootstrap: a.bootstrap, seed: a.seed },
+        { signal: (ctx as { signal?: AbortSignal }).signal },
+      ),
     'review.queue': (a) => reviewQueue(ws, a.pool, a.judge, { includeSettled: a.includeSettled, limit: a.limit }),
     'review.settle': (a) =>
       write(() => {
         const s = loadPoolState(ws, a.pool);
         checkJudge(ws, s, a.judge);
         const e = s.byKey.get(pairKey(a.queryId, a.candidateId));
-        if (!e) throw new QPairsError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
+        if (!e) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
         if (a.value !== null && !isDisagreementEntry(e)) {
           throw new QPairsError(`pair ${a.queryId} → ${a.candidateId} is not a disagreement of pool "${a.pool}" (nothing to settle)`);
         }
@@ -125,20 +98,26 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         const remaining = after.pairs.filter((x) => isDisagreementEntry(x) && !x.judge).length;
         return { ...ack, remaining };
       }),
-    'eval.compare': (a) =>
-      comparePoolRuns(ws, a.pool, {
-        runs: a.runs,
-        metric: a.metric,
-        annotator: a.annotator,
-        convention: a.convention,
-        ties: a.ties,
-        threshold: a.threshold,
-        bootstrap: a.bootstrap,
-        permutations: a.permutations,
-        seed: a.seed,
-        alpha: a.alpha,
-        baseline: a.baseline,
-      }),
+    'eval.compare': (a, ctx) =>
+      compute(
+        ws,
+        {
+          kind: 'compare',
+          pool: a.pool,
+          runs: a.runs,
+          metric: a.metric,
+          annotator: a.annotator,
+          convention: a.convention,
+          ties: a.ties,
+          threshold: a.threshold,
+          bootstrap: a.bootstrap,
+          permutations: a.permutations,
+          seed: a.seed,
+          alpha: a.alpha,
+          baseline: a.baseline,
+        },
+        { signal: (ctx as { signal?: AbortSignal }).signal },
+      ),
     'export.preview': (a) => {
       const b = buildExport(ws, a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version });
       return {

@@ -17,14 +17,27 @@ export interface JobContext {
  */
 export class JobRunner {
   private readonly controllers = new Map<string, AbortController>();
+  /** Who started each running job (see access.ts principalOf); its events go to them and owners. */
+  private readonly starters = new Map<string, string>();
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly hub: EventHub) {}
+  /** `currentStarter` names whoever is calling the engine when a job starts. */
+  constructor(
+    private readonly hub: EventHub,
+    private readonly currentStarter: () => string | undefined = () => undefined,
+  ) {}
+
+  /** Who started a running job (undefined once its `job.done` has been sent). */
+  starterOf(jobId: string): string | undefined {
+    return this.starters.get(jobId);
+  }
 
   start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>): string {
     const jobId = randomUUID();
     const ac = new AbortController();
     this.controllers.set(jobId, ac);
+    const starter = this.currentStarter();
+    if (starter !== undefined) this.starters.set(jobId, starter);
     let last = 0;
     const ctx: JobContext = {
       signal: ac.signal,
@@ -44,6 +57,7 @@ export class JobRunner {
         this.hub.emit('job.done', { jobId, kind, ok: false, cancelled, error: cancelled ? 'cancelled' : (e as Error).message });
       } finally {
         this.controllers.delete(jobId);
+        this.starters.delete(jobId);
       }
     };
     // Let the caller receive the job id before the first event.

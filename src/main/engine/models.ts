@@ -5,7 +5,7 @@ import { backendName, initBackend } from '../models';
 import { listModels } from '../training/store';
 import { scorePool, trainModel, checkModelName, deleteModelAndRuns } from '../training/train';
 import { QPairsError } from '../errors';
-import type { Engine } from './engine';
+import type { EngineCore as Engine } from './core';
 
 let backend: Promise<string> | null = null;
 let loaded: string | null = null;

@@ -1,11 +1,13 @@
 import type { ImportFormat, ParsedArgs } from '../../shared/contract';
 import type { LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
-import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries } from '../bm25';
+import path from 'node:path';
+import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type Bm25Document } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
+import { runUndoable, type ChunkPoint, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
-import type { Engine } from './engine';
+import type { EngineCore as Engine } from './core';
 import type { JobContext } from './jobs';
 import { listModels } from '../training/store';
 import { scoreJob } from './models';
@@ -17,11 +19,19 @@ export type Progress = (done: number, total: number, note?: string) => void;
 
 const indexes = new WeakMap<Workspace, Bm25Index>();
 
+/** Workspaces whose index is dropped when another connection commits (see Workspace.noticeExternalChanges). */
+const watched = new WeakSet<Workspace>();
+
 /**
  * The workspace's BM25 index, loaded once per open workspace and kept in step with the
- * questions table (questions added by other means are indexed on first use).
+ * questions table (questions added by other means are indexed on first use). Dropped, so the next
+ * use reloads it, when the workspace notices another connection's commits (Engine.invoke asks).
  */
 export function indexOf(ws: Workspace, onProgress?: Progress): Bm25Index {
+  if (!watched.has(ws)) {
+    watched.add(ws);
+    ws.onExternalChange(() => dropIndex(ws));
+  }
   let idx = indexes.get(ws);
   if (!idx) {
     idx = Bm25Index.load(ws.db);
@@ -44,41 +54,105 @@ export interface RunImportOptions {
   annotator?: string;
   scheme?: LabelScheme;
   source?: string;
+  /** Replace questions whose id another source holds (see ImportOptions.update). */
+  update?: boolean;
+  /** Questionable input is an error, not a warning (see ImportOptions.strict). */
+  strict?: boolean;
   signal?: AbortSignal;
   onProgress?: Progress;
 }
 
 /**
- * Imports files and extends the BM25 index with the questions they added or changed, all in one
- * transaction: a malformed file, a cancel or a crash leaves the workspace exactly as it was.
+ * Import tuning (benchmarks and tests): a chunk commits after `chunkMs` of work, or after
+ * `contendedMs` when another write waits for the gate; `oneTransaction` restores the former
+ * behaviour — one transaction holding the write gate for the whole import — for comparisons.
  */
-export async function runImport(ws: Workspace, format: ImportFormat, files: readonly string[], opts: RunImportOptions = {}): Promise<ImportReport> {
+export const importTuning = { chunkMs: 50, contendedMs: 5, oneTransaction: false };
+
+/** Questions indexed per BM25 segment at most, and how long one such step may tokenize (ms). */
+const INDEX_BATCH = 4096;
+const INDEX_STEP_MS = 20;
+
+/**
+ * Imports files and extends the BM25 index with the questions they added or changed, as ONE
+ * undoable write committed in bounded chunks (workspace/undo-journal.ts): first the records,
+ * then the index, a segment of at most INDEX_BATCH questions per step (small trailing segments
+ * merged as they pile up), each step a chunk boundary. Readers see the committed chunks; a
+ * malformed file, a cancel or a crash (at the next open) undoes everything, also the committed
+ * chunks, leaving the workspace as it was. `turns`: the engine's write gate, given up between
+ * chunks so that label writes wait at most about one chunk.
+ */
+export async function runImport(
+  ws: Workspace,
+  format: ImportFormat,
+  files: readonly string[],
+  opts: RunImportOptions & { turns?: WriteTurns } = {},
+): Promise<ImportReport> {
   const onProgress = opts.onProgress;
+  const what = `${format} import of ${files.map((f) => path.basename(f)).join(', ')}`;
+  const one = importTuning.oneTransaction;
   try {
-    return await ws.transactionAsync(async () => {
-      const report = await importFiles(ws, format, files, {
-        pool: opts.pool,
-        annotator: opts.annotator,
-        scheme: opts.scheme,
-        source: opts.source,
-        signal: opts.signal,
-        onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
-      });
-      if (report.changedDocs.length > 0) {
-        const idx = indexOf(ws);
-        idx.addDocuments(questionDocuments(ws.db, report.changedDocs), {
-          total: report.changedDocs.length,
+    return await runUndoable(
+      ws,
+      { what, turns: opts.turns, signal: opts.signal, chunkMs: importTuning.chunkMs, contendedMs: importTuning.contendedMs, oneTransaction: one },
+      async (chunks) => {
+        const report = await importFiles(ws, format, files, {
+          pool: opts.pool,
+          annotator: opts.annotator,
+          scheme: opts.scheme,
+          source: opts.source,
+          update: opts.update,
+          strict: opts.strict,
           signal: opts.signal,
-          onProgress: (d, t) => onProgress?.(d, t, 'indexing'),
+          onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
         });
-        idx.persist(ws.db);
-      }
-      throwIfAborted(opts.signal);
-      return report;
-    });
-  } catch (e) {
+        if (report.changedDocs.length > 0) {
+          if (one) {
+            // The former way: extend the loaded index in memory, persist it in the same transaction.
+            const idx = indexOf(ws);
+            idx.addDocuments(questionDocuments(ws.db, report.changedDocs), {
+              total: report.changedDocs.length,
+              signal: opts.signal,
+              onProgress: (d, t) => onProgress?.(d, t, 'indexing'),
+            });
+            idx.persist(ws.db);
+          } else {
+            await indexInChunks(ws, chunks, report.changedDocs, opts);
+          }
+        }
+        throwIfAborted(opts.signal);
+        return report;
+      },
+    );
+  } finally {
+    // The stored index changed under any index loaded through this connection (or was rolled back).
     dropIndex(ws);
-    throw e;
+  }
+}
+
+/**
+ * Indexes the given questions into the stored BM25 index without loading it: each step appends
+ * one segment of the next questions (as many as tokenize in about INDEX_STEP_MS, at most
+ * INDEX_BATCH); when four small segments trail, the next step merges them (a few thousand
+ * questions: bounded too). Every step ends at a chunk boundary.
+ */
+async function indexInChunks(ws: Workspace, chunks: ChunkPoint, docs: readonly number[], opts: { signal?: AbortSignal; onProgress?: Progress }): Promise<void> {
+  let i = 0;
+  while (i < docs.length) {
+    const t0 = performance.now();
+    const from = i;
+    const step = function* (): Generator<Bm25Document> {
+      for (const d of questionDocuments(ws.db, docs.slice(from, Math.min(docs.length, from + INDEX_BATCH)))) {
+        yield d;
+        i++;
+        if (performance.now() - t0 >= INDEX_STEP_MS) return;
+      }
+    };
+    Bm25Index.appendSegment(ws.db, step());
+    opts.onProgress?.(i, docs.length, 'indexing');
+    throwIfAborted(opts.signal);
+    await chunks.checkpoint();
+    if (Bm25Index.mergeTail(ws.db, { minSegments: 4, smallDocs: INDEX_BATCH })) await chunks.checkpoint();
   }
 }
 
@@ -90,6 +164,8 @@ export interface PoolSpec {
   sample?: { n: number; seed: number };
   depth: number;
   scheme: LabelScheme;
+  /** Annotators label the pool blind (default true). */
+  blind?: boolean;
 }
 
 /** A seeded sample of n question ids: the same workspace, n and seed always give the same ids. */
@@ -136,7 +212,7 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
   throwIfAborted(opts.signal);
   const sampling = spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`;
   return ws.transaction(() => {
-    ws.createPool({ name: spec.name, scheme: spec.scheme, retriever: `bm25 (k1=${idx.k1}, b=${idx.b})`, depth: spec.depth, sampling });
+    ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, retriever: `bm25 (k1=${idx.k1}, b=${idx.b})`, depth: spec.depth, sampling });
     const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, depth: spec.depth });
     hits.forEach((h, i) => {
       const qid = ids[i]!;
@@ -151,8 +227,10 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
 // ------------------------------------------------------------------ engine jobs
 
 /**
- * Starts an import job; the result arrives as a `job.done` event. The write gate is claimed at
- * once (in request order), so a label given after the import was requested waits for it.
+ * Starts an import job; the result arrives as a `job.done` event. The import is a long write of
+ * the engine's write gate (write-gate.ts), claimed at once in request order: it commits in chunks
+ * and gives the gate up between them, so a label given meanwhile is written (and acknowledged)
+ * between two chunks; a failed or cancelled import undoes its chunks and never the labels.
  */
 export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string {
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
@@ -164,16 +242,20 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
   };
   let begin!: (ctx: JobContext) => void;
   const context = new Promise<JobContext>((r) => (begin = r));
-  const result = engine.writes.run(async () => {
+  const result = engine.writes.long(async (turns) => {
     const ctx = await context;
-    // A second connection: the app keeps reading the last committed state meanwhile.
+    // A second connection: the app reads the committed chunks meanwhile, and label writes go in
+    // between them (the import gives the gate up at each chunk boundary).
     const importWs = Workspace.open(engine.ws.path);
     try {
       return await runImport(importWs, a.format, files, {
+        turns: importTuning.oneTransaction ? undefined : turns,
         pool: a.pool,
         annotator: a.annotator,
         scheme: a.scheme,
         source: a.source,
+        update: a.update,
+        strict: a.strict,
         signal: ctx.signal,
         onProgress: (d, t, note) => ctx.progress(d, t, note),
       }).catch(nameUploads);
@@ -194,7 +276,11 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
  * models rerank its candidates live as soon as they finish.
  */
 export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>): Promise<PoolInfo> {
-  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme });
+  // Called holding the write gate: a running import (which may still roll back) ends first, so
+  // the pool's BM25 candidates never come from half an import; the gate is held again then.
+  await engine.writes.afterLongWrites();
+  engine.ws.noticeExternalChanges();
+  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind });
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return info;

@@ -8,6 +8,7 @@ import { AGGREGATE, type AgreementView, type ExportFormat, type IntervalView, ty
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
+import { blindReport, blindStatement } from './blind';
 
 export interface DatasheetInput {
   ws: Workspace;
@@ -136,11 +137,13 @@ export function datasheet(d: DatasheetInput): string {
   const plan = s.plan;
   out.push(
     plan.mode === 'open'
-      ? 'No assignment recorded: the pool\'s annotators are those (role "annotator") who labeled in it. Each labeled blind (only their own labels shown).'
+      ? 'No assignment recorded: the pool\'s annotators are those (role "annotator") who labeled in it.'
       : plan.mode === 'full'
-        ? `Assigned with full overlap: every annotator labels every query, blind (only their own labels shown).`
-        : `Assigned with ${plan.perQuery} annotator${plan.perQuery === 1 ? '' : 's'} per query (seeded, balanced; seed ${plan.seed}), blind (only their own labels shown).`,
+        ? `Assigned with full overlap: every annotator labels every query.`
+        : `Assigned with ${plan.perQuery} annotator${plan.perQuery === 1 ? '' : 's'} per query (seeded, balanced; seed ${plan.seed}).`,
   );
+  out.push('');
+  out.push(`**Blind labeling.** ${blindStatement(blindReport(ws, p.name))}`);
   out.push('');
   const dates = ws
     .stmt(

@@ -18,11 +18,11 @@ import { defaultLabelSource, loadPoolState, sourceLabels } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { datasheet } from './datasheet';
 import { render, type RunData } from './formats';
-import { writeFilesAtomic } from './write';
+import { checkWriteTarget, writeFilesAtomic } from './write';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
-export { writeFilesAtomic } from './write';
+export { checkWriteTarget, writeFilesAtomic, type WriteOptions } from './write';
 
 export interface ExportOptions {
   /** Run for askubuntu / semeval-relevancy (default the pool's first run), or the one run for trec-run (default all). */
@@ -124,10 +124,17 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: sheet, lines: sheet.split('\n').length }, warnings };
 }
 
-/** Renders and writes an export and its datasheet atomically; returns what was written. */
+/**
+ * Renders and writes an export and its datasheet atomically; returns what was written. No file
+ * it writes may be the workspace, its -wal/-shm/-journal/.lock files, or any SQLite database
+ * (checkWriteTarget): such a target is refused before anything is rendered or written.
+ */
 export function writeExport(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions = {}): BuiltExport {
   const abs = path.resolve(out);
+  const protect = { protect: [ws.path] };
+  checkWriteTarget(abs, protect);
+  checkWriteTarget(`${abs}.datasheet.md`, protect);
   const built = buildExport(ws, pool, format, abs, o);
-  writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })));
+  writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
   return built;
 }

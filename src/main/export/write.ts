@@ -1,15 +1,121 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { QPairsError } from '../errors';
+
+/** The first 16 bytes of every SQLite 3 database file. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** The files SQLite and QPairs keep beside a database FILE. */
+const COMPANIONS: ReadonlyArray<{ suffix: string; what: string }> = [
+  { suffix: '', what: 'itself' },
+  { suffix: '-wal', what: 'write-ahead log (-wal)' },
+  { suffix: '-shm', what: 'shared-memory file (-shm)' },
+  { suffix: '-journal', what: 'rollback journal (-journal)' },
+  { suffix: '.lock', what: 'lock file (.lock)' },
+];
+
+export interface WriteOptions {
+  /**
+   * Databases that must never be written over — the open workspace: a target that is one of
+   * them or a companion file (-wal, -shm, -journal, .lock), by name, through a symlink or as a
+   * hard link, is refused.
+   */
+  protect?: readonly string[];
+}
+
+function statOrNull(p: string, follow = true): Stats | null {
+  try {
+    return follow ? statSync(p) : lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    // A file not there yet: its folder's real path plus its name.
+    try {
+      return path.join(realpathSync(path.dirname(p)), path.basename(p));
+    } catch {
+      return path.resolve(p);
+    }
+  }
+}
+
+function startsWithSqliteHeader(file: string): boolean {
+  const st = statOrNull(file);
+  if (!st || !st.isFile() || st.size < 16) return false;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(16);
+      readSync(fd, head, 0, 16, 0);
+      return head.equals(SQLITE_HEADER);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+function refuse(target: string, why: string): QPairsError {
+  return new QPairsError(`refusing to write ${target}: ${why}; nothing was written (choose another output file)`, { file: target, reason: why });
+}
+
+/**
+ * Throws a QPairsError when writing `target` (by rename of a temporary file onto it) could
+ * damage a database: when it is, or resolves to (real path, symlinks, hard links by device and
+ * inode), a protected database or one of its companion files; when it is any SQLite database
+ * file (its first bytes are "SQLite format 3\0") or the -wal/-shm/-journal file of one; or when
+ * it is a directory.
+ */
+export function checkWriteTarget(target: string, opts: WriteOptions = {}): void {
+  const abs = path.resolve(target);
+  const real = realOrResolved(abs);
+  const st = statOrNull(abs);
+  const lst = statOrNull(abs, false);
+  const via = lst?.isSymbolicLink() ? ' (through a symbolic link)' : '';
+
+  for (const p of opts.protect ?? []) {
+    if (p === ':memory:') continue;
+    const base = path.resolve(p);
+    const baseReal = realOrResolved(base);
+    for (const c of COMPANIONS) {
+      const names = new Set([base + c.suffix, baseReal + c.suffix]);
+      const cst = statOrNull(baseReal + c.suffix) ?? statOrNull(base + c.suffix);
+      const what = c.suffix ? `the workspace's ${c.what} of ${p}` : `the workspace ${p} itself`;
+      if (names.has(abs) || names.has(real)) throw refuse(target, `it is ${what}${via}`);
+      if (st && cst && st.dev === cst.dev && st.ino === cst.ino) {
+        throw refuse(target, `it is ${what} (${lst?.isSymbolicLink() ? 'through a symbolic link' : 'another name of the same file: a hard link'})`);
+      }
+    }
+  }
+  if (st?.isDirectory()) throw refuse(target, 'it is a directory');
+  if (st && startsWithSqliteHeader(abs)) throw refuse(target, `it is a SQLite database file${via} (exports never overwrite a database)`);
+  const m = /^(.*)-(wal|shm|journal)$/.exec(real);
+  if (m && startsWithSqliteHeader(m[1]!)) throw refuse(target, `it is the ${m[2]} file of the SQLite database ${m[1]}${via}`);
+}
 
 /**
  * Writes files atomically: each goes to a temporary file in its target folder (written and
  * fsynced), and only when all are written are they renamed over their targets. A failure
  * removes the temporary files and leaves the targets untouched (a crash between two renames can
- * leave some files renamed; each file is always either old or new, never partial).
+ * leave some files renamed; each file is always either old or new, never partial). Every target
+ * is checked first (checkWriteTarget): a database — the workspace above all — is never written
+ * over.
  */
-export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: string }>): void {
+export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: string }>, opts: WriteOptions = {}): void {
+  const seen = new Set<string>();
+  for (const f of files) {
+    checkWriteTarget(f.path, opts);
+    const real = realOrResolved(f.path);
+    if (seen.has(real)) throw new QPairsError(`export failed: two of its files would be ${f.path}`, { file: f.path });
+    seen.add(real);
+  }
   const temps: Array<{ tmp: string; path: string }> = [];
   try {
     for (const f of files) {
@@ -29,6 +135,8 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: s
         closeSync(fd);
       }
     }
+    // Checked again just before the renames: a target may have changed while the files were written.
+    for (const t of temps) checkWriteTarget(t.path, opts);
     for (const t of temps) renameSync(t.tmp, t.path);
   } catch (e) {
     for (const t of temps) {

@@ -21,8 +21,9 @@ import { fleissKappaCoded } from '../agreement/fleiss';
 import { gwetAC1Coded } from '../agreement/gwet';
 import { krippendorffAlphaCoded } from '../agreement/krippendorff';
 import { percentAgreementCoded } from '../agreement/percent';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
+import { checkAgreementBudget } from './budget';
 import { loadPoolState, pairKey, type PoolState } from './state';
 
 export interface PoolAgreementOptions {
@@ -35,6 +36,8 @@ export interface PoolAgreementOptions {
   signal?: AbortSignal;
   /** At most this many points in `overTime` (default 100; evenly spaced, always the last). */
   maxTimePoints?: number;
+  /** Work budget (default AGREEMENT_WORK_LIMIT, see budget.ts); a larger report is refused. */
+  workLimit?: number;
 }
 
 /** The label scale of a scheme (graded: the integer values that occur, sorted). */
@@ -104,7 +107,7 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
   const annotators = o.annotators && o.annotators.length > 0 ? [...o.annotators] : s.annotators;
   if (new Set(annotators).size !== annotators.length) throw new QPairsError('an annotator is listed twice');
   const knownNames = new Set(ws.listAnnotators().map((a) => a.name));
-  for (const a of annotators) if (!knownNames.has(a)) throw new QPairsError(`no annotator named "${a}"`);
+  for (const a of annotators) if (!knownNames.has(a)) throw new NotFoundError(`no annotator named "${a}"`);
   const resamples = o.bootstrap ?? 1000;
   const seed = o.seed ?? 1;
   let subset: Set<string> | undefined;
@@ -112,9 +115,10 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
     subset = new Set(o.queries);
     const inPool = new Set(s.queries.map((q) => q.queryId));
     const missing = [...subset].filter((q) => !inPool.has(q));
-    if (missing.length) throw new QPairsError(`not queries of pool "${s.pool.name}": ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
+    if (missing.length) throw new NotFoundError(`not queries of pool "${s.pool.name}": ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
   }
   const { table, pairs, lastSeq } = poolRatingTable(s, annotators, subset);
+  checkAgreementBudget(table.items.length, annotators.length, resamples, o.workLimit);
   const boot = { resamples, seed, signal: o.signal };
   const report = agreementReport(table, { ...boot, positive: positives(table.categories.map(String)) });
 

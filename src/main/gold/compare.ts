@@ -9,10 +9,11 @@
 import type { CompareMetric, CompareView, IntervalView, StatView } from '../../shared/gold';
 import { COMPARE_METRICS } from '../../shared/gold';
 import { poolLabels } from '../engine/evaluate';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import { evaluateRankedQuery, rankIndices, type EvalOptions } from '../metrics';
 import { compareRankers } from '../stats';
 import type { Workspace } from '../workspace/workspace';
+import { checkCompareBudget } from './budget';
 import { defaultLabelSource } from './state';
 
 export interface PoolCompareOptions {
@@ -33,6 +34,8 @@ export interface PoolCompareOptions {
   baseline?: string;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Work budget (default COMPARE_WORK_LIMIT, see budget.ts); a larger comparison is refused. */
+  workLimit?: number;
 }
 
 /** Per-query values of a metric for some runs of a pool, on the queries eval includes. */
@@ -48,7 +51,7 @@ export function perQueryMetric(
   const ids: string[] = [];
   const rankers = runs.map((name) => {
     const id = known.get(name);
-    if (id === undefined) throw new QPairsError(`pool "${pool}" has no run "${name}" (runs: ${[...known.keys()].join(', ') || 'none'})`);
+    if (id === undefined) throw new NotFoundError(`pool "${pool}" has no run "${name}" (runs: ${[...known.keys()].join(', ') || 'none'})`);
     const scores = ws.runScores(id);
     const values: number[] = [];
     const qs: string[] = [];
@@ -80,6 +83,8 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
   const seed = o.seed ?? 1;
   const alpha = o.alpha ?? 0.05;
   const input = perQueryMetric(ws, pool, o.runs, { metric, annotator, convention, ties, threshold });
+  const runPairs = o.baseline !== undefined ? o.runs.length - 1 : (o.runs.length * (o.runs.length - 1)) / 2;
+  checkCompareBudget(runPairs, input.queries.length, resamples, permutations, o.workLimit);
   const r = compareRankers(input, { resamples, permutations, seed, alpha, baseline: o.baseline, signal: o.signal, onProgress: o.onProgress });
   return {
     pool,

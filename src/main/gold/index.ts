@@ -36,3 +36,11 @@ export { agreementJson, agreementOverTime, poolAgreement, poolRatingTable, putSt
 export { checkJudge, pairImpact, reviewQueue, type ReviewOptions } from './review';
 export { comparePoolRuns, perQueryMetric, type PoolCompareOptions } from './compare';
 export { assignmentView } from './progress';
+export {
+  AGREEMENT_WORK_LIMIT,
+  COMPARE_WORK_LIMIT,
+  agreementWork,
+  checkAgreementBudget,
+  checkCompareBudget,
+  compareWork,
+} from './budget';

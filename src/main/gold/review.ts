@@ -16,7 +16,7 @@
  */
 import type { ReviewItem, ReviewQueue } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, schemeValues } from '../../shared/labels';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import { averagePrecision, rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorRole } from './store';
@@ -32,7 +32,7 @@ export interface ReviewOptions {
 /** Throws unless `judge` may settle disagreements of the pool (role judge, not one of its annotators). */
 export function checkJudge(ws: Workspace, s: PoolState, judge: string): void {
   const role = annotatorRole(ws, judge);
-  if (role === null) throw new QPairsError(`no annotator named "${judge}" (mark a judge with: qpairs annotators add W ${judge} --role judge)`);
+  if (role === null) throw new NotFoundError(`no annotator named "${judge}" (mark a judge with: qpairs annotators add W ${judge} --role judge)`);
   if (role !== 'judge') throw new QPairsError(`"${judge}" is not a judge (role ${role}); mark it with: qpairs annotators role W ${judge} judge`);
   if (s.annotators.includes(judge)) throw new QPairsError(`"${judge}" annotates pool "${s.pool.name}" and cannot judge its disagreements`);
 }

@@ -13,7 +13,7 @@
 import { AGGREGATE, type AggregationRule, type AggregationSummary, type PairStatus } from '../../shared/gold';
 import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
 import type { PoolInfo, PoolQuery } from '../../shared/types';
-import { QPairsError } from '../errors';
+import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { resolvePair, type Resolution } from './rules';
 import { getAggregation, getAssignment, type AssignmentPlan } from './store';
@@ -183,7 +183,7 @@ export function sourceLabels(ws: Workspace, pool: string, source: string, state?
       put(e.queryId, e.candidateId, e.resolution.value, seq);
     }
   } else if (source.startsWith('@')) {
-    throw new QPairsError(`unknown label source "${source}" (use an annotator name or ${AGGREGATE})`);
+    throw new NotFoundError(`unknown label source "${source}" (use an annotator name or ${AGGREGATE})`);
   } else {
     for (const l of ws.currentLabels(pool, source)) put(l.queryId, l.candidateId, l.value, l.seq);
   }

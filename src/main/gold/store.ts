@@ -3,11 +3,11 @@
  * its aggregation rule, and annotator roles. All writes are single transactions.
  */
 import { AGGREGATION_RULES, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 import { planAssignment } from './assign';
 
-export const ANNOTATOR_ROLES: readonly AnnotatorRole[] = ['annotator', 'judge', 'gold', 'system'];
+export const ANNOTATOR_ROLES: readonly AnnotatorRole[] = ['annotator', 'judge', 'owner', 'gold', 'system'];
 
 export interface AssignmentPlan {
   mode: 'full' | 'per-query' | 'open';
@@ -50,7 +50,7 @@ export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole):
 
 export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRole): AnnotatorRole {
   const n = checkAnnotatorName(name);
-  if (annotatorRole(ws, n) === null) throw new QPairsError(`no annotator named "${n}" (add it first)`);
+  if (annotatorRole(ws, n) === null) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
   return addAnnotator(ws, n, role);
 }
 

@@ -67,6 +67,8 @@ export const askubuntuPool: Importer = {
     const one = labelValue(file, 0, pool, '1');
     const zero = labelValue(file, 0, pool, '0');
     let notIn = 0;
+    /** Every line lists the same number of candidates (20 in the released files): the first line's. */
+    let expected: { n: number; line: number } | null = null;
     for await (const { fields, line } of readFields(ctx, file, '\t')) {
       if (fields.length !== 4) throw fileError(file, line, `expected 4 tab-separated fields (query, similar ids, candidate ids, scores), found ${fields.length}`);
       const q = fields[0]!.trim();
@@ -82,6 +84,14 @@ export const askubuntuPool: Importer = {
         return v;
       });
       if (cands.length === 0) throw fileError(file, line, 'no candidates');
+      expected ??= { n: cands.length, line };
+      if (cands.length !== expected.n) {
+        throw fileError(
+          file,
+          line,
+          `${cands.length} candidates, but line ${expected.line} has ${expected.n}: every line of the file must list the same number of BM25 candidates`,
+        );
+      }
       const seen = new Set<string>();
       for (const c of cands) {
         if (c === q) throw fileError(file, line, `the query ${q} is among its own candidates`);
@@ -91,6 +101,7 @@ export const askubuntuPool: Importer = {
       const sim = new Set(similar);
       for (const s of sim) {
         if (!seen.has(s)) {
+          if (ctx.opts.strict) throw fileError(file, line, `similar question ${s} of query ${q} is not among its candidates (--strict)`);
           notIn++;
           ctx.skip('similarNotInCandidates');
           if (notIn <= 5) ctx.warn(`${file}, line ${line}: similar question ${s} of query ${q} is not among its candidates; not labelled`);

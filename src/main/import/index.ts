@@ -1,10 +1,12 @@
 /**
- * Importers: `importFiles(ws, format, files, opts)` reads files of one format into a workspace in
- * ONE transaction (a failure or an abort rolls everything back, leaving the workspace exactly as
- * it was), streaming them in bounded memory, and returns (and records in the `imports` table) a
+ * Importers: `importFiles(ws, format, files, opts)` reads files of one format into a workspace as
+ * ONE undoable write committed in bounded chunks (a failure or an abort undoes everything, leaving
+ * the workspace exactly as it was), streaming them in bounded memory, and returns (and records in the `imports` table) a
  * report of what it did. Re-importing the same files adds nothing.
  */
-import { QPairsError, throwIfAborted } from '../errors';
+import path from 'node:path';
+import { CancelledError, QPairsError, throwIfAborted } from '../errors';
+import { runUndoable } from '../workspace/undo-journal';
 import type { Workspace } from '../workspace/workspace';
 import { askubuntuPairs, askubuntuPool } from './askubuntu';
 import { labelsCsv, labelsJsonl, qrels, semevalRelevancy } from './labels';
@@ -55,9 +57,11 @@ export function importerFor(name: string): Importer {
 export const MAX_WARNINGS = 50;
 
 /**
- * Imports files of one format into the workspace in one transaction. Throws QPairsError (file,
- * line, reason) for bad input and CancelledError when `opts.signal` aborts; either way nothing
- * is left behind. `report.changedDocs` lists the doc numbers of inserted or updated questions
+ * Imports files of one format into the workspace as one undoable write that commits in bounded
+ * chunks (runUndoable, workspace/undo-journal.ts: inside runImport, the same write as the BM25
+ * indexing; inside a transaction the caller opened, one savepoint). Throws QPairsError (file,
+ * line, reason) for bad input and CancelledError when `opts.signal` aborts; either way the
+ * chunks already committed are undone and nothing is left behind. `report.changedDocs` lists the doc numbers of inserted or updated questions
  * (for the BM25 index); the copy stored by `ws.recordImport` keeps only their number
  * (`changedDocCount`) so that the audit row of a large import stays small.
  */
@@ -84,7 +88,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     opts.onProgress({ ...progress });
   };
 
-  const ctx: ImportContext = {
+  const ctx: { -readonly [K in keyof ImportContext]: ImportContext[K] } = {
     ws,
     format,
     opts,
@@ -122,7 +126,16 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     },
   };
 
-  return ws.transactionAsync(async () => {
+  const what = `${format} import of ${list.map((f) => path.basename(f)).join(', ')}`;
+  return runUndoable(ws, { what, signal: opts.signal }, async (chunks) => {
+    ctx.checkpoint = async () => {
+      try {
+        await chunks.checkpoint();
+      } catch (e) {
+        if (e instanceof QPairsError || e instanceof CancelledError) throw e;
+        throw new QPairsError(`the import could not commit its progress: ${(e as Error).message}`);
+      }
+    };
     if (fmt.run) await fmt.run(ctx, list);
     else {
       for (const file of list) {

@@ -101,10 +101,48 @@ export const labelsJsonl: Importer = {
 };
 
 /**
+ * Query ids of a qrels file that are unknown: neither a query of the target pool as it was
+ * before this import nor a question in the workspace (a typo, or qrels meant for another pool).
+ * Decided at each id's first line; memory: one entry per distinct query of the file.
+ */
+class UnknownQueries {
+  private readonly seen = new Map<string, boolean>();
+  private count = 0;
+  private example = '';
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly file: string,
+  ) {}
+
+  check(t: PairTarget, q: string, line: number): void {
+    if (this.seen.has(q)) return;
+    const inPool = !!this.ctx.ws.stmt(`SELECT 1 FROM pool_queries WHERE pool_id = ? AND query_id = ?`).get(t.pool.id, q);
+    const known = inPool || this.ctx.ws.docOf(q) !== null;
+    this.seen.set(q, known);
+    if (known) return;
+    const what = `query "${q}" is unknown: neither a query of pool "${t.pool.name}" nor a question in the workspace`;
+    if (this.ctx.opts.strict) throw fileError(this.file, line, `${what} (--strict)`);
+    this.count++;
+    if (!this.example) this.example = `"${q}" on line ${line}`;
+  }
+
+  /** The warning with the counts, once the file is read. */
+  finish(pool: string | undefined): void {
+    if (this.count === 0) return;
+    this.ctx.warn(
+      `${this.file}: ${this.count} of ${this.seen.size} query ids are unknown — neither queries of pool "${pool}" nor questions in the workspace ` +
+        `(e.g. ${this.example}); their labels were imported (--strict makes this an error)`,
+    );
+  }
+}
+
+/**
  * TREC qrels `qid iter docno rel` (whitespace-separated; iter ignored): graded labels by
  * opts.annotator ?? gold into opts.pool, created with the graded scheme when absent. The judged
  * pairs are added to the pool when missing, also to an existing pool (qrels usually judge more
- * documents than one run retrieved); values are normalised by the pool's scheme.
+ * documents than one run retrieved); values are normalised by the pool's scheme. Query ids that
+ * are unknown (not queries of the pool before the import, nor questions in the workspace) are a
+ * warning with their count, an error with opts.strict.
  */
 export const qrels: Importer = {
   name: 'qrels',
@@ -114,13 +152,16 @@ export const qrels: Importer = {
     let t: PairTarget | null = null;
     const seen = new LabelLines(file);
     const annotator = annotatorName(ctx);
+    const unknown = new UnknownQueries(ctx, file);
     for await (const { fields, line } of readFields(ctx, file)) {
       if (fields.length !== 4) throw fileError(file, line, `expected 4 fields (qid iter docno relevance), found ${fields.length}`);
       t ??= target(ctx, 'graded', true);
       const [q, , c, raw] = fields as [string, string, string, string];
       if (!/^[+-]?\d+$/.test(raw)) throw fileError(file, line, `relevance ${JSON.stringify(raw)} is not an integer`);
+      unknown.check(t, q, line);
       labelRow(ctx, t, seen, file, line, q, c, annotator, raw);
     }
+    unknown.finish(t?.pool.name);
   },
 };
 

@@ -1,21 +1,77 @@
 /** questions-jsonl, questions-csv and askubuntu-corpus: question texts into the corpus. */
-import type { NewAnswer, NewQuestion } from '../workspace/workspace';
+import { QPairsError } from '../errors';
+import { SourceConflictError, type NewAnswer, type NewQuestion } from '../workspace/workspace';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
 import { parseTags } from './text';
 import type { ImportContext, Importer } from './types';
 
-/** Upserts a question and counts what happened. */
-export function putQuestion(ctx: ImportContext, q: NewQuestion): void {
-  const { result, doc } = ctx.ws.upsertQuestion(q);
+/** Where a record was read: file and line (null when the format has no lines, e.g. a pending answer). */
+export interface Where {
+  file: string;
+  line: number | null;
+  /** The source was not given (--source) but derived from the file name: the conflict error then suggests --source. */
+  derivedSource?: boolean;
+}
+
+function conflictError(e: SourceConflictError, at: Where): QPairsError {
+  const hint = at.derivedSource
+    ? ` (this file's source "${e.newSource}" comes from its name: give --source ${e.existingSource} if it is the same corpus)`
+    : '';
+  return fileError(at.file, at.line, e.message.replace(/ Import with --update/, `${hint} Import with --update`));
+}
+
+/**
+ * Upserts a question and counts what happened: questionsInserted / -Updated / -Unchanged, and
+ * questionsReplaced when --update replaced another source's question of the same id. Another
+ * source's id without --update is an error naming file and line. A question whose text changed
+ * and that is in a pool is counted (questionsUpdatedInPools) and warned about once per import
+ * at the end (finishQuestionUpdates): labels given on the old text now stand for the new one.
+ */
+export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where): void {
+  let r: ReturnType<typeof ctx.ws.upsertQuestion>;
+  try {
+    r = ctx.ws.upsertQuestion(q, { update: ctx.opts.update });
+  } catch (e) {
+    if (e instanceof SourceConflictError) throw conflictError(e, at);
+    throw e;
+  }
+  const { result, doc } = r;
   if (result === 'inserted') ctx.count('questionsInserted');
+  else if (r.replacedSource !== undefined) ctx.count('questionsReplaced');
   else if (result === 'updated') ctx.count('questionsUpdated');
   else ctx.count('questionsUnchanged');
+  if (result === 'updated') noteUpdateInPools(ctx, q.id, at);
   if (result !== 'unchanged') ctx.changed(doc);
 }
 
+/** Counts (and remembers one example of) an updated question that some pool holds. */
+function noteUpdateInPools(ctx: ImportContext, id: string, at: Where): void {
+  const pool = ctx.ws
+    .stmt(
+      `SELECT p.name FROM pools p WHERE EXISTS (SELECT 1 FROM pool_queries q WHERE q.pool_id = p.id AND q.query_id = @id)
+         OR EXISTS (SELECT 1 FROM pool_candidates c WHERE c.pool_id = p.id AND c.candidate_id = @id) ORDER BY p.id LIMIT 1`,
+    )
+    .get({ id }) as { name: string } | undefined;
+  if (!pool) return;
+  const n = (ctx.report.counts.questionsUpdatedInPools ?? 0) + 1;
+  ctx.count('questionsUpdatedInPools');
+  if (n === 1) {
+    ctx.warn(
+      `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (in pool "${pool.name}") has a new text; ` +
+        `labels given on the old text now stand for the new one (questionsUpdatedInPools counts all such questions)`,
+    );
+  }
+}
+
 /** Upserts an answer (or comment) and counts what happened (answersInserted/-Updated/-Unchanged). */
-export function putAnswer(ctx: ImportContext, a: NewAnswer): void {
-  const result = ctx.ws.upsertAnswer(a);
+export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where): void {
+  let result: ReturnType<typeof ctx.ws.upsertAnswer>;
+  try {
+    result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update });
+  } catch (e) {
+    if (e instanceof SourceConflictError) throw conflictError(e, at);
+    throw e;
+  }
   if (result === 'inserted') ctx.count('answersInserted');
   else if (result === 'updated') ctx.count('answersUpdated');
   else ctx.count('answersUnchanged');
@@ -74,16 +130,17 @@ export const questionsJsonl: Importer = {
       if (o.tags !== undefined && o.tags !== null && typeof o.tags !== 'string' && !Array.isArray(o.tags)) {
         throw fileError(file, line, '"tags" must be an array or a space-separated string');
       }
+      const ownSource = emptyToNull(optText(file, line, o.source, 'source'));
       putQuestion(ctx, {
         id,
-        source: emptyToNull(optText(file, line, o.source, 'source')) ?? defaultSource,
+        source: ownSource ?? defaultSource,
         title: optText(file, line, o.title, 'title') ?? '',
         body: optText(file, line, o.body, 'body') ?? '',
         tags: parseTags(o.tags),
         author: emptyToNull(optText(file, line, o.author, 'author')),
         created: emptyToNull(optText(file, line, o.created, 'created')),
         category: emptyToNull(optText(file, line, o.category, 'category')),
-      });
+      }, { file, line, derivedSource: !ownSource && ctx.opts.source === undefined });
       ctx.tick();
     }
   },
@@ -104,16 +161,17 @@ export const questionsCsv: Importer = {
       const id = r.get('id')!.trim();
       if (!id) throw fileError(file, r.line, 'missing id');
       ids.add(id, r.line);
+      const ownSource = emptyToNull(r.get('source'));
       putQuestion(ctx, {
         id,
-        source: emptyToNull(r.get('source')) ?? defaultSource,
+        source: ownSource ?? defaultSource,
         title: r.get('title')!,
         body: r.get('body')!,
         tags: parseTags(r.get('tags') ?? ''),
         author: emptyToNull(r.get('author')),
         created: emptyToNull(r.get('created')),
         category: emptyToNull(r.get('category')),
-      });
+      }, { file, line: r.line, derivedSource: !ownSource && ctx.opts.source === undefined });
       rows++;
       ctx.tick();
     }
@@ -138,7 +196,7 @@ export const askubuntuCorpus: Importer = {
       const id = fields[0]!.trim();
       if (!id) throw fileError(file, line, 'missing id');
       ids.add(id, line);
-      putQuestion(ctx, { id, source, title: fields[1]!.trim(), body: (fields[2] ?? '').trim() });
+      putQuestion(ctx, { id, source, title: fields[1]!.trim(), body: (fields[2] ?? '').trim() }, { file, line });
       ctx.tick();
     }
   },

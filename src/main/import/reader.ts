@@ -154,6 +154,7 @@ export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGe
   try {
     for await (const chunk of src as AsyncIterable<Buffer>) {
       throwIfAborted(ctx.signal);
+      if (ctx.checkpoint) await ctx.checkpoint();
       ctx.fileBytes(raw.bytesRead);
       const buf: Uint8Array = carry ? Buffer.concat([carry, chunk]) : chunk;
       const cut = completePrefix(buf);

@@ -81,7 +81,7 @@ export const semeval: Importer = {
       }
       orgSeen.set(org.id, { subject, body, line: org.line });
       ctx.count('originalQuestions');
-      putQuestion(ctx, { id: org.id, source: SOURCE, title: subject, body });
+      putQuestion(ctx, { id: org.id, source: SOURCE, title: subject, body }, { file, line: org.line });
       addPairs(ctx, thePool(), org.id, []);
     };
 
@@ -106,7 +106,7 @@ export const semeval: Importer = {
         author: a.RELQ_USERID?.trim() || null,
         created: a.RELQ_DATE?.trim() || null,
         category: a.RELQ_CATEGORY?.trim() || null,
-      });
+      }, { file, line: r.line });
       const p = thePool();
       addPairs(ctx, p, o.id, [id]);
       const relevance = a.RELQ_RELEVANCE2ORGQ?.trim();
@@ -149,7 +149,7 @@ export const semeval: Importer = {
         body,
         author: c.attrs.RELC_USERID?.trim() || null,
         created: c.attrs.RELC_DATE?.trim() || null,
-      });
+      }, { file, line: c.line });
       ctx.tick();
     };
 

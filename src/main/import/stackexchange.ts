@@ -61,6 +61,7 @@ export const stackexchange: Importer = {
     return [...out.filter((f) => !isLinksFile(f)), ...out.filter(isLinksFile)];
   },
   async run(ctx, files) {
+    checkLinksGiven(ctx, files);
     const dumps: IdLines[] = [];
     const pending = new PendingAnswers(ctx);
     try {
@@ -75,6 +76,19 @@ export const stackexchange: Importer = {
     }
   },
 };
+
+/**
+ * Posts without a PostLinks file bring no duplicate links — usually a folder missing its
+ * PostLinks.xml, or a file left off the command line: a warning (an error with opts.strict,
+ * before anything is read). A PostLinks file alone is fine (checked against the workspace).
+ */
+function checkLinksGiven(ctx: ImportContext, files: readonly string[]): void {
+  if (files.length === 0 || files.some(isLinksFile)) return;
+  const dir = path.dirname(files[0]!);
+  const what = `no PostLinks.xml in ${dir} (nor among the files given), so no duplicate links would be imported`;
+  if (ctx.opts.strict) throw new QPairsError(`${dir}: ${what} (--strict)`, { file: dir, reason: what });
+  ctx.warn(`${dir}: no PostLinks.xml in the folder (nor among the files given): no duplicate links were imported (--strict makes this an error)`);
+}
 
 interface AnswerRow {
   id: string;
@@ -127,7 +141,7 @@ class PendingAnswers {
       for (const r of rows) {
         after = r.seq;
         if (dumps.some((d) => d.has(r.question_id))) {
-          putAnswer(this.ctx, { id: r.id, questionId: r.question_id, source: r.source, body: r.body, author: r.author, created: r.created });
+          putAnswer(this.ctx, { id: r.id, questionId: r.question_id, source: r.source, body: r.body, author: r.author, created: r.created }, { file: r.file, line: r.line });
         } else {
           this.ctx.skip('answerToMissingQuestion');
           if (!this.example) this.example = `${r.file}, line ${r.line}: answer ${r.id} to ${r.question_id}`;
@@ -183,7 +197,7 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
               author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
               created: a.CreationDate?.trim() || null,
             };
-            if (dumps.some((d) => d.has(parent))) putAnswer(ctx, answer);
+            if (dumps.some((d) => d.has(parent))) putAnswer(ctx, answer, { file, line });
             else pending.add(answer, file, line);
           }
           ctx.tick();
@@ -203,7 +217,7 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
           tags: parseTags(a.Tags ?? ''),
           author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
           created: a.CreationDate?.trim() || null,
-        });
+        }, { file, line });
       } else {
         const from = a.PostId?.trim();
         const to = a.RelatedPostId?.trim();

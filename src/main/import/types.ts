@@ -17,6 +17,17 @@ export interface ImportOptions {
   scheme?: LabelScheme;
   /** Question source (questions-*: default the file's base name; stackexchange: default `stackexchange`). */
   source?: string;
+  /**
+   * Replace questions (and answers) whose id the workspace holds from another source. Without
+   * it such an id is an error naming file, line and both sources (ids are scoped by source).
+   */
+  update?: boolean;
+  /**
+   * Make questionable input an error (file, line, reason) instead of a warning: qrels naming
+   * unknown queries, a Stack Exchange import without PostLinks.xml, AskUbuntu similar ids that
+   * are not among the candidates.
+   */
+  strict?: boolean;
   /** Called at most every `progressIntervalMs` (and once at the end of every file). */
   onProgress?: (p: ImportProgress) => void;
   progressIntervalMs?: number;
@@ -26,10 +37,15 @@ export interface ImportOptions {
 export interface ImportReport {
   format: string;
   files: string[];
-  /** What the import did, e.g. questionsInserted, questionsUpdated, questionsUnchanged, duplicatePairs, labels, runScores. */
+  /**
+   * What the import did, e.g. questionsInserted, questionsUpdated, questionsUnchanged, duplicatePairs, labels, runScores;
+   * questionsReplaced: questions of another source replaced with `update`; questionsUpdatedInPools: updated questions
+   * that some pool holds (their labels were given on the old text; warned about).
+   */
   counts: Record<string, number>;
   /** Records or links left out, by reason (e.g. linkToMissingQuestion). */
   skipped: Record<string, number>;
+  /** Questionable input that was imported anyway (each with its count and an example), and other notes; `strict` makes the questionable ones errors. */
   warnings: string[];
   /** Doc numbers of inserted or updated questions (each once), for the BM25 index. */
   changedDocs: number[];
@@ -55,6 +71,12 @@ export interface ImportContext {
   fileBytes(done: number): void;
   /** Marks the current file done (formats with their own `run` call it after each file). */
   endFile(): void;
+  /**
+   * A chunk boundary (the readers call it after each block read from a file): the import may
+   * commit what it wrote so far and let other writers (labels) in before going on; see
+   * workspace/undo-journal.ts. Nothing may be mid-way (e.g. an open statement iterator) here.
+   */
+  checkpoint?(): Promise<void>;
   readonly signal?: AbortSignal;
 }
 

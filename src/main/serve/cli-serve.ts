@@ -7,9 +7,10 @@ import { hostname, networkInterfaces } from 'node:os';
 import { QPairsError } from '../errors';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
+import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
 import { isLoopbackHost, parseTokenSpecs, generateToken, type TokenMap } from './auth';
 import { startServer, type RunningServer } from './server';
-import { uploadPath } from './uploads';
+import { openUploadStore } from './uploads';
 
 export interface ServeWorkspaceOptions {
   workspace: string;
@@ -21,6 +22,8 @@ export interface ServeWorkspaceOptions {
   create?: boolean;
   staticDir?: string;
   maxUploadBytes?: number;
+  /** Total bytes of uploads kept at once (default 4 GiB). */
+  maxUploadTotalBytes?: number;
   log?: (line: string) => void;
   /** Resolves to stop the server (default: SIGINT or SIGTERM). */
   until?: Promise<unknown>;
@@ -62,18 +65,40 @@ function signalled(): Promise<string> {
 export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> {
   const log = o.log ?? ((s: string) => process.stdout.write(s + '\n'));
   const host = o.host ?? '127.0.0.1';
+  // One writer process per workspace: serve mode holds the lock for its lifetime (a read-only
+  // workspace needs none: nothing can write it).
+  let lock: WorkspaceLock | null = null;
+  const takeLock = (): WorkspaceLock => acquireWorkspaceLock(o.workspace, { onNote: log });
   if (!existsSync(o.workspace)) {
     if (!o.create) throw new QPairsError(`workspace ${o.workspace} does not exist (create it with \`qpairs init ${o.workspace}\`)`);
-    Workspace.create(o.workspace).close();
+    lock = takeLock();
+    try {
+      Workspace.create(o.workspace).close();
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
     log(`created empty workspace ${o.workspace}`);
   }
-  const engine = Engine.open(o.workspace, { transport: 'http', resolveUpload: uploadPath });
+  let opened: Engine | null = null;
+  // This server's uploads: a total quota; uploads of servers that crashed are removed now.
+  const uploads = openUploadStore({ quotaBytes: o.maxUploadTotalBytes });
+  try {
+    opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id) });
+    if (opened.ws.readonly) log(`note: workspace ${o.workspace} is read-only (${opened.ws.readonlyReason}); serving it read-only: labels and imports will be refused`);
+    else lock ??= takeLock();
+  } catch (e) {
+    opened?.close();
+    lock?.release();
+    throw e;
+  }
+  const engine = opened;
   try {
     const { tokens, generated } = parseTokenSpecs(o.tokens ?? []);
     if (!isLoopbackHost(host) && Object.keys(tokens).length === 0) {
       // No --token given: one generated token per annotator the workspace knows.
       const annotators = (await engine.invoke('annotator.list', {})) as Array<{ name: string; role: string }>;
-      const people = annotators.filter((a) => a.role !== 'system');
+      const people = annotators.filter((a) => a.role !== 'system' && a.role !== 'gold');
       if (people.length === 0) {
         throw new QPairsError(`listening on ${host} needs per-annotator tokens and this workspace has no annotators yet: give --token NAME (repeatable)`);
       }
@@ -83,7 +108,12 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
         generated.push({ annotator: a.name, token });
       }
     }
-    const server = await startServer({ engine, port: o.port, host, tokens, staticDir: o.staticDir, maxUploadBytes: o.maxUploadBytes, log });
+    const roles = new Map(((await engine.invoke('annotator.list', {})) as Array<{ name: string; role: string }>).map((a) => [a.name, a.role]));
+    for (const name of Object.keys(tokens)) {
+      const role = roles.get(name);
+      if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
+    }
+    const server = await startServer({ engine, port: o.port, host, tokens, staticDir: o.staticDir, maxUploadBytes: o.maxUploadBytes, uploads, log });
     log(`QPairs serving ${o.workspace} at ${server.url}/`);
     const bases = reachableBases(host, server.port);
     if (bases.length > 1 || bases[0] !== server.url) log(`reachable at ${bases.map((b) => `${b}/`).join(', ')}`);
@@ -92,7 +122,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       log('annotator links (each carries that annotator\'s token: give each person only their own):');
       for (const annotator of Object.keys(tokens)) {
         const link = server.linkFor(annotator).replace(server.url, bases[0]!);
-        log(`  ${annotator}${made.has(annotator) ? ' (generated)' : ''}: ${link}`);
+        const role = roles.get(annotator) === 'owner' || roles.get(annotator) === 'judge' ? roles.get(annotator)! : 'annotator';
+        log(`  ${annotator} (${role}${made.has(annotator) ? ', generated' : ''}): ${link}`);
       }
     }
     if (!isLoopbackHost(host)) log('note: plain HTTP — use it on a trusted network, or put it behind a TLS proxy.');
@@ -105,5 +136,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     return 0;
   } finally {
     engine.close();
+    uploads.clear();
+    lock?.release();
   }
 }

@@ -8,15 +8,19 @@ import { ContractError, parseArgs, isCommandName, type EventName } from '../../s
 import { QPairsError } from '../errors';
 import { EventHub } from '../engine/events';
 import { CSP_HEADER } from './csp';
-import { startServer, type RunningServer, type ServeEngine } from './server';
+import { startServer, type RunningServer, type ServeCaller, type ServeEngine } from './server';
 import { uploadPath } from './uploads';
 
 /** A fake engine: validates with the real contract, records calls, answers canned results. */
 class FakeEngine implements ServeEngine {
   readonly hub = new EventHub();
-  calls: Array<{ command: unknown; args: unknown; ctx: { annotator: string | null } | undefined }> = [];
-  async invoke(command: unknown, args: unknown, ctx?: { annotator: string | null }): Promise<unknown> {
-    this.calls.push({ command, args, ctx });
+  calls: Array<{ command: unknown; args: unknown; ctx: Omit<ServeCaller, 'signal'> | undefined }> = [];
+  /** Events each caller may see: all for the owner (no token); label.changed only for "alice" otherwise. */
+  canSee(caller: ServeCaller, event: EventName): boolean {
+    return caller.annotator === null || (event === 'label.changed' && caller.annotator === 'alice');
+  }
+  async invoke(command: unknown, args: unknown, ctx?: ServeCaller): Promise<unknown> {
+    this.calls.push({ command, args, ctx: ctx && { annotator: ctx.annotator, local: ctx.local } });
     if (!isCommandName(command)) throw new ContractError(`unknown command: ${String(command)}`, 'invalid-argument');
     const a = parseArgs(command, args) as Record<string, unknown>;
     if (command === 'pool.progress' && a.pool === 'missing') throw new QPairsError('pool "missing" does not exist');
@@ -81,7 +85,7 @@ describe('POST /api/invoke', () => {
     const r = await invoke(s, 'workspace.stats', {});
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body)).toEqual({ ok: true, command: 'workspace.stats' });
-    expect(engine.calls[0]!.ctx).toEqual({ annotator: null });
+    expect(engine.calls[0]!.ctx).toEqual({ annotator: null, local: true });
     expect(r.headers['cache-control']).toBe('no-store');
   });
 
@@ -193,7 +197,7 @@ describe('tokens', () => {
     const ok = await request(`${base}/api/invoke`, { method: 'POST', headers: { ...API, Authorization: 'Bearer bob-secret-22' }, body: JSON.stringify({ command: 'app.info', args: {} }) });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body).annotator).toBe('bob');
-    expect(engine.calls.at(-1)!.ctx).toEqual({ annotator: 'bob' });
+    expect(engine.calls.at(-1)!.ctx).toEqual({ annotator: 'bob', local: false });
     // the page needs a token too
     expect((await request(`${base}/`)).status).toBe(401);
     // ?token= is not accepted by the API (only the first page load and the WebSocket)
@@ -318,6 +322,28 @@ describe('WebSocket /api/events', () => {
     ws.close();
     const ws2 = await open(base, { Cookie: 'qpairs_token=alice-secret-1' });
     ws2.close();
+    await expect(open(`${base}?token=alice-secret-1`, { Origin: 'http://evil.example' })).rejects.toThrow(/403/);
+  });
+
+  it('sends each socket only the events the engine lets its caller see', async () => {
+    const { s, engine } = await serve({ tokens: { alice: 'alice-secret-1', bob: 'bob-secret-22' } });
+    const base = `ws://127.0.0.1:${s.port}/api/events`;
+    const alice = await open(`${base}?token=alice-secret-1`);
+    const bob = await open(`${base}?token=bob-secret-22`);
+    const got: Record<string, string[]> = { alice: [], bob: [] };
+    alice.on('message', (m) => got.alice!.push(JSON.parse(String(m)).event));
+    bob.on('message', (m) => got.bob!.push(JSON.parse(String(m)).event));
+    engine.emit('job.done', { jobId: 'j', kind: 'import', ok: false, error: 'root:x:0:0' });
+    engine.emit('label.changed', { seq: 1, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'alice', value: '1', at: 't', origin: 'ui' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(got).toEqual({ alice: ['label.changed'], bob: [] });
+    alice.close();
+    bob.close();
+  });
+
+  it('keeps refusing foreign origins', async () => {
+    const { s } = await serve({ tokens: { alice: 'alice-secret-1' } });
+    const base = `ws://127.0.0.1:${s.port}/api/events`;
     await expect(open(`${base}?token=alice-secret-1`, { Origin: 'http://evil.example' })).rejects.toThrow(/403/);
   });
 });

@@ -8,26 +8,38 @@
  *   WS   /api/events         every engine event, as {event, payload} JSON text frames
  *
  * Security: bound to 127.0.0.1 unless a host is given explicitly; any non-loopback host needs
- * per-annotator tokens (see auth.ts) and each token's annotator becomes ctx.annotator. On a
- * loopback host the Host header must name a loopback address (stops DNS rebinding). POSTs must
- * carry `X-QPairs: 1` and, when sent, a same-origin Origin — so a web page elsewhere cannot
- * drive the API (no CORS headers are ever sent, so the custom header cannot pass a preflight).
+ * per-annotator tokens (see auth.ts). The server only says who calls — the token's annotator (null
+ * without tokens) and whether the caller is local (no tokens at all) — and the engine decides what
+ * they may do and which events reach them (src/main/engine/access.ts). On a loopback host the Host
+ * header must name a loopback address (stops DNS rebinding). POSTs must carry `X-QPairs: 1` and,
+ * when sent, a same-origin Origin — so a web page elsewhere cannot drive the API (no CORS headers
+ * are ever sent, so the custom header cannot pass a preflight). Bodies have a size cap and a time
+ * limit; a client that disconnects aborts the work it asked for.
  * Every response carries the CSP and the other headers of csp.ts.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventName, WireError } from '../../shared/contract';
+import type { EventName, EventPayloads, WireError } from '../../shared/contract';
 import { SECURITY_HEADERS } from './csp';
 import { annotatorForToken, isLoopbackHost, presentedToken, TOKEN_COOKIE, type TokenMap } from './auth';
 import { findRendererDir, serveStatic } from './static';
-import { clearUploads, receiveUpload, UploadTooLargeError } from './uploads';
+import { clearUploads, defaultUploadStore, UploadQuotaError, UploadTooLargeError, type UploadStore } from './uploads';
 import { statusOf, toWireError } from './wire';
 import { QPairsError } from '../errors';
 
+/** Who is calling, as the server knows it: the token's annotator (null without tokens) and whether they are local. */
+export interface ServeCaller {
+  annotator: string | null;
+  local: boolean;
+  signal?: AbortSignal;
+}
+
 /** What the server needs from the engine (the Engine class fits; tests pass fakes). */
 export interface ServeEngine {
-  invoke(command: unknown, args: unknown, ctx?: { annotator: string | null }): Promise<unknown>;
+  invoke(command: unknown, args: unknown, caller?: ServeCaller): Promise<unknown>;
+  /** Whether an event may be sent to a caller (the engine decides; the server only asks). */
+  canSee<E extends EventName>(caller: ServeCaller, event: E, payload: EventPayloads[E]): boolean;
   readonly hub: { onAny(fn: (event: EventName, payload: unknown) => void): () => void };
 }
 
@@ -45,6 +57,12 @@ export interface ServerOptions {
   maxUploadBytes?: number;
   /** Size cap of one /api/invoke body in bytes (default 16 MiB). */
   maxJsonBytes?: number;
+  /** Time allowed to receive a whole /api/invoke body (default 30 s), then 408. */
+  bodyTimeoutMs?: number;
+  /** An upload that sends nothing for this long is cut off (default 60 s). */
+  uploadIdleMs?: number;
+  /** Where uploads go (one store per server: a total quota, cleared on close); default the process's store. */
+  uploads?: UploadStore;
   /** Delete uploaded files when the server closes (default true). */
   clearUploadsOnClose?: boolean;
   log?: (line: string) => void;
@@ -65,6 +83,8 @@ export interface RunningServer {
 export const DEFAULT_PORT = 5180;
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
 export const DEFAULT_MAX_JSON = 16 * 1024 ** 2;
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+export const DEFAULT_UPLOAD_IDLE_MS = 60_000;
 
 class HttpError extends Error {
   constructor(
@@ -100,19 +120,40 @@ function sendText(res: ServerResponse, status: number, text: string, extra: Reco
   res.end(text);
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** Reads a whole request body, refusing more than `limit` bytes (413) or a body slower than `timeoutMs` (408). */
+async function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     throw new HttpError(413, { code: 'invalid-argument', message: `request body exceeds ${limit} bytes` });
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new HttpError(413, { code: 'invalid-argument', message: `request body exceeds ${limit} bytes` });
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new HttpError(408, { code: 'invalid-argument', message: `request body not received within ${timeoutMs / 1000} s` }));
+    }, timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        reject(new HttpError(413, { code: 'invalid-argument', message: `request body exceeds ${limit} bytes` }));
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e: Error): void => {
+      cleanup();
+      reject(e);
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 /** The hostname of a Host header ("[::1]:80" → "::1", "a:1" → "a"). */
@@ -134,7 +175,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     );
   }
   const maxUpload = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
+  // Opening the store at start removes uploads left behind by servers that crashed.
+  const uploads = opts.uploads ?? defaultUploadStore();
   const maxJson = opts.maxJsonBytes ?? DEFAULT_MAX_JSON;
+  const bodyTimeout = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const uploadIdle = opts.uploadIdleMs ?? DEFAULT_UPLOAD_IDLE_MS;
   const rendererDir = findRendererDir(opts.staticDir);
   const log = opts.log ?? (() => {});
   if (!rendererDir) log('warning: the built renderer (out/renderer) was not found; run `npm run build` first. The API works.');
@@ -160,7 +205,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (!/^application\/json\b/i.test(type)) {
       throw new HttpError(415, { code: 'invalid-argument', message: 'POST /api/invoke needs Content-Type: application/json' });
     }
-    const raw = await readBody(req, maxJson);
+    const raw = await readBody(req, maxJson, bodyTimeout);
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
@@ -171,8 +216,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       throw new HttpError(400, { code: 'invalid-argument', message: 'request body must be {"command": string, "args": object}' });
     }
     const { command, args } = body as { command: string; args?: unknown };
+    // A client that goes away stops the work it asked for (long reads run cancellable off the request path).
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
     try {
-      const result = await opts.engine.invoke(command, args ?? {}, { annotator });
+      const result = await opts.engine.invoke(command, args ?? {}, { annotator, local: !authRequired, signal: gone.signal });
       sendJson(res, 200, result);
     } catch (e) {
       const wire = toWireError(e);
@@ -190,10 +240,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (Number.isFinite(declared) && declared > maxUpload) {
       throw new HttpError(413, { code: 'invalid-argument', message: `${name}: ${declared} bytes is more than the upload limit of ${maxUpload} bytes` });
     }
+    if (Number.isFinite(declared)) {
+      try {
+        uploads.checkRoom(declared, name);
+      } catch (e) {
+        if (e instanceof UploadQuotaError) throw new HttpError(413, { code: 'invalid-argument', message: e.message });
+        throw e;
+      }
+    }
+    // A stalled upload (nothing arrives for uploadIdle ms) is cut off; receive() deletes its partial file.
+    req.setTimeout(uploadIdle, () => req.destroy(new HttpError(408, { code: 'invalid-argument', message: `${name}: upload stalled (nothing received for ${uploadIdle / 1000} s)` })));
     try {
-      const up = await receiveUpload(req, name, maxUpload);
+      const up = await uploads.receive(req, name, maxUpload);
+      req.setTimeout(0);
       sendJson(res, 200, up);
     } catch (e) {
+      if (e instanceof UploadQuotaError) throw new HttpError(413, { code: 'invalid-argument', message: e.message });
       if (e instanceof UploadTooLargeError) {
         throw new HttpError(413, { code: 'invalid-argument', message: `${name}: more than the upload limit of ${maxUpload} bytes` });
       }
@@ -270,6 +332,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // ---------------------------------------------------------------- events over WebSocket
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const alive = new WeakMap<WebSocket, boolean>();
+  /** Who each event socket belongs to: events reach it only when the engine says they may. */
+  const callers = new WeakMap<WebSocket, ServeCaller>();
   const refuse = (socket: Duplex, status: number, text: string): void => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
@@ -277,13 +341,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/api/events') return refuse(socket, 404, 'Not Found');
     if (originProblem(req)) return refuse(socket, 403, 'Forbidden');
+    let annotator: string | null;
     try {
-      authenticate(req, url, true);
+      annotator = authenticate(req, url, true);
     } catch {
       return refuse(socket, 401, 'Unauthorized');
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.set(ws, true);
+      callers.set(ws, { annotator, local: !authRequired });
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => ws.terminate());
       ws.on('message', () => {}); // the channel is one-way
@@ -291,9 +357,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     });
   });
   const offHub = opts.engine.hub.onAny((event, payload) => {
-    const frame = JSON.stringify({ event, payload });
+    let frame: string | null = null;
     for (const ws of wss.clients) {
       if (ws.readyState !== ws.OPEN) continue;
+      const caller = callers.get(ws);
+      if (!caller || !opts.engine.canSee(caller, event, payload as never)) continue;
+      frame ??= JSON.stringify({ event, payload });
       // A client that cannot keep up reconnects and refreshes rather than buffering forever.
       if (ws.bufferedAmount > 8 * 1024 ** 2) ws.terminate();
       else ws.send(frame);
@@ -351,7 +420,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         server.close(() => r());
         server.closeAllConnections();
       });
-      if (opts.clearUploadsOnClose ?? true) clearUploads();
+      if (opts.clearUploadsOnClose ?? true) {
+        if (opts.uploads) uploads.clear();
+        else clearUploads(); // the process's default store: the next server gets a fresh one
+      }
     },
   };
 }

@@ -6,20 +6,8 @@
  * a reloaded model scores identically.
  */
 import type { SavedModel, SavedTensor, TrainReport } from '../models/types';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
-
-export const MODELS_V3 = `
-CREATE TABLE models (
-  id       INTEGER PRIMARY KEY,
-  name     TEXT NOT NULL UNIQUE,
-  kind     TEXT NOT NULL,
-  saved    BLOB NOT NULL,
-  report   TEXT NOT NULL,
-  training TEXT NOT NULL,
-  created  TEXT NOT NULL
-) STRICT;
-`;
 
 /** How a model was trained (shown in the Models screen and datasheets). */
 export interface TrainingInfo {
@@ -122,7 +110,7 @@ export function getModel(ws: Workspace, name: string): { info: ModelInfo; saved:
   const m = findModel(ws, name);
   if (!m) {
     const names = listModels(ws).map((x) => x.name);
-    throw new QPairsError(`no model named "${name}"` + (names.length ? ` (models: ${names.join(', ')})` : ' (train one with: qpairs train W --model M --name NAME)'));
+    throw new NotFoundError(`no model named "${name}"` + (names.length ? ` (models: ${names.join(', ')})` : ' (train one with: qpairs train W --model M --name NAME)'));
   }
   return m;
 }

@@ -1,34 +1,245 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { accessSync, closeSync, constants as fsc, openSync, readSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
 import { QPairsError } from '../errors';
 import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
+
+// SQLite URI filenames (`file:…?immutable=1`) are how a WAL workspace in a read-only folder is
+// read (see openReadonly). better-sqlite3 reads this switch once, when its addon first loads,
+// which is after this module is evaluated; QPairs' own paths are passed absolute, so they are
+// never taken for URIs.
+if (process.env.SQLITE_USE_URI === undefined) process.env.SQLITE_USE_URI = '1';
 
 export type Db = Database.Database;
 
 /** SQLite application_id marking a QPairs workspace ("QPrs"). */
 export const APPLICATION_ID = 0x51507273;
 
+/** The first 16 bytes of every SQLite 3 database file. */
+export const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
 export interface OpenOptions {
   /** Create the file if it does not exist (default false: opening a missing workspace is an error). */
   create?: boolean;
+  /**
+   * Open read-only. Default: only when the workspace cannot be written (the file is not
+   * writable, its folder is not — SQLite then cannot make the -wal/-shm files — or the file
+   * system is read-only); `true` forces it.
+   */
   readonly?: boolean;
   /** Migrations to apply (tests inject extra ones); default the app's. */
   migrations?: readonly Migration[];
 }
 
-function readHeader(path: string): { userVersion: number; applicationId: number; tables: number } {
-  const probe = new Database(path, { readonly: true, fileMustExist: true });
+/** An opened workspace database, and whether (and why) it was opened read-only. */
+export interface OpenedDb {
+  db: Db;
+  readonly: boolean;
+  /** Why it is read-only (e.g. "the file is not writable"); null when writable. */
+  readonlyReason: string | null;
+}
+
+/** True when the file starts with the SQLite 3 header (a database, or a not yet written one). */
+export function isSqliteFile(file: string): boolean {
+  return describeFile(file).kind === 'sqlite';
+}
+
+type FileKind =
+  | { kind: 'missing' }
+  | { kind: 'directory' }
+  | { kind: 'special' }
+  | { kind: 'empty' }
+  | { kind: 'sqlite'; stat: Stats }
+  | { kind: 'other'; what: string }
+  | { kind: 'unreadable'; why: string };
+
+/** What a path is, from its type and first bytes (never throws). */
+function describeFile(file: string): FileKind {
+  let st: Stats;
   try {
-    const userVersion = probe.pragma('user_version', { simple: true }) as number;
-    const applicationId = probe.pragma('application_id', { simple: true }) as number;
-    const tables = (probe.prepare(`SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'`).get() as { n: number }).n;
+    st = statSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'unreadable', why: errnoText(e) };
+  }
+  if (st.isDirectory()) return { kind: 'directory' };
+  if (!st.isFile()) return { kind: 'special' };
+  if (st.size === 0) return { kind: 'empty' };
+  const head = Buffer.alloc(Math.min(512, st.size));
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    return { kind: 'unreadable', why: errnoText(e) };
+  }
+  if (head.length >= 16 && head.subarray(0, 16).equals(SQLITE_HEADER)) return { kind: 'sqlite', stat: st };
+  return { kind: 'other', what: guessContent(head, st.size) };
+}
+
+function guessContent(head: Buffer, size: number): string {
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'a gzip file';
+  if (head[0] === 0x50 && head[1] === 0x4b) return 'a zip file';
+  if (head.subarray(0, 4).toString('latin1') === '%PDF') return 'a PDF file';
+  const text = head.toString('utf8');
+  const printable = /^[\s\x20-\x7e\u00a0-\uffff]*$/.test(text.replace(/\uFFFD$/, ''));
+  if (printable) {
+    const t = text.trimStart();
+    if (t.startsWith('<')) return 'an XML or HTML text file';
+    if (t.startsWith('{') || t.startsWith('[')) return 'a JSON text file';
+    return 'a text file';
+  }
+  return `${size} bytes of data that are not a SQLite database`;
+}
+
+function errnoText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EROFS':
+      return 'the file system is read-only';
+    default:
+      return err.code ?? err.message;
+  }
+}
+
+function canWrite(p: string): boolean {
+  try {
+    accessSync(p, fsc.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why the workspace file cannot be opened for writing, or null when it can. */
+function whyReadonly(file: string): string | null {
+  try {
+    accessSync(file, fsc.W_OK);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EROFS' ? 'it is on a read-only file system' : 'the file is not writable';
+  }
+  const dir = path.dirname(file);
+  if (canWrite(dir)) return null;
+  // SQLite makes FILE-wal and FILE-shm beside the file; they may already be there.
+  if (canWrite(`${file}-wal`) && canWrite(`${file}-shm`)) return null;
+  return `its folder ${dir} is not writable, so SQLite cannot make ${path.basename(file)}-wal and -shm there`;
+}
+
+/** A URI filename for SQLite (better-sqlite3 passes names starting with file: as URIs). */
+function uriOf(abs: string, query: string): string {
+  return `file:${encodeURI(abs).replace(/\?/g, '%3F').replace(/#/g, '%23')}?${query}`;
+}
+
+function sqliteCode(e: unknown): string {
+  return typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : '';
+}
+
+/**
+ * Opens an existing database read-only. A WAL database needs its -shm file (created beside it
+ * when the folder allows); in a read-only folder without one, SQLite's `immutable` mode reads
+ * the file as it is — right when nothing else can write there, and refused when a -wal file
+ * holds changes that were never written back (they would be missed).
+ */
+function openReadonly(file: string): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.prepare(`SELECT count(*) FROM sqlite_schema`).get();
+    return db;
+  } catch (e) {
+    db?.close();
+    const code = sqliteCode(e);
+    if (!code.startsWith('SQLITE_CANTOPEN') && !code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_IOERR_LOCK') throw e;
+    let wal = 0;
+    try {
+      wal = statSync(`${file}-wal`).size;
+    } catch {
+      wal = 0;
+    }
+    if (wal > 0) {
+      throw new QPairsError(
+        `${file} cannot be read here: ${path.basename(file)}-wal holds changes not yet written into it, and SQLite cannot read them ` +
+          `from a read-only folder. Open it once where its folder is writable (it is then tidied up), or copy the folder.`,
+        { file },
+      );
+    }
+    const imm = new Database(uriOf(path.resolve(file), 'immutable=1'), { readonly: true });
+    try {
+      imm.prepare(`SELECT count(*) FROM sqlite_schema`).get();
+    } catch (e2) {
+      imm.close();
+      throw e2;
+    }
+    return imm;
+  }
+}
+
+interface Header {
+  userVersion: number;
+  applicationId: number;
+  tables: string[];
+}
+
+function readHeader(db: Db, file: string): Header {
+  try {
+    const userVersion = db.pragma('user_version', { simple: true }) as number;
+    const applicationId = db.pragma('application_id', { simple: true }) as number;
+    const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`).pluck().all() as string[];
     return { userVersion, applicationId, tables };
   } catch (e) {
-    throw new QPairsError(`${path} is not a QPairs workspace (not a readable SQLite database: ${(e as Error).message})`, {
-      file: path,
-    });
-  } finally {
-    probe.close();
+    throw new QPairsError(`${file} is not a QPairs workspace (not a readable SQLite database: ${(e as Error).message})`, { file });
+  }
+}
+
+/** Throws unless the header is a QPairs workspace's (or an empty database) this version can open. */
+function checkHeader(h: Header, file: string, latest: number): void {
+  if (h.applicationId !== APPLICATION_ID && !(h.applicationId === 0 && h.tables.length === 0)) {
+    const shown = h.tables.slice(0, 5).join(', ') + (h.tables.length > 5 ? ', …' : '');
+    throw new QPairsError(
+      `${file} is a SQLite database but not a QPairs workspace (tables: ${shown || 'none'}); refusing to touch it`,
+      { file },
+    );
+  }
+  if (h.userVersion > latest) {
+    throw new QPairsError(
+      `${file} was written by a newer QPairs (workspace schema ${h.userVersion}; this version knows up to ${latest}). ` +
+        `Upgrade QPairs to open it; the file was left untouched.`,
+      { file },
+    );
+  }
+}
+
+/** The user-facing error for a path that is not a workspace file (null when it may be one). */
+function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError | null {
+  switch (k.kind) {
+    case 'directory':
+      return new QPairsError(
+        `${file} is a directory, not a QPairs workspace (a workspace is one file, e.g. ${path.join(file, 'W.qpairs')}; create one with: qpairs init FILE)`,
+        { file },
+      );
+    case 'special':
+      return new QPairsError(`${file} is not a regular file (a device, pipe or socket), so it cannot be a QPairs workspace`, { file });
+    case 'unreadable':
+      return new QPairsError(`cannot read workspace ${file}: ${k.why}`, { file });
+    case 'empty':
+      return create
+        ? null
+        : new QPairsError(
+            `${file} is an empty file (0 bytes), not a QPairs workspace. To start a new workspace there, delete it and run: qpairs init ${file}`,
+            { file },
+          );
+    case 'other':
+      return new QPairsError(`${file} is not a QPairs workspace: it is ${k.what}, not a SQLite database`, { file });
+    default:
+      return null;
   }
 }
 
@@ -37,43 +248,78 @@ function readHeader(path: string): { userVersion: number; applicationId: number;
  * (refused before anything is written), then applies pending migrations in one transaction.
  * Pragmas: WAL journal, synchronous=FULL (an acknowledged write survives a crash or power
  * loss), foreign keys on.
+ *
+ * Refused with a QPairsError naming the file and what it is: a directory, an empty file (unless
+ * creating), a file that is not SQLite, a SQLite database of another application, one from a
+ * newer QPairs. A workspace that cannot be written (see OpenOptions.readonly) opens read-only:
+ * `readonly` is then true and every write fails; one that would need a migration cannot.
  */
-export function openWorkspaceDb(path: string, opts: OpenOptions = {}): Db {
+export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const migrations = opts.migrations ?? MIGRATIONS;
   const latest = migrations[migrations.length - 1]?.version ?? SCHEMA_VERSION;
-  const exists = path !== ':memory:' && existsSync(path);
-  if (!exists && path !== ':memory:' && !opts.create) {
-    throw new QPairsError(`workspace ${path} does not exist (create it with: qpairs init ${path})`, { file: path });
+  if (file === ':memory:') return { db: configure(new Database(':memory:'), false, migrations), readonly: false, readonlyReason: null };
+  // Absolute, so that a name starting with "file:" is never taken for a SQLite URI.
+  const abs = path.resolve(file);
+  const k = describeFile(abs);
+  if (k.kind === 'missing') {
+    if (!opts.create) throw new QPairsError(`workspace ${file} does not exist (create it with: qpairs init ${file})`, { file });
+    return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
   }
-  if (exists) {
-    const h = readHeader(path);
-    if (h.applicationId !== APPLICATION_ID && !(h.applicationId === 0 && h.tables === 0)) {
-      throw new QPairsError(`${path} is a SQLite database but not a QPairs workspace; refusing to touch it`, { file: path });
-    }
-    if (h.userVersion > latest) {
-      throw new QPairsError(
-        `${path} was written by a newer QPairs (workspace schema ${h.userVersion}; this version knows up to ${latest}). ` +
-          `Upgrade QPairs to open it; the file was left untouched.`,
-        { file: path },
-      );
+  const bad = notAWorkspace(file, k, !!opts.create);
+  if (bad) throw bad;
+  const reason = opts.readonly ? 'opened read-only as asked' : whyReadonly(abs);
+  if (reason !== null) {
+    if (k.kind === 'empty') throw new QPairsError(`${file} is an empty file and read-only (${reason}): cannot make a workspace of it`, { file });
+    const db = openReadonly(abs);
+    try {
+      const h = readHeader(db, file);
+      checkHeader(h, file, latest);
+      if (h.userVersion < latest) {
+        throw new QPairsError(
+          `${file} is read-only (${reason}) and needs an upgrade to workspace schema ${latest} (it has ${h.userVersion}), which writes to it. ` +
+            `Open it once with write access.`,
+          { file },
+        );
+      }
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      return { db, readonly: true, readonlyReason: reason };
+    } catch (e) {
+      db.close();
+      throw e;
     }
   }
-  const db = new Database(path, { readonly: opts.readonly ?? false });
+  if (k.kind === 'sqlite') {
+    const probe = openReadonly(abs);
+    try {
+      checkHeader(readHeader(probe, file), file, latest);
+    } finally {
+      probe.close();
+    }
+  }
+  return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
+}
+
+/** openWorkspace's database only (tests, tools). */
+export function openWorkspaceDb(file: string, opts: OpenOptions = {}): Db {
+  return openWorkspace(file, opts).db;
+}
+
+function configure(db: Db, readonly: boolean, migrations: readonly Migration[]): Db {
   try {
-    if (!opts.readonly) {
+    if (!readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
     }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    if (!opts.readonly) migrate(db, migrations);
+    if (!readonly) migrate(db, migrations);
     return db;
   } catch (e) {
     db.close();
     throw e;
   }
 }
-
 function migrate(db: Db, migrations: readonly Migration[]): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const pending = migrations.filter((m) => m.version > current);

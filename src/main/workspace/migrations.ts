@@ -1,5 +1,5 @@
 import { BM25_SCHEMA_SQL } from '../bm25/schema';
-import { MODELS_V3 } from '../training/store';
+import { MODELS_V3 } from '../training/schema';
 
 /**
  * Numbered schema migrations. Migration N brings a workspace from user_version N-1 to N.
@@ -196,11 +196,81 @@ CREATE TABLE answers (
 CREATE INDEX answers_question ON answers(question_id, position);
 `;
 
+/**
+ * Migration 5 — trust: blind is the pool's property, and owners can have tokens.
+ * - pools.blind: whether the pool's annotators label blind (their own labels only; no rankers'
+ *   scores, no other annotator's, judge's, gold or aggregate labels). On for every pool, old and new.
+ * - pool_blind_history: every change of a pool's blind setting (the pool's creation counts as the
+ *   first), so a datasheet can say which labels were given blind and since when.
+ * - annotators.role gains 'owner' (a person whose serve-mode token may do what the desktop user
+ *   does). SQLite cannot alter a CHECK constraint, so the table is rebuilt with its ids kept.
+ */
+const TRUST_V5 = `
+ALTER TABLE pools ADD COLUMN blind INTEGER NOT NULL DEFAULT 1 CHECK (blind IN (0, 1));
+
+CREATE TABLE pool_blind_history (
+  pool_id INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  blind   INTEGER NOT NULL CHECK (blind IN (0, 1)),
+  at      TEXT NOT NULL,
+  PRIMARY KEY (pool_id, at, blind)
+) STRICT, WITHOUT ROWID;
+INSERT INTO pool_blind_history(pool_id, blind, at) SELECT id, 1, created FROM pools;
+
+CREATE TABLE annotators_v5 (
+  id      INTEGER PRIMARY KEY,
+  name    TEXT NOT NULL UNIQUE,
+  role    TEXT NOT NULL DEFAULT 'annotator' CHECK (role IN ('annotator','judge','owner','gold','system')),
+  created TEXT NOT NULL
+) STRICT;
+INSERT INTO annotators_v5(id, name, role, created) SELECT id, name, role, created FROM annotators;
+DROP TABLE annotators;
+ALTER TABLE annotators_v5 RENAME TO annotators;
+`;
+
+/**
+ * Migration 6 — imports commit in chunks and stay undoable (see workspace/undo-journal.ts).
+ * - import_journal: the one running import (at most one row): who runs it (token, pid, host),
+ *   what, since when, whether it has committed, and sqlite_sequence as it was (JSON), so that a
+ *   failed, cancelled or interrupted import can be undone to the exact previous state.
+ * - import_undo: the inverse of every change the import made, filled by TEMP triggers on the
+ *   import's own connection, replayed newest first (seq descending): op 'i' deletes the inserted
+ *   row (rkey = its rowid, or a WHERE clause over a WITHOUT ROWID table's primary key); 'u' and
+ *   'd' run `stmt` (the old values written back / the deleted row inserted again). Empty unless
+ *   an import is running or was interrupted.
+ * - labels_pair: an index on the labels' foreign key to pool_candidates, so that deleting a pair
+ *   (undoing an import's pairs, deleting a pool) finds its labels without scanning the pool's.
+ */
+const IMPORT_JOURNAL_V6 = `
+CREATE TABLE import_journal (
+  id      INTEGER PRIMARY KEY CHECK (id = 1),
+  token   TEXT NOT NULL,
+  pid     INTEGER NOT NULL,
+  host    TEXT NOT NULL,
+  started TEXT NOT NULL,
+  what    TEXT NOT NULL,
+  state   TEXT NOT NULL CHECK (state IN ('running', 'committed')),
+  seqs    TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE import_undo (
+  seq  INTEGER PRIMARY KEY,
+  tbl  TEXT NOT NULL,
+  op   TEXT NOT NULL CHECK (op IN ('i', 'u', 'd')),
+  rkey ANY,
+  stmt TEXT
+) STRICT;
+CREATE INDEX import_undo_inserted ON import_undo(tbl, rkey) WHERE op = 'i';
+
+CREATE INDEX labels_pair ON labels(pool_id, query_id, candidate_id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
   { version: 3, name: 'models: trained rerankers with their weights and reports', sql: MODELS_V3 },
   { version: 4, name: 'answers: answers and comments as unlabeled text', sql: ANSWERS_V4 },
+  { version: 5, name: 'trust: blind pools with their history, owner role', sql: TRUST_V5 },
+  { version: 6, name: 'import journal: chunked imports that can still be undone', sql: IMPORT_JOURNAL_V6 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -92,7 +92,7 @@ describe('migration 4 (answers)', () => {
     const v3 = Workspace.open(p, { migrations: MIGRATIONS.slice(0, 3) });
     v3.upsertQuestion({ id: 'q1', source: 's', title: 'T', body: 'B' });
     v3.upsertQuestion({ id: 'c1', source: 's', title: 'C', body: 'D' });
-    v3.createPool({ name: 'p', scheme: 'semeval3' });
+    v3.db.prepare(`INSERT INTO pools(name, scheme, created) VALUES ('p', 'semeval3', '2026-01-01T00:00:00.000Z')`).run(); // the schema-3 columns
     v3.addPoolQuery('p', 'q1', ['c1']);
     v3.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'gold', value: 'Relevant', origin: 'test' });
     v3.setRunScore(v3.ensureRun('p', 'r', 'test'), 'q1', 'c1', 0.5);
@@ -105,13 +105,40 @@ describe('migration 4 (answers)', () => {
     const rows = dump(before);
     before.close();
 
-    const ws = Workspace.open(p);
+    const ws = Workspace.open(p, { migrations: MIGRATIONS.slice(0, 4) });
     expect(ws.db.pragma('user_version', { simple: true })).toBe(4);
     expect(ws.getMeta('schema_version')).toBe('4');
     expect(dump(ws.db)).toEqual(rows);
     expect(ws.stats()).toMatchObject({ questions: 2, answers: 0, pools: 1, labels: 1, runs: 1 });
     expect(ws.upsertAnswer({ id: 'a1', questionId: 'q1', source: 's', body: 'an answer' })).toBe('inserted');
     expect(ws.stats().answers).toBe(1);
+    ws.close();
+  });
+});
+
+describe('migration 5 (blind pools, owner role)', () => {
+  it('upgrades a schema-4 workspace: every pool becomes blind since its creation, annotators and labels keep their ids', () => {
+    const p = path.join(dir, 'v4.qpairs');
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 4) }).close();
+    const v4 = Workspace.open(p, { migrations: MIGRATIONS.slice(0, 4) });
+    v4.upsertQuestion({ id: 'q1', source: 's', title: 'T', body: 'B' });
+    v4.upsertQuestion({ id: 'c1', source: 's', title: 'C', body: 'D' });
+    v4.db.prepare(`INSERT INTO pools(name, scheme, created) VALUES ('p', 'binary', '2026-01-01T00:00:00.000Z')`).run(); // the schema-4 columns
+    v4.addPoolQuery('p', 'q1', ['c1']);
+    v4.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'alice', value: '1', origin: 'test' });
+    v4.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '0', origin: 'test' });
+    const before = v4.db.prepare(`SELECT l.seq, a.id, a.name, a.role, l.value FROM labels l JOIN annotators a ON a.id = l.annotator_id ORDER BY seq`).raw().all();
+    const created = (v4.db.prepare(`SELECT created FROM pools WHERE name = 'p'`).get() as { created: string }).created;
+    v4.close();
+
+    const ws = Workspace.open(p, { migrations: MIGRATIONS.slice(0, 5) });
+    expect(ws.db.pragma('user_version', { simple: true })).toBe(5);
+    expect(ws.db.prepare(`SELECT l.seq, a.id, a.name, a.role, l.value FROM labels l JOIN annotators a ON a.id = l.annotator_id ORDER BY seq`).raw().all()).toEqual(before);
+    expect(ws.db.prepare(`SELECT blind FROM pools WHERE name = 'p'`).pluck().get()).toBe(1);
+    expect(ws.db.prepare(`SELECT blind, at FROM pool_blind_history`).all()).toEqual([{ blind: 1, at: created }]);
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    ws.db.prepare(`UPDATE annotators SET role = 'owner' WHERE name = 'alice'`).run();
+    expect(() => ws.db.prepare(`UPDATE annotators SET role = 'boss' WHERE name = 'alice'`).run()).toThrow(/CHECK/);
     ws.close();
   });
 });

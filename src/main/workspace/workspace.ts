@@ -1,12 +1,42 @@
 import type { Statement } from 'better-sqlite3';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import type { LabelScheme } from '../../shared/labels';
 import { isReservedAnnotatorName } from '../../shared/gold';
 import type { LabelRecord, PoolInfo, PoolQuery, Question, RunInfo, WorkspaceStats } from '../../shared/types';
-import { openWorkspaceDb, type Db, type OpenOptions } from './db';
+import { openWorkspace, type Db, type OpenedDb, type OpenOptions } from './db';
+import { recoverInterruptedImport } from './undo-journal';
 
 export type UpsertResult = 'inserted' | 'updated' | 'unchanged';
-export type AnnotatorRole = 'annotator' | 'judge' | 'gold' | 'system';
+
+/**
+ * A question (or answer) id that the workspace already holds from another source. Ids are
+ * scoped by source: another source's record with the same id is refused unless the caller
+ * asked to replace it (`update`). Importers turn this into an error naming file and line.
+ */
+export class SourceConflictError extends QPairsError {
+  constructor(
+    readonly kind: 'question' | 'answer',
+    readonly id: string,
+    readonly existingSource: string,
+    readonly newSource: string,
+    /** When and by what the existing record was imported, e.g. `imported 2025-… (stackexchange: Posts.xml)`; null when unknown. */
+    readonly origin: string | null,
+  ) {
+    super(
+      `${kind} id "${id}" is already in the workspace from source "${existingSource}"${origin ? ` (${origin})` : ''}, ` +
+        `and this ${kind} is from source "${newSource}": ids are scoped by source, so its text was not replaced. ` +
+        `Import with --update to replace it on purpose.`,
+    );
+    this.name = 'SourceConflictError';
+  }
+}
+
+/** Options of upsertQuestion / upsertAnswer. */
+export interface UpsertOptions {
+  /** Replace a record of the same id from another source (default: refuse with SourceConflictError). */
+  update?: boolean;
+}
+export type AnnotatorRole = 'annotator' | 'judge' | 'owner' | 'gold' | 'system';
 
 export interface NewQuestion {
   id: string;
@@ -47,6 +77,8 @@ export interface NewPool {
   depth?: number | null;
   sampling?: string | null;
   guidelines?: string;
+  /** Whether annotators label the pool blind (default true). */
+  blind?: boolean;
 }
 
 export interface LabelInput {
@@ -96,18 +128,83 @@ export class Workspace {
   /** Bumped by every write to runs through this connection (invalidates runScoreCache). */
   private runWrites = 0;
   private readonly runScoreCache = new Map<number, { key: string; scores: Map<string, Map<string, number>> }>();
+  /** PRAGMA data_version when this connection last looked (see noticeExternalChanges). */
+  private dataVersion: number;
+  private readonly externalListeners = new Set<() => void>();
+  readonly db: Db;
+  /**
+   * True when the workspace was opened read-only (it cannot be written, or `readonly` was
+   * asked for): reading works, every write throws a QPairsError saying so.
+   */
+  readonly readonly: boolean;
+  /** Why it is read-only (e.g. "the file is not writable"), else null. */
+  readonly readonlyReason: string | null;
 
   private constructor(
-    readonly db: Db,
+    opened: OpenedDb,
     readonly path: string,
-  ) {}
-
-  static create(path: string): Workspace {
-    return new Workspace(openWorkspaceDb(path, { create: true }), path);
+  ) {
+    this.db = opened.db;
+    this.readonly = opened.readonly;
+    this.readonlyReason = opened.readonlyReason;
+    this.dataVersion = this.readDataVersion();
   }
 
+  static create(path: string): Workspace {
+    return new Workspace(openWorkspace(path, { create: true }), path);
+  }
+
+  /**
+   * Opens a workspace. One that cannot be written opens read-only (see `readonly`); a path that
+   * is not a workspace (a directory, an empty or foreign file, another application's database)
+   * is a QPairsError naming it.
+   */
   static open(path: string, opts: Omit<OpenOptions, 'create'> = {}): Workspace {
-    return new Workspace(openWorkspaceDb(path, opts), path);
+    const ws = new Workspace(openWorkspace(path, opts), path);
+    if (!ws.readonly) {
+      // An import interrupted by a crash or kill is rolled back first (see undo-journal.ts).
+      try {
+        recoverInterruptedImport(ws.db);
+      } catch (e) {
+        ws.close();
+        throw e;
+      }
+    }
+    return ws;
+  }
+
+  /** The user-facing error for a write to a read-only workspace. */
+  readonlyError(): QPairsError {
+    return new QPairsError(`workspace ${this.path} is read-only (${this.readonlyReason ?? 'opened read-only'}): it cannot be changed`, {
+      file: this.path,
+    });
+  }
+
+  private readDataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  /**
+   * Notices commits made by OTHER connections (another process, or the engine's own import
+   * connection) since the last call, through SQLite's PRAGMA data_version, which changes only
+   * then. When there were some, drops what this object caches (run scores) and calls the
+   * listeners (onExternalChange: e.g. the engine's BM25 index), so the next use reloads; returns
+   * whether there were. Cheap: call it before serving each request.
+   */
+  noticeExternalChanges(): boolean {
+    if (!this.db.open) return false;
+    const v = this.readDataVersion();
+    if (v === this.dataVersion) return false;
+    this.dataVersion = v;
+    this.runScoreCache.clear();
+    for (const fn of [...this.externalListeners]) fn();
+    return true;
+  }
+
+  /** Calls fn whenever noticeExternalChanges finds another connection's commits; returns an unsubscribe. */
+  onExternalChange(fn: () => void): () => void {
+    this.externalListeners.add(fn);
+    return () => this.externalListeners.delete(fn);
   }
 
   close(): void {
@@ -119,6 +216,7 @@ export class Workspace {
     let s = this.stmts.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
+      if (this.readonly && !s.readonly) throw this.readonlyError();
       this.stmts.set(sql, s);
     }
     return s;
@@ -130,10 +228,11 @@ export class Workspace {
   }
 
   /**
-   * Runs async fn inside one transaction (for streaming imports): BEGIN IMMEDIATE, then COMMIT
-   * when fn resolves or ROLLBACK when it throws, so a failed import leaves nothing behind.
-   * Nested calls use a SAVEPOINT, so an import can run inside a larger unit of work (import +
-   * index update). Nothing else may write through this connection while it runs.
+   * Runs async fn inside one transaction: BEGIN IMMEDIATE, then COMMIT when fn resolves or
+   * ROLLBACK when it throws, so a failure leaves nothing behind. Nested calls use a SAVEPOINT.
+   * Nothing else may write through this connection while it runs, and other connections wait
+   * for all of it: imports instead commit in bounded chunks that stay undoable (runUndoable in
+   * undo-journal.ts), which falls back to this inside a transaction the caller opened.
    */
   async transactionAsync<T>(fn: () => Promise<T>): Promise<T> {
     const nested = this.db.inTransaction;
@@ -160,8 +259,14 @@ export class Workspace {
 
   // ---------------------------------------------------------------- questions
 
-  /** Inserts or updates a question by id; reports what happened (re-imports are idempotent). */
-  upsertQuestion(q: NewQuestion): { result: UpsertResult; doc: number } {
+  /**
+   * Inserts or updates a question by id; reports what happened (re-imports are idempotent).
+   * Ids are scoped by source: when the id is held by a question from ANOTHER source, this throws
+   * SourceConflictError (naming that source and the import that brought it), unless
+   * `opts.update`, which replaces it (`replacedSource` names the source it had). The same
+   * source giving new text for its id updates it (a newer dump corrects its posts).
+   */
+  upsertQuestion(q: NewQuestion, opts: UpsertOptions = {}): { result: UpsertResult; doc: number; replacedSource?: string } {
     const tags = (q.tags ?? []).filter(Boolean).join(' ');
     const row = {
       id: q.id,
@@ -190,11 +295,45 @@ export class Workspace {
       old.created === row.created &&
       old.category === row.category;
     if (same) return { result: 'unchanged', doc: old.doc };
+    if (old.source !== row.source && !opts.update) {
+      throw new SourceConflictError('question', q.id, old.source, row.source, this.questionOrigin(old.doc));
+    }
     this.stmt(
       `UPDATE questions SET source = @source, title = @title, body = @body, tags = @tags, author = @author,
        created = @created, category = @category WHERE id = @id`,
     ).run(row);
-    return { result: 'updated', doc: old.doc };
+    return old.source !== row.source ? { result: 'updated', doc: old.doc, replacedSource: old.source } : { result: 'updated', doc: old.doc };
+  }
+
+  /**
+   * When and by which import the question with this doc number came into the workspace, as
+   * "imported AT by a FORMAT import of FILES" (null when no recorded import brought it: it came
+   * in through the running import or outside imports). Each import records the highest doc
+   * number after it (`maxDoc`; older imports: estimated from their questionsInserted count).
+   */
+  questionOrigin(doc: number): string | null {
+    let prevMax = 0;
+    for (const r of this.stmt(`SELECT at, format, files, report FROM imports ORDER BY id`).all() as Array<{ at: string; format: string; files: string; report: string }>) {
+      let rep: { maxDoc?: unknown; counts?: { questionsInserted?: unknown } } = {};
+      try {
+        rep = JSON.parse(r.report) as typeof rep;
+      } catch {
+        /* not ours to judge */
+      }
+      const max = typeof rep.maxDoc === 'number' ? rep.maxDoc : prevMax + (typeof rep.counts?.questionsInserted === 'number' ? rep.counts.questionsInserted : 0);
+      if (doc <= max && doc > prevMax) {
+        let files: string[] = [];
+        try {
+          files = JSON.parse(r.files) as string[];
+        } catch {
+          files = [];
+        }
+        const names = files.map((f) => f.split(/[\\/]/).pop()).join(', ');
+        return `imported ${r.at} by a ${r.format} import${names ? ` of ${names}` : ''}`;
+      }
+      prevMax = Math.max(prevMax, max);
+    }
+    return null;
   }
 
   getQuestion(id: string): Question | null {
@@ -239,7 +378,7 @@ export class Workspace {
    * the question's other answers; an updated one keeps its position (unless it moved to another
    * question). Throws when the question is not in the workspace.
    */
-  upsertAnswer(a: NewAnswer): UpsertResult {
+  upsertAnswer(a: NewAnswer, opts: UpsertOptions = {}): UpsertResult {
     const row = { id: a.id, question_id: a.questionId, source: a.source, body: a.body, author: a.author ?? null, created: a.created ?? null };
     const old = this.stmt(`SELECT question_id, position, source, body, author, created FROM answers WHERE id = ?`).get(a.id) as AnswerRow | undefined;
     if (
@@ -252,6 +391,7 @@ export class Workspace {
     ) {
       return 'unchanged';
     }
+    if (old && old.source !== row.source && !opts.update) throw new SourceConflictError('answer', a.id, old.source, row.source, null);
     if (this.docOf(a.questionId) === null) throw new QPairsError(`answer ${a.id}: its question ${a.questionId} is not in the workspace`);
     const position =
       old && old.question_id === row.question_id
@@ -327,10 +467,32 @@ export class Workspace {
   createPool(p: NewPool): PoolInfo {
     if (!p.name.trim()) throw new QPairsError('a pool needs a name');
     if (this.findPool(p.name)) throw new QPairsError(`pool "${p.name}" already exists`);
-    this.stmt(
-      `INSERT INTO pools(name, scheme, retriever, depth, sampling, guidelines, created) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(p.name, p.scheme ?? 'binary', p.retriever ?? null, p.depth ?? null, p.sampling ?? null, p.guidelines ?? '', now());
+    const at = now();
+    const blind = p.blind ?? true ? 1 : 0;
+    const info = this.stmt(
+      `INSERT INTO pools(name, scheme, retriever, depth, sampling, guidelines, created, blind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(p.name, p.scheme ?? 'binary', p.retriever ?? null, p.depth ?? null, p.sampling ?? null, p.guidelines ?? '', at, blind);
+    this.stmt(`INSERT INTO pool_blind_history(pool_id, blind, at) VALUES (?, ?, ?)`).run(Number(info.lastInsertRowid), blind, at);
     return this.pool(p.name);
+  }
+
+  /** Switches a pool's blind labeling on or off; the change is recorded in its history (no-op when unchanged). */
+  setPoolBlind(name: string, blind: boolean): PoolInfo {
+    const p = this.pool(name);
+    if (p.blind === blind) return p;
+    this.transaction(() => {
+      this.stmt(`UPDATE pools SET blind = ? WHERE id = ?`).run(blind ? 1 : 0, p.id);
+      this.stmt(`INSERT INTO pool_blind_history(pool_id, blind, at) VALUES (?, ?, ?)`).run(p.id, blind ? 1 : 0, now());
+    });
+    return this.pool(name);
+  }
+
+  /** A pool's blind setting over time, oldest first (the first entry is the pool's creation). */
+  poolBlindHistory(name: string): Array<{ blind: boolean; at: string }> {
+    const p = this.pool(name);
+    return (this.stmt(`SELECT blind, at FROM pool_blind_history WHERE pool_id = ? ORDER BY at`).all(p.id) as Array<{ blind: number; at: string }>).map(
+      (r) => ({ blind: r.blind === 1, at: r.at }),
+    );
   }
 
   /** The named pool, creating it with these settings when it does not exist. */
@@ -343,8 +505,8 @@ export class Workspace {
       `SELECT p.*, (SELECT count(*) FROM pool_queries q WHERE q.pool_id = p.id) AS queries,
               (SELECT count(*) FROM pool_candidates c WHERE c.pool_id = p.id) AS pairs
        FROM pools p WHERE p.name = ?`,
-    ).get(name) as (Omit<PoolInfo, 'scheme'> & { scheme: LabelScheme }) | undefined;
-    return r ? { ...r } : null;
+    ).get(name) as (Omit<PoolInfo, 'scheme' | 'blind'> & { scheme: LabelScheme; blind: number }) | undefined;
+    return r ? { ...r, blind: r.blind === 1 } : null;
   }
 
   /** The named pool; throws a user-facing error listing the pools when it is missing. */
@@ -352,7 +514,7 @@ export class Workspace {
     const p = this.findPool(name);
     if (!p) {
       const names = this.listPools().map((x) => x.name);
-      throw new QPairsError(`no pool named "${name}"` + (names.length ? ` (pools: ${names.join(', ')})` : ' (the workspace has no pools)'));
+      throw new NotFoundError(`no pool named "${name}"` + (names.length ? ` (pools: ${names.join(', ')})` : ' (the workspace has no pools)'));
     }
     return p;
   }
@@ -450,7 +612,7 @@ export class Workspace {
    */
   addLabel(l: LabelInput, poolId = this.pool(l.pool).id): number | null {
     if (!this.hasPoolPair(poolId, l.queryId, l.candidateId)) {
-      throw new QPairsError(`pair ${l.queryId} → ${l.candidateId} is not in pool "${l.pool}"`);
+      throw new NotFoundError(`pair ${l.queryId} → ${l.candidateId} is not in pool "${l.pool}"`);
     }
     const annotatorId = this.ensureAnnotator(l.annotator);
     const cur = this.stmt(
@@ -471,7 +633,7 @@ export class Workspace {
     const ev = this.stmt(`SELECT * FROM labels WHERE seq = ?`).get(seq) as
       | { pool_id: number; query_id: string; candidate_id: string; annotator_id: number }
       | undefined;
-    if (!ev) throw new QPairsError(`no label event ${seq}`);
+    if (!ev) throw new NotFoundError(`no label event ${seq}`);
     const prev = this.stmt(
       `SELECT value FROM labels WHERE pool_id = ? AND annotator_id = ? AND query_id = ? AND candidate_id = ? AND seq < ?
        ORDER BY seq DESC LIMIT 1`,
@@ -584,8 +746,15 @@ export class Workspace {
 
   // ---------------------------------------------------------------- imports & stats
 
+  /**
+   * Records an import in the audit table. The stored report also gets `maxDoc`, the highest
+   * question doc number after the import, so questionOrigin can tell which import brought a
+   * question.
+   */
   recordImport(format: string, files: string[], report: unknown): void {
-    this.stmt(`INSERT INTO imports(format, files, at, report) VALUES (?, ?, ?, ?)`).run(format, JSON.stringify(files), now(), JSON.stringify(report));
+    const maxDoc = (this.stmt(`SELECT coalesce(max(doc), 0) AS n FROM questions`).get() as { n: number }).n;
+    const stored = report && typeof report === 'object' && !Array.isArray(report) ? { ...(report as Record<string, unknown>), maxDoc } : report;
+    this.stmt(`INSERT INTO imports(format, files, at, report) VALUES (?, ?, ?, ?)`).run(format, JSON.stringify(files), now(), JSON.stringify(stored));
   }
 
   listImports(): Array<{ id: number; format: string; files: string[]; at: string; report: unknown }> {

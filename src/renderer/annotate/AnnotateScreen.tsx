@@ -4,12 +4,11 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { AssignmentView, CandidateView, QueryView } from '../../shared/contract';
-import type { SharedState } from '../App';
+import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtDuration, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { highlight, termSet } from '../lib/highlight';
-import { local } from '../lib/storage';
 import { isTransportError } from '../client/types';
 import { describeLabel, labelKeys, NAV_KEYS, valueForKey } from './keys';
 import { pairKey } from './labelQueue';
@@ -22,12 +21,13 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, outbox, undo } = useApp();
   const { pools, pool, setPool, annotator, setAnnotator, lockedAnnotator } = shared;
   const [nameDraft, setNameDraft] = useState(annotator);
-  const [blind, setBlindState] = useState(() => local.getItem('qpairs.blind') !== 'false');
   const [view, setView] = useState<QueryView | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [cursor, setCursor] = useState(0);
+  const cursorRef = useRef(0);
+  cursorRef.current = cursor;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [overlay, setOverlay] = useState<null | 'guidelines' | 'goto' | 'help'>(null);
   const [gotoText, setGotoText] = useState('');
@@ -40,11 +40,6 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const completeOnArrival = useRef(false);
   const navSeq = useRef(0);
   const quietSeq = useRef(0);
-
-  const setBlind = (b: boolean): void => {
-    setBlindState(b);
-    local.setItem('qpairs.blind', String(b));
-  };
 
   useEffect(() => setNameDraft(annotator), [annotator]);
 
@@ -114,7 +109,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
       const my = ++navSeq.current;
       setLoading(true);
       try {
-        const v = await client.invoke('annotate.query', { pool, annotator, blind, ...(queryId ? { queryId } : {}) });
+        const v = await client.invoke('annotate.query', { pool, annotator, ...(queryId ? { queryId } : {}) });
         if (my === navSeq.current) show(v, focusCandidate);
         return true;
       } catch (e) {
@@ -124,7 +119,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         if (my === navSeq.current) setLoading(false);
       }
     },
-    [client, pool, annotator, blind, ready, show],
+    [client, pool, annotator, ready, show],
   );
 
   const navigate = useCallback(
@@ -135,7 +130,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
       setLoading(true);
       setNotice(null);
       try {
-        const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction, blind });
+        const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction });
         if (my !== navSeq.current) return;
         if (v) show(v);
         else
@@ -152,7 +147,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         if (my === navSeq.current) setLoading(false);
       }
     },
-    [client, pool, annotator, blind, ready, show],
+    [client, pool, annotator, ready, show],
   );
 
   /** Re-reads the current query (labels from elsewhere, progress), never racing a save. */
@@ -163,11 +158,17 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     const my = ++quietSeq.current;
     const saved = outbox.savedCount();
     try {
-      const v = await client.invoke('annotate.query', { pool, annotator, blind, queryId: cur.queryId });
+      const v = await client.invoke('annotate.query', { pool, annotator, queryId: cur.queryId });
       if (my !== quietSeq.current || nav !== navSeq.current || viewRef.current?.queryId !== v.queryId) return;
       // A label saved meanwhile may be missing from this snapshot: read again.
       if (outbox.savedCount() !== saved) {
         void refreshQuiet();
+        return;
+      }
+      const was = viewRef.current;
+      if (was && was.blind !== v.blind) {
+        // The owner switched the pool blind or open: the order changes, the cursor stays on its candidate.
+        show(v, was.candidates[cursorRef.current]?.id);
         return;
       }
       viewRef.current = v;
@@ -175,9 +176,9 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     } catch {
       /* the next event or reconnect refreshes */
     }
-  }, [client, pool, annotator, blind, ready, outbox]);
+  }, [client, pool, annotator, ready, outbox, show]);
 
-  // Load when pool, annotator or blind mode change: stay on the same query when possible.
+  // Load when pool or annotator change: stay on the same query when possible.
   useEffect(() => {
     if (!ready) {
       setView(null);
@@ -186,7 +187,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     const cur = viewRef.current;
     void fetchQuery(cur && cur.pool === pool ? cur.queryId : undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pool, annotator, blind, ready]);
+  }, [pool, annotator, ready]);
 
   const quietTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const scheduleQuiet = useCallback(() => {
@@ -198,7 +199,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     if (rec.pool === pool) scheduleQuiet();
   });
   useEvent('workspace.changed', (w) => {
-    if (w.what === 'guidelines' || w.what === 'run') scheduleQuiet();
+    // 'pool': the pool may have been switched blind or open by its owner.
+    if (w.what === 'guidelines' || w.what === 'run' || w.what === 'pool') scheduleQuiet();
   });
   useReconnect(scheduleQuiet);
 
@@ -390,10 +392,15 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             }}
           />
         </label>
-        <label className="inline" title="Blind mode hides rankers' scores, the retriever's order and other annotators' labels">
-          <input type="checkbox" data-testid="blind-toggle" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
-          blind
-        </label>
+        {view && view.pool === pool && view.blind && (
+          <span
+            className="blind-badge"
+            data-testid="blind-badge"
+            title="This pool is blind: you see its candidates in your own order, no rankers' scores and no one else's labels, so your labels stay independent. The pool's owner sets this."
+          >
+            blind pool
+          </span>
+        )}
         <span className="spacer" />
         <SaveStatus counts={counts} onRetry={() => failedOps.forEach((o) => outbox.retry(o.id))} />
       </div>

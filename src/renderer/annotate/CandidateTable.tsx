@@ -144,7 +144,7 @@ export function CandidateTable(p: Props): ReactNode {
       cols.push(
         col.display({
           id: 'others',
-          header: 'Others',
+          header: () => <span data-testid="others-col">Others</span>,
           cell: (c) => (
             <span className="small">
               {Object.entries(c.row.original.c.others)

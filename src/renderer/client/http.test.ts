@@ -140,6 +140,7 @@ describe('HTTP client against the real server', () => {
         parseArgs(command, args);
         return { command, annotator: ctx?.annotator ?? null };
       },
+      canSee: () => true,
     };
     server = await startServer({ engine, port: 0 });
     const c = createHttpClient({ baseUrl: server.url });

@@ -1,11 +1,15 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
-import type { SharedState } from '../App';
+import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
 import { LineChart, PALETTE } from '../components/LineChart';
 import { ComparePanel } from './ComparePanel';
 import { useDebounced } from '../lib/hooks';
+import { mayCall } from '../lib/roles';
+import { ClientError } from '../client/types';
+
+const isForbidden = (e: unknown): boolean => e instanceof ClientError && e.code === 'forbidden';
 
 const METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
 type Metric = (typeof METRICS)[number];
@@ -13,7 +17,12 @@ const metricId = (m: Metric): string => m.replace('@', '').replace('-', '');
 
 export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
-  const { pools, pool, setPool } = shared;
+  const { pools, pool, setPool, role } = shared;
+  // In a blind pool an annotator may not see metrics (the engine refuses eval.* with 403): say so
+  // instead of asking. `refused` covers a pool list that is not up to date yet.
+  const poolInfo = pools.find((p) => p.name === pool) ?? null;
+  const [refused, setRefused] = useState<string | null>(null);
+  const blindForMe = role === 'annotator' && (poolInfo?.blind === true || refused === pool);
   const [annotators, setAnnotators] = useState<string[]>([]);
   const [who, setWho] = useState<string>('');
   const [convention, setConvention] = useState<Convention>('skip');
@@ -42,6 +51,11 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const evaluate = useCallback(async () => {
     if (!pool || !who) return;
     const my = ++seq.current;
+    if (role === 'annotator' && poolInfo?.blind) {
+      setEv(null);
+      setEvError(null);
+      return;
+    }
     const t0 = performance.now();
     try {
       const r = await client.invoke('eval.pool', { pool, annotator: who, convention });
@@ -49,10 +63,16 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
       setLatency(performance.now() - t0);
       setEv(r);
       setEvError(null);
+      setRefused((cur) => (cur === pool ? null : cur));
     } catch (e) {
-      if (my === seq.current) setEvError(errorMessage(e));
+      if (my !== seq.current) return;
+      if (isForbidden(e) && role === 'annotator') {
+        setEv(null);
+        setEvError(null);
+        setRefused(pool);
+      } else setEvError(errorMessage(e));
     }
-  }, [client, pool, who, convention]);
+  }, [client, pool, who, convention, role, poolInfo?.blind]);
   useEffect(() => void evaluate(), [evaluate]);
 
   const reevaluate = useDebounced(() => {
@@ -91,40 +111,50 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
               ))}
             </select>
           </label>
-          <label className="inline">
-            Labels of
-            <select data-testid="eval-annotator" value={who} onChange={(e) => setWho(e.target.value)}>
-              {!annotators.includes(who) && who && who !== '@aggregate' && <option value={who}>{who}</option>}
-              {annotators.map((a) => (
-                <option key={a} value={a} title={a === 'gold' ? 'imported gold labels' : `${a}'s labels`}>
-                  {a}
-                </option>
-              ))}
-              <option value="@aggregate" title="all annotators' labels combined by the pool's rule">
-                @aggregate (the pool's rule)
-              </option>
-            </select>
-          </label>
-          <fieldset className="radio-row inline" title="Queries without any relevant candidate: skip them, or count them as 0">
-            <legend>No relevant candidate</legend>
-            <label className="inline">
-              <input type="radio" name="convention" data-testid="convention-skip" checked={convention === 'skip'} onChange={() => setConvention('skip')} />
-              skip query
-            </label>
-            <label className="inline">
-              <input type="radio" name="convention" data-testid="convention-zero" checked={convention === 'zero'} onChange={() => setConvention('zero')} />
-              score 0
-            </label>
-          </fieldset>
+          {!blindForMe && (
+            <>
+              <label className="inline">
+                Labels of
+                <select data-testid="eval-annotator" value={who} onChange={(e) => setWho(e.target.value)}>
+                  {!annotators.includes(who) && who && who !== '@aggregate' && <option value={who}>{who}</option>}
+                  {annotators.map((a) => (
+                    <option key={a} value={a} title={a === 'gold' ? 'imported gold labels' : `${a}'s labels`}>
+                      {a}
+                    </option>
+                  ))}
+                  <option value="@aggregate" title="all annotators' labels combined by the pool's rule">
+                    @aggregate (the pool's rule)
+                  </option>
+                </select>
+              </label>
+              <fieldset className="radio-row inline" title="Queries without any relevant candidate: skip them, or count them as 0">
+                <legend>No relevant candidate</legend>
+                <label className="inline">
+                  <input type="radio" name="convention" data-testid="convention-skip" checked={convention === 'skip'} onChange={() => setConvention('skip')} />
+                  skip query
+                </label>
+                <label className="inline">
+                  <input type="radio" name="convention" data-testid="convention-zero" checked={convention === 'zero'} onChange={() => setConvention('zero')} />
+                  score 0
+                </label>
+              </fieldset>
+            </>
+          )}
         </div>
 
+        {blindForMe && (
+          <div className="note-box" role="status" data-testid="eval-blind">
+            <strong>Pool “{pool}” is blind.</strong> While you label it you see only your own labels: no metrics, no rankers’ scores and no one
+            else’s labels, so that your labels stay independent. The figures appear here if the pool’s owner opens the pool.
+          </div>
+        )}
         {evError && (
           <p className="error" role="alert" data-testid="eval-error">
             {evError}
           </p>
         )}
-        {!who && <p className="muted">No labels in this workspace yet.</p>}
-        {ev && (
+        {!who && !blindForMe && <p className="muted">No labels in this workspace yet.</p>}
+        {ev && !blindForMe && (
           <>
             <p className="small muted">
               <span data-testid="eval-labeled-queries">{fmtInt(ev.labeledQueries)}</span> fully labeled queries by <strong>{ev.annotator}</strong> ·
@@ -173,7 +203,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         )}
       </section>
 
-      {ev && runs.length > 0 && (
+      {ev && !blindForMe && runs.length > 0 && (
         <section className="card">
           <div className="row wrap">
             <h2 className="grow">Learning curve</h2>
@@ -196,9 +226,9 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         </section>
       )}
 
-      {pool && ev && <ComparePanel pool={pool} annotator={who} convention={convention} runNames={Object.keys(ev.runs)} />}
+      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel pool={pool} annotator={who} convention={convention} runNames={Object.keys(ev.runs)} />}
 
-      {pool && who && <DrillDown pool={pool} annotator={who} viewer={shared.annotator || who} startQuery={shared.lastQueryId} version={updates} />}
+      {pool && who && !blindForMe && <DrillDown pool={pool} annotator={who} viewer={shared.annotator || who} startQuery={shared.lastQueryId} version={updates} />}
     </div>
   );
 }
@@ -222,7 +252,7 @@ function DrillDown({ pool, annotator, viewer, startQuery, version }: { pool: str
         setShown(id.trim());
         setQid(id.trim());
         client
-          .invoke('annotate.query', { pool, annotator: viewer, queryId: id.trim(), blind: true })
+          .invoke('annotate.query', { pool, annotator: viewer, queryId: id.trim() })
           .then((v) => {
             setQueryTitle(v.query?.title ?? '');
             setTitles(Object.fromEntries(v.candidates.map((c) => [c.id, c.question?.title ?? ''])));
@@ -239,8 +269,8 @@ function DrillDown({ pool, annotator, viewer, startQuery, version }: { pool: str
     const from = shown || qid;
     try {
       const v = from
-        ? await client.invoke('annotate.navigate', { pool, annotator: viewer, from, direction, blind: true })
-        : await client.invoke('annotate.query', { pool, annotator: viewer, blind: true });
+        ? await client.invoke('annotate.navigate', { pool, annotator: viewer, from, direction })
+        : await client.invoke('annotate.query', { pool, annotator: viewer });
       if (v) await load(v.queryId);
     } catch (e) {
       setErr(errorMessage(e));

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
 import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
-import type { SharedState } from '../App';
+import type { SharedState } from '../shared-state';
 import { useApp, useEvent } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
@@ -33,7 +33,7 @@ export function defaultExportFile(pool: string, format: ExportFormat): string {
 }
 
 export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
-  const { client } = useApp();
+  const { client, info } = useApp();
   const { pools, pool, setPool } = shared;
   const [format, setFormat] = useState<ExportFormat>('qrels');
   const [runNames, setRunNames] = useState<string[]>([]);
@@ -48,7 +48,8 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<{ result: ExportWritten; where: 'disk' | 'download' } | null>(null);
   const [writeError, setWriteError] = useState<string | null>(null);
-  const desktop = client.transport === 'electron' && typeof client.pickSavePath === 'function';
+  // Writing to a path on the engine's machine is for its owner there (the desktop app); others download.
+  const desktop = client.transport === 'electron' && typeof client.pickSavePath === 'function' && shared.role === 'owner' && info?.local === true;
 
   useEffect(() => {
     client

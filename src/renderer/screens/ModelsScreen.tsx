@@ -4,13 +4,13 @@
  * MRR/MAP plots per epoch (train.progress events) and a Cancel button (job.cancel), and lists the
  * trained models with their report; a model can score a pool again (models.score) or be deleted.
  * After training the engine scores every pool with the model (run = the model's name), so it
- * appears as a ranker on the Annotate (non-blind) and Evaluate screens.
+ * appears as a ranker on the Annotate (pools that are not blind) and Evaluate screens.
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { JobDone, ModelInfoView, ModelsView } from '../../shared/contract';
 import { MODEL_KINDS } from '../../shared/models';
-import type { SharedState } from '../App';
+import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
 import {
@@ -32,6 +32,7 @@ import {
   type TrainTrace,
 } from '../lib/models';
 import { LineChart } from '../components/LineChart';
+import { mayCall } from '../lib/roles';
 import { ProgressBar } from '../components/ProgressBar';
 
 const BACKEND_HELP: Record<string, string> = {
@@ -191,7 +192,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
         <p className="small muted">
           Rerankers trained on this workspace’s labels. Training runs in the engine’s worker thread
           {backend ? <> on the <strong>{backend}</strong> backend ({BACKEND_HELP[backend] ?? 'tfjs'})</> : null}; afterwards every pool is scored with the model, so it
-          appears as a ranker on the Annotate (blind mode off) and Evaluate screens.
+          appears as a ranker on the Annotate (pools that are not blind) and Evaluate screens.
         </p>
         {viewError && (
           <p className="error" role="alert" data-testid="models-error">
@@ -370,6 +371,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
                       onDelete={() => setConfirmDelete(m.name)}
                       onConfirmDelete={() => void remove(m.name)}
                       onKeep={() => setConfirmDelete(null)}
+                      canDelete={mayCall(shared.role, 'models.delete')}
                       curves={curvesOf === m.name}
                       onCurves={() => setCurvesOf((c) => (c === m.name ? null : m.name))}
                     />
@@ -527,6 +529,7 @@ function ModelRows({
   onDelete,
   onConfirmDelete,
   onKeep,
+  canDelete,
   curves,
   onCurves,
 }: {
@@ -540,6 +543,8 @@ function ModelRows({
   onDelete: () => void;
   onConfirmDelete: () => void;
   onKeep: () => void;
+  /** Deleting a model is the owner's. */
+  canDelete: boolean;
   curves: boolean;
   onCurves: () => void;
 }): ReactNode {
@@ -594,7 +599,7 @@ function ModelRows({
             <button className="link-button underline" data-testid={`model-curves-${m.name}`} onClick={onCurves} aria-expanded={curves}>
               {curves ? 'Hide curves' : 'Curves'}
             </button>
-            {confirming ? (
+            {!canDelete ? null : confirming ? (
               <span className="confirm" role="alertdialog" aria-label={`Delete ${m.name}?`}>
                 Delete “{m.name}”? <span className="muted">(its runs in the pools go too)</span>{' '}
                 <button className="danger" data-testid={`model-delete-confirm-${m.name}`} onClick={onConfirmDelete}>

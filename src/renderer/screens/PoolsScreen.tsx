@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PoolProgress } from '../../shared/contract';
-import type { SharedState } from '../App';
+import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
@@ -22,6 +22,8 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
   const jobs = useJobs();
   const { pools } = shared;
+  // Creating pools, switching them blind or open, assigning and writing guidelines are the owner's.
+  const owner = shared.role === 'owner';
 
   // ------------------------------------------------------------ create
   const [name, setName] = useState('');
@@ -31,6 +33,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   const [queriesText, setQueriesText] = useState('');
   const [depth, setDepth] = useState(20);
   const [scheme, setScheme] = useState<Scheme>('binary');
+  const [blind, setBlind] = useState(true);
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
@@ -47,6 +50,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
         name: name.trim(),
         depth,
         scheme,
+        blind,
         ...(mode === 'sample' ? { sample: { n, seed } } : { queries: queryIds }),
       });
       setCreated(`Pool "${p.name}" created: ${fmtInt(p.queries)} queries, ${fmtInt(p.pairs)} pairs.`);
@@ -79,6 +83,26 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
     timer.current = setTimeout(refreshProgress, 300);
   });
   useReconnect(refreshProgress);
+
+  // ------------------------------------------------------------ blind or open
+  const [confirmOpen, setConfirmOpen] = useState<string | null>(null);
+  const [blindBusy, setBlindBusy] = useState<string | null>(null);
+  const [blindMessage, setBlindMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const setPoolBlind = async (pool: string, value: boolean): Promise<void> => {
+    setConfirmOpen(null);
+    setBlindBusy(pool);
+    setBlindMessage(null);
+    try {
+      const p = await client.invoke('pool.set', { pool, blind: value });
+      setBlindMessage({ ok: true, text: p.blind ? `Pool “${p.name}” is blind again: its annotators see only their own labels.` : `Pool “${p.name}” is open: its annotators now see rankers’ scores and each other’s labels.` });
+      shared.refreshPools();
+    } catch (e) {
+      setBlindMessage({ ok: false, text: `Pool “${pool}” was not changed: ${errorMessage(e)}` });
+    } finally {
+      setBlindBusy(null);
+    }
+  };
+  const hasLabels = (pool: string): boolean => (progress[pool]?.annotators ?? []).some((a) => a.labeledPairs > 0);
 
   // ------------------------------------------------------------ guidelines
   const selected = pools.find((p) => p.name === shared.pool) ?? null;
@@ -127,6 +151,9 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                 <th className="num">Depth</th>
                 <th className="num">Queries</th>
                 <th className="num">Pairs</th>
+                <th title="Blind: each annotator sees only their own labels, candidates in their own order, no rankers' scores. Open: they see scores and each other's labels.">
+                  Blind
+                </th>
                 <th>Progress per annotator</th>
                 <th />
               </tr>
@@ -145,6 +172,39 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                     <td className="num">{p.depth ?? '—'}</td>
                     <td className="num">{fmtInt(p.queries)}</td>
                     <td className="num">{fmtInt(p.pairs)}</td>
+                    <td className="blind-cell" data-testid={`pool-blind-${p.name}`} data-blind={p.blind ? 'true' : 'false'}>
+                      <span
+                        className={p.blind ? 'blind-badge' : 'blind-badge open'}
+                        title={p.blind ? "annotators see only their own labels, in their own order, no rankers' scores" : "annotators see rankers' scores and each other's labels"}
+                      >
+                        {p.blind ? 'blind' : 'open'}
+                      </span>
+                      {owner &&
+                        (confirmOpen === p.name ? (
+                          <span className="confirm" role="alertdialog" aria-label={`Open pool ${p.name}?`} data-testid={`pool-open-confirm-box-${p.name}`}>
+                            <br />
+                            Open “{p.name}”? Its annotators will see each other’s labels and rankers’ scores
+                            {hasLabels(p.name) ? ', and the labels they gave blind so far' : ''}; labels given while it is open may not be independent. The
+                            pool’s datasheet will record when it was open.{' '}
+                            <button className="danger" data-testid={`pool-open-confirm-${p.name}`} onClick={() => void setPoolBlind(p.name, false)}>
+                              Open it
+                            </button>{' '}
+                            <button data-testid={`pool-open-keep-${p.name}`} onClick={() => setConfirmOpen(null)}>
+                              Keep blind
+                            </button>
+                          </span>
+                        ) : (
+                          <button
+                            className="link-button underline small"
+                            data-testid={`pool-blind-toggle-${p.name}`}
+                            disabled={blindBusy === p.name}
+                            onClick={() => (p.blind ? setConfirmOpen(p.name) : void setPoolBlind(p.name, true))}
+                            title={p.blind ? 'let annotators see scores and each other’s labels (asks first)' : 'annotators see only their own labels from now on'}
+                          >
+                            {p.blind ? 'open…' : 'make blind'}
+                          </button>
+                        ))}
+                    </td>
                     <td data-testid={`pool-progress-${p.name}`}>
                       {!pr || pr.annotators.length === 0 ? (
                         <span className="muted small">no labels yet</span>
@@ -178,98 +238,118 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
             </tbody>
           </table>
         )}
-      </section>
-
-      {pools.length > 0 && <TeamPanel shared={shared} />}
-
-      <section className="card">
-        <h2>New pool</h2>
-        <form
-          className="form-grid"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (canCreate) void create();
-          }}
-        >
-          <label>
-            Name
-            <input data-testid="pool-name" value={name} onChange={(e) => setName(e.target.value)} disabled={creating} />
-          </label>
-          <fieldset className="radio-row">
-            <legend>Queries</legend>
-            <label className="inline">
-              <input type="radio" name="pool-mode" data-testid="pool-mode-sample" checked={mode === 'sample'} onChange={() => setMode('sample')} />
-              random sample
-            </label>
-            <label className="inline">
-              <input type="radio" name="pool-mode" data-testid="pool-mode-queries" checked={mode === 'queries'} onChange={() => setMode('queries')} />
-              these query ids
-            </label>
-          </fieldset>
-          {mode === 'sample' ? (
-            <>
-              <label>
-                Sample size
-                <input type="number" min={1} data-testid="pool-sample-n" value={n} onChange={(e) => setN(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
-              </label>
-              <label>
-                Seed
-                <input type="number" data-testid="pool-sample-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
-                <span className="hint">the same seed gives the same sample</span>
-              </label>
-            </>
-          ) : (
-            <label className="wide">
-              Query ids <span className="optional">one per line, or load a file</span>
-              <textarea data-testid="pool-queries" rows={5} value={queriesText} onChange={(e) => setQueriesText(e.target.value)} />
-              <input
-                type="file"
-                data-testid="pool-queries-file"
-                accept=".txt,.csv,.tsv,text/plain"
-                onChange={(e) => {
-                  const f = e.target.files?.[0];
-                  if (f) void f.text().then(setQueriesText);
-                }}
-              />
-              <span className="hint">{fmtInt(queryIds.length)} distinct ids</span>
-            </label>
-          )}
-          <label>
-            Depth
-            <input type="number" min={1} max={1000} data-testid="pool-depth" value={depth} onChange={(e) => setDepth(Math.max(1, Math.floor(Number(e.target.value) || 20)))} />
-            <span className="hint">BM25 candidates per query</span>
-          </label>
-          <label>
-            Scheme
-            <select data-testid="pool-scheme" value={scheme} onChange={(e) => setScheme(e.target.value as Scheme)}>
-              <option value="binary">binary (similar / not)</option>
-              <option value="semeval3">semeval3 (perfect / relevant / irrelevant)</option>
-              <option value="likert5">likert5 (−2 … +2)</option>
-              <option value="graded">graded (integer grades)</option>
-            </select>
-          </label>
-          <div className="actions">
-            <button type="submit" className="primary" data-testid="pool-create" disabled={!canCreate}>
-              {creating ? 'Creating…' : 'Create pool'}
-            </button>
-          </div>
-        </form>
-        {creating && <ProgressBar testId="pool-create-progress" done={poolJob?.progress?.done ?? 0} total={poolJob?.progress?.total ?? 0} />}
-        {creating && poolJob?.progress?.message && <p className="small muted">{poolJob.progress.message}</p>}
-        {createError && (
-          <div className="error-box" role="alert" data-testid="pool-error">
-            <strong>The pool was not created.</strong>
-            <pre>{createError}</pre>
-          </div>
-        )}
-        {created && (
-          <p className="ok" data-testid="pool-created">
-            {created}
+        {blindMessage && (
+          <p className={blindMessage.ok ? 'ok small' : 'error small'} role={blindMessage.ok ? 'status' : 'alert'} data-testid="pool-blind-message">
+            {blindMessage.text}
           </p>
         )}
       </section>
 
-      {selected && (
+      {pools.length > 0 && <TeamPanel shared={shared} />}
+
+      {owner && (
+        <section className="card">
+          <h2>New pool</h2>
+          <form
+            className="form-grid"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (canCreate) void create();
+            }}
+          >
+            <label>
+              Name
+              <input data-testid="pool-name" value={name} onChange={(e) => setName(e.target.value)} disabled={creating} />
+            </label>
+            <fieldset className="radio-row">
+              <legend>Queries</legend>
+              <label className="inline">
+                <input type="radio" name="pool-mode" data-testid="pool-mode-sample" checked={mode === 'sample'} onChange={() => setMode('sample')} />
+                random sample
+              </label>
+              <label className="inline">
+                <input type="radio" name="pool-mode" data-testid="pool-mode-queries" checked={mode === 'queries'} onChange={() => setMode('queries')} />
+                these query ids
+              </label>
+            </fieldset>
+            {mode === 'sample' ? (
+              <>
+                <label>
+                  Sample size
+                  <input type="number" min={1} data-testid="pool-sample-n" value={n} onChange={(e) => setN(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
+                </label>
+                <label>
+                  Seed
+                  <input type="number" data-testid="pool-sample-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
+                  <span className="hint">the same seed gives the same sample</span>
+                </label>
+              </>
+            ) : (
+              <label className="wide">
+                Query ids <span className="optional">one per line, or load a file</span>
+                <textarea data-testid="pool-queries" rows={5} value={queriesText} onChange={(e) => setQueriesText(e.target.value)} />
+                <input
+                  type="file"
+                  data-testid="pool-queries-file"
+                  accept=".txt,.csv,.tsv,text/plain"
+                  onChange={(e) => {
+                    const f = e.target.files?.[0];
+                    if (f) void f.text().then(setQueriesText);
+                  }}
+                />
+                <span className="hint">{fmtInt(queryIds.length)} distinct ids</span>
+              </label>
+            )}
+            <label>
+              Depth
+              <input type="number" min={1} max={1000} data-testid="pool-depth" value={depth} onChange={(e) => setDepth(Math.max(1, Math.floor(Number(e.target.value) || 20)))} />
+              <span className="hint">BM25 candidates per query</span>
+            </label>
+            <label>
+              Scheme
+              <select data-testid="pool-scheme" value={scheme} onChange={(e) => setScheme(e.target.value as Scheme)}>
+                <option value="binary">binary (similar / not)</option>
+                <option value="semeval3">semeval3 (perfect / relevant / irrelevant)</option>
+                <option value="likert5">likert5 (−2 … +2)</option>
+                <option value="graded">graded (integer grades)</option>
+              </select>
+            </label>
+            <fieldset className="radio-row">
+              <legend>Labeling</legend>
+              <label className="inline" title="Blind: each annotator sees the candidates in their own order, no rankers' scores and no one else's labels. You can change it later.">
+                <input type="checkbox" data-testid="pool-blind" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
+                Blind (annotators see only their own labels)
+              </label>
+            </fieldset>
+            <div className="actions">
+              <button type="submit" className="primary" data-testid="pool-create" disabled={!canCreate}>
+                {creating ? 'Creating…' : 'Create pool'}
+              </button>
+            </div>
+          </form>
+          {creating && <ProgressBar testId="pool-create-progress" done={poolJob?.progress?.done ?? 0} total={poolJob?.progress?.total ?? 0} />}
+          {creating && poolJob?.progress?.message && <p className="small muted">{poolJob.progress.message}</p>}
+          {createError && (
+            <div className="error-box" role="alert" data-testid="pool-error">
+              <strong>The pool was not created.</strong>
+              <pre>{createError}</pre>
+            </div>
+          )}
+          {created && (
+            <p className="ok" data-testid="pool-created">
+              {created}
+            </p>
+          )}
+        </section>
+      )}
+
+      {selected && !owner && (
+        <section className="card" data-testid="guidelines-view">
+          <h2>Guidelines for “{selected.name}”</h2>
+          {selected.guidelines.trim() ? <Markdown source={selected.guidelines} testId="guidelines-preview" /> : <p className="muted">This pool has no guidelines yet.</p>}
+        </section>
+      )}
+      {selected && owner && (
         <section className="card" data-testid="guidelines-editor">
           <h2>Guidelines for “{selected.name}”</h2>
           <div className="guidelines-grid">

@@ -6,14 +6,15 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AggregationSummary, AssignmentView } from '../../shared/contract';
 import { AGGREGATION_RULES, type AggregationRule, type PairStatus } from '../../shared/gold';
-import type { SharedState } from '../App';
+import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { parseNames } from '../lib/stats';
 import { ProgressBar } from '../components/ProgressBar';
 import { useDebounced } from '../lib/hooks';
+import { mayCall } from '../lib/roles';
 
-const ROLES = ['annotator', 'judge', 'gold', 'system'] as const;
+const ROLES = ['annotator', 'judge', 'owner', 'gold', 'system'] as const;
 type Role = (typeof ROLES)[number];
 
 export const RULE_HELP: Record<AggregationRule, string> = {
@@ -27,8 +28,12 @@ const STATUS_ORDER: PairStatus[] = ['agreed', 'majority', 'mean', 'adjudicated',
 
 export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
-  const { pools, pool, setPool, lockedAnnotator } = shared;
-  const canEditRoles = lockedAnnotator === null;
+  const { pools, pool, setPool, role } = shared;
+  // Roles, assignments and the aggregation rule are the owner's; the aggregate is read by judges too.
+  const canEditRoles = mayCall(role, 'annotator.setRole');
+  const canAssignPools = mayCall(role, 'pool.assign');
+  const canSetRule = mayCall(role, 'pool.setAggregation');
+  const canReadAggregate = mayCall(role, 'pool.aggregation');
 
   // ------------------------------------------------------------ annotators and roles
   const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
@@ -93,6 +98,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
         setAssignmentError(null);
       })
       .catch((e: unknown) => my === seq.current && setAssignmentError(errorMessage(e)));
+    if (!canReadAggregate) return;
     client
       .invoke('pool.aggregation', { pool })
       .then((v) => {
@@ -101,7 +107,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
         setAggError(null);
       })
       .catch((e: unknown) => my === seq.current && setAggError(errorMessage(e)));
-  }, [client, pool]);
+  }, [client, pool, canReadAggregate]);
   useEffect(refresh, [refresh]);
 
   // Prefill the assignment form from the pool's current plan when the pool changes.
@@ -183,7 +189,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
       <div className="team-grid">
         <div>
           <h3>Annotators and roles</h3>
-          {!canEditRoles && <p className="small muted">Roles are changed in the desktop app or with the CLI (qpairs annotators), not with an annotator link.</p>}
+          {!canEditRoles && <p className="small muted">Roles are changed by the workspace’s owner.</p>}
           <table className="data compact" data-testid="people-table">
             <thead>
               <tr>
@@ -252,60 +258,62 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
 
         <div>
           <h3>Assignment</h3>
-          <form
-            className="assign-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (canAssign) void assign();
-            }}
-          >
-            <label>
-              Annotators <span className="optional">comma-separated; new names are added</span>
-              <input data-testid="assign-annotators" value={names} onChange={(e) => setNames(e.target.value)} placeholder="alice, bob" />
-            </label>
-            {annotatorNames.length > 0 && (
-              <div className="chips small">
-                {annotatorNames.map((n) => (
-                  <button type="button" key={n} className="chip" onClick={() => addName(n)} disabled={chosen.includes(n)} data-testid={`assign-chip-${n}`}>
-                    + {n}
-                  </button>
-                ))}
+          {canAssignPools && (
+            <form
+              className="assign-form"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (canAssign) void assign();
+              }}
+            >
+              <label>
+                Annotators <span className="optional">comma-separated; new names are added</span>
+                <input data-testid="assign-annotators" value={names} onChange={(e) => setNames(e.target.value)} placeholder="alice, bob" />
+              </label>
+              {annotatorNames.length > 0 && (
+                <div className="chips small">
+                  {annotatorNames.map((n) => (
+                    <button type="button" key={n} className="chip" onClick={() => addName(n)} disabled={chosen.includes(n)} data-testid={`assign-chip-${n}`}>
+                      + {n}
+                    </button>
+                  ))}
+                </div>
+              )}
+              <fieldset className="radio-row">
+                <legend>Overlap</legend>
+                <label className="inline">
+                  <input type="radio" name="assign-mode" data-testid="assign-mode-full" checked={mode === 'full'} onChange={() => setMode('full')} />
+                  everyone labels every query
+                </label>
+                <label className="inline">
+                  <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => setMode('k')} />
+                  <input
+                    type="number"
+                    min={1}
+                    max={Math.max(1, chosen.length)}
+                    data-testid="assign-k"
+                    value={k}
+                    size={3}
+                    onChange={(e) => setK(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+                    onFocus={() => setMode('k')}
+                    aria-label="annotators per query"
+                  />
+                  annotators per query
+                </label>
+              </fieldset>
+              <label className="inline">
+                Seed
+                <input type="number" data-testid="assign-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} size={6} />
+                <span className="hint">the same seed gives the same assignment</span>
+              </label>
+              <div className="actions">
+                <button type="submit" className="primary" data-testid="assign-submit" disabled={!canAssign}>
+                  {assigning ? 'Assigning…' : 'Assign'}
+                </button>
+                {mode === 'k' && chosen.length > 0 && k > chosen.length && <span className="error small">only {chosen.length} annotators named</span>}
               </div>
-            )}
-            <fieldset className="radio-row">
-              <legend>Overlap</legend>
-              <label className="inline">
-                <input type="radio" name="assign-mode" data-testid="assign-mode-full" checked={mode === 'full'} onChange={() => setMode('full')} />
-                everyone labels every query
-              </label>
-              <label className="inline">
-                <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => setMode('k')} />
-                <input
-                  type="number"
-                  min={1}
-                  max={Math.max(1, chosen.length)}
-                  data-testid="assign-k"
-                  value={k}
-                  size={3}
-                  onChange={(e) => setK(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
-                  onFocus={() => setMode('k')}
-                  aria-label="annotators per query"
-                />
-                annotators per query
-              </label>
-            </fieldset>
-            <label className="inline">
-              Seed
-              <input type="number" data-testid="assign-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} size={6} />
-              <span className="hint">the same seed gives the same assignment</span>
-            </label>
-            <div className="actions">
-              <button type="submit" className="primary" data-testid="assign-submit" disabled={!canAssign}>
-                {assigning ? 'Assigning…' : 'Assign'}
-              </button>
-              {mode === 'k' && chosen.length > 0 && k > chosen.length && <span className="error small">only {chosen.length} annotators named</span>}
-            </div>
-          </form>
+            </form>
+          )}
           {assignMessage && (
             <p className={assignMessage.ok ? 'ok small' : 'error small'} role={assignMessage.ok ? 'status' : 'alert'} data-testid="assign-message">
               {assignMessage.text}
@@ -355,84 +363,91 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
           )}
         </div>
 
-        <div>
-          <h3>Aggregation</h3>
-          <label className="inline">
-            Rule
-            <select data-testid="aggregation-rule" value={agg?.rule ?? 'adjudicated'} onChange={(e) => void applyRule(e.target.value as AggregationRule)} disabled={!agg}>
-              {AGGREGATION_RULES.map((r) => (
-                <option key={r} value={r}>
-                  {r === 'mean' ? 'mean with threshold' : r}
-                </option>
-              ))}
-            </select>
-          </label>
-          {agg?.rule === 'mean' && (
-            <form
-              className="row"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void applyRule('mean');
-              }}
-            >
-              <label className="inline">
-                Threshold
-                <input type="number" step="any" data-testid="aggregation-threshold" value={threshold} onChange={(e) => setThreshold(e.target.value)} size={5} />
-              </label>
-              <button type="submit" data-testid="aggregation-apply">
-                Apply
-              </button>
-            </form>
-          )}
-          {agg && <p className="hint">{RULE_HELP[agg.rule]}</p>}
-          {aggError && (
-            <p className="error small" role="alert" data-testid="aggregation-error">
-              {aggError}
-            </p>
-          )}
-          {agg && agg.pool === pool && (
-            <div data-testid="aggregation-summary">
-              <dl className="mini-stats">
-                <div>
-                  <dt>pairs</dt>
-                  <dd data-testid="agg-pairs">{fmtInt(agg.pairs)}</dd>
-                </div>
-                <div>
-                  <dt>labeled</dt>
-                  <dd data-testid="agg-labeled">{fmtInt(agg.labeled)}</dd>
-                </div>
-                <div>
-                  <dt>resolved</dt>
-                  <dd data-testid="agg-resolved">{fmtInt(agg.resolved)}</dd>
-                </div>
-                <div>
-                  <dt>open</dt>
-                  <dd data-testid="agg-unresolved">{fmtInt(agg.unresolved)}</dd>
-                </div>
-                <div>
-                  <dt>disagreements</dt>
-                  <dd data-testid="agg-disagreements">{fmtInt(agg.disagreements)}</dd>
-                </div>
-                <div>
-                  <dt>settled</dt>
-                  <dd data-testid="agg-settled">{fmtInt(agg.settled)}</dd>
-                </div>
-              </dl>
-              <p className="small muted">
-                {STATUS_ORDER.filter((s) => agg.byStatus[s]).map((s) => `${s} ${fmtInt(agg.byStatus[s])}`).join(' · ') || 'no pairs'}
-                {Object.keys(agg.distribution).length > 0 && (
-                  <>
-                    {' '}
-                    — values:{' '}
-                    {Object.entries(agg.distribution)
-                      .map(([v, n]) => `${v} × ${fmtInt(n)}`)
-                      .join(', ')}
-                  </>
-                )}
+        {canReadAggregate && (
+          <div>
+            <h3>Aggregation</h3>
+            <label className="inline">
+              Rule
+              <select
+                data-testid="aggregation-rule"
+                value={agg?.rule ?? 'adjudicated'}
+                onChange={(e) => void applyRule(e.target.value as AggregationRule)}
+                disabled={!agg || !canSetRule}
+              >
+                {AGGREGATION_RULES.map((r) => (
+                  <option key={r} value={r}>
+                    {r === 'mean' ? 'mean with threshold' : r}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {agg?.rule === 'mean' && canSetRule && (
+              <form
+                className="row"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void applyRule('mean');
+                }}
+              >
+                <label className="inline">
+                  Threshold
+                  <input type="number" step="any" data-testid="aggregation-threshold" value={threshold} onChange={(e) => setThreshold(e.target.value)} size={5} />
+                </label>
+                <button type="submit" data-testid="aggregation-apply">
+                  Apply
+                </button>
+              </form>
+            )}
+            {agg && <p className="hint">{RULE_HELP[agg.rule]}</p>}
+            {aggError && (
+              <p className="error small" role="alert" data-testid="aggregation-error">
+                {aggError}
               </p>
-            </div>
-          )}
-        </div>
+            )}
+            {agg && agg.pool === pool && (
+              <div data-testid="aggregation-summary">
+                <dl className="mini-stats">
+                  <div>
+                    <dt>pairs</dt>
+                    <dd data-testid="agg-pairs">{fmtInt(agg.pairs)}</dd>
+                  </div>
+                  <div>
+                    <dt>labeled</dt>
+                    <dd data-testid="agg-labeled">{fmtInt(agg.labeled)}</dd>
+                  </div>
+                  <div>
+                    <dt>resolved</dt>
+                    <dd data-testid="agg-resolved">{fmtInt(agg.resolved)}</dd>
+                  </div>
+                  <div>
+                    <dt>open</dt>
+                    <dd data-testid="agg-unresolved">{fmtInt(agg.unresolved)}</dd>
+                  </div>
+                  <div>
+                    <dt>disagreements</dt>
+                    <dd data-testid="agg-disagreements">{fmtInt(agg.disagreements)}</dd>
+                  </div>
+                  <div>
+                    <dt>settled</dt>
+                    <dd data-testid="agg-settled">{fmtInt(agg.settled)}</dd>
+                  </div>
+                </dl>
+                <p className="small muted">
+                  {STATUS_ORDER.filter((s) => agg.byStatus[s]).map((s) => `${s} ${fmtInt(agg.byStatus[s])}`).join(' · ') || 'no pairs'}
+                  {Object.keys(agg.distribution).length > 0 && (
+                    <>
+                      {' '}
+                      — values:{' '}
+                      {Object.entries(agg.distribution)
+                        .map(([v, n]) => `${v} × ${fmtInt(n)}`)
+                        .join(', ')}
+                    </>
+                  )}
+                </p>
+              </div>
+            )}
+          </div>
+        )}
       </div>
     </section>
   );

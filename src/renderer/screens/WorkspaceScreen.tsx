@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
-import type { SharedState } from '../App';
+import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
@@ -52,6 +52,10 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const [annotator, setAnnotator] = useState('');
   const [scheme, setScheme] = useState<(typeof SCHEMES)[number]>('');
   const [source, setSource] = useState('');
+  const [update, setUpdate] = useState(false);
+  const [strict, setStrict] = useState(false);
+  /** Files named by their path on the engine's machine (a local owner in the browser). */
+  const [serverPaths, setServerPaths] = useState('');
   const [phase, setPhase] = useState<'idle' | 'uploading' | 'starting' | 'running'>('idle');
   const [uploadNote, setUploadNote] = useState('');
   const [jobId, setJobId] = useState<string | null>(null);
@@ -83,7 +87,14 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   }, [done, refreshStats, shared.refreshPools]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const electron = client.transport === 'electron';
-  const haveFiles = electron ? paths.length > 0 : files.length > 0;
+  // Only the owner imports; files on the engine's machine only for an owner there (the desktop app,
+  // serve mode on loopback without tokens): everyone else uploads.
+  const canImport = shared.role === 'owner';
+  const byPath = canImport && info?.local === true;
+  const dialog = electron && byPath && typeof client.pickFiles === 'function';
+  const canUpload = !electron && typeof client.upload === 'function';
+  const typedPaths = byPath && !electron ? serverPaths.split('\n').map((l) => l.trim()).filter(Boolean) : [];
+  const haveFiles = dialog ? paths.length > 0 : files.length > 0 || typedPaths.length > 0;
   const busy = phase !== 'idle';
 
   const choose = async (): Promise<void> => {
@@ -100,16 +111,18 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
     setJobId(null);
     try {
       let sources: ImportSource[];
-      if (electron) {
+      if (dialog) {
         sources = paths.map((p) => ({ path: p }));
       } else {
-        if (!client.upload) throw new Error('this client cannot upload files');
-        setPhase('uploading');
-        sources = [];
-        for (let i = 0; i < files.length; i++) {
-          const f = files[i]!;
-          setUploadNote(`Uploading ${f.name} (${i + 1} of ${files.length}, ${fmtInt(f.size)} bytes)…`);
-          sources.push(await client.upload(f, f.name));
+        sources = typedPaths.map((p) => ({ path: p }));
+        if (files.length > 0) {
+          if (!client.upload) throw new Error('this client cannot upload files');
+          setPhase('uploading');
+          for (let i = 0; i < files.length; i++) {
+            const f = files[i]!;
+            setUploadNote(`Uploading ${f.name} (${i + 1} of ${files.length}, ${fmtInt(f.size)} bytes)…`);
+            sources.push(await client.upload(f, f.name));
+          }
         }
       }
       setPhase('starting');
@@ -121,6 +134,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
         ...(annotator.trim() ? { annotator: annotator.trim() } : {}),
         ...(scheme ? { scheme } : {}),
         ...(source.trim() ? { source: source.trim() } : {}),
+        ...(update ? { update: true } : {}),
+        ...(strict ? { strict: true } : {}),
       });
       setJobId(r.jobId);
       setPhase('running');
@@ -141,8 +156,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
         <h2>Workspace</h2>
         {info && (
           <p className="muted small">
-            <span data-testid="workspace-full-path">{info.workspacePath}</span> · {info.transport === 'electron' ? 'desktop app' : 'browser (serve mode)'} ·
+            <span data-testid="workspace-file">{info.workspaceName}</span> · {info.transport === 'electron' ? 'desktop app' : 'browser (serve mode)'} ·
             version {info.version}
+            {info.readonly && <> · opened read-only</>}
           </p>
         )}
         {statsError && <p className="error" role="alert">Could not load statistics: {statsError}</p>}
@@ -168,113 +184,143 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
         )}
       </section>
 
-      <section className="card">
-        <h2>Import</h2>
-        <form
-          className="form-grid"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!busy && haveFiles) void start();
-          }}
-        >
-          <label>
-            Format
-            <select data-testid="import-format" value={format} onChange={(e) => setFormat(e.target.value as ImportFormat)} disabled={busy}>
-              {FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-            <span className="hint">{FORMAT_HELP[format]}</span>
-          </label>
-          <label>
-            Files
-            {electron ? (
-              <span className="row">
-                <button type="button" data-testid="import-choose" onClick={() => void choose()} disabled={busy}>
-                  Choose files…
-                </button>
-                <span className="small muted" data-testid="import-chosen">
-                  {paths.length ? paths.map((p) => p.split(/[\\/]/).pop()).join(', ') : 'none chosen'}
+      {canImport && (
+        <section className="card" data-testid="import-card">
+          <h2>Import</h2>
+          <form
+            className="form-grid"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!busy && haveFiles) void start();
+            }}
+          >
+            <label>
+              Format
+              <select data-testid="import-format" value={format} onChange={(e) => setFormat(e.target.value as ImportFormat)} disabled={busy}>
+                {FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
+              </select>
+              <span className="hint">{FORMAT_HELP[format]}</span>
+            </label>
+            <label>
+              Files
+              {dialog ? (
+                <span className="row">
+                  <button type="button" data-testid="import-choose" onClick={() => void choose()} disabled={busy}>
+                    Choose files…
+                  </button>
+                  <span className="small muted" data-testid="import-chosen">
+                    {paths.length ? paths.map((p) => p.split(/[\\/]/).pop()).join(', ') : 'none chosen'}
+                  </span>
                 </span>
-              </span>
-            ) : (
-              <input
-                ref={fileInput}
-                type="file"
-                multiple
-                data-testid="import-files"
-                disabled={busy}
-                onChange={(e) => setFiles(Array.from(e.target.files ?? []))}
-              />
+              ) : canUpload ? (
+                <input
+                  ref={fileInput}
+                  type="file"
+                  multiple
+                  data-testid="import-files"
+                  disabled={busy}
+                  onChange={(e) => setFiles(Array.from(e.target.files ?? []))}
+                />
+              ) : (
+                <span className="small muted">This app can neither upload files nor open them here.</span>
+              )}
+              {canUpload && <span className="hint">uploaded to the server, then imported</span>}
+            </label>
+            {byPath && !electron && (
+              <label>
+                Or paths on the server <span className="optional">one per line</span>
+                <textarea
+                  data-testid="import-paths"
+                  rows={2}
+                  value={serverPaths}
+                  onChange={(e) => setServerPaths(e.target.value)}
+                  disabled={busy}
+                  placeholder="/data/SemEval2016-Task3-CQA-QL-dev.xml"
+                />
+                <span className="hint">files on this computer, read where they are (no upload)</span>
+              </label>
             )}
-          </label>
-          <label>
-            Pool <span className="optional">optional</span>
-            <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy} list="pool-names" />
-            <datalist id="pool-names">
-              {shared.pools.map((p) => (
-                <option key={p.name} value={p.name} />
-              ))}
-            </datalist>
-          </label>
-          <label>
-            Annotator <span className="optional">optional</span>
-            <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy} placeholder="gold" />
-          </label>
-          <label>
-            Scheme <span className="optional">optional</span>
-            <select data-testid="import-scheme" value={scheme} onChange={(e) => setScheme(e.target.value as typeof scheme)} disabled={busy}>
-              {SCHEMES.map((s) => (
-                <option key={s} value={s}>
-                  {s || '(format default)'}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Source name <span className="optional">optional</span>
-            <input data-testid="import-source" value={source} onChange={(e) => setSource(e.target.value)} disabled={busy} />
-          </label>
-          <div className="actions">
-            <button type="submit" className="primary" data-testid="import-start" disabled={busy || !haveFiles}>
-              Import
-            </button>
-            {phase === 'running' && (
-              <button type="button" data-testid="import-cancel" onClick={cancel}>
-                Cancel
+            <label>
+              Pool <span className="optional">optional</span>
+              <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy} list="pool-names" />
+              <datalist id="pool-names">
+                {shared.pools.map((p) => (
+                  <option key={p.name} value={p.name} />
+                ))}
+              </datalist>
+            </label>
+            <label>
+              Annotator <span className="optional">optional</span>
+              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy} placeholder="gold" />
+            </label>
+            <label>
+              Scheme <span className="optional">optional</span>
+              <select data-testid="import-scheme" value={scheme} onChange={(e) => setScheme(e.target.value as typeof scheme)} disabled={busy}>
+                {SCHEMES.map((s) => (
+                  <option key={s} value={s}>
+                    {s || '(format default)'}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Source name <span className="optional">optional</span>
+              <input data-testid="import-source" value={source} onChange={(e) => setSource(e.target.value)} disabled={busy} />
+            </label>
+            <fieldset className="radio-row">
+              <legend>Options</legend>
+              <label className="inline" title="Questions already in the workspace under the same id are replaced by the file's (otherwise such a clash is refused)">
+                <input type="checkbox" data-testid="import-update" checked={update} onChange={(e) => setUpdate(e.target.checked)} disabled={busy} />
+                Replace existing questions <span className="nowrap">(--update)</span>
+              </label>
+              <label className="inline" title="Warnings, such as labels for query ids the workspace does not have, stop the import instead">
+                <input type="checkbox" data-testid="import-strict" checked={strict} onChange={(e) => setStrict(e.target.checked)} disabled={busy} />
+                Strict (warnings are errors)
+              </label>
+            </fieldset>
+            <div className="actions">
+              <button type="submit" className="primary" data-testid="import-start" disabled={busy || !haveFiles}>
+                Import
               </button>
-            )}
-          </div>
-        </form>
+              {phase === 'running' && (
+                <button type="button" data-testid="import-cancel" onClick={cancel}>
+                  Cancel
+                </button>
+              )}
+            </div>
+          </form>
 
-        {uploadNote && <p className="small muted">{uploadNote}</p>}
-        {phase === 'running' && (
-          <div data-testid="import-running">
-            <ProgressBar testId="import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
-            <p className="small muted">{job?.progress?.message || 'Importing…'}</p>
-          </div>
-        )}
-        {startError && (
-          <div className="error-box" role="alert" data-testid="import-error">
-            <strong>The import could not start.</strong>
-            <pre>{cleanUploadPaths(startError)}</pre>
-          </div>
-        )}
-        {done && !done.ok && (
-          <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="import-error">
-            <strong>{done.cancelled ? 'Import cancelled.' : 'The import failed.'}</strong>
-            {!done.cancelled && <pre>{cleanUploadPaths(done.error ?? 'unknown error')}</pre>}
-          </div>
-        )}
-        {done && done.ok && (
-          <div className="ok-box" data-testid="import-report">
-            <strong>Import finished.</strong>
-            <ReportView report={done.report} />
-          </div>
-        )}
-      </section>
+          {uploadNote && <p className="small muted">{uploadNote}</p>}
+          {phase === 'running' && (
+            <div data-testid="import-running">
+              <ProgressBar testId="import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
+              <p className="small muted">{job?.progress?.message || 'Importing…'}</p>
+            </div>
+          )}
+          {startError && (
+            <div className="error-box" role="alert" data-testid="import-error">
+              <strong>The import could not start.</strong>
+              <pre>{cleanUploadPaths(startError)}</pre>
+            </div>
+          )}
+          {done && !done.ok && (
+            <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="import-error">
+              <strong>{done.cancelled ? 'Import cancelled.' : 'The import failed.'}</strong>
+              {!done.cancelled && <pre>{cleanUploadPaths(done.error ?? 'unknown error')}</pre>}
+            </div>
+          )}
+          {done && done.ok && (
+            <div className="ok-box" data-testid="import-report">
+              <strong>Import finished.</strong>
+              <ReportView report={done.report} />
+            </div>
+          )}
+        </section>
+      )}
     </div>
   );
 }

@@ -35,5 +35,5 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
       );
     }
     return 0;
-  });
+  }, { out });
 }

@@ -42,5 +42,5 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
       );
     }
     return 0;
-  });
+  }, { write: 'aggregate', out });
 }

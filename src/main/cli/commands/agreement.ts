@@ -52,5 +52,5 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
       );
     }
     return 0;
-  });
+  }, { out });
 }

@@ -12,7 +12,7 @@ function role(v: string | undefined): AnnotatorRole | undefined {
 }
 
 /**
- * `qpairs annotators list W [--json]`, `qpairs annotators add W NAME… [--role annotator|judge|gold|system]`,
+ * `qpairs annotators list W [--json]`, `qpairs annotators add W NAME… [--role annotator|judge|owner|gold|system]`,
  * `qpairs annotators role W NAME ROLE` (e.g. mark a judge).
  */
 export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
@@ -27,7 +27,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
       if (values.json) out.log(json(rows));
       else out.log(table(['annotator', 'role', 'label events'], rows.map((r) => [r.name, r.role, r.labelEvents])));
       return 0;
-    });
+    }, { out });
   }
   if (sub === 'add') {
     const { values, positionals } = parse(rest, { role: { type: 'string' }, json: { type: 'boolean' } });
@@ -39,7 +39,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
       if (values.json) out.log(json(done));
       else for (const d of done) out.log(`annotator ${d.name}: ${d.role}`);
       return 0;
-    });
+    }, { write: 'annotators add', out });
   }
   if (sub === 'role') {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
@@ -51,7 +51,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
       if (values.json) out.log(json({ name, role: got }));
       else out.log(`annotator ${name}: ${got}`);
       return 0;
-    });
+    }, { write: 'annotators role', out });
   }
   throw new UsageError(USAGE);
 }

@@ -33,5 +33,5 @@ export async function cmdAssign(argv: string[], out: Out): Promise<number> {
       out.log(table(['annotator', 'queries', 'pairs', 'labeled', 'done queries'], v.progress.map((p) => [p.annotator, p.assignedQueries, p.assignedPairs, p.labeledPairs, p.doneQueries])));
     }
     return 0;
-  });
+  }, { write: 'assign', out });
 }

@@ -1,22 +1,79 @@
 /** Helpers shared by the CLI command modules (each exports `(argv, out) => Promise<number>`). */
+import { QPairsError } from '../../errors';
+import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { Workspace } from '../../workspace/workspace';
 import { UsageError } from '../args';
 
 export type Out = { log: (s: string) => void; err: (s: string) => void };
 export type Command = (argv: string[], out: Out) => Promise<number>;
 
-export function openWorkspace(path: string | undefined): Workspace {
-  if (!path) throw new UsageError('missing workspace path W');
-  return Workspace.open(path);
+/** The command line recorded in the workspace lock (set by main: `qpairs import W …`). */
+let commandLine: string | undefined;
+export function setCommandLine(argv: readonly string[]): void {
+  commandLine = ['qpairs', ...argv].join(' ');
 }
 
-/** Runs fn on the opened workspace and closes it. */
-export async function withWorkspace<T>(path: string | undefined, fn: (ws: Workspace) => T | Promise<T>): Promise<T> {
-  const ws = openWorkspace(path);
+export interface OpenFor {
+  /**
+   * The command writes, named as the user typed it (e.g. "import", "pool create"): the
+   * workspace must be writable, and the command holds its lock (one writer process at a time).
+   */
+  write?: string;
+  /** Where the read-only note goes (stderr). */
+  out?: Out;
+}
+
+const locks = new WeakMap<Workspace, WorkspaceLock>();
+
+/**
+ * Opens the workspace for a command. Read-only commands open a workspace that cannot be written
+ * read-only, saying so once on stderr; writing commands refuse it ("… is read-only …") and take
+ * the workspace lock (refused with the holder when another process writes to it). Close with
+ * closeWorkspace (withWorkspace does).
+ */
+export function openWorkspace(path: string | undefined, o: OpenFor = {}): Workspace {
+  if (!path) throw new UsageError('missing workspace path W');
+  const ws = Workspace.open(path);
+  if (ws.readonly) {
+    if (o.write) {
+      ws.close();
+      throw new QPairsError(
+        `workspace ${path} is read-only (${ws.readonlyReason}): "qpairs ${o.write}" changes it, so it cannot run. ` +
+          `Make the file and its folder writable, or work on a copy.`,
+        { file: path },
+      );
+    }
+    o.out?.err(`note: workspace ${path} is read-only (${ws.readonlyReason}); opened it read-only: reading works, changes are refused`);
+    return ws;
+  }
+  if (o.write) {
+    try {
+      locks.set(ws, acquireWorkspaceLock(ws.path, { command: commandLine, onNote: (m) => o.out?.err(m) }));
+    } catch (e) {
+      ws.close();
+      throw e;
+    }
+  }
+  return ws;
+}
+
+/** Closes a workspace opened by openWorkspace, releasing its lock. */
+export function closeWorkspace(ws: Workspace): void {
+  try {
+    ws.close();
+  } finally {
+    locks.get(ws)?.release();
+    locks.delete(ws);
+  }
+}
+
+/** Runs fn on the opened workspace (see openWorkspace) and closes it. */
+export async function withWorkspace<T>(path: string | undefined, fn: (ws: Workspace) => T | Promise<T>, o: OpenFor = {}): Promise<T> {
+  const ws = openWorkspace(path, o);
   try {
     return await fn(ws);
   } finally {
-    ws.close();
+    closeWorkspace(ws);
   }
 }
 

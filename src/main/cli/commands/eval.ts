@@ -63,7 +63,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       if (values.json) out.log(json(compareJson(v)));
       else printCompare(v, out);
       return 0;
-    });
+    }, { out });
   }
   return withWorkspace(positionals[0], (ws) => {
     const ev = evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold });
@@ -80,7 +80,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       );
     }
     return 0;
-  });
+  }, { out });
 }
 
 /** The JSON view of a comparison: statistics as numbers, undefined ones null with `<name>Reason` beside. */

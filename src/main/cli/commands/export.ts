@@ -33,5 +33,5 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
       for (const wmsg of b.warnings) out.log(`  note: ${wmsg}`);
     }
     return 0;
-  });
+  }, { out });
 }

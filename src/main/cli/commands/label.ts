@@ -29,5 +29,5 @@ export async function cmdLabel(argv: string[], out: Out): Promise<number> {
     if (values.json) out.log(json(ack));
     else out.log(ack.seq === null ? `unchanged: ${annotator} already has that label for ${queryId} → ${candidateId}` : `label ${ack.seq}: ${annotator} ${queryId} → ${candidateId} = ${ack.record?.value ?? '(cleared)'}`);
     return 0;
-  });
+  }, { write: 'label', out });
 }

@@ -87,7 +87,7 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
       bar.done();
       process.off('SIGINT', onSig);
     }
-  });
+  }, { write: 'train', out });
 }
 
 /** `qpairs score W --model NAME --pool P [--json]`: stores the model's scores as run NAME in pool P. */
@@ -102,7 +102,7 @@ export async function cmdScore(argv: string[], out: Out): Promise<number> {
     if (values.json) out.log(json(res));
     else out.log(`scored ${r.queries} queries (${r.pairs} pairs) of pool ${pool} with ${name}: run "${name}"`);
     return 0;
-  });
+  }, { write: 'score', out });
 }
 
 /** `qpairs models list|delete W [NAME] [--json]`. */
@@ -132,7 +132,7 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
         );
       }
       return 0;
-    });
+    }, { out });
   }
   if (sub === 'delete') {
     const name = positionals[1];
@@ -141,7 +141,7 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
       if (!deleteModelAndRuns(ws, name)) throw new QPairsError(`no model named "${name}"`);
       out.log(`deleted model ${name} and the runs it scored`);
       return 0;
-    });
+    }, { write: 'models delete', out });
   }
   throw new UsageError('usage: qpairs models list|delete W …');
 }

@@ -1,0 +1,74 @@
+/** `qpairs import … --update / --strict`, and the warnings of an import in the CLI output. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Workspace } from '../workspace/workspace';
+import { main } from './index';
+
+let dir: string;
+let w: string;
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-import-'));
+  w = path.join(dir, 'w.qpairs');
+  expect((await run('init', w)).code).toBe(0);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}
+
+function file(name: string, text: string): string {
+  const f = path.join(dir, name);
+  writeFileSync(f, text);
+  return f;
+}
+
+describe('qpairs import', () => {
+  it('refuses another source\'s question id, and replaces it with --update', async () => {
+    const se = path.join(dir, 'se');
+    mkdirSync(se);
+    writeFileSync(path.join(se, 'Posts.xml'), '<posts>\n<row Id="1" PostTypeId="1" Title="SE one" Body="x"/>\n</posts>\n');
+    writeFileSync(path.join(se, 'PostLinks.xml'), '<postlinks>\n</postlinks>\n');
+    expect((await run('import', w, '--format', 'stackexchange', se)).code).toBe(0);
+    const au = file('text_tokenized.txt', '1\tau one\tbody\n');
+    const r = await run('import', w, '--format', 'askubuntu-corpus', au);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`^qpairs import: ${au.replace(/[.]/g, '\\.')}, line 1: question id "1" is already in the workspace from source "stackexchange" \\(imported .* by a stackexchange import of Posts\\.xml, PostLinks\\.xml\\), and this question is from source "askubuntu"`));
+    expect(r.err).toContain('Import with --update to replace it on purpose.');
+    const u = await run('import', w, '--format', 'askubuntu-corpus', au, '--update');
+    expect(u.code, u.err).toBe(0);
+    expect(u.out).toContain('questionsReplaced: 1');
+    const ws = Workspace.open(w);
+    expect(ws.getQuestion('1')).toMatchObject({ source: 'askubuntu', title: 'au one' });
+    ws.close();
+  });
+
+  it('prints warnings with counts; --strict makes questionable input an error and imports nothing', async () => {
+    const q = file('q.qrels', 'q1 0 d1 1\nq2 0 d1 0\n');
+    const strict = await run('import', w, '--format', 'qrels', '--pool', 'p', q, '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.err).toBe(`qpairs import: ${q}, line 1: query "q1" is unknown: neither a query of pool "p" nor a question in the workspace (--strict)\n`);
+    const s0 = JSON.parse((await run('stats', w, '--json')).out);
+    expect(s0).toMatchObject({ pools: 0, labels: 0 });
+    const r = await run('import', w, '--format', 'qrels', '--pool', 'p', q);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`  warning: ${q}: 2 of 2 query ids are unknown — neither queries of pool "p" nor questions in the workspace (e.g. "q1" on line 1); their labels were imported (--strict makes this an error)`);
+    const j = await run('import', w, '--format', 'qrels', '--pool', 'p2', q, '--json');
+    expect(JSON.parse(j.out).warnings).toEqual([expect.stringMatching(/2 of 2 query ids are unknown/)]);
+  });
+
+  it('a malformed AskUbuntu pool line (19 candidates where the others have 20) fails with file and line', async () => {
+    const line = (q: number, n: number): string =>
+      `${q}\t${q * 100}\t${Array.from({ length: n }, (_, i) => q * 100 + i).join(' ')}\t${Array.from({ length: n }, (_, i) => 30 - i).join(' ')}`;
+    const f = file('dev.txt', [line(1, 20), line(2, 20), line(3, 19)].join('\n') + '\n');
+    const r = await run('import', w, '--format', 'askubuntu-pool', f);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`qpairs import: ${f}, line 3: 19 candidates, but line 1 has 20: every line of the file must list the same number of BM25 candidates\n`);
+    expect(JSON.parse((await run('stats', w, '--json')).out)).toMatchObject({ pools: 0, labels: 0, runs: 0 });
+  });
+});

@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from './index';
+import { Workspace } from '../workspace/workspace';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-blind-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}
+
+describe('qpairs pool create --blind / pool set --blind', () => {
+  it('pools are blind by default; the owner switches them and the history keeps each change', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, ['a', 'b', 'c', 'd'].map((id) => JSON.stringify({ id, title: `wifi drops ${id}`, body: 'after suspend on ubuntu' })).join('\n') + '\n');
+    expect((await run('init', w)).code).toBe(0);
+    expect((await run('import', w, '--format', 'questions-jsonl', file)).code).toBe(0);
+    expect((await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '1', '--depth', '2')).code).toBe(0);
+    expect((await run('pool', 'create', w, '--name', 'o', '--sample', '2', '--seed', '1', '--depth', '2', '--blind', 'false')).code).toBe(0);
+    const listed = JSON.parse((await run('pool', 'list', w, '--json')).out) as Array<{ name: string; blind: boolean }>;
+    expect(listed.map((p) => [p.name, p.blind])).toEqual([
+      ['p', true],
+      ['o', false],
+    ]);
+    const off = await run('pool', 'set', w, '--pool', 'p', '--blind', 'false');
+    expect(off.code).toBe(0);
+    expect(off.out).toMatch(/pool p is now open/);
+    expect((await run('pool', 'set', w, '--pool', 'p', '--blind', 'maybe')).code).toBe(2);
+    expect((await run('pool', 'set', w, '--pool', 'nope', '--blind', 'true')).code).toBe(1);
+    const ws = Workspace.open(w);
+    expect(ws.poolBlindHistory('p').map((h) => h.blind)).toEqual([true, false]);
+    expect(ws.poolBlindHistory('o').map((h) => h.blind)).toEqual([false]);
+    ws.close();
+  });
+});

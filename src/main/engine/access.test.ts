@@ -1,0 +1,276 @@
+/**
+ * Every command of the contract × every role, against a workspace where each other person's
+ * labels and each ranker's scores carry values no one else's do: the role table holds (allowed,
+ * or 403 'forbidden'), and nothing an annotator of a blind pool receives — results or events —
+ * contains another annotator's label, the judge's, gold, the aggregate or a ranker's score.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView } from '../../shared/contract';
+import type { Engine } from './engine';
+import type { CallerInput } from './access';
+import { MARKERS, teamEngine } from './test-team';
+
+let dir: string;
+let engine: Engine;
+
+const CALLERS: Record<string, { input: CallerInput; role: CallerRole; self: string }> = {
+  'owner (local)': { input: { annotator: null, local: true }, role: 'owner', self: 'alice' },
+  'owner (token)': { input: { annotator: 'dave', local: false }, role: 'owner', self: 'dave' },
+  judge: { input: { annotator: 'carol', local: false }, role: 'judge', self: 'carol' },
+  annotator: { input: { annotator: 'alice', local: false }, role: 'annotator', self: 'alice' },
+};
+
+/** The role table, written out independently of the contract: any change to either fails here. */
+const EXPECTED: Record<CommandName, CallerRole> = {
+  'app.info': 'annotator',
+  'workspace.stats': 'annotator',
+  'import.start': 'owner',
+  'job.cancel': 'annotator',
+  'pool.list': 'annotator',
+  'pool.create': 'owner',
+  'pool.setGuidelines': 'owner',
+  'pool.set': 'owner',
+  'pool.progress': 'annotator',
+  'annotator.list': 'annotator',
+  'annotate.query': 'annotator',
+  'annotate.navigate': 'annotator',
+  'label.set': 'annotator',
+  'label.undo': 'annotator',
+  'eval.pool': 'annotator',
+  'eval.query': 'annotator',
+  'annotator.add': 'owner',
+  'annotator.setRole': 'owner',
+  'pool.assign': 'owner',
+  'pool.assignment': 'annotator',
+  'pool.setAggregation': 'owner',
+  'pool.aggregation': 'judge',
+  'agreement.report': 'judge',
+  'review.queue': 'judge',
+  'review.settle': 'judge',
+  'eval.compare': 'judge',
+  'export.preview': 'judge',
+  'export.write': 'judge',
+  'models.list': 'judge',
+  'models.train': 'judge',
+  'models.score': 'judge',
+  'models.delete': 'owner',
+};
+const RANK: CallerRole[] = ['annotator', 'judge', 'owner'];
+
+/** Arguments that succeed for a caller allowed to run the command, acting as `self`. */
+function argsFor(command: CommandName, self: string, tag: string, jobId: string): Record<string, unknown> {
+  switch (command) {
+    case 'app.info':
+    case 'workspace.stats':
+    case 'pool.list':
+    case 'annotator.list':
+    case 'models.list':
+      return {};
+    case 'import.start':
+      return { format: 'questions-jsonl', sources: [{ uploadId: 'deadbeef-0000', name: 'q.jsonl' }] };
+    case 'job.cancel':
+      return { jobId };
+    case 'pool.create':
+      return { name: `new-${tag}`, queries: ['q1'], depth: 2 };
+    case 'pool.setGuidelines':
+      return { pool: 'open', markdown: 'Label similar questions 1.' };
+    case 'pool.set':
+      return { pool: 'open', blind: false };
+    case 'pool.progress':
+    case 'pool.assignment':
+    case 'pool.aggregation':
+      return { pool: 'sealed' };
+    case 'annotate.query':
+      return { pool: 'sealed', annotator: self };
+    case 'annotate.navigate':
+      return { pool: 'sealed', annotator: self, from: 'q1', direction: 'next' };
+    case 'label.set':
+      return { pool: 'sealed', queryId: 'q2', candidateId: 'c3', annotator: self, value: '1' };
+    case 'label.undo':
+      return { seq: 0, annotator: self }; // replaced by the caller's own seq below
+    case 'eval.pool':
+      return { pool: 'sealed' };
+    case 'eval.query':
+      return { pool: 'sealed', queryId: 'q1' };
+    case 'annotator.add':
+      return { name: `zed-${tag}` };
+    case 'annotator.setRole':
+      return { name: 'bob', role: 'annotator' };
+    case 'pool.assign':
+      return { pool: 'open', annotators: ['alice', 'bob'] };
+    case 'pool.setAggregation':
+      return { pool: 'open', rule: 'majority' };
+    case 'agreement.report':
+      return { pool: 'sealed', bootstrap: 10 };
+    case 'review.queue':
+      return { pool: 'sealed', judge: 'carol' };
+    case 'review.settle':
+      return { pool: 'sealed', judge: 'carol', queryId: 'q1', candidateId: 'c3', value: MARKERS.judge };
+    case 'eval.compare':
+      return { pool: 'sealed', runs: ['secretrun', 'otherrun'], bootstrap: 10, permutations: 10 };
+    case 'export.preview':
+      return { pool: 'sealed', format: 'jsonl' };
+    case 'export.write':
+      return { pool: 'sealed', format: 'jsonl' };
+    case 'models.train':
+      return { model: 'tfidf', name: `m-${tag}` };
+    case 'models.score':
+      return { name: 'no-such-model', pool: 'sealed' };
+    case 'models.delete':
+      return { name: 'no-such-model' };
+  }
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-access-'));
+  engine = teamEngine(dir);
+});
+afterEach(async () => {
+  if (!engine) return;
+  await engine.jobs.idle();
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the role table', () => {
+  it('names every command of the contract, and says what the test expects', () => {
+    expect(Object.keys(commandRoles).sort()).toEqual(Object.keys(commandArgs).sort());
+    expect({ ...commandRoles }).toEqual(EXPECTED);
+  });
+
+  it('every command × every role: allowed, or 403', async () => {
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, '{"id":"n1","title":"a new question","body":"about wifi"}\n');
+    const outcomes: string[] = [];
+    for (const [label, c] of Object.entries(CALLERS)) {
+      // A job someone else (the owner) started: only owners may cancel it.
+      let release: (() => void) | undefined;
+      const jobId = engine.jobs.start(
+        'import',
+        (job) =>
+          new Promise<void>((r) => {
+            release = r;
+            if (job.signal.aborted) r();
+            job.signal.addEventListener('abort', () => r());
+          }),
+      );
+      await new Promise((r) => setImmediate(r)); // the job has started
+      const tag = label.replace(/\W+/g, '-');
+      for (const command of Object.keys(commandArgs) as CommandName[]) {
+        const args = argsFor(command, c.self, tag, jobId);
+        if (command === 'label.undo') {
+          const ack = (await engine.invoke('label.set', { pool: 'sealed', queryId: 'q2', candidateId: 'c2', annotator: c.self, value: '0' }, c.input)) as { seq: number };
+          args.seq = ack.seq;
+        }
+        const allowed = RANK.indexOf(c.role) >= RANK.indexOf(EXPECTED[command]) && !(command === 'eval.pool' || command === 'eval.query' ? c.role === 'annotator' : false) && !(command === 'job.cancel' && c.role !== 'owner');
+        let outcome: string;
+        try {
+          await engine.invoke(command, args, c.input);
+          outcome = 'ok';
+        } catch (e) {
+          outcome = e instanceof ContractError ? e.code : `thrown ${(e as Error).message}`;
+        }
+        outcomes.push(`${label} ${command}: ${outcome}`);
+        if (allowed) expect(outcome, `${label} ${command}`).not.toBe('forbidden');
+        else expect(outcome, `${label} ${command}`).toBe('forbidden');
+      }
+      release!();
+      await engine.jobs.idle();
+    }
+    // Allowed calls did their work (not just "not forbidden"): every one succeeded but the upload
+    // import, which fails for its own reason (uploads exist only in serve mode).
+    const failures = outcomes.filter((o) => !o.endsWith(': ok') && !o.endsWith(': forbidden'));
+    expect(failures).toEqual(['owner (local) import.start: user-error', 'owner (token) import.start: user-error']);
+  });
+
+  it('server-side paths only from the local owner', async () => {
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, '{"id":"n1","title":"a new question","body":"about wifi"}\n');
+    const importArgs = { format: 'questions-jsonl', sources: [{ path: file }] };
+    await expect(engine.invoke('import.start', importArgs, CALLERS['owner (token)']!.input)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: path.join(dir, 'x.jsonl') }, CALLERS['owner (token)']!.input)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(engine.invoke('import.start', importArgs, CALLERS['owner (local)']!.input)).resolves.toMatchObject({ jobId: expect.any(String) });
+  });
+});
+
+describe('a blind pool is sealed for its annotators', () => {
+  it('no result or event alice receives holds anyone else’s label or a ranker’s score', async () => {
+    const alice = CALLERS.annotator!.input;
+    const received: string[] = [];
+    const off = engine.hub.onAny((event, payload) => {
+      if (engine.canSee(alice, event, payload as never)) received.push(JSON.stringify({ event, payload }));
+    });
+    // Everyone else works while alice listens: bob labels, the judge settles, the owner imports and trains.
+    await engine.invoke('label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: MARKERS.bob }, CALLERS['owner (local)']!.input);
+    await engine.invoke('review.settle', { pool: 'sealed', judge: 'carol', queryId: 'q1', candidateId: 'c3', value: MARKERS.judge }, CALLERS.judge!.input);
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, `{"id":"n1","title":"${MARKERS.gold}","body":"${MARKERS.score}"}\nnot json\n`);
+    await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: file }] }, CALLERS['owner (local)']!.input);
+    await engine.jobs.idle();
+    // alice calls every command she may on the blind pool.
+    for (const command of Object.keys(commandArgs) as CommandName[]) {
+      if (EXPECTED[command] !== 'annotator') continue;
+      const args = argsFor(command, 'alice', 'alice', 'no-job');
+      if (command === 'label.undo') {
+        const ack = (await engine.invoke('label.set', { pool: 'sealed', queryId: 'q2', candidateId: 'c2', annotator: 'alice', value: '0' }, alice)) as { seq: number };
+        args.seq = ack.seq;
+      }
+      try {
+        received.push(JSON.stringify(await engine.invoke(command, args, alice)));
+      } catch (e) {
+        received.push(JSON.stringify({ error: (e as Error).message }));
+      }
+    }
+    for (const queryId of ['q1', 'q2']) {
+      const view = (await engine.invoke('annotate.query', { pool: 'sealed', annotator: 'alice', queryId, blind: false }, alice)) as QueryView;
+      expect(view.blind).toBe(true);
+      expect(view.runNames).toEqual([]);
+      for (const c of view.candidates) {
+        expect(c.runs).toEqual({});
+        expect(c.others).toEqual({});
+      }
+      received.push(JSON.stringify(view));
+    }
+    off();
+    const all = received.join('\n');
+    for (const [whose, marker] of Object.entries(MARKERS)) expect(all.includes(marker), `alice received ${whose}'s ${marker}`).toBe(false);
+    expect(all).not.toContain('"annotator":"bob"');
+    // …while on the open pool she sees the others and the scores.
+    const open = (await engine.invoke('annotate.query', { pool: 'open', annotator: 'alice', queryId: 'q1' }, alice)) as QueryView;
+    expect(open.blind).toBe(false);
+    expect(JSON.stringify(open)).toContain(MARKERS.bob);
+    expect(JSON.stringify(open)).toContain(MARKERS.score);
+  });
+
+  it('blind is the pool’s setting: the owner switches it, the history records it, annotators follow', async () => {
+    const alice = CALLERS.annotator!.input;
+    await expect(engine.invoke('pool.set', { pool: 'sealed', blind: false }, alice)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(engine.invoke('eval.pool', { pool: 'sealed', annotator: 'alice' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
+    await engine.invoke('pool.set', { pool: 'sealed', blind: false });
+    expect(engine.ws.poolBlindHistory('sealed').map((h) => h.blind)).toEqual([true, false]);
+    await expect(engine.invoke('eval.pool', { pool: 'sealed', annotator: 'alice' }, alice)).resolves.toMatchObject({ pool: 'sealed' });
+    const view = (await engine.invoke('annotate.query', { pool: 'sealed', annotator: 'alice', queryId: 'q1' }, alice)) as QueryView;
+    expect(view.runNames.sort()).toEqual(['otherrun', 'secretrun']);
+  });
+
+  it('progress and assignment list only the annotator herself', async () => {
+    const alice = CALLERS.annotator!.input;
+    await engine.invoke('pool.assign', { pool: 'sealed', annotators: ['alice', 'bob'] });
+    const progress = (await engine.invoke('pool.progress', { pool: 'sealed' }, alice)) as { annotators: Array<{ annotator: string }> };
+    expect(progress.annotators.map((a) => a.annotator)).toEqual(['alice']);
+    const assignment = (await engine.invoke('pool.assignment', { pool: 'sealed' }, alice)) as { progress: Array<{ annotator: string }> };
+    expect(assignment.progress.map((a) => a.annotator)).toEqual(['alice']);
+    await expect(engine.invoke('pool.assignment', { pool: 'sealed', annotator: 'bob' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
+    const owner = (await engine.invoke('pool.progress', { pool: 'sealed' })) as { annotators: Array<{ annotator: string }> };
+    expect(owner.annotators.map((a) => a.annotator).sort()).toEqual(['alice', 'bob', 'carol', 'gold']);
+  });
+
+  it('app.info names the workspace file, never its path', async () => {
+    const info = (await engine.invoke('app.info', {}, CALLERS.annotator!.input)) as Record<string, unknown>;
+    expect(info).toMatchObject({ workspaceName: 'w.qpairs', role: 'annotator', annotator: 'alice', local: false });
+    expect(JSON.stringify(info)).not.toContain(dir);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Who may do what: the one place the engine checks a caller against the contract's role table
+ * (`commandRoles` in src/shared/contract.ts) and the rules that depend on the arguments, before
+ * any handler runs; what of a result an annotator of a blind pool may see; and which events reach
+ * which caller. Transports only say who is calling (see `CallerInput`); they decide nothing.
+ */
+import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandName, type CommandResult, type EventName, type EventPayloads } from '../../shared/contract';
+import { isReservedAnnotatorName } from '../../shared/gold';
+import type { Workspace } from '../workspace/workspace';
+
+/** What a transport knows about a call. */
+export interface CallerInput {
+  /** The serve-mode token's annotator; null = no token (the desktop user, or loopback serve without tokens). */
+  annotator: string | null;
+  /**
+   * Whether the caller is on the engine's machine and may name its files: true for the desktop
+   * app and loopback serve mode without tokens; false for every token holder (default: annotator === null).
+   */
+  local?: boolean;
+  /** Aborted when the caller goes away (an HTTP client disconnects): long reads stop. */
+  signal?: AbortSignal;
+}
+
+/** A caller with its role resolved from the workspace at the time of the call. */
+export interface Caller {
+  annotator: string | null;
+  role: CallerRole;
+  local: boolean;
+  signal?: AbortSignal;
+}
+
+/** The desktop user (and tests): the owner, on the engine's machine. */
+export const LOCAL_OWNER: CallerInput = { annotator: null, local: true };
+
+/** Identifies who started a job, for routing its events (owners see every job). */
+export function principalOf(c: { annotator: string | null }): string {
+  return c.annotator === null ? '@owner' : `token:${c.annotator}`;
+}
+
+/**
+ * Resolves a caller's role: no token = owner; a token = its annotator's workspace role (owner or
+ * judge), anything else (unknown name, annotator, gold, system) = annotator.
+ */
+export function resolveCaller(ws: Workspace, input: CallerInput): Caller {
+  if (input.annotator === null) return { annotator: null, role: 'owner', local: input.local ?? true, signal: input.signal };
+  const stored = ws.listAnnotators().find((a) => a.name === input.annotator)?.role;
+  const role: CallerRole = stored === 'owner' ? 'owner' : stored === 'judge' ? 'judge' : 'annotator';
+  return { annotator: input.annotator, role, local: false, signal: input.signal };
+}
+
+function forbidden(message: string): ContractError {
+  return new ContractError(message, 'forbidden');
+}
+
+const who = (c: Caller): string => (c.annotator === null ? 'the owner' : `"${c.annotator}" (${c.role})`);
+
+/** Commands whose `annotator` argument says who acts (below owner, only as oneself). */
+const ACTS_AS_ANNOTATOR: ReadonlySet<CommandName> = new Set(['annotate.query', 'annotate.navigate', 'label.set', 'label.undo']);
+/** Commands whose `judge` argument says who acts. */
+const ACTS_AS_JUDGE: ReadonlySet<CommandName> = new Set(['review.queue', 'review.settle']);
+/** Commands refused to an annotator on a blind pool: they show rankers' scores or other people's labels. */
+const HIDDEN_IN_BLIND_POOLS: ReadonlySet<CommandName> = new Set(['eval.pool', 'eval.query']);
+
+export interface AccessContext {
+  ws: Workspace;
+  /** Who started a job (principalOf), or undefined when the job is unknown or finished. */
+  jobStarter(jobId: string): string | undefined;
+}
+
+/** Throws ContractError 'forbidden' (or 'invalid-argument') unless the caller may run the command with these arguments. */
+export function authorize(ctx: AccessContext, command: CommandName, args: unknown, caller: Caller): void {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const needed = commandRoles[command];
+  if (!roleAllows(caller.role, needed)) throw forbidden(`${command} is for ${needed === 'owner' ? 'the owner' : `a ${needed} or the owner`}; ${who(caller)} may not`);
+
+  if (ACTS_AS_ANNOTATOR.has(command) && typeof a.annotator === 'string' && isReservedAnnotatorName(a.annotator)) {
+    throw new ContractError(`annotator names starting with "@" are reserved ("${a.annotator}")`, 'invalid-argument');
+  }
+  const paths = command === 'import.start' ? ((a.sources as Array<Record<string, unknown>>) ?? []).some((s) => 'path' in s) : command === 'export.write' && a.path !== undefined;
+  if (paths && !(caller.role === 'owner' && caller.local)) {
+    throw forbidden(
+      command === 'import.start'
+        ? 'files on the server can be imported only by its owner on the server itself: upload the file instead'
+        : 'export.write with a path writes on the server: only the owner on the server itself may; omit the path and download the files',
+    );
+  }
+  if (command === 'job.cancel') {
+    const starter = ctx.jobStarter(String(a.jobId));
+    if (caller.role !== 'owner' && starter !== principalOf(caller)) throw forbidden('only the owner or whoever started a job may cancel it');
+  }
+  if (caller.role === 'owner') return;
+
+  if (ACTS_AS_ANNOTATOR.has(command) && a.annotator !== caller.annotator) throw forbidden(`this token acts as "${caller.annotator}" only`);
+  if (ACTS_AS_JUDGE.has(command) && a.judge !== caller.annotator) throw forbidden(`this token acts as "${caller.annotator}" only`);
+  if (caller.role !== 'annotator') return;
+
+  const pool = typeof a.pool === 'string' ? ctx.ws.findPool(a.pool) : null;
+  if (command === 'pool.assignment' && a.annotator !== undefined && a.annotator !== caller.annotator) {
+    throw forbidden(`this token may list only its own assigned queries ("${caller.annotator}")`);
+  }
+  if (pool?.blind && HIDDEN_IN_BLIND_POOLS.has(command)) {
+    throw forbidden(`pool "${pool.name}" is blind: its annotators see only their own labels, not metrics, rankers' scores or others' labels`);
+  }
+}
+
+/**
+ * What an annotator of a blind pool may see of a result that is theirs to ask for: their own
+ * progress only. Everything else passes unchanged (authorize refused what it must).
+ */
+export function filterResult<C extends CommandName>(ws: Workspace, command: C, args: unknown, result: CommandResult<C>, caller: Caller): CommandResult<C> {
+  if (caller.role !== 'annotator') return result;
+  const pool = (args as { pool?: unknown }).pool;
+  if (typeof pool !== 'string' || !ws.findPool(pool)?.blind) return result;
+  if (command === 'pool.progress') {
+    const r = result as CommandResult<'pool.progress'>;
+    return { ...r, annotators: r.annotators.filter((x) => x.annotator === caller.annotator) } as CommandResult<C>;
+  }
+  if (command === 'pool.assignment') {
+    const r = result as CommandResult<'pool.assignment'>;
+    return { ...r, progress: r.progress.filter((x) => x.annotator === caller.annotator) } as CommandResult<C>;
+  }
+  return result;
+}
+
+/** Whether an event may be sent to a caller (owners get every event). */
+export function canSee<E extends EventName>(ctx: AccessContext, caller: Caller, event: E, payload: EventPayloads[E]): boolean {
+  if (caller.role === 'owner') return true;
+  switch (event) {
+    case 'workspace.changed':
+      return true;
+    case 'label.changed': {
+      if (caller.role === 'judge') return true;
+      const rec = payload as EventPayloads['label.changed'];
+      return rec.annotator === caller.annotator || ctx.ws.findPool(rec.pool)?.blind === false;
+    }
+    case 'job.progress':
+    case 'job.done':
+    case 'train.progress':
+      return ctx.jobStarter((payload as { jobId: string }).jobId) === principalOf(caller);
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,8 @@
+/** Messages between compute.ts and compute-worker.ts (one task per worker). */
+import type { ComputeTask } from './compute-task';
+
+export type ToComputeWorker = { type: 'run'; path: string; task: ComputeTask };
+
+export type FromComputeWorker =
+  | { type: 'done'; result: unknown }
+  | { type: 'error'; name: string; message: string; details?: Record<string, unknown> };

@@ -1,0 +1,96 @@
+/**
+ * The heavy read-only computations the engine may run off its thread (compute.ts): a task is
+ * plain data (structured-clonable), run the same way inline and in the compute worker, so both
+ * give the same result. Also the cheap estimate of a task's cost that decides where it runs.
+ */
+import type { AgreementView, CompareMetric, CompareView } from '../../shared/gold';
+import { comparePoolRuns } from '../gold/compare';
+import { poolAgreement } from '../gold/agreement';
+import {
+  AGREEMENT_NS_PER_UNIT,
+  COMPARE_NS_PER_UNIT,
+  agreementWork,
+  compareWork,
+} from '../gold/budget';
+import { loadPoolState, type PoolState } from '../gold/state';
+import type { Workspace } from '../workspace/workspace';
+
+export interface AgreementTask {
+  kind: 'agreement';
+  pool: string;
+  annotators?: readonly string[];
+  queries?: readonly string[];
+  bootstrap?: number;
+  seed?: number;
+}
+
+export interface CompareTask {
+  kind: 'compare';
+  pool: string;
+  runs: readonly string[];
+  metric?: CompareMetric;
+  annotator?: string;
+  convention?: 'skip' | 'zero';
+  ties?: 'pool-order' | 'trec-eval';
+  threshold?: number;
+  bootstrap?: number;
+  permutations?: number;
+  seed?: number;
+  alpha?: number;
+  baseline?: string;
+}
+
+export type ComputeTask = AgreementTask | CompareTask;
+export type ComputeResult<T extends ComputeTask> = T extends AgreementTask ? AgreementView : CompareView;
+
+/** Runs a task on a workspace connection (the worker's own, or the engine's). */
+export function runComputeTask<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState): ComputeResult<T> {
+  if (task.kind === 'agreement') {
+    const o = { annotators: task.annotators, queries: task.queries, bootstrap: task.bootstrap, seed: task.seed, signal };
+    return poolAgreement(ws, task.pool, o, state) as ComputeResult<T>;
+  }
+  const { kind: _kind, pool, ...o } = task as CompareTask;
+  return comparePoolRuns(ws, pool, { ...o, signal }) as ComputeResult<T>;
+}
+
+/**
+ * Fixed costs besides the resampling (measured like budget.ts's unit costs, on a cold JIT as in a
+ * new worker): an agreement report reads the pool's labels and computes the point estimates and
+ * the agreement-over-time curve, ~30 µs per pair of the pool; a comparison ranks every pair of the
+ * pool once per run, ~3 µs per pair and run.
+ */
+const AGREEMENT_FIXED_NS_PER_PAIR = 30_000;
+const COMPARE_FIXED_NS_PER_PAIR_RUN = 3_000;
+
+export interface WorkEstimate {
+  /** Estimated time on one core in ms (budget.ts units × their cost). */
+  ms: number;
+  /** A pool state loaded for the estimate (small pools), to reuse when the task runs inline. */
+  state?: PoolState;
+}
+
+/**
+ * A cheap upper estimate of a task's cost, from the pool's size (no labels are read for a large
+ * pool). Throws NotFoundError for an unknown pool, so that answer needs no worker. Agreement:
+ * every pair of the pool (of the chosen queries' share of it) counts as labeled; annotators as given, else (small pools only, where
+ * the labels are cheap to read) the pool's annotators, else two. Comparison: every query of the
+ * pool counts.
+ */
+export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = Infinity): WorkEstimate {
+  const info = ws.pool(task.pool);
+  if (task.kind === 'agreement') {
+    const bootstrap = task.bootstrap ?? 1000;
+    // A subset of the queries: its share of the pool's pairs.
+    const pairs = task.queries && info.queries > 0 ? Math.min(info.pairs, Math.ceil((info.pairs * new Set(task.queries).size) / info.queries)) : info.pairs;
+    const ms = (m: number): number => (pairs * AGREEMENT_FIXED_NS_PER_PAIR + agreementWork(pairs, m, bootstrap) * AGREEMENT_NS_PER_UNIT) / 1e6;
+    if (task.annotators?.length) return { ms: ms(task.annotators.length) };
+    const rough = ms(2);
+    if (rough > inlineLimitMs) return { ms: rough };
+    const state = loadPoolState(ws, task.pool);
+    return { ms: ms(Math.max(2, state.annotators.length)), state };
+  }
+  const r = task.runs.length;
+  const runPairs = task.baseline !== undefined ? r - 1 : (r * (r - 1)) / 2;
+  const units = compareWork(runPairs, info.queries, task.bootstrap ?? 1000, task.permutations ?? 10_000);
+  return { ms: (info.pairs * r * COMPARE_FIXED_NS_PER_PAIR_RUN + units * COMPARE_NS_PER_UNIT) / 1e6 };
+}

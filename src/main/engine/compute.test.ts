@@ -1,0 +1,245 @@
+/**
+ * Heavy requests off the engine's thread (compute.ts): while a large agreement report runs,
+ * labels are still acknowledged at once; cancelling terminates the worker; the worker's result
+ * equals the inline computation exactly; unknown ids and over-budget requests fail clearly.
+ * The worker is the bundle out/node/compute-worker.mjs (built by the tests' global setup).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseArgs } from '../../shared/contract';
+import type { AgreementView, CompareView } from '../../shared/gold';
+import { CancelledError, NotFoundError, QPairsError } from '../errors';
+import { checkAgreementBudget, comparePoolRuns, poolAgreement } from '../gold';
+import { Workspace } from '../workspace/workspace';
+import { compute, computeLoad, configureCompute, defaultComputeWorkerPath, stopComputations, type ComputeSettings } from './compute';
+import { Engine } from './engine';
+import { goldHandlers } from './gold';
+
+let dir: string;
+let ws: Workspace;
+let engine: Engine;
+let defaults: ComputeSettings;
+
+/** Pool "big": Q queries × C candidates labeled by alice, bob and carol (seeded disagreements), runs r1 and r2. */
+function bigPool(w: Workspace, Q: number, C: number): void {
+  let s = 12345;
+  const rnd = (): number => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  w.transaction(() => {
+    for (let i = 0; i < Q * (C + 1); i++) w.upsertQuestion({ id: `d${i}`, source: 't', title: `title ${i}`, body: `body ${i}` });
+    w.createPool({ name: 'big', scheme: 'binary' });
+    const r1 = w.ensureRun('big', 'r1', 'test');
+    const r2 = w.ensureRun('big', 'r2', 'test');
+    for (let q = 0; q < Q; q++) {
+      const qid = `d${q * (C + 1)}`;
+      const cands = Array.from({ length: C }, (_, j) => `d${q * (C + 1) + j + 1}`);
+      w.addPoolQuery('big', qid, cands);
+      for (const c of cands) {
+        const truth = rnd() < 0.3 ? '1' : '0';
+        for (const a of ['alice', 'bob', 'carol']) {
+          const v = rnd() < 0.15 ? (truth === '1' ? '0' : '1') : truth;
+          w.addLabel({ pool: 'big', queryId: qid, candidateId: c, annotator: a, value: v, origin: 'test' });
+        }
+        w.setRunScore(r1, qid, c, rnd() + (truth === '1' ? 0.3 : 0));
+        w.setRunScore(r2, qid, c, rnd() + (truth === '1' ? 0.2 : 0));
+      }
+    }
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(5);
+  }
+}
+
+/**
+ * Runs `work` while a client labels every 20 ms; returns the longest event-loop stall (largest gap
+ * between 5 ms timer ticks, including the last one) and each label.set's latency, measured from
+ * when it was due (so a label that could not even be sent during a stall counts the whole wait).
+ */
+async function whileLabeling<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; maxStall: number; latencies: number[] }> {
+  let last = performance.now();
+  let maxStall = 0;
+  const tick = setInterval(() => {
+    const t = performance.now();
+    maxStall = Math.max(maxStall, t - last);
+    last = t;
+  }, 5);
+  const latencies: number[] = [];
+  let stop = false;
+  const t0 = performance.now();
+  const labeler = (async () => {
+    for (let k = 0; !stop; k++) {
+      const due = t0 + 20 * k;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      await engine.invoke('label.set', { pool: 'big', queryId: 'd0', candidateId: 'd1', annotator: 'dave', value: k % 2 ? '1' : '0' });
+      latencies.push(performance.now() - due);
+    }
+  })();
+  try {
+    const result = await work();
+    maxStall = Math.max(maxStall, performance.now() - last);
+    return { result, ms: performance.now() - t0, maxStall, latencies };
+  } finally {
+    stop = true;
+    await labeler;
+    clearInterval(tick);
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-compute-'));
+  ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  bigPool(ws, 100, 20); // 2,000 pairs
+  engine = new Engine(ws, { transport: 'electron' });
+  defaults = configureCompute({});
+});
+afterEach(() => {
+  configureCompute(defaults);
+});
+afterAll(() => {
+  engine?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('compute worker', () => {
+  it('is found as the bundle in out/node', () => {
+    expect(defaultComputeWorkerPath()).toMatch(/out[\\/]node[\\/]compute-worker\.mjs$/);
+  });
+
+  it('gives exactly the inline result (agreement and comparison)', async () => {
+    const agreement = { kind: 'agreement', pool: 'big', bootstrap: 200, seed: 7 } as const;
+    const inWorker = await compute(ws, agreement, { mode: 'worker' });
+    expect(inWorker).toEqual(await compute(ws, agreement, { mode: 'inline' }));
+    expect(inWorker).toEqual(poolAgreement(ws, 'big', { bootstrap: 200, seed: 7 }));
+    expect(inWorker.items).toBe(2000);
+
+    const cmp = { kind: 'compare', pool: 'big', runs: ['r1', 'r2'], annotator: 'alice', bootstrap: 300, permutations: 2000, seed: 3 } as const;
+    const cmpWorker = await compute(ws, cmp, { mode: 'worker' });
+    expect(cmpWorker).toEqual(comparePoolRuns(ws, 'big', { runs: ['r1', 'r2'], annotator: 'alice', bootstrap: 300, permutations: 2000, seed: 3 }));
+    expect(cmpWorker.queries).toBe(100);
+    // A worker's slot is free once its thread has exited (shortly after its result arrives).
+    await until(() => computeLoad().workers === 0, 2000);
+  });
+
+  it('keeps labeling responsive while a large agreement.report runs (it stalled for its whole run inline)', async () => {
+    const args = { pool: 'big', annotators: ['alice', 'bob', 'carol'], bootstrap: 3000, seed: 2 };
+    // Before: the same request on the engine's thread.
+    configureCompute({ workerPath: null });
+    const inline = await whileLabeling(() => engine.invoke('agreement.report', args) as Promise<AgreementView>);
+    expect(inline.ms).toBeGreaterThan(700);
+    expect(inline.maxStall).toBeGreaterThan(0.8 * inline.ms - 100);
+
+    // After: in the compute worker.
+    configureCompute({ workerPath: undefined });
+    const off = await whileLabeling(async () => {
+      const p = engine.invoke('agreement.report', args) as Promise<AgreementView>;
+      expect(computeLoad().workers).toBe(1);
+      return p;
+    });
+    expect(off.ms).toBeGreaterThan(500);
+    expect(off.maxStall).toBeLessThan(200);
+    expect(Math.max(...off.latencies)).toBeLessThan(200);
+    expect(off.latencies.length).toBeGreaterThan(10);
+    expect(off.result).toEqual(inline.result);
+    await until(() => computeLoad().workers === 0, 2000);
+  });
+
+  it('cancelling terminates the worker at once', async () => {
+    const ac = new AbortController();
+    const p = compute(ws, { kind: 'agreement', pool: 'big', bootstrap: 100_000 }, { signal: ac.signal });
+    const settled = p.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    await until(() => computeLoad().workers === 1);
+    await sleep(300); // well into the resampling
+    const t = performance.now();
+    ac.abort();
+    expect(await settled).toBeInstanceOf(CancelledError);
+    expect(performance.now() - t).toBeLessThan(100);
+    await until(() => computeLoad().workers === 0, 2000);
+
+    // A closing engine stops its workspace's computations (stopComputations).
+    const q = compute(ws, { kind: 'agreement', pool: 'big', bootstrap: 100_000 }).catch((e: unknown) => e);
+    await until(() => computeLoad().workers === 1);
+    expect(stopComputations('/elsewhere.qpairs')).toBe(0);
+    expect(stopComputations(ws.path)).toBe(1);
+    expect(await q).toBeInstanceOf(CancelledError);
+    await until(() => computeLoad().workers === 0, 2000);
+  });
+
+  it('the agreement.report handler cancels through ctx.signal', async () => {
+    const ac = new AbortController();
+    const handlers = goldHandlers(engine);
+    const args = parseArgs('agreement.report', { pool: 'big', bootstrap: 100_000 });
+    const p = Promise.resolve(handlers['agreement.report'](args, { annotator: null, signal: ac.signal } as { annotator: null }));
+    const settled = p.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    await until(() => computeLoad().workers === 1);
+    ac.abort();
+    expect(await settled).toBeInstanceOf(CancelledError);
+    await until(() => computeLoad().workers === 0, 2000);
+  });
+
+  it('bounds the workers: later tasks wait (cancellable), beyond the queue they are refused', async () => {
+    configureCompute({ maxWorkers: 1, maxQueued: 1 });
+    const a = new AbortController();
+    const b = new AbortController();
+    const task = { kind: 'agreement', pool: 'big', bootstrap: 100_000 } as const;
+    const pa = compute(ws, task, { signal: a.signal }).catch((e: unknown) => e);
+    await until(() => computeLoad().workers === 1);
+    const pb = compute(ws, task, { signal: b.signal }).catch((e: unknown) => e);
+    await until(() => computeLoad().queued === 1);
+    await expect(compute(ws, task)).rejects.toThrow(/busy with 2 large computations/);
+    b.abort();
+    expect(await pb).toBeInstanceOf(CancelledError);
+    expect(computeLoad()).toEqual({ workers: 1, queued: 0 });
+    a.abort();
+    expect(await pa).toBeInstanceOf(CancelledError);
+    await until(() => computeLoad().workers === 0, 2000);
+  });
+
+  it('small requests run inline; unknown ids are NotFoundError, in the worker too', async () => {
+    const small = await compute(ws, { kind: 'agreement', pool: 'big', queries: ['d0'], annotators: ['alice', 'bob'], bootstrap: 10 });
+    expect(small.items).toBe(20);
+    await expect(compute(ws, { kind: 'agreement', pool: 'nope', bootstrap: 100_000 })).rejects.toBeInstanceOf(NotFoundError);
+    expect(computeLoad().workers).toBe(0);
+    const unknownAnnotator = compute(ws, { kind: 'agreement', pool: 'big', annotators: ['alice', 'zed'] }, { mode: 'worker' });
+    await expect(unknownAnnotator).rejects.toBeInstanceOf(NotFoundError);
+    await expect(unknownAnnotator).rejects.toThrow('no annotator named "zed"');
+    await expect(compute(ws, { kind: 'compare', pool: 'big', runs: ['r1', 'zz'] }, { mode: 'worker' })).rejects.toThrow(/has no run "zz"/);
+  });
+});
+
+describe('work budgets', () => {
+  it('refuse an agreement report over budget, naming the largest bootstrap that fits', () => {
+    expect(() => checkAgreementBudget(4000, 3, 100_000)).not.toThrow();
+    expect(() => checkAgreementBudget(10_000, 3, 100_000)).toThrow(/Use at most 55554 bootstrap resamples/);
+    let err: unknown;
+    try {
+      poolAgreement(ws, 'big', { annotators: ['alice', 'bob', 'carol'], bootstrap: 100_000, workLimit: 1e8 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(QPairsError);
+    expect((err as Error).message).toMatch(/100000 bootstrap resamples × 2000 labeled pairs × 9 statistics \(3 annotators\)/);
+    expect((err as Error).message).toMatch(/Use at most 5554 bootstrap resamples/);
+  });
+
+  it('refuse a comparison over budget, in the worker too', async () => {
+    expect(() => comparePoolRuns(ws, 'big', { runs: ['r1', 'r2'], annotator: 'alice', permutations: 1_000_000, workLimit: 1e7 })).toThrow(
+      /1 pairs of runs × 100 queries × \(1000 bootstrap resamples \+ 1000000 permutations\).*together at most 100000/,
+    );
+    const r = (await compute(ws, { kind: 'compare', pool: 'big', runs: ['r1', 'r2'], annotator: 'alice' })) as CompareView;
+    expect(r.pairs).toHaveLength(1);
+  });
+});

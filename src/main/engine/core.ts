@@ -1,0 +1,18 @@
+import type { Workspace } from '../workspace/workspace';
+import type { EventHub } from './events';
+import type { JobRunner } from './jobs';
+import type { WriteGate } from './write-gate';
+
+/**
+ * What command handlers need of the engine: its workspace, event hub, job runner and write gate,
+ * and upload lookup. The Engine class (engine.ts) is one; handlers depend on this interface, not on
+ * the class that imports them.
+ */
+export interface EngineCore {
+  readonly ws: Workspace;
+  readonly hub: EventHub;
+  readonly jobs: JobRunner;
+  readonly writes: WriteGate;
+  /** The file behind an upload id (serve mode); a readable error elsewhere. */
+  resolveUpload(uploadId: string, name: string): string;
+}

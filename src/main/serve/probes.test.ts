@@ -1,0 +1,177 @@
+/**
+ * What a token holder tried against serve mode (the trust issue's table), each now refused or
+ * sealed: alice holds an annotator token, dave an owner token, on a pool that is blind.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { Engine } from '../engine/engine';
+import { MARKERS, teamEngine } from '../engine/test-team';
+import { startServer, type RunningServer } from './server';
+import { openUploadStore } from './uploads';
+
+const TOKENS = { alice: 'alice-secret-1', bob: 'bob-secret-22', carol: 'carol-secret-3', dave: 'dave-secret-44' };
+let dir: string;
+let engine: Engine;
+let server: RunningServer;
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-probes-'));
+  engine = teamEngine(dir);
+  server = await startServer({ engine, port: 0, tokens: TOKENS, staticDir: dir, bodyTimeoutMs: 500 });
+});
+afterEach(async () => {
+  await server.close();
+  await engine.jobs.idle();
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(who: keyof typeof TOKENS, command: string, args: unknown): Promise<{ status: number; body: any }> {
+  const r = await fetch(`${server.url}/api/invoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${TOKENS[who]}` },
+    body: JSON.stringify({ command, args }),
+  });
+  return { status: r.status, body: await r.json() };
+}
+
+function leaks(text: string): string[] {
+  return Object.entries(MARKERS)
+    .filter(([, m]) => text.includes(m))
+    .map(([k]) => k);
+}
+
+describe("alice's annotator token on a blind pool", () => {
+  it('cannot read bob’s labels, the gold key or metrics through eval', async () => {
+    for (const [command, args] of [
+      ['eval.query', { pool: 'sealed', queryId: 'q1', annotator: 'bob' }],
+      ['eval.query', { pool: 'sealed', queryId: 'q1' }],
+      ['eval.pool', { pool: 'sealed', annotator: 'bob' }],
+      ['eval.pool', { pool: 'sealed' }],
+      ['eval.compare', { pool: 'sealed', runs: ['secretrun', 'otherrun'] }],
+      ['pool.aggregation', { pool: 'sealed' }],
+      ['review.queue', { pool: 'sealed', judge: 'alice' }],
+      ['export.preview', { pool: 'sealed', format: 'jsonl' }],
+    ] as const) {
+      const r = await call('alice', command, args);
+      expect([command, r.status, r.body.code]).toEqual([command, 403, 'forbidden']);
+      expect(leaks(JSON.stringify(r.body))).toEqual([]);
+    }
+  });
+
+  it('gets the blind view whatever it asks (blind:false is ignored)', async () => {
+    for (const [command, args] of [
+      ['annotate.query', { pool: 'sealed', annotator: 'alice', queryId: 'q1', blind: false }],
+      ['annotate.navigate', { pool: 'sealed', annotator: 'alice', from: 'q1', direction: 'next', blind: false }],
+    ] as const) {
+      const r = await call('alice', command, args);
+      expect(r.status).toBe(200);
+      expect(r.body.blind).toBe(true);
+      expect(r.body.runNames).toEqual([]);
+      expect(leaks(JSON.stringify(r.body))).toEqual([]);
+    }
+    expect((await call('alice', 'annotate.query', { pool: 'sealed', annotator: 'bob' })).status).toBe(403);
+  });
+
+  it('hears only its own labels on the event socket, and no one else’s job', async () => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/events?token=${TOKENS.alice}`);
+    const frames: string[] = [];
+    ws.on('message', (m) => frames.push(String(m)));
+    await new Promise((r, j) => ws.once('open', r).once('error', j));
+    expect((await call('bob', 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: MARKERS.bob })).status).toBe(200);
+    expect((await call('carol', 'review.settle', { pool: 'sealed', judge: 'carol', queryId: 'q1', candidateId: 'c3', value: MARKERS.judge })).status).toBe(200);
+    // the owner (no token, from the server itself) imports a file whose error would quote it
+    await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: '/etc/passwd' }] });
+    await engine.jobs.idle();
+    expect((await call('alice', 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c2', annotator: 'alice', value: '0' })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    ws.close();
+    const events = frames.map((f) => JSON.parse(f) as { event: string; payload: { annotator?: string } });
+    // workspace.changed (no content: "something was imported") reaches everyone; nothing else but her own label.
+    expect(events.filter((e) => e.event !== 'workspace.changed').map((e) => `${e.event}:${e.payload.annotator ?? ''}`)).toEqual(['label.changed:alice']);
+    expect(frames.join('')).not.toContain('root:');
+  });
+
+  it('cannot import (so cannot write bob’s labels through a labels file), nor name server files', async () => {
+    const up = await fetch(`${server.url}/api/upload?name=labels.csv`, {
+      method: 'POST',
+      headers: { 'X-QPairs': '1', Authorization: `Bearer ${TOKENS.alice}` },
+      body: 'query_id,candidate_id,annotator,label\nq1,c1,bob,0\n',
+    });
+    const { uploadId } = (await up.json()) as { uploadId: string };
+    const r = await call('alice', 'import.start', { format: 'labels-csv', pool: 'sealed', sources: [{ uploadId, name: 'labels.csv' }] });
+    expect(r.status).toBe(403);
+    expect(engine.ws.currentLabels('sealed', 'bob').find((l) => l.queryId === 'q1' && l.candidateId === 'c1')?.value).toBe(MARKERS.bob);
+    for (const who of ['alice', 'dave'] as const) {
+      const p = await call(who, 'import.start', { format: 'questions-jsonl', sources: [{ path: '/etc/passwd' }] });
+      expect(p.status).toBe(403);
+      expect(JSON.stringify(p.body)).not.toContain('root:');
+    }
+  });
+
+  it('cannot change the pool, its team or its jobs', async () => {
+    const job = engine.jobs.start('import', (ctx) => new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r())));
+    for (const [command, args] of [
+      ['pool.assign', { pool: 'sealed', annotators: ['alice'] }],
+      ['pool.setGuidelines', { pool: 'sealed', markdown: 'anything goes' }],
+      ['pool.setAggregation', { pool: 'sealed', rule: 'majority' }],
+      ['pool.set', { pool: 'sealed', blind: false }],
+      ['pool.create', { name: 'mine', queries: ['q1'] }],
+      ['annotator.setRole', { name: 'alice', role: 'judge' }],
+      ['job.cancel', { jobId: job }],
+    ] as const) {
+      const r = await call('alice', command, args);
+      expect([command, r.status]).toEqual([command, 403]);
+    }
+    expect(engine.ws.pool('sealed')).toMatchObject({ blind: true, guidelines: '' });
+    expect((await call('dave', 'job.cancel', { jobId: job })).body).toEqual({ cancelled: true });
+  });
+
+  it('cannot run a heavy agreement report', async () => {
+    const r = await call('alice', 'agreement.report', { pool: 'sealed', bootstrap: 100_000 });
+    expect(r.status).toBe(403);
+  });
+
+  it('app.info gives the file name, not the server path', async () => {
+    const r = await call('alice', 'app.info', {});
+    expect(r.body).toMatchObject({ workspaceName: 'w.qpairs', role: 'annotator', annotator: 'alice' });
+    expect(JSON.stringify(r.body)).not.toContain(dir);
+    expect((await call('dave', 'app.info', {})).body).toMatchObject({ role: 'owner', local: false });
+    expect((await call('carol', 'app.info', {})).body).toMatchObject({ role: 'judge' });
+  });
+});
+
+describe('requests are bounded', () => {
+  it('a body that never finishes gets 408 instead of holding the connection', async () => {
+    const http = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${server.url}/api/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${TOKENS.alice}`, 'Content-Length': '1000' },
+      });
+      req.on('response', (res) => resolve(res.statusCode ?? 0));
+      req.on('error', reject);
+      req.write('{"command":');
+    });
+    expect(status).toBe(408);
+  });
+
+  it('uploads have a total quota across files, not only a per-file cap', async () => {
+    const uploads = openUploadStore({ baseDir: path.join(dir, 'uploads'), quotaBytes: 1000 });
+    const small = await startServer({ engine, port: 0, tokens: TOKENS, staticDir: dir, uploads });
+    try {
+      const put = (name: string, bytes: number) =>
+        fetch(`${small.url}/api/upload?name=${name}`, { method: 'POST', headers: { 'X-QPairs': '1', Authorization: `Bearer ${TOKENS.dave}` }, body: 'x'.repeat(bytes) });
+      expect((await put('a.txt', 600)).status).toBe(200);
+      const refused = await put('b.txt', 600);
+      expect(refused.status).toBe(413);
+      expect(((await refused.json()) as { message: string }).message).toMatch(/b\.txt/);
+      expect((await put('c.txt', 300)).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});

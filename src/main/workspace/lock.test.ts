@@ -1,0 +1,188 @@
+/**
+ * The workspace lock (one writer process per workspace): O_EXCL creation, the holder named in a
+ * refusal, stale locks taken over, and — with real processes — serve mode holding it for its
+ * lifetime while a CLI writer is refused and a reader is not.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../cli/index';
+import { acquireWorkspaceLock, lockFileOf, pidAlive, readLock, WorkspaceLockedError } from './lock';
+import { Workspace } from './workspace';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const qpairs = path.join(root, 'bin/qpairs.mjs');
+
+let dir: string;
+let w: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-lock-'));
+  w = path.join(dir, 'w.qpairs');
+  Workspace.create(w).close();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A pid that surely does not run any more: a child that has exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', '0']);
+  expect(pidAlive(r.pid!)).toBe(false);
+  return r.pid!;
+}
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}
+
+describe('workspace lock (one process)', () => {
+  it('is a file beside the workspace naming its holder, created exclusively, removed on release', () => {
+    const lock = acquireWorkspaceLock(w, { command: 'qpairs import w.qpairs --format qrels x' });
+    expect(lock.file).toBe(`${w}.lock`);
+    const content = JSON.parse(readFileSync(lock.file, 'utf8'));
+    expect(content).toMatchObject({ pid: process.pid, hostname: os.hostname(), command: 'qpairs import w.qpairs --format qrels x' });
+    expect(Date.parse(content.since)).toBeGreaterThan(Date.now() - 60_000);
+    expect(readLock(w)).toMatchObject({ pid: process.pid, command: 'qpairs import w.qpairs --format qrels x' });
+    // A second writer — even in this process — is refused, naming the holder.
+    const e = (() => {
+      try {
+        acquireWorkspaceLock(w);
+        return null;
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(e).toBeInstanceOf(WorkspaceLockedError);
+    expect((e as Error).message).toMatch(/is being written by this process/);
+    expect((e as Error).message).toContain(`qpairs import w.qpairs --format qrels x (pid ${process.pid} on host ${os.hostname()}, since ${content.since})`);
+    lock.release();
+    expect(existsSync(lock.file)).toBe(false);
+    lock.release(); // idempotent
+    acquireWorkspaceLock(w).release();
+  });
+
+  it('takes over a stale lock (its process is gone) with a note naming it', () => {
+    const pid = deadPid();
+    writeFileSync(`${w}.lock`, JSON.stringify({ pid, hostname: os.hostname(), command: 'qpairs serve w.qpairs', since: '2020-01-01T00:00:00.000Z', token: 'x' }));
+    const notes: string[] = [];
+    const lock = acquireWorkspaceLock(w, { onNote: (m) => notes.push(m) });
+    expect(lock.tookOver).toMatchObject({ pid, command: 'qpairs serve w.qpairs' });
+    expect(notes).toEqual([
+      `note: took over the lock of ${w} left by a QPairs process that no longer runs: qpairs serve w.qpairs (pid ${pid} on host ${os.hostname()}, since 2020-01-01T00:00:00.000Z)`,
+    ]);
+    expect(readLock(w)?.pid).toBe(process.pid);
+    lock.release();
+    expect(readdir()).toEqual(['w.qpairs']); // no leftovers of the take-over
+  });
+
+  it('respects a lock held on another host (it cannot be checked) and says what to do', () => {
+    writeFileSync(`${w}.lock`, JSON.stringify({ pid: 1, hostname: 'elsewhere', command: 'qpairs serve w.qpairs', since: '2020-01-01T00:00:00.000Z', token: 'x' }));
+    expect(() => acquireWorkspaceLock(w)).toThrow(/runs on another machine \(elsewhere\).*delete .*w\.qpairs\.lock/s);
+  });
+
+  it('waits briefly for a lock file being written, then replaces an unreadable one', () => {
+    writeFileSync(`${w}.lock`, '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${w}.lock`, old, old);
+    const notes: string[] = [];
+    const lock = acquireWorkspaceLock(w, { settleMs: 50, onNote: (m) => notes.push(m) });
+    expect(notes[0]).toMatch(/replaced an unreadable lock file/);
+    lock.release();
+  });
+
+  it('is the same lock under another name of the workspace (symlink)', () => {
+    const link = path.join(dir, 'link.qpairs');
+    symlinkSync(w, link);
+    expect(lockFileOf(link)).toBe(lockFileOf(w));
+    const lock = acquireWorkspaceLock(w);
+    expect(() => acquireWorkspaceLock(link)).toThrow(WorkspaceLockedError);
+    lock.release();
+  });
+
+  it('CLI writers take it for their duration; readers do not need it', async () => {
+    const held = acquireWorkspaceLock(w, { command: 'qpairs serve w.qpairs --port 5180' });
+    const r = await cli('annotators', 'add', w, 'alice');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`qpairs annotators: workspace ${w} is being written by this process`);
+    expect(r.err).toContain('qpairs serve w.qpairs --port 5180 (pid');
+    expect(r.err).toMatch(/commands that only read \(stats, eval, agreement, export, pool list, models list\) work meanwhile/);
+    expect((await cli('stats', w, '--json')).code).toBe(0);
+    expect((await cli('pool', 'list', w)).code).toBe(0);
+    held.release();
+    const ok = await cli('annotators', 'add', w, 'alice');
+    expect(ok.code, ok.err).toBe(0);
+    expect(existsSync(`${w}.lock`)).toBe(false);
+  });
+});
+
+function readdir(): string[] {
+  return spawnSync('ls', [dir], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+}
+
+/** What a serve child printed (for failure messages). */
+const printed = new WeakMap<ChildProcess, { text: string }>();
+
+/** Starts `qpairs serve W --port 0` in a child process; resolves once it listens. */
+async function serveChild(workspace: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [qpairs, 'serve', workspace, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = { text: '' };
+  printed.set(child, log);
+  await new Promise<void>((resolve, reject) => {
+    let buf = '';
+    const onData = (d: Buffer): void => {
+      buf += d.toString();
+      log.text += d.toString();
+      const m = /QPairs serving .* at (http:\/\/[^/\s]+)/.exec(buf);
+      // Any answer from the server means it got past installing its signal handlers (same tick as
+      // the line above): a SIGTERM sent earlier could still meet the default action.
+      if (m) fetch(m[1]!).then(() => resolve(), reject);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${buf}`)));
+    setTimeout(() => reject(new Error(`serve did not start: ${buf}`)), 20_000).unref();
+  });
+  return child;
+}
+
+describe('workspace lock (two processes)', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  });
+
+  it('serve mode holds it for its lifetime: a CLI writer is refused naming it, a reader is not; it is gone after a clean stop', async () => {
+    const child = await serveChild(w);
+    children.push(child);
+    const holder = readLock(w);
+    expect(holder).toMatchObject({ pid: child.pid, hostname: os.hostname(), command: `qpairs serve ${w} --port 0` });
+    const r = await cli('import', w, '--format', 'qrels', '--pool', 'p', path.join(root, 'tests/fixtures/import/qrels-good.txt'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`qpairs import: workspace ${w} is being written by another QPairs process:`);
+    expect(r.err).toContain(`qpairs serve ${w} --port 0 (pid ${child.pid} on host ${os.hostname()}, since ${holder!.since})`);
+    expect(r.err).toMatch(/If that process no longer exists, delete .*w\.qpairs\.lock/);
+    expect((await cli('stats', w)).code).toBe(0);
+    child.kill('SIGTERM');
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    expect({ code, signal, lock: existsSync(`${w}.lock`) }, printed.get(child)!.text).toEqual({ code: 0, signal: null, lock: false });
+    const after = await cli('import', w, '--format', 'qrels', '--pool', 'p', path.join(root, 'tests/fixtures/import/qrels-good.txt'));
+    expect(after.code, after.err).toBe(0);
+    expect(after.err).toBe('');
+  });
+
+  it('a writer killed with SIGKILL leaves a stale lock, which the next writer takes over with a note', async () => {
+    const child = await serveChild(w);
+    children.push(child);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    expect(readLock(w)?.pid).toBe(child.pid);
+    const r = await cli('annotators', 'add', w, 'bob');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain(`note: took over the lock of ${w} left by a QPairs process that no longer runs: qpairs serve ${w} --port 0 (pid ${child.pid}`);
+    expect(existsSync(`${w}.lock`)).toBe(false);
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * One writer process per workspace. A process that writes — serve mode and the desktop app for
+ * their lifetime, the CLI's writing commands (import, pool create, assign, label, aggregate,
+ * annotators add/role, train, score, models delete) for their duration — holds the lock file
+ * `W.lock` beside the workspace W. It is created with O_EXCL (so exactly one process can make
+ * it) and holds the holder's pid, host name, command line and start time, which a refused
+ * writer prints. Readers (stats, eval, agreement, export, pool list, models list) take no lock:
+ * SQLite's WAL lets them read while the writer writes.
+ *
+ * A lock whose process is gone (its pid is not alive on the same host: a crash or kill -9) is
+ * stale and taken over, with a note. A lock held on another host cannot be checked and is
+ * respected; the message says to delete the file once no QPairs runs there.
+ *
+ * The lock path comes from the workspace's real path (symlinks resolved), so two names of one
+ * workspace share one lock. Within one process the engine may open more connections (an import
+ * runs on a second one); the lock is per process, not per connection.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { QPairsError } from '../errors';
+
+/** Who holds a workspace's lock (the lock file's content). */
+export interface LockHolder {
+  pid: number;
+  hostname: string;
+  /** The holder's command line, e.g. `qpairs serve W.qpairs --port 5180`. */
+  command: string;
+  /** ISO time the lock was taken. */
+  since: string;
+}
+
+interface LockFileContent extends LockHolder {
+  /** Tells this holder's file from a later one of the same pid. */
+  token: string;
+}
+
+/** A held lock: release it when done (also released when the process exits normally). */
+export interface WorkspaceLock {
+  readonly file: string;
+  readonly holder: LockHolder;
+  /** The stale lock taken over, if any (its process was gone). */
+  readonly tookOver: LockHolder | null;
+  release(): void;
+}
+
+/** The refusal: another live process holds the workspace's lock. */
+export class WorkspaceLockedError extends QPairsError {
+  constructor(
+    readonly workspace: string,
+    readonly lockFile: string,
+    readonly holder: LockHolder | null,
+  ) {
+    super(lockedMessage(workspace, lockFile, holder), { file: workspace });
+    this.name = 'WorkspaceLockedError';
+  }
+}
+
+/** The lock file of a workspace: its real path (symlinks resolved) plus `.lock`. */
+export function lockFileOf(workspace: string): string {
+  let real: string;
+  try {
+    real = realpathSync(workspace);
+  } catch {
+    // Not created yet: its folder's real path, so the name matches once it exists.
+    try {
+      real = path.join(realpathSync(path.dirname(path.resolve(workspace))), path.basename(workspace));
+    } catch {
+      real = path.resolve(workspace);
+    }
+  }
+  return `${real}.lock`;
+}
+
+/** Who holds the workspace's lock now (null when nobody, or the file cannot be parsed). */
+export function readLock(workspace: string): LockHolder | null {
+  const c = readContent(lockFileOf(workspace));
+  return c.kind === 'ok' ? strip(c.content) : null;
+}
+
+/** A short description of a holder: `qpairs serve W (pid 12, host h, since 2025-…)`. */
+export function describeHolder(h: LockHolder): string {
+  return `${h.command || '(unknown command)'} (pid ${h.pid} on host ${h.hostname}, since ${h.since})`;
+}
+
+function lockedMessage(workspace: string, lockFile: string, h: LockHolder | null): string {
+  if (!h) {
+    return (
+      `workspace ${workspace} is locked by another QPairs process (lock file ${lockFile}, being written). ` +
+      `Try again in a moment; if it stays, delete ${lockFile}.`
+    );
+  }
+  const here = h.hostname === os.hostname();
+  const who = here && h.pid === process.pid ? 'this process (it is already open for writing here)' : `another QPairs process`;
+  const gone = here
+    ? `If that process no longer exists, delete ${lockFile}.`
+    : `It runs on another machine (${h.hostname}), so QPairs cannot tell whether it still runs: once no QPairs uses the workspace there, delete ${lockFile}.`;
+  return (
+    `workspace ${workspace} is being written by ${who}:\n` +
+    `  ${describeHolder(h)}\n` +
+    `Only one process may write to a workspace at a time. Wait for it to finish or stop it (for serve mode or the desktop app: ` +
+    `do this there instead, e.g. import through its Workspace screen); commands that only read (stats, eval, agreement, ` +
+    `export, pool list, models list) work meanwhile. ${gone}`
+  );
+}
+
+function strip(c: LockFileContent): LockHolder {
+  return { pid: c.pid, hostname: c.hostname, command: c.command, since: c.since };
+}
+
+type Read = { kind: 'ok'; content: LockFileContent } | { kind: 'missing' } | { kind: 'unreadable'; ageMs: number };
+
+function readContent(file: string): Read {
+  let text: string;
+  let ageMs = 0;
+  try {
+    text = readFileSync(file, 'utf8');
+    ageMs = Date.now() - statSync(file).mtimeMs;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'unreadable', ageMs: Infinity };
+  }
+  try {
+    const o = JSON.parse(text) as Partial<LockFileContent>;
+    if (typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0 && typeof o.hostname === 'string') {
+      return {
+        kind: 'ok',
+        content: { pid: o.pid, hostname: o.hostname, command: String(o.command ?? ''), since: String(o.since ?? ''), token: String(o.token ?? '') },
+      };
+    }
+  } catch {
+    /* written half, or not ours */
+  }
+  return { kind: 'unreadable', ageMs };
+}
+
+/** Whether a process with this pid exists on this host (EPERM: it exists, owned by someone else). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function defaultCommand(): string {
+  const [, script, ...rest] = process.argv;
+  const name = script ? path.basename(script).replace(/\.(mjs|cjs|js|ts)$/, '') : 'qpairs';
+  return [name, ...rest].join(' ');
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+const held = new Set<{ release(): void }>();
+let exitHook = false;
+
+export interface LockOptions {
+  /** The command line recorded in the lock (default: this process's). */
+  command?: string;
+  /** Receives the note when a stale lock is taken over. */
+  onNote?: (message: string) => void;
+  /** How long to wait for a lock file that is being written (default 2 s). */
+  settleMs?: number;
+}
+
+/**
+ * Takes the workspace's lock, or throws WorkspaceLockedError naming the holder. A stale lock (its
+ * pid gone on this host, or a file unparseable for longer than settleMs) is taken over, with a
+ * note through onNote. A folder where the lock cannot be created is a QPairsError saying why.
+ */
+export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}): WorkspaceLock {
+  const file = lockFileOf(workspace);
+  const mine: LockFileContent = {
+    pid: process.pid,
+    hostname: os.hostname(),
+    command: opts.command ?? defaultCommand(),
+    since: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  };
+  const settle = opts.settleMs ?? 2000;
+  let tookOver: LockHolder | null = null;
+  const deadline = Date.now() + settle + 1000;
+  for (let attempt = 0; ; attempt++) {
+    if (tryCreate(file, mine, workspace)) break;
+    const cur = readContent(file);
+    if (attempt > 200) throw new WorkspaceLockedError(workspace, file, cur.kind === 'ok' ? strip(cur.content) : null);
+    if (cur.kind === 'missing') continue; // released meanwhile: try again
+    if (cur.kind === 'unreadable') {
+      // Another process between creating and writing it, or garbage: wait a little, then take it over.
+      if (cur.ageMs < settle && Date.now() < deadline) {
+        sleepSync(25);
+        continue;
+      }
+      if (takeOver(file, null)) tookOver = { pid: 0, hostname: '?', command: '(unreadable lock file)', since: '?' };
+      else if (attempt > 20) throw new WorkspaceLockedError(workspace, file, null);
+      continue;
+    }
+    const h = cur.content;
+    const stale = h.hostname === mine.hostname && h.pid !== process.pid && !pidAlive(h.pid);
+    if (!stale) throw new WorkspaceLockedError(workspace, file, strip(h));
+    if (takeOver(file, h)) tookOver = strip(h);
+    else if (attempt > 20) throw new WorkspaceLockedError(workspace, file, strip(h));
+  }
+  if (tookOver) {
+    opts.onNote?.(
+      tookOver.pid
+        ? `note: took over the lock of ${workspace} left by a QPairs process that no longer runs: ${describeHolder(tookOver)}`
+        : `note: replaced an unreadable lock file ${file}`,
+    );
+  }
+  let released = false;
+  const lock: WorkspaceLock = {
+    file,
+    holder: strip(mine),
+    tookOver,
+    release() {
+      if (released) return;
+      released = true;
+      held.delete(lock);
+      const cur = readContent(file);
+      if (cur.kind === 'ok' && cur.content.token === mine.token) {
+        try {
+          unlinkSync(file);
+        } catch {
+          /* gone already */
+        }
+      }
+    },
+  };
+  held.add(lock);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const l of [...held]) l.release();
+    });
+  }
+  return lock;
+}
+
+/** Creates the lock file with O_EXCL; false when it exists. */
+function tryCreate(file: string, mine: LockFileContent, workspace: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o644);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : (code ?? (e as Error).message);
+    throw new QPairsError(
+      `cannot lock workspace ${workspace} for writing: cannot create ${file} (${why}). A workspace is written only where its folder is writable.`,
+      { file: workspace },
+    );
+  }
+  let error: unknown = null;
+  try {
+    writeSync(fd, JSON.stringify(mine) + '\n');
+    fsyncSync(fd);
+  } catch (e) {
+    error = e;
+  } finally {
+    closeSync(fd);
+  }
+  if (error) {
+    try {
+      unlinkSync(file);
+    } catch {
+      /* ignore */
+    }
+    throw new QPairsError(`cannot write the lock file ${file}: ${(error as Error).message}`, { file: workspace });
+  }
+  return true;
+}
+
+/**
+ * Removes a stale lock file, carefully: it is first renamed aside (atomic), and deleted only when
+ * the renamed file is still the stale one; if another process replaced it meanwhile with a live
+ * lock, that one is put back (link fails when yet another appeared). Returns true when a file was
+ * taken away.
+ */
+function takeOver(file: string, stale: LockFileContent | null): boolean {
+  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return false; // someone else moved it
+  }
+  const moved = readContent(aside);
+  const same =
+    stale === null ? moved.kind !== 'ok' : moved.kind === 'ok' && moved.content.pid === stale.pid && moved.content.token === stale.token && moved.content.since === stale.since;
+  if (!same) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      /* a newer lock is in place: it wins */
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    /* ignore */
+  }
+  return same;
+}

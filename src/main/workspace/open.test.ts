@@ -1,0 +1,236 @@
+/**
+ * Opening what may not be a workspace: a directory, an empty or foreign file, another
+ * application's database are clear errors naming the file; a workspace that cannot be written
+ * opens read-only (reads work, writes say "read-only").
+ *
+ * Read-only for real: tests run as root here, and root ignores file permissions, so the CLI is
+ * run in a child process as the unprivileged user `nobody` (setpriv) on (1) a chmod 0444 copy
+ * in a folder nobody may write to, (2) a workspace in a root-owned 0755 folder (nobody may
+ * write neither file nor folder: no -wal/-shm can be made, SQLite's immutable mode is used) and
+ * (3) a file nobody owns in such a folder (the folder alone makes it read-only). Run as another
+ * user, the child runs directly on chmod-ed files and folders instead.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../cli/index';
+import { runImport } from '../engine/work';
+import { QPairsError } from '../errors';
+import { MIGRATIONS } from './migrations';
+import { openWorkspaceDb } from './db';
+import { Workspace } from './workspace';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const qpairs = path.join(root, 'bin/qpairs.mjs');
+const SEMEVAL = path.join(root, 'tests/fixtures/import/semeval-small.xml');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-open-'));
+});
+afterEach(() => {
+  spawnSync('chmod', ['-R', 'u+rwX', dir]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
+
+function openError(p: string): QPairsError {
+  try {
+    Workspace.open(p).close();
+  } catch (e) {
+    expect(e).toBeInstanceOf(QPairsError);
+    return e as QPairsError;
+  }
+  throw new Error(`${p} opened`);
+}
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}
+
+describe('paths that are not workspaces', () => {
+  it('a directory', async () => {
+    const d = path.join(dir, 'folder');
+    mkdirSync(d);
+    expect(openError(d).message).toBe(`${d} is a directory, not a QPairs workspace (a workspace is one file, e.g. ${path.join(d, 'W.qpairs')}; create one with: qpairs init FILE)`);
+    const r = await cli('stats', d);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`qpairs stats: ${d} is a directory, not a QPairs workspace (a workspace is one file, e.g. ${path.join(d, 'W.qpairs')}; create one with: qpairs init FILE)\n`);
+    expect(r.err).not.toMatch(/ at |internal error/);
+  });
+
+  it('an empty (0-byte) file, which is left empty', async () => {
+    const p = path.join(dir, 'empty.qpairs');
+    writeFileSync(p, '');
+    expect(openError(p).message).toBe(`${p} is an empty file (0 bytes), not a QPairs workspace. To start a new workspace there, delete it and run: qpairs init ${p}`);
+    const r = await cli('stats', p);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/is an empty file \(0 bytes\), not a QPairs workspace/);
+    expect(readFileSync(p).length).toBe(0);
+    expect(existsSync(`${p}-wal`)).toBe(false);
+    // Creating one on purpose (e.g. a file made by mktemp) is fine.
+    Workspace.create(p).close();
+    expect(Workspace.open(p).stats().questions).toBe(0);
+  });
+
+  it('foreign files say what they are', () => {
+    const txt = path.join(dir, 'notes.qpairs');
+    writeFileSync(txt, 'just some notes\n');
+    expect(openError(txt).message).toBe(`${txt} is not a QPairs workspace: it is a text file, not a SQLite database`);
+    const gz = path.join(dir, 'dump.gz');
+    writeFileSync(gz, gzipSync('x'));
+    expect(openError(gz).message).toMatch(/is not a QPairs workspace: it is a gzip file, not a SQLite database$/);
+    const xml = path.join(dir, 'Posts.xml');
+    writeFileSync(xml, '<?xml version="1.0"?><posts/>');
+    expect(openError(xml).message).toMatch(/it is an XML or HTML text file/);
+    const bin = path.join(dir, 'blob');
+    writeFileSync(bin, Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 9]));
+    expect(openError(bin).message).toMatch(/8 bytes of data that are not a SQLite database/);
+  });
+
+  it('another application\'s SQLite database is named with its tables and left untouched', async () => {
+    const p = path.join(dir, 'other.db');
+    const raw = new Database(p);
+    raw.exec('CREATE TABLE customers(x); CREATE TABLE orders(y)');
+    raw.close();
+    const before = sha(p);
+    expect(openError(p).message).toBe(`${p} is a SQLite database but not a QPairs workspace (tables: customers, orders); refusing to touch it`);
+    const r = await cli('import', p, '--format', 'semeval', SEMEVAL);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/is a SQLite database but not a QPairs workspace/);
+    expect(sha(p)).toBe(before);
+  });
+
+  it('the CLI prints machine errors (SQLite, file system) as one line, without a stack trace', async () => {
+    const { environmentError } = await import('../cli/index');
+    expect(environmentError(Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }))).toBe(
+      'the workspace is read-only: attempt to write a readonly database (SQLITE_READONLY)',
+    );
+    expect(environmentError(Object.assign(new Error('EACCES: permission denied, open \'/x\''), { code: 'EACCES', syscall: 'open', path: '/x' }))).toBe('/x: permission denied (EACCES)');
+    expect(environmentError(new TypeError('a bug'))).toBeNull();
+  });
+});
+
+describe('read-only workspaces', () => {
+  async function semevalWorkspace(p: string): Promise<void> {
+    const ws = Workspace.create(p);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+  }
+
+  it('opened read-only on request: reads work, every write is refused as read-only, the file is unchanged', async () => {
+    const p = path.join(dir, 'w.qpairs');
+    await semevalWorkspace(p);
+    const before = sha(p);
+    const ws = Workspace.open(p, { readonly: true });
+    expect(ws.readonly).toBe(true);
+    expect(ws.readonlyReason).toBe('opened read-only as asked');
+    expect(ws.stats().questions).toBe(5);
+    expect(ws.currentLabels('semeval-small')).toHaveLength(3);
+    const ro = new RegExp(`workspace ${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is read-only \\(opened read-only as asked\\): it cannot be changed`);
+    expect(() => ws.upsertQuestion({ id: 'n1', source: 's', title: 't' })).toThrow(ro);
+    expect(() => ws.addLabel({ pool: 'semeval-small', queryId: 'T1', candidateId: 'T1_R1', annotator: 'gold', value: 'Relevant', origin: 't' })).toThrow(ro);
+    expect(() => ws.createPool({ name: 'x' })).toThrow(ro);
+    await expect(runImport(ws, 'semeval', [SEMEVAL])).rejects.toThrow(QPairsError);
+    ws.close();
+    expect(sha(p)).toBe(before);
+  });
+
+  it('a read-only workspace that would need a migration is a clear error', () => {
+    const p = path.join(dir, 'old.qpairs');
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 4) }).close();
+    expect(() => Workspace.open(p, { readonly: true })).toThrow(/is read-only \(opened read-only as asked\) and needs an upgrade to workspace schema \d+ \(it has 4\)/);
+  });
+
+  const isRoot = process.getuid?.() === 0;
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+  /** Can `nobody` run this Node (it must reach the binary and the checkout)? */
+  const nobodyCanRun =
+    !isRoot ||
+    (!!setpriv && spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(qpairs)})`]).status === 0);
+
+  /** Runs the CLI in a child process without the right to write what root owns (as nobody when root). */
+  function unprivileged(...args: string[]): { code: number; out: string; err: string } {
+    const r = isRoot
+      ? spawnSync(setpriv!, ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, qpairs, ...args], { encoding: 'utf8', cwd: dir })
+      : spawnSync(process.execPath, [qpairs, ...args], { encoding: 'utf8', cwd: dir });
+    return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+  }
+
+  it.skipIf(!nobodyCanRun)('without write permission (chmod 0444 file; read-only folder; writable file in a read-only folder): reading commands work with one note, writing ones fail saying read-only', async () => {
+    const master = path.join(dir, 'master.qpairs');
+    await semevalWorkspace(master);
+    const out = path.join(dir, 'out');
+    mkdirSync(out);
+    chmodSync(dir, 0o755);
+    chmodSync(out, 0o777);
+
+    // (1) chmod 0444 file in a folder the user may write to.
+    const d1 = path.join(dir, 'rw-folder');
+    mkdirSync(d1);
+    const w1 = path.join(d1, 'w.qpairs');
+    copyFileSync(master, w1);
+    chmodSync(w1, 0o444);
+    chmodSync(d1, isRoot ? 0o777 : 0o755);
+    // (2) a folder the user may not write to (no -wal/-shm beside the file).
+    const d2 = path.join(dir, 'ro-folder');
+    mkdirSync(d2);
+    const w2 = path.join(d2, 'w.qpairs');
+    copyFileSync(master, w2);
+    if (!isRoot) chmodSync(w2, 0o444);
+    // (3) a file the user may write, in a folder they may not.
+    const d3 = path.join(dir, 'ro-folder-own-file');
+    mkdirSync(d3);
+    const w3 = path.join(d3, 'w.qpairs');
+    copyFileSync(master, w3);
+    if (isRoot) chownSync(w3, 65534, 65534);
+    const cases: Array<[string, RegExp]> = [
+      [w1, /the file is not writable/],
+      [w2, /the file is not writable/],
+      [w3, /its folder .* is not writable, so SQLite cannot make w\.qpairs-wal and -shm there/],
+    ];
+    chmodSync(d2, 0o555);
+    chmodSync(d3, 0o555);
+    try {
+      for (const [w, reason] of cases) {
+        const before = sha(w);
+        const stats = unprivileged('stats', w, '--json');
+        expect(stats.code, stats.err).toBe(0);
+        expect(JSON.parse(stats.out)).toMatchObject({ questions: 5, labels: 3 });
+        expect(stats.err.trim().split('\n')).toHaveLength(1); // said once
+        expect(stats.err).toMatch(new RegExp(`^note: workspace .*w\\.qpairs is read-only \\(${reason.source}\\); opened it read-only: reading works, changes are refused\\n$`));
+        const ev = unprivileged('eval', w, '--pool', 'semeval-small', '--json');
+        expect(ev.code, ev.err).toBe(0);
+        expect(JSON.parse(ev.out).runs['search-engine']).toBeDefined();
+        const ex = unprivileged('export', w, '--pool', 'semeval-small', '--format', 'qrels', path.join(out, `${path.basename(path.dirname(w))}.qrels`));
+        expect(ex.code, ex.err).toBe(0);
+        expect(readFileSync(path.join(out, `${path.basename(path.dirname(w))}.qrels`), 'utf8').trim().split('\n')).toHaveLength(3);
+        expect(unprivileged('agreement', w, '--pool', 'semeval-small').code).toBe(0);
+        expect(unprivileged('pool', 'list', w).code).toBe(0);
+        const label = unprivileged('label', w, '--pool', 'semeval-small', '--annotator', 'ann', '--query', 'T1', '--candidate', 'T1_R1', '--value', 'Relevant');
+        expect(label.code).toBe(1);
+        expect(label.err).toMatch(new RegExp(`^qpairs label: workspace .*w\\.qpairs is read-only \\(${reason.source}\\): "qpairs label" changes it, so it cannot run\\.`));
+        const imp = unprivileged('import', w, '--format', 'semeval', SEMEVAL);
+        expect(imp.code).toBe(1);
+        expect(imp.err).toMatch(/is read-only .*"qpairs import" changes it/);
+        expect(label.err + imp.err + stats.err).not.toMatch(/internal error|\n\s+at /);
+        expect(sha(w)).toBe(before);
+      }
+      // Nothing was left in the read-only folders.
+      expect(readdirSync(d2)).toEqual(['w.qpairs']);
+      expect(readdirSync(d3)).toEqual(['w.qpairs']);
+    } finally {
+      chmodSync(d2, 0o755);
+      chmodSync(d3, 0o755);
+    }
+  }, 180_000);
+});

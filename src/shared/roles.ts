@@ -1,0 +1,63 @@
+/**
+ * Caller roles and the role table of the contract's commands. No imports: the renderer uses it
+ * without bundling zod (src/shared/contract.ts re-exports it and checks it names every command).
+ */
+/**
+ * Who calls the engine. `owner`: the desktop user (IPC), serve mode on loopback without tokens,
+ * or a token whose annotator has role owner. `judge` and `annotator`: serve-mode tokens, with the
+ * role their annotator has in the workspace (a token for a name the workspace does not know, or
+ * whose role is not owner/judge, is an annotator). Each role may do what the roles below it may.
+ */
+export const CALLER_ROLES = ['annotator', 'judge', 'owner'] as const;
+export type CallerRole = (typeof CALLER_ROLES)[number];
+
+/** True when `role` ranks at least as high as `needed` (owner > judge > annotator). */
+export function roleAllows(role: CallerRole, needed: CallerRole): boolean {
+  return CALLER_ROLES.indexOf(role) >= CALLER_ROLES.indexOf(needed);
+}
+
+/**
+ * The lowest role allowed to call each command; the engine checks it before any handler runs
+ * (src/main/engine/access.ts), together with these rules that depend on the arguments:
+ * - below owner, a caller acts only as themself (annotate, label, undo, review as judge);
+ * - in a blind pool an annotator sees only their own labels and progress: never another
+ *   annotator's, the judge's, gold, `@aggregate`, per-pair agreement, or rankers' scores/ranks
+ *   (so `eval.*` on a blind pool is refused to annotators, and progress lists only themself);
+ * - server-side paths (`import.start` with `path`, `export.write` with `path`) only from a local
+ *   owner (the desktop app, or serve mode on loopback without tokens);
+ * - `job.cancel` only by the caller who started the job, or an owner.
+ */
+export const commandRoles = {
+  'app.info': 'annotator',
+  'workspace.stats': 'annotator',
+  'import.start': 'owner',
+  'job.cancel': 'annotator',
+  'pool.list': 'annotator',
+  'pool.create': 'owner',
+  'pool.setGuidelines': 'owner',
+  'pool.set': 'owner',
+  'pool.progress': 'annotator',
+  'annotator.list': 'annotator',
+  'annotate.query': 'annotator',
+  'annotate.navigate': 'annotator',
+  'label.set': 'annotator',
+  'label.undo': 'annotator',
+  'eval.pool': 'annotator',
+  'eval.query': 'annotator',
+  'annotator.add': 'owner',
+  'annotator.setRole': 'owner',
+  'pool.assign': 'owner',
+  'pool.assignment': 'annotator',
+  'pool.setAggregation': 'owner',
+  'pool.aggregation': 'judge',
+  'agreement.report': 'judge',
+  'review.queue': 'judge',
+  'review.settle': 'judge',
+  'eval.compare': 'judge',
+  'export.preview': 'judge',
+  'export.write': 'judge',
+  'models.list': 'judge',
+  'models.train': 'judge',
+  'models.score': 'judge',
+  'models.delete': 'owner',
+} as const satisfies Record<string, CallerRole>;

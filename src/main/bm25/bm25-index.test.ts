@@ -356,6 +356,44 @@ describe('Bm25Index persistence', () => {
     expect(db.prepare('SELECT count(*) FROM bm25_docs').pluck().get()).toBe(finalText.size);
   });
 
+  it('appends segments without loading the index, merges small trailing ones, and loads identical to a full build', () => {
+    const db = memoryDb();
+    const corpus = randomCorpus(7, 1200, 50);
+    const edits = randomCorpus(8, 100, 40);
+    const finalText = new Map(corpus.slice(0, 200).map((d) => [d.doc, d]));
+    // An index persisted the usual way first, then an import's chunks appended after it.
+    const first = new Bm25Index();
+    first.addDocuments(corpus.slice(0, 200));
+    first.persist(db);
+    const merges: number[] = [];
+    for (let k = 0; k < 10; k++) {
+      // each chunk: 100 new docs, and new text for 10 docs indexed before (a later segment wins)
+      const changed = edits.slice(k * 10, k * 10 + 10).map((e, i) => ({ ...e, doc: corpus[k * 17 + i * 3]!.doc }));
+      const batch = [...corpus.slice(200 + k * 100, 300 + k * 100), ...changed];
+      expect(Bm25Index.appendSegment(db, batch).mode).toBe('append');
+      for (const d of batch) finalText.set(d.doc, d);
+      const m = Bm25Index.mergeTail(db, { minSegments: 4, smallDocs: 400 });
+      if (m) merges.push(m.segments);
+    }
+    expect(merges.length).toBeGreaterThan(0);
+    const segs = db.prepare('SELECT n_docs FROM bm25_segments ORDER BY seg').pluck().all() as number[];
+    expect(segs.length).toBeLessThan(8);
+    const loaded = Bm25Index.load(db);
+    const full = new Bm25Index();
+    full.addDocuments([...finalText.values()].sort((a, b) => a.doc - b.doc));
+    expect(core(loaded)).toEqual(core(full));
+    for (let q = 0; q < 40; q++) expect(loaded.searchDocument(corpus[q * 29]!, 20)).toEqual(full.searchDocument(corpus[q * 29]!, 20));
+    expect(db.prepare('SELECT count(*) FROM bm25_docs').pluck().get()).toBe(finalText.size);
+    // bm25_docs names the segment holding each document's current version
+    const stale = db.prepare('SELECT count(*) FROM bm25_docs d WHERE NOT EXISTS (SELECT 1 FROM bm25_segments s WHERE s.seg = d.seg)').pluck().get();
+    expect(stale).toBe(0);
+    // The first append into an empty database writes the format and tokenizer; a mismatch is refused.
+    const empty = memoryDb();
+    Bm25Index.appendSegment(empty, corpus.slice(0, 5));
+    expect(Bm25Index.load(empty).stats.docs).toBe(5);
+    expect(() => Bm25Index.appendSegment(empty, corpus.slice(5, 6), { tokenizer: { stopWords: 'none' } })).toThrow(/other tokenizer settings/);
+  });
+
   it('rewrites when the database holds segments it did not load', () => {
     const db = memoryDb();
     small().persist(db);

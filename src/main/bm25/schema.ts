@@ -1,12 +1,14 @@
 /**
  * Tables of the persisted BM25 index (included by the workspace in migration 1).
  *
- * The index is stored as append-only *segments*: every `persist` after an import writes one new
- * segment holding only the documents added or re-indexed since the previous persist, plus the
- * doc numbers removed since then. Loading replays the segments in `seg` order: a document that
- * appears again in a later segment replaces its earlier version, a removal drops it. When there
- * are too many segments (or too many superseded documents) `persist` rewrites everything as one
- * segment ("compaction"), in one transaction.
+ * The index is stored as append-only *segments*: every `persist` writes one new segment holding
+ * only the documents added or re-indexed since the previous persist, plus the doc numbers removed
+ * since then. Loading replays the segments in `seg` order: a document that appears again in a
+ * later segment replaces its earlier version, a removal drops it. When there are too many
+ * segments (or too many superseded documents) `persist` rewrites everything as one segment
+ * ("compaction"), in one transaction. An import does not load the index: it appends a segment per
+ * chunk of its questions (`Bm25Index.appendSegment`) and merges the small segments trailing the
+ * list as they pile up (`Bm25Index.mergeTail`), so each of its steps is bounded.
  *
  * Segment encoding (all integers little-endian):
  *  - `docs`: Float64 doc numbers (`questions.doc`) of the segment's documents, n_docs of them;

@@ -77,8 +77,9 @@ describe('tokenizer', () => {
     expect(new Tokenizer({ stopWords: ['b', 'a'] }).signature).toBe(new Tokenizer({ stopWords: ['a', 'b', 'A'] }).signature);
   });
 
-  it('tokenizeForHighlight uses the default settings', () => {
+  it('tokenizeForHighlight uses the index rules without function words', () => {
     expect(tokenizeForHighlight('The C++ compiler')).toEqual(['c++', 'compiler']);
+    expect(tokenizeForHighlight("I don't know how long I can use my International Driver's license? I'm here")).toEqual(['long', 'international', 'driver', 'license']);
   });
 
   it('is fast (well under 1 µs per token on plain text)', () => {

@@ -28,7 +28,17 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { Db } from './db';
-import type { Workspace } from './workspace';
+
+/**
+ * What the journal needs of a workspace (Workspace fits; this file does not import it, since
+ * Workspace.open runs the journal's crash recovery).
+ */
+export interface JournaledWorkspace {
+  readonly db: Db;
+  readonly readonly: boolean;
+  readonlyError(): Error;
+  transactionAsync<T>(fn: () => Promise<T>): Promise<T>;
+}
 
 /** The turns of the engine's write gate (engine/write-gate.ts GateTurns; structural, so domain code does not import the engine). */
 export interface WriteTurns {
@@ -75,7 +85,7 @@ const YIELD_MS = 10;
 /** Tokens of the long writes running in this process (their journal is not an interrupted one). */
 const liveTokens = new Set<string>();
 /** The long write running on a workspace object (nested imports join it). */
-const sessions = new WeakMap<Workspace, UndoableWrite>();
+const sessions = new WeakMap<JournaledWorkspace, UndoableWrite>();
 
 const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
@@ -371,11 +381,9 @@ class UndoableWrite implements ChunkPoint {
   private lastYield = performance.now();
   private readonly chunkMs: number;
   private readonly contendedMs: number;
-  /** Chunks committed so far. */
-  commits = 0;
 
   constructor(
-    ws: Workspace,
+    ws: JournaledWorkspace,
     private readonly opts: UndoableOptions,
   ) {
     this.db = ws.db;
@@ -385,15 +393,15 @@ class UndoableWrite implements ChunkPoint {
 
   async begin(): Promise<void> {
     const db = this.db;
+    liveTokens.add(this.token);
+    await this.opts.turns?.acquire();
     const h = readHeader(db);
     if (h) {
       if (headerAlive(h)) throw busyError(h);
-      recoverInterruptedImport(db);
+      recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)
     }
-    liveTokens.add(this.token);
     db.pragma('recursive_triggers = ON'); // REPLACE's implicit deletes fire the delete triggers
     this.triggers = createJournalTriggers(db);
-    await this.opts.turns?.acquire();
     this.open();
     const again = readHeader(db);
     if (again) throw busyError(again);
@@ -423,7 +431,6 @@ class UndoableWrite implements ChunkPoint {
   private async nextChunk(): Promise<void> {
     this.db.exec('COMMIT');
     this.inTx = false;
-    this.commits++;
     this.opts.turns?.release();
     await new Promise<void>((r) => setImmediate(r));
     await this.opts.turns?.acquire();
@@ -453,15 +460,18 @@ class UndoableWrite implements ChunkPoint {
     else db.exec(`UPDATE import_journal SET state = 'committed'`);
     db.exec('COMMIT');
     this.inTx = false;
-    this.commits++;
     this.dispose();
     if (small) return;
     // Committed: from here on nothing is undone, even after a crash (the next open just clears).
-    for (;;) {
-      this.opts.turns?.release();
-      await new Promise<void>((r) => setImmediate(r));
-      await this.opts.turns?.acquire();
-      if (clearBatch(db, Math.max(this.chunkMs, MIN_BATCH_MS))) break;
+    try {
+      for (;;) {
+        this.opts.turns?.release();
+        await new Promise<void>((r) => setImmediate(r));
+        await this.opts.turns?.acquire();
+        if (clearBatch(db, MIN_BATCH_MS)) break; // bookkeeping: short batches, labels first
+      }
+    } catch {
+      // The import stands; what is left of its journal is cleared at the next writable open.
     }
   }
 
@@ -472,7 +482,8 @@ class UndoableWrite implements ChunkPoint {
     if (this.inTx && db.inTransaction) db.exec('ROLLBACK');
     this.inTx = false;
     this.dispose();
-    if (readHeader(db)?.token !== this.token) return report; // nothing was committed
+    const h = readHeader(db);
+    if (h?.token !== this.token || h.state === 'committed') return report; // nothing committed yet / the import stands
     const guards = createGuards(db);
     try {
       for (;;) {
@@ -514,7 +525,7 @@ function busyError(h: JournalHeader): QPairsError {
  * all of them, also the committed chunks. Nested calls (an import inside runImport) join the
  * running write. Inside a transaction the caller opened, fn runs in a savepoint without chunks.
  */
-export async function runUndoable<T>(ws: Workspace, opts: UndoableOptions, fn: (chunks: ChunkPoint) => Promise<T>): Promise<T> {
+export async function runUndoable<T>(ws: JournaledWorkspace, opts: UndoableOptions, fn: (chunks: ChunkPoint) => Promise<T>): Promise<T> {
   const active = sessions.get(ws);
   if (active) return fn(active);
   if (opts.oneTransaction || ws.db.inTransaction) return ws.transactionAsync(() => fn(NO_CHUNKS));
@@ -544,6 +555,6 @@ export async function runUndoable<T>(ws: Workspace, opts: UndoableOptions, fn: (
 }
 
 /** True while a long write runs on this workspace object. */
-export function undoableActive(ws: Workspace): boolean {
+export function undoableActive(ws: JournaledWorkspace): boolean {
   return sessions.has(ws);
 }

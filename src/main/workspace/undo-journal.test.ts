@@ -1,0 +1,249 @@
+/**
+ * Chunked imports stay undoable: an import that fails (or is cancelled, or dies) after some of its
+ * chunks were committed leaves every table exactly as it was — rows, rowids, AUTOINCREMENT
+ * counters, the BM25 segments — except rows that labels written meanwhile by others refer to.
+ * The imports here commit at every chunk boundary (chunkMs 0) so that many chunks are on disk.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CancelledError, QPairsError } from '../errors';
+import { importFiles } from '../import';
+import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/test-helpers';
+import { importTuning, runImport } from '../engine/work';
+import { Bm25Index } from '../bm25';
+import { sharedData } from '../../../tests/shared-data';
+import { recoverInterruptedImport, runUndoable, type WriteTurns } from './undo-journal';
+import { Workspace } from './workspace';
+
+let dir: string;
+beforeAll(() => {
+  dir = tempDir();
+});
+afterAll(() => cleanupTemp());
+afterEach(() => {
+  importTuning.chunkMs = 50;
+});
+
+function write(name: string, lines: string[]): string {
+  const f = path.join(dir, name);
+  writeFileSync(f, lines.join('\n') + '\n');
+  return f;
+}
+
+/** n questions of about 300 bytes: several 64 KB reads, so several chunks. */
+function questionLines(n: number, prefix: string, source?: string): string[] {
+  return Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ id: `${prefix}${i}`, ...(source ? { source } : {}), title: `question ${i} about ${prefix} ${i % 17}`, body: `body ${'lorem ipsum dolor '.repeat(14)} ${i}` }),
+  );
+}
+
+function journalEmpty(ws: Workspace): boolean {
+  return ws.db.prepare(`SELECT (SELECT count(*) FROM import_undo) + (SELECT count(*) FROM import_journal)`).pluck().get() === 0;
+}
+
+/** A workspace with some of everything: questions and answers, a graded pool with labels and a run, pairs, an index. */
+async function seeded(): Promise<Workspace> {
+  const ws = tempWorkspace();
+  await runImport(ws, 'semeval', [sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
+  await runImport(ws, 'askubuntu-pool', [sharedData('askubuntu/dev.txt')], { pool: 'au' });
+  ws.addLabel({ pool: 'au', queryId: ws.poolQueries('au')[0]!.queryId, candidateId: ws.poolQueries('au')[0]!.candidates[0]!, annotator: 'alice', value: '1', origin: 'test' });
+  return ws;
+}
+
+/** Runs an import with a chunk committed at every boundary; `watch` sees the committed state between chunks. */
+function chunked<T>(ws: Workspace, fn: () => Promise<T>, turns?: WriteTurns): Promise<T> {
+  return runUndoable(ws, { what: 'test import', chunkMs: 0, contendedMs: 0, turns }, fn);
+}
+
+describe('chunked imports', () => {
+  it('commits in chunks that readers see, and a failure at the end undoes all of them (inserts and updates)', async () => {
+    const ws = await seeded();
+    const before = tablesChecksum(ws);
+    const nBefore = ws.questionCount();
+    const reader = Workspace.open(ws.path);
+    let seen = 0;
+    // Good questions, then new text for 40 of the workspace's SemEval questions, then a broken line.
+    const semevalIds = ws.db.prepare(`SELECT id FROM questions WHERE source = 'semeval' ORDER BY doc LIMIT 40`).pluck().all() as string[];
+    const lines = [
+      ...questionLines(3000, 'new'),
+      ...semevalIds.map((id) => JSON.stringify({ id, source: 'semeval', title: 'rewritten', body: 'rewritten body' })),
+      ...questionLines(1000, 'more'),
+      '{"id": "broken", "title": ',
+    ];
+    const file = write('fails-at-the-end.jsonl', lines);
+    const err = await chunked(ws, () =>
+      importFiles(ws, 'questions-jsonl', [file], {
+        progressIntervalMs: 0,
+        onProgress: () => {
+          seen = Math.max(seen, reader.questionCount() - nBefore);
+        },
+      }),
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(QPairsError);
+    expect((err as Error).message).toMatch(/fails-at-the-end\.jsonl, line 4041: invalid JSON/);
+    expect(seen).toBeGreaterThan(1000); // chunks were committed (and visible) before the failure
+    expect(tablesChecksum(ws)).toBe(before);
+    expect(tablesChecksum(reader)).toBe(before);
+    expect(journalEmpty(ws)).toBe(true);
+    expect(ws.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    reader.close();
+    ws.close();
+  });
+
+  it('undoes pools, WITHOUT ROWID pairs and run scores, generated-column pairs and replaced runs', async () => {
+    const ws = await seeded();
+    const before = tablesChecksum(ws);
+    // askubuntu-pool into the existing pool "au": the run bm25-lucene is replaced (its old scores deleted), labels appended.
+    const au = ws.poolQueries('au');
+    const pool = au.map((q, i) => `${q.queryId}\t${q.candidates[i % 3]}\t${q.candidates.join(' ')}\t${q.candidates.map((_, j) => (40 - j + i / 1000).toFixed(3)).join(' ')}`);
+    const extra = Array.from({ length: 400 }, (_, i) => `x${i}\tx${i}c1\t${Array.from({ length: 20 }, (_, j) => `x${i}c${j}`).join(' ')}\t${Array.from({ length: 20 }, (_, j) => (20 - j).toString()).join(' ')}`);
+    const bad = write('pool-bad.txt', [...pool, ...extra, 'x-last\tonly two fields']);
+    await expect(chunked(ws, () => importFiles(ws, 'askubuntu-pool', [bad], { pool: 'au' }))).rejects.toThrow(
+      new RegExp(`pool-bad\\.txt, line ${au.length + 401}: expected 4 tab-separated fields`),
+    );
+    expect(tablesChecksum(ws)).toBe(before);
+    // askubuntu-pairs: duplicate_pairs has generated columns (lo, hi).
+    const pairs = write('pairs-bad.txt', [...Array.from({ length: 5000 }, (_, i) => `p${i}\tp${i + 1} p${i + 2}\tn${i} n${i + 1}`), 'bad line with no tabs at all\tx\ty\tz']);
+    await expect(chunked(ws, () => importFiles(ws, 'askubuntu-pairs', [pairs]))).rejects.toThrow(/pairs-bad\.txt, line 5001/);
+    expect(tablesChecksum(ws)).toBe(before);
+    expect(journalEmpty(ws)).toBe(true);
+    ws.close();
+  });
+
+  it('runImport: a cancel while indexing undoes the questions and the BM25 segments; re-importing adds nothing', async () => {
+    const ws = await seeded();
+    const before = tablesChecksum(ws);
+    const file = write('to-index.jsonl', questionLines(8000, 'ix'));
+    importTuning.chunkMs = 0;
+    const ac = new AbortController();
+    let steps = 0;
+    const run = runImport(ws, 'questions-jsonl', [file], {
+      signal: ac.signal,
+      onProgress: (_d, _t, note) => {
+        if (note === 'indexing' && ++steps === 3) ac.abort();
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(CancelledError);
+    expect(steps).toBe(3);
+    expect(tablesChecksum(ws)).toBe(before);
+
+    const first = await runImport(ws, 'questions-jsonl', [file]);
+    expect(first.counts.questionsInserted).toBe(8000);
+    const segments = ws.db.prepare(`SELECT count(*) FROM bm25_segments`).pluck().get() as number;
+    expect(segments).toBeLessThan(12); // appended a chunk at a time, the small segments merged as they pile up
+    const idx = Bm25Index.load(ws.db);
+    expect(idx.stats.docs).toBe(ws.questionCount());
+    expect(idx.search('question 7 about ix 12', 5)[0]).toBeDefined();
+    const data = tablesChecksum(ws, ['imports']);
+    const again = await runImport(ws, 'questions-jsonl', [file]);
+    expect(again.counts).toEqual({ questionsUnchanged: 8000 });
+    expect(tablesChecksum(ws, ['imports'])).toBe(data);
+    expect(journalEmpty(ws)).toBe(true);
+    ws.close();
+  });
+
+  it('keeps what labels written between chunks refer to (no acknowledged label is lost), undoes the rest', async () => {
+    const ws = tempWorkspace();
+    await runImport(ws, 'questions-jsonl', [write('base.jsonl', questionLines(50, 'b'))]);
+    const before = ws.stats();
+    const other = Workspace.open(ws.path);
+    // A labels file that builds pool "lp" from its pairs, failing at the very end.
+    const rows = ['query_id,candidate_id,annotator,label', ...Array.from({ length: 6000 }, (_, i) => `q${i % 300},c${i},gold,${i % 2}`), 'q1,c1,gold,maybe'];
+    const file = path.join(dir, 'labels-bad.csv');
+    writeFileSync(file, rows.join('\n') + '\n');
+    let labeled: number | null = null;
+    // Between two chunks (the import has committed and given the gate up), an annotator labels a pair the import created.
+    const turns: WriteTurns = {
+      acquire: async () => {},
+      release: () => {
+        if (labeled === null && other.findPool('lp') && other.hasPoolPair(other.pool('lp').id, 'q5', 'c5')) {
+          labeled = other.addLabel({ pool: 'lp', queryId: 'q5', candidateId: 'c5', annotator: 'ann', value: '1', origin: 'app' });
+        }
+      },
+      contended: false,
+    };
+    const err = await chunked(ws, () => importFiles(ws, 'labels-csv', [file], { pool: 'lp' }), turns).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(/labels-bad\.csv, line 6002: invalid label "maybe"/);
+    expect(err?.message).toMatch(/rows? kept that labels given meanwhile refer to/);
+    expect(labeled).not.toBeNull();
+    // The acknowledged label is there, with its pair, query and pool; nothing else of the import is.
+    expect(ws.currentLabels('lp')).toEqual([{ queryId: 'q5', candidateId: 'c5', annotator: 'ann', value: '1', seq: labeled }]);
+    expect(ws.poolQueries('lp')).toEqual([{ queryId: 'q5', candidates: ['c5'] }]);
+    const after = ws.stats();
+    expect({ ...after, labels: before.labels, labelEvents: before.labelEvents, pools: before.pools, annotators: before.annotators }).toEqual(before);
+    expect(after.labelEvents).toBe(1);
+    expect(journalEmpty(ws)).toBe(true);
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    other.close();
+    ws.close();
+  });
+});
+
+describe('crash recovery', () => {
+  /** A pid that is not running any more. */
+  const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+  it('rolls back an import interrupted mid-way the next time the workspace is opened for writing', async () => {
+    const ws = await seeded();
+    const before = tablesChecksum(ws);
+    const crashed = path.join(dir, 'crashed.qpairs');
+    let copied = false;
+    const file = write('long.jsonl', questionLines(6000, 'crash'));
+    importTuning.chunkMs = 0;
+    // "Crash": copy the files (database + WAL, as a power cut would leave them) once some chunks are committed.
+    await runImport(ws, 'questions-jsonl', [file], {
+      onProgress: (d, t, note) => {
+        if (!copied && note !== 'indexing' && d > t / 2) {
+          copyFileSync(ws.path, crashed);
+          copyFileSync(`${ws.path}-wal`, `${crashed}-wal`);
+          copied = true;
+        }
+      },
+    });
+    expect(copied).toBe(true);
+    const raw = new Database(crashed);
+    expect(raw.prepare(`SELECT state FROM import_journal`).pluck().get()).toBe('running');
+    expect(raw.prepare(`SELECT count(*) FROM questions WHERE id LIKE 'crash%'`).pluck().get()).toBeGreaterThan(0);
+    raw.prepare(`UPDATE import_journal SET pid = ?`).run(deadPid()); // the crashed process is gone
+    raw.close();
+
+    const reopened = Workspace.open(crashed);
+    expect(tablesChecksum(reopened)).toBe(before);
+    expect(journalEmpty(reopened)).toBe(true);
+    expect(reopened.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    reopened.close();
+    ws.close();
+  });
+
+  it('leaves a running import alone, and finishes (does not undo) one that had committed', async () => {
+    const ws = tempWorkspace();
+    await runImport(ws, 'questions-jsonl', [write('done.jsonl', questionLines(20, 'd'))]);
+    const data = tablesChecksum(ws, ['import_journal', 'import_undo']);
+    const header = (pid: number, state: string): void => {
+      ws.db.prepare(`INSERT INTO import_journal(id, token, pid, host, started, what, state, seqs) VALUES (1, 't', ?, ?, 'now', 'x', ?, '{}')`).run(pid, os.hostname(), state);
+      ws.db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES ('questions', 'i', 1)`).run();
+    };
+    // Alive (this very process, another connection's import): nothing happens, and a second import is refused.
+    header(process.pid === 1 ? 2 : 1, 'running');
+    if (existsSync('/proc/1')) {
+      expect(recoverInterruptedImport(ws.db)).toBeNull();
+      await expect(runImport(ws, 'questions-jsonl', [write('second.jsonl', questionLines(3, 's'))])).rejects.toThrow(/another import into this workspace is running/);
+    }
+    ws.db.exec(`DELETE FROM import_journal; DELETE FROM import_undo;`);
+    header(deadPid(), 'committed');
+    expect(recoverInterruptedImport(ws.db)).toMatchObject({ committed: true });
+    expect(journalEmpty(ws)).toBe(true);
+    expect(tablesChecksum(ws, ['import_journal', 'import_undo'])).toBe(data);
+    ws.close();
+  });
+});

@@ -16,6 +16,7 @@ import { ReviewScreen } from './review/ReviewScreen';
 import { AgreementScreen } from './screens/AgreementScreen';
 import { ExportScreen } from './screens/ExportScreen';
 import { ModelsScreen } from './screens/ModelsScreen';
+import { BrowseScreen } from './screens/BrowseScreen';
 
 /** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
 function tabFromHash(): string | null {
@@ -94,12 +95,12 @@ export function App(): ReactNode {
   );
   const clearReviewFocus = useCallback(() => setReviewFocus(null), []);
 
-  // Alt+1…8 switch screens (plain digits are label keys on the Annotate and Review screens); each
+  // Alt+1…9 switch screens (plain digits are label keys on the Annotate and Review screens); each
   // number keeps its screen, and only the screens this role sees can be reached.
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (!e.altKey || e.ctrlKey || e.metaKey || !role) return;
-      const m = /^Digit([1-8])$/.exec(e.code);
+      const m = /^Digit([1-9])$/.exec(e.code);
       if (!m) return;
       const t = tabForShortcut(role, Number(m[1]));
       e.preventDefault();
@@ -112,6 +113,15 @@ export function App(): ReactNode {
   useEffect(() => {
     document.title = info?.workspaceName ? `QPairs — ${info.workspaceName}` : 'QPairs';
   }, [info]);
+
+  // The sticky top bar's height (it wraps on narrow windows): sticky panels below it use --topbar-h.
+  useEffect(() => {
+    const el = document.querySelector<HTMLElement>('header.topbar');
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => document.documentElement.style.setProperty('--topbar-h', `${el.offsetHeight}px`));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [role]);
 
   if (!info || !role || !tab) {
     return (
@@ -216,6 +226,7 @@ export function App(): ReactNode {
         {tab === 'evaluate' && <EvaluateScreen shared={shared} />}
         {tab === 'export' && <ExportScreen shared={shared} />}
         {tab === 'models' && <ModelsScreen shared={shared} />}
+        {tab === 'browse' && <BrowseScreen shared={shared} />}
       </main>
     </div>
   );

@@ -69,6 +69,8 @@ export const commandArgs = {
       scheme: scheme.default('binary'),
       /** Whether the pool's annotators label blind (default on; see commandRoles). */
       blind: z.boolean().default(true),
+      /** Issue 13: restrict queries and candidates to one corpus (questions.source); omitted = corpora mix. */
+      source: name.optional(),
     })
     .refine((a) => (a.queries ? 1 : 0) + (a.sample ? 1 : 0) === 1, { message: 'give either queries or sample' }),
   'pool.setGuidelines': z.object({ pool: name, markdown: z.string().max(200_000) }),
@@ -104,6 +106,11 @@ export const commandArgs = {
     convention: conventionSchema.default('skip'),
     ties: tiesSchema.default('pool-order'),
     threshold: z.number().default(1),
+    /**
+     * Issue 13: also count partially labeled queries (at least one label from the source), their
+     * unlabeled candidates as non-relevant. Default false: only fully labeled queries count.
+     */
+    partial: z.boolean().default(false),
   }),
   'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional() }),
   // ---------------------------------------------------------------- gold workflow (src/main/gold, src/main/export)
@@ -161,6 +168,8 @@ export const commandArgs = {
     run: name.optional(),
     annotator: name.optional(),
     lines: z.number().int().min(0).max(1000).default(10),
+    /** Issue 13: include question title + body (jsonl/csv/hf-dataset columns, askubuntu corpus file); default true. */
+    text: z.boolean().default(true),
   }),
   /**
    * Writes an export and its datasheet. With `path` (desktop app, local engine only): the files are
@@ -173,7 +182,14 @@ export const commandArgs = {
     run: name.optional(),
     annotator: name.optional(),
     path: z.string().min(1).max(4096).optional(),
+    /** Issue 13: include question title + body (jsonl/csv/hf-dataset columns, askubuntu corpus file); default true. */
+    text: z.boolean().default(true),
   }),
+  // ---------------------------------------------------------------- browse (issue 13; src/main/engine/browse.ts)
+  /** BM25 search over the workspace's questions (title + body), best first; `source` keeps one corpus. */
+  'questions.search': z.object({ text: z.string().min(1).max(10_000), source: name.optional(), limit: z.number().int().min(1).max(200).default(50) }),
+  /** A question, its answers count, the pools it is in (optionally one pool) and the labels on it the caller may see. */
+  'question.show': z.object({ id, pool: name.optional() }),
   // ---------------------------------------------------------------- models (src/main/models, src/main/training)
   'models.list': z.object({}),
   /** Trains a model as a job; it is then stored and every pool is scored with it (run = name). */
@@ -269,8 +285,8 @@ export interface LabelAck {
   record: LabelRecord | null;
 }
 
-export interface RunMetrics {
-  queries: number;
+/** The metrics of one run (fractions in [0, 1]). */
+export interface MetricValues {
   MAP: number;
   MRR: number;
   'P@1': number;
@@ -278,15 +294,46 @@ export interface RunMetrics {
   'R-Prec': number;
 }
 
+/**
+ * A run's metrics over `queries` evaluated queries; each metric is null, with `reason`, when no
+ * query could be evaluated (the source has no labels, no query is fully labeled yet, or under
+ * `skip` none has a relevant candidate) — never 0 for "nothing to measure".
+ */
+export interface RunMetrics {
+  queries: number;
+  MAP: number | null;
+  MRR: number | null;
+  'P@1': number | null;
+  'P@5': number | null;
+  'R-Prec': number | null;
+  reason?: string;
+}
+
 export interface PoolEvaluation {
   pool: string;
+  /** The label source evaluated against (an annotator, "gold" or "@aggregate"). */
   annotator: string;
+  /** How the source was chosen: given by the caller, or the default rule (gold/state.ts defaultLabelSource). */
+  annotatorChosenBy: 'caller' | 'default';
   convention: Convention;
   ties: TieRule;
+  /** Whether partially labeled queries were counted (eval.pool `partial`). */
+  partial: boolean;
+  /** How labeled queries were chosen and unlabeled candidates treated (one sentence, for display). */
+  labeling: string;
+  /** Queries counted: fully labeled ones (or, with `partial`, those with at least one label). */
   labeledQueries: number;
+  /** Queries every candidate of which has a label from the source ("?" counts as labeled, not relevant). */
+  fullyLabeledQueries: number;
+  /** Queries with some but not all candidates labeled (left out unless `partial`). */
+  partiallyLabeledQueries: number;
+  /** Queries in the pool. */
+  totalQueries: number;
+  /** Why every run's metrics are null (e.g. the source has no labels), else null. */
+  reason: string | null;
   runs: Record<string, RunMetrics>;
-  /** Metric values after the first n fully labeled queries (in labeling order), per run. */
-  curve: Array<{ labeledQueries: number; runs: Record<string, Omit<RunMetrics, 'queries'>> }>;
+  /** Metric values after the first n counted queries (in labeling order), per run (points with nothing evaluated yet omit the run). */
+  curve: Array<{ labeledQueries: number; runs: Record<string, MetricValues> }>;
 }
 
 export interface QueryEvaluation {
@@ -324,10 +371,43 @@ export interface CommandResults {
   'eval.compare': CompareView;
   'export.preview': ExportPreview;
   'export.write': ExportWritten;
+  'questions.search': BrowseSearch;
+  'question.show': QuestionShow;
   'models.list': ModelsView;
   'models.train': { jobId: string };
   'models.score': { jobId: string };
   'models.delete': { deleted: boolean };
+}
+
+// ------------------------------------------------------------------ browse (issue 13)
+
+/** `questions.search`: the best matches, best first (BM25 scores of this search, not of any pool's rankers). */
+export interface BrowseSearch {
+  text: string;
+  source: string | null;
+  results: Array<{ id: string; title: string; source: string; score: number }>;
+}
+
+/**
+ * `question.show`: the question, how many answers/comments it has, and one entry per place it
+ * has in a pool (as a query, or as a candidate of a query) with the labels on it there that the
+ * caller may see (an annotator of a blind pool: only their own). `candidatePosition` is the
+ * candidate's 0-based position in the pool's original (retriever's) order, null for a query and
+ * for an annotator of a blind pool (it would show the retriever's rank).
+ */
+export interface QuestionShow {
+  question: Question;
+  answers: number;
+  pools: Array<{
+    pool: string;
+    blind: boolean;
+    queryId: string;
+    as: 'query' | 'candidate';
+    queryPosition: number;
+    candidatePosition: number | null;
+    /** As a query: labels on its pairs (each names its candidate); as a candidate: labels on this pair. */
+    labels: Array<{ annotator: string; queryId: string; candidateId: string; value: string }>;
+  }>;
 }
 
 /** A judge's settled label: the label ack plus how many disagreements remain unsettled. */

@@ -19,20 +19,30 @@ export function isReservedAnnotatorName(name: string): boolean {
 }
 
 /**
- * How a pool's annotators' labels combine into the aggregate (see src/main/gold/rules.ts):
- * - `adjudicated` (default): the agreed label; where annotators disagree, the judge's label
- *   (unresolved until a judge settles it).
- * - `majority`: the agreed label; on disagreement the judge's label if any, else the value with a
- *   strict majority of the votes (ties unresolved).
- * - `mean`: mean grade of the votes > threshold (default 0: Likert mean above 0) is relevant,
- *   else not; the result is a binary relevance written in the pool's scheme. Judges are ignored.
- * - `unanimous`: only pairs every assigned annotator labeled alike; the others are unresolved.
+ * How a pool's annotators' labels combine into the aggregate (see src/main/gold/rules.ts). "?"
+ * (unsure) is a vote for no value: a pair with one is never `agreed` and goes to Review.
+ * - `adjudicated` (default): the agreed label; where annotators disagree or anyone said "?", the
+ *   judge's label (unresolved until a judge settles it).
+ * - `majority`: the agreed label; otherwise the judge's label if any, else the value with a
+ *   strict majority of all votes, each "?" a vote for no value (ties, or "?" winning: unresolved).
+ * - `mean`: mean grade of the decisive votes ("?" left out) > threshold (default 0: Likert mean
+ *   above 0) is relevant, else not; only "?" votes: unresolved. The result is a binary relevance
+ *   written in the pool's scheme. Judges are ignored.
+ * - `unanimous`: only pairs every assigned annotator labeled alike, none "?"; the others are unresolved.
  */
 export const AGGREGATION_RULES = ['adjudicated', 'majority', 'mean', 'unanimous'] as const;
 export type AggregationRule = (typeof AGGREGATION_RULES)[number];
 
-/** Gold export formats (src/main/export/). */
-export const EXPORT_FORMATS = ['askubuntu', 'qrels', 'trec-run', 'jsonl', 'csv', 'semeval-relevancy'] as const;
+/** How each aggregation rule counts "?" (unsure) votes, one sentence each (datasheet, CLI, UI). */
+export const UNSURE_UNDER_RULE: Readonly<Record<AggregationRule, string>> = {
+  adjudicated: 'a pair with any "?" is not agreed: it stays unresolved until a judge settles it',
+  majority: 'each "?" is a vote for no value: a value needs a strict majority of all votes ("?" included), else the judge\'s label, else the pair is unresolved',
+  mean: '"?" is left out of the mean; a pair with only "?" votes is unresolved',
+  unanimous: 'a pair with any "?" is unresolved',
+};
+
+/** Gold export formats (src/main/export/); `hf-dataset` writes a folder (data/pairs.jsonl + README.md dataset card). */
+export const EXPORT_FORMATS = ['askubuntu', 'qrels', 'trec-run', 'jsonl', 'csv', 'semeval-relevancy', 'hf-dataset'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Per-query metrics rankers can be compared on (`eval.compare`). */
@@ -101,6 +111,8 @@ export interface AggregationSummary {
   disagreements: number;
   /** Disagreements that have a judge's label. */
   settled: number;
+  /** Pairs with at least one "?" (unsure) vote; of those, with a judge's label and left unresolved by the rule. */
+  unsure: { pairs: number; settled: number; unresolved: number };
   byStatus: Record<PairStatus, number>;
   /** Aggregate values and how often each occurs. */
   distribution: Record<string, number>;
@@ -176,7 +188,9 @@ export interface ReviewItem {
   candidatePosition: number;
   query: Question | null;
   candidate: Question | null;
-  /** Every voting annotator's current label. */
+  /** Why the pair is in the queue: its decisive votes disagree, or someone said "?" (both: disagreement). Always set by the engine. */
+  reason?: 'disagreement' | 'unsure';
+  /** Every voting annotator's current label, "?" (unsure) included. */
   labels: Array<{ annotator: string; value: string }>;
   /**
    * How much settling this pair can move the rankers: Σ over runs of the largest |ΔAP| of the
@@ -199,8 +213,11 @@ export interface ReviewQueue {
   rule: AggregationRule;
   /** Values a judge may give (keys 1…n in the UI), in the scheme's order. */
   values: string[];
-  /** Disagreements in the pool; settled; still to settle. */
+  /** Pairs to review (disagreements and pairs with a "?" vote); settled; still to settle. */
   total: number;
+  /** Of `total`: pairs whose decisive votes disagree, and pairs in the queue only for a "?". */
+  disagreements: number;
+  unsure: number;
   settled: number;
   remaining: number;
   /** Ordered by impact (highest first), then pool order. */

@@ -56,6 +56,8 @@ export const commandRoles = {
   'eval.compare': 'judge',
   'export.preview': 'judge',
   'export.write': 'judge',
+  'questions.search': 'annotator',
+  'question.show': 'annotator',
   'models.list': 'judge',
   'models.train': 'judge',
   'models.score': 'judge',

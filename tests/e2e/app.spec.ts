@@ -51,7 +51,7 @@ test('imports the SemEval dev XML through the file input', async () => {
   await expect(page.getByTestId('workspace-name')).toHaveText('e2e.qpairs');
   await expect(page.getByTestId('workspace-file')).toHaveText('e2e.qpairs');
   await expect(page.getByTestId('header-readonly')).toHaveCount(0);
-  await expect(page.locator('[data-testid^="tab-"]')).toHaveCount(8);
+  await expect(page.locator('[data-testid^="tab-"]')).toHaveCount(9);
   await expect(page.getByTestId('import-update')).not.toBeChecked();
   await expect(page.getByTestId('import-strict')).not.toBeChecked();
   await page.getByTestId('import-format').selectOption('semeval');
@@ -212,11 +212,11 @@ test('the Evaluate screen updates live as labels arrive', async () => {
 
   await expect(ev.getByTestId('eval-labeled-queries')).toHaveText('2');
   await expect(ev.getByTestId(`metric-${RUN}-queries`)).toHaveText('2');
-  await expect.poll(async () => Number(await ev.getByTestId(`metric-${RUN}-MAP`).textContent())).toBeCloseTo(map1 / 2, 2);
+  await expect.poll(async () => Number(await ev.getByTestId(`metric-${RUN}-MAP`).textContent())).toBeCloseTo(map1 / 2, 1);
   await expect(ev.getByTestId(`curve-${RUN}`)).toHaveAttribute('data-points', '2');
   await ev.getByTestId('convention-skip').check();
   await expect(ev.getByTestId(`metric-${RUN}-queries`)).toHaveText('1');
-  await expect(ev.getByTestId(`metric-${RUN}-MAP`)).toHaveText(map1.toFixed(3));
+  await expect(ev.getByTestId(`metric-${RUN}-MAP`)).toHaveText(map1.toFixed(2));
 
   // Per-query drill-down.
   await ev.getByTestId('drill-query').fill(queryA);

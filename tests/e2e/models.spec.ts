@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { startServe, type ServeProcess } from './serve';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -21,7 +22,8 @@ const POOL = 'SemEval2016-Task3-CQA-QL-dev';
 const TFIDF = 'tfidf-dev';
 const LTR = 'ltr-dev';
 const CANCELLED = 'lstm-cancelled';
-const METRIC = /^0\.\d{3}$|^1\.000$/;
+/** Metrics as the papers and the CLI print them: percent with two decimals. */
+const METRIC = /^\d{1,2}\.\d{2}$|^100\.00$/;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -232,4 +234,31 @@ test('a model scores a pool again, and is deleted after confirmation', async () 
   await expect(page.getByTestId(`model-row-${LTR}`)).toHaveCount(0);
   await expect(page.getByTestId('model-delete-message')).toHaveText(`Model “${LTR}” deleted, with the runs it had scored.`);
   expect(await modelNames(page)).toEqual([TFIDF]);
+});
+
+test('axe-core finds no serious or critical violation on the Models screen with trained models', async () => {
+  const found: string[] = [];
+  for (const t of ['models', 'evaluate', 'annotate']) {
+    await page.getByTestId(`tab-${t}`).click();
+    await expect(page.getByTestId(`tab-${t}`)).toHaveAttribute('aria-selected', 'true');
+    await page.waitForTimeout(300);
+    const r = await new AxeBuilder({ page: page }).analyze();
+    for (const v of r.violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      found.push(`${t}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+    }
+  }
+  if (found.length) console.log(found.join('\n'));
+  expect(found).toEqual([]);
+});
+
+test('at 1024×700 the Models screen with trained models does not scroll sideways', async () => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.getByTestId('tab-models').click();
+  await expect(page.getByTestId('models-table')).toBeVisible();
+  await page.waitForTimeout(300);
+  const [sw, cw] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'models-1024-trained.png'), fullPage: true });
+  expect(sw, `scrollWidth ${sw} > clientWidth ${cw}`).toBeLessThanOrEqual(cw);
+  await page.setViewportSize({ width: 1360, height: 900 });
 });

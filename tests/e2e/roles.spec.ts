@@ -100,7 +100,7 @@ test('alice (annotator) sees only Annotate and Evaluate, labels blind, and no fi
   await expect(alice.getByTestId('header-annotator')).toHaveText('alice');
   await expect(alice.getByTestId('workspace-name')).toHaveText('team.qpairs');
   await expect(alice.getByTestId('tab-annotate')).toHaveAttribute('aria-selected', 'true');
-  expect(await tabIds(alice)).toEqual(['annotate', 'evaluate']);
+  expect(await tabIds(alice)).toEqual(['annotate', 'evaluate', 'browse']);
   expect(new URL(alice.url()).hash).toBe('#annotate');
   await expect(alice.getByTestId('header-backend')).toHaveCount(0);
 
@@ -147,7 +147,7 @@ test('alice (annotator) sees only Annotate and Evaluate, labels blind, and no fi
 test('carol (judge) sees the judge’s screens, and none of them calls what a judge may not', async ({ browser }) => {
   const carol = await openAs(browser, 'carol', '#pools');
   await expect(carol.getByTestId('header-role')).toHaveAttribute('data-role', 'judge');
-  expect(await tabIds(carol)).toEqual(['annotate', 'review', 'agreement', 'evaluate', 'export', 'models']);
+  expect(await tabIds(carol)).toEqual(['annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse']);
   await expect(carol.getByTestId('tab-annotate')).toHaveAttribute('aria-selected', 'true');
   for (const t of ['review', 'agreement', 'evaluate', 'export', 'models', 'annotate']) {
     await carol.getByTestId(`tab-${t}`).click();
@@ -163,7 +163,7 @@ test('olivia (owner, with a token) opens the pool after a warning; alice’s rel
   const olivia = await openAs(browser, 'olivia', '#workspace');
   await expect(olivia.getByTestId('header-role')).toHaveAttribute('data-role', 'owner');
   await expect(olivia.getByTestId('header-annotator')).toHaveText('olivia');
-  expect(await tabIds(olivia)).toEqual(['workspace', 'pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'models']);
+  expect(await tabIds(olivia)).toEqual(['workspace', 'pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse']);
   // A token holder is not on the server's machine: she uploads, she cannot name server files.
   await expect(olivia.getByTestId('import-files')).toBeVisible();
   await expect(olivia.getByTestId('import-paths')).toHaveCount(0);

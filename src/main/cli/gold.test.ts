@@ -47,7 +47,7 @@ describe('gold CLI commands', () => {
   it('usage lists the new commands; bad flags are usage errors', async () => {
     const help = (await run('--help')).out;
     for (const c of ['agreement W', 'export W', 'annotators list W', 'assign W', 'adjudicate W', 'label W', 'aggregate W', '--compare R1,R2']) expect(help).toContain(c);
-    expect(help).toMatch(/export formats: askubuntu, qrels, trec-run, jsonl, csv, semeval-relevancy/);
+    expect(help).toMatch(/export formats: askubuntu, qrels, trec-run, jsonl, csv, semeval-relevancy, hf-dataset/);
     const w = path.join(dir, 'w.qpairs');
     await ok('init', w);
     expect((await run('export', w, '--pool', 'p', '--format', 'xml', 'out')).code).toBe(2);
@@ -112,7 +112,10 @@ describe('gold CLI commands', () => {
     expect(ev.annotator).toBe('@aggregate');
     expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'bob', '--json')).annotator).toBe('bob');
     expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', '@aggregate', '--convention', 'zero', '--json')).runs).toEqual(ev.runs);
-    expect(ev.runs.alt.queries).toBe(3);
+    // Only fully labeled (here: fully resolved) queries count by default; --partial counts the third.
+    expect(ev).toMatchObject({ labeledQueries: 2, totalQueries: 3, partiallyLabeledQueries: 1, partial: false });
+    expect(ev.runs.alt.queries).toBe(2);
+    expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--convention', 'zero', '--partial', '--json')).runs.alt.queries).toBe(3);
     agg = JSON.parse(await ok('aggregate', w, '--pool', 'p', '--rule', 'unanimous', '--json'));
     expect(agg).toMatchObject({ rule: 'unanimous', resolved: 6 });
     expect((await run('aggregate', w, '--pool', 'p', '--rule', 'plurality')).code).toBe(2);
@@ -120,7 +123,7 @@ describe('gold CLI commands', () => {
 
     // Export with datasheet.
     const out = path.join(dir, 'gold.csv');
-    const ex = JSON.parse(await ok('export', w, '--pool', 'p', '--format', 'csv', out, '--json'));
+    const ex = JSON.parse(await ok('export', w, '--pool', 'p', '--format', 'csv', out, '--no-text', '--json'));
     expect(ex).toMatchObject({ pool: 'p', format: 'csv', labels: '@aggregate' });
     expect(readFileSync(out, 'utf8').split('\n')[2]).toBe('q1,b,gold,1,1,1,adjudicated,alice=1;bob=0');
     expect(readFileSync(`${out}.datasheet.md`, 'utf8')).toMatch(/## Agreement\n\n2 annotators \(alice, bob\)/);

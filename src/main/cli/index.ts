@@ -4,7 +4,7 @@ import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
 import { isLabelScheme } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
-import { runImport, createPool } from '../engine/work';
+import { runImport, createPool, questionSources } from '../engine/work';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { EXPORT_FORMATS } from '../../shared/gold';
@@ -28,11 +28,13 @@ usage:
         [--update]   replace questions whose id the workspace holds from another source
         [--strict]   questionable input (unknown qrels queries, no PostLinks.xml, …) is an error
   qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
+        [--source S]   queries and candidates from one corpus only (default: all sources mix)
   qpairs pool set W --pool P --blind true|false      annotators label blind (default) or see scores and others' labels
   qpairs pool list W [--json]
   qpairs stats W [--json]
   qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
-        [--ties pool-order|trec-eval] [--threshold 1] [--json]
+        [--ties pool-order|trec-eval] [--threshold 1] [--partial] [--json]
+        (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate)
         [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]
   qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE
   qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]
@@ -40,7 +42,8 @@ usage:
   qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]
   qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]
   qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
-  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--json]
+  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--json]
+        question text included (jsonl/csv columns, askubuntu OUT-stem.corpus.txt) unless --no-text; hf-dataset: OUT is a folder
   qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--epochs E] [--seed S]
         [--config JSON] [--vectors word2vec.txt] [--json]    M in tfidf, skipgram, bow-cnn, cnn, lstm, gru, rcnn, ltr
         [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)
@@ -49,7 +52,7 @@ usage:
   qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
 
 import formats: ${IMPORT_FORMATS.join(', ')}
-export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md)
+export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
 exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled
 one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
 
@@ -164,6 +167,7 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     seed: { type: 'string' },
     depth: { type: 'string' },
     scheme: { type: 'string' },
+    source: { type: 'string' },
     json: { type: 'boolean' },
   });
   const name = requireString(values.name, '--name P');
@@ -186,12 +190,20 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
   const bar = new ProgressBar(`pool ${name}`);
   try {
     const blind = values.blind === undefined ? true : parseOnOff(values.blind, '--blind');
-    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind }, {
+    const source = values.source;
+    const sources = questionSources(ws);
+    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source }, {
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
     bar.done();
-    if (values.json) out.log(json(info));
-    else out.log(`created pool ${info.name}: ${info.queries} queries, ${info.pairs} candidate pairs (BM25 top-${depth})`);
+    const mixed = source === undefined && sources.length > 1;
+    if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}) }));
+    else {
+      out.log(`created pool ${info.name}: ${info.queries} queries, ${info.pairs} candidate pairs (BM25 top-${depth}${source !== undefined ? `, source ${source} only` : ''})`);
+      if (mixed) {
+        out.log(`  note: no --source given, so queries and candidates mix the workspace's ${sources.length} sources (${sources.map((s) => `${s.source}: ${s.questions}`).join(', ')}); use --source S to keep one corpus`);
+      }
+    }
     return 0;
   } finally {
     bar.done();

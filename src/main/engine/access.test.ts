@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView } from '../../shared/contract';
+import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch } from '../../shared/contract';
 import type { Engine } from './engine';
 import type { CallerInput } from './access';
 import { MARKERS, teamEngine } from './test-team';
@@ -53,6 +53,8 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'eval.compare': 'judge',
   'export.preview': 'judge',
   'export.write': 'judge',
+  'questions.search': 'annotator',
+  'question.show': 'annotator',
   'models.list': 'judge',
   'models.train': 'judge',
   'models.score': 'judge',
@@ -115,6 +117,10 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
       return { pool: 'sealed', format: 'jsonl' };
     case 'export.write':
       return { pool: 'sealed', format: 'jsonl' };
+    case 'questions.search':
+      return { text: 'laptops', limit: 10 };
+    case 'question.show':
+      return { id: 'q1', pool: 'sealed' };
     case 'models.train':
       return { model: 'tfidf', name: `m-${tag}` };
     case 'models.score':
@@ -266,6 +272,41 @@ describe('a blind pool is sealed for its annotators', () => {
     await expect(engine.invoke('pool.assignment', { pool: 'sealed', annotator: 'bob' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
     const owner = (await engine.invoke('pool.progress', { pool: 'sealed' })) as { annotators: Array<{ annotator: string }> };
     expect(owner.annotators.map((a) => a.annotator).sort()).toEqual(['alice', 'bob', 'carol', 'gold']);
+  });
+
+  it('question.show: alice on a blind pool sees only her own labels, never bob\'s, the judge\'s or gold; questions.search is open', async () => {
+    const alice = CALLERS.annotator!.input;
+    for (const id of ['q1', 'c2']) {
+      const shown = (await engine.invoke('question.show', { id }, alice)) as QuestionShow;
+      const sealed = shown.pools.filter((p) => p.pool === 'sealed');
+      expect(sealed.length).toBeGreaterThan(0);
+      for (const p of sealed) {
+        expect(p.labels.length).toBeGreaterThan(0);
+        expect(new Set(p.labels.map((l) => l.annotator))).toEqual(new Set(['alice']));
+        expect(p.candidatePosition).toBeNull();
+      }
+      const text = JSON.stringify(sealed);
+      for (const [whose, marker] of Object.entries(MARKERS)) expect(text.includes(marker), `alice saw ${whose}'s ${marker} via question.show`).toBe(false);
+      // the open pool: everyone's labels, as in Annotate
+      const open = shown.pools.filter((p) => p.pool === 'open');
+      expect(JSON.stringify(open)).toContain(MARKERS.bob);
+      // the owner and the judge see everything, with candidate positions
+      for (const who of [CALLERS['owner (local)']!.input, CALLERS.judge!.input]) {
+        const all = (await engine.invoke('question.show', { id, pool: 'sealed' }, who)) as QuestionShow;
+        expect(all.pools.every((p) => p.pool === 'sealed')).toBe(true);
+        expect(JSON.stringify(all)).toContain(MARKERS.bob);
+        expect(JSON.stringify(all)).toContain(MARKERS.gold);
+      }
+    }
+    const c2 = (await engine.invoke('question.show', { id: 'c2' }, CALLERS['owner (local)']!.input)) as QuestionShow;
+    expect(c2.question.title).toBe('title of c2');
+    expect(c2.pools.find((p) => p.pool === 'sealed' && p.queryId === 'q2')).toMatchObject({ as: 'candidate', queryPosition: 1, candidatePosition: 1 });
+    await expect(engine.invoke('question.show', { id: 'nope' }, alice)).rejects.toMatchObject({ code: 'not-found' });
+    const found = (await engine.invoke('questions.search', { text: 'title of c3 laptops', limit: 3 }, alice)) as BrowseSearch;
+    expect(found.results[0]).toMatchObject({ id: 'c3', title: 'title of c3', source: 'test' });
+    expect(found.results).toHaveLength(3);
+    expect(((await engine.invoke('questions.search', { text: 'laptops', source: 'elsewhere' }, alice)) as BrowseSearch).results).toEqual([]);
+    await expect(engine.invoke('questions.search', { text: 'x', limit: 201 }, alice)).rejects.toMatchObject({ code: 'invalid-argument' });
   });
 
   it('app.info names the workspace file, never its path', async () => {

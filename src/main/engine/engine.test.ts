@@ -151,7 +151,10 @@ describe('engine', () => {
     expect(v.runNames).toEqual(['bm25']);
     const top = v.candidates.find((c) => c.runs.bm25?.rank === 1)!;
     await engine.invoke('label.set', { pool: 'p', queryId: v.queryId, candidateId: top.id, annotator: 'gold', value: '1' });
-    const ev = (await engine.invoke('eval.pool', { pool: 'p' })) as PoolEvaluation;
+    // Issue 13: one label of 20 is a partially labeled query — left out by default, counted with partial.
+    const full = (await engine.invoke('eval.pool', { pool: 'p' })) as PoolEvaluation;
+    expect(full).toMatchObject({ labeledQueries: 0, partiallyLabeledQueries: 1, totalQueries: 5, runs: { bm25: { queries: 0, MAP: null } } });
+    const ev = (await engine.invoke('eval.pool', { pool: 'p', partial: true })) as PoolEvaluation;
     expect(ev.runs.bm25).toMatchObject({ queries: 1, MAP: 1, MRR: 1, 'P@1': 1 });
     expect(ev.curve).toHaveLength(1);
   });

@@ -15,6 +15,7 @@ import { WriteGate } from './write-gate';
 import { annotateQuery, navigate, poolProgress, setLabel, undoLabel } from './annotate';
 import { createPoolJob, importJob } from './work';
 import { evaluatePool, evaluateQuery } from './evaluate';
+import { browseIndex, searchQuestions, showQuestion } from './browse';
 import { deleteModelCommand, loadedModelBackend, modelsView, scoreJob, trainJob } from './models';
 import { goldHandlers } from './gold';
 import type { EngineCore } from './core';
@@ -152,6 +153,8 @@ export class Engine implements EngineCore {
         }),
       'eval.pool': (a) => evaluatePool(ws, a),
       'eval.query': (a) => evaluateQuery(ws, a),
+      'questions.search': async (a) => searchQuestions(ws, a, await browseIndex(ws, this.writes)),
+      'question.show': (a, ctx) => showQuestion(ws, a, ctx),
       'models.list': () => modelsView(this),
       'models.train': (a) => ({ jobId: trainJob(this, a) }),
       'models.score': (a) => ({ jobId: scoreJob(this, a) }),

@@ -159,7 +159,7 @@ describe('two annotators and a judge through the engine', () => {
     await expect(inv('eval.compare', { pool: 'team', runs: ['search-engine'] })).rejects.toMatchObject({ code: 'invalid-argument' });
 
     // Export: preview, download (no path), and a file write from the desktop app.
-    const pv = await inv<ExportPreview>('export.preview', { pool: 'team', format: 'csv', lines: 3 });
+    const pv = await inv<ExportPreview>('export.preview', { pool: 'team', format: 'csv', lines: 3, text: false });
     expect(pv.files[0]!.head[0]).toBe('query_id,candidate_id,annotator,label,grade,relevant,status,votes');
     expect(pv.files[0]!.head).toHaveLength(3);
     expect(pv.datasheet).toMatch(/## Agreement\n\n2 annotators \(alice, bob\)/);

@@ -14,7 +14,7 @@ import {
   assignPool,
   assignmentView,
   checkJudge,
-  isDisagreementEntry,
+  needsReview,
   loadPoolState,
   pairKey,
   reviewQueue,
@@ -89,13 +89,13 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         checkJudge(ws, s, a.judge);
         const e = s.byKey.get(pairKey(a.queryId, a.candidateId));
         if (!e) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
-        if (a.value !== null && !isDisagreementEntry(e)) {
-          throw new QPairsError(`pair ${a.queryId} → ${a.candidateId} is not a disagreement of pool "${a.pool}" (nothing to settle)`);
+        if (a.value !== null && !needsReview(e)) {
+          throw new QPairsError(`pair ${a.queryId} → ${a.candidateId} is not a disagreement or unsure pair of pool "${a.pool}" (nothing to settle)`);
         }
         const ack = setLabel(ws, { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value });
         if (ack.record) engine.hub.emit('label.changed', ack.record);
         const after = loadPoolState(ws, a.pool);
-        const remaining = after.pairs.filter((x) => isDisagreementEntry(x) && !x.judge).length;
+        const remaining = after.pairs.filter((x) => needsReview(x) && !x.judge).length;
         return { ...ack, remaining };
       }),
     'eval.compare': (a, ctx) =>
@@ -119,7 +119,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         { signal: (ctx as { signal?: AbortSignal }).signal },
       ),
     'export.preview': (a) => {
-      const b = buildExport(ws, a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version });
+      const b = buildExport(ws, a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text });
       return {
         pool: b.pool,
         format: b.format,
@@ -130,7 +130,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
     },
     'export.write': (a): ExportWritten => {
       if (a.path !== undefined) {
-        const b = writeExport(ws, a.pool, a.format, a.path, { run: a.run, annotator: a.annotator, version });
+        const b = writeExport(ws, a.pool, a.format, a.path, { run: a.run, annotator: a.annotator, version, text: a.text });
         return {
           pool: b.pool,
           format: b.format,
@@ -138,7 +138,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
           warnings: b.warnings,
         };
       }
-      const b = buildExport(ws, a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version });
+      const b = buildExport(ws, a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text });
       return {
         pool: b.pool,
         format: b.format,

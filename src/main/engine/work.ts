@@ -2,7 +2,7 @@ import type { ImportFormat, ParsedArgs } from '../../shared/contract';
 import type { LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import path from 'node:path';
-import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type Bm25Document } from '../bm25';
+import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
 import { runUndoable, type ChunkPoint, type WriteTurns } from '../workspace/undo-journal';
@@ -166,12 +166,25 @@ export interface PoolSpec {
   scheme: LabelScheme;
   /** Annotators label the pool blind (default true). */
   blind?: boolean;
+  /**
+   * Restrict the pool to one corpus (questions.source): queries (listed or sampled) must be of
+   * it, and candidates are retrieved among its questions only. Omitted: every corpus mixes.
+   */
+  source?: string;
 }
 
-/** A seeded sample of n question ids: the same workspace, n and seed always give the same ids. */
-export function sampleQueries(ws: Workspace, n: number, seed: number): string[] {
-  const ids = ws.db.prepare(`SELECT id FROM questions WHERE title <> '' OR body <> '' ORDER BY doc`).pluck().all() as string[];
-  if (n > ids.length) throw new QPairsError(`cannot sample ${n} queries: the workspace has ${ids.length} questions with text`);
+/**
+ * A seeded sample of n question ids: the same workspace, n, seed (and source) always give the
+ * same ids. With `source`, only questions of that corpus (questions.source) are sampled.
+ */
+export function sampleQueries(ws: Workspace, n: number, seed: number, source?: string): string[] {
+  const ids = (
+    source === undefined
+      ? ws.db.prepare(`SELECT id FROM questions WHERE title <> '' OR body <> '' ORDER BY doc`).pluck().all()
+      : ws.db.prepare(`SELECT id FROM questions WHERE source = ? AND (title <> '' OR body <> '') ORDER BY doc`).pluck().all(source)
+  ) as string[];
+  const from = source === undefined ? 'the workspace has' : `source "${source}" has`;
+  if (n > ids.length) throw new QPairsError(`cannot sample ${n} queries: ${from} ${ids.length} questions with text`);
   const rnd = mulberry32(seed);
   // Partial Fisher–Yates: the first n slots are the sample, in sampling order.
   for (let i = 0; i < n; i++) {
@@ -181,6 +194,25 @@ export function sampleQueries(ws: Workspace, n: number, seed: number): string[] 
   return ids.slice(0, n);
 }
 
+/** The workspace's corpora (questions.source) with their question counts, largest first. */
+export function questionSources(ws: Workspace): Array<{ source: string; questions: number }> {
+  return ws.db.prepare(`SELECT source, COUNT(*) AS questions FROM questions GROUP BY source ORDER BY questions DESC, source`).all() as Array<{ source: string; questions: number }>;
+}
+
+/**
+ * The top-k hits of a query restricted to one corpus: over-fetches the whole index's top-k' (k'
+ * = 4k, then doubling) and keeps the hits whose question is of `source`, until k are found or the
+ * index has no more matches. Exact: the index's order (score descending, doc ascending) restricted
+ * to the source. Scores keep the whole workspace's statistics (N, document frequencies, avgdl).
+ */
+function topKInSource(idx: Bm25Index, q: Bm25Document, k: number, inSource: (doc: number) => boolean): Bm25Hit[] {
+  for (let want = Math.max(4 * k, k + 16); ; want *= 2) {
+    const hits = idx.searchDocument(q, want);
+    const kept = hits.filter((h) => inSource(h.doc));
+    if (kept.length >= k || hits.length < want) return kept.slice(0, k);
+  }
+}
+
 /**
  * Creates a pool: for each query, its title + body retrieves the top-`depth` other questions by
  * BM25 (Lucene's formula, see bm25-index.ts); the candidates are stored in rank order and their
@@ -188,7 +220,11 @@ export function sampleQueries(ws: Workspace, n: number, seed: number): string[] 
  */
 export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgress?: Progress; signal?: AbortSignal } = {}): Promise<PoolInfo> {
   if (ws.findPool(spec.name)) throw new QPairsError(`pool "${spec.name}" already exists`);
-  const ids = spec.queries ?? sampleQueries(ws, spec.sample!.n, spec.sample!.seed);
+  const source = spec.source;
+  if (source !== undefined && !questionSources(ws).some((s) => s.source === source)) {
+    throw new QPairsError(`no questions of source "${source}" in the workspace (sources: ${questionSources(ws).map((s) => s.source).join(', ') || 'none'})`);
+  }
+  const ids = spec.queries ?? sampleQueries(ws, spec.sample!.n, spec.sample!.seed, source);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup !== undefined) throw new QPairsError(`query ${dup} is listed twice`);
   const docs: number[] = [];
@@ -203,14 +239,34 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
       `${missing.length} of ${ids.length} query ids are not questions in the workspace: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`,
     );
   }
+  if (source !== undefined) {
+    const srcOf = ws.db.prepare(`SELECT source FROM questions WHERE doc = ?`).pluck();
+    const other = ids.filter((_, i) => srcOf.get(docs[i]!) !== source);
+    if (other.length) {
+      throw new QPairsError(`${other.length} of ${ids.length} query ids are not of source "${source}": ${other.slice(0, 10).join(', ')}${other.length > 10 ? ', …' : ''}`);
+    }
+  }
   const idx = indexOf(ws, opts.onProgress);
-  const hits = topKForQueries(idx, questionDocuments(ws.db, docs), spec.depth, {
-    total: docs.length,
-    signal: opts.signal,
-    onProgress: (d, t) => opts.onProgress?.(d, t, 'retrieving'),
-  });
+  const retrieving = { total: docs.length, signal: opts.signal, onProgress: (d: number, t: number) => opts.onProgress?.(d, t, 'retrieving') };
+  let hits: Array<{ doc: number; hits: Bm25Hit[] }>;
+  if (source === undefined) {
+    hits = topKForQueries(idx, questionDocuments(ws.db, docs), spec.depth, retrieving);
+  } else {
+    const inSourceDocs = new Set(ws.db.prepare(`SELECT doc FROM questions WHERE source = ?`).pluck().all(source) as number[]);
+    hits = [];
+    for (const q of questionDocuments(ws.db, docs)) {
+      hits.push({ doc: q.doc, hits: topKInSource(idx, q, spec.depth, (d) => inSourceDocs.has(d)) });
+      if (hits.length % 100 === 0) {
+        throwIfAborted(opts.signal);
+        retrieving.onProgress(hits.length, docs.length);
+      }
+    }
+    retrieving.onProgress(hits.length, docs.length);
+  }
   throwIfAborted(opts.signal);
-  const sampling = spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`;
+  const sampling =
+    (spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`) +
+    (source !== undefined ? `; queries and candidates from source "${source}" only` : '');
   return ws.transaction(() => {
     ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, retriever: `bm25 (k1=${idx.k1}, b=${idx.b})`, depth: spec.depth, sampling });
     const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, depth: spec.depth });
@@ -280,7 +336,7 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
   // the pool's BM25 candidates never come from half an import; the gate is held again then.
   await engine.writes.afterLongWrites();
   engine.ws.noticeExternalChanges();
-  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind });
+  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind, source: a.source });
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return info;

@@ -4,11 +4,12 @@
  * label distribution, agreement with bootstrap 95% CIs, and the aggregation rule — after
  * "Datasheets for Datasets" (Gebru et al. 2021), reduced to what the workspace records.
  */
-import { AGGREGATE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
+import { AGGREGATE, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { blindReport, blindStatement } from './blind';
+import type { Handling } from './formats';
 
 export interface DatasheetInput {
   ws: Workspace;
@@ -21,6 +22,10 @@ export interface DatasheetInput {
   labels: number;
   queries: number;
   agreement: AgreementView | null;
+  /** What the format did with unresolved, unsure and unlabeled pairs (formats.ts Handling). */
+  handling: Handling;
+  /** Whether the export carries question text (jsonl/csv columns, askubuntu corpus file). */
+  text: boolean;
   warnings: string[];
   exportedAt: string;
   version: string;
@@ -33,6 +38,7 @@ const REIMPORT: Record<ExportFormat, string> = {
   jsonl: 'qpairs import W --format labels-jsonl --pool P --scheme S FILE (then the runs: --format trec-run)',
   csv: 'qpairs import W --format labels-csv --pool P --scheme S FILE (then the runs: --format trec-run)',
   'semeval-relevancy': 'qpairs import W --format semeval-relevancy --pool P FILE',
+  'hf-dataset': 'qpairs import W --format labels-jsonl --pool P --scheme S OUT/data/pairs.jsonl (then the runs: --format trec-run)',
 };
 
 const DESCRIBE: Record<ExportFormat, string> = {
@@ -42,6 +48,7 @@ const DESCRIBE: Record<ExportFormat, string> = {
   jsonl: 'one JSON object per pool pair: query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge; label "?" = no label',
   csv: 'RFC 4180 CSV, header query_id,candidate_id,annotator,label,grade,relevant,status,votes, one row per pool pair; label "?" = no label',
   'semeval-relevancy': 'SemEval Task 3 scorer gold `orgq_id \\t relq_id \\t rank \\t score \\t true|false`; judged pairs only',
+  'hf-dataset': 'a Hugging Face–style dataset folder: data/pairs.jsonl (one JSON object per pool pair, as the jsonl export, with query and candidate title and body) and this README.md as its dataset card',
 };
 
 function num(s: StatView, digits = 3): string {
@@ -74,6 +81,33 @@ export function datasheet(d: DatasheetInput): string {
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${REIMPORT[d.format]}\`.`);
+  out.push('');
+  out.push(
+    d.text
+      ? 'Question text: included (query and candidate title and body; the askubuntu export writes its corpus file), so the set can be used without the workspace.'
+      : 'Question text: not included (exported with text off): the set holds ids only.',
+  );
+
+  // ---- unresolved and unsure pairs
+  out.push('');
+  out.push('## Unresolved, unsure and unlabeled pairs');
+  out.push('');
+  const h = d.handling;
+  out.push(
+    table(
+      ['pairs', 'count'],
+      [
+        ['unresolved (the rule gave no value)', h.unresolved],
+        ['with a "?" (unsure) label or vote', h.unsure],
+        ['… of which still without a value', h.unsureUnresolved],
+        ['unlabeled', h.unlabeled],
+        ...(h.writtenAsNotSimilar !== undefined ? [['written as not similar (askubuntu)', h.writtenAsNotSimilar] as Array<string | number>] : []),
+      ],
+    ),
+  );
+  out.push('');
+  out.push(`In this ${d.format} export: ${h.statement}.`);
+  if (d.source === AGGREGATE) out.push(`Under the rule **${s.rule}**, "?" counts thus: ${UNSURE_UNDER_RULE[s.rule]}.`);
   if (d.warnings.length) {
     out.push('');
     for (const w of d.warnings) out.push(`- Note: ${w}`);
@@ -251,10 +285,10 @@ export function datasheet(d: DatasheetInput): string {
   } else {
     const sum = aggregationSummary(s);
     const rules: Record<string, string> = {
-      adjudicated: "agreed labels as given; each disagreement takes the judge's label (unresolved until settled)",
-      majority: "agreed labels as given; a disagreement takes the judge's label when settled, else the strict majority (ties unresolved)",
-      mean: `relevant when the mean grade of the votes is above ${s.threshold}, else not relevant (a binary label); judges ignored`,
-      unanimous: 'only pairs every assigned annotator labeled alike; the others are unresolved; judges ignored',
+      adjudicated: "agreed labels as given; each disagreement or pair with a \"?\" takes the judge's label (unresolved until settled)",
+      majority: "agreed labels as given; a disagreement or pair with a \"?\" takes the judge's label when settled, else the strict majority of all votes, \"?\" counting as a vote for no value (ties unresolved)",
+      mean: `relevant when the mean grade of the decisive votes ("?" left out) is above ${s.threshold}, else not relevant (a binary label); only "?" votes: unresolved; judges ignored`,
+      unanimous: 'only pairs every assigned annotator labeled alike, none "?"; the others are unresolved; judges ignored',
     };
     out.push(`Rule **${s.rule}**: ${rules[s.rule]}. Judges: ${s.judges.join(', ') || 'none'}.`);
     out.push('');
@@ -270,6 +304,7 @@ export function datasheet(d: DatasheetInput): string {
           ['settled by a judge', sum.byStatus.adjudicated],
           ['unresolved (not exported as labels)', sum.unresolved],
           ['disagreements (settled)', `${sum.disagreements} (${sum.settled})`],
+          ['with a "?" vote (settled, unresolved)', `${sum.unsure.pairs} (${sum.unsure.settled}, ${sum.unsure.unresolved})`],
         ],
       ),
     );

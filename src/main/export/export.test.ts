@@ -40,7 +40,8 @@ function metrics(ws: Workspace, pool: string, annotator?: string): unknown {
   const out: Record<string, unknown> = {};
   for (const convention of ['skip', 'zero'] as const) {
     for (const ties of ['pool-order', 'trec-eval'] as const) {
-      const ev = evaluatePool(ws, { pool, annotator, convention, ties, threshold: 1 });
+      // partial: an unresolved pair of the aggregate comes back as a "?" label (labeled, not judged)
+      const ev = evaluatePool(ws, { pool, annotator, convention, ties, threshold: 1, partial: true });
       out[`${convention}/${ties}`] = { runs: ev.runs, labeledQueries: ev.labeledQueries };
     }
   }
@@ -162,11 +163,15 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       expect({ labels: grades(back, 'lk', 'gold'), metrics: metrics(back, 'lk') }, format).toEqual(want);
     }
     const jl = readFileSync(path.join(dir, 'lk.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    expect(jl[1]).toEqual({ query_id: 'q1', candidate_id: 'b', annotator: 'gold', label: '?', grade: null, relevant: null, status: 'unresolved', votes: { x: '-1', y: '1' }, judge: null });
+    // No question text in this workspace: the text fields are null (ids only).
+    const noText = { query_title: null, query_body: null, candidate_title: null, candidate_body: null };
+    expect(jl[1]).toEqual({ query_id: 'q1', candidate_id: 'b', annotator: 'gold', label: '?', grade: null, relevant: null, status: 'unresolved', votes: { x: '-1', y: '1' }, judge: null, ...noText });
+    // Unsure is first-class: x's "?" alone leaves the pair unresolved (not unlabeled), listed in votes.
+    expect(jl[4]).toMatchObject({ query_id: 'q2', candidate_id: 'e', label: '?', status: 'unresolved', votes: { x: '?' } });
     expect(jl[2]).toMatchObject({ label: '1', status: 'adjudicated', judge: { annotator: 'judy', label: '1' } });
     const csv = readFileSync(path.join(dir, 'lk.csv'), 'utf8').split('\n');
-    expect(csv[0]).toBe('query_id,candidate_id,annotator,label,grade,relevant,status,votes');
-    expect(csv[1]).toBe('q1,a,gold,2,2,1,agreed,x=2;y=2');
+    expect(csv[0]).toBe('query_id,candidate_id,annotator,label,grade,relevant,status,votes,query_title,query_body,candidate_title,candidate_body');
+    expect(csv[1]).toBe('q1,a,gold,2,2,1,agreed,x=2;y=2,,,,');
     expect(csvField('a,"b"')).toBe('"a,""b"""');
     // The datasheet: guidelines, agreement with CIs, the rule and its counts.
     const sheet = readFileSync(path.join(dir, 'lk.csv.datasheet.md'), 'utf8');
@@ -175,7 +180,10 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     expect(sheet).toMatch(/\| x – y \| 3 \|/);
     expect(sheet).toMatch(/Rule \*\*adjudicated\*\*/);
     expect(sheet).toMatch(/\| settled by a judge \| 1 \|/);
-    expect(sheet).toMatch(/\| unresolved \(not exported as labels\) \| 1 \|/);
+    expect(sheet).toMatch(/\| unresolved \(not exported as labels\) \| 2 \|/);
+    expect(sheet).toMatch(/\| with a "\?" \(unsure\) label or vote \| 1 \|/);
+    expect(sheet).toMatch(/In this csv export: every pool pair is written; a pair without a decisive label is written with label "\?"/);
+    expect(sheet).toMatch(/Under the rule \*\*adjudicated\*\*, "\?" counts thus: a pair with any "\?" is not agreed/);
     // One person's labels instead of the aggregate.
     const xOnly = buildExport(ws, 'lk', 'qrels', 'x.qrels', { annotator: 'x' });
     expect(xOnly.files[0]!.content).toBe('q1 0 a 2\nq1 0 b -1\nq1 0 c 0\nq2 0 f -2\n');

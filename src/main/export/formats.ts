@@ -7,9 +7,20 @@
  * | `askubuntu` | `query \t similar \t candidates \t scores` of one run (Lei et al. dev.txt): the run's scored candidates by rank (ties in pool order), the relevant ones among them as similar, scores as the shortest decimal that reads back as the stored number (JS `String(x)`, which gives back the text of dev.txt's Lucene scores exactly). Queries without a label from the source are left out. | `askubuntu-pool` |
  * | `qrels` | `qid 0 docno grade`, graded (binary 1/0, SemEval 2/1/0, Likert −2…2), judged pairs only | `qrels` |
  * | `trec-run` | `qid Q0 docno rank score tag`, one file per run (all queries, scored candidates by rank, ties in pool order) | `trec-run` |
- * | `jsonl` | one object per pool pair: `query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge` | `labels-jsonl --scheme S` |
- * | `csv` | header `query_id,candidate_id,annotator,label,grade,relevant,status,votes`, one row per pool pair | `labels-csv --scheme S` |
+ * | `jsonl` | one object per pool pair: `query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge`, then (unless text is off) `query_title, query_body, candidate_title, candidate_body` | `labels-jsonl --scheme S` |
+ * | `csv` | header `query_id,candidate_id,annotator,label,grade,relevant,status,votes[,query_title,query_body,candidate_title,candidate_body]`, one row per pool pair | `labels-csv --scheme S` |
  * | `semeval-relevancy` | `orgq_id \t relq_id \t rank \t score \t true|false` (rank and score of one run; true = relevant), judged pairs only | `semeval-relevancy` |
+ * | `hf-dataset` | a folder: `data/pairs.jsonl` (the jsonl rows, with text) + `README.md` (a Hugging Face dataset card: YAML front matter + the datasheet) | `labels-jsonl --scheme S` of `data/pairs.jsonl` |
+ *
+ * `askubuntu` also writes the corpus of its queries and candidates, `STEM.corpus.txt` beside the
+ * pool file (`id \t title \t body`, the format of text_tokenized.txt; tabs and line breaks in the
+ * text become spaces), unless text is off.
+ *
+ * Unresolved, unsure and unlabeled pairs (see `Handling`): jsonl/csv/hf-dataset write them with
+ * label `?` and their status (`unresolved`, `unsure`, `unlabeled`); qrels and semeval-relevancy
+ * leave them out (unjudged); askubuntu keeps them among a written query's candidates but not
+ * among its similar ids — the format cannot say "unknown", so they read back as not similar —
+ * and counts them; trec-run writes no labels.
  *
  * In `jsonl` and `csv` every pair of the pool is written, so a re-import rebuilds the pool with
  * its candidates in order; a pair without a label from the source (unlabeled, or unresolved in
@@ -19,8 +30,8 @@
  * them in that round trip (metrics can then differ); `jsonl`/`csv` + `trec-run` are lossless.
  */
 import { AGGREGATE, type ExportFormat } from '../../shared/gold';
-import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
-import type { PoolQuery } from '../../shared/types';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, UNSURE } from '../../shared/labels';
+import type { PoolQuery, Question } from '../../shared/types';
 import { QPairsError } from '../errors';
 import { rankIndices } from '../metrics';
 import type { SourceLabels, PoolState } from '../gold/state';
@@ -32,6 +43,8 @@ export interface RunData {
 }
 
 export interface RenderInput {
+  /** Question text for the formats that carry it (null: text off). */
+  text: ReadonlyMap<string, Question> | null;
   pool: string;
   queries: PoolQuery[];
   labels: SourceLabels;
@@ -44,7 +57,26 @@ export interface RenderInput {
 export interface RenderedFile {
   /** Run name for trec-run files (one per run); null for the single file of other formats. */
   run: string | null;
+  /** A companion file: `corpus` (askubuntu's text), `data` (hf-dataset's pairs). */
+  role?: 'corpus' | 'data';
   lines: string[];
+}
+
+/**
+ * What happened to the pairs without a decisive label from the source, counted over the pool:
+ * `unresolved` (the aggregate's rule gave no value: a disagreement or "?" not settled, a tie, …),
+ * `unsure` (pairs with a "?": the annotator's own "?", or for the aggregate a pair with at least
+ * one "?" vote — resolved or not), `unlabeled` (no label at all), and `statement`, one sentence
+ * saying what this format did with them.
+ */
+export interface Handling {
+  unresolved: number;
+  unsure: number;
+  unsureUnresolved: number;
+  unlabeled: number;
+  /** Askubuntu: such pairs written as candidates outside the similar list (i.e. read back as not similar). */
+  writtenAsNotSimilar?: number;
+  statement: string;
 }
 
 export interface Rendered {
@@ -55,6 +87,7 @@ export interface Rendered {
   /** Labeled pairs / queries written. */
   labels: number;
   queries: number;
+  handling: Handling;
 }
 
 /** The shortest decimal text that reads back as x (JS Number → String). */
@@ -97,6 +130,38 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
   const valueOf = (q: string, c: string): string | undefined => inp.labels.values.get(q)?.get(c);
   const judged = (v: string | undefined): v is string => v !== undefined && labelGrade(v) !== null;
   const files: RenderedFile[] = [];
+  const aggregateSource = inp.labels.source === AGGREGATE;
+  /** Status of a pair for the exports: the aggregate's, or for one annotator labeled / unsure / unlabeled. */
+  const statusOf = (q: string, c: string): string => {
+    const v = valueOf(q, c);
+    if (aggregateSource) return inp.state.byKey.get(pairKey(q, c))?.resolution.status ?? 'unlabeled';
+    return v === undefined ? 'unlabeled' : v === UNSURE ? 'unsure' : 'labeled';
+  };
+  const handling: Handling = { unresolved: 0, unsure: 0, unsureUnresolved: 0, unlabeled: 0, statement: '' };
+  for (const q of inp.queries) {
+    for (const c of q.candidates) {
+      const e = inp.state.byKey.get(pairKey(q.queryId, c));
+      const v = valueOf(q.queryId, c);
+      if (aggregateSource) {
+        if (e?.resolution.status === 'unresolved') handling.unresolved++;
+        if (e?.resolution.status === 'unlabeled') handling.unlabeled++;
+        if (e && e.unsure.length > 0) {
+          handling.unsure++;
+          if (e.resolution.value === null) handling.unsureUnresolved++;
+        }
+      } else if (v === undefined) handling.unlabeled++;
+      else if (v === UNSURE) {
+        handling.unsure++;
+        handling.unsureUnresolved++;
+      }
+    }
+  }
+  const withText = (o: Record<string, unknown>, q: string, c: string): Record<string, unknown> => {
+    if (!inp.text) return o;
+    const qq = inp.text.get(q);
+    const cc = inp.text.get(c);
+    return { ...o, query_title: qq?.title ?? null, query_body: qq?.body ?? null, candidate_title: cc?.title ?? null, candidate_body: cc?.body ?? null };
+  };
 
   switch (format) {
     case 'askubuntu': {
@@ -104,6 +169,8 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       const lines: string[] = [];
       let unlabeled = 0;
       let unscored = 0;
+      let asNotSimilar = 0;
+      const corpusIds: string[] = [];
       for (const q of inp.queries) {
         const m = inp.labels.values.get(q.queryId);
         if (!m || ![...m.values()].some((v) => labelGrade(v) !== null)) {
@@ -119,7 +186,9 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
         for (const x of r) {
           const v = m.get(x.id);
           if (judged(v)) count(q.queryId, v);
+          else asNotSimilar++;
         }
+        corpusIds.push(q.queryId, ...r.map((x) => x.id));
         lines.push(
           [
             noSpace(q.queryId, format),
@@ -132,6 +201,30 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       if (unlabeled) warnings.push(`${unlabeled} queries without a label from ${inp.labels.source} were left out`);
       if (unscored) warnings.push(`${unscored} candidates without a score in run ${run.name} were left out (the format needs a score per candidate)`);
       files.push({ run: null, lines });
+      handling.writtenAsNotSimilar = asNotSimilar;
+      handling.statement =
+        `the askubuntu format has no "unknown": the ${asNotSimilar} candidates of written queries without a decisive label ` +
+        `(unresolved, "?" or unlabeled) are listed as candidates but not as similar, so they read back as not similar; ` +
+        `queries without any decisive label are left out`;
+      if (asNotSimilar) warnings.push(`${asNotSimilar} candidates without a decisive label from ${inp.labels.source} (unresolved, "?" or unlabeled) are written as not similar (the format has no "unknown")`);
+      if (inp.text) {
+        const corpus: string[] = [];
+        const seen = new Set<string>();
+        let missing = 0;
+        const clean = (t: string): string => t.replace(/[\t\r\n]+/g, ' ');
+        for (const id of corpusIds) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+          const t = inp.text.get(id);
+          if (!t) {
+            missing++;
+            continue;
+          }
+          corpus.push(`${noSpace(id, format)}\t${clean(t.title)}\t${clean(t.body)}`);
+        }
+        if (missing) warnings.push(`${missing} questions have no text in the workspace and are not in the corpus file`);
+        files.push({ run: null, role: 'corpus', lines: corpus });
+      }
       break;
     }
     case 'qrels': {
@@ -145,6 +238,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
         }
       }
       files.push({ run: null, lines });
+      handling.statement = 'qrels lists judged pairs only: unresolved, "?" and unlabeled pairs are left out (unjudged; trec_eval counts them as not relevant)';
       break;
     }
     case 'trec-run': {
@@ -158,6 +252,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
         }
         files.push({ run: run.name, lines });
       }
+      handling.statement = 'a run file carries no labels: unresolved, "?" and unlabeled pairs are ranked like every candidate';
       // The labels are not part of a run file, but the datasheet describes them.
       for (const q of inp.queries) for (const c of q.candidates) {
         const v = valueOf(q.queryId, c);
@@ -166,23 +261,29 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       break;
     }
     case 'jsonl':
-    case 'csv': {
+    case 'csv':
+    case 'hf-dataset': {
       const annotator = exportAnnotatorName(inp.labels.source);
-      const aggregate = inp.labels.source === AGGREGATE;
-      const lines: string[] = format === 'csv' ? ['query_id,candidate_id,annotator,label,grade,relevant,status,votes'] : [];
+      const aggregate = aggregateSource;
+      const textCols = inp.text ? ',query_title,query_body,candidate_title,candidate_body' : '';
+      const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${textCols}`] : [];
       let unjudged = 0;
       for (const q of inp.queries) {
         for (const c of q.candidates) {
           const v = valueOf(q.queryId, c);
           const entry = inp.state.byKey.get(pairKey(q.queryId, c));
-          const status = aggregate ? (entry?.resolution.status ?? 'unlabeled') : v === undefined ? 'unlabeled' : 'labeled';
+          const status = statusOf(q.queryId, c);
           const label = v ?? '?';
           const grade = v === undefined ? null : labelGrade(v);
           if (judged(v)) count(q.queryId, v);
           else unjudged++;
           const votes: Record<string, string> = {};
-          if (aggregate && entry) for (const x of entry.votes) votes[x.annotator] = x.value;
-          if (format === 'jsonl') {
+          if (aggregate && entry) {
+            for (const x of [...entry.votes, ...entry.unsure].sort((a, b) => inp.state.annotators.indexOf(a.annotator) - inp.state.annotators.indexOf(b.annotator))) {
+              votes[x.annotator] = x.value;
+            }
+          }
+          if (format !== 'csv') {
             const o: Record<string, unknown> = {
               query_id: q.queryId,
               candidate_id: c,
@@ -196,21 +297,26 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
               o.votes = votes;
               o.judge = entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null;
             }
-            lines.push(JSON.stringify(o));
+            lines.push(JSON.stringify(withText(o, q.queryId, c)));
           } else {
             const voteText = Object.entries(votes)
               .map(([a, x]) => `${a}=${x}`)
               .join(';');
-            lines.push(
-              [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText]
-                .map(csvField)
-                .join(','),
-            );
+            const row = [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText];
+            if (inp.text) {
+              const qq = inp.text.get(q.queryId);
+              const cc = inp.text.get(c);
+              row.push(qq?.title ?? '', qq?.body ?? '', cc?.title ?? '', cc?.body ?? '');
+            }
+            lines.push(row.map(csvField).join(','));
           }
         }
       }
       if (unjudged) warnings.push(`${unjudged} pairs have no label from ${inp.labels.source} and are written with label "?" (unjudged)`);
-      files.push({ run: null, lines });
+      handling.statement =
+        'every pool pair is written; a pair without a decisive label is written with label "?" (no grade, relevant empty) and its status: ' +
+        (aggregate ? '"unresolved" (the rule gave no value), "unlabeled" (no vote); "?" votes are listed in votes' : '"unsure" (the annotator said "?"), "unlabeled" (no label)');
+      files.push({ run: null, role: format === 'hf-dataset' ? 'data' : undefined, lines });
       break;
     }
     case 'semeval-relevancy': {
@@ -236,8 +342,9 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       }
       if (skipped) warnings.push(`${skipped} pairs without a label from ${inp.labels.source} were left out`);
       files.push({ run: null, lines });
+      handling.statement = 'judged pairs only: unresolved, "?" and unlabeled pairs are left out (the scorer treats them as not relevant)';
       break;
     }
   }
-  return { files, warnings, distribution, labels, queries: queriesWritten.size };
+  return { files, warnings, distribution, labels, queries: queriesWritten.size, handling };
 }

@@ -3,15 +3,24 @@
  * datasheet (datasheet.ts); `writeExport` writes them atomically (write.ts).
  *
  * Files: the export goes to OUT; `trec-run` without a chosen run writes one file per run,
- * `STEM.RUN.EXT` for OUT = `STEM.EXT` (OUT itself when the pool has a single run). The datasheet
- * is always `OUT.datasheet.md`. Without an OUT (serve-mode downloads) the names are derived from
- * the pool: `P.txt` (askubuntu), `P.qrels`, `P.run`, `P.jsonl`, `P.csv`, `P.relevancy`.
+ * `STEM.RUN.EXT` for OUT = `STEM.EXT` (OUT itself when the pool has a single run); `askubuntu`
+ * with text also writes its corpus `STEM.corpus.txt` (`id \t title \t body`). The datasheet is
+ * `OUT.datasheet.md`, except for `hf-dataset`, where OUT is a folder holding `data/pairs.jsonl`
+ * and `README.md` (the dataset card: YAML front matter + the datasheet). Without an OUT
+ * (serve-mode downloads) the names are derived from the pool: `P.txt` (askubuntu), `P.qrels`,
+ * `P.run`, `P.jsonl`, `P.csv`, `P.relevancy`, `P` (hf-dataset folder).
+ *
+ * Question text (title + body of queries and candidates) is included by default (`text`): jsonl,
+ * csv and hf-dataset rows carry it and askubuntu writes its corpus file, so the gold set stands
+ * alone; `text: false` (CLI `--no-text`) writes ids only.
  *
  * Labels come from `annotator` when given (a name or `@aggregate`), else the pool's default
  * source (gold when it has gold labels, else the aggregate; gold/state.ts defaultLabelSource).
  */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
+import type { Question } from '../../shared/types';
+import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
 import { QPairsError } from '../errors';
 import { poolAgreement } from '../gold/agreement';
 import { defaultLabelSource, loadPoolState, sourceLabels } from '../gold/state';
@@ -35,6 +44,8 @@ export interface ExportOptions {
   version?: string;
   /** Export time written in the datasheet (default now). */
   now?: Date;
+  /** Include question text (default true; see the module comment). */
+  text?: boolean;
 }
 
 export interface BuiltFile {
@@ -60,6 +71,7 @@ const EXT: Record<ExportFormat, string> = {
   jsonl: '.jsonl',
   csv: '.csv',
   'semeval-relevancy': '.relevancy',
+  'hf-dataset': '',
 };
 
 const safeName = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '_') || 'pool';
@@ -93,13 +105,26 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
   if ((format === 'askubuntu' || format === 'trec-run') && runs.length === 0) {
     throw new QPairsError(`pool "${pool}" has no runs: the ${format} format needs scores`);
   }
-  const r = render(format, { pool, queries: state.queries, labels, state, runs, run });
+  const withText = o.text ?? true;
+  const textFormats: readonly ExportFormat[] = ['askubuntu', 'jsonl', 'csv', 'hf-dataset'];
+  let text: Map<string, Question> | null = null;
+  if (withText && textFormats.includes(format)) text = ws.getQuestions([...new Set(state.queries.flatMap((q) => [q.queryId, ...q.candidates]))]);
+  const r = render(format, { pool, queries: state.queries, labels, state, runs, run, text });
   warnings.push(...r.warnings);
 
-  const ext = path.extname(out);
+  const hf = format === 'hf-dataset';
+  const ext = hf ? '' : path.extname(out);
   const stem = ext ? out.slice(0, -ext.length) : out;
+  const runFiles = r.files.filter((f) => f.run !== null).length;
   const files: BuiltFile[] = r.files.map((f) => {
-    const name = f.run !== null && r.files.length > 1 ? `${stem}.${safeName(f.run)}${ext}` : out;
+    const name =
+      f.role === 'corpus'
+        ? `${stem}.corpus.txt`
+        : f.role === 'data'
+          ? path.join(out, 'data', 'pairs.jsonl')
+          : f.run !== null && runFiles > 1
+            ? `${stem}.${safeName(f.run)}${ext}`
+            : out;
     const content = f.lines.length ? f.lines.join('\n') + '\n' : '';
     return { name, content, lines: f.lines.length };
   });
@@ -116,12 +141,69 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
     labels: r.labels,
     queries: r.queries,
     agreement,
+    handling: r.handling,
+    text: text !== null,
     warnings,
     exportedAt: (o.now ?? new Date()).toISOString(),
     version: o.version ?? '0.1.0',
   });
-  const dsName = `${out}.datasheet.md`;
-  return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: sheet, lines: sheet.split('\n').length }, warnings };
+  const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
+  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null }) + sheet : sheet;
+  return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings };
+}
+
+/** YAML double-quoted scalar. */
+const yq = (s: string): string => JSON.stringify(s);
+
+/**
+ * The YAML front matter of a Hugging Face dataset card for an hf-dataset export: pretty name,
+ * task, size category, the one data file (config "default", split "test") and its features.
+ */
+export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean }): string {
+  const size = o.rows < 1000 ? 'n<1K' : o.rows < 10_000 ? '1K<n<10K' : o.rows < 100_000 ? '10K<n<100K' : o.rows < 1_000_000 ? '100K<n<1M' : 'n>1M';
+  const features: Array<[string, string]> = [
+    ['query_id', 'string'],
+    ['candidate_id', 'string'],
+    ['annotator', 'string'],
+    ['label', 'string'],
+    ['grade', 'float64'],
+    ['relevant', 'bool'],
+    ['status', 'string'],
+    ...(o.text ? ([['query_title', 'string'], ['query_body', 'string'], ['candidate_title', 'string'], ['candidate_body', 'string']] as Array<[string, string]>) : []),
+  ];
+  return [
+    '---',
+    `pretty_name: ${yq(`QPairs pool ${o.pool}`)}`,
+    'language:',
+    '- en',
+    'task_categories:',
+    '- text-classification',
+    '- text-retrieval',
+    'task_ids:',
+    '- semantic-similarity-classification',
+    'size_categories:',
+    `- ${size}`,
+    'tags:',
+    '- similar-questions',
+    '- duplicate-question-detection',
+    `- ${yq(`label-scheme-${o.scheme}`)}`,
+    'configs:',
+    '- config_name: default',
+    '  data_files:',
+    '  - split: test',
+    '    path: data/pairs.jsonl',
+    'dataset_info:',
+    '  features:',
+    ...features.flatMap(([n, t]) => [`  - name: ${n}`, `    dtype: ${t}`]),
+    '  splits:',
+    '  - name: test',
+    `    num_examples: ${o.rows}`,
+    '---',
+    '',
+    `Labels: ${o.source === AGGREGATE ? 'the aggregate of the annotators (column annotator = "gold")' : `annotator ${o.source}`}. The datasheet follows.`,
+    '',
+    '',
+  ].join('\n');
 }
 
 /**
@@ -132,9 +214,17 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
 export function writeExport(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions = {}): BuiltExport {
   const abs = path.resolve(out);
   const protect = { protect: [ws.path] };
-  checkWriteTarget(abs, protect);
-  checkWriteTarget(`${abs}.datasheet.md`, protect);
+  if (format === 'hf-dataset') {
+    // OUT is a folder (created if need be): refuse a file there, or the workspace inside it.
+    if (existsSync(abs) && !statSync(abs).isDirectory()) throw new QPairsError(`refusing to write ${abs}: the hf-dataset export is a folder and ${abs} is a file; nothing was written`);
+    checkWriteTarget(path.join(abs, 'README.md'), protect);
+    checkWriteTarget(path.join(abs, 'data', 'pairs.jsonl'), protect);
+  } else {
+    checkWriteTarget(abs, protect);
+    checkWriteTarget(`${abs}.datasheet.md`, protect);
+  }
   const built = buildExport(ws, pool, format, abs, o);
+  if (format === 'hf-dataset') mkdirSync(path.join(abs, 'data'), { recursive: true });
   writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
   return built;
 }

@@ -8,13 +8,12 @@
  */
 import type { CompareMetric, CompareView, IntervalView, StatView } from '../../shared/gold';
 import { COMPARE_METRICS } from '../../shared/gold';
-import { poolLabels } from '../engine/evaluate';
+import { evalLabelSource, poolLabels } from '../engine/evaluate';
 import { NotFoundError, QPairsError } from '../errors';
 import { evaluateRankedQuery, rankIndices, type EvalOptions } from '../metrics';
 import { compareRankers } from '../stats';
 import type { Workspace } from '../workspace/workspace';
 import { checkCompareBudget } from './budget';
-import { defaultLabelSource } from './state';
 
 export interface PoolCompareOptions {
   runs: readonly string[];
@@ -74,7 +73,7 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
   if (o.runs.length < 2) throw new QPairsError('comparing needs at least two runs');
   if (new Set(o.runs).size !== o.runs.length) throw new QPairsError('a run is listed twice');
   if (o.baseline !== undefined && !o.runs.includes(o.baseline)) throw new QPairsError(`the baseline "${o.baseline}" is not among the compared runs`);
-  const annotator = o.annotator ?? defaultLabelSource(ws, pool);
+  const annotator = evalLabelSource(ws, pool, o.annotator);
   const convention = o.convention ?? 'skip';
   const ties = o.ties ?? 'pool-order';
   const threshold = o.threshold ?? 1;

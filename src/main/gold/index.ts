@@ -23,6 +23,7 @@ export {
   aggregationSummary,
   defaultLabelSource,
   isDisagreementEntry,
+  needsReview,
   loadPoolState,
   pairKey,
   sourceGrades,

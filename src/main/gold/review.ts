@@ -20,7 +20,7 @@ import { NotFoundError, QPairsError } from '../errors';
 import { averagePrecision, rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorRole } from './store';
-import { isDisagreementEntry, loadPoolState, type PairEntry, type PoolState } from './state';
+import { isDisagreementEntry, loadPoolState, needsReview, type PairEntry, type PoolState } from './state';
 
 export interface ReviewOptions {
   /** Also list disagreements a judge has settled (default false). */
@@ -58,7 +58,8 @@ export function pairImpact(
     const v = s.byKey.get(`${q.queryId}\u0000${c}`)!.resolution.value;
     return v !== null && isRelevant(v);
   });
-  const options = [...new Set(e.votes.map((v) => isRelevant(v.value)))];
+  // A "?" vote leaves the pair open either way: a judge may settle it relevant or not.
+  const options = e.unsure.length > 0 ? [true, false] : [...new Set(e.votes.map((v) => isRelevant(v.value)))];
   const apChange: Record<string, number> = {};
   let sum = 0;
   for (const { run, ranking } of rankings) {
@@ -82,8 +83,9 @@ export function pairImpact(
 export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o: ReviewOptions = {}, state?: PoolState): ReviewQueue {
   const s = state ?? loadPoolState(ws, pool);
   if (judge !== null) checkJudge(ws, s, judge);
-  const disagreements = s.pairs.filter(isDisagreementEntry);
+  const disagreements = s.pairs.filter(needsReview);
   const settledCount = disagreements.filter((e) => e.judge).length;
+  const decisive = disagreements.filter(isDisagreementEntry).length;
   const listed = o.includeSettled ? disagreements : disagreements.filter((e) => !e.judge);
   const runs = ws.listRuns(pool).map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));
   const rankingsByQuery = new Map<number, Array<{ run: string; ranking: number[] }>>();
@@ -107,7 +109,8 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
     candidatePosition: e.candidateIndex,
     query: texts.get(e.queryId) ?? null,
     candidate: texts.get(e.candidateId) ?? null,
-    labels: e.votes.map((v) => ({ annotator: v.annotator, value: v.value })),
+    reason: isDisagreementEntry(e) ? 'disagreement' : 'unsure',
+    labels: [...e.votes, ...e.unsure].sort((x, y) => s.annotators.indexOf(x.annotator) - s.annotators.indexOf(y.annotator)).map((v) => ({ annotator: v.annotator, value: v.value })),
     impact,
     apChange,
     ruleValue: e.resolution.value,
@@ -124,6 +127,8 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
     rule: s.rule,
     values: s.scheme === 'graded' ? [...new Set(disagreements.flatMap((e) => e.votes.map((v) => v.value)))].sort((a, b) => Number(a) - Number(b)) : schemeValues(s.scheme),
     total: disagreements.length,
+    disagreements: decisive,
+    unsure: disagreements.length - decisive,
     settled: settledCount,
     remaining: disagreements.length - settledCount,
     items,

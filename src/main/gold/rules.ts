@@ -2,27 +2,31 @@
  * Aggregation rules (pure): how the votes of a pair's annotators (and a judge's label) combine
  * into one label.
  *
- * Votes are the current labels of the annotators assigned to the pair's query, "?" (unsure)
- * left out. A pair with no vote is `unlabeled`. A *disagreement* is a pair with two or more
- * different votes. Per rule:
+ * Votes are the current labels of the annotators assigned to the pair's query. "?" (unsure) is a
+ * first-class label: it is not a value, but it is a vote that says "I cannot decide", so a pair
+ * with an unsure vote is never `agreed` and always goes to the Review queue (a judge may settle
+ * it). A pair with no vote at all (not even "?") is `unlabeled`. A *disagreement* is a pair with
+ * two or more different decisive (non-"?") votes. Per rule, with how "?" counts:
  *
- * - `adjudicated` (default): all votes equal → that value (`agreed`); a disagreement → the judge's
- *   label (`adjudicated`), else `unresolved`.
- * - `majority`: all votes equal → `agreed`; a disagreement → the judge's label when there is one
- *   (`adjudicated`: a judge who looked at the pair overrides the count), else the value with a
- *   strict majority of the votes (`majority`); a tie for the most votes (e.g. 1–1, or 1–1–1 on a
- *   3-way scale) is `unresolved`.
- * - `mean`: m = mean grade of the votes (binary 0/1, SemEval 0/1/2, Likert −2…+2); m > threshold
- *   (default 0: for Likert, "mean above 0 means relevant") → the scheme's relevant value, else
- *   its non-relevant value (`mean`). The result is a binary relevance. Judges are ignored.
- * - `unanimous`: votes from every assigned annotator, all equal → `agreed`; anything else
- *   (a disagreement, or an assigned annotator still missing) → `unresolved`. Judges are ignored.
+ * - `adjudicated` (default): all votes equal and none unsure → that value (`agreed`); a
+ *   disagreement or any "?" → the judge's label (`adjudicated`), else `unresolved`.
+ * - `majority`: all votes equal and none unsure → `agreed`; otherwise the judge's label when
+ *   there is one (`adjudicated`: a judge who looked at the pair overrides the count), else the
+ *   value with a strict majority of ALL votes, each "?" counting as a vote for no value
+ *   (`majority`): 0 + 0 + ? → 0; 0 + ? (a tie), ? + ? + 0 (unsure wins) or 1–1 are `unresolved`.
+ * - `mean`: m = mean grade of the decisive votes (binary 0/1, SemEval 0/1/2, Likert −2…+2; "?"
+ *   has no grade and is left out of the mean); m > threshold (default 0: for Likert, "mean above
+ *   0 means relevant") → the scheme's relevant value, else its non-relevant value (`mean`). Only
+ *   "?" votes → `unresolved`. The result is a binary relevance. Judges are ignored.
+ * - `unanimous`: decisive votes from every assigned annotator, all equal → `agreed`; anything
+ *   else (a disagreement, any "?", or an assigned annotator still missing) → `unresolved`.
+ *   Judges are ignored.
  *
  * Under `adjudicated`, `majority` and `mean` a pair with only some of its assigned annotators'
  * votes is resolved from the votes given so far (live metrics while labeling); `complete` tells
- * whether every assigned annotator voted.
+ * whether every assigned annotator voted ("?" included).
  */
-import { labelGrade, type LabelScheme } from '../../shared/labels';
+import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
 import type { AggregationRule, PairStatus } from '../../shared/gold';
 
 export interface Resolution {
@@ -74,24 +78,28 @@ export interface ResolveOptions {
   threshold?: number;
   /** Every assigned annotator voted (the unanimous rule needs it; default true). */
   complete?: boolean;
+  /** Number of "?" (unsure) votes of the pair, besides `votes` (default 0). */
+  unsure?: number;
 }
 
 /**
- * Resolves one pair: `votes` are the assigned annotators' values ("?" already removed), `judge`
- * the judge's current value or null. See the module comment for the rules.
+ * Resolves one pair: `votes` are the assigned annotators' decisive values ("?" removed and
+ * counted in `o.unsure`), `judge` the judge's current value or null. See the module comment.
  */
 export function resolvePair(votes: readonly string[], judge: string | null, o: ResolveOptions): Resolution {
-  if (votes.length === 0) return { value: null, status: 'unlabeled' };
-  const disagree = isDisagreement(votes);
+  const unsure = o.unsure ?? 0;
+  if (votes.length === 0 && unsure === 0) return { value: null, status: 'unlabeled' };
+  const settledByVotes = !isDisagreement(votes) && unsure === 0;
   switch (o.rule) {
     case 'adjudicated':
-      if (!disagree) return { value: votes[0]!, status: 'agreed' };
+      if (settledByVotes) return { value: votes[0]!, status: 'agreed' };
       return judge !== null ? { value: judge, status: 'adjudicated' } : { value: null, status: 'unresolved' };
     case 'majority': {
-      if (!disagree) return { value: votes[0]!, status: 'agreed' };
+      if (settledByVotes) return { value: votes[0]!, status: 'agreed' };
       if (judge !== null) return { value: judge, status: 'adjudicated' };
-      const m = strictMajority(votes);
-      return m !== null ? { value: m, status: 'majority' } : { value: null, status: 'unresolved' };
+      const all = unsure > 0 ? [...votes, ...Array<string>(unsure).fill(UNSURE)] : votes;
+      const m = strictMajority(all);
+      return m !== null && m !== UNSURE ? { value: m, status: 'majority' } : { value: null, status: 'unresolved' };
     }
     case 'mean': {
       let sum = 0;
@@ -102,12 +110,12 @@ export function resolvePair(votes: readonly string[], judge: string | null, o: R
         sum += g;
         n++;
       }
-      if (n === 0) return { value: null, status: 'unlabeled' };
+      if (n === 0) return { value: null, status: unsure > 0 ? 'unresolved' : 'unlabeled' };
       const mean = sum / n;
       return { value: relevanceValue(o.scheme, mean > (o.threshold ?? 0)), status: 'mean', mean };
     }
     case 'unanimous':
-      if (!disagree && (o.complete ?? true)) return { value: votes[0]!, status: 'agreed' };
+      if (settledByVotes && (o.complete ?? true)) return { value: votes[0]!, status: 'agreed' };
       return { value: null, status: 'unresolved' };
   }
 }

@@ -5,8 +5,10 @@
  * - The pool's annotators: those it was assigned to (`qpairs assign`), else every annotator of
  *   role `annotator` with a current label in the pool (in order of their first label).
  * - Judges: annotators of role `judge` who are not annotators of this pool.
- * - A pair's votes: current labels of the annotators assigned to its query ("?" left out);
- *   labels of other annotators do not vote. The judge label of a pair is the latest current
+ * - A pair's votes: current labels of the annotators assigned to its query, decisive ones in
+ *   `votes` and "?" (unsure) ones in `unsure` (a vote for no value: see rules.ts); labels of
+ *   other annotators do not vote. A pair *needs review* when its decisive votes disagree or
+ *   anyone assigned said "?"; the Review queue lists these. The judge label of a pair is the latest current
  *   label any judge gave it ("?" ignored).
  * - `gold` and `system` annotators never vote: a pool's imported gold stays its own source.
  */
@@ -33,9 +35,11 @@ export interface PairEntry {
   candidateIndex: number;
   /** Annotators assigned to the pair's query. */
   assignees: readonly string[];
-  /** Assigned annotators' current labels, "?" left out, in the pool's annotator order. */
+  /** Assigned annotators' current decisive labels ("?" left out), in the pool's annotator order. */
   votes: Vote[];
-  /** Every assigned annotator has voted. */
+  /** Assigned annotators' current "?" (unsure) labels, in the pool's annotator order. */
+  unsure: Vote[];
+  /** Every assigned annotator has voted ("?" included). */
   complete: boolean;
   /** Latest current judge label ("?" ignored), or null. */
   judge: Vote | null;
@@ -88,23 +92,24 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
     q.candidates.forEach((c, ci) => {
       const key = pairKey(q.queryId, c);
       const votes: Vote[] = [];
+      const unsure: Vote[] = [];
       for (const a of assignees) {
         const l = labels.get(a)?.get(key);
         if (!l) continue;
-        if (l.value !== UNSURE) votes.push({ annotator: a, value: l.value, seq: l.seq });
+        (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
       }
       let judge: Vote | null = null;
       for (const j of judges) {
         const l = labels.get(j)?.get(key);
         if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) judge = { annotator: j, value: l.value, seq: l.seq };
       }
-      const complete = assignees.length > 0 && votes.length === assignees.length;
+      const complete = assignees.length > 0 && votes.length + unsure.length === assignees.length;
       const resolution = resolvePair(
         votes.map((v) => v.value),
         judge?.value ?? null,
-        { rule, scheme: pool.scheme, threshold, complete },
+        { rule, scheme: pool.scheme, threshold, complete, unsure: unsure.length },
       );
-      const e: PairEntry = { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, complete, judge, resolution };
+      const e: PairEntry = { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, unsure, complete, judge, resolution };
       pairs.push(e);
       byKey.set(key, e);
     });
@@ -112,9 +117,14 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
   return { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs, byKey, labels };
 }
 
-/** A pair whose votes hold two or more different values. */
+/** A pair whose decisive votes hold two or more different values. */
 export function isDisagreementEntry(e: PairEntry): boolean {
   return e.votes.some((v) => v.value !== e.votes[0]!.value);
+}
+
+/** A pair for the Review queue: its decisive votes disagree, or an assigned annotator said "?". */
+export function needsReview(e: PairEntry): boolean {
+  return e.unsure.length > 0 || isDisagreementEntry(e);
 }
 
 export function aggregationSummary(s: PoolState): AggregationSummary {
@@ -122,12 +132,20 @@ export function aggregationSummary(s: PoolState): AggregationSummary {
   const distribution: Record<string, number> = {};
   let disagreements = 0;
   let settled = 0;
+  let unsure = 0;
+  let unsureSettled = 0;
+  let unsureUnresolved = 0;
   for (const e of s.pairs) {
     byStatus[e.resolution.status]++;
     if (e.resolution.value !== null) distribution[e.resolution.value] = (distribution[e.resolution.value] ?? 0) + 1;
     if (isDisagreementEntry(e)) {
       disagreements++;
       if (e.judge) settled++;
+    }
+    if (e.unsure.length > 0) {
+      unsure++;
+      if (e.judge) unsureSettled++;
+      if (e.resolution.value === null) unsureUnresolved++;
     }
   }
   const resolved = s.pairs.filter((e) => e.resolution.value !== null).length;
@@ -144,6 +162,7 @@ export function aggregationSummary(s: PoolState): AggregationSummary {
     unresolved: byStatus.unresolved,
     disagreements,
     settled,
+    unsure: { pairs: unsure, settled: unsureSettled, unresolved: unsureUnresolved },
     byStatus,
     distribution,
   };

@@ -6,7 +6,11 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { AssignmentView, CandidateView, QueryView } from '../../shared/contract';
 import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
-import { errorMessage, fmtDuration, fmtInt } from '../lib/format';
+import { errorMessage, fmtDuration, fmtEta, fmtInt } from '../lib/format';
+import { baselineOf, liveProgress, msPerLabel, orderCandidates, POOL_ORDER, type Baseline } from './progress';
+import { LiveMetrics } from './LiveMetrics';
+import { GotoDialog, type SeenQuery } from './GotoDialog';
+import { useStoredString } from '../lib/hooks';
 import { Markdown } from '../lib/markdown';
 import { highlight, termSet } from '../lib/highlight';
 import { isTransportError } from '../client/types';
@@ -16,6 +20,12 @@ import { CandidateTable, type RowModel } from './CandidateTable';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { KeyLegend } from '../components/KeyLegend';
 import { isTypingTarget } from '../lib/typing';
+
+/** The view in the chosen ranker's order; blind pools keep the engine's (the annotator's own) order. */
+function ordered(v: QueryView, run: string): QueryView {
+  if (v.blind || run === POOL_ORDER || !v.runNames.includes(run)) return v;
+  return { ...v, candidates: orderCandidates(v.candidates, run) };
+}
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, outbox, undo } = useApp();
@@ -30,7 +40,17 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   cursorRef.current = cursor;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [overlay, setOverlay] = useState<null | 'guidelines' | 'goto' | 'help'>(null);
-  const [gotoText, setGotoText] = useState('');
+  const [gotoError, setGotoError] = useState<string | null>(null);
+  /** Queries shown in this session (for the go-to list): id → position and title. */
+  const [seen, setSeen] = useState<ReadonlyMap<string, SeenQuery>>(new Map());
+  const [labelTimes, setLabelTimes] = useState<number[]>([]);
+  const [bodyOpen, setBodyOpen] = useState(true);
+  const [order, setOrder] = useStoredString('qpairs.annotate.order', POOL_ORDER);
+  const orderRef = useRef(order);
+  orderRef.current = order;
+  const baseline = useRef<Baseline | null>(null);
+  const [landSeq, setLandSeq] = useState(0);
+  const headRef = useRef<HTMLDivElement | null>(null);
   const [durations, setDurations] = useState<ReadonlyMap<string, number>>(new Map());
   useSyncExternalStore(outbox.subscribe, outbox.version);
 
@@ -78,22 +98,32 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const notAssigned = assignChecked ? assign!.notAssigned : null;
   const assigned = assignChecked ? assign!.view : null;
   const ready = pool !== '' && annotator.trim() !== '' && assignChecked && !notAssigned;
+  // The sticky head's height: rows scrolled to stay clear of it (scroll-margin-top in styles.css).
+    useEffect(() => {
+    const el = headRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => document.documentElement.style.setProperty('--annotate-head-h', `${el.offsetHeight}px`));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [view === null, ready]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** Puts a freshly loaded view on screen; a new query resets the cursor and the clock. */
   const show = useCallback(
-    (v: QueryView, focusCandidate?: string) => {
-      const newQuery = viewRef.current?.queryId !== v.queryId || viewRef.current?.pool !== v.pool;
+    (raw: QueryView, focusCandidate?: string) => {
+      const newQuery = viewRef.current?.queryId !== raw.queryId || viewRef.current?.pool !== raw.pool;
+      const v = ordered(raw, orderRef.current);
+      baseline.current = baselineOf(v);
       viewRef.current = v;
       setView(v);
       setError(null);
       shared.setLastQueryId(v.queryId);
       const at = focusCandidate ? v.candidates.findIndex((c) => c.id === focusCandidate) : -1;
       if (at >= 0) setCursor(at);
-      else if (newQuery) {
-        const firstOpen = v.candidates.findIndex((c) => c.label == null);
-        setCursor(firstOpen >= 0 ? firstOpen : 0);
-      }
+      else if (newQuery) setCursor(0);
       if (newQuery) {
+        // Land on the new query's top: its title in view, row 1 selected.
+        setLandSeq((n) => n + 1);
+        setSeen((m) => new Map(m).set(v.queryId, { id: v.queryId, index: v.index, title: v.query?.title ?? '' }));
         shownAt.current = Date.now();
         // A query that arrives complete (revisited) does not count towards time per query.
         completeOnArrival.current = v.candidates.length > 0 && v.candidates.every((c) => c.label != null);
@@ -171,8 +201,10 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         show(v, was.candidates[cursorRef.current]?.id);
         return;
       }
-      viewRef.current = v;
-      setView(v);
+      const next = ordered(v, orderRef.current);
+      baseline.current = baselineOf(next);
+      viewRef.current = next;
+      setView(next);
     } catch {
       /* the next event or reconnect refreshes */
     }
@@ -185,7 +217,16 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
       return;
     }
     const cur = viewRef.current;
-    void fetchQuery(cur && cur.pool === pool ? cur.queryId : undefined);
+    // "open in Annotate" from the Browse screen hands over a query of this pool.
+    let handed: string | undefined;
+    try {
+      const h = JSON.parse(sessionStorage.getItem('qpairs.annotate.open') ?? 'null') as { pool?: string; queryId?: string } | null;
+      if (h?.pool === pool && h.queryId) handed = h.queryId;
+      if (h?.pool === pool) sessionStorage.removeItem('qpairs.annotate.open');
+    } catch {
+      /* nothing handed over */
+    }
+    void fetchQuery(handed ?? (cur && cur.pool === pool ? cur.queryId : undefined));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pool, annotator, ready]);
 
@@ -234,6 +275,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
       if (!c) return;
       setNotice(null);
       outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
+      if (value !== null) setLabelTimes((t) => [...t.slice(-99), Date.now()]);
       // Keep the view in step so the row does not flicker back while the save completes.
       const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value } : x)) };
       viewRef.current = patched;
@@ -270,13 +312,37 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     });
   }, []);
 
-  const submitGoto = async (): Promise<void> => {
-    const id = gotoText.trim();
-    if (!id) return;
-    if (await fetchQuery(id)) {
+  const submitGoto = async (id: string): Promise<void> => {
+    if (!id.trim() || !ready) return;
+    const my = ++navSeq.current;
+    setGotoError(null);
+    try {
+      const v = await client.invoke('annotate.query', { pool, annotator, queryId: id.trim() });
+      if (my !== navSeq.current) return;
+      show(v);
       setOverlay(null);
-      setGotoText('');
+    } catch (e) {
+      if (my === navSeq.current) setGotoError(`No query “${id.trim()}” to show in pool “${pool}”: ${errorMessage(e)}`);
     }
+  };
+
+  // A new query: scroll to the page's top so its title and row 1 are in view.
+  useEffect(() => {
+    if (landSeq > 0) window.scrollTo({ top: 0, left: 0 });
+  }, [landSeq]);
+
+  /** Candidates ordered by a ranker (open pools only); the cursor stays on its candidate. */
+  const changeOrder = (run: string): void => {
+    setOrder(run);
+    orderRef.current = run;
+    const v = viewRef.current;
+    if (!v) return;
+    const at = v.candidates[cursorRef.current]?.id;
+    const next = ordered(v, run);
+    viewRef.current = next;
+    setView(next);
+    const i = next.candidates.findIndex((c) => c.id === at);
+    setCursor(i >= 0 ? i : 0);
   };
 
   // ------------------------------------------------------------ keyboard
@@ -329,10 +395,14 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         void navigate('previous');
         break;
       case 'g':
+        setGotoError(null);
         setOverlay('goto');
         break;
       case 'h':
         setOverlay((o) => (o === 'guidelines' ? null : 'guidelines'));
+        break;
+      case 'b':
+        setBodyOpen((o) => !o);
         break;
       case 'x':
         if (v && rows[cursor]?.label != null) giveLabel(cursor, null, false);
@@ -358,6 +428,9 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   // In the query, highlight the terms it shares with the candidate under the cursor.
   const current: CandidateView | undefined = view?.candidates[cursor];
   const queryTerms = termSet(current?.sharedTerms ?? []);
+  const labeledNow = rows.filter((r) => r.label != null).length;
+  const progress = view ? liveProgress(view, baseline.current, labeledNow) : null;
+  const pace = msPerLabel(labelTimes);
 
   return (
     <div className="annotate-screen">
@@ -405,27 +478,6 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         <SaveStatus counts={counts} onRetry={() => failedOps.forEach((o) => outbox.retry(o.id))} />
       </div>
 
-      {view && (
-        <div className="progress-line" data-testid="annotate-progress">
-          <span>
-            Query <strong data-testid="progress-index">{view.index + 1}</strong> of {fmtInt(view.total)}
-          </span>
-          <span>
-            <strong data-testid="progress-queries">{fmtInt(view.progress.doneQueries)}</strong> / {fmtInt(view.progress.totalQueries)} queries done
-          </span>
-          <span>
-            <strong data-testid="progress-pairs">{fmtInt(view.progress.labeledPairs)}</strong> / {fmtInt(view.progress.totalPairs)} pairs labeled
-          </span>
-          {assigned && assigned.mode !== 'open' && assigned.queries && (
-            <span data-testid="annotate-assigned" title="the queries of this pool assigned to you">
-              {fmtInt(assigned.queries.length)} assigned to you ({assigned.mode === 'full' ? 'full overlap' : `${assigned.perQuery} annotator${assigned.perQuery === 1 ? '' : 's'} per query`})
-            </span>
-          )}
-          <span data-testid="progress-time">{avgMs === null ? 'time per query: —' : `${fmtDuration(avgMs)} per query (${durations.size} this session)`}</span>
-          {loading && <span className="muted">loading…</span>}
-        </div>
-      )}
-
       {notAssigned && (
         <div className="note-box" data-testid="annotate-not-assigned" role="status">
           <strong>{annotator}</strong> is not assigned to pool “{pool}” (its annotators: {notAssigned.annotators.join(', ')}).{' '}
@@ -468,17 +520,77 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
 
       {view && ready && (
         <>
-          <section className="query-panel" data-testid="query-panel">
-            <div className="query-meta small muted">
-              <span data-testid="query-id">{view.queryId}</span>
-              {view.query?.category && <span> · {view.query.category}</span>}
-              {view.query?.tags.length ? <span> · {view.query.tags.join(', ')}</span> : null}
+          <div className="annotate-head" ref={headRef} data-testid="annotate-head">
+            <div className="progress-line" data-testid="annotate-progress" aria-live="off">
+              <span>
+                Query <strong data-testid="progress-index">{view.index + 1}</strong> of {fmtInt(view.total)}
+              </span>
+              <span title="queries with every candidate labeled by you">
+                <strong data-testid="progress-queries">{fmtInt(progress!.doneQueries)}</strong> / {fmtInt(progress!.totalQueries)} queries done
+              </span>
+              <span title="pairs you have labeled, counted as each label is given">
+                <strong data-testid="progress-pairs">{fmtInt(progress!.labeledPairs)}</strong> / {fmtInt(progress!.totalPairs)} pairs labeled
+              </span>
+              {assigned && assigned.mode !== 'open' && assigned.queries && (
+                <span data-testid="annotate-assigned" title="the queries of this pool assigned to you">
+                  {fmtInt(assigned.queries.length)} assigned to you ({assigned.mode === 'full' ? 'full overlap' : `${assigned.perQuery} annotator${assigned.perQuery === 1 ? '' : 's'} per query`})
+                </span>
+              )}
+              <span data-testid="progress-pace" title="your pace over this session's last labels (breaks over 2 min count as 2 min)">
+                {pace === null ? 'pace: —' : `${(60_000 / pace).toFixed(pace < 6000 ? 0 : 1)} pairs/min`}
+              </span>
+              <span data-testid="progress-eta" title="time left for the remaining pairs at this pace">
+                ETA {fmtEta(progress!.totalPairs - progress!.labeledPairs, pace)}
+              </span>
+              <span data-testid="progress-time">{avgMs === null ? 'time per query: —' : `${fmtDuration(avgMs)} per query (${durations.size} this session)`}</span>
+              {loading && <span className="muted">loading…</span>}
             </div>
-            <h2 data-testid="query-title">{view.query?.title ? highlight(view.query.title, queryTerms) : <span className="muted">(no title)</span>}</h2>
-            <div className="query-body" data-testid="query-body">
-              {view.query ? highlight(view.query.body, queryTerms) : <span className="muted">The text of this query is not in the workspace.</span>}
+            <section className="query-panel" data-testid="query-panel" aria-label="The query">
+              <div className="query-meta small muted">
+                <span data-testid="query-id">{view.queryId}</span>
+                {view.query?.category && <span> · {view.query.category}</span>}
+                {view.query?.tags.length ? <span> · {view.query.tags.join(', ')}</span> : null}
+                <span className="spacer" />
+                {view.query && view.query.body.trim() && (
+                  <button
+                    className="link-button"
+                    data-testid="query-body-toggle"
+                    aria-expanded={bodyOpen}
+                    tabIndex={-1}
+                    onMouseDown={(e) => e.preventDefault()}
+                    onClick={() => setBodyOpen((o) => !o)}
+                  >
+                    {bodyOpen ? 'hide body' : 'show body'}
+                  </button>
+                )}
+              </div>
+              <h2 data-testid="query-title">{view.query?.title ? highlight(view.query.title, queryTerms) : <span className="muted">(no title)</span>}</h2>
+              {bodyOpen && (
+                <div className="query-body" data-testid="query-body" tabIndex={0} aria-label="query body">
+                  {view.query ? highlight(view.query.body, queryTerms) : <span className="muted">The text of this query is not in the workspace.</span>}
+                </div>
+              )}
+            </section>
+          </div>
+
+          {!view.blind && (
+            <div className="annotate-tools">
+              {view.runNames.length > 0 && (
+                <label className="inline">
+                  Order by
+                  <select data-testid="annotate-order" value={view.runNames.includes(order) ? order : POOL_ORDER} onChange={(e) => changeOrder(e.target.value)}>
+                    <option value={POOL_ORDER}>pool order</option>
+                    {view.runNames.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              <LiveMetrics pool={view.pool} annotator={annotator} runNames={view.runNames} />
             </div>
-          </section>
+          )}
 
           <KeyLegend labels={keys} nav={NAV_KEYS} testId="legend" />
 
@@ -493,6 +605,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             onLabel={(i, value) => giveLabel(i, value, false)}
             onRetry={(op) => outbox.retry(op.id)}
             describe={(value) => describeLabel(scheme, value)}
+            order={view.blind || !view.runNames.includes(order) ? '' : order}
+            onOrder={changeOrder}
           />
           {allLabeled && (
             <p className="note-box" data-testid="query-complete">
@@ -513,30 +627,16 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
           </div>
         </div>
       )}
-      {overlay === 'goto' && (
-        <div className="overlay" role="dialog" aria-label="Go to query" onClick={() => setOverlay(null)}>
-          <form
-            className="overlay-card small-card"
-            onClick={(e) => e.stopPropagation()}
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submitGoto();
-            }}
-          >
-            <label>
-              Go to query id
-              <input autoFocus data-testid="goto-input" value={gotoText} onChange={(e) => setGotoText(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setOverlay(null)} />
-            </label>
-            <div className="actions">
-              <button type="submit" className="primary" data-testid="goto-submit">
-                Go
-              </button>
-              <button type="button" onClick={() => setOverlay(null)}>
-                Cancel
-              </button>
-            </div>
-          </form>
-        </div>
+      {overlay === 'goto' && view && (
+        <GotoDialog
+          pool={view.pool}
+          seen={[...seen.values()]}
+          current={view.queryId}
+          error={gotoError}
+          onGo={(id) => void submitGoto(id)}
+          onClose={() => setOverlay(null)}
+          onEdit={() => setGotoError(null)}
+        />
       )}
     </div>
   );

@@ -27,6 +27,9 @@ interface Props {
   onLabel: (i: number, value: string) => void;
   onRetry: (op: LabelOp) => void;
   describe: (value: string | null) => { text: string; tone: string };
+  /** The ranker the rows are ordered by ('' = pool order); open pools only. */
+  order?: string;
+  onOrder?: (run: string) => void;
 }
 
 const col = createColumnHelper<RowModel>();
@@ -122,9 +125,17 @@ export function CandidateTable(p: Props): ReactNode {
         col.display({
           id: `run:${run}`,
           header: () => (
-            <span data-testid={`run-col-${run}`} title={`${run}: rank (score)`}>
+            <button
+              className="link-button th-sort"
+              data-testid={`run-col-${run}`}
+              title={`${run}: rank (score). Order the candidates by ${run}; again for the pool order.`}
+              tabIndex={-1}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => cb.current.onOrder?.(cb.current.order === run ? '' : run)}
+            >
               {run}
-            </span>
+              {cb.current.order === run ? ' ▲' : ''}
+            </button>
           ),
           cell: (c) => {
             const r = c.row.original.c.runs[run];
@@ -174,6 +185,8 @@ export function CandidateTable(p: Props): ReactNode {
                     className={label === k.value ? 'key-button chosen' : 'key-button'}
                     data-testid={`label-btn-${i}-${k.key}`}
                     title={`${k.label} (key ${k.key})`}
+                    aria-label={k.label}
+                    aria-pressed={label === k.value}
                     tabIndex={-1}
                     onMouseDown={(e) => e.preventDefault()}
                     onClick={(e) => {
@@ -193,7 +206,7 @@ export function CandidateTable(p: Props): ReactNode {
       col.display({ id: 'state', header: 'Saved', cell: (c) => <StateCell row={c.row.original} onRetry={(op) => cb.current.onRetry(op)} />, meta: { className: 'narrow' } }),
     );
     return cols;
-  }, [view.blind, view.runNames, view.candidates]);
+  }, [view.blind, view.runNames, view.candidates, p.order]);
 
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.c.id });
 
@@ -209,7 +222,13 @@ export function CandidateTable(p: Props): ReactNode {
         {table.getHeaderGroups().map((hg) => (
           <tr key={hg.id}>
             {hg.headers.map((h) => (
-              <th key={h.id} className={(h.column.columnDef.meta as { className?: string } | undefined)?.className} title={(h.column.columnDef.meta as { title?: string } | undefined)?.title}>
+              <th
+                key={h.id}
+                scope="col"
+                className={(h.column.columnDef.meta as { className?: string } | undefined)?.className}
+                title={(h.column.columnDef.meta as { title?: string } | undefined)?.title}
+                aria-sort={h.id.startsWith('run:') ? (p.order === h.id.slice(4) ? 'ascending' : 'none') : h.id === 'position' ? (!p.order ? 'ascending' : 'none') : undefined}
+              >
                 {h.isPlaceholder ? null : flexRender(h.column.columnDef.header, h.getContext())}
               </th>
             ))}

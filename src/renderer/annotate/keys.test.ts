@@ -17,7 +17,7 @@ describe('label keys', () => {
       const keys = labelKeys(scheme).map((k) => k.key);
       expect(new Set(keys).size).toBe(keys.length);
       // never clash with navigation keys
-      for (const nav of ['j', 'k', 'n', 'N', 'p', 'g', 'h', 'u', 'x', 'o', ' ', 'Enter', 'Backspace']) expect(keys).not.toContain(nav);
+      for (const nav of ['j', 'k', 'n', 'N', 'p', 'g', 'h', 'u', 'x', 'o', 'b', ' ', 'Enter', 'Backspace']) expect(keys).not.toContain(nav);
     }
   });
 

@@ -5,7 +5,8 @@
  *   likert5:  1 … 5 for −2 … +2 (a 5-point scale read left to right)
  *   graded:   0 … 9 for the grade
  * Navigation keys (never labels): ↑/↓ j/k move · o/Space expand · Backspace/u undo ·
- * Enter/n next unlabeled query · N next query · p previous · g go to · h guidelines · x clear.
+ * Enter/n next unlabeled query · N next query · p previous · g go to · h guidelines · x clear ·
+ * b show/hide the query's body.
  */
 export interface LabelKey {
   key: string;
@@ -64,6 +65,7 @@ export function describeLabel(scheme: string, value: string | null): { text: str
 export const NAV_KEYS: ReadonlyArray<[string, string]> = [
   ['↑ ↓ / j k', 'move'],
   ['o / Space', 'expand'],
+  ['b', 'query body'],
   ['x', 'clear label'],
   ['u / Backspace', 'undo'],
   ['n / Enter', 'next unlabeled query'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanUploadPaths, fmtDuration, snippet } from './format';
+import { cleanUploadPaths, fmtDuration, fmtEta, fmtMetric, snippet } from './format';
 
 describe('format helpers', () => {
   it('shows upload file names instead of temp paths', () => {
@@ -15,5 +15,15 @@ describe('format helpers', () => {
     expect(fmtDuration(null)).toBe('—');
     expect(snippet('a  b\n c', 100)).toBe('a b c');
     expect(snippet('x'.repeat(300), 10)).toBe('xxxxxxxxx…');
+  });
+  it('formats metrics as the papers and the CLI do (percent, two decimals) and ETAs', () => {
+    expect(fmtMetric(0.71354)).toBe('71.35');
+    expect(fmtMetric(1)).toBe('100.00');
+    expect(fmtMetric(null)).toBe('—');
+    expect(fmtMetric(Number.NaN)).toBe('—');
+    expect(fmtEta(10, 30_000)).toBe('5 min');
+    expect(fmtEta(0, 30_000)).toBe('done');
+    expect(fmtEta(200, 60_000)).toBe('3 h 20 min');
+    expect(fmtEta(5, null)).toBe('—');
   });
 });

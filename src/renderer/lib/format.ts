@@ -1,5 +1,20 @@
+/**
+ * IR metrics (MAP, MRR, P@k, R-Prec, AP, RR) in the papers' and the CLI's format: percent with
+ * two decimals, no sign (0.71354 → "71.35"); null or not finite → "—".
+ */
 export function fmtMetric(x: number | null | undefined): string {
-  return x == null || !Number.isFinite(x) ? '—' : x.toFixed(3);
+  return x == null || !Number.isFinite(x) ? '—' : (x * 100).toFixed(2);
+}
+
+/** Minutes, hours: an ETA from a rate (items per ms) and the items left. */
+export function fmtEta(left: number, msPerItem: number | null): string {
+  if (msPerItem == null || !Number.isFinite(msPerItem) || msPerItem <= 0) return '—';
+  if (left <= 0) return 'done';
+  const ms = left * msPerItem;
+  const min = Math.round(ms / 60_000);
+  if (min < 1) return '< 1 min';
+  if (min < 60) return `${min} min`;
+  return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, '0')} min`;
 }
 
 export function fmtDuration(ms: number | null): string {

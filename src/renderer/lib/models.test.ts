@@ -15,8 +15,11 @@ import {
   traceSeries,
   trainFraction,
   trainingFinished,
+  overallFraction,
+  traceFraction,
   type TrainTrace,
 } from './models';
+import type { TrainProgressEvent } from '../../shared/contract';
 
 const ev = (progress: TrainProgressView, name = 'm') => ({ jobId: 'j', name, progress });
 function replay(events: TrainProgressView[]): TrainTrace {
@@ -160,7 +163,7 @@ describe('training trace → chart series', () => {
   it('describes progress in one line', () => {
     expect(describeProgress({ epoch: 2, epochs: 5, step: 3, steps: 10, loss: 0.12345 })).toBe('epoch 2/5 · step 3/10 · loss 0.1235');
     expect(describeProgress({ epoch: 1, epochs: 1, step: 1, steps: 1, loss: 0, devMRR: 0.7767, devMAP: 0.6977 })).toBe(
-      'epoch 1/1 · step 1/1 · loss 0.0000 · dev MRR 0.777 · dev MAP 0.698',
+      'epoch 1/1 · step 1/1 · loss 0.0000 · dev MRR 77.67 · dev MAP 69.77',
     );
     expect(describeProgress({ epoch: 1, epochs: 3, step: 0, steps: 0, loss: 2, phase: 'skip-gram pre-training' })).toBe('skip-gram pre-training: epoch 1/3 · loss 2.0000');
   });
@@ -189,5 +192,26 @@ describe('loss axis and formatting', () => {
     expect(fmtSeconds(0.12)).toBe('0.1 s');
     expect(fmtSeconds(25.3)).toBe('25 s');
     expect(fmtSeconds(125)).toBe('2 min 05 s');
+  });
+});
+
+describe('overall training progress', () => {
+  it('never goes back when pre-training ends and training starts', () => {
+    let t: TrainTrace | null = null;
+    const seen: number[] = [];
+    const ev = (progress: TrainProgressView): void => {
+      t = applyTrainProgress(t, { name: 'm', progress } as TrainProgressEvent);
+      seen.push(traceFraction(t));
+    };
+    ev({ epoch: 1, epochs: 2, step: 5, steps: 10, loss: 1, phase: 'skip-gram pre-training' });
+    ev({ epoch: 2, epochs: 2, step: 10, steps: 10, loss: 1, phase: 'skip-gram pre-training' });
+    ev({ epoch: 1, epochs: 5, step: 1, steps: 10, loss: 1 });
+    ev({ epoch: 5, epochs: 5, step: 10, steps: 10, loss: 1 });
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+    expect(seen[1]).toBeCloseTo(0.3, 5);
+    expect(seen.at(-1)).toBeCloseTo(1, 5);
+  });
+  it('gives the whole bar to training without pre-training', () => {
+    expect(overallFraction([''], { epoch: 1, epochs: 2, step: 10, steps: 10, loss: 1 })).toBeCloseTo(0.5, 5);
   });
 });

@@ -63,6 +63,12 @@ export interface TrainTrace {
   phases: Record<string, TraceEpoch[]>;
   /** Progress events seen. */
   events: number;
+  /** The stages in the order they started: pre-training phases by name, '' for the training itself. */
+  stages?: string[];
+  /** The overall fraction shown so far (never goes back). */
+  shown?: number;
+  /** When the first progress event arrived (ms, Date.now), for the wall time. */
+  firstAt?: number;
 }
 
 const finite = (x: number | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -78,6 +84,11 @@ export function applyTrainProgress(trace: TrainTrace | null, ev: TrainProgressEv
   const p = ev.progress;
   const t: TrainTrace = trace ?? { name: ev.name, last: p, epochs: [], phases: {}, events: 0 };
   const next: TrainTrace = { ...t, name: ev.name, last: p, events: t.events + 1 };
+  const stage = p.phase ?? '';
+  const stages = t.stages ?? [];
+  next.stages = stages.includes(stage) ? stages : [...stages, stage];
+  next.firstAt = t.firstAt ?? Date.now();
+  next.shown = Math.max(t.shown ?? 0, overallFraction(next.stages, p));
   if (p.steps > 0 && p.step >= p.steps && finite(p.loss)) {
     const e: TraceEpoch = { epoch: p.epoch, loss: p.loss };
     if (p.phase) {
@@ -98,6 +109,31 @@ export function trainFraction(p: TrainProgressView | null | undefined): number {
   return Math.max(0, Math.min(1, (p.epoch - 1 + inEpoch) / p.epochs));
 }
 
+/** Share of the whole bar given to pre-training phases, when a model has any. */
+export const PRETRAIN_SHARE = 0.3;
+
+/**
+ * Fraction done (0…1) of the whole job: pre-training phases share the first 30% of the bar in
+ * the order they start, the training the rest; without pre-training the training fills it all.
+ * (The trace keeps the maximum shown, so the bar never goes back when a new phase starts.)
+ */
+export function overallFraction(stages: readonly string[], p: TrainProgressView | null | undefined): number {
+  if (!p) return 0;
+  const f = trainFraction(p);
+  const pre = stages.filter((s) => s !== '');
+  if (pre.length === 0) return f;
+  if (!p.phase) return PRETRAIN_SHARE + (1 - PRETRAIN_SHARE) * f;
+  const i = Math.max(0, pre.indexOf(p.phase));
+  const band = PRETRAIN_SHARE / pre.length;
+  return Math.min(PRETRAIN_SHARE, band * (i + f));
+}
+
+/** The bar's fraction for a trace: monotonic across phases. */
+export function traceFraction(t: TrainTrace | null | undefined): number {
+  if (!t) return 0;
+  return Math.max(t.shown ?? 0, overallFraction(t.stages ?? [t.last.phase ?? ''], t.last));
+}
+
 /** Whether the trace's last event ended the last epoch (the engine then scores the pools). */
 export function trainingFinished(t: TrainTrace | null | undefined): boolean {
   const p = t?.last;
@@ -109,8 +145,8 @@ export function describeProgress(p: TrainProgressView): string {
   const parts = [p.phase ? `${p.phase}: epoch ${p.epoch}/${p.epochs}` : `epoch ${p.epoch}/${p.epochs}`];
   if (p.steps > 0) parts.push(`step ${p.step}/${p.steps}`);
   if (finite(p.loss)) parts.push(`loss ${p.loss.toFixed(4)}`);
-  if (finite(p.devMRR)) parts.push(`dev MRR ${p.devMRR.toFixed(3)}`);
-  if (finite(p.devMAP)) parts.push(`dev MAP ${p.devMAP.toFixed(3)}`);
+  if (finite(p.devMRR)) parts.push(`dev MRR ${(p.devMRR * 100).toFixed(2)}`);
+  if (finite(p.devMAP)) parts.push(`dev MAP ${(p.devMAP * 100).toFixed(2)}`);
   return parts.join(' · ');
 }
 

@@ -10,8 +10,8 @@ describe('roles', () => {
   });
 
   it('offers each role its screens', () => {
-    expect(allowedTabs('annotator')).toEqual(['annotate', 'evaluate']);
-    expect(allowedTabs('judge')).toEqual(['annotate', 'review', 'agreement', 'evaluate', 'export', 'models']);
+    expect(allowedTabs('annotator')).toEqual(['annotate', 'evaluate', 'browse']);
+    expect(allowedTabs('judge')).toEqual(['annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse']);
     expect(allowedTabs('owner')).toEqual(TABS.map((t) => t.id));
   });
 
@@ -44,6 +44,8 @@ describe('roles', () => {
     expect(tabForShortcut('annotator', 8)).toBeNull();
     expect(tabForShortcut('judge', 8)).toBe('models');
     expect(tabForShortcut('judge', 2)).toBeNull();
-    expect(tabForShortcut('owner', 9)).toBeNull();
+    expect(tabForShortcut('owner', 9)).toBe('browse');
+    expect(tabForShortcut('annotator', 9)).toBe('browse');
+    expect(tabForShortcut('owner', 10)).toBeNull();
   });
 });

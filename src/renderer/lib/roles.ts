@@ -15,9 +15,9 @@ export function mayCall(role: CallerRole, command: CommandName): boolean {
   return roleAllows(role, commandRoles[command]);
 }
 
-export type Tab = 'workspace' | 'pools' | 'annotate' | 'review' | 'agreement' | 'evaluate' | 'export' | 'models';
+export type Tab = 'workspace' | 'pools' | 'annotate' | 'review' | 'agreement' | 'evaluate' | 'export' | 'models' | 'browse';
 
-/** Every screen, in the order of the tab bar (Alt+1…8 follow it), with the lowest role that sees it. */
+/** Every screen, in the order of the tab bar (Alt+1…9 follow it), with the lowest role that sees it. */
 export const TABS: ReadonlyArray<{ id: Tab; label: string; role: CallerRole }> = [
   { id: 'workspace', label: 'Workspace', role: 'owner' },
   { id: 'pools', label: 'Pools', role: 'owner' },
@@ -27,6 +27,7 @@ export const TABS: ReadonlyArray<{ id: Tab; label: string; role: CallerRole }> =
   { id: 'evaluate', label: 'Evaluate', role: 'annotator' },
   { id: 'export', label: 'Export', role: 'judge' },
   { id: 'models', label: 'Models', role: 'judge' },
+  { id: 'browse', label: 'Browse', role: 'annotator' },
 ];
 
 export function isTab(s: unknown): s is Tab {

@@ -23,21 +23,26 @@ function fixed(x: number, digits: number): string {
   return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
 }
 
-/** A statistic for display (missing → "—" without a reason). */
-export function showStat(s: StatView | null | undefined, digits = 3): Shown {
+/** A statistic for display (missing → "—" without a reason); `scale` 100 shows an IR metric in percent. */
+export function showStat(s: StatView | null | undefined, digits = 3, scale = 1): Shown {
   if (!s) return { text: DASH, value: null, reason: null, note: null };
   if (s.value === null) return { text: DASH, value: null, reason: s.reason || 'undefined', note: null };
   if (!Number.isFinite(s.value)) return { text: DASH, value: null, reason: 'not a finite number', note: null };
-  return { text: fixed(s.value, digits), value: s.value, reason: null, note: s.note ?? null };
+  return { text: fixed(s.value * scale, digits), value: s.value, reason: null, note: s.note ?? null };
+}
+
+/** An IR metric (or a difference of two) as the papers and the CLI print it: percent, two decimals. */
+export function showPct(s: StatView | null | undefined): Shown {
+  return showStat(s, 2, 100);
 }
 
 /** A 95% CI for display: "[lo, hi]" or "—" with the reason. */
-export function showCI(ci: IntervalView | null | undefined, digits = 3): Shown {
+export function showCI(ci: IntervalView | null | undefined, digits = 3, scale = 1): Shown {
   if (!ci) return { text: DASH, value: null, reason: null, note: null };
   if (ci.value === null) return { text: DASH, value: null, reason: ci.reason || 'undefined', note: null };
   const [lo, hi] = ci.value;
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return { text: DASH, value: null, reason: 'not a finite interval', note: null };
-  return { text: `[${fixed(lo, digits)}, ${fixed(hi, digits)}]`, value: null, reason: null, note: ci.note ?? null };
+  return { text: `[${fixed(lo * scale, digits)}, ${fixed(hi * scale, digits)}]`, value: null, reason: null, note: ci.note ?? null };
 }
 
 /** A p-value: "<0.001" below 0.001, else three decimals; undefined → "—" with the reason. */

@@ -13,6 +13,7 @@ import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats'
 import { describeLabel } from '../annotate/keys';
 import { LineChart } from '../components/LineChart';
 import { StatValue } from '../components/StatValue';
+import { FilterBox, useTableSort } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 
 interface StatRow {
@@ -107,6 +108,17 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   const yr = agreementYRange(series.flatMap((s) => s.points.map((p) => p[1])));
   const withDisagreements = report ? report.perQuery.filter((q) => q.disagreements.length > 0) : [];
   const listed = report ? (showAll ? report.perQuery : withDisagreements) : [];
+  const sort = useTableSort(
+    listed,
+    {
+      query: (q) => q.queryId,
+      pairs: (q) => q.items,
+      multi: (q) => q.multiplyLabeled,
+      agreement: (q) => q.percentAgreement?.value ?? null,
+      disagreements: (q) => q.disagreements.length,
+    },
+    { rowId: (q) => q.queryId, filterText: (q) => `${q.queryId} ${q.disagreements.map((d) => d.candidateId).join(' ')}` },
+  );
   const totalDisagreements = withDisagreements.reduce((n, q) => n + q.disagreements.length, 0);
 
   return (
@@ -238,19 +250,23 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
           {listed.length === 0 ? (
             <p className="muted">No disagreements{report.items ? '' : ' yet'}.</p>
           ) : (
+            <>
+            <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter queries" testId="disagreement-filter" shown={sort.rows.length} total={listed.length} />
             <table className="data" data-testid="disagreement-table">
               <thead>
                 <tr>
-                  <th>Query</th>
-                  <th className="num">Pairs</th>
-                  <th className="num">Labeled by 2+</th>
-                  <th className="num">Agreement</th>
-                  <th className="num">Disagreements</th>
-                  <th />
+                  {sort.header('query', 'Query')}
+                  {sort.header('pairs', 'Pairs', { className: 'num', title: 'candidate pairs of the query' })}
+                  {sort.header('multi', 'Labeled by 2+', { className: 'num', title: 'pairs labeled by two annotators or more' })}
+                  {sort.header('agreement', 'Agreement', { className: 'num', title: 'percent agreement over the pairs labeled by 2+' })}
+                  {sort.header('disagreements', 'Disagreements', { className: 'num', title: 'pairs whose annotators gave different labels' })}
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {listed.map((q) => {
+                {sort.rows.map((q) => {
                   const isOpen = open.has(q.queryId);
                   return (
                     <Fragment key={q.queryId}>
@@ -304,6 +320,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
                 })}
               </tbody>
             </table>
+            </>
           )}
         </section>
       )}

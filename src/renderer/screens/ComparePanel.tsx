@@ -9,7 +9,9 @@ import type { CompareView, Convention } from '../../shared/contract';
 import { COMPARE_METRICS, type CompareMetric } from '../../shared/gold';
 import { useApp, useEvent } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
-import { showCI, showP, showStat } from '../lib/stats';
+import { showCI, showP, showPct, showStat } from '../lib/stats';
+import { DataTable } from '../components/DataTable';
+import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { StatValue } from '../components/StatValue';
 import { useDebounced } from '../lib/hooks';
 
@@ -152,70 +154,91 @@ export function ComparePanel({ pool, annotator, convention, runNames }: { pool: 
           <p className="small">
             {view.runs.map((r) => (
               <span key={r.name} className="run-mean" data-testid={`compare-mean-${r.name}`}>
-                {r.name}: <StatValue shown={showStat(r.mean)} />
+                {r.name}: <StatValue shown={showPct(r.mean)} />
               </span>
             ))}
           </p>
           {view.pairs.length > 0 && (
-            <div className="table-scroll">
-              <table className="data compare" data-testid="compare-table">
-                <thead>
-                  <tr>
-                    <th>A − B</th>
-                    <th className="num">n</th>
-                    <th className="num">Δ mean</th>
-                    <th className="num">95% CI (bootstrap)</th>
-                    <th className="num">t</th>
-                    <th className="num">p (t-test)</th>
-                    <th className="num">p (permutation)</th>
-                    <th className="num">Holm p (t)</th>
-                    <th className="num">Holm p (perm.)</th>
-                    <th>Reject H₀ (t / perm.)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.pairs.map((p) => (
-                    <tr key={`${p.a}|${p.b}`} data-testid={`compare-row-${p.a}-${p.b}`}>
-                      <td>
-                        {p.a} − {p.b}
-                      </td>
-                      <td className="num">{fmtInt(p.n)}</td>
-                      <td className="num">
-                        <StatValue shown={showStat(p.meanDiff)} testId="compare-diff" />
-                      </td>
-                      <td className="num">
-                        <StatValue shown={showCI(p.ci95)} testId="compare-ci" />
-                      </td>
-                      <td className="num" title={`df ${p.df}`}>
+            <>
+              <DataTable<Pair>
+                testId="compare-table"
+                className="compare"
+                caption="Paired differences between rankers"
+                rows={view.pairs}
+                rowId={(p) => `${p.a}|${p.b}`}
+                rowTestId={(p) => `compare-row-${p.a}-${p.b}`}
+                filter={view.pairs.length > 3 ? (p) => `${p.a} ${p.b}` : false}
+                filterLabel="Filter pairs"
+                columns={[
+                  { id: 'pair', header: 'A − B', title: 'the two rankers compared: A’s per-query metric minus B’s', sortValue: (p) => `${p.a} ${p.b}`, cell: (p) => `${p.a} − ${p.b}` },
+                  { id: 'n', header: 'n', title: 'queries both rankers are evaluated on', className: 'num', sortValue: (p) => p.n, cell: (p) => fmtInt(p.n) },
+                  {
+                    id: 'diff',
+                    header: 'Δ mean',
+                    title: `mean of A − B per query, in percentage points (${view.metric})`,
+                    className: 'num',
+                    sortValue: (p) => p.meanDiff?.value ?? null,
+                    cell: (p) => <StatValue shown={showPct(p.meanDiff)} testId="compare-diff" />,
+                  },
+                  { id: 'ci', header: '95% CI', title: METRIC_HELP.CI, className: 'num', cell: (p) => <StatValue shown={showCI(p.ci95, 2, 100)} testId="compare-ci" /> },
+                  {
+                    id: 't',
+                    header: 't',
+                    title: 'paired t statistic (its degrees of freedom on hover)',
+                    className: 'num',
+                    sortValue: (p) => p.t?.value ?? null,
+                    cell: (p) => (
+                      <span title={`df ${p.df}`}>
                         <StatValue shown={showStat(p.t, 2)} testId="compare-t" />
-                      </td>
-                      <td className="num">
-                        <StatValue shown={showP(p.pT)} testId="compare-p-t" />
-                      </td>
-                      <td className="num" title={p.permutationMethod === 'exact' ? 'exact: every sign flip' : 'Monte Carlo sign flips'}>
+                      </span>
+                    ),
+                  },
+                  { id: 'pT', header: 'p (t-test)', title: 'two-sided paired t-test p-value', className: 'num', sortValue: (p) => p.pT?.value ?? null, cell: (p) => <StatValue shown={showP(p.pT)} testId="compare-p-t" /> },
+                  {
+                    id: 'pPerm',
+                    header: 'p (perm.)',
+                    title: `two-sided paired permutation (sign-flip) test p-value; ${METRIC_HELP.MC}`,
+                    className: 'num',
+                    sortValue: (p) => p.pPermutation?.value ?? null,
+                    cell: (p) => (
+                      <span title={p.permutationMethod === 'exact' ? 'exact: every sign flip' : 'MC: Monte Carlo sign flips'}>
                         <StatValue shown={showP(p.pPermutation)} testId="compare-p-perm" />
                         <span className="muted small"> {p.permutationMethod === 'exact' ? 'exact' : 'MC'}</span>
-                      </td>
-                      <td className="num">
-                        <StatValue shown={showP(p.pHolmT)} testId="compare-holm-t" />
-                      </td>
-                      <td className="num">
-                        <StatValue shown={showP(p.pHolmPermutation)} testId="compare-holm-perm" />
-                      </td>
-                      <td data-testid="compare-reject">
+                      </span>
+                    ),
+                  },
+                  { id: 'holmT', header: 'Holm p (t)', title: 't-test p-value after Holm’s correction over all pairs', className: 'num', sortValue: (p) => p.pHolmT?.value ?? null, cell: (p) => <StatValue shown={showP(p.pHolmT)} testId="compare-holm-t" /> },
+                  {
+                    id: 'holmPerm',
+                    header: 'Holm p (perm.)',
+                    title: 'permutation p-value after Holm’s correction over all pairs',
+                    className: 'num',
+                    sortValue: (p) => p.pHolmPermutation?.value ?? null,
+                    cell: (p) => <StatValue shown={showP(p.pHolmPermutation)} testId="compare-holm-perm" />,
+                  },
+                  {
+                    id: 'reject',
+                    header: 'Reject H₀',
+                    title: 'whether the difference is significant at α after Holm’s correction: t-test / permutation test',
+                    cellTestId: () => 'compare-reject',
+                    cell: (p) => (
+                      <>
                         <Reject r={p.rejectT} /> / <Reject r={p.rejectPermutation} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      </>
+                    ),
+                  },
+                ]}
+              />
+              <MetricLegend marks />
+            </>
           )}
         </>
       )}
     </section>
   );
 }
+
+type Pair = CompareView['pairs'][number];
 
 function Reject({ r }: { r: boolean | null }): ReactNode {
   if (r === null) return <span className="muted" title="undefined p-value">—</span>;

@@ -8,12 +8,20 @@ import { ComparePanel } from './ComparePanel';
 import { useDebounced } from '../lib/hooks';
 import { mayCall } from '../lib/roles';
 import { ClientError } from '../client/types';
+import { DataTable, type Column } from '../components/DataTable';
+import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 
 const isForbidden = (e: unknown): boolean => e instanceof ClientError && e.code === 'forbidden';
 
 const METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
 type Metric = (typeof METRICS)[number];
 const metricId = (m: Metric): string => m.replace('@', '').replace('-', '');
+
+type Evaluation = PoolEvaluation;
+/** The label source chosen by the engine's default rule (shared with the CLI): annotator omitted. */
+const DEFAULT_SOURCE = '@default';
+type RunRow = { run: string; i: number; r: RunMetrics };
+const nullMetric = (x: unknown): boolean => x == null || (typeof x === 'number' && !Number.isFinite(x));
 
 export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
@@ -27,7 +35,8 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const [who, setWho] = useState<string>('');
   const [convention, setConvention] = useState<Convention>('skip');
   const [metric, setMetric] = useState<Metric>('MAP');
-  const [ev, setEv] = useState<PoolEvaluation | null>(null);
+  const [ev, setEv] = useState<Evaluation | null>(null);
+  const [partial, setPartial] = useState(false);
   const [evError, setEvError] = useState<string | null>(null);
   const [latency, setLatency] = useState<number | null>(null);
   const [updates, setUpdates] = useState(0);
@@ -39,13 +48,15 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
       .catch(() => {});
   }, [client, updates]);
 
-  // Default: the person annotating, else gold, else whoever has labels.
+  // Default: for judges and owners the CLI's rule (the engine's: gold when the pool has gold
+  // labels, else @aggregate); an annotator starts on their own labels, else gold, else whoever has labels.
   useEffect(() => {
     if (who) return;
-    if (shared.annotator && annotators.includes(shared.annotator)) setWho(shared.annotator);
+    if (role !== 'annotator') setWho(DEFAULT_SOURCE);
+    else if (shared.annotator && annotators.includes(shared.annotator)) setWho(shared.annotator);
     else if (annotators.includes('gold')) setWho('gold');
     else if (annotators.length) setWho(annotators[0]!);
-  }, [annotators, shared.annotator, who]);
+  }, [annotators, shared.annotator, who, role]);
 
   const seq = useRef(0);
   const evaluate = useCallback(async () => {
@@ -58,7 +69,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
     }
     const t0 = performance.now();
     try {
-      const r = await client.invoke('eval.pool', { pool, annotator: who, convention });
+      const r = await client.invoke('eval.pool', { pool, ...(who === DEFAULT_SOURCE ? {} : { annotator: who }), convention, partial });
       if (my !== seq.current) return;
       setLatency(performance.now() - t0);
       setEv(r);
@@ -72,7 +83,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         setRefused(pool);
       } else setEvError(errorMessage(e));
     }
-  }, [client, pool, who, convention, role, poolInfo?.blind]);
+  }, [client, pool, who, convention, role, poolInfo?.blind, partial]);
   useEffect(() => void evaluate(), [evaluate]);
 
   const reevaluate = useDebounced(() => {
@@ -82,7 +93,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   useEvent('label.changed', (rec) => {
     if (rec.pool !== pool) return;
     if (!annotators.includes(rec.annotator)) setUpdates((u) => u + 1);
-    if (rec.annotator !== who && who !== '@aggregate') return;
+    if (rec.annotator !== who && who !== '@aggregate' && who !== DEFAULT_SOURCE) return;
     reevaluate();
   });
   useEvent('workspace.changed', () => void evaluate());
@@ -92,7 +103,10 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const series = ev
     ? Object.keys(ev.runs).map((run) => ({
         name: run,
-        points: ev.curve.filter((pt) => pt.runs[run]).map((pt) => [pt.labeledQueries, pt.runs[run]![metric]] as [number, number]),
+        // percent, as the table (null metrics are left out of the curve)
+        points: ev.curve
+          .filter((pt) => pt.runs[run] && !nullMetric(pt.runs[run]![metric]))
+          .map((pt) => [pt.labeledQueries, 100 * pt.runs[run]![metric]] as [number, number]),
       }))
     : [];
 
@@ -116,7 +130,10 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
               <label className="inline">
                 Labels of
                 <select data-testid="eval-annotator" value={who} onChange={(e) => setWho(e.target.value)}>
-                  {!annotators.includes(who) && who && who !== '@aggregate' && <option value={who}>{who}</option>}
+                  <option value={DEFAULT_SOURCE} title="as the CLI's eval: gold when the pool has gold labels, else @aggregate">
+                    default (as the CLI){ev && who === DEFAULT_SOURCE ? `: ${ev.annotator}` : ''}
+                  </option>
+                  {!annotators.includes(who) && who && who !== '@aggregate' && who !== DEFAULT_SOURCE && <option value={who}>{who}</option>}
                   {annotators.map((a) => (
                     <option key={a} value={a} title={a === 'gold' ? 'imported gold labels' : `${a}'s labels`}>
                       {a}
@@ -138,6 +155,10 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                   score 0
                 </label>
               </fieldset>
+              <label className="inline" title="Count queries that are only partly labeled too; their unlabeled candidates count as not similar. Off: only fully labeled queries count (as the CLI's eval).">
+                <input type="checkbox" data-testid="eval-partial" checked={partial} onChange={(e) => setPartial(e.target.checked)} />
+                include partially labeled queries
+              </label>
             </>
           )}
         </div>
@@ -156,48 +177,85 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         {!who && !blindForMe && <p className="muted">No labels in this workspace yet.</p>}
         {ev && !blindForMe && (
           <>
-            <p className="small muted">
-              <span data-testid="eval-labeled-queries">{fmtInt(ev.labeledQueries)}</span> fully labeled queries by <strong>{ev.annotator}</strong> ·
-              convention <span data-testid="eval-convention">{ev.convention}</span> · ties {ev.ties}
+            <p className="small muted" data-testid="eval-summary">
+              <span data-testid="eval-labeled-queries">{fmtInt(ev.labeledQueries)}</span>
+              {' / '}
+              <span data-testid="eval-total-queries">{fmtInt(ev.totalQueries)}</span> queries {ev.partial ? 'with labels' : 'fully labeled'} by{' '}
+              <strong>{ev.annotator}</strong>
+              {ev.annotatorChosenBy === 'default' && <span title="the default source, as in the CLI: gold when the pool has gold labels, else @aggregate"> (default)</span>} ·{' '}
+              <span data-testid="eval-partially">{fmtInt(ev.partiallyLabeledQueries)}</span> partially labeled {ev.partial ? 'included' : 'left out'} · convention{' '}
+              <span data-testid="eval-convention">{ev.convention}</span> · ties {ev.ties}
               {latency !== null && <> · computed in {Math.round(latency)} ms</>}
             </p>
+            <p className="small muted" data-testid="eval-labeling">
+              {ev.labeling}
+            </p>
+            {ev.reason && (
+              <p className="note-box" role="status" data-testid="eval-reason">
+                {ev.reason}
+              </p>
+            )}
             {runs.length === 0 ? (
               <p className="muted" data-testid="eval-no-runs">
                 This pool has no ranker runs to evaluate.
               </p>
             ) : (
-              <table className="data metrics" data-testid="metrics-table">
-                <thead>
-                  <tr>
-                    <th>Ranker</th>
-                    <th className="num" title="queries evaluated">
-                      Queries
-                    </th>
-                    {METRICS.map((m) => (
-                      <th key={m} className="num">
-                        {m}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {runs.map(([run, r], i) => (
-                    <tr key={run} data-testid={`metrics-row-${run}`}>
-                      <td>
-                        <span className="swatch" style={{ background: PALETTE[i % PALETTE.length] }} /> {run}
-                      </td>
-                      <td className="num" data-testid={`metric-${run}-queries`}>
-                        {fmtInt(r.queries)}
-                      </td>
-                      {METRICS.map((m) => (
-                        <td key={m} className="num" data-testid={`metric-${run}-${metricId(m)}`}>
-                          {fmtMetric((r as RunMetrics)[m])}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <>
+                <DataTable<RunRow>
+                  testId="metrics-table"
+                  caption="Each ranker's metrics, in percent"
+                  rows={runs.map(([run, r], i) => ({ run, i, r: r as RunRow['r'] }))}
+                  rowId={(x) => x.run}
+                  rowTestId={(x) => `metrics-row-${x.run}`}
+                  filter={runs.length > 4 ? (x) => x.run : false}
+                  filterLabel="Filter rankers"
+                  columns={[
+                    {
+                      id: 'run',
+                      header: 'Ranker',
+                      title: 'the run: a retriever’s or a model’s scores over the pool’s candidates',
+                      sortValue: (x) => x.run,
+                      cell: (x) => (
+                        <>
+                          <span className="swatch" style={{ background: PALETTE[x.i % PALETTE.length] }} /> {x.run}
+                        </>
+                      ),
+                    },
+                    {
+                      id: 'queries',
+                      header: 'Queries',
+                      title: METRIC_HELP.queries,
+                      className: 'num',
+                      sortValue: (x) => x.r.queries,
+                      cellTestId: (x) => `metric-${x.run}-queries`,
+                      cell: (x) => fmtInt(x.r.queries),
+                    },
+                    ...METRICS.map(
+                      (m): Column<RunRow> => ({
+                        id: metricId(m),
+                        header: <abbr className="metric" title={METRIC_HELP[m]}>{m}</abbr>,
+                        className: 'num',
+                        sortValue: (x) => (nullMetric(x.r[m]) ? null : x.r[m]),
+                        cellTestId: (x) => `metric-${x.run}-${metricId(m)}`,
+                        cell: (x) =>
+                          nullMetric(x.r[m]) ? (
+                            <span title={x.r.reason ?? ev.reason ?? 'no query could be evaluated'} className="muted" aria-label={`undefined: ${x.r.reason ?? ev.reason ?? 'no query could be evaluated'}`}>
+                              —
+                            </span>
+                          ) : (
+                            fmtMetric(x.r[m])
+                          ),
+                      }),
+                    ),
+                  ]}
+                />
+                {runs.some(([, r]) => nullMetric(r.MAP)) && (
+                  <p className="small muted" data-testid="eval-null-reason">
+                    “—”: {runs.map(([, r]) => r.reason).find(Boolean) ?? ev.reason ?? 'no query of this pool could be evaluated with these labels (none fully labeled, or none with a similar candidate under “skip”)'}.
+                  </p>
+                )}
+                <MetricLegend />
+              </>
             )}
           </>
         )}
@@ -221,14 +279,14 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
           {ev.curve.length === 0 ? (
             <p className="muted">The curve appears once a query is fully labeled.</p>
           ) : (
-            <LineChart testId="curve-chart" series={series} xLabel="labeled queries" yLabel={metric} />
+            <LineChart testId="curve-chart" series={series} xLabel="labeled queries" yLabel={`${metric} (%)`} yMin={0} yMax={100} yDigits={0} />
           )}
         </section>
       )}
 
-      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel pool={pool} annotator={who} convention={convention} runNames={Object.keys(ev.runs)} />}
+      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} />}
 
-      {pool && who && !blindForMe && <DrillDown pool={pool} annotator={who} viewer={shared.annotator || who} startQuery={shared.lastQueryId} version={updates} />}
+      {pool && who && !blindForMe && <DrillDown pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} />}
     </div>
   );
 }

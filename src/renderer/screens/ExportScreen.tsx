@@ -21,14 +21,18 @@ const FORMAT_HELP: Record<ExportFormat, string> = {
   jsonl: 'one JSON object per pool pair (label, grade, status, votes, judge)',
   csv: 'CSV, one row per pool pair',
   'semeval-relevancy': 'SemEval .relevancy: orgq relq rank score true|false (judged pairs; one run)',
+  'hf-dataset': 'Hugging Face dataset folder: data/pairs.jsonl (with text) + README.md dataset card',
 };
 
 /** Formats that use one run (askubuntu requires one; the engine defaults to the pool's first). */
 const RUN_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'semeval-relevancy', 'trec-run']);
 
+/** Formats that can carry the questions' text (issue 13: the gold set stands alone). */
+const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['jsonl', 'csv', 'hf-dataset', 'askubuntu']);
+
 /** The default file name of an export (as the engine names serve-mode downloads). */
 export function defaultExportFile(pool: string, format: ExportFormat): string {
-  const ext: Record<ExportFormat, string> = { askubuntu: '.txt', qrels: '.qrels', 'trec-run': '.run', jsonl: '.jsonl', csv: '.csv', 'semeval-relevancy': '.relevancy' };
+  const ext: Record<ExportFormat, string> = { askubuntu: '.txt', qrels: '.qrels', 'trec-run': '.run', jsonl: '.jsonl', csv: '.csv', 'semeval-relevancy': '.relevancy', 'hf-dataset': '' };
   return `${pool.replace(/[^A-Za-z0-9._-]+/g, '_') || 'pool'}${ext[format]}`;
 }
 
@@ -42,6 +46,8 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   /** Label source; '' = the engine's default (gold when the pool has gold labels, else the aggregate). */
   const [source, setSource] = useState('');
   const [lines, setLines] = useState(10);
+  /** Question title + body in the files (jsonl, csv, hf-dataset columns; askubuntu's corpus file). */
+  const [withText, setWithText] = useState(true);
   const [preview, setPreview] = useState<ExportPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [showSource, setShowSource] = useState(false);
@@ -78,7 +84,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(() => {
     setWritten(null);
     setWriteError(null);
-  }, [pool, format, run, source]);
+  }, [pool, format, run, source, withText]);
 
   // askubuntu needs a run: pick the first one.
   const needsRun = format === 'askubuntu';
@@ -92,8 +98,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
       format,
       ...(RUN_FORMATS.has(format) && run ? { run } : {}),
       ...(source ? { annotator: source } : {}),
+      ...(TEXT_FORMATS.has(format) ? { text: withText } : {}),
     }),
-    [pool, format, run, source],
+    [pool, format, run, source, withText],
   );
 
   const seq = useRef(0);
@@ -172,6 +179,12 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             </select>
             <span className="hint">{FORMAT_HELP[format]}</span>
           </label>
+          {TEXT_FORMATS.has(format) && (
+            <label className="inline" title="with the text the dataset stands alone; without it, ids only (as --no-text)">
+              <input type="checkbox" data-testid="export-text" checked={withText} onChange={(e) => setWithText(e.target.checked)} />
+              {format === 'askubuntu' ? 'write the corpus file (id, title, body) beside it' : 'include query and candidate title + body'}
+            </label>
+          )}
           {RUN_FORMATS.has(format) && (
             <label>
               Run {needsRun ? <span className="optional">required</span> : <span className="optional">optional</span>}

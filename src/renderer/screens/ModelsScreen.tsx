@@ -25,7 +25,7 @@ import {
   suggestModelName,
   tickDigits,
   traceSeries,
-  trainFraction,
+  traceFraction,
   trainingFinished,
   type ModelKind,
   type TrainCharts,
@@ -34,6 +34,7 @@ import {
 import { LineChart } from '../components/LineChart';
 import { mayCall } from '../lib/roles';
 import { ProgressBar } from '../components/ProgressBar';
+import { FilterBox, useTableSort } from '../components/DataTable';
 
 const BACKEND_HELP: Record<string, string> = {
   tensorflow: 'native TensorFlow (tfjs-node): the fastest',
@@ -80,6 +81,20 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   });
   useReconnect(refresh);
   const models = view?.models ?? [];
+  const sort = useTableSort(
+    models,
+    {
+      name: (m) => m.name,
+      kind: (m) => m.kind,
+      epoch: (m) => m.report.bestEpoch,
+      mrr: (m) => m.report.bestDevMRR ?? null,
+      map: (m) => m.report.bestDevMAP ?? null,
+      speed: (m) => m.report.examplesPerSecond,
+      time: (m) => m.report.seconds,
+      created: (m) => m.created,
+    },
+    { rowId: (m) => m.name, filterText: (m) => `${m.name} ${m.kind} ${m.training.devPool ?? ''}` },
+  );
   const names = models.map((m) => m.name);
 
   // ------------------------------------------------------------ form
@@ -336,25 +351,24 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
           </p>
         ) : (
           <div className="table-scroll">
+            {models.length > 4 && <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter models" testId="models-table-filter" shown={sort.rows.length} total={models.length} />}
             <table className="data models-table" data-testid="models-table">
               <thead>
                 <tr>
-                  <th>Model</th>
-                  <th>Kind</th>
-                  <th className="num" title="epoch kept (best dev MRR, else the last) / epochs trained">
-                    Best epoch
-                  </th>
-                  <th className="num">Dev MRR</th>
-                  <th className="num">Dev MAP</th>
-                  <th>Trained on</th>
-                  <th className="num">Speed</th>
-                  <th className="num">Time</th>
-                  <th>Created</th>
-                  <th>Actions</th>
+                  {sort.header('name', 'Model')}
+                  {sort.header('kind', 'Kind')}
+                  {sort.header('epoch', 'Best epoch', { className: 'num', title: 'epoch kept (best dev MRR, else the last) / epochs trained' })}
+                  {sort.header('mrr', 'Dev MRR', { className: 'num', title: 'mean reciprocal rank on the dev pool, percent' })}
+                  {sort.header('map', 'Dev MAP', { className: 'num', title: 'mean average precision on the dev pool, percent' })}
+                  <th scope="col">Trained on</th>
+                  {sort.header('speed', 'Speed', { className: 'num', title: 'training throughput' })}
+                  {sort.header('time', 'Time', { className: 'num', title: 'seconds of training' })}
+                  {sort.header('created', 'Created')}
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
-                {models.map((m) => {
+                {sort.rows.map((m) => {
                   const sj = scoreJobs[m.name];
                   const sjState = jobs.get(sj?.jobId ?? null);
                   const pool = scorePool[m.name] || shared.pool || pools[0]?.name || '';
@@ -408,7 +422,15 @@ function TrainPanel({
   const state = done ? (done.ok ? 'done' : done.cancelled ? 'cancelled' : 'failed') : scoring ? 'scoring' : 'running';
   const charts = traceSeries(trace);
   const p = trace?.last ?? null;
-  const frac = done?.ok ? 1 : trainFraction(p);
+  // One bar for the whole job: pre-training phases, then training; it never goes back.
+  const frac = done?.ok ? 1 : traceFraction(trace);
+  // The wall time from the job's first progress event to its end (the report's seconds count the training epochs only).
+  const [endedAt, setEndedAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (done && endedAt === null) setEndedAt(Date.now());
+    if (!done && endedAt !== null) setEndedAt(null);
+  }, [done, endedAt]);
+  const wallSeconds = trace?.firstAt && endedAt ? (endedAt - trace.firstAt) / 1000 : null;
   const report = done?.ok ? (done.report as TrainJobReport) : null;
   // A cancel that came after the model was stored (while pools were being scored) leaves it behind.
   const leftBehind = done?.cancelled && listed && modelNames.includes(name) && mine && !mine.existedBefore;
@@ -444,7 +466,11 @@ function TrainPanel({
       </p>
       {done && done.ok && report && (
         <div className="ok-box" data-testid="train-done">
-          <strong>Model “{report.name}” trained</strong> in {fmtSeconds(report.report.seconds)}: kept epoch {report.report.bestEpoch} of {report.report.epochs}
+          <strong>Model “{report.name}” trained</strong> in{' '}
+          <span data-testid="train-wall-time" title={`wall time of the whole job, pre-training and scoring included; the training epochs took ${fmtSeconds(report.report.seconds)}`}>
+            {fmtSeconds(wallSeconds !== null ? Math.max(wallSeconds, report.report.seconds) : report.report.seconds)}
+          </span>
+          {wallSeconds !== null && wallSeconds > report.report.seconds * 1.05 && <span className="muted"> (training epochs {fmtSeconds(report.report.seconds)})</span>}: kept epoch {report.report.bestEpoch} of {report.report.epochs}
           {report.report.bestDevMRR !== undefined && (
             <>
               {' '}

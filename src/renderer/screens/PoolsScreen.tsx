@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { PoolProgress } from '../../shared/contract';
+import type { PoolInfo, PoolProgress } from '../../shared/contract';
+import { DataTable } from '../components/DataTable';
 import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
@@ -18,6 +19,9 @@ export function parseQueryIds(text: string): string[] {
   return [...new Set(ids)];
 }
 
+/** The pool form's "every corpus" choice (mixing corpora is explicit). */
+const ALL_SOURCES = '@all';
+
 export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
   const jobs = useJobs();
@@ -34,6 +38,21 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   const [depth, setDepth] = useState(20);
   const [scheme, setScheme] = useState<Scheme>('binary');
   const [blind, setBlind] = useState(true);
+  /** One corpus (questions.source) for queries and candidates; '' = every corpus (an explicit choice when there are several). */
+  const [poolSource, setPoolSource] = useState('');
+  const [sources, setSources] = useState<Record<string, number>>({});
+  useEffect(() => {
+    client
+      .invoke('workspace.stats', {})
+      .then((st) => setSources(st.sources ?? {}))
+      .catch(() => {});
+  }, [client, pools.length]);
+  const sourceNames = Object.keys(sources);
+  // With one corpus there is nothing to choose; with several the form starts on the largest.
+  useEffect(() => {
+    if (sourceNames.length > 1 && poolSource === '') setPoolSource(sourceNames.sort((a, b) => (sources[b] ?? 0) - (sources[a] ?? 0))[0]!);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sourceNames.join('\u0000')]);
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
@@ -51,6 +70,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
         depth,
         scheme,
         blind,
+        ...(poolSource && poolSource !== ALL_SOURCES ? { source: poolSource } : {}),
         ...(mode === 'sample' ? { sample: { n, seed } } : { queries: queryIds }),
       });
       setCreated(`Pool "${p.name}" created: ${fmtInt(p.queries)} queries, ${fmtInt(p.pairs)} pairs.`);
@@ -142,37 +162,44 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
             No pools yet. Import a corpus on the Workspace screen, then create a pool below.
           </p>
         ) : (
-          <table className="data" data-testid="pools-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Scheme</th>
-                <th>Retriever</th>
-                <th className="num">Depth</th>
-                <th className="num">Queries</th>
-                <th className="num">Pairs</th>
-                <th title="Blind: each annotator sees only their own labels, candidates in their own order, no rankers' scores. Open: they see scores and each other's labels.">
-                  Blind
-                </th>
-                <th>Progress per annotator</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {pools.map((p) => {
-                const pr = progress[p.name];
-                return (
-                  <tr key={p.name} data-testid={`pool-row-${p.name}`} className={p.name === shared.pool ? 'selected' : undefined}>
-                    <td>
-                      <strong>{p.name}</strong>
-                      {p.sampling && <div className="small muted">{p.sampling}</div>}
-                    </td>
-                    <td>{p.scheme}</td>
-                    <td>{p.retriever ?? '—'}</td>
-                    <td className="num">{p.depth ?? '—'}</td>
-                    <td className="num">{fmtInt(p.queries)}</td>
-                    <td className="num">{fmtInt(p.pairs)}</td>
-                    <td className="blind-cell" data-testid={`pool-blind-${p.name}`} data-blind={p.blind ? 'true' : 'false'}>
+          <DataTable<PoolInfo>
+            testId="pools-table"
+            caption="Pools"
+            rows={pools}
+            rowId={(p) => p.name}
+            rowTestId={(p) => `pool-row-${p.name}`}
+            rowClassName={(p) => (p.name === shared.pool ? 'selected' : undefined)}
+            filter={pools.length > 3 ? (p) => `${p.name} ${p.scheme} ${p.retriever ?? ''} ${p.sampling ?? ''}` : false}
+            filterLabel="Filter pools"
+            columns={[
+              {
+                id: 'name',
+                header: 'Name',
+                sortValue: (p) => p.name,
+                className: 'wrap-anywhere',
+                cell: (p) => (
+                  <>
+                    <strong>{p.name}</strong>
+                    {p.sampling && <div className="small muted">{p.sampling}</div>}
+                  </>
+                ),
+              },
+              { id: 'scheme', header: 'Scheme', sortValue: (p) => p.scheme, cell: (p) => p.scheme },
+              { id: 'retriever', header: 'Retriever', sortValue: (p) => p.retriever, cell: (p) => p.retriever ?? '—' },
+              { id: 'depth', header: 'Depth', className: 'num', sortValue: (p) => p.depth, cell: (p) => p.depth ?? '—' },
+              { id: 'queries', header: 'Queries', className: 'num', sortValue: (p) => p.queries, cell: (p) => fmtInt(p.queries) },
+              { id: 'pairs', header: 'Pairs', className: 'num', sortValue: (p) => p.pairs, cell: (p) => fmtInt(p.pairs) },
+              {
+                id: 'blind',
+                header: 'Blind',
+                title: "Blind: each annotator sees only their own labels, candidates in their own order, no rankers' scores. Open: they see scores and each other's labels.",
+                sortValue: (p) => (p.blind ? 'blind' : 'open'),
+                className: 'blind-cell',
+                cellTestId: (p) => `pool-blind-${p.name}`,
+                cellData: (p) => ({ 'data-blind': p.blind ? 'true' : 'false' }),
+                cell: (p) => (
+                  <>
+
                       <span
                         className={p.blind ? 'blind-badge' : 'blind-badge open'}
                         title={p.blind ? "annotators see only their own labels, in their own order, no rankers' scores" : "annotators see rankers' scores and each other's labels"}
@@ -204,8 +231,18 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                             {p.blind ? 'open…' : 'make blind'}
                           </button>
                         ))}
-                    </td>
-                    <td data-testid={`pool-progress-${p.name}`}>
+                  </>
+                ),
+              },
+              {
+                id: 'progress',
+                header: 'Progress per annotator',
+                cellTestId: (p) => `pool-progress-${p.name}`,
+                cell: (p) => {
+                  const pr = progress[p.name];
+                  return (
+                    <>
+
                       {!pr || pr.annotators.length === 0 ? (
                         <span className="muted small">no labels yet</span>
                       ) : (
@@ -217,8 +254,17 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                           </div>
                         ))
                       )}
-                    </td>
-                    <td className="row-actions">
+                    </>
+                  );
+                },
+              },
+              {
+                id: 'actions',
+                header: <span className="visually-hidden">Actions</span>,
+                className: 'row-actions',
+                cell: (p) => (
+                  <>
+
                       <button data-testid={`pool-guidelines-${p.name}`} onClick={() => shared.setPool(p.name)}>
                         Guidelines
                       </button>
@@ -231,12 +277,11 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                       >
                         Annotate
                       </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
         {blindMessage && (
           <p className={blindMessage.ok ? 'ok small' : 'error small'} role={blindMessage.ok ? 'status' : 'alert'} data-testid="pool-blind-message">
@@ -314,6 +359,20 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                 <option value="graded">graded (integer grades)</option>
               </select>
             </label>
+            {sourceNames.length > 1 && (
+              <label>
+                Corpus
+                <select data-testid="pool-source" value={poolSource} onChange={(e) => setPoolSource(e.target.value)}>
+                  {sourceNames.map((src) => (
+                    <option key={src} value={src}>
+                      {src} ({fmtInt(sources[src] ?? 0)} questions)
+                    </option>
+                  ))}
+                  <option value={ALL_SOURCES}>every corpus (queries and candidates may mix corpora)</option>
+                </select>
+                <span className="hint">queries and their candidates from this corpus only</span>
+              </label>
+            )}
             <fieldset className="radio-row">
               <legend>Labeling</legend>
               <label className="inline" title="Blind: each annotator sees the candidates in their own order, no rankers' scores and no one else's labels. You can change it later.">

@@ -11,6 +11,7 @@ import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { parseNames } from '../lib/stats';
 import { ProgressBar } from '../components/ProgressBar';
+import { useTableSort } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 import { mayCall } from '../lib/roles';
 
@@ -170,6 +171,13 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const annotatorNames = people.filter((p) => p.role === 'annotator').map((p) => p.name);
   const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`).join(', '));
 
+  const peopleSort = useTableSort(people, { name: (p) => p.name, role: (p) => p.role }, { rowId: (p) => p.name });
+  const progressSort = useTableSort(
+    assignment?.progress ?? [],
+    { annotator: (p) => p.annotator, done: (p) => (p.assignedQueries ? p.doneQueries / p.assignedQueries : null), pairs: (p) => p.labeledPairs },
+    { rowId: (p) => p.annotator },
+  );
+
   return (
     <section className="card" data-testid="team-panel">
       <div className="row wrap">
@@ -193,8 +201,8 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
           <table className="data compact" data-testid="people-table">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Role</th>
+                {peopleSort.header('name', 'Name')}
+                {peopleSort.header('role', 'Role')}
               </tr>
             </thead>
             <tbody>
@@ -205,7 +213,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                   </td>
                 </tr>
               )}
-              {people.map((p) => (
+              {peopleSort.rows.map((p) => (
                 <tr key={p.name} data-testid={`person-${p.name}`}>
                   <td>{p.name}</td>
                   <td>
@@ -339,13 +347,13 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                 <table className="data compact" data-testid="assignment-table">
                   <thead>
                     <tr>
-                      <th>Annotator</th>
-                      <th>Assigned queries done</th>
-                      <th className="num">Pairs labeled</th>
+                      {progressSort.header('annotator', 'Annotator')}
+                      {progressSort.header('done', 'Assigned queries done')}
+                      {progressSort.header('pairs', 'Pairs labeled', { className: 'num' })}
                     </tr>
                   </thead>
                   <tbody>
-                    {assignment.progress.map((p) => (
+                    {progressSort.rows.map((p) => (
                       <tr key={p.annotator} data-testid={`assignment-row-${p.annotator}`} data-done={p.doneQueries} data-assigned={p.assignedQueries}>
                         <td>{p.annotator}</td>
                         <td>

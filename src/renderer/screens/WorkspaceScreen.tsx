@@ -5,7 +5,7 @@ import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
-import { ReportView } from '../components/ReportView';
+import { reportLines } from '../lib/report';
 
 const FORMAT_HELP: Record<ImportFormat, string> = {
   'questions-jsonl': 'questions, one JSON object per line (id, title, body, tags…)',
@@ -316,7 +316,23 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           {done && done.ok && (
             <div className="ok-box" data-testid="import-report">
               <strong>Import finished.</strong>
-              <ReportView report={done.report} />
+              <dl className="report">
+                {reportLines(done.report).map((l) => (
+                  <div key={l.key} className="report-row" data-testid={`import-report-${l.key}`}>
+                    <dt>{l.label}</dt>
+                    <dd>
+                      {l.text}
+                      {l.list && (
+                        <ul className="report-list">
+                          {l.list.map((x, i) => (
+                            <li key={i}>{x}</li>
+                          ))}
+                        </ul>
+                      )}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
             </div>
           )}
         </section>

@@ -1,4 +1,4 @@
-import { AGGREGATION_RULES, type AggregationRule } from '../../../shared/gold';
+import { AGGREGATION_RULES, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
 import { aggregationSummary, loadPoolState, setAggregation } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
 import { json, numberFlag, withWorkspace, type Out } from './common';
@@ -37,9 +37,11 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
             ['unresolved', s.unresolved],
             ['disagreements', s.disagreements],
             ['settled by a judge', s.settled],
+            ['with a "?" vote (settled, unresolved)', `${s.unsure.pairs} (${s.unsure.settled}, ${s.unsure.unresolved})`],
           ],
         ),
       );
+      out.log(`"?" under rule ${s.rule}: ${UNSURE_UNDER_RULE[s.rule]}`);
     }
     return 0;
   }, { write: 'aggregate', out });

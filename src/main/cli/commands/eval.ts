@@ -1,4 +1,5 @@
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
+import type { PoolEvaluation } from '../../../shared/contract';
 import { evaluatePool } from '../../engine/evaluate';
 import { comparePoolRuns, putStat } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
@@ -6,8 +7,10 @@ import { fmt, fmtCi, intFlag, json, list, numberFlag, positiveInt, withWorkspace
 
 /**
  * `qpairs eval W --pool P [--convention skip|zero] [--annotator A] [--ties pool-order|trec-eval]
- *  [--threshold 1] [--json]`: metrics of every run of the pool against a label source — A (an
- * annotator or @aggregate), by default gold when the pool has gold labels, else the aggregate.
+ *  [--threshold 1] [--partial] [--json]`: metrics of every run of the pool against a label source
+ * — A (an annotator or @aggregate), by default gold when the pool has gold labels, else the
+ * aggregate (the engine's rule: evalLabelSource). Only fully labeled queries count unless
+ * `--partial`; `--json` prints eval.pool's result (without the curve).
  *
  * With `--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N]
  * [--seed S] [--baseline R]`: compares the runs on the per-query metric (mean differences with
@@ -26,6 +29,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     permutations: { type: 'string' },
     seed: { type: 'string' },
     baseline: { type: 'string' },
+    partial: { type: 'boolean' },
     json: { type: 'boolean' },
   });
   const pool = requireString(values.pool, '--pool P');
@@ -39,6 +43,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     const stray = compareOnly.find((k) => values[k] !== undefined);
     if (stray) throw new UsageError(`--${stray} goes with --compare R1,R2`);
   }
+  if (values.compare !== undefined && values.partial) throw new UsageError('--partial goes with plain eval, not --compare (a comparison uses fully labeled queries)');
   if (values.compare !== undefined) {
     const runs = list(values.compare)!;
     if (runs.length < 2) throw new UsageError('--compare needs at least two runs: R1,R2');
@@ -66,12 +71,14 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     }, { out });
   }
   return withWorkspace(positionals[0], (ws) => {
-    const ev = evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold });
-    if (values.json) {
-      out.log(json({ pool: ev.pool, convention: ev.convention, annotator: ev.annotator, ties: ev.ties, runs: ev.runs }));
-    } else {
-      const pct = (x: number): string => (100 * x).toFixed(2);
-      out.log(`pool ${ev.pool}, labels of ${ev.annotator}, convention ${ev.convention}, ties ${ev.ties}`);
+    const ev = evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false });
+    if (values.json) out.log(json(evalJson(ev)));
+    else {
+      const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
+      out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}, ties ${ev.ties}`);
+      out.log(`${ev.labeledQueries} of ${ev.totalQueries} queries counted — ${ev.labeling}`);
+      if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${ev.partiallyLabeledQueries} partially labeled queries left out (--partial counts them)`);
+      if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
       out.log(
         table(
           ['run', 'queries', 'MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'],
@@ -81,6 +88,13 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     }
     return 0;
   }, { out });
+}
+
+/** The JSON view of `qpairs eval --json`: eval.pool's result without the curve. */
+export function evalJson(ev: PoolEvaluation): Record<string, unknown> {
+  const { curve, ...rest } = ev;
+  void curve;
+  return rest;
 }
 
 /** The JSON view of a comparison: statistics as numbers, undefined ones null with `<name>Reason` beside. */

@@ -4,10 +4,12 @@ import { parse, requireString, UsageError } from '../args';
 import { json, withWorkspace, type Out } from './common';
 
 /**
- * `qpairs export W --pool P --format F OUT [--run R] [--annotator A] [--json]`: writes the pool's
+ * `qpairs export W --pool P --format F OUT [--run R] [--annotator A] [--no-text] [--json]`: writes the pool's
  * gold labels (default: gold if present, else the aggregate; `--annotator` picks one person or
  * @aggregate) in format F to OUT, atomically, and the datasheet beside it as OUT.datasheet.md.
  * trec-run without --run writes one file per run (OUT.EXT → OUT.RUN.EXT when there are several).
+ * Question text is included (jsonl/csv columns, askubuntu's STEM.corpus.txt) unless --no-text;
+ * hf-dataset writes the folder OUT (data/pairs.jsonl + README.md dataset card).
  */
 export async function cmdExport(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -15,6 +17,7 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
     format: { type: 'string', short: 'f' },
     run: { type: 'string' },
     annotator: { type: 'string' },
+    'no-text': { type: 'boolean' },
     json: { type: 'boolean' },
   });
   const pool = requireString(values.pool, '--pool P');
@@ -24,7 +27,7 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
   if (!target) throw new UsageError('export needs an output file OUT');
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   return withWorkspace(w, (ws) => {
-    const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator });
+    const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator, text: !values['no-text'] });
     const files = [...b.files, b.datasheet].map((f) => ({ file: f.name, lines: f.lines }));
     if (values.json) out.log(json({ pool: b.pool, format: b.format, labels: b.source, run: b.run, files, warnings: b.warnings }));
     else {

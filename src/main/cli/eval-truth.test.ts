@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from './index';
+import { Engine } from '../engine/engine';
+import type { PoolEvaluation } from '../../shared/contract';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-eval-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function ok(...argv: string[]): Promise<string> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  expect(code, `${argv.join(' ')}: ${err}`).toBe(0);
+  return out;
+}
+
+/**
+ * Pool p: q1 (a, b, c) fully labeled by alice, q2 (d, e, f) with 2 of 3 labels, q3 (g, h) labeled
+ * with "?" on h (labeled, unjudged → fully labeled); a run "alt".
+ */
+async function workspace(w: string): Promise<void> {
+  await ok('init', w);
+  const rows = ['query_id,candidate_id,annotator,label'];
+  for (const [k, v] of Object.entries({ 'q1,a': '0', 'q1,b': '1', 'q1,c': '0', 'q2,d': '1', 'q2,e': '0', 'q3,g': '1', 'q3,h': '?' })) rows.push(`${k},alice,${v}`);
+  // f is in the pool (labeled by carol only), so q2 has three candidates
+  rows.push('q2,f,carol,1');
+  writeFileSync(path.join(dir, 'l.csv'), rows.join('\n') + '\n');
+  await ok('import', w, '--format', 'labels-csv', '--pool', 'p', '--scheme', 'binary', path.join(dir, 'l.csv'));
+  const lines: string[] = [];
+  const order: Record<string, string[]> = { q1: ['a', 'b', 'c'], q2: ['f', 'e', 'd'], q3: ['h', 'g'] };
+  for (const [q, cs] of Object.entries(order)) cs.forEach((c, i) => lines.push(`${q} Q0 ${c} ${i + 1} ${10 - i} alt`));
+  writeFileSync(path.join(dir, 'r.run'), lines.join('\n') + '\n');
+  await ok('import', w, '--format', 'trec-run', '--pool', 'p', path.join(dir, 'r.run'));
+}
+
+describe('eval tells the truth (issue 13)', () => {
+  it('counts only fully labeled queries by default ("?" counts as labeled), partial on request; CLI --json and engine agree', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    const cli = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--json'));
+    expect(cli).toMatchObject({ annotator: 'alice', annotatorChosenBy: 'caller', partial: false, labeledQueries: 2, fullyLabeledQueries: 2, partiallyLabeledQueries: 1, totalQueries: 3, reason: null });
+    // q1: relevant b at rank 2 → AP 0.5; q3: g at rank 2 (h is "?", not relevant) → AP 0.5
+    expect(cli.runs.alt).toMatchObject({ queries: 2, MAP: 0.5, MRR: 0.5 });
+    const cliPartial = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--partial', '--json'));
+    expect(cliPartial).toMatchObject({ partial: true, labeledQueries: 3 });
+    expect(cliPartial.labeling).toMatch(/unlabeled candidates .* not relevant/);
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice')).toMatch(/2 of 3 queries counted[\s\S]*1 partially labeled queries left out/);
+
+    const engine = Engine.open(w, { transport: 'electron' });
+    try {
+      for (const [args, fromCli] of [
+        [{ pool: 'p', annotator: 'alice', convention: 'zero' }, cli],
+        [{ pool: 'p', annotator: 'alice', convention: 'zero', partial: true }, cliPartial],
+      ] as const) {
+        const ev = (await engine.invoke('eval.pool', args)) as PoolEvaluation;
+        const { curve, ...rest } = ev;
+        expect(curve.length).toBe(ev.labeledQueries);
+        expect(rest).toEqual(fromCli);
+      }
+      // The default source is the same rule for both (no gold labels here: the aggregate).
+      const dflt = (await engine.invoke('eval.pool', { pool: 'p' })) as PoolEvaluation;
+      const cliDefault = JSON.parse(await ok('eval', w, '--pool', 'p', '--json'));
+      expect(dflt.annotatorChosenBy).toBe('default');
+      expect(cliDefault.annotator).toBe(dflt.annotator);
+
+      // A source without labels: metrics null with a reason, not 0.
+      const none = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'nobody' })) as PoolEvaluation;
+      expect(none.reason).toMatch(/nobody has no labels in pool "p"/);
+      expect(none.runs.alt).toMatchObject({ queries: 0, MAP: null, MRR: null, 'P@1': null, 'P@5': null, 'R-Prec': null });
+      expect(none.runs.alt!.reason).toBe(none.reason);
+    } finally {
+      engine.close();
+    }
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'nobody')).toMatch(/metrics undefined: nobody has no labels[\s\S]*alt\s+│?\s*0\s+│?\s*—/);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Browse (issue 13): searching the workspace's questions with its BM25 index, and showing one
+ * question with the pools it is in and the labels on it that the caller may see.
+ *
+ * What a caller sees (the same rules as the rest of the engine, access.ts):
+ * - question text, titles and BM25 search scores: everyone (question text is not secret; these
+ *   scores are the search's own, not a pool's rankers');
+ * - labels: an owner or judge sees every label on the question; an annotator sees every label in
+ *   a pool that is not blind, and in a blind pool only their own — never another annotator's,
+ *   the judge's, gold or the aggregate;
+ * - a candidate's position in the pool's original order is the retriever's rank, so an annotator
+ *   of a blind pool gets null there (a query's position in the pool is no ranker's).
+ */
+import type { BrowseSearch, ParsedArgs, QuestionShow } from '../../shared/contract';
+import { NotFoundError } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+import { Bm25Index } from '../bm25';
+import type { Caller } from './access';
+import { indexOf } from './work';
+
+const searchIndexes = new WeakMap<Workspace, Bm25Index>();
+
+/**
+ * The stored BM25 index, loaded read-only for searching (never synced or persisted here: a search
+ * must not write, least of all while an import commits its chunks on another connection). Dropped
+ * when the workspace notices another connection's commits, so an import's questions are found
+ * once it has indexed them.
+ */
+function storedIndex(ws: Workspace): Bm25Index {
+  let idx = searchIndexes.get(ws);
+  if (!idx) {
+    idx = Bm25Index.load(ws.db);
+    searchIndexes.set(ws, idx);
+    const off = ws.onExternalChange(() => {
+      searchIndexes.delete(ws);
+      off();
+    });
+  }
+  return idx;
+}
+
+/**
+ * The index a search uses: the engine's own (indexOf: kept in step with the questions table,
+ * which may mean indexing and persisting questions not indexed yet) taken through the write gate
+ * when no long write (an import) runs; while one runs, or in a read-only workspace, the stored
+ * index as it is (storedIndex), so a search never writes beside an import's chunks.
+ */
+export async function browseIndex(ws: Workspace, writes: { readonly longWriteActive: boolean; run<T>(fn: () => T): Promise<T> }): Promise<Bm25Index> {
+  if (ws.readonly || writes.longWriteActive) return storedIndex(ws);
+  return writes.run(() => indexOf(ws));
+}
+
+/**
+ * The questions best matching `text` by BM25 (title + body, Lucene's formula), at most `limit`,
+ * best first; with `source`, only questions of that corpus (the index's top hits over-fetched and
+ * filtered, so the order is the index's restricted to the source).
+ */
+export function searchQuestions(ws: Workspace, a: ParsedArgs<'questions.search'>, idx: Bm25Index): BrowseSearch {
+  const rowOf = ws.db.prepare(`SELECT id, title, source FROM questions WHERE doc = ?`);
+  const results: BrowseSearch['results'] = [];
+  for (let want = a.source === undefined ? a.limit : Math.max(4 * a.limit, a.limit + 16); ; want *= 2) {
+    const hits = idx.search(a.text, want);
+    results.length = 0;
+    for (const h of hits) {
+      const row = rowOf.get(h.doc) as { id: string; title: string; source: string } | undefined;
+      if (!row || (a.source !== undefined && row.source !== a.source)) continue;
+      results.push({ id: row.id, title: row.title, source: row.source, score: h.score });
+      if (results.length === a.limit) break;
+    }
+    if (results.length >= a.limit || hits.length < want || a.source === undefined) break;
+  }
+  return { text: a.text, source: a.source ?? null, results };
+}
+
+/** One question, its answers count, the pools it is in, and the labels on it the caller may see (module comment). */
+export function showQuestion(ws: Workspace, a: ParsedArgs<'question.show'>, caller: Caller): QuestionShow {
+  const question = ws.getQuestions([a.id]).get(a.id);
+  if (!question) throw new NotFoundError(`no question with id "${a.id}" in the workspace`);
+  const pools: QuestionShow['pools'] = [];
+  for (const p of ws.listPools()) {
+    if (a.pool !== undefined && p.name !== a.pool) continue;
+    const sealed = caller.role === 'annotator' && p.blind;
+    const mayShow = (annotator: string): boolean => !sealed || annotator === caller.annotator;
+    const queries = ws.poolQueries(p.name);
+    const places: Array<{ queryId: string; as: 'query' | 'candidate'; queryPosition: number; candidatePosition: number | null }> = [];
+    queries.forEach((q, qi) => {
+      if (q.queryId === a.id) places.push({ queryId: q.queryId, as: 'query', queryPosition: qi, candidatePosition: null });
+      const ci = q.candidates.indexOf(a.id);
+      if (ci >= 0) places.push({ queryId: q.queryId, as: 'candidate', queryPosition: qi, candidatePosition: sealed ? null : ci });
+    });
+    if (places.length === 0) continue;
+    const labels = ws.currentLabels(p.name);
+    for (const place of places) {
+      const on = labels.filter((l) =>
+        place.as === 'query' ? l.queryId === a.id : l.queryId === place.queryId && l.candidateId === a.id,
+      );
+      pools.push({
+        pool: p.name,
+        blind: p.blind,
+        ...place,
+        labels: on.filter((l) => mayShow(l.annotator)).map((l) => ({ annotator: l.annotator, queryId: l.queryId, candidateId: l.candidateId, value: l.value })),
+      });
+    }
+  }
+  return { question, answers: ws.answersOf(a.id).length, pools };
+}

@@ -1,0 +1,55 @@
+/**
+ * The Annotate screen's live panel (open pools only): each ranker's MAP and MRR over the queries
+ * this annotator has fully labeled (eval.pool, "skip" convention), re-read as labels land.
+ */
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { PoolEvaluation } from '../../shared/contract';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useDebounced } from '../lib/hooks';
+import { fmtMetric } from '../lib/format';
+
+export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annotator: string; runNames: string[] }): ReactNode {
+  const { client } = useApp();
+  const [ev, setEv] = useState<PoolEvaluation | null>(null);
+  const [hidden, setHidden] = useState(false);
+  const seq = useRef(0);
+  const load = useCallback(async () => {
+    if (!pool || !annotator) return;
+    const my = ++seq.current;
+    try {
+      const r = await client.invoke('eval.pool', { pool, annotator, convention: 'skip' });
+      if (my !== seq.current) return;
+      setEv(r);
+      setHidden(false);
+    } catch {
+      if (my === seq.current) setHidden(true);
+    }
+  }, [client, pool, annotator]);
+  useEffect(() => void load(), [load]);
+  const later = useDebounced(() => void load(), 150);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool === pool && rec.annotator === annotator) later();
+  });
+  useEvent('workspace.changed', (w) => {
+    if (w.what === 'run' || w.what === 'pool') later();
+  });
+  useReconnect(later);
+
+  if (hidden || runNames.length === 0) return null;
+  const runs = ev ? Object.entries(ev.runs) : [];
+  return (
+    <section className="live-metrics" data-testid="live-metrics" aria-label="Rankers on your labels so far">
+      <span className="small muted" title="MAP and MRR (percent) of each ranker against your labels, over the queries you have fully labeled; queries without a similar candidate are skipped">
+        rankers on your <strong data-testid="live-labeled">{ev ? ev.labeledQueries : '…'}</strong> labeled quer{ev?.labeledQueries === 1 ? 'y' : 'ies'}:
+      </span>
+      {ev && runs.length === 0 && <span className="small muted">—</span>}
+      {runs.map(([run, m]) => (
+        <span key={run} className="live-run" data-testid={`live-run-${run}`}>
+          <strong>{run}</strong>{' '}
+          <abbr title="mean average precision, percent">MAP</abbr> <span data-testid={`live-${run}-MAP`}>{m.queries ? fmtMetric(m.MAP) : '—'}</span> ·{' '}
+          <abbr title="mean reciprocal rank, percent">MRR</abbr> <span data-testid={`live-${run}-MRR`}>{m.queries ? fmtMetric(m.MRR) : '—'}</span>
+        </span>
+      ))}
+    </section>
+  );
+}

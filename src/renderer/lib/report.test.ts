@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { humanKey, reportLines } from './report';
+
+describe('import report in words', () => {
+  it('names keys, adds units, hides temp paths and bookkeeping', () => {
+    const lines = reportLines({
+      format: 'semeval',
+      files: ['/tmp/qpairs-uploads-ab12/96ca7e8d-18a9-4af6-b801-66c02885a89e/dev.xml'],
+      counts: { questionsInserted: 550, duplicatePairs: 0 },
+      skipped: {},
+      warnings: [],
+      changedDocs: [1, 2, 3],
+      seconds: 1.25,
+    });
+    expect(lines.map((l) => l.key)).toEqual(['format', 'files', 'counts', 'skipped', 'warnings', 'seconds']);
+    expect(lines[1]!.text).toBe('dev.xml');
+    expect(lines[2]!.text).toBe('550 questions added · 0 duplicate pairs');
+    expect(lines[3]!.text).toBe('none');
+    expect(lines[5]!.text).toBe('1.3 s');
+    expect(JSON.stringify(lines)).not.toMatch(/qpairs-uploads|[a-z][A-Z]/);
+  });
+  it('turns unknown camelCase keys into words', () => {
+    expect(humanKey('runScoresDropped')).toBe('run scores dropped');
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The import report in words: camelCase keys become phrases, numbers get their units, file paths
+ * (server temp uploads included) become the file's name, internal bookkeeping is left out.
+ */
+import { cleanUploadPaths } from './format';
+
+export interface ReportLine {
+  key: string;
+  label: string;
+  text: string;
+  list?: string[];
+}
+
+const WORDS: Record<string, string> = {
+  format: 'format',
+  files: 'files',
+  counts: 'imported',
+  skipped: 'left out',
+  warnings: 'warnings',
+  questionsInserted: 'questions added',
+  questionsUpdated: 'questions updated',
+  questionsUnchanged: 'questions already there, unchanged',
+  questionsReplaced: 'questions of another source replaced',
+  questionsUpdatedInPools: 'updated questions that pools hold (their labels were given on the old text)',
+  duplicatePairs: 'duplicate pairs',
+  negativePairs: 'negative pairs',
+  labels: 'labels',
+  runScores: 'ranker scores',
+  answers: 'answers and comments',
+  pools: 'pools',
+  poolsCreated: 'pools created',
+  linkToMissingQuestion: 'links to a question not in the files',
+  seconds: 'time',
+  elapsedMs: 'time',
+  indexedQuestions: 'questions indexed (BM25)',
+};
+
+/** Bookkeeping no reader needs. */
+const HIDDEN = new Set(['changedDocs', 'jobId', 'uploadId']);
+
+/** "questionsInserted" → "questions inserted"; known keys get their phrase. */
+export function humanKey(k: string): string {
+  if (WORDS[k]) return WORDS[k]!;
+  return k
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+}
+
+export function fileName(p: string): string {
+  const clean = cleanUploadPaths(p);
+  const parts = clean.split(/[/\\]/);
+  return parts[parts.length - 1] || clean;
+}
+
+function unitFor(key: string, n: number): string {
+  const k = key.toLowerCase();
+  const count = n.toLocaleString('en-US');
+  if (k === 'seconds' || k.endsWith('seconds')) return `${n < 10 ? n.toFixed(1) : Math.round(n)} s`;
+  if (k.endsWith('ms')) return n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`;
+  if (k.endsWith('bytes')) return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} kB`;
+  return count;
+}
+
+function flatText(o: Record<string, unknown>): string {
+  const parts = Object.entries(o)
+    .filter(([k, v]) => !HIDDEN.has(k) && v != null && typeof v !== 'object')
+    .map(([k, v]) => (typeof v === 'number' ? `${unitFor(k, v)} ${humanKey(k)}` : `${humanKey(k)}: ${cleanUploadPaths(String(v))}`));
+  return parts.length ? parts.join(' · ') : 'none';
+}
+
+export function reportLines(report: unknown): ReportLine[] {
+  if (report == null || typeof report !== 'object') return report == null ? [] : [{ key: 'result', label: 'result', text: String(report) }];
+  const out: ReportLine[] = [];
+  for (const [k, v] of Object.entries(report as Record<string, unknown>)) {
+    if (HIDDEN.has(k) || v == null) continue;
+    const label = humanKey(k);
+    if (k === 'files' && Array.isArray(v)) {
+      out.push({ key: k, label, text: v.map((f) => fileName(String(f))).join(', ') || 'none' });
+    } else if (Array.isArray(v)) {
+      if (v.length === 0) out.push({ key: k, label, text: 'none' });
+      else out.push({ key: k, label, text: `${v.length.toLocaleString('en-US')}`, list: v.slice(0, 20).map((x) => cleanUploadPaths(typeof x === 'object' ? flatText(x as Record<string, unknown>) : String(x))) });
+    } else if (typeof v === 'object') {
+      out.push({ key: k, label, text: flatText(v as Record<string, unknown>) });
+    } else if (typeof v === 'number') {
+      out.push({ key: k, label, text: unitFor(k, v) });
+    } else {
+      out.push({ key: k, label, text: cleanUploadPaths(String(v)) });
+    }
+  }
+  return out;
+}

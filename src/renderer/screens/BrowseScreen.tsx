@@ -1,0 +1,215 @@
+/**
+ * Browse: search the workspace's questions (its BM25 index, questions.search), show one with its
+ * pools and the labels this user may see (question.show), and open it in Annotate.
+ */
+import { useCallback, useState, type ReactNode } from 'react';
+import type { SharedState } from '../shared-state';
+import { useApp } from '../lib/context';
+import { errorMessage, snippet } from '../lib/format';
+import { DataTable } from '../components/DataTable';
+import type { BrowseSearch, QuestionShow } from '../../shared/contract';
+
+type BrowseHit = BrowseSearch['results'][number] & { rank: number };
+type PoolEntry = QuestionShow['pools'][number];
+
+export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
+  const { client } = useApp();
+  const [text, setText] = useState('');
+  const [source, setSource] = useState('');
+  const [hits, setHits] = useState<BrowseHit[] | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<QuestionShow | null>(null);
+  const [showErr, setShowErr] = useState<string | null>(null);
+
+  const search = useCallback(async () => {
+    if (!text.trim()) return;
+    setBusy(true);
+    setErr(null);
+    try {
+      const r = await client.invoke('questions.search', { text: text.trim(), ...(source.trim() ? { source: source.trim() } : {}), limit: 50 });
+      setHits(r.results.map((h, i) => ({ ...h, rank: i + 1 })));
+    } catch (e) {
+      setHits(null);
+      setErr(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }, [client, text, source]);
+
+  const show = useCallback(
+    async (id: string) => {
+      setShowErr(null);
+      try {
+        setShown(await client.invoke('question.show', { id }));
+        // On a narrow window the question is under the results: bring it into view.
+        requestAnimationFrame(() => document.querySelector('[data-testid="browse-question"]')?.scrollIntoView({ block: 'nearest' }));
+      } catch (e) {
+        setShown(null);
+        setShowErr(errorMessage(e));
+      }
+    },
+    [client],
+  );
+
+  const openInAnnotate = (pool: string, queryId: string): void => {
+    shared.setPool(pool);
+    shared.setLastQueryId(queryId);
+    // The Annotate screen opens on the shared pool; the query is handed over through the address.
+    sessionStorage.setItem('qpairs.annotate.open', JSON.stringify({ pool, queryId }));
+    shared.goTo('annotate');
+  };
+
+  return (
+    <div className="browse-screen">
+      <section className="card">
+        <form
+          className="row wrap"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void search();
+          }}
+        >
+          <h2 className="grow">Browse questions</h2>
+          <label className="inline">
+            Search
+            <input type="search" data-testid="browse-text" value={text} onChange={(e) => setText(e.target.value)} placeholder="words of a title or body" size={28} />
+          </label>
+          <label className="inline">
+            Source
+            <input data-testid="browse-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="any" size={10} />
+          </label>
+          <button type="submit" className="primary" data-testid="browse-search" disabled={busy || !text.trim()}>
+            {busy ? 'Searching…' : 'Search'}
+          </button>
+        </form>
+        {err && (
+          <p className="error" role="alert" data-testid="browse-error">
+            {err}
+          </p>
+        )}
+      </section>
+      <div className="browse-grid">
+        <section className="card" aria-label="Results">
+          {hits === null ? (
+            <p className="muted small">Search the workspace’s questions with its BM25 index; pick one to see its pools and labels.</p>
+          ) : (
+            <DataTable<BrowseHit>
+              testId="browse-results"
+              caption="Questions found"
+              rows={hits}
+              rowId={(h) => h.id}
+              rowTestId={(h) => `browse-hit-${h.id}`}
+              filter
+              filterLabel="Filter results"
+              empty="No question matches."
+              columns={[
+                { id: 'rank', header: '#', className: 'num narrow', sortValue: (h) => h.rank, cell: (h) => h.rank },
+                {
+                  id: 'title',
+                  header: 'Question',
+                  sortValue: (h) => h.title,
+                  cell: (h) => (
+                    <button className="link-button" data-testid={`browse-open-${h.id}`} onClick={() => void show(h.id)}>
+                      {h.title || h.id}
+                    </button>
+                  ),
+                },
+                { id: 'source', header: 'Source', className: 'narrow', sortValue: (h) => h.source, cell: (h) => h.source },
+                { id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow', sortValue: (h) => h.score, cell: (h) => h.score.toFixed(2) },
+              ]}
+            />
+          )}
+        </section>
+        <section className="card" aria-label="Question" data-testid="browse-question">
+          {showErr && (
+            <p className="error" role="alert" data-testid="browse-show-error">
+              {showErr}
+            </p>
+          )}
+          {!shown && !showErr && <p className="muted small">No question shown.</p>}
+          {shown && (
+            <>
+              <div className="small muted">
+                <code data-testid="browse-question-id">{shown.question.id}</code> · {shown.question.source}
+                {shown.question.category && <> · {shown.question.category}</>}
+                {shown.question.tags.length > 0 && <> · {shown.question.tags.join(', ')}</>} · {shown.answers} answer{shown.answers === 1 ? '' : 's'} or comments
+              </div>
+              <h2 data-testid="browse-question-title">{shown.question.title || <span className="muted">(no title)</span>}</h2>
+              <div className="query-body" tabIndex={0} aria-label="question body">
+                {shown.question.body ? snippet(shown.question.body, 1200) : <span className="muted">(no body)</span>}
+              </div>
+              <h3>Pools</h3>
+              {shown.pools.length === 0 ? (
+                <p className="muted small" data-testid="browse-no-pools">
+                  This question is in no pool.
+                </p>
+              ) : (
+                <DataTable<PoolEntry>
+                  testId="browse-pools"
+                  caption="The pools holding this question"
+                  rows={shown.pools}
+                  rowId={(x) => `${x.pool}\u0000${x.queryId}\u0000${x.as}`}
+                  rowTestId={(x) => `browse-pool-${x.pool}-${x.queryId}`}
+                  columns={[
+                    {
+                      id: 'pool',
+                      header: 'Pool',
+                      sortValue: (x) => x.pool,
+                      cell: (x) => (
+                        <>
+                          {x.pool} {x.blind && <span className="blind-badge">blind</span>}
+                        </>
+                      ),
+                    },
+                    {
+                      id: 'as',
+                      header: 'As',
+                      title: 'a query of the pool (its position), or a candidate of one of its queries',
+                      sortValue: (x) => `${x.as} ${x.queryId}`,
+                      cell: (x) =>
+                        x.as === 'query' ? (
+                          `query #${x.queryPosition + 1}`
+                        ) : (
+                          <>
+                            candidate{x.candidatePosition !== null ? ` #${x.candidatePosition + 1}` : ''} of query <code>{x.queryId}</code> (#{x.queryPosition + 1})
+                          </>
+                        ),
+                    },
+                    {
+                      id: 'labels',
+                      header: 'Labels you may see',
+                      title: 'in a blind pool an annotator sees only their own labels',
+                      sortValue: (x) => x.labels.length,
+                      cell: (x) =>
+                        x.labels.length ? (
+                          <span className="small">
+                            {x.as === 'query'
+                              ? `${x.labels.length} label${x.labels.length === 1 ? '' : 's'} (${[...new Set(x.labels.map((l) => l.annotator))].join(', ')})`
+                              : x.labels.map((l) => `${l.annotator}: ${l.value}`).join(' · ')}
+                          </span>
+                        ) : (
+                          <span className="muted">none</span>
+                        ),
+                    },
+                    {
+                      id: 'open',
+                      header: <span className="visually-hidden">Open</span>,
+                      className: 'narrow',
+                      cell: (x) => (
+                        <button data-testid={`browse-annotate-${x.pool}-${x.queryId}`} onClick={() => openInAnnotate(x.pool, x.queryId)}>
+                          open in Annotate
+                        </button>
+                      ),
+                    },
+                  ]}
+                />
+              )}
+            </>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

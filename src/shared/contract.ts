@@ -307,6 +307,11 @@ export interface RunMetrics {
   'P@5': number | null;
   'R-Prec': number | null;
   reason?: string;
+  /**
+   * 95% confidence intervals of MAP and MRR over the evaluated queries (Student t on the per-query
+   * AP / RR: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n; src/main/stats/t-interval.ts); null below 2 queries.
+   */
+  ci?: { MAP: [number, number] | null; MRR: [number, number] | null };
 }
 
 export interface PoolEvaluation {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from './index';
+import { runCli } from './test-cli';
 import { Engine } from '../engine/engine';
 import type { PoolEvaluation } from '../../shared/contract';
 
@@ -13,9 +13,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function ok(...argv: string[]): Promise<string> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  const { code, out, err } = await runCli(...argv);
   expect(code, `${argv.join(' ')}: ${err}`).toBe(0);
   return out;
 }

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from './index';
+import { runCli } from './test-cli';
 import { sharedData } from '../../../tests/shared-data';
 
 let dir: string;
@@ -11,12 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
-  return { code, out, err };
-}
+const run = runCli;
 
 async function ok(...argv: string[]): Promise<string> {
   const r = await run(...argv);

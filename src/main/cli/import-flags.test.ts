@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Workspace } from '../workspace/workspace';
-import { main } from './index';
+import { runCli } from './test-cli';
 
 let dir: string;
 let w: string;
@@ -15,12 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
-  return { code, out, err };
-}
+const run = runCli;
 
 function file(name: string, text: string): string {
   const f = path.join(dir, name);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from './index';
+import { runCli } from './test-cli';
 import { Workspace } from '../workspace/workspace';
 
 let dir: string;
@@ -11,12 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
-  return { code, out, err };
-}
+const run = runCli;
 
 describe('qpairs pool create --blind / pool set --blind', () => {
   it('pools are blind by default; the owner switches them and the history keeps each change', async () => {

@@ -3,9 +3,9 @@
  * plain data (structured-clonable), run the same way inline and in the compute worker, so both
  * give the same result. Also the cheap estimate of a task's cost that decides where it runs.
  */
-import type { AgreementView, CompareMetric, CompareView } from '../../shared/gold';
-import { comparePoolRuns } from '../gold/compare';
-import { poolAgreement } from '../gold/agreement';
+import type { AgreementView, CompareView } from '../../shared/gold';
+import { comparePoolRuns, type PoolCompareOptions } from '../gold/compare';
+import { poolAgreement, type PoolAgreementOptions } from '../gold/agreement';
 import {
   AGREEMENT_NS_PER_UNIT,
   COMPARE_NS_PER_UNIT,
@@ -15,29 +15,16 @@ import {
 import { loadPoolState, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 
-export interface AgreementTask {
+/** agreement.report as data: the pool and poolAgreement's options that can cross a thread. */
+export interface AgreementTask extends Pick<PoolAgreementOptions, 'annotators' | 'queries' | 'bootstrap' | 'seed'> {
   kind: 'agreement';
   pool: string;
-  annotators?: readonly string[];
-  queries?: readonly string[];
-  bootstrap?: number;
-  seed?: number;
 }
 
-export interface CompareTask {
+/** eval.compare as data: the pool and comparePoolRuns' options that can cross a thread. */
+export interface CompareTask extends Omit<PoolCompareOptions, 'signal' | 'onProgress'> {
   kind: 'compare';
   pool: string;
-  runs: readonly string[];
-  metric?: CompareMetric;
-  annotator?: string;
-  convention?: 'skip' | 'zero';
-  ties?: 'pool-order' | 'trec-eval';
-  threshold?: number;
-  bootstrap?: number;
-  permutations?: number;
-  seed?: number;
-  alpha?: number;
-  baseline?: string;
 }
 
 export type ComputeTask = AgreementTask | CompareTask;

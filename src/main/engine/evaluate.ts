@@ -4,6 +4,7 @@ import { labelGrade } from '../../shared/labels';
 import { aggregate, evaluateRankedQuery, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
+import { meanInterval } from '../stats/t-interval';
 import { defaultLabelSource, sourceLabels } from '../gold/state';
 
 export interface PoolLabels {
@@ -114,7 +115,14 @@ export function evaluatePool(ws: Workspace, a: Omit<ParsedArgs<'eval.pool'>, 'pa
     });
     const agg = aggregate(results, [1, 5]) as unknown as Record<string, number>;
     const n = agg.queries!;
-    if (n > 0) runs[r.name] = { queries: n, MAP: agg.MAP!, MRR: agg.MRR!, 'P@1': agg['P@1']!, 'P@5': agg['P@5']!, 'R-Prec': agg['R-Prec']! };
+    if (n > 0) {
+      const counted = results.filter((x) => x.included);
+      const ci = {
+        MAP: meanInterval(counted.map((x) => x.metrics.AP)).value,
+        MRR: meanInterval(counted.map((x) => x.metrics.RR)).value,
+      };
+      runs[r.name] = { queries: n, MAP: agg.MAP!, MRR: agg.MRR!, 'P@1': agg['P@1']!, 'P@5': agg['P@5']!, 'R-Prec': agg['R-Prec']!, ci };
+    }
     else {
       const why = reason ?? `none of the ${queries.length} counted queries has a relevant candidate (convention skip leaves them out)`;
       runs[r.name] = { queries: 0, MAP: null, MRR: null, 'P@1': null, 'P@5': null, 'R-Prec': null, reason: why };

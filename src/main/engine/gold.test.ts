@@ -146,7 +146,13 @@ describe('two annotators and a judge through the engine', () => {
     const ref = await inv<PoolEvaluation>('eval.pool', { pool: 'team', annotator: 'ref', convention: 'zero' });
     // Same values (the query order, hence the summation order, differs).
     for (const [run, m] of Object.entries(ref.runs)) {
-      for (const [k, x] of Object.entries(m)) expect((ev.runs[run] as unknown as Record<string, number>)[k], `${run} ${k}`).toBeCloseTo(x, 12);
+      for (const [k, x] of Object.entries(m)) {
+        if (k === 'ci') continue; // intervals compared below
+        expect((ev.runs[run] as unknown as Record<string, number>)[k], `${run} ${k}`).toBeCloseTo(x, 12);
+      }
+      for (const metric of ['MAP', 'MRR'] as const) {
+        ev.runs[run]!.ci![metric]!.forEach((bound, i) => expect(bound, `${run} ${metric} CI`).toBeCloseTo(m.ci![metric]![i]!, 12));
+      }
     }
     const alice = await inv<PoolEvaluation>('eval.pool', { pool: 'team', annotator: 'alice', convention: 'zero' });
     expect(alice.annotator).toBe('alice');

@@ -39,17 +39,30 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
   const runs = ev ? Object.entries(ev.runs) : [];
   return (
     <section className="live-metrics" data-testid="live-metrics" aria-label="Rankers on your labels so far">
-      <span className="small muted" title="MAP and MRR (percent) of each ranker against your labels, over the queries you have fully labeled; queries without a similar candidate are skipped">
+      <span className="small muted" title="MAP and MRR (percent, with 95% confidence intervals) of each ranker against your labels, over the queries you have fully labeled; queries without a similar candidate are skipped">
         rankers on your <strong data-testid="live-labeled">{ev ? ev.labeledQueries : '…'}</strong> labeled quer{ev?.labeledQueries === 1 ? 'y' : 'ies'}:
       </span>
       {ev && runs.length === 0 && <span className="small muted">—</span>}
       {runs.map(([run, m]) => (
         <span key={run} className="live-run" data-testid={`live-run-${run}`}>
           <strong>{run}</strong>{' '}
-          <abbr title="mean average precision, percent">MAP</abbr> <span data-testid={`live-${run}-MAP`}>{m.queries ? fmtMetric(m.MAP) : '—'}</span> ·{' '}
+          <abbr title="mean average precision, percent">MAP</abbr> <span data-testid={`live-${run}-MAP`}>{m.queries ? fmtMetric(m.MAP) : '—'}</span>
+          <Interval ci={m.ci?.MAP} testId={`live-${run}-MAP-ci`} /> ·{' '}
           <abbr title="mean reciprocal rank, percent">MRR</abbr> <span data-testid={`live-${run}-MRR`}>{m.queries ? fmtMetric(m.MRR) : '—'}</span>
+          <Interval ci={m.ci?.MRR} testId={`live-${run}-MRR-ci`} />
         </span>
       ))}
     </section>
+  );
+}
+
+/** A 95% confidence interval in percent, e.g. " [40.12, 56.50]"; nothing below 2 queries. */
+function Interval({ ci, testId }: { ci: [number, number] | null | undefined; testId: string }): ReactNode {
+  if (!ci) return null;
+  return (
+    <span className="small muted" data-testid={testId} title="95% confidence interval over your labeled queries (Student t)">
+      {' '}
+      [{fmtMetric(ci[0])}, {fmtMetric(ci[1])}]
+    </span>
   );
 }

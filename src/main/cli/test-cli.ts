@@ -1,0 +1,9 @@
+/** Test helper (not used by the app): runs the CLI in-process and captures what it prints. */
+import { main } from './index';
+
+export async function runCli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PoolEvaluation, QueryEvaluation } from '../../shared/contract';
+import { meanInterval } from '../stats/t-interval';
+import { Workspace } from '../workspace/workspace';
+import { Engine } from './engine';
+
+let dir: string;
+let engine: Engine;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-eval-ci-'));
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  ws.transaction(() => {
+    ws.createPool({ name: 'p', scheme: 'binary', blind: false });
+    const run = ws.ensureRun('p', 'r', 'test');
+    // Three queries whose first relevant candidate sits at rank 1, 2 and 3 of run r.
+    for (let q = 0; q < 3; q++) {
+      const cands = ['a', 'b', 'c'].map((c) => `${c}${q}`);
+      for (const id of [`q${q}`, ...cands]) ws.upsertQuestion({ id, source: 's', title: id, body: id });
+      ws.addPoolQuery('p', `q${q}`, cands);
+      cands.forEach((c, i) => {
+        ws.setRunScore(run, `q${q}`, c, 3 - i);
+        ws.addLabel({ pool: 'p', queryId: `q${q}`, candidateId: c, annotator: 'ann', value: i === q ? '1' : '0', origin: 'test' });
+      });
+    }
+  });
+  engine = new Engine(ws, { transport: 'electron' });
+});
+afterEach(() => {
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('eval.pool confidence intervals', () => {
+  it('MAP and MRR come with the t interval of the per-query AP and RR that eval.query reports', async () => {
+    const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'ann' })) as PoolEvaluation;
+    const ap: number[] = [];
+    for (const q of ['q0', 'q1', 'q2']) {
+      const one = (await engine.invoke('eval.query', { pool: 'p', queryId: q, annotator: 'ann' })) as QueryEvaluation;
+      ap.push(one.rankers.find((r) => r.run === 'r')!.AP!);
+    }
+    expect(ap).toEqual([1, 1 / 2, 1 / 3]);
+    const want = meanInterval(ap).value!;
+    expect(ev.runs.r!.MAP).toBeCloseTo((1 + 1 / 2 + 1 / 3) / 3, 12);
+    expect(ev.runs.r!.ci!.MAP![0]).toBeCloseTo(want[0], 12);
+    expect(ev.runs.r!.ci!.MAP![1]).toBeCloseTo(want[1], 12);
+    expect(ev.runs.r!.ci!.MRR).toEqual(ev.runs.r!.ci!.MAP); // one relevant candidate per query: RR = AP
+  });
+});

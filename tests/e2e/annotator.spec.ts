@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { seriousViolationsOnTabs } from './a11y';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 
@@ -225,19 +226,7 @@ test('at 1024×700 no screen scrolls sideways', async () => {
 });
 
 test('axe-core finds no serious or critical violation on any screen', async () => {
-  const found: string[] = [];
-  for (const t of TABS) {
-    await page.getByTestId(`tab-${t}`).click();
-    await expect(page.getByTestId(`tab-${t}`)).toHaveAttribute('aria-selected', 'true');
-    await page.waitForTimeout(250);
-    const r = await new AxeBuilder({ page }).analyze();
-    for (const v of r.violations) {
-      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
-      found.push(`${t}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
-    }
-  }
-  if (found.length) console.log(found.join('\n'));
-  expect(found).toEqual([]);
+  expect(await seriousViolationsOnTabs(page, TABS, 250)).toEqual([]);
 });
 
 test('README screenshots of the Annotate screen at 1024×700 and 1440×900', async () => {

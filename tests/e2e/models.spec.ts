@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolationsOnTabs } from './a11y';
 import { startServe, type ServeProcess } from './serve';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -237,19 +237,7 @@ test('a model scores a pool again, and is deleted after confirmation', async () 
 });
 
 test('axe-core finds no serious or critical violation on the Models screen with trained models', async () => {
-  const found: string[] = [];
-  for (const t of ['models', 'evaluate', 'annotate']) {
-    await page.getByTestId(`tab-${t}`).click();
-    await expect(page.getByTestId(`tab-${t}`)).toHaveAttribute('aria-selected', 'true');
-    await page.waitForTimeout(300);
-    const r = await new AxeBuilder({ page: page }).analyze();
-    for (const v of r.violations) {
-      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
-      found.push(`${t}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
-    }
-  }
-  if (found.length) console.log(found.join('\n'));
-  expect(found).toEqual([]);
+  expect(await seriousViolationsOnTabs(page, ['models', 'evaluate', 'annotate'], 300)).toEqual([]);
 });
 
 test('at 1024×700 the Models screen with trained models does not scroll sideways', async () => {

@@ -90,6 +90,8 @@ export const commandArgs = {
     from: id,
     direction: z.enum(['next-unlabeled', 'next', 'previous']),
   }),
+  /** The queries an annotator works on in a pool (their assigned ones under k per query), in order, for go-to lists. */
+  'annotate.queries': z.object({ pool: name, annotator: name }),
   'label.set': z.object({
     pool: name,
     queryId: id,
@@ -278,6 +280,16 @@ export interface QueryView {
   guidelines: string;
 }
 
+/** One query of an annotator's list: `index` as QueryView.index (0-based among their queries). */
+export interface AnnotateQueryItem {
+  id: string;
+  index: number;
+  /** The query's title ('' when only its id is known). */
+  title: string;
+  /** Every candidate labeled by this annotator ("?" counts as given). */
+  done: boolean;
+}
+
 export interface LabelAck {
   /** The label event's sequence number (use it to undo); null when the value was unchanged. */
   seq: number | null;
@@ -360,6 +372,7 @@ export interface CommandResults {
   'annotator.list': Array<{ name: string; role: string }>;
   'annotate.query': QueryView;
   'annotate.navigate': QueryView | null;
+  'annotate.queries': AnnotateQueryItem[];
   'label.set': LabelAck;
   'label.undo': LabelRecord;
   'eval.pool': PoolEvaluation;

@@ -40,6 +40,7 @@ export const commandRoles = {
   'annotator.list': 'annotator',
   'annotate.query': 'annotator',
   'annotate.navigate': 'annotator',
+  'annotate.queries': 'annotator',
   'label.set': 'annotator',
   'label.undo': 'annotator',
   'eval.pool': 'annotator',

@@ -160,10 +160,12 @@ test('labels 20 pairs by keyboard: the query title stays in view and the count m
   await expect(page.getByTestId('progress-pairs')).toHaveText('20');
 });
 
-test('go to query: a list of the queries seen, errors inside the dialog', async () => {
+test('go to query: a list of every query of the pool, errors inside the dialog', async () => {
   await page.keyboard.press('g');
   const dialog = page.getByTestId('goto-dialog');
   await expect(dialog).toBeVisible();
+  // The empty box lists all 3 queries of the pool (annotate.queries), not only those seen so far.
+  await expect(dialog.locator('[data-testid^="goto-option-"]')).toHaveCount(3);
   await page.getByTestId('goto-input').fill('no-such-query');
   await page.getByTestId('goto-input').press('Enter');
   await expect(dialog.getByTestId('goto-error')).toContainText('no-such-query');

@@ -220,6 +220,17 @@ test('carol opens a disagreement from the Agreement screen and settles them all 
   await carol.getByTestId('tab-agreement').click();
   await carol.getByTestId('agreement-pool').selectOption(POOL);
   await expect(carol.getByTestId('agreement-disagreement-count')).toContainText(`${total} pairs`);
+  // The per-query table sorts (it froze the page before its rows were memoised).
+  const ids = async (): Promise<string[]> =>
+    (await carol.locator('[data-testid^="disagreement-review-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!)));
+  const queryTh = carol.locator('th', { has: carol.getByTestId('disagreement-sort-query') });
+  await carol.getByTestId('disagreement-sort-query').click();
+  await expect(queryTh).toHaveAttribute('aria-sort', 'ascending');
+  const byQuery = await ids();
+  await carol.getByTestId('disagreement-sort-query').click();
+  await expect(queryTh).toHaveAttribute('aria-sort', 'descending');
+  expect(await ids()).toEqual([...byQuery].reverse());
+  await carol.getByTestId('disagreement-sort-query').click();
   const firstQuery = carol.locator('[data-testid^="disagreement-review-"]').first();
   const focusQuery = (await firstQuery.getAttribute('data-testid'))!.replace('disagreement-review-', '');
   await firstQuery.click();
@@ -242,6 +253,38 @@ test('carol opens a disagreement from the Agreement screen and settles them all 
   expect(nums).toEqual([...nums].sort((a, b) => b - a));
 
   await carol.screenshot({ path: path.join(root, 'test-results', 'screens', 'review.png'), fullPage: true });
+
+  // The list sorts by a column header (aria-sort says how) and filters; unsorted, it is the
+  // impact order again.
+  const reviewRows = carol.locator('[data-testid^="review-row-"]');
+  const reviewOrder = (): Promise<string[]> => reviewRows.evaluateAll((rs) => rs.map((r) => `${r.getAttribute('data-query')}|${r.getAttribute('data-candidate')}`));
+  const byImpact = await reviewOrder();
+  const candHeader = carol.getByTestId('review-sort-candidate');
+  const candTh = carol.getByTestId('review-list').locator('th', { has: candHeader });
+  await expect(candTh).toHaveAttribute('aria-sort', 'none');
+  const cmp = (a: string, b: string): number => a.localeCompare(b, undefined, { numeric: true });
+  await candHeader.click();
+  await expect(candTh).toHaveAttribute('aria-sort', 'ascending');
+  const ascTitles = await carol.locator('[data-testid^="review-row-"] td:nth-child(3)').allTextContents();
+  expect(ascTitles).toEqual([...ascTitles].sort(cmp));
+  const asc = await reviewOrder();
+  await candHeader.click();
+  await expect(candTh).toHaveAttribute('aria-sort', 'descending');
+  const descTitles = await carol.locator('[data-testid^="review-row-"] td:nth-child(3)').allTextContents();
+  expect(descTitles).toEqual([...descTitles].sort((a, b) => cmp(b, a)));
+  const desc = await reviewOrder();
+  expect(desc).not.toEqual(asc);
+  expect(asc.join() !== byImpact.join() || desc.join() !== byImpact.join()).toBe(true);
+  await candHeader.click();
+  await expect(candTh).toHaveAttribute('aria-sort', 'none');
+  expect(await reviewOrder()).toEqual(byImpact);
+  // The filter narrows the list (to one candidate here), and clears.
+  const oneCandidate = (await reviewRows.nth(0).getAttribute('data-candidate'))!;
+  await carol.getByTestId('review-filter').fill(oneCandidate);
+  await expect(reviewRows).toHaveCount(byImpact.filter((k) => k.split('|')[1]!.includes(oneCandidate)).length);
+  await carol.getByTestId('review-filter').fill('');
+  await expect(reviewRows).toHaveCount(total);
+  await carol.getByTestId('review-filter').blur();
 
   // j / k move; Home goes to the top.
   await carol.keyboard.press('Home');

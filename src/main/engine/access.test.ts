@@ -37,6 +37,7 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'annotator.list': 'annotator',
   'annotate.query': 'annotator',
   'annotate.navigate': 'annotator',
+  'annotate.queries': 'annotator',
   'label.set': 'annotator',
   'label.undo': 'annotator',
   'eval.pool': 'annotator',
@@ -89,6 +90,8 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
       return { pool: 'sealed', annotator: self };
     case 'annotate.navigate':
       return { pool: 'sealed', annotator: self, from: 'q1', direction: 'next' };
+    case 'annotate.queries':
+      return { pool: 'sealed', annotator: self };
     case 'label.set':
       return { pool: 'sealed', queryId: 'q2', candidateId: 'c3', annotator: self, value: '1' };
     case 'label.undo':

@@ -55,7 +55,7 @@ function forbidden(message: string): ContractError {
 const who = (c: Caller): string => (c.annotator === null ? 'the owner' : `"${c.annotator}" (${c.role})`);
 
 /** Commands whose `annotator` argument says who acts (below owner, only as oneself). */
-const ACTS_AS_ANNOTATOR: ReadonlySet<CommandName> = new Set(['annotate.query', 'annotate.navigate', 'label.set', 'label.undo']);
+const ACTS_AS_ANNOTATOR: ReadonlySet<CommandName> = new Set(['annotate.query', 'annotate.navigate', 'annotate.queries', 'label.set', 'label.undo']);
 /** Commands whose `judge` argument says who acts. */
 const ACTS_AS_JUDGE: ReadonlySet<CommandName> = new Set(['review.queue', 'review.settle']);
 /** Commands refused to an annotator on a blind pool: they show rankers' scores or other people's labels. */

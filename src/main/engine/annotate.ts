@@ -1,4 +1,4 @@
-import type { CandidateView, LabelAck, ParsedArgs, PoolProgress, QueryView } from '../../shared/contract';
+import type { AnnotateQueryItem, CandidateView, LabelAck, ParsedArgs, PoolProgress, QueryView } from '../../shared/contract';
 import { normaliseLabel } from '../../shared/labels';
 import type { LabelRecord, PoolQuery } from '../../shared/types';
 import { NotFoundError, QPairsError } from '../errors';
@@ -127,6 +127,15 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
     progress: { doneQueries: queries.filter((x) => isDone(x, cur)).length, totalQueries: queries.length, labeledPairs, totalPairs },
     guidelines: pool.guidelines,
   };
+}
+
+/** The queries an annotator works on in a pool, in order, with titles and whether each is done. */
+export function annotatorQueryList(ws: Workspace, a: ParsedArgs<'annotate.queries'>): AnnotateQueryItem[] {
+  ws.pool(a.pool);
+  const queries = annotatorQueries(ws, a.pool, a.annotator);
+  const cur = currentOf(ws, a.pool, a.annotator);
+  const texts = ws.getQuestions(queries.map((q) => q.queryId));
+  return queries.map((q, index) => ({ id: q.queryId, index, title: texts.get(q.queryId)?.title ?? '', done: isDone(q, cur) }));
 }
 
 export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>): QueryView | null {

@@ -12,7 +12,7 @@ import { Workspace } from '../workspace/workspace';
 import { EventHub } from './events';
 import { JobRunner } from './jobs';
 import { WriteGate } from './write-gate';
-import { annotateQuery, navigate, poolProgress, setLabel, undoLabel } from './annotate';
+import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, undoLabel } from './annotate';
 import { createPoolJob, importJob } from './work';
 import { evaluatePool, evaluateQuery } from './evaluate';
 import { browseIndex, searchQuestions, showQuestion } from './browse';
@@ -139,6 +139,7 @@ export class Engine implements EngineCore {
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),
       'annotate.query': (a) => annotateQuery(ws, a),
       'annotate.navigate': (a) => navigate(ws, a),
+      'annotate.queries': (a) => annotatorQueryList(ws, a),
       'label.set': (a) =>
         this.writes.run(() => {
           const ack = setLabel(ws, a);

@@ -630,6 +630,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
       {overlay === 'goto' && view && (
         <GotoDialog
           pool={view.pool}
+          annotator={annotator.trim()}
           seen={[...seen.values()]}
           current={view.queryId}
           error={gotoError}

@@ -1,8 +1,9 @@
 /**
- * Go to a query (g): type an id or words of a title; the list shows the queries seen in this
- * session (id, position, title), filtered as you type, then the pool's queries the workspace's
- * BM25 search finds for the words (questions.search, each checked with question.show to be a
- * query of this pool, with its position). Errors stay inside the dialog.
+ * Go to a query (g): type an id, a position or words of a title; the list shows every query this
+ * annotator works on in the pool (annotate.queries: id, position, title, done), filtered as you
+ * type — or, if that list cannot be had, the queries seen in this session — then the pool's queries
+ * the workspace's BM25 search finds for the words (questions.search, each checked with
+ * question.show to be a query of this pool). Errors stay inside the dialog.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useApp } from '../lib/context';
@@ -14,9 +15,24 @@ export interface SeenQuery {
   title: string;
 }
 
-export function GotoDialog(p: { pool: string; seen: SeenQuery[]; current: string; error: string | null; onGo: (id: string) => void; onClose: () => void; onEdit: () => void }): ReactNode {
+export function GotoDialog(p: { pool: string; annotator: string; seen: SeenQuery[]; current: string; error: string | null; onGo: (id: string) => void; onClose: () => void; onEdit: () => void }): ReactNode {
   const { client } = useApp();
   const [text, setText] = useState('');
+  // Every query of this annotator in the pool, once; the session's seen queries until it arrives.
+  const [all, setAll] = useState<SeenQuery[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    client
+      .invoke('annotate.queries', { pool: p.pool, annotator: p.annotator })
+      .then((list) => live && setAll(list.map((q) => ({ id: q.id, index: q.index, title: q.title }))))
+      .catch(() => {
+        /* the seen queries and the search still work */
+      });
+    return () => {
+      live = false;
+    };
+  }, [client, p.pool, p.annotator]);
+  const known = all ?? p.seen;
   const [sel, setSel] = useState(0);
   const [found, setFound] = useState<SeenQuery[]>([]);
   // Words typed: the pool's queries among the BM25 search's best matches (debounced).
@@ -49,15 +65,15 @@ export function GotoDialog(p: { pool: string; seen: SeenQuery[]; current: string
   }, [client, p.pool, text]);
   const matches = useMemo(() => {
     const t = text.trim().toLowerCase();
-    const list = [...p.seen].sort((a, b) => a.index - b.index);
+    const list = [...known].sort((a, b) => a.index - b.index);
     const local = t ? list.filter((q) => q.id.toLowerCase().includes(t) || q.title.toLowerCase().includes(t) || String(q.index + 1) === t) : list;
     const ids = new Set(local.map((q) => q.id));
     return [...local, ...found.filter((q) => !ids.has(q.id))];
-  }, [p.seen, text, found]);
+  }, [known, text, found]);
   const [picked, setPicked] = useState(false);
   const go = (): void => {
     const t = text.trim();
-    const exact = p.seen.find((q) => q.id === t);
+    const exact = known.find((q) => q.id === t);
     // An id typed in full goes there; a picked row, title words or an empty box take the list's choice.
     const id = exact ? exact.id : (picked || !t || /\s/.test(t)) && matches[sel] ? matches[sel]!.id : t;
     if (id) p.onGo(id);

@@ -196,7 +196,16 @@ export function useTableSort<T>(
   rows: T[],
   sorters: Record<string, (row: T) => number | string | null | undefined>,
   opts: { rowId: (row: T) => string; filterText?: (row: T) => string; initialSort?: { id: string; desc?: boolean } },
-): { rows: T[]; header: (id: string, label: ReactNode, p?: { className?: string; title?: string }) => ReactNode; filter: string; setFilter: (s: string) => void } {
+): {
+  rows: T[];
+  header: (id: string, label: ReactNode, p?: { className?: string; title?: string; testId?: string }) => ReactNode;
+  filter: string;
+  setFilter: (s: string) => void;
+  /** Whether a column sorts the rows now. */
+  sorted: boolean;
+  /** Back to the rows' own order. */
+  clearSort: () => void;
+} {
   const [sorting, setSorting] = useState<SortingState>(opts.initialSort ? [{ id: opts.initialSort.id, desc: opts.initialSort.desc ?? false }] : []);
   const [globalFilter, setGlobalFilter] = useState('');
   const columns = useMemo<Array<ColumnDef<T>>>(
@@ -230,13 +239,13 @@ export function useTableSort<T>(
     getFilteredRowModel: getFilteredRowModel(),
     getRowId: (r) => opts.rowId(r),
   });
-  const header = (id: string, label: ReactNode, p?: { className?: string; title?: string }): ReactNode => {
+  const header = (id: string, label: ReactNode, p?: { className?: string; title?: string; testId?: string }): ReactNode => {
     const col = table.getColumn(id);
     const sorted = col?.getIsSorted() ?? false;
     return (
       <th key={id} scope="col" className={p?.className} title={p?.title} aria-sort={col ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}>
         {col ? (
-          <button type="button" className="sort-button" onClick={col.getToggleSortingHandler()}>
+          <button type="button" className="sort-button" onClick={col.getToggleSortingHandler()} data-testid={p?.testId}>
             {label}
             <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
           </button>
@@ -246,7 +255,14 @@ export function useTableSort<T>(
       </th>
     );
   };
-  return { rows: table.getRowModel().rows.map((r) => r.original), header, filter: globalFilter, setFilter: setGlobalFilter };
+  return {
+    rows: table.getRowModel().rows.map((r) => r.original),
+    header,
+    filter: globalFilter,
+    setFilter: setGlobalFilter,
+    sorted: sorting.length > 0,
+    clearSort: () => setSorting([]),
+  };
 }
 
 /** The filter box of useTableSort. */

@@ -17,6 +17,7 @@ import { isTransportError } from '../client/types';
 import { describeLabel, labelKeys, valueForKey } from '../annotate/keys';
 import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
+import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 
@@ -25,7 +26,7 @@ const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
   ['n', 'next unsettled'],
   ['u / Backspace', 'undo'],
   ['x', 'clear my label'],
-  ['r', 're-sort by impact'],
+  ['r', 're-sort by impact (clears a column sort)'],
 ];
 
 interface Row {
@@ -126,7 +127,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   });
 
   // ------------------------------------------------------------ rows
-  const rows: Row[] = useMemo(() => {
+  const allRows: Row[] = useMemo(() => {
     if (!queue) return [];
     const byKey = new Map(queue.items.map((i) => [itemKey(i), i]));
     return order.flatMap((key): Row[] => {
@@ -143,25 +144,47 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queue, order, given, judge, settles, settles.version()]);
 
+  // The list as shown: the queue's order (impact) unless a column header sorts it, narrowed by
+  // the filter box. The keys move through the rows as shown.
+  const labelsText = (r: Row): string => r.item.labels.map((l) => `${l.annotator}: ${describeLabel(queue?.scheme ?? 'binary', l.value).text || l.value}`).join(' · ');
+  const sort = useTableSort(
+    allRows,
+    {
+      query: (r) => oneLine(r.item.query?.title) || r.item.queryId,
+      candidate: (r) => oneLine(r.item.candidate?.title) || r.item.candidateId,
+      labels: labelsText,
+      impact: (r) => r.item.impact,
+      judge: (r) => (r.value === null ? null : describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value),
+      saved: (r) => (r.state === 'none' ? null : r.state),
+    },
+    {
+      rowId: (r) => r.key,
+      filterText: (r) =>
+        [r.item.queryId, r.item.query?.title ?? '', r.item.candidateId, r.item.candidate?.title ?? '', labelsText(r), r.value === null ? '' : describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value].join(' '),
+    },
+  );
+  const rows = sort.rows;
+
   const isSettled = (r: Row | undefined): boolean => !!r && r.value !== null && r.value !== '?';
   const cursor = Math.max(
     0,
     rows.findIndex((r) => r.key === cursorKey),
   );
   const current = rows[cursor];
-  const remaining = rows.filter((r) => !isSettled(r)).length;
+  const remaining = allRows.filter((r) => !isSettled(r)).length;
 
   // A disagreement chosen on the Agreement screen.
   const focus = shared.reviewFocus;
   useEffect(() => {
     if (!focus || !queue || queue.pool !== focus.pool || loading) return;
     const i = focusIndex(
-      rows.map((r) => r.item),
+      allRows.map((r) => r.item),
       focus.queryId,
       focus.candidateId,
     );
     if (i >= 0) {
-      setCursorKey(rows[i]!.key);
+      sort.setFilter(''); // the chosen disagreement must be in the list
+      setCursorKey(allRows[i]!.key);
       setNotice(null);
     } else setNotice(`Query ${focus.queryId} has no disagreement${focus.candidateId ? ` on ${focus.candidateId}` : ''} in pool “${focus.pool}” any more.`);
     shared.clearReviewFocus();
@@ -262,6 +285,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         if (current?.value != null) settle(null);
         break;
       case 'r':
+        sort.clearSort();
         void load(true);
         break;
       default: {
@@ -340,7 +364,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
             <strong data-testid="review-remaining">{fmtInt(remaining)}</strong> disagreement{remaining === 1 ? '' : 's'} to settle
           </span>
           <span>
-            <strong data-testid="review-total">{fmtInt(rows.length)}</strong> in the pool
+            <strong data-testid="review-total">{fmtInt(allRows.length)}</strong> in the pool
           </span>
           <span>
             rule <strong data-testid="review-rule">{queue.rule}</strong>
@@ -382,7 +406,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         </div>
       )}
       {failed.length > 0 && <FailedLabels ops={failed} onRetry={(id) => settles.retry(id)} onDismiss={(id) => settles.dismiss(id)} />}
-      {queue && rows.length === 0 && (
+      {queue && allRows.length === 0 && (
         <div className="card" data-testid="review-empty">
           <p>No disagreements in this pool{queue.total === 0 ? ' (yet)' : ''}.</p>
         </div>
@@ -440,19 +464,19 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         </>
       )}
 
-      {queue && rows.length > 0 && (
+      {queue && allRows.length > 0 && (
+        <>
+        <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter disagreements" testId="review-filter" shown={rows.length} total={allRows.length} />
         <table className="data candidates review-list" data-testid="review-list">
           <thead>
             <tr>
-              <th className="num narrow">#</th>
-              <th>Query</th>
-              <th>Candidate</th>
-              <th>Labels</th>
-              <th className="num" title="the most settling this pair can move the runs' MAP (summed over runs)">
-                Impact
-              </th>
-              <th>Judge</th>
-              <th className="narrow">Saved</th>
+              <th scope="col" className="num narrow">#</th>
+              {sort.header('query', 'Query', { testId: 'review-sort-query' })}
+              {sort.header('candidate', 'Candidate', { testId: 'review-sort-candidate' })}
+              {sort.header('labels', 'Labels', { testId: 'review-sort-labels' })}
+              {sort.header('impact', 'Impact', { className: 'num', title: "the most settling this pair can move the runs' MAP (summed over runs)", testId: 'review-sort-impact' })}
+              {sort.header('judge', 'Judge', { testId: 'review-sort-judge' })}
+              {sort.header('saved', 'Saved', { className: 'narrow', testId: 'review-sort-saved' })}
             </tr>
           </thead>
           <tbody>
@@ -472,7 +496,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                 <td className="num narrow">{i + 1}</td>
                 <td className="small">{r.item.query?.title ? snippet(r.item.query.title, 70) : r.item.queryId}</td>
                 <td className="small">{r.item.candidate?.title ? snippet(r.item.candidate.title, 70) : r.item.candidateId}</td>
-                <td className="small">{r.item.labels.map((l) => `${l.annotator}: ${describeLabel(scheme, l.value).text || l.value}`).join(' · ')}</td>
+                <td className="small">{labelsText(r)}</td>
                 <td className="num small">{r.item.impact.toFixed(4)}</td>
                 <td>
                   <span className={`label-pill tone-${describeLabel(scheme, r.value).tone}`}>{describeLabel(scheme, r.value).text || '·'}</span>
@@ -482,11 +506,24 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                 </td>
               </tr>
             ))}
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={7} className="muted" data-testid="review-filter-empty">
+                  No disagreement matches the filter.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
+        </>
       )}
     </div>
   );
+}
+
+/** A title as the list shows it (whitespace collapsed), for sorting. */
+function oneLine(t: string | undefined): string {
+  return (t ?? '').replace(/\s+/g, ' ').trim();
 }
 
 function ReviewState({ state, error, testId }: { state: Row['state']; error?: string; testId?: string }): ReactNode {

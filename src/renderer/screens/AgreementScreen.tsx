@@ -3,7 +3,7 @@
  * statistics with bootstrap 95% CIs, per annotator pair a confusion matrix and Cohen's kappas,
  * agreement over time, and the per-query disagreements (each opens on the Review screen).
  */
-import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AgreementView } from '../../shared/contract';
 import type { IntervalView, PairAgreementView, StatView } from '../../shared/gold';
 import type { SharedState } from '../shared-state';
@@ -106,8 +106,9 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   const scheme = report?.scheme ?? 'binary';
   const series = report ? overTimeSeries(report.overTime) : [];
   const yr = agreementYRange(series.flatMap((s) => s.points.map((p) => p[1])));
-  const withDisagreements = report ? report.perQuery.filter((q) => q.disagreements.length > 0) : [];
-  const listed = report ? (showAll ? report.perQuery : withDisagreements) : [];
+  // Stable arrays: the table sorts them, and new arrays on every render make it re-render forever.
+  const withDisagreements = useMemo(() => (report ? report.perQuery.filter((q) => q.disagreements.length > 0) : []), [report]);
+  const listed = useMemo(() => (report ? (showAll ? report.perQuery : withDisagreements) : []), [report, showAll, withDisagreements]);
   const sort = useTableSort(
     listed,
     {
@@ -255,7 +256,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
             <table className="data" data-testid="disagreement-table">
               <thead>
                 <tr>
-                  {sort.header('query', 'Query')}
+                  {sort.header('query', 'Query', { testId: 'disagreement-sort-query' })}
                   {sort.header('pairs', 'Pairs', { className: 'num', title: 'candidate pairs of the query' })}
                   {sort.header('multi', 'Labeled by 2+', { className: 'num', title: 'pairs labeled by two annotators or more' })}
                   {sort.header('agreement', 'Agreement', { className: 'num', title: 'percent agreement over the pairs labeled by 2+' })}

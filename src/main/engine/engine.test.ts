@@ -7,6 +7,7 @@ import { Workspace } from '../workspace/workspace';
 import { runImport } from './work';
 import { sharedData } from '../../../tests/shared-data';
 import type { JobDone, QueryView, LabelAck, PoolEvaluation } from '../../shared/contract';
+import { jobDone } from './test-team';
 
 let dir: string;
 let engine: Engine;
@@ -23,16 +24,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function waitDone(jobId: string): Promise<JobDone> {
-  return new Promise((resolve) => {
-    const off = engine.on('job.done', (d) => {
-      if (d.jobId === jobId) {
-        off();
-        resolve(d);
-      }
-    });
-  });
-}
+const waitDone = (jobId: string): Promise<JobDone> => jobDone(engine, jobId);
 
 describe('engine', () => {
   it('validates every argument on arrival', async () => {

@@ -11,6 +11,7 @@ import { Engine } from './engine';
 import { importTuning } from './work';
 import { Workspace } from '../workspace/workspace';
 import type { JobDone, LabelAck } from '../../shared/contract';
+import { jobDone } from './test-team';
 
 let dir: string;
 let engine: Engine;
@@ -39,16 +40,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function waitDone(jobId: string): Promise<JobDone> {
-  return new Promise((resolve) => {
-    const off = engine.on('job.done', (d) => {
-      if (d.jobId === jobId) {
-        off();
-        resolve(d);
-      }
-    });
-  });
-}
+const waitDone = (jobId: string): Promise<JobDone> => jobDone(engine, jobId);
 
 const label = (i: number, value: string): Promise<LabelAck> =>
   engine.invoke('label.set', { pool: 'p', queryId: 's0', candidateId: `s${(i % 20) + 1}`, annotator: 'ann', value }) as Promise<LabelAck>;

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
+import type { JobDone } from '../../shared/contract';
 import { Engine } from './engine';
 
 /** Values only bob, carol (judge), gold and the rankers use: finding one in alice's traffic is a leak. */
@@ -44,4 +45,16 @@ export function teamEngine(dir: string, transport: 'http' | 'electron' = 'http')
     }
   });
   return new Engine(ws, { transport });
+}
+
+/** Resolves with a job's `job.done` event (subscribe before the job can finish: right after starting it). */
+export function jobDone(engine: Engine, jobId: string): Promise<JobDone> {
+  return new Promise((resolve) => {
+    const off = engine.on('job.done', (d) => {
+      if (d.jobId === jobId) {
+        off();
+        resolve(d);
+      }
+    });
+  });
 }

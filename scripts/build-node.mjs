@@ -11,6 +11,8 @@ const entries = {
   'bench-semeval-models': 'scripts/bench/semeval-models.ts',
   'bench-bm25': 'scripts/bench/bm25.ts',
   'bench-live': 'scripts/bench/live-metrics.ts',
+  'gen-se-dump': 'scripts/bench/se-dump.ts',
+  'bench-active': 'scripts/bench/active.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
 

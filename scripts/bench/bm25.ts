@@ -1,375 +1,370 @@
 /**
- * BM25 benchmark: our index vs SQLite FTS5 bm25() on a synthetic corpus shaped like the shared
- * real data. Run: `npm run bench:bm25 [-- --docs 200000 --queries 1000 --seed 20160301]`.
+ * `npm run bench:bm25 [-- --docs 1000000 --queries 300 --seed 7 --json FILE --keep DIR]`: QPairs' whole
+ * Stack Exchange import and BM25 top-20 retrieval against real Lucene 8 on the same corpus and the
+ * same queries, in one run.
  *
- * Corpus: word frequencies (Zipfian, from the real counts) and (title, body) length pairs come
- * from ../shared/data (SemEval-2016 Task 3 subjects/bodies + cstheory.meta Posts.xml questions).
- * Words seen once in the real data are replaced by a synthetic Zipf(1) tail over 2M words, so
- * the vocabulary keeps growing with corpus size as real text does (Heaps' law). Seeded PRNG:
- * the same arguments give the same corpus and the same queries.
+ * 1. A Stack Exchange dump of N questions (se-dump.ts: recombined real text, real lengths, answers,
+ *    tags, links) is written to a temporary folder.
+ * 2. Ours: `qpairs init` + `qpairs import W --format stackexchange DIR` as separate processes, as a
+ *    user runs them: wall time of the whole import (XML parsing, HTML to text, SQLite rows of questions
+ *    and answers, BM25 index, persist, commit) and its peak RSS (the process's own maxRSS).
+ *    indexPerSec = N / that wall time.
+ * 3. Ours, queries: a child process opens the workspace's persisted index (as pool creation does),
+ *    runs 50 warm-up queries, then the Q sampled questions (title + body, the question itself
+ *    excluded, top 20) once each: median and p99 latency, peak RSS. Then `qpairs pool create` with
+ *    the same Q queries, timed whole.
+ * 4. Lucene 8 (where `java` and Debian's liblucene8-java are installed): tests/reference/LuceneBench.java
+ *    compiled and run with -Xmx990m on the texts QPairs stored (id, title, body), see that file for
+ *    what it times; the top-20 lists of both are compared (identical lists, mean overlap@20).
+ * 5. SQLite FTS5 on the same texts with at most --fts5-queries (default 50) queries: at 1M its OR
+ *    queries take seconds each, so it is a floor, not a peer.
  *
- * Measures: indexing (ours: tokenize + invert + merge + persist into a WAL SQLite file with
- * synchronous=FULL, as the workspace opens it; FTS5: INSERT into a contentless table in one
- * transaction, then 'optimize'), load time of the persisted index, an incremental import of 2,000
- * questions, and top-20 query latency for queries = title + body of sampled questions.
- * FTS5 gets the same query terms (our tokens, stop words removed, deduplicated) OR-ed together.
+ * Goals (issue 14, at 1M): whole import >= Lucene's indexing rate, top-20 median <= 0.5x Lucene's,
+ * peak RSS <= 1 GiB. `--json FILE` writes {"docs", "ours": {"indexPerSec", "queryMedianMs",
+ * "peakRssMB"}, "lucene": {...} | null} (+ details).
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Bm25Index, type Bm25Document } from '../../src/main/bm25/bm25-index';
-import { BM25_SCHEMA_SQL } from '../../src/main/bm25/schema';
+import { Bm25Index } from '../../src/main/bm25/bm25-index';
 import { Tokenizer } from '../../src/main/bm25/tokenizer';
+import { mulberry32, writeStackExchangeDump } from './se-dump';
 
-// ------------------------------------------------------------------ args
-
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} needs a positive number`);
-  return v;
-}
-const N_DOCS = arg('docs', 200_000);
-const N_QUERIES = arg('queries', 1000);
-const SEED = arg('seed', 20160301);
 const K = 20;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = [path.resolve(here, '../..'), path.resolve(here, '..'), process.cwd()].find((d) => existsSync(path.join(d, 'bin', 'qpairs.mjs')))!;
 
-// ------------------------------------------------------------------ real data
-
-function findSharedData(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const c of [path.resolve(process.cwd(), '../shared/data'), path.resolve(here, '../../../shared/data'), path.resolve(here, '../../../../shared/data')])
-    if (existsSync(path.join(c, 'semeval2016-task3'))) return c;
-  throw new Error('shared data not found: expected ../shared/data beside the checkout');
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+function numArg(name: string, def: number): number {
+  const v = arg(name);
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} needs a positive integer, got ${v}`);
+  return n;
 }
 
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
-    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[e.toLowerCase()]!;
-  });
+const now = () => performance.now();
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
+const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
-interface RealQ {
-  title: string;
-  body: string;
-}
+// ------------------------------------------------------------------ child: our queries
 
-function realQuestions(dir: string): RealQ[] {
-  const out: RealQ[] = [];
-  const seen = new Set<string>();
-  const sem = path.join(dir, 'semeval2016-task3');
-  for (const f of ['SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml', 'SemEval2016-Task3-CQA-QL-train-part2.xml', 'SemEval2016-Task3-CQA-QL-dev.xml']) {
-    const xml = readFileSync(path.join(sem, f), 'utf8');
-    const re =
-      /<OrgQuestion ORGQ_ID="([^"]+)"[^>]*>\s*<OrgQSubject>([\s\S]*?)<\/OrgQSubject>\s*<OrgQBody>([\s\S]*?)<\/OrgQBody>|<RelQuestion RELQ_ID="([^"]+)"[^>]*>\s*<RelQSubject>([\s\S]*?)<\/RelQSubject>\s*<RelQBody>([\s\S]*?)<\/RelQBody>/g;
-    for (const m of xml.matchAll(re)) {
-      const id = m[1] ?? m[4]!;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      out.push({ title: decodeEntities(m[2] ?? m[5]!), body: decodeEntities(m[3] ?? m[6]!) });
-    }
+/** `--child-queries W QUERIES OUT`: times top-20 searches on the persisted index, writes OUT (TSV) and prints JSON. */
+function childQueries(ws: string, queryFile: string, outFile: string): void {
+  const db = new Database(ws, { readonly: true });
+  const t0 = now();
+  const index = Bm25Index.load(db);
+  const loadMs = now() - t0;
+  const byId = db.prepare('SELECT doc, title, body FROM questions WHERE id = ?');
+  const idOf = db.prepare('SELECT id FROM questions WHERE doc = ?').pluck();
+  const queries = readFileSync(queryFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((id) => ({ id, row: byId.get(id) as { doc: number; title: string; body: string } }));
+  for (let i = 0; i < 50; i++) {
+    const q = queries[i % queries.length]!;
+    index.searchDocument({ doc: q.row.doc, title: q.row.title, body: q.row.body }, K);
   }
-  const posts = readFileSync(path.join(dir, 'stackexchange-cstheory-meta', 'Posts.xml'), 'utf8');
-  for (const m of posts.matchAll(/<row [^>]*?PostTypeId="1"[^>]*>/g)) {
-    const row = m[0];
-    const title = /\bTitle="([^"]*)"/.exec(row)?.[1] ?? '';
-    const body = /\bBody="([^"]*)"/.exec(row)?.[1] ?? '';
-    const html = decodeEntities(body);
-    out.push({ title: decodeEntities(title), body: decodeEntities(html.replace(/<[^>]*>/g, ' ')) });
+  const ms: number[] = [];
+  const lines: string[] = [];
+  for (const q of queries) {
+    const s = now();
+    const hits = index.searchDocument({ doc: q.row.doc, title: q.row.title, body: q.row.body }, K);
+    ms.push(now() - s);
+    lines.push(`${q.id}\t${hits.map((h) => `${idOf.get(h.doc) as string}:${h.score}`).join(' ')}`);
   }
-  return out;
-}
-
-// ------------------------------------------------------------------ corpus generator
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORD = /[\p{L}\p{N}]+/gu;
-const words = (s: string) => s.toLowerCase().match(WORD) ?? [];
-
-function makeGenerator(real: RealQ[], seed: number) {
-  const counts = new Map<string, number>();
-  const lengths: [number, number][] = [];
-  for (const q of real) {
-    const t = words(q.title);
-    const b = words(q.body);
-    if (t.length + b.length === 0) continue;
-    lengths.push([t.length, b.length]);
-    for (const w of t) counts.set(w, (counts.get(w) ?? 0) + 1);
-    for (const w of b) counts.set(w, (counts.get(w) ?? 0) + 1);
-  }
-  let totalTokens = 0;
-  let hapaxTokens = 0;
-  const vocab: string[] = [];
-  const freq: number[] = [];
-  for (const [w, c] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
-    totalTokens += c;
-    if (c === 1) hapaxTokens++;
-    else {
-      vocab.push(w);
-      freq.push(c);
-    }
-  }
-  const cum = new Float64Array(freq.length);
-  let acc = 0;
-  freq.forEach((c, i) => (cum[i] = acc += c));
-  const pTail = hapaxTokens / totalTokens;
-  const TAIL = 2_000_000;
-  const lnTail = Math.log(TAIL + 1);
-  const tailWord = (r: number) => {
-    let s = 'q';
-    let x = (r * 2654435761) % 4294967296;
-    for (let i = 0; i < 3 || r > 0; i++) {
-      s += String.fromCharCode(97 + (x % 26));
-      x = Math.floor(x / 26);
-      r = Math.floor(r / 26);
-    }
-    return s;
-  };
-  const rnd = mulberry32(seed);
-  const pick = (): string => {
-    if (rnd() < pTail) return tailWord(Math.floor(Math.exp(rnd() * lnTail)));
-    const u = rnd() * acc;
-    let lo = 0;
-    let hi = cum.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid]! <= u) lo = mid + 1;
-      else hi = mid;
-    }
-    return vocab[lo]!;
-  };
-  const sentence = (n: number, title: boolean): string => {
-    const parts: string[] = [];
-    for (let i = 0; i < n; i++) {
-      let w = pick();
-      if (i === 0 || (!title && parts[i - 1]!.endsWith('.'))) w = w[0]!.toUpperCase() + w.slice(1);
-      if (!title && i % 12 === 11 && i < n - 1) w += rnd() < 0.7 ? '.' : ',';
-      parts.push(w);
-    }
-    let s = parts.join(' ');
-    if (n > 0) s += title ? (rnd() < 0.7 ? '?' : '') : '.';
-    return s;
-  };
-  return {
-    realQuestions: lengths.length,
-    realVocab: counts.size,
-    realTokens: totalTokens,
-    pTail,
-    next(doc: number): Bm25Document {
-      const [tl, bl] = lengths[Math.floor(rnd() * lengths.length)]!;
-      return { doc, title: sentence(tl, true), body: sentence(bl, false) };
-    },
-  };
+  writeFileSync(outFile, lines.join('\n') + '\n');
+  ms.sort((a, b) => a - b);
+  console.log(JSON.stringify({ loadMs, queryMedianMs: quantile(ms, 0.5), queryP99Ms: quantile(ms, 0.99) }));
+  db.close();
 }
 
 // ------------------------------------------------------------------ helpers
 
-const now = () => performance.now();
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const mb = (b: number) => `${fmt(b / 1048576, 1)} MB`;
-
-function openDb(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  return db;
+interface Timed {
+  seconds: number;
+  peakRssMB: number;
+  stdout: string;
 }
 
-function fileSize(file: string): number {
+/** Runs `node ARGS` with a hook that records the process's peak RSS; throws with its stderr on failure. */
+function runNode(tmp: string, args: string[], what: string): Timed {
+  const hook = path.join(tmp, 'rss-hook.mjs');
+  if (!existsSync(hook))
+    writeFileSync(hook, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.QPAIRS_BENCH_RSS, String(process.resourceUsage().maxRSS)));\n`);
+  const rssFile = path.join(tmp, `rss-${process.hrtime.bigint()}`);
+  const t0 = now();
+  const r = spawnSync(process.execPath, ['--import', `file://${hook}`, ...args], {
+    env: { ...process.env, QPAIRS_BENCH_RSS: rssFile },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const seconds = (now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status ?? r.signal}):\n${r.stderr}`);
+  return { seconds, peakRssMB: Number(readFileSync(rssFile, 'utf8')) / 1024, stdout: r.stdout };
+}
+
+interface Hit {
+  id: string;
+  score: number;
+}
+
+function readTop(file: string): Map<string, Hit[]> {
+  const out = new Map<string, Hit[]>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    const [q, hits = ''] = line.split('\t');
+    out.set(
+      q!,
+      hits
+        ? hits.split(' ').map((h) => {
+            const i = h.lastIndexOf(':');
+            return { id: h.slice(0, i), score: Number(h.slice(i + 1)) };
+          })
+        : [],
+    );
+  }
+  return out;
+}
+
+/**
+ * Identical lists (same ids in the same order); identical up to ties (the same scores rank by rank,
+ * within 1e-5 relative — Lucene scores in float32, so documents whose scores tie there may come in
+ * another order, and a tie at rank 20 may keep another document); and mean overlap@20 of the id sets.
+ */
+function compareLists(a: Map<string, Hit[]>, b: Map<string, Hit[]>): { identical: number; identicalUpToTies: number; overlap: number; n: number } {
+  let identical = 0;
+  let upToTies = 0;
+  let overlap = 0;
   let n = 0;
-  for (const f of [file, `${file}-wal`]) if (existsSync(f)) n += statSync(f).size;
-  return n;
+  for (const [q, x] of a) {
+    const y = b.get(q);
+    if (!y) continue;
+    n++;
+    if (x.length === y.length && x.every((d, i) => d.id === y[i]!.id)) identical++;
+    if (x.length === y.length && x.every((d, i) => Math.abs(d.score - y[i]!.score) <= 1e-5 * Math.max(1, Math.abs(d.score)))) upToTies++;
+    const s = new Set(y.map((h) => h.id));
+    overlap += x.filter((d) => s.has(d.id)).length / Math.max(1, Math.min(K, x.length, y.length) || 1);
+  }
+  return { identical, identicalUpToTies: upToTies, overlap: n ? overlap / n : 0, n };
+}
+
+function luceneJars(): string[] | null {
+  const dir = '/usr/share/java';
+  if (!existsSync(dir)) return null;
+  const files = readdirSync(dir);
+  const core = files.find((f) => /^lucene-core-8[\d.]*\.jar$/.test(f));
+  const common = files.find((f) => /^lucene-analyzers-common-8[\d.]*\.jar$/.test(f));
+  if (!core || !common) return null;
+  const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
+  if (javac.status !== 0) return null;
+  return [path.join(dir, core), path.join(dir, common)];
+}
+
+/** The stored texts as Lucene reads them: `id \t title \t body`, tabs and newlines as spaces. */
+function exportCorpus(ws: string, file: string): void {
+  const db = new Database(ws, { readonly: true });
+  const fd = openSync(file, 'w');
+  let buf: string[] = [];
+  let size = 0;
+  const clean = (s: string) => s.replace(/[\t\r\n]/g, ' ');
+  for (const r of db.prepare('SELECT id, title, body FROM questions ORDER BY doc').iterate() as Iterable<{ id: string; title: string; body: string }>) {
+    const line = `${r.id}\t${clean(r.title)}\t${clean(r.body)}\n`;
+    buf.push(line);
+    size += line.length;
+    if (size > 1 << 20) {
+      writeSync(fd, buf.join(''));
+      buf = [];
+      size = 0;
+    }
+  }
+  writeSync(fd, buf.join(''));
+  closeSync(fd);
+  db.close();
+}
+
+// ------------------------------------------------------------------ FTS5 floor
+
+function fts5(corpus: string, tmp: string, queryIds: string[], maxQueries: number): { indexPerSec: number; queryMedianMs: number; queries: number } {
+  const db = new Database(path.join(tmp, 'fts5.db'));
+  db.pragma('journal_mode = WAL');
+  db.exec(`CREATE VIRTUAL TABLE fts USING fts5(text, content='', tokenize='unicode61 remove_diacritics 0')`);
+  const ins = db.prepare('INSERT INTO fts(rowid, text) VALUES (?, ?)');
+  const texts = new Map<string, string>();
+  const want = new Set(queryIds.slice(0, maxQueries));
+  const ids: string[] = [];
+  let ms = 0;
+  const lines = readFileSync(corpus, 'utf8').split('\n');
+  const t0 = now();
+  db.transaction(() => {
+    for (const line of lines) {
+      if (!line) continue;
+      const a = line.indexOf('\t');
+      const id = line.slice(0, a);
+      const text = line.slice(a + 1);
+      if (want.has(id)) texts.set(id, text);
+      ids.push(id);
+      ins.run(ids.length, text);
+    }
+  })();
+  db.exec(`INSERT INTO fts(fts) VALUES('optimize')`);
+  ms = now() - t0;
+  const tok = new Tokenizer();
+  const stmt = db.prepare(`SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ${K + 1}`);
+  const times: number[] = [];
+  for (const id of want) {
+    const terms = new Set(tok.tokenize(texts.get(id) ?? '').flatMap((w) => w.match(/[\p{L}\p{N}]+/gu) ?? []));
+    if (terms.size === 0) continue;
+    const s = now();
+    stmt.all([...terms].map((w) => `"${w}"`).join(' OR '));
+    times.push(now() - s);
+  }
+  db.close();
+  times.sort((a, b) => a - b);
+  return { indexPerSec: (ids.length / ms) * 1000, queryMedianMs: times.length ? quantile(times, 0.5) : NaN, queries: times.length };
 }
 
 // ------------------------------------------------------------------ main
 
 function main(): void {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'qpairs-bench-bm25-'));
+  const docs = numArg('docs', 200_000);
+  const nQueries = numArg('queries', 300);
+  const seed = numArg('seed', 7);
+  const fts5Queries = Number(arg('fts5-queries') ?? 50);
+  const jsonFile = arg('json');
+  const keep = arg('keep');
+  const tmp = keep ? (mkdirSync(keep, { recursive: true }), keep) : mkdtempSync(path.join(tmpdir(), 'qpairs-bench-bm25-'));
+  const qpairs = path.join(root, 'bin', 'qpairs.mjs');
+  if (!existsSync(path.join(root, 'out', 'node', 'qpairs.mjs'))) throw new Error('build the CLI first: npm run build:node');
   try {
-    run(tmp);
+    console.log(`BM25 at scale: ${docs.toLocaleString('en-US')} questions, ${nQueries} top-${K} queries, seed ${seed}, node ${process.version}, work dir ${tmp}`);
+    let t = now();
+    const dumpDir = path.join(tmp, 'dump');
+    const dump = writeStackExchangeDump({
+      questions: docs,
+      dir: dumpDir,
+      seed,
+      onProgress: (n, total) => process.stderr.write(`\rwriting the dump: ${n.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`),
+    });
+    process.stderr.write('\n');
+    console.log(
+      `dump: ${dump.questions.toLocaleString('en-US')} questions + ${dump.answers.toLocaleString('en-US')} answers, ${fmt(dump.bytes / 1048576)} MB, written in ${fmt((now() - t) / 1000)} s`,
+    );
+    const rnd = mulberry32(seed ^ 0x5eed);
+    const queryIds = new Set<string>();
+    while (queryIds.size < Math.min(nQueries, docs)) queryIds.add(String(dump.questionIds[Math.floor(rnd() * docs)]));
+    const qFile = path.join(tmp, 'queries.txt');
+    writeFileSync(qFile, [...queryIds].join('\n') + '\n');
+
+    // ---- ours: whole import
+    const ws = path.join(tmp, 'bench.qpairs');
+    for (const f of [ws, `${ws}-wal`, `${ws}-shm`]) rmSync(f, { force: true });
+    runNode(tmp, [qpairs, 'init', ws], 'qpairs init');
+    process.stderr.write('importing with qpairs …\n');
+    const imp = runNode(tmp, [qpairs, 'import', ws, '--format', 'stackexchange', dumpDir], 'qpairs import');
+    const wsBytes = [ws, `${ws}-wal`].filter(existsSync).reduce((s, f) => s + statSync(f).size, 0);
+    console.log(`ours: whole import ${fmt(imp.seconds, 2)} s = ${fmt(docs / imp.seconds, 0)} questions/s, peak RSS ${fmt(imp.peakRssMB, 0)} MB, workspace ${fmt(wsBytes / 1048576)} MB`);
+
+    // ---- ours: queries (a child process on the persisted index) and pool creation
+    const ourTop = path.join(tmp, 'ours-top20.tsv');
+    const q = runNode(tmp, [fileURLToPath(import.meta.url), '--child-queries', ws, qFile, ourTop], 'our queries');
+    const qRes = JSON.parse(q.stdout.trim().split('\n').pop()!) as { loadMs: number; queryMedianMs: number; queryP99Ms: number };
+    console.log(
+      `ours: index load ${fmt(qRes.loadMs, 0)} ms; top-${K} median ${fmt(qRes.queryMedianMs, 2)} ms, p99 ${fmt(qRes.queryP99Ms, 2)} ms; query process peak RSS ${fmt(q.peakRssMB, 0)} MB`,
+    );
+    const pool = runNode(tmp, [qpairs, 'pool', 'create', ws, '--name', 'bench', '--queries', qFile, '--depth', String(K)], 'qpairs pool create');
+    console.log(`ours: pool create (${queryIds.size} queries × ${K}) ${fmt(pool.seconds, 2)} s whole command, peak RSS ${fmt(pool.peakRssMB, 0)} MB`);
+
+    // ---- Lucene 8
+    const corpus = path.join(tmp, 'corpus.tsv');
+    exportCorpus(ws, corpus);
+    const jars = luceneJars();
+    let lucene: { docs: number; buildSeconds: number; indexPerSec: number; queryMedianMs: number; queryP99Ms: number; peakRssMB: number; segments: number } | null = null;
+    let luceneWhy = '';
+    let agree: ReturnType<typeof compareLists> | null = null;
+    if (!jars) luceneWhy = 'not run: needs javac and liblucene8-java (apt-get install -y default-jdk-headless liblucene8-java)';
+    else {
+      const classes = path.join(tmp, 'classes');
+      mkdirSync(classes, { recursive: true });
+      const src = path.join(root, 'tests', 'reference', 'LuceneBench.java');
+      const c = spawnSync('javac', ['-d', classes, '-cp', jars.join(':'), src], { encoding: 'utf8' });
+      if (c.status !== 0) throw new Error(`javac failed:\n${c.stderr}`);
+      const luceneTop = path.join(tmp, 'lucene-top20.tsv');
+      const indexDir = path.join(tmp, 'lucene-index');
+      rmSync(indexDir, { recursive: true, force: true });
+      process.stderr.write('indexing with Lucene …\n');
+      const r = spawnSync('java', ['-Xmx990m', '-cp', [classes, ...jars].join(':'), 'LuceneBench', corpus, qFile, indexDir, luceneTop], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 24,
+      });
+      if (r.status !== 0) throw new Error(`LuceneBench failed:\n${r.stderr}`);
+      lucene = JSON.parse(r.stdout.trim().split('\n').pop()!);
+      agree = compareLists(readTop(ourTop), readTop(luceneTop));
+      console.log(
+        `lucene: build ${fmt(lucene!.buildSeconds, 2)} s = ${fmt(lucene!.indexPerSec, 0)} questions/s (${lucene!.segments} segments), top-${K} median ${fmt(lucene!.queryMedianMs, 2)} ms, ` +
+          `p99 ${fmt(lucene!.queryP99Ms, 2)} ms, peak RSS ${fmt(lucene!.peakRssMB, 0)} MB`,
+      );
+    }
+
+    // ---- FTS5 floor
+    const f = fts5Queries > 0 ? fts5(corpus, tmp, [...queryIds], fts5Queries) : null;
+
+    // ---- report
+    const ourPeak = Math.max(imp.peakRssMB, q.peakRssMB, pool.peakRssMB);
+    const rows: string[][] = [
+      ['', 'QPairs', 'Lucene 8', 'QPairs / Lucene'],
+      [
+        'build, questions/s',
+        `${fmt(docs / imp.seconds, 0)} (whole import)`,
+        lucene ? `${fmt(lucene.indexPerSec, 0)} (add + commit)` : '-',
+        lucene ? `${fmt(docs / imp.seconds / lucene.indexPerSec, 2)}x` : '',
+      ],
+      [`top-${K} median ms`, fmt(qRes.queryMedianMs, 2), lucene ? fmt(lucene.queryMedianMs, 2) : '-', lucene ? `${fmt(qRes.queryMedianMs / lucene.queryMedianMs, 2)}x` : ''],
+      [`top-${K} p99 ms`, fmt(qRes.queryP99Ms, 2), lucene ? fmt(lucene.queryP99Ms, 2) : '-', lucene ? `${fmt(qRes.queryP99Ms / lucene.queryP99Ms, 2)}x` : ''],
+      ['peak RSS MB', `${fmt(ourPeak, 0)}`, lucene ? fmt(lucene.peakRssMB, 0) : '-', lucene ? `${fmt(ourPeak / lucene.peakRssMB, 2)}x` : ''],
+    ];
+    if (agree) rows.push(['identical top-20 lists', `${agree.identical} of ${agree.n}`, `up to ties ${agree.identicalUpToTies}`, `overlap@20 ${fmt(agree.overlap, 3)}`]);
+    if (f) rows.push([`FTS5 (${f.queries} queries)`, `${fmt(f.indexPerSec, 0)} q/s index`, `median ${fmt(f.queryMedianMs, 0)} ms`, '']);
+    const w = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
+    for (const [i, r] of rows.entries()) {
+      console.log(`| ${r.map((c, j) => (j === 0 ? c.padEnd(w[j]!) : c.padStart(w[j]!))).join(' | ')} |`);
+      if (i === 0) console.log(`|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`);
+    }
+    if (!lucene) console.log(`lucene: ${luceneWhy}`);
+    else {
+      const goals: [string, boolean][] = [
+        ['whole import >= Lucene indexing rate', docs / imp.seconds >= lucene.indexPerSec],
+        [`top-${K} median <= 0.5x Lucene`, qRes.queryMedianMs <= 0.5 * lucene.queryMedianMs],
+        ['peak RSS <= 1 GiB', ourPeak <= 1024],
+        ['top-20 lists identical up to score ties', agree!.identicalUpToTies === agree!.n],
+      ];
+      console.log(`goals: ${goals.map(([g, ok]) => `${ok ? 'MET' : 'MISSED'}: ${g}`).join('; ')}`);
+    }
+    if (jsonFile) {
+      const out = {
+        docs,
+        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds },
+        lucene: lucene ? { indexPerSec: lucene.indexPerSec, queryMedianMs: lucene.queryMedianMs, peakRssMB: lucene.peakRssMB, buildSeconds: lucene.buildSeconds, queryP99Ms: lucene.queryP99Ms } : null,
+        agreement: agree,
+        fts5: f,
+      };
+      writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
+      console.log(`wrote ${jsonFile}`);
+    }
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    if (!keep) rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-function run(tmp: string): void {
-  console.log(`BM25 benchmark: ${N_DOCS.toLocaleString('en-US')} questions, ${N_QUERIES} top-${K} queries, seed ${SEED}, node ${process.version}`);
-  let t = now();
-  const real = realQuestions(findSharedData());
-  const gen = makeGenerator(real, SEED);
-  const docs: Bm25Document[] = [];
-  for (let i = 1; i <= N_DOCS; i++) docs.push(gen.next(i));
-  const extra: Bm25Document[] = [];
-  for (let i = 1; i <= 2000; i++) extra.push(gen.next(N_DOCS + i));
-  const genMs = now() - t;
-  const chars = docs.reduce((s, d) => s + d.title.length + d.body.length + 1, 0);
-  console.log(
-    `corpus: from ${gen.realQuestions} real questions (${gen.realVocab.toLocaleString('en-US')} words, ${gen.realTokens.toLocaleString('en-US')} tokens, ` +
-      `hapax mass ${fmt(gen.pTail * 100)}% -> synthetic tail); generated in ${fmt(genMs / 1000, 2)} s, avg ${fmt(chars / N_DOCS, 0)} chars/question`,
-  );
-
-  // Tokenizer alone.
-  const tok = new Tokenizer();
-  const tokBuf: string[] = [];
-  for (let i = 0; i < 2000; i++) tok.tokenize(docs[i]!.body, tokBuf);
-  t = now();
-  let nTok = 0;
-  for (const d of docs) {
-    tokBuf.length = 0;
-    tok.tokenize(d.title, tokBuf);
-    tok.tokenize(d.body, tokBuf);
-    nTok += tokBuf.length;
-  }
-  const tokMs = now() - t;
-
-  // ---- ours: build + persist
-  const ourFile = path.join(tmp, 'ours.qpairs');
-  let db = openDb(ourFile);
-  db.exec(BM25_SCHEMA_SQL);
-  t = now();
-  const idx = new Bm25Index();
-  idx.addDocuments(docs);
-  const addMs = now() - t;
-  const st = idx.stats; // merges
-  const mergeMs = now() - t - addMs;
-  const p0 = now();
-  const pr = idx.persist(db);
-  const persistMs = now() - p0;
-  const ourIndexMs = now() - t;
-  db.close();
-  const ourSize = fileSize(ourFile);
-
-  // load (twice, keep the faster: the first includes page-cache warm-up)
-  const loadTimes: number[] = [];
-  let loaded: Bm25Index | undefined;
-  for (let i = 0; i < 2; i++) {
-    db = openDb(ourFile);
-    t = now();
-    loaded = Bm25Index.load(db);
-    loadTimes.push(now() - t);
-    if (i === 0) db.close();
-  }
-  // incremental import of 2,000 questions
-  t = now();
-  loaded!.addDocuments(extra);
-  const incr = loaded!.persist(db);
-  const incrMs = now() - t;
-  db.close();
-  loaded = undefined;
-
-  // ---- FTS5
-  const ftsFile = path.join(tmp, 'fts5.db');
-  const fdb = openDb(ftsFile);
-  fdb.exec(`CREATE VIRTUAL TABLE fts USING fts5(text, content='', tokenize='unicode61 remove_diacritics 0')`);
-  t = now();
-  const ins = fdb.prepare(`INSERT INTO fts(rowid, text) VALUES (?, ?)`);
-  fdb.transaction(() => {
-    for (const d of docs) ins.run(d.doc, `${d.title}\n${d.body}`);
-  })();
-  const ftsInsertMs = now() - t;
-  t = now();
-  fdb.exec(`INSERT INTO fts(fts) VALUES('optimize')`);
-  const ftsOptimizeMs = now() - t;
-  const ftsSize = fileSize(ftsFile);
-
-  // ---- queries
-  const rnd = mulberry32(SEED ^ 0x5eed);
-  const queries: Bm25Document[] = [];
-  while (queries.length < N_QUERIES) queries.push(docs[Math.floor(rnd() * docs.length)]!);
-  const ftsStmt = fdb.prepare(`SELECT rowid AS doc, bm25(fts) AS score FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ${K}`);
-  const ftsQuery = (text: string): { doc: number }[] => {
-    const terms = new Set(tok.tokenize(text).flatMap((w) => w.match(WORD) ?? []));
-    if (terms.size === 0) return [];
-    return ftsStmt.all([...terms].map((w) => `"${w}"`).join(' OR ')) as { doc: number }[];
-  };
-  const texts = queries.map((q) => `${q.title}\n${q.body}`);
-  // warm-up (JIT, page cache)
-  for (let i = 0; i < 50; i++) {
-    idx.search(texts[i % texts.length]!, K);
-    ftsQuery(texts[i % texts.length]!);
-  }
-  const ours: number[] = [];
-  const fts: number[] = [];
-  const ourRes: number[][] = [];
-  const ftsRes: number[][] = [];
-  let qTerms = 0;
-  for (const text of texts) {
-    qTerms += new Set(tok.tokenize(text)).size;
-    let t0 = now();
-    const a = idx.search(text, K);
-    ours.push(now() - t0);
-    t0 = now();
-    const b = ftsQuery(text);
-    fts.push(now() - t0);
-    ourRes.push(a.map((h) => h.doc));
-    ftsRes.push(b.map((h) => h.doc));
-  }
-  fdb.close();
-  ours.sort((a, b) => a - b);
-  fts.sort((a, b) => a - b);
-  let overlap = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const s = new Set(ftsRes[i]);
-    overlap += ourRes[i]!.filter((d) => s.has(d)).length / Math.max(1, Math.min(K, ourRes[i]!.length));
-  }
-
-  // ---- report
-  const qps = (ms: number) => (N_DOCS / ms) * 1000;
-  const ftsIdxMs = ftsInsertMs + ftsOptimizeMs;
-  const mem = process.memoryUsage();
-  console.log(
-    `index: ${st.docs.toLocaleString('en-US')} docs, ${st.terms.toLocaleString('en-US')} terms, ${st.postings.toLocaleString('en-US')} postings, ` +
-      `avgdl ${fmt(st.avgdl)}; tokenizer alone (to strings) ${fmt(qps(tokMs), 0)} q/s (${fmt((tokMs * 1e6) / nTok, 0)} ns/token); ` +
-      `mean ${fmt(qTerms / texts.length)} distinct terms/query; heap ${mb(mem.heapUsed)}, array buffers ${mb(mem.arrayBuffers)}`,
-  );
-  const rows: [string, string, string, string][] = [
-    ['', 'ours', 'FTS5', 'ours better by'],
-    ['indexing, questions/s', fmt(qps(ourIndexMs), 0), fmt(qps(ftsIdxMs), 0), fmt(ftsIdxMs / ourIndexMs, 2) + 'x'],
-    ['  indexing time, s', fmt(ourIndexMs / 1000, 2), fmt(ftsIdxMs / 1000, 2), ''],
-    [
-      '  of which',
-      `add ${fmt(addMs / 1000, 2)} + merge ${fmt(mergeMs / 1000, 2)} + persist ${fmt(persistMs / 1000, 2)}`,
-      `insert ${fmt(ftsInsertMs / 1000, 2)} + optimize ${fmt(ftsOptimizeMs / 1000, 2)}`,
-      '',
-    ],
-    ['database size', mb(ourSize), mb(ftsSize), fmt(ftsSize / ourSize, 2) + 'x'],
-    [`query top-${K}, median ms`, fmt(quantile(ours, 0.5), 2), fmt(quantile(fts, 0.5), 2), fmt(quantile(fts, 0.5) / quantile(ours, 0.5), 1) + 'x'],
-    [`query top-${K}, p99 ms`, fmt(quantile(ours, 0.99), 2), fmt(quantile(fts, 0.99), 2), fmt(quantile(fts, 0.99) / quantile(ours, 0.99), 1) + 'x'],
-    [`query top-${K}, mean ms`, fmt(ours.reduce((s, x) => s + x, 0) / ours.length, 2), fmt(fts.reduce((s, x) => s + x, 0) / fts.length, 2), ''],
-    ['load persisted index, ms', loadTimes.map((x) => fmt(x, 0)).join(' / '), '-', ''],
-    [`incremental import of 2,000 (add + ${incr.mode}), ms`, fmt(incrMs, 0), '-', ''],
-    [`top-${K} overlap with FTS5`, fmt((overlap / texts.length) * 100) + '%', '', ''],
-  ];
-  const w = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const [i, r] of rows.entries()) {
-    console.log(`| ${r.map((c, j) => (j === 0 ? c.padEnd(w[j]!) : c.padStart(w[j]!))).join(' | ')} |`);
-    if (i === 0) console.log(`|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`);
-  }
-  const goals = [
-    [`indexing >= 50,000 questions/s`, qps(ourIndexMs) >= 50_000],
-    [`median top-${K} query <= 5 ms`, quantile(ours, 0.5) <= 5],
-    [`not slower than FTS5 per query (median)`, quantile(ours, 0.5) <= quantile(fts, 0.5)],
-  ] as const;
-  console.log(`goals: ${goals.map(([g, ok]) => `${ok ? 'MET' : 'MISSED'}: ${g}`).join('; ')}`);
-  console.log(`(persist wrote ${mb(pr.bytes)} of BLOBs, mode ${pr.mode})`);
-}
-
-main();
+const child = process.argv.indexOf('--child-queries');
+if (child >= 0) childQueries(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]!);
+else main();

@@ -13,21 +13,40 @@
  * gate (the former behaviour, `importTuning.oneTransaction`) and committed in chunks, side by
  * side — and the same import alone in both ways (the chunking and undo-journal overhead).
  * `-- --questions N` changes the corpus size, `-- --skip-eval` skips the first part.
+ *
+ * In between, "incremental vs full recompute" (issue 14): a pool of `--queries N` (default
+ * 4000) × 20 candidates with `--runs R` (default 10) runs, every query labeled, then the same
+ * random label changes timed two ways, per label: (1) the metrics layer — IncrementalEvaluator
+ * updating the changed query for each run and reading every run's means, vs evaluateRun over all
+ * counted queries for each run (rank + evaluate everything: what eval.pool did per label); (2)
+ * the engine — label.set + eval.pool from the live cache (live-metrics.ts), vs label.set +
+ * evaluatePool (the full recompute, the CLI's path). It checks both ways agree (means within
+ * 1e-12; eval.pool results identical), prints the medians and ratios, and with `--json FILE`
+ * writes `{"queries", "runs", "incrementalMedianMs", "fullMedianMs", "engine": {…}}` (the top
+ * level being (1)). `--skip-incremental` and `--skip-import` skip those parts.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../../src/main/workspace/workspace';
 import { Engine } from '../../src/main/engine/engine';
 import { importTuning } from '../../src/main/engine/work';
 import { mulberry32 } from '../../src/main/engine/seeded';
-import type { JobDone, LabelAck } from '../../src/shared/contract';
+import { parseArgs, type JobDone, type LabelAck, type PoolEvaluation } from '../../src/shared/contract';
+import { evaluatePool } from '../../src/main/engine/evaluate';
+import { evaluateRun, IncrementalEvaluator, type EvalOptions, type EvalQuery } from '../../src/main/metrics';
 
 const argNum = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i < 0 ? def : Number(process.argv[i + 1]);
 };
+const argStr = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
 const skipEval = process.argv.includes('--skip-eval');
+const skipIncremental = process.argv.includes('--skip-incremental');
+const skipImport = process.argv.includes('--skip-import');
 
 async function evalBench(): Promise<void> {
   const Q = 400;
@@ -69,6 +88,167 @@ async function evalBench(): Promise<void> {
   console.log(`eval.pool alone:       median ${q(evalOnly, 0.5).toFixed(1)} ms, p95 ${q(evalOnly, 0.95).toFixed(1)} ms`);
   engine.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+// ------------------------------------------------------------------ incremental vs full recompute
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+async function incrementalBench(): Promise<void> {
+  const Q = argNum('queries', 4000);
+  const R = argNum('runs', 10);
+  const C = 20;
+  const jsonFile = argStr('json');
+  if (!(Number.isInteger(Q) && Q > 0 && Number.isInteger(R) && R > 0)) throw new Error('--queries and --runs must be positive integers');
+  const rnd = mulberry32(14);
+  console.log(`\nincremental vs full recompute: ${Q} queries × ${C} candidates × ${R} runs, every query labeled (20% similar)`);
+
+  // (1) the metrics layer
+  const queries = Array.from({ length: Q }, (_, q) => ({ queryId: `q${q}`, candidates: Array.from({ length: C }, (_, i) => `c${q}_${i}`) }));
+  const runs = Array.from({ length: R }, () => new Map(queries.map((q) => [q.queryId, new Map(q.candidates.map((c) => [c, Math.round(rnd() * 1000) / 10]))])));
+  const grades = queries.map((q) => new Map(q.candidates.map((c) => [c, rnd() < 0.2 ? 1 : 0] as [string, number | undefined])));
+  const options: EvalOptions = { convention: 'skip', ties: 'pool-order', threshold: 1, ks: [1, 5] };
+  let t = performance.now();
+  const inc = new IncrementalEvaluator(queries, runs, options);
+  queries.forEach((q, i) => inc.setQuery(q.queryId, new Map(grades[i]!), i));
+  console.log(`  evaluator built and filled in ${(performance.now() - t).toFixed(0)} ms`);
+  // The labeling order: a relabeled query moves to the end (its key grows).
+  const order: number[] = queries.map((_, i) => i);
+  let key = Q;
+  /** One label change: a random candidate of a random query flips, clears ("?" = unjudged) or is set again. */
+  const change = (): number => {
+    const qi = Math.floor(rnd() * Q);
+    const g = grades[qi]!;
+    const c = queries[qi]!.candidates[Math.floor(rnd() * C)]!;
+    const u = rnd();
+    g.set(c, u < 0.1 ? undefined : u < 0.3 ? 1 : 0);
+    order.splice(order.indexOf(qi), 1);
+    order.push(qi);
+    return qi;
+  };
+  const sink: number[] = []; // the results read, so no timed work is dead code
+  const incMs: number[] = [];
+  const fullMs: number[] = [];
+  let maxDiff = 0;
+  const STEPS_INC = 300;
+  const STEPS_FULL = 25;
+  for (let s = 0; s < STEPS_INC + STEPS_FULL; s++) {
+    const qi = change();
+    t = performance.now();
+    inc.setQuery(queries[qi]!.queryId, new Map(grades[qi]!), key++);
+    let acc = 0;
+    for (let j = 0; j < R; j++) acc += inc.means(j).MAP;
+    const dt = performance.now() - t;
+    sink.push(acc);
+    if (s < STEPS_INC) {
+      incMs.push(dt);
+      continue;
+    }
+    // The full recompute of the same state: every run over every counted query, in labeling order.
+    t = performance.now();
+    const counted: EvalQuery[] = order.map((i) => ({ queryId: queries[i]!.queryId, candidates: queries[i]!.candidates, grades: grades[i]! }));
+    const full = runs.map((run) => evaluateRun(counted, run, options));
+    fullMs.push(performance.now() - t);
+    full.forEach((f, j) => {
+      const m = inc.means(j) as unknown as Record<string, number>;
+      for (const name of f.metricNames) maxDiff = Math.max(maxDiff, Math.abs(m[name]! - (f as unknown as Record<string, number>)[name]!));
+    });
+  }
+  if (maxDiff > 1e-12) throw new Error(`incremental and full means differ by ${maxDiff}`);
+  const incrementalMedianMs = median(incMs);
+  const fullMedianMs = median(fullMs);
+  console.log(`  metrics per label: incremental median ${incrementalMedianMs.toFixed(3)} ms (${STEPS_INC} labels), full recompute median ${fullMedianMs.toFixed(1)} ms (${STEPS_FULL} labels): ${(fullMedianMs / incrementalMedianMs).toFixed(0)}× faster (goal ≥ 10×); means agree within ${maxDiff.toExponential(1)}`);
+
+  // (2) the engine: label.set + eval.pool, from the live cache vs the full recompute
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-inc-'));
+  const ws = Workspace.create(path.join(dir, 'live.qpairs'));
+  t = performance.now();
+  ws.transaction(() => {
+    const pool = ws.createPool({ name: 'p', depth: C, scheme: 'binary', blind: false });
+    const ids = runs.map((_, j) => ws.ensureRun('p', `run${j}`, 'bench'));
+    const annotator = ws.ensureAnnotator('ann');
+    // Plain inserts (what setRunScore and addLabel write, without their per-row checks): a fresh pool.
+    const score = ws.db.prepare(`INSERT INTO run_scores(run_id, query_id, candidate_id, score) VALUES (?, ?, ?, ?)`);
+    const labelRow = ws.db.prepare(`INSERT INTO labels(pool_id, query_id, candidate_id, annotator_id, value, at, origin) VALUES (?, ?, ?, ?, ?, ?, 'bench')`);
+    const at = new Date().toISOString();
+    queries.forEach((q, i) => {
+      ws.addPoolQuery('p', q.queryId, q.candidates);
+      runs.forEach((run, j) => {
+        for (const [c, v] of run.get(q.queryId)!) score.run(ids[j], q.queryId, c, v);
+      });
+      for (const [c, g] of grades[i]!) labelRow.run(pool.id, q.queryId, c, annotator, g === undefined ? '?' : String(g), at);
+    });
+    ws.touchRuns();
+  });
+  console.log(`  workspace written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const engine = new Engine(ws, { transport: 'http' });
+  const evalArgs = { pool: 'p', annotator: 'ann', convention: 'skip' } as const;
+  // Each label changes the pair's value (a label equal to the current one writes nothing).
+  const current = new Map<string, string>();
+  queries.forEach((q, i) => {
+    for (const [c, g] of grades[i]!) current.set(c, g === undefined ? '?' : String(g));
+  });
+  const label = async (): Promise<void> => {
+    const qi = Math.floor(rnd() * Q);
+    const c = queries[qi]!.candidates[Math.floor(rnd() * C)]!;
+    const others = ['1', '0', '?'].filter((v) => v !== current.get(c));
+    const value = others[Math.floor(rnd() * others.length)]!;
+    current.set(c, value);
+    const ack = (await engine.invoke('label.set', { pool: 'p', queryId: queries[qi]!.queryId, candidateId: c, annotator: 'ann', value })) as LabelAck;
+    if (ack.seq === null) throw new Error('a label that changes nothing');
+  };
+  await engine.invoke('eval.pool', evalArgs); // fills the cache
+  const engInc: number[] = [];
+  const engFull: number[] = [];
+  const evalInc: number[] = [];
+  const evalFull: number[] = [];
+  const ENGINE_INC = 100;
+  const ENGINE_FULL = 15;
+  let same = true;
+  for (let s = 0; s < ENGINE_INC + ENGINE_FULL; s++) {
+    t = performance.now();
+    await label();
+    const t1 = performance.now();
+    if (s < ENGINE_INC) {
+      const ev = (await engine.invoke('eval.pool', evalArgs)) as PoolEvaluation;
+      const t2 = performance.now();
+      engInc.push(t2 - t);
+      evalInc.push(t2 - t1);
+      sink.push(ev.labeledQueries);
+    } else {
+      // eval.pool's handler before the live cache
+      const ev = evaluatePool(ws, parseArgs('eval.pool', evalArgs));
+      const t2 = performance.now();
+      engFull.push(t2 - t);
+      evalFull.push(t2 - t1);
+      const live = (await engine.invoke('eval.pool', evalArgs)) as PoolEvaluation;
+      same &&= JSON.stringify(live) === JSON.stringify(ev);
+    }
+  }
+  const stats = { ...engine.liveEvaluations.stats };
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+  if (!same) throw new Error('eval.pool from the live cache differs from the full recompute');
+  const engine2 = {
+    incrementalMedianMs: median(engInc),
+    fullMedianMs: median(engFull),
+    evalPoolIncrementalMedianMs: median(evalInc),
+    evalPoolFullMedianMs: median(evalFull),
+  };
+  console.log(
+    `  label.set + eval.pool: live cache median ${engine2.incrementalMedianMs.toFixed(1)} ms (${ENGINE_INC} labels), full recompute median ${engine2.fullMedianMs.toFixed(1)} ms (${ENGINE_FULL} labels): ${(engine2.fullMedianMs / engine2.incrementalMedianMs).toFixed(1)}× faster`,
+  );
+  console.log(
+    `  eval.pool alone:       live cache median ${engine2.evalPoolIncrementalMedianMs.toFixed(1)} ms, full recompute median ${engine2.evalPoolFullMedianMs.toFixed(1)} ms: ${(engine2.evalPoolFullMedianMs / engine2.evalPoolIncrementalMedianMs).toFixed(1)}× faster; identical results (cache: ${stats.updates} updates, ${stats.rebuilds} rebuilds)`,
+  );
+  console.log('  (eval.pool also returns the learning curve, a point per labeled query and run: the live cache rebuilds it from the relabeled query\'s old place on)');
+  const out = { queries: Q, runs: R, incrementalMedianMs, fullMedianMs, engine: engine2 };
+  console.log(JSON.stringify(out));
+  if (jsonFile) writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
 }
 
 // ------------------------------------------------------------------ label ack during a big import
@@ -229,4 +409,5 @@ async function importBench(): Promise<void> {
 }
 
 if (!skipEval) await evalBench();
-await importBench();
+if (!skipIncremental) await incrementalBench();
+if (!skipImport) await importBench();

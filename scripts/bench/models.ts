@@ -24,7 +24,9 @@ const flag = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const REPS = Number(flag('reps') ?? 30);
-const MODELS = (flag('models') ?? 'tfidf,skipgram,ltr,bow-cnn,cnn,lstm,gru,rcnn').split(',');
+const MODELS = (flag('models') ?? 'tfidf,skipgram,ltr,fused,bow-cnn,cnn,lstm,gru,rcnn').split(',');
+/** Models in plain JS (no tfjs): measured once, backend-independent. */
+const PURE_JS = ['tfidf', 'skipgram', 'ltr', 'fused'];
 
 function synthetic(seed: number, nq = 1200) {
   const rng = new Rng(seed);
@@ -171,8 +173,8 @@ async function main() {
   for (const be of backends) {
     await useBackend(be);
     for (const kind of MODELS) {
-      if (be !== backends[0] && ['tfidf', 'skipgram', 'ltr'].includes(kind)) continue; // pure JS, backend-independent
-      const row = await measure(kind, ['tfidf', 'skipgram', 'ltr'].includes(kind) ? 'js' : be, fx, emb);
+      if (be !== backends[0] && PURE_JS.includes(kind)) continue; // pure JS, backend-independent
+      const row = await measure(kind, PURE_JS.includes(kind) ? 'js' : be, fx, emb);
       rows.push(row);
       console.error(`${row.model} ${row.backend}: ${row.trainRate}, rerank cold ${row.coldMed.toFixed(1)} ms`);
     }

@@ -1,196 +1,37 @@
 /**
  * Quality benchmark of the research rerankers on SemEval-2016 Task 3 subtask B (question–question
- * similarity, Qatar Living): train every model with its defaults on train-part1.v2.0 + train-part2,
- * report dev MAP (official convention: all 50 dev queries, AP = 0 when a query has no relevant
- * candidate) against the search engine's order (71.35).
+ * similarity, Qatar Living), leak-proof (`npm run bench:semeval`). MAP: AP = 0 for a query without a
+ * relevant candidate, mean over every query. Protocols (data in scripts/bench/semeval-data.ts):
  *
- *   node_modules/.bin/esbuild scripts/bench/semeval-models.ts --bundle --platform=node --format=esm \
- *     --packages=external --outfile=out/bench/semeval-models.mjs && node_modules/.bin/node out/bench/semeval-models.mjs
+ *  - CV: grouped 5-fold cross-validation over the 117 distinct training questions (near-duplicates
+ *    of part1/part2 merged, clusters from src/main/overlap, folds by groupedFolds), repeated with
+ *    different fold seeds. Settings with a choice (the grid of a model) are chosen by mean CV MAP on
+ *    the first `--select` repeats and reported on the next `--report` repeats; the figure is the mean
+ *    AP over queries (each query's AP averaged over the reporting repeats), 95% t-interval over queries.
+ *  - clean dev: trained on train part2 alone (67 questions), evaluated on dev (50 questions).
+ *  - leaky dev: the literal protocol (trained on part1 + part2, whose part1 holds all 50 dev
+ *    questions with their candidates), flagged: supervised models are scored on their own training pairs.
  *
- * Flags: --literal     train on all 170 training questions (see the contamination note below)
- *        --models a,b  subset of models        --ltr-neural  add cross-fitted bow-cnn scores to ltr
- *        --dev-select  pass dev to train() (best epoch by dev MRR; optimistic numbers)
- *        --data DIR    data directory (default ../shared/data/semeval2016-task3)
+ * The scikit-learn peer (tests/reference/semeval_peer.py, Debian python3-sklearn) runs on the same
+ * folds (written to a JSON file) in the same run, when /usr/bin/python3 has sklearn.
  *
- * Contamination: dev.xml's 50 original questions are train-part1's Q1–Q50 renumbered, with the
- * same related questions (436/500 identical labels). By default those 50 training questions are
- * dropped (120 training questions, 783 labeled pairs remain); --literal keeps them, and then
- * supervised models are scored on pairs they were trained on.
+ *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused] [--neural bow-cnn,lstm]
+ *                            [--select 2] [--report 3] [--no-peer] [--data DIR]
  *
- * Unlabeled text used for vocabularies/embeddings/idf: all question texts (train and dev, no
- * labels) and the training threads' comments.
+ * Unlabeled text used for vocabularies/embeddings/idf: every question text and comment of the three
+ * files (no labels).
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SaxesParser } from 'saxes';
-import {
-  createModel,
-  evaluateScores,
-  SkipGramRanker,
-  type DevSet,
-  type QText,
-  type Ranker,
-  type TrainingData,
-  type WordVectors,
-} from '../../src/main/models';
+import { createModel, SkipGramRanker, type DevSet, type Ranker, type WordVectors } from '../../src/main/models';
 import { backendName, initBackend } from '../../src/main/models/backend';
-
-export interface SemRel {
-  id: string;
-  subject: string;
-  body: string;
-  rank: number;
-  relevance: string;
-}
-export interface SemOrg {
-  id: string;
-  subject: string;
-  body: string;
-  rel: SemRel[];
-}
-export interface SemFile {
-  orgs: SemOrg[];
-  comments: string[];
-}
-
-export function parseSemEval(file: string): SemFile {
-  const xml = readFileSync(file, 'utf8');
-  const parser = new SaxesParser({ xmlns: false });
-  const orgs = new Map<string, SemOrg>();
-  const comments: string[] = [];
-  let org: SemOrg | null = null;
-  let rel: SemRel | null = null;
-  let field: string | null = null;
-  let text = '';
-  parser.on('opentag', (tag) => {
-    const a = tag.attributes as Record<string, string>;
-    switch (tag.name) {
-      case 'OrgQuestion': {
-        const id = a.ORGQ_ID;
-        org = orgs.get(id) ?? { id, subject: '', body: '', rel: [] };
-        orgs.set(id, org);
-        break;
-      }
-      case 'RelQuestion':
-        rel = { id: a.RELQ_ID, subject: '', body: '', rank: Number(a.RELQ_RANKING_ORDER), relevance: a.RELQ_RELEVANCE2ORGQ };
-        break;
-      case 'OrgQSubject':
-      case 'OrgQBody':
-      case 'RelQSubject':
-      case 'RelQBody':
-      case 'RelCText':
-        field = tag.name;
-        text = '';
-        break;
-    }
-  });
-  const onText = (t: string) => {
-    if (field) text += t;
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', (tag) => {
-    const o = org as SemOrg | null;
-    const r = rel as SemRel | null;
-    switch (tag.name) {
-      case 'OrgQSubject':
-        if (o) o.subject = text.trim();
-        break;
-      case 'OrgQBody':
-        if (o) o.body = text.trim();
-        break;
-      case 'RelQSubject':
-        if (r) r.subject = text.trim();
-        break;
-      case 'RelQBody':
-        if (r) r.body = text.trim();
-        break;
-      case 'RelCText':
-        comments.push(text.trim());
-        break;
-      case 'RelQuestion':
-        if (o && r && !o.rel.some((x) => x.id === r.id)) o.rel.push(r);
-        rel = null;
-        break;
-    }
-    if (tag.name === field) field = null;
-  });
-  parser.write(xml).close();
-  for (const o of orgs.values()) o.rel.sort((x, y) => x.rank - y.rank);
-  return { orgs: [...orgs.values()], comments };
-}
-
-export const isRelevant = (r: SemRel) => r.relevance === 'PerfectMatch' || r.relevance === 'Relevant';
-
-export interface SemEvalSplit {
-  /** Training data (train part1 + part2); `questions` also holds the dev texts (unlabeled). */
-  data: TrainingData;
-  trainOrgs: SemOrg[];
-  devOrgs: SemOrg[];
-  dev: DevSet;
-  /** The search engine's order as a run: −rank. */
-  engine: Map<string, Map<string, number>>;
-}
-
-const norm = (o: { subject: string; body: string }) => `${o.subject}\n${o.body}`.toLowerCase().replace(/\s+/g, ' ').trim();
-
-/**
- * dev.xml's 50 original questions (Q268–Q317) are renumbered copies of train-part1's Q1–Q50,
- * with the same related questions (436 of 500 labels equal). With `decontaminate` (default) the
- * training original questions whose text equals a dev original question are dropped, so trained
- * models are not scored on their own training pairs.
- */
-export function loadSemEval(dir: string, decontaminate = true): SemEvalSplit & { dropped: string[] } {
-  const p1 = parseSemEval(path.join(dir, 'SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml'));
-  const p2 = parseSemEval(path.join(dir, 'SemEval2016-Task3-CQA-QL-train-part2.xml'));
-  const dv = parseSemEval(path.join(dir, 'SemEval2016-Task3-CQA-QL-dev.xml'));
-  const devKeys = new Set(dv.orgs.map(norm));
-  const allTrain = [...p1.orgs, ...p2.orgs];
-  const trainOrgs = decontaminate ? allTrain.filter((o) => !devKeys.has(norm(o))) : allTrain;
-  const dropped = allTrain.filter((o) => !trainOrgs.includes(o)).map((o) => o.id);
-  const questions = new Map<string, QText>();
-  const q = (id: string, title: string, body: string) => {
-    const t = { id, title, body };
-    questions.set(id, t);
-    return t;
-  };
-  const positives: Array<[string, string]> = [];
-  const negatives: Array<[string, string]> = [];
-  const randomPool: string[] = [];
-  const engine = new Map<string, Map<string, number>>();
-  for (const o of trainOrgs) {
-    q(o.id, o.subject, o.body);
-    randomPool.push(o.id);
-    const m = new Map<string, number>();
-    for (const r of o.rel) {
-      q(r.id, r.subject, r.body);
-      randomPool.push(r.id);
-      (isRelevant(r) ? positives : negatives).push([o.id, r.id]);
-      m.set(r.id, -r.rank);
-    }
-    engine.set(o.id, m);
-  }
-  const dev: DevSet = { queries: [] };
-  for (const o of dv.orgs) {
-    const query = q(o.id, o.subject, o.body);
-    const candidates = o.rel.map((r) => q(r.id, r.subject, r.body));
-    const m = new Map<string, number>(o.rel.map((r) => [r.id, -r.rank]));
-    engine.set(o.id, m);
-    dev.queries.push({ query, candidates, relevant: new Set(o.rel.filter(isRelevant).map((r) => r.id)) });
-  }
-  return {
-    data: { questions, positives, negatives, randomPool: [...new Set(randomPool)], extraTexts: [...p1.comments, ...p2.comments] },
-    trainOrgs,
-    devOrgs: dv.orgs,
-    dev,
-    engine,
-    dropped,
-  };
-}
-
-// ------------------------------------------------------------------------------------------
-// Benchmark
+import { apRr, rankOrder } from '../../src/main/models/dev-eval';
+import { groupedFolds } from '../../src/main/overlap';
+import { meanInterval } from '../../src/main/stats/t-interval';
+import { devSet, loadSemEvalData, trainingData, type SemEvalData, type SemOrg } from './semeval-data';
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => {
@@ -199,136 +40,220 @@ const opt = (name: string) => {
 };
 const has = (name: string) => argv.includes(`--${name}`);
 
-interface Result {
-  model: string;
-  map: number;
-  mrr: number;
+interface ModelSpec {
+  name: string;
+  kind: string;
+  /** Unsupervised models score every query the same way whatever the fold: trained once. */
+  supervised: boolean;
+  grid: Array<Record<string, unknown>>;
+}
+
+/** fused settings compared on the selection repeats (defaults: FUSED_DEFAULTS). */
+const FUSED_GRID: Array<Record<string, unknown>> = [
+  { learner: 'ranksvm', C: 0.0003 },
+  { learner: 'ranksvm', C: 0.001 },
+  { learner: 'ranksvm', C: 0.003 },
+  { learner: 'ranksvm', C: 0.001, skipgram: true },
+  { learner: 'lambdamart', epochs: 300, learningRate: 0.02, maxLeaves: 4, minLeaf: 30 },
+];
+
+const SPECS: Record<string, ModelSpec> = {
+  engine: { name: 'search engine order', kind: 'engine', supervised: false, grid: [{}] },
+  tfidf: { name: 'tfidf', kind: 'tfidf', supervised: false, grid: [{}] },
+  skipgram: { name: 'skipgram', kind: 'skipgram', supervised: false, grid: [{}] },
+  ltr: { name: 'ltr', kind: 'ltr', supervised: true, grid: [{}] },
+  fused: { name: 'fused', kind: 'fused', supervised: true, grid: FUSED_GRID },
+};
+for (const k of ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn']) SPECS[k] = { name: k, kind: k, supervised: true, grid: [{}] };
+
+let embeddings: WordVectors | null = null;
+
+/** AP of each evaluated query (in order) for a model trained on `train` with `config`. */
+async function fitAndScore(d: SemEvalData, spec: ModelSpec, config: Record<string, unknown>, train: readonly SemOrg[], evalSet: DevSet): Promise<number[]> {
+  let scoreOf: (q: DevSet['queries'][number]) => number[];
+  let model: Ranker | null = null;
+  if (spec.kind === 'engine') scoreOf = (q) => q.candidates.map((c) => q.context!.runs!.engine.get(c.id)!);
+  else {
+    model = await createModel(spec.kind, config);
+    const data = { ...trainingData(d, train), runs: { engine: d.engine } };
+    await model.train(data, { embeddings: embeddings ?? undefined, seed: 1 });
+    const m = model;
+    scoreOf = (q) => m.score(q.query, q.candidates, q.context);
+  }
+  const aps = evalSet.queries.map((q) => apRr(rankOrder(scoreOf(q)).map((i) => q.relevant.has(q.candidates[i].id))).ap);
+  model?.dispose();
+  return aps;
+}
+
+/** Per-query APs (aligned with d.distinct) of grouped k-fold CV with the given fold seed. */
+async function cvRepeat(d: SemEvalData, spec: ModelSpec, config: Record<string, unknown>, folds: string[][]): Promise<number[]> {
+  const index = new Map(d.distinct.map((o, i) => [o.id, i]));
+  const aps = new Array<number>(d.distinct.length).fill(NaN);
+  for (const fold of folds) {
+    const held = new Set(fold);
+    const test = d.distinct.filter((o) => held.has(o.id));
+    const train = d.distinct.filter((o) => !held.has(o.id));
+    const r = await fitAndScore(d, spec, config, train, devSet(d, test));
+    test.forEach((o, i) => (aps[index.get(o.id)!] = r[i]));
+  }
+  return aps;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+
+interface ModelResult {
+  name: string;
+  cvMAP: number;
+  cvCI: [number, number] | null;
+  cvRepeatSd: number;
+  cleanDevMAP: number;
+  cleanDevCI: [number, number] | null;
+  leakyDevMAP: number;
   seconds: number;
-  note?: string;
+  chosen?: string;
 }
 
-function runScores(m: Ranker, orgs: SemOrg[], Q: ReadonlyMap<string, QText>): Map<string, Map<string, number>> {
-  const out = new Map<string, Map<string, number>>();
-  for (const o of orgs) {
-    const cands = o.rel.map((r) => Q.get(r.id)!);
-    const s = m.score(Q.get(o.id)!, cands);
-    out.set(o.id, new Map(cands.map((c, i) => [c.id, s[i]])));
+async function benchModel(d: SemEvalData, spec: ModelSpec, selectFolds: string[][][], reportFolds: string[][][]): Promise<ModelResult> {
+  const t0 = performance.now();
+  let config = spec.grid[0];
+  let chosen: string | undefined;
+  if (spec.grid.length > 1) {
+    let best = -Infinity;
+    const lines: string[] = [];
+    for (const c of spec.grid) {
+      const maps: number[] = [];
+      for (const folds of selectFolds) maps.push(mean(await cvRepeat(d, spec, c, folds)));
+      const m = mean(maps);
+      lines.push(`${JSON.stringify(c)} ${(100 * m).toFixed(2)}`);
+      if (m > best) {
+        best = m;
+        config = c;
+      }
+    }
+    chosen = JSON.stringify(config);
+    console.error(`  ${spec.name} selection repeats: ${lines.join('; ')} → ${chosen}`);
   }
-  return out;
+  const perRepeat: number[][] = [];
+  if (spec.supervised) for (const folds of reportFolds) perRepeat.push(await cvRepeat(d, spec, config, folds));
+  else perRepeat.push(await fitAndScore(d, spec, config, d.distinct, devSet(d, d.distinct)));
+  const perQuery = d.distinct.map((_, i) => mean(perRepeat.map((r) => r[i])));
+  const repMaps = perRepeat.map(mean);
+  const sd = repMaps.length > 1 ? Math.sqrt(repMaps.reduce((s, x) => s + (x - mean(repMaps)) ** 2, 0) / (repMaps.length - 1)) : 0;
+  const dev = devSet(d, d.dev);
+  const clean = await fitAndScore(d, spec, config, d.part2, dev);
+  const leaky = await fitAndScore(d, spec, config, [...d.part1, ...d.part2], dev);
+  const ci = (xs: number[]) => {
+    const r = meanInterval(xs);
+    return r.value;
+  };
+  return {
+    name: spec.name,
+    cvMAP: mean(perQuery),
+    cvCI: ci(perQuery),
+    cvRepeatSd: sd,
+    cleanDevMAP: mean(clean),
+    cleanDevCI: ci(clean),
+    leakyDevMAP: mean(leaky),
+    seconds: (performance.now() - t0) / 1000,
+    chosen,
+  };
 }
 
-function devResult(model: string, dev: DevSet, scores: (i: number) => number[], seconds: number, note?: string): Result {
-  const r = evaluateScores(dev.queries.map((q, i) => ({ candidateIds: q.candidates.map((c) => c.id), scores: scores(i), relevant: q.relevant })));
-  return { model, map: r.map * 100, mrr: r.mrr * 100, seconds, note };
+interface PeerResult {
+  cvMAP: number;
+  cleanDevMAP: number;
+  cvCI?: [number, number];
+  cleanDevCI?: [number, number];
+  leakyDevMAP?: number;
+  chosen?: string;
+  seconds: number;
 }
 
-/** Scores of a supervised model for every training query from a model that did not see it (k folds). */
-async function crossFitted(kind: string, sp: SemEvalSplit, emb: WordVectors, k: number): Promise<Map<string, Map<string, number>>> {
-  const Q = sp.data.questions;
-  const out = new Map<string, Map<string, number>>();
-  for (let f = 0; f < k; f++) {
-    const keep = new Set(sp.trainOrgs.filter((_, i) => i % k !== f).map((o) => o.id));
-    const relOf = new Set(sp.trainOrgs.filter((o) => keep.has(o.id)).flatMap((o) => [o.id, ...o.rel.map((r) => r.id)]));
-    const data: TrainingData = {
-      ...sp.data,
-      positives: sp.data.positives.filter(([q]) => keep.has(q)),
-      negatives: sp.data.negatives?.filter(([q]) => keep.has(q)),
-      randomPool: sp.data.randomPool.filter((id) => relOf.has(id)),
-    };
-    const m = await createModel(kind);
-    await m.train(data, { embeddings: emb, seed: 1 });
-    for (const [q, s] of runScores(
-      m,
-      sp.trainOrgs.filter((_, i) => i % k === f),
-      Q,
-    ))
-      out.set(q, s);
-    m.dispose();
+function runPeer(dir: string, foldsFile: string, here: string): PeerResult | string {
+  const py = '/usr/bin/python3';
+  const check = spawnSync(py, ['-c', 'import sklearn, numpy, scipy'], { encoding: 'utf8' });
+  if (check.error) return `peer not run (${py} not found)`;
+  if (check.status !== 0) return `peer not run (python3-sklearn/numpy/scipy missing: apt-get install python3-sklearn)`;
+  const script = path.resolve(here, '../../tests/reference/semeval_peer.py');
+  const t0 = performance.now();
+  try {
+    const out = execFileSync(py, [script, '--data', dir, '--folds', foldsFile], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+    const r = JSON.parse(out.trim().split('\n').pop()!) as Omit<PeerResult, 'seconds'>;
+    return { ...r, seconds: (performance.now() - t0) / 1000 };
+  } catch (e) {
+    return `peer not run (${(e as Error).message.split('\n')[0]})`;
   }
-  return out;
 }
+
+const pct = (x: number) => (100 * x).toFixed(2);
+const ciText = (c: [number, number] | null | undefined) => (c ? ` (${pct(c[0])}–${pct(c[1])})` : '');
 
 async function main() {
+  const tStart = performance.now();
   const here = path.dirname(fileURLToPath(import.meta.url));
   const dir = opt('data') ?? path.resolve(here, '../../../shared/data/semeval2016-task3');
-  const literal = has('literal');
-  const models = (opt('models') ?? 'skipgram,tfidf,bow-cnn,cnn,lstm,gru,rcnn,ltr').split(',');
-  const sp = loadSemEval(dir, !literal);
-  const Q = sp.data.questions;
+  const d = loadSemEvalData(dir);
+  const nSelect = Number(opt('select') ?? 2);
+  const nReport = Number(opt('report') ?? 3);
+  const k = 5;
+  const names = [...(opt('models') ?? 'engine,tfidf,ltr,fused').split(','), ...(opt('neural')?.split(',') ?? [])];
+  for (const n of names) if (!SPECS[n]) throw new Error(`unknown model ${n} (known: ${Object.keys(SPECS).join(', ')})`);
   await initBackend();
+  const selectFolds = Array.from({ length: nSelect }, (_, r) => groupedFolds(d.clusterOf, k, r + 1));
+  const reportFolds = Array.from({ length: nReport }, (_, r) => groupedFolds(d.clusterOf, k, nSelect + r + 1));
   console.error(
-    `SemEval-2016 3B: ${sp.trainOrgs.length} training questions (${sp.data.positives.length} positive, ${sp.data.negatives!.length} negative pairs)` +
-      `${sp.dropped.length ? `, dropped ${sp.dropped.length} duplicated in dev` : ''}; ${sp.dev.queries.length} dev queries; backend ${backendName()}`,
+    `SemEval-2016 3B: ${d.part1.length} + ${d.part2.length} training questions → ${d.distinct.length} distinct ` +
+      `(${d.distinct.reduce((s, o) => s + o.rel.length, 0)} candidates); ${d.dev.length} dev queries; grouped ${k}-fold CV, ` +
+      `${nSelect} selection + ${nReport} reporting repeats; backend ${backendName()}`,
   );
-  const results: Result[] = [];
-  results.push(devResult('search engine order (baseline)', sp.dev, (i) => sp.dev.queries[i].candidates.map((c) => sp.engine.get(sp.dev.queries[i].query.id)!.get(c.id)!), 0));
-  const dev = has('dev-select') ? sp.dev : undefined;
-  const trained = new Map<string, Ranker>();
-  const t0 = performance.now();
-  const sg = new SkipGramRanker();
-  await sg.train(sp.data);
-  const sgSeconds = (performance.now() - t0) / 1000;
-  const emb = sg.vectors();
-  trained.set('skipgram', sg);
-  const score = (m: Ranker) => (i: number) => m.score(sp.dev.queries[i].query, sp.dev.queries[i].candidates);
-  for (const kind of models) {
-    if (kind === 'ltr') continue;
-    let m: Ranker;
-    let seconds = sgSeconds;
-    let note: string | undefined;
-    if (kind === 'skipgram') m = sg;
-    else {
-      const t = performance.now();
-      m = await createModel(kind);
-      const rep = await m.train(sp.data, { embeddings: emb, dev, seed: 1 });
-      seconds = (performance.now() - t) / 1000;
-      note = `${rep.epochs} epochs${dev ? `, kept epoch ${rep.bestEpoch}` : ''}`;
-      trained.set(kind, m);
-    }
-    const r = devResult(kind, sp.dev, score(m), seconds, note);
+  if (names.some((n) => ['ltr', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'skipgram'].includes(n))) {
+    // skip-gram vectors of the unlabeled text (no labels), shared by ltr and the neural models
+    const sg = new SkipGramRanker();
+    await sg.train(trainingData(d, []));
+    embeddings = sg.vectors();
+    sg.dispose();
+  }
+  const results: ModelResult[] = [];
+  for (const n of names) {
+    const r = await benchModel(d, SPECS[n], selectFolds, reportFolds);
     results.push(r);
-    console.error(`${kind}: dev MAP ${r.map.toFixed(2)} (${seconds.toFixed(0)} s)`);
+    console.error(`${r.name}: CV ${pct(r.cvMAP)}${ciText(r.cvCI)}, clean dev ${pct(r.cleanDevMAP)}, leaky dev ${pct(r.leakyDevMAP)} (${r.seconds.toFixed(0)} s)`);
   }
-  if (models.includes('ltr')) {
-    const variants: Array<{ name: string; runs: Record<string, Map<string, Map<string, number>>> }> = [{ name: 'ltr (engine rank + lexical/embedding features)', runs: { engine: sp.engine } }];
-    if (has('ltr-neural')) {
-      const runs: Record<string, Map<string, Map<string, number>>> = { engine: sp.engine };
-      const t = performance.now();
-      for (const kind of ['bow-cnn']) {
-        const m = trained.get(kind) ?? (await createModel(kind));
-        if (!trained.has(kind)) await m.train(sp.data, { embeddings: emb, seed: 1 });
-        const run = await crossFitted(kind, sp, emb, 5);
-        for (const [q, s] of runScores(m, sp.devOrgs, Q)) run.set(q, s);
-        runs[kind] = run;
-      }
-      console.error(`cross-fitted neural runs in ${((performance.now() - t) / 1000).toFixed(0)} s`);
-      variants.push({ name: 'ltr + cross-fitted bow-cnn scores', runs });
-    }
-    for (const v of variants) {
-      const t = performance.now();
-      const m = await createModel('ltr');
-      const rep = await m.train({ ...sp.data, runs: v.runs }, { embeddings: emb, dev, seed: 1 });
-      const seconds = (performance.now() - t) / 1000;
-      const r = devResult(
-        v.name,
-        sp.dev,
-        (i) => {
-          const d = sp.dev.queries[i];
-          return m.score(d.query, d.candidates, { runs: Object.fromEntries(Object.entries(v.runs).map(([k, run]) => [k, run.get(d.query.id)!])) });
-        },
-        seconds,
-        rep.notes?.[1],
-      );
-      results.push(r);
-      console.error(`${v.name}: dev MAP ${r.map.toFixed(2)}`);
-    }
+  let peer: PeerResult | string = 'peer not run (--no-peer)';
+  if (!has('no-peer')) {
+    const foldsFile = path.join(mkdtempSync(path.join(tmpdir(), 'qpairs-peer-')), 'folds.json');
+    writeFileSync(
+      foldsFile,
+      JSON.stringify({ distinct: d.distinct.map((o) => o.id), select: selectFolds, report: reportFolds, cleanTrain: d.part2.map((o) => o.id), leakyTrain: [...d.part1, ...d.part2].map((o) => o.id) }),
+    );
+    peer = runPeer(dir, foldsFile, here);
+    console.error(typeof peer === 'string' ? peer : `peer: CV ${pct(peer.cvMAP)}, clean dev ${pct(peer.cleanDevMAP)} (${peer.seconds.toFixed(0)} s)`);
   }
-  const base = results[0].map;
-  console.log(`\n## SemEval-2016 Task 3 subtask B, dev (50 queries, AP = 0 without relevant candidates)${literal ? ' — LITERAL protocol, dev questions also in training' : ''}\n`);
-  console.log('| model | dev MAP | Δ vs engine | dev MRR | train s | notes |\n|---|---|---|---|---|---|');
+  console.log(
+    `\n## SemEval-2016 Task 3 subtask B — grouped ${k}-fold CV over ${d.distinct.length} distinct questions (${nReport} reporting repeats after ${nSelect} selection repeats), clean dev (train part2 → dev, ${d.dev.length} queries)\n`,
+  );
+  console.log('| model | CV MAP (95% CI) | sd over repeats | clean-dev MAP (95% CI) | leaky dev MAP ⚠ | seconds | chosen setting |\n|---|---|---|---|---|---|---|');
   for (const r of results)
-    console.log(`| ${r.model} | ${r.map.toFixed(2)} | ${r === results[0] ? '' : (r.map - base >= 0 ? '+' : '') + (r.map - base).toFixed(2)} | ${r.mrr.toFixed(2)} | ${r.seconds.toFixed(0)} | ${r.note ?? ''} |`);
-  for (const m of trained.values()) m.dispose();
+    console.log(`| ${r.name} | ${pct(r.cvMAP)}${ciText(r.cvCI)} | ${pct(r.cvRepeatSd)} | ${pct(r.cleanDevMAP)}${ciText(r.cleanDevCI)} | ${pct(r.leakyDevMAP)} | ${r.seconds.toFixed(0)} | ${r.chosen ?? ''} |`);
+  if (typeof peer === 'string') console.log(`| peer (scikit-learn RankSVM) | ${peer} | | | | | |`);
+  else
+    console.log(
+      `| peer (scikit-learn RankSVM) | ${pct(peer.cvMAP)}${ciText(peer.cvCI)} | | ${pct(peer.cleanDevMAP)}${ciText(peer.cleanDevCI)} | ${peer.leakyDevMAP !== undefined ? pct(peer.leakyDevMAP) : ''} | ${peer.seconds.toFixed(0)} | ${peer.chosen ?? ''} |`,
+    );
+  console.log(`\n⚠ leaky: the literal protocol trains on part1, which holds all 50 dev questions with their candidates. Wall time ${((performance.now() - tStart) / 1000).toFixed(0)} s.`);
+  const json = opt('json');
+  if (json) {
+    const out = {
+      peer: typeof peer === 'string' ? { error: peer } : { cvMAP: peer.cvMAP, cleanDevMAP: peer.cleanDevMAP, cvCI: peer.cvCI, cleanDevCI: peer.cleanDevCI, leakyDevMAP: peer.leakyDevMAP },
+      models: Object.fromEntries(
+        results.map((r) => [
+          r.name,
+          { cvMAP: r.cvMAP, cvCI: r.cvCI, cleanDevMAP: r.cleanDevMAP, cleanDevCI: r.cleanDevCI, leakyDevMAP: r.leakyDevMAP, seconds: r.seconds, chosen: r.chosen },
+        ]),
+      ),
+    };
+    writeFileSync(json, JSON.stringify(out, null, 1) + '\n');
+  }
 }
 
 await main();

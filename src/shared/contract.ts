@@ -3,6 +3,7 @@
  * for its arguments (validated on arrival by the main side, whatever the transport: Electron
  * IPC or serve mode's HTTP/WebSocket) and a result type. Events flow engine → renderer.
  */
+import { ANALYZER_NAMES } from './analyzers';
 import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
 import type { ModelsView, TrainProgressEvent } from './models';
@@ -71,6 +72,8 @@ export const commandArgs = {
       blind: z.boolean().default(true),
       /** Issue 13: restrict queries and candidates to one corpus (questions.source); omitted = corpora mix. */
       source: name.optional(),
+      /** The BM25 analyzer of this pool's retrieval; omitted = the workspace index's (default lucene-standard-stop). */
+      analyzer: z.enum(ANALYZER_NAMES).optional(),
     })
     .refine((a) => (a.queries ? 1 : 0) + (a.sample ? 1 : 0) === 1, { message: 'give either queries or sample' }),
   'pool.setGuidelines': z.object({ pool: name, markdown: z.string().max(200_000) }),
@@ -196,12 +199,17 @@ export const commandArgs = {
   'models.list': z.object({}),
   /** Trains a model as a job; it is then stored and every pool is scored with it (run = name). */
   'models.train': z.object({
-    model: z.enum(['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr']),
+    model: z.enum(['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae']),
     name: z.string().regex(/^[A-Za-z0-9][\w.+-]{0,99}$/, 'letters, digits, . _ + - (starting with a letter or digit)'),
     trainPools: z.array(name).max(100).default([]),
     devPool: name.optional(),
     epochs: z.number().int().min(1).max(1000).optional(),
     seed: z.number().int().default(1),
+    /** Keep training queries that are dev-pool queries (default: they are dropped; src/main/training/dev-overlap.ts). */
+    keepOverlap: z.boolean().default(false),
+    /** Grouped cross-validation folds (src/main/training/cross-validate.ts), and its repeats. */
+    cv: z.number().int().min(2).max(100).optional(),
+    repeats: z.number().int().min(1).max(100).default(1),
   }),
   'models.score': z.object({ name, pool: name }),
   'models.delete': z.object({ name }),
@@ -324,6 +332,13 @@ export interface RunMetrics {
    * AP / RR: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n; src/main/stats/t-interval.ts); null below 2 queries.
    */
   ci?: { MAP: [number, number] | null; MRR: [number, number] | null };
+  /**
+   * For a run scored by a stored model: how many of the evaluated queries the model was trained
+   * on (same id, same normalised text or near-duplicate; src/main/training/trained-on.ts) —
+   * "trained on 50 of these 50 queries". Null for a model stored before training queries were
+   * recorded; absent for runs that are not a stored model's.
+   */
+  overlap?: { trainedOn: number; of: number; sameId: number; sameText: number; nearDuplicate: number } | null;
 }
 
 export interface PoolEvaluation {

@@ -1,6 +1,6 @@
 /** Shared (zod-free) types of the Models screen and the model commands. */
 
-export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr'] as const;
+export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae'] as const;
 
 export interface TrainProgressView {
   epoch: number;
@@ -29,7 +29,23 @@ export interface ModelInfoView {
     exampleUnit: string;
     seconds: number;
   };
-  training: { trainPools: string[]; devPool: string | null; epochs: number | null; seed: number; positives: number; negatives: number; questions: number };
+  training: {
+    trainPools: string[];
+    devPool: string | null;
+    epochs: number | null;
+    seed: number;
+    positives: number;
+    negatives: number;
+    questions: number;
+    /** The overlap check against the dev pool (src/main/training/dev-overlap.ts). */
+    overlap?: { overlapping: number; dropped: number; kept: boolean; devQueries: number; devQueriesInTraining: number };
+    /** Grouped cross-validation (src/main/training/cross-validate.ts): CV MAP/MRR with 95% CIs. */
+    cv?: { folds: number; repeats: number; clusters: number; MAP: number; MRR: number; ci: { MAP: [number, number] | null; MRR: [number, number] | null }; selection: string };
+    /** Early stopping on held-out training clusters (no dev pool, no --cv). */
+    earlyStopping?: { heldOutQueries: number; note: string };
+  };
+  /** Per pool the model scored: how many of its evaluated queries the model was trained on. */
+  overlap?: Array<{ pool: string; trainedOn: number; of: number }>;
 }
 
 export interface ModelsView {

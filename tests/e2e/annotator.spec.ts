@@ -148,6 +148,70 @@ test('labels 20 pairs by keyboard: the query title stays in view and the count m
   await expect(page.getByTestId('candidates').locator('th[aria-sort="ascending"]')).toHaveCount(1);
   await page.getByTestId('annotate-order').selectOption('');
 
+  // Every data column sorts from its header, aria-sort saying how; a third click gives the pool order back.
+  const cands = page.getByTestId('candidates');
+  const th = (id: string) => cands.locator('th', { has: page.getByTestId(id) });
+  const shownRows = cands.locator('[data-testid^="candidate-row-"]');
+  await expect(th('cand-sort-position')).toHaveAttribute('aria-sort', 'ascending');
+  await page.getByTestId('cand-sort-title').click();
+  await expect(th('cand-sort-title')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(th('cand-sort-position')).toHaveAttribute('aria-sort', 'none');
+  const inOrder = (titles: string[], desc: boolean): Promise<boolean> =>
+    page.evaluate(
+      ([t, d]) => {
+        const c = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+        return (t as string[]).every((x, i) => i === 0 || (d ? -1 : 1) * c.compare((t as string[])[i - 1]!, x) <= 0);
+      },
+      [titles, desc] as const,
+    );
+  expect(await inOrder(await cands.locator('.cand-title').allTextContents(), false)).toBe(true);
+  await page.getByTestId('cand-sort-title').click();
+  await expect(th('cand-sort-title')).toHaveAttribute('aria-sort', 'descending');
+  expect(await inOrder(await cands.locator('.cand-title').allTextContents(), true)).toBe(true);
+  await page.getByTestId('cand-sort-title').click();
+  await expect(th('cand-sort-title')).toHaveAttribute('aria-sort', 'none');
+  await expect(th('cand-sort-position')).toHaveAttribute('aria-sort', 'ascending');
+  // By label (this query is fully labeled 1/0): the 0s first, then the 1s; descending the other way.
+  await page.getByTestId('cand-sort-label').click();
+  await expect(th('cand-sort-label')).toHaveAttribute('aria-sort', 'ascending');
+  const labelsShown = async (): Promise<string> => (await shownRows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-label')))).join('');
+  expect(await labelsShown()).toMatch(/^0+1+$/);
+  // The keyboard follows the displayed order: j selects the row shown under the current one.
+  await page.keyboard.press('Home');
+  await expect(row(page, 0)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('j');
+  await expect(row(page, 1)).toHaveAttribute('aria-selected', 'true');
+  await expect(shownRows.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('cand-sort-label').click();
+  await expect(th('cand-sort-label')).toHaveAttribute('aria-sort', 'descending');
+  expect(await labelsShown()).toMatch(/^1+0+$/);
+  await page.getByTestId('run-col-bm25').click();
+  await expect(th('run-col-bm25')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(th('cand-sort-label')).toHaveAttribute('aria-sort', 'none');
+  await expect(page.getByTestId('annotate-order')).toHaveValue('bm25');
+  await page.getByTestId('annotate-order').selectOption('');
+  await expect(th('cand-sort-position')).toHaveAttribute('aria-sort', 'ascending');
+
+  // The filter box hides rows; j/k and the label keys act on the rows it shows.
+  const title3 = (await row(page, 3).locator('.cand-title').textContent())!;
+  const word = title3.split(/\W+/).sort((a, b) => b.length - a.length)[0]!;
+  await page.getByTestId('candidates-filter').fill(word);
+  const n = await shownRows.count();
+  expect(n).toBeGreaterThanOrEqual(1);
+  expect(n).toBeLessThanOrEqual(20);
+  await expect(cands.getByTestId('candidate-row-3')).toBeVisible();
+  await page.getByTestId('candidates-filter').blur();
+  await page.keyboard.press('Home');
+  await expect(shownRows.first()).toHaveAttribute('aria-selected', 'true');
+  if (n >= 2) {
+    await page.keyboard.press('j');
+    await expect(shownRows.nth(1)).toHaveAttribute('aria-selected', 'true');
+  }
+  console.log(`[annotator.spec] filter "${word}": ${n} of 20 candidates shown`);
+  await page.getByTestId('candidates-filter').fill('');
+  await expect(shownRows).toHaveCount(20);
+  await page.getByTestId('candidates-filter').blur();
+
   // reload: the page comes back on a query with its title in view.
   await page.keyboard.press('n');
   await expect(page.getByTestId('query-id')).toHaveText(second);
@@ -225,6 +289,25 @@ test('at 1024×700 no screen scrolls sideways', async () => {
     await page.screenshot({ path: path.join(root, 'test-results', 'screens', `${t}-1024.png`) });
   }
   expect(wide).toEqual([]);
+});
+
+test('every table has a filter box, however few its rows', async () => {
+  for (const [tab, filter] of [
+    ['pools', 'pools-table-filter'],
+    ['annotate', 'candidates-filter'],
+    ['agreement', 'agreement-stats-filter'],
+    ['evaluate', 'metrics-table-filter'],
+  ] as const) {
+    await page.getByTestId(`tab-${tab}`).click();
+    await expect(page.getByTestId(filter), `${tab}: ${filter}`).toBeVisible();
+  }
+  // The pool table has one row: the filter is there and counts what it shows.
+  await page.getByTestId('tab-pools').click();
+  await page.getByTestId('pools-table-filter').fill('no such pool');
+  await expect(page.getByTestId('pools-table').locator('tbody tr', { hasText: POOL })).toHaveCount(0);
+  await page.getByTestId('pools-table-filter').fill(POOL);
+  await expect(page.getByTestId('pools-table').locator('tbody tr', { hasText: POOL })).toHaveCount(1);
+  await page.getByTestId('pools-table-filter').fill('');
 });
 
 test('axe-core finds no serious or critical violation on any screen', async () => {

@@ -353,6 +353,36 @@ test('the researcher reads kappa, alpha and AC1 with 95% CIs', async () => {
   expect((await cell(0, 0)) + (await cell(1, 1))).toBe(QUERIES * DEPTH - total);
   await expect(lead.getByTestId('agreement-chart')).toBeVisible();
   await expect(lead.getByTestId('agreement-chart').locator('[data-testid^="curve-"]')).toHaveCount(3);
+
+  // The pool statistics and each annotator pair's table sort by their headers (aria-sort) and filter.
+  const values = (table: string): Promise<number[]> =>
+    lead
+      .getByTestId(table)
+      .locator('tbody tr td:nth-child(2) [data-value]')
+      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-value'))).filter((x) => Number.isFinite(x)));
+  const ascending = (xs: number[]): boolean => xs.every((x, i) => i === 0 || xs[i - 1]! <= x);
+  for (const table of ['agreement-stats', 'pair-alice-bob-stats']) {
+    const valueTh = lead.getByTestId(table).locator('th', { has: lead.getByTestId(`${table}-sort-value`) });
+    await expect(valueTh).toHaveAttribute('aria-sort', 'none');
+    // Numbers sort high-to-low on the first click (as in every table), the other way on the next.
+    await lead.getByTestId(`${table}-sort-value`).click();
+    await expect(valueTh).toHaveAttribute('aria-sort', 'descending');
+    const down = await values(table);
+    expect(down.length, table).toBeGreaterThanOrEqual(4);
+    expect(ascending([...down].reverse()), `${table} descending: ${down.join(' ')}`).toBe(true);
+    await lead.getByTestId(`${table}-sort-value`).click();
+    await expect(valueTh).toHaveAttribute('aria-sort', 'ascending');
+    const up = await values(table);
+    expect(ascending(up), `${table} ascending: ${up.join(' ')}`).toBe(true);
+    expect(up).toEqual([...down].reverse());
+    await lead.getByTestId(`${table}-sort-statistic`).click();
+    await expect(lead.getByTestId(table).locator('th', { has: lead.getByTestId(`${table}-sort-statistic`) })).toHaveAttribute('aria-sort', 'ascending');
+    await expect(valueTh).toHaveAttribute('aria-sort', 'none');
+    await lead.getByTestId(`${table}-filter`).fill(table === 'agreement-stats' ? 'krippendorff' : 'cohen');
+    await expect(lead.getByTestId(table).locator('tbody tr')).toHaveCount(3);
+    await lead.getByTestId(`${table}-filter`).fill('');
+  }
+  await expect(lead.getByTestId('agreement-stats').locator('tbody tr')).toHaveCount(6);
   console.log(
     `[gold.spec] Cohen's kappa ${await kappa.getAttribute('data-value')} ${await lead.getByTestId('pair-alice-bob-kappa-ci').getAttribute('data-value')}, ` +
       `alpha ${await lead.getByTestId('agreement-alpha-nominal').getAttribute('data-value')}, AC1 ${await lead.getByTestId('agreement-ac1').getAttribute('data-value')}`,
@@ -375,6 +405,8 @@ test('the ranker comparison shows the difference with its CI and p-values', asyn
   await expect(row.getByTestId('compare-diff')).toHaveAttribute('data-value', /^-?\d{1,3}\.\d{2}$/);
   await expect(row.getByTestId('compare-ci')).toHaveAttribute('data-value', /^\[-?\d{1,3}\.\d{2}, -?\d{1,3}\.\d{2}\]$/);
   await expect(lead.getByTestId('compare-table').locator('th[aria-sort]')).not.toHaveCount(0);
+  // A filter box even for one pair of rankers.
+  await expect(lead.getByTestId('compare-table-filter')).toBeVisible();
   const P = /^(<0\.001|[01]\.\d{3})$/;
   for (const id of ['compare-p-t', 'compare-p-perm', 'compare-holm-t', 'compare-holm-perm']) await expect(row.getByTestId(id)).toHaveAttribute('data-value', P);
   await expect(row.getByTestId('compare-reject')).toHaveText(/^(yes|no) \/ (yes|no)$/);

@@ -62,6 +62,8 @@ async function train(p: Page, o: { kind: string; name: string; epochs?: number }
   const box = p.getByTestId(`train-pool-${POOL}`);
   if (!(await box.isChecked())) await box.check();
   await p.getByTestId('model-dev-pool').selectOption(POOL);
+  // The dev pool is the training pool here: keep its queries (else the overlap check drops them all and refuses).
+  await p.getByTestId('model-keep-overlap').check();
   await p.getByTestId('model-epochs').fill(o.epochs === undefined ? '' : String(o.epochs));
   await p.getByTestId('model-seed').fill('1');
   await p.getByTestId('model-train').click();

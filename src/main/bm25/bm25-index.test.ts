@@ -4,6 +4,7 @@ import { CancelledError, QPairsError } from '../errors';
 import { Bm25Index, type Bm25Document } from './bm25-index';
 import { BM25_SCHEMA_SQL } from './schema';
 import { randomCorpus } from './test-corpus';
+import { decodeLength, encodeLength } from './length-norm';
 
 function memoryDb(): Database.Database {
   const db = new Database(':memory:');
@@ -181,7 +182,9 @@ describe('Bm25Index ranking details', () => {
           const tf = t.filter((x) => x === term).length;
           if (!tf) continue;
           const n = [...toks.values()].filter((x) => x.includes(term)).length;
-          s += (idf(N, n) * tf) / (tf + 1.2 * (1 - 0.75 + (0.75 * t.length) / avgdl));
+          // Lucene's one-byte length norm: the rounded length, against the exact avgdl.
+          const dl = decodeLength(encodeLength(t.length));
+          s += (idf(N, n) * tf) / (tf + 1.2 * (1 - 0.75 + (0.75 * dl) / avgdl));
         }
         if (s > 0) brute.push({ doc: d.doc, score: s });
       }
@@ -311,12 +314,52 @@ describe('Bm25Index persistence', () => {
     expect(idx.search('x', 3)).toEqual([]);
   });
 
-  it('refuses to load an index built with other tokenizer settings', () => {
+  it('loads with the stored settings, refuses other settings named explicitly', () => {
     const db = memoryDb();
     small().persist(db);
-    expect(() => Bm25Index.load(db)).toThrow(/other tokenizer settings/);
+    expect(Bm25Index.load(db).stats.docs).toBe(5);
+    expect(Bm25Index.load(db).tokenizer.stopWords.size).toBe(0);
+    expect(() => Bm25Index.load(db, { analyzer: 'lucene-standard-stop' })).toThrow(/other tokenizer settings/);
     Bm25Index.clear(db);
     expect(Bm25Index.load(db).stats.docs).toBe(0);
+  });
+
+  it('keeps the analyzer of a stored index (also for appended segments)', () => {
+    const db = memoryDb();
+    const idx = new Bm25Index({ analyzer: 'lucene-english' });
+    idx.addDocuments([{ doc: 1, title: 'Running servers', body: '' }]);
+    idx.persist(db);
+    Bm25Index.appendSegment(db, [{ doc: 2, title: 'the server runs', body: '' }]);
+    const back = Bm25Index.load(db);
+    expect(back.stats.analyzer).toBe('lucene-english');
+    expect(back.docFreq('server')).toBe(2);
+    expect(back.docFreq('run')).toBe(2);
+    expect(db.prepare(`SELECT value FROM bm25_meta WHERE key = 'analyzer'`).pluck().get()).toBe('lucene-english');
+  });
+
+  it('loads an index of an older QPairs as outdated and empty; sync + persist rebuild it with the chosen analyzer', () => {
+    const db = memoryDb();
+    small().persist(db);
+    // What QPairs before Lucene parity wrote: tokenizer signature v1, no analyzer.
+    db.prepare(`UPDATE bm25_meta SET value = ? WHERE key = 'tokenizer'`).run(JSON.stringify({ v: 1, stopWords: [], maxTokenLength: 64 }));
+    db.prepare(`DELETE FROM bm25_meta WHERE key = 'analyzer'`).run();
+    const old = Bm25Index.load(db);
+    expect(old.outdated).toBe(true);
+    expect(old.stats.docs).toBe(0);
+    expect(Bm25Index.mergeTail(db, { minSegments: 2, smallDocs: 10 })).toBeNull();
+    old.addDocuments(SMALL);
+    expect(old.persist(db).mode).toBe('rewrite');
+    expect(old.outdated).toBe(false);
+    const back = Bm25Index.load(db);
+    expect(back.outdated).toBe(false);
+    expect(back.stats).toMatchObject({ docs: 5, analyzer: 'lucene-standard-stop' });
+    // An import into an outdated index starts it over with the workspace's analyzer.
+    db.prepare(`UPDATE bm25_meta SET value = ? WHERE key = 'tokenizer'`).run(JSON.stringify({ v: 1, stopWords: [], maxTokenLength: 64 }));
+    db.prepare(`UPDATE bm25_meta SET value = 'lucene-english' WHERE key = 'analyzer'`).run();
+    expect(Bm25Index.appendSegment(db, [{ doc: 7, title: 'running', body: '' }]).mode).toBe('append');
+    const after = Bm25Index.load(db);
+    expect(after.stats).toMatchObject({ docs: 1, analyzer: 'lucene-english' });
+    expect(after.docFreq('run')).toBe(1);
   });
 
   it('extends incrementally (appending segments) with results identical to a full rebuild', () => {

@@ -7,8 +7,11 @@
  *
  *   N      = number of indexed documents with at least one token (Lucene's docCount)
  *   n(t)   = number of those documents containing t (docFreq)
- *   dl(d)  = number of tokens of d (title + body, after stop-word removal)
- *   avgdl  = sum of dl over indexed documents / N (sumTotalTermFreq / docCount)
+ *   len(d) = number of tokens of d (title + body, after stop-word removal)
+ *   dl(d)  = len(d) as Lucene 8 stores it, in one byte (./length-norm.ts: exact up to 40 tokens,
+ *            then rounded down to 4 significant bits, up to ~11% shorter); with
+ *            `lengthNorm: 'exact'`, len(d) itself
+ *   avgdl  = sum of len over indexed documents / N (exact, as Lucene's sumTotalTermFreq / docCount)
  *   idf(t) = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5))
  *   tf(t,d)= occurrences of t in d
  *   score(q, d) = Σ_{t in q} qtf(t) · idf(t) · tf(t,d) / (tf(t,d) + k1 · (1 - b + b · dl(d) / avgdl))
@@ -19,12 +22,13 @@
  *   Lucene's QueryParser, which turns "foo foo bar" into a BooleanQuery with two SHOULD clauses
  *   for foo, summed (newer Lucene versions rewrite duplicate SHOULD clauses into one clause with
  *   the summed boost: same score). Tested.
- * - Differences from Lucene: (1) we use exact document lengths, whereas Lucene stores dl
- *   lossily in one byte (SmallFloat.intToByte4: exact below 24, then 4 significant bits, i.e. up
- *   to ~6% shorter), so its scores differ slightly from the formula for longer documents and can
- *   tie where ours do not; (2) we compute in float64 (Lucene in float32); (3) a term repeated
- *   more than 65,535 times in one document counts as 65,535 (tf is stored in 16 bits; the tf
- *   part is then within 2e-5 of 1 anyway).
+ * - Tokens: the analyzer's (./analyzers.ts, default `lucene-standard-stop`), the same as
+ *   Lucene 8's analysis chain gives.
+ * - Differences from Lucene: (1) we compute in float64 (Lucene in float32: scores agree to about
+ *   1e-6 relative, and documents whose float32 scores tie may come in another order); (2) a term
+ *   repeated more than 65,535 times in one document counts as 65,535 (tf is stored in 16 bits;
+ *   the tf part is then within 2e-5 of 1 anyway). Checked against real Lucene 8.8.1 on the shared
+ *   corpora (lucene-parity.test.ts).
  * - Documents with no token at all (empty, or only stop words) are indexed (`has` is true) but
  *   never match and do not count in N or avgdl (as in Lucene, where such a doc has no field).
  * - Results: documents matching at least one query term (their score is > 0), best first;
@@ -48,6 +52,9 @@
 import type { Database } from 'better-sqlite3';
 import { QPairsError, throwIfAborted } from '../errors';
 import { Tokenizer, type TokenizerOptions } from './tokenizer';
+import { DEFAULT_ANALYZER, type AnalyzerName } from './analyzers';
+import { storedSettings, withStoredSettings } from './stored-settings';
+import { scoredLength } from './length-norm';
 import { TermDict } from './term-dict';
 import { TopK } from './top-k';
 import {
@@ -85,6 +92,13 @@ export interface Bm25Options {
   /** Length normalisation, default 0.75 (0..1). */
   b?: number;
   tokenizer?: TokenizerOptions;
+  /** The analyzer (./analyzers.ts); shorthand for `tokenizer.analyzer`. */
+  analyzer?: AnalyzerName;
+  /**
+   * Document lengths as BM25 scores them: 'lucene' (default) rounds them as Lucene 8's one-byte
+   * norm does (./length-norm.ts); 'exact' uses the exact token counts. Search-time only.
+   */
+  lengthNorm?: 'lucene' | 'exact';
   /** `persist` compacts into one segment instead of appending an (n+1)-th. Default 10. */
   maxSegments?: number;
   /** Persisted postings are cut into BLOB chunks of about this many bytes. Default 8 MiB. */
@@ -129,6 +143,8 @@ export interface Bm25Stats {
   unpersistedChanges: number;
   k1: number;
   b: number;
+  analyzer: AnalyzerName;
+  lengthNorm: 'lucene' | 'exact';
 }
 
 export interface PersistResult {
@@ -164,6 +180,13 @@ export class Bm25Index {
   readonly k1: number;
   readonly b: number;
   readonly tokenizer: Tokenizer;
+  readonly lengthNorm: 'lucene' | 'exact';
+  /**
+   * True when the workspace held an index this version cannot use (built by an older QPairs, or
+   * in an older format): this index was loaded empty instead, and syncing it with the questions
+   * and persisting it rebuilds the stored one.
+   */
+  outdated = false;
   readonly maxSegments: number;
   private readonly chunkBytes: number;
   private readonly scanMode: 'auto' | 'dense' | 'sparse';
@@ -225,7 +248,10 @@ export class Bm25Index {
     this.maxSegments = ms;
     this.chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
     this.scanMode = opts.scanMode ?? 'auto';
-    this.tokenizer = new Tokenizer(opts.tokenizer);
+    this.tokenizer = new Tokenizer(opts.analyzer !== undefined ? { ...opts.tokenizer, analyzer: opts.analyzer } : opts.tokenizer);
+    const ln = opts.lengthNorm ?? 'lucene';
+    if (ln !== 'lucene' && ln !== 'exact') throw new QPairsError(`lengthNorm must be 'lucene' or 'exact', got ${String(ln)}`, { reason: 'bad lengthNorm' });
+    this.lengthNorm = ln;
   }
 
   // ---------------------------------------------------------------- building
@@ -470,7 +496,8 @@ export class Bm25Index {
     const { k1, b } = this;
     const len = this.ordLen;
     const norm = this.normK;
-    if (avgdl > 0) for (let o = 0; o < n; o++) norm[o] = k1 * (1 - b + (b * len[o]!) / avgdl);
+    const exact = this.lengthNorm === 'exact';
+    if (avgdl > 0) for (let o = 0; o < n; o++) norm[o] = k1 * (1 - b + (b * scoredLength(len[o]!, exact)) / avgdl);
     this.normsDirty = false;
   }
 
@@ -635,24 +662,38 @@ export class Bm25Index {
       unpersistedChanges: this.changesSincePersist,
       k1: this.k1,
       b: this.b,
+      analyzer: this.tokenizer.analyzer,
+      lengthNorm: this.lengthNorm,
     };
   }
 
   // ---------------------------------------------------------------- persistence
 
   /**
-   * Loads the index persisted in a workspace database (an empty index when there is none).
-   * Throws QPairsError when it was built with other tokenizer settings or an older format:
-   * call {@link Bm25Index.clear} and re-index then.
+   * Loads the index persisted in a workspace database (an empty index when there is none), with
+   * the analyzer and tokenizer settings it was built with unless `opts` names them. An index
+   * built by an older QPairs (other tokens, older format) loads as an empty index marked
+   * {@link outdated}: sync it with the questions and persist it to rebuild. Throws QPairsError
+   * when `opts` names tokenizer settings other than those of a current stored index.
    */
   static load(db: Database, opts: Bm25Options = {}): Bm25Index {
     assertLittleEndian();
-    const idx = new Bm25Index(opts);
-    const segs = readSegments(db);
+    const stored = storedSettings(readMeta(db));
+    const segs = stored.outdated ? [] : readSegments(db);
+    const idx = new Bm25Index(withStoredSettings(opts, stored));
+    if (stored.outdated && segmentIds(db).length > 0) {
+      idx.outdated = true;
+      return idx;
+    }
     if (segs.length === 0) return idx;
     idx.checkStored(readMeta(db));
     idx.loadSegments(segs);
     return idx;
+  }
+
+  /** The analyzer of the workspace's stored index (the default when there is none). */
+  static storedAnalyzer(db: Database): AnalyzerName {
+    return storedSettings(readMeta(db)).analyzer ?? DEFAULT_ANALYZER;
   }
 
   /** Throws unless the persisted index was written in this format with this index's tokenizer. */
@@ -669,6 +710,11 @@ export class Bm25Index {
       });
   }
 
+  /** What bm25_meta records of this index. */
+  private metaValues(): Record<string, string> {
+    return { format: SEGMENT_FORMAT, tokenizer: this.tokenizer.signature, analyzer: this.tokenizer.analyzer };
+  }
+
   /**
    * Adds documents to the index persisted in `db` as ONE new segment, without loading that index:
    * the work is proportional to `docs` alone, so an import indexes its questions in bounded
@@ -678,15 +724,22 @@ export class Bm25Index {
    */
   static appendSegment(db: Database, docs: Iterable<Bm25Document>, opts: Bm25Options = {}): PersistResult {
     assertLittleEndian();
-    const idx = new Bm25Index(opts);
-    const fresh = !db.prepare(`SELECT 1 FROM bm25_segments LIMIT 1`).get();
+    const stored = storedSettings(readMeta(db));
+    const idx = new Bm25Index(withStoredSettings(opts, stored));
+    let fresh = !db.prepare(`SELECT 1 FROM bm25_segments LIMIT 1`).get();
+    if (!fresh && stored.outdated) {
+      // An index of an older QPairs: start over (questions not in this segment are indexed by
+      // the next sync, see queries.ts syncWithQuestions).
+      clearStored(db);
+      fresh = true;
+    }
     if (!fresh) idx.checkStored(readMeta(db));
     idx.addDocuments(docs);
     if (idx.nLive === 0) return { mode: 'unchanged', docs: 0, bytes: 0 };
     idx.flush();
     const data = idx.segmentData(0, []);
     db.transaction(() => {
-      if (fresh) writeMeta(db, { format: SEGMENT_FORMAT, tokenizer: idx.tokenizer.signature });
+      if (fresh) writeMeta(db, idx.metaValues());
       const seg = writeSegment(db, data);
       insertDocs(db, seg, data.docs, data.lengths, true);
     })();
@@ -713,7 +766,9 @@ export class Bm25Index {
     while (k < tail.length && tail[k]!.n_docs <= small && tail[k]!.n_removed === 0) k++;
     if (k < min) return null;
     const from = tail[k - 1]!.seg;
-    const idx = new Bm25Index(opts);
+    const stored = storedSettings(readMeta(db));
+    if (stored.outdated) return null;
+    const idx = new Bm25Index(withStoredSettings(opts, stored));
     idx.checkStored(readMeta(db));
     idx.loadSegments(readSegments(db, from));
     idx.flush();
@@ -874,13 +929,17 @@ export class Bm25Index {
         return { res: { mode: 'append', docs: data.docs.length, bytes: segmentBytes(data) }, segs: [...segs, seg] };
       }
       db.exec(`DELETE FROM bm25_postings; DELETE FROM bm25_segments; DELETE FROM bm25_docs;`);
-      writeMeta(db, { format: SEGMENT_FORMAT, tokenizer: this.tokenizer.signature });
+      db.exec(`DELETE FROM bm25_meta`);
+      writeMeta(db, this.metaValues());
       const data = this.segmentData(0, []);
       const seg = writeSegment(db, data);
       insertDocs(db, seg, data.docs, data.lengths, false);
       return { res: { mode: 'rewrite', docs: data.docs.length, bytes: segmentBytes(data) }, segs: [seg] };
     })();
-    if (result.res.mode === 'rewrite') this.persistedSuperseded = 0;
+    if (result.res.mode === 'rewrite') {
+      this.persistedSuperseded = 0;
+      this.outdated = false;
+    }
     if (result.res.mode !== 'unchanged') {
       this.persistedMark = this.nOrd;
       this.removedSincePersist.clear();

@@ -3,7 +3,7 @@
  *
  * FTS5 scores a row as  -Σ idf5(t) · tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))  with
  * idf5 = ln((N - n + 0.5) / (n + 0.5)) (clamped to 1e-6 when <= 0), N = all rows, and its own
- * tokenizer (unicode61: no stop words). So on a corpus of plain lowercase ASCII words, with our
+ * tokenizer (unicode61: no stop words) and exact lengths (so ours runs with `lengthNorm: 'exact'`). So on a corpus of plain lowercase ASCII words, with our
  * stop words turned off and every row non-empty, dl / avgdl / N / n agree and:
  *  - for a single-term query both scores are proportional per term:
  *        fts5 = -(k1 + 1) · idf5 / idfLucene · ours;
@@ -29,7 +29,7 @@ describe('BM25 vs SQLite FTS5 bm25()', () => {
   const docs = randomCorpus(5, 600, 40)
     .map((d) => ({ ...d, title: d.title.replace(/[^a-z0-9 ]/g, ' '), body: d.body.replace(/[^a-z0-9 ]/g, ' ') }))
     .filter((d) => /[a-z0-9]/.test(d.title + d.body));
-  const ours = new Bm25Index({ tokenizer: { stopWords: 'none' } });
+  const ours = new Bm25Index({ tokenizer: { stopWords: 'none' }, lengthNorm: 'exact' });
   ours.addDocuments(docs);
   const search = fts5(docs);
   const N = ours.stats.nonEmptyDocs;

@@ -1,5 +1,7 @@
-/** BM25: tokenizer, inverted index (Lucene BM25 scoring), persistence, batch retrieval. */
+/** BM25: analysis (Lucene 8's analyzers), inverted index (Lucene BM25 scoring), persistence, batch retrieval. */
 export { Tokenizer, tokenize, ENGLISH_STOP_WORDS, type TokenizerOptions } from './tokenizer';
+export { ANALYZER_NAMES, ANALYZERS, DEFAULT_ANALYZER, isAnalyzerName, type AnalyzerName, type AnalyzerChain } from './analyzers';
+export { CORPUS_FORMATS, corpusLines, isCorpusFormat, type CorpusFormat } from './corpus-export';
 export {
   Bm25Index,
   type Bm25Document,

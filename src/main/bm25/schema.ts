@@ -24,7 +24,9 @@
  *
  * `bm25_docs` mirrors which documents are indexed (doc, segment, length) for SQL use, e.g.
  * `SELECT count(*) FROM bm25_docs` or finding questions not yet indexed with an anti-join.
- * `bm25_meta` holds `format` and `tokenizer` (the tokenizer settings the index was built with).
+ * `bm25_meta` holds `format`, `tokenizer` (the tokenizer settings the index was built with, a JSON
+ * signature whose `v` is 2 since the Lucene-parity analyzers: an index with another `v` or format is
+ * rebuilt on first use) and `analyzer` (the workspace's analyzer, kept across rebuilds).
  */
 export const BM25_SCHEMA_SQL = `
 CREATE TABLE bm25_meta (

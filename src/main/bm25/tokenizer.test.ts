@@ -23,13 +23,17 @@ describe('tokenizer', () => {
   it('joins dotted names and contractions, strips possessive s, leading/trailing dots', () => {
     expect(none.tokenize('node.js and ASP.NET, e.g. .net')).toEqual(['node.js', 'and', 'asp.net', 'e.g', 'net']);
     expect(none.tokenize("don't worry, it's John's car")).toEqual(["don't", 'worry', 'it', 'john', 'car']);
-    expect(none.tokenize('don\u2019t user\u2019s')).toEqual(["don't", 'user']);
+    // ’ stays as it is (Lucene does not normalise it); possessive ’s and ＇s go too
+    expect(none.tokenize('don\u2019t user\u2019s USER\uff07S')).toEqual(['don\u2019t', 'user', 'user']);
     expect(none.tokenize("'quoted' end.")).toEqual(['quoted', 'end']);
   });
 
-  it('keeps c++ / c# style suffixes only when not followed by a word char', () => {
-    expect(none.tokenize('C++ vs C# vs F#, g++ and Notepad++.')).toEqual(['c++', 'vs', 'c#', 'vs', 'f#', 'g++', 'and', 'notepad++']);
+  it('splits where Lucene\'s StandardTokenizer splits (UAX #29): c++, c#, fig3.png, jan.3; keeps 20;000 and url:https', () => {
+    expect(none.tokenize('C++ vs C# vs F#, g++ and Notepad++.')).toEqual(['c', 'vs', 'c', 'vs', 'f', 'g', 'and', 'notepad']);
     expect(none.tokenize('a+b c++11 x+++ #tag issue#1 a+')).toEqual(['a', 'b', 'c', '11', 'x', 'tag', 'issue', '1', 'a']);
+    expect(none.tokenize("area51.stackexchange.com fig3.png jan.3 20;000 url:https soda'06 x² ___ a__b")).toEqual([
+      'area51', 'stackexchange.com', 'fig3', 'png', 'jan', '3', '20;000', 'url:https', 'soda', '06', 'x', 'a__b',
+    ]);
   });
 
   it('is Unicode-aware: letters, marks and digits of any script', () => {
@@ -46,8 +50,15 @@ describe('tokenizer', () => {
     expect(none.tokenize('𠮷野家 ok')).toEqual(['𠮷', '野', '家', 'ok']); // astral Han
   });
 
-  it('handles astral letters, emoji and lone surrogates', () => {
-    expect(none.tokenize('𝐀𝐁 😀 x\uD800y')).toEqual(['𝐀𝐁', 'x', 'y']);
+  it('handles astral letters, emoji (also text-style symbols) and lone surrogates', () => {
+    expect(none.tokenize('𝐀𝐁 😀 x\uD800y')).toEqual(['𝐀𝐁', '😀', 'x', 'y']);
+    expect(none.tokenizeWithTypes('Xeon™ ♦ 👍🏽 🇶🇦 1️⃣ # *')).toEqual([
+      ['xeon', '<ALPHANUM>'], ['™', '<EMOJI>'], ['♦', '<EMOJI>'], ['👍🏽', '<EMOJI>'], ['🇶🇦', '<EMOJI>'], ['1️⃣', '<EMOJI>'],
+    ]);
+  });
+
+  it('lowercases per character like Java (no final sigma, dotted capital I to i)', () => {
+    expect(none.tokenize('ΣΟΦΟΣ İSTANBUL')).toEqual(['σοφοσ', 'istanbul']);
   });
 
   it('removes English stop words by default, none or a custom list on request', () => {
@@ -57,10 +68,21 @@ describe('tokenizer', () => {
     expect(ENGLISH_STOP_WORDS).toHaveLength(33);
   });
 
-  it('drops tokens longer than maxTokenLength', () => {
+  it('cuts tokens longer than maxTokenLength (255 by default) as Lucene does', () => {
     const t = new Tokenizer({ maxTokenLength: 5 });
-    expect(t.tokenize('short toolongword ok')).toEqual(['short', 'ok']);
+    expect(t.tokenize('short toolongword ok')).toEqual(['short', 'toolo', 'ngwor', 'd', 'ok']);
+    // the longest valid token within the limit: the ' cannot end a token, so "s" starts the next
+    expect(new Tokenizer({ analyzer: 'lucene-standard' }).tokenize('b'.repeat(254) + "'s")).toEqual(['b'.repeat(254), 's']);
+    expect(new Tokenizer().tokenize('z'.repeat(600)).map((x) => x.length)).toEqual([255, 255, 90]);
     expect(() => new Tokenizer({ maxTokenLength: 0 })).toThrow();
+  });
+
+  it('names its analyzer in the signature; Porter stemming with lucene-english', () => {
+    const english = new Tokenizer({ analyzer: 'lucene-english' });
+    expect(english.tokenize("The servers' running, generalizations and hopping")).toEqual(['server', 'run', 'gener', 'hop']);
+    expect(new Tokenizer({ analyzer: 'lucene-standard' }).tokenize("The user's car")).toEqual(['the', "user's", 'car']);
+    expect(new Set([new Tokenizer().signature, english.signature, new Tokenizer({ analyzer: 'lucene-standard' }).signature]).size).toBe(3);
+    expect(() => new Tokenizer({ analyzer: 'nope' as never })).toThrow(/unknown analyzer/);
   });
 
   it('is deterministic and appends to a given array', () => {
@@ -78,7 +100,7 @@ describe('tokenizer', () => {
   });
 
   it('tokenizeForHighlight uses the index rules without function words', () => {
-    expect(tokenizeForHighlight('The C++ compiler')).toEqual(['c++', 'compiler']);
+    expect(tokenizeForHighlight('The C++ compiler')).toEqual(['c', 'compiler']); // Lucene's tokens: c++ gives c
     expect(tokenizeForHighlight("I don't know how long I can use my International Driver's license? I'm here")).toEqual(['long', 'international', 'driver', 'license']);
   });
 

@@ -16,7 +16,10 @@ import { cmdAdjudicate } from './commands/adjudicate';
 import { cmdLabel } from './commands/label';
 import { cmdExport } from './commands/export';
 import { cmdEval } from './commands/eval';
-import { cmdTrain, cmdScore, cmdModels } from './commands/models';
+import { cmdCorpus } from './commands/corpus';
+import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
+import { cmdScore, cmdModels } from './commands/models';
+import { cmdTrain } from './commands/train';
 import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common';
 
 const USAGE = `qpairs — build and evaluate similar-question datasets
@@ -29,6 +32,7 @@ usage:
         [--strict]   questionable input (unknown qrels queries, no PostLinks.xml, …) is an error
   qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
+        [--analyzer lucene-standard-stop|lucene-standard|lucene-english]   BM25 analysis for this pool (default: the workspace's)
   qpairs pool set W --pool P --blind true|false      annotators label blind (default) or see scores and others' labels
   qpairs pool list W [--json]
   qpairs stats W [--json]
@@ -44,12 +48,16 @@ usage:
   qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
   qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--json]
         question text included (jsonl/csv columns, askubuntu OUT-stem.corpus.txt) unless --no-text; hf-dataset: OUT is a folder
-  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--epochs E] [--seed S]
+  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap] [--epochs E] [--seed S]
+        [--cv K [--repeats R]]    grouped K-fold cross-validation (near-duplicates kept in one fold), CV MAP with 95% CI
+        training queries that are dev queries (same id, text or near-duplicate) are dropped unless --keep-overlap
         [--config JSON] [--vectors word2vec.txt] [--json]    M in tfidf, skipgram, bow-cnn, cnn, lstm, gru, rcnn, ltr
         [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)
   qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P
   qpairs models list|delete W [NAME] [--json]
   qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
+  qpairs corpus export W --format tsv|jsonl OUT [--source S]   the questions' texts as indexed (OUT - : stdout)
+  qpairs corpus index W [--analyzer lucene-standard-stop|lucene-standard|lucene-english]   rebuild the BM25 index
 
 import formats: ${IMPORT_FORMATS.join(', ')}
 export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
@@ -168,9 +176,11 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     depth: { type: 'string' },
     scheme: { type: 'string' },
     source: { type: 'string' },
+    analyzer: { type: 'string' },
     json: { type: 'boolean' },
   });
   const name = requireString(values.name, '--name P');
+  if (values.analyzer !== undefined && !isAnalyzerName(values.analyzer)) throw new UsageError(`unknown analyzer "${values.analyzer}" (analyzers: ${ANALYZER_NAMES.join(', ')})`);
   const sample = optionalInt(values.sample, '--sample');
   const seed = optionalInt(values.seed, '--seed');
   const depth = optionalInt(values.depth, '--depth') ?? 20;
@@ -192,7 +202,7 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     const blind = values.blind === undefined ? true : parseOnOff(values.blind, '--blind');
     const source = values.source;
     const sources = questionSources(ws);
-    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source }, {
+    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer }, {
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
     bar.done();
@@ -265,6 +275,7 @@ const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = 
   aggregate: cmdAggregate,
   adjudicate: cmdAdjudicate,
   export: cmdExport,
+  corpus: cmdCorpus,
 };
 
 /**

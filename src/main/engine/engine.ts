@@ -14,9 +14,10 @@ import { JobRunner } from './jobs';
 import { WriteGate } from './write-gate';
 import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, undoLabel } from './annotate';
 import { createPoolJob, importJob } from './work';
-import { evaluatePool, evaluateQuery } from './evaluate';
+import { evaluateQuery } from './evaluate';
+import { LivePoolEvaluations } from './live-metrics';
 import { browseIndex, searchQuestions, showQuestion } from './browse';
-import { deleteModelCommand, loadedModelBackend, modelsView, scoreJob, trainJob } from './models';
+import { deleteModelCommand, loadedModelBackend, modelsView, scoreJob, trainJob, withModelOverlap } from './models';
 import { goldHandlers } from './gold';
 import type { EngineCore } from './core';
 import { stopComputations } from './compute';
@@ -51,12 +52,15 @@ export class Engine implements EngineCore {
   /** Every write goes through this gate (see write-gate.ts). */
   readonly writes = new WriteGate();
   private readonly handlers: Handlers;
+  /** eval.pool's per-query results kept between labels (live-metrics.ts). */
+  readonly liveEvaluations: LivePoolEvaluations;
 
   constructor(
     readonly ws: Workspace,
     private readonly opts: EngineOptions,
   ) {
     this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id) };
+    this.liveEvaluations = new LivePoolEvaluations(ws);
     this.handlers = this.makeHandlers();
   }
 
@@ -152,7 +156,10 @@ export class Engine implements EngineCore {
           this.hub.emit('label.changed', rec);
           return rec;
         }),
-      'eval.pool': (a) => evaluatePool(ws, a),
+      'eval.pool': (a) => {
+        const ev = this.liveEvaluations.evaluate(a);
+        return withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []);
+      },
       'eval.query': (a) => evaluateQuery(ws, a),
       'questions.search': async (a) => searchQuestions(ws, a, await browseIndex(ws, this.writes)),
       'question.show': (a, ctx) => showQuestion(ws, a, ctx),

@@ -1,7 +1,7 @@
 import type { MetricValues, ParsedArgs, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
 import { AGGREGATE } from '../../shared/gold';
 import { labelGrade } from '../../shared/labels';
-import { aggregate, evaluateRankedQuery, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
+import { evaluateRankedQuery, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { meanInterval } from '../stats/t-interval';
@@ -79,7 +79,13 @@ export function labelingConvention(partial: boolean): string {
     : 'fully labeled queries only: a query counts once every candidate has a label from the source ("?" counts as labeled, not relevant)';
 }
 
-const METRIC_KEYS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
+/** eval.pool's arguments as the engine and the CLI give them (`partial` optional: default false). */
+export type EvalPoolArgs = Omit<ParsedArgs<'eval.pool'>, 'partial'> & { partial?: boolean };
+
+/** The evaluation options of eval.pool: its convention, tie rule and threshold; cutoffs 1 and 5. */
+export function evalPoolOptions(a: EvalPoolArgs): EvalOptions {
+  return { convention: a.convention, ties: a.ties, threshold: a.threshold, ks: [1, 5] };
+}
 
 /**
  * Metrics of every run of a pool against one label source (MAP, MRR, P@1, P@5, R-Prec and the
@@ -87,70 +93,120 @@ const METRIC_KEYS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
  * metric after the first n counted queries. Only fully labeled queries count unless `partial`
  * (see poolLabels). When nothing can be evaluated the metrics are null with the reason: the
  * source has no labels in the pool, no query is fully labeled yet, or (convention `skip`) no
- * counted query has a relevant candidate. Cost: one ranking per run and query plus O(n) prefix
- * means — a few ms for 400 queries × 20 candidates.
+ * counted query has a relevant candidate. This recomputes everything (the CLI's path): one ranking
+ * per run and query plus O(n) prefix means — a few ms for 400 queries × 20 candidates. The
+ * engine's eval.pool keeps the per-query results between labels instead (live-metrics.ts) and
+ * assembles the same result with poolEvaluationOf.
  */
-export function evaluatePool(ws: Workspace, a: Omit<ParsedArgs<'eval.pool'>, 'partial'> & { partial?: boolean }): PoolEvaluation {
+export function evaluatePool(ws: Workspace, a: EvalPoolArgs): PoolEvaluation {
   const annotator = evalLabelSource(ws, a.pool, a.annotator);
   const partial = a.partial ?? false;
   const pl = poolLabels(ws, a.pool, annotator, { partial });
   const { queries } = pl;
-  const opts: EvalOptions = { convention: a.convention, ties: a.ties, threshold: a.threshold, ks: [1, 5] };
-  let reason: string | null = null;
-  if (pl.full + pl.partial === 0) {
-    reason =
-      annotator === AGGREGATE
-        ? `${annotator} has no labels in pool "${a.pool}": no pair is resolved yet (unlabeled, or disagreements and "?" waiting for a judge)`
-        : `${annotator} has no labels in pool "${a.pool}"`;
-  }
-  else if (queries.length === 0) reason = `no query of pool "${a.pool}" is fully labeled by ${annotator} yet (${pl.partial} partially labeled; ask for partial to count them)`;
-  const runs: Record<string, RunMetrics> = {};
-  const perRun: Array<{ name: string; results: QueryResult[] }> = [];
-  for (const r of ws.listRuns(a.pool)) {
+  const opts = evalPoolOptions(a);
+  const perRun: RunResults[] = ws.listRuns(a.pool).map((r) => {
     const scores = ws.runScores(r.id);
     const results = queries.map((q) => {
       const s = scores.get(q.queryId);
       const ranking = rankIndices(q.candidates, s, { ties: opts.ties });
       return evaluateRankedQuery(q, ranking, opts);
     });
-    const agg = aggregate(results, [1, 5]) as unknown as Record<string, number>;
-    const n = agg.queries!;
-    if (n > 0) {
-      const counted = results.filter((x) => x.included);
-      const ci = {
-        MAP: meanInterval(counted.map((x) => x.metrics.AP)).value,
-        MRR: meanInterval(counted.map((x) => x.metrics.RR)).value,
-      };
-      runs[r.name] = { queries: n, MAP: agg.MAP!, MRR: agg.MRR!, 'P@1': agg['P@1']!, 'P@5': agg['P@5']!, 'R-Prec': agg['R-Prec']!, ci };
-    }
-    else {
-      const why = reason ?? `none of the ${queries.length} counted queries has a relevant candidate (convention skip leaves them out)`;
-      runs[r.name] = { queries: 0, MAP: null, MRR: null, 'P@1': null, 'P@5': null, 'R-Prec': null, reason: why };
-    }
-    perRun.push({ name: r.name, results });
+    return { name: r.name, results };
+  });
+  return poolEvaluationOf(a, annotator, { total: pl.total, full: pl.full, partial: pl.partial, counted: queries.length }, perRun);
+}
+
+/** A pool's queries (total), fully and partially labeled ones by the source, and those counted. */
+export interface PoolLabelCounts {
+  total: number;
+  full: number;
+  partial: number;
+  counted: number;
+}
+
+/**
+ * Curve points to share with an earlier result: the first `valid` points of `curve` were computed
+ * from the very per-query results now at the same positions, so they are reused as they are (the
+ * objects themselves: results are read-only).
+ */
+export interface CurveReuse {
+  curve: PoolEvaluation['curve'];
+  valid: number;
+}
+
+/** One run's per-query results over the counted queries, in labeling order. */
+export interface RunResults {
+  name: string;
+  results: QueryResult[];
+}
+
+/**
+ * eval.pool's result from each run's per-query results over the counted queries (in the order
+ * they were last labeled; every run lists the same `counts.counted` queries) and the pool's
+ * label counts. Means are summed in that order over the included queries (the additions
+ * metrics' aggregate() makes), the 95% intervals of MAP and MRR are meanInterval over their AP
+ * and RR in that order, and the curve holds the prefix means — so the same per-query results give
+ * the same numbers, bit for bit, whoever computed them. O(counted queries × runs); with `reuse`,
+ * the shared curve points are not rebuilt.
+ */
+export function poolEvaluationOf(
+  a: EvalPoolArgs,
+  annotator: string,
+  counts: PoolLabelCounts,
+  perRun: readonly RunResults[],
+  reuse?: CurveReuse,
+): PoolEvaluation {
+  const partial = a.partial ?? false;
+  const { counted } = counts;
+  const kept = reuse ? Math.min(reuse.valid, reuse.curve.length, counted) : 0;
+  let reason: string | null = null;
+  if (counts.full + counts.partial === 0) {
+    reason =
+      annotator === AGGREGATE
+        ? `${annotator} has no labels in pool "${a.pool}": no pair is resolved yet (unlabeled, or disagreements and "?" waiting for a judge)`
+        : `${annotator} has no labels in pool "${a.pool}"`;
   }
-  const curve: PoolEvaluation['curve'] = [];
-  const sums = perRun.map(() => ({ n: 0, MAP: 0, MRR: 0, 'P@1': 0, 'P@5': 0, 'R-Prec': 0 }));
-  for (let i = 0; i < queries.length; i++) {
-    const point: PoolEvaluation['curve'][number] = { labeledQueries: i + 1, runs: {} };
-    perRun.forEach((pr, j) => {
+  else if (counted === 0) reason = `no query of pool "${a.pool}" is fully labeled by ${annotator} yet (${counts.partial} partially labeled; ask for partial to count them)`;
+  // One pass in labeling order: the curve's prefix sums, whose last values are the runs' sums
+  // (the very additions aggregate() makes), and the included queries' AP and RR for the intervals.
+  const curve: PoolEvaluation['curve'] = new Array(counted);
+  const sums = perRun.map(() => ({ n: 0, MAP: 0, MRR: 0, 'P@1': 0, 'P@5': 0, 'R-Prec': 0, ap: [] as number[], rr: [] as number[] }));
+  for (let i = 0; i < counted; i++) {
+    const reused = i < kept;
+    const point: PoolEvaluation['curve'][number] = reused ? reuse!.curve[i]! : { labeledQueries: i + 1, runs: {} };
+    for (let j = 0; j < perRun.length; j++) {
+      const pr = perRun[j]!;
       const res = pr.results[i]!;
       const s = sums[j]!;
       if (res.included) {
+        const m = res.metrics;
         s.n++;
-        s.MAP += res.metrics.AP;
-        s.MRR += res.metrics.RR;
-        s['P@1'] += res.metrics['P@1'];
-        s['P@5'] += res.metrics['P@5'];
-        s['R-Prec'] += res.metrics['R-Prec'];
+        s.MAP += m.AP;
+        s.MRR += m.RR;
+        s['P@1'] += m['P@1'];
+        s['P@5'] += m['P@5'];
+        s['R-Prec'] += m['R-Prec'];
+        s.ap.push(m.AP);
+        s.rr.push(m.RR);
       }
-      if (s.n === 0) return;
-      const v = {} as MetricValues;
-      for (const k of METRIC_KEYS) v[k] = s[k] / s.n;
+      if (s.n === 0 || reused) continue;
+      const v: MetricValues = { MAP: s.MAP / s.n, MRR: s.MRR / s.n, 'P@1': s['P@1'] / s.n, 'P@5': s['P@5'] / s.n, 'R-Prec': s['R-Prec'] / s.n };
       point.runs[pr.name] = v;
-    });
-    curve.push(point);
+    }
+    curve[i] = point;
   }
+  const runs: Record<string, RunMetrics> = {};
+  perRun.forEach(({ name }, j) => {
+    const s = sums[j]!;
+    if (s.n > 0) {
+      const ci = { MAP: meanInterval(s.ap).value, MRR: meanInterval(s.rr).value };
+      runs[name] = { queries: s.n, MAP: s.MAP / s.n, MRR: s.MRR / s.n, 'P@1': s['P@1'] / s.n, 'P@5': s['P@5'] / s.n, 'R-Prec': s['R-Prec'] / s.n, ci };
+    }
+    else {
+      const why = reason ?? `none of the ${counted} counted queries has a relevant candidate (convention skip leaves them out)`;
+      runs[name] = { queries: 0, MAP: null, MRR: null, 'P@1': null, 'P@5': null, 'R-Prec': null, reason: why };
+    }
+  });
   return {
     pool: a.pool,
     annotator,
@@ -159,10 +215,10 @@ export function evaluatePool(ws: Workspace, a: Omit<ParsedArgs<'eval.pool'>, 'pa
     ties: a.ties,
     partial,
     labeling: labelingConvention(partial),
-    labeledQueries: queries.length,
-    fullyLabeledQueries: pl.full,
-    partiallyLabeledQueries: pl.partial,
-    totalQueries: pl.total,
+    labeledQueries: counted,
+    fullyLabeledQueries: counts.full,
+    partiallyLabeledQueries: counts.partial,
+    totalQueries: counts.total,
     reason,
     runs,
     curve,

@@ -1,10 +1,14 @@
-import type { ParsedArgs } from '../../shared/contract';
+import type { ParsedArgs, PoolEvaluation } from '../../shared/contract';
 import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend } from '../models';
 import { listModels } from '../training/store';
-import { scorePool, trainModel, checkModelName, deleteModelAndRuns } from '../training/train';
+import { scorePool, trainModel, deleteModelAndRuns, prepareTraining, type TrainSpec } from '../training/train';
+import { modelOverlap } from '../training/trained-on';
+import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
+import type { Workspace } from '../workspace/workspace';
+import { evalLabelSource, poolLabels } from './evaluate';
 import type { EngineCore as Engine } from './core';
 
 let backend: Promise<string> | null = null;
@@ -20,8 +24,38 @@ export function loadedModelBackend(): string | null {
   return loaded;
 }
 
+/**
+ * eval.pool's result with, for every run scored by a stored model, how many of the evaluated
+ * queries (those the metrics count) the model was trained on (RunMetrics.overlap). A new object:
+ * the given one (maybe cached) is not changed.
+ */
+export function withModelOverlap(ws: Workspace, ev: PoolEvaluation, countedQueryIds?: () => string[]): PoolEvaluation {
+  const modelRuns = ws.runKinds(ev.pool).filter((r) => r.kind === 'model' && ev.runs[r.name]);
+  if (modelRuns.length === 0) return ev;
+  const evaluated = countedQueryIds ? countedQueryIds() : poolLabels(ws, ev.pool, ev.annotator, { partial: ev.partial }).queries.map((q) => q.queryId);
+  const runs = { ...ev.runs };
+  for (const r of modelRuns) runs[r.name] = { ...runs[r.name]!, overlap: modelOverlap(ws, r.name, evaluated) };
+  return { ...ev, runs };
+}
+
+/**
+ * For each pool a model scored (its run there): how many of the pool's evaluated queries (fully
+ * labeled by the pool's default label source) the model was trained on.
+ */
+export function modelPoolOverlaps(ws: Workspace, model: string): Array<{ pool: string; trainedOn: number; of: number }> {
+  const out: Array<{ pool: string; trainedOn: number; of: number }> = [];
+  for (const p of ws.listPools()) {
+    if (!ws.listRuns(p.name).some((r) => r.kind === 'model' && r.name === model)) continue;
+    const evaluated = poolLabels(ws, p.name, evalLabelSource(ws, p.name, undefined)).queries.map((q) => q.queryId);
+    const o = modelOverlap(ws, model, evaluated);
+    if (o) out.push({ pool: p.name, trainedOn: o.trainedOn, of: o.of });
+  }
+  return out;
+}
+
 export async function modelsView(engine: Engine): Promise<ModelsView> {
-  return { backend: await modelBackend(), kinds: [...MODEL_IDS], models: listModels(engine.ws) };
+  const models = listModels(engine.ws).map((m) => ({ ...m, overlap: modelPoolOverlaps(engine.ws, m.name) }));
+  return { backend: await modelBackend(), kinds: [...MODEL_IDS], models };
 }
 
 /**
@@ -32,13 +66,25 @@ export async function modelsView(engine: Engine): Promise<ModelsView> {
 export function trainJob(engine: Engine, a: ParsedArgs<'models.train'>): string {
   const ws = engine.ws;
   if (!MODEL_IDS.includes(a.model as never)) throw new QPairsError(`unknown model "${a.model}"`);
-  checkModelName(ws, a.name);
-  for (const p of a.trainPools) ws.pool(p);
-  if (a.devPool) ws.pool(a.devPool);
+  const spec: TrainSpec = {
+    model: a.model,
+    name: a.name,
+    trainPools: a.trainPools,
+    devPool: a.devPool ?? null,
+    epochs: a.epochs,
+    seed: a.seed,
+    keepOverlap: a.keepOverlap,
+    ...(a.cv ? { cv: { folds: a.cv, repeats: a.repeats } } : {}),
+  };
+  // Bad input (unknown pools, a pool without labels, a dev pool that is all the training data,
+  // more CV folds than distinct questions) is refused here, before a job starts.
+  const prepared = prepareTraining(ws, spec);
   const jobId = engine.jobs.start('train', async (ctx) => {
+    // Say what the overlap check did before the first epoch (the job's result carries it too).
+    if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap));
     const { report, training } = await trainModel(
       ws,
-      { model: a.model, name: a.name, trainPools: a.trainPools, devPool: a.devPool ?? null, epochs: a.epochs, seed: a.seed },
+      spec,
       {
         signal: ctx.signal,
         onProgress: (p) => {

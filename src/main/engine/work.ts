@@ -2,7 +2,7 @@ import type { ImportFormat, ParsedArgs } from '../../shared/contract';
 import type { LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import path from 'node:path';
-import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type Bm25Document, type Bm25Hit } from '../bm25';
+import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
 import { runUndoable, type ChunkPoint, type WriteTurns } from '../workspace/undo-journal';
@@ -171,6 +171,11 @@ export interface PoolSpec {
    * it, and candidates are retrieved among its questions only. Omitted: every corpus mixes.
    */
   source?: string;
+  /**
+   * The BM25 analyzer of this pool's retrieval (bm25/analyzers.ts). Omitted or the workspace
+   * index's own: that index; another: a one-off index of every question built with it.
+   */
+  analyzer?: AnalyzerName;
 }
 
 /**
@@ -246,7 +251,13 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
       throw new QPairsError(`${other.length} of ${ids.length} query ids are not of source "${source}": ${other.slice(0, 10).join(', ')}${other.length > 10 ? ', …' : ''}`);
     }
   }
-  const idx = indexOf(ws, opts.onProgress);
+  let idx = indexOf(ws, opts.onProgress);
+  if (spec.analyzer !== undefined && spec.analyzer !== idx.tokenizer.analyzer) {
+    idx = new Bm25Index({ analyzer: spec.analyzer });
+    const total = ws.db.prepare(`SELECT count(*) FROM questions`).pluck().get() as number;
+    idx.addDocuments(questionDocuments(ws.db), { total, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(d, t, 'indexing') });
+  }
+  const analyzer = idx.tokenizer.analyzer;
   const retrieving = { total: docs.length, signal: opts.signal, onProgress: (d: number, t: number) => opts.onProgress?.(d, t, 'retrieving') };
   let hits: Array<{ doc: number; hits: Bm25Hit[] }>;
   if (source === undefined) {
@@ -268,8 +279,8 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     (spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`) +
     (source !== undefined ? `; queries and candidates from source "${source}" only` : '');
   return ws.transaction(() => {
-    ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, retriever: `bm25 (k1=${idx.k1}, b=${idx.b})`, depth: spec.depth, sampling });
-    const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, depth: spec.depth });
+    ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
+    const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth });
     hits.forEach((h, i) => {
       const qid = ids[i]!;
       const cands = h.hits.map((x) => ws.idOfDoc(x.doc)!);
@@ -336,7 +347,7 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
   // the pool's BM25 candidates never come from half an import; the gate is held again then.
   await engine.writes.afterLongWrites();
   engine.ws.noticeExternalChanges();
-  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind, source: a.source });
+  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind, source: a.source, analyzer: a.analyzer });
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return info;

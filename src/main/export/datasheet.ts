@@ -8,6 +8,7 @@ import { AGGREGATE, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, ty
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
+import { describeOverlap, modelOverlap } from '../training/trained-on';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
 
@@ -162,6 +163,13 @@ export function datasheet(d: DatasheetInput): string {
       ],
     ),
   );
+  // Runs scored by a model that was trained on some of these queries are not held-out figures.
+  const poolQueryIds = s.queries.map((q) => q.queryId);
+  for (const r of runs) {
+    if (r.kind !== 'model') continue;
+    const o = modelOverlap(ws, r.name, poolQueryIds);
+    if (o && o.trainedOn > 0) out.push('', `Run ${r.name}: its model was ${describeOverlap(o)} (this pool's queries); its scores on them are not held out.`);
+  }
 
   // ---- annotators
   out.push('');

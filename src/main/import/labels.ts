@@ -2,7 +2,8 @@
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
-import { fileError, readCsvTable, readFields, readJsonl } from './reader';
+import { putQuestion } from './questions';
+import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
 import type { ImportContext, Importer } from './types';
 
 interface PairTarget {
@@ -36,6 +37,58 @@ function requiredText(file: string, line: number, v: unknown, field: string): st
   throw fileError(file, line, v === undefined || v === null || v === '' ? `missing ${field}` : `${field} must be a string or a number`);
 }
 
+/** A question's text as a gold export carries it (query_title/_body, candidate_title/_body). */
+interface ExportedText {
+  title: string;
+  body: string;
+}
+
+function exportedText(title: unknown, body: unknown): ExportedText | null {
+  const t = typeof title === 'string' ? title : '';
+  const b = typeof body === 'string' ? body : '';
+  return t || b ? { title: t, body: b } : null;
+}
+
+/**
+ * The question texts of a gold export (jsonl/csv with text columns) put back into the workspace:
+ * a question the workspace lacks is inserted (source opts.source ?? the file's base name); one it
+ * holds keeps its text — when the export's text differs it is counted (questionTextsKept) and
+ * warned about once per file, never overwritten. Each id is looked at once per file.
+ */
+class ExportedTexts {
+  private readonly done = new Set<string>();
+  private kept = 0;
+  private example = '';
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly file: string,
+  ) {}
+
+  put(id: string, text: ExportedText | null, line: number): void {
+    if (!text || this.done.has(id)) return;
+    this.done.add(id);
+    const have = this.ctx.ws.getQuestion(id);
+    if (!have) {
+      const source = this.ctx.opts.source ?? baseName(this.file);
+      putQuestion(this.ctx, { id, source, title: text.title, body: text.body }, { file: this.file, line, derivedSource: this.ctx.opts.source === undefined });
+      return;
+    }
+    if (have.title === text.title && have.body === text.body) return;
+    this.kept++;
+    this.ctx.count('questionTextsKept');
+    if (!this.example) this.example = `${id} on line ${line}`;
+  }
+
+  /** The warning with the count, once the file is read. */
+  finish(): void {
+    if (this.kept === 0) return;
+    this.ctx.warn(
+      `${this.file}: ${this.kept} questions have another text in the workspace than in the file (e.g. ${this.example}); ` +
+        `the workspace's text was kept (questionTextsKept counts them)`,
+    );
+  }
+}
+
 /** Common path of labels-csv and labels-jsonl. */
 function labelRow(
   ctx: ImportContext,
@@ -57,16 +110,18 @@ function labelRow(
 
 /**
  * CSV with a header `query_id,candidate_id,annotator,label` (annotator optional; any order;
+ * the text columns of a gold export restore missing questions, see ExportedTexts;
  * extra columns ignored). Into opts.pool: an existing pool must contain every pair; a missing
  * pool is created (scheme opts.scheme ?? binary) from the pairs in file order.
  */
 export const labelsCsv: Importer = {
   name: 'labels-csv',
-  description: 'labels as CSV with a header: query_id,candidate_id,annotator,label (into --pool)',
+  description: 'labels as CSV with a header: query_id,candidate_id,annotator,label[,query_title,query_body,candidate_title,candidate_body] (into --pool)',
   async importFile(ctx, file) {
     requirePoolName(ctx);
     let t: PairTarget | null = null;
     const seen = new LabelLines(file);
+    const texts = new ExportedTexts(ctx, file);
     let rows = 0;
     for await (const r of readCsvTable(ctx, file, ['query_id', 'candidate_id', 'label'])) {
       t ??= target(ctx, undefined);
@@ -74,9 +129,12 @@ export const labelsCsv: Importer = {
       const c = r.get('candidate_id')!.trim();
       if (!q) throw fileError(file, r.line, 'missing query_id');
       if (!c) throw fileError(file, r.line, 'missing candidate_id');
+      texts.put(q, exportedText(r.get('query_title'), r.get('query_body')), r.line);
+      texts.put(c, exportedText(r.get('candidate_title'), r.get('candidate_body')), r.line);
       labelRow(ctx, t, seen, file, r.line, q, c, r.get('annotator'), r.get('label')!);
       rows++;
     }
+    texts.finish();
     if (rows === 0) ctx.warn(`${file}: no labels (only a header)`);
   },
 };
@@ -84,19 +142,23 @@ export const labelsCsv: Importer = {
 /** JSON lines `{query_id, candidate_id, annotator?, label}`; pool rules as labels-csv. */
 export const labelsJsonl: Importer = {
   name: 'labels-jsonl',
-  description: 'labels as JSON lines: {query_id, candidate_id, annotator?, label} (into --pool)',
+  description: 'labels as JSON lines: {query_id, candidate_id, annotator?, label, query_title?, …} (into --pool)',
   async importFile(ctx, file) {
     requirePoolName(ctx);
     let t: PairTarget | null = null;
     const seen = new LabelLines(file);
+    const texts = new ExportedTexts(ctx, file);
     for await (const { value: o, line } of readJsonl(ctx, file)) {
       t ??= target(ctx, undefined);
       const q = requiredText(file, line, o.query_id, 'query_id');
       const c = requiredText(file, line, o.candidate_id, 'candidate_id');
       const a = o.annotator === undefined || o.annotator === null ? null : requiredText(file, line, o.annotator, 'annotator');
       const raw = requiredText(file, line, o.label, 'label');
+      texts.put(q, exportedText(o.query_title, o.query_body), line);
+      texts.put(c, exportedText(o.candidate_title, o.candidate_body), line);
       labelRow(ctx, t, seen, file, line, q, c, a, raw);
     }
+    texts.finish();
   },
 };
 

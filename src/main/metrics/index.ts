@@ -2,3 +2,4 @@
 export * from './measures';
 export * from './ranking';
 export * from './evaluate';
+export * from './incremental';

@@ -5,6 +5,7 @@ export { initBackend, backendName, availableBackends, useBackend, type BackendNa
 export { parseWord2VecText, formatWord2VecText, SkipGramRanker, SKIPGRAM_DEFAULTS, type SkipGramConfig } from './skipgram';
 export { TfIdfRanker, TFIDF_DEFAULTS, type TfIdfConfig } from './tfidf';
 export { LtrRanker, LTR_DEFAULTS, type LtrConfig } from './ltr';
+export { FusedRanker, FUSED_DEFAULTS, type FusedConfig } from './fused';
 export { DosSantosRanker, DOSSANTOS_DEFAULTS, type DosSantosConfig } from './dossantos';
 export { EncoderRanker, ENCODER_DEFAULTS, type EncoderConfig } from './encoders';
 export { evaluateRanker, evaluateScores } from './dev-eval';

@@ -1,9 +1,12 @@
 /** Creating and loading rankers by model id. */
 import { QPairsError } from '../errors';
 import { initBackend } from './backend';
+import { DaeRanker } from './dae';
 import { DosSantosRanker } from './dossantos';
 import { EncoderRanker } from './encoders';
+import { FusedRanker } from './fused';
 import { LtrRanker } from './ltr';
+import { MnetFisherRanker } from './mnet-fisher';
 import { SkipGramRanker } from './skipgram';
 import { TfIdfRanker } from './tfidf';
 import { MODEL_IDS, type ModelId, type Ranker, type SavedModel } from './types';
@@ -21,6 +24,12 @@ export async function createModel(kind: ModelId | string, config: Record<string,
       return new SkipGramRanker(config);
     case 'ltr':
       return new LtrRanker(config);
+    case 'fused':
+      return new FusedRanker(config);
+    case 'mnet-fisher':
+      return new MnetFisherRanker(config);
+    case 'dae':
+      return new DaeRanker(config);
     case 'bow-cnn':
     case 'cnn':
       await initBackend();
@@ -45,6 +54,12 @@ export async function loadModel(saved: SavedModel): Promise<Ranker> {
       return SkipGramRanker.load(saved);
     case 'ltr':
       return LtrRanker.load(saved);
+    case 'fused':
+      return FusedRanker.load(saved);
+    case 'mnet-fisher':
+      return MnetFisherRanker.load(saved);
+    case 'dae':
+      return DaeRanker.load(saved);
     case 'bow-cnn':
     case 'cnn':
       return DosSantosRanker.load(saved);

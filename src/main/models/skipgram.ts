@@ -9,12 +9,21 @@
  * SGNS update for a (context c, word w) pair, k negatives n_i ~ U(w)^0.75:
  *   maximise log σ(v_c·u_w) + Σ_i log σ(−v_c·u_{n_i}), lr decays linearly to 0.
  * Frequent words are subsampled with keep probability (√(f/(tN)) + 1)·tN/f.
+ *
+ * M-NET (Zhou et al. 2015, §3.2), when `categoryWeight` β > 0 and questions carry a category: each
+ * word's category is the one most of the questions containing it belong to (ties: the first in
+ * name order; stop words have none — the paper removes them); whenever a word w with a category is the centre word, one word u of the same category
+ * is drawn uniformly and both move towards each other by the gradient of β·½‖v_w − v_u‖²
+ * (v_w −= lr·β·(v_w − v_u), v_u += the same), i.e. the skip-gram objective plus β times the
+ * category regulariser E_c = Σ s(w, u)·d(w, u) over same-category pairs, minimised (the paper
+ * writes "maximise J + βE_c"; words of one category are meant to end up close, so the distance
+ * term enters with a negative sign). β = 0 is plain skip-gram.
  */
 import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
 import { corpusTexts } from './lexical';
 import { Rng } from './rng';
-import { fullText, textKey, tokenize } from './text';
+import { fullText, STOP_WORDS, textKey, tokenize } from './text';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
 
@@ -31,6 +40,8 @@ export type SkipGramConfig = {
   sifA: number;
   useExtraTexts: boolean;
   seed: number;
+  /** M-NET's category regulariser weight β (0 = plain skip-gram). */
+  categoryWeight: number;
 };
 
 export const SKIPGRAM_DEFAULTS: SkipGramConfig = {
@@ -45,6 +56,7 @@ export const SKIPGRAM_DEFAULTS: SkipGramConfig = {
   sifA: 1e-3,
   useExtraTexts: true,
   seed: 1,
+  categoryWeight: 0,
 };
 
 const TABLE_SIZE = 1_000_000;
@@ -133,6 +145,7 @@ export class SkipGramRanker implements Ranker {
       });
     }
     const syn1 = new Float32Array(V * D);
+    const categories = cfg.categoryWeight > 0 ? wordCategories(data.questions.values(), this.index) : null;
     // unigram^0.75 table
     const table = new Int32Array(TABLE_SIZE);
     {
@@ -213,6 +226,24 @@ export class SkipGramRanker implements Ranker {
             }
           }
           for (let d = 0; d < D; d++) syn0[l1 + d] += neu1e[d];
+        }
+        if (categories) {
+          const c = categories.categoryOf[w];
+          if (c >= 0) {
+            const members = categories.members[c];
+            lcg = (Math.imul(lcg, 1664525) + 1013904223) >>> 0;
+            const u = members[lcg % members.length];
+            if (u !== w) {
+              const step = alpha * cfg.categoryWeight;
+              const lw = w * D;
+              const lu = u * D;
+              for (let d = 0; d < D; d++) {
+                const diff = syn0[lw + d] - syn0[lu + d];
+                syn0[lw + d] -= step * diff;
+                syn0[lu + d] += step * diff;
+              }
+            }
+          }
         }
       }
       return lossSum;
@@ -335,6 +366,39 @@ export class SkipGramRanker implements Ranker {
   dispose(): void {
     this.cache.clear();
   }
+}
+
+/**
+ * Each vocabulary word's category: the category of most of the questions it occurs in (ties: the
+ * first in name order), −1 for stop words and words of no categorised question; and the words of
+ * each category.
+ */
+export function wordCategories(questions: Iterable<QText>, index: ReadonlyMap<string, number>): { categoryOf: Int32Array; members: Int32Array[]; names: string[] } {
+  const perWord = new Map<number, Map<string, number>>();
+  for (const q of questions) {
+    if (!q.category) continue;
+    for (const w of new Set(tokenize(fullText(q)))) {
+      if (STOP_WORDS.has(w)) continue;
+      const i = index.get(w);
+      if (i === undefined) continue;
+      let m = perWord.get(i);
+      if (!m) perWord.set(i, (m = new Map()));
+      m.set(q.category, (m.get(q.category) ?? 0) + 1);
+    }
+  }
+  const names = [...new Set([...perWord.values()].flatMap((m) => [...m.keys()]))].sort();
+  const id = new Map(names.map((n, i) => [n, i]));
+  const categoryOf = new Int32Array(index.size).fill(-1);
+  const lists: number[][] = names.map(() => []);
+  for (const [w, m] of perWord) {
+    let best = '';
+    let bestN = 0;
+    for (const [c, n] of m) if (n > bestN || (n === bestN && c < best)) [best, bestN] = [c, n];
+    const c = id.get(best)!;
+    categoryOf[w] = c;
+    lists[c]!.push(w);
+  }
+  return { categoryOf, members: lists.map((l) => Int32Array.from(l)), names };
 }
 
 /**

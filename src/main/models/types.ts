@@ -4,7 +4,7 @@
  */
 
 /** Every model id the registry knows. */
-export const MODEL_IDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr'] as const;
+export const MODEL_IDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae'] as const;
 export type ModelId = (typeof MODEL_IDS)[number];
 
 /** One question as the models see it (plain text; HTML is stripped by the importers). */
@@ -12,6 +12,10 @@ export interface QText {
   id: string;
   title: string;
   body: string;
+  /** Forum category, when known (the `fused` model's metadata features). */
+  category?: string;
+  /** Asker's user id, when known (the `fused` model's metadata features). */
+  user?: string;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface QText {
  */
 export type RunScores = Record<string, ReadonlyMap<string, number>>;
 
-/** Extra per-query information some models need at score time (only `ltr` reads it). */
+/** Extra per-query information some models need at score time (`ltr` and `fused` read it). */
 export interface ScoreContext {
   runs?: RunScores;
 }
@@ -40,7 +44,7 @@ export interface TrainingData {
    * e.g. answers/comments. All `questions` are always used as well.
    */
   extraTexts?: readonly string[];
-  /** ltr only: run name → query id → candidate id → score (higher = more similar). */
+  /** ltr and fused: run name → query id → candidate id → score (higher = more similar). */
   runs?: Record<string, ReadonlyMap<string, ReadonlyMap<string, number>>>;
 }
 

@@ -101,8 +101,18 @@ export function answerTexts(ws: Workspace, limits: ExtraTextLimits = {}): { text
 export function buildTrainingData(
   ws: Workspace,
   trainPools: readonly string[],
-  opts: { excludeRuns?: ReadonlySet<string>; extraTexts?: ExtraTextLimits } = {},
+  opts: {
+    excludeRuns?: ReadonlySet<string>;
+    extraTexts?: ExtraTextLimits;
+    /**
+     * Questions left out of the labeled data: a training pool's query in the set loses all its
+     * pairs, and so does a duplicate or negative pair with either end in it (held-out folds, or
+     * queries that overlap the dev pool). Their text stays unlabeled text.
+     */
+    excludeQueries?: ReadonlySet<string>;
+  } = {},
 ): BuiltTrainingData {
+  const excluded = opts.excludeQueries ?? new Set<string>();
   const questions = new Map<string, QText>();
   const all = ws.db.prepare(`SELECT id, title, body FROM questions ORDER BY doc`).iterate() as IterableIterator<QText>;
   const randomPool: string[] = [];
@@ -119,10 +129,14 @@ export function buildTrainingData(
     seen.add(k);
     list.push([a, b]);
   };
-  if (trainPools.length === 0) for (const [a, b] of ws.duplicatePairs()) add(positives, a, b);
+  const addPair = (list: Array<[string, string]>, a: string, b: string): void => {
+    if (!excluded.has(a) && !excluded.has(b)) add(list, a, b);
+  };
+  if (trainPools.length === 0) for (const [a, b] of ws.duplicatePairs()) addPair(positives, a, b);
   const runs: Record<string, Map<string, Map<string, number>>> = {};
   for (const pool of trainPools) {
     for (const [q, grades] of poolGrades(ws, pool)) {
+      if (excluded.has(q)) continue;
       for (const [c, g] of grades) add(g >= 1 ? positives : negatives, q, c);
       qtext(ws, q, questions);
       for (const c of grades.keys()) qtext(ws, c, questions);
@@ -132,8 +146,8 @@ export function buildTrainingData(
       for (const [q, m] of byQuery) into.set(q, m);
     }
   }
-  if (trainPools.length > 0) for (const [a, b] of ws.duplicatePairs()) add(positives, a, b);
-  for (const [a, b] of ws.negativePairs()) add(negatives, a, b);
+  if (trainPools.length > 0) for (const [a, b] of ws.duplicatePairs()) addPair(positives, a, b);
+  for (const [a, b] of ws.negativePairs()) addPair(negatives, a, b);
   for (const [a, b] of [...positives, ...negatives]) {
     qtext(ws, a, questions);
     qtext(ws, b, questions);
@@ -166,6 +180,66 @@ export function buildDevSet(ws: Workspace, pool: string, opts: { excludeRuns?: R
           context: queryContext(runs, q.queryId),
         };
       }),
+  };
+}
+
+/** A labeled query of the training pools, with its text (for the overlap check and CV folds). */
+export interface TrainingQuery {
+  id: string;
+  title: string;
+  body: string;
+  /** The first training pool that labels it. */
+  pool: string;
+  /** candidate id → grade, over every training pool that labels the query. */
+  grades: Map<string, number>;
+}
+
+/** The labeled queries of the training pools, in pool then pool-query order, each once. */
+export function trainingQueries(ws: Workspace, pools: readonly string[]): TrainingQuery[] {
+  const out = new Map<string, TrainingQuery>();
+  for (const pool of pools) {
+    const grades = poolGrades(ws, pool);
+    for (const q of ws.poolQueries(pool)) {
+      const g = grades.get(q.queryId);
+      if (!g) continue;
+      const seen = out.get(q.queryId);
+      if (seen) {
+        for (const [c, v] of g) if (!seen.grades.has(c)) seen.grades.set(c, v);
+        continue;
+      }
+      const r = ws.getQuestion(q.queryId);
+      out.set(q.queryId, { id: q.queryId, title: r?.title ?? '', body: r?.body ?? '', pool, grades: new Map(g) });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Some labeled queries of the training pools as a dev set (a held-out fold): each query with its
+ * first pool's candidates (pool order), relevant ids (grade ≥ 1) and that pool's runs.
+ */
+export function trainingDevSet(ws: Workspace, queries: readonly TrainingQuery[], opts: { excludeRuns?: ReadonlySet<string> } = {}): DevSet {
+  const cache = new Map<string, QText>();
+  const byPool = new Map<string, { runs: Record<string, Map<string, Map<string, number>>>; candidates: Map<string, string[]> }>();
+  const pool = (name: string) => {
+    let p = byPool.get(name);
+    if (!p) {
+      p = { runs: poolRuns(ws, name, opts.excludeRuns), candidates: new Map(ws.poolQueries(name).map((q) => [q.queryId, q.candidates])) };
+      byPool.set(name, p);
+    }
+    return p;
+  };
+  return {
+    queries: queries.map((q) => {
+      const p = pool(q.pool);
+      const candidates = p.candidates.get(q.id) ?? [...q.grades.keys()];
+      return {
+        query: qtext(ws, q.id, cache),
+        candidates: candidates.map((c) => qtext(ws, c, cache)),
+        relevant: new Set(candidates.filter((c) => (q.grades.get(c) ?? 0) >= 1)),
+        context: queryContext(p.runs, q.id),
+      };
+    }),
   };
 }
 

@@ -8,6 +8,8 @@
 import type { SavedModel, SavedTensor, TrainReport } from '../models/types';
 import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
+import type { DevOverlap } from './dev-overlap';
+import type { CvResult } from './cross-validate';
 
 /** How a model was trained (shown in the Models screen and datasheets). */
 export interface TrainingInfo {
@@ -22,6 +24,17 @@ export interface TrainingInfo {
   questions: number;
   /** Answers/comments passed as unlabeled text (absent in models trained before migration 4). */
   extraTexts?: number;
+  /** Training queries recorded in model_trained_on (absent in models trained before migration 7). */
+  trainedOnQueries?: number;
+  /** The overlap check against the dev pool (with a dev pool). */
+  overlap?: DevOverlap;
+  /** Grouped cross-validation figures (with --cv). */
+  cv?: CvResult;
+  /**
+   * Early stopping without a dev pool or --cv: a seeded share of the training clusters held out
+   * (heldOutQueries of them, not trained on), or why none was.
+   */
+  earlyStopping?: { heldOutQueries: number; heldOutClusters: number; clusters: number; note: string };
 }
 
 export interface ModelInfo {

@@ -5,26 +5,18 @@
  * MRR is kept. The trained model is stored in the workspace; scoring a pool stores a run named
  * after the model, so `eval`, the Evaluate screen and the comparisons see it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { QPairsError, throwIfAborted } from '../errors';
-import {
-  createModel,
-  isModelId,
-  loadModel,
-  MODEL_IDS,
-  scoreInWorker,
-  trainInWorker,
-  initBackend,
-  backendName,
-  parseWord2VecText,
-  SkipGramRanker,
-  evaluateRanker,
-} from '../models';
-import type { SavedModel, TrainProgress, TrainReport, WordVectors } from '../models/types';
+import { isModelId, MODEL_IDS, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
+import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
+import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildDevSet, buildTrainingData, scoringItems, type ExtraTextLimits } from './data';
+import { buildDevSet, buildTrainingData, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
+import { checkDevOverlap, type DevOverlap } from './dev-overlap';
+import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
+import { scoreSaved, trainSaved, type RunOptions } from './run-model';
 import { deleteModel, getModel, storeModel, type TrainingInfo } from './store';
+import { storeTrainedOn } from './trained-on';
 
 export interface TrainSpec {
   model: string;
@@ -42,6 +34,10 @@ export interface TrainSpec {
   vectors?: string;
   /** Bounds on the answers/comments passed as unlabeled text (default EXTRA_TEXT_LIMITS in data.ts). */
   extraTexts?: ExtraTextLimits;
+  /** Keep training queries that are dev-pool queries (default: drop them; dev-overlap.ts). */
+  keepOverlap?: boolean;
+  /** Grouped cross-validation: folds (≥ 2) and repeats (default 1); see cross-validate.ts. */
+  cv?: { folds: number; repeats?: number };
 }
 
 /** Reads word2vec text vectors (at most maxWords words, in file order). */
@@ -55,23 +51,7 @@ export function readWordVectors(file: string, maxWords = 500_000): WordVectors {
   return parseWord2VecText(text, { file, maxWords });
 }
 
-export interface RunOptions {
-  onProgress?: (p: TrainProgress) => void;
-  signal?: AbortSignal;
-  /** The bundled worker; null trains in this thread (tests, or when no bundle exists). */
-  workerPath?: string | null;
-}
-
-/** The bundled model worker next to this bundle (out/node, out/main) or in out/node of the checkout. */
-export function defaultWorkerPath(here = import.meta.dirname): string | null {
-  const candidates = [path.join(here, 'train-worker.mjs'), path.join(here, 'train-worker.js')];
-  let dir = here;
-  for (let i = 0; i < 5; i++) {
-    candidates.push(path.join(dir, 'out', 'node', 'train-worker.mjs'));
-    dir = path.dirname(dir);
-  }
-  return candidates.find((p) => existsSync(p)) ?? null;
-}
+export { defaultWorkerPath, type RunOptions } from './run-model';
 
 const NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
 
@@ -83,34 +63,133 @@ export function checkModelName(ws: Workspace, name: string): void {
   }
 }
 
-/** Trains a model and stores it under spec.name; returns its report. */
-export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions = {}): Promise<{ report: TrainReport; training: TrainingInfo }> {
+/** Share of the training clusters held out for early stopping when there is neither a dev pool nor --cv: one fold in 5. */
+const HOLDOUT_FOLDS = 5;
+
+/** What trainModel checked and prepared before any training (prepareTraining). */
+export interface PreparedTraining {
+  kind: ModelId;
+  trainPools: string[];
+  seed: number;
+  exclude: Set<string>;
+  /** Labeled training queries after the overlap check. */
+  queries: TrainingQuery[];
+  /** Queries whose labeled pairs are left out (overlapping training queries and the dev queries). */
+  left: Set<string>;
+  overlap?: DevOverlap;
+  cvSpec?: CvSpec;
+  cvClusterMap?: Map<string, number>;
+}
+
+/**
+ * The checks trainModel makes before training, without changing anything: the model and pools
+ * exist, every training pool has labels, the dev overlap leaves training queries (unless
+ * keepOverlap), and --cv has enough distinct questions. Throws QPairsError otherwise.
+ */
+export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTraining {
   if (!isModelId(spec.model)) throw new QPairsError(`unknown model "${spec.model}" (models: ${MODEL_IDS.join(', ')})`);
+  const kind = spec.model;
   checkModelName(ws, spec.name);
   const trainPools = spec.trainPools ?? [];
   for (const p of trainPools) ws.pool(p);
   if (spec.devPool) ws.pool(spec.devPool);
-  const exclude = new Set([spec.name]);
-  const built = buildTrainingData(ws, trainPools, { excludeRuns: exclude, extraTexts: spec.extraTexts });
+  for (const p of trainPools) {
+    if (poolGrades(ws, p).size === 0) throw new QPairsError(`training pool "${p}" has no labels (by its default label source: gold, else the annotators' aggregate); label it or import its labels first`);
+  }
+  const seed = spec.seed ?? 1;
+  const allQueries = trainingQueries(ws, trainPools);
+  let overlap: DevOverlap | undefined;
+  const left = new Set<string>();
+  if (spec.devPool) {
+    const checked = checkDevOverlap(ws, allQueries, spec.devPool, spec.keepOverlap ?? false);
+    overlap = checked.report;
+    for (const id of checked.drop) left.add(id);
+    if (!spec.keepOverlap) for (const id of checked.devQueryIds) left.add(id);
+  }
+  const queries = allQueries.filter((q) => !left.has(q.id));
+  const cvSpec: CvSpec | undefined = spec.cv ? { folds: spec.cv.folds, repeats: spec.cv.repeats ?? 1, seed } : undefined;
+  const cvClusterMap = cvSpec ? cvClusters(queries, cvSpec) : undefined;
+  return { kind, trainPools, seed, exclude: new Set([spec.name]), queries, left, overlap, cvSpec, cvClusterMap };
+}
+
+/**
+ * Trains a model and stores it under spec.name; returns its report.
+ *
+ * Before any training, bad input is refused with a QPairsError and nothing changes: an unknown
+ * model or pool, a training pool without labels, a dev pool whose queries are all the training
+ * queries (dropping the overlap would leave nothing; --keep-overlap trains on them anyway), and
+ * --cv with more folds than distinct training questions. With a dev pool, the training queries
+ * that are dev queries (same id, text or near-duplicate; dev-overlap.ts) are dropped unless
+ * keepOverlap. With --cv the model is cross-validated over grouped folds first
+ * (cross-validate.ts), then trained on all the training data (the epochs chosen by CV when it
+ * chose some). With neither a dev pool nor --cv, a model trained by epochs holds out one seeded
+ * fifth of the training clusters for early stopping (best epoch by held-out MRR) and says so.
+ * The stored model records which queries it was trained on (trained-on.ts).
+ */
+export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions = {}): Promise<{ report: TrainReport; training: TrainingInfo }> {
+  const { kind, trainPools, seed, exclude, queries, left, overlap, cvSpec, cvClusterMap } = prepareTraining(ws, spec);
+  const build = (held: ReadonlySet<string>) =>
+    buildTrainingData(ws, trainPools, { excludeRuns: exclude, extraTexts: spec.extraTexts, excludeQueries: held.size ? new Set([...left, ...held]) : left });
+  let built = build(new Set());
   // tfidf and skipgram learn from the corpus text alone; the others need labeled similar pairs.
-  const supervised = spec.model !== 'tfidf' && spec.model !== 'skipgram';
+  const supervised = kind !== 'tfidf' && kind !== 'skipgram';
   if (supervised && built.positives === 0) {
     throw new QPairsError(
       trainPools.length
-        ? `the training pools (${trainPools.join(', ')}) have no relevant labeled pair and the workspace no marked duplicates`
+        ? `the training pools (${trainPools.join(', ')}) have no relevant labeled pair${left.size ? ' left after dropping the dev overlap' : ''} and the workspace no marked duplicates`
         : 'the workspace has no user-marked duplicate pairs to train on; give --train-pool P (a labeled pool)',
     );
   }
-  const dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
+  let dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
   if (dev && dev.queries.length === 0) throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query`);
-  const seed = spec.seed ?? 1;
   const embeddings = spec.vectors ? readWordVectors(spec.vectors) : undefined;
-  const opts = { epochs: spec.epochs, seed, embeddings };
   throwIfAborted(o.signal);
+
+  let cv: CvResult | undefined;
+  if (cvSpec && cvClusterMap) {
+    cv = await crossValidate(ws, queries, cvClusterMap, cvSpec, {
+      kind,
+      config: spec.config,
+      epochs: spec.epochs,
+      embeddings,
+      excludeRuns: exclude,
+      buildData: (held) => build(held).data,
+      epochsMatter: supervised,
+    }, o);
+  }
+  // Early stopping on held-out training clusters when nothing else can stop training.
+  let earlyStopping: TrainingInfo['earlyStopping'];
+  if (!dev && !cv && supervised) {
+    const clusters = queries.length ? nearDuplicateClusters(queries) : new Map<string, number>();
+    const n = clusterCount(clusters);
+    if (n >= HOLDOUT_FOLDS) {
+      const fold = groupedFolds(clusters, HOLDOUT_FOLDS, seed)[0]!;
+      const byId = new Map(queries.map((q) => [q.id, q]));
+      dev = trainingDevSet(ws, fold.map((id) => byId.get(id)!), { excludeRuns: exclude });
+      built = build(new Set(fold));
+      const heldClusters = new Set(fold.map((id) => clusters.get(id))).size;
+      earlyStopping = {
+        heldOutQueries: fold.length,
+        heldOutClusters: heldClusters,
+        clusters: n,
+        note: `no dev pool and no --cv: ${heldClusters} of the ${n} training clusters (${fold.length} queries, seed ${seed}) held out for early stopping and not trained on`,
+      };
+    } else {
+      earlyStopping = {
+        heldOutQueries: 0,
+        heldOutClusters: 0,
+        clusters: n,
+        note: trainPools.length
+          ? `no dev pool and no --cv, and only ${n} distinct training queries (fewer than ${HOLDOUT_FOLDS}): nothing held out, the last epoch is kept`
+          : 'no dev pool and no --cv, and no training pool to hold queries out of: the last epoch is kept',
+      };
+    }
+  }
+  const epochs = spec.epochs ?? cv?.selectedEpochs ?? undefined;
+  const opts = { epochs, seed, embeddings };
   let saved: SavedModel;
   let report: TrainReport;
-  const workerPath = o.workerPath === undefined ? defaultWorkerPath() : o.workerPath;
-  if (embeddings && spec.model === 'skipgram') {
+  if (embeddings && kind === 'skipgram') {
     // Imported vectors are the model: nothing to train.
     const t0 = Date.now();
     const model = SkipGramRanker.fromWordVectors(embeddings);
@@ -129,25 +208,14 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       seconds: (Date.now() - t0) / 1000,
       notes: [`imported ${embeddings.words.length} word vectors (dim ${embeddings.dim}) from ${spec.vectors}`],
     };
-  } else if (workerPath) {
-    const h = trainInWorker({ kind: spec.model, config: spec.config, data: built.data, dev, opts }, { workerPath, onProgress: o.onProgress });
-    const onAbort = (): void => h.cancel();
-    o.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      ({ saved, report } = await h.promise);
-    } finally {
-      o.signal?.removeEventListener('abort', onAbort);
-    }
   } else {
-    await initBackend();
-    const model = await createModel(spec.model, spec.config ?? {});
-    try {
-      report = await model.train(built.data, { ...opts, dev, signal: o.signal, onProgress: o.onProgress });
-      saved = model.save();
-    } finally {
-      model.dispose();
-    }
+    ({ saved, report } = await trainSaved(kind, spec.config, built.data, dev, opts, o));
   }
+  // The queries the stored model was trained on: the query side of every labeled training pair.
+  const trainedOn = [...new Set([...built.data.positives, ...(built.data.negatives ?? [])].map(([q]) => q))].map((id) => {
+    const q = built.data.questions.get(id);
+    return { id, title: q?.title ?? '', body: q?.body ?? '' };
+  });
   const training: TrainingInfo = {
     ...(spec.vectors ? { vectors: spec.vectors } : {}),
     trainPools,
@@ -158,9 +226,16 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     negatives: built.negatives,
     questions: built.data.questions.size,
     extraTexts: built.extraTexts,
+    trainedOnQueries: trainedOn.length,
+    ...(overlap ? { overlap } : {}),
+    ...(cv ? { cv } : {}),
+    ...(earlyStopping ? { earlyStopping } : {}),
   };
   throwIfAborted(o.signal);
-  storeModel(ws, spec.name, saved, report, training);
+  ws.transaction(() => {
+    storeModel(ws, spec.name, saved, report, training);
+    storeTrainedOn(ws, spec.name, trainedOn);
+  });
   return { report, training };
 }
 
@@ -169,29 +244,7 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
   const { saved } = getModel(ws, name);
   ws.pool(pool);
   const items = scoringItems(ws, pool, { excludeRuns: new Set([name]) });
-  let scores: number[][];
-  let backend: string;
-  const workerPath = o.workerPath === undefined ? defaultWorkerPath() : o.workerPath;
-  if (workerPath) {
-    const h = scoreInWorker(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), { workerPath });
-    const onAbort = (): void => h.cancel();
-    o.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      scores = await h.promise;
-    } finally {
-      o.signal?.removeEventListener('abort', onAbort);
-    }
-    backend = 'worker';
-  } else {
-    await initBackend();
-    const model = await loadModel(saved);
-    try {
-      scores = items.map((i) => model.score(i.query, i.candidates, i.ctx));
-    } finally {
-      model.dispose();
-    }
-    backend = backendName();
-  }
+  const { scores, backend } = await scoreSaved(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), o);
   throwIfAborted(o.signal);
   let pairs = 0;
   ws.transaction(() => {

@@ -54,7 +54,7 @@ describe('training on the workspace', () => {
 
   it('trains in this thread, stores the model, reloads it to identical scores and scores a pool as a run', async () => {
     const ws = Workspace.open(file);
-    const { report } = await trainModel(ws, { model: 'tfidf', name: 'tfidf-a', trainPools: ['dev'], devPool: 'dev', seed: 3 }, { workerPath: null });
+    const { report } = await trainModel(ws, { model: 'tfidf', name: 'tfidf-a', trainPools: ['dev'], devPool: 'dev', seed: 3, keepOverlap: true }, { workerPath: null });
     expect(report.kind).toBe('tfidf');
     const stored = findModel(ws, 'tfidf-a')!;
     expect(stored.info.training).toMatchObject({ trainPools: ['dev'], devPool: 'dev', positives: 214 });
@@ -78,7 +78,7 @@ describe('training on the workspace', () => {
     let out = '';
     let err = '';
     const io = { log: (s: string) => (out += s + '\n'), err: (s: string) => (err += s + '\n') };
-    const code = await main(['train', file, '--model', 'ltr', '--name', 'ltr-cli', '--train-pool', 'dev', '--dev-pool', 'dev', '--epochs', '2', '--json'], io);
+    const code = await main(['train', file, '--model', 'ltr', '--name', 'ltr-cli', '--train-pool', 'dev', '--dev-pool', 'dev', '--keep-overlap', '--epochs', '2', '--json'], io);
     expect(code, err).toBe(0);
     const res = JSON.parse(out);
     expect(res).toMatchObject({ name: 'ltr-cli', model: 'ltr', scored: { pool: 'dev', pairs: 500 } });
@@ -102,7 +102,7 @@ describe('training on the workspace', () => {
     const progress: TrainProgressEvent[] = [];
     engine.on('train.progress', (p) => progress.push(p));
     const done = new Promise<JobDone>((resolve) => engine.on('job.done', (d) => d.kind === 'train' && resolve(d)));
-    const { jobId } = (await engine.invoke('models.train', { model: 'tfidf', name: 'tfidf-ui', trainPools: ['dev'], devPool: 'dev' })) as { jobId: string };
+    const { jobId } = (await engine.invoke('models.train', { model: 'tfidf', name: 'tfidf-ui', trainPools: ['dev'], devPool: 'dev', keepOverlap: true })) as { jobId: string };
     const d = await done;
     expect(d.jobId).toBe(jobId);
     expect(d.ok, d.error).toBe(true);

@@ -1,5 +1,5 @@
 import { BM25_SCHEMA_SQL } from '../bm25/schema';
-import { MODELS_V3 } from '../training/schema';
+import { MODEL_TRAINED_ON_V7, MODELS_V3 } from '../training/schema';
 
 /**
  * Numbered schema migrations. Migration N brings a workspace from user_version N-1 to N.
@@ -271,6 +271,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'answers: answers and comments as unlabeled text', sql: ANSWERS_V4 },
   { version: 5, name: 'trust: blind pools with their history, owner role', sql: TRUST_V5 },
   { version: 6, name: 'import journal: chunked imports that can still be undone', sql: IMPORT_JOURNAL_V6 },
+  { version: 7, name: 'model training queries: what each model was trained on, for the overlap check', sql: MODEL_TRAINED_ON_V7 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -715,6 +715,11 @@ export class Workspace {
     ).all({ name: p.name, pool: p.id }) as RunInfo[];
   }
 
+  /** The names and kinds of a pool's runs (listRuns without counting their scores). */
+  runKinds(pool: string): Array<{ name: string; kind: string }> {
+    return this.stmt(`SELECT r.name, r.kind FROM runs r JOIN pools p ON p.id = r.pool_id WHERE p.name = ? ORDER BY r.id`).all(pool) as Array<{ name: string; kind: string }>;
+  }
+
   /**
    * A run's scores: queryId → (candidateId → score). Cached until the run data changes — through
    * this connection (touchRuns) or a commit by another one (SQLite's data_version) — since the

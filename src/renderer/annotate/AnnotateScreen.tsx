@@ -7,7 +7,10 @@ import type { AssignmentView, CandidateView, QueryView } from '../../shared/cont
 import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtDuration, fmtEta, fmtInt } from '../lib/format';
-import { baselineOf, liveProgress, msPerLabel, orderCandidates, POOL_ORDER, type Baseline } from './progress';
+import { baselineOf, liveProgress, msPerLabel, type Baseline } from './progress';
+import { effectiveSort, GIVEN_ORDER, givenOrder, headerSort, nextSort, parseSort, sortCandidates, storeSort, type CandidateSort, type SortColumn } from './candidateSort';
+import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
+import { FilterBox } from '../components/DataTable';
 import { LiveMetrics } from './LiveMetrics';
 import { GotoDialog, type SeenQuery } from './GotoDialog';
 import { useStoredString } from '../lib/hooks';
@@ -21,10 +24,24 @@ import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { KeyLegend } from '../components/KeyLegend';
 import { isTypingTarget } from '../lib/typing';
 
-/** The view in the chosen ranker's order; blind pools keep the engine's (the annotator's own) order. */
-function ordered(v: QueryView, run: string): QueryView {
-  if (v.blind || run === POOL_ORDER || !v.runNames.includes(run)) return v;
-  return { ...v, candidates: orderCandidates(v.candidates, run) };
+/**
+ * The view in the chosen sort's order (candidateSort.ts); `prev`: the view on screen — when it
+ * shows the same query its order is kept by a label sort.
+ */
+function ordered(v: QueryView, sort: CandidateSort, prev?: QueryView | null): QueryView {
+  const s = effectiveSort(v, sort);
+  if (s.by === null) return v;
+  const same = prev && prev.pool === v.pool && prev.queryId === v.queryId ? prev.candidates.map((c) => c.id) : undefined;
+  return { ...v, candidates: sortCandidates(v.candidates, s, same) };
+}
+
+/** The "Order by" list's value: '' (pool order), a ranker (its rank, best first), else a column header's sort. */
+const COLUMN_CHOICE = '\u0000column';
+function orderChoice(v: QueryView, sort: CandidateSort): string {
+  const s = effectiveSort(v, sort);
+  if (s.by === null || (s.by === 'position' && !s.desc)) return '';
+  if (s.by === 'run' && !s.desc) return s.run ?? '';
+  return COLUMN_CHOICE;
 }
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
@@ -45,9 +62,12 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const [seen, setSeen] = useState<ReadonlyMap<string, SeenQuery>>(new Map());
   const [labelTimes, setLabelTimes] = useState<number[]>([]);
   const [bodyOpen, setBodyOpen] = useState(true);
-  const [order, setOrder] = useStoredString('qpairs.annotate.order', POOL_ORDER);
+  const [storedSort, setStoredSort] = useStoredString('qpairs.annotate.order', '');
+  const order = useMemo(() => parseSort(storedSort), [storedSort]);
   const orderRef = useRef(order);
   orderRef.current = order;
+  /** The candidate filter (reset on each new query); the cursor steps over the rows it hides. */
+  const [candFilter, setCandFilter] = useState('');
   const baseline = useRef<Baseline | null>(null);
   const [landSeq, setLandSeq] = useState(0);
   const headRef = useRef<HTMLDivElement | null>(null);
@@ -56,6 +76,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
 
   const viewRef = useRef<QueryView | null>(null);
   viewRef.current = view;
+  /** The candidates' ids in the engine's order (the given order), from the newest view read. */
+  const givenIds = useRef<string[]>([]);
   const shownAt = useRef<number>(Date.now());
   const completeOnArrival = useRef(false);
   const navSeq = useRef(0);
@@ -111,7 +133,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const show = useCallback(
     (raw: QueryView, focusCandidate?: string) => {
       const newQuery = viewRef.current?.queryId !== raw.queryId || viewRef.current?.pool !== raw.pool;
-      const v = ordered(raw, orderRef.current);
+      givenIds.current = raw.candidates.map((c) => c.id);
+      const v = ordered(raw, orderRef.current, viewRef.current);
       baseline.current = baselineOf(v);
       viewRef.current = v;
       setView(v);
@@ -128,6 +151,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         // A query that arrives complete (revisited) does not count towards time per query.
         completeOnArrival.current = v.candidates.length > 0 && v.candidates.every((c) => c.label != null);
         setExpanded(new Set());
+        setCandFilter('');
       }
     },
     [shared],
@@ -201,7 +225,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         show(v, was.candidates[cursorRef.current]?.id);
         return;
       }
-      const next = ordered(v, orderRef.current);
+      givenIds.current = v.candidates.map((c) => c.id);
+      const next = ordered(v, orderRef.current, was);
       baseline.current = baselineOf(next);
       viewRef.current = next;
       setView(next);
@@ -259,6 +284,15 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   }, [view, annotator, outbox, outbox.version()]);
 
   const allLabeled = rows.length > 0 && rows.every((r) => r.label != null);
+  const shown = useMemo(() => (view ? shownIndices(view.candidates, candFilter) : []), [view, candFilter]);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  const shownRows = useMemo(() => {
+    const on = new Set(shown);
+    return rows.filter((r) => on.has(r.i));
+  }, [rows, shown]);
+  // The cursor stays on a shown row when the filter changes.
+  useEffect(() => setCursor((c) => clampCursor(shownRef.current, c)), [candFilter]);
   useEffect(() => {
     if (view && allLabeled && !completeOnArrival.current && !durations.has(view.queryId)) {
       setDurations((d) => new Map(d).set(view.queryId, Date.now() - shownAt.current));
@@ -280,7 +314,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
       const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value } : x)) };
       viewRef.current = patched;
       setView(patched);
-      if (advance && row < v.candidates.length - 1) setCursor(row + 1);
+      if (advance) setCursor(stepCursor(shownRef.current, row, 1));
     },
     [outbox, annotator],
   );
@@ -331,14 +365,15 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     if (landSeq > 0) window.scrollTo({ top: 0, left: 0 });
   }, [landSeq]);
 
-  /** Candidates ordered by a ranker (open pools only); the cursor stays on its candidate. */
-  const changeOrder = (run: string): void => {
-    setOrder(run);
-    orderRef.current = run;
+  /** Candidates sorted by a column (candidateSort.ts); the cursor stays on its candidate. */
+  const changeOrder = (sort: CandidateSort): void => {
+    setStoredSort(storeSort(sort));
+    orderRef.current = sort;
     const v = viewRef.current;
     if (!v) return;
     const at = v.candidates[cursorRef.current]?.id;
-    const next = ordered(v, run);
+    // Sorted afresh from the engine's order (a label sort too).
+    const next = ordered({ ...v, candidates: givenOrder(v.candidates, givenIds.current) }, sort);
     viewRef.current = next;
     setView(next);
     const i = next.candidates.findIndex((c) => c.id === at);
@@ -359,26 +394,28 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     if (isTypingTarget(e.target) || overlay === 'goto') return;
     if (overlay && e.key !== 'h') return;
     const v = viewRef.current;
-    const n = v?.candidates.length ?? 0;
+    const shownNow = shownRef.current;
+    // Label keys act on the row under the cursor only while the filter shows it.
+    const onShown = shownNow.includes(cursor);
     let handled = true;
     switch (e.key) {
       case 'ArrowDown':
       case 'j':
-        setCursor((c) => Math.min(n - 1, c + 1));
+        setCursor((c) => stepCursor(shownNow, c, 1));
         break;
       case 'ArrowUp':
       case 'k':
-        setCursor((c) => Math.max(0, c - 1));
+        setCursor((c) => stepCursor(shownNow, c, -1));
         break;
       case 'Home':
-        setCursor(0);
+        if (shownNow.length) setCursor(shownNow[0]!);
         break;
       case 'End':
-        setCursor(Math.max(0, n - 1));
+        if (shownNow.length) setCursor(shownNow[shownNow.length - 1]!);
         break;
       case 'o':
       case ' ':
-        if (v && v.candidates[cursor]) toggleExpand(v.candidates[cursor]!.id);
+        if (v && onShown && v.candidates[cursor]) toggleExpand(v.candidates[cursor]!.id);
         break;
       case 'Backspace':
       case 'u':
@@ -405,11 +442,13 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         setBodyOpen((o) => !o);
         break;
       case 'x':
-        if (v && rows[cursor]?.label != null) giveLabel(cursor, null, false);
+        if (v && onShown && rows[cursor]?.label != null) giveLabel(cursor, null, false);
         break;
       default: {
         const value = v ? valueForKey(v.scheme, e.key) : null;
-        if (value !== null && v) giveLabel(cursor, value, true);
+        if (value !== null && v) {
+          if (onShown) giveLabel(cursor, value, true);
+        }
         else handled = false;
       }
     }
@@ -578,8 +617,17 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
               {view.runNames.length > 0 && (
                 <label className="inline">
                   Order by
-                  <select data-testid="annotate-order" value={view.runNames.includes(order) ? order : POOL_ORDER} onChange={(e) => changeOrder(e.target.value)}>
-                    <option value={POOL_ORDER}>pool order</option>
+                  <select
+                    data-testid="annotate-order"
+                    value={orderChoice(view, order)}
+                    onChange={(e) => changeOrder(e.target.value === '' ? GIVEN_ORDER : { by: 'run', run: e.target.value, desc: false })}
+                  >
+                    <option value="">pool order</option>
+                    {orderChoice(view, order) === COLUMN_CHOICE && (
+                      <option value={COLUMN_CHOICE} disabled>
+                        a column header
+                      </option>
+                    )}
                     {view.runNames.map((r) => (
                       <option key={r} value={r}>
                         {r}
@@ -594,9 +642,10 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
 
           <KeyLegend labels={keys} nav={NAV_KEYS} testId="legend" />
 
+          <FilterBox value={candFilter} onChange={setCandFilter} label="Filter candidates" testId="candidates-filter" shown={shownRows.length} total={rows.length} />
           <CandidateTable
             view={view}
-            rows={rows}
+            rows={shownRows}
             cursor={cursor}
             expanded={expanded}
             keys={keys}
@@ -605,8 +654,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             onLabel={(i, value) => giveLabel(i, value, false)}
             onRetry={(op) => outbox.retry(op.id)}
             describe={(value) => describeLabel(scheme, value)}
-            order={view.blind || !view.runNames.includes(order) ? '' : order}
-            onOrder={changeOrder}
+            sort={effectiveSort(view, order)}
+            onSort={(by: SortColumn, run?: string) => changeOrder(nextSort(headerSort(view, order), by, run))}
           />
           {allLabeled && (
             <p className="note-box" data-testid="query-complete">

@@ -4,6 +4,7 @@ import type { CandidateView, QueryView } from '../../shared/contract';
 import { highlight, termSet } from '../lib/highlight';
 import { snippet } from '../lib/format';
 import type { LabelKey } from './keys';
+import { ariaSort, headerSort, type CandidateSort, type SortColumn } from './candidateSort';
 import type { LabelOp, OpState } from './labelQueue';
 
 export interface RowModel {
@@ -27,9 +28,41 @@ interface Props {
   onLabel: (i: number, value: string) => void;
   onRetry: (op: LabelOp) => void;
   describe: (value: string | null) => { text: string; tone: string };
-  /** The ranker the rows are ordered by ('' = pool order); open pools only. */
-  order?: string;
-  onOrder?: (run: string) => void;
+  /** The column the rows are sorted by (see candidateSort.ts); the rows come in that order. */
+  sort: CandidateSort;
+  /** A header click: sort by that column (again: the other way, then the given order). */
+  onSort: (by: SortColumn, run?: string) => void;
+}
+
+/** A sortable header's button: not a tab stop (the keyboard belongs to labeling; the "Order by" list and clicks sort). */
+function SortButton({ label, by, run, testId, title, cb }: { label: ReactNode; by: SortColumn; run?: string; testId: string; title: string; cb: { current: Props } }): ReactNode {
+  const s = ariaSort(shownSort(cb.current), by, run);
+  return (
+    <button
+      className="link-button th-sort"
+      data-testid={testId}
+      title={title}
+      tabIndex={-1}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={() => cb.current.onSort(by, run)}
+    >
+      {label}
+      <span aria-hidden="true">{s === 'ascending' ? ' ▲' : s === 'descending' ? ' ▼' : ''}</span>
+    </button>
+  );
+}
+
+function shownSort(p: Pick<Props, 'sort' | 'view'>): CandidateSort {
+  return headerSort(p.view, p.sort);
+}
+
+/** What a header sorts by (null: not sortable). */
+function sortOf(columnId: string): { by: SortColumn; run?: string } | null {
+  if (columnId === 'position') return { by: 'position' };
+  if (columnId === 'question') return { by: 'title' };
+  if (columnId === 'label') return { by: 'label' };
+  if (columnId.startsWith('run:')) return { by: 'run', run: columnId.slice(4) };
+  return null;
 }
 
 const col = createColumnHelper<RowModel>();
@@ -89,13 +122,18 @@ export function CandidateTable(p: Props): ReactNode {
     ];
     if (!view.blind) {
       cols.push(
-        col.display({ id: 'position', header: 'Pool pos.', cell: (c) => c.row.original.c.position + 1, meta: { className: 'num narrow', title: "position in the retriever's order" } }),
+        col.display({
+          id: 'position',
+          header: () => <SortButton label="Pool pos." by="position" testId="cand-sort-position" title="Sort by the position in the retriever's order; again for the reverse." cb={cb} />,
+          cell: (c) => c.row.original.c.position + 1,
+          meta: { className: 'num narrow' },
+        }),
       );
     }
     cols.push(
       col.display({
         id: 'question',
-        header: 'Candidate',
+        header: () => <SortButton label="Candidate" by="title" testId="cand-sort-title" title="Sort by title; again for the reverse, a third time for the given order." cb={cb} />,
         cell: (c) => {
           const { c: cand, i } = c.row.original;
           const terms = termSet(cand.sharedTerms);
@@ -125,17 +163,14 @@ export function CandidateTable(p: Props): ReactNode {
         col.display({
           id: `run:${run}`,
           header: () => (
-            <button
-              className="link-button th-sort"
-              data-testid={`run-col-${run}`}
-              title={`${run}: rank (score). Order the candidates by ${run}; again for the pool order.`}
-              tabIndex={-1}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => cb.current.onOrder?.(cb.current.order === run ? '' : run)}
-            >
-              {run}
-              {cb.current.order === run ? ' ▲' : ''}
-            </button>
+            <SortButton
+              label={run}
+              by="run"
+              run={run}
+              testId={`run-col-${run}`}
+              title={`${run}: rank (score). Sort by ${run}'s rank, best first; again for the reverse, a third time for the given order.`}
+              cb={cb}
+            />
           ),
           cell: (c) => {
             const r = c.row.original.c.runs[run];
@@ -169,7 +204,15 @@ export function CandidateTable(p: Props): ReactNode {
     cols.push(
       col.display({
         id: 'label',
-        header: 'Label',
+        header: () => (
+          <SortButton
+            label="Label"
+            by="label"
+            testId="cand-sort-label"
+            title="Sort by your label (unlabeled first); rows stay put as you label; again for the reverse, a third time for the given order."
+            cb={cb}
+          />
+        ),
         cell: (c) => {
           const { label, i } = c.row.original;
           const d = cb.current.describe(label);
@@ -206,7 +249,7 @@ export function CandidateTable(p: Props): ReactNode {
       col.display({ id: 'state', header: 'Saved', cell: (c) => <StateCell row={c.row.original} onRetry={(op) => cb.current.onRetry(op)} />, meta: { className: 'narrow' } }),
     );
     return cols;
-  }, [view.blind, view.runNames, view.candidates, p.order]);
+  }, [view.blind, view.runNames, view.candidates, p.sort]);
 
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.c.id });
 
@@ -226,8 +269,7 @@ export function CandidateTable(p: Props): ReactNode {
                 key={h.id}
                 scope="col"
                 className={(h.column.columnDef.meta as { className?: string } | undefined)?.className}
-                title={(h.column.columnDef.meta as { title?: string } | undefined)?.title}
-                aria-sort={h.id.startsWith('run:') ? (p.order === h.id.slice(4) ? 'ascending' : 'none') : h.id === 'position' ? (!p.order ? 'ascending' : 'none') : undefined}
+                aria-sort={((o) => (o ? ariaSort(shownSort(p), o.by, o.run) : undefined))(sortOf(h.id))}
               >
                 {h.isPlaceholder ? null : flexRender(h.column.columnDef.header, h.getContext())}
               </th>

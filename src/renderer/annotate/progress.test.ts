@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CandidateView, QueryView } from '../../shared/contract';
-import { baselineOf, liveProgress, msPerLabel, orderCandidates, POOL_ORDER } from './progress';
+import { baselineOf, liveProgress, msPerLabel } from './progress';
 
 const cand = (id: string, position: number, label: string | null, rank?: number): CandidateView =>
   ({ id, position, label, question: null, sharedTerms: [], runs: rank === undefined ? {} : { r: { rank, score: 1 / rank } }, others: {} }) as unknown as CandidateView;
@@ -29,10 +29,5 @@ describe('live progress', () => {
     expect(msPerLabel([1000])).toBeNull();
     expect(msPerLabel([0, 2000, 4000])).toBe(2000);
     expect(msPerLabel([0, 1_000_000])).toBe(120_000);
-  });
-  it('orders candidates by a ranker, unscored last', () => {
-    const cs = [cand('a', 0, null, 3), cand('b', 1, null), cand('c', 2, null, 1)];
-    expect(orderCandidates(cs, 'r').map((c) => c.id)).toEqual(['c', 'a', 'b']);
-    expect(orderCandidates(cs, POOL_ORDER).map((c) => c.id)).toEqual(['a', 'b', 'c']);
   });
 });

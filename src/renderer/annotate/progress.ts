@@ -1,8 +1,8 @@
 /**
  * Pure helpers of the Annotate screen: progress that moves with every label (not only when the
- * engine's snapshot is re-read), the session's pace and ETA, and ordering candidates by a ranker.
+ * engine's snapshot is re-read), the session's pace and ETA (candidate order: candidateSort.ts).
  */
-import type { CandidateView, QueryView } from '../../shared/contract';
+import type { QueryView } from '../../shared/contract';
 
 export interface Baseline {
   pool: string;
@@ -43,14 +43,4 @@ export function msPerLabel(times: readonly number[], window = 40): number | null
   let total = 0;
   for (let i = 1; i < t.length; i++) total += Math.min(IDLE_CAP_MS, Math.max(0, t[i]! - t[i - 1]!));
   return total / (t.length - 1);
-}
-
-/** "pool order" or a run name. */
-export type CandidateOrder = string;
-export const POOL_ORDER = '';
-
-/** The candidates in a ranker's order (its rank; candidates it did not score last, in pool order). */
-export function orderCandidates(cands: readonly CandidateView[], run: CandidateOrder): CandidateView[] {
-  const key = (c: CandidateView): number => (run === POOL_ORDER ? c.position : (c.runs[run]?.rank ?? Number.POSITIVE_INFINITY));
-  return [...cands].sort((a, b) => key(a) - key(b) || a.position - b.position);
 }

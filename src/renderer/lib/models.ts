@@ -18,6 +18,9 @@ export const MODEL_HELP: Record<ModelKind, string> = {
   gru: 'Lei et al. 2016 encoder: GRU over title and body, cosine, max-margin loss',
   rcnn: 'Lei et al. 2016 encoder: recurrent CNN over title and body, cosine, max-margin loss',
   ltr: "learning-to-rank fusion of the pool's runs and lexical/embedding features (linear RankNet)",
+  fused: 'learning to rank over retrieval, lexical, embedding and metadata features (pairwise linear ranker or LambdaMART trees)',
+  'mnet-fisher': 'Zhou et al. 2015: skip-gram with category metadata (M-NET), questions as Fisher vectors under a GMM; dot product',
+  dae: 'denoising auto-encoder over the bag of words: cosine of the learned semantic codes (a feature for the fused ranker)',
 };
 
 /** The contract's rule for models.train's `name` (src/shared/contract.ts). */

@@ -13,7 +13,7 @@ import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats'
 import { describeLabel } from '../annotate/keys';
 import { LineChart } from '../components/LineChart';
 import { StatValue } from '../components/StatValue';
-import { FilterBox, useTableSort } from '../components/DataTable';
+import { DataTable, FilterBox, useTableSort, type Column } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 
 interface StatRow {
@@ -35,6 +35,31 @@ function poolRows(r: AgreementView): StatRow[] {
     { id: 'ac1', name: "Gwet's AC1", help: 'robust to skewed label distributions', stat: r.gwetAC1, ci: r.ci95.gwetAC1 },
   ];
 }
+
+/** The width of an interval (its sort key: narrower = more certain); null when there is none. */
+function ciWidth(ci: IntervalView | null | undefined): number | null {
+  return ci?.value ? ci.value[1] - ci.value[0] : null;
+}
+
+const POOL_STAT_COLUMNS: Array<Column<StatRow>> = [
+  { id: 'statistic', header: 'Statistic', cell: (r) => <span title={r.help}>{r.name}</span>, sortValue: (r) => r.name },
+  { id: 'value', header: 'Value', className: 'num', cell: (r) => <StatValue shown={showStat(r.stat)} testId={`agreement-${r.id}`} />, sortValue: (r) => r.stat.value },
+  {
+    id: 'ci',
+    header: '95% CI',
+    title: 'bootstrap 95% confidence interval; sorts by its width',
+    className: 'num',
+    cell: (r) =>
+      r.ci ? (
+        <StatValue shown={showCI(r.ci)} testId={`agreement-${r.id}-ci`} />
+      ) : (
+        <span className="muted small" title={r.ciNote ?? 'no CI for this statistic'}>
+          {r.ciNote ? 'not bootstrapped' : ''}
+        </span>
+      ),
+    sortValue: (r) => ciWidth(r.ci),
+  },
+];
 
 export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
@@ -120,6 +145,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
     },
     { rowId: (q) => q.queryId, filterText: (q) => `${q.queryId} ${q.disagreements.map((d) => d.candidateId).join(' ')}` },
   );
+  const statRows = useMemo(() => (report ? poolRows(report) : []), [report]);
   const totalDisagreements = withDisagreements.reduce((n, q) => n + q.disagreements.length, 0);
 
   return (
@@ -182,34 +208,17 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
       {report && (
         <section className="card">
           <h2>Pool statistics</h2>
-          <table className="data stats-table" data-testid="agreement-stats">
-            <thead>
-              <tr>
-                <th>Statistic</th>
-                <th className="num">Value</th>
-                <th className="num">95% CI</th>
-              </tr>
-            </thead>
-            <tbody>
-              {poolRows(report).map((r) => (
-                <tr key={r.id} data-testid={`stat-row-${r.id}`}>
-                  <td title={r.help}>{r.name}</td>
-                  <td className="num">
-                    <StatValue shown={showStat(r.stat)} testId={`agreement-${r.id}`} />
-                  </td>
-                  <td className="num">
-                    {r.ci ? (
-                      <StatValue shown={showCI(r.ci)} testId={`agreement-${r.id}-ci`} />
-                    ) : (
-                      <span className="muted small" title={r.ciNote ?? 'no CI for this statistic'}>
-                        {r.ciNote ? 'not bootstrapped' : ''}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable<StatRow>
+            rows={statRows}
+            columns={POOL_STAT_COLUMNS}
+            rowId={(r) => r.id}
+            testId="agreement-stats"
+            className="stats-table"
+            rowTestId={(r) => `stat-row-${r.id}`}
+            filter={(r) => `${r.name} ${r.help}`}
+            filterLabel="Filter statistics"
+            caption="Pool statistics"
+          />
         </section>
       )}
 
@@ -329,16 +338,42 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   );
 }
 
+interface PairStatRow {
+  id: string;
+  name: string;
+  stat: StatView;
+  ci: IntervalView | null;
+}
+
+function pairStatColumns(pairId: string): Array<Column<PairStatRow>> {
+  return [
+    { id: 'statistic', header: 'Statistic', cell: (r) => r.name, sortValue: (r) => r.name },
+    { id: 'value', header: 'Value', className: 'num', cell: (r) => <StatValue shown={showStat(r.stat)} testId={`pair-${pairId}-${r.id}`} />, sortValue: (r) => r.stat.value },
+    {
+      id: 'ci',
+      header: '95% CI',
+      title: 'bootstrap 95% confidence interval; sorts by its width',
+      className: 'num',
+      cell: (r) => r.ci && <StatValue shown={showCI(r.ci)} testId={`pair-${pairId}-${r.id}-ci`} />,
+      sortValue: (r) => ciWidth(r.ci),
+    },
+  ];
+}
+
 function PairCard({ p, categories, scheme }: { p: PairAgreementView; categories: string[]; scheme: string }): ReactNode {
   const id = `${p.a}-${p.b}`;
-  const rows: Array<[string, string, StatView, IntervalView | null]> = [
-    ['percent', 'Percent agreement', p.percentAgreement, null],
-    ['kappa', "Cohen's κ", p.cohenKappa, p.ci95],
-    ['kappa-linear', "Cohen's κ (linear weights)", p.cohenKappaLinear, null],
-    ['kappa-quadratic', "Cohen's κ (quadratic weights)", p.cohenKappaQuadratic, null],
-    ['psa', 'Positive specific agreement', p.psa, null],
-    ['nsa', 'Negative specific agreement', p.nsa, null],
-  ];
+  const statRows = useMemo<PairStatRow[]>(
+    () => [
+      { id: 'percent', name: 'Percent agreement', stat: p.percentAgreement, ci: null },
+      { id: 'kappa', name: "Cohen's κ", stat: p.cohenKappa, ci: p.ci95 },
+      { id: 'kappa-linear', name: "Cohen's κ (linear weights)", stat: p.cohenKappaLinear, ci: null },
+      { id: 'kappa-quadratic', name: "Cohen's κ (quadratic weights)", stat: p.cohenKappaQuadratic, ci: null },
+      { id: 'psa', name: 'Positive specific agreement', stat: p.psa, ci: null },
+      { id: 'nsa', name: 'Negative specific agreement', stat: p.nsa, ci: null },
+    ],
+    [p],
+  );
+  const columns = useMemo(() => pairStatColumns(id), [id]);
   const rowTotals = p.confusion.map((r) => r.reduce((a, b) => a + b, 0));
   const colTotals = categories.map((_, j) => p.confusion.reduce((a, r) => a + (r[j] ?? 0), 0));
   const label = (c: string): string => describeLabel(scheme, c).text || c;
@@ -347,19 +382,16 @@ function PairCard({ p, categories, scheme }: { p: PairAgreementView; categories:
       <h3>
         {p.a} × {p.b} <span className="muted small">{fmtInt(p.items)} pairs labeled by both</span>
       </h3>
-      <table className="data compact">
-        <tbody>
-          {rows.map(([k, name, s, ci]) => (
-            <tr key={k}>
-              <td>{name}</td>
-              <td className="num">
-                <StatValue shown={showStat(s)} testId={`pair-${id}-${k}`} />
-              </td>
-              <td className="num">{ci && <StatValue shown={showCI(ci)} testId={`pair-${id}-${k}-ci`} />}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable<PairStatRow>
+        rows={statRows}
+        columns={columns}
+        rowId={(r) => r.id}
+        testId={`pair-${id}-stats`}
+        className="compact"
+        filter={(r) => r.name}
+        filterLabel="Filter"
+        caption={`agreement of ${p.a} and ${p.b}`}
+      />
       <table className="data compact confusion" data-testid={`confusion-${id}`} aria-label={`confusion matrix: rows ${p.a}, columns ${p.b}`}>
         <thead>
           <tr>

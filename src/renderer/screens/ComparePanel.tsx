@@ -167,7 +167,7 @@ export function ComparePanel({ pool, annotator, convention, runNames }: { pool: 
                 rows={view.pairs}
                 rowId={(p) => `${p.a}|${p.b}`}
                 rowTestId={(p) => `compare-row-${p.a}-${p.b}`}
-                filter={view.pairs.length > 3 ? (p) => `${p.a} ${p.b}` : false}
+                filter={(p) => `${p.a} ${p.b}`}
                 filterLabel="Filter pairs"
                 columns={[
                   { id: 'pair', header: 'A − B', title: 'the two rankers compared: A’s per-query metric minus B’s', sortValue: (p) => `${p.a} ${p.b}`, cell: (p) => `${p.a} − ${p.b}` },

@@ -207,7 +207,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                   rows={runs.map(([run, r], i) => ({ run, i, r: r as RunRow['r'] }))}
                   rowId={(x) => x.run}
                   rowTestId={(x) => `metrics-row-${x.run}`}
-                  filter={runs.length > 4 ? (x) => x.run : false}
+                  filter={(x) => x.run}
                   filterLabel="Filter rankers"
                   columns={[
                     {
@@ -218,6 +218,11 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                       cell: (x) => (
                         <>
                           <span className="swatch" style={{ background: PALETTE[x.i % PALETTE.length] }} /> {x.run}
+                          {x.r.overlap && x.r.overlap.trainedOn > 0 && (
+                            <div className="small error" data-testid={`run-overlap-${x.run}`} title="the model was trained on these queries (same id, same text or near-duplicate): its figures are not held out">
+                              trained on {x.r.overlap.trainedOn} of these {x.r.overlap.of} queries
+                            </div>
+                          )}
                         </>
                       ),
                     },

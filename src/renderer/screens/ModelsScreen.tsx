@@ -103,6 +103,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   const name = nameDraft ?? suggestModelName(kind, names);
   const [trainPools, setTrainPools] = useState<string[]>([]);
   const [devPool, setDevPool] = useState('');
+  const [keepOverlap, setKeepOverlap] = useState(false);
   const [epochs, setEpochs] = useState('');
   const [seed, setSeed] = useState(1);
   const [startError, setStartError] = useState<string | null>(null);
@@ -140,7 +141,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
         model: kind,
         name,
         trainPools,
-        ...(devPool ? { devPool } : {}),
+        ...(devPool ? { devPool, keepOverlap } : {}),
         ...(epochsNum !== undefined ? { epochs: epochsNum } : {}),
         seed,
       });
@@ -294,6 +295,12 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
             </select>
             <span className="hint">dev MRR/MAP after every epoch; the best epoch by dev MRR is kept</span>
           </label>
+          {devPool && (
+            <label>
+              <input type="checkbox" data-testid="model-keep-overlap" checked={keepOverlap} onChange={(e) => setKeepOverlap(e.target.checked)} /> Keep training
+              queries that are dev queries <span className="hint">(off: they are dropped, so the dev figures are held out)</span>
+            </label>
+          )}
           <label>
             Epochs <span className="optional">optional</span>
             <input
@@ -351,7 +358,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
           </p>
         ) : (
           <div className="table-scroll">
-            {models.length > 4 && <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter models" testId="models-table-filter" shown={sort.rows.length} total={models.length} />}
+            <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter models" testId="models-table-filter" shown={sort.rows.length} total={models.length} />
             <table className="data models-table" data-testid="models-table">
               <thead>
                 <tr>
@@ -600,6 +607,20 @@ function ModelRows({
           <div className="muted">
             dev: {t.devPool ?? 'none'} · seed {t.seed}
           </div>
+          {t.overlap && t.overlap.overlapping > 0 && (
+            <div className="muted" data-testid={`model-dev-overlap-${m.name}`}>
+              {t.overlap.kept ? `kept ${t.overlap.overlapping} training queries that are dev queries` : `dropped ${t.overlap.dropped} training queries that are dev queries`}
+            </div>
+          )}
+          {t.cv && <div data-testid={`model-cv-${m.name}`}>grouped CV MAP {fmtMetric(t.cv.MAP)} ({t.cv.folds} folds × {t.cv.repeats})</div>}
+          {t.earlyStopping && <div className="muted">{t.earlyStopping.note}</div>}
+          {(m.overlap ?? [])
+            .filter((o) => o.trainedOn > 0)
+            .map((o) => (
+              <div key={o.pool} className="error" data-testid={`model-saw-${m.name}-${o.pool}`}>
+                trained on {o.trainedOn} of the {o.of} evaluated queries of {o.pool}
+              </div>
+            ))}
         </td>
         <td className="num small" title={`training throughput on the ${r.backend} backend`}>
           {fmtRate(r.examplesPerSecond, r.exampleUnit)}

@@ -169,7 +169,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
             rowId={(p) => p.name}
             rowTestId={(p) => `pool-row-${p.name}`}
             rowClassName={(p) => (p.name === shared.pool ? 'selected' : undefined)}
-            filter={pools.length > 3 ? (p) => `${p.name} ${p.scheme} ${p.retriever ?? ''} ${p.sampling ?? ''}` : false}
+            filter={(p) => `${p.name} ${p.scheme} ${p.retriever ?? ''} ${p.sampling ?? ''}`}
             filterLabel="Filter pools"
             columns={[
               {

@@ -1,6 +1,8 @@
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import { evaluatePool } from '../../engine/evaluate';
+import { withModelOverlap } from '../../engine/models';
+import { describeOverlap } from '../../training/trained-on';
 import { comparePoolRuns, putStat } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
 import { fmt, fmtCi, intFlag, json, list, numberFlag, positiveInt, withWorkspace, type Out } from './common';
@@ -71,7 +73,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     }, { out });
   }
   return withWorkspace(positionals[0], (ws) => {
-    const ev = evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false });
+    const ev = withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false }));
     if (values.json) out.log(json(evalJson(ev)));
     else {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
@@ -85,6 +87,11 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
           Object.entries(ev.runs).map(([name, m]) => [name, m.queries, pct(m.MAP), pct(m.MRR), pct(m['P@1']), pct(m['P@5']), pct(m['R-Prec'])]),
         ),
       );
+      // Runs whose model saw some of these queries in training: their figures are not held out.
+      for (const [name, m] of Object.entries(ev.runs)) {
+        if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
+        else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
+      }
     }
     return 0;
   }, { out });

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { desRajMean, plainMean, type Draw } from './des-raj';
+
+/**
+ * Brute force: every possible sequence of n draws under an adaptive rule (the next unit's
+ * probability depends on the values seen so far), weighted by its probability. The expectation
+ * of Des Raj's estimate must be the population mean exactly, and the expectation of its variance
+ * estimate the true variance of the estimate.
+ */
+function enumerate(
+  y: readonly number[],
+  n: number,
+  rule: (seen: readonly number[], remaining: readonly number[]) => number[],
+): { prob: number; draws: Draw[] }[] {
+  const out: { prob: number; draws: Draw[] }[] = [];
+  const rec = (remaining: number[], seen: number[], draws: Draw[], prob: number) => {
+    if (draws.length === n) {
+      out.push({ prob, draws });
+      return;
+    }
+    const w = rule(seen.map((i) => y[i]!), remaining);
+    const sum = w.reduce((s, x) => s + x, 0);
+    remaining.forEach((u, k) => {
+      const p = w[k]! / sum;
+      if (p === 0) return;
+      rec(
+        remaining.filter((_, j) => j !== k),
+        [...seen, u],
+        [...draws, { y: y[u]!, p }],
+        prob * p,
+      );
+    });
+  };
+  rec(
+    y.map((_, i) => i),
+    [],
+    [],
+    1,
+  );
+  return out;
+}
+
+describe('desRajMean', () => {
+  const y = [0.9, 0.1, 0.0, 0.5, 0.3, 0.75];
+  const N = y.length;
+  const truth = y.reduce((s, x) => s + x, 0) / N;
+  // Adaptive: prefer units with a larger index when the last value seen was large, else smaller ones.
+  const adaptive = (seen: readonly number[], remaining: readonly number[]) =>
+    remaining.map((u) => (seen.length && seen[seen.length - 1]! > 0.4 ? 1 + u : 1 + (N - u)) + (u % 2));
+
+  for (const n of [1, 2, 3, 4]) {
+    it(`is unbiased under an adaptive rule, n = ${n} of ${N} (exhaustive)`, () => {
+      const seqs = enumerate(y, n, adaptive);
+      const totalProb = seqs.reduce((s, q) => s + q.prob, 0);
+      expect(totalProb).toBeCloseTo(1, 12);
+      const expected = seqs.reduce((s, q) => s + q.prob * desRajMean(q.draws, N).mean, 0);
+      expect(expected).toBeCloseTo(truth, 12);
+      if (n >= 2) {
+        const trueVar = seqs.reduce((s, q) => s + q.prob * (desRajMean(q.draws, N).mean - truth) ** 2, 0);
+        const meanVarEstimate = seqs.reduce((s, q) => s + q.prob * desRajMean(q.draws, N).se ** 2, 0);
+        expect(meanVarEstimate).toBeCloseTo(trueVar, 12);
+      }
+    });
+  }
+
+  it('the plain mean under the same adaptive rule is biased (why the estimator exists)', () => {
+    const seqs = enumerate(y, 2, adaptive);
+    const expected = seqs.reduce((s, q) => s + q.prob * plainMean(q.draws.map((d) => d.y), N).mean, 0);
+    expect(Math.abs(expected - truth)).toBeGreaterThan(0.005);
+  });
+
+  it('matches a hand computation', () => {
+    // y = 1, 2, 3 drawn with p = 1/3, 1/2, 1: Z = 3, 1 + 2·2 = 5, 1 + 2 + 3 = 6; T̂ = 14/3, μ̂ = 14/9;
+    // Σ(Z − T̂)² = 25/9 + 1/9 + 16/9 = 42/9, v̂ = (42/9)/(3·2) = 7/9, SE(μ̂) = √(7/9)/3.
+    const r = desRajMean(
+      [
+        { y: 1, p: 1 / 3 },
+        { y: 2, p: 1 / 2 },
+        { y: 3, p: 1 },
+      ],
+      3,
+    );
+    expect(r.mean).toBeCloseTo(14 / 9, 12);
+    expect(r.se).toBeCloseTo(Math.sqrt(7 / 9) / 3, 12);
+  });
+
+  it('rejects bad probabilities and too many draws', () => {
+    expect(() => desRajMean([{ y: 1, p: 0 }], 3)).toThrow(/probability/);
+    expect(() => desRajMean([{ y: 1, p: 1.5 }], 3)).toThrow(/probability/);
+    expect(() => desRajMean([{ y: 1, p: 1 }, { y: 1, p: 1 }], 1)).toThrow(/population/);
+    expect(desRajMean([], 3).n).toBe(0);
+  });
+});
+
+describe('plainMean', () => {
+  it('mean and finite-population standard error', () => {
+    const r = plainMean([1, 2, 3, 4], 8);
+    expect(r.mean).toBe(2.5);
+    // s² = 5/3, s²/n = 5/12, fpc = 1/2
+    expect(r.se).toBeCloseTo(Math.sqrt(5 / 24), 12);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Replays existing gold labels as a simulated annotator under a labeling order, and counts the
+ * labels (candidate pairs) needed until
+ *  (a) the rankers' estimated MAP order matches the full-label order (Kendall τ ≥ `tau`, default 0.9)
+ *      and keeps matching for every later query, and
+ *  (b) the best ranker is decided (ranker-decision.ts: Holm-corrected p < `alpha`) — the point where
+ *      a team would stop; whether the decided ranker is the full-label best is reported too.
+ * The annotator labels a whole query at a time (all its candidates), as in the thesis recipe.
+ */
+import { mulberry32 } from '../stats/random';
+import { apsOf, RelevanceModel, type ActiveQuery } from './pool-model';
+import { drawIndex, orderWeights, selectionProbabilities, type QueryOrder } from './query-order';
+import { kendallTau, rankerStanding, type LabeledDraw } from './ranker-decision';
+
+export interface SimulationOptions {
+  seed?: number;
+  tau?: number;
+  alpha?: number;
+  /** Queries labeled before the stopping rule (b) is consulted (default 5). */
+  minQueries?: number;
+  epsilon?: number;
+  samples?: number;
+}
+
+export interface SimulationResult {
+  order: QueryOrder;
+  /** Labels until the MAP order settles at τ ≥ tau (null: never within the pool). */
+  labelsToOrder: number | null;
+  /** Labels until the best ranker is decided (null: never). */
+  labelsToDecide: number | null;
+  /** Whether the ranker decided best is the full-label best (null when never decided). */
+  decidedCorrectly: boolean | null;
+  totalLabels: number;
+}
+
+/** Full-label MAP of every ranker (SemEval convention). */
+export function fullMaps(queries: readonly ActiveQuery[], gold: readonly (readonly boolean[])[]): number[] {
+  const R = queries[0]?.rankings.length ?? 0;
+  const sums = new Array<number>(R).fill(0);
+  queries.forEach((q, i) => apsOf(q, gold[i] as boolean[]).forEach((ap, r) => (sums[r] += ap)));
+  return sums.map((s) => s / Math.max(1, queries.length));
+}
+
+export function simulateAnnotator(
+  queries: readonly ActiveQuery[],
+  gold: readonly (readonly boolean[])[],
+  order: QueryOrder,
+  opts: SimulationOptions = {},
+): SimulationResult {
+  const tau = opts.tau ?? 0.9;
+  const alpha = opts.alpha ?? 0.05;
+  const minQueries = opts.minQueries ?? 5;
+  const rng = mulberry32(opts.seed ?? 1);
+  const mcRng = mulberry32(((opts.seed ?? 1) * 7919) ^ 0x9e3779b9);
+  const truth = fullMaps(queries, gold);
+  const trueBest = truth.indexOf(Math.max(...truth));
+  const N = queries.length;
+  const remaining = queries.map((_, i) => i);
+  const model = new RelevanceModel();
+  const draws: LabeledDraw[] = [];
+  let labels = 0;
+  let labelsToDecide: number | null = null;
+  let decidedCorrectly: boolean | null = null;
+  const labelsAfterStep: number[] = [];
+  let lastUnsettledStep = -1; // the last step after which the order did not match
+  let pairWeight: number[][] | null = null;
+  while (remaining.length > 0) {
+    let pick: number;
+    let p: number | null = null;
+    if (order === 'pool') pick = 0;
+    else if (order === 'random') pick = Math.floor(rng() * remaining.length);
+    else {
+      const w = orderWeights(
+        order,
+        remaining.map((i) => queries[i]!),
+        model,
+        mcRng,
+        { samples: opts.samples, pairWeight },
+      );
+      const probs = selectionProbabilities(w, opts.epsilon ?? 0.1);
+      pick = drawIndex(probs, rng());
+      p = probs[pick]!;
+    }
+    const qi = remaining.splice(pick, 1)[0]!;
+    const q = queries[qi]!;
+    const rel = gold[qi]! as boolean[];
+    model.observe(q, rel);
+    draws.push({ aps: apsOf(q, rel), p });
+    labels += q.size;
+    labelsAfterStep.push(labels);
+    const standing = rankerStanding(draws, N, alpha);
+    const means = standing.maps.map((m) => m.mean);
+    if (kendallTau(means, truth) < tau) lastUnsettledStep = labelsAfterStep.length - 1;
+    if (labelsToDecide === null && draws.length >= minQueries && standing.decided) {
+      labelsToDecide = labels;
+      decidedCorrectly = standing.best === trueBest;
+    }
+    pairWeight = standing.z.map((row) => row.map((z) => 1 / (1 + z * z)));
+  }
+  // With every query labeled the estimates are the full-label MAPs, so the order matches at the last
+  // step unless the truth has ties (τ-a then stays below 1): null when it never settled.
+  const labelsToOrder = lastUnsettledStep + 1 < labelsAfterStep.length ? labelsAfterStep[lastUnsettledStep + 1]! : null;
+  return { order, labelsToOrder, labelsToDecide, decidedCorrectly, totalLabels: labels };
+}

@@ -1,0 +1,90 @@
+/**
+ * Pools exactly as Lucene 8 builds them: for ~100 sampled queries of each shared corpus and each
+ * analyzer, the top 20 of real Lucene 8.8.1 (tests/reference/LuceneReference.java, run by
+ * tests/reference/lucene_fixtures.sh on the texts `qpairs corpus export` wrote) must come out of
+ * our index identically — same questions in the same order — with scores within 1e-5 relative.
+ * The query is the question's title + body, the question itself left out (as pool creation does).
+ * Skipped when ../shared/data is absent.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SHARED_DATA } from '../../../tests/shared-data';
+import { importFiles } from '../import';
+import { Workspace } from '../workspace/workspace';
+import { ANALYZER_NAMES } from './analyzers';
+import { Bm25Index } from './bm25-index';
+import { questionDocuments } from './queries';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../tests/fixtures/lucene');
+
+const CORPORA = [
+  {
+    name: 'semeval',
+    format: 'semeval' as const,
+    files: ['SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml', 'SemEval2016-Task3-CQA-QL-train-part2.xml', 'SemEval2016-Task3-CQA-QL-dev.xml'].map((f) =>
+      path.join(SHARED_DATA, 'semeval2016-task3', f),
+    ),
+  },
+  { name: 'cstheory-meta', format: 'stackexchange' as const, files: [path.join(SHARED_DATA, 'stackexchange-cstheory-meta')] },
+];
+
+interface LuceneList {
+  query: string;
+  hits: Array<[string, number]>;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+for (const corpus of CORPORA) {
+  const present = corpus.files.every((f) => existsSync(f));
+  describe.skipIf(!present)(`BM25 top-20 lists equal real Lucene 8's on ${corpus.name}`, () => {
+    let ws: Workspace | undefined;
+    const workspace = async (): Promise<Workspace> => {
+      if (ws) return ws;
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-lucene-'));
+      dirs.push(dir);
+      ws = Workspace.create(path.join(dir, 'w.qpairs'));
+      // As lucene_fixtures.sh did: one import of all files, so doc numbers (the tie order) match.
+      await importFiles(ws, corpus.format, corpus.files);
+      return ws;
+    };
+    afterAll(() => ws?.close());
+
+    for (const analyzer of ANALYZER_NAMES) {
+      it(`${analyzer}: identical top-20 lists, scores within 1e-5 relative`, async () => {
+        const w = await workspace();
+        const lists = readFileSync(path.join(FIXTURES, `top20-${corpus.name}-${analyzer}.jsonl`), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as LuceneList);
+        expect(lists.length).toBeGreaterThanOrEqual(100);
+        const idx = new Bm25Index({ analyzer });
+        idx.addDocuments(questionDocuments(w.db));
+        let identical = 0;
+        let maxRel = 0;
+        const mismatches: string[] = [];
+        for (const want of lists) {
+          const doc = w.docOf(want.query)!;
+          const [q] = [...questionDocuments(w.db, [doc])];
+          const got = idx.searchDocument(q!, 20).map((h) => [w.idOfDoc(h.doc)!, h.score] as const);
+          const same = got.length === want.hits.length && got.every(([id], i) => id === want.hits[i]![0]);
+          if (same) identical++;
+          else mismatches.push(`${want.query}: got ${got.map(([id]) => id).join(' ')} want ${want.hits.map(([id]) => id).join(' ')}`);
+          got.forEach(([, s], i) => {
+            const l = want.hits[i]?.[1];
+            if (l !== undefined) maxRel = Math.max(maxRel, Math.abs(s - l) / Math.abs(l));
+          });
+        }
+        console.log(`${corpus.name} ${analyzer}: ${identical} of ${lists.length} top-20 lists identical, max relative score error ${maxRel.toExponential(2)}`);
+        expect(mismatches).toEqual([]);
+        expect(maxRel).toBeLessThan(1e-5);
+      }, 60_000);
+    }
+  });
+}

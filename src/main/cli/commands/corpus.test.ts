@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli as run } from '../test-cli';
+import { Workspace } from '../../workspace/workspace';
+import { Bm25Index } from '../../bm25/bm25-index';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-corpus-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const ROWS = [
+  { id: 'a1', title: 'Tabs\tand\\slashes', body: 'line one\nline two\r\nend' },
+  { id: 'a2', title: 'Running servers', body: "The server's disks are running hot" },
+  { id: 'a3', title: 'C++ build', body: 'g++ fails on fig3.png' },
+];
+
+async function workspace(): Promise<string> {
+  const w = path.join(dir, 'w.qpairs');
+  expect((await run('init', w)).code).toBe(0);
+  const file = path.join(dir, 'q.jsonl');
+  writeFileSync(file, ROWS.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const r = await run('import', w, '--format', 'questions-jsonl', '--source', 'demo', file);
+  expect(r.code, r.err).toBe(0);
+  return w;
+}
+
+describe('qpairs corpus export', () => {
+  it('writes the stored texts as tsv (backslash escapes) and jsonl, in doc order', async () => {
+    const w = await workspace();
+    const tsv = path.join(dir, 'c.tsv');
+    const r = await run('corpus', 'export', w, '--format', 'tsv', tsv);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/exported 3 questions/);
+    expect(readFileSync(tsv, 'utf8')).toBe(
+      ['a1\tTabs\\tand\\\\slashes\tline one\\nline two\\r\\nend', "a2\tRunning servers\tThe server's disks are running hot", 'a3\tC++ build\tg++ fails on fig3.png', ''].join('\n'),
+    );
+    const jl = path.join(dir, 'c.jsonl');
+    expect((await run('corpus', 'export', w, '--format', 'jsonl', '--source', 'demo', jl)).code).toBe(0);
+    const back = readFileSync(jl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(back).toEqual(ROWS.map((x) => ({ ...x, source: 'demo' })));
+    expect((await run('corpus', 'export', w, '--format', 'xml', jl)).code).toBe(2);
+    // never onto the workspace itself
+    const onto = await run('corpus', 'export', w, '--format', 'tsv', w);
+    expect(onto.code).toBe(1);
+    expect(onto.err).toMatch(/refusing to write/);
+  });
+});
+
+describe('qpairs corpus index --analyzer', () => {
+  it('rebuilds the index with the chosen analyzer, which later imports keep', async () => {
+    const w = await workspace();
+    let r = await run('corpus', 'index', w, '--analyzer', 'lucene-english', '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ analyzer: 'lucene-english', questions: 3 });
+    const more = path.join(dir, 'more.jsonl');
+    writeFileSync(more, JSON.stringify({ id: 'a4', title: 'runs', body: 'servers' }) + '\n');
+    expect((await run('import', w, '--format', 'questions-jsonl', '--source', 'demo', more)).code).toBe(0);
+    let ws = Workspace.open(w);
+    try {
+      const idx = Bm25Index.load(ws.db);
+      expect(idx.stats).toMatchObject({ analyzer: 'lucene-english', docs: 4 });
+      expect(idx.docFreq('run')).toBe(2);
+      expect(idx.docFreq('server')).toBe(2);
+    } finally {
+      ws.close();
+    }
+    r = await run('corpus', 'index', w);
+    expect(r.out).toMatch(/analyzer lucene-english/);
+    expect((await run('corpus', 'index', w, '--analyzer', 'lucene-standard')).code).toBe(0);
+    ws = Workspace.open(w);
+    try {
+      const idx = Bm25Index.load(ws.db);
+      expect(idx.stats.analyzer).toBe('lucene-standard');
+      expect(idx.docFreq('the')).toBe(1); // no stop words
+      expect(idx.docFreq("server's")).toBe(1); // no possessive filter
+    } finally {
+      ws.close();
+    }
+    expect((await run('corpus', 'index', w, '--analyzer', 'klingon')).code).toBe(2);
+  });
+});
+
+describe('qpairs pool create --analyzer', () => {
+  it('retrieves one pool with another analyzer than the workspace index, and records it', async () => {
+    const w = await workspace();
+    const more = path.join(dir, 'more.jsonl');
+    writeFileSync(more, [JSON.stringify({ id: 'a4', title: 'runs', body: 'servers' }), JSON.stringify({ id: 'a5', title: 'run', body: 'a server' })].join('\n') + '\n');
+    expect((await run('import', w, '--format', 'questions-jsonl', '--source', 'demo', more)).code).toBe(0);
+    const q = path.join(dir, 'q.txt');
+    writeFileSync(q, 'a4\n');
+    for (const [pool, analyzer] of [['std', 'lucene-standard-stop'], ['en', 'lucene-english']] as const) {
+      const r = await run('pool', 'create', w, '--name', pool, '--queries', q, '--analyzer', analyzer, '--blind', 'false');
+      expect(r.code, r.err).toBe(0);
+    }
+    const ws = Workspace.open(w);
+    try {
+      expect(ws.pool('en').retriever).toBe('bm25 (k1=1.2, b=0.75, analyzer lucene-english)');
+      expect(ws.pool('std').retriever).toBe('bm25 (k1=1.2, b=0.75, analyzer lucene-standard-stop)');
+      // "runs servers": unstemmed only a2's "servers" matches; stemmed, run + server match a2 and a5
+      expect(ws.poolQueries('std')[0]!.candidates).toEqual(['a2']);
+      const want = new Bm25Index({ analyzer: 'lucene-english' });
+      want.addDocuments([...ws.getQuestions(['a1', 'a2', 'a3', 'a4', 'a5']).values()].map((x) => ({ doc: ws.docOf(x.id)!, title: x.title, body: x.body })));
+      const q4 = ws.getQuestion('a4')!;
+      const hits = want.searchDocument({ doc: ws.docOf('a4')!, title: q4.title, body: q4.body }, 20).map((h) => ws.idOfDoc(h.doc));
+      expect([...hits].sort()).toEqual(['a2', 'a5']);
+      expect(ws.poolQueries('en')[0]!.candidates).toEqual(hits);
+      expect(Bm25Index.load(ws.db).stats.analyzer).toBe('lucene-standard-stop'); // the workspace index is unchanged
+    } finally {
+      ws.close();
+    }
+    expect((await run('pool', 'create', w, '--name', 'x', '--queries', q, '--analyzer', 'nope')).code).toBe(2);
+  });
+});

@@ -1,0 +1,122 @@
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers';
+import { Bm25Index } from '../../bm25/bm25-index';
+import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-export';
+import { questionDocuments } from '../../bm25/queries';
+import { QPairsError } from '../../errors';
+import { checkWriteTarget } from '../../export/write';
+import { parse, requireString, UsageError } from '../args';
+import { ProgressBar } from '../progress';
+import { closeWorkspace, json, openWorkspace, type Out } from './common';
+
+/**
+ * `qpairs corpus export W --format tsv|jsonl OUT [--source S] [--json]`: the questions' texts as
+ * the BM25 index reads them (bm25/corpus-export.ts), streamed to a temporary file renamed onto
+ * OUT (`-`: standard output).
+ * `qpairs corpus index W [--analyzer NAME] [--json]`: rebuilds the workspace's BM25 index, with
+ * analyzer NAME from then on (default: the one it has; see bm25/analyzers.ts).
+ */
+export async function cmdCorpus(argv: string[], out: Out): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'export') return corpusExport(rest, out);
+  if (sub === 'index') return corpusIndex(rest, out);
+  throw new UsageError('usage: qpairs corpus export W --format tsv|jsonl OUT | qpairs corpus index W [--analyzer NAME]');
+}
+
+async function corpusExport(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, source: { type: 'string' }, json: { type: 'boolean' } });
+  const format = requireString(values.format, '--format tsv|jsonl');
+  if (!isCorpusFormat(format)) throw new UsageError(`unknown corpus format "${format}" (formats: ${CORPUS_FORMATS.join(', ')})`);
+  const [w, target, ...extra] = positionals;
+  if (!target) throw new UsageError('corpus export needs an output file OUT (or - for standard output)');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const ws = openWorkspace(w, { out });
+  try {
+    const lines = corpusLines(ws.db, format, values.source);
+    if (target === '-') {
+      try {
+        for (const chunk of batches(lines)) writeSync(1, chunk);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e; // the reader stopped (e.g. | head)
+      }
+      return 0;
+    }
+    checkWriteTarget(target, { protect: [ws.path] });
+    const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    let fd: number;
+    try {
+      fd = openSync(tmp, 'wx');
+    } catch (e) {
+      throw new QPairsError(`cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: target });
+    }
+    let n = 0;
+    const counted = function* (): Generator<string> {
+      for (const l of lines) {
+        n++;
+        yield l;
+      }
+    };
+    try {
+      for (const chunk of batches(counted())) writeSync(fd, chunk);
+      fsyncSync(fd);
+      closeSync(fd);
+      checkWriteTarget(target, { protect: [ws.path] });
+      renameSync(tmp, target);
+    } catch (e) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* already closed */
+      }
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* not there */
+      }
+      throw e;
+    }
+    if (values.json) out.log(json({ file: target, format, questions: n, source: values.source ?? null }));
+    else out.log(`exported ${n} questions${values.source !== undefined ? ` of source ${values.source}` : ''} to ${target} (${format})`);
+    return 0;
+  } finally {
+    ws.close();
+  }
+}
+
+/** Lines joined into chunks of 4096 lines, each line ending in a newline. */
+function* batches(lines: Iterable<string>): Generator<string> {
+  let buf: string[] = [];
+  for (const l of lines) {
+    buf.push(l);
+    if (buf.length === 4096) {
+      yield buf.join('\n') + '\n';
+      buf = [];
+    }
+  }
+  if (buf.length) yield buf.join('\n') + '\n';
+}
+
+async function corpusIndex(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, { analyzer: { type: 'string' }, json: { type: 'boolean' } });
+  const analyzer = values.analyzer;
+  if (analyzer !== undefined && !isAnalyzerName(analyzer)) throw new UsageError(`unknown analyzer "${analyzer}" (analyzers: ${ANALYZER_NAMES.join(', ')})`);
+  const ws = openWorkspace(positionals[0], { write: 'corpus index', out });
+  const bar = new ProgressBar('indexing');
+  try {
+    const chosen = analyzer ?? Bm25Index.storedAnalyzer(ws.db);
+    const idx = new Bm25Index({ analyzer: chosen });
+    const total = (ws.db.prepare(`SELECT count(*) FROM questions`).pluck().get() as number) ?? 0;
+    idx.addDocuments(questionDocuments(ws.db), { total, onProgress: (d, t) => bar.update(d, t) });
+    const r = idx.persist(ws.db, { compact: true });
+    bar.done();
+    const s = idx.stats;
+    if (values.json) out.log(json({ analyzer: chosen, lucene: ANALYZERS[chosen].lucene, questions: s.docs, terms: s.terms, postings: s.postings, bytes: r.bytes }));
+    else out.log(`indexed ${s.docs} questions with analyzer ${chosen} (${ANALYZERS[chosen].lucene}): ${s.terms} terms, ${s.postings} postings`);
+    return 0;
+  } finally {
+    bar.done();
+    closeWorkspace(ws);
+  }
+}

@@ -1,0 +1,129 @@
+import { MODEL_IDS } from '../../models/types';
+import { initBackend } from '../../models';
+import { trainModel, scorePool } from '../../training/train';
+import { describeDevOverlap } from '../../training/dev-overlap';
+import type { TrainingInfo } from '../../training/store';
+import { parse, requireString, optionalInt, UsageError } from '../args';
+import { ProgressBar } from '../progress';
+import { json, withWorkspace, type Out } from './common';
+
+const pct = (x: number): string => (100 * x).toFixed(2);
+
+/** The CV line: "CV MAP 76.51 (95% CI 72.10–80.92), MRR … over 5 folds × 2 repeats of 117 distinct questions". */
+export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
+  const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${pct(c[0])}–${pct(c[1])})` : '');
+  return (
+    `grouped CV MAP ${pct(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${pct(cv.MRR)}${ci(cv.ci.MRR)}: ${cv.folds} folds × ${cv.repeats} repeat${cv.repeats > 1 ? 's' : ''} ` +
+    `over ${cv.queries} training queries in ${cv.clusters} groups of near-duplicates (seed ${cv.seed}); ${cv.selection}`
+  );
+}
+
+/**
+ * `qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap]
+ * [--cv K [--repeats R]] [--epochs E] [--seed S] [--vectors word2vec.txt] [--json]`: trains a
+ * reranker on the workspace (with no --train-pool, on its user-marked duplicates), stores it,
+ * and scores the dev pool so `qpairs eval` reports it. Training queries that are dev queries are
+ * dropped unless --keep-overlap (and the output says how many and why); --cv K cross-validates
+ * over grouped folds first; without a dev pool or --cv, a seeded fifth of the training clusters
+ * is held out for early stopping. See src/main/training/train.ts.
+ */
+export async function cmdTrain(argv: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    model: { type: 'string' },
+    name: { type: 'string' },
+    'train-pool': { type: 'string', multiple: true },
+    'dev-pool': { type: 'string' },
+    'keep-overlap': { type: 'boolean' },
+    cv: { type: 'string' },
+    repeats: { type: 'string' },
+    epochs: { type: 'string' },
+    seed: { type: 'string' },
+    config: { type: 'string' },
+    vectors: { type: 'string' },
+    'max-extra-texts': { type: 'string' },
+    'max-extra-chars': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const model = requireString(values.model, `--model M (${MODEL_IDS.join(', ')})`);
+  const name = requireString(values.name, '--name NAME');
+  const epochs = optionalInt(values.epochs, '--epochs');
+  if (epochs !== undefined && epochs < 1) throw new UsageError('--epochs must be at least 1');
+  const seed = optionalInt(values.seed, '--seed');
+  const folds = optionalInt(values.cv, '--cv');
+  if (folds !== undefined && folds < 2) throw new UsageError('--cv needs at least 2 folds');
+  const repeats = optionalInt(values.repeats, '--repeats');
+  if (repeats !== undefined && folds === undefined) throw new UsageError('--repeats goes with --cv K');
+  if (repeats !== undefined && repeats < 1) throw new UsageError('--repeats must be at least 1');
+  if (values['keep-overlap'] && !values['dev-pool']) throw new UsageError('--keep-overlap goes with --dev-pool P (it keeps training queries that are dev queries)');
+  const maxTexts = optionalInt(values['max-extra-texts'], '--max-extra-texts');
+  const maxChars = optionalInt(values['max-extra-chars'], '--max-extra-chars');
+  if ((maxTexts ?? 0) < 0 || (maxChars ?? 0) < 0) throw new UsageError('--max-extra-texts and --max-extra-chars must be 0 or more');
+  const extraTexts = maxTexts !== undefined || maxChars !== undefined ? { maxTexts, maxChars } : undefined;
+  let config: Record<string, unknown> | undefined;
+  if (values.config) {
+    try {
+      config = JSON.parse(values.config) as Record<string, unknown>;
+    } catch {
+      throw new UsageError('--config needs a JSON object, e.g. \'{"hidden":200}\'');
+    }
+  }
+  return withWorkspace(positionals[0], async (ws) => {
+    const backend = await initBackend();
+    if (!values.json) out.log(`training ${model} as "${name}" on the ${backend} backend`);
+    const bar = new ProgressBar(`train ${name}`);
+    const ac = new AbortController();
+    const onSig = (): void => ac.abort();
+    process.once('SIGINT', onSig);
+    try {
+      const { report, training } = await trainModel(
+        ws,
+        {
+          model,
+          name,
+          trainPools: values['train-pool'] ?? [],
+          devPool: values['dev-pool'] ?? null,
+          epochs,
+          seed,
+          config,
+          vectors: values.vectors,
+          extraTexts,
+          keepOverlap: values['keep-overlap'] ?? false,
+          ...(folds !== undefined ? { cv: { folds, repeats } } : {}),
+        },
+        {
+          signal: ac.signal,
+          onProgress: (p) => {
+            const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
+            bar.update(p.step, p.steps, `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
+            if (p.step === p.steps && p.devMRR !== undefined && !values.json && !process.stderr.isTTY) {
+              out.err(`${p.phase ? `${p.phase}: ` : ''}epoch ${p.epoch}/${p.epochs}: loss ${p.loss.toFixed(4)}, dev MRR ${(100 * p.devMRR).toFixed(2)}, MAP ${(100 * (p.devMAP ?? 0)).toFixed(2)}`);
+            }
+          },
+        },
+      );
+      bar.done();
+      let scored: { pool: string; pairs: number } | null = null;
+      if (training.devPool) {
+        const s = await scorePool(ws, name, training.devPool, { signal: ac.signal });
+        scored = { pool: training.devPool, pairs: s.pairs };
+      }
+      if (values.json) out.log(json({ name, model, backend: report.backend, report, training, scored }));
+      else {
+        if (training.overlap) out.log(describeDevOverlap(training.overlap));
+        if (training.cv) out.log(describeCv(training.cv));
+        if (training.earlyStopping) out.log(`early stopping: ${training.earlyStopping.note}`);
+        out.log(`trained ${name} (${model}) in ${report.seconds.toFixed(1)} s on ${report.backend}: ${report.epochs} epochs, kept epoch ${report.bestEpoch}` +
+          (report.bestDevMRR !== undefined ? ` (${training.earlyStopping?.heldOutQueries ? 'held-out' : 'dev'} MRR ${pct(report.bestDevMRR)}, MAP ${pct(report.bestDevMAP ?? 0)})` : ''));
+        out.log(
+          `  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions, ` +
+            `${training.extraTexts ?? 0} answers as unlabeled text; ${report.examplesPerSecond.toFixed(0)} ${report.exampleUnit}/s`,
+        );
+        if (scored) out.log(`  scored pool ${scored.pool} as run "${name}" (${scored.pairs} pairs): see qpairs eval W --pool ${scored.pool}`);
+      }
+      return 0;
+    } finally {
+      bar.done();
+      process.off('SIGINT', onSig);
+    }
+  }, { write: 'train', out });
+}

@@ -1,0 +1,95 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPool, runImport } from '../engine/work';
+import { writeExport } from '../export';
+import { sourceLabels } from '../gold/state';
+import type { Workspace } from '../workspace/workspace';
+import { cleanupTemp, tempDir, tempWorkspace } from './test-helpers';
+
+afterEach(cleanupTemp);
+
+/** Questions with text (one body with a tab, a line break and quotes), a BM25 pool, gold labels. */
+async function labeledWorkspace(dir: string): Promise<Workspace> {
+  const ws = tempWorkspace();
+  const file = path.join(dir, 'q.jsonl');
+  const rows = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) =>
+    JSON.stringify({ id, title: `wifi ${id} drops`, body: i === 0 ? 'after suspend,\n"quoted"\tand tabbed' : `network ${i % 2 ? 'driver' : 'card'} ubuntu ${id}` }),
+  );
+  writeFileSync(file, rows.join('\n') + '\n');
+  await runImport(ws, 'questions-jsonl', [file]);
+  await createPool(ws, { name: 'p', queries: ['a', 'b'], depth: 3, scheme: 'binary' });
+  let k = 0;
+  for (const q of ws.poolQueries('p')) {
+    for (const c of q.candidates) ws.addLabel({ pool: 'p', queryId: q.queryId, candidateId: c, annotator: 'gold', value: k++ % 2 ? '1' : '0', origin: 't' });
+  }
+  return ws;
+}
+
+/** Every question of the pool (queries and candidates) with its title and body. */
+function poolTexts(ws: Workspace): Array<[string, string, string]> {
+  const ids = [...new Set(ws.poolQueries('p').flatMap((q) => [q.queryId, ...q.candidates]))].sort();
+  const qs = ws.getQuestions(ids);
+  return ids.map((id) => [id, qs.get(id)?.title ?? '(missing)', qs.get(id)?.body ?? '(missing)']);
+}
+
+function labels(ws: Workspace): Array<[string, string, string | undefined]> {
+  const src = sourceLabels(ws, 'p', 'gold');
+  return ws.poolQueries('p').flatMap((q) => q.candidates.map((c): [string, string, string | undefined] => [q.queryId, c, src.values.get(q.queryId)?.get(c)]));
+}
+
+describe('re-importing a gold export restores the questions (issue 13)', () => {
+  for (const [format, importAs] of [
+    ['jsonl', 'labels-jsonl'],
+    ['csv', 'labels-csv'],
+  ] as const) {
+    it(`${format}: export with text → fresh workspace → import → same questions, pairs and labels`, async () => {
+      const dir = tempDir();
+      const ws = await labeledWorkspace(dir);
+      const out = path.join(dir, `p.${format}`);
+      writeExport(ws, 'p', format, out);
+      const back = tempWorkspace();
+      expect(back.getQuestion('a')).toBeNull();
+      const report = await runImport(back, importAs, [out], { pool: 'p', scheme: 'binary' });
+      expect(back.poolQueries('p')).toEqual(ws.poolQueries('p'));
+      expect(poolTexts(back)).toEqual(poolTexts(ws));
+      expect(poolTexts(back).some(([, , body]) => body.includes('\t'))).toBe(true);
+      expect(labels(back)).toEqual(labels(ws));
+      expect(report.counts.questionsInserted).toBe(poolTexts(ws).length);
+      expect(report.counts.questionTextsKept).toBeUndefined();
+      // Without --source, the restored questions' source is the file's base name.
+      expect(back.getQuestion('a')?.source).toBe('p');
+    });
+  }
+
+  it('keeps a question the workspace holds with another text, counts and warns; ids-only exports insert nothing', async () => {
+    const dir = tempDir();
+    const ws = await labeledWorkspace(dir);
+    const out = path.join(dir, 'p.jsonl');
+    writeExport(ws, 'p', 'jsonl', out);
+    const back = tempWorkspace();
+    const qfile = path.join(dir, 'mine.jsonl');
+    writeFileSync(qfile, JSON.stringify({ id: 'a', title: 'my own title', body: 'my own body' }) + '\n');
+    await runImport(back, 'questions-jsonl', [qfile]);
+    const report = await runImport(back, 'labels-jsonl', [out], { pool: 'p', scheme: 'binary' });
+    expect(back.getQuestion('a')).toMatchObject({ title: 'my own title', body: 'my own body' });
+    expect(report.counts.questionTextsKept).toBe(1);
+    expect(report.warnings.join('\n')).toMatch(/1 questions have another text in the workspace than in the file \(e\.g\. a on line 1\)/);
+    expect(report.counts.questionsInserted).toBe(poolTexts(ws).length - 1);
+    expect(labels(back)).toEqual(labels(ws));
+
+    // A re-import of the same file changes nothing more.
+    const again = await runImport(back, 'labels-jsonl', [out], { pool: 'p', scheme: 'binary' });
+    expect(again.counts.questionsInserted).toBeUndefined();
+    expect(again.changedDocs).toEqual([]);
+
+    const ids = path.join(dir, 'ids.jsonl');
+    writeExport(ws, 'p', 'jsonl', ids, { text: false });
+    expect(readFileSync(ids, 'utf8')).not.toContain('query_title');
+    const bare = tempWorkspace();
+    const r = await runImport(bare, 'labels-jsonl', [ids], { pool: 'p', scheme: 'binary' });
+    expect(r.counts.questionsInserted).toBeUndefined();
+    expect(bare.getQuestion('a')).toBeNull();
+    expect(labels(bare)).toEqual(labels(ws));
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { FusedRanker } from './fused';
+import { loadModel } from './registry';
+import { modelSuite } from './model-suite';
+import { Rng } from './rng';
+import { syntheticData } from './test-data';
+import type { QText, RunScores } from './types';
+
+const SMALL = { ppmiDim: 8, ppmiMinCount: 1, ppmiWindow: 3, importanceRepeats: 2 };
+
+/** A noisy run that prefers same-topic candidates (topic = id prefix "t<k>"). */
+function topicRun(seed: number) {
+  const rng = new Rng(seed);
+  const cache = new Map<string, number>();
+  return (q: string, c: string) => {
+    const k = `${q}|${c}`;
+    if (!cache.has(k)) cache.set(k, (q.split('q')[0] === c.split('q')[0] ? 1 : 0) + rng.next() * 0.8);
+    return cache.get(k)!;
+  };
+}
+
+function withRun(fx: ReturnType<typeof syntheticData>) {
+  const run = topicRun(1);
+  const byQuery = new Map<string, Map<string, number>>();
+  const ids = [...fx.data.questions.keys()];
+  for (const q of ids) byQuery.set(q, new Map(ids.map((c) => [c, run(q, c)])));
+  fx.data.runs = { topic: byQuery };
+  return { ctx: (q: QText) => ({ runs: { topic: byQuery.get(q.id)! } as RunScores }) };
+}
+
+describe('fused (RankSVM)', () => {
+  modelSuite({ kind: 'fused', config: { ...SMALL, learner: 'ranksvm', C: 0.1 }, epochs: 20, tfjs: false, prepare: withRun });
+});
+
+describe('fused (LambdaMART)', () => {
+  modelSuite({ kind: 'fused', config: { ...SMALL, learner: 'lambdamart', minLeaf: 2, learningRate: 0.3 }, epochs: 15, tfjs: false, prepare: withRun });
+});
+
+describe('fused', () => {
+  it('keeps feature importance in the saved model: the informative run matters, the noise run does not', async () => {
+    const rng = new Rng(3);
+    const questions = new Map<string, QText>();
+    const positives: Array<[string, string]> = [];
+    const negatives: Array<[string, string]> = [];
+    const good = new Map<string, Map<string, number>>();
+    const noise = new Map<string, Map<string, number>>();
+    for (let q = 0; q < 30; q++) {
+      const qid = `q${q}`;
+      questions.set(qid, { id: qid, title: `query ${q}`, body: '' });
+      const g = new Map<string, number>();
+      const n = new Map<string, number>();
+      for (let c = 0; c < 6; c++) {
+        const cid = `q${q}c${c}`;
+        questions.set(cid, { id: cid, title: `cand ${c}`, body: '' });
+        const rel = c < 2;
+        (rel ? positives : negatives).push([qid, cid]);
+        g.set(cid, (rel ? 1 : 0) + rng.next());
+        n.set(cid, rng.next());
+      }
+      good.set(qid, g);
+      noise.set(qid, n);
+    }
+    const m = new FusedRanker({ ...SMALL, importanceRepeats: 3 });
+    await m.train({ questions, positives, negatives, randomPool: [], runs: { good, noise } }, { epochs: 30 });
+    const names = m.featureNames();
+    expect(names).toContain('ppmi:cos');
+    expect(names).toContain('meta:category');
+    const saved = m.save();
+    const imp = saved.meta!.importance as Array<{ feature: string; importance: number }>;
+    expect(imp.map((x) => x.feature)).toEqual(names);
+    const of = (f: string) => imp.find((x) => x.feature === f)!.importance;
+    expect(Math.max(of('run:good:rr'), of('run:good:minmax'))).toBeGreaterThan(0.05);
+    expect(Math.max(of('run:good:rr'), of('run:good:minmax'))).toBeGreaterThan(5 * Math.max(0, of('run:noise:rr'), of('run:noise:minmax')));
+    const q = questions.get('q0')!;
+    const cands = [...Array(6).keys()].map((c) => questions.get(`q0c${c}`)!);
+    const ctx = { runs: { good: good.get('q0')!, noise: noise.get('q0')! } };
+    const loaded = await loadModel(structuredClone(saved));
+    expect(loaded.score(q, cands, ctx)).toEqual(m.score(q, cands, ctx));
+    expect((loaded as FusedRanker).featureImportance()).toEqual(m.featureImportance());
+  });
+
+  it('same category and same asker features read the optional QText fields', async () => {
+    const fx = syntheticData(3);
+    const m = new FusedRanker({ ...SMALL, runs: [] });
+    await m.train(fx.data, { epochs: 2 });
+    const names = m.featureNames();
+    const q: QText = { id: 'mq', title: 'wifi router', body: 'signal', category: 'net', user: 'u1' };
+    const cands: QText[] = [
+      { id: 'mc1', title: 'wifi', body: 'router', category: 'net', user: 'u1' },
+      { id: 'mc2', title: 'wifi', body: 'router', category: 'cars', user: 'u2' },
+    ];
+    const raw = m.features(q, cands); // standardised: same order as the raw values
+    const cat = names.indexOf('meta:category');
+    const asker = names.indexOf('meta:asker');
+    expect(raw[0][cat]).toBeGreaterThan(raw[1][cat]);
+    expect(raw[0][asker]).toBeGreaterThan(raw[1][asker]);
+  });
+
+  it('rejects training data without labels, and scoring before training', async () => {
+    const fx = syntheticData(1);
+    const m = new FusedRanker(SMALL);
+    await expect(m.train({ ...fx.data, positives: [], negatives: [] })).rejects.toThrow(/no labeled pairs/);
+    expect(() => m.score(fx.dev.queries[0].query, fx.dev.queries[0].candidates)).toThrow(/not trained/);
+  });
+});

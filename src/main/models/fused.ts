@@ -1,0 +1,417 @@
+/**
+ * `fused`: learning to rank over per-pair features (fused-features.ts: runs such as the engine's
+ * rank and out-of-fold neural scores, lexical similarities, PPMI-SVD and skip-gram embedding
+ * cosines, metadata). Features are standardised, z = (f − μ)/σ over the training rows, then scored by
+ *
+ *  - learner 'ranksvm': s = w · z, w from the squared-hinge RankSVM on within-query pair differences
+ *    (ranksvm.ts); one epoch = one dual coordinate-descent sweep, loss = the primal objective / #pairs;
+ *  - learner 'lambdamart': s = Σ_t tree_t(z), boosted trees on LambdaRank gradients (lambdamart.ts);
+ *    one epoch = one tree, loss = mean pairwise logistic loss ln(1 + e^{−(s_i − s_j)}).
+ *
+ * With opts.dev the epoch with the best dev MRR is kept. After training, the within-query
+ * permutation importance of every feature on the training lists is kept in the saved meta
+ * (`meta.importance`, permutation-importance.ts).
+ *
+ * The PPMI-SVD vectors and document frequencies are fitted on the corpus (all questions + extra
+ * texts, no labels); the fit is memoised for the last corpus, so cross-validation folds over the
+ * same corpus fit once.
+ */
+import { QPairsError } from '../errors';
+import { evaluateRanker } from './dev-eval';
+import { BM25_TERMS, FusedFeaturizer, LEX_TERMS, unitRows, type FeatureResources, type UnitVectors } from './fused-features';
+import { lambdaMartScore, lambdaGradients, fitTree, treePredict, type Tree } from './lambdamart';
+import { corpusTexts, DocFreq } from './lexical';
+import { startingVectors } from './neural-common';
+import { permutationImportance } from './permutation-importance';
+import { ppmiSvdVectors } from './ppmi-svd';
+import { pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
+import { contentWords, STOP_WORDS, fnv1a, fullText, tokenize } from './text';
+import { runEpochs } from './train-loop';
+import type { QText, Ranker, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData } from './types';
+
+export type FusedConfig = {
+  /** Run names to use; null = every run present in the training data. */
+  runs: string[] | null;
+  learner: 'ranksvm' | 'lambdamart';
+  /** RankSVM: cost of a violated pair. */
+  C: number;
+  /** RankSVM: coordinate-descent sweeps; LambdaMART: trees. */
+  epochs: number;
+  learningRate: number;
+  maxLeaves: number;
+  minLeaf: number;
+  /** PPMI-SVD embedding features. */
+  ppmi: boolean;
+  ppmiDim: number;
+  ppmiWindow: number;
+  ppmiMinCount: number;
+  ppmiMaxVocab: number;
+  ppmiAlpha: number;
+  ppmiEigenPower: number;
+  /** Co-occurrences over content words only (stop words removed before windowing). */
+  ppmiContentOnly: boolean;
+  /** Project the questions' common direction out of every text vector. */
+  ppmiRemoveCommon: boolean;
+  /** Skip-gram mean-vector cosine (opts.embeddings, else skip-gram trained for `skipgramEpochs`). */
+  skipgram: boolean;
+  skipgramEpochs: number;
+  /** Same category / same asker features. */
+  metadata: boolean;
+  importanceRepeats: number;
+  seed: number;
+};
+
+export const FUSED_DEFAULTS: FusedConfig = {
+  runs: null,
+  learner: 'ranksvm',
+  // chosen by grouped CV on SemEval-2016 (scripts/bench/semeval-models.ts)
+  C: 0.001,
+  epochs: 200,
+  learningRate: 0.05,
+  maxLeaves: 6,
+  minLeaf: 20,
+  ppmi: true,
+  ppmiDim: 150,
+  ppmiWindow: 10,
+  ppmiMinCount: 3,
+  ppmiMaxVocab: 20_000,
+  ppmiAlpha: 0.75,
+  ppmiEigenPower: 0.5,
+  ppmiContentOnly: true,
+  ppmiRemoveCommon: false,
+  skipgram: false,
+  skipgramEpochs: 5,
+  metadata: true,
+  importanceRepeats: 5,
+  seed: 1,
+};
+
+interface CorpusFit {
+  key: string;
+  df: DocFreq;
+  dfBm25: DocFreq;
+  ppmi: UnitVectors | null;
+}
+let lastFit: CorpusFit | null = null;
+
+/** Document frequencies and PPMI-SVD vectors of a corpus (memoised for the last corpus + settings). */
+function fitCorpus(texts: readonly string[], cfg: FusedConfig, questionTexts: readonly QText[]): CorpusFit {
+  let h = 0;
+  for (const t of texts) h = (Math.imul(h, 31) + fnv1a(t)) >>> 0;
+  const key = JSON.stringify([texts.length, h, cfg.ppmi, cfg.ppmiDim, cfg.ppmiWindow, cfg.ppmiMinCount, cfg.ppmiMaxVocab, cfg.ppmiAlpha, cfg.ppmiEigenPower, cfg.ppmiContentOnly, cfg.ppmiRemoveCommon, cfg.seed]);
+  if (lastFit?.key === key) return lastFit;
+  const df = DocFreq.fit(texts, LEX_TERMS, 2);
+  const dfBm25 = DocFreq.fit(texts, BM25_TERMS, 1);
+  let ppmi: UnitVectors | null = null;
+  if (cfg.ppmi) {
+    const v = ppmiSvdVectors(
+      texts.map((t) => (cfg.ppmiContentOnly ? contentWords(tokenize(t)) : tokenize(t))),
+      { dim: cfg.ppmiDim, window: cfg.ppmiWindow, minCount: cfg.ppmiMinCount, maxVocab: cfg.ppmiMaxVocab, alpha: cfg.ppmiAlpha, eigenPower: cfg.ppmiEigenPower, seed: cfg.seed },
+    );
+    // the features average content words only: keep those rows
+    const keep = v.words.flatMap((w, i) => (STOP_WORDS.has(w) ? [] : [i]));
+    const data = new Float64Array(keep.length * v.dim);
+    keep.forEach((r, k) => data.set(v.data.subarray(r * v.dim, (r + 1) * v.dim), k * v.dim));
+    ppmi = unitRows(
+      keep.map((r) => v.words[r]),
+      v.dim,
+      data,
+    );
+  }
+  if (ppmi && cfg.ppmiRemoveCommon) {
+    const f = new FusedFeaturizer({ runNames: [], df, dfBm25, ppmi, skipgram: null, metadata: false });
+    ppmi.common = commonDirection(questionTexts.map((q) => f.meanVector(contentWords(tokenize(fullText(q))), ppmi!)), ppmi.dim);
+  }
+  lastFit = { key, df, dfBm25, ppmi };
+  return lastFit;
+}
+
+/**
+ * First right singular vector of the matrix whose rows are the given vectors (power iteration on
+ * XᵀX from the normalised mean, 50 steps), as Float32 with unit length.
+ */
+export function commonDirection(rows: readonly Float64Array[], dim: number): Float32Array {
+  let u = new Float64Array(dim);
+  for (const r of rows) for (let d = 0; d < dim; d++) u[d] += r[d];
+  for (let it = 0; it < 50; it++) {
+    const next = new Float64Array(dim);
+    for (const r of rows) {
+      let p = 0;
+      for (let d = 0; d < dim; d++) p += r[d] * u[d];
+      for (let d = 0; d < dim; d++) next[d] += p * r[d];
+    }
+    let n = 0;
+    for (let d = 0; d < dim; d++) n += next[d] * next[d];
+    n = Math.sqrt(n);
+    if (!(n > 0)) break;
+    for (let d = 0; d < dim; d++) next[d] /= n;
+    u = next;
+  }
+  return Float32Array.from(u);
+}
+
+export class FusedRanker implements Ranker {
+  readonly kind = 'fused' as const;
+  readonly config: FusedConfig;
+  private featurizer: FusedFeaturizer | null = null;
+  private mu = new Float64Array(0);
+  private sigma = new Float64Array(0);
+  private w: Float64Array = new Float64Array(0);
+  private trees: Tree[] = [];
+  private importance: Array<{ feature: string; importance: number }> = [];
+
+  constructor(config: Partial<FusedConfig> = {}) {
+    this.config = { ...FUSED_DEFAULTS, ...config };
+  }
+
+  featureNames(): string[] {
+    return this.featurizer?.names() ?? [];
+  }
+
+  /** Within-query permutation importance of each feature on the training lists (MAP drop). */
+  featureImportance(): Array<{ feature: string; importance: number }> {
+    return this.importance.map((x) => ({ ...x }));
+  }
+
+  /** RankSVM weights per feature (on standardised features); empty for LambdaMART. */
+  weights(): Record<string, number> {
+    const out: Record<string, number> = {};
+    if (this.config.learner === 'ranksvm') this.featureNames().forEach((n, i) => (out[n] = this.w[i] ?? 0));
+    return out;
+  }
+
+  /** Standardised feature rows of the candidates. */
+  features(query: QText, candidates: readonly QText[], ctx?: ScoreContext): number[][] {
+    if (!this.featurizer) throw new QPairsError('fused: the model is not trained');
+    return this.featurizer.rows(query, candidates, ctx?.runs).map((r) => r.map((x, k) => (x - this.mu[k]) / this.sigma[k]));
+  }
+
+  private scoreRow(z: ArrayLike<number>): number {
+    if (this.config.learner === 'lambdamart') return lambdaMartScore(this.trees, z);
+    let s = 0;
+    for (let k = 0; k < z.length; k++) s += z[k] * this.w[k];
+    return s;
+  }
+
+  async train(data: TrainingData, opts: TrainOptions = {}): Promise<TrainReport> {
+    const cfg = this.config;
+    // labeled lists by query
+    const groups = new Map<string, Map<string, boolean>>();
+    const add = (q: string, c: string, rel: boolean) => {
+      if (!data.questions.has(q) || !data.questions.has(c)) throw new QPairsError(`fused: pair (${q}, ${c}) names a question missing from the training data`, { record: `${q}/${c}` });
+      let g = groups.get(q);
+      if (!g) groups.set(q, (g = new Map()));
+      if (rel || !g.has(c)) g.set(c, rel);
+    };
+    for (const [q, c] of data.positives) add(q, c, true);
+    for (const [q, c] of data.negatives ?? []) add(q, c, false);
+    if (groups.size === 0) throw new QPairsError('fused: the training data has no labeled pairs', { reason: 'no labels' });
+    const runNames = cfg.runs ? [...cfg.runs] : Object.keys(data.runs ?? {}).sort();
+    const fit = fitCorpus(corpusTexts(data), cfg, [...data.questions.values()]);
+    let skipgram: UnitVectors | null = null;
+    if (cfg.skipgram) {
+      const wv = await startingVectors(data, opts, 100, cfg.skipgramEpochs, opts.seed ?? cfg.seed);
+      if (!wv) throw new QPairsError('fused: skip-gram features need word vectors (opts.embeddings or skipgramEpochs > 0)');
+      const keep = wv.words.flatMap((w, i) => (STOP_WORDS.has(w) ? [] : [i]));
+      const d = new Float32Array(keep.length * wv.dim);
+      keep.forEach((r, k) => d.set(wv.data.subarray(r * wv.dim, (r + 1) * wv.dim), k * wv.dim));
+      skipgram = unitRows(
+        keep.map((r) => wv.words[r]),
+        wv.dim,
+        d,
+      );
+    }
+    const res: FeatureResources = { runNames, df: fit.df, dfBm25: fit.dfBm25, ppmi: fit.ppmi, skipgram, metadata: cfg.metadata };
+    this.featurizer = new FusedFeaturizer(res);
+    const names = this.featurizer.names();
+    const F = names.length;
+    if (F === 0) throw new QPairsError('fused: the model has no features');
+    const raw: Array<{ rows: number[][]; rel: number[] }> = [];
+    for (const [qid, g] of groups) {
+      const cands = [...g.keys()].map((id) => data.questions.get(id)!);
+      const runs: Record<string, ReadonlyMap<string, number>> = {};
+      for (const r of runNames) {
+        const m = data.runs?.[r]?.get(qid);
+        if (m) runs[r] = m;
+      }
+      raw.push({ rows: this.featurizer.rows(data.questions.get(qid)!, cands, runs), rel: cands.map((c) => Number(g.get(c.id)!)) });
+    }
+    // standardisation (float32 precision, so a saved and reloaded model scores identically)
+    const all = raw.flatMap((l) => l.rows);
+    this.mu = new Float64Array(F);
+    this.sigma = new Float64Array(F).fill(1);
+    for (let k = 0; k < F; k++) {
+      let m = 0;
+      for (const r of all) m += r[k];
+      m /= all.length;
+      let v = 0;
+      for (const r of all) v += (r[k] - m) ** 2;
+      this.mu[k] = Math.fround(m);
+      this.sigma[k] = Math.fround(Math.sqrt(v / all.length)) || 1;
+    }
+    const lists: RankList[] = raw.map((l) => ({ rows: l.rows.map((r) => r.map((x, k) => (x - this.mu[k]) / this.sigma[k])), rel: l.rel }));
+    const usable = lists.filter((l) => l.rel.some((x) => x > 0) && l.rel.some((x) => x <= 0));
+    const epochs = opts.epochs ?? cfg.epochs;
+    const common = {
+      kind: this.kind,
+      backend: 'js',
+      epochs,
+      opts,
+      evalDev: () => evaluateRanker(this, opts.dev!),
+    };
+    let report: TrainReport;
+    if (cfg.learner === 'ranksvm') {
+      const diffs = pairwiseDifferences(usable);
+      const solver = new RankSvmSolver(diffs, F, cfg.C);
+      this.trees = [];
+      this.w = solver.w;
+      report = await runEpochs<Float64Array>({
+        ...common,
+        exampleUnit: 'pairs',
+        notes: [`features: ${names.join(', ')}`, `${usable.length} queries, ${diffs.length} pairs, RankSVM C = ${cfg.C}`],
+        planEpoch: () => ({
+          steps: 1,
+          runStep: () => {
+            solver.sweep();
+            return { loss: rankSvmObjective(solver.w, diffs, cfg.C) / Math.max(1, diffs.length), examples: diffs.length };
+          },
+        }),
+        snapshot: () => solver.w.slice(),
+        restore: (s) => solver.w.set(s),
+      });
+      this.w = solver.w.map(Math.fround);
+    } else {
+      const x = usable.flatMap((l) => l.rows);
+      const spans: Array<[number, number]> = [];
+      let off = 0;
+      for (const l of usable) spans.push([off, (off += l.rows.length)]);
+      const scores = new Float64Array(x.length);
+      const g = new Float64Array(x.length);
+      const h = new Float64Array(x.length);
+      this.trees = [];
+      report = await runEpochs<number>({
+        ...common,
+        exampleUnit: 'candidates',
+        notes: [`features: ${names.join(', ')}`, `${usable.length} queries, ${x.length} candidates, LambdaMART`],
+        planEpoch: () => ({
+          steps: 1,
+          runStep: () => {
+            usable.forEach((l, q) => {
+              const [a, b] = spans[q];
+              const r = lambdaGradients(scores.subarray(a, b), l.rel, 1);
+              g.set(r.lambda, a);
+              h.set(r.hess, a);
+            });
+            const tree = fitTree(x, g, h, { maxLeaves: cfg.maxLeaves, minLeaf: cfg.minLeaf });
+            tree.value = tree.value.map((v) => v * cfg.learningRate);
+            this.trees.push(tree);
+            for (let i = 0; i < x.length; i++) scores[i] += treePredict(tree, x[i]);
+            return { loss: pairwiseLogisticLoss(usable, spans, scores), examples: x.length };
+          },
+        }),
+        snapshot: () => this.trees.length,
+        restore: (n) => {
+          this.trees = this.trees.slice(0, n);
+        },
+      });
+    }
+    this.importance = permutationImportance(lists, (z) => this.scoreRow(z), names, { repeats: cfg.importanceRepeats, seed: cfg.seed });
+    report.notes = [...(report.notes ?? []), `importance: ${this.importance.map((x) => `${x.feature} ${(100 * x.importance).toFixed(2)}`).join(', ')}`];
+    return report;
+  }
+
+  score(query: QText, candidates: readonly QText[], ctx?: ScoreContext): number[] {
+    if (candidates.length === 0) return [];
+    return this.features(query, candidates, ctx).map((z) => this.scoreRow(z));
+  }
+
+  save(): SavedModel {
+    const f = this.featurizer;
+    if (!f) throw new QPairsError('fused: the model is not trained');
+    const weights: SavedModel['weights'] = {
+      w: { shape: [this.w.length], data: Float32Array.from(this.w) },
+      mu: { shape: [this.mu.length], data: Float32Array.from(this.mu) },
+      sigma: { shape: [this.sigma.length], data: Float32Array.from(this.sigma) },
+    };
+    const meta: Record<string, unknown> = {
+      runNames: f.res.runNames,
+      featureNames: f.names(),
+      importance: this.importance,
+      trees: this.trees,
+      metadata: f.res.metadata,
+    };
+    const vocab: string[] = [];
+    for (const [name, v] of [
+      ['ppmi', f.res.ppmi],
+      ['skipgram', f.res.skipgram],
+    ] as const) {
+      if (!v) continue;
+      weights[name] = { shape: [v.words.length, v.dim], data: v.data.slice() };
+      if (v.common) weights[`${name}Common`] = { shape: [v.dim], data: v.common.slice() };
+      vocab.push(...v.words);
+    }
+    for (const [name, d] of [
+      ['df', f.res.df],
+      ['dfBm25', f.res.dfBm25],
+    ] as const) {
+      const a = d.toSaved();
+      vocab.push(...a.vocab);
+      weights[name] = a.weights.df;
+      meta[name] = a.meta;
+    }
+    return { format: 1, kind: this.kind, config: { ...this.config }, weights, vocab, meta };
+  }
+
+  static load(saved: SavedModel): FusedRanker {
+    const r = new FusedRanker(saved.config as Partial<FusedConfig>);
+    const meta = saved.meta as {
+      runNames: string[];
+      importance: Array<{ feature: string; importance: number }>;
+      trees: Tree[];
+      metadata: boolean;
+      df: { numDocs: number; avgLen: number };
+      dfBm25: { numDocs: number; avgLen: number };
+    };
+    const vocab = saved.vocab ?? [];
+    let off = 0;
+    const take = (n: number) => vocab.slice(off, (off += n));
+    const vectors = (name: string): UnitVectors | null => {
+      const t = saved.weights[name];
+      if (!t) return null;
+      const common = saved.weights[`${name}Common`]?.data.slice();
+      return { words: take(t.shape[0]), dim: t.shape[1], data: t.data.slice(), ...(common ? { common } : {}) };
+    };
+    const ppmi = vectors('ppmi');
+    const skipgram = vectors('skipgram');
+    const df = DocFreq.fromSaved(take(saved.weights.df.shape[0]), saved.weights.df, meta.df);
+    const dfBm25 = DocFreq.fromSaved(take(saved.weights.dfBm25.shape[0]), saved.weights.dfBm25, meta.dfBm25);
+    r.featurizer = new FusedFeaturizer({ runNames: [...meta.runNames], df, dfBm25, ppmi, skipgram, metadata: meta.metadata });
+    r.w = Float64Array.from(saved.weights.w.data);
+    r.mu = Float64Array.from(saved.weights.mu.data);
+    r.sigma = Float64Array.from(saved.weights.sigma.data);
+    r.trees = structuredClone(meta.trees);
+    r.importance = meta.importance.map((x) => ({ ...x }));
+    return r;
+  }
+
+  dispose(): void {
+    this.featurizer?.clearCache();
+  }
+}
+
+/** Mean over pairs (y_i > y_j, same list) of ln(1 + e^{−(s_i − s_j)}). */
+function pairwiseLogisticLoss(lists: readonly RankList[], spans: ReadonlyArray<[number, number]>, scores: Float64Array): number {
+  let loss = 0;
+  let n = 0;
+  lists.forEach((l, q) => {
+    const a = spans[q][0];
+    for (let i = 0; i < l.rel.length; i++)
+      for (let j = 0; j < l.rel.length; j++) {
+        if (!(l.rel[i] > l.rel[j])) continue;
+        const d = scores[a + i] - scores[a + j];
+        loss += d > 0 ? Math.log1p(Math.exp(-d)) : -d + Math.log1p(Math.exp(d));
+        n++;
+      }
+  });
+  return n ? loss / n : 0;
+}

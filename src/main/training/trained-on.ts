@@ -1,0 +1,156 @@
+/**
+ * What a stored model was trained on, and which evaluated queries it saw.
+ *
+ * When a model is stored, every training query is recorded (table model_trained_on, migration
+ * 7): its id, the key of its normalised text and its MinHash signature. An evaluated query was
+ * seen by the model when a training query has the same id, the same normalised text, or a
+ * near-duplicate text (Jaccard ≥ NEAR_DUPLICATE_JACCARD over word 3-shingles). Near-duplicate
+ * candidates come from MinHash banding; a candidate is confirmed with the exact Jaccard of the
+ * current texts when the training question is still in the workspace with the text it had at
+ * training time, else (its text changed or it is gone) with the signatures' estimate.
+ */
+import {
+  bandRows,
+  estimatedJaccard,
+  exactJaccard,
+  fingerprint,
+  forEachBandCollision,
+  NEAR_DUPLICATE_JACCARD,
+  textKey,
+  type Fingerprint,
+  type OverlapItem,
+} from '../overlap';
+import type { Workspace } from '../workspace/workspace';
+
+/** How many of the evaluated queries a model was trained on ("trained on 50 of these 50 queries"). */
+export interface ModelOverlap {
+  trainedOn: number;
+  of: number;
+  /** Of trainedOn: by the same id, the same normalised text, a near-duplicate. */
+  sameId: number;
+  sameText: number;
+  nearDuplicate: number;
+}
+
+/** "trained on 50 of these 50 queries (50 same text)". */
+export function describeOverlap(o: ModelOverlap): string {
+  const why = [
+    o.sameId ? `${o.sameId} same id` : '',
+    o.sameText ? `${o.sameText} same text` : '',
+    o.nearDuplicate ? `${o.nearDuplicate} near-duplicate` : '',
+  ].filter(Boolean);
+  return `trained on ${o.trainedOn} of these ${o.of} queries${why.length ? ` (${why.join(', ')})` : ''}`;
+}
+
+function modelRowId(ws: Workspace, name: string): number | null {
+  const r = ws.stmt(`SELECT id FROM models WHERE name = ?`).get(name) as { id: number } | undefined;
+  return r?.id ?? null;
+}
+
+function signatureBlob(sig: Uint32Array): Buffer {
+  const b = Buffer.alloc(sig.length * 4);
+  for (let i = 0; i < sig.length; i++) b.writeUInt32LE(sig[i]!, i * 4);
+  return b;
+}
+
+function blobSignature(b: Buffer): Uint32Array {
+  const s = new Uint32Array(b.length / 4);
+  for (let i = 0; i < s.length; i++) s[i] = b.readUInt32LE(i * 4);
+  return s;
+}
+
+/** Records a stored model's training queries (replacing what was recorded for that name). */
+export function storeTrainedOn(ws: Workspace, model: string, queries: readonly OverlapItem[]): void {
+  const id = modelRowId(ws, model);
+  if (id === null) return;
+  ws.transaction(() => {
+    ws.stmt(`DELETE FROM model_trained_on WHERE model = ?`).run(id);
+    const ins = ws.stmt(`INSERT OR IGNORE INTO model_trained_on(model, query_id, text_hash, signature) VALUES (?, ?, ?, ?)`);
+    for (const q of queries) {
+      const f = fingerprint(q);
+      ins.run(id, q.id, textKey(f.text), f.shingles.length ? signatureBlob(f.signature) : Buffer.alloc(0));
+    }
+  });
+}
+
+interface TrainedOnRow {
+  id: string;
+  key: string;
+  signature: Uint32Array | null;
+}
+
+function trainedOnRows(ws: Workspace, modelId: number): TrainedOnRow[] {
+  return (ws.stmt(`SELECT query_id, text_hash, signature FROM model_trained_on WHERE model = ? ORDER BY rowid`).all(modelId) as Array<{
+    query_id: string;
+    text_hash: string;
+    signature: Buffer;
+  }>).map((r) => ({ id: r.query_id, key: r.text_hash, signature: r.signature.length ? blobSignature(r.signature) : null }));
+}
+
+/** The ids a model was trained on, in training order (empty for models stored before migration 7). */
+export function trainedOnIds(ws: Workspace, model: string): string[] {
+  const id = modelRowId(ws, model);
+  return id === null ? [] : trainedOnRows(ws, id).map((r) => r.id);
+}
+
+function questionItem(ws: Workspace, id: string): OverlapItem | null {
+  const q = ws.getQuestion(id);
+  return q ? { id, title: q.title, body: q.body } : null;
+}
+
+const cache = new WeakMap<Workspace, Map<string, ModelOverlap>>();
+
+/**
+ * How many of `evaluated` (query ids of the workspace) the stored model `model` was trained on;
+ * null when the model is unknown or was stored before training queries were recorded.
+ */
+export function modelOverlap(ws: Workspace, model: string, evaluated: readonly string[]): ModelOverlap | null {
+  const row = ws.stmt(`SELECT id, created, training FROM models WHERE name = ?`).get(model) as { id: number; created: string; training: string } | undefined;
+  if (!row) return null;
+  if ((JSON.parse(row.training) as { trainedOnQueries?: number }).trainedOnQueries === undefined) return null;
+  const items = evaluated.map((id) => questionItem(ws, id) ?? { id, title: '', body: '' });
+  const key = `${row.id}\u0001${row.created}\u0001${items.map((i) => `${i.id}\u0002${i.title}\u0002${i.body}`).join('\u0003')}`;
+  let byWs = cache.get(ws);
+  if (!byWs) cache.set(ws, (byWs = new Map()));
+  const hit = byWs.get(key);
+  if (hit) return hit;
+  const result = computeOverlap(ws, trainedOnRows(ws, row.id), items.map(fingerprint));
+  if (byWs.size > 200) byWs.clear();
+  byWs.set(key, result);
+  return result;
+}
+
+function computeOverlap(ws: Workspace, trained: readonly TrainedOnRow[], evals: readonly Fingerprint[]): ModelOverlap {
+  const ids = new Set(trained.map((t) => t.id));
+  const keys = new Set(trained.map((t) => t.key).filter(Boolean));
+  const reason: Array<'sameId' | 'sameText' | 'nearDuplicate' | null> = evals.map((e) =>
+    ids.has(e.id) ? 'sameId' : e.text && keys.has(textKey(e.text)) ? 'sameText' : null,
+  );
+  const signatures: Array<Uint32Array | null> = [
+    ...trained.map((t) => t.signature),
+    ...evals.map((e, j) => (reason[j] === null && e.shingles.length ? e.signature : null)),
+  ];
+  const n = trained.length;
+  const current = new Map<number, Fingerprint | null>();
+  const trainedText = (i: number): Fingerprint | null => {
+    if (!current.has(i)) {
+      const item = questionItem(ws, trained[i]!.id);
+      const f = item ? fingerprint(item) : null;
+      current.set(i, f && textKey(f.text) === trained[i]!.key ? f : null);
+    }
+    return current.get(i)!;
+  };
+  forEachBandCollision(signatures, bandRows(NEAR_DUPLICATE_JACCARD), (a, b) => {
+    if (a >= n || b < n) return;
+    const j = b - n;
+    if (reason[j] !== null) return;
+    const t = trainedText(a);
+    const jac = t ? exactJaccard(t.shingles, evals[j]!.shingles) : estimatedJaccard(trained[a]!.signature!, evals[j]!.signature);
+    if (jac >= NEAR_DUPLICATE_JACCARD) reason[j] = 'nearDuplicate';
+  });
+  const count = (r: string) => reason.filter((x) => x === r).length;
+  const sameId = count('sameId');
+  const sameText = count('sameText');
+  const nearDuplicate = count('nearDuplicate');
+  return { trainedOn: sameId + sameText + nearDuplicate, of: evals.length, sameId, sameText, nearDuplicate };
+}

@@ -9,8 +9,11 @@
  *
  * Pools: SemEval-2016 Task 3 subtask B — the 117 distinct training queries (train part1 + part2,
  * near-duplicates grouped) and the 50 dev queries, 10 candidates each, gold = PerfectMatch|Relevant.
- * Rankers: the forum's search engine order, tf-idf (word 1–3-grams), tf-idf (unigrams) and skip-gram
- * (SIF-averaged vectors trained on all the texts), all unsupervised, so no ranker saw the labels.
+ * Rankers: the forum's search engine order, tf-idf (word 1–3-grams), skip-gram (SIF-averaged vectors)
+ * and the denoising auto-encoder `dae` (both trained on all the texts, no labels), and the supervised
+ * `fused` ranker scored out of fold: on the training pool, grouped 5-fold cross-fitting (each query
+ * scored by a model trained on the other folds' clusters); on dev, trained on train part 2 (clean).
+ * So no ranker's score of a query comes from a model that saw its labels.
  * AskUbuntu dev (../shared/data/askubuntu) has only the Lucene BM25 run and no question text to
  * train a second ranker on, so there is nothing to compare there; it is reported as not run.
  */
@@ -22,7 +25,8 @@ import { fullMaps, simulateAnnotator, type SimulationResult } from '../../src/ma
 import { createModel, SkipGramRanker, type QText, type Ranker } from '../../src/main/models';
 import { meanInterval } from '../../src/main/stats/t-interval';
 import { findSharedData } from './real-text';
-import { isRelevant, loadSemEvalData, type SemOrg } from './semeval-data';
+import { groupedFolds } from '../../src/main/overlap';
+import { devSet, isRelevant, loadSemEvalData, trainingData, type SemEvalData, type SemOrg } from './semeval-data';
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -75,6 +79,26 @@ function summarise(order: QueryOrder, results: SimulationResult[]): Row {
   };
 }
 
+/** Out-of-fold fused scores: query id → candidate scores (in candidate order). */
+async function fusedOutOfFold(d: SemEvalData): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  const scoreWith = async (train: readonly SemOrg[], test: readonly SemOrg[]) => {
+    const m = await createModel('fused');
+    await m.train({ ...trainingData(d, train), runs: { engine: d.engine } }, { seed: 1 });
+    for (const q of devSet(d, test).queries) out.set(q.query.id, m.score(q.query, q.candidates, q.context));
+    m.dispose();
+  };
+  for (const fold of groupedFolds(d.clusterOf, 5, 1)) {
+    const held = new Set(fold);
+    await scoreWith(
+      d.distinct.filter((o) => !held.has(o.id)),
+      d.distinct.filter((o) => held.has(o.id)),
+    );
+  }
+  await scoreWith(d.part2, d.dev);
+  return out;
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now();
   const d = loadSemEvalData(path.join(findSharedData(), 'semeval2016-task3'));
@@ -82,16 +106,18 @@ async function main(): Promise<void> {
   const trainText = { questions: d.questions, positives: [], randomPool: [], extraTexts: d.comments };
   const tfidf3: Ranker = await createModel('tfidf');
   await tfidf3.train(trainText);
-  const tfidf1: Ranker = await createModel('tfidf', { maxN: 1 });
-  await tfidf1.train(trainText);
   const skipgram = new SkipGramRanker({});
   await skipgram.train(trainText);
-  console.log(`rankers trained on ${texts.length.toLocaleString('en-US')} questions + ${d.comments.length.toLocaleString('en-US')} comments in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const dae: Ranker = await createModel('dae');
+  await dae.train(trainText, { seed: 1 });
+  const fused = await fusedOutOfFold(d);
+  console.log(`rankers trained on ${texts.length.toLocaleString('en-US')} questions + ${d.comments.length.toLocaleString('en-US')} comments (fused out of fold) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const rankers = [
     { name: 'engine', score: (_q: QText, _c: QText[], o: SemOrg) => o.rel.map((r) => -r.rank) },
-    { name: 'tfidf-1-3', score: (q: QText, c: QText[]) => tfidf3.score(q, c) },
-    { name: 'tfidf-1', score: (q: QText, c: QText[]) => tfidf1.score(q, c) },
+    { name: 'tfidf', score: (q: QText, c: QText[]) => tfidf3.score(q, c) },
     { name: 'skipgram', score: (q: QText, c: QText[]) => skipgram.score(q, c) },
+    { name: 'dae', score: (q: QText, c: QText[]) => dae.score(q, c) },
+    { name: 'fused (out of fold)', score: (q: QText) => fused.get(q.id)! },
   ];
   const pools = [poolOf('SemEval-2016 train (117 distinct queries)', d.distinct, rankers), poolOf('SemEval-2016 dev (50 queries)', d.dev, rankers)];
   const out: Record<string, unknown> = {};

@@ -158,6 +158,7 @@ function compareLists(a: Map<string, Hit[]>, b: Map<string, Hit[]>): { identical
   return { identical, identicalUpToTies: upToTies, overlap: n ? overlap / n : 0, n };
 }
 
+/** The Lucene 8 jars LuceneBench and LuceneReference compile against (core, analyzers-common). */
 function luceneJars(): string[] | null {
   const dir = '/usr/share/java';
   if (!existsSync(dir)) return null;
@@ -295,8 +296,8 @@ function main(): void {
     else {
       const classes = path.join(tmp, 'classes');
       mkdirSync(classes, { recursive: true });
-      const src = path.join(root, 'tests', 'reference', 'LuceneBench.java');
-      const c = spawnSync('javac', ['-d', classes, '-cp', jars.join(':'), src], { encoding: 'utf8' });
+      const sources = ['LuceneBench.java', 'LuceneReference.java'].map((f) => path.join(root, 'tests', 'reference', f));
+      const c = spawnSync('javac', ['-d', classes, '-cp', jars.join(':'), ...sources], { encoding: 'utf8' });
       if (c.status !== 0) throw new Error(`javac failed:\n${c.stderr}`);
       const luceneTop = path.join(tmp, 'lucene-top20.tsv');
       const indexDir = path.join(tmp, 'lucene-index');

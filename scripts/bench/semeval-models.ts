@@ -15,7 +15,8 @@
  * The scikit-learn peer (tests/reference/semeval_peer.py, Debian python3-sklearn) runs on the same
  * folds (written to a JSON file) in the same run, when /usr/bin/python3 has sklearn.
  *
- *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused] [--neural bow-cnn,lstm]
+ *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae]
+ *                            [--neural bow-cnn,lstm]
  *                            [--select 2] [--report 3] [--no-peer] [--data DIR]
  *
  * Unlabeled text used for vocabularies/embeddings/idf: every question text and comment of the three
@@ -46,6 +47,8 @@ interface ModelSpec {
   /** Unsupervised models score every query the same way whatever the fold: trained once. */
   supervised: boolean;
   grid: Array<Record<string, unknown>>;
+  /** Unsupervised models whose scores are added as runs (features of `fused`), computed once on all the text. */
+  withRuns?: string[];
 }
 
 /** fused settings compared on the selection repeats (defaults: FUSED_DEFAULTS). */
@@ -65,6 +68,47 @@ const SPECS: Record<string, ModelSpec> = {
   fused: { name: 'fused', kind: 'fused', supervised: true, grid: FUSED_GRID },
 };
 for (const k of ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn']) SPECS[k] = { name: k, kind: k, supervised: true, grid: [{}] };
+// Issue 9's seed systems: unsupervised alone (trained once on all the text, no labels), and as a
+// feature (run) of the fused ranker with its chosen setting.
+SPECS['mnet-fisher'] = { name: 'mnet-fisher (M-NET + Fisher vectors, K = 16)', kind: 'mnet-fisher', supervised: false, grid: [{ components: 16 }] };
+SPECS['dae'] = { name: 'dae (denoising auto-encoder codes)', kind: 'dae', supervised: false, grid: [{}] };
+SPECS['fused+mnet-fisher'] = { name: 'fused + mnet-fisher run', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['mnet-fisher'] };
+SPECS['fused+dae'] = { name: 'fused + dae run', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['dae'] };
+SPECS['fused+dae+mnet-fisher'] = { name: 'fused + dae + mnet-fisher runs', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['dae', 'mnet-fisher'] };
+
+
+/** Unsupervised models are trained once per setting (their data — all the text, no labels — is the same in every fold). */
+const unsupervised = new Map<string, Ranker>();
+async function unsupervisedModel(d: SemEvalData, kind: string, config: Record<string, unknown>): Promise<Ranker> {
+  const key = `${kind} ${JSON.stringify(config)}`;
+  let m = unsupervised.get(key);
+  if (!m) {
+    const t0 = performance.now();
+    m = await createModel(kind, config);
+    // mnet-fisher trains its own (category-aware) skip-gram; the others may start from the shared vectors.
+    await m.train(trainingData(d, []), { embeddings: kind === 'mnet-fisher' ? undefined : (embeddings ?? undefined), seed: 1 });
+    console.error(`  ${kind} trained on the unlabeled text in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    unsupervised.set(key, m);
+  }
+  return m;
+}
+
+/** An unsupervised model's scores as a run over every query of the three files: query id → candidate id → score. */
+const runCache = new Map<string, Map<string, Map<string, number>>>();
+async function runOf(d: SemEvalData, kind: string): Promise<Map<string, Map<string, number>>> {
+  let run = runCache.get(kind);
+  if (!run) {
+    const m = await unsupervisedModel(d, SPECS[kind]!.kind, SPECS[kind]!.grid[0]!);
+    run = new Map();
+    for (const o of [...d.part1, ...d.part2, ...d.dev]) {
+      const cands = o.rel.map((r) => d.questions.get(r.id)!);
+      const scores = m.score(d.questions.get(o.id)!, cands);
+      run.set(o.id, new Map(cands.map((c, i) => [c.id, scores[i]!])));
+    }
+    runCache.set(kind, run);
+  }
+  return run;
+}
 
 let embeddings: WordVectors | null = null;
 
@@ -73,12 +117,21 @@ async function fitAndScore(d: SemEvalData, spec: ModelSpec, config: Record<strin
   let scoreOf: (q: DevSet['queries'][number]) => number[];
   let model: Ranker | null = null;
   if (spec.kind === 'engine') scoreOf = (q) => q.candidates.map((c) => q.context!.runs!.engine.get(c.id)!);
-  else {
+  else if (!spec.supervised) {
+    const m = await unsupervisedModel(d, spec.kind, config);
+    scoreOf = (q) => m.score(q.query, q.candidates, q.context);
+  } else {
+    const extra: Record<string, Map<string, Map<string, number>>> = {};
+    for (const k of spec.withRuns ?? []) extra[k] = await runOf(d, k);
     model = await createModel(spec.kind, config);
-    const data = { ...trainingData(d, train), runs: { engine: d.engine } };
+    const data = { ...trainingData(d, train), runs: { engine: d.engine, ...extra } };
     await model.train(data, { embeddings: embeddings ?? undefined, seed: 1 });
     const m = model;
-    scoreOf = (q) => m.score(q.query, q.candidates, q.context);
+    scoreOf = (q) => {
+      const runs = { ...q.context?.runs };
+      for (const [k, run] of Object.entries(extra)) runs[k] = run.get(q.query.id)!;
+      return m.score(q.query, q.candidates, { ...q.context, runs });
+    };
   }
   const aps = evalSet.queries.map((q) => apRr(rankOrder(scoreOf(q)).map((i) => q.relevant.has(q.candidates[i].id))).ap);
   model?.dispose();
@@ -102,6 +155,8 @@ async function cvRepeat(d: SemEvalData, spec: ModelSpec, config: Record<string, 
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 
 interface ModelResult {
+  /** Model id (the --models name, the key in --json). */
+  id: string;
   name: string;
   cvMAP: number;
   cvCI: [number, number] | null;
@@ -113,7 +168,7 @@ interface ModelResult {
   chosen?: string;
 }
 
-async function benchModel(d: SemEvalData, spec: ModelSpec, selectFolds: string[][][], reportFolds: string[][][]): Promise<ModelResult> {
+async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFolds: string[][][], reportFolds: string[][][]): Promise<ModelResult> {
   const t0 = performance.now();
   let config = spec.grid[0];
   let chosen: string | undefined;
@@ -147,6 +202,7 @@ async function benchModel(d: SemEvalData, spec: ModelSpec, selectFolds: string[]
     return r.value;
   };
   return {
+    id,
     name: spec.name,
     cvMAP: mean(perQuery),
     cvCI: ci(perQuery),
@@ -196,7 +252,7 @@ async function main() {
   const nSelect = Number(opt('select') ?? 2);
   const nReport = Number(opt('report') ?? 3);
   const k = 5;
-  const names = [...(opt('models') ?? 'engine,tfidf,ltr,fused').split(','), ...(opt('neural')?.split(',') ?? [])];
+  const names = [...(opt('models') ?? 'engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae').split(','), ...(opt('neural')?.split(',') ?? [])];
   for (const n of names) if (!SPECS[n]) throw new Error(`unknown model ${n} (known: ${Object.keys(SPECS).join(', ')})`);
   await initBackend();
   const selectFolds = Array.from({ length: nSelect }, (_, r) => groupedFolds(d.clusterOf, k, r + 1));
@@ -206,7 +262,7 @@ async function main() {
       `(${d.distinct.reduce((s, o) => s + o.rel.length, 0)} candidates); ${d.dev.length} dev queries; grouped ${k}-fold CV, ` +
       `${nSelect} selection + ${nReport} reporting repeats; backend ${backendName()}`,
   );
-  if (names.some((n) => ['ltr', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'skipgram'].includes(n))) {
+  if (names.some((n) => ['ltr', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'skipgram'].includes(n) || n.startsWith('fused+'))) {
     // skip-gram vectors of the unlabeled text (no labels), shared by ltr and the neural models
     const sg = new SkipGramRanker();
     await sg.train(trainingData(d, []));
@@ -215,7 +271,7 @@ async function main() {
   }
   const results: ModelResult[] = [];
   for (const n of names) {
-    const r = await benchModel(d, SPECS[n], selectFolds, reportFolds);
+    const r = await benchModel(d, n, SPECS[n], selectFolds, reportFolds);
     results.push(r);
     console.error(`${r.name}: CV ${pct(r.cvMAP)}${ciText(r.cvCI)}, clean dev ${pct(r.cleanDevMAP)}, leaky dev ${pct(r.leakyDevMAP)} (${r.seconds.toFixed(0)} s)`);
   }
@@ -247,7 +303,7 @@ async function main() {
       peer: typeof peer === 'string' ? { error: peer } : { cvMAP: peer.cvMAP, cleanDevMAP: peer.cleanDevMAP, cvCI: peer.cvCI, cleanDevCI: peer.cleanDevCI, leakyDevMAP: peer.leakyDevMAP },
       models: Object.fromEntries(
         results.map((r) => [
-          r.name,
+          r.id,
           { cvMAP: r.cvMAP, cvCI: r.cvCI, cleanDevMAP: r.cleanDevMAP, cleanDevCI: r.cleanDevCI, leakyDevMAP: r.leakyDevMAP, seconds: r.seconds, chosen: r.chosen },
         ]),
       ),

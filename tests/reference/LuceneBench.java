@@ -9,7 +9,7 @@
 // on disk (MMapDirectory, the default 16 MB RAM buffer and merge policy), timed from the first
 // addDocument to the end of commit; reading the file is not timed. Analyzer: StandardTokenizer →
 // EnglishPossessiveFilter → LowerCaseFilter → StopFilter(the 33 English stop words), the chain
-// of QPairs' default analyzer. Query = the query question's title + body through the same analyzer,
+// of QPairs' default analyzer (LuceneReference.analyzer, compiled with this file). Query = the query question's title + body through the same analyzer,
 // one SHOULD clause per distinct term boosted by its count (the same scores as one clause per
 // occurrence), BM25Similarity() defaults (k1 1.2, b 0.75), IndexSearcher.search(q, 21) with its
 // default collector (block-max WAND), the query's own document dropped from the hits → top 20.
@@ -22,9 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.*;
 import java.util.*;
 import org.apache.lucene.analysis.*;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.*;
 import org.apache.lucene.index.*;
@@ -33,17 +30,6 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.MMapDirectory;
 
 public class LuceneBench {
-  static final class StandardStopAnalyzer extends Analyzer {
-    @Override
-    protected TokenStreamComponents createComponents(String field) {
-      StandardTokenizer src = new StandardTokenizer();
-      TokenStream t = new EnglishPossessiveFilter(src);
-      t = new LowerCaseFilter(t);
-      t = new StopFilter(t, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
-      return new TokenStreamComponents(src, t);
-    }
-  }
-
   static long peakRssKb() throws IOException {
     for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
       if (line.startsWith("VmHWM:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
@@ -59,7 +45,7 @@ public class LuceneBench {
     Set<String> queryIds = new LinkedHashSet<>(Files.readAllLines(Paths.get(args[1]), StandardCharsets.UTF_8));
     queryIds.remove("");
     Map<String, String> queryText = new HashMap<>();
-    Analyzer analyzer = new StandardStopAnalyzer();
+    Analyzer analyzer = LuceneReference.analyzer("lucene-standard-stop");
     IndexWriterConfig cfg = new IndexWriterConfig(analyzer);
     cfg.setSimilarity(new BM25Similarity());
     cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE);

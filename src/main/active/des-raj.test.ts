@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desRajMean, plainMean, type Draw } from './des-raj';
+import { assistedMean, desRajMean, plainMean, type Draw } from './des-raj';
 
 /**
  * Brute force: every possible sequence of n draws under an adaptive rule (the next unit's
@@ -62,6 +62,38 @@ describe('desRajMean', () => {
       }
     });
   }
+
+  for (const n of [1, 2, 3]) {
+    it(`the model-assisted estimator is unbiased with predictions that depend on the draws so far, n = ${n} (exhaustive)`, () => {
+      // Predictions made before each draw from what was seen: deliberately poor and history-dependent.
+      const predict = (seen: readonly number[], u: number) => 0.4 + 0.1 * (u % 3) - (seen.length ? 0.5 * seen[seen.length - 1]! : 0);
+      const seqs = enumerate(y, n, adaptive);
+      let expected = 0;
+      let trueVar = 0;
+      let varEstimate = 0;
+      for (const q of seqs) {
+        // Rebuild the sequence of units from the values (all distinct) to recompute the predictions.
+        const units = q.draws.map((d) => y.indexOf(d.y));
+        const draws = q.draws.map((d, t) => {
+          const seen = units.slice(0, t).map((u) => y[u]!);
+          const remaining = y.map((_, u) => u).filter((u) => !units.slice(0, t).includes(u));
+          return { ...d, predicted: predict(seen, units[t]!), predictedRemaining: remaining.reduce((s, u) => s + predict(seen, u), 0) };
+        });
+        const est = assistedMean(draws, N);
+        expected += q.prob * est.mean;
+        trueVar += q.prob * (est.mean - truth) ** 2;
+        if (n >= 2) varEstimate += q.prob * est.se ** 2;
+      }
+      expect(expected).toBeCloseTo(truth, 12);
+      if (n >= 2) expect(varEstimate).toBeCloseTo(trueVar, 12);
+    });
+  }
+
+  it('with exact predictions the model-assisted estimate is exact after one draw', () => {
+    const total = y.reduce((s, v) => s + v, 0);
+    const r = assistedMean([{ y: y[2]!, p: 0.3, predicted: y[2]!, predictedRemaining: total }], N);
+    expect(r.mean).toBeCloseTo(truth, 12);
+  });
 
   it('the plain mean under the same adaptive rule is biased (why the estimator exists)', () => {
     const seqs = enumerate(y, 2, adaptive);

@@ -41,17 +41,57 @@ export interface MeanEstimate {
 
 /** Des Raj's estimate of the population mean of N units from ordered draws (see the file comment). */
 export function desRajMean(draws: readonly Draw[], populationSize: number): MeanEstimate {
-  const n = draws.length;
-  if (!Number.isInteger(populationSize) || populationSize < 1) throw new QPairsError(`desRajMean: population size must be a positive integer, got ${populationSize}`);
-  if (n > populationSize) throw new QPairsError(`desRajMean: ${n} draws from a population of ${populationSize}`);
+  return desRajLike(
+    draws.map((d) => d.y),
+    draws.map((d, t) => {
+      if (!(d.p > 0 && d.p <= 1)) throw new QPairsError(`desRajMean: draw ${t + 1} has probability ${d.p}, not in (0, 1]`);
+      return d.y / d.p;
+    }),
+    populationSize,
+  );
+}
+
+export interface AssistedDraw extends Draw {
+  /** The prediction of this unit's value, made before it was drawn. */
+  predicted: number;
+  /** Σ of the predictions (made before this draw) over the units remaining at this draw, the drawn one included. */
+  predictedRemaining: number;
+}
+
+/**
+ * Model-assisted version of Des Raj's estimator: the remaining units' total is estimated by their
+ * predictions plus the drawn unit's prediction error scaled by its draw probability,
+ *
+ *   Z_t = Σ_{i<t} y_{u_i} + Σ_{j remaining at t} ŷ_j + (y_{u_t} − ŷ_{u_t}) / p_t(u_t),
+ *
+ * so E[Z_t | draws 1..t−1] = T for any predictions fixed before draw t (their errors are what is
+ * sampled, as in difference estimators; ŷ ≡ 0 gives Des Raj). Mean and standard error as in
+ * desRajMean. With good predictions the Z_t barely move, so the estimate settles with far fewer draws;
+ * a unit whose value is known in advance (ŷ = y, e.g. a query on which every ranker orders the
+ * candidates alike, whose AP differences are 0 whatever the labels) adds no variance at all.
+ */
+export function assistedMean(draws: readonly AssistedDraw[], populationSize: number): MeanEstimate {
+  return desRajLike(
+    draws.map((d) => d.y),
+    draws.map((d, t) => {
+      if (!(d.p > 0 && d.p <= 1)) throw new QPairsError(`assistedMean: draw ${t + 1} has probability ${d.p}, not in (0, 1]`);
+      return d.predictedRemaining + (d.y - d.predicted) / d.p;
+    }),
+    populationSize,
+  );
+}
+
+/** Mean and SE of Z_t = Σ_{i<t} y_i + rest_t over the draws (see desRajMean). */
+function desRajLike(y: readonly number[], rest: readonly number[], populationSize: number): MeanEstimate {
+  const n = y.length;
+  if (!Number.isInteger(populationSize) || populationSize < 1) throw new QPairsError(`population size must be a positive integer, got ${populationSize}`);
+  if (n > populationSize) throw new QPairsError(`${n} draws from a population of ${populationSize}`);
   if (n === 0) return { mean: Number.NaN, se: Number.NaN, n: 0 };
   const z = new Float64Array(n);
   let before = 0;
   for (let t = 0; t < n; t++) {
-    const { y, p } = draws[t]!;
-    if (!(p > 0 && p <= 1)) throw new QPairsError(`desRajMean: draw ${t + 1} has probability ${p}, not in (0, 1]`);
-    z[t] = before + y / p;
-    before += y;
+    z[t] = before + rest[t]!;
+    before += y[t]!;
   }
   let total = 0;
   for (let t = 0; t < n; t++) total += z[t]!;

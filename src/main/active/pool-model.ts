@@ -75,3 +75,20 @@ export class RelevanceModel {
     return out;
   }
 }
+
+/**
+ * Each ranker's expected AP on a query under the relevance model: the mean over `samples` relevance
+ * draws (candidates independent, P(relevant) from `model`). The predictions of the model-assisted
+ * estimator (des-raj.ts assistedMean). A query on which every ranker orders the candidates alike gets
+ * the same prediction for all, and the AP differences there are exactly 0 whatever the labels.
+ */
+export function predictedAps(q: ActiveQuery, model: RelevanceModel, rng: () => number, samples = 32): number[] {
+  const p = model.predict(q);
+  const sums = new Array<number>(q.rankings.length).fill(0);
+  const rel = new Array<boolean>(q.size);
+  for (let m = 0; m < samples; m++) {
+    for (let c = 0; c < q.size; c++) rel[c] = rng() < p[c]!;
+    apsOf(q, rel).forEach((ap, r) => (sums[r]! += ap));
+  }
+  return sums.map((x) => x / samples);
+}

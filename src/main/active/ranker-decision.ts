@@ -6,19 +6,27 @@
  * with n − 1 degrees of freedom, SE from the estimator in use). So a team can stop labeling.
  *
  * Estimator: for a random or fixed order the plain mean of the labeled queries; for an adaptive
- * order Des Raj's unbiased estimator over the ordered draws (des-raj.ts), which is linear in the
- * values, so differences of estimates are estimates of differences. Once every query is labeled,
+ * order Des Raj's unbiased estimator over the ordered draws (des-raj.ts), model-assisted when the
+ * draws carry predictions (assistedMean); both are linear in the values, so differences of
+ * estimates are estimates of differences. Once every query is labeled,
  * the exact means (standard error 0).
  */
 import { holm } from '../stats/holm';
 import { studentTTwoSidedP } from '../stats/special';
-import { desRajMean, plainMean, type MeanEstimate } from './des-raj';
+import { assistedMean, desRajMean, plainMean, type MeanEstimate } from './des-raj';
 
 export interface LabeledDraw {
   /** AP of each ranker on the query. */
   aps: readonly number[];
   /** Probability the query was drawn with; null for random/fixed orders (plain mean). */
   p: number | null;
+  /**
+   * Adaptive orders with predictions (des-raj.ts assistedMean): each ranker's predicted AP on this
+   * query, and the sum of the predictions over the queries remaining at this draw (this one included),
+   * both made before the draw.
+   */
+  predicted?: readonly number[];
+  predictedRemaining?: readonly number[];
 }
 
 export interface RankerStanding {
@@ -31,7 +39,8 @@ export interface RankerStanding {
   z: number[][];
 }
 
-function estimate(draws: readonly LabeledDraw[], values: readonly number[], populationSize: number): MeanEstimate {
+/** `pick` turns a per-ranker vector into the quantity estimated (one ranker's AP, or a difference). */
+function estimate(draws: readonly LabeledDraw[], values: readonly number[], populationSize: number, pick: (v: readonly number[]) => number): MeanEstimate {
   if (draws.length === populationSize) {
     // Every query is labeled: the mean is known exactly.
     let s = 0;
@@ -39,6 +48,11 @@ function estimate(draws: readonly LabeledDraw[], values: readonly number[], popu
     return { mean: s / populationSize, se: 0, n: populationSize };
   }
   if (draws.every((d) => d.p === null)) return plainMean(values, populationSize);
+  if (draws.every((d) => d.predicted && d.predictedRemaining))
+    return assistedMean(
+      draws.map((d, i) => ({ y: values[i]!, p: d.p ?? 1, predicted: pick(d.predicted!), predictedRemaining: pick(d.predictedRemaining!) })),
+      populationSize,
+    );
   return desRajMean(
     draws.map((d, i) => ({ y: values[i]!, p: d.p ?? 1 })),
     populationSize,
@@ -54,6 +68,7 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
         draws,
         draws.map((d) => d.aps[r]!),
         populationSize,
+        (v) => v[r]!,
       ),
     );
   let best = 0;
@@ -68,6 +83,7 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
         draws,
         draws.map((x) => x.aps[r]! - x.aps[s]!),
         populationSize,
+        (v) => v[r]! - v[s]!,
       );
       const zz = d.mean === 0 ? 0 : d.se > 0 ? Math.abs(d.mean) / d.se : Number.isNaN(d.se) ? 0 : Infinity;
       z[r]![s] = z[s]![r] = zz;

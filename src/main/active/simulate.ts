@@ -8,7 +8,7 @@
  * The annotator labels a whole query at a time (all its candidates), as in the thesis recipe.
  */
 import { mulberry32 } from '../stats/random';
-import { apsOf, RelevanceModel, type ActiveQuery } from './pool-model';
+import { apsOf, predictedAps, RelevanceModel, type ActiveQuery } from './pool-model';
 import { drawIndex, orderWeights, selectionProbabilities, type QueryOrder } from './query-order';
 import { kendallTau, rankerStanding, type LabeledDraw } from './ranker-decision';
 
@@ -67,9 +67,14 @@ export function simulateAnnotator(
   while (remaining.length > 0) {
     let pick: number;
     let p: number | null = null;
+    let predicted: number[] | undefined;
+    let predictedRemaining: number[] | undefined;
     if (order === 'pool') pick = 0;
     else if (order === 'random') pick = Math.floor(rng() * remaining.length);
     else {
+      // Predictions for the model-assisted estimator, made before the draw.
+      const preds = remaining.map((i) => predictedAps(queries[i]!, model, mcRng, opts.samples));
+      predictedRemaining = preds[0]!.map((_, r) => preds.reduce((s, x) => s + x[r]!, 0));
       const w = orderWeights(
         order,
         remaining.map((i) => queries[i]!),
@@ -80,12 +85,13 @@ export function simulateAnnotator(
       const probs = selectionProbabilities(w, opts.epsilon ?? 0.1);
       pick = drawIndex(probs, rng());
       p = probs[pick]!;
+      predicted = preds[pick];
     }
     const qi = remaining.splice(pick, 1)[0]!;
     const q = queries[qi]!;
     const rel = gold[qi]! as boolean[];
     model.observe(q, rel);
-    draws.push({ aps: apsOf(q, rel), p });
+    draws.push({ aps: apsOf(q, rel), p, ...(predicted ? { predicted, predictedRemaining } : {}) });
     labels += q.size;
     labelsAfterStep.push(labels);
     const standing = rankerStanding(draws, N, alpha);

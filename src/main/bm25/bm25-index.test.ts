@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CancelledError, QPairsError } from '../errors';
 import { Bm25Index, type Bm25Document } from './bm25-index';
-import { BM25_SCHEMA_SQL } from './schema';
+import { BM25_SCHEMA_SQL } from '../workspace/migrations';
 import { randomCorpus } from './test-corpus';
 import { decodeLength, encodeLength } from './length-norm';
 

@@ -1,6 +1,6 @@
 /**
  * In-memory BM25 inverted index over question title + body, persisted in the workspace database
- * as append-only segments (see ./schema.ts).
+ * as append-only segments (tables and layout: src/main/workspace/migrations.ts, migration 1).
  *
  * Scoring is Lucene's BM25Similarity (Lucene >= 8), with these parameters (defaults k1 = 1.2,
  * b = 0.75), for a query q and document d:

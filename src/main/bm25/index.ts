@@ -14,5 +14,4 @@ export {
   type ProgressOptions,
 } from './bm25-index';
 export { topKForQueries, questionDocuments, syncWithQuestions, type QueryHits, type SyncResult } from './queries';
-export { BM25_SCHEMA_SQL } from './schema';
 export { tokenizeForHighlight } from './highlight';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { QPairsError } from '../errors';
 import { Bm25Index } from './bm25-index';
 import { questionDocuments, syncWithQuestions, topKForQueries } from './queries';
-import { BM25_SCHEMA_SQL } from './schema';
+import { BM25_SCHEMA_SQL } from '../workspace/migrations';
 
 const QUESTIONS_SQL = `CREATE TABLE questions(doc INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, source TEXT NOT NULL,
   title TEXT NOT NULL, body TEXT NOT NULL, tags TEXT NOT NULL, author TEXT, created TEXT, category TEXT) STRICT;`;

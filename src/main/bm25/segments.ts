@@ -1,5 +1,5 @@
 /**
- * Reading and writing persisted index segments (layout documented in ./schema.ts).
+ * Reading and writing persisted index segments (layout documented with the tables, migration 1 in src/main/workspace/migrations.ts).
  * Pure storage code: no BM25 logic here.
  */
 import type { Database } from 'better-sqlite3';

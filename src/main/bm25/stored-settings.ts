@@ -1,6 +1,6 @@
 /**
  * Which analyzer and tokenizer settings a persisted BM25 index was built with (bm25_meta, see
- * ./schema.ts), and whether it is outdated: built by a QPairs before the Lucene-parity analyzers
+ * src/main/workspace/migrations.ts), and whether it is outdated: built by a QPairs before the Lucene-parity analyzers
  * (tokenizer signature other than v2) or in another segment format. An outdated index is rebuilt
  * (Bm25Index.load gives an empty index; an import starts it over), keeping the workspace's analyzer.
  */

@@ -21,7 +21,8 @@ import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
 import { corpusTexts } from './lexical';
 import { Rng } from './rng';
-import { contentWords, fullText, textKey, tokenize } from './text';
+import { QuestionVectors } from './question-vectors';
+import { contentWords, fullText, tokenize } from './text';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 
@@ -71,7 +72,7 @@ export class DaeRanker implements Ranker {
   private index = new Map<string, number>();
   private p: DaeWeights = { w: new Float32Array(0), w2: new Float32Array(0), b: new Float32Array(0), c: new Float32Array(0) };
   private meanCode = new Float32Array(0);
-  private cache = new Map<string, Float32Array>();
+  private readonly cache = new QuestionVectors<Float32Array>((q) => this.computeCode(q));
 
   constructor(config: Partial<DaeConfig> = {}) {
     this.config = { ...DAE_DEFAULTS, ...config };
@@ -106,36 +107,27 @@ export class DaeRanker implements Ranker {
 
   /** The mean-centred, L2-normalised code of a question (zeros when it has no known word). */
   code(q: QText): Float32Array {
-    const key = textKey(q);
-    let e = this.cache.get(key);
-    if (!e) {
-      const H = this.config.hidden;
-      const ids = this.present(fullText(q));
-      e = new Float32Array(H);
-      if (ids.length > 0) {
-        this.encodeIds(ids, e);
-        let n = 0;
-        for (let j = 0; j < H; j++) {
-          e[j]! -= this.meanCode[j]!;
-          n += e[j]! * e[j]!;
-        }
-        n = Math.sqrt(n);
-        if (n > 0) for (let j = 0; j < H; j++) e[j]! /= n;
-      }
-      if (this.cache.size > 20_000) this.cache.clear();
-      this.cache.set(key, e);
+    return this.cache.of(q);
+  }
+
+  private computeCode(q: QText): Float32Array {
+    const H = this.config.hidden;
+    const ids = this.present(fullText(q));
+    const e = new Float32Array(H);
+    if (ids.length === 0) return e;
+    this.encodeIds(ids, e);
+    let n = 0;
+    for (let j = 0; j < H; j++) {
+      e[j]! -= this.meanCode[j]!;
+      n += e[j]! * e[j]!;
     }
+    n = Math.sqrt(n);
+    if (n > 0) for (let j = 0; j < H; j++) e[j]! /= n;
     return e;
   }
 
   score(query: QText, candidates: readonly QText[]): number[] {
-    const a = this.code(query);
-    return candidates.map((c) => {
-      const b = this.code(c);
-      let s = 0;
-      for (let j = 0; j < a.length; j++) s += a[j]! * b[j]!;
-      return s;
-    });
+    return this.cache.scores(query, candidates);
   }
 
   async train(data: TrainingData, opts: TrainOptions = {}): Promise<TrainReport> {

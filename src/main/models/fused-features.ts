@@ -18,7 +18,7 @@
  *  - metadata: same category (when the query has one; else the share of C in c's category, the
  *    forum's own topic signal) and same asker (0 when unknown).
  */
-import { DocFreq, sparseDot, terms, tfidfVector } from './lexical';
+import { bm25Counts, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
 import { contentWords, countMap, fullText, textKey, tokenize } from './text';
 import type { QText, RunScores } from './types';
 
@@ -68,17 +68,6 @@ export function coverage(a: ReadonlySet<string>, b: ReadonlySet<string>): number
   return inter / a.size;
 }
 
-/** BM25 (k1 = 1.2, b = 0.75) of query terms against a document given its term counts and length. */
-export function bm25Counts(queryTerms: readonly string[], tf: ReadonlyMap<string, number>, dl: number, df: DocFreq, k1 = 1.2, b = 0.75): number {
-  const avg = df.avgLen || 1;
-  let s = 0;
-  for (const t of new Set(queryTerms)) {
-    const f = tf.get(t);
-    if (!f) continue;
-    s += (df.bm25Idf(t) * f * (k1 + 1)) / (f + k1 * (1 - b + (b * dl) / avg));
-  }
-  return s;
-}
 
 /** Rows scaled to unit length (zero rows stay zero), as Float32. */
 export function unitRows(words: string[], dim: number, data: ArrayLike<number>): UnitVectors {

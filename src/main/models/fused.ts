@@ -65,7 +65,7 @@ export const FUSED_DEFAULTS: FusedConfig = {
   runs: null,
   learner: 'ranksvm',
   // chosen by grouped CV on SemEval-2016 (scripts/bench/semeval-models.ts)
-  C: 0.001,
+  C: 0.0003,
   epochs: 200,
   learningRate: 0.05,
   maxLeaves: 6,

@@ -105,8 +105,11 @@ export function sparseDot(a: ReadonlyMap<string, number>, b: ReadonlyMap<string,
 }
 
 export function bm25(queryTerms: readonly string[], docTerms: readonly string[], df: DocFreq, k1 = 1.2, b = 0.75): number {
-  const tf = countMap(docTerms);
-  const dl = docTerms.length;
+  return bm25Counts(queryTerms, countMap(docTerms), docTerms.length, df, k1, b);
+}
+
+/** BM25 (k1 = 1.2, b = 0.75) of query terms against a document given its term counts and length. */
+export function bm25Counts(queryTerms: readonly string[], tf: ReadonlyMap<string, number>, dl: number, df: DocFreq, k1 = 1.2, b = 0.75): number {
   const avg = df.avgLen || 1;
   let s = 0;
   for (const t of new Set(queryTerms)) {

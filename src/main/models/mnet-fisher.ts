@@ -22,7 +22,8 @@ import { fitDiagonalGmm, type DiagonalGmm } from './gmm';
 import { Rng } from './rng';
 import { SkipGramRanker, SKIPGRAM_DEFAULTS } from './skipgram';
 import { checkAbort, nextTick } from './train-loop';
-import { fullText, textKey, tokenize } from './text';
+import { QuestionVectors } from './question-vectors';
+import { fullText, tokenize } from './text';
 import type { EpochRecord, QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
 
 export type MnetFisherConfig = {
@@ -74,7 +75,7 @@ export class MnetFisherRanker implements Ranker {
   private vectors = new Float32Array(0);
   private gmm32: { weights: Float32Array; means: Float32Array; variances: Float32Array } | null = null;
   private gmm: DiagonalGmm | null = null;
-  private cache = new Map<string, Float64Array>();
+  private readonly cache = new QuestionVectors<Float64Array>((q) => this.computeFisher(q));
 
   constructor(config: Partial<MnetFisherConfig> = {}) {
     this.config = { ...MNET_FISHER_DEFAULTS, ...config };
@@ -111,26 +112,17 @@ export class MnetFisherRanker implements Ranker {
 
   /** The question's Fisher vector (2·K·dim values, unit length; zeros without known words). */
   fisher(q: QText): Float64Array {
+    return this.cache.of(q);
+  }
+
+  private computeFisher(q: QText): Float64Array {
     if (!this.gmm) throw new QPairsError('mnet-fisher: the model is not trained');
-    const key = textKey(q);
-    let v = this.cache.get(key);
-    if (!v) {
-      const { x, n } = this.bag(fullText(q));
-      v = fisherVector(this.gmm, x, n, { power: this.config.power });
-      if (this.cache.size > 20_000) this.cache.clear();
-      this.cache.set(key, v);
-    }
-    return v;
+    const { x, n } = this.bag(fullText(q));
+    return fisherVector(this.gmm, x, n, { power: this.config.power });
   }
 
   score(query: QText, candidates: readonly QText[]): number[] {
-    const a = this.fisher(query);
-    return candidates.map((c) => {
-      const b = this.fisher(c);
-      let s = 0;
-      for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-      return s;
-    });
+    return this.cache.scores(query, candidates);
   }
 
   async train(data: TrainingData, opts: TrainOptions = {}): Promise<TrainReport> {

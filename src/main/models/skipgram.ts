@@ -23,7 +23,8 @@ import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
 import { corpusTexts } from './lexical';
 import { Rng } from './rng';
-import { fullText, STOP_WORDS, textKey, tokenize } from './text';
+import { QuestionVectors } from './question-vectors';
+import { fullText, STOP_WORDS, tokenize } from './text';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
 
@@ -71,7 +72,7 @@ export class SkipGramRanker implements Ranker {
   private total = 0;
   private syn0: Float32Array = new Float32Array(0);
   private unit: Float32Array = new Float32Array(0);
-  private cache = new Map<string, Float32Array>();
+  private readonly cache = new QuestionVectors<Float32Array>((q) => this.embed(fullText(q)));
 
   constructor(config: Partial<SkipGramConfig> = {}) {
     this.config = { ...SKIPGRAM_DEFAULTS, ...config };
@@ -295,25 +296,8 @@ export class SkipGramRanker implements Ranker {
     return e;
   }
 
-  private embedQ(q: QText): Float32Array {
-    const k = textKey(q);
-    let e = this.cache.get(k);
-    if (!e) {
-      e = this.embed(fullText(q));
-      if (this.cache.size > 20_000) this.cache.clear();
-      this.cache.set(k, e);
-    }
-    return e;
-  }
-
   score(query: QText, candidates: readonly QText[]): number[] {
-    const q = this.embedQ(query);
-    return candidates.map((c) => {
-      const e = this.embedQ(c);
-      let s = 0;
-      for (let d = 0; d < q.length; d++) s += q[d] * e[d];
-      return s;
-    });
+    return this.cache.scores(query, candidates);
   }
 
   /** Cosine similarity of two words' vectors (null when either is unknown). */

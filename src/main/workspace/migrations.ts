@@ -1,5 +1,3 @@
-import { BM25_SCHEMA_SQL } from '../bm25/schema';
-import { MODEL_TRAINED_ON_V7, MODELS_V3 } from '../training/schema';
 
 /**
  * Numbered schema migrations. Migration N brings a workspace from user_version N-1 to N.
@@ -262,6 +260,102 @@ CREATE TABLE import_undo (
 CREATE INDEX import_undo_inserted ON import_undo(tbl, rkey) WHERE op = 'i';
 
 CREATE INDEX labels_pair ON labels(pool_id, query_id, candidate_id);
+`;
+
+/**
+ * Migration 1, part 2 — tables of the persisted BM25 index (src/main/bm25 reads and writes them).
+ *
+ * The index is stored as append-only *segments*: every `persist` writes one new segment holding
+ * only the documents added or re-indexed since the previous persist, plus the doc numbers removed
+ * since then. Loading replays the segments in `seg` order: a document that appears again in a
+ * later segment replaces its earlier version, a removal drops it. When there are too many
+ * segments (or too many superseded documents) `persist` rewrites everything as one segment
+ * ("compaction"), in one transaction. An import does not load the index: it appends a segment per
+ * chunk of its questions (`Bm25Index.appendSegment`) and merges the small segments trailing the
+ * list as they pile up (`Bm25Index.mergeTail`), so each of its steps is bounded.
+ *
+ * Segment encoding (all integers little-endian):
+ *  - `docs`: Float64 doc numbers (`questions.doc`) of the segment's documents, n_docs of them;
+ *    a document's position here is its *local number* (0-based).
+ *  - `lengths`: Int32 token counts (after stop-word removal) of those documents.
+ *  - `removed`: Float64 doc numbers removed from the index by this segment (tombstones).
+ *  - `terms`: the segment's terms, UTF-8, joined by '\n' (tokens never contain '\n').
+ *  - `dfs`: Int32 number of postings of each term in this segment.
+ *  - `bm25_postings.data`: for each term from `first_term` on, in order, its postings sorted by
+ *    local number, each as LEB128 varint `gap * 2 + (tf == 1 ? 1 : 0)` followed, when tf != 1,
+ *    by varint `tf`; gap = local - previous local (previous = -1 at the start of each term).
+ *    A segment's postings are split into chunks of about 8 MB at term boundaries.
+ *
+ * `bm25_docs` mirrors which documents are indexed (doc, segment, length) for SQL use, e.g.
+ * `SELECT count(*) FROM bm25_docs` or finding questions not yet indexed with an anti-join.
+ * `bm25_meta` holds `format`, `tokenizer` (the tokenizer settings the index was built with, a JSON
+ * signature whose `v` is 2 since the Lucene-parity analyzers: an index with another `v` or format is
+ * rebuilt on first use) and `analyzer` (the workspace's analyzer, kept across rebuilds).
+ */
+export const BM25_SCHEMA_SQL = `
+CREATE TABLE bm25_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE bm25_segments (
+  seg        INTEGER PRIMARY KEY AUTOINCREMENT,
+  created    TEXT NOT NULL,
+  n_docs     INTEGER NOT NULL,
+  n_removed  INTEGER NOT NULL,
+  n_terms    INTEGER NOT NULL,
+  n_postings INTEGER NOT NULL,
+  docs       BLOB NOT NULL,
+  lengths    BLOB NOT NULL,
+  removed    BLOB NOT NULL,
+  terms      BLOB NOT NULL,
+  dfs        BLOB NOT NULL
+) STRICT;
+
+CREATE TABLE bm25_postings (
+  seg        INTEGER NOT NULL REFERENCES bm25_segments(seg) ON DELETE CASCADE,
+  chunk      INTEGER NOT NULL,
+  first_term INTEGER NOT NULL,
+  n_terms    INTEGER NOT NULL,
+  data       BLOB NOT NULL,
+  PRIMARY KEY (seg, chunk)
+) STRICT;
+
+CREATE TABLE bm25_docs (
+  doc INTEGER PRIMARY KEY,
+  seg INTEGER NOT NULL,
+  len INTEGER NOT NULL
+) STRICT;
+`;
+
+/** Migration 3 — the models table (src/main/training/store.ts writes and reads its rows). */
+const MODELS_V3 = `
+CREATE TABLE models (
+  id       INTEGER PRIMARY KEY,
+  name     TEXT NOT NULL UNIQUE,
+  kind     TEXT NOT NULL,
+  saved    BLOB NOT NULL,
+  report   TEXT NOT NULL,
+  training TEXT NOT NULL,
+  created  TEXT NOT NULL
+) STRICT;
+`;
+
+/**
+ * What each model was trained on (migration 7): one row per training query — its id, a hash of
+ * its normalised text (two 32-bit FNV-1a hashes and the length, hex) and the MinHash signature of
+ * its word 3-shingles (128 little-endian uint32; empty for an empty text) — so evaluations can
+ * tell which evaluated queries a model saw, even after the question's text changed (see
+ * src/main/training/trained-on.ts). Rows go with their model.
+ */
+const MODEL_TRAINED_ON_V7 = `
+CREATE TABLE model_trained_on (
+  model     INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+  query_id  TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  signature BLOB NOT NULL,
+  PRIMARY KEY (model, query_id)
+) STRICT;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [

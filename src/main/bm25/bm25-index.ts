@@ -783,9 +783,18 @@ export class Bm25Index {
   }
 
   /** Replays stored segments (in `seg` order) into this empty index. */
+  /**
+   * Replays stored segments into this (empty) index. Memory: the documents of every segment are
+   * read first (so which ordinals stay alive is known), then each segment's postings are decoded
+   * twice, one segment at a time — once to count the live postings per term, once to copy them into
+   * the merged CSR — so the peak is the CSR plus one segment's decoded postings, not every segment's
+   * decoded postings beside the CSR (at 1M questions that halved the postings' share of the peak).
+   * A single segment with nothing superseded is decoded once, straight into the CSR.
+   */
   private loadSegments(segs: StoredSegment[]): void {
     const idx = this;
-    const parts: { gids: Int32Array; dfs: Int32Array; ords: Int32Array; tfs: Uint16Array }[] = [];
+    const bases: number[] = [];
+    const gidsOf: Int32Array[] = [];
     for (const s of segs) {
       for (let i = 0; i < s.removed.length; i++) {
         const doc = s.removed[i]!;
@@ -816,16 +825,11 @@ export class Bm25Index {
       }
       idx.nOrd = base + nd;
       const gids = new Int32Array(s.terms.length);
-      for (let t = 0; t < s.terms.length; t++) {
-        const term = s.terms[t]!;
-        gids[t] = idx.dict.intern(term);
-      }
-      const ords = new Int32Array(s.nPostings);
-      const tfs = new Uint16Array(s.nPostings);
-      decodePostings(s, base, ords, tfs);
-      parts.push({ gids, dfs: s.dfs, ords, tfs });
+      for (let t = 0; t < s.terms.length; t++) gids[t] = idx.dict.intern(s.terms[t]!);
+      bases.push(base);
+      gidsOf.push(gids);
     }
-    idx.buildFromParts(parts);
+    idx.buildFromSegments(segs, bases, gidsOf);
     idx.persistedMark = idx.nOrd;
     idx.persistedSuperseded = idx.nOrd - idx.nLive;
     idx.knownSegs = segs.map((s) => s.seg);
@@ -834,13 +838,20 @@ export class Bm25Index {
     idx.refreshNorms();
   }
 
-  /** Builds the CSR from decoded segments (in segment order, so ordinals ascend per term). */
-  private buildFromParts(parts: { gids: Int32Array; dfs: Int32Array; ords: Int32Array; tfs: Uint16Array }[]): void {
+  /** Builds the CSR from stored segments (in segment order, so ordinals ascend per term); see loadSegments. */
+  private buildFromSegments(segs: readonly StoredSegment[], bases: readonly number[], gidsOf: readonly Int32Array[]): void {
     const nT = this.termStr.length;
     const alive = this.alive;
-    if (parts.length === 1 && this.nLive === this.nOrd) {
+    const decode = (k: number) => {
+      const s = segs[k]!;
+      const ords = new Int32Array(s.nPostings);
+      const tfs = new Uint16Array(s.nPostings);
+      decodePostings(s, bases[k]!, ords, tfs);
+      return { dfs: s.dfs, ords, tfs };
+    };
+    if (segs.length === 1 && this.nLive === this.nOrd) {
       // One segment, nothing superseded: its postings are the CSR (term ids = segment order).
-      const { dfs, ords, tfs } = parts[0]!;
+      const { dfs, ords, tfs } = decode(0);
       const off = new Int32Array(nT + 1);
       let ne = 0;
       for (let t = 0; t < nT; t++) {
@@ -854,7 +865,9 @@ export class Bm25Index {
       return;
     }
     const off = new Int32Array(nT + 1);
-    for (const { gids, dfs, ords } of parts) {
+    for (let k = 0; k < segs.length; k++) {
+      const { dfs, ords } = decode(k);
+      const gids = gidsOf[k]!;
       let p = 0;
       for (let t = 0; t < gids.length; t++) {
         const df = dfs[t]!;
@@ -872,7 +885,9 @@ export class Bm25Index {
     const pOrd = new Int32Array(off[nT]!);
     const pTf = new Uint16Array(off[nT]!);
     const cursor = off.slice(0, nT);
-    for (const { gids, dfs, ords, tfs } of parts) {
+    for (let k = 0; k < segs.length; k++) {
+      const { dfs, ords, tfs } = decode(k);
+      const gids = gidsOf[k]!;
       let p = 0;
       for (let t = 0; t < gids.length; t++) {
         const df = dfs[t]!;

@@ -83,3 +83,12 @@ describe('answers as unlabeled text', () => {
     expect([...without].every((w) => withAnswers.has(w))).toBe(true);
   });
 });
+
+describe('modelQuestion', () => {
+  it('carries the category (else the first tag) and the asker to the models', async () => {
+    const { modelQuestion } = await import('./data');
+    expect(modelQuestion({ id: 'a', title: 't', body: 'b', tags: 'x y', author: '7', category: 'Visas' })).toEqual({ id: 'a', title: 't', body: 'b', category: 'Visas', user: '7' });
+    expect(modelQuestion({ id: 'b', title: 't', body: 'b', tags: 'graphs complexity', author: null, category: null })).toEqual({ id: 'b', title: 't', body: 'b', category: 'graphs' });
+    expect(modelQuestion({ id: 'c', title: 't', body: 'b', tags: '', author: null, category: null })).toEqual({ id: 'c', title: 't', body: 'b' });
+  });
+});

@@ -18,11 +18,21 @@ import type { DevSet, QText, RunScores, TrainingData } from '../models/types';
 import { defaultLabelSource, sourceLabels } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 
+/**
+ * A question as the models see it, with the metadata some use (mnet-fisher's M-NET term, fused's same
+ * category / same asker): category = questions.category, else the first tag (Stack Exchange questions
+ * have tags, no category); user = questions.author. Absent when the workspace has none.
+ */
+export function modelQuestion(r: { id: string; title: string; body: string; tags: string; author: string | null; category: string | null }): QText {
+  const category = r.category || r.tags.split(' ')[0] || undefined;
+  return { id: r.id, title: r.title, body: r.body, ...(category ? { category } : {}), ...(r.author ? { user: r.author } : {}) };
+}
+
 function qtext(ws: Workspace, id: string, cache: Map<string, QText>): QText {
   let q = cache.get(id);
   if (!q) {
     const r = ws.getQuestion(id);
-    q = { id, title: r?.title ?? '', body: r?.body ?? '' };
+    q = r ? modelQuestion({ ...r, tags: r.tags.join(' ') }) : { id, title: '', body: '' };
     cache.set(id, q);
   }
   return q;
@@ -114,10 +124,12 @@ export function buildTrainingData(
 ): BuiltTrainingData {
   const excluded = opts.excludeQueries ?? new Set<string>();
   const questions = new Map<string, QText>();
-  const all = ws.db.prepare(`SELECT id, title, body FROM questions ORDER BY doc`).iterate() as IterableIterator<QText>;
+  const all = ws.db.prepare(`SELECT id, title, body, tags, author, category FROM questions ORDER BY doc`).iterate() as IterableIterator<
+    Parameters<typeof modelQuestion>[0]
+  >;
   const randomPool: string[] = [];
   for (const q of all) {
-    questions.set(q.id, { id: q.id, title: q.title, body: q.body });
+    questions.set(q.id, modelQuestion(q));
     if (q.title || q.body) randomPool.push(q.id);
   }
   const seen = new Set<string>();

@@ -350,15 +350,13 @@ export class FusedRanker implements Ranker {
       if (v.common) weights[`${name}Common`] = { shape: [v.dim], data: v.common.slice() };
       vocab.push(...v.words);
     }
-    for (const [name, d] of [
-      ['df', f.res.df],
-      ['dfBm25', f.res.dfBm25],
-    ] as const) {
-      const a = d.toSaved();
-      vocab.push(...a.vocab);
-      weights[name] = a.weights.df;
-      meta[name] = a.meta;
-    }
+    DocFreq.saveAll(
+      [
+        ['df', f.res.df],
+        ['dfBm25', f.res.dfBm25],
+      ],
+      { vocab, weights, meta },
+    );
     return { format: 1, kind: this.kind, config: { ...this.config }, weights, vocab, meta };
   }
 

@@ -73,6 +73,20 @@ export class DocFreq {
     return { vocab, weights: { df: { shape: [vocab.length], data } }, meta: { numDocs: this.numDocs, avgLen: this.avgLen } };
   }
 
+  /**
+   * Appends named document-frequency tables to a saved model: each one's terms to `vocab` (in order),
+   * its counts as weights[name] and its sizes as meta[name]; absent tables are skipped.
+   */
+  static saveAll(tables: ReadonlyArray<readonly [string, DocFreq | null | undefined]>, into: { vocab: string[]; weights: Record<string, SavedTensor>; meta: Record<string, unknown> }): void {
+    for (const [name, d] of tables) {
+      if (!d) continue;
+      const a = d.toSaved();
+      into.vocab.push(...a.vocab);
+      into.weights[name] = a.weights.df!;
+      into.meta[name] = a.meta;
+    }
+  }
+
   static fromSaved(vocab: string[], df: SavedTensor, meta: { numDocs: number; avgLen: number }): DocFreq {
     const m = new Map<string, number>();
     vocab.forEach((t, i) => m.set(t, df.data[i]));

@@ -437,17 +437,14 @@ export class LtrRanker implements Ranker {
     const meta: Record<string, unknown> = { runNames: this.runNames, embWords: this.embWordsList, embDim: this.embDim };
     if (this.emb.length) weights.emb = { shape: [this.embWordsList.length, this.embDim], data: this.emb.slice() };
     vocab = [];
-    for (const [name, d] of [
-      ['df', this.df],
-      ['dfBm25', this.dfBm25],
-      ['dfChar', this.dfChar],
-    ] as const) {
-      if (!d) continue;
-      const a = d.toSaved();
-      vocab.push(...a.vocab);
-      weights[name] = a.weights.df;
-      meta[name] = a.meta;
-    }
+    DocFreq.saveAll(
+      [
+        ['df', this.df],
+        ['dfBm25', this.dfBm25],
+        ['dfChar', this.dfChar],
+      ],
+      { vocab, weights, meta },
+    );
     return { format: 1, kind: this.kind, config: { ...this.config }, weights, vocab, meta };
   }
 

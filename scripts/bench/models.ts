@@ -9,7 +9,8 @@
  *   flags: --backends wasm,cpu  --models lstm,gru  --reps 30  --no-ablation
  *
  * Data: synthetic questions with a Zipf vocabulary and SemEval-like lengths (title ≈ 8 words,
- * body ≈ 45 words). Neural models train on 96 positive pairs (6 batches) per measurement; the
+ * body ≈ 45 words), each with a category, an asker and 0–3 answerers (hnil's network). Neural models
+ * train on 96 positive pairs (6 batches) per measurement; the
  * skip-gram vectors are trained once and passed in, so each row measures the model itself.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -24,9 +25,9 @@ const flag = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const REPS = Number(flag('reps') ?? 30);
-const MODELS = (flag('models') ?? 'tfidf,skipgram,ltr,fused,bow-cnn,cnn,lstm,gru,rcnn').split(',');
+const MODELS = (flag('models') ?? 'tfidf,skipgram,ltr,fused,mnet-fisher,dae,bow-cnn,cnn,lstm,gru,rcnn,hnil').split(',');
 /** Models in plain JS (no tfjs): measured once, backend-independent. */
-const PURE_JS = ['tfidf', 'skipgram', 'ltr', 'fused'];
+const PURE_JS = ['tfidf', 'skipgram', 'ltr', 'fused', 'mnet-fisher', 'dae'];
 
 function synthetic(seed: number, nq = 1200) {
   const rng = new Rng(seed);
@@ -48,7 +49,13 @@ function synthetic(seed: number, nq = 1200) {
   };
   const text = (n: number) => Array.from({ length: n }, word).join(' ');
   const questions = new Map<string, QText>();
-  for (let i = 0; i < nq; i++) questions.set(`q${i}`, { id: `q${i}`, title: text(5 + rng.int(8)), body: text(25 + rng.int(60)) });
+  // askers (Zipf-ish over nq/4 users), 12 categories and 0–3 answerers per question: hnil's network
+  const user = () => `u${Math.floor((nq / 4) * rng.next() ** 2)}`;
+  const answerers = new Map<string, string[]>();
+  for (let i = 0; i < nq; i++) {
+    questions.set(`q${i}`, { id: `q${i}`, title: text(5 + rng.int(8)), body: text(25 + rng.int(60)), category: `c${rng.int(12)}`, user: user() });
+    answerers.set(`q${i}`, Array.from({ length: rng.int(4) }, user));
+  }
   const ids = [...questions.keys()];
   const positives: Array<[string, string]> = [];
   const negatives: Array<[string, string]> = [];
@@ -60,7 +67,7 @@ function synthetic(seed: number, nq = 1200) {
     if (!m) runs.engine.set(q, (m = new Map()));
     m.set(c, -rng.int(10));
   }
-  const data: TrainingData = { questions, positives, negatives, randomPool: ids, extraTexts: Array.from({ length: 2000 }, () => text(30)), runs };
+  const data: TrainingData = { questions, positives, negatives, randomPool: ids, extraTexts: Array.from({ length: 2000 }, () => text(30)), runs, answerers };
   return { data, ids, rng };
 }
 
@@ -79,7 +86,7 @@ interface Row {
 }
 
 async function measure(kind: string, backend: string, fx: ReturnType<typeof synthetic>, emb: ReturnType<SkipGramRanker['vectors']>, extra: Record<string, unknown> = {}): Promise<Row> {
-  const neural = ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn'].includes(kind);
+  const neural = ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'hnil'].includes(kind);
   const data: TrainingData = neural ? { ...fx.data, positives: fx.data.positives.slice(0, 96) } : fx.data;
   const model: Ranker = await createModel(kind, extra);
   const rep = await model.train(data, { epochs: 1, seed: 1, embeddings: emb });

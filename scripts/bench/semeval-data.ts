@@ -26,6 +26,8 @@ export interface SemRel {
   relevance: string;
   category: string;
   user: string;
+  /** RELC_USERID of the question's comments, distinct, in thread order (hnil's answerer edges). */
+  commenters: string[];
 }
 export interface SemOrg {
   id: string;
@@ -65,8 +67,15 @@ export function parseSemEval(file: string): SemFile {
           relevance: a.RELQ_RELEVANCE2ORGQ,
           category: a.RELQ_CATEGORY ?? '',
           user: a.RELQ_USERID ?? '',
+          commenters: [],
         };
         break;
+      case 'RelComment': {
+        const r = rel as SemRel | null;
+        const u = a.RELC_USERID?.trim();
+        if (r && u && !r.commenters.includes(u)) r.commenters.push(u);
+        break;
+      }
       case 'OrgQSubject':
       case 'OrgQBody':
       case 'RelQSubject':
@@ -134,6 +143,8 @@ export interface SemEvalData {
   comments: string[];
   /** The search engine's order as a run: query id → candidate id → −rank. */
   engine: Map<string, Map<string, number>>;
+  /** Candidate id → its commenters (hnil's network). */
+  answerers: Map<string, string[]>;
 }
 
 export function loadSemEvalData(dir: string): SemEvalData {
@@ -142,7 +153,9 @@ export function loadSemEvalData(dir: string): SemEvalData {
   const dv = parseSemEval(path.join(dir, SEMEVAL_FILES.dev));
   const questions = new Map<string, QText>();
   const engine = new Map<string, Map<string, number>>();
+  const answerers = new Map<string, string[]>();
   for (const o of [...p1.orgs, ...p2.orgs, ...dv.orgs]) {
+    for (const r of o.rel) if (r.commenters.length) answerers.set(r.id, r.commenters);
     questions.set(o.id, { id: o.id, title: o.subject, body: o.body });
     engine.set(o.id, new Map(o.rel.map((r) => [r.id, -r.rank])));
     for (const r of o.rel) questions.set(r.id, { id: r.id, title: r.subject, body: r.body, category: r.category, user: r.user });
@@ -157,7 +170,7 @@ export function loadSemEvalData(dir: string): SemEvalData {
   }
   const distinct = [...best.values()];
   const clusterOf = new Map(distinct.map((o) => [o.id, clusters.get(o.id)!]));
-  return { part1: p1.orgs, part2: p2.orgs, dev: dv.orgs, distinct, clusterOf, questions, comments: [...p1.comments, ...p2.comments, ...dv.comments], engine };
+  return { part1: p1.orgs, part2: p2.orgs, dev: dv.orgs, distinct, clusterOf, questions, comments: [...p1.comments, ...p2.comments, ...dv.comments], engine, answerers };
 }
 
 /** Training data of the given queries' labeled candidates; `questions`/`extraTexts` hold all unlabeled text. */
@@ -172,7 +185,7 @@ export function trainingData(d: SemEvalData, orgs: readonly SemOrg[]): TrainingD
       (isRelevant(r) ? positives : negatives).push([o.id, r.id]);
     }
   }
-  return { questions: d.questions, positives, negatives, randomPool: [...pool], extraTexts: d.comments };
+  return { questions: d.questions, positives, negatives, randomPool: [...pool], extraTexts: d.comments, answerers: d.answerers };
 }
 
 /** Evaluation lists of the given queries (engine run in each query's context). */

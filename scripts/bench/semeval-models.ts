@@ -15,7 +15,8 @@
  * The scikit-learn peer (tests/reference/semeval_peer.py, Debian python3-sklearn) runs on the same
  * folds (written to a JSON file) in the same run, when /usr/bin/python3 has sklearn.
  *
- *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae]
+ *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae,hnil-categories,fused+hnil-categories]
+ *                            (also: hnil — supervised, ~500 s —, skipgram, fused+dae+mnet-fisher)
  *                            [--neural bow-cnn,lstm]
  *                            [--select 2] [--report 3] [--no-peer] [--data DIR]
  *
@@ -49,6 +50,8 @@ interface ModelSpec {
   grid: Array<Record<string, unknown>>;
   /** Unsupervised models whose scores are added as runs (features of `fused`), computed once on all the text. */
   withRuns?: string[];
+  /** Expensive supervised models: at most this many CV reporting repeats. */
+  maxReportRepeats?: number;
 }
 
 /** fused settings compared on the selection repeats (defaults: FUSED_DEFAULTS). */
@@ -74,6 +77,9 @@ SPECS['mnet-fisher'] = { name: 'mnet-fisher (M-NET + Fisher vectors, K = 16)', k
 SPECS['dae'] = { name: 'dae (denoising auto-encoder codes)', kind: 'dae', supervised: false, grid: [{}] };
 SPECS['fused+mnet-fisher'] = { name: 'fused + mnet-fisher run', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['mnet-fisher'] };
 SPECS['fused+dae'] = { name: 'fused + dae run', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['dae'] };
+SPECS['hnil'] = { name: 'hnil (LSTM text + DeepWalk network, labeled pairs + category loss)', kind: 'hnil', supervised: true, grid: [{}], maxReportRepeats: 1 };
+SPECS['hnil-categories'] = { name: 'hnil on the category signal alone (no labels)', kind: 'hnil', supervised: false, grid: [{ labeledPairs: false }] };
+SPECS['fused+hnil-categories'] = { name: 'fused + the hnil-categories run', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['hnil-categories'] };
 SPECS['fused+dae+mnet-fisher'] = { name: 'fused + dae + mnet-fisher runs', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['dae', 'mnet-fisher'] };
 
 
@@ -189,7 +195,7 @@ async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFol
     console.error(`  ${spec.name} selection repeats: ${lines.join('; ')} → ${chosen}`);
   }
   const perRepeat: number[][] = [];
-  if (spec.supervised) for (const folds of reportFolds) perRepeat.push(await cvRepeat(d, spec, config, folds));
+  if (spec.supervised) for (const folds of reportFolds.slice(0, spec.maxReportRepeats ?? reportFolds.length)) perRepeat.push(await cvRepeat(d, spec, config, folds));
   else perRepeat.push(await fitAndScore(d, spec, config, d.distinct, devSet(d, d.distinct)));
   const perQuery = d.distinct.map((_, i) => mean(perRepeat.map((r) => r[i])));
   const repMaps = perRepeat.map(mean);
@@ -252,7 +258,7 @@ async function main() {
   const nSelect = Number(opt('select') ?? 2);
   const nReport = Number(opt('report') ?? 3);
   const k = 5;
-  const names = [...(opt('models') ?? 'engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae').split(','), ...(opt('neural')?.split(',') ?? [])];
+  const names = [...(opt('models') ?? 'engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae,hnil-categories,fused+hnil-categories').split(','), ...(opt('neural')?.split(',') ?? [])];
   for (const n of names) if (!SPECS[n]) throw new Error(`unknown model ${n} (known: ${Object.keys(SPECS).join(', ')})`);
   await initBackend();
   const selectFolds = Array.from({ length: nSelect }, (_, r) => groupedFolds(d.clusterOf, k, r + 1));
@@ -262,7 +268,7 @@ async function main() {
       `(${d.distinct.reduce((s, o) => s + o.rel.length, 0)} candidates); ${d.dev.length} dev queries; grouped ${k}-fold CV, ` +
       `${nSelect} selection + ${nReport} reporting repeats; backend ${backendName()}`,
   );
-  if (names.some((n) => ['ltr', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'skipgram'].includes(n) || n.startsWith('fused+'))) {
+  if (names.some((n) => ['ltr', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'skipgram', 'hnil', 'hnil-categories'].includes(n) || n.startsWith('fused+'))) {
     // skip-gram vectors of the unlabeled text (no labels), shared by ltr and the neural models
     const sg = new SkipGramRanker();
     await sg.train(trainingData(d, []));

@@ -6,7 +6,8 @@
 import { ANALYZER_NAMES } from './analyzers';
 import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
-import type { ModelsView, TrainProgressEvent } from './models';
+import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
+import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
@@ -74,11 +75,20 @@ export const commandArgs = {
       source: name.optional(),
       /** The BM25 analyzer of this pool's retrieval; omitted = the workspace index's (default lucene-standard-stop). */
       analyzer: z.enum(ANALYZER_NAMES).optional(),
+      /** How annotators' next query is chosen (shared/label-order.ts); default the pool's order. */
+      order: z.enum(QUERY_ORDERS).default('pool'),
+      /** Seed of the order's draws (default 1). */
+      orderSeed: z.number().int().optional(),
     })
     .refine((a) => (a.queries ? 1 : 0) + (a.sample ? 1 : 0) === 1, { message: 'give either queries or sample' }),
   'pool.setGuidelines': z.object({ pool: name, markdown: z.string().max(200_000) }),
-  /** Changes a pool's settings (its owner's): `blind` switches blind labeling on or off (recorded in the pool's history). */
-  'pool.set': z.object({ pool: name, blind: z.boolean() }),
+  /**
+   * Changes a pool's settings (its owner's): `blind` switches blind labeling on or off (recorded in the pool's history);
+   * `order`/`orderSeed` set how the next query is chosen (draws made so far are kept).
+   */
+  'pool.set': z
+    .object({ pool: name, blind: z.boolean().optional(), order: z.enum(QUERY_ORDERS).optional(), orderSeed: z.number().int().optional() })
+    .refine((a) => a.blind !== undefined || a.order !== undefined || a.orderSeed !== undefined, { message: 'give blind, order or orderSeed' }),
   'pool.progress': z.object({ pool: name }),
   'annotator.list': z.object({}),
   'annotate.query': z.object({
@@ -199,7 +209,7 @@ export const commandArgs = {
   'models.list': z.object({}),
   /** Trains a model as a job; it is then stored and every pool is scored with it (run = name). */
   'models.train': z.object({
-    model: z.enum(['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae']),
+    model: z.enum(MODEL_KINDS),
     name: z.string().regex(/^[A-Za-z0-9][\w.+-]{0,99}$/, 'letters, digits, . _ + - (starting with a letter or digit)'),
     trainPools: z.array(name).max(100).default([]),
     devPool: name.optional(),
@@ -366,6 +376,8 @@ export interface PoolEvaluation {
   runs: Record<string, RunMetrics>;
   /** Metric values after the first n counted queries (in labeling order), per run (points with nothing evaluated yet omit the run). */
   curve: Array<{ labeledQueries: number; runs: Record<string, MetricValues> }>;
+  /** Where the runs stand under the pool's labeling order, with selection-corrected estimates (src/main/active/order-standing.ts). */
+  labelOrder?: LabelOrderStanding;
 }
 
 export interface QueryEvaluation {

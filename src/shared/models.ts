@@ -1,6 +1,6 @@
 /** Shared (zod-free) types of the Models screen and the model commands. */
 
-export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae'] as const;
+export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
 
 export interface TrainProgressView {
   epoch: number;

@@ -27,7 +27,10 @@ export interface PoolInfo {
   /** How the pool's annotators' labels combine into its aggregate (workspace schema 2; see shared/gold.ts). */
   aggregation?: 'adjudicated' | 'majority' | 'mean' | 'unanimous';
   /** Threshold of the `mean` aggregation rule (mean grade above it is relevant). */
-  aggregation_threshold?: number;
+  aggregation_threshold?: number;  /** How annotators' next query is chosen (workspace schema 8; shared/label-order.ts). */
+  label_order?: 'pool' | 'random' | 'uncertainty' | 'decide-rankers';
+  /** Seed of the order's draws. */
+  order_seed?: number;
 }
 
 export interface PoolQuery {

@@ -15,6 +15,15 @@ export interface ActiveQuery {
   rankings: readonly (readonly number[])[];
 }
 
+export interface OrderedPool {
+  /** Every query of the pool, in pool order, with each run's ranking of its candidates. */
+  queries: readonly ActiveQuery[];
+  /** The runs, in the order of `ActiveQuery.rankings`. */
+  runs: readonly string[];
+  /** Relevance of each candidate (index as in the rankings) of every fully labeled query. */
+  relevance: ReadonlyMap<string, readonly boolean[]>;
+}
+
 /** AP of one ranking given the relevant candidate indices (0 when none is relevant). */
 export function apOf(ranking: readonly number[], relevant: ReadonlySet<number> | readonly boolean[]): number {
   const isRel = (c: number) => (Array.isArray(relevant) ? Boolean((relevant as readonly boolean[])[c]) : (relevant as ReadonlySet<number>).has(c));

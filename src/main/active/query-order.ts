@@ -20,12 +20,9 @@
 import { QPairsError } from '../errors';
 import { apsOf, type ActiveQuery, type RelevanceModel } from './pool-model';
 
-export const QUERY_ORDERS = ['pool', 'random', 'uncertainty', 'decide-rankers'] as const;
-export type QueryOrder = (typeof QUERY_ORDERS)[number];
+import { QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 
-export function isQueryOrder(x: string): x is QueryOrder {
-  return (QUERY_ORDERS as readonly string[]).includes(x);
-}
+export { QUERY_ORDERS, isQueryOrder, type QueryOrder } from '../../shared/label-order';
 
 export interface WeightOptions {
   /** Monte Carlo draws per query for decide-rankers (default 32). */

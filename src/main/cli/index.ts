@@ -8,6 +8,9 @@ import { runImport, createPool, questionSources } from '../engine/work';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { EXPORT_FORMATS } from '../../shared/gold';
+import { MODEL_KINDS } from '../../shared/models';
+import { isQueryOrder, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
+import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import { cmdAgreement } from './commands/agreement';
 import { cmdAnnotators } from './commands/annotators';
 import { cmdAssign } from './commands/assign';
@@ -33,7 +36,10 @@ usage:
   qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
         [--analyzer lucene-standard-stop|lucene-standard|lucene-english]   BM25 analysis for this pool (default: the workspace's)
-  qpairs pool set W --pool P --blind true|false      annotators label blind (default) or see scores and others' labels
+        [--order pool|random|uncertainty|decide-rankers] [--order-seed S]   which query annotators get next (default pool)
+  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S]
+        --blind: annotators label blind (default) or see scores and others' labels
+        --order: which query annotators get next: ${QUERY_ORDERS.join(', ')} (see README, "Labeling order")
   qpairs pool list W [--json]
   qpairs stats W [--json]
   qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
@@ -51,7 +57,7 @@ usage:
   qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap] [--epochs E] [--seed S]
         [--cv K [--repeats R]]    grouped K-fold cross-validation (near-duplicates kept in one fold), CV MAP with 95% CI
         training queries that are dev queries (same id, text or near-duplicate) are dropped unless --keep-overlap
-        [--config JSON] [--vectors word2vec.txt] [--json]    M in tfidf, skipgram, bow-cnn, cnn, lstm, gru, rcnn, ltr
+        [--config JSON] [--vectors word2vec.txt] [--json]    M in ${MODEL_KINDS.join(', ')}
         [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)
   qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P
   qpairs models list|delete W [NAME] [--json]
@@ -130,6 +136,13 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
   }
 }
 
+/** A labeling order named on the command line (undefined when not given). */
+function parseOrder(x: string | undefined): QueryOrder | undefined {
+  if (x === undefined) return undefined;
+  if (!isQueryOrder(x)) throw new UsageError(`unknown order "${x}" (orders: ${QUERY_ORDERS.join(', ')})`);
+  return x;
+}
+
 /** "true"/"false" (also on/off, yes/no) for a flag such as --blind. */
 function parseOnOff(v: string, flag: string): boolean {
   const l = v.trim().toLowerCase();
@@ -153,14 +166,27 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     }
   }
   if (sub === 'set') {
-    const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, order: { type: 'string' }, 'order-seed': { type: 'string' }, json: { type: 'boolean' } });
     const pool = requireString(values.pool, '--pool P');
-    const blind = parseOnOff(requireString(values.blind, '--blind true|false'), '--blind');
+    if (values.blind === undefined && values.order === undefined && values['order-seed'] === undefined) throw new UsageError('give --blind true|false, --order O or --order-seed S');
+    const blind = values.blind === undefined ? undefined : parseOnOff(values.blind, '--blind');
+    const order = parseOrder(values.order);
+    const orderSeed = optionalInt(values['order-seed'], '--order-seed');
     const ws = openWorkspace(positionals[0], { write: 'pool set', out });
     try {
-      const info = ws.setPoolBlind(pool, blind);
+      let info = ws.pool(pool);
+      ws.db.transaction(() => {
+        if (blind !== undefined) info = ws.setPoolBlind(pool, blind);
+        if (order !== undefined || orderSeed !== undefined) {
+          writePoolOrder(ws, pool, order ?? readPoolOrder(ws, pool).order, orderSeed);
+          info = ws.pool(pool);
+        }
+      })();
       if (values.json) out.log(json(info));
-      else out.log(`pool ${info.name} is now ${info.blind ? 'blind: annotators see only their own labels' : 'open: annotators see rankers\' scores and each other\'s labels'}`);
+      else {
+        if (blind !== undefined) out.log(`pool ${info.name} is now ${info.blind ? 'blind: annotators see only their own labels' : 'open: annotators see rankers\' scores and each other\'s labels'}`);
+        if (order !== undefined || orderSeed !== undefined) out.log(`pool ${info.name} labels in ${info.label_order} order (seed ${info.order_seed}): ${QUERY_ORDER_HELP[info.label_order ?? 'pool']}`);
+      }
       return 0;
     } finally {
       closeWorkspace(ws);
@@ -177,9 +203,13 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     scheme: { type: 'string' },
     source: { type: 'string' },
     analyzer: { type: 'string' },
+    order: { type: 'string' },
+    'order-seed': { type: 'string' },
     json: { type: 'boolean' },
   });
   const name = requireString(values.name, '--name P');
+  const order = parseOrder(values.order);
+  const orderSeed = optionalInt(values['order-seed'], '--order-seed');
   if (values.analyzer !== undefined && !isAnalyzerName(values.analyzer)) throw new UsageError(`unknown analyzer "${values.analyzer}" (analyzers: ${ANALYZER_NAMES.join(', ')})`);
   const sample = optionalInt(values.sample, '--sample');
   const seed = optionalInt(values.seed, '--seed');
@@ -202,9 +232,13 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     const blind = values.blind === undefined ? true : parseOnOff(values.blind, '--blind');
     const source = values.source;
     const sources = questionSources(ws);
-    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer }, {
+    let info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer }, {
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
+    if (order !== undefined || orderSeed !== undefined) {
+      writePoolOrder(ws, info.name, order ?? 'pool', orderSeed);
+      info = ws.pool(info.name);
+    }
     bar.done();
     const mixed = source === undefined && sources.length > 1;
     if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}) }));

@@ -6,16 +6,39 @@ import type { Workspace } from '../workspace/workspace';
 import { tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
 import { getAssignment } from '../gold/store';
+import { readDraws, type DrawRecord } from '../active/draw-log';
 
 /**
- * The queries an annotator works on: with a k-per-query assignment, only those assigned to them
- * (in pool order); otherwise every query of the pool.
+ * The queries an annotator works on: with a k-per-query assignment, only those assigned to them;
+ * otherwise every query of the pool. In pool order, or — for a pool with a labeling order — the
+ * drawn queries in draw order first, then the undrawn ones in pool order.
  */
-function annotatorQueries(ws: Workspace, pool: string, annotator: string): PoolQuery[] {
-  const all = ws.poolQueries(pool);
+function annotatorQueries(ws: Workspace, pool: string, annotator: string, draws: readonly DrawRecord[] = readDraws(ws, pool)): PoolQuery[] {
+  let all = ws.poolQueries(pool);
   const plan = getAssignment(ws, pool);
-  if (plan.mode !== 'per-query' || !plan.annotators.includes(annotator)) return all;
-  return all.filter((q) => plan.perQueryAnnotators?.get(q.queryId)?.includes(annotator));
+  if (plan.mode === 'per-query' && plan.annotators.includes(annotator)) all = all.filter((q) => plan.perQueryAnnotators?.get(q.queryId)?.includes(annotator));
+  if (draws.length === 0) return all;
+  const seq = new Map(draws.map((d) => [d.queryId, d.seq]));
+  return all
+    .map((q, i) => ({ q, key: seq.get(q.queryId) ?? draws.length + 1 + i }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.q);
+}
+
+/**
+ * Whether an annotator of an ordered pool needs a new draw: they have done every drawn query
+ * assigned to them, and some query of theirs is neither drawn nor done.
+ */
+export function annotatorNeedsDraw(ws: Workspace, pool: string, annotator: string, draws: readonly DrawRecord[]): boolean {
+  const drawn = new Set(draws.map((d) => d.queryId));
+  const cur = currentOf(ws, pool, annotator);
+  let undrawnLeft = false;
+  for (const q of annotatorQueries(ws, pool, annotator, draws)) {
+    if (isDone(q, cur)) continue;
+    if (drawn.has(q.queryId)) return false;
+    undrawnLeft = true;
+  }
+  return undrawnLeft;
 }
 
 type Current = Map<string, Map<string, string>>; // queryId -> candidateId -> value

@@ -13,6 +13,8 @@ import { EventHub } from './events';
 import { JobRunner } from './jobs';
 import { WriteGate } from './write-gate';
 import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, undoLabel } from './annotate';
+import { drawForAnnotator, needsDraw, withLabelOrder } from './label-order';
+import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import { createPoolJob, importJob } from './work';
 import { evaluateQuery } from './evaluate';
 import { LivePoolEvaluations } from './live-metrics';
@@ -135,14 +137,28 @@ export class Engine implements EngineCore {
         }),
       'pool.set': (a) =>
         this.writes.run(() => {
-          const info = ws.setPoolBlind(a.pool, a.blind);
+          let info = ws.pool(a.pool);
+          ws.db.transaction(() => {
+            if (a.blind !== undefined) info = ws.setPoolBlind(a.pool, a.blind);
+            if (a.order !== undefined || a.orderSeed !== undefined) {
+              writePoolOrder(ws, a.pool, a.order ?? readPoolOrder(ws, a.pool).order, a.orderSeed);
+              info = ws.pool(a.pool);
+            }
+          })();
           this.hub.emit('workspace.changed', { what: 'pool' });
           return info;
         }),
       'pool.progress': (a) => poolProgress(ws, a.pool),
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),
-      'annotate.query': (a) => annotateQuery(ws, a),
-      'annotate.navigate': (a) => navigate(ws, a),
+      // An ordered pool draws the next query when an annotator has done every drawn one (a write).
+      'annotate.query': (a) =>
+        !a.queryId && needsDraw(ws, a.pool, a.annotator)
+          ? this.writes.run(() => (drawForAnnotator(ws, a.pool, a.annotator), annotateQuery(ws, a)))
+          : annotateQuery(ws, a),
+      'annotate.navigate': (a) =>
+        a.direction === 'next-unlabeled' && needsDraw(ws, a.pool, a.annotator)
+          ? this.writes.run(() => (drawForAnnotator(ws, a.pool, a.annotator), annotateQuery(ws, { pool: a.pool, annotator: a.annotator })))
+          : navigate(ws, a),
       'annotate.queries': (a) => annotatorQueryList(ws, a),
       'label.set': (a) =>
         this.writes.run(() => {
@@ -158,7 +174,7 @@ export class Engine implements EngineCore {
         }),
       'eval.pool': (a) => {
         const ev = this.liveEvaluations.evaluate(a);
-        return withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []);
+        return withLabelOrder(ws, withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []), a.annotator);
       },
       'eval.query': (a) => evaluateQuery(ws, a),
       'questions.search': async (a) => searchQuestions(ws, a, await browseIndex(ws, this.writes)),

@@ -7,6 +7,7 @@ import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
 import { runUndoable, type ChunkPoint, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
+import { writePoolOrder } from '../active/draw-log';
 import type { EngineCore as Engine } from './core';
 import type { JobContext } from './jobs';
 import { listModels } from '../training/store';
@@ -347,7 +348,11 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
   // the pool's BM25 candidates never come from half an import; the gate is held again then.
   await engine.writes.afterLongWrites();
   engine.ws.noticeExternalChanges();
-  const info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind, source: a.source, analyzer: a.analyzer });
+  let info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind, source: a.source, analyzer: a.analyzer });
+  if (a.order !== 'pool' || a.orderSeed !== undefined) {
+    writePoolOrder(engine.ws, info.name, a.order, a.orderSeed);
+    info = engine.ws.pool(info.name);
+  }
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return info;

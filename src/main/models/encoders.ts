@@ -98,11 +98,12 @@ export const ENCODER_DEFAULTS: EncoderConfig = {
 
 type EncKind = 'lstm' | 'gru' | 'rcnn';
 
+
 export class EncoderRanker implements Ranker {
   readonly config: EncoderConfig;
-  private vocab = new Vocab(['<pad>', '<unk>']);
-  private params = new Params();
-  private cache = new EncodingCache();
+  protected vocab = new Vocab(['<pad>', '<unk>']);
+  protected params = new Params();
+  protected cache = new EncodingCache();
   private dropRng = new Rng(1);
   private embTable: Float32Array | null = null;
 
@@ -112,20 +113,18 @@ export class EncoderRanker implements Ranker {
     return this.embTable;
   }
 
-  private invalidate(): void {
+  protected invalidate(): void {
     this.cache.clear();
     this.embTable = null;
   }
 
   constructor(
-    readonly kind: EncKind,
+    readonly kind: EncKind | 'hnil',
     config: Partial<EncoderConfig> = {},
+    /** The recurrent cell (HNIL encodes its text with an LSTM). */
+    private readonly cell: CellKind = kind as CellKind,
   ) {
     this.config = { ...ENCODER_DEFAULTS, ...config };
-  }
-
-  private get cell(): CellKind {
-    return this.kind;
   }
 
   private initParams(rng: Rng, emb: Float32Array, D: number): void {
@@ -190,7 +189,7 @@ export class EncoderRanker implements Ranker {
   }
 
   /** e(q) = mean of the title and body encodings that are non-empty. [N, H] */
-  private encodeTexts(texts: readonly QText[], training: boolean): tf.Tensor2D {
+  protected encodeTexts(texts: readonly QText[], training: boolean): tf.Tensor2D {
     const { titles, bodies } = this.seqs(texts);
     const et = this.encodeSeqs(titles, training);
     const eb = this.encodeSeqs(bodies, training);
@@ -206,11 +205,26 @@ export class EncoderRanker implements Ranker {
     return e;
   }
 
-  private batchLoss(data: TrainingData, batch: TrainInstance[]): tf.Scalar {
+  /** Width of `represent`'s rows. */
+  protected get representationWidth(): number {
+    return this.config.hidden;
+  }
+
+  /** The vectors whose cosine is the similarity: here the text encoding. [N, representationWidth] */
+  protected represent(texts: readonly QText[], training: boolean): tf.Tensor2D {
+    return this.encodeTexts(texts, training);
+  }
+
+  /** Cache key of a question's representation. */
+  protected representationKey(q: QText): string {
+    return textKey(q);
+  }
+
+  /** The hinge ranking loss of a batch: max(0, max_neg s(q, n) − s(q, p+) + δ), averaged. */
+  protected batchLoss(data: TrainingData, batch: TrainInstance[]): tf.Scalar {
     const { ids, row } = batchTexts(batch);
     const K = this.config.negatives;
-    const e = this.encodeTexts(textsOf(data, ids), true);
-    const en = unitRows(e);
+    const en = unitRows(this.represent(textsOf(data, ids), true));
     const qIdx = tf.tensor1d(batch.map((b) => row.get(b.query)!), 'int32');
     const pIdx = tf.tensor1d(batch.map((b) => row.get(b.positive)!), 'int32');
     const nIdx = tf.tensor1d(
@@ -237,6 +251,7 @@ export class EncoderRanker implements Ranker {
     this.initParams(rng, emb, D);
     this.invalidate();
     const notes = [`vocab ${this.vocab.size}, ${found} words with pre-trained vectors, backend ${backend}, scan ${cfg.impl}`];
+    notes.push(...(await this.prepare(data, opts, rng)));
     if (cfg.pretrain) notes.push(await this.pretrainDecoder(data, opts, rng));
     const optimizer = tf.train.adam(cfg.lr);
     try {
@@ -248,7 +263,7 @@ export class EncoderRanker implements Ranker {
         exampleUnit: 'pairs',
         notes,
         planEpoch: () => {
-          const batches = epochBatches(data, rng, cfg.batchSize, cfg.negatives, cfg.negPool);
+          const batches = this.planBatches(data, rng);
           return {
             steps: batches.length,
             runStep: (i) => {
@@ -353,9 +368,19 @@ export class EncoderRanker implements Ranker {
     return `pre-trained body→title on ${items.length} questions, ${cfg.pretrainEpochs} epochs, final loss ${lastLoss.toFixed(3)}`;
   }
 
-  /** Unit-length encodings of the texts (cached by id + text hash). */
+  /** One epoch's batches of labeled instances (shuffled; negatives drawn per instance). */
+  protected planBatches(data: TrainingData, rng: Rng): TrainInstance[][] {
+    return epochBatches(data, rng, this.config.batchSize, this.config.negatives, this.config.negPool);
+  }
+
+  /** Set-up after the encoder's parameters exist and before the first epoch (subclasses add theirs); returns report notes. */
+  protected async prepare(_data: TrainingData, _opts: TrainOptions, _rng: Rng): Promise<string[]> {
+    return [];
+  }
+
+  /** Unit-length representations of the texts (cached by `representationKey`). */
   encodings(texts: readonly QText[]): Float32Array[] {
-    return this.cache.encodeAll(texts, this.config.hidden, (t) => this.encodeTexts(t, false));
+    return this.cache.encodeAll(texts, this.representationWidth, (t) => this.represent(t, false), (q) => this.representationKey(q));
   }
 
   score(query: QText, candidates: readonly QText[]): number[] {
@@ -371,9 +396,16 @@ export class EncoderRanker implements Ranker {
   static async load(saved: SavedModel): Promise<EncoderRanker> {
     await initBackend();
     const r = new EncoderRanker(saved.kind as EncKind, saved.config as Partial<EncoderConfig>);
-    r.vocab = new Vocab(saved.vocab ?? ['<pad>', '<unk>']);
-    for (const [name, t] of Object.entries(saved.weights)) r.params.add(name, t.shape, t.data, name !== 'emb' || r.config.trainEmbeddings);
+    r.adoptWeights(saved);
     return r;
+  }
+
+  /** Takes the vocabulary and the tensors of `saved` (the tensors named in `skip` are the subclass's). */
+  protected adoptWeights(saved: SavedModel, skip: ReadonlySet<string> = new Set()): void {
+    this.vocab = new Vocab(saved.vocab ?? ['<pad>', '<unk>']);
+    for (const [name, t] of Object.entries(saved.weights)) {
+      if (!skip.has(name)) this.params.add(name, t.shape, t.data, name !== 'emb' || this.config.trainEmbeddings);
+    }
   }
 
   dispose(): void {

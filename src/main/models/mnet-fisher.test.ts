@@ -39,11 +39,26 @@ describe('mnet-fisher', () => {
     expect(report.notes?.some((n) => n.startsWith('K chosen by dev MAP'))).toBe(true);
   });
 
-  it('says so when questions have no category (plain skip-gram)', async () => {
+  it('refuses the M-NET term without categories, before any work; categoryWeight 0 is plain skip-gram', async () => {
     const { data } = syntheticData(3, 6);
+    let progress = 0;
     const m = new MnetFisherRanker({ ...small, components: 2 });
-    const report = await m.train(data, { seed: 2 });
-    expect(report.notes?.some((n) => n.includes('no question has a category'))).toBe(true);
+    await expect(m.train(data, { seed: 2, onProgress: () => progress++ })).rejects.toThrow(/M-NET term needs categories, and none of the 36 questions has a category/);
+    expect(progress).toBe(0);
+    const plain = new MnetFisherRanker({ ...small, components: 2, categoryWeight: 0 });
+    const report = await plain.train(data, { seed: 2 });
+    expect(report.notes?.some((n) => n.includes('M-NET'))).toBe(false);
+  });
+
+  it('refuses more Gaussians than word occurrences instead of fitting fewer', async () => {
+    const questions = new Map<string, QText>([
+      ['a', { id: 'a', title: 'wifi drops', body: '', category: 'net' }],
+      ['b', { id: 'b', title: 'wifi slow', body: '', category: 'net' }],
+    ]);
+    const m = new MnetFisherRanker({ ...small, minCount: 1, components: 16 });
+    await expect(m.train({ questions, positives: [], randomPool: ['a', 'b'] }, { seed: 1 })).rejects.toThrow(
+      /the questions have 4 embedded word occurrences, too few for K = 16 Gaussians/,
+    );
   });
 
   it('stops when cancelled', async () => {

@@ -130,12 +130,18 @@ export class MnetFisherRanker implements Ranker {
     const cfg = this.config;
     const notes: string[] = [];
     const categorised = [...data.questions.values()].filter((q) => q.category).length;
+    if (cfg.categoryWeight > 0 && categorised === 0 && !opts.embeddings) {
+      throw new QPairsError(
+        `mnet-fisher's M-NET term needs categories, and none of the ${data.questions.size} questions has a category (or a tag). ` +
+          `Import data that keeps them (SemEval RELQ_CATEGORY, Stack Exchange Tags), or train plain skip-gram + Fisher vectors with --config '{"categoryWeight":0}'.`,
+        { reason: 'no categories' },
+      );
+    }
     if (opts.embeddings) {
       this.setVectors(opts.embeddings);
       notes.push(`word vectors given (${opts.embeddings.words.length} words); skip-gram not trained`);
     } else {
-      if (cfg.categoryWeight > 0 && categorised === 0) notes.push('no question has a category: plain skip-gram (M-NET needs categories for its metadata term)');
-      else if (cfg.categoryWeight > 0) notes.push(`M-NET category term β = ${cfg.categoryWeight} over ${categorised} categorised questions`);
+      if (cfg.categoryWeight > 0) notes.push(`M-NET category term β = ${cfg.categoryWeight} over ${categorised} categorised questions`);
       const sg = new SkipGramRanker({
         dim: cfg.dim,
         window: cfg.window,
@@ -177,13 +183,20 @@ export class MnetFisherRanker implements Ranker {
     const x = new Float64Array(n * D);
     for (let r = 0; r < n; r++) for (let d = 0; d < D; d++) x[r * D + d] = this.vectors[sample[r]! * D + d]!;
     const choices = cfg.components > 0 ? [cfg.components] : opts.dev ? K_CHOICES.filter((k) => k <= n) : [16];
+    if (choices.length === 0 || choices.some((k) => k > n)) {
+      throw new QPairsError(
+        `mnet-fisher: the questions have ${n} embedded word occurrences, too few for K = ${cfg.components > 0 ? cfg.components : choices.length ? 16 : 1} Gaussians. ` +
+          `Import more questions, or choose fewer Gaussians with --config '{"components":K}' (K ≤ ${n}).`,
+        { reason: 'too few questions' },
+      );
+    }
     if (cfg.components === 0 && !opts.dev) notes.push('no dev set to choose K: K = 16 (the paper\'s choice)');
     const history: EpochRecord[] = [];
     let best: { k: number; g: ReturnType<typeof toF32Gmm>; map: number; mrr: number } | null = null;
     for (const [step, k] of choices.entries()) {
       checkAbort(opts.signal);
       const t = performance.now();
-      const fit = fitDiagonalGmm(x, n, D, Math.min(k, n), { seed: (opts.seed ?? cfg.seed) + k, maxIter: cfg.gmmMaxIter, signal: opts.signal });
+      const fit = fitDiagonalGmm(x, n, D, k, { seed: (opts.seed ?? cfg.seed) + k, maxIter: cfg.gmmMaxIter, signal: opts.signal });
       const g = toF32Gmm(fit.gmm);
       this.setGmm(g);
       const dev = opts.dev ? evaluateRanker(this, opts.dev) : undefined;

@@ -173,12 +173,12 @@ export class EncodingCache {
   }
 
   /**
-   * Unit-length encodings of texts, cached by id + text hash: the texts not cached yet are encoded
+   * Unit-length encodings of texts, cached by `key` (default: id + text hash): the texts not cached yet are encoded
    * in one batch by `encode` (a [n, width] tensor, run inside tf.tidy). The results come from this
    * call's own list, so a cache clear while it fills cannot lose one of them.
    */
-  encodeAll(texts: readonly QText[], width: number, encode: (texts: QText[]) => tf.Tensor): Float32Array[] {
-    const keys = texts.map(textKey);
+  encodeAll(texts: readonly QText[], width: number, encode: (texts: QText[]) => tf.Tensor, key: (q: QText) => string = textKey): Float32Array[] {
+    const keys = texts.map(key);
     const out: Array<Float32Array | undefined> = keys.map((k) => this.m.get(k));
     const slot = new Map<string, number>();
     const missing: number[] = [];

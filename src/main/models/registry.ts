@@ -5,6 +5,7 @@ import { DaeRanker } from './dae';
 import { DosSantosRanker } from './dossantos';
 import { EncoderRanker } from './encoders';
 import { FusedRanker } from './fused';
+import { HnilRanker } from './hnil';
 import { LtrRanker } from './ltr';
 import { MnetFisherRanker } from './mnet-fisher';
 import { SkipGramRanker } from './skipgram';
@@ -30,6 +31,9 @@ export async function createModel(kind: ModelId | string, config: Record<string,
       return new MnetFisherRanker(config);
     case 'dae':
       return new DaeRanker(config);
+    case 'hnil':
+      await initBackend();
+      return new HnilRanker(config);
     case 'bow-cnn':
     case 'cnn':
       await initBackend();
@@ -60,6 +64,8 @@ export async function loadModel(saved: SavedModel): Promise<Ranker> {
       return MnetFisherRanker.load(saved);
     case 'dae':
       return DaeRanker.load(saved);
+    case 'hnil':
+      return HnilRanker.load(saved);
     case 'bow-cnn':
     case 'cnn':
       return DosSantosRanker.load(saved);

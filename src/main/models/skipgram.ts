@@ -25,6 +25,7 @@ import { corpusTexts } from './lexical';
 import { Rng } from './rng';
 import { QuestionVectors } from './question-vectors';
 import { fullText, STOP_WORDS, tokenize } from './text';
+import { SgnsTrainer } from './sgns';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
 
@@ -59,9 +60,6 @@ export const SKIPGRAM_DEFAULTS: SkipGramConfig = {
   seed: 1,
   categoryWeight: 0,
 };
-
-const TABLE_SIZE = 1_000_000;
-const MAX_EXP = 6;
 
 export class SkipGramRanker implements Ranker {
   readonly kind = 'skipgram' as const;
@@ -145,110 +143,43 @@ export class SkipGramRanker implements Ranker {
         if (i !== undefined) this.syn0.set(e.data.subarray(r * D, (r + 1) * D), i * D);
       });
     }
-    const syn1 = new Float32Array(V * D);
     const categories = cfg.categoryWeight > 0 ? wordCategories(data.questions.values(), this.index) : null;
-    // unigram^0.75 table
-    const table = new Int32Array(TABLE_SIZE);
-    {
-      let z = 0;
-      for (let i = 0; i < V; i++) z += this.counts[i] ** 0.75;
-      let i = 0;
-      let cum = this.counts[0] ** 0.75 / z;
-      for (let a = 0; a < TABLE_SIZE; a++) {
-        table[a] = i;
-        if (a / TABLE_SIZE > cum && i < V - 1) {
-          i++;
-          cum += this.counts[i] ** 0.75 / z;
-        }
-      }
-    }
-    const keep = new Float32Array(V);
-    {
-      const tN = cfg.subsample * this.total;
-      for (let i = 0; i < V; i++) keep[i] = cfg.subsample > 0 ? Math.min(1, (Math.sqrt(this.counts[i] / tN) + 1) * (tN / this.counts[i])) : 1;
-    }
     const totalWords = ids.reduce((a, s) => a + s.length, 0);
-    const budget = totalWords * Math.max(1, epochs) + 1;
-    let processed = 0;
-    let lcg = rng.u32() || 1;
-    const neu1e = new Float32Array(D);
     const syn0 = this.syn0;
-    const win = cfg.window;
-    const K = cfg.negatives;
+    const sgns = new SgnsTrainer({
+      counts: this.counts,
+      dim: D,
+      window: cfg.window,
+      negatives: cfg.negatives,
+      lr: cfg.lr,
+      subsample: cfg.subsample,
+      budget: totalWords * Math.max(1, epochs) + 1,
+      syn0,
+      seed: rng.u32(),
+    });
     const order = ids.map((_, i) => i);
     const STEP_SENTENCES = 2000;
     this.refreshUnit();
 
-    const trainSentence = (sent: Int32Array): number => {
-      // subsample
-      const s: number[] = [];
-      for (let i = 0; i < sent.length; i++) {
-        lcg = (Math.imul(lcg, 1664525) + 1013904223) >>> 0;
-        if (keep[sent[i]] >= 1 || keep[sent[i]] > lcg / 4294967296) s.push(sent[i]);
-      }
-      let lossSum = 0;
-      for (let i = 0; i < s.length; i++) {
-        const alpha = cfg.lr * Math.max(1e-4, 1 - processed / budget);
-        processed++;
-        lcg = (Math.imul(lcg, 1664525) + 1013904223) >>> 0;
-        const b = lcg % win;
-        const w = s[i];
-        for (let j = i - win + b; j <= i + win - b; j++) {
-          if (j < 0 || j >= s.length || j === i) continue;
-          const l1 = s[j] * D;
-          neu1e.fill(0);
-          for (let k = 0; k <= K; k++) {
-            let target: number;
-            let label: number;
-            if (k === 0) {
-              target = w;
-              label = 1;
-            } else {
-              lcg = (Math.imul(lcg, 1664525) + 1013904223) >>> 0;
-              target = table[lcg % TABLE_SIZE];
-              if (target === w) continue;
-              label = 0;
-            }
-            const l2 = target * D;
-            let f = 0;
-            for (let d = 0; d < D; d++) f += syn0[l1 + d] * syn1[l2 + d];
-            let g: number;
-            if (f > MAX_EXP) g = label - 1;
-            else if (f < -MAX_EXP) g = label;
-            else {
-              const sg = 1 / (1 + Math.exp(-f));
-              g = label - sg;
-              lossSum -= Math.log(label ? sg + 1e-7 : 1 - sg + 1e-7);
-            }
-            g *= alpha;
-            for (let d = 0; d < D; d++) {
-              neu1e[d] += g * syn1[l2 + d];
-              syn1[l2 + d] += g * syn0[l1 + d];
-            }
-          }
-          for (let d = 0; d < D; d++) syn0[l1 + d] += neu1e[d];
-        }
-        if (categories) {
+    // M-NET's category term: the centre word and a random word of its category move together.
+    const pullTogether = categories
+      ? (w: number, alpha: number): void => {
           const c = categories.categoryOf[w];
-          if (c >= 0) {
-            const members = categories.members[c];
-            lcg = (Math.imul(lcg, 1664525) + 1013904223) >>> 0;
-            const u = members[lcg % members.length];
-            if (u !== w) {
-              const step = alpha * cfg.categoryWeight;
-              const lw = w * D;
-              const lu = u * D;
-              for (let d = 0; d < D; d++) {
-                const diff = syn0[lw + d] - syn0[lu + d];
-                syn0[lw + d] -= step * diff;
-                syn0[lu + d] += step * diff;
-              }
-            }
+          if (c < 0) return;
+          const members = categories.members[c];
+          const u = members[sgns.nextU32() % members.length];
+          if (u === w) return;
+          const step = alpha * cfg.categoryWeight;
+          const lw = w * D;
+          const lu = u * D;
+          for (let d = 0; d < D; d++) {
+            const diff = syn0[lw + d] - syn0[lu + d];
+            syn0[lw + d] -= step * diff;
+            syn0[lu + d] += step * diff;
           }
         }
-      }
-      return lossSum;
-    };
+      : undefined;
+    const trainSentence = (sent: Int32Array): number => sgns.trainSequence(sent, pullTogether);
 
     return runEpochs<Float32Array>({
       kind: this.kind,

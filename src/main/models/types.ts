@@ -4,7 +4,7 @@
  */
 
 /** Every model id the registry knows. */
-export const MODEL_IDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae'] as const;
+export const MODEL_IDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
 export type ModelId = (typeof MODEL_IDS)[number];
 
 /** One question as the models see it (plain text; HTML is stripped by the importers). */
@@ -44,6 +44,8 @@ export interface TrainingData {
    * e.g. answers/comments. All `questions` are always used as well.
    */
   extraTexts?: readonly string[];
+  /** hnil: question id → the users who answered or commented on it (the network's answerer edges). */
+  answerers?: ReadonlyMap<string, readonly string[]>;
   /** ltr and fused: run name → query id → candidate id → score (higher = more similar). */
   runs?: Record<string, ReadonlyMap<string, ReadonlyMap<string, number>>>;
 }

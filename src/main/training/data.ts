@@ -108,6 +108,20 @@ export function answerTexts(ws: Workspace, limits: ExtraTextLimits = {}): { text
   return { texts, leftOut: ws.answerCount() - texts.length };
 }
 
+/** Question id → the distinct authors of its answers and comments, in thread order (hnil's answerer edges). */
+export function questionAnswerers(ws: Workspace): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const rows = ws.db
+    .prepare(`SELECT question_id AS q, author FROM answers WHERE author IS NOT NULL AND author != '' ORDER BY question_id, position`)
+    .iterate() as IterableIterator<{ q: string; author: string }>;
+  for (const r of rows) {
+    let list = out.get(r.q);
+    if (!list) out.set(r.q, (list = []));
+    if (!list.includes(r.author)) list.push(r.author);
+  }
+  return out;
+}
+
 export function buildTrainingData(
   ws: Workspace,
   trainPools: readonly string[],
@@ -165,8 +179,17 @@ export function buildTrainingData(
     qtext(ws, b, questions);
   }
   const extra = answerTexts(ws, opts.extraTexts);
+  const answerers = questionAnswerers(ws);
   return {
-    data: { questions, positives, negatives, randomPool, runs, ...(extra.texts.length ? { extraTexts: extra.texts } : {}) },
+    data: {
+      questions,
+      positives,
+      negatives,
+      randomPool,
+      runs,
+      ...(extra.texts.length ? { extraTexts: extra.texts } : {}),
+      ...(answerers.size ? { answerers } : {}),
+    },
     positives: positives.length,
     negatives: negatives.length,
     extraTexts: extra.texts.length,

@@ -358,6 +358,34 @@ CREATE TABLE model_trained_on (
 ) STRICT;
 `;
 
+/**
+ * Migration 8 — labeling order (src/main/active/): how a pool's next query is chosen, and the log
+ * of the draws an adaptive order made, which the selection-corrected estimates need.
+ * - pools.label_order: 'pool' (the pool's order), 'random' (seeded), 'uncertainty' or
+ *   'decide-rankers' (unequal probabilities; query-order.ts); pools.order_seed seeds the draws.
+ * - pool_draws: the pool's draws in order (seq 1, 2, …): the query drawn, the probability it had
+ *   among the `remaining` undrawn queries, and (adaptive orders) each run's predicted AP on it and
+ *   the sum of the predictions over the remaining queries, made before the draw (JSON, for the
+ *   model-assisted estimator). Rows go with their pool.
+ */
+const LABEL_ORDER_V8 = `
+ALTER TABLE pools ADD COLUMN label_order TEXT NOT NULL DEFAULT 'pool'
+  CHECK (label_order IN ('pool','random','uncertainty','decide-rankers'));
+ALTER TABLE pools ADD COLUMN order_seed INTEGER NOT NULL DEFAULT 1;
+
+CREATE TABLE pool_draws (
+  pool_id     INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  seq         INTEGER NOT NULL CHECK (seq >= 1),
+  query_id    TEXT NOT NULL,
+  probability REAL NOT NULL CHECK (probability > 0 AND probability <= 1),
+  remaining   INTEGER NOT NULL CHECK (remaining >= 1),
+  predictions TEXT,
+  drawn_at    TEXT NOT NULL,
+  PRIMARY KEY (pool_id, seq),
+  UNIQUE (pool_id, query_id)
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -366,6 +394,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'trust: blind pools with their history, owner role', sql: TRUST_V5 },
   { version: 6, name: 'import journal: chunked imports that can still be undone', sql: IMPORT_JOURNAL_V6 },
   { version: 7, name: 'model training queries: what each model was trained on, for the overlap check', sql: MODEL_TRAINED_ON_V7 },
+  { version: 8, name: 'labeling order: adaptive query order and its draw log', sql: LABEL_ORDER_V8 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -21,6 +21,7 @@ export const MODEL_HELP: Record<ModelKind, string> = {
   fused: 'learning to rank over retrieval, lexical, embedding and metadata features (pairwise linear ranker or LambdaMART trees)',
   'mnet-fisher': 'Zhou et al. 2015: skip-gram with category metadata (M-NET), questions as Fisher vectors under a GMM; dot product',
   dae: 'denoising auto-encoder over the bag of words: cosine of the learned semantic codes (a feature for the fused ranker)',
+  hnil: 'HNIL: LSTM text encoding joined with DeepWalk embeddings of the asker, category and answerers graph; needs askers and categories',
 };
 
 /** The contract's rule for models.train's `name` (src/shared/contract.ts). */

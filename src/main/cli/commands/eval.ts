@@ -1,6 +1,7 @@
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import { evaluatePool } from '../../engine/evaluate';
+import { withLabelOrder } from '../../engine/label-order';
 import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
 import { comparePoolRuns, putStat } from '../../gold';
@@ -73,7 +74,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     }, { out });
   }
   return withWorkspace(positionals[0], (ws) => {
-    const ev = withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false }));
+    const ev = withLabelOrder(ws, withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false })), values.annotator);
     if (values.json) out.log(json(evalJson(ev)));
     else {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
@@ -91,6 +92,24 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       for (const [name, m] of Object.entries(ev.runs)) {
         if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
         else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
+      }
+      const lo = ev.labelOrder;
+      if (lo && lo.order !== 'pool') {
+        out.log('');
+        out.log(`labeling order ${lo.order}: MAP estimated over the pool's ${lo.population} queries (${lo.estimator}) — ${lo.note}`);
+        out.log(
+          table(
+            ['run', 'MAP estimate', '95% CI', 'Holm p vs best'],
+            lo.rankers.map((r) => [r.run, pct(r.map), r.ci ? `${pct(r.ci[0])}–${pct(r.ci[1])}` : '—', r.adjustedP === null ? (r.run === lo.best ? 'best' : '—') : r.adjustedP.toPrecision(2)]),
+          ),
+        );
+      }
+      if (lo && lo.best && lo.rankers.length > 1) {
+        out.log(
+          lo.decided
+            ? `decided: ${lo.best} is best (every other run below it, Holm-corrected p < 0.05) — if choosing the best run is the goal, labeling can stop here`
+            : `not decided yet: ${lo.best} leads, but not every other run is below it at Holm-corrected p < 0.05`,
+        );
       }
     }
     return 0;

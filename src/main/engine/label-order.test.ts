@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { Engine } from './engine';
+import { readDraws } from '../active/draw-log';
+import type { PoolEvaluation, PoolInfo, QueryView } from '../../shared/contract';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-order-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const Q = 8;
+const C = 4;
+/** Query q<i> has candidates q<i>c0..c3; c0 is relevant (and c1 on even queries). Run "good" ranks c0 first, "bad" last; "mixed" alternates. */
+function orderedEngine(file = 'w.qpairs', order?: { order: string; seed?: number }): Engine {
+  const ws = Workspace.create(path.join(dir, file));
+  ws.transaction(() => {
+    ws.ensureAnnotator('alice', 'annotator');
+    ws.ensureAnnotator('bob', 'annotator');
+    ws.createPool({ name: 'p', scheme: 'binary', blind: true });
+    const runs = ['good', 'bad', 'mixed'].map((r) => ws.ensureRun('p', r, 'test'));
+    for (let i = 0; i < Q; i++) {
+      const cands = Array.from({ length: C }, (_, c) => `q${i}c${c}`);
+      for (const id of [`q${i}`, ...cands]) ws.upsertQuestion({ id, source: 'test', title: `title ${id}`, body: `body ${id}` });
+      ws.addPoolQuery('p', `q${i}`, cands);
+      cands.forEach((c, k) => {
+        ws.setRunScore(runs[0]!, `q${i}`, c, C - k);
+        ws.setRunScore(runs[1]!, `q${i}`, c, k);
+        ws.setRunScore(runs[2]!, `q${i}`, c, i % 2 ? C - k : k);
+      });
+    }
+  });
+  if (order) ws.db.prepare(`UPDATE pools SET label_order = ?, order_seed = ? WHERE name = 'p'`).run(order.order, order.seed ?? 1);
+  return new Engine(ws, { transport: 'http' });
+}
+
+const relevant = (q: string, c: string) => c === `${q}c0` || (Number(q.slice(1)) % 2 === 0 && c === `${q}c1`);
+
+async function labelQuery(engine: Engine, annotator: string, view: QueryView): Promise<void> {
+  for (const c of view.candidates) await engine.invoke('label.set', { pool: 'p', queryId: view.queryId, candidateId: c.id, annotator, value: relevant(view.queryId, c.id) ? '1' : '0' });
+}
+
+describe('labeling order', () => {
+  it('pool order needs no draws and serves queries in pool order', async () => {
+    const engine = orderedEngine();
+    const info = (await engine.invoke('pool.list', {})) as PoolInfo[];
+    expect(info[0]).toMatchObject({ label_order: 'pool', order_seed: 1 });
+    const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+    expect(v.queryId).toBe('q0');
+    expect(readDraws(engine.ws, 'p')).toHaveLength(0);
+    engine.close();
+  });
+
+  it('random order draws one query at a time with probability 1/remaining, the same for the same seed', async () => {
+    const served = async (file: string) => {
+      const engine = orderedEngine(file, { order: 'random', seed: 5 });
+      const ids: string[] = [];
+      for (let k = 0; k < 3; k++) {
+        const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+        expect(v.index).toBe(k); // drawn queries come first, in draw order
+        ids.push(v.queryId);
+        // asking again without labeling serves the same query: no new draw
+        expect(((await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView).queryId).toBe(v.queryId);
+        await labelQuery(engine, 'alice', v);
+      }
+      const draws = readDraws(engine.ws, 'p');
+      expect(draws.map((d) => d.queryId)).toEqual(ids);
+      expect(draws.map((d) => d.probability)).toEqual([1 / 8, 1 / 7, 1 / 6]);
+      expect(draws.map((d) => d.remaining)).toEqual([8, 7, 6]);
+      engine.close();
+      return ids;
+    };
+    const a = await served('a.qpairs');
+    expect(await served('b.qpairs')).toEqual(a);
+    expect(a).not.toEqual(['q0', 'q1', 'q2']);
+  });
+
+  it('decide-rankers draws with recorded probabilities and predictions; Evaluate estimates MAP and says when the best run is decided', async () => {
+    const engine = orderedEngine('w.qpairs', { order: 'decide-rankers', seed: 3 });
+    let ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice' })) as PoolEvaluation;
+    expect(ev.labelOrder).toMatchObject({ order: 'decide-rankers', population: Q, drawn: 0, used: 0, best: null, decided: false });
+    for (let k = 0; k < Q; k++) {
+      const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+      await labelQuery(engine, 'alice', v);
+      ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice' })) as PoolEvaluation;
+      expect(ev.labelOrder!.used).toBe(k + 1);
+      if (k + 1 < Q) expect(ev.labelOrder!.estimator).toMatch(/^Des Raj/);
+    }
+    const draws = readDraws(engine.ws, 'p');
+    expect(new Set(draws.map((d) => d.queryId)).size).toBe(Q);
+    for (const d of draws) {
+      expect(d.probability).toBeGreaterThan(0);
+      expect(d.probability).toBeLessThanOrEqual(1);
+      expect(d.predictions?.runs).toEqual(['good', 'bad', 'mixed']);
+    }
+    expect(draws.at(-1)!.probability).toBe(1);
+    // Every query labeled: the estimates are the exact MAPs, and "good" (AP 1 everywhere) is decided best.
+    const lo = ev.labelOrder!;
+    expect(lo.estimator).toBe('exact');
+    for (const r of lo.rankers) expect(r.map).toBeCloseTo(ev.runs[r.run]!.MAP!, 12);
+    expect(lo.best).toBe('good');
+    expect(lo.decided).toBe(true);
+    engine.close();
+  });
+
+  it('the owner sets the order on a pool; the CLI-visible pool info carries it; a bad order is refused', async () => {
+    const engine = orderedEngine();
+    const info = (await engine.invoke('pool.set', { pool: 'p', order: 'uncertainty', orderSeed: 9 })) as PoolInfo;
+    expect(info).toMatchObject({ label_order: 'uncertainty', order_seed: 9, blind: true });
+    await expect(engine.invoke('pool.set', { pool: 'p', order: 'sideways' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(engine.invoke('pool.set', { pool: 'p' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+    expect(readDraws(engine.ws, 'p').map((d) => d.queryId)).toEqual([v.queryId]);
+    expect(v.blind).toBe(true);
+    expect(v.candidates.every((c) => Object.keys(c.runs).length === 0)).toBe(true);
+    engine.close();
+  });
+
+  it('each annotator gets the first drawn query they have not done; a draw is made only when they have done all drawn ones', async () => {
+    const engine = orderedEngine('w.qpairs', { order: 'random', seed: 2 });
+    const a1 = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+    const b1 = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'bob' })) as QueryView;
+    expect(b1.queryId).toBe(a1.queryId); // bob labels the same drawn query: two votes per drawn query
+    expect(readDraws(engine.ws, 'p')).toHaveLength(1);
+    await labelQuery(engine, 'alice', a1);
+    const a2 = (await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'alice', from: a1.queryId, direction: 'next-unlabeled' })) as QueryView;
+    expect(a2.queryId).not.toBe(a1.queryId);
+    expect(readDraws(engine.ws, 'p')).toHaveLength(2);
+    const list = (await engine.invoke('annotate.queries', { pool: 'p', annotator: 'bob' })) as Array<{ id: string }>;
+    expect(list.slice(0, 2).map((x) => x.id)).toEqual([a1.queryId, a2.queryId]);
+    engine.close();
+  });
+});

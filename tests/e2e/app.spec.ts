@@ -233,6 +233,39 @@ test('the Evaluate screen updates live as labels arrive', async () => {
   await ev.close();
 });
 
+test('the owner switches the labeling order on Evaluate; the next query is then drawn and the estimates follow', async () => {
+  const ev = await context.newPage();
+  const api = async (command: string, args: Record<string, unknown>) => {
+    const r = await ev.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+    expect(r.ok(), await r.text()).toBe(true);
+    return (await r.json()) as Record<string, unknown>;
+  };
+  await ev.goto('/#evaluate');
+  await ev.getByTestId('eval-pool').selectOption(POOL);
+  await ev.getByTestId('eval-annotator').selectOption('tester');
+  await expect(ev.getByTestId('label-order')).toBeVisible();
+  await expect(ev.getByTestId('label-order-select')).toHaveValue('pool');
+  // pool order: the plain mean over the labeled queries, with a note that they are not a random sample
+  await expect(ev.getByTestId('label-order-note')).toContainText('not a random sample');
+  await expect(ev.getByTestId(`label-order-map-${RUN}`)).not.toHaveText('—');
+  await ev.getByTestId('label-order-select').selectOption('random');
+  await expect(ev.getByTestId('label-order-note')).toContainText('random order: the first 0 of 0 drawn queries are fully labeled');
+  await expect(ev.getByTestId(`label-order-map-${RUN}`)).toHaveText('—');
+  // The annotator asks for their next query: the engine draws one (logged with its probability).
+  // Queries the annotator already labeled can be drawn too (their labels count at once): the engine
+  // draws until it reaches one they have not done, and serves it after the drawn ones.
+  const view = (await api('annotate.query', { pool: POOL, annotator: 'tester' })) as { queryId: string; index: number };
+  const lo = ((await api('eval.pool', { pool: POOL, annotator: 'tester' })) as { labelOrder: { drawn: number } }).labelOrder;
+  expect(lo.drawn).toBeGreaterThanOrEqual(1);
+  expect(view.index).toBe(lo.drawn - 1);
+  await expect(ev.getByTestId('label-order-note')).toContainText(new RegExp(`${lo.drawn} of \\d+ queries drawn so far`));
+  await ev.screenshot({ path: path.join(root, 'test-results', 'screens', 'evaluate-label-order.png'), fullPage: true });
+  // Back to the pool's order for the tests that follow.
+  await ev.getByTestId('label-order-select').selectOption('pool');
+  await expect(ev.getByTestId('label-order-note')).toContainText('not a random sample');
+  await ev.close();
+});
+
 test('labels are still there after a reload', async () => {
   await page.reload();
   await expect(page.getByTestId('query-title')).toBeVisible();

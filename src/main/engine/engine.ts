@@ -111,6 +111,14 @@ export class Engine implements EngineCore {
     return canSee(this.access, resolveCaller(this.ws, input), event, payload);
   }
 
+  /** Makes the draws an annotator's next query needs (a write: inside the gate), tells the clients, then answers. */
+  private drawThen<T>(pool: string, annotator: string, answer: () => T): Promise<T> {
+    return this.writes.run(() => {
+      if (drawForAnnotator(this.ws, pool, annotator) > 0) this.hub.emit('workspace.changed', { what: 'pool' });
+      return answer();
+    });
+  }
+
   private makeHandlers(): Handlers {
     const ws = this.ws;
     return {
@@ -151,13 +159,10 @@ export class Engine implements EngineCore {
       'pool.progress': (a) => poolProgress(ws, a.pool),
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),
       // An ordered pool draws the next query when an annotator has done every drawn one (a write).
-      'annotate.query': (a) =>
-        !a.queryId && needsDraw(ws, a.pool, a.annotator)
-          ? this.writes.run(() => (drawForAnnotator(ws, a.pool, a.annotator), annotateQuery(ws, a)))
-          : annotateQuery(ws, a),
+      'annotate.query': (a) => (!a.queryId && needsDraw(ws, a.pool, a.annotator) ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, a)) : annotateQuery(ws, a)),
       'annotate.navigate': (a) =>
         a.direction === 'next-unlabeled' && needsDraw(ws, a.pool, a.annotator)
-          ? this.writes.run(() => (drawForAnnotator(ws, a.pool, a.annotator), annotateQuery(ws, { pool: a.pool, annotator: a.annotator })))
+          ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, { pool: a.pool, annotator: a.annotator }))
           : navigate(ws, a),
       'annotate.queries': (a) => annotatorQueryList(ws, a),
       'label.set': (a) =>

@@ -1,0 +1,89 @@
+import { useState, type ReactNode } from 'react';
+import type { PoolEvaluation } from '../../shared/contract';
+import { QUERY_ORDER_HELP, QUERY_ORDERS, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
+import type { CallerRole } from '../../shared/roles';
+import { DataTable } from '../components/DataTable';
+import { useApp } from '../lib/context';
+import { errorMessage, fmtMetric } from '../lib/format';
+import { mayCall } from '../lib/roles';
+
+type Row = LabelOrderStanding['rankers'][number];
+
+/**
+ * Where the pool's runs stand under its labeling order: each run's MAP estimated over the whole
+ * pool (selection-corrected for the adaptive orders) with a 95% interval, and whether the best run
+ * is decided (Holm-corrected p < 0.05 against every other) — the point where a team can stop
+ * labeling if choosing the best run is the goal. Owners change the order here.
+ */
+export function LabelOrderPanel({ pool, ev, role }: { pool: string; ev: PoolEvaluation; role: CallerRole }): ReactNode {
+  const { client } = useApp();
+  const lo = ev.labelOrder;
+  const [error, setError] = useState<string | null>(null);
+  if (!lo) return null;
+  const setOrder = (order: QueryOrder): void => {
+    setError(null);
+    client.invoke('pool.set', { pool, order }).catch((e: unknown) => setError(errorMessage(e)));
+  };
+  const leader = lo.best;
+  return (
+    <section className="card" data-testid="label-order">
+      <div className="row wrap">
+        <h2 className="grow">Labeling order</h2>
+        {mayCall(role, 'pool.set') ? (
+          <label className="inline">
+            Next query
+            <select data-testid="label-order-select" value={lo.order} onChange={(e) => setOrder(e.target.value as QueryOrder)}>
+              {QUERY_ORDERS.map((o) => (
+                <option key={o} value={o} title={QUERY_ORDER_HELP[o]}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span className="muted">order: {lo.order}</span>
+        )}
+      </div>
+      <p className="small muted">{QUERY_ORDER_HELP[lo.order]}</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <p className={lo.decided ? 'ok' : 'muted'} data-testid="label-order-decided" role="status">
+        {lo.used === 0
+          ? `The estimates appear once a query counts (${lo.order === 'pool' ? 'a fully labeled query' : 'the first drawn query, fully labeled'}).`
+          : lo.rankers.length < 2
+            ? 'Deciding which run is best needs two or more runs in the pool.'
+            : lo.decided
+              ? `Decided: ${leader} is best — every other run is below it (Holm-corrected p < 0.05). If choosing the best run is the goal, labeling can stop.`
+              : `Not decided yet: ${leader} leads, but not every other run is below it at Holm-corrected p < 0.05.`}
+      </p>
+      <p className="small muted" data-testid="label-order-estimator">
+        MAP over all {lo.population} queries of the pool, estimated from {lo.used} ({lo.estimator}); here a query without a similar candidate counts 0, whatever the convention above.
+      </p>
+      <DataTable<Row>
+        testId="label-order-table"
+        rows={lo.rankers}
+        rowId={(r) => r.run}
+        initialSort={{ id: 'map', desc: true }}
+        caption={`MAP over the pool's ${lo.population} queries (a query without a similar candidate counts 0), estimated from ${lo.used} (${lo.estimator})`}
+        columns={[
+          { id: 'run', header: 'Run', cell: (r) => r.run, sortValue: (r) => r.run },
+          { id: 'map', header: 'MAP estimate', className: 'num', cell: (r) => fmtMetric(r.map), sortValue: (r) => r.map, cellTestId: (r) => `label-order-map-${r.run}` },
+          { id: 'ci', header: '95% interval', className: 'num', cell: (r) => (r.ci ? `${fmtMetric(r.ci[0])}–${fmtMetric(r.ci[1])}` : '—') },
+          {
+            id: 'p',
+            header: <abbr title="Holm-corrected p-value of the difference from the leading run">p vs leader</abbr>,
+            className: 'num',
+            cell: (r) => (r.run === leader ? 'leader' : r.adjustedP === null ? '—' : r.adjustedP < 0.001 ? '< 0.001' : r.adjustedP.toFixed(3)),
+            sortValue: (r) => (r.run === leader ? -1 : r.adjustedP),
+          },
+        ]}
+      />
+      <p className="small muted" data-testid="label-order-note">
+        {lo.note}.{lo.order !== 'pool' ? ` ${lo.drawn} of ${lo.population} queries drawn so far.` : ''}
+      </p>
+    </section>
+  );
+}

@@ -14,6 +14,9 @@
  * side — and the same import alone in both ways (the chunking and undo-journal overhead).
  * `-- --questions N` changes the corpus size, `-- --skip-eval` skips the first part.
  *
+ * Then "retrain running": keypress latency on SemEval-2016 dev with nothing running vs while a live
+ * retrain of `fused` runs in the worker thread (`--skip-retrain` skips it; needs ../shared/data).
+ *
  * In between, "incremental vs full recompute" (issue 14): a pool of `--queries N` (default
  * 4000) × 20 candidates with `--runs R` (default 10) runs, every query labeled, then the same
  * random label changes timed two ways, per label: (1) the metrics layer — IncrementalEvaluator
@@ -408,6 +411,62 @@ async function importBench(): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------------ keypresses while a live retrain runs
+
+const skipRetrain = process.argv.includes('--skip-retrain');
+
+/**
+ * "Retrain running" (issue 10): SemEval-2016 dev (50 × 10, gold labels) imported, live retraining of
+ * `fused` on; a simulated annotator relabels pairs (label.set + eval.pool, one keypress after the
+ * other) first with nothing running, then while a retrain runs in the worker thread — side by side.
+ */
+async function retrainBench(): Promise<void> {
+  const { runImport } = await import('../../src/main/engine/work');
+  // The bundle runs from out/node: ../shared beside the checkout is three levels up.
+  const file = argStr('semeval-dev') ?? path.resolve(import.meta.dirname, '../../../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-retrain-'));
+  try {
+    const ws = Workspace.create(path.join(dir, 'dev.qpairs'));
+    await runImport(ws, 'semeval', [file], { pool: 'dev' });
+    const engine = new Engine(ws, { transport: 'http' });
+    const gold = ws.currentLabels('dev', 'gold');
+    let k = 0;
+    const keypress = async (): Promise<number> => {
+      const l = gold[k++ % gold.length]!;
+      const t0 = performance.now();
+      await engine.invoke('label.set', { pool: 'dev', queryId: l.queryId, candidateId: l.candidateId, annotator: 'ann', value: l.value });
+      await engine.invoke('eval.pool', { pool: 'dev', annotator: 'gold', convention: 'zero' });
+      return performance.now() - t0;
+    };
+    const idle: number[] = [];
+    for (let i = 0; i < 200; i++) idle.push(await keypress());
+    await engine.invoke('live.set', { pool: 'dev', enabled: true, everyLabels: 10_000, idleSeconds: 0 });
+    const done = new Promise<JobDone>((resolve) => engine.on('job.done', (d) => d.kind === 'live' && resolve(d)));
+    let finished = false;
+    void done.then(() => (finished = true));
+    const t = performance.now();
+    await engine.invoke('live.retrain', { pool: 'dev' });
+    const busy: number[] = [];
+    while (!finished) {
+      busy.push(await keypress());
+      await new Promise((r) => setTimeout(r, 20)); // a fast annotator: a keypress every ~20 ms
+    }
+    const d = await done;
+    const retrainSeconds = (performance.now() - t) / 1000;
+    const q = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+    console.log(`\nkeypress → label saved + metrics updated, SemEval-2016 dev (50 × 10), live retraining of fused on`);
+    console.log(`| while | keypresses | median ms | p95 ms | max ms |\n|---|---|---|---|---|`);
+    console.log(`| nothing runs | ${idle.length} | ${q(idle, 0.5).toFixed(1)} | ${q(idle, 0.95).toFixed(1)} | ${Math.max(...idle).toFixed(1)} |`);
+    console.log(`| retrain running | ${busy.length} | ${q(busy, 0.5).toFixed(1)} | ${q(busy, 0.95).toFixed(1)} | ${Math.max(...busy).toFixed(1)} |`);
+    console.log(`retrain ${d.ok ? 'finished' : `failed (${d.error})`} in ${retrainSeconds.toFixed(1)} s (worker thread); p95 ratio busy/idle ${(q(busy, 0.95) / q(idle, 0.95)).toFixed(2)}`);
+    await engine.jobs.idle();
+    engine.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (!skipEval) await evalBench();
+if (!skipRetrain) await retrainBench();
 if (!skipIncremental) await incrementalBench();
 if (!skipImport) await importBench();

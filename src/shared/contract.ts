@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
 import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
+import { LIVE_DEFAULTS, LIVE_MODELS, type LiveStatus } from './live';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
@@ -114,6 +115,22 @@ export const commandArgs = {
     value: z.string().min(1).max(40).nullable(),
   }),
   'label.undo': z.object({ seq: z.number().int().positive(), annotator: name }),
+  /** "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or `idleSeconds` after the last. */
+  'live.set': z.object({
+    pool: name,
+    enabled: z.boolean(),
+    everyLabels: z.number().int().min(1).max(10_000).default(LIVE_DEFAULTS.everyLabels),
+    idleSeconds: z.number().int().min(0).max(86_400).default(LIVE_DEFAULTS.idleSeconds),
+    models: z.array(z.enum(LIVE_MODELS)).min(1).max(LIVE_MODELS.length).default([...LIVE_DEFAULTS.models]),
+    /** Other labeled pools the live models train on as well. */
+    trainPools: z.array(name).max(20).default([]),
+  }),
+  /** The pool's live-retraining setting, whether a retrain runs, and its learning curve (hidden from annotators of blind pools). */
+  'live.status': z.object({ pool: name }),
+  /** Where the pool's runs stand under its labeling order: selection-corrected MAP estimates and whether the best run is decided (src/main/active/order-standing.ts). */
+  'eval.order': z.object({ pool: name, annotator: name.optional() }),
+  /** Retrains the pool's live models now (the owner's); null when one is already running (its job id then). */
+  'live.retrain': z.object({ pool: name }),
   'eval.pool': z.object({
     pool: name,
     /** Label source: an annotator or "@aggregate"; omitted = gold when the pool has gold labels, else @aggregate. */
@@ -376,8 +393,6 @@ export interface PoolEvaluation {
   runs: Record<string, RunMetrics>;
   /** Metric values after the first n counted queries (in labeling order), per run (points with nothing evaluated yet omit the run). */
   curve: Array<{ labeledQueries: number; runs: Record<string, MetricValues> }>;
-  /** Where the runs stand under the pool's labeling order, with selection-corrected estimates (src/main/active/order-standing.ts). */
-  labelOrder?: LabelOrderStanding;
 }
 
 export interface QueryEvaluation {
@@ -402,6 +417,10 @@ export interface CommandResults {
   'annotate.queries': AnnotateQueryItem[];
   'label.set': LabelAck;
   'label.undo': LabelRecord;
+  'live.set': LiveStatus;
+  'live.status': LiveStatus;
+  'eval.order': LabelOrderStanding;
+  'live.retrain': { jobId: string | null };
   'eval.pool': PoolEvaluation;
   'eval.query': QueryEvaluation;
   'annotator.add': { name: string; role: string };
@@ -466,7 +485,7 @@ export type CommandResult<C extends CommandName> = CommandResults[C];
 
 export interface JobProgress {
   jobId: string;
-  kind: 'import' | 'pool' | 'train' | 'score';
+  kind: 'import' | 'pool' | 'train' | 'score' | 'live';
   done: number;
   total: number;
   message: string;

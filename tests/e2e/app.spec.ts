@@ -255,7 +255,7 @@ test('the owner switches the labeling order on Evaluate; the next query is then 
   // Queries the annotator already labeled can be drawn too (their labels count at once): the engine
   // draws until it reaches one they have not done, and serves it after the drawn ones.
   const view = (await api('annotate.query', { pool: POOL, annotator: 'tester' })) as { queryId: string; index: number };
-  const lo = ((await api('eval.pool', { pool: POOL, annotator: 'tester' })) as { labelOrder: { drawn: number } }).labelOrder;
+  const lo = (await api('eval.order', { pool: POOL, annotator: 'tester' })) as { drawn: number };
   expect(lo.drawn).toBeGreaterThanOrEqual(1);
   expect(view.index).toBe(lo.drawn - 1);
   await expect(ev.getByTestId('label-order-note')).toContainText(new RegExp(`${lo.drawn} of \\d+ queries drawn so far`));

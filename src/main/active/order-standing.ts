@@ -11,7 +11,7 @@
  *   the adaptive rule, since each draw's probability is recorded).
  * AP follows the SemEval convention (a query without a relevant candidate scores 0). Once every query
  * is labeled the figures are exact. "Decided": every other run is below the best with Holm-corrected
- * p < 0.05 (ranker-decision.ts). 95% intervals: estimate ± t(0.975, n − 1) · SE.
+ * p < 0.05 (ranker-decision.ts). 95% intervals: estimate ± t(0.975, n − 1) · SE, clipped to [0, 1].
  */
 import type { LabelOrderStanding } from '../../shared/label-order';
 import { studentTQuantile } from '../stats/t-interval';
@@ -77,7 +77,8 @@ export function labelOrderStanding(order: QueryOrder, pool: OrderedPool, draws: 
     note,
     rankers: pool.runs.map((run, r) => {
       const m = s.maps[r]!;
-      const ci: [number, number] | null = m.se === 0 ? [m.mean, m.mean] : Number.isFinite(t) && Number.isFinite(m.se) ? [m.mean - t * m.se, m.mean + t * m.se] : null;
+      // AP lies in [0, 1], so the interval is clipped to it.
+      const ci: [number, number] | null = m.se === 0 ? [m.mean, m.mean] : Number.isFinite(t) && Number.isFinite(m.se) ? [Math.max(0, m.mean - t * m.se), Math.min(1, m.mean + t * m.se)] : null;
       return { run, map: m.mean, se: Number.isNaN(m.se) ? null : m.se, ci, adjustedP: Number.isNaN(s.adjustedP[r]!) ? null : s.adjustedP[r]! };
     }),
     best: pool.runs[s.best] ?? null,

@@ -40,6 +40,10 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'annotate.queries': 'annotator',
   'label.set': 'annotator',
   'label.undo': 'annotator',
+  'live.set': 'owner',
+  'live.status': 'annotator',
+  'eval.order': 'annotator',
+  'live.retrain': 'owner',
   'eval.pool': 'annotator',
   'eval.query': 'annotator',
   'annotator.add': 'owner',
@@ -96,6 +100,13 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
       return { pool: 'sealed', queryId: 'q2', candidateId: 'c3', annotator: self, value: '1' };
     case 'label.undo':
       return { seq: 0, annotator: self }; // replaced by the caller's own seq below
+    case 'live.set':
+      return { pool: 'open', enabled: false };
+    case 'live.status':
+    case 'eval.order':
+      return { pool: 'sealed' };
+    case 'live.retrain':
+      return { pool: 'open' };
     case 'eval.pool':
       return { pool: 'sealed' };
     case 'eval.query':
@@ -174,7 +185,7 @@ describe('the role table', () => {
           const ack = (await engine.invoke('label.set', { pool: 'sealed', queryId: 'q2', candidateId: 'c2', annotator: c.self, value: '0' }, c.input)) as { seq: number };
           args.seq = ack.seq;
         }
-        const allowed = RANK.indexOf(c.role) >= RANK.indexOf(EXPECTED[command]) && !(command === 'eval.pool' || command === 'eval.query' ? c.role === 'annotator' : false) && !(command === 'job.cancel' && c.role !== 'owner');
+        const allowed = RANK.indexOf(c.role) >= RANK.indexOf(EXPECTED[command]) && !(command === 'eval.pool' || command === 'eval.query' || command === 'live.status' || command === 'eval.order' ? c.role === 'annotator' : false) && !(command === 'job.cancel' && c.role !== 'owner');
         let outcome: string;
         try {
           await engine.invoke(command, args, c.input);

@@ -59,7 +59,7 @@ const ACTS_AS_ANNOTATOR: ReadonlySet<CommandName> = new Set(['annotate.query', '
 /** Commands whose `judge` argument says who acts. */
 const ACTS_AS_JUDGE: ReadonlySet<CommandName> = new Set(['review.queue', 'review.settle']);
 /** Commands refused to an annotator on a blind pool: they show rankers' scores or other people's labels. */
-const HIDDEN_IN_BLIND_POOLS: ReadonlySet<CommandName> = new Set(['eval.pool', 'eval.query']);
+const HIDDEN_IN_BLIND_POOLS: ReadonlySet<CommandName> = new Set(['eval.pool', 'eval.query', 'live.status', 'eval.order']);
 
 export interface AccessContext {
   ws: Workspace;

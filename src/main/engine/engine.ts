@@ -13,7 +13,9 @@ import { EventHub } from './events';
 import { JobRunner } from './jobs';
 import { WriteGate } from './write-gate';
 import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, undoLabel } from './annotate';
-import { drawForAnnotator, needsDraw, withLabelOrder } from './label-order';
+import { drawForAnnotator, labelOrderOf, needsDraw } from './label-order';
+import { LiveTrainer } from './live-training';
+import { writeLiveSetting } from '../training/live-store';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import { createPoolJob, importJob } from './work';
 import { evaluateQuery } from './evaluate';
@@ -56,6 +58,8 @@ export class Engine implements EngineCore {
   private readonly handlers: Handlers;
   /** eval.pool's per-query results kept between labels (live-metrics.ts). */
   readonly liveEvaluations: LivePoolEvaluations;
+  /** "Learn as we label": retrains pools' live models as labels arrive (live-training.ts). */
+  readonly live: LiveTrainer;
 
   constructor(
     readonly ws: Workspace,
@@ -64,6 +68,7 @@ export class Engine implements EngineCore {
     this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id) };
     this.liveEvaluations = new LivePoolEvaluations(ws);
     this.handlers = this.makeHandlers();
+    this.live = new LiveTrainer(this);
   }
 
   static open(path: string, opts: EngineOptions): Engine {
@@ -77,6 +82,7 @@ export class Engine implements EngineCore {
   }
 
   close(): void {
+    this.live.close();
     stopComputations(this.ws.path);
     this.ws.close();
   }
@@ -177,9 +183,18 @@ export class Engine implements EngineCore {
           this.hub.emit('label.changed', rec);
           return rec;
         }),
+      'live.set': (a) =>
+        this.writes.run(() => {
+          writeLiveSetting(ws, a.pool, { enabled: a.enabled, everyLabels: a.everyLabels, idleSeconds: a.idleSeconds, models: a.models, trainPools: a.trainPools.map((p) => ws.pool(p).name) });
+          this.live.consider(a.pool);
+          return this.live.status(a.pool);
+        }),
+      'live.status': (a) => this.live.status(ws.pool(a.pool).name),
+      'live.retrain': (a) => ({ jobId: this.live.start(ws.pool(a.pool).name) }),
+      'eval.order': (a) => labelOrderOf(ws, a.pool, a.annotator),
       'eval.pool': (a) => {
         const ev = this.liveEvaluations.evaluate(a);
-        return withLabelOrder(ws, withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []), a.annotator);
+        return withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []);
       },
       'eval.query': (a) => evaluateQuery(ws, a),
       'questions.search': async (a) => searchQuestions(ws, a, await browseIndex(ws, this.writes)),

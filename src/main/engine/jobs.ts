@@ -32,11 +32,16 @@ export class JobRunner {
     return this.starters.get(jobId);
   }
 
-  start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>): string {
+  /**
+   * Starts a job. Its events reach its starter (the caller whose command started it) and owners;
+   * `system: true` starts it for no caller (jobs the engine starts by itself, e.g. live retraining
+   * triggered by someone's label: only owners see their events).
+   */
+  start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>, opts: { system?: boolean } = {}): string {
     const jobId = randomUUID();
     const ac = new AbortController();
     this.controllers.set(jobId, ac);
-    const starter = this.currentStarter();
+    const starter = opts.system ? undefined : this.currentStarter();
     if (starter !== undefined) this.starters.set(jobId, starter);
     let last = 0;
     const ctx: JobContext = {

@@ -6,6 +6,7 @@ import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
 import { readDraws } from '../active/draw-log';
 import type { PoolEvaluation, PoolInfo, QueryView } from '../../shared/contract';
+import type { LabelOrderStanding } from '../../shared/label-order';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-order-'))));
@@ -79,14 +80,16 @@ describe('labeling order', () => {
 
   it('decide-rankers draws with recorded probabilities and predictions; Evaluate estimates MAP and says when the best run is decided', async () => {
     const engine = orderedEngine('w.qpairs', { order: 'decide-rankers', seed: 3 });
-    let ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice' })) as PoolEvaluation;
-    expect(ev.labelOrder).toMatchObject({ order: 'decide-rankers', population: Q, drawn: 0, used: 0, best: null, decided: false });
+    const standing = async () => (await engine.invoke('eval.order', { pool: 'p', annotator: 'alice' })) as LabelOrderStanding;
+    let lo = await standing();
+    expect(lo).toMatchObject({ order: 'decide-rankers', population: Q, drawn: 0, used: 0, best: null, decided: false });
     for (let k = 0; k < Q; k++) {
       const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
       await labelQuery(engine, 'alice', v);
-      ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice' })) as PoolEvaluation;
-      expect(ev.labelOrder!.used).toBe(k + 1);
-      if (k + 1 < Q) expect(ev.labelOrder!.estimator).toMatch(/^Des Raj/);
+      lo = await standing();
+      expect(lo.used).toBe(k + 1);
+      if (k + 1 < Q) expect(lo.estimator).toMatch(/^Des Raj/);
+      for (const r of lo.rankers) if (r.ci) expect(r.ci[0] >= 0 && r.ci[1] <= 1).toBe(true);
     }
     const draws = readDraws(engine.ws, 'p');
     expect(new Set(draws.map((d) => d.queryId)).size).toBe(Q);
@@ -96,8 +99,8 @@ describe('labeling order', () => {
       expect(d.predictions?.runs).toEqual(['good', 'bad', 'mixed']);
     }
     expect(draws.at(-1)!.probability).toBe(1);
-    // Every query labeled: the estimates are the exact MAPs, and "good" (AP 1 everywhere) is decided best.
-    const lo = ev.labelOrder!;
+    // Every query labeled: the estimates are the exact MAPs (score-0 convention), and "good" (AP 1 everywhere) is decided best.
+    const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero' })) as PoolEvaluation;
     expect(lo.estimator).toBe('exact');
     for (const r of lo.rankers) expect(r.map).toBeCloseTo(ev.runs[r.run]!.MAP!, 12);
     expect(lo.best).toBe('good');

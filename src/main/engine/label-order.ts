@@ -3,7 +3,7 @@
  * and the relevance of the fully labeled ones by the evaluation's label source), makes the draws an
  * annotator's next query needs, and adds the rankers' standing to an evaluation.
  */
-import type { PoolEvaluation } from '../../shared/contract';
+import type { LabelOrderStanding } from '../../shared/label-order';
 import { appendDraw, readDraws, readPoolOrder } from '../active/draw-log';
 import { nextDraw } from '../active/draw-next';
 import { labelOrderStanding } from '../active/order-standing';
@@ -56,8 +56,8 @@ export function drawForAnnotator(ws: Workspace, pool: string, annotator: string)
   return made;
 }
 
-/** The evaluation with where the pool's runs stand under its labeling order. */
-export function withLabelOrder(ws: Workspace, ev: PoolEvaluation, annotator: string | undefined): PoolEvaluation {
-  const { order } = readPoolOrder(ws, ev.pool);
-  return { ...ev, labelOrder: labelOrderStanding(order, orderedPool(ws, ev.pool, annotator), readDraws(ws, ev.pool)) };
+/** Where the pool's runs stand under its labeling order, by a label source (default: eval's rule). */
+export function labelOrderOf(ws: Workspace, pool: string, annotator: string | undefined): LabelOrderStanding {
+  const name = ws.pool(pool).name;
+  return labelOrderStanding(readPoolOrder(ws, name).order, orderedPool(ws, name, annotator), readDraws(ws, name));
 }

@@ -6,7 +6,6 @@ import { parseArgs, type LabelAck, type PoolEvaluation } from '../../shared/cont
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
 import { evaluatePool, poolEvaluationOf } from './evaluate';
-import { withLabelOrder } from './label-order';
 import { aggregate, evaluateRun } from '../metrics';
 import { meanInterval } from '../stats/t-interval';
 import { mulberry32 } from './seeded';
@@ -57,9 +56,7 @@ const REQUESTS = [
 async function expectSameAsFullRecompute(step: string): Promise<void> {
   for (const raw of REQUESTS) {
     const live = (await engine.invoke('eval.pool', raw)) as PoolEvaluation;
-    const args = parseArgs('eval.pool', raw);
-    // The labeling-order standing is computed from the labels afresh on every call (label-order.ts).
-    const full = withLabelOrder(ws, evaluatePool(ws, args), args.annotator);
+    const full = evaluatePool(ws, parseArgs('eval.pool', raw));
     expect(live, `${step}: ${JSON.stringify(raw)}`).toEqual(full);
   }
 }

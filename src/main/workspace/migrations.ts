@@ -367,6 +367,11 @@ CREATE TABLE model_trained_on (
  *   among the `remaining` undrawn queries, and (adaptive orders) each run's predicted AP on it and
  *   the sum of the predictions over the remaining queries, made before the draw (JSON, for the
  *   model-assisted estimator). Rows go with their pool.
+ * - live_training: a pool's "learn as we label" setting (src/main/engine/live-training.ts): on/off,
+ *   retrain after `every_labels` new label events or `idle_seconds` after the last one (0 = never),
+ *   the model kinds (JSON list) and extra training pools, and the last label event the last retrain saw.
+ * - live_curve: one row per finished retrain: labels in the pool then, queries trained on, queries
+ *   scored out of fold and their MAP/MRR (src/main/training/live-retrain.ts), wall time.
  */
 const LABEL_ORDER_V8 = `
 ALTER TABLE pools ADD COLUMN label_order TEXT NOT NULL DEFAULT 'pool'
@@ -384,6 +389,31 @@ CREATE TABLE pool_draws (
   PRIMARY KEY (pool_id, seq),
   UNIQUE (pool_id, query_id)
 ) STRICT;
+
+CREATE TABLE live_training (
+  pool_id        INTEGER PRIMARY KEY REFERENCES pools(id) ON DELETE CASCADE,
+  enabled        INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+  every_labels   INTEGER NOT NULL CHECK (every_labels >= 1),
+  idle_seconds   INTEGER NOT NULL CHECK (idle_seconds >= 0),
+  models         TEXT NOT NULL,
+  train_pools    TEXT NOT NULL DEFAULT '[]',
+  last_label_seq INTEGER NOT NULL DEFAULT 0,
+  last_error     TEXT
+) STRICT;
+
+CREATE TABLE live_curve (
+  pool_id          INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  seq              INTEGER NOT NULL CHECK (seq >= 1),
+  model            TEXT NOT NULL,
+  labels           INTEGER NOT NULL,
+  trained_queries  INTEGER NOT NULL,
+  held_out_queries INTEGER NOT NULL,
+  map              REAL,
+  mrr              REAL,
+  seconds          REAL NOT NULL,
+  at               TEXT NOT NULL,
+  PRIMARY KEY (pool_id, seq)
+) STRICT;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -394,7 +424,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'trust: blind pools with their history, owner role', sql: TRUST_V5 },
   { version: 6, name: 'import journal: chunked imports that can still be undone', sql: IMPORT_JOURNAL_V6 },
   { version: 7, name: 'model training queries: what each model was trained on, for the overlap check', sql: MODEL_TRAINED_ON_V7 },
-  { version: 8, name: 'labeling order: adaptive query order and its draw log', sql: LABEL_ORDER_V8 },
+  { version: 8, name: 'model in the loop: labeling order, its draw log, live retraining and its learning curve', sql: LABEL_ORDER_V8 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -6,6 +6,7 @@ import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
 import { LineChart, PALETTE } from '../components/LineChart';
 import { ComparePanel } from './ComparePanel';
 import { LabelOrderPanel } from './LabelOrderPanel';
+import { LivePanel } from './LivePanel';
 import { useDebounced } from '../lib/hooks';
 import { mayCall } from '../lib/roles';
 import { ClientError } from '../client/types';
@@ -290,7 +291,9 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         </section>
       )}
 
-      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel pool={pool} ev={ev} role={role} />}
+      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} role={role} />}
+
+      {pool && ev && !blindForMe && <LivePanel pool={pool} role={role} />}
 
       {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} />}
 

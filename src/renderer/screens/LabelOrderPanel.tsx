@@ -1,9 +1,9 @@
-import { useState, type ReactNode } from 'react';
-import type { PoolEvaluation } from '../../shared/contract';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { QUERY_ORDER_HELP, QUERY_ORDERS, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
 import type { CallerRole } from '../../shared/roles';
 import { DataTable } from '../components/DataTable';
-import { useApp } from '../lib/context';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useDebounced } from '../lib/hooks';
 import { errorMessage, fmtMetric } from '../lib/format';
 import { mayCall } from '../lib/roles';
 
@@ -15,14 +15,32 @@ type Row = LabelOrderStanding['rankers'][number];
  * is decided (Holm-corrected p < 0.05 against every other) — the point where a team can stop
  * labeling if choosing the best run is the goal. Owners change the order here.
  */
-export function LabelOrderPanel({ pool, ev, role }: { pool: string; ev: PoolEvaluation; role: CallerRole }): ReactNode {
+export function LabelOrderPanel({ pool, annotator, role }: { pool: string; annotator: string | undefined; role: CallerRole }): ReactNode {
   const { client } = useApp();
-  const lo = ev.labelOrder;
+  const [lo, setLo] = useState<LabelOrderStanding | null>(null);
   const [error, setError] = useState<string | null>(null);
-  if (!lo) return null;
+  const load = useCallback(() => {
+    client
+      .invoke('eval.order', { pool, ...(annotator ? { annotator } : {}) })
+      .then(setLo)
+      .catch((e: unknown) => setError(errorMessage(e)));
+  }, [client, pool, annotator]);
+  useEffect(load, [load]);
+  const reload = useDebounced(load, 150);
+  useEvent('label.changed', (rec) => rec.pool === pool && reload());
+  useEvent('workspace.changed', load);
+  useReconnect(load);
+  if (!lo) return error ? <p className="error">{error}</p> : null;
   const setOrder = (order: QueryOrder): void => {
     setError(null);
-    client.invoke('pool.set', { pool, order }).catch((e: unknown) => setError(errorMessage(e)));
+    setLo({ ...lo, order });
+    client
+      .invoke('pool.set', { pool, order })
+      .then(load)
+      .catch((e: unknown) => {
+        setError(errorMessage(e));
+        load();
+      });
   };
   const leader = lo.best;
   return (

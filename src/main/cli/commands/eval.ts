@@ -1,7 +1,7 @@
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import { evaluatePool } from '../../engine/evaluate';
-import { withLabelOrder } from '../../engine/label-order';
+import { labelOrderOf } from '../../engine/label-order';
 import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
 import { comparePoolRuns, putStat } from '../../gold';
@@ -74,8 +74,10 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     }, { out });
   }
   return withWorkspace(positionals[0], (ws) => {
-    const ev = withLabelOrder(ws, withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false })), values.annotator);
-    if (values.json) out.log(json(evalJson(ev)));
+    const ev = withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false }));
+    const lo = labelOrderOf(ws, pool, values.annotator);
+    // An ordered pool's estimates ride along (eval.order in the app); a pool in pool order's JSON is eval.pool's.
+    if (values.json) out.log(json(lo.order === 'pool' ? evalJson(ev) : { ...evalJson(ev), labelOrder: lo }));
     else {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
       out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}, ties ${ev.ties}`);
@@ -93,8 +95,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
         else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
       }
-      const lo = ev.labelOrder;
-      if (lo && lo.order !== 'pool') {
+      if (lo.order !== 'pool') {
         out.log('');
         out.log(`labeling order ${lo.order}: MAP estimated over the pool's ${lo.population} queries (${lo.estimator}) — ${lo.note}`);
         out.log(
@@ -104,7 +105,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
           ),
         );
       }
-      if (lo && lo.best && lo.rankers.length > 1) {
+      if (lo.best && lo.rankers.length > 1) {
         out.log(
           lo.decided
             ? `decided: ${lo.best} is best (every other run below it, Holm-corrected p < 0.05) — if choosing the best run is the goal, labeling can stop here`

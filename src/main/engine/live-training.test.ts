@@ -1,0 +1,134 @@
+/**
+ * "Learn as we label" through the engine on SemEval-2016 dev (50 queries × 10 candidates, gold
+ * labels): retrains in the worker thread as labels arrive, writes the live run and the learning
+ * curve, never blocks a label, and writes nothing when cancelled.
+ */
+import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { runImport } from './work';
+import { Engine } from './engine';
+import { sharedData } from '../../../tests/shared-data';
+import type { JobDone, PoolEvaluation } from '../../shared/contract';
+import type { LiveStatus } from '../../shared/live';
+
+let dir: string;
+let base: string;
+let engine: Engine | null = null;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-'));
+  base = path.join(dir, 'base.qpairs');
+  const ws = Workspace.create(base);
+  await runImport(ws, 'semeval', [sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
+  ws.ensureAnnotator('alice', 'annotator');
+  ws.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  if (!engine) return;
+  await engine.jobs.idle();
+  engine.close();
+  engine = null;
+});
+
+function open(name: string): Engine {
+  const file = path.join(dir, name);
+  copyFileSync(base, file);
+  return new Engine(Workspace.open(file), { transport: 'http' });
+}
+
+const liveDone = (e: Engine): Promise<JobDone> =>
+  new Promise((resolve) => {
+    const off = e.on('job.done', (d) => {
+      if (d.kind === 'live') {
+        off();
+        resolve(d);
+      }
+    });
+  });
+
+/** Alice relabels dev query `q`'s candidates with gold's labels (label events that change nothing the models see). */
+async function relabel(e: Engine, n: number): Promise<number[]> {
+  const ws = e.ws;
+  const gold = ws.currentLabels('dev', 'gold').slice(0, n);
+  const times: number[] = [];
+  for (const l of gold) {
+    const t0 = performance.now();
+    await e.invoke('label.set', { pool: 'dev', queryId: l.queryId, candidateId: l.candidateId, annotator: 'alice', value: l.value });
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+describe('learn as we label', () => {
+  it('retrains once enough labels arrived: an out-of-fold run and a learning-curve point; labels are never held up', async () => {
+    engine = open('a.qpairs');
+    const e = engine;
+    let done = liveDone(e);
+    // 500 gold labels are already there: switching on starts a retrain at once.
+    const st = (await e.invoke('live.set', { pool: 'dev', enabled: true, everyLabels: 20, idleSeconds: 0 })) as LiveStatus;
+    expect(st).toMatchObject({ enabled: true, everyLabels: 20, models: ['fused'], running: true, labelsSinceLast: 500 });
+    // Labels while it runs: saved without waiting for the retrain.
+    const during = await relabel(e, 5);
+    expect(((await e.invoke('live.status', { pool: 'dev' })) as LiveStatus).running).toBe(true);
+    expect(Math.max(...during)).toBeLessThan(2000);
+    let d = await done;
+    expect(d.ok, d.error).toBe(true);
+    let s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
+    expect(s.curve).toHaveLength(1);
+    expect(s.curve[0]).toMatchObject({ model: 'fused', trainedQueries: 50, heldOutQueries: 50 });
+    expect(s.curve[0]!.labels).toBeGreaterThanOrEqual(500);
+    expect(s.curve[0]!.MAP).toBeGreaterThan(0.5);
+    expect(s.labelsSinceLast).toBeLessThanOrEqual(5);
+    // The live run reranks every candidate, and Evaluate lists it.
+    const ev = (await e.invoke('eval.pool', { pool: 'dev', annotator: 'gold', convention: 'zero' })) as PoolEvaluation;
+    expect(ev.runs['live-fused']?.queries).toBe(50);
+    // Its MAP over the labeled queries is the out-of-fold figure of the curve.
+    expect(ev.runs['live-fused']!.MAP!).toBeCloseTo(s.curve[0]!.MAP!, 10);
+    // 20 more label events: the next retrain starts by itself.
+    done = liveDone(e);
+    await relabel(e, 20);
+    d = await done;
+    expect(d.ok, d.error).toBe(true);
+    s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
+    expect(s.curve).toHaveLength(2);
+    expect(s.curve[1]!.labels).toBeGreaterThan(s.curve[0]!.labels);
+    expect(s.lastError).toBeNull();
+  }, 300_000);
+
+  it('a cancelled retrain writes nothing and waits for the next labels; switched off, labels start nothing', async () => {
+    engine = open('b.qpairs');
+    const e = engine;
+    const started = new Promise<string>((resolve) => {
+      const off = e.on('job.progress', (p) => {
+        if (p.kind === 'live') {
+          off();
+          resolve(p.jobId);
+        }
+      });
+    });
+    const done = liveDone(e);
+    await e.invoke('live.set', { pool: 'dev', enabled: true, everyLabels: 20, idleSeconds: 0 });
+    await e.invoke('job.cancel', { jobId: await started });
+    const d = await done;
+    expect(d).toMatchObject({ ok: false, cancelled: true });
+    const s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
+    expect(s).toMatchObject({ running: false, curve: [], labelsSinceLast: 0 });
+    expect(s.lastError).toMatch(/cancelled/);
+    expect(e.ws.listRuns('dev').map((r) => r.name)).not.toContain('live-fused');
+    await e.invoke('live.set', { pool: 'dev', enabled: false });
+    await relabel(e, 25);
+    expect(((await e.invoke('live.status', { pool: 'dev' })) as LiveStatus).running).toBe(false);
+  }, 120_000);
+
+  it('bad input: an unknown model or pool is refused and changes nothing', async () => {
+    engine = open('c.qpairs');
+    await expect(engine.invoke('live.set', { pool: 'dev', enabled: true, models: ['bow-cnn'] })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(engine.invoke('live.set', { pool: 'nope', enabled: true })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(engine.invoke('live.set', { pool: 'dev', enabled: true, everyLabels: 0 })).rejects.toMatchObject({ code: 'invalid-argument' });
+    expect(((await engine.invoke('live.status', { pool: 'dev' })) as LiveStatus).enabled).toBe(false);
+  });
+});

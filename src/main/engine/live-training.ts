@@ -1,0 +1,123 @@
+/**
+ * "Learn as we label": per pool, once `everyLabels` label events arrived since the last retrain —
+ * or `idleSeconds` after the last label when fewer did — the pool's live models retrain (a job of
+ * kind 'live', in the worker thread; src/main/training/live-retrain.ts), then their runs
+ * (`live-<model>`) and the learning curve are written in one short write and the clients are told.
+ *
+ * Labeling never waits for a retrain: labels go through the write gate as always; a retrain holds
+ * the gate only to store its results. Labels that arrive during a retrain count towards the next
+ * one. Cancelling the job, or stopping the app mid-retrain, writes nothing; the labels are already
+ * durable, and the next start (or label) retrains from them.
+ */
+import type { LiveStatus } from '../../shared/live';
+import { liveRunName } from '../../shared/live';
+import { CancelledError } from '../errors';
+import type { ModelId } from '../models/types';
+import { retrainLive } from '../training/live-retrain';
+import { appendCurvePoint, labelEventsSince, markRetrained, readCurve, readLiveSetting, storeLiveRun } from '../training/live-store';
+import type { EngineCore } from './core';
+
+export class LiveTrainer {
+  private readonly running = new Map<string, string>(); // pool → job id
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+  private readonly off: () => void;
+
+  constructor(private readonly engine: EngineCore) {
+    this.off = engine.hub.on('label.changed', (rec) => this.consider(rec.pool));
+    // Pools left with labels since their last retrain (e.g. the app stopped mid-retrain) catch up.
+    setImmediate(() => {
+      if (this.closed || engine.ws.db.readonly) return;
+      for (const p of engine.ws.listPools()) this.consider(p.name);
+    });
+  }
+
+  status(pool: string): LiveStatus {
+    const ws = this.engine.ws;
+    const s = readLiveSetting(ws, pool);
+    return {
+      pool,
+      enabled: s.enabled,
+      everyLabels: s.everyLabels,
+      idleSeconds: s.idleSeconds,
+      models: s.models,
+      trainPools: s.trainPools,
+      running: this.running.has(pool),
+      labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).count,
+      lastError: s.lastError,
+      curve: readCurve(ws, pool),
+    };
+  }
+
+  /** Starts a retrain when enough labels arrived, else (re)arms the idle timer. */
+  consider(pool: string): void {
+    if (this.closed) return;
+    const ws = this.engine.ws;
+    if (!ws.findPool(pool)) return;
+    const s = readLiveSetting(ws, pool);
+    this.clearTimer(pool);
+    if (!s.enabled || this.running.has(pool)) return;
+    const since = labelEventsSince(ws, pool, s.lastLabelSeq);
+    if (since.count === 0) return;
+    if (since.count >= s.everyLabels) this.start(pool);
+    else if (s.idleSeconds > 0) this.timers.set(pool, setTimeout(() => (this.timers.delete(pool), this.start(pool)), s.idleSeconds * 1000).unref());
+  }
+
+  /** Starts a retrain now (the Evaluate screen's "retrain now", or a trigger); returns its job id. */
+  start(pool: string): string | null {
+    if (this.closed || this.running.has(pool)) return this.running.get(pool) ?? null;
+    const ws = this.engine.ws;
+    const s = readLiveSetting(ws, pool);
+    const upTo = labelEventsSince(ws, pool, 0);
+    const jobId = this.engine.jobs.start('live', async (ctx) => {
+      const points = [];
+      try {
+        for (const [i, model] of s.models.entries()) {
+          const runName = liveRunName(model);
+          const r = await retrainLive(ws, pool, { model: model as ModelId, trainPools: s.trainPools, runName }, {
+            signal: ctx.signal,
+            onProgress: (p) => ctx.progress(i * 100 + Math.round(100 * (p.steps ? p.step / p.steps : 0)), s.models.length * 100, `${model}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}`),
+          });
+          await this.engine.writes.run(() =>
+            ws.transaction(() => {
+              storeLiveRun(ws, pool, runName, model, r.scores);
+              appendCurvePoint(ws, pool, { model, labels: upTo.count, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
+            }),
+          );
+          points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries });
+          this.engine.hub.emit('workspace.changed', { what: 'run' });
+        }
+        await this.engine.writes.run(() => markRetrained(ws, pool, upTo.lastSeq, null));
+        return { pool, labels: upTo.count, points };
+      } catch (e) {
+        // A failed or cancelled retrain waits for the next `everyLabels` labels (no retry on every label);
+        // one stopped by closing the app is not recorded, so the next start catches up.
+        if (!this.closed) {
+          const why = e instanceof CancelledError ? 'cancelled; the next retrain starts after the next labels' : (e as Error).message;
+          await this.engine.writes.run(() => markRetrained(ws, pool, upTo.lastSeq, why));
+        }
+        throw e;
+      } finally {
+        this.running.delete(pool);
+        // Labels that arrived meanwhile may call for the next retrain.
+        setImmediate(() => this.consider(pool));
+      }
+    }, { system: true });
+    this.running.set(pool, jobId);
+    return jobId;
+  }
+
+  private clearTimer(pool: string): void {
+    const t = this.timers.get(pool);
+    if (t) clearTimeout(t);
+    this.timers.delete(pool);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.off();
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const jobId of this.running.values()) this.engine.jobs.cancel(jobId);
+  }
+}

@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { LIVE_MODELS, liveRunName, type LiveStatus } from '../../shared/live';
+import type { CallerRole } from '../../shared/roles';
+import { LineChart } from '../components/LineChart';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage, fmtMetric } from '../lib/format';
+import { mayCall } from '../lib/roles';
+
+/**
+ * "Learn as we label": the owner switches live retraining on for the pool (every N labels, or after
+ * some idle seconds), picks the fast models, and everyone who may see metrics follows the learning
+ * curve — each point the out-of-fold MAP of a retrain (every labeled query scored by a model trained
+ * without it), against the number of labels then. The live runs (`live-<model>`) are runs like any
+ * other: in the table above, in Annotate (outside blind mode) and in the comparison.
+ */
+export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): ReactNode {
+  const { client } = useApp();
+  const [status, setStatus] = useState<LiveStatus | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<string | null>(null);
+  const owner = mayCall(role, 'live.set');
+
+  const load = useCallback(() => {
+    client
+      .invoke('live.status', { pool })
+      .then((s) => {
+        setStatus(s);
+        if (!s.running) setProgress(null);
+      })
+      .catch((e: unknown) => setError(errorMessage(e)));
+  }, [client, pool]);
+  useEffect(load, [load]);
+  useEvent('workspace.changed', load);
+  useEvent('label.changed', (rec) => rec.pool === pool && load());
+  useEvent('job.progress', (p) => {
+    if (p.kind !== 'live') return;
+    setProgress(p.message);
+    setStatus((s) => (s && !s.running ? { ...s, running: true } : s));
+  });
+  useEvent('job.done', (d) => d.kind === 'live' && load());
+  useReconnect(load);
+
+  const change = (patch: Partial<Pick<LiveStatus, 'enabled' | 'everyLabels' | 'idleSeconds' | 'models'>>): void => {
+    if (!status) return;
+    const next = { pool, enabled: status.enabled, everyLabels: status.everyLabels, idleSeconds: status.idleSeconds, models: status.models, trainPools: status.trainPools, ...patch };
+    setError(null);
+    setStatus({ ...status, ...patch }); // at once; the engine's answer (or a reload on error) follows
+    client
+      .invoke('live.set', next as never)
+      .then(setStatus)
+      .catch((e: unknown) => {
+        setError(errorMessage(e));
+        load();
+      });
+  };
+  if (!status) return error ? <p className="error">{error}</p> : null;
+
+  const series = status.models.map((m) => ({
+    name: liveRunName(m),
+    points: status.curve.filter((p) => p.model === m && p.MAP !== null).map((p) => [p.labels, 100 * p.MAP!] as [number, number]),
+  }));
+  const last = status.curve.at(-1) ?? null;
+  return (
+    <section className="card" data-testid="live-panel">
+      <div className="row wrap">
+        <h2 className="grow">Learn as we label</h2>
+        {owner ? (
+          <label className="inline">
+            <input type="checkbox" data-testid="live-enabled" checked={status.enabled} onChange={(e) => change({ enabled: e.target.checked })} />
+            retrain the models as labels arrive
+          </label>
+        ) : (
+          <span className="muted">{status.enabled ? 'on' : 'off'}</span>
+        )}
+      </div>
+      {owner && (
+        <div className="row wrap">
+          <label className="inline">
+            every
+            <input
+              type="number"
+              min={1}
+              max={10000}
+              data-testid="live-every"
+              value={status.everyLabels}
+              onChange={(e) => Number(e.target.value) >= 1 && change({ everyLabels: Math.floor(Number(e.target.value)) })}
+              style={{ width: '5em' }}
+            />
+            labels
+          </label>
+          <label className="inline">
+            or after
+            <input
+              type="number"
+              min={0}
+              max={86400}
+              data-testid="live-idle"
+              value={status.idleSeconds}
+              onChange={(e) => Number(e.target.value) >= 0 && change({ idleSeconds: Math.floor(Number(e.target.value)) })}
+              style={{ width: '5em' }}
+            />
+            s idle (0 = never)
+          </label>
+          <fieldset className="inline">
+            <legend className="visually-hidden">models</legend>
+            {LIVE_MODELS.map((m) => (
+              <label key={m} className="inline">
+                <input
+                  type="checkbox"
+                  data-testid={`live-model-${m}`}
+                  checked={status.models.includes(m)}
+                  onChange={(e) => {
+                    const models = e.target.checked ? [...status.models, m] : status.models.filter((x) => x !== m);
+                    if (models.length) change({ models });
+                  }}
+                />
+                {m}
+              </label>
+            ))}
+          </fieldset>
+          <button type="button" data-testid="live-retrain" disabled={status.running} onClick={() => client.invoke('live.retrain', { pool }).then(load).catch((e: unknown) => setError(errorMessage(e)))}>
+            Retrain now
+          </button>
+        </div>
+      )}
+      <p className="small" data-testid="live-status" role="status">
+        {status.running
+          ? `Retraining in the background${progress ? ` — ${progress}` : ''}; labeling goes on.`
+          : status.enabled
+            ? `${status.labelsSinceLast} label${status.labelsSinceLast === 1 ? '' : 's'} since the last retrain; the next starts at ${status.everyLabels}${status.idleSeconds ? ` or ${status.idleSeconds} s after the last label` : ''}.`
+            : 'Off: the models change only when retrained by hand.'}
+        {last ? ` Last: ${last.model} ${fmtMetric(last.MAP)} MAP over ${last.heldOutQueries} queries out of fold (at ${last.labels} labels, ${last.seconds.toFixed(0)} s).` : ''}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {status.lastError && !status.running && (
+        <p className="small muted" data-testid="live-last-error">
+          Last retrain: {status.lastError}
+        </p>
+      )}
+      {status.curve.length > 0 && (
+        <>
+          <LineChart testId="live-curve" series={series} xLabel="labels in the pool" yLabel="out-of-fold MAP (%)" yMin={0} yMax={100} yDigits={0} />
+          <p className="small muted">
+            Each point is one retrain: every fully labeled query scored by a model trained without it (grouped folds: near-duplicates together), so the figure is held out; a query counts 0 without a similar candidate. Queries
+            still being labeled are not trained on.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

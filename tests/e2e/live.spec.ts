@@ -1,0 +1,121 @@
+/**
+ * "Learn as we label" end to end: the owner switches live retraining on in Evaluate; an annotator
+ * labels 40 pairs with the keyboard while the fused ranker retrains in the background (no label
+ * waits for it); its run and its out-of-fold learning curve appear and grow. Then the server is
+ * killed in the middle of a retrain and started again: no label is lost and the retrain catches up.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 11;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess;
+let dir: string;
+let workspace: string;
+let context: BrowserContext;
+let annotate: Page;
+let evaluate: Page;
+
+function qpairs(...args: string[]): string {
+  return execFileSync(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), ...args], { encoding: 'utf8' });
+}
+
+async function invoke(p: Page, command: string, args: unknown): Promise<unknown> {
+  const r = await p.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+  expect(r.ok(), await r.text()).toBe(true);
+  return r.json();
+}
+
+test.beforeAll(async ({ browser }) => {
+  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-'));
+  workspace = path.join(dir, 'live.qpairs');
+  // SemEval dev with its gold labels (a training pool), and a fresh 10-deep BM25 pool to label.
+  qpairs('init', workspace);
+  qpairs('import', workspace, '--format', 'semeval', '--pool', 'dev', SEMEVAL_DEV);
+  qpairs('pool', 'create', workspace, '--name', 'p', '--sample', '8', '--seed', '3', '--depth', '10', '--blind', 'false');
+  server = await startServe({ workspace, port: PORT, create: false });
+  context = await browser.newContext({ baseURL: server.url });
+  annotate = await context.newPage();
+  evaluate = await context.newPage();
+  for (const p of [annotate, evaluate]) p.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const saved = (p: Page) => p.locator('[data-testid^="candidate-row-"][data-state="saved"]');
+
+/** Labels the shown query with the keyboard (first candidate similar, the rest not), checks every label is saved, and moves on. */
+async function labelQuery(p: Page): Promise<void> {
+  await expect(p.locator('[data-testid^="candidate-row-"]')).toHaveCount(10);
+  await p.keyboard.press('Home');
+  await p.keyboard.press('1');
+  for (let i = 1; i < 10; i++) await p.keyboard.press('0');
+  await expect(saved(p)).toHaveCount(10, { timeout: 10_000 });
+  await p.keyboard.press('n');
+}
+
+const livePoints = (p: Page) => p.getByTestId('live-panel').getByTestId('curve-live-fused');
+
+test('labels 40 pairs with live retraining on: the run and its learning curve follow, no label waits', async () => {
+  test.setTimeout(300_000);
+  await evaluate.goto('/#evaluate');
+  await invoke(evaluate, 'live.set', { pool: 'p', enabled: false, everyLabels: 20, idleSeconds: 0, trainPools: ['dev'] });
+  await evaluate.getByTestId('eval-pool').selectOption('p');
+  await expect(evaluate.getByTestId('live-panel')).toBeVisible();
+  await expect(evaluate.getByTestId('live-status')).toContainText('Off');
+  await evaluate.getByTestId('live-enabled').check();
+  await expect(evaluate.getByTestId('live-status')).toContainText('0 labels since the last retrain; the next starts at 20');
+
+  await annotate.goto('/#annotate');
+  await annotate.getByTestId('annotate-pool').selectOption('p');
+  await annotate.getByTestId('annotator-input').fill('ann');
+  await annotate.getByTestId('annotator-input').press('Enter');
+  await expect(annotate.getByTestId('query-title')).toBeVisible();
+  await labelQuery(annotate);
+  await labelQuery(annotate);
+  // 20 labels: a retrain starts in the background; labeling goes on meanwhile.
+  await expect(evaluate.getByTestId('live-status')).toContainText('Retraining in the background');
+  const t0 = Date.now();
+  await labelQuery(annotate);
+  await labelQuery(annotate);
+  expect(Date.now() - t0, 'two queries labeled while the retrain ran').toBeLessThan(30_000);
+  // The first retrain lands (curve point 1), then the one the next 20 labels started (point 2).
+  await expect(livePoints(evaluate)).toHaveAttribute('data-points', '2', { timeout: 150_000 });
+  await expect(evaluate.getByTestId('metric-live-fused-MAP')).toBeVisible();
+  await expect(evaluate.getByTestId('live-status')).toContainText('MAP over');
+  await evaluate.screenshot({ path: path.join(root, 'test-results', 'screens', 'evaluate-live.png'), fullPage: true });
+  // Annotate shows the live run as a ranker of the open pool.
+  await expect(annotate.getByTestId('query-title')).toBeVisible();
+});
+
+test('the server killed mid-retrain: no label lost, the retrain catches up after the restart', async () => {
+  test.setTimeout(300_000);
+  await labelQuery(annotate);
+  await labelQuery(annotate);
+  await expect(evaluate.getByTestId('live-status')).toContainText('Retraining in the background', { timeout: 30_000 });
+  server.child.kill('SIGKILL');
+  await new Promise((r) => server.child.once('exit', r));
+  server = await startServe({ workspace, port: PORT, create: false });
+  const progress = (await invoke(evaluate, 'pool.progress', { pool: 'p' })) as { annotators: Array<{ annotator: string; labeledPairs: number }> };
+  expect(progress.annotators.find((a) => a.annotator === 'ann')?.labeledPairs).toBe(60);
+  await evaluate.reload();
+  await evaluate.getByTestId('eval-pool').selectOption('p');
+  // The killed retrain wrote nothing; the restarted server retrains from the 60 labels.
+  await expect(livePoints(evaluate)).toHaveAttribute('data-points', '3', { timeout: 150_000 });
+  const status = (await invoke(evaluate, 'live.status', { pool: 'p' })) as { curve: Array<{ labels: number }>; lastError: string | null };
+  expect(status.curve.at(-1)!.labels).toBe(60);
+  expect(status.lastError).toBeNull();
+});

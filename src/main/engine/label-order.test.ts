@@ -121,6 +121,27 @@ describe('labeling order', () => {
     engine.close();
   });
 
+  it('k-per-query assignment still holds: an annotator is served only drawn queries assigned to them', async () => {
+    const engine = orderedEngine('w.qpairs', { order: 'random', seed: 4 });
+    engine.ws.ensureAnnotator('carol', 'annotator');
+    await engine.invoke('pool.assign', { pool: 'p', annotators: ['alice', 'bob', 'carol'], perQuery: 1, seed: 2 });
+    const mine = async (who: string) => ((await engine.invoke('annotate.queries', { pool: 'p', annotator: who })) as Array<{ id: string }>).map((x) => x.id);
+    const assigned = { alice: await mine('alice'), bob: await mine('bob'), carol: await mine('carol') };
+    expect(assigned.alice.length + assigned.bob.length + assigned.carol.length).toBe(Q);
+    for (const who of ['alice', 'bob', 'carol'] as const) {
+      for (let k = 0; k < assigned[who].length; k++) {
+        const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: who })) as QueryView;
+        expect(assigned[who]).toContain(v.queryId);
+        await labelQuery(engine, who, v);
+      }
+    }
+    // Every query drawn once, whoever asked; each draw's probability was 1 / the undrawn queries then.
+    const draws = readDraws(engine.ws, 'p');
+    expect(draws).toHaveLength(Q);
+    draws.forEach((d, i) => expect(d.probability).toBeCloseTo(1 / (Q - i), 12));
+    engine.close();
+  });
+
   it('each annotator gets the first drawn query they have not done; a draw is made only when they have done all drawn ones', async () => {
     const engine = orderedEngine('w.qpairs', { order: 'random', seed: 2 });
     const a1 = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;

@@ -75,32 +75,8 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
       </div>
       {owner && (
         <div className="row wrap">
-          <label className="inline">
-            every
-            <input
-              type="number"
-              min={1}
-              max={10000}
-              data-testid="live-every"
-              value={status.everyLabels}
-              onChange={(e) => Number(e.target.value) >= 1 && change({ everyLabels: Math.floor(Number(e.target.value)) })}
-              style={{ width: '5em' }}
-            />
-            labels
-          </label>
-          <label className="inline">
-            or after
-            <input
-              type="number"
-              min={0}
-              max={86400}
-              data-testid="live-idle"
-              value={status.idleSeconds}
-              onChange={(e) => Number(e.target.value) >= 0 && change({ idleSeconds: Math.floor(Number(e.target.value)) })}
-              style={{ width: '5em' }}
-            />
-            s idle (0 = never)
-          </label>
+          <IntegerSetting before="every" after="labels" min={1} max={10000} testId="live-every" value={status.everyLabels} onChange={(everyLabels) => change({ everyLabels })} />
+          <IntegerSetting before="or after" after="s idle (0 = never)" min={0} max={86400} testId="live-idle" value={status.idleSeconds} onChange={(idleSeconds) => change({ idleSeconds })} />
           <fieldset className="inline">
             <legend className="visually-hidden">models</legend>
             {LIVE_MODELS.map((m) => (
@@ -151,5 +127,27 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
         </>
       )}
     </section>
+  );
+}
+
+/** A labelled whole-number input that reports only values within [min, max]. */
+function IntegerSetting(p: { before: string; after: string; min: number; max: number; testId: string; value: number; onChange: (v: number) => void }): ReactNode {
+  return (
+    <label className="inline">
+      {p.before}
+      <input
+        type="number"
+        min={p.min}
+        max={p.max}
+        data-testid={p.testId}
+        value={p.value}
+        onChange={(e) => {
+          const v = Math.floor(Number(e.target.value));
+          if (Number.isFinite(v) && v >= p.min && v <= p.max) p.onChange(v);
+        }}
+        style={{ width: '5em' }}
+      />
+      {p.after}
+    </label>
   );
 }

@@ -129,6 +129,10 @@ describe('text helpers', () => {
       'a boldword x < y && z ééé &unknown;',
     );
     expect(decodeEntities('&lt;b&gt; &#0; &#x110000;')).toBe('<b> \uFFFD \uFFFD');
+    // Tag edge cases: not tags (`<_`, `< p>`, `<p_x>`, a `<` with no `>` after it), upper case,
+    // script/style, whitespace of every kind.
+    expect(htmlToText('1 <_ 2 < p> <p_x> <EM>e</Em>m<DIV/>d<br>\t\n\u00a0<script>x</script ><STYLE a>y</style>z <b')).toBe('1 <_ 2 < p> <p_x> em d z <b');
+    expect(htmlToText('  a \u2028\r\n b\u3000 ')).toBe('a b');
   });
 
   it('derives base names', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { QPairsError } from '../errors';
 import { IdLines, putAnswer, putQuestion } from './questions';
 import { fileError } from './reader';
-import { htmlToText, parseTags } from './text';
+import { collapseWhitespace, htmlToText, parseTags } from './text';
 import { parseXml } from './xml';
 import type { ImportContext, Importer } from './types';
 
@@ -212,7 +212,7 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
         putQuestion(ctx, {
           id,
           source,
-          title: (a.Title ?? '').replace(/\s+/g, ' ').trim(),
+          title: collapseWhitespace(a.Title ?? ''),
           body: htmlToText(a.Body ?? ''),
           tags: parseTags(a.Tags ?? ''),
           author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,

@@ -68,9 +68,52 @@ const INLINE = new Set([
  * kept, character references decoded, whitespace collapsed to single spaces.
  */
 export function htmlToText(html: string): string {
-  const s = html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<\/?([A-Za-z][A-Za-z0-9]*)\b[^>]*>/g, (_m, name: string) => (INLINE.has(name.toLowerCase()) ? '' : ' '));
-  return decodeEntities(s).replace(/\s+/g, ' ').trim();
+  let s = html;
+  if (s.includes('<!--')) s = s.replace(/<!--[\s\S]*?-->/g, ' ');
+  if (SCRIPT_OR_STYLE.test(s)) s = s.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
+  return collapseWhitespace(decodeEntities(stripTags(s)));
+}
+
+/**
+ * `s.replace(/\s+/g, ' ').trim()`, faster: only runs of whitespace other than one plain space are
+ * replaced (a lone space, the usual case, is no match to replace).
+ */
+export function collapseWhitespace(s: string): string {
+  // A run to replace starts with a space followed by more whitespace, or with other whitespace.
+  return s.replace(/ \s+|[^\S ]\s*/g, ' ').trim();
+}
+
+const SCRIPT_OR_STYLE = /<(?:script|style)/i;
+
+const isAlpha = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAlnum = (c: number): boolean => isAlpha(c) || (c >= 48 && c <= 57);
+
+/**
+ * Removes tags as `s.replace(/<\/?([A-Za-z][A-Za-z0-9]*)\b[^>]*>/g, …)` would (inline tags → '',
+ * others → ' '), scanning with indexOf instead of a regex and a callback per tag.
+ */
+function stripTags(s: string): string {
+  let out = '';
+  let last = 0;
+  for (let i = s.indexOf('<'); i >= 0; ) {
+    let j = i + 1;
+    if (s.charCodeAt(j) === 47 /* / */) j++;
+    const start = j;
+    if (isAlpha(s.charCodeAt(j))) {
+      j++;
+      while (isAlnum(s.charCodeAt(j))) j++;
+      // \b after the name: the next character is not a word character ('_' is the only one left).
+      if (s.charCodeAt(j) !== 95 /* _ */) {
+        const gt = s.indexOf('>', j);
+        // No '>' after this tag: none after any later '<' either.
+        if (gt < 0) break;
+        out += s.slice(last, i) + (INLINE.has(s.slice(start, j).toLowerCase()) ? '' : ' ');
+        last = gt + 1;
+        i = s.indexOf('<', last);
+        continue;
+      }
+    }
+    i = s.indexOf('<', i + 1);
+  }
+  return last === 0 ? s : out + s.slice(last);
 }

@@ -149,6 +149,36 @@ describe('chunked imports', () => {
     ws.close();
   });
 
+  it('runImport: a cancel after the small segments were merged undoes the merge too, also for re-indexed questions', async () => {
+    const ws = tempWorkspace();
+    await runImport(ws, 'questions-jsonl', [write('first.jsonl', questionLines(2000, 'm', 'm'))]);
+    const before = tablesChecksum(ws);
+    const changed = questionLines(2000, 'm', 'm').map((l) => l.replace('"body":"body ', '"body":"new body '));
+    const file = write('merge.jsonl', [...changed, ...questionLines(22000, 'n', 'm')]);
+    importTuning.chunkMs = 0;
+    const ac = new AbortController();
+    let steps = 0;
+    let merged = false;
+    const segs = (): number => ws.db.prepare(`SELECT count(*) FROM bm25_segments`).pluck().get() as number;
+    let last = 0;
+    const run = runImport(ws, 'questions-jsonl', [file], {
+      signal: ac.signal,
+      onProgress: (_d, _t, note) => {
+        if (note !== 'indexing') return;
+        steps++;
+        const n = segs();
+        if (n < last) merged = true; // a merge (of the previous step's tail) happened since
+        last = n;
+        if (merged && steps >= 6) ac.abort();
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(CancelledError);
+    expect(merged).toBe(true);
+    expect(tablesChecksum(ws)).toBe(before);
+    expect(journalEmpty(ws)).toBe(true);
+    ws.close();
+  }, 60_000);
+
   it('keeps what labels written between chunks refer to (no acknowledged label is lost), undoes the rest', async () => {
     const ws = tempWorkspace();
     await runImport(ws, 'questions-jsonl', [write('base.jsonl', questionLines(50, 'b'))]);

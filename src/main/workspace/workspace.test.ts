@@ -177,6 +177,20 @@ describe('workspace content', () => {
     expect(ws.answerCount()).toBe(1);
   });
 
+  it('gives a new answer the position after its question’s highest, and a new question the next doc, also after gaps and re-upserts', () => {
+    const d1 = ws.upsertQuestion({ id: 'q1', source: 's', title: 'T' }).doc;
+    expect(ws.upsertQuestion({ id: 'q1', source: 's', title: 'T' })).toEqual({ result: 'unchanged', doc: d1 });
+    expect(() => ws.upsertQuestion({ id: 'q1', source: 'other', title: 'T' })).toThrow(/already in the workspace from source "s"/);
+    expect(ws.upsertQuestion({ id: 'q2', source: 's', title: 'U' }).doc).toBe(d1 + 1);
+    ws.db.prepare(`INSERT INTO answers(id, question_id, position, source, body) VALUES ('x', 'q1', 7, 's', 'gap')`).run();
+    expect(ws.upsertAnswer({ id: 'a1', questionId: 'q1', source: 's', body: 'one' })).toBe('inserted');
+    expect(() => ws.upsertAnswer({ id: 'a1', questionId: 'q1', source: 'other', body: 'one' })).toThrow(/already in the workspace from source "s"/);
+    expect(ws.upsertAnswer({ id: 'a2', questionId: 'q2', source: 's', body: 'two' })).toBe('inserted');
+    expect(ws.upsertAnswer({ id: 'a3', questionId: 'q1', source: 's', body: 'three' })).toBe('inserted');
+    expect(ws.answersOf('q1').map((a) => [a.id, a.position])).toEqual([['x', 7], ['a1', 8], ['a3', 9]]);
+    expect(ws.answersOf('q2').map((a) => [a.id, a.position])).toEqual([['a2', 0]]);
+  });
+
   it('counts duplicate pairs unordered', () => {
     expect(ws.addDuplicatePair('a', 'b', 'se')).toBe(true);
     expect(ws.addDuplicatePair('b', 'a', 'se')).toBe(false);

@@ -381,6 +381,19 @@ export class Workspace {
   upsertAnswer(a: NewAnswer, opts: UpsertOptions = {}): UpsertResult {
     const row = { id: a.id, question_id: a.questionId, source: a.source, body: a.body, author: a.author ?? null, created: a.created ?? null };
     const old = this.stmt(`SELECT question_id, position, source, body, author, created FROM answers WHERE id = ?`).get(a.id) as AnswerRow | undefined;
+    if (!old && !this.readonly) {
+      // A new answer (the common case of an import): its question's next position from a plain
+      // scan of the question's positions (max() in SQL takes a slower path), then one INSERT that
+      // also checks that the question exists. When it does not, nothing is inserted and the
+      // general path below reports it.
+      let position = 0;
+      for (const p of this.stmt(`SELECT position FROM answers WHERE question_id = ?`).pluck().all(row.question_id) as number[]) if (p >= position) position = p + 1;
+      const info = this.stmt(
+        `INSERT INTO answers(id, question_id, position, source, body, author, created)
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?) ON CONFLICT(id) DO NOTHING`,
+      ).run(row.id, row.question_id, position, row.source, row.body, row.author, row.created, row.question_id);
+      if (info.changes === 1) return 'inserted';
+    }
     if (
       old &&
       old.question_id === row.question_id &&

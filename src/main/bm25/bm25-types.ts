@@ -1,0 +1,88 @@
+/**
+ * The public types of the BM25 index: documents and hits, index options, progress and search
+ * options, statistics and persist results (re-exported by ./bm25-index.ts and the barrel).
+ */
+import type { AnalyzerName } from './analyzers';
+import type { TokenizerOptions } from './tokenizer';
+
+export interface Bm25Document {
+  /** `questions.doc`: any safe integer. */
+  doc: number;
+  title: string;
+  body: string;
+}
+
+export interface Bm25Hit {
+  doc: number;
+  score: number;
+}
+
+export interface Bm25Options {
+  /** Term-frequency saturation, default 1.2 (must be finite and >= 0). */
+  k1?: number;
+  /** Length normalisation, default 0.75 (0..1). */
+  b?: number;
+  tokenizer?: TokenizerOptions;
+  /** The analyzer (./analyzers.ts); shorthand for `tokenizer.analyzer`. */
+  analyzer?: AnalyzerName;
+  /**
+   * Document lengths as BM25 scores them: 'lucene' (default) rounds them as Lucene 8's one-byte
+   * norm does (./length-norm.ts); 'exact' uses the exact token counts. Search-time only.
+   */
+  lengthNorm?: 'lucene' | 'exact';
+  /** `persist` compacts into one segment instead of appending an (n+1)-th. Default 10. */
+  maxSegments?: number;
+  /** Persisted postings are cut into BLOB chunks of about this many bytes. Default 8 MiB. */
+  chunkBytes?: number;
+  /**
+   * How search finds the matching documents (see scoreTerms): 'auto' (default) picks per query;
+   * 'dense' / 'sparse' force one (for tests and benchmarks; results are identical).
+   */
+  scanMode?: 'auto' | 'dense' | 'sparse';
+}
+
+export interface ProgressOptions {
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface AddOptions extends ProgressOptions {
+  /** Number of documents, for progress when `docs` is not an array (0 = unknown). */
+  total?: number;
+}
+
+export interface SearchOptions {
+  /** Doc numbers never to return (e.g. the query question itself). */
+  exclude?: Iterable<number>;
+}
+
+export interface Bm25Stats {
+  /** Indexed documents. */
+  docs: number;
+  /** Indexed documents with at least one token (N in the idf). */
+  nonEmptyDocs: number;
+  /** Distinct terms with at least one posting. */
+  terms: number;
+  postings: number;
+  /** Total tokens over indexed documents. */
+  tokens: number;
+  /** Average document length over non-empty documents (0 when there are none). */
+  avgdl: number;
+  /** Segments in the database this index was loaded from / last persisted to. */
+  segments: number;
+  /** Documents added, re-indexed or removed since the last persist (or load). */
+  unpersistedChanges: number;
+  k1: number;
+  b: number;
+  analyzer: AnalyzerName;
+  lengthNorm: 'lucene' | 'exact';
+}
+
+export interface PersistResult {
+  /** 'append': one new segment; 'rewrite': everything as one segment; 'unchanged': nothing to do. */
+  mode: 'append' | 'rewrite' | 'unchanged';
+  /** Documents written (live docs of the new segment). */
+  docs: number;
+  /** Bytes of BLOB data written. */
+  bytes: number;
+}

@@ -1,0 +1,130 @@
+/**
+ * The state of one in-memory BM25 index: its settings (validated here) and its data structures,
+ * shared by the modules that build (./add-documents.ts), merge (./merge.ts), score
+ * (./scoring.ts), load (./segment-load.ts), encode (./segment-encode.ts) and persist
+ * (./persistence.ts) it. Bm25Index (./bm25-index.ts) is the public face over one IndexState.
+ *
+ * Every indexed document version gets an *ordinal* (0, 1, 2, ... in indexing order; re-indexing a
+ * document gives it a new ordinal and retires the old one). Postings are kept as one CSR
+ * structure (per term, ascending ordinals in an Int32Array plus tfs in a Uint16Array); documents
+ * added since the last merge sit in a pending list (blocks of flat typed arrays) that is merged
+ * (dropping retired ordinals) lazily before the next search, persist or stats — so adding
+ * documents one at a time is cheap, but alternating single adds with searches costs a merge,
+ * O(postings), each. Terms get dense ids from a TermDict, looked up straight from the tokenizer's
+ * scan (no substring per token).
+ *
+ * Memory: about 6 bytes per posting plus ~40 bytes per document and the term strings (200k
+ * questions of ~50 tokens: ~9M postings, ~70 MB).
+ */
+import { QPairsError } from '../errors';
+import { Tokenizer } from './tokenizer';
+import { CHUNK_BYTES } from './segments';
+import { TermDict } from './term-dict';
+import type { Bm25Options } from './bm25-types';
+
+/** One block of pending postings (entries 0..n-1, in ordinal order). */
+export interface PendingBlock {
+  term: Int32Array;
+  ord: Int32Array;
+  tf: Uint16Array;
+  n: number;
+}
+
+/** `a`, or a copy at least `need` long (capacity doubles). */
+export function grow<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  let cap = Math.max(16, a.length * 2);
+  while (cap < need) cap *= 2;
+  const b = new (a.constructor as { new (n: number): T })(cap);
+  b.set(a as never);
+  return b;
+}
+
+export class IndexState {
+  // Settings.
+  readonly k1: number;
+  readonly b: number;
+  readonly tokenizer: Tokenizer;
+  readonly lengthNorm: 'lucene' | 'exact';
+  readonly maxSegments: number;
+  readonly chunkBytes: number;
+  readonly scanMode: 'auto' | 'dense' | 'sparse';
+  /** See Bm25Index.outdated. */
+  outdated = false;
+
+  // Term dictionary.
+  readonly dict = new TermDict();
+  readonly termStr: string[] = this.dict.terms;
+
+  // Per ordinal.
+  nOrd = 0;
+  ordDoc: Float64Array = new Float64Array(1024);
+  ordLen: Int32Array = new Int32Array(1024);
+  alive: Uint8Array = new Uint8Array(1024);
+  readonly docOrd = new Map<number, number>();
+  nLive = 0;
+  nNonEmpty = 0;
+  totalLen = 0;
+
+  // Merged postings (CSR over term ids < off.length - 1).
+  off: Int32Array = new Int32Array(1);
+  pOrd: Int32Array = new Int32Array(0);
+  pTf: Uint16Array = new Uint16Array(0);
+  nTermsWithPostings = 0;
+
+  // Pending postings (added since the last merge), in ordinal order.
+  // Stored in fixed-size blocks so that growing never copies.
+  qBlocks: PendingBlock[] = [];
+  nq = 0;
+  retiredSinceMerge = false;
+
+  // Scoring state, valid for normsFor === nOrd and normsDirty false.
+  normK: Float64Array = new Float64Array(0);
+  acc: Float64Array = new Float64Array(0);
+  excluded: Uint8Array = new Uint8Array(0);
+  touched: Int32Array = new Int32Array(0);
+  normsDirty = true;
+
+  // Scratch for counting term frequencies.
+  tfScratch: Int32Array = new Int32Array(1024);
+  termScratch: Int32Array = new Int32Array(1024);
+  readonly ids: number[] = [];
+
+  // Persistence state.
+  persistedMark = 0; // ordinals < mark are in the database
+  readonly removedSincePersist = new Set<number>();
+  knownSegs: number[] = [];
+  persistedSuperseded = 0; // retired ordinals still stored in segments
+  changesSincePersist = 0;
+
+  constructor(opts: Bm25Options = {}) {
+    const k1 = opts.k1 ?? 1.2;
+    const b = opts.b ?? 0.75;
+    if (!Number.isFinite(k1) || k1 < 0) throw new QPairsError(`BM25 k1 must be a finite number >= 0, got ${k1}`, { reason: 'bad k1' });
+    if (!Number.isFinite(b) || b < 0 || b > 1) throw new QPairsError(`BM25 b must be in [0, 1], got ${b}`, { reason: 'bad b' });
+    const ms = opts.maxSegments ?? 10;
+    if (!Number.isInteger(ms) || ms < 1) throw new QPairsError(`maxSegments must be a positive integer, got ${ms}`, { reason: 'bad maxSegments' });
+    this.k1 = k1;
+    this.b = b;
+    this.maxSegments = ms;
+    this.chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
+    this.scanMode = opts.scanMode ?? 'auto';
+    this.tokenizer = new Tokenizer(opts.analyzer !== undefined ? { ...opts.tokenizer, analyzer: opts.analyzer } : opts.tokenizer);
+    const ln = opts.lengthNorm ?? 'lucene';
+    if (ln !== 'lucene' && ln !== 'exact') throw new QPairsError(`lengthNorm must be 'lucene' or 'exact', got ${String(ln)}`, { reason: 'bad lengthNorm' });
+    this.lengthNorm = ln;
+  }
+
+  /** Marks an ordinal as no longer alive and takes it out of the statistics. */
+  retire(ord: number): void {
+    this.alive[ord] = 0;
+    const len = this.ordLen[ord]!;
+    this.nLive--;
+    this.totalLen -= len;
+    if (len > 0) {
+      this.nNonEmpty--;
+      this.retiredSinceMerge = true;
+    }
+    if (ord < this.persistedMark) this.persistedSuperseded++;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Merging the pending postings (./add-documents.ts) into the CSR, dropping retired ordinals, and
+ * flushing an index before it is searched, counted or persisted.
+ */
+import type { IndexState } from './index-state';
+import { refreshNorms } from './scoring';
+
+/** Merges pending postings into the CSR (dropping retired ordinals) and refreshes norms. */
+export function flush(st: IndexState): void {
+  if (st.nq > 0 || st.retiredSinceMerge) mergePending(st);
+  if (st.normsDirty) refreshNorms(st);
+}
+
+/** Rebuilds the CSR from the merged postings (live ones only when ordinals were retired) and the pending blocks. */
+export function mergePending(st: IndexState): void {
+  const nT = st.termStr.length;
+  const oldT = st.off.length - 1;
+  const off = st.off;
+  const pOrd = st.pOrd;
+  const pTf = st.pTf;
+  const alive = st.alive;
+  const filter = st.retiredSinceMerge;
+  const blocks = st.qBlocks;
+  // Count postings per term: base (live) + pending (live).
+  const baseCnt = new Int32Array(nT);
+  const newOff = new Int32Array(nT + 1);
+  for (let t = 0; t < oldT; t++) {
+    let c = off[t + 1]! - off[t]!;
+    if (filter) {
+      c = 0;
+      for (let p = off[t]!; p < off[t + 1]!; p++) c += alive[pOrd[p]!]!;
+    }
+    baseCnt[t] = c;
+    newOff[t + 1] = c;
+  }
+  for (const { term: qT, ord: qO, n } of blocks) for (let p = 0; p < n; p++) if (!filter || alive[qO[p]!]) newOff[qT[p]! + 1]!++;
+  let nonEmpty = 0;
+  for (let t = 0; t < nT; t++) {
+    if (newOff[t + 1]! > 0) nonEmpty++;
+    newOff[t + 1]! += newOff[t]!;
+  }
+  const total = newOff[nT]!;
+  const nOrd = new Int32Array(total);
+  const nTf = new Uint16Array(total);
+  const cursor = new Int32Array(nT);
+  for (let t = 0; t < nT; t++) {
+    let w = newOff[t]!;
+    if (t < oldT) {
+      const a = off[t]!;
+      const e = off[t + 1]!;
+      if (!filter) {
+        if (e > a) {
+          nOrd.set(pOrd.subarray(a, e), w);
+          nTf.set(pTf.subarray(a, e), w);
+          w += e - a;
+        }
+      } else {
+        for (let p = a; p < e; p++) {
+          const o = pOrd[p]!;
+          if (alive[o]) {
+            nOrd[w] = o;
+            nTf[w] = pTf[p]!;
+            w++;
+          }
+        }
+      }
+    }
+    cursor[t] = w;
+  }
+  for (const { term: qT, ord: qO, tf: qF, n } of blocks) {
+    for (let p = 0; p < n; p++) {
+      const o = qO[p]!;
+      if (filter && !alive[o]) continue;
+      const w = cursor[qT[p]!]!++;
+      nOrd[w] = o;
+      nTf[w] = qF[p]!;
+    }
+  }
+  st.off = newOff;
+  st.pOrd = nOrd;
+  st.pTf = nTf;
+  st.nTermsWithPostings = nonEmpty;
+  st.nq = 0;
+  st.qBlocks = [];
+  st.retiredSinceMerge = false;
+  st.normsDirty = true;
+}

@@ -1,0 +1,135 @@
+/**
+ * Query evaluation: BM25 scoring of the query terms (Lucene's BM25Similarity, see
+ * ./bm25-index.ts) term-at-a-time into a Float64Array of accumulators with precomputed
+ * per-document length norms, then a bounded heap for the top k (see scoreTerms).
+ */
+import type { IndexState } from './index-state';
+import { scoredLength } from './length-norm';
+import { TopK } from './top-k';
+import type { Bm25Hit } from './bm25-types';
+
+/** Recomputes the per-ordinal length norms k1 · (1 - b + b · dl / avgdl) and sizes the scoring scratch. */
+export function refreshNorms(st: IndexState): void {
+  const n = st.nOrd;
+  if (st.normK.length < n) {
+    const cap = Math.max(n, Math.ceil(st.normK.length * 1.5));
+    st.normK = new Float64Array(cap);
+    st.acc = new Float64Array(cap);
+    st.excluded = new Uint8Array(cap);
+    st.touched = new Int32Array(cap);
+  }
+  const avgdl = st.nNonEmpty > 0 ? st.totalLen / st.nNonEmpty : 0;
+  const { k1, b } = st;
+  const len = st.ordLen;
+  const norm = st.normK;
+  const exact = st.lengthNorm === 'exact';
+  if (avgdl > 0) for (let o = 0; o < n; o++) norm[o] = k1 * (1 - b + (b * scoredLength(len[o]!, exact)) / avgdl);
+  st.normsDirty = false;
+}
+
+/** The top `k` documents for the query term ids `ids` (st flushed), leaving out the docs in `exclude`. */
+export function searchIds(st: IndexState, ids: number[], k: number, exclude: Iterable<number> | undefined): Bm25Hit[] {
+  // Distinct known query terms with their query frequency.
+  const qtf = new Map<number, number>();
+  const nT = st.off.length - 1;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id >= nT) continue;
+    qtf.set(id, (qtf.get(id) ?? 0) + 1);
+  }
+  const off = st.off;
+  const terms: { id: number; df: number; w: number; str: string }[] = [];
+  const N = st.nNonEmpty;
+  for (const [id, f] of qtf) {
+    const df = off[id + 1]! - off[id]!;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
+    terms.push({ id, df, w: f * idf, str: st.termStr[id]! });
+  }
+  if (terms.length === 0) return [];
+  // Fixed accumulation order: rarest first, then by term text (independent of term ids).
+  terms.sort((a, b) => a.df - b.df || (a.str < b.str ? -1 : a.str > b.str ? 1 : 0));
+
+  const excl = st.excluded;
+  const exOrds: number[] = [];
+  if (exclude) {
+    for (const doc of exclude) {
+      const o = st.docOrd.get(doc);
+      if (o !== undefined && !excl[o]) {
+        excl[o] = 1;
+        exOrds.push(o);
+      }
+    }
+  }
+  try {
+    return scoreTerms(st, terms, k);
+  } finally {
+    for (const o of exOrds) excl[o] = 0;
+  }
+}
+
+/**
+ * Term-at-a-time, exhaustive: every posting of every query term is added to a Float64Array
+ * accumulator (rarest term first). Two ways to find the touched documents afterwards, chosen
+ * per query: *sparse* keeps a touched list (best when the query's postings are few compared to
+ * the number of documents); *dense* skips that bookkeeping in the hot loop and scans all
+ * accumulators once at the end, then clears them with a memset (about 2x faster for long
+ * queries full of common words, which is what question-as-query retrieval is). Both compute
+ * the same sums in the same order, so results are identical. (Exact MaxScore pruning was tried
+ * and dropped: on verbose question queries the candidate sets stay large and it was slower.)
+ */
+function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number): Bm25Hit[] {
+  const acc = st.acc;
+  const norm = st.normK;
+  const pOrd = st.pOrd;
+  const pTf = st.pTf;
+  const off = st.off;
+  const excl = st.excluded;
+  const ordDoc = st.ordDoc;
+  const nOrd = st.nOrd;
+  let totalDf = 0;
+  for (const t of terms) totalDf += t.df;
+  const dense = st.scanMode === 'dense' || (st.scanMode === 'auto' && totalDf * 4 > nOrd);
+  const top = new TopK(k);
+  if (dense) {
+    for (const { id, w } of terms) {
+      const e = off[id + 1]!;
+      for (let p = off[id]!; p < e; p++) {
+        const o = pOrd[p]!;
+        const tf = pTf[p]!;
+        acc[o] = acc[o]! + (w * tf) / (tf + norm[o]!);
+      }
+    }
+    // Scores are > 0 for matching documents and exactly 0 otherwise.
+    let thr = Number.MIN_VALUE;
+    for (let o = 0; o < nOrd; o++) {
+      const s = acc[o]!;
+      if (s >= thr && !excl[o]) {
+        top.offer(ordDoc[o]!, s);
+        if (top.size === k) thr = top.threshold;
+      }
+    }
+    acc.fill(0, 0, nOrd);
+    return top.sorted();
+  }
+  const touched = st.touched;
+  let nTouched = 0;
+  for (const { id, w } of terms) {
+    const e = off[id + 1]!;
+    for (let p = off[id]!; p < e; p++) {
+      const o = pOrd[p]!;
+      const tf = pTf[p]!;
+      const a = acc[o]!;
+      if (a === 0) touched[nTouched++] = o;
+      acc[o] = a + (w * tf) / (tf + norm[o]!);
+    }
+  }
+  for (let i = 0; i < nTouched; i++) {
+    const o = touched[i]!;
+    const s = acc[o]!;
+    acc[o] = 0;
+    if (excl[o]) continue;
+    if (s >= top.threshold) top.offer(ordDoc[o]!, s);
+  }
+  return top.sorted();
+}

@@ -1,0 +1,122 @@
+/**
+ * The workspace connection (layer 1 of 4 — core → corpus → pools → workspace.ts): the SQLite
+ * handle opened read-write or read-only, cached statements, transactions, the meta table, and
+ * noticing other connections' commits.
+ */
+import type { Statement } from 'better-sqlite3';
+import { QPairsError } from '../errors';
+import type { Db, OpenedDb } from './db';
+
+export abstract class WorkspaceCore {
+  private readonly stmts = new Map<string, Statement>();
+  private savepoints = 0;
+  /** Bumped by every write to runs through this connection (invalidates runScoreCache). */
+  protected runWrites = 0;
+  protected readonly runScoreCache = new Map<number, { key: string; scores: Map<string, Map<string, number>> }>();
+  /** PRAGMA data_version when this connection last looked (see noticeExternalChanges). */
+  private dataVersion: number;
+  private readonly externalListeners = new Set<() => void>();
+  readonly db: Db;
+  /**
+   * True when the workspace was opened read-only (it cannot be written, or `readonly` was
+   * asked for): reading works, every write throws a QPairsError saying so.
+   */
+  readonly readonly: boolean;
+  /** Why it is read-only (e.g. "the file is not writable"), else null. */
+  readonly readonlyReason: string | null;
+
+  protected constructor(
+    opened: OpenedDb,
+    readonly path: string,
+  ) {
+    this.db = opened.db;
+    this.readonly = opened.readonly;
+    this.readonlyReason = opened.readonlyReason;
+    this.dataVersion = this.readDataVersion();
+  }
+
+
+  /** The user-facing error for a write to a read-only workspace. */
+  readonlyError(): QPairsError {
+    return new QPairsError(`workspace ${this.path} is read-only (${this.readonlyReason ?? 'opened read-only'}): it cannot be changed`, {
+      file: this.path,
+    });
+  }
+
+  private readDataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  /**
+   * Notices commits made by OTHER connections (another process, or the engine's own import
+   * connection) since the last call, through SQLite's PRAGMA data_version, which changes only
+   * then. When there were some, drops what this object caches (run scores) and calls the
+   * listeners (onExternalChange: e.g. the engine's BM25 index), so the next use reloads; returns
+   * whether there were. Cheap: call it before serving each request.
+   */
+  noticeExternalChanges(): boolean {
+    if (!this.db.open) return false;
+    const v = this.readDataVersion();
+    if (v === this.dataVersion) return false;
+    this.dataVersion = v;
+    this.runScoreCache.clear();
+    for (const fn of [...this.externalListeners]) fn();
+    return true;
+  }
+
+  /** Calls fn whenever noticeExternalChanges finds another connection's commits; returns an unsubscribe. */
+  onExternalChange(fn: () => void): () => void {
+    this.externalListeners.add(fn);
+    return () => this.externalListeners.delete(fn);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** A cached prepared statement. */
+  stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      if (this.readonly && !s.readonly) throw this.readonlyError();
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Runs fn in one IMMEDIATE transaction (synchronous work only). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Runs async fn inside one transaction: BEGIN IMMEDIATE, then COMMIT when fn resolves or
+   * ROLLBACK when it throws, so a failure leaves nothing behind. Nested calls use a SAVEPOINT.
+   * Nothing else may write through this connection while it runs, and other connections wait
+   * for all of it: imports instead commit in bounded chunks that stay undoable (runUndoable in
+   * undo-journal.ts), which falls back to this inside a transaction the caller opened.
+   */
+  async transactionAsync<T>(fn: () => Promise<T>): Promise<T> {
+    const nested = this.db.inTransaction;
+    const sp = `qp_${++this.savepoints}`;
+    this.db.exec(nested ? `SAVEPOINT ${sp}` : 'BEGIN IMMEDIATE');
+    try {
+      const out = await fn();
+      this.db.exec(nested ? `RELEASE ${sp}` : 'COMMIT');
+      return out;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec(nested ? `ROLLBACK TO ${sp}; RELEASE ${sp}` : 'ROLLBACK');
+      throw e;
+    }
+  }
+
+  getMeta(key: string): string | null {
+    const r = this.stmt(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined;
+    return r?.value ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmt(`INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(key, value);
+  }
+}

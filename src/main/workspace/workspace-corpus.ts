@@ -1,0 +1,228 @@
+/**
+ * The corpus in the workspace (layer 2 of 4): questions (BM25 doc numbers, ids scoped by source),
+ * answers and comments as unlabeled text, and user-marked duplicate and negative pairs.
+ */
+import { QPairsError } from '../errors';
+import { SourceConflictError, rowToQuestion, type AnswerRow, type NewAnswer, type NewQuestion, type QuestionRow, type UpsertOptions, type UpsertResult } from './workspace-types';
+import type { Question } from '../../shared/types';
+import { WorkspaceCore } from './workspace-core';
+
+export abstract class WorkspaceCorpus extends WorkspaceCore {
+  // ---------------------------------------------------------------- questions
+
+  /**
+   * Inserts or updates a question by id; reports what happened (re-imports are idempotent).
+   * Ids are scoped by source: when the id is held by a question from ANOTHER source, this throws
+   * SourceConflictError (naming that source and the import that brought it), unless
+   * `opts.update`, which replaces it (`replacedSource` names the source it had). The same
+   * source giving new text for its id updates it (a newer dump corrects its posts).
+   */
+  upsertQuestion(q: NewQuestion, opts: UpsertOptions = {}): { result: UpsertResult; doc: number; replacedSource?: string } {
+    const tags = (q.tags ?? []).filter(Boolean).join(' ');
+    const row = {
+      id: q.id,
+      source: q.source,
+      title: q.title ?? '',
+      body: q.body ?? '',
+      tags,
+      author: q.author ?? null,
+      created: q.created ?? null,
+      category: q.category ?? null,
+    };
+    const old = this.stmt(`SELECT * FROM questions WHERE id = ?`).get(q.id) as QuestionRow | undefined;
+    if (!old) {
+      const info = this.stmt(
+        `INSERT INTO questions(id, source, title, body, tags, author, created, category)
+         VALUES (@id, @source, @title, @body, @tags, @author, @created, @category)`,
+      ).run(row);
+      return { result: 'inserted', doc: Number(info.lastInsertRowid) };
+    }
+    const same =
+      old.source === row.source &&
+      old.title === row.title &&
+      old.body === row.body &&
+      old.tags === row.tags &&
+      old.author === row.author &&
+      old.created === row.created &&
+      old.category === row.category;
+    if (same) return { result: 'unchanged', doc: old.doc };
+    if (old.source !== row.source && !opts.update) {
+      throw new SourceConflictError('question', q.id, old.source, row.source, this.questionOrigin(old.doc));
+    }
+    this.stmt(
+      `UPDATE questions SET source = @source, title = @title, body = @body, tags = @tags, author = @author,
+       created = @created, category = @category WHERE id = @id`,
+    ).run(row);
+    return old.source !== row.source ? { result: 'updated', doc: old.doc, replacedSource: old.source } : { result: 'updated', doc: old.doc };
+  }
+
+  /**
+   * When and by which import the question with this doc number came into the workspace, as
+   * "imported AT by a FORMAT import of FILES" (null when no recorded import brought it: it came
+   * in through the running import or outside imports). Each import records the highest doc
+   * number after it (`maxDoc`; older imports: estimated from their questionsInserted count).
+   */
+  questionOrigin(doc: number): string | null {
+    let prevMax = 0;
+    for (const r of this.stmt(`SELECT at, format, files, report FROM imports ORDER BY id`).all() as Array<{ at: string; format: string; files: string; report: string }>) {
+      let rep: { maxDoc?: unknown; counts?: { questionsInserted?: unknown } } = {};
+      try {
+        rep = JSON.parse(r.report) as typeof rep;
+      } catch {
+        /* not ours to judge */
+      }
+      const max = typeof rep.maxDoc === 'number' ? rep.maxDoc : prevMax + (typeof rep.counts?.questionsInserted === 'number' ? rep.counts.questionsInserted : 0);
+      if (doc <= max && doc > prevMax) {
+        let files: string[] = [];
+        try {
+          files = JSON.parse(r.files) as string[];
+        } catch {
+          files = [];
+        }
+        const names = files.map((f) => f.split(/[\\/]/).pop()).join(', ');
+        return `imported ${r.at} by a ${r.format} import${names ? ` of ${names}` : ''}`;
+      }
+      prevMax = Math.max(prevMax, max);
+    }
+    return null;
+  }
+
+  getQuestion(id: string): Question | null {
+    const r = this.stmt(`SELECT * FROM questions WHERE id = ?`).get(id) as QuestionRow | undefined;
+    return r ? rowToQuestion(r) : null;
+  }
+
+  /** Questions by id, in the order asked; ids without text are absent from the map. */
+  getQuestions(ids: readonly string[]): Map<string, Question> {
+    const out = new Map<string, Question>();
+    const s = this.stmt(`SELECT * FROM questions WHERE id = ?`);
+    for (const id of ids) {
+      const r = s.get(id) as QuestionRow | undefined;
+      if (r) out.set(id, rowToQuestion(r));
+    }
+    return out;
+  }
+
+  docOf(id: string): number | null {
+    const r = this.stmt(`SELECT doc FROM questions WHERE id = ?`).get(id) as { doc: number } | undefined;
+    return r?.doc ?? null;
+  }
+
+  idOfDoc(doc: number): string | null {
+    const r = this.stmt(`SELECT id FROM questions WHERE doc = ?`).get(doc) as { id: string } | undefined;
+    return r?.id ?? null;
+  }
+
+  questionCount(): number {
+    return (this.stmt(`SELECT count(*) AS n FROM questions`).get() as { n: number }).n;
+  }
+
+  /** Iterates all questions in doc order (streaming). */
+  *iterateQuestions(fromDoc = 0): IterableIterator<QuestionRow> {
+    yield* this.db.prepare(`SELECT * FROM questions WHERE doc > ? ORDER BY doc`).iterate(fromDoc) as IterableIterator<QuestionRow>;
+  }
+
+  // ---------------------------------------------------------------- answers
+
+  /**
+   * Inserts or updates an answer by id (re-imports are idempotent). A new answer is placed after
+   * the question's other answers; an updated one keeps its position (unless it moved to another
+   * question). Throws when the question is not in the workspace.
+   */
+  upsertAnswer(a: NewAnswer, opts: UpsertOptions = {}): UpsertResult {
+    const row = { id: a.id, question_id: a.questionId, source: a.source, body: a.body, author: a.author ?? null, created: a.created ?? null };
+    const old = this.stmt(`SELECT question_id, position, source, body, author, created FROM answers WHERE id = ?`).get(a.id) as AnswerRow | undefined;
+    if (!old && !this.readonly) {
+      // A new answer (the common case of an import): its question's next position from a plain
+      // scan of the question's positions (max() in SQL takes a slower path), then one INSERT that
+      // also checks that the question exists. When it does not, nothing is inserted and the
+      // general path below reports it.
+      let position = 0;
+      for (const p of this.stmt(`SELECT position FROM answers WHERE question_id = ?`).pluck().all(row.question_id) as number[]) if (p >= position) position = p + 1;
+      const info = this.stmt(
+        `INSERT INTO answers(id, question_id, position, source, body, author, created)
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?) ON CONFLICT(id) DO NOTHING`,
+      ).run(row.id, row.question_id, position, row.source, row.body, row.author, row.created, row.question_id);
+      if (info.changes === 1) return 'inserted';
+    }
+    if (
+      old &&
+      old.question_id === row.question_id &&
+      old.source === row.source &&
+      old.body === row.body &&
+      old.author === row.author &&
+      old.created === row.created
+    ) {
+      return 'unchanged';
+    }
+    if (old && old.source !== row.source && !opts.update) throw new SourceConflictError('answer', a.id, old.source, row.source, null);
+    if (this.docOf(a.questionId) === null) throw new QPairsError(`answer ${a.id}: its question ${a.questionId} is not in the workspace`);
+    const position =
+      old && old.question_id === row.question_id
+        ? old.position
+        : (this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM answers WHERE question_id = ?`).get(a.questionId) as { n: number }).n;
+    this.stmt(
+      `INSERT INTO answers(id, question_id, position, source, body, author, created)
+       VALUES (@id, @question_id, @position, @source, @body, @author, @created)
+       ON CONFLICT(id) DO UPDATE SET question_id = excluded.question_id, position = excluded.position, source = excluded.source,
+         body = excluded.body, author = excluded.author, created = excluded.created`,
+    ).run({ ...row, position });
+    return old ? 'updated' : 'inserted';
+  }
+
+  /** The answers of a question, in position order. */
+  answersOf(questionId: string): Array<{ id: string; position: number; source: string; body: string; author: string | null; created: string | null }> {
+    return this.stmt(`SELECT id, position, source, body, author, created FROM answers WHERE question_id = ? ORDER BY position`).all(questionId) as Array<{
+      id: string;
+      position: number;
+      source: string;
+      body: string;
+      author: string | null;
+      created: string | null;
+    }>;
+  }
+
+  answerCount(): number {
+    return (this.stmt(`SELECT count(*) AS n FROM answers`).get() as { n: number }).n;
+  }
+
+  /** Iterates the answers' bodies in insertion (rowid) order (streaming). */
+  *iterateAnswerBodies(): IterableIterator<string> {
+    for (const r of this.db.prepare(`SELECT body FROM answers ORDER BY rowid`).iterate() as IterableIterator<{ body: string }>) yield r.body;
+  }
+
+  // ---------------------------------------------------------------- pairs
+
+  /** Records a user-marked duplicate; returns false when it was already known (either direction). */
+  addDuplicatePair(questionId: string, originalId: string, source: string): boolean {
+    if (questionId === originalId) return false;
+    const lo = questionId < originalId ? questionId : originalId;
+    const hi = questionId < originalId ? originalId : questionId;
+    const known = this.stmt(`SELECT 1 FROM duplicate_pairs WHERE lo = ? AND hi = ? AND source = ?`).get(lo, hi, source);
+    if (known) return false;
+    this.stmt(`INSERT INTO duplicate_pairs(question_id, original_id, source) VALUES (?, ?, ?)`).run(questionId, originalId, source);
+    return true;
+  }
+
+  addNegativePair(queryId: string, candidateId: string, source: string): boolean {
+    const info = this.stmt(`INSERT OR IGNORE INTO negative_pairs(query_id, candidate_id, source) VALUES (?, ?, ?)`).run(
+      queryId,
+      candidateId,
+      source,
+    );
+    return info.changes > 0;
+  }
+
+  /** Distinct unordered duplicate pairs (over all sources). */
+  duplicatePairs(): Array<[string, string]> {
+    return (this.stmt(`SELECT DISTINCT lo, hi FROM duplicate_pairs ORDER BY lo, hi`).all() as Array<{ lo: string; hi: string }>).map(
+      (r) => [r.lo, r.hi],
+    );
+  }
+
+  negativePairs(): Array<[string, string]> {
+    return (this.stmt(`SELECT DISTINCT query_id, candidate_id FROM negative_pairs`).all() as Array<{ query_id: string; candidate_id: string }>).map(
+      (r) => [r.query_id, r.candidate_id],
+    );
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Pools, annotators and labels in the workspace (layer 3 of 4): pools with their queries and
+ * candidates, blind settings and guidelines; annotators and roles; the append-only label history.
+ */
+import { NotFoundError, QPairsError } from '../errors';
+import { isReservedAnnotatorName } from '../../shared/gold';
+import type { LabelRecord, PoolInfo, PoolQuery } from '../../shared/types';
+import type { LabelScheme } from '../../shared/labels';
+import { now, type AnnotatorRole, type LabelInput, type NewPool } from './workspace-types';
+import { WorkspaceCorpus } from './workspace-corpus';
+
+export abstract class WorkspacePools extends WorkspaceCorpus {
+  // ---------------------------------------------------------------- pools
+
+  createPool(p: NewPool): PoolInfo {
+    if (!p.name.trim()) throw new QPairsError('a pool needs a name');
+    if (this.findPool(p.name)) throw new QPairsError(`pool "${p.name}" already exists`);
+    const at = now();
+    const blind = p.blind ?? true ? 1 : 0;
+    const info = this.stmt(
+      `INSERT INTO pools(name, scheme, retriever, depth, sampling, guidelines, created, blind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(p.name, p.scheme ?? 'binary', p.retriever ?? null, p.depth ?? null, p.sampling ?? null, p.guidelines ?? '', at, blind);
+    this.stmt(`INSERT INTO pool_blind_history(pool_id, blind, at) VALUES (?, ?, ?)`).run(Number(info.lastInsertRowid), blind, at);
+    return this.pool(p.name);
+  }
+
+  /** Switches a pool's blind labeling on or off; the change is recorded in its history (no-op when unchanged). */
+  setPoolBlind(name: string, blind: boolean): PoolInfo {
+    const p = this.pool(name);
+    if (p.blind === blind) return p;
+    this.transaction(() => {
+      this.stmt(`UPDATE pools SET blind = ? WHERE id = ?`).run(blind ? 1 : 0, p.id);
+      this.stmt(`INSERT INTO pool_blind_history(pool_id, blind, at) VALUES (?, ?, ?)`).run(p.id, blind ? 1 : 0, now());
+    });
+    return this.pool(name);
+  }
+
+  /** A pool's blind setting over time, oldest first (the first entry is the pool's creation). */
+  poolBlindHistory(name: string): Array<{ blind: boolean; at: string }> {
+    const p = this.pool(name);
+    return (this.stmt(`SELECT blind, at FROM pool_blind_history WHERE pool_id = ? ORDER BY at`).all(p.id) as Array<{ blind: number; at: string }>).map(
+      (r) => ({ blind: r.blind === 1, at: r.at }),
+    );
+  }
+
+  /** The named pool, creating it with these settings when it does not exist. */
+  ensurePool(p: NewPool): PoolInfo {
+    return this.findPool(p.name) ?? this.createPool(p);
+  }
+
+  findPool(name: string): PoolInfo | null {
+    const r = this.stmt(
+      `SELECT p.*, (SELECT count(*) FROM pool_queries q WHERE q.pool_id = p.id) AS queries,
+              (SELECT count(*) FROM pool_candidates c WHERE c.pool_id = p.id) AS pairs
+       FROM pools p WHERE p.name = ?`,
+    ).get(name) as (Omit<PoolInfo, 'scheme' | 'blind'> & { scheme: LabelScheme; blind: number }) | undefined;
+    return r ? { ...r, blind: r.blind === 1 } : null;
+  }
+
+  /** The named pool; throws a user-facing error listing the pools when it is missing. */
+  pool(name: string): PoolInfo {
+    const p = this.findPool(name);
+    if (!p) {
+      const names = this.listPools().map((x) => x.name);
+      throw new NotFoundError(`no pool named "${name}"` + (names.length ? ` (pools: ${names.join(', ')})` : ' (the workspace has no pools)'));
+    }
+    return p;
+  }
+
+  listPools(): PoolInfo[] {
+    return (this.stmt(`SELECT name FROM pools ORDER BY id`).all() as Array<{ name: string }>).map((r) => this.pool(r.name));
+  }
+
+  setGuidelines(pool: string, markdown: string): void {
+    this.stmt(`UPDATE pools SET guidelines = ? WHERE id = ?`).run(markdown, this.pool(pool).id);
+  }
+
+  /**
+   * Adds a query with its ranked candidates to a pool. Existing candidates keep their position;
+   * new ones are appended after them (so re-importing is idempotent). Returns the number of new
+   * candidates.
+   */
+  addPoolQuery(pool: string, queryId: string, candidates: readonly string[]): number {
+    const p = this.pool(pool);
+    const has = this.stmt(`SELECT 1 FROM pool_queries WHERE pool_id = ? AND query_id = ?`).get(p.id, queryId);
+    if (!has) {
+      const pos = (this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM pool_queries WHERE pool_id = ?`).get(p.id) as { n: number }).n;
+      this.stmt(`INSERT INTO pool_queries(pool_id, query_id, position) VALUES (?, ?, ?)`).run(p.id, queryId, pos);
+    }
+    let next = (this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM pool_candidates WHERE pool_id = ? AND query_id = ?`).get(
+      p.id,
+      queryId,
+    ) as { n: number }).n;
+    const ins = this.stmt(`INSERT OR IGNORE INTO pool_candidates(pool_id, query_id, candidate_id, position) VALUES (?, ?, ?, ?)`);
+    let added = 0;
+    for (const c of candidates) {
+      if (c === queryId) continue;
+      if (ins.run(p.id, queryId, c, next).changes > 0) {
+        next++;
+        added++;
+      }
+    }
+    return added;
+  }
+
+  /** The pool's queries in order, each with its candidates in the pool's original order. */
+  poolQueries(pool: string): PoolQuery[] {
+    const p = this.pool(pool);
+    const rows = this.stmt(
+      `SELECT q.query_id, c.candidate_id FROM pool_queries q
+       LEFT JOIN pool_candidates c ON c.pool_id = q.pool_id AND c.query_id = q.query_id
+       WHERE q.pool_id = ? ORDER BY q.position, c.position`,
+    ).all(p.id) as Array<{ query_id: string; candidate_id: string | null }>;
+    const out: PoolQuery[] = [];
+    let cur: PoolQuery | null = null;
+    for (const r of rows) {
+      if (!cur || cur.queryId !== r.query_id) {
+        cur = { queryId: r.query_id, candidates: [] };
+        out.push(cur);
+      }
+      if (r.candidate_id != null) cur.candidates.push(r.candidate_id);
+    }
+    return out;
+  }
+
+  hasPoolPair(poolId: number, queryId: string, candidateId: string): boolean {
+    return !!this.stmt(`SELECT 1 FROM pool_candidates WHERE pool_id = ? AND query_id = ? AND candidate_id = ?`).get(
+      poolId,
+      queryId,
+      candidateId,
+    );
+  }
+
+  // ---------------------------------------------------------------- annotators
+
+  ensureAnnotator(name: string, role: AnnotatorRole = name === 'gold' ? 'gold' : 'annotator'): number {
+    const n = name.trim();
+    if (!n) throw new QPairsError('annotator name is empty');
+    const r = this.stmt(`SELECT id FROM annotators WHERE name = ?`).get(n) as { id: number } | undefined;
+    if (!r && isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);
+    if (r) return r.id;
+    return Number(this.stmt(`INSERT INTO annotators(name, role, created) VALUES (?, ?, ?)`).run(n, role, now()).lastInsertRowid);
+  }
+
+  listAnnotators(): Array<{ id: number; name: string; role: AnnotatorRole }> {
+    return this.stmt(`SELECT id, name, role FROM annotators ORDER BY id`).all() as Array<{ id: number; name: string; role: AnnotatorRole }>;
+  }
+
+  setAnnotatorRole(name: string, role: AnnotatorRole): void {
+    const id = this.ensureAnnotator(name, role);
+    this.stmt(`UPDATE annotators SET role = ? WHERE id = ?`).run(role, id);
+  }
+
+  // ---------------------------------------------------------------- labels
+
+  /**
+   * Appends a label event. Skips (returns null) when the annotator's current label for the pair
+   * already has this value, so re-importing a labels file adds nothing. The pair must be in the
+   * pool. Returns the new event's seq.
+   */
+  addLabel(l: LabelInput, poolId = this.pool(l.pool).id): number | null {
+    if (!this.hasPoolPair(poolId, l.queryId, l.candidateId)) {
+      throw new NotFoundError(`pair ${l.queryId} → ${l.candidateId} is not in pool "${l.pool}"`);
+    }
+    const annotatorId = this.ensureAnnotator(l.annotator);
+    const cur = this.stmt(
+      `SELECT value FROM labels WHERE pool_id = ? AND annotator_id = ? AND query_id = ? AND candidate_id = ? ORDER BY seq DESC LIMIT 1`,
+    ).get(poolId, annotatorId, l.queryId, l.candidateId) as { value: string | null } | undefined;
+    if ((cur?.value ?? null) === l.value) return null;
+    const info = this.stmt(
+      `INSERT INTO labels(pool_id, query_id, candidate_id, annotator_id, value, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(poolId, l.queryId, l.candidateId, annotatorId, l.value, now(), l.origin);
+    return Number(info.lastInsertRowid);
+  }
+
+  /**
+   * Undoes label event `seq`: appends an event restoring the value the annotator had for that
+   * pair just before it (or clearing it). Returns the new event.
+   */
+  undoLabel(seq: number, origin = `undo:${seq}`): LabelRecord {
+    const ev = this.stmt(`SELECT * FROM labels WHERE seq = ?`).get(seq) as
+      | { pool_id: number; query_id: string; candidate_id: string; annotator_id: number }
+      | undefined;
+    if (!ev) throw new NotFoundError(`no label event ${seq}`);
+    const prev = this.stmt(
+      `SELECT value FROM labels WHERE pool_id = ? AND annotator_id = ? AND query_id = ? AND candidate_id = ? AND seq < ?
+       ORDER BY seq DESC LIMIT 1`,
+    ).get(ev.pool_id, ev.annotator_id, ev.query_id, ev.candidate_id, seq) as { value: string | null } | undefined;
+    const info = this.stmt(
+      `INSERT INTO labels(pool_id, query_id, candidate_id, annotator_id, value, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(ev.pool_id, ev.query_id, ev.candidate_id, ev.annotator_id, prev?.value ?? null, now(), origin);
+    return this.labelEvent(Number(info.lastInsertRowid))!;
+  }
+
+  labelEvent(seq: number): LabelRecord | null {
+    const r = this.stmt(
+      `SELECT l.seq, p.name AS pool, l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.at, l.origin
+       FROM labels l JOIN pools p ON p.id = l.pool_id JOIN annotators a ON a.id = l.annotator_id WHERE l.seq = ?`,
+    ).get(seq) as LabelRecord | undefined;
+    return r ?? null;
+  }
+
+  /**
+   * Current labels of a pool: the latest event per (query, candidate, annotator), cleared ones
+   * left out. Optionally for one annotator only.
+   */
+  currentLabels(pool: string, annotator?: string): Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number }> {
+    const p = this.pool(pool);
+    const rows = this.stmt(
+      `SELECT l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.seq
+       FROM labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.pool_id = @pool AND (@ann IS NULL OR a.name = @ann)
+         AND l.seq = (SELECT max(seq) FROM labels m WHERE m.pool_id = l.pool_id AND m.annotator_id = l.annotator_id
+                      AND m.query_id = l.query_id AND m.candidate_id = l.candidate_id)
+         AND l.value IS NOT NULL
+       ORDER BY l.seq`,
+    ).all({ pool: p.id, ann: annotator ?? null }) as Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number }>;
+    return rows;
+  }
+
+  labelHistory(pool: string, opts: { annotator?: string; limit?: number } = {}): LabelRecord[] {
+    const p = this.pool(pool);
+    return this.stmt(
+      `SELECT l.seq, @name AS pool, l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.at, l.origin
+       FROM labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.pool_id = @pool AND (@ann IS NULL OR a.name = @ann) ORDER BY l.seq DESC LIMIT @limit`,
+    ).all({ name: p.name, pool: p.id, ann: opts.annotator ?? null, limit: opts.limit ?? -1 }) as LabelRecord[];
+  }
+}

@@ -43,6 +43,8 @@ export interface ModelInfoView {
     cv?: { folds: number; repeats: number; clusters: number; MAP: number; MRR: number; ci: { MAP: [number, number] | null; MRR: [number, number] | null }; selection: string };
     /** Early stopping on held-out training clusters (no dev pool, no --cv). */
     earlyStopping?: { heldOutQueries: number; note: string };
+    /** fused: within-query permutation importance of each feature on the training lists (MAP drop). */
+    importance?: Array<{ feature: string; importance: number }>;
   };
   /** Per pool the model scored: how many of its evaluated queries the model was trained on. */
   overlap?: Array<{ pool: string; trainedOn: number; of: number }>;

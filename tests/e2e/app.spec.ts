@@ -361,3 +361,24 @@ test('screenshot of the Annotate screen for the README', async () => {
   mkdirSync(path.join(root, 'docs'), { recursive: true });
   await page.screenshot({ path: path.join(root, 'docs', 'screenshot-annotate.png'), fullPage: false });
 });
+
+test('a pool created with another BM25 analyzer and a labeling order keeps both', async () => {
+  const p = await context.newPage();
+  await p.goto('/#pools');
+  await p.getByTestId('pool-name').fill('e2e-english');
+  await p.getByTestId('pool-mode-sample').check();
+  await p.getByTestId('pool-sample-n').fill('2');
+  await p.getByTestId('pool-sample-seed').fill('3');
+  await p.getByTestId('pool-analyzer').selectOption('lucene-english');
+  await expect(p.getByTestId('pool-analyzer').locator('..')).toContainText('PorterStemFilter');
+  await p.getByTestId('pool-order').selectOption('decide-rankers');
+  await p.getByTestId('pool-create').click();
+  await expect(p.getByTestId('pool-created')).toContainText('2 queries, 40 pairs');
+  const r = await p.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'pool.list', args: {} } });
+  const pool = ((await r.json()) as Array<{ name: string; retriever: string; label_order: string }>).find((x) => x.name === 'e2e-english')!;
+  expect(pool.retriever).toContain('analyzer lucene-english');
+  expect(pool.label_order).toBe('decide-rankers');
+  await expect(p.getByTestId('pool-order-e2e-english')).toHaveText('next query: decide-rankers');
+  await p.screenshot({ path: path.join(root, 'test-results', 'screens', 'pools-create.png'), fullPage: true });
+  await p.close();
+});

@@ -252,3 +252,19 @@ test('at 1024×700 the Models screen with trained models does not scroll sideway
   expect(sw, `scrollWidth ${sw} > clientWidth ${cw}`).toBeLessThanOrEqual(cw);
   await page.setViewportSize({ width: 1360, height: 900 });
 });
+
+test('a fused model shows its features by permutation importance', async () => {
+  await page.getByTestId('tab-models').click();
+  await train(page, { kind: 'fused', name: 'fused-dev' });
+  await expect(page.getByTestId('train-panel')).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await page.getByTestId('model-curves-fused-dev').click();
+  const table = page.getByTestId('model-importance-fused-dev');
+  await expect(table).toBeVisible();
+  // Every feature has a row (runs, lexical, overlap, lengths, PPMI, metadata), sorted by MAP drop.
+  await expect(table.locator('[data-testid^="model-importance-row-"]')).toHaveCount(await table.locator('tbody tr').count());
+  expect(await table.locator('tbody tr').count()).toBeGreaterThan(10);
+  await expect(table.getByTestId('model-importance-row-tfidf:cos')).toBeVisible();
+  const drops = (await table.locator('tbody tr td.num').allTextContents()).map(Number);
+  expect(drops).toEqual([...drops].sort((a, b) => b - a));
+  await page.getByTestId('model-importance-fused-dev').screenshot({ path: path.join(root, 'test-results', 'screens', 'models-importance.png') });
+});

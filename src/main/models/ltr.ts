@@ -284,6 +284,13 @@ export class LtrRanker implements Ranker {
     const cfg = this.config;
     const available = Object.keys(data.runs ?? {}).sort();
     this.runNames = cfg.runs ? [...cfg.runs] : available;
+    if (this.featureNames().length === 0) {
+      throw new QPairsError(
+        `ltr: this configuration leaves no features (runs: ${this.runNames.length ? this.runNames.join(', ') : 'none'}; lexical, overlap, embedding and chars all off). ` +
+          'Turn a feature group on, or train with runs in the training pools.',
+        { reason: 'no features' },
+      );
+    }
     this.infoCache.clear();
     this.df = this.dfBm25 = this.dfChar = null;
     if (cfg.lexical) {

@@ -35,6 +35,12 @@ export interface TrainingInfo {
    * (heldOutQueries of them, not trained on), or why none was.
    */
   earlyStopping?: { heldOutQueries: number; heldOutClusters: number; clusters: number; note: string };
+  /**
+   * fused: each feature's within-query permutation importance (MAP drop when the feature is
+   * shuffled among a query's candidates), measured on the training lists — how much the fitted
+   * model relies on the feature, not a held-out estimate of its value (permutation-importance.ts).
+   */
+  importance?: Array<{ feature: string; importance: number }>;
 }
 
 export interface ModelInfo {

@@ -230,6 +230,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),
     ...(earlyStopping ? { earlyStopping } : {}),
+    ...(Array.isArray(saved.meta?.importance) && saved.meta.importance.length ? { importance: saved.meta.importance as TrainingInfo['importance'] } : {}),
   };
   throwIfAborted(o.signal);
   ws.transaction(() => {

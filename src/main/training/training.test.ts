@@ -118,6 +118,30 @@ describe('training on the workspace', () => {
   });
 });
 
+describe('fused feature importance and a model without features', () => {
+  it('stores the fused ranker\'s permutation importance with the model and lists it', async () => {
+    const ws = Workspace.open(file);
+    const { training } = await trainModel(ws, { model: 'fused', name: 'fused-imp', trainPools: ['dev'], seed: 2 }, { workerPath: null });
+    const stored = findModel(ws, 'fused-imp')!;
+    expect(training.importance?.length).toBe((stored.saved.meta!.featureNames as string[]).length);
+    expect(stored.info.training.importance).toEqual(stored.saved.meta!.importance);
+    expect(training.importance!.map((x) => x.feature)).toContain('tfidf:cos');
+    expect(listModels(ws).find((m) => m.name === 'fused-imp')?.training.importance).toEqual(training.importance);
+    ws.close();
+  });
+
+  it('refuses an ltr configuration that leaves no features, and stores nothing', async () => {
+    const ws = Workspace.open(file);
+    const before = listModels(ws).length;
+    await expect(
+      trainModel(ws, { model: 'ltr', name: 'ltr-empty', trainPools: ['dev'], config: { runs: [], lexical: false, overlap: false, embedding: false, chars: false } }, { workerPath: null }),
+    ).rejects.toThrow(/ltr: this configuration leaves no features/);
+    expect(listModels(ws).length).toBe(before);
+    expect(findModel(ws, 'ltr-empty')).toBeNull();
+    ws.close();
+  });
+});
+
 describe('deleting a model', () => {
   it('removes the model and the runs it scored, not other runs', async () => {
     const ws = Workspace.open(file);

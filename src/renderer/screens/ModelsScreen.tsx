@@ -10,6 +10,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { JobDone, ModelInfoView, ModelsView } from '../../shared/contract';
 import { MODEL_KINDS } from '../../shared/models';
+import { FeatureImportance } from './FeatureImportance';
 import type { SharedState } from '../shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
@@ -685,6 +686,7 @@ function ModelRows({
         <tr className="sub-row">
           <td colSpan={10} data-testid={`model-curves-panel-${m.name}`}>
             <TrainCurves charts={historySeries(r.history)} devExpected={t.devPool !== null} testPrefix={`model-${m.name}`} width={460} />
+            {t.importance && t.importance.length > 0 && <FeatureImportance model={m.name} importance={t.importance} />}
           </td>
         </tr>
       )}

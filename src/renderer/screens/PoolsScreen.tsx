@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { ANALYZER_HELP, ANALYZER_NAMES, DEFAULT_ANALYZER, type AnalyzerName } from '../../shared/analyzers';
+import { QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import type { PoolInfo, PoolProgress } from '../../shared/contract';
 import { DataTable } from '../components/DataTable';
 import type { SharedState } from '../shared-state';
@@ -38,6 +40,9 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   const [depth, setDepth] = useState(20);
   const [scheme, setScheme] = useState<Scheme>('binary');
   const [blind, setBlind] = useState(true);
+  /** '' = the workspace index's analyzer. */
+  const [analyzer, setAnalyzer] = useState<AnalyzerName | ''>('');
+  const [order, setOrder] = useState<QueryOrder>('pool');
   /** One corpus (questions.source) for queries and candidates; '' = every corpus (an explicit choice when there are several). */
   const [poolSource, setPoolSource] = useState('');
   const [sources, setSources] = useState<Record<string, number>>({});
@@ -70,6 +75,8 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
         depth,
         scheme,
         blind,
+        order,
+        ...(analyzer ? { analyzer } : {}),
         ...(poolSource && poolSource !== ALL_SOURCES ? { source: poolSource } : {}),
         ...(mode === 'sample' ? { sample: { n, seed } } : { queries: queryIds }),
       });
@@ -181,6 +188,11 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                   <>
                     <strong>{p.name}</strong>
                     {p.sampling && <div className="small muted">{p.sampling}</div>}
+                    {p.label_order && p.label_order !== 'pool' && (
+                      <div className="small muted" data-testid={`pool-order-${p.name}`} title={QUERY_ORDER_HELP[p.label_order]}>
+                        next query: {p.label_order}
+                      </div>
+                    )}
                   </>
                 ),
               },
@@ -373,6 +385,29 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                 <span className="hint">queries and their candidates from this corpus only</span>
               </label>
             )}
+            <label>
+              Analyzer
+              <select data-testid="pool-analyzer" value={analyzer} onChange={(e) => setAnalyzer(e.target.value as AnalyzerName | '')}>
+                <option value="">the workspace&apos;s (default {DEFAULT_ANALYZER})</option>
+                {ANALYZER_NAMES.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
+              </select>
+              <span className="hint">{analyzer ? ANALYZER_HELP[analyzer] : 'how BM25 reads the texts: as the workspace index does'}</span>
+            </label>
+            <label>
+              Next query
+              <select data-testid="pool-order" value={order} onChange={(e) => setOrder(e.target.value as QueryOrder)}>
+                {QUERY_ORDERS.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
+              </select>
+              <span className="hint">{QUERY_ORDER_HELP[order]}</span>
+            </label>
             <fieldset className="radio-row">
               <legend>Labeling</legend>
               <label className="inline" title="Blind: each annotator sees the candidates in their own order, no rankers' scores and no one else's labels. You can change it later.">

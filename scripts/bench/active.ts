@@ -34,6 +34,8 @@ function arg(name: string, def: number): number {
 }
 const REPS = arg('reps', 20);
 const SEED = arg('seed', 1);
+const relAt = process.argv.indexOf('--relevance');
+const RELEVANCE = (relAt < 0 ? 'buckets' : process.argv[relAt + 1]) as 'buckets' | 'logit';
 const jsonAt = process.argv.indexOf('--json');
 const JSON_FILE = jsonAt < 0 ? null : process.argv[jsonAt + 1]!;
 
@@ -131,7 +133,7 @@ async function main(): Promise<void> {
     for (const order of QUERY_ORDERS) {
       const results: SimulationResult[] = [];
       const reps = order === 'pool' ? 1 : REPS;
-      for (let rep = 0; rep < reps; rep++) results.push(simulateAnnotator(pool.queries, pool.gold, order, { seed: SEED + rep }));
+      for (let rep = 0; rep < reps; rep++) results.push(simulateAnnotator(pool.queries, pool.gold, order, { seed: SEED + rep, relevance: RELEVANCE }));
       rows.push(summarise(order, results));
     }
     const fmtStat = (s: { mean: number; ci: [number, number] | null; never: number }) =>
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
     out[pool.name] = { labels, fullMAP: Object.fromEntries(pool.rankers.map((r, i) => [r, maps[i]])), rows, saving: { order: saveOrder, decide: saveDecide } };
   }
   console.log('\nAskUbuntu dev: not run (only the Lucene BM25 run is available and there is no question text to train a second ranker on).');
-  console.log(`\n${REPS} repetitions per random order, seed ${SEED}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`\n${REPS} repetitions per random order, seed ${SEED}, relevance model ${RELEVANCE}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   if (JSON_FILE) writeFileSync(JSON_FILE, JSON.stringify(out, null, 2) + '\n');
 }
 

@@ -18,7 +18,7 @@
  * positive probability (the estimator's condition) and a wrong model cannot starve a query.
  */
 import { QPairsError } from '../errors';
-import { apsOf, type ActiveQuery, type RelevanceModel } from './pool-model';
+import { apsOf, type ActiveQuery, type RelevancePredictor } from './pool-model';
 
 import { QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 
@@ -32,7 +32,7 @@ export interface WeightOptions {
 }
 
 /** Un-normalised weights of the remaining queries under an adaptive order (pool/random: all 1). */
-export function orderWeights(order: QueryOrder, remaining: readonly ActiveQuery[], model: RelevanceModel, rng: () => number, opts: WeightOptions = {}): Float64Array {
+export function orderWeights(order: QueryOrder, remaining: readonly ActiveQuery[], model: RelevancePredictor, rng: () => number, opts: WeightOptions = {}): Float64Array {
   const w = new Float64Array(remaining.length);
   if (order === 'pool' || order === 'random') return w.fill(1);
   if (order === 'uncertainty') {

@@ -70,3 +70,36 @@ describe('kendallTau', () => {
     expect(kendallTau([1, 1, 2], [1, 2, 3])).toBeCloseTo(2 / 3, 12);
   });
 });
+
+describe('RankLogitModel', () => {
+  it('learns which ranker to trust: P(relevant) follows the informative ranker, not the other', async () => {
+    const { RankLogitModel, RelevanceModel } = await import('./pool-model');
+    const rnd = mulberry32(9);
+    const model = new RankLogitModel();
+    const buckets = new RelevanceModel();
+    // Ranker 0 puts the relevant candidates first; ranker 1 orders at random.
+    const make = (): { q: ActiveQuery; rel: boolean[] } => {
+      const rel = Array.from({ length: 10 }, () => rnd() < 0.3);
+      const good = [...rel.keys()].sort((a, b) => Number(rel[b]) - Number(rel[a]) || a - b);
+      const noise = [...rel.keys()].sort(() => rnd() - 0.5);
+      return { q: { id: 'q', size: 10, rankings: [good, noise] }, rel };
+    };
+    for (let i = 0; i < 30; i++) {
+      const { q, rel } = make();
+      model.observe(q, rel);
+      buckets.observe(q, rel);
+    }
+    let logLoss = 0;
+    let bucketLoss = 0;
+    for (let i = 0; i < 30; i++) {
+      const { q, rel } = make();
+      const p = model.predict(q);
+      const b = buckets.predict(q);
+      rel.forEach((r, c) => {
+        logLoss -= Math.log(r ? p[c]! : 1 - p[c]!);
+        bucketLoss -= Math.log(r ? b[c]! : 1 - b[c]!);
+      });
+    }
+    expect(logLoss).toBeLessThan(0.7 * bucketLoss);
+  });
+});

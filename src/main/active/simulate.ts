@@ -8,7 +8,7 @@
  * The annotator labels a whole query at a time (all its candidates), as in the thesis recipe.
  */
 import { mulberry32 } from '../stats/random';
-import { apsOf, predictedAps, RelevanceModel, type ActiveQuery } from './pool-model';
+import { apsOf, predictedAps, RankLogitModel, RelevanceModel, type ActiveQuery } from './pool-model';
 import { drawIndex, orderWeights, selectionProbabilities, type QueryOrder } from './query-order';
 import { kendallTau, rankerStanding, type LabeledDraw } from './ranker-decision';
 
@@ -20,6 +20,8 @@ export interface SimulationOptions {
   minQueries?: number;
   epsilon?: number;
   samples?: number;
+  /** The relevance model behind the adaptive orders' weights and predictions (default 'buckets'). */
+  relevance?: 'buckets' | 'logit';
 }
 
 export interface SimulationResult {
@@ -56,7 +58,7 @@ export function simulateAnnotator(
   const trueBest = truth.indexOf(Math.max(...truth));
   const N = queries.length;
   const remaining = queries.map((_, i) => i);
-  const model = new RelevanceModel();
+  const model = opts.relevance === 'logit' ? new RankLogitModel() : new RelevanceModel();
   const draws: LabeledDraw[] = [];
   let labels = 0;
   let labelsToDecide: number | null = null;

@@ -84,10 +84,13 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   let heldOut = 0;
   const folds = groupedFolds(clusters, k, seed);
   const steps = folds.length + 1;
+  // Read the workspace once (this runs on the engine's thread); each fold drops its queries' pairs.
+  const all = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: partialSet }).data;
   for (let f = 0; f < folds.length; f++) {
     throwIfAborted(o.signal);
     const held = new Set(folds[f]);
-    const data = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: new Set([...held, ...partialSet]) }).data;
+    const keep = ([a, b]: readonly [string, string]): boolean => !held.has(a) && !held.has(b);
+    const data = { ...all, positives: all.positives.filter(keep), negatives: (all.negatives ?? []).filter(keep) };
     if (data.positives.length === 0) continue; // nothing to learn without this fold: its queries get the final model's scores
     const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
     const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });
@@ -102,7 +105,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
     });
   }
   throwIfAborted(o.signal);
-  const data = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: partialSet }).data;
+  const data = all;
   if (data.positives.length === 0) throw new QPairsError(`live retraining needs a similar candidate among the labeled pairs of pool "${pool}"`, { reason: 'too few labels' });
   const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
   const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });

@@ -27,7 +27,7 @@ export class LiveTrainer {
     this.off = engine.hub.on('label.changed', (rec) => this.consider(rec.pool));
     // Pools left with labels since their last retrain (e.g. the app stopped mid-retrain) catch up.
     setImmediate(() => {
-      if (this.closed || engine.ws.db.readonly) return;
+      if (this.closed || !engine.ws.db.open || engine.ws.db.readonly) return;
       for (const p of engine.ws.listPools()) this.consider(p.name);
     });
   }
@@ -51,8 +51,9 @@ export class LiveTrainer {
 
   /** Starts a retrain when enough labels arrived, else (re)arms the idle timer. */
   consider(pool: string): void {
-    if (this.closed) return;
     const ws = this.engine.ws;
+    // Closed (or the workspace closed under a test's feet): nothing to schedule.
+    if (this.closed || !ws.db.open) return;
     if (!ws.findPool(pool)) return;
     const s = readLiveSetting(ws, pool);
     this.clearTimer(pool);
@@ -65,7 +66,7 @@ export class LiveTrainer {
 
   /** Starts a retrain now (the Evaluate screen's "retrain now", or a trigger); returns its job id. */
   start(pool: string): string | null {
-    if (this.closed || this.running.has(pool)) return this.running.get(pool) ?? null;
+    if (this.closed || !this.engine.ws.db.open || this.running.has(pool)) return this.running.get(pool) ?? null;
     const ws = this.engine.ws;
     const s = readLiveSetting(ws, pool);
     const upTo = labelEventsSince(ws, pool, 0);

@@ -50,6 +50,11 @@ interface ModelSpec {
   grid: Array<Record<string, unknown>>;
   /** Unsupervised models whose scores are added as runs (features of `fused`), computed once on all the text. */
   withRuns?: string[];
+  /**
+   * Score = z(model) + z(engine order) within each query (CombSUM of z-scores, nothing fitted):
+   * the model combined with the retrieval score, honest under CV at the cost of the model alone.
+   */
+  withEngine?: boolean;
   /** Expensive supervised models: at most this many CV reporting repeats. */
   maxReportRepeats?: number;
 }
@@ -71,6 +76,7 @@ const SPECS: Record<string, ModelSpec> = {
   fused: { name: 'fused', kind: 'fused', supervised: true, grid: FUSED_GRID },
 };
 for (const k of ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn']) SPECS[k] = { name: k, kind: k, supervised: true, grid: [{}] };
+for (const k of ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'hnil']) SPECS[`engine+${k}`] = { name: `${k} + the search engine order (z-score sum)`, kind: k, supervised: true, grid: [{}], withEngine: true, maxReportRepeats: 1 };
 // Issue 9's seed systems: unsupervised alone (trained once on all the text, no labels), and as a
 // feature (run) of the fused ranker with its chosen setting.
 SPECS['mnet-fisher'] = { name: 'mnet-fisher (M-NET + Fisher vectors, K = 16)', kind: 'mnet-fisher', supervised: false, grid: [{ components: 16 }] };
@@ -118,6 +124,13 @@ async function runOf(d: SemEvalData, kind: string): Promise<Map<string, Map<stri
 
 let embeddings: WordVectors | null = null;
 
+/** (x − mean) / sd within a list (all 0 when the list is constant). */
+function zScores(xs: readonly number[]): number[] {
+  const m = xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, xs.length));
+  return xs.map((x) => (sd > 0 ? (x - m) / sd : 0));
+}
+
 /** AP of each evaluated query (in order) for a model trained on `train` with `config`. */
 async function fitAndScore(d: SemEvalData, spec: ModelSpec, config: Record<string, unknown>, train: readonly SemOrg[], evalSet: DevSet): Promise<number[]> {
   let scoreOf: (q: DevSet['queries'][number]) => number[];
@@ -137,6 +150,15 @@ async function fitAndScore(d: SemEvalData, spec: ModelSpec, config: Record<strin
       const runs = { ...q.context?.runs };
       for (const [k, run] of Object.entries(extra)) runs[k] = run.get(q.query.id)!;
       return m.score(q.query, q.candidates, { ...q.context, runs });
+    };
+  }
+  if (spec.withEngine) {
+    const modelScore = scoreOf;
+    scoreOf = (q) => {
+      const engine = q.candidates.map((c) => q.context!.runs!.engine.get(c.id)!);
+      const a = zScores(modelScore(q));
+      const b = zScores(engine);
+      return a.map((x, i) => x + b[i]!);
     };
   }
   const aps = evalSet.queries.map((q) => apRr(rankOrder(scoreOf(q)).map((i) => q.relevant.has(q.candidates[i].id))).ap);
@@ -268,7 +290,7 @@ async function main() {
       `(${d.distinct.reduce((s, o) => s + o.rel.length, 0)} candidates); ${d.dev.length} dev queries; grouped ${k}-fold CV, ` +
       `${nSelect} selection + ${nReport} reporting repeats; backend ${backendName()}`,
   );
-  if (names.some((n) => ['ltr', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'skipgram', 'hnil', 'hnil-categories'].includes(n) || n.startsWith('fused+'))) {
+  if (names.some((n) => ['ltr', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'skipgram', 'hnil', 'hnil-categories'].includes(n) || n.startsWith('fused+') || n.startsWith('engine+'))) {
     // skip-gram vectors of the unlabeled text (no labels), shared by ltr and the neural models
     const sg = new SkipGramRanker();
     await sg.train(trainingData(d, []));

@@ -41,6 +41,12 @@ export interface TrainingInfo {
    * model relies on the feature, not a held-out estimate of its value (permutation-importance.ts).
    */
   importance?: Array<{ feature: string; importance: number }>;
+  /**
+   * ltr/fused: runs of the training pools left out of the features because their models were trained
+   * on some of the training queries (trainedOn of them; null = unknown, a model from before QPairs
+   * recorded it) — train.ts inSampleModelRuns.
+   */
+  inSampleRunsLeftOut?: Array<{ run: string; trainedOn: number | null }>;
 }
 
 export interface ModelInfo {

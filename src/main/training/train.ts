@@ -15,8 +15,8 @@ import { buildDevSet, buildTrainingData, poolGrades, scoringItems, trainingDevSe
 import { checkDevOverlap, type DevOverlap } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
-import { deleteModel, getModel, storeModel, type TrainingInfo } from './store';
-import { storeTrainedOn } from './trained-on';
+import { deleteModel, getModel, listModels, storeModel, type TrainingInfo } from './store';
+import { modelOverlap, storeTrainedOn } from './trained-on';
 
 export interface TrainSpec {
   model: string;
@@ -79,6 +79,8 @@ export interface PreparedTraining {
   overlap?: DevOverlap;
   cvSpec?: CvSpec;
   cvClusterMap?: Map<string, number>;
+  /** Runs left out of the features of a fusing model (ltr, fused): their models saw these training queries. */
+  inSampleRuns: Array<{ run: string; trainedOn: number | null }>;
 }
 
 /**
@@ -109,8 +111,37 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
   const queries = allQueries.filter((q) => !left.has(q.id));
   const cvSpec: CvSpec | undefined = spec.cv ? { folds: spec.cv.folds, repeats: spec.cv.repeats ?? 1, seed } : undefined;
   const cvClusterMap = cvSpec ? cvClusters(queries, cvSpec) : undefined;
-  return { kind, trainPools, seed, exclude: new Set([spec.name]), queries, left, overlap, cvSpec, cvClusterMap };
+  const exclude = new Set([spec.name]);
+  const inSampleRuns = kind === 'ltr' || kind === 'fused' ? inSampleModelRuns(ws, trainPools, queries.map((q) => q.id)) : [];
+  for (const r of inSampleRuns) exclude.add(r.run);
+  return { kind, trainPools, seed, exclude, queries, left, overlap, cvSpec, cvClusterMap, inSampleRuns };
 }
+
+/**
+ * The training pools' runs stored by models that were trained on some of these training queries
+ * (or whose training queries are unknown: stored before QPairs recorded them). A fusing model must
+ * not take them as features: their scores on these queries are in-sample, so the fuser would learn
+ * to trust them far more than they deserve on unseen questions. Runs of models that never read a
+ * label (tfidf, skipgram, mnet-fisher, dae), out-of-fold runs (kind `live`) and the pools' own
+ * retrieval runs stay.
+ */
+export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], trainingQueryIds: readonly string[]): Array<{ run: string; trainedOn: number | null }> {
+  // Models that learn from the text alone never saw a label: their scores are not in-sample.
+  const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
+  const out = new Map<string, number | null>();
+  for (const p of trainPools)
+    for (const r of ws.runKinds(p)) {
+      const kind = kindOf.get(r.name);
+      if (r.kind !== 'model' || out.has(r.name) || kind === undefined || UNSUPERVISED_KINDS.has(kind)) continue;
+      const o = modelOverlap(ws, r.name, trainingQueryIds);
+      if (o === null) out.set(r.name, null);
+      else if (o.trainedOn > 0) out.set(r.name, o.trainedOn);
+    }
+  return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
+}
+
+/** Model kinds that fit on the corpus text without reading a label. */
+const UNSUPERVISED_KINDS: ReadonlySet<string> = new Set(['tfidf', 'skipgram', 'mnet-fisher', 'dae']);
 
 /**
  * Trains a model and stores it under spec.name; returns its report.
@@ -127,7 +158,7 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
  * The stored model records which queries it was trained on (trained-on.ts).
  */
 export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions = {}): Promise<{ report: TrainReport; training: TrainingInfo }> {
-  const { kind, trainPools, seed, exclude, queries, left, overlap, cvSpec, cvClusterMap } = prepareTraining(ws, spec);
+  const { kind, trainPools, seed, exclude, queries, left, overlap, cvSpec, cvClusterMap, inSampleRuns } = prepareTraining(ws, spec);
   const build = (held: ReadonlySet<string>) =>
     buildTrainingData(ws, trainPools, { excludeRuns: exclude, extraTexts: spec.extraTexts, excludeQueries: held.size ? new Set([...left, ...held]) : left });
   let built = build(new Set());
@@ -230,6 +261,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),
     ...(earlyStopping ? { earlyStopping } : {}),
+    ...(inSampleRuns.length ? { inSampleRunsLeftOut: inSampleRuns } : {}),
     ...(Array.isArray(saved.meta?.importance) && saved.meta.importance.length ? { importance: saved.meta.importance as TrainingInfo['importance'] } : {}),
   };
   throwIfAborted(o.signal);

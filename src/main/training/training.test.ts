@@ -127,6 +127,12 @@ describe('fused feature importance and a model without features', () => {
     expect(stored.info.training.importance).toEqual(stored.saved.meta!.importance);
     expect(training.importance!.map((x) => x.feature)).toContain('tfidf:cos');
     expect(listModels(ws).find((m) => m.name === 'fused-imp')?.training.importance).toEqual(training.importance);
+    // The ltr model trained on these queries earlier: its run is in-sample here, so it is no feature;
+    // tfidf's (no labels read) and the search engine's stay.
+    expect(training.inSampleRunsLeftOut?.map((r) => r.run)).toContain('ltr-cli');
+    const runNames = stored.saved.meta!.runNames as string[];
+    expect(runNames).not.toContain('ltr-cli');
+    expect(runNames).toEqual(expect.arrayContaining(['search-engine', 'tfidf-a']));
     ws.close();
   });
 

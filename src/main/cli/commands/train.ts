@@ -112,6 +112,8 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
         if (training.overlap) out.log(describeDevOverlap(training.overlap));
         if (training.cv) out.log(describeCv(training.cv));
         if (training.earlyStopping) out.log(`early stopping: ${training.earlyStopping.note}`);
+        for (const r of training.inSampleRunsLeftOut ?? [])
+          out.log(`left out run "${r.run}" as a feature: its model was trained on ${r.trainedOn === null ? 'queries QPairs did not record' : `${r.trainedOn} of the training queries`} (its scores there are in-sample)`);
         out.log(`trained ${name} (${model}) in ${report.seconds.toFixed(1)} s on ${report.backend}: ${report.epochs} epochs, kept epoch ${report.bestEpoch}` +
           (report.bestDevMRR !== undefined ? ` (${training.earlyStopping?.heldOutQueries ? 'held-out' : 'dev'} MRR ${pct(report.bestDevMRR)}, MAP ${pct(report.bestDevMAP ?? 0)})` : ''));
         out.log(

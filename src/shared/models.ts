@@ -43,6 +43,8 @@ export interface ModelInfoView {
     cv?: { folds: number; repeats: number; clusters: number; MAP: number; MRR: number; ci: { MAP: [number, number] | null; MRR: [number, number] | null }; selection: string };
     /** Early stopping on held-out training clusters (no dev pool, no --cv). */
     earlyStopping?: { heldOutQueries: number; note: string };
+    /** ltr/fused: runs left out of the features because their models were trained on these training queries. */
+    inSampleRunsLeftOut?: Array<{ run: string; trainedOn: number | null }>;
     /** fused: within-query permutation importance of each feature on the training lists (MAP drop). */
     importance?: Array<{ feature: string; importance: number }>;
   };

@@ -77,6 +77,11 @@ export function ModelRows({
           )}
           {t.cv && <div data-testid={`model-cv-${m.name}`}>grouped CV MAP {fmtMetric(t.cv.MAP)} ({t.cv.folds} folds × {t.cv.repeats})</div>}
           {t.earlyStopping && <div className="muted">{t.earlyStopping.note}</div>}
+          {t.inSampleRunsLeftOut && t.inSampleRunsLeftOut.length > 0 && (
+            <div className="muted" data-testid={`model-in-sample-${m.name}`} title="their models were trained on these training queries: in-sample scores are no fair feature">
+              not as features (in-sample): {t.inSampleRunsLeftOut.map((r) => r.run).join(', ')}
+            </div>
+          )}
           {(m.overlap ?? [])
             .filter((o) => o.trainedOn > 0)
             .map((o) => (

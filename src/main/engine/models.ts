@@ -34,8 +34,20 @@ export function withModelOverlap(ws: Workspace, ev: PoolEvaluation, countedQuery
   if (modelRuns.length === 0) return ev;
   const evaluated = countedQueryIds ? countedQueryIds() : poolLabels(ws, ev.pool, ev.annotator, { partial: ev.partial }).queries.map((q) => q.queryId);
   const runs = { ...ev.runs };
-  for (const r of modelRuns) runs[r.name] = { ...runs[r.name]!, overlap: modelOverlap(ws, r.name, evaluated) };
+  for (const r of modelRuns) runs[r.name] = { ...runs[r.name]!, overlap: heldOutOverlap(ws, ev.pool, r.name, evaluated) };
   return { ...ev, runs };
+}
+
+/**
+ * modelOverlap of a model's run in a pool, where the queries the run scores out of fold (its model
+ * was cross-validated on them: run config `outOfFold`) count as not trained on — their scores came
+ * from fold models that never saw them. `of` stays the number of evaluated queries.
+ */
+function heldOutOverlap(ws: Workspace, pool: string, model: string, evaluated: readonly string[]): ReturnType<typeof modelOverlap> {
+  const oof = ws.outOfFoldQueries(pool, model);
+  if (oof.size === 0) return modelOverlap(ws, model, evaluated);
+  const o = modelOverlap(ws, model, evaluated.filter((id) => !oof.has(id)));
+  return o && { ...o, of: evaluated.length };
 }
 
 /**
@@ -47,7 +59,7 @@ export function modelPoolOverlaps(ws: Workspace, model: string): Array<{ pool: s
   for (const p of ws.listPools()) {
     if (!ws.listRuns(p.name).some((r) => r.kind === 'model' && r.name === model)) continue;
     const evaluated = poolLabels(ws, p.name, evalLabelSource(ws, p.name, undefined)).queries.map((q) => q.queryId);
-    const o = modelOverlap(ws, model, evaluated);
+    const o = heldOutOverlap(ws, p.name, model, evaluated);
     if (o) out.push({ pool: p.name, trainedOn: o.trainedOn, of: o.of });
   }
   return out;

@@ -66,6 +66,8 @@ export interface CvContext {
   buildData: (exclude: ReadonlySet<string>) => TrainingData;
   /** Whether the model is trained by epochs (so their number can be chosen). */
   epochsMatter: boolean;
+  /** Called with each held-out query's candidate scores in the report repeats (the last repeat's win). */
+  onOutOfFold?: (queryId: string, candidates: readonly string[], scores: readonly number[]) => void;
 }
 
 /** Checks a CV request before any work: throws QPairsError when there are fewer clusters than folds. */
@@ -131,6 +133,7 @@ export async function crossValidate(
       }
       const { scores } = await scoreSaved(saved, dev.queries.map((q) => ({ query: q.query, candidates: q.candidates, ctx: q.context })), run);
       dev.queries.forEach((q, i) => {
+        ctx.onOutOfFold?.(q.query.id, q.candidates.map((c) => c.id), scores[i]!);
         const order = rankOrder(scores[i]!);
         const { ap, rr } = apRr(order.map((k) => q.relevant.has(q.candidates[k]!.id)));
         apTotal += ap;

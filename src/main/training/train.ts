@@ -129,14 +129,20 @@ export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], 
   // Models that learn from the text alone never saw a label: their scores are not in-sample.
   const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
   const out = new Map<string, number | null>();
-  for (const p of trainPools)
+  for (const p of trainPools) {
+    // The features of a training query come from its own pool's runs.
+    const inPool = new Set(ws.poolQueries(p).map((q) => q.queryId));
+    const ids = trainingQueryIds.filter((id) => inPool.has(id));
     for (const r of ws.runKinds(p)) {
       const kind = kindOf.get(r.name);
       if (r.kind !== 'model' || out.has(r.name) || kind === undefined || UNSUPERVISED_KINDS.has(kind)) continue;
-      const o = modelOverlap(ws, r.name, trainingQueryIds);
+      // Queries the run scores out of fold (its model was cross-validated on them) are fair features.
+      const oof = ws.outOfFoldQueries(p, r.name);
+      const o = modelOverlap(ws, r.name, oof.size ? ids.filter((id) => !oof.has(id)) : ids);
       if (o === null) out.set(r.name, null);
       else if (o.trainedOn > 0) out.set(r.name, o.trainedOn);
     }
+  }
   return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
 }
 
@@ -177,6 +183,8 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   throwIfAborted(o.signal);
 
   let cv: CvResult | undefined;
+  /** A supervised model's out-of-fold scores of its training queries (from --cv): query → candidate → score. */
+  const outOfFold: Record<string, Record<string, number>> = {};
   if (cvSpec && cvClusterMap) {
     cv = await crossValidate(ws, queries, cvClusterMap, cvSpec, {
       kind,
@@ -186,6 +194,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       excludeRuns: exclude,
       buildData: (held) => build(held).data,
       epochsMatter: supervised,
+      onOutOfFold: supervised ? (q, cands, scores) => (outOfFold[q] = Object.fromEntries(cands.map((c, i) => [c, scores[i]!]))) : undefined,
     }, o);
   }
   // Early stopping on held-out training clusters when nothing else can stop training.
@@ -265,6 +274,9 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     ...(Array.isArray(saved.meta?.importance) && saved.meta.importance.length ? { importance: saved.meta.importance as TrainingInfo['importance'] } : {}),
   };
   throwIfAborted(o.signal);
+  // Kept with the model: scorePool uses them for these queries, so the model's run on its own
+  // training pool is out of fold (an honest feature for ltr/fused, an honest figure in eval).
+  if (Object.keys(outOfFold).length) saved = { ...saved, meta: { ...(saved.meta ?? {}), outOfFold } };
   ws.transaction(() => {
     storeModel(ws, spec.name, saved, report, training);
     storeTrainedOn(ws, spec.name, trainedOn);
@@ -277,12 +289,21 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
   const { saved } = getModel(ws, name);
   ws.pool(pool);
   const items = scoringItems(ws, pool, { excludeRuns: new Set([name]) });
-  const { scores, backend } = await scoreSaved(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), o);
+  const { scores: modelScores, backend } = await scoreSaved(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), o);
   throwIfAborted(o.signal);
+  // Queries the model was cross-validated on get their out-of-fold scores (when every candidate has one).
+  const oof = (saved.meta?.outOfFold ?? {}) as Record<string, Record<string, number>>;
+  const outOfFoldQueries: string[] = [];
+  const scores = items.map((it, i) => {
+    const m = oof[it.queryId];
+    if (!m || !it.candidates.every((c) => typeof m[c.id] === 'number')) return modelScores[i]!;
+    outOfFoldQueries.push(it.queryId);
+    return it.candidates.map((c) => m[c.id]!);
+  });
   let pairs = 0;
   ws.transaction(() => {
     ws.deleteRun(pool, name);
-    const run = ws.ensureRun(pool, name, 'model', { model: name, kind: saved.kind });
+    const run = ws.ensureRun(pool, name, 'model', { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) });
     items.forEach((it, i) => {
       const s = scores[i]!;
       it.candidates.forEach((c, j) => {

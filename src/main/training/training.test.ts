@@ -148,6 +148,38 @@ describe('fused feature importance and a model without features', () => {
   });
 });
 
+describe('out-of-fold runs from --cv', () => {
+  it('a cross-validated model scores its training queries out of fold: no overlap mark, and a fair feature for fused', async () => {
+    const ws = Workspace.open(file);
+    await trainModel(ws, { model: 'ltr', name: 'ltr-oof', trainPools: ['dev'], epochs: 20, cv: { folds: 2 }, config: { embedding: false } }, { workerPath: null });
+    const stored = findModel(ws, 'ltr-oof')!;
+    const oof = stored.saved.meta!.outOfFold as Record<string, Record<string, number>>;
+    expect(Object.keys(oof)).toHaveLength(50);
+    await scorePool(ws, 'ltr-oof', 'dev', { workerPath: null });
+    expect(ws.outOfFoldQueries('dev', 'ltr-oof').size).toBe(50);
+    // The run holds the fold models' scores, not the final model's.
+    const run = ws.runScores(ws.listRuns('dev').find((r) => r.name === 'ltr-oof')!.id);
+    const q = Object.keys(oof)[0]!;
+    for (const [c, v] of Object.entries(oof[q]!)) expect(run.get(q)!.get(c)).toBeCloseTo(v, 5);
+    await initBackend();
+    const m = await loadModel(stored.saved);
+    const items = buildDevSet(ws, 'dev').queries.filter((x) => x.query.id === q);
+    const own = m.score(items[0]!.query, items[0]!.candidates, items[0]!.context);
+    m.dispose();
+    expect(items[0]!.candidates.some((c, i) => Math.abs(own[i]! - oof[q]![c.id]!) > 1e-6)).toBe(true);
+    // Evaluated on dev, the run is not marked as trained on its queries; fused may take it as a feature.
+    const engine = new Engine(ws, { transport: 'http' });
+    const ev = (await engine.invoke('eval.pool', { pool: 'dev', convention: 'zero' })) as PoolEvaluation;
+    expect(ev.runs['ltr-oof']?.overlap).toMatchObject({ trainedOn: 0, of: 50 });
+    expect(ev.runs['ltr-cli']?.overlap?.trainedOn).toBe(50);
+    const { inSampleModelRuns } = await import('./train');
+    const left = inSampleModelRuns(ws, ['dev'], buildDevSet(ws, 'dev').queries.map((x) => x.query.id)).map((r) => r.run);
+    expect(left).toContain('ltr-cli');
+    expect(left).not.toContain('ltr-oof');
+    engine.close();
+  });
+});
+
 describe('deleting a model', () => {
   it('removes the model and the runs it scored, not other runs', async () => {
     const ws = Workspace.open(file);

@@ -75,6 +75,18 @@ export class Workspace extends WorkspacePools {
     ).all({ name: p.name, pool: p.id }) as RunInfo[];
   }
 
+  /** A run's stored configuration (JSON), or null when the pool has no such run. */
+  runConfig(pool: string, name: string): Record<string, unknown> | null {
+    const r = this.stmt(`SELECT r.config FROM runs r JOIN pools p ON p.id = r.pool_id WHERE p.name = ? AND r.name = ?`).get(pool, name) as { config: string } | undefined;
+    return r ? (JSON.parse(r.config) as Record<string, unknown>) : null;
+  }
+
+  /** The queries a model's run scores out of fold (run config `outOfFold`, written by scorePool). */
+  outOfFoldQueries(pool: string, name: string): Set<string> {
+    const ids = this.runConfig(pool, name)?.outOfFold;
+    return new Set(Array.isArray(ids) ? (ids as string[]) : []);
+  }
+
   /** The names and kinds of a pool's runs (listRuns without counting their scores). */
   runKinds(pool: string): Array<{ name: string; kind: string }> {
     return this.stmt(`SELECT r.name, r.kind FROM runs r JOIN pools p ON p.id = r.pool_id WHERE p.name = ? ORDER BY r.id`).all(pool) as Array<{ name: string; kind: string }>;

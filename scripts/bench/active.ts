@@ -36,6 +36,7 @@ const REPS = arg('reps', 20);
 const SEED = arg('seed', 1);
 const relAt = process.argv.indexOf('--relevance');
 const RELEVANCE = (relAt < 0 ? 'buckets' : process.argv[relAt + 1]) as 'buckets' | 'logit';
+const EPSILON = arg('epsilon', 0.1);
 const jsonAt = process.argv.indexOf('--json');
 const JSON_FILE = jsonAt < 0 ? null : process.argv[jsonAt + 1]!;
 
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
     for (const order of QUERY_ORDERS) {
       const results: SimulationResult[] = [];
       const reps = order === 'pool' ? 1 : REPS;
-      for (let rep = 0; rep < reps; rep++) results.push(simulateAnnotator(pool.queries, pool.gold, order, { seed: SEED + rep, relevance: RELEVANCE }));
+      for (let rep = 0; rep < reps; rep++) results.push(simulateAnnotator(pool.queries, pool.gold, order, { seed: SEED + rep, relevance: RELEVANCE, epsilon: EPSILON }));
       rows.push(summarise(order, results));
     }
     const fmtStat = (s: { mean: number; ci: [number, number] | null; never: number }) =>
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
     out[pool.name] = { labels, fullMAP: Object.fromEntries(pool.rankers.map((r, i) => [r, maps[i]])), rows, saving: { order: saveOrder, decide: saveDecide } };
   }
   console.log('\nAskUbuntu dev: not run (only the Lucene BM25 run is available and there is no question text to train a second ranker on).');
-  console.log(`\n${REPS} repetitions per random order, seed ${SEED}, relevance model ${RELEVANCE}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`\n${REPS} repetitions per random order, seed ${SEED}, relevance model ${RELEVANCE}, uniform share ${EPSILON}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   if (JSON_FILE) writeFileSync(JSON_FILE, JSON.stringify(out, null, 2) + '\n');
 }
 

@@ -57,7 +57,7 @@ describe('desRajMean', () => {
       expect(expected).toBeCloseTo(truth, 12);
       if (n >= 2) {
         const trueVar = seqs.reduce((s, q) => s + q.prob * (desRajMean(q.draws, N).mean - truth) ** 2, 0);
-        const meanVarEstimate = seqs.reduce((s, q) => s + q.prob * desRajMean(q.draws, N).se ** 2, 0);
+        const meanVarEstimate = seqs.reduce((s, q) => s + q.prob * desRajMean(q.draws, N).variance!, 0);
         expect(meanVarEstimate).toBeCloseTo(trueVar, 12);
       }
     });
@@ -82,7 +82,7 @@ describe('desRajMean', () => {
         const est = assistedMean(draws, N);
         expected += q.prob * est.mean;
         trueVar += q.prob * (est.mean - truth) ** 2;
-        if (n >= 2) varEstimate += q.prob * est.se ** 2;
+        if (n >= 2) varEstimate += q.prob * est.variance!;
       }
       expect(expected).toBeCloseTo(truth, 12);
       if (n >= 2) expect(varEstimate).toBeCloseTo(trueVar, 12);
@@ -102,8 +102,9 @@ describe('desRajMean', () => {
   });
 
   it('matches a hand computation', () => {
-    // y = 1, 2, 3 drawn with p = 1/3, 1/2, 1: Z = 3, 1 + 2·2 = 5, 1 + 2 + 3 = 6; T̂ = 14/3, μ̂ = 14/9;
-    // Σ(Z − T̂)² = 25/9 + 1/9 + 16/9 = 42/9, v̂ = (42/9)/(3·2) = 7/9, SE(μ̂) = √(7/9)/3.
+    // y = 1, 2, 3 drawn with p = 1/3, 1/2, 1: Z = 3, 1 + 2·2 = 5, 1 + 2 + 3 = 6. Weights ∝ 1/R² with
+    // R = 3, 2, 1: (1/9, 1/4, 1) / (49/36) = (4, 9, 36)/49; T̂ = (12 + 45 + 216)/49 = 39/7, μ̂ = 13/7.
+    // v̂ = Σa²Z² − Σa² · (mean of Z_s·Z_t over pairs) = 48825/2401 − (1393/2401)·((14² − 70)/6 = 21) = 19572/2401.
     const r = desRajMean(
       [
         { y: 1, p: 1 / 3 },
@@ -112,8 +113,9 @@ describe('desRajMean', () => {
       ],
       3,
     );
-    expect(r.mean).toBeCloseTo(14 / 9, 12);
-    expect(r.se).toBeCloseTo(Math.sqrt(7 / 9) / 3, 12);
+    expect(r.mean).toBeCloseTo(13 / 7, 12);
+    expect(r.variance).toBeCloseTo(19572 / 2401 / 9, 12);
+    expect(r.se).toBeCloseTo(Math.sqrt(19572 / 2401) / 3, 12);
   });
 
   it('rejects bad probabilities and too many draws', () => {

@@ -60,11 +60,15 @@ const saved = (p: Page) => p.locator('[data-testid^="candidate-row-"][data-state
 /** Labels the shown query with the keyboard (first candidate similar, the rest not), checks every label is saved, and moves on. */
 async function labelQuery(p: Page): Promise<void> {
   await expect(p.locator('[data-testid^="candidate-row-"]')).toHaveCount(10);
+  await expect(saved(p)).toHaveCount(0); // a fresh query is on screen
+  const id = (await p.getByTestId('query-id').textContent())!;
   await p.keyboard.press('Home');
   await p.keyboard.press('1');
   for (let i = 1; i < 10; i++) await p.keyboard.press('0');
   await expect(saved(p)).toHaveCount(10, { timeout: 10_000 });
   await p.keyboard.press('n');
+  // Wait for the next query before the next keypress (else keys could land on this one).
+  await expect(p.getByTestId('query-id')).not.toHaveText(id);
 }
 
 const livePoints = (p: Page) => p.getByTestId('live-panel').getByTestId('curve-live-fused');

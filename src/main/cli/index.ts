@@ -4,13 +4,12 @@ import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
 import { isLabelScheme } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
-import { runImport, createPool, questionSources } from '../engine/work';
+import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { EXPORT_FORMATS } from '../../shared/gold';
 import { MODEL_KINDS } from '../../shared/models';
 import { isQueryOrder, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
-import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import { cmdAgreement } from './commands/agreement';
 import { cmdAnnotators } from './commands/annotators';
 import { cmdAssign } from './commands/assign';
@@ -174,14 +173,7 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     const orderSeed = optionalInt(values['order-seed'], '--order-seed');
     const ws = openWorkspace(positionals[0], { write: 'pool set', out });
     try {
-      let info = ws.pool(pool);
-      ws.db.transaction(() => {
-        if (blind !== undefined) info = ws.setPoolBlind(pool, blind);
-        if (order !== undefined || orderSeed !== undefined) {
-          writePoolOrder(ws, pool, order ?? readPoolOrder(ws, pool).order, orderSeed);
-          info = ws.pool(pool);
-        }
-      })();
+      const info = setPoolSettings(ws, pool, { blind, order, orderSeed });
       if (values.json) out.log(json(info));
       else {
         if (blind !== undefined) out.log(`pool ${info.name} is now ${info.blind ? 'blind: annotators see only their own labels' : 'open: annotators see rankers\' scores and each other\'s labels'}`);
@@ -232,13 +224,9 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     const blind = values.blind === undefined ? true : parseOnOff(values.blind, '--blind');
     const source = values.source;
     const sources = questionSources(ws);
-    let info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer }, {
+    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer, order, orderSeed }, {
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
-    if (order !== undefined || orderSeed !== undefined) {
-      writePoolOrder(ws, info.name, order ?? 'pool', orderSeed);
-      info = ws.pool(info.name);
-    }
     bar.done();
     const mixed = source === undefined && sources.length > 1;
     if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}) }));

@@ -16,8 +16,7 @@ import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, un
 import { drawForAnnotator, labelOrderOf, needsDraw } from './label-order';
 import { LiveTrainer } from './live-training';
 import { writeLiveSetting } from '../training/live-store';
-import { readPoolOrder, writePoolOrder } from '../active/draw-log';
-import { createPoolJob, importJob } from './work';
+import { createPoolJob, importJob, setPoolSettings } from './work';
 import { evaluateQuery } from './evaluate';
 import { LivePoolEvaluations } from './live-metrics';
 import { browseIndex, searchQuestions, showQuestion } from './browse';
@@ -151,14 +150,7 @@ export class Engine implements EngineCore {
         }),
       'pool.set': (a) =>
         this.writes.run(() => {
-          let info = ws.pool(a.pool);
-          ws.db.transaction(() => {
-            if (a.blind !== undefined) info = ws.setPoolBlind(a.pool, a.blind);
-            if (a.order !== undefined || a.orderSeed !== undefined) {
-              writePoolOrder(ws, a.pool, a.order ?? readPoolOrder(ws, a.pool).order, a.orderSeed);
-              info = ws.pool(a.pool);
-            }
-          })();
+          const info = setPoolSettings(ws, a.pool, a);
           this.hub.emit('workspace.changed', { what: 'pool' });
           return info;
         }),

@@ -7,7 +7,8 @@ import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
 import { runUndoable, type ChunkPoint, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
-import { writePoolOrder } from '../active/draw-log';
+import { readPoolOrder, writePoolOrder } from '../active/draw-log';
+import type { QueryOrder } from '../../shared/label-order';
 import type { EngineCore as Engine } from './core';
 import type { JobContext } from './jobs';
 import { listModels } from '../training/store';
@@ -177,6 +178,21 @@ export interface PoolSpec {
    * index's own: that index; another: a one-off index of every question built with it.
    */
   analyzer?: AnalyzerName;
+  /** How annotators' next query is chosen (default the pool's order) and the seed of its draws. */
+  order?: QueryOrder;
+  orderSeed?: number;
+}
+
+/**
+ * The owner's settings of an existing pool, changed in one transaction: blind or open (kept in the
+ * pool's blind history) and the labeling order and its seed (draws made so far stay).
+ */
+export function setPoolSettings(ws: Workspace, pool: string, s: { blind?: boolean; order?: QueryOrder; orderSeed?: number }): PoolInfo {
+  ws.transaction(() => {
+    if (s.blind !== undefined) ws.setPoolBlind(pool, s.blind);
+    if (s.order !== undefined || s.orderSeed !== undefined) writePoolOrder(ws, pool, s.order ?? readPoolOrder(ws, pool).order, s.orderSeed);
+  });
+  return ws.pool(pool);
 }
 
 /**
@@ -281,6 +297,7 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     (source !== undefined ? `; queries and candidates from source "${source}" only` : '');
   return ws.transaction(() => {
     ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
+    if (spec.order !== undefined || spec.orderSeed !== undefined) writePoolOrder(ws, spec.name, spec.order ?? 'pool', spec.orderSeed);
     const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth });
     hits.forEach((h, i) => {
       const qid = ids[i]!;
@@ -348,11 +365,18 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
   // the pool's BM25 candidates never come from half an import; the gate is held again then.
   await engine.writes.afterLongWrites();
   engine.ws.noticeExternalChanges();
-  let info = await createPool(engine.ws, { name: a.name, queries: a.queries, sample: a.sample, depth: a.depth, scheme: a.scheme, blind: a.blind, source: a.source, analyzer: a.analyzer });
-  if (a.order !== 'pool' || a.orderSeed !== undefined) {
-    writePoolOrder(engine.ws, info.name, a.order, a.orderSeed);
-    info = engine.ws.pool(info.name);
-  }
+  const info = await createPool(engine.ws, {
+    name: a.name,
+    queries: a.queries,
+    sample: a.sample,
+    depth: a.depth,
+    scheme: a.scheme,
+    blind: a.blind,
+    source: a.source,
+    analyzer: a.analyzer,
+    order: a.order,
+    orderSeed: a.orderSeed,
+  });
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return info;

@@ -30,32 +30,32 @@ export interface DrawRecord {
 }
 
 export function readPoolOrder(ws: Workspace, pool: string): PoolOrderSetting {
-  const p = ws.pool(pool);
-  const r = ws.db.prepare(`SELECT label_order AS o, order_seed AS s FROM pools WHERE id = ?`).get(p.id) as { o: string; s: number };
+  const poolId = ws.poolId(pool);
+  const r = ws.stmt(`SELECT label_order AS o, order_seed AS s FROM pools WHERE id = ?`).get(poolId) as { o: string; s: number };
   return { order: isQueryOrder(r.o) ? r.o : 'pool', seed: r.s };
 }
 
 /** Sets the pool's order (and seed). Draws made so far stay: their probabilities keep the estimates unbiased. */
 export function writePoolOrder(ws: Workspace, pool: string, order: QueryOrder, seed?: number): void {
-  const p = ws.pool(pool);
+  const poolId = ws.poolId(pool);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new QPairsError(`the order seed must be an integer, got ${seed}`);
-  ws.db.prepare(`UPDATE pools SET label_order = ?, order_seed = coalesce(?, order_seed) WHERE id = ?`).run(order, seed ?? null, p.id);
+  ws.stmt(`UPDATE pools SET label_order = ?, order_seed = coalesce(?, order_seed) WHERE id = ?`).run(order, seed ?? null, poolId);
 }
 
 export function readDraws(ws: Workspace, pool: string): DrawRecord[] {
-  const p = ws.pool(pool);
-  const rows = ws.db
-    .prepare(`SELECT seq, query_id AS queryId, probability, remaining, predictions FROM pool_draws WHERE pool_id = ? ORDER BY seq`)
-    .all(p.id) as Array<Omit<DrawRecord, 'predictions'> & { predictions: string | null }>;
+  const poolId = ws.poolId(pool);
+  const rows = ws
+    .stmt(`SELECT seq, query_id AS queryId, probability, remaining, predictions FROM pool_draws WHERE pool_id = ? ORDER BY seq`)
+    .all(poolId) as Array<Omit<DrawRecord, 'predictions'> & { predictions: string | null }>;
   return rows.map((r) => ({ ...r, predictions: r.predictions ? (JSON.parse(r.predictions) as DrawPredictions) : null }));
 }
 
 /** Appends the next draw (seq = the log's length + 1), durably. */
 export function appendDraw(ws: Workspace, pool: string, d: Omit<DrawRecord, 'seq'>): DrawRecord {
-  const p = ws.pool(pool);
-  const seq = ((ws.db.prepare(`SELECT max(seq) AS m FROM pool_draws WHERE pool_id = ?`).get(p.id) as { m: number | null }).m ?? 0) + 1;
-  ws.db
-    .prepare(`INSERT INTO pool_draws(pool_id, seq, query_id, probability, remaining, predictions, drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    .run(p.id, seq, d.queryId, d.probability, d.remaining, d.predictions ? JSON.stringify(d.predictions) : null, new Date().toISOString());
+  const poolId = ws.poolId(pool);
+  const seq = ((ws.stmt(`SELECT max(seq) AS m FROM pool_draws WHERE pool_id = ?`).get(poolId) as { m: number | null }).m ?? 0) + 1;
+  ws
+    .stmt(`INSERT INTO pool_draws(pool_id, seq, query_id, probability, remaining, predictions, drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .run(poolId, seq, d.queryId, d.probability, d.remaining, d.predictions ? JSON.stringify(d.predictions) : null, new Date().toISOString());
   return { seq, ...d };
 }

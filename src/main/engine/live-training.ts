@@ -54,7 +54,7 @@ export class LiveTrainer {
     const ws = this.engine.ws;
     // Closed (or the workspace closed under a test's feet): nothing to schedule.
     if (this.closed || !ws.db.open) return;
-    if (!ws.findPool(pool)) return;
+    if (ws.findPoolId(pool) === null) return; // e.g. a pool an undone import took away
     const s = readLiveSetting(ws, pool);
     this.clearTimer(pool);
     if (!s.enabled || this.running.has(pool)) return;

@@ -17,29 +17,29 @@ export interface LiveSetting {
 }
 
 export function readLiveSetting(ws: Workspace, pool: string): LiveSetting {
-  const p = ws.pool(pool);
-  const r = ws.db
-    .prepare(`SELECT enabled, every_labels AS e, idle_seconds AS i, models, train_pools AS t, last_label_seq AS s, last_error AS err FROM live_training WHERE pool_id = ?`)
-    .get(p.id) as { enabled: number; e: number; i: number; models: string; t: string; s: number; err: string | null } | undefined;
+  const poolId = ws.poolId(pool);
+  const r = ws
+    .stmt(`SELECT enabled, every_labels AS e, idle_seconds AS i, models, train_pools AS t, last_label_seq AS s, last_error AS err FROM live_training WHERE pool_id = ?`)
+    .get(poolId) as { enabled: number; e: number; i: number; models: string; t: string; s: number; err: string | null } | undefined;
   if (!r) return { enabled: false, everyLabels: LIVE_DEFAULTS.everyLabels, idleSeconds: LIVE_DEFAULTS.idleSeconds, models: [...LIVE_DEFAULTS.models], trainPools: [], lastLabelSeq: 0, lastError: null };
   return { enabled: r.enabled === 1, everyLabels: r.e, idleSeconds: r.i, models: JSON.parse(r.models) as string[], trainPools: JSON.parse(r.t) as string[], lastLabelSeq: r.s, lastError: r.err };
 }
 
 export function writeLiveSetting(ws: Workspace, pool: string, s: Omit<LiveSetting, 'lastLabelSeq' | 'lastError'>): void {
-  const p = ws.pool(pool);
-  ws.db
-    .prepare(
+  const poolId = ws.poolId(pool);
+  ws
+    .stmt(
       `INSERT INTO live_training(pool_id, enabled, every_labels, idle_seconds, models, train_pools) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(pool_id) DO UPDATE SET enabled = excluded.enabled, every_labels = excluded.every_labels,
          idle_seconds = excluded.idle_seconds, models = excluded.models, train_pools = excluded.train_pools`,
     )
-    .run(p.id, s.enabled ? 1 : 0, s.everyLabels, s.idleSeconds, JSON.stringify(s.models), JSON.stringify(s.trainPools));
+    .run(poolId, s.enabled ? 1 : 0, s.everyLabels, s.idleSeconds, JSON.stringify(s.models), JSON.stringify(s.trainPools));
 }
 
 /** Label events of the pool after `afterSeq` (how many, and the newest's seq; afterSeq when none). */
 export function labelEventsSince(ws: Workspace, pool: string, afterSeq: number): { count: number; lastSeq: number } {
-  const p = ws.pool(pool);
-  const r = ws.db.prepare(`SELECT count(*) AS n, max(seq) AS m FROM labels WHERE pool_id = ? AND seq > ?`).get(p.id, afterSeq) as { n: number; m: number | null };
+  const poolId = ws.poolId(pool);
+  const r = ws.stmt(`SELECT count(*) AS n, max(seq) AS m FROM labels WHERE pool_id = ? AND seq > ?`).get(poolId, afterSeq) as { n: number; m: number | null };
   return { count: r.n, lastSeq: r.m ?? afterSeq };
 }
 
@@ -50,26 +50,26 @@ export function labelEventCount(ws: Workspace, pool: string): number {
 
 /** Records that a retrain covered the label events up to `seq` (and why it failed, if it did). */
 export function markRetrained(ws: Workspace, pool: string, seq: number, error: string | null): void {
-  const p = ws.pool(pool);
-  ws.db.prepare(`UPDATE live_training SET last_label_seq = max(last_label_seq, ?), last_error = ? WHERE pool_id = ?`).run(seq, error, p.id);
+  const poolId = ws.poolId(pool);
+  ws.stmt(`UPDATE live_training SET last_label_seq = max(last_label_seq, ?), last_error = ? WHERE pool_id = ?`).run(seq, error, poolId);
 }
 
 export function appendCurvePoint(ws: Workspace, pool: string, pt: Omit<LivePoint, 'at'>): void {
-  const p = ws.pool(pool);
-  const seq = ((ws.db.prepare(`SELECT max(seq) AS m FROM live_curve WHERE pool_id = ?`).get(p.id) as { m: number | null }).m ?? 0) + 1;
-  ws.db
-    .prepare(`INSERT INTO live_curve(pool_id, seq, model, labels, trained_queries, held_out_queries, map, mrr, seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(p.id, seq, pt.model, pt.labels, pt.trainedQueries, pt.heldOutQueries, pt.MAP, pt.MRR, pt.seconds, new Date().toISOString());
+  const poolId = ws.poolId(pool);
+  const seq = ((ws.stmt(`SELECT max(seq) AS m FROM live_curve WHERE pool_id = ?`).get(poolId) as { m: number | null }).m ?? 0) + 1;
+  ws
+    .stmt(`INSERT INTO live_curve(pool_id, seq, model, labels, trained_queries, held_out_queries, map, mrr, seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(poolId, seq, pt.model, pt.labels, pt.trainedQueries, pt.heldOutQueries, pt.MAP, pt.MRR, pt.seconds, new Date().toISOString());
 }
 
 export function readCurve(ws: Workspace, pool: string): LivePoint[] {
-  const p = ws.pool(pool);
-  return ws.db
-    .prepare(
+  const poolId = ws.poolId(pool);
+  return ws
+    .stmt(
       `SELECT model, labels, trained_queries AS trainedQueries, held_out_queries AS heldOutQueries, map AS MAP, mrr AS MRR, seconds, at
        FROM live_curve WHERE pool_id = ? ORDER BY seq`,
     )
-    .all(p.id) as LivePoint[];
+    .all(poolId) as LivePoint[];
 }
 
 /** Replaces the pool's live run `runName` with these scores (one transaction). Returns the pairs stored. */

@@ -67,6 +67,20 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     return p;
   }
 
+  /**
+   * The pool's id, without pool()'s counts of queries and pairs (for lookups on every label or
+   * query served); a missing pool throws pool()'s error.
+   */
+  poolId(name: string): number {
+    return this.findPoolId(name) ?? this.pool(name).id;
+  }
+
+  /** The pool's id, or null when there is no such pool (cheap, as poolId). */
+  findPoolId(name: string): number | null {
+    const r = this.stmt(`SELECT id FROM pools WHERE name = ?`).get(name) as { id: number } | undefined;
+    return r ? r.id : null;
+  }
+
   listPools(): PoolInfo[] {
     return (this.stmt(`SELECT name FROM pools ORDER BY id`).all() as Array<{ name: string }>).map((r) => this.pool(r.name));
   }

@@ -74,16 +74,6 @@ export function readCurve(ws: Workspace, pool: string): LivePoint[] {
 
 /** Replaces the pool's live run `runName` with these scores (one transaction). Returns the pairs stored. */
 export function storeLiveRun(ws: Workspace, pool: string, runName: string, model: string, scores: ReadonlyMap<string, ReadonlyMap<string, number>>): number {
-  let pairs = 0;
-  ws.transaction(() => {
-    ws.deleteRun(pool, runName);
-    const run = ws.ensureRun(pool, runName, 'live', { model, scoring: 'out of fold on labeled queries' });
-    for (const [q, m] of scores)
-      for (const [c, v] of m) {
-        if (!Number.isFinite(v)) continue;
-        ws.setRunScore(run, q, c, v);
-        pairs++;
-      }
-  });
-  return pairs;
+  const rows = [...scores].flatMap(([q, m]) => [...m].map(([c, v]) => [q, c, v] as const));
+  return ws.replaceRun(pool, runName, 'live', { model, scoring: 'out of fold on labeled queries' }, rows);
 }

@@ -300,21 +300,8 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
     outOfFoldQueries.push(it.queryId);
     return it.candidates.map((c) => m[c.id]!);
   });
-  let pairs = 0;
-  ws.transaction(() => {
-    ws.deleteRun(pool, name);
-    const run = ws.ensureRun(pool, name, 'model', { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) });
-    items.forEach((it, i) => {
-      const s = scores[i]!;
-      it.candidates.forEach((c, j) => {
-        const v = s[j]!;
-        if (Number.isFinite(v)) {
-          ws.setRunScore(run, it.queryId, c.id, v);
-          pairs++;
-        }
-      });
-    });
-  });
+  const config = { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) };
+  const pairs = ws.replaceRun(pool, name, 'model', config, items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const)));
   return { queries: items.length, pairs, backend };
 }
 

@@ -115,6 +115,24 @@ export class Workspace extends WorkspacePools {
     return out;
   }
 
+  /**
+   * Replaces the pool's run `name` (kind and config as given) with these (query, candidate, score)
+   * rows in one transaction; non-finite scores are left out. Returns the pairs stored.
+   */
+  replaceRun(pool: string, name: string, kind: string, config: unknown, rows: Iterable<readonly [string, string, number]>): number {
+    let pairs = 0;
+    this.transaction(() => {
+      this.deleteRun(pool, name);
+      const run = this.ensureRun(pool, name, kind, config);
+      for (const [q, c, v] of rows) {
+        if (!Number.isFinite(v)) continue;
+        this.setRunScore(run, q, c, v);
+        pairs++;
+      }
+    });
+    return pairs;
+  }
+
   deleteRun(pool: string, name: string): boolean {
     const p = this.pool(pool);
     this.touchRuns();

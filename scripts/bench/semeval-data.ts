@@ -138,6 +138,8 @@ export interface SemEvalData {
   distinct: SemOrg[];
   /** Distinct query id → cluster index (for grouped folds). */
   clusterOf: Map<string, number>;
+  /** Every part1 + part2 query id → its near-duplicate cluster (folds over any training set). */
+  trainClusterOf: Map<string, number>;
   /** Every question text of the three files (queries with their own ids, candidates with category/asker). */
   questions: Map<string, QText>;
   comments: string[];
@@ -170,7 +172,7 @@ export function loadSemEvalData(dir: string): SemEvalData {
   }
   const distinct = [...best.values()];
   const clusterOf = new Map(distinct.map((o) => [o.id, clusters.get(o.id)!]));
-  return { part1: p1.orgs, part2: p2.orgs, dev: dv.orgs, distinct, clusterOf, questions, comments: [...p1.comments, ...p2.comments, ...dv.comments], engine, answerers };
+  return { part1: p1.orgs, part2: p2.orgs, dev: dv.orgs, distinct, clusterOf, trainClusterOf: clusters, questions, comments: [...p1.comments, ...p2.comments, ...dv.comments], engine, answerers };
 }
 
 /** Training data of the given queries' labeled candidates; `questions`/`extraTexts` hold all unlabeled text. */

@@ -57,6 +57,15 @@ interface ModelSpec {
   withEngine?: boolean;
   /** Expensive supervised models: at most this many CV reporting repeats. */
   maxReportRepeats?: number;
+  /**
+   * Neural encoders whose cross-fitted (out-of-fold) scores are runs of `fused` (see oofRun): the
+   * fuser never sees an encoder's score of a query whose labels that encoder was trained on.
+   */
+  withOofNeural?: string[];
+  /** Seed ensemble: this many copies trained with seeds 1..n, scores = mean of their z-scores within each query. */
+  ensemble?: number;
+  /** Start from random word vectors instead of the shared skip-gram vectors (ablation). */
+  randomInit?: boolean;
 }
 
 /** fused settings compared on the selection repeats (defaults: FUSED_DEFAULTS). */
@@ -86,6 +95,35 @@ SPECS['fused+dae'] = { name: 'fused + dae run', kind: 'fused', supervised: true,
 SPECS['hnil'] = { name: 'hnil (LSTM text + DeepWalk network, labeled pairs + category loss)', kind: 'hnil', supervised: true, grid: [{}], maxReportRepeats: 1 };
 SPECS['hnil-categories'] = { name: 'hnil on the category signal alone (no labels)', kind: 'hnil', supervised: false, grid: [{ labeledPairs: false }] };
 SPECS['fused+hnil-categories'] = { name: 'fused + the hnil-categories run', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['hnil-categories'] };
+// Issue 15 item 3: the fused ranker with out-of-fold neural encoder scores as features (opt-in: each
+// encoder trains 16 times — 10 per CV repeat, 3 for clean dev, 3 for leaky dev).
+for (const k of ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn'])
+  SPECS[`fused+oof-${k}`] = { name: `fused + out-of-fold ${k} scores`, kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withOofNeural: [k], maxReportRepeats: 1 };
+SPECS['fused+oof-gru+bow-cnn'] = { name: 'fused + out-of-fold gru and bow-cnn scores', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withOofNeural: ['gru', 'bow-cnn'], maxReportRepeats: 1 };
+// Issue 15 item 4: what each ingredient of a neural encoder is worth, measured as the encoder combined
+// with the search engine order (z-score sum) against the default setting's row `engine+<k>`.
+const ABLATIONS: Record<string, { what: string; config?: Record<string, unknown>; ensemble?: number; randomInit?: boolean }> = {
+  pretrain: { what: 'body→title encoder-decoder pre-training on all questions', config: { pretrain: true } },
+  'random-init': { what: 'random word vectors instead of the workspace skip-gram', config: { embeddingEpochs: 0 }, randomInit: true },
+  'dropout-0.3': { what: 'dropout 0.3 (default 0.1)', config: { dropout: 0.3 } },
+  'train-emb': { what: 'word vectors fine-tuned (default frozen)', config: { trainEmbeddings: true } },
+  'seeds-3': { what: 'seed ensemble of 3', ensemble: 3 },
+};
+for (const k of ['bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn'])
+  for (const [a, v] of Object.entries(ABLATIONS)) {
+    // pre-training and dropout belong to the recurrent encoders (the CNNs have neither)
+    if (k.endsWith('cnn') && (a === 'pretrain' || a === 'dropout-0.3')) continue;
+    SPECS[`engine+${k}@${a}`] = {
+      name: `${k} + engine, ${v.what}`,
+      kind: k,
+      supervised: true,
+      grid: [v.config ?? {}],
+      withEngine: true,
+      maxReportRepeats: 1,
+      ensemble: v.ensemble,
+      randomInit: v.randomInit,
+    };
+  }
 SPECS['fused+dae+mnet-fisher'] = { name: 'fused + dae + mnet-fisher runs', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['dae', 'mnet-fisher'] };
 
 
@@ -124,6 +162,62 @@ async function runOf(d: SemEvalData, kind: string): Promise<Map<string, Map<stri
 
 let embeddings: WordVectors | null = null;
 
+/**
+ * Scores of a neural encoder trained on exactly the labeled queries `train` (one training per distinct
+ * training set, cached): query id → candidate id → score, for every query of the three files.
+ */
+const neuralScores = new Map<string, Map<string, Map<string, number>>>();
+async function neuralScoresOf(d: SemEvalData, kind: string, train: readonly SemOrg[]): Promise<Map<string, Map<string, number>>> {
+  const key = `${kind}|${train.map((o) => o.id).sort().join(',')}`;
+  let run = neuralScores.get(key);
+  if (!run) {
+    const t0 = performance.now();
+    const m = await createModel(kind, {});
+    await m.train(trainingData(d, train), { embeddings: embeddings ?? undefined, seed: 1 });
+    run = new Map();
+    for (const o of [...d.part1, ...d.part2, ...d.dev]) {
+      if (run.has(o.id)) continue;
+      const cands = o.rel.map((r) => d.questions.get(r.id)!);
+      const scores = m.score(d.questions.get(o.id)!, cands, { runs: { engine: d.engine.get(o.id)! } });
+      run.set(o.id, new Map(cands.map((c, i) => [c.id, scores[i]!])));
+    }
+    m.dispose();
+    neuralScores.set(key, run);
+    console.error(`  ${kind} trained on ${train.length} queries for out-of-fold scores in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  return run;
+}
+
+/**
+ * A neural encoder's scores as a run of `fused`, cross-fitted over `innerFolds` (a partition of the
+ * training queries `train`): a training query's score comes from the encoder trained on the other inner
+ * folds (never on its own labels); an evaluated query's score is the mean over those inner models of
+ * their z-scored scores (none of them saw any evaluated query). Under CV the inner folds are the other
+ * outer folds, so the encoder trained without folds {i, j} serves both fold i's and fold j's fuser:
+ * C(5, 2) = 10 trainings per repeat.
+ */
+async function oofRun(d: SemEvalData, kind: string, train: readonly SemOrg[], innerFolds: readonly (readonly string[])[], evaluated: readonly SemOrg[]): Promise<Map<string, Map<string, number>>> {
+  const run = new Map<string, Map<string, number>>();
+  const evalSums = new Map<string, number[]>();
+  for (const fold of innerFolds) {
+    const held = new Set(fold);
+    const scores = await neuralScoresOf(
+      d,
+      kind,
+      train.filter((o) => !held.has(o.id)),
+    );
+    for (const o of train) if (held.has(o.id)) run.set(o.id, scores.get(o.id)!);
+    for (const o of evaluated) {
+      const z = zScores(o.rel.map((r) => scores.get(o.id)!.get(r.id)!));
+      const acc = evalSums.get(o.id) ?? new Array<number>(z.length).fill(0);
+      z.forEach((x, i) => (acc[i] = acc[i]! + x / innerFolds.length));
+      evalSums.set(o.id, acc);
+    }
+  }
+  for (const o of evaluated) run.set(o.id, new Map(o.rel.map((r, i) => [r.id, evalSums.get(o.id)![i]!])));
+  return run;
+}
+
 /** (x − mean) / sd within a list (all 0 when the list is constant). */
 function zScores(xs: readonly number[]): number[] {
   const m = xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
@@ -132,9 +226,17 @@ function zScores(xs: readonly number[]): number[] {
 }
 
 /** AP of each evaluated query (in order) for a model trained on `train` with `config`. */
-async function fitAndScore(d: SemEvalData, spec: ModelSpec, config: Record<string, unknown>, train: readonly SemOrg[], evalSet: DevSet): Promise<number[]> {
+async function fitAndScore(
+  d: SemEvalData,
+  spec: ModelSpec,
+  config: Record<string, unknown>,
+  train: readonly SemOrg[],
+  evalOrgs: readonly SemOrg[],
+  innerFolds?: readonly (readonly string[])[],
+): Promise<number[]> {
+  const evalSet = devSet(d, evalOrgs);
   let scoreOf: (q: DevSet['queries'][number]) => number[];
-  let model: Ranker | null = null;
+  const models: Ranker[] = [];
   if (spec.kind === 'engine') scoreOf = (q) => q.candidates.map((c) => q.context!.runs!.engine.get(c.id)!);
   else if (!spec.supervised) {
     const m = await unsupervisedModel(d, spec.kind, config);
@@ -142,15 +244,31 @@ async function fitAndScore(d: SemEvalData, spec: ModelSpec, config: Record<strin
   } else {
     const extra: Record<string, Map<string, Map<string, number>>> = {};
     for (const k of spec.withRuns ?? []) extra[k] = await runOf(d, k);
-    model = await createModel(spec.kind, config);
+    if (spec.withOofNeural?.length) {
+      const folds =
+        innerFolds ?? groupedFolds(new Map(train.map((o) => [o.id, d.trainClusterOf.get(o.id)!])), 3, 1);
+      for (const k of spec.withOofNeural) extra[`oof-${k}`] = await oofRun(d, k, train, folds, evalOrgs);
+    }
     const data = { ...trainingData(d, train), runs: { engine: d.engine, ...extra } };
-    await model.train(data, { embeddings: embeddings ?? undefined, seed: 1 });
-    const m = model;
-    scoreOf = (q) => {
+    const seeds = Array.from({ length: spec.ensemble ?? 1 }, (_, i) => i + 1);
+    for (const seed of seeds) {
+      const m = await createModel(spec.kind, seeds.length > 1 ? { ...config, seed } : config);
+      await m.train(data, { embeddings: spec.randomInit ? undefined : (embeddings ?? undefined), seed });
+      models.push(m);
+    }
+    const scoreOne = (m: Ranker, q: DevSet['queries'][number]) => {
       const runs = { ...q.context?.runs };
       for (const [k, run] of Object.entries(extra)) runs[k] = run.get(q.query.id)!;
       return m.score(q.query, q.candidates, { ...q.context, runs });
     };
+    scoreOf =
+      models.length === 1
+        ? (q) => scoreOne(models[0]!, q)
+        : (q) => {
+            const sum = new Array<number>(q.candidates.length).fill(0);
+            for (const m of models) zScores(scoreOne(m, q)).forEach((z, i) => (sum[i] = sum[i]! + z));
+            return sum;
+          };
   }
   if (spec.withEngine) {
     const modelScore = scoreOf;
@@ -162,7 +280,7 @@ async function fitAndScore(d: SemEvalData, spec: ModelSpec, config: Record<strin
     };
   }
   const aps = evalSet.queries.map((q) => apRr(rankOrder(scoreOf(q)).map((i) => q.relevant.has(q.candidates[i].id))).ap);
-  model?.dispose();
+  for (const m of models) m.dispose();
   return aps;
 }
 
@@ -174,7 +292,7 @@ async function cvRepeat(d: SemEvalData, spec: ModelSpec, config: Record<string, 
     const held = new Set(fold);
     const test = d.distinct.filter((o) => held.has(o.id));
     const train = d.distinct.filter((o) => !held.has(o.id));
-    const r = await fitAndScore(d, spec, config, train, devSet(d, test));
+    const r = await fitAndScore(d, spec, config, train, test, folds.filter((f) => f !== fold));
     test.forEach((o, i) => (aps[index.get(o.id)!] = r[i]));
   }
   return aps;
@@ -218,13 +336,12 @@ async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFol
   }
   const perRepeat: number[][] = [];
   if (spec.supervised) for (const folds of reportFolds.slice(0, spec.maxReportRepeats ?? reportFolds.length)) perRepeat.push(await cvRepeat(d, spec, config, folds));
-  else perRepeat.push(await fitAndScore(d, spec, config, d.distinct, devSet(d, d.distinct)));
+  else perRepeat.push(await fitAndScore(d, spec, config, d.distinct, d.distinct));
   const perQuery = d.distinct.map((_, i) => mean(perRepeat.map((r) => r[i])));
   const repMaps = perRepeat.map(mean);
   const sd = repMaps.length > 1 ? Math.sqrt(repMaps.reduce((s, x) => s + (x - mean(repMaps)) ** 2, 0) / (repMaps.length - 1)) : 0;
-  const dev = devSet(d, d.dev);
-  const clean = await fitAndScore(d, spec, config, d.part2, dev);
-  const leaky = await fitAndScore(d, spec, config, [...d.part1, ...d.part2], dev);
+  const clean = await fitAndScore(d, spec, config, d.part2, d.dev);
+  const leaky = await fitAndScore(d, spec, config, [...d.part1, ...d.part2], d.dev);
   const ci = (xs: number[]) => {
     const r = meanInterval(xs);
     return r.value;

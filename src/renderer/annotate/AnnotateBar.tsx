@@ -1,0 +1,71 @@
+/**
+ * The Annotate screen's top bar: the pool, the annotator's name (applied on Enter or on leaving
+ * the field), the blind-pool badge and the outbox's save status.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import type { PoolInfo } from '../../shared/contract';
+import { SaveStatus } from '../components/SaveStatus';
+
+export interface AnnotateBarProps {
+  pools: PoolInfo[];
+  pool: string;
+  setPool: (pool: string) => void;
+  annotator: string;
+  setAnnotator: (name: string) => void;
+  /** The annotator's name when the session fixes it (the field is then disabled). */
+  lockedAnnotator: string | null;
+  /** The pool on screen is blind. */
+  blind: boolean;
+  counts: { unsaved: number; failed: number; retrying: number };
+  onRetry: () => void;
+}
+
+export function AnnotateBar({ pools, pool, setPool, annotator, setAnnotator, lockedAnnotator, blind, counts, onRetry }: AnnotateBarProps): ReactNode {
+  const [nameDraft, setNameDraft] = useState(annotator);
+  useEffect(() => setNameDraft(annotator), [annotator]);
+  return (
+    <div className="annotate-bar">
+      <label className="inline">
+        Pool
+        <select data-testid="annotate-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+          {pools.length === 0 && <option value="">(no pools)</option>}
+          {pools.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline">
+        Annotator
+        <input
+          data-testid="annotator-input"
+          value={lockedAnnotator ?? nameDraft}
+          disabled={lockedAnnotator !== null}
+          placeholder="your name"
+          size={14}
+          onChange={(e) => setNameDraft(e.target.value)}
+          onBlur={() => nameDraft.trim() && setAnnotator(nameDraft.trim())}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              if (nameDraft.trim()) setAnnotator(nameDraft.trim());
+              (e.target as HTMLInputElement).blur();
+            }
+          }}
+        />
+      </label>
+      {blind && (
+        <span
+          className="blind-badge"
+          data-testid="blind-badge"
+          title="This pool is blind: you see its candidates in your own order, no rankers' scores and no one else's labels, so your labels stay independent. The pool's owner sets this."
+        >
+          blind pool
+        </span>
+      )}
+      <span className="spacer" />
+      <SaveStatus counts={counts} onRetry={onRetry} />
+    </div>
+  );
+}

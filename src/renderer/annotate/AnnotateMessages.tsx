@@ -1,0 +1,71 @@
+/**
+ * The Annotate screen's messages above the query: not assigned to the pool, what to do before
+ * starting, a read's error (with Reload), the latest notice and the labels that were not saved.
+ */
+import type { ReactNode } from 'react';
+import type { AssignmentView } from '../../shared/contract';
+import { FailedLabels } from '../components/SaveStatus';
+import type { LabelOp } from './labelQueue';
+
+export interface AnnotateMessagesProps {
+  pool: string;
+  annotator: string;
+  /** The pool's plan when the annotator is not assigned to it. */
+  notAssigned: AssignmentView | null;
+  /** Nothing to label yet: `'no-pools'` or `'need-name'`, else null. */
+  setup: 'no-pools' | 'need-name' | null;
+  error: string | null;
+  onReload: () => void;
+  notice: string | null;
+  failedOps: LabelOp[];
+  onRetry: (id: number) => void;
+  onDismiss: (id: number) => void;
+  onOpenReview: () => void;
+}
+
+export function AnnotateMessages(p: AnnotateMessagesProps): ReactNode {
+  const { pool, annotator, notAssigned, setup, error, notice, failedOps } = p;
+  return (
+    <>
+      {notAssigned && (
+        <div className="note-box" data-testid="annotate-not-assigned" role="status">
+          <strong>{annotator}</strong> is not assigned to pool “{pool}” (its annotators: {notAssigned.annotators.join(', ')}).{' '}
+          {notAssigned.judges.includes(annotator) ? (
+            <>
+              As a judge, settle its disagreements on the{' '}
+              <button className="link-button underline" onClick={p.onOpenReview}>
+                Review
+              </button>{' '}
+              screen.
+            </>
+          ) : (
+            'The pool is assigned on the Pools screen.'
+          )}
+        </div>
+      )}
+      {setup && (
+        <div className="card">
+          {setup === 'no-pools' ? (
+            <p data-testid="annotate-empty">No pools yet: create one on the Pools screen.</p>
+          ) : (
+            <p data-testid="annotate-need-name">Enter your annotator name above to start (it is remembered on this computer).</p>
+          )}
+        </div>
+      )}
+      {error && (
+        <div className="error-box" role="alert" data-testid="annotate-error">
+          {error}{' '}
+          <button onClick={p.onReload} data-testid="annotate-reload">
+            Reload
+          </button>
+        </div>
+      )}
+      {notice && (
+        <div className="note-box" data-testid="annotate-notice" role="status">
+          {notice}
+        </div>
+      )}
+      {failedOps.length > 0 && <FailedLabels ops={failedOps} onRetry={p.onRetry} onDismiss={p.onDismiss} />}
+    </>
+  );
+}

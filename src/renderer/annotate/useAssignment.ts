@@ -1,0 +1,51 @@
+/**
+ * The Annotate screen's assignment check. With an assignment, an annotator works on their
+ * assigned queries only (the engine restricts annotate.query/navigate to them); one who is not
+ * assigned to the pool is told so.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AssignmentView } from '../../shared/contract';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+
+export interface AssignmentState {
+  /** The assignment of this pool and annotator has been read (or found unreadable). */
+  checked: boolean;
+  /** The pool's plan when the annotator is not among its annotators, else null. */
+  notAssigned: AssignmentView | null;
+  /** The annotator's assignment in this pool, else null. */
+  assigned: AssignmentView | null;
+}
+
+export function useAssignment(pool: string, annotator: string): AssignmentState {
+  const { client } = useApp();
+  const [assign, setAssign] = useState<{ key: string; view: AssignmentView | null; notAssigned: AssignmentView | null } | null>(null);
+  const assignKey = `${pool}\u0000${annotator.trim()}`;
+  const assignSeq = useRef(0);
+  const loadAssignment = useCallback(async (): Promise<void> => {
+    const who = annotator.trim();
+    if (!pool || !who) return;
+    const my = ++assignSeq.current;
+    const key = `${pool}\u0000${who}`;
+    try {
+      const v = await client.invoke('pool.assignment', { pool, annotator: who });
+      if (my === assignSeq.current) setAssign({ key, view: v, notAssigned: null });
+    } catch {
+      // Not assigned, or the assignment cannot be read: the plan without the annotator tells which.
+      let plan: AssignmentView | null = null;
+      try {
+        plan = await client.invoke('pool.assignment', { pool });
+      } catch {
+        /* unknown: do not block labeling */
+      }
+      if (my !== assignSeq.current) return;
+      setAssign({ key, view: null, notAssigned: plan && plan.mode !== 'open' && !plan.annotators.includes(who) ? plan : null });
+    }
+  }, [client, pool, annotator]);
+  useEffect(() => void loadAssignment(), [loadAssignment]);
+  useEvent('workspace.changed', (w) => {
+    if (w.what === 'pool') void loadAssignment();
+  });
+  useReconnect(() => void loadAssignment());
+  const checked = assign?.key === assignKey;
+  return { checked, notAssigned: checked ? assign!.notAssigned : null, assigned: checked ? assign!.view : null };
+}

@@ -1,0 +1,101 @@
+/**
+ * Labels on the Annotate screen: the table's rows with each label's saved state (every label goes
+ * through the outbox, labelQueue.ts), the rows the candidate filter shows, giving a label and
+ * undoing the session's last one.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import type { QueryView } from '../../shared/contract';
+import { useApp } from '../lib/context';
+import { errorMessage } from '../lib/format';
+import { isTransportError } from '../client/types';
+import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
+import { pairKey } from './labelQueue';
+import type { RowModel } from './CandidateTable';
+import type { QueryViewState } from './useQueryView';
+
+export interface Labeling {
+  /** Every candidate's row, in the view's order. */
+  rows: RowModel[];
+  /** The rows the candidate filter shows. */
+  shownRows: RowModel[];
+  /** The indices of the shown rows, as of the latest render. */
+  shownRef: RefObject<number[]>;
+  allLabeled: boolean;
+  /** When this session's labels were given (ms), the newest last. */
+  labelTimes: number[];
+  /** Labels candidate `row` (`null` clears); `advance` moves the cursor to the next shown row. */
+  giveLabel: (row: number, value: string | null, advance: boolean) => void;
+  doUndo: () => Promise<void>;
+}
+
+export function useLabeling(
+  pool: string,
+  annotator: string,
+  ready: boolean,
+  qv: QueryViewState,
+  fetchQuery: (queryId?: string, focusCandidate?: string) => Promise<boolean>,
+): Labeling {
+  const { client, outbox, undo } = useApp();
+  useSyncExternalStore(outbox.subscribe, outbox.version);
+  const { view, viewRef, patch, setCursor, setNotice, setError, candFilter } = qv;
+  const [labelTimes, setLabelTimes] = useState<number[]>([]);
+
+  const rows: RowModel[] = useMemo(() => {
+    if (!view) return [];
+    return view.candidates.map((c, i) => {
+      const op = outbox.latestFor(pairKey(view.pool, annotator, view.queryId, c.id));
+      const label = op ? op.value : c.label;
+      return { c, i, label, op: op ?? null, state: op ? op.state : c.label != null ? 'saved' : 'none' };
+    });
+    // outbox.version() changes with every queue change
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view, annotator, outbox, outbox.version()]);
+
+  const allLabeled = rows.length > 0 && rows.every((r) => r.label != null);
+  const shown = useMemo(() => (view ? shownIndices(view.candidates, candFilter) : []), [view, candFilter]);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  const shownRows = useMemo(() => {
+    const on = new Set(shown);
+    return rows.filter((r) => on.has(r.i));
+  }, [rows, shown]);
+  // The cursor stays on a shown row when the filter changes.
+  useEffect(() => setCursor((c) => clampCursor(shownRef.current, c)), [candFilter, setCursor]);
+
+  const giveLabel = useCallback(
+    (row: number, value: string | null, advance: boolean) => {
+      const v = viewRef.current;
+      if (!v) return;
+      const c = v.candidates[row];
+      if (!c) return;
+      setNotice(null);
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
+      if (value !== null) setLabelTimes((t) => [...t.slice(-99), Date.now()]);
+      // Keep the view in step so the row does not flicker back while the save completes.
+      const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value } : x)) };
+      patch(patched);
+      if (advance) setCursor(stepCursor(shownRef.current, row, 1));
+    },
+    [outbox, annotator, viewRef, patch, setCursor, setNotice],
+  );
+
+  const doUndo = useCallback(async () => {
+    if (!ready) return;
+    if (!(await outbox.settledForUndo(setNotice))) return;
+    const e = undo.pop(pool, annotator);
+    if (!e) {
+      setNotice('Nothing to undo: no labels given in this session.');
+      return;
+    }
+    try {
+      await client.invoke('label.undo', { seq: e.seq, annotator });
+      setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}.`);
+      await fetchQuery(e.queryId, e.candidateId);
+    } catch (err) {
+      if (isTransportError(err)) undo.push(e);
+      setError(`Undo failed: ${errorMessage(err)}`);
+    }
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError]);
+
+  return { rows, shownRows, shownRef, allLabeled, labelTimes, giveLabel, doUndo };
+}

@@ -1,0 +1,147 @@
+/**
+ * The Annotate screen's reads from the engine: loading a query, moving between queries, going to
+ * one by id, and re-reading the query on screen quietly when labels, guidelines, runs or the pool
+ * change elsewhere. Each read is numbered so a stale answer never replaces a newer one.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage } from '../lib/format';
+import type { QueryViewState } from './useQueryView';
+
+export type NavDirection = 'next-unlabeled' | 'next' | 'previous';
+
+export interface QueryNavigation {
+  loading: boolean;
+  /** Loads a query (the engine's choice without `queryId`); false when the read failed. */
+  fetchQuery: (queryId?: string, focusCandidate?: string) => Promise<boolean>;
+  navigate: (direction: NavDirection) => Promise<void>;
+  /** Shows query `id` from the go-to dialog: closes it once shown, else sets its error. */
+  goTo: (id: string, dialog: { close: () => void; setError: (message: string | null) => void }) => Promise<void>;
+}
+
+export function useQueryNavigation(pool: string, annotator: string, ready: boolean, qv: QueryViewState): QueryNavigation {
+  const { client, outbox } = useApp();
+  const { viewRef, show, update, clear, setError, setNotice } = qv;
+  const [loading, setLoading] = useState(false);
+  const navSeq = useRef(0);
+  const quietSeq = useRef(0);
+
+  const fetchQuery = useCallback(
+    async (queryId?: string, focusCandidate?: string): Promise<boolean> => {
+      if (!ready) return false;
+      const my = ++navSeq.current;
+      setLoading(true);
+      try {
+        const v = await client.invoke('annotate.query', { pool, annotator, ...(queryId ? { queryId } : {}) });
+        if (my === navSeq.current) show(v, focusCandidate);
+        return true;
+      } catch (e) {
+        if (my === navSeq.current) setError(errorMessage(e));
+        return false;
+      } finally {
+        if (my === navSeq.current) setLoading(false);
+      }
+    },
+    [client, pool, annotator, ready, show, setError],
+  );
+
+  const navigate = useCallback(
+    async (direction: NavDirection): Promise<void> => {
+      const cur = viewRef.current;
+      if (!cur || !ready) return;
+      const my = ++navSeq.current;
+      setLoading(true);
+      setNotice(null);
+      try {
+        const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction });
+        if (my !== navSeq.current) return;
+        if (v) show(v);
+        else
+          setNotice(
+            direction === 'next-unlabeled'
+              ? 'Every query in this pool is labeled. Thank you!'
+              : direction === 'next'
+                ? 'This is the last query of the pool.'
+                : 'This is the first query of the pool.',
+          );
+      } catch (e) {
+        if (my === navSeq.current) setError(errorMessage(e));
+      } finally {
+        if (my === navSeq.current) setLoading(false);
+      }
+    },
+    [client, pool, annotator, ready, show, viewRef, setError, setNotice],
+  );
+
+  /** Re-reads the current query (labels from elsewhere, progress), never racing a save. */
+  const refreshQuiet = useCallback(async (): Promise<void> => {
+    const cur = viewRef.current;
+    if (!cur || !ready) return;
+    const nav = navSeq.current;
+    const my = ++quietSeq.current;
+    const saved = outbox.savedCount();
+    try {
+      const v = await client.invoke('annotate.query', { pool, annotator, queryId: cur.queryId });
+      if (my !== quietSeq.current || nav !== navSeq.current || viewRef.current?.queryId !== v.queryId) return;
+      // A label saved meanwhile may be missing from this snapshot: read again.
+      if (outbox.savedCount() !== saved) {
+        void refreshQuiet();
+        return;
+      }
+      update(v);
+    } catch {
+      /* the next event or reconnect refreshes */
+    }
+  }, [client, pool, annotator, ready, outbox, update, viewRef]);
+
+  // Load when pool or annotator change: stay on the same query when possible.
+  useEffect(() => {
+    if (!ready) {
+      clear();
+      return;
+    }
+    const cur = viewRef.current;
+    // "open in Annotate" from the Browse screen hands over a query of this pool.
+    let handed: string | undefined;
+    try {
+      const h = JSON.parse(sessionStorage.getItem('qpairs.annotate.open') ?? 'null') as { pool?: string; queryId?: string } | null;
+      if (h?.pool === pool && h.queryId) handed = h.queryId;
+      if (h?.pool === pool) sessionStorage.removeItem('qpairs.annotate.open');
+    } catch {
+      /* nothing handed over */
+    }
+    void fetchQuery(handed ?? (cur && cur.pool === pool ? cur.queryId : undefined));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pool, annotator, ready]);
+
+  const quietTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const scheduleQuiet = useCallback(() => {
+    if (quietTimer.current) clearTimeout(quietTimer.current);
+    quietTimer.current = setTimeout(() => void refreshQuiet(), 120);
+  }, [refreshQuiet]);
+  useEffect(() => () => void (quietTimer.current && clearTimeout(quietTimer.current)), []);
+  useEvent('label.changed', (rec) => {
+    if (rec.pool === pool) scheduleQuiet();
+  });
+  useEvent('workspace.changed', (w) => {
+    // 'pool': the pool may have been switched blind or open by its owner.
+    if (w.what === 'guidelines' || w.what === 'run' || w.what === 'pool') scheduleQuiet();
+  });
+  useReconnect(scheduleQuiet);
+
+  const goTo: QueryNavigation['goTo'] = async (id, dialog) => {
+    if (!id.trim() || !ready) return;
+    const my = ++navSeq.current;
+    dialog.setError(null);
+    try {
+      const v = await client.invoke('annotate.query', { pool, annotator, queryId: id.trim() });
+      if (my !== navSeq.current) return;
+      show(v);
+      dialog.close();
+    } catch (e) {
+      if (my === navSeq.current) dialog.setError(`No query “${id.trim()}” to show in pool “${pool}”: ${errorMessage(e)}`);
+    }
+  };
+
+  return { loading, fetchQuery, navigate, goTo };
+}

@@ -5,6 +5,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PoolInfo } from '../../shared/contract';
 import { SaveStatus } from '../components/SaveStatus';
+import { PoolSelect } from '../components/PoolSelect';
 
 export interface AnnotateBarProps {
   pools: PoolInfo[];
@@ -25,17 +26,7 @@ export function AnnotateBar({ pools, pool, setPool, annotator, setAnnotator, loc
   useEffect(() => setNameDraft(annotator), [annotator]);
   return (
     <div className="annotate-bar">
-      <label className="inline">
-        Pool
-        <select data-testid="annotate-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
-          {pools.length === 0 && <option value="">(no pools)</option>}
-          {pools.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PoolSelect testId="annotate-pool" pools={pools} value={pool} onChange={setPool} emptyText="(no pools)" />
       <label className="inline">
         Annotator
         <input

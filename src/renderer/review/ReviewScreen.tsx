@@ -20,6 +20,7 @@ import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
+import { PoolSelect } from '../components/PoolSelect';
 
 const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
   ['↑ ↓ / j k', 'move'],
@@ -316,24 +317,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   return (
     <div className="review-screen">
       <div className="annotate-bar">
-        <label className="inline">
-          Pool
-          <select
-            data-testid="review-pool"
-            value={pool}
-            onChange={(e) => {
-              setPool(e.target.value);
-              e.target.blur(); // the keys are the judge's, not the select's type-ahead
-            }}
-          >
-            {pools.length === 0 && <option value="">(no pools)</option>}
-            {pools.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        {/* blur: the keys are the judge's, not the select's type-ahead */}
+        <PoolSelect testId="review-pool" pools={pools} value={pool} onChange={setPool} emptyText="(no pools)" blurOnChange />
         <label className="inline">
           Judge
           <select

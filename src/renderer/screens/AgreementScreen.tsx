@@ -15,6 +15,7 @@ import { LineChart } from '../components/LineChart';
 import { StatValue } from '../components/StatValue';
 import { DataTable, FilterBox, useTableSort, type Column } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
+import { PoolSelect } from '../components/PoolSelect';
 
 interface StatRow {
   id: string;
@@ -153,16 +154,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
       <section className="card">
         <div className="row wrap">
           <h2 className="grow">Agreement</h2>
-          <label className="inline">
-            Pool
-            <select data-testid="agreement-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
-              {pools.map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PoolSelect testId="agreement-pool" pools={pools} value={pool} onChange={setPool} />
           <label className="inline" title="bootstrap resamples of queries for the 95% CIs">
             Resamples
             <input type="number" min={1} max={100000} data-testid="agreement-bootstrap" value={bootstrap} size={6} onChange={(e) => setBootstrap(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />

@@ -12,6 +12,7 @@ import { mayCall } from '../lib/roles';
 import { ClientError } from '../client/types';
 import { DataTable, type Column } from '../components/DataTable';
 import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
+import { PoolSelect } from '../components/PoolSelect';
 
 const isForbidden = (e: unknown): boolean => e instanceof ClientError && e.code === 'forbidden';
 
@@ -117,16 +118,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
       <section className="card">
         <div className="row wrap">
           <h2 className="grow">Evaluation</h2>
-          <label className="inline">
-            Pool
-            <select data-testid="eval-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
-              {pools.map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PoolSelect testId="eval-pool" pools={pools} value={pool} onChange={setPool} />
           {!blindForMe && (
             <>
               <label className="inline">

@@ -13,6 +13,7 @@ import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { baseName, downloadAll } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
+import { PoolSelect } from '../components/PoolSelect';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -158,16 +159,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
       <section className="card">
         <h2>Export a gold set</h2>
         <div className="form-grid">
-          <label>
-            Pool
-            <select data-testid="export-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
-              {pools.map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PoolSelect testId="export-pool" pools={pools} value={pool} onChange={setPool} inline={false} />
           <label>
             Format
             <select data-testid="export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>

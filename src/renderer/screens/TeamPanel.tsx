@@ -14,6 +14,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { useTableSort } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 import { mayCall } from '../lib/roles';
+import { PoolSelect } from '../components/PoolSelect';
 
 const ROLES = ['annotator', 'judge', 'owner', 'gold', 'system'] as const;
 type Role = (typeof ROLES)[number];
@@ -182,16 +183,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
     <section className="card" data-testid="team-panel">
       <div className="row wrap">
         <h2 className="grow">Team</h2>
-        <label className="inline">
-          Pool
-          <select data-testid="team-pool" value={pool} onChange={(e) => setPool(e.target.value)}>
-            {pools.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PoolSelect testId="team-pool" pools={pools} value={pool} onChange={setPool} />
       </div>
 
       <div className="team-grid">

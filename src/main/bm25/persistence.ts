@@ -62,9 +62,22 @@ function metaValues(st: IndexState): Record<string, string> {
 
 /** See Bm25Index.appendSegment. */
 export function appendSegment(db: Database, docs: Iterable<Bm25Document>, opts: Bm25Options = {}): PersistResult {
+  return writeAppended(db, appendState(db, opts), (st) => addDocuments(st, docs));
+}
+
+/** An empty index with the settings of the index stored in `db`, to fill and hand to writeAppended. */
+export function appendState(db: Database, opts: Bm25Options = {}): IndexState {
   assertLittleEndian();
+  return new IndexState(withStoredSettings(opts, storedSettings(readMeta(db))));
+}
+
+/**
+ * Appends what `st` (from appendState, filled by `fill` or before) holds to the index stored
+ * in `db` as one new segment: the second half of appendSegment (an index of an older QPairs is
+ * cleared first; a stored index of other tokenizer settings is an error).
+ */
+export function writeAppended(db: Database, st: IndexState, fill?: (st: IndexState) => void): PersistResult {
   const stored = storedSettings(readMeta(db));
-  const st = new IndexState(withStoredSettings(opts, stored));
   let fresh = !db.prepare(`SELECT 1 FROM bm25_segments LIMIT 1`).get();
   if (!fresh && stored.outdated) {
     // An index of an older QPairs: start over (questions not in this segment are indexed by
@@ -73,7 +86,7 @@ export function appendSegment(db: Database, docs: Iterable<Bm25Document>, opts: 
     fresh = true;
   }
   if (!fresh) checkStored(st, readMeta(db));
-  addDocuments(st, docs);
+  fill?.(st);
   if (st.nLive === 0) return { mode: 'unchanged', docs: 0, bytes: 0 };
   flush(st);
   const data = segmentData(st, 0, []);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
-import { runUndoable, type ChunkPoint, type WriteTurns } from '../workspace/undo-journal';
+import { SegmentBuilder } from '../bm25/segment-builder';
+import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import type { QueryOrder } from '../../shared/label-order';
@@ -71,18 +72,24 @@ export interface RunImportOptions {
  */
 export const importTuning = { chunkMs: 50, contendedMs: 5, oneTransaction: false };
 
-/** Questions indexed per BM25 segment at most, and how long one such step may tokenize (ms). */
-const INDEX_BATCH = 4096;
-const INDEX_STEP_MS = 20;
+/**
+ * Questions per BM25 segment that an import appends (8192: at 1M questions fewer segments than
+ * the former time-bounded steps merged in fours left, so loading the index is no slower; writing
+ * one takes about 20–50 ms, inside one chunk, like one of those merges did), and the size up to
+ * which trailing segments count as small (merged at the end of an import when four or more trail).
+ */
+const INDEX_BATCH = 8192;
+const SMALL_SEGMENT = 4096;
 
 /**
  * Imports files and extends the BM25 index with the questions they added or changed, as ONE
- * undoable write committed in bounded chunks (workspace/undo-journal.ts): first the records,
- * then the index, a segment of at most INDEX_BATCH questions per step (small trailing segments
- * merged as they pile up), each step a chunk boundary. Readers see the committed chunks; a
- * malformed file, a cancel or a crash (at the next open) undoes everything, also the committed
- * chunks, leaving the workspace as it was. `turns`: the engine's write gate, given up between
- * chunks so that label writes wait at most about one chunk.
+ * undoable write committed in bounded chunks (workspace/undo-journal.ts). The index grows as the
+ * records are read (ImportIndexer): each question written is tokenized at once into the segment
+ * being built, which is appended when it holds INDEX_BATCH questions (a write of a few ms inside
+ * a chunk) and at the end. Readers see the committed chunks; a malformed file, a cancel or a
+ * crash (at the next open) undoes everything, also the committed chunks, leaving the workspace
+ * as it was. `turns`: the engine's write gate, given up between chunks so that label writes
+ * wait at most about one chunk.
  */
 export async function runImport(
   ws: Workspace,
@@ -98,6 +105,7 @@ export async function runImport(
       ws,
       { what, turns: opts.turns, signal: opts.signal, chunkMs: importTuning.chunkMs, contendedMs: importTuning.contendedMs, oneTransaction: one },
       async (chunks) => {
+        const indexer = one ? null : new ImportIndexer(ws);
         const report = await importFiles(ws, format, files, {
           pool: opts.pool,
           annotator: opts.annotator,
@@ -106,10 +114,11 @@ export async function runImport(
           update: opts.update,
           strict: opts.strict,
           signal: opts.signal,
+          onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
           onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
         });
         if (report.changedDocs.length > 0) {
-          if (one) {
+          if (!indexer) {
             // The former way: extend the loaded index in memory, persist it in the same transaction.
             const idx = indexOf(ws);
             idx.addDocuments(questionDocuments(ws.db, report.changedDocs), {
@@ -119,7 +128,10 @@ export async function runImport(
             });
             idx.persist(ws.db);
           } else {
-            await indexInChunks(ws, chunks, report.changedDocs, opts);
+            throwIfAborted(opts.signal);
+            indexer.finish();
+            onProgress?.(report.changedDocs.length, report.changedDocs.length, 'indexing');
+            await chunks.checkpoint();
           }
         }
         throwIfAborted(opts.signal);
@@ -133,29 +145,35 @@ export async function runImport(
 }
 
 /**
- * Indexes the given questions into the stored BM25 index without loading it: each step appends
- * one segment of the next questions (as many as tokenize in about INDEX_STEP_MS, at most
- * INDEX_BATCH); when four small segments trail, the next step merges them (a few thousand
- * questions: bounded too). Every step ends at a chunk boundary.
+ * Indexes the questions an import writes as it writes them, into the stored BM25 index without
+ * loading it: segments of INDEX_BATCH questions (a question written twice in one segment: the
+ * later text), the last one smaller; a trailing run of four or more small segments (left by
+ * small imports, SMALL_SEGMENT questions at most each) is merged at the end (bounded too). The texts are
+ * the ones stored: strings SQLite cannot hold as they are (lone surrogates) as it stores them.
+ * Memory: the postings of one segment.
  */
-async function indexInChunks(ws: Workspace, chunks: ChunkPoint, docs: readonly number[], opts: { signal?: AbortSignal; onProgress?: Progress }): Promise<void> {
-  let i = 0;
-  while (i < docs.length) {
-    const t0 = performance.now();
-    const from = i;
-    const step = function* (): Generator<Bm25Document> {
-      for (const d of questionDocuments(ws.db, docs.slice(from, Math.min(docs.length, from + INDEX_BATCH)))) {
-        yield d;
-        i++;
-        if (performance.now() - t0 >= INDEX_STEP_MS) return;
-      }
-    };
-    Bm25Index.appendSegment(ws.db, step());
-    opts.onProgress?.(i, docs.length, 'indexing');
-    throwIfAborted(opts.signal);
-    await chunks.checkpoint();
-    if (Bm25Index.mergeTail(ws.db, { minSegments: 4, smallDocs: INDEX_BATCH })) await chunks.checkpoint();
+class ImportIndexer {
+  private readonly builder: SegmentBuilder;
+
+  constructor(private readonly ws: Workspace) {
+    this.builder = new SegmentBuilder(ws.db);
   }
+
+  add(doc: number, title: string, body: string): void {
+    this.builder.add({ doc, title: asStored(title), body: asStored(body) });
+    if (this.builder.size >= INDEX_BATCH) this.builder.write();
+  }
+
+  finish(): void {
+    this.builder.write();
+    Bm25Index.mergeTail(this.ws.db, { minSegments: 4, smallDocs: SMALL_SEGMENT });
+  }
+}
+
+/** The string as SQLite stores (and gives back) TEXT: lone surrogates become U+FFFD. */
+function asStored(s: string): string {
+  const w = s as unknown as { isWellFormed(): boolean; toWellFormed(): string };
+  return w.isWellFormed() ? s : w.toWellFormed();
 }
 
 // ------------------------------------------------------------------ pools

@@ -313,6 +313,20 @@ describe('answers and comments (unlabeled text)', () => {
     ws.close();
   });
 
+  it('answers moved between questions of the same import, and answers after them, get the positions the table gives', async () => {
+    // Questions new in the import keep their next answer position in memory (AnswerPositions):
+    // an answer moved in or out (a second Posts file of the same import) must not leave it stale.
+    const ws = tempWorkspace();
+    const p1 = write('one-Posts.xml', posts(post('Id="1" PostTypeId="1" Title="A" Body="a"'), post('Id="2" PostTypeId="1" Title="B" Body="b"'), post('Id="10" PostTypeId="2" ParentId="1" Body="x"'), post('Id="11" PostTypeId="2" ParentId="1" Body="y"'), post('Id="12" PostTypeId="2" ParentId="2" Body="z"')));
+    const p2 = write('two-Posts.xml', posts(post('Id="11" PostTypeId="2" ParentId="2" Body="y"'), post('Id="13" PostTypeId="2" ParentId="1" Body="after the move out"'), post('Id="14" PostTypeId="2" ParentId="2" Body="after the move in"'), post('Id="10" PostTypeId="2" ParentId="1" Body="x, edited"'), post('Id="15" PostTypeId="2" ParentId="1" Body="last"')));
+    const r = await importFiles(ws, 'stackexchange', [p1, p2]);
+    expect(r.counts).toEqual({ questionsInserted: 2, answersInserted: 6, answersUpdated: 2 });
+    // 11 left question 1 (its highest position, 1): the next answer of 1 takes 1 again; 11 went to the end of 2.
+    expect(ws.answersOf('1').map((a) => [a.id, a.position])).toEqual([['10', 0], ['13', 1], ['15', 2]]);
+    expect(ws.answersOf('2').map((a) => [a.id, a.position])).toEqual([['12', 0], ['11', 1], ['14', 2]]);
+    ws.close();
+  });
+
   it('semeval: a comment repeated in a file is read once (a warning when its text differs); empty ones are skipped', async () => {
     const ws = tempWorkspace();
     const thread = (org: string, text: string) =>

@@ -106,8 +106,9 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       if (report.warnings.length < MAX_WARNINGS) report.warnings.push(message);
       else extraWarnings++;
     },
-    changed(doc) {
+    changed(doc, title, body) {
       changed.add(doc);
+      opts.onQuestionText?.(doc, title, body);
     },
     tick(records = 1) {
       progress.records += records;

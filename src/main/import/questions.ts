@@ -1,6 +1,7 @@
 /** questions-jsonl, questions-csv and askubuntu-corpus: question texts into the corpus. */
 import { QPairsError } from '../errors';
 import { SourceConflictError, type NewAnswer, type NewQuestion } from '../workspace/workspace';
+import type { AnswerPositions } from '../workspace/workspace-corpus';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
 import { parseTags } from './text';
 import type { ImportContext, Importer } from './types';
@@ -26,8 +27,9 @@ function conflictError(e: SourceConflictError, at: Where): QPairsError {
  * source's id without --update is an error naming file and line. A question whose text changed
  * and that is in a pool is counted (questionsUpdatedInPools) and warned about once per import
  * at the end (finishQuestionUpdates): labels given on the old text now stand for the new one.
+ * `positions` (an import's AnswerPositions) learns of the questions it inserts.
  */
-export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where): void {
+export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where, positions?: AnswerPositions): void {
   let r: ReturnType<typeof ctx.ws.upsertQuestion>;
   try {
     r = ctx.ws.upsertQuestion(q, { update: ctx.opts.update });
@@ -36,12 +38,16 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where): void
     throw e;
   }
   const { result, doc } = r;
-  if (result === 'inserted') ctx.count('questionsInserted');
+  if (result === 'inserted') {
+    ctx.count('questionsInserted');
+    positions?.newQuestion(q.id);
+  }
   else if (r.replacedSource !== undefined) ctx.count('questionsReplaced');
   else if (result === 'updated') ctx.count('questionsUpdated');
   else ctx.count('questionsUnchanged');
   if (result === 'updated') noteUpdateInPools(ctx, q.id, at);
-  if (result !== 'unchanged') ctx.changed(doc);
+  // The text as upsertQuestion stores it.
+  if (result !== 'unchanged') ctx.changed(doc, q.title ?? '', q.body ?? '');
 }
 
 /** Counts (and remembers one example of) an updated question that some pool holds. */
@@ -63,11 +69,15 @@ function noteUpdateInPools(ctx: ImportContext, id: string, at: Where): void {
   }
 }
 
-/** Upserts an answer (or comment) and counts what happened (answersInserted/-Updated/-Unchanged). */
-export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where): void {
+/**
+ * Upserts an answer (or comment) and counts what happened (answersInserted/-Updated/-Unchanged).
+ * `positions`: the import's next answer positions of the questions it inserted (given to
+ * putQuestion too), which spares a new answer the scan of its question's answers.
+ */
+export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions?: AnswerPositions): void {
   let result: ReturnType<typeof ctx.ws.upsertAnswer>;
   try {
-    result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update });
+    result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update }, positions);
   } catch (e) {
     if (e instanceof SourceConflictError) throw conflictError(e, at);
     throw e;

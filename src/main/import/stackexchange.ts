@@ -2,10 +2,11 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { QPairsError } from '../errors';
+import { AnswerPositions } from '../workspace/workspace-corpus';
 import { IdLines, putAnswer, putQuestion } from './questions';
 import { fileError } from './reader';
 import { collapseWhitespace, htmlToText, parseTags } from './text';
-import { parseXml } from './xml';
+import { parseRowsXml } from './xml-rows';
 import type { ImportContext, Importer } from './types';
 
 function isLinksFile(file: string): boolean {
@@ -30,10 +31,12 @@ function isLinksFile(file: string): boolean {
  * against the workspace's questions instead.
  *
  * Arguments: the two files, or the folder holding them; Posts files are read before PostLinks
- * files (told apart by name, checked by their root element). Both are streamed with saxes; the
- * only per-post memory kept is the map of question ids (with their line, to report a repeated
- * id; answers are not kept), i.e. one string + number per question (about 100 bytes each: ~2.5 GB for Stack Overflow's
- * 24 M questions, a few MB for most sites).
+ * files (told apart by name, checked by their root element). Both are streamed (./xml-rows.ts: a
+ * row scanner, with saxes for whatever else the files hold); the only per-post memory kept is
+ * the map of question ids (with their line, to report a repeated id; answers are not kept), i.e.
+ * one string + number per question (about 100 bytes each: ~2.5 GB for Stack Overflow's 24 M
+ * questions, a few MB for most sites), plus the next answer position of at most 65,536 of the
+ * questions inserted last (AnswerPositions: new answers to them are one INSERT each).
  */
 export const stackexchange: Importer = {
   name: 'stackexchange',
@@ -63,11 +66,12 @@ export const stackexchange: Importer = {
   async run(ctx, files) {
     checkLinksGiven(ctx, files);
     const dumps: IdLines[] = [];
-    const pending = new PendingAnswers(ctx);
+    const positions = new AnswerPositions();
+    const pending = new PendingAnswers(ctx, positions);
     try {
       for (const file of files) {
         if (isLinksFile(file)) pending.resolve(dumps);
-        await importDumpFile(ctx, file, dumps, pending);
+        await importDumpFile(ctx, file, dumps, pending, positions);
         ctx.endFile();
       }
       pending.resolve(dumps);
@@ -106,7 +110,10 @@ interface AnswerRow {
 class PendingAnswers {
   private created = false;
   private example = '';
-  constructor(private readonly ctx: ImportContext) {}
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly positions: AnswerPositions,
+  ) {}
 
   add(a: AnswerRow, file: string, line: number): void {
     const db = this.ctx.ws.db;
@@ -141,7 +148,7 @@ class PendingAnswers {
       for (const r of rows) {
         after = r.seq;
         if (dumps.some((d) => d.has(r.question_id))) {
-          putAnswer(this.ctx, { id: r.id, questionId: r.question_id, source: r.source, body: r.body, author: r.author, created: r.created }, { file: r.file, line: r.line });
+          putAnswer(this.ctx, { id: r.id, questionId: r.question_id, source: r.source, body: r.body, author: r.author, created: r.created }, { file: r.file, line: r.line }, this.positions);
         } else {
           this.ctx.skip('answerToMissingQuestion');
           if (!this.example) this.example = `${r.file}, line ${r.line}: answer ${r.id} to ${r.question_id}`;
@@ -161,7 +168,7 @@ class PendingAnswers {
   }
 }
 
-async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[], pending: PendingAnswers): Promise<void> {
+async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[], pending: PendingAnswers, positions: AnswerPositions): Promise<void> {
   const source = ctx.opts.source?.trim() || 'stackexchange';
   let root: 'posts' | 'postlinks' | null = null;
   let depth = 0;
@@ -169,7 +176,7 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
   const isQuestion = (id: string): boolean => (dumps.length > 0 ? dumps.some((d) => d.has(id)) : ctx.ws.docOf(id) !== null);
   let missingExample = '';
 
-  await parseXml(ctx, file, {
+  await parseRowsXml(ctx, file, {
     open(name, a, line) {
       depth++;
       if (depth === 1) {
@@ -197,7 +204,7 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
               author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
               created: a.CreationDate?.trim() || null,
             };
-            if (dumps.some((d) => d.has(parent))) putAnswer(ctx, answer, { file, line });
+            if (dumps.some((d) => d.has(parent))) putAnswer(ctx, answer, { file, line }, positions);
             else pending.add(answer, file, line);
           }
           ctx.tick();
@@ -217,7 +224,7 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
           tags: parseTags(a.Tags ?? ''),
           author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
           created: a.CreationDate?.trim() || null,
-        }, { file, line });
+        }, { file, line }, positions);
       } else {
         const from = a.PostId?.trim();
         const to = a.RelatedPostId?.trim();

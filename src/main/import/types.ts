@@ -28,6 +28,12 @@ export interface ImportOptions {
    * are not among the candidates.
    */
   strict?: boolean;
+  /**
+   * Called with the text of every question the import inserts or updates, as stored (title and
+   * body), in the order the import writes them (a question written twice: twice, the later text
+   * last) — so the BM25 index can be extended without reading the texts back.
+   */
+  onQuestionText?: (doc: number, title: string, body: string) => void;
   /** Called at most every `progressIntervalMs` (and once at the end of every file). */
   onProgress?: (p: ImportProgress) => void;
   progressIntervalMs?: number;
@@ -64,7 +70,8 @@ export interface ImportContext {
   count(key: string, n?: number): void;
   skip(reason: string, n?: number): void;
   warn(message: string): void;
-  changed(doc: number): void;
+  /** A question was inserted or updated: its doc number and its text as stored (see ImportOptions.onQuestionText). */
+  changed(doc: number, title: string, body: string): void;
   /** Called by readers as records are handled (throttled progress, abort check). */
   tick(records?: number): void;
   /** Sets the bytes read so far in the current file. */

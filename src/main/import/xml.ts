@@ -1,7 +1,7 @@
 /** Streaming XML (saxes) over the validated text chunks of a file. */
 import { SaxesParser } from 'saxes';
 import { CancelledError, QPairsError } from '../errors';
-import { fileError, readTextChunks } from './reader';
+import { fileError, readTextChunks, type TextChunk } from './reader';
 import type { ImportContext } from './types';
 
 export interface XmlHandlers {
@@ -19,7 +19,12 @@ export interface XmlHandlers {
  * error (including a truncated file: an unclosed element) becomes a QPairsError naming file,
  * line and saxes' reason; errors thrown by the handlers pass through unchanged.
  */
-export async function parseXml(ctx: ImportContext, file: string, h: XmlHandlers): Promise<void> {
+export function parseXml(ctx: ImportContext, file: string, h: XmlHandlers): Promise<void> {
+  return parseXmlChunks(readTextChunks(ctx, file), file, h);
+}
+
+/** parseXml over text chunks already read (`line`: the line of each chunk's first character). */
+export async function parseXmlChunks(chunks: AsyncIterable<TextChunk>, file: string, h: XmlHandlers): Promise<void> {
   const parser = new SaxesParser({ position: true });
   if (h.open) {
     const open = h.open;
@@ -41,14 +46,8 @@ export async function parseXml(ctx: ImportContext, file: string, h: XmlHandlers)
   };
   // Line of the last non-blank character so far: where a truncated file ends.
   let lastLine = 1;
-  for await (const { text, line } of readTextChunks(ctx, file)) {
-    let end = text.length - 1;
-    while (end >= 0 && /\s/.test(text[end]!)) end--;
-    if (end >= 0) {
-      let n = 0;
-      for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
-      lastLine = line + n;
-    }
+  for await (const { text, line } of chunks) {
+    lastLine = lastNonBlankLine(text, line) ?? lastLine;
     try {
       parser.write(text);
     } catch (e) {
@@ -63,4 +62,14 @@ export async function parseXml(ctx: ImportContext, file: string, h: XmlHandlers)
     throw fileError(file, lastLine, `malformed XML: ${msg} (the file ends early: truncated?)`);
   }
   h.end?.(parser.line);
+}
+
+/** The line of the last non-blank character of a chunk that starts on line `line` (null: all blank). */
+export function lastNonBlankLine(text: string, line: number): number | null {
+  let end = text.length - 1;
+  while (end >= 0 && /\s/.test(text[end]!)) end--;
+  if (end < 0) return null;
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return line + n;
 }

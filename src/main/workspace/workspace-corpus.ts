@@ -7,6 +7,44 @@ import { SourceConflictError, rowToQuestion, type AnswerRow, type NewAnswer, typ
 import type { Question } from '../../shared/types';
 import { WorkspaceCore } from './workspace-core';
 
+/**
+ * The next answer position (1 + the highest one; 0 for none) of some questions, kept by one
+ * import so that a new answer to a question it inserted costs one INSERT instead of a scan of
+ * the question's answers. Entries come only from `newQuestion` (a question just inserted has no
+ * answers: answers reference their question) and are kept right by upsertAnswer, which drops
+ * an entry whenever it cannot tell the new value (an answer moved in or out). A bounded cache:
+ * past `max` entries the oldest are dropped (their questions are then scanned again), so memory
+ * does not grow with the dump (answers follow their question closely in a dump's Id order).
+ */
+export class AnswerPositions {
+  private readonly next = new Map<string, number>();
+  constructor(private readonly max = 1 << 16) {}
+
+  /** The question `id` was just inserted (it has no answers). */
+  newQuestion(id: string): void {
+    this.set(id, 0);
+  }
+
+  get(id: string): number | undefined {
+    return this.next.get(id);
+  }
+
+  set(id: string, n: number): void {
+    if (!this.next.has(id) && this.next.size >= this.max) {
+      let drop = this.max >> 2;
+      for (const k of this.next.keys()) {
+        this.next.delete(k);
+        if (--drop === 0) break;
+      }
+    }
+    this.next.set(id, n);
+  }
+
+  forget(id: string): void {
+    this.next.delete(id);
+  }
+}
+
 export abstract class WorkspaceCorpus extends WorkspaceCore {
   // ---------------------------------------------------------------- questions
 
@@ -127,10 +165,31 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
   /**
    * Inserts or updates an answer by id (re-imports are idempotent). A new answer is placed after
    * the question's other answers; an updated one keeps its position (unless it moved to another
-   * question). Throws when the question is not in the workspace.
+   * question). Throws when the question is not in the workspace. `positions`: an import's
+   * cache of next positions (see AnswerPositions), kept up to date here.
    */
-  upsertAnswer(a: NewAnswer, opts: UpsertOptions = {}): UpsertResult {
+  upsertAnswer(a: NewAnswer, opts: UpsertOptions = {}, positions?: AnswerPositions): UpsertResult {
     const row = { id: a.id, question_id: a.questionId, source: a.source, body: a.body, author: a.author ?? null, created: a.created ?? null };
+    const next = positions?.get(row.question_id);
+    if (next !== undefined && !this.readonly) {
+      // The question's next position is known (it came in with this import): a new answer is
+      // one plain INSERT (the foreign key checks that the question is still there). When the id
+      // is taken (an answer moved here, or repeated) or the question is gone, the general path.
+      let inserted = false;
+      try {
+        inserted =
+          this.stmt(
+            `INSERT INTO answers(id, question_id, position, source, body, author, created) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+          ).run(row.id, row.question_id, next, row.source, row.body, row.author, row.created).changes === 1;
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw e;
+        positions!.forget(row.question_id);
+      }
+      if (inserted) {
+        positions!.set(row.question_id, next + 1);
+        return 'inserted';
+      }
+    }
     const old = this.stmt(`SELECT question_id, position, source, body, author, created FROM answers WHERE id = ?`).get(a.id) as AnswerRow | undefined;
     if (!old && !this.readonly) {
       // A new answer (the common case of an import): its question's next position from a plain
@@ -143,7 +202,10 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
         `INSERT INTO answers(id, question_id, position, source, body, author, created)
          SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM questions WHERE id = ?) ON CONFLICT(id) DO NOTHING`,
       ).run(row.id, row.question_id, position, row.source, row.body, row.author, row.created, row.question_id);
-      if (info.changes === 1) return 'inserted';
+      if (info.changes === 1) {
+        positions?.forget(row.question_id);
+        return 'inserted';
+      }
     }
     if (
       old &&
@@ -167,6 +229,9 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
        ON CONFLICT(id) DO UPDATE SET question_id = excluded.question_id, position = excluded.position, source = excluded.source,
          body = excluded.body, author = excluded.author, created = excluded.created`,
     ).run({ ...row, position });
+    // The highest position of either question may have changed: ask the table next time.
+    positions?.forget(row.question_id);
+    if (old) positions?.forget(old.question_id);
     return old ? 'updated' : 'inserted';
   }
 

@@ -21,7 +21,7 @@ import { SaxesParser } from 'saxes';
 import { CancelledError, QPairsError } from '../errors';
 import { fileError, readTextChunks, type TextChunk } from './reader';
 import type { ImportContext } from './types';
-import { lastNonBlankLine, type XmlHandlers } from './xml';
+import { closeXml, lastNonBlankLine, type XmlHandlers } from './xml';
 
 /** Attributes of one row: an object without inherited members (like saxes'), but with fast properties. */
 const Attrs = function Attrs(this: object) {} as unknown as { new (): Record<string, string> };
@@ -398,14 +398,7 @@ export async function parseRowsXmlChunks(chunks: AsyncIterable<TextChunk>, file:
     scanRows(rest);
   }
   if (mode === 'rows') handOver(pending, pendingLine);
-  try {
-    parser.close();
-  } catch (e) {
-    if (e instanceof QPairsError || e instanceof CancelledError) throw e;
-    const msg = ((e as Error).message ?? String(e)).replace(/^\d+:\d+: /, '');
-    throw fileError(file, lastLine, `malformed XML: ${msg} (the file ends early: truncated?)`);
-  }
-  h.end?.(parser.line);
+  closeXml(parser, file, lastLine, h);
 }
 
 /** parseRowsXmlChunks over a file's validated text chunks (./reader.ts readTextChunks). */

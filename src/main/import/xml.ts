@@ -54,14 +54,7 @@ export async function parseXmlChunks(chunks: AsyncIterable<TextChunk>, file: str
       throw wrap(e);
     }
   }
-  try {
-    parser.close();
-  } catch (e) {
-    if (e instanceof QPairsError || e instanceof CancelledError) throw e;
-    const msg = ((e as Error).message ?? String(e)).replace(/^\d+:\d+: /, '');
-    throw fileError(file, lastLine, `malformed XML: ${msg} (the file ends early: truncated?)`);
-  }
-  h.end?.(parser.line);
+  closeXml(parser, file, lastLine, h);
 }
 
 /** The line of the last non-blank character of a chunk that starts on line `line` (null: all blank). */
@@ -72,4 +65,19 @@ export function lastNonBlankLine(text: string, line: number): number | null {
   let n = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return line + n;
+}
+
+/**
+ * Ends a parse: closes saxes (an unclosed element means the file ends early, reported at its last
+ * non-blank line) and calls `end` with the last line.
+ */
+export function closeXml(parser: SaxesParser, file: string, lastLine: number, h: Pick<XmlHandlers, 'end'>): void {
+  try {
+    parser.close();
+  } catch (e) {
+    if (e instanceof QPairsError || e instanceof CancelledError) throw e;
+    const msg = ((e as Error).message ?? String(e)).replace(/^\d+:\d+: /, '');
+    throw fileError(file, lastLine, `malformed XML: ${msg} (the file ends early: truncated?)`);
+  }
+  h.end?.(parser.line);
 }

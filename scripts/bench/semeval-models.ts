@@ -16,7 +16,9 @@
  * folds (written to a JSON file) in the same run, when /usr/bin/python3 has sklearn.
  *
  *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae,hnil-categories,fused+hnil-categories]
- *                            (also: hnil — supervised, ~500 s —, skipgram, fused+dae+mnet-fisher)
+ *                            (also: hnil — supervised, ~500 s —, skipgram, fused+dae+mnet-fisher;
+ *                             engine+<encoder> and its ablations engine+<encoder>@pretrain|random-init|dropout-0.3|
+ *                             train-emb|seeds-3; fused+oof-<encoder> with cross-fitted neural scores, ~10 min each)
  *                            [--neural bow-cnn,lstm]
  *                            [--select 2] [--report 3] [--no-peer] [--data DIR]
  *

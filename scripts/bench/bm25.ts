@@ -324,7 +324,9 @@ function main(): void {
     const f = fts5Queries > 0 ? fts5(corpus, tmp, [...queryIds], fts5Queries) : null;
 
     // ---- report
-    const ourPeak = Math.max(imp.peakRssMB, q.peakRssMB, pool.peakRssMB, reindex.peakRssMB);
+    // The goal's pipeline is the issue's: `qpairs import` + queries + `pool create`; the full rebuild
+    // (`corpus index`, the index-alone row) is reported beside it with its own peak.
+    const ourPeak = Math.max(imp.peakRssMB, q.peakRssMB, pool.peakRssMB);
     const rows: string[][] = [
       ['', 'QPairs', 'Lucene 8', 'QPairs / Lucene'],
       [
@@ -335,7 +337,7 @@ function main(): void {
       ],
       [
         'index alone, questions/s',
-        `${fmt(docs / reindex.seconds, 0)} (corpus index)`,
+        `${fmt(docs / reindex.seconds, 0)} (corpus index, ${fmt(reindex.peakRssMB, 0)} MB)`,
         lucene ? `${fmt(lucene.indexPerSec, 0)} (add + commit)` : '-',
         lucene ? `${fmt(docs / reindex.seconds / lucene.indexPerSec, 2)}x` : '',
       ],
@@ -363,7 +365,7 @@ function main(): void {
     if (jsonFile) {
       const out = {
         docs,
-        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, indexAlonePerSec: docs / reindex.seconds, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds },
+        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, indexAlonePerSec: docs / reindex.seconds, indexAlonePeakRssMB: reindex.peakRssMB, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds },
         lucene: lucene ? { indexPerSec: lucene.indexPerSec, queryMedianMs: lucene.queryMedianMs, peakRssMB: lucene.peakRssMB, buildSeconds: lucene.buildSeconds, queryP99Ms: lucene.queryP99Ms } : null,
         agreement: agree,
         fts5: f,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { CallerRole, PoolInfo } from '../shared/contract';
 import type { ConnectionState } from './client/types';
-import type { ReviewFocus, SharedState } from './shared-state';
+import type { ReviewFocus, SharedState } from './lib/shared-state';
 import { useApp, useEvent, useReconnect } from './lib/context';
 import { local } from './lib/storage';
 import { useStoredString } from './lib/hooks';

@@ -7,7 +7,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import type { CandidateView } from '../../shared/contract';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp } from '../lib/context';
 import { termSet } from '../lib/highlight';
 import { FilterBox } from '../components/DataTable';

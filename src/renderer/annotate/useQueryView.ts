@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { QueryView } from '../../shared/contract';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useStoredString } from '../lib/hooks';
 import { baselineOf, type Baseline } from './progress';
 import { effectiveSort, givenOrder, parseSort, sortCandidates, storeSort, type CandidateSort } from './candidateSort';

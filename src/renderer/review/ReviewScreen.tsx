@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { ReviewQueue } from '../../shared/contract';
 import type { ReviewItem } from '../../shared/gold';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, snippet } from '../lib/format';

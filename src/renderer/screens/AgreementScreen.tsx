@@ -6,7 +6,7 @@
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AgreementView } from '../../shared/contract';
 import type { IntervalView, PairAgreementView, StatView } from '../../shared/gold';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats';

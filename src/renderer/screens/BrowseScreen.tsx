@@ -3,7 +3,7 @@
  * pools and the labels this user may see (question.show), and open it in Annotate.
  */
 import { useCallback, useState, type ReactNode } from 'react';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp } from '../lib/context';
 import { errorMessage, snippet } from '../lib/format';
 import { DataTable } from '../components/DataTable';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
 import { LineChart, PALETTE } from '../components/LineChart';

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
 import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';

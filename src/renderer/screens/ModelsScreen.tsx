@@ -12,7 +12,7 @@ import type { JobDone, ModelsView } from '../../shared/contract';
 import { MODEL_KINDS } from '../../shared/models';
 import { ModelRows } from './ModelRows';
 import { TrainPanel } from './ModelTrainPanel';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { MODEL_HELP, modelNameError, suggestModelName, type ModelKind } from '../lib/models';

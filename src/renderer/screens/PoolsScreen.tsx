@@ -3,7 +3,7 @@ import { ANALYZER_HELP, ANALYZER_NAMES, DEFAULT_ANALYZER, type AnalyzerName } fr
 import { QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import type { PoolInfo, PoolProgress } from '../../shared/contract';
 import { DataTable } from '../components/DataTable';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AggregationSummary, AssignmentView } from '../../shared/contract';
 import { AGGREGATION_RULES, type AggregationRule, type PairStatus } from '../../shared/gold';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { parseNames } from '../lib/stats';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
-import type { SharedState } from '../shared-state';
+import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';

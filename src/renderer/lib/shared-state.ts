@@ -2,8 +2,8 @@
  * The state the app shell shares with its screens (App.tsx owns it; screens receive it as a
  * prop). In a file of its own so the screens do not import the shell that imports them.
  */
-import type { AppInfo, CallerRole, PoolInfo } from '../shared/contract';
-import type { Tab } from './lib/roles';
+import type { AppInfo, CallerRole, PoolInfo } from '../../shared/contract';
+import type { Tab } from './roles';
 
 /** A request to show one disagreement (or the first of a query) on the Review screen. */
 export interface ReviewFocus {

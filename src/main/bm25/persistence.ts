@@ -62,7 +62,9 @@ function metaValues(st: IndexState): Record<string, string> {
 
 /** See Bm25Index.appendSegment. */
 export function appendSegment(db: Database, docs: Iterable<Bm25Document>, opts: Bm25Options = {}): PersistResult {
-  return writeAppended(db, appendState(db, opts), (st) => addDocuments(st, docs));
+  const st = appendState(db, opts);
+  addDocuments(st, docs);
+  return writeAppended(db, st);
 }
 
 /** An empty index with the settings of the index stored in `db`, to fill and hand to writeAppended. */
@@ -72,11 +74,11 @@ export function appendState(db: Database, opts: Bm25Options = {}): IndexState {
 }
 
 /**
- * Appends what `st` (from appendState, filled by `fill` or before) holds to the index stored
- * in `db` as one new segment: the second half of appendSegment (an index of an older QPairs is
- * cleared first; a stored index of other tokenizer settings is an error).
+ * Appends what `st` (from appendState, then filled) holds to the index stored in `db` as one new
+ * segment: the second half of appendSegment (an index of an older QPairs is cleared first; a
+ * stored index of other tokenizer settings is an error).
  */
-export function writeAppended(db: Database, st: IndexState, fill?: (st: IndexState) => void): PersistResult {
+export function writeAppended(db: Database, st: IndexState): PersistResult {
   const stored = storedSettings(readMeta(db));
   let fresh = !db.prepare(`SELECT 1 FROM bm25_segments LIMIT 1`).get();
   if (!fresh && stored.outdated) {
@@ -86,7 +88,6 @@ export function writeAppended(db: Database, st: IndexState, fill?: (st: IndexSta
     fresh = true;
   }
   if (!fresh) checkStored(st, readMeta(db));
-  fill?.(st);
   if (st.nLive === 0) return { mode: 'unchanged', docs: 0, bytes: 0 };
   flush(st);
   const data = segmentData(st, 0, []);

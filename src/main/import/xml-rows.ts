@@ -18,10 +18,9 @@
  *   declines is judged by saxes, so malformed XML fails with saxes' reason on the right line.
  */
 import { SaxesParser } from 'saxes';
-import { CancelledError, QPairsError } from '../errors';
-import { fileError, readTextChunks, type TextChunk } from './reader';
+import { readTextChunks, type TextChunk } from './reader';
 import type { ImportContext } from './types';
-import { closeXml, lastNonBlankLine, type XmlHandlers } from './xml';
+import { closeXml, lastNonBlankLine, xmlError, type XmlHandlers } from './xml';
 
 /** Attributes of one row: an object without inherited members (like saxes'), but with fast properties. */
 const Attrs = function Attrs(this: object) {} as unknown as { new (): Record<string, string> };
@@ -270,12 +269,6 @@ export async function parseRowsXmlChunks(chunks: AsyncIterable<TextChunk>, file:
     h.close?.(t.name, parser.line);
   });
   let rowLine = 1;
-  const wrap = (e: unknown, line: number): unknown => {
-    if (e instanceof QPairsError || e instanceof CancelledError) return e;
-    const msg = (e as Error).message ?? String(e);
-    const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(msg);
-    return fileError(file, m ? Number(m[1]) : line, `malformed XML: ${m ? m[3] : msg}`);
-  };
   const scanner = new RowScanner((attrs, line) => {
     rowLine = line;
     h.open?.('row', attrs, line);
@@ -290,7 +283,7 @@ export async function parseRowsXmlChunks(chunks: AsyncIterable<TextChunk>, file:
     try {
       parser.write(text);
     } catch (e) {
-      throw wrap(e, parser.line);
+      throw xmlError(e, file, parser.line);
     }
   };
   const handOver = (rest: string, line: number): void => {
@@ -302,7 +295,7 @@ export async function parseRowsXmlChunks(chunks: AsyncIterable<TextChunk>, file:
     try {
       return scanner.scan(text, pos, line);
     } catch (e) {
-      throw wrap(e, rowLine);
+      throw xmlError(e, file, rowLine);
     }
   };
   /**

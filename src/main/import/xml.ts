@@ -38,12 +38,6 @@ export async function parseXmlChunks(chunks: AsyncIterable<TextChunk>, file: str
     const close = h.close;
     parser.on('closetag', (n) => close(n.name, parser.line));
   }
-  const wrap = (e: unknown): unknown => {
-    if (e instanceof QPairsError || e instanceof CancelledError) return e;
-    const msg = (e as Error).message ?? String(e);
-    const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(msg);
-    return fileError(file, m ? Number(m[1]) : parser.line, `malformed XML: ${m ? m[3] : msg}`);
-  };
   // Line of the last non-blank character so far: where a truncated file ends.
   let lastLine = 1;
   for await (const { text, line } of chunks) {
@@ -51,10 +45,21 @@ export async function parseXmlChunks(chunks: AsyncIterable<TextChunk>, file: str
     try {
       parser.write(text);
     } catch (e) {
-      throw wrap(e);
+      throw xmlError(e, file, parser.line);
     }
   }
   closeXml(parser, file, lastLine, h);
+}
+
+/**
+ * A saxes error as a QPairsError naming file and line (saxes' own "LINE:COL: reason" line, else
+ * `line`); our errors and cancels (thrown by handlers) pass through unchanged.
+ */
+export function xmlError(e: unknown, file: string, line: number): unknown {
+  if (e instanceof QPairsError || e instanceof CancelledError) return e;
+  const msg = (e as Error).message ?? String(e);
+  const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(msg);
+  return fileError(file, m ? Number(m[1]) : line, `malformed XML: ${m ? m[3] : msg}`);
 }
 
 /** The line of the last non-blank character of a chunk that starts on line `line` (null: all blank). */

@@ -145,18 +145,28 @@ async function unsupervisedModel(d: SemEvalData, kind: string, config: Record<st
   return m;
 }
 
+/**
+ * A model's scores of every query of the three files as a run: query id → candidate id → score (a
+ * query id in two files: the later file's list). `engineContext`: score with the engine run in the
+ * query's context, as the evaluation lists do.
+ */
+function scoresOfEveryQuery(d: SemEvalData, m: Ranker, engineContext: boolean): Map<string, Map<string, number>> {
+  const run = new Map<string, Map<string, number>>();
+  for (const o of [...d.part1, ...d.part2, ...d.dev]) {
+    const cands = o.rel.map((r) => d.questions.get(r.id)!);
+    const scores = engineContext ? m.score(d.questions.get(o.id)!, cands, { runs: { engine: d.engine.get(o.id)! } }) : m.score(d.questions.get(o.id)!, cands);
+    run.set(o.id, new Map(cands.map((c, i) => [c.id, scores[i]!])));
+  }
+  return run;
+}
+
 /** An unsupervised model's scores as a run over every query of the three files: query id → candidate id → score. */
 const runCache = new Map<string, Map<string, Map<string, number>>>();
 async function runOf(d: SemEvalData, kind: string): Promise<Map<string, Map<string, number>>> {
   let run = runCache.get(kind);
   if (!run) {
     const m = await unsupervisedModel(d, SPECS[kind]!.kind, SPECS[kind]!.grid[0]!);
-    run = new Map();
-    for (const o of [...d.part1, ...d.part2, ...d.dev]) {
-      const cands = o.rel.map((r) => d.questions.get(r.id)!);
-      const scores = m.score(d.questions.get(o.id)!, cands);
-      run.set(o.id, new Map(cands.map((c, i) => [c.id, scores[i]!])));
-    }
+    run = scoresOfEveryQuery(d, m, false);
     runCache.set(kind, run);
   }
   return run;
@@ -176,13 +186,7 @@ async function neuralScoresOf(d: SemEvalData, kind: string, train: readonly SemO
     const t0 = performance.now();
     const m = await createModel(kind, {});
     await m.train(trainingData(d, train), { embeddings: embeddings ?? undefined, seed: 1 });
-    run = new Map();
-    for (const o of [...d.part1, ...d.part2, ...d.dev]) {
-      if (run.has(o.id)) continue;
-      const cands = o.rel.map((r) => d.questions.get(r.id)!);
-      const scores = m.score(d.questions.get(o.id)!, cands, { runs: { engine: d.engine.get(o.id)! } });
-      run.set(o.id, new Map(cands.map((c, i) => [c.id, scores[i]!])));
-    }
+    run = scoresOfEveryQuery(d, m, true);
     m.dispose();
     neuralScores.set(key, run);
     console.error(`  ${kind} trained on ${train.length} queries for out-of-fold scores in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

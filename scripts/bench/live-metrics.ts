@@ -15,7 +15,7 @@
  * `-- --questions N` changes the corpus size, `-- --skip-eval` skips the first part.
  *
  * Then "retrain running": keypress latency on SemEval-2016 dev with nothing running vs while a live
- * retrain of `fused` runs in the worker thread (`--skip-retrain` skips it; needs ../shared/data).
+ * retrain of `fused` runs in the worker thread (`--skip-retrain` skips it; reads the SemEval dev file from datasets/).
  *
  * In between, "incremental vs full recompute" (issue 14): a pool of `--queries N` (default
  * 4000) × 20 candidates with `--runs R` (default 10) runs, every query labeled, then the same
@@ -38,6 +38,7 @@ import { mulberry32 } from '../../src/main/engine/seeded';
 import { parseArgs, type JobDone, type LabelAck, type PoolEvaluation } from '../../src/shared/contract';
 import { evaluatePool } from '../../src/main/engine/evaluate';
 import { evaluateRun, IncrementalEvaluator, type EvalOptions, type EvalQuery } from '../../src/main/metrics';
+import { datasetPath } from './datasets-dir';
 
 const argNum = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -422,8 +423,7 @@ const skipRetrain = process.argv.includes('--skip-retrain');
  */
 async function retrainBench(): Promise<void> {
   const { runImport } = await import('../../src/main/engine/work');
-  // The bundle runs from out/node: ../shared beside the checkout is three levels up.
-  const file = argStr('semeval-dev') ?? path.resolve(import.meta.dirname, '../../../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+  const file = argStr('semeval-dev') ?? datasetPath('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-retrain-'));
   try {
     const ws = Workspace.create(path.join(dir, 'dev.qpairs'));

@@ -1,12 +1,10 @@
 /**
  * The real texts the benchmarks model their synthetic corpora on: SemEval-2016 Task 3 questions
  * and comments (Qatar Living) and the cstheory-meta Stack Exchange dump's questions, answers and
- * tags, all read from ../shared/data (never copied into the repository). Plain regex parsing:
+ * tags, read from the repository's datasets/ (or QPAIRS_DATA). Plain regex parsing:
  * these are known files, and the benchmarks only need text and lengths from them.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { datasetsDir, readDataset } from './datasets-dir';
 
 export interface RealQuestion {
   title: string;
@@ -24,14 +22,6 @@ export interface RealTexts {
   answersPerQuestion: number;
 }
 
-/** `../shared/data` beside the checkout, found from the working directory or this bundle. */
-export function findSharedData(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const c of [path.resolve(process.cwd(), '../shared/data'), path.resolve(here, '../../../shared/data'), path.resolve(here, '../../../../shared/data')])
-    if (existsSync(path.join(c, 'semeval2016-task3'))) return c;
-  throw new Error('shared data not found: expected ../shared/data beside the checkout');
-}
-
 export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e: string) => {
     if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
@@ -44,13 +34,13 @@ const stripTags = (html: string): string => html.replace(/<[^>]*>/g, ' ').replac
 const SEMEVAL_FILES = ['SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml', 'SemEval2016-Task3-CQA-QL-train-part2.xml', 'SemEval2016-Task3-CQA-QL-dev.xml'];
 
 /** Every distinct question (SemEval original + related, cstheory-meta questions) with its text. */
-export function readRealTexts(dir = findSharedData()): RealTexts {
+export function readRealTexts(dir = datasetsDir()): RealTexts {
   const questions: RealQuestion[] = [];
   const answers: string[] = [];
   const tags = new Set<string>();
   const seen = new Set<string>();
   for (const f of SEMEVAL_FILES) {
-    const xml = readFileSync(path.join(dir, 'semeval2016-task3', f), 'utf8');
+    const xml = readDataset(`semeval2016-task3/${f}`, dir);
     const re =
       /<OrgQuestion ORGQ_ID="([^"]+)"[^>]*>\s*<OrgQSubject>([\s\S]*?)<\/OrgQSubject>\s*<OrgQBody>([\s\S]*?)<\/OrgQBody>|<RelQuestion RELQ_ID="([^"]+)"[^>]*?RELQ_CATEGORY="([^"]*)"[^>]*>\s*<RelQSubject>([\s\S]*?)<\/RelQSubject>\s*<RelQBody>([\s\S]*?)<\/RelQBody>/g;
     for (const m of xml.matchAll(re)) {
@@ -62,7 +52,7 @@ export function readRealTexts(dir = findSharedData()): RealTexts {
     }
     for (const m of xml.matchAll(/<RelCText>([\s\S]*?)<\/RelCText>/g)) answers.push(decodeEntities(m[1]!));
   }
-  const posts = readFileSync(path.join(dir, 'stackexchange-cstheory-meta', 'Posts.xml'), 'utf8');
+  const posts = readDataset('stackexchange-cstheory-meta/Posts.xml', dir);
   let seQuestions = 0;
   let seAnswers = 0;
   for (const m of posts.matchAll(/<row [^>]*>/g)) {

@@ -35,6 +35,7 @@ import { backendName, initBackend } from '../../src/main/models/backend';
 import { apRr, rankOrder } from '../../src/main/models/dev-eval';
 import { groupedFolds } from '../../src/main/overlap';
 import { meanInterval } from '../../src/main/stats/t-interval';
+import { datasetsDir } from './datasets-dir';
 import { devSet, loadSemEvalData, trainingData, type SemEvalData, type SemOrg } from './semeval-data';
 
 const argv = process.argv.slice(2);
@@ -398,7 +399,7 @@ const ciText = (c: [number, number] | null | undefined) => (c ? ` (${pct(c[0])}â
 async function main() {
   const tStart = performance.now();
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const dir = opt('data') ?? path.resolve(here, '../../../shared/data/semeval2016-task3');
+  const dir = opt('data') ?? path.join(datasetsDir(), 'semeval2016-task3');
   const d = loadSemEvalData(dir);
   const nSelect = Number(opt('select') ?? 2);
   const nReport = Number(opt('report') ?? 3);

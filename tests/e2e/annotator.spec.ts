@@ -7,16 +7,17 @@
  * README screenshots at both sizes.
  * Its own serve process and workspace (the global setup built the renderer).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { seriousViolationsOnTabs } from './a11y';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
+import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 7;
 const POOL = 'e2e-small';
 const SMALL = { width: 1024, height: 700 };
@@ -32,7 +33,6 @@ let firstQuery = '';
 let firstTitle = '';
 
 test.beforeAll(async ({ browser }) => {
-  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-annotator-'));
   server = await startServe({ workspace: path.join(dir, 'annotator.qpairs'), port: PORT });
   context = await browser.newContext({ baseURL: server.url, viewport: SMALL });

@@ -6,12 +6,13 @@
  * follows), and take the README screenshot of the Annotate screen.
  * The tests share one page and run in order (each builds on the workspace state before it).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const POOL = 'e2e-bm25';
 const RUN = 'bm25';
 
@@ -23,7 +24,6 @@ let queryA = '';
 let queryB = '';
 
 test.beforeAll(async ({ browser }) => {
-  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
   context = await browser.newContext();
   page = await context.newPage();
   page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));

@@ -8,15 +8,16 @@
  * and checks the downloaded files.
  * The tests share state and run in order.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Download, type Page } from '@playwright/test';
 import { seriousViolationsOnTabs } from './a11y';
 import { startServe, type ServeProcess } from './serve';
+import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 1;
 const POOL = 'gold-team';
 const QUERIES = 4;
@@ -70,7 +71,6 @@ function intended(who: 'alice' | 'bob', candidateId: string): '1' | '0' {
 }
 
 test.beforeAll(async ({ browser }) => {
-  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-gold-'));
   // The global setup built the renderer; this server only opens another workspace.
   server = await startServe({ workspace: path.join(dir, 'gold.qpairs'), port: PORT });

@@ -5,14 +5,15 @@
  * killed in the middle of a retrain and started again: no label is lost and the retrain catches up.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
+import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 11;
 
 test.describe.configure({ mode: 'serial' });
@@ -35,7 +36,6 @@ async function invoke(p: Page, command: string, args: unknown): Promise<unknown>
 }
 
 test.beforeAll(async ({ browser }) => {
-  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-'));
   workspace = path.join(dir, 'live.qpairs');
   // SemEval dev with its gold labels (a training pool), and a fresh 10-deep BM25 pool to label.

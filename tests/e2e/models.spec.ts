@@ -8,15 +8,16 @@
  * behind), score a pool again and delete a model.
  * The tests share state and run in order.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { seriousViolationsOnTabs } from './a11y';
 import { startServe, type ServeProcess } from './serve';
+import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 2;
 const POOL = 'SemEval2016-Task3-CQA-QL-dev';
 const TFIDF = 'tfidf-dev';
@@ -33,7 +34,6 @@ let context: BrowserContext;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-models-'));
   // The global setup built the renderer; this server only opens another workspace.
   server = await startServe({ workspace: path.join(dir, 'models.qpairs'), port: PORT });

@@ -8,14 +8,15 @@
  * may not call (no 403 in any page).
  * The tests share state and run in order.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
+import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = path.resolve(root, '../shared/data/semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 3;
 const POOL = 'team-blind';
 const QUERIES = 3;
@@ -57,7 +58,6 @@ const tabIds = async (p: Page): Promise<string[]> =>
   (await p.locator('[data-testid^="tab-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!))).map((t) => t.replace('tab-', ''));
 
 test.beforeAll(async ({ playwright }) => {
-  if (!existsSync(SEMEVAL_DEV)) throw new Error(`shared data file missing: ${SEMEVAL_DEV} (../shared/data must be beside the checkout)`);
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-roles-'));
   workspace = path.join(dir, 'team.qpairs');
   mkdirSync(SCREENS, { recursive: true });

@@ -6,17 +6,17 @@
 # tokens-ANALYZER.jsonl (the hand-written tricky-text.txt analysed), queries-CORPUS.txt and
 # top20-CORPUS-ANALYZER.jsonl (top-20 lists with scores).
 #
-#   bash tests/reference/lucene_fixtures.sh            # tokens + smallfloat + both shared corpora
+#   bash tests/reference/lucene_fixtures.sh            # tokens + smallfloat + both shipped corpora
 #   LUCENE_QUERIES=100 bash tests/reference/lucene_fixtures.sh
 #
-# Corpora: the shared SemEval-2016 files (3) and the cstheory-meta Stack Exchange dump are imported
+# Corpora: the shipped SemEval-2016 files (3, datasets/) and the cstheory-meta Stack Exchange dump are imported
 # into a scratch workspace with `qpairs import`, written back with `qpairs corpus export --format
 # tsv` (the texts exactly as QPairs stores and indexes them), and searched by LuceneReference.java.
 # Queries: LUCENE_QUERIES (default 100) ids spread evenly over each corpus's questions with text.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-data="${QPAIRS_SHARED_DATA:-$root/../shared/data}"
+data="${QPAIRS_DATA:-$root/datasets}"
 out="$root/tests/fixtures/lucene"
 jars=/usr/share/java/lucene-core-8.7.0.jar:/usr/share/java/lucene-analyzers-common-8.7.0.jar
 n="${LUCENE_QUERIES:-100}"
@@ -43,7 +43,7 @@ corpus() { # name, import args…
   for a in $analyzers; do run search "$a" "$tmp/$name.tsv" "$out/queries-$name.txt" 20 "$out/top20-$name-$a.jsonl"; done
 }
 if [ -d "$data/semeval2016-task3" ]; then
-  corpus semeval --format semeval "$data"/semeval2016-task3/SemEval2016-Task3-CQA-QL-{train-part1.v2.0,train-part2,dev}.xml
+  corpus semeval --format semeval "$data"/semeval2016-task3/SemEval2016-Task3-CQA-QL-{train-part1.v2.0,train-part2,dev}.xml.gz
 fi
 if [ -d "$data/stackexchange-cstheory-meta" ]; then
   corpus cstheory-meta --format stackexchange "$data/stackexchange-cstheory-meta"

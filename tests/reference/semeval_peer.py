@@ -57,7 +57,13 @@ def content(toks):
 
 
 def parse(path):
-    root = ET.parse(path).getroot()
+    # datasets/ ships the XML gzip-compressed: read the file, or its .gz copy.
+    if not os.path.exists(path) and os.path.exists(path + '.gz'):
+        import gzip
+        with gzip.open(path + '.gz') as f:
+            root = ET.parse(f).getroot()
+    else:
+        root = ET.parse(path).getroot()
     orgs, comments = {}, []
     for oq in root.iter('OrgQuestion'):
         oid = oq.get('ORGQ_ID')

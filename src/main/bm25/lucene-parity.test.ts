@@ -4,14 +4,14 @@
  * tests/reference/lucene_fixtures.sh on the texts `qpairs corpus export` wrote) must come out of
  * our index identically — same questions in the same order — with scores within 1e-5 relative.
  * The query is the question's title + body, the question itself left out (as pool creation does).
- * Skipped when ../shared/data is absent.
+ * The corpora are the shipped datasets/ (never skipped: a missing file fails).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { importFiles } from '../import';
 import { Workspace } from '../workspace/workspace';
 import { ANALYZER_NAMES } from './analyzers';
@@ -25,10 +25,10 @@ const CORPORA = [
     name: 'semeval',
     format: 'semeval' as const,
     files: ['SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml', 'SemEval2016-Task3-CQA-QL-train-part2.xml', 'SemEval2016-Task3-CQA-QL-dev.xml'].map((f) =>
-      path.join(SHARED_DATA, 'semeval2016-task3', f),
+      dataset(`semeval2016-task3/${f}`),
     ),
   },
-  { name: 'cstheory-meta', format: 'stackexchange' as const, files: [path.join(SHARED_DATA, 'stackexchange-cstheory-meta')] },
+  { name: 'cstheory-meta', format: 'stackexchange' as const, files: [dataset('stackexchange-cstheory-meta')] },
 ];
 
 interface LuceneList {
@@ -42,8 +42,7 @@ afterAll(() => {
 });
 
 for (const corpus of CORPORA) {
-  const present = corpus.files.every((f) => existsSync(f));
-  describe.skipIf(!present)(`BM25 top-20 lists equal real Lucene 8's on ${corpus.name}`, () => {
+  describe(`BM25 top-20 lists equal real Lucene 8's on ${corpus.name}`, () => {
     let ws: Workspace | undefined;
     const workspace = async (): Promise<Workspace> => {
       if (ws) return ws;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from './test-cli';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 
 let dir: string;
 beforeEach(() => {
@@ -47,7 +47,7 @@ describe('qpairs CLI', () => {
   it('imports the AskUbuntu dev pool and reproduces the published BM25 row', async () => {
     const w = path.join(dir, 'au.qpairs');
     await run('init', w);
-    const imp = await run('import', w, '--format', 'askubuntu-pool', sharedData('askubuntu/dev.txt'));
+    const imp = await run('import', w, '--format', 'askubuntu-pool', dataset('askubuntu/dev.txt'));
     expect(imp.code, imp.err).toBe(0);
     const ev = await run('eval', w, '--pool', 'dev', '--convention', 'skip', '--json');
     expect(ev.code, ev.err).toBe(0);
@@ -64,14 +64,14 @@ describe('qpairs CLI', () => {
     expect(zero.runs['bm25-lucene'].queries).toBe(200);
     // Re-importing changes nothing.
     const before = (await run('stats', w, '--json')).out;
-    expect((await run('import', w, '--format', 'askubuntu-pool', sharedData('askubuntu/dev.txt'))).code).toBe(0);
+    expect((await run('import', w, '--format', 'askubuntu-pool', dataset('askubuntu/dev.txt'))).code).toBe(0);
     expect((await run('stats', w, '--json')).out).toBe(before);
   });
 
   it('imports SemEval dev and reproduces the search-engine MAP 71.35 under zero', async () => {
     const w = path.join(dir, 'se.qpairs');
     await run('init', w);
-    const f = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+    const f = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
     const imp = await run('import', w, '--format', 'semeval', '--pool', 'dev', f);
     expect(imp.code, imp.err).toBe(0);
     const j = JSON.parse((await run('eval', w, '--pool', 'dev', '--convention', 'zero', '--json')).out);
@@ -82,7 +82,7 @@ describe('qpairs CLI', () => {
   it('creates BM25 pools from query ids and from a seeded sample', async () => {
     const w = path.join(dir, 'p.qpairs');
     await run('init', w);
-    expect((await run('import', w, '--format', 'stackexchange', sharedData('stackexchange-cstheory-meta'))).code).toBe(0);
+    expect((await run('import', w, '--format', 'stackexchange', dataset('stackexchange-cstheory-meta'))).code).toBe(0);
     const s = JSON.parse((await run('stats', w, '--json')).out);
     expect(s).toMatchObject({ questions: 589, duplicatePairs: 13 });
     const a = await run('pool', 'create', w, '--name', 'a', '--sample', '10', '--seed', '7', '--json');

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from './test-cli';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 
 let dir: string;
 beforeEach(() => {
@@ -131,7 +131,7 @@ describe('gold CLI commands', () => {
   it('eval --compare on the AskUbuntu dev pool (JSON with p-values and Holm)', async () => {
     const w = path.join(dir, 'au.qpairs');
     await ok('init', w);
-    await ok('import', w, '--format', 'askubuntu-pool', sharedData('askubuntu/dev.txt'));
+    await ok('import', w, '--format', 'askubuntu-pool', dataset('askubuntu/dev.txt'));
     // A second run: the BM25 scores reversed, as a trec-run file.
     const out = path.join(dir, 'dev.run');
     await ok('export', w, '--pool', 'dev', '--format', 'trec-run', out);

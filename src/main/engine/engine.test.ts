@@ -5,13 +5,13 @@ import path from 'node:path';
 import { Engine } from './engine';
 import { Workspace } from '../workspace/workspace';
 import { runImport } from './work';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import type { JobDone, QueryView, LabelAck, PoolEvaluation } from '../../shared/contract';
 import { jobDone } from './test-team';
 
 let dir: string;
 let engine: Engine;
-const SEMEVAL_DEV = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-engine-'));

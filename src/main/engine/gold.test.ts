@@ -11,13 +11,13 @@ import type { LabelAck, LabelRecord, PoolEvaluation, QueryView, SettleAck } from
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from '../../shared/gold';
 import { Workspace } from '../workspace/workspace';
 import { startServer, type RunningServer } from '../serve/server';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { Engine } from './engine';
 import { runImport } from './work';
 
 let dir: string;
 let engine: Engine;
-const SEMEVAL_DEV = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const SEMEVAL_DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 
 /** Pool "team" (binary, no gold labels): the first 4 SemEval dev queries and their candidates, with the search engine's run and its reverse. */
 async function teamWorkspace(transport: 'http' | 'electron'): Promise<Engine> {

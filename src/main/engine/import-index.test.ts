@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { Bm25Index, questionDocuments, type Bm25Document } from '../bm25';
 import { cleanupTemp, tempDir, tempWorkspace } from '../import/test-helpers';
 import type { Workspace } from '../workspace/workspace';
@@ -43,7 +43,7 @@ const lines = (n: number, prefix: string, body = 'body'): string[] =>
 describe('runImport indexes what it stores', () => {
   it('a Stack Exchange dump (the cstheory meta dump, then the fixture)', async () => {
     const ws = tempWorkspace();
-    await runImport(ws, 'stackexchange', [path.dirname(sharedData('stackexchange-cstheory-meta/Posts.xml'))]);
+    await runImport(ws, 'stackexchange', [path.dirname(dataset('stackexchange-cstheory-meta/Posts.xml'))]);
     expectSameAsRebuilt(ws);
     await runImport(ws, 'stackexchange', [path.resolve(__dirname, '../../../tests/fixtures/import/se')]);
     expectSameAsRebuilt(ws);

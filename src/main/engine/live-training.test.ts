@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { runImport } from './work';
 import { Engine } from './engine';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import type { JobDone, PoolEvaluation } from '../../shared/contract';
 import type { LiveStatus } from '../../shared/live';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-'));
   base = path.join(dir, 'base.qpairs');
   const ws = Workspace.create(base);
-  await runImport(ws, 'semeval', [sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
+  await runImport(ws, 'semeval', [dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
   ws.ensureAnnotator('alice', 'annotator');
   ws.close();
 });

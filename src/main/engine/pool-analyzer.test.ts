@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Engine } from './engine';
 import { Workspace } from '../workspace/workspace';
 import { runImport } from './work';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import type { PoolInfo } from '../../shared/contract';
 
 let dir: string;
@@ -14,7 +14,7 @@ let engine: Engine;
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-pool-analyzer-'));
   const ws = Workspace.create(path.join(dir, 'a.qpairs'));
-  await runImport(ws, 'semeval', [sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
+  await runImport(ws, 'semeval', [dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
   engine = new Engine(ws, { transport: 'http' });
 });
 afterEach(() => {

@@ -8,7 +8,7 @@ import { evaluatePool } from '../engine/evaluate';
 import { runImport } from '../engine/work';
 import { addAnnotator, assignPool, sourceLabels } from '../gold';
 import { Workspace } from '../workspace/workspace';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset, datasetText } from '../../../tests/datasets';
 import { buildExport, csvField, formatScore, writeExport } from '.';
 
 let dir: string;
@@ -27,7 +27,7 @@ function fresh(name: string): Workspace {
   return ws;
 }
 
-const DEV = sharedData('askubuntu/dev.txt');
+const DEV = dataset('askubuntu/dev.txt');
 
 /** Every pair's grade from a source (undefined = unjudged), in pool order. */
 function grades(ws: Workspace, pool: string, source: string): Array<[string, string, number | null]> {
@@ -191,11 +191,11 @@ describe('round trips: export, import into a fresh workspace, same labels and me
 
   it('semeval-relevancy of the SemEval dev pool gives the scorer file its pairs and flags; qrels keeps the grades', async () => {
     const ws = fresh('se');
-    const xml = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+    const xml = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
     await runImport(ws, 'semeval', [xml], { pool: 'dev' });
     const b = buildExport(ws, 'dev', 'semeval-relevancy', 'dev.relevancy', { run: 'search-engine' });
     const mine = b.files[0]!.content.split('\n').filter(Boolean).map((l) => l.split('\t'));
-    const theirs = readFileSync(`${xml}.subtaskB.relevancy`, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+    const theirs = datasetText('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml.subtaskB.relevancy').split('\n').filter(Boolean).map((l) => l.split('\t'));
     expect(mine.map((f) => [f[0], f[1], f[4]])).toEqual(theirs.map((f) => [f[0], f[1], f[4]]));
     const q = buildExport(ws, 'dev', 'qrels', 'dev.qrels');
     expect(new Set(q.files[0]!.content.split('\n').filter(Boolean).map((l) => l.split(' ')[3]))).toEqual(new Set(['0', '1', '2']));

@@ -12,7 +12,7 @@ import { readFixture } from '../stats/testing';
 import { Workspace } from '../workspace/workspace';
 import { openWorkspaceDb } from '../workspace/db';
 import { MIGRATIONS, SCHEMA_VERSION } from '../workspace/migrations';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import {
   aggregationSummary,
   assignPool,
@@ -290,7 +290,7 @@ describe('assignment, aggregate and review queue', () => {
 
 describe('comparing rankers on the AskUbuntu dev pool', () => {
   it('bm25-lucene vs a reversed and a random run: differences, CIs, p-values in [0, 1], Holm', async () => {
-    await runImport(ws, 'askubuntu-pool', [sharedData('askubuntu/dev.txt')]);
+    await runImport(ws, 'askubuntu-pool', [dataset('askubuntu/dev.txt')]);
     const lucene = ws.listRuns('dev').find((r) => r.name === 'bm25-lucene')!;
     const scores = ws.runScores(lucene.id);
     const rev = ws.ensureRun('dev', 'reversed', 'test');

@@ -3,19 +3,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { labelGrade } from '../../shared/labels';
 import { rankIndices } from '../metrics/ranking';
 import type { Workspace } from '../workspace/workspace';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { importFiles, type ImportReport } from './index';
 import { cleanupTemp, snapshot, tempWorkspace } from './test-helpers';
 
 afterEach(cleanupTemp);
 
 const SEM = 'semeval2016-task3';
-const DEV_XML = sharedData(`${SEM}/SemEval2016-Task3-CQA-QL-dev.xml`);
-const TRAIN1_XML = sharedData(`${SEM}/SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml`);
-const TRAIN2_XML = sharedData(`${SEM}/SemEval2016-Task3-CQA-QL-train-part2.xml`);
-const DEV_RELEVANCY = sharedData(`${SEM}/SemEval2016-Task3-CQA-QL-dev.xml.subtaskB.relevancy`);
-const AU_DEV = sharedData('askubuntu/dev.txt');
-const SE_DIR = path.dirname(sharedData('stackexchange-cstheory-meta/Posts.xml'));
+const DEV_XML = dataset(`${SEM}/SemEval2016-Task3-CQA-QL-dev.xml`);
+const TRAIN1_XML = dataset(`${SEM}/SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml`);
+const TRAIN2_XML = dataset(`${SEM}/SemEval2016-Task3-CQA-QL-train-part2.xml`);
+const DEV_RELEVANCY = dataset(`${SEM}/SemEval2016-Task3-CQA-QL-dev.xml.subtaskB.relevancy`);
+const AU_DEV = dataset('askubuntu/dev.txt');
+const SE_DIR = path.dirname(dataset('stackexchange-cstheory-meta/Posts.xml'));
 
 /** Mean average precision of a run over a pool's queries (AP = 0 without a relevant candidate, or skipped). */
 function mapOf(ws: Workspace, pool: string, run: string, annotator: string, skipNoRelevant: boolean): { map: number; mrr: number; p1: number; p5: number; n: number } {
@@ -180,7 +180,7 @@ describe('stackexchange (cstheory meta dump)', () => {
   it('imports 589 questions and 13 duplicate pairs from the folder', async () => {
     const ws = tempWorkspace();
     const [r, again] = await twice(ws, () => importFiles(ws, 'stackexchange', [SE_DIR]));
-    expect(r.files.map((f) => path.basename(f))).toEqual(['Posts.xml', 'PostLinks.xml']);
+    expect(r.files.map((f) => path.basename(f))).toEqual(['Posts.xml.gz', 'PostLinks.xml.gz']);
     expect(r.counts).toMatchObject({ questionsInserted: 589, duplicatePairs: 13 });
     // 1,322 answers: 1,280 with text, 42 image-only (empty as text); none to a missing question.
     expect(r.counts.answersInserted).toBe(1280);
@@ -209,7 +209,7 @@ describe('stackexchange (cstheory meta dump)', () => {
   it('counts duplicate links to posts missing from the dump', async () => {
     const ws = tempWorkspace();
     // Only the links file: checked against the (empty) workspace, all 13 are skipped.
-    const r = await importFiles(ws, 'stackexchange', [path.join(SE_DIR, 'PostLinks.xml')]);
+    const r = await importFiles(ws, 'stackexchange', [path.join(SE_DIR, 'PostLinks.xml.gz')]);
     expect(r.skipped.linkToMissingQuestion).toBe(13);
     expect(r.counts.duplicatePairs ?? 0).toBe(0);
     expect(r.warnings).toHaveLength(1);

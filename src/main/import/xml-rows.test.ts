@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset, datasetText } from '../../../tests/datasets';
 import { QPairsError } from '../errors';
 import type { TextChunk } from './reader';
 import { cleanupTemp, tempDir } from './test-helpers';
@@ -95,8 +95,8 @@ const doc = (rows: string, nl = '\n'): string => `<?xml version="1.0" encoding="
 describe('the row scanner agrees with saxes on real dumps', () => {
   for (const name of ['Posts.xml', 'PostLinks.xml']) {
     it(`cstheory meta ${name}, whole and cut into chunks`, async () => {
-      const f = sharedData(`stackexchange-cstheory-meta/${name}`);
-      const text = readFileSync(f, 'utf8').replace(/^\uFEFF/, '');
+      const f = dataset(`stackexchange-cstheory-meta/${name}`);
+      const text = datasetText(`stackexchange-cstheory-meta/${name}`).replace(/^\uFEFF/, '');
       const want = await bySaxes(f);
       expect(want.error).toBeNull();
       expect(want.events.length).toBeGreaterThan(400);

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { evaluateRun, hasTiedScores, rankCandidates, type EvalQuery, type RunEvaluation } from './index';
 
 interface DevLine {
@@ -44,7 +44,7 @@ const row = (e: RunEvaluation) => ({
 });
 
 describe('AskUbuntu dev (Lei et al. 2016 BM25 row)', () => {
-  const dev = parseDev(sharedData('askubuntu/dev.txt'));
+  const dev = parseDev(dataset('askubuntu/dev.txt'));
   const queries = dev.map((d) => d.query);
   const run = new Map(dev.map((d) => [d.query.queryId, d.scores]));
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset, datasetText } from '../../../tests/datasets';
 import { evaluateRun, type EvalQuery } from './index';
 
 const GRADE: Record<string, number> = { PerfectMatch: 2, Relevant: 1, Irrelevant: 0 };
@@ -18,7 +18,7 @@ function attr(tag: string, name: string): string {
 }
 
 describe('SemEval-2016 Task 3 subtask B dev (IR baseline)', () => {
-  const xml = readFileSync(sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'), 'utf8');
+  const xml = datasetText('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
   const byQuery = new Map<string, { cands: string[]; grades: Map<string, number>; scores: Map<string, number> }>();
   for (const m of xml.matchAll(/<OrgQuestion\s+ORGQ_ID="([^"]+)"[\s\S]*?(<RelQuestion\s[^>]*>)/g)) {
     const orgq = m[1];
@@ -42,7 +42,7 @@ describe('SemEval-2016 Task 3 subtask B dev (IR baseline)', () => {
   });
 
   it('the .relevancy gold agrees with the XML (true = PerfectMatch or Relevant, same ranks)', () => {
-    const lines = readFileSync(sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml.subtaskB.relevancy'), 'utf8')
+    const lines = readFileSync(dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml.subtaskB.relevancy'), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '');
     expect(lines.length).toBe(500);

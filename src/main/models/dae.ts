@@ -1,7 +1,7 @@
 /**
  * `dae`: a denoising auto-encoder over the questions' bag of words learns a dense semantic code
  * (after "Learning semantic representation with neural networks for community question answering
- * retrieval", the DAE + learning-to-rank paper in ../shared/papers): the code's cosine between
+ * retrieval", Zhou et al., Knowledge-Based Systems 2016): the code's cosine between
  * query and candidate is this model's score, and — as in the paper — a feature of a pairwise
  * learning-to-rank model beside lexical features (pass its run to `ltr`/`fused`).
  *

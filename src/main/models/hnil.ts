@@ -1,5 +1,6 @@
 /**
- * `hnil`: Heterogeneous Network Integration Learning (the HNIL paper in ../shared/papers), on the
+ * `hnil`: Heterogeneous Network Integration Learning (Chen, Zhao, Zhang, Cai: "Question Retrieval for
+ * Community-based Question Answering via Heterogeneous Network Integration Learning"), on the
  * forum data QPairs imports.
  *
  *  - The heterogeneous network (hnil-graph.ts): questions, askers, answerers and categories;

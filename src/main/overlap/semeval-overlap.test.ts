@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { importFiles } from '../import';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { clusterCount, findOverlap, groupedFolds, nearDuplicateClusters, type OverlapItem } from './index';
 
 const FILES = {
-  train1: sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml'),
-  train2: sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-train-part2.xml'),
-  dev: sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'),
+  train1: dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml'),
+  train2: dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-train-part2.xml'),
+  dev: dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'),
 };
 let dir: string;
 let ws: Workspace;

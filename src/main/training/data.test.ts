@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { importFiles } from '../import';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { answerTexts, buildTrainingData, EXTRA_TEXT_LIMITS } from './data';
 import { trainModel } from './train';
 import { findModel } from './store';
 import { main } from '../cli/index';
 
-const DEV = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 let dir: string;
 let ws: Workspace;
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { runImport } from '../engine/work';
 import { main } from '../cli/index';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { findModel, listModels } from './store';
 import { buildTrainingData } from './data';
 import { loadModel } from '../models';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-hnil-'));
   file = path.join(dir, 'se.qpairs');
   const ws = Workspace.create(file);
-  await runImport(ws, 'stackexchange', [sharedData('stackexchange-cstheory-meta')]);
+  await runImport(ws, 'stackexchange', [dataset('stackexchange-cstheory-meta')]);
   ws.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,7 +76,7 @@ describe('hnil on the cstheory-meta Stack Exchange dump', () => {
   it('refuses a workspace without askers or categories (AskUbuntu ids) and stores nothing', async () => {
     const au = path.join(dir, 'au.qpairs');
     const ws = Workspace.create(au);
-    await runImport(ws, 'askubuntu-pool', [sharedData('askubuntu/dev.txt')], { pool: 'au' });
+    await runImport(ws, 'askubuntu-pool', [dataset('askubuntu/dev.txt')], { pool: 'au' });
     const models = listModels(ws).length;
     await expect(trainModel(ws, { model: 'hnil', name: 'h', trainPools: ['au'], config: SMALL }, { workerPath: null })).rejects.toThrow(
       /hnil needs the forum's network, and none of the workspace's \d+ questions has askers \(user ids\) or categories \(or tags\)/,

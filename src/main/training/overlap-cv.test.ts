@@ -10,14 +10,14 @@ import { Workspace } from '../workspace/workspace';
 import { runImport } from '../engine/work';
 import { Engine } from '../engine/engine';
 import { main } from '../cli/index';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { listModels } from './store';
 import { trainedOnIds } from './trained-on';
 import { buildTrainingData, trainingQueries } from './data';
 import type { JobDone, ModelsView, PoolEvaluation } from '../../shared/contract';
 
 const DATA = 'semeval2016-task3/SemEval2016-Task3-CQA-QL-';
-const FILES = { train1: sharedData(`${DATA}train-part1.v2.0.xml`), train2: sharedData(`${DATA}train-part2.xml`), dev: sharedData(`${DATA}dev.xml`) };
+const FILES = { train1: dataset(`${DATA}train-part1.v2.0.xml`), train2: dataset(`${DATA}train-part2.xml`), dev: dataset(`${DATA}dev.xml`) };
 let dir: string;
 let file: string;
 let vectors: string;

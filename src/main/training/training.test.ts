@@ -6,14 +6,14 @@ import { Workspace } from '../workspace/workspace';
 import { runImport } from '../engine/work';
 import { Engine } from '../engine/engine';
 import { main } from '../cli/index';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { decodeSavedModel, encodeSavedModel, findModel, listModels } from './store';
 import { scorePool, trainModel, defaultWorkerPath } from './train';
 import { buildTrainingData, buildDevSet } from './data';
 import { loadModel, initBackend } from '../models';
 import type { JobDone, ModelsView, PoolEvaluation, TrainProgressEvent } from '../../shared/contract';
 
-const DEV = sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 let dir: string;
 let file: string;
 

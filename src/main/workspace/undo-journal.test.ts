@@ -15,7 +15,7 @@ import { importFiles } from '../import';
 import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/test-helpers';
 import { importTuning, runImport } from '../engine/work';
 import { Bm25Index } from '../bm25';
-import { sharedData } from '../../../tests/shared-data';
+import { dataset } from '../../../tests/datasets';
 import { recoverInterruptedImport, runUndoable, type WriteTurns } from './undo-journal';
 import { Workspace } from './workspace';
 
@@ -48,8 +48,8 @@ function journalEmpty(ws: Workspace): boolean {
 /** A workspace with some of everything: questions and answers, a graded pool with labels and a run, pairs, an index. */
 async function seeded(): Promise<Workspace> {
   const ws = tempWorkspace();
-  await runImport(ws, 'semeval', [sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
-  await runImport(ws, 'askubuntu-pool', [sharedData('askubuntu/dev.txt')], { pool: 'au' });
+  await runImport(ws, 'semeval', [dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
+  await runImport(ws, 'askubuntu-pool', [dataset('askubuntu/dev.txt')], { pool: 'au' });
   ws.addLabel({ pool: 'au', queryId: ws.poolQueries('au')[0]!.queryId, candidateId: ws.poolQueries('au')[0]!.candidates[0]!, annotator: 'alice', value: '1', origin: 'test' });
   return ws;
 }

@@ -2,7 +2,8 @@
 //
 // Serves the app in a browser (serve mode): builds the renderer when out/renderer is missing
 // (or with --build), bundles the server with esbuild, and runs it on Node 22. Without a
-// workspace it opens ~/.qpairs/demo.qpairs (created from resources/demo on first run).
+// workspace it reopens the last one served (or opened in the desktop app), else
+// ~/.qpairs/demo.qpairs (created from resources/demo on first run).
 // --create creates WORKSPACE (empty) when it does not exist.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -72,6 +73,7 @@ async function bundleServer() {
   const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts'), 'compute-worker': path.join(root, 'src/main/engine/compute-worker.ts') };
   const demo = path.join(root, 'src/main/engine/demo.ts');
   if (existsSync(demo)) entryPoints.demo = demo;
+  entryPoints['recent-workspace'] = path.join(root, 'src/main/engine/recent-workspace.ts');
   await build({
     entryPoints,
     outdir: path.join(root, 'out/serve'),
@@ -95,9 +97,15 @@ try {
   await bundleServer();
   const serve = await import(pathToFileURL(path.join(root, 'out/serve/cli-serve.mjs')).href);
 
-  let workspace = positionals[0] ? path.resolve(positionals[0]) : null;
-  if (!workspace) {
-    workspace = path.join(os.homedir(), '.qpairs', 'demo.qpairs');
+  // The workspace given, else the last one served or opened in the app, else the demo.
+  const { startupWorkspace, rememberWorkspace } = await import(pathToFileURL(path.join(root, 'out/serve/recent-workspace.mjs')).href);
+  // QPAIRS_CONFIG_DIR moves the demo and this memory elsewhere (the tests use a temporary folder).
+  const configDir = process.env.QPAIRS_CONFIG_DIR || path.join(os.homedir(), '.qpairs');
+  const choice = startupWorkspace(positionals[0] ?? null, configDir, path.join(configDir, 'demo.qpairs'));
+  let workspace = choice.workspace;
+  if (choice.reason === 'last') console.log(`reopening the last workspace, ${workspace} (give a path to open another)`);
+  if (choice.reason !== 'demo' && (existsSync(workspace) || values.create)) rememberWorkspace(configDir, workspace);
+  if (choice.reason === 'demo') {
     if (!existsSync(workspace)) {
       const demoModule = path.join(root, 'out/serve/demo.mjs');
       if (!existsSync(demoModule)) throw new Error('no workspace given and the demo corpus is not available: give a workspace path');

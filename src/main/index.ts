@@ -1,6 +1,6 @@
 /**
- * The desktop shell's main process: opens one workspace (the path given on the command line,
- * else ~/.qpairs/demo.qpairs, created from the demo corpus on first run), wires the engine to
+ * The desktop shell's main process: opens one workspace (the path given on the command line, else
+ * the last one opened, else ~/.qpairs/demo.qpairs, created from the demo corpus on first run), wires the engine to
  * IPC and opens the window. All the work happens in the engine; this file only touches Electron.
  */
 import { app, dialog } from 'electron';
@@ -11,6 +11,7 @@ import { Engine } from './engine/engine';
 import { Workspace } from './workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { ensureDemoWorkspace } from './engine/demo';
+import { rememberWorkspace, startupWorkspace } from './engine/recent-workspace';
 import { registerIpc } from './ipc';
 import { createMainWindow, hardenApp, isAppUrl } from './window';
 
@@ -28,21 +29,26 @@ function lockWorkspace(file: string): void {
   lock = acquireWorkspaceLock(file, { command: `QPairs desktop app (${file})`, onNote: (m) => console.warn(m) });
 }
 
+/** Where the demo workspace and the memory of the last workspace live (QPAIRS_CONFIG_DIR, else ~/.qpairs). */
+const CONFIG_DIR = process.env.QPAIRS_CONFIG_DIR || path.join(os.homedir(), '.qpairs');
+
+/** The workspace named on the command line, else the last one opened, else the demo (created on first run). */
 async function openWorkspace(): Promise<string> {
-  const given = workspaceFromArgv(process.argv);
-  if (given) {
-    // A new path starts a new, empty workspace.
-    if (!existsSync(given)) {
-      lockWorkspace(given);
-      Workspace.create(given).close();
-    }
-    return given;
+  const demo = path.join(CONFIG_DIR, 'demo.qpairs');
+  const { workspace, reason } = startupWorkspace(workspaceFromArgv(process.argv), CONFIG_DIR, demo);
+  if (reason === 'demo') {
+    mkdirSync(path.dirname(demo), { recursive: true });
+    if (!existsSync(demo)) lockWorkspace(demo);
+    await ensureDemoWorkspace(demo);
+    return demo;
   }
-  const demo = path.join(os.homedir(), '.qpairs', 'demo.qpairs');
-  mkdirSync(path.dirname(demo), { recursive: true });
-  if (!existsSync(demo)) lockWorkspace(demo);
-  await ensureDemoWorkspace(demo);
-  return demo;
+  // A new path starts a new, empty workspace.
+  if (!existsSync(workspace)) {
+    lockWorkspace(workspace);
+    Workspace.create(workspace).close();
+  }
+  rememberWorkspace(CONFIG_DIR, workspace);
+  return workspace;
 }
 
 let engine: Engine | null = null;

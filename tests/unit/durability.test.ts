@@ -16,7 +16,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Workspace } from '../../src/main/workspace/workspace';
 import { Engine } from '../../src/main/engine/engine';
-import { sharedData } from '../shared-data';
+import { dataset } from '../datasets';
 import type { QueryView } from '../../src/shared/contract';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -40,7 +40,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-dur-'));
   seeded = path.join(dir, 'seed.qpairs');
   execFileSync(process.execPath, [qpairs, 'init', seeded]);
-  execFileSync(process.execPath, [qpairs, 'import', seeded, '--format', 'semeval', '--pool', 'dev', sharedData('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')]);
+  execFileSync(process.execPath, [qpairs, 'import', seeded, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')]);
   const ws0 = Workspace.open(seeded);
   pairs = ws0.poolQueries('dev').flatMap((q) => q.candidates.map((c) => ({ q: q.queryId, c })));
   ws0.close();

@@ -7,8 +7,6 @@ import { Workspace } from '../workspace/workspace';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
-import { EXPORT_FORMATS } from '../../shared/gold';
-import { MODEL_KINDS } from '../../shared/models';
 import { isQueryOrder, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import { cmdAgreement } from './commands/agreement';
 import { cmdAnnotators } from './commands/annotators';
@@ -23,51 +21,7 @@ import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
 import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
 import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common';
-
-const USAGE = `qpairs — build and evaluate similar-question datasets
-
-usage:
-  qpairs init W                          create workspace file W
-  qpairs import W --format F FILE…       import files (formats below)
-        [--pool P] [--annotator A] [--scheme binary|semeval3|likert5|graded] [--source S] [--json]
-        [--update]   replace questions whose id the workspace holds from another source
-        [--strict]   questionable input (unknown qrels queries, no PostLinks.xml, …) is an error
-  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
-        [--source S]   queries and candidates from one corpus only (default: all sources mix)
-        [--analyzer lucene-standard-stop|lucene-standard|lucene-english]   BM25 analysis for this pool (default: the workspace's)
-        [--order pool|random|uncertainty|decide-rankers] [--order-seed S]   which query annotators get next (default pool)
-  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S]
-        --blind: annotators label blind (default) or see scores and others' labels
-        --order: which query annotators get next: ${QUERY_ORDERS.join(', ')} (see README, "Labeling order")
-  qpairs pool list W [--json]
-  qpairs stats W [--json]
-  qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
-        [--ties pool-order|trec-eval] [--threshold 1] [--partial] [--json]
-        (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate)
-        [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]
-  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE
-  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]
-  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]
-  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]
-  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]
-  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
-  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--json]
-        question text included (jsonl/csv columns, askubuntu OUT-stem.corpus.txt) unless --no-text; hf-dataset: OUT is a folder
-  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap] [--epochs E] [--seed S]
-        [--cv K [--repeats R]]    grouped K-fold cross-validation (near-duplicates kept in one fold), CV MAP with 95% CI
-        training queries that are dev queries (same id, text or near-duplicate) are dropped unless --keep-overlap
-        [--config JSON] [--vectors word2vec.txt] [--json]    M in ${MODEL_KINDS.join(', ')}
-        [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)
-  qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P
-  qpairs models list|delete W [NAME] [--json]
-  qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
-  qpairs corpus export W --format tsv|jsonl OUT [--source S]   the questions' texts as indexed (OUT - : stdout)
-  qpairs corpus index W [--analyzer lucene-standard-stop|lucene-standard|lucene-english]   rebuild the BM25 index
-
-import formats: ${IMPORT_FORMATS.join(', ')}
-export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
-exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled
-one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
+import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
 
 type Out = { log: (s: string) => void; err: (s: string) => void };
 const stdio: Out = { log: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
@@ -280,7 +234,7 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   return serveWorkspace({ workspace: w, port: optionalInt(values.port, '--port'), host: values.host, tokens: values.token ?? [], log: out.log });
 }
 
-const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = {
+export const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = {
   init: cmdInit,
   import: cmdImport,
   pool: cmdPool,
@@ -336,21 +290,34 @@ export function environmentError(e: unknown): string | null {
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can drive it). */
 export async function main(argv: string[], out: Out = stdio): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+  if (!cmd || cmd === '--help' || cmd === '-h') {
     out.log(USAGE);
     return cmd ? 0 : 2;
+  }
+  if (cmd === 'help') {
+    const about = rest[0];
+    if (about !== undefined && !COMMAND_USAGE[about]) {
+      out.err(`qpairs help: unknown command "${about}"\n\n${USAGE}`);
+      return 2;
+    }
+    out.log(about === undefined ? USAGE : commandUsage(about));
+    return 0;
   }
   const run = COMMANDS[cmd];
   if (!run) {
     out.err(`qpairs: unknown command "${cmd}"\n\n${USAGE}`);
     return 2;
   }
+  if (COMMAND_USAGE[cmd] && asksForHelp(rest)) {
+    out.log(commandUsage(cmd));
+    return 0;
+  }
   setCommandLine(argv);
   try {
     return await run(rest, out);
   } catch (e) {
     if (e instanceof UsageError) {
-      out.err(`qpairs ${cmd}: ${e.message}\nrun "qpairs --help" for usage`);
+      out.err(`qpairs ${cmd}: ${e.message}\nrun "qpairs ${cmd} --help" for usage`);
       return 2;
     }
     if (e instanceof CancelledError) {

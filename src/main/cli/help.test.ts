@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from './index';
+import { runCli } from './test-cli';
+import { COMMAND_USAGE } from './usage';
+
+describe('every command answers --help with its own usage', () => {
+  it('has a usage entry for each command and no entry without a command', () => {
+    expect(Object.keys(COMMAND_USAGE).sort()).toEqual(Object.keys(COMMANDS).sort());
+  });
+
+  for (const cmd of Object.keys(COMMANDS)) {
+    it(`qpairs ${cmd} --help (and -h, and qpairs help ${cmd}) exits 0 with ${cmd}'s usage only`, async () => {
+      for (const argv of [[cmd, '--help'], [cmd, '-h'], ['help', cmd], [cmd, 'W.qpairs', '--help']]) {
+        const r = await runCli(...argv);
+        expect(r.code, argv.join(' ')).toBe(0);
+        expect(r.err).toBe('');
+        expect(r.out).toContain(`qpairs ${cmd} `);
+        // Only this command's lines: no other command's usage line.
+        for (const other of Object.keys(COMMANDS)) if (other !== cmd) expect(r.out).not.toMatch(new RegExp(`^ {2}qpairs ${other}\\b`, 'm'));
+      }
+    });
+  }
+
+  it('a help request does nothing else: qpairs init W --help creates no file', async () => {
+    const r = await runCli('init', 'never-created.qpairs', '--help');
+    expect(r.code).toBe(0);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync('never-created.qpairs')).toBe(false);
+  });
+
+  it('qpairs --help lists every command; a usage error points to the command\'s own help', async () => {
+    const all = await runCli('--help');
+    expect(all.code).toBe(0);
+    for (const cmd of Object.keys(COMMANDS)) expect(all.out).toMatch(new RegExp(`^ {2}qpairs ${cmd}\\b`, 'm'));
+    const bad = await runCli('pool', 'create', 'W.qpairs');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('run "qpairs pool --help" for usage');
+    expect((await runCli('help', 'nosuch')).code).toBe(2);
+  });
+});

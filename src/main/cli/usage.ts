@@ -1,0 +1,83 @@
+/**
+ * The CLI's usage text, one entry per command: `qpairs CMD --help` prints that command's entry,
+ * `qpairs --help` all of them. One table, so the two can never disagree.
+ */
+import { IMPORT_FORMATS } from '../../shared/contract';
+import { EXPORT_FORMATS } from '../../shared/gold';
+import { MODEL_KINDS } from '../../shared/models';
+import { QUERY_ORDERS } from '../../shared/label-order';
+
+const ANALYZERS = 'lucene-standard-stop|lucene-standard|lucene-english';
+
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  init: `  qpairs init W                          create workspace file W`,
+  import: `  qpairs import W --format F FILE…       import files (formats: ${IMPORT_FORMATS.join(', ')})
+        [--pool P] [--annotator A] [--scheme binary|semeval3|likert5|graded] [--source S] [--json]
+        [--update]   replace questions whose id the workspace holds from another source
+        [--strict]   questionable input (unknown qrels queries, no PostLinks.xml, …) is an error
+        FILE may be gzip-compressed (.gz); stackexchange takes the dump's folder or its files
+        or the site's archive as downloaded (X.7z, .zip, .tar.gz; no 7-Zip program needed);
+        its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange`,
+  pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
+        [--source S]   queries and candidates from one corpus only (default: all sources mix)
+        [--analyzer ${ANALYZERS}]   BM25 analysis for this pool (default: the workspace's)
+        [--order ${QUERY_ORDERS.join('|')}] [--order-seed S]   which query annotators get next (default pool)
+  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S]
+        --blind: annotators label blind (default) or see scores and others' labels
+        --order: which query annotators get next: ${QUERY_ORDERS.join(', ')} (see README, "Labeling order")
+  qpairs pool list W [--json]`,
+  stats: `  qpairs stats W [--json]`,
+  eval: `  qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
+        [--ties pool-order|trec-eval] [--threshold 1] [--partial] [--json]
+        (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate)
+        [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]`,
+  annotators: `  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE`,
+  assign: `  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`,
+  label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`,
+  agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]`,
+  aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]`,
+  adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]`,
+  export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--json]
+        formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
+        question text included (jsonl/csv columns, askubuntu OUT-stem.corpus.txt) unless --no-text; hf-dataset: OUT is a folder`,
+  train: `  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap] [--epochs E] [--seed S]
+        [--cv K [--repeats R]]    grouped K-fold cross-validation (near-duplicates kept in one fold), CV MAP with 95% CI
+        training queries that are dev queries (same id, text or near-duplicate) are dropped unless --keep-overlap
+        [--config JSON] [--vectors word2vec.txt] [--json]    M in ${MODEL_KINDS.join(', ')}
+        [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)`,
+  score: `  qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P`,
+  models: `  qpairs models list|delete W [NAME] [--json]`,
+  serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
+        the app in a browser on http://HOST:PORT; loopback callers are the owner, --token NAME=SECRET
+        lets annotator NAME in with that secret (see README, "Security model")`,
+  corpus: `  qpairs corpus export W --format tsv|jsonl OUT [--source S]   the questions' texts as indexed (OUT - : stdout)
+  qpairs corpus index W [--analyzer ${ANALYZERS}]   rebuild the BM25 index`,
+};
+
+const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled
+one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
+
+/** Every command's usage: what `qpairs --help` prints. */
+export const USAGE = `qpairs — build and evaluate similar-question datasets
+
+usage:
+${Object.values(COMMAND_USAGE).join('\n')}
+
+import formats: ${IMPORT_FORMATS.join(', ')}
+export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
+${FOOTER}
+"qpairs COMMAND --help" prints one command's usage`;
+
+/** One command's usage: what `qpairs CMD --help` prints. */
+export function commandUsage(cmd: string): string {
+  return `usage:\n${COMMAND_USAGE[cmd]}\n\n${FOOTER}`;
+}
+
+/** True when argv asks for help (`--help` or `-h` before any `--`). */
+export function asksForHelp(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
+}

@@ -1,0 +1,72 @@
+/**
+ * First run opens ready to label (the README's promise): with no workspace given and nothing
+ * remembered, serve mode creates the demo workspace and a fresh browser lands on Annotate on the
+ * demo pool, under the machine user's name, so the first key press labels. Later runs reopen the
+ * last workspace and the last screen.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+
+const PORT = 47633;
+let dir = '';
+let server: ServeProcess | null = null;
+
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-first-'));
+});
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a first run lands on Annotate on the demo pool and labels with the first key', async ({ browser }) => {
+  const config = path.join(dir, 'config');
+  server = await startServe({ port: PORT, configDir: config });
+  expect(server.log()).toContain('demo.qpairs');
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page).toHaveURL(/#annotate$/);
+  await expect(page.getByTestId('annotate-pool')).toHaveValue('demo');
+  await expect(page.getByTestId('annotator-input')).not.toHaveValue('');
+  await expect(page.getByTestId('query-title')).toBeVisible();
+  const first = page.getByTestId('candidate-row-0');
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('1');
+  await expect(first).toHaveAttribute('data-state', 'saved');
+  await page.screenshot({ path: path.join('test-results', 'screens', 'first-run.png') });
+
+  // The screen is remembered: a later visit opens where the user left.
+  await page.keyboard.press('Alt+6');
+  await expect(page).toHaveURL(/#evaluate$/);
+  const later = await context.newPage();
+  await later.goto('/');
+  await expect(later).toHaveURL(/#evaluate$/);
+  await context.close();
+  await server.stop();
+  server = null;
+
+  // Serving another workspace, then starting with none: that one is reopened, not the demo.
+  const other = path.join(dir, 'other.qpairs');
+  server = await startServe({ port: PORT, configDir: config, workspace: other });
+  await server.stop();
+  expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: other });
+  server = await startServe({ port: PORT, configDir: config });
+  expect(server.log()).toContain(`reopening the last workspace, ${other}`);
+  await server.stop();
+  server = null;
+});
+
+test('an empty workspace opens on Workspace for its owner (nothing to label yet)', async ({ browser }) => {
+  server = await startServe({ port: PORT, configDir: path.join(dir, 'config2'), workspace: path.join(dir, 'empty.qpairs') });
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page).toHaveURL(/#workspace$/);
+  await context.close();
+  await server.stop();
+  server = null;
+});

@@ -21,6 +21,45 @@ export class NotFoundError extends QPairsError {
   }
 }
 
+/**
+ * A workspace written by a newer QPairs: its recorded schema version (`user_version`) is above the
+ * newest this build knows. Refused before anything is written; the file is left byte-identical.
+ */
+export class WorkspaceFromFutureError extends QPairsError {
+  constructor(
+    message: string,
+    /** The file's recorded schema version. */
+    readonly version: number,
+    /** The newest schema version this build knows. */
+    readonly known: number,
+    details: QPairsError['details'] = {},
+  ) {
+    super(message, details);
+    this.name = 'WorkspaceFromFutureError';
+  }
+}
+
+/**
+ * A workspace whose recorded schema version does not match its tables: tables or columns of a
+ * later migration are already there (upgrading would fail or damage it), or tables its version
+ * has are missing. Refused before anything is written; the file is left byte-identical.
+ */
+export class WorkspaceSchemaMismatchError extends QPairsError {
+  constructor(
+    message: string,
+    /** The file's recorded schema version. */
+    readonly version: number,
+    /** Tables ("t") or columns ("t.c") of later migrations that the file already has. */
+    readonly ahead: readonly string[],
+    /** Tables or columns of its recorded version that the file lacks. */
+    readonly missing: readonly string[],
+    details: QPairsError['details'] = {},
+  ) {
+    super(message, details);
+    this.name = 'WorkspaceSchemaMismatchError';
+  }
+}
+
 /** Thrown when long work is cancelled through an AbortSignal. */
 export class CancelledError extends Error {
   constructor(message = 'cancelled') {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Engine } from './engine';
 import { Workspace } from '../workspace/workspace';
 import { runImport } from './work';
-import { dataset } from '../../../tests/datasets';
+import { dataset, datasetText } from '../../../tests/datasets';
 import type { JobDone, QueryView, LabelAck, PoolEvaluation } from '../../shared/contract';
 import { jobDone } from './test-team';
 
@@ -99,7 +99,7 @@ describe('engine', () => {
     const v = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann' })) as QueryView;
     const bad = path.join(dir, 'bad2.xml');
     // A valid beginning (questions get written) and a truncated end: the import fails and rolls back.
-    const good = readFileSync(SEMEVAL_DEV, 'utf8');
+    const good = datasetText('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
     writeFileSync(bad, good.slice(0, Math.floor(good.length * 0.8)).replace(/Q\d+_R\d+/g, (m: string) => `X${m}`));
     const order: string[] = [];
     const { jobId } = (await engine.invoke('import.start', { format: 'semeval', sources: [{ path: bad }], pool: 'bad2' })) as { jobId: string };

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
-import { accessSync, closeSync, constants as fsc, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, existsSync, constants as fsc, openSync, readSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { QPairsError } from '../errors';
-import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
+import { QPairsError, WorkspaceFromFutureError } from '../errors';
+import { checkMigrationOrder, MIGRATIONS, type Migration } from './migrations';
+import { checkSchemaMatchesVersion } from './schema-check';
 
 // SQLite URI filenames (`file:…?immutable=1`) are how a WAL workspace in a read-only folder is
 // read (see openReadonly). better-sqlite3 reads this switch once, when its addon first loads,
@@ -182,6 +183,38 @@ function openReadonly(file: string): Db {
   }
 }
 
+/** True when the database file's header says WAL mode (file format write version 2, byte 18). */
+function isWalFile(file: string): boolean {
+  const head = Buffer.alloc(20);
+  const fd = openSync(file, 'r');
+  try {
+    return readSync(fd, head, 0, 20, 0) === 20 && head[18] === 2;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The read-only connection that checks a workspace before it is opened for writing. A plain
+ * read-only connection to a WAL database makes FILE-wal and FILE-shm and, being read-only, leaves
+ * them behind; so when no -wal exists (no connection has the file open, everything is in the main
+ * file) the probe reads it in SQLite's immutable mode, which makes nothing beside it: a refused
+ * workspace is left exactly as it was. (A writer starting in between writes to its own -wal, not
+ * the main file, and the writable open that follows re-reads everything under SQLite's locks.)
+ * Otherwise as openReadonly.
+ */
+function openProbe(file: string): Db {
+  if (!isWalFile(file) || existsSync(`${file}-wal`)) return openReadonly(file);
+  const db = new Database(uriOf(file, 'immutable=1'), { readonly: true });
+  try {
+    db.prepare(`SELECT count(*) FROM sqlite_schema`).get();
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
 interface Header {
   userVersion: number;
   applicationId: number;
@@ -199,7 +232,10 @@ function readHeader(db: Db, file: string): Header {
   }
 }
 
-/** Throws unless the header is a QPairs workspace's (or an empty database) this version can open. */
+/**
+ * Throws unless the header is a QPairs workspace's (or an empty database) this version can open:
+ * QPairsError for another application's database, WorkspaceFromFutureError for a newer schema.
+ */
 function checkHeader(h: Header, file: string, latest: number): void {
   if (h.applicationId !== APPLICATION_ID && !(h.applicationId === 0 && h.tables.length === 0)) {
     const shown = h.tables.slice(0, 5).join(', ') + (h.tables.length > 5 ? ', …' : '');
@@ -209,9 +245,11 @@ function checkHeader(h: Header, file: string, latest: number): void {
     );
   }
   if (h.userVersion > latest) {
-    throw new QPairsError(
+    throw new WorkspaceFromFutureError(
       `${file} was written by a newer QPairs (workspace schema ${h.userVersion}; this version knows up to ${latest}). ` +
         `Upgrade QPairs to open it; the file was left untouched.`,
+      h.userVersion,
+      latest,
       { file },
     );
   }
@@ -244,19 +282,22 @@ function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError 
 }
 
 /**
- * Opens (or creates) a workspace database: checks it is ours and not from a newer QPairs
- * (refused before anything is written), then applies pending migrations in one transaction.
+ * Opens (or creates) a workspace database: checks it is ours, not from a newer QPairs and that
+ * its recorded schema version matches its tables (all refused before anything is written, read
+ * through a read-only connection), then applies pending migrations in one transaction.
  * Pragmas: WAL journal, synchronous=FULL (an acknowledged write survives a crash or power
- * loss), foreign keys on.
+ * loss), foreign keys on. The migration list must run 1 … N without gaps (checkMigrationOrder).
  *
  * Refused with a QPairsError naming the file and what it is: a directory, an empty file (unless
- * creating), a file that is not SQLite, a SQLite database of another application, one from a
- * newer QPairs. A workspace that cannot be written (see OpenOptions.readonly) opens read-only:
- * `readonly` is then true and every write fails; one that would need a migration cannot.
+ * creating), a file that is not SQLite, a SQLite database of another application; one from a
+ * newer QPairs as WorkspaceFromFutureError; one whose recorded version is below or above its
+ * tables as WorkspaceSchemaMismatchError (schema-check.ts). A workspace that cannot be written
+ * (see OpenOptions.readonly) opens read-only: `readonly` is then true and every write fails; one
+ * that would need a migration cannot.
  */
 export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const migrations = opts.migrations ?? MIGRATIONS;
-  const latest = migrations[migrations.length - 1]?.version ?? SCHEMA_VERSION;
+  const latest = checkMigrationOrder(migrations);
   if (file === ':memory:') return { db: configure(new Database(':memory:'), false, migrations), readonly: false, readonlyReason: null };
   // Absolute, so that a name starting with "file:" is never taken for a SQLite URI.
   const abs = path.resolve(file);
@@ -274,6 +315,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     try {
       const h = readHeader(db, file);
       checkHeader(h, file, latest);
+      checkSchemaMatchesVersion(db, file, h.userVersion, migrations);
       if (h.userVersion < latest) {
         throw new QPairsError(
           `${file} is read-only (${reason}) and needs an upgrade to workspace schema ${latest} (it has ${h.userVersion}), which writes to it. ` +
@@ -290,9 +332,11 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     }
   }
   if (k.kind === 'sqlite') {
-    const probe = openReadonly(abs);
+    const probe = openProbe(abs);
     try {
-      checkHeader(readHeader(probe, file), file, latest);
+      const h = readHeader(probe, file);
+      checkHeader(h, file, latest);
+      checkSchemaMatchesVersion(probe, file, h.userVersion, migrations);
     } finally {
       probe.close();
     }

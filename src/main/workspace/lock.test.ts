@@ -5,12 +5,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/index';
-import { acquireWorkspaceLock, lockFileOf, pidAlive, readLock, WorkspaceLockedError } from './lock';
+import { acquireWorkspaceLock, inodeLockFileOf, lockFileOf, pidAlive, readLock, WorkspaceHardLinkedError, WorkspaceLockedError } from './lock';
 import { Workspace } from './workspace';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -101,6 +101,41 @@ describe('workspace lock (one process)', () => {
     const lock = acquireWorkspaceLock(w);
     expect(() => acquireWorkspaceLock(link)).toThrow(WorkspaceLockedError);
     lock.release();
+  });
+
+  it('follows the file, not the name: a hard link is refused, and the device + inode lock is one per file', async () => {
+    const lock = acquireWorkspaceLock(w);
+    const other = path.join(dir, 'b.qpairs');
+    linkSync(w, other);
+    expect(inodeLockFileOf(other)).toBe(inodeLockFileOf(w));
+    expect(() => acquireWorkspaceLock(other)).toThrow(WorkspaceHardLinkedError);
+    // The CLI says so and changes nothing (ln a b; qpairs import b … while a is held).
+    const before = readFileSync(w);
+    const r = await cli('annotators', 'add', other, 'mallory');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/has 2 hard links/);
+    expect(r.err).not.toMatch(/internal error/);
+    expect(readFileSync(w).equals(before)).toBe(true);
+    lock.release();
+    // Even unheld, a linked workspace is not written: either name could be opened by a second writer.
+    expect(() => acquireWorkspaceLock(w)).toThrow(WorkspaceHardLinkedError);
+    rmSync(other);
+    acquireWorkspaceLock(w).release();
+  });
+
+  it('the device + inode lock refuses a second writer that reached the file under a name realpath cannot relate', () => {
+    const lock = acquireWorkspaceLock(w, { command: 'qpairs serve w.qpairs' });
+    const inode = inodeLockFileOf(w)!;
+    expect(existsSync(inode)).toBe(true);
+    expect(JSON.parse(readFileSync(inode, 'utf8'))).toMatchObject({ pid: process.pid, command: 'qpairs serve w.qpairs' });
+    // A bind mount gives the same file another real path: simulate it by taking away the path lock only.
+    rmSync(lock.file);
+    expect(() => acquireWorkspaceLock(w)).toThrow(WorkspaceLockedError);
+    expect(existsSync(lock.file)).toBe(false); // the refused writer left no path lock behind
+    lock.release();
+    expect(existsSync(inode)).toBe(false);
+    const again = acquireWorkspaceLock(w);
+    again.release();
   });
 
   it('CLI writers take it for their duration; readers do not need it', async () => {

@@ -11,12 +11,16 @@
  * stale and taken over, with a note. A lock held on another host cannot be checked and is
  * respected; the message says to delete the file once no QPairs runs there.
  *
- * The lock path comes from the workspace's real path (symlinks resolved), so two names of one
- * workspace share one lock. Within one process the engine may open more connections (an import
- * runs on a second one); the lock is per process, not per connection.
+ * The lock follows the file, not its name. The lock file's path comes from the workspace's real
+ * path (symlinks and relative paths resolved); a workspace with hard links (other names for the
+ * same file) is refused for writing (`WorkspaceHardLinkedError`); and a second lock file keyed by
+ * the file's device + inode, under the machine's temporary folder (`qpairs-locks/DEV-INO.lock`),
+ * catches the names realpath cannot tell apart (a bind mount of the folder, another mount of the
+ * same file system). Within one process the engine may open more connections (an import runs on
+ * a second one); the lock is per process, not per connection.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { QPairsError } from '../errors';
@@ -55,6 +59,36 @@ export class WorkspaceLockedError extends QPairsError {
     super(lockedMessage(workspace, lockFile, holder), { file: workspace });
     this.name = 'WorkspaceLockedError';
   }
+}
+
+/** The refusal: the workspace file has hard links, so a second writer could open it under another name. */
+export class WorkspaceHardLinkedError extends QPairsError {
+  constructor(
+    readonly workspace: string,
+    readonly links: number,
+  ) {
+    super(
+      `refusing to write workspace ${workspace}: the file has ${links} hard links (other names for the same file), so another ` +
+        `process could write it under another name while this one does. Keep one name: list them with ` +
+        `\`find / -xdev -samefile ${workspace}\` and remove the others (cp makes an independent copy instead).`,
+      { file: workspace },
+    );
+    this.name = 'WorkspaceHardLinkedError';
+  }
+}
+
+/**
+ * The device + inode lock of an existing workspace file (null when it does not exist yet): one
+ * file per file system object, whatever path names it.
+ */
+export function inodeLockFileOf(workspace: string): string | null {
+  let st;
+  try {
+    st = statSync(workspace, { bigint: true });
+  } catch {
+    return null;
+  }
+  return path.join(os.tmpdir(), 'qpairs-locks', `${st.dev}-${st.ino}.lock`);
 }
 
 /** The lock file of a workspace: its real path (symlinks resolved) plus `.lock`. */
@@ -181,11 +215,81 @@ export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}):
     since: new Date().toISOString(),
     token: randomBytes(8).toString('hex'),
   };
-  const settle = opts.settleMs ?? 2000;
+  const links = linkCount(workspace);
+  if (links > 1) throw new WorkspaceHardLinkedError(workspace, links);
+  const tookOver = acquireFile(file, workspace, mine, opts.settleMs ?? 2000);
+  // The same file under a name realpath cannot relate (bind mounts): its device + inode lock.
+  const inodeFile = inodeLockFileOf(workspace);
+  if (inodeFile) {
+    try {
+      mkdirSync(path.dirname(inodeFile), { recursive: true, mode: 0o1777 });
+      acquireFile(inodeFile, workspace, mine, opts.settleMs ?? 2000);
+    } catch (e) {
+      releaseFile(file, mine);
+      throw e;
+    }
+  }
+  if (tookOver) {
+    opts.onNote?.(
+      tookOver.pid
+        ? `note: took over the lock of ${workspace} left by a QPairs process that no longer runs: ${describeHolder(tookOver)}`
+        : `note: replaced an unreadable lock file ${file}`,
+    );
+  }
+  let released = false;
+  const lock: WorkspaceLock = {
+    file,
+    holder: strip(mine),
+    tookOver,
+    release() {
+      if (released) return;
+      released = true;
+      held.delete(lock);
+      if (inodeFile) releaseFile(inodeFile, mine);
+      releaseFile(file, mine);
+    },
+  };
+  held.add(lock);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const l of [...held]) l.release();
+    });
+  }
+  return lock;
+}
+
+/** The workspace file's number of hard links (0 when it does not exist yet). */
+function linkCount(workspace: string): number {
+  try {
+    return statSync(workspace).nlink;
+  } catch {
+    return 0;
+  }
+}
+
+/** Removes `file` when it is still this holder's (its token), never another's. */
+function releaseFile(file: string, mine: LockFileContent): void {
+  const cur = readContent(file);
+  if (cur.kind === 'ok' && cur.content.token === mine.token) {
+    try {
+      unlinkSync(file);
+    } catch {
+      /* gone already */
+    }
+  }
+}
+
+/**
+ * Creates lock file `file` for `mine`, taking over a stale one (its pid gone on this host, or a
+ * file unparseable for longer than settleMs); returns the stale holder taken over, if any. Throws
+ * WorkspaceLockedError naming a live holder.
+ */
+function acquireFile(file: string, workspace: string, mine: LockFileContent, settle: number): LockHolder | null {
   let tookOver: LockHolder | null = null;
   const deadline = Date.now() + settle + 1000;
   for (let attempt = 0; ; attempt++) {
-    if (tryCreate(file, mine, workspace)) break;
+    if (tryCreate(file, mine, workspace)) return tookOver;
     const cur = readContent(file);
     if (attempt > 200) throw new WorkspaceLockedError(workspace, file, cur.kind === 'ok' ? strip(cur.content) : null);
     if (cur.kind === 'missing') continue; // released meanwhile: try again
@@ -205,40 +309,6 @@ export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}):
     if (takeOver(file, h)) tookOver = strip(h);
     else if (attempt > 20) throw new WorkspaceLockedError(workspace, file, strip(h));
   }
-  if (tookOver) {
-    opts.onNote?.(
-      tookOver.pid
-        ? `note: took over the lock of ${workspace} left by a QPairs process that no longer runs: ${describeHolder(tookOver)}`
-        : `note: replaced an unreadable lock file ${file}`,
-    );
-  }
-  let released = false;
-  const lock: WorkspaceLock = {
-    file,
-    holder: strip(mine),
-    tookOver,
-    release() {
-      if (released) return;
-      released = true;
-      held.delete(lock);
-      const cur = readContent(file);
-      if (cur.kind === 'ok' && cur.content.token === mine.token) {
-        try {
-          unlinkSync(file);
-        } catch {
-          /* gone already */
-        }
-      }
-    },
-  };
-  held.add(lock);
-  if (!exitHook) {
-    exitHook = true;
-    process.on('exit', () => {
-      for (const l of [...held]) l.release();
-    });
-  }
-  return lock;
 }
 
 /** Creates the lock file with O_EXCL; false when it exists. */

@@ -8,6 +8,12 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Tables this migration makes when they are missing although the workspace's recorded version
+   * says it has them (a migration edited after release, see migration 9). The start-up schema
+   * check (schema-check.ts) does not count them as missing when this migration is still pending.
+   */
+  repairs?: readonly string[];
 }
 
 const CORE_V1 = `
@@ -359,6 +365,38 @@ CREATE TABLE model_trained_on (
 `;
 
 /**
+ * The part of migration 8 added to it after it was first released (244b0c1 edited migration 8 in
+ * place; 5112aeb and d09e19f had shipped it without these tables). Migration 9 makes them where
+ * they are missing.
+ */
+const LIVE_TRAINING_V8 = `
+CREATE TABLE live_training (
+  pool_id        INTEGER PRIMARY KEY REFERENCES pools(id) ON DELETE CASCADE,
+  enabled        INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+  every_labels   INTEGER NOT NULL CHECK (every_labels >= 1),
+  idle_seconds   INTEGER NOT NULL CHECK (idle_seconds >= 0),
+  models         TEXT NOT NULL,
+  train_pools    TEXT NOT NULL DEFAULT '[]',
+  last_label_seq INTEGER NOT NULL DEFAULT 0,
+  last_error     TEXT
+) STRICT;
+
+CREATE TABLE live_curve (
+  pool_id          INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  seq              INTEGER NOT NULL CHECK (seq >= 1),
+  model            TEXT NOT NULL,
+  labels           INTEGER NOT NULL,
+  trained_queries  INTEGER NOT NULL,
+  held_out_queries INTEGER NOT NULL,
+  map              REAL,
+  mrr              REAL,
+  seconds          REAL NOT NULL,
+  at               TEXT NOT NULL,
+  PRIMARY KEY (pool_id, seq)
+) STRICT;
+`;
+
+/**
  * Migration 8 — labeling order (src/main/active/): how a pool's next query is chosen, and the log
  * of the draws an adaptive order made, which the selection-corrected estimates need.
  * - pools.label_order: 'pool' (the pool's order), 'random' (seeded), 'uncertainty' or
@@ -389,31 +427,42 @@ CREATE TABLE pool_draws (
   PRIMARY KEY (pool_id, seq),
   UNIQUE (pool_id, query_id)
 ) STRICT;
+` + LIVE_TRAINING_V8;
 
-CREATE TABLE live_training (
-  pool_id        INTEGER PRIMARY KEY REFERENCES pools(id) ON DELETE CASCADE,
-  enabled        INTEGER NOT NULL CHECK (enabled IN (0, 1)),
-  every_labels   INTEGER NOT NULL CHECK (every_labels >= 1),
-  idle_seconds   INTEGER NOT NULL CHECK (idle_seconds >= 0),
-  models         TEXT NOT NULL,
-  train_pools    TEXT NOT NULL DEFAULT '[]',
-  last_label_seq INTEGER NOT NULL DEFAULT 0,
-  last_error     TEXT
-) STRICT;
+/**
+ * Migration 9 — repair: the live_training and live_curve tables of migration 8 for workspaces made
+ * by the commits that shipped migration 8 without them (user_version 8, no such tables; today's
+ * code would fail on them). `IF NOT EXISTS` makes it a no-op for every other workspace; SQLite
+ * stores the statement without that clause, so a repaired workspace's schema is text-for-text a
+ * fresh one's.
+ */
+const REPAIR_LIVE_TRAINING_V9 = LIVE_TRAINING_V8.replace(/CREATE TABLE /g, 'CREATE TABLE IF NOT EXISTS ');
 
-CREATE TABLE live_curve (
-  pool_id          INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
-  seq              INTEGER NOT NULL CHECK (seq >= 1),
-  model            TEXT NOT NULL,
-  labels           INTEGER NOT NULL,
-  trained_queries  INTEGER NOT NULL,
-  held_out_queries INTEGER NOT NULL,
-  map              REAL,
-  mrr              REAL,
-  seconds          REAL NOT NULL,
-  at               TEXT NOT NULL,
-  PRIMARY KEY (pool_id, seq)
-) STRICT;
+/**
+ * Migration 10 — notes on labels and each pool's evaluation convention (issue 24).
+ * - label_notes: one current note per (pool, query, candidate, annotator): why a pair is unsure,
+ *   a judge's reason for a ruling. Replaced in place (the labels table keeps the history of
+ *   values); an empty note is no row. Rows go with their pair.
+ * - pools.convention: how eval treats a query without a relevant candidate unless the caller says
+ *   ('zero': AP 0, the SemEval scorer; 'skip': left out, Lei et al.'s AskUbuntu evaluation).
+ *   New pools: 'zero' unless their importer or owner says otherwise; pools made before this
+ *   migration by the AskUbuntu pool importer (run bm25-lucene) become 'skip'.
+ */
+const NOTES_CONVENTION_V10 = `
+CREATE TABLE label_notes (
+  pool_id      INTEGER NOT NULL,
+  query_id     TEXT NOT NULL,
+  candidate_id TEXT NOT NULL,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  note         TEXT NOT NULL CHECK (length(note) > 0),
+  at           TEXT NOT NULL,
+  PRIMARY KEY (pool_id, query_id, candidate_id, annotator_id),
+  FOREIGN KEY (pool_id, query_id, candidate_id)
+    REFERENCES pool_candidates(pool_id, query_id, candidate_id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+
+ALTER TABLE pools ADD COLUMN convention TEXT NOT NULL DEFAULT 'zero' CHECK (convention IN ('skip','zero'));
+UPDATE pools SET convention = 'skip' WHERE id IN (SELECT pool_id FROM runs WHERE name = 'bm25-lucene');
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -425,6 +474,31 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'import journal: chunked imports that can still be undone', sql: IMPORT_JOURNAL_V6 },
   { version: 7, name: 'model training queries: what each model was trained on, for the overlap check', sql: MODEL_TRAINED_ON_V7 },
   { version: 8, name: 'model in the loop: labeling order, its draw log, live retraining and its learning curve', sql: LABEL_ORDER_V8 },
+  {
+    version: 9,
+    name: 'repair: live retraining tables for workspaces whose migration 8 predates them',
+    sql: REPAIR_LIVE_TRAINING_V9,
+    repairs: ['live_training', 'live_curve'],
+  },
+  { version: 10, name: 'notes on labels, and each pool\'s evaluation convention', sql: NOTES_CONVENTION_V10 },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+/**
+ * Checks that migrations are numbered 1, 2, …, N in order, without gaps or repeats (a workspace's
+ * user_version is the number of migrations applied, so a gap or a swap would skip or re-run one)
+ * and returns N. Throws a plain Error: a wrong list is a bug in QPairs, not in the user's file.
+ */
+export function checkMigrationOrder(migrations: readonly Migration[]): number {
+  if (migrations.length === 0) throw new Error('workspace migrations: the list is empty');
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new Error(
+        `workspace migrations must run 1 … N without gaps: entry ${i + 1} ("${m.name}") is migration ${m.version}, expected ${i + 1}`,
+      );
+    }
+  });
+  return migrations.length;
+}
+
+/** The newest workspace schema: the number of the last migration (checked at start-up: 1 … N, no gaps). */
+export const SCHEMA_VERSION = checkMigrationOrder(MIGRATIONS);

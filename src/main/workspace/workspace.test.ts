@@ -6,6 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Workspace } from './workspace';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { WorkspaceFromFutureError } from '../errors';
 import { APPLICATION_ID, openWorkspaceDb } from './db';
 
 let dir: string;
@@ -46,7 +47,7 @@ describe('workspace file', () => {
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     const before = sha(p);
-    expect(() => Workspace.open(p)).toThrow(/newer QPairs.*untouched/s);
+    expect(() => Workspace.open(p)).toThrow(WorkspaceFromFutureError);
     expect(sha(p)).toBe(before);
     expect(existsSync(p + '-wal')).toBe(false);
   });

@@ -1,0 +1,358 @@
+/**
+ * Upgrades never hurt a workspace. tests/fixtures/workspaces/v<k>.qpairs.gz are workspaces written
+ * by the commits that shipped workspace schema k, with their own CLI (make-fixtures.sh says which
+ * commit and why; schema 5 was never shipped alone, and v8a is schema 8 as first released, before
+ * migration 8 gained its live-training tables). Each is copied to a temp folder (the tracked file is
+ * never opened) and opened by today's code:
+ *
+ * - as shipped, its schema is exactly today's migrations 1 … k (no released migration was edited;
+ *   v8a is the one known exception, repaired by migration 9);
+ * - it migrates to SCHEMA_VERSION; integrity_check says ok, foreign_key_check finds nothing;
+ * - every row of every table it had (questions, pools, labels, runs, scores, models, …) is still
+ *   there, unchanged — read with plain SQL before opening;
+ * - its schema (tables, columns with types/defaults/keys, indexes, triggers, the SQL SQLite keeps)
+ *   equals a freshly created workspace's;
+ * - today's Workspace reads its pools, labels and stats.
+ *
+ * And refusals, each by its own error class, leaving the file byte-identical with no -wal/-shm left
+ * behind: a newer schema (WorkspaceFromFutureError), a recorded version below its tables or above
+ * them (WorkspaceSchemaMismatchError), through Workspace.open, the CLI and the wire mapping.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../cli/index';
+import { QPairsError, WorkspaceFromFutureError, WorkspaceSchemaMismatchError } from '../errors';
+import { toWireError } from '../serve/wire';
+import { APPLICATION_ID, openWorkspace, openWorkspaceDb } from './db';
+import { checkMigrationOrder, MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
+import { findSchemaMismatch, schemaObjects } from './schema-check';
+import { Workspace } from './workspace';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/workspaces');
+
+interface Fixture {
+  /** File stem: v<k>.qpairs.gz. */
+  name: string;
+  /** The schema version the file records. */
+  version: number;
+  /** The commit whose CLI wrote it (see make-fixtures.sh). */
+  commit: string;
+  /** Rows it holds, as make-fixtures.sh made them (checked, so that an empty fixture cannot pass). */
+  rows: { questions: number; answers: number; pools: number; labels: number; runs: number; models: number };
+}
+
+const FIXTURE_LIST: readonly Fixture[] = [
+  { name: 'v1', version: 1, commit: 'dee9751', rows: { questions: 33, answers: 0, pools: 2, labels: 124, runs: 4, models: 0 } },
+  { name: 'v2', version: 2, commit: '324c40b', rows: { questions: 33, answers: 0, pools: 2, labels: 126, runs: 4, models: 0 } },
+  { name: 'v3', version: 3, commit: '35349eb', rows: { questions: 33, answers: 0, pools: 2, labels: 126, runs: 5, models: 1 } },
+  { name: 'v4', version: 4, commit: '0b173f6', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
+  { name: 'v6', version: 6, commit: '63cb6e0', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
+  { name: 'v7', version: 7, commit: '28552ee', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
+  { name: 'v8a', version: 8, commit: 'd09e19f', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
+  { name: 'v8', version: 8, commit: '3015ac8', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
+];
+
+/** Tables that migration 8 gained after its first release (absent from v8a; migration 9 makes them). */
+const ADDED_TO_MIGRATION_8 = ['live_training', 'live_curve'];
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-upgrade-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
+
+/** The fixture unpacked into the temp folder (the tracked .gz is only read). */
+function copyOf(f: Fixture, as = `${f.name}.qpairs`): string {
+  const p = path.join(dir, as);
+  writeFileSync(p, gunzipSync(readFileSync(path.join(FIXTURES, `${f.name}.qpairs.gz`))));
+  return p;
+}
+
+/** SQL with comments dropped and whitespace collapsed (the text SQLite keeps, compared by meaning of layout). */
+function normaliseSql(sql: string | null): string | null {
+  return sql === null ? null : sql.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();
+}
+
+/**
+ * What matters of a schema, in a stable order: every table, index and trigger with its SQL, and
+ * every table's columns (name, declared type, NOT NULL, default, primary-key position, hidden/
+ * generated) in column order. SQLite's own tables (sqlite_sequence) and rootpages are left out.
+ */
+function schemaOf(db: Database.Database): { objects: unknown[]; columns: Record<string, unknown[]> } {
+  const objects = db
+    .prepare(`SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name`)
+    .all() as Array<{ type: string; name: string; tbl_name: string; sql: string | null }>;
+  const columns: Record<string, unknown[]> = {};
+  for (const o of objects) {
+    if (o.type === 'table') columns[o.name] = db.prepare(`SELECT name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(?)`).raw().all(o.name);
+  }
+  return { objects: objects.map((o) => ({ ...o, sql: normaliseSql(o.sql) })), columns };
+}
+
+/** A fresh workspace's schema after `migrations` (all of today's by default). */
+function freshSchema(migrations: readonly Migration[] = MIGRATIONS): ReturnType<typeof schemaOf> {
+  const db = openWorkspaceDb(':memory:', { migrations });
+  try {
+    return schemaOf(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Every row of every table (SQLite's own left out), by table, with the table's columns as they are in `db`. */
+function rowsOf(db: Database.Database): Map<string, { columns: string[]; rows: unknown[][] }> {
+  const out = new Map<string, { columns: string[]; rows: unknown[][] }>();
+  const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`).pluck().all() as string[];
+  for (const t of tables) {
+    const columns = db.prepare(`SELECT * FROM "${t}" LIMIT 0`).columns().map((c) => c.name);
+    out.set(t, { columns, rows: selectRows(db, t, columns) });
+  }
+  return out;
+}
+
+function selectRows(db: Database.Database, table: string, columns: readonly string[]): unknown[][] {
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  const order = columns.map((_, i) => i + 1).join(', ');
+  return db.prepare(`SELECT ${list} FROM "${table}" ORDER BY ${order}`).raw().all() as unknown[][];
+}
+
+/** Reads a file with plain SQL through a read-only connection (as a rollback-journal file, it leaves nothing behind). */
+function readPlain<T>(p: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(p, { readonly: true, fileMustExist: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Sets a copy's recorded schema version with plain SQL (how a damaged or hand-edited file looks). */
+function recordVersion(p: string, version: number): void {
+  const db = new Database(p);
+  db.pragma(`user_version = ${version}`);
+  db.close();
+}
+
+/** The -wal/-shm files beside p. */
+const sidecars = (p: string): string[] => readdirSync(path.dirname(p)).filter((n) => n.startsWith(path.basename(p) + '-'));
+
+/** Expects opening p to throw `cls` and to leave the file byte-identical, with no -wal/-shm made. */
+function expectRefused<E extends QPairsError>(p: string, cls: new (...args: never[]) => E, open: () => unknown = () => openWorkspace(p)): E {
+  const before = sha(p);
+  const beside = sidecars(p);
+  let thrown: unknown = null;
+  try {
+    const r = open();
+    if (r && typeof (r as { close?: unknown }).close === 'function') (r as { close(): void }).close();
+    else (r as { db?: Database.Database } | undefined)?.db?.close();
+  } catch (e) {
+    thrown = e;
+  }
+  expect(thrown).toBeInstanceOf(cls);
+  expect(sha(p)).toBe(before);
+  expect(sidecars(p)).toEqual(beside);
+  return thrown as E;
+}
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { log: (s) => (out += s + '\n'), err: (s) => (err += s + '\n') });
+  return { code, out, err };
+}
+
+describe('migration order', () => {
+  it('MIGRATIONS run 1 … N without gaps (checked when the module loads) and SCHEMA_VERSION is N', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(checkMigrationOrder(MIGRATIONS)).toBe(MIGRATIONS.length);
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('a gap, a swap, a repeat or an empty list is refused before any file is touched', () => {
+    const m = (version: number): Migration => ({ version, name: `m${version}`, sql: '' });
+    expect(() => checkMigrationOrder([m(1), m(2), m(4)])).toThrow(/1 … N without gaps: entry 3 \("m4"\) is migration 4, expected 3/);
+    expect(() => checkMigrationOrder([m(2), m(1)])).toThrow(/entry 1 .* is migration 2/);
+    expect(() => checkMigrationOrder([m(1), m(1)])).toThrow(/entry 2 .* is migration 1/);
+    expect(() => checkMigrationOrder([m(0), m(1)])).toThrow(/expected 1/);
+    expect(() => checkMigrationOrder([])).toThrow(/empty/);
+    const p = path.join(dir, 'w.qpairs');
+    expect(() => openWorkspace(p, { create: true, migrations: [...MIGRATIONS, m(SCHEMA_VERSION + 2)] })).toThrow(/without gaps/);
+    expect(existsSync(p)).toBe(false);
+  });
+});
+
+describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, commit $commit)', (f) => {
+  it('as shipped: its schema is exactly today’s migrations 1 … k (v8a: without the tables added to migration 8 later)', () => {
+    const p = copyOf(f);
+    const shipped = readPlain(p, (db) => ({ schema: schemaOf(db), version: db.pragma('user_version', { simple: true }), app: db.pragma('application_id', { simple: true }) }));
+    expect(shipped.version).toBe(f.version);
+    expect(shipped.app).toBe(APPLICATION_ID);
+    const expected = freshSchema(MIGRATIONS.slice(0, f.version));
+    if (f.name === 'v8a') {
+      expected.objects = expected.objects.filter((o) => !ADDED_TO_MIGRATION_8.includes((o as { tbl_name: string }).tbl_name));
+      for (const t of ADDED_TO_MIGRATION_8) delete expected.columns[t];
+    }
+    expect(shipped.schema).toEqual(expected);
+  });
+
+  it('opened by today’s code: migrated, integrity clean, every row kept, the schema of a fresh workspace', () => {
+    const p = copyOf(f);
+    const before = readPlain(p, rowsOf);
+    const count = (t: string): number => before.get(t)?.rows.length ?? 0;
+    expect({
+      questions: count('questions'),
+      answers: count('answers'),
+      pools: count('pools'),
+      labels: count('labels'),
+      runs: count('runs'),
+      models: count('models'),
+    }).toEqual(f.rows);
+    expect(count('run_scores')).toBeGreaterThan(0);
+    expect(new Set(before.get('labels')!.rows.map((r) => r[before.get('labels')!.columns.indexOf('annotator_id')])).size).toBeGreaterThanOrEqual(4);
+
+    const { db, readonly } = openWorkspace(p);
+    try {
+      expect(readonly).toBe(false);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+      expect(db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get()).toBe(String(SCHEMA_VERSION));
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+      // Every row of every table, in the columns the fixture had (migrations only add columns).
+      for (const [table, { columns, rows }] of before) {
+        const now = selectRows(db, table, columns);
+        if (table === 'meta') {
+          const drop = (rs: unknown[][]): unknown[][] => rs.filter((r) => r[0] !== 'schema_version');
+          expect(drop(now), table).toEqual(drop(rows));
+        } else {
+          expect(now, table).toEqual(rows);
+        }
+      }
+      expect(schemaOf(db)).toEqual(freshSchema());
+    } finally {
+      db.close();
+    }
+
+    // Today's Workspace reads it: pools with their settings, labels per annotator, stats.
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.listPools().map((x) => x.name).sort()).toEqual(['bm25', 'semeval']);
+      expect(ws.pool('semeval')).toMatchObject({ scheme: 'semeval3', aggregation: 'adjudicated' });
+      const labels = ws.currentLabels('semeval');
+      expect(new Set(labels.map((l) => l.annotator))).toEqual(new Set(['gold', 'alice', 'bob', 'carol', ...(f.version >= 2 ? ['judy'] : [])]));
+      expect(ws.stats()).toMatchObject({ questions: f.rows.questions, answers: f.rows.answers, pools: 2 });
+      expect(ws.db.prepare(`SELECT count(*) FROM live_training`).pluck().get()).toBe(0);
+    } finally {
+      ws.close();
+    }
+    expect(sidecars(p)).toEqual([]);
+  });
+
+  it('recorded one version below its tables (or 0): refused as WorkspaceSchemaMismatchError, the file byte-identical', () => {
+    const p = copyOf(f);
+    recordVersion(p, f.version - 1);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect(e.version).toBe(f.version - 1);
+    expect(e.ahead.length).toBeGreaterThan(0);
+    expect(e.message).toMatch(new RegExp(`records workspace schema ${f.version - 1}, but it already has .*below its tables.*left untouched`));
+    if (f.version > 1) {
+      recordVersion(p, 0);
+      expectRefused(p, WorkspaceSchemaMismatchError);
+    }
+  });
+});
+
+describe('schema 5 (never shipped on its own: 8289f5b added migrations 5 and 6 together)', () => {
+  it('the v4 workspace taken to exactly 5 by today’s migration 5 upgrades to the latest like the others', () => {
+    const v4 = FIXTURE_LIST.find((f) => f.name === 'v4')!;
+    const p = copyOf(v4);
+    const before = readPlain(p, rowsOf);
+    openWorkspaceDb(p, { migrations: MIGRATIONS.slice(0, 5) }).close();
+    expect(readPlain(p, (db) => db.pragma('user_version', { simple: true }))).toBe(5);
+    const db = openWorkspaceDb(p);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+      for (const [table, { columns, rows }] of before) if (table !== 'meta') expect(selectRows(db, table, columns), table).toEqual(rows);
+      expect(schemaOf(db)).toEqual(freshSchema());
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('refusals leave the file byte-identical', () => {
+  const v8 = FIXTURE_LIST.find((f) => f.name === 'v8')!;
+
+  it('a newer schema: WorkspaceFromFutureError, through openWorkspace, Workspace.open, the CLI and the wire', async () => {
+    const p = copyOf(v8);
+    recordVersion(p, SCHEMA_VERSION + 1);
+    const e = expectRefused(p, WorkspaceFromFutureError);
+    expect(e).toBeInstanceOf(QPairsError);
+    expect([e.version, e.known]).toEqual([SCHEMA_VERSION + 1, SCHEMA_VERSION]);
+    expectRefused(p, WorkspaceFromFutureError, () => Workspace.open(p));
+    expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { readonly: true }));
+    expect(toWireError(e)).toEqual({ message: e.message, code: 'user-error' });
+    const before = sha(p);
+    const r = await cli('stats', p);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`qpairs stats: ${p} was written by a newer QPairs (workspace schema ${SCHEMA_VERSION + 1}; this version knows up to ${SCHEMA_VERSION}). Upgrade QPairs to open it; the file was left untouched.\n`);
+    expect(sha(p)).toBe(before);
+    expect(sidecars(p)).toEqual([]);
+  });
+
+  it('a recorded version below its tables (was "internal error: SqliteError: table … already exists"): WorkspaceSchemaMismatchError', async () => {
+    const p = copyOf(v8);
+    recordVersion(p, 3);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect(e.ahead).toEqual(expect.arrayContaining(['answers', 'pools.blind', 'import_journal', 'model_trained_on', 'pool_draws', 'live_training']));
+    expect(e.missing).toEqual([]);
+    expect(e.message).toContain('table answers (schema 4)');
+    expectRefused(p, WorkspaceSchemaMismatchError, () => Workspace.open(p));
+    expectRefused(p, WorkspaceSchemaMismatchError, () => openWorkspace(p, { readonly: true }));
+    expect(toWireError(e).code).toBe('user-error');
+    const before = sha(p);
+    const r = await cli('import', p, '--format', 'labels-csv', '--pool', 'semeval', path.join(dir, 'none.csv'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^qpairs import: .* records workspace schema 3, but it already has table answers \(schema 4\)/);
+    expect(r.err).not.toMatch(/internal error|SqliteError|already exists/);
+    expect(sha(p)).toBe(before);
+  });
+
+  it('a recorded version above its tables: WorkspaceSchemaMismatchError naming what is missing', () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v4')!);
+    recordVersion(p, 6);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect(e.ahead).toEqual([]);
+    expect(e.missing).toEqual(expect.arrayContaining(['pool_blind_history', 'pools.blind', 'import_journal', 'import_undo']));
+    expect(e.message).toMatch(/records workspace schema 6, but it lacks table pool_blind_history \(schema 5\), .*above its tables/);
+  });
+
+  it('a WAL-mode workspace (as the app leaves them) is refused without a -wal or -shm made or left', () => {
+    const p = path.join(dir, 'wal.qpairs');
+    Workspace.create(p).close();
+    expect(readPlain(p, (db) => db.pragma('journal_mode', { simple: true }))).toBe('wal');
+    recordVersion(p, 2);
+    expect(sidecars(p)).toEqual([]);
+    expectRefused(p, WorkspaceSchemaMismatchError);
+    recordVersion(p, SCHEMA_VERSION + 5);
+    expectRefused(p, WorkspaceFromFutureError);
+  });
+
+  it('schema 8 without the tables added to migration 8 later (v8a) is not a mismatch: migration 9 makes them', () => {
+    const v8a = FIXTURE_LIST.find((f) => f.name === 'v8a')!;
+    const objects = readPlain(copyOf(v8a), schemaObjects);
+    expect(objects.has('live_training')).toBe(false);
+    expect(findSchemaMismatch(objects, 8, MIGRATIONS)).toBeNull();
+    // Without the repairing migration, the same file is a schema-8 workspace missing tables.
+    expect(findSchemaMismatch(objects, 8, MIGRATIONS.slice(0, 8))).toMatchObject({ ahead: [], missing: expect.arrayContaining([{ object: 'live_training', version: 8 }]) });
+  });
+});

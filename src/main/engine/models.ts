@@ -3,7 +3,7 @@ import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend } from '../models';
 import { listModels } from '../training/store';
-import { scorePool, trainModel, deleteModelAndRuns, prepareTraining, type TrainSpec } from '../training/train';
+import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, prepareTraining, type TrainSpec } from '../training/train';
 import { modelOverlap } from '../training/trained-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
@@ -108,11 +108,7 @@ export function trainJob(engine: Engine, a: ParsedArgs<'models.train'>): string 
     );
     // Once the model is stored, the pools are scored to completion (a cancel now would leave a
     // stored model with some pools unscored); cancelling stops training only.
-    const scored: Array<{ pool: string; pairs: number }> = [];
-    for (const p of ws.listPools()) {
-      const s = await engine.writes.run(() => scorePool(ws, a.name, p.name));
-      scored.push({ pool: p.name, pairs: s.pairs });
-    }
+    const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs }));
     engine.hub.emit('workspace.changed', { what: 'run' });
     return { name: a.name, report, training, scored };
   });

@@ -16,9 +16,15 @@
  * epochs with no dev data (the last epoch is kept) — so the figure is not the selection's.
  * With --epochs, or one repeat, nothing is selected and every repeat reports.
  *
- * Figure: CV MAP (MRR) = the mean over report repeats of the mean out-of-fold AP (RR); its 95%
- * CI is the Student t interval (stats/t-interval.ts) over the queries of their AP averaged over
- * the report repeats.
+ * Scored once per distinct question: a cluster's queries (the same question asked again, or a
+ * training file's partial copy of it, as SemEval-2016's part 2 repeats part 1) train together, but
+ * only one of them — its representative, the one with the most labeled candidates (ties: the last
+ * in training order) — is scored when the cluster is held out, so a question counts once however
+ * often the training files repeat it (`scoredQuestions`, beside `queries` labeled).
+ *
+ * Figure: CV MAP (MRR) = the mean over report repeats of the mean out-of-fold AP (RR) over the
+ * representatives; its 95% CI is the Student t interval (stats/t-interval.ts) over the
+ * representatives of their AP averaged over the report repeats.
  */
 import { QPairsError, throwIfAborted } from '../errors';
 import { apRr, rankOrder } from '../models/dev-eval';
@@ -40,9 +46,12 @@ export interface CvResult {
   folds: number;
   repeats: number;
   seed: number;
+  /** Labeled training queries (every copy of a question). */
   queries: number;
   /** Distinct questions (near-duplicate clusters) the folds are made of. */
   clusters: number;
+  /** Questions scored: one representative per cluster (the figure's denominator; equals `clusters`). Absent in models cross-validated before it was recorded. */
+  scoredQuestions?: number;
   MAP: number;
   MRR: number;
   ci: { MAP: [number, number] | null; MRR: [number, number] | null };
@@ -91,10 +100,11 @@ export async function crossValidate(
   const t0 = Date.now();
   const select = ctx.epochsMatter && ctx.epochs === undefined && spec.repeats >= 2 ? Math.floor(spec.repeats / 2) : 0;
   const byId = new Map(queries.map((q) => [q.id, q]));
+  const scored = representatives(queries, clusters);
   const perRepeat: CvResult['perRepeat'] = [];
-  const apSum = new Float64Array(queries.length);
-  const rrSum = new Float64Array(queries.length);
-  const index = new Map(queries.map((q, i) => [q.id, i]));
+  const apSum = new Float64Array(scored.size);
+  const rrSum = new Float64Array(scored.size);
+  const index = new Map([...scored].map((id, i) => [id, i]));
   const epochCurves: number[][] = [];
   let selectedEpochs: number | null = null;
   let reportRepeats = 0;
@@ -108,7 +118,9 @@ export async function crossValidate(
     for (let f = 0; f < folds.length; f++) {
       throwIfAborted(o.signal);
       const heldOut = new Set(folds[f]);
+      // Every held-out query gets out-of-fold scores (a later model's fair feature); the figure counts representatives only.
       const dev = trainingDevSet(ws, folds[f]!.map((id) => byId.get(id)!), { excludeRuns: ctx.excludeRuns });
+      const devScored = { ...dev, queries: dev.queries.filter((q) => scored.has(q.query.id)) };
       const phase = `CV repeat ${r + 1}/${spec.repeats} (${use}) fold ${f + 1}/${folds.length}`;
       const onProgress = o.onProgress
         ? (p: TrainProgress) => o.onProgress!({ ...p, phase: `${phase}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` })
@@ -123,17 +135,18 @@ export async function crossValidate(
         const c = clusters.get(q);
         if (c !== undefined && heldClusters.has(c)) leaks.add(q);
       }
-      const { saved, report } = await trainSaved(ctx.kind, ctx.config, data, use === 'select' ? dev : undefined, { epochs, seed: spec.seed + r, embeddings: ctx.embeddings }, run);
+      const { saved, report } = await trainSaved(ctx.kind, ctx.config, data, use === 'select' ? devScored : undefined, { epochs, seed: spec.seed + r, embeddings: ctx.embeddings }, run);
       if (use === 'select') {
         if (report.history.some((h) => h.devMAP !== undefined)) epochCurves.push(report.history.map((h) => h.devMAP ?? 0));
         // The fold's held-out figure (kept epoch) still counts for the selection repeat's line.
-        apTotal += (report.bestDevMAP ?? 0) * dev.queries.length;
-        rrTotal += (report.bestDevMRR ?? 0) * dev.queries.length;
+        apTotal += (report.bestDevMAP ?? 0) * devScored.queries.length;
+        rrTotal += (report.bestDevMRR ?? 0) * devScored.queries.length;
         continue;
       }
       const { scores } = await scoreSaved(saved, dev.queries.map((q) => ({ query: q.query, candidates: q.candidates, ctx: q.context })), run);
       dev.queries.forEach((q, i) => {
         ctx.onOutOfFold?.(q.query.id, q.candidates.map((c) => c.id), scores[i]!);
+        if (!scored.has(q.query.id)) return;
         const order = rankOrder(scores[i]!);
         const { ap, rr } = apRr(order.map((k) => q.relevant.has(q.candidates[k]!.id)));
         apTotal += ap;
@@ -143,7 +156,7 @@ export async function crossValidate(
       });
     }
     if (use === 'report') reportRepeats++;
-    perRepeat.push({ repeat: r + 1, use, MAP: apTotal / queries.length, MRR: rrTotal / queries.length });
+    perRepeat.push({ repeat: r + 1, use, MAP: apTotal / scored.size, MRR: rrTotal / scored.size });
   }
   const reported = perRepeat.filter((p) => p.use === 'report');
   const meanAp = Array.from(apSum, (s) => s / reportRepeats);
@@ -154,6 +167,7 @@ export async function crossValidate(
     seed: spec.seed,
     queries: queries.length,
     clusters: clusterCount(clusters),
+    scoredQuestions: scored.size,
     MAP: reported.reduce((s, p) => s + p.MAP, 0) / reported.length,
     MRR: reported.reduce((s, p) => s + p.MRR, 0) / reported.length,
     ci: { MAP: meanInterval(meanAp).value, MRR: meanInterval(meanRr).value },
@@ -172,6 +186,21 @@ export async function crossValidate(
     leakedQueries: leaks.size,
     seconds: (Date.now() - t0) / 1000,
   };
+}
+
+/**
+ * One query per near-duplicate cluster, the one scored when its cluster is held out: the query with
+ * the most labeled candidates (ties: the later in training order, so a later file's fuller copy wins).
+ */
+export function representatives(queries: readonly TrainingQuery[], clusters: ReadonlyMap<string, number>): Set<string> {
+  const best = new Map<number, TrainingQuery>();
+  for (const q of queries) {
+    const c = clusters.get(q.id);
+    if (c === undefined) continue;
+    const b = best.get(c);
+    if (!b || q.grades.size >= b.grades.size) best.set(c, q);
+  }
+  return new Set([...best.values()].map((q) => q.id));
 }
 
 /** The 1-based epoch with the highest mean held-out MAP over the selection folds (ties: the earlier); null without curves. */

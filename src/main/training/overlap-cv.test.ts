@@ -11,7 +11,7 @@ import { runImport } from '../engine/work';
 import { Engine } from '../engine/engine';
 import { main } from '../cli/index';
 import { dataset } from '../../../tests/datasets';
-import { listModels } from './store';
+import { findModel, listModels } from './store';
 import { trainedOnIds } from './trained-on';
 import { buildTrainingData, trainingQueries } from './data';
 import type { JobDone, ModelsView, PoolEvaluation } from '../../shared/contract';
@@ -110,8 +110,10 @@ describe('overlap check when training with a dev pool', () => {
       expect(pe.runs['tf-leaky']!.overlap).toMatchObject({ trainedOn: 50, of: 50 });
       expect(pe.runs['tf-clean']!.overlap).toMatchObject({ trainedOn: 0, of: 50 });
       const view = (await engine.invoke('models.list', {})) as ModelsView;
-      expect(view.models.find((m) => m.name === 'tf-leaky')!.overlap).toEqual([{ pool: 'dev', trainedOn: 50, of: 50 }]);
-      expect(view.models.find((m) => m.name === 'tf-clean')!.overlap).toEqual([{ pool: 'dev', trainedOn: 0, of: 50 }]);
+      // The CLI scores every pool, as the app does: the dev pool's line, and the training pools' (in-sample) ones.
+      expect(view.models.find((m) => m.name === 'tf-leaky')!.overlap).toContainEqual({ pool: 'dev', trainedOn: 50, of: 50 });
+      expect(view.models.find((m) => m.name === 'tf-clean')!.overlap).toContainEqual({ pool: 'dev', trainedOn: 0, of: 50 });
+      expect(view.models.find((m) => m.name === 'tf-clean')!.overlap.map((o) => o.pool).sort()).toEqual(['dev', 'train1', 'train2']);
     } finally {
       engine.close();
     }
@@ -165,14 +167,16 @@ describe('grouped cross-validation', () => {
     const r = await cli(['train', file, '--model', 'tfidf', '--name', 'tf-cv', '--train-pool', 'train1', '--train-pool', 'train2', '--cv', '5', '--seed', '3', '--json']);
     expect(r.code, r.err).toBe(0);
     const { cv } = JSON.parse(r.out).training;
-    expect(cv).toMatchObject({ folds: 5, repeats: 1, seed: 3, queries: 170, clusters: 117, leakedQueries: 0 });
+    // Each distinct question is scored once (its fullest copy), not the 53 partial copies of part 2 again.
+    expect(cv).toMatchObject({ folds: 5, repeats: 1, seed: 3, queries: 170, clusters: 117, scoredQuestions: 117, leakedQueries: 0 });
+
     expect(cv.MAP).toBeGreaterThan(0.5);
     expect(cv.MAP).toBeLessThan(0.9);
     expect(cv.ci.MAP[0]).toBeLessThan(cv.MAP);
     expect(cv.ci.MAP[1]).toBeGreaterThan(cv.MAP);
     expect(cv.selection).toMatch(/not trained by epochs/);
     const text = await cli(['train', file, '--model', 'tfidf', '--name', 'tf-cv2', '--train-pool', 'train1', '--train-pool', 'train2', '--cv', '5', '--seed', '3']);
-    expect(text.out).toMatch(/grouped CV MAP (\d+\.\d\d) \(95% CI \d+\.\d\d–\d+\.\d\d\), MRR .*: 5 folds × 1 repeat over 170 training queries in 117 groups of near-duplicates \(seed 3\)/);
+    expect(text.out).toMatch(/grouped CV MAP (\d+\.\d\d) \(95% CI \d+\.\d\d–\d+\.\d\d\), MRR .*: 5 folds × 1 repeat scoring each of 117 distinct questions once \(170 labeled training queries in 117 groups of near-duplicates; seed 3\)/);
     expect(text.out).toContain(`grouped CV MAP ${(100 * cv.MAP).toFixed(2)}`);
   });
 
@@ -183,7 +187,11 @@ describe('grouped cross-validation', () => {
     ]);
     expect(r.code, r.err).toBe(0);
     const { training, report } = JSON.parse(r.out);
-    expect(training.cv).toMatchObject({ folds: 3, repeats: 2, queries: 120, clusters: 67, leakedQueries: 0 });
+    expect(training.cv).toMatchObject({ folds: 3, repeats: 2, queries: 120, clusters: 67, scoredQuestions: 67, leakedQueries: 0 });
+    const held = Workspace.open(file);
+    const oof = findModel(held, 'ltr-cv')!.saved.meta!.outOfFold as Record<string, unknown>;
+    held.close();
+    expect(Object.keys(oof)).toHaveLength(120); // every copy still gets out-of-fold scores (a fair feature later), not only the 67 scored
     expect(training.cv.perRepeat.map((p: { use: string }) => p.use)).toEqual(['select', 'report']);
     expect(training.cv.selectedEpochs).toBeGreaterThanOrEqual(1);
     expect(training.cv.selectedEpochs).toBeLessThanOrEqual(4);
@@ -237,5 +245,14 @@ describe('training as an engine job', () => {
       engine.close();
       ws.close();
     }
+  });
+});
+
+describe('one representative per near-duplicate group', () => {
+  it('takes the query with the most labeled candidates, the later one on a tie, once per cluster', async () => {
+    const { representatives } = await import('./cross-validate');
+    const q = (id: string, n: number) => ({ id, title: '', body: '', pool: 'p', grades: new Map(Array.from({ length: n }, (_, i) => [`c${i}`, 0])) });
+    const clusters = new Map([['a', 0], ['a2', 0], ['b', 1], ['b2', 1], ['c', 2]]);
+    expect([...representatives([q('a', 10), q('a2', 4), q('b', 6), q('b2', 6), q('c', 1)], clusters)].sort()).toEqual(['a', 'b2', 'c']);
   });
 });

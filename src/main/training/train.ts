@@ -305,6 +305,25 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
   return { queries: items.length, pairs, backend };
 }
 
+/**
+ * Scores every pool of the workspace with model `name` (its run there), as the app does after
+ * training, so a later model that takes runs as features (ltr, fused) finds it in whatever pools
+ * it trains on, from the CLI as from the app. `write` wraps each pool's write (the engine passes
+ * its write gate). Returns the pools scored, in pool order.
+ */
+export async function scoreEveryPool(
+  ws: Workspace,
+  name: string,
+  write: <T>(f: () => Promise<T>) => Promise<T> = (f) => f(),
+): Promise<Array<{ pool: string; queries: number; pairs: number }>> {
+  const scored: Array<{ pool: string; queries: number; pairs: number }> = [];
+  for (const p of ws.listPools()) {
+    const s = await write(() => scorePool(ws, name, p.name));
+    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs });
+  }
+  return scored;
+}
+
 /** Deletes a stored model and the runs it scored into pools (runs of kind "model" with its name). */
 export function deleteModelAndRuns(ws: Workspace, name: string): boolean {
   return ws.transaction(() => {

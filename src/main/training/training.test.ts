@@ -81,7 +81,7 @@ describe('training on the workspace', () => {
     const code = await main(['train', file, '--model', 'ltr', '--name', 'ltr-cli', '--train-pool', 'dev', '--dev-pool', 'dev', '--keep-overlap', '--epochs', '2', '--json'], io);
     expect(code, err).toBe(0);
     const res = JSON.parse(out);
-    expect(res).toMatchObject({ name: 'ltr-cli', model: 'ltr', scored: { pool: 'dev', pairs: 500 } });
+    expect(res).toMatchObject({ name: 'ltr-cli', model: 'ltr', scored: [{ pool: 'dev', pairs: 500 }] });
     expect(res.report.history).toHaveLength(2);
     out = '';
     expect(await main(['eval', file, '--pool', 'dev', '--convention', 'zero', '--json'], io)).toBe(0);
@@ -178,6 +178,31 @@ describe('out-of-fold runs from --cv', () => {
     expect(left).not.toContain('ltr-oof');
     engine.close();
   });
+});
+
+describe('the CLI builds the model the app builds', () => {
+  it('train --model dae scores every pool, so a following train --model fused on another pool takes the dae run as a feature', async () => {
+    const f = path.join(dir, 'cli-recipe.qpairs');
+    const ws0 = Workspace.create(f);
+    await runImport(ws0, 'semeval', [DEV], { pool: 'dev' });
+    await runImport(ws0, 'semeval', [dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml')], { pool: 'train1' });
+    ws0.close();
+    let err = '';
+    let out = '';
+    const io = { log: (s: string) => (out += s + '\n'), err: (s: string) => (err += s + '\n') };
+    expect(await main(['train', f, '--model', 'dae', '--name', 'dae', '--train-pool', 'dev', '--dev-pool', 'dev', '--keep-overlap', '--epochs', '1'], io), err).toBe(0);
+    expect(out).toMatch(/scored all 2 pools: dev \(500 pairs\), train1 \(\d+ pairs\) as run "dae"/);
+    const ws = Workspace.open(f);
+    expect(ws.listRuns('train1').map((r) => r.name)).toContain('dae');
+    ws.close();
+    out = '';
+    expect(await main(['train', f, '--model', 'fused', '--name', 'fused-dae', '--train-pool', 'train1', '--json'], io), err).toBe(0);
+    const fused = Workspace.open(f);
+    const runNames = findModel(fused, 'fused-dae')!.saved.meta!.runNames as string[];
+    expect(runNames).toContain('dae');
+    expect(JSON.parse(out).training.importance.map((x: { feature: string }) => x.feature).join(' ')).toMatch(/dae/);
+    fused.close();
+  }, 180_000);
 });
 
 describe('deleting a model', () => {

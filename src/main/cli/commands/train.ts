@@ -1,6 +1,6 @@
 import { MODEL_IDS } from '../../models/types';
 import { initBackend } from '../../models';
-import { trainModel, scorePool } from '../../training/train';
+import { trainModel, scoreEveryPool } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, UsageError } from '../args';
@@ -9,12 +9,12 @@ import { json, withWorkspace, type Out } from './common';
 
 const pct = (x: number): string => (100 * x).toFixed(2);
 
-/** The CV line: "CV MAP 76.51 (95% CI 72.10–80.92), MRR … over 5 folds × 2 repeats of 117 distinct questions". */
+/** The CV line: "grouped CV MAP 76.51 (95% CI 72.10–80.92), MRR …: 5 folds × 3 repeats scoring each of 117 distinct questions once (170 labeled training queries …)". */
 export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
   const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${pct(c[0])}–${pct(c[1])})` : '');
   return (
     `grouped CV MAP ${pct(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${pct(cv.MRR)}${ci(cv.ci.MRR)}: ${cv.folds} folds × ${cv.repeats} repeat${cv.repeats > 1 ? 's' : ''} ` +
-    `over ${cv.queries} training queries in ${cv.clusters} groups of near-duplicates (seed ${cv.seed}); ${cv.selection}`
+    `scoring each of ${cv.scoredQuestions ?? cv.clusters} distinct questions once (${cv.queries} labeled training queries in ${cv.clusters} groups of near-duplicates; seed ${cv.seed}); ${cv.selection}`
   );
 }
 
@@ -22,7 +22,8 @@ export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
  * `qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap]
  * [--cv K [--repeats R]] [--epochs E] [--seed S] [--vectors word2vec.txt] [--json]`: trains a
  * reranker on the workspace (with no --train-pool, on its user-marked duplicates), stores it,
- * and scores the dev pool so `qpairs eval` reports it. Training queries that are dev queries are
+ * and scores every pool (as the app does) so `qpairs eval` reports it and later models can use
+ * its run as a feature. Training queries that are dev queries are
  * dropped unless --keep-overlap (and the output says how many and why); --cv K cross-validates
  * over grouped folds first; without a dev pool or --cv, a seeded fifth of the training clusters
  * is held out for early stopping. See src/main/training/train.ts.
@@ -102,11 +103,9 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
         },
       );
       bar.done();
-      let scored: { pool: string; pairs: number } | null = null;
-      if (training.devPool) {
-        const s = await scorePool(ws, name, training.devPool, { signal: ac.signal });
-        scored = { pool: training.devPool, pairs: s.pairs };
-      }
+      // Every pool, as the app does: a later `train --model fused` (or ltr) finds this model's run
+      // in its training pools. Once the model is stored the pools are scored to completion.
+      const scored = await scoreEveryPool(ws, name);
       if (values.json) out.log(json({ name, model, backend: report.backend, report, training, scored }));
       else {
         if (training.overlap) out.log(describeDevOverlap(training.overlap));
@@ -120,7 +119,10 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
           `  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions, ` +
             `${training.extraTexts ?? 0} answers as unlabeled text; ${report.examplesPerSecond.toFixed(0)} ${report.exampleUnit}/s`,
         );
-        if (scored) out.log(`  scored pool ${scored.pool} as run "${name}" (${scored.pairs} pairs): see qpairs eval W --pool ${scored.pool}`);
+        if (scored.length) {
+          const where = training.devPool ?? scored[0]!.pool;
+          out.log(`  scored ${scored.length === 1 ? 'pool' : `all ${scored.length} pools:`} ${scored.map((p) => `${p.pool} (${p.pairs} pairs)`).join(', ')} as run "${name}": see qpairs eval W --pool ${where}`);
+        }
       }
       return 0;
     } finally {

@@ -6,7 +6,10 @@ import react from '@vitejs/plugin-react';
  *       import.meta.dirname there, never a hand-made __dirname.
  *       The tfjs model worker is a second entry → out/main/train-worker.js, the compute worker
  *       (agreement reports, comparisons off the main thread) a third → out/main/compute-worker.js.
- * preload: CommonJS (sandboxed preloads cannot be ES modules) → out/preload/index.cjs.
+ * preload: CommonJS (sandboxed preloads cannot be ES modules) → out/preload/index.cjs. Its only
+ *          import besides `electron` is src/shared/ipc-channels.ts (imports nothing), which the
+ *          bundler inlines: the bundle requires only `electron` (src/preload/preload.test.ts builds
+ *          it with this file and checks).
  * renderer: React, src/renderer/index.html → out/renderer (relative base so file:// works).
  * scripts/serve.mjs builds the renderer alone with the same settings (RENDERER_BUILD there).
  */

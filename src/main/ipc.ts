@@ -12,17 +12,23 @@
 import { BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
 import type { WireError } from '../shared/contract';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-channels';
 import type { Engine } from './engine/engine';
 import { toWireError } from './serve/wire';
 
-export const INVOKE_CHANNEL = 'qpairs:invoke';
-export const EVENT_CHANNEL = 'qpairs:event';
+/** The channels, from the list the preload shares (src/shared/ipc-channels.ts). */
+export { EVENT_CHANNEL, INVOKE_CHANNEL };
 
 export type IpcReply = { ok: true; result: unknown } | { ok: false; error: WireError };
 
 const openFilesArgs = z.object({ title: z.string().max(200).optional(), multiple: z.boolean().default(true) });
 const saveFileArgs = z.object({ title: z.string().max(200).optional(), defaultPath: z.string().max(4096).optional() });
 
+/**
+ * Registers the invoke handler (the only one on INVOKE_CHANNEL: Electron allows one per channel)
+ * and forwards every engine event to every window on EVENT_CHANNEL. Calls from a frame whose URL
+ * `isAppUrl` does not accept are refused with `forbidden`. Returns the function that undoes both.
+ */
 export function registerIpc(engine: Engine, isAppUrl: (url: string) => boolean): () => void {
   const trusted = (e: IpcMainInvokeEvent): boolean => {
     const url = e.senderFrame?.url ?? '';

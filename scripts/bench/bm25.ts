@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bm25Index } from '../../src/main/bm25/bm25-index';
+import { pruneTotals } from '../../src/main/bm25/pruned-scoring';
 import { Tokenizer } from '../../src/main/bm25/tokenizer';
 import { mulberry32, writeStackExchangeDump } from './se-dump';
 
@@ -84,7 +85,35 @@ function childQueries(ws: string, queryFile: string, outFile: string): void {
   }
   writeFileSync(outFile, lines.join('\n') + '\n');
   ms.sort((a, b) => a - b);
-  console.log(JSON.stringify({ loadMs, queryMedianMs: quantile(ms, 0.5), queryP99Ms: quantile(ms, 0.99) }));
+  // Exact dynamic pruning (src/main/bm25/pruned-scoring.ts) beside the default exhaustive scan, on the
+  // same index and queries, alternating query by query; the lists must be identical.
+  const exhaustiveMs: number[] = [];
+  const prunedMs: number[] = [];
+  let differ = 0;
+  const before = { ...pruneTotals };
+  for (const q of queries) {
+    const d = { doc: q.row.doc, title: q.row.title, body: q.row.body };
+    let s = now();
+    const a = index.searchDocument(d, K, { scan: 'auto' });
+    exhaustiveMs.push(now() - s);
+    s = now();
+    const b = index.searchDocument(d, K, { scan: 'pruned' });
+    prunedMs.push(now() - s);
+    if (JSON.stringify(a) !== JSON.stringify(b)) differ++;
+  }
+  exhaustiveMs.sort((x, y) => x - y);
+  prunedMs.sort((x, y) => x - y);
+  const searches = pruneTotals.searches - before.searches;
+  const pruning = {
+    exhaustiveMedianMs: quantile(exhaustiveMs, 0.5),
+    exhaustiveP99Ms: quantile(exhaustiveMs, 0.99),
+    prunedMedianMs: quantile(prunedMs, 0.5),
+    prunedP99Ms: quantile(prunedMs, 0.99),
+    differentLists: differ,
+    switchedShare: searches ? (pruneTotals.switched - before.switched) / searches : 0,
+    termsScannedShare: pruneTotals.terms - before.terms ? (pruneTotals.termsScanned - before.termsScanned) / (pruneTotals.terms - before.terms) : 0,
+  };
+  console.log(JSON.stringify({ loadMs, queryMedianMs: quantile(ms, 0.5), queryP99Ms: quantile(ms, 0.99), pruning }));
   db.close();
 }
 
@@ -279,9 +308,20 @@ function main(): void {
     // ---- ours: queries (a child process on the persisted index) and pool creation
     const ourTop = path.join(tmp, 'ours-top20.tsv');
     const q = runNode(tmp, [fileURLToPath(import.meta.url), '--child-queries', ws, qFile, ourTop], 'our queries');
-    const qRes = JSON.parse(q.stdout.trim().split('\n').pop()!) as { loadMs: number; queryMedianMs: number; queryP99Ms: number };
+    const qRes = JSON.parse(q.stdout.trim().split('\n').pop()!) as {
+      loadMs: number;
+      queryMedianMs: number;
+      queryP99Ms: number;
+      pruning: { exhaustiveMedianMs: number; exhaustiveP99Ms: number; prunedMedianMs: number; prunedP99Ms: number; differentLists: number; switchedShare: number; termsScannedShare: number };
+    };
     console.log(
       `ours: index load ${fmt(qRes.loadMs, 0)} ms; top-${K} median ${fmt(qRes.queryMedianMs, 2)} ms, p99 ${fmt(qRes.queryP99Ms, 2)} ms; query process peak RSS ${fmt(q.peakRssMB, 0)} MB`,
+    );
+    const pr = qRes.pruning;
+    console.log(
+      `ours: exact pruning beside the exhaustive scan (same queries, alternating): median ${fmt(pr.prunedMedianMs, 2)} vs ${fmt(pr.exhaustiveMedianMs, 2)} ms ` +
+        `(${fmt(pr.prunedMedianMs / pr.exhaustiveMedianMs, 2)}×), p99 ${fmt(pr.prunedP99Ms, 2)} vs ${fmt(pr.exhaustiveP99Ms, 2)} ms (${fmt(pr.prunedP99Ms / pr.exhaustiveP99Ms, 2)}×); ` +
+        `pruned ${fmt(100 * pr.switchedShare, 0)}% of queries, ${fmt(100 * pr.termsScannedShare, 0)}% of query terms read whole; lists differing: ${pr.differentLists}`,
     );
     const pool = runNode(tmp, [qpairs, 'pool', 'create', ws, '--name', 'bench', '--queries', qFile, '--depth', String(K)], 'qpairs pool create');
     console.log(`ours: pool create (${queryIds.size} queries × ${K}) ${fmt(pool.seconds, 2)} s whole command, peak RSS ${fmt(pool.peakRssMB, 0)} MB`);
@@ -365,7 +405,7 @@ function main(): void {
     if (jsonFile) {
       const out = {
         docs,
-        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, indexAlonePerSec: docs / reindex.seconds, indexAlonePeakRssMB: reindex.peakRssMB, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds },
+        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, indexAlonePerSec: docs / reindex.seconds, indexAlonePeakRssMB: reindex.peakRssMB, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds, pruning: qRes.pruning },
         lucene: lucene ? { indexPerSec: lucene.indexPerSec, queryMedianMs: lucene.queryMedianMs, peakRssMB: lucene.peakRssMB, buildSeconds: lucene.buildSeconds, queryP99Ms: lucene.queryP99Ms } : null,
         agreement: agree,
         fts5: f,

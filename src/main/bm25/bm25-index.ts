@@ -155,14 +155,14 @@ export class Bm25Index {
     const ids = st.ids;
     ids.length = 0;
     st.tokenizer.tokenizeToIds(text, st.dict, false, ids);
-    return searchIds(st, ids, k, opts.exclude);
+    return searchIds(st, ids, k, opts.exclude, opts.scan);
   }
 
   /**
    * The top `k` OTHER documents for an indexed (or any) question used as the query: its title
    * and body are tokenized exactly as when indexing, and `q.doc` itself is excluded.
    */
-  searchDocument(q: Bm25Document, k: number): Bm25Hit[] {
+  searchDocument(q: Bm25Document, k: number, opts: Pick<SearchOptions, 'scan'> = {}): Bm25Hit[] {
     if (!Number.isInteger(k) || k < 0) throw new QPairsError(`search: k must be a non-negative integer, got ${k}`, { reason: 'bad k' });
     const st = this.st;
     flush(st);
@@ -171,7 +171,7 @@ export class Bm25Index {
     ids.length = 0;
     st.tokenizer.tokenizeToIds(q.title, st.dict, false, ids);
     st.tokenizer.tokenizeToIds(q.body, st.dict, false, ids);
-    return searchIds(st, ids, k, [q.doc]);
+    return searchIds(st, ids, k, [q.doc], opts.scan);
   }
 
   /** Number of indexed documents containing `term` (a token as the tokenizer produces it). */

@@ -36,9 +36,10 @@ export interface Bm25Options {
   chunkBytes?: number;
   /**
    * How search finds the matching documents (see scoreTerms): 'auto' (default) picks per query;
-   * 'dense' / 'sparse' force one (for tests and benchmarks; results are identical).
+   * 'dense' / 'sparse' force one exhaustive scan, 'pruned' the exact dynamic pruning of
+   * ./pruned-scoring.ts (for tests and benchmarks; results are identical).
    */
-  scanMode?: 'auto' | 'dense' | 'sparse';
+  scanMode?: 'auto' | 'dense' | 'sparse' | 'pruned';
 }
 
 export interface ProgressOptions {
@@ -54,6 +55,8 @@ export interface AddOptions extends ProgressOptions {
 export interface SearchOptions {
   /** Doc numbers never to return (e.g. the query question itself). */
   exclude?: Iterable<number>;
+  /** This search's scan, overriding the index's scanMode (benchmarks compare them side by side; results are identical). */
+  scan?: 'auto' | 'dense' | 'sparse' | 'pruned';
 }
 
 export interface Bm25Stats {

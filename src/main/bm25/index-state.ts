@@ -48,7 +48,7 @@ export class IndexState {
   readonly lengthNorm: 'lucene' | 'exact';
   readonly maxSegments: number;
   readonly chunkBytes: number;
-  readonly scanMode: 'auto' | 'dense' | 'sparse';
+  readonly scanMode: 'auto' | 'dense' | 'sparse' | 'pruned';
   /** See Bm25Index.outdated. */
   outdated = false;
 
@@ -84,6 +84,12 @@ export class IndexState {
   excluded: Uint8Array = new Uint8Array(0);
   touched: Int32Array = new Int32Array(0);
   normsDirty = true;
+  /** Bumped whenever the norms are recomputed (after every merge): invalidates derived caches. */
+  normsVersion = 0;
+  /** Per term: its largest impact max tf/(tf+norm), or -1 when not computed (./pruned-scoring.ts). */
+  termMaxImpact: Float64Array = new Float64Array(0);
+  /** The normsVersion termMaxImpact was computed for. */
+  boundsVersion = -1;
 
   // Scratch for counting term frequencies.
   tfScratch: Int32Array = new Int32Array(1024);

@@ -6,6 +6,7 @@
 import type { IndexState } from './index-state';
 import { scoredLength } from './length-norm';
 import { TopK } from './top-k';
+import { scoreTermsPruned } from './pruned-scoring';
 import type { Bm25Hit } from './bm25-types';
 
 /** Recomputes the per-ordinal length norms k1 · (1 - b + b · dl / avgdl) and sizes the scoring scratch. */
@@ -25,10 +26,11 @@ export function refreshNorms(st: IndexState): void {
   const exact = st.lengthNorm === 'exact';
   if (avgdl > 0) for (let o = 0; o < n; o++) norm[o] = k1 * (1 - b + (b * scoredLength(len[o]!, exact)) / avgdl);
   st.normsDirty = false;
+  st.normsVersion++;
 }
 
 /** The top `k` documents for the query term ids `ids` (st flushed), leaving out the docs in `exclude`. */
-export function searchIds(st: IndexState, ids: number[], k: number, exclude: Iterable<number> | undefined): Bm25Hit[] {
+export function searchIds(st: IndexState, ids: number[], k: number, exclude: Iterable<number> | undefined, scan: IndexState['scanMode'] = st.scanMode): Bm25Hit[] {
   // Distinct known query terms with their query frequency.
   const qtf = new Map<number, number>();
   const nT = st.off.length - 1;
@@ -62,7 +64,7 @@ export function searchIds(st: IndexState, ids: number[], k: number, exclude: Ite
     }
   }
   try {
-    return scoreTerms(st, terms, k);
+    return scoreTerms(st, terms, k, scan);
   } finally {
     for (const o of exOrds) excl[o] = 0;
   }
@@ -78,7 +80,7 @@ export function searchIds(st: IndexState, ids: number[], k: number, exclude: Ite
  * the same sums in the same order, so results are identical. (Exact MaxScore pruning was tried
  * and dropped: on verbose question queries the candidate sets stay large and it was slower.)
  */
-function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number): Bm25Hit[] {
+function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number, scan: IndexState['scanMode']): Bm25Hit[] {
   const acc = st.acc;
   const norm = st.normK;
   const pOrd = st.pOrd;
@@ -87,9 +89,10 @@ function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }
   const excl = st.excluded;
   const ordDoc = st.ordDoc;
   const nOrd = st.nOrd;
+  if (scan === 'pruned') return scoreTermsPruned(st, terms, k);
   let totalDf = 0;
   for (const t of terms) totalDf += t.df;
-  const dense = st.scanMode === 'dense' || (st.scanMode === 'auto' && totalDf * 4 > nOrd);
+  const dense = scan === 'dense' || (scan === 'auto' && totalDf * 4 > nOrd);
   const top = new TopK(k);
   if (dense) {
     for (const { id, w } of terms) {

@@ -113,7 +113,7 @@ describe('overlap check when training with a dev pool', () => {
       // The CLI scores every pool, as the app does: the dev pool's line, and the training pools' (in-sample) ones.
       expect(view.models.find((m) => m.name === 'tf-leaky')!.overlap).toContainEqual({ pool: 'dev', trainedOn: 50, of: 50 });
       expect(view.models.find((m) => m.name === 'tf-clean')!.overlap).toContainEqual({ pool: 'dev', trainedOn: 0, of: 50 });
-      expect(view.models.find((m) => m.name === 'tf-clean')!.overlap.map((o) => o.pool).sort()).toEqual(['dev', 'train1', 'train2']);
+      expect((view.models.find((m) => m.name === 'tf-clean')!.overlap?.map((o) => o.pool) ?? []).slice().sort()).toEqual(['dev', 'train1', 'train2']);
     } finally {
       engine.close();
     }

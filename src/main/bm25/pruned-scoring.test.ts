@@ -1,0 +1,90 @@
+/**
+ * Dynamic pruning returns exactly what exhaustive scoring returns — same documents, same order,
+ * bit-identical scores, ties included — on random corpora and queries (short and verbose, with
+ * exclusions, k from 1 to 50), and after the index changes (bounds recomputed).
+ */
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from './bm25-index';
+import { pruneTotals } from './pruned-scoring';
+import { randomCorpus } from './test-corpus';
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seeded corpus over a Zipf-like vocabulary of `vocab` words (a real corpus's long tail, so queries touch a fraction of it). */
+function zipfCorpus(seed: number, n: number, vocab: number, maxLen: number): Array<{ doc: number; title: string; body: string }> {
+  const rnd = mulberry(seed);
+  const word = (): string => `w${Math.floor(vocab * Math.pow(rnd(), 3)).toString(36)}`;
+  return Array.from({ length: n }, (_, i) => ({
+    doc: i + 1,
+    title: Array.from({ length: 2 + Math.floor(rnd() * 8) }, word).join(' '),
+    body: Array.from({ length: Math.floor(rnd() * maxLen) }, word).join(' '),
+  }));
+}
+
+describe('exact dynamic pruning (scanMode pruned)', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`equals exhaustive scoring on random corpus ${seed} (documents as queries and random word bags, k 1…50, exclusions)`, () => {
+      const docs = zipfCorpus(seed, 4000 + 1000 * seed, 20_000, 40 + 20 * seed);
+      const exhaustive = new Bm25Index({ scanMode: 'sparse' });
+      const pruned = new Bm25Index({ scanMode: 'pruned' });
+      for (const i of [exhaustive, pruned]) i.addDocuments(docs);
+      const rnd = mulberry(seed * 7919);
+      const before = { ...pruneTotals };
+      let compared = 0;
+      for (let q = 0; q < 120; q++) {
+        const k = [1, 2, 5, 10, 20, 50][q % 6]!;
+        const d = docs[Math.floor(rnd() * docs.length)]!;
+        expect(pruned.searchDocument(d, k)).toEqual(exhaustive.searchDocument(d, k));
+        const words = `${d.title} ${d.body}`.split(' ');
+        const bag = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+        const ex = { exclude: [d.doc, docs[(q * 13) % docs.length]!.doc] };
+        const a = exhaustive.search(bag, k, ex);
+        expect(pruned.search(bag, k, ex)).toEqual(a);
+        compared += a.length;
+      }
+      expect(compared).toBeGreaterThan(500);
+      // The pruning itself ran: most searches switched to scoring survivors only.
+      const searches = pruneTotals.searches - before.searches;
+      expect(searches).toBe(240);
+      expect(pruneTotals.switched - before.switched).toBeGreaterThan(searches / 4);
+    });
+  }
+
+  it('ties: many documents with the same score come in doc order, as exhaustive scoring gives them', () => {
+    const docs = Array.from({ length: 300 }, (_, i) => ({ doc: 1000 - i, title: i % 3 === 0 ? 'alpha beta' : 'alpha gamma', body: 'delta' }));
+    const exhaustive = new Bm25Index({ scanMode: 'dense', tokenizer: { stopWords: 'none' } });
+    const pruned = new Bm25Index({ scanMode: 'pruned', tokenizer: { stopWords: 'none' } });
+    for (const i of [exhaustive, pruned]) i.addDocuments(docs);
+    for (const [q, k] of [['alpha beta delta', 7], ['beta', 20], ['gamma alpha', 150], ['alpha', 1]] as const) {
+      expect(pruned.search(q, k)).toEqual(exhaustive.search(q, k));
+    }
+  });
+
+  it('falls back to exhaustive scoring on a small vocabulary (queries touching most documents), with the same results', () => {
+    const docs = randomCorpus(4, 5000, 120);
+    const exhaustive = new Bm25Index({ scanMode: 'dense' });
+    const pruned = new Bm25Index({ scanMode: 'pruned' });
+    for (const i of [exhaustive, pruned]) i.addDocuments(docs);
+    for (const d of docs.slice(0, 60)) expect(pruned.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
+  });
+
+  it('recomputes its bounds when the index changes (added and re-indexed documents)', () => {
+    const docs = zipfCorpus(9, 3000, 20_000, 100);
+    const exhaustive = new Bm25Index({ scanMode: 'dense' });
+    const pruned = new Bm25Index({ scanMode: 'pruned' });
+    for (const i of [exhaustive, pruned]) i.addDocuments(docs.slice(0, 2000));
+    const probe = docs.slice(2500, 2520);
+    for (const d of probe) expect(pruned.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
+    for (const i of [exhaustive, pruned]) i.addDocuments([...docs.slice(2000), { ...docs[5]!, body: `${docs[5]!.body} ${docs[6]!.body}` }]);
+    for (const d of probe) expect(pruned.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
+  });
+});

@@ -13,6 +13,8 @@ const entries = {
   'bench-live': 'scripts/bench/live-metrics.ts',
   'gen-se-dump': 'scripts/bench/se-dump.ts',
   'bench-active': 'scripts/bench/active.ts',
+  'bench-archive': 'scripts/bench/archive-import.ts',
+  'bench-fair-use': 'scripts/bench/fair-use.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
 

@@ -22,22 +22,29 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
         [--analyzer ${ANALYZERS}]   BM25 analysis for this pool (default: the workspace's)
         [--order ${QUERY_ORDERS.join('|')}] [--order-seed S]   which query annotators get next (default pool)
-  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S]
+        [--convention zero|skip]   how eval treats a query without a similar candidate, unless told (default zero)
+  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S] [--convention zero|skip]
         --blind: annotators label blind (default) or see scores and others' labels
-        --order: which query annotators get next: ${QUERY_ORDERS.join(', ')} (see README, "Labeling order")
+        --order: which query annotators get next: ${QUERY_ORDERS.join(', ')}; decide-rankers-mtc gives one candidate at a time (see README, "Labeling order")
   qpairs pool list W [--json]`,
   stats: `  qpairs stats W [--json]`,
   eval: `  qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
         [--ties pool-order|trec-eval] [--threshold 1] [--partial] [--json]
-        (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate)
+        (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate;
+         default convention: the pool's own — SemEval imports zero, AskUbuntu pools skip, own pools as created)
         [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]`,
-  annotators: `  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE`,
+  annotators: `  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE
+  qpairs annotators invite W NAME [--role annotator|judge|owner] [--url http://HOST:PORT] [--json]
+        a fresh token for NAME (created when new; an earlier token is revoked), printed once with a link;
+        only a salted hash is stored. When a server holds W, invite in its Team panel instead
+  qpairs annotators revoke W NAME [--json]     NAME's tokens stop working (labels and role stay)`,
   assign: `  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`,
   label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`,
   agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]`,
   aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]`,
   adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]`,
-  export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--json]
+  export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--force] [--json]
+        existing files are never replaced unless --force
         formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
         question text included (jsonl/csv columns, askubuntu OUT-stem.corpus.txt) unless --no-text; hf-dataset: OUT is a folder`,
   train: `  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap] [--epochs E] [--seed S]
@@ -47,9 +54,13 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)`,
   score: `  qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P`,
   models: `  qpairs models list|delete W [NAME] [--json]`,
-  serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--token NAME=SECRET]…
-        the app in a browser on http://HOST:PORT; loopback callers are the owner, --token NAME=SECRET
-        lets annotator NAME in with that secret (see README, "Security model")`,
+  serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings 1]
+        the app in a browser on http://HOST:PORT; loopback callers are the owner unless --require-tokens;
+        any other host requires tokens: people invited with \`qpairs annotators invite\` (or the Team panel)
+        sign in with their links; --tokens-file FILE adds NAME=SECRET lines held in memory only
+        (--token NAME=SECRET still works, with a warning: secrets show in ps and shell history)
+        --max-trainings N: model trainings that run at once (default 1); more wait, shown as queued
+        (see README, "Running a team" and "Security model")`,
   corpus: `  qpairs corpus export W --format tsv|jsonl OUT [--source S]   the questions' texts as indexed (OUT - : stdout)
   qpairs corpus index W [--analyzer ${ANALYZERS}]   rebuild the BM25 index`,
 };

@@ -68,7 +68,7 @@ export const MAX_WARNINGS = 50;
 export async function importFiles(ws: Workspace, format: string, files: readonly string[], opts: ImportOptions = {}): Promise<ImportReport> {
   const fmt = importerFor(format);
   if (files.length === 0) throw new QPairsError(`${format}: no files to import`);
-  const list = fmt.expandFiles ? fmt.expandFiles(files) : [...files];
+  const list = fmt.expandFiles ? await fmt.expandFiles(files, opts.signal) : [...files];
   const sizes = list.map((f) => fileSize(f));
   throwIfAborted(opts.signal);
 

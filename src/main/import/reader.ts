@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
+import { isMemberPath, memberSize, openMember } from './archive';
 import type { ImportContext } from './types';
 
 export const CHUNK_BYTES = 64 * 1024;
@@ -47,7 +48,9 @@ export function isGzip(file: string): boolean {
   }
 }
 
+/** Size of an input in bytes: the file's (compressed for gzip), or an archive member's unpacked size (see ./archive.ts). */
 export function fileSize(file: string): number {
+  if (isMemberPath(file)) return memberSize(file);
   try {
     const st = statSync(file);
     if (!st.isFile()) throw fileError(file, null, 'not a file');
@@ -127,15 +130,48 @@ export interface TextChunk {
   line: number;
 }
 
-/**
- * Reads a file (gunzipping it when it is gzip data) as strictly validated UTF-8 text, in chunks
- * of about CHUNK_BYTES. A leading BOM is dropped. Errors: missing file, invalid UTF-8 (with line
- * and column), corrupt gzip, and a file holding nothing but whitespace ("empty file").
- */
-export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGenerator<TextChunk> {
+/** A file's bytes (gunzipped when it is gzip data) with the count of bytes read from the file. */
+interface ByteSource {
+  chunks: AsyncIterable<Uint8Array>;
+  /** Bytes read so far: from the file (compressed bytes for gzip), or of the member (unpacked). */
+  bytesRead(): number;
+  close(): Promise<void> | void;
+}
+
+/** Splits a member's blocks (7-Zip writes up to 1 MiB at a time) into CHUNK_BYTES pieces, as a file is read. */
+async function* pieces(src: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const b of src) {
+    for (let i = 0; i < b.length; i += CHUNK_BYTES) yield b.subarray(i, Math.min(b.length, i + CHUNK_BYTES));
+  }
+}
+
+function openBytes(ctx: ImportContext, file: string): ByteSource {
+  if (isMemberPath(file)) {
+    const m = ctx.archiveReads ? ctx.archiveReads.open(file) : openMember(file, ctx.signal);
+    let taken = 0;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for await (const p of pieces(m)) {
+        taken += p.length;
+        yield p;
+      }
+    }
+    return { chunks: counted(), bytesRead: () => taken, close: () => m.close() };
+  }
   fileSize(file);
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
   const src: Readable = isGzip(file) ? (pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {}) as unknown as Readable) : raw;
+  return { chunks: src as AsyncIterable<Buffer>, bytesRead: () => raw.bytesRead, close: () => void raw.destroy() };
+}
+
+/**
+ * Reads a file (gunzipping it when it is gzip data) or an archive member (a member path, see
+ * ./archive.ts) as strictly validated UTF-8 text, in chunks of about CHUNK_BYTES. A leading BOM
+ * is dropped. Errors: missing file, invalid UTF-8 (with line and column), corrupt gzip, a
+ * truncated or corrupt archive (naming archive and member), and a file holding nothing but
+ * whitespace ("empty file").
+ */
+export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGenerator<TextChunk> {
+  const source = openBytes(ctx, file);
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let carry: Uint8Array | null = null;
   let line = 1;
@@ -152,10 +188,10 @@ export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGe
     }
   };
   try {
-    for await (const chunk of src as AsyncIterable<Buffer>) {
+    for await (const chunk of source.chunks) {
       throwIfAborted(ctx.signal);
       if (ctx.checkpoint) await ctx.checkpoint();
-      ctx.fileBytes(raw.bytesRead);
+      ctx.fileBytes(source.bytesRead());
       const buf: Uint8Array = carry ? Buffer.concat([carry, chunk]) : chunk;
       const cut = completePrefix(buf);
       carry = cut < buf.length ? Uint8Array.prototype.slice.call(buf, cut) : null;
@@ -177,10 +213,10 @@ export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGe
     }
     throw fileError(file, null, `cannot read the file (${err.code ?? err.message})`);
   } finally {
-    raw.destroy();
+    await source.close();
   }
   if (carry) decode(carry);
-  ctx.fileBytes(raw.bytesRead);
+  ctx.fileBytes(source.bytesRead());
   if (!content) throw fileError(file, null, 'empty file');
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { QPairsError } from '../errors';
 import { AnswerPositions } from '../workspace/workspace-corpus';
 import { IdLines, putAnswer, putQuestion } from './questions';
+import { archiveKind, ArchiveReads, listArchive, memberPath, siteOfFile, splitMemberPath, takeMemberFailure, type ArchiveEntry } from './archive';
 import { fileError } from './reader';
 import { collapseWhitespace, htmlToText, parseTags } from './text';
 import { parseRowsXml } from './xml-rows';
@@ -14,10 +15,56 @@ function isLinksFile(file: string): boolean {
 }
 
 /**
+ * The dump's members of an archive: its Posts.xml and PostLinks.xml (found by name, any case, at
+ * the root as the dump site ships them or in a folder), as member paths. Errors: neither is
+ * there, or one of them twice (then the member path names the one to read).
+ */
+function dumpMembers(archive: string, entries: readonly ArchiveEntry[]): string[] {
+  const out: string[] = [];
+  for (const want of ['posts.xml', 'postlinks.xml']) {
+    const found = entries.filter((e) => path.posix.basename(e.name).toLowerCase() === want);
+    if (found.length > 1) {
+      throw new QPairsError(`${archive}: holds ${found.length} files named ${want} (${found.map((e) => e.name).join(', ')}); name the one to import as ${memberPath(archive, found[0]!.name)}`, {
+        file: archive,
+      });
+    }
+    if (found[0]) out.push(memberPath(archive, found[0].name));
+  }
+  if (out.length === 0) {
+    const names = entries.slice(0, 10).map((e) => e.name);
+    const held = entries.length ? `it holds ${names.join(', ')}${entries.length > names.length ? ', …' : ''}` : 'it holds no files';
+    throw new QPairsError(`${archive}: the archive holds neither Posts.xml nor PostLinks.xml (${held})`, { file: archive });
+  }
+  return out;
+}
+
+/**
+ * The import's question source: opts.source, else the site the files' names say (siteOfFile:
+ * `cardano.stackexchange.com.7z` or the folder `cardano.stackexchange.com` → `cardano`), else
+ * `stackexchange`. Files naming different sites need an explicit source (an error otherwise), so
+ * two sites never share a source by accident.
+ */
+function dumpSource(ctx: ImportContext, files: readonly string[]): string {
+  const given = ctx.opts.source?.trim();
+  if (given) return given;
+  const sites = new Map<string, string>();
+  for (const f of files) {
+    const site = siteOfFile(f);
+    if (site && !sites.has(site)) sites.set(site, f);
+  }
+  if (sites.size > 1) {
+    const list = [...sites].map(([site, f]) => `${site} (${f})`).join(', ');
+    throw new QPairsError(`the files come from different sites: ${list}; import them one site at a time, or give the source (--source)`, { reason: 'different sites' });
+  }
+  return sites.keys().next().value ?? 'stackexchange';
+}
+
+/**
  * Posts.xml rows with PostTypeId=1 → questions: Title; Body HTML as plain text (tags stripped,
  * entities decoded, code text kept, whitespace collapsed); Tags `<a><b>` or `|a|b|`; author =
- * OwnerUserId, else OwnerDisplayName; created = CreationDate; source = opts.source ??
- * `stackexchange`. Rows with PostTypeId=2 → answers (unlabeled text for the models) of their
+ * OwnerUserId, else OwnerDisplayName; created = CreationDate; source = opts.source, else the
+ * site named by the archive, file or folder name (`cardano.stackexchange.com.7z` → `cardano`; see
+ * dumpSource), else `stackexchange`. Rows with PostTypeId=2 → answers (unlabeled text for the models) of their
  * ParentId: Body as plain text as above, same author/created/source; an answer whose question
  * is not a question of the dump is skipped and counted (`skipped.answerToMissingQuestion`), an
  * empty one counted as `skipped.emptyAnswer`. Other post types (tag wikis, …) are counted as
@@ -30,7 +77,11 @@ function isLinksFile(file: string): boolean {
  * "The dump" is the Posts files of the same import; a PostLinks file imported alone is checked
  * against the workspace's questions instead.
  *
- * Arguments: the two files, or the folder holding them; Posts files are read before PostLinks
+ * Arguments: the two files, the folder holding them, or the site's archive as the dump site ships
+ * it (`site.stackexchange.com.7z`; also `.zip`, `.tar`, `.tar.gz`/`.tgz`; Stack Overflow's
+ * per-file `stackoverflow.com-Posts.7z` + `stackoverflow.com-PostLinks.7z`), whose Posts.xml and
+ * PostLinks.xml are streamed out of it (./archive.ts; other members such as Tags.xml are not
+ * read: tags come from the posts' Tags attribute). Posts files are read before PostLinks
  * files (told apart by name, checked by their root element). Both are streamed (./xml-rows.ts: a
  * row scanner, with saxes for whatever else the files hold); the only per-post memory kept is
  * the map of question ids (with their line, to report a repeated id; answers are not kept), i.e.
@@ -40,15 +91,31 @@ function isLinksFile(file: string): boolean {
  */
 export const stackexchange: Importer = {
   name: 'stackexchange',
-  description: 'Stack Exchange data dump: Posts.xml and PostLinks.xml (or the folder holding them)',
-  expandFiles(files) {
+  description: "Stack Exchange data dump: Posts.xml and PostLinks.xml, the folder holding them, or the site's archive (.7z, .zip, .tar.gz)",
+  async expandFiles(files, signal) {
     const out: string[] = [];
     for (const f of files) {
+      const member = splitMemberPath(f);
+      if (member) {
+        const entries = await listArchive(member.archive, signal);
+        if (!entries.some((e) => e.name === member.member)) {
+          throw new QPairsError(`${member.archive}: holds no member ${member.member}`, { file: f, reason: `no member ${member.member}` });
+        }
+        out.push(f);
+        continue;
+      }
       let dir = false;
+      let file = false;
       try {
-        dir = statSync(f).isDirectory();
+        const st = statSync(f);
+        dir = st.isDirectory();
+        file = st.isFile();
       } catch {
         dir = false;
+      }
+      if (file && archiveKind(f)) {
+        out.push(...dumpMembers(f, await listArchive(f, signal)));
+        continue;
       }
       if (!dir) {
         out.push(f);
@@ -61,21 +128,29 @@ export const stackexchange: Importer = {
       if (posts) out.push(posts);
       if (links) out.push(links);
     }
-    return [...out.filter((f) => !isLinksFile(f)), ...out.filter(isLinksFile)];
+    // A file named twice (an archive and one of its members, a folder and its file) is read once.
+    const once = [...new Set(out)];
+    return [...once.filter((f) => !isLinksFile(f)), ...once.filter(isLinksFile)];
   },
   async run(ctx, files) {
     checkLinksGiven(ctx, files);
+    const source = dumpSource(ctx, files);
     const dumps: IdLines[] = [];
     const positions = new AnswerPositions();
     const pending = new PendingAnswers(ctx, positions);
+    // Posts.xml and PostLinks.xml of one archive: unpacked in one 7-Zip run.
+    const reads = new ArchiveReads(files, ctx.signal);
+    ctx.archiveReads = reads;
     try {
       for (const file of files) {
         if (isLinksFile(file)) pending.resolve(dumps);
-        await importDumpFile(ctx, file, dumps, pending, positions);
+        await importDumpFile(ctx, file, source, dumps, pending, positions);
         ctx.endFile();
       }
       pending.resolve(dumps);
     } finally {
+      ctx.archiveReads = undefined;
+      await reads.close();
       pending.drop();
     }
   },
@@ -88,7 +163,7 @@ export const stackexchange: Importer = {
  */
 function checkLinksGiven(ctx: ImportContext, files: readonly string[]): void {
   if (files.length === 0 || files.some(isLinksFile)) return;
-  const dir = path.dirname(files[0]!);
+  const dir = splitMemberPath(files[0]!)?.archive ?? path.dirname(files[0]!);
   const what = `no PostLinks.xml in ${dir} (nor among the files given), so no duplicate links would be imported`;
   if (ctx.opts.strict) throw new QPairsError(`${dir}: ${what} (--strict)`, { file: dir, reason: what });
   ctx.warn(`${dir}: no PostLinks.xml in the folder (nor among the files given): no duplicate links were imported (--strict makes this an error)`);
@@ -168,15 +243,14 @@ class PendingAnswers {
   }
 }
 
-async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[], pending: PendingAnswers, positions: AnswerPositions): Promise<void> {
-  const source = ctx.opts.source?.trim() || 'stackexchange';
+async function importDumpFile(ctx: ImportContext, file: string, source: string, dumps: IdLines[], pending: PendingAnswers, positions: AnswerPositions): Promise<void> {
   let root: 'posts' | 'postlinks' | null = null;
   let depth = 0;
   const ids = new IdLines(file);
   const isQuestion = (id: string): boolean => (dumps.length > 0 ? dumps.some((d) => d.has(id)) : ctx.ws.docOf(id) !== null);
   let missingExample = '';
 
-  await parseRowsXml(ctx, file, {
+  const parsing = parseRowsXml(ctx, file, {
     open(name, a, line) {
       depth++;
       if (depth === 1) {
@@ -242,6 +316,13 @@ async function importDumpFile(ctx: ImportContext, file: string, dumps: IdLines[]
       depth--;
     },
   });
+  try {
+    await parsing;
+  } catch (e) {
+    // Garbage from a corrupt archive shows as malformed XML before 7-Zip reports the corruption.
+    const failure = takeMemberFailure(file);
+    throw (e instanceof QPairsError && failure) || e;
+  }
   if (missingExample) {
     ctx.warn(`${file}: duplicate links naming a post that is not a question ${dumps.length ? 'of the dump' : 'in the workspace'} were skipped (e.g. ${missingExample})`);
   }

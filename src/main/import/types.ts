@@ -1,7 +1,8 @@
 import type { LabelScheme } from '../../shared/labels';
 import type { Workspace } from '../workspace/workspace';
+import type { ArchiveReads } from './archive';
 
-/** Progress of an import: bytes read from the input files (compressed bytes for .gz) and records handled. */
+/** Progress of an import: bytes read from the input files (compressed bytes for .gz, unpacked bytes for archive members) and records handled. */
 export interface ImportProgress {
   bytesDone: number;
   bytesTotal: number;
@@ -15,7 +16,11 @@ export interface ImportOptions {
   annotator?: string;
   /** Scheme of a pool the import creates (labels-csv/-jsonl; default `binary`). */
   scheme?: LabelScheme;
-  /** Question source (questions-*: default the file's base name; stackexchange: default `stackexchange`). */
+  /**
+   * Question source (questions-*: default the file's base name; stackexchange: default the site
+   * named by the archive, file or folder name, `cardano.stackexchange.com.7z` → `cardano`, else
+   * `stackexchange`).
+   */
   source?: string;
   /**
    * Replace questions (and answers) whose id the workspace holds from another source. Without
@@ -85,14 +90,19 @@ export interface ImportContext {
    */
   checkpoint?(): Promise<void>;
   readonly signal?: AbortSignal;
+  /** How archive members are read (set by an importer reading several members of one archive; see ./archive.ts). */
+  archiveReads?: ArchiveReads;
 }
 
 export interface Importer {
   name: string;
   /** One line for help texts. */
   description: string;
-  /** Expands arguments (e.g. a folder) into the files to read, in the order to read them. */
-  expandFiles?(files: readonly string[]): string[];
+  /**
+   * Expands arguments (e.g. a folder, an archive) into the files to read, in the order to read
+   * them; archive members as member paths (./archive.ts), their archive listed.
+   */
+  expandFiles?(files: readonly string[], signal?: AbortSignal): string[] | Promise<string[]>;
   /** Imports all files (default: importFile for each in turn). */
   run?(ctx: ImportContext, files: readonly string[]): Promise<void>;
   importFile?(ctx: ImportContext, file: string): Promise<void>;

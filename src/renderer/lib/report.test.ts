@@ -19,6 +19,15 @@ describe('import report in words', () => {
     expect(lines[5]!.text).toBe('1.3 s');
     expect(JSON.stringify(lines)).not.toMatch(/qpairs-uploads|[a-z][A-Z]/);
   });
+  it('splits one-letter words out of keys (issue 24: "not aquestion")', () => {
+    expect(humanKey('notAQuestion')).toBe('not a question');
+    expect(humanKey('postIsNotAQuestionOfTheDump')).toBe('post is not a question of the dump');
+    expect(humanKey('answerToMissingQuestion')).toBe('answer to missing question');
+  });
+  it('names archive members with their archive', () => {
+    const lines = reportLines({ files: ['/data/cardano.stackexchange.com.7z!/Posts.xml', '/data/cardano.stackexchange.com.7z!/PostLinks.xml'] });
+    expect(lines[0]!.text).toBe('cardano.stackexchange.com.7z!/Posts.xml, cardano.stackexchange.com.7z!/PostLinks.xml');
+  });
   it('turns unknown camelCase keys into words', () => {
     expect(humanKey('runScoresDropped')).toBe('run scores dropped');
   });

@@ -30,6 +30,8 @@ const WORDS: Record<string, string> = {
   pools: 'pools',
   poolsCreated: 'pools created',
   linkToMissingQuestion: 'links to a question not in the files',
+  notes: 'notes on labels',
+  questionTextsKept: 'questions kept with the workspace’s text',
   seconds: 'time',
   elapsedMs: 'time',
   indexedQuestions: 'questions indexed (BM25)',
@@ -43,12 +45,17 @@ export function humanKey(k: string): string {
   if (WORDS[k]) return WORDS[k]!;
   return k
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    // an acronym or one-letter word before a word: "notAQuestion" → "not A Question" (issue 24: was "not aquestion")
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')
     .toLowerCase();
 }
 
+/** A file's name without its folders; an archive member (`/d/site.7z!/Posts.xml`) keeps the archive's name (`site.7z!/Posts.xml`). */
 export function fileName(p: string): string {
   const clean = cleanUploadPaths(p);
+  const member = clean.indexOf('!/');
+  if (member > 0) return `${fileName(clean.slice(0, member))}!/${clean.slice(member + 2)}`;
   const parts = clean.split(/[/\\]/);
   return parts[parts.length - 1] || clean;
 }

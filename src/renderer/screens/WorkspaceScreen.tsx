@@ -19,7 +19,7 @@ const FORMAT_HELP: Record<ImportFormat, string> = {
   'askubuntu-pool': 'AskUbuntu dev/test pools with BM25 scores',
   semeval: 'SemEval 2016 Task 3 XML (questions, pools and gold labels)',
   'semeval-relevancy': 'SemEval .relevancy file (a ranker run)',
-  stackexchange: 'Stack Exchange data dump Posts.xml / PostLinks.xml',
+  stackexchange: "Stack Exchange data dump: Posts.xml / PostLinks.xml, or the site's archive as downloaded (site.stackexchange.com.7z, .zip, .tar.gz)",
 };
 
 /** The contract's 12 formats, in its order (FORMAT_HELP is a Record over ImportFormat, so none is missing). */
@@ -269,7 +269,13 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             </label>
             <label>
               Source name <span className="optional">optional</span>
-              <input data-testid="import-source" value={source} onChange={(e) => setSource(e.target.value)} disabled={busy} />
+              <input
+                data-testid="import-source"
+                value={source}
+                onChange={(e) => setSource(e.target.value)}
+                disabled={busy}
+                placeholder={format === 'stackexchange' ? 'default: the site, e.g. cardano for cardano.stackexchange.com.7z' : undefined}
+              />
             </label>
             <fieldset className="radio-row">
               <legend>Options</legend>

@@ -1,30 +1,44 @@
 /**
  * `npm run bench:active [-- --reps 20 --seed 1 --json FILE]`: how many labels each labeling order needs
- * to settle "which ranker is best", replaying existing gold labels as a simulated annotator
- * (src/main/active/simulate.ts) under the orders pool, random, uncertainty and decide-rankers,
- * several seeded repetitions each; prints labels until (a) the rankers' MAP order matches the
- * full-label order (Kendall τ ≥ 0.9, for good) and (b) the best ranker is decided (Holm p < 0.05),
- * as mean with a 95% t-interval over repetitions, how often (b) picked the true best, and
- * decide-rankers' saving against random. Goal (issue 10): ≥ 30% fewer labels than random for both.
+ * to reach the decision "which of the five rankers is best" at 95% (alpha 0.05), replaying the gold
+ * labels of a fully labeled pool as a simulated annotator, 20 seeded repetitions per order:
  *
- * Pools: SemEval-2016 Task 3 subtask B — the 117 distinct training queries (train part1 + part2,
- * near-duplicates grouped) and the 50 dev queries, 10 candidates each, gold = PerfectMatch|Relevant.
+ * - `random`: whole queries at random (src/main/active/simulate.ts);
+ * - `random-candidates`: single (query, candidate) pairs at random (simulate-candidates.ts);
+ * - `decide-rankers`: whole queries drawn with unequal probabilities, Des Raj's estimator (query-order.ts);
+ * - `decide-rankers-mtc`: single pairs chosen for how much their label can move the ΔAP bounds of the
+ *   leading rankers, in queries opened in a seeded random order (candidate-order.ts).
+ *
+ * The decision, the same for every order: the paired t-test over queries (Holm over best vs each other
+ * ranker, as `eval --compare … --baseline BEST`) — (a) over the sampled queries, certain whatever the
+ * missing labels say (partly judged queries enter with their ΔAP bounds), or (b) the pool's full-label
+ * test made certain by the bounds (decided, or undecided for good). Printed per order: labels to the
+ * decision (mean, sd, min–max), how often it agrees with the full-label paired test, and whether (a) or
+ * (b) stopped it; decide-rankers-mtc's saving against random. Goal (issue 25): ≥ 30% fewer than random
+ * on both pools. `--json FILE` writes {"datasets": [{"name", "orders": {ORDER: {"meanLabels", "sd",
+ * "agreesWithFull", …}}}]}. `--pools-cache FILE` keeps the rankers' rankings (skips training next time);
+ * `--orders a,b`, `--open-threshold X`, `--switch-after N --switch-below T` for experiments.
+ *
+ * Pools: SemEval-2016 Task 3 subtask B, read from the repository's datasets/semeval2016-task3 (the
+ * .xml.gz files) — the 117 distinct training queries (train part1 + part2, near-duplicates grouped) and
+ * the 50 dev queries, 10 candidates each, gold = PerfectMatch|Relevant.
  * Rankers: the forum's search engine order, tf-idf (word 1–3-grams), skip-gram (SIF-averaged vectors)
  * and the denoising auto-encoder `dae` (both trained on all the texts, no labels), and the supervised
  * `fused` ranker scored out of fold: on the training pool, grouped 5-fold cross-fitting (each query
  * scored by a model trained on the other folds' clusters); on dev, trained on train part 2 (clean).
  * So no ranker's score of a query comes from a model that saw its labels.
- * AskUbuntu dev (../shared/data/askubuntu) has only the Lucene BM25 run and no question text to
- * train a second ranker on, so there is nothing to compare there; it is reported as not run.
+ * AskUbuntu dev has only the Lucene BM25 run and no question text to train a second ranker on, so there
+ * is nothing to compare there; it is reported as not run.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { apsOf, type ActiveQuery } from '../../src/main/active/pool-model';
-import { QUERY_ORDERS, type QueryOrder } from '../../src/main/active/query-order';
-import { fullMaps, simulateAnnotator, type SimulationResult } from '../../src/main/active/simulate';
+import { queryBounds } from '../../src/main/active/ap-bounds';
+import { CandidateLedger, DEFAULT_OPEN_THRESHOLD } from '../../src/main/active/candidate-order';
+import { certifiedStanding } from '../../src/main/active/certified-test';
+import { fullMaps, simulateAnnotator } from '../../src/main/active/simulate';
+import { fullConclusion, simulateCandidates, type DecisionResult } from '../../src/main/active/simulate-candidates';
 import { createModel, SkipGramRanker, type QText, type Ranker } from '../../src/main/models';
-import { meanInterval } from '../../src/main/stats/t-interval';
-import { findSharedData } from './real-text';
 import { groupedFolds } from '../../src/main/overlap';
 import { devSet, isRelevant, loadSemEvalData, trainingData, type SemEvalData, type SemOrg } from './semeval-data';
 
@@ -37,6 +51,13 @@ const SEED = arg('seed', 1);
 const relAt = process.argv.indexOf('--relevance');
 const RELEVANCE = (relAt < 0 ? 'buckets' : process.argv[relAt + 1]) as 'buckets' | 'logit';
 const EPSILON = arg('epsilon', 0.1);
+const ALPHA = arg('alpha', 0.05);
+const OPEN_THRESHOLD = arg('open-threshold', DEFAULT_OPEN_THRESHOLD);
+const SWITCH_AFTER = arg('switch-after', Infinity);
+const SWITCH_BELOW = arg('switch-below', 1);
+const ALL_ORDERS = ['random', 'random-candidates', 'decide-rankers', 'decide-rankers-mtc'] as const;
+const ordersAt = process.argv.indexOf('--orders');
+const ORDERS = (ordersAt < 0 ? [...ALL_ORDERS] : process.argv[ordersAt + 1]!.split(',')) as Array<(typeof ALL_ORDERS)[number]>;
 const jsonAt = process.argv.indexOf('--json');
 const JSON_FILE = jsonAt < 0 ? null : process.argv[jsonAt + 1]!;
 
@@ -63,23 +84,24 @@ function poolOf(name: string, orgs: readonly SemOrg[], rankers: { name: string; 
   return { name, queries, gold, rankers: rankers.map((r) => r.name) };
 }
 
-interface Row {
-  order: QueryOrder;
-  toOrder: { mean: number; ci: [number, number] | null; never: number };
-  toDecide: { mean: number; ci: [number, number] | null; never: number; correct: number };
+interface OrderFigures {
+  meanLabels: number;
+  sd: number;
+  min: number;
+  max: number;
+  /** Share of repetitions whose conclusion is the full-label paired test's. */
+  agreesWithFull: number;
+  /** Repetitions stopped by the sample's test (the rest: the pool's test made certain). */
+  bySample: number;
+  seconds: number;
 }
 
-function summarise(order: QueryOrder, results: SimulationResult[]): Row {
-  const stat = (xs: (number | null)[]) => {
-    const vals = xs.filter((x): x is number => x !== null);
-    const ci = vals.length >= 2 ? meanInterval(vals).value : null;
-    return { mean: vals.reduce((s, x) => s + x, 0) / Math.max(1, vals.length), ci, never: xs.length - vals.length };
-  };
-  return {
-    order,
-    toOrder: stat(results.map((r) => r.labelsToOrder)),
-    toDecide: { ...stat(results.map((r) => r.labelsToDecide)), correct: results.filter((r) => r.decidedCorrectly).length },
-  };
+interface DatasetFigures {
+  name: string;
+  labels: number;
+  fullConclusion: string;
+  orders: Record<string, OrderFigures>;
+  savingVsRandom?: number;
 }
 
 /** Out-of-fold fused scores: query id → candidate scores (in candidate order). */
@@ -104,7 +126,10 @@ async function fusedOutOfFold(d: SemEvalData): Promise<Map<string, number[]>> {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const d = loadSemEvalData(path.join(findSharedData(), 'semeval2016-task3'));
+  const cacheAt = process.argv.indexOf('--pools-cache');
+  const CACHE = cacheAt < 0 ? null : process.argv[cacheAt + 1]!;
+  if (CACHE && existsSync(CACHE)) return simulate(JSON.parse(readFileSync(CACHE, 'utf8')) as Pool[], t0);
+  const d = loadSemEvalData(path.resolve(import.meta.dirname, '../../datasets/semeval2016-task3'));
   const texts: QText[] = [...d.questions.values()];
   const trainText = { questions: d.questions, positives: [], randomPool: [], extraTexts: d.comments };
   const tfidf3: Ranker = await createModel('tfidf');
@@ -123,40 +148,67 @@ async function main(): Promise<void> {
     { name: 'fused (out of fold)', score: (q: QText) => fused.get(q.id)! },
   ];
   const pools = [poolOf('SemEval-2016 train (117 distinct queries)', d.distinct, rankers), poolOf('SemEval-2016 dev (50 queries)', d.dev, rankers)];
-  const out: Record<string, unknown> = {};
+  if (CACHE) writeFileSync(CACHE, JSON.stringify(pools));
+  simulate(pools, t0);
+}
+
+function simulate(pools: Pool[], t0: number): void {
+  const orders = ORDERS;
+  const datasets: DatasetFigures[] = [];
   for (const pool of pools) {
     const maps = fullMaps(pool.queries, pool.gold);
     const labels = pool.queries.reduce((s, q) => s + q.size, 0);
+    const full = fullConclusion(pool.queries, pool.gold, ALPHA);
     console.log(`\n${pool.name}: ${labels} labels in all; full-label MAP ${pool.rankers.map((r, i) => `${r} ${(maps[i]! * 100).toFixed(2)}`).join(', ')}`);
-    const perQueryEqual = pool.queries.filter((q, i) => new Set(apsOf(q, pool.gold[i]!).map((x) => x.toFixed(12))).size === 1).length;
-    console.log(`  ${perQueryEqual} of ${pool.queries.length} queries give every ranker the same AP (they cannot separate the rankers)`);
-    const rows: Row[] = [];
-    for (const order of QUERY_ORDERS) {
-      const results: SimulationResult[] = [];
-      const reps = order === 'pool' ? 1 : REPS;
-      for (let rep = 0; rep < reps; rep++) results.push(simulateAnnotator(pool.queries, pool.gold, order, { seed: SEED + rep, relevance: RELEVANCE, epsilon: EPSILON }));
-      rows.push(summarise(order, results));
-    }
-    const fmtStat = (s: { mean: number; ci: [number, number] | null; never: number }) =>
-      `${s.mean.toFixed(0)}${s.ci ? ` [${s.ci[0].toFixed(0)}, ${s.ci[1].toFixed(0)}]` : ''}${s.never ? ` (${s.never} never)` : ''}`;
-    console.log(`  | order          | labels until MAP order matches (τ ≥ 0.9) | labels until best decided (Holm p < 0.05) | decided right |`);
-    console.log(`  |----------------|------------------------------------------|-------------------------------------------|---------------|`);
-    for (const r of rows)
-      console.log(
-        `  | ${r.order.padEnd(14)} | ${fmtStat(r.toOrder).padStart(40)} | ${fmtStat(r.toDecide).padStart(41)} | ${`${r.toDecide.correct} of ${r.order === 'pool' ? 1 : REPS}`.padStart(13)} |`,
-      );
-    const rnd = rows.find((r) => r.order === 'random')!;
-    const dec = rows.find((r) => r.order === 'decide-rankers')!;
-    const saveOrder = 1 - dec.toOrder.mean / rnd.toOrder.mean;
-    const saveDecide = 1 - dec.toDecide.mean / rnd.toDecide.mean;
+    const fullTest = certifiedStanding(pool.queries.map((q, i) => queryBounds(q, pool.gold[i]!)), pool.rankers.length, ALPHA);
     console.log(
-      `  decide-rankers vs random: ${(saveOrder * 100).toFixed(1)}% fewer labels to (a), ${(saveDecide * 100).toFixed(1)}% fewer to (b); goal ≥ 30%: ${saveOrder >= 0.3 && saveDecide >= 0.3 ? 'MET' : 'NOT MET'}`,
+      `  full-label paired test (t over ${pool.queries.length} queries, Holm over best vs each other): ${full.decided ? `decided, ${pool.rankers[full.best!]} is best` : `not decided (${pool.rankers[fullTest.best]} leads)`}; Holm p vs ${pool.rankers[fullTest.best]}: ${pool.rankers
+        .map((r, i) => (i === fullTest.best ? null : `${r} ${fullTest.pHi[i]!.toPrecision(2)}`))
+        .filter(Boolean)
+        .join(', ')}`,
     );
-    out[pool.name] = { labels, fullMAP: Object.fromEntries(pool.rankers.map((r, i) => [r, maps[i]])), rows, saving: { order: saveOrder, decide: saveDecide } };
+    const zero = CandidateLedger.zeroLabel(pool.queries);
+    const figures: DatasetFigures = { name: pool.name, labels, fullConclusion: full.decided ? `${pool.rankers[full.best!]} is best` : 'undecided', orders: {} };
+    for (const order of orders) {
+      const t1 = performance.now();
+      const results: DecisionResult[] = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        const seed = SEED + rep;
+        if (order === 'random-candidates' || order === 'decide-rankers-mtc')
+          results.push(simulateCandidates(pool.queries, pool.gold, order, { seed, alpha: ALPHA, zeroLabel: zero, full, openThreshold: OPEN_THRESHOLD, switchAfter: SWITCH_AFTER, switchBelow: SWITCH_BELOW }));
+        else results.push(simulateAnnotator(pool.queries, pool.gold, order, { seed, alpha: ALPHA, zeroBounds: zero.bounds, full, relevance: RELEVANCE, epsilon: EPSILON }).decision);
+      }
+      const xs = results.map((r) => r.labels);
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sd = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : 0;
+      figures.orders[order] = {
+        meanLabels: mean,
+        sd,
+        min: Math.min(...xs),
+        max: Math.max(...xs),
+        agreesWithFull: results.filter((r) => r.agreesWithFull).length / results.length,
+        bySample: results.filter((r) => r.by === 'sample').length,
+        seconds: (performance.now() - t1) / 1000,
+      };
+    }
+    console.log(`  | order              | labels to decide: mean | sd    | min–max   | agrees with full test | stopped by sample test / pool test |`);
+    console.log(`  |--------------------|------------------------|-------|-----------|-----------------------|------------------------------------|`);
+    for (const [order, f] of Object.entries(figures.orders))
+      console.log(
+        `  | ${order.padEnd(18)} | ${f.meanLabels.toFixed(1).padStart(22)} | ${f.sd.toFixed(1).padStart(5)} | ${`${f.min}–${f.max}`.padStart(9)} | ${`${Math.round(f.agreesWithFull * REPS)} of ${REPS}`.padStart(21)} | ${`${f.bySample} / ${REPS - f.bySample}`.padStart(34)} |`,
+      );
+    const rnd = figures.orders['random'];
+    const mtc = figures.orders['decide-rankers-mtc'];
+    if (rnd && mtc) {
+      const saving = 1 - mtc.meanLabels / rnd.meanLabels;
+      figures.savingVsRandom = saving;
+      console.log(`  decide-rankers-mtc vs random (whole queries): ${(saving * 100).toFixed(1)}% fewer labels; goal ≥ 30%: ${saving >= 0.3 ? 'MET' : 'NOT MET'}`);
+    }
+    datasets.push(figures);
   }
   console.log('\nAskUbuntu dev: not run (only the Lucene BM25 run is available and there is no question text to train a second ranker on).');
-  console.log(`\n${REPS} repetitions per random order, seed ${SEED}, relevance model ${RELEVANCE}, uniform share ${EPSILON}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  if (JSON_FILE) writeFileSync(JSON_FILE, JSON.stringify(out, null, 2) + '\n');
+  console.log(`\n${REPS} repetitions per order, seed ${SEED}, alpha ${ALPHA}, open threshold ${OPEN_THRESHOLD}, relevance model ${RELEVANCE}, uniform share ${EPSILON}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (JSON_FILE) writeFileSync(JSON_FILE, JSON.stringify({ datasets }, null, 2) + '\n');
 }
 
 await main();

@@ -1,6 +1,16 @@
-/** Labeling orders of a pool (how its next query is chosen; src/main/active/query-order.ts). */
-export const QUERY_ORDERS = ['pool', 'random', 'uncertainty', 'decide-rankers'] as const;
+/**
+ * Labeling orders of a pool: how its next query is chosen (src/main/active/query-order.ts), or — for
+ * `decide-rankers-mtc` — its next (query, candidate) pair (src/main/active/candidate-order.ts).
+ */
+export const QUERY_ORDERS = ['pool', 'random', 'uncertainty', 'decide-rankers', 'decide-rankers-mtc'] as const;
 export type QueryOrder = (typeof QUERY_ORDERS)[number];
+/** The orders that choose whole queries (draws logged in pool_draws). */
+export type WholeQueryOrder = Exclude<QueryOrder, 'decide-rankers-mtc'>;
+
+/** Orders that choose one (query, candidate) pair at a time. */
+export function isCandidateOrder(o: QueryOrder): o is 'decide-rankers-mtc' {
+  return o === 'decide-rankers-mtc';
+}
 
 export function isQueryOrder(x: string): x is QueryOrder {
   return (QUERY_ORDERS as readonly string[]).includes(x);
@@ -12,6 +22,8 @@ export const QUERY_ORDER_HELP: Record<QueryOrder, string> = {
   random: 'a seeded random order: plain means over the labeled queries are unbiased',
   uncertainty: 'queries whose candidates the relevance model is least sure about first (drawn at random with those weights)',
   'decide-rankers': "queries that can most change which of the pool's rankers is best first (drawn at random with those weights)",
+  'decide-rankers-mtc':
+    "one candidate at a time: the pair whose label can most move the leading rankers' AP differences, inside queries opened in a seeded random order (minimal test collections); the query's other candidates stay reachable",
 };
 
 /** Where a pool's rankers stand under its labeling order (eval.pool's `labelOrder`). */
@@ -21,14 +33,25 @@ export interface LabelOrderStanding {
   population: number;
   drawn: number;
   used: number;
-  /** How `rankers[].map` is estimated. */
-  estimator: 'plain mean' | 'Des Raj' | 'Des Raj (model-assisted)' | 'exact';
+  /**
+   * How `rankers[].map` is estimated; 'bounds' (decide-rankers-mtc): the mean over the opened queries of
+   * the middle of each query's AP bounds, `ci` the bounds of that mean over every completion of the
+   * missing labels, `adjustedP` an upper bound of the paired test's Holm p.
+   */
+  estimator: 'plain mean' | 'Des Raj' | 'Des Raj (model-assisted)' | 'exact' | 'bounds';
   /** A sentence on what the figures mean (e.g. which queries are left out and why). */
   note: string;
-  /** Per run: the MAP estimate and its standard error (null before any query counts), 95% interval, Holm-adjusted p vs the best. */
+  /**
+   * Per run: this pool's MAP estimate and its standard error (null before any query counts; 0 once every
+   * query is labeled), 95% interval, and the Holm-adjusted p of the paired test over queries vs the best.
+   */
   rankers: Array<{ run: string; map: number | null; se: number | null; ci: [number, number] | null; adjustedP: number | null }>;
   /** The run with the highest estimate; null without runs or labels. */
   best: string | null;
-  /** Every other run is below the best with Holm-corrected p < 0.05. */
+  /**
+   * The best run is better than every other on queries like these: the paired t-test over the `used`
+   * queries (as `eval --compare … --baseline BEST`) rejects each pair, Holm-corrected p < 0.05. Never
+   * from the pool MAP's standard error, which is 0 once every query is labeled.
+   */
   decided: boolean;
 }

@@ -5,6 +5,7 @@
  */
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
+import { isCandidateOrder } from '../../shared/label-order';
 import { isQueryOrder, type QueryOrder } from './query-order';
 
 export interface PoolOrderSetting {
@@ -29,9 +30,22 @@ export interface DrawRecord {
   predictions: DrawPredictions | null;
 }
 
+/**
+ * Until a migration lets pools.label_order hold 'decide-rankers-mtc' (its CHECK lists the query-level
+ * orders only), a pool in that order stores label_order = 'random' (its queries are opened in a seeded
+ * random order, so a build that does not know the candidate-level order still serves a sound one) and
+ * this meta key, named for the pool's id and creation time so a later pool reusing the id does not
+ * inherit it.
+ */
+function candidateOrderKey(ws: Workspace, poolId: number): string {
+  const r = ws.stmt(`SELECT created FROM pools WHERE id = ?`).get(poolId) as { created: string };
+  return `pool_label_order.${poolId}.${r.created}`;
+}
+
 export function readPoolOrder(ws: Workspace, pool: string): PoolOrderSetting {
   const poolId = ws.poolId(pool);
   const r = ws.stmt(`SELECT label_order AS o, order_seed AS s FROM pools WHERE id = ?`).get(poolId) as { o: string; s: number };
+  if (r.o === 'random' && ws.getMeta(candidateOrderKey(ws, poolId)) === 'decide-rankers-mtc') return { order: 'decide-rankers-mtc', seed: r.s };
   return { order: isQueryOrder(r.o) ? r.o : 'pool', seed: r.s };
 }
 
@@ -39,7 +53,12 @@ export function readPoolOrder(ws: Workspace, pool: string): PoolOrderSetting {
 export function writePoolOrder(ws: Workspace, pool: string, order: QueryOrder, seed?: number): void {
   const poolId = ws.poolId(pool);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new QPairsError(`the order seed must be an integer, got ${seed}`);
-  ws.stmt(`UPDATE pools SET label_order = ?, order_seed = coalesce(?, order_seed) WHERE id = ?`).run(order, seed ?? null, poolId);
+  const key = candidateOrderKey(ws, poolId);
+  ws.transaction(() => {
+    ws.stmt(`UPDATE pools SET label_order = ?, order_seed = coalesce(?, order_seed) WHERE id = ?`).run(isCandidateOrder(order) ? 'random' : order, seed ?? null, poolId);
+    if (isCandidateOrder(order)) ws.setMeta(key, order);
+    else if (ws.getMeta(key) !== null) ws.stmt(`DELETE FROM meta WHERE key = ?`).run(key);
+  });
 }
 
 export function readDraws(ws: Workspace, pool: string): DrawRecord[] {

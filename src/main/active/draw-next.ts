@@ -31,6 +31,7 @@ function streamSeed(seed: number, seq: number, stream: number): number {
 
 export function nextDraw(order: QueryOrder, seed: number, pool: OrderedPool, draws: readonly DrawRecord[]): Omit<DrawRecord, 'seq'> | null {
   if (order === 'pool') throw new QPairsError('a pool in pool order has no draws');
+  if (order === 'decide-rankers-mtc') throw new QPairsError('decide-rankers-mtc chooses pairs, not query draws (candidate-order.ts)');
   const drawn = new Set(draws.map((d) => d.queryId));
   const remaining = pool.queries.filter((q) => !drawn.has(q.id));
   if (remaining.length === 0) return null;

@@ -72,6 +72,13 @@ export class RelevanceModel implements RelevancePredictor {
     }
   }
 
+  /** One labeled candidate (candidate-level orders): the same rates, one label at a time. */
+  observeOne(q: ActiveQuery, candidate: number, relevant: boolean, positions: Float64Array = meanRankPosition(q)): void {
+    const b = RelevanceModel.bucketOf(positions[candidate]!);
+    this.seen[b]! += 1;
+    if (relevant) this.rel[b]! += 1;
+  }
+
   /** Probability that each candidate of q is relevant. */
   predict(q: ActiveQuery): Float64Array {
     const pos = meanRankPosition(q);

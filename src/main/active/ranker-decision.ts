@@ -1,18 +1,32 @@
 /**
- * Where the rankers stand after some queries are labeled: each ranker's estimated MAP (SemEval
- * convention: queries without a relevant candidate count 0) with its standard error, the best one,
- * and whether it is already decided — every other ranker's MAP is below the best's with Holm-
- * corrected p < alpha (two-sided paired test on the per-query AP differences: t = D̂ / SE(D̂), Student t
- * with n − 1 degrees of freedom, SE from the estimator in use). So a team can stop labeling.
+ * Where the rankers stand after some queries are labeled. Two different questions, kept apart:
+ *
+ * 1. *This pool's MAP* — each ranker's MAP over the pool's N queries (SemEval convention: queries
+ *    without a relevant candidate count 0), estimated from the labeled queries with its standard error
+ *    (`maps`). Its sampling error falls to 0 as the pool fills: once every query is labeled the pool's
+ *    MAP is known exactly.
+ * 2. *Is the best ranker better than each other one on queries like these* — a claim about the queries
+ *    the pool stands for, which a finite pool never settles exactly. It is the paired test over queries
+ *    that `eval --compare R1,…,Rk --baseline BEST` runs: per-query AP differences d_i = AP_best − AP_r,
+ *    t = d̄ / (s/√n), s² = Σ (d_i − d̄)² / (n − 1), two-sided Student t with n − 1 degrees of freedom,
+ *    Holm over the k − 1 pairs (best vs each other). "Decided" needs every pair rejected at alpha.
+ *
+ * For an adaptive order (Des Raj's estimator over draws with unequal probabilities) the labeled queries
+ * are not a simple random sample, so the difference is tested twice and the larger p counts: the paired
+ * t-test over the labeled queries, and t = D̂ / SE_q with SE_q² = SE_design² + s²/N — the estimator's
+ * design variance plus the pool's own spread around the population of queries (s² the sample variance
+ * of the labeled differences). For a random sample the latter is the paired t-test again
+ * (SE_design² = (1 − n/N)·s²/n, so SE_q² = s²/n), and with every query labeled SE_design = 0 and
+ * SE_q = s/√N: the full-label paired test. A decision therefore never rests on a standard error of 0.
  *
  * Estimator: for a random or fixed order the plain mean of the labeled queries; for an adaptive
  * order Des Raj's unbiased estimator over the ordered draws (des-raj.ts), model-assisted when the
  * draws carry predictions (assistedMean); both are linear in the values, so differences of
- * estimates are estimates of differences. Once every query is labeled,
- * the exact means (standard error 0).
+ * estimates are estimates of differences. Once every query is labeled, the exact means (standard error 0).
  */
 import { holm } from '../stats/holm';
 import { studentTTwoSidedP } from '../stats/special';
+import { pairedTTest } from '../stats/ttest';
 import { assistedMean, desRajMean, plainMean, type MeanEstimate } from './des-raj';
 
 export interface LabeledDraw {
@@ -32,10 +46,14 @@ export interface LabeledDraw {
 export interface RankerStanding {
   maps: MeanEstimate[];
   best: number;
-  /** Holm-adjusted p-value of "ranker r differs from the best" (NaN for the best itself). */
+  /**
+   * Holm-adjusted p-value of "ranker r differs from the best on queries like these" (NaN for the best
+   * itself): the paired test over queries (module comment), never the pool-MAP standard error.
+   */
   adjustedP: number[];
+  /** Every other ranker is below the best with Holm-adjusted p < alpha in the paired test over queries. */
   decided: boolean;
-  /** z[r][s] = |MAP_r − MAP_s| / SE of the difference (Infinity when SE = 0 and they differ; 0 when equal). */
+  /** z[r][s] = |D̂_rs| / SE_q of the difference (SE_q as in the module comment; Infinity when it is 0 and they differ; 0 when equal). */
   z: number[][];
 }
 
@@ -59,6 +77,18 @@ function estimate(draws: readonly LabeledDraw[], values: readonly number[], popu
   );
 }
 
+/** Sample variance Σ (v − v̄)² / (n − 1) (NaN for n < 2). */
+function sampleVariance(values: readonly number[]): number {
+  const n = values.length;
+  if (n < 2) return Number.NaN;
+  let m = 0;
+  for (const v of values) m += v;
+  m /= n;
+  let ss = 0;
+  for (const v of values) ss += (v - m) ** 2;
+  return ss / (n - 1);
+}
+
 export function rankerStanding(draws: readonly LabeledDraw[], populationSize: number, alpha = 0.05): RankerStanding {
   const R = draws[0]?.aps.length ?? 0;
   const maps: MeanEstimate[] = [];
@@ -74,25 +104,31 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
   let best = 0;
   for (let r = 1; r < R; r++) if (maps[r]!.mean > maps[best]!.mean) best = r;
   const z: number[][] = Array.from({ length: R }, () => new Array<number>(R).fill(0));
-  const pRaw: number[] = [];
-  const others: number[] = [];
   const n = draws.length;
+  const plain = draws.every((d) => d.p === null) || n === populationSize;
   for (let r = 0; r < R; r++)
     for (let s = r + 1; s < R; s++) {
-      const d = estimate(
-        draws,
-        draws.map((x) => x.aps[r]! - x.aps[s]!),
-        populationSize,
-        (v) => v[r]! - v[s]!,
-      );
-      const zz = d.mean === 0 ? 0 : d.se > 0 ? Math.abs(d.mean) / d.se : Number.isNaN(d.se) ? 0 : Infinity;
+      const diffs = draws.map((x) => x.aps[r]! - x.aps[s]!);
+      const d = estimate(draws, diffs, populationSize, (v) => v[r]! - v[s]!);
+      // The superpopulation standard error: design variance + the pool's spread over N (module comment).
+      const seQ = Math.sqrt((Number.isNaN(d.se) ? 0 : d.se ** 2) + sampleVariance(diffs) / populationSize);
+      const zz = d.mean === 0 ? 0 : seQ > 0 ? Math.abs(d.mean) / seQ : Number.isNaN(seQ) ? 0 : Infinity;
       z[r]![s] = z[s]![r] = zz;
     }
+  const pRaw: number[] = [];
+  const others: number[] = [];
   for (let r = 0; r < R; r++) {
     if (r === best) continue;
     others.push(r);
+    const t = pairedTTest(
+      draws.map((d) => d.aps[best]!),
+      draws.map((d) => d.aps[r]!),
+    );
+    // Undefined p (fewer than 2 queries, or every difference 0): nothing is rejected.
+    const pPaired = t.p.value ?? 1;
     const zz = z[r]![best]!;
-    pRaw.push(n < 2 ? 1 : zz === Infinity ? 0 : studentTTwoSidedP(zz, n - 1));
+    const pEstimator = n < 2 ? 1 : zz === Infinity ? 0 : studentTTwoSidedP(zz, n - 1);
+    pRaw.push(plain ? pPaired : Math.max(pPaired, pEstimator));
   }
   const h = others.length ? holm(pRaw, alpha) : { adjusted: [], reject: [] };
   const adjustedP = new Array<number>(R).fill(Number.NaN);

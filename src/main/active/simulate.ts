@@ -3,13 +3,21 @@
  * labels (candidate pairs) needed until
  *  (a) the rankers' estimated MAP order matches the full-label order (Kendall τ ≥ `tau`, default 0.9)
  *      and keeps matching for every later query, and
- *  (b) the best ranker is decided (ranker-decision.ts: Holm-corrected p < `alpha`) — the point where
- *      a team would stop; whether the decided ranker is the full-label best is reported too.
+ *  (b) the best ranker is decided (ranker-decision.ts: the paired test over the labeled queries,
+ *      Holm-corrected p < `alpha`) — the point where a team would stop; whether the decided ranker is
+ *      the full-label best is reported too;
+ *  (c) `decision`: the same stopping rule as the candidate-level orders (simulate-candidates.ts): (b), or
+ *      the pool's full-label paired test made certain by the bounds (labeled queries exact, the others
+ *      at their zero-label bounds), with whether the conclusion is the full-label test's.
  * The annotator labels a whole query at a time (all its candidates), as in the thesis recipe.
  */
 import { mulberry32 } from '../stats/random';
+import { queryBounds, type QueryBounds } from './ap-bounds';
+import { certifiedStanding } from './certified-test';
+import { fullConclusion, sameConclusion, type Conclusion, type DecisionResult } from './simulate-candidates';
 import { apsOf, predictedAps, RankLogitModel, RelevanceModel, type ActiveQuery } from './pool-model';
-import { drawIndex, orderWeights, selectionProbabilities, type QueryOrder } from './query-order';
+import type { WholeQueryOrder } from '../../shared/label-order';
+import { drawIndex, orderWeights, selectionProbabilities } from './query-order';
 import { kendallTau, rankerStanding, type LabeledDraw } from './ranker-decision';
 
 export interface SimulationOptions {
@@ -22,10 +30,14 @@ export interface SimulationOptions {
   samples?: number;
   /** The relevance model behind the adaptive orders' weights and predictions (default 'buckets'). */
   relevance?: 'buckets' | 'logit';
+  /** Zero-label bounds of the queries (ap-bounds.ts queryBounds with nothing judged), shared across repetitions. */
+  zeroBounds?: QueryBounds[];
+  /** The full-label conclusion, when already computed. */
+  full?: Conclusion;
 }
 
 export interface SimulationResult {
-  order: QueryOrder;
+  order: WholeQueryOrder;
   /** Labels until the MAP order settles at τ ≥ tau (null: never within the pool). */
   labelsToOrder: number | null;
   /** Labels until the best ranker is decided (null: never). */
@@ -33,6 +45,8 @@ export interface SimulationResult {
   /** Whether the ranker decided best is the full-label best (null when never decided). */
   decidedCorrectly: boolean | null;
   totalLabels: number;
+  /** Labels until the decision under rule (c), and whether it agrees with the full-label paired test. */
+  decision: DecisionResult;
 }
 
 /** Full-label MAP of every ranker (SemEval convention). */
@@ -46,7 +60,7 @@ export function fullMaps(queries: readonly ActiveQuery[], gold: readonly (readon
 export function simulateAnnotator(
   queries: readonly ActiveQuery[],
   gold: readonly (readonly boolean[])[],
-  order: QueryOrder,
+  order: WholeQueryOrder,
   opts: SimulationOptions = {},
 ): SimulationResult {
   const tau = opts.tau ?? 0.9;
@@ -66,6 +80,11 @@ export function simulateAnnotator(
   const labelsAfterStep: number[] = [];
   let lastUnsettledStep = -1; // the last step after which the order did not match
   let pairWeight: number[][] | null = null;
+  const full = opts.full ?? fullConclusion(queries, gold, alpha);
+  const current: QueryBounds[] = opts.zeroBounds ? [...opts.zeroBounds] : queries.map((q) => queryBounds(q, new Array<boolean | null>(q.size).fill(null)));
+  const totalLabels = queries.reduce((s, q) => s + q.size, 0);
+  let decision: DecisionResult | null = null;
+  const decide = (conclusion: Conclusion, by: DecisionResult['by']) => (decision = { labels, conclusion, by, agreesWithFull: sameConclusion(conclusion, full), totalLabels });
   while (remaining.length > 0) {
     let pick: number;
     let p: number | null = null;
@@ -103,10 +122,18 @@ export function simulateAnnotator(
       labelsToDecide = labels;
       decidedCorrectly = standing.best === trueBest;
     }
+    current[qi] = queryBounds(q, rel);
+    if (!decision) {
+      if (draws.length >= minQueries && standing.decided) decide({ decided: true, best: standing.best }, 'sample');
+      else {
+        const c = certifiedStanding(current, standing.maps.length, alpha);
+        if (c.state !== 'open') decide(c.state === 'decided' ? { decided: true, best: c.best } : { decided: false, best: null }, 'pool');
+      }
+    }
     pairWeight = standing.z.map((row) => row.map((z) => 1 / (1 + z * z)));
   }
   // With every query labeled the estimates are the full-label MAPs, so the order matches at the last
   // step unless the truth has ties (τ-a then stays below 1): null when it never settled.
   const labelsToOrder = lastUnsettledStep + 1 < labelsAfterStep.length ? labelsAfterStep[lastUnsettledStep + 1]! : null;
-  return { order, labelsToOrder, labelsToDecide, decidedCorrectly, totalLabels: labels };
+  return { order, labelsToOrder, labelsToDecide, decidedCorrectly, totalLabels: labels, decision: decision ?? { labels, conclusion: full, by: 'pool', agreesWithFull: true, totalLabels } };
 }

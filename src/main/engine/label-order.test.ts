@@ -156,4 +156,44 @@ describe('labeling order', () => {
     expect(list.slice(0, 2).map((x) => x.id)).toEqual([a1.queryId, a2.queryId]);
     engine.close();
   });
+
+  it('decide-rankers-mtc serves one pair at a time, its candidate first (blind stays blind), the same pairs to every assigned annotator; Evaluate says "decided" only from the paired test', async () => {
+    const engine = orderedEngine('w.qpairs');
+    await engine.invoke('pool.set', { pool: 'p', order: 'decide-rankers-mtc', orderSeed: 3 });
+    await engine.invoke('pool.assign', { pool: 'p', annotators: ['alice', 'bob'] });
+    let lo = (await engine.invoke('eval.order', { pool: 'p' })) as LabelOrderStanding;
+    expect(lo).toMatchObject({ order: 'decide-rankers-mtc', estimator: 'bounds', decided: false, best: null });
+    const seen: string[] = [];
+    for (let k = 0; k < 12; k++) {
+      const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+      expect(v.focus).toBeDefined();
+      expect(v.candidates[0]!.id).toBe(v.focus);
+      expect(v.candidates.map((c) => c.position)).toEqual([0, 1, 2, 3]); // blind: display order only
+      expect(v.candidates.every((c) => Object.keys(c.runs).length === 0)).toBe(true);
+      expect(v.candidates).toHaveLength(C); // the query's other candidates stay reachable
+      seen.push(`${v.queryId}/${v.focus}`);
+      await engine.invoke('label.set', { pool: 'p', queryId: v.queryId, candidateId: v.focus!, annotator: 'alice', value: relevant(v.queryId, v.focus!) ? '1' : '0' });
+    }
+    expect(new Set(seen).size).toBe(12);
+    expect(readDraws(engine.ws, 'p')).toHaveLength(0); // no draws: the pair follows from the seed and the labels
+    // Bob is given alice's pairs first, in her order: every pair gets its two labels.
+    for (const pair of seen) {
+      const v = (await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'bob', from: 'q0', direction: 'next-unlabeled' })) as QueryView;
+      expect(`${v.queryId}/${v.focus}`).toBe(pair);
+      await engine.invoke('label.set', { pool: 'p', queryId: v.queryId, candidateId: v.focus!, annotator: 'bob', value: relevant(v.queryId, v.focus!) ? '1' : '0' });
+    }
+    // Agreement is computed over exactly those pairs, each labeled by both.
+    const agreement = (await engine.invoke('agreement.report', { pool: 'p', bootstrap: 10 })) as { items: number; pairs: Array<{ items: number; percentAgreement: { value: number | null } }> };
+    expect(agreement.items).toBe(12);
+    expect(agreement.pairs[0]).toMatchObject({ items: 12, percentAgreement: { value: 1 } });
+    lo = (await engine.invoke('eval.order', { pool: 'p' })) as LabelOrderStanding;
+    expect(lo.used).toBeGreaterThanOrEqual(5);
+    for (const r of lo.rankers) expect(r.ci![0]).toBeLessThanOrEqual(r.ci![1]);
+    if (lo.decided) for (const r of lo.rankers) if (r.run !== lo.best) expect(r.adjustedP!).toBeLessThan(0.05);
+    // The order survives a reopen (stored in existing tables until a migration gives it a column value).
+    expect((await import('../active/draw-log')).readPoolOrder(engine.ws, 'p')).toEqual({ order: 'decide-rankers-mtc', seed: 3 });
+    await engine.invoke('pool.set', { pool: 'p', order: 'random' });
+    expect((await import('../active/draw-log')).readPoolOrder(engine.ws, 'p').order).toBe('random');
+    engine.close();
+  });
 });

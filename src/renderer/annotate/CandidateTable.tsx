@@ -140,6 +140,11 @@ export function CandidateTable(p: Props): ReactNode {
           const q = cand.question;
           return (
             <div className="cand">
+              {cb.current.view.focus === cand.id && (
+                <span className="small ok" data-testid="candidate-focus" title="The labeling order (decide-rankers-mtc) asks for this pair next; the query's other candidates can be labeled too.">
+                  asked next ·{' '}
+                </span>
+              )}
               <button
                 className="cand-title link-button"
                 data-testid={`row-toggle-${i}`}
@@ -221,6 +226,11 @@ export function CandidateTable(p: Props): ReactNode {
               <span className={`label-pill tone-${d.tone}`} data-testid={`label-${i}`} data-value={label ?? ''}>
                 {d.text || '·'}
               </span>
+              {c.row.original.c.note && (
+                <span className="note-mark" data-testid={`note-mark-${i}`} title={`your note: ${c.row.original.c.note}`} aria-label={`your note: ${c.row.original.c.note}`}>
+                  ✎
+                </span>
+              )}
               <span className="label-buttons">
                 {cb.current.keys.map((k) => (
                   <button
@@ -260,7 +270,8 @@ export function CandidateTable(p: Props): ReactNode {
 
   const width = table.getVisibleLeafColumns().length;
   return (
-    <table className="data candidates" data-testid="candidates" data-blind={view.blind ? 'true' : 'false'}>
+    // tabIndex -1: focus returns here after a pool switch (issue 24), so the label keys act at once.
+    <table className="data candidates" data-testid="candidates" data-blind={view.blind ? 'true' : 'false'} tabIndex={-1} aria-label="Candidates">
       <thead>
         {table.getHeaderGroups().map((hg) => (
           <tr key={hg.id}>
@@ -286,9 +297,10 @@ export function CandidateTable(p: Props): ReactNode {
             <tr
               key={r.id}
               ref={isCur ? currentRow : undefined}
-              className={['cand-row', isCur ? 'current' : '', m.label != null ? 'labeled' : '', m.state === 'failed' ? 'failed' : ''].join(' ')}
+              className={['cand-row', isCur ? 'current' : '', m.label != null ? 'labeled' : '', m.state === 'failed' ? 'failed' : '', view.focus === m.c.id ? 'focus' : ''].join(' ')}
               data-testid={`candidate-row-${m.i}`}
               data-candidate-id={m.c.id}
+              data-focus={view.focus === m.c.id ? 'true' : undefined}
               data-label={m.label ?? ''}
               data-state={m.state}
               aria-selected={isCur}

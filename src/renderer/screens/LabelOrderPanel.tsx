@@ -11,9 +11,11 @@ type Row = LabelOrderStanding['rankers'][number];
 
 /**
  * Where the pool's runs stand under its labeling order: each run's MAP estimated over the whole
- * pool (selection-corrected for the adaptive orders) with a 95% interval, and whether the best run
- * is decided (Holm-corrected p < 0.05 against every other) — the point where a team can stop
- * labeling if choosing the best run is the goal. Owners change the order here.
+ * pool (selection-corrected for the adaptive orders) with a 95% interval — an estimate of this pool's
+ * MAP, exact once every query is labeled — and, separately, whether the best run is decided on queries
+ * like these: the paired t-test over the labeled queries rejects against every other run (Holm-corrected
+ * p < 0.05, as `eval --compare … --baseline BEST`) — the point where a team can stop labeling if
+ * choosing the best run is the goal. Owners change the order here.
  */
 export function LabelOrderPanel({ pool, annotator, role }: { pool: string; annotator: string | undefined; role: CallerRole }): ReactNode {
   const { client } = useApp();
@@ -74,11 +76,13 @@ export function LabelOrderPanel({ pool, annotator, role }: { pool: string; annot
           : lo.rankers.length < 2
             ? 'Deciding which run is best needs two or more runs in the pool.'
             : lo.decided
-              ? `Decided: ${leader} is best — every other run is below it (Holm-corrected p < 0.05). If choosing the best run is the goal, labeling can stop.`
-              : `Not decided yet: ${leader} leads, but not every other run is below it at Holm-corrected p < 0.05.`}
+              ? `Decided: ${leader} is best on queries like these — the paired test over the ${lo.used} labeled queries puts every other run below it (Holm-corrected p < 0.05). If choosing the best run is the goal, labeling can stop.`
+              : `Not decided: ${leader} leads, but the paired test over the ${lo.used} labeled queries does not put every other run below it at Holm-corrected p < 0.05${lo.used === lo.population ? ' — the pool’s MAPs are exact, but the gap may not hold on other queries like these' : ''}.`}
       </p>
       <p className="small muted" data-testid="label-order-estimator">
-        MAP over all {lo.population} queries of the pool, estimated from {lo.used} ({lo.estimator}); here a query without a similar candidate counts 0, whatever the convention above.
+        {lo.estimator === 'bounds'
+          ? `MAP over the ${lo.used} opened queries (of ${lo.population}), from each query's AP bounds: the interval holds whatever the missing labels say, and p is an upper bound; a query without a similar candidate counts 0.`
+          : `MAP over all ${lo.population} queries of the pool, estimated from ${lo.used} (${lo.estimator}); here a query without a similar candidate counts 0, whatever the convention above.`}
       </p>
       <DataTable<Row>
         testId="label-order-table"
@@ -92,7 +96,7 @@ export function LabelOrderPanel({ pool, annotator, role }: { pool: string; annot
           { id: 'ci', header: '95% interval', className: 'num', cell: (r) => (r.ci ? `${fmtMetric(r.ci[0])}–${fmtMetric(r.ci[1])}` : '—') },
           {
             id: 'p',
-            header: <abbr title="Holm-corrected p-value of the difference from the leading run">p vs leader</abbr>,
+            header: <abbr title="Holm-corrected p-value of the paired test over the labeled queries against the leading run (not the pool MAP's interval)">p vs leader</abbr>,
             className: 'num',
             cell: (r) => (r.run === leader ? 'leader' : r.adjustedP === null ? '—' : r.adjustedP < 0.001 ? '< 0.001' : r.adjustedP.toFixed(3)),
             sortValue: (r) => (r.run === leader ? -1 : r.adjustedP),

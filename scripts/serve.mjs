@@ -1,4 +1,4 @@
-// `npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--token NAME[=SECRET]]… [--create] [--build]`
+// `npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--token NAME=SECRET]… [--create] [--build]`
 //
 // Serves the app in a browser (serve mode): builds the renderer when out/renderer is missing
 // (or with --build), bundles the server with esbuild, and runs it on Node 22. Without a
@@ -34,6 +34,9 @@ const { values, positionals } = parseArgs({
     port: { type: 'string' },
     host: { type: 'string' },
     token: { type: 'string', multiple: true },
+    'tokens-file': { type: 'string' },
+    'require-tokens': { type: 'boolean' },
+    'max-trainings': { type: 'string' },
     create: { type: 'boolean' },
     build: { type: 'boolean' },
     'max-upload-mb': { type: 'string' },
@@ -41,7 +44,7 @@ const { values, positionals } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('usage: npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--token NAME[=SECRET]]… [--create] [--build] [--max-upload-mb N]');
+  console.log('usage: npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings N] [--token NAME=SECRET]… [--create] [--build] [--max-upload-mb N]');
   process.exit(0);
 }
 
@@ -123,6 +126,9 @@ try {
     port,
     host: values.host,
     tokens: values.token ?? [],
+    tokensFile: values['tokens-file'],
+    requireTokens: values['require-tokens'] ?? false,
+    maxTrainings: values['max-trainings'] === undefined ? undefined : Number(values['max-trainings']),
     create: values.create ?? false,
     maxUploadBytes: mb === undefined ? undefined : Math.floor(mb * 1024 * 1024),
   });

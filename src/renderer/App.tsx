@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CallerRole, PoolInfo } from '../shared/contract';
 import type { ConnectionState } from './client/types';
 import type { ReviewFocus, SharedState } from './lib/shared-state';
@@ -6,6 +6,7 @@ import { useApp, useEvent, useReconnect } from './lib/context';
 import { local } from './lib/storage';
 import { useStoredString } from './lib/hooks';
 import { errorMessage } from './lib/format';
+import { poolWithWork } from './lib/next-work';
 import { isTab, resolveTab, ROLE_HELP, TABS, tabForShortcut, type Tab } from './lib/roles';
 import { roleAllows } from '../shared/roles';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
@@ -17,6 +18,8 @@ import { AgreementScreen } from './screens/AgreementScreen';
 import { ExportScreen } from './screens/ExportScreen';
 import { ModelsScreen } from './screens/ModelsScreen';
 import { BrowseScreen } from './screens/BrowseScreen';
+import { ShortcutOverlay } from './components/ShortcutOverlay';
+import { useTheme } from './lib/theme';
 
 /** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
 function tabFromHash(): string | null {
@@ -30,10 +33,12 @@ export function App(): ReactNode {
   const { client, info } = useApp();
   const [wanted, setWanted] = useState<string | null>(tabFromHash);
   const role: CallerRole | null = info?.role ?? null;
-  // Until app.info answers, the role is unknown: no screen is shown (none would be sure to be allowed).
-  const tab: Tab | null = role ? resolveTab(role, wanted) : null;
   const [conn, setConn] = useState<ConnectionState>('connecting');
-  const [pools, setPools] = useState<PoolInfo[]>([]);
+  const [pools, setPools] = useState<PoolInfo[] | null>(null);
+  // Until app.info answers, the role is unknown: no screen is shown (none would be sure to be allowed).
+  // A first run (no screen in the address or remembered) opens ready to label: Annotate once the
+  // workspace has a pool, else the first screen of the role (Workspace for the owner, to import).
+  const tab: Tab | null = !role ? null : wanted !== null ? resolveTab(role, wanted) : pools === null ? null : resolveTab(role, pools.length > 0 ? 'annotate' : null);
   const [poolsError, setPoolsError] = useState<string | null>(null);
   const [pool, setPool] = useStoredString('qpairs.pool', '');
   const [storedAnnotator, setAnnotator] = useStoredString('qpairs.annotator', '');
@@ -43,6 +48,10 @@ export function App(): ReactNode {
   const modelBackend = knownBackend ?? info?.modelBackend ?? null;
   const lockedAnnotator = info?.annotator ?? null;
   const annotator = lockedAnnotator ?? storedAnnotator;
+  // The local owner labels under the machine's account name until they type another one.
+  useEffect(() => {
+    if (!lockedAnnotator && !storedAnnotator && info?.suggestedAnnotator) setAnnotator(info.suggestedAnnotator);
+  }, [lockedAnnotator, storedAnnotator, info, setAnnotator]);
 
   const goTo = useCallback(
     (t: Tab) => {
@@ -66,7 +75,10 @@ export function App(): ReactNode {
         setPools(p);
         setPoolsError(null);
       })
-      .catch((e: unknown) => setPoolsError(errorMessage(e)));
+      .catch((e: unknown) => {
+        setPoolsError(errorMessage(e));
+        setPools((p) => p ?? []);
+      });
   }, [client]);
 
   useEffect(refreshPools, [refreshPools]);
@@ -74,9 +86,19 @@ export function App(): ReactNode {
   useReconnect(refreshPools);
   useEffect(() => client.onConnection(setConn), [client]);
 
+  // Issue 23: a token's annotator starts in their next assigned pool with work left (lib/next-work.ts).
+  const startedIn = useRef(false);
+  useEffect(() => {
+    if (startedIn.current || role !== 'annotator' || !lockedAnnotator || !pools?.length) return;
+    startedIn.current = true;
+    void poolWithWork(client, lockedAnnotator, pools, pool).then((p) => {
+      if (p && p !== pool) setPool(p);
+    });
+  }, [client, role, lockedAnnotator, pools, pool, setPool]);
+
   // Keep a valid pool selected.
   useEffect(() => {
-    if (pools.length && !pools.some((p) => p.name === pool)) setPool(pools[0]!.name);
+    if (pools?.length && !pools.some((p) => p.name === pool)) setPool(pools[0]!.name);
   }, [pools, pool, setPool]);
 
   useEffect(() => {
@@ -109,6 +131,26 @@ export function App(): ReactNode {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [goTo, role]);
+
+  // Issue 24: light/dark (following the system unless toggled) and the F1 / Ctrl+/ list of keys.
+  const theme = useTheme();
+  const [keysOpen, setKeysOpen] = useState(false);
+  const keysOpenRef = useRef(false);
+  keysOpenRef.current = keysOpen;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      const open = e.key === 'F1' || ((e.ctrlKey || e.metaKey) && (e.key === '/' || e.code === 'Slash'));
+      if (open) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        setKeysOpen((o) => !o);
+      } else if (e.key === 'Escape') setKeysOpen(false);
+      // While the list is open the screen behind it takes no keys (a digit must not label a pair).
+      else if (keysOpenRef.current && e.key !== 'Tab' && e.key !== 'Enter' && e.key !== ' ') e.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
 
   useEffect(() => {
     document.title = info?.workspaceName ? `QPairs — ${info.workspaceName}` : 'QPairs';
@@ -146,7 +188,7 @@ export function App(): ReactNode {
   const modelsTab = visibleTabs.find((t) => t.id === 'models');
 
   const shared: SharedState = {
-    pools,
+    pools: pools ?? [],
     poolsError,
     refreshPools,
     pool,
@@ -216,7 +258,23 @@ export function App(): ReactNode {
         <span className={`conn conn-${conn}`} data-testid="connection" data-state={conn} title="Live updates from the engine">
           {conn === 'open' ? 'connected' : conn === 'connecting' ? 'connecting…' : 'offline — reconnecting'}
         </span>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="theme-toggle"
+          data-theme={theme.theme}
+          data-choice={theme.choice}
+          aria-label={`${theme.theme} mode${theme.choice === 'system' ? ' (the system setting)' : ''}: switch`}
+          title={`${theme.theme === 'dark' ? 'Dark' : 'Light'} mode${theme.choice === 'system' ? ', following the system' : ''} — click to switch`}
+          onClick={theme.toggle}
+        >
+          {theme.theme === 'dark' ? '☾' : '☀'}
+        </button>
+        <button type="button" className="icon-button" data-testid="keys-button" aria-label="Keyboard shortcuts (F1)" title="Keyboard shortcuts (F1 or Ctrl+/)" onClick={() => setKeysOpen(true)}>
+          ⌨
+        </button>
       </header>
+      {keysOpen && <ShortcutOverlay tab={tab} onClose={() => setKeysOpen(false)} />}
       <main className="screen">
         {tab === 'workspace' && <WorkspaceScreen shared={shared} />}
         {tab === 'pools' && <PoolsScreen shared={shared} />}

@@ -4,6 +4,7 @@
  * IPC or serve mode's HTTP/WebSocket) and a result type. Events flow engine → renderer.
  */
 import { ANALYZER_NAMES } from './analyzers';
+import { EVENT_NAMES as CHANNEL_EVENT_NAMES, type ChannelEventName } from './ipc-channels';
 import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
 import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
@@ -37,6 +38,8 @@ const annotatorRole = z.enum(['annotator', 'judge', 'owner', 'gold', 'system']);
 export const conventionSchema = z.enum(['skip', 'zero']);
 export const tiesSchema = z.enum(['pool-order', 'trec-eval']);
 export type Convention = z.infer<typeof conventionSchema>;
+/** Issue 24: a note on a label — text sets it, null or blank removes it, omitted leaves it as it is. */
+const noteArg = z.string().max(4000).nullable().optional();
 export type TieRule = z.infer<typeof tiesSchema>;
 
 /** A file for an import: a path on the engine's machine, or an upload made over HTTP in serve mode. */
@@ -80,6 +83,8 @@ export const commandArgs = {
       order: z.enum(QUERY_ORDERS).default('pool'),
       /** Seed of the order's draws (default 1). */
       orderSeed: z.number().int().optional(),
+      /** Issue 24: the pool's evaluation convention, what eval uses unless told (default zero). */
+      convention: conventionSchema.optional(),
     })
     .refine((a) => (a.queries ? 1 : 0) + (a.sample ? 1 : 0) === 1, { message: 'give either queries or sample' }),
   'pool.setGuidelines': z.object({ pool: name, markdown: z.string().max(200_000) }),
@@ -88,8 +93,8 @@ export const commandArgs = {
    * `order`/`orderSeed` set how the next query is chosen (draws made so far are kept).
    */
   'pool.set': z
-    .object({ pool: name, blind: z.boolean().optional(), order: z.enum(QUERY_ORDERS).optional(), orderSeed: z.number().int().optional() })
-    .refine((a) => a.blind !== undefined || a.order !== undefined || a.orderSeed !== undefined, { message: 'give blind, order or orderSeed' }),
+    .object({ pool: name, blind: z.boolean().optional(), order: z.enum(QUERY_ORDERS).optional(), orderSeed: z.number().int().optional(), /** Issue 24: the pool's evaluation convention. */ convention: conventionSchema.optional() })
+    .refine((a) => a.blind !== undefined || a.order !== undefined || a.orderSeed !== undefined || a.convention !== undefined, { message: 'give blind, order, orderSeed or convention' }),
   'pool.progress': z.object({ pool: name }),
   'annotator.list': z.object({}),
   'annotate.query': z.object({
@@ -113,6 +118,8 @@ export const commandArgs = {
     annotator: name,
     /** A value of the pool's scheme, "?" for unsure, or null to clear. */
     value: z.string().min(1).max(40).nullable(),
+    /** Issue 24: the annotator's note on the pair (why it is unsure, …); omitted = unchanged. */
+    note: noteArg,
   }),
   'label.undo': z.object({ seq: z.number().int().positive(), annotator: name }),
   /** "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or `idleSeconds` after the last. */
@@ -135,7 +142,8 @@ export const commandArgs = {
     pool: name,
     /** Label source: an annotator or "@aggregate"; omitted = gold when the pool has gold labels, else @aggregate. */
     annotator: name.optional(),
-    convention: conventionSchema.default('skip'),
+    /** Omitted = the pool's own convention (PoolInfo.convention; issue 24). */
+    convention: conventionSchema.optional(),
     ties: tiesSchema.default('pool-order'),
     threshold: z.number().default(1),
     /**
@@ -150,6 +158,16 @@ export const commandArgs = {
   'annotator.add': z.object({ name, role: annotatorRole.optional() }),
   /** Sets an annotator's role (e.g. judge). Not allowed to serve-mode tokens. */
   'annotator.setRole': z.object({ name, role: annotatorRole }),
+  /**
+   * Issue 23: invites a person (the owner's): creates the annotator when new (or sets their role),
+   * revokes their earlier token, and returns a fresh token and a ready link — exactly once (only a
+   * salted hash is stored).
+   */
+  'annotator.invite': z.object({ name, role: z.enum(['annotator', 'judge', 'owner']).default('annotator') }),
+  /** Issue 23: revokes a person's tokens (the owner's): refused from their next request on, their open event sockets closed. */
+  'annotator.revoke': z.object({ name }),
+  /** Issue 23: everyone with their role, token state and last request (the owner's Team panel). */
+  'annotator.team': z.object({}),
   /** Assigns a pool to annotators: full overlap, or `perQuery` annotators per query (seeded, balanced). */
   'pool.assign': z.object({
     pool: name,
@@ -178,13 +196,14 @@ export const commandArgs = {
     limit: z.number().int().min(1).max(100_000).optional(),
   }),
   /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
-  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable() }),
+  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg }),
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),
     metric: z.enum(COMPARE_METRICS).default('AP'),
     annotator: name.optional(),
-    convention: conventionSchema.default('skip'),
+    /** Omitted = the pool's own convention (issue 24). */
+    convention: conventionSchema.optional(),
     ties: tiesSchema.default('pool-order'),
     threshold: z.number().default(1),
     bootstrap: z.number().int().min(1).max(100_000).default(1000),
@@ -216,6 +235,8 @@ export const commandArgs = {
     path: z.string().min(1).max(4096).optional(),
     /** Issue 13: include question title + body (jsonl/csv/hf-dataset columns, askubuntu corpus file); default true. */
     text: z.boolean().default(true),
+    /** Issue 23: with `path`, replace files that exist (default: refused, nothing written). */
+    force: z.boolean().default(false),
   }),
   // ---------------------------------------------------------------- browse (issue 13; src/main/engine/browse.ts)
   /** BM25 search over the workspace's questions (title + body), best first; `source` keeps one corpus. */
@@ -269,6 +290,12 @@ export interface AppInfo {
   local: boolean;
   /** Whether the workspace was opened read-only. */
   readonly: boolean;
+  /**
+   * A name to label under until the user types one: the account name of the machine's user for the
+   * local owner (desktop app, loopback serve), so a first run can label at once; null for everyone
+   * else (a token's annotator has `annotator`).
+   */
+  suggestedAnnotator: string | null;
 }
 
 export interface ImportStarted {
@@ -284,7 +311,7 @@ export interface PoolProgress {
 
 export interface CandidateView {
   id: string;
-  /** 0-based position in the pool's original (retriever's) order. */
+  /** 0-based position in the pool's original (retriever's) order; in a blind pool, this annotator's own display index (issue 23). */
   position: number;
   /** null when only the id is known (text not in the workspace). */
   question: Question | null;
@@ -294,8 +321,10 @@ export interface CandidateView {
   label: string | null;
   /** Other annotators' current labels (empty in a blind pool). */
   others: Record<string, string>;
-  /** Tokens this candidate shares with the query (for highlighting). */
+  /** Tokens this candidate shares with the query (for highlighting): only the rarer ones (by IDF; issue 24). */
   sharedTerms: string[];
+  /** This annotator's own note on the pair (issue 24); never anyone else's. */
+  note?: string | null;
 }
 
 export interface QueryView {
@@ -313,6 +342,8 @@ export interface QueryView {
   runNames: string[];
   progress: { doneQueries: number; totalQueries: number; labeledPairs: number; totalPairs: number };
   guidelines: string;
+  /** decide-rankers-mtc: the candidate the labeling order asks for next (listed first); absent otherwise. */
+  focus?: string;
 }
 
 /** One query of an annotator's list: `index` as QueryView.index (0-based among their queries). */
@@ -330,6 +361,9 @@ export interface LabelAck {
   seq: number | null;
   saved: true;
   record: LabelRecord | null;
+  /** Issue 24: the annotator's note on the pair after this call (null: none), and whether the call changed it. */
+  note?: string | null;
+  noteChanged?: boolean;
 }
 
 /** The metrics of one run (fractions in [0, 1]). */
@@ -355,10 +389,11 @@ export interface RunMetrics {
   'R-Prec': number | null;
   reason?: string;
   /**
-   * 95% confidence intervals of MAP and MRR over the evaluated queries (Student t on the per-query
-   * AP / RR: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n; src/main/stats/t-interval.ts); null below 2 queries.
+   * 95% confidence intervals of MAP and MRR (and, issue 24, P@1, P@5, R-Prec) over the evaluated
+   * queries (Student t on the per-query values: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n; src/main/stats/t-interval.ts);
+   * null below 2 queries.
    */
-  ci?: { MAP: [number, number] | null; MRR: [number, number] | null };
+  ci?: { MAP: [number, number] | null; MRR: [number, number] | null; 'P@1'?: [number, number] | null; 'P@5'?: [number, number] | null; 'R-Prec'?: [number, number] | null };
   /**
    * For a run scored by a stored model: how many of the evaluated queries the model was trained
    * on (same id, same normalised text or near-duplicate; src/main/training/trained-on.ts) —
@@ -375,6 +410,8 @@ export interface PoolEvaluation {
   /** How the source was chosen: given by the caller, or the default rule (gold/state.ts defaultLabelSource). */
   annotatorChosenBy: 'caller' | 'default';
   convention: Convention;
+  /** Issue 24: whether the caller named the convention or the pool's own was used. */
+  conventionChosenBy?: 'caller' | 'pool';
   ties: TieRule;
   /** Whether partially labeled queries were counted (eval.pool `partial`). */
   partial: boolean;
@@ -425,6 +462,9 @@ export interface CommandResults {
   'eval.query': QueryEvaluation;
   'annotator.add': { name: string; role: string };
   'annotator.setRole': { name: string; role: string };
+  'annotator.invite': AnnotatorInvitation;
+  'annotator.revoke': { name: string; revoked: number };
+  'annotator.team': TeamMemberView[];
   'pool.assign': AssignmentView;
   'pool.assignment': AssignmentView;
   'pool.setAggregation': AggregationSummary;
@@ -449,7 +489,10 @@ export interface CommandResults {
 export interface BrowseSearch {
   text: string;
   source: string | null;
-  results: Array<{ id: string; title: string; source: string; score: number }>;
+  /** Best first with their BM25 scores; for an annotator (issue 23: blind means blind) ordered by title, without scores. */
+  results: Array<{ id: string; title: string; source: string; score?: number }>;
+  /** False when the results come unranked (an annotator's search); absent = ranked. */
+  ranked?: boolean;
 }
 
 /**
@@ -472,6 +515,32 @@ export interface QuestionShow {
     /** As a query: labels on its pairs (each names its candidate); as a candidate: labels on this pair. */
     labels: Array<{ annotator: string; queryId: string; candidateId: string; value: string }>;
   }>;
+}
+
+/** `annotator.invite`: the token and link are shown this once (the workspace keeps only a salted hash). */
+export interface AnnotatorInvitation {
+  name: string;
+  role: 'annotator' | 'judge' | 'owner';
+  token: string;
+  /** A link that logs the person in (serve mode adds it from the address the owner used); null elsewhere. */
+  link: string | null;
+  /** Earlier live tokens of this person the invitation revoked. */
+  revokedEarlier: number;
+  /** Whether the person was new to the workspace. */
+  created: boolean;
+}
+
+/** `annotator.team`: one person (gold and system annotators are not people). */
+export interface TeamMemberView {
+  name: string;
+  role: string;
+  /** When their live token was issued; null = no live token (never invited, or revoked). */
+  invited: string | null;
+  /** Their last request (kept to the minute). */
+  lastSeen: string | null;
+  /** When their token was revoked (only when they have no live token). */
+  revoked: string | null;
+  labelEvents: number;
 }
 
 /** A judge's settled label: the label ack plus how many disagreements remain unsettled. */
@@ -513,12 +582,23 @@ export interface EventPayloads {
   'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' };
 }
 export type EventName = keyof EventPayloads;
-export const EVENT_NAMES: readonly EventName[] = ['job.progress', 'job.done', 'label.changed', 'train.progress', 'workspace.changed'];
+/** Every event name, from the one list the preload and the IPC share (src/shared/ipc-channels.ts). */
+export const EVENT_NAMES: readonly EventName[] = CHANNEL_EVENT_NAMES;
+/**
+ * Compile-time check that the shared list is exactly the payload map's keys, both ways: adding an
+ * event to EventPayloads without adding it to ipc-channels.ts (or the reverse) fails `tsc`.
+ */
+export type EventNamesMatchPayloads = [Exclude<EventName, ChannelEventName>, Exclude<ChannelEventName, EventName>] extends [never, never] ? true : never;
+true satisfies EventNamesMatchPayloads;
 
 /** Error shape returned across transports. */
 export interface WireError {
   message: string;
-  code: 'invalid-argument' | 'not-found' | 'user-error' | 'internal' | 'forbidden';
+  /**
+   * `busy` (HTTP 429, with Retry-After): the caller already runs as much as is fair (issue 23);
+   * `storage-full` (HTTP 507): the disk is full — nothing was saved, retry once space is back.
+   */
+  code: 'invalid-argument' | 'not-found' | 'user-error' | 'internal' | 'forbidden' | 'busy' | 'storage-full';
 }
 
 /** Validates a command's raw arguments; throws a readable message on failure. */

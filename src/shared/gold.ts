@@ -82,6 +82,8 @@ export interface AssignmentView {
   progress: AnnotatorProgress[];
   /** When asked for one annotator: the query ids assigned to them, in pool order. */
   queries?: string[];
+  /** Issue 23: what the assignment means for people assigned who are not plain annotators (a judge keeps the judge role). */
+  notes?: string[];
 }
 
 // ------------------------------------------------------------------ aggregation
@@ -190,8 +192,8 @@ export interface ReviewItem {
   candidate: Question | null;
   /** Why the pair is in the queue: its decisive votes disagree, or someone said "?" (both: disagreement). Always set by the engine. */
   reason?: 'disagreement' | 'unsure';
-  /** Every voting annotator's current label, "?" (unsure) included. */
-  labels: Array<{ annotator: string; value: string }>;
+  /** Every voting annotator's current label, "?" (unsure) included, with their note on the pair (issue 24). */
+  labels: Array<{ annotator: string; value: string; note?: string | null }>;
   /**
    * How much settling this pair can move the rankers: Σ over runs of the largest |ΔAP| of the
    * query between the possible resolutions (the distinct voted values), divided by the number of
@@ -203,7 +205,9 @@ export interface ReviewItem {
   /** What the pool's rule gives now (null: unresolved). */
   ruleValue: string | null;
   /** The judge's label, when the pair is settled. */
-  settled: { judge: string; value: string; seq: number } | null;
+  settled: { judge: string; value: string; seq: number; /** The ruling's reason (issue 24). */ note?: string | null } | null;
+  /** The asking judge's own note (reason) on the pair, given or not yet with a label (issue 24). */
+  judgeNote?: string | null;
 }
 
 export interface ReviewQueue {

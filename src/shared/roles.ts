@@ -20,12 +20,16 @@ export function roleAllows(role: CallerRole, needed: CallerRole): boolean {
  * The lowest role allowed to call each command; the engine checks it before any handler runs
  * (src/main/engine/access.ts), together with these rules that depend on the arguments:
  * - below owner, a caller acts only as themself (annotate, label, undo, review as judge);
+ * - an annotator works only in pools assigned to them, or unassigned pools holding no imported
+ *   labels (src/main/engine/pool-access.ts): others are neither listed nor open to them;
  * - in a blind pool an annotator sees only their own labels and progress: never another
  *   annotator's, the judge's, gold, `@aggregate`, per-pair agreement, or rankers' scores/ranks
  *   (so `eval.*` on a blind pool is refused to annotators, and progress lists only themself);
  * - server-side paths (`import.start` with `path`, `export.write` with `path`) only from a local
  *   owner (the desktop app, or serve mode on loopback without tokens);
- * - `job.cancel` only by the caller who started the job, or an owner.
+ * - `job.cancel` only by the caller who started the job, or an owner;
+ * - notes on labels (issue 24): an annotator reads only their own (annotate.query/navigate, on any
+ *   pool, blind or not); everyone's notes and judges' reasons are in review.queue and exports (judge and up).
  */
 export const commandRoles = {
   'app.info': 'annotator',
@@ -51,6 +55,9 @@ export const commandRoles = {
   'eval.query': 'annotator',
   'annotator.add': 'owner',
   'annotator.setRole': 'owner',
+  'annotator.invite': 'owner',
+  'annotator.revoke': 'owner',
+  'annotator.team': 'owner',
   'pool.assign': 'owner',
   'pool.assignment': 'annotator',
   'pool.setAggregation': 'owner',

@@ -28,9 +28,14 @@ export interface PoolInfo {
   aggregation?: 'adjudicated' | 'majority' | 'mean' | 'unanimous';
   /** Threshold of the `mean` aggregation rule (mean grade above it is relevant). */
   aggregation_threshold?: number;  /** How annotators' next query is chosen (workspace schema 8; shared/label-order.ts). */
-  label_order?: 'pool' | 'random' | 'uncertainty' | 'decide-rankers';
+  label_order?: 'pool' | 'random' | 'uncertainty' | 'decide-rankers' | 'decide-rankers-mtc';
   /** Seed of the order's draws. */
   order_seed?: number;
+  /**
+   * The pool's evaluation convention (workspace schema 10): what eval uses unless told — 'zero'
+   * (a query without a relevant candidate has AP 0) or 'skip' (it is left out).
+   */
+  convention?: 'skip' | 'zero';
 }
 
 export interface PoolQuery {

@@ -107,6 +107,8 @@ export interface ServeOptions {
   host?: string;
   /** `--token NAME=SECRET` values: requests must then carry a token (serve mode with tokens). */
   tokens?: string[];
+  /** `--require-tokens`: tokens (those invited into the workspace) required on loopback too. */
+  requireTokens?: boolean;
 }
 
 export async function startServe(o: ServeOptions): Promise<ServeProcess> {
@@ -116,6 +118,7 @@ export async function startServe(o: ServeOptions): Promise<ServeProcess> {
   if (o.build) args.push('--build');
   if (o.host) args.push('--host', o.host);
   for (const t of o.tokens ?? []) args.push('--token', t);
+  if (o.requireTokens) args.push('--require-tokens');
   const env = {
     ...process.env,
     QPAIRS_E2E_SERVER: e2eRunMarker(),

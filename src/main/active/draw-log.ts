@@ -31,21 +31,16 @@ export interface DrawRecord {
 }
 
 /**
- * Until a migration lets pools.label_order hold 'decide-rankers-mtc' (its CHECK lists the query-level
- * orders only), a pool in that order stores label_order = 'random' (its queries are opened in a seeded
- * random order, so a build that does not know the candidate-level order still serves a sound one) and
- * this meta key, named for the pool's id and creation time so a later pool reusing the id does not
- * inherit it.
+ * A pool's order: pools.label_order, or — for a candidate-level order, which migration 8's CHECK on
+ * that column does not admit — pool_candidate_orders (migration 12), the column then holding
+ * 'random' (the order in which the pool's queries are opened).
  */
-function candidateOrderKey(ws: Workspace, poolId: number): string {
-  const r = ws.stmt(`SELECT created FROM pools WHERE id = ?`).get(poolId) as { created: string };
-  return `pool_label_order.${poolId}.${r.created}`;
-}
-
 export function readPoolOrder(ws: Workspace, pool: string): PoolOrderSetting {
   const poolId = ws.poolId(pool);
-  const r = ws.stmt(`SELECT label_order AS o, order_seed AS s FROM pools WHERE id = ?`).get(poolId) as { o: string; s: number };
-  if (r.o === 'random' && ws.getMeta(candidateOrderKey(ws, poolId)) === 'decide-rankers-mtc') return { order: 'decide-rankers-mtc', seed: r.s };
+  const r = ws
+    .stmt(`SELECT p.label_order AS o, p.order_seed AS s, c.label_order AS c FROM pools p LEFT JOIN pool_candidate_orders c ON c.pool_id = p.id WHERE p.id = ?`)
+    .get(poolId) as { o: string; s: number; c: string | null };
+  if (r.c === 'decide-rankers-mtc') return { order: 'decide-rankers-mtc', seed: r.s };
   return { order: isQueryOrder(r.o) ? r.o : 'pool', seed: r.s };
 }
 
@@ -53,11 +48,10 @@ export function readPoolOrder(ws: Workspace, pool: string): PoolOrderSetting {
 export function writePoolOrder(ws: Workspace, pool: string, order: QueryOrder, seed?: number): void {
   const poolId = ws.poolId(pool);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new QPairsError(`the order seed must be an integer, got ${seed}`);
-  const key = candidateOrderKey(ws, poolId);
   ws.transaction(() => {
     ws.stmt(`UPDATE pools SET label_order = ?, order_seed = coalesce(?, order_seed) WHERE id = ?`).run(isCandidateOrder(order) ? 'random' : order, seed ?? null, poolId);
-    if (isCandidateOrder(order)) ws.setMeta(key, order);
-    else if (ws.getMeta(key) !== null) ws.stmt(`DELETE FROM meta WHERE key = ?`).run(key);
+    if (isCandidateOrder(order)) ws.stmt(`INSERT OR REPLACE INTO pool_candidate_orders(pool_id, label_order) VALUES (?, ?)`).run(poolId, order);
+    else ws.stmt(`DELETE FROM pool_candidate_orders WHERE pool_id = ?`).run(poolId);
   });
 }
 

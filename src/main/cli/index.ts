@@ -8,6 +8,7 @@ import { runImport, createPool, questionSources, setPoolSettings } from '../engi
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { isQueryOrder, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
+import { readPoolOrder } from '../active/draw-log';
 import { cmdAgreement } from './commands/agreement';
 import { cmdAnnotators } from './commands/annotators';
 import { cmdAssign } from './commands/assign';
@@ -96,6 +97,13 @@ function parseOrder(x: string | undefined): QueryOrder | undefined {
   return x;
 }
 
+/** --convention skip|zero (issue 24: a pool's evaluation convention), or undefined when not given. */
+function parseConvention(v: string | undefined): 'skip' | 'zero' | undefined {
+  if (v === undefined) return undefined;
+  if (v !== 'skip' && v !== 'zero') throw new UsageError('--convention is skip or zero');
+  return v;
+}
+
 /** "true"/"false" (also on/off, yes/no) for a flag such as --blind. */
 function parseOnOff(v: string, flag: string): boolean {
   const l = v.trim().toLowerCase();
@@ -119,19 +127,25 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     }
   }
   if (sub === 'set') {
-    const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, order: { type: 'string' }, 'order-seed': { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, order: { type: 'string' }, 'order-seed': { type: 'string' }, convention: { type: 'string' }, json: { type: 'boolean' } });
     const pool = requireString(values.pool, '--pool P');
-    if (values.blind === undefined && values.order === undefined && values['order-seed'] === undefined) throw new UsageError('give --blind true|false, --order O or --order-seed S');
+    if (values.blind === undefined && values.order === undefined && values['order-seed'] === undefined && values.convention === undefined) throw new UsageError('give --blind true|false, --order O, --order-seed S or --convention skip|zero');
+    const convention = parseConvention(values.convention);
     const blind = values.blind === undefined ? undefined : parseOnOff(values.blind, '--blind');
     const order = parseOrder(values.order);
     const orderSeed = optionalInt(values['order-seed'], '--order-seed');
     const ws = openWorkspace(positionals[0], { write: 'pool set', out });
     try {
-      const info = setPoolSettings(ws, pool, { blind, order, orderSeed });
+      const info = setPoolSettings(ws, pool, { blind, order, orderSeed, convention });
       if (values.json) out.log(json(info));
       else {
         if (blind !== undefined) out.log(`pool ${info.name} is now ${info.blind ? 'blind: annotators see only their own labels' : 'open: annotators see rankers\' scores and each other\'s labels'}`);
-        if (order !== undefined || orderSeed !== undefined) out.log(`pool ${info.name} labels in ${info.label_order} order (seed ${info.order_seed}): ${QUERY_ORDER_HELP[info.label_order ?? 'pool']}`);
+        if (convention !== undefined) out.log(`pool ${info.name} is evaluated with convention ${info.convention} unless eval is told otherwise`);
+        if (order !== undefined || orderSeed !== undefined) {
+          // readPoolOrder names the order with its seed (a candidate-level order lives in pool_candidate_orders, migration 12).
+          const o = readPoolOrder(ws, info.name);
+          out.log(`pool ${info.name} labels in ${o.order} order (seed ${o.seed}): ${QUERY_ORDER_HELP[o.order]}`);
+        }
       }
       return 0;
     } finally {
@@ -151,9 +165,11 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     analyzer: { type: 'string' },
     order: { type: 'string' },
     'order-seed': { type: 'string' },
+    convention: { type: 'string' },
     json: { type: 'boolean' },
   });
   const name = requireString(values.name, '--name P');
+  const convention = parseConvention(values.convention);
   const order = parseOrder(values.order);
   const orderSeed = optionalInt(values['order-seed'], '--order-seed');
   if (values.analyzer !== undefined && !isAnalyzerName(values.analyzer)) throw new UsageError(`unknown analyzer "${values.analyzer}" (analyzers: ${ANALYZER_NAMES.join(', ')})`);
@@ -178,7 +194,7 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     const blind = values.blind === undefined ? true : parseOnOff(values.blind, '--blind');
     const source = values.source;
     const sources = questionSources(ws);
-    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer, order, orderSeed }, {
+    const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer, order, orderSeed, convention }, {
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
     bar.done();
@@ -227,11 +243,23 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
     port: { type: 'string' },
     host: { type: 'string' },
     token: { type: 'string', multiple: true },
+    'tokens-file': { type: 'string' },
+    'require-tokens': { type: 'boolean' },
+    'max-trainings': { type: 'string' },
   });
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
   const { serveWorkspace } = await import('../serve/cli-serve');
-  return serveWorkspace({ workspace: w, port: optionalInt(values.port, '--port'), host: values.host, tokens: values.token ?? [], log: out.log });
+  return serveWorkspace({
+    workspace: w,
+    port: optionalInt(values.port, '--port'),
+    host: values.host,
+    tokens: values.token ?? [],
+    tokensFile: values['tokens-file'],
+    requireTokens: values['require-tokens'],
+    maxTrainings: optionalInt(values['max-trainings'], '--max-trainings'),
+    log: out.log,
+  });
 }
 
 export const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = {

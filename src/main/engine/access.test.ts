@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch } from '../../shared/contract';
+import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch, type ReviewQueue } from '../../shared/contract';
 import type { Engine } from './engine';
 import type { CallerInput } from './access';
-import { MARKERS, teamEngine } from './test-team';
+import { MARKERS, NOTES, teamEngine } from './test-team';
 
 let dir: string;
 let engine: Engine;
@@ -48,6 +48,9 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'eval.query': 'annotator',
   'annotator.add': 'owner',
   'annotator.setRole': 'owner',
+  'annotator.invite': 'owner',
+  'annotator.revoke': 'owner',
+  'annotator.team': 'owner',
   'pool.assign': 'owner',
   'pool.assignment': 'annotator',
   'pool.setAggregation': 'owner',
@@ -115,6 +118,12 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
       return { name: `zed-${tag}` };
     case 'annotator.setRole':
       return { name: 'bob', role: 'annotator' };
+    case 'annotator.invite':
+      return { name: `inv-${tag}` };
+    case 'annotator.revoke':
+      return { name: 'bob' };
+    case 'annotator.team':
+      return {};
     case 'pool.assign':
       return { pool: 'open', annotators: ['alice', 'bob'] };
     case 'pool.setAggregation':
@@ -321,6 +330,39 @@ describe('a blind pool is sealed for its annotators', () => {
     expect(found.results).toHaveLength(3);
     expect(((await engine.invoke('questions.search', { text: 'laptops', source: 'elsewhere' }, alice)) as BrowseSearch).results).toEqual([]);
     await expect(engine.invoke('questions.search', { text: 'x', limit: 201 }, alice)).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+
+  it('notes: an annotator reads only her own, on blind and open pools; judges read every note and reason in Review', async () => {
+    const alice = CALLERS.annotator!.input;
+    // bob writes a new note while alice listens: neither the event nor any result carries its text.
+    const heard: string[] = [];
+    const off = engine.hub.onAny((event, payload) => {
+      if (engine.canSee(alice, event, payload as never)) heard.push(JSON.stringify(payload));
+    });
+    await engine.invoke('label.set', { pool: 'sealed', queryId: 'q2', candidateId: 'c1', annotator: 'bob', value: MARKERS.bob, note: `later ${NOTES.bob}` });
+    const ack = await engine.invoke('label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c2', annotator: 'alice', value: '1', note: 'mine too' }, alice);
+    expect(ack).toMatchObject({ note: 'mine too', noteChanged: true });
+    off();
+    for (const pool of ['sealed', 'open']) {
+      const view = (await engine.invoke('annotate.query', { pool, annotator: 'alice', queryId: 'q1' }, alice)) as QueryView;
+      const text = JSON.stringify(view);
+      expect(view.candidates.find((c) => c.id === 'c1')!.note).toBe(NOTES.alice);
+      expect(text, `${pool}: bob's note`).not.toContain(NOTES.bob);
+      expect(text, `${pool}: the judge's reason`).not.toContain(NOTES.judge);
+    }
+    expect(heard.join('\n')).not.toContain('private note');
+    // alice cannot read the review queue (where notes are), nor ask for bob's view.
+    await expect(engine.invoke('review.queue', { pool: 'sealed', judge: 'carol' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(engine.invoke('annotate.query', { pool: 'sealed', annotator: 'bob', queryId: 'q1' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
+    // The judge sees every voter's note and the reasons.
+    const queue = (await engine.invoke('review.queue', { pool: 'sealed', judge: 'carol', includeSettled: true }, CALLERS.judge!.input)) as ReviewQueue;
+    const c1 = queue.items.find((i) => i.queryId === 'q1' && i.candidateId === 'c1')!;
+    expect(c1.labels.find((l) => l.annotator === 'bob')?.note).toBe(NOTES.bob);
+    expect(c1.labels.find((l) => l.annotator === 'alice')?.note).toBe(NOTES.alice);
+    expect(c1.settled?.note).toBe(NOTES.judge);
+    expect(c1.judgeNote).toBe(NOTES.judge);
+    const notes = engine.ws.labelNotes('sealed', { queryId: 'q1' }).map((n) => `${n.annotator}: ${n.note}`);
+    expect(notes).toEqual([`alice: ${NOTES.alice}`, `bob: ${NOTES.bob}`, `carol: ${NOTES.judge}`, 'alice: mine too']);
   });
 
   it('app.info names the workspace file, never its path', async () => {

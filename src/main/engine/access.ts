@@ -7,6 +7,7 @@
 import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandName, type CommandResult, type EventName, type EventPayloads } from '../../shared/contract';
 import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
+import { poolClosedReason, usablePools } from './pool-access';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -95,6 +96,12 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   if (caller.role !== 'annotator') return;
 
   const pool = typeof a.pool === 'string' ? ctx.ws.findPool(a.pool) : null;
+  // Issue 23: annotators work only in pools assigned to them (or open, non-gold pools; pool-access.ts).
+  const undone = command === 'label.undo' && typeof a.seq === 'number' ? ctx.ws.labelEvent(a.seq) : null;
+  // Someone else's event is refused by the handler without naming it; only the caller's own event's pool is checked here.
+  const poolName = typeof a.pool === 'string' ? a.pool : undone?.annotator === caller.annotator ? undone.pool : undefined;
+  const closed = poolName !== undefined ? poolClosedReason(ctx.ws, poolName, caller.annotator!) : null;
+  if (closed) throw forbidden(closed);
   if (command === 'pool.assignment' && a.annotator !== undefined && a.annotator !== caller.annotator) {
     throw forbidden(`this token may list only its own assigned queries ("${caller.annotator}")`);
   }
@@ -105,10 +112,30 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
 
 /**
  * What an annotator of a blind pool may see of a result that is theirs to ask for: their own
- * progress only. Everything else passes unchanged (authorize refused what it must).
+ * progress only. Everything else passes unchanged (authorize refused what it must). Notes (issue
+ * 24) need no filter here: the only results an annotator gets them in are annotate.query/navigate,
+ * which carry the caller's own notes alone (ACTS_AS_ANNOTATOR makes them act as themself), and
+ * label.changed events carry no note text; access.test.ts checks both on blind and open pools.
  */
 export function filterResult<C extends CommandName>(ws: Workspace, command: C, args: unknown, result: CommandResult<C>, caller: Caller): CommandResult<C> {
   if (caller.role !== 'annotator') return result;
+  // Issue 23: an annotator is shown only the pools they may work in.
+  if (command === 'pool.list') {
+    const mine = usablePools(ws, caller.annotator!);
+    return (result as CommandResult<'pool.list'>).filter((p) => mine.has(p.name)) as CommandResult<C>;
+  }
+  if (command === 'questions.search') {
+    // Blind means blind (issue 23): a BM25 search for a query's text would rebuild a BM25 pool's
+    // candidate order, so an annotator gets the matches as a set — by title, without scores.
+    const r = result as CommandResult<'questions.search'>;
+    const results = r.results.map(({ id, title, source }) => ({ id, title, source })).sort((x, y) => x.title.localeCompare(y.title) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    return { ...r, results, ranked: false } as CommandResult<C>;
+  }
+  if (command === 'question.show') {
+    const mine = usablePools(ws, caller.annotator!);
+    const r = result as CommandResult<'question.show'>;
+    return { ...r, pools: r.pools.filter((p) => mine.has(p.pool)) } as CommandResult<C>;
+  }
   const pool = (args as { pool?: unknown }).pool;
   if (typeof pool !== 'string' || !ws.findPool(pool)?.blind) return result;
   if (command === 'pool.progress') {
@@ -131,7 +158,8 @@ export function canSee<E extends EventName>(ctx: AccessContext, caller: Caller, 
     case 'label.changed': {
       if (caller.role === 'judge') return true;
       const rec = payload as EventPayloads['label.changed'];
-      return rec.annotator === caller.annotator || ctx.ws.findPool(rec.pool)?.blind === false;
+      if (rec.annotator !== caller.annotator && ctx.ws.findPool(rec.pool)?.blind !== false) return false;
+      return poolClosedReason(ctx.ws, rec.pool, caller.annotator!) === null;
     }
     case 'job.progress':
     case 'job.done':

@@ -3,10 +3,12 @@ import { normaliseLabel } from '../../shared/labels';
 import type { LabelRecord, PoolQuery } from '../../shared/types';
 import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
-import { tokenizeForHighlight } from '../bm25/highlight';
+import { rareSharedTerms, tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
 import { getAssignment } from '../gold/store';
-import { readDraws, type DrawRecord } from '../active/draw-log';
+import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
+import { isCandidateOrder } from '../../shared/label-order';
+import { nextPairFor } from './label-order-candidates';
 
 /**
  * The queries an annotator works on: with a k-per-query assignment, only those assigned to them;
@@ -82,13 +84,24 @@ export function poolProgress(ws: Workspace, pool: string): PoolProgress {
   };
 }
 
-export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): QueryView {
+/**
+ * An annotator's view of one query. `vocabulary` (the BM25 index's document frequencies) limits
+ * each candidate's highlighted shared terms to the rarer ones (rareSharedTerms); without it every
+ * shared non-stop word is highlighted.
+ */
+export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>, vocabulary?: { docFreq(term: string): number; N: number } | null): QueryView {
   const pool = ws.pool(a.pool);
   const queries = annotatorQueries(ws, a.pool, a.annotator);
   if (queries.length === 0) throw new QPairsError(`pool "${a.pool}" has no queries${ws.poolQueries(a.pool).length ? ` assigned to ${a.annotator}` : ''}`);
   const cur = currentOf(ws, a.pool, a.annotator);
   let index: number;
-  if (a.queryId) {
+  // decide-rankers-mtc: the next item is one pair; its query is served with that candidate first (`focus`).
+  let focus: string | null = null;
+  const pair = !a.queryId && isCandidateOrder(readPoolOrder(ws, a.pool).order) ? nextPairFor(ws, a.pool, a.annotator, queries.map((q) => q.queryId)) : null;
+  if (pair) {
+    index = queries.findIndex((q) => q.queryId === pair.queryId);
+    focus = pair.candidateId;
+  } else if (a.queryId) {
     index = queries.findIndex((q) => q.queryId === a.queryId);
     if (index < 0) throw new NotFoundError(`query ${a.queryId} is not in pool "${a.pool}"${ws.poolQueries(a.pool).some((q) => q.queryId === a.queryId) ? ` for ${a.annotator} (not assigned)` : ''}`);
   } else {
@@ -100,6 +113,8 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
   const query = texts.get(q.queryId) ?? null;
   const queryTerms = new Set(query ? tokenizeForHighlight(`${query.title} ${query.body}`) : []);
   const mine = cur.get(q.queryId) ?? new Map<string, string>();
+  // Issue 24: the annotator's own notes only (blind or not: notes are read in Review by judges).
+  const myNotes = new Map(ws.labelNotes(a.pool, { annotator: a.annotator, queryId: q.queryId }).map((n) => [n.candidateId, n.note]));
 
   // Blind is the pool's: its annotators see their own labels only, in their own order, no scores.
   const blind = pool.blind;
@@ -125,15 +140,22 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
   let candidates: CandidateView[] = q.candidates.map((id, position) => {
     const question = texts.get(id) ?? null;
     const terms = question ? tokenizeForHighlight(`${question.title} ${question.body}`) : [];
-    const shared = [...new Set(terms.filter((t) => queryTerms.has(t)))];
+    const allShared = [...new Set(terms.filter((t) => queryTerms.has(t)))];
+    const shared = vocabulary ? rareSharedTerms(allShared, (t) => vocabulary.docFreq(t), vocabulary.N) : allShared;
     const runView: CandidateView['runs'] = {};
     for (const r of rankOf) {
       const s = r.scores.get(id);
       if (s !== undefined) runView[r.name] = { score: s, rank: r.ranks.get(id)! };
     }
-    return { id, position, question, runs: runView, label: mine.get(id) ?? null, others: others.get(id) ?? {}, sharedTerms: shared };
+    return { id, position, question, runs: runView, label: mine.get(id) ?? null, others: others.get(id) ?? {}, sharedTerms: shared, ...(myNotes.has(id) ? { note: myNotes.get(id)! } : {}) };
   });
-  if (blind) candidates = seededShuffle(candidates, hashString(`${a.annotator}\u0000${pool.name}\u0000${q.queryId}`));
+  // Blind means blind (issue 23): the position shown is this annotator's own display index, not the retriever's rank.
+  if (blind) candidates = seededShuffle(candidates, hashString(`${a.annotator}\u0000${pool.name}\u0000${q.queryId}`)).map((c, i) => ({ ...c, position: i }));
+  // The chosen pair's candidate first; the others keep their order (blind: re-indexed, so no rank shows).
+  if (focus) {
+    candidates = [...candidates.filter((c) => c.id === focus), ...candidates.filter((c) => c.id !== focus)];
+    if (blind) candidates = candidates.map((c, i) => ({ ...c, position: i }));
+  }
 
   const totalPairs = queries.reduce((s, x) => s + x.candidates.length, 0);
   const labeledPairs = [...cur.values()].reduce((s, m) => s + m.size, 0);
@@ -149,6 +171,7 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>): Q
     runNames: runs.map((r) => r.name),
     progress: { doneQueries: queries.filter((x) => isDone(x, cur)).length, totalQueries: queries.length, labeledPairs, totalPairs },
     guidelines: pool.guidelines,
+    ...(focus ? { focus } : {}),
   };
 }
 
@@ -161,10 +184,15 @@ export function annotatorQueryList(ws: Workspace, a: ParsedArgs<'annotate.querie
   return queries.map((q, index) => ({ id: q.queryId, index, title: texts.get(q.queryId)?.title ?? '', done: isDone(q, cur) }));
 }
 
-export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>): QueryView | null {
+export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>, vocabulary?: { docFreq(term: string): number; N: number } | null): QueryView | null {
   const queries = annotatorQueries(ws, a.pool, a.annotator);
   const from = queries.findIndex((q) => q.queryId === a.from);
   if (from < 0) throw new NotFoundError(`query ${a.from} is not in pool "${a.pool}"`);
+  // decide-rankers-mtc: "next unlabeled" is the order's next pair.
+  if (a.direction === 'next-unlabeled' && isCandidateOrder(readPoolOrder(ws, a.pool).order)) {
+    const v = annotateQuery(ws, { pool: a.pool, annotator: a.annotator }, vocabulary);
+    return v.focus ? v : null;
+  }
   let target: number;
   if (a.direction === 'next') target = from + 1;
   else if (a.direction === 'previous') target = from - 1;
@@ -181,7 +209,7 @@ export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>): Que
     }
   }
   if (target < 0 || target >= queries.length) return null;
-  return annotateQuery(ws, { pool: a.pool, annotator: a.annotator, queryId: queries[target]!.queryId });
+  return annotateQuery(ws, { pool: a.pool, annotator: a.annotator, queryId: queries[target]!.queryId }, vocabulary);
 }
 
 /** Saves one label durably (synchronous=FULL commit) before acknowledging it. */
@@ -193,8 +221,25 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>): LabelAck {
     if (value === null) throw new QPairsError(`"${a.value}" is not a label of the ${pool.scheme} scheme`);
   }
   checkAssigned(ws, a.pool, a.annotator, a.queryId);
-  const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui' }, pool.id);
-  return { seq, saved: true, record: seq === null ? null : ws.labelEvent(seq) };
+  return ws.transaction(() => {
+    const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui' }, pool.id);
+    // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
+    const noteChanged = a.note !== undefined && ws.setLabelNote({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, note: a.note }, pool.id);
+    const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
+    return { seq, saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
+  });
+}
+
+/**
+ * The event to announce for a label call (label.changed): its new label event, or — when only the
+ * note changed (issue 24) — the pair's current label event again, so screens showing notes reload;
+ * null when nothing changed.
+ */
+export function changedRecord(ws: Workspace, a: { pool: string; queryId: string; candidateId: string; annotator: string }, ack: LabelAck): LabelRecord | null {
+  if (ack.record) return ack.record;
+  if (!ack.noteChanged) return null;
+  const last = ws.labelHistory(a.pool, { annotator: a.annotator }).find((r) => r.queryId === a.queryId && r.candidateId === a.candidateId);
+  return last ?? null;
 }
 
 /**
@@ -216,9 +261,34 @@ function checkAssigned(ws: Workspace, pool: string, annotator: string, queryId: 
   }
 }
 
+/**
+ * Undoes one of the annotator's own label events (issue 23): only while it is that pair's latest
+ * event of theirs — then the pair gets back the value it had just before. Later events that were
+ * themselves undone do not count (undo, undo again walks back one label at a time); an older event
+ * still in force behind a newer label is refused (undoing it would silently clear or overwrite the
+ * newer label), and so is an event already undone. A refusal never tells whether someone else's
+ * event exists, nor whose it is.
+ */
 export function undoLabel(ws: Workspace, seq: number, annotator: string): LabelRecord {
   const ev = ws.labelEvent(seq);
-  if (!ev) throw new NotFoundError(`no label event ${seq}`);
-  if (ev.annotator !== annotator) throw new QPairsError(`label event ${seq} belongs to ${ev.annotator}, not ${annotator}`);
+  if (!ev || ev.annotator !== annotator) throw new NotFoundError(`no label event ${seq} of ${annotator}`);
+  const later = ws
+    .stmt(
+      `SELECT l.seq, l.origin FROM labels l JOIN labels e ON e.seq = @seq
+       WHERE l.pool_id = e.pool_id AND l.annotator_id = e.annotator_id AND l.query_id = e.query_id AND l.candidate_id = e.candidate_id
+         AND l.seq > @seq ORDER BY l.seq`,
+    )
+    .all({ seq }) as Array<{ seq: number; origin: string }>;
+  const undoneBy = (r: { origin: string }): number | null => (/^undo:\d+$/.test(r.origin) ? Number(r.origin.slice(5)) : null);
+  if (later.some((r) => undoneBy(r) === seq)) throw new QPairsError(`label event ${seq} (${ev.queryId} → ${ev.candidateId}) is already undone`);
+  const undone = new Set(later.map(undoneBy).filter((x): x is number => x !== null));
+  const inForce = later.filter((r) => !undone.has(r.seq) && (undoneBy(r) === null || undoneBy(r)! < seq));
+  if (inForce.length > 0) {
+    const latest = inForce[inForce.length - 1]!.seq;
+    throw new QPairsError(
+      `label event ${seq} (${ev.queryId} → ${ev.candidateId}) is not your latest label of that pair: event ${latest} changed it since. ` +
+        `Undo ${latest} first, or set the label you want.`,
+    );
+  }
   return ws.undoLabel(seq);
 }

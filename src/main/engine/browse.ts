@@ -40,6 +40,19 @@ function storedIndex(ws: Workspace): Bm25Index {
 }
 
 /**
+ * Document frequencies for shared-term highlighting (issue 24, bm25/highlight.ts rareSharedTerms):
+ * the stored index as it is (never writes), N its non-empty documents; null when it cannot be read.
+ */
+export function highlightVocabulary(ws: Workspace): { docFreq(term: string): number; N: number } | null {
+  try {
+    const idx = storedIndex(ws);
+    return { docFreq: (t) => idx.docFreq(t), N: idx.stats.nonEmptyDocs };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The index a search uses: the engine's own (indexOf: kept in step with the questions table,
  * which may mean indexing and persisting questions not indexed yet) taken through the write gate
  * when no long write (an import) runs; while one runs, or in a read-only workspace, the stored

@@ -58,7 +58,11 @@ describe('engine', () => {
     const back = (await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann' })) as QueryView;
     expect(back.index).toBe(0);
     expect(back.candidates.filter((c) => c.label === null)).toHaveLength(1);
-    await expect(engine.invoke('label.undo', { seq: acks[0]!.seq!, annotator: 'someone-else' })).rejects.toThrow(/belongs to ann/);
+    // Issue 23: someone else's event is "not found" without naming whose it is; an older event of one's own is refused.
+    await expect(engine.invoke('label.undo', { seq: acks[0]!.seq!, annotator: 'someone-else' })).rejects.toThrow(/^no label event \d+ of someone-else$/);
+    await engine.invoke('label.set', { pool: 'dev', queryId: v.queryId, candidateId: v.candidates[0]!.id, annotator: 'ann', value: 'Irrelevant' });
+    await expect(engine.invoke('label.undo', { seq: acks[0]!.seq!, annotator: 'ann' })).rejects.toThrow(/is not your latest label of that pair: event \d+ changed it since/);
+    expect(((await engine.invoke('annotate.query', { pool: 'dev', annotator: 'ann', queryId: v.queryId })) as QueryView).candidates.find((c) => c.id === v.candidates[0]!.id)!.label).toBe('Irrelevant');
   });
 
   it('a blind pool hides scores and other annotators and shuffles per annotator, reproducibly', async () => {

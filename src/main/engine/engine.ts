@@ -12,20 +12,23 @@ import { Workspace } from '../workspace/workspace';
 import { EventHub } from './events';
 import { JobRunner } from './jobs';
 import { WriteGate } from './write-gate';
-import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, undoLabel } from './annotate';
+import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, changedRecord, undoLabel } from './annotate';
 import { drawForAnnotator, labelOrderOf, needsDraw } from './label-order';
 import { LiveTrainer } from './live-training';
 import { writeLiveSetting } from '../training/live-store';
 import { createPoolJob, importJob, setPoolSettings } from './work';
-import { evaluateQuery } from './evaluate';
+import { evaluateQuery, withPoolConvention } from './evaluate';
 import { LivePoolEvaluations } from './live-metrics';
-import { browseIndex, searchQuestions, showQuestion } from './browse';
+import { browseIndex, highlightVocabulary, searchQuestions, showQuestion } from './browse';
 import { deleteModelCommand, loadedModelBackend, modelsView, scoreJob, trainJob, withModelOverlap } from './models';
 import { goldHandlers } from './gold';
 import type { EngineCore } from './core';
 import { stopComputations } from './compute';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename } from 'node:path';
+import { localUserName } from './local-user';
+import { inviteAnnotator, revokeAnnotator, teamMembers, TokenVerifier } from '../team/tokens';
+import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
@@ -33,6 +36,8 @@ export interface EngineOptions {
   version?: string;
   /** Serve mode: maps an upload id (POST /api/upload) to the file it was stored in. */
   resolveUpload?: (uploadId: string) => string;
+  /** How many model trainings may run at once (default 1); more wait, shown as queued. */
+  maxTrainings?: number;
 }
 
 type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: Caller) => CommandResult<C> | Promise<CommandResult<C>>;
@@ -59,12 +64,18 @@ export class Engine implements EngineCore {
   readonly liveEvaluations: LivePoolEvaluations;
   /** "Learn as we label": retrains pools' live models as labels arrive (live-training.ts). */
   readonly live: LiveTrainer;
+  /** Serve-mode tokens stored in the workspace (issue 23; src/main/team/tokens.ts). */
+  readonly tokens: TokenVerifier;
+  /** At most `maxTrainings` model trainings at once; the others queue (issue 23; training-queue.ts). */
+  readonly trainings: TrainingQueue;
 
   constructor(
     readonly ws: Workspace,
     private readonly opts: EngineOptions,
   ) {
     this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id) };
+    this.tokens = new TokenVerifier(ws);
+    this.trainings = new TrainingQueue(opts.maxTrainings ?? DEFAULT_MAX_TRAININGS);
     this.liveEvaluations = new LivePoolEvaluations(ws);
     this.handlers = this.makeHandlers();
     this.live = new LiveTrainer(this);
@@ -136,6 +147,7 @@ export class Engine implements EngineCore {
         role: ctx.role,
         local: ctx.local,
         readonly: ws.db.readonly,
+        suggestedAnnotator: ctx.local && ctx.role === 'owner' && ctx.annotator === null ? localUserName() : null,
       }),
       'workspace.stats': () => ws.stats(),
       'import.start': (a) => ({ jobId: importJob(this, a) }),
@@ -157,16 +169,18 @@ export class Engine implements EngineCore {
       'pool.progress': (a) => poolProgress(ws, a.pool),
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),
       // An ordered pool draws the next query when an annotator has done every drawn one (a write).
-      'annotate.query': (a) => (!a.queryId && needsDraw(ws, a.pool, a.annotator) ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, a)) : annotateQuery(ws, a)),
+      // Issue 24: shared terms highlighted only when rare in the workspace (the index's document frequencies).
+      'annotate.query': (a) => (!a.queryId && needsDraw(ws, a.pool, a.annotator) ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, a, highlightVocabulary(ws))) : annotateQuery(ws, a, highlightVocabulary(ws))),
       'annotate.navigate': (a) =>
         a.direction === 'next-unlabeled' && needsDraw(ws, a.pool, a.annotator)
-          ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, { pool: a.pool, annotator: a.annotator }))
-          : navigate(ws, a),
+          ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, { pool: a.pool, annotator: a.annotator }, highlightVocabulary(ws)))
+          : navigate(ws, a, highlightVocabulary(ws)),
       'annotate.queries': (a) => annotatorQueryList(ws, a),
       'label.set': (a) =>
         this.writes.run(() => {
           const ack = setLabel(ws, a);
-          if (ack.record) this.hub.emit('label.changed', ack.record);
+          const rec = changedRecord(ws, a, ack);
+          if (rec) this.hub.emit('label.changed', rec);
           return ack;
         }),
       'label.undo': (a) =>
@@ -184,7 +198,8 @@ export class Engine implements EngineCore {
       'live.status': (a) => this.live.status(ws.pool(a.pool).name),
       'live.retrain': (a) => ({ jobId: this.live.start(ws.pool(a.pool).name) }),
       'eval.order': (a) => labelOrderOf(ws, a.pool, a.annotator),
-      'eval.pool': (a) => {
+      'eval.pool': (given) => {
+        const a = withPoolConvention(ws, given); // issue 24: the pool's own convention unless the caller names one
         const ev = this.liveEvaluations.evaluate(a);
         return withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []);
       },
@@ -192,9 +207,24 @@ export class Engine implements EngineCore {
       'questions.search': async (a) => searchQuestions(ws, a, await browseIndex(ws, this.writes)),
       'question.show': (a, ctx) => showQuestion(ws, a, ctx),
       'models.list': () => modelsView(this),
-      'models.train': (a) => ({ jobId: trainJob(this, a) }),
+      'models.train': (a, ctx) => ({ jobId: trainJob(this, a, ctx) }),
       'models.score': (a) => ({ jobId: scoreJob(this, a) }),
       'models.delete': (a) => deleteModelCommand(this, a),
+      // Issue 23: people live in the workspace. The token is returned this once (serve mode adds the link).
+      'annotator.invite': (a) =>
+        this.writes.run(() => {
+          const inv = inviteAnnotator(ws, a.name, a.role);
+          this.hub.emit('workspace.changed', { what: 'pool' });
+          return { ...inv, link: null };
+        }),
+      'annotator.revoke': (a) =>
+        this.writes.run(() => {
+          const r = revokeAnnotator(ws, a.name);
+          this.tokens.revoked(r.name);
+          this.hub.emit('workspace.changed', { what: 'pool' });
+          return r;
+        }),
+      'annotator.team': () => teamMembers(ws),
       ...goldHandlers(this, this.opts.version),
     };
   }

@@ -1,4 +1,4 @@
-import type { MetricValues, ParsedArgs, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
+import type { Convention, MetricValues, ParsedArgs, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
 import { AGGREGATE } from '../../shared/gold';
 import { labelGrade } from '../../shared/labels';
 import { evaluateRankedQuery, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
@@ -79,12 +79,24 @@ export function labelingConvention(partial: boolean): string {
     : 'fully labeled queries only: a query counts once every candidate has a label from the source ("?" counts as labeled, not relevant)';
 }
 
-/** eval.pool's arguments as the engine and the CLI give them (`partial` optional: default false). */
-export type EvalPoolArgs = Omit<ParsedArgs<'eval.pool'>, 'partial'> & { partial?: boolean };
+/**
+ * eval.pool's arguments as the engine and the CLI give them (`partial` optional: default false;
+ * `convention` omitted = the pool's own, see withPoolConvention; `conventionChosenBy` says which).
+ */
+export type EvalPoolArgs = Omit<ParsedArgs<'eval.pool'>, 'partial'> & { partial?: boolean; conventionChosenBy?: 'caller' | 'pool' };
 
-/** The evaluation options of eval.pool: its convention, tie rule and threshold; cutoffs 1 and 5. */
+/**
+ * The arguments with the convention filled in (issue 24): the caller's, else the pool's own
+ * (PoolInfo.convention: SemEval imports zero, AskUbuntu pools skip, own pools the owner's choice,
+ * default zero), and which of the two it is.
+ */
+export function withPoolConvention<A extends { pool: string; convention?: Convention }>(ws: Workspace, a: A): A & { convention: Convention; conventionChosenBy: 'caller' | 'pool' } {
+  return a.convention !== undefined ? { ...a, convention: a.convention, conventionChosenBy: 'caller' } : { ...a, convention: ws.poolConvention(a.pool), conventionChosenBy: 'pool' };
+}
+
+/** The evaluation options of eval.pool: its convention (zero when unresolved), tie rule and threshold; cutoffs 1 and 5. */
 export function evalPoolOptions(a: EvalPoolArgs): EvalOptions {
-  return { convention: a.convention, ties: a.ties, threshold: a.threshold, ks: [1, 5] };
+  return { convention: a.convention ?? 'zero', ties: a.ties, threshold: a.threshold, ks: [1, 5] };
 }
 
 /**
@@ -98,7 +110,8 @@ export function evalPoolOptions(a: EvalPoolArgs): EvalOptions {
  * engine's eval.pool keeps the per-query results between labels instead (live-metrics.ts) and
  * assembles the same result with poolEvaluationOf.
  */
-export function evaluatePool(ws: Workspace, a: EvalPoolArgs): PoolEvaluation {
+export function evaluatePool(ws: Workspace, given: EvalPoolArgs): PoolEvaluation {
+  const a = withPoolConvention(ws, given);
   const annotator = evalLabelSource(ws, a.pool, a.annotator);
   const partial = a.partial ?? false;
   const pl = poolLabels(ws, a.pool, annotator, { partial });
@@ -170,7 +183,7 @@ export function poolEvaluationOf(
   // One pass in labeling order: the curve's prefix sums, whose last values are the runs' sums
   // (the very additions aggregate() makes), and the included queries' AP and RR for the intervals.
   const curve: PoolEvaluation['curve'] = new Array(counted);
-  const sums = perRun.map(() => ({ n: 0, MAP: 0, MRR: 0, 'P@1': 0, 'P@5': 0, 'R-Prec': 0, ap: [] as number[], rr: [] as number[] }));
+  const sums = perRun.map(() => ({ n: 0, MAP: 0, MRR: 0, 'P@1': 0, 'P@5': 0, 'R-Prec': 0, ap: [] as number[], rr: [] as number[], p1: [] as number[], p5: [] as number[], rp: [] as number[] }));
   for (let i = 0; i < counted; i++) {
     const reused = i < kept;
     const point: PoolEvaluation['curve'][number] = reused ? reuse!.curve[i]! : { labeledQueries: i + 1, runs: {} };
@@ -188,6 +201,9 @@ export function poolEvaluationOf(
         s['R-Prec'] += m['R-Prec'];
         s.ap.push(m.AP);
         s.rr.push(m.RR);
+        s.p1.push(m['P@1']);
+        s.p5.push(m['P@5']);
+        s.rp.push(m['R-Prec']);
       }
       if (s.n === 0 || reused) continue;
       const v: MetricValues = { MAP: s.MAP / s.n, MRR: s.MRR / s.n, 'P@1': s['P@1'] / s.n, 'P@5': s['P@5'] / s.n, 'R-Prec': s['R-Prec'] / s.n };
@@ -199,7 +215,8 @@ export function poolEvaluationOf(
   perRun.forEach(({ name }, j) => {
     const s = sums[j]!;
     if (s.n > 0) {
-      const ci = { MAP: meanInterval(s.ap).value, MRR: meanInterval(s.rr).value };
+      // Each interval: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n over the per-query values (stats/t-interval.ts).
+      const ci = { MAP: meanInterval(s.ap).value, MRR: meanInterval(s.rr).value, 'P@1': meanInterval(s.p1).value, 'P@5': meanInterval(s.p5).value, 'R-Prec': meanInterval(s.rp).value };
       runs[name] = { queries: s.n, MAP: s.MAP / s.n, MRR: s.MRR / s.n, 'P@1': s['P@1'] / s.n, 'P@5': s['P@5'] / s.n, 'R-Prec': s['R-Prec'] / s.n, ci };
     }
     else {
@@ -211,7 +228,8 @@ export function poolEvaluationOf(
     pool: a.pool,
     annotator,
     annotatorChosenBy: a.annotator === undefined ? 'default' : 'caller',
-    convention: a.convention,
+    convention: a.convention ?? 'zero',
+    conventionChosenBy: a.conventionChosenBy ?? 'caller',
     ties: a.ties,
     partial,
     labeling: labelingConvention(partial),

@@ -5,6 +5,7 @@
  * decided before they run, in access.ts.
  */
 import type { CommandResult, ParsedArgs } from '../../shared/contract';
+import { assignmentNotes } from '../team/assign-notes';
 import type { ExportWritten } from '../../shared/gold';
 import { NotFoundError, QPairsError } from '../errors';
 import { buildExport, defaultExportName, writeExport } from '../export';
@@ -22,7 +23,7 @@ import {
   setAnnotatorRole,
 } from '../gold';
 import type { EngineCore as Engine } from './core';
-import { setLabel } from './annotate';
+import { changedRecord, setLabel } from './annotate';
 import { compute } from './compute';
 
 type GoldCommand =
@@ -64,7 +65,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
       write(() => {
         assignPool(ws, a.pool, a.annotators, a.perQuery ?? null, a.seed);
         changed();
-        return assignmentView(ws, a.pool);
+        const notes = assignmentNotes(ws, a.annotators);
+        return notes.length ? { ...assignmentView(ws, a.pool), notes } : assignmentView(ws, a.pool);
       }),
     'pool.assignment': (a) => assignmentView(ws, a.pool, a.annotator),
     'pool.setAggregation': (a) =>
@@ -92,8 +94,10 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         if (a.value !== null && !needsReview(e)) {
           throw new QPairsError(`pair ${a.queryId} → ${a.candidateId} is not a disagreement or unsure pair of pool "${a.pool}" (nothing to settle)`);
         }
-        const ack = setLabel(ws, { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value });
-        if (ack.record) engine.hub.emit('label.changed', ack.record);
+        const args = { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value, note: a.note };
+        const ack = setLabel(ws, args);
+        const rec = changedRecord(ws, args, ack);
+        if (rec) engine.hub.emit('label.changed', rec);
         const after = loadPoolState(ws, a.pool);
         const remaining = after.pairs.filter((x) => needsReview(x) && !x.judge).length;
         return { ...ack, remaining };
@@ -130,7 +134,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
     },
     'export.write': (a): ExportWritten => {
       if (a.path !== undefined) {
-        const b = writeExport(ws, a.pool, a.format, a.path, { run: a.run, annotator: a.annotator, version, text: a.text });
+        const b = writeExport(ws, a.pool, a.format, a.path, { run: a.run, annotator: a.annotator, version, text: a.text, force: a.force });
         return {
           pool: b.pool,
           format: b.format,

@@ -190,10 +190,14 @@ describe('labeling order', () => {
     expect(lo.used).toBeGreaterThanOrEqual(5);
     for (const r of lo.rankers) expect(r.ci![0]).toBeLessThanOrEqual(r.ci![1]);
     if (lo.decided) for (const r of lo.rankers) if (r.run !== lo.best) expect(r.adjustedP!).toBeLessThan(0.05);
-    // The order survives a reopen (stored in existing tables until a migration gives it a column value).
+    // The order is stored (pool_candidate_orders, migration 12) and is what pool.list and the Pools screen show.
     expect((await import('../active/draw-log')).readPoolOrder(engine.ws, 'p')).toEqual({ order: 'decide-rankers-mtc', seed: 3 });
+    expect(((await engine.invoke('pool.list', {})) as PoolInfo[]).find((x) => x.name === 'p')?.label_order).toBe('decide-rankers-mtc');
+    expect(engine.ws.db.prepare(`SELECT label_order FROM pools WHERE name = 'p'`).pluck().get()).toBe('random');
     await engine.invoke('pool.set', { pool: 'p', order: 'random' });
     expect((await import('../active/draw-log')).readPoolOrder(engine.ws, 'p').order).toBe('random');
+    expect(engine.ws.pool('p').label_order).toBe('random');
+    expect(engine.ws.db.prepare(`SELECT count(*) FROM pool_candidate_orders`).pluck().get()).toBe(0);
     engine.close();
   });
 });

@@ -79,7 +79,8 @@ describe('eval.pool from the live cache', () => {
         if (ack.seq) acks.push({ seq: ack.seq, annotator });
       } else if (u < 0.9 && acks.length > 0) {
         const a = acks[Math.floor(rnd() * acks.length)]!;
-        await engine.invoke('label.undo', a);
+        // Issue 23: only a pair's latest event can be undone; an older one is refused and changes nothing.
+        await engine.invoke('label.undo', a).catch((e: Error) => expect(e.message).toMatch(/is not your latest label of that pair|is already undone/));
       } else if (u < 0.93) {
         ws.setRunScore(ws.listRuns('p')[0]!.id, `q${q}`, c, rnd() * 3); // a ranker's scores change
       } else if (u < 0.95) {
@@ -144,7 +145,13 @@ describe('poolEvaluationOf', () => {
           'P@1': agg['P@1'],
           'P@5': agg['P@5'],
           'R-Prec': agg['R-Prec'],
-          ci: { MAP: meanInterval(included.map((r) => r.metrics.AP)).value, MRR: meanInterval(included.map((r) => r.metrics.RR)).value },
+          ci: {
+            MAP: meanInterval(included.map((r) => r.metrics.AP)).value,
+            MRR: meanInterval(included.map((r) => r.metrics.RR)).value,
+            'P@1': meanInterval(included.map((r) => r.metrics['P@1'])).value,
+            'P@5': meanInterval(included.map((r) => r.metrics['P@5'])).value,
+            'R-Prec': meanInterval(included.map((r) => r.metrics['R-Prec'])).value,
+          },
         });
         expect(ev.curve.at(-1)!.runs[name]).toEqual({ MAP: agg.MAP, MRR: agg.MRR, 'P@1': agg['P@1'], 'P@5': agg['P@5'], 'R-Prec': agg['R-Prec'] });
         const first = results.findIndex((r) => r.included);

@@ -10,6 +10,24 @@ import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { evalLabelSource, poolLabels } from './evaluate';
 import type { EngineCore as Engine } from './core';
+import { ContractError } from '../../shared/contract';
+import type { Caller } from './access';
+import type { TrainingQueue } from './training-queue';
+
+/**
+ * Issue 23: model names are owned. Below owner, a caller may train a name only when no model has
+ * it or it is their own model, and no pool has a run of that name that is not a model's (a
+ * retriever's or an imported run). The refusal names no one.
+ */
+export function checkModelName(ws: Workspace, name: string, caller: Caller | undefined): void {
+  if (!caller || caller.role === 'owner') return;
+  const row = ws.stmt(`SELECT created_by FROM models WHERE name = ?`).get(name) as { created_by: string | null } | undefined;
+  if (row && row.created_by !== caller.annotator) {
+    throw new ContractError(`a model named "${name}" already exists and is not yours: choose another name (only the owner may replace it)`, 'forbidden');
+  }
+  const run = ws.stmt(`SELECT 1 FROM runs WHERE name = ? AND kind <> 'model' LIMIT 1`).get(name);
+  if (run) throw new ContractError(`a pool already has a run named "${name}" that is not a model's: choose another name`, 'forbidden');
+}
 
 let backend: Promise<string> | null = null;
 let loaded: string | null = null;
@@ -75,8 +93,9 @@ export async function modelsView(engine: Engine): Promise<ModelsView> {
  * it reranks live in Annotate and appears in Evaluate. Progress: `train.progress` events with
  * loss and dev metrics per epoch, plus the generic `job.progress`.
  */
-export function trainJob(engine: Engine, a: ParsedArgs<'models.train'>): string {
+export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }, a: ParsedArgs<'models.train'>, caller?: Caller): string {
   const ws = engine.ws;
+  checkModelName(ws, a.name, caller);
   if (!MODEL_IDS.includes(a.model as never)) throw new QPairsError(`unknown model "${a.model}"`);
   const spec: TrainSpec = {
     model: a.model,
@@ -92,25 +111,34 @@ export function trainJob(engine: Engine, a: ParsedArgs<'models.train'>): string 
   // more CV folds than distinct questions) is refused here, before a job starts.
   const prepared = prepareTraining(ws, spec);
   const jobId = engine.jobs.start('train', async (ctx) => {
-    // Say what the overlap check did before the first epoch (the job's result carries it too).
-    if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap));
-    const { report, training } = await trainModel(
-      ws,
-      spec,
-      {
+    // Issue 23: trainings queue (training-queue.ts); a queued job says so in its progress.
+    const queue = engine.trainings;
+    const release = queue
+      ? await queue.acquire(ctx.signal, (ahead) => ctx.progress(0, 1000, `queued: ${ahead} training${ahead === 1 ? '' : 's'} ahead (at most ${queue.max} at once)`))
+      : () => {};
+    try {
+      // Checked again now that it runs: another person may have taken the name while this one waited.
+      checkModelName(ws, a.name, caller);
+      // Say what the overlap check did before the first epoch (the job's result carries it too).
+      if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap));
+      const { report, training } = await trainModel(ws, spec, {
         signal: ctx.signal,
         onProgress: (p) => {
           engine.hub.emit('train.progress', { jobId, name: a.name, progress: p });
           const whole = p.steps > 0 ? (p.epoch - 1 + p.step / p.steps) / Math.max(1, p.epochs) : 0;
           ctx.progress(Math.round(whole * 1000), 1000, p.phase ?? `epoch ${p.epoch}/${p.epochs}, loss ${p.loss.toFixed(4)}`);
         },
-      },
-    );
-    // Once the model is stored, the pools are scored to completion (a cancel now would leave a
-    // stored model with some pools unscored); cancelling stops training only.
-    const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs }));
-    engine.hub.emit('workspace.changed', { what: 'run' });
-    return { name: a.name, report, training, scored };
+      });
+      // The model is its trainer's (issue 23: NULL = the owner's).
+      await engine.writes.run(() => ws.stmt(`UPDATE models SET created_by = ? WHERE name = ?`).run(caller && caller.role !== 'owner' ? caller.annotator : null, a.name));
+      // Once the model is stored, the pools are scored to completion (a cancel now would leave a
+      // stored model with some pools unscored); cancelling stops training only.
+      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs }));
+      engine.hub.emit('workspace.changed', { what: 'run' });
+      return { name: a.name, report, training, scored };
+    } finally {
+      release();
+    }
   });
   return jobId;
 }

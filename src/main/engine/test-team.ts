@@ -10,10 +10,13 @@ import { Engine } from './engine';
 /** Values only bob, carol (judge), gold and the rankers use: finding one in alice's traffic is a leak. */
 export const MARKERS = { bob: '7771', judge: '8882', gold: '9993', score: '4242.' };
 
+/** Notes (issue 24): alice's own, and bob's and the judge's, which alice must never receive (on any pool). */
+export const NOTES = { alice: 'alice thinks q1 c1 is close', bob: `bob's private note ${MARKERS.bob}`, judge: `the judge's reason ${MARKERS.judge}` };
+
 /**
  * Pools "sealed" (blind) and "open" (not blind), scheme graded, queries q1 and q2 with candidates
  * c1–c3; alice labels 1, bob 7771, gold 9993, the judge carol 8882 (on c1 and c2); runs "secretrun"
- * and "otherrun" score around 4242. Annotators: alice, bob (annotator), carol (judge), dave (owner).
+ * and "otherrun" score around 4242; alice, bob and carol each have a note on q1 → c1 (NOTES). Annotators: alice, bob (annotator), carol (judge), dave (owner).
  */
 export function teamEngine(dir: string, transport: 'http' | 'electron' = 'http'): Engine {
   const ws = Workspace.create(path.join(dir, 'w.qpairs'));
@@ -42,6 +45,9 @@ export function teamEngine(dir: string, transport: 'http' | 'electron' = 'http')
           if (c !== 'c3') ws.addLabel({ pool: name, queryId: q, candidateId: c, annotator: 'carol', value: MARKERS.judge, origin: 'test' });
         }
       }
+      ws.setLabelNote({ pool: name, queryId: 'q1', candidateId: 'c1', annotator: 'alice', note: NOTES.alice });
+      ws.setLabelNote({ pool: name, queryId: 'q1', candidateId: 'c1', annotator: 'bob', note: NOTES.bob });
+      ws.setLabelNote({ pool: name, queryId: 'q1', candidateId: 'c1', annotator: 'carol', note: NOTES.judge });
     }
   });
   return new Engine(ws, { transport });

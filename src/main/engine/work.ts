@@ -199,15 +199,18 @@ export interface PoolSpec {
   /** How annotators' next query is chosen (default the pool's order) and the seed of its draws. */
   order?: QueryOrder;
   orderSeed?: number;
+  /** The pool's evaluation convention (default zero; issue 24). */
+  convention?: 'skip' | 'zero';
 }
 
 /**
  * The owner's settings of an existing pool, changed in one transaction: blind or open (kept in the
  * pool's blind history) and the labeling order and its seed (draws made so far stay).
  */
-export function setPoolSettings(ws: Workspace, pool: string, s: { blind?: boolean; order?: QueryOrder; orderSeed?: number }): PoolInfo {
+export function setPoolSettings(ws: Workspace, pool: string, s: { blind?: boolean; order?: QueryOrder; orderSeed?: number; convention?: 'skip' | 'zero' }): PoolInfo {
   ws.transaction(() => {
     if (s.blind !== undefined) ws.setPoolBlind(pool, s.blind);
+    if (s.convention !== undefined) ws.setPoolConvention(pool, s.convention);
     if (s.order !== undefined || s.orderSeed !== undefined) writePoolOrder(ws, pool, s.order ?? readPoolOrder(ws, pool).order, s.orderSeed);
   });
   return ws.pool(pool);
@@ -314,7 +317,7 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     (spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`) +
     (source !== undefined ? `; queries and candidates from source "${source}" only` : '');
   return ws.transaction(() => {
-    ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
+    ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, convention: spec.convention ?? 'zero', retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
     if (spec.order !== undefined || spec.orderSeed !== undefined) writePoolOrder(ws, spec.name, spec.order ?? 'pool', spec.orderSeed);
     const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth });
     hits.forEach((h, i) => {
@@ -394,6 +397,7 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
     analyzer: a.analyzer,
     order: a.order,
     orderSeed: a.orderSeed,
+    convention: a.convention,
   });
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });

@@ -27,6 +27,8 @@ export interface DatasheetInput {
   handling: Handling;
   /** Whether the export carries question text (jsonl/csv columns, askubuntu corpus file). */
   text: boolean;
+  /** Issue 24: notes on labels the export carries (jsonl/csv/hf-dataset; see formats.ts RenderInput.notes). */
+  notes?: number;
   warnings: string[];
   exportedAt: string;
   version: string;
@@ -46,10 +48,10 @@ const DESCRIBE: Record<ExportFormat, string> = {
   askubuntu: '`query \\t similar ids \\t candidate ids \\t scores` per query (Lei et al. 2016 dev.txt); candidates ranked by the run, ties in pool order',
   qrels: 'TREC qrels `qid 0 docno grade` (graded), judged pairs only',
   'trec-run': 'TREC run `qid Q0 docno rank score tag`, one file per run; ranks follow scores, ties in pool order',
-  jsonl: 'one JSON object per pool pair: query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge; label "?" = no label',
-  csv: 'RFC 4180 CSV, header query_id,candidate_id,annotator,label,grade,relevant,status,votes, one row per pool pair; label "?" = no label',
+  jsonl: 'one JSON object per pool pair: query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge (aggregate), notes (when there are notes); label "?" = no label',
+  csv: 'RFC 4180 CSV, header query_id,candidate_id,annotator,label,grade,relevant,status,votes[,notes], one row per pool pair; label "?" = no label',
   'semeval-relevancy': 'SemEval Task 3 scorer gold `orgq_id \\t relq_id \\t rank \\t score \\t true|false`; judged pairs only',
-  'hf-dataset': 'a Hugging Face–style dataset folder: data/pairs.jsonl (one JSON object per pool pair, as the jsonl export, with query and candidate title and body) and this README.md as its dataset card',
+  'hf-dataset': 'a Hugging Face–style dataset folder: data/pairs.jsonl (one JSON object per pool pair, with query and candidate title and body, in one fixed schema: votes and notes as lists of {annotator, label|note}, judge {annotator, label} or null) and this README.md as its dataset card, whose features list exactly those columns',
 };
 
 function num(s: StatView, digits = 3): string {
@@ -88,6 +90,13 @@ export function datasheet(d: DatasheetInput): string {
       ? 'Question text: included (query and candidate title and body; the askubuntu export writes its corpus file), so the set can be used without the workspace.'
       : 'Question text: not included (exported with text off): the set holds ids only.',
   );
+  if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
+    out.push('');
+    out.push(
+      `Notes: ${d.notes} note${d.notes === 1 ? '' : 's'} on labels (${d.source === AGGREGATE ? "every annotator's notes and the judges' reasons for their rulings" : `annotator ${d.source}'s own notes`}), ` +
+        `in the \`notes\` ${d.format === 'csv' ? 'column as a JSON array of {"annotator", "note"} (empty when none)' : 'field as a list of {annotator, note}'}; a re-import restores them under their annotators.`,
+    );
+  }
 
   // ---- unresolved and unsure pairs
   out.push('');

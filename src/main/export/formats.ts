@@ -7,10 +7,10 @@
  * | `askubuntu` | `query \t similar \t candidates \t scores` of one run (Lei et al. dev.txt): the run's scored candidates by rank (ties in pool order), the relevant ones among them as similar, scores as the shortest decimal that reads back as the stored number (JS `String(x)`, which gives back the text of dev.txt's Lucene scores exactly). Queries without a label from the source are left out. | `askubuntu-pool` |
  * | `qrels` | `qid 0 docno grade`, graded (binary 1/0, SemEval 2/1/0, Likert −2…2), judged pairs only | `qrels` |
  * | `trec-run` | `qid Q0 docno rank score tag`, one file per run (all queries, scored candidates by rank, ties in pool order) | `trec-run` |
- * | `jsonl` | one object per pool pair: `query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge`, then (unless text is off) `query_title, query_body, candidate_title, candidate_body` | `labels-jsonl --scheme S` |
- * | `csv` | header `query_id,candidate_id,annotator,label,grade,relevant,status,votes[,query_title,query_body,candidate_title,candidate_body]`, one row per pool pair | `labels-csv --scheme S` |
+ * | `jsonl` | one object per pool pair: `query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge` (the last two for the aggregate), `notes` (`[{annotator, note}]`, when the source has notes in the pool), then (unless text is off) `query_title, query_body, candidate_title, candidate_body` | `labels-jsonl --scheme S` |
+ * | `csv` | header `query_id,candidate_id,annotator,label,grade,relevant,status,votes[,notes][,query_title,query_body,candidate_title,candidate_body]`, one row per pool pair | `labels-csv --scheme S` |
  * | `semeval-relevancy` | `orgq_id \t relq_id \t rank \t score \t true|false` (rank and score of one run; true = relevant), judged pairs only | `semeval-relevancy` |
- * | `hf-dataset` | a folder: `data/pairs.jsonl` (the jsonl rows, with text) + `README.md` (a Hugging Face dataset card: YAML front matter + the datasheet) | `labels-jsonl --scheme S` of `data/pairs.jsonl` |
+ * | `hf-dataset` | a folder: `data/pairs.jsonl` (the jsonl rows in one fixed schema, hfColumns: votes and notes as lists, judge a struct or null, with text) + `README.md` (a Hugging Face dataset card: YAML front matter + the datasheet) | `labels-jsonl --scheme S` of `data/pairs.jsonl` |
  *
  * `askubuntu` also writes the corpus of its queries and candidates, `STEM.corpus.txt` beside the
  * pool file (`id \t title \t body`, the format of text_tokenized.txt; tabs and line breaks in the
@@ -52,6 +52,35 @@ export interface RenderInput {
   runs: RunData[];
   /** The run chosen for askubuntu / semeval-relevancy. */
   run: RunData | null;
+  /**
+   * Issue 24: notes on the pairs (pairKey → [{annotator, note}]) the export carries: the source
+   * annotator's own, or for the aggregate every annotator's and judge's. Absent: no notes.
+   */
+  notes?: ReadonlyMap<string, ReadonlyArray<{ annotator: string; note: string }>>;
+}
+
+/**
+ * The columns of an hf-dataset row, in order, with their Hugging Face `datasets` feature types:
+ * the one list both the rows (render) and the card's `dataset_info.features` (index.ts datasetCard)
+ * are made from, so they cannot differ (issue 24). `votes`, `judge` and `notes` are in every row,
+ * whoever the label source is (empty list / null for one annotator): the schema is fixed.
+ */
+export type HfFeature = { dtype: string } | { list: Array<{ name: string; dtype: string }> } | { struct: Array<{ name: string; dtype: string }> };
+export function hfColumns(text: boolean): Array<{ name: string; feature: HfFeature }> {
+  const str = { dtype: 'string' };
+  return [
+    { name: 'query_id', feature: str },
+    { name: 'candidate_id', feature: str },
+    { name: 'annotator', feature: str },
+    { name: 'label', feature: str },
+    { name: 'grade', feature: { dtype: 'float64' } },
+    { name: 'relevant', feature: { dtype: 'bool' } },
+    { name: 'status', feature: str },
+    { name: 'votes', feature: { list: [{ name: 'annotator', dtype: 'string' }, { name: 'label', dtype: 'string' }] } },
+    { name: 'judge', feature: { struct: [{ name: 'annotator', dtype: 'string' }, { name: 'label', dtype: 'string' }] } },
+    { name: 'notes', feature: { list: [{ name: 'annotator', dtype: 'string' }, { name: 'note', dtype: 'string' }] } },
+    ...(text ? ['query_title', 'query_body', 'candidate_title', 'candidate_body'].map((name) => ({ name, feature: str })) : []),
+  ];
 }
 
 export interface RenderedFile {
@@ -266,7 +295,9 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       const annotator = exportAnnotatorName(inp.labels.source);
       const aggregate = aggregateSource;
       const textCols = inp.text ? ',query_title,query_body,candidate_title,candidate_body' : '';
-      const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${textCols}`] : [];
+      // jsonl/csv carry a notes column when the source has notes in the pool (hf-dataset always: fixed schema).
+      const withNotes = (inp.notes?.size ?? 0) > 0;
+      const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${withNotes ? ',notes' : ''}${textCols}`] : [];
       let unjudged = 0;
       for (const q of inp.queries) {
         for (const c of q.candidates) {
@@ -283,7 +314,24 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
               votes[x.annotator] = x.value;
             }
           }
-          if (format !== 'csv') {
+          const notes = inp.notes?.get(pairKey(q.queryId, c)) ?? [];
+          if (format === 'hf-dataset') {
+            // One fixed schema (hfColumns): votes and notes as lists of structs, judge a struct or null.
+            const grade1 = grade === null ? null : grade;
+            const o: Record<string, unknown> = {
+              query_id: q.queryId,
+              candidate_id: c,
+              annotator,
+              label,
+              grade: grade1,
+              relevant: grade === null ? null : grade >= DEFAULT_RELEVANCE_THRESHOLD,
+              status,
+              votes: Object.entries(votes).map(([a, x]) => ({ annotator: a, label: x })),
+              judge: aggregate && entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null,
+              notes: notes.map((n) => ({ annotator: n.annotator, note: n.note })),
+            };
+            lines.push(JSON.stringify(withText(o, q.queryId, c)));
+          } else if (format !== 'csv') {
             const o: Record<string, unknown> = {
               query_id: q.queryId,
               candidate_id: c,
@@ -297,12 +345,15 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
               o.votes = votes;
               o.judge = entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null;
             }
+            if (withNotes) o.notes = notes.map((n) => ({ annotator: n.annotator, note: n.note }));
             lines.push(JSON.stringify(withText(o, q.queryId, c)));
           } else {
             const voteText = Object.entries(votes)
               .map(([a, x]) => `${a}=${x}`)
               .join(';');
-            const row = [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText];
+            // notes: a JSON array of {annotator, note} (free text holds any separator), '' when none.
+            const noteText = notes.length ? JSON.stringify(notes.map((n) => ({ annotator: n.annotator, note: n.note }))) : '';
+            const row = [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText, ...(withNotes ? [noteText] : [])];
             if (inp.text) {
               const qq = inp.text.get(q.queryId);
               const cc = inp.text.get(c);

@@ -23,10 +23,10 @@ import type { Question } from '../../shared/types';
 import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
 import { QPairsError } from '../errors';
 import { poolAgreement } from '../gold/agreement';
-import { defaultLabelSource, loadPoolState, sourceLabels } from '../gold/state';
+import { defaultLabelSource, loadPoolState, pairKey, sourceLabels } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { datasheet } from './datasheet';
-import { render, type RunData } from './formats';
+import { hfColumns, render, type RunData } from './formats';
 import { checkWriteTarget, writeFilesAtomic } from './write';
 
 export { render, formatScore, csvField } from './formats';
@@ -46,6 +46,8 @@ export interface ExportOptions {
   now?: Date;
   /** Include question text (default true; see the module comment). */
   text?: boolean;
+  /** Replace files that already exist (issue 23: otherwise an existing file is refused, nothing written). */
+  force?: boolean;
 }
 
 export interface BuiltFile {
@@ -109,7 +111,15 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
   const textFormats: readonly ExportFormat[] = ['askubuntu', 'jsonl', 'csv', 'hf-dataset'];
   let text: Map<string, Question> | null = null;
   if (withText && textFormats.includes(format)) text = ws.getQuestions([...new Set(state.queries.flatMap((q) => [q.queryId, ...q.candidates]))]);
-  const r = render(format, { pool, queries: state.queries, labels, state, runs, run, text });
+  // Issue 24: the notes the export carries — the source annotator's own, or (aggregate) everyone's.
+  const notes = new Map<string, Array<{ annotator: string; note: string }>>();
+  for (const n of ws.labelNotes(pool, source === AGGREGATE ? {} : { annotator: source })) {
+    const k = pairKey(n.queryId, n.candidateId);
+    const list = notes.get(k) ?? [];
+    list.push({ annotator: n.annotator, note: n.note });
+    notes.set(k, list);
+  }
+  const r = render(format, { pool, queries: state.queries, labels, state, runs, run, text, notes });
   warnings.push(...r.warnings);
 
   const hf = format === 'hf-dataset';
@@ -143,6 +153,7 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
     agreement,
     handling: r.handling,
     text: text !== null,
+    notes: [...notes.values()].reduce((n, l) => n + l.length, 0),
     warnings,
     exportedAt: (o.now ?? new Date()).toISOString(),
     version: o.version ?? '0.1.0',
@@ -161,16 +172,12 @@ const yq = (s: string): string => JSON.stringify(s);
  */
 export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean }): string {
   const size = o.rows < 1000 ? 'n<1K' : o.rows < 10_000 ? '1K<n<10K' : o.rows < 100_000 ? '10K<n<100K' : o.rows < 1_000_000 ? '100K<n<1M' : 'n>1M';
-  const features: Array<[string, string]> = [
-    ['query_id', 'string'],
-    ['candidate_id', 'string'],
-    ['annotator', 'string'],
-    ['label', 'string'],
-    ['grade', 'float64'],
-    ['relevant', 'bool'],
-    ['status', 'string'],
-    ...(o.text ? ([['query_title', 'string'], ['query_body', 'string'], ['candidate_title', 'string'], ['candidate_body', 'string']] as Array<[string, string]>) : []),
-  ];
+  // The rows' own column list (formats.ts hfColumns): features equal the columns, always.
+  const features = hfColumns(o.text).flatMap(({ name, feature }) => {
+    if ('dtype' in feature) return [`  - name: ${name}`, `    dtype: ${feature.dtype}`];
+    const [key, fields] = 'list' in feature ? ['list', feature.list] : ['struct', feature.struct];
+    return [`  - name: ${name}`, `    ${key}:`, ...fields.flatMap((f) => [`    - name: ${f.name}`, `      dtype: ${f.dtype}`])];
+  });
   return [
     '---',
     `pretty_name: ${yq(`QPairs pool ${o.pool}`)}`,
@@ -194,7 +201,7 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
     '    path: data/pairs.jsonl',
     'dataset_info:',
     '  features:',
-    ...features.flatMap(([n, t]) => [`  - name: ${n}`, `    dtype: ${t}`]),
+    ...features,
     '  splits:',
     '  - name: test',
     `    num_examples: ${o.rows}`,
@@ -224,6 +231,17 @@ export function writeExport(ws: Workspace, pool: string, format: ExportFormat, o
     checkWriteTarget(`${abs}.datasheet.md`, protect);
   }
   const built = buildExport(ws, pool, format, abs, o);
+  // Issue 23: never overwrite what is there (a dataset card edited by hand, an earlier export) unless told to.
+  const targets = [...built.files, built.datasheet].map((f) => f.name);
+  for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
+  const existing = targets.filter((f) => existsSync(f));
+  if (existing.length > 0 && !o.force) {
+    throw new QPairsError(
+      `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
+        `(choose another output, or give --force to replace ${existing.length === 1 ? 'it' : 'them'})`,
+      { file: existing[0]! },
+    );
+  }
   if (format === 'hf-dataset') mkdirSync(path.join(abs, 'data'), { recursive: true });
   writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
   return built;

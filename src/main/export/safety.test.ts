@@ -106,10 +106,12 @@ describe('export targets that would damage a database are refused', () => {
     expect(existsSync(path.join(dir, 'r.search-engine.run'))).toBe(false);
   });
 
-  it('writes through a temporary file renamed over the target; ordinary files are replaced', () => {
+  it('writes through a temporary file renamed over the target; ordinary files are replaced only with force (issue 23)', () => {
     const out = path.join(dir, 'out.qrels');
     writeFileSync(out, 'old\n');
-    const b = writeExport(ws, 'P', 'qrels', out);
+    expect(refusal(() => writeExport(ws, 'P', 'qrels', out))).toMatch(/refusing to overwrite an existing file/);
+    expect(readFileSync(out, 'utf8')).toBe('old\n');
+    const b = writeExport(ws, 'P', 'qrels', out, { force: true });
     expect(b.files.map((f) => f.name)).toEqual([out]);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(3);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);

@@ -74,7 +74,7 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
   if (new Set(o.runs).size !== o.runs.length) throw new QPairsError('a run is listed twice');
   if (o.baseline !== undefined && !o.runs.includes(o.baseline)) throw new QPairsError(`the baseline "${o.baseline}" is not among the compared runs`);
   const annotator = evalLabelSource(ws, pool, o.annotator);
-  const convention = o.convention ?? 'skip';
+  const convention = o.convention ?? ws.poolConvention(pool); // issue 24: the pool's own unless given
   const ties = o.ties ?? 'pool-order';
   const threshold = o.threshold ?? 1;
   const resamples = o.bootstrap ?? 1000;

@@ -102,6 +102,10 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   scored.sort((x, y) => y.impact - x.impact || x.e.queryIndex - y.e.queryIndex || x.e.candidateIndex - y.e.candidateIndex);
   const take = o.limit !== undefined ? scored.slice(0, o.limit) : scored;
   const texts = ws.getQuestions([...new Set(take.flatMap(({ e }) => [e.queryId, e.candidateId]))]);
+  // Issue 24: every voter's note and the judges' reasons (judges and owners see them all).
+  const notes = new Map(ws.labelNotes(pool).map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
+  const notePart = (note: string | null): { note?: string } => (note === null ? {} : { note });
+  const noteOf = (e: PairEntry, who: string): string | null => notes.get(`${e.queryId}\u0000${e.candidateId}\u0000${who}`) ?? null;
   const items: ReviewItem[] = take.map(({ e, impact, apChange }) => ({
     queryId: e.queryId,
     candidateId: e.candidateId,
@@ -110,11 +114,17 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
     query: texts.get(e.queryId) ?? null,
     candidate: texts.get(e.candidateId) ?? null,
     reason: isDisagreementEntry(e) ? 'disagreement' : 'unsure',
-    labels: [...e.votes, ...e.unsure].sort((x, y) => s.annotators.indexOf(x.annotator) - s.annotators.indexOf(y.annotator)).map((v) => ({ annotator: v.annotator, value: v.value })),
+    labels: [...e.votes, ...e.unsure]
+      .sort((x, y) => s.annotators.indexOf(x.annotator) - s.annotators.indexOf(y.annotator))
+      .map((v) => {
+        const note = noteOf(e, v.annotator);
+        return note === null ? { annotator: v.annotator, value: v.value } : { annotator: v.annotator, value: v.value, note };
+      }),
     impact,
     apChange,
     ruleValue: e.resolution.value,
-    settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq } : null,
+    settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq, ...notePart(noteOf(e, e.judge.annotator)) } : null,
+    ...(judge && noteOf(e, judge) !== null ? { judgeNote: noteOf(e, judge) } : {}),
   }));
   const note =
     s.rule === 'mean' || s.rule === 'unanimous'

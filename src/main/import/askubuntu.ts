@@ -58,7 +58,7 @@ export const askubuntuPool: Importer = {
   description: 'AskUbuntu dev.txt/test.txt: query <tab> similar <tab> candidates <tab> BM25 scores (a pool with labels and a run)',
   async importFile(ctx, file) {
     const name = ctx.opts.pool?.trim() || baseName(file);
-    const pool = openPool(ctx, { name, scheme: 'binary', retriever: 'bm25-lucene', sampling: 'BM25 top 20 (Lei et al. 2016)' });
+    const pool = openPool(ctx, { name, scheme: 'binary', retriever: 'bm25-lucene', sampling: 'BM25 top 20 (Lei et al. 2016)', convention: 'skip' });
     requireScheme(ctx, pool, ['binary']);
     const run = openRun(ctx, pool, 'bm25-lucene', { format: ctx.format, file });
     const annotator = annotatorName(ctx);

@@ -89,6 +89,29 @@ class ExportedTexts {
   }
 }
 
+/**
+ * Issue 24: the notes of a gold export's row (`notes`: a list of {annotator, note}; in CSV that
+ * list as JSON text, '' when none) put back on the pair under their annotators; counted as
+ * `notes`. A malformed notes value is an error naming the line.
+ */
+function putNotes(ctx: ImportContext, t: PairTarget, file: string, line: number, q: string, c: string, raw: unknown): void {
+  if (raw === undefined || raw === null || raw === '') return;
+  let list: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      list = JSON.parse(raw);
+    } catch {
+      throw fileError(file, line, 'notes must be a JSON list of {"annotator", "note"}');
+    }
+  }
+  if (!Array.isArray(list)) throw fileError(file, line, 'notes must be a list of {annotator, note}');
+  for (const n of list) {
+    const o = n as { annotator?: unknown; note?: unknown };
+    if (!o || typeof o.annotator !== 'string' || !o.annotator.trim() || typeof o.note !== 'string') throw fileError(file, line, 'each note needs an annotator and a note (text)');
+    if (ctx.ws.setLabelNote({ pool: t.pool.name, queryId: q, candidateId: c, annotator: o.annotator.trim(), note: o.note }, t.pool.id)) ctx.count('notes');
+  }
+}
+
 /** Common path of labels-csv and labels-jsonl. */
 function labelRow(
   ctx: ImportContext,
@@ -110,7 +133,8 @@ function labelRow(
 
 /**
  * CSV with a header `query_id,candidate_id,annotator,label` (annotator optional; any order;
- * the text columns of a gold export restore missing questions, see ExportedTexts;
+ * the text columns of a gold export restore missing questions, see ExportedTexts; its notes column
+ * restores the notes, see putNotes;
  * extra columns ignored). Into opts.pool: an existing pool must contain every pair; a missing
  * pool is created (scheme opts.scheme ?? binary) from the pairs in file order.
  */
@@ -132,6 +156,7 @@ export const labelsCsv: Importer = {
       texts.put(q, exportedText(r.get('query_title'), r.get('query_body')), r.line);
       texts.put(c, exportedText(r.get('candidate_title'), r.get('candidate_body')), r.line);
       labelRow(ctx, t, seen, file, r.line, q, c, r.get('annotator'), r.get('label')!);
+      putNotes(ctx, t, file, r.line, q, c, r.get('notes'));
       rows++;
     }
     texts.finish();
@@ -157,6 +182,7 @@ export const labelsJsonl: Importer = {
       texts.put(q, exportedText(o.query_title, o.query_body), line);
       texts.put(c, exportedText(o.candidate_title, o.candidate_body), line);
       labelRow(ctx, t, seen, file, line, q, c, a, raw);
+      putNotes(ctx, t, file, line, q, c, o.notes);
     }
     texts.finish();
   },

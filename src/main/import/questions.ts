@@ -1,6 +1,6 @@
 /** questions-jsonl, questions-csv and askubuntu-corpus: question texts into the corpus. */
 import { QPairsError } from '../errors';
-import { SourceConflictError, type NewAnswer, type NewQuestion } from '../workspace/workspace';
+import { QuestionInUseError, SourceConflictError, describeUse, type NewAnswer, type NewQuestion } from '../workspace/workspace';
 import type { AnswerPositions } from '../workspace/workspace-corpus';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
 import { parseTags } from './text';
@@ -35,6 +35,8 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where, posit
     r = ctx.ws.upsertQuestion(q, { update: ctx.opts.update });
   } catch (e) {
     if (e instanceof SourceConflictError) throw conflictError(e, at);
+    // Issue 23: a pooled or labeled question's text is never replaced without --update.
+    if (e instanceof QuestionInUseError) throw fileError(at.file, at.line, e.message);
     throw e;
   }
   const { result, doc } = r;
@@ -45,13 +47,13 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where, posit
   else if (r.replacedSource !== undefined) ctx.count('questionsReplaced');
   else if (result === 'updated') ctx.count('questionsUpdated');
   else ctx.count('questionsUnchanged');
-  if (result === 'updated') noteUpdateInPools(ctx, q.id, at);
+  if (result === 'updated') noteUpdateInPools(ctx, q.id, at, r.touched ? describeUse(r.touched) : null);
   // The text as upsertQuestion stores it.
   if (result !== 'unchanged') ctx.changed(doc, q.title ?? '', q.body ?? '');
 }
 
 /** Counts (and remembers one example of) an updated question that some pool holds. */
-function noteUpdateInPools(ctx: ImportContext, id: string, at: Where): void {
+function noteUpdateInPools(ctx: ImportContext, id: string, at: Where, touched: string | null): void {
   const pool = ctx.ws
     .stmt(
       `SELECT p.name FROM pools p WHERE EXISTS (SELECT 1 FROM pool_queries q WHERE q.pool_id = p.id AND q.query_id = @id)
@@ -63,7 +65,7 @@ function noteUpdateInPools(ctx: ImportContext, id: string, at: Where): void {
   ctx.count('questionsUpdatedInPools');
   if (n === 1) {
     ctx.warn(
-      `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (in pool "${pool.name}") has a new text; ` +
+      `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (${touched ?? `in pool "${pool.name}"`}) has a new text (--update; the old one is kept in its history); ` +
         `labels given on the old text now stand for the new one (questionsUpdatedInPools counts all such questions)`,
     );
   }

@@ -60,7 +60,7 @@ export const semeval: Importer = {
 
     const thePool = (): PoolInfo => {
       if (!pool) {
-        pool = openPool(ctx, { name: poolName, scheme: 'semeval3', retriever: 'search-engine', sampling: 'SemEval Task 3 related questions' });
+        pool = openPool(ctx, { name: poolName, scheme: 'semeval3', retriever: 'search-engine', sampling: 'SemEval Task 3 related questions', convention: 'zero' });
         requireScheme(ctx, pool, ['semeval3']);
         runId = openRun(ctx, pool, 'search-engine', { format: ctx.format, file, score: '1 / RELQ_RANKING_ORDER' });
       }

@@ -74,15 +74,19 @@ describe('question ids are scoped by source', () => {
     ws.close();
   });
 
-  it('the same source with changed text updates, warning once when labelled pool questions changed; an identical re-import changes nothing', async () => {
+  it('the same source with changed text of a labelled pool question is refused without --update (issue 23); with it, it updates, keeps the old text and says what it touches; an identical re-import changes nothing', async () => {
     const ws = tempWorkspace();
     await importFiles(ws, 'semeval', [fx('semeval-small.xml')]);
     const edited = write('semeval-small.xml', (await import('node:fs')).readFileSync(fx('semeval-small.xml'), 'utf8').replace('Renewing a', 'Renewing one'));
-    const r = await importFiles(ws, 'semeval', [edited], { pool: 'semeval-small' });
+    const no = await refused(ws, 'semeval', [edited], { pool: 'semeval-small' });
+    expect(no.message).toMatch(/semeval-small\.xml, line \d+: question "T1_R3" would get a new text, but it is in pool "semeval-small" with 1 label event: .* Import with --update to replace it on purpose/);
+    const oldTitle = ws.getQuestion('T1_R3')!.title;
+    const r = await importFiles(ws, 'semeval', [edited], { pool: 'semeval-small', update: true });
     expect(r.counts).toMatchObject({ questionsUpdated: 1, questionsUpdatedInPools: 1, questionsUnchanged: 4 });
     expect(r.warnings).toEqual([
-      expect.stringMatching(/semeval-small\.xml, line \d+: question T1_R3 \(in pool "semeval-small"\) has a new text; labels given on the old text now stand for the new one/),
+      expect.stringMatching(/semeval-small\.xml, line \d+: question T1_R3 \(in pool "semeval-small" with 1 label event\) has a new text \(--update; the old one is kept in its history\); labels given on the old text now stand for the new one/),
     ]);
+    expect(ws.questionTextHistory('T1_R3')).toEqual([expect.objectContaining({ title: oldTitle, touched: { pools: ['semeval-small'], labels: 1 } })]);
     const before = snapshot(ws);
     const again = await importFiles(ws, 'semeval', [edited], { pool: 'semeval-small' });
     expect(again.counts.questionsUpdated ?? 0).toBe(0);

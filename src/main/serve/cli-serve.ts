@@ -2,13 +2,14 @@
  * `qpairs serve W` / `npm run serve`: opens a workspace, starts the server, prints where it is
  * (and each annotator's login link in token mode), and runs until SIGINT/SIGTERM.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { QPairsError } from '../errors';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
-import { isLoopbackHost, parseTokenSpecs, generateToken, type TokenMap } from './auth';
+import { isLoopbackHost, parseTokenSpecs } from './auth';
+import { hasLiveTokens, teamMembers } from '../team/tokens';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
 
@@ -16,8 +17,17 @@ export interface ServeWorkspaceOptions {
   workspace: string;
   port?: number;
   host?: string;
-  /** `--token` values: NAME=SECRET or NAME (secret generated). */
+  /**
+   * Deprecated `--token NAME=SECRET` values (secrets on a command line show in `ps` and shell
+   * history: a loud warning is printed). Invite people instead (`annotator.invite`).
+   */
   tokens?: string[];
+  /** `--tokens-file FILE`: lines `NAME=SECRET` (# comments), held in memory only. */
+  tokensFile?: string;
+  /** `--require-tokens`: require tokens on a loopback address too. */
+  requireTokens?: boolean;
+  /** `--max-trainings N`: model trainings that may run at once (default 1); more queue. */
+  maxTrainings?: number;
   /** Create an empty workspace when the file does not exist. */
   create?: boolean;
   staticDir?: string;
@@ -84,7 +94,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
   // This server's uploads: a total quota; uploads of servers that crashed are removed now.
   const uploads = openUploadStore({ quotaBytes: o.maxUploadTotalBytes });
   try {
-    opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id) });
+    opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id), maxTrainings: o.maxTrainings });
     if (opened.ws.readonly) log(`note: workspace ${o.workspace} is read-only (${opened.ws.readonlyReason}); serving it read-only: labels and imports will be refused`);
     else lock ??= takeLock();
   } catch (e) {
@@ -94,36 +104,51 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
   }
   const engine = opened;
   try {
-    const { tokens, generated } = parseTokenSpecs(o.tokens ?? []);
-    if (!isLoopbackHost(host) && Object.keys(tokens).length === 0) {
-      // No --token given: one generated token per annotator the workspace knows.
-      const annotators = (await engine.invoke('annotator.list', {})) as Array<{ name: string; role: string }>;
-      const people = annotators.filter((a) => a.role !== 'system' && a.role !== 'gold');
-      if (people.length === 0) {
-        throw new QPairsError(`listening on ${host} needs per-annotator tokens and this workspace has no annotators yet: give --token NAME (repeatable)`);
-      }
-      for (const a of people) {
-        const token = generateToken();
-        (tokens as TokenMap)[a.name] = token;
-        generated.push({ annotator: a.name, token });
-      }
+    if ((o.tokens ?? []).length > 0) {
+      log(
+        'WARNING: --token puts secrets in the process list (ps) and in your shell history. ' +
+          'Invite people instead (`qpairs annotators invite W NAME`, or the Team panel): tokens are then kept hashed in the workspace ' +
+          'and can be revoked without a restart; or use --tokens-file FILE.',
+      );
     }
-    const roles = new Map(((await engine.invoke('annotator.list', {})) as Array<{ name: string; role: string }>).map((a) => [a.name, a.role]));
+    const specs = [...(o.tokens ?? []), ...(o.tokensFile ? readTokensFile(o.tokensFile) : [])];
+    for (const spec of specs) {
+      if (!spec.includes('=')) throw new QPairsError(`--token ${spec}: a generated secret would have to be printed; invite ${spec} instead (\`qpairs annotators invite ${o.workspace} ${spec}\`)`);
+    }
+    const { tokens } = parseTokenSpecs(specs);
+    const roles = new Map(engine.ws.listAnnotators().map((a) => [a.name, a.role as string]));
     for (const name of Object.keys(tokens)) {
       const role = roles.get(name);
       if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
     }
-    const server = await startServer({ engine, port: o.port, host, tokens, staticDir: o.staticDir, maxUploadBytes: o.maxUploadBytes, uploads, log });
+    const team = teamMembers(engine.ws).filter((m) => m.invited !== null);
+    if (!isLoopbackHost(host) && Object.keys(tokens).length === 0 && !hasLiveTokens(engine.ws)) {
+      throw new QPairsError(
+        `listening on ${host} needs tokens and no one is invited yet: run \`qpairs annotators invite ${o.workspace} NAME [--role owner|judge|annotator]\` ` +
+          `for each person (it prints their link once), then serve again`,
+      );
+    }
+    const server = await startServer({
+      engine,
+      port: o.port,
+      host,
+      tokens,
+      requireTokens: o.requireTokens,
+      staticDir: o.staticDir,
+      maxUploadBytes: o.maxUploadBytes,
+      uploads,
+      log,
+    });
     log(`QPairs serving ${o.workspace} at ${server.url}/`);
     const bases = reachableBases(host, server.port);
     if (bases.length > 1 || bases[0] !== server.url) log(`reachable at ${bases.map((b) => `${b}/`).join(', ')}`);
     if (server.authRequired) {
-      const made = new Set(generated.map((g) => g.annotator));
-      log('annotator links (each carries that annotator\'s token: give each person only their own):');
-      for (const annotator of Object.keys(tokens)) {
-        const link = server.linkFor(annotator).replace(server.url, bases[0]!);
-        const role = roles.get(annotator) === 'owner' || roles.get(annotator) === 'judge' ? roles.get(annotator)! : 'annotator';
-        log(`  ${annotator} (${role}${made.has(annotator) ? ', generated' : ''}): ${link}`);
+      // Names and roles only: a secret is shown once, when its person is invited, never in a log.
+      const people = [...team.map((m) => `${m.name} (${m.role})`), ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, --token)`)];
+      log(`tokens required; ${people.length ? `people who can sign in: ${people.join(', ')}` : 'no one can sign in yet'}.`);
+      log('invite, share links and revoke in the app (Pools → Team access, as an owner) or with the annotator.invite / annotator.revoke API; revocations apply at once.');
+      if (!team.some((m) => m.role === 'owner') && !Object.keys(tokens).some((n) => roles.get(n) === 'owner')) {
+        log(`note: no owner has a token, so no one can invite or revoke through the server: stop it and run \`qpairs annotators invite ${o.workspace} YOU --role owner\`.`);
       }
     }
     if (!isLoopbackHost(host)) log('note: plain HTTP — use it on a trusted network, or put it behind a TLS proxy.');
@@ -139,4 +164,18 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     uploads.clear();
     lock?.release();
   }
+}
+
+/** `--tokens-file`: one `NAME=SECRET` per line; blank lines and # comments skipped. */
+export function readTokensFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new QPairsError(`--tokens-file ${file}: ${(e as Error).message}`);
+  }
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
 }

@@ -175,3 +175,42 @@ describe('requests are bounded', () => {
     }
   });
 });
+
+describe('issue 23: what a team lead tried', () => {
+  it('an annotator token cannot invite, revoke or list the team; app.info carries no token', async () => {
+    for (const [command, args] of [
+      ['annotator.invite', { name: 'mallory', role: 'owner' }],
+      ['annotator.revoke', { name: 'bob' }],
+      ['annotator.team', {}],
+    ] as const) {
+      const r = await call('alice', command, args);
+      expect([command, r.status]).toEqual([command, 403]);
+    }
+    const info = await call('alice', 'app.info', {});
+    for (const secret of Object.values(TOKENS)) expect(JSON.stringify(info.body)).not.toContain(secret);
+  });
+
+  it("alice's undo of bob's event says only that she has no such event", async () => {
+    const bob = await call('bob', 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '3' });
+    const r = await call('alice', 'label.undo', { seq: bob.body.seq, annotator: 'alice' });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe(`no label event ${bob.body.seq} of alice`);
+    expect(JSON.stringify(r.body)).not.toContain('bob');
+  });
+
+  it("alice's blind view numbers candidates by her own display index; her search has no scores", async () => {
+    const v = await call('alice', 'annotate.query', { pool: 'sealed', annotator: 'alice', queryId: 'q1' });
+    expect(v.body.candidates.map((c: { position: number }) => c.position)).toEqual([0, 1, 2]);
+    const s = await call('alice', 'questions.search', { text: 'laptops' });
+    expect(s.body.results.length).toBeGreaterThan(0);
+    expect(s.body.results.some((x: { score?: number }) => 'score' in x)).toBe(false);
+    expect(leaks(JSON.stringify(s.body))).toEqual([]);
+  });
+
+  it('a judge cannot train over the owner’s model name (403, no name of anyone)', async () => {
+    engine.ws.db.prepare(`INSERT INTO models(name, kind, saved, report, training, created) VALUES ('owned', 'tfidf', x'00', '{}', '{}', '2026-01-01')`).run();
+    const r = await call('carol', 'models.train', { model: 'tfidf', name: 'owned' });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toMatch(/a model named "owned" already exists and is not yours/);
+  });
+});

@@ -26,6 +26,7 @@ import { annotatorForToken, isLoopbackHost, presentedToken, TOKEN_COOKIE, type T
 import { findRendererDir, serveStatic } from './static';
 import { clearUploads, defaultUploadStore, UploadQuotaError, UploadTooLargeError, type UploadStore } from './uploads';
 import { statusOf, toWireError } from './wire';
+import { BusyError, COMPUTING_COMMANDS, FairUse } from './fair-use';
 import { QPairsError } from '../errors';
 
 /** Who is calling, as the server knows it: the token's annotator (null without tokens) and whether they are local. */
@@ -41,6 +42,11 @@ export interface ServeEngine {
   /** Whether an event may be sent to a caller (the engine decides; the server only asks). */
   canSee<E extends EventName>(caller: ServeCaller, event: E, payload: EventPayloads[E]): boolean;
   readonly hub: { onAny(fn: (event: EventName, payload: unknown) => void): () => void };
+  /**
+   * Tokens stored in the workspace (issue 23; the Engine's TokenVerifier): `verify` answers a
+   * presented token's person or null; `onRevoked` tells of a revocation (open sockets close).
+   */
+  readonly tokens?: { verify(presented: string | null | undefined): string | null; onRevoked(fn: (name: string) => void): () => void };
 }
 
 export interface ServerOptions {
@@ -49,8 +55,23 @@ export interface ServerOptions {
   port?: number;
   /** Default 127.0.0.1. Anything that is not a loopback address requires `tokens`. */
   host?: string;
-  /** annotator → secret. Required off loopback; optional (then enforced) on loopback. */
+  /**
+   * annotator → secret, held in memory only (`--tokens-file`, or the deprecated `--token`). Tokens
+   * stored in the workspace (engine.tokens) are accepted as well whenever tokens are required.
+   */
   tokens?: TokenMap;
+  /**
+   * Require a token on a loopback address too (off loopback it is always required). Default: only
+   * when `tokens` are given.
+   */
+  requireTokens?: boolean;
+  /** Fair use (issue 23): how many computing commands one caller may run at once (default 1), and queue (default 4) before 429. */
+  perCallerCompute?: number;
+  perCallerQueue?: number;
+  /** Fair use: /api/invoke requests one caller may have in flight (default 16); beyond, 429 before the body is read. */
+  perCallerRequests?: number;
+  /** How long a 429 is held before it is sent (default 1000 ms, the Retry-After). */
+  busyDelayMs?: number;
   /** Directory of the built renderer; default: found next to the bundle or under cwd. */
   staticDir?: string;
   /** Size cap of one upload in bytes (default 2 GiB). */
@@ -167,13 +188,47 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const loopback = isLoopbackHost(host);
   const tokens: TokenMap = { ...(opts.tokens ?? {}) };
-  const authRequired = Object.keys(tokens).length > 0;
-  if (!loopback && !authRequired) {
+  const workspaceTokens = opts.engine.tokens ?? null;
+  const authRequired = Object.keys(tokens).length > 0 || !!opts.requireTokens || !loopback;
+  if (!loopback && Object.keys(tokens).length === 0 && !workspaceTokens) {
     throw new QPairsError(
       `refusing to listen on ${host} without tokens: anyone who can reach it could read and change the workspace. ` +
-        `Give per-annotator tokens (--token NAME=SECRET, or --token NAME to generate one), or listen on 127.0.0.1.`,
+        `Invite people first (qpairs annotators invite W NAME), or listen on 127.0.0.1.`,
     );
   }
+  const compute = new FairUse(opts.perCallerCompute ?? 1, opts.perCallerQueue ?? 4);
+  /**
+   * A 429 is answered after Retry-After (1 s), not at once: a client that resends as soon as it is
+   * refused (a flood) then costs the server one cheap answer per connection per second instead
+   * of a busy loop, and other callers' labels keep their latency. Up to 64 refusals per caller
+   * wait; beyond that they are answered at once and the connection closed.
+   */
+  const held = new Map<string, number>();
+  const busyLater = (res: ServerResponse, key: string, message: string): void => {
+    const body: WireError = { code: 'busy', message };
+    const h = held.get(key) ?? 0;
+    if (h >= 64) {
+      res.setHeader('Connection', 'close');
+      sendJson(res, 429, body, { 'Retry-After': '1' });
+      return;
+    }
+    held.set(key, h + 1);
+    const timer = setTimeout(() => {
+      if (!res.destroyed && !res.headersSent) sendJson(res, 429, body, { 'Retry-After': '1' });
+    }, busyDelayMs);
+    timer.unref();
+    res.once('close', () => {
+      clearTimeout(timer);
+      const m = (held.get(key) ?? 1) - 1;
+      if (m > 0) held.set(key, m);
+      else held.delete(key);
+    });
+  };
+  /** /api/invoke requests each caller has in flight (from headers to the response's end). */
+  const inFlight = new Map<string, number>();
+  const perCallerRequests = opts.perCallerRequests ?? 16;
+  const busyDelayMs = opts.busyDelayMs ?? 1000;
+  let serverUrl = '';
   const maxUpload = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
   // Opening the store at start removes uploads left behind by servers that crashed.
   const uploads = opts.uploads ?? defaultUploadStore();
@@ -192,10 +247,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return null;
   };
 
+  /** The person a token belongs to: a workspace token (issue 23), else one of the in-memory tokens. */
+  const whoHolds = (presented: string | null | undefined): string | null => workspaceTokens?.verify(presented) ?? annotatorForToken(tokens, presented);
+
   /** The caller's annotator (token mode) — or null without auth; throws 401 when a token is missing/wrong. */
   const authenticate = (req: IncomingMessage, url: URL, allowQuery: boolean): string | null => {
     if (!authRequired) return null;
-    const annotator = annotatorForToken(tokens, presentedToken(req, url, allowQuery));
+    const annotator = whoHolds(presentedToken(req, url, allowQuery));
     if (!annotator) throw new HttpError(401, { code: 'forbidden', message: 'missing or invalid token: open the link with ?token=… you were given' });
     return annotator;
   };
@@ -221,13 +279,33 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     res.once('close', () => {
       if (!res.writableFinished) gone.abort();
     });
+    // Fair use: a caller's computing commands run one at a time (a few more wait; beyond, 429).
+    const heavy = COMPUTING_COMMANDS.has(command);
+    let release: (() => void) | null = null;
     try {
-      const result = await opts.engine.invoke(command, args ?? {}, { annotator, local: !authRequired, signal: gone.signal });
+      if (heavy) {
+        release = await compute.enter(annotator ?? '@owner', gone.signal);
+        // A computing command starts on a later event-loop turn: requests already read (a label) go first.
+        await new Promise((r) => setImmediate(r));
+      }
+      let result = await opts.engine.invoke(command, args ?? {}, { annotator, local: !authRequired, signal: gone.signal });
+      // The invitation's link, from the address the owner used (the token is in this one answer only).
+      if (command === 'annotator.invite' && result && typeof result === 'object' && typeof (result as { token?: unknown }).token === 'string') {
+        const base = req.headers.host ? `http://${req.headers.host}` : serverUrl;
+        result = { ...(result as object), link: `${base}/?token=${encodeURIComponent((result as { token: string }).token)}#annotate` };
+      }
       sendJson(res, 200, result);
     } catch (e) {
+      if (e instanceof BusyError) {
+        busyLater(res, annotator ?? '@owner', e.message);
+        return;
+      }
       const wire = toWireError(e);
       if (wire.code === 'internal') log(`internal error in ${command}: ${(e as Error)?.stack ?? String(e)}`);
+      if (wire.code === 'storage-full') log(`disk full in ${command}: ${(e as Error)?.message ?? String(e)}`);
       sendError(res, statusOf(wire.code), wire);
+    } finally {
+      release?.();
     }
   };
 
@@ -274,7 +352,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // First page load with ?token=: set the cookie and drop the token from the address bar.
       const queryToken = url.searchParams.get('token');
       if (authRequired && queryToken !== null) {
-        const who = annotatorForToken(tokens, queryToken);
+        const who = whoHolds(queryToken);
         if (!who) throw new HttpError(401, { code: 'forbidden', message: 'invalid token' });
         url.searchParams.delete('token');
         res.writeHead(303, {
@@ -307,8 +385,24 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (req.headers['x-qpairs'] !== '1') {
       throw new HttpError(400, { code: 'invalid-argument', message: 'API requests must carry the header X-QPairs: 1' });
     }
-    if (url.pathname === '/api/invoke') await handleInvoke(req, res, annotator);
-    else await handleUpload(req, res, url);
+    if (url.pathname === '/api/invoke') {
+      // Fair use: a caller with too many requests in flight is answered 429 before its body is
+      // read — a flood then costs the server a header parse per request, not a search.
+      const key = annotator ?? '@owner';
+      const n = inFlight.get(key) ?? 0;
+      if (n >= perCallerRequests) {
+        req.resume(); // the body is discarded unread
+        busyLater(res, key, `too many requests at once from this caller (${n} in flight); retry in a moment`);
+        return;
+      }
+      inFlight.set(key, n + 1);
+      res.once('close', () => {
+        const m = (inFlight.get(key) ?? 1) - 1;
+        if (m > 0) inFlight.set(key, m);
+        else inFlight.delete(key);
+      });
+      await handleInvoke(req, res, annotator);
+    } else await handleUpload(req, res, url);
   };
 
   const server = http.createServer((req, res) => {
@@ -356,6 +450,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       wss.emit('connection', ws, req);
     });
   });
+  // A revoked person's open sockets close at once (their next request is refused anyway).
+  const offRevoked = workspaceTokens?.onRevoked((name) => {
+    delete tokens[name];
+    for (const ws of wss.clients) if (callers.get(ws)?.annotator === name) ws.close(4401, 'token revoked');
+  });
   const offHub = opts.engine.hub.onAny((event, payload) => {
     let frame: string | null = null;
     for (const ws of wss.clients) {
@@ -400,6 +499,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? DEFAULT_PORT);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;
+  serverUrl = url;
 
   let closed = false;
   return {
@@ -413,6 +513,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (closed) return;
       closed = true;
       offHub();
+      offRevoked?.();
       clearInterval(heartbeat);
       for (const ws of wss.clients) ws.terminate();
       wss.close();

@@ -1,13 +1,30 @@
 import { ContractError, type WireError } from '../../shared/contract';
 import { NotFoundError, QPairsError } from '../errors';
 
-/** Turns anything thrown by the engine into the WireError every transport sends. */
+/** Whether an error says the disk (or the SQLite file's quota) is full. */
+export function isStorageFull(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  if (!err || typeof err !== 'object') return false;
+  if (err.code === 'SQLITE_FULL' || err.code === 'ENOSPC' || err.code === 'EDQUOT') return true;
+  return typeof err.message === 'string' && /database or disk is full|no space left on device/i.test(err.message);
+}
+
+/** The plain message of a disk-full refusal (no stack, no path). */
+export const STORAGE_FULL_MESSAGE = 'the server’s disk is full: nothing was saved. Labeling resumes once space is freed; retry then.';
+
+/**
+ * Turns anything thrown by the engine into the WireError every transport sends. Never a stack
+ * trace: an internal error sends its first line only (at most 300 characters); the server log
+ * keeps the rest.
+ */
 export function toWireError(e: unknown): WireError {
   if (e instanceof ContractError) return { message: e.message, code: e.code };
+  if (isStorageFull(e)) return { message: STORAGE_FULL_MESSAGE, code: 'storage-full' };
   if (e instanceof NotFoundError) return { message: e.message, code: 'not-found' };
   if (e instanceof QPairsError) return { message: e.message, code: 'user-error' };
-  if (e instanceof Error) return { message: e.message || e.name, code: 'internal' };
-  return { message: String(e), code: 'internal' };
+  const raw = e instanceof Error ? e.message || e.name : String(e);
+  const first = raw.split('\n')[0]!.replace(/\s+at\s+\S+\s*\(.*$/, '').slice(0, 300);
+  return { message: `internal error: ${first}`, code: 'internal' };
 }
 
 /** HTTP status for a WireError code. */
@@ -21,6 +38,10 @@ export function statusOf(code: WireError['code']): number {
       return 404;
     case 'user-error':
       return 422;
+    case 'busy':
+      return 429;
+    case 'storage-full':
+      return 507;
     case 'internal':
       return 500;
   }

@@ -465,6 +465,58 @@ ALTER TABLE pools ADD COLUMN convention TEXT NOT NULL DEFAULT 'zero' CHECK (conv
 UPDATE pools SET convention = 'skip' WHERE id IN (SELECT pool_id FROM runs WHERE name = 'bm25-lucene');
 `;
 
+/**
+ * Migration 11 — people live in the workspace; imports keep what they replace; models have owners (issue 23).
+ * - annotator_tokens: serve-mode tokens. A token is `LOOKUP.SECRET`: `lookup` (public, random)
+ *   finds the row, `hash` = scrypt(SECRET, salt) proves it; the secret itself is never stored.
+ *   `revoked` set = refused from the next request on; `last_seen` is written at most once a minute.
+ * - question_text_history: a question's text as it was before an `--update` import replaced it
+ *   while it was in a pool or had labels (with what the replacement touched).
+ * - models.created_by: who trained a model (an annotator's name; NULL = the owner), so a judge
+ *   cannot replace a model another person made.
+ */
+const TEAM_V11 = `
+CREATE TABLE annotator_tokens (
+  id           INTEGER PRIMARY KEY,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  lookup       TEXT NOT NULL UNIQUE,
+  salt         BLOB NOT NULL,
+  hash         BLOB NOT NULL,
+  created      TEXT NOT NULL,
+  last_seen    TEXT,
+  revoked      TEXT
+) STRICT;
+CREATE INDEX annotator_tokens_annotator ON annotator_tokens(annotator_id);
+
+CREATE TABLE question_text_history (
+  seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+  question_id TEXT NOT NULL,
+  source      TEXT NOT NULL,
+  title       TEXT NOT NULL,
+  body        TEXT NOT NULL,
+  tags        TEXT NOT NULL,
+  replaced_at TEXT NOT NULL,
+  touched     TEXT NOT NULL
+) STRICT;
+CREATE INDEX question_text_history_id ON question_text_history(question_id, seq);
+
+ALTER TABLE models ADD COLUMN created_by TEXT;
+`;
+
+/**
+ * Migration 12 — candidate-level labeling orders (src/main/active/candidate-order.ts). Migration 8's
+ * CHECK on pools.label_order lists the query-level orders only, and SQLite cannot widen a CHECK
+ * without rebuilding the table, so a pool labeled pair by pair (`decide-rankers-mtc`) keeps
+ * label_order = 'random' — the order in which its queries are opened, which a build that does not
+ * know candidate orders still serves soundly — and records its candidate order here.
+ */
+const CANDIDATE_ORDER_V12 = `
+CREATE TABLE pool_candidate_orders (
+  pool_id     INTEGER PRIMARY KEY REFERENCES pools(id) ON DELETE CASCADE,
+  label_order TEXT NOT NULL CHECK (label_order IN ('decide-rankers-mtc'))
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -481,6 +533,8 @@ export const MIGRATIONS: readonly Migration[] = [
     repairs: ['live_training', 'live_curve'],
   },
   { version: 10, name: 'notes on labels, and each pool\'s evaluation convention', sql: NOTES_CONVENTION_V10 },
+  { version: 11, name: 'team: hashed annotator tokens, question text history, model owners', sql: TEAM_V11 },
+  { version: 12, name: 'candidate-level labeling orders', sql: CANDIDATE_ORDER_V12 },
 ];
 
 /**

@@ -78,6 +78,7 @@ describe('chunked imports', () => {
     const err = await chunked(ws, () =>
       importFiles(ws, 'questions-jsonl', [file], {
         progressIntervalMs: 0,
+        update: true, // issue 23: rewriting pooled, labeled questions needs --update (and records their old texts)
         onProgress: () => {
           seen = Math.max(seen, reader.questionCount() - nBefore);
         },

@@ -3,7 +3,7 @@
  * answers and comments as unlabeled text, and user-marked duplicate and negative pairs.
  */
 import { QPairsError } from '../errors';
-import { SourceConflictError, rowToQuestion, type AnswerRow, type NewAnswer, type NewQuestion, type QuestionRow, type UpsertOptions, type UpsertResult } from './workspace-types';
+import { QuestionInUseError, SourceConflictError, rowToQuestion, type QuestionUse, type AnswerRow, type NewAnswer, type NewQuestion, type QuestionRow, type UpsertOptions, type UpsertResult } from './workspace-types';
 import type { Question } from '../../shared/types';
 import { WorkspaceCore } from './workspace-core';
 
@@ -55,7 +55,7 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
    * `opts.update`, which replaces it (`replacedSource` names the source it had). The same
    * source giving new text for its id updates it (a newer dump corrects its posts).
    */
-  upsertQuestion(q: NewQuestion, opts: UpsertOptions = {}): { result: UpsertResult; doc: number; replacedSource?: string } {
+  upsertQuestion(q: NewQuestion, opts: UpsertOptions = {}): { result: UpsertResult; doc: number; replacedSource?: string; touched?: QuestionUse } {
     const tags = (q.tags ?? []).filter(Boolean).join(' ');
     const row = {
       id: q.id,
@@ -87,11 +87,50 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
     if (old.source !== row.source && !opts.update) {
       throw new SourceConflictError('question', q.id, old.source, row.source, this.questionOrigin(old.doc));
     }
+    // Issue 23: a text others work on (in a pool, or labeled) is replaced only on purpose, and kept.
+    let touched: QuestionUse | undefined;
+    if (old.title !== row.title || old.body !== row.body || old.tags !== row.tags) {
+      const use = this.questionUse(q.id);
+      if (use.pools.length > 0 || use.labels > 0) {
+        if (!opts.update) throw new QuestionInUseError(q.id, use);
+        this.stmt(
+          `INSERT INTO question_text_history(question_id, source, title, body, tags, replaced_at, touched) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(q.id, old.source, old.title, old.body, old.tags, new Date().toISOString(), JSON.stringify(use));
+        touched = use;
+      }
+    }
     this.stmt(
       `UPDATE questions SET source = @source, title = @title, body = @body, tags = @tags, author = @author,
        created = @created, category = @category WHERE id = @id`,
     ).run(row);
-    return old.source !== row.source ? { result: 'updated', doc: old.doc, replacedSource: old.source } : { result: 'updated', doc: old.doc };
+    const out = old.source !== row.source ? { result: 'updated' as const, doc: old.doc, replacedSource: old.source } : { result: 'updated' as const, doc: old.doc };
+    return touched ? { ...out, touched } : out;
+  }
+
+  /** The pools a question is in (as a query or a candidate) and the label events on its pairs (issue 23). */
+  questionUse(id: string): QuestionUse {
+    const pools = this.stmt(
+      `SELECT p.name FROM pools p WHERE EXISTS (SELECT 1 FROM pool_queries q WHERE q.pool_id = p.id AND q.query_id = @id)
+         OR EXISTS (SELECT 1 FROM pool_candidates c WHERE c.pool_id = p.id AND c.candidate_id = @id) ORDER BY p.id`,
+    )
+      .pluck()
+      .all({ id }) as string[];
+    const labels = pools.length === 0 ? 0 : (this.stmt(`SELECT count(*) FROM labels WHERE query_id = @id OR candidate_id = @id`).pluck().get({ id }) as number);
+    return { pools, labels };
+  }
+
+  /** A question's earlier texts, oldest first: what `--update` imports replaced while it was in use (issue 23). */
+  questionTextHistory(id: string): Array<{ source: string; title: string; body: string; tags: string; replacedAt: string; touched: QuestionUse }> {
+    return (
+      this.stmt(`SELECT source, title, body, tags, replaced_at, touched FROM question_text_history WHERE question_id = ? ORDER BY seq`).all(id) as Array<{
+        source: string;
+        title: string;
+        body: string;
+        tags: string;
+        replaced_at: string;
+        touched: string;
+      }>
+    ).map((r) => ({ source: r.source, title: r.title, body: r.body, tags: r.tags, replacedAt: r.replaced_at, touched: JSON.parse(r.touched) as QuestionUse }));
   }
 
   /**

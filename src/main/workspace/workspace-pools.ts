@@ -18,8 +18,8 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     const at = now();
     const blind = p.blind ?? true ? 1 : 0;
     const info = this.stmt(
-      `INSERT INTO pools(name, scheme, retriever, depth, sampling, guidelines, created, blind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(p.name, p.scheme ?? 'binary', p.retriever ?? null, p.depth ?? null, p.sampling ?? null, p.guidelines ?? '', at, blind);
+      `INSERT INTO pools(name, scheme, retriever, depth, sampling, guidelines, created, blind, convention) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(p.name, p.scheme ?? 'binary', p.retriever ?? null, p.depth ?? null, p.sampling ?? null, p.guidelines ?? '', at, blind, p.convention ?? 'zero');
     this.stmt(`INSERT INTO pool_blind_history(pool_id, blind, at) VALUES (?, ?, ?)`).run(Number(info.lastInsertRowid), blind, at);
     return this.pool(p.name);
   }
@@ -33,6 +33,17 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
       this.stmt(`INSERT INTO pool_blind_history(pool_id, blind, at) VALUES (?, ?, ?)`).run(p.id, blind ? 1 : 0, now());
     });
     return this.pool(name);
+  }
+
+  /** Sets the pool's evaluation convention (what eval uses unless told; schema 10). */
+  setPoolConvention(name: string, convention: 'skip' | 'zero'): PoolInfo {
+    this.stmt(`UPDATE pools SET convention = ? WHERE id = ?`).run(convention, this.pool(name).id);
+    return this.pool(name);
+  }
+
+  /** The pool's evaluation convention ('zero' for a pool of a workspace older than schema 10 read before migrating). */
+  poolConvention(name: string): 'skip' | 'zero' {
+    return this.pool(name).convention ?? 'zero';
   }
 
   /** A pool's blind setting over time, oldest first (the first entry is the pool's creation). */
@@ -51,10 +62,14 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
   findPool(name: string): PoolInfo | null {
     const r = this.stmt(
       `SELECT p.*, (SELECT count(*) FROM pool_queries q WHERE q.pool_id = p.id) AS queries,
-              (SELECT count(*) FROM pool_candidates c WHERE c.pool_id = p.id) AS pairs
+              (SELECT count(*) FROM pool_candidates c WHERE c.pool_id = p.id) AS pairs,
+              (SELECT o.label_order FROM pool_candidate_orders o WHERE o.pool_id = p.id) AS candidate_order
        FROM pools p WHERE p.name = ?`,
-    ).get(name) as (Omit<PoolInfo, 'scheme' | 'blind'> & { scheme: LabelScheme; blind: number }) | undefined;
-    return r ? { ...r, blind: r.blind === 1 } : null;
+    ).get(name) as (Omit<PoolInfo, 'scheme' | 'blind'> & { scheme: LabelScheme; blind: number; candidate_order: PoolInfo['label_order'] | null }) | undefined;
+    if (!r) return null;
+    // A candidate-level order (migration 12) stands in for the column's 'random'.
+    const { candidate_order, ...pool } = r;
+    return { ...pool, blind: r.blind === 1, ...(candidate_order ? { label_order: candidate_order } : {}) };
   }
 
   /** The named pool; throws a user-facing error listing the pools when it is missing. */
@@ -230,6 +245,45 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
        ORDER BY l.seq`,
     ).all({ pool: p.id, ann: annotator ?? null }) as Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number }>;
     return rows;
+  }
+
+  // ---------------------------------------------------------------- notes (schema 10)
+
+  /**
+   * Sets (or, with null or blank text, removes) an annotator's note on a pair of the pool: why it
+   * is unsure, a judge's reason for a ruling. One current note per pair and annotator; returns
+   * whether anything changed.
+   */
+  setLabelNote(n: { pool: string; queryId: string; candidateId: string; annotator: string; note: string | null }, poolId = this.poolId(n.pool)): boolean {
+    if (!this.hasPoolPair(poolId, n.queryId, n.candidateId)) throw new NotFoundError(`pair ${n.queryId} → ${n.candidateId} is not in pool "${n.pool}"`);
+    const annotatorId = this.ensureAnnotator(n.annotator);
+    const text = n.note === null ? '' : n.note.trim();
+    const cur = this.stmt(`SELECT note FROM label_notes WHERE pool_id = ? AND query_id = ? AND candidate_id = ? AND annotator_id = ?`).get(
+      poolId,
+      n.queryId,
+      n.candidateId,
+      annotatorId,
+    ) as { note: string } | undefined;
+    if ((cur?.note ?? '') === text) return false;
+    if (!text) this.stmt(`DELETE FROM label_notes WHERE pool_id = ? AND query_id = ? AND candidate_id = ? AND annotator_id = ?`).run(poolId, n.queryId, n.candidateId, annotatorId);
+    else
+      this.stmt(
+        `INSERT INTO label_notes(pool_id, query_id, candidate_id, annotator_id, note, at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(pool_id, query_id, candidate_id, annotator_id) DO UPDATE SET note = excluded.note, at = excluded.at`,
+      ).run(poolId, n.queryId, n.candidateId, annotatorId, text, now());
+    return true;
+  }
+
+  /** The notes of a pool (optionally one annotator's, optionally one query's), in pool order. */
+  labelNotes(pool: string, o: { annotator?: string; queryId?: string } = {}): Array<{ queryId: string; candidateId: string; annotator: string; note: string; at: string }> {
+    return this.stmt(
+      `SELECT n.query_id AS queryId, n.candidate_id AS candidateId, a.name AS annotator, n.note, n.at
+       FROM label_notes n JOIN annotators a ON a.id = n.annotator_id
+       JOIN pool_queries q ON q.pool_id = n.pool_id AND q.query_id = n.query_id
+       JOIN pool_candidates c ON c.pool_id = n.pool_id AND c.query_id = n.query_id AND c.candidate_id = n.candidate_id
+       WHERE n.pool_id = @pool AND (@ann IS NULL OR a.name = @ann) AND (@q IS NULL OR n.query_id = @q)
+       ORDER BY q.position, c.position, a.id`,
+    ).all({ pool: this.poolId(pool), ann: o.annotator ?? null, q: o.queryId ?? null }) as Array<{ queryId: string; candidateId: string; annotator: string; note: string; at: string }>;
   }
 
   labelHistory(pool: string, opts: { annotator?: string; limit?: number } = {}): LabelRecord[] {

@@ -28,6 +28,37 @@ export class SourceConflictError extends QPairsError {
   }
 }
 
+/**
+ * Issue 23: an import would change the text of a question others work on — in a pool, or labeled —
+ * without `update`. Nothing is replaced; `--update` replaces it and keeps the old text
+ * (question_text_history).
+ */
+export class QuestionInUseError extends QPairsError {
+  constructor(
+    readonly id: string,
+    readonly touched: QuestionUse,
+  ) {
+    super(
+      `question "${id}" would get a new text, but it is ${describeUse(touched)}: its labels were given on the text it has now, so it was not replaced. ` +
+        `Import with --update to replace it on purpose (the old text is kept in the question's history).`,
+    );
+    this.name = 'QuestionInUseError';
+  }
+}
+
+/** Where a question is used: pools it is in (as a query or a candidate) and how many label events are on its pairs. */
+export interface QuestionUse {
+  pools: string[];
+  labels: number;
+}
+
+/** "in pools a, b with 12 labels" / "in pool a" / "labeled (3 labels)". */
+export function describeUse(u: QuestionUse): string {
+  const pools = u.pools.length === 0 ? '' : `in pool${u.pools.length === 1 ? '' : 's'} ${u.pools.map((p) => `"${p}"`).join(', ')}`;
+  const labels = u.labels === 0 ? '' : `${u.labels} label event${u.labels === 1 ? '' : 's'}`;
+  return pools && labels ? `${pools} with ${labels}` : pools || `labeled (${labels})`;
+}
+
 /** Options of upsertQuestion / upsertAnswer. */
 export interface UpsertOptions {
   /** Replace a record of the same id from another source (default: refuse with SourceConflictError). */
@@ -76,6 +107,11 @@ export interface NewPool {
   guidelines?: string;
   /** Whether annotators label the pool blind (default true). */
   blind?: boolean;
+  /**
+   * How eval treats a query without a relevant candidate unless told (schema 10): 'zero' (default;
+   * AP 0, the SemEval scorer's rule) or 'skip' (left out; the AskUbuntu evaluation's rule).
+   */
+  convention?: 'skip' | 'zero';
 }
 
 export interface LabelInput {

@@ -5,7 +5,7 @@ import { recoverInterruptedImport } from './undo-journal';
 import { now } from './workspace-types';
 import { WorkspacePools } from './workspace-pools';
 
-export { SourceConflictError, type AnnotatorRole, type LabelInput, type NewAnswer, type NewPool, type NewQuestion, type UpsertOptions, type UpsertResult } from './workspace-types';
+export { QuestionInUseError, SourceConflictError, describeUse, type QuestionUse, type AnnotatorRole, type LabelInput, type NewAnswer, type NewPool, type NewQuestion, type UpsertOptions, type UpsertResult } from './workspace-types';
 
 /**
  * A QPairs workspace: one SQLite file holding the corpus, user-marked duplicates, pools,

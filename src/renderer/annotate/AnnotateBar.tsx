@@ -26,7 +26,18 @@ export function AnnotateBar({ pools, pool, setPool, annotator, setAnnotator, loc
   useEffect(() => setNameDraft(annotator), [annotator]);
   return (
     <div className="annotate-bar">
-      <PoolSelect testId="annotate-pool" pools={pools} value={pool} onChange={setPool} emptyText="(no pools)" />
+      {/* Issue 24: after a choice (mouse or keyboard) the keys go back to the candidate list, not the select. */}
+      <PoolSelect
+        testId="annotate-pool"
+        pools={pools}
+        value={pool}
+        onChange={(p) => {
+          setPool(p);
+          requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="candidates"]')?.focus({ preventScroll: true }));
+        }}
+        emptyText="(no pools)"
+        blurOnChange
+      />
       <label className="inline">
         Annotator
         <input

@@ -5,7 +5,7 @@
  * useQueryNavigation (reads from the engine), useLabeling (rows and labels), useSessionPace,
  * useAnnotateKeys (the keyboard) and the presentational parts beside this file.
  */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CandidateView } from '../../shared/contract';
 import type { SharedState } from '../lib/shared-state';
 import { useApp } from '../lib/context';
@@ -30,6 +30,7 @@ import { useQueryNavigation } from './useQueryNavigation';
 import { useLabeling } from './useLabeling';
 import { useSessionPace } from './useSessionPace';
 import { useAnnotateKeys, type Overlay } from './useAnnotateKeys';
+import { NoteDialog } from '../components/NoteDialog';
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { outbox } = useApp();
@@ -37,6 +38,12 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const [overlay, setOverlay] = useState<Overlay>(null);
   const [gotoError, setGotoError] = useState<string | null>(null);
   const [bodyOpen, setBodyOpen] = useState(true);
+  /** Issue 24: the candidate whose note is being written, and whether its label is "?". */
+  const [noteFor, setNoteFor] = useState<{ id: string; row: number; unsure: boolean } | null>(null);
+  /** Issue 24: the candidate just marked unsure, offered a note (c). */
+  const [offer, setOffer] = useState<{ id: string; row: number } | null>(null);
+  /** Where the cursor went after that "?" (c right after it notes the unsure pair, not the next one). */
+  const offerCursor = useRef<number | null>(null);
 
   const { checked, notAssigned, assigned } = useAssignment(pool, annotator);
   const ready = pool !== '' && annotator.trim() !== '' && checked && !notAssigned;
@@ -61,7 +68,33 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     giveLabel,
     doUndo: lab.doUndo,
     navigate: nav.navigate,
+    openNote: (cursorRow) => {
+      const v = qv.viewRef.current;
+      // c right after a "?" (the cursor has not moved on its own) notes that pair; otherwise the row under the cursor.
+      const row = offer && offerCursor.current === cursorRow && v?.candidates[offer.row]?.id === offer.id ? offer.row : cursorRow;
+      const c = v?.candidates[row];
+      if (!c) return;
+      const label = rows[row]?.label ?? null;
+      if (label == null) {
+        qv.setNotice('Label this candidate first: a note goes with your label (c adds or edits it).');
+        return;
+      }
+      setOffer(null);
+      setNoteFor({ id: c.id, row, unsure: label === '?' });
+      setOverlay('note');
+    },
+    offerNote: (row) => {
+      const c = qv.viewRef.current?.candidates[row];
+      if (!c) return;
+      setOffer({ id: c.id, row });
+      offerCursor.current = null; // set once the cursor has advanced (below)
+    },
   });
+
+  // The cursor's first position after a "?" is where c still means "the unsure pair".
+  useEffect(() => {
+    if (offer && offerCursor.current === null) offerCursor.current = cursor;
+  }, [offer, cursor]);
 
   const counts = outbox.counts();
   const failedOps = outbox.ops().filter((o) => o.state === 'failed');
@@ -127,6 +160,15 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             sort={effectiveSort(view, order)}
             onSort={(by: SortColumn, run?: string) => qv.changeOrder(nextSort(headerSort(view, order), by, run))}
           />
+          {offer && view.candidates[offer.row]?.id === offer.id && !view.candidates[offer.row]?.note && (
+            <p className="note-box" role="status" data-testid="note-offer">
+              You marked {view.candidates[offer.row]?.question?.title ? `“${view.candidates[offer.row]!.question!.title}”` : offer.id} unsure. Say why:{' '}
+              <button type="button" className="link-button" data-testid="note-offer-open" onClick={() => { setNoteFor({ id: offer.id, row: offer.row, unsure: true }); setOverlay('note'); setOffer(null); }}>
+                <kbd>c</kbd> writes a note
+              </button>
+              .
+            </p>
+          )}
           {lab.allLabeled && (
             <p className="note-box" data-testid="query-complete">
               All candidates of this query are labeled. Press <kbd>Enter</kbd> or <kbd>n</kbd> for the next unlabeled query.
@@ -135,6 +177,21 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         </>
       )}
 
+      {overlay === 'note' && view && noteFor && view.candidates[noteFor.row]?.id === noteFor.id && (
+        <NoteDialog
+          title="Note"
+          subject={`candidate ${noteFor.id}`}
+          hint={noteFor.unsure ? 'you said unsure: why? (Esc skips)' : 'only you, judges and the pool’s owner read it'}
+          initial={view.candidates[noteFor.row]!.note ?? ''}
+          onSave={(text) => {
+            if (text !== (view.candidates[noteFor.row]!.note ?? '')) lab.giveNote(noteFor.row, text);
+          }}
+          onClose={() => {
+            setOverlay(null);
+            setNoteFor(null);
+          }}
+        />
+      )}
       {overlay === 'guidelines' && view && <GuidelinesOverlay pool={view.pool} guidelines={view.guidelines} onClose={() => setOverlay(null)} />}
       {overlay === 'goto' && view && (
         <GotoDialog

@@ -67,6 +67,9 @@ export function GotoDialog(p: { pool: string; annotator: string; seen: SeenQuery
     const t = text.trim().toLowerCase();
     const list = [...known].sort((a, b) => a.index - b.index);
     const local = t ? list.filter((q) => q.id.toLowerCase().includes(t) || q.title.toLowerCase().includes(t) || String(q.index + 1) === t) : list;
+    // The typed id, then the typed position, lead the list: the highlighted first row is what Enter opens.
+    const rank = (q: SeenQuery): number => (q.id.toLowerCase() === t ? 0 : String(q.index + 1) === t ? 1 : 2);
+    local.sort((a, b) => rank(a) - rank(b));
     const ids = new Set(local.map((q) => q.id));
     return [...local, ...found.filter((q) => !ids.has(q.id))];
   }, [known, text, found]);
@@ -74,8 +77,9 @@ export function GotoDialog(p: { pool: string; annotator: string; seen: SeenQuery
   const go = (): void => {
     const t = text.trim();
     const exact = known.find((q) => q.id === t);
-    // An id typed in full goes there; a picked row, title words or an empty box take the list's choice.
-    const id = exact ? exact.id : (picked || !t || /\s/.test(t)) && matches[sel] ? matches[sel]!.id : t;
+    // Issue 24: Enter opens a row picked with ↑/↓, else an id typed in full, else the highlighted
+    // match (the typed position or title words lead the list), else the text as an id.
+    const id = picked && matches[sel] ? matches[sel]!.id : exact ? exact.id : matches[sel] ? matches[sel]!.id : t;
     if (id) p.onGo(id);
   };
   return (

@@ -1,6 +1,9 @@
 /**
  * The Annotate screen's live panel (open pools only): each ranker's MAP and MRR over the queries
- * this annotator has fully labeled (eval.pool, "skip" convention), re-read as labels land.
+ * this annotator has labeled (eval.pool under the pool's own convention), re-read as labels land.
+ * Issue 24: it counts partly labeled queries too (their unlabeled candidates as not similar) and
+ * says how many are partial, so it moves with the first labels of a query; it floats at the
+ * bottom of the window (styles.css .live-metrics), so it stays in view while the candidates scroll.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PoolEvaluation } from '../../shared/contract';
@@ -17,7 +20,7 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
     if (!pool || !annotator) return;
     const my = ++seq.current;
     try {
-      const r = await client.invoke('eval.pool', { pool, annotator, convention: 'skip' });
+      const r = await client.invoke('eval.pool', { pool, annotator, partial: true });
       if (my !== seq.current) return;
       setEv(r);
       setHidden(false);
@@ -39,8 +42,18 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
   const runs = ev ? Object.entries(ev.runs) : [];
   return (
     <section className="live-metrics" data-testid="live-metrics" aria-label="Rankers on your labels so far">
-      <span className="small muted" title="MAP and MRR (percent, with 95% confidence intervals) of each ranker against your labels, over the queries you have fully labeled; queries without a similar candidate are skipped">
-        rankers on your <strong data-testid="live-labeled">{ev ? ev.labeledQueries : '…'}</strong> labeled quer{ev?.labeledQueries === 1 ? 'y' : 'ies'}:
+      <span
+        className="small muted"
+        title={`MAP and MRR (percent, with 95% confidence intervals) of each ranker against your labels, over every query you have labeled so far — a partly labeled query counts its unlabeled candidates as not similar; convention ${ev?.convention ?? '…'} (the pool's)`}
+      >
+        rankers on your <strong data-testid="live-labeled">{ev ? ev.labeledQueries : '…'}</strong> labeled quer{ev?.labeledQueries === 1 ? 'y' : 'ies'}
+        {ev && (
+          <span data-testid="live-partial">
+            {' '}
+            ({ev.fullyLabeledQueries} of {ev.totalQueries} fully labeled{ev.partiallyLabeledQueries > 0 ? `, ${ev.partiallyLabeledQueries} in part` : ''})
+          </span>
+        )}
+        :
       </span>
       {ev && runs.length === 0 && <span className="small muted">—</span>}
       {runs.map(([run, m]) => (

@@ -6,7 +6,7 @@
  *   graded:   0 … 9 for the grade
  * Navigation keys (never labels): ↑/↓ j/k move · o/Space expand · Backspace/u undo ·
  * Enter/n next unlabeled query · N next query · p previous · g go to · h guidelines · x clear ·
- * b show/hide the query's body.
+ * b show/hide the query's body · c a note on the label (issue 24; "?" offers one) · F1 or Ctrl+/ every key.
  */
 export interface LabelKey {
   key: string;
@@ -67,6 +67,7 @@ export const NAV_KEYS: ReadonlyArray<[string, string]> = [
   ['o / Space', 'expand'],
   ['b', 'query body'],
   ['x', 'clear label'],
+  ['c', 'note on the label'],
   ['u / Backspace', 'undo'],
   ['n / Enter', 'next unlabeled query'],
   ['N', 'next query'],

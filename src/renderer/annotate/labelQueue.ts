@@ -18,6 +18,8 @@ export interface LabelInput {
   candidateId: string;
   annotator: string;
   value: string | null;
+  /** Issue 24: the note sent with the label (text sets it, '' removes it); omitted: left as it is. */
+  note?: string;
 }
 
 export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';
@@ -183,7 +185,7 @@ export class LabelQueue {
         op.attempts++;
         this.changed();
         try {
-          const ack = await this.opts.send({ pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator, value: op.value });
+          const ack = await this.opts.send({ pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}) });
           this.queue = this.queue.filter((o) => o !== op);
           this.saved++;
           this.opts.onSaved?.(op, ack);

@@ -11,7 +11,7 @@ import { valueForKey } from './keys';
 import type { RowModel } from './CandidateTable';
 import type { NavDirection } from './useQueryNavigation';
 
-export type Overlay = null | 'guidelines' | 'goto' | 'help';
+export type Overlay = null | 'guidelines' | 'goto' | 'help' | 'note';
 
 export interface AnnotateKeyContext {
   overlay: Overlay;
@@ -28,6 +28,10 @@ export interface AnnotateKeyContext {
   giveLabel: (row: number, value: string | null, advance: boolean) => void;
   doUndo: () => Promise<void>;
   navigate: (direction: NavDirection) => Promise<void>;
+  /** Issue 24: opens the note dialog on row `row`'s label (c). */
+  openNote: (row: number) => void;
+  /** Issue 24: after a "?", offers a note on that row (a line saying c writes one; nothing takes the focus). */
+  offerNote: (row: number) => void;
 }
 
 /** Acts on one key press on the Annotate screen. */
@@ -41,7 +45,7 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
     }
     return;
   }
-  if (isTypingTarget(e.target) || overlay === 'goto') return;
+  if (isTypingTarget(e.target) || overlay === 'goto' || overlay === 'note') return;
   if (overlay && e.key !== 'h') return;
   const v = k.viewRef.current;
   const shownNow = k.shownRef.current;
@@ -94,10 +98,17 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
     case 'x':
       if (v && onShown && rows[cursor]?.label != null) k.giveLabel(cursor, null, false);
       break;
+    case 'c':
+      if (v && onShown) k.openNote(cursor);
+      break;
     default: {
       const value = v ? valueForKey(v.scheme, e.key) : null;
       if (value !== null && v) {
-        if (onShown) k.giveLabel(cursor, value, true);
+        if (onShown) {
+          k.giveLabel(cursor, value, true);
+          // An unsure label offers a note (why?) without taking the keyboard: c writes it.
+          if (value === '?') k.offerNote(cursor);
+        }
       } else handled = false;
     }
   }

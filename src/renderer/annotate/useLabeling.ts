@@ -25,6 +25,8 @@ export interface Labeling {
   labelTimes: number[];
   /** Labels candidate `row` (`null` clears); `advance` moves the cursor to the next shown row. */
   giveLabel: (row: number, value: string | null, advance: boolean) => void;
+  /** Issue 24: sets the note on candidate `row`'s label ('' removes it); false when the row has no label. */
+  giveNote: (row: number, note: string) => boolean;
   doUndo: () => Promise<void>;
 }
 
@@ -79,6 +81,21 @@ export function useLabeling(
     [outbox, annotator, viewRef, patch, setCursor, setNotice],
   );
 
+  const giveNote = useCallback(
+    (row: number, note: string): boolean => {
+      const v = viewRef.current;
+      const c = v?.candidates[row];
+      if (!v || !c) return false;
+      const op = outbox.latestFor(pairKey(v.pool, annotator, v.queryId, c.id));
+      const label = op ? op.value : c.label;
+      if (label == null) return false;
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note });
+      patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
+      return true;
+    },
+    [outbox, annotator, viewRef, patch],
+  );
+
   const doUndo = useCallback(async () => {
     if (!ready) return;
     if (!(await outbox.settledForUndo(setNotice))) return;
@@ -97,5 +114,5 @@ export function useLabeling(
     }
   }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError]);
 
-  return { rows, shownRows, shownRef, allLabeled, labelTimes, giveLabel, doUndo };
+  return { rows, shownRows, shownRef, allLabeled, labelTimes, giveLabel, giveNote, doUndo };
 }

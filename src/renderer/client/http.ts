@@ -18,7 +18,7 @@ export interface HttpClientOptions {
   reconnectDelays?: number[];
 }
 
-const WIRE_CODES: ReadonlySet<string> = new Set(['invalid-argument', 'not-found', 'user-error', 'internal', 'forbidden']);
+const WIRE_CODES: ReadonlySet<string> = new Set(['invalid-argument', 'not-found', 'user-error', 'internal', 'forbidden', 'busy', 'storage-full']);
 
 async function errorFrom(res: Response): Promise<ClientError> {
   let body: unknown = null;

@@ -2,6 +2,7 @@
  * Browser downloads of text the engine returned (serve mode exports): a Blob, an object URL and a
  * temporary `<a download>` clicked once. Nothing is navigated; the CSP does not restrict this.
  */
+import { zipFiles } from './zip';
 
 /** The file name part of a path (both separators). */
 export function baseName(name: string): string {
@@ -27,7 +28,20 @@ const browserEnv = (): DownloadEnv => ({ document, URL, setTimeout: (fn, ms) => 
 
 /** Offers one text file for download. */
 export function downloadText(name: string, content: string, env: DownloadEnv = browserEnv()): void {
-  const blob = new Blob([content], { type: mimeFor(name) });
+  downloadBlob(name, new Blob([content], { type: mimeFor(name) }), env);
+}
+
+/**
+ * Issue 24: offers a folder export (files named `FOLDER/…`) as one `FOLDER.zip` holding the files
+ * under their folder, as the desktop app writes them.
+ */
+export function downloadZip(folder: string, files: ReadonlyArray<{ name: string; content: string }>, env: DownloadEnv = browserEnv()): void {
+  const bytes = zipFiles(files.map((f) => ({ name: f.name, content: f.content })));
+  downloadBlob(`${baseName(folder)}.zip`, new Blob([bytes as BlobPart], { type: 'application/zip' }), env);
+}
+
+/** Offers a blob for download under a file name. */
+function downloadBlob(name: string, blob: Blob, env: DownloadEnv): void {
   const url = env.URL.createObjectURL(blob);
   const a = env.document.createElement('a');
   a.href = url;

@@ -4,8 +4,15 @@
  * each with the label keys of the pool's scheme (the Annotate screen's mapping). Settled labels
  * go through the judge's durable outbox (review.settle) and show their saved state; u undoes the
  * judge's last label (label.undo as the judge), n jumps to the next unsettled disagreement.
+ *
+ * Issue 24: a split view — the list on the left, the selected pair on the right (query and
+ * candidate texts, every vote with its note, the judge's label and reason), both panes sized to
+ * the window and scrolling inside, so the texts stay in view at 1024×700 and up while j/k move
+ * and the label keys settle. c writes the ruling's reason (sent with the ruling, or at once when
+ * the pair is already settled).
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { NoteDialog } from '../components/NoteDialog';
 import type { ReviewQueue } from '../../shared/contract';
 import type { ReviewItem } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
@@ -21,14 +28,8 @@ import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
+import { REVIEW_KEYS } from './reviewKeys';
 
-const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
-  ['↑ ↓ / j k', 'move'],
-  ['n', 'next unsettled'],
-  ['u / Backspace', 'undo'],
-  ['x', 'clear my label'],
-  ['r', 're-sort by impact (clears a column sort)'],
-];
 
 interface Row {
   item: ReviewItem;
@@ -55,6 +56,10 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const [loading, setLoading] = useState(false);
   /** Labels this judge gave in this page that do not settle ("?"): shown as given. */
   const [given, setGiven] = useState<ReadonlyMap<string, string>>(new Map());
+  /** Reasons written in this page (row key → text; '' = removed), shown and sent with the next ruling of the pair. */
+  const [reasons, setReasons] = useState<ReadonlyMap<string, string>>(new Map());
+  /** The row whose reason is being written (c). */
+  const [reasonFor, setReasonFor] = useState<string | null>(null);
 
   const loadPeople = useCallback(() => {
     client
@@ -214,11 +219,15 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     } else if (rs.length) setNotice('Every disagreement of this pool is settled. Thank you!');
   };
 
+  /** The judge's reason on a row: written in this page, else the stored one. */
+  const reasonOf = (r: Row): string => reasons.get(r.key) ?? r.item.judgeNote ?? '';
+
   const settle = (value: string | null): void => {
     const r = rowsRef.current[cursorRef.current];
     if (!r || !judge || !queue) return;
     setNotice(null);
-    settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value });
+    const pending = reasons.get(r.key);
+    settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value, ...(pending !== undefined && value !== null ? { note: pending } : {}) });
     setGiven((g) => {
       const n = new Map(g);
       if (value === null) n.delete(r.key);
@@ -255,10 +264,12 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
   // ------------------------------------------------------------ keyboard
   const scheme = queue?.scheme ?? 'binary';
+  const counts = settles.counts();
+  const failed = settles.ops().filter((o) => o.state === 'failed');
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
   keyHandler.current = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (isTypingTarget(e.target)) return;
+    if (isTypingTarget(e.target) || reasonFor !== null) return;
     let handled = true;
     switch (e.key) {
       case 'ArrowDown':
@@ -289,6 +300,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         sort.clearSort();
         void load(true);
         break;
+      case 'c':
+        if (current) setReasonFor(current.key);
+        break;
       default: {
         const value = queue ? valueForKey(queue.scheme, e.key) : null;
         if (value !== null && current) settle(value);
@@ -308,10 +322,23 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     currentRow.current?.scrollIntoView({ block: 'nearest' });
   }, [cursorKey]);
 
+  // The split view fills the window below what is above it; its panes scroll inside (issue 24).
+  const splitRef = useRef<HTMLDivElement | null>(null);
+  const [splitHeight, setSplitHeight] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const fit = (): void => {
+      const el = splitRef.current;
+      if (!el) return;
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      setSplitHeight(Math.max(320, Math.floor(window.innerHeight - top - 12)));
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, [queue !== null, notice, error, failed.length, loading, judge]); // eslint-disable-line react-hooks/exhaustive-deps
+
   // ------------------------------------------------------------ render
   const keys = labelKeys(scheme).filter((k) => k.value === '?' || scheme === 'graded' || !queue || queue.values.includes(k.value));
-  const counts = settles.counts();
-  const failed = settles.ops().filter((o) => o.state === 'failed');
   const runs = current ? Object.keys(current.item.apChange) : [];
 
   return (
@@ -397,111 +424,155 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         </div>
       )}
 
-      {current && queue && (
-        <>
-          <section className="query-panel review-detail" data-testid="review-current" data-query={current.item.queryId} data-candidate={current.item.candidateId} data-state={current.state}>
-            <div className="review-columns">
-              <div>
+      {queue && allRows.length > 0 && (
+        <div className="review-split" ref={splitRef} style={splitHeight ? { height: splitHeight } : undefined} data-testid="review-split">
+          <div className="review-list-pane" data-testid="review-list-pane">
+            <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter disagreements" testId="review-filter" shown={rows.length} total={allRows.length} />
+            <table className="data candidates review-list" data-testid="review-list">
+              <thead>
+                <tr>
+                  <th scope="col" className="num narrow">#</th>
+                  {sort.header('query', 'Query', { testId: 'review-sort-query' })}
+                  {sort.header('candidate', 'Candidate', { testId: 'review-sort-candidate' })}
+                  {sort.header('labels', 'Labels', { testId: 'review-sort-labels' })}
+                  {sort.header('impact', 'Impact', { className: 'num', title: "the most settling this pair can move the runs' MAP (summed over runs)", testId: 'review-sort-impact' })}
+                  {sort.header('judge', 'Judge', { testId: 'review-sort-judge' })}
+                  {sort.header('saved', 'Saved', { className: 'narrow', testId: 'review-sort-saved' })}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, i) => (
+                  <tr
+                    key={r.key}
+                    ref={i === cursor ? currentRow : undefined}
+                    className={['cand-row', i === cursor ? 'current' : '', isSettled(r) ? 'settled' : '', r.state === 'failed' ? 'failed' : ''].join(' ')}
+                    data-testid={`review-row-${i}`}
+                    data-query={r.item.queryId}
+                    data-candidate={r.item.candidateId}
+                    data-value={r.value ?? ''}
+                    data-state={r.state}
+                    aria-selected={i === cursor}
+                    onClick={() => setCursorKey(r.key)}
+                  >
+                    <td className="num narrow">{i + 1}</td>
+                    <td className="small">{r.item.query?.title ? snippet(r.item.query.title, 48) : r.item.queryId}</td>
+                    <td className="small">{r.item.candidate?.title ? snippet(r.item.candidate.title, 48) : r.item.candidateId}</td>
+                    <td className="small" title={labelsText(r)}>
+                      {r.item.labels.map((l) => `${l.annotator} ${l.value}`).join(' · ')}
+                      {r.item.labels.some((l) => l.note) && (
+                        <span className="note-mark" title="notes on these votes" aria-label="has notes">
+                          {' '}✎
+                        </span>
+                      )}
+                    </td>
+                    <td className="num small">{r.item.impact.toFixed(4)}</td>
+                    <td>
+                      <span className={`label-pill tone-${describeLabel(scheme, r.value).tone}`}>{describeLabel(scheme, r.value).text || '·'}</span>
+                    </td>
+                    <td className="narrow">
+                      <ReviewState state={r.state} error={r.error} compact />
+                    </td>
+                  </tr>
+                ))}
+                {rows.length === 0 && (
+                  <tr>
+                    <td colSpan={7} className="muted" data-testid="review-filter-empty">
+                      No disagreement matches the filter.
+                    </td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+
+          {current ? (
+            <section className="review-detail" data-testid="review-current" data-query={current.item.queryId} data-candidate={current.item.candidateId} data-state={current.state}>
+              <div className="review-text" data-testid="review-query">
                 <div className="small muted">
                   Query <span data-testid="review-query-id">{current.item.queryId}</span> · #{current.item.queryPosition + 1} in the pool
                 </div>
                 <h2 data-testid="review-query-title">{current.item.query?.title || <span className="muted">(no title)</span>}</h2>
-                <div className="query-body">{current.item.query ? current.item.query.body : <span className="muted">The text of this query is not in the workspace.</span>}</div>
+                <div className="query-body review-body" data-testid="review-query-body" tabIndex={0} aria-label="query body">
+                  {current.item.query ? current.item.query.body : <span className="muted">The text of this query is not in the workspace.</span>}
+                </div>
               </div>
-              <div>
+              <div className="review-text" data-testid="review-candidate">
                 <div className="small muted">
                   Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> · #{current.item.candidatePosition + 1} of the query’s pool
                 </div>
                 <h2 data-testid="review-candidate-title">{current.item.candidate?.title || <span className="muted">(no title)</span>}</h2>
-                <div className="query-body">
+                <div className="query-body review-body" data-testid="review-candidate-body" tabIndex={0} aria-label="candidate body">
                   {current.item.candidate ? current.item.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span>}
                 </div>
               </div>
-            </div>
-            <div className="review-verdict">
-              <span className="votes" data-testid="review-votes">
-                {current.item.labels.map((l) => {
-                  const d = describeLabel(scheme, l.value);
-                  return (
-                    <span key={l.annotator} className="vote" data-annotator={l.annotator} data-value={l.value}>
-                      {l.annotator} <span className={`label-pill tone-${d.tone}`}>{d.text || l.value}</span>
+              <div className="review-verdict">
+                <ul className="votes" data-testid="review-votes">
+                  {current.item.labels.map((l) => {
+                    const d = describeLabel(scheme, l.value);
+                    return (
+                      <li key={l.annotator} className="vote" data-annotator={l.annotator} data-value={l.value}>
+                        {l.annotator} <span className={`label-pill tone-${d.tone}`}>{d.text || l.value}</span>
+                        {l.note && (
+                          <q className="vote-note small" data-testid={`review-note-${l.annotator}`}>
+                            {l.note}
+                          </q>
+                        )}
+                      </li>
+                    );
+                  })}
+                </ul>
+                <div className="row wrap">
+                  <span className="vote">
+                    judge{current.by && current.by !== judge ? ` (${current.by})` : ''}{' '}
+                    <span className={`label-pill tone-${describeLabel(scheme, current.value).tone}`} data-testid="review-judge-label" data-value={current.value ?? ''}>
+                      {describeLabel(scheme, current.value).text || '·'}
                     </span>
-                  );
-                })}
-              </span>
-              <span className="spacer" />
-              <span className="vote">
-                judge{current.by && current.by !== judge ? ` (${current.by})` : ''}{' '}
-                <span className={`label-pill tone-${describeLabel(scheme, current.value).tone}`} data-testid="review-judge-label" data-value={current.value ?? ''}>
-                  {describeLabel(scheme, current.value).text || '·'}
-                </span>
-              </span>
-              <ReviewState state={current.state} error={current.error} testId="review-state" />
-            </div>
-            <p className="small muted">
-              impact {current.item.impact.toFixed(4)}
-              {runs.length > 0 && <> · |ΔAP| {runs.map((r) => `${r} ${current.item.apChange[r]!.toFixed(3)}`).join(', ')}</>} · the rule gives now:{' '}
-              {current.item.ruleValue === null ? 'open' : describeLabel(scheme, current.item.ruleValue).text || current.item.ruleValue}
-            </p>
-          </section>
-
-          <KeyLegend labels={keys} nav={REVIEW_KEYS} testId="review-legend" />
-        </>
+                  </span>
+                  <ReviewState state={current.state} error={current.error} testId="review-state" />
+                  <span className="spacer" />
+                  <button type="button" className="small" data-testid="review-reason-button" onClick={() => setReasonFor(current.key)}>
+                    {reasonOf(current) ? 'Edit reason' : 'Add reason'} <kbd>c</kbd>
+                  </button>
+                </div>
+                {(reasonOf(current) || (current.by && current.by !== judge && current.item.settled?.note)) && (
+                  <p className="small review-reason" data-testid="review-reason">
+                    Reason: <q>{reasonOf(current) || current.item.settled?.note}</q>
+                    {reasons.has(current.key) && current.value === null && <span className="muted"> (sent with your ruling)</span>}
+                  </p>
+                )}
+                <p className="small muted review-impact">
+                  impact {current.item.impact.toFixed(4)}
+                  {runs.length > 0 && <> · |ΔAP| {runs.map((r) => `${r} ${current.item.apChange[r]!.toFixed(3)}`).join(', ')}</>} · the rule gives now:{' '}
+                  {current.item.ruleValue === null ? 'open' : describeLabel(scheme, current.item.ruleValue).text || current.item.ruleValue}
+                </p>
+                <KeyLegend labels={keys} nav={REVIEW_KEYS} testId="review-legend" />
+              </div>
+            </section>
+          ) : (
+            <section className="review-detail muted">Choose a pair in the list.</section>
+          )}
+        </div>
       )}
-
-      {queue && allRows.length > 0 && (
-        <>
-        <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter disagreements" testId="review-filter" shown={rows.length} total={allRows.length} />
-        <table className="data candidates review-list" data-testid="review-list">
-          <thead>
-            <tr>
-              <th scope="col" className="num narrow">#</th>
-              {sort.header('query', 'Query', { testId: 'review-sort-query' })}
-              {sort.header('candidate', 'Candidate', { testId: 'review-sort-candidate' })}
-              {sort.header('labels', 'Labels', { testId: 'review-sort-labels' })}
-              {sort.header('impact', 'Impact', { className: 'num', title: "the most settling this pair can move the runs' MAP (summed over runs)", testId: 'review-sort-impact' })}
-              {sort.header('judge', 'Judge', { testId: 'review-sort-judge' })}
-              {sort.header('saved', 'Saved', { className: 'narrow', testId: 'review-sort-saved' })}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              <tr
-                key={r.key}
-                ref={i === cursor ? currentRow : undefined}
-                className={['cand-row', i === cursor ? 'current' : '', isSettled(r) ? 'settled' : '', r.state === 'failed' ? 'failed' : ''].join(' ')}
-                data-testid={`review-row-${i}`}
-                data-query={r.item.queryId}
-                data-candidate={r.item.candidateId}
-                data-value={r.value ?? ''}
-                data-state={r.state}
-                aria-selected={i === cursor}
-                onClick={() => setCursorKey(r.key)}
-              >
-                <td className="num narrow">{i + 1}</td>
-                <td className="small">{r.item.query?.title ? snippet(r.item.query.title, 70) : r.item.queryId}</td>
-                <td className="small">{r.item.candidate?.title ? snippet(r.item.candidate.title, 70) : r.item.candidateId}</td>
-                <td className="small">{labelsText(r)}</td>
-                <td className="num small">{r.item.impact.toFixed(4)}</td>
-                <td>
-                  <span className={`label-pill tone-${describeLabel(scheme, r.value).tone}`}>{describeLabel(scheme, r.value).text || '·'}</span>
-                </td>
-                <td className="narrow">
-                  <ReviewState state={r.state} error={r.error} />
-                </td>
-              </tr>
-            ))}
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={7} className="muted" data-testid="review-filter-empty">
-                  No disagreement matches the filter.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-        </>
-      )}
+      {reasonFor !== null &&
+        (() => {
+          const r = allRows.find((x) => x.key === reasonFor);
+          if (!r || !queue) return null;
+          return (
+            <NoteDialog
+              title="Reason"
+              testId="reason-dialog"
+              subject={`${r.item.queryId} → ${r.item.candidateId}`}
+              hint={r.value === null ? 'sent with your ruling' : 'saved with your ruling'}
+              initial={reasonOf(r)}
+              onSave={(text) => {
+                setReasons((m) => new Map(m).set(r.key, text));
+                // Already ruled on: the reason goes now, with the same label.
+                if (r.value !== null && r.by === judge) settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value: r.value, note: text });
+              }}
+              onClose={() => setReasonFor(null)}
+            />
+          );
+        })()}
     </div>
   );
 }
@@ -511,7 +582,17 @@ function oneLine(t: string | undefined): string {
   return (t ?? '').replace(/\s+/g, ' ').trim();
 }
 
-function ReviewState({ state, error, testId }: { state: Row['state']; error?: string; testId?: string }): ReactNode {
+/** A row's save state; `compact` (the split view's list): a symbol, the words in its title and label. */
+function ReviewState({ state, error, testId, compact = false }: { state: Row['state']; error?: string; testId?: string; compact?: boolean }): ReactNode {
+  if (compact && state !== 'none') {
+    const words = state === 'saved' ? 'saved' : state === 'failed' ? 'not saved' : state === 'retrying' ? 'queued — retrying' : 'saving…';
+    const cls = state === 'saving' ? 'pending' : state;
+    return (
+      <span className={`state ${cls}`} data-testid={testId} data-state={state === 'saving' ? 'pending' : state} title={error ? `${words}: ${error}` : words} aria-label={words}>
+        {state === 'saved' ? '✓' : state === 'failed' ? '!' : '…'}
+      </span>
+    );
+  }
   switch (state) {
     case 'none':
       return <span className="state none" data-testid={testId} data-state="none" />;

@@ -117,7 +117,7 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                   ),
                 },
                 { id: 'source', header: 'Source', className: 'narrow', sortValue: (h) => h.source, cell: (h) => h.source },
-                { id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow', sortValue: (h) => h.score, cell: (h) => h.score.toFixed(2) },
+                { id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow', sortValue: (h) => h.score ?? null, cell: (h) => (h.score === undefined ? '—' : h.score.toFixed(2)) },
               ]}
             />
           )}

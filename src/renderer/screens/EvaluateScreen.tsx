@@ -36,7 +36,10 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const blindForMe = role === 'annotator' && (poolInfo?.blind === true || refused === pool);
   const [annotators, setAnnotators] = useState<string[]>([]);
   const [who, setWho] = useState<string>('');
-  const [convention, setConvention] = useState<Convention>('skip');
+  // Issue 24: null = the pool's own convention (PoolInfo.convention), which the engine uses when none is sent.
+  const [conventionChoice, setConvention] = useState<Convention | null>(null);
+  useEffect(() => setConvention(null), [pool]);
+  const convention: Convention = conventionChoice ?? poolInfo?.convention ?? 'zero';
   const [metric, setMetric] = useState<Metric>('MAP');
   const [ev, setEv] = useState<Evaluation | null>(null);
   const [partial, setPartial] = useState(false);
@@ -72,7 +75,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
     }
     const t0 = performance.now();
     try {
-      const r = await client.invoke('eval.pool', { pool, ...(who === DEFAULT_SOURCE ? {} : { annotator: who }), convention, partial });
+      const r = await client.invoke('eval.pool', { pool, ...(who === DEFAULT_SOURCE ? {} : { annotator: who }), ...(conventionChoice ? { convention: conventionChoice } : {}), partial });
       if (my !== seq.current) return;
       setLatency(performance.now() - t0);
       setEv(r);
@@ -86,7 +89,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         setRefused(pool);
       } else setEvError(errorMessage(e));
     }
-  }, [client, pool, who, convention, role, poolInfo?.blind, partial]);
+  }, [client, pool, who, conventionChoice, role, poolInfo?.blind, partial]);
   useEffect(() => void evaluate(), [evaluate]);
 
   const reevaluate = useDebounced(() => {
@@ -178,7 +181,14 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
               <strong>{ev.annotator}</strong>
               {ev.annotatorChosenBy === 'default' && <span title="the default source, as in the CLI: gold when the pool has gold labels, else @aggregate"> (default)</span>} ·{' '}
               <span data-testid="eval-partially">{fmtInt(ev.partiallyLabeledQueries)}</span> partially labeled {ev.partial ? 'included' : 'left out'} · convention{' '}
-              <span data-testid="eval-convention">{ev.convention}</span> · ties {ev.ties}
+              <span data-testid="eval-convention">{ev.convention}</span>
+              {ev.conventionChosenBy === 'pool' && (
+                <span data-testid="eval-convention-default" title="each pool keeps its source's convention: SemEval imports zero, AskUbuntu pools skip, your own pools as created (default zero)">
+                  {' '}
+                  (the pool’s default)
+                </span>
+              )}{' '}
+              · ties {ev.ties}
               {latency !== null && <> · computed in {Math.round(latency)} ms</>}
             </p>
             <p className="small muted" data-testid="eval-labeling">
@@ -229,8 +239,8 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                       cellTestId: (x) => `metric-${x.run}-queries`,
                       cell: (x) => fmtInt(x.r.queries),
                     },
-                    ...METRICS.map(
-                      (m): Column<RunRow> => ({
+                    ...METRICS.flatMap((m): Array<Column<RunRow>> => [
+                      {
                         id: metricId(m),
                         header: <abbr className="metric" title={METRIC_HELP[m]}>{m}</abbr>,
                         className: 'num',
@@ -244,8 +254,24 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                           ) : (
                             fmtMetric(x.r[m])
                           ),
-                      }),
-                    ),
+                      },
+                      // Issue 24: the 95% interval beside each metric (Student t over the per-query values, as eval.pool gives).
+                      {
+                        id: `${metricId(m)}-ci`,
+                        header: (
+                          <abbr className="metric ci-head" title={`95% confidence interval of ${m} over the evaluated queries (Student t: mean ± t·s/√n)`}>
+                            95% CI
+                          </abbr>
+                        ),
+                        className: 'num ci-cell',
+                        sortValue: (x) => x.r.ci?.[m]?.[0] ?? null,
+                        cellTestId: (x) => `ci-${x.run}-${metricId(m)}`,
+                        cell: (x) => {
+                          const ci = x.r.ci?.[m];
+                          return ci ? `${fmtMetric(ci[0])}–${fmtMetric(ci[1])}` : <span className="muted" title="needs at least 2 evaluated queries">—</span>;
+                        },
+                      },
+                    ]),
                   ]}
                 />
                 {runs.some(([, r]) => nullMetric(r.MAP)) && (

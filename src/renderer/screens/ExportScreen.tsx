@@ -11,7 +11,7 @@ import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
-import { baseName, downloadAll } from '../lib/download';
+import { baseName, downloadAll, downloadZip } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 
@@ -136,13 +136,16 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
       if (desktop) {
         const path = await client.pickSavePath!({ title: `Export ${pool} (${format})`, defaultPath: defaultExportFile(pool, format) });
         if (!path) return;
-        const r = await client.invoke('export.write', { ...args(), path });
+        // The native save dialog has asked whether to replace an existing file.
+        const r = await client.invoke('export.write', { ...args(), path, force: true });
         setWritten({ result: r, where: 'disk' });
       } else {
         const r = await client.invoke('export.write', args());
         const files = r.files.filter((f): f is { name: string; bytes: number; content: string } => typeof f.content === 'string');
         if (files.length !== r.files.length) throw new Error('the engine returned files without content; nothing to download');
-        await downloadAll(files);
+        // Issue 24: a folder export (hf-dataset) downloads as one FOLDER.zip, its files under the folder.
+        if (format === 'hf-dataset') downloadZip(files[0]?.name.split(/[\\/]/)[0] || pool, files);
+        else await downloadAll(files);
         setWritten({ result: r, where: 'download' });
       }
     } catch (e) {

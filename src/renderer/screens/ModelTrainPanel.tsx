@@ -73,7 +73,7 @@ export function TrainPanel({
         label="training progress"
         done={scoring || (!p && !done) ? 0 : Math.round(frac * 1000)}
         total={scoring || (!p && !done) ? 0 : 1000}
-        text={done ? (done.ok ? '100%' : '') : scoring || !p ? '…' : `${Math.round(frac * 100)}%`}
+        text={done ? (done.ok ? '100%' : '') : scoring ? '…' : !p ? 'preparing…' : `${Math.round(frac * 100)}%`}
       />
       <p className="small muted" data-testid="train-status">
         {status}

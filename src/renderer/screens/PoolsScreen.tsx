@@ -9,6 +9,7 @@ import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { ProgressBar } from '../components/ProgressBar';
 import { TeamPanel } from './TeamPanel';
+import { AccessPanel } from './AccessPanel';
 
 type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 
@@ -303,6 +304,8 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
       </section>
 
       {pools.length > 0 && <TeamPanel shared={shared} />}
+
+      {owner && <AccessPanel />}
 
       {owner && (
         <section className="card">

@@ -148,7 +148,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
     try {
       const v = await client.invoke('pool.assign', { pool, annotators: chosen, seed, ...(mode === 'k' ? { perQuery: k } : {}) });
       setAssignment(v);
-      setAssignMessage({ ok: true, text: `Assigned to ${v.annotators.join(', ')} (${v.mode === 'full' ? 'full overlap' : `${v.perQuery} per query, seed ${v.seed}`}).` });
+      setAssignMessage({ ok: true, text: `Assigned to ${v.annotators.join(', ')} (${v.mode === 'full' ? 'full overlap' : `${v.perQuery} per query, seed ${v.seed}`}).${v.notes?.length ? ` ${v.notes.join(' ')}` : ''}` });
       loadPeople();
     } catch (e) {
       setAssignMessage({ ok: false, text: errorMessage(e) });

@@ -2,8 +2,31 @@ import type { AnnotatorRole } from '../../workspace/workspace';
 import { ANNOTATOR_ROLES, addAnnotator, setAnnotatorRole } from '../../gold';
 import { parse, table, UsageError } from '../args';
 import { json, withWorkspace, type Out } from './common';
+import { inviteAnnotator, revokeAnnotator, teamMembers } from '../../team/tokens';
+import { WorkspaceLockedError } from '../../workspace/lock';
+import { QPairsError } from '../../errors';
 
-const USAGE = 'usage: qpairs annotators list W [--json] | add W NAME… [--role R] | role W NAME ROLE';
+const USAGE = 'usage: qpairs annotators list W [--json] | add W NAME… [--role R] | role W NAME ROLE | invite W NAME [--role R] [--url URL] | revoke W NAME';
+
+/**
+ * A workspace a server holds cannot be changed here; inviting or revoking is done there, where it
+ * also takes effect at once (issue 23).
+ */
+async function withTeamWrite<T>(w: string | undefined, what: 'invite' | 'revoke', name: string, fn: Parameters<typeof withWorkspace<T>>[1], out: Out): Promise<T> {
+  try {
+    return await withWorkspace(w, fn, { write: `annotators ${what}`, out });
+  } catch (e) {
+    if (e instanceof WorkspaceLockedError && /\bserve\b/.test(e.holder?.command ?? '')) {
+      throw new QPairsError(
+        `${e.message}\nA server holds this workspace: ${what} ${name} there instead — in the app, Pools → Team access (as an owner), ` +
+          `or POST {"command":"annotator.${what}","args":{"name":"${name}"}} to its /api/invoke with an owner's token. ` +
+          `It takes effect at once; no restart.`,
+        { file: w },
+      );
+    }
+    throw e;
+  }
+}
 
 function role(v: string | undefined): AnnotatorRole | undefined {
   if (v === undefined) return undefined;
@@ -23,9 +46,14 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
       const counts = new Map(
         (ws.db.prepare(`SELECT annotator_id AS id, count(*) AS n FROM labels GROUP BY annotator_id`).all() as Array<{ id: number; n: number }>).map((r) => [r.id, r.n]),
       );
-      const rows = ws.listAnnotators().map((a) => ({ name: a.name, role: a.role, labelEvents: counts.get(a.id) ?? 0 }));
+      const team = new Map(teamMembers(ws).map((m) => [m.name, m]));
+      const rows = ws.listAnnotators().map((a) => {
+        const m = team.get(a.name);
+        const token = m?.invited ? 'live' : m?.revoked ? 'revoked' : 'none';
+        return { name: a.name, role: a.role, labelEvents: counts.get(a.id) ?? 0, token, invited: m?.invited ?? null, lastSeen: m?.lastSeen ?? null };
+      });
       if (values.json) out.log(json(rows));
-      else out.log(table(['annotator', 'role', 'label events'], rows.map((r) => [r.name, r.role, r.labelEvents])));
+      else out.log(table(['annotator', 'role', 'label events', 'token', 'last seen'], rows.map((r) => [r.name, r.role, r.labelEvents, r.token, r.lastSeen ?? ''])));
       return 0;
     }, { out });
   }
@@ -52,6 +80,35 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
       else out.log(`annotator ${name}: ${got}`);
       return 0;
     }, { write: 'annotators role', out });
+  }
+  if (sub === 'invite') {
+    const { values, positionals } = parse(rest, { role: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean' } });
+    const [w, name] = positionals;
+    if (!name || positionals.length > 2) throw new UsageError(USAGE);
+    const base = (values.url ?? 'http://HOST:5180').replace(/\/+$/, '');
+    return withTeamWrite(w, 'invite', name, (ws) => {
+      const inv = inviteAnnotator(ws, name, values.role);
+      const link = `${base}/?token=${encodeURIComponent(inv.token)}#annotate`;
+      if (values.json) out.log(json({ ...inv, link }));
+      else {
+        out.log(`${inv.created ? 'added' : 'invited'} ${inv.name} (${inv.role})${inv.revokedEarlier ? `; their earlier token no longer works` : ''}.`);
+        out.log(`token (shown this once; only a salted hash is kept): ${inv.token}`);
+        out.log(`link: ${link}${values.url ? '' : '   (replace HOST:5180 with the server’s address, or give --url)'}`);
+        out.log('give it to them alone; revoke with `qpairs annotators revoke W NAME` (or the Team panel).');
+      }
+      return 0;
+    }, out);
+  }
+  if (sub === 'revoke') {
+    const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
+    const [w, name] = positionals;
+    if (!name || positionals.length > 2) throw new UsageError(USAGE);
+    return withTeamWrite(w, 'revoke', name, (ws) => {
+      const r = revokeAnnotator(ws, name);
+      if (values.json) out.log(json(r));
+      else out.log(r.revoked ? `revoked ${r.name}'s token: it no longer works (labels and role stay).` : `${r.name} had no live token.`);
+      return 0;
+    }, out);
   }
   throw new UsageError(USAGE);
 }

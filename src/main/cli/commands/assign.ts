@@ -1,6 +1,7 @@
 import { assignPool, assignmentView } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
 import { intFlag, json, list, positiveInt, withWorkspace, type Out } from './common';
+import { assignmentNotes } from '../../team/assign-notes';
 
 /**
  * `qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`: assigns the
@@ -22,7 +23,8 @@ export async function cmdAssign(argv: string[], out: Out): Promise<number> {
   if (seed !== undefined && perQuery === undefined) throw new UsageError('--seed goes with --per-query K');
   return withWorkspace(positionals[0], (ws) => {
     assignPool(ws, pool, annotators, perQuery ?? null, seed ?? 1);
-    const v = assignmentView(ws, pool);
+    const notes = assignmentNotes(ws, annotators);
+    const v = notes.length ? { ...assignmentView(ws, pool), notes } : assignmentView(ws, pool);
     if (values.json) out.log(json(v));
     else {
       out.log(
@@ -31,6 +33,7 @@ export async function cmdAssign(argv: string[], out: Out): Promise<number> {
           : `pool ${pool} assigned to ${v.annotators.join(', ')}, ${v.perQuery} per query (seed ${v.seed})`,
       );
       out.log(table(['annotator', 'queries', 'pairs', 'labeled', 'done queries'], v.progress.map((p) => [p.annotator, p.assignedQueries, p.assignedPairs, p.labeledPairs, p.doneQueries])));
+      for (const n of notes) out.log(`note: ${n}`);
     }
     return 0;
   }, { write: 'assign', out });

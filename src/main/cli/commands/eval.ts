@@ -18,6 +18,11 @@ import { fmt, fmtCi, intFlag, json, list, numberFlag, positiveInt, withWorkspace
  * With `--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N]
  * [--seed S] [--baseline R]`: compares the runs on the per-query metric (mean differences with
  * bootstrap 95% CIs, paired t-test and randomization test, Holm over the compared pairs).
+ *
+ * Plain eval of an ordered pool adds each run's *pool MAP* estimate (exact once every query is
+ * labeled) and whether the best run is *decided on queries like these*: the paired t-test over the
+ * labeled queries, Holm over best vs each other run — the test `--compare … --baseline BEST` runs —
+ * never a standard error that falls to 0 as the pool fills (src/main/active/ranker-decision.ts).
  */
 export async function cmdEval(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -36,8 +41,9 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     json: { type: 'boolean' },
   });
   const pool = requireString(values.pool, '--pool P');
-  const convention = values.convention ?? 'skip';
-  if (convention !== 'skip' && convention !== 'zero') throw new UsageError('--convention is skip or zero');
+  // Omitted: the pool's own convention (issue 24; SemEval imports zero, AskUbuntu pools skip).
+  const convention = values.convention as 'skip' | 'zero' | undefined;
+  if (convention !== undefined && convention !== 'skip' && convention !== 'zero') throw new UsageError('--convention is skip or zero');
   const ties = values.ties ?? 'pool-order';
   if (ties !== 'pool-order' && ties !== 'trec-eval') throw new UsageError('--ties is pool-order or trec-eval');
   const threshold = numberFlag(values.threshold, '--threshold') ?? 1;
@@ -80,7 +86,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     if (values.json) out.log(json(lo.order === 'pool' ? evalJson(ev) : { ...evalJson(ev), labelOrder: lo }));
     else {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
-      out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}, ties ${ev.ties}`);
+      out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}${ev.conventionChosenBy === 'pool' ? " (the pool's; --convention overrides)" : ''}, ties ${ev.ties}`);
       out.log(`${ev.labeledQueries} of ${ev.totalQueries} queries counted — ${ev.labeling}`);
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${ev.partiallyLabeledQueries} partially labeled queries left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
@@ -100,7 +106,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         out.log(`labeling order ${lo.order}: MAP estimated over the pool's ${lo.population} queries (${lo.estimator}) — ${lo.note}`);
         out.log(
           table(
-            ['run', 'MAP estimate', '95% CI', 'Holm p vs best'],
+            ['run', 'pool MAP estimate', '95% CI', 'Holm p vs best (paired test)'],
             lo.rankers.map((r) => [r.run, pct(r.map), r.ci ? `${pct(r.ci[0])}–${pct(r.ci[1])}` : '—', r.adjustedP === null ? (r.run === lo.best ? 'best' : '—') : r.adjustedP.toPrecision(2)]),
           ),
         );
@@ -108,8 +114,9 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       if (lo.best && lo.rankers.length > 1) {
         out.log(
           lo.decided
-            ? `decided: ${lo.best} is best (every other run below it, Holm-corrected p < 0.05) — if choosing the best run is the goal, labeling can stop here`
-            : `not decided yet: ${lo.best} leads, but not every other run is below it at Holm-corrected p < 0.05`,
+            ? `decided: ${lo.best} is best on queries like these (paired t-test over the ${lo.used} labeled queries, Holm-corrected p < 0.05 against every other run) — if choosing the best run is the goal, labeling can stop here`
+            : `not decided: ${lo.best} leads, but the paired t-test over the ${lo.used} labeled queries does not put every other run below it at Holm-corrected p < 0.05` +
+                (lo.used === lo.population ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : ''),
         );
       }
     }

@@ -9,7 +9,8 @@ import { json, withWorkspace, type Out } from './common';
  * @aggregate) in format F to OUT, atomically, and the datasheet beside it as OUT.datasheet.md.
  * trec-run without --run writes one file per run (OUT.EXT → OUT.RUN.EXT when there are several).
  * Question text is included (jsonl/csv columns, askubuntu's STEM.corpus.txt) unless --no-text;
- * hf-dataset writes the folder OUT (data/pairs.jsonl + README.md dataset card).
+ * hf-dataset writes the folder OUT (data/pairs.jsonl + README.md dataset card). Existing files are
+ * never replaced unless --force (issue 23).
  */
 export async function cmdExport(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -18,6 +19,7 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
     run: { type: 'string' },
     annotator: { type: 'string' },
     'no-text': { type: 'boolean' },
+    force: { type: 'boolean' },
     json: { type: 'boolean' },
   });
   const pool = requireString(values.pool, '--pool P');
@@ -27,7 +29,7 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
   if (!target) throw new UsageError('export needs an output file OUT');
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   return withWorkspace(w, (ws) => {
-    const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator, text: !values['no-text'] });
+    const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator, text: !values['no-text'], force: values.force });
     const files = [...b.files, b.datasheet].map((f) => ({ file: f.name, lines: f.lines }));
     if (values.json) out.log(json({ pool: b.pool, format: b.format, labels: b.source, run: b.run, files, warnings: b.warnings }));
     else {

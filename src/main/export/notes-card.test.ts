@@ -1,0 +1,194 @@
+/**
+ * Issue 24: notes on labels survive export → re-import (jsonl, csv, hf-dataset), with labels and
+ * question texts; and the hf-dataset card declares exactly the rows' columns — the fields the
+ * Hugging Face `datasets` library reads from a card (configs[].data_files with split and path,
+ * dataset_info.features, dataset_info.splits[].num_examples) — for every label source.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { AGGREGATE } from '../../shared/gold';
+import { runImport } from '../engine/work';
+import { addAnnotator, assignPool } from '../gold';
+import { Workspace } from '../workspace/workspace';
+import { hfColumns } from './formats';
+import { writeExport } from '.';
+
+/**
+ * A YAML reader for the card's front matter: js-yaml when the dev dependencies bring it (no direct
+ * dependency, no type declarations: hence the require and the one-method type), else blockYaml.
+ */
+const yaml: { load(text: string): unknown } = (() => {
+  try {
+    return createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
+  } catch {
+    return { load: blockYaml };
+  }
+})();
+
+/**
+ * The block-style YAML subset a dataset card's front matter uses (mappings, sequences of scalars
+ * or mappings, plain and double-quoted scalars, integers), for when js-yaml is absent.
+ */
+function blockYaml(text: string): unknown {
+  const lines = text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')).map((l) => ({ ind: l.length - l.trimStart().length, t: l.trim() }));
+  let i = 0;
+  const scalar = (v: string): unknown => (v.startsWith('"') ? JSON.parse(v) : /^-?\d+$/.test(v) ? Number(v) : v);
+  const node = (ind: number): unknown => {
+    if (lines[i]!.t.startsWith('- ') || lines[i]!.t === '-') {
+      const seq: unknown[] = [];
+      while (i < lines.length && lines[i]!.ind === ind && lines[i]!.t.startsWith('-')) {
+        const rest = lines[i]!.t.slice(1).trimStart();
+        if (/^[\w-]+:( |$)/.test(rest)) {
+          lines[i] = { ind: ind + 2, t: rest }; // "- key: v" opens a mapping indented past the dash
+          seq.push(node(ind + 2));
+        } else {
+          seq.push(scalar(rest));
+          i++;
+        }
+      }
+      return seq;
+    }
+    const map: Record<string, unknown> = {};
+    while (i < lines.length && lines[i]!.ind === ind && !lines[i]!.t.startsWith('- ')) {
+      const m = /^([\w-]+):\s*(.*)$/.exec(lines[i]!.t)!;
+      i++;
+      if (m[2]) map[m[1]!] = scalar(m[2]);
+      else map[m[1]!] = i < lines.length && lines[i]!.ind >= ind && (lines[i]!.ind > ind || lines[i]!.t.startsWith('- ')) ? node(lines[i]!.ind) : null;
+    }
+    return map;
+  };
+  return node(0);
+}
+
+let dir: string;
+const open: Workspace[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-notes-'));
+});
+afterEach(() => {
+  while (open.length) open.pop()!.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function fresh(name: string): Workspace {
+  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
+  open.push(ws);
+  return ws;
+}
+
+const NOTE_A = 'unsure: "same error", different OS; commas, and ; semicolons';
+const NOTE_B = 'bob: duplicate\nacross two lines';
+const REASON = 'judge: the accepted answer fixes both';
+
+/** Two annotators who disagree on q1 → c1 (alice "?", bob 1), each with a note; a judge settles it with a reason. */
+function team(): Workspace {
+  const ws = fresh('team');
+  ws.transaction(() => {
+    for (const id of ['q1', 'q2', 'c1', 'c2', 'c3']) ws.upsertQuestion({ id, source: 'forum', title: `How do I ${id}?`, body: `Body of ${id}, with "quotes"` });
+    ws.createPool({ name: 'p', scheme: 'binary' });
+    for (const q of ['q1', 'q2']) ws.addPoolQuery('p', q, ['c1', 'c2', 'c3']);
+  });
+  addAnnotator(ws, 'alice');
+  addAnnotator(ws, 'bob');
+  addAnnotator(ws, 'carol', 'judge');
+  assignPool(ws, 'p', ['alice', 'bob'], null, 1);
+  for (const [who, v] of [
+    ['alice', '0'],
+    ['bob', '0'],
+  ] as const) {
+    for (const q of ['q1', 'q2']) for (const c of ['c1', 'c2', 'c3']) ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: who, value: v, origin: 'test' });
+  }
+  ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'alice', value: '?', origin: 'test' });
+  ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '1', origin: 'test' });
+  ws.setLabelNote({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'alice', note: NOTE_A });
+  ws.setLabelNote({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'bob', note: NOTE_B });
+  ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'carol', value: '1', origin: 'test' });
+  ws.setLabelNote({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'carol', note: REASON });
+  return ws;
+}
+
+const notesOf = (ws: Workspace, pool: string): string[] => ws.labelNotes(pool).map((n) => `${n.queryId}→${n.candidateId} ${n.annotator}: ${n.note}`);
+
+describe('notes round-trip through export and re-import', () => {
+  for (const format of ['jsonl', 'csv', 'hf-dataset'] as const) {
+    it(`${format}: the aggregate's labels, every note and the judge's reason, and the question texts come back`, async () => {
+      const ws = team();
+      const out = path.join(dir, format === 'hf-dataset' ? 'hf' : `gold.${format}`);
+      const built = writeExport(ws, 'p', format, out);
+      expect(built.datasheet.content).toContain('Notes: 3 notes on labels');
+      const back = fresh(`back-${format}`);
+      const file = format === 'hf-dataset' ? path.join(out, 'data', 'pairs.jsonl') : out;
+      const report = await runImport(back, format === 'csv' ? 'labels-csv' : 'labels-jsonl', [file], { pool: 'p', scheme: 'binary' });
+      expect((report as { counts?: Record<string, number> }).counts?.notes).toBe(3);
+      expect(notesOf(back, 'p')).toEqual(notesOf(ws, 'p'));
+      expect(back.currentLabels('p', 'gold').find((l) => l.queryId === 'q1' && l.candidateId === 'c1')?.value).toBe('1');
+      expect(back.getQuestion('c1')).toMatchObject({ title: 'How do I c1?', body: 'Body of c1, with "quotes"' });
+    });
+  }
+
+  it("one annotator's export carries only that annotator's notes", () => {
+    const ws = team();
+    const built = writeExport(ws, 'p', 'jsonl', path.join(dir, 'alice.jsonl'), { annotator: 'alice' });
+    const rows = built.files[0]!.content.trim().split('\n').map((l) => JSON.parse(l) as { notes: unknown[] });
+    expect(rows.flatMap((r) => r.notes)).toEqual([{ annotator: 'alice', note: NOTE_A }]);
+  });
+});
+
+/** The YAML front matter of a dataset card. */
+function frontMatter(card: string): Record<string, unknown> {
+  const m = /^---\n([\s\S]*?)\n---\n/.exec(card);
+  if (!m) throw new Error('no front matter');
+  return yaml.load(m[1]!) as Record<string, unknown>;
+}
+
+type YamlFeature = { name: string; dtype?: string; list?: Array<{ name: string; dtype: string }>; struct?: Array<{ name: string; dtype: string }> };
+
+/** Whether a JSON value fits a card feature (null fits any, as `datasets` reads JSON). */
+function fits(v: unknown, f: YamlFeature): boolean {
+  if (v === null) return true;
+  if (f.dtype === 'string') return typeof v === 'string';
+  if (f.dtype === 'float64') return typeof v === 'number';
+  if (f.dtype === 'bool') return typeof v === 'boolean';
+  const fields = f.list ?? f.struct;
+  if (!fields) return false;
+  const names = fields.map((x) => x.name).sort();
+  const one = (o: unknown): boolean => typeof o === 'object' && o !== null && JSON.stringify(Object.keys(o).sort()) === JSON.stringify(names) && Object.values(o).every((x) => typeof x === 'string');
+  return f.list ? Array.isArray(v) && v.every(one) : one(v);
+}
+
+describe('hf-dataset card: what `datasets` reads from it matches the data', () => {
+  it('the fallback reader reads a card as js-yaml does', () => {
+    const ws = team();
+    writeExport(ws, 'p', 'hf-dataset', path.join(dir, 'hf0'), { annotator: AGGREGATE });
+    const m = /^---\n([\s\S]*?)\n---\n/.exec(readFileSync(path.join(dir, 'hf0', 'README.md'), 'utf8'))!;
+    expect(blockYaml(m[1]!)).toEqual(yaml.load(m[1]!));
+  });
+
+  for (const annotator of [undefined, AGGREGATE, 'alice', 'carol'] as const) {
+    for (const text of [true, false]) {
+      it(`labels of ${annotator ?? '(default)'}, text ${text ? 'on' : 'off'}: features = the rows' columns, splits, num_examples, data_files`, () => {
+        const ws = team();
+        const out = path.join(dir, 'hf');
+        writeExport(ws, 'p', 'hf-dataset', out, { annotator, text });
+        const card = readFileSync(path.join(out, 'README.md'), 'utf8');
+        const rows = readFileSync(path.join(out, 'data', 'pairs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+        const fm = frontMatter(card) as {
+          configs: Array<{ config_name: string; data_files: Array<{ split: string; path: string }> }>;
+          dataset_info: { features: YamlFeature[]; splits: Array<{ name: string; num_examples: number }> };
+        };
+        expect(fm.configs).toEqual([{ config_name: 'default', data_files: [{ split: 'test', path: 'data/pairs.jsonl' }] }]);
+        expect(fm.dataset_info.splits).toEqual([{ name: 'test', num_examples: rows.length }]);
+        expect(rows.length).toBe(6);
+        const names = fm.dataset_info.features.map((f) => f.name);
+        expect(names).toEqual(hfColumns(text).map((c) => c.name));
+        for (const r of rows) {
+          expect(Object.keys(r)).toEqual(names);
+          for (const f of fm.dataset_info.features) expect(fits(r[f.name], f), `${f.name} = ${JSON.stringify(r[f.name])}`).toBe(true);
+        }
+      });
+    }
+  }
+});

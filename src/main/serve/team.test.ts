@@ -1,0 +1,245 @@
+/**
+ * Issue 23, items 1 and 2 over the wire: people live in the workspace (invite → token works,
+ * revoke → the next request and the open WebSocket are refused, a restart keeps tokens, no token
+ * in the workspace file or its WAL, in a log or in app.info), and annotators work only where they
+ * are assigned (an imported gold pool is closed to them).
+ */
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { Engine } from '../engine/engine';
+import { jobDone, teamEngine } from '../engine/test-team';
+import { startServer, type RunningServer } from './server';
+import { openUploadStore } from './uploads';
+import { serveWorkspace } from './cli-serve';
+import type { AnnotatorInvitation, LabelRecord } from '../../shared/contract';
+
+let dir: string;
+let engine: Engine;
+let server: RunningServer;
+
+async function start(): Promise<void> {
+  server = await startServer({ engine, port: 0, requireTokens: true, staticDir: dir, uploads: openUploadStore({}) });
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-team-'));
+  engine = teamEngine(dir);
+  await start();
+});
+afterEach(async () => {
+  await server?.close();
+  await engine.jobs.idle();
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(token: string | null, command: string, args: unknown = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const r = await fetch(`${server.url}/api/invoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ command, args }),
+  });
+  return { status: r.status, body: await r.json(), headers: r.headers };
+}
+
+/** The owner's first token comes from the desktop side (the engine, as the local owner). */
+async function ownerToken(): Promise<string> {
+  const inv = (await engine.invoke('annotator.invite', { name: 'dave', role: 'owner' })) as AnnotatorInvitation;
+  return inv.token;
+}
+
+function openSocket(token: string): Promise<{ ws: WebSocket; closed: Promise<number>; got: string[] }> {
+  const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/events?token=${encodeURIComponent(token)}`);
+  const got: string[] = [];
+  ws.on('message', (d) => got.push(String(d)));
+  const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    ws.on('open', () => resolve({ ws, closed, got }));
+    ws.on('error', reject);
+  });
+}
+
+describe('people live in the workspace', () => {
+  it('invite → the token works (once shown, with a link); tokens are required on this loopback server', async () => {
+    const dave = await ownerToken();
+    expect((await call(null, 'app.info')).status).toBe(401);
+    const inv = await call(dave, 'annotator.invite', { name: 'erin' });
+    expect(inv.status).toBe(200);
+    expect(inv.body).toMatchObject({ name: 'erin', role: 'annotator', created: true, revokedEarlier: 0 });
+    expect(inv.body.token).toMatch(/^qp_[\w-]{12}\.[\w-]{32}$/);
+    expect(inv.body.link).toBe(`${server.url}/?token=${encodeURIComponent(inv.body.token)}#annotate`);
+    const info = await call(inv.body.token, 'app.info');
+    expect(info.body).toMatchObject({ annotator: 'erin', role: 'annotator', local: false });
+    expect(JSON.stringify(info.body)).not.toContain(inv.body.token.split('.')[1]);
+    // The team view shows state, never a secret.
+    const team = await call(dave, 'annotator.team');
+    expect(team.body.find((m: any) => m.name === 'erin')).toMatchObject({ role: 'annotator', revoked: null });
+    expect(JSON.stringify(team.body)).not.toContain(inv.body.token.split('.')[1]);
+    // Only owners invite; an annotator cannot mint tokens or list the team.
+    expect((await call(inv.body.token, 'annotator.invite', { name: 'mallory', role: 'owner' })).status).toBe(403);
+    expect((await call(inv.body.token, 'annotator.team')).status).toBe(403);
+    // Re-inviting revokes the earlier token.
+    const again = await call(dave, 'annotator.invite', { name: 'erin', role: 'judge' });
+    expect(again.body).toMatchObject({ revokedEarlier: 1, created: false, role: 'judge' });
+    expect((await call(inv.body.token, 'app.info')).status).toBe(401);
+    expect((await call(again.body.token, 'app.info')).body.role).toBe('judge');
+    // The first page load with ?token= sets the cookie; a wrong token is refused.
+    const page = await fetch(`${server.url}/?token=${encodeURIComponent(again.body.token)}`, { redirect: 'manual' });
+    expect(page.status).toBe(303);
+    expect((await fetch(`${server.url}/?token=qp_AAAAAAAAAAAA.${'B'.repeat(32)}`, { redirect: 'manual' })).status).toBe(401);
+  });
+
+  it('revoke → the next request is refused and the open WebSocket is closed; the role and labels stay', async () => {
+    const dave = await ownerToken();
+    const alice = (await call(dave, 'annotator.invite', { name: 'alice' })).body.token as string;
+    expect((await call(alice, 'pool.list')).status).toBe(200);
+    const sock = await openSocket(alice);
+    const r = await call(dave, 'annotator.revoke', { name: 'alice' });
+    expect(r.body).toEqual({ name: 'alice', revoked: 1 });
+    expect(await sock.closed).toBe(4401);
+    expect((await call(alice, 'pool.list')).status).toBe(401);
+    expect((await call(alice, 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'alice', value: '0' })).status).toBe(401);
+    // A new socket with the revoked token is refused at the upgrade.
+    await expect(openSocket(alice)).rejects.toThrow(/401/);
+    const team = (await call(dave, 'annotator.team')).body as Array<{ name: string; role: string; invited: string | null; revoked: string | null; labelEvents: number }>;
+    const a = team.find((m) => m.name === 'alice')!;
+    expect(a.role).toBe('annotator');
+    expect(a.invited).toBeNull();
+    expect(a.revoked).not.toBeNull();
+    expect(a.labelEvents).toBeGreaterThan(0);
+  });
+
+  it('a restart keeps tokens; neither the workspace file nor its WAL ever holds a token', async () => {
+    const dave = await ownerToken();
+    const bob = (await call(dave, 'annotator.invite', { name: 'bob' })).body.token as string;
+    await call(bob, 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '2' });
+    const file = engine.ws.path;
+    const secrets = [dave, bob].map((t) => t.split('.')[1]!);
+    const scan = (): string[] => {
+      const hits: string[] = [];
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+        if (!existsSync(f)) continue;
+        const bytes = readFileSync(f);
+        for (const s of secrets) if (bytes.includes(Buffer.from(s)) || bytes.includes(Buffer.from(encodeURIComponent(s)))) hits.push(`${path.basename(f)}: ${s}`);
+      }
+      return hits;
+    };
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    expect(scan()).toEqual([]);
+    await server.close();
+    engine.close();
+    expect(scan()).toEqual([]);
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+    expect((await call(bob, 'app.info')).body.annotator).toBe('bob');
+    expect((await call(dave, 'app.info')).body.role).toBe('owner');
+    expect(scan()).toEqual([]);
+  });
+
+  it('serve: no secret in its log; --token warns loudly; --tokens-file is the quiet alternative', async () => {
+    const dave = await ownerToken();
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const tokensFile = path.join(dir, 'tokens.txt');
+    writeFileSync(tokensFile, '# people held in memory\nzoe=zoe-secret-123456\n');
+    for (const extra of [{ tokens: ['yan=yan-secret-123456'] }, { tokensFile }]) {
+      const lines: string[] = [];
+      let running: RunningServer | null = null;
+      let stop!: () => void;
+      const done = serveWorkspace({
+        workspace: file,
+        port: 0,
+        host: '127.0.0.1',
+        ...extra,
+        staticDir: dir,
+        log: (l) => lines.push(l),
+        until: new Promise<void>((r) => (stop = r)),
+        onListening: (s) => (running = s),
+      });
+      while (!running) await new Promise((r) => setTimeout(r, 20));
+      const srv = running as RunningServer;
+      const who = 'tokens' in extra ? 'yan=yan-secret-123456' : 'zoe=zoe-secret-123456';
+      const [name, secret] = who.split('=') as [string, string];
+      const r = await fetch(`${srv.url}/api/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${secret}` },
+        body: JSON.stringify({ command: 'app.info', args: {} }),
+      });
+      expect((await r.json()).annotator).toBe(name);
+      const r2 = await fetch(`${srv.url}/api/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${dave}` },
+        body: JSON.stringify({ command: 'app.info', args: {} }),
+      });
+      expect((await r2.json()).role).toBe('owner');
+      stop();
+      expect(await done).toBe(0);
+      const log = lines.join('\n');
+      expect(log).not.toContain(secret);
+      expect(log).not.toContain(dave.split('.')[1]!);
+      expect(log).toContain('dave (owner)');
+      if ('tokens' in extra) expect(log).toMatch(/WARNING: --token puts secrets in the process list/);
+      else expect(log).not.toMatch(/WARNING/);
+    }
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
+});
+
+describe('annotators work only where they are assigned', () => {
+  it('alice (assigned "sealed" only) never sees an imported gold pool and gets 403 labeling it; bob, not assigned, loses "sealed"', async () => {
+    const labels = path.join(dir, 'gold.csv');
+    writeFileSync(labels, 'query_id,candidate_id,annotator,label\nq1,c1,gold,1\nq1,c2,gold,0\nq2,c3,gold,1\n');
+    const { jobId } = (await engine.invoke('import.start', { format: 'labels-csv', sources: [{ path: labels }], pool: 'gold1', scheme: 'binary' })) as { jobId: string };
+    expect((await jobDone(engine, jobId)).ok).toBe(true);
+    await engine.invoke('pool.assign', { pool: 'sealed', annotators: ['alice'] });
+    const dave = await ownerToken();
+    const alice = (await call(dave, 'annotator.invite', { name: 'alice' })).body.token as string;
+    const bob = (await call(dave, 'annotator.invite', { name: 'bob' })).body.token as string;
+
+    const names = async (t: string): Promise<string[]> => ((await call(t, 'pool.list')).body as Array<{ name: string }>).map((p) => p.name).sort();
+    expect(await names(dave)).toEqual(['gold1', 'open', 'sealed']);
+    expect(await names(alice)).toEqual(['open', 'sealed']);
+    expect(await names(bob)).toEqual(['open']);
+
+    const events = await openSocket(alice);
+    for (const [command, args] of [
+      ['label.set', { pool: 'gold1', queryId: 'q1', candidateId: 'c1', annotator: 'alice', value: '1' }],
+      ['annotate.query', { pool: 'gold1', annotator: 'alice' }],
+      ['annotate.queries', { pool: 'gold1', annotator: 'alice' }],
+      ['annotate.navigate', { pool: 'gold1', annotator: 'alice', from: 'q1', direction: 'next' }],
+      ['pool.progress', { pool: 'gold1' }],
+      ['pool.assignment', { pool: 'gold1' }],
+    ] as const) {
+      const r = await call(alice, command, args);
+      expect([command, r.status]).toEqual([command, 403]);
+      expect(r.body.message).toMatch(/gold1.*closed to annotators until the owner assigns it/);
+    }
+    expect((await call(bob, 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '1' })).body.message).toMatch(/not assigned to "bob"/);
+    // Browse's pool filter (question.show) lists only her pools; the gold pool's label events never reach her.
+    const shown = (await call(alice, 'question.show', { id: 'q1' })).body as { pools: Array<{ pool: string }> };
+    expect([...new Set(shown.pools.map((p) => p.pool))].sort()).toEqual(['open', 'sealed']);
+    await engine.invoke('label.set', { pool: 'gold1', queryId: 'q1', candidateId: 'c1', annotator: 'gold', value: '0' });
+    const ack = (await call(alice, 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'alice', value: '3' })).body as { record: LabelRecord };
+    await new Promise((r) => setTimeout(r, 100));
+    const pools = events.got.map((g) => JSON.parse(g)).filter((e) => e.event === 'label.changed').map((e) => e.payload.pool);
+    expect(pools).toEqual([ack.record.pool]);
+    events.ws.close();
+
+    // Once the owner assigns the gold pool to her, she works there.
+    await call(dave, 'pool.assign', { pool: 'gold1', annotators: ['alice'] });
+    expect(await names(alice)).toEqual(['gold1', 'open', 'sealed']);
+    expect((await call(alice, 'label.set', { pool: 'gold1', queryId: 'q1', candidateId: 'c1', annotator: 'alice', value: '1' })).status).toBe(200);
+  });
+
+  it('assigning a judge as an annotator says what it means and keeps the judge role', async () => {
+    const r = (await engine.invoke('pool.assign', { pool: 'open', annotators: ['alice', 'carol'] })) as { notes?: string[]; annotators: string[] };
+    expect(r.annotators).toEqual(['alice', 'carol']);
+    expect(r.notes).toEqual([expect.stringMatching(/^carol is a judge and stays one: .* does not label blind/)]);
+    expect(((await engine.invoke('annotator.list', {})) as Array<{ name: string; role: string }>).find((a) => a.name === 'carol')!.role).toBe('judge');
+  });
+});

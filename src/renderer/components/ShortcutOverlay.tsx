@@ -1,0 +1,65 @@
+/**
+ * Every key of the current screen (issue 24), opened with F1 or Ctrl+/ anywhere (`?` stays the
+ * "unsure" label); Esc, F1 or Ctrl+/ again, or a click outside closes it.
+ */
+import type { ReactNode } from 'react';
+import { labelKeys, NAV_KEYS } from '../annotate/keys';
+import { REVIEW_KEYS } from '../review/reviewKeys';
+
+/** Keys that work on every screen. */
+export const GLOBAL_KEYS: ReadonlyArray<[string, string]> = [
+  ['Alt+1 … Alt+9', 'screens, in the order of the tabs'],
+  ['F1 or Ctrl+/', 'this list of keys'],
+  ['Tab / Shift+Tab', 'move between controls; Enter or Space uses one'],
+];
+
+/** Each screen's own keys (screens without any list the global ones only). */
+function screenKeys(tab: string): { title: string; keys: ReadonlyArray<[string, string]> } {
+  const labels = labelKeys('binary').map((k): [string, string] => [k.key, `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5)`]);
+  switch (tab) {
+    case 'annotate':
+      return { title: 'Annotate', keys: [...labels, ...NAV_KEYS, ['Esc', 'close a dialog']] };
+    case 'review':
+      return { title: 'Review', keys: [...labels.map(([k, v]): [string, string] => [k, `settle: ${v}`]), ...REVIEW_KEYS, ['Esc', 'close a dialog']] };
+    default:
+      return { title: tab.charAt(0).toUpperCase() + tab.slice(1), keys: [['Enter', 'submit the form or dialog in focus'], ['Esc', 'close a dialog']] };
+  }
+}
+
+export function ShortcutOverlay({ tab, onClose }: { tab: string; onClose: () => void }): ReactNode {
+  const s = screenKeys(tab);
+  const section = (title: string, keys: ReadonlyArray<[string, string]>, id: string): ReactNode => (
+    <section>
+      <h3>{title}</h3>
+      <table className="data shortcut-table" data-testid={id}>
+        <tbody>
+          {keys.map(([k, what]) => (
+            <tr key={k}>
+              <th scope="row">
+                <kbd>{k}</kbd>
+              </th>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+  return (
+    <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="shortcut-overlay" onClick={onClose}>
+      <div className="overlay-card shortcut-card" onClick={(e) => e.stopPropagation()}>
+        <h2>Keys — {s.title}</h2>
+        <div className="shortcut-columns">
+          {section(`${s.title} screen`, s.keys, 'shortcut-screen-keys')}
+          {section('Everywhere', GLOBAL_KEYS, 'shortcut-global-keys')}
+        </div>
+        <p className="small muted">
+          <kbd>Esc</kbd>, <kbd>F1</kbd> or <kbd>Ctrl</kbd>+<kbd>/</kbd> closes · <kbd>?</kbd> stays the “unsure” label
+        </p>
+        <button type="button" data-testid="shortcut-close" onClick={onClose} autoFocus>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+/** The Review screen's keys besides the label keys (shown in its legend and the F1 overlay). */
+export const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
+  ['↑ ↓ / j k', 'move'],
+  ['n', 'next unsettled'],
+  ['u / Backspace', 'undo'],
+  ['x', 'clear my label'],
+  ['r', 're-sort by impact (clears a column sort)'],
+  ['c', 'reason for the ruling'],
+];

@@ -1,0 +1,213 @@
+/**
+ * The owner's "Team access" panel (issue 23): invite a person (a fresh token and link, shown once),
+ * copy the link, revoke, change a role, and see when each person was last seen. The workspace
+ * keeps only salted hashes of tokens, so a link that was not copied cannot be shown again: invite
+ * the person again (their earlier token then stops working).
+ */
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { AnnotatorInvitation, TeamMemberView } from '../../shared/contract';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { errorMessage } from '../lib/format';
+
+const PERSON_ROLES = ['annotator', 'judge', 'owner'] as const;
+type PersonRole = (typeof PERSON_ROLES)[number];
+
+/** "3 min ago" style, or the date for older times; '—' for never. */
+function ago(iso: string | null): string {
+  if (!iso) return '—';
+  const s = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(s)) return iso;
+  if (s < 90) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return iso.slice(0, 10);
+}
+
+export function AccessPanel(): ReactNode {
+  const { client, info } = useApp();
+  const [team, setTeam] = useState<TeamMemberView[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<PersonRole>('annotator');
+  const [busy, setBusy] = useState(false);
+  const [fresh, setFresh] = useState<(AnnotatorInvitation & { shownLink: string }) | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const linkRef = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(() => {
+    client
+      .invoke('annotator.team', {})
+      .then((t) => {
+        setTeam(t);
+        setError(null);
+      })
+      .catch((e: unknown) => setError(errorMessage(e)));
+  }, [client]);
+  useEffect(load, [load]);
+  useEvent('workspace.changed', load);
+  useReconnect(load);
+
+  const invite = async (who: string, as: PersonRole): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    setCopied(null);
+    try {
+      const inv = await client.invoke('annotator.invite', { name: who, role: as });
+      // The desktop app serves nothing itself: the link is completed with the server's address.
+      const shownLink = inv.link ?? `http://HOST:5180/?token=${encodeURIComponent(inv.token)}#annotate`;
+      setFresh({ ...inv, shownLink });
+      setName('');
+      load();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => {
+    if (fresh) linkRef.current?.select();
+  }, [fresh]);
+
+  const copy = async (): Promise<void> => {
+    if (!fresh) return;
+    try {
+      await navigator.clipboard.writeText(fresh.shownLink);
+      setCopied('Link copied.');
+    } catch {
+      // Plain http (not a secure context) has no clipboard API: the text is selected to copy by hand.
+      linkRef.current?.focus();
+      linkRef.current?.select();
+      setCopied('Selected: press Ctrl+C (⌘C) to copy.');
+    }
+  };
+  const revoke = async (who: string): Promise<void> => {
+    if (!window.confirm(`Revoke ${who}'s access? Their link stops working at once; their labels and role stay.`)) return;
+    setError(null);
+    try {
+      await client.invoke('annotator.revoke', { name: who });
+      if (fresh?.name === who) setFresh(null);
+      load();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  const changeRole = async (who: string, r: string): Promise<void> => {
+    setError(null);
+    try {
+      await client.invoke('annotator.setRole', { name: who, role: r as PersonRole });
+      load();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  return (
+    <section className="card" data-testid="access-panel" aria-labelledby="access-title">
+      <h2 id="access-title">Team access</h2>
+      <p className="hint">
+        Each person signs in with their own link. Annotators see only the pools assigned to them (and open pools without imported labels); judges see
+        everyone’s labels and settle disagreements; owners do everything. A link is shown once: copy it now, or invite again for a new one.
+        {info?.transport === 'electron' && ' In the desktop app, serve the workspace (qpairs serve W --host 0.0.0.0) and replace HOST with its address.'}
+      </p>
+      <form
+        className="row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) void invite(name.trim(), role);
+        }}
+      >
+        <label className="inline">
+          Name
+          <input data-testid="access-name" value={name} onChange={(e) => setName(e.target.value)} size={14} autoComplete="off" />
+        </label>
+        <label className="inline">
+          Role
+          <select data-testid="access-role" value={role} onChange={(e) => setRole(e.target.value as PersonRole)}>
+            {PERSON_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" data-testid="access-invite" disabled={busy || !name.trim()}>
+          {busy ? 'Inviting…' : 'Invite'}
+        </button>
+      </form>
+
+      {fresh && (
+        <div className="note-box" role="status" data-testid="access-fresh">
+          <p className="small">
+            <strong>{fresh.name}</strong> ({fresh.role}) — their link, shown this once{fresh.revokedEarlier ? '; their earlier link no longer works' : ''}:
+          </p>
+          <div className="row wrap">
+            <input ref={linkRef} className="grow" readOnly value={fresh.shownLink} data-testid="access-link" aria-label={`sign-in link for ${fresh.name}`} onFocus={(e) => e.target.select()} />
+            <button type="button" data-testid="access-copy" onClick={() => void copy()}>
+              Copy link
+            </button>
+            <button type="button" data-testid="access-done" onClick={() => setFresh(null)}>
+              Done
+            </button>
+          </div>
+          {copied && <p className="small ok">{copied}</p>}
+        </div>
+      )}
+
+      <table className="data compact" data-testid="access-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Access</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Labels</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {team.length === 0 && (
+            <tr>
+              <td colSpan={6} className="muted small">
+                nobody yet: invite someone above
+              </td>
+            </tr>
+          )}
+          {team.map((m) => (
+            <tr key={m.name} data-testid={`access-${m.name}`}>
+              <td>{m.name}</td>
+              <td>
+                <select aria-label={`role of ${m.name}`} data-testid={`access-role-${m.name}`} value={m.role} onChange={(e) => void changeRole(m.name, e.target.value)}>
+                  {PERSON_ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td data-testid={`access-state-${m.name}`}>{m.invited ? `invited ${ago(m.invited)}` : m.revoked ? `revoked ${ago(m.revoked)}` : 'no link'}</td>
+              <td>{ago(m.lastSeen)}</td>
+              <td className="num">{m.labelEvents}</td>
+              <td className="row-actions">
+                <button type="button" data-testid={`access-reinvite-${m.name}`} onClick={() => void invite(m.name, (PERSON_ROLES as readonly string[]).includes(m.role) ? (m.role as PersonRole) : 'annotator')} disabled={busy}>
+                  {m.invited ? 'New link' : 'Invite'}
+                </button>
+                {m.invited && (
+                  <button type="button" data-testid={`access-revoke-${m.name}`} onClick={() => void revoke(m.name)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {error && (
+        <p className="error small" role="alert" data-testid="access-error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * Issue 23, running a team end to end: the owner (invited into the workspace, token kept hashed)
+ * opens her link, invites erin in Pools → Team access and copies the link; erin's link opens
+ * Annotate on her assigned pool (the other pool is not offered); the owner revokes erin and erin's
+ * next request is refused. The server runs with --require-tokens and no token on its command line.
+ * The tests share state and run in order.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { unpackedDataset } from '../datasets';
+
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 5;
+
+test.describe.configure({ mode: 'serial' });
+
+let dir: string;
+let server: ServeProcess | null = null;
+let ownerLink = '';
+const contexts: BrowserContext[] = [];
+
+async function invoke<T>(request: APIRequestContext, command: string, args: unknown): Promise<T> {
+  const r = await request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+  expect(r.ok(), `${command}: ${await r.text()}`).toBe(true);
+  return (await r.json()) as T;
+}
+
+test.beforeAll(async ({ playwright }) => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-team-'));
+  const workspace = path.join(dir, 'team.qpairs');
+  // Set up as the local owner (loopback, no tokens): a corpus, two pools, the owner's own invitation.
+  const setup = await startServe({ workspace, port: PORT });
+  const request = await playwright.request.newContext({ baseURL: setup.url });
+  try {
+    await invoke(request, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }] });
+    await expect.poll(async () => (await invoke<{ questions: number }>(request, 'workspace.stats', {})).questions, { timeout: 60_000 }).toBe(550);
+    await invoke(request, 'pool.create', { name: 'erins', sample: { n: 3, seed: 5 }, depth: 5 });
+    await invoke(request, 'pool.create', { name: 'others', sample: { n: 3, seed: 6 }, depth: 5 });
+    await invoke(request, 'pool.assign', { pool: 'erins', annotators: ['erin'] });
+    await invoke(request, 'pool.assign', { pool: 'others', annotators: ['zed'] });
+    const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'olga', role: 'owner' });
+    ownerLink = `/?token=${encodeURIComponent(inv.token)}#pools`;
+  } finally {
+    await request.dispose();
+    await setup.stop();
+  }
+  server = await startServe({ workspace, port: PORT, requireTokens: true });
+});
+
+test.afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+
+let olga: Page;
+let erinLink = '';
+
+test('the owner invites erin in Team access and gets her link once', async ({ browser }) => {
+  const anon = await browser.newContext({ baseURL: server!.url });
+  contexts.push(anon);
+  expect((await anon.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'app.info', args: {} } })).status()).toBe(401);
+
+  const ctx = await browser.newContext({ baseURL: server!.url });
+  contexts.push(ctx);
+  olga = await ctx.newPage();
+  await olga.goto(ownerLink);
+  await expect(olga.getByTestId('header-role')).toHaveAttribute('data-role', 'owner');
+  const panel = olga.getByTestId('access-panel');
+  await expect(panel).toBeVisible();
+  await panel.getByTestId('access-name').fill('erin');
+  await panel.getByTestId('access-role').selectOption('annotator');
+  await panel.getByTestId('access-invite').click();
+  const link = panel.getByTestId('access-link');
+  await expect(link).toHaveValue(/\?token=qp_[\w-]{12}\.[\w-]{32}#annotate$/);
+  erinLink = await link.inputValue();
+  await panel.getByTestId('access-copy').click();
+  await expect(panel.getByText(/Link copied|Selected: press Ctrl\+C/)).toBeVisible();
+  await expect(panel.getByTestId('access-state-erin')).toHaveText(/^invited/);
+  await panel.getByTestId('access-done').click();
+  await expect(panel.getByTestId('access-link')).toHaveCount(0);
+});
+
+test("erin's link opens Annotate on her assigned pool; the other pool is not offered", async ({ browser }) => {
+  const ctx = await browser.newContext({ baseURL: server!.url });
+  contexts.push(ctx);
+  const erin = await ctx.newPage();
+  await erin.goto(erinLink.replace(server!.url, ''));
+  await expect(erin.getByTestId('header-annotator')).toHaveText('erin');
+  await expect(erin.getByTestId('tab-annotate')).toHaveAttribute('aria-selected', 'true');
+  await expect(erin.getByTestId('annotate-pool')).toHaveValue('erins');
+  const options = await erin.getByTestId('annotate-pool').locator('option').allTextContents();
+  expect(options.join(' ')).not.toContain('others');
+  await expect(erin.getByTestId('query-id')).toBeVisible();
+  // Her token is no longer in the address bar.
+  expect(erin.url()).not.toContain('token=');
+
+  // The owner revokes her: her next request is refused.
+  olga.once('dialog', (d) => void d.accept());
+  await olga.getByTestId('access-revoke-erin').click();
+  await expect(olga.getByTestId('access-state-erin')).toHaveText(/^revoked/);
+  const r = await ctx.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'pool.list', args: {} } });
+  expect(r.status()).toBe(401);
+});

@@ -13,14 +13,20 @@ candidate).
 Model: a pairwise linear SVM (LinearSVC, squared hinge, no intercept) on the standardised feature
 differences x_i - x_j of every (relevant i, irrelevant j) pair of a query, labels alternating +1/-1.
 C is chosen by mean CV MAP on the "select" repeats and reported on the "report" repeats.
-Features (~20) of a candidate in its query's list of 10:
+Features (~24) of a candidate in its query's list of 10:
   engine 1/rank and rank; BM25 of the query in the candidate (title+body, title->title);
   TF-IDF cosine (word 1-2-grams, English stop words, sublinear tf) of title+body, titles, bodies;
-  LSA cosine (150-dim TruncatedSVD of the TF-IDF matrix); same category (share of the list in the
-  candidate's category: the original questions carry none); content-word overlap (coverage,
-  Jaccard), lengths; cosine of averaged word vectors of title+body, titles, bodies, where the
-  vectors are a PPMI (context smoothing 0.75, window 10 over content words) + truncated-SVD (150)
-  embedding fitted on all the workspace's text (every question and comment of the three files).
+  character 2-5-gram TF-IDF cosine (char_wb, sublinear tf, fitted on the question texts) of
+  title+body, titles, bodies; LSA cosine (150-dim TruncatedSVD of the TF-IDF matrix); same category
+  (share of the list in the candidate's category: the original questions carry none); content-word
+  overlap (coverage, Jaccard), lengths; cosine of idf-weighted mean word vectors of title+body,
+  titles, bodies, and the soft word alignment of the query's words in the candidate (each query
+  word's best cosine match, idf-weighted), where the words are Porter-stemmed (NLTK, Martin's
+  reference variant = Lucene's) tokens minus scikit-learn's ENGLISH_STOP_WORDS, and the vectors a
+  PPMI (context smoothing 0.75, window 5 weighted 1/distance) + truncated-SVD (200) embedding fitted
+  on all the workspace's text (every question and comment of the three files).
+`--plain` gives the former peer (unstemmed, window 10 unweighted, 150 dims, plain means, no
+character n-grams, no alignment).
 """
 import argparse
 import json
@@ -38,6 +44,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.extmath import randomized_svd
+from nltk.stem.porter import PorterStemmer
 
 FILES = {
     'part1': 'SemEval2016-Task3-CQA-QL-train-part1.v2.0.xml',
@@ -54,6 +61,24 @@ def tokens(text):
 
 def content(toks):
     return [t for t in toks if t not in ENGLISH_STOP_WORDS]
+
+
+STRONG = True
+_stemmer = PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
+_stems = {}
+
+
+def emb_words(toks):
+    """Words of the embedding features: content words, Porter-stemmed (unless --plain)."""
+    if not STRONG:
+        return content(toks)
+    out = []
+    for t in content(toks):
+        s = _stems.get(t)
+        if s is None:
+            s = _stems[t] = _stemmer.stem(t)
+        out.append(s)
+    return out
 
 
 def parse(path):
@@ -84,14 +109,14 @@ def parse(path):
     return orgs, comments
 
 
-def ppmi_vectors(docs, window=10, min_count=3, dim=150, alpha=0.75):
+def ppmi_vectors(docs, window=10, min_count=3, dim=150, alpha=0.75, harmonic=False):
     freq = {}
     for d in docs:
         for t in d:
             freq[t] = freq.get(t, 0) + 1
     words = sorted((w for w, c in freq.items() if c >= min_count), key=lambda w: (-freq[w], w))
     index = {w: i for i, w in enumerate(words)}
-    rows, cols = [], []
+    rows, cols, vals = [], [], []
     for d in docs:
         ids = [index.get(t, -1) for t in d]
         for i, a in enumerate(ids):
@@ -102,8 +127,10 @@ def ppmi_vectors(docs, window=10, min_count=3, dim=150, alpha=0.75):
                 if b >= 0:
                     rows += [a, b]
                     cols += [b, a]
+                    w = 1.0 / (j - i) if harmonic else 1.0
+                    vals += [w, w]
     V = len(words)
-    counts = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(V, V))
+    counts = sp.csr_matrix((np.array(vals), (rows, cols)), shape=(V, V))
     counts.sum_duplicates()
     row_sum = np.asarray(counts.sum(axis=1)).ravel()
     col_pow = np.asarray(counts.sum(axis=0)).ravel() ** alpha
@@ -137,7 +164,19 @@ class Features:
             for t in set(d):
                 df[t] = df.get(t, 0) + 1
         self.n, self.df, self.avgdl = len(corpus), df, float(np.mean(lens))
-        self.index, self.vec = ppmi_vectors([content(d) for d in tok_corpus])
+        words = [emb_words(d) for d in tok_corpus]
+        if STRONG:
+            self.index, self.vec = ppmi_vectors(words, window=5, dim=200, harmonic=True)
+            qtexts = [q['title'] + '\n' + q['body'] for q in questions.values()]
+            self.char = TfidfVectorizer(analyzer='char_wb', ngram_range=(2, 5), sublinear_tf=True, min_df=2).fit(qtexts)
+        else:
+            self.index, self.vec = ppmi_vectors(words)
+        edf = {}
+        for d in words:
+            for t in set(d):
+                edf[t] = edf.get(t, 0) + 1
+        # smoothed idf of the embedding words: ln((1 + N) / (1 + df)) + 1
+        self.eidf = {t: math.log((1 + self.n) / (1 + c)) + 1 for t, c in edf.items()}
         self.cache = {}
 
     def bm25(self, qt, dt, k1=1.2, b=0.75):
@@ -154,11 +193,22 @@ class Features:
         return s
 
     def meanvec(self, toks):
-        rows = [self.index[t] for t in content(toks) if t in self.index]
-        if not rows:
+        ws = [t for t in emb_words(toks) if t in self.index]
+        if not ws:
             return np.zeros(self.vec.shape[1])
-        v = self.vec[rows].mean(axis=0)
+        rows = [self.index[t] for t in ws]
+        if STRONG:
+            v = np.asarray([self.eidf[t] for t in ws]) @ self.vec[rows]
+        else:
+            v = self.vec[rows].mean(axis=0)
         return v / max(np.linalg.norm(v), 1e-12)
+
+    def align(self, q, c):
+        """Soft alignment: sum_w idf(w) max_u cos(v_w, v_u) / sum_w idf(w) over distinct known words."""
+        if len(q['arows']) == 0 or len(c['arows']) == 0:
+            return 0.0
+        best = (self.vec[q['arows']] @ self.vec[c['arows']].T).max(axis=1)
+        return float(q['aidf'] @ best / q['aidf'].sum())
 
     def info(self, qid):
         if qid not in self.cache:
@@ -171,6 +221,11 @@ class Features:
                 'words': set(content(toks)),
                 'emb': [self.meanvec(toks), self.meanvec(ttoks), self.meanvec(btoks)],
             }
+            if STRONG:
+                ws = sorted({t for t in emb_words(toks) if t in self.index})
+                self.cache[qid]['arows'] = [self.index[t] for t in ws]
+                self.cache[qid]['aidf'] = np.asarray([self.eidf[t] for t in ws])
+                self.cache[qid]['char'] = self.char.transform([full, q['title'], q['body']])
         return self.cache[qid]
 
     def rows(self, org):
@@ -189,7 +244,9 @@ class Features:
                         cats[r['category']] / len(org['rel']),
                         inter / max(1, len(q['words'])), inter / max(1, len(q['words'] | c['words'])),
                         math.log1p(len(c['toks'])), abs(math.log1p(len(q['toks'])) - math.log1p(len(c['toks']))),
-                        *[float(q['emb'][i] @ c['emb'][i]) for i in range(3)]])
+                        *[float(q['emb'][i] @ c['emb'][i]) for i in range(3)],
+                        *([float(q['char'][i].multiply(c['char'][i]).sum()) for i in range(3)] + [self.align(q, c)]
+                          if STRONG else [])])
         return np.array(out)
 
 
@@ -237,7 +294,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--data', required=True)
     ap.add_argument('--folds', required=True)
+    ap.add_argument('--plain', action='store_true', help='the former peer: plain word vectors, no character n-grams or alignment')
     args = ap.parse_args()
+    global STRONG
+    STRONG = not args.plain
     with open(args.folds) as f:
         folds = json.load(f)
     orgs, questions, corpus = {}, {}, []

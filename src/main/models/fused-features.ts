@@ -7,19 +7,23 @@
  *  - lexical, with document frequencies fitted on the corpus: tf-idf cosine (1–2-grams, stop words
  *    removed, sublinear tf) of title+body, of titles and of bodies; BM25 of the query's words in
  *    title+body and of the query title in the candidate title, each min–max over C;
+ *  - character n-grams (when `charDf` is set): tf-idf cosine (sublinear tf, idf of `charDf`) over the
+ *    character n_1–n_2-grams (lexical.ts charGrams: lower-cased, non-alphanumeric runs as one space,
+ *    padded) of title+body, of titles and of bodies — robust to the forum's misspellings and inflections;
  *  - overlap of content words: |Q ∩ C| / |Q|, Jaccard(Q, C), Jaccard of titles;
  *  - lengths: ln(1 + tokens of c), |ln(1 + tokens of q) − ln(1 + tokens of c)|;
- *  - embeddings (PPMI-SVD word vectors, ppmi-svd.ts): cosine of idf-weighted mean unit word vectors of
- *    title+body (raw and min–max over C), of titles and of bodies (a soft word-alignment feature
- *    was tried and dropped: no CV gain, 3× the rerank time); the same full-text cosine with
- *    skip-gram vectors when given;
+ *  - embeddings (PPMI-SVD word vectors, ppmi-svd.ts): cosine of the (idf-weighted when `embIdf`) mean unit
+ *    word vectors of title+body (raw and min–max over C), of titles and of bodies, the words being
+ *    `wordsOf(tokens, words)` (text.ts: stop list, optionally Porter-stemmed) and idf from `dfEmb`;
+ *    with `align`, the soft word alignment of the query's words in the candidate (softAlignment); the
+ *    same full-text cosine with skip-gram vectors when given;
  *    Text vectors have the corpus texts' common direction removed (first singular vector of their
  *    matrix, as in SIF: Arora, Liang & Ma 2017) when `UnitVectors.common` is set;
  *  - metadata: same category (when the query has one; else the share of C in c's category, the
  *    forum's own topic signal) and same asker (0 when unknown).
  */
-import { bm25Counts, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
-import { contentWords, countMap, fullText, textKey, tokenize } from './text';
+import { bm25Counts, charGrams, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
+import { contentWords, countMap, fullText, ngrams, PLAIN_WORDS, STEMMED_WORDS, textKey, tokenize, wordsOf, type WordOptions } from './text';
 import type { QText, RunScores } from './types';
 
 export const LEX_TERMS = { minN: 1, maxN: 2, stopWords: true };
@@ -41,6 +45,110 @@ export interface FeatureResources {
   ppmi: UnitVectors | null;
   skipgram: UnitVectors | null;
   metadata: boolean;
+  /** Words of the embedding features (default PLAIN_WORDS: basic stop list, unstemmed — models saved before the option). */
+  words?: WordOptions;
+  /** Document frequencies of those words (idf weights of text vectors and alignment); default dfBm25. */
+  dfEmb?: DocFreq | null;
+  /** Text vectors as idf-weighted (true, default) or plain means of the word vectors. */
+  embIdf?: boolean;
+  /** Soft word-alignment feature `ppmi:align` (needs ppmi). */
+  align?: boolean;
+  /** Character n-gram tf-idf features: document frequencies of charGrams(text, charN[0], charN[1]). */
+  charDf?: DocFreq | null;
+  charN?: [number, number];
+  /** Document frequencies of stemmed word 1–2-grams (stemTerms): the `tfidf:stem:*` cosines. */
+  dfStem?: DocFreq | null;
+  /** Category centroids of the ppmi text vectors (categoryCentroids), for the `meta:category-sim` feature. */
+  centroids?: Map<string, Float32Array> | null;
+  /** Category centroids of the word tf-idf vectors (sparseCategoryCentroids): `meta:category-tfidf`. */
+  tfidfCentroids?: Map<string, Map<string, number>> | null;
+}
+
+/**
+ * The same nearest-centroid category model over sparse tf-idf vectors: μ_k = Σ_{x ∈ Q_k} t(x), cut to
+ * its `maxTerms` largest weights (ties: term order) and L2-normalised; categories with < minSize
+ * questions left out. Feature `meta:category-tfidf` = t(q) · μ_{cat(c)}.
+ */
+export function sparseCategoryCentroids(items: Iterable<{ category?: string; vector: ReadonlyMap<string, number> }>, maxTerms = 2000, minSize = 5): Map<string, Map<string, number>> {
+  const sums = new Map<string, { v: Map<string, number>; n: number }>();
+  for (const { category, vector } of items) {
+    if (!category) continue;
+    let s = sums.get(category);
+    if (!s) sums.set(category, (s = { v: new Map(), n: 0 }));
+    for (const [t, w] of vector) s.v.set(t, (s.v.get(t) ?? 0) + w);
+    s.n++;
+  }
+  const out = new Map<string, Map<string, number>>();
+  for (const [k, { v, n }] of [...sums].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (n < minSize) continue;
+    const top = [...v].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, maxTerms);
+    const norm = Math.sqrt(top.reduce((s2, [, w]) => s2 + w * w, 0));
+    if (norm > 0) out.set(k, new Map(top.map(([t, w]) => [t, Math.fround(w / norm)])));
+  }
+  return out;
+}
+
+/**
+ * Nearest-centroid category model over text vectors: for each category k with questions Q_k,
+ *   μ_k = Σ_{x ∈ Q_k} v(x) / ‖Σ_{x ∈ Q_k} v(x)‖   (v = unit text vectors; categories with < minSize
+ * questions are left out). The feature `meta:category-sim` of a candidate c is cos(v(q), μ_{cat(c)}):
+ * how well the query's text fits the candidate's category (0 when c has no kept category) — the
+ * query's own category is unknown on SemEval (original questions carry none).
+ */
+export function categoryCentroids(items: Iterable<{ category?: string; vector: ArrayLike<number> }>, dim: number, minSize = 5): Map<string, Float32Array> {
+  const sums = new Map<string, { v: Float64Array; n: number }>();
+  for (const { category, vector } of items) {
+    if (!category) continue;
+    let s = sums.get(category);
+    if (!s) sums.set(category, (s = { v: new Float64Array(dim), n: 0 }));
+    for (let d = 0; d < dim; d++) s.v[d] += vector[d];
+    s.n++;
+  }
+  const out = new Map<string, Float32Array>();
+  for (const [k, { v, n }] of [...sums].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (n < minSize) continue;
+    const norm = Math.hypot(...v);
+    if (norm > 0) out.set(k, Float32Array.from(v, (x) => x / norm));
+  }
+  return out;
+}
+
+/**
+ * Soft word alignment of a query in a candidate (Kenter & de Rijke 2015; Franco-Salvador et al. at
+ * SemEval-2016): each query word's best cosine match among the candidate's words, idf-weighted,
+ *
+ *   A(q, c) = Σ_{w ∈ W(q)} idf(w) · max_{u ∈ W(c)} cos(v_w, v_u)  /  Σ_{w ∈ W(q)} idf(w),
+ *
+ * W(·) = the distinct words that have a vector (rows of `v`, unit length, so cos = dot); 0 when
+ * W(q) or W(c) is empty. `q`, `c`: row indices into v; `idf`: weight of each of q's rows (same order).
+ */
+/** Word 1–2-grams of the Porter-stemmed words minus the extended stop list (text.ts STEMMED_WORDS). */
+export function stemTerms(text: string): string[] {
+  return ngrams(wordsOf(tokenize(text), STEMMED_WORDS), 1, 2);
+}
+
+export function softAlignment(q: readonly number[], idf: readonly number[], c: readonly number[], v: UnitVectors): number {
+  if (q.length === 0 || c.length === 0) return 0;
+  const D = v.dim;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < q.length; i++) {
+    const a = q[i] * D;
+    let best = -Infinity;
+    for (const r of c) {
+      if (r === q[i]) {
+        best = 1;
+        break;
+      }
+      const b = r * D;
+      let s = 0;
+      for (let d = 0; d < D; d++) s += v.data[a + d] * v.data[b + d];
+      if (s > best) best = s;
+    }
+    num += idf[i] * best;
+    den += idf[i];
+  }
+  return den > 0 ? num / den : 0;
 }
 
 export function minmax(xs: readonly number[]): number[] {
@@ -100,16 +208,29 @@ interface TextInfo {
   titleTfidf: Map<string, number>;
   bodyTfidf: Map<string, number>;
   ppmi?: [Float64Array, Float64Array, Float64Array];
+  /** Distinct ppmi rows of the text's embedding words and their idf (alignment). */
+  alignRows?: number[];
+  alignIdf?: number[];
+  char?: [Map<string, number>, Map<string, number>, Map<string, number>];
+  stem?: [Map<string, number>, Map<string, number>, Map<string, number>];
   skipgram?: Float64Array;
 }
 
 /** Computes feature rows from fitted resources (caches per-text data by id + text hash). */
 export class FusedFeaturizer {
-  private cache = new Map<string, TextInfo>();
+  private cache: Map<string, TextInfo>;
   private ppmiIndex: Map<string, number>;
   private sgIndex: Map<string, number>;
 
-  constructor(readonly res: FeatureResources) {
+  /**
+   * `shared`: a per-text cache to share between featurizers of the same fitted resources (the
+   * cross-validation folds of one corpus fit); clearCache() then drops only this featurizer's reference.
+   */
+  constructor(
+    readonly res: FeatureResources,
+    private readonly shared?: Map<string, unknown>,
+  ) {
+    this.cache = (shared as Map<string, TextInfo> | undefined) ?? new Map();
     this.ppmiIndex = new Map(res.ppmi?.words.map((w, i) => [w, i]) ?? []);
     this.sgIndex = new Map(res.skipgram?.words.map((w, i) => [w, i]) ?? []);
   }
@@ -120,14 +241,20 @@ export class FusedFeaturizer {
     n.push('tfidf:cos', 'tfidf:title', 'tfidf:body', 'bm25:minmax', 'bm25:title:minmax');
     n.push('overlap:cover', 'overlap:jaccard', 'overlap:title-jaccard');
     n.push('len:cand', 'len:absdiff');
+    if (this.res.charDf) n.push('char:cos', 'char:title', 'char:body');
+    if (this.res.dfStem) n.push('tfidf:stem:cos', 'tfidf:stem:title', 'tfidf:stem:body');
     if (this.res.ppmi) n.push('ppmi:cos', 'ppmi:cos:minmax', 'ppmi:title', 'ppmi:body');
+    if (this.res.ppmi && this.res.align) n.push('ppmi:align');
     if (this.res.skipgram) n.push('skipgram:cos');
     if (this.res.metadata) n.push('meta:category', 'meta:asker');
+    if (this.res.ppmi && this.res.centroids) n.push('meta:category-sim');
+    if (this.res.tfidfCentroids) n.push('meta:category-tfidf');
     return n;
   }
 
   clearCache(): void {
-    this.cache.clear();
+    if (this.shared && this.cache === this.shared) this.cache = new Map();
+    else this.cache.clear();
   }
 
   rows(query: QText, candidates: readonly QText[], runs?: RunScores): number[][] {
@@ -154,10 +281,13 @@ export class FusedFeaturizer {
       rows[i].push(coverage(q.words, c.words), jaccard(q.words, c.words), jaccard(q.titleWords, c.titleWords));
       rows[i].push(Math.log1p(c.len), Math.abs(qlen - Math.log1p(c.len)));
     });
+    if (this.res.charDf) cs.forEach((c, i) => rows[i].push(sparseDot(q.char![0], c.char![0]), sparseDot(q.char![1], c.char![1]), sparseDot(q.char![2], c.char![2])));
+    if (this.res.dfStem) cs.forEach((c, i) => rows[i].push(sparseDot(q.stem![0], c.stem![0]), sparseDot(q.stem![1], c.stem![1]), sparseDot(q.stem![2], c.stem![2])));
     if (this.res.ppmi) {
       const full = cs.map((c) => dot(q.ppmi![0], c.ppmi![0]));
       const fm = minmax(full);
       cs.forEach((c, i) => rows[i].push(full[i], fm[i], dot(q.ppmi![1], c.ppmi![1]), dot(q.ppmi![2], c.ppmi![2])));
+      if (this.res.align) cs.forEach((c, i) => rows[i].push(softAlignment(q.alignRows!, q.alignIdf!, c.alignRows!, this.res.ppmi!)));
     }
     if (this.res.skipgram) cs.forEach((c, i) => rows[i].push(dot(q.skipgram!, c.skipgram!)));
     if (this.res.metadata) {
@@ -165,6 +295,21 @@ export class FusedFeaturizer {
       candidates.forEach((c, i) => {
         const category = query.category !== undefined ? Number(!!c.category && c.category === query.category) : c.category ? cats.get(c.category)! / candidates.length : 0;
         rows[i].push(category, Number(!!query.user && query.user === c.user));
+      });
+    }
+    if (this.res.ppmi && this.res.centroids) {
+      const qv = q.ppmi![0];
+      candidates.forEach((c, i) => {
+        const mu = c.category ? this.res.centroids!.get(c.category) : undefined;
+        let s = 0;
+        if (mu) for (let d = 0; d < mu.length; d++) s += qv[d] * mu[d];
+        rows[i].push(s);
+      });
+    }
+    if (this.res.tfidfCentroids) {
+      candidates.forEach((c, i) => {
+        const mu = c.category ? this.res.tfidfCentroids!.get(c.category) : undefined;
+        rows[i].push(mu ? sparseDot(q.tfidf, mu) : 0);
       });
     }
     return rows;
@@ -192,9 +337,24 @@ export class FusedFeaturizer {
       titleTfidf: tfidfVector(terms(t.title, LEX_TERMS), this.res.df, true),
       bodyTfidf: tfidfVector(terms(t.body, LEX_TERMS), this.res.df, true),
     };
+    if (this.res.charDf) {
+      const [n1, n2] = this.res.charN ?? [2, 5];
+      const df = this.res.charDf;
+      info.char = [tfidfVector(charGrams(text, n1, n2), df, true), tfidfVector(charGrams(t.title, n1, n2), df, true), tfidfVector(charGrams(t.body, n1, n2), df, true)];
+    }
+    if (this.res.dfStem) {
+      const df = this.res.dfStem;
+      info.stem = [tfidfVector(stemTerms(text), df, true), tfidfVector(stemTerms(t.title), df, true), tfidfVector(stemTerms(t.body), df, true)];
+    }
     if (this.res.ppmi) {
-      const body = contentWords(tokenize(t.body));
-      info.ppmi = [this.meanVector(content, this.res.ppmi, this.ppmiIndex), this.meanVector(titleContent, this.res.ppmi, this.ppmiIndex), this.meanVector(body, this.res.ppmi, this.ppmiIndex)];
+      const w = this.res.words ?? PLAIN_WORDS;
+      const full = wordsOf(toks, w);
+      info.ppmi = [this.meanVector(full, this.res.ppmi, this.ppmiIndex), this.meanVector(wordsOf(titleToks, w), this.res.ppmi, this.ppmiIndex), this.meanVector(wordsOf(tokenize(t.body), w), this.res.ppmi, this.ppmiIndex)];
+      {
+        const rows = [...new Set(full.flatMap((x) => this.ppmiIndex.get(x) ?? []))];
+        info.alignRows = rows;
+        info.alignIdf = rows.map((r) => this.idf(this.res.ppmi!.words[r]));
+      }
     }
     if (this.res.skipgram) info.skipgram = this.meanVector(content, this.res.skipgram, this.sgIndex);
     if (this.cache.size > 20_000) this.cache.clear();
@@ -202,9 +362,29 @@ export class FusedFeaturizer {
     return info;
   }
 
+  /** L2-normalised word tf-idf vector of a question's title + body. */
+  tfidfVectorOf(t: QText): ReadonlyMap<string, number> {
+    return this.info(t).tfidf;
+  }
+
+  /** Unit ppmi text vector of a question's title + body (zero without ppmi vectors). */
+  textVector(t: QText): Float64Array {
+    return this.info(t).ppmi?.[0] ?? new Float64Array(0);
+  }
+
+  /** Embedding words of a text (res.words). */
+  embWords(text: string): string[] {
+    return wordsOf(tokenize(text), this.res.words ?? PLAIN_WORDS);
+  }
+
+  private idf(w: string): number {
+    return (this.res.dfEmb ?? this.res.dfBm25).idf(w);
+  }
+
   /**
-   * Unit-length idf-weighted mean of the unit vectors of the text's known content words (each word
-   * once per occurrence), with the common component projected out when the vectors have one.
+   * Unit-length mean of the unit vectors of the text's known words (each word once per occurrence),
+   * each weighted by idf(w) when res.embIdf (default) else 1, with the common component projected out
+   * when the vectors have one:  v(T) = Σ_{w ∈ T} a_w u_w / ‖Σ_{w ∈ T} a_w u_w‖.
    */
   meanVector(words: readonly string[], v: UnitVectors, index: ReadonlyMap<string, number> = v === this.res.skipgram ? this.sgIndex : this.ppmiIndex): Float64Array {
     const D = v.dim;
@@ -212,7 +392,7 @@ export class FusedFeaturizer {
     for (const w of words) {
       const r = index.get(w);
       if (r === undefined) continue;
-      const idf = this.res.dfBm25.idf(w);
+      const idf = this.res.embIdf === false ? 1 : this.idf(w);
       for (let d = 0; d < D; d++) out[d] += idf * v.data[r * D + d];
     }
     if (v.common) {

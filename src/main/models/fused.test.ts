@@ -79,6 +79,24 @@ describe('fused', () => {
     expect((loaded as FusedRanker).featureImportance()).toEqual(m.featureImportance());
   });
 
+  it('the issue-26 text features (stemmed vectors, character n-grams, alignment, category similarity) survive save and load', async () => {
+    const fx = syntheticData(5);
+    const cats = ['net', 'cars', 'visa'];
+    let k = 0;
+    const qs = fx.data.questions as Map<string, QText>;
+    for (const [id, q] of qs) qs.set(id, { ...q, category: cats[k++ % 3] });
+    const m = new FusedRanker({ ...SMALL, runs: [], ppmiAlign: true, categorySim: true, stemTfidf: true });
+    await m.train(fx.data, { epochs: 3 });
+    const names = m.featureNames();
+    expect(names).toEqual(expect.arrayContaining(['char:cos', 'char:title', 'char:body', 'ppmi:align', 'meta:category-sim', 'tfidf:stem:cos']));
+    const loaded = await loadModel(structuredClone(m.save()));
+    for (const dq of fx.dev.queries.slice(0, 3)) expect(loaded.score(dq.query, dq.candidates)).toEqual(m.score(dq.query, dq.candidates));
+    // a model without the options has none of those features
+    const plain = new FusedRanker({ ...SMALL, runs: [], charGrams: false, categorySim: false, ppmiWords: { stopWords: 'basic', stem: false }, ppmiWeighting: 'uniform' });
+    await plain.train(fx.data, { epochs: 2 });
+    expect(plain.featureNames().filter((n) => n.startsWith('char:') || n === 'ppmi:align' || n === 'meta:category-sim')).toEqual([]);
+  });
+
   it('same category and same asker features read the optional QText fields', async () => {
     const fx = syntheticData(3);
     const m = new FusedRanker({ ...SMALL, runs: [] });

@@ -13,19 +13,25 @@
  * (`meta.importance`, permutation-importance.ts).
  *
  * The PPMI-SVD vectors and document frequencies are fitted on the corpus (all questions + extra
- * texts, no labels); the fit is memoised for the last corpus, so cross-validation folds over the
- * same corpus fit once.
+ * texts, no labels; the character n-gram document frequencies on the questions alone); the fit is
+ * memoised for the last corpus, so cross-validation folds over the same corpus fit once.
+ *
+ * Word vectors (defaults chosen by grouped CV on SemEval-2016, scripts/bench/semeval-models.ts):
+ * words = Porter-stemmed tokens minus the extended stop list (`ppmiWords`, text.ts wordsOf);
+ * co-occurrence within 5 words weighted 1/distance (`ppmiWeighting: 'harmonic'`); 200 dimensions;
+ * text vector = idf-weighted mean (`ppmiIdf`). The former vectors: ppmiWords PLAIN_WORDS,
+ * ppmiWeighting 'uniform', ppmiWindow 10, ppmiDim 150.
  */
 import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
-import { BM25_TERMS, FusedFeaturizer, LEX_TERMS, unitRows, type FeatureResources, type UnitVectors } from './fused-features';
+import { BM25_TERMS, categoryCentroids, sparseCategoryCentroids, FusedFeaturizer, stemTerms, LEX_TERMS, unitRows, type FeatureResources, type UnitVectors } from './fused-features';
 import { lambdaMartScore, lambdaGradients, fitTree, treePredict, type Tree } from './lambdamart';
-import { corpusTexts, DocFreq } from './lexical';
+import { charGrams, corpusTexts, DocFreq } from './lexical';
 import { startingVectors } from './neural-common';
 import { permutationImportance } from './permutation-importance';
 import { ppmiSvdVectors } from './ppmi-svd';
 import { pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
-import { contentWords, STOP_WORDS, fnv1a, fullText, tokenize } from './text';
+import { PLAIN_WORDS, STEMMED_WORDS, STOP_WORDS, fnv1a, fullText, tokenize, wordsOf, type WordOptions } from './text';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData } from './types';
 
@@ -52,6 +58,24 @@ export type FusedConfig = {
   ppmiContentOnly: boolean;
   /** Project the questions' common direction out of every text vector. */
   ppmiRemoveCommon: boolean;
+  /** Words of the vectors and text vectors: stop list and stemming (text.ts WordOptions). */
+  ppmiWords: WordOptions;
+  /** Co-occurrence weighting within the window: 'uniform' (1) or 'harmonic' (1/distance). */
+  ppmiWeighting: 'uniform' | 'harmonic';
+  /** Text vectors as idf-weighted (true) or plain means of word vectors. */
+  ppmiIdf: boolean;
+  /** Soft word-alignment feature (fused-features.ts softAlignment). */
+  ppmiAlign: boolean;
+  /** Character n-gram tf-idf cosines (title+body, titles, bodies) over n-grams charMinN..charMaxN. */
+  charGrams: boolean;
+  charMinN: number;
+  charMaxN: number;
+  /** Query-text-to-candidate-category similarity over word tf-idf centroids (`meta:category-tfidf`). */
+  categoryTfidf: boolean;
+  /** Tf-idf cosines over stemmed word 1–2-grams (extended stop list): `tfidf:stem:*`. */
+  stemTfidf: boolean;
+  /** Query-text-to-candidate-category similarity (nearest-centroid category model, `meta:category-sim`). */
+  categorySim: boolean;
   /** Skip-gram mean-vector cosine (opts.embeddings, else skip-gram trained for `skipgramEpochs`). */
   skipgram: boolean;
   skipgramEpochs: number;
@@ -65,20 +89,30 @@ export const FUSED_DEFAULTS: FusedConfig = {
   runs: null,
   learner: 'ranksvm',
   // chosen by grouped CV on SemEval-2016 (scripts/bench/semeval-models.ts)
-  C: 0.0003,
+  C: 0.001,
   epochs: 200,
   learningRate: 0.05,
   maxLeaves: 6,
   minLeaf: 20,
   ppmi: true,
-  ppmiDim: 150,
-  ppmiWindow: 10,
+  ppmiDim: 200,
+  ppmiWindow: 5,
   ppmiMinCount: 3,
   ppmiMaxVocab: 20_000,
   ppmiAlpha: 0.75,
   ppmiEigenPower: 0.5,
   ppmiContentOnly: true,
   ppmiRemoveCommon: false,
+  ppmiWords: STEMMED_WORDS,
+  ppmiWeighting: 'harmonic',
+  ppmiIdf: true,
+  ppmiAlign: false,
+  charGrams: true,
+  charMinN: 2,
+  charMaxN: 5,
+  categorySim: true,
+  stemTfidf: false,
+  categoryTfidf: false,
   skipgram: false,
   skipgramEpochs: 5,
   metadata: true,
@@ -91,6 +125,11 @@ interface CorpusFit {
   df: DocFreq;
   dfBm25: DocFreq;
   ppmi: UnitVectors | null;
+  dfEmb: DocFreq | null;
+  charDf: DocFreq | null;
+  dfStem: DocFreq | null;
+  /** Per-text feature data shared by the featurizers of this fit (CV folds). */
+  textCache: Map<string, unknown>;
 }
 let lastFit: CorpusFit | null = null;
 
@@ -98,18 +137,24 @@ let lastFit: CorpusFit | null = null;
 function fitCorpus(texts: readonly string[], cfg: FusedConfig, questionTexts: readonly QText[]): CorpusFit {
   let h = 0;
   for (const t of texts) h = (Math.imul(h, 31) + fnv1a(t)) >>> 0;
-  const key = JSON.stringify([texts.length, h, cfg.ppmi, cfg.ppmiDim, cfg.ppmiWindow, cfg.ppmiMinCount, cfg.ppmiMaxVocab, cfg.ppmiAlpha, cfg.ppmiEigenPower, cfg.ppmiContentOnly, cfg.ppmiRemoveCommon, cfg.seed]);
+  for (const q of questionTexts) h = (Math.imul(h, 31) + fnv1a(fullText(q))) >>> 0;
+  const words = cfg.ppmiWords ?? PLAIN_WORDS;
+  const key = JSON.stringify([texts.length, questionTexts.length, h, cfg.ppmi, cfg.ppmiDim, cfg.ppmiWindow, cfg.ppmiMinCount, cfg.ppmiMaxVocab, cfg.ppmiAlpha, cfg.ppmiEigenPower, cfg.ppmiContentOnly, cfg.ppmiRemoveCommon, words, cfg.ppmiWeighting, cfg.ppmiIdf, cfg.charGrams, cfg.charMinN, cfg.charMaxN, cfg.stemTfidf, cfg.seed]);
   if (lastFit?.key === key) return lastFit;
   const df = DocFreq.fit(texts, LEX_TERMS, 2);
   const dfBm25 = DocFreq.fit(texts, BM25_TERMS, 1);
+  const plain = !words.stem && words.stopWords === 'basic';
+  // idf of the embedding words (the former models used dfBm25's, the same for plain words)
+  const dfEmb = cfg.ppmi && !plain ? DocFreq.fit(texts, (t) => wordsOf(tokenize(t), words), 1) : null;
+  const charDf = cfg.charGrams ? DocFreq.fit(questionTexts.map(fullText), (t) => charGrams(t, cfg.charMinN, cfg.charMaxN), 2) : null;
   let ppmi: UnitVectors | null = null;
   if (cfg.ppmi) {
     const v = ppmiSvdVectors(
-      texts.map((t) => (cfg.ppmiContentOnly ? contentWords(tokenize(t)) : tokenize(t))),
-      { dim: cfg.ppmiDim, window: cfg.ppmiWindow, minCount: cfg.ppmiMinCount, maxVocab: cfg.ppmiMaxVocab, alpha: cfg.ppmiAlpha, eigenPower: cfg.ppmiEigenPower, seed: cfg.seed },
+      texts.map((t) => (cfg.ppmiContentOnly ? wordsOf(tokenize(t), words) : tokenize(t))),
+      { dim: cfg.ppmiDim, window: cfg.ppmiWindow, minCount: cfg.ppmiMinCount, maxVocab: cfg.ppmiMaxVocab, alpha: cfg.ppmiAlpha, eigenPower: cfg.ppmiEigenPower, seed: cfg.seed, weighting: cfg.ppmiWeighting ?? 'uniform' },
     );
     // the features average content words only: keep those rows
-    const keep = v.words.flatMap((w, i) => (STOP_WORDS.has(w) ? [] : [i]));
+    const keep = v.words.flatMap((w, i) => (plain && STOP_WORDS.has(w) ? [] : [i]));
     const data = new Float64Array(keep.length * v.dim);
     keep.forEach((r, k) => data.set(v.data.subarray(r * v.dim, (r + 1) * v.dim), k * v.dim));
     ppmi = unitRows(
@@ -119,10 +164,11 @@ function fitCorpus(texts: readonly string[], cfg: FusedConfig, questionTexts: re
     );
   }
   if (ppmi && cfg.ppmiRemoveCommon) {
-    const f = new FusedFeaturizer({ runNames: [], df, dfBm25, ppmi, skipgram: null, metadata: false });
-    ppmi.common = commonDirection(questionTexts.map((q) => f.meanVector(contentWords(tokenize(fullText(q))), ppmi!)), ppmi.dim);
+    const f = new FusedFeaturizer({ runNames: [], df, dfBm25, ppmi, skipgram: null, metadata: false, words, dfEmb, embIdf: cfg.ppmiIdf });
+    ppmi.common = commonDirection(questionTexts.map((q) => f.meanVector(f.embWords(fullText(q)), ppmi!)), ppmi.dim);
   }
-  lastFit = { key, df, dfBm25, ppmi };
+  const dfStem = cfg.stemTfidf ? DocFreq.fit(texts, stemTerms, 2) : null;
+  lastFit = { key, df, dfBm25, ppmi, dfEmb, charDf, dfStem, textCache: new Map() };
   return lastFit;
 }
 
@@ -221,8 +267,38 @@ export class FusedRanker implements Ranker {
         d,
       );
     }
-    const res: FeatureResources = { runNames, df: fit.df, dfBm25: fit.dfBm25, ppmi: fit.ppmi, skipgram, metadata: cfg.metadata };
-    this.featurizer = new FusedFeaturizer(res);
+    const res: FeatureResources = {
+      runNames,
+      df: fit.df,
+      dfBm25: fit.dfBm25,
+      ppmi: fit.ppmi,
+      skipgram,
+      metadata: cfg.metadata,
+      words: cfg.ppmiWords ?? PLAIN_WORDS,
+      dfEmb: fit.dfEmb,
+      embIdf: cfg.ppmiIdf,
+      align: cfg.ppmiAlign,
+      charDf: fit.charDf,
+      charN: [cfg.charMinN, cfg.charMaxN],
+      dfStem: fit.dfStem,
+    };
+    if (cfg.categoryTfidf) {
+      const f0 = new FusedFeaturizer(res, skipgram ? undefined : fit.textCache);
+      res.tfidfCentroids = sparseCategoryCentroids([...data.questions.values()].filter((q) => q.category).map((q) => ({ category: q.category, vector: f0.tfidfVectorOf(q) })));
+      f0.clearCache();
+    }
+    if (cfg.categorySim && res.ppmi) {
+      // category centroids of every question's text vector (categories are text metadata, no relevance labels)
+      const f0 = new FusedFeaturizer(res, skipgram ? undefined : fit.textCache);
+      const qs = [...data.questions.values()].filter((q) => q.category);
+      res.centroids = categoryCentroids(
+        qs.map((q) => ({ category: q.category, vector: f0.textVector(q) })),
+        res.ppmi.dim,
+      );
+      f0.clearCache();
+    }
+    // skip-gram vectors come from the options, not the fit: no shared cache then
+    this.featurizer = new FusedFeaturizer(res, skipgram ? undefined : fit.textCache);
     const names = this.featurizer.names();
     const F = names.length;
     if (F === 0) throw new QPairsError('fused: the model has no features');
@@ -339,6 +415,12 @@ export class FusedRanker implements Ranker {
       importance: this.importance,
       trees: this.trees,
       metadata: f.res.metadata,
+      words: f.res.words ?? PLAIN_WORDS,
+      embIdf: f.res.embIdf !== false,
+      align: !!f.res.align,
+      charN: f.res.charN ?? null,
+      centroids: f.res.centroids ? [...f.res.centroids].map(([k, v]) => [k, Array.from(v)]) : null,
+      tfidfCentroids: f.res.tfidfCentroids ? [...f.res.tfidfCentroids].map(([k, v]) => [k, [...v]]) : null,
     };
     const vocab: string[] = [];
     for (const [name, v] of [
@@ -354,6 +436,9 @@ export class FusedRanker implements Ranker {
       [
         ['df', f.res.df],
         ['dfBm25', f.res.dfBm25],
+        ['dfEmb', f.res.dfEmb],
+        ['charDf', f.res.charDf],
+        ['dfStem', f.res.dfStem],
       ],
       { vocab, weights, meta },
     );
@@ -369,6 +454,15 @@ export class FusedRanker implements Ranker {
       metadata: boolean;
       df: { numDocs: number; avgLen: number };
       dfBm25: { numDocs: number; avgLen: number };
+      dfEmb?: { numDocs: number; avgLen: number };
+      charDf?: { numDocs: number; avgLen: number };
+      dfStem?: { numDocs: number; avgLen: number };
+      words?: WordOptions;
+      embIdf?: boolean;
+      align?: boolean;
+      charN?: [number, number] | null;
+      centroids?: Array<[string, number[]]> | null;
+      tfidfCentroids?: Array<[string, Array<[string, number]>]> | null;
     };
     const vocab = saved.vocab ?? [];
     let off = 0;
@@ -383,7 +477,26 @@ export class FusedRanker implements Ranker {
     const skipgram = vectors('skipgram');
     const df = DocFreq.fromSaved(take(saved.weights.df.shape[0]), saved.weights.df, meta.df);
     const dfBm25 = DocFreq.fromSaved(take(saved.weights.dfBm25.shape[0]), saved.weights.dfBm25, meta.dfBm25);
-    r.featurizer = new FusedFeaturizer({ runNames: [...meta.runNames], df, dfBm25, ppmi, skipgram, metadata: meta.metadata });
+    const dfEmb = saved.weights.dfEmb && meta.dfEmb ? DocFreq.fromSaved(take(saved.weights.dfEmb.shape[0]), saved.weights.dfEmb, meta.dfEmb) : null;
+    const charDf = saved.weights.charDf && meta.charDf ? DocFreq.fromSaved(take(saved.weights.charDf.shape[0]), saved.weights.charDf, meta.charDf) : null;
+    const dfStem = saved.weights.dfStem && meta.dfStem ? DocFreq.fromSaved(take(saved.weights.dfStem.shape[0]), saved.weights.dfStem, meta.dfStem) : null;
+    r.featurizer = new FusedFeaturizer({
+      dfStem,
+      runNames: [...meta.runNames],
+      df,
+      dfBm25,
+      ppmi,
+      skipgram,
+      metadata: meta.metadata,
+      words: meta.words ?? PLAIN_WORDS,
+      dfEmb,
+      embIdf: meta.embIdf !== false,
+      align: !!meta.align,
+      charDf,
+      ...(meta.charN ? { charN: meta.charN } : {}),
+      centroids: meta.centroids ? new Map(meta.centroids.map(([k, v]) => [k, Float32Array.from(v)])) : null,
+      tfidfCentroids: meta.tfidfCentroids ? new Map(meta.tfidfCentroids.map(([k, v]) => [k, new Map(v)])) : null,
+    });
     r.w = Float64Array.from(saved.weights.w.data);
     r.mu = Float64Array.from(saved.weights.mu.data);
     r.sigma = Float64Array.from(saved.weights.sigma.data);

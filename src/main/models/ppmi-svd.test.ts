@@ -84,6 +84,23 @@ describe('PPMI + truncated SVD (numpy reference, tests/reference/models_fixtures
     expect(cos(vec('wifi'), vec('router'))).toBeGreaterThan(cos(vec('wifi'), vec('visa')));
   });
 
+  it('harmonic weighting adds 1/distance per pair, both ways (hand-computed)', () => {
+    // a b c, window 2: (a,b) δ=1 → 1, (a,c) δ=2 → 1/2, (b,c) δ=1 → 1; vocabulary a, b, c (ties alphabetical)
+    const { words, counts } = cooccurrence([['a', 'b', 'c']], { window: 2, minCount: 1, weighting: 'harmonic' });
+    expect(words).toEqual(['a', 'b', 'c']);
+    expect(dense(counts)).toEqual([
+      [0, 1, 0.5],
+      [1, 0, 1],
+      [0.5, 1, 0],
+    ]);
+    // uniform (the default) counts the same pairs as 1
+    expect(dense(cooccurrence([['a', 'b', 'c']], { window: 2, minCount: 1 }).counts)).toEqual([
+      [0, 1, 1],
+      [1, 0, 1],
+      [1, 1, 0],
+    ]);
+  });
+
   it('minCount and maxVocab trim the vocabulary; no words gives no vectors', () => {
     expect(cooccurrence([['a', 'b', 'a']], { window: 1, minCount: 2 }).words).toEqual(['a']);
     expect(cooccurrence([['a', 'b', 'b', 'c', 'c', 'c']], { window: 1, minCount: 1, maxVocab: 2 }).words).toEqual(['c', 'b']);

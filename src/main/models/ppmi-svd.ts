@@ -3,9 +3,10 @@
  * co-occurrences, factorised by a truncated SVD (Levy, Goldberg & Dagan 2015). Pure functions over
  * Float64Arrays; `randomizedSvd` also serves LSA (the SVD of a document–term matrix).
  *
- * Co-occurrence: every pair of tokens at distance 1..window inside one document, counted both ways
+ * Co-occurrence: every pair of tokens at distance δ = 1..window inside one document, counted both ways
  * (#(w, c) symmetric), over the vocabulary of words with count ≥ minCount (most frequent first,
- * ties alphabetical; at most maxVocab words).
+ * ties alphabetical; at most maxVocab words). Each pair adds 1 (weighting 'uniform') or 1/δ
+ * (weighting 'harmonic', as GloVe and word2vec's dynamic window: near neighbours count more).
  *
  * PPMI with context-distribution smoothing α:
  *   PMI(w, c) = ln( #(w, c) · Σ_c' #(c')^α  /  ( #(w) · #(c)^α ) ),   #(w) = Σ_c #(w, c)
@@ -31,6 +32,8 @@ export interface CooccurrenceOptions {
   window: number;
   minCount: number;
   maxVocab?: number;
+  /** 'uniform': each pair in the window adds 1; 'harmonic': a pair at distance δ adds 1/δ. Default 'uniform'. */
+  weighting?: 'uniform' | 'harmonic';
 }
 
 /** Vocabulary (most frequent first, ties alphabetical) and symmetric window co-occurrence counts. */
@@ -42,6 +45,7 @@ export function cooccurrence(docs: ReadonlyArray<readonly string[]>, o: Cooccurr
   const index = new Map(words.map((w, i) => [w, i]));
   const V = words.length;
   const rowsMaps: Array<Map<number, number>> = Array.from({ length: V }, () => new Map());
+  const harmonic = o.weighting === 'harmonic';
   for (const d of docs) {
     const ids = d.map((t) => index.get(t) ?? -1);
     for (let i = 0; i < ids.length; i++) {
@@ -50,8 +54,9 @@ export function cooccurrence(docs: ReadonlyArray<readonly string[]>, o: Cooccurr
       for (let j = i + 1; j <= i + o.window && j < ids.length; j++) {
         const b = ids[j];
         if (b < 0) continue;
-        rowsMaps[a].set(b, (rowsMaps[a].get(b) ?? 0) + 1);
-        rowsMaps[b].set(a, (rowsMaps[b].get(a) ?? 0) + 1);
+        const w = harmonic ? 1 / (j - i) : 1;
+        rowsMaps[a].set(b, (rowsMaps[a].get(b) ?? 0) + w);
+        rowsMaps[b].set(a, (rowsMaps[b].get(a) ?? 0) + w);
       }
     }
   }

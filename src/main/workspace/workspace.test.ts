@@ -91,6 +91,9 @@ describe('migration 4 (answers)', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(3);
     db.close();
     const v3 = Workspace.open(p, { migrations: MIGRATIONS.slice(0, 3) });
+    // Today's pool reads also look up candidate orders (migration 12): a TEMP table (this connection only,
+    // never in the file) lets today's helpers write the old schema's rows.
+    v3.db.exec('CREATE TEMP TABLE pool_candidate_orders(pool_id INTEGER PRIMARY KEY, label_order TEXT)');
     v3.upsertQuestion({ id: 'q1', source: 's', title: 'T', body: 'B' });
     v3.upsertQuestion({ id: 'c1', source: 's', title: 'C', body: 'D' });
     v3.db.prepare(`INSERT INTO pools(name, scheme, created) VALUES ('p', 'semeval3', '2026-01-01T00:00:00.000Z')`).run(); // the schema-3 columns
@@ -122,6 +125,7 @@ describe('migration 5 (blind pools, owner role)', () => {
     const p = path.join(dir, 'v4.qpairs');
     openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 4) }).close();
     const v4 = Workspace.open(p, { migrations: MIGRATIONS.slice(0, 4) });
+    v4.db.exec('CREATE TEMP TABLE pool_candidate_orders(pool_id INTEGER PRIMARY KEY, label_order TEXT)'); // as above
     v4.upsertQuestion({ id: 'q1', source: 's', title: 'T', body: 'B' });
     v4.upsertQuestion({ id: 'c1', source: 's', title: 'C', body: 'D' });
     v4.db.prepare(`INSERT INTO pools(name, scheme, created) VALUES ('p', 'binary', '2026-01-01T00:00:00.000Z')`).run(); // the schema-4 columns

@@ -7,21 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
 import { pruneTotals } from './pruned-scoring';
 import { randomCorpus } from './test-corpus';
-
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../stats/random';
 
 /** A seeded corpus over a Zipf-like vocabulary of `vocab` words (a real corpus's long tail, so queries touch a fraction of it). */
 function zipfCorpus(seed: number, n: number, vocab: number, maxLen: number): Array<{ doc: number; title: string; body: string }> {
-  const rnd = mulberry(seed);
+  const rnd = mulberry32(seed);
   const word = (): string => `w${Math.floor(vocab * Math.pow(rnd(), 3)).toString(36)}`;
   return Array.from({ length: n }, (_, i) => ({
     doc: i + 1,
@@ -37,7 +27,7 @@ describe('exact dynamic pruning (scanMode pruned)', () => {
       const exhaustive = new Bm25Index({ scanMode: 'sparse' });
       const pruned = new Bm25Index({ scanMode: 'pruned' });
       for (const i of [exhaustive, pruned]) i.addDocuments(docs);
-      const rnd = mulberry(seed * 7919);
+      const rnd = mulberry32(seed * 7919);
       const before = { ...pruneTotals };
       let compared = 0;
       for (let q = 0; q < 120; q++) {

@@ -136,6 +136,9 @@ for (const size of [SMALL, LARGE]) {
       for (const t of parts) await expectInViewport(page, page.getByTestId(t), `after settling ${i + 1} ${t}`);
     }
     await expect(page.locator('[data-testid^="review-row-"][data-state="saved"]')).toHaveCount(10 * (size === SMALL ? 1 : 2), { timeout: 20_000 });
+    // The list fits its pane: no sideways scrolling, every header (Saved included) in view.
+    const pane = await page.locator('.review-list-pane').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(pane.scroll, `review list ${pane.scroll}px wide in a ${pane.client}px pane`).toBeLessThanOrEqual(pane.client + 1);
     await page.screenshot({ path: shot(`screenshot-review-${size.width}.png`, size === SMALL) });
   });
 }

@@ -307,8 +307,10 @@ test('Evaluate: the pool’s own convention by default, 95% CIs beside the metri
   await page.screenshot({ path: shot('evaluate-ci-1024.png', false), fullPage: true });
 });
 
-test('Models at 1024: training progress says "preparing…" before its first step, never a stuck 0%; the Score button fits', async () => {
-  await page.setViewportSize(SMALL);
+test('Models at 1024: training progress says "preparing…" before its first step, never a stuck 0%; the Score button fits', async ({ browser }) => {
+  // A page of its own: nothing of the earlier tests' page (full-page screenshots, sampled intervals) carries over.
+  const ctx = await browser.newContext({ baseURL: server.url, viewport: SMALL, colorScheme: 'light' });
+  const page = await ctx.newPage();
   await page.goto('/#models');
   await page.getByTestId('model-kind').selectOption('tfidf');
   await page.getByTestId('model-name').fill('tf24');
@@ -342,6 +344,7 @@ test('Models at 1024: training progress says "preparing…" before its first ste
   await score.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await expectInViewport(page, score, 'Score button at 1024');
   await page.screenshot({ path: shot('models-1024.png', false), fullPage: true });
+  await ctx.close();
 });
 
 test('dark mode: follows the system, the toggle switches; axe finds no serious or critical violation in either theme', async () => {

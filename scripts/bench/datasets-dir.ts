@@ -21,17 +21,26 @@ export function datasetsDir(): string {
   return found;
 }
 
+/** `file` itself, or its gzip-compressed `file.gz` (datasets/ ships the XML compressed). */
+export function plainOrGz(file: string): string {
+  if (existsSync(file)) return file;
+  if (existsSync(`${file}.gz`)) return `${file}.gz`;
+  throw new Error(`dataset file missing: ${file}(.gz)`);
+}
+
+/** The UTF-8 text of `file` or of its `.gz` copy, unpacked. */
+export function readPlainOrGz(file: string): string {
+  const p = plainOrGz(file);
+  const bytes = readFileSync(p);
+  return (p.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
 /** Path of `rel` under the datasets folder: the file itself, or its gzip-compressed `rel.gz`. */
 export function datasetPath(rel: string, dir = datasetsDir()): string {
-  const p = path.join(dir, rel);
-  if (existsSync(p)) return p;
-  if (existsSync(`${p}.gz`)) return `${p}.gz`;
-  throw new Error(`dataset file missing: ${p}(.gz)`);
+  return plainOrGz(path.join(dir, rel));
 }
 
 /** The UTF-8 text of `rel` under the datasets folder (unpacked when stored as `.gz`). */
 export function readDataset(rel: string, dir = datasetsDir()): string {
-  const p = datasetPath(rel, dir);
-  const bytes = readFileSync(p);
-  return (p.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+  return readPlainOrGz(path.join(dir, rel));
 }

@@ -12,10 +12,9 @@
  * Unlabeled text for idf / embeddings: every question text of the three files (no labels) and every
  * comment — the workspace's text after importing them.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
+import { readPlainOrGz } from './datasets-dir';
 import type { DevSet, QText, TrainingData } from '../../src/main/models';
 import { nearDuplicateClusters } from '../../src/main/overlap';
 
@@ -41,13 +40,8 @@ export interface SemFile {
   comments: string[];
 }
 
-/** `file`'s text, or its gzip-compressed copy `file.gz` unpacked (datasets/ ships the XML files compressed). */
-function readXml(file: string): string {
-  return existsSync(file) || !existsSync(`${file}.gz`) ? readFileSync(file, 'utf8') : gunzipSync(readFileSync(`${file}.gz`)).toString('utf8');
-}
-
 export function parseSemEval(file: string): SemFile {
-  const xml = readXml(file);
+  const xml = readPlainOrGz(file);
   const parser = new SaxesParser({ xmlns: false });
   const orgs = new Map<string, SemOrg>();
   const comments: string[] = [];

@@ -149,6 +149,8 @@ export function scoreTermsPruned(st: IndexState, terms: readonly ScoredTerm[], k
   let i = 0;
   let theta = -Infinity;
   let lastTry = Infinity;
+  /** Past a quarter of the index touched: no more selections, every term scored whole. */
+  let exhaustive = false;
   let scratch: Float64Array | null = null;
   for (; i < n; i++) {
     const { id, w } = terms[i]!;
@@ -165,21 +167,8 @@ export function scoreTermsPruned(st: IndexState, terms: readonly ScoredTerm[], k
     // θ ≤ maxAcc, so the switch needs maxAcc > rest first (a cheap test before the selection), and
     // the selection (O(touched)) runs again only once the remaining bound fell by a fifth since the
     // last one failed. Past a quarter of the index touched, scoring the rest exhaustively is cheaper.
-    if (nTouched * 4 > st.nOrd) {
-      i++;
-      for (; i < n; i++) {
-        const t = terms[i]!;
-        for (let p = off[t.id]!, e = off[t.id + 1]!; p < e; p++) {
-          const o = pOrd[p]!;
-          const tf = pTf[p]!;
-          const a = acc[o]!;
-          if (a === 0) touched[nTouched++] = o;
-          acc[o] = a + (t.w * tf) / (tf + norm[o]!);
-        }
-      }
-      break;
-    }
-    if (i + 1 < n && nTouched >= k && maxAcc > rest && rest <= lastTry * 0.8) {
+    if (nTouched * 4 > st.nOrd) exhaustive = true;
+    if (!exhaustive && i + 1 < n && nTouched >= k && maxAcc > rest && rest <= lastTry * 0.8) {
       lastTry = rest;
       if (!scratch || scratch.length < nTouched) scratch = new Float64Array(Math.max(nTouched, 1024));
       let m = 0;

@@ -13,6 +13,7 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { NotFoundError, QPairsError } from '../errors';
 import { addAnnotator, checkAnnotatorName } from '../gold/store';
+import type { TeamMemberView } from '../../shared/contract';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 
 /** Roles a person with a token can have (gold and system are not people). */
@@ -33,20 +34,6 @@ export interface Invitation {
   revokedEarlier: number;
   /** Whether the person was new to the workspace. */
   created: boolean;
-}
-
-/** One person as the owner's Team view lists them. */
-export interface TeamMember {
-  name: string;
-  role: string;
-  /** When their live token was issued (null: no live token). */
-  invited: string | null;
-  /** Last request made with one of their tokens (written at most once a minute). */
-  lastSeen: string | null;
-  /** When their last token was revoked, when they have no live token; else null. */
-  revoked: string | null;
-  /** Label events they have made (all pools). */
-  labelEvents: number;
 }
 
 function hashSecret(secret: string, salt: Buffer): Buffer {
@@ -99,7 +86,7 @@ export function revokeAnnotator(ws: Workspace, name: string): { name: string; re
 }
 
 /** Everyone who is a person (not gold/system), with their token state, for the owner. */
-export function teamMembers(ws: Workspace): TeamMember[] {
+export function teamMembers(ws: Workspace): TeamMemberView[] {
   const rows = ws
     .stmt(
       `SELECT a.name, a.role,

@@ -10,6 +10,7 @@ const entries = {
   'bench-models': 'scripts/bench/models.ts',
   'bench-semeval-models': 'scripts/bench/semeval-models.ts',
   'bench-bm25': 'scripts/bench/bm25.ts',
+  'bench-scale': 'scripts/bench/scale.ts',
   'bench-live': 'scripts/bench/live-metrics.ts',
   'gen-se-dump': 'scripts/bench/se-dump.ts',
   'bench-active': 'scripts/bench/active.ts',

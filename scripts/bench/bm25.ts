@@ -25,66 +25,39 @@
  * "peakRssMB"}, "lucene": {...} | null} (+ details).
  */
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Bm25Index } from '../../src/main/bm25/bm25-index';
 import { pruneTotals } from '../../src/main/bm25/pruned-scoring';
 import { Tokenizer } from '../../src/main/bm25/tokenizer';
+import {
+  arg,
+  compareLists,
+  compileLuceneBench,
+  exportCorpus,
+  fmt,
+  luceneJars,
+  now,
+  numArg,
+  quantile,
+  readTop,
+  root,
+  runLuceneBench,
+  runNode,
+  timeQueries,
+  workspaceBytes,
+  type LuceneResult,
+} from './bench-common';
 import { mulberry32, writeStackExchangeDump } from './se-dump';
 
 const K = 20;
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = [path.resolve(here, '../..'), path.resolve(here, '..'), process.cwd()].find((d) => existsSync(path.join(d, 'bin', 'qpairs.mjs')))!;
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
-function numArg(name: string, def: number): number {
-  const v = arg(name);
-  if (v === undefined) return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} needs a positive integer, got ${v}`);
-  return n;
-}
-
-const now = () => performance.now();
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 // ------------------------------------------------------------------ child: our queries
 
 /** `--child-queries W QUERIES OUT`: times top-20 searches on the persisted index, writes OUT (TSV) and prints JSON. */
 function childQueries(ws: string, queryFile: string, outFile: string): void {
-  const db = new Database(ws, { readonly: true });
-  const t0 = now();
-  const index = Bm25Index.load(db);
-  const loadMs = now() - t0;
-  const byId = db.prepare('SELECT doc, title, body FROM questions WHERE id = ?');
-  const idOf = db.prepare('SELECT id FROM questions WHERE doc = ?').pluck();
-  const queries = readFileSync(queryFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((id) => ({ id, row: byId.get(id) as { doc: number; title: string; body: string } }));
-  for (let i = 0; i < 50; i++) {
-    const q = queries[i % queries.length]!;
-    index.searchDocument({ doc: q.row.doc, title: q.row.title, body: q.row.body }, K);
-  }
-  const ms: number[] = [];
-  const lines: string[] = [];
-  for (const q of queries) {
-    const s = now();
-    const hits = index.searchDocument({ doc: q.row.doc, title: q.row.title, body: q.row.body }, K);
-    ms.push(now() - s);
-    lines.push(`${q.id}\t${hits.map((h) => `${idOf.get(h.doc) as string}:${h.score}`).join(' ')}`);
-  }
-  writeFileSync(outFile, lines.join('\n') + '\n');
-  ms.sort((a, b) => a - b);
+  const { db, index, queries, loadMs, queryMedianMs, queryP99Ms } = timeQueries(ws, queryFile, outFile, K);
   // Exact dynamic pruning (src/main/bm25/pruned-scoring.ts) beside the default exhaustive scan, on the
   // same index and queries, alternating query by query; the lists must be identical.
   const exhaustiveMs: number[] = [];
@@ -113,113 +86,7 @@ function childQueries(ws: string, queryFile: string, outFile: string): void {
     switchedShare: searches ? (pruneTotals.switched - before.switched) / searches : 0,
     termsScannedShare: pruneTotals.terms - before.terms ? (pruneTotals.termsScanned - before.termsScanned) / (pruneTotals.terms - before.terms) : 0,
   };
-  console.log(JSON.stringify({ loadMs, queryMedianMs: quantile(ms, 0.5), queryP99Ms: quantile(ms, 0.99), pruning }));
-  db.close();
-}
-
-// ------------------------------------------------------------------ helpers
-
-interface Timed {
-  seconds: number;
-  peakRssMB: number;
-  stdout: string;
-}
-
-/** Runs `node ARGS` with a hook that records the process's peak RSS; throws with its stderr on failure. */
-function runNode(tmp: string, args: string[], what: string): Timed {
-  const hook = path.join(tmp, 'rss-hook.mjs');
-  if (!existsSync(hook))
-    writeFileSync(hook, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.QPAIRS_BENCH_RSS, String(process.resourceUsage().maxRSS)));\n`);
-  const rssFile = path.join(tmp, `rss-${process.hrtime.bigint()}`);
-  const t0 = now();
-  const r = spawnSync(process.execPath, ['--import', `file://${hook}`, ...args], {
-    env: { ...process.env, QPAIRS_BENCH_RSS: rssFile },
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const seconds = (now() - t0) / 1000;
-  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status ?? r.signal}):\n${r.stderr}`);
-  return { seconds, peakRssMB: Number(readFileSync(rssFile, 'utf8')) / 1024, stdout: r.stdout };
-}
-
-interface Hit {
-  id: string;
-  score: number;
-}
-
-function readTop(file: string): Map<string, Hit[]> {
-  const out = new Map<string, Hit[]>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line) continue;
-    const [q, hits = ''] = line.split('\t');
-    out.set(
-      q!,
-      hits
-        ? hits.split(' ').map((h) => {
-            const i = h.lastIndexOf(':');
-            return { id: h.slice(0, i), score: Number(h.slice(i + 1)) };
-          })
-        : [],
-    );
-  }
-  return out;
-}
-
-/**
- * Identical lists (same ids in the same order); identical up to ties (the same scores rank by rank,
- * within 1e-5 relative — Lucene scores in float32, so documents whose scores tie there may come in
- * another order, and a tie at rank 20 may keep another document); and mean overlap@20 of the id sets.
- */
-function compareLists(a: Map<string, Hit[]>, b: Map<string, Hit[]>): { identical: number; identicalUpToTies: number; overlap: number; n: number } {
-  let identical = 0;
-  let upToTies = 0;
-  let overlap = 0;
-  let n = 0;
-  for (const [q, x] of a) {
-    const y = b.get(q);
-    if (!y) continue;
-    n++;
-    if (x.length === y.length && x.every((d, i) => d.id === y[i]!.id)) identical++;
-    if (x.length === y.length && x.every((d, i) => Math.abs(d.score - y[i]!.score) <= 1e-5 * Math.max(1, Math.abs(d.score)))) upToTies++;
-    const s = new Set(y.map((h) => h.id));
-    overlap += x.filter((d) => s.has(d.id)).length / Math.max(1, Math.min(K, x.length, y.length) || 1);
-  }
-  return { identical, identicalUpToTies: upToTies, overlap: n ? overlap / n : 0, n };
-}
-
-/** The Lucene 8 jars LuceneBench and LuceneReference compile against (core, analyzers-common). */
-function luceneJars(): string[] | null {
-  const dir = '/usr/share/java';
-  if (!existsSync(dir)) return null;
-  const files = readdirSync(dir);
-  const core = files.find((f) => /^lucene-core-8[\d.]*\.jar$/.test(f));
-  const common = files.find((f) => /^lucene-analyzers-common-8[\d.]*\.jar$/.test(f));
-  if (!core || !common) return null;
-  const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
-  if (javac.status !== 0) return null;
-  return [path.join(dir, core), path.join(dir, common)];
-}
-
-/** The stored texts as Lucene reads them: `id \t title \t body`, tabs and newlines as spaces. */
-function exportCorpus(ws: string, file: string): void {
-  const db = new Database(ws, { readonly: true });
-  const fd = openSync(file, 'w');
-  let buf: string[] = [];
-  let size = 0;
-  const clean = (s: string) => s.replace(/[\t\r\n]/g, ' ');
-  for (const r of db.prepare('SELECT id, title, body FROM questions ORDER BY doc').iterate() as Iterable<{ id: string; title: string; body: string }>) {
-    const line = `${r.id}\t${clean(r.title)}\t${clean(r.body)}\n`;
-    buf.push(line);
-    size += line.length;
-    if (size > 1 << 20) {
-      writeSync(fd, buf.join(''));
-      buf = [];
-      size = 0;
-    }
-  }
-  writeSync(fd, buf.join(''));
-  closeSync(fd);
+  console.log(JSON.stringify({ loadMs, queryMedianMs, queryP99Ms, pruning }));
   db.close();
 }
 
@@ -302,7 +169,7 @@ function main(): void {
     runNode(tmp, [qpairs, 'init', ws], 'qpairs init');
     process.stderr.write('importing with qpairs …\n');
     const imp = runNode(tmp, [qpairs, 'import', ws, '--format', 'stackexchange', dumpDir], 'qpairs import');
-    const wsBytes = [ws, `${ws}-wal`].filter(existsSync).reduce((s, f) => s + statSync(f).size, 0);
+    const wsBytes = workspaceBytes(ws);
     console.log(`ours: whole import ${fmt(imp.seconds, 2)} s = ${fmt(docs / imp.seconds, 0)} questions/s, peak RSS ${fmt(imp.peakRssMB, 0)} MB, workspace ${fmt(wsBytes / 1048576)} MB`);
 
     // ---- ours: queries (a child process on the persisted index) and pool creation
@@ -333,27 +200,18 @@ function main(): void {
     const corpus = path.join(tmp, 'corpus.tsv');
     exportCorpus(ws, corpus);
     const jars = luceneJars();
-    let lucene: { docs: number; buildSeconds: number; indexPerSec: number; queryMedianMs: number; queryP99Ms: number; peakRssMB: number; segments: number } | null = null;
+    let lucene: LuceneResult | null = null;
     let luceneWhy = '';
     let agree: ReturnType<typeof compareLists> | null = null;
     if (!jars) luceneWhy = 'not run: needs javac and liblucene8-java (apt-get install -y default-jdk-headless liblucene8-java)';
     else {
-      const classes = path.join(tmp, 'classes');
-      mkdirSync(classes, { recursive: true });
-      const sources = ['LuceneBench.java', 'LuceneReference.java'].map((f) => path.join(root, 'tests', 'reference', f));
-      const c = spawnSync('javac', ['-d', classes, '-cp', jars.join(':'), ...sources], { encoding: 'utf8' });
-      if (c.status !== 0) throw new Error(`javac failed:\n${c.stderr}`);
+      const classpath = compileLuceneBench(jars, path.join(tmp, 'classes'));
       const luceneTop = path.join(tmp, 'lucene-top20.tsv');
       const indexDir = path.join(tmp, 'lucene-index');
       rmSync(indexDir, { recursive: true, force: true });
       process.stderr.write('indexing with Lucene …\n');
-      const r = spawnSync('java', ['-Xmx990m', '-cp', [classes, ...jars].join(':'), 'LuceneBench', corpus, qFile, indexDir, luceneTop], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 24,
-      });
-      if (r.status !== 0) throw new Error(`LuceneBench failed:\n${r.stderr}`);
-      lucene = JSON.parse(r.stdout.trim().split('\n').pop()!);
-      agree = compareLists(readTop(ourTop), readTop(luceneTop));
+      lucene = runLuceneBench(classpath, corpus, qFile, indexDir, luceneTop);
+      agree = compareLists(readTop(ourTop), readTop(luceneTop), K);
       console.log(
         `lucene: build ${fmt(lucene!.buildSeconds, 2)} s = ${fmt(lucene!.indexPerSec, 0)} questions/s (${lucene!.segments} segments), top-${K} median ${fmt(lucene!.queryMedianMs, 2)} ms, ` +
           `p99 ${fmt(lucene!.queryP99Ms, 2)} ms, peak RSS ${fmt(lucene!.peakRssMB, 0)} MB`,

@@ -54,7 +54,7 @@ export function mulberry32(seed: number): () => number {
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Buffered writes straight to a file descriptor (no stream backpressure to manage). */
-class FileSink {
+export class FileSink {
   private fd: number;
   private parts: string[] = [];
   private size = 0;
@@ -95,8 +95,12 @@ function sentencesOf(texts: readonly string[]): string[] {
   return out;
 }
 
-/** The text model: real sentences and lengths, hapax words replaced by a growing synthetic tail. */
-function textModel(real: RealTexts, rnd: () => number) {
+/**
+ * The text model: real sentences and lengths, hapax words replaced by a growing synthetic tail.
+ * body/answer are HTML paragraphs (as in a dump's Body attribute); plainBody is a question body
+ * drawn the same way as plain text, paragraphs separated by a blank line (for questions JSONL).
+ */
+export function textModel(real: RealTexts, rnd: () => number) {
   const counts = new Map<string, number>();
   const count = (t: string) => {
     for (const w of t.toLowerCase().match(WORD) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -126,8 +130,8 @@ function textModel(real: RealTexts, rnd: () => number) {
   const answerLengths = real.answers.map((a) => a.length).filter((n) => n > 0);
   const answerSentences = sentencesOf(real.answers);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  /** Paragraphs of 1–4 sentences until `target` characters. */
-  const paragraphs = (pool: readonly string[], target: number): string => {
+  /** Paragraphs of 1–4 sentences until `target` characters, as HTML `<p>` lines or plain text. */
+  const paragraphs = (pool: readonly string[], target: number, plain = false): string => {
     let out = '';
     let len = 0;
     while (len < target) {
@@ -138,15 +142,36 @@ function textModel(real: RealTexts, rnd: () => number) {
         ss.push(s);
         len += s.length + 1;
       }
-      out += `<p>${html(ss.join(' '))}</p>\n`;
+      out += plain ? `${out ? '\n\n' : ''}${ss.join(' ')}` : `<p>${html(ss.join(' '))}</p>\n`;
     }
     return out;
   };
   return {
     title: () => fresh(pick(titles)),
     body: () => paragraphs(bodySentences, pick(bodyLengths)),
+    plainBody: () => paragraphs(bodySentences, pick(bodyLengths), true),
+    /** 1–4 distinct real tags. */
+    tags: (): string[] => {
+      const n = 1 + Math.floor(rnd() * 4);
+      const tags = new Set<string>();
+      for (let i = 0; i < n && real.tags.length; i++) tags.add(real.tags[Math.floor(rnd() * real.tags.length)]!);
+      return [...tags];
+    },
     answer: () => paragraphs(answerSentences, pick(answerLengths)),
   };
+}
+
+/** Owner ids: Zipf over questions / 4 users (at least 10). */
+export function ownerPicker(rnd: () => number, questions: number): () => number {
+  const users = Math.max(10, Math.floor(questions / 4));
+  const lnUsers = Math.log(users + 1);
+  return () => Math.floor(Math.exp(rnd() * lnUsers));
+}
+
+/** Creation times from 2010-08-16 on, 0–2 minutes apart, as the dump writes them (no zone). */
+export function datePicker(rnd: () => number): () => string {
+  let time = Date.UTC(2010, 7, 16);
+  return () => new Date((time += Math.floor(rnd() * 120_000))).toISOString().slice(0, 23);
 }
 
 function poisson(rnd: () => number, lambda: number): number {
@@ -164,9 +189,7 @@ export function writeStackExchangeDump(opts: DumpOptions, real: RealTexts = read
   const rnd = mulberry32(opts.seed ?? 7);
   const model = textModel(real, rnd);
   const lambda = opts.answersPerQuestion ?? real.answersPerQuestion;
-  const users = Math.max(10, Math.floor(opts.questions / 4));
-  const lnUsers = Math.log(users + 1);
-  const owner = () => Math.floor(Math.exp(rnd() * lnUsers));
+  const owner = ownerPicker(rnd, opts.questions);
   mkdirSync(opts.dir, { recursive: true });
   const postsFile = path.join(opts.dir, 'Posts.xml');
   const linksFile = path.join(opts.dir, 'PostLinks.xml');
@@ -179,18 +202,15 @@ export function writeStackExchangeDump(opts: DumpOptions, real: RealTexts = read
   let linkId = 0;
   let answers = 0;
   let duplicateLinks = 0;
-  let time = Date.UTC(2010, 7, 16);
-  const date = () => new Date((time += Math.floor(rnd() * 120_000))).toISOString().slice(0, 23);
+  const date = datePicker(rnd);
   for (let q = 0; q < opts.questions; q++) {
     const qid = ++id;
     questionIds[q] = qid;
-    const nTags = 1 + Math.floor(rnd() * 4);
-    const tags = new Set<string>();
-    for (let i = 0; i < nTags && real.tags.length; i++) tags.add(real.tags[Math.floor(rnd() * real.tags.length)]!);
+    const tags = model.tags();
     const nAnswers = lambda > 0 ? poisson(rnd, lambda) : 0;
     posts.write(
       `  <row Id="${qid}" PostTypeId="1" CreationDate="${date()}" Score="${Math.floor(rnd() * 20) - 2}" ViewCount="${Math.floor(rnd() * 5000)}" ` +
-        `Body="${attr(model.body())}" OwnerUserId="${owner()}" Title="${attr(model.title())}" Tags="${attr([...tags].map((t) => `<${t}>`).join(''))}" ` +
+        `Body="${attr(model.body())}" OwnerUserId="${owner()}" Title="${attr(model.title())}" Tags="${attr(tags.map((t) => `<${t}>`).join(''))}" ` +
         `AnswerCount="${nAnswers}" CommentCount="0" ContentLicense="CC BY-SA 4.0" />\n`,
     );
     for (let a = 0; a < nAnswers; a++) {

@@ -187,6 +187,13 @@ export function luceneJars(): string[] | null {
   return [path.join(dir, core), path.join(dir, common)];
 }
 
+/** "Lucene 8.8.1" from the core jar's manifest (Debian names its jars 8.7.0 whatever it ships), else the jar's name. */
+export function luceneVersion(coreJar: string): string {
+  const r = spawnSync('unzip', ['-p', coreJar, 'META-INF/MANIFEST.MF'], { encoding: 'utf8' });
+  const v = r.status === 0 ? /^Specification-Version:\s*(\S+)/m.exec(r.stdout)?.[1] : undefined;
+  return v ? `Lucene ${v}` : path.basename(coreJar, '.jar');
+}
+
 /** Compiles tests/reference/LuceneBench.java (+ LuceneReference.java) into `classes`; returns the classpath. */
 export function compileLuceneBench(jars: string[], classes: string): string {
   mkdirSync(classes, { recursive: true });

@@ -42,6 +42,7 @@ import {
   exportCorpus,
   fmt,
   luceneJars,
+  luceneVersion,
   now,
   numArg,
   readTop,
@@ -91,7 +92,7 @@ export interface SizeResult {
   /** Wall seconds of each step of this size, the benchmark's own work included. */
   stepSeconds: Record<string, number>;
   /** The machine's 1-minute load average before this size's import and after its last step (other work on the machine skews every figure). */
-  loadAverage: { before: number; after: number };
+  loadAverage?: { before: number; after: number };
 }
 
 export interface ScaleReport {
@@ -283,12 +284,14 @@ export function scaleChart(report: ScaleReport): ScaleChart {
     { title: `Top-${K} p99 latency`, yLabel: 'ms', series: [...withLucene([p99], lu((r) => r.lucene?.queryP99Ms)), ...guide(p99)] },
   ];
   const m = report.machine;
+  const loads = s.flatMap((r) => (r.loadAverage ? [r.loadAverage.before, r.loadAverage.after] : []));
+  const load = loads.length ? `; 1-min load average ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} during the run` : '';
   return {
     title: 'QPairs cost by corpus size (log-log)',
     xLabel: 'questions in the corpus',
     panels,
     caption: [
-      `Machine: ${m.cores} cores (${m.cpu}), ${fmt(m.ramGB, 1)} GB RAM, ${m.os}; Node ${m.node}${report.lucene ? `; ${report.lucene}, -Xmx990m` : '; Lucene not installed'}.`,
+      `Machine: ${m.cores} cores (${m.cpu}), ${fmt(m.ramGB, 1)} GB RAM, ${m.os}${load}; Node ${m.node}${report.lucene ? `; ${report.lucene}, -Xmx990m` : '; Lucene not installed'}.`,
       `QPairs ${report.qpairsCommit ?? '(unknown commit)'}${report.uncommittedSrcFiles ? ` + ${report.uncommittedSrcFiles} uncommitted src files` : ''}; ` +
         `questions-JSONL corpora of recombined real text (seed ${report.seed}); ${report.queries} top-${K} queries per size after ${report.warmup} warm-up; ${report.generated.slice(0, 16).replace('T', ' ')} UTC.`,
     ],
@@ -377,7 +380,7 @@ function main(): void {
     machine: { cores: cpus.length, cpu: cpus[0]?.model.trim() ?? 'unknown CPU', ramGB: os.totalmem() / 1024 ** 3, os: `${os.type()} ${os.release()}`, node: process.version },
     qpairsCommit: git(['rev-parse', '--short', 'HEAD']),
     uncommittedSrcFiles: (git(['status', '--porcelain', '--', 'src']) ?? '').split('\n').filter(Boolean).length,
-    lucene: jars ? path.basename(jars[0]!, '.jar') : null,
+    lucene: jars ? luceneVersion(jars[0]!) : null,
     queries: nQueries,
     warmup: WARMUP,
     seed,
@@ -390,7 +393,8 @@ function main(): void {
       `node ${process.version}; ${m.cores} cores (${m.cpu}), ${fmt(m.ramGB, 1)} GB RAM; QPairs ${report.qpairsCommit ?? '?'}` +
       `${report.uncommittedSrcFiles ? ` (+${report.uncommittedSrcFiles} uncommitted src files)` : ''}; work dir ${tmp}`,
   );
-  if (!jars) console.log(noLucene ? 'Lucene: skipped (--no-lucene)' : 'Lucene: not installed (needs javac and liblucene8-java: apt-get install -y default-jdk-headless liblucene8-java)');
+  if (jars) console.log(`Lucene: ${report.lucene} (${jars.join(', ')}), tests/reference/LuceneBench.java, -Xmx990m`);
+  else console.log(noLucene ? 'Lucene: skipped (--no-lucene)' : 'Lucene: not installed (needs javac and liblucene8-java: apt-get install -y default-jdk-headless liblucene8-java)');
   const classpath = jars ? compileLuceneBench(jars, path.join(tmp, 'classes')) : null;
   const t0 = now();
   const real = readRealTexts();
@@ -493,7 +497,7 @@ function main(): void {
             `top-${K} median ${fmt(l.queryMedianMs, 2)} ms, p99 ${fmt(l.queryP99Ms, 2)} ms; peak RSS ${fmt(l.peakRssMB, 0)} MB; ` +
             `identical lists ${agreement.identical} / ${agreement.n} (up to ties ${agreement.identicalUpToTies})`,
         );
-      } else console.log('Lucene: not installed');
+      } else console.log(noLucene ? 'Lucene: skipped (--no-lucene)' : 'Lucene: not installed');
 
       const r: SizeResult = {
         questions: n,
@@ -524,7 +528,7 @@ function main(): void {
       printTable(sizeTable(r));
       console.log(
         `(${formatCount(n)} took ${fmt(r.stepSeconds.total!, 0)} s: ${Object.entries(step).map(([k, v]) => `${k} ${fmt(v, 0)} s`).join(', ')}; ` +
-          `load average ${fmt(r.loadAverage.before, 2)} before, ${fmt(r.loadAverage.after, 2)} after)`,
+          `load average ${fmt(loadBefore, 2)} before, ${fmt(r.loadAverage!.after, 2)} after)`,
       );
     }
 

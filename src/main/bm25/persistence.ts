@@ -13,7 +13,7 @@ import { IndexState } from './index-state';
 import { flush } from './merge';
 import { insertDocs, moveDocs, segmentBytes, segmentData } from './segment-encode';
 import { loadSegments } from './segment-load';
-import { assertLittleEndian, clearStored, readMeta, readSegments, SEGMENT_FORMAT, segmentIds, writeMeta, writeSegment } from './segments';
+import { assertLittleEndian, clearStored, readMeta, readSegments, SEGMENT_FORMAT, segmentIds, writeMeta, writeSegment, type SegmentData } from './segments';
 import { storedSettings, withStoredSettings } from './stored-settings';
 
 /**
@@ -69,8 +69,13 @@ export function appendSegment(db: Database, docs: Iterable<Bm25Document>, opts: 
 
 /** An empty index with the settings of the index stored in `db`, to fill and hand to writeAppended. */
 export function appendState(db: Database, opts: Bm25Options = {}): IndexState {
+  return new IndexState(appendOptions(db, opts));
+}
+
+/** The options appendState builds with: `opts`, with the stored index's tokenizer settings unless given (plain data: a worker can build the same state). */
+export function appendOptions(db: Database, opts: Bm25Options = {}): Bm25Options {
   assertLittleEndian();
-  return new IndexState(withStoredSettings(opts, storedSettings(readMeta(db))));
+  return withStoredSettings(opts, storedSettings(readMeta(db)));
 }
 
 /**
@@ -79,6 +84,21 @@ export function appendState(db: Database, opts: Bm25Options = {}): IndexState {
  * stored index of other tokenizer settings is an error).
  */
 export function writeAppended(db: Database, st: IndexState): PersistResult {
+  return writeEncoded(db, st, encodeAppended(st));
+}
+
+/** The segment of what `st` holds (null when it holds no live document): the part of writeAppended that needs no database (a worker thread runs it). */
+export function encodeAppended(st: IndexState): SegmentData | null {
+  if (st.nLive === 0) return null;
+  flush(st);
+  return segmentData(st, 0, []);
+}
+
+/**
+ * Writes a segment from encodeAppended to the index stored in `db`, the rest of writeAppended;
+ * `settings`: an IndexState with the settings the segment was built with (its documents unused).
+ */
+export function writeEncoded(db: Database, settings: IndexState, data: SegmentData | null): PersistResult {
   const stored = storedSettings(readMeta(db));
   let fresh = !db.prepare(`SELECT 1 FROM bm25_segments LIMIT 1`).get();
   if (!fresh && stored.outdated) {
@@ -87,12 +107,10 @@ export function writeAppended(db: Database, st: IndexState): PersistResult {
     clearStored(db);
     fresh = true;
   }
-  if (!fresh) checkStored(st, readMeta(db));
-  if (st.nLive === 0) return { mode: 'unchanged', docs: 0, bytes: 0 };
-  flush(st);
-  const data = segmentData(st, 0, []);
+  if (!fresh) checkStored(settings, readMeta(db));
+  if (!data) return { mode: 'unchanged', docs: 0, bytes: 0 };
   db.transaction(() => {
-    if (fresh) writeMeta(db, metaValues(st));
+    if (fresh) writeMeta(db, metaValues(settings));
     const seg = writeSegment(db, data);
     insertDocs(db, seg, data.docs, data.lengths, true);
   })();

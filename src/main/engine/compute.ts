@@ -17,8 +17,8 @@
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { bundledWorkerPath } from '../worker-bundle';
 import { CancelledError, NotFoundError, QPairsError, throwIfAborted } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import type { FromComputeWorker, ToComputeWorker } from './compute-protocol';
@@ -53,14 +53,7 @@ export function configureCompute(s: Partial<ComputeSettings>): ComputeSettings {
 
 /** The bundled compute worker next to this bundle (out/node, out/main, out/serve) or in out/node of the checkout; null if none. */
 export function defaultComputeWorkerPath(here = import.meta.dirname): string | null {
-  // Next to this code, or one level up when a bundler put it in a chunks folder.
-  const candidates = [here, path.dirname(here)].flatMap((d) => [path.join(d, 'compute-worker.mjs'), path.join(d, 'compute-worker.js')]);
-  let dir = here;
-  for (let i = 0; i < 5; i++) {
-    candidates.push(path.join(dir, 'out', 'node', 'compute-worker.mjs'));
-    dir = path.dirname(dir);
-  }
-  return candidates.find((p) => existsSync(p)) ?? null;
+  return bundledWorkerPath('compute-worker', here);
 }
 
 // ---------------------------------------------------------------- worker slots

@@ -35,7 +35,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  importTuning.chunkMs = 50;
+  importTuning.chunkMs = undefined;
   engine.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -6,6 +6,8 @@ import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type A
 import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
 import { SegmentBuilder } from '../bm25/segment-builder';
+import { defaultSegmentWorkerPath, ParallelSegmentBuilder } from '../bm25/parallel-segment-builder';
+import os from 'node:os';
 import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
@@ -66,11 +68,18 @@ export interface RunImportOptions {
 }
 
 /**
- * Import tuning (benchmarks and tests): a chunk commits after `chunkMs` of work, or after
+ * Import tuning (benchmarks and tests): a chunk commits after `chunkMs` of work (undefined: the
+ * journal's default, 50 ms when other writers may wait, 500 ms for a CLI import), or after
  * `contendedMs` when another write waits for the gate; `oneTransaction` restores the former
- * behaviour — one transaction holding the write gate for the whole import — for comparisons.
+ * behaviour — one transaction holding the write gate for the whole import — for comparisons;
+ * `indexInWorker` off tokenizes in the import's own thread (ImportIndexer).
  */
-export const importTuning = { chunkMs: 50, contendedMs: 5, oneTransaction: false };
+export const importTuning: { chunkMs: number | undefined; contendedMs: number; oneTransaction: boolean; indexInWorker: boolean } = {
+  chunkMs: undefined,
+  contendedMs: 5,
+  oneTransaction: false,
+  indexInWorker: true,
+};
 
 /**
  * Questions per BM25 segment that an import appends (8192: at 1M questions fewer segments than
@@ -106,36 +115,40 @@ export async function runImport(
       { what, turns: opts.turns, signal: opts.signal, chunkMs: importTuning.chunkMs, contendedMs: importTuning.contendedMs, oneTransaction: one },
       async (chunks) => {
         const indexer = one ? null : new ImportIndexer(ws);
-        const report = await importFiles(ws, format, files, {
-          pool: opts.pool,
-          annotator: opts.annotator,
-          scheme: opts.scheme,
-          source: opts.source,
-          update: opts.update,
-          strict: opts.strict,
-          signal: opts.signal,
-          onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
-          onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
-        });
-        if (report.changedDocs.length > 0) {
-          if (!indexer) {
-            // The former way: extend the loaded index in memory, persist it in the same transaction.
-            const idx = indexOf(ws);
-            idx.addDocuments(questionDocuments(ws.db, report.changedDocs), {
-              total: report.changedDocs.length,
-              signal: opts.signal,
-              onProgress: (d, t) => onProgress?.(d, t, 'indexing'),
-            });
-            idx.persist(ws.db);
-          } else {
-            throwIfAborted(opts.signal);
-            indexer.finish();
-            onProgress?.(report.changedDocs.length, report.changedDocs.length, 'indexing');
-            await chunks.checkpoint();
+        try {
+          const report = await importFiles(ws, format, files, {
+            pool: opts.pool,
+            annotator: opts.annotator,
+            scheme: opts.scheme,
+            source: opts.source,
+            update: opts.update,
+            strict: opts.strict,
+            signal: opts.signal,
+            onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
+            onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
+          });
+          if (report.changedDocs.length > 0) {
+            if (!indexer) {
+              // The former way: extend the loaded index in memory, persist it in the same transaction.
+              const idx = indexOf(ws);
+              idx.addDocuments(questionDocuments(ws.db, report.changedDocs), {
+                total: report.changedDocs.length,
+                signal: opts.signal,
+                onProgress: (d, t) => onProgress?.(d, t, 'indexing'),
+              });
+              idx.persist(ws.db);
+            } else {
+              throwIfAborted(opts.signal);
+              await indexer.finish();
+              onProgress?.(report.changedDocs.length, report.changedDocs.length, 'indexing');
+              await chunks.checkpoint();
+            }
           }
+          throwIfAborted(opts.signal);
+          return report;
+        } finally {
+          indexer?.close();
         }
-        throwIfAborted(opts.signal);
-        return report;
       },
     );
   } finally {
@@ -153,20 +166,35 @@ export async function runImport(
  * Memory: the postings of one segment.
  */
 class ImportIndexer {
-  private readonly builder: SegmentBuilder;
+  /** In this thread (no worker bundle, one core, or importTuning.indexInWorker off), else split with a worker. */
+  private readonly local: SegmentBuilder | null = null;
+  private readonly parallel: ParallelSegmentBuilder | null = null;
 
   constructor(private readonly ws: Workspace) {
-    this.builder = new SegmentBuilder(ws.db);
+    const workerPath = importTuning.indexInWorker && os.availableParallelism() > 1 ? defaultSegmentWorkerPath() : null;
+    if (workerPath) this.parallel = new ParallelSegmentBuilder(ws.db, workerPath);
+    else this.local = new SegmentBuilder(ws.db);
   }
 
   add(doc: number, title: string, body: string): void {
-    this.builder.add({ doc, title: asStored(title), body: asStored(body) });
-    if (this.builder.size >= INDEX_BATCH) this.builder.write();
+    const d = { doc, title: asStored(title), body: asStored(body) };
+    if (this.parallel) {
+      this.parallel.add(d);
+      if (this.parallel.size >= INDEX_BATCH) this.parallel.cut();
+    } else {
+      this.local!.add(d);
+      if (this.local!.size >= INDEX_BATCH) this.local!.write();
+    }
   }
 
-  finish(): void {
-    this.builder.write();
+  async finish(): Promise<void> {
+    if (this.parallel) await this.parallel.finish();
+    else this.local!.write();
     Bm25Index.mergeTail(this.ws.db, { minSegments: 4, smallDocs: SMALL_SEGMENT });
+  }
+
+  close(): void {
+    void this.parallel?.close();
   }
 }
 

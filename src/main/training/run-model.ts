@@ -3,8 +3,7 @@
  * is one (the app stays responsive) or in this thread (tests, no bundle). Cancel: the AbortSignal
  * stops the worker (or the in-thread training) with CancelledError.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainingData, TrainOptions, TrainProgress, TrainReport } from '../models/types';
 
@@ -17,13 +16,7 @@ export interface RunOptions {
 
 /** The bundled model worker next to this bundle (out/node, out/main) or in out/node of the checkout. */
 export function defaultWorkerPath(here = import.meta.dirname): string | null {
-  const candidates = [path.join(here, 'train-worker.mjs'), path.join(here, 'train-worker.js')];
-  let dir = here;
-  for (let i = 0; i < 5; i++) {
-    candidates.push(path.join(dir, 'out', 'node', 'train-worker.mjs'));
-    dir = path.dirname(dir);
-  }
-  return candidates.find((p) => existsSync(p)) ?? null;
+  return bundledWorkerPath('train-worker', here);
 }
 
 export function resolveWorkerPath(o: RunOptions): string | null {

@@ -16,7 +16,7 @@ import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/t
 import { importTuning, runImport } from '../engine/work';
 import { Bm25Index } from '../bm25';
 import { dataset } from '../../../tests/datasets';
-import { recoverInterruptedImport, runUndoable, type WriteTurns } from './undo-journal';
+import { recoverInterruptedImport, runUndoable, WATERMARKED_TABLES, type ChunkPoint, type WriteTurns } from './undo-journal';
 import { Workspace } from './workspace';
 
 let dir: string;
@@ -25,7 +25,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanupTemp());
 afterEach(() => {
-  importTuning.chunkMs = 50;
+  importTuning.chunkMs = undefined;
 });
 
 function write(name: string, lines: string[]): string {
@@ -55,7 +55,7 @@ async function seeded(): Promise<Workspace> {
 }
 
 /** Runs an import with a chunk committed at every boundary; `watch` sees the committed state between chunks. */
-function chunked<T>(ws: Workspace, fn: () => Promise<T>, turns?: WriteTurns): Promise<T> {
+function chunked<T>(ws: Workspace, fn: (chunks: ChunkPoint) => Promise<T>, turns?: WriteTurns): Promise<T> {
   return runUndoable(ws, { what: 'test import', chunkMs: 0, contendedMs: 0, turns }, fn);
 }
 
@@ -219,6 +219,93 @@ describe('chunked imports', () => {
     expect(journalEmpty(ws)).toBe(true);
     expect(ws.db.pragma('foreign_key_check')).toEqual([]);
     other.close();
+    ws.close();
+  });
+});
+
+describe('watermarked tables (inserts journaled as one range per table)', () => {
+  const answerRowids = (ws: Workspace): string => JSON.stringify(ws.db.prepare(`SELECT rowid, id FROM answers ORDER BY rowid`).raw().all());
+  const entries = (ws: Workspace): Record<string, number> =>
+    Object.fromEntries((ws.db.prepare(`SELECT op || ':' || tbl AS k, count(*) AS n FROM import_undo GROUP BY k`).raw().all() as Array<[string, number]>).map(([k, n]) => [k, n]));
+
+  it('journals one range entry per table however many rows come in, journals updates of older rows, and undoes both', async () => {
+    const ws = await seeded();
+    const before = tablesChecksum(ws);
+    const answersBefore = answerRowids(ws);
+    const old = ws.db.prepare(`SELECT id, doc FROM questions ORDER BY doc LIMIT 1`).get() as { id: string; doc: number };
+    const seen: Array<Record<string, number>> = [];
+    const err = await chunked(ws, async (chunks) => {
+      for (let i = 0; i < 3000; i++) {
+        ws.upsertQuestion({ id: `wm${i}`, source: 'wm', title: `title ${i}`, body: `body ${i}` });
+        ws.upsertAnswer({ id: `wma${i}`, questionId: `wm${i}`, source: 'wm', body: `answer ${i}` });
+        if (i % 500 === 0) await chunks.checkpoint();
+      }
+      // A new row updated and deleted (no journal), an older row updated (journaled), an explicit rowid below the mark (journaled).
+      ws.db.prepare(`UPDATE questions SET title = 'changed' WHERE id = 'wm7'`).run();
+      ws.db.prepare(`DELETE FROM answers WHERE id = 'wma8'`).run();
+      ws.db.prepare(`UPDATE questions SET title = 'changed too' WHERE doc = ?`).run(old.doc);
+      const free = ws.db.prepare(`SELECT min(doc) - 1 FROM bm25_docs`).pluck().get() as number;
+      ws.db.prepare(`INSERT INTO bm25_docs(doc, seg, len) VALUES (?, 1, 3)`).run(free);
+      seen.push(entries(ws));
+      throw new QPairsError('bad row at the end');
+    }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toBe('bad row at the end');
+    // 6,000 inserted rows: three range entries, one journaled update and one journaled low insert.
+    expect(seen[0]).toEqual({ 'i:answers': 1, 'i:bm25_docs': 2, 'i:questions': 1, 'u:questions': 1 });
+    expect(tablesChecksum(ws)).toBe(before);
+    expect(answerRowids(ws)).toBe(answersBefore);
+    expect(journalEmpty(ws)).toBe(true);
+    expect(WATERMARKED_TABLES).toEqual(['questions', 'bm25_docs', 'answers']);
+    ws.close();
+  });
+
+  it('chunks commit unsynced (synchronous NORMAL) and the last commit syncs; the setting is back after success and after failure', async () => {
+    const ws = tempWorkspace();
+    const level = (): number => ws.db.pragma('synchronous', { simple: true }) as number;
+    expect(level()).toBe(2);
+    const during: number[] = [];
+    await chunked(ws, async () => {
+      during.push(level());
+      ws.upsertQuestion({ id: 's1', source: 's', title: 't', body: 'b' });
+    });
+    expect(during).toEqual([1]);
+    expect(level()).toBe(2);
+    await chunked(ws, async () => {
+      throw new QPairsError('no');
+    }).catch(() => undefined);
+    expect(level()).toBe(2);
+    expect(ws.db.prepare(`SELECT count(*) FROM questions`).pluck().get()).toBe(1);
+    expect(journalEmpty(ws)).toBe(true);
+    ws.close();
+  });
+
+  it('a row deleted and its key given to a new row (above the mark) comes back with its rowid and text', async () => {
+    const ws = await seeded();
+    const before = tablesChecksum(ws);
+    const answersBefore = answerRowids(ws);
+    const victim = ws.db.prepare(`SELECT a.id, a.question_id FROM answers a ORDER BY a.rowid LIMIT 1`).get() as { id: string; question_id: string };
+    const q = ws.db.prepare(`SELECT id, doc, source FROM questions WHERE id = ?`).get(victim.question_id) as { id: string; doc: number; source: string };
+    const err = await chunked(ws, async (chunks) => {
+      // The question goes (and its answers with it, by cascade), then comes back under a new doc number with other text.
+      ws.db.prepare(`DELETE FROM questions WHERE id = ?`).run(q.id);
+      await chunks.checkpoint();
+      ws.upsertQuestion({ id: q.id, source: q.source, title: 'a new text', body: 'another body' });
+      ws.upsertAnswer({ id: victim.id, questionId: q.id, source: q.source, body: 'a new answer under the old id' });
+      await chunks.checkpoint();
+      expect(ws.db.prepare(`SELECT doc FROM questions WHERE id = ?`).pluck().get(q.id)).toBeGreaterThan(q.doc);
+      throw new QPairsError('fails');
+    }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toBe('fails');
+    expect(ws.db.prepare(`SELECT doc FROM questions WHERE id = ?`).pluck().get(q.id)).toBe(q.doc);
+    expect(tablesChecksum(ws)).toBe(before);
+    expect(answerRowids(ws)).toBe(answersBefore);
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
     ws.close();
   });
 });

@@ -9,7 +9,17 @@
  * are generated from PRAGMA table_xinfo, so they cover every table (generated columns left out,
  * WITHOUT ROWID tables keyed by their primary key, rowid tables by rowid, so a restored row keeps
  * its rowid). Each chunk's journal rows commit with the chunk, so at every commit the journal
- * undoes exactly what is on disk. `import_journal` holds the one running long write (process,
+ * undoes exactly what is on disk.
+ *
+ * Bulk tables (WATERMARKED_TABLES: questions, answers, bm25_docs — rowid tables that only long
+ * writes insert into, and long writes run one at a time) are not journaled row by row for inserts:
+ * the write records one *range entry* per table, `rkey = 'rowid > N'` with N the table's largest
+ * rowid when it began, and its triggers journal an insert only at or below N (an explicit rowid).
+ * A row above N is one this write inserted, so its updates and deletes are not journaled either.
+ * This halves the cost of an import's inserts. Undo deletes the rows above N in three passes:
+ * first those nothing refers to (before the journal's re-inserts, which could collide with them on
+ * a unique key), then the journal newest first, then the rest (what the journal's inserted rows
+ * referred to); a row still referred to then is kept, as above. `import_journal` holds the one running long write (process,
  * start, sqlite_sequence as it was) and is written in the first chunk.
  *
  * Success: the last chunk marks the journal `committed`; the journal is then cleared (in chunks
@@ -52,7 +62,11 @@ export interface UndoableOptions {
   what: string;
   /** The engine's write gate: given up between chunks so that waiting writes run. None: the CLI. */
   turns?: WriteTurns;
-  /** A chunk commits once it has run this long (ms). Default 50. */
+  /**
+   * A chunk commits once it has run this long (ms). Default 50 with `turns` (other writers wait
+   * for the gate), else LONE_CHUNK_MS: a CLI import is the workspace's only writer (the workspace
+   * lock), so fewer commits cost less and block no one.
+   */
   chunkMs?: number;
   /** …or, when another write waits for the gate, once it has run this long. Default 5. */
   contendedMs?: number;
@@ -72,6 +86,18 @@ const NO_CHUNKS: ChunkPoint = { checkpoint: async () => {} };
 
 /** Tables never journaled: the journal itself and SQLite's own. */
 const JOURNAL_TABLES = new Set(['import_journal', 'import_undo']);
+
+/**
+ * Rowid tables whose inserts are journaled by one range entry (see the top): only long writes insert
+ * into them. Listed parents first; undo deletes their rows in the reverse order (children first).
+ */
+export const WATERMARKED_TABLES = ['questions', 'bm25_docs', 'answers'] as const;
+const RANGE_KEY = /^rowid > (-?\d+)$/;
+/** SQL condition: the journal entry is a range entry. */
+const IS_RANGE = `(op = 'i' AND typeof(rkey) = 'text' AND rkey GLOB 'rowid > *')`;
+
+/** Chunk time (ms) of a long write without turns (see UndoableOptions.chunkMs). */
+export const LONE_CHUNK_MS = 500;
 
 /** Journal rows cleared within the last chunk; a longer journal is cleared in chunks afterwards. */
 const CLEAR_INLINE = 4096;
@@ -131,18 +157,24 @@ function whereExpr(t: TableShape, r: 'NEW' | 'OLD'): string {
   return t.pk ? keyExpr(t, r) : `'rowid=' || ${r}.rowid`;
 }
 
-function triggerSql(t: TableShape, n: number): string[] {
+/**
+ * The journal triggers of table t. `mark`: t is watermarked, its largest rowid when the write began
+ * (rows above it are this write's; inserts above it are not journaled).
+ */
+function triggerSql(t: TableShape, n: number, mark: number | null): string[] {
   const tbl = lit(t.name);
   const on = `main.${q(t.name)}`;
   // `+(…)`: an expression without affinity, so that the index on (tbl, rkey) serves the lookup
   // (an INTEGER-affinity OLD.rowid would make SQLite convert rkey, an ANY column, and scan).
-  const inserted = (r: 'NEW' | 'OLD'): string => `EXISTS (SELECT 1 FROM main.import_undo WHERE op = 'i' AND tbl = ${tbl} AND rkey = +(${keyExpr(t, r)}))`;
+  const journaled = (r: 'NEW' | 'OLD'): string => `EXISTS (SELECT 1 FROM main.import_undo WHERE op = 'i' AND tbl = ${tbl} AND rkey = +(${keyExpr(t, r)}))`;
+  const inserted = (r: 'NEW' | 'OLD'): string => (mark === null ? journaled(r) : `(${r}.rowid > ${mark} OR ${journaled(r)})`);
+  const insertWhen = mark === null ? '' : ` WHEN NEW.rowid <= ${mark}`;
   const set = t.cols.map((c, i) => `${lit(`${i ? ', ' : ''}${q(c)}=`)} || quote(OLD.${q(c)})`).join(' || ');
   const insCols = [...(t.pk || t.alias ? [] : ['rowid']), ...t.cols];
   const insVals = insCols.map((c, i) => `${i ? `',' || ` : ''}quote(OLD.${c === 'rowid' ? 'rowid' : q(c)})`).join(' || ');
   const name = (k: string): string => q(`qp_undo_${k}_${n}`);
   return [
-    `CREATE TEMP TRIGGER ${name('i')} AFTER INSERT ON ${on} BEGIN
+    `CREATE TEMP TRIGGER ${name('i')} AFTER INSERT ON ${on}${insertWhen} BEGIN
        INSERT INTO main.import_undo(tbl, op, rkey) VALUES (${tbl}, 'i', ${keyExpr(t, 'NEW')}); END`,
     `CREATE TEMP TRIGGER ${name('u')} AFTER UPDATE ON ${on} WHEN NOT ${inserted('OLD')} BEGIN
        INSERT INTO main.import_undo(tbl, op, stmt) VALUES (${tbl}, 'u',
@@ -156,15 +188,33 @@ function triggerSql(t: TableShape, n: number): string[] {
   ];
 }
 
-function createJournalTriggers(db: Db): string[] {
+function createJournalTriggers(db: Db, marks: ReadonlyMap<string, number>): string[] {
   const names: string[] = [];
   journaledTables(db).forEach((t, n) => {
-    for (const sql of triggerSql(t, n)) {
+    for (const sql of triggerSql(t, n, marks.get(t.name) ?? null)) {
       db.exec(sql);
       names.push(/TRIGGER ("[^"]+")/.exec(sql)![1]!);
     }
   });
   return names;
+}
+
+/**
+ * Writes the range entries of the watermarked tables (parents first, so that the newest-first
+ * replay meets children first) and returns each table's mark. Inside the write's first chunk.
+ */
+function writeRangeEntries(db: Db): Map<string, number> {
+  const marks = new Map<string, number>();
+  const rowidTables = new Set(journaledTables(db).filter((t) => !t.pk).map((t) => t.name));
+  const add = db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES (?, 'i', ?)`);
+  for (const name of WATERMARKED_TABLES) {
+    if (!rowidTables.has(name)) continue;
+    const max = db.prepare(`SELECT max(rowid) FROM main.${q(name)}`).pluck().get() as number | null;
+    const mark = max ?? 0;
+    add.run(name, `rowid > ${mark}`);
+    marks.set(name, mark);
+  }
+  return marks;
 }
 
 function dropTriggers(db: Db, names: readonly string[]): void {
@@ -236,25 +286,96 @@ function createGuards(db: Db): string[] {
 }
 
 /**
- * Replays up to `maxMs` of the journal (newest first) in one transaction, deleting the entries
- * it applied; when the journal is empty afterwards, puts AUTOINCREMENT counters back and removes
+ * Where a replay is, across its transactions. Pass 1 deletes the rows of range entries (rows a
+ * watermarked table gained) that nothing refers to; pass 2 replays the other entries newest first;
+ * pass 3 deletes what is left of the ranges (rows the journal's inserted rows referred to), keeping
+ * a row that others' rows still refer to. A replay resumed after a crash starts again at pass 1,
+ * which only deletes rows pass 3 would delete too.
+ */
+interface ReplayState {
+  pass: 1 | 2 | 3;
+  /** Per range entry (its seq): the lowest rowid tried in this pass. */
+  below: Map<number, number>;
+}
+
+const newReplay = (): ReplayState => ({ pass: 1, below: new Map() });
+const NO_ROWID_BOUND = 9223372036854775807n;
+
+function isDependentError(e: unknown): boolean {
+  const msg = (e as Error).message ?? '';
+  return msg.includes('qpairs-undo-dependent') || /FOREIGN KEY/i.test(msg);
+}
+
+/**
+ * Deletes the rows above the marks of the journal's range entries, newest first, children's
+ * tables first (entries newest first). Failed deletes are left (pass 1) or counted kept/failed
+ * (pass 3, `last`). Returns false when `due()` stopped it.
+ */
+function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: ReturnType<Db['prepare']>, due: () => boolean, last: boolean): boolean {
+  const ranges = db.prepare(`SELECT seq, tbl, rkey FROM import_undo WHERE ${IS_RANGE} ORDER BY seq DESC`).all() as Array<{ seq: number; tbl: string; rkey: string }>;
+  for (const r of ranges) {
+    const m = RANGE_KEY.exec(r.rkey);
+    if (!m) continue;
+    const mark = Number(m[1]);
+    setNow.run(r.tbl);
+    const next = db.prepare(`SELECT rowid FROM main.${q(r.tbl)} WHERE rowid > ? AND rowid < ? ORDER BY rowid DESC LIMIT ${BATCH}`).pluck();
+    const del = db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE rowid = ?`);
+    for (;;) {
+      const ids = next.all(mark, state.below.get(r.seq) ?? NO_ROWID_BOUND) as number[];
+      if (ids.length === 0) break;
+      for (const id of ids) {
+        try {
+          del.run(id);
+          report.undone++;
+        } catch (e) {
+          if (last) {
+            if (isDependentError(e)) report.kept++;
+            else report.failed++;
+          }
+        }
+        state.below.set(r.seq, id);
+        if (due()) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * Replays up to `maxMs` of the journal in one transaction (the passes of ReplayState), deleting
+ * the entries it applied; when the journal is done, puts AUTOINCREMENT counters back and removes
  * the header. Returns true when done.
  */
-function replayBatch(db: Db, report: UndoReport, maxMs: number): boolean {
+function replayBatch(db: Db, report: UndoReport, maxMs: number, state: ReplayState): boolean {
   const t0 = performance.now();
+  const due = (): boolean => performance.now() - t0 >= maxMs;
   const setNow = db.prepare(`UPDATE temp.qp_undo_now SET tbl = ?`);
-  const pick = db.prepare(`SELECT seq, tbl, op, rkey, stmt FROM import_undo ORDER BY seq DESC LIMIT ${BATCH}`);
-  const forget = db.prepare(`DELETE FROM import_undo WHERE seq >= ?`);
+  const pick = db.prepare(`SELECT seq, tbl, op, rkey, stmt FROM import_undo WHERE NOT ${IS_RANGE} ORDER BY seq DESC LIMIT ${BATCH}`);
+  const forget = db.prepare(`DELETE FROM import_undo WHERE seq >= ? AND NOT ${IS_RANGE}`);
   const delRowid = new Map<string, ReturnType<Db['prepare']>>();
   let current: string | null = null;
-  let empty = false;
+  let done = false;
   db.exec('BEGIN IMMEDIATE');
   try {
-    for (let stop = false; !stop; ) {
+    for (let stop = false; !stop && !done; ) {
+      if (state.pass !== 2) {
+        current = null;
+        if (!deleteRanges(db, report, state, setNow, due, state.pass === 3)) break;
+        if (state.pass === 1) {
+          state.pass = 2;
+          state.below.clear();
+          continue;
+        }
+        db.exec(`DELETE FROM import_undo`);
+        restoreSequences(db);
+        db.exec(`DELETE FROM import_journal`);
+        done = true;
+        break;
+      }
       const rows = pick.all() as Array<{ seq: number; tbl: string; op: string; rkey: unknown; stmt: string | null }>;
       if (rows.length === 0) {
-        empty = true;
-        break;
+        state.pass = 3;
+        continue;
       }
       let last = rows[0]!.seq;
       for (const r of rows) {
@@ -276,25 +397,20 @@ function replayBatch(db: Db, report: UndoReport, maxMs: number): boolean {
           }
           report.undone++;
         } catch (e) {
-          const msg = (e as Error).message ?? '';
-          if (r.op === 'i' && (msg.includes('qpairs-undo-dependent') || /FOREIGN KEY/i.test(msg))) report.kept++;
+          if (r.op === 'i' && isDependentError(e)) report.kept++;
           else report.failed++;
         }
         last = r.seq;
-        if (performance.now() - t0 >= maxMs) {
+        if (due()) {
           stop = true;
           break;
         }
       }
       forget.run(last);
     }
-    if (empty) {
-      restoreSequences(db);
-      db.exec(`DELETE FROM import_journal`);
-    }
     setNow.run(null);
     db.exec('COMMIT');
-    return empty;
+    return done;
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw e;
@@ -362,8 +478,9 @@ export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; 
     return { ...report, what: h.what, committed: true };
   }
   const guards = createGuards(db);
+  const state = newReplay();
   try {
-    while (!replayBatch(db, report, 200));
+    while (!replayBatch(db, report, 200, state));
   } finally {
     dropTriggers(db, guards);
   }
@@ -376,6 +493,8 @@ class UndoableWrite implements ChunkPoint {
   readonly token = randomUUID();
   private readonly db: Db;
   private triggers: string[] = [];
+  /** The connection's synchronous level, lowered to NORMAL while the chunks run; null: not lowered. */
+  private syncBefore: number | null = null;
   private inTx = false;
   private txStart = 0;
   private lastYield = performance.now();
@@ -387,7 +506,7 @@ class UndoableWrite implements ChunkPoint {
     private readonly opts: UndoableOptions,
   ) {
     this.db = ws.db;
-    this.chunkMs = opts.chunkMs ?? 50;
+    this.chunkMs = opts.chunkMs ?? (opts.turns ? 50 : LONE_CHUNK_MS);
     this.contendedMs = opts.contendedMs ?? 5;
   }
 
@@ -401,7 +520,13 @@ class UndoableWrite implements ChunkPoint {
       recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)
     }
     db.pragma('recursive_triggers = ON'); // REPLACE's implicit deletes fire the delete triggers
-    this.triggers = createJournalTriggers(db);
+    // Chunks commit without syncing (WAL, synchronous = NORMAL: a crash may lose the last chunks,
+    // never half of one, and each chunk's journal commits with it); the write's last commit syncs.
+    const sync = db.pragma('synchronous', { simple: true }) as number;
+    if (sync > 1) {
+      this.syncBefore = sync;
+      db.pragma('synchronous = NORMAL');
+    }
     this.open();
     const again = readHeader(db);
     if (again) throw busyError(again);
@@ -419,6 +544,7 @@ class UndoableWrite implements ChunkPoint {
       this.opts.what,
       JSON.stringify(seqs),
     );
+    this.triggers = createJournalTriggers(db, writeRangeEntries(db));
   }
 
   private open(): void {
@@ -456,11 +582,20 @@ class UndoableWrite implements ChunkPoint {
     throwIfAborted(this.opts.signal);
     const range = db.prepare(`SELECT min(seq) AS lo, max(seq) AS hi FROM import_undo`).get() as { lo: number | null; hi: number | null };
     const small = range.lo === null || range.hi! - range.lo + 1 <= CLEAR_INLINE;
-    if (small) db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
-    else db.exec(`UPDATE import_journal SET state = 'committed'`);
-    db.exec('COMMIT');
+    db.exec('COMMIT'); // the last chunk, not yet synced (see begin)
     this.inTx = false;
-    this.dispose();
+    this.dispose(); // the connection's own synchronous setting again
+    // The commit that ends the write: at the connection's setting (FULL), so it syncs the WAL
+    // with every chunk before it. A crash before it leaves the journal running: undone at the next open.
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      if (small) db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
+      else db.exec(`UPDATE import_journal SET state = 'committed'`);
+      db.exec('COMMIT');
+    } catch (e) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw e;
+    }
     if (small) return;
     // Committed: from here on nothing is undone, even after a crash (the next open just clears).
     try {
@@ -485,10 +620,11 @@ class UndoableWrite implements ChunkPoint {
     const h = readHeader(db);
     if (h?.token !== this.token || h.state === 'committed') return report; // nothing committed yet / the import stands
     const guards = createGuards(db);
+    const state = newReplay();
     try {
       for (;;) {
         await this.opts.turns?.acquire();
-        if (replayBatch(db, report, Math.max(this.chunkMs, MIN_BATCH_MS))) break;
+        if (replayBatch(db, report, Math.max(this.chunkMs, MIN_BATCH_MS), state)) break;
         this.opts.turns?.release();
         await new Promise<void>((r) => setImmediate(r));
       }
@@ -502,7 +638,12 @@ class UndoableWrite implements ChunkPoint {
   dispose(): void {
     dropTriggers(this.db, this.triggers);
     this.triggers = [];
-    if (this.db.open) this.db.pragma('recursive_triggers = OFF');
+    if (!this.db.open) return;
+    this.db.pragma('recursive_triggers = OFF');
+    if (this.syncBefore !== null && !this.db.inTransaction) {
+      this.db.pragma(`synchronous = ${this.syncBefore}`);
+      this.syncBefore = null;
+    }
   }
 
   /** The write is over (its journal is gone or left for recovery). */

@@ -63,4 +63,22 @@ describe('syncWithQuestions', () => {
     expect(back.has(2)).toBe(false);
     expect(syncWithQuestions(back, db)).toMatchObject({ added: 0, removed: 0, persist: { mode: 'unchanged' } });
   });
+
+  it('finds the same differences doc by doc when the stored doc list disagrees with the index, or the index has unpersisted changes', () => {
+    const { db, add } = workspace();
+    syncWithQuestions(Bm25Index.load(db), db);
+    add(6, 'Cheap beach hotel', 'near Doha');
+    db.prepare(`DELETE FROM questions WHERE doc = 2`).run();
+    // The doc list lost the row of a doc that is gone: compared through that list, doc 2 would stay indexed.
+    db.prepare(`DELETE FROM bm25_docs WHERE doc = 2`).run();
+    let idx = Bm25Index.load(db);
+    expect(syncWithQuestions(idx, db)).toMatchObject({ added: 1, removed: 1 });
+    expect(idx.docs().sort((a, b) => a - b)).toEqual([1, 3, 4, 5, 6]);
+    // An index changed in memory since it was loaded: compared doc by doc too.
+    add(7, 'Visa office hours', 'open on Friday?');
+    idx = Bm25Index.load(db);
+    idx.removeDocuments([5]);
+    expect(syncWithQuestions(idx, db)).toMatchObject({ added: 2, removed: 0 });
+    expect(idx.docs().sort((a, b) => a - b)).toEqual([1, 3, 4, 5, 6, 7]);
+  });
 });

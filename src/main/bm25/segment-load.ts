@@ -47,8 +47,9 @@ export function loadSegments(st: IndexState, segs: StoredSegment[]): void {
       if (len > 0) st.nNonEmpty++;
     }
     st.nOrd = base + nd;
-    const gids = new Int32Array(s.terms.length);
-    for (let t = 0; t < s.terms.length; t++) gids[t] = st.dict.intern(s.terms[t]!);
+    const terms = s.terms; // (decoded once, dropped after interning)
+    const gids = new Int32Array(terms.length);
+    for (let t = 0; t < terms.length; t++) gids[t] = st.dict.intern(terms[t]!);
     bases.push(base);
     gidsOf.push(gids);
   }

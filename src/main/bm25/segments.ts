@@ -40,10 +40,12 @@ export interface StoredSegment {
   docs: Float64Array;
   lengths: Int32Array;
   removed: Float64Array;
-  terms: string[];
+  /** The segment's terms (readSegments: decoded on every access — read it once). */
+  readonly terms: string[];
   dfs: Int32Array;
   nPostings: number;
-  chunks: PostingsChunk[];
+  /** Its postings (readSegments: read from the database on every access). */
+  readonly chunks: PostingsChunk[];
 }
 
 /** Growable byte buffer with LEB128 varints. */
@@ -178,7 +180,14 @@ export function segmentIds(db: Database): number[] {
   return db.prepare(`SELECT seg FROM bm25_segments ORDER BY seg`).pluck().all() as number[];
 }
 
-/** Reads every stored segment (or those from `fromSeg` on) in `seg` order. */
+/**
+ * Reads every stored segment (or those from `fromSeg` on) in `seg` order. Memory: the postings and
+ * the term list of a segment are its largest parts, so they are read when asked for — `terms` and
+ * `chunks` decode (and check) on every access, from the row kept / from the database — and a
+ * reader that goes through the segments one by one never holds every segment's postings or terms
+ * at once (at 1M questions: 123 segments, ~120 MB of postings, ~3.5M term strings). The database
+ * must stay open and unchanged while they are read.
+ */
 export function readSegments(db: Database, fromSeg = 0): StoredSegment[] {
   const rows = db
     .prepare(
@@ -198,29 +207,39 @@ export function readSegments(db: Database, fromSeg = 0): StoredSegment[] {
   }>;
   const chunkStmt = db.prepare(`SELECT first_term, n_terms, data FROM bm25_postings WHERE seg = ? ORDER BY chunk`);
   return rows.map((r) => {
-    const terms = r.n_terms === 0 ? [] : r.terms.toString('utf8').split('\n');
-    if (terms.length !== r.n_terms) throw corrupt(r.seg, `${terms.length} terms stored, expected ${r.n_terms}`);
-    const chunks = (chunkStmt.all(r.seg) as Array<{ first_term: number; n_terms: number; data: Buffer }>).map((c) => ({
-      firstTerm: c.first_term,
-      nTerms: c.n_terms,
-      // a plain Uint8Array view (element access on the Buffer subclass is slower)
-      data: new Uint8Array(c.data.buffer, c.data.byteOffset, c.data.byteLength),
-    }));
-    let next = 0;
-    for (const c of chunks) {
-      if (c.firstTerm !== next) throw corrupt(r.seg, `postings chunk starts at term ${c.firstTerm}, expected ${next}`);
-      next += c.nTerms;
-    }
-    if (next !== r.n_terms) throw corrupt(r.seg, `postings cover ${next} terms, expected ${r.n_terms}`);
+    const readTerms = (): string[] => {
+      const terms = r.n_terms === 0 ? [] : r.terms.toString('utf8').split('\n');
+      if (terms.length !== r.n_terms) throw corrupt(r.seg, `${terms.length} terms stored, expected ${r.n_terms}`);
+      return terms;
+    };
+    const readChunks = (): PostingsChunk[] => {
+      const chunks = (chunkStmt.all(r.seg) as Array<{ first_term: number; n_terms: number; data: Buffer }>).map((c) => ({
+        firstTerm: c.first_term,
+        nTerms: c.n_terms,
+        // a plain Uint8Array view (element access on the Buffer subclass is slower)
+        data: new Uint8Array(c.data.buffer, c.data.byteOffset, c.data.byteLength),
+      }));
+      let next = 0;
+      for (const c of chunks) {
+        if (c.firstTerm !== next) throw corrupt(r.seg, `postings chunk starts at term ${c.firstTerm}, expected ${next}`);
+        next += c.nTerms;
+      }
+      if (next !== r.n_terms) throw corrupt(r.seg, `postings cover ${next} terms, expected ${r.n_terms}`);
+      return chunks;
+    };
     return {
       seg: r.seg,
       docs: f64(r.docs, r.n_docs, r.seg, 'docs'),
       lengths: i32(r.lengths, r.n_docs, r.seg, 'lengths'),
       removed: f64(r.removed, r.n_removed, r.seg, 'removed'),
-      terms,
+      get terms() {
+        return readTerms();
+      },
       dfs: i32(r.dfs, r.n_terms, r.seg, 'dfs'),
       nPostings: r.n_postings,
-      chunks,
+      get chunks() {
+        return readChunks();
+      },
     };
   });
 }

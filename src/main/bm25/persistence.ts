@@ -72,6 +72,11 @@ export function appendState(db: Database, opts: Bm25Options = {}): IndexState {
   return new IndexState(appendOptions(db, opts));
 }
 
+/** Records the settings of an index that holds no segment yet (a rebuild of an empty workspace), so later appends use them. */
+export function writeSettings(db: Database, opts: Bm25Options): void {
+  writeMeta(db, metaValues(new IndexState(opts)));
+}
+
 /** The options appendState builds with: `opts`, with the stored index's tokenizer settings unless given (plain data: a worker can build the same state). */
 export function appendOptions(db: Database, opts: Bm25Options = {}): Bm25Options {
   assertLittleEndian();

@@ -5,9 +5,7 @@ import path from 'node:path';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
 import { importFiles, type ImportReport } from '../import';
-import { SegmentBuilder } from '../bm25/segment-builder';
-import { defaultSegmentWorkerPath, ParallelSegmentBuilder } from '../bm25/parallel-segment-builder';
-import os from 'node:os';
+import { StreamingIndexer } from './streaming-indexer';
 import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
@@ -72,7 +70,7 @@ export interface RunImportOptions {
  * journal's default, 50 ms when other writers may wait, 500 ms for a CLI import), or after
  * `contendedMs` when another write waits for the gate; `oneTransaction` restores the former
  * behaviour — one transaction holding the write gate for the whole import — for comparisons;
- * `indexInWorker` off tokenizes in the import's own thread (ImportIndexer).
+ * `indexInWorker` off tokenizes in the import's own thread (StreamingIndexer).
  */
 export const importTuning: { chunkMs: number | undefined; contendedMs: number; oneTransaction: boolean; indexInWorker: boolean } = {
   chunkMs: undefined,
@@ -82,19 +80,10 @@ export const importTuning: { chunkMs: number | undefined; contendedMs: number; o
 };
 
 /**
- * Questions per BM25 segment that an import appends (8192: at 1M questions fewer segments than
- * the former time-bounded steps merged in fours left, so loading the index is no slower; writing
- * one takes about 20–50 ms, inside one chunk, like one of those merges did), and the size up to
- * which trailing segments count as small (merged at the end of an import when four or more trail).
- */
-const INDEX_BATCH = 8192;
-const SMALL_SEGMENT = 4096;
-
-/**
  * Imports files and extends the BM25 index with the questions they added or changed, as ONE
  * undoable write committed in bounded chunks (workspace/undo-journal.ts). The index grows as the
- * records are read (ImportIndexer): each question written is tokenized at once into the segment
- * being built, which is appended when it holds INDEX_BATCH questions (a write of a few ms inside
+ * records are read (StreamingIndexer): each question written is tokenized at once into the segment
+ * being built, which is appended when it holds SEGMENT_DOCS questions (a write of a few ms inside
  * a chunk) and at the end. Readers see the committed chunks; a malformed file, a cancel or a
  * crash (at the next open) undoes everything, also the committed chunks, leaving the workspace
  * as it was. `turns`: the engine's write gate, given up between chunks so that label writes
@@ -114,7 +103,7 @@ export async function runImport(
       ws,
       { what, turns: opts.turns, signal: opts.signal, chunkMs: importTuning.chunkMs, contendedMs: importTuning.contendedMs, oneTransaction: one },
       async (chunks) => {
-        const indexer = one ? null : new ImportIndexer(ws);
+        const indexer = one ? null : new StreamingIndexer(ws.db, { inWorker: importTuning.indexInWorker });
         try {
           const report = await importFiles(ws, format, files, {
             pool: opts.pool,
@@ -155,53 +144,6 @@ export async function runImport(
     // The stored index changed under any index loaded through this connection (or was rolled back).
     dropIndex(ws);
   }
-}
-
-/**
- * Indexes the questions an import writes as it writes them, into the stored BM25 index without
- * loading it: segments of INDEX_BATCH questions (a question written twice in one segment: the
- * later text), the last one smaller; a trailing run of four or more small segments (left by
- * small imports, SMALL_SEGMENT questions at most each) is merged at the end (bounded too). The texts are
- * the ones stored: strings SQLite cannot hold as they are (lone surrogates) as it stores them.
- * Memory: the postings of one segment.
- */
-class ImportIndexer {
-  /** In this thread (no worker bundle, one core, or importTuning.indexInWorker off), else split with a worker. */
-  private readonly local: SegmentBuilder | null = null;
-  private readonly parallel: ParallelSegmentBuilder | null = null;
-
-  constructor(private readonly ws: Workspace) {
-    const workerPath = importTuning.indexInWorker && os.availableParallelism() > 1 ? defaultSegmentWorkerPath() : null;
-    if (workerPath) this.parallel = new ParallelSegmentBuilder(ws.db, workerPath);
-    else this.local = new SegmentBuilder(ws.db);
-  }
-
-  add(doc: number, title: string, body: string): void {
-    const d = { doc, title: asStored(title), body: asStored(body) };
-    if (this.parallel) {
-      this.parallel.add(d);
-      if (this.parallel.size >= INDEX_BATCH) this.parallel.cut();
-    } else {
-      this.local!.add(d);
-      if (this.local!.size >= INDEX_BATCH) this.local!.write();
-    }
-  }
-
-  async finish(): Promise<void> {
-    if (this.parallel) await this.parallel.finish();
-    else this.local!.write();
-    Bm25Index.mergeTail(this.ws.db, { minSegments: 4, smallDocs: SMALL_SEGMENT });
-  }
-
-  close(): void {
-    void this.parallel?.close();
-  }
-}
-
-/** The string as SQLite stores (and gives back) TEXT: lone surrogates become U+FFFD. */
-function asStored(s: string): string {
-  const w = s as unknown as { isWellFormed(): boolean; toWellFormed(): string };
-  return w.isWellFormed() ? s : w.toWellFormed();
 }
 
 // ------------------------------------------------------------------ pools

@@ -82,6 +82,48 @@ describe('qpairs corpus index --analyzer', () => {
     }
     expect((await run('corpus', 'index', w, '--analyzer', 'klingon')).code).toBe(2);
   });
+
+  it('streams: 20,000 questions rebuilt in several segments search exactly like an index built in memory; an empty workspace keeps the analyzer chosen', async () => {
+    const w = path.join(dir, 'big.qpairs');
+    expect((await run('init', w)).code).toBe(0);
+    const file = path.join(dir, 'big.jsonl');
+    const words = ['server', 'disk', 'visa', 'bank', 'doha', 'running', 'build', 'network', 'printer', 'salary', 'the', 'and'];
+    writeFileSync(
+      file,
+      Array.from({ length: 20_000 }, (_, i) =>
+        JSON.stringify({ id: `b${i}`, title: `${words[i % 12]} ${words[(i * 7) % 12]} ${i % 101}`, body: `${words[(i * 5) % 12]} ${words[(i * 3) % 11]} item${i % 997}` }),
+      ).join('\n') + '\n',
+    );
+    expect((await run('import', w, '--format', 'questions-jsonl', file)).code).toBe(0);
+    const r = await run('corpus', 'index', w, '--analyzer', 'lucene-english', '--json');
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out) as { questions: number; segments: number; postings: number };
+    expect(report.questions).toBe(20_000);
+    expect(report.segments).toBeGreaterThanOrEqual(3);
+    const ws = Workspace.open(w, { readonly: true });
+    try {
+      const stored = Bm25Index.load(ws.db);
+      const inMemory = new Bm25Index({ analyzer: 'lucene-english' });
+      inMemory.addDocuments(ws.db.prepare(`SELECT doc, title, body FROM questions ORDER BY doc`).all() as Array<{ doc: number; title: string; body: string }>);
+      expect(stored.stats).toMatchObject({ ...inMemory.stats, segments: report.segments, unpersistedChanges: 0 });
+      expect(report.postings).toBe(inMemory.stats.postings);
+      for (const q of ['running servers', 'visa salary bank', 'item42 doha', 'printers network 7']) expect(stored.search(q, 20)).toEqual(inMemory.search(q, 20));
+    } finally {
+      ws.close();
+    }
+    const empty = path.join(dir, 'empty.qpairs');
+    expect((await run('init', empty)).code).toBe(0);
+    expect((await run('corpus', 'index', empty, '--analyzer', 'lucene-english')).code).toBe(0);
+    const one = path.join(dir, 'one.jsonl');
+    writeFileSync(one, JSON.stringify({ id: 'o1', title: 'running servers', body: '' }) + '\n');
+    expect((await run('import', empty, '--format', 'questions-jsonl', one)).code).toBe(0);
+    const ews = Workspace.open(empty, { readonly: true });
+    try {
+      expect(Bm25Index.load(ews.db).stats.analyzer).toBe('lucene-english');
+    } finally {
+      ews.close();
+    }
+  });
 });
 
 describe('qpairs pool create --analyzer', () => {

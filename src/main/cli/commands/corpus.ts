@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers';
 import { Bm25Index } from '../../bm25/bm25-index';
 import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-export';
-import { questionDocuments } from '../../bm25/queries';
+import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError } from '../../errors';
 import { checkWriteTarget } from '../../export/write';
 import { parse, requireString, UsageError } from '../args';
@@ -106,14 +106,10 @@ async function corpusIndex(argv: string[], out: Out): Promise<number> {
   const bar = new ProgressBar('indexing');
   try {
     const chosen = analyzer ?? Bm25Index.storedAnalyzer(ws.db);
-    const idx = new Bm25Index({ analyzer: chosen });
-    const total = (ws.db.prepare(`SELECT count(*) FROM questions`).pluck().get() as number) ?? 0;
-    idx.addDocuments(questionDocuments(ws.db), { total, onProgress: (d, t) => bar.update(d, t) });
-    const r = idx.persist(ws.db, { compact: true });
+    const r = await rebuildIndex(ws, chosen, { onProgress: (d, t) => bar.update(d, t) });
     bar.done();
-    const s = idx.stats;
-    if (values.json) out.log(json({ analyzer: chosen, lucene: ANALYZERS[chosen].lucene, questions: s.docs, terms: s.terms, postings: s.postings, bytes: r.bytes }));
-    else out.log(`indexed ${s.docs} questions with analyzer ${chosen} (${ANALYZERS[chosen].lucene}): ${s.terms} terms, ${s.postings} postings`);
+    if (values.json) out.log(json({ analyzer: chosen, lucene: ANALYZERS[chosen].lucene, questions: r.questions, postings: r.postings, segments: r.segments, bytes: r.bytes }));
+    else out.log(`indexed ${r.questions} questions with analyzer ${chosen} (${ANALYZERS[chosen].lucene}): ${r.postings} postings in ${r.segments} segment${r.segments === 1 ? '' : 's'}`);
     return 0;
   } finally {
     bar.done();

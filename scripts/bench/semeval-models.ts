@@ -20,7 +20,9 @@
  *                             engine+<encoder> and its ablations engine+<encoder>@pretrain|random-init|dropout-0.3|
  *                             train-emb|seeds-3; fused+oof-<encoder> with cross-fitted neural scores, ~10 min each)
  *                            [--neural bow-cnn,lstm]
+ *                            [--neural-vectors fused (encoders start from fused's PPMI-SVD vectors, not skip-gram)]
  *                            [--select 2] [--report 3] [--no-peer] [--data DIR]
+ *                            [--grid '[{...},...]' (settings of the named supervised models to compare)] [--selection-only]
  *
  * Unlabeled text used for vocabularies/embeddings/idf: every question text and comment of the three
  * files (no labels).
@@ -32,6 +34,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createModel, SkipGramRanker, type DevSet, type Ranker, type WordVectors } from '../../src/main/models';
 import { backendName, initBackend } from '../../src/main/models/backend';
+import { tokenVectorsOfFused } from '../../src/main/models/fused';
+import { corpusTexts } from '../../src/main/models/lexical';
 import { apRr, rankOrder } from '../../src/main/models/dev-eval';
 import { groupedFolds } from '../../src/main/overlap';
 import { meanInterval } from '../../src/main/stats/t-interval';
@@ -140,6 +144,10 @@ SPECS['fused-ablation'] = {
   maxReportRepeats: 1,
   grid: [
     {},
+    { topicSim: false },
+    { categoryClassifier: false },
+    { lsa: true },
+    { ppmiRemoveCommon: true },
     { ppmiAlign: true },
     { charGrams: false },
     { categorySim: false },
@@ -151,7 +159,7 @@ SPECS['fused-ablation'] = {
     { ppmiWords: { stopWords: 'basic', stem: false } },
     { ppmiWords: { stopWords: 'extended', stem: false } },
     PLAIN_VECTORS,
-    { ...PLAIN_VECTORS, charGrams: false, categorySim: false },
+    { ...PLAIN_VECTORS, charGrams: false, categorySim: false, categoryClassifier: false },
   ],
 };
 SPECS['fused+dae+mnet-fisher'] = { name: 'fused + dae + mnet-fisher runs', kind: 'fused', supervised: true, grid: [FUSED_GRID[0]!], withRuns: ['dae', 'mnet-fisher'] };
@@ -352,7 +360,7 @@ async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFol
   const t0 = performance.now();
   let config = spec.grid[0];
   let chosen: string | undefined;
-  if (spec.grid.length > 1) {
+  if (spec.grid.length > 1 || (has('selection-only') && spec.supervised)) {
     let best = -Infinity;
     const lines: string[] = [];
     for (const c of spec.grid) {
@@ -360,6 +368,7 @@ async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFol
       for (const folds of selectFolds) maps.push(mean(await cvRepeat(d, spec, c, folds)));
       const m = mean(maps);
       lines.push(`${JSON.stringify(c)} ${(100 * m).toFixed(2)}`);
+      if (has('selection-only')) console.error(`    ${JSON.stringify(c)} ${(100 * m).toFixed(2)} (repeats ${maps.map((x) => (100 * x).toFixed(2)).join(', ')}; ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       if (m > best) {
         best = m;
         config = c;
@@ -368,6 +377,7 @@ async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFol
     chosen = JSON.stringify(config);
     console.error(`  ${spec.name} selection repeats: ${lines.join('; ')} → ${chosen}`);
   }
+  if (has('selection-only')) return { id, name: spec.name, cvMAP: NaN, cvCI: null, cvRepeatSd: 0, cleanDevMAP: NaN, cleanDevCI: null, leakyDevMAP: NaN, seconds: (performance.now() - t0) / 1000, chosen };
   const perRepeat: number[][] = [];
   if (spec.supervised) for (const folds of reportFolds.slice(0, spec.maxReportRepeats ?? reportFolds.length)) perRepeat.push(await cvRepeat(d, spec, config, folds));
   else perRepeat.push(await fitAndScore(d, spec, config, d.distinct, d.distinct));
@@ -433,6 +443,9 @@ async function main() {
   const k = 5;
   const names = [...(opt('models') ?? 'engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae,hnil-categories,fused+hnil-categories').split(','), ...(opt('neural')?.split(',') ?? [])];
   for (const n of names) if (!SPECS[n]) throw new Error(`unknown model ${n} (known: ${Object.keys(SPECS).join(', ')})`);
+  // --grid '[{...}, ...]': compare these settings (of every named supervised model) on the selection repeats
+  const gridOpt = opt('grid');
+  if (gridOpt) for (const n of names) if (SPECS[n]!.supervised) SPECS[n] = { ...SPECS[n]!, grid: JSON.parse(gridOpt) as Array<Record<string, unknown>> };
   await initBackend();
   const selectFolds = Array.from({ length: nSelect }, (_, r) => groupedFolds(d.clusterOf, k, r + 1));
   const reportFolds = Array.from({ length: nReport }, (_, r) => groupedFolds(d.clusterOf, k, nSelect + r + 1));
@@ -447,6 +460,11 @@ async function main() {
     await sg.train(trainingData(d, []));
     embeddings = sg.vectors();
     sg.dispose();
+  }
+  if (opt('neural-vectors') === 'fused') {
+    // issue 26 item 3: the neural encoders start from fused's PPMI-SVD vectors (each token → its stem's vector)
+    embeddings = tokenVectorsOfFused(corpusTexts(trainingData(d, [])));
+    console.error(`  neural encoders start from fused's PPMI-SVD vectors (${embeddings.words.length} tokens, dim ${embeddings.dim})`);
   }
   const results: ModelResult[] = [];
   for (const n of names) {

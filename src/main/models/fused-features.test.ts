@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocFreq } from './lexical';
-import { categoryCentroids, FusedFeaturizer, softAlignment, unitRows } from './fused-features';
+import { categoryCentroids, categoryProbs, FusedFeaturizer, lsaTermVectors, softAlignment, trainCategoryClassifier, unitRows } from './fused-features';
 import { EXTENDED_STOP_WORDS, PLAIN_WORDS, STEMMED_WORDS, STOP_WORDS, tokenize, wordsOf } from './text';
 
 // three unit word vectors in 2-D: x = (1, 0), y = (0, 1), z = (0.6, 0.8)
@@ -85,5 +85,61 @@ describe('categoryCentroids', () => {
     expect(c.get('a')![1]).toBeCloseTo(Math.SQRT1_2, 6);
     expect(Array.from(c.get('b')!)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
     expect(categoryCentroids([{ category: 'a', vector: [1, 0] }], 2, 2).size).toBe(0);
+  });
+});
+
+describe('category classifier (softmax regression)', () => {
+  it('learns separable categories: P(own category) > 0.9 on each cluster, probabilities sum to 1', () => {
+    const items = [];
+    for (let i = 0; i < 30; i++) {
+      const t = (i % 10) / 20;
+      items.push({ category: 'a', vector: [1, t, 0] }, { category: 'b', vector: [0, t, 1] }, { category: 'c', vector: [-1, 0, -t] });
+    }
+    const m = trainCategoryClassifier(items, 3, { iterations: 300 })!;
+    expect(m.categories).toEqual(['a', 'b', 'c']);
+    const pa = categoryProbs(m, [1, 0.2, 0]);
+    const pb = categoryProbs(m, [0, 0.2, 1]);
+    const pc = categoryProbs(m, [-1, 0, -0.2]);
+    expect(pa[0]).toBeGreaterThan(0.9);
+    expect(pb[1]).toBeGreaterThan(0.9);
+    expect(pc[2]).toBeGreaterThan(0.9);
+    for (const p of [pa, pb, pc]) expect(p.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 10);
+  });
+
+  it('leaves out categories with fewer than minSize items; null below two categories', () => {
+    const items = [
+      ...Array.from({ length: 6 }, () => ({ category: 'big', vector: [1, 0] })),
+      ...Array.from({ length: 6 }, () => ({ category: 'other', vector: [0, 1] })),
+      { category: 'rare', vector: [1, 1] },
+    ];
+    expect(trainCategoryClassifier(items, 2)!.categories).toEqual(['big', 'other']);
+    expect(trainCategoryClassifier(items.slice(0, 7), 2)).toBeNull();
+  });
+});
+
+describe('lsaTermVectors', () => {
+  it('folds texts into the latent space: words that co-occur end up close, topics apart', () => {
+    // two topics; "visa"/"permit" never share a document with "beach"/"sand"
+    const docs = [
+      ...Array.from({ length: 8 }, (_, i) => (i % 2 ? ['visa', 'permit', 'office'] : ['visa', 'permit', 'renew'])),
+      ...Array.from({ length: 8 }, (_, i) => (i % 2 ? ['beach', 'sand', 'sea'] : ['beach', 'sand', 'swim'])),
+    ];
+    const df = DocFreq.fit(
+      docs.map((d) => d.join(' ')),
+      { minN: 1, maxN: 1, stopWords: false },
+    );
+    const lsa = lsaTermVectors(docs, df, 2);
+    expect(lsa.dim).toBe(2);
+    expect(new Set(lsa.words)).toEqual(new Set(['visa', 'permit', 'office', 'renew', 'beach', 'sand', 'sea', 'swim']));
+    const f = new FusedFeaturizer({ runNames: [], df, dfBm25: df, ppmi: null, skipgram: null, metadata: false, lsa });
+    expect(f.names()).toContain('lsa:cos');
+    const at = f.names().indexOf('lsa:cos');
+    // "office" and "renew" never co-occur, but share their topic: cos ≈ 1; across topics ≈ 0
+    const rows = f.rows({ id: 'q', title: 'office', body: '' }, [
+      { id: 'a', title: 'renew', body: '' },
+      { id: 'b', title: 'swim', body: '' },
+    ]);
+    expect(rows[0][at]).toBeGreaterThan(0.95);
+    expect(Math.abs(rows[1][at])).toBeLessThan(0.05);
   });
 });

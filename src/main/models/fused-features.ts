@@ -23,6 +23,7 @@
  *    forum's own topic signal) and same asker (0 when unknown).
  */
 import { bm25Counts, charGrams, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
+import { randomizedSvd, type Csr } from './ppmi-svd';
 import { contentWords, countMap, fullText, ngrams, PLAIN_WORDS, STEMMED_WORDS, textKey, tokenize, wordsOf, type WordOptions } from './text';
 import type { QText, RunScores } from './types';
 
@@ -62,6 +63,128 @@ export interface FeatureResources {
   centroids?: Map<string, Float32Array> | null;
   /** Category centroids of the word tf-idf vectors (sparseCategoryCentroids): `meta:category-tfidf`. */
   tfidfCentroids?: Map<string, Map<string, number>> | null;
+  /**
+   * LSA term vectors (lsaTermVectors: right singular vectors of the corpus' tf-idf matrix over the
+   * embedding words, idf of `dfEmb`): the `lsa:cos` feature, cos(t(q)ᵀV, t(c)ᵀV).
+   */
+  lsa?: UnitVectors | null;
+  /**
+   * Category classifier over the ppmi text vectors (trainCategoryClassifier): `meta:category-prob` =
+   * P(cat(c) | q) and, with `topicSim`, `meta:topic-sim` = Σ_k P(k | q) P(k | c).
+   */
+  categoryModel?: CategoryModel | null;
+  topicSim?: boolean;
+}
+
+/**
+ * LSA (Deerwester et al. 1990) term vectors: the corpus' document × term matrix A (terms = the words of
+ * each text with df ≥ minDf, at most maxTerms most frequent; a_dt = (1 + ln tf) · idf(t), rows
+ * L2-normalised) ≈ U_k Σ_k V_kᵀ by randomized SVD; a text t folds in as tᵀV_k (its cosine with another
+ * folded-in text is that of their rows of U_k Σ_k for corpus texts). Returns the rows of V_k (Float32).
+ */
+export function lsaTermVectors(docs: ReadonlyArray<readonly string[]>, df: DocFreq, dim: number, o: { minDf?: number; maxTerms?: number; seed?: number } = {}): UnitVectors {
+  const minDf = o.minDf ?? 2;
+  const words = [...df.df]
+    .filter(([, n]) => n >= minDf)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, o.maxTerms ?? 20_000)
+    .map(([w]) => w);
+  const index = new Map(words.map((w, i) => [w, i]));
+  const indptr = [0];
+  const indices: number[] = [];
+  const values: number[] = [];
+  for (const doc of docs) {
+    const row: Array<[number, number]> = [];
+    for (const [w, c] of countMap(doc)) {
+      const j = index.get(w);
+      if (j !== undefined) row.push([j, (1 + Math.log(c)) * df.idf(w)]);
+    }
+    row.sort((a, b) => a[0] - b[0]);
+    const n = Math.sqrt(row.reduce((s, [, x]) => s + x * x, 0));
+    for (const [j, x] of row) {
+      indices.push(j);
+      values.push(x / n);
+    }
+    indptr.push(indices.length);
+  }
+  const A: Csr = { rows: docs.length, cols: words.length, indptr: Int32Array.from(indptr), indices: Int32Array.from(indices), values: Float64Array.from(values) };
+  const svd = randomizedSvd(A, dim, { seed: o.seed ?? 1, powerIterations: 3 });
+  return { words, dim: svd.k, data: Float32Array.from(svd.v) };
+}
+
+/** Multinomial logistic regression: P(k | x) = softmax_k(W_k · [x, 1]); w row-major K × (dim + 1). */
+export interface CategoryModel {
+  categories: string[];
+  dim: number;
+  w: Float32Array;
+}
+
+/** Class probabilities of a text vector under a CategoryModel. */
+export function categoryProbs(m: CategoryModel, x: ArrayLike<number>): Float64Array {
+  const K = m.categories.length;
+  const D = m.dim;
+  const z = new Float64Array(K);
+  let mx = -Infinity;
+  for (let k = 0; k < K; k++) {
+    let s = m.w[k * (D + 1) + D];
+    for (let d = 0; d < D; d++) s += m.w[k * (D + 1) + d] * x[d];
+    z[k] = s;
+    if (s > mx) mx = s;
+  }
+  let tot = 0;
+  for (let k = 0; k < K; k++) tot += z[k] = Math.exp(z[k] - mx);
+  for (let k = 0; k < K; k++) z[k] /= tot;
+  return z;
+}
+
+/**
+ * Fits a CategoryModel on (category, vector) items by full-batch gradient descent with Adam (lr 0.05,
+ * `iterations` steps) on the mean cross-entropy + (l2 / 2)‖W‖² (bias not penalised); categories with
+ * < minSize items are left out (their items too). Deterministic (zero start, items in order).
+ */
+export function trainCategoryClassifier(
+  items: ReadonlyArray<{ category?: string; vector: ArrayLike<number> }>,
+  dim: number,
+  o: { l2?: number; iterations?: number; minSize?: number } = {},
+): CategoryModel | null {
+  const counts = new Map<string, number>();
+  for (const it of items) if (it.category) counts.set(it.category, (counts.get(it.category) ?? 0) + 1);
+  const categories = [...counts].filter(([, n]) => n >= (o.minSize ?? 5)).map(([k]) => k).sort();
+  if (categories.length < 2) return null;
+  const index = new Map(categories.map((k, i) => [k, i]));
+  const data = items.filter((it) => it.category && index.has(it.category));
+  const K = categories.length;
+  const D1 = dim + 1;
+  const w = new Float64Array(K * D1);
+  const m = new Float64Array(K * D1);
+  const v = new Float64Array(K * D1);
+  const l2 = o.l2 ?? 1e-3;
+  const lr = 0.05;
+  const g = new Float64Array(K * D1);
+  const model: CategoryModel = { categories, dim, w: new Float32Array(0) };
+  const iters = o.iterations ?? 150;
+  for (let t = 1; t <= iters; t++) {
+    g.fill(0);
+    const probe = { ...model, w: w as unknown as Float32Array };
+    for (const it of data) {
+      const p = categoryProbs(probe, it.vector);
+      p[index.get(it.category!)!] -= 1;
+      for (let k = 0; k < K; k++) {
+        const pk = p[k] / data.length;
+        if (pk === 0) continue;
+        const off = k * D1;
+        for (let d = 0; d < dim; d++) g[off + d] += pk * it.vector[d];
+        g[off + dim] += pk;
+      }
+    }
+    for (let k = 0; k < K; k++) for (let d = 0; d < dim; d++) g[k * D1 + d] += l2 * w[k * D1 + d];
+    for (let i = 0; i < w.length; i++) {
+      m[i] = 0.9 * m[i] + 0.1 * g[i];
+      v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i];
+      w[i] -= (lr * (m[i] / (1 - 0.9 ** t))) / (Math.sqrt(v[i] / (1 - 0.999 ** t)) + 1e-8);
+    }
+  }
+  return { categories, dim, w: Float32Array.from(w) };
 }
 
 /**
@@ -214,6 +337,8 @@ interface TextInfo {
   char?: [Map<string, number>, Map<string, number>, Map<string, number>];
   stem?: [Map<string, number>, Map<string, number>, Map<string, number>];
   skipgram?: Float64Array;
+  lsa?: Float64Array;
+  catP?: Float64Array;
 }
 
 /** Computes feature rows from fitted resources (caches per-text data by id + text hash). */
@@ -249,6 +374,9 @@ export class FusedFeaturizer {
     if (this.res.metadata) n.push('meta:category', 'meta:asker');
     if (this.res.ppmi && this.res.centroids) n.push('meta:category-sim');
     if (this.res.tfidfCentroids) n.push('meta:category-tfidf');
+    if (this.res.lsa) n.push('lsa:cos');
+    if (this.res.ppmi && this.res.categoryModel) n.push('meta:category-prob');
+    if (this.res.ppmi && this.res.categoryModel && this.res.topicSim) n.push('meta:topic-sim');
     return n;
   }
 
@@ -312,7 +440,22 @@ export class FusedFeaturizer {
         rows[i].push(mu ? sparseDot(q.tfidf, mu) : 0);
       });
     }
+    if (this.res.lsa) cs.forEach((c, i) => rows[i].push(dot(q.lsa!, c.lsa!)));
+    if (this.res.ppmi && this.res.categoryModel) {
+      const cm = this.res.categoryModel;
+      const qp = this.catProbs(q);
+      const idx = new Map(cm.categories.map((k, i) => [k, i]));
+      candidates.forEach((c, i) => {
+        const k = c.category !== undefined ? idx.get(c.category) : undefined;
+        rows[i].push(k !== undefined ? qp[k] : 0);
+        if (this.res.topicSim) rows[i].push(dot(qp, this.catProbs(cs[i])));
+      });
+    }
     return rows;
+  }
+
+  private catProbs(info: TextInfo): Float64Array {
+    return (info.catP ??= categoryProbs(this.res.categoryModel!, info.ppmi![0]));
   }
 
   private info(t: QText): TextInfo {
@@ -357,10 +500,32 @@ export class FusedFeaturizer {
       }
     }
     if (this.res.skipgram) info.skipgram = this.meanVector(content, this.res.skipgram, this.sgIndex);
+    if (this.res.lsa) info.lsa = this.lsaVector(wordsOf(toks, this.res.words ?? PLAIN_WORDS));
     if (this.cache.size > 20_000) this.cache.clear();
     this.cache.set(key, info);
     return info;
   }
+
+  /** Unit LSA vector of a text's words: tᵀV, t = sublinear tf · idf (res.dfEmb) over the LSA terms. */
+  private lsaVector(words: readonly string[]): Float64Array {
+    const v = this.res.lsa!;
+    this.lsaIndex ??= new Map(v.words.map((w, i) => [w, i]));
+    const D = v.dim;
+    const out = new Float64Array(D);
+    for (const [w, c] of countMap(words)) {
+      const r = this.lsaIndex.get(w);
+      if (r === undefined) continue;
+      const a = (1 + Math.log(c)) * this.idf(w);
+      for (let d = 0; d < D; d++) out[d] += a * v.data[r * D + d];
+    }
+    let n = 0;
+    for (let d = 0; d < D; d++) n += out[d] * out[d];
+    n = Math.sqrt(n);
+    if (n > 0) for (let d = 0; d < D; d++) out[d] /= n;
+    return out;
+  }
+
+  private lsaIndex: Map<string, number> | undefined;
 
   /** L2-normalised word tf-idf vector of a question's title + body. */
   tfidfVectorOf(t: QText): ReadonlyMap<string, number> {

@@ -97,6 +97,56 @@ describe('fused', () => {
     expect(plain.featureNames().filter((n) => n.startsWith('char:') || n === 'ppmi:align' || n === 'meta:category-sim')).toEqual([]);
   });
 
+  it('the topic features (category classifier, topic similarity) and the LSA cosine survive save and load; a model saved before them loads and scores as before', async () => {
+    const fx = syntheticData(5);
+    const cats = ['net', 'cars', 'visa'];
+    let k = 0;
+    const qs = fx.data.questions as Map<string, QText>;
+    for (const [id, q] of qs) qs.set(id, { ...q, category: cats[k++ % 3] });
+    const m = new FusedRanker({ ...SMALL, runs: [], lsa: true, lsaDim: 4 });
+    await m.train(fx.data, { epochs: 3 });
+    expect(m.featureNames()).toEqual(expect.arrayContaining(['meta:category-prob', 'meta:topic-sim', 'lsa:cos']));
+    const saved = m.save();
+    const loaded = await loadModel(structuredClone(saved));
+    expect((loaded as FusedRanker).featureNames()).toEqual(m.featureNames());
+    for (const dq of fx.dev.queries.slice(0, 3)) expect(loaded.score(dq.query, dq.candidates)).toEqual(m.score(dq.query, dq.candidates));
+    // the topic features move with the candidate's category
+    const q = fx.dev.queries[0].query;
+    const c = fx.dev.queries[0].candidates[0];
+    const at = m.featureNames().indexOf('meta:category-prob');
+    const byCat = cats.map((cat) => m.features(q, [{ ...c, category: cat }])[0][at]);
+    expect(new Set(byCat).size).toBeGreaterThan(1);
+
+    // as saved before issue 26's topic features: no categoryModel/topicSim in meta, no categoryW, no lsa; the
+    // config then lacks the new keys (defaults apply) but the featurizer follows the saved meta
+    const old = new FusedRanker({ ...SMALL, runs: [], categoryClassifier: false, topicSim: false });
+    await old.train(fx.data, { epochs: 3 });
+    const s0 = structuredClone(old.save());
+    const meta = s0.meta as Record<string, unknown>;
+    delete meta.categoryModel;
+    delete meta.topicSim;
+    const config = s0.config as Record<string, unknown>;
+    for (const key of ['categoryClassifier', 'categoryL2', 'topicSim', 'lsa', 'lsaDim']) delete config[key];
+    expect(Object.keys(s0.weights)).not.toContain('categoryW');
+    const back = (await loadModel(s0)) as FusedRanker;
+    expect(back.featureNames()).toEqual(old.featureNames());
+    expect(back.featureNames()).not.toContain('meta:category-prob');
+    for (const dq of fx.dev.queries.slice(0, 3)) expect(back.score(dq.query, dq.candidates)).toEqual(old.score(dq.query, dq.candidates));
+  });
+
+  it('tokenVectorsOfFused: each raw token gets its stem\'s unit PPMI-SVD vector; stop words get none', async () => {
+    const { tokenVectorsOfFused } = await import('./fused');
+    const texts = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'routers routing the router visa' : 'visas router visa permits the permit'));
+    const v = tokenVectorsOfFused(texts, { ppmiDim: 3, ppmiMinCount: 1 });
+    expect(v.dim).toBe(3);
+    expect(v.words).not.toContain('the');
+    const row = (w: string) => Array.from(v.data.subarray(v.words.indexOf(w) * 3, v.words.indexOf(w) * 3 + 3));
+    expect(row('routers')).toEqual(row('router')); // same stem
+    expect(row('visas')).toEqual(row('visa'));
+    expect(row('visa')).not.toEqual(row('router'));
+    expect(Math.hypot(...row('permits'))).toBeCloseTo(1, 5);
+  });
+
   it('same category and same asker features read the optional QText fields', async () => {
     const fx = syntheticData(3);
     const m = new FusedRanker({ ...SMALL, runs: [] });

@@ -21,10 +21,15 @@
  * co-occurrence within 5 words weighted 1/distance (`ppmiWeighting: 'harmonic'`); 200 dimensions;
  * text vector = idf-weighted mean (`ppmiIdf`). The former vectors: ppmiWords PLAIN_WORDS,
  * ppmiWeighting 'uniform', ppmiWindow 10, ppmiDim 150.
+ *
+ * Topic features (issue 26, on by default): a category classifier (softmax regression on the ppmi
+ * text vectors, fitted on the corpus questions' categories — metadata, no relevance labels — once
+ * per corpus fit) gives `meta:category-prob` = P(cat(c) | q) and `meta:topic-sim` = Σ_k P(k|q) P(k|c).
+ * Measured and left off (`lsa`: an LSA cosine; `ppmiAlign`; `ppmiRemoveCommon`): see the README.
  */
 import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
-import { BM25_TERMS, categoryCentroids, sparseCategoryCentroids, FusedFeaturizer, stemTerms, LEX_TERMS, unitRows, type FeatureResources, type UnitVectors } from './fused-features';
+import { BM25_TERMS, categoryCentroids, lsaTermVectors, trainCategoryClassifier, sparseCategoryCentroids, FusedFeaturizer, stemTerms, LEX_TERMS, unitRows, type CategoryModel, type FeatureResources, type UnitVectors } from './fused-features';
 import { lambdaMartScore, lambdaGradients, fitTree, treePredict, type Tree } from './lambdamart';
 import { charGrams, corpusTexts, DocFreq } from './lexical';
 import { startingVectors } from './neural-common';
@@ -33,7 +38,7 @@ import { ppmiSvdVectors } from './ppmi-svd';
 import { pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
 import { PLAIN_WORDS, STEMMED_WORDS, STOP_WORDS, fnv1a, fullText, tokenize, wordsOf, type WordOptions } from './text';
 import { runEpochs } from './train-loop';
-import type { QText, Ranker, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData } from './types';
+import type { QText, Ranker, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
 
 export type FusedConfig = {
   /** Run names to use; null = every run present in the training data. */
@@ -76,6 +81,14 @@ export type FusedConfig = {
   stemTfidf: boolean;
   /** Query-text-to-candidate-category similarity (nearest-centroid category model, `meta:category-sim`). */
   categorySim: boolean;
+  /** LSA cosine (`lsa:cos`): truncated SVD (lsaDim) of the corpus' tf-idf matrix over the embedding words. */
+  lsa: boolean;
+  lsaDim: number;
+  /** Category classifier over the ppmi text vectors (`meta:category-prob`), L2 penalty categoryL2. */
+  categoryClassifier: boolean;
+  categoryL2: number;
+  /** With the classifier: Σ_k P(k | q) P(k | c) (`meta:topic-sim`). */
+  topicSim: boolean;
   /** Skip-gram mean-vector cosine (opts.embeddings, else skip-gram trained for `skipgramEpochs`). */
   skipgram: boolean;
   skipgramEpochs: number;
@@ -113,12 +126,20 @@ export const FUSED_DEFAULTS: FusedConfig = {
   categorySim: true,
   stemTfidf: false,
   categoryTfidf: false,
+  lsa: false,
+  lsaDim: 100,
+  categoryClassifier: true,
+  categoryL2: 1e-3,
+  topicSim: true,
   skipgram: false,
   skipgramEpochs: 5,
   metadata: true,
   importanceRepeats: 5,
   seed: 1,
 };
+
+/** Questions the category classifier is fitted on, at most. */
+const CATEGORY_SAMPLE = 5000;
 
 interface CorpusFit {
   key: string;
@@ -128,6 +149,9 @@ interface CorpusFit {
   dfEmb: DocFreq | null;
   charDf: DocFreq | null;
   dfStem: DocFreq | null;
+  lsa: UnitVectors | null;
+  /** The category classifier (label-free: fitted on the corpus questions' categories), once per fit. */
+  categoryModel?: CategoryModel | null;
   /** Per-text feature data shared by the featurizers of this fit (CV folds). */
   textCache: Map<string, unknown>;
 }
@@ -139,7 +163,7 @@ function fitCorpus(texts: readonly string[], cfg: FusedConfig, questionTexts: re
   for (const t of texts) h = (Math.imul(h, 31) + fnv1a(t)) >>> 0;
   for (const q of questionTexts) h = (Math.imul(h, 31) + fnv1a(fullText(q))) >>> 0;
   const words = cfg.ppmiWords ?? PLAIN_WORDS;
-  const key = JSON.stringify([texts.length, questionTexts.length, h, cfg.ppmi, cfg.ppmiDim, cfg.ppmiWindow, cfg.ppmiMinCount, cfg.ppmiMaxVocab, cfg.ppmiAlpha, cfg.ppmiEigenPower, cfg.ppmiContentOnly, cfg.ppmiRemoveCommon, words, cfg.ppmiWeighting, cfg.ppmiIdf, cfg.charGrams, cfg.charMinN, cfg.charMaxN, cfg.stemTfidf, cfg.seed]);
+  const key = JSON.stringify([texts.length, questionTexts.length, h, cfg.ppmi, cfg.ppmiDim, cfg.ppmiWindow, cfg.ppmiMinCount, cfg.ppmiMaxVocab, cfg.ppmiAlpha, cfg.ppmiEigenPower, cfg.ppmiContentOnly, cfg.ppmiRemoveCommon, words, cfg.ppmiWeighting, cfg.ppmiIdf, cfg.charGrams, cfg.charMinN, cfg.charMaxN, cfg.stemTfidf, cfg.seed, cfg.lsa && cfg.lsaDim, cfg.categoryClassifier && cfg.categoryL2]);
   if (lastFit?.key === key) return lastFit;
   const df = DocFreq.fit(texts, LEX_TERMS, 2);
   const dfBm25 = DocFreq.fit(texts, BM25_TERMS, 1);
@@ -168,7 +192,8 @@ function fitCorpus(texts: readonly string[], cfg: FusedConfig, questionTexts: re
     ppmi.common = commonDirection(questionTexts.map((q) => f.meanVector(f.embWords(fullText(q)), ppmi!)), ppmi.dim);
   }
   const dfStem = cfg.stemTfidf ? DocFreq.fit(texts, stemTerms, 2) : null;
-  lastFit = { key, df, dfBm25, ppmi, dfEmb, charDf, dfStem, textCache: new Map() };
+  const lsa = cfg.lsa ? lsaTermVectors(texts.map((t) => wordsOf(tokenize(t), words)), dfEmb ?? dfBm25, cfg.lsaDim, { seed: cfg.seed }) : null;
+  lastFit = { key, df, dfBm25, ppmi, dfEmb, charDf, dfStem, lsa, textCache: new Map() };
   return lastFit;
 }
 
@@ -281,6 +306,8 @@ export class FusedRanker implements Ranker {
       charDf: fit.charDf,
       charN: [cfg.charMinN, cfg.charMaxN],
       dfStem: fit.dfStem,
+      lsa: fit.lsa,
+      topicSim: cfg.topicSim,
     };
     if (cfg.categoryTfidf) {
       const f0 = new FusedFeaturizer(res, skipgram ? undefined : fit.textCache);
@@ -296,6 +323,23 @@ export class FusedRanker implements Ranker {
         res.ppmi.dim,
       );
       f0.clearCache();
+    }
+    if (cfg.categoryClassifier && res.ppmi) {
+      // a category classifier of every question's text vector (category metadata, no relevance labels)
+      if (fit.categoryModel === undefined) {
+        const f0 = new FusedFeaturizer(res, skipgram ? undefined : fit.textCache);
+        const qs = [...data.questions.values()].filter((q) => q.category);
+        // at most CATEGORY_SAMPLE questions, evenly spaced (the fit costs questions × dim × categories × 150)
+        const step = Math.max(1, qs.length / CATEGORY_SAMPLE);
+        const sample = qs.length <= CATEGORY_SAMPLE ? qs : Array.from({ length: CATEGORY_SAMPLE }, (_, i) => qs[Math.floor(i * step)]!);
+        fit.categoryModel = trainCategoryClassifier(
+          sample.map((q) => ({ category: q.category, vector: f0.textVector(q) })),
+          res.ppmi.dim,
+          { l2: cfg.categoryL2 },
+        );
+        f0.clearCache();
+      }
+      res.categoryModel = fit.categoryModel;
     }
     // skip-gram vectors come from the options, not the fit: no shared cache then
     this.featurizer = new FusedFeaturizer(res, skipgram ? undefined : fit.textCache);
@@ -421,7 +465,10 @@ export class FusedRanker implements Ranker {
       charN: f.res.charN ?? null,
       centroids: f.res.centroids ? [...f.res.centroids].map(([k, v]) => [k, Array.from(v)]) : null,
       tfidfCentroids: f.res.tfidfCentroids ? [...f.res.tfidfCentroids].map(([k, v]) => [k, [...v]]) : null,
+      categoryModel: f.res.categoryModel ? { categories: f.res.categoryModel.categories, dim: f.res.categoryModel.dim } : null,
+      topicSim: !!f.res.topicSim,
     };
+    if (f.res.categoryModel) weights.categoryW = { shape: [f.res.categoryModel.categories.length, f.res.categoryModel.dim + 1], data: f.res.categoryModel.w.slice() };
     const vocab: string[] = [];
     for (const [name, v] of [
       ['ppmi', f.res.ppmi],
@@ -442,6 +489,11 @@ export class FusedRanker implements Ranker {
       ],
       { vocab, weights, meta },
     );
+    // LSA term vectors after every table (models saved before them load unchanged)
+    if (f.res.lsa) {
+      weights.lsa = { shape: [f.res.lsa.words.length, f.res.lsa.dim], data: f.res.lsa.data.slice() };
+      vocab.push(...f.res.lsa.words);
+    }
     return { format: 1, kind: this.kind, config: { ...this.config }, weights, vocab, meta };
   }
 
@@ -463,6 +515,8 @@ export class FusedRanker implements Ranker {
       charN?: [number, number] | null;
       centroids?: Array<[string, number[]]> | null;
       tfidfCentroids?: Array<[string, Array<[string, number]>]> | null;
+      categoryModel?: { categories: string[]; dim: number } | null;
+      topicSim?: boolean;
     };
     const vocab = saved.vocab ?? [];
     let off = 0;
@@ -480,6 +534,8 @@ export class FusedRanker implements Ranker {
     const dfEmb = saved.weights.dfEmb && meta.dfEmb ? DocFreq.fromSaved(take(saved.weights.dfEmb.shape[0]), saved.weights.dfEmb, meta.dfEmb) : null;
     const charDf = saved.weights.charDf && meta.charDf ? DocFreq.fromSaved(take(saved.weights.charDf.shape[0]), saved.weights.charDf, meta.charDf) : null;
     const dfStem = saved.weights.dfStem && meta.dfStem ? DocFreq.fromSaved(take(saved.weights.dfStem.shape[0]), saved.weights.dfStem, meta.dfStem) : null;
+    const lsa = vectors('lsa');
+    const cw = saved.weights.categoryW;
     r.featurizer = new FusedFeaturizer({
       dfStem,
       runNames: [...meta.runNames],
@@ -496,6 +552,9 @@ export class FusedRanker implements Ranker {
       ...(meta.charN ? { charN: meta.charN } : {}),
       centroids: meta.centroids ? new Map(meta.centroids.map(([k, v]) => [k, Float32Array.from(v)])) : null,
       tfidfCentroids: meta.tfidfCentroids ? new Map(meta.tfidfCentroids.map(([k, v]) => [k, new Map(v)])) : null,
+      lsa,
+      categoryModel: meta.categoryModel && cw ? { categories: [...meta.categoryModel.categories], dim: meta.categoryModel.dim, w: cw.data.slice() } : null,
+      topicSim: !!meta.topicSim,
     });
     r.w = Float64Array.from(saved.weights.w.data);
     r.mu = Float64Array.from(saved.weights.mu.data);
@@ -525,4 +584,32 @@ function pairwiseLogisticLoss(lists: readonly RankList[], spans: ReadonlyArray<[
       }
   });
   return n ? loss / n : 0;
+}
+
+/**
+ * fused's word vectors (PPMI-SVD over `cfg.ppmiWords`, e.g. Porter stems) as vectors of the raw tokens
+ * of `texts` (tokenize), for the neural encoders' vocabularies: each token gets the unit vector of its
+ * word (its stem); tokens whose word is a stop word or has no vector get none (the encoders then start
+ * them at random).
+ */
+export function tokenVectorsOfFused(texts: readonly string[], config: Partial<FusedConfig> = {}): WordVectors {
+  const cfg = { ...FUSED_DEFAULTS, ...config };
+  const words = cfg.ppmiWords ?? PLAIN_WORDS;
+  const v = ppmiSvdVectors(
+    texts.map((t) => (cfg.ppmiContentOnly ? wordsOf(tokenize(t), words) : tokenize(t))),
+    { dim: cfg.ppmiDim, window: cfg.ppmiWindow, minCount: cfg.ppmiMinCount, maxVocab: cfg.ppmiMaxVocab, alpha: cfg.ppmiAlpha, eigenPower: cfg.ppmiEigenPower, seed: cfg.seed, weighting: cfg.ppmiWeighting ?? 'uniform' },
+  );
+  const unit = unitRows(v.words, v.dim, v.data);
+  const row = new Map(unit.words.map((w, i) => [w, i]));
+  const tokens = new Map<string, number>();
+  for (const t of texts)
+    for (const tok of tokenize(t)) {
+      if (tokens.has(tok)) continue;
+      const w = wordsOf([tok], words)[0];
+      const r = w === undefined ? undefined : row.get(w);
+      if (r !== undefined) tokens.set(tok, r);
+    }
+  const out = new Float32Array(tokens.size * unit.dim);
+  [...tokens.values()].forEach((r, i) => out.set(unit.data.subarray(r * unit.dim, (r + 1) * unit.dim), i * unit.dim));
+  return { words: [...tokens.keys()], dim: unit.dim, data: out };
 }

@@ -49,3 +49,19 @@ describe('embedding pre-training default', () => {
     for (const m of [own, given, sg]) m.dispose();
   });
 });
+
+describe('starting from fused\'s vectors (startVectors: fused)', () => {
+  it('bow-cnn and gru take the stemmed PPMI-SVD vectors per token (their dimension), not skip-gram', async () => {
+    const fx = syntheticData(5);
+    for (const kind of ['bow-cnn', 'gru']) {
+      const m = await createModel(kind, { ...small, hidden: 8, startVectors: 'fused', fusedVectors: { ppmiDim: 6, ppmiMinCount: 1 }, embeddingEpochs: 0 });
+      const report = await m.train(fx.data, { epochs: 1, seed: 1 });
+      expect((m as unknown as { config: { embDim: number } }).config.embDim).toBe(6);
+      const found = Number(/(\d+) words with pre-trained vectors/.exec(report.notes!.join(' '))![1]);
+      expect(found).toBeGreaterThan(5);
+      const q = fx.dev.queries[0];
+      expect(m.score(q.query, q.candidates).every(Number.isFinite)).toBe(true);
+      m.dispose();
+    }
+  });
+});

@@ -18,6 +18,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { initBackend } from './backend';
 import { evaluateRanker } from './dev-eval';
+import { corpusTexts } from './lexical';
 import {
   batchTexts,
   buildVocab,
@@ -38,6 +39,7 @@ import { type CellKind, GATES, scan, scanInference } from './recurrent';
 import { glorotUniform, Rng } from './rng';
 import { textKey, tokenize } from './text';
 import { SKIPGRAM_DEFAULTS } from './skipgram';
+import { tokenVectorsOfFused, type FusedConfig } from './fused';
 import { checkAbort, nextTick, runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 import { Vocab } from './vocab';
@@ -65,6 +67,15 @@ export type EncoderConfig = {
   impl: 'fused' | 'plain';
   /** Skip-gram epochs on the corpus when no embeddings are passed in (0 = random init). */
   embeddingEpochs: number;
+  /**
+   * Starting word vectors: 'skipgram' (opts.embeddings, else skip-gram trained for embeddingEpochs) or
+   * 'fused' (fused's PPMI-SVD vectors of the corpus, each token → its Porter stem's vector, ignoring
+   * opts.embeddings; embDim becomes their dimension). Issue 26: bow-cnn + engine 73.90 vs 72.83 CV on
+   * the selection repeats of bench:semeval; opt-in (the encoder table was measured with 'skipgram').
+   */
+  startVectors?: 'skipgram' | 'fused';
+  /** fused settings of those vectors (FUSED_DEFAULTS otherwise). */
+  fusedVectors?: Partial<FusedConfig>;
   pretrain: boolean;
   pretrainEpochs: number;
   decoderVocab: number;
@@ -244,7 +255,7 @@ export class EncoderRanker implements Ranker {
     const rng = new Rng(seed);
     this.dropRng = new Rng(seed ^ 0x5bd1e995);
     this.vocab = buildVocab(data, cfg.minCount, cfg.maxVocab);
-    const wv = await startingVectors(data, opts, cfg.embDim, cfg.embeddingEpochs, seed);
+    const wv = cfg.startVectors === 'fused' ? tokenVectorsOfFused(corpusTexts(data), cfg.fusedVectors) : await startingVectors(data, opts, cfg.embDim, cfg.embeddingEpochs, seed);
     const D = wv?.dim ?? cfg.embDim;
     cfg.embDim = D;
     const { data: emb, found } = embeddingMatrix(this.vocab, D, wv, rng);

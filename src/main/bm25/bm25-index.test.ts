@@ -72,6 +72,43 @@ describe('Bm25Index scoring (Lucene BM25, hand-computed)', () => {
     expect(K(1)).toBeCloseTo(0.6, 15);
   });
 
+  it('scores term frequencies past the packed posting\'s 5 bits exactly, in memory, persisted, merged and pruned', () => {
+    // tf 1 … 300 of "zeta" (the packed posting holds tf < 31 in place, larger ones beside it).
+    const tfs = [1, 2, 30, 31, 32, 40, 255, 300];
+    const docs = tfs.map((tf, i) => ({ doc: i + 1, title: `zeta ${'zeta '.repeat(tf - 1)}`.trim(), body: `filler${i}` }));
+    const idx = new Bm25Index({ tokenizer: { stopWords: 'none' } });
+    idx.addDocuments(docs);
+    const n = docs.length;
+    const lens = tfs.map((tf) => tf + 1);
+    const avg = lens.reduce((a, b) => a + b, 0) / n;
+    const w = idf(n, n);
+    const expected = tfs
+      .map((tf, i) => ({ doc: i + 1, score: (w * tf) / (tf + 1.2 * (0.25 + (0.75 * decodeLength(encodeLength(lens[i]!))) / avg)) }))
+      .sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const hits = idx.search('zeta', 10);
+    expect(hits.map((h) => h.doc)).toEqual(expected.map((h) => h.doc));
+    hits.forEach((h, i) => expect(Math.abs(h.score - expected[i]!.score)).toBeLessThan(1e-12));
+    expect(idx.search('zeta', 10, { scan: 'pruned' })).toEqual(hits);
+    expect(idx.search('zeta', 10, { scan: 'dense' })).toEqual(hits);
+    expect(idx.search('zeta', 10, { scan: 'sparse' })).toEqual(hits);
+    const db = memoryDb();
+    idx.persist(db);
+    const back = Bm25Index.load(db, { tokenizer: { stopWords: 'none' } });
+    expect(back.search('zeta', 10)).toEqual(hits);
+    // Re-index two of them with other counts (retired ordinals, a merge), append a segment, load again.
+    back.addDocuments([
+      { doc: 4, title: 'zeta '.repeat(7).trim(), body: 'filler3' },
+      { doc: 8, title: 'zeta '.repeat(33).trim(), body: 'filler7' },
+    ]);
+    back.persist(db);
+    const fresh = new Bm25Index({ tokenizer: { stopWords: 'none' } });
+    fresh.addDocuments([...docs.filter((d) => d.doc !== 4 && d.doc !== 8), { doc: 4, title: 'zeta '.repeat(7).trim(), body: 'filler3' }, { doc: 8, title: 'zeta '.repeat(33).trim(), body: 'filler7' }]);
+    const want = fresh.search('zeta', 10);
+    expect(back.search('zeta', 10)).toEqual(want);
+    for (const scan of ['dense', 'sparse', 'pruned'] as const) expect(back.search('zeta', 10, { scan })).toEqual(want);
+    expect(Bm25Index.load(db, { tokenizer: { stopWords: 'none' } }).search('zeta', 10)).toEqual(want);
+  });
+
   it('sums idf * tf part over terms; rare terms weigh more', () => {
     const hits = small().search('banana eggplant cherry', 10);
     const iBan = idf(4, 2); // docs 1, 2

@@ -191,7 +191,7 @@ export class Bm25Index {
       docs: st.nLive,
       nonEmptyDocs: st.nNonEmpty,
       terms: st.nTermsWithPostings,
-      postings: st.pOrd.length,
+      postings: st.post.length,
       tokens: st.totalLen,
       avgdl: st.nNonEmpty > 0 ? st.totalLen / st.nNonEmpty : 0,
       segments: st.knownSegs.length,

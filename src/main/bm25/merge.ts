@@ -2,7 +2,7 @@
  * Merging the pending postings (./add-documents.ts) into the CSR, dropping retired ordinals, and
  * flushing an index before it is searched, counted or persisted.
  */
-import type { IndexState } from './index-state';
+import { TF_BITS, type IndexState } from './index-state';
 import { refreshNorms } from './scoring';
 
 /** Merges pending postings into the CSR (dropping retired ordinals) and refreshes norms. */
@@ -16,8 +16,7 @@ export function mergePending(st: IndexState): void {
   const nT = st.termStr.length;
   const oldT = st.off.length - 1;
   const off = st.off;
-  const pOrd = st.pOrd;
-  const pTf = st.pTf;
+  const post = st.post;
   const alive = st.alive;
   const filter = st.retiredSinceMerge;
   const blocks = st.qBlocks;
@@ -28,7 +27,7 @@ export function mergePending(st: IndexState): void {
     let c = off[t + 1]! - off[t]!;
     if (filter) {
       c = 0;
-      for (let p = off[t]!; p < off[t + 1]!; p++) c += alive[pOrd[p]!]!;
+      for (let p = off[t]!; p < off[t + 1]!; p++) c += alive[post[p]! >>> TF_BITS]!;
     }
     baseCnt[t] = c;
     newOff[t + 1] = c;
@@ -40,8 +39,7 @@ export function mergePending(st: IndexState): void {
     newOff[t + 1]! += newOff[t]!;
   }
   const total = newOff[nT]!;
-  const nOrd = new Int32Array(total);
-  const nTf = new Uint16Array(total);
+  const nPost = new Int32Array(total);
   const cursor = new Int32Array(nT);
   for (let t = 0; t < nT; t++) {
     let w = newOff[t]!;
@@ -50,18 +48,13 @@ export function mergePending(st: IndexState): void {
       const e = off[t + 1]!;
       if (!filter) {
         if (e > a) {
-          nOrd.set(pOrd.subarray(a, e), w);
-          nTf.set(pTf.subarray(a, e), w);
+          nPost.set(post.subarray(a, e), w);
           w += e - a;
         }
       } else {
         for (let p = a; p < e; p++) {
-          const o = pOrd[p]!;
-          if (alive[o]) {
-            nOrd[w] = o;
-            nTf[w] = pTf[p]!;
-            w++;
-          }
+          const v = post[p]!;
+          if (alive[v >>> TF_BITS]) nPost[w++] = v;
         }
       }
     }
@@ -71,14 +64,12 @@ export function mergePending(st: IndexState): void {
     for (let p = 0; p < n; p++) {
       const o = qO[p]!;
       if (filter && !alive[o]) continue;
-      const w = cursor[qT[p]!]!++;
-      nOrd[w] = o;
-      nTf[w] = qF[p]!;
+      const t = qT[p]!;
+      nPost[cursor[t]!++] = st.pack(t, o, qF[p]!);
     }
   }
   st.off = newOff;
-  st.pOrd = nOrd;
-  st.pTf = nTf;
+  st.post = nPost;
   st.nTermsWithPostings = nonEmpty;
   st.nq = 0;
   st.qBlocks = [];

@@ -23,7 +23,7 @@
  * term, about C · log(df / C) for C survivors. When θ never exceeds the remaining bound (short
  * queries of common words), this is the sparse exhaustive scan with a check per term.
  */
-import type { IndexState } from './index-state';
+import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { TopK } from './top-k';
 import type { Bm25Hit } from './bm25-types';
 
@@ -51,13 +51,14 @@ export function termMaxImpact(st: IndexState, id: number): number {
   const cached = st.termMaxImpact[id]!;
   if (cached >= 0) return cached;
   const off = st.off;
-  const pOrd = st.pOrd;
-  const pTf = st.pTf;
+  const post = st.post;
   const norm = st.normK;
   let best = 0;
   for (let p = off[id]!, e = off[id + 1]!; p < e; p++) {
-    const tf = pTf[p]!;
-    const v = tf / (tf + norm[pOrd[p]!]!);
+    const packed = post[p]!;
+    let tf = packed & TF_ESCAPE;
+    if (tf === TF_ESCAPE) tf = st.bigTfOf(id, packed);
+    const v = tf / (tf + norm[packed >>> TF_BITS]!);
     if (v > best) best = v;
   }
   st.termMaxImpact[id] = best;
@@ -91,24 +92,28 @@ function kthLargest(values: Float64Array, n: number, k: number): number {
   return values[want]!;
 }
 
-/** First index p in [from, end) with pOrd[p] ≥ o (end when none), by galloping then binary search. */
-function advance(pOrd: Int32Array, from: number, end: number, o: number): number {
-  if (from >= end || pOrd[from]! >= o) return from;
+/**
+ * First index p in [from, end) whose posting's ordinal is ≥ o (end when none), by galloping then
+ * binary search. Packed postings order as their ordinals do, so `key` = o << TF_BITS compares whole.
+ */
+function advance(post: Int32Array, from: number, end: number, o: number): number {
+  const key = o << TF_BITS;
+  if (from >= end || post[from]! >= key) return from;
   let step = 1;
   let lo = from;
   let hi = from + 1;
-  while (hi < end && pOrd[hi]! < o) {
+  while (hi < end && post[hi]! < key) {
     lo = hi;
     step *= 2;
     hi = from + step;
   }
   if (hi > end) hi = end;
-  // pOrd[lo] < o; answer in (lo, hi]
+  // post[lo] < key; answer in (lo, hi]
   let a = lo + 1;
   let b = hi;
   while (a < b) {
     const m = (a + b) >>> 1;
-    if (pOrd[m]! < o) a = m + 1;
+    if (post[m]! < key) a = m + 1;
     else b = m;
   }
   return a;
@@ -132,8 +137,7 @@ export const pruneTotals = { searches: 0, switched: 0, termsScanned: 0, terms: 0
 export function scoreTermsPruned(st: IndexState, terms: readonly ScoredTerm[], k: number, stats?: PruneStats): Bm25Hit[] {
   const acc = st.acc;
   const norm = st.normK;
-  const pOrd = st.pOrd;
-  const pTf = st.pTf;
+  const post = st.post;
   const off = st.off;
   const excl = st.excluded;
   const ordDoc = st.ordDoc;
@@ -155,8 +159,10 @@ export function scoreTermsPruned(st: IndexState, terms: readonly ScoredTerm[], k
   for (; i < n; i++) {
     const { id, w } = terms[i]!;
     for (let p = off[id]!, e = off[id + 1]!; p < e; p++) {
-      const o = pOrd[p]!;
-      const tf = pTf[p]!;
+      const v = post[p]!;
+      const o = v >>> TF_BITS;
+      let tf = v & TF_ESCAPE;
+      if (tf === TF_ESCAPE) tf = st.bigTfOf(id, v);
       const a = acc[o]!;
       if (a === 0) touched[nTouched++] = o;
       const s = a + (w * tf) / (tf + norm[o]!);
@@ -226,9 +232,11 @@ export function scoreTermsPruned(st: IndexState, terms: readonly ScoredTerm[], k
     let p = off[id]!;
     for (let c = 0; c < nc && p < e; c++) {
       const o = cand[c]!;
-      p = advance(pOrd, p, e, o);
-      if (p < e && pOrd[p] === o) {
-        const tf = pTf[p]!;
+      p = advance(post, p, e, o);
+      if (p < e && post[p]! >>> TF_BITS === o) {
+        const v = post[p]!;
+        let tf = v & TF_ESCAPE;
+        if (tf === TF_ESCAPE) tf = st.bigTfOf(id, v);
         acc[o] = acc[o]! + (w * tf) / (tf + norm[o]!);
         p++;
       }

@@ -3,7 +3,7 @@
  * ./bm25-index.ts) term-at-a-time into a Float64Array of accumulators with precomputed
  * per-document length norms, then a bounded heap for the top k (see scoreTerms).
  */
-import type { IndexState } from './index-state';
+import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { scoredLength } from './length-norm';
 import { TopK } from './top-k';
 import { scoreTermsPruned } from './pruned-scoring';
@@ -71,6 +71,26 @@ export function searchIds(st: IndexState, ids: number[], k: number, exclude: Ite
 }
 
 /**
+ * Adds a term's escaped postings (tf ≥ TF_ESCAPE, skipped by the scan) of live ordinals, right after
+ * the term's other postings: each document still gets its terms' contributions in the same order.
+ * With `touched`, records newly touched ordinals there; returns the new count.
+ */
+function addBigTfs(st: IndexState, big: { ords: number[]; tfs: number[] }, w: number, touched: Int32Array | null, nTouched: number): number {
+  const acc = st.acc;
+  const norm = st.normK;
+  const alive = st.alive;
+  for (let i = 0; i < big.ords.length; i++) {
+    const o = big.ords[i]!;
+    if (!alive[o]) continue;
+    const tf = big.tfs[i]!;
+    const a = acc[o]!;
+    if (touched && a === 0) touched[nTouched++] = o;
+    acc[o] = a + (w * tf) / (tf + norm[o]!);
+  }
+  return nTouched;
+}
+
+/**
  * Term-at-a-time, exhaustive: every posting of every query term is added to a Float64Array
  * accumulator (rarest term first). Two ways to find the touched documents afterwards, chosen
  * per query: *sparse* keeps a touched list (best when the query's postings are few compared to
@@ -83,8 +103,8 @@ export function searchIds(st: IndexState, ids: number[], k: number, exclude: Ite
 function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number, scan: IndexState['scanMode']): Bm25Hit[] {
   const acc = st.acc;
   const norm = st.normK;
-  const pOrd = st.pOrd;
-  const pTf = st.pTf;
+  const post = st.post;
+  const bigTf = st.bigTfByTerm;
   const off = st.off;
   const excl = st.excluded;
   const ordDoc = st.ordDoc;
@@ -98,10 +118,14 @@ function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }
     for (const { id, w } of terms) {
       const e = off[id + 1]!;
       for (let p = off[id]!; p < e; p++) {
-        const o = pOrd[p]!;
-        const tf = pTf[p]!;
-        acc[o] = acc[o]! + (w * tf) / (tf + norm[o]!);
+        const v = post[p]!;
+        const tf = v & TF_ESCAPE;
+        const o = v >> TF_BITS;
+        // An escaped posting (tf = TF_ESCAPE) adds exactly 0 here (a finite value times 0), its real tf below.
+        acc[o] = acc[o]! + ((w * tf) / (tf + norm[o]!)) * (1 - ((tf + 1) >> TF_BITS));
       }
+      const big = bigTf.get(id);
+      if (big) addBigTfs(st, big, w, null, 0);
     }
     // Scores are > 0 for matching documents and exactly 0 otherwise.
     let thr = Number.MIN_VALUE;
@@ -120,12 +144,17 @@ function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }
   for (const { id, w } of terms) {
     const e = off[id + 1]!;
     for (let p = off[id]!; p < e; p++) {
-      const o = pOrd[p]!;
-      const tf = pTf[p]!;
-      const a = acc[o]!;
-      if (a === 0) touched[nTouched++] = o;
-      acc[o] = a + (w * tf) / (tf + norm[o]!);
+      const v = post[p]!;
+      const tf = v & TF_ESCAPE;
+      if (tf !== TF_ESCAPE) {
+        const o = v >> TF_BITS;
+        const a = acc[o]!;
+        if (a === 0) touched[nTouched++] = o;
+        acc[o] = a + (w * tf) / (tf + norm[o]!);
+      }
     }
+    const big = bigTf.get(id);
+    if (big) nTouched = addBigTfs(st, big, w, touched, nTouched);
   }
   for (let i = 0; i < nTouched; i++) {
     const o = touched[i]!;

@@ -5,7 +5,7 @@
  * segment's documents into bm25_docs.
  */
 import type { Database } from 'better-sqlite3';
-import type { IndexState } from './index-state';
+import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { ByteWriter, type PostingsChunk, type SegmentData } from './segments';
 
 /** Encodes live ordinals >= fromOrd as one segment (after a flush, so the CSR holds only live postings). */
@@ -30,14 +30,14 @@ export function segmentData(st: IndexState, fromOrd: number, removed: number[]):
   let chunkFirst = 0;
   let nPostings = 0;
   const off = st.off;
-  const pOrd = st.pOrd;
-  const pTf = st.pTf;
+  const post = st.post;
+  const fromKey = fromOrd << TF_BITS;
   const nT = off.length - 1;
   for (let t = 0; t < nT; t++) {
     const a = off[t]!;
     const e = off[t + 1]!;
     let s = e;
-    while (s > a && pOrd[s - 1]! >= fromOrd) s--;
+    while (s > a && post[s - 1]! >= fromKey) s--;
     if (s === e) continue;
     terms.push(st.termStr[t]!);
     dfs.push(e - s);
@@ -45,8 +45,10 @@ export function segmentData(st: IndexState, fromOrd: number, removed: number[]):
     w.ensure((e - s) * 10);
     let prev = -1;
     for (let p = s; p < e; p++) {
-      const l = local[pOrd[p]! - fromOrd]!;
-      const tf = pTf[p]!;
+      const v = post[p]!;
+      const l = local[(v >>> TF_BITS) - fromOrd]!;
+      let tf = v & TF_ESCAPE;
+      if (tf === TF_ESCAPE) tf = st.bigTfOf(t, v);
       w.varint((l - prev) * 2 + (tf === 1 ? 1 : 0));
       if (tf !== 1) w.varint(tf);
       prev = l;

@@ -86,19 +86,19 @@ function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases
   if (segs.length === 1 && st.nLive === st.nOrd) {
     // One segment, nothing superseded: its postings are the CSR (term ids = segment order).
     const s = segs[0]!;
-    const ords = new Int32Array(s.nPostings);
-    const tfs = new Uint16Array(s.nPostings);
-    decodePostings(s, bases[0]!, ords, tfs);
     const dfs = s.dfs;
+    const { ords, tfs } = decode(0);
+    const post = new Int32Array(s.nPostings);
     const off = new Int32Array(nT + 1);
     let ne = 0;
+    let p = 0;
     for (let t = 0; t < nT; t++) {
       off[t + 1] = off[t]! + dfs[t]!;
       if (dfs[t]! > 0) ne++;
+      for (const e = off[t + 1]!; p < e; p++) post[p] = st.pack(t, ords[p]!, tfs[p]!);
     }
     st.off = off;
-    st.pOrd = ords;
-    st.pTf = tfs;
+    st.post = post;
     st.nTermsWithPostings = ne;
     return;
   }
@@ -120,8 +120,7 @@ function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases
     if (off[t + 1]! > 0) ne++;
     off[t + 1]! += off[t]!;
   }
-  const pOrd = new Int32Array(off[nT]!);
-  const pTf = new Uint16Array(off[nT]!);
+  const post = new Int32Array(off[nT]!);
   const cursor = off.slice(0, nT);
   for (let k = 0; k < segs.length; k++) {
     const { dfs, ords, tfs } = decode(k);
@@ -129,20 +128,16 @@ function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases
     let p = 0;
     for (let t = 0; t < gids.length; t++) {
       const df = dfs[t]!;
-      let w = cursor[gids[t]!]!;
+      const g = gids[t]!;
+      let w = cursor[g]!;
       for (let j = 0; j < df; j++, p++) {
         const o = ords[p]!;
-        if (alive[o]) {
-          pOrd[w] = o;
-          pTf[w] = tfs[p]!;
-          w++;
-        }
+        if (alive[o]) post[w++] = st.pack(g, o, tfs[p]!);
       }
-      cursor[gids[t]!] = w;
+      cursor[g] = w;
     }
   }
   st.off = off;
-  st.pOrd = pOrd;
-  st.pTf = pTf;
+  st.post = post;
   st.nTermsWithPostings = ne;
 }

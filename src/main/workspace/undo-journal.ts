@@ -9,20 +9,24 @@
  * are generated from PRAGMA table_xinfo, so they cover every table (generated columns left out,
  * WITHOUT ROWID tables keyed by their primary key, rowid tables by rowid, so a restored row keeps
  * its rowid). Each chunk's journal rows commit with the chunk, so at every commit the journal
- * undoes exactly what is on disk.
- *
- * Bulk tables (WATERMARKED_TABLES: questions, answers, bm25_docs — rowid tables that only long
- * writes insert into, and long writes run one at a time) are not journaled row by row for inserts:
- * the write records one *range entry* per table, `rkey = 'rowid > N'` with N the table's largest
- * rowid when it began, and its triggers journal an insert only at or below N (an explicit rowid).
- * A row above N is one this write inserted, so its updates and deletes are not journaled either.
- * This halves the cost of an import's inserts. Undo deletes the rows above N in three passes:
- * first those nothing refers to (before the journal's re-inserts, which could collide with them on
- * a unique key), then the journal newest first, then the rest (what the journal's inserted rows
- * referred to); a row still referred to then is kept, as above. `import_journal` holds the one running long write (process,
+ * undoes exactly what is on disk. `import_journal` holds the one running long write (process,
  * start, sqlite_sequence as it was) and is written in the first chunk.
  *
- * Success: the last chunk marks the journal `committed`; the journal is then cleared (in chunks
+ * Bulk tables (WATERMARKED_TABLES: questions, answers, bm25_docs — rowid tables that only long
+ * writes insert into, and long writes run one at a time) are not journaled row by row for inserts
+ * (a trigger insert per row had roughly doubled each insert's cost): the write records one *range
+ * entry* per table, `rkey = 'rowid > N'` with N the table's largest rowid when it began, and its
+ * triggers journal an insert only at or below N (an explicit rowid). A row above N is one this
+ * write inserted, so its updates and deletes are not journaled either. Undo deletes the rows above
+ * N in three passes: first those nothing refers to (before the journal's re-inserts, which could
+ * collide with them on a unique key), then the journal newest first, then the rest (what the
+ * journal's inserted rows referred to); a row still referred to then is kept, as below.
+ *
+ * Chunks commit with synchronous = NORMAL (WAL: a crash may lose the last chunks, never part of
+ * one); the write's last commit runs at the connection's own level (FULL) and so syncs them all.
+ *
+ * Success: a last commit after the last chunk marks the journal `committed` (or clears it at once
+ * when small); the journal is then cleared (in chunks
  * when large). Failure or cancel: the open chunk is rolled back, then the journal is replayed
  * newest first (in chunks, between which other writers go on), AUTOINCREMENT counters are put
  * back, and the journal is cleared. A process that dies mid-import leaves the journal behind:

@@ -52,6 +52,7 @@ import {
   timeQueries,
   workspaceBytes,
   type ListAgreement,
+  type LuceneResult,
 } from './bench-common';
 import { readRealTexts } from './real-text';
 import { corpusQuestionId, writeQuestionsCorpus } from './questions-corpus';
@@ -79,15 +80,7 @@ export interface SizeResult {
     poolSeconds: number;
     poolPeakRssMB: number;
   };
-  lucene: {
-    buildSeconds: number;
-    indexPerSec: number;
-    queryMedianMs: number;
-    queryP99Ms: number;
-    peakRssMB: number;
-    segments: number;
-    indexBytes: number;
-  } | null;
+  lucene: (Omit<LuceneResult, 'docs'> & { indexBytes: number }) | null;
   agreement: ListAgreement | null;
   /** Wall seconds of each step of this size, the benchmark's own work included. */
   stepSeconds: Record<string, number>;

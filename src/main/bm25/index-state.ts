@@ -143,17 +143,13 @@ export class IndexState {
       throw new QPairsError(`the BM25 index holds more than ${MAX_ORDINALS} document versions; rebuild it (qpairs corpus index)`, { reason: 'too many documents' });
     }
     if (tf < TF_ESCAPE) return (ord << TF_BITS) | tf;
-    const key = term * MAX_ORDINALS + ord;
-    if (!this.bigTf.has(key)) {
-      let list = this.bigTfByTerm.get(term);
-      if (!list) this.bigTfByTerm.set(term, (list = { ords: [], tfs: [] }));
-      list.ords.push(ord);
-      list.tfs.push(tf);
-    } else if (this.bigTf.get(key) !== tf) {
-      const list = this.bigTfByTerm.get(term)!;
-      list.tfs[list.ords.lastIndexOf(ord)] = tf;
-    }
-    this.bigTf.set(key, tf);
+    // A (term, ordinal) is packed once per state: ordinals are never reused, a document's term
+    // is counted once, and merges copy packed postings as they are.
+    this.bigTf.set(term * MAX_ORDINALS + ord, tf);
+    let list = this.bigTfByTerm.get(term);
+    if (!list) this.bigTfByTerm.set(term, (list = { ords: [], tfs: [] }));
+    list.ords.push(ord);
+    list.tfs.push(tf);
     return (ord << TF_BITS) | TF_ESCAPE;
   }
 

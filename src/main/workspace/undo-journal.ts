@@ -192,9 +192,9 @@ function triggerSql(t: TableShape, n: number, mark: number | null): string[] {
   ];
 }
 
-function createJournalTriggers(db: Db, marks: ReadonlyMap<string, number>): string[] {
+function createJournalTriggers(db: Db, tables: readonly TableShape[], marks: ReadonlyMap<string, number>): string[] {
   const names: string[] = [];
-  journaledTables(db).forEach((t, n) => {
+  tables.forEach((t, n) => {
     for (const sql of triggerSql(t, n, marks.get(t.name) ?? null)) {
       db.exec(sql);
       names.push(/TRIGGER ("[^"]+")/.exec(sql)![1]!);
@@ -207,9 +207,9 @@ function createJournalTriggers(db: Db, marks: ReadonlyMap<string, number>): stri
  * Writes the range entries of the watermarked tables (parents first, so that the newest-first
  * replay meets children first) and returns each table's mark. Inside the write's first chunk.
  */
-function writeRangeEntries(db: Db): Map<string, number> {
+function writeRangeEntries(db: Db, tables: readonly TableShape[]): Map<string, number> {
   const marks = new Map<string, number>();
-  const rowidTables = new Set(journaledTables(db).filter((t) => !t.pk).map((t) => t.name));
+  const rowidTables = new Set(tables.filter((t) => !t.pk).map((t) => t.name));
   const add = db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES (?, 'i', ?)`);
   for (const name of WATERMARKED_TABLES) {
     if (!rowidTables.has(name)) continue;
@@ -548,7 +548,8 @@ class UndoableWrite implements ChunkPoint {
       this.opts.what,
       JSON.stringify(seqs),
     );
-    this.triggers = createJournalTriggers(db, writeRangeEntries(db));
+    const tables = journaledTables(db);
+    this.triggers = createJournalTriggers(db, tables, writeRangeEntries(db, tables));
   }
 
   private open(): void {

@@ -28,6 +28,17 @@ function withRun(fx: ReturnType<typeof syntheticData>) {
   return { ctx: (q: QText) => ({ runs: { topic: byQuery.get(q.id)! } as RunScores }) };
 }
 
+const CATEGORIES = ['net', 'cars', 'visa'];
+
+/** syntheticData(5) with its questions spread over CATEGORIES, in turn. */
+function categorizedData(): ReturnType<typeof syntheticData> {
+  const fx = syntheticData(5);
+  let k = 0;
+  const qs = fx.data.questions as Map<string, QText>;
+  for (const [id, q] of qs) qs.set(id, { ...q, category: CATEGORIES[k++ % CATEGORIES.length] });
+  return fx;
+}
+
 describe('fused (RankSVM)', () => {
   modelSuite({ kind: 'fused', config: { ...SMALL, learner: 'ranksvm', C: 0.1 }, epochs: 20, tfjs: false, prepare: withRun });
 });
@@ -80,11 +91,7 @@ describe('fused', () => {
   });
 
   it('the issue-26 text features (stemmed vectors, character n-grams, alignment, category similarity) survive save and load', async () => {
-    const fx = syntheticData(5);
-    const cats = ['net', 'cars', 'visa'];
-    let k = 0;
-    const qs = fx.data.questions as Map<string, QText>;
-    for (const [id, q] of qs) qs.set(id, { ...q, category: cats[k++ % 3] });
+    const fx = categorizedData();
     const m = new FusedRanker({ ...SMALL, runs: [], ppmiAlign: true, categorySim: true, stemTfidf: true });
     await m.train(fx.data, { epochs: 3 });
     const names = m.featureNames();
@@ -98,11 +105,7 @@ describe('fused', () => {
   });
 
   it('the topic features (category classifier, topic similarity) and the LSA cosine survive save and load; a model saved before them loads and scores as before', async () => {
-    const fx = syntheticData(5);
-    const cats = ['net', 'cars', 'visa'];
-    let k = 0;
-    const qs = fx.data.questions as Map<string, QText>;
-    for (const [id, q] of qs) qs.set(id, { ...q, category: cats[k++ % 3] });
+    const fx = categorizedData();
     const m = new FusedRanker({ ...SMALL, runs: [], lsa: true, lsaDim: 4 });
     await m.train(fx.data, { epochs: 3 });
     expect(m.featureNames()).toEqual(expect.arrayContaining(['meta:category-prob', 'meta:topic-sim', 'lsa:cos']));
@@ -114,7 +117,7 @@ describe('fused', () => {
     const q = fx.dev.queries[0].query;
     const c = fx.dev.queries[0].candidates[0];
     const at = m.featureNames().indexOf('meta:category-prob');
-    const byCat = cats.map((cat) => m.features(q, [{ ...c, category: cat }])[0][at]);
+    const byCat = CATEGORIES.map((cat) => m.features(q, [{ ...c, category: cat }])[0][at]);
     expect(new Set(byCat).size).toBeGreaterThan(1);
 
     // as saved before issue 26's topic features: no categoryModel/topicSim in meta, no categoryW, no lsa; the

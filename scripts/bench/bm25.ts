@@ -29,7 +29,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pruneTotals } from '../../src/main/bm25/pruned-scoring';
+import { blockMaxTotals } from '../../src/main/bm25/block-max-scoring';
 import { Tokenizer } from '../../src/main/bm25/tokenizer';
 import {
   arg,
@@ -58,16 +58,16 @@ const K = 20;
 /** `--child-queries W QUERIES OUT`: times top-20 searches on the persisted index, writes OUT (TSV) and prints JSON. */
 function childQueries(ws: string, queryFile: string, outFile: string): void {
   const { db, index, queries, loadMs, queryMedianMs, queryP99Ms } = timeQueries(ws, queryFile, outFile, K);
-  // Exact dynamic pruning (src/main/bm25/pruned-scoring.ts) beside the default exhaustive scan, on the
+  // Exact block-max dynamic pruning (src/main/bm25/block-max-scoring.ts) beside the default exhaustive scan, on the
   // same index and queries, alternating query by query; the lists must be identical.
   const exhaustiveMs: number[] = [];
   const prunedMs: number[] = [];
   let differ = 0;
-  const before = { ...pruneTotals };
+  const before = { ...blockMaxTotals };
   for (const q of queries) {
     const d = { doc: q.row.doc, title: q.row.title, body: q.row.body };
     let s = now();
-    const a = index.searchDocument(d, K, { scan: 'auto' });
+    const a = index.searchDocument(d, K, { scan: 'dense' });
     exhaustiveMs.push(now() - s);
     s = now();
     const b = index.searchDocument(d, K, { scan: 'pruned' });
@@ -76,15 +76,18 @@ function childQueries(ws: string, queryFile: string, outFile: string): void {
   }
   exhaustiveMs.sort((x, y) => x - y);
   prunedMs.sort((x, y) => x - y);
-  const searches = pruneTotals.searches - before.searches;
+  const t = blockMaxTotals;
+  const share = (key: keyof typeof t, of: keyof typeof t): number => (t[of] - before[of] ? (t[key] - before[key]) / (t[of] - before[of]) : 0);
   const pruning = {
     exhaustiveMedianMs: quantile(exhaustiveMs, 0.5),
     exhaustiveP99Ms: quantile(exhaustiveMs, 0.99),
     prunedMedianMs: quantile(prunedMs, 0.5),
     prunedP99Ms: quantile(prunedMs, 0.99),
     differentLists: differ,
-    switchedShare: searches ? (pruneTotals.switched - before.switched) / searches : 0,
-    termsScannedShare: pruneTotals.terms - before.terms ? (pruneTotals.termsScanned - before.termsScanned) / (pruneTotals.terms - before.terms) : 0,
+    postingsScoredShare: share('postingsScored', 'postings'),
+    windowsSkippedShare: share('windowsSkipped', 'windows'),
+    windowsWholeShare: share('windowsWhole', 'windows'),
+    lookupsPerQuery: (t.lookups - before.lookups) / Math.max(1, t.searches - before.searches),
   };
   console.log(JSON.stringify({ loadMs, queryMedianMs, queryP99Ms, pruning }));
   db.close();
@@ -179,7 +182,7 @@ function main(): void {
       loadMs: number;
       queryMedianMs: number;
       queryP99Ms: number;
-      pruning: { exhaustiveMedianMs: number; exhaustiveP99Ms: number; prunedMedianMs: number; prunedP99Ms: number; differentLists: number; switchedShare: number; termsScannedShare: number };
+      pruning: { exhaustiveMedianMs: number; exhaustiveP99Ms: number; prunedMedianMs: number; prunedP99Ms: number; differentLists: number; postingsScoredShare: number; windowsSkippedShare: number; windowsWholeShare: number; lookupsPerQuery: number };
     };
     console.log(
       `ours: index load ${fmt(qRes.loadMs, 0)} ms; top-${K} median ${fmt(qRes.queryMedianMs, 2)} ms, p99 ${fmt(qRes.queryP99Ms, 2)} ms; query process peak RSS ${fmt(q.peakRssMB, 0)} MB`,
@@ -188,7 +191,8 @@ function main(): void {
     console.log(
       `ours: exact pruning beside the exhaustive scan (same queries, alternating): median ${fmt(pr.prunedMedianMs, 2)} vs ${fmt(pr.exhaustiveMedianMs, 2)} ms ` +
         `(${fmt(pr.prunedMedianMs / pr.exhaustiveMedianMs, 2)}×), p99 ${fmt(pr.prunedP99Ms, 2)} vs ${fmt(pr.exhaustiveP99Ms, 2)} ms (${fmt(pr.prunedP99Ms / pr.exhaustiveP99Ms, 2)}×); ` +
-        `pruned ${fmt(100 * pr.switchedShare, 0)}% of queries, ${fmt(100 * pr.termsScannedShare, 0)}% of query terms read whole; lists differing: ${pr.differentLists}`,
+        `${fmt(100 * pr.postingsScoredShare, 0)}% of the postings read term at a time, ${fmt(pr.lookupsPerQuery, 0)} lookups per query, ` +
+        `windows skipped ${fmt(100 * pr.windowsSkippedShare, 0)}% / scored whole ${fmt(100 * pr.windowsWholeShare, 0)}%; lists differing: ${pr.differentLists}`,
     );
     const pool = runNode(tmp, [qpairs, 'pool', 'create', ws, '--name', 'bench', '--queries', qFile, '--depth', String(K)], 'qpairs pool create');
     console.log(`ours: pool create (${queryIds.size} queries × ${K}) ${fmt(pool.seconds, 2)} s whole command, peak RSS ${fmt(pool.peakRssMB, 0)} MB`);

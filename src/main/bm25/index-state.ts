@@ -58,6 +58,8 @@ export class IndexState {
   readonly maxSegments: number;
   readonly chunkBytes: number;
   readonly scanMode: 'auto' | 'dense' | 'sparse' | 'pruned';
+  readonly pruneWindow: number;
+  readonly pruneFromDocs: number;
   /** See Bm25Index.outdated. */
   outdated = false;
 
@@ -102,10 +104,10 @@ export class IndexState {
   normsDirty = true;
   /** Bumped whenever the norms are recomputed (after every merge): invalidates derived caches. */
   normsVersion = 0;
-  /** Per term: its largest impact max tf/(tf+norm), or -1 when not computed (./pruned-scoring.ts). */
-  termMaxImpact: Float64Array = new Float64Array(0);
-  /** The normsVersion termMaxImpact was computed for. */
-  boundsVersion = -1;
+  /** Per queried term: its per-block maxima of tf/(tf+norm) (./block-max-scoring.ts). */
+  readonly blockMax = new Map<number, Float64Array>();
+  /** The normsVersion blockMax was computed for. */
+  blockMaxVersion = -1;
 
   // Scratch for counting term frequencies.
   tfScratch: Int32Array = new Int32Array(1024);
@@ -131,6 +133,12 @@ export class IndexState {
     this.maxSegments = ms;
     this.chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
     this.scanMode = opts.scanMode ?? 'auto';
+    const pw = opts.pruneWindow ?? 4096;
+    if (!Number.isInteger(pw) || pw < 1) throw new QPairsError(`pruneWindow must be a positive integer, got ${pw}`, { reason: 'bad pruneWindow' });
+    this.pruneWindow = pw;
+    const pf = opts.pruneFromDocs ?? 1 << 19;
+    if (!(pf >= 0)) throw new QPairsError(`pruneFromDocs must be a number >= 0, got ${pf}`, { reason: 'bad pruneFromDocs' });
+    this.pruneFromDocs = pf;
     this.tokenizer = new Tokenizer(opts.analyzer !== undefined ? { ...opts.tokenizer, analyzer: opts.analyzer } : opts.tokenizer);
     const ln = opts.lengthNorm ?? 'lucene';
     if (ln !== 'lucene' && ln !== 'exact') throw new QPairsError(`lengthNorm must be 'lucene' or 'exact', got ${String(ln)}`, { reason: 'bad lengthNorm' });

@@ -4,6 +4,7 @@
  * tests/reference/lucene_fixtures.sh on the texts `qpairs corpus export` wrote) must come out of
  * our index identically — same questions in the same order — with scores within 1e-5 relative.
  * The query is the question's title + body, the question itself left out (as pool creation does).
+ * The block-max pruned scan (small windows, so each query crosses many) must give the same lists.
  * The corpora are the shipped datasets/ (never skipped: a missing file fails).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -63,15 +64,18 @@ for (const corpus of CORPORA) {
           .split('\n')
           .map((l) => JSON.parse(l) as LuceneList);
         expect(lists.length).toBeGreaterThanOrEqual(100);
-        const idx = new Bm25Index({ analyzer });
+        const idx = new Bm25Index({ analyzer, pruneWindow: 256 });
         idx.addDocuments(questionDocuments(w.db));
         let identical = 0;
         let maxRel = 0;
         const mismatches: string[] = [];
+        let prunedDiffer = 0;
         for (const want of lists) {
           const doc = w.docOf(want.query)!;
           const [q] = [...questionDocuments(w.db, [doc])];
-          const got = idx.searchDocument(q!, 20).map((h) => [w.idOfDoc(h.doc)!, h.score] as const);
+          const hits = idx.searchDocument(q!, 20);
+          if (JSON.stringify(idx.searchDocument(q!, 20, { scan: 'pruned' })) !== JSON.stringify(hits)) prunedDiffer++;
+          const got = hits.map((h) => [w.idOfDoc(h.doc)!, h.score] as const);
           const same = got.length === want.hits.length && got.every(([id], i) => id === want.hits[i]![0]);
           if (same) identical++;
           else mismatches.push(`${want.query}: got ${got.map(([id]) => id).join(' ')} want ${want.hits.map(([id]) => id).join(' ')}`);
@@ -83,6 +87,7 @@ for (const corpus of CORPORA) {
         console.log(`${corpus.name} ${analyzer}: ${identical} of ${lists.length} top-20 lists identical, max relative score error ${maxRel.toExponential(2)}`);
         expect(mismatches).toEqual([]);
         expect(maxRel).toBeLessThan(1e-5);
+        expect(prunedDiffer).toBe(0);
       }, 60_000);
     }
   });

@@ -6,7 +6,7 @@
 import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { scoredLength } from './length-norm';
 import { TopK } from './top-k';
-import { scoreTermsPruned } from './pruned-scoring';
+import { scoreTermsBlockMax } from './block-max-scoring';
 import type { Bm25Hit } from './bm25-types';
 
 /** Recomputes the per-ordinal length norms k1 · (1 - b + b · dl / avgdl) and sizes the scoring scratch. */
@@ -97,8 +97,9 @@ function addBigTfs(st: IndexState, big: { ords: number[]; tfs: number[] }, w: nu
  * the number of documents); *dense* skips that bookkeeping in the hot loop and scans all
  * accumulators once at the end, then clears them with a memset (about 2x faster for long
  * queries full of common words, which is what question-as-query retrieval is). Both compute
- * the same sums in the same order, so results are identical. (Exact MaxScore pruning was tried
- * and dropped: on verbose question queries the candidate sets stay large and it was slower.)
+ * the same sums in the same order, so results are identical. 'auto' takes the dense scan's
+ * queries to the exact block-max pruning of ./block-max-scoring.ts on indexes of
+ * st.pruneFromDocs document versions or more (same results, fewer postings read).
  */
 function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number, scan: IndexState['scanMode']): Bm25Hit[] {
   const acc = st.acc;
@@ -109,10 +110,11 @@ function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }
   const excl = st.excluded;
   const ordDoc = st.ordDoc;
   const nOrd = st.nOrd;
-  if (scan === 'pruned') return scoreTermsPruned(st, terms, k);
+  if (scan === 'pruned') return scoreTermsBlockMax(st, terms, k);
   let totalDf = 0;
   for (const t of terms) totalDf += t.df;
   const dense = scan === 'dense' || (scan === 'auto' && totalDf * 4 > nOrd);
+  if (dense && scan === 'auto' && nOrd >= st.pruneFromDocs) return scoreTermsBlockMax(st, terms, k);
   const top = new TopK(k);
   if (dense) {
     for (const { id, w } of terms) {

@@ -1,11 +1,12 @@
 /**
- * Dynamic pruning returns exactly what exhaustive scoring returns — same documents, same order,
- * bit-identical scores, ties included — on random corpora and queries (short and verbose, with
- * exclusions, k from 1 to 50), and after the index changes (bounds recomputed).
+ * Block-max dynamic pruning returns exactly what exhaustive scoring returns — same documents, same
+ * order, bit-identical scores, ties included — on random corpora and queries (short and verbose,
+ * with exclusions, k from 1 to 50, term frequencies past the packed postings' escape), across many
+ * windows, and after the index changes (block bounds recomputed).
  */
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
-import { pruneTotals } from './pruned-scoring';
+import { blockMaxTotals } from './block-max-scoring';
 import { randomCorpus } from './test-corpus';
 import { mulberry32 } from '../stats/random';
 
@@ -13,22 +14,24 @@ import { mulberry32 } from '../stats/random';
 function zipfCorpus(seed: number, n: number, vocab: number, maxLen: number): Array<{ doc: number; title: string; body: string }> {
   const rnd = mulberry32(seed);
   const word = (): string => `w${Math.floor(vocab * Math.pow(rnd(), 3)).toString(36)}`;
-  return Array.from({ length: n }, (_, i) => ({
-    doc: i + 1,
-    title: Array.from({ length: 2 + Math.floor(rnd() * 8) }, word).join(' '),
-    body: Array.from({ length: Math.floor(rnd() * maxLen) }, word).join(' '),
-  }));
+  return Array.from({ length: n }, (_, i) => {
+    let body = Array.from({ length: Math.floor(rnd() * maxLen) }, word).join(' ');
+    // One document in fifty repeats a word 31–80 times (a tf the packed postings keep aside).
+    if (rnd() < 0.02) body += ` ${word()}`.repeat(31 + Math.floor(rnd() * 50));
+    return { doc: i + 1, title: Array.from({ length: 2 + Math.floor(rnd() * 8) }, word).join(' '), body };
+  });
 }
 
-describe('exact dynamic pruning (scanMode pruned)', () => {
+describe('exact block-max dynamic pruning (scanMode pruned)', () => {
   for (const seed of [1, 2, 3]) {
     it(`equals exhaustive scoring on random corpus ${seed} (documents as queries and random word bags, k 1…50, exclusions)`, () => {
       const docs = zipfCorpus(seed, 4000 + 1000 * seed, 20_000, 40 + 20 * seed);
       const exhaustive = new Bm25Index({ scanMode: 'sparse' });
-      const pruned = new Bm25Index({ scanMode: 'pruned' });
+      // Windows of 64, 256 and 4096 ordinals: from a hundred windows per query to one or two.
+      const pruned = new Bm25Index({ scanMode: 'pruned', pruneWindow: [64, 256, 4096][seed - 1]! });
       for (const i of [exhaustive, pruned]) i.addDocuments(docs);
       const rnd = mulberry32(seed * 7919);
-      const before = { ...pruneTotals };
+      const before = { ...blockMaxTotals };
       let compared = 0;
       for (let q = 0; q < 120; q++) {
         const k = [1, 2, 5, 10, 20, 50][q % 6]!;
@@ -42,17 +45,18 @@ describe('exact dynamic pruning (scanMode pruned)', () => {
         compared += a.length;
       }
       expect(compared).toBeGreaterThan(500);
-      // The pruning itself ran: most searches switched to scoring survivors only.
-      const searches = pruneTotals.searches - before.searches;
-      expect(searches).toBe(240);
-      expect(pruneTotals.switched - before.switched).toBeGreaterThan(searches / 4);
+      // The pruning itself ran: postings left unread, documents looked up instead.
+      const after = blockMaxTotals;
+      expect(after.searches - before.searches).toBe(240);
+      expect(after.postingsScored - before.postingsScored).toBeLessThan(after.postings - before.postings);
+      expect(after.lookups - before.lookups).toBeGreaterThan(1000);
     });
   }
 
   it('ties: many documents with the same score come in doc order, as exhaustive scoring gives them', () => {
     const docs = Array.from({ length: 300 }, (_, i) => ({ doc: 1000 - i, title: i % 3 === 0 ? 'alpha beta' : 'alpha gamma', body: 'delta' }));
     const exhaustive = new Bm25Index({ scanMode: 'dense', tokenizer: { stopWords: 'none' } });
-    const pruned = new Bm25Index({ scanMode: 'pruned', tokenizer: { stopWords: 'none' } });
+    const pruned = new Bm25Index({ scanMode: 'pruned', pruneWindow: 16, tokenizer: { stopWords: 'none' } });
     for (const i of [exhaustive, pruned]) i.addDocuments(docs);
     for (const [q, k] of [['alpha beta delta', 7], ['beta', 20], ['gamma alpha', 150], ['alpha', 1]] as const) {
       expect(pruned.search(q, k)).toEqual(exhaustive.search(q, k));
@@ -62,7 +66,7 @@ describe('exact dynamic pruning (scanMode pruned)', () => {
   it('falls back to exhaustive scoring on a small vocabulary (queries touching most documents), with the same results', () => {
     const docs = randomCorpus(4, 5000, 120);
     const exhaustive = new Bm25Index({ scanMode: 'dense' });
-    const pruned = new Bm25Index({ scanMode: 'pruned' });
+    const pruned = new Bm25Index({ scanMode: 'pruned', pruneWindow: 512 });
     for (const i of [exhaustive, pruned]) i.addDocuments(docs);
     for (const d of docs.slice(0, 60)) expect(pruned.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
   });
@@ -70,11 +74,28 @@ describe('exact dynamic pruning (scanMode pruned)', () => {
   it('recomputes its bounds when the index changes (added and re-indexed documents)', () => {
     const docs = zipfCorpus(9, 3000, 20_000, 100);
     const exhaustive = new Bm25Index({ scanMode: 'dense' });
-    const pruned = new Bm25Index({ scanMode: 'pruned' });
+    const pruned = new Bm25Index({ scanMode: 'pruned', pruneWindow: 128 });
     for (const i of [exhaustive, pruned]) i.addDocuments(docs.slice(0, 2000));
     const probe = docs.slice(2500, 2520);
     for (const d of probe) expect(pruned.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
     for (const i of [exhaustive, pruned]) i.addDocuments([...docs.slice(2000), { ...docs[5]!, body: `${docs[5]!.body} ${docs[6]!.body}` }]);
     for (const d of probe) expect(pruned.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
+  });
+
+  it("'auto' prunes the dense scan's queries from pruneFromDocs documents on, with the same results, and not below", () => {
+    const docs = zipfCorpus(5, 3000, 300, 80); // a small vocabulary: long queries that go to the dense scan
+    const dense = new Bm25Index({ scanMode: 'dense' });
+    const small = new Bm25Index({ pruneFromDocs: 3001 });
+    const large = new Bm25Index({ pruneFromDocs: 3000, pruneWindow: 256 });
+    for (const i of [dense, small, large]) i.addDocuments(docs);
+    for (const d of docs.slice(0, 40)) {
+      const want = dense.searchDocument(d, 20);
+      let before = blockMaxTotals.searches;
+      expect(small.searchDocument(d, 20)).toEqual(want);
+      expect(blockMaxTotals.searches).toBe(before);
+      before = blockMaxTotals.searches;
+      expect(large.searchDocument(d, 20)).toEqual(want);
+      expect(blockMaxTotals.searches).toBe(before + 1);
+    }
   });
 });

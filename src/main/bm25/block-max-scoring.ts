@@ -1,0 +1,357 @@
+/**
+ * Exact top-k with block-max MaxScore, document windows at a time (the scheme of Lucene 9.4+'s
+ * MaxScoreBulkScorer: Turtle & Flood 1995, with per-block bounds as in Ding & Suel 2011).
+ *
+ * Bounds. A term t with weight w_t (query frequency × idf) adds to a document o
+ *   c_t(o) = w_t · tf / (tf + norm(o))          (Lucene 8 BM25, ./scoring.ts)
+ * Each term's postings are cut into blocks of BLOCK postings; per block we keep
+ * m_b = max over the block of tf / (tf + norm(o)). They are computed in memory on a term's first
+ * query (one pass over its postings) and kept until the norms change — norm(o) moves with the
+ * average length after every merge, so bounds stored with the segments would go stale (Lucene stores
+ * (tf, norm) pairs per block for that reason; one pass costs what one exhaustive query on the
+ * term costs). For a window of ordinals [lo, hi), U_t = w_t · max m_b over the blocks that can hold
+ * postings in the window bounds c_t(o) for every o in it (0 when the term has none there).
+ *
+ * Per window: with θ = the current k-th best score (0 until k documents are in), the terms are
+ * sorted by U_t ascending and the longest prefix whose bounds sum (inflated by a relative 1e-9
+ * against rounding) stays below θ is *non-essential*: a document matching only those terms scores
+ * strictly below θ and can never enter (even a doc-number tie-break needs an equal score). The
+ * *essential* terms are scored term-at-a-time into a window buffer; each touched document is then
+ * completed on the non-essential terms — found in their postings by galloping search, cursors only
+ * moving forward — and dropped as soon as its partial sum plus the remaining bounds falls below θ.
+ * When every bound of the window together stays below θ, the window is skipped whole. When the
+ * lookups the essential terms' documents would need (estimated from this query's earlier windows)
+ * cost more than reading the non-essential postings, the window is scored whole, term at a time:
+ * long queries of common words then cost what the dense scan costs, not more.
+ *
+ * Term frequencies of TF_ESCAPE or more (kept beside the packed postings) add 0 in the window loop
+ * and their real contribution right after the term's other postings, as the dense scan does.
+ *
+ * Exactness. Exhaustive scoring sums each document's contributions in the query's term order
+ * (rarest first, ./scoring.ts). Here the essential terms are scored in that order and the
+ * non-essential ones added after them in that order too, so when every non-essential term comes
+ * after every essential one in the query's order (the usual case: the common words are both the
+ * last and the weakest), the sum is the same floating-point sum. Otherwise a document that may
+ * enter the top k is rescored in the query's order (one binary search per term) before it is
+ * offered. So the results are exactly the exhaustive ones, ties included; a property test compares
+ * them on random corpora.
+ */
+import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
+import { TopK } from './top-k';
+import type { Bm25Hit } from './bm25-types';
+
+/** A query term with its id, df and weight (as ./scoring.ts sorts them: the query's order). */
+export interface ScoredTerm {
+  id: number;
+  df: number;
+  w: number;
+}
+
+/** Postings per block bound. */
+export const BLOCK = 128;
+/**
+ * What one galloping lookup costs, in postings read term at a time: 1 measured best at 1M questions
+ * (0.5–4 tried; above it the windows are scored whole more often, below it lookups pile up).
+ */
+const LOOKUP_COST = 1;
+/** Relative inflation of the bounds, against floating-point rounding. */
+const BOUND_SLACK = 1 + 1e-9;
+
+/** The per-block maxima of tf / (tf + norm) of term `id`: cached until the norms change (st.normsVersion). */
+export function blockMaxima(st: IndexState, id: number): Float64Array {
+  if (st.blockMaxVersion !== st.normsVersion) {
+    st.blockMaxVersion = st.normsVersion;
+    st.blockMax.clear();
+  }
+  const cached = st.blockMax.get(id);
+  if (cached) return cached;
+  const post = st.post;
+  const norm = st.normK;
+  const start = st.off[id]!;
+  const end = st.off[id + 1]!;
+  const out = new Float64Array(Math.ceil((end - start) / BLOCK));
+  for (let b = 0; b < out.length; b++) {
+    let best = 0;
+    const e = Math.min(end, start + (b + 1) * BLOCK);
+    for (let p = start + b * BLOCK; p < e; p++) {
+      const v = post[p]!;
+      let tf = v & TF_ESCAPE;
+      if (tf === TF_ESCAPE) tf = st.bigTfOf(id, v);
+      const x = tf / (tf + norm[v >>> TF_BITS]!);
+      if (x > best) best = x;
+    }
+    out[b] = best;
+  }
+  st.blockMax.set(id, out);
+  return out;
+}
+
+/**
+ * First index p in [from, end) whose posting's ordinal is ≥ o (end when none), by galloping then
+ * binary search. Packed postings order as their ordinals do, so `key` = o · 2^TF_BITS compares whole.
+ */
+function advance(post: Int32Array, from: number, end: number, o: number): number {
+  const key = o * (1 << TF_BITS);
+  if (from >= end || post[from]! >= key) return from;
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < end && post[hi]! < key) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > end) hi = end;
+  // post[lo] < key; answer in (lo, hi]
+  let a = lo + 1;
+  let b = hi;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (post[m]! < key) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/** The contribution of term `id` (weight w) to the ordinal of its packed posting `v`. */
+function contribution(st: IndexState, id: number, w: number, v: number, norm: Float64Array): number {
+  let tf = v & TF_ESCAPE;
+  if (tf === TF_ESCAPE) tf = st.bigTfOf(id, v);
+  return (w * tf) / (tf + norm[v >>> TF_BITS]!);
+}
+
+/**
+ * Adds w · tf / (tf + norm(o)) to acc[o - lo] for the postings [p, pe) — an escaped posting
+ * (tf stored as TF_ESCAPE) adds exactly 0 (see addEscaped).
+ */
+function scoreRange(post: Int32Array, norm: Float64Array, acc: Float64Array, p: number, pe: number, w: number, lo: number): void {
+  for (; p < pe; p++) {
+    const v = post[p]!;
+    const tf = v & TF_ESCAPE;
+    const o = v >>> TF_BITS;
+    acc[o - lo] += ((w * tf) / (tf + norm[o]!)) * (1 - ((tf + 1) >> TF_BITS));
+  }
+}
+
+/** A term's escaped postings (tf ≥ TF_ESCAPE) of live ordinals, ordinal ascending, with a cursor. */
+interface Escaped {
+  ords: Int32Array;
+  tfs: Float64Array;
+  at: number;
+}
+
+function escapedOf(st: IndexState, id: number): Escaped | null {
+  const big = st.bigTfByTerm.get(id);
+  if (!big) return null;
+  const order = big.ords.map((_, j) => j).filter((j) => st.alive[big.ords[j]!]);
+  order.sort((a, b) => big.ords[a]! - big.ords[b]!);
+  return { ords: Int32Array.from(order, (j) => big.ords[j]!), tfs: Float64Array.from(order, (j) => big.tfs[j]!), at: 0 };
+}
+
+/** Adds the real contributions of a term's escaped postings in [lo, hi) (scoreRange added 0 for them). */
+function addEscaped(x: Escaped, w: number, norm: Float64Array, acc: Float64Array, lo: number, hi: number): void {
+  const { ords, tfs } = x;
+  let j = x.at;
+  for (; j < ords.length && ords[j]! < hi; j++) {
+    const o = ords[j]!;
+    if (o < lo) continue;
+    const tf = tfs[j]!;
+    acc[o - lo] += (w * tf) / (tf + norm[o]!);
+  }
+  x.at = j;
+}
+
+/** Counts over every block-max search in this process (for benchmarks and tests). */
+export const blockMaxTotals = {
+  searches: 0,
+  /** Windows of st.pruneWindow ordinals visited, skipped whole (every bound below θ), scored whole (no lookups). */
+  windows: 0,
+  windowsSkipped: 0,
+  windowsWhole: 0,
+  /** Postings of the query terms, and those read term at a time. */
+  postings: 0,
+  postingsScored: 0,
+  /** Galloping lookups of a document in a non-essential term's postings. */
+  lookups: 0,
+  /** Documents rescored in the query's order before being offered. */
+  rescored: 0,
+};
+
+/**
+ * The exact top k of the query terms (in the query's order, as ./scoring.ts sorts them); excluded
+ * ordinals are marked in st.excluded. See the file comment.
+ */
+export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[], k: number): Bm25Hit[] {
+  const top = new TopK(k);
+  const n = terms.length;
+  if (k === 0 || n === 0) return top.sorted();
+  const post = st.post;
+  const norm = st.normK;
+  const excl = st.excluded;
+  const ordDoc = st.ordDoc;
+  const nOrd = st.nOrd;
+  const ids = new Int32Array(n);
+  const ws = new Float64Array(n);
+  const start = new Int32Array(n);
+  const end = new Int32Array(n);
+  /** Per term: its first posting not yet passed (cursors only move forward). */
+  const pos = new Int32Array(n);
+  const maxima: Float64Array[] = [];
+  let postings = 0;
+  for (let i = 0; i < n; i++) {
+    const t = terms[i]!;
+    ids[i] = t.id;
+    ws[i] = t.w;
+    start[i] = pos[i] = st.off[t.id]!;
+    end[i] = st.off[t.id + 1]!;
+    maxima.push(blockMaxima(st, t.id));
+    postings += end[i]! - start[i]!;
+  }
+  const escaped = terms.map((t) => escapedOf(st, t.id));
+  const bound = new Float64Array(n); // per window: U_t
+  const inWindow = new Float64Array(n); // per window: postings the window may hold (whole blocks)
+  const byBound = new Int32Array(n); // term indexes, bound ascending
+  const essential = new Uint8Array(n);
+  const nonEss = new Int32Array(n); // non-essential term indexes, query order
+  const WINDOW = st.pruneWindow;
+  const acc = new Float64Array(WINDOW);
+  let theta = 0;
+  /** Non-essential lookups per essential posting, as measured in this query's windows so far. */
+  let lookupsPerPosting = 1;
+  let windows = 0;
+  let skipped = 0;
+  let whole = 0;
+  let scored = 0;
+  let lookups = 0;
+  let rescored = 0;
+  for (let lo = 0; lo < nOrd; lo += WINDOW) {
+    const hi = Math.min(nOrd, lo + WINDOW);
+    const hiKey = hi * (1 << TF_BITS);
+    windows++;
+    // The window's bounds U_t from the blocks that can hold its postings.
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const e = end[i]!;
+      const p = advance(post, pos[i]!, e, lo);
+      pos[i] = p;
+      let m = 0;
+      let nBlocks = 0;
+      if (p < e && post[p]! < hiKey) {
+        const s = start[i]!;
+        const bm = maxima[i]!;
+        const b0 = ((p - s) / BLOCK) | 0;
+        let b = b0;
+        for (; b < bm.length && post[s + b * BLOCK]! < hiKey; b++) if (bm[b]! > m) m = bm[b]!;
+        nBlocks = b - b0;
+      }
+      bound[i] = ws[i]! * m;
+      inWindow[i] = nBlocks * BLOCK;
+      total += bound[i]!;
+    }
+    if (total * BOUND_SLACK < theta) {
+      skipped++;
+      continue;
+    }
+    // Non-essential: the weakest terms whose bounds together stay below θ.
+    for (let i = 0; i < n; i++) {
+      let j = i;
+      const bi = bound[i]!;
+      while (j > 0 && bound[byBound[j - 1]!]! > bi) {
+        byBound[j] = byBound[j - 1]!;
+        j--;
+      }
+      byBound[j] = i;
+    }
+    let nonEssSum = 0;
+    essential.fill(1);
+    for (let j = 0; j < n; j++) {
+      const i = byBound[j]!;
+      if ((nonEssSum + bound[i]!) * BOUND_SLACK >= theta) break;
+      nonEssSum += bound[i]!;
+      essential[i] = 0;
+    }
+    // When the lookups expected for the essential terms' documents cost more than reading the
+    // non-essential postings, the window is scored whole, term at a time (no lookups at all).
+    let essentialPostings = 0;
+    let otherPostings = 0;
+    for (let i = 0; i < n; i++) {
+      if (essential[i]) essentialPostings += inWindow[i]!;
+      else otherPostings += inWindow[i]!;
+    }
+    if (otherPostings > 0 && essentialPostings * lookupsPerPosting * LOOKUP_COST > otherPostings) {
+      essential.fill(1);
+      nonEssSum = 0;
+      whole++;
+    }
+    let nNon = 0;
+    let lastEssential = -1;
+    for (let i = 0; i < n; i++) {
+      if (essential[i]) lastEssential = i;
+      else nonEss[nNon++] = i;
+    }
+    // Sums come out in the query's order when no non-essential term precedes an essential one.
+    const inOrder = nNon === 0 || nonEss[0]! > lastEssential;
+    // Essential terms, term at a time, in the query's order.
+    let windowScored = 0;
+    for (let i = 0; i < n; i++) {
+      if (!essential[i]) continue;
+      const p0 = pos[i]!;
+      const pe = advance(post, p0, end[i]!, hi);
+      scoreRange(post, norm, acc, p0, pe, ws[i]!, lo);
+      const x = escaped[i];
+      if (x) addEscaped(x, ws[i]!, norm, acc, lo, hi);
+      windowScored += pe - p0;
+      pos[i] = pe;
+    }
+    // The touched documents, completed on the non-essential terms.
+    const windowLookupsBefore = lookups;
+    for (let x = 0, width = hi - lo; x < width; x++) {
+      let s = acc[x]!;
+      if (s === 0) continue;
+      acc[x] = 0;
+      const o = lo + x;
+      if (excl[o]) continue;
+      let rest = nonEssSum;
+      if ((s + rest) * BOUND_SLACK < theta) continue;
+      let dropped = false;
+      for (let j = 0; j < nNon; j++) {
+        const i = nonEss[j]!;
+        rest -= bound[i]!;
+        lookups++;
+        const e = end[i]!;
+        const p = advance(post, pos[i]!, e, o);
+        pos[i] = p;
+        if (p < e && post[p]! >>> TF_BITS === o) s += contribution(st, ids[i]!, ws[i]!, post[p]!, norm);
+        if ((s + rest) * BOUND_SLACK < theta) {
+          dropped = true;
+          break;
+        }
+      }
+      if (dropped || s * BOUND_SLACK < theta) continue;
+      if (!inOrder) {
+        rescored++;
+        s = 0;
+        for (let i = 0; i < n; i++) {
+          const p = advance(post, start[i]!, end[i]!, o);
+          if (p < end[i]! && post[p]! >>> TF_BITS === o) s += contribution(st, ids[i]!, ws[i]!, post[p]!, norm);
+        }
+      }
+      if (s >= top.threshold) {
+        top.offer(ordDoc[o]!, s);
+        if (top.size === k) theta = top.threshold;
+      }
+    }
+    scored += windowScored;
+    if (nNon > 0 && windowScored > 0) lookupsPerPosting = 0.5 * lookupsPerPosting + (0.5 * (lookups - windowLookupsBefore)) / windowScored;
+  }
+  const t = blockMaxTotals;
+  t.searches++;
+  t.windows += windows;
+  t.windowsSkipped += skipped;
+  t.windowsWhole += whole;
+  t.postings += postings;
+  t.postingsScored += scored;
+  t.lookups += lookups;
+  t.rescored += rescored;
+  return top.sorted();
+}

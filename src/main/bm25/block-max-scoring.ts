@@ -17,8 +17,10 @@
  * against rounding) stays below θ is *non-essential*: a document matching only those terms scores
  * strictly below θ and can never enter (even a doc-number tie-break needs an equal score). The
  * *essential* terms are scored term-at-a-time into a window buffer; each touched document is then
- * completed on the non-essential terms — found in their postings by galloping search, cursors only
- * moving forward — and dropped as soon as its partial sum plus the remaining bounds falls below θ.
+ * completed on the non-essential terms, strongest bound first — found in their postings by
+ * galloping search, cursors only moving forward — and dropped as soon as its partial sum plus the
+ * remaining bounds falls below θ. Those remaining bounds are per sub-window of 2^SUB_SHIFT
+ * ordinals (the largest m_b of the blocks whose ordinal range reaches into it), tighter than U_t.
  * When every bound of the window together stays below θ, the window is skipped whole. When the
  * lookups the essential terms' documents would need (estimated from this query's earlier windows)
  * cost more than reading the non-essential postings, the window is scored whole, term at a time:
@@ -28,13 +30,12 @@
  * and their real contribution right after the term's other postings, as the dense scan does.
  *
  * Exactness. Exhaustive scoring sums each document's contributions in the query's term order
- * (rarest first, ./scoring.ts). Here the essential terms are scored in that order and the
- * non-essential ones added after them in that order too, so when every non-essential term comes
- * after every essential one in the query's order (the usual case: the common words are both the
- * last and the weakest), the sum is the same floating-point sum. Otherwise a document that may
- * enter the top k is rescored in the query's order (one binary search per term) before it is
- * offered. So the results are exactly the exhaustive ones, ties included; a property test compares
- * them on random corpora.
+ * (rarest first, ./scoring.ts). Where a window has no non-essential term, its essential terms are
+ * scored in that order, so each sum is the same floating-point sum. Otherwise the partial sums only
+ * decide what to drop (with the 1e-9 slack); a document that may still enter the top k is rescored
+ * in the query's order (one galloping search per term; about a hundred per query) before it is
+ * offered. So the results are exactly the exhaustive ones, ties included; property tests compare
+ * them on random corpora, and the Lucene parity fixtures go through this scan too.
  */
 import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { TopK } from './top-k';
@@ -49,6 +50,8 @@ export interface ScoredTerm {
 
 /** Postings per block bound. */
 export const BLOCK = 128;
+/** Sub-windows of 2^SUB_SHIFT ordinals get their own bounds of the non-essential terms (7–12 tried at 1M: 9 halved the lookups, no gain below). */
+const SUB_SHIFT = 9;
 /**
  * What one galloping lookup costs, in postings read term at a time: 1 measured best at 1M questions
  * (0.5–4 tried; above it the windows are scored whole more often, below it lookups pile up).
@@ -212,9 +215,12 @@ export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[],
   const inWindow = new Float64Array(n); // per window: postings the window may hold (whole blocks)
   const byBound = new Int32Array(n); // term indexes, bound ascending
   const essential = new Uint8Array(n);
-  const nonEss = new Int32Array(n); // non-essential term indexes, query order
+  const nonEss = new Int32Array(n); // non-essential term indexes, bound descending
   const WINDOW = st.pruneWindow;
   const acc = new Float64Array(WINDOW);
+  const maxSubs = ((WINDOW - 1) >> SUB_SHIFT) + 1;
+  const subBound = new Float64Array(n * maxSubs); // per window: bound of non-essential term i in sub-window sw at i * maxSubs + sw
+  const subRest = new Float64Array(maxSubs); // per window: their sums per sub-window
   let theta = 0;
   /** Non-essential lookups per essential posting, as measured in this query's windows so far. */
   let lookupsPerPosting = 1;
@@ -282,15 +288,41 @@ export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[],
       essential.fill(1);
       nonEssSum = 0;
       whole++;
+      // Lookups are only measured in windows that make them: let the estimate decay, so a few
+      // costly windows early on cannot keep the rest of the query from pruning.
+      lookupsPerPosting *= 0.9;
     }
     let nNon = 0;
-    let lastEssential = -1;
-    for (let i = 0; i < n; i++) {
-      if (essential[i]) lastEssential = i;
-      else nonEss[nNon++] = i;
+    for (let j = n - 1; j >= 0; j--) if (!essential[byBound[j]!]) nonEss[nNon++] = byBound[j]!;
+    // Sums come out in the query's order when there is no non-essential term.
+    const inOrder = nNon === 0;
+    // Tighter bounds of the non-essential terms per sub-window of 2^SUB_SHIFT ordinals, from the
+    // blocks whose ordinal range reaches into each.
+    const nSub = ((hi - lo - 1) >> SUB_SHIFT) + 1;
+    if (nNon > 0) {
+      subRest.fill(0, 0, nSub);
+      for (let j = 0; j < nNon; j++) {
+        const i = nonEss[j]!;
+        const base = i * maxSubs;
+        subBound.fill(0, base, base + nSub);
+        const s0 = start[i]!;
+        const e = end[i]!;
+        const bm = maxima[i]!;
+        const w = ws[i]!;
+        const p0 = pos[i]!; // its first posting in the window, if any
+        if (p0 >= e || post[p0]! >= hiKey) continue;
+        for (let b = ((p0 - s0) / BLOCK) | 0; b < bm.length; b++) {
+          const first = Math.max(p0, s0 + b * BLOCK);
+          if (post[first]! >= hiKey) break;
+          const last = Math.min(s0 + (b + 1) * BLOCK, e) - 1;
+          const a = (post[first]! >>> TF_BITS) - lo;
+          const z = Math.min(hi - 1, post[last]! >>> TF_BITS) - lo;
+          const v = w * bm[b]!;
+          for (let sw = a >> SUB_SHIFT; sw <= z >> SUB_SHIFT; sw++) if (v > subBound[base + sw]!) subBound[base + sw] = v;
+        }
+        for (let sw = 0; sw < nSub; sw++) subRest[sw] += subBound[base + sw]!;
+      }
     }
-    // Sums come out in the query's order when no non-essential term precedes an essential one.
-    const inOrder = nNon === 0 || nonEss[0]! > lastEssential;
     // Essential terms, term at a time, in the query's order.
     let windowScored = 0;
     for (let i = 0; i < n; i++) {
@@ -311,12 +343,13 @@ export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[],
       acc[x] = 0;
       const o = lo + x;
       if (excl[o]) continue;
-      let rest = nonEssSum;
+      const sw = x >> SUB_SHIFT;
+      let rest = nNon > 0 ? subRest[sw]! : 0;
       if ((s + rest) * BOUND_SLACK < theta) continue;
       let dropped = false;
       for (let j = 0; j < nNon; j++) {
         const i = nonEss[j]!;
-        rest -= bound[i]!;
+        rest -= subBound[i * maxSubs + sw]!;
         lookups++;
         const e = end[i]!;
         const p = advance(post, pos[i]!, e, o);

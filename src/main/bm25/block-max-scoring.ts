@@ -5,11 +5,10 @@
  * Bounds. A term t with weight w_t (query frequency × idf) adds to a document o
  *   c_t(o) = w_t · tf / (tf + norm(o))          (Lucene 8 BM25, ./scoring.ts)
  * Each term's postings are cut into blocks of BLOCK postings; per block we keep
- * m_b = max over the block of tf / (tf + norm(o)). They are computed in memory on a term's first
- * query (one pass over its postings) and kept until the norms change — norm(o) moves with the
- * average length after every merge, so bounds stored with the segments would go stale (Lucene stores
- * (tf, norm) pairs per block for that reason; one pass costs what one exhaustive query on the
- * term costs). For a window of ordinals [lo, hi), U_t = w_t · max m_b over the blocks that can hold
+ * m_b = max over the block of tf / (tf + norm(o)). They are computed in memory by the first search
+ * after the norms change (one pass over the postings; see blockMaxima) — norm(o) moves with the
+ * average length after every merge, so bounds stored with the segments would go stale (Lucene
+ * stores (tf, norm) pairs per block for that reason). For a window of ordinals [lo, hi), U_t = w_t · max m_b over the blocks that can hold
  * postings in the window bounds c_t(o) for every o in it (0 when the term has none there).
  *
  * Per window: with θ = the current k-th best score (0 until k documents are in), the terms are
@@ -60,14 +59,23 @@ const LOOKUP_COST = 1;
 /** Relative inflation of the bounds, against floating-point rounding. */
 const BOUND_SLACK = 1 + 1e-9;
 
-/** The per-block maxima of tf / (tf + norm) of term `id`: cached until the norms change (st.normsVersion). */
+/**
+ * The per-block maxima of tf / (tf + norm) of term `id`. Those of every term with BLOCK postings or
+ * more are computed together (one pass over their postings) by the first search after the norms
+ * change (st.normsVersion) and kept; a rarer term's single block is computed when asked (at most
+ * BLOCK postings), so the cache holds no entry per rare term.
+ */
 export function blockMaxima(st: IndexState, id: number): Float64Array {
   if (st.blockMaxVersion !== st.normsVersion) {
     st.blockMaxVersion = st.normsVersion;
     st.blockMax.clear();
+    const off = st.off;
+    for (let t = 0, nT = off.length - 1; t < nT; t++) if (off[t + 1]! - off[t]! >= BLOCK) st.blockMax.set(t, computeBlockMaxima(st, t));
   }
-  const cached = st.blockMax.get(id);
-  if (cached) return cached;
+  return st.blockMax.get(id) ?? computeBlockMaxima(st, id);
+}
+
+function computeBlockMaxima(st: IndexState, id: number): Float64Array {
   const post = st.post;
   const norm = st.normK;
   const start = st.off[id]!;
@@ -85,7 +93,6 @@ export function blockMaxima(st: IndexState, id: number): Float64Array {
     }
     out[b] = best;
   }
-  st.blockMax.set(id, out);
   return out;
 }
 

@@ -104,7 +104,7 @@ export class IndexState {
   normsDirty = true;
   /** Bumped whenever the norms are recomputed (after every merge): invalidates derived caches. */
   normsVersion = 0;
-  /** Per queried term: its per-block maxima of tf/(tf+norm) (./block-max-scoring.ts). */
+  /** Per term with BLOCK postings or more: its per-block maxima of tf/(tf+norm) (./block-max-scoring.ts). */
   readonly blockMax = new Map<number, Float64Array>();
   /** The normsVersion blockMax was computed for. */
   blockMaxVersion = -1;

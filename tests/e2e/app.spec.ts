@@ -366,6 +366,9 @@ test('screenshot of the Annotate screen for the README', async () => {
 
 test('a pool created with another BM25 analyzer and a labeling order keeps both', async () => {
   const p = await context.newPage();
+  // A page opened beside one that was just screenshotted can stay in the background, where Chromium
+  // throttles its frames and Playwright's actionability checks never settle (a 90 s stall seen in CI).
+  await p.bringToFront();
   await p.goto('/#pools');
   await p.getByTestId('pool-name').fill('e2e-english');
   await p.getByTestId('pool-mode-sample').check();

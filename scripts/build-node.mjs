@@ -8,6 +8,7 @@ const entries = {
   'train-worker': 'src/main/models/train-worker.ts',
   'compute-worker': 'src/main/engine/compute-worker.ts',
   'segment-worker': 'src/main/bm25/segment-worker.ts',
+  'dump-parse-worker': 'src/main/import/dump-parse-worker.ts',
   'bench-models': 'scripts/bench/models.ts',
   'bench-semeval-models': 'scripts/bench/semeval-models.ts',
   'bench-bm25': 'scripts/bench/bm25.ts',

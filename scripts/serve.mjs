@@ -73,7 +73,7 @@ async function buildRenderer() {
 async function bundleServer() {
   const { build } = await import('esbuild');
   // The compute worker (agreement reports, comparisons off the server's thread) is found next to the server bundle.
-  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts'), 'compute-worker': path.join(root, 'src/main/engine/compute-worker.ts'), 'segment-worker': path.join(root, 'src/main/bm25/segment-worker.ts') };
+  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts'), 'compute-worker': path.join(root, 'src/main/engine/compute-worker.ts'), 'segment-worker': path.join(root, 'src/main/bm25/segment-worker.ts'), 'dump-parse-worker': path.join(root, 'src/main/import/dump-parse-worker.ts') };
   const demo = path.join(root, 'src/main/engine/demo.ts');
   if (existsSync(demo)) entryPoints.demo = demo;
   entryPoints['recent-workspace'] = path.join(root, 'src/main/engine/recent-workspace.ts');

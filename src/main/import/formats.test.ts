@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QPairsError } from '../errors';
 import { rankIndices } from '../metrics/ranking';
 import { Workspace } from '../workspace/workspace';
-import { IMPORT_FORMAT_NAMES, IMPORTERS, importFiles } from './index';
+import { IMPORT_CACHE_KIB, IMPORT_FORMAT_NAMES, IMPORTERS, importFiles } from './index';
 import { cleanupTemp, snapshot, tempDir, tempWorkspace } from './test-helpers';
 
 afterEach(cleanupTemp);
@@ -45,6 +45,23 @@ describe('registry', () => {
     await expect(importFiles(ws, 'qrels', [])).rejects.toThrow(/no files/);
     await expect(importFiles(ws, 'qrels', [fx('nope.txt')], { pool: 'p' })).rejects.toThrow(/nope\.txt: cannot read the file/);
     expect(ws.listImports()).toEqual([]);
+    ws.close();
+  });
+});
+
+describe('the page cache of an import', () => {
+  it('is larger while the import runs and as before afterwards, whether it succeeded or failed', async () => {
+    const ws = tempWorkspace();
+    const cache = (): number => ws.db.pragma('cache_size', { simple: true }) as number;
+    const before = cache();
+    expect(before).not.toBe(-IMPORT_CACHE_KIB);
+    const during: number[] = [];
+    await importFiles(ws, 'questions-jsonl', [write('q.jsonl', '{"id":"1","title":"a","body":"b"}\n')], { onProgress: () => during.push(cache()), progressIntervalMs: 0 });
+    expect(during.length).toBeGreaterThan(0);
+    expect(new Set(during)).toEqual(new Set([-IMPORT_CACHE_KIB]));
+    expect(cache()).toBe(before);
+    await expect(importFiles(ws, 'questions-jsonl', [write('bad.jsonl', '{"id":"2","title":"x"}\nnot json\n')])).rejects.toThrow(QPairsError);
+    expect(cache()).toBe(before);
     ws.close();
   });
 });

@@ -128,27 +128,39 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
   };
 
   const what = `${format} import of ${list.map((f) => path.basename(f)).join(', ')}`;
-  return runUndoable(ws, { what, signal: opts.signal }, async (chunks) => {
-    ctx.checkpoint = async () => {
-      try {
-        await chunks.checkpoint();
-      } catch (e) {
-        if (e instanceof QPairsError || e instanceof CancelledError) throw e;
-        throw new QPairsError(`the import could not commit its progress: ${(e as Error).message}`);
+  // A larger page cache while importing: the id indexes of questions and answers take rows in no
+  // key order (ids sort as text), so with SQLite's default 2 MB most inserts read pages back from
+  // the OS (a dump of 1M questions + 2.24M answers: 70 s → 62 s with 64 MiB; 256 MiB no faster).
+  const cacheBefore = ws.db.pragma('cache_size', { simple: true }) as number;
+  ws.db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
+  try {
+    return await runUndoable(ws, { what, signal: opts.signal }, async (chunks) => {
+      ctx.checkpoint = async () => {
+        try {
+          await chunks.checkpoint();
+        } catch (e) {
+          if (e instanceof QPairsError || e instanceof CancelledError) throw e;
+          throw new QPairsError(`the import could not commit its progress: ${(e as Error).message}`);
+        }
+      };
+      if (fmt.run) await fmt.run(ctx, list);
+      else {
+        for (const file of list) {
+          await fmt.importFile!(ctx, file);
+          ctx.endFile();
+        }
       }
-    };
-    if (fmt.run) await fmt.run(ctx, list);
-    else {
-      for (const file of list) {
-        await fmt.importFile!(ctx, file);
-        ctx.endFile();
-      }
-    }
-    throwIfAborted(opts.signal);
-    if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
-    report.changedDocs = [...changed].sort((a, b) => a - b);
-    const { changedDocs, ...rest } = report;
-    ws.recordImport(format, list, { ...rest, changedDocCount: changedDocs.length });
-    return report;
-  });
+      throwIfAborted(opts.signal);
+      if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
+      report.changedDocs = [...changed].sort((a, b) => a - b);
+      const { changedDocs, ...rest } = report;
+      ws.recordImport(format, list, { ...rest, changedDocCount: changedDocs.length });
+      return report;
+    });
+  } finally {
+    ws.db.pragma(`cache_size = ${cacheBefore}`);
+  }
 }
+
+/** SQLite page cache of an import's connection while it runs, KiB (SQLite's default: 2,000). */
+export const IMPORT_CACHE_KIB = 65_536;

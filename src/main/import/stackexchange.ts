@@ -6,8 +6,7 @@ import { AnswerPositions } from '../workspace/workspace-corpus';
 import { IdLines, putAnswer, putQuestion } from './questions';
 import { archiveKind, ArchiveReads, listArchive, memberPath, siteOfFile, splitMemberPath, takeMemberFailure, type ArchiveEntry } from './archive';
 import { fileError } from './reader';
-import { collapseWhitespace, htmlToText, parseTags } from './text';
-import { parseRowsXml } from './xml-rows';
+import { readDumpRows } from './dump-parse-client';
 import type { ImportContext, Importer } from './types';
 
 function isLinksFile(file: string): boolean {
@@ -83,7 +82,9 @@ function dumpSource(ctx: ImportContext, files: readonly string[]): string {
  * PostLinks.xml are streamed out of it (./archive.ts; other members such as Tags.xml are not
  * read: tags come from the posts' Tags attribute). Posts files are read before PostLinks
  * files (told apart by name, checked by their root element). Both are streamed (./xml-rows.ts: a
- * row scanner, with saxes for whatever else the files hold); the only per-post memory kept is
+ * row scanner, with saxes for whatever else the files hold), parsed and their HTML turned into text
+ * on a worker thread beside this one, which writes the rows (./dump-parse-client.ts); the only
+ * per-post memory kept is
  * the map of question ids (with their line, to report a repeated id; answers are not kept), i.e.
  * one string + number per question (about 100 bytes each: ~2.5 GB for Stack Overflow's 24 M
  * questions, a few MB for most sites), plus the next answer position of at most 65,536 of the
@@ -245,65 +246,46 @@ class PendingAnswers {
 
 async function importDumpFile(ctx: ImportContext, file: string, source: string, dumps: IdLines[], pending: PendingAnswers, positions: AnswerPositions): Promise<void> {
   let root: 'posts' | 'postlinks' | null = null;
-  let depth = 0;
   const ids = new IdLines(file);
   const isQuestion = (id: string): boolean => (dumps.length > 0 ? dumps.some((d) => d.has(id)) : ctx.ws.docOf(id) !== null);
   let missingExample = '';
 
-  const parsing = parseRowsXml(ctx, file, {
-    open(name, a, line) {
-      depth++;
-      if (depth === 1) {
-        const n = name.toLowerCase();
-        if (n !== 'posts' && n !== 'postlinks') throw fileError(file, line, `root element <${name}> is neither <posts> nor <postlinks>`);
-        root = n;
-        if (root === 'posts') dumps.push(ids);
-        return;
-      }
-      if (depth !== 2 || name !== 'row') return;
+  const parsing = readDumpRows(ctx, file, {
+    root(name, line) {
+      const n = name.toLowerCase();
+      if (n !== 'posts' && n !== 'postlinks') throw fileError(file, line, `root element <${name}> is neither <posts> nor <postlinks>`);
+      root = n;
+      if (root === 'posts') dumps.push(ids);
+    },
+    row(r) {
+      const line = r.line;
       if (root === 'posts') {
-        const id = a.Id?.trim();
+        const id = r.id;
         if (!id) throw fileError(file, line, 'post row without Id');
-        if (a.PostTypeId === '2') {
-          const parent = a.ParentId?.trim();
+        if (r.postTypeId === '2') {
+          const parent = r.parentId;
           if (!parent) throw fileError(file, line, `answer ${id} without ParentId`);
-          const body = htmlToText(a.Body ?? '');
-          if (!body) ctx.skip('emptyAnswer');
+          if (!r.body) ctx.skip('emptyAnswer');
           else {
-            const answer: AnswerRow = {
-              id,
-              questionId: parent,
-              source,
-              body,
-              author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
-              created: a.CreationDate?.trim() || null,
-            };
+            const answer: AnswerRow = { id, questionId: parent, source, body: r.body, author: r.author, created: r.created };
             if (dumps.some((d) => d.has(parent))) putAnswer(ctx, answer, { file, line }, positions);
             else pending.add(answer, file, line);
           }
           ctx.tick();
           return;
         }
-        if (a.PostTypeId !== '1') {
+        if (r.postTypeId !== '1') {
           ctx.skip('notAQuestion');
           ctx.tick();
           return;
         }
         ids.add(id, line);
-        putQuestion(ctx, {
-          id,
-          source,
-          title: collapseWhitespace(a.Title ?? ''),
-          body: htmlToText(a.Body ?? ''),
-          tags: parseTags(a.Tags ?? ''),
-          author: a.OwnerUserId?.trim() || a.OwnerDisplayName?.trim() || null,
-          created: a.CreationDate?.trim() || null,
-        }, { file, line }, positions);
+        putQuestion(ctx, { id, source, title: r.title, body: r.body, tags: r.tags, author: r.author, created: r.created }, { file, line }, positions);
       } else {
-        const from = a.PostId?.trim();
-        const to = a.RelatedPostId?.trim();
+        const from = r.postId;
+        const to = r.relatedPostId;
         if (!from || !to) throw fileError(file, line, 'link row without PostId or RelatedPostId');
-        if (a.LinkTypeId !== '3') ctx.skip('notDuplicateLink');
+        if (r.linkTypeId !== '3') ctx.skip('notDuplicateLink');
         else if (from === to) ctx.skip('selfLink');
         else if (!isQuestion(from) || !isQuestion(to)) {
           ctx.skip('linkToMissingQuestion');
@@ -311,9 +293,6 @@ async function importDumpFile(ctx: ImportContext, file: string, source: string, 
         } else ctx.count(ctx.ws.addDuplicatePair(from, to, source) ? 'duplicatePairs' : 'duplicatePairsKnown');
       }
       ctx.tick();
-    },
-    close() {
-      depth--;
     },
   });
   try {

@@ -1,0 +1,46 @@
+/**
+ * Every worker the main-side code looks up (bundledWorkerPath('NAME', …)) is an entry of both
+ * builds that ship main-side code: the desktop app's (electron.vite.config.ts → out/main/NAME.js)
+ * and the CLI's (scripts/build-node.mjs → out/node/NAME.mjs), from the same source file. A worker
+ * missing from a build would not fail there: its work would quietly run on the calling thread.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** NAME → the source file the entry `'NAME': 'src/…'` of a build script names. */
+function entries(file: string): Map<string, string> {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  return new Map([...text.matchAll(/'([\w-]+-worker)':\s*'(src\/[\w/.-]+\.ts)'/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+describe('bundled workers', () => {
+  const used = new Set<string>();
+  for (const f of sources(path.join(root, 'src/main'))) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/bundledWorkerPath\('([\w-]+)'/g)) used.add(m[1]!);
+  }
+
+  it('finds the workers the code looks up', () => {
+    expect([...used].sort()).toEqual(['compute-worker', 'dump-parse-worker', 'segment-worker', 'train-worker']);
+  });
+
+  it('each is an entry of the desktop build and of the CLI build, from the same existing source', () => {
+    const electron = entries('electron.vite.config.ts');
+    const node = entries('scripts/build-node.mjs');
+    for (const name of used) {
+      expect(electron.get(name), `${name} in electron.vite.config.ts`).toBeDefined();
+      expect(node.get(name), `${name} in scripts/build-node.mjs`).toBe(electron.get(name));
+      expect(readFileSync(path.join(root, electron.get(name)!), 'utf8')).toMatch(/parentPort/);
+    }
+  });
+});

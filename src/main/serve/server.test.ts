@@ -8,7 +8,7 @@ import { ContractError, parseArgs, isCommandName, type EventName } from '../../s
 import { QPairsError } from '../errors';
 import { EventHub } from '../engine/events';
 import { CSP_HEADER } from './csp';
-import { startServer, type RunningServer, type ServeCaller, type ServeEngine } from './server';
+import { KEEP_ALIVE_MS, startServer, type RunningServer, type ServeCaller, type ServeEngine } from './server';
 import { uploadPath } from './uploads';
 
 /** A fake engine: validates with the real contract, records calls, answers canned results. */
@@ -161,6 +161,27 @@ describe('POST /api/invoke', () => {
     expect(pre.status).toBe(403);
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
   });
+});
+
+describe('keep-alive', () => {
+  it('an idle connection is still there after 6 s (Node closes it at 5 s, and a client reusing it then gets a reset)', async () => {
+    expect(KEEP_ALIVE_MS).toBeGreaterThanOrEqual(20_000);
+    const { s } = await serve();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const once = (): Promise<{ status: number; reused: boolean }> =>
+      new Promise((resolve, reject) => {
+        const req = http.request(`${s.url}/api/invoke`, { method: 'POST', agent, headers: API }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ command: 'pool.list', args: {} }));
+      });
+    expect(await once()).toEqual({ status: 200, reused: false });
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(await once()).toEqual({ status: 200, reused: true });
+    agent.destroy();
+  }, 15_000);
 });
 
 describe('static files', () => {

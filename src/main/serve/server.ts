@@ -105,6 +105,8 @@ export const DEFAULT_PORT = 5180;
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
 export const DEFAULT_MAX_JSON = 16 * 1024 ** 2;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** How long an idle keep-alive connection is kept open (ms). */
+export const KEEP_ALIVE_MS = 25_000;
 export const DEFAULT_UPLOAD_IDLE_MS = 60_000;
 
 class HttpError extends Error {
@@ -422,6 +424,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   server.requestTimeout = 0; // uploads can be long; the socket timeout below still applies
   server.headersTimeout = 30_000;
+  // An idle keep-alive connection stays open this long (Node's default is 5 s). A client that sends
+  // its next request just as the server closes the connection gets a reset (ECONNRESET); clients
+  // that keep connections (Playwright's request API, scripts) met that after ~5 s pauses. Kept below
+  // headersTimeout, so an idle connection is never cut by the headers timer first.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
 
   // ---------------------------------------------------------------- events over WebSocket
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });

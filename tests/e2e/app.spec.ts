@@ -365,10 +365,11 @@ test('screenshot of the Annotate screen for the README', async () => {
 });
 
 test('a pool created with another BM25 analyzer and a labeling order keeps both', async () => {
-  const p = await context.newPage();
-  // A page opened beside one that was just screenshotted can stay in the background, where Chromium
-  // throttles its frames and Playwright's actionability checks never settle (a 90 s stall seen in CI).
-  await p.bringToFront();
+  // On the file's own page (this is its last test): a second page opened right after this page's
+  // screenshot stalled intermittently in headless Chromium (its first fill never returned, and the
+  // browser context could not be closed for 90 s either; 1 of 2 runs of this file alone, and in CI;
+  // bringing the new page to front did not help). On the same page: 5 of 5 runs passed.
+  const p = page;
   await p.goto('/#pools');
   await p.getByTestId('pool-name').fill('e2e-english');
   await p.getByTestId('pool-mode-sample').check();
@@ -385,5 +386,4 @@ test('a pool created with another BM25 analyzer and a labeling order keeps both'
   expect(pool.label_order).toBe('decide-rankers');
   await expect(p.getByTestId('pool-order-e2e-english')).toHaveText('next query: decide-rankers');
   await p.screenshot({ path: path.join(root, 'test-results', 'screens', 'pools-create.png'), fullPage: true });
-  await p.close();
 });

@@ -311,7 +311,7 @@ test('Models at 1024: training progress says "preparing…" before its first ste
   // A page of its own: nothing of the earlier tests' page (full-page screenshots, sampled intervals) carries over.
   const ctx = await browser.newContext({ baseURL: server.url, viewport: SMALL, colorScheme: 'light' });
   const page = await ctx.newPage();
-  await page.bringToFront(); // a page left in the background stalls actionability checks (see app.spec.ts)
+  await page.bringToFront(); // harmless; bringing a page to front did not cure the stall app.spec.ts describes
   await page.goto('/#models');
   await page.getByTestId('model-kind').selectOption('tfidf');
   await page.getByTestId('model-name').fill('tf24');

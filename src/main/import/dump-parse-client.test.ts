@@ -12,7 +12,7 @@ import { datasetText } from '../../../tests/datasets';
 import { CancelledError, QPairsError } from '../errors';
 import { defaultDumpParseWorkerPath, readDumpRows } from './dump-parse-client';
 import { DumpRowPacker, prepareDumpRow, unpackDumpRows, type DumpRow, type DumpRowSink } from './dump-rows';
-import { cleanupTemp, tempDir } from './test-helpers';
+import { cleanupTemp, seededEdits, tempDir } from './test-helpers';
 import type { ImportContext } from './types';
 
 afterAll(cleanupTemp);
@@ -147,18 +147,7 @@ describe('the worker yields what this thread yields', () => {
   it('random edits of a small dump (seeded): the same outcome both ways', async () => {
     const base = doc('<row Id="1" PostTypeId="1" Body="&lt;p&gt;a &amp; b&#xA;" Title="t" Tags="&lt;x&gt;" />\r\n  <row Id="2" PostTypeId="2" ParentId="1" Body="x" />\n<row Id="3"/>\n');
     const alphabet = ['<', '>', '&', ';', '#', '"', '=', ' ', '/', '\n', 'a', '1', '\u0001', 'row', '&amp;'];
-    let seed = 4242;
-    const rnd = (k: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % k;
-    };
-    for (let i = 0; i < 40; i++) {
-      let t = base;
-      for (let e = 1 + rnd(3); e > 0; e--) {
-        const at = rnd(t.length + 1);
-        const ch = alphabet[rnd(alphabet.length)]!;
-        t = rnd(2) === 0 ? t.slice(0, at) + ch + t.slice(at) : t.slice(0, at) + t.slice(at + 1);
-      }
+    for (const t of seededEdits(base, alphabet, 40, 4242)) {
       if (!t.trim()) continue;
       await same(file(t));
     }

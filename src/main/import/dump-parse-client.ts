@@ -59,8 +59,9 @@ export async function readDumpRows(ctx: ImportContext, file: string, sink: DumpR
   let answered = 0;
   let done = false;
   const post = (m: ToDumpParseWorker): void => worker.postMessage(m);
-  /** Handles the replies that came, in order (the sink's errors and the worker's parse error are thrown from here). */
+  /** Set when handleReplies threw: the sink's or the worker's error, never a read error. */
   let failed = false;
+  /** Handles the replies that came, in order (the sink's errors and the worker's parse error are thrown from here). */
   const handleReplies = (): void => {
     try {
       while (replies.length > 0) {

@@ -1,4 +1,5 @@
 /** Messages between dump-parse-client.ts (the import's thread) and dump-parse-worker.ts. */
+import type { QPairsError } from '../errors';
 import type { PackedDumpRows } from './dump-rows';
 
 export interface DumpParseWorkerData {
@@ -18,4 +19,4 @@ export type FromDumpParseWorker =
   /** The file was parsed to its end well-formed (after the last `rows`). */
   | { type: 'done' }
   /** Parsing failed: a QPairsError's message and details (`user`), or an unexpected error. */
-  | { type: 'error'; message: string; details?: { file?: string; line?: number; record?: string; reason?: string }; user: boolean };
+  | { type: 'error'; message: string; details?: QPairsError['details']; user: boolean };

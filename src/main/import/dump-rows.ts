@@ -2,7 +2,7 @@
  * The rows of a Stack Exchange dump file (Posts.xml, PostLinks.xml) as the stackexchange importer
  * uses them: the root element, then each `<row>` directly inside it with the attributes read and
  * the costly text work done (Body HTML → plain text, Title whitespace, Tags list). The same events
- * come from this thread (readDumpRowsHere) or from the dump-parse worker (dump-parse-client.ts),
+ * come from this thread or from the dump-parse worker (dump-parse-client.ts readDumpRows),
  * which does the XML and HTML work beside the thread that writes the rows; both go through
  * dumpRowHandlers, so they yield the same events, lines and errors.
  */

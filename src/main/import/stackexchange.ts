@@ -84,8 +84,7 @@ function dumpSource(ctx: ImportContext, files: readonly string[]): string {
  * files (told apart by name, checked by their root element). Both are streamed (./xml-rows.ts: a
  * row scanner, with saxes for whatever else the files hold), parsed and their HTML turned into text
  * on a worker thread beside this one, which writes the rows (./dump-parse-client.ts); the only
- * per-post memory kept is
- * the map of question ids (with their line, to report a repeated id; answers are not kept), i.e.
+ * per-post memory kept is the map of question ids (with their line, to report a repeated id; answers are not kept), i.e.
  * one string + number per question (about 100 bytes each: ~2.5 GB for Stack Overflow's 24 M
  * questions, a few MB for most sites), plus the next answer position of at most 65,536 of the
  * questions inserted last (AnswerPositions: new answers to them are one INSERT each).

@@ -51,3 +51,24 @@ export function tablesChecksum(ws: Workspace, exclude: readonly string[] = []): 
 export function snapshot(ws: Workspace): { stats: unknown; checksum: string; dataChecksum: string; imports: number } {
   return { stats: ws.stats(), checksum: tablesChecksum(ws), dataChecksum: tablesChecksum(ws, ['imports']), imports: ws.listImports().length };
 }
+
+/**
+ * `count` variants of `base`, each with 1–3 random edits (insert, delete or replace one character
+ * by a piece of `alphabet`), from a seeded linear congruential generator: the same inputs every run.
+ */
+export function* seededEdits(base: string, alphabet: readonly string[], count: number, seed: number): Generator<string> {
+  const rnd = (k: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % k;
+  };
+  for (let i = 0; i < count; i++) {
+    let t = base;
+    for (let e = 1 + rnd(3); e > 0; e--) {
+      const at = rnd(t.length + 1);
+      const op = rnd(3);
+      const ch = alphabet[rnd(alphabet.length)]!;
+      t = op === 0 ? t.slice(0, at) + ch + t.slice(at) : op === 1 ? t.slice(0, at) + t.slice(at + 1) : t.slice(0, at) + ch + t.slice(at + 1);
+    }
+    yield t;
+  }
+}

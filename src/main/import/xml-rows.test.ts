@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dataset, datasetText } from '../../../tests/datasets';
 import { QPairsError } from '../errors';
 import type { TextChunk } from './reader';
-import { cleanupTemp, tempDir } from './test-helpers';
+import { cleanupTemp, seededEdits, tempDir } from './test-helpers';
 import type { ImportContext } from './types';
 import { parseXml, parseXmlChunks } from './xml';
 import { parseRowsXml, parseRowsXmlChunks, RowScanner } from './xml-rows';
@@ -217,19 +217,7 @@ describe('malformed XML: the same error (reason and line) as saxes', () => {
   it('random edits of a small dump (seeded): whatever saxes makes of them', async () => {
     const base = doc('<row Id="1" PostTypeId="1" Body="&lt;p&gt;a &amp; b&#xA;" Title="t" />\r\n  <row Id="2" ParentId="1" Body="x" />\n<row Id="3"/>\n', '\r\n');
     const alphabet = ['<', '>', '&', ';', '#', 'x', '"', "'", '=', ' ', '/', '\r', '\n', '\t', 'a', 'Z', '1', '\u0001', '\uffff', '!', '?', '-', 'row', '&#x41;', '&amp;'];
-    let seed = 12345;
-    const rnd = (k: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % k;
-    };
-    for (let i = 0; i < 300; i++) {
-      let t = base;
-      for (let e = 1 + rnd(3); e > 0; e--) {
-        const at = rnd(t.length + 1);
-        const op = rnd(3);
-        const ch = alphabet[rnd(alphabet.length)]!;
-        t = op === 0 ? t.slice(0, at) + ch + t.slice(at) : op === 1 ? t.slice(0, at) + t.slice(at + 1) : t.slice(0, at) + ch + t.slice(at + 1);
-      }
+    for (const t of seededEdits(base, alphabet, 300, 12345)) {
       if (!t.trim()) continue;
       await same(t, [[1], [5]]);
     }

@@ -15,11 +15,12 @@
  *
  * Test files (`*.test.ts(x)`) are Node-side harnesses and are left out.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../../tests/source-files';
 
 const src = path.resolve(import.meta.dirname, '..');
 
@@ -42,13 +43,7 @@ function areaOf(rel: string): Area {
 
 /** Every .ts/.tsx source file under a folder, tests excluded, relative to src/. */
 function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(path.relative(src, p).split(path.sep).join('/'));
-  }
-  return out;
+  return sourceFiles(dir).map((p) => path.relative(src, p).split(path.sep).join('/'));
 }
 
 /** The imports of one file (TypeScript's pre-processor: static, type-only, dynamic and require). */

@@ -4,19 +4,12 @@
  * and the CLI's (scripts/build-node.mjs → out/node/NAME.mjs), from the same source file. A worker
  * missing from a build would not fail there: its work would quietly run on the calling thread.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../../tests/source-files';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(p);
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [p] : [];
-  });
-}
 
 /** NAME → the source file the entry `'NAME': 'src/…'` of a build script names. */
 function entries(file: string): Map<string, string> {
@@ -26,7 +19,7 @@ function entries(file: string): Map<string, string> {
 
 describe('bundled workers', () => {
   const used = new Set<string>();
-  for (const f of sources(path.join(root, 'src/main'))) {
+  for (const f of sourceFiles(path.join(root, 'src/main'))) {
     for (const m of readFileSync(f, 'utf8').matchAll(/bundledWorkerPath\('([\w-]+)'/g)) used.add(m[1]!);
   }
 

@@ -13,7 +13,9 @@
  *    questions with their candidates), flagged: supervised models are scored on their own training pairs.
  *
  * The scikit-learn peer (tests/reference/semeval_peer.py, Debian python3-sklearn) runs on the same
- * folds (written to a JSON file) in the same run, when /usr/bin/python3 has sklearn.
+ * folds (written to a JSON file) in the same run, when /usr/bin/python3 has sklearn; each model is
+ * then compared with it query by query (./paired-vs-peer.ts: mean AP difference with its 95% bootstrap
+ * interval and permutation / t-test p, for CV and clean dev; in --json as `vsPeer`).
  *
  *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae,hnil-categories,fused+hnil-categories]
  *                            (also: hnil — supervised, ~500 s —, skipgram, fused+dae+mnet-fisher;
@@ -40,6 +42,7 @@ import { apRr, rankOrder } from '../../src/main/models/dev-eval';
 import { groupedFolds } from '../../src/main/overlap';
 import { meanInterval } from '../../src/main/stats/t-interval';
 import { datasetsDir } from './datasets-dir';
+import { formatPaired, pairedVsPeer, type PairedDifference } from './paired-vs-peer';
 import { devSet, loadSemEvalData, trainingData, type SemEvalData, type SemOrg } from './semeval-data';
 
 const argv = process.argv.slice(2);
@@ -356,6 +359,9 @@ interface ModelResult {
   leakyDevMAP: number;
   seconds: number;
   chosen?: string;
+  /** Per-query APs: CV (aligned with d.distinct, averaged over the reporting repeats) and clean dev (aligned with d.dev). */
+  cvPerQuery: number[];
+  cleanDevPerQuery: number[];
 }
 
 async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFolds: string[][][], reportFolds: string[][][]): Promise<ModelResult> {
@@ -379,7 +385,8 @@ async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFol
     chosen = JSON.stringify(config);
     console.error(`  ${spec.name} selection repeats: ${lines.join('; ')} → ${chosen}`);
   }
-  if (has('selection-only')) return { id, name: spec.name, cvMAP: NaN, cvCI: null, cvRepeatSd: 0, cleanDevMAP: NaN, cleanDevCI: null, leakyDevMAP: NaN, seconds: (performance.now() - t0) / 1000, chosen };
+  if (has('selection-only'))
+    return { id, name: spec.name, cvMAP: NaN, cvCI: null, cvRepeatSd: 0, cleanDevMAP: NaN, cleanDevCI: null, leakyDevMAP: NaN, seconds: (performance.now() - t0) / 1000, chosen, cvPerQuery: [], cleanDevPerQuery: [] };
   const perRepeat: number[][] = [];
   if (spec.supervised) for (const folds of reportFolds.slice(0, spec.maxReportRepeats ?? reportFolds.length)) perRepeat.push(await cvRepeat(d, spec, config, folds));
   else perRepeat.push(await fitAndScore(d, spec, config, d.distinct, d.distinct));
@@ -403,6 +410,8 @@ async function benchModel(d: SemEvalData, id: string, spec: ModelSpec, selectFol
     leakyDevMAP: mean(leaky),
     seconds: (performance.now() - t0) / 1000,
     chosen,
+    cvPerQuery: perQuery,
+    cleanDevPerQuery: clean,
   };
 }
 
@@ -414,6 +423,10 @@ interface PeerResult {
   leakyDevMAP?: number;
   chosen?: string;
   seconds: number;
+  /** Per-query APs: CV aligned with the folds file's `distinct`, clean dev with devIds. */
+  cvPerQuery: number[];
+  devIds: string[];
+  cleanDevPerQuery: number[];
 }
 
 function runPeer(dir: string, foldsFile: string, here: string): PeerResult | string {
@@ -495,6 +508,20 @@ async function main() {
     console.log(
       `| peer (scikit-learn RankSVM) | ${pct(peer.cvMAP)}${ciText(peer.cvCI)} | | ${pct(peer.cleanDevMAP)}${ciText(peer.cleanDevCI)} | ${peer.leakyDevMAP !== undefined ? pct(peer.leakyDevMAP) : ''} | ${peer.seconds.toFixed(0)} | ${peer.chosen ?? ''} |`,
     );
+  const paired: Record<string, { cv: PairedDifference; cleanDev: PairedDifference }> = {};
+  if (typeof peer !== 'string') {
+    console.log('\n### Each model − the peer, paired by query (MAP points; 95% bootstrap interval, two-sided p)\n');
+    console.log('| model | CV: model − peer | clean dev: model − peer |\n|---|---|---|');
+    const distinctIds = d.distinct.map((o) => o.id);
+    for (const r of results.filter((m) => m.cvPerQuery.length > 0)) {
+      const p = {
+        cv: pairedVsPeer({ ids: distinctIds, values: r.cvPerQuery }, { ids: distinctIds, values: peer.cvPerQuery }),
+        cleanDev: pairedVsPeer({ ids: d.dev.map((o) => o.id), values: r.cleanDevPerQuery }, { ids: peer.devIds, values: peer.cleanDevPerQuery }),
+      };
+      paired[r.id] = p;
+      console.log(`| ${r.name} | ${formatPaired(p.cv)} | ${formatPaired(p.cleanDev)} |`);
+    }
+  }
   console.log(`\n⚠ leaky: the literal protocol trains on part1, which holds all 50 dev questions with their candidates. Wall time ${((performance.now() - tStart) / 1000).toFixed(0)} s.`);
   const json = opt('json');
   if (json) {
@@ -503,7 +530,7 @@ async function main() {
       models: Object.fromEntries(
         results.map((r) => [
           r.id,
-          { cvMAP: r.cvMAP, cvCI: r.cvCI, cleanDevMAP: r.cleanDevMAP, cleanDevCI: r.cleanDevCI, leakyDevMAP: r.leakyDevMAP, seconds: r.seconds, chosen: r.chosen },
+          { cvMAP: r.cvMAP, cvCI: r.cvCI, cleanDevMAP: r.cleanDevMAP, cleanDevCI: r.cleanDevCI, leakyDevMAP: r.leakyDevMAP, seconds: r.seconds, chosen: r.chosen, vsPeer: paired[r.id] },
         ]),
       ),
     };

@@ -354,11 +354,14 @@ def main():
     C = max(grid, key=lambda c: sel[c])
     print('peer selection: ' + ', '.join(f'C={c}: {100 * m:.2f}' for c, m in sel.items()), file=sys.stderr)
     per_query = np.mean([cv(r, C) for r in folds['report']], axis=0)
-    dev = [lists[q] for q, o in orgs.items() if o['file'] == 'dev']
+    dev_ids = [q for q, o in orgs.items() if o['file'] == 'dev']
+    dev = [lists[q] for q in dev_ids]
     clean = evaluate(fit([lists[q] for q in folds['cleanTrain']], C), dev)
     leaky = evaluate(fit([lists[q] for q in folds['leakyTrain']], C), dev)
+    # per-query APs too (CV: aligned with folds['distinct']; clean dev: with devIds), for paired comparisons
     print(json.dumps({'cvMAP': float(per_query.mean()), 'cvCI': interval(per_query), 'cleanDevMAP': float(np.mean(clean)),
-                      'cleanDevCI': interval(clean), 'leakyDevMAP': float(np.mean(leaky)), 'chosen': f'C={C}'}))
+                      'cleanDevCI': interval(clean), 'leakyDevMAP': float(np.mean(leaky)), 'chosen': f'C={C}',
+                      'cvPerQuery': [float(x) for x in per_query], 'devIds': dev_ids, 'cleanDevPerQuery': [float(x) for x in clean]}))
 
 
 if __name__ == '__main__':

@@ -15,7 +15,8 @@
  * The scikit-learn peer (tests/reference/semeval_peer.py, Debian python3-sklearn) runs on the same
  * folds (written to a JSON file) in the same run, when /usr/bin/python3 has sklearn; each model is
  * then compared with it query by query (./paired-vs-peer.ts: mean AP difference with its 95% bootstrap
- * interval and permutation / t-test p, for CV and clean dev; in --json as `vsPeer`).
+ * interval and permutation / t-test p, for CV and clean dev; in --json as `vsPeer`, beside every run's
+ * per-query APs `cvAP` and `cleanDevAP`).
  *
  *   npm run bench:semeval -- [--json FILE] [--models engine,tfidf,ltr,fused,mnet-fisher,dae,fused+mnet-fisher,fused+dae,hnil-categories,fused+hnil-categories]
  *                            (also: hnil — supervised, ~500 s —, skipgram, fused+dae+mnet-fisher;
@@ -446,6 +447,8 @@ function runPeer(dir: string, foldsFile: string, here: string): PeerResult | str
 }
 
 const pct = (x: number) => (100 * x).toFixed(2);
+/** Query id → AP, for --json (per-query figures for analyses of one's own). */
+const byQuery = (ids: readonly string[], aps: readonly number[]) => Object.fromEntries(ids.map((id, i) => [id, aps[i]]));
 const ciText = (c: [number, number] | null | undefined) => (c ? ` (${pct(c[0])}–${pct(c[1])})` : '');
 
 async function main() {
@@ -526,11 +529,23 @@ async function main() {
   const json = opt('json');
   if (json) {
     const out = {
-      peer: typeof peer === 'string' ? { error: peer } : { cvMAP: peer.cvMAP, cleanDevMAP: peer.cleanDevMAP, cvCI: peer.cvCI, cleanDevCI: peer.cleanDevCI, leakyDevMAP: peer.leakyDevMAP },
+      peer:
+        typeof peer === 'string'
+          ? { error: peer }
+          : {
+              cvMAP: peer.cvMAP,
+              cleanDevMAP: peer.cleanDevMAP,
+              cvCI: peer.cvCI,
+              cleanDevCI: peer.cleanDevCI,
+              leakyDevMAP: peer.leakyDevMAP,
+              cvAP: byQuery(d.distinct.map((o) => o.id), peer.cvPerQuery),
+              cleanDevAP: byQuery(peer.devIds, peer.cleanDevPerQuery),
+            },
       models: Object.fromEntries(
         results.map((r) => [
           r.id,
-          { cvMAP: r.cvMAP, cvCI: r.cvCI, cleanDevMAP: r.cleanDevMAP, cleanDevCI: r.cleanDevCI, leakyDevMAP: r.leakyDevMAP, seconds: r.seconds, chosen: r.chosen, vsPeer: paired[r.id] },
+          { cvMAP: r.cvMAP, cvCI: r.cvCI, cleanDevMAP: r.cleanDevMAP, cleanDevCI: r.cleanDevCI, leakyDevMAP: r.leakyDevMAP, seconds: r.seconds, chosen: r.chosen, vsPeer: paired[r.id],
+            cvAP: byQuery(d.distinct.map((o) => o.id), r.cvPerQuery), cleanDevAP: byQuery(d.dev.map((o) => o.id), r.cleanDevPerQuery) },
         ]),
       ),
     };

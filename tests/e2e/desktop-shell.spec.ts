@@ -17,7 +17,7 @@
  * the event channel), a training job whose progress arrives over IPC, the IPC refusals, and quit.
  * The tests share one app and run in order.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -54,7 +54,9 @@ test.beforeAll(async ({ browser }, info) => {
   // Inside the checkout (node_modules/.cache), so the main bundle finds the project's dependencies.
   const cache = path.join(root, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
-  dir = mkdtempSync(path.join(cache, 'qpairs-desktop-shell-'));
+  // Its real path: Node loads the main bundle by its real path, so the URLs the app computes from
+  // import.meta.url name it that way even when node_modules is a symbolic link (a shared checkout).
+  dir = realpathSync(mkdtempSync(path.join(cache, 'qpairs-desktop-shell-')));
   const app = path.join(dir, 'app');
   const t0 = Date.now();
   const prepared = await prepareShell(app);

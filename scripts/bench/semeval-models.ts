@@ -511,15 +511,16 @@ async function main() {
     console.log(
       `| peer (scikit-learn RankSVM) | ${pct(peer.cvMAP)}${ciText(peer.cvCI)} | | ${pct(peer.cleanDevMAP)}${ciText(peer.cleanDevCI)} | ${peer.leakyDevMAP !== undefined ? pct(peer.leakyDevMAP) : ''} | ${peer.seconds.toFixed(0)} | ${peer.chosen ?? ''} |`,
     );
+  const distinctIds = d.distinct.map((o) => o.id);
+  const devIds = d.dev.map((o) => o.id);
   const paired: Record<string, { cv: PairedDifference; cleanDev: PairedDifference }> = {};
   if (typeof peer !== 'string') {
     console.log('\n### Each model − the peer, paired by query (MAP points; 95% bootstrap interval, two-sided p)\n');
     console.log('| model | CV: model − peer | clean dev: model − peer |\n|---|---|---|');
-    const distinctIds = d.distinct.map((o) => o.id);
     for (const r of results.filter((m) => m.cvPerQuery.length > 0)) {
       const p = {
         cv: pairedVsPeer({ ids: distinctIds, values: r.cvPerQuery }, { ids: distinctIds, values: peer.cvPerQuery }),
-        cleanDev: pairedVsPeer({ ids: d.dev.map((o) => o.id), values: r.cleanDevPerQuery }, { ids: peer.devIds, values: peer.cleanDevPerQuery }),
+        cleanDev: pairedVsPeer({ ids: devIds, values: r.cleanDevPerQuery }, { ids: peer.devIds, values: peer.cleanDevPerQuery }),
       };
       paired[r.id] = p;
       console.log(`| ${r.name} | ${formatPaired(p.cv)} | ${formatPaired(p.cleanDev)} |`);
@@ -538,14 +539,24 @@ async function main() {
               cvCI: peer.cvCI,
               cleanDevCI: peer.cleanDevCI,
               leakyDevMAP: peer.leakyDevMAP,
-              cvAP: byQuery(d.distinct.map((o) => o.id), peer.cvPerQuery),
+              cvAP: byQuery(distinctIds, peer.cvPerQuery),
               cleanDevAP: byQuery(peer.devIds, peer.cleanDevPerQuery),
             },
       models: Object.fromEntries(
         results.map((r) => [
           r.id,
-          { cvMAP: r.cvMAP, cvCI: r.cvCI, cleanDevMAP: r.cleanDevMAP, cleanDevCI: r.cleanDevCI, leakyDevMAP: r.leakyDevMAP, seconds: r.seconds, chosen: r.chosen, vsPeer: paired[r.id],
-            cvAP: byQuery(d.distinct.map((o) => o.id), r.cvPerQuery), cleanDevAP: byQuery(d.dev.map((o) => o.id), r.cleanDevPerQuery) },
+          {
+            cvMAP: r.cvMAP,
+            cvCI: r.cvCI,
+            cleanDevMAP: r.cleanDevMAP,
+            cleanDevCI: r.cleanDevCI,
+            leakyDevMAP: r.leakyDevMAP,
+            seconds: r.seconds,
+            chosen: r.chosen,
+            vsPeer: paired[r.id],
+            cvAP: byQuery(distinctIds, r.cvPerQuery),
+            cleanDevAP: byQuery(devIds, r.cleanDevPerQuery),
+          },
         ]),
       ),
     };

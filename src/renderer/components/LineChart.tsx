@@ -11,14 +11,26 @@ export interface Series {
 
 export const PALETTE = ['#3b6ea5', '#c07a2c', '#4f8a5b', '#8a5a9e', '#6b6b6b', '#a2554f', '#3f8f8f', '#8c7a3a'];
 
+/**
+ * About `count` round axis ticks (multiples of 1, 2, 2.5 or 5 × 10^k) within [min, max]; [min] when the
+ * range is empty. Each tick is its own multiple of the step (not a running sum), and there are never
+ * more than 2·count + 2 of them: a range too narrow for its magnitude (a step below the spacing of
+ * floating-point numbers there, e.g. [1e9, 1e9 + 1e-7]) could otherwise repeat one value forever.
+ */
 export function niceTicks(min: number, max: number, count = 5): number[] {
-  if (!(max > min)) return [min];
+  if (!Number.isFinite(min)) return [];
+  if (!Number.isFinite(max) || !(max > min)) return [min];
   const span = max - min;
   const raw = span / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => span / s <= count) ?? 10 * mag;
   const out: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) out.push(Number(v.toFixed(10)));
+  const first = Math.ceil(min / step);
+  for (let i = 0; i <= 2 * count + 1; i++) {
+    const v = Number(((first + i) * step).toFixed(10));
+    if (v > max + step * 1e-9) break;
+    if (out.length === 0 || v > out[out.length - 1]!) out.push(v);
+  }
   return out;
 }
 

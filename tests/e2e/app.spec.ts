@@ -365,10 +365,9 @@ test('screenshot of the Annotate screen for the README', async () => {
 });
 
 test('a pool created with another BM25 analyzer and a labeling order keeps both', async () => {
-  // On the file's own page (this is its last test): a second page opened right after this page's
-  // screenshot stalled intermittently in headless Chromium (its first fill never returned, and the
-  // browser context could not be closed for 90 s either; 1 of 2 runs of this file alone, and in CI;
-  // bringing the new page to front did not help). On the same page: 5 of 5 runs passed.
+  // On the file's own page (this is its last test): a second page opened here stalled intermittently
+  // (its first fill never returned; the context could not be closed for 90 s either). A fresh page of
+  // the Pools screen can do that anywhere: tests/e2e/stress/pools-stall.stress.ts reproduces it.
   const p = page;
   await p.goto('/#pools');
   await p.getByTestId('pool-name').fill('e2e-english');

@@ -11,8 +11,10 @@
  * (~150% CPU), memory growing, no answer to page.evaluate, Runtime.evaluate, requestAnimationFrame,
  * setTimeout, Debugger.pause or Runtime.terminateExecution, also with --js-flags=--jitless. Not seen in
  * 600 pages when each is closed before the next, 600 pages of Browse, 1,200 trivial pages (with or
- * without a CSS animation), nor on Pools without its Team panel (675); with the Team panel's requests
- * and hooks but none of its markup, it stalled within 16 pages. Root cause not found yet.
+ * without a CSS animation), nor on Pools without its Team panel (675, and 250 in a later run). With the
+ * Team panel reduced to its heading — no markup of its own, no pool selector, no assignment or
+ * aggregation requests, its other hooks kept (people list, event subscriptions, reconnect, table-sort
+ * state) — it stalled on the first pages (0, 1, 2). Root cause not found yet: the next cut is those hooks.
  */
 import { execSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -365,9 +365,9 @@ test('screenshot of the Annotate screen for the README', async () => {
 });
 
 test('a pool created with another BM25 analyzer and a labeling order keeps both', async () => {
-  // On the file's own page (this is its last test): a second page opened here stalled intermittently
-  // (its first fill never returned; the context could not be closed for 90 s either). A fresh page of
-  // the Pools screen can do that anywhere: tests/e2e/stress/pools-stall.stress.ts reproduces it.
+  // On the file's own page (this is its last test). A second page opened here used to stall now and
+  // then on the Pools screen (its first fill never returned): an endless re-render of the Team panel's
+  // table, fixed; tests/e2e/stress/pools-stall.stress.ts checks for it.
   const p = page;
   await p.goto('/#pools');
   await p.getByTestId('pool-name').fill('e2e-english');

@@ -261,7 +261,8 @@ export function CandidateTable(p: Props): ReactNode {
     return cols;
   }, [view.blind, view.runNames, view.candidates, p.sort]);
 
-  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.c.id });
+  // autoResetAll: false, as in ../components/DataTable.tsx (no state update when the rows change).
+  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.c.id, autoResetAll: false });
 
   const currentRow = useRef<HTMLTableRowElement | null>(null);
   useEffect(() => {

@@ -93,6 +93,9 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
     getSortedRowModel: getSortedRowModel(),
     getFilteredRowModel: getFilteredRowModel(),
     getRowId: (r) => p.rowId(r),
+    // No automatic state resets when the rows change: a reset is a state update, and rows given as a
+    // new array on every render (e.g. `x?.rows ?? []`) then re-render forever (a page that froze in tests).
+    autoResetAll: false,
   });
 
   const rows = table.getRowModel().rows;
@@ -238,6 +241,9 @@ export function useTableSort<T>(
     getSortedRowModel: getSortedRowModel(),
     getFilteredRowModel: getFilteredRowModel(),
     getRowId: (r) => opts.rowId(r),
+    // No automatic state resets when the rows change: a reset is a state update, and rows given as a
+    // new array on every render (e.g. `x?.rows ?? []`) then re-render forever (a page that froze in tests).
+    autoResetAll: false,
   });
   const header = (id: string, label: ReactNode, p?: { className?: string; title?: string; testId?: string }): ReactNode => {
     const col = table.getColumn(id);

@@ -3,7 +3,7 @@
  * assignment (full overlap, or k annotators per query with a seed) with each annotator's progress
  * on their assigned queries, and the aggregation rule with the aggregate's summary.
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AggregationSummary, AssignmentView } from '../../shared/contract';
 import { AGGREGATION_RULES, type AggregationRule, type PairStatus } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
@@ -173,8 +173,9 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`).join(', '));
 
   const peopleSort = useTableSort(people, { name: (p) => p.name, role: (p) => p.role }, { rowId: (p) => p.name });
+  const progressRows = useMemo(() => assignment?.progress ?? [], [assignment]);
   const progressSort = useTableSort(
-    assignment?.progress ?? [],
+    progressRows,
     { annotator: (p) => p.annotator, done: (p) => (p.assignedQueries ? p.doneQueries / p.assignedQueries : null), pairs: (p) => p.labeledPairs },
     { rowId: (p) => p.annotator },
   );

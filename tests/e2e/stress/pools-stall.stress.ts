@@ -1,7 +1,7 @@
 /**
- * Not part of `npm test`: reproduces the intermittent end-to-end stall (a page whose first action never
+ * Not part of `npm test`: checks for the intermittent end-to-end stall (a page whose first action never
  * returns) by opening the owner's Pools screen again and again with several app pages left open, and
- * records what the stalled page's renderer was doing. Run:
+ * records what a stalled page's renderer was doing. Run:
  *
  *   npx playwright test --config playwright.stress.config.ts      (STRESS_N=400 pages, STRESS_OPEN=5 kept
  *   open, STRESS_TAB=pools|browse; the log goes to test-results/stress.log; fails if any page stalled)
@@ -14,7 +14,15 @@
  * without a CSS animation), nor on Pools without its Team panel (675, and 250 in a later run). With the
  * Team panel reduced to its heading — no markup of its own, no pool selector, no assignment or
  * aggregation requests, its other hooks kept (people list, event subscriptions, reconnect, table-sort
- * state) — it stalled on the first pages (0, 1, 2). Root cause not found yet: the next cut is those hooks.
+ * state) — it stalled on the first pages (0, 1, 2).
+ *
+ * Cause, found by cutting those hooks one at a time: the Team panel's `useTableSort(assignment?.progress
+ * ?? [])` gave TanStack Table a new empty array on every render while the assignment was loading; the
+ * table's automatic page-index reset (a state update queued whenever the rows change) then re-rendered
+ * it forever in microtasks — the page never returned to its event loop. With only that hook and the
+ * assignment left null, pages 0 and 1 stalled; with `autoResetAll: false` in the app's tables
+ * (../../../src/renderer/components/DataTable.tsx), none in 100+ pages of the same cut, nor in the whole
+ * app (see the closing note of 2026-11-26).
  */
 import { execSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
+import { createColumnHelper, flexRender, getCoreRowModel, type ColumnDef } from '@tanstack/react-table';
+import { useAppTable } from '../components/DataTable';
 import type { CandidateView, QueryView } from '../../shared/contract';
 import { highlight, termSet } from '../lib/highlight';
 import { snippet } from '../lib/format';
@@ -261,8 +262,7 @@ export function CandidateTable(p: Props): ReactNode {
     return cols;
   }, [view.blind, view.runNames, view.candidates, p.sort]);
 
-  // autoResetAll: false, as in ../components/DataTable.tsx (no state update when the rows change).
-  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.c.id, autoResetAll: false });
+  const table = useAppTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.c.id });
 
   const currentRow = useRef<HTMLTableRowElement | null>(null);
   useEffect(() => {

@@ -10,6 +10,7 @@ import {
   getFilteredRowModel,
   getSortedRowModel,
   useReactTable,
+  type TableOptions,
   type ColumnDef,
   type SortingState,
 } from '@tanstack/react-table';
@@ -48,6 +49,16 @@ export interface DataTableProps<T> {
   empty?: ReactNode;
 }
 
+/**
+ * useReactTable for every table of the app, without automatic state resets when the rows change: a
+ * reset is a state update, so rows given as a new array on every render (e.g. `x?.rows ?? []`) would
+ * re-render the table forever in microtasks (the Pools screen froze that way; no table here pages or
+ * expands rows, which is what the resets are for).
+ */
+export function useAppTable<T>(options: TableOptions<T>): ReturnType<typeof useReactTable<T>> {
+  return useReactTable({ ...options, autoResetAll: false });
+}
+
 export function DataTable<T>(p: DataTableProps<T>): ReactNode {
   const [sorting, setSorting] = useState<SortingState>(p.initialSort ? [{ id: p.initialSort.id, desc: p.initialSort.desc ?? false }] : []);
   const [globalFilter, setGlobalFilter] = useState('');
@@ -82,7 +93,7 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
     [p.columns],
   );
 
-  const table = useReactTable({
+  const table = useAppTable({
     data: p.rows,
     columns,
     state: { sorting, globalFilter },
@@ -93,9 +104,6 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
     getSortedRowModel: getSortedRowModel(),
     getFilteredRowModel: getFilteredRowModel(),
     getRowId: (r) => p.rowId(r),
-    // No automatic state resets when the rows change: a reset is a state update, and rows given as a
-    // new array on every render (e.g. `x?.rows ?? []`) then re-render forever (a page that froze in tests).
-    autoResetAll: false,
   });
 
   const rows = table.getRowModel().rows;
@@ -230,7 +238,7 @@ export function useTableSort<T>(
     [Object.keys(sorters).join('\u0000')],
   );
   const filterText = opts.filterText;
-  const table = useReactTable({
+  const table = useAppTable({
     data: rows,
     columns,
     state: { sorting, globalFilter },
@@ -241,9 +249,6 @@ export function useTableSort<T>(
     getSortedRowModel: getSortedRowModel(),
     getFilteredRowModel: getFilteredRowModel(),
     getRowId: (r) => opts.rowId(r),
-    // No automatic state resets when the rows change: a reset is a state update, and rows given as a
-    // new array on every render (e.g. `x?.rows ?? []`) then re-render forever (a page that froze in tests).
-    autoResetAll: false,
   });
   const header = (id: string, label: ReactNode, p?: { className?: string; title?: string; testId?: string }): ReactNode => {
     const col = table.getColumn(id);

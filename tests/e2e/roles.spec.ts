@@ -11,12 +11,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
-import { unpackedDataset } from '../datasets';
+import { importSemEvalDev, invoke } from './api';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 3;
 const POOL = 'team-blind';
 const QUERIES = 3;
@@ -33,12 +32,6 @@ let server: ServeProcess | null = null;
 const contexts: BrowserContext[] = [];
 /** Every 403 answer any page got, as "who command". */
 const forbidden: string[] = [];
-
-async function invoke<T>(request: APIRequestContext, command: string, args: unknown): Promise<T> {
-  const r = await request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
-  expect(r.ok(), `${command}: ${await r.text()}`).toBe(true);
-  return (await r.json()) as T;
-}
 
 /** A browser context logged in with one person's link (?token=…, which sets the cookie). */
 async function openAs(browser: Browser, who: keyof typeof SECRETS, hash: string): Promise<Page> {
@@ -66,8 +59,7 @@ test.beforeAll(async ({ playwright }) => {
   const setup = await startServe({ workspace, port: PORT });
   const request = await playwright.request.newContext({ baseURL: setup.url });
   try {
-    await invoke(request, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }] });
-    await expect.poll(async () => (await invoke<{ questions: number }>(request, 'workspace.stats', {})).questions, { timeout: 60_000 }).toBe(550);
+    await importSemEvalDev(request);
     const pool = await invoke<{ blind: boolean; queries: number }>(request, 'pool.create', { name: POOL, sample: { n: QUERIES, seed: 5 }, depth: DEPTH });
     expect(pool).toMatchObject({ blind: true, queries: QUERIES });
     await invoke(request, 'annotator.add', { name: 'olivia', role: 'owner' });

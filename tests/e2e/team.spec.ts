@@ -8,11 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
-import { unpackedDataset } from '../datasets';
+import { importSemEvalDev, invoke } from './api';
 
-const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 5;
 
 test.describe.configure({ mode: 'serial' });
@@ -22,12 +21,6 @@ let server: ServeProcess | null = null;
 let ownerLink = '';
 const contexts: BrowserContext[] = [];
 
-async function invoke<T>(request: APIRequestContext, command: string, args: unknown): Promise<T> {
-  const r = await request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
-  expect(r.ok(), `${command}: ${await r.text()}`).toBe(true);
-  return (await r.json()) as T;
-}
-
 test.beforeAll(async ({ playwright }) => {
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-team-'));
   const workspace = path.join(dir, 'team.qpairs');
@@ -35,8 +28,7 @@ test.beforeAll(async ({ playwright }) => {
   const setup = await startServe({ workspace, port: PORT });
   const request = await playwright.request.newContext({ baseURL: setup.url });
   try {
-    await invoke(request, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }] });
-    await expect.poll(async () => (await invoke<{ questions: number }>(request, 'workspace.stats', {})).questions, { timeout: 60_000 }).toBe(550);
+    await importSemEvalDev(request);
     await invoke(request, 'pool.create', { name: 'erins', sample: { n: 3, seed: 5 }, depth: 5 });
     await invoke(request, 'pool.create', { name: 'others', sample: { n: 3, seed: 6 }, depth: 5 });
     await invoke(request, 'pool.assign', { pool: 'erins', annotators: ['erin'] });

@@ -28,23 +28,16 @@ import { execSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from '../serve';
-import { unpackedDataset } from '../../datasets';
+import { importSemEvalDev, invoke } from '../api';
 
-const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 9;
 const LOG = path.resolve(import.meta.dirname, '../../../test-results/stress.log');
 const TAB = process.env.STRESS_TAB === 'browse' ? 'browse' : 'pools';
 let dir = '';
 let server: ServeProcess | null = null;
 let link = '';
-
-async function invoke<T>(request: APIRequestContext, command: string, args: unknown): Promise<T> {
-  const r = await request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
-  expect(r.ok(), `${command}: ${await r.text()}`).toBe(true);
-  return (await r.json()) as T;
-}
 
 const log = (s: string): void => appendFileSync(LOG, s.endsWith('\n') ? s : `${s}\n`);
 const renderers = (): string => {
@@ -72,8 +65,7 @@ test.beforeAll(async ({ playwright }) => {
   const setup = await startServe({ workspace, port: PORT });
   const request = await playwright.request.newContext({ baseURL: setup.url });
   try {
-    await invoke(request, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }] });
-    await expect.poll(async () => (await invoke<{ questions: number }>(request, 'workspace.stats', {})).questions, { timeout: 60_000 }).toBe(550);
+    await importSemEvalDev(request);
     await invoke(request, 'pool.create', { name: 'erins', sample: { n: 3, seed: 5 }, depth: 5 });
     const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'olga', role: 'owner' });
     link = `/?token=${encodeURIComponent(inv.token)}#${TAB}`;

@@ -39,6 +39,7 @@
 import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { TopK } from './top-k';
 import type { Bm25Hit } from './bm25-types';
+import { tfFactorOf } from './norms';
 
 /** A query term with its id, df and weight (as ./scoring.ts sorts them: the query's order). */
 export interface ScoredTerm {
@@ -59,6 +60,8 @@ const SUB_SHIFT = 9;
 const LOOKUP_COST = 3;
 /** Relative inflation of the bounds, against floating-point rounding. */
 const BOUND_SLACK = 1 + 1e-9;
+/** θ / CUT_SLACK − rest ≥ s implies (s + rest) · BOUND_SLACK < θ, rounding included (the sweep's pre-test). */
+const CUT_SLACK = 1 + 2e-9;
 
 /**
  * The per-block maxima of tf / (tf + norm) of term `id`. Those of every term with BLOCK postings or
@@ -78,7 +81,6 @@ export function blockMaxima(st: IndexState, id: number): Float64Array {
 
 function computeBlockMaxima(st: IndexState, id: number): Float64Array {
   const post = st.post;
-  const norm = st.normK;
   const start = st.off[id]!;
   const end = st.off[id + 1]!;
   const out = new Float64Array(Math.ceil((end - start) / BLOCK));
@@ -89,7 +91,7 @@ function computeBlockMaxima(st: IndexState, id: number): Float64Array {
       const v = post[p]!;
       let tf = v & TF_ESCAPE;
       if (tf === TF_ESCAPE) tf = st.bigTfOf(id, v);
-      const x = tf / (tf + norm[v >>> TF_BITS]!);
+      const x = tfFactorOf(st, tf, v >>> TF_BITS);
       if (x > best) best = x;
     }
     out[b] = best;
@@ -125,22 +127,21 @@ function advance(post: Int32Array, from: number, end: number, o: number): number
 }
 
 /** The contribution of term `id` (weight w) to the ordinal of its packed posting `v`. */
-function contribution(st: IndexState, id: number, w: number, v: number, norm: Float64Array): number {
+function contribution(st: IndexState, id: number, w: number, v: number): number {
   let tf = v & TF_ESCAPE;
   if (tf === TF_ESCAPE) tf = st.bigTfOf(id, v);
-  return (w * tf) / (tf + norm[v >>> TF_BITS]!);
+  return w * tfFactorOf(st, tf, v >>> TF_BITS);
 }
 
 /**
- * Adds w · tf / (tf + norm(o)) to acc[o - lo] for the postings [p, pe) — an escaped posting
- * (tf stored as TF_ESCAPE) adds exactly 0 (see addEscaped).
+ * Adds w · tf / (tf + norm(o)) (the table st.tfFactor, see ./scoring.ts) to acc[o - lo] for the
+ * postings [p, pe) — an escaped posting (tf stored as TF_ESCAPE) adds exactly 0 (see addEscaped).
  */
-function scoreRange(post: Int32Array, norm: Float64Array, acc: Float64Array, p: number, pe: number, w: number, lo: number): void {
+function scoreRange(post: Int32Array, cls: Int32Array, factor: Float64Array, acc: Float64Array, p: number, pe: number, w: number, lo: number): void {
   for (; p < pe; p++) {
     const v = post[p]!;
-    const tf = v & TF_ESCAPE;
     const o = v >>> TF_BITS;
-    acc[o - lo] += ((w * tf) / (tf + norm[o]!)) * (1 - ((tf + 1) >> TF_BITS));
+    acc[o - lo] += w * factor[(cls[o]! << TF_BITS) | (v & TF_ESCAPE)]!;
   }
 }
 
@@ -160,14 +161,14 @@ function escapedOf(st: IndexState, id: number): Escaped | null {
 }
 
 /** Adds the real contributions of a term's escaped postings in [lo, hi) (scoreRange added 0 for them). */
-function addEscaped(x: Escaped, w: number, norm: Float64Array, acc: Float64Array, lo: number, hi: number): void {
+function addEscaped(st: IndexState, x: Escaped, w: number, acc: Float64Array, lo: number, hi: number): void {
   const { ords, tfs } = x;
   let j = x.at;
   for (; j < ords.length && ords[j]! < hi; j++) {
     const o = ords[j]!;
     if (o < lo) continue;
     const tf = tfs[j]!;
-    acc[o - lo] += (w * tf) / (tf + norm[o]!);
+    acc[o - lo] += w * tfFactorOf(st, tf, o);
   }
   x.at = j;
 }
@@ -197,7 +198,8 @@ export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[],
   const n = terms.length;
   if (k === 0 || n === 0) return top.sorted();
   const post = st.post;
-  const norm = st.normK;
+  const cls = st.normClass;
+  const factor = st.tfFactor;
   const excl = st.excluded;
   const ordDoc = st.ordDoc;
   const nOrd = st.nOrd;
@@ -333,51 +335,61 @@ export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[],
       if (!essential[i]) continue;
       const p0 = pos[i]!;
       const pe = advance(post, p0, end[i]!, hi);
-      scoreRange(post, norm, acc, p0, pe, ws[i]!, lo);
+      scoreRange(post, cls, factor, acc, p0, pe, ws[i]!, lo);
       const x = escaped[i];
-      if (x) addEscaped(x, ws[i]!, norm, acc, lo, hi);
+      if (x) addEscaped(st, x, ws[i]!, acc, lo, hi);
       windowScored += pe - p0;
       pos[i] = pe;
     }
-    // The touched documents, completed on the non-essential terms.
+    // The touched documents, completed on the non-essential terms. Per sub-window, `cut` is a
+    // stricter form of the first test below ((s + rest) · slack < θ with rest = subRest[sw]): a sum
+    // at most cut is dropped by that test too, so the sweep reads most accumulators with one
+    // comparison; untouched ones (0) never pass (cut ≥ 0). The accumulators are cleared after.
     const windowLookupsBefore = lookups;
-    for (let x = 0, width = hi - lo; x < width; x++) {
-      let s = acc[x]!;
-      if (s === 0) continue;
-      acc[x] = 0;
-      const o = lo + x;
-      if (excl[o]) continue;
-      const sw = x >> SUB_SHIFT;
-      let rest = nNon > 0 ? subRest[sw]! : 0;
-      if ((s + rest) * BOUND_SLACK < theta) continue;
-      let dropped = false;
-      for (let j = 0; j < nNon; j++) {
-        const i = nonEss[j]!;
-        rest -= subBound[i * maxSubs + sw]!;
-        lookups++;
-        const e = end[i]!;
-        const p = advance(post, pos[i]!, e, o);
-        pos[i] = p;
-        if (p < e && post[p]! >>> TF_BITS === o) s += contribution(st, ids[i]!, ws[i]!, post[p]!, norm);
-        if ((s + rest) * BOUND_SLACK < theta) {
-          dropped = true;
-          break;
+    const width = hi - lo;
+    for (let sw = 0, x0 = 0; x0 < width; sw++, x0 += 1 << SUB_SHIFT) {
+      const x1 = Math.min(width, x0 + (1 << SUB_SHIFT));
+      const subRestSw = nNon > 0 ? subRest[sw]! : 0;
+      let cut = Math.max(0, theta / CUT_SLACK - subRestSw);
+      for (let x = x0; x < x1; x++) {
+        let s = acc[x]!;
+        if (s <= cut) continue;
+        const o = lo + x;
+        let rest = subRestSw;
+        if ((s + rest) * BOUND_SLACK < theta || excl[o]) continue;
+        let dropped = false;
+        for (let j = 0; j < nNon; j++) {
+          const i = nonEss[j]!;
+          rest -= subBound[i * maxSubs + sw]!;
+          lookups++;
+          const e = end[i]!;
+          const p = advance(post, pos[i]!, e, o);
+          pos[i] = p;
+          if (p < e && post[p]! >>> TF_BITS === o) s += contribution(st, ids[i]!, ws[i]!, post[p]!);
+          if ((s + rest) * BOUND_SLACK < theta) {
+            dropped = true;
+            break;
+          }
         }
-      }
-      if (dropped || s * BOUND_SLACK < theta) continue;
-      if (!inOrder) {
-        rescored++;
-        s = 0;
-        for (let i = 0; i < n; i++) {
-          const p = advance(post, start[i]!, end[i]!, o);
-          if (p < end[i]! && post[p]! >>> TF_BITS === o) s += contribution(st, ids[i]!, ws[i]!, post[p]!, norm);
+        if (dropped || s * BOUND_SLACK < theta) continue;
+        if (!inOrder) {
+          rescored++;
+          s = 0;
+          for (let i = 0; i < n; i++) {
+            const p = advance(post, start[i]!, end[i]!, o);
+            if (p < end[i]! && post[p]! >>> TF_BITS === o) s += contribution(st, ids[i]!, ws[i]!, post[p]!);
+          }
         }
-      }
-      if (s >= top.threshold) {
-        top.offer(ordDoc[o]!, s);
-        if (top.size === k) theta = top.threshold;
+        if (s >= top.threshold) {
+          top.offer(ordDoc[o]!, s);
+          if (top.size === k) {
+            theta = top.threshold;
+            cut = Math.max(0, theta / CUT_SLACK - subRestSw);
+          }
+        }
       }
     }
+    acc.fill(0, 0, width);
     scored += windowScored;
     if (nNon > 0 && windowScored > 0) lookupsPerPosting = 0.5 * lookupsPerPosting + (0.5 * (lookups - windowLookupsBefore)) / windowScored;
   }

@@ -96,8 +96,13 @@ export class IndexState {
   nq = 0;
   retiredSinceMerge = false;
 
-  // Scoring state, valid for normsFor === nOrd and normsDirty false.
-  normK: Float64Array = new Float64Array(0);
+  // Scoring state, valid for normsFor === nOrd and normsDirty false (see refreshNorms in ./scoring.ts).
+  /** Per ordinal: its length class (Lucene's norm byte, or the rank of its exact length). */
+  normClass: Int32Array = new Int32Array(0);
+  /** Per length class: k1 · (1 - b + b · dl / avgdl). */
+  classNorm: Float64Array = new Float64Array(0);
+  /** tf / (tf + classNorm[c]) at c << TF_BITS | tf for tf < TF_ESCAPE; 0 for tf = 0 and tf = TF_ESCAPE (escaped: see bigTf). */
+  tfFactor: Float64Array = new Float64Array(0);
   acc: Float64Array = new Float64Array(0);
   excluded: Uint8Array = new Uint8Array(0);
   touched: Int32Array = new Int32Array(0);
@@ -133,10 +138,10 @@ export class IndexState {
     this.maxSegments = ms;
     this.chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
     this.scanMode = opts.scanMode ?? 'auto';
-    const pw = opts.pruneWindow ?? 4096;
+    const pw = opts.pruneWindow ?? 32768;
     if (!Number.isInteger(pw) || pw < 1) throw new QPairsError(`pruneWindow must be a positive integer, got ${pw}`, { reason: 'bad pruneWindow' });
     this.pruneWindow = pw;
-    const pf = opts.pruneFromDocs ?? 1 << 19;
+    const pf = opts.pruneFromDocs ?? 150_000;
     if (!(pf >= 0)) throw new QPairsError(`pruneFromDocs must be a number >= 0, got ${pf}`, { reason: 'bad pruneFromDocs' });
     this.pruneFromDocs = pf;
     this.tokenizer = new Tokenizer(opts.analyzer !== undefined ? { ...opts.tokenizer, analyzer: opts.analyzer } : opts.tokenizer);

@@ -3,7 +3,7 @@
  * flushing an index before it is searched, counted or persisted.
  */
 import { TF_BITS, type IndexState } from './index-state';
-import { refreshNorms } from './scoring';
+import { refreshNorms } from './norms';
 
 /** Merges pending postings into the CSR (dropping retired ordinals) and refreshes norms. */
 export function flush(st: IndexState): void {

@@ -4,30 +4,10 @@
  * per-document length norms, then a bounded heap for the top k (see scoreTerms).
  */
 import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
-import { scoredLength } from './length-norm';
+import { tfFactorOf } from './norms';
 import { TopK } from './top-k';
 import { scoreTermsBlockMax } from './block-max-scoring';
 import type { Bm25Hit } from './bm25-types';
-
-/** Recomputes the per-ordinal length norms k1 · (1 - b + b · dl / avgdl) and sizes the scoring scratch. */
-export function refreshNorms(st: IndexState): void {
-  const n = st.nOrd;
-  if (st.normK.length < n) {
-    const cap = Math.max(n, Math.ceil(st.normK.length * 1.5));
-    st.normK = new Float64Array(cap);
-    st.acc = new Float64Array(cap);
-    st.excluded = new Uint8Array(cap);
-    st.touched = new Int32Array(cap);
-  }
-  const avgdl = st.nNonEmpty > 0 ? st.totalLen / st.nNonEmpty : 0;
-  const { k1, b } = st;
-  const len = st.ordLen;
-  const norm = st.normK;
-  const exact = st.lengthNorm === 'exact';
-  if (avgdl > 0) for (let o = 0; o < n; o++) norm[o] = k1 * (1 - b + (b * scoredLength(len[o]!, exact)) / avgdl);
-  st.normsDirty = false;
-  st.normsVersion++;
-}
 
 /** The top `k` documents for the query term ids `ids` (st flushed), leaving out the docs in `exclude`. */
 export function searchIds(st: IndexState, ids: number[], k: number, exclude: Iterable<number> | undefined, scan: IndexState['scanMode'] = st.scanMode): Bm25Hit[] {
@@ -77,7 +57,6 @@ export function searchIds(st: IndexState, ids: number[], k: number, exclude: Ite
  */
 function addBigTfs(st: IndexState, big: { ords: number[]; tfs: number[] }, w: number, touched: Int32Array | null, nTouched: number): number {
   const acc = st.acc;
-  const norm = st.normK;
   const alive = st.alive;
   for (let i = 0; i < big.ords.length; i++) {
     const o = big.ords[i]!;
@@ -85,7 +64,7 @@ function addBigTfs(st: IndexState, big: { ords: number[]; tfs: number[] }, w: nu
     const tf = big.tfs[i]!;
     const a = acc[o]!;
     if (touched && a === 0) touched[nTouched++] = o;
-    acc[o] = a + (w * tf) / (tf + norm[o]!);
+    acc[o] = a + w * tfFactorOf(st, tf, o);
   }
   return nTouched;
 }
@@ -103,7 +82,8 @@ function addBigTfs(st: IndexState, big: { ords: number[]; tfs: number[] }, w: nu
  */
 function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number, scan: IndexState['scanMode']): Bm25Hit[] {
   const acc = st.acc;
-  const norm = st.normK;
+  const factor = st.tfFactor;
+  const cls = st.normClass;
   const post = st.post;
   const bigTf = st.bigTfByTerm;
   const off = st.off;
@@ -121,10 +101,9 @@ function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }
       const e = off[id + 1]!;
       for (let p = off[id]!; p < e; p++) {
         const v = post[p]!;
-        const tf = v & TF_ESCAPE;
         const o = v >> TF_BITS;
-        // An escaped posting (tf = TF_ESCAPE) adds exactly 0 here (a finite value times 0), its real tf below.
-        acc[o] = acc[o]! + ((w * tf) / (tf + norm[o]!)) * (1 - ((tf + 1) >> TF_BITS));
+        // An escaped posting (tf = TF_ESCAPE) adds exactly 0 here (its factor is 0), its real tf below.
+        acc[o] = acc[o]! + w * factor[(cls[o]! << TF_BITS) | (v & TF_ESCAPE)]!;
       }
       const big = bigTf.get(id);
       if (big) addBigTfs(st, big, w, null, 0);
@@ -152,7 +131,7 @@ function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }
         const o = v >> TF_BITS;
         const a = acc[o]!;
         if (a === 0) touched[nTouched++] = o;
-        acc[o] = a + (w * tf) / (tf + norm[o]!);
+        acc[o] = a + w * factor[(cls[o]! << TF_BITS) | tf]!;
       }
     }
     const big = bigTf.get(id);

@@ -4,7 +4,7 @@
  * CSR with global term ids.
  */
 import { grow, type IndexState } from './index-state';
-import { refreshNorms } from './scoring';
+import { refreshNorms } from './norms';
 import { decodePostings, type StoredSegment } from './segments';
 
 /**

@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
-import { blockMaxTotals } from './block-max-scoring';
+import { blockMaxTotals, scanKernel, type ScanIndex } from './block-max-scoring';
+import { helperTotals } from './pruned-search';
+import { ScanHelper } from './scan-helper';
+import { MAX_ORDINALS, TF_BITS, TF_ESCAPE } from './index-state';
 import { randomCorpus } from './test-corpus';
 import { mulberry32 } from '../stats/random';
 
@@ -97,5 +100,65 @@ describe('exact block-max dynamic pruning (scanMode pruned)', () => {
       expect(large.searchDocument(d, 20)).toEqual(want);
       expect(blockMaxTotals.searches).toBe(before + 1);
     }
+  });
+});
+
+describe('the pruned scan on two threads (scanThreads 2: every other window on a helper thread)', () => {
+  it('gives exactly the one-thread and exhaustive results, exclusions and index changes included', () => {
+    const docs = zipfCorpus(11, 6000, 20_000, 90);
+    const exhaustive = new Bm25Index({ scanMode: 'sparse' });
+    const one = new Bm25Index({ scanMode: 'pruned', pruneWindow: 256, scanThreads: 1 });
+    const two = new Bm25Index({ scanMode: 'pruned', pruneWindow: 256, scanThreads: 2 });
+    try {
+      for (const i of [exhaustive, one, two]) i.addDocuments(docs.slice(0, 5000));
+      const rnd = mulberry32(4242);
+      const before = { ...helperTotals };
+      let compared = 0;
+      const check = (n: number) => {
+        for (let q = 0; q < n; q++) {
+          const k = [1, 5, 20, 50][q % 4]!;
+          const d = docs[Math.floor(rnd() * 5000)]!;
+          const want = exhaustive.searchDocument(d, k);
+          expect(two.searchDocument(d, k)).toEqual(want);
+          expect(one.searchDocument(d, k)).toEqual(want);
+          // Excluded documents anywhere in the index: in either thread's windows.
+          const ex = { exclude: [want[0]?.doc ?? 1, docs[(q * 977) % 5000]!.doc, docs[(q * 31) % 5000]!.doc] };
+          const bag = `${d.title} ${d.body.split(' ').slice(0, 6).join(' ')}`;
+          expect(two.search(bag, k, ex)).toEqual(exhaustive.search(bag, k, ex));
+          compared += want.length;
+        }
+      };
+      check(60);
+      // The index changes (new documents, one re-indexed): both threads see the new postings.
+      for (const i of [exhaustive, one, two]) i.addDocuments([...docs.slice(5000), { ...docs[7]!, body: `${docs[7]!.body} ${docs[8]!.body}` }]);
+      check(40);
+      expect(compared).toBeGreaterThan(1000);
+      expect(helperTotals.parts - before.parts).toBe(200); // every search of `two` had its second part answered by the helper
+      expect(helperTotals.fallbacks).toBe(before.fallbacks);
+      // Closed, the index searches on one thread, with the same results.
+      two.close();
+      const after = helperTotals.parts;
+      for (const d of docs.slice(0, 10)) expect(two.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
+      expect(helperTotals.parts).toBe(after);
+    } finally {
+      two.close();
+    }
+  });
+
+  it('answers a failed part on the calling thread: a helper that throws is marked broken and its part comes back null', () => {
+    const helper = new ScanHelper();
+    try {
+      const broken = { off: undefined } as unknown as ScanIndex; // reading the term offsets throws in the helper
+      expect(helper.start(broken, Int32Array.of(0), Float64Array.of(1), 5, [])).toBe(true);
+      expect(helper.finish()).toBeNull();
+      expect(helper.broken).toBe(true);
+      expect(helper.start(broken, Int32Array.of(0), Float64Array.of(1), 5, [])).toBe(false);
+    } finally {
+      helper.close();
+    }
+  });
+
+  it('packs postings as the index does (the kernel keeps its own copy of the constants)', () => {
+    expect(scanKernel.constants).toEqual({ TF_BITS, TF_ESCAPE, MAX_ORDINALS });
   });
 });

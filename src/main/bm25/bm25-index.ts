@@ -49,6 +49,7 @@ import { IndexState } from './index-state';
 import { addDocuments, removeDocuments } from './add-documents';
 import { flush } from './merge';
 import { searchIds } from './scoring';
+import { closeScanHelper } from './pruned-search';
 import { appendSegment, loadState, mergeTail, persist, storedAnalyzer } from './persistence';
 import type { AddOptions, Bm25Document, Bm25Hit, Bm25Options, Bm25Stats, PersistResult, SearchOptions } from './bm25-types';
 
@@ -122,6 +123,14 @@ export class Bm25Index {
    */
   addDocuments(docs: Iterable<Bm25Document>, opts: AddOptions = {}): number {
     return addDocuments(this.st, docs, opts);
+  }
+
+  /**
+   * Stops the pruned scan's helper thread, if one was started (see Bm25Options.scanThreads); later
+   * searches run on the calling thread. An index that is simply dropped stops it when collected.
+   */
+  close(): void {
+    closeScanHelper(this.st);
   }
 
   /** Removes documents from the index; unknown doc numbers are ignored. Returns how many were removed. */

@@ -54,6 +54,12 @@ export interface Bm25Options {
    * query by query on the same index.
    */
   pruneFromDocs?: number;
+  /**
+   * Threads per pruned search: 2 (the default on a machine with two or more cores) splits the windows
+   * between the calling thread and a helper thread (./scan-helper.ts), 1 scans on the calling thread alone.
+   * Results are identical.
+   */
+  scanThreads?: number;
 }
 
 export interface ProgressOptions {

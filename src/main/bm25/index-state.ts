@@ -23,6 +23,9 @@ import { Tokenizer } from './tokenizer';
 import { CHUNK_BYTES } from './segments';
 import { TermDict } from './term-dict';
 import type { Bm25Options } from './bm25-types';
+import type { ScanIndex } from './block-max-scoring';
+import type { ScanHelper } from './scan-helper';
+import { availableParallelism } from 'node:os';
 
 /** Bits of a packed posting that hold its term frequency. */
 export const TF_BITS = 5;
@@ -32,6 +35,14 @@ export const TF_ESCAPE = (1 << TF_BITS) - 1;
 export const MAX_ORDINALS = 2 ** (31 - TF_BITS);
 
 /** One block of pending postings (entries 0..n-1, in ordinal order). */
+/**
+ * An Int32Array in shared memory: the postings and length classes, which the pruned scan's helper
+ * thread reads in place (./scan-helper.ts). Zero-filled, like new Int32Array(n).
+ */
+export function sharedInt32(n: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(n * 4));
+}
+
 export interface PendingBlock {
   term: Int32Array;
   ord: Int32Array;
@@ -60,6 +71,7 @@ export class IndexState {
   readonly scanMode: 'auto' | 'dense' | 'sparse' | 'pruned';
   readonly pruneWindow: number;
   readonly pruneFromDocs: number;
+  readonly scanThreads: number;
   /** See Bm25Index.outdated. */
   outdated = false;
 
@@ -109,10 +121,11 @@ export class IndexState {
   normsDirty = true;
   /** Bumped whenever the norms are recomputed (after every merge): invalidates derived caches. */
   normsVersion = 0;
-  /** Per term with BLOCK postings or more: its per-block maxima of tf/(tf+norm) (./block-max-scoring.ts). */
-  readonly blockMax = new Map<number, Float64Array>();
-  /** The normsVersion blockMax was computed for. */
-  blockMaxVersion = -1;
+  /** The pruned scan's view of this state and the normsVersion it was built for (./pruned-search.ts). */
+  scanView: ScanIndex | null = null;
+  scanViewVersion = -1;
+  /** The pruned scan's helper thread: undefined until first needed, null once closed. */
+  scanHelper: ScanHelper | null | undefined = undefined;
 
   // Scratch for counting term frequencies.
   tfScratch: Int32Array = new Int32Array(1024);
@@ -144,6 +157,9 @@ export class IndexState {
     const pf = opts.pruneFromDocs ?? 150_000;
     if (!(pf >= 0)) throw new QPairsError(`pruneFromDocs must be a number >= 0, got ${pf}`, { reason: 'bad pruneFromDocs' });
     this.pruneFromDocs = pf;
+    const threads = opts.scanThreads ?? Math.min(2, availableParallelism());
+    if (!Number.isInteger(threads) || threads < 1) throw new QPairsError(`scanThreads must be a positive integer, got ${threads}`, { reason: 'bad scanThreads' });
+    this.scanThreads = threads;
     this.tokenizer = new Tokenizer(opts.analyzer !== undefined ? { ...opts.tokenizer, analyzer: opts.analyzer } : opts.tokenizer);
     const ln = opts.lengthNorm ?? 'lucene';
     if (ln !== 'lucene' && ln !== 'exact') throw new QPairsError(`lengthNorm must be 'lucene' or 'exact', got ${String(ln)}`, { reason: 'bad lengthNorm' });

@@ -2,7 +2,7 @@
  * Merging the pending postings (./add-documents.ts) into the CSR, dropping retired ordinals, and
  * flushing an index before it is searched, counted or persisted.
  */
-import { TF_BITS, type IndexState } from './index-state';
+import { sharedInt32, TF_BITS, type IndexState } from './index-state';
 import { refreshNorms } from './norms';
 
 /** Merges pending postings into the CSR (dropping retired ordinals) and refreshes norms. */
@@ -39,7 +39,7 @@ export function mergePending(st: IndexState): void {
     newOff[t + 1]! += newOff[t]!;
   }
   const total = newOff[nT]!;
-  const nPost = new Int32Array(total);
+  const nPost = sharedInt32(total);
   const cursor = new Int32Array(nT);
   for (let t = 0; t < nT; t++) {
     let w = newOff[t]!;

@@ -2,7 +2,7 @@
  * BM25 length norms as a lookup table (see refreshNorms): what every scan of ./scoring.ts and
  * ./block-max-scoring.ts multiplies a term's weight by.
  */
-import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
+import { sharedInt32, TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { DECODED_LENGTHS, encodeLength } from './length-norm';
 
 /**
@@ -16,10 +16,8 @@ export function refreshNorms(st: IndexState): void {
   const n = st.nOrd;
   if (st.normClass.length < n) {
     const cap = Math.max(n, Math.ceil(st.normClass.length * 1.5));
-    st.normClass = new Int32Array(cap);
-    st.acc = new Float64Array(cap);
+    st.normClass = sharedInt32(cap);
     st.excluded = new Uint8Array(cap);
-    st.touched = new Int32Array(cap);
   }
   const len = st.ordLen;
   const cls = st.normClass;

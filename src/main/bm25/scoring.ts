@@ -6,7 +6,7 @@
 import { TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { tfFactorOf } from './norms';
 import { TopK } from './top-k';
-import { scoreTermsBlockMax } from './block-max-scoring';
+import { scoreTermsBlockMax } from './pruned-search';
 import type { Bm25Hit } from './bm25-types';
 
 /** The top `k` documents for the query term ids `ids` (st flushed), leaving out the docs in `exclude`. */
@@ -44,7 +44,7 @@ export function searchIds(st: IndexState, ids: number[], k: number, exclude: Ite
     }
   }
   try {
-    return scoreTerms(st, terms, k, scan);
+    return scoreTerms(st, terms, k, scan, exOrds);
   } finally {
     for (const o of exOrds) excl[o] = 0;
   }
@@ -80,7 +80,19 @@ function addBigTfs(st: IndexState, big: { ords: number[]; tfs: number[] }, w: nu
  * queries to the exact block-max pruning of ./block-max-scoring.ts on indexes of
  * st.pruneFromDocs document versions or more (same results, fewer postings read).
  */
-function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number, scan: IndexState['scanMode']): Bm25Hit[] {
+function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }[], k: number, scan: IndexState['scanMode'], exOrds: readonly number[]): Bm25Hit[] {
+  if (scan === 'pruned') return scoreTermsBlockMax(st, terms, k, exOrds);
+  let totalDf = 0;
+  for (const t of terms) totalDf += t.df;
+  const nOrd = st.nOrd;
+  const dense = scan === 'dense' || (scan === 'auto' && totalDf * 4 > nOrd);
+  if (dense && scan === 'auto' && nOrd >= st.pruneFromDocs) return scoreTermsBlockMax(st, terms, k, exOrds);
+  // The accumulators of these scans (one per document: 12 MB at 1M) exist only once one ran.
+  if (st.acc.length < nOrd) {
+    const cap = Math.max(nOrd, Math.ceil(st.acc.length * 1.5));
+    st.acc = new Float64Array(cap);
+    st.touched = new Int32Array(cap);
+  }
   const acc = st.acc;
   const factor = st.tfFactor;
   const cls = st.normClass;
@@ -89,12 +101,6 @@ function scoreTerms(st: IndexState, terms: { id: number; df: number; w: number }
   const off = st.off;
   const excl = st.excluded;
   const ordDoc = st.ordDoc;
-  const nOrd = st.nOrd;
-  if (scan === 'pruned') return scoreTermsBlockMax(st, terms, k);
-  let totalDf = 0;
-  for (const t of terms) totalDf += t.df;
-  const dense = scan === 'dense' || (scan === 'auto' && totalDf * 4 > nOrd);
-  if (dense && scan === 'auto' && nOrd >= st.pruneFromDocs) return scoreTermsBlockMax(st, terms, k);
   const top = new TopK(k);
   if (dense) {
     for (const { id, w } of terms) {

@@ -3,7 +3,7 @@
  * removals and superseded versions first, then the postings decoded segment by segment into the
  * CSR with global term ids.
  */
-import { grow, type IndexState } from './index-state';
+import { grow, sharedInt32, type IndexState } from './index-state';
 import { refreshNorms } from './norms';
 import { decodePostings, type StoredSegment } from './segments';
 
@@ -16,6 +16,14 @@ import { decodePostings, type StoredSegment } from './segments';
  * A single segment with nothing superseded is decoded once, straight into the CSR.
  */
 export function loadSegments(st: IndexState, segs: StoredSegment[]): void {
+  // Doc numbers in shared memory from the start, sized once (the pruned scan's helper thread reads them).
+  let nDocs = st.nOrd;
+  for (const s of segs) nDocs += s.docs.length;
+  if (st.ordDoc.length < nDocs) {
+    const ordDoc = new Float64Array(new SharedArrayBuffer(nDocs * 8));
+    ordDoc.set(st.ordDoc.subarray(0, st.nOrd));
+    st.ordDoc = ordDoc;
+  }
   const bases: number[] = [];
   const gidsOf: Int32Array[] = [];
   for (const s of segs) {
@@ -88,7 +96,7 @@ function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases
     const s = segs[0]!;
     const dfs = s.dfs;
     const { ords, tfs } = decode(0);
-    const post = new Int32Array(s.nPostings);
+    const post = sharedInt32(s.nPostings);
     const off = new Int32Array(nT + 1);
     let ne = 0;
     let p = 0;
@@ -120,7 +128,7 @@ function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases
     if (off[t + 1]! > 0) ne++;
     off[t + 1]! += off[t]!;
   }
-  const post = new Int32Array(off[nT]!);
+  const post = sharedInt32(off[nT]!);
   const cursor = off.slice(0, nT);
   for (let k = 0; k < segs.length; k++) {
     const { dfs, ords, tfs } = decode(k);

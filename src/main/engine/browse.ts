@@ -32,6 +32,7 @@ function storedIndex(ws: Workspace): Bm25Index {
     idx = Bm25Index.load(ws.db);
     searchIndexes.set(ws, idx);
     const off = ws.onExternalChange(() => {
+      searchIndexes.get(ws)?.close();
       searchIndexes.delete(ws);
       off();
     });

@@ -47,6 +47,7 @@ export function indexOf(ws: Workspace, onProgress?: Progress): Bm25Index {
 
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
 export function dropIndex(ws: Workspace): void {
+  indexes.get(ws)?.close();
   indexes.delete(ws);
 }
 

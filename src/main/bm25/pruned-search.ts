@@ -1,0 +1,98 @@
+/**
+ * A pruned search on an index state: the kernel's view of the index (shared arrays, built once per
+ * index version), the helper thread for the second part when the index spans several windows,
+ * and the merge of the parts (./block-max-scoring.ts, ./scan-helper.ts).
+ */
+import type { IndexState } from './index-state';
+import { addCounts, blockMaxTotals, mergeParts, scanKernel, termArrays, type ScanIndex, type ScanPart, type ScoredTerm } from './block-max-scoring';
+import { ScanHelper } from './scan-helper';
+import type { Bm25Hit } from './bm25-types';
+
+/** `a` itself when it is already in shared memory, else a shared copy of the same length (the capacity other arrays grow with). */
+function shared<T extends Int32Array | Float64Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const C = a.constructor as { new (b: SharedArrayBuffer): T };
+  const out = new C(new SharedArrayBuffer(Math.max(a.length, 1) * a.BYTES_PER_ELEMENT));
+  out.set(a);
+  return out;
+}
+
+/** The kernel's view of the index, rebuilt when the index changed (st.normsVersion). */
+export function indexView(st: IndexState): ScanIndex {
+  if (st.scanView && st.scanViewVersion === st.normsVersion) return st.scanView;
+  // Doc numbers move to shared memory (the state keeps using the shared copy: no second one).
+  st.ordDoc = shared(st.ordDoc);
+  const escaped = new Map<number, { ords: Int32Array; tfs: Float64Array }>();
+  for (const [term, big] of st.bigTfByTerm) {
+    const order = big.ords.map((_, j) => j).filter((j) => st.alive[big.ords[j]!]);
+    order.sort((a, b) => big.ords[a]! - big.ords[b]!);
+    if (order.length > 0) escaped.set(term, { ords: Int32Array.from(order, (j) => big.ords[j]!), tfs: Float64Array.from(order, (j) => big.tfs[j]!) });
+  }
+  const view: ScanIndex = {
+    post: st.post,
+    off: st.off,
+    normClass: st.normClass,
+    tfFactor: st.tfFactor,
+    classNorm: st.classNorm,
+    ordDoc: st.ordDoc,
+    nOrd: st.nOrd,
+    window: st.pruneWindow,
+    bigTf: st.bigTf,
+    escaped,
+    excluded: st.excluded,
+  };
+  st.scanView = view;
+  st.scanViewVersion = st.normsVersion;
+  return view;
+}
+
+/** Parts the helper threads of this process answered, and those the calling thread scanned after a helper failed (for tests). */
+export const helperTotals = { parts: 0, fallbacks: 0 };
+
+/** Stops the helper threads of states that are no longer used. */
+const helpers = new FinalizationRegistry<ScanHelper>((h) => h.close());
+
+function helperOf(st: IndexState): ScanHelper | null {
+  if (st.scanHelper === undefined) {
+    st.scanHelper = new ScanHelper();
+    helpers.register(st, st.scanHelper);
+  }
+  return st.scanHelper && !st.scanHelper.broken ? st.scanHelper : null;
+}
+
+/**
+ * The exact top k of the query terms (in the query's order) by the pruned scan; `excluded` lists
+ * the ordinals marked in st.excluded. With st.scanThreads ≥ 2 and more than one window, the
+ * helper thread scans every other window.
+ */
+export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[], k: number, excluded: readonly number[]): Bm25Hit[] {
+  const ix = indexView(st);
+  const { ids, ws } = termArrays(terms);
+  let postings = 0;
+  for (const t of terms) postings += t.df;
+  const helper = st.scanThreads >= 2 && st.nOrd > st.pruneWindow && k > 0 && terms.length > 0 ? helperOf(st) : null;
+  let parts: ScanPart[];
+  if (helper && helper.start(ix, ids, ws, k, [...excluded])) {
+    const mine = scanKernel.scan(ix, ids, ws, k, 0, 2, helper.theta);
+    let theirs = helper.finish();
+    if (theirs) helperTotals.parts++;
+    else {
+      helperTotals.fallbacks++;
+      theirs = scanKernel.scan(ix, ids, ws, k, 1, 2, null);
+    }
+    parts = [mine, theirs];
+  } else parts = [scanKernel.scan(ix, ids, ws, k, 0, 1, null)];
+  for (const p of parts) addCounts(blockMaxTotals, p.counts, 0);
+  blockMaxTotals.searches++;
+  blockMaxTotals.postings += postings;
+  return mergeParts(parts, k);
+}
+
+/** Stops the state's helper thread, if any (searches then run on the calling thread). */
+export function closeScanHelper(st: IndexState): void {
+  if (st.scanHelper) {
+    helpers.unregister(st);
+    st.scanHelper.close();
+  }
+  st.scanHelper = null;
+}

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
 import { blockMaxTotals, scanKernel, type ScanIndex } from './block-max-scoring';
-import { helperTotals } from './pruned-search';
+import { helperTotals, indexView } from './pruned-search';
 import { ScanHelper } from './scan-helper';
-import { MAX_ORDINALS, TF_BITS, TF_ESCAPE } from './index-state';
+import { MAX_ORDINALS, TF_BITS, TF_ESCAPE, type IndexState } from './index-state';
 import { randomCorpus } from './test-corpus';
 import { mulberry32 } from '../stats/random';
 
@@ -155,6 +155,28 @@ describe('the pruned scan on two threads (scanThreads 2: every other window on a
       expect(helper.start(broken, Int32Array.of(0), Float64Array.of(1), 5, [])).toBe(false);
     } finally {
       helper.close();
+    }
+  });
+
+  it('never reads an answer for the wrong query: a part left uncollected is awaited and dropped by the next start', () => {
+    const idx = new Bm25Index({ scanMode: 'pruned', pruneWindow: 256 });
+    idx.addDocuments(zipfCorpus(12, 3000, 5_000, 60));
+    idx.search('w0 w1', 5); // flushes the index (norms, postings)
+    const view = indexView((idx as unknown as { st: IndexState }).st);
+    const helper = new ScanHelper();
+    try {
+      const a = { ids: Int32Array.of(0, 1, 2), ws: Float64Array.of(1, 2, 3) };
+      const b = { ids: Int32Array.of(3, 4, 5, 6), ws: Float64Array.of(2, 1, 1, 0.5) };
+      expect(helper.start(view, a.ids, a.ws, 10, [])).toBe(true); // never collected
+      expect(helper.start(view, b.ids, b.ws, 10, [])).toBe(true);
+      const got = helper.finish();
+      const want = scanKernel.scan(view, b.ids, b.ws, 10, 1, 2, null);
+      expect(got?.docs).toEqual(want.docs);
+      expect(got?.scores).toEqual(want.scores);
+      expect(want.docs.length).toBe(10);
+    } finally {
+      helper.close();
+      idx.close();
     }
   });
 

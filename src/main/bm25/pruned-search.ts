@@ -55,7 +55,7 @@ const helpers = new FinalizationRegistry<ScanHelper>((h) => h.close());
 function helperOf(st: IndexState): ScanHelper | null {
   if (st.scanHelper === undefined) {
     st.scanHelper = new ScanHelper();
-    helpers.register(st, st.scanHelper);
+    helpers.register(st, st.scanHelper, st);
   }
   return st.scanHelper && !st.scanHelper.broken ? st.scanHelper : null;
 }

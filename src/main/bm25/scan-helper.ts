@@ -94,6 +94,9 @@ export class ScanHelper {
 
   /** Posts part 1 of a query on `ix` (θ slots reset); false when the helper cannot take it. */
   start(ix: ScanIndex, ids: Int32Array, ws: Float64Array, k: number, excluded: number[]): boolean {
+    // A part never collected (the caller's own part threw) is awaited and dropped first, so an
+    // answer is never read for the wrong query.
+    if (this.pending) this.finish();
     if (this.broken) return false;
     if (Atomics.load(this.ctrl, READY) !== 1) {
       Atomics.wait(this.ctrl, READY, 0, START_TIMEOUT_MS);

@@ -83,14 +83,13 @@ export interface ScanPart {
   counts: ScanCounts;
 }
 
+/** The work of one part of one search. */
 export interface ScanCounts {
-  searches: number;
   /** Windows of `window` ordinals visited, skipped whole (every bound below θ), scored whole (no lookups). */
   windows: number;
   windowsSkipped: number;
   windowsWhole: number;
-  /** Postings of the query terms (counted by the caller, once per search), and those read term at a time. */
-  postings: number;
+  /** Postings read term at a time. */
   postingsScored: number;
   /** Galloping lookups of a document in a non-essential term's postings. */
   lookups: number;
@@ -248,12 +247,11 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
   function scan(ix: ScanIndex, ids: Int32Array, ws: Float64Array, k: number, part: number, parts: number, shared: BigInt64Array | null): ScanPart {
     const top = new TopKClass(k);
     const n = ids.length;
-    const counts: ScanCounts = { searches: 1, windows: 0, windowsSkipped: 0, windowsWhole: 0, postings: 0, postingsScored: 0, lookups: 0, rescored: 0 };
-    const done = (): ScanPart => {
+    const done = (counts: ScanCounts): ScanPart => {
       const hits = top.sorted();
       return { docs: hits.map((h) => h.doc), scores: hits.map((h) => h.score), counts };
     };
-    if (k === 0 || n === 0) return done();
+    if (k === 0 || n === 0) return done({ windows: 0, windowsSkipped: 0, windowsWhole: 0, postingsScored: 0, lookups: 0, rescored: 0 });
     const post = ix.post;
     const cls = ix.normClass;
     const factor = ix.tfFactor;
@@ -454,8 +452,7 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
       scored += windowScored;
       if (nNon > 0 && windowScored > 0) lookupsPerPosting = 0.5 * lookupsPerPosting + (0.5 * (lookups - windowLookupsBefore)) / windowScored;
     }
-    Object.assign(counts, { windows, windowsSkipped: skipped, windowsWhole: whole, postingsScored: scored, lookups, rescored });
-    return done();
+    return done({ windows, windowsSkipped: skipped, windowsWhole: whole, postingsScored: scored, lookups, rescored });
   }
 
   return { scan, blockMaxima, constants: { TF_BITS, TF_ESCAPE, MAX_ORDINALS } };
@@ -464,15 +461,25 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
 /** The kernel this thread runs. */
 export const scanKernel = prunedScanKernel(TopK);
 
-/** Counts over every block-max search in this process, helper threads' parts included (for benchmarks and tests). */
-export const blockMaxTotals: ScanCounts = { searches: 0, windows: 0, windowsSkipped: 0, windowsWhole: 0, postings: 0, postingsScored: 0, lookups: 0, rescored: 0 };
+/**
+ * Counts over every block-max search in this process, helper threads' parts included (for
+ * benchmarks and tests): searches, the postings of their query terms, and the parts' work.
+ */
+export const blockMaxTotals: ScanCounts & { searches: number; postings: number } = {
+  searches: 0,
+  postings: 0,
+  windows: 0,
+  windowsSkipped: 0,
+  windowsWhole: 0,
+  postingsScored: 0,
+  lookups: 0,
+  rescored: 0,
+};
 
-export function addCounts(into: ScanCounts, c: ScanCounts, searches = c.searches): void {
-  into.searches += searches;
+export function addCounts(into: ScanCounts, c: ScanCounts): void {
   into.windows += c.windows;
   into.windowsSkipped += c.windowsSkipped;
   into.windowsWhole += c.windowsWhole;
-  into.postings += c.postings;
   into.postingsScored += c.postingsScored;
   into.lookups += c.lookups;
   into.rescored += c.rescored;

@@ -34,7 +34,6 @@ export const TF_ESCAPE = (1 << TF_BITS) - 1;
 /** Ordinals a packed posting can hold (2^26 = 67,108,864 document versions). */
 export const MAX_ORDINALS = 2 ** (31 - TF_BITS);
 
-/** One block of pending postings (entries 0..n-1, in ordinal order). */
 /**
  * An Int32Array in shared memory: the postings and length classes, which the pruned scan's helper
  * thread reads in place (./scan-helper.ts). Zero-filled, like new Int32Array(n).
@@ -43,6 +42,19 @@ export function sharedInt32(n: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(n * 4));
 }
 
+/**
+ * `a` itself when it is in shared memory with room for `n` entries, else a shared copy of it with
+ * room for max(n, a.length) (the doc numbers, which the helper thread reads too).
+ */
+export function sharedWithRoom<T extends Int32Array | Float64Array>(a: T, n: number): T {
+  if (a.buffer instanceof SharedArrayBuffer && a.length >= n) return a;
+  const C = a.constructor as { new (b: SharedArrayBuffer): T };
+  const out = new C(new SharedArrayBuffer(Math.max(n, a.length, 1) * a.BYTES_PER_ELEMENT));
+  out.set(a);
+  return out;
+}
+
+/** One block of pending postings (entries 0..n-1, in ordinal order). */
 export interface PendingBlock {
   term: Int32Array;
   ord: Int32Array;
@@ -108,7 +120,7 @@ export class IndexState {
   nq = 0;
   retiredSinceMerge = false;
 
-  // Scoring state, valid for normsFor === nOrd and normsDirty false (see refreshNorms in ./scoring.ts).
+  // Scoring state, valid for normsFor === nOrd and normsDirty false (see refreshNorms in ./norms.ts).
   /** Per ordinal: its length class (Lucene's norm byte, or the rank of its exact length). */
   normClass: Int32Array = new Int32Array(0);
   /** Per length class: k1 · (1 - b + b · dl / avgdl). */

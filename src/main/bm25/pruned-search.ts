@@ -3,25 +3,16 @@
  * index version), the helper thread for the second part when the index spans several windows,
  * and the merge of the parts (./block-max-scoring.ts, ./scan-helper.ts).
  */
-import type { IndexState } from './index-state';
+import { sharedWithRoom, type IndexState } from './index-state';
 import { addCounts, blockMaxTotals, mergeParts, scanKernel, termArrays, type ScanIndex, type ScanPart, type ScoredTerm } from './block-max-scoring';
 import { ScanHelper } from './scan-helper';
 import type { Bm25Hit } from './bm25-types';
-
-/** `a` itself when it is already in shared memory, else a shared copy of the same length (the capacity other arrays grow with). */
-function shared<T extends Int32Array | Float64Array>(a: T): T {
-  if (a.buffer instanceof SharedArrayBuffer) return a;
-  const C = a.constructor as { new (b: SharedArrayBuffer): T };
-  const out = new C(new SharedArrayBuffer(Math.max(a.length, 1) * a.BYTES_PER_ELEMENT));
-  out.set(a);
-  return out;
-}
 
 /** The kernel's view of the index, rebuilt when the index changed (st.normsVersion). */
 export function indexView(st: IndexState): ScanIndex {
   if (st.scanView && st.scanViewVersion === st.normsVersion) return st.scanView;
   // Doc numbers move to shared memory (the state keeps using the shared copy: no second one).
-  st.ordDoc = shared(st.ordDoc);
+  st.ordDoc = sharedWithRoom(st.ordDoc, st.ordDoc.length);
   const escaped = new Map<number, { ords: Int32Array; tfs: Float64Array }>();
   for (const [term, big] of st.bigTfByTerm) {
     const order = big.ords.map((_, j) => j).filter((j) => st.alive[big.ords[j]!]);
@@ -82,7 +73,7 @@ export function scoreTermsBlockMax(st: IndexState, terms: readonly ScoredTerm[],
     }
     parts = [mine, theirs];
   } else parts = [scanKernel.scan(ix, ids, ws, k, 0, 1, null)];
-  for (const p of parts) addCounts(blockMaxTotals, p.counts, 0);
+  for (const p of parts) addCounts(blockMaxTotals, p.counts);
   blockMaxTotals.searches++;
   blockMaxTotals.postings += postings;
   return mergeParts(parts, k);

@@ -30,7 +30,10 @@ interface HelperData {
 type ToHelper = { type: 'index'; ix: Omit<ScanIndex, 'excluded'> } | { type: 'scan'; ids: Int32Array; ws: Float64Array; k: number; excluded: number[] };
 type FromHelper = { ok: true; part: ScanPart } | { ok: false; error: string };
 
-/** The helper thread's message loop (self-contained: it runs from its source text). */
+/**
+ * The helper thread's message loop (self-contained: it runs from its source text, so it names the
+ * control words by their indexes, STATE = 0 and READY = 1, instead of the constants above).
+ */
 function helperLoop(kernel: ReturnType<typeof prunedScanKernel>, port: { on(ev: 'message', f: (m: ToHelper) => void): void }, data: HelperData): void {
   let ix: ScanIndex | null = null;
   port.on('message', (m) => {

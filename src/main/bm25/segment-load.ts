@@ -3,7 +3,7 @@
  * removals and superseded versions first, then the postings decoded segment by segment into the
  * CSR with global term ids.
  */
-import { grow, sharedInt32, type IndexState } from './index-state';
+import { grow, sharedInt32, sharedWithRoom, type IndexState } from './index-state';
 import { refreshNorms } from './norms';
 import { decodePostings, type StoredSegment } from './segments';
 
@@ -19,11 +19,7 @@ export function loadSegments(st: IndexState, segs: StoredSegment[]): void {
   // Doc numbers in shared memory from the start, sized once (the pruned scan's helper thread reads them).
   let nDocs = st.nOrd;
   for (const s of segs) nDocs += s.docs.length;
-  if (st.ordDoc.length < nDocs) {
-    const ordDoc = new Float64Array(new SharedArrayBuffer(nDocs * 8));
-    ordDoc.set(st.ordDoc.subarray(0, st.nOrd));
-    st.ordDoc = ordDoc;
-  }
+  st.ordDoc = sharedWithRoom(st.ordDoc, nDocs);
   const bases: number[] = [];
   const gidsOf: Int32Array[] = [];
   for (const s of segs) {

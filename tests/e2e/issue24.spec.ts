@@ -143,6 +143,33 @@ for (const size of [SMALL, LARGE]) {
   });
 }
 
+test('switching pools: a late answer for the pool just left is never shown under the new one', async () => {
+  await page.setViewportSize(LARGE);
+  await page.goto('/#annotate');
+  await page.getByTestId('annotator-input').fill('alice');
+  await page.getByTestId('annotator-input').press('Enter');
+  await page.getByTestId('annotate-pool').selectOption(REVIEW_POOL);
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', REVIEW_POOL);
+  // The open pool's query arrives late, the review pool's assignment and query later still: the
+  // open pool's answer lands after the switch and must be dropped, not shown while the review pool loads.
+  const delays: Record<string, number> = { [`annotate.query ${OPEN_POOL}`]: 800, [`pool.assignment ${REVIEW_POOL}`]: 1_600, [`annotate.query ${REVIEW_POOL}`]: 1_000 };
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { pool?: string } } | null;
+    const ms = delays[`${body?.command} ${body?.args?.pool}`];
+    if (ms) await new Promise((r) => setTimeout(r, ms));
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.getByTestId('annotate-pool').selectOption(OPEN_POOL);
+    await page.waitForTimeout(100);
+    await page.getByTestId('annotate-pool').selectOption(REVIEW_POOL);
+    await expect(page.getByTestId('candidates')).toBeVisible({ timeout: 10_000 });
+    expect(await page.getByTestId('candidates').getAttribute('data-pool')).toBe(REVIEW_POOL);
+  } finally {
+    await page.unroute('**/api/invoke');
+  }
+});
+
 test('notes: alice notes an unsure label, the judge reads it and gives a reason, the export carries both and a re-import restores them', async () => {
   await page.setViewportSize(LARGE);
   await page.goto('/#annotate');
@@ -151,7 +178,7 @@ test('notes: alice notes an unsure label, the judge reads it and gives a reason,
   // A pool chosen from the keyboard's select: the label keys act at once (no Tab needed).
   await page.getByTestId('annotate-pool').selectOption(OPEN_POOL);
   await page.getByTestId('annotate-pool').selectOption(REVIEW_POOL);
-  await expect(page.getByTestId('candidates')).toBeVisible();
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', REVIEW_POOL);
   await page.keyboard.press('Home');
   const row0 = page.getByTestId('candidate-row-0');
   const cand = (await row0.getAttribute('data-candidate-id'))!;

@@ -272,7 +272,7 @@ export function CandidateTable(p: Props): ReactNode {
   const width = table.getVisibleLeafColumns().length;
   return (
     // tabIndex -1: focus returns here after a pool switch (issue 24), so the label keys act at once.
-    <table className="data candidates" data-testid="candidates" data-blind={view.blind ? 'true' : 'false'} tabIndex={-1} aria-label="Candidates">
+    <table className="data candidates" data-testid="candidates" data-pool={view.pool} data-query={view.queryId} data-blind={view.blind ? 'true' : 'false'} tabIndex={-1} aria-label="Candidates">
       <thead>
         {table.getHeaderGroups().map((hg) => (
           <tr key={hg.id}>

@@ -96,7 +96,12 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
 
   // Load when pool or annotator change: stay on the same query when possible.
   useEffect(() => {
+    // Answers still on their way are for the pool or annotator just left: none may be shown now
+    // (it would sit under the new pool's name, and the label keys would act on it).
+    navSeq.current++;
+    quietSeq.current++;
     if (!ready) {
+      setLoading(false);
       clear();
       return;
     }

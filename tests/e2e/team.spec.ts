@@ -33,6 +33,9 @@ test.beforeAll(async ({ playwright }) => {
     await invoke(request, 'pool.create', { name: 'others', sample: { n: 3, seed: 6 }, depth: 5 });
     await invoke(request, 'pool.assign', { pool: 'erins', annotators: ['erin'] });
     await invoke(request, 'pool.assign', { pool: 'others', annotators: ['zed'] });
+    // One query for two annotators, one each: one of them has nothing assigned.
+    await invoke(request, 'pool.create', { name: 'tiny', sample: { n: 1, seed: 7 }, depth: 5 });
+    await invoke(request, 'pool.assign', { pool: 'tiny', annotators: ['una', 'ulf'], perQuery: 1 });
     const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'olga', role: 'owner' });
     ownerLink = `/?token=${encodeURIComponent(inv.token)}#pools`;
   } finally {
@@ -75,6 +78,17 @@ test('the owner invites erin in Team access and gets her link once', async ({ br
   await expect(panel.getByTestId('access-state-erin')).toHaveText(/^invited/);
   await panel.getByTestId('access-done').click();
   await expect(panel.getByTestId('access-link')).toHaveCount(0);
+});
+
+test('an annotator with nothing assigned reads "nothing assigned", not a bar that looks like loading', async () => {
+  await olga.getByTestId('team-pool').selectOption('tiny');
+  await expect(olga.getByTestId('assignment-table').locator('tr[data-assigned]')).toHaveCount(2);
+  const none = olga.getByTestId('assignment-table').locator('tr[data-assigned="0"]');
+  await expect(none).toHaveCount(1);
+  const who = (await none.getAttribute('data-testid'))!.replace('assignment-row-', '');
+  await expect(none.getByTestId(`assignment-none-${who}`)).toHaveText('nothing assigned');
+  await expect(none.getByRole('progressbar')).toHaveCount(0);
+  await expect(olga.getByTestId('assignment-table').locator('tr[data-assigned="1"]').getByRole('progressbar')).toHaveCount(1);
 });
 
 test("erin's link opens Annotate on her assigned pool; the other pool is not offered", async ({ browser }) => {

@@ -350,7 +350,14 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                       <tr key={p.annotator} data-testid={`assignment-row-${p.annotator}`} data-done={p.doneQueries} data-assigned={p.assignedQueries}>
                         <td>{p.annotator}</td>
                         <td>
-                          <ProgressBar done={p.doneQueries} total={p.assignedQueries} label={`${p.annotator}: assigned queries done`} />
+                          {p.assignedQueries > 0 ? (
+                            <ProgressBar done={p.doneQueries} total={p.assignedQueries} label={`${p.annotator}: assigned queries done`} />
+                          ) : (
+                            // No bar: an empty total would draw the indeterminate one, which reads as "loading".
+                            <span className="small muted" data-testid={`assignment-none-${p.annotator}`}>
+                              nothing assigned
+                            </span>
+                          )}
                         </td>
                         <td className="num">
                           {fmtInt(p.labeledPairs)} / {fmtInt(p.assignedPairs)}

@@ -88,11 +88,15 @@ export function App(): ReactNode {
 
   // Issue 23: a token's annotator starts in their next assigned pool with work left (lib/next-work.ts).
   const startedIn = useRef(false);
+  const poolNow = useRef(pool);
+  poolNow.current = pool;
   useEffect(() => {
     if (startedIn.current || role !== 'annotator' || !lockedAnnotator || !pools?.length) return;
     startedIn.current = true;
+    const from = pool;
     void poolWithWork(client, lockedAnnotator, pools, pool).then((p) => {
-      if (p && p !== pool) setPool(p);
+      // Not when the annotator chose a pool meanwhile.
+      if (p && p !== from && poolNow.current === from) setPool(p);
     });
   }, [client, role, lockedAnnotator, pools, pool, setPool]);
 

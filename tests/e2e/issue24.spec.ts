@@ -152,19 +152,47 @@ test('switching pools: a late answer for the pool just left is never shown under
   await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', REVIEW_POOL);
   // The open pool's query arrives late, the review pool's assignment and query later still: the
   // open pool's answer lands after the switch and must be dropped, not shown while the review pool loads.
-  const delays: Record<string, number> = { [`annotate.query ${OPEN_POOL}`]: 800, [`pool.assignment ${REVIEW_POOL}`]: 1_600, [`annotate.query ${REVIEW_POOL}`]: 1_000 };
-  await page.route('**/api/invoke', async (route) => {
-    const body = route.request().postDataJSON() as { command?: string; args?: { pool?: string } } | null;
-    const ms = delays[`${body?.command} ${body?.args?.pool}`];
-    if (ms) await new Promise((r) => setTimeout(r, ms));
-    await route.continue().catch(() => {});
-  });
+  await delayAnswers({ [`annotate.query ${OPEN_POOL}`]: 800, [`pool.assignment ${REVIEW_POOL}`]: 1_600, [`annotate.query ${REVIEW_POOL}`]: 1_000 });
   try {
     await page.getByTestId('annotate-pool').selectOption(OPEN_POOL);
     await page.waitForTimeout(100);
     await page.getByTestId('annotate-pool').selectOption(REVIEW_POOL);
     await expect(page.getByTestId('candidates')).toBeVisible({ timeout: 10_000 });
     expect(await page.getByTestId('candidates').getAttribute('data-pool')).toBe(REVIEW_POOL);
+  } finally {
+    await page.unroute('**/api/invoke');
+  }
+});
+
+/** Delays the engine's answers to the commands named `command pool` by the given ms (until unroute). */
+async function delayAnswers(delays: Record<string, number>): Promise<void> {
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { pool?: string } } | null;
+    const ms = delays[`${body?.command} ${body?.args?.pool}`];
+    if (ms) await new Promise((r) => setTimeout(r, ms));
+    await route.continue().catch(() => {});
+  });
+}
+
+test('switching pools in Review and Evaluate: the former pool’s queue and figures are gone while the new pool loads', async () => {
+  await page.setViewportSize(LARGE);
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption(REVIEW_POOL);
+  await page.getByTestId('review-judge').selectOption('carol');
+  await expect(page.locator('[data-testid^="review-row-"]').first()).toBeVisible();
+  await delayAnswers({ [`review.queue ${OPEN_POOL}`]: 2_000, [`eval.pool ${OPEN_POOL}`]: 2_000 });
+  try {
+    await page.getByTestId('review-pool').selectOption(OPEN_POOL);
+    // Within the delay: the judge24 queue is not shown (nor settled from) under open24.
+    await expect(page.locator('[data-testid^="review-row-"]')).toHaveCount(0, { timeout: 1_000 });
+
+    await page.goto('/#evaluate');
+    await page.getByTestId('eval-pool').selectOption(REVIEW_POOL);
+    await expect(page.getByTestId('eval-labeled-queries')).toBeVisible();
+    await page.getByTestId('eval-pool').selectOption(OPEN_POOL);
+    await expect(page.getByTestId('eval-labeled-queries')).toHaveCount(0, { timeout: 1_000 });
+    // Once open24's answer is in, its own figures show.
+    await expect(page.getByTestId('eval-labeled-queries')).toBeVisible({ timeout: 10_000 });
   } finally {
     await page.unroute('**/api/invoke');
   }

@@ -25,15 +25,21 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   const [loading, setLoading] = useState(false);
   const navSeq = useRef(0);
   const quietSeq = useRef(0);
+  // The pool and annotator on screen now: a read started for others (an undo's reload, a quiet
+  // re-read set off before the switch) is neither shown nor allowed to cancel the current one.
+  const current = useRef({ pool, annotator });
+  current.current = { pool, annotator };
+  const isCurrent = (p: string, a: string): boolean => current.current.pool === p && current.current.annotator === a;
+  const quietTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const fetchQuery = useCallback(
     async (queryId?: string, focusCandidate?: string): Promise<boolean> => {
-      if (!ready) return false;
+      if (!ready || !isCurrent(pool, annotator)) return false;
       const my = ++navSeq.current;
       setLoading(true);
       try {
         const v = await client.invoke('annotate.query', { pool, annotator, ...(queryId ? { queryId } : {}) });
-        if (my === navSeq.current) show(v, focusCandidate);
+        if (my === navSeq.current && isCurrent(pool, annotator)) show(v, focusCandidate);
         return true;
       } catch (e) {
         if (my === navSeq.current) setError(errorMessage(e));
@@ -48,13 +54,13 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   const navigate = useCallback(
     async (direction: NavDirection): Promise<void> => {
       const cur = viewRef.current;
-      if (!cur || !ready) return;
+      if (!cur || !ready || !isCurrent(pool, annotator)) return;
       const my = ++navSeq.current;
       setLoading(true);
       setNotice(null);
       try {
         const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction });
-        if (my !== navSeq.current) return;
+        if (my !== navSeq.current || !isCurrent(pool, annotator)) return;
         if (v) show(v);
         else
           setNotice(
@@ -76,13 +82,13 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   /** Re-reads the current query (labels from elsewhere, progress), never racing a save. */
   const refreshQuiet = useCallback(async (): Promise<void> => {
     const cur = viewRef.current;
-    if (!cur || !ready) return;
+    if (!cur || !ready || !isCurrent(pool, annotator) || cur.pool !== pool) return;
     const nav = navSeq.current;
     const my = ++quietSeq.current;
     const saved = outbox.savedCount();
     try {
       const v = await client.invoke('annotate.query', { pool, annotator, queryId: cur.queryId });
-      if (my !== quietSeq.current || nav !== navSeq.current || viewRef.current?.queryId !== v.queryId) return;
+      if (my !== quietSeq.current || nav !== navSeq.current || !isCurrent(pool, annotator) || viewRef.current?.pool !== v.pool || viewRef.current?.queryId !== v.queryId) return;
       // A label saved meanwhile may be missing from this snapshot: read again.
       if (outbox.savedCount() !== saved) {
         void refreshQuiet();
@@ -100,6 +106,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     // (it would sit under the new pool's name, and the label keys would act on it).
     navSeq.current++;
     quietSeq.current++;
+    if (quietTimer.current) clearTimeout(quietTimer.current);
     if (!ready) {
       setLoading(false);
       clear();
@@ -119,7 +126,6 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pool, annotator, ready]);
 
-  const quietTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const scheduleQuiet = useCallback(() => {
     if (quietTimer.current) clearTimeout(quietTimer.current);
     quietTimer.current = setTimeout(() => void refreshQuiet(), 120);
@@ -135,12 +141,12 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   useReconnect(scheduleQuiet);
 
   const goTo: QueryNavigation['goTo'] = async (id, dialog) => {
-    if (!id.trim() || !ready) return;
+    if (!id.trim() || !ready || !isCurrent(pool, annotator)) return;
     const my = ++navSeq.current;
     dialog.setError(null);
     try {
       const v = await client.invoke('annotate.query', { pool, annotator, queryId: id.trim() });
-      if (my !== navSeq.current) return;
+      if (my !== navSeq.current || !isCurrent(pool, annotator)) return;
       show(v);
       dialog.close();
     } catch (e) {

@@ -78,18 +78,23 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   // ------------------------------------------------------------ the queue
   const seq = useRef(0);
   const shownFor = useRef('');
+  // The pool and judge on screen now: a load started for others (an undo's reload after a switch)
+  // neither shows its answer nor cancels the current load.
+  const currentKey = useRef('');
+  currentKey.current = `${pool}\u0000${judge}`;
   const load = useCallback(
     async (resort = false): Promise<void> => {
+      const forKey = `${pool}\u0000${judge}`;
+      if (forKey !== currentKey.current) return;
       if (!pool || !judge) {
         setQueue(null);
         return;
       }
       const my = ++seq.current;
-      const forKey = `${pool}\u0000${judge}`;
       setLoading(true);
       try {
         const q = await client.invoke('review.queue', { pool, judge, includeSettled: true });
-        if (my !== seq.current) return;
+        if (my !== seq.current || forKey !== currentKey.current) return;
         const fresh = resort || shownFor.current !== forKey;
         shownFor.current = forKey;
         setQueue(q);
@@ -116,8 +121,16 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(() => {
     setNotice(null);
     setGiven(new Map());
+    // Another pool or judge: the former queue is not shown (nor settled from) while the new one loads.
+    if (shownFor.current !== `${pool}\u0000${judge}`) {
+      seq.current++;
+      shownFor.current = '';
+      setQueue(null);
+      setOrder([]);
+      setLoading(false);
+    }
     void load();
-  }, [load]);
+  }, [load]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const later = useDebounced(() => void load(), 150);
   useEvent('label.changed', (rec) => {

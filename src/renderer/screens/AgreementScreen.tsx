@@ -86,16 +86,19 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   useEffect(() => {
     setChosen(null);
     setOpen(new Set());
+    setReport(null); // the former pool's report is not shown while this one's loads
   }, [pool]);
 
   const seq = useRef(0);
   const load = useCallback(async () => {
     if (!pool) return;
+    // Numbered first: a report still on its way for the former choice must not land after this.
+    const my = ++seq.current;
     if (chosen && chosen.length < 2) {
       setError('Choose at least two annotators.');
+      setLoading(false);
       return;
     }
-    const my = ++seq.current;
     setLoading(true);
     const t0 = performance.now();
     try {

@@ -41,7 +41,10 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(() => setConvention(null), [pool]);
   const convention: Convention = conventionChoice ?? poolInfo?.convention ?? 'zero';
   const [metric, setMetric] = useState<Metric>('MAP');
-  const [ev, setEv] = useState<Evaluation | null>(null);
+  // The evaluation with the pool it is of: another pool's is never shown while this one's loads.
+  const [evFor, setEvFor] = useState<{ pool: string; ev: Evaluation } | null>(null);
+  const ev = evFor && evFor.pool === pool ? evFor.ev : null;
+  const setEv = useCallback((r: Evaluation | null, of: string = pool): void => setEvFor(r ? { pool: of, ev: r } : null), [pool]);
   const [partial, setPartial] = useState(false);
   const [evError, setEvError] = useState<string | null>(null);
   const [latency, setLatency] = useState<number | null>(null);
@@ -78,7 +81,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
       const r = await client.invoke('eval.pool', { pool, ...(who === DEFAULT_SOURCE ? {} : { annotator: who }), ...(conventionChoice ? { convention: conventionChoice } : {}), partial });
       if (my !== seq.current) return;
       setLatency(performance.now() - t0);
-      setEv(r);
+      setEv(r, pool);
       setEvError(null);
       setRefused((cur) => (cur === pool ? null : cur));
     } catch (e) {
@@ -89,7 +92,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         setRefused(pool);
       } else setEvError(errorMessage(e));
     }
-  }, [client, pool, who, conventionChoice, role, poolInfo?.blind, partial]);
+  }, [client, pool, who, conventionChoice, role, poolInfo?.blind, partial, setEv]);
   useEffect(() => void evaluate(), [evaluate]);
 
   const reevaluate = useDebounced(() => {
@@ -309,13 +312,13 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         </section>
       )}
 
-      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} role={role} />}
+      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} role={role} />}
 
-      {pool && ev && !blindForMe && <LivePanel pool={pool} role={role} />}
+      {pool && ev && !blindForMe && <LivePanel key={pool} pool={pool} role={role} />}
 
-      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} />}
+      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} />}
 
-      {pool && who && !blindForMe && <DrillDown pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} />}
+      {pool && who && !blindForMe && <DrillDown key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} />}
     </div>
   );
 }

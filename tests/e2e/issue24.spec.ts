@@ -53,6 +53,24 @@ function shot(name: string, readme: boolean): string {
   return path.join(folder, name);
 }
 
+/** Delays the engine's answers to the commands named `command pool` by the given ms (until unroute). */
+async function delayAnswers(delays: Record<string, number>): Promise<void> {
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { pool?: string } } | null;
+    const ms = delays[`${body?.command} ${body?.args?.pool}`];
+    if (ms) await new Promise((r) => setTimeout(r, ms));
+    await route.continue().catch(() => {});
+  });
+}
+
+/** The Annotate screen at the large size, as `annotator`. */
+async function openAnnotateAs(annotator: string): Promise<void> {
+  await page.setViewportSize(LARGE);
+  await page.goto('/#annotate');
+  await page.getByTestId('annotator-input').fill(annotator);
+  await page.getByTestId('annotator-input').press('Enter');
+}
+
 /** Fails unless the element's box lies inside the viewport. */
 async function expectInViewport(p: Page, el: Locator, what: string): Promise<void> {
   const box = await el.boundingBox();
@@ -144,10 +162,7 @@ for (const size of [SMALL, LARGE]) {
 }
 
 test('switching pools: a late answer for the pool just left is never shown under the new one', async () => {
-  await page.setViewportSize(LARGE);
-  await page.goto('/#annotate');
-  await page.getByTestId('annotator-input').fill('alice');
-  await page.getByTestId('annotator-input').press('Enter');
+  await openAnnotateAs('alice');
   await page.getByTestId('annotate-pool').selectOption(REVIEW_POOL);
   await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', REVIEW_POOL);
   // The open pool's query arrives late, the review pool's assignment and query later still: the
@@ -163,16 +178,6 @@ test('switching pools: a late answer for the pool just left is never shown under
     await page.unroute('**/api/invoke');
   }
 });
-
-/** Delays the engine's answers to the commands named `command pool` by the given ms (until unroute). */
-async function delayAnswers(delays: Record<string, number>): Promise<void> {
-  await page.route('**/api/invoke', async (route) => {
-    const body = route.request().postDataJSON() as { command?: string; args?: { pool?: string } } | null;
-    const ms = delays[`${body?.command} ${body?.args?.pool}`];
-    if (ms) await new Promise((r) => setTimeout(r, ms));
-    await route.continue().catch(() => {});
-  });
-}
 
 test('switching pools in Review and Evaluate: the former pool’s queue and figures are gone while the new pool loads', async () => {
   await page.setViewportSize(LARGE);
@@ -199,10 +204,7 @@ test('switching pools in Review and Evaluate: the former pool’s queue and figu
 });
 
 test('notes: alice notes an unsure label, the judge reads it and gives a reason, the export carries both and a re-import restores them', async () => {
-  await page.setViewportSize(LARGE);
-  await page.goto('/#annotate');
-  await page.getByTestId('annotator-input').fill('alice');
-  await page.getByTestId('annotator-input').press('Enter');
+  await openAnnotateAs('alice');
   // A pool chosen from the keyboard's select: the label keys act at once (no Tab needed).
   await page.getByTestId('annotate-pool').selectOption(OPEN_POOL);
   await page.getByTestId('annotate-pool').selectOption(REVIEW_POOL);

@@ -122,7 +122,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     setNotice(null);
     setGiven(new Map());
     // Another pool or judge: the former queue is not shown (nor settled from) while the new one loads.
-    if (shownFor.current !== `${pool}\u0000${judge}`) {
+    if (shownFor.current !== currentKey.current) {
       seq.current++;
       shownFor.current = '';
       setQueue(null);
@@ -130,7 +130,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setLoading(false);
     }
     void load();
-  }, [load]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [load]);
 
   const later = useDebounced(() => void load(), 150);
   useEvent('label.changed', (rec) => {

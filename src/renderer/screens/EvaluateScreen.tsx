@@ -44,7 +44,6 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   // The evaluation with the pool it is of: another pool's is never shown while this one's loads.
   const [evFor, setEvFor] = useState<{ pool: string; ev: Evaluation } | null>(null);
   const ev = evFor && evFor.pool === pool ? evFor.ev : null;
-  const setEv = useCallback((r: Evaluation | null, of: string = pool): void => setEvFor(r ? { pool: of, ev: r } : null), [pool]);
   const [partial, setPartial] = useState(false);
   const [evError, setEvError] = useState<string | null>(null);
   const [latency, setLatency] = useState<number | null>(null);
@@ -72,7 +71,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
     if (!pool || !who) return;
     const my = ++seq.current;
     if (role === 'annotator' && poolInfo?.blind) {
-      setEv(null);
+      setEvFor(null);
       setEvError(null);
       return;
     }
@@ -81,18 +80,18 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
       const r = await client.invoke('eval.pool', { pool, ...(who === DEFAULT_SOURCE ? {} : { annotator: who }), ...(conventionChoice ? { convention: conventionChoice } : {}), partial });
       if (my !== seq.current) return;
       setLatency(performance.now() - t0);
-      setEv(r, pool);
+      setEvFor({ pool, ev: r });
       setEvError(null);
       setRefused((cur) => (cur === pool ? null : cur));
     } catch (e) {
       if (my !== seq.current) return;
       if (isForbidden(e) && role === 'annotator') {
-        setEv(null);
+        setEvFor(null);
         setEvError(null);
         setRefused(pool);
       } else setEvError(errorMessage(e));
     }
-  }, [client, pool, who, conventionChoice, role, poolInfo?.blind, partial, setEv]);
+  }, [client, pool, who, conventionChoice, role, poolInfo?.blind, partial]);
   useEffect(() => void evaluate(), [evaluate]);
 
   const reevaluate = useDebounced(() => {

@@ -5,6 +5,12 @@
  * whitespace-separated string. Empty tags are dropped; order kept; duplicates removed.
  */
 export function parseTags(raw: unknown): string[] {
+  // Stack Exchange's `<a><b>` as dumps write it (no whitespace, no empty tag): the tags as they are.
+  if (typeof raw === 'string' && SE_TAGS.test(raw)) {
+    const tags = raw.slice(1, -1).split('><');
+    const once = new Set(tags);
+    return once.size === tags.length ? tags : [...once];
+  }
   let out: string[];
   if (Array.isArray(raw)) out = raw.map((t) => String(t).trim());
   else if (typeof raw !== 'string') return [];
@@ -17,6 +23,9 @@ export function parseTags(raw: unknown): string[] {
   // Tags are stored space-separated, so a tag cannot hold whitespace.
   return [...new Set(out.map((t) => t.trim().replace(/\s+/g, '-')).filter(Boolean))];
 }
+
+/** `<a><b>` with no whitespace and no empty tag: what parseTags' general path leaves as it is. */
+const SE_TAGS = /^(?:<[^<>\s]+>)+$/;
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…',
@@ -42,18 +51,22 @@ LATIN1.split(' ').forEach((name, i) => {
   NAMED_ENTITIES[name] ??= String.fromCharCode(0xa0 + i);
 });
 
+/** NAMED_ENTITIES as a map: a name like `constructor` is no entity (an object's inherited members are not). */
+const NAMED = new Map(Object.entries(NAMED_ENTITIES));
+
 /** Decodes HTML character references (numeric, and the common named ones; unknown ones are kept). */
 export function decodeEntities(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});?/g, (m, e: string) => {
-    if (e[0] === '#') {
-      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      if (!Number.isFinite(cp) || cp <= 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '\uFFFD';
-      return String.fromCodePoint(cp);
-    }
-    const v = NAMED_ENTITIES[e];
-    return v === undefined ? m : v;
+    if (e[0] === '#') return codePointText(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    return NAMED.get(e) ?? m;
   });
+}
+
+/** The text of a numeric character reference: U+FFFD for 0, a surrogate or past U+10FFFF. */
+function codePointText(cp: number): string {
+  if (!Number.isFinite(cp) || cp <= 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '\uFFFD';
+  return String.fromCodePoint(cp);
 }
 
 /** Inline elements: removing their tags must not split a word (`foo<em>bar</em>` → `foobar`). */
@@ -70,8 +83,18 @@ const INLINE = new Set([
 export function htmlToText(html: string): string {
   let s = html;
   if (s.includes('<!--')) s = s.replace(/<!--[\s\S]*?-->/g, ' ');
-  if (SCRIPT_OR_STYLE.test(s)) s = s.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
+  if (mayHoldScriptOrStyle(s) && SCRIPT_OR_STYLE.test(s)) s = s.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
   return collapseWhitespace(decodeEntities(stripTags(s)));
+}
+
+/** False when no `<` is followed by `sc` or `st` in any case (then SCRIPT_OR_STYLE cannot match): cheaper than the regex. */
+function mayHoldScriptOrStyle(s: string): boolean {
+  for (let i = s.indexOf('<'); i >= 0; i = s.indexOf('<', i + 1)) {
+    if ((s.charCodeAt(i + 1) | 32) !== 115) continue;
+    const c = s.charCodeAt(i + 2) | 32;
+    if (c === 99 || c === 116) return true;
+  }
+  return false;
 }
 
 /**

@@ -67,6 +67,14 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
       created: q.created ?? null,
       category: q.category ?? null,
     };
+    // A new id (an import's common case) is one statement; a taken one is read and compared.
+    if (!this.readonly) {
+      const info = this.stmt(
+        `INSERT INTO questions(id, source, title, body, tags, author, created, category)
+         VALUES (@id, @source, @title, @body, @tags, @author, @created, @category) ON CONFLICT(id) DO NOTHING`,
+      ).run(row);
+      if (info.changes === 1) return { result: 'inserted', doc: Number(info.lastInsertRowid) };
+    }
     const old = this.stmt(`SELECT * FROM questions WHERE id = ?`).get(q.id) as QuestionRow | undefined;
     if (!old) {
       const info = this.stmt(

@@ -34,6 +34,11 @@ export interface DatasheetInput {
   version: string;
 }
 
+const CONVENTION_MEANS: Record<'skip' | 'zero', string> = {
+  skip: 'a query with no similar candidate is left out of the means, as in the AskUbuntu papers',
+  zero: 'a query with no similar candidate counts as 0, as trec_eval -c and the SemEval scorer do',
+};
+
 const REIMPORT: Record<ExportFormat, string> = {
   askubuntu: 'qpairs import W --format askubuntu-pool --pool P FILE',
   qrels: 'qpairs import W --format qrels --pool P FILE (then the runs: --format trec-run --pool P RUNFILE…)',
@@ -84,6 +89,13 @@ export function datasheet(d: DatasheetInput): string {
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${REIMPORT[d.format]}\`.`);
+  // The convention lives with the pool, not in the files: a re-import into a new pool gets the default.
+  const convention = p.convention ?? 'zero';
+  out.push(
+    '',
+    `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
+      `after a re-import into a new pool, \`qpairs pool set W --pool P --convention ${convention}\` gives the same metrics.`,
+  );
   out.push('');
   out.push(
     d.text

@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Question } from '../../shared/types';
 import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
-import { QPairsError } from '../errors';
+import { NotFoundError, QPairsError } from '../errors';
 import { poolAgreement } from '../gold/agreement';
 import { defaultLabelSource, loadPoolState, pairKey, sourceLabels } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
@@ -94,7 +94,14 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
   const source = o.annotator ?? defaultLabelSource(ws, pool);
   const labels = sourceLabels(ws, pool, source, state);
   const warnings: string[] = [];
-  if (labels.values.size === 0) warnings.push(`${source} has no labels in pool "${pool}"`);
+  if (labels.values.size === 0) {
+    // A name nobody has (a typo) would write every pair as "?": refused, as agreement refuses it.
+    if (source !== AGGREGATE && !ws.listAnnotators().some((a) => a.name === source)) {
+      const have = state.annotators.length ? `annotators with labels in the pool: ${state.annotators.join(', ')}, or ${AGGREGATE}` : `the pool has no labels yet`;
+      throw new NotFoundError(`no annotator named "${source}" (${have})`);
+    }
+    warnings.push(`${source} has no labels in pool "${pool}"`);
+  }
   const runInfos = ws.listRuns(pool);
   const runs: RunData[] = runInfos.map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));
   let run: RunData | null = null;

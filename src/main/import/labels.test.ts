@@ -93,3 +93,22 @@ describe('re-importing a gold export restores the questions (issue 13)', () => {
     expect(labels(bare)).toEqual(labels(ws));
   });
 });
+
+describe('labels-csv annotator column', () => {
+  it('an empty annotator cell is an error naming the line (as labels-jsonl); without the column labels go to --annotator, else gold', async () => {
+    const dir = tempDir();
+    const ws = await labeledWorkspace(dir);
+    const [q, c] = [ws.poolQueries('p')[0]!.queryId, ws.poolQueries('p')[0]!.candidates[0]!];
+    const before = labels(ws);
+    const empty = path.join(dir, 'empty.csv');
+    writeFileSync(empty, `query_id,candidate_id,annotator,label\n${q},${c},alice,1\n${q},${c}, ,1\n`);
+    await expect(runImport(ws, 'labels-csv', [empty], { pool: 'p' })).rejects.toThrow(/empty\.csv, line 3: missing annotator/);
+    // Nothing was written: not alice's row either, and gold is as it was.
+    expect(labels(ws)).toEqual(before);
+    expect(sourceLabels(ws, 'p', 'alice').values.size).toBe(0);
+    const noColumn = path.join(dir, 'none.csv');
+    writeFileSync(noColumn, `query_id,candidate_id,label\n${q},${c},1\n`);
+    await runImport(ws, 'labels-csv', [noColumn], { pool: 'p', annotator: 'bob' });
+    expect(sourceLabels(ws, 'p', 'bob').values.get(q)?.get(c)).toBe('1');
+  });
+});

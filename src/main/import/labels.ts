@@ -112,7 +112,15 @@ function putNotes(ctx: ImportContext, t: PairTarget, file: string, line: number,
   }
 }
 
-/** Common path of labels-csv and labels-jsonl. */
+/**
+ * The statuses a gold export (jsonl/csv) gives a pair written with label "?" that has no label:
+ * `unlabeled` (nobody labeled it) and `unresolved` (the aggregate's rule gave no value). Such a
+ * row puts its pair back in a pool the import builds, and no label: storing "?" would make it an
+ * unsure label the pair never had. (`unsure` rows — the annotator did say "?" — are labels.)
+ */
+const NO_LABEL_STATUSES = new Set(['unlabeled', 'unresolved']);
+
+/** Common path of labels-csv and labels-jsonl; `status`: the row's status column of a gold export, if any. */
 function labelRow(
   ctx: ImportContext,
   t: PairTarget,
@@ -123,8 +131,14 @@ function labelRow(
   c: string,
   annotator: string | null | undefined,
   raw: string,
+  status?: unknown,
 ): void {
   ensurePair(ctx, t, file, line, q, c);
+  if (typeof status === 'string' && NO_LABEL_STATUSES.has(status.trim()) && raw.trim() === '?') {
+    ctx.skip(status.trim());
+    ctx.tick();
+    return;
+  }
   const value = labelValue(file, line, t.pool, raw);
   const a = annotatorName(ctx, annotator);
   if (seen.add(ctx, q, c, a, value, line)) putLabel(ctx, t.pool, q, c, a, value, origin(ctx, file));
@@ -132,7 +146,8 @@ function labelRow(
 }
 
 /**
- * CSV with a header `query_id,candidate_id,annotator,label` (annotator optional; any order;
+ * CSV with a header `query_id,candidate_id,annotator,label` (annotator optional — with the column,
+ * every row names one; any order; a gold export's `status` column: see NO_LABEL_STATUSES;
  * the text columns of a gold export restore missing questions, see ExportedTexts; its notes column
  * restores the notes, see putNotes;
  * extra columns ignored). Into opts.pool: an existing pool must contain every pair; a missing
@@ -155,7 +170,10 @@ export const labelsCsv: Importer = {
       if (!c) throw fileError(file, r.line, 'missing candidate_id');
       texts.put(q, exportedText(r.get('query_title'), r.get('query_body')), r.line);
       texts.put(c, exportedText(r.get('candidate_title'), r.get('candidate_body')), r.line);
-      labelRow(ctx, t, seen, file, r.line, q, c, r.get('annotator'), r.get('label')!);
+      const annotator = r.get('annotator');
+      // With an annotator column, an empty cell is a mistake to report, not a label by --annotator or gold.
+      if (annotator !== undefined && !annotator.trim()) throw fileError(file, r.line, 'missing annotator (leave the annotator column out to label as --annotator, else gold)');
+      labelRow(ctx, t, seen, file, r.line, q, c, annotator, r.get('label')!, r.get('status'));
       putNotes(ctx, t, file, r.line, q, c, r.get('notes'));
       rows++;
     }
@@ -164,7 +182,7 @@ export const labelsCsv: Importer = {
   },
 };
 
-/** JSON lines `{query_id, candidate_id, annotator?, label}`; pool rules as labels-csv. */
+/** JSON lines `{query_id, candidate_id, annotator?, label, status?}`; pool rules and status as labels-csv. */
 export const labelsJsonl: Importer = {
   name: 'labels-jsonl',
   description: 'labels as JSON lines: {query_id, candidate_id, annotator?, label, query_title?, …} (into --pool)',
@@ -181,7 +199,7 @@ export const labelsJsonl: Importer = {
       const raw = requiredText(file, line, o.label, 'label');
       texts.put(q, exportedText(o.query_title, o.query_body), line);
       texts.put(c, exportedText(o.candidate_title, o.candidate_body), line);
-      labelRow(ctx, t, seen, file, line, q, c, a, raw);
+      labelRow(ctx, t, seen, file, line, q, c, a, raw, o.status);
       putNotes(ctx, t, file, line, q, c, o.notes);
     }
     texts.finish();

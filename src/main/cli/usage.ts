@@ -35,7 +35,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]`,
   annotators: `  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE
   qpairs annotators invite W NAME [--role annotator|judge|owner] [--url http://HOST:PORT] [--json]
-        a fresh token for NAME (created when new; an earlier token is revoked), printed once with a link;
+        a fresh token for NAME (created when new; an earlier token is revoked; without --role an existing person keeps theirs), printed once with a link;
         only a salted hash is stored. When a server holds W, invite in its Team panel instead
   qpairs annotators revoke W NAME [--json]     NAME's tokens stop working (labels and role stay)`,
   assign: `  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`,
@@ -55,7 +55,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   score: `  qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P`,
   models: `  qpairs models list|delete W [NAME] [--json]`,
   serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings 1]
-        the app in a browser on http://HOST:PORT; loopback callers are the owner unless --require-tokens;
+        the app in a browser on http://HOST:PORT; loopback callers without a token are the owner unless --require-tokens;
         any other host requires tokens: people invited with \`qpairs annotators invite\` (or the Team panel)
         sign in with their links; --tokens-file FILE adds NAME=SECRET lines held in memory only
         (--token NAME=SECRET still works, with a warning: secrets show in ps and shell history)

@@ -9,7 +9,8 @@
  *
  * Security: bound to 127.0.0.1 unless a host is given explicitly; any non-loopback host needs
  * per-annotator tokens (see auth.ts). The server only says who calls — the token's annotator (null
- * without tokens) and whether the caller is local (no tokens at all) — and the engine decides what
+ * without tokens) and whether the caller is local (a loopback server without tokens required, and no
+ * token presented: a token, even there, makes the caller its person) — and the engine decides what
  * they may do and which events reach them (src/main/engine/access.ts). On a loopback host the Host
  * header must name a loopback address (stops DNS rebinding). POSTs must carry `X-QPairs: 1` and,
  * when sent, a same-origin Origin — so a web page elsewhere cannot drive the API (no CORS headers
@@ -252,15 +253,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   /** The person a token belongs to: a workspace token (issue 23), else one of the in-memory tokens. */
   const whoHolds = (presented: string | null | undefined): string | null => workspaceTokens?.verify(presented) ?? annotatorForToken(tokens, presented);
 
-  /** The caller's annotator (token mode) — or null without auth; throws 401 when a token is missing/wrong. */
-  const authenticate = (req: IncomingMessage, url: URL, allowQuery: boolean): string | null => {
-    if (!authRequired) return null;
-    const annotator = whoHolds(presentedToken(req, url, allowQuery));
+  /**
+   * Who calls: with tokens required, the token's person (401 when it is missing or wrong); on a
+   * loopback server without them, the owner (local) — unless a token is presented: then its person,
+   * as in token mode, so that opening an annotator's link on this machine shows what they see
+   * (a wrong or revoked token is a 401, never the owner's rights).
+   */
+  const authenticate = (req: IncomingMessage, url: URL, allowQuery: boolean): ServeCaller => {
+    const presented = presentedToken(req, url, allowQuery);
+    if (!authRequired && !presented) return { annotator: null, local: true };
+    const annotator = whoHolds(presented);
     if (!annotator) throw new HttpError(401, { code: 'forbidden', message: 'missing or invalid token: open the link with ?token=… you were given' });
-    return annotator;
+    return { annotator, local: false };
   };
 
-  const handleInvoke = async (req: IncomingMessage, res: ServerResponse, annotator: string | null): Promise<void> => {
+  const handleInvoke = async (req: IncomingMessage, res: ServerResponse, caller: ServeCaller): Promise<void> => {
+    const { annotator } = caller;
     const type = String(req.headers['content-type'] ?? '');
     if (!/^application\/json\b/i.test(type)) {
       throw new HttpError(415, { code: 'invalid-argument', message: 'POST /api/invoke needs Content-Type: application/json' });
@@ -290,7 +298,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         // A computing command starts on a later event-loop turn: requests already read (a label) go first.
         await new Promise((r) => setImmediate(r));
       }
-      let result = await opts.engine.invoke(command, args ?? {}, { annotator, local: !authRequired, signal: gone.signal });
+      let result = await opts.engine.invoke(command, args ?? {}, { annotator, local: caller.local, signal: gone.signal });
       // The invitation's link, from the address the owner used (the token is in this one answer only).
       if (command === 'annotator.invite' && result && typeof result === 'object' && typeof (result as { token?: unknown }).token === 'string') {
         const base = req.headers.host ? `http://${req.headers.host}` : serverUrl;
@@ -353,7 +361,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, { code: 'invalid-argument', message: `${req.method} not allowed` });
       // First page load with ?token=: set the cookie and drop the token from the address bar.
       const queryToken = url.searchParams.get('token');
-      if (authRequired && queryToken !== null) {
+      // Loopback without tokens: `?signout` drops a link's cookie, back to the owner.
+      if (!authRequired && url.searchParams.has('signout')) {
+        url.searchParams.delete('signout');
+        res.writeHead(303, {
+          ...SECURITY_HEADERS,
+          Location: url.pathname + (url.search || ''),
+          'Set-Cookie': `${TOKEN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
+          'Cache-Control': 'no-store',
+        });
+        res.end();
+        return;
+      }
+      if (queryToken !== null) {
         const who = whoHolds(queryToken);
         if (!who) throw new HttpError(401, { code: 'forbidden', message: 'invalid token' });
         url.searchParams.delete('token');
@@ -375,7 +395,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return;
     }
 
-    const annotator = authenticate(req, url, false);
+    const caller = authenticate(req, url, false);
+    const { annotator } = caller;
     if (url.pathname === '/api/health' && req.method === 'GET') {
       sendJson(res, 200, { ok: true, annotator });
       return;
@@ -403,7 +424,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         if (m > 0) inFlight.set(key, m);
         else inFlight.delete(key);
       });
-      await handleInvoke(req, res, annotator);
+      await handleInvoke(req, res, caller);
     } else await handleUpload(req, res, url);
   };
 
@@ -442,15 +463,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/api/events') return refuse(socket, 404, 'Not Found');
     if (originProblem(req)) return refuse(socket, 403, 'Forbidden');
-    let annotator: string | null;
+    let caller: ServeCaller;
     try {
-      annotator = authenticate(req, url, true);
+      caller = authenticate(req, url, true);
     } catch {
       return refuse(socket, 401, 'Unauthorized');
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.set(ws, true);
-      callers.set(ws, { annotator, local: !authRequired });
+      callers.set(ws, caller);
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => ws.terminate());
       ws.on('message', () => {}); // the channel is one-way

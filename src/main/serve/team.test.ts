@@ -243,3 +243,37 @@ describe('annotators work only where they are assigned', () => {
     expect(((await engine.invoke('annotator.list', {})) as Array<{ name: string; role: string }>).find((a) => a.name === 'carol')!.role).toBe('judge');
   });
 });
+
+describe('a loopback server without required tokens', () => {
+  it('is the owner for a caller without a token, but a token (link, cookie, header) makes the caller its person; a wrong one is refused; ?signout drops the cookie', async () => {
+    await server.close();
+    server = await startServer({ engine, port: 0, staticDir: dir, uploads: openUploadStore({}) });
+    expect(server.authRequired).toBe(false);
+    await engine.invoke('pool.assign', { pool: 'sealed', annotators: ['alice'] });
+    const alice = ((await engine.invoke('annotator.invite', { name: 'alice' })) as AnnotatorInvitation).token;
+    const names = async (t: string | null): Promise<string[]> => ((await call(t, 'pool.list')).body as Array<{ name: string }>).map((p) => p.name).sort();
+    expect(await names(null)).toEqual(['open', 'sealed']);
+    expect((await call(null, 'app.info')).body).toMatchObject({ annotator: null, local: true });
+    // Her link on this machine: her pools and her rights, not the owner's.
+    expect((await call(alice, 'app.info')).body).toMatchObject({ annotator: 'alice', role: 'annotator', local: false });
+    expect(await names(alice)).toEqual(['open', 'sealed']);
+    expect((await call(alice, 'annotator.team')).status).toBe(403);
+    expect((await call('qp_wrong.token', 'app.info')).status).toBe(401);
+    // The link's first load sets the cookie and drops the token from the address bar, as in token mode.
+    const first = await fetch(`${server.url}/?token=${encodeURIComponent(alice)}`, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe('/');
+    const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+    const asCookie = await fetch(`${server.url}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Cookie: cookie }, body: JSON.stringify({ command: 'app.info', args: {} }) });
+    expect(await asCookie.json()).toMatchObject({ annotator: 'alice', local: false });
+    // Her events socket is hers too.
+    const events = await openSocket(alice);
+    events.ws.close();
+    const out = await fetch(`${server.url}/?signout`, { redirect: 'manual', headers: { Cookie: cookie } });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    // A revoked token is refused, never turned into the owner.
+    await engine.invoke('annotator.revoke', { name: 'alice' });
+    expect((await call(alice, 'pool.list')).status).toBe(401);
+  });
+});

@@ -59,6 +59,15 @@ describe('tokens', () => {
     expect(teamMembers(ws)).toEqual([expect.objectContaining({ name: 'alice', role: 'judge', invited: null, revoked: expect.any(String) })]);
   });
 
+  it("a new link without a role keeps the person's role (a judge stays a judge); a role given sets it; a new person is an annotator", () => {
+    expect(inviteAnnotator(ws, 'judy', 'judge').role).toBe('judge');
+    const again = inviteAnnotator(ws, 'judy');
+    expect(again).toMatchObject({ role: 'judge', created: false, revokedEarlier: 1 });
+    expect(teamMembers(ws).find((m) => m.name === 'judy')?.role).toBe('judge');
+    expect(inviteAnnotator(ws, 'judy', 'annotator').role).toBe('annotator');
+    expect(inviteAnnotator(ws, 'newcomer').role).toBe('annotator');
+  });
+
   it('gold and system annotators are not people; a person later made gold is refused', () => {
     ws.ensureAnnotator('gold');
     expect(() => inviteAnnotator(ws, 'gold')).toThrow(/not a person/);

@@ -52,13 +52,15 @@ function personRole(role: string | undefined): PersonRole {
 }
 
 /**
- * Invites a person: creates the annotator when new (or sets the role of an existing one),
+ * Invites a person: creates the annotator when new (role `role`, default annotator) or, for an
+ * existing one, sets the role given — none given keeps theirs (a new link never demotes a judge) —,
  * revokes any earlier live token of theirs, and issues a fresh token, returned once.
  */
 export function inviteAnnotator(ws: Workspace, name: string, role?: string): Invitation {
   const n = checkAnnotatorName(name);
-  const r = personRole(role);
   const existing = ws.listAnnotators().find((a) => a.name === n);
+  const kept = role === undefined && existing && (PERSON_ROLES as readonly string[]).includes(existing.role) ? existing.role : undefined;
+  const r = personRole(kept ?? role);
   if (n === 'gold') throw new QPairsError('"gold" is the name imported gold labels go under, not a person; tokens are for people');
   if (existing && (existing.role === 'gold' || existing.role === 'system')) {
     throw new QPairsError(`"${n}" is the workspace's ${existing.role} annotator, not a person; tokens are for people`);

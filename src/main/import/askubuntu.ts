@@ -3,7 +3,7 @@ import { IdLines } from './questions';
 import { addPairs, annotatorName, labelValue, openPool, openRun, origin, putLabel, putRunScore, requireScheme } from './pools';
 import { baseName, fileError, readFields } from './reader';
 import { parseScore } from './runs';
-import type { Importer } from './types';
+import type { ImportContext, Importer } from './types';
 
 function ids(field: string | undefined): string[] {
   const s = (field ?? '').trim();
@@ -46,11 +46,42 @@ export const askubuntuPairs: Importer = {
 };
 
 /**
+ * The ids of an AskUbuntu file held in the workspace by a question of another source: ids are one
+ * namespace, so that question's text would stand for the AskUbuntu question of the same number
+ * (a Stack Exchange dump of another site numbers its posts from 1 too). An error naming the line;
+ * each id is looked up once per file.
+ */
+class ForeignIds {
+  private readonly seen = new Set<string>();
+  private readonly source: string;
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly file: string,
+  ) {
+    this.source = ctx.opts.source?.trim() || SOURCE;
+  }
+
+  check(id: string, line: number): void {
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    const held = this.ctx.ws.stmt(`SELECT source FROM questions WHERE id = ?`).pluck().get(id) as string | undefined;
+    if (held === undefined || held === this.source) return;
+    throw fileError(
+      this.file,
+      line,
+      `question ${id} of this workspace comes from source "${held}", not ${this.source}: its text would stand for AskUbuntu question ${id}. ` +
+        `Import AskUbuntu into a workspace of its own, or give --source ${held} if these are that corpus's questions`,
+    );
+  }
+}
+
+/**
  * `dev.txt` / `test.txt`: `query \t similar ids \t candidate ids \t BM25 scores`. Into the pool
  * opts.pool ?? the file's base name (binary scheme, retriever bm25-lucene): queries and their
  * candidates in file order (candidates without text in the workspace are kept as ids); labels by
  * opts.annotator ?? gold (1 for similar ids, 0 for the other candidates); the scores as the run
- * `bm25-lucene` (equal scores rank in pool = file order, as Lucene returned them). A similar id
+ * `bm25-lucene` (equal scores rank in pool = file order, as Lucene returned them). An id the
+ * workspace holds from another source than opts.source ?? askubuntu is an error (ForeignIds). A similar id
  * that is not among the candidates is counted (`skipped.similarNotInCandidates`) and warned about.
  */
 export const askubuntuPool: Importer = {
@@ -67,6 +98,7 @@ export const askubuntuPool: Importer = {
     const one = labelValue(file, 0, pool, '1');
     const zero = labelValue(file, 0, pool, '0');
     let notIn = 0;
+    const foreign = new ForeignIds(ctx, file);
     /** Every line lists the same number of candidates (20 in the released files): the first line's. */
     let expected: { n: number; line: number } | null = null;
     for await (const { fields, line } of readFields(ctx, file, '\t')) {
@@ -108,6 +140,7 @@ export const askubuntuPool: Importer = {
         }
       }
       if (!similar.some((s) => seen.has(s))) ctx.count('queriesWithoutSimilar');
+      for (const id of [q, ...cands]) foreign.check(id, line);
       addPairs(ctx, pool, q, cands);
       cands.forEach((c, i) => {
         putLabel(ctx, pool, q, c, annotator, sim.has(c) ? one : zero, from);

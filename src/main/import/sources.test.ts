@@ -167,3 +167,27 @@ describe('questionable input: a warning with counts, an error with --strict', ()
     ws2.close();
   });
 });
+
+describe('ids of another corpus (ids are one namespace in a workspace)', () => {
+  const aPool = (ids: string[][]): string => write('dev.txt', ids.map(([q, sim, ...c]) => `${q}\t${sim}\t${c.join(' ')}\t${c.map((_, i) => 10 - i).join(' ')}`).join('\n') + '\n');
+
+  it('askubuntu-pool refuses an id another source holds, naming the line, the id and the source; nothing is written', async () => {
+    const ws = tempWorkspace();
+    await importFiles(ws, 'questions-jsonl', [write('site.jsonl', '{"id":"894","title":"2011 Community Moderator Election","body":"x"}\n')], { source: 'cstheory-meta' });
+    const file = aPool([['100', '101', '101', '102'], ['200', '', '201', '894']]);
+    const e = await refused(ws, 'askubuntu-pool', [file], { pool: 'au-dev' });
+    expect(e.message).toMatch(/dev\.txt, line 2: question 894 of this workspace comes from source "cstheory-meta", not askubuntu: its text would stand for AskUbuntu question 894/);
+    // The same ids under their own source are fine (--source names the corpus the ids are from).
+    await importFiles(ws, 'askubuntu-pool', [aPool([['100', '101', '101', '102']])], { pool: 'au-dev' });
+  });
+
+  it('an import that gives text to ids an earlier pool listed without it warns, per pool', async () => {
+    const ws = tempWorkspace();
+    await importFiles(ws, 'askubuntu-pool', [aPool([['100', '101', '101', '894'], ['200', '', '201', '202']])], { pool: 'au-dev' });
+    const r = await importFiles(ws, 'questions-jsonl', [write('site.jsonl', '{"id":"894","title":"t","body":"b"}\n{"id":"999","title":"u","body":"c"}\n')], { source: 'cstheory-meta' });
+    expect(r.warnings).toEqual([expect.stringMatching(/^pool "au-dev" listed 1 of the questions this import added without text \(e\.g\. 894\); it now shows their text \(source cstheory-meta\)/)]);
+    // Text for ids no pool lists: no warning.
+    const quiet = await importFiles(ws, 'questions-jsonl', [write('more.jsonl', '{"id":"5000","title":"t","body":"b"}\n')], { source: 'cstheory-meta' });
+    expect(quiet.warnings).toEqual([]);
+  });
+});

@@ -401,6 +401,12 @@ export interface RunMetrics {
    * recorded; absent for runs that are not a stored model's.
    */
   overlap?: { trainedOn: number; of: number; sameId: number; sameText: number; nearDuplicate: number } | null;
+  /**
+   * Evaluated queries for which the run scores none of the candidates: there its ranking is the
+   * pool's order (unscored candidates follow the scored ones, in pool order), which can flatter a
+   * run that skipped them. Absent when the run scores every evaluated query.
+   */
+  unscoredQueries?: number;
 }
 
 export interface PoolEvaluation {

@@ -38,6 +38,25 @@ async function workspace(w: string): Promise<void> {
 }
 
 describe('eval tells the truth (issue 13)', () => {
+  it('a run that scores none of a query\'s candidates is flagged: it is ranked in pool order there (engine and CLI)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    // "part" scores q1 only: q3 (counted) is ranked in pool order, which here puts g first — AP 0.5 for free.
+    writeFileSync(path.join(dir, 'part.run'), 'q1 Q0 b 1 5 part\nq1 Q0 a 2 4 part\nq1 Q0 c 3 3 part\n');
+    await ok('import', w, '--format', 'trec-run', '--pool', 'p', path.join(dir, 'part.run'));
+    const cli = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--json'));
+    expect(cli.runs.part).toMatchObject({ queries: 2, unscoredQueries: 1 });
+    expect(cli.runs.alt.unscoredQueries).toBeUndefined();
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero')).toMatch(/! part: scores no candidate of 1 of its 2 queries — ranked in the pool's order there/);
+    const engine = Engine.open(w, { transport: 'electron' });
+    try {
+      const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero' })) as PoolEvaluation;
+      expect(ev.runs.part).toMatchObject({ unscoredQueries: 1 });
+    } finally {
+      engine.close();
+    }
+  });
+
   it('counts only fully labeled queries by default ("?" counts as labeled), partial on request; CLI --json and engine agree', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);

@@ -100,6 +100,8 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       for (const [name, m] of Object.entries(ev.runs)) {
         if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
         else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
+        // A run that skipped queries is ranked in pool order there: say so beside its figures.
+        if (m.unscoredQueries) out.log(`! ${name}: scores no candidate of ${m.unscoredQueries} of its ${m.queries} queries — ranked in the pool's order there`);
       }
       if (lo.order !== 'pool') {
         out.log('');

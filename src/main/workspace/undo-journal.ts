@@ -468,18 +468,29 @@ function clearBatch(db: Db, maxMs: number): boolean {
 }
 
 /**
+ * The long write another process is running on this workspace now (its journal header, its process
+ * alive): what it is, its process and when it started; null when there is none (or it is this
+ * process's own). Readers see its committed chunks, which it undoes if it fails.
+ */
+export function runningWriteElsewhere(db: Db): { what: string; pid: number; host: string; started: string } | null {
+  const h = readHeader(db);
+  if (!h || h.state !== 'running' || (h.pid === process.pid && h.host === os.hostname()) || !headerAlive(h)) return null;
+  return { what: h.what, pid: h.pid, host: h.host, started: h.started };
+}
+
+/**
  * Rolls back (or, if it had committed, finishes) a long write that a crash or kill interrupted:
  * called by every writable Workspace.open. Does nothing when there is none, or when it may still
  * be running (its process is alive). Synchronous; each step is its own transaction, so a crash
  * here too is resumed by the next open.
  */
-export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; committed: boolean }) | null {
+export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; started: string; committed: boolean }) | null {
   const h = readHeader(db);
   if (!h || headerAlive(h)) return null;
   const report: UndoReport = { undone: 0, kept: 0, failed: 0 };
   if (h.state === 'committed') {
     while (!clearBatch(db, 200));
-    return { ...report, what: h.what, committed: true };
+    return { ...report, what: h.what, started: h.started, committed: true };
   }
   const guards = createGuards(db);
   const state = newReplay();
@@ -488,7 +499,7 @@ export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; 
   } finally {
     dropTriggers(db, guards);
   }
-  return { ...report, what: h.what, committed: false };
+  return { ...report, what: h.what, started: h.started, committed: false };
 }
 
 // ------------------------------------------------------------------ the session

@@ -30,7 +30,8 @@ export class Workspace extends WorkspacePools {
     if (!ws.readonly) {
       // An import interrupted by a crash or kill is rolled back first (see undo-journal.ts).
       try {
-        recoverInterruptedImport(ws.db);
+        const r = recoverInterruptedImport(ws.db);
+        if (r && !r.committed) ws.recoveredWrite = { what: r.what, started: r.started };
       } catch (e) {
         ws.close();
         throw e;
@@ -38,6 +39,9 @@ export class Workspace extends WorkspacePools {
     }
     return ws;
   }
+
+  /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */
+  recoveredWrite: { what: string; started: string } | null = null;
 
   // ---------------------------------------------------------------- runs
 

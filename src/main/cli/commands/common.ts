@@ -1,6 +1,7 @@
 /** Helpers shared by the CLI command modules (each exports `(argv, out) => Promise<number>`). */
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
+import { runningWriteElsewhere } from '../../workspace/undo-journal';
 import { Workspace } from '../../workspace/workspace';
 import { UsageError } from '../args';
 
@@ -34,6 +35,15 @@ const locks = new WeakMap<Workspace, WorkspaceLock>();
 export function openWorkspace(path: string | undefined, o: OpenFor = {}): Workspace {
   if (!path) throw new UsageError('missing workspace path W');
   const ws = Workspace.open(path);
+  // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
+  if (ws.recoveredWrite) o.out?.err(`note: undid the ${ws.recoveredWrite.what} started ${ws.recoveredWrite.started}, which was interrupted (its process is gone): the workspace is as it was before it`);
+  const running = runningWriteElsewhere(ws.db);
+  if (running) {
+    o.out?.err(
+      `note: a ${running.what} is running in another process (pid ${running.pid} on ${running.host}, since ${running.started}): ` +
+        `what it has written so far is included here, and is undone if it fails`,
+    );
+  }
   if (ws.readonly) {
     if (o.write) {
       ws.close();

@@ -1,0 +1,73 @@
+/**
+ * What a reader is told about a long write that is not over: an import killed mid-way is undone
+ * at the next open for writing — which says so — and an import still running in another process
+ * is named by a reading command whose figures include its rows so far.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importTuning, runImport } from '../engine/work';
+import { Workspace } from '../workspace/workspace';
+import { runCli } from './test-cli';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-interrupted-'));
+});
+afterEach(() => {
+  importTuning.chunkMs = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of a workspace taken while an import of 6,000 questions had committed some chunks (as a kill would leave it). */
+async function midImportCopy(): Promise<string> {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  const file = path.join(dir, 'long.jsonl');
+  writeFileSync(file, Array.from({ length: 6000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n') + '\n');
+  const copy = path.join(dir, 'killed.qpairs');
+  let copied = false;
+  importTuning.chunkMs = 0;
+  await runImport(ws, 'questions-jsonl', [file], {
+    onProgress: (d, t, note) => {
+      if (!copied && note !== 'indexing' && d > t / 2) {
+        copyFileSync(ws.path, copy);
+        copyFileSync(`${ws.path}-wal`, `${copy}-wal`);
+        copied = true;
+      }
+    },
+  });
+  ws.close();
+  expect(copied).toBe(true);
+  return copy;
+}
+
+function setJournalPid(file: string, pid: number): void {
+  const raw = new Database(file);
+  raw.prepare(`UPDATE import_journal SET pid = ?`).run(pid);
+  raw.close();
+}
+
+const questionsIn = async (file: string): Promise<number> => JSON.parse((await runCli('stats', file, '--json')).out).questions as number;
+
+describe('a long write that is not over', () => {
+  it('killed: the next command undoes it and says so', async () => {
+    const copy = await midImportCopy();
+    setJournalPid(copy, spawnSync(process.execPath, ['-e', '0']).pid!); // the process is gone
+    const r = await runCli('stats', copy);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/note: undid the questions-jsonl import of long\.jsonl started \S+, which was interrupted \(its process is gone\)/);
+    expect(r.out).toMatch(/questions\s+0\b/);
+    expect((await runCli('stats', copy)).err).toBe('');
+  });
+
+  it.runIf(existsSync('/proc/1'))('still running in another process: a reader names it and shows its rows so far', async () => {
+    const copy = await midImportCopy();
+    setJournalPid(copy, 1); // a live process that is not this one
+    const r = await runCli('stats', copy);
+    expect(r.err).toMatch(/note: a questions-jsonl import of long\.jsonl is running in another process \(pid 1 on \S+, since \S+\): what it has written so far is included here/);
+    expect(await questionsIn(copy)).toBeGreaterThan(0);
+  });
+});

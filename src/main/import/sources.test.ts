@@ -11,7 +11,7 @@ import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { importFiles } from './index';
 import type { ImportOptions } from './types';
-import { cleanupTemp, snapshot, tempDir, tempWorkspace } from './test-helpers';
+import { cleanupTemp, runPool, snapshot, tempDir, tempWorkspace } from './test-helpers';
 
 afterEach(cleanupTemp);
 
@@ -109,6 +109,7 @@ describe('question ids are scoped by source', () => {
 describe('questionable input: a warning with counts, an error with --strict', () => {
   it('qrels naming unknown queries', async () => {
     const ws = tempWorkspace();
+    runPool(ws, 'rp');
     await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
     const f = write('q.qrels', 'q1 0 c1 1\nq9 0 c1 0\nq1 0 c2 0\nq9 0 c2 1\nzz 0 c1 1\n');
     const r = await importFiles(ws, 'qrels', [f], { pool: 'rp', annotator: 'trec' });
@@ -116,7 +117,8 @@ describe('questionable input: a warning with counts, an error with --strict', ()
       `${f}: 2 of 3 query ids are unknown — neither queries of pool "rp" nor questions in the workspace (e.g. "q9" on line 2); their labels were imported (--strict makes this an error)`,
     ]);
     const ws2 = tempWorkspace();
-    await importFiles(ws2, 'trec-run', [fx('run-good.txt')], { pool: 'rp', scheme: 'graded' });
+    runPool(ws2, 'rp', 'graded');
+    await importFiles(ws2, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
     const e = await refused(ws2, 'qrels', [f], { pool: 'rp', strict: true });
     expect(e.message).toBe(`${f}, line 2: query "q9" is unknown: neither a query of pool "rp" nor a question in the workspace (--strict)`);
     expect(e.details.line).toBe(2);

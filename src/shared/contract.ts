@@ -134,8 +134,20 @@ export const commandArgs = {
   }),
   /** The pool's live-retraining setting, whether a retrain runs, and its learning curve (hidden from annotators of blind pools). */
   'live.status': z.object({ pool: name }),
-  /** Where the pool's runs stand under its labeling order: selection-corrected MAP estimates and whether the best run is decided (src/main/active/order-standing.ts). */
-  'eval.order': z.object({ pool: name, annotator: name.optional() }),
+  /**
+   * Where the pool's runs stand under its labeling order: selection-corrected MAP estimates and whether
+   * the best run is decided (src/main/active/order-standing.ts), counted as eval.pool counts for the same
+   * options — pass the ones the metrics table beside it uses, so the verdict is about that table's queries.
+   */
+  'eval.order': z.object({
+    pool: name,
+    annotator: name.optional(),
+    /** Omitted = the pool's own convention, as eval.pool. */
+    convention: conventionSchema.optional(),
+    ties: tiesSchema.default('pool-order'),
+    threshold: z.number().default(1),
+    partial: z.boolean().default(false),
+  }),
   /** Retrains the pool's live models now (the owner's); null when one is already running (its job id then). */
   'live.retrain': z.object({ pool: name }),
   'eval.pool': z.object({

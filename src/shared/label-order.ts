@@ -26,13 +26,36 @@ export const QUERY_ORDER_HELP: Record<QueryOrder, string> = {
     "one candidate at a time: the pair whose label can most move the leading rankers' AP differences, inside queries opened in a seeded random order (minimal test collections); the query's other candidates stay reachable",
 };
 
+export type Convention = 'skip' | 'zero';
+
+/**
+ * How a standing counts queries and relevance — eval.pool's options, so that the standing and its
+ * verdict are about the queries the metrics table counts: the label source (resolved), the convention
+ * for a query without a relevant candidate, the tie rule, the grade from which a label is relevant, and
+ * whether partly labeled queries count (their unlabeled candidates as not relevant).
+ */
+export interface LabelOrderCounting {
+  annotator: string;
+  convention: Convention;
+  ties: 'pool-order' | 'trec-eval';
+  threshold: number;
+  partial: boolean;
+}
+
 /** Where a pool's rankers stand under its labeling order (eval.pool's `labelOrder`). */
 export interface LabelOrderStanding {
   order: QueryOrder;
-  /** Queries in the pool, queries drawn so far (adaptive and random orders), and those used below. */
+  /**
+   * Queries in the pool, queries drawn so far (adaptive and random orders), and those used below (the
+   * labeled ones that count; under convention skip those with a relevant candidate).
+   */
   population: number;
   drawn: number;
   used: number;
+  /** Labeled queries left out: under convention skip, those without a relevant candidate; 0 under zero. */
+  leftOut: number;
+  /** How queries and relevance were counted (the evaluation's options). */
+  counting: LabelOrderCounting;
   /**
    * How `rankers[].map` is estimated; 'bounds' (decide-rankers-mtc): the mean over the opened queries of
    * the middle of each query's AP bounds, `ci` the bounds of that mean over every completion of the
@@ -46,7 +69,7 @@ export interface LabelOrderStanding {
    * query is labeled), 95% interval, and the Holm-adjusted p of the paired test over queries vs the best.
    */
   rankers: Array<{ run: string; map: number | null; se: number | null; ci: [number, number] | null; adjustedP: number | null }>;
-  /** The run with the highest estimate; null without runs or labels. */
+  /** The run with the highest estimate; null without runs or labels, or when two runs share the highest. */
   best: string | null;
   /**
    * The best run is better than every other on queries like these: the paired t-test over the `used`

@@ -14,7 +14,7 @@
  *   opened), or the pool's full-label paired test (every query) does — "decided" only when the paired
  *   test over queries is sure to reject.
  */
-import type { LabelOrderStanding } from '../../shared/label-order';
+import type { LabelOrderCounting, LabelOrderStanding } from '../../shared/label-order';
 import { mulberry32 } from '../stats/random';
 import type { Judgment } from './ap-bounds';
 import { CandidateLedger, permutation } from './candidate-order';
@@ -47,6 +47,7 @@ export function candidateOrderStanding(
   pool: { queries: readonly ActiveQuery[]; runs: readonly string[]; judged: readonly (readonly Judgment[])[] },
   seed: number,
   touched: ReadonlySet<number>,
+  counting: LabelOrderCounting,
   alpha = 0.05,
 ): LabelOrderStanding {
   const N = pool.queries.length;
@@ -56,8 +57,12 @@ export function candidateOrderStanding(
   const labels = pool.judged.reduce((s, row) => s + row.filter((j) => j !== null).length, 0);
   const note =
     `decide-rankers-mtc: ${opened} of ${N} queries opened (in a seeded random order), ${labels} pairs judged; ` +
-    'MAP over the opened queries from each query\'s AP bounds (interval: whatever the missing labels say), p an upper bound';
-  const base = { order: 'decide-rankers-mtc' as const, population: N, drawn: opened, used: opened, estimator: 'bounds' as const, note };
+    'MAP over the opened queries from each query\'s AP bounds (interval: whatever the missing labels say), p an upper bound' +
+    // The bounds cover the missing labels themselves and count a query without a relevant candidate 0.
+    (counting.convention === 'skip' || counting.partial
+      ? `; unlike the table, ${[counting.convention === 'skip' ? 'a query without a relevant candidate counts 0 (not skipped)' : '', counting.partial ? 'unlabeled pairs are bounded, not taken as not relevant' : ''].filter(Boolean).join(', and ')}`
+      : '');
+  const base = { order: 'decide-rankers-mtc' as const, population: N, drawn: opened, used: opened, leftOut: 0, counting, estimator: 'bounds' as const, note };
   if (labels === 0 || pool.runs.length === 0)
     return { ...base, rankers: pool.runs.map((run) => ({ run, map: null, se: null, ci: null, adjustedP: null })), best: null, decided: false };
   const ledger = ledgerOf(pool.queries, pool.judged);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { LabelOrderCounting } from '../../shared/label-order';
 import { compareRankers } from '../stats/compare';
 import { pairedTTest } from '../stats/ttest';
 import { mulberry32 } from '../stats/random';
@@ -12,6 +13,8 @@ import { rankerStanding, type LabeledDraw } from './ranker-decision';
 import { fullConclusion, simulateCandidates } from './simulate-candidates';
 
 const shuffled = (n: number, rnd: () => number) => permutation(n, rnd);
+/** eval's default counting (convention zero over fully labeled queries). */
+const ZERO: LabelOrderCounting = { annotator: 'gold', convention: 'zero', ties: 'pool-order', threshold: 1, partial: false };
 
 function randomQuery(rnd: () => number, size: number, R: number, id = 'q'): ActiveQuery {
   return { id, size, rankings: Array.from({ length: R }, () => shuffled(size, rnd)) };
@@ -152,7 +155,7 @@ describe('honest decisions: "decided" only when the paired test over queries rej
     const relevance = new Map(queries.map((q) => [q.id, Array.from({ length: 8 }, () => rnd() < 0.3)]));
     const draws = queries.map((q, i) => ({ seq: i + 1, queryId: q.id, probability: 1 / (70 - i), remaining: 70 - i, predictions: null }));
     for (const order of ['random', 'pool', 'decide-rankers'] as const) {
-      const lo = labelOrderStanding(order, { queries, runs: ['a', 'b'], relevance }, draws);
+      const lo = labelOrderStanding(order, { queries, runs: ['a', 'b'], relevance }, draws, ZERO);
       expect(lo.used).toBe(70);
       expect(lo.estimator).toBe('exact');
       expect(lo.rankers.every((r) => r.se === 0)).toBe(true);
@@ -210,7 +213,7 @@ describe('decide-rankers-mtc standing: "decided" only when the paired test over 
       });
       const judged = gold.map((row) => row.map((v) => (rnd() < 0.85 ? v : null)));
       const touched = new Set(queries.map((_, i) => i).filter(() => rnd() < 0.7));
-      const lo = candidateOrderStanding({ queries, runs: ['a', 'b', 'c'], judged }, 1 + trial, touched);
+      const lo = candidateOrderStanding({ queries, runs: ['a', 'b', 'c'], judged }, 1 + trial, touched, ZERO);
       if (!lo.decided) continue;
       decidedSeen++;
       const aps = queries.map((q, i) => apsOf(q, gold[i]!));

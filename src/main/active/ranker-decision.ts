@@ -23,6 +23,14 @@
  * order Des Raj's unbiased estimator over the ordered draws (des-raj.ts), model-assisted when the
  * draws carry predictions (assistedMean); both are linear in the values, so differences of
  * estimates are estimates of differences. Once every query is labeled, the exact means (standard error 0).
+ *
+ * Convention `skip` (a draw with `counts: false`: a labeled query without a relevant candidate, which
+ * eval leaves out): the quantity is the mean over the pool's queries that have a relevant candidate, a
+ * domain of unknown size. Its estimate is the ratio of two estimates over the same draws — of the
+ * total of the values over the domain and of the domain's size (Des Raj for an adaptive order, without
+ * the model's predictions; the plain mean over the counted queries for a random or fixed order) — with
+ * the linearised standard error; the paired test runs over the counted queries only, and the pool's
+ * spread term uses the estimated domain size. Exact again once every query is labeled.
  */
 import { holm } from '../stats/holm';
 import { studentTTwoSidedP } from '../stats/special';
@@ -41,6 +49,11 @@ export interface LabeledDraw {
    */
   predicted?: readonly number[];
   predictedRemaining?: readonly number[];
+  /**
+   * Whether the query counts (default true). False under convention `skip` for a query without a
+   * relevant candidate: eval leaves it out, so the estimates and the paired test do too (module comment).
+   */
+  counts?: boolean;
 }
 
 export interface RankerStanding {
@@ -57,8 +70,40 @@ export interface RankerStanding {
   z: number[][];
 }
 
-/** `pick` turns a per-ranker vector into the quantity estimated (one ranker's AP, or a difference). */
+const counts = (d: LabeledDraw): boolean => d.counts !== false;
+
+/**
+ * The mean of `values` over the queries that count: every draw's when all count, else the domain
+ * estimate of the module comment (its `n`: the draws that count).
+ */
 function estimate(draws: readonly LabeledDraw[], values: readonly number[], populationSize: number, pick: (v: readonly number[]) => number): MeanEstimate {
+  if (draws.every(counts)) return estimateAll(draws, values, populationSize, pick);
+  const inDomain = draws.map(counts);
+  const dv = values.filter((_, i) => inDomain[i]);
+  const nd = dv.length;
+  if (nd === 0) return { mean: Number.NaN, se: Number.NaN, n: 0 };
+  if (draws.length === populationSize) return { mean: dv.reduce((a, v) => a + v, 0) / nd, se: 0, n: nd };
+  // Plain mean over the counted queries; the sampling fraction is the draws' (n / N), as for the domain.
+  if (draws.every((d) => d.p === null)) return plainMean(dv, (nd * populationSize) / draws.length);
+  const p = (d: LabeledDraw): number => d.p ?? 1;
+  const total = desRajMean(draws.map((d, i) => ({ y: inDomain[i] ? values[i]! : 0, p: p(d) })), populationSize);
+  const size = desRajMean(draws.map((d, i) => ({ y: inDomain[i] ? 1 : 0, p: p(d) })), populationSize);
+  const ratio = total.mean / size.mean;
+  const residual = desRajMean(draws.map((d, i) => ({ y: inDomain[i] ? values[i]! - ratio : 0, p: p(d) })), populationSize);
+  return { mean: ratio, se: residual.se / size.mean, n: nd };
+}
+
+/** The estimated number of the pool's queries that count (the domain's size; populationSize when all count). */
+function countingSize(draws: readonly LabeledDraw[], populationSize: number): number {
+  if (draws.every(counts)) return populationSize;
+  const nd = draws.filter(counts).length;
+  if (draws.length === populationSize) return nd;
+  if (draws.every((d) => d.p === null)) return (nd * populationSize) / draws.length;
+  return desRajMean(draws.map((d) => ({ y: counts(d) ? 1 : 0, p: d.p ?? 1 })), populationSize).mean * populationSize;
+}
+
+/** `pick` turns a per-ranker vector into the quantity estimated (one ranker's AP, or a difference). */
+function estimateAll(draws: readonly LabeledDraw[], values: readonly number[], populationSize: number, pick: (v: readonly number[]) => number): MeanEstimate {
   if (draws.length === populationSize) {
     // Every query is labeled: the mean is known exactly.
     let s = 0;
@@ -104,14 +149,17 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
   let best = 0;
   for (let r = 1; r < R; r++) if (maps[r]!.mean > maps[best]!.mean) best = r;
   const z: number[][] = Array.from({ length: R }, () => new Array<number>(R).fill(0));
-  const n = draws.length;
-  const plain = draws.every((d) => d.p === null) || n === populationSize;
+  // The paired test and the pool's spread are over the draws that count (all of them under convention zero).
+  const counted = draws.filter(counts);
+  const n = counted.length;
+  const Nc = countingSize(draws, populationSize);
+  const plain = draws.every((d) => d.p === null) || draws.length === populationSize;
   for (let r = 0; r < R; r++)
     for (let s = r + 1; s < R; s++) {
       const diffs = draws.map((x) => x.aps[r]! - x.aps[s]!);
       const d = estimate(draws, diffs, populationSize, (v) => v[r]! - v[s]!);
       // The superpopulation standard error: design variance + the pool's spread over N (module comment).
-      const seQ = Math.sqrt((Number.isNaN(d.se) ? 0 : d.se ** 2) + sampleVariance(diffs) / populationSize);
+      const seQ = Math.sqrt((Number.isNaN(d.se) ? 0 : d.se ** 2) + sampleVariance(counted.map((x) => x.aps[r]! - x.aps[s]!)) / Nc);
       const zz = d.mean === 0 ? 0 : seQ > 0 ? Math.abs(d.mean) / seQ : Number.isNaN(seQ) ? 0 : Infinity;
       z[r]![s] = z[s]![r] = zz;
     }
@@ -121,8 +169,8 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
     if (r === best) continue;
     others.push(r);
     const t = pairedTTest(
-      draws.map((d) => d.aps[best]!),
-      draws.map((d) => d.aps[r]!),
+      counted.map((d) => d.aps[best]!),
+      counted.map((d) => d.aps[r]!),
     );
     // Undefined p (fewer than 2 queries, or every difference 0): nothing is rejected.
     const pPaired = t.p.value ?? 1;

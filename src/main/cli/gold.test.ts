@@ -48,6 +48,12 @@ describe('gold CLI commands', () => {
     expect((await run('export', w, '--pool', 'p', '--format', 'xml', 'out')).code).toBe(2);
     expect((await run('export', w, '--pool', 'p', '--format', 'csv')).err).toMatch(/output file OUT/);
     expect((await run('assign', w, '--pool', 'p')).err).toMatch(/--annotators/);
+    // K per query without a seed: a usage error, as pool create --sample (no quiet seed 1).
+    expect(await run('assign', w, '--pool', 'p', '--annotators', 'alice,bob', '--per-query', '1')).toEqual({
+      code: 2,
+      out: '',
+      err: 'qpairs assign: --per-query needs --seed S (so the assignment can be reproduced)\nrun "qpairs assign --help" for usage\n',
+    });
     expect((await run('label', w, '--pool', 'p', '--annotator', 'a', '--query', 'q', '--candidate', 'c')).err).toMatch(/--value V or --clear/);
     expect((await run('eval', w, '--pool', 'p', '--metric', 'AP')).err).toMatch(/--metric goes with --compare/);
     expect((await run('eval', w, '--pool', 'p', '--compare', 'a')).err).toMatch(/at least two runs/);

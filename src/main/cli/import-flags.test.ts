@@ -24,6 +24,24 @@ function file(name: string, text: string): string {
 }
 
 describe('qpairs import', () => {
+  it('a run into a pool that does not exist (a typo) is an error naming the pools: exit 1, nothing written', async () => {
+    const labels = file('l.csv', 'query_id,candidate_id,annotator,label\nq1,c1,gold,1\nq1,c2,gold,0\n');
+    expect((await run('import', w, '--format', 'labels-csv', '--pool', 'dev', labels)).code).toBe(0);
+    const runFile = file('r.txt', 'q1 Q0 c1 1 2 bm25\nq1 Q0 c2 2 1 bm25\n');
+    const r = await run('import', w, '--format', 'trec-run', runFile, '--pool', 'nosuch');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('qpairs import: no pool named "nosuch" (pools: dev); a run goes into an existing pool — create it first (qpairs pool create, or import its labels: labels-csv, labels-jsonl, qrels)\n');
+    expect(r.out).not.toContain('poolsCreated');
+    const ws = Workspace.open(w);
+    expect(ws.listPools().map((p) => p.name)).toEqual(['dev']);
+    expect(ws.listImports()).toHaveLength(1);
+    ws.close();
+    // Into the pool it names: the run is imported.
+    const ok = await run('import', w, '--format', 'trec-run', runFile, '--pool', 'dev');
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toContain('runs: 1');
+  });
+
   it('refuses another source\'s question id, and replaces it with --update', async () => {
     const se = path.join(dir, 'se');
     mkdirSync(se);

@@ -197,7 +197,7 @@ export class Engine implements EngineCore {
         }),
       'live.status': (a) => this.live.status(ws.pool(a.pool).name),
       'live.retrain': (a) => ({ jobId: this.live.start(ws.pool(a.pool).name) }),
-      'eval.order': (a) => labelOrderOf(ws, a.pool, a.annotator),
+      'eval.order': (a) => labelOrderOf(ws, a.pool, a),
       'eval.pool': (given) => {
         const a = withPoolConvention(ws, given); // issue 24: the pool's own convention unless the caller names one
         const ev = this.liveEvaluations.evaluate(a);

@@ -6,7 +6,7 @@
  * the same pairs. Every assigned annotator is given the same pairs (those they have not labeled yet,
  * in their assigned queries), so agreement stays measurable.
  */
-import type { LabelOrderStanding } from '../../shared/label-order';
+import type { LabelOrderCounting, LabelOrderStanding } from '../../shared/label-order';
 import { choosePair } from '../active/candidate-order';
 import { candidateOrderStanding, ledgerOf, openedCount, openOrderOf } from '../active/candidate-standing';
 import { readPoolOrder } from '../active/draw-log';
@@ -56,8 +56,12 @@ export function nextPairFor(ws: Workspace, pool: string, annotator: string, quer
   return { queryId: ids[pick.query]!, candidateId: view.candidates[pick.query]![pick.candidate]! };
 }
 
-/** Where the pool's runs stand under decide-rankers-mtc, by a label source (default: eval's rule). */
-export function candidateStandingOf(ws: Workspace, pool: string, annotator: string | undefined): LabelOrderStanding {
-  const view = judgedPool(ws, pool, annotator);
-  return candidateOrderStanding(view, readPoolOrder(ws, pool).seed, touchedQueries(ws, pool, view.queries.map((q) => q.id)));
+/**
+ * Where the pool's runs stand under decide-rankers-mtc, by the counting's label source, tie rule and
+ * threshold. Its AP bounds already cover the missing labels of every opened query, and a query without
+ * a relevant candidate counts 0 in them: `partial` and convention skip do not apply (the note says so).
+ */
+export function candidateStandingOf(ws: Workspace, pool: string, counting: LabelOrderCounting): LabelOrderStanding {
+  const view = judgedPool(ws, pool, counting.annotator, counting);
+  return candidateOrderStanding(view, readPoolOrder(ws, pool).seed, touchedQueries(ws, pool, view.queries.map((q) => q.id)), counting);
 }

@@ -2,6 +2,11 @@
  * A pool as the labeling orders see it (src/main/active/pool-model.ts): its queries ranked by each of
  * its runs, and the labels of the evaluation's label source — whole queries (the query-level orders)
  * or every judged pair (the candidate-level order). No import of annotate.ts, so annotate can use it.
+ *
+ * The view counts as eval's metrics table does when given eval's options (`ViewCounting`): the tie
+ * rule ranks the candidates, a label is relevant from the threshold on ("?" never), and `partial`
+ * takes partly labeled queries in, their unlabeled candidates not relevant. Omitted: pool-order ties,
+ * threshold 1, fully labeled queries only — what the draws of the ordered pools use.
  */
 import type { Judgment } from '../active/ap-bounds';
 import type { OrderedPool } from '../active/pool-model';
@@ -9,27 +14,38 @@ import { rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { evalLabelSource, poolLabels } from './evaluate';
 
-/** The pool's queries ranked by each of its runs, and the relevance (grade ≥ 1) of its fully labeled queries. */
-export function orderedPool(ws: Workspace, pool: string, annotator?: string): OrderedPool {
+export interface ViewCounting {
+  ties?: 'pool-order' | 'trec-eval';
+  threshold?: number;
+  partial?: boolean;
+}
+
+/** A label's grade makes its pair relevant: a grade (not "?", not unlabeled) at or above the threshold. */
+const relevantGrade = (g: number | undefined, threshold: number): boolean => g !== undefined && g >= threshold;
+
+/** The pool's queries ranked by each of its runs, and the relevance of its labeled queries (fully labeled ones unless `partial`). */
+export function orderedPool(ws: Workspace, pool: string, annotator?: string, counting: ViewCounting = {}): OrderedPool {
+  const threshold = counting.threshold ?? 1;
   const pq = ws.poolQueries(pool);
   const runs = ws.listRuns(pool);
   const scores = runs.map((r) => ws.runScores(r.id));
   const queries = pq.map((q) => ({
     id: q.queryId,
     size: q.candidates.length,
-    rankings: scores.map((s) => rankIndices(q.candidates, s.get(q.queryId))),
+    rankings: scores.map((s) => rankIndices(q.candidates, s.get(q.queryId), { ties: counting.ties ?? 'pool-order' })),
   }));
   const relevance = new Map<string, boolean[]>();
-  for (const q of poolLabels(ws, pool, evalLabelSource(ws, pool, annotator)).queries) {
+  for (const q of poolLabels(ws, pool, evalLabelSource(ws, pool, annotator), { partial: counting.partial ?? false }).queries) {
     const g = q.grades as ReadonlyMap<string, number | undefined>; // poolLabels builds Maps
-    relevance.set(q.queryId, q.candidates.map((c) => (g.get(c) ?? 0) >= 1));
+    relevance.set(q.queryId, q.candidates.map((c) => relevantGrade(g.get(c), threshold)));
   }
   return { queries, runs: runs.map((r) => r.name), relevance };
 }
 
-/** The pool with every judged pair (partly labeled queries too): judged[i][c] relevant (grade ≥ 1), not ("?" or grade 0), or null. */
-export function judgedPool(ws: Workspace, pool: string, annotator?: string): OrderedPool & { candidates: string[][]; judged: Judgment[][] } {
-  const view = orderedPool(ws, pool, annotator);
+/** The pool with every judged pair (partly labeled queries too): judged[i][c] relevant (grade ≥ threshold), not ("?" or below), or null. */
+export function judgedPool(ws: Workspace, pool: string, annotator?: string, counting: Omit<ViewCounting, 'partial'> = {}): OrderedPool & { candidates: string[][]; judged: Judgment[][] } {
+  const threshold = counting.threshold ?? 1;
+  const view = orderedPool(ws, pool, annotator, counting);
   const pq = ws.poolQueries(pool);
   const index = new Map(pq.map((q, i) => [q.queryId, i]));
   const judged: Judgment[][] = pq.map((q) => new Array<Judgment>(q.candidates.length).fill(null));
@@ -38,7 +54,7 @@ export function judgedPool(ws: Workspace, pool: string, annotator?: string): Ord
     if (i === undefined) continue;
     const g = q.grades as ReadonlyMap<string, number | undefined>;
     q.candidates.forEach((c, k) => {
-      if (g.has(c)) judged[i]![k] = (g.get(c) ?? 0) >= 1;
+      if (g.has(c)) judged[i]![k] = relevantGrade(g.get(c), threshold);
     });
   }
   return { ...view, candidates: pq.map((q) => [...q.candidates]), judged };

@@ -4,13 +4,14 @@
  * annotator's next query needs, and adds the rankers' standing to an evaluation (the candidate-level
  * order: label-order-candidates.ts).
  */
-import type { LabelOrderStanding } from '../../shared/label-order';
+import type { Convention, LabelOrderCounting, LabelOrderStanding } from '../../shared/label-order';
 import { appendDraw, readDraws, readPoolOrder } from '../active/draw-log';
 import { nextDraw } from '../active/draw-next';
 import { labelOrderStanding } from '../active/order-standing';
 import { isCandidateOrder } from '../../shared/label-order';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorNeedsDraw } from './annotate';
+import { evalLabelSource, withPoolConvention } from './evaluate';
 import { candidateStandingOf } from './label-order-candidates';
 import { orderedPool } from './label-order-view';
 
@@ -45,10 +46,37 @@ export function drawForAnnotator(ws: Workspace, pool: string, annotator: string)
   return made;
 }
 
-/** Where the pool's runs stand under its labeling order, by a label source (default: eval's rule). */
-export function labelOrderOf(ws: Workspace, pool: string, annotator: string | undefined): LabelOrderStanding {
+/** eval's options as `qpairs eval` and eval.pool take them; each omitted one as eval defaults it. */
+export interface LabelOrderArgs {
+  /** Label source; omitted: eval's rule (evalLabelSource). */
+  annotator?: string;
+  /** Omitted: the pool's own convention (withPoolConvention). */
+  convention?: Convention;
+  ties?: 'pool-order' | 'trec-eval';
+  threshold?: number;
+  partial?: boolean;
+}
+
+/** The counting eval uses for these options: the label source and convention resolved as eval.pool resolves them. */
+export function labelOrderCounting(ws: Workspace, pool: string, a: LabelOrderArgs): LabelOrderCounting {
+  return {
+    annotator: evalLabelSource(ws, pool, a.annotator),
+    convention: withPoolConvention(ws, { pool, convention: a.convention }).convention,
+    ties: a.ties ?? 'pool-order',
+    threshold: a.threshold ?? 1,
+    partial: a.partial ?? false,
+  };
+}
+
+/**
+ * Where the pool's runs stand under its labeling order, counted as eval counts the metrics table for
+ * the same options (label source, convention, ties, threshold, partly labeled queries): the verdict
+ * "decided" is about the queries and figures that table shows.
+ */
+export function labelOrderOf(ws: Workspace, pool: string, a: LabelOrderArgs = {}): LabelOrderStanding {
   const name = ws.pool(pool).name;
+  const counting = labelOrderCounting(ws, name, a);
   const { order } = readPoolOrder(ws, name);
-  if (isCandidateOrder(order)) return candidateStandingOf(ws, name, annotator);
-  return labelOrderStanding(order, orderedPool(ws, name, annotator), readDraws(ws, name));
+  if (isCandidateOrder(order)) return candidateStandingOf(ws, name, counting);
+  return labelOrderStanding(order, orderedPool(ws, name, counting.annotator, counting), readDraws(ws, name), counting);
 }

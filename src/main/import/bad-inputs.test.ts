@@ -12,7 +12,7 @@ import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { importFiles } from './index';
 import type { ImportOptions } from './types';
-import { cleanupTemp, snapshot, tempDir, tempWorkspace } from './test-helpers';
+import { cleanupTemp, runPool, snapshot, tempDir, tempWorkspace } from './test-helpers';
 
 const FIX = path.resolve(__dirname, '../../../tests/fixtures/import');
 const fx = (name: string): string => path.join(FIX, name);
@@ -26,6 +26,7 @@ beforeAll(async () => {
   await importFiles(ws, 'semeval', [fx('semeval-small.xml')]);
   await importFiles(ws, 'questions-csv', [fx('questions-quoted.csv')]);
   await importFiles(ws, 'labels-csv', [fx('labels-good.csv')], { pool: 'lp' });
+  runPool(ws, 'rp');
   await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
   await importFiles(ws, 'stackexchange', [fx('se')]);
 });
@@ -138,7 +139,7 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('trec-run', [fx('run-malformed.txt')], { pool: 'rp' }, { line: 3, reason: /score "high" is not a number/ });
     await failsCleanly('trec-run', [write('r1.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 2 1\n')], { pool: 'rp' }, { line: 2, reason: /expected 6 fields \(qid Q0 docno rank score tag\), found 5/ });
     await failsCleanly('trec-run', [write('r2.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 two 1 t\n')], { pool: 'rp' }, { line: 2, reason: /rank "two" is not an integer/ });
-    await failsCleanly('trec-run', [write('r3.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c1 2 1 t\n')], { pool: 'new-pool' }, { line: 2, reason: /document c1 appears twice for query q1 in run t \(also on line 1\)/ });
+    await failsCleanly('trec-run', [write('r3.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c1 2 1 t\n')], { pool: 'rp' }, { line: 2, reason: /document c1 appears twice for query q1 in run t \(also on line 1\)/ });
     await failsCleanly('trec-run', [write('r4.txt', 'q1 Q0 c1 1 NaN t\n')], { pool: 'rp' }, { line: 1, reason: /score "NaN" is not a number/ });
   });
 

@@ -6,7 +6,7 @@ import { QPairsError } from '../errors';
 import { rankIndices } from '../metrics/ranking';
 import { Workspace } from '../workspace/workspace';
 import { IMPORT_CACHE_KIB, IMPORT_FORMAT_NAMES, IMPORTERS, importFiles } from './index';
-import { cleanupTemp, snapshot, tempDir, tempWorkspace } from './test-helpers';
+import { cleanupTemp, runPool, snapshot, tempDir, tempWorkspace } from './test-helpers';
 
 afterEach(cleanupTemp);
 
@@ -195,7 +195,8 @@ describe('qrels', () => {
     expect(ws.pool('qp')).toMatchObject({ scheme: 'graded', queries: 2, pairs: 3 });
     expect(ws.currentLabels('qp', 'gold').map((l) => l.value)).toEqual(['2', '0', '1']);
     // Into an existing pool: missing judged pairs are appended to it.
-    await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp', scheme: 'graded' });
+    runPool(ws, 'rp', 'graded');
+    await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
     const r = await importFiles(ws, 'qrels', [fx('qrels-good.txt')], { pool: 'rp', annotator: 'trec' });
     expect(r.counts).toEqual({ poolCandidates: 1, labels: 3 });
     expect(ws.poolQueries('rp')[0]!.candidates).toEqual(['c2', 'c1', 'c3', 'c9']);
@@ -204,10 +205,29 @@ describe('qrels', () => {
 });
 
 describe('trec-run', () => {
-  it('creates the pool in rank order with one run per tag; ranking by score keeps file order on ties', async () => {
+  it('refuses a pool that does not exist (a typo would have made a new pool), naming the pools; nothing is written', async () => {
     const ws = tempWorkspace();
+    const none = await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' }).catch((x: unknown) => x);
+    expect(none).toBeInstanceOf(QPairsError);
+    expect((none as Error).message).toMatch(/^no pool named "rp" \(the workspace has no pools\); a run goes into an existing pool — create it first/);
+    runPool(ws, 'dev');
+    runPool(ws, 'test');
+    const before = snapshot(ws);
+    const typo = await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'dve', scheme: 'graded' }).catch((x: unknown) => x);
+    expect((typo as Error).message).toBe(
+      'no pool named "dve" (pools: dev, test); a run goes into an existing pool — create it first (qpairs pool create, or import its labels: labels-csv, labels-jsonl, qrels)',
+    );
+    expect(snapshot(ws)).toEqual(before);
+    expect(ws.findPool('dve')).toBeNull();
+    ws.close();
+  });
+
+  it('one run per tag into an existing pool; ranking by score keeps pool order on ties', async () => {
+    const ws = tempWorkspace();
+    runPool(ws, 'rp');
     const { first, second } = await idempotent(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
-    expect(first.counts).toEqual({ poolsCreated: 1, poolQueries: 2, poolCandidates: 5, runs: 2, runScores: 7 });
+    expect(first.counts).toEqual({ runs: 2, runScores: 7 });
+    expect(first.warnings).toEqual([]);
     expect(second.counts).toEqual({ runScoresReplaced: 7, runScores: 7 });
     expect(ws.poolQueries('rp')).toEqual([
       { queryId: 'q1', candidates: ['c2', 'c1', 'c3'] },

@@ -1,8 +1,9 @@
 /** trec-run: rankers' scores into a pool. */
 import type { PoolInfo } from '../../shared/types';
-import { addPairs, openPool, openRun, pairPosition, putRunScore, requirePoolName } from './pools';
+import { NotFoundError } from '../errors';
+import { openRun, pairPosition, putRunScore, requirePoolName } from './pools';
 import { fileError, readFields } from './reader';
-import type { Importer } from './types';
+import type { ImportContext, Importer } from './types';
 
 interface RunEntry {
   tag: string;
@@ -25,25 +26,34 @@ export function parseScore(s: string): number | null {
  * TREC run `qid Q0 docno rank score tag` (whitespace-separated; the Q0 column is ignored): one
  * run per tag in opts.pool, replacing a run of that name (runs are upserted as a whole).
  *
- * - Pool absent: it is created (scheme opts.scheme ?? binary, retriever = the first tag) from the run: queries
- *   in file order, each query's candidates by rank (equal ranks in file order; with several tags,
- *   the union in that order).
- * - Pool present: entries for pairs not in the pool are skipped (`skipped.pairNotInPool`, with a
- *   warning): a run usually retrieves more than a pool holds, and metrics are computed over the
- *   pool anyway.
- * - Score ties: ranking breaks ties by pool order. When the pool comes from the run that is the
- *   file order; for an existing pool, ties whose file order differs from the pool order are
- *   counted in a warning.
+ * - The pool must exist: a run is scored over a pool's pairs. An unknown name (a typo, most likely)
+ *   is an error listing the workspace's pools, before anything is read or written; a pool is made
+ *   by `pool create` or by importing its labels (labels-csv/-jsonl, qrels), as the README says.
+ * - Entries for pairs not in the pool are skipped (`skipped.pairNotInPool`, with a warning): a run
+ *   usually retrieves more than a pool holds, and metrics are computed over the pool anyway.
+ * - Score ties: ranking breaks ties by pool order; ties whose file order differs from the pool
+ *   order are counted in a warning.
  *
  * Lines of one query are buffered until the query changes (memory: one query's entries).
  * A query's lines should be contiguous; a docno repeated within a query and tag is an error.
  */
+/** The run's pool; an unknown name is an error naming the pools there are (nothing is created). */
+function existingPool(ctx: ImportContext, name: string): PoolInfo {
+  const pool = ctx.ws.findPool(name);
+  if (pool) return pool;
+  const names = ctx.ws.listPools().map((p) => p.name);
+  throw new NotFoundError(
+    `no pool named "${name}" (${names.length ? `pools: ${names.join(', ')}` : 'the workspace has no pools'}); ` +
+      'a run goes into an existing pool — create it first (qpairs pool create, or import its labels: labels-csv, labels-jsonl, qrels)',
+  );
+}
+
 export const trecRun: Importer = {
   name: 'trec-run',
-  description: 'TREC run: qid Q0 docno rank score tag (one run per tag, into --pool)',
+  description: 'TREC run: qid Q0 docno rank score tag (one run per tag, into an existing --pool)',
   async importFile(ctx, file) {
     const name = requirePoolName(ctx);
-    let pool: PoolInfo | null = null;
+    const pool = existingPool(ctx, name);
     const runIds = new Map<string, number>();
     const flushed = new Set<string>();
     let block: RunEntry[] = [];
@@ -57,8 +67,6 @@ export const trecRun: Importer = {
       const q = blockQuery;
       if (flushed.has(q)) ctx.warn(`${file}: the lines of query ${q} are not contiguous (line ${block[0]!.line})`);
       flushed.add(q);
-      pool ??= openPool(ctx, { name, scheme: ctx.opts.scheme ?? 'binary', retriever: block[0]!.tag, sampling: `imported (${ctx.format})` });
-      const open = ctx.createdPools.has(name);
       // A docno twice in one query of one run is an error naming both lines.
       const seen = new Map<string, number>();
       for (const e of block) {
@@ -66,19 +74,6 @@ export const trecRun: Importer = {
         const prev = seen.get(k);
         if (prev !== undefined) throw fileError(file, e.line, `document ${e.doc} appears twice for query ${q} in run ${e.tag} (also on line ${prev})`);
         seen.set(k, e.line);
-      }
-      if (open) {
-        const order = block.map((e, i) => ({ e, i })).sort((a, b) => a.e.rank - b.e.rank || a.i - b.i);
-        const docs: string[] = [];
-        const have = new Set<string>();
-        for (const { e } of order) {
-          if (e.doc === q) continue;
-          if (!have.has(e.doc)) {
-            have.add(e.doc);
-            docs.push(e.doc);
-          }
-        }
-        addPairs(ctx, pool, q, docs);
       }
       const byTag = new Map<string, Array<{ e: RunEntry; pos: number }>>();
       for (const e of block) {
@@ -96,14 +91,12 @@ export const trecRun: Importer = {
         if (!l) byTag.set(e.tag, (l = []));
         l.push({ e, pos });
       }
-      if (!open) {
-        for (const l of byTag.values()) {
-          const lastPosOfScore = new Map<number, number>();
-          for (const { e, pos } of l) {
-            const p = lastPosOfScore.get(e.score);
-            if (p !== undefined && p > pos) tiesOff++;
-            lastPosOfScore.set(e.score, pos);
-          }
+      for (const l of byTag.values()) {
+        const lastPosOfScore = new Map<number, number>();
+        for (const { e, pos } of l) {
+          const p = lastPosOfScore.get(e.score);
+          if (p !== undefined && p > pos) tiesOff++;
+          lastPosOfScore.set(e.score, pos);
         }
       }
       block = [];

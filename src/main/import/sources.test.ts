@@ -6,12 +6,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
+import { memberPath } from './archive';
 import { importFiles } from './index';
+import { liveSevenZipWorkers, runSevenZip } from './sevenzip';
 import type { ImportOptions } from './types';
-import { cleanupTemp, snapshot, tempDir, tempWorkspace } from './test-helpers';
+import { cleanupTemp, runPool, snapshot, tempDir, tempWorkspace } from './test-helpers';
 
 afterEach(cleanupTemp);
 
@@ -109,6 +112,7 @@ describe('question ids are scoped by source', () => {
 describe('questionable input: a warning with counts, an error with --strict', () => {
   it('qrels naming unknown queries', async () => {
     const ws = tempWorkspace();
+    runPool(ws, 'rp');
     await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
     const f = write('q.qrels', 'q1 0 c1 1\nq9 0 c1 0\nq1 0 c2 0\nq9 0 c2 1\nzz 0 c1 1\n');
     const r = await importFiles(ws, 'qrels', [f], { pool: 'rp', annotator: 'trec' });
@@ -116,7 +120,8 @@ describe('questionable input: a warning with counts, an error with --strict', ()
       `${f}: 2 of 3 query ids are unknown — neither queries of pool "rp" nor questions in the workspace (e.g. "q9" on line 2); their labels were imported (--strict makes this an error)`,
     ]);
     const ws2 = tempWorkspace();
-    await importFiles(ws2, 'trec-run', [fx('run-good.txt')], { pool: 'rp', scheme: 'graded' });
+    runPool(ws2, 'rp', 'graded');
+    await importFiles(ws2, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
     const e = await refused(ws2, 'qrels', [f], { pool: 'rp', strict: true });
     expect(e.message).toBe(`${f}, line 2: query "q9" is unknown: neither a query of pool "rp" nor a question in the workspace (--strict)`);
     expect(e.details.line).toBe(2);
@@ -165,6 +170,51 @@ describe('questionable input: a warning with counts, an error with --strict', ()
     expect(full.warnings.filter((w) => /no PostLinks/.test(w))).toEqual([]);
     ws.close();
     ws2.close();
+  });
+
+  it('a Posts file given alone while its PostLinks file lies beside it: named as there but not given', async () => {
+    const folder = tempDir();
+    const postsFile = path.join(folder, 'Posts.xml.gz');
+    writeFileSync(postsFile, gzipSync(posts('Id="1" PostTypeId="1" Title="Q" Body="q"', 'Id="2" PostTypeId="1" Title="Q2" Body="q"')));
+    writeFileSync(path.join(folder, 'PostLinks.xml.gz'), gzipSync('<?xml version="1.0" encoding="utf-8"?>\n<postlinks>\n  <row Id="1" PostId="2" RelatedPostId="1" LinkTypeId="3" />\n</postlinks>\n'));
+    const ws = tempWorkspace();
+    const r = await importFiles(ws, 'stackexchange', [postsFile]);
+    expect(r.warnings).toEqual([`${folder}: PostLinks.xml.gz is in the folder but was not given: give the folder to import both; no duplicate links were imported (--strict makes this an error)`]);
+    const ws2 = tempWorkspace();
+    const e = await refused(ws2, 'stackexchange', [postsFile], { strict: true });
+    expect(e.message).toBe(`${folder}: PostLinks.xml.gz is in the folder but was not given: give the folder to import both; no duplicate links would be imported (--strict)`);
+    expect(e.details.file).toBe(folder);
+    // The folder brings both: no warning, and the link is imported.
+    const both = await importFiles(ws2, 'stackexchange', [folder], { strict: true });
+    expect(both.warnings).toEqual([]);
+    expect(both.counts).toMatchObject({ duplicatePairs: 1 });
+    ws.close();
+    ws2.close();
+  });
+
+  it('an archive member named alone, and a per-file archive without its PostLinks archive: the left-out file is named', async () => {
+    const folder = tempDir();
+    writeFileSync(path.join(folder, 'Posts.xml'), posts('Id="1" PostTypeId="1" Title="Q" Body="q"'));
+    writeFileSync(path.join(folder, 'PostLinks.xml'), '<?xml version="1.0" encoding="utf-8"?>\n<postlinks>\n</postlinks>\n');
+    const pack = async (archive: string, names: string[]): Promise<string> => {
+      const r = await runSevenZip(folder, ['a', '-bd', '-tzip', archive, ...names]);
+      expect(r.code, r.stderr).toBe(0);
+      return path.join(folder, archive);
+    };
+    const site = await pack('site.zip', ['Posts.xml', 'PostLinks.xml']);
+    const ws = tempWorkspace();
+    const member = await importFiles(ws, 'stackexchange', [memberPath(site, 'Posts.xml')]);
+    expect(member.warnings).toEqual([`${site}: PostLinks.xml is in the archive but was not given: give the archive alone to import both; no duplicate links were imported (--strict makes this an error)`]);
+    const postsOnly = await pack('so.com-Posts.zip', ['Posts.xml']);
+    await pack('so.com-PostLinks.zip', ['PostLinks.xml']);
+    const ws2 = tempWorkspace();
+    const perFile = await importFiles(ws2, 'stackexchange', [postsOnly]);
+    expect(perFile.warnings).toEqual([
+      `${folder}: so.com-PostLinks.zip is in the folder but was not given: give so.com-Posts.zip and so.com-PostLinks.zip together to import both; no duplicate links were imported (--strict makes this an error)`,
+    ]);
+    ws.close();
+    ws2.close();
+    expect(liveSevenZipWorkers()).toBe(0);
   });
 });
 

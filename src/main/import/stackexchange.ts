@@ -1,5 +1,5 @@
 /** stackexchange: a Stack Exchange data dump's Posts.xml and PostLinks.xml. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { QPairsError } from '../errors';
 import { AnswerPositions } from '../workspace/workspace-corpus';
@@ -8,6 +8,9 @@ import { archiveKind, ArchiveReads, listArchive, memberPath, siteOfFile, splitMe
 import { fileError } from './reader';
 import { readDumpRows } from './dump-parse-client';
 import type { ImportContext, Importer } from './types';
+
+/** The names of a dump's PostLinks file a folder import reads (the first there). */
+const LINKS_NAMES = ['PostLinks.xml', 'postlinks.xml', 'PostLinks.xml.gz', 'postlinks.xml.gz'];
 
 function isLinksFile(file: string): boolean {
   return /postlinks/i.test(path.basename(file));
@@ -123,7 +126,7 @@ export const stackexchange: Importer = {
       }
       const pick = (names: string[]): string | null => names.map((n) => path.join(f, n)).find((p) => existsSync(p)) ?? null;
       const posts = pick(['Posts.xml', 'posts.xml', 'Posts.xml.gz', 'posts.xml.gz']);
-      const links = pick(['PostLinks.xml', 'postlinks.xml', 'PostLinks.xml.gz', 'postlinks.xml.gz']);
+      const links = pick(LINKS_NAMES);
       if (!posts && !links) throw new QPairsError(`${f}: the folder holds neither Posts.xml nor PostLinks.xml`, { file: f });
       if (posts) out.push(posts);
       if (links) out.push(links);
@@ -133,7 +136,7 @@ export const stackexchange: Importer = {
     return [...once.filter((f) => !isLinksFile(f)), ...once.filter(isLinksFile)];
   },
   async run(ctx, files) {
-    checkLinksGiven(ctx, files);
+    await checkLinksGiven(ctx, files);
     const source = dumpSource(ctx, files);
     const dumps: IdLines[] = [];
     const positions = new AnswerPositions();
@@ -157,16 +160,52 @@ export const stackexchange: Importer = {
 };
 
 /**
- * Posts without a PostLinks file bring no duplicate links — usually a folder missing its
+ * Posts without a PostLinks file bring no duplicate links — a folder or archive missing its
  * PostLinks.xml, or a file left off the command line: a warning (an error with opts.strict,
- * before anything is read). A PostLinks file alone is fine (checked against the workspace).
+ * before anything is read). Which one it is, the warning says: a PostLinks file lying in the Posts
+ * file's folder (or archive, or beside a per-file archive) was there but not given — a folder given
+ * as a whole would have brought it (expandFiles) — and is named. A PostLinks file alone is fine
+ * (checked against the workspace).
  */
-function checkLinksGiven(ctx: ImportContext, files: readonly string[]): void {
+async function checkLinksGiven(ctx: ImportContext, files: readonly string[]): Promise<void> {
   if (files.length === 0 || files.some(isLinksFile)) return;
-  const dir = splitMemberPath(files[0]!)?.archive ?? path.dirname(files[0]!);
-  const what = `no PostLinks.xml in ${dir} (nor among the files given), so no duplicate links would be imported`;
-  if (ctx.opts.strict) throw new QPairsError(`${dir}: ${what} (--strict)`, { file: dir, reason: what });
-  ctx.warn(`${dir}: no PostLinks.xml in the folder (nor among the files given): no duplicate links were imported (--strict makes this an error)`);
+  const left = await linksLeftOut(files[0]!, ctx.signal);
+  if (left) {
+    const what = `${left.name} is in the ${left.place} but was not given: ${left.hint}`;
+    if (ctx.opts.strict) throw new QPairsError(`${left.where}: ${what}; no duplicate links would be imported (--strict)`, { file: left.where, reason: what });
+    ctx.warn(`${left.where}: ${what}; no duplicate links were imported (--strict makes this an error)`);
+    return;
+  }
+  const member = splitMemberPath(files[0]!);
+  const where = member?.archive ?? path.dirname(files[0]!);
+  const place = member ? 'archive' : 'folder';
+  const what = `no PostLinks.xml in ${where} (nor among the files given), so no duplicate links would be imported`;
+  if (ctx.opts.strict) throw new QPairsError(`${where}: ${what} (--strict)`, { file: where, reason: what });
+  ctx.warn(`${where}: no PostLinks.xml in the ${place} (nor among the files given): no duplicate links were imported (--strict makes this an error)`);
+}
+
+/**
+ * A PostLinks file where the dump's Posts file (`posts`: a file, or an archive member) came from
+ * but not given: in its folder (the names a folder import reads), in its archive (a member path
+ * named alone), or beside its archive (Stack Overflow's per-file `…-PostLinks.7z`). Null if none.
+ */
+async function linksLeftOut(posts: string, signal?: AbortSignal): Promise<{ where: string; place: string; name: string; hint: string } | null> {
+  const member = splitMemberPath(posts);
+  if (!member) {
+    const dir = path.dirname(posts);
+    const name = LINKS_NAMES.find((n) => existsSync(path.join(dir, n)));
+    return name ? { where: dir, place: 'folder', name, hint: 'give the folder to import both' } : null;
+  }
+  const inArchive = (await listArchive(member.archive, signal)).find((e) => path.posix.basename(e.name).toLowerCase() === 'postlinks.xml');
+  if (inArchive) return { where: member.archive, place: 'archive', name: inArchive.name, hint: 'give the archive alone to import both' };
+  const dir = path.dirname(member.archive);
+  let beside: string | undefined;
+  try {
+    beside = readdirSync(dir).find((n) => isLinksFile(n) && archiveKind(n) !== null);
+  } catch {
+    beside = undefined;
+  }
+  return beside ? { where: dir, place: 'folder', name: beside, hint: `give ${path.basename(member.archive)} and ${beside} together to import both` } : null;
 }
 
 interface AnswerRow {

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { LabelScheme } from '../../shared/labels';
 import { Workspace } from '../workspace/workspace';
 
 const made: string[] = [];
@@ -12,6 +13,16 @@ export function tempWorkspace(): Workspace {
   const file = path.join(os.tmpdir(), `qpairs-import-test-${randomUUID()}.qpairs`);
   made.push(file);
   return Workspace.create(file);
+}
+
+/**
+ * The pool tests/fixtures/import/run-good.txt scores (a run goes into an existing pool): q1 (c2, c1,
+ * c3) and q2 (c4, c5), in the file's rank order.
+ */
+export function runPool(ws: Workspace, name: string, scheme: LabelScheme = 'binary'): void {
+  ws.createPool({ name, scheme });
+  ws.addPoolQuery(name, 'q1', ['c2', 'c1', 'c3']);
+  ws.addPoolQuery(name, 'q2', ['c4', 'c5']);
 }
 
 /** A fresh temp folder for generated inputs. */

@@ -311,7 +311,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         </section>
       )}
 
-      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} role={role} />}
+      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} convention={conventionChoice ?? undefined} partial={partial} role={role} />}
 
       {pool && ev && !blindForMe && <LivePanel key={pool} pool={pool} role={role} />}
 

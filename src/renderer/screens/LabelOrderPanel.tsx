@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { QUERY_ORDER_HELP, QUERY_ORDERS, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { QUERY_ORDER_HELP, QUERY_ORDERS, type Convention, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
 import type { CallerRole } from '../../shared/roles';
 import { DataTable } from '../components/DataTable';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -9,24 +9,46 @@ import { mayCall } from '../lib/roles';
 
 type Row = LabelOrderStanding['rankers'][number];
 
+/** The runs sharing the highest estimate (no run leads). */
+function tiedLeaders(lo: LabelOrderStanding): string[] {
+  const top = Math.max(...lo.rankers.map((r) => r.map ?? -Infinity));
+  return lo.rankers.filter((r) => r.map !== null && Math.abs(r.map - top) <= 1e-12).map((r) => r.run);
+}
+
 /**
  * Where the pool's runs stand under its labeling order: each run's MAP estimated over the whole
  * pool (selection-corrected for the adaptive orders) with a 95% interval — an estimate of this pool's
  * MAP, exact once every query is labeled — and, separately, whether the best run is decided on queries
  * like these: the paired t-test over the labeled queries rejects against every other run (Holm-corrected
  * p < 0.05, as `eval --compare … --baseline BEST`) — the point where a team can stop labeling if
- * choosing the best run is the goal. Owners change the order here.
+ * choosing the best run is the goal. Counted as the metrics table above it: the same label source,
+ * convention (undefined: the pool's own) and partly labeled queries or not. Owners change the order here.
  */
-export function LabelOrderPanel({ pool, annotator, role }: { pool: string; annotator: string | undefined; role: CallerRole }): ReactNode {
+export function LabelOrderPanel({
+  pool,
+  annotator,
+  convention,
+  partial,
+  role,
+}: {
+  pool: string;
+  annotator: string | undefined;
+  convention: Convention | undefined;
+  partial: boolean;
+  role: CallerRole;
+}): ReactNode {
   const { client } = useApp();
   const [lo, setLo] = useState<LabelOrderStanding | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A reply for other options than the current ones is dropped (the options changed while it was on its way).
+  const seq = useRef(0);
   const load = useCallback(() => {
+    const my = ++seq.current;
     client
-      .invoke('eval.order', { pool, ...(annotator ? { annotator } : {}) })
-      .then(setLo)
-      .catch((e: unknown) => setError(errorMessage(e)));
-  }, [client, pool, annotator]);
+      .invoke('eval.order', { pool, ...(annotator ? { annotator } : {}), ...(convention ? { convention } : {}), partial })
+      .then((r) => my === seq.current && setLo(r))
+      .catch((e: unknown) => my === seq.current && setError(errorMessage(e)));
+  }, [client, pool, annotator, convention, partial]);
   useEffect(load, [load]);
   const reload = useDebounced(load, 150);
   useEvent('label.changed', (rec) => rec.pool === pool && reload());
@@ -45,6 +67,16 @@ export function LabelOrderPanel({ pool, annotator, role }: { pool: string; annot
       });
   };
   const leader = lo.best;
+  const counted =
+    lo.estimator === 'bounds'
+      ? `${lo.used} opened queries`
+      : `${lo.used} ${lo.order === 'pool' ? '' : 'drawn '}queries counted` + (lo.leftOut ? ` (${lo.leftOut} without a similar candidate left out: convention skip)` : '');
+  const scope =
+    lo.estimator === 'bounds'
+      ? `the ${lo.used} opened queries (a query without a similar candidate counts 0)`
+      : lo.counting.convention === 'skip'
+        ? `the pool's queries with a similar candidate (of ${lo.population})`
+        : `all ${lo.population} queries of the pool (a query without a similar candidate counts 0)`;
   return (
     <section className="card" data-testid="label-order">
       <div className="row wrap">
@@ -72,24 +104,26 @@ export function LabelOrderPanel({ pool, annotator, role }: { pool: string; annot
       )}
       <p className={lo.decided ? 'ok' : 'muted'} data-testid="label-order-decided" role="status">
         {lo.used === 0
-          ? `The estimates appear once a query counts (${lo.order === 'pool' ? 'a fully labeled query' : 'the first drawn query, fully labeled'}).`
+          ? `The estimates appear once a query counts (${lo.order === 'pool' ? 'a labeled query, as the table above counts them' : 'the first drawn query, labeled'}${lo.counting.convention === 'skip' ? ', with a similar candidate' : ''}).`
           : lo.rankers.length < 2
             ? 'Deciding which run is best needs two or more runs in the pool.'
-            : lo.decided
-              ? `Decided: ${leader} is best on queries like these — the paired test over the ${lo.used} labeled queries puts every other run below it (Holm-corrected p < 0.05). If choosing the best run is the goal, labeling can stop.`
-              : `Not decided: ${leader} leads, but the paired test over the ${lo.used} labeled queries does not put every other run below it at Holm-corrected p < 0.05${lo.used === lo.population ? ' — the pool’s MAPs are exact, but the gap may not hold on other queries like these' : ''}.`}
+            : leader === null
+              ? `Not decided: no run leads — ${tiedLeaders(lo).join(', ')} share the highest MAP over the ${counted}.`
+              : lo.decided
+                ? `Decided: ${leader} is best on queries like these — the paired test over the ${counted} puts every other run below it (Holm-corrected p < 0.05). If choosing the best run is the goal, labeling can stop.`
+                : `Not decided: ${leader} leads, but the paired test over the ${counted} does not put every other run below it at Holm-corrected p < 0.05${lo.estimator === 'exact' ? ' — the pool’s MAPs are exact, but the gap may not hold on other queries like these' : ''}.`}
       </p>
       <p className="small muted" data-testid="label-order-estimator">
         {lo.estimator === 'bounds'
           ? `MAP over the ${lo.used} opened queries (of ${lo.population}), from each query's AP bounds: the interval holds whatever the missing labels say, and p is an upper bound; a query without a similar candidate counts 0.`
-          : `MAP over all ${lo.population} queries of the pool, estimated from ${lo.used} (${lo.estimator}); here a query without a similar candidate counts 0, whatever the convention above.`}
+          : `MAP over ${scope}, estimated from ${lo.used} (${lo.estimator}); counted as the table above: ${lo.counting.convention === 'skip' ? 'a query without a similar candidate is left out' : 'a query without a similar candidate counts 0'}${lo.counting.partial ? ', partly labeled queries count' : ''}.`}
       </p>
       <DataTable<Row>
         testId="label-order-table"
         rows={lo.rankers}
         rowId={(r) => r.run}
         initialSort={{ id: 'map', desc: true }}
-        caption={`MAP over the pool's ${lo.population} queries (a query without a similar candidate counts 0), estimated from ${lo.used} (${lo.estimator})`}
+        caption={`MAP over ${scope}, estimated from ${lo.used} (${lo.estimator})`}
         columns={[
           { id: 'run', header: 'Run', cell: (r) => r.run, sortValue: (r) => r.run },
           { id: 'map', header: 'MAP estimate', className: 'num', cell: (r) => fmtMetric(r.map), sortValue: (r) => r.map, cellTestId: (r) => `label-order-map-${r.run}` },

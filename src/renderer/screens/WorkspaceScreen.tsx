@@ -13,7 +13,7 @@ const FORMAT_HELP: Record<ImportFormat, string> = {
   'labels-csv': 'labels as CSV (query, candidate, label) into a pool',
   'labels-jsonl': 'labels as JSON lines into a pool',
   qrels: 'TREC qrels (query 0 doc grade) into a pool',
-  'trec-run': "a ranker's TREC run file (query Q0 doc rank score name)",
+  'trec-run': "a ranker's TREC run file (query Q0 doc rank score name) into an existing pool",
   'askubuntu-corpus': 'AskUbuntu text_tokenized corpus (id \\t title \\t body)',
   'askubuntu-pairs': 'AskUbuntu train_random pairs (query \\t similar \\t candidates)',
   'askubuntu-pool': 'AskUbuntu dev/test pools with BM25 scores',

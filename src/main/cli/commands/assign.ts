@@ -6,7 +6,8 @@ import { assignmentNotes } from '../../team/assign-notes';
 /**
  * `qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`: assigns the
  * pool to annotators, with full overlap or K annotators per query (seeded, balanced). Replaces an
- * earlier assignment; labels are kept.
+ * earlier assignment; labels are kept. K per query needs the seed spelled out, as `pool create
+ * --sample` does: an assignment is part of the data set's record and must be reproducible.
  */
 export async function cmdAssign(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -21,6 +22,7 @@ export async function cmdAssign(argv: string[], out: Out): Promise<number> {
   const perQuery = positiveInt(values['per-query'], '--per-query');
   const seed = intFlag(values.seed, '--seed');
   if (seed !== undefined && perQuery === undefined) throw new UsageError('--seed goes with --per-query K');
+  if (perQuery !== undefined && seed === undefined) throw new UsageError('--per-query needs --seed S (so the assignment can be reproduced)');
   return withWorkspace(positionals[0], (ws) => {
     assignPool(ws, pool, annotators, perQuery ?? null, seed ?? 1);
     const notes = assignmentNotes(ws, annotators);

@@ -1,5 +1,6 @@
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
+import type { LabelOrderStanding } from '../../../shared/label-order';
 import { evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
 import { withModelOverlap } from '../../engine/models';
@@ -23,6 +24,7 @@ import { fmt, fmtCi, intFlag, json, list, numberFlag, positiveInt, withWorkspace
  * labeled) and whether the best run is *decided on queries like these*: the paired t-test over the
  * labeled queries, Holm over best vs each other run — the test `--compare … --baseline BEST` runs —
  * never a standard error that falls to 0 as the pool fills (src/main/active/ranker-decision.ts).
+ * Both count as the table does: the same label source, convention, ties, threshold and `--partial`.
  */
 export async function cmdEval(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -81,7 +83,8 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
   }
   return withWorkspace(positionals[0], (ws) => {
     const ev = withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false }));
-    const lo = labelOrderOf(ws, pool, values.annotator);
+    // The standing and its verdict count as the table does: the same label source, convention, ties, threshold and queries.
+    const lo = labelOrderOf(ws, pool, { annotator: values.annotator, convention, ties, threshold, partial: values.partial ?? false });
     // An ordered pool's estimates ride along (eval.order in the app); a pool in pool order's JSON is eval.pool's.
     if (values.json) out.log(json(lo.order === 'pool' ? evalJson(ev) : { ...evalJson(ev), labelOrder: lo }));
     else {
@@ -105,7 +108,11 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       }
       if (lo.order !== 'pool') {
         out.log('');
-        out.log(`labeling order ${lo.order}: MAP estimated over the pool's ${lo.population} queries (${lo.estimator}) — ${lo.note}`);
+        out.log(
+          lo.estimator === 'bounds'
+            ? `labeling order ${lo.order}: MAP over the ${lo.used} opened queries of ${lo.population} (${lo.estimator}) — ${lo.note}`
+            : `labeling order ${lo.order}: MAP estimated over the pool's ${lo.population} queries${lo.counting.convention === 'skip' ? ' (those with a relevant candidate: convention skip)' : ''} (${lo.estimator}) — ${lo.note}`,
+        );
         out.log(
           table(
             ['run', 'pool MAP estimate', '95% CI', 'Holm p vs best (paired test)'],
@@ -113,17 +120,33 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
           ),
         );
       }
-      if (lo.best && lo.rankers.length > 1) {
-        out.log(
-          lo.decided
-            ? `decided: ${lo.best} is best on queries like these (paired t-test over the ${lo.used} labeled queries, Holm-corrected p < 0.05 against every other run) — if choosing the best run is the goal, labeling can stop here`
-            : `not decided: ${lo.best} leads, but the paired t-test over the ${lo.used} labeled queries does not put every other run below it at Holm-corrected p < 0.05` +
-                (lo.used === lo.population ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : ''),
-        );
-      }
+      const verdict = verdictLine(lo);
+      if (verdict) out.log(verdict);
     }
     return 0;
   }, { out });
+}
+
+/**
+ * Whether the best run is decided, in one line — about the queries the standing counts, which are the
+ * table's (label source, convention, threshold, ties, partly labeled queries as given; an ordered pool's
+ * drawn queries, as its table above says). Null with fewer than two runs or no query counted.
+ */
+export function verdictLine(lo: LabelOrderStanding): string | null {
+  if (lo.rankers.length < 2 || lo.used === 0) return null;
+  const queries =
+    lo.estimator === 'bounds'
+      ? `the ${lo.used} opened queries`
+      : `the ${lo.used} ${lo.order === 'pool' ? '' : 'drawn '}queries counted` + (lo.leftOut ? ` (${lo.leftOut} without a relevant candidate left out: convention skip)` : '');
+  if (lo.best === null) {
+    const top = Math.max(...lo.rankers.map((r) => r.map ?? -Infinity));
+    const tied = lo.rankers.filter((r) => r.map !== null && Math.abs(r.map - top) <= 1e-12).map((r) => r.run);
+    return `not decided: no run leads — ${tied.join(', ')} share the highest MAP over ${queries}`;
+  }
+  return lo.decided
+    ? `decided: ${lo.best} is best on queries like these (paired t-test over ${queries}, Holm-corrected p < 0.05 against every other run) — if choosing the best run is the goal, labeling can stop here`
+    : `not decided: ${lo.best} leads, but the paired t-test over ${queries} does not put every other run below it at Holm-corrected p < 0.05` +
+        (lo.estimator === 'exact' ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
 }
 
 /** The JSON view of `qpairs eval --json`: eval.pool's result without the curve. */

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../stats/random';
+import { pairedTTest } from '../stats/ttest';
+import { rankerStanding, type LabeledDraw } from './ranker-decision';
+
+/** Draws of two rankers; `counts: false` on every third (a query without a relevant candidate: AP 0 for both). */
+function draws(n: number, seed: number, probability: (t: number) => number | null): LabeledDraw[] {
+  const rnd = mulberry32(seed);
+  return Array.from({ length: n }, (_, t) => {
+    const out = t % 3 === 2;
+    const a = out ? 0 : 0.3 + 0.7 * rnd();
+    const b = out ? 0 : 0.6 * rnd();
+    return { aps: [a, b], p: probability(t), ...(out ? { counts: false } : {}) };
+  });
+}
+
+describe('rankerStanding under convention skip (draws that do not count)', () => {
+  it('random or fixed order: the plain mean and the paired t-test over the counted draws only', () => {
+    const d = draws(12, 3, () => null);
+    const counted = d.filter((x) => x.counts !== false);
+    const s = rankerStanding(d, 40);
+    for (const r of [0, 1]) expect(s.maps[r]!.mean).toBeCloseTo(counted.reduce((a, x) => a + x.aps[r]!, 0) / counted.length, 12);
+    expect(s.maps[0]!.n).toBe(counted.length);
+    const t = pairedTTest(
+      counted.map((x) => x.aps[0]!),
+      counted.map((x) => x.aps[1]!),
+    );
+    expect(s.adjustedP[1 - s.best]).toBeCloseTo(t.p.value!, 12);
+    // Counting the left-out draws as 0 (convention zero) gives another mean and another test.
+    const zero = rankerStanding(
+      d.map((x) => ({ aps: x.aps, p: x.p })),
+      40,
+    );
+    expect(zero.maps[0]!.mean).not.toBeCloseTo(s.maps[0]!.mean, 6);
+  });
+
+  it('every query labeled: the exact means over the queries that count', () => {
+    const d = draws(9, 5, (t) => 1 / (9 - t));
+    const counted = d.filter((x) => x.counts !== false);
+    const s = rankerStanding(d, 9);
+    for (const r of [0, 1]) {
+      expect(s.maps[r]!.mean).toBeCloseTo(counted.reduce((a, x) => a + x.aps[r]!, 0) / counted.length, 12);
+      expect(s.maps[r]!.se).toBe(0);
+    }
+  });
+
+  it('adaptive order: the ratio of Des Raj estimates — exact when the counted values are all alike — with a finite standard error', () => {
+    const d = draws(10, 7, (t) => 0.05 + 0.02 * t).map((x) => (x.counts === false ? x : { ...x, aps: [0.8, x.aps[1]!] }));
+    const s = rankerStanding(d, 60);
+    expect(s.maps[0]!.mean).toBeCloseTo(0.8, 12);
+    expect(s.maps[0]!.se).toBeCloseTo(0, 12);
+    expect(Number.isFinite(s.maps[1]!.se)).toBe(true);
+    expect(s.maps[1]!.n).toBe(d.filter((x) => x.counts !== false).length);
+  });
+
+  it('every draw counting: the same standing as draws without the flag', () => {
+    const d = draws(10, 9, (t) => 0.05 + 0.02 * t).map((x) => ({ aps: x.aps, p: x.p }));
+    expect(rankerStanding(d, 60)).toEqual(rankerStanding(d.map((x) => ({ ...x, counts: true })), 60));
+  });
+});

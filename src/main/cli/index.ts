@@ -23,6 +23,7 @@ import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
 import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common';
 import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
+import { catchInterrupt } from './interrupt';
 
 type Out = { log: (s: string) => void; err: (s: string) => void };
 const stdio: Out = { log: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
@@ -41,7 +42,7 @@ async function cmdInit(argv: string[], out: Out): Promise<number> {
   return 0;
 }
 
-async function cmdImport(argv: string[], out: Out): Promise<number> {
+async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
     format: { type: 'string', short: 'f' },
     pool: { type: 'string' },
@@ -59,9 +60,6 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
   const ws = openWorkspace(w, { write: 'import', out });
   const bar = new ProgressBar(`importing ${format}`);
-  const ac = new AbortController();
-  const onSig = (): void => ac.abort();
-  process.once('SIGINT', onSig);
   try {
     const report = await runImport(ws, format as ImportFormat, files, {
       pool: values.pool,
@@ -70,7 +68,7 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
       source: values.source,
       update: values.update,
       strict: values.strict,
-      signal: ac.signal,
+      signal,
       onProgress: (done, total, note) => bar.update(done, total, note),
     });
     bar.done();
@@ -85,7 +83,6 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
     return 0;
   } finally {
     bar.done();
-    process.off('SIGINT', onSig);
     closeWorkspace(ws);
   }
 }
@@ -112,7 +109,7 @@ function parseOnOff(v: string, flag: string): boolean {
   throw new UsageError(`${flag} takes true or false, not "${v}"`);
 }
 
-async function cmdPool(argv: string[], out: Out): Promise<number> {
+async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'list') {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
@@ -195,6 +192,7 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     const source = values.source;
     const sources = questionSources(ws);
     const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer, order, orderSeed, convention }, {
+      signal,
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
     bar.done();
@@ -262,7 +260,7 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   });
 }
 
-export const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = {
+export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSignal) => Promise<number>> = {
   init: cmdInit,
   import: cmdImport,
   pool: cmdPool,
@@ -281,6 +279,14 @@ export const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<numb
   export: cmdExport,
   corpus: cmdCorpus,
 };
+
+/**
+ * The commands Ctrl-C cancels ("cancelled; nothing was changed", exit 130): they take the signal
+ * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
+ * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
+ * taken over by the next writer, with a note).
+ */
+const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train']);
 
 /**
  * A message for errors that come from the machine rather than from a bug — SQLite's (read-only,
@@ -341,8 +347,10 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     return 0;
   }
   setCommandLine(argv);
+  // Caught from before the command opens the workspace until after it has closed it (interrupt.ts).
+  const interrupt = CANCELLABLE.has(cmd) || CANCELLABLE.has(`${cmd} ${rest[0]}`) ? catchInterrupt() : null;
   try {
-    return await run(rest, out);
+    return await run(rest, out, interrupt?.signal ?? new AbortController().signal);
   } catch (e) {
     if (e instanceof UsageError) {
       out.err(`qpairs ${cmd}: ${e.message}\nrun "qpairs ${cmd} --help" for usage`);
@@ -363,5 +371,7 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     }
     out.err(`qpairs ${cmd}: internal error: ${(e as Error).stack ?? String(e)}`);
     return 1;
+  } finally {
+    interrupt?.release();
   }
 }

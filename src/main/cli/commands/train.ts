@@ -28,7 +28,7 @@ export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
  * over grouped folds first; without a dev pool or --cv, a seeded fifth of the training clusters
  * is held out for early stopping. See src/main/training/train.ts.
  */
-export async function cmdTrain(argv: string[], out: Out): Promise<number> {
+export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
     model: { type: 'string' },
     name: { type: 'string' },
@@ -72,9 +72,6 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
     const backend = await initBackend();
     if (!values.json) out.log(`training ${model} as "${name}" on the ${backend} backend`);
     const bar = new ProgressBar(`train ${name}`);
-    const ac = new AbortController();
-    const onSig = (): void => ac.abort();
-    process.once('SIGINT', onSig);
     try {
       const { report, training } = await trainModel(
         ws,
@@ -92,7 +89,7 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
           ...(folds !== undefined ? { cv: { folds, repeats } } : {}),
         },
         {
-          signal: ac.signal,
+          signal,
           onProgress: (p) => {
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
             bar.update(p.step, p.steps, `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
@@ -127,7 +124,6 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
       return 0;
     } finally {
       bar.done();
-      process.off('SIGINT', onSig);
     }
   }, { write: 'train', out });
 }

@@ -24,9 +24,7 @@ import { cmdTrain } from './commands/train';
 import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common';
 import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
-
-type Out = { log: (s: string) => void; err: (s: string) => void };
-const stdio: Out = { log: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
+import { stdioOut, type Out } from './stdio';
 
 function json(o: unknown): string {
   return JSON.stringify(o, null, 2);
@@ -322,7 +320,7 @@ export function environmentError(e: unknown): string | null {
 }
 
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can drive it). */
-export async function main(argv: string[], out: Out = stdio): Promise<number> {
+export async function main(argv: string[], out: Out = stdioOut()): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h') {
     out.log(USAGE);

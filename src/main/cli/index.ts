@@ -173,6 +173,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   const depth = optionalInt(values.depth, '--depth') ?? 20;
   if ((values.queries ? 1 : 0) + (sample !== undefined ? 1 : 0) !== 1) throw new UsageError('give either --queries FILE or --sample N --seed S');
   if (sample !== undefined && seed === undefined) throw new UsageError('--sample needs --seed S (so the sample can be reproduced)');
+  if (sample !== undefined && sample < 1) throw new UsageError('--sample must be at least 1');
   if (depth < 1) throw new UsageError('--depth must be at least 1');
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
   let queries: string[] | undefined;

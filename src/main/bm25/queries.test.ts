@@ -22,12 +22,12 @@ function workspace() {
 }
 
 describe('topKForQueries', () => {
-  it('retrieves the top-k OTHER questions for each query question', () => {
+  it('retrieves the top-k OTHER questions for each query question', async () => {
     const { db } = workspace();
     const idx = new Bm25Index();
     idx.addDocuments(questionDocuments(db));
     const progress: number[] = [];
-    const res = topKForQueries(idx, questionDocuments(db, [1, 3, 5]), 2, { onProgress: (d) => progress.push(d) });
+    const res = await topKForQueries(idx, questionDocuments(db, [1, 3, 5]), 2, { onProgress: (d) => progress.push(d) });
     expect(res.map((r) => r.doc)).toEqual([1, 3, 5]);
     for (const r of res) {
       expect(r.hits.length).toBeLessThanOrEqual(2);

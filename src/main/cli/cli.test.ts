@@ -101,5 +101,11 @@ describe('qpairs CLI', () => {
     const usage = await run('pool', 'create', w, '--name', 'd', '--sample', '3');
     expect(usage.code).toBe(2);
     expect(usage.err).toMatch(/--seed/);
+    // An empty sample is a usage error, as --depth 0 is (it created an empty pool and exited 0).
+    for (const sample of [['--sample', '0'], ['--sample=-3']]) {
+      const none = await run('pool', 'create', w, '--name', 'e', ...sample, '--seed', '1');
+      expect({ code: none.code, err: none.err.split('\n')[0] }).toEqual({ code: 2, err: 'qpairs pool: --sample must be at least 1' });
+    }
+    expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(2);
   });
 });

@@ -23,9 +23,8 @@ import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
 import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common';
 import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
-
-type Out = { log: (s: string) => void; err: (s: string) => void };
-const stdio: Out = { log: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
+import { catchInterrupt } from './interrupt';
+import { stdioOut, type Out } from './stdio';
 
 function json(o: unknown): string {
   return JSON.stringify(o, null, 2);
@@ -41,7 +40,7 @@ async function cmdInit(argv: string[], out: Out): Promise<number> {
   return 0;
 }
 
-async function cmdImport(argv: string[], out: Out): Promise<number> {
+async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
     format: { type: 'string', short: 'f' },
     pool: { type: 'string' },
@@ -59,9 +58,6 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
   const ws = openWorkspace(w, { write: 'import', out });
   const bar = new ProgressBar(`importing ${format}`);
-  const ac = new AbortController();
-  const onSig = (): void => ac.abort();
-  process.once('SIGINT', onSig);
   try {
     const report = await runImport(ws, format as ImportFormat, files, {
       pool: values.pool,
@@ -70,7 +66,7 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
       source: values.source,
       update: values.update,
       strict: values.strict,
-      signal: ac.signal,
+      signal,
       onProgress: (done, total, note) => bar.update(done, total, note),
     });
     bar.done();
@@ -85,7 +81,6 @@ async function cmdImport(argv: string[], out: Out): Promise<number> {
     return 0;
   } finally {
     bar.done();
-    process.off('SIGINT', onSig);
     closeWorkspace(ws);
   }
 }
@@ -112,7 +107,7 @@ function parseOnOff(v: string, flag: string): boolean {
   throw new UsageError(`${flag} takes true or false, not "${v}"`);
 }
 
-async function cmdPool(argv: string[], out: Out): Promise<number> {
+async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'list') {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
@@ -178,6 +173,7 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
   const depth = optionalInt(values.depth, '--depth') ?? 20;
   if ((values.queries ? 1 : 0) + (sample !== undefined ? 1 : 0) !== 1) throw new UsageError('give either --queries FILE or --sample N --seed S');
   if (sample !== undefined && seed === undefined) throw new UsageError('--sample needs --seed S (so the sample can be reproduced)');
+  if (sample !== undefined && sample < 1) throw new UsageError('--sample must be at least 1');
   if (depth < 1) throw new UsageError('--depth must be at least 1');
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
   let queries: string[] | undefined;
@@ -195,6 +191,7 @@ async function cmdPool(argv: string[], out: Out): Promise<number> {
     const source = values.source;
     const sources = questionSources(ws);
     const info = await createPool(ws, { name, queries, sample: sample !== undefined ? { n: sample, seed: seed! } : undefined, depth, scheme: (values.scheme as never) ?? 'binary', blind, source, analyzer: values.analyzer, order, orderSeed, convention }, {
+      signal,
       onProgress: (d, t, note) => bar.update(d, t, note),
     });
     bar.done();
@@ -262,7 +259,7 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   });
 }
 
-export const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<number>> = {
+export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSignal) => Promise<number>> = {
   init: cmdInit,
   import: cmdImport,
   pool: cmdPool,
@@ -281,6 +278,14 @@ export const COMMANDS: Record<string, (argv: string[], out: Out) => Promise<numb
   export: cmdExport,
   corpus: cmdCorpus,
 };
+
+/**
+ * The commands Ctrl-C cancels ("cancelled; nothing was changed", exit 130): they take the signal
+ * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
+ * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
+ * taken over by the next writer, with a note).
+ */
+const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train']);
 
 /**
  * A message for errors that come from the machine rather than from a bug — SQLite's (read-only,
@@ -316,7 +321,7 @@ export function environmentError(e: unknown): string | null {
 }
 
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can drive it). */
-export async function main(argv: string[], out: Out = stdio): Promise<number> {
+export async function main(argv: string[], out: Out = stdioOut()): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h') {
     out.log(USAGE);
@@ -341,8 +346,10 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     return 0;
   }
   setCommandLine(argv);
+  // Caught from before the command opens the workspace until after it has closed it (interrupt.ts).
+  const interrupt = CANCELLABLE.has(cmd) || CANCELLABLE.has(`${cmd} ${rest[0]}`) ? catchInterrupt() : null;
   try {
-    return await run(rest, out);
+    return await run(rest, out, interrupt?.signal ?? new AbortController().signal);
   } catch (e) {
     if (e instanceof UsageError) {
       out.err(`qpairs ${cmd}: ${e.message}\nrun "qpairs ${cmd} --help" for usage`);
@@ -363,5 +370,7 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     }
     out.err(`qpairs ${cmd}: internal error: ${(e as Error).stack ?? String(e)}`);
     return 1;
+  } finally {
+    interrupt?.release();
   }
 }

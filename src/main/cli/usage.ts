@@ -62,7 +62,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         (--token NAME=SECRET still works, with a warning: secrets show in ps and shell history)
         --max-trainings N: model trainings that run at once (default 1); more wait, shown as queued
         (see README, "Running a team" and "Security model")`,
-  corpus: `  qpairs corpus export W --format tsv|jsonl OUT [--source S]   the questions' texts as indexed (OUT - : stdout)
+  corpus: `  qpairs corpus export W --format tsv|jsonl OUT [--source S] [--force]   the questions' texts as indexed (OUT - : stdout)
+        an existing OUT is never replaced unless --force
   qpairs corpus index W [--analyzer ${ANALYZERS}]   rebuild the BM25 index`,
 };
 

@@ -239,7 +239,13 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     throw new QPairsError(`no questions of source "${source}" in the workspace (sources: ${questionSources(ws).map((s) => s.source).join(', ') || 'none'})`);
   }
   const ids = spec.queries ?? sampleQueries(ws, spec.sample!.n, spec.sample!.seed, source);
-  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  // With a set: ids.indexOf per id took 0.75 s at 20,000 ids, with Ctrl-C unheard meanwhile.
+  const seen = new Set<string>();
+  const dup = ids.find((id) => {
+    if (seen.has(id)) return true;
+    seen.add(id);
+    return false;
+  });
   if (dup !== undefined) throw new QPairsError(`query ${dup} is listed twice`);
   const docs: number[] = [];
   const missing: string[] = [];
@@ -267,22 +273,18 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     idx.addDocuments(questionDocuments(ws.db), { total, signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(d, t, 'indexing') });
   }
   const analyzer = idx.tokenizer.analyzer;
-  const retrieving = { total: docs.length, signal: opts.signal, onProgress: (d: number, t: number) => opts.onProgress?.(d, t, 'retrieving') };
-  let hits: Array<{ doc: number; hits: Bm25Hit[] }>;
-  if (source === undefined) {
-    hits = topKForQueries(idx, questionDocuments(ws.db, docs), spec.depth, retrieving);
-  } else {
+  let search: ((q: Bm25Document) => Bm25Hit[]) | undefined;
+  if (source !== undefined) {
     const inSourceDocs = new Set(ws.db.prepare(`SELECT doc FROM questions WHERE source = ?`).pluck().all(source) as number[]);
-    hits = [];
-    for (const q of questionDocuments(ws.db, docs)) {
-      hits.push({ doc: q.doc, hits: topKInSource(idx, q, spec.depth, (d) => inSourceDocs.has(d)) });
-      if (hits.length % 100 === 0) {
-        throwIfAborted(opts.signal);
-        retrieving.onProgress(hits.length, docs.length);
-      }
-    }
-    retrieving.onProgress(hits.length, docs.length);
+    search = (q) => topKInSource(idx, q, spec.depth, (d) => inSourceDocs.has(d));
   }
+  // Lets the event loop turn as it goes, so opts.signal can stop it (Ctrl-C in the CLI).
+  const hits = await topKForQueries(idx, questionDocuments(ws.db, docs), spec.depth, {
+    total: docs.length,
+    signal: opts.signal,
+    search,
+    onProgress: (d, t) => opts.onProgress?.(d, t, 'retrieving'),
+  });
   throwIfAborted(opts.signal);
   const sampling =
     (spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`) +

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CancelledError } from '../errors';
@@ -57,6 +59,32 @@ describe('train-worker', () => {
       { workerPath, onProgress: () => job?.cancel() },
     );
     await expect(job.promise).rejects.toBeInstanceOf(CancelledError);
+  });
+
+  it('cancel ends a job whose worker is busy in a long synchronous step at once, with CancelledError', async () => {
+    // A worker that reads no message for 20 s after its job starts (as fused building its
+    // features): cancel used to post a message it could not read and terminate it 10 s later,
+    // which surfaced as "model worker exited with code 1" (Ctrl-C in qpairs train).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-busy-worker-'));
+    try {
+      const busy = path.join(dir, 'busy-worker.mjs');
+      writeFileSync(
+        busy,
+        `import { parentPort } from 'node:worker_threads';
+parentPort.on('message', () => {
+  parentPort.postMessage({ type: 'progress', progress: { epoch: 1, epochs: 1, step: 0, steps: 1, loss: 0 } });
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000);
+});
+`,
+      );
+      let job: ReturnType<typeof trainInWorker> | null = null;
+      job = trainInWorker({ kind: 'fused', data: fx.data }, { workerPath: busy, onProgress: () => job?.cancel() });
+      const t0 = Date.now();
+      await expect(job.promise).rejects.toBeInstanceOf(CancelledError);
+      expect(Date.now() - t0).toBeLessThan(5000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports errors (unknown model)', async () => {

@@ -8,7 +8,6 @@ import type { FromWorker, ToWorker } from './worker-protocol';
 import type { SavedModel } from './types';
 
 const port = parentPort;
-let controller: AbortController | null = null;
 
 function send(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
   port!.postMessage(msg, transfer);
@@ -23,12 +22,8 @@ function weightBuffers(saved: SavedModel): ArrayBuffer[] {
   return [...seen];
 }
 
+/** One job per worker: a cancelled job's worker is terminated by the client (worker-client.ts). */
 async function handle(msg: ToWorker): Promise<void> {
-  if (msg.type === 'cancel') {
-    controller?.abort();
-    return;
-  }
-  controller = new AbortController();
   try {
     if (msg.type === 'start') {
       const model = await createModel(msg.kind, msg.config ?? {});
@@ -37,7 +32,6 @@ async function handle(msg: ToWorker): Promise<void> {
         const report = await model.train(msg.data, {
           ...msg.opts,
           dev: msg.dev,
-          signal: controller.signal,
           onProgress: (progress) => {
             const now = Date.now();
             // throttle step updates to 10/s; always send epoch ends
@@ -55,12 +49,7 @@ async function handle(msg: ToWorker): Promise<void> {
     } else if (msg.type === 'score') {
       const model = await loadModel(msg.saved);
       try {
-        const scores: number[][] = [];
-        for (const it of msg.items) {
-          if (controller.signal.aborted) throw Object.assign(new Error('scoring cancelled'), { name: 'CancelledError' });
-          scores.push(model.score(it.query, it.candidates, it.ctx));
-          if (scores.length % 50 === 0) await new Promise((r) => setImmediate(r));
-        }
+        const scores = msg.items.map((it) => model.score(it.query, it.candidates, it.ctx));
         send({ type: 'scored', scores });
       } finally {
         model.dispose();
@@ -69,8 +58,6 @@ async function handle(msg: ToWorker): Promise<void> {
   } catch (e) {
     const err = e as Error;
     send({ type: 'error', name: err?.name ?? 'Error', message: err?.message ?? String(e) });
-  } finally {
-    controller = null;
   }
 }
 

@@ -14,7 +14,11 @@ export interface WorkerJob {
 
 export interface WorkerHandle<T> {
   promise: Promise<T>;
-  /** Asks the worker to stop; the promise then rejects with CancelledError. */
+  /**
+   * Stops the job: the promise rejects with CancelledError at once and the worker is terminated.
+   * The worker holds nothing that needs saving (its results reach this thread only in its last
+   * message), and a worker busy in a long synchronous step could not read a cancel message anyway.
+   */
   cancel(): void;
 }
 
@@ -27,12 +31,11 @@ export interface WorkerOptions {
 function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | undefined): WorkerHandle<T> {
   const worker = new Worker(o.workerPath);
   let settled = false;
-  let killTimer: NodeJS.Timeout | null = null;
+  let finish: (err: Error | null, value?: T) => void = () => {};
   const promise = new Promise<T>((resolve, reject) => {
-    const finish = (err: Error | null, value?: T) => {
+    finish = (err, value) => {
       if (settled) return;
       settled = true;
-      if (killTimer) clearTimeout(killTimer);
       void worker.terminate();
       if (err) reject(err);
       else resolve(value as T);
@@ -51,14 +54,10 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
   worker.postMessage(msg);
   return {
     promise,
-    cancel: () => {
-      if (settled) return;
-      worker.postMessage({ type: 'cancel' } satisfies ToWorker);
-      // a step in progress finishes first; terminate if the worker does not answer
-      killTimer = setTimeout(() => {
-        void worker.terminate();
-      }, 10_000);
-    },
+    // Not a cancel message: it waited for the worker to read it, and a worker in a long
+    // synchronous step (fused's feature building, say) did not within the grace period, so its
+    // termination then surfaced as "model worker exited with code 1".
+    cancel: () => finish(new CancelledError(msg.type === 'score' ? 'scoring cancelled' : 'training cancelled')),
   };
 }
 

@@ -3,14 +3,14 @@
  *
  *   parent → worker  { type: 'start', kind, config?, data, dev?, opts? }     train a model
  *                    { type: 'score', saved, items: [{ query, candidates, ctx? }] }  batch scoring
- *                    { type: 'cancel' }                                       abort the running job
  *   worker → parent  { type: 'progress', progress }                          during training
  *                    { type: 'done', saved, report }                          training finished
  *                    { type: 'scored', scores }                               scores per item
- *                    { type: 'error', name, message }                         failed / cancelled
+ *                    { type: 'error', name, message }                         failed
  *
  * Everything is structured-cloned (Maps, Sets and Float32Arrays survive; weight buffers are
- * transferred). A cancelled job ends with { type: 'error', name: 'CancelledError' }.
+ * transferred). A job is cancelled by terminating its worker (worker-client.ts): a worker busy in
+ * a long synchronous step reads no message until the step ends.
  */
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
 
@@ -27,10 +27,7 @@ export interface ScoreMessage {
   saved: SavedModel;
   items: Array<{ query: QText; candidates: QText[]; ctx?: ScoreContext }>;
 }
-export interface CancelMessage {
-  type: 'cancel';
-}
-export type ToWorker = StartMessage | ScoreMessage | CancelMessage;
+export type ToWorker = StartMessage | ScoreMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }

@@ -3,6 +3,7 @@
  * is one (the app stays responsive) or in this thread (tests, no bundle). Cancel: the AbortSignal
  * stops the worker (or the in-thread training) with CancelledError.
  */
+import { throwIfAborted } from '../errors';
 import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainingData, TrainOptions, TrainProgress, TrainReport } from '../models/types';
@@ -32,6 +33,7 @@ export async function trainSaved(
   opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
   o: RunOptions,
 ): Promise<{ saved: SavedModel; report: TrainReport }> {
+  throwIfAborted(o.signal); // aborted already: its 'abort' event has fired and would not stop the worker
   const workerPath = resolveWorkerPath(o);
   if (workerPath) {
     const h = trainInWorker({ kind, config, data, dev, opts }, { workerPath, onProgress: o.onProgress });
@@ -59,6 +61,7 @@ export async function scoreSaved(
   items: ReadonlyArray<{ query: QText; candidates: QText[]; ctx?: ScoreContext }>,
   o: RunOptions,
 ): Promise<{ scores: number[][]; backend: string }> {
+  throwIfAborted(o.signal);
   const workerPath = resolveWorkerPath(o);
   if (workerPath) {
     const h = scoreInWorker(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), { workerPath });

@@ -304,6 +304,12 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const k = describeFile(abs);
   if (k.kind === 'missing') {
     if (!opts.create) throw new QPairsError(`workspace ${file} does not exist (create it with: qpairs init ${file})`, { file });
+    // SQLite creates the file, not its folder; better-sqlite3's own refusal is a TypeError.
+    const folder = path.dirname(file);
+    const f = describeFile(path.dirname(abs));
+    if (f.kind === 'missing') throw new QPairsError(`cannot create workspace ${file}: the folder ${folder} does not exist (create it first: mkdir -p ${folder})`, { file });
+    if (f.kind === 'unreadable') throw new QPairsError(`cannot create workspace ${file}: the folder ${folder}: ${f.why}`, { file });
+    if (f.kind !== 'directory') throw new QPairsError(`cannot create workspace ${file}: ${folder} is not a folder`, { file });
     return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
   }
   const bad = notAWorkspace(file, k, !!opts.create);

@@ -110,6 +110,18 @@ describe('paths that are not workspaces', () => {
     expect(sha(p)).toBe(before);
   });
 
+  it('init in a folder that does not exist (or is a file) names the folder, without a stack trace', async () => {
+    const nodir = path.join(dir, 'nodir');
+    const w = path.join(nodir, 'X.qpairs');
+    let r = await cli('init', w);
+    expect(r).toEqual({ code: 1, out: '', err: `qpairs init: cannot create workspace ${w}: the folder ${nodir} does not exist (create it first: mkdir -p ${nodir})\n` });
+    expect(existsSync(nodir)).toBe(false);
+    const file = path.join(dir, 'file.txt');
+    writeFileSync(file, 'x');
+    r = await cli('init', path.join(file, 'X.qpairs'));
+    expect(r).toEqual({ code: 1, out: '', err: `qpairs init: cannot create workspace ${path.join(file, 'X.qpairs')}: ${file} is not a folder\n` });
+  });
+
   it('the CLI prints machine errors (SQLite, file system) as one line, without a stack trace', async () => {
     const { environmentError } = await import('../cli/index');
     expect(environmentError(Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }))).toBe(

@@ -6,7 +6,8 @@ import { Workspace } from '../../workspace/workspace';
 import { UsageError } from '../args';
 
 export type Out = { log: (s: string) => void; err: (s: string) => void };
-export type Command = (argv: string[], out: Out) => Promise<number>;
+/** A command: main hands it the signal Ctrl-C aborts when the command is cancellable (see CANCELLABLE in ../index.ts). */
+export type Command = (argv: string[], out: Out, signal: AbortSignal) => Promise<number>;
 
 /** The command line recorded in the workspace lock (set by main: `qpairs import W …`). */
 let commandLine: string | undefined;

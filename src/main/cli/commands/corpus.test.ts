@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli as run } from '../test-cli';
@@ -47,6 +47,20 @@ describe('qpairs corpus export', () => {
     const onto = await run('corpus', 'export', w, '--format', 'tsv', w);
     expect(onto.code).toBe(1);
     expect(onto.err).toMatch(/refusing to write/);
+  });
+
+  it('never replaces an existing file unless --force (as export)', async () => {
+    const w = await workspace();
+    const jl = path.join(dir, 'c.jsonl');
+    writeFileSync(jl, 'kept\n');
+    const r = await run('corpus', 'export', w, '--format', 'jsonl', jl);
+    expect(r).toEqual({ code: 1, out: '', err: `qpairs corpus: refusing to overwrite an existing file: ${jl}; nothing was written (choose another output, or give --force to replace it)\n` });
+    expect(readFileSync(jl, 'utf8')).toBe('kept\n');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const forced = await run('corpus', 'export', w, '--format', 'jsonl', '--force', jl);
+    expect(forced.code, forced.err).toBe(0);
+    expect(readFileSync(jl, 'utf8').trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['a1', 'a2', 'a3']);
+    expect((await run('corpus', '--help')).out).toMatch(/\[--force\][^\n]*\n\s+an existing OUT is never replaced unless --force/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers';
@@ -12,9 +12,9 @@ import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';
 
 /**
- * `qpairs corpus export W --format tsv|jsonl OUT [--source S] [--json]`: the questions' texts as
- * the BM25 index reads them (bm25/corpus-export.ts), streamed to a temporary file renamed onto
- * OUT (`-`: standard output).
+ * `qpairs corpus export W --format tsv|jsonl OUT [--source S] [--force] [--json]`: the questions'
+ * texts as the BM25 index reads them (bm25/corpus-export.ts), streamed to a temporary file renamed
+ * onto OUT (`-`: standard output). An existing OUT is never replaced unless --force (as export).
  * `qpairs corpus index W [--analyzer NAME] [--json]`: rebuilds the workspace's BM25 index, with
  * analyzer NAME from then on (default: the one it has; see bm25/analyzers.ts).
  */
@@ -26,7 +26,7 @@ export async function cmdCorpus(argv: string[], out: Out): Promise<number> {
 }
 
 async function corpusExport(argv: string[], out: Out): Promise<number> {
-  const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, source: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, source: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
   const format = requireString(values.format, '--format tsv|jsonl');
   if (!isCorpusFormat(format)) throw new UsageError(`unknown corpus format "${format}" (formats: ${CORPUS_FORMATS.join(', ')})`);
   const [w, target, ...extra] = positionals;
@@ -44,6 +44,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
       return 0;
     }
     checkWriteTarget(target, { protect: [ws.path] });
+    refuseToReplace(target, values.force);
     const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     let fd: number;
     try {
@@ -63,6 +64,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
       fsyncSync(fd);
       closeSync(fd);
       checkWriteTarget(target, { protect: [ws.path] });
+      refuseToReplace(target, values.force); // made meanwhile
       renameSync(tmp, target);
     } catch (e) {
       try {
@@ -83,6 +85,12 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
   } finally {
     ws.close();
   }
+}
+
+/** Throws unless `target` is free to write or `force` says to replace it (the wording of export's refusal). */
+function refuseToReplace(target: string, force: boolean | undefined): void {
+  if (force || !existsSync(target)) return;
+  throw new QPairsError(`refusing to overwrite an existing file: ${target}; nothing was written (choose another output, or give --force to replace it)`, { file: target });
 }
 
 /** Lines joined into chunks of 4096 lines, each line ending in a newline. */

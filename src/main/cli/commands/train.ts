@@ -1,5 +1,4 @@
-import { MODEL_IDS } from '../../models/types';
-import { initBackend } from '../../models';
+import { MODEL_IDS, type TrainReport } from '../../models/types';
 import { trainModel, scoreEveryPool } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
@@ -8,6 +7,23 @@ import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
 
 const pct = (x: number): string => (100 * x).toFixed(2);
+
+/** A path as one shell word, quoted when it needs to be (for the commands the output suggests). */
+const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * "trained NAME (M) in 30.5 s on js (training epochs 0.2 s): …": the time is the whole training
+ * (training data, the model's fit in its worker, storing it), the epochs' share in parentheses when
+ * it is notably less (as the app's training panel says it); the backend is the one the model
+ * reports using (the tfjs models the worker's tfjs backend, the others plain js).
+ */
+export function describeTrained(name: string, model: string, seconds: number, report: TrainReport, heldOut: boolean): string {
+  const epochs = seconds > report.seconds * 1.05 ? ` (training epochs ${report.seconds.toFixed(1)} s)` : '';
+  return (
+    `trained ${name} (${model}) in ${seconds.toFixed(1)} s on ${report.backend}${epochs}: ${report.epochs} epoch${report.epochs === 1 ? '' : 's'}, kept epoch ${report.bestEpoch}` +
+    (report.bestDevMRR !== undefined ? ` (${heldOut ? 'held-out' : 'dev'} MRR ${pct(report.bestDevMRR)}, MAP ${pct(report.bestDevMAP ?? 0)})` : '')
+  );
+}
 
 /** The CV line: "grouped CV MAP 76.51 (95% CI 72.10–80.92), MRR …: 5 folds × 3 repeats scoring each of 117 distinct questions once (170 labeled training queries …)". */
 export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
@@ -28,7 +44,7 @@ export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
  * over grouped folds first; without a dev pool or --cv, a seeded fifth of the training clusters
  * is held out for early stopping. See src/main/training/train.ts.
  */
-export async function cmdTrain(argv: string[], out: Out): Promise<number> {
+export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
     model: { type: 'string' },
     name: { type: 'string' },
@@ -69,12 +85,11 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
     }
   }
   return withWorkspace(positionals[0], async (ws) => {
-    const backend = await initBackend();
-    if (!values.json) out.log(`training ${model} as "${name}" on the ${backend} backend`);
+    // No backend named yet: the model says which it used (a main-thread initBackend said "wasm"
+    // for models that train in plain js, and only delayed the start).
+    if (!values.json) out.log(`training ${model} as "${name}"`);
+    const t0 = performance.now();
     const bar = new ProgressBar(`train ${name}`);
-    const ac = new AbortController();
-    const onSig = (): void => ac.abort();
-    process.once('SIGINT', onSig);
     try {
       const { report, training } = await trainModel(
         ws,
@@ -92,7 +107,7 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
           ...(folds !== undefined ? { cv: { folds, repeats } } : {}),
         },
         {
-          signal: ac.signal,
+          signal,
           onProgress: (p) => {
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
             bar.update(p.step, p.steps, `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
@@ -102,32 +117,31 @@ export async function cmdTrain(argv: string[], out: Out): Promise<number> {
           },
         },
       );
+      const seconds = (performance.now() - t0) / 1000;
       bar.done();
       // Every pool, as the app does: a later `train --model fused` (or ltr) finds this model's run
       // in its training pools. Once the model is stored the pools are scored to completion.
       const scored = await scoreEveryPool(ws, name);
-      if (values.json) out.log(json({ name, model, backend: report.backend, report, training, scored }));
+      if (values.json) out.log(json({ name, model, backend: report.backend, seconds, report, training, scored }));
       else {
         if (training.overlap) out.log(describeDevOverlap(training.overlap));
         if (training.cv) out.log(describeCv(training.cv));
         if (training.earlyStopping) out.log(`early stopping: ${training.earlyStopping.note}`);
         for (const r of training.inSampleRunsLeftOut ?? [])
           out.log(`left out run "${r.run}" as a feature: its model was trained on ${r.trainedOn === null ? 'queries QPairs did not record' : `${r.trainedOn} of the training queries`} (its scores there are in-sample)`);
-        out.log(`trained ${name} (${model}) in ${report.seconds.toFixed(1)} s on ${report.backend}: ${report.epochs} epochs, kept epoch ${report.bestEpoch}` +
-          (report.bestDevMRR !== undefined ? ` (${training.earlyStopping?.heldOutQueries ? 'held-out' : 'dev'} MRR ${pct(report.bestDevMRR)}, MAP ${pct(report.bestDevMAP ?? 0)})` : ''));
+        out.log(describeTrained(name, model, seconds, report, !!training.earlyStopping?.heldOutQueries));
         out.log(
           `  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions, ` +
             `${training.extraTexts ?? 0} answers as unlabeled text; ${report.examplesPerSecond.toFixed(0)} ${report.exampleUnit}/s`,
         );
         if (scored.length) {
           const where = training.devPool ?? scored[0]!.pool;
-          out.log(`  scored ${scored.length === 1 ? 'pool' : `all ${scored.length} pools:`} ${scored.map((p) => `${p.pool} (${p.pairs} pairs)`).join(', ')} as run "${name}": see qpairs eval W --pool ${where}`);
+          out.log(`  scored ${scored.length === 1 ? 'pool' : `all ${scored.length} pools:`} ${scored.map((p) => `${p.pool} (${p.pairs} pairs)`).join(', ')} as run "${name}": see qpairs eval ${shellWord(positionals[0]!)} --pool ${where}`);
         }
       }
       return 0;
     } finally {
       bar.done();
-      process.off('SIGINT', onSig);
     }
   }, { write: 'train', out });
 }

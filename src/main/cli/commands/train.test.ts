@@ -1,0 +1,54 @@
+/**
+ * What `qpairs train` says: the backend the model used (no other named before training), the time
+ * the whole training took (the epochs' share apart), and a next command naming the workspace.
+ * Before: "training ltr as "l1" on the wasm backend" then "trained l1 (ltr) in 0.1 s on js" for a
+ * training of seconds (the time was the epochs' only), and "see qpairs eval W --pool dev".
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataset } from '../../../../tests/datasets';
+import { findModel } from '../../training/store';
+import { Workspace } from '../../workspace/workspace';
+import { runCli } from '../test-cli';
+
+let dir: string;
+let w: string;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs train out-')); // a space: the suggested command quotes it
+  w = path.join(dir, 'w.qpairs');
+  expect((await runCli('init', w)).code).toBe(0);
+  const imp = await runCli('import', w, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'));
+  expect(imp.code, imp.err).toBe(0);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('qpairs train output', () => {
+  it('names the backend the model used, times the whole training, and suggests eval on this workspace', async () => {
+    // ltr trains skip-gram vectors for its features first, outside its epochs: seconds against a fraction of one.
+    const t0 = performance.now();
+    const r = await runCli('train', w, '--model', 'ltr', '--name', 'l1', '--train-pool', 'dev', '--epochs', '3', '--config', '{"embeddingEpochs":1}');
+    const wall = (performance.now() - t0) / 1000;
+    expect(r.code, r.err).toBe(0);
+    const ws = Workspace.open(w);
+    const report = findModel(ws, 'l1')!.info.report;
+    ws.close();
+    const lines = r.out.split('\n');
+    expect(lines[0]).toBe('training ltr as "l1"');
+    const m = /^trained l1 \(ltr\) in (\d+\.\d) s on (\w+) \(training epochs (\d+\.\d) s\): 3 epochs, kept epoch \d/m.exec(r.out);
+    expect(m, r.out).not.toBeNull();
+    expect(m![2]).toBe(report.backend);
+    expect(Number(m![3])).toBe(Number(report.seconds.toFixed(1)));
+    // The whole training: most of the command (the rest is scoring the pool), more than its epochs.
+    expect(Number(m![1])).toBeGreaterThan(wall / 2);
+    expect(Number(m![1])).toBeGreaterThan(report.seconds);
+    expect(r.out).toContain(`as run "l1": see qpairs eval '${w}' --pool dev\n`);
+
+    const j = await runCli('train', w, '--model', 'tfidf', '--name', 'tf1', '--train-pool', 'dev', '--json');
+    expect(j.code, j.err).toBe(0);
+    const out = JSON.parse(j.out);
+    expect(out.backend).toBe(out.report.backend);
+    expect(out.seconds).toBeGreaterThanOrEqual(out.report.seconds);
+  });
+});

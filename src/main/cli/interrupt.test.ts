@@ -1,0 +1,88 @@
+/**
+ * Ctrl-C in the cancellable commands, with real processes and real signals: SIGINT (twice, as a
+ * terminal's Ctrl-C can arrive) once the command holds the workspace lock ends it with "cancelled;
+ * nothing was changed", exit 130, no lock file and nothing written. Before, pool create had no
+ * handler and train installed its own only after loading tfjs, so the signal ended the process
+ * silently (130 by the signal) and left W.lock, -wal and -shm beside the workspace.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dataset } from '../../../tests/datasets';
+import { runCli } from './test-cli';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const qpairs = path.join(root, 'bin/qpairs.mjs');
+
+let dir: string;
+let w: string;
+const children: ChildProcess[] = [];
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-interrupt-'));
+  w = path.join(dir, 'w.qpairs');
+  expect((await runCli('init', w)).code).toBe(0);
+});
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Runs `qpairs ARGS` in a child process, sends it SIGINT twice as soon as it holds the workspace
+ * lock, and resolves with how it ended.
+ */
+async function interruptOnceLocked(...args: string[]): Promise<{ code: number | null; signal: string | null; err: string; out: string }> {
+  const child = spawn(process.execPath, [qpairs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+  const t0 = Date.now();
+  while (!existsSync(`${w}.lock`)) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`qpairs ${args[0]} ended before it took the lock: ${err}`);
+    if (Date.now() - t0 > 30_000) throw new Error(`qpairs ${args[0]} took no lock in 30 s: ${err}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  child.kill('SIGINT');
+  child.kill('SIGINT');
+  const [code, signal] = await exited;
+  return { code, signal, err, out };
+}
+
+/** The files beside the workspace: just w.qpairs once everything is closed (no lock, -wal, -shm). */
+const besides = (): string[] => readdirSync(dir).filter((f) => f.startsWith('w.qpairs'));
+
+describe('Ctrl-C', () => {
+  it('cancels pool create once it holds the lock: nothing written, no lock left', async () => {
+    // 3,000 questions of 150 words from 400: each query scans long posting lists (seconds in all).
+    let s = 1;
+    const rnd = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
+    const words = (n: number): string => Array.from({ length: n }, () => `w${Math.floor(rnd() * 400).toString(36)}`).join(' ');
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: words(8), body: words(150) })).join('\n') + '\n');
+    const imp = await runCli('import', w, '--format', 'questions-jsonl', file);
+    expect(imp.code, imp.err).toBe(0);
+
+    const r = await interruptOnceLocked('pool', 'create', w, '--name', 'big', '--sample', '3000', '--seed', '1');
+    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs pool: cancelled; nothing was changed\n' });
+    expect(besides()).toEqual(['w.qpairs']);
+    const pools = await runCli('pool', 'list', w, '--json');
+    expect(JSON.parse(pools.out)).toEqual([]);
+  });
+
+  it('cancels train from its start: no model stored, no lock left', async () => {
+    const imp = await runCli('import', w, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'));
+    expect(imp.code, imp.err).toBe(0);
+
+    const r = await interruptOnceLocked('train', w, '--model', 'fused', '--name', 'fu', '--train-pool', 'dev', '--epochs', '1');
+    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs train: cancelled; nothing was changed\n' });
+    expect(besides()).toEqual(['w.qpairs']);
+    const models = await runCli('models', 'list', w, '--json');
+    expect(JSON.parse(models.out).models).toEqual([]);
+  });
+});

@@ -36,6 +36,10 @@ test.beforeAll(async ({ playwright }) => {
     // One query for two annotators, one each: one of them has nothing assigned.
     await invoke(request, 'pool.create', { name: 'tiny', sample: { n: 1, seed: 7 }, depth: 5 });
     await invoke(request, 'pool.assign', { pool: 'tiny', annotators: ['una', 'ulf'], perQuery: 1 });
+    // A judge, imported gold and a reference system.
+    await invoke(request, 'annotator.add', { name: 'judy', role: 'judge' });
+    await invoke(request, 'annotator.add', { name: 'gold' });
+    await invoke(request, 'annotator.add', { name: 'ref', role: 'system' });
     const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'olga', role: 'owner' });
     ownerLink = `/?token=${encodeURIComponent(inv.token)}#pools`;
   } finally {
@@ -89,6 +93,34 @@ test('an annotator with nothing assigned reads "nothing assigned", not a bar tha
   await expect(none.getByTestId(`assignment-none-${who}`)).toHaveText('nothing assigned');
   await expect(none.getByRole('progressbar')).toHaveCount(0);
   await expect(olga.getByTestId('assignment-table').locator('tr[data-assigned="1"]').getByRole('progressbar')).toHaveCount(1);
+});
+
+test('gold and system are not a person’s roles: their rows are read-only, people get annotator, judge or owner, and the engine refuses the rest', async () => {
+  await olga.getByTestId('tab-pools').click();
+  const people = olga.getByTestId('people-table');
+  for (const source of ['gold', 'ref']) {
+    const cell = people.getByTestId(`role-${source}`);
+    await expect(cell).toContainText('not a person');
+    expect(await cell.evaluate((e) => e.tagName)).not.toBe('SELECT');
+  }
+  for (const select of [people.getByTestId('role-erin'), people.getByTestId('role-judy'), olga.getByTestId('person-role')]) {
+    expect(await select.locator('option').allTextContents()).toEqual(['annotator', 'judge', 'owner']);
+  }
+  // The engine refuses it however it is asked (here the API, with the owner's token), saying why.
+  const setRole = (name: string, role: string) => olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.setRole', args: { name, role } } });
+  for (const [name, role, why] of [
+    ['erin', 'gold', /the role "gold" is reserved/],
+    ['judy', 'system', /the role "system" is reserved/],
+    ['gold', 'annotator', /"gold" is not a person/],
+    ['ref', 'owner', /"ref" is not a person/],
+  ] as const) {
+    const r = await setRole(name, role);
+    expect(r.status(), `${name} → ${role}`).toBe(422);
+    expect((await r.json()).message).toMatch(why);
+  }
+  await olga.reload();
+  await expect(people.getByTestId('role-erin')).toHaveValue('annotator');
+  await expect(people.getByTestId('role-gold')).toContainText('gold');
 });
 
 test("erin's link opens Annotate on her assigned pool; the other pool is not offered", async ({ browser }) => {

@@ -5,7 +5,7 @@
  * next request is refused. The server runs with --require-tokens and no token on its command line.
  * The tests share state and run in order.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -13,6 +13,7 @@ import { startServe, type ServeProcess } from './serve';
 import { importSemEvalDev, invoke } from './api';
 
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 5;
+const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,6 +24,7 @@ const contexts: BrowserContext[] = [];
 
 test.beforeAll(async ({ playwright }) => {
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-team-'));
+  mkdirSync(SCREENS, { recursive: true });
   const workspace = path.join(dir, 'team.qpairs');
   // Set up as the local owner (loopback, no tokens): a corpus, two pools, the owner's own invitation.
   const setup = await startServe({ workspace, port: PORT });
@@ -40,6 +42,14 @@ test.beforeAll(async ({ playwright }) => {
     await invoke(request, 'annotator.add', { name: 'judy', role: 'judge' });
     await invoke(request, 'annotator.add', { name: 'gold' });
     await invoke(request, 'annotator.add', { name: 'ref', role: 'system' });
+    // A pool two annotators labeled, disagreeing on one pair the judge settled.
+    await invoke(request, 'pool.create', { name: 'judged', sample: { n: 1, seed: 9 }, depth: 5 });
+    await invoke(request, 'pool.assign', { pool: 'judged', annotators: ['ann1', 'ann2'] });
+    const q = await invoke<{ queryId: string; candidates: Array<{ id: string }> }>(request, 'annotate.query', { pool: 'judged', annotator: 'ann1' });
+    for (const c of q.candidates) await invoke(request, 'label.set', { pool: 'judged', queryId: q.queryId, candidateId: c.id, annotator: 'ann1', value: '1' });
+    const first = { pool: 'judged', queryId: q.queryId, candidateId: q.candidates[0]!.id };
+    await invoke(request, 'label.set', { ...first, annotator: 'ann2', value: '0' });
+    await invoke(request, 'review.settle', { ...first, judge: 'judy', value: '1' });
     const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'olga', role: 'owner' });
     ownerLink = `/?token=${encodeURIComponent(inv.token)}#pools`;
   } finally {
@@ -121,6 +131,17 @@ test('gold and system are not a person’s roles: their rows are read-only, peop
   await olga.reload();
   await expect(people.getByTestId('role-erin')).toHaveValue('annotator');
   await expect(people.getByTestId('role-gold')).toContainText('gold');
+});
+
+test('Pools: a judge’s rulings are shown apart from the annotators’ progress, with correct plurals', async () => {
+  await olga.getByTestId('tab-pools').click();
+  const cell = olga.getByTestId('pool-progress-judged');
+  await expect(cell.locator('.annotator-progress')).toHaveCount(2);
+  await expect(cell.getByTestId('progress-judged-ann1-pairs')).toHaveText('5 pairs');
+  await expect(cell.getByTestId('progress-judged-ann2-pairs')).toHaveText('1 pair');
+  await expect(cell.getByTestId('progress-judged-judges')).toContainText('judy (judge) 1 ruling');
+  await expect(cell.getByTestId('progress-judged-judy')).toHaveAttribute('data-kind', 'judge');
+  await olga.screenshot({ path: path.join(SCREENS, 'pools-progress-judge.png'), fullPage: true });
 });
 
 test("erin's link opens Annotate on her assigned pool; the other pool is not offered", async ({ browser }) => {

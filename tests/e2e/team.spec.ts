@@ -68,6 +68,8 @@ test.afterAll(async () => {
 
 let olga: Page;
 let erinLink = '';
+/** Answers the owner's page got with status 4xx/5xx, as "status command". */
+const olgaErrors: string[] = [];
 
 test('the owner invites erin in Team access and gets her link once', async ({ browser }) => {
   const anon = await browser.newContext({ baseURL: server!.url });
@@ -77,6 +79,9 @@ test('the owner invites erin in Team access and gets her link once', async ({ br
   const ctx = await browser.newContext({ baseURL: server!.url });
   contexts.push(ctx);
   olga = await ctx.newPage();
+  olga.on('response', (r) => {
+    if (r.status() >= 400) olgaErrors.push(`${r.status()} ${r.request().postData() ?? r.url()}`);
+  });
   await olga.goto(ownerLink);
   await expect(olga.getByTestId('header-role')).toHaveAttribute('data-role', 'owner');
   const panel = olga.getByTestId('access-panel');
@@ -144,6 +149,19 @@ test('Pools: a judge’s rulings are shown apart from the annotators’ progress
   await olga.screenshot({ path: path.join(SCREENS, 'pools-progress-judge.png'), fullPage: true });
 });
 
+test('an owner with a token reviews as any judge: the first judge by default, no refused queue', async () => {
+  await olga.getByTestId('tab-review').click();
+  await olga.getByTestId('review-pool').selectOption('judged');
+  const judge = olga.getByTestId('review-judge');
+  await expect(judge).toBeEnabled();
+  await expect(judge).toHaveValue('judy');
+  await expect(olga.getByTestId('review-split')).toBeVisible();
+  await expect(olga.locator('[data-testid^="review-row-"]')).toHaveCount(1);
+  await expect(olga.getByTestId('review-error')).toHaveCount(0);
+  await olga.screenshot({ path: path.join(SCREENS, 'review-owner-token.png') });
+  expect(olgaErrors.filter((e) => e.includes('review.queue'))).toEqual([]);
+});
+
 test("erin's link opens Annotate on her assigned pool; the other pool is not offered", async ({ browser }) => {
   const ctx = await browser.newContext({ baseURL: server!.url });
   contexts.push(ctx);
@@ -159,6 +177,7 @@ test("erin's link opens Annotate on her assigned pool; the other pool is not off
   expect(erin.url()).not.toContain('token=');
 
   // The owner revokes her: her next request is refused.
+  await olga.getByTestId('tab-pools').click();
   olga.once('dialog', (d) => void d.accept());
   await olga.getByTestId('access-revoke-erin').click();
   await expect(olga.getByTestId('access-state-erin')).toHaveText(/^revoked/);

@@ -42,6 +42,8 @@ test.beforeAll(async ({ playwright }) => {
     await invoke(request, 'annotator.add', { name: 'judy', role: 'judge' });
     await invoke(request, 'annotator.add', { name: 'gold' });
     await invoke(request, 'annotator.add', { name: 'ref', role: 'system' });
+    // An open pool (nobody assigned) for the owner to label.
+    await invoke(request, 'pool.create', { name: 'open', sample: { n: 2, seed: 8 }, depth: 5 });
     // A pool two annotators labeled, disagreeing on one pair the judge settled.
     await invoke(request, 'pool.create', { name: 'judged', sample: { n: 1, seed: 9 }, depth: 5 });
     await invoke(request, 'pool.assign', { pool: 'judged', annotators: ['ann1', 'ann2'] });
@@ -160,6 +162,32 @@ test('an owner with a token reviews as any judge: the first judge by default, no
   await expect(olga.getByTestId('review-error')).toHaveCount(0);
   await olga.screenshot({ path: path.join(SCREENS, 'review-owner-token.png') });
   expect(olgaErrors.filter((e) => e.includes('review.queue'))).toEqual([]);
+});
+
+test('the server restarts: Annotate, which failed to load while it was down, reloads by itself', async () => {
+  test.setTimeout(120_000);
+  await olga.getByTestId('tab-annotate').click();
+  await olga.getByTestId('annotate-pool').selectOption('open');
+  await expect(olga.getByTestId('query-title')).toBeVisible();
+  const rows = olga.locator('[data-testid^="candidate-row-"]');
+  await olga.keyboard.press('1');
+  await expect(rows.and(olga.locator('[data-state="saved"]'))).toHaveCount(1);
+
+  await server!.stop();
+  await expect(olga.getByTestId('connection')).toHaveAttribute('data-state', 'closed');
+  await olga.keyboard.press('0');
+  await expect(olga.getByTestId('save-status')).toHaveAttribute('data-state', 'retrying');
+  // Away and back while the server is down: the screen cannot load.
+  await olga.getByTestId('tab-pools').click();
+  await olga.getByTestId('tab-annotate').click();
+  await expect(olga.getByTestId('annotate-error')).toContainText('cannot reach the QPairs server');
+
+  server = await startServe({ workspace: path.join(dir, 'team.qpairs'), port: PORT, requireTokens: true });
+  await expect(olga.getByTestId('connection')).toHaveAttribute('data-state', 'open', { timeout: 30_000 });
+  await expect(olga.getByTestId('annotate-error')).toHaveCount(0);
+  await expect(olga.getByTestId('query-title')).toBeVisible();
+  await expect(olga.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect(rows.and(olga.locator('[data-state="saved"]'))).toHaveCount(2);
 });
 
 test("erin's link opens Annotate on her assigned pool; the other pool is not offered", async ({ browser }) => {

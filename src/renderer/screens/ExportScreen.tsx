@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
 import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
-import { useApp, useEvent } from '../lib/context';
+import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { baseName, downloadAll, downloadZip } from '../lib/download';
@@ -58,12 +58,14 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   // Writing to a path on the engine's machine is for its owner there (the desktop app); others download.
   const desktop = client.transport === 'electron' && typeof client.pickSavePath === 'function' && shared.role === 'owner' && info?.local === true;
 
+  /** Counts reconnections: what failed to load while the server was unreachable loads again. */
+  const [reconnects, setReconnects] = useState(0);
   useEffect(() => {
     client
       .invoke('annotator.list', {})
       .then(setPeople)
       .catch(() => {});
-  }, [client]);
+  }, [client, reconnects]);
 
   // The pool's runs (eval.pool lists every run of the pool).
   useEffect(() => {
@@ -81,7 +83,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     return () => {
       live = false;
     };
-  }, [client, pool]);
+  }, [client, pool, reconnects]);
   useEffect(() => {
     setWritten(null);
     setWriteError(null);
@@ -121,6 +123,10 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     }
   }, [client, pool, args, lines]);
   useEffect(() => void loadPreview(), [loadPreview]);
+  useReconnect(() => {
+    setReconnects((n) => n + 1);
+    void loadPreview();
+  });
   const repreview = useDebounced(() => void loadPreview(), 800);
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) repreview();

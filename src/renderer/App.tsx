@@ -19,6 +19,7 @@ import { ExportScreen } from './screens/ExportScreen';
 import { ModelsScreen } from './screens/ModelsScreen';
 import { BrowseScreen } from './screens/BrowseScreen';
 import { ShortcutOverlay } from './components/ShortcutOverlay';
+import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
 
 /** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
@@ -175,9 +176,7 @@ export function App(): ReactNode {
         <header className="topbar">
           <span className="brand">QPairs</span>
           <span className="spacer" />
-          <span className={`conn conn-${conn}`} data-testid="connection" data-state={conn} title="Live updates from the engine">
-            {conn === 'open' ? 'connected' : conn === 'connecting' ? 'connecting…' : 'offline — reconnecting'}
-          </span>
+          <ConnectionChip state={conn} />
         </header>
         <main className="screen">
           <p className="muted" data-testid="app-loading">
@@ -259,9 +258,7 @@ export function App(): ReactNode {
             tfjs {modelBackend}
           </button>
         )}
-        <span className={`conn conn-${conn}`} data-testid="connection" data-state={conn} title="Live updates from the engine">
-          {conn === 'open' ? 'connected' : conn === 'connecting' ? 'connecting…' : 'offline — reconnecting'}
-        </span>
+        <ConnectionChip state={conn} />
         <button
           type="button"
           className="icon-button"

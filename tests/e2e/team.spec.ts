@@ -204,11 +204,42 @@ test("erin's link opens Annotate on her assigned pool; the other pool is not off
   // Her token is no longer in the address bar.
   expect(erin.url()).not.toContain('token=');
 
-  // The owner revokes her: her next request is refused.
+  // She labels one pair.
+  await erin.keyboard.press('1');
+  await expect(erin.getByTestId('candidate-row-0')).toHaveAttribute('data-state', 'saved');
+  await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+
+  // The owner revokes her while her page is open: her next request is refused.
   await olga.getByTestId('tab-pools').click();
   olga.once('dialog', (d) => void d.accept());
   await olga.getByTestId('access-revoke-erin').click();
   await expect(olga.getByTestId('access-state-erin')).toHaveText(/^revoked/);
   const r = await ctx.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'pool.list', args: {} } });
   expect(r.status()).toBe(401);
+
+  // Her page says her access ended (not "reconnecting"), and a refused label is not counted.
+  const chip = erin.getByTestId('connection');
+  await expect(chip).toHaveAttribute('data-state', 'ended');
+  await expect(chip).toHaveText('access ended');
+  await expect(chip).toHaveAttribute('title', /ask the workspace’s owner for a new one/);
+  await erin.keyboard.press('0');
+  await expect(erin.getByTestId('candidate-row-1')).toHaveAttribute('data-state', 'failed');
+  await expect(erin.getByTestId('failed-labels')).toContainText('missing or invalid token');
+  await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+  await erin.waitForTimeout(1500);
+  await expect(chip).toHaveAttribute('data-state', 'ended');
+  await erin.screenshot({ path: path.join(SCREENS, 'revoked-annotate.png') });
+  // Discarding it shows the pair as it is saved: unlabeled, still not counted.
+  await erin.getByTestId('failed-labels').getByRole('button', { name: 'Discard' }).click();
+  await expect(erin.getByTestId('failed-labels')).toHaveCount(0);
+  await expect(erin.getByTestId('candidate-row-1')).toHaveAttribute('data-label', '');
+  await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+
+  // A reload gets a readable page, not JSON.
+  const page = await erin.reload();
+  expect(page?.status()).toBe(401);
+  await expect(erin.locator('h1')).toHaveText('This link no longer works');
+  await expect(erin.locator('body')).toContainText('Ask the workspace’s owner for a new link');
+  await expect(erin.locator('body')).not.toContainText('"code"');
+  await erin.screenshot({ path: path.join(SCREENS, 'revoked-reload.png') });
 });

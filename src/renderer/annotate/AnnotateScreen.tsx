@@ -103,8 +103,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   // In the query, highlight the terms it shares with the candidate under the cursor.
   const current: CandidateView | undefined = view?.candidates[cursor];
   const queryTerms = termSet(current?.sharedTerms ?? []);
-  const labeledNow = rows.filter((r) => r.label != null).length;
-  const progress = view ? liveProgress(view, qv.baseline.current, labeledNow) : null;
+  // Progress counts saved labels only: one refused (or still waiting) is not counted as labeled.
+  const progress = view ? liveProgress(view, qv.baseline.current, lab.savedLabeled) : null;
   const setup = !ready && !notAssigned && (pools.length === 0 || !annotator.trim()) ? (pools.length === 0 ? 'no-pools' : 'need-name') : null;
 
   return (
@@ -130,7 +130,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         notice={qv.notice}
         failedOps={failedOps}
         onRetry={(id) => outbox.retry(id)}
-        onDismiss={(id) => outbox.dismiss(id)}
+        onDismiss={lab.discardFailed}
         onOpenReview={() => shared.goTo('review')}
       />
 

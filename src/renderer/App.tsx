@@ -231,7 +231,7 @@ export function App(): ReactNode {
           ))}
         </nav>
         <span className="spacer" />
-        <span className="muted small" title={`workspace ${info.workspaceName}`} data-testid="workspace-name">
+        <span className="muted small workspace-name" title={`workspace ${info.workspaceName}`} data-testid="workspace-name">
           {info.workspaceName}
         </span>
         {info.readonly && (
@@ -239,7 +239,7 @@ export function App(): ReactNode {
             read-only
           </span>
         )}
-        <span className="role-chip" data-testid="header-role" data-role={role} title={ROLE_HELP[role]}>
+        <span className="role-chip" data-testid="header-role" data-role={role} title={info.annotator ? `${info.annotator} · ${ROLE_HELP[role]}` : ROLE_HELP[role]}>
           {info.annotator ? (
             <>
               <strong data-testid="header-annotator">{info.annotator}</strong> · {role}

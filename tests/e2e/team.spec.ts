@@ -3,6 +3,11 @@
  * opens her link, invites erin in Pools → Team access and copies the link; erin's link opens
  * Annotate on her assigned pool (the other pool is not offered); the owner revokes erin and erin's
  * next request is refused. The server runs with --require-tokens and no token on its command line.
+ * Also, as QA found them with an owner's token: gold and system are not roles a person can get
+ * (and their rows are read-only); a judge's rulings are not annotator progress; the owner reviews
+ * as any judge; Annotate reloads by itself when the server comes back; a revoked page says its
+ * access ended, counts only saved labels, and a reload gets a readable page; the top bar keeps to
+ * one line at 1360 px.
  * The tests share state and run in order.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -99,6 +104,41 @@ test('the owner invites erin in Team access and gets her link once', async ({ br
   await expect(panel.getByTestId('access-state-erin')).toHaveText(/^invited/);
   await panel.getByTestId('access-done').click();
   await expect(panel.getByTestId('access-link')).toHaveCount(0);
+});
+
+test('at 1360×900 the top bar keeps to one line with "olga · owner" and the tfjs chip; at 1024×700 it wraps without overlap', async () => {
+  // The Models screen learns the tfjs backend: the chip is shown from then on.
+  await olga.getByTestId('tab-models').click();
+  await expect(olga.getByTestId('header-backend')).toBeVisible({ timeout: 60_000 });
+  await olga.getByTestId('tab-pools').click();
+  await expect(olga.getByTestId('header-role')).toContainText('olga · owner');
+  const tops = async (): Promise<Record<string, { top: number; bottom: number; left: number; right: number }>> =>
+    olga.evaluate(() => {
+      const out: Record<string, { top: number; bottom: number; left: number; right: number }> = {};
+      for (const el of document.querySelectorAll<HTMLElement>('header.topbar > *')) {
+        const r = el.getBoundingClientRect();
+        if (el.classList.contains('spacer') || r.width === 0 || r.height === 0) continue;
+        out[el.dataset.testid ?? el.className] = { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+      }
+      return out;
+    });
+  const header = (): Promise<number> => olga.evaluate(() => document.querySelector('header.topbar')!.getBoundingClientRect().height);
+  expect(await header()).toBeLessThan(56);
+  const wide = await tops();
+  expect(wide['keys-button']!.top).toBeLessThan(wide['header-role']!.bottom); // the ⌨ button on the first line
+  await olga.screenshot({ path: path.join(SCREENS, 'topbar-owner-1360.png') });
+
+  await olga.setViewportSize({ width: 1024, height: 700 });
+  const narrow = Object.values(await tops());
+  for (const [i, a] of narrow.entries()) {
+    for (const b of narrow.slice(i + 1)) {
+      const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      expect(overlap, `top bar items overlap at 1024: ${JSON.stringify([a, b])}`).toBe(false);
+    }
+  }
+  expect(await olga.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await olga.screenshot({ path: path.join(SCREENS, 'topbar-owner-1024.png') });
+  await olga.setViewportSize({ width: 1360, height: 900 });
 });
 
 test('an annotator with nothing assigned reads "nothing assigned", not a bar that looks like loading', async () => {

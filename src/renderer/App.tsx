@@ -192,6 +192,7 @@ export function App(): ReactNode {
 
   const shared: SharedState = {
     pools: pools ?? [],
+    poolsLoaded: pools !== null,
     poolsError,
     refreshPools,
     pool,

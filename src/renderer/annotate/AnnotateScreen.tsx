@@ -31,6 +31,7 @@ import { useLabeling } from './useLabeling';
 import { useSessionPace } from './useSessionPace';
 import { useAnnotateKeys, type Overlay } from './useAnnotateKeys';
 import { NoteDialog } from '../components/NoteDialog';
+import { noPoolsText } from '../components/NoPools';
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { outbox } = useApp();
@@ -125,6 +126,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         annotator={annotator}
         notAssigned={notAssigned}
         setup={setup}
+        noPoolsText={noPoolsText(shared.role)}
         error={qv.error}
         onReload={() => void nav.fetchQuery(qv.viewRef.current?.queryId)}
         notice={qv.notice}

@@ -28,6 +28,7 @@ import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
+import { NoPools } from '../components/NoPools';
 import { REVIEW_KEYS } from './reviewKeys';
 import { reviewJudge } from './judge';
 
@@ -351,6 +352,11 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   // ------------------------------------------------------------ render
   const keys = labelKeys(scheme).filter((k) => k.value === '?' || scheme === 'graded' || !queue || queue.values.includes(k.value));
   const runs = current ? Object.keys(current.item.apChange) : [];
+
+  // No pools: say what to do, not an empty select and buttons that do nothing.
+  if (shared.poolsLoaded && pools.length === 0) {
+    return <NoPools role={shared.role} title="Review" testId="review-no-pools" onOpenPools={() => shared.goTo('pools')} />;
+  }
 
   return (
     <div className="review-screen">

@@ -14,6 +14,7 @@ import { Markdown } from '../lib/markdown';
 import { baseName, downloadAll, downloadZip } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
+import { NoPools } from '../components/NoPools';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -162,6 +163,11 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const sources = people.filter((p) => p.role !== 'system').map((p) => p.name);
+
+  // No pools: say what to do, not an empty select and buttons that do nothing.
+  if (shared.poolsLoaded && pools.length === 0) {
+    return <NoPools role={shared.role} title="Export a gold set" testId="export-no-pools" onOpenPools={() => shared.goTo('pools')} />;
+  }
 
   return (
     <div className="export-screen">

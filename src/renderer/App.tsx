@@ -19,6 +19,7 @@ import { ExportScreen } from './screens/ExportScreen';
 import { ModelsScreen } from './screens/ModelsScreen';
 import { BrowseScreen } from './screens/BrowseScreen';
 import { ShortcutOverlay } from './components/ShortcutOverlay';
+import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
 
 /** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
@@ -175,9 +176,7 @@ export function App(): ReactNode {
         <header className="topbar">
           <span className="brand">QPairs</span>
           <span className="spacer" />
-          <span className={`conn conn-${conn}`} data-testid="connection" data-state={conn} title="Live updates from the engine">
-            {conn === 'open' ? 'connected' : conn === 'connecting' ? 'connecting…' : 'offline — reconnecting'}
-          </span>
+          <ConnectionChip state={conn} />
         </header>
         <main className="screen">
           <p className="muted" data-testid="app-loading">
@@ -193,6 +192,7 @@ export function App(): ReactNode {
 
   const shared: SharedState = {
     pools: pools ?? [],
+    poolsLoaded: pools !== null,
     poolsError,
     refreshPools,
     pool,
@@ -232,7 +232,7 @@ export function App(): ReactNode {
           ))}
         </nav>
         <span className="spacer" />
-        <span className="muted small" title={`workspace ${info.workspaceName}`} data-testid="workspace-name">
+        <span className="muted small workspace-name" title={`workspace ${info.workspaceName}`} data-testid="workspace-name">
           {info.workspaceName}
         </span>
         {info.readonly && (
@@ -240,7 +240,7 @@ export function App(): ReactNode {
             read-only
           </span>
         )}
-        <span className="role-chip" data-testid="header-role" data-role={role} title={ROLE_HELP[role]}>
+        <span className="role-chip" data-testid="header-role" data-role={role} title={info.annotator ? `${info.annotator} · ${ROLE_HELP[role]}` : ROLE_HELP[role]}>
           {info.annotator ? (
             <>
               <strong data-testid="header-annotator">{info.annotator}</strong> · {role}
@@ -259,9 +259,7 @@ export function App(): ReactNode {
             tfjs {modelBackend}
           </button>
         )}
-        <span className={`conn conn-${conn}`} data-testid="connection" data-state={conn} title="Live updates from the engine">
-          {conn === 'open' ? 'connected' : conn === 'connecting' ? 'connecting…' : 'offline — reconnecting'}
-        </span>
+        <ConnectionChip state={conn} />
         <button
           type="button"
           className="icon-button"

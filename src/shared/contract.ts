@@ -318,8 +318,15 @@ export interface PoolProgress {
   pool: string;
   queries: number;
   pairs: number;
-  annotators: Array<{ annotator: string; labeledPairs: number; doneQueries: number }>;
+  /**
+   * Everyone with labels in the pool. `kind`: `annotator` — labels the pool (their progress);
+   * `judge` — a judge's rulings on its disagreements (not labeling progress: a judge is not one of
+   * the pool's annotators); `source` — labels that are not a person's (gold, a system).
+   */
+  annotators: Array<{ annotator: string; labeledPairs: number; doneQueries: number; kind: PoolProgressKind }>;
 }
+
+export type PoolProgressKind = 'annotator' | 'judge' | 'source';
 
 export interface CandidateView {
   id: string;

@@ -75,3 +75,19 @@ export const commandRoles = {
   'models.score': 'judge',
   'models.delete': 'owner',
 } as const satisfies Record<string, CallerRole>;
+
+/**
+ * Roles of label sources that are not people: `gold` (imported gold labels; the name "gold" always
+ * has it) and `system` (a reference system's labels). They cannot sign in (no tokens) and a
+ * person's role never becomes one of them, nor does theirs change (src/main/gold/store.ts).
+ */
+export const RESERVED_ROLES = ['gold', 'system'] as const;
+export type ReservedRole = (typeof RESERVED_ROLES)[number];
+
+/** True for the reserved roles gold and system. */
+export function isReservedRole(role: string): role is ReservedRole {
+  return (RESERVED_ROLES as readonly string[]).includes(role);
+}
+
+/** The roles a person may be given (in Team, Team access, `qpairs annotators role`): the caller roles. */
+export const PERSON_ROLES = CALLER_ROLES;

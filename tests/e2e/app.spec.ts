@@ -3,7 +3,8 @@
  * SemEval dev XML, reject a truncated file without changing anything, create a BM25 pool, label
  * with the keyboard only, undo across queries, watch the metrics update live, reload and find
  * the labels, switch the pool open and blind again (the pool's owner decides; the Annotate screen
- * follows), and take the README screenshot of the Annotate screen.
+ * follows), take the README screenshot of the Annotate screen, and after a reload start on the
+ * query's first unlabeled candidate.
  * The tests share one page and run in order (each builds on the workspace state before it).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -362,6 +363,27 @@ test('screenshot of the Annotate screen for the README', async () => {
   const shots = process.env.QPAIRS_README_SHOTS === '1' ? path.join(root, 'docs') : path.join(root, 'test-results', 'screens');
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'screenshot-annotate.png'), fullPage: false });
+});
+
+test('after a reload the cursor is on the query’s first unlabeled candidate: the first key labels it, not row 1', async () => {
+  // The README screenshot's query has its first five candidates labeled.
+  const queryId = (await page.getByTestId('query-id').textContent())!;
+  const before = await Promise.all([0, 1, 2, 3, 4].map((i) => row(page, i).getAttribute('data-label')));
+  expect(before).toEqual(['1', '0', '0', '?', '0']);
+  await page.reload();
+  await expect(page.getByTestId('query-title')).toBeVisible();
+  if ((await page.getByTestId('query-id').textContent()) !== queryId) {
+    await page.keyboard.press('g');
+    await page.getByTestId('goto-input').fill(queryId);
+    await page.getByTestId('goto-input').press('Enter');
+    await expect(page.getByTestId('query-id')).toHaveText(queryId);
+  }
+  await expect(row(page, 5)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('1');
+  await expect(row(page, 5)).toHaveAttribute('data-label', '1');
+  await expect(row(page, 5)).toHaveAttribute('data-state', 'saved');
+  expect(await Promise.all([0, 1, 2, 3, 4].map((i) => row(page, i).getAttribute('data-label')))).toEqual(before);
+  await expect(row(page, 6)).toHaveAttribute('aria-selected', 'true');
 });
 
 test('a pool created with another BM25 analyzer and a labeling order keeps both', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 
-const PORT = 47633;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 20;
 let dir = '';
 let server: ServeProcess | null = null;
 
@@ -60,12 +60,30 @@ test('a first run lands on Annotate on the demo pool and labels with the first k
   server = null;
 });
 
-test('an empty workspace opens on Workspace for its owner (nothing to label yet)', async ({ browser }) => {
+test('an empty workspace opens on Workspace for its owner (nothing to label yet); the pool screens say to create a pool', async ({ browser }) => {
   server = await startServe({ port: PORT, configDir: path.join(dir, 'config2'), workspace: path.join(dir, 'empty.qpairs') });
   const context = await browser.newContext({ baseURL: server.url });
   const page = await context.newPage();
   await page.goto('/');
   await expect(page).toHaveURL(/#workspace$/);
+  // No empty Pool select and no button that silently does nothing: each screen says what to do.
+  const empty = 'No pools yet: create one on the Pools screen.';
+  for (const [tab, id] of [
+    ['agreement', 'agreement-no-pools'],
+    ['evaluate', 'eval-no-pools'],
+    ['export', 'export-no-pools'],
+    ['review', 'review-no-pools'],
+  ] as const) {
+    await page.getByTestId(`tab-${tab}`).click();
+    await expect(page.getByTestId(`${id}-text`)).toHaveText(empty);
+    await expect(page.locator('select')).toHaveCount(0);
+    await page.screenshot({ path: path.join('test-results', 'screens', `empty-${tab}.png`) });
+  }
+  await page.getByTestId('tab-annotate').click();
+  await expect(page.getByTestId('annotate-empty')).toHaveText(empty);
+  await page.getByTestId('tab-export').click();
+  await page.getByTestId('export-no-pools-open-pools').click();
+  await expect(page).toHaveURL(/#pools$/);
   await context.close();
   await server.stop();
   server = null;

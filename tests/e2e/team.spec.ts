@@ -3,9 +3,14 @@
  * opens her link, invites erin in Pools → Team access and copies the link; erin's link opens
  * Annotate on her assigned pool (the other pool is not offered); the owner revokes erin and erin's
  * next request is refused. The server runs with --require-tokens and no token on its command line.
+ * Also, as QA found them with an owner's token: gold and system are not roles a person can get
+ * (and their rows are read-only); a judge's rulings are not annotator progress; the owner reviews
+ * as any judge; Annotate reloads by itself when the server comes back; a revoked page says its
+ * access ended, counts only saved labels, and a reload gets a readable page; the top bar keeps to
+ * one line at 1360 px.
  * The tests share state and run in order.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -13,6 +18,7 @@ import { startServe, type ServeProcess } from './serve';
 import { importSemEvalDev, invoke } from './api';
 
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 5;
+const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,6 +29,7 @@ const contexts: BrowserContext[] = [];
 
 test.beforeAll(async ({ playwright }) => {
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-team-'));
+  mkdirSync(SCREENS, { recursive: true });
   const workspace = path.join(dir, 'team.qpairs');
   // Set up as the local owner (loopback, no tokens): a corpus, two pools, the owner's own invitation.
   const setup = await startServe({ workspace, port: PORT });
@@ -36,6 +43,20 @@ test.beforeAll(async ({ playwright }) => {
     // One query for two annotators, one each: one of them has nothing assigned.
     await invoke(request, 'pool.create', { name: 'tiny', sample: { n: 1, seed: 7 }, depth: 5 });
     await invoke(request, 'pool.assign', { pool: 'tiny', annotators: ['una', 'ulf'], perQuery: 1 });
+    // A judge, imported gold and a reference system.
+    await invoke(request, 'annotator.add', { name: 'judy', role: 'judge' });
+    await invoke(request, 'annotator.add', { name: 'gold' });
+    await invoke(request, 'annotator.add', { name: 'ref', role: 'system' });
+    // An open pool (nobody assigned) for the owner to label.
+    await invoke(request, 'pool.create', { name: 'open', sample: { n: 2, seed: 8 }, depth: 5 });
+    // A pool two annotators labeled, disagreeing on one pair the judge settled.
+    await invoke(request, 'pool.create', { name: 'judged', sample: { n: 1, seed: 9 }, depth: 5 });
+    await invoke(request, 'pool.assign', { pool: 'judged', annotators: ['ann1', 'ann2'] });
+    const q = await invoke<{ queryId: string; candidates: Array<{ id: string }> }>(request, 'annotate.query', { pool: 'judged', annotator: 'ann1' });
+    for (const c of q.candidates) await invoke(request, 'label.set', { pool: 'judged', queryId: q.queryId, candidateId: c.id, annotator: 'ann1', value: '1' });
+    const first = { pool: 'judged', queryId: q.queryId, candidateId: q.candidates[0]!.id };
+    await invoke(request, 'label.set', { ...first, annotator: 'ann2', value: '0' });
+    await invoke(request, 'review.settle', { ...first, judge: 'judy', value: '1' });
     const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'olga', role: 'owner' });
     ownerLink = `/?token=${encodeURIComponent(inv.token)}#pools`;
   } finally {
@@ -54,6 +75,8 @@ test.afterAll(async () => {
 
 let olga: Page;
 let erinLink = '';
+/** Answers the owner's page got with status 4xx/5xx, as "status command". */
+const olgaErrors: string[] = [];
 
 test('the owner invites erin in Team access and gets her link once', async ({ browser }) => {
   const anon = await browser.newContext({ baseURL: server!.url });
@@ -63,6 +86,9 @@ test('the owner invites erin in Team access and gets her link once', async ({ br
   const ctx = await browser.newContext({ baseURL: server!.url });
   contexts.push(ctx);
   olga = await ctx.newPage();
+  olga.on('response', (r) => {
+    if (r.status() >= 400) olgaErrors.push(`${r.status()} ${r.request().postData() ?? r.url()}`);
+  });
   await olga.goto(ownerLink);
   await expect(olga.getByTestId('header-role')).toHaveAttribute('data-role', 'owner');
   const panel = olga.getByTestId('access-panel');
@@ -80,6 +106,41 @@ test('the owner invites erin in Team access and gets her link once', async ({ br
   await expect(panel.getByTestId('access-link')).toHaveCount(0);
 });
 
+test('at 1360×900 the top bar keeps to one line with "olga · owner" and the tfjs chip; at 1024×700 it wraps without overlap', async () => {
+  // The Models screen learns the tfjs backend: the chip is shown from then on.
+  await olga.getByTestId('tab-models').click();
+  await expect(olga.getByTestId('header-backend')).toBeVisible({ timeout: 60_000 });
+  await olga.getByTestId('tab-pools').click();
+  await expect(olga.getByTestId('header-role')).toContainText('olga · owner');
+  const tops = async (): Promise<Record<string, { top: number; bottom: number; left: number; right: number }>> =>
+    olga.evaluate(() => {
+      const out: Record<string, { top: number; bottom: number; left: number; right: number }> = {};
+      for (const el of document.querySelectorAll<HTMLElement>('header.topbar > *')) {
+        const r = el.getBoundingClientRect();
+        if (el.classList.contains('spacer') || r.width === 0 || r.height === 0) continue;
+        out[el.dataset.testid ?? el.className] = { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+      }
+      return out;
+    });
+  const header = (): Promise<number> => olga.evaluate(() => document.querySelector('header.topbar')!.getBoundingClientRect().height);
+  expect(await header()).toBeLessThan(56);
+  const wide = await tops();
+  expect(wide['keys-button']!.top).toBeLessThan(wide['header-role']!.bottom); // the ⌨ button on the first line
+  await olga.screenshot({ path: path.join(SCREENS, 'topbar-owner-1360.png') });
+
+  await olga.setViewportSize({ width: 1024, height: 700 });
+  const narrow = Object.values(await tops());
+  for (const [i, a] of narrow.entries()) {
+    for (const b of narrow.slice(i + 1)) {
+      const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      expect(overlap, `top bar items overlap at 1024: ${JSON.stringify([a, b])}`).toBe(false);
+    }
+  }
+  expect(await olga.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await olga.screenshot({ path: path.join(SCREENS, 'topbar-owner-1024.png') });
+  await olga.setViewportSize({ width: 1360, height: 900 });
+});
+
 test('an annotator with nothing assigned reads "nothing assigned", not a bar that looks like loading', async () => {
   await olga.getByTestId('team-pool').selectOption('tiny');
   await expect(olga.getByTestId('assignment-table').locator('tr[data-assigned]')).toHaveCount(2);
@@ -89,6 +150,84 @@ test('an annotator with nothing assigned reads "nothing assigned", not a bar tha
   await expect(none.getByTestId(`assignment-none-${who}`)).toHaveText('nothing assigned');
   await expect(none.getByRole('progressbar')).toHaveCount(0);
   await expect(olga.getByTestId('assignment-table').locator('tr[data-assigned="1"]').getByRole('progressbar')).toHaveCount(1);
+});
+
+test('gold and system are not a person’s roles: their rows are read-only, people get annotator, judge or owner, and the engine refuses the rest', async () => {
+  await olga.getByTestId('tab-pools').click();
+  const people = olga.getByTestId('people-table');
+  for (const source of ['gold', 'ref']) {
+    const cell = people.getByTestId(`role-${source}`);
+    await expect(cell).toContainText('not a person');
+    expect(await cell.evaluate((e) => e.tagName)).not.toBe('SELECT');
+  }
+  for (const select of [people.getByTestId('role-erin'), people.getByTestId('role-judy'), olga.getByTestId('person-role')]) {
+    expect(await select.locator('option').allTextContents()).toEqual(['annotator', 'judge', 'owner']);
+  }
+  // The engine refuses it however it is asked (here the API, with the owner's token), saying why.
+  const setRole = (name: string, role: string) => olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.setRole', args: { name, role } } });
+  for (const [name, role, why] of [
+    ['erin', 'gold', /the role "gold" is reserved/],
+    ['judy', 'system', /the role "system" is reserved/],
+    ['gold', 'annotator', /"gold" is not a person/],
+    ['ref', 'owner', /"ref" is not a person/],
+  ] as const) {
+    const r = await setRole(name, role);
+    expect(r.status(), `${name} → ${role}`).toBe(422);
+    expect((await r.json()).message).toMatch(why);
+  }
+  await olga.reload();
+  await expect(people.getByTestId('role-erin')).toHaveValue('annotator');
+  await expect(people.getByTestId('role-gold')).toContainText('gold');
+});
+
+test('Pools: a judge’s rulings are shown apart from the annotators’ progress, with correct plurals', async () => {
+  await olga.getByTestId('tab-pools').click();
+  const cell = olga.getByTestId('pool-progress-judged');
+  await expect(cell.locator('.annotator-progress')).toHaveCount(2);
+  await expect(cell.getByTestId('progress-judged-ann1-pairs')).toHaveText('5 pairs');
+  await expect(cell.getByTestId('progress-judged-ann2-pairs')).toHaveText('1 pair');
+  await expect(cell.getByTestId('progress-judged-judges')).toContainText('judy (judge) 1 ruling');
+  await expect(cell.getByTestId('progress-judged-judy')).toHaveAttribute('data-kind', 'judge');
+  await olga.screenshot({ path: path.join(SCREENS, 'pools-progress-judge.png'), fullPage: true });
+});
+
+test('an owner with a token reviews as any judge: the first judge by default, no refused queue', async () => {
+  await olga.getByTestId('tab-review').click();
+  await olga.getByTestId('review-pool').selectOption('judged');
+  const judge = olga.getByTestId('review-judge');
+  await expect(judge).toBeEnabled();
+  await expect(judge).toHaveValue('judy');
+  await expect(olga.getByTestId('review-split')).toBeVisible();
+  await expect(olga.locator('[data-testid^="review-row-"]')).toHaveCount(1);
+  await expect(olga.getByTestId('review-error')).toHaveCount(0);
+  await olga.screenshot({ path: path.join(SCREENS, 'review-owner-token.png') });
+  expect(olgaErrors.filter((e) => e.includes('review.queue'))).toEqual([]);
+});
+
+test('the server restarts: Annotate, which failed to load while it was down, reloads by itself', async () => {
+  test.setTimeout(120_000);
+  await olga.getByTestId('tab-annotate').click();
+  await olga.getByTestId('annotate-pool').selectOption('open');
+  await expect(olga.getByTestId('query-title')).toBeVisible();
+  const rows = olga.locator('[data-testid^="candidate-row-"]');
+  await olga.keyboard.press('1');
+  await expect(rows.and(olga.locator('[data-state="saved"]'))).toHaveCount(1);
+
+  await server!.stop();
+  await expect(olga.getByTestId('connection')).toHaveAttribute('data-state', 'closed');
+  await olga.keyboard.press('0');
+  await expect(olga.getByTestId('save-status')).toHaveAttribute('data-state', 'retrying');
+  // Away and back while the server is down: the screen cannot load.
+  await olga.getByTestId('tab-pools').click();
+  await olga.getByTestId('tab-annotate').click();
+  await expect(olga.getByTestId('annotate-error')).toContainText('cannot reach the QPairs server');
+
+  server = await startServe({ workspace: path.join(dir, 'team.qpairs'), port: PORT, requireTokens: true });
+  await expect(olga.getByTestId('connection')).toHaveAttribute('data-state', 'open', { timeout: 30_000 });
+  await expect(olga.getByTestId('annotate-error')).toHaveCount(0);
+  await expect(olga.getByTestId('query-title')).toBeVisible();
+  await expect(olga.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect(rows.and(olga.locator('[data-state="saved"]'))).toHaveCount(2);
 });
 
 test("erin's link opens Annotate on her assigned pool; the other pool is not offered", async ({ browser }) => {
@@ -105,10 +244,42 @@ test("erin's link opens Annotate on her assigned pool; the other pool is not off
   // Her token is no longer in the address bar.
   expect(erin.url()).not.toContain('token=');
 
-  // The owner revokes her: her next request is refused.
+  // She labels one pair.
+  await erin.keyboard.press('1');
+  await expect(erin.getByTestId('candidate-row-0')).toHaveAttribute('data-state', 'saved');
+  await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+
+  // The owner revokes her while her page is open: her next request is refused.
+  await olga.getByTestId('tab-pools').click();
   olga.once('dialog', (d) => void d.accept());
   await olga.getByTestId('access-revoke-erin').click();
   await expect(olga.getByTestId('access-state-erin')).toHaveText(/^revoked/);
   const r = await ctx.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'pool.list', args: {} } });
   expect(r.status()).toBe(401);
+
+  // Her page says her access ended (not "reconnecting"), and a refused label is not counted.
+  const chip = erin.getByTestId('connection');
+  await expect(chip).toHaveAttribute('data-state', 'ended');
+  await expect(chip).toHaveText('access ended');
+  await expect(chip).toHaveAttribute('title', /ask the workspace’s owner for a new one/);
+  await erin.keyboard.press('0');
+  await expect(erin.getByTestId('candidate-row-1')).toHaveAttribute('data-state', 'failed');
+  await expect(erin.getByTestId('failed-labels')).toContainText('missing or invalid token');
+  await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+  await erin.waitForTimeout(1500);
+  await expect(chip).toHaveAttribute('data-state', 'ended');
+  await erin.screenshot({ path: path.join(SCREENS, 'revoked-annotate.png') });
+  // Discarding it shows the pair as it is saved: unlabeled, still not counted.
+  await erin.getByTestId('failed-labels').getByRole('button', { name: 'Discard' }).click();
+  await expect(erin.getByTestId('failed-labels')).toHaveCount(0);
+  await expect(erin.getByTestId('candidate-row-1')).toHaveAttribute('data-label', '');
+  await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+
+  // A reload gets a readable page, not JSON.
+  const page = await erin.reload();
+  expect(page?.status()).toBe(401);
+  await expect(erin.locator('h1')).toHaveText('This link no longer works');
+  await expect(erin.locator('body')).toContainText('Ask the workspace’s owner for a new link');
+  await expect(erin.locator('body')).not.toContainText('"code"');
+  await erin.screenshot({ path: path.join(SCREENS, 'revoked-reload.png') });
 });

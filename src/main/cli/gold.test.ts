@@ -67,6 +67,9 @@ describe('gold CLI commands', () => {
     expect(await ok('annotators', 'add', w, 'judy', '--role', 'judge')).toMatch(/judy: judge/);
     expect((await run('annotators', 'role', w, 'nobody', 'judge')).err).toMatch(/no annotator named "nobody"/);
     expect((await run('annotators', 'add', w, '@aggregate')).err).toMatch(/reserved/);
+    // gold and system are not people's roles: the role command goes through the engine's rule.
+    expect(await run('annotators', 'role', w, 'alice', 'gold')).toMatchObject({ code: 1, err: expect.stringMatching(/the role "gold" is reserved/) });
+    expect((await run('annotators', 'role', w, 'judy', 'system')).err).toMatch(/the role "system" is reserved/);
     const anns = JSON.parse(await ok('annotators', 'list', w, '--json'));
     expect(anns.map((x: { name: string; role: string }) => `${x.name}:${x.role}`)).toEqual(['alice:annotator', 'bob:annotator', 'judy:judge']);
 

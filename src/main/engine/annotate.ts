@@ -1,4 +1,5 @@
-import type { AnnotateQueryItem, CandidateView, LabelAck, ParsedArgs, PoolProgress, QueryView } from '../../shared/contract';
+import type { AnnotateQueryItem, CandidateView, LabelAck, ParsedArgs, PoolProgress, PoolProgressKind, QueryView } from '../../shared/contract';
+import { isReservedRole } from '../../shared/roles';
 import { normaliseLabel } from '../../shared/labels';
 import type { LabelRecord, PoolQuery } from '../../shared/types';
 import { NotFoundError, QPairsError } from '../errors';
@@ -72,6 +73,14 @@ export function poolProgress(ws: Workspace, pool: string): PoolProgress {
     if (!m) cur.set(l.queryId, (m = new Map()));
     m.set(l.candidateId, l.value);
   }
+  // A judge's labels are rulings on disagreements, not progress — unless the pool assigns them to label it.
+  const roles = new Map(ws.listAnnotators().map((a) => [a.name, a.role]));
+  const assigned = new Set(getAssignment(ws, pool).annotators);
+  const kindOf = (name: string): PoolProgressKind => {
+    const role = roles.get(name);
+    if (role !== undefined && isReservedRole(role)) return 'source';
+    return role === 'judge' && !assigned.has(name) ? 'judge' : 'annotator';
+  };
   return {
     pool: p.name,
     queries: p.queries,
@@ -80,6 +89,7 @@ export function poolProgress(ws: Workspace, pool: string): PoolProgress {
       annotator,
       labeledPairs: [...cur.values()].reduce((s, m) => s + m.size, 0),
       doneQueries: queries.filter((q) => isDone(q, cur)).length,
+      kind: kindOf(annotator),
     })),
   };
 }

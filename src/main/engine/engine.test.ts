@@ -6,7 +6,7 @@ import { Engine } from './engine';
 import { Workspace } from '../workspace/workspace';
 import { runImport } from './work';
 import { dataset, datasetText } from '../../../tests/datasets';
-import type { JobDone, QueryView, LabelAck, PoolEvaluation } from '../../shared/contract';
+import type { JobDone, QueryView, LabelAck, PoolEvaluation, PoolProgress } from '../../shared/contract';
 import { jobDone } from './test-team';
 
 let dir: string;
@@ -132,6 +132,12 @@ describe('engine', () => {
     await engine.invoke('annotator.add', { name: 'judy', role: 'judge' });
     expect(((await engine.invoke('label.set', { ...pair, annotator: 'judy', value: 'Relevant' })) as LabelAck).saved).toBe(true);
     expect(((await engine.invoke('label.set', { ...pair, annotator: 'alice', value: 'Relevant' })) as LabelAck).saved).toBe(true);
+    // Progress tells labeling apart from a judge's rulings and from imported gold (QA: the judge was listed as an annotator).
+    const progress = (await engine.invoke('pool.progress', { pool: 'dev' })) as PoolProgress;
+    expect(progress.annotators.map((a) => `${a.annotator}:${a.kind}`).sort()).toEqual(['alice:annotator', 'gold:source', 'judy:judge']);
+    await engine.invoke('pool.assign', { pool: 'dev', annotators: ['alice', 'judy'] });
+    const judgeLabeling = (await engine.invoke('pool.progress', { pool: 'dev' })) as PoolProgress;
+    expect(judgeLabeling.annotators.find((a) => a.annotator === 'judy')?.kind).toBe('annotator');
     await engine.invoke('pool.assign', { pool: 'dev', annotators: ['alice', 'bob'], perQuery: 1, seed: 2 });
     const mine = (await engine.invoke('pool.assignment', { pool: 'dev', annotator: 'alice' })) as { queries: string[] };
     const other = engine.ws.poolQueries('dev').find((q) => !mine.queries.includes(q.queryId))!;

@@ -286,6 +286,28 @@ describe('assignment, aggregate and review queue', () => {
     expect(() => assignPool(ws, 'k', ['a', 'gold'], null)).toThrow(/gold role/);
     expect(() => assignPool(ws, 'k', ['a', '@aggregate'], null)).toThrow(/reserved/);
   });
+
+  it('gold and system are reserved: no person gets those roles, and the gold or system sources stay what they are', () => {
+    twoAnnotatorPool();
+    for (const c of ['a', 'b']) label('p', 'q1', c, 'gold', '1');
+    addAnnotator(ws, 'ref', 'system'); // a new label source may be added as such
+    expect(defaultLabelSource(ws, 'p')).toBe('gold');
+    // A person never becomes gold (their labels would become the pool's gold) or system.
+    expect(() => setAnnotatorRole(ws, 'x', 'gold')).toThrow(/the role "gold" is reserved .*a person's role is annotator, judge, owner/);
+    expect(() => setAnnotatorRole(ws, 'judy', 'system')).toThrow(/the role "system" is reserved/);
+    expect(() => addAnnotator(ws, 'x', 'gold')).toThrow(/reserved/);
+    // …nor does gold or a system source become a person.
+    expect(() => setAnnotatorRole(ws, 'gold', 'annotator')).toThrow(/"gold" is not a person: it holds imported gold labels \(role gold\)/);
+    expect(() => setAnnotatorRole(ws, 'gold', 'owner')).toThrow(/not a person/);
+    expect(() => setAnnotatorRole(ws, 'ref', 'judge')).toThrow(/"ref" is not a person: it holds a reference system's labels/);
+    expect(() => addAnnotator(ws, 'gold', 'judge')).toThrow(/not a person/);
+    expect(ws.listAnnotators().map((a) => `${a.name}:${a.role}`)).toEqual(['x:annotator', 'y:annotator', 'judy:judge', 'gold:gold', 'ref:system']);
+    // Unchanged roles and person roles still go through.
+    expect(setAnnotatorRole(ws, 'gold', 'gold')).toBe('gold');
+    expect(setAnnotatorRole(ws, 'x', 'owner')).toBe('owner');
+    expect(setAnnotatorRole(ws, 'x', 'annotator')).toBe('annotator');
+    expect(defaultLabelSource(ws, 'p')).toBe('gold');
+  });
 });
 
 describe('comparing rankers on the AskUbuntu dev pool', () => {

@@ -3,6 +3,7 @@
  * its aggregation rule, and annotator roles. All writes are single transactions.
  */
 import { AGGREGATION_RULES, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
+import { PERSON_ROLES, isReservedRole } from '../../shared/roles';
 import { NotFoundError, QPairsError } from '../errors';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 import { planAssignment } from './assign';
@@ -36,22 +37,53 @@ export function annotatorRole(ws: Workspace, name: string): AnnotatorRole | null
   return r?.role ?? null;
 }
 
-/** Adds an annotator (or changes the role of an existing one); returns its role. */
+/**
+ * Refuses a role change that would make a person a label source or a label source a person: gold
+ * and system are reserved (src/shared/roles.ts) — gold labels would silently become a person's, or
+ * a person's labels the pool's gold (eval and export default to gold labels when a pool has them).
+ */
+function checkRoleChange(name: string, from: AnnotatorRole | null, to: AnnotatorRole): void {
+  const was = from ?? (name === 'gold' ? 'gold' : null);
+  if (was === to) return;
+  if (name === 'gold' || (was !== null && isReservedRole(was))) {
+    const what = name === 'gold' || was === 'gold' ? 'imported gold labels' : "a reference system's labels";
+    throw new QPairsError(`"${name}" is not a person: it holds ${what} (role ${was}), and its role cannot change`);
+  }
+  if (isReservedRole(to)) {
+    throw new QPairsError(
+      `the role "${to}" is reserved for labels that are not a person's (gold: imported gold labels; system: a reference system's); ` +
+        `a person's role is ${PERSON_ROLES.join(', ')}`,
+    );
+  }
+}
+
+/**
+ * Adds an annotator, or changes the role of an existing one; returns its role. A new name may be
+ * added as a gold or system label source (`qpairs annotators add W ref --role system`), but an
+ * existing person never becomes one, nor does a source become a person (checkRoleChange).
+ */
 export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole): AnnotatorRole {
   const n = checkAnnotatorName(name);
   if (role !== undefined && !ANNOTATOR_ROLES.includes(role)) throw new QPairsError(`unknown role "${role}" (roles: ${ANNOTATOR_ROLES.join(', ')})`);
   if (role === undefined) {
     ws.ensureAnnotator(n);
   } else {
+    const current = annotatorRole(ws, n);
+    if (current !== null || n === 'gold') checkRoleChange(n, current, role);
     ws.setAnnotatorRole(n, role);
   }
   return annotatorRole(ws, n)!;
 }
 
+/** Changes a known annotator's role (a person's: annotator, judge or owner; see checkRoleChange). */
 export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRole): AnnotatorRole {
   const n = checkAnnotatorName(name);
-  if (annotatorRole(ws, n) === null) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
-  return addAnnotator(ws, n, role);
+  const current = annotatorRole(ws, n);
+  if (current === null) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
+  if (!ANNOTATOR_ROLES.includes(role)) throw new QPairsError(`unknown role "${role}" (roles: ${ANNOTATOR_ROLES.join(', ')})`);
+  checkRoleChange(n, current, role);
+  ws.setAnnotatorRole(n, role);
+  return annotatorRole(ws, n)!;
 }
 
 export function getAggregation(ws: Workspace, pool: string): AggregationSetting {

@@ -29,6 +29,7 @@ import { clearUploads, defaultUploadStore, UploadQuotaError, UploadTooLargeError
 import { statusOf, toWireError } from './wire';
 import { BusyError, COMPUTING_COMMANDS, FairUse } from './fair-use';
 import { QPairsError } from '../errors';
+import { isPageLoad, sendLinkEnded } from './link-ended';
 
 /** Who is calling, as the server knows it: the token's annotator (null without tokens) and whether they are local. */
 export interface ServeCaller {
@@ -430,7 +431,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      if (e instanceof HttpError) sendError(res, e.status, e.wire);
+      // A page load with a refused token (revoked, replaced) gets a readable page, not JSON.
+      if (e instanceof HttpError && e.status === 401 && isPageLoad(req)) sendLinkEnded(req, res);
+      else if (e instanceof HttpError) sendError(res, e.status, e.wire);
       else {
         log(`request failed: ${(e as Error)?.stack ?? String(e)}`);
         sendError(res, 500, toWireError(e));

@@ -14,6 +14,8 @@ export interface AnnotateMessagesProps {
   notAssigned: AssignmentView | null;
   /** Nothing to label yet: `'no-pools'` or `'need-name'`, else null. */
   setup: 'no-pools' | 'need-name' | null;
+  /** What to say when there are no pools (components/NoPools.tsx: depends on the role). */
+  noPoolsText: string;
   error: string | null;
   onReload: () => void;
   notice: string | null;
@@ -46,7 +48,7 @@ export function AnnotateMessages(p: AnnotateMessagesProps): ReactNode {
       {setup && (
         <div className="card">
           {setup === 'no-pools' ? (
-            <p data-testid="annotate-empty">No pools yet: create one on the Pools screen.</p>
+            <p data-testid="annotate-empty">{p.noPoolsText}</p>
           ) : (
             <p data-testid="annotate-need-name">Enter your annotator name above to start (it is remembered on this computer).</p>
           )}

@@ -31,6 +31,7 @@ import { useLabeling } from './useLabeling';
 import { useSessionPace } from './useSessionPace';
 import { useAnnotateKeys, type Overlay } from './useAnnotateKeys';
 import { NoteDialog } from '../components/NoteDialog';
+import { noPoolsText } from '../components/NoPools';
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { outbox } = useApp();
@@ -103,8 +104,8 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   // In the query, highlight the terms it shares with the candidate under the cursor.
   const current: CandidateView | undefined = view?.candidates[cursor];
   const queryTerms = termSet(current?.sharedTerms ?? []);
-  const labeledNow = rows.filter((r) => r.label != null).length;
-  const progress = view ? liveProgress(view, qv.baseline.current, labeledNow) : null;
+  // Progress counts saved labels only: one refused (or still waiting) is not counted as labeled.
+  const progress = view ? liveProgress(view, qv.baseline.current, lab.savedLabeled) : null;
   const setup = !ready && !notAssigned && (pools.length === 0 || !annotator.trim()) ? (pools.length === 0 ? 'no-pools' : 'need-name') : null;
 
   return (
@@ -125,12 +126,13 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         annotator={annotator}
         notAssigned={notAssigned}
         setup={setup}
+        noPoolsText={noPoolsText(shared.role)}
         error={qv.error}
         onReload={() => void nav.fetchQuery(qv.viewRef.current?.queryId)}
         notice={qv.notice}
         failedOps={failedOps}
         onRetry={(id) => outbox.retry(id)}
-        onDismiss={(id) => outbox.dismiss(id)}
+        onDismiss={lab.discardFailed}
         onOpenReview={() => shared.goTo('review')}
       />
 

@@ -24,7 +24,7 @@ export function ProgressLine({ view, progress, assigned, pace: { pace, avgMs, ti
       <span title="queries with every candidate labeled by you">
         <strong data-testid="progress-queries">{fmtInt(progress.doneQueries)}</strong> / {fmtInt(progress.totalQueries)} queries done
       </span>
-      <span title="pairs you have labeled, counted as each label is given">
+      <span title="pairs you have labeled, counted as each label is saved">
         <strong data-testid="progress-pairs">{fmtInt(progress.labeledPairs)}</strong> / {fmtInt(progress.totalPairs)} pairs labeled
       </span>
       {assigned && assigned.mode !== 'open' && assigned.queries && (

@@ -18,8 +18,9 @@ export function baselineOf(v: QueryView): Baseline {
 }
 
 /**
- * The pool's progress with this query's labels as shown now (saved or still in the outbox): the
- * engine's counts minus this query's share in its snapshot plus its share on screen.
+ * The pool's progress with this query's saved labels as they are now (`labeledNow`: the screen
+ * counts a label once it is saved, useLabeling.ts): the engine's counts minus this query's share
+ * in its snapshot plus its share now.
  */
 export function liveProgress(v: QueryView, base: Baseline | null, labeledNow: number): QueryView['progress'] {
   const p = v.progress;

@@ -21,6 +21,12 @@ export interface Labeling {
   /** The indices of the shown rows, as of the latest render. */
   shownRef: RefObject<number[]>;
   allLabeled: boolean;
+  /**
+   * Candidates of the query on screen with a saved label — what the progress counts. A label still
+   * queued or refused counts only when its pair had a saved label before it (a refused label, e.g.
+   * a revoked token's, never counts as labeled).
+   */
+  savedLabeled: number;
   /** When this session's labels were given (ms), the newest last. */
   labelTimes: number[];
   /** Labels candidate `row` (`null` clears); `advance` moves the cursor to the next shown row. */
@@ -28,6 +34,8 @@ export interface Labeling {
   /** Issue 24: sets the note on candidate `row`'s label ('' removes it); false when the row has no label. */
   giveNote: (row: number, note: string) => boolean;
   doUndo: () => Promise<void>;
+  /** Discards a label that was not saved: its row shows the pair's saved label again. */
+  discardFailed: (id: number) => void;
 }
 
 export function useLabeling(
@@ -54,6 +62,20 @@ export function useLabeling(
   }, [view, annotator, outbox, outbox.version()]);
 
   const allLabeled = rows.length > 0 && rows.every((r) => r.label != null);
+  /** Pair key → its saved label when a label was given over it in this page (the view is patched at once). */
+  const savedBefore = useRef(new Map<string, string | null>());
+  const savedLabeled = useMemo(() => {
+    if (!view) return 0;
+    let n = 0;
+    for (const r of rows) {
+      const key = pairKey(view.pool, annotator, view.queryId, r.c.id);
+      if (!r.op) {
+        savedBefore.current.delete(key);
+        if (r.c.label != null) n++;
+      } else if ((savedBefore.current.has(key) ? savedBefore.current.get(key) : r.c.label) != null) n++;
+    }
+    return n;
+  }, [rows, view, annotator]);
   const shown = useMemo(() => (view ? shownIndices(view.candidates, candFilter) : []), [view, candFilter]);
   const shownRef = useRef(shown);
   shownRef.current = shown;
@@ -71,6 +93,10 @@ export function useLabeling(
       const c = v.candidates[row];
       if (!c) return;
       setNotice(null);
+      const key = pairKey(v.pool, annotator, v.queryId, c.id);
+      // Without an op in the outbox the view's label is the saved one (an op restored from a reload
+      // leaves the view as the engine read it; the rows above then use it).
+      if (!outbox.latestFor(key)) savedBefore.current.set(key, c.label);
       outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
       if (value !== null) setLabelTimes((t) => [...t.slice(-99), Date.now()]);
       // Keep the view in step so the row does not flicker back while the save completes.
@@ -114,5 +140,22 @@ export function useLabeling(
     }
   }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError]);
 
-  return { rows, shownRows, shownRef, allLabeled, labelTimes, giveLabel, giveNote, doUndo };
+  const discardFailed = useCallback(
+    (id: number) => {
+      const op = outbox.ops().find((o) => o.id === id);
+      if (!op) return;
+      const key = pairKey(op.pool, op.annotator, op.queryId, op.candidateId);
+      const known = savedBefore.current.has(key);
+      const before = savedBefore.current.get(key) ?? null;
+      outbox.dismiss(id);
+      // The view was patched with the discarded value when it was given: put the saved one back.
+      const v = viewRef.current;
+      if (!known || outbox.latestFor(key) || !v || v.pool !== op.pool || v.queryId !== op.queryId) return;
+      savedBefore.current.delete(key);
+      patch({ ...v, candidates: v.candidates.map((c) => (c.id === op.candidateId ? { ...c, label: before } : c)) });
+    },
+    [outbox, viewRef, patch],
+  );
+
+  return { rows, shownRows, shownRef, allLabeled, savedLabeled, labelTimes, giveLabel, giveNote, doUndo, discardFailed };
 }

@@ -1,7 +1,8 @@
 /**
  * The Annotate screen's reads from the engine: loading a query, moving between queries, going to
  * one by id, and re-reading the query on screen quietly when labels, guidelines, runs or the pool
- * change elsewhere. Each read is numbered so a stale answer never replaces a newer one.
+ * change elsewhere, or when the connection comes back (a failed read is then made again). Each read
+ * is numbered so a stale answer never replaces a newer one.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -138,7 +139,14 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     // 'pool': the pool may have been switched blind or open by its owner.
     if (w.what === 'guidelines' || w.what === 'run' || w.what === 'pool') scheduleQuiet();
   });
-  useReconnect(scheduleQuiet);
+  // Back online (a server restart, a network drop): the query on screen is re-read quietly; a read
+  // that failed meanwhile (nothing on screen, or its error shown) is made again, so the screen does
+  // not stay on "cannot reach the QPairs server" once the server answers.
+  useReconnect(() => {
+    if (!ready) return;
+    if (!viewRef.current || qv.error !== null) void fetchQuery(viewRef.current?.pool === pool ? viewRef.current.queryId : undefined);
+    else scheduleQuiet();
+  });
 
   const goTo: QueryNavigation['goTo'] = async (id, dialog) => {
     if (!id.trim() || !ready || !isCurrent(pool, annotator)) return;

@@ -22,6 +22,11 @@ function ordered(v: QueryView, sort: CandidateSort, prev?: QueryView | null): Qu
   return { ...v, candidates: sortCandidates(v.candidates, s, same) };
 }
 
+/** The row of the first candidate without a label (in the order shown), else 0. */
+export function firstUnlabeled(v: QueryView): number {
+  return Math.max(0, v.candidates.findIndex((c) => c.label == null));
+}
+
 /** When the query on screen was shown, and whether it arrived with every candidate labeled. */
 export interface Arrival {
   at: number;
@@ -97,9 +102,11 @@ export function useQueryView(shared: SharedState): QueryViewState {
       shared.setLastQueryId(v.queryId);
       const at = focusCandidate ? v.candidates.findIndex((c) => c.id === focusCandidate) : -1;
       if (at >= 0) setCursor(at);
-      else if (newQuery) setCursor(0);
+      // A new query (a reload too) starts on its first unlabeled candidate: the first label key
+      // must not overwrite a label given before. Row 1 when every candidate is labeled.
+      else if (newQuery) setCursor(firstUnlabeled(v));
       if (newQuery) {
-        // Land on the new query's top: its title in view, row 1 selected.
+        // Land on the new query's top: its title in view.
         setLandSeq((n) => n + 1);
         setSeen((m) => new Map(m).set(v.queryId, { id: v.queryId, index: v.index, title: v.query?.title ?? '' }));
         arrival.current = { at: Date.now(), complete: v.candidates.length > 0 && v.candidates.every((c) => c.label != null) };
@@ -142,9 +149,12 @@ export function useQueryView(shared: SharedState): QueryViewState {
     });
   }, []);
 
-  // A new query: scroll to the page's top so its title and row 1 are in view.
+  // A new query: scroll to the page's top so its title is in view, then to its first unlabeled
+  // row when that is further down (the table's own scroll ran first: child effects run first).
   useEffect(() => {
-    if (landSeq > 0) window.scrollTo({ top: 0, left: 0 });
+    if (landSeq === 0) return;
+    window.scrollTo({ top: 0, left: 0 });
+    if (cursorRef.current > 0) document.querySelector('table.candidates tr.cand-row.current')?.scrollIntoView({ block: 'nearest' });
   }, [landSeq]);
 
   const changeOrder = (sort: CandidateSort): void => {

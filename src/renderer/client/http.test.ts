@@ -122,6 +122,51 @@ describe('HTTP client (fakes)', () => {
     c.close();
     expect(FakeWS.all[2]!.closed).toBe(true);
   });
+
+  it('a revoked token ends the connection: "ended", never "reconnecting" (socket closed with 4401, or an answer 401)', async () => {
+    vi.useFakeTimers();
+    const down = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const c = createHttpClient({ baseUrl: 'http://h', fetch: down as unknown as typeof globalThis.fetch, WebSocket: FakeWS, reconnectDelays: [100] });
+    const states: ConnectionState[] = [];
+    c.onConnection((s) => states.push(s));
+    FakeWS.all[0]!.open();
+    // The server closes a revoked person's socket with 4401: no reconnect.
+    FakeWS.all[0]!.onclose?.({ code: 4401, reason: 'token revoked' });
+    expect(states).toEqual(['connecting', 'open', 'ended']);
+    vi.advanceTimersByTime(1000);
+    expect(FakeWS.all).toHaveLength(1);
+    c.close();
+
+    // A request answered 401 (the token no longer works) ends it too, and the error still reaches the caller.
+    const refused = vi.fn(async () => jsonResponse(401, { code: 'forbidden', message: 'missing or invalid token: open the link with ?token=… you were given' }));
+    const d = createHttpClient({ baseUrl: 'http://h', fetch: refused as unknown as typeof globalThis.fetch, WebSocket: FakeWS, reconnectDelays: [100] });
+    const dStates: ConnectionState[] = [];
+    d.onConnection((s) => dStates.push(s));
+    FakeWS.all[1]!.open();
+    await expect(d.invoke('label.set', { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'erin', value: '1' })).rejects.toMatchObject({ code: 'forbidden', status: 401 });
+    expect(dStates.at(-1)).toBe('ended');
+    expect(FakeWS.all[1]!.closed).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(FakeWS.all).toHaveLength(2);
+    d.close();
+  });
+
+  it('a socket that closes while the token is refused (the upgrade got 401): the health probe ends it', async () => {
+    vi.useFakeTimers();
+    const fetch = vi.fn(async () => jsonResponse(401, { code: 'forbidden', message: 'missing or invalid token' }));
+    const c = createHttpClient({ baseUrl: 'http://h', fetch: fetch as unknown as typeof globalThis.fetch, WebSocket: FakeWS, reconnectDelays: [100] });
+    const states: ConnectionState[] = [];
+    c.onConnection((s) => states.push(s));
+    FakeWS.all[0]!.drop();
+    expect(states.at(-1)).toBe('closed');
+    await vi.waitFor(() => expect(states.at(-1)).toBe('ended'));
+    expect((fetch.mock.calls[0] as unknown as [string])[0]).toBe('http://h/api/health');
+    vi.advanceTimersByTime(1000);
+    expect(FakeWS.all).toHaveLength(1);
+    c.close();
+  });
 });
 
 describe('HTTP client against the real server', () => {

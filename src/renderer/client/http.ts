@@ -55,7 +55,11 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
     } catch (e) {
       throw new ClientError(`cannot reach the QPairs server (${(e as Error)?.message ?? String(e)})`, 'transport');
     }
-    if (!res.ok) throw await errorFrom(res);
+    if (!res.ok) {
+      // 401 only ever means "missing or invalid token" (revoked, or a link that no longer works).
+      if (res.status === 401) end();
+      throw await errorFrom(res);
+    }
     try {
       return await res.json();
     } catch (e) {
@@ -71,6 +75,8 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
+  /** The token was refused (401, or the socket closed as revoked): no more reconnecting. */
+  let ended = false;
 
   const setState = (s: ConnectionState): void => {
     if (s === state) return;
@@ -78,8 +84,30 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
     for (const fn of [...stateListeners]) fn(s);
   };
 
+  /** Access ended: the socket closes for good and the state says so (it is never "reconnecting"). */
+  function end(): void {
+    if (ended || closed) return;
+    ended = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const sock = ws;
+    ws = null;
+    sock?.close();
+    setState('ended');
+  }
+
+  /** After the socket closed: a refused upgrade looks like any network failure, so ask whether the token still works. */
+  const probe = async (): Promise<void> => {
+    try {
+      const res = await doFetch(`${base}/api/health`, { method: 'GET', credentials: 'same-origin', cache: 'no-store' });
+      if (res.status === 401) end();
+    } catch {
+      /* unreachable: keep reconnecting */
+    }
+  };
+
   const connect = (): void => {
-    if (closed || ws) return;
+    if (closed || ended || ws) return;
     const url = base.replace(/^http/, 'ws') + '/api/events';
     let sock: WSLike;
     try {
@@ -111,16 +139,22 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
       }
     };
     sock.onerror = () => {};
-    sock.onclose = () => {
+    sock.onclose = (ev) => {
       if (ws === sock) ws = null;
-      if (closed) return;
+      if (closed || ended) return;
+      // The server closes a revoked person's sockets with 4401 (src/main/serve/server.ts).
+      if ((ev as { code?: unknown } | null)?.code === 4401) {
+        end();
+        return;
+      }
       setState('closed');
       schedule();
+      void probe();
     };
   };
 
   const schedule = (): void => {
-    if (closed || timer) return;
+    if (closed || ended || timer) return;
     const delay = delays[Math.min(attempt, delays.length - 1)] ?? 1000;
     attempt++;
     timer = setTimeout(() => {

@@ -19,8 +19,11 @@ export function isTransportError(e: unknown): boolean {
   return e instanceof ClientError && e.code === 'transport';
 }
 
-/** State of the event stream (always "open" over Electron IPC). */
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+/**
+ * State of the event stream (always "open" over Electron IPC). `ended`: the server refused this
+ * page's token (revoked, or no longer valid) — final: nothing is retried, a new link is needed.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'ended';
 
 export interface UploadedSource {
   uploadId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanUploadPaths, fmtDuration, fmtEta, fmtMetric, snippet } from './format';
+import { cleanUploadPaths, fmtCount, fmtDuration, fmtEta, fmtMetric, snippet } from './format';
 
 describe('format helpers', () => {
   it('shows upload file names instead of temp paths', () => {
@@ -8,6 +8,12 @@ describe('format helpers', () => {
     );
     expect(cleanUploadPaths('C:\\Temp\\qpairs-uploads-ab12\\96ca7e8d-18a9\\x.csv line 2')).toBe('x.csv line 2');
     expect(cleanUploadPaths('/data/dev.xml, line 3: bad')).toBe('/data/dev.xml, line 3: bad');
+  });
+  it('counts with the noun in the right number', () => {
+    expect(fmtCount(1, 'pair')).toBe('1 pair');
+    expect(fmtCount(0, 'pair')).toBe('0 pairs');
+    expect(fmtCount(2500, 'ruling')).toBe('2,500 rulings');
+    expect(fmtCount(2, 'query', 'queries')).toBe('2 queries');
   });
   it('formats durations and snippets', () => {
     expect(fmtDuration(42_400)).toBe('42 s');

@@ -29,6 +29,11 @@ export function fmtInt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** A count with its noun in the right number: "1 pair", "2 pairs", "0 rulings". */
+export function fmtCount(n: number, one: string, many = `${one}s`): string {
+  return `${fmtInt(n)} ${n === 1 ? one : many}`;
+}
+
 export function snippet(text: string, max = 180): string {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length > max ? t.slice(0, max - 1).trimEnd() + '…' : t;

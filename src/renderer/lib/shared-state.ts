@@ -14,6 +14,8 @@ export interface ReviewFocus {
 
 export interface SharedState {
   pools: PoolInfo[];
+  /** False until the pool list first arrives (an empty `pools` then means "none yet", not "not loaded"). */
+  poolsLoaded: boolean;
   poolsError: string | null;
   refreshPools: () => void;
   pool: string;

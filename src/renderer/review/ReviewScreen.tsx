@@ -28,7 +28,9 @@ import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
+import { NoPools } from '../components/NoPools';
 import { REVIEW_KEYS } from './reviewKeys';
+import { reviewJudge } from './judge';
 
 
 interface Row {
@@ -45,9 +47,12 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, settles, undo } = useApp();
   useSyncExternalStore(settles.subscribe, settles.version);
   const { pools, pool, setPool, lockedAnnotator } = shared;
-  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  /** The workspace's people (null until the list arrives). */
+  const [people, setPeople] = useState<Array<{ name: string; role: string }> | null>(null);
   const [storedJudge, setStoredJudge] = useStoredString('qpairs.judge', '');
-  const judge = lockedAnnotator ?? storedJudge;
+  const judges = useMemo(() => (people === null ? null : people.filter((p) => p.role === 'judge').map((p) => p.name)), [people]);
+  // A judge's token acts as that judge; an owner (local or with a token) chooses any judge (judge.ts).
+  const { judge, choosable } = reviewJudge({ role: shared.role, locked: lockedAnnotator, stored: storedJudge, self: shared.annotator, judges });
   const [queue, setQueue] = useState<ReviewQueue | null>(null);
   const [order, setOrder] = useState<string[]>([]);
   const [cursorKey, setCursorKey] = useState<string | null>(null);
@@ -68,12 +73,6 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       .catch(() => {});
   }, [client]);
   useEffect(loadPeople, [loadPeople]);
-  const judges = people.filter((p) => p.role === 'judge').map((p) => p.name);
-  useEffect(() => {
-    if (lockedAnnotator || storedJudge) return;
-    if (judges.includes(shared.annotator)) setStoredJudge(shared.annotator);
-    else if (judges.length === 1) setStoredJudge(judges[0]!);
-  }, [judges.join('\u0000'), lockedAnnotator, storedJudge, shared.annotator]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // ------------------------------------------------------------ the queue
   const seq = useRef(0);
@@ -354,6 +353,11 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const keys = labelKeys(scheme).filter((k) => k.value === '?' || scheme === 'graded' || !queue || queue.values.includes(k.value));
   const runs = current ? Object.keys(current.item.apChange) : [];
 
+  // No pools: say what to do, not an empty select and buttons that do nothing.
+  if (shared.poolsLoaded && pools.length === 0) {
+    return <NoPools role={shared.role} title="Review" testId="review-no-pools" onOpenPools={() => shared.goTo('pools')} />;
+  }
+
   return (
     <div className="review-screen">
       <div className="annotate-bar">
@@ -364,15 +368,15 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
           <select
             data-testid="review-judge"
             value={judge}
-            disabled={lockedAnnotator !== null}
+            disabled={!choosable}
             onChange={(e) => {
               setStoredJudge(e.target.value);
               e.target.blur();
             }}
           >
-            {!judge && <option value="">(choose)</option>}
-            {judge && !judges.includes(judge) && <option value={judge}>{judge}</option>}
-            {judges.map((j) => (
+            {!judge && <option value="">{judges?.length === 0 ? '(no judges)' : '(choose)'}</option>}
+            {judge && !judges?.includes(judge) && <option value={judge}>{judge}</option>}
+            {(judges ?? []).map((j) => (
               <option key={j} value={j}>
                 {j}
               </option>
@@ -403,7 +407,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         </div>
       )}
 
-      {!judge && (
+      {!judge && judges !== null && (
         <div className="card">
           <p data-testid="review-need-judge">
             {judges.length === 0

@@ -8,8 +8,8 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { AnnotatorInvitation, TeamMemberView } from '../../shared/contract';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
+import { PERSON_ROLES } from '../../shared/roles';
 
-const PERSON_ROLES = ['annotator', 'judge', 'owner'] as const;
 type PersonRole = (typeof PERSON_ROLES)[number];
 
 /** "3 min ago" style, or the date for older times; '—' for never. */

@@ -16,6 +16,7 @@ import { StatValue } from '../components/StatValue';
 import { DataTable, FilterBox, useTableSort, type Column } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
+import { NoPools } from '../components/NoPools';
 
 interface StatRow {
   id: string;
@@ -151,6 +152,11 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   );
   const statRows = useMemo(() => (report ? poolRows(report) : []), [report]);
   const totalDisagreements = withDisagreements.reduce((n, q) => n + q.disagreements.length, 0);
+
+  // No pools: say what to do, not an empty select and buttons that do nothing.
+  if (shared.poolsLoaded && pools.length === 0) {
+    return <NoPools role={shared.role} title="Agreement" testId="agreement-no-pools" onOpenPools={() => shared.goTo('pools')} />;
+  }
 
   return (
     <div className="agreement-screen">

@@ -13,6 +13,7 @@ import { ClientError } from '../client/types';
 import { DataTable, type Column } from '../components/DataTable';
 import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { PoolSelect } from '../components/PoolSelect';
+import { NoPools } from '../components/NoPools';
 
 const isForbidden = (e: unknown): boolean => e instanceof ClientError && e.code === 'forbidden';
 
@@ -117,6 +118,11 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
           .map((pt) => [pt.labeledQueries, 100 * pt.runs[run]![metric]] as [number, number]),
       }))
     : [];
+
+  // No pools: say what to do, not an empty select and buttons that do nothing.
+  if (shared.poolsLoaded && pools.length === 0) {
+    return <NoPools role={shared.role} title="Evaluation" testId="eval-no-pools" onOpenPools={() => shared.goTo('pools')} />;
+  }
 
   return (
     <div className="evaluate-screen">

@@ -8,12 +8,13 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
 import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
-import { useApp, useEvent } from '../lib/context';
+import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { baseName, downloadAll, downloadZip } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
+import { NoPools } from '../components/NoPools';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -58,12 +59,14 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   // Writing to a path on the engine's machine is for its owner there (the desktop app); others download.
   const desktop = client.transport === 'electron' && typeof client.pickSavePath === 'function' && shared.role === 'owner' && info?.local === true;
 
+  /** Counts reconnections: what failed to load while the server was unreachable loads again. */
+  const [reconnects, setReconnects] = useState(0);
   useEffect(() => {
     client
       .invoke('annotator.list', {})
       .then(setPeople)
       .catch(() => {});
-  }, [client]);
+  }, [client, reconnects]);
 
   // The pool's runs (eval.pool lists every run of the pool).
   useEffect(() => {
@@ -81,7 +84,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     return () => {
       live = false;
     };
-  }, [client, pool]);
+  }, [client, pool, reconnects]);
   useEffect(() => {
     setWritten(null);
     setWriteError(null);
@@ -121,6 +124,10 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     }
   }, [client, pool, args, lines]);
   useEffect(() => void loadPreview(), [loadPreview]);
+  useReconnect(() => {
+    setReconnects((n) => n + 1);
+    void loadPreview();
+  });
   const repreview = useDebounced(() => void loadPreview(), 800);
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) repreview();
@@ -156,6 +163,11 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const sources = people.filter((p) => p.role !== 'system').map((p) => p.name);
+
+  // No pools: say what to do, not an empty select and buttons that do nothing.
+  if (shared.poolsLoaded && pools.length === 0) {
+    return <NoPools role={shared.role} title="Export a gold set" testId="export-no-pools" onOpenPools={() => shared.goTo('pools')} />;
+  }
 
   return (
     <div className="export-screen">

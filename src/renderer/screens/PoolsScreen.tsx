@@ -5,7 +5,7 @@ import type { PoolInfo, PoolProgress } from '../../shared/contract';
 import { DataTable } from '../components/DataTable';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
-import { errorMessage, fmtInt } from '../lib/format';
+import { errorMessage, fmtCount, fmtInt } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { ProgressBar } from '../components/ProgressBar';
 import { TeamPanel } from './TeamPanel';
@@ -259,13 +259,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                       {!pr || pr.annotators.length === 0 ? (
                         <span className="muted small">no labels yet</span>
                       ) : (
-                        pr.annotators.map((a) => (
-                          <div key={a.annotator} className="annotator-progress">
-                            <span className="who">{a.annotator}</span>
-                            <ProgressBar done={a.doneQueries} total={pr.queries} label={`${a.annotator} queries done`} />
-                            <span className="small muted">{fmtInt(a.labeledPairs)} pairs</span>
-                          </div>
-                        ))
+                        <PoolProgressCell progress={pr} />
                       )}
                     </>
                   );
@@ -483,5 +477,54 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
         </section>
       )}
     </div>
+  );
+}
+
+/**
+ * A pool's "Progress per annotator": each annotator's queries done and pairs labeled; a judge's
+ * rulings on disagreements and labels that are not a person's (gold, a system) apart, without a
+ * progress bar — they are not labeling progress.
+ */
+function PoolProgressCell({ progress: pr }: { progress: PoolProgress }): ReactNode {
+  const labelers = pr.annotators.filter((a) => a.kind === 'annotator');
+  const judges = pr.annotators.filter((a) => a.kind === 'judge');
+  const sources = pr.annotators.filter((a) => a.kind === 'source');
+  return (
+    <>
+      {labelers.length === 0 && <span className="muted small">no annotator labels yet</span>}
+      {labelers.map((a) => (
+        <div key={a.annotator} className="annotator-progress" data-testid={`progress-${pr.pool}-${a.annotator}`} data-kind={a.kind}>
+          <span className="who" title={a.annotator}>
+            {a.annotator}
+          </span>
+          <ProgressBar done={a.doneQueries} total={pr.queries} label={`${a.annotator} queries done`} />
+          <span className="small muted" data-testid={`progress-${pr.pool}-${a.annotator}-pairs`}>
+            {fmtCount(a.labeledPairs, 'pair')}
+          </span>
+        </div>
+      ))}
+      {judges.length > 0 && (
+        <div className="small muted" data-testid={`progress-${pr.pool}-judges`} title="a judge’s labels settle the pool’s disagreements; they are not annotator progress">
+          Rulings:{' '}
+          {judges.map((a, i) => (
+            <span key={a.annotator} data-testid={`progress-${pr.pool}-${a.annotator}`} data-kind={a.kind}>
+              {i > 0 && ', '}
+              {a.annotator} (judge) {fmtCount(a.labeledPairs, 'ruling')}
+            </span>
+          ))}
+        </div>
+      )}
+      {sources.length > 0 && (
+        <div className="small muted" data-testid={`progress-${pr.pool}-sources`} title="labels that are not a person’s: imported gold, a reference system">
+          Sources:{' '}
+          {sources.map((a, i) => (
+            <span key={a.annotator} data-testid={`progress-${pr.pool}-${a.annotator}`} data-kind={a.kind}>
+              {i > 0 && ', '}
+              {a.annotator} {fmtCount(a.labeledPairs, 'label')}
+            </span>
+          ))}
+        </div>
+      )}
+    </>
   );
 }

@@ -15,9 +15,15 @@ import { useTableSort } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 import { mayCall } from '../lib/roles';
 import { PoolSelect } from '../components/PoolSelect';
+import { isReservedRole, PERSON_ROLES } from '../../shared/roles';
 
-const ROLES = ['annotator', 'judge', 'owner', 'gold', 'system'] as const;
+/** The roles a person may be given; gold and system are label sources, not people (shown read-only). */
+const ROLES = PERSON_ROLES;
 type Role = (typeof ROLES)[number];
+const RESERVED_HELP: Record<string, string> = {
+  gold: 'imported gold labels, not a person: its role cannot change',
+  system: 'a reference system’s labels, not a person: its role cannot change',
+};
 
 export const RULE_HELP: Record<AggregationRule, string> = {
   adjudicated: 'the agreed label; where annotators disagree, the judge’s label (open until a judge settles it)',
@@ -210,19 +216,25 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                 <tr key={p.name} data-testid={`person-${p.name}`}>
                   <td>{p.name}</td>
                   <td>
-                    <select
-                      data-testid={`role-${p.name}`}
-                      value={p.role}
-                      disabled={!canEditRoles}
-                      onChange={(e) => void setRole(p.name, e.target.value as Role)}
-                      aria-label={`role of ${p.name}`}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
+                    {isReservedRole(p.role) || p.name === 'gold' ? (
+                      <span className="muted" data-testid={`role-${p.name}`} data-role={p.role} title={RESERVED_HELP[p.role] ?? RESERVED_HELP.gold}>
+                        {p.role} <span className="small">(not a person)</span>
+                      </span>
+                    ) : (
+                      <select
+                        data-testid={`role-${p.name}`}
+                        value={p.role}
+                        disabled={!canEditRoles}
+                        onChange={(e) => void setRole(p.name, e.target.value as Role)}
+                        aria-label={`role of ${p.name}`}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -238,7 +250,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
             >
               <input data-testid="person-name" placeholder="name" value={newName} onChange={(e) => setNewName(e.target.value)} size={12} aria-label="new annotator name" />
               <select data-testid="person-role" value={newRole} onChange={(e) => setNewRole(e.target.value as Role)} aria-label="new annotator role">
-                {ROLES.filter((r) => r !== 'system').map((r) => (
+                {ROLES.map((r) => (
                   <option key={r} value={r}>
                     {r}
                   </option>

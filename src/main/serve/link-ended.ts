@@ -41,20 +41,26 @@ export const LINK_ENDED_HTML = page('This link no longer works', [
   'Ask the workspace’s owner for a new link (in QPairs: Pools → Team access → New link), then open that one. Labels you saved before are kept.',
 ]);
 
+/** LINK_ENDED_HTML on a loopback server without required tokens, where a caller without a token is the owner. */
+export const LINK_ENDED_LOCAL_HTML = page('This link no longer works', [
+  'The QPairs link you opened is not valid any more: the workspace’s owner revoked it, or made a newer link for you.',
+  'On this machine, <a href="/?signout">open QPairs without the link</a> to use it as the workspace’s owner; anyone else: ask the owner for a new link.',
+]);
+
 /** No token at all. */
 export const LINK_NEEDED_HTML = page('Open your personal link', [
   'This QPairs server lets in only the people its owner invited, each with a personal link (it ends in ?token=…).',
   'Open the link you were given; if you have none, ask the workspace’s owner for one.',
 ]);
 
-/** Answers 401 with the page that fits (its body left out for HEAD). */
-export function sendLinkEnded(req: IncomingMessage, res: ServerResponse): void {
+/** Answers 401 with the page that fits (its body left out for HEAD); `ownerWithoutToken`: a loopback server without required tokens. */
+export function sendLinkEnded(req: IncomingMessage, res: ServerResponse, ownerWithoutToken = false): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const html = presentedToken(req, url, true) ? LINK_ENDED_HTML : LINK_NEEDED_HTML;
+  const html = presentedToken(req, url, true) ? (ownerWithoutToken ? LINK_ENDED_LOCAL_HTML : LINK_ENDED_HTML) : LINK_NEEDED_HTML;
   res.writeHead(401, {
     ...SECURITY_HEADERS,
     'Content-Type': 'text/html; charset=utf-8',

@@ -432,7 +432,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       // A page load with a refused token (revoked, replaced) gets a readable page, not JSON.
-      if (e instanceof HttpError && e.status === 401 && isPageLoad(req)) sendLinkEnded(req, res);
+      if (e instanceof HttpError && e.status === 401 && isPageLoad(req)) sendLinkEnded(req, res, !authRequired);
       else if (e instanceof HttpError) sendError(res, e.status, e.wire);
       else {
         log(`request failed: ${(e as Error)?.stack ?? String(e)}`);

@@ -272,8 +272,11 @@ describe('a loopback server without required tokens', () => {
     const out = await fetch(`${server.url}/?signout`, { redirect: 'manual', headers: { Cookie: cookie } });
     expect(out.status).toBe(303);
     expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
-    // A revoked token is refused, never turned into the owner.
+    // A revoked token is refused, never turned into the owner; its page load says how to be the owner here.
     await engine.invoke('annotator.revoke', { name: 'alice' });
     expect((await call(alice, 'pool.list')).status).toBe(401);
+    const page = await fetch(`${server.url}/`, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(401);
+    expect(await page.text()).toMatch(/This link no longer works[\s\S]*href="\/\?signout"/);
   });
 });

@@ -285,7 +285,7 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
  * taken over by the next writer, with a note).
  */
-const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train']);
+const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index']);
 
 /**
  * A message for errors that come from the machine rather than from a bug — SQLite's (read-only,

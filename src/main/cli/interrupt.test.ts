@@ -75,6 +75,33 @@ describe('Ctrl-C', () => {
     expect(JSON.parse(pools.out)).toEqual([]);
   });
 
+  it('cancels corpus index once it holds the lock: the index as it was, no lock left', async () => {
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, Array.from({ length: 60_000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i % 977} words`, body: `body ${i % 613} text ${i}` })).join('\n') + '\n');
+    const imp = await runCli('import', w, '--format', 'questions-jsonl', file);
+    expect(imp.code, imp.err).toBe(0);
+    const before = JSON.parse((await runCli('stats', w, '--json')).out);
+
+    const r = await interruptOnceLocked('corpus', 'index', w, '--analyzer', 'lucene-english');
+    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs corpus: cancelled; nothing was changed\n' });
+    expect(besides()).toEqual(['w.qpairs']);
+    expect(JSON.parse((await runCli('stats', w, '--json')).out)).toEqual(before);
+  });
+
+  it('cancels score once it holds the lock: no run stored, no lock left', async () => {
+    const imp = await runCli('import', w, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'));
+    expect(imp.code, imp.err).toBe(0);
+    const tr = await runCli('train', w, '--model', 'tfidf', '--name', 'tf', '--train-pool', 'dev');
+    expect(tr.code, tr.err).toBe(0);
+    const runs = async (): Promise<string[]> => Object.keys(JSON.parse((await runCli('eval', w, '--pool', 'dev', '--json')).out).runs as object).sort();
+    const runsBefore = await runs();
+
+    const r = await interruptOnceLocked('score', w, '--model', 'tf', '--pool', 'dev');
+    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs score: cancelled; nothing was changed\n' });
+    expect(besides()).toEqual(['w.qpairs']);
+    expect(await runs()).toEqual(runsBefore);
+  });
+
   it('cancels train from its start: no model stored, no lock left', async () => {
     const imp = await runCli('import', w, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'));
     expect(imp.code, imp.err).toBe(0);

@@ -18,10 +18,10 @@ import { closeWorkspace, json, openWorkspace, type Out } from './common';
  * `qpairs corpus index W [--analyzer NAME] [--json]`: rebuilds the workspace's BM25 index, with
  * analyzer NAME from then on (default: the one it has; see bm25/analyzers.ts).
  */
-export async function cmdCorpus(argv: string[], out: Out): Promise<number> {
+export async function cmdCorpus(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'export') return corpusExport(rest, out);
-  if (sub === 'index') return corpusIndex(rest, out);
+  if (sub === 'index') return corpusIndex(rest, out, signal);
   throw new UsageError('usage: qpairs corpus export W --format tsv|jsonl OUT | qpairs corpus index W [--analyzer NAME]');
 }
 
@@ -106,7 +106,7 @@ function* batches(lines: Iterable<string>): Generator<string> {
   if (buf.length) yield buf.join('\n') + '\n';
 }
 
-async function corpusIndex(argv: string[], out: Out): Promise<number> {
+async function corpusIndex(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, { analyzer: { type: 'string' }, json: { type: 'boolean' } });
   const analyzer = values.analyzer;
   if (analyzer !== undefined && !isAnalyzerName(analyzer)) throw new UsageError(`unknown analyzer "${analyzer}" (analyzers: ${ANALYZER_NAMES.join(', ')})`);
@@ -114,7 +114,7 @@ async function corpusIndex(argv: string[], out: Out): Promise<number> {
   const bar = new ProgressBar('indexing');
   try {
     const chosen = analyzer ?? Bm25Index.storedAnalyzer(ws.db);
-    const r = await rebuildIndex(ws, chosen, { onProgress: (d, t) => bar.update(d, t) });
+    const r = await rebuildIndex(ws, chosen, { onProgress: (d, t) => bar.update(d, t), signal });
     bar.done();
     if (values.json) out.log(json({ analyzer: chosen, lucene: ANALYZERS[chosen].lucene, questions: r.questions, postings: r.postings, segments: r.segments, bytes: r.bytes }));
     else out.log(`indexed ${r.questions} questions with analyzer ${chosen} (${ANALYZERS[chosen].lucene}): ${r.postings} postings in ${r.segments} segment${r.segments === 1 ? '' : 's'}`);

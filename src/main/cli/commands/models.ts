@@ -7,13 +7,13 @@ import { modelPoolOverlaps } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
 
 /** `qpairs score W --model NAME --pool P [--json]`: stores the model's scores as run NAME in pool P. */
-export async function cmdScore(argv: string[], out: Out): Promise<number> {
+export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, { model: { type: 'string' }, pool: { type: 'string' }, json: { type: 'boolean' } });
   const name = requireString(values.model, '--model NAME');
   const pool = requireString(values.pool, '--pool P');
   return withWorkspace(positionals[0], async (ws) => {
     const t0 = Date.now();
-    const r = await scorePool(ws, name, pool);
+    const r = await scorePool(ws, name, pool, { signal });
     const res = { model: name, pool, run: name, queries: r.queries, pairs: r.pairs, seconds: (Date.now() - t0) / 1000 };
     if (values.json) out.log(json(res));
     else out.log(`scored ${r.queries} queries (${r.pairs} pairs) of pool ${pool} with ${name}: run "${name}"`);

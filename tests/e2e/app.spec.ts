@@ -408,3 +408,31 @@ test('a pool created with another BM25 analyzer and a labeling order keeps both'
   await expect(p.getByTestId('pool-order-e2e-english')).toHaveText('next query: decide-rankers');
   await p.screenshot({ path: path.join(root, 'test-results', 'screens', 'pools-create.png'), fullPage: true });
 });
+
+test('Evaluate flags a run that scores none of some counted queries’ candidates (it is ranked in the pool’s order there)', async () => {
+  // A run scoring query A only, imported as a TREC run file (the pool's bm25 run as the engine exports it, cut down).
+  const r = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'export.write', args: { pool: POOL, format: 'trec-run' } } });
+  expect(r.ok(), await r.text()).toBe(true);
+  const lines = ((await r.json()) as { files: Array<{ content: string }> }).files.flatMap((f) => f.content.trim().split('\n'));
+  const partial = lines.filter((l) => l.split(/\s+/)[0] === queryA && l.endsWith(` ${RUN}`)).map((l) => l.replace(/ \S+$/, ' partial'));
+  expect(partial.length).toBeGreaterThan(0);
+  const runFile = path.join(root, 'test-results', 'partial.run');
+  mkdirSync(path.dirname(runFile), { recursive: true });
+  writeFileSync(runFile, partial.join('\n') + '\n');
+  await page.goto('/#workspace');
+  await page.getByTestId('import-format').selectOption('trec-run');
+  await page.getByTestId('import-files').setInputFiles(runFile);
+  await page.getByTestId('import-pool').fill(POOL);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toBeVisible();
+
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption(POOL);
+  await page.getByTestId('eval-annotator').selectOption('tester');
+  await page.getByTestId('convention-zero').check();
+  const n = Number(await page.getByTestId('metric-partial-queries').textContent());
+  expect(n).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('run-unscored-partial')).toHaveText(`scores no candidate of ${n - 1} of its ${n} queries`);
+  await expect(page.getByTestId(`run-unscored-${RUN}`)).toHaveCount(0);
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'evaluate-unscored.png') });
+});

@@ -235,6 +235,11 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                               trained on {x.r.overlap.trainedOn} of these {x.r.overlap.of} queries
                             </div>
                           )}
+                          {!!x.r.unscoredQueries && (
+                            <div className="small error" data-testid={`run-unscored-${x.run}`} title="the run gives none of these queries' candidates a score: there it is ranked in the pool's own order, which can flatter it">
+                              scores no candidate of {x.r.unscoredQueries} of its {x.r.queries} queries
+                            </div>
+                          )}
                         </>
                       ),
                     },

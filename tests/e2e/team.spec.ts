@@ -266,6 +266,8 @@ test("erin's link opens Annotate on her assigned pool; the other pool is not off
   await expect(erin.getByTestId('candidate-row-1')).toHaveAttribute('data-state', 'failed');
   await expect(erin.getByTestId('failed-labels')).toContainText('missing or invalid token');
   await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+  // Nor does it count in her pace: one label taken is no pace yet.
+  await expect(erin.getByTestId('progress-pace')).toHaveText('pace: —');
   await erin.waitForTimeout(1500);
   await expect(chip).toHaveAttribute('data-state', 'ended');
   await erin.screenshot({ path: path.join(SCREENS, 'revoked-annotate.png') });

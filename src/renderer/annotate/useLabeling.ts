@@ -48,7 +48,9 @@ export function useLabeling(
   const { client, outbox, undo } = useApp();
   useSyncExternalStore(outbox.subscribe, outbox.version);
   const { view, viewRef, patch, setCursor, setNotice, setError, candFilter } = qv;
-  const [labelTimes, setLabelTimes] = useState<number[]>([]);
+  /** When each label of this session was given, with its outbox op: refused ones (failed, or discarded after failing) do not count. */
+  const [givenTimes, setGivenTimes] = useState<Array<{ t: number; op: number }>>([]);
+  const discarded = useRef(new Set<number>());
 
   const rows: RowModel[] = useMemo(() => {
     if (!view) return [];
@@ -76,6 +78,13 @@ export function useLabeling(
     }
     return n;
   }, [rows, view, annotator]);
+  // The pace counts labels the engine took or may still take: not refused ones (as savedLabeled).
+  const labelTimes = useMemo(() => {
+    const refused = new Set(outbox.ops().filter((o) => o.state === 'failed').map((o) => o.id));
+    return givenTimes.filter((g) => !refused.has(g.op) && !discarded.current.has(g.op)).map((g) => g.t);
+    // outbox.version() changes with every queue change
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [givenTimes, outbox, outbox.version()]);
   const shown = useMemo(() => (view ? shownIndices(view.candidates, candFilter) : []), [view, candFilter]);
   const shownRef = useRef(shown);
   shownRef.current = shown;
@@ -97,8 +106,8 @@ export function useLabeling(
       // Without an op in the outbox the view's label is the saved one (an op restored from a reload
       // leaves the view as the engine read it; the rows above then use it).
       if (!outbox.latestFor(key)) savedBefore.current.set(key, c.label);
-      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
-      if (value !== null) setLabelTimes((t) => [...t.slice(-99), Date.now()]);
+      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
+      if (value !== null) setGivenTimes((t) => [...t.slice(-99), { t: Date.now(), op: op.id }]);
       // Keep the view in step so the row does not flicker back while the save completes.
       const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value } : x)) };
       patch(patched);
@@ -147,6 +156,7 @@ export function useLabeling(
       const key = pairKey(op.pool, op.annotator, op.queryId, op.candidateId);
       const known = savedBefore.current.has(key);
       const before = savedBefore.current.get(key) ?? null;
+      discarded.current.add(id);
       outbox.dismiss(id);
       // The view was patched with the discarded value when it was given: put the saved one back.
       const v = viewRef.current;

@@ -42,6 +42,21 @@ export type Convention = z.infer<typeof conventionSchema>;
 const noteArg = z.string().max(4000).nullable().optional();
 export type TieRule = z.infer<typeof tiesSchema>;
 
+/** How eval.pool counts (and eval.order, whose verdict must be about the same queries as the table beside it). */
+const evalCounting = {
+  /** Label source: an annotator or "@aggregate"; omitted = gold when the pool has gold labels, else @aggregate. */
+  annotator: name.optional(),
+  /** Omitted = the pool's own convention (PoolInfo.convention; issue 24). */
+  convention: conventionSchema.optional(),
+  ties: tiesSchema.default('pool-order'),
+  threshold: z.number().default(1),
+  /**
+   * Issue 13: also count partially labeled queries (at least one label from the source), their
+   * unlabeled candidates as non-relevant. Default false: only fully labeled queries count.
+   */
+  partial: z.boolean().default(false),
+};
+
 /** A file for an import: a path on the engine's machine, or an upload made over HTTP in serve mode. */
 export const importSourceSchema = z.union([
   z.object({ path: z.string().min(1) }),
@@ -139,31 +154,10 @@ export const commandArgs = {
    * the best run is decided (src/main/active/order-standing.ts), counted as eval.pool counts for the same
    * options — pass the ones the metrics table beside it uses, so the verdict is about that table's queries.
    */
-  'eval.order': z.object({
-    pool: name,
-    annotator: name.optional(),
-    /** Omitted = the pool's own convention, as eval.pool. */
-    convention: conventionSchema.optional(),
-    ties: tiesSchema.default('pool-order'),
-    threshold: z.number().default(1),
-    partial: z.boolean().default(false),
-  }),
+  'eval.order': z.object({ pool: name, ...evalCounting }),
   /** Retrains the pool's live models now (the owner's); null when one is already running (its job id then). */
   'live.retrain': z.object({ pool: name }),
-  'eval.pool': z.object({
-    pool: name,
-    /** Label source: an annotator or "@aggregate"; omitted = gold when the pool has gold labels, else @aggregate. */
-    annotator: name.optional(),
-    /** Omitted = the pool's own convention (PoolInfo.convention; issue 24). */
-    convention: conventionSchema.optional(),
-    ties: tiesSchema.default('pool-order'),
-    threshold: z.number().default(1),
-    /**
-     * Issue 13: also count partially labeled queries (at least one label from the source), their
-     * unlabeled candidates as non-relevant. Default false: only fully labeled queries count.
-     */
-    partial: z.boolean().default(false),
-  }),
+  'eval.pool': z.object({ pool: name, ...evalCounting }),
   'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional() }),
   // ---------------------------------------------------------------- gold workflow (src/main/gold, src/main/export)
   /** Adds an annotator (or sets the role of an existing one). Not allowed to serve-mode tokens. */

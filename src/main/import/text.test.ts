@@ -10,6 +10,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeEntities, htmlToText, parseTags } from './text';
+import { mulberry32 } from '../stats/random';
 import { RowScanner } from './xml-rows';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -32,17 +33,6 @@ function referenceHtmlToText(html: string): string {
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<\/?([A-Za-z][A-Za-z0-9]*)\b[^>]*>/g, (_m, name: string) => (INLINE.test(name) ? '' : ' '));
   return decodeEntities(s).replace(/\s+/g, ' ').trim();
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = [

@@ -181,6 +181,12 @@ async function readBody(req: IncomingMessage, limit: number, timeoutMs: number):
   });
 }
 
+/** A 303 to the same page (`url`, its token or signout parameter already removed) that sets `cookie`. */
+function redirectSettingCookie(res: ServerResponse, url: URL, cookie: string): void {
+  res.writeHead(303, { ...SECURITY_HEADERS, Location: url.pathname + (url.search || ''), 'Set-Cookie': cookie, 'Cache-Control': 'no-store' });
+  res.end();
+}
+
 /** The hostname of a Host header ("[::1]:80" → "::1", "a:1" → "a"). */
 function hostnameOf(hostHeader: string | undefined): string {
   if (!hostHeader) return '';
@@ -365,27 +371,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Loopback without tokens: `?signout` drops a link's cookie, back to the owner.
       if (!authRequired && url.searchParams.has('signout')) {
         url.searchParams.delete('signout');
-        res.writeHead(303, {
-          ...SECURITY_HEADERS,
-          Location: url.pathname + (url.search || ''),
-          'Set-Cookie': `${TOKEN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
-          'Cache-Control': 'no-store',
-        });
-        res.end();
-        return;
+        return redirectSettingCookie(res, url, `${TOKEN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
       }
       if (queryToken !== null) {
         const who = whoHolds(queryToken);
         if (!who) throw new HttpError(401, { code: 'forbidden', message: 'invalid token' });
         url.searchParams.delete('token');
-        res.writeHead(303, {
-          ...SECURITY_HEADERS,
-          Location: url.pathname + (url.search || ''),
-          'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(queryToken)}; Path=/; HttpOnly; SameSite=Strict`,
-          'Cache-Control': 'no-store',
-        });
-        res.end();
-        return;
+        return redirectSettingCookie(res, url, `${TOKEN_COOKIE}=${encodeURIComponent(queryToken)}; Path=/; HttpOnly; SameSite=Strict`);
       }
       authenticate(req, url, false);
       if (!rendererDir) {

@@ -503,28 +503,26 @@ function PoolProgressCell({ progress: pr }: { progress: PoolProgress }): ReactNo
           </span>
         </div>
       ))}
-      {judges.length > 0 && (
-        <div className="small muted" data-testid={`progress-${pr.pool}-judges`} title="a judge’s labels settle the pool’s disagreements; they are not annotator progress">
-          Rulings:{' '}
-          {judges.map((a, i) => (
-            <span key={a.annotator} data-testid={`progress-${pr.pool}-${a.annotator}`} data-kind={a.kind}>
-              {i > 0 && ', '}
-              {a.annotator} (judge) {fmtCount(a.labeledPairs, 'ruling')}
-            </span>
-          ))}
-        </div>
-      )}
-      {sources.length > 0 && (
-        <div className="small muted" data-testid={`progress-${pr.pool}-sources`} title="labels that are not a person’s: imported gold, a reference system">
-          Sources:{' '}
-          {sources.map((a, i) => (
-            <span key={a.annotator} data-testid={`progress-${pr.pool}-${a.annotator}`} data-kind={a.kind}>
-              {i > 0 && ', '}
-              {a.annotator} {fmtCount(a.labeledPairs, 'label')}
-            </span>
-          ))}
-        </div>
-      )}
+      <LabelerLine pool={pr.pool} kind="judges" heading="Rulings" title="a judge’s labels settle the pool’s disagreements; they are not annotator progress" labelers={judges} count={(a) => `(judge) ${fmtCount(a.labeledPairs, 'ruling')}`} />
+      <LabelerLine pool={pr.pool} kind="sources" heading="Sources" title="labels that are not a person’s: imported gold, a reference system" labelers={sources} count={(a) => fmtCount(a.labeledPairs, 'label')} />
     </>
+  );
+}
+
+type Labeler = PoolProgress['annotators'][number];
+
+/** One line naming the pool's labelers of one kind that are not annotators (judges' rulings, label sources), each with their count. */
+function LabelerLine({ pool, kind, heading, title, labelers, count }: { pool: string; kind: string; heading: string; title: string; labelers: Labeler[]; count: (a: Labeler) => string }): ReactNode {
+  if (labelers.length === 0) return null;
+  return (
+    <div className="small muted" data-testid={`progress-${pool}-${kind}`} title={title}>
+      {heading}:{' '}
+      {labelers.map((a, i) => (
+        <span key={a.annotator} data-testid={`progress-${pool}-${a.annotator}`} data-kind={a.kind}>
+          {i > 0 && ', '}
+          {a.annotator} {count(a)}
+        </span>
+      ))}
+    </div>
   );
 }

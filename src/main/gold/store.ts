@@ -78,12 +78,9 @@ export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole):
 /** Changes a known annotator's role (a person's: annotator, judge or owner; see checkRoleChange). */
 export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRole): AnnotatorRole {
   const n = checkAnnotatorName(name);
-  const current = annotatorRole(ws, n);
-  if (current === null) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
-  if (!ANNOTATOR_ROLES.includes(role)) throw new QPairsError(`unknown role "${role}" (roles: ${ANNOTATOR_ROLES.join(', ')})`);
-  checkRoleChange(n, current, role);
-  ws.setAnnotatorRole(n, role);
-  return annotatorRole(ws, n)!;
+  if (annotatorRole(ws, n) === null) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
+  // addAnnotator checks the role and the change (checkRoleChange) for a known annotator.
+  return addAnnotator(ws, n, role);
 }
 
 export function getAggregation(ws: Workspace, pool: string): AggregationSetting {

@@ -14,10 +14,10 @@ import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypt
 import { NotFoundError, QPairsError } from '../errors';
 import { addAnnotator, checkAnnotatorName } from '../gold/store';
 import type { TeamMemberView } from '../../shared/contract';
+import { PERSON_ROLES } from '../../shared/roles';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 
-/** Roles a person with a token can have (gold and system are not people). */
-export const PERSON_ROLES = ['annotator', 'judge', 'owner'] as const;
+/** Roles a person with a token can have (gold and system are not people): shared/roles.ts's PERSON_ROLES. */
 export type PersonRole = (typeof PERSON_ROLES)[number];
 
 const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };

@@ -267,6 +267,31 @@ test('the owner switches the labeling order on Evaluate; the next query is then 
   await ev.close();
 });
 
+test("changing what Evaluate counts never leaves the previous options' labeling-order standing on screen while the new one loads", async () => {
+  const ev = await context.newPage();
+  await ev.goto('/#evaluate');
+  await ev.getByTestId('eval-pool').selectOption(POOL);
+  await ev.getByTestId('eval-annotator').selectOption('tester');
+  await expect(ev.getByTestId(`label-order-map-${RUN}`)).toBeVisible();
+  const partialBefore = await ev.getByTestId('eval-partial').isChecked();
+  // Hold the standing for the other setting of "partly labeled queries" until the panel has been looked at.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await ev.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command: string; args: { partial?: boolean } };
+    if (body.command === 'eval.order' && body.args.partial === !partialBefore) await held;
+    await route.continue();
+  });
+  await ev.getByTestId('eval-partial').setChecked(!partialBefore);
+  await expect(ev.getByTestId('eval-summary')).toContainText(partialBefore ? 'left out' : 'included');
+  await expect(ev.getByTestId('label-order')).toHaveCount(0);
+  release();
+  await expect(ev.getByTestId('label-order-estimator')).toContainText(partialBefore ? 'counted as the table above' : 'partly labeled queries count');
+  await ev.unroute('**/api/invoke');
+  await ev.getByTestId('eval-partial').setChecked(partialBefore);
+  await ev.close();
+});
+
 test('labels are still there after a reload', async () => {
   await page.reload();
   await expect(page.getByTestId('query-title')).toBeVisible();

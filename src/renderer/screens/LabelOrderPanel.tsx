@@ -38,16 +38,25 @@ export function LabelOrderPanel({
   role: CallerRole;
 }): ReactNode {
   const { client } = useApp();
-  const [lo, setLo] = useState<LabelOrderStanding | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The standing is kept with the options it was computed for: after a switch of pool (or of what
+  // counts), the previous pool's standing is never shown under the new pool's table while the new
+  // one is on its way.
+  const optionsKey = JSON.stringify([pool, annotator ?? null, convention ?? null, partial]);
+  const [shown, setShown] = useState<{ key: string; lo: LabelOrderStanding } | null>(null);
+  const lo = shown?.key === optionsKey ? shown.lo : null;
+  const setLo = (next: LabelOrderStanding): void => setShown({ key: optionsKey, lo: next });
+  const [failed, setFailed] = useState<{ key: string; message: string } | null>(null);
+  const error = failed?.key === optionsKey ? failed.message : null;
+  const setError = (message: string | null): void => setFailed(message === null ? null : { key: optionsKey, message });
   // A reply for other options than the current ones is dropped (the options changed while it was on its way).
   const seq = useRef(0);
   const load = useCallback(() => {
     const my = ++seq.current;
+    const key = JSON.stringify([pool, annotator ?? null, convention ?? null, partial]);
     client
       .invoke('eval.order', { pool, ...(annotator ? { annotator } : {}), ...(convention ? { convention } : {}), partial })
-      .then((r) => my === seq.current && setLo(r))
-      .catch((e: unknown) => my === seq.current && setError(errorMessage(e)));
+      .then((r) => my === seq.current && setShown({ key, lo: r }))
+      .catch((e: unknown) => my === seq.current && setFailed({ key, message: errorMessage(e) }));
   }, [client, pool, annotator, convention, partial]);
   useEffect(load, [load]);
   const reload = useDebounced(load, 150);

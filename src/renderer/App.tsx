@@ -249,6 +249,16 @@ export function App(): ReactNode {
             role
           )}
         </span>
+        {info.annotator && client.transport === 'http' && (
+          <a
+            className="signout-link"
+            href="/?signout"
+            data-testid="header-signout"
+            title="Forget your link in this browser (on a shared computer): the next person here cannot label as you. Open your link again to come back."
+          >
+            Sign out
+          </a>
+        )}
         {modelBackend && modelsTab && (
           <button
             className="backend-chip"

@@ -200,3 +200,14 @@ test('olivia (owner, with a token) opens the pool after a warning; alice’s rel
   await olivia.waitForTimeout(300);
   expect(forbidden).toEqual([]);
 });
+
+test('alice signs out on a shared computer: the browser forgets her link, and the app is not served without it', async () => {
+  await alice.getByTestId('tab-annotate').click();
+  await expect(alice.getByTestId('header-signout')).toBeVisible();
+  await alice.getByTestId('header-signout').click();
+  await expect(alice.locator('h1')).toHaveText('Signed out');
+  await expect(alice.locator('body')).toContainText('open your personal link again');
+  await alice.goto('/#annotate');
+  await expect(alice.locator('h1')).toHaveText('Open your personal link');
+  await expect(alice.getByTestId('header-annotator')).toHaveCount(0);
+});

@@ -62,3 +62,25 @@ describe('a page load with a token the server refuses', () => {
     expect((await get(`${base}/api/health`)).type).toMatch(/^application\/json/);
   });
 });
+
+describe('/?signout on a server that requires links', () => {
+  it('clears the link cookie and says how to come back; the next page load without it asks for the link', async () => {
+    server = await startServer({ engine, port: 0, tokens: { alice: 'alice-secret-1' }, requireTokens: true, staticDir: import.meta.dirname });
+    const base = server.url;
+    const out = await new Promise<{ status: number; cookie: string; body: string }>((resolve, reject) => {
+      http
+        .get(`${base}/?signout`, { headers: { Cookie: 'qpairs_token=alice-secret-1' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, cookie: String(res.headers['set-cookie']), body: Buffer.concat(chunks).toString('utf8') }));
+        })
+        .on('error', reject);
+    });
+    expect(out.status).toBe(200);
+    expect(out.cookie).toMatch(/^qpairs_token=;.*Max-Age=0/);
+    expect(out.body).toContain('<h1>Signed out</h1>');
+    expect(out.body).toContain('open your personal link again');
+    // Without a link cookie, the app is not served (a stranger at this computer is not alice).
+    expect((await get(`${base}/`)).body).toContain('<h1>Open your personal link</h1>');
+  });
+});

@@ -53,6 +53,24 @@ export const LINK_NEEDED_HTML = page('Open your personal link', [
   'Open the link you were given; if you have none, ask the workspace’s owner for one.',
 ]);
 
+/** After `/?signout` on a server that requires links: the browser forgot the link. */
+export const SIGNED_OUT_HTML = page('Signed out', [
+  'This browser no longer holds your QPairs link: the next person at this computer cannot label as you.',
+  'To come back, open your personal link again (it ends in ?token=…). Labels you saved are kept.',
+]);
+
+/** Answers 200 with SIGNED_OUT_HTML and clears the link's cookie (`clearCookie`); its body left out for HEAD. */
+export function sendSignedOut(req: IncomingMessage, res: ServerResponse, clearCookie: string): void {
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(SIGNED_OUT_HTML)),
+    'Cache-Control': 'no-store',
+    'Set-Cookie': clearCookie,
+  });
+  res.end(req.method === 'HEAD' ? undefined : SIGNED_OUT_HTML);
+}
+
 /** Answers 401 with the page that fits (its body left out for HEAD); `ownerWithoutToken`: a loopback server without required tokens. */
 export function sendLinkEnded(req: IncomingMessage, res: ServerResponse, ownerWithoutToken = false): void {
   if (res.headersSent) {

@@ -29,7 +29,7 @@ import { clearUploads, defaultUploadStore, UploadQuotaError, UploadTooLargeError
 import { statusOf, toWireError } from './wire';
 import { BusyError, COMPUTING_COMMANDS, FairUse } from './fair-use';
 import { QPairsError } from '../errors';
-import { isPageLoad, sendLinkEnded } from './link-ended';
+import { isPageLoad, sendLinkEnded, sendSignedOut } from './link-ended';
 
 /** Who is calling, as the server knows it: the token's annotator (null without tokens) and whether they are local. */
 export interface ServeCaller {
@@ -368,10 +368,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, { code: 'invalid-argument', message: `${req.method} not allowed` });
       // First page load with ?token=: set the cookie and drop the token from the address bar.
       const queryToken = url.searchParams.get('token');
-      // Loopback without tokens: `?signout` drops a link's cookie, back to the owner.
-      if (!authRequired && url.searchParams.has('signout')) {
+      // `?signout` drops a link's cookie (the app's "Sign out"): on loopback without tokens, back to
+      // the owner; where links are required, a page saying how to come back.
+      if (url.searchParams.has('signout')) {
+        const clear = `${TOKEN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
+        if (authRequired) return sendSignedOut(req, res, clear);
         url.searchParams.delete('signout');
-        return redirectSettingCookie(res, url, `${TOKEN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+        return redirectSettingCookie(res, url, clear);
       }
       if (queryToken !== null) {
         const who = whoHolds(queryToken);

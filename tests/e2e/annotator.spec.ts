@@ -259,6 +259,17 @@ test('Browse finds a question, shows its pools and labels, and opens it in Annot
   await expect(page.getByTestId('browse-question-id')).toHaveText(firstQuery);
   const asQuery = page.getByTestId(`browse-pool-${POOL}-${firstQuery}`).first();
   await expect(asQuery).toContainText('20 labels (tester)');
+  // A label given elsewhere (another person, the CLI's server) shows up on the question without a new search.
+  const api = async (command: string, args: Record<string, unknown>): Promise<unknown> => {
+    const r = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+    expect(r.ok(), await r.text()).toBe(true);
+    return r.json();
+  };
+  const view = (await api('annotate.query', { pool: POOL, annotator: 'second', queryId: firstQuery })) as { candidates: Array<{ id: string }> };
+  await api('label.set', { pool: POOL, queryId: firstQuery, candidateId: view.candidates[0]!.id, annotator: 'second', value: '1' });
+  await expect(asQuery).toContainText('21 labels (tester, second)');
+  await api('label.set', { pool: POOL, queryId: firstQuery, candidateId: view.candidates[0]!.id, annotator: 'second', value: null });
+  await expect(asQuery).toContainText('20 labels (tester)');
   await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'browse-1024-question.png') });
   await page.getByTestId(`browse-annotate-${POOL}-${firstQuery}`).first().click();
   await expect(page.getByTestId('tab-annotate')).toHaveAttribute('aria-selected', 'true');

@@ -2,9 +2,10 @@
  * Browse: search the workspace's questions (its BM25 index, questions.search), show one with its
  * pools and the labels this user may see (question.show), and open it in Annotate.
  */
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import type { SharedState } from '../lib/shared-state';
-import { useApp } from '../lib/context';
+import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useDebounced } from '../lib/hooks';
 import { errorMessage, snippet } from '../lib/format';
 import { DataTable } from '../components/DataTable';
 import type { BrowseSearch, QuestionShow } from '../../shared/contract';
@@ -22,35 +23,61 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
   const [shown, setShown] = useState<QuestionShow | null>(null);
   const [showErr, setShowErr] = useState<string | null>(null);
 
+  // What was last searched and shown: asked again when the server comes back (a search that failed
+  // while it was away, or results of a workspace that changed meanwhile) and, for the question, when
+  // its labels or the workspace change.
+  const searched = useRef<{ text: string; source: string } | null>(null);
+  const shownId = useRef<string | null>(null);
+
+  const runSearch = useCallback(
+    async (q: { text: string; source: string }) => {
+      searched.current = q;
+      setBusy(true);
+      setErr(null);
+      try {
+        const r = await client.invoke('questions.search', { text: q.text, ...(q.source ? { source: q.source } : {}), limit: 50 });
+        setHits(r.results.map((h, i) => ({ ...h, rank: i + 1 })));
+      } catch (e) {
+        setHits(null);
+        setErr(errorMessage(e));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [client],
+  );
   const search = useCallback(async () => {
     if (!text.trim()) return;
-    setBusy(true);
-    setErr(null);
-    try {
-      const r = await client.invoke('questions.search', { text: text.trim(), ...(source.trim() ? { source: source.trim() } : {}), limit: 50 });
-      setHits(r.results.map((h, i) => ({ ...h, rank: i + 1 })));
-    } catch (e) {
-      setHits(null);
-      setErr(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  }, [client, text, source]);
+    await runSearch({ text: text.trim(), source: source.trim() });
+  }, [runSearch, text, source]);
 
   const show = useCallback(
-    async (id: string) => {
-      setShowErr(null);
+    async (id: string, refresh = false) => {
+      shownId.current = id;
+      if (!refresh) setShowErr(null);
       try {
-        setShown(await client.invoke('question.show', { id }));
+        const q = await client.invoke('question.show', { id });
+        if (shownId.current !== id) return;
+        setShown(q);
+        setShowErr(null);
         // On a narrow window the question is under the results: bring it into view.
-        requestAnimationFrame(() => document.querySelector('[data-testid="browse-question"]')?.scrollIntoView({ block: 'nearest' }));
+        if (!refresh) requestAnimationFrame(() => document.querySelector('[data-testid="browse-question"]')?.scrollIntoView({ block: 'nearest' }));
       } catch (e) {
+        if (shownId.current !== id) return;
         setShown(null);
         setShowErr(errorMessage(e));
       }
     },
     [client],
   );
+  const refreshShown = useDebounced(() => shownId.current !== null && void show(shownId.current, true), 150);
+  useEvent('label.changed', (rec) => (rec.queryId === shownId.current || rec.candidateId === shownId.current) && refreshShown());
+  const refreshAll = (): void => {
+    if (searched.current) void runSearch(searched.current);
+    refreshShown();
+  };
+  useEvent('workspace.changed', refreshAll);
+  useReconnect(refreshAll);
 
   const openInAnnotate = (pool: string, queryId: string): void => {
     shared.setPool(pool);

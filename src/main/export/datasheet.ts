@@ -23,6 +23,8 @@ export interface DatasheetInput {
   labels: number;
   queries: number;
   agreement: AgreementView | null;
+  /** Why the agreement is missing, or how it was cut down to the work budget (export/index.ts datasheetAgreement). */
+  agreementNote?: string | null;
   /** What the format did with unresolved, unsure and unlabeled pairs (formats.ts Handling). */
   handling: Handling;
   /** Whether the export carries question text (jsonl/csv columns, askubuntu corpus file). */
@@ -276,11 +278,14 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   const ag = d.agreement;
   if (!ag) {
-    out.push(`Not applicable: the pool has ${s.annotators.length} annotator${s.annotators.length === 1 ? '' : 's'} (agreement needs two).`);
+    out.push(
+      d.agreementNote ?? `Not applicable: the pool has ${s.annotators.length} annotator${s.annotators.length === 1 ? '' : 's'} (agreement needs two).`,
+    );
   } else {
     out.push(
       `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${ag.items} labeled pairs in ${ag.queries} queries. ` +
-        `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.`,
+        `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.` +
+        (d.agreementNote ? ` ${d.agreementNote}` : ''),
     );
     out.push('');
     out.push(

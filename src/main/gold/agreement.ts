@@ -239,12 +239,14 @@ export function agreementOverTime(table: RatingTable, lastSeq: Map<string, numbe
 
 /**
  * The CLI's JSON view of a report: statistics as plain numbers; an undefined one is `null` with
- * `<name>Reason` beside it (e.g. `"fleissKappa": null, "fleissKappaReason": "…"`).
+ * `<name>Reason` beside it (e.g. `"fleissKappa": null, "fleissKappaReason": "…"`); Fleiss' kappa
+ * computed on some of the items only says so in `fleissKappaNote`. Pairs carry PSA and NSA as the
+ * Agreement screen shows them.
  */
 export function agreementJson(v: AgreementView): Record<string, unknown> {
   const out: Record<string, unknown> = { pool: v.pool, scheme: v.scheme, items: v.items, queries: v.queries, annotators: v.annotators, categories: v.categories };
   putStat(out, 'percentAgreement', v.percentAgreement);
-  putStat(out, 'fleissKappa', v.fleissKappa);
+  putStat(out, 'fleissKappa', v.fleissKappa, true);
   const alpha: Record<string, unknown> = {};
   putStat(alpha, 'nominal', v.krippendorffAlpha.nominal);
   putStat(alpha, 'ordinal', v.krippendorffAlpha.ordinal);
@@ -269,14 +271,20 @@ export function agreementJson(v: AgreementView): Record<string, unknown> {
     putStat(o, 'cohenKappaLinear', p.cohenKappaLinear);
     putStat(o, 'cohenKappaQuadratic', p.cohenKappaQuadratic);
     putStat(o, 'ci95', p.ci95);
+    putStat(o, 'psa', p.psa);
+    putStat(o, 'nsa', p.nsa);
     o.confusion = p.confusion;
     return o;
   });
   return out;
 }
 
-/** Sets `o[key]` to the statistic's value, and `o[key + 'Reason']` when it is undefined. */
-export function putStat(o: Record<string, unknown>, key: string, s: StatView | IntervalView): void {
+/**
+ * Sets `o[key]` to the statistic's value, and `o[key + 'Reason']` when it is undefined; with `note`,
+ * also `o[key + 'Note']` when a defined value has one (e.g. Fleiss' kappa restricted to some items).
+ */
+export function putStat(o: Record<string, unknown>, key: string, s: StatView | IntervalView, note = false): void {
   o[key] = s.value;
   if (s.value === null) o[`${key}Reason`] = s.reason;
+  else if (note && s.note) o[`${key}Note`] = s.note;
 }

@@ -1,6 +1,6 @@
 import { throwIfAborted } from '../errors';
 import { type BootstrapOptions, bootstrapGroups, bootstrapSettings } from '../stats/bootstrap';
-import { type Interval, type Stat, undefinedStat } from '../stats/result';
+import { type Interval, type Stat, defined, undefinedStat } from '../stats/result';
 import { queryGroups } from './bootstrap';
 import { type PositiveSpec, confusionCoded, kappaFromConfusion, positiveMask, specificAgreementFromConfusion } from './cohen';
 import { itemCounts } from './counts';
@@ -113,6 +113,10 @@ export function agreementReport(table: RatingTable, options: AgreementReportOpti
           onProgress: options.onProgress && ((d) => options.onProgress!(k * resamples + d, total)),
         },
       );
+      const shared = perQuery.filter((c) => c.some((x) => x > 0)).length;
+      if (shared === 1 && groups.queries.length > 1 && ci95.value !== null) {
+        ci95 = defined(ci95.value, `${ci95.note}; the two annotators labeled items in common in one query only, so every resample that counts is that query`);
+      }
     }
     return {
       a: t.annotators[a],

@@ -292,11 +292,11 @@ export function datasheet(d: DatasheetInput): string {
       table(
         ['statistic', 'value', '95% CI'],
         [
-          ['percent agreement (pooled pairwise)', num(ag.percentAgreement), ''],
-          ["Fleiss' kappa", num(ag.fleissKappa), ci(ag.ci95.fleissKappa)],
+          ['percent agreement (pooled pairwise)', num(ag.percentAgreement), ci(ag.ci95.percentAgreement)],
+          ["Fleiss' kappa", num(ag.fleissKappa) + (ag.fleissKappa.value !== null && ag.fleissKappa.note ? ` (${ag.fleissKappa.note})` : ''), ci(ag.ci95.fleissKappa)],
           ["Krippendorff's alpha (nominal)", num(ag.krippendorffAlpha.nominal), ci(ag.ci95.krippendorffAlpha)],
-          ["Krippendorff's alpha (ordinal)", num(ag.krippendorffAlpha.ordinal), ''],
-          ["Krippendorff's alpha (interval)", num(ag.krippendorffAlpha.interval), ''],
+          ["Krippendorff's alpha (ordinal)", num(ag.krippendorffAlpha.ordinal), ci(ag.ci95.krippendorffAlphaOrdinal)],
+          ["Krippendorff's alpha (interval)", num(ag.krippendorffAlpha.interval), ci(ag.ci95.krippendorffAlphaInterval)],
           ["Gwet's AC1", num(ag.gwetAC1), ci(ag.ci95.gwetAC1)],
         ],
       ),

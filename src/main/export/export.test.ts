@@ -181,7 +181,7 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     // The datasheet: guidelines, agreement with CIs, the rule and its counts.
     const sheet = readFileSync(path.join(dir, 'lk.csv.datasheet.md'), 'utf8');
     expect(sheet).toMatch(/> Use \+2 for duplicates\./);
-    expect(sheet).toMatch(/Fleiss' kappa \| [-0-9.]+ \| (\[|n\/a)/);
+    expect(sheet).toMatch(/Fleiss' kappa \| [-0-9.]+( \([^|]+\))? \| (\[|n\/a)/);
     expect(sheet).toMatch(/\| x – y \| 3 \|/);
     expect(sheet).toMatch(/Rule \*\*adjudicated\*\*/);
     expect(sheet).toMatch(/\| settled by a judge \| 1 \|/);
@@ -272,6 +272,12 @@ describe('the datasheet of a pool too large for a full agreement report', () => 
     expect(b.files[0]!.lines).toBe(2); // the two agreed pairs
     expect(b.datasheet.content).toMatch(/95% CIs: percentile bootstrap over queries, 43 resamples, seed 1\. The CIs use 43 bootstrap resamples rather than 1000: the most the agreement work budget allows for this pool \(5 labeled pairs, 3 annotators\)\./);
     expect(b.datasheet.content).toMatch(/\| x – y \| 5 \| 0\.800 \|/);
+    // Every pool statistic with its CI (percent agreement and the ordinal/interval alphas were left blank).
+    for (const name of ['percent agreement \\(pooled pairwise\\)', "Fleiss' kappa", "Krippendorff's alpha \\(nominal\\)", "Krippendorff's alpha \\(ordinal\\)", "Krippendorff's alpha \\(interval\\)", "Gwet's AC1"]) {
+      expect(b.datasheet.content).toMatch(new RegExp(`\\| ${name} \\| -?[0-9.]+( \\([^|]+\\))? \\| \\[-?[0-9.]+, -?[0-9.]+\\] \\|`));
+    }
+    // Fleiss' kappa says which items it was computed on.
+    expect(b.datasheet.content).toMatch(/\| Fleiss' kappa \| -?[0-9.]+ \(5 items with 3 labels each\) \|/);
     // Within the budget: the usual 1000, no note.
     const full = buildExport(ws, 'p', 'qrels', 'p.qrels');
     expect(full.datasheet.content).toMatch(/95% CIs: percentile bootstrap over queries, 1000 resamples, seed 1\.\n/);

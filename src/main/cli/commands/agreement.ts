@@ -30,7 +30,8 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
     }
     const n = v.annotators.length;
     const who = n === 0 ? 'no annotators (the pool is assigned to no one and no annotator has labeled it)' : `${n} annotator${n === 1 ? '' : 's'} (${v.annotators.join(', ')})`;
-    out.log(`pool ${v.pool} (${v.scheme}): ${who}, ${v.items} pairs in ${v.queries} queries`);
+    const unsure = v.unsure > 0 ? `; ${v.unsure} "?" (unsure) label${v.unsure === 1 ? '' : 's'} left out (a "?" counts as no label here)` : '';
+    out.log(`pool ${v.pool} (${v.scheme}): ${who}, ${v.items} pairs in ${v.queries} queries${unsure}`);
     out.log(`95% CIs: bootstrap over queries, ${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}`);
     const rows: Array<[string, StatView, IntervalView]> = [
       ['percent agreement', v.percentAgreement, v.ci95.percentAgreement],

@@ -148,6 +148,8 @@ export interface AgreementView {
   /** Items (pairs) labeled by at least one of the annotators. */
   items: number;
   queries: number;
+  /** "?" (unsure) labels of these annotators on these queries: the statistics count them as missing labels. */
+  unsure: number;
   bootstrap: { resamples: number; seed: number };
   percentAgreement: StatView;
   fleissKappa: StatView;

@@ -66,7 +66,7 @@ describe('degenerate inputs give a value or {value: null, reason}, never NaN', (
     expect(specificAgreement(t, 'a', 'b').psa.value).toBeNull();
     const r = agreementReport(t, { resamples: 10 });
     expect(r.pairs[0].items).toBe(0);
-    expect(r.pairs[0].ci95).toMatchObject({ value: null, reason: expect.stringContaining('undefined in all 10') });
+    expect(r.pairs[0].ci95).toMatchObject({ value: null, reason: 'the two annotators labeled no item in common' });
     expectNoNaN(r);
   });
 
@@ -183,6 +183,26 @@ describe('bootstrap over queries', () => {
     expect(ci.value).toEqual(r.pairs[0].ci95.value);
     const f1 = bootstrapByQuery(t, (s) => fleissKappa(s), { seed: 3, resamples: 100, level: 0.9 });
     expect(f1).toEqual(bootstrapByQuery(t, (s) => fleissKappa(s), { seed: 3, resamples: 100, level: 0.9 }));
+  });
+  it("a pair that shares items in one query only: its CI says so (a bare [0, 0] looked certain)", () => {
+    // a and b both label q1 only (and disagree once); c labels everything.
+    const u: RatingTable = {
+      categories: [0, 1],
+      annotators: ['a', 'b', 'c'],
+      items: [
+        { id: '1', queryId: 'q1', labels: [1, 0, 1] },
+        { id: '2', queryId: 'q1', labels: [0, 0, 0] },
+        { id: '3', queryId: 'q2', labels: [1, null, 1] },
+        { id: '4', queryId: 'q3', labels: [null, 1, 0] },
+      ],
+    };
+    const r = agreementReport(u, { seed: 2, resamples: 200 });
+    const ab = r.pairs[0];
+    expect(ab.items).toBe(2);
+    expect(ab.ci95.value).toEqual([0, 0]);
+    expect(ab.ci95).toMatchObject({ note: expect.stringMatching(/the two annotators labeled items in common in one query only, so every resample that counts is that query$/) });
+    // a and c share two queries: no such note.
+    expect(r.pairs[1].ci95).not.toMatchObject({ note: expect.stringContaining('one query only') });
   });
   it('progress and cancellation', () => {
     const seen: [number, number][] = [];

@@ -1,7 +1,7 @@
 import { throwIfAborted } from '../errors';
-import { type BootstrapOptions, bootstrapSettings } from '../stats/bootstrap';
-import { type Interval, type Stat } from '../stats/result';
-import { bootstrapCodedByQuery, queryGroups } from './bootstrap';
+import { type BootstrapOptions, bootstrapGroups, bootstrapSettings } from '../stats/bootstrap';
+import { type Interval, type Stat, defined, undefinedStat } from '../stats/result';
+import { queryGroups } from './bootstrap';
 import { type PositiveSpec, confusionCoded, kappaFromConfusion, positiveMask, specificAgreementFromConfusion } from './cohen';
 import { itemCounts } from './counts';
 import { fleissKappaCoded } from './fleiss';
@@ -75,6 +75,8 @@ export function agreementReport(table: RatingTable, options: AgreementReportOpti
   const pairIdx: [number, number][] = [];
   for (let a = 0; a < t.m; a++) for (let b = a + 1; b < t.m; b++) pairIdx.push([a, b]);
   const total = pairIdx.length * resamples;
+  const groups = queryGroups(t.queryIds);
+  const qq = q * q;
 
   const pairs = pairIdx.map(([a, b], k): PairAgreement => {
     throwIfAborted(options.signal);
@@ -82,13 +84,40 @@ export function agreementReport(table: RatingTable, options: AgreementReportOpti
     let items = 0;
     for (const v of o) items += v;
     const sa = specificAgreementFromConfusion(o, q, mask);
-    const ci95 = bootstrapCodedByQuery(t, (rs) => kappaFromConfusion(confusionCoded(t, rs, a, b), q, 'none'), {
-      resamples,
-      seed,
-      level,
-      signal: options.signal,
-      onProgress: options.onProgress && ((d) => options.onProgress!(k * resamples + d, total)),
-    });
+    // The same resampling as bootstrapCodedByQuery (queries with replacement, same draws), from each
+    // query's confusion matrix: a resample sums the drawn queries' matrices instead of re-reading
+    // their items, so a pair costs O(queries · q²) per resample whatever the pool's size, and a pair
+    // with no item in common (most pairs of a k-per-query design) costs nothing.
+    let ci95: Interval;
+    if (items === 0 && groups.queries.length > 0) {
+      ci95 = undefinedStat('the two annotators labeled no item in common');
+      options.onProgress?.((k + 1) * resamples, total);
+    } else {
+      const perQuery = groups.rows.map((rs) => confusionCoded(t, rs, a, b));
+      const sum = new Float64Array(qq);
+      ci95 = bootstrapGroups(
+        groups.queries.length,
+        (drawn) => {
+          sum.fill(0);
+          for (let g = 0; g < drawn.length; g++) {
+            const c = perQuery[drawn[g]];
+            for (let x = 0; x < qq; x++) sum[x] += c[x];
+          }
+          return kappaFromConfusion(sum, q, 'none');
+        },
+        {
+          resamples,
+          seed,
+          level,
+          signal: options.signal,
+          onProgress: options.onProgress && ((d) => options.onProgress!(k * resamples + d, total)),
+        },
+      );
+      const shared = perQuery.filter((c) => c.some((x) => x > 0)).length;
+      if (shared === 1 && groups.queries.length > 1 && ci95.value !== null) {
+        ci95 = defined(ci95.value, `${ci95.note}; the two annotators labeled items in common in one query only, so every resample that counts is that query`);
+      }
+    }
     return {
       a: t.annotators[a],
       b: t.annotators[b],
@@ -105,7 +134,6 @@ export function agreementReport(table: RatingTable, options: AgreementReportOpti
   });
   if (total === 0) options.onProgress?.(0, 0);
 
-  const groups = queryGroups(t.queryIds);
   const counts = new Int32Array(q);
   const perQuery = groups.queries.map((queryId, g): QueryAgreement => {
     const rs = groups.rows[g];

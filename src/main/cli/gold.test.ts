@@ -90,9 +90,22 @@ describe('gold CLI commands', () => {
     // kappa: po = 6/8, pe = (4·4 + 4·4)/64 = 0.5 → 0.5
     expect(ag.pairs[0].cohenKappa).toBeCloseTo(0.5, 12);
     expect(ag.pairs[0].ci95).toHaveLength(2);
+    // Positive / negative specific agreement, as the Agreement screen shows them (the CLI left them out):
+    // both similar on a, e, g; both not on c, f, h; one each on b and d → PSA = NSA = 6/8.
+    expect(ag.pairs[0].psa).toBeCloseTo(0.75, 12);
+    expect(ag.pairs[0].nsa).toBeCloseTo(0.75, 12);
+    expect(ag.fleissKappaNote).toBe('8 items with 2 labels each');
     const one = JSON.parse(await ok('agreement', w, '--pool', 'p', '--annotators', 'alice', '--json'));
     expect(one.fleissKappa).toBeNull();
     expect(one.fleissKappaReason).toMatch(/two/);
+    // The text says why a value is n/a (it printed a table of bare n/a), and shows PSA/NSA.
+    const oneText = await ok('agreement', w, '--pool', 'p', '--annotators', 'alice', '--bootstrap', '10');
+    expect(oneText).toMatch(/^pool p \(binary\): 1 annotator \(alice\), 8 pairs in 3 queries$/m);
+    expect(oneText).toContain("  percent agreement, Fleiss' kappa, Gwet's AC1: no item has labels from two annotators\n");
+    const twoText = await ok('agreement', w, '--pool', 'p', '--bootstrap', '10');
+    expect(twoText).toMatch(/quadratic +PSA +NSA\n/);
+    expect(twoText).toMatch(/ 0\.750 +0\.750\n/);
+    expect(twoText).toContain("  Fleiss' kappa: 8 items with 2 labels each\n");
     expect(await ok('agreement', w, '--pool', 'p', '--bootstrap', '50')).toMatch(/Cohen|kappa/);
     const sub = JSON.parse(await ok('agreement', w, '--pool', 'p', '--queries', 'q1,q3', '--bootstrap', '50', '--json'));
     expect(sub).toMatchObject({ items: 5, queries: 2 });

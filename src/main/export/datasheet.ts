@@ -23,6 +23,8 @@ export interface DatasheetInput {
   labels: number;
   queries: number;
   agreement: AgreementView | null;
+  /** Why the agreement is missing, or how it was cut down to the work budget (export/index.ts datasheetAgreement). */
+  agreementNote?: string | null;
   /** What the format did with unresolved, unsure and unlabeled pairs (formats.ts Handling). */
   handling: Handling;
   /** Whether the export carries question text (jsonl/csv columns, askubuntu corpus file). */
@@ -276,22 +278,25 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   const ag = d.agreement;
   if (!ag) {
-    out.push(`Not applicable: the pool has ${s.annotators.length} annotator${s.annotators.length === 1 ? '' : 's'} (agreement needs two).`);
+    out.push(
+      d.agreementNote ?? `Not applicable: the pool has ${s.annotators.length} annotator${s.annotators.length === 1 ? '' : 's'} (agreement needs two).`,
+    );
   } else {
     out.push(
       `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${ag.items} labeled pairs in ${ag.queries} queries. ` +
-        `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.`,
+        `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.` +
+        (d.agreementNote ? ` ${d.agreementNote}` : ''),
     );
     out.push('');
     out.push(
       table(
         ['statistic', 'value', '95% CI'],
         [
-          ['percent agreement (pooled pairwise)', num(ag.percentAgreement), ''],
-          ["Fleiss' kappa", num(ag.fleissKappa), ci(ag.ci95.fleissKappa)],
+          ['percent agreement (pooled pairwise)', num(ag.percentAgreement), ci(ag.ci95.percentAgreement)],
+          ["Fleiss' kappa", num(ag.fleissKappa) + (ag.fleissKappa.value !== null && ag.fleissKappa.note ? ` (${ag.fleissKappa.note})` : ''), ci(ag.ci95.fleissKappa)],
           ["Krippendorff's alpha (nominal)", num(ag.krippendorffAlpha.nominal), ci(ag.ci95.krippendorffAlpha)],
-          ["Krippendorff's alpha (ordinal)", num(ag.krippendorffAlpha.ordinal), ''],
-          ["Krippendorff's alpha (interval)", num(ag.krippendorffAlpha.interval), ''],
+          ["Krippendorff's alpha (ordinal)", num(ag.krippendorffAlpha.ordinal), ci(ag.ci95.krippendorffAlphaOrdinal)],
+          ["Krippendorff's alpha (interval)", num(ag.krippendorffAlpha.interval), ci(ag.ci95.krippendorffAlphaInterval)],
           ["Gwet's AC1", num(ag.gwetAC1), ci(ag.ci95.gwetAC1)],
         ],
       ),

@@ -181,7 +181,7 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     // The datasheet: guidelines, agreement with CIs, the rule and its counts.
     const sheet = readFileSync(path.join(dir, 'lk.csv.datasheet.md'), 'utf8');
     expect(sheet).toMatch(/> Use \+2 for duplicates\./);
-    expect(sheet).toMatch(/Fleiss' kappa \| [-0-9.]+ \| (\[|n\/a)/);
+    expect(sheet).toMatch(/Fleiss' kappa \| [-0-9.]+( \([^|]+\))? \| (\[|n\/a)/);
     expect(sheet).toMatch(/\| x – y \| 3 \|/);
     expect(sheet).toMatch(/Rule \*\*adjudicated\*\*/);
     expect(sheet).toMatch(/\| settled by a judge \| 1 \|/);
@@ -248,6 +248,44 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     expect(grades(back, 'dev', 'gold')).toEqual(grades(ws, 'dev', 'gold'));
     expect(metrics(back, 'dev')).toEqual(metrics(ws, 'dev'));
     expect(((metrics(back, 'dev') as Record<string, { runs: Record<string, { MAP: number }> }>)['zero/pool-order/partial']!.runs['search-engine']!.MAP * 100).toFixed(2)).toBe('71.35');
+  });
+});
+
+describe('the datasheet of a pool too large for a full agreement report', () => {
+  // A user hit: `qpairs export` of a 10,000-pair pool labeled by 40 annotators (2 per query) was refused
+  // ("this agreement report is too large to compute … Use at most 635 bootstrap resamples"), and export
+  // has no option to ask for fewer: the datasheet's CIs blocked the whole export.
+  it('exports anyway, with as many resamples as the budget allows, and says so; not computed at all when even that is over', () => {
+    const ws = fresh('budget');
+    ws.createPool({ name: 'p', scheme: 'binary' });
+    ws.addPoolQuery('p', 'q1', ['a', 'b', 'c']);
+    ws.addPoolQuery('p', 'q2', ['d', 'e']);
+    assignPool(ws, 'p', ['x', 'y', 'z'], null);
+    const put = (q: string, c: string, a: string, v: string): void => void ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: a, value: v, origin: 't' });
+    for (const [q, c, vx, vy, vz] of [['q1', 'a', '1', '1', '0'], ['q1', 'b', '0', '0', '0'], ['q1', 'c', '1', '0', '1'], ['q2', 'd', '0', '0', '1'], ['q2', 'e', '1', '1', '1']]) {
+      put(q!, c!, 'x', vx!);
+      put(q!, c!, 'y', vy!);
+      put(q!, c!, 'z', vz!);
+    }
+    // 5 labeled pairs × (3 annotator pairs + 6 statistics) = 45 units per resample: 2,000 units allow 43 resamples.
+    const b = buildExport(ws, 'p', 'qrels', 'p.qrels', { agreementWorkLimit: 2000 });
+    expect(b.files[0]!.lines).toBe(2); // the two agreed pairs
+    expect(b.datasheet.content).toMatch(/95% CIs: percentile bootstrap over queries, 43 resamples, seed 1\. The CIs use 43 bootstrap resamples rather than 1000: the most the agreement work budget allows for this pool \(5 labeled pairs, 3 annotators\)\./);
+    expect(b.datasheet.content).toMatch(/\| x – y \| 5 \| 0\.800 \|/);
+    // Every pool statistic with its CI (percent agreement and the ordinal/interval alphas were left blank).
+    for (const name of ['percent agreement \\(pooled pairwise\\)', "Fleiss' kappa", "Krippendorff's alpha \\(nominal\\)", "Krippendorff's alpha \\(ordinal\\)", "Krippendorff's alpha \\(interval\\)", "Gwet's AC1"]) {
+      expect(b.datasheet.content).toMatch(new RegExp(`\\| ${name} \\| -?[0-9.]+( \\([^|]+\\))? \\| \\[-?[0-9.]+, -?[0-9.]+\\] \\|`));
+    }
+    // Fleiss' kappa says which items it was computed on.
+    expect(b.datasheet.content).toMatch(/\| Fleiss' kappa \| -?[0-9.]+ \(5 items with 3 labels each\) \|/);
+    // Within the budget: the usual 1000, no note.
+    const full = buildExport(ws, 'p', 'qrels', 'p.qrels');
+    expect(full.datasheet.content).toMatch(/95% CIs: percentile bootstrap over queries, 1000 resamples, seed 1\.\n/);
+    expect(full.datasheet.content).not.toMatch(/rather than/);
+    // Not even the point estimates fit: the export still goes through, and the datasheet says why there is no agreement.
+    const none = buildExport(ws, 'p', 'qrels', 'p.qrels', { agreementWorkLimit: 40 });
+    expect(none.files[0]!.lines).toBe(2);
+    expect(none.datasheet.content).toMatch(/## Agreement\n\nNot computed: the pool is too large for an agreement report \(5 labeled pairs, 3 annotators\)/);
   });
 });
 

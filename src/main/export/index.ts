@@ -20,10 +20,11 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Question } from '../../shared/types';
-import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, EXPORT_FORMATS, type AgreementView, type ExportFormat } from '../../shared/gold';
 import { NotFoundError, QPairsError } from '../errors';
-import { poolAgreement } from '../gold/agreement';
-import { defaultLabelSource, loadPoolState, pairKey, sourceLabels } from '../gold/state';
+import { poolAgreement, poolRatingTable } from '../gold/agreement';
+import { AGREEMENT_WORK_LIMIT, maxAgreementBootstrap } from '../gold/budget';
+import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { datasheet } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
@@ -38,9 +39,14 @@ export interface ExportOptions {
   run?: string;
   /** Label source: an annotator or "@aggregate" (default: gold if present, else the aggregate). */
   annotator?: string;
-  /** Bootstrap of the datasheet's agreement CIs (default 1000 resamples, seed 1). */
+  /**
+   * Bootstrap of the datasheet's agreement CIs (default 1000 resamples, seed 1): at most as many
+   * resamples as the agreement work budget allows for the pool's size (see datasheetAgreement).
+   */
   bootstrap?: number;
   seed?: number;
+  /** The agreement work budget of the datasheet (default AGREEMENT_WORK_LIMIT, gold/budget.ts). */
+  agreementWorkLimit?: number;
   version?: string;
   /** Export time written in the datasheet (default now). */
   now?: Date;
@@ -85,6 +91,33 @@ export function defaultExportName(pool: string, format: ExportFormat): string {
 
 export function isExportFormat(s: string): s is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(s);
+}
+
+/**
+ * The datasheet's agreement of the pool's annotators (none below two). An export is never refused
+ * for its datasheet: a pool too large for `bootstrap` resamples within the agreement work budget
+ * gets its CIs from as many resamples as the budget allows, and the note says so; when even the
+ * point estimates are over it, the datasheet says agreement was not computed and why.
+ */
+function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: ExportOptions): { agreement: AgreementView | null; note: string | null } {
+  const m = state.annotators.length;
+  if (m < 2) return { agreement: null, note: null };
+  const wanted = o.bootstrap ?? 1000;
+  const limit = o.agreementWorkLimit ?? AGREEMENT_WORK_LIMIT;
+  const items = poolRatingTable(state, state.annotators).table.items.length;
+  const most = maxAgreementBootstrap(items, m, limit);
+  const size = `${items} labeled pairs, ${m} annotators`;
+  if (most < 1) {
+    return {
+      agreement: null,
+      note: `Not computed: the pool is too large for an agreement report (${size}). \`qpairs agreement\` computes it for some of the annotators (--annotators) or queries (--queries).`,
+    };
+  }
+  const bootstrap = Math.min(wanted, most);
+  const agreement = poolAgreement(ws, pool, { bootstrap, seed: o.seed ?? 1, workLimit: limit }, state);
+  const note =
+    bootstrap < wanted ? `The CIs use ${bootstrap} bootstrap resamples rather than ${wanted}: the most the agreement work budget allows for this pool (${size}).` : null;
+  return { agreement, note };
 }
 
 /** Renders an export of a pool to OUT (nothing is written; see writeExport). */
@@ -145,8 +178,7 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
     const content = f.lines.length ? f.lines.join('\n') + '\n' : '';
     return { name, content, lines: f.lines.length };
   });
-  const agreement =
-    state.annotators.length >= 2 ? poolAgreement(ws, pool, { bootstrap: o.bootstrap ?? 1000, seed: o.seed ?? 1 }, state) : null;
+  const { agreement, note: agreementNote } = datasheetAgreement(ws, pool, state, o);
   const sheet = datasheet({
     ws,
     state,
@@ -158,6 +190,7 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
     labels: r.labels,
     queries: r.queries,
     agreement,
+    agreementNote,
     handling: r.handling,
     text: text !== null,
     notes: [...notes.values()].reduce((n, l) => n + l.length, 0),

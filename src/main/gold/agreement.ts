@@ -64,6 +64,8 @@ export interface PoolRatingTable {
   pairs: Map<string, { queryId: string; candidateId: string }>;
   /** Per item: the latest label event among the annotators (for "agreement over time"). */
   lastSeq: Map<string, number>;
+  /** "?" labels of the annotators on these queries, left out of the table (missing labels). */
+  unsure: number;
 }
 
 /** The RatingTable of a pool for the given annotators, optionally over some of its queries (see the module comment). */
@@ -75,6 +77,7 @@ export function poolRatingTable(s: PoolState, annotators: readonly string[], que
   const items: RatingTable['items'][number][] = [];
   const pairs = new Map<string, { queryId: string; candidateId: string }>();
   const lastSeq = new Map<string, number>();
+  let unsure = 0;
   for (const q of s.queries) {
     if (queries && !queries.has(q.queryId)) continue;
     for (const c of q.candidates) {
@@ -83,6 +86,7 @@ export function poolRatingTable(s: PoolState, annotators: readonly string[], que
       let seq = 0;
       const labels = annotators.map((a) => {
         const l = s.labels.get(a)?.get(key);
+        if (l?.value === UNSURE) unsure++;
         if (!l || l.value === UNSURE || !known.has(l.value)) return null;
         any = true;
         seq = Math.max(seq, l.seq);
@@ -94,7 +98,7 @@ export function poolRatingTable(s: PoolState, annotators: readonly string[], que
       lastSeq.set(key, seq);
     }
   }
-  return { table: { categories, scale, annotators: [...annotators], items }, pairs, lastSeq };
+  return { table: { categories, scale, annotators: [...annotators], items }, pairs, lastSeq, unsure };
 }
 
 function positives(categories: readonly string[]): string[] {
@@ -117,7 +121,7 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
     const missing = [...subset].filter((q) => !inPool.has(q));
     if (missing.length) throw new NotFoundError(`not queries of pool "${s.pool.name}": ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
   }
-  const { table, pairs, lastSeq } = poolRatingTable(s, annotators, subset);
+  const { table, pairs, lastSeq, unsure } = poolRatingTable(s, annotators, subset);
   checkAgreementBudget(table.items.length, annotators.length, resamples, o.workLimit);
   const boot = { resamples, seed, signal: o.signal };
   const report = agreementReport(table, { ...boot, positive: positives(table.categories.map(String)) });
@@ -168,6 +172,7 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
     categories: table.categories.map(String),
     items: report.items,
     queries: report.queries,
+    unsure,
     bootstrap: { resamples, seed },
     percentAgreement: report.percentAgreement as StatView,
     fleissKappa: report.fleissKappa as StatView,
@@ -239,12 +244,14 @@ export function agreementOverTime(table: RatingTable, lastSeq: Map<string, numbe
 
 /**
  * The CLI's JSON view of a report: statistics as plain numbers; an undefined one is `null` with
- * `<name>Reason` beside it (e.g. `"fleissKappa": null, "fleissKappaReason": "…"`).
+ * `<name>Reason` beside it (e.g. `"fleissKappa": null, "fleissKappaReason": "…"`); Fleiss' kappa
+ * computed on some of the items only says so in `fleissKappaNote`. Pairs carry PSA and NSA as the
+ * Agreement screen shows them.
  */
 export function agreementJson(v: AgreementView): Record<string, unknown> {
-  const out: Record<string, unknown> = { pool: v.pool, scheme: v.scheme, items: v.items, queries: v.queries, annotators: v.annotators, categories: v.categories };
+  const out: Record<string, unknown> = { pool: v.pool, scheme: v.scheme, items: v.items, queries: v.queries, unsure: v.unsure, annotators: v.annotators, categories: v.categories };
   putStat(out, 'percentAgreement', v.percentAgreement);
-  putStat(out, 'fleissKappa', v.fleissKappa);
+  putStat(out, 'fleissKappa', v.fleissKappa, true);
   const alpha: Record<string, unknown> = {};
   putStat(alpha, 'nominal', v.krippendorffAlpha.nominal);
   putStat(alpha, 'ordinal', v.krippendorffAlpha.ordinal);
@@ -269,14 +276,20 @@ export function agreementJson(v: AgreementView): Record<string, unknown> {
     putStat(o, 'cohenKappaLinear', p.cohenKappaLinear);
     putStat(o, 'cohenKappaQuadratic', p.cohenKappaQuadratic);
     putStat(o, 'ci95', p.ci95);
+    putStat(o, 'psa', p.psa);
+    putStat(o, 'nsa', p.nsa);
     o.confusion = p.confusion;
     return o;
   });
   return out;
 }
 
-/** Sets `o[key]` to the statistic's value, and `o[key + 'Reason']` when it is undefined. */
-export function putStat(o: Record<string, unknown>, key: string, s: StatView | IntervalView): void {
+/**
+ * Sets `o[key]` to the statistic's value, and `o[key + 'Reason']` when it is undefined; with `note`,
+ * also `o[key + 'Note']` when a defined value has one (e.g. Fleiss' kappa restricted to some items).
+ */
+export function putStat(o: Record<string, unknown>, key: string, s: StatView | IntervalView, note = false): void {
   o[key] = s.value;
   if (s.value === null) o[`${key}Reason`] = s.reason;
+  else if (note && s.note) o[`${key}Note`] = s.note;
 }

@@ -46,12 +46,22 @@ export function compareWork(runPairs: number, queries: number, bootstrap: number
 
 const fmt = (x: number): string => (x >= 1e6 ? x.toExponential(1).replace('e+', 'e') : String(Math.round(x)));
 
+/**
+ * The most bootstrap resamples an agreement report of this size may use within `limit` (0 when even
+ * the point estimates alone are over it; Infinity when there is nothing to compute).
+ */
+export function maxAgreementBootstrap(items: number, annotators: number, limit = AGREEMENT_WORK_LIMIT): number {
+  const perResample = items * agreementStatistics(annotators);
+  if (perResample === 0) return Infinity;
+  return Math.max(0, Math.floor(limit / perResample) - 1);
+}
+
 /** Throws a user error when an agreement report is over budget, naming what to reduce. */
 export function checkAgreementBudget(items: number, annotators: number, bootstrap: number, limit = AGREEMENT_WORK_LIMIT): void {
   const work = agreementWork(items, annotators, bootstrap);
   if (work <= limit) return;
   const stats = agreementStatistics(annotators);
-  const maxBootstrap = Math.floor(limit / (items * stats)) - 1;
+  const maxBootstrap = maxAgreementBootstrap(items, annotators, limit);
   throw new QPairsError(
     `this agreement report is too large to compute: ${bootstrap} bootstrap resamples × ${items} labeled pairs × ${stats} statistics ` +
       `(${annotators} annotators) is ${fmt(work)} steps, over the limit of ${fmt(limit)}. ` +

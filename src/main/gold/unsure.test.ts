@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from '../engine/engine';
 import type { ReviewQueue, AggregationSummary } from '../../shared/gold';
-import { addAnnotator, aggregationSummary, assignPool, loadPoolState, resolvePair, reviewQueue, setAggregation } from '.';
+import { addAnnotator, aggregationSummary, agreementJson, assignPool, loadPoolState, poolAgreement, resolvePair, reviewQueue, setAggregation } from '.';
 
 let dir: string;
 let ws: Workspace;
@@ -78,5 +78,28 @@ describe('unsure is a first-class label (issue 13)', () => {
     // majority: 0 + "?" is a tie for no value → unresolved, unless settled (it is)
     setAggregation(ws, 'p', 'majority');
     expect(loadPoolState(ws, 'p').byKey.get('q1\u0000a')!.resolution.status).toBe('adjudicated');
+  });
+
+  it('agreement counts the "?" labels it leaves out (they were dropped without a word)', () => {
+    ws.createPool({ name: 'p', scheme: 'binary' });
+    ws.addPoolQuery('p', 'q1', ['a', 'b', 'c']);
+    ws.addPoolQuery('p', 'q2', ['d']);
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    const put = (q: string, c: string, who: string, v: string): void => void ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: who, value: v, origin: 't' });
+    put('q1', 'a', 'alice', '0');
+    put('q1', 'a', 'bob', '?');
+    put('q1', 'b', 'alice', '1');
+    put('q1', 'b', 'bob', '1');
+    put('q1', 'c', 'alice', '?');
+    put('q1', 'c', 'bob', '?'); // only "?": not an item at all
+    put('q2', 'd', 'alice', '0');
+    put('q2', 'd', 'bob', '?');
+    const v = poolAgreement(ws, 'p', { bootstrap: 10 });
+    expect(v).toMatchObject({ items: 3, unsure: 4 });
+    expect(v.pairs[0]!.items).toBe(1);
+    expect(agreementJson(v).unsure).toBe(4);
+    expect(poolAgreement(ws, 'p', { bootstrap: 10, queries: ['q2'] }).unsure).toBe(1);
+    addAnnotator(ws, 'carol', 'annotator');
+    expect(poolAgreement(ws, 'p', { bootstrap: 10, annotators: ['alice', 'carol'] }).unsure).toBe(1);
   });
 });

@@ -199,7 +199,14 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
         )}
         {report && (
           <p className="small muted" data-testid="agreement-summary">
-            <strong>{report.annotators.join(', ') || 'no annotators'}</strong> · {fmtInt(report.items)} labeled pairs in {fmtInt(report.queries)} queries · scale{' '}
+            <strong>{report.annotators.join(', ') || 'no annotators'}</strong> · {fmtInt(report.items)} labeled pairs in {fmtInt(report.queries)} queries
+            {report.unsure > 0 && (
+              <span title="the statistics count an unsure label as no label; the Review screen lists these pairs">
+                {' '}
+                · {fmtInt(report.unsure)} “?” (unsure) {report.unsure === 1 ? 'label' : 'labels'} left out
+              </span>
+            )}{' '}
+            · scale{' '}
             {report.categories.join(' < ')} · 95% CIs by bootstrap over queries ({fmtInt(report.bootstrap.resamples)} resamples, seed {report.bootstrap.seed})
             {ms !== null && <> · computed in {Math.round(ms)} ms</>}
           </p>

@@ -1,3 +1,4 @@
+import type { IntervalView, StatView } from '../../../shared/gold';
 import { agreementJson, poolAgreement } from '../../gold';
 import { parse, requireString, table } from '../args';
 import { fmt, fmtCi, json, list, positiveInt, intFlag, withWorkspace, type Out } from './common';
@@ -27,30 +28,83 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
       out.log(json(agreementJson(v)));
       return 0;
     }
-    out.log(`pool ${v.pool} (${v.scheme}): ${v.annotators.length} annotators (${v.annotators.join(', ')}), ${v.items} pairs in ${v.queries} queries`);
+    const n = v.annotators.length;
+    const who = n === 0 ? 'no annotators (the pool is assigned to no one and no annotator has labeled it)' : `${n} annotator${n === 1 ? '' : 's'} (${v.annotators.join(', ')})`;
+    const unsure = v.unsure > 0 ? `; ${v.unsure} "?" (unsure) label${v.unsure === 1 ? '' : 's'} left out (a "?" counts as no label here)` : '';
+    out.log(`pool ${v.pool} (${v.scheme}): ${who}, ${v.items} pairs in ${v.queries} queries${unsure}`);
     out.log(`95% CIs: bootstrap over queries, ${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}`);
-    out.log(
-      table(
-        ['statistic', 'value', '95% CI'],
-        [
-          ['percent agreement', fmt(v.percentAgreement), fmtCi(v.ci95.percentAgreement)],
-          ["Fleiss' kappa", fmt(v.fleissKappa), fmtCi(v.ci95.fleissKappa)],
-          ["Krippendorff's alpha nominal", fmt(v.krippendorffAlpha.nominal), fmtCi(v.ci95.krippendorffAlpha)],
-          ["Krippendorff's alpha ordinal", fmt(v.krippendorffAlpha.ordinal), fmtCi(v.ci95.krippendorffAlphaOrdinal)],
-          ["Krippendorff's alpha interval", fmt(v.krippendorffAlpha.interval), fmtCi(v.ci95.krippendorffAlphaInterval)],
-          ["Gwet's AC1", fmt(v.gwetAC1), fmtCi(v.ci95.gwetAC1)],
-        ],
-      ),
-    );
+    const rows: Array<[string, StatView, IntervalView]> = [
+      ['percent agreement', v.percentAgreement, v.ci95.percentAgreement],
+      ["Fleiss' kappa", v.fleissKappa, v.ci95.fleissKappa],
+      ["Krippendorff's alpha nominal", v.krippendorffAlpha.nominal, v.ci95.krippendorffAlpha],
+      ["Krippendorff's alpha ordinal", v.krippendorffAlpha.ordinal, v.ci95.krippendorffAlphaOrdinal],
+      ["Krippendorff's alpha interval", v.krippendorffAlpha.interval, v.ci95.krippendorffAlphaInterval],
+      ["Gwet's AC1", v.gwetAC1, v.ci95.gwetAC1],
+    ];
+    out.log(table(['statistic', 'value', '95% CI'], rows.map(([name, s, ci]) => [name, fmt(s), fmtCi(ci)])));
+    // Why a value is n/a, and what a value was computed on when it is not every item (as the Agreement screen says).
+    const why = new Notes();
+    for (const [name, s, ci] of rows) {
+      why.stat(name, s);
+      if (s.value !== null) why.stat(`${name} CI`, ci);
+    }
+    if (why.text()) out.log(why.text());
     if (v.pairs.length) {
       out.log('');
       out.log(
         table(
-          ['a', 'b', 'items', 'agreement', 'kappa', '95% CI', 'linear', 'quadratic'],
-          v.pairs.map((p) => [p.a, p.b, p.items, fmt(p.percentAgreement), fmt(p.cohenKappa), fmtCi(p.ci95), fmt(p.cohenKappaLinear), fmt(p.cohenKappaQuadratic)]),
+          ['a', 'b', 'items', 'agreement', 'kappa', '95% CI', 'linear', 'quadratic', 'PSA', 'NSA'],
+          v.pairs.map((p) => [
+            p.a,
+            p.b,
+            p.items,
+            fmt(p.percentAgreement),
+            fmt(p.cohenKappa),
+            fmtCi(p.ci95),
+            fmt(p.cohenKappaLinear),
+            fmt(p.cohenKappaQuadratic),
+            fmt(p.psa),
+            fmt(p.nsa),
+          ]),
         ),
       );
+      const pairWhy = new Notes();
+      for (const p of v.pairs) {
+        const ab = `${p.a}–${p.b}`;
+        pairWhy.stat(`${ab} agreement`, p.percentAgreement);
+        pairWhy.stat(`${ab} kappa`, p.cohenKappa);
+        if (p.cohenKappa.value !== null) pairWhy.stat(`${ab} CI`, p.ci95);
+        if (p.percentAgreement.value !== null) {
+          pairWhy.stat(`${ab} PSA`, p.psa);
+          pairWhy.stat(`${ab} NSA`, p.nsa);
+        }
+      }
+      if (pairWhy.text()) out.log(pairWhy.text());
     }
     return 0;
   }, { out });
+}
+
+/**
+ * The reasons behind n/a values (grouped: one line per reason, naming what it applies to) and the
+ * notes of defined statistics (e.g. Fleiss' kappa on the items with the modal number of labels, an
+ * interval from one query only or with resamples dropped).
+ */
+class Notes {
+  private readonly byReason = new Map<string, string[]>();
+
+  stat(name: string, s: StatView | IntervalView): void {
+    let text: string | undefined;
+    if (s.value === null) text = s.reason;
+    // An interval's note matters when resamples were dropped or there was one query only.
+    else if (s.note && !(Array.isArray(s.value) && /^percentile bootstrap, \d+ resamples$/.test(s.note))) text = s.note;
+    if (!text) return;
+    const names = this.byReason.get(text) ?? [];
+    names.push(name);
+    this.byReason.set(text, names);
+  }
+
+  text(): string {
+    return [...this.byReason].map(([reason, names]) => `  ${names.join(', ')}: ${reason}`).join('\n');
+  }
 }

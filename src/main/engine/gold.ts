@@ -7,7 +7,7 @@
 import type { CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes } from '../team/assign-notes';
 import type { ExportWritten } from '../../shared/gold';
-import { NotFoundError, QPairsError } from '../errors';
+import { NotFoundError } from '../errors';
 import { buildExport, defaultExportName, writeExport } from '../export';
 import {
   addAnnotator,
@@ -15,6 +15,7 @@ import {
   assignPool,
   assignmentView,
   checkJudge,
+  checkRuling,
   needsReview,
   loadPoolState,
   pairKey,
@@ -89,11 +90,9 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
       write(() => {
         const s = loadPoolState(ws, a.pool);
         checkJudge(ws, s, a.judge);
-        const e = s.byKey.get(pairKey(a.queryId, a.candidateId));
-        if (!e) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
-        if (a.value !== null && !needsReview(e)) {
-          throw new QPairsError(`pair ${a.queryId} → ${a.candidateId} is not a disagreement or unsure pair of pool "${a.pool}" (nothing to settle)`);
-        }
+        if (!s.byKey.has(pairKey(a.queryId, a.candidateId))) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
+        // The ruling itself: only a pair in dispute, and "?" settles nothing (gold/review.ts).
+        checkRuling(s, a.queryId, a.candidateId, a.value);
         const args = { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value, note: a.note };
         const ack = setLabel(ws, args);
         const rec = changedRecord(ws, args, ack);

@@ -15,12 +15,12 @@
  * disagreement, two AP computations per run and pair.
  */
 import type { ReviewItem, ReviewQueue } from '../../shared/gold';
-import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, schemeValues } from '../../shared/labels';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, schemeValues, UNSURE } from '../../shared/labels';
 import { NotFoundError, QPairsError } from '../errors';
 import { averagePrecision, rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorRole } from './store';
-import { isDisagreementEntry, loadPoolState, needsReview, type PairEntry, type PoolState } from './state';
+import { isDisagreementEntry, loadPoolState, needsReview, pairKey, type PairEntry, type PoolState } from './state';
 
 export interface ReviewOptions {
   /** Also list disagreements a judge has settled (default false). */
@@ -35,6 +35,26 @@ export function checkJudge(ws: Workspace, s: PoolState, judge: string): void {
   if (role === null) throw new NotFoundError(`no annotator named "${judge}" (mark a judge with: qpairs annotators add W ${judge} --role judge)`);
   if (role !== 'judge') throw new QPairsError(`"${judge}" is not a judge (role ${role}); mark it with: qpairs annotators role W ${judge} judge`);
   if (s.annotators.includes(judge)) throw new QPairsError(`"${judge}" annotates pool "${s.pool.name}" and cannot judge its disagreements`);
+}
+
+/**
+ * Throws unless a judge of the pool may give pair (queryId, candidateId) the ruling `value`
+ * (null clears a ruling and passes anywhere), as review.settle does:
+ * - "?" is refused: state.ts ignores a judge's "?", so it would be saved and settle nothing;
+ * - a pair not in dispute (needsReview: decisive votes that differ, or an assigned "?") has
+ *   nothing to settle.
+ */
+export function checkRuling(s: PoolState, queryId: string, candidateId: string, value: string | null): void {
+  if (value === null) return;
+  const e = s.byKey.get(pairKey(queryId, candidateId));
+  if (!e) throw new NotFoundError(`pair ${queryId} → ${candidateId} is not in pool "${s.pool.name}"`);
+  if (value.trim() === UNSURE) {
+    const labels = s.scheme === 'graded' ? 'an integer grade' : schemeValues(s.scheme).join(', ');
+    throw new QPairsError(`a ruling must be one of the pool's labels (${labels}); "?" settles nothing — leave the pair for another judge or discuss it`);
+  }
+  if (!needsReview(e)) {
+    throw new QPairsError(`pair ${queryId} → ${candidateId} is not a disagreement or unsure pair of pool "${s.pool.name}" (nothing to settle)`);
+  }
 }
 
 const isRelevant = (value: string): boolean => (labelGrade(value) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD;

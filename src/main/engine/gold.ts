@@ -15,7 +15,6 @@ import {
   assignPool,
   assignmentView,
   checkJudge,
-  checkRuling,
   needsReview,
   loadPoolState,
   pairKey,
@@ -91,10 +90,10 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         const s = loadPoolState(ws, a.pool);
         checkJudge(ws, s, a.judge);
         if (!s.byKey.has(pairKey(a.queryId, a.candidateId))) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
-        // The ruling itself: only a pair in dispute, and "?" settles nothing (gold/review.ts).
-        checkRuling(s, a.queryId, a.candidateId, a.value);
+        // The ruling itself ("?" settles nothing; only a pair in dispute) is checked where every
+        // judge's label is: setLabel → checkRuling (gold/review.ts).
         const args = { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value, note: a.note };
-        const ack = setLabel(ws, args);
+        const ack = setLabel(ws, args, s);
         const rec = changedRecord(ws, args, ack);
         if (rec) engine.hub.emit('label.changed', rec);
         const after = loadPoolState(ws, a.pool);

@@ -38,11 +38,15 @@ export function checkJudge(ws: Workspace, s: PoolState, judge: string): void {
 }
 
 /**
- * Throws unless a judge of the pool may give pair (queryId, candidateId) the ruling `value`
- * (null clears a ruling and passes anywhere), as review.settle does:
+ * Throws unless a judge of the pool may give pair (queryId, candidateId) the label `value`
+ * (normalised to the pool's scheme; null clears a ruling and passes anywhere). A judge's label is
+ * a ruling, and state.ts counts it on the pair whenever the pair is in dispute — so:
  * - "?" is refused: state.ts ignores a judge's "?", so it would be saved and settle nothing;
- * - a pair not in dispute (needsReview: decisive votes that differ, or an assigned "?") has
- *   nothing to settle.
+ * - a pair not in dispute (needsReview: decisive votes that differ, or an assigned "?") is
+ *   refused, or a label given early would settle a later disagreement its judge never saw.
+ * The one check behind every judge's label: setLabel (engine/annotate.ts) runs it for the pool's
+ * judges, whichever way the label comes (review.settle, label.set over IPC or HTTP, `qpairs
+ * label`). Imports (import/pools.ts) do not: they bring back rulings already made.
  */
 export function checkRuling(s: PoolState, queryId: string, candidateId: string, value: string | null): void {
   if (value === null) return;
@@ -53,7 +57,10 @@ export function checkRuling(s: PoolState, queryId: string, candidateId: string, 
     throw new QPairsError(`a ruling must be one of the pool's labels (${labels}); "?" settles nothing — leave the pair for another judge or discuss it`);
   }
   if (!needsReview(e)) {
-    throw new QPairsError(`pair ${queryId} → ${candidateId} is not a disagreement or unsure pair of pool "${s.pool.name}" (nothing to settle)`);
+    throw new QPairsError(
+      `pair ${queryId} → ${candidateId} is not a disagreement or unsure pair of pool "${s.pool.name}" (nothing to settle): ` +
+        'a judge labels a pair only while it is in dispute (Review, qpairs adjudicate), so no ruling settles a disagreement its judge has not seen',
+    );
   }
 }
 

@@ -294,6 +294,13 @@ test('carol opens a disagreement from the Agreement screen and settles them all 
   await carol.keyboard.press('k');
   await expect(carol.getByTestId('review-row-0')).toHaveAttribute('aria-selected', 'true');
 
+  // "?" is not a ruling (it would settle nothing): the legend does not offer it, and the key only says so.
+  await expect(carol.getByTestId('review-legend')).not.toContainText('unsure');
+  await carol.keyboard.press('?');
+  await expect(carol.getByTestId('review-notice')).toContainText('settles nothing');
+  await expect(carol.getByTestId('review-row-0')).toHaveAttribute('data-state', 'none');
+  await expect(carol.getByTestId('review-remaining')).toHaveText(String(total));
+
   // Settle one, see it saved, undo it.
   await carol.keyboard.press('1');
   await expect(carol.getByTestId('review-row-0')).toHaveAttribute('data-state', 'saved');

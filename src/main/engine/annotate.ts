@@ -7,6 +7,8 @@ import type { Workspace } from '../workspace/workspace';
 import { rareSharedTerms, tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
 import { getAssignment } from '../gold/store';
+import { checkRuling } from '../gold/review';
+import { loadPoolState, type PoolState } from '../gold/state';
 import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
 import { isCandidateOrder } from '../../shared/label-order';
 import { nextPairFor } from './label-order-candidates';
@@ -222,15 +224,24 @@ export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>, voca
   return annotateQuery(ws, { pool: a.pool, annotator: a.annotator, queryId: queries[target]!.queryId }, vocabulary);
 }
 
-/** Saves one label durably (synchronous=FULL commit) before acknowledging it. */
-export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>): LabelAck {
+/**
+ * Saves one label durably (synchronous=FULL commit) before acknowledging it. A label of one of the
+ * pool's judges (role judge, not assigned to label the pool) is a ruling: checkRuling refuses "?"
+ * and pairs not in dispute (`state`: the pool's state when the caller has it loaded already).
+ */
+export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: PoolState): LabelAck {
   const pool = ws.pool(a.pool);
   let value: string | null = null;
   if (a.value !== null) {
     value = normaliseLabel(pool.scheme, a.value);
     if (value === null) throw new QPairsError(`"${a.value}" is not a label of the ${pool.scheme} scheme`);
   }
-  checkAssigned(ws, a.pool, a.annotator, a.queryId);
+  const role = ws.listAnnotators().find((x) => x.name === a.annotator)?.role ?? 'annotator';
+  checkAssigned(ws, a.pool, a.annotator, a.queryId, role);
+  if (role === 'judge' && value !== null) {
+    const s = state ?? loadPoolState(ws, pool.name);
+    if (s.judges.includes(a.annotator)) checkRuling(s, a.queryId, a.candidateId, value);
+  }
   return ws.transaction(() => {
     const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui' }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
@@ -256,10 +267,9 @@ export function changedRecord(ws: Workspace, a: { pool: string; queryId: string;
  * Once a pool is assigned, only its assigned annotators label it (each only their queries under
  * k-per-query); judges, `gold` and system annotators are exempt (they settle or import labels).
  */
-function checkAssigned(ws: Workspace, pool: string, annotator: string, queryId: string): void {
+function checkAssigned(ws: Workspace, pool: string, annotator: string, queryId: string, role: string): void {
   const plan = getAssignment(ws, pool);
   if (plan.mode === 'open') return;
-  const role = ws.listAnnotators().find((x) => x.name === annotator)?.role ?? 'annotator';
   if (role !== 'annotator') return;
   const assigned = plan.mode === 'full' ? plan.annotators.includes(annotator) : !!plan.perQueryAnnotators?.get(queryId)?.includes(annotator);
   if (!assigned) {

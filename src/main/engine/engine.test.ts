@@ -130,11 +130,13 @@ describe('engine', () => {
     await engine.invoke('pool.assign', { pool: 'dev', annotators: ['alice', 'bob'] });
     await expect(engine.invoke('label.set', { ...pair, annotator: 'carol', value: 'Relevant' })).rejects.toThrow(/carol is not assigned to pool "dev" \(assigned: alice, bob\)/);
     await engine.invoke('annotator.add', { name: 'judy', role: 'judge' });
-    expect(((await engine.invoke('label.set', { ...pair, annotator: 'judy', value: 'Relevant' })) as LabelAck).saved).toBe(true);
     expect(((await engine.invoke('label.set', { ...pair, annotator: 'alice', value: 'Relevant' })) as LabelAck).saved).toBe(true);
+    expect(((await engine.invoke('label.set', { ...pair, annotator: 'bob', value: 'Irrelevant' })) as LabelAck).saved).toBe(true);
+    // A judge is exempt from the assignment, not from ruling only on disputes (gold/review.ts checkRuling): here alice and bob disagree.
+    expect(((await engine.invoke('label.set', { ...pair, annotator: 'judy', value: 'Relevant' })) as LabelAck).saved).toBe(true);
     // Progress tells labeling apart from a judge's rulings and from imported gold (QA: the judge was listed as an annotator).
     const progress = (await engine.invoke('pool.progress', { pool: 'dev' })) as PoolProgress;
-    expect(progress.annotators.map((a) => `${a.annotator}:${a.kind}`).sort()).toEqual(['alice:annotator', 'gold:source', 'judy:judge']);
+    expect(progress.annotators.map((a) => `${a.annotator}:${a.kind}`).sort()).toEqual(['alice:annotator', 'bob:annotator', 'gold:source', 'judy:judge']);
     await engine.invoke('pool.assign', { pool: 'dev', annotators: ['alice', 'judy'] });
     const judgeLabeling = (await engine.invoke('pool.progress', { pool: 'dev' })) as PoolProgress;
     expect(judgeLabeling.annotators.find((a) => a.annotator === 'judy')?.kind).toBe('annotator');

@@ -158,8 +158,8 @@ export interface RunResults {
  * eval.pool's result from each run's per-query results over the counted queries (in the order
  * they were last labeled; every run lists the same `counts.counted` queries) and the pool's
  * label counts. Means are summed in that order over the included queries (the additions
- * metrics' aggregate() makes), the 95% intervals of MAP and MRR are meanInterval over their AP
- * and RR in that order, and the curve holds the prefix means — so the same per-query results give
+ * metrics' aggregate() makes), the 95% intervals of MAP, MRR, P@1, P@5 and R-Prec are meanInterval over
+ * their per-query values in that order (Student t, clipped to the metric's range [0, 1]), and the curve holds the prefix means — so the same per-query results give
  * the same numbers, bit for bit, whoever computed them. O(counted queries × runs); with `reuse`,
  * the shared curve points are not rebuilt.
  */
@@ -217,7 +217,7 @@ export function poolEvaluationOf(
   perRun.forEach(({ name }, j) => {
     const s = sums[j]!;
     if (s.n > 0) {
-      // Each interval: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n over the per-query values (stats/t-interval.ts).
+      // Each interval: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n over the per-query values, clipped to [0, 1] (stats/t-interval.ts).
       const ci = { MAP: meanInterval(s.ap).value, MRR: meanInterval(s.rr).value, 'P@1': meanInterval(s.p1).value, 'P@5': meanInterval(s.p5).value, 'R-Prec': meanInterval(s.rp).value };
       runs[name] = { queries: s.n, MAP: s.MAP / s.n, MRR: s.MRR / s.n, 'P@1': s['P@1'] / s.n, 'P@5': s['P@5'] / s.n, 'R-Prec': s['R-Prec'] / s.n, ci };
       if (s.unscored > 0) runs[name]!.unscoredQueries = s.unscored;

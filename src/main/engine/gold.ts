@@ -7,7 +7,7 @@
 import type { CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes } from '../team/assign-notes';
 import type { ExportWritten } from '../../shared/gold';
-import { NotFoundError, QPairsError } from '../errors';
+import { NotFoundError } from '../errors';
 import { buildExport, defaultExportName, writeExport } from '../export';
 import {
   addAnnotator,
@@ -89,13 +89,11 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
       write(() => {
         const s = loadPoolState(ws, a.pool);
         checkJudge(ws, s, a.judge);
-        const e = s.byKey.get(pairKey(a.queryId, a.candidateId));
-        if (!e) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
-        if (a.value !== null && !needsReview(e)) {
-          throw new QPairsError(`pair ${a.queryId} → ${a.candidateId} is not a disagreement or unsure pair of pool "${a.pool}" (nothing to settle)`);
-        }
+        if (!s.byKey.has(pairKey(a.queryId, a.candidateId))) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
+        // The ruling itself ("?" settles nothing; only a pair in dispute) is checked where every
+        // judge's label is: setLabel → checkRuling (gold/review.ts).
         const args = { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value, note: a.note };
-        const ack = setLabel(ws, args);
+        const ack = setLabel(ws, args, s);
         const rec = changedRecord(ws, args, ack);
         if (rec) engine.hub.emit('label.changed', rec);
         const after = loadPoolState(ws, a.pool);

@@ -34,7 +34,7 @@ export {
   type Vote,
 } from './state';
 export { agreementJson, agreementOverTime, poolAgreement, poolRatingTable, putStat, schemeCategories, type PoolAgreementOptions } from './agreement';
-export { checkJudge, pairImpact, reviewQueue, type ReviewOptions } from './review';
+export { checkJudge, checkRuling, pairImpact, reviewQueue, type ReviewOptions } from './review';
 export { comparePoolRuns, perQueryMetric, type PoolCompareOptions } from './compare';
 export { assignmentView } from './progress';
 export {

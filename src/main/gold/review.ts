@@ -15,12 +15,12 @@
  * disagreement, two AP computations per run and pair.
  */
 import type { ReviewItem, ReviewQueue } from '../../shared/gold';
-import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, schemeValues } from '../../shared/labels';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, schemeValues, UNSURE } from '../../shared/labels';
 import { NotFoundError, QPairsError } from '../errors';
 import { averagePrecision, rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorRole } from './store';
-import { isDisagreementEntry, loadPoolState, needsReview, type PairEntry, type PoolState } from './state';
+import { isDisagreementEntry, loadPoolState, needsReview, pairKey, type PairEntry, type PoolState } from './state';
 
 export interface ReviewOptions {
   /** Also list disagreements a judge has settled (default false). */
@@ -35,6 +35,33 @@ export function checkJudge(ws: Workspace, s: PoolState, judge: string): void {
   if (role === null) throw new NotFoundError(`no annotator named "${judge}" (mark a judge with: qpairs annotators add W ${judge} --role judge)`);
   if (role !== 'judge') throw new QPairsError(`"${judge}" is not a judge (role ${role}); mark it with: qpairs annotators role W ${judge} judge`);
   if (s.annotators.includes(judge)) throw new QPairsError(`"${judge}" annotates pool "${s.pool.name}" and cannot judge its disagreements`);
+}
+
+/**
+ * Throws unless a judge of the pool may give pair (queryId, candidateId) the label `value`
+ * (normalised to the pool's scheme; null clears a ruling and passes anywhere). A judge's label is
+ * a ruling, and state.ts counts it on the pair whenever the pair is in dispute — so:
+ * - "?" is refused: state.ts ignores a judge's "?", so it would be saved and settle nothing;
+ * - a pair not in dispute (needsReview: decisive votes that differ, or an assigned "?") is
+ *   refused, or a label given early would settle a later disagreement its judge never saw.
+ * The one check behind every judge's label: setLabel (engine/annotate.ts) runs it for the pool's
+ * judges, whichever way the label comes (review.settle, label.set over IPC or HTTP, `qpairs
+ * label`). Imports (import/pools.ts) do not: they bring back rulings already made.
+ */
+export function checkRuling(s: PoolState, queryId: string, candidateId: string, value: string | null): void {
+  if (value === null) return;
+  const e = s.byKey.get(pairKey(queryId, candidateId));
+  if (!e) throw new NotFoundError(`pair ${queryId} → ${candidateId} is not in pool "${s.pool.name}"`);
+  if (value.trim() === UNSURE) {
+    const labels = s.scheme === 'graded' ? 'an integer grade' : schemeValues(s.scheme).join(', ');
+    throw new QPairsError(`a ruling must be one of the pool's labels (${labels}); "?" settles nothing — leave the pair for another judge or discuss it`);
+  }
+  if (!needsReview(e)) {
+    throw new QPairsError(
+      `pair ${queryId} → ${candidateId} is not a disagreement or unsure pair of pool "${s.pool.name}" (nothing to settle): ` +
+        'a judge labels a pair only while it is in dispute (Review, qpairs adjudicate), so no ruling settles a disagreement its judge has not seen',
+    );
+  }
 }
 
 const isRelevant = (value: string): boolean => (labelGrade(value) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD;

@@ -9,7 +9,9 @@
  *   `votes` and "?" (unsure) ones in `unsure` (a vote for no value: see rules.ts); labels of
  *   other annotators do not vote. A pair *needs review* when its decisive votes disagree or
  *   anyone assigned said "?"; the Review queue lists these. The judge label of a pair is the latest current
- *   label any judge gave it ("?" ignored).
+ *   label any judge gave it ("?" ignored). A judge labels a pair only while it is in dispute, and
+ *   never "?" (review.ts checkRuling, for every interactive label); imports may bring back rulings
+ *   on any pair.
  * - `gold` and `system` annotators never vote: a pool's imported gold stays its own source.
  */
 import { AGGREGATE, type AggregationRule, type AggregationSummary, type PairStatus } from '../../shared/gold';

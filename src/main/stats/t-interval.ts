@@ -1,7 +1,7 @@
 /**
  * Confidence interval of a mean from the Student t distribution — the interval the live metrics
- * panel and Evaluate show for MAP and MRR over the labeled queries (each query's AP or RR is one
- * observation).
+ * panel and Evaluate show for MAP, MRR, P@1, P@5 and R-Prec over the labeled queries (each query's
+ * AP, RR, … is one observation), clipped to the metric's range [0, 1].
  */
 import { studentTCdf } from './special';
 
@@ -26,12 +26,22 @@ export function studentTQuantile(p: number, df: number): number {
 }
 
 /**
- * The `level` (default 95%) confidence interval of the mean of `values`:
- *   mean ± t_{(1+level)/2, n−1} · s / √n,  s² = Σ(x − mean)² / (n − 1)
- * (scipy's `t.interval(level, n−1, loc=mean, scale=sem)`). Null with the reason when n < 2. When
- * every value is equal the interval is the point [mean, mean].
+ * The `level` (default 95%) confidence interval of the mean of `values`, clipped to the metric's
+ * range [0, 1]:
+ *   [max(lo, mean − h), min(hi, mean + h)],  h = t_{(1+level)/2, n−1} · s / √n,
+ *   s² = Σ(x − mean)² / (n − 1),  [lo, hi] = `range` (default [0, 1])
+ * Unclipped, mean ± h is scipy's `t.interval(level, n−1, loc=mean, scale=sem)`. Every metric it is
+ * used for (AP, RR, P@k, R-Prec per query, so MAP, MRR, P@k, R-Prec) lies in [0, 1], and with few
+ * queries or spread-out values mean ± h leaves it (MAP 27.78 [−44.92, 100.48] before clipping):
+ * the part outside [0, 1] holds no possible value, so it is cut off (`clipped` says whether it
+ * was). `range` null gives the plain t interval. Null with the reason when n < 2. When every
+ * value is equal the interval is the point [mean, mean].
  */
-export function meanInterval(values: ArrayLike<number>, level = 0.95): { value: [number, number] } | { value: null; reason: string } {
+export function meanInterval(
+  values: ArrayLike<number>,
+  level = 0.95,
+  range: readonly [number, number] | null = [0, 1],
+): { value: [number, number]; clipped: boolean } | { value: null; reason: string } {
   const n = values.length;
   if (n < 2) return { value: null, reason: `a confidence interval needs at least 2 queries (${n})` };
   let sum = 0;
@@ -40,7 +50,11 @@ export function meanInterval(values: ArrayLike<number>, level = 0.95): { value: 
   let ss = 0;
   for (let i = 0; i < n; i++) ss += (values[i]! - mean) ** 2;
   const sem = Math.sqrt(ss / (n - 1) / n);
-  if (sem === 0) return { value: [mean, mean] };
+  if (sem === 0) return { value: [mean, mean], clipped: false };
   const half = studentTQuantile((1 + level) / 2, n - 1) * sem;
-  return { value: [mean - half, mean + half] };
+  const lo = mean - half;
+  const hi = mean + half;
+  if (range === null) return { value: [lo, hi], clipped: false };
+  const value: [number, number] = [Math.max(range[0], lo), Math.min(range[1], hi)];
+  return { value, clipped: value[0] !== lo || value[1] !== hi };
 }

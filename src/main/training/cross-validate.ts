@@ -23,7 +23,7 @@
  * often the training files repeat it (`scoredQuestions`, beside `queries` labeled).
  *
  * Figure: CV MAP (MRR) = the mean over report repeats of the mean out-of-fold AP (RR) over the
- * representatives; its 95% CI is the Student t interval (stats/t-interval.ts) over the
+ * representatives; its 95% CI is the Student t interval (stats/t-interval.ts; clipped to [0, 1]) over the
  * representatives of their AP averaged over the report repeats.
  */
 import { QPairsError, throwIfAborted } from '../errors';

@@ -73,7 +73,7 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
 function Interval({ ci, testId }: { ci: [number, number] | null | undefined; testId: string }): ReactNode {
   if (!ci) return null;
   return (
-    <span className="small muted" data-testid={testId} title="95% confidence interval over your labeled queries (Student t)">
+    <span className="small muted" data-testid={testId} title="95% confidence interval over your labeled queries (Student t, clipped to 0–100)">
       {' '}
       [{fmtMetric(ci[0])}, {fmtMetric(ci[1])}]
     </span>

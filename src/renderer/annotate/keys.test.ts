@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseLabel, type LabelScheme } from '../../shared/labels';
-import { describeLabel, labelKeys, valueForKey } from './keys';
+import { describeLabel, labelKeys, rulingKeys, valueForKey } from './keys';
 
 describe('label keys', () => {
   it('maps keys to values of each scheme (all valid for the scheme)', () => {
@@ -26,5 +26,14 @@ describe('label keys', () => {
     expect(describeLabel('binary', null)).toEqual({ text: '', tone: 'none' });
     expect(describeLabel('semeval3', 'Irrelevant').text).toBe('irrelevant');
     expect(describeLabel('binary', 'weird').text).toBe('weird');
+  });
+
+  it('Review rules with every label key but "?" (a judge\'s "?" settles nothing)', () => {
+    for (const scheme of ['binary', 'semeval3', 'likert5', 'graded'] as LabelScheme[]) {
+      const ruling = rulingKeys(scheme);
+      expect(ruling.map((k) => k.value)).not.toContain('?');
+      expect(ruling.map((k) => k.value)).toEqual(labelKeys(scheme).map((k) => k.value).filter((v) => v !== '?'));
+    }
+    expect(rulingKeys('binary').map((k) => k.key)).toEqual(['1', '0']);
   });
 });

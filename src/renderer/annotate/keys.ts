@@ -50,6 +50,17 @@ export function labelKeys(scheme: string): LabelKey[] {
   }
 }
 
+/**
+ * The keys a judge rules with in Review: the scheme's labels without "?" — a judge's "?" settles
+ * nothing, and the engine refuses it (gold/review.ts checkRuling).
+ */
+export function rulingKeys(scheme: string): LabelKey[] {
+  return labelKeys(scheme).filter((k) => k.value !== UNSURE_KEY.value);
+}
+
+/** What Review says when the judge presses "?" (nothing is sent). */
+export const UNSURE_NOT_A_RULING = '“?” is not a ruling: it settles nothing. Leave the pair for another judge or discuss it, or settle it with one of the pool’s labels.';
+
 export function valueForKey(scheme: string, key: string): string | null {
   return labelKeys(scheme).find((k) => k.key === key)?.value ?? null;
 }

@@ -3,7 +3,7 @@
  * "unsure" label); Esc, F1 or Ctrl+/ again, or a click outside closes it.
  */
 import type { ReactNode } from 'react';
-import { labelKeys, NAV_KEYS } from '../annotate/keys';
+import { labelKeys, NAV_KEYS, rulingKeys } from '../annotate/keys';
 import { REVIEW_KEYS } from '../review/reviewKeys';
 
 /** Keys that work on every screen. */
@@ -15,12 +15,14 @@ export const GLOBAL_KEYS: ReadonlyArray<[string, string]> = [
 
 /** Each screen's own keys (screens without any list the global ones only). */
 function screenKeys(tab: string): { title: string; keys: ReadonlyArray<[string, string]> } {
-  const labels = labelKeys('binary').map((k): [string, string] => [k.key, `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5)`]);
+  const describe = (k: { key: string; label: string }): [string, string] => [k.key, `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5)`];
+  const labels = labelKeys('binary').map(describe);
   switch (tab) {
     case 'annotate':
       return { title: 'Annotate', keys: [...labels, ...NAV_KEYS, ['Esc', 'close a dialog']] };
     case 'review':
-      return { title: 'Review', keys: [...labels.map(([k, v]): [string, string] => [k, `settle: ${v}`]), ...REVIEW_KEYS, ['Esc', 'close a dialog']] };
+      // A judge rules with the labels, never "?" (it settles nothing; the engine refuses it).
+      return { title: 'Review', keys: [...rulingKeys('binary').map(describe).map(([k, v]): [string, string] => [k, `settle: ${v}`]), ...REVIEW_KEYS, ['Esc', 'close a dialog']] };
     default:
       return { title: tab.charAt(0).toUpperCase() + tab.slice(1), keys: [['Enter', 'submit the form or dialog in focus'], ['Esc', 'close a dialog']] };
   }

@@ -1,7 +1,8 @@
 /**
  * The Review screen (adjudication): a judge goes through a pool's disagreements, highest impact
  * first (review.queue), sees the query, the candidate and every annotator's label, and settles
- * each with the label keys of the pool's scheme (the Annotate screen's mapping). Settled labels
+ * each with the label keys of the pool's scheme (the Annotate screen's mapping, without "?": a
+ * judge's "?" settles nothing, so the key only says so and nothing is sent). Settled labels
  * go through the judge's durable outbox (review.settle) and show their saved state; u undoes the
  * judge's last label (label.undo as the judge), n jumps to the next unsettled disagreement.
  *
@@ -21,7 +22,7 @@ import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, snippet } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
 import { isTransportError } from '../client/types';
-import { describeLabel, labelKeys, valueForKey } from '../annotate/keys';
+import { describeLabel, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
@@ -59,7 +60,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
-  /** Labels this judge gave in this page that do not settle ("?"): shown as given. */
+  /** Rulings this judge gave in this page: shown as given until the queue reloads. */
   const [given, setGiven] = useState<ReadonlyMap<string, string>>(new Map());
   /** Reasons written in this page (row key → text; '' = removed), shown and sent with the next ruling of the pair. */
   const [reasons, setReasons] = useState<ReadonlyMap<string, string>>(new Map());
@@ -317,7 +318,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         break;
       default: {
         const value = queue ? valueForKey(queue.scheme, e.key) : null;
-        if (value !== null && current) settle(value);
+        // "?" is not a ruling (the engine refuses it): say so instead of sending it.
+        if (value === '?') setNotice(UNSURE_NOT_A_RULING);
+        else if (value !== null && current) settle(value);
         else handled = false;
       }
     }
@@ -350,7 +353,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   }, [queue !== null, notice, error, failed.length, loading, judge]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // ------------------------------------------------------------ render
-  const keys = labelKeys(scheme).filter((k) => k.value === '?' || scheme === 'graded' || !queue || queue.values.includes(k.value));
+  // The ruling keys: the pool's labels (for graded pools every grade), never "?" (it settles nothing).
+  const keys = rulingKeys(scheme).filter((k) => scheme === 'graded' || !queue || queue.values.includes(k.value));
   const runs = current ? Object.keys(current.item.apChange) : [];
 
   // No pools: say what to do, not an empty select and buttons that do nothing.

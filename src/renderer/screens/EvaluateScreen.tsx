@@ -268,11 +268,11 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                             fmtMetric(x.r[m])
                           ),
                       },
-                      // Issue 24: the 95% interval beside each metric (Student t over the per-query values, as eval.pool gives).
+                      // Issue 24: the 95% interval beside each metric (Student t over the per-query values, clipped to [0, 1], as eval.pool gives).
                       {
                         id: `${metricId(m)}-ci`,
                         header: (
-                          <abbr className="metric ci-head" title={`95% confidence interval of ${m} over the evaluated queries (Student t: mean ± t·s/√n)`}>
+                          <abbr className="metric ci-head" title={`95% confidence interval of ${m} over the evaluated queries (Student t: mean ± t·s/√n, clipped to the metric's range 0–100)`}>
                             95% CI
                           </abbr>
                         ),

@@ -7,7 +7,8 @@ import { json, withWorkspace, type Out } from './common';
  * `qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`:
  * sets one label through the same durable path as the app (validated by the pool's scheme,
  * appended to the label history, committed before the command returns). A judge settles a
- * disagreement this way.
+ * disagreement this way — only a pair in dispute, with one of the pool's labels, never "?"
+ * (gold/review.ts checkRuling, as review.settle).
  */
 export async function cmdLabel(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, {

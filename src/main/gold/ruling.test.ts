@@ -1,0 +1,144 @@
+/**
+ * A judge's label is a ruling (checkRuling, review.ts): "?" settles nothing, and only a pair in
+ * dispute takes one — through review.settle, label.set (IPC and HTTP alike: both are the engine)
+ * and `qpairs label`; imports of rulings already made still come in.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AggregationSummary, ReviewQueue } from '../../shared/gold';
+import { runCli } from '../cli/test-cli';
+import { Engine } from '../engine/engine';
+import { Workspace } from '../workspace/workspace';
+import { addAnnotator, assignPool, loadPoolState } from '.';
+
+let dir: string;
+let file: string;
+let ws: Workspace;
+let engine: Engine;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-ruling-'));
+  file = path.join(dir, 'r.qpairs');
+  ws = Workspace.create(file);
+  ws.createPool({ name: 'p', scheme: 'binary' });
+  ws.addPoolQuery('p', 'q1', ['a', 'b', 'c', 'd']);
+  assignPool(ws, 'p', ['alice', 'bob'], null);
+  addAnnotator(ws, 'judy', 'judge');
+  const put = (c: string, who: string, v: string): void => void ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: c, annotator: who, value: v, origin: 't' });
+  put('a', 'alice', '1');
+  put('a', 'bob', '0'); // disagreement
+  put('b', 'alice', '1');
+  put('b', 'bob', '1'); // agreed
+  put('c', 'alice', '0');
+  put('c', 'bob', '?'); // unsure: in dispute too
+  // d: only alice so far (no dispute yet)
+  put('d', 'alice', '1');
+  engine = new Engine(ws, { transport: 'electron' });
+});
+afterEach(() => {
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const judyLabels = (): string[] => ws.currentLabels('p', 'judy').map((l) => `${l.candidateId}=${l.value}`);
+const UNSURE_REFUSED = /^a ruling must be one of the pool's labels \(1, 0\); "\?" settles nothing — leave the pair for another judge or discuss it$/;
+const NOT_IN_DISPUTE = /^pair q1 → (b|d) is not a disagreement or unsure pair of pool "p" \(nothing to settle\): a judge labels a pair only while it is in dispute/;
+
+describe('a judge\'s "?" is refused, not saved as a ruling that settles nothing', () => {
+  it('review.settle with "?" on a disagreement or an unsure pair: a clear error, nothing saved, the pair still waits', async () => {
+    for (const c of ['a', 'c']) {
+      await expect(engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: c, value: '?' })).rejects.toMatchObject({
+        code: 'user-error',
+        message: expect.stringMatching(UNSURE_REFUSED),
+      });
+      // Spelled with spaces it is still "?".
+      await expect(engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: c, value: ' ? ' })).rejects.toThrow(UNSURE_REFUSED);
+    }
+    expect(judyLabels()).toEqual([]);
+    const q = (await engine.invoke('review.queue', { pool: 'p', judge: 'judy' })) as ReviewQueue;
+    expect(q).toMatchObject({ total: 2, settled: 0, remaining: 2 });
+    // A real ruling still settles.
+    const ack = (await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'a', value: '1' })) as { remaining: number };
+    expect(ack.remaining).toBe(1);
+  });
+
+  it('label.set and `qpairs label` as the judge: "?" refused the same way', async () => {
+    await expect(engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'judy', value: '?' })).rejects.toThrow(UNSURE_REFUSED);
+    engine.close(); // the CLI opens the workspace itself
+    const r = await runCli('label', file, '--pool', 'p', '--annotator', 'judy', '--query', 'q1', '--candidate', 'a', '--value', '?');
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/"\?" settles nothing/);
+    ws = Workspace.open(file);
+    engine = new Engine(ws, { transport: 'electron' });
+    expect(judyLabels()).toEqual([]);
+  });
+
+  it('an annotator\'s "?" is still a label (the check is for judges only)', async () => {
+    const ack = (await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'bob', value: '?' })) as { saved: boolean };
+    expect(ack.saved).toBe(true);
+  });
+});
+
+describe("a judge's label only on a pair in dispute (as review.settle)", () => {
+  it('label.set by the judge on an agreed or not-yet-disputed pair is refused with review.settle\'s message; a later dispute is not settled unseen', async () => {
+    for (const c of ['b', 'd']) {
+      await expect(engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: c, annotator: 'judy', value: '1' })).rejects.toMatchObject({
+        code: 'user-error',
+        message: expect.stringMatching(NOT_IN_DISPUTE),
+      });
+      // The same rule and message as review.settle.
+      await expect(engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: c, value: '1' })).rejects.toThrow(NOT_IN_DISPUTE);
+    }
+    // Over HTTP the call arrives as the judge's token: the engine refuses it all the same.
+    await expect(engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'judy', value: '0' }, { annotator: 'judy', local: false })).rejects.toThrow(NOT_IN_DISPUTE);
+    expect(judyLabels()).toEqual([]);
+    // QA: bob now disagrees on d — the pair waits for the judge instead of being settled by an early label.
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'bob', value: '0' });
+    const e = loadPoolState(ws, 'p').byKey.get('q1\u0000d')!;
+    expect(e.judge).toBeNull();
+    expect(e.resolution).toEqual({ value: null, status: 'unresolved' });
+    const q = (await engine.invoke('review.queue', { pool: 'p', judge: 'judy' })) as ReviewQueue;
+    expect(q.items.map((i) => i.candidateId).sort()).toEqual(['a', 'c', 'd']);
+    // Now in dispute: the judge's label is a ruling and settles it.
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'judy', value: '0' });
+    expect(loadPoolState(ws, 'p').byKey.get('q1\u0000d')!.resolution).toEqual({ value: '0', status: 'adjudicated' });
+    // Clearing a ruling is allowed anywhere (as review.settle with null).
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'judy', value: null });
+    expect(judyLabels()).toEqual([]);
+  });
+
+  it('`qpairs label` as the judge: refused on an agreed pair, accepted on a disagreement', async () => {
+    engine.close(); // the CLI opens the workspace itself
+    const no = await runCli('label', file, '--pool', 'p', '--annotator', 'judy', '--query', 'q1', '--candidate', 'b', '--value', '0');
+    expect(no.code).not.toBe(0);
+    expect(no.err).toMatch(/pair q1 → b is not a disagreement or unsure pair of pool "p" \(nothing to settle\)/);
+    const yes = await runCli('label', file, '--pool', 'p', '--annotator', 'judy', '--query', 'q1', '--candidate', 'a', '--value', '0', '--json');
+    expect(yes.code, yes.err).toBe(0);
+    ws = Workspace.open(file);
+    engine = new Engine(ws, { transport: 'electron' });
+    expect(judyLabels()).toEqual(['a=0']);
+  });
+
+  it('a judge-role person the pool assigns as an annotator labels any pair (their labels are votes)', async () => {
+    addAnnotator(ws, 'jo', 'judge');
+    assignPool(ws, 'p', ['alice', 'jo'], null);
+    const ack = (await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'b', annotator: 'jo', value: '1' })) as { saved: boolean };
+    expect(ack.saved).toBe(true);
+    const ack2 = (await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c', annotator: 'jo', value: '?' })) as { saved: boolean };
+    expect(ack2.saved).toBe(true);
+  });
+
+  it('imports of rulings already made still come in, on any pair (labels-csv with the judge as annotator)', async () => {
+    engine.close(); // the CLI opens the workspace itself
+    const csv = path.join(dir, 'rulings.csv');
+    writeFileSync(csv, 'query_id,candidate_id,annotator,label\nq1,a,judy,1\nq1,b,judy,1\n');
+    const r = await runCli('import', file, '--format', 'labels-csv', '--pool', 'p', csv);
+    expect(r.code, r.err).toBe(0);
+    ws = Workspace.open(file);
+    engine = new Engine(ws, { transport: 'electron' });
+    expect(judyLabels().sort()).toEqual(['a=1', 'b=1']);
+    const sum = (await engine.invoke('pool.aggregation', { pool: 'p' })) as AggregationSummary;
+    expect(sum).toMatchObject({ judges: ['judy'], disagreements: 1, settled: 1 });
+  });
+});

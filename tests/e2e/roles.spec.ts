@@ -147,6 +147,15 @@ test('carol (judge) sees the judge’s screens, and none of them calls what a ju
   }
   await carol.getByTestId('tab-models').click();
   await expect(carol.getByTestId('models-backend')).toHaveAttribute('data-backend', /^(tensorflow|wasm|cpu)$/);
+  // On a pool no one is assigned to, Annotate says up front that a judge's label is taken only on a
+  // pair in dispute (the engine refuses the rest), instead of letting every label fail.
+  await carol.getByTestId('tab-annotate').click();
+  const pools = await carol.getByTestId('annotate-pool').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const open = pools.find((v) => v && v !== POOL);
+  expect(open, `a pool besides ${POOL}: ${pools.join(', ')}`).toBeTruthy();
+  await carol.getByTestId('annotate-pool').selectOption(open!);
+  await expect(carol.getByTestId('annotate-not-assigned')).toContainText('no one is assigned to it');
+  await expect(carol.getByTestId('annotate-not-assigned')).toContainText('taken only on a pair in dispute');
   await carol.waitForTimeout(300);
   expect(forbidden).toEqual([]);
 });

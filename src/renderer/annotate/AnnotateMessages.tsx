@@ -31,14 +31,15 @@ export function AnnotateMessages(p: AnnotateMessagesProps): ReactNode {
     <>
       {notAssigned && (
         <div className="note-box" data-testid="annotate-not-assigned" role="status">
-          <strong>{annotator}</strong> is not assigned to pool “{pool}” (its annotators: {notAssigned.annotators.join(', ')}).{' '}
+          <strong>{annotator}</strong> is not assigned to pool “{pool}”
+          {notAssigned.annotators.length > 0 ? ` (its annotators: ${notAssigned.annotators.join(', ')})` : ' (no one is assigned to it)'}.{' '}
           {notAssigned.judges.includes(annotator) ? (
             <>
               As a judge, settle its disagreements on the{' '}
               <button className="link-button underline" onClick={p.onOpenReview}>
                 Review
               </button>{' '}
-              screen.
+              screen: a judge's label is taken only on a pair in dispute. To label the pool like an annotator, ask its owner to assign you.
             </>
           ) : (
             'The pool is assigned on the Pools screen.'

@@ -10,7 +10,7 @@ import { useApp, useEvent, useReconnect } from '../lib/context';
 export interface AssignmentState {
   /** The assignment of this pool and annotator has been read (or found unreadable). */
   checked: boolean;
-  /** The pool's plan when the annotator is not among its annotators, else null. */
+  /** The pool's plan when the annotator is not among its annotators (or is a judge it does not assign), else null. */
   notAssigned: AssignmentView | null;
   /** The annotator's assignment in this pool, else null. */
   assigned: AssignmentView | null;
@@ -28,7 +28,9 @@ export function useAssignment(pool: string, annotator: string): AssignmentState 
     const key = `${pool}\u0000${who}`;
     try {
       const v = await client.invoke('pool.assignment', { pool, annotator: who });
-      if (my === assignSeq.current) setAssign({ key, view: v, notAssigned: null });
+      // A judge the pool does not assign labels only the pairs in dispute (the engine refuses the rest): say so up front.
+      const judgeOnly = v.judges.includes(who) && !v.annotators.includes(who);
+      if (my === assignSeq.current) setAssign({ key, view: v, notAssigned: judgeOnly ? v : null });
     } catch {
       // Not assigned, or the assignment cannot be read: the plan without the annotator tells which.
       let plan: AssignmentView | null = null;

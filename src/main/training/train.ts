@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { QPairsError, throwIfAborted } from '../errors';
-import { isModelId, MODEL_IDS, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
+import { checkModelConfig, isModelId, MODEL_IDS, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
 import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
@@ -91,6 +91,8 @@ export interface PreparedTraining {
 export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTraining {
   if (!isModelId(spec.model)) throw new QPairsError(`unknown model "${spec.model}" (models: ${MODEL_IDS.join(', ')})`);
   const kind = spec.model;
+  // A misspelt key or a value of the wrong type would otherwise train with the defaults and report success.
+  if (spec.config !== undefined) checkModelConfig(kind, spec.config);
   checkModelName(ws, spec.name);
   const trainPools = spec.trainPools ?? [];
   for (const p of trainPools) ws.pool(p);

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { QPairsError, throwIfAborted } from '../errors';
-import { checkModelConfig, isModelId, MODEL_IDS, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
-import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
+import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
+import type { ModelId, SavedModel, TrainingData, TrainReport, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildDevSet, buildTrainingData, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
@@ -148,6 +148,19 @@ export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], 
   return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
 }
 
+/** The training pairs as query → candidate → relevant (a pair both relevant and not counts as relevant, as ltr and fused read it). */
+function labeledLists(data: TrainingData): Map<string, Map<string, boolean>> {
+  const groups = new Map<string, Map<string, boolean>>();
+  const add = (q: string, c: string, rel: boolean): void => {
+    let g = groups.get(q);
+    if (!g) groups.set(q, (g = new Map()));
+    if (rel || !g.has(c)) g.set(c, rel);
+  };
+  for (const [q, c] of data.positives) add(q, c, true);
+  for (const [q, c] of data.negatives ?? []) add(q, c, false);
+  return groups;
+}
+
 /** Model kinds that fit on the corpus text without reading a label. */
 const UNSUPERVISED_KINDS: ReadonlySet<string> = new Set(['tfidf', 'skipgram', 'mnet-fisher', 'dae']);
 
@@ -170,15 +183,21 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   const build = (held: ReadonlySet<string>) =>
     buildTrainingData(ws, trainPools, { excludeRuns: exclude, extraTexts: spec.extraTexts, excludeQueries: held.size ? new Set([...left, ...held]) : left });
   let built = build(new Set());
-  // tfidf and skipgram learn from the corpus text alone; the others need labeled similar pairs.
+  // tfidf and skipgram learn from the corpus text alone; the others train by epochs.
   const supervised = kind !== 'tfidf' && kind !== 'skipgram';
-  if (supervised && built.positives === 0) {
+  // mnet-fisher and dae read no label either, nor hnil on its category loss alone: only the
+  // others need labeled similar pairs (they were refused on a workspace without any).
+  const needsLabels = !UNSUPERVISED_KINDS.has(kind) && !(kind === 'hnil' && spec.config?.labeledPairs === false);
+  if (needsLabels && built.positives === 0) {
     throw new QPairsError(
       trainPools.length
         ? `the training pools (${trainPools.join(', ')}) have no relevant labeled pair${left.size ? ' left after dropping the dev overlap' : ''} and the workspace no marked duplicates`
         : 'the workspace has no user-marked duplicate pairs to train on; give --train-pool P (a labeled pool)',
     );
   }
+  // ltr and fused learn which labeled candidates of a query rank above the others: said before
+  // their features are computed (ltr trains skip-gram vectors first), not after.
+  if (kind === 'ltr' || kind === 'fused') noOrderToLearn(kind, labeledLists(built.data));
   let dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
   if (dev && dev.queries.length === 0) throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query`);
   const embeddings = spec.vectors ? readWordVectors(spec.vectors) : undefined;

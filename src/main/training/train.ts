@@ -272,8 +272,12 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   } else {
     ({ saved, report } = await trainSaved(kind, spec.config, built.data, dev, opts, o));
   }
-  // The queries the stored model was trained on: the query side of every labeled training pair.
-  const trainedOn = [...new Set([...built.data.positives, ...(built.data.negatives ?? [])].map(([q]) => q))].map((id) => {
+  // The queries the stored model was trained on: the query side of every labeled training pair,
+  // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
+  // string order), so a pool asking either question is one the model was trained on.
+  const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
+  const trainedOnIds = [...built.data.positives, ...(built.data.negatives ?? [])].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
+  const trainedOn = [...new Set(trainedOnIds)].map((id) => {
     const q = built.data.questions.get(id);
     return { id, title: q?.title ?? '', body: q?.body ?? '' };
   });

@@ -133,7 +133,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       await engine.writes.run(() => ws.stmt(`UPDATE models SET created_by = ? WHERE name = ?`).run(caller && caller.role !== 'owner' ? caller.annotator : null, a.name));
       // Once the model is stored, the pools are scored to completion (a cancel now would leave a
       // stored model with some pools unscored); cancelling stops training only.
-      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs }));
+      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs, ...(p.missingRuns.length ? { missingRuns: p.missingRuns } : {}) }));
       engine.hub.emit('workspace.changed', { what: 'run' });
       return { name: a.name, report, training, scored };
     } finally {

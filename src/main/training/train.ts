@@ -309,10 +309,34 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   return { report, training };
 }
 
-/** Scores every query of a pool with a stored model and stores the scores as the run `name`. */
-export async function scorePool(ws: Workspace, name: string, pool: string, o: RunOptions = {}): Promise<{ queries: number; pairs: number; backend: string }> {
+/**
+ * The runs a fusing model (ltr, fused) takes as features that pool `pool` lacks: their features
+ * are 0 there for every candidate, so the model ranks without them (a fused model trained with the
+ * search engine's order, scoring a pool built by BM25, loses its strongest feature). Empty for the
+ * other models.
+ */
+export function missingFeatureRuns(ws: Workspace, saved: SavedModel, pool: string): string[] {
+  const names = saved.meta?.runNames;
+  if (!Array.isArray(names) || names.length === 0) return [];
+  const present = new Set(ws.listRuns(pool).map((r) => r.name));
+  return (names as string[]).filter((r) => !present.has(r));
+}
+
+/** "pool p has no run "search-engine", a feature of fused1: …" (the CLI's note; null when none is missing). */
+export function describeMissingRuns(model: string, pool: string, missing: readonly string[]): string | null {
+  if (missing.length === 0) return null;
+  const runs = missing.map((r) => `"${r}"`).join(', ');
+  return `note: pool ${pool} has no run ${runs}, ${missing.length === 1 ? 'a feature' : 'features'} of ${model}: ${missing.length === 1 ? 'its features are' : 'their features are'} 0 there, so ${model} ranks that pool without ${missing.length === 1 ? 'it' : 'them'}`;
+}
+
+/**
+ * Scores every query of a pool with a stored model and stores the scores as the run `name`;
+ * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns).
+ */
+export async function scorePool(ws: Workspace, name: string, pool: string, o: RunOptions = {}): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[] }> {
   const { saved } = getModel(ws, name);
   ws.pool(pool);
+  const missingRuns = missingFeatureRuns(ws, saved, pool);
   const items = scoringItems(ws, pool, { excludeRuns: new Set([name]) });
   const { scores: modelScores, backend } = await scoreSaved(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), o);
   throwIfAborted(o.signal);
@@ -327,7 +351,7 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
   });
   const config = { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) };
   const pairs = ws.replaceRun(pool, name, 'model', config, items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const)));
-  return { queries: items.length, pairs, backend };
+  return { queries: items.length, pairs, backend, missingRuns };
 }
 
 /**
@@ -340,11 +364,11 @@ export async function scoreEveryPool(
   ws: Workspace,
   name: string,
   write: <T>(f: () => Promise<T>) => Promise<T> = (f) => f(),
-): Promise<Array<{ pool: string; queries: number; pairs: number }>> {
-  const scored: Array<{ pool: string; queries: number; pairs: number }> = [];
+): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[] }>> {
+  const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[] }> = [];
   for (const p of ws.listPools()) {
     const s = await write(() => scorePool(ws, name, p.name));
-    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs });
+    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns });
   }
   return scored;
 }

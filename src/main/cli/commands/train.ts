@@ -1,5 +1,5 @@
 import { MODEL_IDS, type TrainReport } from '../../models/types';
-import { trainModel, scoreEveryPool } from '../../training/train';
+import { trainModel, scoreEveryPool, describeMissingRuns } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, UsageError } from '../args';
@@ -137,6 +137,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         if (scored.length) {
           const where = training.devPool ?? scored[0]!.pool;
           out.log(`  scored ${scored.length === 1 ? 'pool' : `all ${scored.length} pools:`} ${scored.map((p) => `${p.pool} (${p.pairs} pairs)`).join(', ')} as run "${name}": see qpairs eval ${shellWord(positionals[0]!)} --pool ${where}`);
+          for (const p of scored) {
+            const note = describeMissingRuns(name, p.pool, p.missingRuns);
+            if (note) out.log(`  ${note}`);
+          }
         }
       }
       return 0;

@@ -47,6 +47,12 @@ export interface TrainingInfo {
    * recorded it) — train.ts inSampleModelRuns.
    */
   inSampleRunsLeftOut?: Array<{ run: string; trainedOn: number | null }>;
+  /**
+   * ltr/fused: the feature runs whose models read labels, with how many queries each was trained on.
+   * Those queries count as this model's own in the overlap marks (trained-on.ts inheritTrainedOn):
+   * its scores there carry the feature's in-sample scores.
+   */
+  featureModels?: Array<{ run: string; trainedOn: number }>;
 }
 
 export interface ModelInfo {

@@ -16,7 +16,7 @@ import { checkDevOverlap, type DevOverlap } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
 import { deleteModel, getModel, listModels, storeModel, type TrainingInfo } from './store';
-import { modelOverlap, storeTrainedOn } from './trained-on';
+import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
 export interface TrainSpec {
   model: string;
@@ -161,6 +161,13 @@ function labeledLists(data: TrainingData): Map<string, Map<string, boolean>> {
   return groups;
 }
 
+/** The runs a fusing model takes as features (saved meta.runNames) that are stored models reading labels. */
+function labelReadingModels(ws: Workspace, saved: SavedModel, self: string): string[] {
+  const names = Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
+  const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
+  return names.filter((r) => r !== self && kindOf.has(r) && !UNSUPERVISED_KINDS.has(kindOf.get(r)!));
+}
+
 /** Model kinds that fit on the corpus text without reading a label. */
 const UNSUPERVISED_KINDS: ReadonlySet<string> = new Set(['tfidf', 'skipgram', 'mnet-fisher', 'dae']);
 
@@ -276,8 +283,8 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
   // string order), so a pool asking either question is one the model was trained on.
   const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
-  const trainedOnIds = [...built.data.positives, ...(built.data.negatives ?? [])].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
-  const trainedOn = [...new Set(trainedOnIds)].map((id) => {
+  const trainedOnQueryIds = [...built.data.positives, ...(built.data.negatives ?? [])].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
+  const trainedOn = [...new Set(trainedOnQueryIds)].map((id) => {
     const q = built.data.questions.get(id);
     return { id, title: q?.title ?? '', body: q?.body ?? '' };
   });
@@ -302,9 +309,23 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   // Kept with the model: scorePool uses them for these queries, so the model's run on its own
   // training pool is out of fold (an honest feature for ltr/fused, an honest figure in eval).
   if (Object.keys(outOfFold).length) saved = { ...saved, meta: { ...(saved.meta ?? {}), outOfFold } };
+  // A fusing model's feature runs whose models read labels: where those were trained, this model's
+  // scores carry their in-sample scores (a fused model on a dev pool that an ltr feature was trained
+  // on led the dev table unmarked), so their training queries count as this model's.
+  const featureModels = kind === 'ltr' || kind === 'fused' ? labelReadingModels(ws, saved, spec.name) : [];
+  // Not the queries a feature's run scores out of fold (its model was cross-validated on them).
+  const inherited = featureModels.map((run) => {
+    const oof = new Set(ws.listPools().flatMap((p) => [...ws.outOfFoldQueries(p.name, run)]));
+    return { run, oof, ids: trainedOnIds(ws, run).filter((id) => !oof.has(id)) };
+  });
+  if (inherited.some((f) => f.ids.length)) {
+    training.featureModels = inherited.filter((f) => f.ids.length).map((f) => ({ run: f.run, trainedOn: f.ids.length }));
+    training.trainedOnQueries = new Set([...trainedOn.map((q) => q.id), ...inherited.flatMap((f) => f.ids)]).size;
+  }
   ws.transaction(() => {
     storeModel(ws, spec.name, saved, report, training);
     storeTrainedOn(ws, spec.name, trainedOn);
+    for (const f of inherited) inheritTrainedOn(ws, spec.name, f.run, f.oof);
   });
   return { report, training };
 }

@@ -129,6 +129,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         if (training.earlyStopping) out.log(`early stopping: ${training.earlyStopping.note}`);
         for (const r of training.inSampleRunsLeftOut ?? [])
           out.log(`left out run "${r.run}" as a feature: its model was trained on ${r.trainedOn === null ? 'queries QPairs did not record' : `${r.trainedOn} of the training queries`} (its scores there are in-sample)`);
+        if (training.featureModels?.length)
+          out.log(`feature runs of models that read labels: ${training.featureModels.map((f) => `"${f.run}" (trained on ${f.trainedOn} queries)`).join(', ')}; ${name}'s scores carry theirs, so their training queries count as ${name}'s in the overlap marks`);
         out.log(describeTrained(name, model, seconds, report, !!training.earlyStopping?.heldOutQueries));
         out.log(
           `  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions, ` +

@@ -70,3 +70,11 @@ describe('a fusing model over a feature trained on the evaluated pool', () => {
     expect(modelOverlap(ws, 'fu-oof', EV.map((k) => `q${k}`))).toMatchObject({ trainedOn: 0, of: EV.length });
   });
 });
+
+describe('retraining a fusing model under its name', () => {
+  it('does not report its own earlier run as a feature left out (before: "left out run "fu" as a feature: its model was trained on …")', async () => {
+    await scorePool(ws, 'fu', 'tr', { workerPath: null });
+    const { training } = await trainModel(ws, { model: 'fused', name: 'fu', trainPools: ['tr'], config: { ppmi: false, importanceRepeats: 0 } }, { workerPath: null });
+    expect((training.inSampleRunsLeftOut ?? []).map((r) => r.run)).not.toContain('fu');
+  });
+});

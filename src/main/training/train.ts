@@ -114,7 +114,8 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
   const cvSpec: CvSpec | undefined = spec.cv ? { folds: spec.cv.folds, repeats: spec.cv.repeats ?? 1, seed } : undefined;
   const cvClusterMap = cvSpec ? cvClusters(queries, cvSpec) : undefined;
   const exclude = new Set([spec.name]);
-  const inSampleRuns = kind === 'ltr' || kind === 'fused' ? inSampleModelRuns(ws, trainPools, queries.map((q) => q.id)) : [];
+  // The model's own run (it is being retrained) is never a feature: not one "left out" either.
+  const inSampleRuns = kind === 'ltr' || kind === 'fused' ? inSampleModelRuns(ws, trainPools, queries.map((q) => q.id)).filter((r) => r.run !== spec.name) : [];
   for (const r of inSampleRuns) exclude.add(r.run);
   return { kind, trainPools, seed, exclude, queries, left, overlap, cvSpec, cvClusterMap, inSampleRuns };
 }

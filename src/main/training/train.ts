@@ -207,7 +207,10 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   // their features are computed (ltr trains skip-gram vectors first), not after.
   if (kind === 'ltr' || kind === 'fused') noOrderToLearn(kind, labeledLists(built.data));
   let dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
-  if (dev && dev.queries.length === 0) throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query`);
+  if (dev && dev.queries.length === 0) {
+    const skip = ws.poolConvention(spec.devPool!) === 'skip';
+    throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query${skip ? ' with a relevant candidate (its convention, skip, leaves out the others)' : ''}`);
+  }
   const embeddings = spec.vectors ? readWordVectors(spec.vectors) : undefined;
   throwIfAborted(o.signal);
 

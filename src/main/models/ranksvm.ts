@@ -25,19 +25,25 @@ export interface RankList {
  * candidate score 0 — a model that ranks in pool order, stored and reported as trained.
  */
 export function noOrderToLearn(model: string, groups: ReadonlyMap<string, ReadonlyMap<string, boolean>>): void {
+  if (hasOrderToLearn(groups)) return;
   let pos = 0;
   let neg = 0;
-  for (const g of groups.values()) {
-    const rels = [...g.values()];
-    if (rels.includes(true) && rels.includes(false)) return;
-    for (const r of rels) r ? pos++ : neg++;
-  }
+  for (const g of groups.values()) for (const r of g.values()) r ? pos++ : neg++;
   throw new QPairsError(
     `${model}: none of the ${groups.size} labeled training quer${groups.size === 1 ? 'y has' : 'ies have'} both a relevant and a non-relevant candidate ` +
       `(${pos} relevant, ${neg} non-relevant pairs), so there is no order to learn (every score would be 0). ` +
       'Label some candidates of the training queries not relevant (or relevant), or train on a pool that has both',
     { reason: 'no order to learn' },
   );
+}
+
+/** Whether some labeled query (query → candidate → relevant) has both a relevant and a non-relevant candidate. */
+export function hasOrderToLearn(groups: ReadonlyMap<string, ReadonlyMap<string, boolean>>): boolean {
+  for (const g of groups.values()) {
+    const rels = [...g.values()];
+    if (rels.includes(true) && rels.includes(false)) return true;
+  }
+  return false;
 }
 
 /** Feature differences x_i − x_j for every pair of the same list with rel_i > rel_j. */

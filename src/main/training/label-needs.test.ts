@@ -15,6 +15,7 @@ import { Workspace } from '../workspace/workspace';
 import { importFiles } from '../import';
 import { findModel } from './store';
 import { trainModel } from './train';
+import { retrainLive } from './live-retrain';
 
 let dir: string;
 let file: string;
@@ -92,4 +93,29 @@ describe('ltr and fused need queries with both relevant and non-relevant candida
       }
     });
   }
+});
+
+describe('live retraining (fused) on labels without contrast', () => {
+  it('skips a fold whose training part has no query with both kinds of candidate, and refuses a pool with none', async () => {
+    const ws = Workspace.open(file);
+    try {
+      // Pool onemix: only q0 has both a relevant and a non-relevant candidate; the fold holding q0
+      // out has nothing to learn (before: it trained a model scoring everything 0; with fused now
+      // refusing such data, the whole retrain would fail).
+      const f = path.join(dir, 'onemix.jsonl');
+      const rows = Array.from({ length: 6 }, (_, q) => [4, 8, 9, 13].map((d, i) => ({ query_id: `q${q}`, candidate_id: `q${q + d + 6}`, label: q === 0 && i >= 2 ? 0 : 1 }))).flat();
+      writeFileSync(f, rows.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      await importFiles(ws, 'labels-jsonl', [f], { pool: 'onemix', annotator: 'gold' });
+      const config = { ppmi: false, importanceRepeats: 0 };
+      const r = await retrainLive(ws, 'onemix', { model: 'fused', config, trainPools: [], runName: 'live-fused' }, { workerPath: null });
+      expect(r.trainedQueries).toBe(6);
+      expect(r.heldOutQueries).toBeLessThan(6);
+      expect(r.scores.size).toBe(6);
+      await expect(retrainLive(ws, 'allrel', { model: 'fused', config, trainPools: [], runName: 'live-fused' }, { workerPath: null })).rejects.toThrow(
+        'fused: none of the 6 labeled training queries have both a relevant and a non-relevant candidate',
+      );
+    } finally {
+      ws.close();
+    }
+  });
 });

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { QPairsError, throwIfAborted } from '../errors';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
-import type { ModelId, SavedModel, TrainingData, TrainReport, WordVectors } from '../models/types';
+import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildDevSet, buildTrainingData, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
+import { buildDevSet, buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
 import { checkDevOverlap, type DevOverlap } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
@@ -147,19 +147,6 @@ export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], 
     }
   }
   return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
-}
-
-/** The training pairs as query → candidate → relevant (a pair both relevant and not counts as relevant, as ltr and fused read it). */
-function labeledLists(data: TrainingData): Map<string, Map<string, boolean>> {
-  const groups = new Map<string, Map<string, boolean>>();
-  const add = (q: string, c: string, rel: boolean): void => {
-    let g = groups.get(q);
-    if (!g) groups.set(q, (g = new Map()));
-    if (rel || !g.has(c)) g.set(c, rel);
-  };
-  for (const [q, c] of data.positives) add(q, c, true);
-  for (const [q, c] of data.negatives ?? []) add(q, c, false);
-  return groups;
 }
 
 /** The runs a fusing model takes as features (saved meta.runNames) that are stored models reading labels. */

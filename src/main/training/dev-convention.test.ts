@@ -11,7 +11,6 @@ import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { importFiles } from '../import';
 import { Engine } from '../engine/engine';
-import type { PoolEvaluation } from '../../shared/contract';
 import { scorePool, trainModel } from './train';
 
 let dir: string;
@@ -48,7 +47,7 @@ describe('dev figures under the dev pool convention', () => {
       await scorePool(ws, 'tf', 'dv', { workerPath: null });
       const engine = new Engine(ws, { transport: 'http' });
       try {
-        const ev = (await engine.invoke('eval.pool', { pool: 'dv' })) as PoolEvaluation;
+        const ev = (await engine.invoke('eval.pool', { pool: 'dv' })) as { convention: string; runs: Record<string, { queries: number; MAP: number | null; MRR: number | null }> };
         expect(ev.convention).toBe('skip');
         const run = ev.runs['tf']!;
         expect(run.queries).toBe(3);

@@ -12,6 +12,7 @@ import { ContractError, commandArgs, commandRoles, type CallerRole, type Command
 import type { Engine } from './engine';
 import type { CallerInput } from './access';
 import { MARKERS, NOTES, teamEngine } from './test-team';
+import { storeModel } from '../training/store';
 
 let dir: string;
 let engine: Engine;
@@ -147,7 +148,8 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
     case 'models.train':
       return { model: 'tfidf', name: `m-${tag}` };
     case 'models.score':
-      return { name: 'no-such-model', pool: 'sealed' };
+      // A stored model (see the test): an unknown one is refused before a job starts.
+      return { name: 'stored-model', pool: 'sealed' };
     case 'models.delete':
       return { name: 'no-such-model' };
   }
@@ -173,6 +175,8 @@ describe('the role table', () => {
   it('every command × every role: allowed, or 403', async () => {
     const file = path.join(dir, 'q.jsonl');
     writeFileSync(file, '{"id":"n1","title":"a new question","body":"about wifi"}\n');
+    const report = { kind: 'tfidf' as const, backend: 'js', epochs: 1, bestEpoch: 1, history: [], examplesPerSecond: 0, exampleUnit: 'docs', seconds: 0 };
+    storeModel(engine.ws, 'stored-model', { format: 1, kind: 'tfidf', config: {}, weights: {} }, report, { trainPools: [], devPool: null, epochs: null, seed: 1, positives: 0, negatives: 0, questions: 0 });
     const outcomes: string[] = [];
     for (const [label, c] of Object.entries(CALLERS)) {
       // A job someone else (the owner) started: only owners may cancel it.

@@ -2,7 +2,7 @@ import type { ParsedArgs, PoolEvaluation } from '../../shared/contract';
 import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend } from '../models';
-import { listModels } from '../training/store';
+import { listModels, requireModel } from '../training/store';
 import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, prepareTraining, type TrainSpec } from '../training/train';
 import { modelOverlap } from '../training/trained-on';
 import { describeDevOverlap } from '../training/dev-overlap';
@@ -133,7 +133,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       await engine.writes.run(() => ws.stmt(`UPDATE models SET created_by = ? WHERE name = ?`).run(caller && caller.role !== 'owner' ? caller.annotator : null, a.name));
       // Once the model is stored, the pools are scored to completion (a cancel now would leave a
       // stored model with some pools unscored); cancelling stops training only.
-      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs }));
+      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs, ...(p.missingRuns.length ? { missingRuns: p.missingRuns } : {}) }));
       engine.hub.emit('workspace.changed', { what: 'run' });
       return { name: a.name, report, training, scored };
     } finally {
@@ -144,6 +144,8 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
 }
 
 export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string {
+  // Refused before a job starts, as an unknown pool is (the CLI's `score` says so at once too).
+  requireModel(engine.ws, a.name);
   engine.ws.pool(a.pool);
   return engine.jobs.start('score', async (ctx) => {
     const r = await engine.writes.run(() => scorePool(engine.ws, a.name, a.pool, { signal: ctx.signal }));

@@ -35,7 +35,7 @@ import { charGrams, corpusTexts, DocFreq } from './lexical';
 import { startingVectors } from './neural-common';
 import { permutationImportance } from './permutation-importance';
 import { ppmiSvdVectors } from './ppmi-svd';
-import { pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
+import { noOrderToLearn, pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
 import { PLAIN_WORDS, STEMMED_WORDS, STOP_WORDS, fnv1a, fullText, tokenize, wordsOf, type WordOptions } from './text';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
@@ -277,6 +277,7 @@ export class FusedRanker implements Ranker {
     for (const [q, c] of data.positives) add(q, c, true);
     for (const [q, c] of data.negatives ?? []) add(q, c, false);
     if (groups.size === 0) throw new QPairsError('fused: the training data has no labeled pairs', { reason: 'no labels' });
+    noOrderToLearn('fused', groups);
     const runNames = cfg.runs ? [...cfg.runs] : Object.keys(data.runs ?? {}).sort();
     const fit = fitCorpus(corpusTexts(data), cfg, [...data.questions.values()]);
     let skipgram: UnitVectors | null = null;

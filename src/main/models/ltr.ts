@@ -24,6 +24,7 @@ import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
 import { charGrams, corpusTexts, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
 import { startingVectors } from './neural-common';
+import { noOrderToLearn } from './ranksvm';
 import { SKIPGRAM_DEFAULTS } from './skipgram';
 import { contentWords, countMap, fullText, textKey, tokenize } from './text';
 import { runEpochs } from './train-loop';
@@ -338,6 +339,7 @@ export class LtrRanker implements Ranker {
     };
     for (const [q, c] of data.positives) add(q, c, true);
     for (const [q, c] of data.negatives ?? []) add(q, c, false);
+    noOrderToLearn('ltr', groups);
     const lists: { rows: number[][]; rel: boolean[] }[] = [];
     for (const [qid, g] of groups) {
       const cands = [...g.keys()].map((id) => data.questions.get(id)!);

@@ -9,12 +9,41 @@
  *   G = w · d_i − 1 + α_i/(2C),   α_i ← max(0, α_i − G / Q_ii),   w ← w + Δα_i d_i,
  * sweeping pairs in order until the projected gradients' spread is below tol.
  */
+import { QPairsError } from '../errors';
 
 export interface RankList {
   /** One feature row per candidate. */
   rows: ReadonlyArray<ArrayLike<number>>;
   /** Relevance per candidate (higher = more relevant). */
   rel: ReadonlyArray<number>;
+}
+
+/**
+ * A pairwise ranker (ltr, fused) learns from a query's labeled candidates only where some are
+ * relevant and some not. Throws QPairsError when no labeled query has both (a pool labeled all
+ * relevant, or only marked duplicates as training pairs): the weights would stay 0 and every
+ * candidate score 0 — a model that ranks in pool order, stored and reported as trained.
+ */
+export function noOrderToLearn(model: string, groups: ReadonlyMap<string, ReadonlyMap<string, boolean>>): void {
+  if (hasOrderToLearn(groups)) return;
+  let pos = 0;
+  let neg = 0;
+  for (const g of groups.values()) for (const r of g.values()) r ? pos++ : neg++;
+  throw new QPairsError(
+    `${model}: none of the ${groups.size} labeled training quer${groups.size === 1 ? 'y has' : 'ies have'} both a relevant and a non-relevant candidate ` +
+      `(${pos} relevant, ${neg} non-relevant pairs), so there is no order to learn (every score would be 0). ` +
+      'Label some candidates of the training queries not relevant (or relevant), or train on a pool that has both',
+    { reason: 'no order to learn' },
+  );
+}
+
+/** Whether some labeled query (query → candidate → relevant) has both a relevant and a non-relevant candidate. */
+export function hasOrderToLearn(groups: ReadonlyMap<string, ReadonlyMap<string, boolean>>): boolean {
+  for (const g of groups.values()) {
+    const rels = [...g.values()];
+    if (rels.includes(true) && rels.includes(false)) return true;
+  }
+  return false;
 }
 
 /** Feature differences x_i − x_j for every pair of the same list with rel_i > rel_j. */

@@ -14,10 +14,11 @@
  */
 import { QPairsError, throwIfAborted } from '../errors';
 import { apRr, rankOrder } from '../models/dev-eval';
+import { hasOrderToLearn, noOrderToLearn } from '../models/ranksvm';
 import type { ModelId } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildTrainingData, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
+import { buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
 
 /**
@@ -86,12 +87,15 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   const steps = folds.length + 1;
   // Read the workspace once (this runs on the engine's thread); each fold drops its queries' pairs.
   const all = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: partialSet }).data;
+  const pairwise = spec.model === 'ltr' || spec.model === 'fused';
   for (let f = 0; f < folds.length; f++) {
     throwIfAborted(o.signal);
     const held = new Set(folds[f]);
     const keep = ([a, b]: readonly [string, string]): boolean => !held.has(a) && !held.has(b);
     const data = { ...all, positives: all.positives.filter(keep), negatives: (all.negatives ?? []).filter(keep) };
-    if (data.positives.length === 0) continue; // nothing to learn without this fold: its queries get the final model's scores
+    // Nothing to learn without this fold (no relevant pair, or for ltr/fused no query with both a
+    // relevant and a non-relevant candidate): its queries get the final model's scores.
+    if (data.positives.length === 0 || (pairwise && !hasOrderToLearn(labeledLists(data)))) continue;
     const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
     const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });
     const dev = trainingDevSet(ws, folds[f]!.map((id) => byId.get(id)!), { excludeRuns: exclude });
@@ -107,6 +111,8 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   throwIfAborted(o.signal);
   const data = all;
   if (data.positives.length === 0) throw new QPairsError(`live retraining needs a similar candidate among the labeled pairs of pool "${pool}"`, { reason: 'too few labels' });
+  // Said before training (a worker), in the same words as `train`.
+  if (pairwise) noOrderToLearn(spec.model, labeledLists(data));
   const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
   const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });
   const rest = scoringItems(ws, pool, { excludeRuns: exclude }).filter((it) => !scores.has(it.queryId));

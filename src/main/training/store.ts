@@ -47,6 +47,12 @@ export interface TrainingInfo {
    * recorded it) — train.ts inSampleModelRuns.
    */
   inSampleRunsLeftOut?: Array<{ run: string; trainedOn: number | null }>;
+  /**
+   * ltr/fused: the feature runs whose models read labels, with how many queries each was trained on.
+   * Those queries count as this model's own in the overlap marks (trained-on.ts inheritTrainedOn):
+   * its scores there carry the feature's in-sample scores.
+   */
+  featureModels?: Array<{ run: string; trainedOn: number }>;
 }
 
 export interface ModelInfo {
@@ -133,11 +139,18 @@ export function findModel(ws: Workspace, name: string): { info: ModelInfo; saved
 
 export function getModel(ws: Workspace, name: string): { info: ModelInfo; saved: SavedModel } {
   const m = findModel(ws, name);
-  if (!m) {
-    const names = listModels(ws).map((x) => x.name);
-    throw new NotFoundError(`no model named "${name}"` + (names.length ? ` (models: ${names.join(', ')})` : ' (train one with: qpairs train W --model M --name NAME)'));
-  }
+  if (!m) throw noModel(ws, name);
   return m;
+}
+
+/** Throws getModel's NotFoundError unless a model of that name is stored (without decoding it). */
+export function requireModel(ws: Workspace, name: string): void {
+  if (!ws.stmt(`SELECT 1 FROM models WHERE name = ?`).get(name)) throw noModel(ws, name);
+}
+
+function noModel(ws: Workspace, name: string): NotFoundError {
+  const names = listModels(ws).map((x) => x.name);
+  return new NotFoundError(`no model named "${name}"` + (names.length ? ` (models: ${names.join(', ')})` : ' (train one with: qpairs train W --model M --name NAME)'));
 }
 
 export function listModels(ws: Workspace): ModelInfo[] {

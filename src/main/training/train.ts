@@ -7,16 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { QPairsError, throwIfAborted } from '../errors';
-import { isModelId, MODEL_IDS, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
+import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
 import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildDevSet, buildTrainingData, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
+import { buildDevSet, buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
 import { checkDevOverlap, type DevOverlap } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
 import { deleteModel, getModel, listModels, storeModel, type TrainingInfo } from './store';
-import { modelOverlap, storeTrainedOn } from './trained-on';
+import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
 export interface TrainSpec {
   model: string;
@@ -91,6 +91,8 @@ export interface PreparedTraining {
 export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTraining {
   if (!isModelId(spec.model)) throw new QPairsError(`unknown model "${spec.model}" (models: ${MODEL_IDS.join(', ')})`);
   const kind = spec.model;
+  // A misspelt key or a value of the wrong type would otherwise train with the defaults and report success.
+  if (spec.config !== undefined) checkModelConfig(kind, spec.config);
   checkModelName(ws, spec.name);
   const trainPools = spec.trainPools ?? [];
   for (const p of trainPools) ws.pool(p);
@@ -112,7 +114,8 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
   const cvSpec: CvSpec | undefined = spec.cv ? { folds: spec.cv.folds, repeats: spec.cv.repeats ?? 1, seed } : undefined;
   const cvClusterMap = cvSpec ? cvClusters(queries, cvSpec) : undefined;
   const exclude = new Set([spec.name]);
-  const inSampleRuns = kind === 'ltr' || kind === 'fused' ? inSampleModelRuns(ws, trainPools, queries.map((q) => q.id)) : [];
+  // The model's own run (it is being retrained) is never a feature: not one "left out" either.
+  const inSampleRuns = kind === 'ltr' || kind === 'fused' ? inSampleModelRuns(ws, trainPools, queries.map((q) => q.id)).filter((r) => r.run !== spec.name) : [];
   for (const r of inSampleRuns) exclude.add(r.run);
   return { kind, trainPools, seed, exclude, queries, left, overlap, cvSpec, cvClusterMap, inSampleRuns };
 }
@@ -146,6 +149,13 @@ export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], 
   return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
 }
 
+/** The runs a fusing model takes as features (saved meta.runNames) that are stored models reading labels. */
+function labelReadingModels(ws: Workspace, saved: SavedModel, self: string): string[] {
+  const names = Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
+  const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
+  return names.filter((r) => r !== self && kindOf.has(r) && !UNSUPERVISED_KINDS.has(kindOf.get(r)!));
+}
+
 /** Model kinds that fit on the corpus text without reading a label. */
 const UNSUPERVISED_KINDS: ReadonlySet<string> = new Set(['tfidf', 'skipgram', 'mnet-fisher', 'dae']);
 
@@ -168,17 +178,26 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   const build = (held: ReadonlySet<string>) =>
     buildTrainingData(ws, trainPools, { excludeRuns: exclude, extraTexts: spec.extraTexts, excludeQueries: held.size ? new Set([...left, ...held]) : left });
   let built = build(new Set());
-  // tfidf and skipgram learn from the corpus text alone; the others need labeled similar pairs.
+  // tfidf and skipgram learn from the corpus text alone; the others train by epochs.
   const supervised = kind !== 'tfidf' && kind !== 'skipgram';
-  if (supervised && built.positives === 0) {
+  // mnet-fisher and dae read no label either, nor hnil on its category loss alone: only the
+  // others need labeled similar pairs (they were refused on a workspace without any).
+  const needsLabels = !UNSUPERVISED_KINDS.has(kind) && !(kind === 'hnil' && spec.config?.labeledPairs === false);
+  if (needsLabels && built.positives === 0) {
     throw new QPairsError(
       trainPools.length
         ? `the training pools (${trainPools.join(', ')}) have no relevant labeled pair${left.size ? ' left after dropping the dev overlap' : ''} and the workspace no marked duplicates`
         : 'the workspace has no user-marked duplicate pairs to train on; give --train-pool P (a labeled pool)',
     );
   }
+  // ltr and fused learn which labeled candidates of a query rank above the others: said before
+  // their features are computed (ltr trains skip-gram vectors first), not after.
+  if (kind === 'ltr' || kind === 'fused') noOrderToLearn(kind, labeledLists(built.data));
   let dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
-  if (dev && dev.queries.length === 0) throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query`);
+  if (dev && dev.queries.length === 0) {
+    const skip = ws.poolConvention(spec.devPool!) === 'skip';
+    throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query${skip ? ' with a relevant candidate (its convention, skip, leaves out the others)' : ''}`);
+  }
   const embeddings = spec.vectors ? readWordVectors(spec.vectors) : undefined;
   throwIfAborted(o.signal);
 
@@ -251,8 +270,12 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   } else {
     ({ saved, report } = await trainSaved(kind, spec.config, built.data, dev, opts, o));
   }
-  // The queries the stored model was trained on: the query side of every labeled training pair.
-  const trainedOn = [...new Set([...built.data.positives, ...(built.data.negatives ?? [])].map(([q]) => q))].map((id) => {
+  // The queries the stored model was trained on: the query side of every labeled training pair,
+  // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
+  // string order), so a pool asking either question is one the model was trained on.
+  const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
+  const trainedOnQueryIds = [...built.data.positives, ...(built.data.negatives ?? [])].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
+  const trainedOn = [...new Set(trainedOnQueryIds)].map((id) => {
     const q = built.data.questions.get(id);
     return { id, title: q?.title ?? '', body: q?.body ?? '' };
   });
@@ -277,17 +300,55 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   // Kept with the model: scorePool uses them for these queries, so the model's run on its own
   // training pool is out of fold (an honest feature for ltr/fused, an honest figure in eval).
   if (Object.keys(outOfFold).length) saved = { ...saved, meta: { ...(saved.meta ?? {}), outOfFold } };
+  // A fusing model's feature runs whose models read labels: where those were trained, this model's
+  // scores carry their in-sample scores (a fused model on a dev pool that an ltr feature was trained
+  // on led the dev table unmarked), so their training queries count as this model's.
+  const featureModels = kind === 'ltr' || kind === 'fused' ? labelReadingModels(ws, saved, spec.name) : [];
+  // Not the queries a feature's run scores out of fold (its model was cross-validated on them).
+  const inherited = featureModels.map((run) => {
+    const oof = new Set(ws.listPools().flatMap((p) => [...ws.outOfFoldQueries(p.name, run)]));
+    return { run, oof, ids: trainedOnIds(ws, run).filter((id) => !oof.has(id)) };
+  });
+  if (inherited.some((f) => f.ids.length)) {
+    training.featureModels = inherited.filter((f) => f.ids.length).map((f) => ({ run: f.run, trainedOn: f.ids.length }));
+    training.trainedOnQueries = new Set([...trainedOn.map((q) => q.id), ...inherited.flatMap((f) => f.ids)]).size;
+  }
   ws.transaction(() => {
     storeModel(ws, spec.name, saved, report, training);
     storeTrainedOn(ws, spec.name, trainedOn);
+    for (const f of inherited) inheritTrainedOn(ws, spec.name, f.run, f.oof);
   });
   return { report, training };
 }
 
-/** Scores every query of a pool with a stored model and stores the scores as the run `name`. */
-export async function scorePool(ws: Workspace, name: string, pool: string, o: RunOptions = {}): Promise<{ queries: number; pairs: number; backend: string }> {
+/**
+ * The runs a fusing model (ltr, fused) takes as features that pool `pool` lacks: their features
+ * are 0 there for every candidate, so the model ranks without them (a fused model trained with the
+ * search engine's order, scoring a pool built by BM25, loses its strongest feature). Empty for the
+ * other models.
+ */
+export function missingFeatureRuns(ws: Workspace, saved: SavedModel, pool: string): string[] {
+  const names = saved.meta?.runNames;
+  if (!Array.isArray(names) || names.length === 0) return [];
+  const present = new Set(ws.listRuns(pool).map((r) => r.name));
+  return (names as string[]).filter((r) => !present.has(r));
+}
+
+/** "pool p has no run "search-engine", a feature of fused1: …" (the CLI's note; null when none is missing). */
+export function describeMissingRuns(model: string, pool: string, missing: readonly string[]): string | null {
+  if (missing.length === 0) return null;
+  const runs = missing.map((r) => `"${r}"`).join(', ');
+  return `note: pool ${pool} has no run ${runs}, ${missing.length === 1 ? 'a feature' : 'features'} of ${model}: ${missing.length === 1 ? 'its features are' : 'their features are'} 0 there, so ${model} ranks that pool without ${missing.length === 1 ? 'it' : 'them'}`;
+}
+
+/**
+ * Scores every query of a pool with a stored model and stores the scores as the run `name`;
+ * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns).
+ */
+export async function scorePool(ws: Workspace, name: string, pool: string, o: RunOptions = {}): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[] }> {
   const { saved } = getModel(ws, name);
   ws.pool(pool);
+  const missingRuns = missingFeatureRuns(ws, saved, pool);
   const items = scoringItems(ws, pool, { excludeRuns: new Set([name]) });
   const { scores: modelScores, backend } = await scoreSaved(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), o);
   throwIfAborted(o.signal);
@@ -302,7 +363,7 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
   });
   const config = { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) };
   const pairs = ws.replaceRun(pool, name, 'model', config, items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const)));
-  return { queries: items.length, pairs, backend };
+  return { queries: items.length, pairs, backend, missingRuns };
 }
 
 /**
@@ -315,11 +376,11 @@ export async function scoreEveryPool(
   ws: Workspace,
   name: string,
   write: <T>(f: () => Promise<T>) => Promise<T> = (f) => f(),
-): Promise<Array<{ pool: string; queries: number; pairs: number }>> {
-  const scored: Array<{ pool: string; queries: number; pairs: number }> = [];
+): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[] }>> {
+  const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[] }> = [];
   for (const p of ws.listPools()) {
     const s = await write(() => scorePool(ws, name, p.name));
-    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs });
+    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns });
   }
   return scored;
 }

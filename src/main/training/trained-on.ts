@@ -73,6 +73,22 @@ export function storeTrainedOn(ws: Workspace, model: string, queries: readonly O
   });
 }
 
+/**
+ * Adds the training queries recorded for model `from`, except `except` (ids), to those of `model`
+ * (a fusing model whose feature is `from`'s run: where `from` was trained, the fuser's scores
+ * carry its in-sample scores, so a pool asking those queries is marked for the fuser too).
+ */
+export function inheritTrainedOn(ws: Workspace, model: string, from: string, except: ReadonlySet<string>): void {
+  const id = modelRowId(ws, model);
+  const src = modelRowId(ws, from);
+  if (id === null || src === null || src === id) return;
+  const rows = ws.stmt(`SELECT query_id, text_hash, signature FROM model_trained_on WHERE model = ? ORDER BY rowid`).all(src) as Array<{ query_id: string; text_hash: string; signature: Buffer }>;
+  const ins = ws.stmt(`INSERT OR IGNORE INTO model_trained_on(model, query_id, text_hash, signature) VALUES (?, ?, ?, ?)`);
+  ws.transaction(() => {
+    for (const r of rows) if (!except.has(r.query_id)) ins.run(id, r.query_id, r.text_hash, r.signature);
+  });
+}
+
 interface TrainedOnRow {
   id: string;
   key: string;

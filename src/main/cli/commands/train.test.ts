@@ -52,3 +52,21 @@ describe('qpairs train output', () => {
     expect(out.seconds).toBeGreaterThanOrEqual(out.report.seconds);
   });
 });
+
+describe('qpairs train --config', () => {
+  it('refuses a misspelt key, a wrong type or a JSON that is no object, and stores nothing (before: trained with the defaults)', async () => {
+    for (const [config, message] of [
+      ['{"epoch":3}', 'model tfidf has no setting "epoch"'],
+      ['{"minDf":"abc"}', '"minDf" must be a number, not "abc"'],
+      ['[1,2]', 'the tfidf configuration must be a JSON object'],
+      ['null', 'the tfidf configuration must be a JSON object'],
+    ]) {
+      const r = await runCli('train', w, '--model', 'tfidf', '--name', 'bad-config', '--train-pool', 'dev', '--config', config!);
+      expect(r.code, r.out).toBe(1);
+      expect(r.err).toContain(message!);
+      const ws = Workspace.open(w);
+      expect(findModel(ws, 'bad-config')).toBeNull();
+      ws.close();
+    }
+  });
+});

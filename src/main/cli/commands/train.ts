@@ -1,5 +1,5 @@
 import { MODEL_IDS, type TrainReport } from '../../models/types';
-import { trainModel, scoreEveryPool } from '../../training/train';
+import { trainModel, scoreEveryPool, describeMissingRuns } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, UsageError } from '../args';
@@ -129,6 +129,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         if (training.earlyStopping) out.log(`early stopping: ${training.earlyStopping.note}`);
         for (const r of training.inSampleRunsLeftOut ?? [])
           out.log(`left out run "${r.run}" as a feature: its model was trained on ${r.trainedOn === null ? 'queries QPairs did not record' : `${r.trainedOn} of the training queries`} (its scores there are in-sample)`);
+        if (training.featureModels?.length)
+          out.log(`feature runs of models that read labels: ${training.featureModels.map((f) => `"${f.run}" (trained on ${f.trainedOn} queries)`).join(', ')}; ${name}'s scores carry theirs, so their training queries count as ${name}'s in the overlap marks`);
         out.log(describeTrained(name, model, seconds, report, !!training.earlyStopping?.heldOutQueries));
         out.log(
           `  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions, ` +
@@ -137,6 +139,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         if (scored.length) {
           const where = training.devPool ?? scored[0]!.pool;
           out.log(`  scored ${scored.length === 1 ? 'pool' : `all ${scored.length} pools:`} ${scored.map((p) => `${p.pool} (${p.pairs} pairs)`).join(', ')} as run "${name}": see qpairs eval ${shellWord(positionals[0]!)} --pool ${where}`);
+          for (const p of scored) {
+            const note = describeMissingRuns(name, p.pool, p.missingRuns);
+            if (note) out.log(`  ${note}`);
+          }
         }
       }
       return 0;

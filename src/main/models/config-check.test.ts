@@ -1,0 +1,40 @@
+/**
+ * `qpairs train --config` was never checked: {"epoch": 3} (for "epochs"), {"minDf": "abc"}, [1, 2],
+ * null or 5 all trained with the defaults (or a misread value) and reported success.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkModelConfig } from './config-check';
+
+describe('checkModelConfig', () => {
+  it("accepts each model's own settings, with values of their types", () => {
+    expect(checkModelConfig('tfidf', { minDf: 1, sublinearTf: false })).toEqual({ minDf: 1, sublinearTf: false });
+    expect(() => checkModelConfig('fused', { learner: 'lambdamart', runs: ['bm25'], ppmiWords: { stopWords: 'basic', stem: false }, C: 0.01 })).not.toThrow();
+    expect(() => checkModelConfig('ltr', { runs: null, embedding: false, epochs: 20 })).not.toThrow();
+    expect(() => checkModelConfig('gru', { startVectors: 'fused', fusedVectors: { ppmiDim: 50 }, pooling: 'last', epochs: 1 })).not.toThrow();
+    expect(() => checkModelConfig('hnil', { labeledPairs: false, hidden: 16, graphDim: 8 })).not.toThrow();
+    expect(() => checkModelConfig('mnet-fisher', { categoryWeight: 0, components: 0 })).not.toThrow();
+    expect(() => checkModelConfig('dae', { hidden: 20, seed: -3 })).not.toThrow();
+    expect(() => checkModelConfig('bow-cnn', {})).not.toThrow();
+  });
+
+  it('refuses a key the model does not have, naming its settings', () => {
+    expect(() => checkModelConfig('lstm', { epoch: 3 })).toThrow(/model lstm has no setting "epoch" \(its settings: hidden, pooling, .*epochs/);
+    // mnet-fisher's setting is no dae setting
+    expect(() => checkModelConfig('dae', { categoryWeight: 0 })).toThrow(/model dae has no setting "categoryWeight"/);
+    expect(() => checkModelConfig('gru', { fusedVectors: { ppmiDims: 50 } })).toThrow(/"fusedVectors" has no setting "ppmiDims"/);
+  });
+
+  it('refuses a value of the wrong type or out of range', () => {
+    expect(() => checkModelConfig('tfidf', { minDf: 'abc' })).toThrow('model tfidf: "minDf" must be a number, not "abc" (default 2)');
+    expect(() => checkModelConfig('tfidf', { minDf: -3 })).toThrow('"minDf" must be 0 or more, not -3');
+    expect(() => checkModelConfig('tfidf', { sublinearTf: 'no' })).toThrow('"sublinearTf" must be true or false, not "no"');
+    expect(() => checkModelConfig('fused', { learner: 'svm' })).toThrow('"learner" must be one of "ranksvm", "lambdamart", not "svm"');
+    expect(() => checkModelConfig('ltr', { runs: 'bm25' })).toThrow('"runs" must be null (every run) or a list of run names, not "bm25"');
+    expect(() => checkModelConfig('fused', { ppmiWords: { stopWords: 'all' } })).toThrow(/"ppmiWords": "stopWords" must be one of "basic", "extended"/);
+    expect(() => checkModelConfig('gru', { epochs: null })).toThrow('"epochs" must be a number, not null');
+  });
+
+  it('refuses anything but a JSON object', () => {
+    for (const c of [[1, 2], null, 5, 'x']) expect(() => checkModelConfig('tfidf', c)).toThrow(/the tfidf configuration must be a JSON object of its settings/);
+  });
+});

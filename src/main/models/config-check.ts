@@ -1,0 +1,105 @@
+/**
+ * Checks a model configuration given by a person (`qpairs train --config JSON`) against the
+ * model's settings before anything trains. The models themselves take any object and spread it
+ * over their defaults, so a misspelt key ("epoch" for "epochs"), a value of the wrong type
+ * ("minDf": "abc") or a JSON array would otherwise train with the defaults, or with a value the
+ * model then misreads, and report success.
+ *
+ * Rules: the configuration is a JSON object; every key is one of the model's settings (its
+ * `*_DEFAULTS`, plus the optional start-vector settings of the neural encoders); a value has its
+ * default's type (a number is finite and, except `seed`, not negative; a choice is one of its
+ * choices; `runs` is null or a list of run names; `ppmiWords` and `fusedVectors` are checked the
+ * same way, one level down).
+ */
+import { QPairsError } from '../errors';
+import { DAE_DEFAULTS } from './dae';
+import { DOSSANTOS_DEFAULTS } from './dossantos';
+import { ENCODER_DEFAULTS } from './encoders';
+import { FUSED_DEFAULTS } from './fused';
+import { HNIL_DEFAULTS } from './hnil';
+import { LTR_DEFAULTS } from './ltr';
+import { MNET_FISHER_DEFAULTS } from './mnet-fisher';
+import { SKIPGRAM_DEFAULTS } from './skipgram';
+import { TFIDF_DEFAULTS } from './tfidf';
+import type { ModelId } from './types';
+
+/** Settings that are strings with a fixed set of values. */
+const CHOICES: Record<string, readonly string[]> = {
+  learner: ['ranksvm', 'lambdamart'],
+  ppmiWeighting: ['uniform', 'harmonic'],
+  pooling: ['mean', 'last'],
+  impl: ['fused', 'plain'],
+  startVectors: ['skipgram', 'fused'],
+  stopWords: ['basic', 'extended'],
+};
+
+/** The encoders' optional settings (no default value): where their word vectors start. */
+const START_VECTORS = { startVectors: 'skipgram', fusedVectors: {} } as const;
+
+function settingsOf(kind: ModelId): Record<string, unknown> {
+  switch (kind) {
+    case 'tfidf':
+      return TFIDF_DEFAULTS;
+    case 'skipgram':
+      return SKIPGRAM_DEFAULTS;
+    case 'ltr':
+      return LTR_DEFAULTS;
+    case 'fused':
+      return FUSED_DEFAULTS;
+    case 'mnet-fisher':
+      return MNET_FISHER_DEFAULTS;
+    case 'dae':
+      return DAE_DEFAULTS;
+    case 'hnil':
+      return { ...HNIL_DEFAULTS, ...START_VECTORS };
+    case 'bow-cnn':
+    case 'cnn':
+      return { ...DOSSANTOS_DEFAULTS, ...START_VECTORS };
+    case 'lstm':
+    case 'gru':
+    case 'rcnn':
+      return { ...ENCODER_DEFAULTS, ...START_VECTORS };
+  }
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const shown = (x: unknown): string => (Array.isArray(x) ? 'a list' : x === null ? 'null' : typeof x === 'object' ? 'an object' : JSON.stringify(x));
+
+function checkObject(where: string, config: Record<string, unknown>, settings: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(config)) {
+    if (!Object.hasOwn(settings, key)) {
+      throw new QPairsError(`${where} has no setting "${key}" (its settings: ${Object.keys(settings).join(', ')})`, { reason: 'bad config' });
+    }
+    const def = settings[key];
+    const bad = (what: string): QPairsError =>
+      new QPairsError(`${where}: "${key}" must be ${what}, not ${shown(value)}${def !== null && typeof def !== 'object' ? ` (default ${JSON.stringify(def)})` : ''}`, { reason: 'bad config' });
+    if (key === 'runs') {
+      if (value !== null && !(Array.isArray(value) && value.every((r) => typeof r === 'string'))) throw bad('null (every run) or a list of run names');
+    } else if (key === 'fusedVectors') {
+      if (!isObject(value)) throw bad('an object of fused settings');
+      checkObject(`${where}: "fusedVectors"`, value, FUSED_DEFAULTS);
+    } else if (isObject(def)) {
+      if (!isObject(value)) throw bad(`an object like ${JSON.stringify(def)}`);
+      checkObject(`${where}: "${key}"`, value, def);
+    } else if (CHOICES[key]) {
+      if (typeof value !== 'string' || !CHOICES[key]!.includes(value)) throw bad(`one of ${CHOICES[key]!.map((c) => `"${c}"`).join(', ')}`);
+    } else if (typeof def === 'number') {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw bad('a number');
+      if (value < 0 && key !== 'seed') throw bad('0 or more');
+    } else if (typeof def === 'boolean') {
+      if (typeof value !== 'boolean') throw bad('true or false');
+    } else if (typeof value !== typeof def) {
+      throw bad(`a ${typeof def}`);
+    }
+  }
+}
+
+/**
+ * The configuration, checked: throws QPairsError naming the bad key or value (and the model's
+ * settings) for anything but a JSON object of the model's own settings with values of their types.
+ */
+export function checkModelConfig(kind: ModelId, config: unknown): Record<string, unknown> {
+  if (!isObject(config)) throw new QPairsError(`the ${kind} configuration must be a JSON object of its settings, e.g. {"epochs": 3}, not ${shown(config)}`, { reason: 'bad config' });
+  checkObject(`model ${kind}`, config, settingsOf(kind));
+  return config;
+}

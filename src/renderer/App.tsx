@@ -251,12 +251,13 @@ export function App(): ReactNode {
         </span>
         {info.annotator && client.transport === 'http' && (
           <a
-            className="signout-link"
+            className="icon-button signout-link"
             href="/?signout"
             data-testid="header-signout"
-            title="Forget your link in this browser (on a shared computer): the next person here cannot label as you. Open your link again to come back."
+            aria-label={`Sign out ${info.annotator}`}
+            title={`Sign out ${info.annotator}: forget the link in this browser (on a shared computer, the next person here cannot label as you). Open your link again to come back.`}
           >
-            Sign out
+            ⎋
           </a>
         )}
         {modelBackend && modelsTab && (

@@ -20,7 +20,9 @@ export function groupedFolds(clusterOf: ReadonlyMap<string, number>, k: number, 
   }
   if (k > members.size) {
     throw new QPairsError(
-      `--cv ${k} needs at least ${k} groups of distinct questions, but the ${clusterOf.size} training queries form only ${members.size} (near-duplicates are grouped)`,
+      clusterOf.size === 1
+        ? `--cv ${k} needs at least ${k} groups of distinct questions, but there is only 1 training query`
+        : `--cv ${k} needs at least ${k} groups of distinct questions, but the ${clusterOf.size} training queries form only ${members.size} (near-duplicates are grouped)`,
     );
   }
   const clusters = [...members.keys()];

@@ -188,5 +188,7 @@ describe('grouped folds', () => {
     expect(() => groupedFolds(clusterOf, 31, 1)).toThrow(/--cv 31 needs at least 31 groups .* only 30/);
     expect(() => groupedFolds(clusterOf, 1, 1)).toThrow(QPairsError);
     expect(groupedFolds(clusterOf, 30, 1).every((f) => new Set(f.map((q) => clusterOf.get(q))).size === 1)).toBe(true);
+    // One training query: said in the singular (it read "the 1 training queries form only 1").
+    expect(() => groupedFolds(new Map([['q1', 0]]), 2, 1)).toThrow(/^--cv 2 needs at least 2 groups of distinct questions, but there is only 1 training query$/);
   });
 });

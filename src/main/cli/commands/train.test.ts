@@ -70,3 +70,14 @@ describe('qpairs train --config', () => {
     }
   });
 });
+
+describe('qpairs train --epochs', () => {
+  it('is refused for tfidf, which is fitted in one pass (it was ignored without a word)', async () => {
+    const r = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-epochs', '--train-pool', 'dev', '--epochs', '5');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--epochs does not apply to tfidf');
+    const ws = Workspace.open(w);
+    expect(findModel(ws, 'tf-epochs')).toBeNull();
+    ws.close();
+  });
+});

@@ -65,6 +65,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
   const name = requireString(values.name, '--name NAME');
   const epochs = optionalInt(values.epochs, '--epochs');
   if (epochs !== undefined && epochs < 1) throw new UsageError('--epochs must be at least 1');
+  // tf-idf is fitted in one pass: an --epochs there was ignored without a word.
+  if (epochs !== undefined && model === 'tfidf') throw new UsageError('--epochs does not apply to tfidf (it is fitted in one pass over the corpus)');
   const seed = optionalInt(values.seed, '--seed');
   const folds = optionalInt(values.cv, '--cv');
   if (folds !== undefined && folds < 2) throw new UsageError('--cv needs at least 2 folds');

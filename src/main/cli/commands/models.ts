@@ -37,22 +37,32 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
       if (values.json) out.log(json({ backend, models }));
       else {
         out.log(`tfjs backend: ${backend}`);
+        // Without a dev pool the "dev" figures are those of the training queries held out for early
+        // stopping (marked *), and CV MAP comes with its 95% interval, as the Models screen shows them.
+        const pct = (x: number): string => (100 * x).toFixed(2);
+        const heldOut = (m: (typeof models)[number]): string => (m.training.devPool === null && m.training.earlyStopping ? '*' : '');
         out.log(
           table(
-            ['model', 'kind', 'epochs', 'dev MRR', 'dev MAP', 'CV MAP', 'trained on', 'saw evaluated queries', 'created'],
+            ['model', 'kind', 'epochs', 'dev MRR', 'dev MAP', 'CV MAP (95% CI)', 'trained on', 'saw evaluated queries', 'created'],
             models.map((m) => [
               m.name,
               m.kind,
               `${m.report.bestEpoch}/${m.report.epochs}`,
-              m.report.bestDevMRR !== undefined ? (100 * m.report.bestDevMRR).toFixed(2) : '',
-              m.report.bestDevMAP !== undefined ? (100 * m.report.bestDevMAP).toFixed(2) : '',
-              m.training.cv ? (100 * m.training.cv.MAP).toFixed(2) : '',
+              m.report.bestDevMRR !== undefined ? pct(m.report.bestDevMRR) + heldOut(m) : '',
+              m.report.bestDevMAP !== undefined ? pct(m.report.bestDevMAP) + heldOut(m) : '',
+              m.training.cv ? pct(m.training.cv.MAP) + (m.training.cv.ci.MAP ? ` (${pct(m.training.cv.ci.MAP[0])}–${pct(m.training.cv.ci.MAP[1])})` : '') : '',
               m.training.trainPools.length ? m.training.trainPools.join('+') : 'duplicates',
               m.training.trainedOnQueries === undefined ? 'unknown' : m.overlap.filter((o) => o.trainedOn > 0).map((o) => `${o.pool} ${o.trainedOn}/${o.of}`).join(', ') || 'none',
               m.created.slice(0, 19),
             ]),
           ),
         );
+        const starred = models.filter((m) => heldOut(m) && m.report.bestDevMRR !== undefined);
+        if (starred.length) {
+          out.log(
+            `* no dev pool: ${starred.map((m) => `${m.name} on ${m.training.earlyStopping!.heldOutQueries} training quer${m.training.earlyStopping!.heldOutQueries === 1 ? 'y' : 'ies'}`).join(', ')} held out for early stopping (train with --dev-pool or --cv for a figure on other queries)`,
+          );
+        }
       }
       return 0;
     }, { out });

@@ -81,3 +81,17 @@ describe('qpairs train --epochs', () => {
     ws.close();
   });
 });
+
+describe('qpairs models list', () => {
+  it('marks dev figures of training queries held out for early stopping, and gives CV MAP with its interval', async () => {
+    const cv = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-cv', '--train-pool', 'dev', '--cv', '2');
+    expect(cv.code, cv.err).toBe(0);
+    const list = await runCli('models', 'list', w);
+    expect(list.code, list.err).toBe(0);
+    // l1 (ltr, no dev pool): its "dev" figures are the held-out training queries'.
+    expect(list.out).toMatch(/^l1 +ltr +\d+\/3 +\d+\.\d\d\* +\d+\.\d\d\* /m);
+    expect(list.out).toMatch(/^\* no dev pool: l1 on \d+ training quer(y|ies) held out for early stopping/m);
+    expect(list.out).toMatch(/^tf-cv +tfidf .* \d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\) /m);
+    expect(list.out).toContain('CV MAP (95% CI)');
+  });
+});

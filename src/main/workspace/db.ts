@@ -127,11 +127,26 @@ function whyReadonly(file: string): string | null {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EROFS' ? 'it is on a read-only file system' : 'the file is not writable';
   }
+  // SQLite's FILE-wal and FILE-shm beside the file: a read-only open of a read-only file makes them
+  // with the file's mode, so they stay read-only after the file is made writable again.
+  const stuck = [`${file}-wal`, `${file}-shm`].filter((f) => existsSync(f) && !canWrite(f));
+  if (stuck.length > 0) {
+    const names = stuck.map((f) => path.basename(f));
+    return (
+      `${names.join(' and ')} beside it ${names.length > 1 ? 'are' : 'is'} not writable (SQLite's files of the workspace, left read-only ` +
+      `by an open while the workspace was read-only): make ${names.length > 1 ? 'them' : 'it'} writable too, e.g. chmod u+w ${stuck.map(shellQuote).join(' ')}`
+    );
+  }
   const dir = path.dirname(file);
   if (canWrite(dir)) return null;
   // SQLite makes FILE-wal and FILE-shm beside the file; they may already be there.
   if (canWrite(`${file}-wal`) && canWrite(`${file}-shm`)) return null;
   return `its folder ${dir} is not writable, so SQLite cannot make ${path.basename(file)}-wal and -shm there`;
+}
+
+/** A path as a shell word (quoted when it holds anything but safe characters), for commands printed as advice. */
+export function shellQuote(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A URI filename for SQLite (better-sqlite3 passes names starting with file: as URIs). */

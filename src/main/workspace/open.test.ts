@@ -245,4 +245,33 @@ describe('read-only workspaces', () => {
       chmodSync(d3, 0o755);
     }
   }, 180_000);
+
+  it.skipIf(!nobodyCanRun)('made read-only, read, then made writable again: the -wal and -shm the read left read-only are named, not "attempt to write a readonly database"', () => {
+    const d = path.join(dir, 'mine');
+    mkdirSync(d);
+    const w = path.join(d, 'w.qpairs');
+    Workspace.create(w).close();
+    chmodSync(dir, 0o755);
+    if (isRoot) {
+      chownSync(d, 65534, 65534);
+      chownSync(w, 65534, 65534);
+    }
+    chmodSync(w, 0o444);
+    const read = unprivileged('stats', w, '--json');
+    expect(read.code, read.err).toBe(0);
+    // SQLite made the -wal and -shm with the file's mode 0444.
+    expect(readdirSync(d).sort()).toEqual(['w.qpairs', 'w.qpairs-shm', 'w.qpairs-wal']);
+    chmodSync(w, 0o644);
+    const add = unprivileged('annotators', 'add', w, 'alice');
+    expect(add.code).toBe(1);
+    expect(add.err).toContain(
+      `qpairs annotators: workspace ${w} is read-only (w.qpairs-wal and w.qpairs-shm beside it are not writable (SQLite's files of the workspace, ` +
+        `left read-only by an open while the workspace was read-only): make them writable too, e.g. chmod u+w ${w}-wal ${w}-shm): "qpairs annotators add" changes it`,
+    );
+    expect(add.err).not.toMatch(/SQLITE_READONLY|internal error/);
+    chmodSync(`${w}-wal`, 0o644);
+    chmodSync(`${w}-shm`, 0o644);
+    const again = unprivileged('annotators', 'add', w, 'alice');
+    expect(again.code, again.err).toBe(0);
+  });
 });

@@ -248,10 +248,20 @@ function readHeader(db: Db, file: string): Header {
 }
 
 /**
- * Throws unless the header is a QPairs workspace's (or an empty database) this version can open:
- * QPairsError for another application's database, WorkspaceFromFutureError for a newer schema.
+ * Throws unless the header is a QPairs workspace's (or, when creating, an empty database) this
+ * version can open: QPairsError for another application's database, WorkspaceFromFutureError for
+ * a newer schema. An empty database (no tables, no version) is refused unless creating, as an
+ * empty file is: a reading command such as `stats` made a workspace of any SQLite file that had
+ * no tables yet (another program's, just created), writing QPairs' 30 tables into it.
  */
-function checkHeader(h: Header, file: string, latest: number): void {
+function checkHeader(h: Header, file: string, latest: number, create: boolean): void {
+  if (!create && h.applicationId === 0 && h.userVersion === 0 && h.tables.length === 0) {
+    throw new QPairsError(
+      `${file} is an empty SQLite database (no tables), not a QPairs workspace; it was left untouched. ` +
+        `To start a new workspace there, delete it and run: qpairs init ${shellQuote(file)}`,
+      { file },
+    );
+  }
   if (h.applicationId !== APPLICATION_ID && !(h.applicationId === 0 && h.tables.length === 0)) {
     const shown = h.tables.slice(0, 5).join(', ') + (h.tables.length > 5 ? ', …' : '');
     throw new QPairsError(
@@ -335,7 +345,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     const db = openReadonly(abs);
     try {
       const h = readHeader(db, file);
-      checkHeader(h, file, latest);
+      checkHeader(h, file, latest, !!opts.create);
       checkSchemaMatchesVersion(db, file, h.userVersion, migrations);
       if (h.userVersion < latest) {
         throw new QPairsError(
@@ -356,7 +366,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     const probe = openProbe(abs);
     try {
       const h = readHeader(probe, file);
-      checkHeader(h, file, latest);
+      checkHeader(h, file, latest, !!opts.create);
       checkSchemaMatchesVersion(probe, file, h.userVersion, migrations);
     } finally {
       probe.close();

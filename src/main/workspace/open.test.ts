@@ -110,6 +110,23 @@ describe('paths that are not workspaces', () => {
     expect(sha(p)).toBe(before);
   });
 
+  it('an empty SQLite database (no tables yet) is refused and left untouched, not made a workspace by a reading command', async () => {
+    const p = path.join(dir, 'new app.db');
+    const raw = new Database(p);
+    raw.exec('CREATE TABLE t(x); DROP TABLE t');
+    raw.close();
+    const before = sha(p);
+    const msg = `${p} is an empty SQLite database (no tables), not a QPairs workspace; it was left untouched. To start a new workspace there, delete it and run: qpairs init '${p}'`;
+    expect(openError(p).message).toBe(msg);
+    for (const args of [['stats', p], ['import', p, '--format', 'semeval', SEMEVAL]]) {
+      const r = await cli(...args);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`qpairs ${args[0]}: ${msg}\n`);
+    }
+    expect(sha(p)).toBe(before);
+    expect(readdirSync(dir)).toEqual(['new app.db']);
+  });
+
   it('init in a folder that does not exist (or is a file) names the folder, without a stack trace', async () => {
     const nodir = path.join(dir, 'nodir');
     const w = path.join(nodir, 'X.qpairs');

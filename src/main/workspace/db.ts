@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { accessSync, closeSync, existsSync, constants as fsc, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, existsSync, constants as fsc, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { QPairsError, WorkspaceFromFutureError } from '../errors';
 import { checkMigrationOrder, MIGRATIONS, type Migration } from './migrations';
@@ -142,6 +142,15 @@ function whyReadonly(file: string): string | null {
   // SQLite makes FILE-wal and FILE-shm beside the file; they may already be there.
   if (canWrite(`${file}-wal`) && canWrite(`${file}-shm`)) return null;
   return `its folder ${dir} is not writable, so SQLite cannot make ${path.basename(file)}-wal and -shm there`;
+}
+
+/** The target of `file` when it is a symbolic link to nothing (as written in the link), else null. */
+function danglingTarget(file: string): string | null {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A path as a shell word (quoted when it holds anything but safe characters), for commands printed as advice. */
@@ -296,7 +305,7 @@ function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError 
       return create
         ? null
         : new QPairsError(
-            `${file} is an empty file (0 bytes), not a QPairs workspace. To start a new workspace there, delete it and run: qpairs init ${file}`,
+            `${file} is an empty file (0 bytes), not a QPairs workspace. To start a new workspace there, delete it and run: qpairs init ${shellQuote(file)}`,
             { file },
           );
     case 'other':
@@ -328,13 +337,24 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const abs = path.resolve(file);
   const k = describeFile(abs);
   if (k.kind === 'missing') {
-    if (!opts.create) throw new QPairsError(`workspace ${file} does not exist (create it with: qpairs init ${file})`, { file });
+    // A symbolic link whose target is missing: SQLite would create the target, in its folder.
+    const target = danglingTarget(abs);
+    const dangling = target === null ? '' : ` (a symbolic link to ${target}, which does not exist)`;
+    if (!opts.create) throw new QPairsError(`workspace ${file} does not exist${dangling} (create it with: qpairs init ${shellQuote(file)})`, { file });
     // SQLite creates the file, not its folder; better-sqlite3's own refusal is a TypeError.
-    const folder = path.dirname(file);
-    const f = describeFile(path.dirname(abs));
-    if (f.kind === 'missing') throw new QPairsError(`cannot create workspace ${file}: the folder ${folder} does not exist (create it first: mkdir -p ${folder})`, { file });
-    if (f.kind === 'unreadable') throw new QPairsError(`cannot create workspace ${file}: the folder ${folder}: ${f.why}`, { file });
-    if (f.kind !== 'directory') throw new QPairsError(`cannot create workspace ${file}: ${folder} is not a folder`, { file });
+    const folder = target === null ? path.dirname(file) : path.dirname(target);
+    // A link's target is relative to the link's folder; the file named is relative to the working folder.
+    const folderAbs = target === null ? path.dirname(abs) : path.resolve(path.dirname(abs), path.dirname(target));
+    const f = describeFile(folderAbs);
+    if (f.kind === 'missing') {
+      throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder} does not exist (create it first: mkdir -p ${shellQuote(folder)})`, { file });
+    }
+    if (f.kind === 'unreadable') throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder}: ${f.why}`, { file });
+    if (f.kind !== 'directory') throw new QPairsError(`cannot create workspace ${file}${dangling}: ${folder} is not a folder`, { file });
+    // SQLite's own refusal is "unable to open database file" (SQLITE_CANTOPEN), which names nothing.
+    if (!canWrite(folderAbs)) {
+      throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder} is not writable (permission denied or a read-only file system)`, { file });
+    }
     return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
   }
   const bad = notAWorkspace(file, k, !!opts.create);

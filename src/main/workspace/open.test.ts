@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -139,6 +139,41 @@ describe('paths that are not workspaces', () => {
     expect(r).toEqual({ code: 1, out: '', err: `qpairs init: cannot create workspace ${path.join(file, 'X.qpairs')}: ${file} is not a folder\n` });
   });
 
+  it('a symbolic link to nothing says so; init names the folder its target lacks, not "unable to open database file"', async () => {
+    const link = path.join(dir, 'w.qpairs');
+    symlinkSync(path.join(dir, 'gone', 'real.qpairs'), link);
+    const r = await cli('stats', link);
+    expect(r).toEqual({ code: 1, out: '', err: `qpairs stats: workspace ${link} does not exist (a symbolic link to ${path.join(dir, 'gone', 'real.qpairs')}, which does not exist) (create it with: qpairs init ${link})\n` });
+    const i = await cli('init', link);
+    expect(i).toEqual({
+      code: 1,
+      out: '',
+      err: `qpairs init: cannot create workspace ${link} (a symbolic link to ${path.join(dir, 'gone', 'real.qpairs')}, which does not exist): the folder ${path.join(dir, 'gone')} does not exist (create it first: mkdir -p ${path.join(dir, 'gone')})\n`,
+    });
+    mkdirSync(path.join(dir, 'gone'));
+    expect((await cli('init', link)).code).toBe(0);
+    expect(existsSync(path.join(dir, 'gone', 'real.qpairs'))).toBe(true);
+  });
+
+  it('init with a relative path (and through a relative symbolic link) creates the workspace', async () => {
+    mkdirSync(path.join(dir, 'a', 'b'), { recursive: true });
+    const rel = path.relative(process.cwd(), path.join(dir, 'a', 'b', 'rel.qpairs'));
+    const r0 = await cli('init', rel);
+    expect(r0.code, r0.err).toBe(0);
+    expect(existsSync(path.join(dir, 'a', 'b', 'rel.qpairs'))).toBe(true);
+    mkdirSync(path.join(dir, 'sub'));
+    symlinkSync(path.join('sub', 'target.qpairs'), path.join(dir, 'link.qpairs'));
+    const r = await cli('init', path.relative(process.cwd(), path.join(dir, 'link.qpairs')));
+    expect(r.code, r.err).toBe(0);
+    expect(existsSync(path.join(dir, 'sub', 'target.qpairs'))).toBe(true);
+  });
+
+  it('advice with a path holding spaces quotes it, so it can be pasted', async () => {
+    const w = path.join(dir, 'my data', 'W.qpairs');
+    const r = await cli('init', w);
+    expect(r.err).toBe(`qpairs init: cannot create workspace ${w}: the folder ${path.join(dir, 'my data')} does not exist (create it first: mkdir -p '${path.join(dir, 'my data')}')\n`);
+  });
+
   it('the CLI prints machine errors (SQLite, file system) as one line, without a stack trace', async () => {
     const { environmentError } = await import('../cli/index');
     expect(environmentError(Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }))).toBe(
@@ -262,6 +297,19 @@ describe('read-only workspaces', () => {
       chmodSync(d3, 0o755);
     }
   }, 180_000);
+
+  it.skipIf(!nobodyCanRun)('init in a folder the user may not write to says so, not "unable to open database file"', () => {
+    const d = path.join(dir, 'locked');
+    mkdirSync(d);
+    chmodSync(dir, 0o755);
+    chmodSync(d, 0o555);
+    const r = unprivileged('init', path.join(d, 'w.qpairs'));
+    expect({ code: r.code, err: r.err }).toEqual({
+      code: 1,
+      err: `qpairs init: cannot create workspace ${path.join(d, 'w.qpairs')}: the folder ${d} is not writable (permission denied or a read-only file system)\n`,
+    });
+    expect(readdirSync(d)).toEqual([]);
+  });
 
   it.skipIf(!nobodyCanRun)('made read-only, read, then made writable again: the -wal and -shm the read left read-only are named, not "attempt to write a readonly database"', () => {
     const d = path.join(dir, 'mine');

@@ -129,6 +129,19 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 4, reason: /contradicts line 2/ });
   });
 
+  it('contradictory labels for one pair in two files of one import name both files (last-wins made each re-import append events)', async () => {
+    const a = write('a.qrels', 'q1 0 c1 1\nq1 0 c2 0\n');
+    const b = write('b.qrels', 'q1 0 c2 0\nq1 0 c1 0\n');
+    await failsCleanly('qrels', [a, b], { pool: 'two-files' }, { line: 2, reason: new RegExp(`label "0" for q1 → c1 by gold contradicts ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 1 \\("1"\\)`) });
+    const x = write('x.csv', 'query_id,candidate_id,annotator,label\nq1,c1,ann,1\n');
+    const y = write('y.csv', 'query_id,candidate_id,annotator,label\nq1,c1,ann,0\n');
+    await failsCleanly('labels-csv', [x, y], { pool: 'lp' }, { line: 2, reason: /contradicts .*x\.csv, line 2/ });
+    // The same value in both files is one label, counted as repeated.
+    const r = await importFiles(ws, 'qrels', [a, write('a2.qrels', 'q1 0 c1 1\n')], { pool: 'two-files' });
+    expect(r.counts.labels).toBe(2);
+    expect(r.skipped.repeatedLabel).toBe(1);
+  });
+
   it('labels for a pair outside an existing pool name the line', async () => {
     const f = write('out.csv', 'query_id,candidate_id,label\nq1,c1,1\nq1,zzz,1\n');
     await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 3, reason: /pair q1 → zzz is not in pool "lp"/ });

@@ -107,6 +107,12 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('askubuntu-corpus', [gz], {}, { line: 2, reason: /invalid UTF-8/ });
   });
 
+  it('tags that are not strings name the line (an object was stored as the tag "[object-Object]")', async () => {
+    const f = write('tags.jsonl', '{"id":"t1","title":"a","body":"b","tags":["ok",7]}\n{"id":"t2","title":"a","body":"b","tags":["ok",{"name":"x"}]}\n');
+    await failsCleanly('questions-jsonl', [f], {}, { line: 2, reason: /"tags" must hold strings, not \{"name":"x"\}/ });
+    await failsCleanly('questions-jsonl', [write('tags2.jsonl', '{"id":"t3","title":"a","body":"b","tags":[null]}\n')], {}, { line: 1, reason: /"tags" must hold strings, not null/ });
+  });
+
   it('an empty file says so', async () => {
     await failsCleanly('questions-jsonl', [fx('empty.jsonl')], {}, { line: null, reason: /: empty file$/ });
     await failsCleanly('questions-csv', [fx('blank.csv')], {}, { line: null, reason: /: empty file$/ });

@@ -148,6 +148,13 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     expect(r.skipped.repeatedLabel).toBe(1);
   });
 
+  it('a reserved annotator name (@aggregate) in a labels file names file and line', async () => {
+    const f = write('agg.csv', 'query_id,candidate_id,annotator,label\nq1,c1,ann,1\nq1,c2,@aggregate,0\n');
+    await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 3, reason: /annotator names starting with "@" are reserved \("@aggregate"\)/ });
+    const j = write('agg.jsonl', '{"query_id":"q1","candidate_id":"c1","annotator":"@x","label":1}\n');
+    await failsCleanly('labels-jsonl', [j], { pool: 'lp' }, { line: 1, reason: /are reserved \("@x"\)/ });
+  });
+
   it('labels for a pair outside an existing pool name the line', async () => {
     const f = write('out.csv', 'query_id,candidate_id,label\nq1,c1,1\nq1,zzz,1\n');
     await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 3, reason: /pair q1 → zzz is not in pool "lp"/ });

@@ -1,4 +1,5 @@
 /** labels-csv, labels-jsonl, qrels and semeval-relevancy: judgments into a pool. */
+import { isReservedAnnotatorName } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
@@ -141,6 +142,8 @@ function labelRow(
   }
   const value = labelValue(file, line, t.pool, raw);
   const a = annotatorName(ctx, annotator);
+  // Said here, where the line is known (the workspace's own refusal names neither file nor line).
+  if (isReservedAnnotatorName(a)) throw fileError(file, line, `annotator names starting with "@" are reserved ("${a}"): @aggregate is computed from the annotators' labels, not imported`);
   if (seen.add(ctx, q, c, a, value, line)) putLabel(ctx, t.pool, q, c, a, value, origin(ctx, file));
   ctx.tick();
 }

@@ -155,6 +155,20 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('labels-jsonl', [j], { pool: 'lp' }, { line: 1, reason: /are reserved \("@x"\)/ });
   });
 
+  it('labels naming a query the workspace lacks (a typo): a warning with the count, an error with --strict (they were taken silently)', async () => {
+    const f = write('typo.csv', 'query_id,candidate_id,label\n101,102,1\n101x,102,0\n');
+    await failsCleanly('labels-csv', [f], { pool: 'typo-pool', strict: true }, { line: 3, reason: /query "101x" is unknown: neither a query of pool "typo-pool" nor a question in the workspace \(--strict\)/ });
+    const j = write('typo.jsonl', '{"query_id":"101x","candidate_id":"102","label":1}\n');
+    await failsCleanly('labels-jsonl', [j], { pool: 'typo-pool', strict: true }, { line: 1, reason: /query "101x" is unknown/ });
+    const r = await importFiles(ws, 'labels-csv', [f], { pool: 'typo-pool' });
+    expect(r.counts.labels).toBe(2);
+    expect(r.warnings).toEqual([`${f}: 1 of 2 query ids are unknown — neither queries of pool "typo-pool" nor questions in the workspace (e.g. "101x" on line 3); their labels were imported (--strict makes this an error)`]);
+    // A gold export's text columns bring the question with them: not unknown.
+    const g = write('gold.csv', 'query_id,candidate_id,label,query_title,query_body,candidate_title,candidate_body\nnewq,102,1,New,question,,\n');
+    const rg = await importFiles(ws, 'labels-csv', [g], { pool: 'gold-pool' });
+    expect(rg.warnings).toEqual([]);
+  });
+
   it('labels for a pair outside an existing pool name the line', async () => {
     const f = write('out.csv', 'query_id,candidate_id,label\nq1,c1,1\nq1,zzz,1\n');
     await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 3, reason: /pair q1 → zzz is not in pool "lp"/ });

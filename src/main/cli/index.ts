@@ -280,7 +280,7 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
 };
 
 /**
- * The commands Ctrl-C cancels ("cancelled; nothing was changed", exit 130): they take the signal
+ * The commands Ctrl-C (and SIGTERM, SIGHUP) cancels ("cancelled; nothing was changed", exit 130): they take the signal
  * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
  * taken over by the next writer, with a note).

@@ -113,6 +113,12 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('questions-jsonl', [write('tags2.jsonl', '{"id":"t3","title":"a","body":"b","tags":[null]}\n')], {}, { line: 1, reason: /"tags" must hold strings, not null/ });
   });
 
+  it('a .gz that is not gzip data says so (it failed on "line 1" with "incorrect header check"); an empty .gz is an empty file', async () => {
+    const f = write('plain.jsonl.gz', '{"id":"g1","title":"t","body":"b"}\n');
+    await failsCleanly('questions-jsonl', [f], {}, { line: null, reason: /: is named \.gz but is not gzip data \(it lacks the gzip header; it may have been decompressed already: rename it without \.gz\)$/ });
+    await failsCleanly('questions-jsonl', [write('empty.jsonl.gz', '')], {}, { line: null, reason: /: empty file$/ });
+  });
+
   it('an empty file says so', async () => {
     await failsCleanly('questions-jsonl', [fx('empty.jsonl')], {}, { line: null, reason: /: empty file$/ });
     await failsCleanly('questions-csv', [fx('blank.csv')], {}, { line: null, reason: /: empty file$/ });

@@ -38,7 +38,11 @@ export function baseName(file: string, stripAll = true): string {
 
 /** True when the file is gzip data (by name `.gz`, or by its magic bytes 1f 8b). */
 export function isGzip(file: string): boolean {
-  if (file.toLowerCase().endsWith('.gz')) return true;
+  return file.toLowerCase().endsWith('.gz') || hasGzipHeader(file);
+}
+
+/** True when the file starts with gzip's magic bytes 1f 8b. */
+function hasGzipHeader(file: string): boolean {
   const fd = openSync(file, 'r');
   try {
     const b = Buffer.alloc(2);
@@ -157,9 +161,15 @@ function openBytes(ctx: ImportContext, file: string): ByteSource {
     }
     return { chunks: counted(), bytesRead: () => taken, close: () => m.close() };
   }
-  fileSize(file);
+  const size = fileSize(file);
+  // By name alone, a `.gz` that holds plain text (a browser often saves a download decompressed,
+  // keeping the name) failed as "line 1: corrupt or truncated gzip data (incorrect header check)".
+  const gzip = size > 0 && isGzip(file);
+  if (gzip && !hasGzipHeader(file)) {
+    throw fileError(file, null, 'is named .gz but is not gzip data (it lacks the gzip header; it may have been decompressed already: rename it without .gz)');
+  }
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const src: Readable = isGzip(file) ? (pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {}) as unknown as Readable) : raw;
+  const src: Readable = gzip ? (pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {}) as unknown as Readable) : raw;
   return { chunks: src as AsyncIterable<Buffer>, bytesRead: () => raw.bytesRead, close: () => void raw.destroy() };
 }
 

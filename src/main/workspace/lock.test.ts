@@ -79,6 +79,22 @@ describe('workspace lock (one process)', () => {
     expect(readdir()).toEqual(['w.qpairs']); // no leftovers of the take-over
   });
 
+  it('takes over a lock naming this process\'s pid that this process never took (an earlier process with the same pid: pid 1 in a restarted container)', () => {
+    const left = { pid: process.pid, hostname: os.hostname(), command: 'qpairs serve w.qpairs', since: '2020-01-01T00:00:00.000Z', token: 'before-restart' };
+    writeFileSync(`${w}.lock`, JSON.stringify(left));
+    mkdirSync(path.dirname(inodeLockFileOf(w)!), { recursive: true, mode: 0o1777 });
+    writeFileSync(inodeLockFileOf(w)!, JSON.stringify(left));
+    const notes: string[] = [];
+    const lock = acquireWorkspaceLock(w, { onNote: (m) => notes.push(m) });
+    expect(lock.tookOver).toMatchObject({ pid: process.pid, since: '2020-01-01T00:00:00.000Z' });
+    expect(notes).toEqual([expect.stringMatching(/^note: took over the lock of .* left by a QPairs process that no longer runs: qpairs serve w\.qpairs/)]);
+    // The lock this process does hold is still refused to a second taker, as before.
+    expect(() => acquireWorkspaceLock(w)).toThrow(/is being written by this process/);
+    lock.release();
+    expect(existsSync(`${w}.lock`)).toBe(false);
+    expect(existsSync(inodeLockFileOf(w)!)).toBe(false);
+  });
+
   it('respects a lock held on another host (it cannot be checked) and says what to do', () => {
     writeFileSync(`${w}.lock`, JSON.stringify({ pid: 1, hostname: 'elsewhere', command: 'qpairs serve w.qpairs', since: '2020-01-01T00:00:00.000Z', token: 'x' }));
     expect(() => acquireWorkspaceLock(w)).toThrow(/runs on another machine \(elsewhere\).*delete .*w\.qpairs\.lock/s);

@@ -246,6 +246,13 @@ function sleepSync(ms: number): void {
 }
 
 const held = new Set<{ release(): void }>();
+/**
+ * The tokens of the lock files this process holds. A lock file naming this process's pid with
+ * another token was left by an earlier process that had the same pid (a container's `qpairs
+ * serve` is often pid 1 after every restart; pids are reused after a reboot), killed before it
+ * could remove it: stale, not "this process".
+ */
+const heldTokens = new Set<string>();
 let exitHook = false;
 
 export interface LockOptions {
@@ -292,6 +299,7 @@ export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}):
         : `note: replaced an unreadable lock file ${file}`,
     );
   }
+  heldTokens.add(mine.token);
   let released = false;
   const lock: WorkspaceLock = {
     file,
@@ -301,6 +309,7 @@ export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}):
       if (released) return;
       released = true;
       held.delete(lock);
+      heldTokens.delete(mine.token);
       if (inodeFile) releaseFile(inodeFile, mine);
       releaseFile(file, mine);
     },
@@ -360,7 +369,8 @@ function acquireFile(file: string, workspace: string, mine: LockFileContent, set
       continue;
     }
     const h = cur.content;
-    const stale = h.hostname === mine.hostname && h.pid !== process.pid && !pidAlive(h.pid);
+    const here = h.hostname === mine.hostname;
+    const stale = here && (h.pid === process.pid ? !heldTokens.has(h.token) : !pidAlive(h.pid));
     if (!stale) throw new WorkspaceLockedError(workspace, file, strip(h));
     if (takeOver(file, h)) tookOver = strip(h);
     else if (attempt > 20) throw new WorkspaceLockedError(workspace, file, strip(h));

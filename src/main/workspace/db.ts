@@ -16,6 +16,9 @@ export type Db = Database.Database;
 /** SQLite application_id marking a QPairs workspace ("QPrs"). */
 export const APPLICATION_ID = 0x51507273;
 
+/** Tables every QPairs workspace has had since migration 1: with a meta schema_version, a workspace that lost its header marks. */
+const QPAIRS_TABLES = ['meta', 'questions', 'pools', 'labels'];
+
 /** The first 16 bytes of every SQLite 3 database file. */
 export const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
@@ -243,6 +246,8 @@ interface Header {
   userVersion: number;
   applicationId: number;
   tables: string[];
+  /** The schema version a QPairs `meta` table records, when the file has one. */
+  metaVersion: number | null;
 }
 
 function readHeader(db: Db, file: string): Header {
@@ -250,7 +255,16 @@ function readHeader(db: Db, file: string): Header {
     const userVersion = db.pragma('user_version', { simple: true }) as number;
     const applicationId = db.pragma('application_id', { simple: true }) as number;
     const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`).pluck().all() as string[];
-    return { userVersion, applicationId, tables };
+    let metaVersion: number | null = null;
+    if (tables.includes('meta')) {
+      try {
+        const v = Number(db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get());
+        metaVersion = Number.isInteger(v) && v > 0 ? v : null;
+      } catch {
+        /* another application's meta table */
+      }
+    }
+    return { userVersion, applicationId, tables, metaVersion };
   } catch (e) {
     throw new QPairsError(`${file} is not a QPairs workspace (not a readable SQLite database: ${(e as Error).message})`, { file });
   }
@@ -268,6 +282,16 @@ function checkHeader(h: Header, file: string, latest: number, create: boolean): 
     throw new QPairsError(
       `${file} is an empty SQLite database (no tables), not a QPairs workspace; it was left untouched. ` +
         `To start a new workspace there, delete it and run: qpairs init ${shellQuote(file)}`,
+      { file },
+    );
+  }
+  if (h.applicationId === 0 && h.userVersion === 0 && h.metaVersion !== null && QPAIRS_TABLES.every((t) => h.tables.includes(t))) {
+    // SQLite's .dump (and tools built on it) writes tables and rows but not these two header fields.
+    throw new QPairsError(
+      `${file} has a QPairs workspace's tables but lacks the marks SQLite keeps in its header (application id and schema version): ` +
+        `it was probably rebuilt from a text dump (sqlite3 .dump leaves them out; ".backup" keeps them). If it is a QPairs workspace, ` +
+        `put them back with: sqlite3 ${shellQuote(file)} "PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${h.metaVersion}" ` +
+        `(the schema version its meta table records). The file was left untouched.`,
       { file },
     );
   }

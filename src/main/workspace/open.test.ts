@@ -127,6 +127,34 @@ describe('paths that are not workspaces', () => {
     expect(readdirSync(dir)).toEqual(['new app.db']);
   });
 
+  it('a workspace rebuilt from a text dump (no application id, no user_version) is named as one, with the command that restores its marks', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const ws = Workspace.create(w);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    const src = new Database(w, { readonly: true });
+    const version = src.pragma('user_version', { simple: true }) as number;
+    const p = path.join(dir, 'restored.qpairs');
+    src.exec(`VACUUM INTO '${p}'`);
+    src.close();
+    // What `sqlite3 W .dump | sqlite3 restored.qpairs` gives: every table and row, without the header's two marks.
+    const dst = new Database(p);
+    dst.exec('PRAGMA application_id = 0; PRAGMA user_version = 0');
+    dst.close();
+    const before = sha(p);
+    const msg = openError(p).message;
+    expect(msg).toContain(`${p} has a QPairs workspace's tables but lacks the marks SQLite keeps in its header`);
+    expect(msg).toContain(`put them back with: sqlite3 ${p} "PRAGMA application_id = 1364226675; PRAGMA user_version = ${version}"`);
+    expect(sha(p)).toBe(before);
+    // Following the advice opens it, with everything in it.
+    const fix = new Database(p);
+    fix.exec(`PRAGMA application_id = 1364226675; PRAGMA user_version = ${version}`);
+    fix.close();
+    const r = await cli('stats', p, '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ questions: 5, labels: 3 });
+  });
+
   it('init in a folder that does not exist (or is a file) names the folder, without a stack trace', async () => {
     const nodir = path.join(dir, 'nodir');
     const w = path.join(nodir, 'X.qpairs');

@@ -88,6 +88,14 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('labels-csv', [write('l.csv', 'query_id,label\nq1,1\n')], { pool: 'lp' }, { line: 1, reason: /missing required column "candidate_id"/ });
   });
 
+  it('a header naming a column twice is an error when that column is read (the first was taken silently)', async () => {
+    await failsCleanly('labels-csv', [write('dupcol.csv', 'query_id,Query_ID,candidate_id,label\nq1,q9,c1,1\n')], { pool: 'lp' }, { line: 1, reason: /the header names column "query_id" twice \(columns 1 and 2\): rename or remove one/ });
+    await failsCleanly('questions-csv', [write('dupq.csv', 'id,title,body,title\nx1,A,B,C\n')], {}, { line: 1, reason: /column "title" twice \(columns 2 and 4\)/ });
+    // A repeated column no importer reads is left alone.
+    const r = await importFiles(ws, 'questions-csv', [write('dupx.csv', 'id,title,body,x,x\ndx1,A,B,1,2\n')]);
+    expect(r.counts.questionsInserted).toBe(1);
+  });
+
   it('duplicate ids within one questions file name both lines', async () => {
     await failsCleanly('questions-jsonl', [fx('questions-dup-ids.jsonl')], {}, { line: 5, reason: /duplicate question id "2" \(also on line 2\)/ });
     await failsCleanly('questions-csv', [write('d.csv', 'id,title,body\nx,1,2\ny,3,4\nx,5,6\n')], {}, { line: 4, reason: /duplicate question id "x" \(also on line 2\)/ });

@@ -353,13 +353,21 @@ export interface CsvRow {
  */
 export async function* readCsvTable(ctx: ImportContext, file: string, required: readonly string[]): AsyncGenerator<CsvRow> {
   let index: Map<string, number> | null = null;
+  // Names the header gives twice (columns, 1-based): asking for one is an error, since either could be meant
+  // (the first was taken silently); a repeated column nobody reads is left alone.
+  const twice = new Map<string, [number, number]>();
+  let headerLine = 1;
   let width = 0;
   for await (const rec of readCsv(ctx, file)) {
     if (!index) {
       index = new Map();
+      headerLine = rec.line;
       rec.fields.forEach((f, i) => {
         const k = f.trim().toLowerCase();
-        if (k && !index!.has(k)) index!.set(k, i);
+        if (!k) return;
+        const first = index!.get(k);
+        if (first === undefined) index!.set(k, i);
+        else if (!twice.has(k)) twice.set(k, [first + 1, i + 1]);
       });
       width = rec.fields.length;
       for (const r of required) {
@@ -381,6 +389,8 @@ export async function* readCsvTable(ctx: ImportContext, file: string, required: 
     yield {
       line: rec.line,
       get: (name: string) => {
+        const dup = twice.get(name);
+        if (dup) throw fileError(file, headerLine, `the header names column "${name}" twice (columns ${dup[0]} and ${dup[1]}): rename or remove one`);
         const i = idx.get(name);
         return i === undefined ? undefined : f[i];
       },

@@ -4,7 +4,8 @@
  * imports audit). The workspace is seeded first, and the bad files start with good records, so a
  * missing rollback would show.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +126,15 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     const f = write('plain.jsonl.gz', '{"id":"g1","title":"t","body":"b"}\n');
     await failsCleanly('questions-jsonl', [f], {}, { line: null, reason: /: is named \.gz but is not gzip data \(it lacks the gzip header; it may have been decompressed already: rename it without \.gz\)$/ });
     await failsCleanly('questions-jsonl', [write('empty.jsonl.gz', '')], {}, { line: null, reason: /: empty file$/ });
+  });
+
+  it('a folder or a pipe given as a file says what it is and what to do (it said only "not a file")', async () => {
+    await failsCleanly('questions-jsonl', [dir], {}, { file: dir, line: null, reason: /: is a folder, not a file \(give the files in it; only --format stackexchange takes a folder\)$/ });
+    const fifo = path.join(dir, 'pipe');
+    spawnSync('mkfifo', [fifo]);
+    if (existsSync(fifo)) {
+      await failsCleanly('questions-jsonl', [fifo], {}, { file: fifo, line: null, reason: /: is a pipe or device, not a file: save the data to a file and import that/ });
+    }
   });
 
   it('an empty file says so', async () => {

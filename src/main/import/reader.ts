@@ -3,7 +3,7 @@
  * lines, RFC 4180 CSV records and JSON lines, each with 1-based line numbers. Memory is bounded
  * by the chunk size plus the longest line/record (capped at MAX_RECORD_CHARS).
  */
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -52,12 +52,22 @@ function hasGzipHeader(file: string): boolean {
   }
 }
 
+/** Why a path that exists cannot be read as an input file: what it is instead, and what to do. */
+function notAFile(st: Stats): string {
+  if (st.isDirectory()) return 'is a folder, not a file (give the files in it; only --format stackexchange takes a folder)';
+  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice()) {
+    // `cat x | qpairs import … /dev/stdin`, `<(zcat x.gz)`: a stream, read once, with no size for progress.
+    return 'is a pipe or device, not a file: save the data to a file and import that (.gz files are read as they are)';
+  }
+  return 'not a file';
+}
+
 /** Size of an input in bytes: the file's (compressed for gzip), or an archive member's unpacked size (see ./archive.ts). */
 export function fileSize(file: string): number {
   if (isMemberPath(file)) return memberSize(file);
   try {
     const st = statSync(file);
-    if (!st.isFile()) throw fileError(file, null, 'not a file');
+    if (!st.isFile()) throw fileError(file, null, notAFile(st));
     return st.size;
   } catch (e) {
     if (e instanceof QPairsError) throw e;

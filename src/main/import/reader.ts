@@ -52,6 +52,20 @@ function hasGzipHeader(file: string): boolean {
   }
 }
 
+/** An input the file system refuses, in words (the code stays in brackets for searching). */
+function cannotRead(e: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOENT: 'no such file',
+    ENOTDIR: 'no such file (a folder on its path is a file)',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'is a folder, not a file',
+    ELOOP: 'too many symbolic links (a loop?)',
+  };
+  const text = e.code ? why[e.code] : undefined;
+  return text ? `cannot read the file: ${text} (${e.code})` : `cannot read the file (${e.code ?? e.message})`;
+}
+
 /** Why a path that exists cannot be read as an input file: what it is instead, and what to do. */
 function notAFile(st: Stats): string {
   if (st.isDirectory()) return 'is a folder, not a file (give the files in it; only --format stackexchange takes a folder)';
@@ -71,7 +85,7 @@ export function fileSize(file: string): number {
     return st.size;
   } catch (e) {
     if (e instanceof QPairsError) throw e;
-    throw fileError(file, null, `cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw fileError(file, null, cannotRead(e as NodeJS.ErrnoException));
   }
 }
 
@@ -231,7 +245,7 @@ export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGe
     if (err.code?.startsWith('Z_') || /header|unexpected end|invalid/i.test(err.message)) {
       throw fileError(file, line, `corrupt or truncated gzip data (${err.message})`);
     }
-    throw fileError(file, null, `cannot read the file (${err.code ?? err.message})`);
+    throw fileError(file, null, cannotRead(err));
   } finally {
     await source.close();
   }

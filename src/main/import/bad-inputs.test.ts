@@ -199,6 +199,22 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('semeval-relevancy', [write('r.txt', 'T1\tT1_R1\t1\t1\ttrue\nT1\tT9\t2\t0.5\tfalse\n')], { pool: 'semeval-small' }, { line: 2, reason: /pair T1 → T9 is not in pool/ });
   });
 
+  it('a run giving a document twice for a query in separate blocks of lines, or in two files, is an error (the later score silently won)', async () => {
+    const split = write('split.run', 'q1 Q0 c1 1 3 bm\nq2 Q0 c4 1 1 bm\nq1 Q0 c1 1 5 bm\n');
+    await failsCleanly('trec-run', [split], { pool: 'rp' }, { line: 3, reason: /document c1 appears twice for query q1 in run bm with another score \(the lines of query q1 from line 1 gave it already\)/ });
+    const a = write('a.run', 'q1 Q0 c1 1 3 bm\n');
+    const b = write('b.run', 'q1 Q0 c1 1 5 bm\n');
+    await failsCleanly('trec-run', [a, b], { pool: 'rp' }, { line: 1, reason: new RegExp(`document c1 appears twice for query q1 in run bm with another score \\(the lines of query q1 from ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 1 gave it already\\)`) });
+    // Non-contiguous lines of a query with other documents are still fine (a warning).
+    const ok = await importFiles(ws, 'trec-run', [write('ok.run', 'q1 Q0 c1 1 3 bm2\nq2 Q0 c4 1 1 bm2\nq1 Q0 c2 2 2 bm2\n')], { pool: 'rp' });
+    expect(ok.counts.runScores).toBe(3);
+    expect(ok.warnings).toEqual([expect.stringMatching(/the lines of query q1 are not contiguous/)]);
+    // The same file twice: its entries again, with the same scores, change nothing.
+    const twice = await importFiles(ws, 'trec-run', [a, a], { pool: 'rp' });
+    expect(twice.counts.runScores).toBe(1);
+    expect(twice.skipped.repeatedRunScore).toBe(1);
+  });
+
   it('malformed run lines', async () => {
     await failsCleanly('trec-run', [fx('run-malformed.txt')], { pool: 'rp' }, { line: 3, reason: /score "high" is not a number/ });
     await failsCleanly('trec-run', [write('r1.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 2 1\n')], { pool: 'rp' }, { line: 2, reason: /expected 6 fields \(qid Q0 docno rank score tag\), found 5/ });

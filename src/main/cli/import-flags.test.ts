@@ -24,6 +24,20 @@ function file(name: string, text: string): string {
 }
 
 describe('qpairs import', () => {
+  it('--pool, --annotator or --scheme with a format that imports questions only is a usage error (it was ignored: no pool, no word)', async () => {
+    const q = file('q.jsonl', '{"id":"q1","title":"a","body":"b"}\n');
+    const r = await run('import', w, '--format', 'questions-jsonl', q, '--pool', 'dev', '--annotator', 'alice');
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')[0]).toBe(
+      'qpairs import: --pool, --annotator are not used by questions-jsonl, which imports questions, no pool or labels ' +
+        '(a pool of these questions: qpairs pool create W --name P --queries FILE; labels: --format labels-csv, labels-jsonl or qrels)',
+    );
+    const ws = Workspace.open(w);
+    expect(ws.listImports()).toHaveLength(0);
+    ws.close();
+    expect((await run('import', w, '--format', 'questions-jsonl', q)).code).toBe(0);
+  });
+
   it('a run into a pool that does not exist (a typo) is an error naming the pools: exit 1, nothing written', async () => {
     const labels = file('l.csv', 'query_id,candidate_id,annotator,label\nq1,c1,gold,1\nq1,c2,gold,0\n');
     expect((await run('import', w, '--format', 'labels-csv', '--pool', 'dev', labels)).code).toBe(0);

@@ -40,6 +40,9 @@ async function cmdInit(argv: string[], out: Out): Promise<number> {
   return 0;
 }
 
+/** Import formats that bring texts (and AskUbuntu's pairs) but no pool or labels: --pool, --annotator, --scheme mean nothing to them. */
+const TEXT_ONLY_FORMATS: ReadonlySet<string> = new Set(['questions-jsonl', 'questions-csv', 'askubuntu-corpus', 'askubuntu-pairs', 'stackexchange']);
+
 async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
     format: { type: 'string', short: 'f' },
@@ -56,6 +59,16 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
   if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format "${format}" (formats: ${IMPORT_FORMATS.join(', ')})`);
   if (files.length === 0) throw new UsageError('import needs at least one FILE');
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
+  if (TEXT_ONLY_FORMATS.has(format)) {
+    // They were ignored: `--format questions-jsonl q.jsonl --pool dev` succeeded and made no pool.
+    const unused = (['pool', 'annotator', 'scheme'] as const).filter((k) => values[k] !== undefined).map((k) => `--${k}`);
+    if (unused.length > 0) {
+      throw new UsageError(
+        `${unused.join(', ')} ${unused.length > 1 ? 'are' : 'is'} not used by ${format}, which imports questions${format === 'askubuntu-pairs' ? ' and pairs' : ''}, no pool or labels ` +
+          `(a pool of these questions: qpairs pool create W --name P --queries FILE; labels: --format labels-csv, labels-jsonl or qrels)`,
+      );
+    }
+  }
   const ws = openWorkspace(w, { write: 'import', out });
   const bar = new ProgressBar(`importing ${format}`);
   try {
@@ -280,7 +293,7 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
 };
 
 /**
- * The commands Ctrl-C cancels ("cancelled; nothing was changed", exit 130): they take the signal
+ * The commands Ctrl-C (and SIGTERM, SIGHUP) cancels ("cancelled; nothing was changed", exit 130): they take the signal
  * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
  * taken over by the next writer, with a note).

@@ -35,6 +35,11 @@ afterEach(() => {
  * lock, and resolves with how it ended.
  */
 async function interruptOnceLocked(...args: string[]): Promise<{ code: number | null; signal: string | null; err: string; out: string }> {
+  return signalOnceLocked(['SIGINT', 'SIGINT'], ...args);
+}
+
+/** As interruptOnceLocked, with the given signals. */
+async function signalOnceLocked(signals: NodeJS.Signals[], ...args: string[]): Promise<{ code: number | null; signal: string | null; err: string; out: string }> {
   const child = spawn(process.execPath, [qpairs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
@@ -48,8 +53,7 @@ async function interruptOnceLocked(...args: string[]): Promise<{ code: number | 
     if (Date.now() - t0 > 30_000) throw new Error(`qpairs ${args[0]} took no lock in 30 s: ${err}`);
     await new Promise((r) => setTimeout(r, 5));
   }
-  child.kill('SIGINT');
-  child.kill('SIGINT');
+  for (const sig of signals) child.kill(sig);
   const [code, signal] = await exited;
   return { code, signal, err, out };
 }
@@ -100,6 +104,18 @@ describe('Ctrl-C', () => {
     expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs score: cancelled; nothing was changed\n' });
     expect(besides()).toEqual(['w.qpairs']);
     expect(await runs()).toEqual(runsBefore);
+  });
+
+  it('kill (SIGTERM) or a closed terminal (SIGHUP) cancel an import as Ctrl-C does: nothing written, no lock left behind', async () => {
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, Array.from({ length: 60_000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i % 977} words`, body: `body ${i % 613} text ${i}` })).join('\n') + '\n');
+    for (const sig of ['SIGTERM', 'SIGHUP'] as const) {
+      const r = await signalOnceLocked([sig], 'import', w, '--format', 'questions-jsonl', file);
+      expect({ sig, code: r.code, signal: r.signal, err: r.err }).toEqual({ sig, code: 130, signal: null, err: 'qpairs import: cancelled; nothing was changed\n' });
+      expect(besides()).toEqual(['w.qpairs']);
+      const stats = await runCli('stats', w, '--json');
+      expect({ questions: JSON.parse(stats.out).questions, err: stats.err }).toEqual({ questions: 0, err: '' });
+    }
   });
 
   it('cancels train from its start: no model stored, no lock left', async () => {

@@ -8,15 +8,27 @@
  * under an older Node passes the signal on to a child that got it from the terminal too).
  */
 export interface Interrupt {
-  /** Aborted by the first SIGINT. */
+  /** Aborted by the first SIGINT, SIGTERM or SIGHUP. */
   readonly signal: AbortSignal;
   /** Stops catching SIGINT: Node's default (the process ends) applies again. */
   release(): void;
 }
 
+/**
+ * The signals that cancel: Ctrl-C (SIGINT), and `kill PID`, `timeout`, a CI job's cancel or a closed
+ * terminal (SIGTERM, SIGHUP), which ended the process on the spot: the lock file and the import's
+ * committed chunks stayed until the next command took the lock over and undid them.
+ */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export function catchInterrupt(): Interrupt {
   const ac = new AbortController();
-  const onSigint = (): void => ac.abort();
-  process.on('SIGINT', onSigint);
-  return { signal: ac.signal, release: () => void process.off('SIGINT', onSigint) };
+  const onSignal = (): void => ac.abort();
+  for (const s of CANCEL_SIGNALS) process.on(s, onSignal);
+  return {
+    signal: ac.signal,
+    release: () => {
+      for (const s of CANCEL_SIGNALS) process.off(s, onSignal);
+    },
+  };
 }

@@ -14,7 +14,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   import: `  qpairs import W --format F FILE…       import files (formats: ${IMPORT_FORMATS.join(', ')})
         [--pool P] [--annotator A] [--scheme binary|semeval3|likert5|graded] [--source S] [--json]
         [--update]   replace questions whose id the workspace holds from another source
-        [--strict]   questionable input (unknown qrels queries, no PostLinks.xml, …) is an error
+        [--strict]   questionable input (unknown qrels or labels queries, no PostLinks.xml, …) is an error
         FILE may be gzip-compressed (.gz); stackexchange takes the dump's folder or its files
         or the site's archive as downloaded (X.7z, .zip, .tar.gz; no 7-Zip program needed);
         its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange`,

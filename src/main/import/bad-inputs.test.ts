@@ -4,7 +4,8 @@
  * imports audit). The workspace is seeded first, and the bad files start with good records, so a
  * missing rollback would show.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +89,14 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('labels-csv', [write('l.csv', 'query_id,label\nq1,1\n')], { pool: 'lp' }, { line: 1, reason: /missing required column "candidate_id"/ });
   });
 
+  it('a header naming a column twice is an error when that column is read (the first was taken silently)', async () => {
+    await failsCleanly('labels-csv', [write('dupcol.csv', 'query_id,Query_ID,candidate_id,label\nq1,q9,c1,1\n')], { pool: 'lp' }, { line: 1, reason: /the header names column "query_id" twice \(columns 1 and 2\): rename or remove one/ });
+    await failsCleanly('questions-csv', [write('dupq.csv', 'id,title,body,title\nx1,A,B,C\n')], {}, { line: 1, reason: /column "title" twice \(columns 2 and 4\)/ });
+    // A repeated column no importer reads is left alone.
+    const r = await importFiles(ws, 'questions-csv', [write('dupx.csv', 'id,title,body,x,x\ndx1,A,B,1,2\n')]);
+    expect(r.counts.questionsInserted).toBe(1);
+  });
+
   it('duplicate ids within one questions file name both lines', async () => {
     await failsCleanly('questions-jsonl', [fx('questions-dup-ids.jsonl')], {}, { line: 5, reason: /duplicate question id "2" \(also on line 2\)/ });
     await failsCleanly('questions-csv', [write('d.csv', 'id,title,body\nx,1,2\ny,3,4\nx,5,6\n')], {}, { line: 4, reason: /duplicate question id "x" \(also on line 2\)/ });
@@ -105,6 +114,27 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('stackexchange', [xml], {}, { line: 4, reason: /invalid UTF-8/ });
     const gz = write('u.txt.gz', gzipSync(Buffer.concat([Buffer.from('1\ta\tb\n2\tc\t'), bad, Buffer.from('\n')])));
     await failsCleanly('askubuntu-corpus', [gz], {}, { line: 2, reason: /invalid UTF-8/ });
+  });
+
+  it('tags that are not strings name the line (an object was stored as the tag "[object-Object]")', async () => {
+    const f = write('tags.jsonl', '{"id":"t1","title":"a","body":"b","tags":["ok",7]}\n{"id":"t2","title":"a","body":"b","tags":["ok",{"name":"x"}]}\n');
+    await failsCleanly('questions-jsonl', [f], {}, { line: 2, reason: /"tags" must hold strings, not \{"name":"x"\}/ });
+    await failsCleanly('questions-jsonl', [write('tags2.jsonl', '{"id":"t3","title":"a","body":"b","tags":[null]}\n')], {}, { line: 1, reason: /"tags" must hold strings, not null/ });
+  });
+
+  it('a .gz that is not gzip data says so (it failed on "line 1" with "incorrect header check"); an empty .gz is an empty file', async () => {
+    const f = write('plain.jsonl.gz', '{"id":"g1","title":"t","body":"b"}\n');
+    await failsCleanly('questions-jsonl', [f], {}, { line: null, reason: /: is named \.gz but is not gzip data \(it lacks the gzip header; it may have been decompressed already: rename it without \.gz\)$/ });
+    await failsCleanly('questions-jsonl', [write('empty.jsonl.gz', '')], {}, { line: null, reason: /: empty file$/ });
+  });
+
+  it('a folder or a pipe given as a file says what it is and what to do (it said only "not a file")', async () => {
+    await failsCleanly('questions-jsonl', [dir], {}, { file: dir, line: null, reason: /: is a folder, not a file \(give the files in it; only --format stackexchange takes a folder\)$/ });
+    const fifo = path.join(dir, 'pipe');
+    spawnSync('mkfifo', [fifo]);
+    if (existsSync(fifo)) {
+      await failsCleanly('questions-jsonl', [fifo], {}, { file: fifo, line: null, reason: /: is a pipe or device, not a file: save the data to a file and import that/ });
+    }
   });
 
   it('an empty file says so', async () => {
@@ -129,10 +159,60 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 4, reason: /contradicts line 2/ });
   });
 
+  it('contradictory labels for one pair in two files of one import name both files (last-wins made each re-import append events)', async () => {
+    const a = write('a.qrels', 'q1 0 c1 1\nq1 0 c2 0\n');
+    const b = write('b.qrels', 'q1 0 c2 0\nq1 0 c1 0\n');
+    await failsCleanly('qrels', [a, b], { pool: 'two-files' }, { line: 2, reason: new RegExp(`label "0" for q1 → c1 by gold contradicts ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 1 \\("1"\\)`) });
+    const x = write('x.csv', 'query_id,candidate_id,annotator,label\nq1,c1,ann,1\n');
+    const y = write('y.csv', 'query_id,candidate_id,annotator,label\nq1,c1,ann,0\n');
+    await failsCleanly('labels-csv', [x, y], { pool: 'lp' }, { line: 2, reason: /contradicts .*x\.csv, line 2/ });
+    // The same value in both files is one label, counted as repeated.
+    const r = await importFiles(ws, 'qrels', [a, write('a2.qrels', 'q1 0 c1 1\n')], { pool: 'two-files' });
+    expect(r.counts.labels).toBe(2);
+    expect(r.skipped.repeatedLabel).toBe(1);
+  });
+
+  it('a reserved annotator name (@aggregate) in a labels file names file and line', async () => {
+    const f = write('agg.csv', 'query_id,candidate_id,annotator,label\nq1,c1,ann,1\nq1,c2,@aggregate,0\n');
+    await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 3, reason: /annotator names starting with "@" are reserved \("@aggregate"\)/ });
+    const j = write('agg.jsonl', '{"query_id":"q1","candidate_id":"c1","annotator":"@x","label":1}\n');
+    await failsCleanly('labels-jsonl', [j], { pool: 'lp' }, { line: 1, reason: /are reserved \("@x"\)/ });
+  });
+
+  it('labels naming a query the workspace lacks (a typo): a warning with the count, an error with --strict (they were taken silently)', async () => {
+    const f = write('typo.csv', 'query_id,candidate_id,label\n101,102,1\n101x,102,0\n');
+    await failsCleanly('labels-csv', [f], { pool: 'typo-pool', strict: true }, { line: 3, reason: /query "101x" is unknown: neither a query of pool "typo-pool" nor a question in the workspace \(--strict\)/ });
+    const j = write('typo.jsonl', '{"query_id":"101x","candidate_id":"102","label":1}\n');
+    await failsCleanly('labels-jsonl', [j], { pool: 'typo-pool', strict: true }, { line: 1, reason: /query "101x" is unknown/ });
+    const r = await importFiles(ws, 'labels-csv', [f], { pool: 'typo-pool' });
+    expect(r.counts.labels).toBe(2);
+    expect(r.warnings).toEqual([`${f}: 1 of 2 query ids are unknown — neither queries of pool "typo-pool" nor questions in the workspace (e.g. "101x" on line 3); their labels were imported (--strict makes this an error)`]);
+    // A gold export's text columns bring the question with them: not unknown.
+    const g = write('gold.csv', 'query_id,candidate_id,label,query_title,query_body,candidate_title,candidate_body\nnewq,102,1,New,question,,\n');
+    const rg = await importFiles(ws, 'labels-csv', [g], { pool: 'gold-pool' });
+    expect(rg.warnings).toEqual([]);
+  });
+
   it('labels for a pair outside an existing pool name the line', async () => {
     const f = write('out.csv', 'query_id,candidate_id,label\nq1,c1,1\nq1,zzz,1\n');
     await failsCleanly('labels-csv', [f], { pool: 'lp' }, { line: 3, reason: /pair q1 → zzz is not in pool "lp"/ });
     await failsCleanly('semeval-relevancy', [write('r.txt', 'T1\tT1_R1\t1\t1\ttrue\nT1\tT9\t2\t0.5\tfalse\n')], { pool: 'semeval-small' }, { line: 2, reason: /pair T1 → T9 is not in pool/ });
+  });
+
+  it('a run giving a document twice for a query in separate blocks of lines, or in two files, is an error (the later score silently won)', async () => {
+    const split = write('split.run', 'q1 Q0 c1 1 3 bm\nq2 Q0 c4 1 1 bm\nq1 Q0 c1 1 5 bm\n');
+    await failsCleanly('trec-run', [split], { pool: 'rp' }, { line: 3, reason: /document c1 appears twice for query q1 in run bm with another score \(the lines of query q1 from line 1 gave it already\)/ });
+    const a = write('a.run', 'q1 Q0 c1 1 3 bm\n');
+    const b = write('b.run', 'q1 Q0 c1 1 5 bm\n');
+    await failsCleanly('trec-run', [a, b], { pool: 'rp' }, { line: 1, reason: new RegExp(`document c1 appears twice for query q1 in run bm with another score \\(the lines of query q1 from ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 1 gave it already\\)`) });
+    // Non-contiguous lines of a query with other documents are still fine (a warning).
+    const ok = await importFiles(ws, 'trec-run', [write('ok.run', 'q1 Q0 c1 1 3 bm2\nq2 Q0 c4 1 1 bm2\nq1 Q0 c2 2 2 bm2\n')], { pool: 'rp' });
+    expect(ok.counts.runScores).toBe(3);
+    expect(ok.warnings).toEqual([expect.stringMatching(/the lines of query q1 are not contiguous/)]);
+    // The same file twice: its entries again, with the same scores, change nothing.
+    const twice = await importFiles(ws, 'trec-run', [a, a], { pool: 'rp' });
+    expect(twice.counts.runScores).toBe(1);
+    expect(twice.skipped.repeatedRunScore).toBe(1);
   });
 
   it('malformed run lines', async () => {

@@ -1,4 +1,5 @@
 /** labels-csv, labels-jsonl, qrels and semeval-relevancy: judgments into a pool. */
+import { isReservedAnnotatorName } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
@@ -141,6 +142,8 @@ function labelRow(
   }
   const value = labelValue(file, line, t.pool, raw);
   const a = annotatorName(ctx, annotator);
+  // Said here, where the line is known (the workspace's own refusal names neither file nor line).
+  if (isReservedAnnotatorName(a)) throw fileError(file, line, `annotator names starting with "@" are reserved ("${a}"): @aggregate is computed from the annotators' labels, not imported`);
   if (seen.add(ctx, q, c, a, value, line)) putLabel(ctx, t.pool, q, c, a, value, origin(ctx, file));
   ctx.tick();
 }
@@ -151,7 +154,8 @@ function labelRow(
  * the text columns of a gold export restore missing questions, see ExportedTexts; its notes column
  * restores the notes, see putNotes;
  * extra columns ignored). Into opts.pool: an existing pool must contain every pair; a missing
- * pool is created (scheme opts.scheme ?? binary) from the pairs in file order.
+ * pool is created (scheme opts.scheme ?? binary) from the pairs in file order. Query ids the
+ * workspace lacks are a warning, an error with opts.strict (UnknownQueries), as in qrels.
  */
 export const labelsCsv: Importer = {
   name: 'labels-csv',
@@ -161,6 +165,7 @@ export const labelsCsv: Importer = {
     let t: PairTarget | null = null;
     const seen = new LabelLines(file);
     const texts = new ExportedTexts(ctx, file);
+    const unknown = new UnknownQueries(ctx, file);
     let rows = 0;
     for await (const r of readCsvTable(ctx, file, ['query_id', 'candidate_id', 'label'])) {
       t ??= target(ctx, undefined);
@@ -170,6 +175,7 @@ export const labelsCsv: Importer = {
       if (!c) throw fileError(file, r.line, 'missing candidate_id');
       texts.put(q, exportedText(r.get('query_title'), r.get('query_body')), r.line);
       texts.put(c, exportedText(r.get('candidate_title'), r.get('candidate_body')), r.line);
+      unknown.check(t, q, r.line);
       const annotator = r.get('annotator');
       // With an annotator column, an empty cell is a mistake to report, not a label by --annotator or gold.
       if (annotator !== undefined && !annotator.trim()) throw fileError(file, r.line, 'missing annotator (leave the annotator column out to label as --annotator, else gold)');
@@ -178,6 +184,7 @@ export const labelsCsv: Importer = {
       rows++;
     }
     texts.finish();
+    unknown.finish(t?.pool.name);
     if (rows === 0) ctx.warn(`${file}: no labels (only a header)`);
   },
 };
@@ -191,6 +198,7 @@ export const labelsJsonl: Importer = {
     let t: PairTarget | null = null;
     const seen = new LabelLines(file);
     const texts = new ExportedTexts(ctx, file);
+    const unknown = new UnknownQueries(ctx, file);
     for await (const { value: o, line } of readJsonl(ctx, file)) {
       t ??= target(ctx, undefined);
       const q = requiredText(file, line, o.query_id, 'query_id');
@@ -199,15 +207,17 @@ export const labelsJsonl: Importer = {
       const raw = requiredText(file, line, o.label, 'label');
       texts.put(q, exportedText(o.query_title, o.query_body), line);
       texts.put(c, exportedText(o.candidate_title, o.candidate_body), line);
+      unknown.check(t, q, line);
       labelRow(ctx, t, seen, file, line, q, c, a, raw, o.status);
       putNotes(ctx, t, file, line, q, c, o.notes);
     }
     texts.finish();
+    unknown.finish(t?.pool.name);
   },
 };
 
 /**
- * Query ids of a qrels file that are unknown: neither a query of the target pool as it was
+ * Query ids of a qrels or labels file that are unknown: neither a query of the target pool as it was
  * before this import nor a question in the workspace (a typo, or qrels meant for another pool).
  * Decided at each id's first line; memory: one entry per distinct query of the file.
  */

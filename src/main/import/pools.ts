@@ -73,30 +73,31 @@ export function putLabel(
 }
 
 /**
- * Catches a file giving one annotator's label for the same pair twice: the same value again is
- * skipped (`skipped.repeatedLabel`); a different value is an error naming both lines (last-wins
- * would make a re-import append events). Memory: one entry per label of the file.
+ * Catches the files of one import giving one annotator's label for the same pair twice: the same
+ * value again is skipped (`skipped.repeatedLabel`); a different value is an error naming both
+ * lines (last-wins would make a re-import append events), also when they are in different files
+ * of the import (`import … a.qrels b.qrels`: b's value silently won, and each re-import appended
+ * two events). Memory: one entry per label of the import.
  */
 export class LabelLines {
-  private readonly seen = new Map<string, { line: number; value: string }>();
+  private static readonly byImport = new WeakMap<ImportContext, Map<string, { file: string; line: number; value: string }>>();
   constructor(private readonly file: string) {}
   /** Returns false when the label repeats an earlier line with the same value. */
   add(ctx: ImportContext, queryId: string, candidateId: string, annotator: string, value: string, line: number): boolean {
+    let seen = LabelLines.byImport.get(ctx);
+    if (!seen) LabelLines.byImport.set(ctx, (seen = new Map()));
     const key = `${annotator}\u0000${queryId}\u0000${candidateId}`;
-    const prev = this.seen.get(key);
+    const prev = seen.get(key);
     if (!prev) {
-      this.seen.set(key, { line, value });
+      seen.set(key, { file: this.file, line, value });
       return true;
     }
     if (prev.value === value) {
       ctx.skip('repeatedLabel');
       return false;
     }
-    throw fileError(
-      this.file,
-      line,
-      `label ${JSON.stringify(value)} for ${queryId} → ${candidateId} by ${annotator} contradicts line ${prev.line} (${JSON.stringify(prev.value)})`,
-    );
+    const where = prev.file === this.file ? `line ${prev.line}` : `${prev.file}, line ${prev.line}`;
+    throw fileError(this.file, line, `label ${JSON.stringify(value)} for ${queryId} → ${candidateId} by ${annotator} contradicts ${where} (${JSON.stringify(prev.value)})`);
   }
 }
 

@@ -142,6 +142,9 @@ export const questionsJsonl: Importer = {
       if (o.tags !== undefined && o.tags !== null && typeof o.tags !== 'string' && !Array.isArray(o.tags)) {
         throw fileError(file, line, '"tags" must be an array or a space-separated string');
       }
+      // An element that is not text was stored as String(element): {"x":1} became the tag "[object-Object]".
+      const badTag = Array.isArray(o.tags) ? (o.tags as unknown[]).find((t) => typeof t !== 'string' && !(typeof t === 'number' && Number.isFinite(t))) : undefined;
+      if (badTag !== undefined) throw fileError(file, line, `"tags" must hold strings, not ${JSON.stringify(badTag)}`);
       const ownSource = emptyToNull(optText(file, line, o.source, 'source'));
       putQuestion(ctx, {
         id,

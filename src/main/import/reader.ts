@@ -3,7 +3,7 @@
  * lines, RFC 4180 CSV records and JSON lines, each with 1-based line numbers. Memory is bounded
  * by the chunk size plus the longest line/record (capped at MAX_RECORD_CHARS).
  */
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -38,7 +38,11 @@ export function baseName(file: string, stripAll = true): string {
 
 /** True when the file is gzip data (by name `.gz`, or by its magic bytes 1f 8b). */
 export function isGzip(file: string): boolean {
-  if (file.toLowerCase().endsWith('.gz')) return true;
+  return file.toLowerCase().endsWith('.gz') || hasGzipHeader(file);
+}
+
+/** True when the file starts with gzip's magic bytes 1f 8b. */
+function hasGzipHeader(file: string): boolean {
   const fd = openSync(file, 'r');
   try {
     const b = Buffer.alloc(2);
@@ -48,16 +52,40 @@ export function isGzip(file: string): boolean {
   }
 }
 
+/** An input the file system refuses, in words (the code stays in brackets for searching). */
+function cannotRead(e: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOENT: 'no such file',
+    ENOTDIR: 'no such file (a folder on its path is a file)',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'is a folder, not a file',
+    ELOOP: 'too many symbolic links (a loop?)',
+  };
+  const text = e.code ? why[e.code] : undefined;
+  return text ? `cannot read the file: ${text} (${e.code})` : `cannot read the file (${e.code ?? e.message})`;
+}
+
+/** Why a path that exists cannot be read as an input file: what it is instead, and what to do. */
+function notAFile(st: Stats): string {
+  if (st.isDirectory()) return 'is a folder, not a file (give the files in it; only --format stackexchange takes a folder)';
+  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice()) {
+    // `cat x | qpairs import … /dev/stdin`, `<(zcat x.gz)`: a stream, read once, with no size for progress.
+    return 'is a pipe or device, not a file: save the data to a file and import that (.gz files are read as they are)';
+  }
+  return 'not a file';
+}
+
 /** Size of an input in bytes: the file's (compressed for gzip), or an archive member's unpacked size (see ./archive.ts). */
 export function fileSize(file: string): number {
   if (isMemberPath(file)) return memberSize(file);
   try {
     const st = statSync(file);
-    if (!st.isFile()) throw fileError(file, null, 'not a file');
+    if (!st.isFile()) throw fileError(file, null, notAFile(st));
     return st.size;
   } catch (e) {
     if (e instanceof QPairsError) throw e;
-    throw fileError(file, null, `cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw fileError(file, null, cannotRead(e as NodeJS.ErrnoException));
   }
 }
 
@@ -157,9 +185,15 @@ function openBytes(ctx: ImportContext, file: string): ByteSource {
     }
     return { chunks: counted(), bytesRead: () => taken, close: () => m.close() };
   }
-  fileSize(file);
+  const size = fileSize(file);
+  // By name alone, a `.gz` that holds plain text (a browser often saves a download decompressed,
+  // keeping the name) failed as "line 1: corrupt or truncated gzip data (incorrect header check)".
+  const gzip = size > 0 && isGzip(file);
+  if (gzip && !hasGzipHeader(file)) {
+    throw fileError(file, null, 'is named .gz but is not gzip data (it lacks the gzip header; it may have been decompressed already: rename it without .gz)');
+  }
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const src: Readable = isGzip(file) ? (pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {}) as unknown as Readable) : raw;
+  const src: Readable = gzip ? (pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {}) as unknown as Readable) : raw;
   return { chunks: src as AsyncIterable<Buffer>, bytesRead: () => raw.bytesRead, close: () => void raw.destroy() };
 }
 
@@ -211,7 +245,7 @@ export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGe
     if (err.code?.startsWith('Z_') || /header|unexpected end|invalid/i.test(err.message)) {
       throw fileError(file, line, `corrupt or truncated gzip data (${err.message})`);
     }
-    throw fileError(file, null, `cannot read the file (${err.code ?? err.message})`);
+    throw fileError(file, null, cannotRead(err));
   } finally {
     await source.close();
   }
@@ -343,13 +377,21 @@ export interface CsvRow {
  */
 export async function* readCsvTable(ctx: ImportContext, file: string, required: readonly string[]): AsyncGenerator<CsvRow> {
   let index: Map<string, number> | null = null;
+  // Names the header gives twice (columns, 1-based): asking for one is an error, since either could be meant
+  // (the first was taken silently); a repeated column nobody reads is left alone.
+  const twice = new Map<string, [number, number]>();
+  let headerLine = 1;
   let width = 0;
   for await (const rec of readCsv(ctx, file)) {
     if (!index) {
       index = new Map();
+      headerLine = rec.line;
       rec.fields.forEach((f, i) => {
         const k = f.trim().toLowerCase();
-        if (k && !index!.has(k)) index!.set(k, i);
+        if (!k) return;
+        const first = index!.get(k);
+        if (first === undefined) index!.set(k, i);
+        else if (!twice.has(k)) twice.set(k, [first + 1, i + 1]);
       });
       width = rec.fields.length;
       for (const r of required) {
@@ -371,6 +413,8 @@ export async function* readCsvTable(ctx: ImportContext, file: string, required: 
     yield {
       line: rec.line,
       get: (name: string) => {
+        const dup = twice.get(name);
+        if (dup) throw fileError(file, headerLine, `the header names column "${name}" twice (columns ${dup[0]} and ${dup[1]}): rename or remove one`);
         const i = idx.get(name);
         return i === undefined ? undefined : f[i];
       },

@@ -48,6 +48,16 @@ function existingPool(ctx: ImportContext, name: string): PoolInfo {
   );
 }
 
+/**
+ * Where each (run, query) of an import was first read: a query whose lines come back later in the
+ * file, or in another file of the import, is checked against the scores this import already
+ * stored for it, so that a document given twice is an error there too (the later score silently
+ * replaced the earlier and runScores counted both). Memory: one entry per run and query.
+ */
+const queriesRead = new WeakMap<ImportContext, Map<string, { file: string; line: number; block: number }>>();
+/** Numbers the blocks of lines (one query's) read, so that a query's later block is told from its first. */
+let blocksRead = 0;
+
 export const trecRun: Importer = {
   name: 'trec-run',
   description: 'TREC run: qid Q0 docno rank score tag (one run per tag, into an existing --pool)',
@@ -76,6 +86,9 @@ export const trecRun: Importer = {
         seen.set(k, e.line);
       }
       const byTag = new Map<string, Array<{ e: RunEntry; pos: number }>>();
+      let read = queriesRead.get(ctx);
+      if (!read) queriesRead.set(ctx, (read = new Map()));
+      const thisBlock = ++blocksRead;
       for (const e of block) {
         const pos = pairPosition(ctx, pool, q, e.doc);
         if (pos === null) {
@@ -86,6 +99,21 @@ export const trecRun: Importer = {
         }
         let runId = runIds.get(e.tag);
         if (runId === undefined) runIds.set(e.tag, (runId = openRun(ctx, pool, e.tag, { format: ctx.format, file })));
+        const key = `${runId}\u0000${q}`;
+        const earlier = read.get(key);
+        if (!earlier) read.set(key, { file, line: block[0]!.line, block: thisBlock });
+        else if (earlier.block !== thisBlock) {
+          // This query's lines came before (an earlier block of this file, or another file): the run then holds its scores.
+          const had = ctx.ws.stmt(`SELECT score FROM run_scores WHERE run_id = ? AND query_id = ? AND candidate_id = ?`).get(runId, q, e.doc) as { score: number } | undefined;
+          if (had && had.score === e.score) {
+            ctx.skip('repeatedRunScore'); // the same entry again (e.g. a file given twice): nothing to change
+            continue;
+          }
+          if (had) {
+            const where = earlier.file === file ? `line ${earlier.line}` : `${earlier.file}, line ${earlier.line}`;
+            throw fileError(file, e.line, `document ${e.doc} appears twice for query ${q} in run ${e.tag} with another score (the lines of query ${q} from ${where} gave it already)`);
+          }
+        }
         putRunScore(ctx, runId, q, e.doc, e.score);
         let l = byTag.get(e.tag);
         if (!l) byTag.set(e.tag, (l = []));

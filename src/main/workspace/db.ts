@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { accessSync, closeSync, existsSync, constants as fsc, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, existsSync, constants as fsc, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { QPairsError, WorkspaceFromFutureError } from '../errors';
 import { checkMigrationOrder, MIGRATIONS, type Migration } from './migrations';
@@ -15,6 +15,9 @@ export type Db = Database.Database;
 
 /** SQLite application_id marking a QPairs workspace ("QPrs"). */
 export const APPLICATION_ID = 0x51507273;
+
+/** Tables every QPairs workspace has had since migration 1: with a meta schema_version, a workspace that lost its header marks. */
+const QPAIRS_TABLES = ['meta', 'questions', 'pools', 'labels'];
 
 /** The first 16 bytes of every SQLite 3 database file. */
 export const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -127,11 +130,35 @@ function whyReadonly(file: string): string | null {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EROFS' ? 'it is on a read-only file system' : 'the file is not writable';
   }
+  // SQLite's FILE-wal and FILE-shm beside the file: a read-only open of a read-only file makes them
+  // with the file's mode, so they stay read-only after the file is made writable again.
+  const stuck = [`${file}-wal`, `${file}-shm`].filter((f) => existsSync(f) && !canWrite(f));
+  if (stuck.length > 0) {
+    const names = stuck.map((f) => path.basename(f));
+    return (
+      `${names.join(' and ')} beside it ${names.length > 1 ? 'are' : 'is'} not writable (SQLite's files of the workspace, left read-only ` +
+      `by an open while the workspace was read-only): make ${names.length > 1 ? 'them' : 'it'} writable too, e.g. chmod u+w ${stuck.map(shellQuote).join(' ')}`
+    );
+  }
   const dir = path.dirname(file);
   if (canWrite(dir)) return null;
   // SQLite makes FILE-wal and FILE-shm beside the file; they may already be there.
   if (canWrite(`${file}-wal`) && canWrite(`${file}-shm`)) return null;
   return `its folder ${dir} is not writable, so SQLite cannot make ${path.basename(file)}-wal and -shm there`;
+}
+
+/** The target of `file` when it is a symbolic link to nothing (as written in the link), else null. */
+function danglingTarget(file: string): string | null {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A path as a shell word (quoted when it holds anything but safe characters), for commands printed as advice. */
+export function shellQuote(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A URI filename for SQLite (better-sqlite3 passes names starting with file: as URIs). */
@@ -219,6 +246,8 @@ interface Header {
   userVersion: number;
   applicationId: number;
   tables: string[];
+  /** The schema version a QPairs `meta` table records, when the file has one. */
+  metaVersion: number | null;
 }
 
 function readHeader(db: Db, file: string): Header {
@@ -226,17 +255,46 @@ function readHeader(db: Db, file: string): Header {
     const userVersion = db.pragma('user_version', { simple: true }) as number;
     const applicationId = db.pragma('application_id', { simple: true }) as number;
     const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`).pluck().all() as string[];
-    return { userVersion, applicationId, tables };
+    let metaVersion: number | null = null;
+    if (tables.includes('meta')) {
+      try {
+        const v = Number(db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get());
+        metaVersion = Number.isInteger(v) && v > 0 ? v : null;
+      } catch {
+        /* another application's meta table */
+      }
+    }
+    return { userVersion, applicationId, tables, metaVersion };
   } catch (e) {
     throw new QPairsError(`${file} is not a QPairs workspace (not a readable SQLite database: ${(e as Error).message})`, { file });
   }
 }
 
 /**
- * Throws unless the header is a QPairs workspace's (or an empty database) this version can open:
- * QPairsError for another application's database, WorkspaceFromFutureError for a newer schema.
+ * Throws unless the header is a QPairs workspace's (or, when creating, an empty database) this
+ * version can open: QPairsError for another application's database, WorkspaceFromFutureError for
+ * a newer schema. An empty database (no tables, no version) is refused unless creating, as an
+ * empty file is: a reading command such as `stats` made a workspace of any SQLite file that had
+ * no tables yet (another program's, just created), writing QPairs' 30 tables into it.
  */
-function checkHeader(h: Header, file: string, latest: number): void {
+function checkHeader(h: Header, file: string, latest: number, create: boolean): void {
+  if (!create && h.applicationId === 0 && h.userVersion === 0 && h.tables.length === 0) {
+    throw new QPairsError(
+      `${file} is an empty SQLite database (no tables), not a QPairs workspace; it was left untouched. ` +
+        `To start a new workspace there, delete it and run: qpairs init ${shellQuote(file)}`,
+      { file },
+    );
+  }
+  if (h.applicationId === 0 && h.userVersion === 0 && h.metaVersion !== null && QPAIRS_TABLES.every((t) => h.tables.includes(t))) {
+    // SQLite's .dump (and tools built on it) writes tables and rows but not these two header fields.
+    throw new QPairsError(
+      `${file} has a QPairs workspace's tables but lacks the marks SQLite keeps in its header (application id and schema version): ` +
+        `it was probably rebuilt from a text dump (sqlite3 .dump leaves them out; ".backup" keeps them). If it is a QPairs workspace, ` +
+        `put them back with: sqlite3 ${shellQuote(file)} "PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${h.metaVersion}" ` +
+        `(the schema version its meta table records). The file was left untouched.`,
+      { file },
+    );
+  }
   if (h.applicationId !== APPLICATION_ID && !(h.applicationId === 0 && h.tables.length === 0)) {
     const shown = h.tables.slice(0, 5).join(', ') + (h.tables.length > 5 ? ', …' : '');
     throw new QPairsError(
@@ -271,7 +329,7 @@ function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError 
       return create
         ? null
         : new QPairsError(
-            `${file} is an empty file (0 bytes), not a QPairs workspace. To start a new workspace there, delete it and run: qpairs init ${file}`,
+            `${file} is an empty file (0 bytes), not a QPairs workspace. To start a new workspace there, delete it and run: qpairs init ${shellQuote(file)}`,
             { file },
           );
     case 'other':
@@ -303,13 +361,24 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const abs = path.resolve(file);
   const k = describeFile(abs);
   if (k.kind === 'missing') {
-    if (!opts.create) throw new QPairsError(`workspace ${file} does not exist (create it with: qpairs init ${file})`, { file });
+    // A symbolic link whose target is missing: SQLite would create the target, in its folder.
+    const target = danglingTarget(abs);
+    const dangling = target === null ? '' : ` (a symbolic link to ${target}, which does not exist)`;
+    if (!opts.create) throw new QPairsError(`workspace ${file} does not exist${dangling} (create it with: qpairs init ${shellQuote(file)})`, { file });
     // SQLite creates the file, not its folder; better-sqlite3's own refusal is a TypeError.
-    const folder = path.dirname(file);
-    const f = describeFile(path.dirname(abs));
-    if (f.kind === 'missing') throw new QPairsError(`cannot create workspace ${file}: the folder ${folder} does not exist (create it first: mkdir -p ${folder})`, { file });
-    if (f.kind === 'unreadable') throw new QPairsError(`cannot create workspace ${file}: the folder ${folder}: ${f.why}`, { file });
-    if (f.kind !== 'directory') throw new QPairsError(`cannot create workspace ${file}: ${folder} is not a folder`, { file });
+    const folder = target === null ? path.dirname(file) : path.dirname(target);
+    // A link's target is relative to the link's folder; the file named is relative to the working folder.
+    const folderAbs = target === null ? path.dirname(abs) : path.resolve(path.dirname(abs), path.dirname(target));
+    const f = describeFile(folderAbs);
+    if (f.kind === 'missing') {
+      throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder} does not exist (create it first: mkdir -p ${shellQuote(folder)})`, { file });
+    }
+    if (f.kind === 'unreadable') throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder}: ${f.why}`, { file });
+    if (f.kind !== 'directory') throw new QPairsError(`cannot create workspace ${file}${dangling}: ${folder} is not a folder`, { file });
+    // SQLite's own refusal is "unable to open database file" (SQLITE_CANTOPEN), which names nothing.
+    if (!canWrite(folderAbs)) {
+      throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder} is not writable (permission denied or a read-only file system)`, { file });
+    }
     return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
   }
   const bad = notAWorkspace(file, k, !!opts.create);
@@ -320,7 +389,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     const db = openReadonly(abs);
     try {
       const h = readHeader(db, file);
-      checkHeader(h, file, latest);
+      checkHeader(h, file, latest, !!opts.create);
       checkSchemaMatchesVersion(db, file, h.userVersion, migrations);
       if (h.userVersion < latest) {
         throw new QPairsError(
@@ -341,7 +410,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     const probe = openProbe(abs);
     try {
       const h = readHeader(probe, file);
-      checkHeader(h, file, latest);
+      checkHeader(h, file, latest, !!opts.create);
       checkSchemaMatchesVersion(probe, file, h.userVersion, migrations);
     } finally {
       probe.close();

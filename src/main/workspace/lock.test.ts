@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,6 +77,22 @@ describe('workspace lock (one process)', () => {
     expect(readLock(w)?.pid).toBe(process.pid);
     lock.release();
     expect(readdir()).toEqual(['w.qpairs']); // no leftovers of the take-over
+  });
+
+  it('takes over a lock naming this process\'s pid that this process never took (an earlier process with the same pid: pid 1 in a restarted container)', () => {
+    const left = { pid: process.pid, hostname: os.hostname(), command: 'qpairs serve w.qpairs', since: '2020-01-01T00:00:00.000Z', token: 'before-restart' };
+    writeFileSync(`${w}.lock`, JSON.stringify(left));
+    mkdirSync(path.dirname(inodeLockFileOf(w)!), { recursive: true, mode: 0o1777 });
+    writeFileSync(inodeLockFileOf(w)!, JSON.stringify(left));
+    const notes: string[] = [];
+    const lock = acquireWorkspaceLock(w, { onNote: (m) => notes.push(m) });
+    expect(lock.tookOver).toMatchObject({ pid: process.pid, since: '2020-01-01T00:00:00.000Z' });
+    expect(notes).toEqual([expect.stringMatching(/^note: took over the lock of .* left by a QPairs process that no longer runs: qpairs serve w\.qpairs/)]);
+    // The lock this process does hold is still refused to a second taker, as before.
+    expect(() => acquireWorkspaceLock(w)).toThrow(/is being written by this process/);
+    lock.release();
+    expect(existsSync(`${w}.lock`)).toBe(false);
+    expect(existsSync(inodeLockFileOf(w)!)).toBe(false);
   });
 
   it('respects a lock held on another host (it cannot be checked) and says what to do', () => {
@@ -151,6 +167,60 @@ describe('workspace lock (one process)', () => {
     const ok = await cli('annotators', 'add', w, 'alice');
     expect(ok.code, ok.err).toBe(0);
     expect(existsSync(`${w}.lock`)).toBe(false);
+  });
+});
+
+describe('the device + inode locks folder is shared by every user', () => {
+  let tmp: string;
+  let saved: string | undefined;
+  beforeEach(() => {
+    // os.tmpdir() follows TMPDIR: a temporary folder of this test's own stands for /tmp.
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'qpairs-tmpdir-'));
+    chmodSync(tmp, 0o1777);
+    saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('is made with mode 1777 whatever the umask (it was 1755: every other user was refused)', () => {
+    const lock = acquireWorkspaceLock(w);
+    expect(path.dirname(inodeLockFileOf(w)!)).toBe(path.join(tmp, 'qpairs-locks'));
+    expect(statSync(path.join(tmp, 'qpairs-locks')).mode & 0o7777).toBe(0o1777);
+    lock.release();
+  });
+
+  it('a folder its owner made too narrow (an older QPairs) is widened', () => {
+    mkdirSync(path.join(tmp, 'qpairs-locks'), { mode: 0o755 });
+    acquireWorkspaceLock(w).release();
+    expect(statSync(path.join(tmp, 'qpairs-locks')).mode & 0o7777).toBe(0o1777);
+  });
+
+  it('a symbolic link put in the shared folder\'s place is never followed (it would have chmod-ed its target 1777)', () => {
+    const victim = mkdtempSync(path.join(tmp, 'private-'));
+    chmodSync(victim, 0o700);
+    symlinkSync(victim, path.join(tmp, 'qpairs-locks'));
+    const lock = acquireWorkspaceLock(w);
+    expect(statSync(victim).mode & 0o7777).toBe(0o700);
+    expect(readdirSync(victim)).toEqual([]);
+    expect(path.dirname(inodeLockFileOf(w)!)).toBe(path.join(tmp, `qpairs-locks-${process.getuid?.() ?? 'user'}`));
+    lock.release();
+  });
+
+  // A second user for real: root runs the test, nobody writes its own workspace after root's lock made the folder.
+  it.runIf(process.getuid?.() === 0)('another user can write their workspace after this one took a lock', () => {
+    acquireWorkspaceLock(w).release();
+    const theirs = mkdtempSync(path.join(tmp, 'nobody-'));
+    chownSync(theirs, 65534, 65534);
+    const ws = path.join(theirs, 'n.qpairs');
+    const env = { ...process.env, TMPDIR: tmp };
+    const as = { uid: 65534, gid: 65534, env, encoding: 'utf8' as const };
+    expect(spawnSync(process.execPath, [qpairs, 'init', ws], as).status).toBe(0);
+    const r = spawnSync(process.execPath, [qpairs, 'annotators', 'add', ws, 'alice'], as);
+    expect({ status: r.status, err: r.stderr }).toEqual({ status: 0, err: '' });
   });
 });
 

@@ -20,7 +20,7 @@
  * a second one); the lock is per process, not per connection.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants as fsc, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { QPairsError } from '../errors';
@@ -88,7 +88,63 @@ export function inodeLockFileOf(workspace: string): string | null {
   } catch {
     return null;
   }
-  return path.join(os.tmpdir(), 'qpairs-locks', `${st.dev}-${st.ino}.lock`);
+  return path.join(inodeLockDir(), `${st.dev}-${st.ino}.lock`);
+}
+
+/** The machine-wide folder of device + inode locks, shared by every user (mode 1777, as /tmp). */
+function sharedInodeLockDir(): string {
+  return path.join(os.tmpdir(), 'qpairs-locks');
+}
+
+/**
+ * Where the device + inode locks go: the shared folder, unless it exists and this user cannot
+ * write there (another user made it without write access for others, as QPairs did before its
+ * mode was set past the umask): then a folder of this user's own, so that user's writes are not
+ * refused for good; its locks still catch this user's second writer.
+ */
+function inodeLockDir(): string {
+  const shared = sharedInodeLockDir();
+  let st;
+  try {
+    st = lstatSync(shared);
+  } catch {
+    return shared; // not made yet: this process makes it
+  }
+  // A symbolic link (or a file) in the shared temporary folder is not QPairs' folder: never write through it.
+  if (st.isDirectory() && !st.isSymbolicLink()) {
+    try {
+      accessSync(shared, fsc.W_OK | fsc.X_OK);
+      return shared;
+    } catch {
+      /* another user's, without write access for others */
+    }
+  }
+  return path.join(os.tmpdir(), `qpairs-locks-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`);
+}
+
+/** This user's id, or null where there are none (Windows). */
+function uid(): number | null {
+  return typeof process.getuid === 'function' ? process.getuid() : null;
+}
+
+/**
+ * Makes the folder of `inodeFile`. The shared one gets mode 1777 (everyone may add locks, only
+ * a lock's owner may remove it) whatever the umask: mkdir's mode is masked by it, which made the
+ * folder 1755 and refused every other user's writes with "permission denied". A shared folder
+ * this user owns with a narrower mode is widened — only a real folder (lstat: a symbolic link
+ * someone put in its place is never followed to chmod what it points to); a per-user one must be
+ * this user's own real folder.
+ */
+function makeInodeLockDir(inodeFile: string): void {
+  const dir = path.dirname(inodeFile);
+  const shared = dir === sharedInodeLockDir();
+  mkdirSync(dir, { recursive: true, mode: shared ? 0o1777 : 0o700 });
+  const st = lstatSync(dir);
+  const mine = uid() === null || st.uid === uid();
+  if (!st.isDirectory() || st.isSymbolicLink() || (!shared && !mine)) {
+    throw new QPairsError(`cannot lock: ${dir} is not a folder of this user's own (a symbolic link or another user's); remove it and try again`);
+  }
+  if (shared && mine && (st.mode & 0o7777) !== 0o1777) chmodSync(dir, 0o1777);
 }
 
 /** The lock file of a workspace: its real path (symlinks resolved) plus `.lock`. */
@@ -190,6 +246,13 @@ function sleepSync(ms: number): void {
 }
 
 const held = new Set<{ release(): void }>();
+/**
+ * The tokens of the lock files this process holds. A lock file naming this process's pid with
+ * another token was left by an earlier process that had the same pid (a container's `qpairs
+ * serve` is often pid 1 after every restart; pids are reused after a reboot), killed before it
+ * could remove it: stale, not "this process".
+ */
+const heldTokens = new Set<string>();
 let exitHook = false;
 
 export interface LockOptions {
@@ -222,7 +285,7 @@ export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}):
   const inodeFile = inodeLockFileOf(workspace);
   if (inodeFile) {
     try {
-      mkdirSync(path.dirname(inodeFile), { recursive: true, mode: 0o1777 });
+      makeInodeLockDir(inodeFile);
       acquireFile(inodeFile, workspace, mine, opts.settleMs ?? 2000);
     } catch (e) {
       releaseFile(file, mine);
@@ -236,6 +299,7 @@ export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}):
         : `note: replaced an unreadable lock file ${file}`,
     );
   }
+  heldTokens.add(mine.token);
   let released = false;
   const lock: WorkspaceLock = {
     file,
@@ -245,6 +309,7 @@ export function acquireWorkspaceLock(workspace: string, opts: LockOptions = {}):
       if (released) return;
       released = true;
       held.delete(lock);
+      heldTokens.delete(mine.token);
       if (inodeFile) releaseFile(inodeFile, mine);
       releaseFile(file, mine);
     },
@@ -304,7 +369,8 @@ function acquireFile(file: string, workspace: string, mine: LockFileContent, set
       continue;
     }
     const h = cur.content;
-    const stale = h.hostname === mine.hostname && h.pid !== process.pid && !pidAlive(h.pid);
+    const here = h.hostname === mine.hostname;
+    const stale = here && (h.pid === process.pid ? !heldTokens.has(h.token) : !pidAlive(h.pid));
     if (!stale) throw new WorkspaceLockedError(workspace, file, strip(h));
     if (takeOver(file, h)) tookOver = strip(h);
     else if (attempt > 20) throw new WorkspaceLockedError(workspace, file, strip(h));

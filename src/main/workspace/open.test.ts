@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -110,6 +110,51 @@ describe('paths that are not workspaces', () => {
     expect(sha(p)).toBe(before);
   });
 
+  it('an empty SQLite database (no tables yet) is refused and left untouched, not made a workspace by a reading command', async () => {
+    const p = path.join(dir, 'new app.db');
+    const raw = new Database(p);
+    raw.exec('CREATE TABLE t(x); DROP TABLE t');
+    raw.close();
+    const before = sha(p);
+    const msg = `${p} is an empty SQLite database (no tables), not a QPairs workspace; it was left untouched. To start a new workspace there, delete it and run: qpairs init '${p}'`;
+    expect(openError(p).message).toBe(msg);
+    for (const args of [['stats', p], ['import', p, '--format', 'semeval', SEMEVAL]]) {
+      const r = await cli(...args);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`qpairs ${args[0]}: ${msg}\n`);
+    }
+    expect(sha(p)).toBe(before);
+    expect(readdirSync(dir)).toEqual(['new app.db']);
+  });
+
+  it('a workspace rebuilt from a text dump (no application id, no user_version) is named as one, with the command that restores its marks', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const ws = Workspace.create(w);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    const src = new Database(w, { readonly: true });
+    const version = src.pragma('user_version', { simple: true }) as number;
+    const p = path.join(dir, 'restored.qpairs');
+    src.exec(`VACUUM INTO '${p}'`);
+    src.close();
+    // What `sqlite3 W .dump | sqlite3 restored.qpairs` gives: every table and row, without the header's two marks.
+    const dst = new Database(p);
+    dst.exec('PRAGMA application_id = 0; PRAGMA user_version = 0');
+    dst.close();
+    const before = sha(p);
+    const msg = openError(p).message;
+    expect(msg).toContain(`${p} has a QPairs workspace's tables but lacks the marks SQLite keeps in its header`);
+    expect(msg).toContain(`put them back with: sqlite3 ${p} "PRAGMA application_id = 1364226675; PRAGMA user_version = ${version}"`);
+    expect(sha(p)).toBe(before);
+    // Following the advice opens it, with everything in it.
+    const fix = new Database(p);
+    fix.exec(`PRAGMA application_id = 1364226675; PRAGMA user_version = ${version}`);
+    fix.close();
+    const r = await cli('stats', p, '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ questions: 5, labels: 3 });
+  });
+
   it('init in a folder that does not exist (or is a file) names the folder, without a stack trace', async () => {
     const nodir = path.join(dir, 'nodir');
     const w = path.join(nodir, 'X.qpairs');
@@ -120,6 +165,41 @@ describe('paths that are not workspaces', () => {
     writeFileSync(file, 'x');
     r = await cli('init', path.join(file, 'X.qpairs'));
     expect(r).toEqual({ code: 1, out: '', err: `qpairs init: cannot create workspace ${path.join(file, 'X.qpairs')}: ${file} is not a folder\n` });
+  });
+
+  it('a symbolic link to nothing says so; init names the folder its target lacks, not "unable to open database file"', async () => {
+    const link = path.join(dir, 'w.qpairs');
+    symlinkSync(path.join(dir, 'gone', 'real.qpairs'), link);
+    const r = await cli('stats', link);
+    expect(r).toEqual({ code: 1, out: '', err: `qpairs stats: workspace ${link} does not exist (a symbolic link to ${path.join(dir, 'gone', 'real.qpairs')}, which does not exist) (create it with: qpairs init ${link})\n` });
+    const i = await cli('init', link);
+    expect(i).toEqual({
+      code: 1,
+      out: '',
+      err: `qpairs init: cannot create workspace ${link} (a symbolic link to ${path.join(dir, 'gone', 'real.qpairs')}, which does not exist): the folder ${path.join(dir, 'gone')} does not exist (create it first: mkdir -p ${path.join(dir, 'gone')})\n`,
+    });
+    mkdirSync(path.join(dir, 'gone'));
+    expect((await cli('init', link)).code).toBe(0);
+    expect(existsSync(path.join(dir, 'gone', 'real.qpairs'))).toBe(true);
+  });
+
+  it('init with a relative path (and through a relative symbolic link) creates the workspace', async () => {
+    mkdirSync(path.join(dir, 'a', 'b'), { recursive: true });
+    const rel = path.relative(process.cwd(), path.join(dir, 'a', 'b', 'rel.qpairs'));
+    const r0 = await cli('init', rel);
+    expect(r0.code, r0.err).toBe(0);
+    expect(existsSync(path.join(dir, 'a', 'b', 'rel.qpairs'))).toBe(true);
+    mkdirSync(path.join(dir, 'sub'));
+    symlinkSync(path.join('sub', 'target.qpairs'), path.join(dir, 'link.qpairs'));
+    const r = await cli('init', path.relative(process.cwd(), path.join(dir, 'link.qpairs')));
+    expect(r.code, r.err).toBe(0);
+    expect(existsSync(path.join(dir, 'sub', 'target.qpairs'))).toBe(true);
+  });
+
+  it('advice with a path holding spaces quotes it, so it can be pasted', async () => {
+    const w = path.join(dir, 'my data', 'W.qpairs');
+    const r = await cli('init', w);
+    expect(r.err).toBe(`qpairs init: cannot create workspace ${w}: the folder ${path.join(dir, 'my data')} does not exist (create it first: mkdir -p '${path.join(dir, 'my data')}')\n`);
   });
 
   it('the CLI prints machine errors (SQLite, file system) as one line, without a stack trace', async () => {
@@ -245,4 +325,46 @@ describe('read-only workspaces', () => {
       chmodSync(d3, 0o755);
     }
   }, 180_000);
+
+  it.skipIf(!nobodyCanRun)('init in a folder the user may not write to says so, not "unable to open database file"', () => {
+    const d = path.join(dir, 'locked');
+    mkdirSync(d);
+    chmodSync(dir, 0o755);
+    chmodSync(d, 0o555);
+    const r = unprivileged('init', path.join(d, 'w.qpairs'));
+    expect({ code: r.code, err: r.err }).toEqual({
+      code: 1,
+      err: `qpairs init: cannot create workspace ${path.join(d, 'w.qpairs')}: the folder ${d} is not writable (permission denied or a read-only file system)\n`,
+    });
+    expect(readdirSync(d)).toEqual([]);
+  });
+
+  it.skipIf(!nobodyCanRun)('made read-only, read, then made writable again: the -wal and -shm the read left read-only are named, not "attempt to write a readonly database"', () => {
+    const d = path.join(dir, 'mine');
+    mkdirSync(d);
+    const w = path.join(d, 'w.qpairs');
+    Workspace.create(w).close();
+    chmodSync(dir, 0o755);
+    if (isRoot) {
+      chownSync(d, 65534, 65534);
+      chownSync(w, 65534, 65534);
+    }
+    chmodSync(w, 0o444);
+    const read = unprivileged('stats', w, '--json');
+    expect(read.code, read.err).toBe(0);
+    // SQLite made the -wal and -shm with the file's mode 0444.
+    expect(readdirSync(d).sort()).toEqual(['w.qpairs', 'w.qpairs-shm', 'w.qpairs-wal']);
+    chmodSync(w, 0o644);
+    const add = unprivileged('annotators', 'add', w, 'alice');
+    expect(add.code).toBe(1);
+    expect(add.err).toContain(
+      `qpairs annotators: workspace ${w} is read-only (w.qpairs-wal and w.qpairs-shm beside it are not writable (SQLite's files of the workspace, ` +
+        `left read-only by an open while the workspace was read-only): make them writable too, e.g. chmod u+w ${w}-wal ${w}-shm): "qpairs annotators add" changes it`,
+    );
+    expect(add.err).not.toMatch(/SQLITE_READONLY|internal error/);
+    chmodSync(`${w}-wal`, 0o644);
+    chmodSync(`${w}-shm`, 0o644);
+    const again = unprivileged('annotators', 'add', w, 'alice');
+    expect(again.code, again.err).toBe(0);
+  });
 });

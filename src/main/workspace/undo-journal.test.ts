@@ -16,7 +16,7 @@ import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/t
 import { importTuning, runImport } from '../engine/work';
 import { Bm25Index } from '../bm25';
 import { dataset } from '../../../tests/datasets';
-import { recoverInterruptedImport, runUndoable, WATERMARKED_TABLES, type ChunkPoint, type WriteTurns } from './undo-journal';
+import { recoverInterruptedImport, runUndoable, unrecoveredNote, WATERMARKED_TABLES, type ChunkPoint, type WriteTurns } from './undo-journal';
 import { Workspace } from './workspace';
 
 let dir: string;
@@ -344,6 +344,29 @@ describe('crash recovery', () => {
     expect(reopened.db.pragma('integrity_check', { simple: true })).toBe('ok');
     reopened.close();
     ws.close();
+  });
+
+  it('a read-only open of a workspace holding an interrupted import says so (its half import was read as if whole)', async () => {
+    const ws = tempWorkspace();
+    await runImport(ws, 'questions-jsonl', [write('kept.jsonl', questionLines(20, 'k'))]);
+    const pid = deadPid();
+    ws.db.prepare(`INSERT INTO import_journal(id, token, pid, host, started, what, state, seqs) VALUES (1, 't', ?, ?, '2026-01-01T00:00:00.000Z', 'questions-jsonl import of half.jsonl', 'running', '{}')`).run(pid, os.hostname());
+    const file = ws.path;
+    ws.close();
+    const ro = Workspace.open(file, { readonly: true });
+    expect(ro.unrecoveredWrite).toEqual({ what: 'questions-jsonl import of half.jsonl', pid, host: os.hostname(), started: '2026-01-01T00:00:00.000Z' });
+    expect(unrecoveredNote(ro.unrecoveredWrite!)).toBe(
+      `note: the questions-jsonl import of half.jsonl started 2026-01-01T00:00:00.000Z was interrupted (its process ${pid} is gone) and its rows so far ` +
+        `are still in this read-only workspace: what is read here includes them. They are undone the next time it is opened with write access`,
+    );
+    ro.close();
+    // The writable open undoes it; nothing is left to say after.
+    const rw = Workspace.open(file);
+    expect(rw.recoveredWrite).toMatchObject({ what: 'questions-jsonl import of half.jsonl' });
+    rw.close();
+    const again = Workspace.open(file, { readonly: true });
+    expect(again.unrecoveredWrite).toBeNull();
+    again.close();
   });
 
   it('leaves a running import alone, and finishes (does not undo) one that had committed', async () => {

@@ -479,6 +479,26 @@ export function runningWriteElsewhere(db: Db): { what: string; pid: number; host
 }
 
 /**
+ * A long write a crash or kill interrupted that is still in the workspace, not undone: what a
+ * read-only open sees (it cannot undo it; the next writable open does). Its rows so far are in
+ * every figure and export until then. Null when there is none, when it finished (its rows are
+ * complete), or when its process may still run (runningWriteElsewhere).
+ */
+export function interruptedWriteLeft(db: Db): { what: string; pid: number; host: string; started: string } | null {
+  const h = readHeader(db);
+  if (!h || h.state !== 'running' || headerAlive(h)) return null;
+  return { what: h.what, pid: h.pid, host: h.host, started: h.started };
+}
+
+/** What a reader of a read-only workspace is told when an interrupted import's rows are still in it (interruptedWriteLeft). */
+export function unrecoveredNote(w: { what: string; pid: number; started: string }): string {
+  return (
+    `note: the ${w.what} started ${w.started} was interrupted (its process ${w.pid} is gone) and its rows so far are still in this ` +
+    `read-only workspace: what is read here includes them. They are undone the next time it is opened with write access`
+  );
+}
+
+/**
  * Rolls back (or, if it had committed, finishes) a long write that a crash or kill interrupted:
  * called by every writable Workspace.open. Does nothing when there is none, or when it may still
  * be running (its process is alive). Synchronous; each step is its own transaction, so a crash

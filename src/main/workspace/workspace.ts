@@ -1,7 +1,7 @@
 import { QPairsError } from '../errors';
 import type { RunInfo, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
-import { recoverInterruptedImport } from './undo-journal';
+import { interruptedWriteLeft, recoverInterruptedImport } from './undo-journal';
 import { now } from './workspace-types';
 import { WorkspacePools } from './workspace-pools';
 
@@ -36,12 +36,18 @@ export class Workspace extends WorkspacePools {
         ws.close();
         throw e;
       }
-    }
+    } else ws.unrecoveredWrite = interruptedWriteLeft(ws.db);
     return ws;
   }
 
   /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */
   recoveredWrite: { what: string; started: string } | null = null;
+
+  /**
+   * Read-only opens only: an interrupted long write whose rows are still here (this open cannot
+   * undo them; the next writable open will), so every figure and export includes half an import.
+   */
+  unrecoveredWrite: { what: string; pid: number; started: string } | null = null;
 
   // ---------------------------------------------------------------- runs
 

@@ -1,7 +1,7 @@
 /** Helpers shared by the CLI command modules (each exports `(argv, out) => Promise<number>`). */
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
-import { runningWriteElsewhere } from '../../workspace/undo-journal';
+import { runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
 import { Workspace } from '../../workspace/workspace';
 import { UsageError } from '../args';
 
@@ -26,6 +26,7 @@ export interface OpenFor {
 }
 
 const locks = new WeakMap<Workspace, WorkspaceLock>();
+
 
 /**
  * Opens the workspace for a command. Read-only commands open a workspace that cannot be written
@@ -55,6 +56,7 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
       );
     }
     o.out?.err(`note: workspace ${path} is read-only (${ws.readonlyReason}); opened it read-only: reading works, changes are refused`);
+    if (ws.unrecoveredWrite) o.out?.err(unrecoveredNote(ws.unrecoveredWrite));
     return ws;
   }
   if (o.write) {

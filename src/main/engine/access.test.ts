@@ -369,6 +369,22 @@ describe('a blind pool is sealed for its annotators', () => {
     expect(notes).toEqual([`alice: ${NOTES.alice}`, `bob: ${NOTES.bob}`, `carol: ${NOTES.judge}`, 'alice: mine too']);
   });
 
+  it('workspace.stats: an annotator gets her own label counts, never the workspace totals (others\' progress)', async () => {
+    const alice = CALLERS.annotator!.input;
+    const before = (await engine.invoke('workspace.stats', {}, alice)) as { labels: number; labelEvents: number; pools: number };
+    // bob labels on the blind pool: nothing alice is shown may move.
+    await engine.invoke('label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c2', annotator: 'bob', value: '2' }, CALLERS['owner (local)']!.input);
+    await engine.invoke('label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c3', annotator: 'bob', value: '2' }, CALLERS['owner (local)']!.input);
+    const after = (await engine.invoke('workspace.stats', {}, alice)) as { labels: number; labelEvents: number; pools: number };
+    expect(after).toEqual(before);
+    expect(after).toMatchObject({ labels: 12, labelEvents: 12 }); // alice's own: 2 pools × 2 queries × 3 candidates
+    // her own label counts; the owner still sees the totals.
+    await engine.invoke('label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c2', annotator: 'alice', value: '2' }, alice);
+    expect(await engine.invoke('workspace.stats', {}, alice)).toMatchObject({ labels: 12, labelEvents: 13 });
+    const owner = (await engine.invoke('workspace.stats', {})) as { labels: number; labelEvents: number };
+    expect(owner.labelEvents).toBeGreaterThan(13);
+  });
+
   it('app.info names the workspace file, never its path', async () => {
     const info = (await engine.invoke('app.info', {}, CALLERS.annotator!.input)) as Record<string, unknown>;
     expect(info).toMatchObject({ workspaceName: 'w.qpairs', role: 'annotator', annotator: 'alice', local: false });

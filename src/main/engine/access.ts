@@ -124,6 +124,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     const mine = usablePools(ws, caller.annotator!);
     return (result as CommandResult<'pool.list'>).filter((p) => mine.has(p.name)) as CommandResult<C>;
   }
+  if (command === 'workspace.stats') {
+    // The workspace's label totals would show how far everyone else has got (blind pools too):
+    // an annotator is given their own counts, and the number of pools they may use.
+    const own = ws.stats(caller.annotator!);
+    return { ...(result as CommandResult<'workspace.stats'>), labels: own.labels, labelEvents: own.labelEvents, pools: usablePools(ws, caller.annotator!).size } as CommandResult<C>;
+  }
   if (command === 'questions.search') {
     // Blind means blind (issue 23): a BM25 search for a query's text would rebuild a BM25 pool's
     // candidate order, so an annotator gets the matches as a set — by title, without scores.

@@ -214,6 +214,8 @@ export class Engine implements EngineCore {
       'annotator.invite': (a) =>
         this.writes.run(() => {
           const inv = inviteAnnotator(ws, a.name, a.role);
+          // A new link revokes the earlier one: its open event sockets close too, as on annotator.revoke.
+          if (inv.revokedEarlier > 0) this.tokens.revoked(inv.name);
           this.hub.emit('workspace.changed', { what: 'pool' });
           return { ...inv, link: null };
         }),

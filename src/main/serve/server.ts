@@ -454,6 +454,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const alive = new WeakMap<WebSocket, boolean>();
   /** Who each event socket belongs to: events reach it only when the engine says they may. */
   const callers = new WeakMap<WebSocket, ServeCaller>();
+  /** The token each event socket was opened with: a revocation closes the sockets whose token no longer holds. */
+  const socketTokens = new WeakMap<WebSocket, string | null>();
   const refuse = (socket: Duplex, status: number, text: string): void => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
@@ -467,19 +469,24 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     } catch {
       return refuse(socket, 401, 'Unauthorized');
     }
+    const presented = presentedToken(req, url, true);
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.set(ws, true);
       callers.set(ws, caller);
+      socketTokens.set(ws, presented);
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => ws.terminate());
       ws.on('message', () => {}); // the channel is one-way
       wss.emit('connection', ws, req);
     });
   });
-  // A revoked person's open sockets close at once (their next request is refused anyway).
+  // A revoked person's open sockets close at once (their next request is refused anyway); so do
+  // those opened with a token a new link replaced (annotator.invite of someone invited before).
   const offRevoked = workspaceTokens?.onRevoked((name) => {
     delete tokens[name];
-    for (const ws of wss.clients) if (callers.get(ws)?.annotator === name) ws.close(4401, 'token revoked');
+    for (const ws of wss.clients) {
+      if (callers.get(ws)?.annotator === name && whoHolds(socketTokens.get(ws)) !== name) ws.close(4401, 'token revoked');
+    }
   });
   const offHub = opts.engine.hub.onAny((event, payload) => {
     let frame: string | null = null;

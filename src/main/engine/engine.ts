@@ -1,4 +1,4 @@
-import { parseArgs, isCommandName, ContractError } from '../../shared/contract';
+import { parseArgs, isCommandName, ContractError, commandRoles, roleAllows } from '../../shared/contract';
 import type {
   CommandName,
   CommandResult,
@@ -120,6 +120,14 @@ export class Engine implements EngineCore {
       if (e instanceof QPairsError) throw new ContractError(e.message, 'user-error');
       throw e;
     }
+  }
+
+  /**
+   * Whether a caller's role may call a command at all (the role table; arguments are checked when
+   * it is called). Serve mode asks before taking an upload: uploads only feed import.start.
+   */
+  mayCall(input: CallerInput, command: CommandName): boolean {
+    return roleAllows(resolveCaller(this.ws, input).role, commandRoles[command]);
   }
 
   /** Whether an event may reach a caller (transports ask before sending each event). */

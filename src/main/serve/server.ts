@@ -21,7 +21,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventName, EventPayloads, WireError } from '../../shared/contract';
+import type { CommandName, EventName, EventPayloads, WireError } from '../../shared/contract';
 import { SECURITY_HEADERS } from './csp';
 import { annotatorForToken, isLoopbackHost, presentedToken, TOKEN_COOKIE, type TokenMap } from './auth';
 import { findRendererDir, serveStatic } from './static';
@@ -44,6 +44,12 @@ export interface ServeEngine {
   /** Whether an event may be sent to a caller (the engine decides; the server only asks). */
   canSee<E extends EventName>(caller: ServeCaller, event: E, payload: EventPayloads[E]): boolean;
   readonly hub: { onAny(fn: (event: EventName, payload: unknown) => void): () => void };
+  /**
+   * Whether a caller's role may call a command (the engine's role table). Uploads feed only
+   * `import.start`: a caller who may not import is refused an upload before its body is read.
+   * Absent (test fakes): every caller may.
+   */
+  mayCall?(caller: ServeCaller, command: CommandName): boolean;
   /**
    * Tokens stored in the workspace (issue 23; the Engine's TokenVerifier): `verify` answers a
    * presented token's person or null; `onRevoked` tells of a revocation (open sockets close).
@@ -326,7 +332,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
   };
 
-  const handleUpload = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+  const handleUpload = async (req: IncomingMessage, res: ServerResponse, url: URL, caller: ServeCaller): Promise<void> => {
+    // Uploads only feed imports: someone who may not import may not fill the server's disk (and
+    // the uploads' quota, which would lock the owner's imports out) either.
+    if (opts.engine.mayCall && !opts.engine.mayCall(caller, 'import.start')) {
+      throw new HttpError(403, { code: 'forbidden', message: 'uploads are for importing, which is for the owner' });
+    }
     const name = url.searchParams.get('name') ?? '';
     if (!name.trim() || name.length > 500) {
       throw new HttpError(400, { code: 'invalid-argument', message: 'POST /api/upload needs ?name=<file name> (1–500 characters)' });
@@ -421,7 +432,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         else inFlight.delete(key);
       });
       await handleInvoke(req, res, caller);
-    } else await handleUpload(req, res, url);
+    } else await handleUpload(req, res, url, caller);
   };
 
   const server = http.createServer((req, res) => {

@@ -362,6 +362,20 @@ describe('WebSocket /api/events', () => {
     bob.close();
   });
 
+  it('holds at most perCallerSockets sockets per caller (429 beyond); a closed one frees its place; others are not counted', async () => {
+    const { s } = await serve({ tokens: { alice: 'alice-secret-1', bob: 'bob-secret-22' }, perCallerSockets: 3 });
+    const base = `ws://127.0.0.1:${s.port}/api/events`;
+    const mine = [];
+    for (let i = 0; i < 3; i++) mine.push(await open(`${base}?token=alice-secret-1`));
+    await expect(open(`${base}?token=alice-secret-1`)).rejects.toThrow(/429/);
+    const bob = await open(`${base}?token=bob-secret-22`);
+    mine.shift()!.close();
+    await new Promise((r) => setTimeout(r, 100));
+    mine.push(await open(`${base}?token=alice-secret-1`));
+    await expect(open(`${base}?token=alice-secret-1`)).rejects.toThrow(/429/);
+    for (const ws of [...mine, bob]) ws.close();
+  });
+
   it('keeps refusing foreign origins', async () => {
     const { s } = await serve({ tokens: { alice: 'alice-secret-1' } });
     const base = `ws://127.0.0.1:${s.port}/api/events`;

@@ -78,6 +78,12 @@ export interface ServerOptions {
   perCallerQueue?: number;
   /** Fair use: /api/invoke requests one caller may have in flight (default 16); beyond, 429 before the body is read. */
   perCallerRequests?: number;
+  /**
+   * Fair use: event sockets one caller may hold open (default 16; the app opens one per tab). Beyond,
+   * the upgrade is refused with 429: every event is checked against every open socket, so one
+   * caller's thousands of sockets would slow every label of everyone.
+   */
+  perCallerSockets?: number;
   /** How long a 429 is held before it is sent (default 1000 ms, the Retry-After). */
   busyDelayMs?: number;
   /** Directory of the built renderer; default: found next to the bundle or under cwd. */
@@ -467,6 +473,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const callers = new WeakMap<WebSocket, ServeCaller>();
   /** The token each event socket was opened with: a revocation closes the sockets whose token no longer holds. */
   const socketTokens = new WeakMap<WebSocket, string | null>();
+  /** Open event sockets per caller (fair use). */
+  const socketsOf = new Map<string, number>();
+  const perCallerSockets = opts.perCallerSockets ?? 16;
   const refuse = (socket: Duplex, status: number, text: string): void => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
@@ -481,7 +490,20 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return refuse(socket, 401, 'Unauthorized');
     }
     const presented = presentedToken(req, url, true);
+    const key = caller.annotator ?? '@owner';
+    if ((socketsOf.get(key) ?? 0) >= perCallerSockets) return refuse(socket, 429, 'Too Many Requests');
+    socketsOf.set(key, (socketsOf.get(key) ?? 0) + 1);
+    let counted = true;
+    const uncount = (): void => {
+      if (!counted) return;
+      counted = false;
+      const n = (socketsOf.get(key) ?? 1) - 1;
+      if (n > 0) socketsOf.set(key, n);
+      else socketsOf.delete(key);
+    };
+    socket.once('close', uncount);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.once('close', uncount);
       alive.set(ws, true);
       callers.set(ws, caller);
       socketTokens.set(ws, presented);

@@ -330,8 +330,9 @@ describe('a blind pool is sealed for its annotators', () => {
     expect(c2.pools.find((p) => p.pool === 'sealed' && p.queryId === 'q2')).toMatchObject({ as: 'candidate', queryPosition: 1, candidatePosition: 1 });
     await expect(engine.invoke('question.show', { id: 'nope' }, alice)).rejects.toMatchObject({ code: 'not-found' });
     const found = (await engine.invoke('questions.search', { text: 'title of c3 laptops', limit: 3 }, alice)) as BrowseSearch;
-    expect(found.results[0]).toMatchObject({ id: 'c3', title: 'title of c3', source: 'test' });
-    expect(found.results).toHaveLength(3);
+    // The first 3 by title of the matches (not the 3 best: see blind-walk.test.ts).
+    expect(found.results.map((r) => r.id)).toEqual(['c1', 'c2', 'c3']);
+    expect(found.results[2]).toMatchObject({ id: 'c3', title: 'title of c3', source: 'test' });
     expect(((await engine.invoke('questions.search', { text: 'laptops', source: 'elsewhere' }, alice)) as BrowseSearch).results).toEqual([]);
     await expect(engine.invoke('questions.search', { text: 'x', limit: 201 }, alice)).rejects.toMatchObject({ code: 'invalid-argument' });
   });

@@ -4,7 +4,7 @@
  * any handler runs; what of a result an annotator of a blind pool may see; and which events reach
  * which caller. Transports only say who is calling (see `CallerInput`); they decide nothing.
  */
-import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandName, type CommandResult, type EventName, type EventPayloads } from '../../shared/contract';
+import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandName, type CommandResult, type EventName, type EventPayloads, type ParsedArgs } from '../../shared/contract';
 import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
@@ -111,6 +111,20 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
 }
 
 /**
+ * How many of a search's best matches an annotator's `questions.search` draws from, whatever
+ * `limit` it asks: the matches come back as a set (by title, without scores), the first `limit` of
+ * them by title. Were the cut made at `limit` by rank, asking limit 1, 2, 3… for a query's text
+ * would add one candidate at a time and rebuild a BM25 pool's order.
+ */
+export const ANNOTATOR_SEARCH_DEPTH = 50;
+
+/** The arguments a command runs with for this caller: an annotator's search always draws its ANNOTATOR_SEARCH_DEPTH best matches (filterResult cuts them to `limit`). */
+export function argsForCaller<C extends CommandName>(command: C, args: ParsedArgs<C>, caller: Caller): ParsedArgs<C> {
+  if (caller.role === 'annotator' && command === 'questions.search') return { ...(args as ParsedArgs<'questions.search'>), limit: ANNOTATOR_SEARCH_DEPTH } as ParsedArgs<C>;
+  return args;
+}
+
+/**
  * What an annotator of a blind pool may see of a result that is theirs to ask for: their own
  * progress only. Everything else passes unchanged (authorize refused what it must). Notes (issue
  * 24) need no filter here: the only results an annotator gets them in are annotate.query/navigate,
@@ -134,7 +148,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     // Blind means blind (issue 23): a BM25 search for a query's text would rebuild a BM25 pool's
     // candidate order, so an annotator gets the matches as a set — by title, without scores.
     const r = result as CommandResult<'questions.search'>;
-    const results = r.results.map(({ id, title, source }) => ({ id, title, source })).sort((x, y) => x.title.localeCompare(y.title) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    // …drawn from a fixed number of best matches (argsForCaller), cut to the limit asked by title, not by rank.
+    const limit = (args as { limit?: number }).limit ?? ANNOTATOR_SEARCH_DEPTH;
+    const results = r.results
+      .map(({ id, title, source }) => ({ id, title, source }))
+      .sort((x, y) => x.title.localeCompare(y.title) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+      .slice(0, limit);
     return { ...r, results, ranked: false } as CommandResult<C>;
   }
   if (command === 'question.show') {

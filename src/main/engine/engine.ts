@@ -29,7 +29,7 @@ import { basename } from 'node:path';
 import { localUserName } from './local-user';
 import { inviteAnnotator, revokeAnnotator, teamMembers, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
-import { authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { argsForCaller, authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -113,7 +113,8 @@ export class Engine implements EngineCore {
     const caller = resolveCaller(this.ws, input);
     authorize(this.access, command, args, caller);
     try {
-      const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(args as never, caller));
+      const runArgs = argsForCaller(command, args, caller);
+      const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(runArgs as never, caller));
       return filterResult(this.ws, command, args, result as never, caller);
     } catch (e) {
       if (e instanceof NotFoundError) throw new ContractError(e.message, 'not-found');

@@ -386,6 +386,21 @@ describe('a blind pool is sealed for its annotators', () => {
     expect(owner.labelEvents).toBeGreaterThan(13);
   });
 
+  it('a pool that does not exist: not-found, without naming the pools closed to the annotator', async () => {
+    await engine.invoke('pool.assign', { pool: 'sealed', annotators: ['bob'] });
+    for (const [command, args] of [
+      ['annotate.query', { pool: 'nosuch', annotator: 'alice' }],
+      ['pool.progress', { pool: 'nosuch' }],
+      ['question.show', { id: 'q1', pool: 'nosuch' }],
+    ] as const) {
+      const e = await engine.invoke(command, args, CALLERS.annotator!.input).catch((x: ContractError) => x);
+      expect(e).toMatchObject({ code: 'not-found' });
+      expect((e as Error).message, command).not.toContain('sealed');
+    }
+    // The owner is still told which pools there are.
+    await expect(engine.invoke('pool.progress', { pool: 'nosuch' })).rejects.toThrow(/sealed/);
+  });
+
   it('app.info names the workspace file, never its path', async () => {
     const info = (await engine.invoke('app.info', {}, CALLERS.annotator!.input)) as Record<string, unknown>;
     expect(info).toMatchObject({ workspaceName: 'w.qpairs', role: 'annotator', annotator: 'alice', local: false });

@@ -96,6 +96,8 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   if (caller.role !== 'annotator') return;
 
   const pool = typeof a.pool === 'string' ? ctx.ws.findPool(a.pool) : null;
+  // The handler's "no pool named …" lists the workspace's pools, those closed to this annotator too.
+  if (typeof a.pool === 'string' && !pool) throw new ContractError(`no pool named "${a.pool}"`, 'not-found');
   // Issue 23: annotators work only in pools assigned to them (or open, non-gold pools; pool-access.ts).
   const undone = command === 'label.undo' && typeof a.seq === 'number' ? ctx.ws.labelEvent(a.seq) : null;
   // Someone else's event is refused by the handler without naming it; only the caller's own event's pool is checked here.

@@ -4,7 +4,7 @@
  * any handler runs; what of a result an annotator of a blind pool may see; and which events reach
  * which caller. Transports only say who is calling (see `CallerInput`); they decide nothing.
  */
-import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandName, type CommandResult, type EventName, type EventPayloads } from '../../shared/contract';
+import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandName, type CommandResult, type EventName, type EventPayloads, type ParsedArgs } from '../../shared/contract';
 import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
@@ -96,6 +96,8 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   if (caller.role !== 'annotator') return;
 
   const pool = typeof a.pool === 'string' ? ctx.ws.findPool(a.pool) : null;
+  // The handler's "no pool named …" lists the workspace's pools, those closed to this annotator too.
+  if (typeof a.pool === 'string' && !pool) throw new ContractError(`no pool named "${a.pool}"`, 'not-found');
   // Issue 23: annotators work only in pools assigned to them (or open, non-gold pools; pool-access.ts).
   const undone = command === 'label.undo' && typeof a.seq === 'number' ? ctx.ws.labelEvent(a.seq) : null;
   // Someone else's event is refused by the handler without naming it; only the caller's own event's pool is checked here.
@@ -108,6 +110,20 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   if (pool?.blind && HIDDEN_IN_BLIND_POOLS.has(command)) {
     throw forbidden(`pool "${pool.name}" is blind: its annotators see only their own labels, not metrics, rankers' scores or others' labels`);
   }
+}
+
+/**
+ * How many of a search's best matches an annotator's `questions.search` draws from, whatever
+ * `limit` it asks: the matches come back as a set (by title, without scores), the first `limit` of
+ * them by title. Were the cut made at `limit` by rank, asking limit 1, 2, 3… for a query's text
+ * would add one candidate at a time and rebuild a BM25 pool's order.
+ */
+export const ANNOTATOR_SEARCH_DEPTH = 50;
+
+/** The arguments a command runs with for this caller: an annotator's search always draws its ANNOTATOR_SEARCH_DEPTH best matches (filterResult cuts them to `limit`). */
+export function argsForCaller<C extends CommandName>(command: C, args: ParsedArgs<C>, caller: Caller): ParsedArgs<C> {
+  if (caller.role === 'annotator' && command === 'questions.search') return { ...(args as ParsedArgs<'questions.search'>), limit: ANNOTATOR_SEARCH_DEPTH } as ParsedArgs<C>;
+  return args;
 }
 
 /**
@@ -124,11 +140,22 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     const mine = usablePools(ws, caller.annotator!);
     return (result as CommandResult<'pool.list'>).filter((p) => mine.has(p.name)) as CommandResult<C>;
   }
+  if (command === 'workspace.stats') {
+    // The workspace's label totals would show how far everyone else has got (blind pools too):
+    // an annotator is given their own counts, and the number of pools they may use.
+    const own = ws.stats(caller.annotator!);
+    return { ...(result as CommandResult<'workspace.stats'>), labels: own.labels, labelEvents: own.labelEvents, pools: usablePools(ws, caller.annotator!).size } as CommandResult<C>;
+  }
   if (command === 'questions.search') {
     // Blind means blind (issue 23): a BM25 search for a query's text would rebuild a BM25 pool's
     // candidate order, so an annotator gets the matches as a set — by title, without scores.
     const r = result as CommandResult<'questions.search'>;
-    const results = r.results.map(({ id, title, source }) => ({ id, title, source })).sort((x, y) => x.title.localeCompare(y.title) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    // …drawn from a fixed number of best matches (argsForCaller), cut to the limit asked by title, not by rank.
+    const limit = (args as { limit?: number }).limit ?? ANNOTATOR_SEARCH_DEPTH;
+    const results = r.results
+      .map(({ id, title, source }) => ({ id, title, source }))
+      .sort((x, y) => x.title.localeCompare(y.title) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+      .slice(0, limit);
     return { ...r, results, ranked: false } as CommandResult<C>;
   }
   if (command === 'question.show') {

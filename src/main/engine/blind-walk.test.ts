@@ -141,6 +141,20 @@ describe('blind means blind: what an annotator of a blind pool can reach', () =>
     expect(open.candidates.map((c) => c.position)).toEqual([0, 1, 2]);
   });
 
+  it('an annotator cannot rebuild a ranking by asking limit 1, 2, 3…: each limit gives the first by title of one set', async () => {
+    type Found = { results: Array<{ id: string }> };
+    const text = 'title of q2 body of q2 about laptops';
+    const best = (await engine.invoke('questions.search', { text, limit: 1 })) as Found;
+    expect(best.results.map((r) => r.id)).toEqual(['q2']); // the owner: best first
+    const set = ((await engine.invoke('questions.search', { text, limit: 50 }, ALICE)) as Found).results.map((r) => r.id);
+    expect(set).toHaveLength(5);
+    for (let k = 1; k <= set.length; k++) {
+      const r = (await engine.invoke('questions.search', { text, limit: k }, ALICE)) as Found;
+      expect(r.results.map((x) => x.id)).toEqual(set.slice(0, k));
+    }
+    expect(set[0]).toBe('c1'); // by title, not the best match
+  });
+
   it('an annotator’s search comes back as a set: by title, without scores', async () => {
     const r = (await engine.invoke('questions.search', { text: 'laptops', limit: 10 }, ALICE)) as { results: Array<{ title: string; score?: number }>; ranked?: boolean };
     expect(r.ranked).toBe(false);

@@ -1,4 +1,4 @@
-import { parseArgs, isCommandName, ContractError } from '../../shared/contract';
+import { parseArgs, isCommandName, ContractError, commandRoles, roleAllows } from '../../shared/contract';
 import type {
   CommandName,
   CommandResult,
@@ -29,7 +29,7 @@ import { basename } from 'node:path';
 import { localUserName } from './local-user';
 import { inviteAnnotator, revokeAnnotator, teamMembers, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
-import { authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { argsForCaller, authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -113,13 +113,22 @@ export class Engine implements EngineCore {
     const caller = resolveCaller(this.ws, input);
     authorize(this.access, command, args, caller);
     try {
-      const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(args as never, caller));
+      const runArgs = argsForCaller(command, args, caller);
+      const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(runArgs as never, caller));
       return filterResult(this.ws, command, args, result as never, caller);
     } catch (e) {
       if (e instanceof NotFoundError) throw new ContractError(e.message, 'not-found');
       if (e instanceof QPairsError) throw new ContractError(e.message, 'user-error');
       throw e;
     }
+  }
+
+  /**
+   * Whether a caller's role may call a command at all (the role table; arguments are checked when
+   * it is called). Serve mode asks before taking an upload: uploads only feed import.start.
+   */
+  mayCall(input: CallerInput, command: CommandName): boolean {
+    return roleAllows(resolveCaller(this.ws, input).role, commandRoles[command]);
   }
 
   /** Whether an event may reach a caller (transports ask before sending each event). */
@@ -214,6 +223,8 @@ export class Engine implements EngineCore {
       'annotator.invite': (a) =>
         this.writes.run(() => {
           const inv = inviteAnnotator(ws, a.name, a.role);
+          // A new link revokes the earlier one: its open event sockets close too, as on annotator.revoke.
+          if (inv.revokedEarlier > 0) this.tokens.revoked(inv.name);
           this.hub.emit('workspace.changed', { what: 'pool' });
           return { ...inv, link: null };
         }),

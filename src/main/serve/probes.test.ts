@@ -44,6 +44,17 @@ function leaks(text: string): string[] {
     .map(([k]) => k);
 }
 
+describe('uploads', () => {
+  it('are refused to annotators and judges (they may not import) before the body is read; the owner uploads', async () => {
+    for (const who of ['alice', 'carol'] as const) {
+      const r = await fetch(`${server.url}/api/upload?name=big.bin`, { method: 'POST', headers: { 'X-QPairs': '1', Authorization: `Bearer ${TOKENS[who]}` }, body: 'x'.repeat(100_000) });
+      expect([who, r.status, ((await r.json()) as { code: string }).code]).toEqual([who, 403, 'forbidden']);
+    }
+    const ok = await fetch(`${server.url}/api/upload?name=q.jsonl`, { method: 'POST', headers: { 'X-QPairs': '1', Authorization: `Bearer ${TOKENS.dave}` }, body: '{}' });
+    expect(ok.status).toBe(200);
+  });
+});
+
 describe("alice's annotator token on a blind pool", () => {
   it('cannot read bob’s labels, the gold key or metrics through eval', async () => {
     for (const [command, args] of [
@@ -96,12 +107,15 @@ describe("alice's annotator token on a blind pool", () => {
   });
 
   it('cannot import (so cannot write bob’s labels through a labels file), nor name server files', async () => {
-    const up = await fetch(`${server.url}/api/upload?name=labels.csv`, {
-      method: 'POST',
-      headers: { 'X-QPairs': '1', Authorization: `Bearer ${TOKENS.alice}` },
-      body: 'query_id,candidate_id,annotator,label\nq1,c1,bob,0\n',
-    });
-    const { uploadId } = (await up.json()) as { uploadId: string };
+    const upload = (who: keyof typeof TOKENS): Promise<Response> =>
+      fetch(`${server.url}/api/upload?name=labels.csv`, {
+        method: 'POST',
+        headers: { 'X-QPairs': '1', Authorization: `Bearer ${TOKENS[who]}` },
+        body: 'query_id,candidate_id,annotator,label\nq1,c1,bob,0\n',
+      });
+    expect((await upload('alice')).status).toBe(403);
+    // Even with an upload of the owner's id in hand:
+    const { uploadId } = (await (await upload('dave')).json()) as { uploadId: string };
     const r = await call('alice', 'import.start', { format: 'labels-csv', pool: 'sealed', sources: [{ uploadId, name: 'labels.csv' }] });
     expect(r.status).toBe(403);
     expect(engine.ws.currentLabels('sealed', 'bob').find((l) => l.queryId === 'q1' && l.candidateId === 'c1')?.value).toBe(MARKERS.bob);

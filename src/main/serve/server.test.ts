@@ -8,7 +8,7 @@ import { ContractError, parseArgs, isCommandName, type EventName } from '../../s
 import { QPairsError } from '../errors';
 import { EventHub } from '../engine/events';
 import { CSP_HEADER } from './csp';
-import { KEEP_ALIVE_MS, startServer, type RunningServer, type ServeCaller, type ServeEngine } from './server';
+import { jsonNestsDeeperThan, KEEP_ALIVE_MS, MAX_JSON_DEPTH, startServer, type RunningServer, type ServeCaller, type ServeEngine } from './server';
 import { uploadPath } from './uploads';
 
 /** A fake engine: validates with the real contract, records calls, answers canned results. */
@@ -149,6 +149,24 @@ describe('POST /api/invoke', () => {
     const { s } = await serve({ maxJsonBytes: 100 });
     const r = await invoke(s, 'pool.create', { name: 'x'.repeat(200), sample: { n: 1, seed: 1 } });
     expect(r.status).toBe(413);
+  });
+
+  it('refuses a body nested deeper than MAX_JSON_DEPTH before parsing it; brackets inside strings do not count', async () => {
+    const { s, engine } = await serve();
+    const post = (body: string): Promise<Res> =>
+      request(`${s.url}/api/invoke`, { method: 'POST', headers: { 'X-QPairs': '1', 'Content-Type': 'application/json' }, body });
+    const n = 200_000;
+    const deep = await post(`{"command":"workspace.stats","args":{"x":${'['.repeat(n)}${']'.repeat(n)}}}`);
+    expect(deep.status).toBe(400);
+    expect(JSON.parse(deep.body)).toMatchObject({ code: 'invalid-argument', message: expect.stringMatching(/nests deeper than 32/) });
+    expect(engine.calls).toHaveLength(0);
+    const nested = (d: number): string => '['.repeat(d) + ']'.repeat(d);
+    expect((await post(`{"command":"workspace.stats","args":{"x":${nested(MAX_JSON_DEPTH - 2)}}}`)).status).toBe(200);
+    expect((await post(`{"command":"workspace.stats","args":{"x":${nested(MAX_JSON_DEPTH - 1)}}}`)).status).toBe(400);
+    expect((await post(`{"command":"workspace.stats","args":{"x":"${'[{'.repeat(1000)}\\\"[["}}`)).status).toBe(200);
+    // An escaped backslash ends before the closing quote: the brackets after it count.
+    expect(jsonNestsDeeperThan(Buffer.from('{"a":"\\\\","b":[[]]}'), 2)).toBe(true);
+    expect(jsonNestsDeeperThan(Buffer.from('{"a":"\\\\","b":[[]]}'), 3)).toBe(false);
   });
 
   it('never sends CORS headers, always the security headers', async () => {
@@ -360,6 +378,20 @@ describe('WebSocket /api/events', () => {
     expect(got).toEqual({ alice: ['label.changed'], bob: [] });
     alice.close();
     bob.close();
+  });
+
+  it('holds at most perCallerSockets sockets per caller (429 beyond); a closed one frees its place; others are not counted', async () => {
+    const { s } = await serve({ tokens: { alice: 'alice-secret-1', bob: 'bob-secret-22' }, perCallerSockets: 3 });
+    const base = `ws://127.0.0.1:${s.port}/api/events`;
+    const mine = [];
+    for (let i = 0; i < 3; i++) mine.push(await open(`${base}?token=alice-secret-1`));
+    await expect(open(`${base}?token=alice-secret-1`)).rejects.toThrow(/429/);
+    const bob = await open(`${base}?token=bob-secret-22`);
+    mine.shift()!.close();
+    await new Promise((r) => setTimeout(r, 100));
+    mine.push(await open(`${base}?token=alice-secret-1`));
+    await expect(open(`${base}?token=alice-secret-1`)).rejects.toThrow(/429/);
+    for (const ws of [...mine, bob]) ws.close();
   });
 
   it('keeps refusing foreign origins', async () => {

@@ -21,7 +21,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventName, EventPayloads, WireError } from '../../shared/contract';
+import type { CommandName, EventName, EventPayloads, WireError } from '../../shared/contract';
 import { SECURITY_HEADERS } from './csp';
 import { annotatorForToken, isLoopbackHost, presentedToken, TOKEN_COOKIE, type TokenMap } from './auth';
 import { findRendererDir, serveStatic } from './static';
@@ -44,6 +44,12 @@ export interface ServeEngine {
   /** Whether an event may be sent to a caller (the engine decides; the server only asks). */
   canSee<E extends EventName>(caller: ServeCaller, event: E, payload: EventPayloads[E]): boolean;
   readonly hub: { onAny(fn: (event: EventName, payload: unknown) => void): () => void };
+  /**
+   * Whether a caller's role may call a command (the engine's role table). Uploads feed only
+   * `import.start`: a caller who may not import is refused an upload before its body is read.
+   * Absent (test fakes): every caller may.
+   */
+  mayCall?(caller: ServeCaller, command: CommandName): boolean;
   /**
    * Tokens stored in the workspace (issue 23; the Engine's TokenVerifier): `verify` answers a
    * presented token's person or null; `onRevoked` tells of a revocation (open sockets close).
@@ -72,6 +78,12 @@ export interface ServerOptions {
   perCallerQueue?: number;
   /** Fair use: /api/invoke requests one caller may have in flight (default 16); beyond, 429 before the body is read. */
   perCallerRequests?: number;
+  /**
+   * Fair use: event sockets one caller may hold open (default 16; the app opens one per tab). Beyond,
+   * the upgrade is refused with 429: every event is checked against every open socket, so one
+   * caller's thousands of sockets would slow every label of everyone.
+   */
+  perCallerSockets?: number;
   /** How long a 429 is held before it is sent (default 1000 ms, the Retry-After). */
   busyDelayMs?: number;
   /** Directory of the built renderer; default: found next to the bundle or under cwd. */
@@ -181,6 +193,30 @@ async function readBody(req: IncomingMessage, limit: number, timeoutMs: number):
   });
 }
 
+/** How deep an /api/invoke body may nest arrays and objects (the contract's arguments need a handful of levels). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether a JSON text nests arrays/objects deeper than `max`, found by one pass over its bytes
+ * (strings skipped) before it is parsed: JSON.parse of a 16 MiB body of brackets holds the main
+ * thread for seconds and takes hundreds of MB, where a body as big but flat takes a tenth of that.
+ */
+export function jsonNestsDeeperThan(raw: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** A 303 to the same page (`url`, its token or signout parameter already removed) that sets `cookie`. */
 function redirectSettingCookie(res: ServerResponse, url: URL, cookie: string): void {
   res.writeHead(303, { ...SECURITY_HEADERS, Location: url.pathname + (url.search || ''), 'Set-Cookie': cookie, 'Cache-Control': 'no-store' });
@@ -281,6 +317,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       throw new HttpError(415, { code: 'invalid-argument', message: 'POST /api/invoke needs Content-Type: application/json' });
     }
     const raw = await readBody(req, maxJson, bodyTimeout);
+    if (jsonNestsDeeperThan(raw, MAX_JSON_DEPTH)) {
+      throw new HttpError(400, { code: 'invalid-argument', message: `request body nests deeper than ${MAX_JSON_DEPTH} levels` });
+    }
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
@@ -326,7 +365,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
   };
 
-  const handleUpload = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+  const handleUpload = async (req: IncomingMessage, res: ServerResponse, url: URL, caller: ServeCaller): Promise<void> => {
+    // Uploads only feed imports: someone who may not import may not fill the server's disk (and
+    // the uploads' quota, which would lock the owner's imports out) either.
+    if (opts.engine.mayCall && !opts.engine.mayCall(caller, 'import.start')) {
+      throw new HttpError(403, { code: 'forbidden', message: 'uploads are for importing, which is for the owner' });
+    }
     const name = url.searchParams.get('name') ?? '';
     if (!name.trim() || name.length > 500) {
       throw new HttpError(400, { code: 'invalid-argument', message: 'POST /api/upload needs ?name=<file name> (1–500 characters)' });
@@ -421,7 +465,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         else inFlight.delete(key);
       });
       await handleInvoke(req, res, caller);
-    } else await handleUpload(req, res, url);
+    } else await handleUpload(req, res, url, caller);
   };
 
   const server = http.createServer((req, res) => {
@@ -454,6 +498,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const alive = new WeakMap<WebSocket, boolean>();
   /** Who each event socket belongs to: events reach it only when the engine says they may. */
   const callers = new WeakMap<WebSocket, ServeCaller>();
+  /** The token each event socket was opened with: a revocation closes the sockets whose token no longer holds. */
+  const socketTokens = new WeakMap<WebSocket, string | null>();
+  /** Open event sockets per caller (fair use). */
+  const socketsOf = new Map<string, number>();
+  const perCallerSockets = opts.perCallerSockets ?? 16;
   const refuse = (socket: Duplex, status: number, text: string): void => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
@@ -467,19 +516,37 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     } catch {
       return refuse(socket, 401, 'Unauthorized');
     }
+    const presented = presentedToken(req, url, true);
+    const key = caller.annotator ?? '@owner';
+    if ((socketsOf.get(key) ?? 0) >= perCallerSockets) return refuse(socket, 429, 'Too Many Requests');
+    socketsOf.set(key, (socketsOf.get(key) ?? 0) + 1);
+    let counted = true;
+    const uncount = (): void => {
+      if (!counted) return;
+      counted = false;
+      const n = (socketsOf.get(key) ?? 1) - 1;
+      if (n > 0) socketsOf.set(key, n);
+      else socketsOf.delete(key);
+    };
+    socket.once('close', uncount);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.once('close', uncount);
       alive.set(ws, true);
       callers.set(ws, caller);
+      socketTokens.set(ws, presented);
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => ws.terminate());
       ws.on('message', () => {}); // the channel is one-way
       wss.emit('connection', ws, req);
     });
   });
-  // A revoked person's open sockets close at once (their next request is refused anyway).
+  // A revoked person's open sockets close at once (their next request is refused anyway); so do
+  // those opened with a token a new link replaced (annotator.invite of someone invited before).
   const offRevoked = workspaceTokens?.onRevoked((name) => {
     delete tokens[name];
-    for (const ws of wss.clients) if (callers.get(ws)?.annotator === name) ws.close(4401, 'token revoked');
+    for (const ws of wss.clients) {
+      if (callers.get(ws)?.annotator === name && whoHolds(socketTokens.get(ws)) !== name) ws.close(4401, 'token revoked');
+    }
   });
   const offHub = opts.engine.hub.onAny((event, payload) => {
     let frame: string | null = null;

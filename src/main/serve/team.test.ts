@@ -112,6 +112,23 @@ describe('people live in the workspace', () => {
     expect(a.labelEvents).toBeGreaterThan(0);
   });
 
+  it('a new link (invite again) closes the sockets opened with the earlier one, not those of the new one', async () => {
+    const dave = await ownerToken();
+    const first = (await call(dave, 'annotator.invite', { name: 'bob' })).body.token as string;
+    const old = await openSocket(first);
+    const second = (await call(dave, 'annotator.invite', { name: 'bob' })).body.token as string;
+    expect(await Promise.race([old.closed, new Promise((r) => setTimeout(() => r('still open'), 2000))])).toBe(4401);
+    expect((await call(first, 'pool.list')).status).toBe(401);
+    // The new link's socket stays open across a third invitation of someone else.
+    const fresh = await openSocket(second);
+    await call(dave, 'annotator.invite', { name: 'erin' });
+    await call(second, 'label.set', { pool: 'open', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '2' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fresh.ws.readyState).toBe(WebSocket.OPEN);
+    expect(fresh.got.some((f) => f.includes('label.changed'))).toBe(true);
+    fresh.ws.close();
+  });
+
   it('a restart keeps tokens; neither the workspace file nor its WAL ever holds a token', async () => {
     const dave = await ownerToken();
     const bob = (await call(dave, 'annotator.invite', { name: 'bob' })).body.token as string;

@@ -79,6 +79,27 @@ describe('tokens', () => {
     expect(new TokenVerifier(ws).verify(inv.token)).toBeNull();
   });
 
+  it('a wrong secret pauses that token’s scrypt for a second: a flood of wrong secrets costs no scrypt each', () => {
+    const inv = inviteAnnotator(ws, 'alice');
+    let t = 1_000_000;
+    const v = new TokenVerifier(ws, () => t);
+    const [, lookup, secret] = /^qp_(.{12})\.(.{32})$/.exec(inv.token)!;
+    const wrong = (i: number): string => `qp_${lookup}.${String(i).padStart(32, 'x')}`;
+    expect(v.verify(wrong(0))).toBeNull();
+    // Within the pause no scrypt runs: 50 wrong secrets take far less than 50 scrypts (~60 ms each).
+    const start = performance.now();
+    for (let i = 1; i <= 50; i++) expect(v.verify(wrong(i))).toBeNull();
+    expect(performance.now() - start).toBeLessThan(1000);
+    // …and so the right, not yet proven secret is refused too until the pause is over (only the token's holder knows its lookup).
+    expect(v.verify(inv.token)).toBeNull();
+    t += 1000;
+    expect(v.verify(inv.token)).toBe('alice');
+    // Once proven, a token is not paused by wrong secrets (no scrypt for it).
+    expect(v.verify(wrong(999))).toBeNull();
+    expect(v.verify(inv.token)).toBe('alice');
+    expect(secret).toHaveLength(32);
+  });
+
   it('last_seen is written on use, at most once a minute', () => {
     const inv = inviteAnnotator(ws, 'alice');
     const v = new TokenVerifier(ws);

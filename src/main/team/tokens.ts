@@ -22,6 +22,12 @@ export type PersonRole = (typeof PERSON_ROLES)[number];
 
 const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const TOKEN_RE = /^qp_([A-Za-z0-9_-]{12})\.([A-Za-z0-9_-]{32})$/;
+/**
+ * After a wrong secret for a token's lookup, that token's scrypt is not run again for this long
+ * (ms): a wrong secret is refused without one. Only a token's holder knows its lookup, so this
+ * stops them (or their stolen link) from costing the server a 16 MiB, ~60 ms scrypt per request.
+ */
+export const WRONG_SECRET_PAUSE_MS = 1000;
 /** last_seen is written at most this often per token (ms). */
 const SEEN_EVERY_MS = 60_000;
 
@@ -115,9 +121,14 @@ export function hasLiveTokens(ws: Workspace): boolean {
 export class TokenVerifier {
   private readonly proven = new Map<number, Buffer>(); // token row id -> sha256(secret)
   private readonly seenAt = new Map<number, number>();
+  /** When a wrong secret was last presented for a token row (see WRONG_SECRET_PAUSE_MS). */
+  private readonly wrongAt = new Map<number, number>();
   private readonly revokeListeners = new Set<(name: string) => void>();
 
-  constructor(private readonly ws: Workspace) {}
+  constructor(
+    private readonly ws: Workspace,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   verify(presented: string | null | undefined): string | null {
     if (!presented) return null;
@@ -130,7 +141,14 @@ export class TokenVerifier {
     const digest = sha(m[2]!);
     const known = this.proven.get(row.id);
     if (!(known && timingSafeEqual(known, digest))) {
-      if (!timingSafeEqual(hashSecret(m[2]!, row.salt), row.hash)) return null;
+      // A wrong secret for this token just now: refuse without another scrypt (a flood of wrong
+      // secrets would otherwise hold the server's main thread ~60 ms each).
+      if (this.clock() - (this.wrongAt.get(row.id) ?? -Infinity) < WRONG_SECRET_PAUSE_MS) return null;
+      if (!timingSafeEqual(hashSecret(m[2]!, row.salt), row.hash)) {
+        this.wrongAt.set(row.id, this.clock());
+        return null;
+      }
+      this.wrongAt.delete(row.id);
       this.proven.set(row.id, digest);
     }
     this.touch(row.id);

@@ -5,6 +5,7 @@
  * `review.queue`, `review.settle`, `eval.compare`, `export.preview` and `export.write`.
  * No Node or DOM imports (used by main and renderer).
  */
+import type { LabelScheme } from './labels';
 import type { Question } from './types';
 
 /**
@@ -25,13 +26,23 @@ export function isReservedAnnotatorName(name: string): boolean {
  *   judge's label (unresolved until a judge settles it).
  * - `majority`: the agreed label; otherwise the judge's label if any, else the value with a
  *   strict majority of all votes, each "?" a vote for no value (ties, or "?" winning: unresolved).
- * - `mean`: mean grade of the decisive votes ("?" left out) > threshold (default 0: Likert mean
- *   above 0) is relevant, else not; only "?" votes: unresolved. The result is a binary relevance
- *   written in the pool's scheme. Judges are ignored.
+ * - `mean`: mean grade of the decisive votes ("?" left out) > threshold (set with the rule, else
+ *   defaultMeanThreshold: a mean leaning to relevant) is relevant, else not; only "?" votes:
+ *   unresolved. The result is a binary relevance written in the pool's scheme. Judges are ignored.
  * - `unanimous`: only pairs every assigned annotator labeled alike, none "?"; the others are unresolved.
  */
 export const AGGREGATION_RULES = ['adjudicated', 'majority', 'mean', 'unanimous'] as const;
 export type AggregationRule = (typeof AGGREGATION_RULES)[number];
+
+/**
+ * The `mean` rule's threshold when a pool switches to it without one: the mean grade must lean to
+ * relevant. Likert (−2…+2, symmetric around "neither"): above 0. Binary (0/1), SemEval (0/1/2) and
+ * graded (0…n), relevant from grade 1: above 0.5 — so with three annotators 1, 0, 0 (mean 0.33) is
+ * not relevant and 1, 1, 0 (0.67) is, where a threshold of 0 made any single "similar" relevant.
+ */
+export function defaultMeanThreshold(scheme: LabelScheme): number {
+  return scheme === 'likert5' ? 0 : 0.5;
+}
 
 /** How each aggregation rule counts "?" (unsure) votes, one sentence each (datasheet, CLI, UI). */
 export const UNSURE_UNDER_RULE: Readonly<Record<AggregationRule, string>> = {

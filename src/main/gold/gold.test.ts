@@ -264,6 +264,26 @@ describe('assignment, aggregate and review queue', () => {
     expect(loadPoolState(ws, 'l').pairs.map((e) => e.resolution.value)).toEqual(['1', '1', '-1']);
   });
 
+  it('mean rule on a binary pool: switching to it takes 0.5, so one "similar" of three does not make a pair relevant', () => {
+    ws.createPool({ name: 'bm', scheme: 'binary' });
+    ws.addPoolQuery('bm', 'q', ['a', 'b', 'c']);
+    const votes: Record<string, string[]> = { a: ['1', '0', '0'], b: ['1', '1', '0'], c: ['1', '1', '1'] };
+    for (const [c, vs] of Object.entries(votes)) vs.forEach((v, j) => label('bm', 'q', c, `u${j}`, v));
+    // Before: the stored threshold of another rule (0) came along, and 1, 0, 0 (mean 0.33) was relevant.
+    expect(setAggregation(ws, 'bm', 'mean')).toEqual({ rule: 'mean', threshold: 0.5 });
+    expect(loadPoolState(ws, 'bm').pairs.map((e) => [e.candidateId, e.resolution.value])).toEqual([
+      ['a', '0'],
+      ['b', '1'],
+      ['c', '1'],
+    ]);
+    // A threshold given is kept, also when the rule is set again without one; a switch away and back takes the default again.
+    setAggregation(ws, 'bm', 'mean', 0);
+    setAggregation(ws, 'bm', 'mean');
+    expect(loadPoolState(ws, 'bm').threshold).toBe(0);
+    setAggregation(ws, 'bm', 'majority');
+    expect(setAggregation(ws, 'bm', 'mean').threshold).toBe(0.5);
+  });
+
   it('k annotators per query: only assignees vote, each sees their own progress', () => {
     ws.createPool({ name: 'k' });
     for (let i = 0; i < 6; i++) ws.addPoolQuery('k', `q${i}`, [`c${i}a`, `c${i}b`]);

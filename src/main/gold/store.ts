@@ -2,7 +2,7 @@
  * Workspace tables of the gold workflow (migration 2): a pool's annotators and assignment plan,
  * its aggregation rule, and annotator roles. All writes are single transactions.
  */
-import { AGGREGATION_RULES, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
+import { AGGREGATION_RULES, defaultMeanThreshold, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
 import { PERSON_ROLES, isReservedRole } from '../../shared/roles';
 import { NotFoundError, QPairsError } from '../errors';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
@@ -97,7 +97,10 @@ export function setAggregation(ws: Workspace, pool: string, rule: AggregationRul
   if (threshold !== undefined && !Number.isFinite(threshold)) throw new QPairsError('the aggregation threshold must be a finite number');
   const p = ws.pool(pool);
   const cur = getAggregation(ws, pool);
-  ws.stmt(`UPDATE pools SET aggregation = ?, aggregation_threshold = ? WHERE id = ?`).run(rule, threshold ?? cur.threshold, p.id);
+  // Switching to `mean` without a threshold takes the scheme's (the stored 0 of another rule made
+  // any single relevant vote relevant on a binary pool); staying on `mean` keeps the pool's own.
+  const next = threshold ?? (rule === 'mean' && cur.rule !== 'mean' ? defaultMeanThreshold(p.scheme) : cur.threshold);
+  ws.stmt(`UPDATE pools SET aggregation = ?, aggregation_threshold = ? WHERE id = ?`).run(rule, next, p.id);
   return getAggregation(ws, pool);
 }
 

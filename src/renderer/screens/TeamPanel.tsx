@@ -163,11 +163,12 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
     }
   };
 
-  const applyRule = async (rule: AggregationRule): Promise<void> => {
+  /** `withThreshold`: send the threshold field (Apply); a switch to `mean` from another rule lets the engine take the scheme's default. */
+  const applyRule = async (rule: AggregationRule, withThreshold: boolean): Promise<void> => {
     setAggError(null);
     const t = Number(threshold);
     try {
-      const v = await client.invoke('pool.setAggregation', { pool, rule, ...(rule === 'mean' && threshold.trim() !== '' && Number.isFinite(t) ? { threshold: t } : {}) });
+      const v = await client.invoke('pool.setAggregation', { pool, rule, ...(withThreshold && rule === 'mean' && threshold.trim() !== '' && Number.isFinite(t) ? { threshold: t } : {}) });
       setAgg(v);
       shared.refreshPools();
     } catch (e) {
@@ -391,7 +392,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
               <select
                 data-testid="aggregation-rule"
                 value={agg?.rule ?? 'adjudicated'}
-                onChange={(e) => void applyRule(e.target.value as AggregationRule)}
+                onChange={(e) => void applyRule(e.target.value as AggregationRule, false)}
                 disabled={!agg || !canSetRule}
               >
                 {AGGREGATION_RULES.map((r) => (
@@ -406,7 +407,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                 className="row"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void applyRule('mean');
+                  void applyRule('mean', true);
                 }}
               >
                 <label className="inline">

@@ -11,12 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { importFiles } from '../import';
+import { syntheticText } from './test-corpus';
 import { trainModel } from './train';
 import { modelOverlap } from './trained-on';
 
 let dir: string;
 let ws: Workspace;
-const text = (k: number) => Array.from({ length: 20 }, (_, i) => `w${(k * 13 + i * 7) % 97}`).join(' ');
+const text = syntheticText;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-dup-trained-on-'));

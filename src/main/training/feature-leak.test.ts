@@ -6,32 +6,21 @@
  * The fuser now counts its label-reading feature models' training queries as its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Workspace } from '../workspace/workspace';
-import { importFiles } from '../import';
+import { rmSync } from 'node:fs';
+import type { Workspace } from '../workspace/workspace';
+import { importSyntheticPool, syntheticWorkspace } from './test-corpus';
 import { scorePool, trainModel } from './train';
 import { modelOverlap } from './trained-on';
 
 let dir: string;
 let ws: Workspace;
-const text = (k: number) => Array.from({ length: 20 }, (_, i) => `w${(k * 13 + i * 7) % 97}`).join(' ');
 const TR = [0, 1, 2, 3, 4, 5];
 const EV = [10, 11, 12, 13];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-feature-leak-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  const qf = path.join(dir, 'q.jsonl');
-  writeFileSync(qf, Array.from({ length: 30 }, (_, k) => JSON.stringify({ id: `q${k}`, title: `t ${k % 5}`, body: text(k % 5) + ' ' + text(k) })).join('\n') + '\n');
-  await importFiles(ws, 'questions-jsonl', [qf]);
-  const labels = (queries: number[]) =>
-    queries.flatMap((q) => [5, 10, 1, 2].map((d, i) => JSON.stringify({ query_id: `q${q}`, candidate_id: `q${(q + d) % 30}`, label: i < 2 ? 1 : 0 }))).join('\n') + '\n';
-  for (const [pool, qs] of [['tr', TR], ['ev', EV]] as const) {
-    writeFileSync(path.join(dir, `${pool}.jsonl`), labels([...qs]));
-    await importFiles(ws, 'labels-jsonl', [path.join(dir, `${pool}.jsonl`)], { pool, annotator: 'gold' });
-  }
+  ({ dir, ws } = await syntheticWorkspace('qpairs-feature-leak-'));
+  await importSyntheticPool(ws, dir, 'tr', TR);
+  await importSyntheticPool(ws, dir, 'ev', EV);
 });
 afterAll(() => {
   ws.close();

@@ -5,29 +5,20 @@
  * ranks without it — silently. scorePool now names the runs the pool lacks and the CLI says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Workspace } from '../workspace/workspace';
+import type { Workspace } from '../workspace/workspace';
 import { importFiles } from '../import';
+import { importSyntheticPool, syntheticWorkspace } from './test-corpus';
 import { describeMissingRuns, scorePool, trainModel } from './train';
 
 let dir: string;
 let ws: Workspace;
-const text = (k: number) => Array.from({ length: 20 }, (_, i) => `w${(k * 13 + i * 7) % 97}`).join(' ');
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-missing-runs-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  const qf = path.join(dir, 'q.jsonl');
-  writeFileSync(qf, Array.from({ length: 30 }, (_, k) => JSON.stringify({ id: `q${k}`, title: `t ${k % 5}`, body: text(k % 5) + ' ' + text(k) })).join('\n') + '\n');
-  await importFiles(ws, 'questions-jsonl', [qf]);
-  const labels = (queries: number[]) =>
-    queries.flatMap((q) => [5, 10, 1, 2].map((d, i) => JSON.stringify({ query_id: `q${q}`, candidate_id: `q${(q + d) % 30}`, label: i < 2 ? 1 : 0 }))).join('\n') + '\n';
-  writeFileSync(path.join(dir, 'tr.jsonl'), labels([0, 1, 2, 3, 4, 6, 7, 8]));
-  writeFileSync(path.join(dir, 'other.jsonl'), labels([20, 21]));
-  await importFiles(ws, 'labels-jsonl', [path.join(dir, 'tr.jsonl')], { pool: 'tr', annotator: 'gold' });
-  await importFiles(ws, 'labels-jsonl', [path.join(dir, 'other.jsonl')], { pool: 'other', annotator: 'gold' });
+  ({ dir, ws } = await syntheticWorkspace('qpairs-missing-runs-'));
+  await importSyntheticPool(ws, dir, 'tr', [0, 1, 2, 3, 4, 6, 7, 8]);
+  await importSyntheticPool(ws, dir, 'other', [20, 21]);
   // The engine's order for pool tr only.
   const run = [0, 1, 2, 3, 4, 6, 7, 8].flatMap((q) => [5, 10, 1, 2].map((d, i) => `q${q} Q0 q${(q + d) % 30} ${i + 1} ${4 - i} eng`));
   writeFileSync(path.join(dir, 'eng.run'), run.join('\n') + '\n');

@@ -322,13 +322,16 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         </section>
       )}
 
-      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} convention={conventionChoice ?? undefined} partial={partial} role={role} />}
+      {/* Each panel is keyed by the pool (a new pool starts it afresh) under a key of its own: siblings
+          sharing one key made React reuse or duplicate them (two "Learn as we label" panels on screen;
+          the labeling-order panel of one pool under another's table). */}
+      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={`order:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} convention={conventionChoice ?? undefined} partial={partial} role={role} />}
 
-      {pool && ev && !blindForMe && <LivePanel key={pool} pool={pool} role={role} />}
+      {pool && ev && !blindForMe && <LivePanel key={`live:${pool}`} pool={pool} role={role} />}
 
-      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} />}
+      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel key={`compare:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} />}
 
-      {pool && who && !blindForMe && <DrillDown key={pool} pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} />}
+      {pool && who && !blindForMe && <DrillDown key={`drill:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} />}
     </div>
   );
 }

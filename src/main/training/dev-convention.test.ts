@@ -5,34 +5,24 @@
  * `qpairs eval` gave the same run of the same pool 68.00.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
-import { importFiles } from '../import';
 import { Engine } from '../engine/engine';
+import { importSyntheticPool, syntheticWorkspace } from './test-corpus';
 import { scorePool, trainModel } from './train';
 
 let dir: string;
 let file: string;
-const text = (k: number) => Array.from({ length: 20 }, (_, i) => `w${(k * 13 + i * 7) % 97}`).join(' ');
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-dev-convention-'));
+  let ws: Workspace;
+  ({ dir, ws } = await syntheticWorkspace('qpairs-dev-convention-'));
   file = path.join(dir, 'w.qpairs');
-  const ws = Workspace.create(file);
-  const qf = path.join(dir, 'q.jsonl');
-  writeFileSync(qf, Array.from({ length: 30 }, (_, k) => JSON.stringify({ id: `q${k}`, title: `t ${k % 5}`, body: text(k % 5) + ' ' + text(k) })).join('\n') + '\n');
-  await importFiles(ws, 'questions-jsonl', [qf]);
   // tr: every query has relevant candidates; dv: queries q20–q22 have none.
-  const labels = (queries: number[], none: number[] = []) =>
-    queries.flatMap((q) => [5, 10, 1, 2].map((d, i) => JSON.stringify({ query_id: `q${q}`, candidate_id: `q${(q + d) % 30}`, label: i < 2 && !none.includes(q) ? 1 : 0 }))).join('\n') + '\n';
-  writeFileSync(path.join(dir, 'tr.jsonl'), labels([0, 1, 2, 3]));
-  writeFileSync(path.join(dir, 'dv.jsonl'), labels([20, 21, 22, 23, 24, 26], [20, 21, 22]));
-  writeFileSync(path.join(dir, 'none.jsonl'), labels([15, 16], [15, 16]));
-  await importFiles(ws, 'labels-jsonl', [path.join(dir, 'tr.jsonl')], { pool: 'tr', annotator: 'gold' });
-  await importFiles(ws, 'labels-jsonl', [path.join(dir, 'dv.jsonl')], { pool: 'dv', annotator: 'gold' });
-  await importFiles(ws, 'labels-jsonl', [path.join(dir, 'none.jsonl')], { pool: 'none', annotator: 'gold' });
+  await importSyntheticPool(ws, dir, 'tr', [0, 1, 2, 3]);
+  await importSyntheticPool(ws, dir, 'dv', [20, 21, 22, 23, 24, 26], [20, 21, 22]);
+  await importSyntheticPool(ws, dir, 'none', [15, 16], [15, 16]);
   ws.setPoolConvention('dv', 'skip');
   ws.setPoolConvention('none', 'skip');
   ws.close();

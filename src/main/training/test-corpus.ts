@@ -23,10 +23,15 @@ export async function syntheticWorkspace(prefix: string): Promise<{ dir: string;
   return { dir, ws };
 }
 
-/** Imports pool `pool` with queries q{n} for n in `queries`: candidates q(n+5), q(n+10) relevant, q(n+1), q(n+2) not (mod 30). */
-export async function importSyntheticPool(ws: Workspace, dir: string, pool: string, queries: readonly number[]): Promise<void> {
+/**
+ * Imports pool `pool` with queries q{n} for n in `queries`: candidates q(n+5), q(n+10) relevant,
+ * q(n+1), q(n+2) not (mod 30) — all four not relevant for the queries in `noRelevant`.
+ */
+export async function importSyntheticPool(ws: Workspace, dir: string, pool: string, queries: readonly number[], noRelevant: readonly number[] = []): Promise<void> {
   const file = path.join(dir, `${pool}.jsonl`);
-  const lines = queries.flatMap((q) => [5, 10, 1, 2].map((d, i) => JSON.stringify({ query_id: `q${q}`, candidate_id: `q${(q + d) % 30}`, label: i < 2 ? 1 : 0 })));
+  const lines = queries.flatMap((q) =>
+    [5, 10, 1, 2].map((d, i) => JSON.stringify({ query_id: `q${q}`, candidate_id: `q${(q + d) % 30}`, label: i < 2 && !noRelevant.includes(q) ? 1 : 0 })),
+  );
   writeFileSync(file, lines.join('\n') + '\n');
   await importFiles(ws, 'labels-jsonl', [file], { pool, annotator: 'gold' });
 }

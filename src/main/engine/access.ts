@@ -143,8 +143,7 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   if (command === 'workspace.stats') {
     // The workspace's label totals would show how far everyone else has got (blind pools too):
     // an annotator is given their own counts, and the number of pools they may use.
-    const own = ws.stats(caller.annotator!);
-    return { ...(result as CommandResult<'workspace.stats'>), labels: own.labels, labelEvents: own.labelEvents, pools: usablePools(ws, caller.annotator!).size } as CommandResult<C>;
+    return { ...(result as CommandResult<'workspace.stats'>), ...ws.labelCounts(caller.annotator!), pools: usablePools(ws, caller.annotator!).size } as CommandResult<C>;
   }
   if (command === 'questions.search') {
     // Blind means blind (issue 23): a BM25 search for a query's text would rebuild a BM25 pool's

@@ -95,6 +95,8 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     report,
     createdPools: new Set(),
     runsTouched: new Set(),
+    labelsRead: new Map(),
+    runQueriesRead: new Map(),
     signal: opts.signal,
     count(key, n = 1) {
       report.counts[key] = (report.counts[key] ?? 0) + n;

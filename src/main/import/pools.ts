@@ -80,12 +80,10 @@ export function putLabel(
  * two events). Memory: one entry per label of the import.
  */
 export class LabelLines {
-  private static readonly byImport = new WeakMap<ImportContext, Map<string, { file: string; line: number; value: string }>>();
   constructor(private readonly file: string) {}
   /** Returns false when the label repeats an earlier line with the same value. */
   add(ctx: ImportContext, queryId: string, candidateId: string, annotator: string, value: string, line: number): boolean {
-    let seen = LabelLines.byImport.get(ctx);
-    if (!seen) LabelLines.byImport.set(ctx, (seen = new Map()));
+    const seen = ctx.labelsRead;
     const key = `${annotator}\u0000${queryId}\u0000${candidateId}`;
     const prev = seen.get(key);
     if (!prev) {

@@ -48,16 +48,6 @@ function existingPool(ctx: ImportContext, name: string): PoolInfo {
   );
 }
 
-/**
- * Where each (run, query) of an import was first read: a query whose lines come back later in the
- * file, or in another file of the import, is checked against the scores this import already
- * stored for it, so that a document given twice is an error there too (the later score silently
- * replaced the earlier and runScores counted both). Memory: one entry per run and query.
- */
-const queriesRead = new WeakMap<ImportContext, Map<string, { file: string; line: number; block: number }>>();
-/** Numbers the blocks of lines (one query's) read, so that a query's later block is told from its first. */
-let blocksRead = 0;
-
 export const trecRun: Importer = {
   name: 'trec-run',
   description: 'TREC run: qid Q0 docno rank score tag (one run per tag, into an existing --pool)',
@@ -86,9 +76,14 @@ export const trecRun: Importer = {
         seen.set(k, e.line);
       }
       const byTag = new Map<string, Array<{ e: RunEntry; pos: number }>>();
-      let read = queriesRead.get(ctx);
-      if (!read) queriesRead.set(ctx, (read = new Map()));
-      const thisBlock = ++blocksRead;
+      // Where each (run, query) of the import was first read (ctx.runQueriesRead, one entry per run and
+      // query): a query whose lines come back later in the file, or in another file of the import, is
+      // checked against the scores this import already stored for it, so that a document given twice
+      // is an error there too (the later score silently replaced the earlier and runScores counted both).
+      // A block of lines is told from the query's first by a token of its own (the same file given
+      // twice repeats files and lines).
+      const read = ctx.runQueriesRead;
+      const thisBlock = {};
       for (const e of block) {
         const pos = pairPosition(ctx, pool, q, e.doc);
         if (pos === null) {

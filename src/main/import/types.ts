@@ -72,6 +72,10 @@ export interface ImportContext {
   readonly createdPools: Set<string>;
   /** Runs this import has written to (their old scores were dropped on first touch). */
   readonly runsTouched: Set<number>;
+  /** The labels this import read, by annotator, query and candidate: file, line and value (pools.ts LabelLines). */
+  readonly labelsRead: Map<string, { file: string; line: number; value: string }>;
+  /** Where each run's query was first read in this import, by run id and query, and in which block of lines (runs.ts trecRun). */
+  readonly runQueriesRead: Map<string, { file: string; line: number; block: object }>;
   count(key: string, n?: number): void;
   skip(reason: string, n?: number): void;
   warn(message: string): void;

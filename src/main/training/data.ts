@@ -226,16 +226,17 @@ export function buildDevSet(ws: Workspace, pool: string, opts: { excludeRuns?: R
     queries: ws
       .poolQueries(pool)
       .filter((q) => grades.has(q.queryId))
-      .filter((q) => !skip || q.candidates.some((c) => (grades.get(q.queryId)!.get(c) ?? 0) >= 1))
       .map((q) => {
         const g = grades.get(q.queryId)!;
-        return {
-          query: qtext(ws, q.queryId, cache),
-          candidates: q.candidates.map((c) => qtext(ws, c, cache)),
-          relevant: new Set(q.candidates.filter((c) => (g.get(c) ?? 0) >= 1)),
-          context: queryContext(runs, q.queryId),
-        };
-      }),
+        return { q, relevant: new Set(q.candidates.filter((c) => (g.get(c) ?? 0) >= 1)) };
+      })
+      .filter(({ relevant }) => !skip || relevant.size > 0)
+      .map(({ q, relevant }) => ({
+        query: qtext(ws, q.queryId, cache),
+        candidates: q.candidates.map((c) => qtext(ws, c, cache)),
+        relevant,
+        context: queryContext(runs, q.queryId),
+      })),
   };
 }
 

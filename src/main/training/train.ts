@@ -149,9 +149,14 @@ export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], 
   return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
 }
 
-/** The runs a fusing model takes as features (saved meta.runNames) that are stored models reading labels. */
+/** The runs a fusing model (ltr, fused) takes as features, as saved with it; none for the other models. */
+function featureRunNames(saved: SavedModel): string[] {
+  return Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
+}
+
+/** The runs a fusing model takes as features that are stored models reading labels. */
 function labelReadingModels(ws: Workspace, saved: SavedModel, self: string): string[] {
-  const names = Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
+  const names = featureRunNames(saved);
   const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
   return names.filter((r) => r !== self && kindOf.has(r) && !UNSUPERVISED_KINDS.has(kindOf.get(r)!));
 }
@@ -328,10 +333,10 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
  * other models.
  */
 export function missingFeatureRuns(ws: Workspace, saved: SavedModel, pool: string): string[] {
-  const names = saved.meta?.runNames;
-  if (!Array.isArray(names) || names.length === 0) return [];
+  const names = featureRunNames(saved);
+  if (names.length === 0) return [];
   const present = new Set(ws.listRuns(pool).map((r) => r.name));
-  return (names as string[]).filter((r) => !present.has(r));
+  return names.filter((r) => !present.has(r));
 }
 
 /** "pool p has no run "search-engine", a feature of fused1: …" (the CLI's note; null when none is missing). */

@@ -119,7 +119,7 @@ function inodeLockDir(): string {
       /* another user's, without write access for others */
     }
   }
-  return path.join(os.tmpdir(), `qpairs-locks-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`);
+  return path.join(os.tmpdir(), `qpairs-locks-${uid() ?? 'user'}`);
 }
 
 /** This user's id, or null where there are none (Windows). */

@@ -168,15 +168,9 @@ export class Workspace extends WorkspacePools {
     );
   }
 
-  /**
-   * Counts of the workspace. With `annotator`, `labels` and `labelEvents` count that person's own
-   * labels only (what an annotator is shown: the workspace's totals would tell them how far
-   * everyone else has got, in blind pools too).
-   */
-  stats(annotator?: string): WorkspaceStats {
-    const one = (sql: string, ...params: unknown[]): number => (this.stmt(sql).get(...params) as { n: number }).n;
-    const who = annotator === undefined ? '' : ` AND l.annotator_id = (SELECT id FROM annotators WHERE name = ?)`;
-    const whoArgs = annotator === undefined ? [] : [annotator];
+  /** Counts of the workspace. */
+  stats(): WorkspaceStats {
+    const one = (sql: string): number => (this.stmt(sql).get() as { n: number }).n;
     const sources: Record<string, number> = {};
     for (const r of this.stmt(`SELECT source, count(*) AS n FROM questions GROUP BY source ORDER BY source`).all() as Array<{
       source: string;
@@ -188,16 +182,29 @@ export class Workspace extends WorkspacePools {
       answers: one(`SELECT count(*) AS n FROM answers`),
       duplicatePairs: one(`SELECT count(*) AS n FROM (SELECT DISTINCT lo, hi FROM duplicate_pairs)`),
       pools: one(`SELECT count(*) AS n FROM pools`),
-      labels: one(
-        `SELECT count(*) AS n FROM labels l WHERE l.value IS NOT NULL AND l.seq = (SELECT max(seq) FROM labels m
-         WHERE m.pool_id = l.pool_id AND m.annotator_id = l.annotator_id AND m.query_id = l.query_id AND m.candidate_id = l.candidate_id)${who}`,
-        ...whoArgs,
-      ),
-      labelEvents: one(`SELECT count(*) AS n FROM labels l WHERE 1${who}`, ...whoArgs),
+      ...this.labelCounts(),
       annotators: one(`SELECT count(*) AS n FROM annotators`),
       runs: one(`SELECT count(*) AS n FROM runs`),
       indexedQuestions: this.indexedCount(),
       sources,
+    };
+  }
+
+  /**
+   * The workspace's current labels (`labels`: each person's latest non-cleared label per pair) and
+   * label events; with `annotator`, that person's own only (what an annotator is shown: the
+   * workspace's totals would tell them how far everyone else has got, in blind pools too).
+   */
+  labelCounts(annotator?: string): { labels: number; labelEvents: number } {
+    const who = annotator === undefined ? '' : ` AND l.annotator_id = (SELECT id FROM annotators WHERE name = ?)`;
+    const args = annotator === undefined ? [] : [annotator];
+    const one = (sql: string): number => (this.stmt(sql).get(...args) as { n: number }).n;
+    return {
+      labels: one(
+        `SELECT count(*) AS n FROM labels l WHERE l.value IS NOT NULL AND l.seq = (SELECT max(seq) FROM labels m
+         WHERE m.pool_id = l.pool_id AND m.annotator_id = l.annotator_id AND m.query_id = l.query_id AND m.candidate_id = l.candidate_id)${who}`,
+      ),
+      labelEvents: one(`SELECT count(*) AS n FROM labels l WHERE 1${who}`),
     };
   }
 

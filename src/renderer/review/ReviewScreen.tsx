@@ -23,6 +23,7 @@ import { errorMessage, fmtInt, snippet } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
 import { isTransportError } from '../client/types';
 import { describeLabel, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
+import { UNSURE } from '../../shared/labels';
 import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
@@ -319,7 +320,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       default: {
         const value = queue ? valueForKey(queue.scheme, e.key) : null;
         // "?" is not a ruling (the engine refuses it): say so instead of sending it.
-        if (value === '?') setNotice(UNSURE_NOT_A_RULING);
+        if (value === UNSURE) setNotice(UNSURE_NOT_A_RULING);
         else if (value !== null && current) settle(value);
         else handled = false;
       }

@@ -52,12 +52,12 @@ export function LabelOrderPanel({
   const seq = useRef(0);
   const load = useCallback(() => {
     const my = ++seq.current;
-    const key = JSON.stringify([pool, annotator ?? null, convention ?? null, partial]);
+    const key = optionsKey;
     client
       .invoke('eval.order', { pool, ...(annotator ? { annotator } : {}), ...(convention ? { convention } : {}), partial })
       .then((r) => my === seq.current && setShown({ key, lo: r }))
       .catch((e: unknown) => my === seq.current && setFailed({ key, message: errorMessage(e) }));
-  }, [client, pool, annotator, convention, partial]);
+  }, [client, pool, annotator, convention, partial, optionsKey]);
   useEffect(load, [load]);
   const reload = useDebounced(load, 150);
   useEvent('label.changed', (rec) => rec.pool === pool && reload());

@@ -27,7 +27,6 @@ export interface OpenFor {
 
 const locks = new WeakMap<Workspace, WorkspaceLock>();
 
-
 /**
  * Opens the workspace for a command. Read-only commands open a workspace that cannot be written
  * read-only, saying so once on stderr; writing commands refuse it ("… is read-only …") and take

@@ -264,6 +264,8 @@ export const commandArgs = {
     /** Grouped cross-validation folds (src/main/training/cross-validate.ts), and its repeats. */
     cv: z.number().int().min(2).max(100).optional(),
     repeats: z.number().int().min(1).max(100).default(1),
+    /** Model settings over its defaults, as `qpairs train --config` (checked against the kind's settings: models.list `settings`). */
+    config: z.record(z.string(), z.unknown()).optional(),
   }),
   'models.score': z.object({ name, pool: name }),
   'models.delete': z.object({ name }),

@@ -34,6 +34,8 @@ export interface ModelInfoView {
     devPool: string | null;
     epochs: number | null;
     seed: number;
+    /** The settings given for this training over the model's defaults (absent: all defaults). */
+    config?: Record<string, unknown>;
     positives: number;
     negatives: number;
     questions: number;
@@ -56,6 +58,8 @@ export interface ModelsView {
   /** The tfjs backend the models run on in this process: tensorflow (tfjs-node), wasm or cpu. */
   backend: string;
   kinds: string[];
+  /** Each kind's settings with their defaults: what models.train's `config` may set. */
+  settings: Record<string, Record<string, unknown>>;
   models: ModelInfoView[];
 }
 
@@ -63,4 +67,12 @@ export interface TrainProgressEvent {
   jobId: string;
   name: string;
   progress: TrainProgressView;
+}
+
+/** "maxN 1" for a model list: the settings a model was trained with over its defaults. */
+export function describeSettings(config: Record<string, unknown> | undefined): string {
+  if (!config || Object.keys(config).length === 0) return 'default settings';
+  return Object.entries(config)
+    .map(([k, v]) => `${k} ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
 }

@@ -55,7 +55,7 @@ async function modelNames(p: Page): Promise<string[]> {
 }
 
 /** Fills the training form and starts training. */
-async function train(p: Page, o: { kind: string; name: string; epochs?: number }): Promise<void> {
+async function train(p: Page, o: { kind: string; name: string; epochs?: number; settings?: string }): Promise<void> {
   await p.getByTestId('model-kind').selectOption(o.kind);
   await p.getByTestId('model-name').fill(o.name);
   await expect(p.getByTestId('model-name-error')).toHaveCount(0);
@@ -66,6 +66,7 @@ async function train(p: Page, o: { kind: string; name: string; epochs?: number }
   await p.getByTestId('model-keep-overlap').check();
   await p.getByTestId('model-epochs').fill(o.epochs === undefined ? '' : String(o.epochs));
   await p.getByTestId('model-seed').fill('1');
+  await p.getByTestId('model-config').fill(o.settings ?? '');
   await p.getByTestId('model-train').click();
   await expect(p.getByTestId('train-panel')).toHaveAttribute('data-model', o.name);
 }
@@ -109,10 +110,35 @@ test('Alt+8 opens the Models screen, which shows the tfjs backend and validates 
   await expect(page.getByTestId('model-name-error')).toHaveCount(0);
   await expect(page.getByTestId('model-train')).toBeEnabled();
   await expect(page.getByTestId('train-on')).toContainText('user-marked duplicates');
+
+  // Settings (what `qpairs train --config` takes) are checked as they are typed, against the kind's own.
+  await page.getByTestId('model-settings-defaults').locator('summary').click();
+  await expect(page.getByTestId('model-settings-defaults')).toContainText('tfidf’s settings and their defaults');
+  await expect(page.getByTestId('model-settings-defaults')).toContainText('maxN');
+  await page.getByTestId('model-config').fill('{maxN: 2}');
+  await expect(page.getByTestId('model-config-error')).toContainText('not JSON');
+  await expect(page.getByTestId('model-train')).toBeDisabled();
+  await page.getByTestId('model-config').fill('{"maxn": 2}');
+  await expect(page.getByTestId('model-config-error')).toHaveText('no setting “maxn” for this model (see its settings below)');
+  await expect(page.getByTestId('model-train')).toBeDisabled();
+  await page.getByTestId('model-config').fill('{"maxN": 2}');
+  await expect(page.getByTestId('model-config-error')).toHaveCount(0);
+  await expect(page.getByTestId('model-train')).toBeEnabled();
+  // Cross-validation folds: 2 or more.
+  await page.getByTestId('model-cv').fill('1');
+  await expect(page.getByTestId('model-train')).toBeDisabled();
+  await page.getByTestId('model-cv').fill('');
+  await expect(page.getByTestId('model-train')).toBeEnabled();
+  // A wrong type gets past the form and is refused by the engine before a job starts, naming it.
+  await page.getByTestId('model-config').fill('{"maxN": "two"}');
+  await page.getByTestId('model-train').click();
+  await expect(page.getByTestId('train-start-error')).toContainText('"maxN" must be a number');
+  await expect(page.getByTestId('train-panel')).toHaveCount(0);
+  await page.getByTestId('model-config').fill('');
 });
 
-test('trains tfidf on the dev pool and lists it with its dev MRR', async () => {
-  await train(page, { kind: 'tfidf', name: TFIDF });
+test('trains tfidf on the dev pool with a setting, and lists it with its dev MRR and the setting', async () => {
+  await train(page, { kind: 'tfidf', name: TFIDF, settings: '{"maxN": 2}' });
   const panel = page.getByTestId('train-panel');
   await expect(panel).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await expect(page.getByTestId('train-progress').getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1000');
@@ -132,6 +158,7 @@ test('trains tfidf on the dev pool and lists it with its dev MRR', async () => {
   await expect(page.getByTestId(`model-mrr-${TFIDF}`)).toHaveText(mrr);
   await expect(page.getByTestId(`model-map-${TFIDF}`)).toHaveText(METRIC);
   await expect(page.getByTestId(`model-trained-on-${TFIDF}`)).toContainText(POOL);
+  await expect(page.getByTestId(`model-settings-${TFIDF}`)).toHaveText('maxN 2');
   // The form suggests a free name again.
   await expect(page.getByTestId('model-name')).toHaveValue('tfidf-1');
   expect(await modelNames(page)).toEqual([TFIDF]);

@@ -1,7 +1,7 @@
 import type { ParsedArgs, PoolEvaluation } from '../../shared/contract';
 import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
-import { backendName, initBackend } from '../models';
+import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
 import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, prepareTraining, type TrainSpec } from '../training/train';
 import { modelOverlap } from '../training/trained-on';
@@ -85,7 +85,8 @@ export function modelPoolOverlaps(ws: Workspace, model: string): Array<{ pool: s
 
 export async function modelsView(engine: Engine): Promise<ModelsView> {
   const models = listModels(engine.ws).map((m) => ({ ...m, overlap: modelPoolOverlaps(engine.ws, m.name) }));
-  return { backend: await modelBackend(), kinds: [...MODEL_IDS], models };
+  const settings = Object.fromEntries(MODEL_IDS.map((kind) => [kind, modelSettings(kind)]));
+  return { backend: await modelBackend(), kinds: [...MODEL_IDS], settings, models };
 }
 
 /**
@@ -106,6 +107,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
     seed: a.seed,
     keepOverlap: a.keepOverlap,
     ...(a.cv ? { cv: { folds: a.cv, repeats: a.repeats } } : {}),
+    ...(a.config ? { config: a.config } : {}),
   };
   // Bad input (unknown pools, a pool without labels, a dev pool that is all the training data,
   // more CV folds than distinct questions) is refused here, before a job starts.

@@ -36,7 +36,8 @@ const CHOICES: Record<string, readonly string[]> = {
 /** The encoders' optional settings (no default value): where their word vectors start. */
 const START_VECTORS = { startVectors: 'skipgram', fusedVectors: {} } as const;
 
-function settingsOf(kind: ModelId): Record<string, unknown> {
+/** A model's settings with their defaults: the keys `qpairs train --config` and the Models screen accept. */
+export function modelSettings(kind: ModelId): Record<string, unknown> {
   switch (kind) {
     case 'tfidf':
       return TFIDF_DEFAULTS;
@@ -100,6 +101,6 @@ function checkObject(where: string, config: Record<string, unknown>, settings: R
  */
 export function checkModelConfig(kind: ModelId, config: unknown): Record<string, unknown> {
   if (!isObject(config)) throw new QPairsError(`the ${kind} configuration must be a JSON object of its settings, e.g. {"epochs": 3}, not ${shown(config)}`, { reason: 'bad config' });
-  checkObject(`model ${kind}`, config, settingsOf(kind));
+  checkObject(`model ${kind}`, config, modelSettings(kind));
   return config;
 }

@@ -1,7 +1,7 @@
 /** Public API of the research rerankers (see docs in each module). */
 export * from './types';
 export { createModel, loadModel, isModelId } from './registry';
-export { checkModelConfig } from './config-check';
+export { checkModelConfig, modelSettings } from './config-check';
 export { hasOrderToLearn, noOrderToLearn } from './ranksvm';
 export { initBackend, backendName, availableBackends, useBackend, type BackendName, type BackendOptions } from './backend';
 export { parseWord2VecText, formatWord2VecText, SkipGramRanker, SKIPGRAM_DEFAULTS, type SkipGramConfig } from './skipgram';

@@ -15,6 +15,8 @@ import type { CvResult } from './cross-validate';
 export interface TrainingInfo {
   /** word2vec text file the embeddings came from, when given. */
   vectors?: string;
+  /** The settings given for this training (`--config`, the Models screen's settings), over the model's defaults; absent when none were. */
+  config?: Record<string, unknown>;
   trainPools: string[];
   devPool: string | null;
   epochs: number | null;

@@ -286,6 +286,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   });
   const training: TrainingInfo = {
     ...(spec.vectors ? { vectors: spec.vectors } : {}),
+    ...(spec.config && Object.keys(spec.config).length ? { config: spec.config } : {}),
     trainPools,
     devPool: spec.devPool ?? null,
     epochs: spec.epochs ?? null,

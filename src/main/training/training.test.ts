@@ -116,6 +116,37 @@ describe('training on the workspace', () => {
     expect(listModels(ws).length).toBeGreaterThanOrEqual(3);
     engine.close();
   });
+
+  it('takes model settings from the app as the CLI takes --config: checked before a job starts, kept with the model', async () => {
+    const ws = Workspace.open(file);
+    const engine = new Engine(ws, { transport: 'http' });
+    const before = (await engine.invoke('models.list', {})) as ModelsView;
+    // Every kind offers its settings with their defaults (what the form shows and config may set).
+    expect(Object.keys(before.settings).sort()).toEqual([...before.kinds].sort());
+    expect(before.settings.tfidf).toMatchObject({ maxN: 3, minDf: 2 });
+    // A misspelt key or a wrong type is refused at once, naming it: no job, no model.
+    const jobs: string[] = [];
+    engine.on('job.progress', (p) => jobs.push(p.jobId));
+    await expect(engine.invoke('models.train', { model: 'tfidf', name: 'tfidf-cfg', trainPools: ['dev'], config: { maxn: 2 } })).rejects.toThrow(/no setting "maxn"/);
+    await expect(engine.invoke('models.train', { model: 'tfidf', name: 'tfidf-cfg', trainPools: ['dev'], config: { minDf: 'abc' } })).rejects.toThrow(/"minDf" must be a number/);
+    expect(jobs).toEqual([]);
+    expect(findModel(ws, 'tfidf-cfg')).toBeNull();
+    const done = new Promise<JobDone>((resolve) => engine.on('job.done', (d) => d.kind === 'train' && resolve(d)));
+    await engine.invoke('models.train', { model: 'tfidf', name: 'tfidf-cfg', trainPools: ['dev'], config: { maxN: 1 } });
+    const d = await done;
+    expect(d.ok, d.error).toBe(true);
+    // The setting reached the model, and the model says which settings it was trained with.
+    expect(findModel(ws, 'tfidf-cfg')!.saved.config).toMatchObject({ maxN: 1, minDf: 2 });
+    const listed = ((await engine.invoke('models.list', {})) as ModelsView).models.find((m) => m.name === 'tfidf-cfg')!;
+    expect(listed.training.config).toEqual({ maxN: 1 });
+    expect(((await engine.invoke('models.list', {})) as ModelsView).models.find((m) => m.name === 'tfidf-ui')!.training.config).toBeUndefined();
+    engine.close();
+    // `qpairs models list` names them too.
+    let out = '';
+    expect(await main(['models', 'list', file], { log: (s: string) => (out += s + '\n'), err: () => {} })).toBe(0);
+    expect(out.split('\n').find((l) => l.startsWith('tfidf-cfg'))).toMatch(/tfidf-cfg\s+tfidf\s+maxN 1\s/);
+    expect(out.split('\n').find((l) => l.startsWith('tfidf-ui'))).toMatch(/tfidf-ui\s+tfidf\s+default settings\s/);
+  });
 });
 
 describe('fused feature importance and a model without features', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_KINDS, type TrainProgressView } from '../../shared/models';
+import { describeSettings, MODEL_KINDS, type TrainProgressView } from '../../shared/models';
 import {
   applyTrainProgress,
+  parseModelSettings,
   describeProgress,
   fmtRate,
   fmtSeconds,
@@ -213,5 +214,25 @@ describe('overall training progress', () => {
   });
   it('gives the whole bar to training without pre-training', () => {
     expect(overallFraction([''], { epoch: 1, epochs: 2, step: 10, steps: 10, loss: 1 })).toBeCloseTo(0.5, 5);
+  });
+});
+
+describe('the settings box of the Models form', () => {
+  const tfidf = { minN: 1, maxN: 3, minDf: 2 };
+  it('reads empty as the defaults and a JSON object of known settings as given', () => {
+    expect(parseModelSettings('  ', tfidf)).toEqual({ error: null });
+    expect(parseModelSettings('{"maxN": 1}', tfidf)).toEqual({ config: { maxN: 1 }, error: null });
+  });
+  it('says what is wrong with anything else, before the engine is asked', () => {
+    expect(parseModelSettings('{maxN: 1}', tfidf).error).toMatch(/^not JSON/);
+    expect(parseModelSettings('[1]', tfidf).error).toMatch(/JSON object/);
+    expect(parseModelSettings('null', tfidf).error).toMatch(/JSON object/);
+    expect(parseModelSettings('{"maxn": 1, "epoch": 2}', tfidf).error).toBe('no setting “maxn”, “epoch” for this model (see its settings below)');
+    // Before the settings have arrived, the engine's check is the only one.
+    expect(parseModelSettings('{"maxn": 1}', undefined)).toEqual({ config: { maxn: 1 }, error: null });
+  });
+  it('describes a model\'s settings in one line', () => {
+    expect(describeSettings(undefined)).toBe('default settings');
+    expect(describeSettings({ maxN: 1, runs: ['a', 'b'] })).toBe('maxN 1, runs ["a","b"]');
   });
 });

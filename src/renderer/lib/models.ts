@@ -245,3 +245,24 @@ export function fmtSeconds(s: number): string {
   const r = Math.round(s);
   return `${Math.floor(r / 60)} min ${String(r % 60).padStart(2, '0')} s`;
 }
+
+/**
+ * The Models form's settings box, read: empty = the model's defaults (undefined); otherwise a JSON
+ * object of the kind's settings. Unknown keys are caught here, as the engine would refuse them
+ * (its check also covers types and nested settings); `error` says what to fix.
+ */
+export function parseModelSettings(text: string, settings: Record<string, unknown> | undefined): { config?: Record<string, unknown>; error: string | null } {
+  if (text.trim() === '') return { error: null };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { error: `not JSON: ${(e as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'a JSON object of settings, e.g. {"epochs": 3}' };
+  const config = value as Record<string, unknown>;
+  const unknown = settings ? Object.keys(config).filter((k) => !Object.hasOwn(settings, k)) : [];
+  if (unknown.length) return { error: `no setting ${unknown.map((k) => `“${k}”`).join(', ')} for this model (see its settings below)` };
+  return { config, error: null };
+}
+

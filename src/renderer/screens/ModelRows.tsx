@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { JobDone, ModelInfoView } from '../../shared/contract';
 import { fmtInt, fmtMetric } from '../lib/format';
 import { describeTraining, fmtRate, fmtSeconds, historySeries } from '../lib/models';
+import { describeSettings } from '../../shared/models';
 import { FeatureImportance } from './FeatureImportance';
 import { TrainCurves } from './TrainCurves';
 
@@ -68,7 +69,7 @@ export function ModelRows({
         <td className="small trained-on" data-testid={`model-trained-on-${m.name}`}>
           {describeTraining(t)}
           <div className="muted">
-            dev: {t.devPool ?? 'none'} · seed {t.seed}
+            dev: {t.devPool ?? 'none'} · seed {t.seed} · <span data-testid={`model-settings-${m.name}`}>{describeSettings(t.config)}</span>
           </div>
           {t.overlap && t.overlap.overlapping > 0 && (
             <div className="muted" data-testid={`model-dev-overlap-${m.name}`}>

@@ -15,7 +15,9 @@ import { TrainPanel } from './ModelTrainPanel';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
-import { MODEL_HELP, modelNameError, suggestModelName, type ModelKind } from '../lib/models';
+import { MODEL_HELP, modelNameError, parseModelSettings, suggestModelName, type ModelKind } from '../lib/models';
+import { ModelSettingsField } from './ModelSettingsField';
+import { OptionalWholeNumberField, readOptionalWholeNumber } from '../components/OptionalWholeNumber';
 import { mayCall } from '../lib/roles';
 import { FilterBox, useTableSort } from '../components/DataTable';
 
@@ -83,6 +85,9 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   const [keepOverlap, setKeepOverlap] = useState(false);
   const [epochs, setEpochs] = useState('');
   const [seed, setSeed] = useState(1);
+  const [configText, setConfigText] = useState('');
+  const [cvFolds, setCvFolds] = useState('');
+  const [cvRepeats, setCvRepeats] = useState(1);
   const [startError, setStartError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
 
@@ -94,8 +99,10 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   }, [pools]);
 
   const nameError = modelNameError(name);
-  const epochsNum = epochs.trim() === '' ? undefined : Number(epochs);
-  const epochsError = epochsNum === undefined || (Number.isInteger(epochsNum) && epochsNum >= 1 && epochsNum <= 1000) ? null : 'a whole number from 1 to 1000, or empty for the model’s default';
+  const { value: epochsNum, error: epochsError } = readOptionalWholeNumber(epochs, 1, 1000, 'the model’s default');
+  const kindSettings = view?.settings?.[kind];
+  const { config, error: configError } = parseModelSettings(configText, kindSettings);
+  const { value: cvNum, error: cvError } = readOptionalWholeNumber(cvFolds, 2, 100, 'no cross-validation');
 
   // ------------------------------------------------------------ the training job shown
   const jobId = jobs.latestId('train');
@@ -110,7 +117,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   }, [done, refresh]);
 
   const train = async (): Promise<void> => {
-    if (nameError || epochsError) return;
+    if (nameError || epochsError || configError || cvError) return;
     setStarting(true);
     setStartError(null);
     try {
@@ -120,6 +127,8 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
         trainPools,
         ...(devPool ? { devPool, keepOverlap } : {}),
         ...(epochsNum !== undefined ? { epochs: epochsNum } : {}),
+        ...(config ? { config } : {}),
+        ...(cvNum !== undefined ? { cv: cvNum, repeats: cvRepeats } : {}),
         seed,
       });
       started.set(r.jobId, { name, kind, devPool: devPool || null, existedBefore: names.includes(name) });
@@ -171,7 +180,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const backend = view?.backend ?? null;
-  const canTrain = !starting && !running && !nameError && !epochsError;
+  const canTrain = !starting && !running && !nameError && !epochsError && !configError && !cvError;
 
   return (
     <div className="models-screen">
@@ -278,25 +287,31 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
               queries that are dev queries <span className="hint">(off: they are dropped, so the dev figures are held out)</span>
             </label>
           )}
-          <label>
-            Epochs <span className="optional">optional</span>
-            <input
-              type="number"
-              min={1}
-              max={1000}
-              data-testid="model-epochs"
-              placeholder="model default"
-              value={epochs}
-              aria-invalid={epochsError ? true : undefined}
-              onChange={(e) => setEpochs(e.target.value)}
-            />
-            {epochsError ? <span className="hint error">{epochsError}</span> : <span className="hint">empty = the model’s default</span>}
-          </label>
+          <OptionalWholeNumberField label="Epochs" testId="model-epochs" min={1} max={1000} placeholder="model default" text={epochs} onChange={setEpochs} error={epochsError} hint="empty = the model’s default" />
           <label>
             Seed
             <input type="number" data-testid="model-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
             <span className="hint">the same seed and backend give the same model</span>
           </label>
+          <OptionalWholeNumberField
+            label="Cross-validation folds"
+            testId="model-cv"
+            min={2}
+            max={100}
+            placeholder="none"
+            text={cvFolds}
+            onChange={setCvFolds}
+            error={cvError}
+            hint="grouped K-fold CV MAP with its 95% CI (near-duplicates kept in one fold)"
+          />
+          {cvNum !== undefined && !cvError && (
+            <label>
+              Repeats
+              <input type="number" min={1} max={100} data-testid="model-cv-repeats" value={cvRepeats} onChange={(e) => setCvRepeats(Math.min(100, Math.max(1, Math.floor(Number(e.target.value) || 1))))} />
+              <span className="hint">each with its own random folds</span>
+            </label>
+          )}
+          <ModelSettingsField kind={kind} text={configText} onChange={setConfigText} error={configError} settings={kindSettings} />
           <div className="actions">
             <button type="submit" className="primary" data-testid="model-train" disabled={!canTrain}>
               {starting ? 'Starting…' : 'Train'}

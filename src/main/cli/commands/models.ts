@@ -5,6 +5,7 @@ import { QPairsError } from '../../errors';
 import { parse, requireString, table, UsageError } from '../args';
 import { modelPoolOverlaps } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
+import { describeSettings } from '../../../shared/models';
 
 /** `qpairs score W --model NAME --pool P [--json]`: stores the model's scores as run NAME in pool P. */
 export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
@@ -43,10 +44,11 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
         const heldOut = (m: (typeof models)[number]): string => (m.training.devPool === null && m.training.earlyStopping ? '*' : '');
         out.log(
           table(
-            ['model', 'kind', 'epochs', 'dev MRR', 'dev MAP', 'CV MAP (95% CI)', 'trained on', 'saw evaluated queries', 'created'],
+            ['model', 'kind', 'settings', 'epochs', 'dev MRR', 'dev MAP', 'CV MAP (95% CI)', 'trained on', 'saw evaluated queries', 'created'],
             models.map((m) => [
               m.name,
               m.kind,
+              describeSettings(m.training.config),
               `${m.report.bestEpoch}/${m.report.epochs}`,
               m.report.bestDevMRR !== undefined ? pct(m.report.bestDevMRR) + heldOut(m) : '',
               m.report.bestDevMAP !== undefined ? pct(m.report.bestDevMAP) + heldOut(m) : '',

@@ -88,10 +88,10 @@ describe('qpairs models list', () => {
     expect(cv.code, cv.err).toBe(0);
     const list = await runCli('models', 'list', w);
     expect(list.code, list.err).toBe(0);
-    // l1 (ltr, no dev pool): its "dev" figures are the held-out training queries'.
-    expect(list.out).toMatch(/^l1 +ltr +\d+\/3 +\d+\.\d\d\* +\d+\.\d\d\* /m);
+    // l1 (ltr, no dev pool, trained with --config): its settings, and its "dev" figures are the held-out training queries'.
+    expect(list.out).toMatch(/^l1 +ltr +embeddingEpochs 1 +\d+\/3 +\d+\.\d\d\* +\d+\.\d\d\* /m);
     expect(list.out).toMatch(/^\* no dev pool: l1 on \d+ training quer(y|ies) held out for early stopping/m);
-    expect(list.out).toMatch(/^tf-cv +tfidf .* \d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\) /m);
+    expect(list.out).toMatch(/^tf-cv +tfidf +default settings .* \d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\) /m);
     expect(list.out).toContain('CV MAP (95% CI)');
   });
 });

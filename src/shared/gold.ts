@@ -221,6 +221,11 @@ export interface ReviewItem {
   settled: { judge: string; value: string; seq: number; /** The ruling's reason (issue 24). */ note?: string | null } | null;
   /** The asking judge's own note (reason) on the pair, given or not yet with a label (issue 24). */
   judgeNote?: string | null;
+  /**
+   * A judge's ruling given before an annotator's current label on the pair (a vote changed or came
+   * since, or it was given before the pair was in dispute): it does not count; the pair needs a ruling again.
+   */
+  outdatedRuling?: { judge: string; value: string };
 }
 
 export interface ReviewQueue {

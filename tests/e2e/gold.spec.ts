@@ -471,3 +471,25 @@ test('the team exports the gold set: a qrels file and its datasheet are download
 test('axe-core finds no serious or critical violation on the gold screens with a team’s data', async () => {
   expect(await seriousViolationsOnTabs(lead, ['pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'browse'], 300)).toEqual([]);
 });
+
+test('a vote changed after a ruling outdates it: Review shows the pair again with the earlier ruling, and ruling again settles it', async () => {
+  // A pair carol settled: bob turns his vote into "?" (still in dispute, but not the dispute carol saw).
+  const [key, ruling] = [...given.carol.entries()][0]!;
+  const [queryId, candidateId] = key.split('|') as [string, string];
+  const r = await lead.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'label.set', args: { pool: POOL, queryId, candidateId, annotator: 'bob', value: '?' } } });
+  expect(r.ok(), await r.text()).toBe(true);
+  await carol.getByTestId('tab-review').click();
+  await carol.reload();
+  await expect(carol.getByTestId('review-remaining')).toHaveText('1');
+  await expect(carol.getByTestId('review-current')).toHaveAttribute('data-candidate', candidateId);
+  const notice = carol.getByTestId('review-outdated-ruling');
+  await expect(notice).toContainText('An earlier ruling (carol:');
+  await expect(notice).toContainText('no longer counts');
+  await carol.screenshot({ path: test.info().outputPath('review-outdated-ruling.png') });
+  // The same value again is a ruling on the votes as they stand.
+  await carol.keyboard.press(ruling);
+  await expect(carol.getByTestId('review-remaining')).toHaveText('0');
+  await expect(notice).toHaveCount(0);
+  await carol.reload();
+  await expect(carol.getByTestId('review-remaining')).toHaveText('0');
+});

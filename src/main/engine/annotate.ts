@@ -8,7 +8,7 @@ import { rareSharedTerms, tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
 import { getAssignment } from '../gold/store';
 import { checkRuling } from '../gold/review';
-import { loadPoolState, type PoolState } from '../gold/state';
+import { loadPoolState, pairKey, type PoolState } from '../gold/state';
 import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
 import { isCandidateOrder } from '../../shared/label-order';
 import { nextPairFor } from './label-order-candidates';
@@ -238,12 +238,19 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
   }
   const role = ws.listAnnotators().find((x) => x.name === a.annotator)?.role ?? 'annotator';
   checkAssigned(ws, a.pool, a.annotator, a.queryId, role);
+  // A judge ruling again, with the same value, on a dispute that changed since their ruling: the
+  // event is appended again, so the ruling is later than every vote (state.ts outdatedRuling).
+  let restate = false;
   if (role === 'judge' && value !== null) {
     const s = state ?? loadPoolState(ws, pool.name);
-    if (s.judges.includes(a.annotator)) checkRuling(s, a.queryId, a.candidateId, value);
+    if (s.judges.includes(a.annotator)) {
+      checkRuling(s, a.queryId, a.candidateId, value);
+      const outdated = s.byKey.get(pairKey(a.queryId, a.candidateId))?.outdatedRuling;
+      restate = outdated?.annotator === a.annotator && outdated.value === value;
+    }
   }
   return ws.transaction(() => {
-    const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui' }, pool.id);
+    const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui', restate }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
     const noteChanged = a.note !== undefined && ws.setLabelNote({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, note: a.note }, pool.id);
     const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;

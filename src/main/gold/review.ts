@@ -151,6 +151,7 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
     apChange,
     ruleValue: e.resolution.value,
     settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq, ...notePart(noteOf(e, e.judge.annotator)) } : null,
+    ...(e.outdatedRuling ? { outdatedRuling: { judge: e.outdatedRuling.annotator, value: e.outdatedRuling.value } } : {}),
     ...(judge && noteOf(e, judge) !== null ? { judgeNote: noteOf(e, judge) } : {}),
   }));
   const note =

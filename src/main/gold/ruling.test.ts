@@ -142,3 +142,61 @@ describe("a judge's label only on a pair in dispute (as review.settle)", () => {
     expect(sum).toMatchObject({ judges: ['judy'], disagreements: 1, settled: 1 });
   });
 });
+
+describe('a ruling rules on the dispute its judge saw', () => {
+  const pair = (c: string) => loadPoolState(ws, 'p').byKey.get(`q1\u0000${c}`)!;
+
+  it('a vote changed after the ruling outdates it: the pair is back in the queue, and ruling again (the same value) counts', async () => {
+    // alice 0, bob ? on c: judy settles it 0 …
+    await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'c', value: '0' });
+    expect(pair('c').resolution).toEqual({ value: '0', status: 'adjudicated' });
+    // … then bob decides 1: a disagreement the judge has not seen (alice 0, bob 1).
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c', annotator: 'bob', value: '1' });
+    expect(pair('c').judge).toBeNull();
+    expect(pair('c').outdatedRuling).toMatchObject({ annotator: 'judy', value: '0' });
+    expect(pair('c').resolution).toEqual({ value: null, status: 'unresolved' });
+    const q = (await engine.invoke('review.queue', { pool: 'p', judge: 'judy' })) as ReviewQueue;
+    const item = q.items.find((i) => i.candidateId === 'c')!;
+    expect(item.settled).toBeNull();
+    expect(item.outdatedRuling).toEqual({ judge: 'judy', value: '0' });
+    expect(q.settled).toBe(0);
+    // The same value again is a new ruling (an event appended, not skipped as unchanged).
+    const ack = (await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'c', value: '0' })) as { seq: number | null };
+    expect(ack.seq).not.toBeNull();
+    expect(pair('c').outdatedRuling).toBeUndefined();
+    expect(pair('c').resolution).toEqual({ value: '0', status: 'adjudicated' });
+    // An unchanged ruling that is not outdated still adds nothing.
+    const again = (await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'c', value: '0' })) as { seq: number | null };
+    expect(again.seq).toBeNull();
+  });
+
+  it('a judge label given before the pair was in dispute (as judges could before rulings were checked) does not settle the later dispute', async () => {
+    // Written straight to the workspace, as such a label was saved then.
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'judy', value: '1', origin: 'ui' });
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'bob', value: '0' });
+    expect(pair('d').judge).toBeNull();
+    expect(pair('d').resolution.status).toBe('unresolved');
+    const sum = (await engine.invoke('pool.aggregation', { pool: 'p' })) as AggregationSummary;
+    expect(sum.settled).toBe(0);
+    // `qpairs adjudicate` lists it as outdated.
+    engine.close();
+    const r = await runCli('adjudicate', file, '--pool', 'p', '--judge', 'judy');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^q1 +d +alice=1 bob=0 +\S+ +outdated: judy=1$/m);
+    expect(r.out).toContain('outdated: a ruling given before a vote on the pair changed or arrived');
+    ws = Workspace.open(file);
+    engine = new Engine(ws, { transport: 'electron' });
+  });
+
+  it('an imported ruling counts whatever the order of the imported labels', async () => {
+    engine.close();
+    const csv = path.join(dir, 'late-votes.csv');
+    // The judge's line first, the disagreeing vote after it: a ruling already made elsewhere.
+    writeFileSync(csv, 'query_id,candidate_id,annotator,label\nq1,d,judy,1\nq1,d,bob,0\n');
+    const r = await runCli('import', file, '--format', 'labels-csv', '--pool', 'p', csv);
+    expect(r.code, r.err).toBe(0);
+    ws = Workspace.open(file);
+    engine = new Engine(ws, { transport: 'electron' });
+    expect(pair('d').resolution).toEqual({ value: '1', status: 'adjudicated' });
+  });
+});

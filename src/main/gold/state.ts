@@ -12,6 +12,12 @@
  *   label any judge gave it ("?" ignored). A judge labels a pair only while it is in dispute, and
  *   never "?" (review.ts checkRuling, for every interactive label); imports may bring back rulings
  *   on any pair.
+ * - A ruling rules on the dispute its judge saw: a judge label given (not imported) before the
+ *   latest current label of the pair's assigned annotators is an *outdated ruling*
+ *   (`PairEntry.outdatedRuling`), not the pair's judge label — an annotator changed or added a
+ *   vote since, or the label was given before the pair was in dispute at all (judges could, before
+ *   checkRuling). The pair is back in the Review queue until a judge rules again (the same value
+ *   too: setLabel then appends the event again).
  * - `gold` and `system` annotators never vote: a pool's imported gold stays its own source.
  */
 import { AGGREGATE, type AggregationRule, type AggregationSummary, type PairStatus } from '../../shared/gold';
@@ -43,8 +49,10 @@ export interface PairEntry {
   unsure: Vote[];
   /** Every assigned annotator has voted ("?" included). */
   complete: boolean;
-  /** Latest current judge label ("?" ignored), or null. */
+  /** Latest current judge label ("?" ignored) given after every current vote or imported, or null. */
   judge: Vote | null;
+  /** The latest judge label when it predates an assigned annotator's current label (not counted; see the module comment). */
+  outdatedRuling?: Vote;
   resolution: Resolution;
 }
 
@@ -61,7 +69,7 @@ export interface PoolState {
   pairs: PairEntry[];
   byKey: Map<string, PairEntry>;
   /** Current labels (including "?") by annotator, then pair key. */
-  labels: Map<string, Map<string, { value: string; seq: number }>>;
+  labels: Map<string, Map<string, { value: string; seq: number; origin: string }>>;
 }
 
 /** Loads a pool's label state and computes the aggregate (one pass over the current labels). */
@@ -72,12 +80,12 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
   const threshold = opts.threshold ?? agg.threshold;
   const plan = getAssignment(ws, poolName);
   const roles = new Map(ws.listAnnotators().map((a) => [a.name, a.role]));
-  const labels = new Map<string, Map<string, { value: string; seq: number }>>();
+  const labels = new Map<string, Map<string, { value: string; seq: number; origin: string }>>();
   const firstSeq = new Map<string, number>();
   for (const l of ws.currentLabels(poolName)) {
     let m = labels.get(l.annotator);
     if (!m) labels.set(l.annotator, (m = new Map()));
-    m.set(pairKey(l.queryId, l.candidateId), { value: l.value, seq: l.seq });
+    m.set(pairKey(l.queryId, l.candidateId), { value: l.value, seq: l.seq, origin: l.origin });
     if (!firstSeq.has(l.annotator)) firstSeq.set(l.annotator, l.seq);
   }
   const annotators =
@@ -95,15 +103,26 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
       const key = pairKey(q.queryId, c);
       const votes: Vote[] = [];
       const unsure: Vote[] = [];
+      let latestVote = 0;
       for (const a of assignees) {
         const l = labels.get(a)?.get(key);
         if (!l) continue;
         (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
+        latestVote = Math.max(latestVote, l.seq);
       }
       let judge: Vote | null = null;
+      let judgeImported = false;
       for (const j of judges) {
         const l = labels.get(j)?.get(key);
-        if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) judge = { annotator: j, value: l.value, seq: l.seq };
+        if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) {
+          judge = { annotator: j, value: l.value, seq: l.seq };
+          judgeImported = l.origin.startsWith('import:');
+        }
+      }
+      let outdatedRuling: Vote | undefined;
+      if (judge && !judgeImported && judge.seq < latestVote) {
+        outdatedRuling = judge;
+        judge = null;
       }
       const complete = assignees.length > 0 && votes.length + unsure.length === assignees.length;
       const resolution = resolvePair(
@@ -111,7 +130,7 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
         judge?.value ?? null,
         { rule, scheme: pool.scheme, threshold, complete, unsure: unsure.length },
       );
-      const e: PairEntry = { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, unsure, complete, judge, resolution };
+      const e: PairEntry = { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, unsure, complete, judge, resolution, ...(outdatedRuling ? { outdatedRuling } : {}) };
       pairs.push(e);
       byKey.set(key, e);
     });

@@ -184,7 +184,7 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
 
   /**
    * Appends a label event. Skips (returns null) when the annotator's current label for the pair
-   * already has this value, so re-importing a labels file adds nothing. The pair must be in the
+   * already has this value (unless `restate`), so re-importing a labels file adds nothing. The pair must be in the
    * pool. Returns the new event's seq.
    */
   addLabel(l: LabelInput, poolId = this.pool(l.pool).id): number | null {
@@ -195,7 +195,7 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     const cur = this.stmt(
       `SELECT value FROM labels WHERE pool_id = ? AND annotator_id = ? AND query_id = ? AND candidate_id = ? ORDER BY seq DESC LIMIT 1`,
     ).get(poolId, annotatorId, l.queryId, l.candidateId) as { value: string | null } | undefined;
-    if ((cur?.value ?? null) === l.value) return null;
+    if ((cur?.value ?? null) === l.value && !l.restate) return null;
     const info = this.stmt(
       `INSERT INTO labels(pool_id, query_id, candidate_id, annotator_id, value, at, origin) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(poolId, l.queryId, l.candidateId, annotatorId, l.value, now(), l.origin);
@@ -233,17 +233,17 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
    * Current labels of a pool: the latest event per (query, candidate, annotator), cleared ones
    * left out. Optionally for one annotator only.
    */
-  currentLabels(pool: string, annotator?: string): Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number }> {
+  currentLabels(pool: string, annotator?: string): Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number; origin: string }> {
     const p = this.pool(pool);
     const rows = this.stmt(
-      `SELECT l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.seq
+      `SELECT l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.seq, l.origin
        FROM labels l JOIN annotators a ON a.id = l.annotator_id
        WHERE l.pool_id = @pool AND (@ann IS NULL OR a.name = @ann)
          AND l.seq = (SELECT max(seq) FROM labels m WHERE m.pool_id = l.pool_id AND m.annotator_id = l.annotator_id
                       AND m.query_id = l.query_id AND m.candidate_id = l.candidate_id)
          AND l.value IS NOT NULL
        ORDER BY l.seq`,
-    ).all({ pool: p.id, ann: annotator ?? null }) as Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number }>;
+    ).all({ pool: p.id, ann: annotator ?? null }) as Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number; origin: string }>;
     return rows;
   }
 

@@ -121,6 +121,8 @@ export interface LabelInput {
   annotator: string;
   value: string | null;
   origin: string;
+  /** Append the event even when the annotator's current label has this value (a judge ruling again on a dispute that changed since). */
+  restate?: boolean;
 }
 
 export interface QuestionRow {

@@ -556,6 +556,13 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                     {reasonOf(current) ? 'Edit reason' : 'Add reason'} <kbd>c</kbd>
                   </button>
                 </div>
+                {current.item.outdatedRuling && current.value === null && (
+                  <p className="small warn-text" role="note" data-testid="review-outdated-ruling">
+                    An earlier ruling ({current.item.outdatedRuling.judge}:{' '}
+                    {describeLabel(scheme, current.item.outdatedRuling.value).text || current.item.outdatedRuling.value}) came before a vote on this pair changed or
+                    arrived, so it no longer counts: rule again on the votes as they stand (the same value too).
+                  </p>
+                )}
                 {(reasonOf(current) || (current.by && current.by !== judge && current.item.settled?.note)) && (
                   <p className="small review-reason" data-testid="review-reason">
                     Reason: <q>{reasonOf(current) || current.item.settled?.note}</q>

@@ -31,9 +31,12 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
       out.log(
         table(
           ['query', 'candidate', 'labels', 'impact', 'settled'],
-          q.items.map((i) => [i.queryId, i.candidateId, i.labels.map((l) => `${l.annotator}=${l.value}`).join(' '), i.impact.toFixed(5), i.settled ? `${i.settled.judge}=${i.settled.value}` : '']),
+          q.items.map((i) => [i.queryId, i.candidateId, i.labels.map((l) => `${l.annotator}=${l.value}`).join(' '), i.impact.toFixed(5), i.settled ? `${i.settled.judge}=${i.settled.value}` : i.outdatedRuling ? `outdated: ${i.outdatedRuling.judge}=${i.outdatedRuling.value}` : '']),
         ),
       );
+      if (q.items.some((i) => !i.settled && i.outdatedRuling)) {
+        out.log('outdated: a ruling given before a vote on the pair changed or arrived; it does not count until a judge rules again (the same value too)');
+      }
     }
     return 0;
   }, { out });

@@ -41,6 +41,17 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Imports labels-csv lines into pool p with the CLI (which opens the workspace itself), then reopens it. */
+async function importLabelsCsv(name: string, lines: string): Promise<void> {
+  engine.close();
+  const csv = path.join(dir, name);
+  writeFileSync(csv, `query_id,candidate_id,annotator,label\n${lines}`);
+  const r = await runCli('import', file, '--format', 'labels-csv', '--pool', 'p', csv);
+  expect(r.code, r.err).toBe(0);
+  ws = Workspace.open(file);
+  engine = new Engine(ws, { transport: 'electron' });
+}
+
 const judyLabels = (): string[] => ws.currentLabels('p', 'judy').map((l) => `${l.candidateId}=${l.value}`);
 const UNSURE_REFUSED = /^a ruling must be one of the pool's labels \(1, 0\); "\?" settles nothing — leave the pair for another judge or discuss it$/;
 const NOT_IN_DISPUTE = /^pair q1 → (b|d) is not a disagreement or unsure pair of pool "p" \(nothing to settle\): a judge labels a pair only while it is in dispute/;
@@ -130,13 +141,7 @@ describe("a judge's label only on a pair in dispute (as review.settle)", () => {
   });
 
   it('imports of rulings already made still come in, on any pair (labels-csv with the judge as annotator)', async () => {
-    engine.close(); // the CLI opens the workspace itself
-    const csv = path.join(dir, 'rulings.csv');
-    writeFileSync(csv, 'query_id,candidate_id,annotator,label\nq1,a,judy,1\nq1,b,judy,1\n');
-    const r = await runCli('import', file, '--format', 'labels-csv', '--pool', 'p', csv);
-    expect(r.code, r.err).toBe(0);
-    ws = Workspace.open(file);
-    engine = new Engine(ws, { transport: 'electron' });
+    await importLabelsCsv('rulings.csv', 'q1,a,judy,1\nq1,b,judy,1\n');
     expect(judyLabels().sort()).toEqual(['a=1', 'b=1']);
     const sum = (await engine.invoke('pool.aggregation', { pool: 'p' })) as AggregationSummary;
     expect(sum).toMatchObject({ judges: ['judy'], disagreements: 1, settled: 1 });
@@ -189,14 +194,8 @@ describe('a ruling rules on the dispute its judge saw', () => {
   });
 
   it('an imported ruling counts whatever the order of the imported labels', async () => {
-    engine.close();
-    const csv = path.join(dir, 'late-votes.csv');
     // The judge's line first, the disagreeing vote after it: a ruling already made elsewhere.
-    writeFileSync(csv, 'query_id,candidate_id,annotator,label\nq1,d,judy,1\nq1,d,bob,0\n');
-    const r = await runCli('import', file, '--format', 'labels-csv', '--pool', 'p', csv);
-    expect(r.code, r.err).toBe(0);
-    ws = Workspace.open(file);
-    engine = new Engine(ws, { transport: 'electron' });
+    await importLabelsCsv('late-votes.csv', 'q1,d,judy,1\nq1,d,bob,0\n');
     expect(pair('d').resolution).toEqual({ value: '1', status: 'adjudicated' });
   });
 });

@@ -193,9 +193,13 @@ describe('a ruling rules on the dispute its judge saw', () => {
     engine = new Engine(ws, { transport: 'electron' });
   });
 
-  it('an imported ruling counts whatever the order of the imported labels', async () => {
+  it('an imported ruling counts whatever the order of the imported labels, until a vote is given here after it', async () => {
     // The judge's line first, the disagreeing vote after it: a ruling already made elsewhere.
     await importLabelsCsv('late-votes.csv', 'q1,d,judy,1\nq1,d,bob,0\n');
     expect(pair('d').resolution).toEqual({ value: '1', status: 'adjudicated' });
+    // A vote given here after it outdates it as any ruling (bob: 0 → ?, still in dispute).
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'd', annotator: 'bob', value: '?' });
+    expect(pair('d').outdatedRuling).toMatchObject({ annotator: 'judy', value: '1' });
+    expect(pair('d').resolution.status).toBe('unresolved');
   });
 });

@@ -12,8 +12,8 @@
  *   label any judge gave it ("?" ignored). A judge labels a pair only while it is in dispute, and
  *   never "?" (review.ts checkRuling, for every interactive label); imports may bring back rulings
  *   on any pair.
- * - A ruling rules on the dispute its judge saw: a judge label given (not imported) before the
- *   latest current label of the pair's assigned annotators is an *outdated ruling*
+ * - A ruling rules on the dispute its judge saw: a judge label given before the latest current
+ *   label of the pair's assigned annotators (for an imported ruling: the latest not imported) is an *outdated ruling*
  *   (`PairEntry.outdatedRuling`), not the pair's judge label — an annotator changed or added a
  *   vote since, or the label was given before the pair was in dispute at all (judges could, before
  *   checkRuling). The pair is back in the Review queue until a judge rules again (the same value
@@ -27,6 +27,8 @@ import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { resolvePair, type Resolution } from './rules';
 import { getAggregation, getAssignment, type AssignmentPlan } from './store';
+
+const isImported = (origin: string): boolean => origin.startsWith('import:');
 
 export const pairKey = (queryId: string, candidateId: string): string => `${queryId}\u0000${candidateId}`;
 
@@ -104,11 +106,13 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
       const votes: Vote[] = [];
       const unsure: Vote[] = [];
       let latestVote = 0;
+      let latestVoteNotImported = 0;
       for (const a of assignees) {
         const l = labels.get(a)?.get(key);
         if (!l) continue;
         (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
         latestVote = Math.max(latestVote, l.seq);
+        if (!isImported(l.origin)) latestVoteNotImported = Math.max(latestVoteNotImported, l.seq);
       }
       let judge: Vote | null = null;
       let judgeImported = false;
@@ -116,11 +120,12 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
         const l = labels.get(j)?.get(key);
         if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) {
           judge = { annotator: j, value: l.value, seq: l.seq };
-          judgeImported = l.origin.startsWith('import:');
+          judgeImported = isImported(l.origin);
         }
       }
+      // An imported ruling came with its votes (their order in the files says nothing); a vote given here after it outdates it.
       let outdatedRuling: Vote | undefined;
-      if (judge && !judgeImported && judge.seq < latestVote) {
+      if (judge && judge.seq < (judgeImported ? latestVoteNotImported : latestVote)) {
         outdatedRuling = judge;
         judge = null;
       }

@@ -203,3 +203,35 @@ describe('a ruling rules on the dispute its judge saw', () => {
     expect(pair('d').resolution.status).toBe('unresolved');
   });
 });
+
+describe('undo and outdated rulings', () => {
+  const pair = (c: string) => loadPoolState(ws, 'p').byKey.get(`q1\u0000${c}`)!;
+  const undo = async (seq: number, annotator: string) => engine.invoke('label.undo', { seq, annotator });
+
+  it('a ruling an undo brings back was given when it first was: outdated if a vote came since', async () => {
+    // c: alice 0, bob ? — judy rules 0, then bob says 1 (the ruling is outdated) …
+    await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'c', value: '0' });
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c', annotator: 'bob', value: '1' });
+    // … judy rules 1 on the new dispute and takes it back at once: her 0 returns, still outdated.
+    const ack = (await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'c', value: '1' })) as { seq: number };
+    expect(pair('c').resolution).toEqual({ value: '1', status: 'adjudicated' });
+    await undo(ack.seq, 'judy');
+    expect(pair('c').judge).toBeNull();
+    expect(pair('c').outdatedRuling).toMatchObject({ annotator: 'judy', value: '0' });
+    // Ruling 0 again and undoing it leaves it outdated too.
+    const again = (await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'c', value: '0' })) as { seq: number };
+    expect(pair('c').resolution).toEqual({ value: '0', status: 'adjudicated' });
+    await undo(again.seq, 'judy');
+    expect(pair('c').outdatedRuling).toMatchObject({ annotator: 'judy', value: '0' });
+    expect(pair('c').resolution.status).toBe('unresolved');
+  });
+
+  it('a vote changed and undone is the vote the judge saw: the ruling stands', async () => {
+    await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'a', value: '1' });
+    const bob = (await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'bob', value: '?' })) as { seq: number };
+    expect(pair('a').outdatedRuling).toBeDefined();
+    await undo(bob.seq, 'bob');
+    expect(pair('a').outdatedRuling).toBeUndefined();
+    expect(pair('a').resolution).toEqual({ value: '1', status: 'adjudicated' });
+  });
+});

@@ -13,7 +13,8 @@
  *   never "?" (review.ts checkRuling, for every interactive label); imports may bring back rulings
  *   on any pair.
  * - A ruling rules on the dispute its judge saw: a judge label given before the latest current
- *   label of the pair's assigned annotators (for an imported ruling: the latest not imported) is an *outdated ruling*
+ *   label of the pair's assigned annotators (for an imported ruling: the latest not imported; a label an undo
+ *   brought back counts as given when the event it restores was) is an *outdated ruling*
  *   (`PairEntry.outdatedRuling`), not the pair's judge label — an annotator changed or added a
  *   vote since, or the label was given before the pair was in dispute at all (judges could, before
  *   checkRuling). The pair is back in the Review queue until a judge rules again (the same value
@@ -97,6 +98,8 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
   const inPool = new Set(annotators);
   const judges = [...roles].filter(([n, r]) => r === 'judge' && !inPool.has(n)).map(([n]) => n);
   const queries = ws.poolQueries(poolName);
+  // When a label was given: a label an undo brought back was given when the event it restores was.
+  const givenAt = (l: { seq: number; origin: string }): { seq: number; origin: string } => (l.origin.startsWith('undo:') ? (ws.restoredLabelEvent(l.seq) ?? l) : l);
   const pairs: PairEntry[] = [];
   const byKey = new Map<string, PairEntry>();
   queries.forEach((q, qi) => {
@@ -111,21 +114,23 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
         const l = labels.get(a)?.get(key);
         if (!l) continue;
         (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
-        latestVote = Math.max(latestVote, l.seq);
-        if (!isImported(l.origin)) latestVoteNotImported = Math.max(latestVoteNotImported, l.seq);
+        const at = givenAt(l);
+        latestVote = Math.max(latestVote, at.seq);
+        if (!isImported(at.origin)) latestVoteNotImported = Math.max(latestVoteNotImported, at.seq);
       }
       let judge: Vote | null = null;
-      let judgeImported = false;
+      let judgeLabel: { seq: number; origin: string } | null = null;
       for (const j of judges) {
         const l = labels.get(j)?.get(key);
         if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) {
           judge = { annotator: j, value: l.value, seq: l.seq };
-          judgeImported = isImported(l.origin);
+          judgeLabel = l;
         }
       }
       // An imported ruling came with its votes (their order in the files says nothing); a vote given here after it outdates it.
+      const ruled = judgeLabel ? givenAt(judgeLabel) : null;
       let outdatedRuling: Vote | undefined;
-      if (judge && judge.seq < (judgeImported ? latestVoteNotImported : latestVote)) {
+      if (judge && ruled && ruled.seq < (isImported(ruled.origin) ? latestVoteNotImported : latestVote)) {
         outdatedRuling = judge;
         judge = null;
       }

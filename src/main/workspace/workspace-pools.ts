@@ -221,6 +221,30 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     return this.labelEvent(Number(info.lastInsertRowid))!;
   }
 
+  /**
+   * For an undo event (origin `undo:N`): the event whose value it brought back — the annotator's
+   * event on the pair just before N, itself followed when it is an undo — as its seq and origin;
+   * null when it brought back "no label" or `seq` is not an undo event.
+   */
+  restoredLabelEvent(seq: number): { seq: number; origin: string } | null {
+    let ev = this.stmt(`SELECT seq, origin, pool_id, annotator_id, query_id, candidate_id FROM labels WHERE seq = ?`).get(seq) as
+      | { seq: number; origin: string; pool_id: number; annotator_id: number; query_id: string; candidate_id: string }
+      | undefined;
+    const before = this.stmt(
+      `SELECT seq, origin FROM labels WHERE pool_id = ? AND annotator_id = ? AND query_id = ? AND candidate_id = ? AND seq < ?
+       ORDER BY seq DESC LIMIT 1`,
+    );
+    let restored: { seq: number; origin: string } | null = null;
+    while (ev?.origin.startsWith('undo:')) {
+      const undone = Number(ev.origin.slice('undo:'.length));
+      const prev = before.get(ev.pool_id, ev.annotator_id, ev.query_id, ev.candidate_id, undone) as { seq: number; origin: string } | undefined;
+      if (!prev) return null;
+      restored = prev;
+      ev = prev.origin.startsWith('undo:') ? { ...ev, ...prev } : undefined;
+    }
+    return restored;
+  }
+
   labelEvent(seq: number): LabelRecord | null {
     const r = this.stmt(
       `SELECT l.seq, p.name AS pool, l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.at, l.origin

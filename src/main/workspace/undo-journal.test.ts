@@ -211,7 +211,7 @@ describe('chunked imports', () => {
     expect(err?.message).toMatch(/rows? kept that labels given meanwhile refer to/);
     expect(labeled).not.toBeNull();
     // The acknowledged label is there, with its pair, query and pool; nothing else of the import is.
-    expect(ws.currentLabels('lp')).toEqual([{ queryId: 'q5', candidateId: 'c5', annotator: 'ann', value: '1', seq: labeled }]);
+    expect(ws.currentLabels('lp')).toEqual([{ queryId: 'q5', candidateId: 'c5', annotator: 'ann', value: '1', seq: labeled, origin: 'app' }]);
     expect(ws.poolQueries('lp')).toEqual([{ queryId: 'q5', candidates: ['c5'] }]);
     const after = ws.stats();
     expect({ ...after, labels: before.labels, labelEvents: before.labelEvents, pools: before.pools, annotators: before.annotators }).toEqual(before);

@@ -1,0 +1,81 @@
+/**
+ * A labeling day by keyboard, as an expert annotator meets it in serve mode on a workspace of its
+ * own (the SemEval-2016 dev questions, one small pool per label scheme): a note goes on the pair
+ * the keys name.
+ * The tests share the server and run in order.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { importSemEvalDev, invoke } from './api';
+
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 4;
+
+test.describe.configure({ mode: 'serial' });
+
+let dir: string;
+let server: ServeProcess;
+let page: Page;
+
+test.beforeAll(async ({ browser, playwright }) => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-labeling-'));
+  server = await startServe({ workspace: path.join(dir, 'day.qpairs'), port: PORT });
+  const request = await playwright.request.newContext({ baseURL: server.url });
+  try {
+    await importSemEvalDev(request);
+    await invoke(request, 'pool.create', { name: 'likert', sample: { n: 2, seed: 3 }, depth: 5, scheme: 'likert5' });
+    await invoke(request, 'pool.create', { name: 'graded', sample: { n: 2, seed: 4 }, depth: 5, scheme: 'graded' });
+  } finally {
+    await request.dispose();
+  }
+  page = await (await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 } })).newPage();
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Annotate as `annotator` on `pool`, the keyboard on the candidates, the cursor on row 1. */
+async function annotate(annotator: string, pool: string): Promise<void> {
+  await page.goto('/#annotate');
+  await page.getByTestId('annotator-input').fill(annotator);
+  await page.getByTestId('annotator-input').press('Enter');
+  await page.getByTestId('annotate-pool').selectOption(pool);
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', pool);
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('candidate-row-0')).toHaveAttribute('aria-selected', 'true');
+}
+
+test('after a "?", another label ends the note offer: c then notes the row under the cursor, not the unsure pair', async () => {
+  await annotate('ann', 'likert');
+  const id = async (row: number): Promise<string> => (await page.getByTestId(`candidate-row-${row}`).getAttribute('data-candidate-id'))!;
+  // "?" on row 4: the cursor moves to row 5 and the screen offers a note on row 4.
+  await page.keyboard.press('End');
+  await page.keyboard.press('k');
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('note-offer')).toBeVisible();
+  await expect(page.getByTestId('candidate-row-4')).toHaveAttribute('aria-selected', 'true');
+  // +2 on row 5, the last: the cursor stays on it, and c is about row 5 now.
+  await page.keyboard.press('5');
+  await expect(page.getByTestId('label-4')).toHaveAttribute('data-value', '2');
+  await expect(page.getByTestId('note-offer')).toHaveCount(0);
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('note-dialog')).toHaveAttribute('aria-label', `Note on candidate ${await id(4)}`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('note-dialog')).toHaveCount(0);
+
+  // "?" on row 1, then j and k back to row 2: the cursor moved on, so c is about row 2 (unlabeled).
+  await page.keyboard.press('Home');
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('note-offer')).toBeVisible();
+  await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('note-dialog')).toHaveCount(0);
+  await expect(page.getByTestId('annotate-notice')).toContainText('Label this candidate first');
+});

@@ -1,7 +1,7 @@
 /**
  * A labeling day by keyboard, as an expert annotator meets it in serve mode on a workspace of its
  * own (the SemEval-2016 dev questions, one small pool per label scheme): a note goes on the pair
- * the keys name.
+ * the keys name, and a label stays on screen once saved on a slow network.
  * The tests share the server and run in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,4 +78,30 @@ test('after a "?", another label ends the note offer: c then notes the row under
   await page.keyboard.press('c');
   await expect(page.getByTestId('note-dialog')).toHaveCount(0);
   await expect(page.getByTestId('annotate-notice')).toContainText('Label this candidate first');
+});
+
+test('on a slow network a label keeps showing once saved: a re-read answered while it was on its way does not put the old label back', async () => {
+  await invoke(page.request, 'pool.create', { name: 'slow', sample: { n: 1, seed: 5 }, depth: 5 });
+  await annotate('ann', 'slow');
+  const second = (await page.getByTestId('candidate-row-1').getAttribute('data-candidate-id'))!;
+  // The second label's save takes a second; from its end on, every read of the query takes five.
+  let slowReads = false;
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { candidateId?: string } } | null;
+    if (body?.command === 'label.set' && body.args?.candidateId === second) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      slowReads = true;
+    } else if (body?.command === 'annotate.query' && slowReads) await new Promise((r) => setTimeout(r, 5_000));
+    await route.continue().catch(() => {});
+  });
+  try {
+    // The first label's event re-reads the query (fast) while the second label is still on its way.
+    await page.keyboard.press('1');
+    await page.keyboard.press('0');
+    await expect(page.getByTestId('row-state-1')).toHaveAttribute('data-state', 'saved', { timeout: 5_000 });
+    await expect(page.getByTestId('label-1')).toHaveAttribute('data-value', '0', { timeout: 1_000 });
+    await expect(page.getByTestId('progress-pairs')).toHaveText('2');
+  } finally {
+    await page.unroute('**/api/invoke');
+  }
 });

@@ -95,6 +95,12 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
         void refreshQuiet();
         return;
       }
+      // A label of this query given meanwhile and still on its way is missing too, and its row
+      // would show the old label once it is saved: read again when the outbox has sent it.
+      if (outbox.ops().some((o) => o.state !== 'failed' && o.pool === v.pool && o.annotator === annotator && o.queryId === v.queryId)) {
+        void outbox.idle().then(() => refreshQuiet());
+        return;
+      }
       update(v);
     } catch {
       /* the next event or reconnect refreshes */

@@ -1,7 +1,8 @@
 /**
  * A labeling day by keyboard, as an expert annotator meets it in serve mode on a workspace of its
  * own (the SemEval-2016 dev questions, one small pool per label scheme): a note goes on the pair
- * the keys name, and a label stays on screen once saved on a slow network.
+ * the keys name, every saved label is said to screen readers, and a label stays on screen once
+ * saved on a slow network.
  * The tests share the server and run in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,6 +79,24 @@ test('after a "?", another label ends the note offer: c then notes the row under
   await page.keyboard.press('c');
   await expect(page.getByTestId('note-dialog')).toHaveCount(0);
   await expect(page.getByTestId('annotate-notice')).toContainText('Label this candidate first');
+});
+
+test('each saved label, cleared label and note is said in a polite live region', async () => {
+  await annotate('ann', 'graded');
+  const region = page.getByTestId('label-announce');
+  await expect(region).toHaveAttribute('aria-live', 'polite');
+  const title = async (row: number): Promise<string> => (await page.getByTestId(`candidate-row-${row}`).locator('.cand-title').first().innerText()).trim();
+  await page.keyboard.press('7');
+  await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+  await expect(region).toHaveText(`grade 7: saved for “${await title(0)}”, candidate 1 of 5.`);
+  await page.keyboard.press('k');
+  await page.keyboard.press('x');
+  await expect(region).toHaveText(`Label cleared on “${await title(0)}”, candidate 1 of 5, saved.`);
+  await page.keyboard.press('?');
+  await page.keyboard.press('c');
+  await page.getByTestId('note-dialog-input').fill('two readings of the title');
+  await page.getByTestId('note-dialog-input').press('Enter');
+  await expect(region).toHaveText(`Note saved on “${await title(0)}”, candidate 1 of 5.`);
 });
 
 test('on a slow network a label keeps showing once saved: a re-read answered while it was on its way does not put the old label back', async () => {

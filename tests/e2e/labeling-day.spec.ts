@@ -1,8 +1,8 @@
 /**
  * A labeling day by keyboard, as an expert annotator meets it in serve mode on a workspace of its
  * own (the SemEval-2016 dev questions, one small pool per label scheme): a note goes on the pair
- * the keys name, every saved label is said to screen readers, and a label stays on screen once
- * saved on a slow network.
+ * the keys name, every saved label is said to screen readers, a label stays on screen once
+ * saved on a slow network, and Enter keeps to the drawn queries of a pool with a labeling order.
  * The tests share the server and run in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -123,4 +123,22 @@ test('on a slow network a label keeps showing once saved: a re-read answered whi
   } finally {
     await page.unroute('**/api/invoke');
   }
+});
+
+test('Enter on a half-labeled drawn query of a random-order pool stays on it and says why, instead of opening an undrawn query', async () => {
+  await invoke(page.request, 'pool.create', { name: 'drawn', sample: { n: 4, seed: 6 }, depth: 3, order: 'random', orderSeed: 2 });
+  await annotate('ann', 'drawn');
+  const first = (await page.getByTestId('candidates').getAttribute('data-query'))!;
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('annotate-notice')).toContainText('No other query is waiting for you');
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-query', first);
+  // Done, Enter draws the next query.
+  await page.keyboard.press('0');
+  await page.keyboard.press('0');
+  await expect(page.getByTestId('progress-queries')).toHaveText('1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('candidates')).not.toHaveAttribute('data-query', first);
+  await expect(page.getByTestId('progress-index')).toHaveText('2');
 });

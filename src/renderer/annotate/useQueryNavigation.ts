@@ -62,8 +62,12 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
       try {
         const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction });
         if (my !== navSeq.current || !isCurrent(pool, annotator)) return;
-        if (v) show(v);
-        else
+        if (v) {
+          show(v);
+          // The engine answers with this very query when it is the only one to go on with.
+          if (direction === 'next-unlabeled' && v.pool === cur.pool && v.queryId === cur.queryId)
+            setNotice('No other query is waiting for you: this one still has unlabeled candidates (in a pool with a labeling order, the next query is drawn once the drawn ones are done).');
+        } else
           setNotice(
             direction === 'next-unlabeled'
               ? 'Every query in this pool is labeled. Thank you!'

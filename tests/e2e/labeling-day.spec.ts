@@ -1,8 +1,9 @@
 /**
  * A labeling day by keyboard, as an expert annotator meets it in serve mode on a workspace of its
  * own (the SemEval-2016 dev questions, one small pool per label scheme): a note goes on the pair
- * the keys name, every saved label is said to screen readers, a label stays on screen once
- * saved on a slow network, and Enter keeps to the drawn queries of a pool with a labeling order.
+ * the keys name, every saved label (and a judge's ruling in Review) is said to screen readers, a
+ * label stays on screen once saved on a slow network, and Enter keeps to the drawn queries of a
+ * pool with a labeling order.
  * The tests share the server and run in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -141,4 +142,24 @@ test('Enter on a half-labeled drawn query of a random-order pool stays on it and
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('candidates')).not.toHaveAttribute('data-query', first);
   await expect(page.getByTestId('progress-index')).toHaveText('2');
+});
+
+test('a judge hears each ruling saved in Review, as an annotator hears each label', async () => {
+  await invoke(page.request, 'pool.create', { name: 'split', sample: { n: 1, seed: 7 }, depth: 3 });
+  await invoke(page.request, 'pool.assign', { pool: 'split', annotators: ['ann1', 'ann2'] });
+  await invoke(page.request, 'annotator.add', { name: 'jude', role: 'judge' });
+  const q = await invoke<{ queryId: string; candidates: Array<{ id: string; question: { title: string } | null }> }>(page.request, 'annotate.query', { pool: 'split', annotator: 'ann1' });
+  for (const c of q.candidates) {
+    await invoke(page.request, 'label.set', { pool: 'split', queryId: q.queryId, candidateId: c.id, annotator: 'ann1', value: '1' });
+    await invoke(page.request, 'label.set', { pool: 'split', queryId: q.queryId, candidateId: c.id, annotator: 'ann2', value: '0' });
+  }
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption('split');
+  await page.getByTestId('review-judge').selectOption('jude');
+  const current = page.getByTestId('review-current');
+  await expect(current).toBeVisible();
+  const cand = (await current.getAttribute('data-candidate'))!;
+  const title = q.candidates.find((c) => c.id === cand)!.question!.title;
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('label-announce')).toHaveText(new RegExp(`^Ruling similar: saved for “${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” for query “`));
 });

@@ -23,7 +23,7 @@ import { ProgressLine } from './ProgressLine';
 import { QueryPanel } from './QueryPanel';
 import { OrderTools } from './OrderTools';
 import { GuidelinesOverlay } from './GuidelinesOverlay';
-import { LabelAnnouncer } from './LabelAnnouncer';
+import { announcement, LabelAnnouncer } from './LabelAnnouncer';
 import { useAssignment } from './useAssignment';
 import { useQueryView } from './useQueryView';
 import { useStickyHeadHeight } from './useStickyHeadHeight';
@@ -118,7 +118,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
 
   return (
     <div className="annotate-screen">
-      <LabelAnnouncer view={view} describe={(value) => describeLabel(scheme, value).text} />
+      <LabelAnnouncer queue={outbox} say={(op) => announcement(op, qv.viewRef.current, (value) => describeLabel(scheme, value).text)} />
       <AnnotateBar
         pools={pools}
         pool={pool}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryView } from '../../shared/contract';
-import { announcement } from './LabelAnnouncer';
+import { announcement, rulingAnnouncement } from './LabelAnnouncer';
 import type { LabelOp } from './labelQueue';
 
 const view = { pool: 'p', queryId: 'q1', candidates: [{ id: 'a', question: { title: 'First' } }, { id: 'b', question: { title: 'Second' } }] } as unknown as QueryView;
@@ -18,5 +18,13 @@ describe('announcement', () => {
   it('names a label of a query no longer on screen by its ids', () => {
     expect(announcement(op({ queryId: 'q0', candidateId: 'z' }), view, describe1)).toBe('similar: saved for candidate z of query q0.');
     expect(announcement(op({}), null, describe1)).toBe('similar: saved for candidate b of query q1.');
+  });
+});
+
+describe('rulingAnnouncement', () => {
+  it('says the ruling, its clearing and whether a reason went with it', () => {
+    expect(rulingAnnouncement(op({}), '“B” for query “Q”', describe1)).toBe('Ruling similar: saved for “B” for query “Q”.');
+    expect(rulingAnnouncement(op({ note: 'same bug' }), '“B” for query “Q”', describe1)).toBe('Ruling similar: saved for “B” for query “Q”, with its reason.');
+    expect(rulingAnnouncement(op({ value: null }), '“B” for query “Q”', describe1)).toBe('Ruling cleared on “B” for query “Q”, saved.');
   });
 });

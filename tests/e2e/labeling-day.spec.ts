@@ -2,8 +2,8 @@
  * A labeling day by keyboard, as an expert annotator meets it in serve mode on a workspace of its
  * own (the SemEval-2016 dev questions, one small pool per label scheme): a note goes on the pair
  * the keys name, every saved label (and a judge's ruling in Review) is said to screen readers, a
- * label stays on screen once saved on a slow network, and Enter keeps to the drawn queries of a
- * pool with a labeling order.
+ * label stays on screen once saved on a slow network, Enter keeps to the drawn queries of a pool
+ * with a labeling order and puts the cursor on the pair decide-rankers-mtc asks for.
  * The tests share the server and run in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -162,4 +162,21 @@ test('a judge hears each ruling saved in Review, as an annotator hears each labe
   const title = q.candidates.find((c) => c.id === cand)!.question!.title;
   await page.keyboard.press('1');
   await expect(page.getByTestId('label-announce')).toHaveText(new RegExp(`^Ruling similar: saved for “${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” for query “`));
+});
+
+test('decide-rankers-mtc: after a label and Enter, the cursor is on the pair asked next, also when it is in the same query', async () => {
+  await invoke(page.request, 'pool.create', { name: 'mtc', sample: { n: 3, seed: 8 }, depth: 5, order: 'decide-rankers-mtc', orderSeed: 1 });
+  await annotate('ann', 'mtc');
+  const asked = page.locator('tr[aria-selected="true"]').getByTestId('candidate-focus');
+  await expect(asked).toHaveCount(1);
+  for (let k = 0; k < 3; k++) {
+    const query = await page.getByTestId('candidates').getAttribute('data-query');
+    await page.keyboard.press('1');
+    await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('candidate-focus')).toHaveCount(1);
+    await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'none');
+    // The asked pair is under the cursor: the next label key labels it.
+    await expect(asked, `step ${k} (query ${query} → ${await page.getByTestId('candidates').getAttribute('data-query')})`).toHaveCount(1);
+  }
 });

@@ -107,9 +107,11 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>, vo
   if (queries.length === 0) throw new QPairsError(`pool "${a.pool}" has no queries${ws.poolQueries(a.pool).length ? ` assigned to ${a.annotator}` : ''}`);
   const cur = currentOf(ws, a.pool, a.annotator);
   let index: number;
-  // decide-rankers-mtc: the next item is one pair; its query is served with that candidate first (`focus`).
+  // decide-rankers-mtc: the next item is one pair; its query is served with that candidate first
+  // (`focus`) — also when that query is asked for by id (a re-read of the query on screen).
   let focus: string | null = null;
-  const pair = !a.queryId && isCandidateOrder(readPoolOrder(ws, a.pool).order) ? nextPairFor(ws, a.pool, a.annotator, queries.map((q) => q.queryId)) : null;
+  const next = isCandidateOrder(readPoolOrder(ws, a.pool).order) ? nextPairFor(ws, a.pool, a.annotator, queries.map((q) => q.queryId)) : null;
+  const pair = next && (!a.queryId || a.queryId === next.queryId) ? next : null;
   if (pair) {
     index = queries.findIndex((q) => q.queryId === pair.queryId);
     focus = pair.candidateId;

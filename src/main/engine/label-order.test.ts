@@ -200,6 +200,13 @@ describe('labeling order', () => {
       await engine.invoke('label.set', { pool: 'p', queryId: v.queryId, candidateId: v.focus!, annotator: 'alice', value: relevant(v.queryId, v.focus!) ? '1' : '0' });
     }
     expect(new Set(seen).size).toBe(12);
+    // The query of the pair asked next, read again by id (a screen's re-read), still names the pair.
+    const ask = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+    const again = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice', queryId: ask.queryId })) as QueryView;
+    expect(again.focus).toBe(ask.focus);
+    expect(again.candidates[0]!.id).toBe(ask.focus);
+    const other = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice', queryId: ask.queryId === 'q0' ? 'q1' : 'q0' })) as QueryView;
+    expect(other.focus).toBeUndefined();
     expect(readDraws(engine.ws, 'p')).toHaveLength(0); // no draws: the pair follows from the seed and the labels
     // Bob is given alice's pairs first, in her order: every pair gets its two labels.
     for (const pair of seen) {

@@ -180,3 +180,27 @@ test('decide-rankers-mtc: after a label and Enter, the cursor is on the pair ask
     await expect(asked, `step ${k} (query ${query} → ${await page.getByTestId('candidates').getAttribute('data-query')})`).toHaveCount(1);
   }
 });
+
+test('Enter right after the last label of a drawn query, on a slow network, goes to the next drawn query', async () => {
+  await invoke(page.request, 'pool.create', { name: 'drawn2', sample: { n: 4, seed: 9 }, depth: 2, order: 'random', orderSeed: 3 });
+  await annotate('ann', 'drawn2');
+  const first = (await page.getByTestId('candidates').getAttribute('data-query'))!;
+  const last = (await page.getByTestId('candidate-row-1').getAttribute('data-candidate-id'))!;
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+  // The last label takes a second and a half to be saved; Enter is pressed at once.
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { candidateId?: string } } | null;
+    if (body?.command === 'label.set' && body.args?.candidateId === last) await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.keyboard.press('0');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('candidates')).not.toHaveAttribute('data-query', first, { timeout: 6_000 });
+    await expect(page.getByTestId('progress-index')).toHaveText('2');
+    await expect(page.getByTestId('annotate-notice')).toHaveCount(0);
+  } finally {
+    await page.unroute('**/api/invoke');
+  }
+});

@@ -60,6 +60,12 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
       setLoading(true);
       setNotice(null);
       try {
+        // "Next unlabeled" counts this query's labels: the ones just given go first (a few seconds
+        // at most; a server that is away does not hold the move).
+        if (direction === 'next-unlabeled' && outbox.counts().unsaved > 0) {
+          await Promise.race([outbox.idle(), new Promise((r) => setTimeout(r, 4000))]);
+          if (my !== navSeq.current || !isCurrent(pool, annotator)) return;
+        }
         const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction });
         if (my !== navSeq.current || !isCurrent(pool, annotator)) return;
         if (v) {
@@ -81,7 +87,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
         if (my === navSeq.current) setLoading(false);
       }
     },
-    [client, pool, annotator, ready, show, viewRef, setError, setNotice],
+    [client, outbox, pool, annotator, ready, show, viewRef, setError, setNotice],
   );
 
   /** Re-reads the current query (labels from elsewhere, progress), never racing a save. */

@@ -204,3 +204,28 @@ test('Enter right after the last label of a drawn query, on a slow network, goes
     await page.unroute('**/api/invoke');
   }
 });
+
+test('at 200% zoom (680×450 CSS px) the candidate under the cursor is in full view, not under the sticky query', async () => {
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    await annotate('zoomer', 'likert');
+    for (let k = 1; k < 5; k++) {
+      await page.keyboard.press('j');
+      const row = page.getByTestId(`candidate-row-${k}`);
+      await expect(row).toHaveAttribute('aria-selected', 'true');
+      await expect
+        .poll(async () =>
+          row.evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            const bar = document.querySelector('header')!.getBoundingClientRect().bottom;
+            const head = document.querySelector('[data-testid="annotate-head"]')!.getBoundingClientRect();
+            const covered = getComputedStyle(document.querySelector('[data-testid="annotate-head"]')!).position === 'sticky' ? head.bottom : bar;
+            return r.top >= Math.max(bar, covered) - 1 && r.bottom <= innerHeight + 1 ? 'in view' : `row ${Math.round(r.top)}–${Math.round(r.bottom)}, clear from ${Math.round(Math.max(bar, covered))} to ${innerHeight}`;
+          }),
+        )
+        .toBe('in view');
+    }
+  } finally {
+    await page.setViewportSize({ width: 1360, height: 900 });
+  }
+});

@@ -229,3 +229,20 @@ test('at 200% zoom (680×450 CSS px) the candidate under the cursor is in full v
     await page.setViewportSize({ width: 1360, height: 900 });
   }
 });
+
+test('Alt+digit typed in a note (Option+5 is "[" on a German Mac) stays in the note: no screen switch, the note kept', async () => {
+  await annotate('ann', 'likert');
+  await page.keyboard.press('3');
+  await page.keyboard.press('k');
+  await page.keyboard.press('c');
+  const input = page.getByTestId('note-dialog-input');
+  await input.fill('see ');
+  await input.press('Alt+5');
+  await input.press('Alt+4');
+  await expect(page.getByTestId('note-dialog')).toBeVisible();
+  expect(await page.evaluate(() => location.hash)).toBe('#annotate');
+  await input.press('Escape');
+  // Outside a text field Alt+digit still switches screens.
+  await page.keyboard.press('Alt+5');
+  await expect(page.getByTestId('tab-agreement')).toHaveAttribute('aria-selected', 'true');
+});

@@ -246,3 +246,24 @@ test('Alt+digit typed in a note (Option+5 is "[" on a German Mac) stays in the n
   await page.keyboard.press('Alt+5');
   await expect(page.getByTestId('tab-agreement')).toHaveAttribute('aria-selected', 'true');
 });
+
+test('guidelines longer than the window scroll from the keyboard (h, then Page Down, arrows, Space); Esc gives the keys back', async () => {
+  const markdown = ['# Guidelines', ...Array.from({ length: 80 }, (_, i) => `${i + 1}. Rule ${i + 1}: when two questions are duplicates and when they are merely related.`)].join('\n\n');
+  await invoke(page.request, 'pool.setGuidelines', { pool: 'graded', markdown });
+  await annotate('ann', 'graded');
+  await page.keyboard.press('h');
+  const card = page.getByTestId('guidelines-card');
+  await expect(card).toBeFocused();
+  const top = (): Promise<number> => card.evaluate((el) => el.scrollTop);
+  await page.keyboard.press('PageDown');
+  await expect.poll(top).toBeGreaterThan(100);
+  const afterPage = await top();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press(' ');
+  await expect.poll(top).toBeGreaterThan(afterPage);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('guidelines-overlay')).toHaveCount(0);
+  await page.keyboard.press('End');
+  await page.keyboard.press('4');
+  await expect(page.getByTestId('label-4')).toHaveAttribute('data-value', '4');
+});

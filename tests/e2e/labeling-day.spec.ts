@@ -267,3 +267,20 @@ test('guidelines longer than the window scroll from the keyboard (h, then Page D
   await page.keyboard.press('4');
   await expect(page.getByTestId('label-4')).toHaveAttribute('data-value', '4');
 });
+
+test('Enter in the candidate filter keeps the filter and gives the keys back: the next key labels the first row shown', async () => {
+  await annotate('filterer', 'likert');
+  const third = page.getByTestId('candidate-row-2');
+  const word = (await third.locator('.cand-title').first().innerText()).trim().split(/\s+/).find((w) => w.length > 4)!;
+  const filter = page.getByTestId('candidates-filter');
+  await filter.click();
+  await filter.pressSequentially(word);
+  await filter.press('Enter');
+  await expect(filter).not.toBeFocused();
+  await expect(filter).toHaveValue(word);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('4');
+  await expect(filter).toHaveValue(word);
+  const first = page.locator('tr.cand-row').first();
+  await expect(first.locator('[data-testid^="label-"]').first()).toHaveAttribute('data-value', '1');
+});

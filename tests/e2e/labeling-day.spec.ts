@@ -1,9 +1,12 @@
 /**
  * A labeling day by keyboard, as an expert annotator meets it in serve mode on a workspace of its
- * own (the SemEval-2016 dev questions, one small pool per label scheme): a note goes on the pair
- * the keys name, every saved label (and a judge's ruling in Review) is said to screen readers, a
- * label stays on screen once saved on a slow network, Enter keeps to the drawn queries of a pool
- * with a labeling order and puts the cursor on the pair decide-rankers-mtc asks for.
+ * own (the SemEval-2016 dev questions, small pools per label scheme and labeling order): a note
+ * goes on the pair the keys name; every saved label (and a judge's ruling in Review) is said to
+ * screen readers; a label stays on screen once saved on a slow network; Enter keeps to the drawn
+ * queries of a pool with a labeling order, waits for the labels just given, and puts the cursor on
+ * the pair decide-rankers-mtc asks for; at 200% zoom the row under the cursor is in full view;
+ * Alt+digit in a text field stays there; long guidelines scroll from the keyboard; Enter in the
+ * filter box gives the keys back.
  * The tests share the server and run in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -21,6 +21,7 @@ import { BrowseScreen } from './screens/BrowseScreen';
 import { ShortcutOverlay } from './components/ShortcutOverlay';
 import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
+import { isTypingTarget } from './lib/typing';
 
 /** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
 function tabFromHash(): string | null {
@@ -123,10 +124,11 @@ export function App(): ReactNode {
   const clearReviewFocus = useCallback(() => setReviewFocus(null), []);
 
   // Alt+1…9 switch screens (plain digits are label keys on the Annotate and Review screens); each
-  // number keeps its screen, and only the screens this role sees can be reached.
+  // number keeps its screen, and only the screens this role sees can be reached. Not while typing:
+  // on a Mac, Option+digit types characters ([ ] | { } on a German layout, # on a British one).
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      if (!e.altKey || e.ctrlKey || e.metaKey || !role) return;
+      if (!e.altKey || e.ctrlKey || e.metaKey || !role || isTypingTarget(e.target)) return;
       const m = /^Digit([1-9])$/.exec(e.code);
       if (!m) return;
       const t = tabForShortcut(role, Number(m[1]));

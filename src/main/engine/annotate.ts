@@ -107,9 +107,11 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>, vo
   if (queries.length === 0) throw new QPairsError(`pool "${a.pool}" has no queries${ws.poolQueries(a.pool).length ? ` assigned to ${a.annotator}` : ''}`);
   const cur = currentOf(ws, a.pool, a.annotator);
   let index: number;
-  // decide-rankers-mtc: the next item is one pair; its query is served with that candidate first (`focus`).
+  // decide-rankers-mtc: the next item is one pair; its query is served with that candidate first
+  // (`focus`) — also when that query is asked for by id (a re-read of the query on screen).
   let focus: string | null = null;
-  const pair = !a.queryId && isCandidateOrder(readPoolOrder(ws, a.pool).order) ? nextPairFor(ws, a.pool, a.annotator, queries.map((q) => q.queryId)) : null;
+  const next = isCandidateOrder(readPoolOrder(ws, a.pool).order) ? nextPairFor(ws, a.pool, a.annotator, queries.map((q) => q.queryId)) : null;
+  const pair = next && (!a.queryId || a.queryId === next.queryId) ? next : null;
   if (pair) {
     index = queries.findIndex((q) => q.queryId === pair.queryId);
     focus = pair.candidateId;
@@ -200,8 +202,9 @@ export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>, voca
   const queries = annotatorQueries(ws, a.pool, a.annotator);
   const from = queries.findIndex((q) => q.queryId === a.from);
   if (from < 0) throw new NotFoundError(`query ${a.from} is not in pool "${a.pool}"`);
+  const { order } = readPoolOrder(ws, a.pool);
   // decide-rankers-mtc: "next unlabeled" is the order's next pair.
-  if (a.direction === 'next-unlabeled' && isCandidateOrder(readPoolOrder(ws, a.pool).order)) {
+  if (a.direction === 'next-unlabeled' && isCandidateOrder(order)) {
     const v = annotateQuery(ws, { pool: a.pool, annotator: a.annotator }, vocabulary);
     return v.focus ? v : null;
   }
@@ -210,11 +213,15 @@ export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>, voca
   else if (a.direction === 'previous') target = from - 1;
   else {
     const cur = currentOf(ws, a.pool, a.annotator);
+    // A pool with a labeling order hands out its queries by drawing them: "next unlabeled" is a
+    // drawn query (the engine draws a new one once every drawn query is done), never the next
+    // undrawn one in the list — each assigned annotator labels the same drawn queries.
+    const drawn = order === 'pool' ? null : new Set(readDraws(ws, a.pool).map((d) => d.queryId));
     const n = queries.length;
     target = -1;
     for (let k = 1; k <= n; k++) {
       const i = (from + k) % n;
-      if (!isDone(queries[i]!, cur)) {
+      if (!isDone(queries[i]!, cur) && (!drawn || drawn.has(queries[i]!.queryId))) {
         target = i;
         break;
       }

@@ -157,6 +157,31 @@ describe('labeling order', () => {
     engine.close();
   });
 
+  it('"next unlabeled" in an ordered pool stays among the drawn queries: from a drawn query left half done it never goes to an undrawn one', async () => {
+    const engine = orderedEngine('w.qpairs', { order: 'random', seed: 2 });
+    await engine.invoke('pool.assign', { pool: 'p', annotators: ['alice', 'bob'] });
+    const a1 = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+    await labelQuery(engine, 'alice', a1);
+    const a2 = (await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'alice', from: a1.queryId, direction: 'next-unlabeled' })) as QueryView;
+    expect(readDraws(engine.ws, 'p').map((d) => d.queryId)).toEqual([a1.queryId, a2.queryId]);
+    // One label on the second drawn query, then Enter: the only drawn query not done is this one.
+    await engine.invoke('label.set', { pool: 'p', queryId: a2.queryId, candidateId: a2.candidates[0]!.id, annotator: 'alice', value: '0' });
+    const next = (await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'alice', from: a2.queryId, direction: 'next-unlabeled' })) as QueryView;
+    expect(next.queryId).toBe(a2.queryId);
+    // From an undrawn query opened by hand (N), Enter goes back to the drawn one not done.
+    const undrawn = (await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'alice', from: a2.queryId, direction: 'next' })) as QueryView;
+    expect(readDraws(engine.ws, 'p').map((d) => d.queryId)).not.toContain(undrawn.queryId);
+    const back = (await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'alice', from: undrawn.queryId, direction: 'next-unlabeled' })) as QueryView;
+    expect(back.queryId).toBe(a2.queryId);
+    expect(readDraws(engine.ws, 'p')).toHaveLength(2);
+    // Bob, on the same pool, gets the same drawn queries in the same order.
+    const b1 = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'bob' })) as QueryView;
+    await labelQuery(engine, 'bob', b1);
+    const b2 = (await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'bob', from: b1.queryId, direction: 'next-unlabeled' })) as QueryView;
+    expect([b1.queryId, b2.queryId]).toEqual([a1.queryId, a2.queryId]);
+    engine.close();
+  });
+
   it('decide-rankers-mtc serves one pair at a time, its candidate first (blind stays blind), the same pairs to every assigned annotator; Evaluate says "decided" only from the paired test', async () => {
     const engine = orderedEngine('w.qpairs');
     await engine.invoke('pool.set', { pool: 'p', order: 'decide-rankers-mtc', orderSeed: 3 });
@@ -175,6 +200,13 @@ describe('labeling order', () => {
       await engine.invoke('label.set', { pool: 'p', queryId: v.queryId, candidateId: v.focus!, annotator: 'alice', value: relevant(v.queryId, v.focus!) ? '1' : '0' });
     }
     expect(new Set(seen).size).toBe(12);
+    // The query of the pair asked next, read again by id (a screen's re-read), still names the pair.
+    const ask = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
+    const again = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice', queryId: ask.queryId })) as QueryView;
+    expect(again.focus).toBe(ask.focus);
+    expect(again.candidates[0]!.id).toBe(ask.focus);
+    const other = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice', queryId: ask.queryId === 'q0' ? 'q1' : 'q0' })) as QueryView;
+    expect(other.focus).toBeUndefined();
     expect(readDraws(engine.ws, 'p')).toHaveLength(0); // no draws: the pair follows from the seed and the labels
     // Bob is given alice's pairs first, in her order: every pair gets its two labels.
     for (const pair of seen) {

@@ -23,6 +23,7 @@ import { ProgressLine } from './ProgressLine';
 import { QueryPanel } from './QueryPanel';
 import { OrderTools } from './OrderTools';
 import { GuidelinesOverlay } from './GuidelinesOverlay';
+import { announcement, LabelAnnouncer } from './LabelAnnouncer';
 import { useAssignment } from './useAssignment';
 import { useQueryView } from './useQueryView';
 import { useStickyHeadHeight } from './useStickyHeadHeight';
@@ -66,7 +67,11 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     cursor,
     setCursor: qv.setCursor,
     toggleExpand: qv.toggleExpand,
-    giveLabel,
+    // Any label given (the "?" itself offers a note again right after) ends an earlier offer.
+    giveLabel: (row, value, advance) => {
+      setOffer(null);
+      giveLabel(row, value, advance);
+    },
     doUndo: lab.doUndo,
     navigate: nav.navigate,
     openNote: (cursorRow) => {
@@ -92,9 +97,12 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     },
   });
 
-  // The cursor's first position after a "?" is where c still means "the unsure pair".
+  // The cursor's first position after a "?" is where c still means "the unsure pair"; once the
+  // cursor moves on from there, c notes the row under it and the offer is gone.
   useEffect(() => {
-    if (offer && offerCursor.current === null) offerCursor.current = cursor;
+    if (!offer) return;
+    if (offerCursor.current === null) offerCursor.current = cursor;
+    else if (cursor !== offerCursor.current) setOffer(null);
   }, [offer, cursor]);
 
   const counts = outbox.counts();
@@ -110,6 +118,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
 
   return (
     <div className="annotate-screen">
+      <LabelAnnouncer queue={outbox} say={(op) => announcement(op, qv.viewRef.current, (value) => describeLabel(scheme, value).text)} />
       <AnnotateBar
         pools={pools}
         pool={pool}
@@ -156,7 +165,10 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             keys={keys}
             onSelect={qv.setCursor}
             onToggle={qv.toggleExpand}
-            onLabel={(i, value) => giveLabel(i, value, false)}
+            onLabel={(i, value) => {
+              setOffer(null);
+              giveLabel(i, value, false);
+            }}
             onRetry={(op) => outbox.retry(op.id)}
             describe={(value) => describeLabel(scheme, value)}
             sort={effectiveSort(view, order)}

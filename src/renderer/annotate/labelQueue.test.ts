@@ -35,6 +35,7 @@ describe('LabelQueue', () => {
     expect(saved).toEqual([1, 2, 3]);
     expect(q.ops()).toHaveLength(0);
     expect(q.savedCount()).toBe(3);
+    expect(q.lastSaved()).toMatchObject({ candidateId: 'a', value: '0' });
   });
 
   it('keeps a label queued through transport failures and retries it (in order)', async () => {

@@ -54,6 +54,7 @@ export class LabelQueue {
   private stopped = false;
   private v = 0;
   private saved = 0;
+  private last: LabelOp | null = null;
 
   constructor(private readonly opts: LabelQueueOptions) {
     this.delays = opts.retryDelays ?? [1000, 2000, 4000, 8000, 15000];
@@ -162,6 +163,11 @@ export class LabelQueue {
     return this.saved;
   }
 
+  /** The label (or note) saved last since the page loaded, if any. */
+  lastSaved(): LabelOp | null {
+    return this.last;
+  }
+
   private changed(): void {
     this.v++;
     this.persist();
@@ -188,6 +194,7 @@ export class LabelQueue {
           const ack = await this.opts.send({ pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}) });
           this.queue = this.queue.filter((o) => o !== op);
           this.saved++;
+          this.last = op;
           this.opts.onSaved?.(op, ack);
           this.changed();
         } catch (e) {

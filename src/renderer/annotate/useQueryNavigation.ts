@@ -60,10 +60,20 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
       setLoading(true);
       setNotice(null);
       try {
+        // "Next unlabeled" counts this query's labels: the ones just given go first (a few seconds
+        // at most; a server that is away does not hold the move).
+        if (direction === 'next-unlabeled' && outbox.counts().unsaved > 0) {
+          await Promise.race([outbox.idle(), new Promise((r) => setTimeout(r, 4000))]);
+          if (my !== navSeq.current || !isCurrent(pool, annotator)) return;
+        }
         const v = await client.invoke('annotate.navigate', { pool, annotator, from: cur.queryId, direction });
         if (my !== navSeq.current || !isCurrent(pool, annotator)) return;
-        if (v) show(v);
-        else
+        if (v) {
+          show(v);
+          // The engine answers with this very query when it is the only one to go on with.
+          if (direction === 'next-unlabeled' && v.pool === cur.pool && v.queryId === cur.queryId)
+            setNotice('No other query is waiting for you: this one still has unlabeled candidates (in a pool with a labeling order, the next query is drawn once the drawn ones are done).');
+        } else
           setNotice(
             direction === 'next-unlabeled'
               ? 'Every query in this pool is labeled. Thank you!'
@@ -77,7 +87,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
         if (my === navSeq.current) setLoading(false);
       }
     },
-    [client, pool, annotator, ready, show, viewRef, setError, setNotice],
+    [client, outbox, pool, annotator, ready, show, viewRef, setError, setNotice],
   );
 
   /** Re-reads the current query (labels from elsewhere, progress), never racing a save. */
@@ -93,6 +103,12 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
       // A label saved meanwhile may be missing from this snapshot: read again.
       if (outbox.savedCount() !== saved) {
         void refreshQuiet();
+        return;
+      }
+      // A label of this query given meanwhile and still on its way is missing too, and its row
+      // would show the old label once it is saved: read again when the outbox has sent it.
+      if (outbox.ops().some((o) => o.state !== 'failed' && o.pool === v.pool && o.annotator === annotator && o.queryId === v.queryId)) {
+        void outbox.idle().then(() => refreshQuiet());
         return;
       }
       update(v);

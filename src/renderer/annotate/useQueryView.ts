@@ -100,7 +100,10 @@ export function useQueryView(shared: SharedState): QueryViewState {
       setView(v);
       setError(null);
       shared.setLastQueryId(v.queryId);
-      const at = focusCandidate ? v.candidates.findIndex((c) => c.id === focusCandidate) : -1;
+      // The cursor goes to the candidate handed over (an undo's), else to the pair the labeling
+      // order asks for next (decide-rankers-mtc), on the same query too.
+      const want = focusCandidate ?? raw.focus;
+      const at = want ? v.candidates.findIndex((c) => c.id === want) : -1;
       if (at >= 0) setCursor(at);
       // A new query (a reload too) starts on its first unlabeled candidate: the first label key
       // must not overwrite a label given before. Row 1 when every candidate is labeled.

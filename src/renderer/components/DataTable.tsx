@@ -282,7 +282,22 @@ export function FilterBox({ value, onChange, label, testId, shown, total }: { va
     <div className="table-tools">
       <label className="inline small">
         {label}
-        <input type="search" value={value} onChange={(e) => onChange(e.target.value)} placeholder="type to filter" data-testid={testId} size={18} />
+        <input
+          type="search"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          // Enter leaves the box with the filter kept: the screen's keys (j/k, labels) act on the rows shown.
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              e.currentTarget.blur();
+            }
+          }}
+          placeholder="type to filter"
+          title="Enter keeps the filter and gives the keys back to the table"
+          data-testid={testId}
+          size={18}
+        />
       </label>
       {value && (
         <span className="small muted" role="status">

@@ -23,6 +23,7 @@ import { errorMessage, fmtInt, snippet } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
 import { isTransportError } from '../client/types';
 import { describeLabel, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
+import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
 import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
@@ -365,6 +366,14 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
   return (
     <div className="review-screen">
+      <LabelAnnouncer
+        queue={settles}
+        say={(op) => {
+          const item = queue?.items.find((i) => i.queryId === op.queryId && i.candidateId === op.candidateId);
+          const which = item ? `“${item.candidate?.title ?? op.candidateId}” for query “${item.query?.title ?? op.queryId}”` : `candidate ${op.candidateId} of query ${op.queryId}`;
+          return rulingAnnouncement(op, which, (value) => describeLabel(queue?.scheme ?? 'binary', value).text || value);
+        }}
+      />
       <div className="annotate-bar">
         {/* blur: the keys are the judge's, not the select's type-ahead */}
         <PoolSelect testId="review-pool" pools={pools} value={pool} onChange={setPool} emptyText="(no pools)" blurOnChange />

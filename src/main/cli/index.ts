@@ -84,7 +84,9 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
       onProgress: (done, total, note) => bar.update(done, total, note),
     });
     bar.done();
-    if (values.json) out.log(json(report));
+    // changedDocs (the BM25 doc numbers the import touched, one per question) is the engine's, for the index: not printed.
+    const { changedDocs: _internal, ...printed } = report;
+    if (values.json) out.log(json(printed));
     else {
       const counts = Object.entries(report.counts).filter(([, n]) => n > 0);
       out.log(`imported ${files.join(', ')} (${format})`);

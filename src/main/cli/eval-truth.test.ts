@@ -57,6 +57,17 @@ describe('eval tells the truth (issue 13)', () => {
     }
   });
 
+  it('a pool of labels without runs says it has nothing to rank, not an empty table', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await ok('init', w);
+    writeFileSync(path.join(dir, 'g.qrels'), 'q1 0 a 1\nq1 0 b 0\n');
+    await ok('import', w, '--format', 'qrels', '--pool', 'g', path.join(dir, 'g.qrels'));
+    const out = await ok('eval', w, '--pool', 'g');
+    expect(out).toContain('pool g has no runs to evaluate: import one (qpairs import W --format trec-run FILE --pool g) or score a model on it (qpairs score W --model NAME --pool g)');
+    expect(out).not.toMatch(/^run +queries/m);
+    expect(JSON.parse(await ok('eval', w, '--pool', 'g', '--json')).runs).toEqual({});
+  });
+
   it('counts only fully labeled queries by default ("?" counts as labeled), partial on request; CLI --json and engine agree', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from './test-cli';
@@ -53,6 +53,21 @@ describe('qpairs CLI', () => {
     await expectUsage(['pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '1', '--order', 'randon'], /did you mean "random"\?/);
     await expectUsage(['aggregate', w, '--pool', 'p', '--rule', 'majorty'], /did you mean "majority"\?/);
     await expectUsage(['annotators', 'role', w, 'x', 'jduge'], /did you mean "judge"\?/);
+  });
+
+  it('serve: a port out of range or --max-trainings 0 is a usage error before anything starts (it was an internal error with a stack trace)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await run('init', w);
+    for (const [args, message] of [
+      [['--port', '99999'], '--port is a port number from 0 to 65535, not 99999'],
+      [['--port=-1'], '--port is a port number from 0 to 65535, not -1'],
+      [['--max-trainings', '0'], '--max-trainings must be at least 1 (trainings that run at once), not 0'],
+    ] as const) {
+      const r = await run('serve', w, ...args);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toBe(`qpairs serve: ${message}\nrun "qpairs serve --help" for usage\n`);
+    }
+    expect(existsSync(`${w}.lock`)).toBe(false);
   });
 
   it('init creates a workspace once and stats reports it as JSON', async () => {

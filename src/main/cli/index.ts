@@ -262,15 +262,20 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   });
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
+  // Checked before anything starts: out of range, they ended in an internal error and a stack trace.
+  const port = optionalInt(values.port, '--port');
+  if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError(`--port is a port number from 0 to 65535, not ${port}`);
+  const maxTrainings = optionalInt(values['max-trainings'], '--max-trainings');
+  if (maxTrainings !== undefined && maxTrainings < 1) throw new UsageError(`--max-trainings must be at least 1 (trainings that run at once), not ${maxTrainings}`);
   const { serveWorkspace } = await import('../serve/cli-serve');
   return serveWorkspace({
     workspace: w,
-    port: optionalInt(values.port, '--port'),
+    port,
     host: values.host,
     tokens: values.token ?? [],
     tokensFile: values['tokens-file'],
     requireTokens: values['require-tokens'],
-    maxTrainings: optionalInt(values['max-trainings'], '--max-trainings'),
+    maxTrainings,
     log: out.log,
   });
 }

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closest } from './suggest';
 
 /** A usage error: wrong flags or arguments (exit code 2). */
 export class UsageError extends Error {
@@ -10,13 +11,24 @@ export class UsageError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** node:util parseArgs with readable errors as UsageError. */
+/** node:util parseArgs with readable errors as UsageError; an unknown flag names the one it most likely meant and the command's flags. */
 export function parse<O extends Options>(argv: string[], options: O) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+    const err = e as Error & { code?: string };
+    const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(err.message)?.[1] : undefined;
+    if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(options)));
+    throw new UsageError(err.message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
+}
+
+/** `unknown option --pol (did you mean --pool? options: --pool, --json)`. */
+function unknownOption(flag: string, names: readonly string[]): string {
+  const flags = names.map((n) => `--${n}`);
+  if (flags.length === 0) return `unknown option ${flag} (this command takes no options)`;
+  const meant = closest(flag.replace(/=.*$/, ''), flags);
+  return `unknown option ${flag} (${meant ? `did you mean ${meant}? ` : ''}options: ${flags.join(', ')})`;
 }
 
 export function requireString(v: unknown, flag: string): string {

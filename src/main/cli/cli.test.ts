@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from './test-cli';
@@ -25,6 +25,49 @@ describe('qpairs CLI', () => {
     const flag = await run('stats', w, '--bogus');
     expect(flag.code).toBe(2);
     expect(flag.err).toMatch(/bogus/);
+  });
+
+  it('a mistyped command, subcommand, flag or value is a usage error that names what was meant', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await run('init', w);
+    const expectUsage = async (args: string[], message: RegExp): Promise<void> => {
+      const r = await run(...args);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(message);
+    };
+    // The suggestion is what one sees: not buried under the whole usage text.
+    const cmd = await run('improt', w);
+    expect(cmd.err).toMatch(/^qpairs: unknown command "improt" \(did you mean "import"\? commands: init, import,/);
+    expect(cmd.err.split('\n').length).toBeLessThan(5);
+    await expectUsage(['help', 'evl'], /unknown command "evl" \(did you mean "eval"\?/);
+    await expectUsage(['pool', 'craete', w, '--name', 'p'], /unknown pool command "craete" \(did you mean "create"\? pool commands: create, list, set\)/);
+    await expectUsage(['models', 'lst', w], /did you mean "list"\?/);
+    await expectUsage(['corpus', 'indx', w], /did you mean "index"\?/);
+    await expectUsage(['annotators', 'ad', w, 'x'], /did you mean "add"\?/);
+    await expectUsage(['eval', w, '--pol', 'dev'], /unknown option --pol \(did you mean --pool\? options: --pool, /);
+    await expectUsage(['stats', w, '--jsn'], /unknown option --jsn \(did you mean --json\? options: --json\)/);
+    await expectUsage(['init', path.join(dir, 'x.qpairs'), '--force'], /unknown option --force \(this command takes no options\)/);
+    await expectUsage(['import', w, '--format', 'stackexchnage', 'x'], /unknown format "stackexchnage" \(did you mean "stackexchange"\? formats: /);
+    await expectUsage(['export', w, '--pool', 'p', '--format', 'jsnol', 'o.jsonl'], /did you mean "jsonl"\?/);
+    await expectUsage(['train', w, '--model', 'fusde', '--name', 'x'], /unknown model "fusde" \(did you mean "fused"\?/);
+    await expectUsage(['pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '1', '--order', 'randon'], /did you mean "random"\?/);
+    await expectUsage(['aggregate', w, '--pool', 'p', '--rule', 'majorty'], /did you mean "majority"\?/);
+    await expectUsage(['annotators', 'role', w, 'x', 'jduge'], /did you mean "judge"\?/);
+  });
+
+  it('serve: a port out of range or --max-trainings 0 is a usage error before anything starts (it was an internal error with a stack trace)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await run('init', w);
+    for (const [args, message] of [
+      [['--port', '99999'], '--port is a port number from 0 to 65535, not 99999'],
+      [['--port=-1'], '--port is a port number from 0 to 65535, not -1'],
+      [['--max-trainings', '0'], '--max-trainings must be at least 1 (trainings that run at once), not 0'],
+    ] as const) {
+      const r = await run('serve', w, ...args);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toBe(`qpairs serve: ${message}\nrun "qpairs serve --help" for usage\n`);
+    }
+    expect(existsSync(`${w}.lock`)).toBe(false);
   });
 
   it('init creates a workspace once and stats reports it as JSON', async () => {

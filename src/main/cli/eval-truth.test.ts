@@ -57,6 +57,35 @@ describe('eval tells the truth (issue 13)', () => {
     }
   });
 
+  it('an annotator name nobody has (a typo) is refused by eval, plain and --compare, CLI and engine; one without labels still evaluates', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    for (const extra of [[], ['--compare', 'alt,alt2']]) {
+      const r = await runCli('eval', w, '--pool', 'p', '--annotator', 'alcie', ...extra);
+      expect(r.code, r.err).toBe(1);
+      expect(r.err).toBe('qpairs eval: no annotator named "alcie" (label sources: alice, carol, @aggregate)\n');
+    }
+    const engine = Engine.open(w, { transport: 'electron' });
+    try {
+      await expect(engine.invoke('eval.pool', { pool: 'p', annotator: 'alcie' })).rejects.toThrow(/no annotator named "alcie"/);
+    } finally {
+      engine.close();
+    }
+    await ok('annotators', 'add', w, 'dora');
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'dora')).toContain('metrics undefined: dora has no labels in pool "p"');
+  });
+
+  it('a pool of labels without runs says it has nothing to rank, not an empty table', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await ok('init', w);
+    writeFileSync(path.join(dir, 'g.qrels'), 'q1 0 a 1\nq1 0 b 0\n');
+    await ok('import', w, '--format', 'qrels', '--pool', 'g', path.join(dir, 'g.qrels'));
+    const out = await ok('eval', w, '--pool', 'g');
+    expect(out).toContain('pool g has no runs to evaluate: import one (qpairs import W --format trec-run FILE --pool g) or score a model on it (qpairs score W --model NAME --pool g)');
+    expect(out).not.toMatch(/^run +queries/m);
+    expect(JSON.parse(await ok('eval', w, '--pool', 'g', '--json')).runs).toEqual({});
+  });
+
   it('counts only fully labeled queries by default ("?" counts as labeled), partial on request; CLI --json and engine agree', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);
@@ -68,6 +97,8 @@ describe('eval tells the truth (issue 13)', () => {
     expect(cliPartial).toMatchObject({ partial: true, labeledQueries: 3 });
     expect(cliPartial.labeling).toMatch(/unlabeled candidates .* not relevant/);
     expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice')).toMatch(/2 of 3 queries counted[\s\S]*1 partially labeled queries left out/);
+    // An annotator of the workspace who labeled nothing here (a name nobody has is refused: see above).
+    await ok('annotators', 'add', w, 'nobody');
 
     const engine = Engine.open(w, { transport: 'electron' });
     try {

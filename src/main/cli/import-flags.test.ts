@@ -89,6 +89,16 @@ describe('qpairs import', () => {
     expect(JSON.parse(j.out).warnings).toEqual([expect.stringMatching(/2 of 2 query ids are unknown/)]);
   });
 
+  it('--json prints the report without the internal list of BM25 doc numbers (it held one number per imported question)', async () => {
+    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n');
+    const j = await run('import', w, '--format', 'questions-jsonl', file('q.jsonl', lines + '\n'), '--json');
+    expect(j.code, j.err).toBe(0);
+    const report = JSON.parse(j.out);
+    expect(Object.keys(report).sort()).toEqual(['counts', 'files', 'format', 'skipped', 'warnings']);
+    expect(report.counts).toMatchObject({ questionsInserted: 50 });
+    expect(j.out.split('\n').length).toBeLessThan(20);
+  });
+
   it('a malformed AskUbuntu pool line (19 candidates where the others have 20) fails with file and line', async () => {
     const line = (q: number, n: number): string =>
       `${q}\t${q * 100}\t${Array.from({ length: n }, (_, i) => q * 100 + i).join(' ')}\t${Array.from({ length: n }, (_, i) => 30 - i).join(' ')}`;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
-import { isLabelScheme } from '../../shared/labels';
+import { isLabelScheme, LABEL_SCHEMES } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
@@ -25,6 +25,7 @@ import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common
 import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
+import { subcommandError, unknownChoice } from './suggest';
 
 function json(o: unknown): string {
   return JSON.stringify(o, null, 2);
@@ -56,9 +57,9 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
   });
   const [w, ...files] = positionals;
   const format = requireString(values.format, '--format F');
-  if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format "${format}" (formats: ${IMPORT_FORMATS.join(', ')})`);
+  if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(unknownChoice('format', format, IMPORT_FORMATS));
   if (files.length === 0) throw new UsageError('import needs at least one FILE');
-  if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
+  if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(unknownChoice('scheme', values.scheme, LABEL_SCHEMES));
   if (TEXT_ONLY_FORMATS.has(format)) {
     // They were ignored: `--format questions-jsonl q.jsonl --pool dev` succeeded and made no pool.
     const unused = (['pool', 'annotator', 'scheme'] as const).filter((k) => values[k] !== undefined).map((k) => `--${k}`);
@@ -83,7 +84,9 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
       onProgress: (done, total, note) => bar.update(done, total, note),
     });
     bar.done();
-    if (values.json) out.log(json(report));
+    // changedDocs (the BM25 doc numbers the import touched, one per question) is the engine's, for the index: not printed.
+    const { changedDocs: _internal, ...printed } = report;
+    if (values.json) out.log(json(printed));
     else {
       const counts = Object.entries(report.counts).filter(([, n]) => n > 0);
       out.log(`imported ${files.join(', ')} (${format})`);
@@ -101,7 +104,7 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
 /** A labeling order named on the command line (undefined when not given). */
 function parseOrder(x: string | undefined): QueryOrder | undefined {
   if (x === undefined) return undefined;
-  if (!isQueryOrder(x)) throw new UsageError(`unknown order "${x}" (orders: ${QUERY_ORDERS.join(', ')})`);
+  if (!isQueryOrder(x)) throw new UsageError(unknownChoice('order', x, QUERY_ORDERS));
   return x;
 }
 
@@ -160,7 +163,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
       closeWorkspace(ws);
     }
   }
-  if (sub !== 'create') throw new UsageError('usage: qpairs pool create|list|set W …');
+  if (sub !== 'create') throw new UsageError(subcommandError('pool', sub, ['create', 'list', 'set']));
   const { values, positionals } = parse(rest, {
     blind: { type: 'string' },
     name: { type: 'string' },
@@ -180,7 +183,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   const convention = parseConvention(values.convention);
   const order = parseOrder(values.order);
   const orderSeed = optionalInt(values['order-seed'], '--order-seed');
-  if (values.analyzer !== undefined && !isAnalyzerName(values.analyzer)) throw new UsageError(`unknown analyzer "${values.analyzer}" (analyzers: ${ANALYZER_NAMES.join(', ')})`);
+  if (values.analyzer !== undefined && !isAnalyzerName(values.analyzer)) throw new UsageError(unknownChoice('analyzer', values.analyzer, ANALYZER_NAMES));
   const sample = optionalInt(values.sample, '--sample');
   const seed = optionalInt(values.seed, '--seed');
   const depth = optionalInt(values.depth, '--depth') ?? 20;
@@ -188,7 +191,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   if (sample !== undefined && seed === undefined) throw new UsageError('--sample needs --seed S (so the sample can be reproduced)');
   if (sample !== undefined && sample < 1) throw new UsageError('--sample must be at least 1');
   if (depth < 1) throw new UsageError('--depth must be at least 1');
-  if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(`unknown scheme "${values.scheme}"`);
+  if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(unknownChoice('scheme', values.scheme, LABEL_SCHEMES));
   let queries: string[] | undefined;
   if (values.queries) {
     const text = await readFile(values.queries, 'utf8').catch((e: Error) => {
@@ -259,15 +262,20 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   });
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
+  // Checked before anything starts: out of range, they ended in an internal error and a stack trace.
+  const port = optionalInt(values.port, '--port');
+  if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError(`--port is a port number from 0 to 65535, not ${port}`);
+  const maxTrainings = optionalInt(values['max-trainings'], '--max-trainings');
+  if (maxTrainings !== undefined && maxTrainings < 1) throw new UsageError(`--max-trainings must be at least 1 (trainings that run at once), not ${maxTrainings}`);
   const { serveWorkspace } = await import('../serve/cli-serve');
   return serveWorkspace({
     workspace: w,
-    port: optionalInt(values.port, '--port'),
+    port,
     host: values.host,
     tokens: values.token ?? [],
     tokensFile: values['tokens-file'],
     requireTokens: values['require-tokens'],
-    maxTrainings: optionalInt(values['max-trainings'], '--max-trainings'),
+    maxTrainings,
     log: out.log,
   });
 }
@@ -333,6 +341,11 @@ export function environmentError(e: unknown): string | null {
   return null;
 }
 
+/** `unknown command "improt" (did you mean "import"? commands: …)` and where the usage is: short, so the suggestion is what one sees. */
+function unknownCommand(cmd: string): string {
+  return `${unknownChoice('command', cmd, Object.keys(COMMANDS))}\nrun "qpairs --help" for usage`;
+}
+
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can drive it). */
 export async function main(argv: string[], out: Out = stdioOut()): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -343,7 +356,7 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
   if (cmd === 'help') {
     const about = rest[0];
     if (about !== undefined && !COMMAND_USAGE[about]) {
-      out.err(`qpairs help: unknown command "${about}"\n\n${USAGE}`);
+      out.err(`qpairs help: ${unknownCommand(about)}`);
       return 2;
     }
     out.log(about === undefined ? USAGE : commandUsage(about));
@@ -351,7 +364,7 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
   }
   const run = COMMANDS[cmd];
   if (!run) {
-    out.err(`qpairs: unknown command "${cmd}"\n\n${USAGE}`);
+    out.err(`qpairs: ${unknownCommand(cmd)}`);
     return 2;
   }
   if (COMMAND_USAGE[cmd] && asksForHelp(rest)) {

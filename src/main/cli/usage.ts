@@ -23,7 +23,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--analyzer ${ANALYZERS}]   BM25 analysis for this pool (default: the workspace's)
         [--order ${QUERY_ORDERS.join('|')}] [--order-seed S]   which query annotators get next (default pool)
         [--convention zero|skip]   how eval treats a query without a similar candidate, unless told (default zero)
-  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S] [--convention zero|skip]
+        [--json]
+  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S] [--convention zero|skip] [--json]
         --blind: annotators label blind (default) or see scores and others' labels
         --order: which query annotators get next: ${QUERY_ORDERS.join(', ')}; decide-rankers-mtc gives one candidate at a time (see README, "Labeling order")
   qpairs pool list W [--json]`,
@@ -62,9 +63,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         (--token NAME=SECRET still works, with a warning: secrets show in ps and shell history)
         --max-trainings N: model trainings that run at once (default 1); more wait, shown as queued
         (see README, "Running a team" and "Security model")`,
-  corpus: `  qpairs corpus export W --format tsv|jsonl OUT [--source S] [--force]   the questions' texts as indexed (OUT - : stdout)
+  corpus: `  qpairs corpus export W --format tsv|jsonl OUT [--source S] [--force] [--json]   the questions' texts as indexed (OUT - : stdout)
         an existing OUT is never replaced unless --force
-  qpairs corpus index W [--analyzer ${ANALYZERS}]   rebuild the BM25 index`,
+  qpairs corpus index W [--analyzer ${ANALYZERS}] [--json]   rebuild the BM25 index`,
 };
 
 const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled

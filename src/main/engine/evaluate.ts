@@ -69,7 +69,12 @@ export function poolLabels(ws: Workspace, pool: string, annotator: string, o: Po
  * (`qpairs eval`, `export`), `eval.pool`, `eval.compare` and `export.*`.
  */
 export function evalLabelSource(ws: Workspace, pool: string, annotator: string | undefined): string {
-  return annotator ?? defaultLabelSource(ws, pool);
+  if (annotator === undefined) return defaultLabelSource(ws, pool);
+  // A name nobody has (a typo: --annotator alcie) evaluated nothing and said only "alcie has no labels": refused, as export refuses it.
+  if (annotator !== AGGREGATE && !ws.listAnnotators().some((a) => a.name === annotator)) {
+    throw new NotFoundError(`no annotator named "${annotator}" (label sources: ${[...ws.listAnnotators().map((a) => a.name), AGGREGATE].join(', ')})`);
+  }
+  return annotator;
 }
 
 /** The sentence describing which queries count and how unlabeled candidates are treated. */

@@ -206,6 +206,15 @@ describe('bad archives fail naming archive and member, and change nothing', () =
     await failsCleanly([zip], /corrupt\.zip!\/P\w+\.xml: cannot unpack P\w+\.xml from the archive .*corrupt\.zip: /);
   });
 
+  it('a truncated .zip says what happened, not a bare number (7-Zip\'s WebAssembly build throws its C++ exception as one)', async () => {
+    const cut = path.join(dir, 'cut.stackexchange.com.zip');
+    const bytes = readFileSync(packed.zip);
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 4)));
+    const e = await failsCleanly([cut], /cut\.stackexchange\.com\.zip: cannot open the zip archive: /);
+    expect(e.message).not.toMatch(/archive: \d+$/);
+    expect(e.message).toMatch(/cannot open the zip archive: an internal error stopped 7-Zip \(the archive is probably truncated or corrupt\)$/);
+  });
+
   it('malformed XML inside a sound archive is reported as such, with the member and line', async () => {
     const sub = path.join(dir, 'malformed');
     mkdirSync(sub);

@@ -24,7 +24,7 @@ import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { QPairsError, throwIfAborted } from '../errors';
-import { runSevenZip, streamSevenZip, type ByteStream, type SevenZipResult } from './sevenzip';
+import { runSevenZip, SEVEN_ZIP_INTERNAL_ERROR, streamSevenZip, type ByteStream, type SevenZipResult } from './sevenzip';
 import { listTar, streamTarMember } from './tar';
 
 /** Archive kinds by file name. */
@@ -103,6 +103,7 @@ export function sevenZipReason(r: SevenZipResult, archive: string): string {
     .map((l) => l.replace(/^ERROR: (.+?) : .+$/, '$1').replace(/^Open ERROR: /, ''));
   const text = [...new Set(lines)].join('; ') || `7-Zip stopped with exit code ${r.code}`;
   if (/unexpected end/i.test(text)) return `${text} (the archive is truncated)`;
+  if (text.includes(SEVEN_ZIP_INTERNAL_ERROR)) return `${text} (the archive is probably truncated or corrupt)`;
   if (/data error|crc failed|headers error|is not archive|cannot open/i.test(text)) return `${text} (the archive is corrupt, or not a ${archiveKind(archive) ?? '7z'} archive)`;
   return text;
 }

@@ -30,6 +30,9 @@ export const SEVENZIP_LIMIT_BYTES = 4 * 1024 * 1024;
 const IN_FLIGHT = 0;
 const CANCEL = 1;
 
+/** What the worker says when 7-Zip's WebAssembly build stops on an exception of its own (it throws a bare number). */
+export const SEVEN_ZIP_INTERNAL_ERROR = 'an internal error stopped 7-Zip';
+
 /**
  * The worker (CommonJS, eval'd). workerData: lib (path of 7zz.umd.js), wasm (the compiled
  * WebAssembly.Module), dir (host folder mounted
@@ -45,6 +48,9 @@ const ctl = new Int32Array(control);
 let out = '';
 let err = '';
 const done = (code, extra) => parentPort.postMessage({ t: 'end', code, out, err: extra ? err + extra : err });
+// What failed, in words: the WebAssembly build throws a C++ exception it does not catch as a bare number (a truncated
+// .zip's listing did: the import said "cannot open the zip archive: 397000").
+const why = (e) => (typeof e === 'number' ? '${SEVEN_ZIP_INTERNAL_ERROR}' : String((e && e.message) || e));
 try {
   const SevenZip = require(lib);
   const printErr = (s) => {
@@ -54,7 +60,7 @@ try {
   const opts = { stdin: () => null, print: (s) => { out += s + '\n'; }, printErr };
   // The module compiled once by the parent: no file to read here (and none inside an asar archive).
   opts.instantiateWasm = (imports, ok) => {
-    WebAssembly.instantiate(workerData.wasm, imports).then((inst) => ok(inst, workerData.wasm), (e) => done(-1, String((e && e.message) || e)));
+    WebAssembly.instantiate(workerData.wasm, imports).then((inst) => ok(inst, workerData.wasm), (e) => done(-1, why(e)));
     return {};
   };
   SevenZip(opts).then((m) => {
@@ -82,13 +88,13 @@ try {
     try {
       code = m.callMain(args.slice());
     } catch (e) {
-      done(-1, String((e && e.message) || e));
+      done(-1, why(e));
       return;
     }
     done(typeof code === 'number' ? code : -1);
-  }, (e) => done(-1, String((e && e.message) || e)));
+  }, (e) => done(-1, why(e)));
 } catch (e) {
-  done(-1, String((e && e.message) || e));
+  done(-1, why(e));
 }
 `;
 

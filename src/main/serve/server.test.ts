@@ -181,6 +181,23 @@ describe('POST /api/invoke', () => {
   });
 });
 
+describe('an unbuilt app (a fresh npm install: `npx qpairs serve W` before `npm run build`, as the README says)', () => {
+  it('answers the API, and the page says how to build the app; the log warns once', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'qpairs-unbuilt-'));
+    try {
+      const logged: string[] = [];
+      const { s } = await serve({ staticDir: empty, log: (m: string) => logged.push(m) });
+      expect(logged.filter((m) => m.includes('run `npm run build` first. The API works.'))).toHaveLength(1);
+      expect((await invoke(s, 'workspace.stats', {})).status).toBe(200);
+      const page = await request(`${s.url}/`);
+      expect(page.status).toBe(404);
+      expect(page.body).toBe('The app is not built: run `npm run build` (or `npm run serve`, which builds it), then reload.');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('keep-alive', () => {
   it('an idle connection is still there after 6 s (Node closes it at 5 s, and a client reusing it then gets a reset)', async () => {
     expect(KEEP_ALIVE_MS).toBeGreaterThanOrEqual(20_000);

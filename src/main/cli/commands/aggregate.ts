@@ -1,6 +1,7 @@
 import { AGGREGATION_RULES, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
 import { aggregationSummary, loadPoolState, setAggregation } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
+import { unknownChoice } from '../suggest';
 import { json, numberFlag, withWorkspace, type Out } from './common';
 
 /**
@@ -16,7 +17,7 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
   });
   const pool = requireString(values.pool, '--pool P');
   if (values.rule !== undefined && !(AGGREGATION_RULES as readonly string[]).includes(values.rule)) {
-    throw new UsageError(`unknown rule "${values.rule}" (rules: ${AGGREGATION_RULES.join(', ')})`);
+    throw new UsageError(unknownChoice('rule', values.rule, AGGREGATION_RULES));
   }
   const threshold = numberFlag(values.threshold, '--threshold');
   return withWorkspace(positionals[0], (ws) => {

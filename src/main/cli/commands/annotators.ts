@@ -1,6 +1,7 @@
 import type { AnnotatorRole } from '../../workspace/workspace';
 import { ANNOTATOR_ROLES, addAnnotator, setAnnotatorRole } from '../../gold';
 import { parse, table, UsageError } from '../args';
+import { subcommandError, unknownChoice } from '../suggest';
 import { json, withWorkspace, type Out } from './common';
 import { inviteAnnotator, revokeAnnotator, teamMembers } from '../../team/tokens';
 import { WorkspaceLockedError } from '../../workspace/lock';
@@ -30,7 +31,7 @@ async function withTeamWrite<T>(w: string | undefined, what: 'invite' | 'revoke'
 
 function role(v: string | undefined): AnnotatorRole | undefined {
   if (v === undefined) return undefined;
-  if (!(ANNOTATOR_ROLES as readonly string[]).includes(v)) throw new UsageError(`unknown role "${v}" (roles: ${ANNOTATOR_ROLES.join(', ')})`);
+  if (!(ANNOTATOR_ROLES as readonly string[]).includes(v)) throw new UsageError(unknownChoice('role', v, ANNOTATOR_ROLES));
   return v as AnnotatorRole;
 }
 
@@ -110,5 +111,5 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
       return 0;
     }, out);
   }
-  throw new UsageError(USAGE);
+  throw new UsageError(sub === undefined ? USAGE : subcommandError('annotators', sub, ['list', 'add', 'role', 'invite', 'revoke']));
 }

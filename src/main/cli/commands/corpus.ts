@@ -8,6 +8,7 @@ import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError } from '../../errors';
 import { checkWriteTarget } from '../../export/write';
 import { parse, requireString, UsageError } from '../args';
+import { subcommandError, unknownChoice } from '../suggest';
 import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';
 
@@ -22,13 +23,13 @@ export async function cmdCorpus(argv: string[], out: Out, signal?: AbortSignal):
   const [sub, ...rest] = argv;
   if (sub === 'export') return corpusExport(rest, out);
   if (sub === 'index') return corpusIndex(rest, out, signal);
-  throw new UsageError('usage: qpairs corpus export W --format tsv|jsonl OUT | qpairs corpus index W [--analyzer NAME]');
+  throw new UsageError(sub === undefined ? 'usage: qpairs corpus export W --format tsv|jsonl OUT | qpairs corpus index W [--analyzer NAME]' : subcommandError('corpus', sub, ['export', 'index']));
 }
 
 async function corpusExport(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, source: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
   const format = requireString(values.format, '--format tsv|jsonl');
-  if (!isCorpusFormat(format)) throw new UsageError(`unknown corpus format "${format}" (formats: ${CORPUS_FORMATS.join(', ')})`);
+  if (!isCorpusFormat(format)) throw new UsageError(unknownChoice('corpus format', format, CORPUS_FORMATS, 'formats'));
   const [w, target, ...extra] = positionals;
   if (!target) throw new UsageError('corpus export needs an output file OUT (or - for standard output)');
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
@@ -109,7 +110,7 @@ function* batches(lines: Iterable<string>): Generator<string> {
 async function corpusIndex(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, { analyzer: { type: 'string' }, json: { type: 'boolean' } });
   const analyzer = values.analyzer;
-  if (analyzer !== undefined && !isAnalyzerName(analyzer)) throw new UsageError(`unknown analyzer "${analyzer}" (analyzers: ${ANALYZER_NAMES.join(', ')})`);
+  if (analyzer !== undefined && !isAnalyzerName(analyzer)) throw new UsageError(unknownChoice('analyzer', analyzer, ANALYZER_NAMES));
   const ws = openWorkspace(positionals[0], { write: 'corpus index', out });
   const bar = new ProgressBar('indexing');
   try {

@@ -93,7 +93,9 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       out.log(`${ev.labeledQueries} of ${ev.totalQueries} queries counted — ${ev.labeling}`);
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${ev.partiallyLabeledQueries} partially labeled queries left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
-      out.log(
+      // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.
+      if (Object.keys(ev.runs).length === 0) out.log(`pool ${ev.pool} has no runs to evaluate: import one (qpairs import W --format trec-run FILE --pool ${ev.pool}) or score a model on it (qpairs score W --model NAME --pool ${ev.pool})`);
+      else out.log(
         table(
           ['run', 'queries', 'MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'],
           Object.entries(ev.runs).map(([name, m]) => [name, m.queries, pct(m.MAP), pct(m.MRR), pct(m['P@1']), pct(m['P@5']), pct(m['R-Prec'])]),

@@ -1,6 +1,7 @@
 import { EXPORT_FORMATS } from '../../../shared/gold';
 import { isExportFormat, writeExport } from '../../export';
 import { parse, requireString, UsageError } from '../args';
+import { unknownChoice } from '../suggest';
 import { json, withWorkspace, type Out } from './common';
 
 /**
@@ -24,7 +25,7 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
   });
   const pool = requireString(values.pool, '--pool P');
   const format = requireString(values.format, '--format F');
-  if (!isExportFormat(format)) throw new UsageError(`unknown export format "${format}" (formats: ${EXPORT_FORMATS.join(', ')})`);
+  if (!isExportFormat(format)) throw new UsageError(unknownChoice('export format', format, EXPORT_FORMATS, 'formats'));
   const [w, target, ...extra] = positionals;
   if (!target) throw new UsageError('export needs an output file OUT');
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);

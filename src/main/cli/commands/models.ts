@@ -3,6 +3,7 @@ import { scorePool, deleteModelAndRuns, describeMissingRuns } from '../../traini
 import { listModels } from '../../training/store';
 import { QPairsError } from '../../errors';
 import { parse, requireString, table, UsageError } from '../args';
+import { subcommandError } from '../suggest';
 import { modelPoolOverlaps } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
 import { describeSettings } from '../../../shared/models';
@@ -78,5 +79,5 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
       return 0;
     }, { write: 'models delete', out });
   }
-  throw new UsageError('usage: qpairs models list|delete W …');
+  throw new UsageError(subcommandError('models', sub, ['list', 'delete']));
 }

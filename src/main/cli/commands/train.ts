@@ -3,6 +3,7 @@ import { trainModel, scoreEveryPool, describeMissingRuns } from '../../training/
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, UsageError } from '../args';
+import { unknownChoice } from '../suggest';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
 
@@ -62,6 +63,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     json: { type: 'boolean' },
   });
   const model = requireString(values.model, `--model M (${MODEL_IDS.join(', ')})`);
+  if (!(MODEL_IDS as readonly string[]).includes(model)) throw new UsageError(unknownChoice('model', model, MODEL_IDS));
   const name = requireString(values.name, '--name NAME');
   const epochs = optionalInt(values.epochs, '--epochs');
   if (epochs !== undefined && epochs < 1) throw new UsageError('--epochs must be at least 1');

@@ -1,3 +1,4 @@
+import { counted } from '../../shared/plural';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
@@ -214,7 +215,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     const mixed = source === undefined && sources.length > 1;
     if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}) }));
     else {
-      out.log(`created pool ${info.name}: ${info.queries} queries, ${info.pairs} candidate pairs (BM25 top-${depth}${source !== undefined ? `, source ${source} only` : ''})`);
+      out.log(`created pool ${info.name}: ${counted(info.queries, 'query', 'queries')}, ${counted(info.pairs, 'candidate pair')} (BM25 top-${depth}${source !== undefined ? `, source ${source} only` : ''})`);
       if (mixed) {
         out.log(`  note: no --source given, so queries and candidates mix the workspace's ${sources.length} sources (${sources.map((s) => `${s.source}: ${s.questions}`).join(', ')}); use --source S to keep one corpus`);
       }

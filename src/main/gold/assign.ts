@@ -9,6 +9,7 @@
  *   assignment.
  */
 import { QPairsError } from '../errors';
+import { counted } from '../../shared/plural';
 import { mulberry32 } from '../engine/seeded';
 
 export function planAssignment(
@@ -26,7 +27,7 @@ export function planAssignment(
   }
   if (!Number.isInteger(perQuery) || perQuery < 1) throw new QPairsError(`annotators per query must be a positive whole number (got ${perQuery})`);
   if (perQuery > annotators.length) {
-    throw new QPairsError(`cannot assign ${perQuery} annotators per query: only ${annotators.length} annotators given`);
+    throw new QPairsError(`cannot assign ${perQuery} annotators per query: only ${counted(annotators.length, 'annotator')} given`);
   }
   const rnd = mulberry32(seed);
   const load = annotators.map(() => 0);

@@ -1,3 +1,4 @@
+import { counted } from '../../../shared/plural';
 import { reviewQueue } from '../../gold';
 import { parse, requireString, table } from '../args';
 import { json, positiveInt, withWorkspace, type Out } from './common';
@@ -24,8 +25,8 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
       out.log(json({ ...q, items: q.items.map(({ query, candidate, ...rest }) => ({ ...rest, queryTitle: query?.title ?? null, candidateTitle: candidate?.title ?? null })) }));
       return 0;
     }
-    const unsure = q.unsure > 0 ? ` (${q.disagreements} disagreements, ${q.unsure} with a "?")` : '';
-    out.log(`pool ${q.pool}: ${q.total} ${q.unsure > 0 ? 'pairs to review' : 'disagreements'}${unsure}, ${q.settled} settled, ${q.remaining} to settle (rule ${q.rule})`);
+    const unsure = q.unsure > 0 ? ` (${counted(q.disagreements, 'disagreement')}, ${q.unsure} with a "?")` : '';
+    out.log(`pool ${q.pool}: ${q.unsure > 0 ? counted(q.total, 'pair to review', 'pairs to review') : counted(q.total, 'disagreement')}${unsure}, ${q.settled} settled, ${q.remaining} to settle (rule ${q.rule})`);
     if (q.note) out.log(q.note);
     if (q.items.length) {
       out.log(

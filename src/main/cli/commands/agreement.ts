@@ -1,3 +1,4 @@
+import { counted } from '../../../shared/plural';
 import type { IntervalView, StatView } from '../../../shared/gold';
 import { agreementJson, poolAgreement } from '../../gold';
 import { parse, requireString, table } from '../args';
@@ -31,7 +32,7 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
     const n = v.annotators.length;
     const who = n === 0 ? 'no annotators (the pool is assigned to no one and no annotator has labeled it)' : `${n} annotator${n === 1 ? '' : 's'} (${v.annotators.join(', ')})`;
     const unsure = v.unsure > 0 ? `; ${v.unsure} "?" (unsure) label${v.unsure === 1 ? '' : 's'} left out (a "?" counts as no label here)` : '';
-    out.log(`pool ${v.pool} (${v.scheme}): ${who}, ${v.items} pairs in ${v.queries} queries${unsure}`);
+    out.log(`pool ${v.pool} (${v.scheme}): ${who}, ${counted(v.items, 'pair')} in ${counted(v.queries, 'query', 'queries')}${unsure}`);
     out.log(`95% CIs: bootstrap over queries, ${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}`);
     const rows: Array<[string, StatView, IntervalView]> = [
       ['percent agreement', v.percentAgreement, v.ci95.percentAgreement],

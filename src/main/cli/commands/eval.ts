@@ -1,3 +1,4 @@
+import { counted } from '../../../shared/plural';
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import type { LabelOrderStanding } from '../../../shared/label-order';
@@ -197,7 +198,7 @@ export function compareJson(v: CompareView): Record<string, unknown> {
 }
 
 function printCompare(v: CompareView, out: Out): void {
-  out.log(`pool ${v.pool}: ${v.metric} per query over ${v.queries} queries (labels of ${v.annotator}, convention ${v.convention})`);
+  out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention})`);
   out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${v.permutations} sign flips; Holm over ${v.pairs.length} pairs`);
   out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, fmt(r.mean, 4)])));
   out.log('');

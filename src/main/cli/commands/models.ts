@@ -1,3 +1,4 @@
+import { counted } from '../../../shared/plural';
 import { backendName, initBackend } from '../../models';
 import { scorePool, deleteModelAndRuns, describeMissingRuns } from '../../training/train';
 import { listModels } from '../../training/store';
@@ -19,7 +20,7 @@ export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): 
     const res = { model: name, pool, run: name, queries: r.queries, pairs: r.pairs, missingRuns: r.missingRuns, seconds: (Date.now() - t0) / 1000 };
     if (values.json) out.log(json(res));
     else {
-      out.log(`scored ${r.queries} queries (${r.pairs} pairs) of pool ${pool} with ${name}: run "${name}"`);
+      out.log(`scored ${counted(r.queries, 'query', 'queries')} (${counted(r.pairs, 'pair')}) of pool ${pool} with ${name}: run "${name}"`);
       const note = describeMissingRuns(name, pool, r.missingRuns);
       if (note) out.log(note);
     }

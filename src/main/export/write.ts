@@ -62,6 +62,21 @@ function startsWithSqliteHeader(file: string): boolean {
   }
 }
 
+/**
+ * Writes every byte of `data` to `fd`. One write(2) may write less than it was given and report no
+ * error — on a full disk it writes what fits — so a single `writeSync` can leave a short file that
+ * looks whole; this loops until all is written, and on a full disk the next write fails (ENOSPC).
+ */
+export function writeAllSync(fd: number, data: string | Uint8Array): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let off = 0;
+  while (off < buf.length) {
+    const n = writeSync(fd, buf, off, buf.length - off);
+    if (n <= 0) throw Object.assign(new Error(`ENOSPC: no space left on device, write (${off} of ${buf.length} bytes written)`), { code: 'ENOSPC' });
+    off += n;
+  }
+}
+
 function refuse(target: string, why: string): QPairsError {
   return new QPairsError(`refusing to write ${target}: ${why}; nothing was written (choose another output file)`, { file: target, reason: why });
 }
@@ -129,7 +144,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: s
       }
       temps.push({ tmp, path: f.path });
       try {
-        writeSync(fd, f.content);
+        writeAllSync(fd, f.content);
         fsyncSync(fd);
       } finally {
         closeSync(fd);

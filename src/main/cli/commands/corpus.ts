@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers';
@@ -6,7 +6,7 @@ import { Bm25Index } from '../../bm25/bm25-index';
 import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-export';
 import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError } from '../../errors';
-import { checkWriteTarget } from '../../export/write';
+import { checkWriteTarget, writeAllSync } from '../../export/write';
 import { parse, requireString, UsageError } from '../args';
 import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';
@@ -37,7 +37,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
     const lines = corpusLines(ws.db, format, values.source);
     if (target === '-') {
       try {
-        for (const chunk of batches(lines)) writeSync(1, chunk);
+        for (const chunk of batches(lines)) writeAllSync(1, chunk);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e; // the reader stopped (e.g. | head)
       }
@@ -60,7 +60,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
       }
     };
     try {
-      for (const chunk of batches(counted())) writeSync(fd, chunk);
+      for (const chunk of batches(counted())) writeAllSync(fd, chunk);
       fsyncSync(fd);
       closeSync(fd);
       checkWriteTarget(target, { protect: [ws.path] });

@@ -98,11 +98,24 @@ export function datasheet(d: DatasheetInput): string {
     `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
       `after a re-import into a new pool, \`qpairs pool set W --pool P --convention ${convention}\` gives the same metrics.`,
   );
+  // The pool's questions by source, and how many the workspace holds as ids only (no text to export).
+  const ids = new Set<string>();
+  for (const q of s.queries) {
+    ids.add(q.queryId);
+    for (const c of q.candidates) ids.add(c);
+  }
+  const bySource = new Map<string, number>();
+  for (const q of ws.getQuestions([...ids]).values()) bySource.set(q.source, (bySource.get(q.source) ?? 0) + 1);
+  const withoutText = ids.size - [...bySource.values()].reduce((a, b) => a + b, 0);
   out.push('');
   out.push(
-    d.text
-      ? 'Question text: included (query and candidate title and body; the askubuntu export writes its corpus file), so the set can be used without the workspace.'
-      : 'Question text: not included (exported with text off): the set holds ids only.',
+    !d.text
+      ? 'Question text: not included (exported with text off): the set holds ids only.'
+      : withoutText === 0
+        ? 'Question text: included (query and candidate title and body; the askubuntu export writes its corpus file), so the set can be used without the workspace.'
+        : withoutText === ids.size
+          ? `Question text: none — the workspace holds the pool's ${ids.size} questions as ids only (no text was imported), so the set holds ids only; import their texts to export them.`
+          : `Question text: included where the workspace has it (query and candidate title and body; the askubuntu export writes its corpus file): ${withoutText} of the pool's ${ids.size} questions are ids only, with no text in the workspace, so the set does not stand alone for those.`,
   );
   if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
     out.push('');
@@ -141,16 +154,6 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push('## Source corpus');
   out.push('');
-  const ids = new Set<string>();
-  for (const q of s.queries) {
-    ids.add(q.queryId);
-    for (const c of q.candidates) ids.add(c);
-  }
-  const bySource = new Map<string, number>();
-  let withoutText = 0;
-  for (const q of ws.getQuestions([...ids]).values()) bySource.set(q.source, (bySource.get(q.source) ?? 0) + 1);
-  for (const n of bySource.values()) withoutText += n;
-  withoutText = ids.size - withoutText;
   out.push(`${ids.size} distinct questions in the pool (queries and candidates).`);
   out.push('');
   const srcRows: Array<Array<string | number>> = [...bySource].sort().map(([k, n]) => [k, n]);

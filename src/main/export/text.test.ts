@@ -120,4 +120,24 @@ describe('gold sets that stand alone (issue 13)', () => {
     writeFileSync(path.join(dir, 'afile'), 'x');
     expect(() => writeExport(ws, 'p', 'hf-dataset', path.join(dir, 'afile'))).toThrow(/is a file/);
   });
+
+  it('the datasheet says so when the workspace holds the pool\'s questions as ids only (an AskUbuntu pool without its corpus)', async () => {
+    const ws = fresh('ids');
+    const qrels = path.join(dir, 'ids.qrels');
+    writeFileSync(qrels, ['101 0 201 1', '101 0 202 0', '102 0 203 0', '102 0 204 1'].join('\n') + '\n');
+    await runImport(ws, 'qrels', [qrels], { pool: 'p', scheme: 'binary' });
+    const sheet = (f: string): string => readFileSync(f, 'utf8');
+    writeExport(ws, 'p', 'jsonl', path.join(dir, 'none.jsonl'));
+    const none = sheet(path.join(dir, 'none.jsonl.datasheet.md'));
+    expect(none).not.toMatch(/can be used without the workspace/);
+    expect(none).toMatch(/Question text: none — the workspace holds the pool's 6 questions as ids only/);
+    // Text for two of the six: the datasheet counts the four without.
+    const q = path.join(dir, 'some.jsonl');
+    writeFileSync(q, [JSON.stringify({ id: '101', title: 'wifi', body: 'drops' }), JSON.stringify({ id: '201', title: 'wlan', body: 'drops too' })].join('\n') + '\n');
+    await runImport(ws, 'questions-jsonl', [q]);
+    writeExport(ws, 'p', 'csv', path.join(dir, 'some.csv'));
+    const some = sheet(path.join(dir, 'some.csv.datasheet.md'));
+    expect(some).not.toMatch(/can be used without the workspace/);
+    expect(some).toMatch(/4 of the pool's 6 questions are ids only/);
+  });
 });

@@ -22,7 +22,8 @@ import path from 'node:path';
 import type { Question } from '../../shared/types';
 import { AGGREGATE, EXPORT_FORMATS, type AgreementView, type ExportFormat } from '../../shared/gold';
 import { NotFoundError, QPairsError } from '../errors';
-import { poolAgreement, poolRatingTable } from '../gold/agreement';
+import { poolAgreement } from '../gold/agreement';
+import { poolRatingTable } from '../gold/rating-table';
 import { AGREEMENT_WORK_LIMIT, maxAgreementBootstrap } from '../gold/budget';
 import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
@@ -104,7 +105,9 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
   if (m < 2) return { agreement: null, note: null };
   const wanted = o.bootstrap ?? 1000;
   const limit = o.agreementWorkLimit ?? AGREEMENT_WORK_LIMIT;
-  const items = poolRatingTable(state, state.annotators).table.items.length;
+  // Built once: it sizes the bootstrap here and is the report's table below.
+  const built = poolRatingTable(state, state.annotators);
+  const items = built.table.items.length;
   const most = maxAgreementBootstrap(items, m, limit);
   const size = `${items} labeled pairs, ${m} annotators`;
   if (most < 1) {
@@ -114,7 +117,7 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
     };
   }
   const bootstrap = Math.min(wanted, most);
-  const agreement = poolAgreement(ws, pool, { bootstrap, seed: o.seed ?? 1, workLimit: limit }, state);
+  const agreement = poolAgreement(ws, pool, { bootstrap, seed: o.seed ?? 1, workLimit: limit }, state, built);
   const note =
     bootstrap < wanted ? `The CIs use ${bootstrap} bootstrap resamples rather than ${wanted}: the most the agreement work budget allows for this pool (${size}).` : null;
   return { agreement, note };

@@ -1,0 +1,49 @@
+/**
+ * An export's datasheet builds the pool's agreement rating table once: it sized the bootstrap on a
+ * table of its own, then poolAgreement built the same table again (every pair × annotator twice,
+ * on every `qpairs export` and every download). The figures stay those of `qpairs agreement`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const calls = { n: 0 };
+vi.mock('../gold/rating-table', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../gold/rating-table')>();
+  return { ...real, poolRatingTable: (...a: Parameters<typeof real.poolRatingTable>) => (calls.n++, real.poolRatingTable(...a)) };
+});
+
+const { assignPool, poolAgreement } = await import('../gold');
+const { Workspace } = await import('../workspace/workspace');
+const { buildExport } = await import('.');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-export-table-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the datasheet\'s agreement', () => {
+  it('builds the rating table once and reports what qpairs agreement reports', () => {
+    const ws = Workspace.create(path.join(dir, 'W.qpairs'));
+    try {
+      ws.createPool({ name: 'p', scheme: 'binary' });
+      ws.addPoolQuery('p', 'q1', ['a', 'b', 'c']);
+      ws.addPoolQuery('p', 'q2', ['d', 'e']);
+      assignPool(ws, 'p', ['x', 'y'], null);
+      for (const [q, c, vx, vy] of [['q1', 'a', '1', '1'], ['q1', 'b', '0', '1'], ['q1', 'c', '?', '0'], ['q2', 'd', '0', '0'], ['q2', 'e', '1', '1']] as const) {
+        ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: 'x', value: vx, origin: 't' });
+        ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: 'y', value: vy, origin: 't' });
+      }
+      calls.n = 0;
+      const b = buildExport(ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 50 });
+      expect(calls.n).toBe(1);
+      const ag = poolAgreement(ws, 'p', { bootstrap: 50, seed: 1 });
+      expect(b.datasheet.content).toContain(`| x – y | ${ag.pairs[0]!.items} | ${ag.pairs[0]!.percentAgreement.value!.toFixed(3)} | ${ag.pairs[0]!.cohenKappa.value!.toFixed(3)} |`);
+      expect(b.datasheet.content).toContain(`2 annotators (x, y), ${ag.items} labeled pairs in ${ag.queries} queries`);
+    } finally {
+      ws.close();
+    }
+  });
+});

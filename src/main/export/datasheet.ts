@@ -41,6 +41,9 @@ const CONVENTION_MEANS: Record<'skip' | 'zero', string> = {
   zero: 'a query with no similar candidate counts as 0, as trec_eval -c and the SemEval scorer do',
 };
 
+/** The formats that carry question text (unless exported with text off). */
+const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', 'csv', 'hf-dataset']);
+
 const REIMPORT: Record<ExportFormat, string> = {
   askubuntu: 'qpairs import W --format askubuntu-pool --pool P FILE',
   qrels: 'qpairs import W --format qrels --pool P FILE (then the runs: --format trec-run --pool P RUNFILE…)',
@@ -77,6 +80,18 @@ function table(head: string[], rows: Array<Array<string | number>>): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => esc(String(c))).join(' | ')} |`)].join('\n');
 }
 
+/** What the export holds of the questions' text: none in the format, text off, or how much the workspace had. */
+function textStatement(format: ExportFormat, text: boolean, questions: number, withoutText: number): string {
+  if (!TEXT_FORMATS.has(format)) return `Question text: not included: the ${format} format holds ids only (jsonl, csv, hf-dataset and askubuntu carry the text).`;
+  if (!text) return 'Question text: not included (exported with text off): the set holds ids only.';
+  const what = 'query and candidate title and body; the askubuntu export writes its corpus file';
+  if (withoutText === 0) return `Question text: included (${what}), so the set can be used without the workspace.`;
+  if (withoutText === questions) {
+    return `Question text: none — the workspace holds the pool's ${questions} questions as ids only (no text was imported), so the set holds ids only; import their texts to export them.`;
+  }
+  return `Question text: included where the workspace has it (${what}): ${withoutText} of the pool's ${questions} questions are ids only, with no text in the workspace, so the set does not stand alone for those.`;
+}
+
 export function datasheet(d: DatasheetInput): string {
   const { ws, state: s } = d;
   const p = s.pool;
@@ -108,15 +123,7 @@ export function datasheet(d: DatasheetInput): string {
   for (const q of ws.getQuestions([...ids]).values()) bySource.set(q.source, (bySource.get(q.source) ?? 0) + 1);
   const withoutText = ids.size - [...bySource.values()].reduce((a, b) => a + b, 0);
   out.push('');
-  out.push(
-    !d.text
-      ? 'Question text: not included (exported with text off): the set holds ids only.'
-      : withoutText === 0
-        ? 'Question text: included (query and candidate title and body; the askubuntu export writes its corpus file), so the set can be used without the workspace.'
-        : withoutText === ids.size
-          ? `Question text: none — the workspace holds the pool's ${ids.size} questions as ids only (no text was imported), so the set holds ids only; import their texts to export them.`
-          : `Question text: included where the workspace has it (query and candidate title and body; the askubuntu export writes its corpus file): ${withoutText} of the pool's ${ids.size} questions are ids only, with no text in the workspace, so the set does not stand alone for those.`,
-  );
+  out.push(textStatement(d.format, d.text, ids.size, withoutText));
   if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
     out.push('');
     out.push(

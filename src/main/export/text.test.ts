@@ -78,8 +78,11 @@ describe('gold sets that stand alone (issue 13)', () => {
     writeExport(ws, 'p', 'jsonl', path.join(dir, 'ids.jsonl'), { text: false });
     expect(readFileSync(path.join(dir, 'ids.jsonl'), 'utf8')).not.toContain('query_title');
     const sheet = readFileSync(path.join(dir, 'ids.jsonl.datasheet.md'), 'utf8');
-    expect(sheet).toMatch(/Question text: not included/);
+    expect(sheet).toMatch(/Question text: not included \(exported with text off\)/);
     expect(sheet).toMatch(/\| with a "\?" \(unsure\) label or vote \| 1 \|/);
+    // A format without text columns was not "exported with text off": it has none.
+    writeExport(ws, 'p', 'qrels', path.join(dir, 'p.qrels'));
+    expect(readFileSync(path.join(dir, 'p.qrels.datasheet.md'), 'utf8')).toMatch(/Question text: not included: the qrels format holds ids only/);
   });
 
   it('askubuntu writes its corpus file beside the pool file and says what became of "?" pairs', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -292,8 +292,16 @@ describe('the datasheet of a pool too large for a full agreement report', () => 
 describe('writing', () => {
   it('is atomic: a failing export leaves nothing, and errors are readable', async () => {
     const ws = await devWorkspace();
-    expect(() => writeExport(ws, 'dev', 'qrels', path.join(dir, 'no-such-dir', 'x.qrels'))).toThrow(/cannot write .*x\.qrels/);
+    // The reason in words, not the bare errno code ("cannot write …/x.qrels: ENOENT").
+    expect(() => writeExport(ws, 'dev', 'qrels', path.join(dir, 'no-such-dir', 'x.qrels'))).toThrow(
+      /^cannot write .*x\.qrels: the folder .*no-such-dir does not exist; nothing was written$/,
+    );
     expect(readdirSync(dir).filter((f) => !f.endsWith('.qpairs') && !f.includes('.qpairs-'))).toEqual([]);
+    // hf-dataset makes its folder; when it cannot, it says which folder and why (a file in the way).
+    writeFileSync(path.join(dir, 'afile'), 'x');
+    expect(() => writeExport(ws, 'dev', 'hf-dataset', path.join(dir, 'afile', 'hf'))).toThrow(/^cannot create the folder .*afile[\\/]hf: a part of .*afile is a file, not a folder; nothing was written$/);
+    expect(readFileSync(path.join(dir, 'afile'), 'utf8')).toBe('x');
+    rmSync(path.join(dir, 'afile'));
     expect(() => writeExport(ws, 'dev', 'askubuntu', path.join(dir, 'a.txt'), { run: 'nope' })).toThrow(/no run "nope"/);
     expect(() => buildExport(ws, 'nope', 'qrels', 'x')).toThrow(/no pool named "nope"/);
     const one = writeExport(ws, 'dev', 'trec-run', path.join(dir, 'only.run'), { run: 'reversed' });

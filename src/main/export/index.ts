@@ -17,7 +17,7 @@
  * Labels come from `annotator` when given (a name or `@aggregate`), else the pool's default
  * source (gold when it has gold labels, else the aggregate; gold/state.ts defaultLabelSource).
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Question } from '../../shared/types';
 import { AGGREGATE, EXPORT_FORMATS, type AgreementView, type ExportFormat } from '../../shared/gold';
@@ -29,7 +29,7 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
-import { checkWriteTarget, writeFilesAtomic } from './write';
+import { checkWriteTarget, makeFolder, writeFilesAtomic } from './write';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
@@ -285,7 +285,7 @@ export function writeExport(ws: Workspace, pool: string, format: ExportFormat, o
       { file: existing[0]! },
     );
   }
-  if (format === 'hf-dataset') mkdirSync(path.join(abs, 'data'), { recursive: true });
+  if (format === 'hf-dataset') makeFolder(path.join(abs, 'data'));
   writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
   return built;
 }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { QPairsError } from '../errors';
@@ -77,6 +77,36 @@ export function writeAllSync(fd: number, data: string | Uint8Array): void {
   }
 }
 
+/** Why a file or folder could not be made at `target` (an errno code), in words, naming what is at fault. */
+export function whyCannotWrite(target: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const dir = path.dirname(target);
+  if (code === 'ENOENT') return `the folder ${dir} does not exist`;
+  if (code === 'ENOTDIR') return `a part of ${dir} is a file, not a folder`;
+  if (code === 'EROFS') return `${dir} is on a read-only file system (EROFS)`;
+  if (code === 'EACCES' || code === 'EPERM') return `no permission to write in ${dir} (${code})`;
+  if (code === 'ENOSPC') return 'no space left on the disk (ENOSPC)';
+  return code ?? (e as Error).message;
+}
+
+/**
+ * Creates the folder `dir` and the folders above it that are missing, one level at a time so that
+ * a failure names the level and its reason (a read-only disk, a file in the way), not the ENOENT
+ * of the level below.
+ */
+export function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); !existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && statOrNull(d)?.isDirectory()) continue;
+      throw new QPairsError(`cannot create the folder ${d}: ${whyCannotWrite(d, e)}; nothing was written`, { file: d });
+    }
+  }
+}
+
 function refuse(target: string, why: string): QPairsError {
   return new QPairsError(`refusing to write ${target}: ${why}; nothing was written (choose another output file)`, { file: target, reason: why });
 }
@@ -140,7 +170,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: s
       try {
         fd = openSync(tmp, 'wx');
       } catch (e) {
-        throw new QPairsError(`cannot write ${f.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: f.path });
+        throw new QPairsError(`cannot write ${f.path}: ${whyCannotWrite(f.path, e)}; nothing was written`, { file: f.path });
       }
       temps.push({ tmp, path: f.path });
       try {

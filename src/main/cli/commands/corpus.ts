@@ -6,7 +6,7 @@ import { Bm25Index } from '../../bm25/bm25-index';
 import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-export';
 import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError } from '../../errors';
-import { checkWriteTarget, writeAllSync } from '../../export/write';
+import { checkWriteTarget, whyCannotWrite, writeAllSync } from '../../export/write';
 import { parse, requireString, UsageError } from '../args';
 import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';
@@ -50,7 +50,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
     try {
       fd = openSync(tmp, 'wx');
     } catch (e) {
-      throw new QPairsError(`cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: target });
+      throw new QPairsError(`cannot write ${target}: ${whyCannotWrite(target, e)}; nothing was written`, { file: target });
     }
     let n = 0;
     const counted = function* (): Generator<string> {

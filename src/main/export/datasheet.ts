@@ -44,15 +44,34 @@ const CONVENTION_MEANS: Record<'skip' | 'zero', string> = {
 /** The formats that carry question text (unless exported with text off). */
 const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', 'csv', 'hf-dataset']);
 
-const REIMPORT: Record<ExportFormat, string> = {
-  askubuntu: 'qpairs import W --format askubuntu-pool --pool P FILE',
-  qrels: 'qpairs import W --format qrels --pool P FILE (then the runs: --format trec-run --pool P RUNFILE…)',
-  'trec-run': 'qpairs import W --format trec-run --pool P FILE…',
-  jsonl: 'qpairs import W --format labels-jsonl --pool P --scheme S FILE (then the runs: --format trec-run)',
-  csv: 'qpairs import W --format labels-csv --pool P --scheme S FILE (then the runs: --format trec-run)',
-  'semeval-relevancy': 'qpairs import W --format semeval-relevancy --pool P FILE',
-  'hf-dataset': 'qpairs import W --format labels-jsonl --pool P --scheme S OUT/data/pairs.jsonl (then the runs: --format trec-run)',
-};
+/** A shell word: as is when plain, else in single quotes. */
+const shellWord = (w: string): string => (/^[A-Za-z0-9._@%+=:,/-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The command that re-imports the export into a workspace W, with the pool's name and scheme filled
+ * in: a labels file imported without the pool's scheme lands in a binary pool, where Likert or
+ * SemEval labels are refused, and qrels would make a graded pool of a binary one.
+ */
+function reimport(format: ExportFormat, pool: string, scheme: string): string {
+  const p = `--pool ${shellWord(pool)}`;
+  const sc = `--scheme ${scheme}`;
+  switch (format) {
+    case 'askubuntu':
+      return `qpairs import W --format askubuntu-pool ${p} FILE`;
+    case 'qrels':
+      return `qpairs import W --format qrels ${p} ${sc} FILE (then the runs: --format trec-run ${p} RUNFILE…)`;
+    case 'trec-run':
+      return `qpairs import W --format trec-run ${p} FILE…`;
+    case 'jsonl':
+      return `qpairs import W --format labels-jsonl ${p} ${sc} FILE (then the runs: --format trec-run)`;
+    case 'csv':
+      return `qpairs import W --format labels-csv ${p} ${sc} FILE (then the runs: --format trec-run)`;
+    case 'semeval-relevancy':
+      return `qpairs import W --format semeval-relevancy ${p} ${sc} FILE (the rank and score columns are not read back: the runs come with --format trec-run)`;
+    case 'hf-dataset':
+      return `qpairs import W --format labels-jsonl ${p} ${sc} OUT/data/pairs.jsonl (then the runs: --format trec-run)`;
+  }
+}
 
 const DESCRIBE: Record<ExportFormat, string> = {
   askubuntu: '`query \\t similar ids \\t candidate ids \\t scores` per query (Lei et al. 2016 dev.txt); candidates ranked by the run, ties in pool order',
@@ -105,7 +124,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
-  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${REIMPORT[d.format]}\`.`);
+  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
   // The convention lives with the pool, not in the files: a re-import into a new pool gets the default.
   const convention = p.convention ?? 'zero';
   out.push(

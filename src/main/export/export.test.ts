@@ -161,6 +161,8 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       const b = writeExport(ws, 'lk', format, out);
       expect(b.source).toBe(AGGREGATE);
       expect(b.warnings.join()).toMatch(/3 pairs have no label/);
+      // The datasheet's re-import names this pool and its scheme (without --scheme the Likert labels are refused).
+      expect(b.datasheet.content).toContain(`Re-import: \`qpairs import W --format ${importAs} --pool lk --scheme likert5 FILE`);
       const back = fresh(`lk-${format}`);
       await runImport(back, importAs, [out], { pool: 'lk', scheme: 'likert5' });
       await runImport(back, 'trec-run', [path.join(dir, 'lk.run')], { pool: 'lk' });

@@ -262,6 +262,16 @@ export function datasheet(d: DatasheetInput): string {
     ),
   );
 
+  // Roles live in the workspace: a judge's labels re-imported elsewhere arrive as an annotator's votes.
+  const ruling = s.judges.filter((j) => (s.labels.get(j)?.size ?? 0) > 0);
+  if (ruling.length) {
+    out.push(
+      '',
+      `Roles are not in the files: a judge's own labels (\`--annotator ${ruling[0]}\`) re-imported into another workspace arrive as an annotator's, and count as votes. ` +
+        `There, \`qpairs annotators role W NAME judge\` for ${ruling.join(', ')} gives back the same aggregation and agreement.`,
+    );
+  }
+
   // ---- guidelines
   out.push('');
   out.push('## Guidelines');

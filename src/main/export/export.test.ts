@@ -163,6 +163,8 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       expect(b.warnings.join()).toMatch(/3 pairs have no label/);
       // The datasheet's re-import names this pool and its scheme (without --scheme the Likert labels are refused).
       expect(b.datasheet.content).toContain(`Re-import: \`qpairs import W --format ${importAs} --pool lk --scheme likert5 FILE`);
+      // judy ruled in this pool: the datasheet says her role does not travel, and how to give it back.
+      expect(b.datasheet.content).toContain('`qpairs annotators role W NAME judge` for judy gives back the same aggregation and agreement');
       const back = fresh(`lk-${format}`);
       await runImport(back, importAs, [out], { pool: 'lk', scheme: 'likert5' });
       await runImport(back, 'trec-run', [path.join(dir, 'lk.run')], { pool: 'lk' });

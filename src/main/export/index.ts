@@ -256,6 +256,17 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
   ].join('\n');
 }
 
+/** Throws when any of `targets` exists (an export replaces files only with force). */
+function refuseExisting(targets: readonly string[]): void {
+  const existing = targets.filter((f) => existsSync(f));
+  if (existing.length === 0) return;
+  throw new QPairsError(
+    `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
+      `(choose another output, or give --force to replace ${existing.length === 1 ? 'it' : 'them'})`,
+    { file: existing[0]! },
+  );
+}
+
 /**
  * Renders and writes an export and its datasheet atomically; returns what was written. No file
  * it writes may be the workspace, its -wal/-shm/-journal/.lock files, or any SQLite database
@@ -273,18 +284,15 @@ export function writeExport(ws: Workspace, pool: string, format: ExportFormat, o
     checkWriteTarget(abs, protect);
     checkWriteTarget(`${abs}.datasheet.md`, protect);
   }
-  const built = buildExport(ws, pool, format, abs, o);
   // Issue 23: never overwrite what is there (a dataset card edited by hand, an earlier export) unless told to.
+  // The names known before rendering are checked first: a large pool's export (its agreement bootstrap) can
+  // take a minute, and a refusal should not wait for it. (trec-run's OUT may become per-run files.)
+  const known = format === 'hf-dataset' ? [path.join(abs, 'README.md'), path.join(abs, 'data', 'pairs.jsonl')] : [...(format === 'trec-run' ? [] : [abs]), `${abs}.datasheet.md`];
+  if (!o.force) refuseExisting(known);
+  const built = buildExport(ws, pool, format, abs, o);
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
-  const existing = targets.filter((f) => existsSync(f));
-  if (existing.length > 0 && !o.force) {
-    throw new QPairsError(
-      `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
-        `(choose another output, or give --force to replace ${existing.length === 1 ? 'it' : 'them'})`,
-      { file: existing[0]! },
-    );
-  }
+  if (!o.force) refuseExisting(targets);
   if (format === 'hf-dataset') makeFolder(path.join(abs, 'data'));
   writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
   return built;

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { QPairsError } from '../errors';
@@ -116,7 +116,7 @@ function refuse(target: string, why: string): QPairsError {
  * damage a database: when it is, or resolves to (real path, symlinks, hard links by device and
  * inode), a protected database or one of its companion files; when it is any SQLite database
  * file (its first bytes are "SQLite format 3\0") or the -wal/-shm/-journal file of one; or when
- * it is a directory.
+ * it is a directory, a device, a pipe or a socket.
  */
 export function checkWriteTarget(target: string, opts: WriteOptions = {}): void {
   const abs = path.resolve(target);
@@ -140,6 +140,17 @@ export function checkWriteTarget(target: string, opts: WriteOptions = {}): void 
     }
   }
   if (st?.isDirectory()) throw refuse(target, 'it is a directory');
+  // A device, pipe or socket (/dev/null, a FIFO), or a name under /dev or /proc (/dev/stdout is a link to
+  // /proc/self/fd/1, which is whatever stdout is — a file when redirected): the temporary file would be
+  // renamed over the name — as root, in /dev itself — replacing the device's entry with a file.
+  const linkTo = lst?.isSymbolicLink() ? path.resolve(path.dirname(abs), readlinkSync(abs)) : null;
+  if ([abs, linkTo].some((p) => p !== null && /^\/(dev|proc)\//.test(p))) {
+    throw refuse(target, `it is a device or a process's standard stream (${linkTo ? `${abs} → ${linkTo}` : abs}), not a file (exports write files; write to a file and read it from there)`);
+  }
+  if (st && !st.isFile()) {
+    const kind = st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isFIFO() ? 'a named pipe' : st.isSocket() ? 'a socket' : 'not a regular file';
+    throw refuse(target, `it is ${kind}${via}, not a file (exports write files)`);
+  }
   if (st && startsWithSqliteHeader(abs)) throw refuse(target, `it is a SQLite database file${via} (exports never overwrite a database)`);
   const m = /^(.*)-(wal|shm|journal)$/.exec(real);
   if (m && startsWithSqliteHeader(m[1]!)) throw refuse(target, `it is the ${m[2]} file of the SQLite database ${m[1]}${via}`);

@@ -74,8 +74,9 @@ describe('gold sets that stand alone (issue 13)', () => {
     expect(csv).toContain('"after suspend,\n""quoted""\tand tabbed"');
     // The annotator's "?" is its own status.
     expect(readFileSync(path.join(dir, 'p.jsonl'), 'utf8')).toMatch(/"label":"\?","grade":null,"relevant":null,"status":"unsure"/);
-    // --no-text: ids only
-    writeExport(ws, 'p', 'jsonl', path.join(dir, 'ids.jsonl'), { text: false });
+    // --no-text: ids only. gold's "?" is its label, not a missing one (the note said "no label from gold").
+    const ids = writeExport(ws, 'p', 'jsonl', path.join(dir, 'ids.jsonl'), { text: false });
+    expect(ids.warnings).toContain('1 pairs have no decisive label from gold (1 of them "?") and are written with label "?" (unjudged)');
     expect(readFileSync(path.join(dir, 'ids.jsonl'), 'utf8')).not.toContain('query_title');
     const sheet = readFileSync(path.join(dir, 'ids.jsonl.datasheet.md'), 'utf8');
     expect(sheet).toMatch(/Question text: not included \(exported with text off\)/);

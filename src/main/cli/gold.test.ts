@@ -135,6 +135,15 @@ describe('gold CLI commands', () => {
     expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--convention', 'zero', '--partial', '--json')).runs.alt.queries).toBe(3);
     agg = JSON.parse(await ok('aggregate', w, '--pool', 'p', '--rule', 'unanimous', '--json'));
     expect(agg).toMatchObject({ rule: 'unanimous', resolved: 6 });
+    // The text says what the datasheet says: unanimous ignores judges, so no pair is settled by one (judy's
+    // ruling on q1/b is listed with the disagreements); it said "settled by a judge 1".
+    const text = await ok('aggregate', w, '--pool', 'p');
+    expect(text).toMatch(/\nsettled by a judge +0\n/);
+    expect(text).toMatch(/\ndisagreements \(settled\) +2 \(1\)\n/);
+    await ok('export', w, '--pool', 'p', '--format', 'qrels', path.join(dir, 'unanimous.qrels'));
+    const sheet = readFileSync(path.join(dir, 'unanimous.qrels.datasheet.md'), 'utf8');
+    expect(sheet).toMatch(/\| settled by a judge \| 0 \|/);
+    expect(sheet).toMatch(/\| disagreements \(settled\) \| 2 \(1\) \|/);
     expect((await run('aggregate', w, '--pool', 'p', '--rule', 'plurality')).code).toBe(2);
     await ok('aggregate', w, '--pool', 'p', '--rule', 'adjudicated');
 

@@ -41,15 +41,37 @@ const CONVENTION_MEANS: Record<'skip' | 'zero', string> = {
   zero: 'a query with no similar candidate counts as 0, as trec_eval -c and the SemEval scorer do',
 };
 
-const REIMPORT: Record<ExportFormat, string> = {
-  askubuntu: 'qpairs import W --format askubuntu-pool --pool P FILE',
-  qrels: 'qpairs import W --format qrels --pool P FILE (then the runs: --format trec-run --pool P RUNFILE…)',
-  'trec-run': 'qpairs import W --format trec-run --pool P FILE…',
-  jsonl: 'qpairs import W --format labels-jsonl --pool P --scheme S FILE (then the runs: --format trec-run)',
-  csv: 'qpairs import W --format labels-csv --pool P --scheme S FILE (then the runs: --format trec-run)',
-  'semeval-relevancy': 'qpairs import W --format semeval-relevancy --pool P FILE',
-  'hf-dataset': 'qpairs import W --format labels-jsonl --pool P --scheme S OUT/data/pairs.jsonl (then the runs: --format trec-run)',
-};
+/** The formats that carry question text (unless exported with text off). */
+const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', 'csv', 'hf-dataset']);
+
+/** A shell word: as is when plain, else in single quotes. */
+const shellWord = (w: string): string => (/^[A-Za-z0-9._@%+=:,/-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The command that re-imports the export into a workspace W, with the pool's name and scheme filled
+ * in: a labels file imported without the pool's scheme lands in a binary pool, where Likert or
+ * SemEval labels are refused, and qrels would make a graded pool of a binary one.
+ */
+function reimport(format: ExportFormat, pool: string, scheme: string): string {
+  const p = `--pool ${shellWord(pool)}`;
+  const sc = `--scheme ${scheme}`;
+  switch (format) {
+    case 'askubuntu':
+      return `qpairs import W --format askubuntu-pool ${p} FILE`;
+    case 'qrels':
+      return `qpairs import W --format qrels ${p} ${sc} FILE (then the runs: --format trec-run ${p} RUNFILE…)`;
+    case 'trec-run':
+      return `qpairs import W --format trec-run ${p} FILE…`;
+    case 'jsonl':
+      return `qpairs import W --format labels-jsonl ${p} ${sc} FILE (then the runs: --format trec-run)`;
+    case 'csv':
+      return `qpairs import W --format labels-csv ${p} ${sc} FILE (then the runs: --format trec-run)`;
+    case 'semeval-relevancy':
+      return `qpairs import W --format semeval-relevancy ${p} ${sc} FILE (the rank and score columns are not read back: the runs come with --format trec-run)`;
+    case 'hf-dataset':
+      return `qpairs import W --format labels-jsonl ${p} ${sc} OUT/data/pairs.jsonl (then the runs: --format trec-run)`;
+  }
+}
 
 const DESCRIBE: Record<ExportFormat, string> = {
   askubuntu: '`query \\t similar ids \\t candidate ids \\t scores` per query (Lei et al. 2016 dev.txt); candidates ranked by the run, ties in pool order',
@@ -77,6 +99,18 @@ function table(head: string[], rows: Array<Array<string | number>>): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((c) => esc(String(c))).join(' | ')} |`)].join('\n');
 }
 
+/** What the export holds of the questions' text: none in the format, text off, or how much the workspace had. */
+function textStatement(format: ExportFormat, text: boolean, questions: number, withoutText: number): string {
+  if (!TEXT_FORMATS.has(format)) return `Question text: not included: the ${format} format holds ids only (jsonl, csv, hf-dataset and askubuntu carry the text).`;
+  if (!text) return 'Question text: not included (exported with text off): the set holds ids only.';
+  const what = 'query and candidate title and body; the askubuntu export writes its corpus file';
+  if (withoutText === 0) return `Question text: included (${what}), so the set can be used without the workspace.`;
+  if (withoutText === questions) {
+    return `Question text: none — the workspace holds the pool's ${questions} questions as ids only (no text was imported), so the set holds ids only; import their texts to export them.`;
+  }
+  return `Question text: included where the workspace has it (${what}): ${withoutText} of the pool's ${questions} questions are ids only, with no text in the workspace, so the set does not stand alone for those.`;
+}
+
 export function datasheet(d: DatasheetInput): string {
   const { ws, state: s } = d;
   const p = s.pool;
@@ -90,7 +124,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
-  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${REIMPORT[d.format]}\`.`);
+  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
   // The convention lives with the pool, not in the files: a re-import into a new pool gets the default.
   const convention = p.convention ?? 'zero';
   out.push(
@@ -98,12 +132,17 @@ export function datasheet(d: DatasheetInput): string {
     `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
       `after a re-import into a new pool, \`qpairs pool set W --pool P --convention ${convention}\` gives the same metrics.`,
   );
+  // The pool's questions by source, and how many the workspace holds as ids only (no text to export).
+  const ids = new Set<string>();
+  for (const q of s.queries) {
+    ids.add(q.queryId);
+    for (const c of q.candidates) ids.add(c);
+  }
+  const bySource = new Map<string, number>();
+  for (const q of ws.getQuestions([...ids]).values()) bySource.set(q.source, (bySource.get(q.source) ?? 0) + 1);
+  const withoutText = ids.size - [...bySource.values()].reduce((a, b) => a + b, 0);
   out.push('');
-  out.push(
-    d.text
-      ? 'Question text: included (query and candidate title and body; the askubuntu export writes its corpus file), so the set can be used without the workspace.'
-      : 'Question text: not included (exported with text off): the set holds ids only.',
-  );
+  out.push(textStatement(d.format, d.text, ids.size, withoutText));
   if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
     out.push('');
     out.push(
@@ -141,16 +180,6 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push('## Source corpus');
   out.push('');
-  const ids = new Set<string>();
-  for (const q of s.queries) {
-    ids.add(q.queryId);
-    for (const c of q.candidates) ids.add(c);
-  }
-  const bySource = new Map<string, number>();
-  let withoutText = 0;
-  for (const q of ws.getQuestions([...ids]).values()) bySource.set(q.source, (bySource.get(q.source) ?? 0) + 1);
-  for (const n of bySource.values()) withoutText += n;
-  withoutText = ids.size - withoutText;
   out.push(`${ids.size} distinct questions in the pool (queries and candidates).`);
   out.push('');
   const srcRows: Array<Array<string | number>> = [...bySource].sort().map(([k, n]) => [k, n]);
@@ -232,6 +261,16 @@ export function datasheet(d: DatasheetInput): string {
       ]),
     ),
   );
+
+  // Roles live in the workspace: a judge's labels re-imported elsewhere arrive as an annotator's votes.
+  const ruling = s.judges.filter((j) => (s.labels.get(j)?.size ?? 0) > 0);
+  if (ruling.length) {
+    out.push(
+      '',
+      `Roles are not in the files: a judge's own labels (\`--annotator ${ruling[0]}\`) re-imported into another workspace arrive as an annotator's, and count as votes. ` +
+        `There, \`qpairs annotators role W NAME judge\` for ${ruling.join(', ')} gives back the same aggregation and agreement.`,
+    );
+  }
 
   // ---- guidelines
   out.push('');

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,7 +160,11 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       const out = path.join(dir, `lk.${format}`);
       const b = writeExport(ws, 'lk', format, out);
       expect(b.source).toBe(AGGREGATE);
-      expect(b.warnings.join()).toMatch(/3 pairs have no label/);
+      expect(b.warnings.join()).toMatch(/3 pairs have no decisive label from @aggregate and are written/);
+      // The datasheet's re-import names this pool and its scheme (without --scheme the Likert labels are refused).
+      expect(b.datasheet.content).toContain(`Re-import: \`qpairs import W --format ${importAs} --pool lk --scheme likert5 FILE`);
+      // judy ruled in this pool: the datasheet says her role does not travel, and how to give it back.
+      expect(b.datasheet.content).toContain('`qpairs annotators role W NAME judge` for judy gives back the same aggregation and agreement');
       const back = fresh(`lk-${format}`);
       await runImport(back, importAs, [out], { pool: 'lk', scheme: 'likert5' });
       await runImport(back, 'trec-run', [path.join(dir, 'lk.run')], { pool: 'lk' });
@@ -292,8 +296,16 @@ describe('the datasheet of a pool too large for a full agreement report', () => 
 describe('writing', () => {
   it('is atomic: a failing export leaves nothing, and errors are readable', async () => {
     const ws = await devWorkspace();
-    expect(() => writeExport(ws, 'dev', 'qrels', path.join(dir, 'no-such-dir', 'x.qrels'))).toThrow(/cannot write .*x\.qrels/);
+    // The reason in words, not the bare errno code ("cannot write …/x.qrels: ENOENT").
+    expect(() => writeExport(ws, 'dev', 'qrels', path.join(dir, 'no-such-dir', 'x.qrels'))).toThrow(
+      /^cannot write .*x\.qrels: the folder .*no-such-dir does not exist; nothing was written$/,
+    );
     expect(readdirSync(dir).filter((f) => !f.endsWith('.qpairs') && !f.includes('.qpairs-'))).toEqual([]);
+    // hf-dataset makes its folder; when it cannot, it says which folder and why (a file in the way).
+    writeFileSync(path.join(dir, 'afile'), 'x');
+    expect(() => writeExport(ws, 'dev', 'hf-dataset', path.join(dir, 'afile', 'hf'))).toThrow(/^cannot create the folder .*afile[\\/]hf: a part of .*afile is a file, not a folder; nothing was written$/);
+    expect(readFileSync(path.join(dir, 'afile'), 'utf8')).toBe('x');
+    rmSync(path.join(dir, 'afile'));
     expect(() => writeExport(ws, 'dev', 'askubuntu', path.join(dir, 'a.txt'), { run: 'nope' })).toThrow(/no run "nope"/);
     expect(() => buildExport(ws, 'nope', 'qrels', 'x')).toThrow(/no pool named "nope"/);
     const one = writeExport(ws, 'dev', 'trec-run', path.join(dir, 'only.run'), { run: 'reversed' });

@@ -299,6 +299,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       const withNotes = (inp.notes?.size ?? 0) > 0;
       const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${withNotes ? ',notes' : ''}${textCols}`] : [];
       let unjudged = 0;
+      let unsureGiven = 0;
       for (const q of inp.queries) {
         for (const c of q.candidates) {
           const v = valueOf(q.queryId, c);
@@ -307,7 +308,10 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
           const label = v ?? '?';
           const grade = v === undefined ? null : labelGrade(v);
           if (judged(v)) count(q.queryId, v);
-          else unjudged++;
+          else {
+            unjudged++;
+            if (v === UNSURE) unsureGiven++;
+          }
           const votes: Record<string, string> = {};
           if (aggregate && entry) {
             for (const x of [...entry.votes, ...entry.unsure].sort((a, b) => inp.state.annotators.indexOf(a.annotator) - inp.state.annotators.indexOf(b.annotator))) {
@@ -363,7 +367,11 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
           }
         }
       }
-      if (unjudged) warnings.push(`${unjudged} pairs have no label from ${inp.labels.source} and are written with label "?" (unjudged)`);
+      if (unjudged) {
+        // An annotator's own "?" is a label, just not a decisive one: said so, not "no label".
+        const said = unsureGiven ? ` (${unsureGiven} of them "?")` : '';
+        warnings.push(`${unjudged} pairs have no decisive label from ${inp.labels.source}${said} and are written with label "?" (unjudged)`);
+      }
       handling.statement =
         'every pool pair is written; a pair without a decisive label is written with label "?" (no grade, relevant empty) and its status: ' +
         (aggregate ? '"unresolved" (the rule gave no value), "unlabeled" (no vote); "?" votes are listed in votes' : '"unsure" (the annotator said "?"), "unlabeled" (no label)');

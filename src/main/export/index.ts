@@ -17,18 +17,19 @@
  * Labels come from `annotator` when given (a name or `@aggregate`), else the pool's default
  * source (gold when it has gold labels, else the aggregate; gold/state.ts defaultLabelSource).
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Question } from '../../shared/types';
 import { AGGREGATE, EXPORT_FORMATS, type AgreementView, type ExportFormat } from '../../shared/gold';
 import { NotFoundError, QPairsError } from '../errors';
-import { poolAgreement, poolRatingTable } from '../gold/agreement';
+import { poolAgreement } from '../gold/agreement';
+import { poolRatingTable } from '../gold/rating-table';
 import { AGREEMENT_WORK_LIMIT, maxAgreementBootstrap } from '../gold/budget';
 import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { datasheet } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
-import { checkWriteTarget, writeFilesAtomic } from './write';
+import { checkWriteTarget, makeFolder, writeFilesAtomic } from './write';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
@@ -104,7 +105,9 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
   if (m < 2) return { agreement: null, note: null };
   const wanted = o.bootstrap ?? 1000;
   const limit = o.agreementWorkLimit ?? AGREEMENT_WORK_LIMIT;
-  const items = poolRatingTable(state, state.annotators).table.items.length;
+  // Built once: it sizes the bootstrap here and is the report's table below.
+  const built = poolRatingTable(state, state.annotators);
+  const items = built.table.items.length;
   const most = maxAgreementBootstrap(items, m, limit);
   const size = `${items} labeled pairs, ${m} annotators`;
   if (most < 1) {
@@ -114,7 +117,7 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
     };
   }
   const bootstrap = Math.min(wanted, most);
-  const agreement = poolAgreement(ws, pool, { bootstrap, seed: o.seed ?? 1, workLimit: limit }, state);
+  const agreement = poolAgreement(ws, pool, { bootstrap, seed: o.seed ?? 1, workLimit: limit }, state, built);
   const note =
     bootstrap < wanted ? `The CIs use ${bootstrap} bootstrap resamples rather than ${wanted}: the most the agreement work budget allows for this pool (${size}).` : null;
   return { agreement, note };
@@ -253,6 +256,17 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
   ].join('\n');
 }
 
+/** Throws when any of `targets` exists (an export replaces files only with force). */
+function refuseExisting(targets: readonly string[]): void {
+  const existing = targets.filter((f) => existsSync(f));
+  if (existing.length === 0) return;
+  throw new QPairsError(
+    `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
+      `(choose another output, or give --force to replace ${existing.length === 1 ? 'it' : 'them'})`,
+    { file: existing[0]! },
+  );
+}
+
 /**
  * Renders and writes an export and its datasheet atomically; returns what was written. No file
  * it writes may be the workspace, its -wal/-shm/-journal/.lock files, or any SQLite database
@@ -270,19 +284,16 @@ export function writeExport(ws: Workspace, pool: string, format: ExportFormat, o
     checkWriteTarget(abs, protect);
     checkWriteTarget(`${abs}.datasheet.md`, protect);
   }
-  const built = buildExport(ws, pool, format, abs, o);
   // Issue 23: never overwrite what is there (a dataset card edited by hand, an earlier export) unless told to.
+  // The names known before rendering are checked first: a large pool's export (its agreement bootstrap) can
+  // take a minute, and a refusal should not wait for it. (trec-run's OUT may become per-run files.)
+  const known = format === 'hf-dataset' ? [path.join(abs, 'README.md'), path.join(abs, 'data', 'pairs.jsonl')] : [...(format === 'trec-run' ? [] : [abs]), `${abs}.datasheet.md`];
+  if (!o.force) refuseExisting(known);
+  const built = buildExport(ws, pool, format, abs, o);
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
-  const existing = targets.filter((f) => existsSync(f));
-  if (existing.length > 0 && !o.force) {
-    throw new QPairsError(
-      `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
-        `(choose another output, or give --force to replace ${existing.length === 1 ? 'it' : 'them'})`,
-      { file: existing[0]! },
-    );
-  }
-  if (format === 'hf-dataset') mkdirSync(path.join(abs, 'data'), { recursive: true });
+  if (!o.force) refuseExisting(targets);
+  if (format === 'hf-dataset') makeFolder(path.join(abs, 'data'));
   writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
   return built;
 }

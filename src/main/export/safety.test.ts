@@ -4,8 +4,9 @@
  * to the workspace through a symlink or a hard link, are refused before anything is written —
  * whether the export's main file, its datasheet (OUT.datasheet.md) or a per-run file is the one.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -119,6 +120,25 @@ describe('export targets that would damage a database are refused', () => {
     expect(refusal(() => writeFilesAtomic([{ path: path.join(dir, 'ok.txt'), content: 'x' }, { path: w, content: 'x' }], { protect: [w] }))).toMatch(/itself/);
     expect(existsSync(path.join(dir, 'ok.txt'))).toBe(false);
     expect(() => checkWriteTarget(path.join(dir, 'new.txt'), { protect: [w] })).not.toThrow();
+  });
+
+  it('a device, a pipe or a standard stream is refused, even with force: `qpairs export … /dev/stdout --force` renamed a file over /dev/stdout', () => {
+    // Links stand for /dev/stdout (whose folder, /dev, a test must not write in).
+    const dev = path.join(dir, 'stdout.jsonl');
+    symlinkSync('/dev/null', dev);
+    expect(refusal(() => writeExport(ws, 'P', 'jsonl', dev, { force: true }))).toMatch(/^refusing to write .*stdout\.jsonl: it is a device or a process's standard stream \(.*stdout\.jsonl → \/dev\/null\), not a file/);
+    expect(lstatSync(dev).isSymbolicLink()).toBe(true);
+    const fifo = path.join(dir, 'pipe.qrels');
+    execFileSync('mkfifo', [fifo]);
+    expect(refusal(() => writeExport(ws, 'P', 'qrels', fifo, { force: true }))).toMatch(/it is a named pipe, not a file/);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    // /dev/stdout is a link to /proc/self/fd/1: when stdout is a file, that resolves to a file. The link is
+    // what the rename would replace (in /dev as root): refused by its name, whatever stdout is.
+    const stdout = path.join(dir, 'out.jsonl');
+    symlinkSync('/proc/self/fd/1', stdout);
+    expect(refusal(() => writeExport(ws, 'P', 'jsonl', stdout, { force: true }))).toMatch(/it is a device or a process's standard stream \(.*out\.jsonl → \/proc\/self\/fd\/1\)/);
+    expect(lstatSync(stdout).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.datasheet.md'))).toEqual([]);
   });
 });
 

@@ -74,12 +74,16 @@ describe('gold sets that stand alone (issue 13)', () => {
     expect(csv).toContain('"after suspend,\n""quoted""\tand tabbed"');
     // The annotator's "?" is its own status.
     expect(readFileSync(path.join(dir, 'p.jsonl'), 'utf8')).toMatch(/"label":"\?","grade":null,"relevant":null,"status":"unsure"/);
-    // --no-text: ids only
-    writeExport(ws, 'p', 'jsonl', path.join(dir, 'ids.jsonl'), { text: false });
+    // --no-text: ids only. gold's "?" is its label, not a missing one (the note said "no label from gold").
+    const ids = writeExport(ws, 'p', 'jsonl', path.join(dir, 'ids.jsonl'), { text: false });
+    expect(ids.warnings).toContain('1 pairs have no decisive label from gold (1 of them "?") and are written with label "?" (unjudged)');
     expect(readFileSync(path.join(dir, 'ids.jsonl'), 'utf8')).not.toContain('query_title');
     const sheet = readFileSync(path.join(dir, 'ids.jsonl.datasheet.md'), 'utf8');
-    expect(sheet).toMatch(/Question text: not included/);
+    expect(sheet).toMatch(/Question text: not included \(exported with text off\)/);
     expect(sheet).toMatch(/\| with a "\?" \(unsure\) label or vote \| 1 \|/);
+    // A format without text columns was not "exported with text off": it has none.
+    writeExport(ws, 'p', 'qrels', path.join(dir, 'p.qrels'));
+    expect(readFileSync(path.join(dir, 'p.qrels.datasheet.md'), 'utf8')).toMatch(/Question text: not included: the qrels format holds ids only/);
   });
 
   it('askubuntu writes its corpus file beside the pool file and says what became of "?" pairs', async () => {
@@ -119,5 +123,25 @@ describe('gold sets that stand alone (issue 13)', () => {
     expect(grades(back, 'p', 'gold')).toEqual(grades(ws, 'p', 'gold'));
     writeFileSync(path.join(dir, 'afile'), 'x');
     expect(() => writeExport(ws, 'p', 'hf-dataset', path.join(dir, 'afile'))).toThrow(/is a file/);
+  });
+
+  it('the datasheet says so when the workspace holds the pool\'s questions as ids only (an AskUbuntu pool without its corpus)', async () => {
+    const ws = fresh('ids');
+    const qrels = path.join(dir, 'ids.qrels');
+    writeFileSync(qrels, ['101 0 201 1', '101 0 202 0', '102 0 203 0', '102 0 204 1'].join('\n') + '\n');
+    await runImport(ws, 'qrels', [qrels], { pool: 'p', scheme: 'binary' });
+    const sheet = (f: string): string => readFileSync(f, 'utf8');
+    writeExport(ws, 'p', 'jsonl', path.join(dir, 'none.jsonl'));
+    const none = sheet(path.join(dir, 'none.jsonl.datasheet.md'));
+    expect(none).not.toMatch(/can be used without the workspace/);
+    expect(none).toMatch(/Question text: none — the workspace holds the pool's 6 questions as ids only/);
+    // Text for two of the six: the datasheet counts the four without.
+    const q = path.join(dir, 'some.jsonl');
+    writeFileSync(q, [JSON.stringify({ id: '101', title: 'wifi', body: 'drops' }), JSON.stringify({ id: '201', title: 'wlan', body: 'drops too' })].join('\n') + '\n');
+    await runImport(ws, 'questions-jsonl', [q]);
+    writeExport(ws, 'p', 'csv', path.join(dir, 'some.csv'));
+    const some = sheet(path.join(dir, 'some.csv.datasheet.md'));
+    expect(some).not.toMatch(/can be used without the workspace/);
+    expect(some).toMatch(/4 of the pool's 6 questions are ids only/);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { QPairsError } from '../errors';
@@ -62,6 +62,51 @@ function startsWithSqliteHeader(file: string): boolean {
   }
 }
 
+/**
+ * Writes every byte of `data` to `fd`. One write(2) may write less than it was given and report no
+ * error — on a full disk it writes what fits — so a single `writeSync` can leave a short file that
+ * looks whole; this loops until all is written, and on a full disk the next write fails (ENOSPC).
+ */
+export function writeAllSync(fd: number, data: string | Uint8Array): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let off = 0;
+  while (off < buf.length) {
+    const n = writeSync(fd, buf, off, buf.length - off);
+    if (n <= 0) throw Object.assign(new Error(`ENOSPC: no space left on device, write (${off} of ${buf.length} bytes written)`), { code: 'ENOSPC' });
+    off += n;
+  }
+}
+
+/** Why a file or folder could not be made at `target` (an errno code), in words, naming what is at fault. */
+export function whyCannotWrite(target: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const dir = path.dirname(target);
+  if (code === 'ENOENT') return `the folder ${dir} does not exist`;
+  if (code === 'ENOTDIR') return `a part of ${dir} is a file, not a folder`;
+  if (code === 'EROFS') return `${dir} is on a read-only file system (EROFS)`;
+  if (code === 'EACCES' || code === 'EPERM') return `no permission to write in ${dir} (${code})`;
+  if (code === 'ENOSPC') return 'no space left on the disk (ENOSPC)';
+  return code ?? (e as Error).message;
+}
+
+/**
+ * Creates the folder `dir` and the folders above it that are missing, one level at a time so that
+ * a failure names the level and its reason (a read-only disk, a file in the way), not the ENOENT
+ * of the level below.
+ */
+export function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); !existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && statOrNull(d)?.isDirectory()) continue;
+      throw new QPairsError(`cannot create the folder ${d}: ${whyCannotWrite(d, e)}; nothing was written`, { file: d });
+    }
+  }
+}
+
 function refuse(target: string, why: string): QPairsError {
   return new QPairsError(`refusing to write ${target}: ${why}; nothing was written (choose another output file)`, { file: target, reason: why });
 }
@@ -71,7 +116,7 @@ function refuse(target: string, why: string): QPairsError {
  * damage a database: when it is, or resolves to (real path, symlinks, hard links by device and
  * inode), a protected database or one of its companion files; when it is any SQLite database
  * file (its first bytes are "SQLite format 3\0") or the -wal/-shm/-journal file of one; or when
- * it is a directory.
+ * it is a directory, a device, a pipe or a socket.
  */
 export function checkWriteTarget(target: string, opts: WriteOptions = {}): void {
   const abs = path.resolve(target);
@@ -95,6 +140,17 @@ export function checkWriteTarget(target: string, opts: WriteOptions = {}): void 
     }
   }
   if (st?.isDirectory()) throw refuse(target, 'it is a directory');
+  // A device, pipe or socket (/dev/null, a FIFO), or a name under /dev or /proc (/dev/stdout is a link to
+  // /proc/self/fd/1, which is whatever stdout is — a file when redirected): the temporary file would be
+  // renamed over the name — as root, in /dev itself — replacing the device's entry with a file.
+  const linkTo = lst?.isSymbolicLink() ? path.resolve(path.dirname(abs), readlinkSync(abs)) : null;
+  if ([abs, linkTo].some((p) => p !== null && /^\/(dev|proc)\//.test(p))) {
+    throw refuse(target, `it is a device or a process's standard stream (${linkTo ? `${abs} → ${linkTo}` : abs}), not a file (exports write files; write to a file and read it from there)`);
+  }
+  if (st && !st.isFile()) {
+    const kind = st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isFIFO() ? 'a named pipe' : st.isSocket() ? 'a socket' : 'not a regular file';
+    throw refuse(target, `it is ${kind}${via}, not a file (exports write files)`);
+  }
   if (st && startsWithSqliteHeader(abs)) throw refuse(target, `it is a SQLite database file${via} (exports never overwrite a database)`);
   const m = /^(.*)-(wal|shm|journal)$/.exec(real);
   if (m && startsWithSqliteHeader(m[1]!)) throw refuse(target, `it is the ${m[2]} file of the SQLite database ${m[1]}${via}`);
@@ -125,11 +181,11 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: s
       try {
         fd = openSync(tmp, 'wx');
       } catch (e) {
-        throw new QPairsError(`cannot write ${f.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: f.path });
+        throw new QPairsError(`cannot write ${f.path}: ${whyCannotWrite(f.path, e)}; nothing was written`, { file: f.path });
       }
       temps.push({ tmp, path: f.path });
       try {
-        writeSync(fd, f.content);
+        writeAllSync(fd, f.content);
         fsyncSync(fd);
       } finally {
         closeSync(fd);

@@ -14,7 +14,7 @@
  *   AC1 by the same bootstrap (resampling queries as bootstrapByQuery does; same seed and resamples).
  */
 import type { AgreementView, IntervalView, StatView } from '../../shared/gold';
-import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
+import { labelGrade } from '../../shared/labels';
 import { agreementReport, cohenKappa, encodeTable, fleissKappa, percentAgreement, type RatingTable } from '../agreement';
 import { bootstrapCodedByQuery } from '../agreement/bootstrap';
 import { fleissKappaCoded } from '../agreement/fleiss';
@@ -24,7 +24,8 @@ import { percentAgreementCoded } from '../agreement/percent';
 import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { checkAgreementBudget } from './budget';
-import { loadPoolState, pairKey, type PoolState } from './state';
+import { poolRatingTable, type PoolRatingTable } from './rating-table';
+import { loadPoolState, type PoolState } from './state';
 
 export interface PoolAgreementOptions {
   annotators?: readonly string[];
@@ -40,73 +41,16 @@ export interface PoolAgreementOptions {
   workLimit?: number;
 }
 
-/** The label scale of a scheme (graded: the integer values that occur, sorted). */
-export function schemeCategories(scheme: LabelScheme, values: Iterable<string> = []): { categories: string[]; scale: number[] } {
-  switch (scheme) {
-    case 'binary':
-      return { categories: ['0', '1'], scale: [0, 1] };
-    case 'semeval3':
-      return { categories: ['Irrelevant', 'Relevant', 'PerfectMatch'], scale: [0, 1, 2] };
-    case 'likert5':
-      return { categories: ['-2', '-1', '0', '1', '2'], scale: [-2, -1, 0, 1, 2] };
-    case 'graded': {
-      const nums = [...new Set([...values].filter((v) => v !== UNSURE).map((v) => labelGrade(v)).filter((g): g is number => g !== null))].sort(
-        (a, b) => a - b,
-      );
-      return { categories: nums.map(String), scale: nums };
-    }
-  }
-}
-
-export interface PoolRatingTable {
-  table: RatingTable;
-  /** Item id → pair. */
-  pairs: Map<string, { queryId: string; candidateId: string }>;
-  /** Per item: the latest label event among the annotators (for "agreement over time"). */
-  lastSeq: Map<string, number>;
-  /** "?" labels of the annotators on these queries, left out of the table (missing labels). */
-  unsure: number;
-}
-
-/** The RatingTable of a pool for the given annotators, optionally over some of its queries (see the module comment). */
-export function poolRatingTable(s: PoolState, annotators: readonly string[], queries?: ReadonlySet<string>): PoolRatingTable {
-  const all: string[] = [];
-  for (const a of annotators) for (const l of s.labels.get(a)?.values() ?? []) all.push(l.value);
-  const { categories, scale } = schemeCategories(s.scheme, all);
-  const known = new Set(categories);
-  const items: RatingTable['items'][number][] = [];
-  const pairs = new Map<string, { queryId: string; candidateId: string }>();
-  const lastSeq = new Map<string, number>();
-  let unsure = 0;
-  for (const q of s.queries) {
-    if (queries && !queries.has(q.queryId)) continue;
-    for (const c of q.candidates) {
-      const key = pairKey(q.queryId, c);
-      let any = false;
-      let seq = 0;
-      const labels = annotators.map((a) => {
-        const l = s.labels.get(a)?.get(key);
-        if (l?.value === UNSURE) unsure++;
-        if (!l || l.value === UNSURE || !known.has(l.value)) return null;
-        any = true;
-        seq = Math.max(seq, l.seq);
-        return l.value;
-      });
-      if (!any) continue;
-      items.push({ id: key, queryId: q.queryId, labels });
-      pairs.set(key, { queryId: q.queryId, candidateId: c });
-      lastSeq.set(key, seq);
-    }
-  }
-  return { table: { categories, scale, annotators: [...annotators], items }, pairs, lastSeq, unsure };
-}
-
 function positives(categories: readonly string[]): string[] {
   return categories.filter((c) => (labelGrade(c) ?? -Infinity) >= 1);
 }
 
-/** Agreement report of a pool (see the module comment and AgreementView). */
-export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptions = {}, state?: PoolState): AgreementView {
+/**
+ * Agreement report of a pool (see the module comment and AgreementView). `built`: the pool's
+ * rating table for the same annotators over all its queries when the caller has it already
+ * (poolRatingTable(state, annotators)); it is used as is rather than built again.
+ */
+export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptions = {}, state?: PoolState, built?: PoolRatingTable): AgreementView {
   const s = state ?? loadPoolState(ws, pool);
   const annotators = o.annotators && o.annotators.length > 0 ? [...o.annotators] : s.annotators;
   if (new Set(annotators).size !== annotators.length) throw new QPairsError('an annotator is listed twice');
@@ -121,7 +65,8 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
     const missing = [...subset].filter((q) => !inPool.has(q));
     if (missing.length) throw new NotFoundError(`not queries of pool "${s.pool.name}": ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`);
   }
-  const { table, pairs, lastSeq, unsure } = poolRatingTable(s, annotators, subset);
+  const reuse = built !== undefined && state !== undefined && !subset && built.table.annotators.join('\n') === annotators.join('\n');
+  const { table, pairs, lastSeq, unsure } = reuse ? built : poolRatingTable(s, annotators, subset);
   checkAgreementBudget(table.items.length, annotators.length, resamples, o.workLimit);
   const boot = { resamples, seed, signal: o.signal };
   const report = agreementReport(table, { ...boot, positive: positives(table.categories.map(String)) });

@@ -33,7 +33,8 @@ export {
   type SourceLabels,
   type Vote,
 } from './state';
-export { agreementJson, agreementOverTime, poolAgreement, poolRatingTable, putStat, schemeCategories, type PoolAgreementOptions } from './agreement';
+export { agreementJson, agreementOverTime, poolAgreement, putStat, type PoolAgreementOptions } from './agreement';
+export { poolRatingTable, schemeCategories, type PoolRatingTable } from './rating-table';
 export { checkJudge, checkRuling, pairImpact, reviewQueue, type ReviewOptions } from './review';
 export { comparePoolRuns, perQueryMetric, type PoolCompareOptions } from './compare';
 export { assignmentView } from './progress';

@@ -35,9 +35,11 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
             ['in the pool', s.pairs],
             ['with a vote', s.labeled],
             ['resolved', s.resolved],
+            // As the datasheet's aggregation table: pairs whose value is a judge's ruling (none under mean and
+            // unanimous, which ignore judges), and the disagreements with how many a judge has ruled on.
+            ['settled by a judge', s.byStatus.adjudicated],
             ['unresolved', s.unresolved],
-            ['disagreements', s.disagreements],
-            ['settled by a judge', s.settled],
+            ['disagreements (settled)', `${s.disagreements} (${s.settled})`],
             ['with a "?" vote (settled, unresolved)', `${s.unsure.pairs} (${s.unsure.settled}, ${s.unsure.unresolved})`],
           ],
         ),

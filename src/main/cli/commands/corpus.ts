@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers';
@@ -6,7 +6,7 @@ import { Bm25Index } from '../../bm25/bm25-index';
 import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-export';
 import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError } from '../../errors';
-import { checkWriteTarget } from '../../export/write';
+import { checkWriteTarget, whyCannotWrite, writeAllSync } from '../../export/write';
 import { parse, requireString, UsageError } from '../args';
 import { subcommandError, unknownChoice } from '../suggest';
 import { ProgressBar } from '../progress';
@@ -38,7 +38,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
     const lines = corpusLines(ws.db, format, values.source);
     if (target === '-') {
       try {
-        for (const chunk of batches(lines)) writeSync(1, chunk);
+        for (const chunk of batches(lines)) writeAllSync(1, chunk);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e; // the reader stopped (e.g. | head)
       }
@@ -51,7 +51,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
     try {
       fd = openSync(tmp, 'wx');
     } catch (e) {
-      throw new QPairsError(`cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: target });
+      throw new QPairsError(`cannot write ${target}: ${whyCannotWrite(target, e)}; nothing was written`, { file: target });
     }
     let n = 0;
     const counted = function* (): Generator<string> {
@@ -61,7 +61,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
       }
     };
     try {
-      for (const chunk of batches(counted())) writeSync(fd, chunk);
+      for (const chunk of batches(counted())) writeAllSync(fd, chunk);
       fsyncSync(fd);
       closeSync(fd);
       checkWriteTarget(target, { protect: [ws.path] });

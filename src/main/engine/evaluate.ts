@@ -70,10 +70,6 @@ export function poolLabels(ws: Workspace, pool: string, annotator: string, o: Po
  */
 export function evalLabelSource(ws: Workspace, pool: string, annotator: string | undefined): string {
   if (annotator === undefined) return defaultLabelSource(ws, pool);
-  // A name nobody has (a typo: --annotator alcie) evaluated nothing and said only "alcie has no labels": refused, as export refuses it.
-  if (annotator !== AGGREGATE && !ws.listAnnotators().some((a) => a.name === annotator)) {
-    throw new NotFoundError(`no annotator named "${annotator}" (label sources: ${[...ws.listAnnotators().map((a) => a.name), AGGREGATE].join(', ')})`);
-  }
   return annotator;
 }
 
@@ -280,4 +276,15 @@ export function evaluateQuery(ws: Workspace, a: ParsedArgs<'eval.query'>): Query
       };
     }),
   };
+}
+
+/**
+ * Refuses a label source nobody has (`qpairs eval --annotator alcie`, a typo, evaluated nothing and
+ * said only "alcie has no labels"), as export refuses it. The CLI's check: the app's Annotate panel
+ * evaluates a person who has not labeled yet (no annotator row until the first label), so eval.pool
+ * takes any name.
+ */
+export function checkLabelSourceName(ws: Workspace, annotator: string | undefined): void {
+  if (annotator === undefined || annotator === AGGREGATE || ws.listAnnotators().some((a) => a.name === annotator)) return;
+  throw new NotFoundError(`no annotator named "${annotator}" (label sources: ${[...ws.listAnnotators().map((a) => a.name), AGGREGATE].join(', ')})`);
 }

@@ -2,7 +2,7 @@ import { counted } from '../../../shared/plural';
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import type { LabelOrderStanding } from '../../../shared/label-order';
-import { evaluatePool } from '../../engine/evaluate';
+import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
 import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
@@ -65,6 +65,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     const permutations = positiveInt(values.permutations, '--permutations');
     const seed = intFlag(values.seed, '--seed');
     return withWorkspace(positionals[0], (ws) => {
+      checkLabelSourceName(ws, values.annotator);
       const v = comparePoolRuns(ws, pool, {
         runs,
         metric: metric as CompareMetric,
@@ -83,6 +84,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     }, { out });
   }
   return withWorkspace(positionals[0], (ws) => {
+    checkLabelSourceName(ws, values.annotator);
     const ev = withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false }));
     // The standing and its verdict count as the table does: the same label source, convention, ties, threshold and queries.
     const lo = labelOrderOf(ws, pool, { annotator: values.annotator, convention, ties, threshold, partial: values.partial ?? false });

@@ -176,7 +176,7 @@ export function App(): ReactNode {
     return (
       <div className="app">
         <header className="topbar">
-          <span className="brand">QPairs</span>
+          <h1 className="brand">QPairs</h1>
           <span className="spacer" />
           <ConnectionChip state={conn} />
         </header>
@@ -217,7 +217,7 @@ export function App(): ReactNode {
   return (
     <div className="app">
       <header className="topbar">
-        <span className="brand">QPairs</span>
+        <h1 className="brand">QPairs</h1>
         <nav className="tabs" role="tablist" aria-label="Screens">
           {visibleTabs.map((t) => (
             <button

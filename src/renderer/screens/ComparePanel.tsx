@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CompareView, Convention } from '../../shared/contract';
 import { COMPARE_METRICS, type CompareMetric } from '../../shared/gold';
-import { useApp, useEvent } from '../lib/context';
+import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { showCI, showP, showPct, showStat } from '../lib/stats';
 import { DataTable } from '../components/DataTable';
@@ -76,6 +76,10 @@ export function ComparePanel({ pool, annotator, convention, runNames }: { pool: 
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) recompare();
   });
+  // Labels, rulings or runs that changed while the events could not reach us (another process's
+  // commit, a break in the connection) change the comparison as they change the table above.
+  useEvent('workspace.changed', recompare);
+  useReconnect(() => void compare());
 
   const toggle = (r: string): void => {
     const cur = picked ?? runNames;

@@ -105,8 +105,14 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
     if (rec.annotator !== who && who !== '@aggregate' && who !== DEFAULT_SOURCE) return;
     reevaluate();
   });
-  useEvent('workspace.changed', () => void evaluate());
-  useReconnect(() => void evaluate());
+  // After a change the events did not name, or a break in the connection, the drill-down (version)
+  // and the label sources are reloaded with the table: labels may have changed meanwhile.
+  const refreshAll = (): void => {
+    void evaluate();
+    setUpdates((u) => u + 1);
+  };
+  useEvent('workspace.changed', refreshAll);
+  useReconnect(refreshAll);
 
   const runs = ev ? Object.entries(ev.runs) : [];
   const series = ev

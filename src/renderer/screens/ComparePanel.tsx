@@ -15,7 +15,20 @@ import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { StatValue } from '../components/StatValue';
 import { useDebounced } from '../lib/hooks';
 
-export function ComparePanel({ pool, annotator, convention, runNames }: { pool: string; annotator: string; convention: Convention; runNames: string[] }): ReactNode {
+export function ComparePanel({
+  pool,
+  annotator,
+  convention,
+  runNames,
+  partialQueries = 0,
+}: {
+  pool: string;
+  annotator: string;
+  convention: Convention;
+  runNames: string[];
+  /** Partly labeled queries the table above counts ("include partially labeled queries"); the comparison never does. */
+  partialQueries?: number;
+}): ReactNode {
   const { client } = useApp();
   const [picked, setPicked] = useState<string[] | null>(null);
   const [metric, setMetric] = useState<CompareMetric>('AP');
@@ -155,6 +168,12 @@ export function ComparePanel({ pool, annotator, convention, runNames }: { pool: 
             {view.alpha}
             {loading && ' · updating…'}
           </p>
+          {partialQueries > 0 && (
+            <p className="small note-box" role="status" data-testid="compare-partial-note">
+              The comparison counts fully labeled queries only, as <code>qpairs eval --compare</code> (which takes no <code>--partial</code>): the{' '}
+              {partialQueries === 1 ? 'partially labeled query' : `${fmtInt(partialQueries)} partially labeled queries`} the table above includes {partialQueries === 1 ? 'is' : 'are'} left out here.
+            </p>
+          )}
           <p className="small">
             {view.runs.map((r) => (
               <span key={r.name} className="run-mean" data-testid={`compare-mean-${r.name}`}>

@@ -2,7 +2,8 @@
  * Evaluate says why its panels count differently from the table: with "include partially labeled
  * queries" on, the ranker comparison still counts fully labeled queries only (as `qpairs eval
  * --compare`, which refuses `--partial`) and says so; the per-query drill-down explains a "—" (no
- * similar candidate) and a partly labeled query the table leaves out.
+ * similar candidate) and a partly labeled query the table leaves out. Counts of one take the singular
+ * ("1 pair in 1 query", "over the 1 query counted"; they said "1 queries").
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +44,8 @@ test.beforeAll(async ({ browser }) => {
   // Query 0: its first candidate similar; query 1: none similar; query 2: two of four labeled.
   const values = ['1', '0', '0', '0', '0', '0', '0', '0', '1', '0', null, null];
   const rows = pairs.flatMap(([q, c], i) => (values[i] === null ? [] : [`${q},${c},ann,${values[i]}`]));
+  // bob labels query 0 only, saying its second candidate is similar too: one disagreement in one query.
+  rows.push(...pairs.slice(0, 4).map(([q, c], i) => `${q},${c},bob,${i < 2 ? 1 : 0}`));
   writeFileSync(path.join(dir, 'labels.csv'), ['query_id,candidate_id,annotator,label', ...rows].join('\n') + '\n');
   qpairs('import', w, '--format', 'labels-csv', '--pool', 'p', path.join(dir, 'labels.csv'));
   const run = path.join(dir, 'rev.txt');
@@ -92,4 +95,16 @@ test('partial on: the comparison says it counts fully labeled queries only; the 
   await expect(page.getByTestId('drill-note')).toContainText('the table leaves it out until every candidate is labeled');
   await drill(pairs[0]![0]);
   await expect(page.getByTestId('drill-note')).toHaveCount(0);
+});
+
+test('counts of one: the verdict over bob\'s one query, Agreement\'s one disagreement', async () => {
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('p');
+  await page.getByTestId('eval-annotator').selectOption('bob');
+  await expect(page.getByTestId('metric-bm25-queries')).toHaveText('1');
+  await expect(page.getByTestId('label-order')).toContainText('over the 1 query counted');
+  await page.goto('/#agreement');
+  await page.getByTestId('agreement-pool').selectOption('p');
+  await expect(page.getByTestId('agreement-disagreement-count')).toHaveText('1 pair in 1 query');
+  await expect(page.getByTestId('agreement-summary')).toContainText('ann, bob · 10 labeled pairs in 3 queries');
 });

@@ -139,8 +139,8 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
   if (lo.rankers.length < 2 || lo.used === 0) return null;
   const queries =
     lo.estimator === 'bounds'
-      ? `the ${lo.used} opened queries`
-      : `the ${lo.used} ${lo.order === 'pool' ? '' : 'drawn '}queries counted` + (lo.leftOut ? ` (${lo.leftOut} without a relevant candidate left out: convention skip)` : '');
+      ? `the ${counted(lo.used, 'opened query', 'opened queries')}`
+      : `the ${counted(lo.used, `${lo.order === 'pool' ? '' : 'drawn '}query counted`, `${lo.order === 'pool' ? '' : 'drawn '}queries counted`)}` + (lo.leftOut ? ` (${lo.leftOut} without a relevant candidate left out: convention skip)` : '');
   if (lo.best === null) {
     const top = Math.max(...lo.rankers.map((r) => r.map ?? -Infinity));
     const tied = lo.rankers.filter((r) => r.map !== null && Math.abs(r.map - top) <= 1e-12).map((r) => r.run);

@@ -97,7 +97,7 @@ test('partial on: the comparison says it counts fully labeled queries only; the 
   await expect(page.getByTestId('drill-note')).toHaveCount(0);
 });
 
-test('counts of one: the verdict over bob\'s one query, Agreement\'s one disagreement', async () => {
+test('counts of one: the verdict over bob\'s one query, Agreement\'s one disagreement; one annotator chosen: no figures of two', async () => {
   await page.goto('/#evaluate');
   await page.getByTestId('eval-pool').selectOption('p');
   await page.getByTestId('eval-annotator').selectOption('bob');
@@ -106,5 +106,12 @@ test('counts of one: the verdict over bob\'s one query, Agreement\'s one disagre
   await page.goto('/#agreement');
   await page.getByTestId('agreement-pool').selectOption('p');
   await expect(page.getByTestId('agreement-disagreement-count')).toHaveText('1 pair in 1 query');
+  await expect(page.getByTestId('agreement-summary')).toContainText('ann, bob · 10 labeled pairs in 3 queries');
+  // One annotator left: no figures of the former two under the checkboxes.
+  await page.getByTestId('agreement-annotator-bob').uncheck();
+  await expect(page.getByText('Choose at least two annotators.')).toBeVisible();
+  await expect(page.getByTestId('agreement-summary')).toHaveCount(0);
+  await expect(page.getByTestId('agreement-disagreement-count')).toHaveCount(0);
+  await page.getByTestId('agreement-annotator-bob').check();
   await expect(page.getByTestId('agreement-summary')).toContainText('ann, bob · 10 labeled pairs in 3 queries');
 });

@@ -98,6 +98,8 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
     const my = ++seq.current;
     if (chosen && chosen.length < 2) {
       setError('Choose at least two annotators.');
+      // The former choice's figures are not these annotators': no table under the checkboxes that contradicts them.
+      setReport(null);
       setLoading(false);
       return;
     }

@@ -46,6 +46,8 @@ test.beforeAll(async ({ browser }) => {
   const rows = pairs.flatMap(([q, c], i) => (values[i] === null ? [] : [`${q},${c},ann,${values[i]}`]));
   // bob labels query 0 only, saying its second candidate is similar too: one disagreement in one query.
   rows.push(...pairs.slice(0, 4).map(([q, c], i) => `${q},${c},bob,${i < 2 ? 1 : 0}`));
+  // cy labels one candidate: no query is fully labeled by cy.
+  rows.push(`${pairs[0]![0]},${pairs[0]![1]},cy,1`);
   writeFileSync(path.join(dir, 'labels.csv'), ['query_id,candidate_id,annotator,label', ...rows].join('\n') + '\n');
   qpairs('import', w, '--format', 'labels-csv', '--pool', 'p', path.join(dir, 'labels.csv'));
   const run = path.join(dir, 'rev.txt');
@@ -106,12 +108,23 @@ test('counts of one: the verdict over bob\'s one query, Agreement\'s one disagre
   await page.goto('/#agreement');
   await page.getByTestId('agreement-pool').selectOption('p');
   await expect(page.getByTestId('agreement-disagreement-count')).toHaveText('1 pair in 1 query');
-  await expect(page.getByTestId('agreement-summary')).toContainText('ann, bob · 10 labeled pairs in 3 queries');
+  await expect(page.getByTestId('agreement-summary')).toContainText('ann, bob, cy · 10 labeled pairs in 3 queries');
   // One annotator left: no figures of the former two under the checkboxes.
   await page.getByTestId('agreement-annotator-bob').uncheck();
+  await page.getByTestId('agreement-annotator-cy').uncheck();
   await expect(page.getByText('Choose at least two annotators.')).toBeVisible();
   await expect(page.getByTestId('agreement-summary')).toHaveCount(0);
   await expect(page.getByTestId('agreement-disagreement-count')).toHaveCount(0);
   await page.getByTestId('agreement-annotator-bob').check();
-  await expect(page.getByTestId('agreement-summary')).toContainText('ann, bob · 10 labeled pairs in 3 queries');
+  await page.getByTestId('agreement-annotator-cy').check();
+  await expect(page.getByTestId('agreement-summary')).toContainText('ann, bob, cy · 10 labeled pairs in 3 queries');
+});
+
+test('no query to compare on: the permutation p is "—" without a method', async () => {
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('p');
+  await page.getByTestId('eval-annotator').selectOption('cy');
+  await expect(page.getByTestId('compare-queries')).toHaveText('0');
+  const perm = page.getByTestId('compare-table').locator('td').filter({ has: page.getByTestId('compare-p-perm') });
+  await expect(perm).toHaveText(/^— \(no pairs\)$/);
 });

@@ -226,7 +226,8 @@ export function ComparePanel({
                     cell: (p) => (
                       <span title={p.permutationMethod === 'exact' ? 'exact: every sign flip' : 'MC: Monte Carlo sign flips'}>
                         <StatValue shown={showP(p.pPermutation)} testId="compare-p-perm" />
-                        <span className="muted small"> {p.permutationMethod === 'exact' ? 'exact' : 'MC'}</span>
+                        {/* How a p-value was computed; none when there is no p (no queries): "— (no pairs) exact" said nothing true. */}
+                        {p.pPermutation?.value != null && <span className="muted small"> {p.permutationMethod === 'exact' ? 'exact' : 'MC'}</span>}
                       </span>
                     ),
                   },

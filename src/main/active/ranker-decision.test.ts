@@ -58,3 +58,33 @@ describe('rankerStanding under convention skip (draws that do not count)', () =>
     expect(rankerStanding(d, 60)).toEqual(rankerStanding(d.map((x) => ({ ...x, counts: true })), 60));
   });
 });
+
+describe('rankerStanding: a pair the paired test cannot judge', () => {
+  it('has no p (not 1) and stays out of Holm, so the other p is the one eval --compare --baseline BEST gives', () => {
+    // Ranker 1 equals the best on every query (every difference 0); ranker 2 is below it.
+    const aps = [
+      [1, 1, 0.5],
+      [0.5, 0.5, 0.25],
+      [1, 1, 0.2],
+      [0.8, 0.8, 0.7],
+    ];
+    const s = rankerStanding(
+      aps.map((a) => ({ aps: a, p: null })),
+      4,
+    );
+    expect(s.best).toBe(0);
+    expect(Number.isNaN(s.adjustedP[1]!)).toBe(true);
+    const t = pairedTTest(
+      aps.map((a) => a[0]!),
+      aps.map((a) => a[2]!),
+    );
+    expect(s.adjustedP[2]).toBeCloseTo(t.p.value!, 12);
+    expect(s.decided).toBe(false);
+  });
+
+  it('one query: no p for anyone, nothing decided', () => {
+    const s = rankerStanding([{ aps: [1, 0.5], p: null }], 5);
+    expect(Number.isNaN(s.adjustedP[1]!)).toBe(true);
+    expect(s.decided).toBe(false);
+  });
+});

@@ -61,7 +61,8 @@ export interface RankerStanding {
   best: number;
   /**
    * Holm-adjusted p-value of "ranker r differs from the best on queries like these" (NaN for the best
-   * itself): the paired test over queries (module comment), never the pool-MAP standard error.
+   * itself, and where the paired test has no p: under 2 queries, or no difference on any): the paired
+   * test over queries (module comment), never the pool-MAP standard error.
    */
   adjustedP: number[];
   /** Every other ranker is below the best with Holm-adjusted p < alpha in the paired test over queries. */
@@ -165,15 +166,21 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
     }
   const pRaw: number[] = [];
   const others: number[] = [];
+  let undefinedPairs = 0;
   for (let r = 0; r < R; r++) {
     if (r === best) continue;
-    others.push(r);
     const t = pairedTTest(
       counted.map((d) => d.aps[best]!),
       counted.map((d) => d.aps[r]!),
     );
-    // Undefined p (fewer than 2 queries, or every difference 0): nothing is rejected.
-    const pPaired = t.p.value ?? 1;
+    // Undefined p (fewer than 2 queries, or every difference 0): no p-value, nothing rejected, and
+    // (as `eval --compare`) left out of Holm's family, so the other pairs' p match the comparison's.
+    if (t.p.value === null) {
+      undefinedPairs++;
+      continue;
+    }
+    others.push(r);
+    const pPaired = t.p.value;
     const zz = z[r]![best]!;
     const pEstimator = n < 2 ? 1 : zz === Infinity ? 0 : studentTTwoSidedP(zz, n - 1);
     pRaw.push(plain ? pPaired : Math.max(pPaired, pEstimator));
@@ -181,7 +188,7 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
   const h = others.length ? holm(pRaw, alpha) : { adjusted: [], reject: [] };
   const adjustedP = new Array<number>(R).fill(Number.NaN);
   others.forEach((r, i) => (adjustedP[r] = h.adjusted[i]!));
-  const decided = others.length > 0 && n >= 2 && h.reject.every(Boolean);
+  const decided = others.length > 0 && undefinedPairs === 0 && n >= 2 && h.reject.every(Boolean);
   return { maps, best, adjustedP, decided, z };
 }
 

@@ -84,6 +84,14 @@ describe('eval: the verdict counts as the table', () => {
     expect(verdict(skip)).toMatch(/^decided: A is best on queries like these \(paired t-test over the 8 queries counted \(1 without a relevant candidate left out: convention skip\), /);
   });
 
+  it('one query counted: the noun takes its number ("over the 1 queries counted" before)', async () => {
+    const w = await workspace();
+    for (const [k, v] of [[0, '1'], [1, '0'], [2, '0'], [3, '0']] as const) await ok('label', w, '--pool', 'P', '--annotator', 'bob', '--query', 'q0', '--candidate', `q0c${k}`, '--value', v);
+    const one = await ok('eval', w, '--pool', 'P', '--annotator', 'bob');
+    expect(one).toMatch(/^A\s+1\s+100\.00/m);
+    expect(verdict(one)).toMatch(/^not decided: A leads, but the paired t-test over the 1 query counted does not/);
+  });
+
   it('an ordered pool: the standing under the same options, its table and verdict', async () => {
     const w = await workspace();
     await ok('pool', 'set', w, '--pool', 'P', '--order', 'random', '--order-seed', '3');

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from './test-cli';
+import { acquireWorkspaceLock } from '../workspace/lock';
 import { dataset } from '../../../tests/datasets';
 
 let dir: string;
@@ -39,6 +40,23 @@ async function twoAnnotators(w: string): Promise<void> {
 }
 
 describe('gold CLI commands', () => {
+  it('aggregate without --rule only reads: it shows the aggregate while a server holds the workspace; --rule still needs the lock', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await twoAnnotators(w);
+    const before = await ok('aggregate', w, '--pool', 'p', '--json');
+    const lock = acquireWorkspaceLock(w, { command: `qpairs serve ${w} --port 5180` });
+    try {
+      // As the Pools screen's aggregation panel shows it: the CLI gives the same figures meanwhile.
+      expect(await ok('aggregate', w, '--pool', 'p', '--json')).toBe(before);
+      const set = await run('aggregate', w, '--pool', 'p', '--rule', 'majority');
+      expect(set.code).toBe(1);
+      expect(set.err).toMatch(/is being written by/);
+      expect(set.err).toMatch(/aggregate W --pool P without --rule/);
+    } finally {
+      lock.release();
+    }
+  });
+
   it('usage lists the new commands; bad flags are usage errors', async () => {
     const help = (await run('--help')).out;
     for (const c of ['agreement W', 'export W', 'annotators list W', 'assign W', 'adjudicate W', 'label W', 'aggregate W', '--compare R1,R2']) expect(help).toContain(c);
@@ -189,6 +207,8 @@ describe('gold CLI commands', () => {
     const rr = await ok('eval', w, '--pool', 'dev', '--compare', 'bm25-lucene,reversed', '--metric', 'P@1', '--bootstrap', '100', '--permutations', '100');
     expect(rr).toMatch(/P@1 per query over 189 queries/);
     expect(rr).toMatch(/Holm p \(perm\)/);
+    // Two runs make one pair: its noun takes the number ('Holm over 1 pairs' before).
+    expect(rr).toMatch(/randomization test 100 sign flips; Holm over 1 pair\n/);
     // The old reproduction still holds with gold as the default.
     expect(JSON.parse(await ok('eval', w, '--pool', 'dev', '--json')).annotator).toBe('gold');
     expect(existsSync(`${out}.datasheet.md`)).toBe(true);

@@ -161,7 +161,7 @@ describe('two annotators and a judge through the engine', () => {
     const cmp = await inv<CompareView>('eval.compare', { pool: 'team', runs: ['search-engine', 'reversed'], convention: 'zero', bootstrap: 200, permutations: 500 });
     expect(cmp).toMatchObject({ annotator: '@aggregate', metric: 'AP', queries: 4 });
     expect(cmp.pairs[0]!.pPermutation.value).toBeGreaterThan(0);
-    expect(cmp.pairs[0]!.pHolmT).toMatchObject({ note: 'Holm over 1 pairs' });
+    expect(cmp.pairs[0]!.pHolmT).toMatchObject({ note: 'Holm over 1 pair' });
     await expect(inv('eval.compare', { pool: 'team', runs: ['search-engine'] })).rejects.toMatchObject({ code: 'invalid-argument' });
 
     // Export: preview, download (no path), and a file write from the desktop app.

@@ -4,6 +4,7 @@
  * label distribution, agreement with bootstrap 95% CIs, and the aggregation rule — after
  * "Datasheets for Datasets" (Gebru et al. 2021), reduced to what the workspace records.
  */
+import { counted } from '../../shared/plural';
 import { AGGREGATE, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
@@ -322,7 +323,7 @@ export function datasheet(d: DatasheetInput): string {
     );
   } else {
     out.push(
-      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${ag.items} labeled pairs in ${ag.queries} queries. ` +
+      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}. ` +
         `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.` +
         (d.agreementNote ? ` ${d.agreementNote}` : ''),
     );

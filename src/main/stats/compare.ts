@@ -1,3 +1,4 @@
+import { counted } from '../../shared/plural';
 import { QPairsError, throwIfAborted } from '../errors';
 import { type BootstrapOptions, bootstrapMeanDifference, bootstrapSettings } from './bootstrap';
 import { holm } from './holm';
@@ -133,7 +134,7 @@ export function compareRankers(input: RankerScores, options: CompareOptions = {}
     const adj: Stat[] = ps.map(() => undefinedStat('p-value undefined'));
     const rej: (boolean | null)[] = ps.map(() => null);
     idx.forEach((k, r) => {
-      adj[k] = defined(h.adjusted[r], `Holm over ${idx.length} pairs`);
+      adj[k] = defined(h.adjusted[r], `Holm over ${counted(idx.length, 'pair')}`);
       rej[k] = h.reject[r];
     });
     return { adj, rej };

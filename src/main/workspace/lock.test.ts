@@ -160,7 +160,7 @@ describe('workspace lock (one process)', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(`qpairs annotators: workspace ${w} is being written by this process`);
     expect(r.err).toContain('qpairs serve w.qpairs --port 5180 (pid');
-    expect(r.err).toMatch(/commands that only read \(stats, eval, agreement, export, pool list, models list\) work meanwhile/);
+    expect(r.err).toMatch(/commands that only read \(stats, eval, agreement, aggregate W --pool P without --rule, adjudicate, export, pool list, models list\) work meanwhile/);
     expect((await cli('stats', w, '--json')).code).toBe(0);
     expect((await cli('pool', 'list', w)).code).toBe(0);
     held.release();

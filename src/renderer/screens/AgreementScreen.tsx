@@ -8,6 +8,7 @@ import type { AgreementView } from '../../shared/contract';
 import type { IntervalView, PairAgreementView, StatView } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
+import { counted } from '../../shared/plural';
 import { errorMessage, fmtInt } from '../lib/format';
 import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats';
 import { describeLabel } from '../annotate/keys';
@@ -97,6 +98,8 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
     const my = ++seq.current;
     if (chosen && chosen.length < 2) {
       setError('Choose at least two annotators.');
+      // The former choice's figures are not these annotators': no table under the checkboxes that contradicts them.
+      setReport(null);
       setLoading(false);
       return;
     }
@@ -199,7 +202,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
         )}
         {report && (
           <p className="small muted" data-testid="agreement-summary">
-            <strong>{report.annotators.join(', ') || 'no annotators'}</strong> · {fmtInt(report.items)} labeled pairs in {fmtInt(report.queries)} queries
+            <strong>{report.annotators.join(', ') || 'no annotators'}</strong> · {counted(report.items, 'labeled pair')} in {counted(report.queries, 'query', 'queries')}
             {report.unsure > 0 && (
               <span title="the statistics count an unsure label as no label; the Review screen lists these pairs">
                 {' '}
@@ -258,7 +261,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
         <section className="card" data-testid="agreement-disagreements">
           <div className="row wrap">
             <h2 className="grow">
-              Disagreements <span className="muted small" data-testid="agreement-disagreement-count">{fmtInt(totalDisagreements)} pairs in {fmtInt(withDisagreements.length)} queries</span>
+              Disagreements <span className="muted small" data-testid="agreement-disagreement-count">{counted(totalDisagreements, 'pair')} in {counted(withDisagreements.length, 'query', 'queries')}</span>
             </h2>
             <label className="inline small">
               <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} data-testid="agreement-show-all" />

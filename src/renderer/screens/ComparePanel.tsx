@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CompareView, Convention } from '../../shared/contract';
 import { COMPARE_METRICS, type CompareMetric } from '../../shared/gold';
-import { useApp, useEvent } from '../lib/context';
+import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { showCI, showP, showPct, showStat } from '../lib/stats';
 import { DataTable } from '../components/DataTable';
@@ -15,7 +15,20 @@ import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { StatValue } from '../components/StatValue';
 import { useDebounced } from '../lib/hooks';
 
-export function ComparePanel({ pool, annotator, convention, runNames }: { pool: string; annotator: string; convention: Convention; runNames: string[] }): ReactNode {
+export function ComparePanel({
+  pool,
+  annotator,
+  convention,
+  runNames,
+  partialQueries = 0,
+}: {
+  pool: string;
+  annotator: string;
+  convention: Convention;
+  runNames: string[];
+  /** Partly labeled queries the table above counts ("include partially labeled queries"); the comparison never does. */
+  partialQueries?: number;
+}): ReactNode {
   const { client } = useApp();
   const [picked, setPicked] = useState<string[] | null>(null);
   const [metric, setMetric] = useState<CompareMetric>('AP');
@@ -76,6 +89,10 @@ export function ComparePanel({ pool, annotator, convention, runNames }: { pool: 
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) recompare();
   });
+  // Labels, rulings or runs that changed while the events could not reach us (another process's
+  // commit, a break in the connection) change the comparison as they change the table above.
+  useEvent('workspace.changed', recompare);
+  useReconnect(() => void compare());
 
   const toggle = (r: string): void => {
     const cur = picked ?? runNames;
@@ -151,6 +168,12 @@ export function ComparePanel({ pool, annotator, convention, runNames }: { pool: 
             {view.alpha}
             {loading && ' · updating…'}
           </p>
+          {partialQueries > 0 && (
+            <p className="small note-box" role="status" data-testid="compare-partial-note">
+              The comparison counts fully labeled queries only, as <code>qpairs eval --compare</code> (which takes no <code>--partial</code>): the{' '}
+              {partialQueries === 1 ? 'partially labeled query' : `${fmtInt(partialQueries)} partially labeled queries`} the table above includes {partialQueries === 1 ? 'is' : 'are'} left out here.
+            </p>
+          )}
           <p className="small">
             {view.runs.map((r) => (
               <span key={r.name} className="run-mean" data-testid={`compare-mean-${r.name}`}>
@@ -203,7 +226,8 @@ export function ComparePanel({ pool, annotator, convention, runNames }: { pool: 
                     cell: (p) => (
                       <span title={p.permutationMethod === 'exact' ? 'exact: every sign flip' : 'MC: Monte Carlo sign flips'}>
                         <StatValue shown={showP(p.pPermutation)} testId="compare-p-perm" />
-                        <span className="muted small"> {p.permutationMethod === 'exact' ? 'exact' : 'MC'}</span>
+                        {/* How a p-value was computed; none when there is no p (no queries): "— (no pairs) exact" said nothing true. */}
+                        {p.pPermutation?.value != null && <span className="muted small"> {p.permutationMethod === 'exact' ? 'exact' : 'MC'}</span>}
                       </span>
                     ),
                   },

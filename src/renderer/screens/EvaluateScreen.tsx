@@ -14,6 +14,7 @@ import { DataTable, type Column } from '../components/DataTable';
 import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
+import { drillNote } from '../lib/drill-note';
 
 const isForbidden = (e: unknown): boolean => e instanceof ClientError && e.code === 'forbidden';
 
@@ -105,8 +106,14 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
     if (rec.annotator !== who && who !== '@aggregate' && who !== DEFAULT_SOURCE) return;
     reevaluate();
   });
-  useEvent('workspace.changed', () => void evaluate());
-  useReconnect(() => void evaluate());
+  // After a change the events did not name, or a break in the connection, the drill-down (version)
+  // and the label sources are reloaded with the table: labels may have changed meanwhile.
+  const refreshAll = (): void => {
+    void evaluate();
+    setUpdates((u) => u + 1);
+  };
+  useEvent('workspace.changed', refreshAll);
+  useReconnect(refreshAll);
 
   const runs = ev ? Object.entries(ev.runs) : [];
   const series = ev
@@ -329,14 +336,32 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
 
       {pool && ev && !blindForMe && <LivePanel key={`live:${pool}`} pool={pool} role={role} />}
 
-      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && <ComparePanel key={`compare:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} />}
+      {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && (
+        <ComparePanel key={`compare:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} partialQueries={ev.partial ? ev.partiallyLabeledQueries : 0} />
+      )}
 
-      {pool && who && !blindForMe && <DrillDown key={`drill:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} />}
+      {pool && who && !blindForMe && <DrillDown key={`drill:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} convention={convention} partial={partial} />}
     </div>
   );
 }
 
-function DrillDown({ pool, annotator, viewer, startQuery, version }: { pool: string; annotator: string; viewer: string; startQuery: string; version: number }): ReactNode {
+function DrillDown({
+  pool,
+  annotator,
+  viewer,
+  startQuery,
+  version,
+  convention,
+  partial,
+}: {
+  pool: string;
+  annotator: string;
+  viewer: string;
+  startQuery: string;
+  version: number;
+  convention: Convention;
+  partial: boolean;
+}): ReactNode {
   const { client } = useApp();
   const [qid, setQid] = useState(startQuery);
   const [shown, setShown] = useState<string>('');
@@ -417,6 +442,11 @@ function DrillDown({ pool, annotator, viewer, startQuery, version }: { pool: str
             <strong>{qe.queryId}</strong> {queryTitle}
           </p>
           {qe.rankers.length === 0 && <p className="muted">No ranker has scores for this query.</p>}
+          {drillNote(qe, convention, partial) && (
+            <p className="small muted" data-testid="drill-note">
+              {drillNote(qe, convention, partial)}
+            </p>
+          )}
           <div className="rankers">
             {qe.rankers.map((r) => (
               <div key={r.run} className="ranker" data-testid={`drill-ranker-${r.run}`}>

@@ -3,6 +3,7 @@ import { QUERY_ORDER_HELP, QUERY_ORDERS, type Convention, type LabelOrderStandin
 import type { CallerRole } from '../../shared/roles';
 import { DataTable } from '../components/DataTable';
 import { useApp, useEvent, useReconnect } from '../lib/context';
+import { counted as countedNoun } from '../../shared/plural';
 import { useDebounced } from '../lib/hooks';
 import { errorMessage, fmtMetric } from '../lib/format';
 import { mayCall } from '../lib/roles';
@@ -78,11 +79,12 @@ export function LabelOrderPanel({
   const leader = lo.best;
   const counted =
     lo.estimator === 'bounds'
-      ? `${lo.used} opened queries`
-      : `${lo.used} ${lo.order === 'pool' ? '' : 'drawn '}queries counted` + (lo.leftOut ? ` (${lo.leftOut} without a similar candidate left out: convention skip)` : '');
+      ? countedNoun(lo.used, 'opened query', 'opened queries')
+      : countedNoun(lo.used, `${lo.order === 'pool' ? '' : 'drawn '}query counted`, `${lo.order === 'pool' ? '' : 'drawn '}queries counted`) +
+        (lo.leftOut ? ` (${lo.leftOut} without a similar candidate left out: convention skip)` : '');
   const scope =
     lo.estimator === 'bounds'
-      ? `the ${lo.used} opened queries (a query without a similar candidate counts 0)`
+      ? `the ${countedNoun(lo.used, 'opened query', 'opened queries')} (a query without a similar candidate counts 0)`
       : lo.counting.convention === 'skip'
         ? `the pool's queries with a similar candidate (of ${lo.population})`
         : `all ${lo.population} queries of the pool (a query without a similar candidate counts 0)`;

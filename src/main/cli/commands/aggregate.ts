@@ -20,8 +20,11 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
     throw new UsageError(unknownChoice('rule', values.rule, AGGREGATION_RULES));
   }
   const threshold = numberFlag(values.threshold, '--threshold');
+  // Only setting the rule writes: showing the aggregate reads, so it works while serve mode or the
+  // desktop app holds the workspace (as eval and agreement do) and on a read-only workspace.
+  const sets = values.rule !== undefined || threshold !== undefined;
   return withWorkspace(positionals[0], (ws) => {
-    if (values.rule !== undefined || threshold !== undefined) {
+    if (sets) {
       setAggregation(ws, pool, (values.rule as AggregationRule | undefined) ?? loadPoolState(ws, pool).rule, threshold);
     }
     const s = aggregationSummary(loadPoolState(ws, pool));
@@ -47,5 +50,5 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
       out.log(`"?" under rule ${s.rule}: ${UNSURE_UNDER_RULE[s.rule]}`);
     }
     return 0;
-  }, { write: 'aggregate', out });
+  }, { ...(sets ? { write: 'aggregate' } : {}), out });
 }

@@ -94,7 +94,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
       out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}${ev.conventionChosenBy === 'pool' ? " (the pool's; --convention overrides)" : ''}, ties ${ev.ties}`);
       out.log(`${ev.labeledQueries} of ${ev.totalQueries} queries counted — ${ev.labeling}`);
-      if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${ev.partiallyLabeledQueries} partially labeled queries left out (--partial counts them)`);
+      if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
       // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.
       if (Object.keys(ev.runs).length === 0) out.log(`pool ${ev.pool} has no runs to evaluate: import one (qpairs import W --format trec-run FILE --pool ${ev.pool}) or score a model on it (qpairs score W --model NAME --pool ${ev.pool})`);
@@ -141,8 +141,8 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
   if (lo.rankers.length < 2 || lo.used === 0) return null;
   const queries =
     lo.estimator === 'bounds'
-      ? `the ${lo.used} opened queries`
-      : `the ${lo.used} ${lo.order === 'pool' ? '' : 'drawn '}queries counted` + (lo.leftOut ? ` (${lo.leftOut} without a relevant candidate left out: convention skip)` : '');
+      ? `the ${counted(lo.used, 'opened query', 'opened queries')}`
+      : `the ${counted(lo.used, `${lo.order === 'pool' ? '' : 'drawn '}query counted`, `${lo.order === 'pool' ? '' : 'drawn '}queries counted`)}` + (lo.leftOut ? ` (${lo.leftOut} without a relevant candidate left out: convention skip)` : '');
   if (lo.best === null) {
     const top = Math.max(...lo.rankers.map((r) => r.map ?? -Infinity));
     const tied = lo.rankers.filter((r) => r.map !== null && Math.abs(r.map - top) <= 1e-12).map((r) => r.run);
@@ -201,7 +201,7 @@ export function compareJson(v: CompareView): Record<string, unknown> {
 
 function printCompare(v: CompareView, out: Out): void {
   out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention})`);
-  out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${v.permutations} sign flips; Holm over ${v.pairs.length} pairs`);
+  out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${v.permutations} sign flips; Holm over ${counted(v.pairs.length, 'pair')}`);
   out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, fmt(r.mean, 4)])));
   out.log('');
   out.log(

@@ -5,16 +5,13 @@
  * similar candidate) and a partly labeled query the table leaves out. Counts of one take the singular
  * ("1 pair in 1 query", "over the 1 query counted"; they said "1 queries").
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
-import { unpackedDataset } from '../datasets';
+import { buildSmallPool, openPage } from './small-pool';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 8;
 
 let server: ServeProcess | undefined;
@@ -23,40 +20,21 @@ let context: BrowserContext;
 let page: Page;
 let pairs: Array<[string, string]> = [];
 
-function qpairs(...args: string[]): string {
-  return execFileSync(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), ...args], { encoding: 'utf8' });
-}
-
 test.beforeAll(async ({ browser }) => {
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-eval-notes-'));
-  const w = path.join(dir, 'w.qpairs');
-  qpairs('init', w);
-  qpairs('import', w, '--format', 'semeval', '--pool', 'dev', SEMEVAL_DEV);
-  qpairs('pool', 'create', w, '--name', 'p', '--sample', '3', '--seed', '1', '--depth', '4', '--blind', 'false');
-  const csv = path.join(dir, 'pairs.csv');
-  qpairs('export', w, '--pool', 'p', '--format', 'csv', '--no-text', csv);
-  pairs = readFileSync(csv, 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(',').slice(0, 2) as [string, string]);
-  expect(pairs).toHaveLength(12);
-  // Query 0: its first candidate similar; query 1: none similar; query 2: two of four labeled.
-  const values = ['1', '0', '0', '0', '0', '0', '0', '0', '1', '0', null, null];
-  const rows = pairs.flatMap(([q, c], i) => (values[i] === null ? [] : [`${q},${c},ann,${values[i]}`]));
-  // bob labels query 0 only, saying its second candidate is similar too: one disagreement in one query.
-  rows.push(...pairs.slice(0, 4).map(([q, c], i) => `${q},${c},bob,${i < 2 ? 1 : 0}`));
-  // cy labels one candidate: no query is fully labeled by cy.
-  rows.push(`${pairs[0]![0]},${pairs[0]![1]},cy,1`);
-  writeFileSync(path.join(dir, 'labels.csv'), ['query_id,candidate_id,annotator,label', ...rows].join('\n') + '\n');
-  qpairs('import', w, '--format', 'labels-csv', '--pool', 'p', path.join(dir, 'labels.csv'));
-  const run = path.join(dir, 'rev.txt');
-  writeFileSync(run, pairs.map(([q, c], i) => `${q} Q0 ${c} ${4 - (i % 4)} ${(i % 4) + 1} rev`).join('\n') + '\n');
-  qpairs('import', w, '--format', 'trec-run', '--pool', 'p', run);
-  server = await startServe({ workspace: w, port: PORT, create: false });
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+  const built = buildSmallPool(dir, (ps) => {
+    // Query 0: its first candidate similar; query 1: none similar; query 2: two of four labeled.
+    const values = ['1', '0', '0', '0', '0', '0', '0', '0', '1', '0', null, null];
+    const rows = ps.flatMap(([q, c], i) => (values[i] === null ? [] : [`${q},${c},ann,${values[i]}`]));
+    // bob labels query 0 only, saying its second candidate is similar too: one disagreement in one query.
+    rows.push(...ps.slice(0, 4).map(([q, c], i) => `${q},${c},bob,${i < 2 ? 1 : 0}`));
+    // cy labels one candidate: no query is fully labeled by cy.
+    rows.push(`${ps[0]![0]},${ps[0]![1]},cy,1`);
+    return rows;
+  });
+  pairs = built.pairs;
+  server = await startServe({ workspace: built.workspace, port: PORT, create: false });
+  ({ context, page } = await openPage(browser, server));
 });
 
 test.afterAll(async () => {

@@ -4,16 +4,13 @@
  * comparison and the per-query drill-down all show the new label's figures — the same as
  * `qpairs eval --compare` — not the comparison and the query's AP from before the break.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
-import { unpackedDataset } from '../datasets';
+import { buildSmallPool, openPage, qpairs } from './small-pool';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 9;
 
 let server: ServeProcess | undefined;
@@ -22,39 +19,15 @@ let workspace: string;
 let context: BrowserContext;
 let page: Page;
 
-function qpairs(...args: string[]): string {
-  return execFileSync(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), ...args], { encoding: 'utf8' });
-}
-
 /** Pairs of pool p as [query, candidate], in pool order. */
 let pairs: Array<[string, string]> = [];
 
 test.beforeAll(async ({ browser }) => {
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-eval-reconnect-'));
-  workspace = path.join(dir, 'w.qpairs');
-  qpairs('init', workspace);
-  qpairs('import', workspace, '--format', 'semeval', '--pool', 'dev', SEMEVAL_DEV);
-  qpairs('pool', 'create', workspace, '--name', 'p', '--sample', '3', '--seed', '1', '--depth', '4', '--blind', 'false');
-  const csv = path.join(dir, 'pairs.csv');
-  qpairs('export', workspace, '--pool', 'p', '--format', 'csv', '--no-text', csv);
-  pairs = readFileSync(csv, 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(',').slice(0, 2) as [string, string]);
-  expect(pairs).toHaveLength(12);
   // ann: the first candidate of each query similar, the rest not (bm25 ranks it first).
-  const labels = path.join(dir, 'labels.csv');
-  writeFileSync(labels, ['query_id,candidate_id,annotator,label', ...pairs.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`)].join('\n') + '\n');
-  qpairs('import', workspace, '--format', 'labels-csv', '--pool', 'p', labels);
-  // A second run that puts each query's candidates in reverse pool order.
-  const run = path.join(dir, 'rev.txt');
-  writeFileSync(run, pairs.map(([q, c], i) => `${q} Q0 ${c} ${4 - (i % 4)} ${(i % 4) + 1} rev`).join('\n') + '\n');
-  qpairs('import', workspace, '--format', 'trec-run', '--pool', 'p', run);
+  ({ workspace, pairs } = buildSmallPool(dir, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`)));
   server = await startServe({ workspace, port: PORT, create: false });
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+  ({ context, page } = await openPage(browser, server));
 });
 
 test.afterAll(async () => {

@@ -1,35 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Workspace } from '../workspace/workspace';
+import { describe, expect, it } from 'vitest';
 import { blindReport, blindStatement } from './blind';
 import { buildExport } from './index';
+import { useOneQueryPool } from './test-pool';
 
-let dir: string;
-let ws: Workspace;
+const pool = useOneQueryPool('qpairs-blind-');
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-blind-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  for (const id of ['q', 'c1', 'c2', 'c3']) ws.upsertQuestion({ id, source: 's', title: id, body: id });
-  ws.createPool({ name: 'p', scheme: 'binary' });
-  ws.addPoolQuery('p', 'q', ['c1', 'c2', 'c3']);
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const label = (c: string, annotator = 'alice'): void => void ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator, value: '1', origin: 'test' });
+const label = (c: string, annotator = 'alice'): void => void pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator, value: '1', origin: 'test' });
 
 describe('the datasheet says which labels were given blind', () => {
   it('a pool blind since creation: every annotator label counted blind (judges and gold are not annotators)', async () => {
     label('c1');
     label('c2', 'bob');
     label('c3', 'gold');
-    const r = blindReport(ws, 'p');
+    const r = blindReport(pool.ws, 'p');
     expect(r).toMatchObject({ blindNow: true, blindEvents: 2, openEvents: 0 });
     expect(blindStatement(r)).toMatch(/^The pool has been blind since it was created \(.+\).* All 2 label events by its annotators were given blind\.$/);
   });
@@ -37,19 +21,19 @@ describe('the datasheet says which labels were given blind', () => {
   it('a pool opened for a while: the periods and the split of label events', async () => {
     label('c1');
     await tick();
-    ws.setPoolBlind('p', false);
+    pool.ws.setPoolBlind('p', false);
     await tick();
     label('c2');
     label('c3');
     await tick();
-    ws.setPoolBlind('p', true);
-    const r = blindReport(ws, 'p');
+    pool.ws.setPoolBlind('p', true);
+    const r = blindReport(pool.ws, 'p');
     expect(r.periods.map((x) => x.blind)).toEqual([true, false, true]);
     expect(r).toMatchObject({ blindNow: true, blindEvents: 1, openEvents: 2 });
     const text = blindStatement(r);
     expect(text).toMatch(/^Blind setting over time: blind from \S+ to \S+; open from \S+ to \S+; blind from \S+ until the export\./);
     expect(text).toMatch(/1 of 3 label events by its annotators were given blind; 2 while the pool was open/);
-    const sheet = buildExport(ws, 'p', 'jsonl', 'p.jsonl', { annotator: 'alice', version: 't' }).datasheet.content;
+    const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { annotator: 'alice', version: 't' }).datasheet.content;
     expect(sheet).toContain(`**Blind labeling.** ${text}`);
   });
 });

@@ -172,13 +172,16 @@ test('decide-rankers-mtc: after a label and Enter, the cursor is on the pair ask
   await annotate('ann', 'mtc');
   const asked = page.locator('tr[aria-selected="true"]').getByTestId('candidate-focus');
   await expect(asked).toHaveCount(1);
+  const cursorRow = page.locator('tr[aria-selected="true"]');
   for (let k = 0; k < 3; k++) {
     const query = await page.getByTestId('candidates').getAttribute('data-query');
+    // The pair under the cursor, by its id (the asked pair need not be the query's first candidate).
+    const labeled = (await cursorRow.getAttribute('data-candidate-id'))!;
     await page.keyboard.press('1');
-    await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+    await expect(page.locator(`tr[data-candidate-id="${labeled}"]`)).toHaveAttribute('data-state', 'saved');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('candidate-focus')).toHaveCount(1);
-    await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'none');
+    await expect(cursorRow).toHaveAttribute('data-state', 'none');
     // The asked pair is under the cursor: the next label key labels it.
     await expect(asked, `step ${k} (query ${query} → ${await page.getByTestId('candidates').getAttribute('data-query')})`).toHaveCount(1);
   }

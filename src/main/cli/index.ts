@@ -1,4 +1,3 @@
-import { counted } from '../../shared/plural';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
@@ -9,6 +8,7 @@ import { runImport, createPool, questionSources, setPoolSettings } from '../engi
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { isQueryOrder, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
+import { counted } from '../../shared/plural';
 import { readPoolOrder } from '../active/draw-log';
 import { cmdAgreement } from './commands/agreement';
 import { cmdAnnotators } from './commands/annotators';

@@ -98,8 +98,6 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
   const inPool = new Set(annotators);
   const judges = [...roles].filter(([n, r]) => r === 'judge' && !inPool.has(n)).map(([n]) => n);
   const queries = ws.poolQueries(poolName);
-  // When a label was given: a label an undo brought back was given when the event it restores was.
-  const givenAt = (l: { seq: number; origin: string }): { seq: number; origin: string } => (l.origin.startsWith('undo:') ? (ws.restoredLabelEvent(l.seq) ?? l) : l);
   const pairs: PairEntry[] = [];
   const byKey = new Map<string, PairEntry>();
   queries.forEach((q, qi) => {
@@ -114,7 +112,8 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
         const l = labels.get(a)?.get(key);
         if (!l) continue;
         (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
-        const at = givenAt(l);
+        // A label an undo brought back was given when the event it restores was.
+        const at = ws.labelGivenAt(l);
         latestVote = Math.max(latestVote, at.seq);
         if (!isImported(at.origin)) latestVoteNotImported = Math.max(latestVoteNotImported, at.seq);
       }
@@ -128,7 +127,7 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
         }
       }
       // An imported ruling came with its votes (their order in the files says nothing); a vote given here after it outdates it.
-      const ruled = judgeLabel ? givenAt(judgeLabel) : null;
+      const ruled = judgeLabel ? ws.labelGivenAt(judgeLabel) : null;
       let outdatedRuling: Vote | undefined;
       if (judge && ruled && ruled.seq < (isImported(ruled.origin) ? latestVoteNotImported : latestVote)) {
         outdatedRuling = judge;

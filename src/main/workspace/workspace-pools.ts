@@ -222,27 +222,27 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
   }
 
   /**
-   * For an undo event (origin `undo:N`): the event whose value it brought back — the annotator's
-   * event on the pair just before N, itself followed when it is an undo — as its seq and origin;
-   * null when it brought back "no label" or `seq` is not an undo event.
+   * When a label event was given, as the event that gave its value: an undo event (origin `undo:N`,
+   * from undoLabel) brought back the annotator's event on the pair just before N — itself followed
+   * when it is an undo — so it stands for that event's seq and origin; any other event is its own.
    */
-  restoredLabelEvent(seq: number): { seq: number; origin: string } | null {
-    let ev = this.stmt(`SELECT seq, origin, pool_id, annotator_id, query_id, candidate_id FROM labels WHERE seq = ?`).get(seq) as
-      | { seq: number; origin: string; pool_id: number; annotator_id: number; query_id: string; candidate_id: string }
+  labelGivenAt(l: { seq: number; origin: string }): { seq: number; origin: string } {
+    if (!l.origin.startsWith('undo:')) return l;
+    const ev = this.stmt(`SELECT pool_id, annotator_id, query_id, candidate_id FROM labels WHERE seq = ?`).get(l.seq) as
+      | { pool_id: number; annotator_id: number; query_id: string; candidate_id: string }
       | undefined;
+    if (!ev) return l;
     const before = this.stmt(
       `SELECT seq, origin FROM labels WHERE pool_id = ? AND annotator_id = ? AND query_id = ? AND candidate_id = ? AND seq < ?
        ORDER BY seq DESC LIMIT 1`,
     );
-    let restored: { seq: number; origin: string } | null = null;
-    while (ev?.origin.startsWith('undo:')) {
-      const undone = Number(ev.origin.slice('undo:'.length));
-      const prev = before.get(ev.pool_id, ev.annotator_id, ev.query_id, ev.candidate_id, undone) as { seq: number; origin: string } | undefined;
-      if (!prev) return null;
-      restored = prev;
-      ev = prev.origin.startsWith('undo:') ? { ...ev, ...prev } : undefined;
+    let at = l;
+    while (at.origin.startsWith('undo:')) {
+      const prev = before.get(ev.pool_id, ev.annotator_id, ev.query_id, ev.candidate_id, Number(at.origin.slice('undo:'.length))) as { seq: number; origin: string } | undefined;
+      if (!prev) return l; // it brought back "no label": it stands for itself
+      at = prev;
     }
-    return restored;
+    return at;
   }
 
   labelEvent(seq: number): LabelRecord | null {

@@ -56,6 +56,11 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const lab = useLabeling(pool, annotator, ready, qv, nav.fetchQuery);
   const { rows, shownRows, giveLabel } = lab;
   const pace = useSessionPace(view, lab.allLabeled, qv.arrival, lab.labelTimes);
+  // Any label given, by key or click (the "?" itself offers a note again right after), ends an earlier offer.
+  const labelEndingOffer = (row: number, value: string | null, advance: boolean): void => {
+    setOffer(null);
+    giveLabel(row, value, advance);
+  };
   useAnnotateKeys({
     overlay,
     setOverlay,
@@ -67,11 +72,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     cursor,
     setCursor: qv.setCursor,
     toggleExpand: qv.toggleExpand,
-    // Any label given (the "?" itself offers a note again right after) ends an earlier offer.
-    giveLabel: (row, value, advance) => {
-      setOffer(null);
-      giveLabel(row, value, advance);
-    },
+    giveLabel: labelEndingOffer,
     doUndo: lab.doUndo,
     navigate: nav.navigate,
     openNote: (cursorRow) => {
@@ -165,10 +166,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             keys={keys}
             onSelect={qv.setCursor}
             onToggle={qv.toggleExpand}
-            onLabel={(i, value) => {
-              setOffer(null);
-              giveLabel(i, value, false);
-            }}
+            onLabel={(i, value) => labelEndingOffer(i, value, false)}
             onRetry={(op) => outbox.retry(op.id)}
             describe={(value) => describeLabel(scheme, value)}
             sort={effectiveSort(view, order)}

@@ -410,6 +410,9 @@ function DrillDown({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [version, annotator]);
 
+  // Why this query counts differently from the table above, or not at all (null: it counts as shown).
+  const note = qe ? drillNote(qe, convention, partial) : null;
+
   return (
     <section className="card" data-testid="drilldown">
       <form
@@ -442,9 +445,9 @@ function DrillDown({
             <strong>{qe.queryId}</strong> {queryTitle}
           </p>
           {qe.rankers.length === 0 && <p className="muted">No ranker has scores for this query.</p>}
-          {drillNote(qe, convention, partial) && (
+          {note && (
             <p className="small muted" data-testid="drill-note">
-              {drillNote(qe, convention, partial)}
+              {note}
             </p>
           )}
           <div className="rankers">

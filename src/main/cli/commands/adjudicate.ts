@@ -1,7 +1,7 @@
-import { counted } from '../../../shared/plural';
 import { reviewQueue } from '../../gold';
 import { parse, requireString, table } from '../args';
 import { json, positiveInt, withWorkspace, type Out } from './common';
+import { counted } from '../../../shared/plural';
 
 /**
  * `qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]`: the review queue —

@@ -1,5 +1,5 @@
-import { counted } from '../../../shared/plural';
 import type { IntervalView, StatView } from '../../../shared/gold';
+import { counted } from '../../../shared/plural';
 import { agreementJson, poolAgreement } from '../../gold';
 import { parse, requireString, table } from '../args';
 import { fmt, fmtCi, json, list, positiveInt, intFlag, withWorkspace, type Out } from './common';

@@ -1,7 +1,7 @@
-import { counted } from '../../../shared/plural';
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import type { LabelOrderStanding } from '../../../shared/label-order';
+import { counted } from '../../../shared/plural';
 import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
 import { withModelOverlap } from '../../engine/models';

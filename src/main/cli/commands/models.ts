@@ -1,4 +1,3 @@
-import { counted } from '../../../shared/plural';
 import { backendName, initBackend } from '../../models';
 import { scorePool, deleteModelAndRuns, describeMissingRuns } from '../../training/train';
 import { listModels } from '../../training/store';
@@ -8,6 +7,7 @@ import { subcommandError } from '../suggest';
 import { modelPoolOverlaps } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
 import { describeSettings } from '../../../shared/models';
+import { counted } from '../../../shared/plural';
 
 /** `qpairs score W --model NAME --pool P [--json]`: stores the model's scores as run NAME in pool P. */
 export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {

@@ -9,6 +9,7 @@ import { AGGREGATE, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, ty
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
+import { shellQuote } from '../workspace/db';
 import { describeOverlap, modelOverlap } from '../training/trained-on';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
@@ -45,16 +46,13 @@ const CONVENTION_MEANS: Record<'skip' | 'zero', string> = {
 /** The formats that carry question text (unless exported with text off). */
 const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', 'csv', 'hf-dataset']);
 
-/** A shell word: as is when plain, else in single quotes. */
-const shellWord = (w: string): string => (/^[A-Za-z0-9._@%+=:,/-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
-
 /**
  * The command that re-imports the export into a workspace W, with the pool's name and scheme filled
  * in: a labels file imported without the pool's scheme lands in a binary pool, where Likert or
  * SemEval labels are refused, and qrels would make a graded pool of a binary one.
  */
 function reimport(format: ExportFormat, pool: string, scheme: string): string {
-  const p = `--pool ${shellWord(pool)}`;
+  const p = `--pool ${shellQuote(pool)}`;
   const sc = `--scheme ${scheme}`;
   switch (format) {
     case 'askubuntu':

@@ -1,10 +1,11 @@
-// `npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--token NAME=SECRET]… [--create] [--build]`
+// `npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings N] [--max-upload-mb N] [--token NAME=SECRET]… [--create] [--build]`
 //
 // Serves the app in a browser (serve mode): builds the renderer when out/renderer is missing
 // (or with --build), bundles the server with esbuild, and runs it on Node 22. Without a
 // workspace it reopens the last one served (or opened in the desktop app), else
 // ~/.qpairs/demo.qpairs (created from resources/demo on first run).
-// --create creates WORKSPACE (empty) when it does not exist.
+// --create creates WORKSPACE (empty) when it does not exist. --max-upload-mb N: the largest file an
+// owner may upload for an import (MiB, default 2048). --max-trainings N: trainings at once (default 1).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -77,6 +78,7 @@ async function bundleServer() {
   const demo = path.join(root, 'src/main/engine/demo.ts');
   if (existsSync(demo)) entryPoints.demo = demo;
   entryPoints['recent-workspace'] = path.join(root, 'src/main/engine/recent-workspace.ts');
+  entryPoints['upload-limit'] = path.join(root, 'src/main/serve/upload-limit.ts');
   await build({
     entryPoints,
     outdir: path.join(root, 'out/serve'),
@@ -120,7 +122,12 @@ try {
   }
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port ${values.port}: not a port number`);
-  const mb = values['max-upload-mb'] === undefined ? undefined : Number(values['max-upload-mb']);
+  const { uploadLimitBytes } = await import(pathToFileURL(path.join(root, 'out/serve/upload-limit.mjs')).href);
+  const maxUploadBytes = uploadLimitBytes(values['max-upload-mb']);
+  const maxTrainings = values['max-trainings'] === undefined ? undefined : Number(values['max-trainings']);
+  if (maxTrainings !== undefined && !(Number.isInteger(maxTrainings) && maxTrainings >= 1)) {
+    throw new Error(`--max-trainings must be a whole number of at least 1 (trainings that run at once), not "${values['max-trainings']}"`);
+  }
   const code = await serve.serveWorkspace({
     workspace,
     port,
@@ -128,9 +135,9 @@ try {
     tokens: values.token ?? [],
     tokensFile: values['tokens-file'],
     requireTokens: values['require-tokens'] ?? false,
-    maxTrainings: values['max-trainings'] === undefined ? undefined : Number(values['max-trainings']),
+    maxTrainings,
     create: values.create ?? false,
-    maxUploadBytes: mb === undefined ? undefined : Math.floor(mb * 1024 * 1024),
+    maxUploadBytes,
   });
   process.exit(code);
 } catch (e) {

@@ -62,6 +62,9 @@ describe('qpairs CLI', () => {
       [['--port', '99999'], '--port is a port number from 0 to 65535, not 99999'],
       [['--port=-1'], '--port is a port number from 0 to 65535, not -1'],
       [['--max-trainings', '0'], '--max-trainings must be at least 1 (trainings that run at once), not 0'],
+      // It reached the server as NaN, which let no upload through.
+      [['--max-upload-mb', 'lots'], '--max-upload-mb is a size in MiB greater than 0 (e.g. 2048), not "lots"'],
+      [['--max-upload-mb', '0'], '--max-upload-mb is a size in MiB greater than 0 (e.g. 2048), not "0"'],
     ] as const) {
       const r = await run('serve', w, ...args);
       expect(r.code, r.err).toBe(2);

@@ -208,7 +208,7 @@ describe('gold CLI commands', () => {
     expect(rr).toMatch(/P@1 per query over 189 queries/);
     expect(rr).toMatch(/Holm p \(perm\)/);
     // Two runs make one pair: its noun takes the number ('Holm over 1 pairs' before).
-    expect(rr).toMatch(/randomization test 100 sign flips; Holm over 1 pair\n/);
+    expect(rr).toMatch(/randomization test 100 random sign flips; Holm over 1 pair\n/);
     // The old reproduction still holds with gold as the default.
     expect(JSON.parse(await ok('eval', w, '--pool', 'dev', '--json')).annotator).toBe('gold');
     expect(existsSync(`${out}.datasheet.md`)).toBe(true);

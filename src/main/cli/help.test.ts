@@ -38,3 +38,17 @@ describe('every command answers --help with its own usage', () => {
     expect((await runCli('help', 'nosuch')).code).toBe(2);
   });
 });
+
+describe('qpairs --version', () => {
+  it("prints package.json's version, the workspace schema it reads and writes, and Node's version", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { SCHEMA_VERSION } = await import('../workspace/migrations');
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V', 'version']) {
+      const r = await runCli(flag);
+      expect(r.code, flag).toBe(0);
+      expect(r.err).toBe('');
+      expect(r.out.trim()).toBe(`qpairs ${pkg.version} (workspace schema ${SCHEMA_VERSION}, Node.js ${process.versions.node})`);
+    }
+  });
+});

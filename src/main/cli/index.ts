@@ -27,6 +27,8 @@ import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
 import { subcommandError, unknownChoice } from './suggest';
+import { versionText } from './version';
+import { uploadLimitBytes } from '../serve/upload-limit';
 
 function json(o: unknown): string {
   return JSON.stringify(o, null, 2);
@@ -260,6 +262,7 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
     'tokens-file': { type: 'string' },
     'require-tokens': { type: 'boolean' },
     'max-trainings': { type: 'string' },
+    'max-upload-mb': { type: 'string' },
   });
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
@@ -268,6 +271,12 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError(`--port is a port number from 0 to 65535, not ${port}`);
   const maxTrainings = optionalInt(values['max-trainings'], '--max-trainings');
   if (maxTrainings !== undefined && maxTrainings < 1) throw new UsageError(`--max-trainings must be at least 1 (trainings that run at once), not ${maxTrainings}`);
+  let maxUploadBytes: number | undefined;
+  try {
+    maxUploadBytes = uploadLimitBytes(values['max-upload-mb']);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   const { serveWorkspace } = await import('../serve/cli-serve');
   return serveWorkspace({
     workspace: w,
@@ -277,6 +286,7 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
     tokensFile: values['tokens-file'],
     requireTokens: values['require-tokens'],
     maxTrainings,
+    maxUploadBytes,
     log: out.log,
   });
 }
@@ -353,6 +363,10 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
   if (!cmd || cmd === '--help' || cmd === '-h') {
     out.log(USAGE);
     return cmd ? 0 : 2;
+  }
+  if (cmd === '--version' || cmd === '-V' || cmd === 'version') {
+    out.log(versionText());
+    return 0;
   }
   if (cmd === 'help') {
     const about = rest[0];

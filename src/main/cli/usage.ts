@@ -56,12 +56,13 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)`,
   score: `  qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P`,
   models: `  qpairs models list|delete W [NAME] [--json]`,
-  serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings 1]
+  serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings 1] [--max-upload-mb 2048]
         the app in a browser on http://HOST:PORT; loopback callers without a token are the owner unless --require-tokens;
         any other host requires tokens: people invited with \`qpairs annotators invite\` (or the Team panel)
         sign in with their links; --tokens-file FILE adds NAME=SECRET lines held in memory only
         (--token NAME=SECRET still works, with a warning: secrets show in ps and shell history)
         --max-trainings N: model trainings that run at once (default 1); more wait, shown as queued
+        --max-upload-mb N: the largest file an owner may upload to import, in MiB (default 2048)
         (see README, "Running a team" and "Security model")`,
   corpus: `  qpairs corpus export W --format tsv|jsonl OUT [--source S] [--force] [--json]   the questions' texts as indexed (OUT - : stdout)
         an existing OUT is never replaced unless --force
@@ -80,7 +81,7 @@ ${Object.values(COMMAND_USAGE).join('\n')}
 import formats: ${IMPORT_FORMATS.join(', ')}
 export formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
 ${FOOTER}
-"qpairs COMMAND --help" prints one command's usage`;
+"qpairs COMMAND --help" prints one command's usage; "qpairs --version" the version and workspace schema`;
 
 /** One command's usage: what `qpairs CMD --help` prints. */
 export function commandUsage(cmd: string): string {

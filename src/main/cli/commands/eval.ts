@@ -199,9 +199,21 @@ export function compareJson(v: CompareView): Record<string, unknown> {
   };
 }
 
+/**
+ * How the randomization test's p-values were found: exact (every one of the 2^n sign patterns, when
+ * 2^n ≤ --permutations) or Monte Carlo (that many random sign flips); pairs over different query
+ * counts can differ, and the p (perm) column's pairs then say which is which in the JSON.
+ */
+export function permutationWords(v: Pick<CompareView, 'permutations' | 'pairs'>): string {
+  const exact = v.pairs.filter((p) => p.permutationMethod === 'exact').length;
+  if (exact > 0 && exact === v.pairs.length) return 'exact (every sign pattern)';
+  const flips = `${v.permutations} random sign flips`;
+  return exact === 0 ? flips : `exact (every sign pattern) for ${counted(exact, 'pair')}, ${flips} for the others`;
+}
+
 function printCompare(v: CompareView, out: Out): void {
   out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention})`);
-  out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${v.permutations} sign flips; Holm over ${counted(v.pairs.length, 'pair')}`);
+  out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${permutationWords(v)}; Holm over ${counted(v.pairs.length, 'pair')}`);
   out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, fmt(r.mean, 4)])));
   out.log('');
   out.log(

@@ -158,7 +158,8 @@ export const commandArgs = {
   /** Retrains the pool's live models now (the owner's); null when one is already running (its job id then). */
   'live.retrain': z.object({ pool: name }),
   'eval.pool': z.object({ pool: name, ...evalCounting }),
-  'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional() }),
+  /** Ties and threshold as the table's (eval.pool) so the drill-down's orders and AP are the table's. */
+  'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional(), ties: tiesSchema.default('pool-order'), threshold: z.number().default(1) }),
   // ---------------------------------------------------------------- gold workflow (src/main/gold, src/main/export)
   /** Adds an annotator (or sets the role of an existing one). Not allowed to serve-mode tokens. */
   'annotator.add': z.object({ name, role: annotatorRole.optional() }),
@@ -434,6 +435,8 @@ export interface PoolEvaluation {
   /** Issue 24: whether the caller named the convention or the pool's own was used. */
   conventionChosenBy?: 'caller' | 'pool';
   ties: TieRule;
+  /** The grade from which a label counts as relevant (eval.pool `threshold`, default 1). */
+  threshold: number;
   /** Whether partially labeled queries were counted (eval.pool `partial`). */
   partial: boolean;
   /** How labeled queries were chosen and unlabeled candidates treated (one sentence, for display). */

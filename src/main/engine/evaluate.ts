@@ -235,6 +235,7 @@ export function poolEvaluationOf(
     convention: a.convention ?? 'zero',
     conventionChosenBy: a.conventionChosenBy ?? 'caller',
     ties: a.ties,
+    threshold: a.threshold,
     partial,
     labeling: labelingConvention(partial),
     labeledQueries: counted,
@@ -247,7 +248,7 @@ export function poolEvaluationOf(
   };
 }
 
-/** Per-query drill-down: each ranker's order of the candidates with their labels, AP and RR. */
+/** Per-query drill-down: each ranker's order of the candidates (ties broken by `ties`) with their labels (relevant from `threshold` on), AP and RR. */
 export function evaluateQuery(ws: Workspace, a: ParsedArgs<'eval.query'>): QueryEvaluation {
   const q = ws.poolQueries(a.pool).find((x) => x.queryId === a.queryId);
   if (!q) throw new NotFoundError(`query ${a.queryId} is not in pool "${a.pool}"`);
@@ -255,21 +256,21 @@ export function evaluateQuery(ws: Workspace, a: ParsedArgs<'eval.query'>): Query
   const src = sourceLabels(ws, a.pool, evalLabelSource(ws, a.pool, a.annotator));
   for (const [c, v] of src.values.get(a.queryId) ?? []) grades.set(c, labelGrade(v) ?? undefined);
   const eq: EvalQuery = { queryId: q.queryId, candidates: q.candidates, grades };
-  const opts: EvalOptions = { convention: 'zero', threshold: 1, ks: [1, 5] };
+  const opts: EvalOptions = { convention: 'zero', threshold: a.threshold, ks: [1, 5] };
   const labeled = grades.size > 0;
   return {
     pool: a.pool,
     queryId: a.queryId,
     rankers: ws.listRuns(a.pool).map((r) => {
       const s = ws.runScores(r.id).get(q.queryId);
-      const ranking = rankIndices(q.candidates, s);
+      const ranking = rankIndices(q.candidates, s, { ties: a.ties });
       const res = evaluateRankedQuery(eq, ranking, opts);
       return {
         run: r.name,
         order: ranking.map((i) => {
           const id = q.candidates[i]!;
           const g = grades.get(id);
-          return { candidateId: id, score: s?.get(id) ?? null, grade: g ?? null, relevant: g !== undefined && g >= 1 };
+          return { candidateId: id, score: s?.get(id) ?? null, grade: g ?? null, relevant: g !== undefined && g >= a.threshold };
         }),
         AP: labeled && res.relevant > 0 ? res.metrics.AP : null,
         RR: labeled && res.relevant > 0 ? res.metrics.RR : null,

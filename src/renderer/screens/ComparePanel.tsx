@@ -5,7 +5,7 @@
  * each rejects at the chosen family-wise level.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { CompareView, Convention } from '../../shared/contract';
+import type { CompareView, Convention, TieRule } from '../../shared/contract';
 import { COMPARE_METRICS, type CompareMetric } from '../../shared/gold';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
@@ -21,10 +21,15 @@ export function ComparePanel({
   convention,
   runNames,
   partialQueries = 0,
+  ties = 'pool-order',
+  threshold = 1,
 }: {
   pool: string;
   annotator: string;
   convention: Convention;
+  /** As the table above: how equal scores are ranked and the grade from which a label is relevant. */
+  ties?: TieRule;
+  threshold?: number;
   runNames: string[];
   /** Partly labeled queries the table above counts ("include partially labeled queries"); the comparison never does. */
   partialQueries?: number;
@@ -62,6 +67,8 @@ export function ComparePanel({
         runs,
         metric,
         convention,
+        ties,
+        threshold,
         bootstrap,
         permutations,
         seed,
@@ -82,7 +89,7 @@ export function ComparePanel({
     }
     // runs is derived from picked and runNames (key)
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, pool, annotator, convention, metric, baseline, alpha, bootstrap, permutations, seed, picked, key]);
+  }, [client, pool, annotator, convention, ties, threshold, metric, baseline, alpha, bootstrap, permutations, seed, picked, key]);
   useEffect(() => void compare(), [compare]);
 
   const recompare = useDebounced(() => void compare(), 700);

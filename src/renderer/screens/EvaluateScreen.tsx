@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
+import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics, TieRule } from '../../shared/contract';
+import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
+import { GradeThreshold } from '../components/GradeThreshold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
@@ -47,6 +49,12 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const [evFor, setEvFor] = useState<{ pool: string; ev: Evaluation } | null>(null);
   const ev = evFor && evFor.pool === pool ? evFor.ev : null;
   const [partial, setPartial] = useState(false);
+  // As the CLI's --ties and --threshold (defaults: pool order, relevant from grade 1); the threshold
+  // is the pool's business (its scheme's grades), so a new pool starts at the default.
+  const [ties, setTies] = useState<TieRule>('pool-order');
+  const [threshold, setThreshold] = useState(DEFAULT_RELEVANCE_THRESHOLD);
+  useEffect(() => setThreshold(DEFAULT_RELEVANCE_THRESHOLD), [pool]);
+  const graded = poolInfo !== null && poolInfo.scheme !== 'binary';
   const [evError, setEvError] = useState<string | null>(null);
   const [latency, setLatency] = useState<number | null>(null);
   const [updates, setUpdates] = useState(0);
@@ -79,7 +87,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
     }
     const t0 = performance.now();
     try {
-      const r = await client.invoke('eval.pool', { pool, ...(who === DEFAULT_SOURCE ? {} : { annotator: who }), ...(conventionChoice ? { convention: conventionChoice } : {}), partial });
+      const r = await client.invoke('eval.pool', { pool, ...(who === DEFAULT_SOURCE ? {} : { annotator: who }), ...(conventionChoice ? { convention: conventionChoice } : {}), partial, ties, threshold });
       if (my !== seq.current) return;
       setLatency(performance.now() - t0);
       setEvFor({ pool, ev: r });
@@ -93,7 +101,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
         setRefused(pool);
       } else setEvError(errorMessage(e));
     }
-  }, [client, pool, who, conventionChoice, role, poolInfo?.blind, partial]);
+  }, [client, pool, who, conventionChoice, role, poolInfo?.blind, partial, ties, threshold]);
   useEffect(() => void evaluate(), [evaluate]);
 
   const reevaluate = useDebounced(() => {
@@ -171,6 +179,19 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                 <input type="checkbox" data-testid="eval-partial" checked={partial} onChange={(e) => setPartial(e.target.checked)} />
                 include partially labeled queries
               </label>
+              <label className="inline" title="How a run's equal scores are ranked (the CLI's --ties): in the pool's candidate order, or as trec_eval does (by document id, descending)">
+                Equal scores
+                <select data-testid="eval-ties" value={ties} onChange={(e) => setTies(e.target.value as TieRule)}>
+                  <option value="pool-order">in pool order</option>
+                  <option value="trec-eval">as trec_eval (id descending)</option>
+                </select>
+              </label>
+              {graded && (
+                <label className="inline" title="The grade from which a label counts as similar (the CLI's --threshold; default 1: SemEval PerfectMatch and Relevant, Likert above 0)">
+                  Similar from grade
+                  <GradeThreshold value={threshold} onChange={setThreshold} />
+                </label>
+              )}
             </>
           )}
         </div>
@@ -204,6 +225,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                 </span>
               )}{' '}
               · ties {ev.ties}
+              {graded && <> · similar from grade <span data-testid="eval-threshold-shown">{ev.threshold}</span></>}
               {latency !== null && <> · computed in {Math.round(latency)} ms</>}
             </p>
             <p className="small muted" data-testid="eval-labeling">
@@ -332,15 +354,15 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
       {/* Each panel is keyed by the pool (a new pool starts it afresh) under a key of its own: siblings
           sharing one key made React reuse or duplicate them (two "Learn as we label" panels on screen;
           the labeling-order panel of one pool under another's table). */}
-      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={`order:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} convention={conventionChoice ?? undefined} partial={partial} role={role} />}
+      {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={`order:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} convention={conventionChoice ?? undefined} partial={partial} ties={ties} threshold={threshold} role={role} />}
 
       {pool && ev && !blindForMe && <LivePanel key={`live:${pool}`} pool={pool} role={role} />}
 
       {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && (
-        <ComparePanel key={`compare:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} runNames={Object.keys(ev.runs)} partialQueries={ev.partial ? ev.partiallyLabeledQueries : 0} />
+        <ComparePanel key={`compare:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} ties={ties} threshold={threshold} runNames={Object.keys(ev.runs)} partialQueries={ev.partial ? ev.partiallyLabeledQueries : 0} />
       )}
 
-      {pool && who && !blindForMe && <DrillDown key={`drill:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} convention={convention} partial={partial} />}
+      {pool && who && !blindForMe && <DrillDown key={`drill:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? (ev?.annotator ?? '@aggregate') : who} viewer={shared.annotator || (who === DEFAULT_SOURCE ? (ev?.annotator ?? '') : who)} startQuery={shared.lastQueryId} version={updates} convention={convention} partial={partial} ties={ties} threshold={threshold} />}
     </div>
   );
 }
@@ -353,6 +375,8 @@ function DrillDown({
   version,
   convention,
   partial,
+  ties,
+  threshold,
 }: {
   pool: string;
   annotator: string;
@@ -361,6 +385,8 @@ function DrillDown({
   version: number;
   convention: Convention;
   partial: boolean;
+  ties: TieRule;
+  threshold: number;
 }): ReactNode {
   const { client } = useApp();
   const [qid, setQid] = useState(startQuery);
@@ -375,7 +401,7 @@ function DrillDown({
       if (!id.trim()) return;
       setErr(null);
       try {
-        const r = await client.invoke('eval.query', { pool, queryId: id.trim(), annotator });
+        const r = await client.invoke('eval.query', { pool, queryId: id.trim(), annotator, ties, threshold });
         setQe(r);
         setShown(id.trim());
         setQid(id.trim());
@@ -390,7 +416,7 @@ function DrillDown({
         setErr(errorMessage(e));
       }
     },
-    [client, pool, annotator, viewer],
+    [client, pool, annotator, viewer, ties, threshold],
   );
 
   const step = async (direction: 'next' | 'previous'): Promise<void> => {
@@ -408,7 +434,7 @@ function DrillDown({
   useEffect(() => {
     if (shown) void load(shown);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [version, annotator]);
+  }, [version, annotator, ties, threshold]);
 
   // Why this query counts differently from the table above, or not at all (null: it counts as shown).
   const note = qe ? drillNote(qe, convention, partial) : null;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { QUERY_ORDER_HELP, QUERY_ORDERS, type Convention, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
+import type { TieRule } from '../../shared/contract';
 import type { CallerRole } from '../../shared/roles';
 import { DataTable } from '../components/DataTable';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -30,19 +31,24 @@ export function LabelOrderPanel({
   annotator,
   convention,
   partial,
+  ties = 'pool-order',
+  threshold = 1,
   role,
 }: {
   pool: string;
   annotator: string | undefined;
   convention: Convention | undefined;
   partial: boolean;
+  /** As the table above: how equal scores are ranked and the grade from which a label is relevant. */
+  ties?: TieRule;
+  threshold?: number;
   role: CallerRole;
 }): ReactNode {
   const { client } = useApp();
   // The standing is kept with the options it was computed for: after a switch of pool (or of what
   // counts), the previous pool's standing is never shown under the new pool's table while the new
   // one is on its way.
-  const optionsKey = JSON.stringify([pool, annotator ?? null, convention ?? null, partial]);
+  const optionsKey = JSON.stringify([pool, annotator ?? null, convention ?? null, partial, ties, threshold]);
   const [shown, setShown] = useState<{ key: string; lo: LabelOrderStanding } | null>(null);
   const lo = shown?.key === optionsKey ? shown.lo : null;
   const setLo = (next: LabelOrderStanding): void => setShown({ key: optionsKey, lo: next });
@@ -55,10 +61,10 @@ export function LabelOrderPanel({
     const my = ++seq.current;
     const key = optionsKey;
     client
-      .invoke('eval.order', { pool, ...(annotator ? { annotator } : {}), ...(convention ? { convention } : {}), partial })
+      .invoke('eval.order', { pool, ...(annotator ? { annotator } : {}), ...(convention ? { convention } : {}), partial, ties, threshold })
       .then((r) => my === seq.current && setShown({ key, lo: r }))
       .catch((e: unknown) => my === seq.current && setFailed({ key, message: errorMessage(e) }));
-  }, [client, pool, annotator, convention, partial, optionsKey]);
+  }, [client, pool, annotator, convention, partial, ties, threshold, optionsKey]);
   useEffect(load, [load]);
   const reload = useDebounced(load, 150);
   useEvent('label.changed', (rec) => rec.pool === pool && reload());

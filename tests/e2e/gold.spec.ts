@@ -37,11 +37,18 @@ let carol: Page;
 /** Each annotator's labels, by "query|candidate", as given through the UI. */
 const given: Record<'alice' | 'bob' | 'carol', Map<string, string>> = { alice: new Map(), bob: new Map(), carol: new Map() };
 
+/** pool.assignment requests a page got refused (422), as "who args": the console shows each as an error. */
+const refusedAssignments: string[] = [];
+
 async function newPage(browser: Browser, who: string): Promise<Page> {
   const ctx = await browser.newContext({ baseURL: base, acceptDownloads: true });
   contexts.push(ctx);
   const p = await ctx.newPage();
   p.on('pageerror', (e) => console.log(`[${who} page error] ${e.message}`));
+  p.on('response', (r) => {
+    const body = r.request().postData() ?? '';
+    if (r.status() >= 400 && body.includes('"pool.assignment"')) refusedAssignments.push(`${who} ${r.status()} ${body}`);
+  });
   await p.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       (window as unknown as { __csp: string[] }).__csp ??= [];
@@ -193,6 +200,8 @@ test('alice and bob label the same pool blind, at the same time, with the keyboa
   await carol.getByTestId('annotator-input').fill('carol');
   await carol.getByTestId('annotator-input').press('Enter');
   await expect(carol.getByTestId('annotate-not-assigned')).toContainText('settle its disagreements');
+  // Annotate read the plan first: it no longer asks for carol's assignment, which the pool refuses (a 422 in the console).
+  expect(refusedAssignments).toEqual([]);
 
   await Promise.all([labelPool(alice, 'alice'), labelPool(bob, 'bob')]);
 

@@ -30,7 +30,7 @@ let dir: string;
 let workspace: string;
 let server: ServeProcess | null = null;
 const contexts: BrowserContext[] = [];
-/** Every 403 answer any page got, as "who command". */
+/** Every 403 (and 422) answer any page got, as "who status command": the screens ask only what the caller may (a judge's Annotate asked for an assignment the pool does not have, a 422 in the console). */
 const forbidden: string[] = [];
 
 /** A browser context logged in with one person's link (?token=…, which sets the cookie). */
@@ -40,7 +40,7 @@ async function openAs(browser: Browser, who: keyof typeof SECRETS, hash: string)
   const p = await ctx.newPage();
   p.on('pageerror', (e) => console.log(`[${who} page error] ${e.message}`));
   p.on('response', (r) => {
-    if (r.status() === 403) forbidden.push(`${who} ${r.request().postData() ?? r.url()}`);
+    if (r.status() === 403 || r.status() === 422) forbidden.push(`${who} ${r.status()} ${r.request().postData() ?? r.url()}`);
   });
   await p.goto(`/?token=${SECRETS[who]}${hash}`);
   await expect(p.getByTestId('header-role')).toBeVisible();

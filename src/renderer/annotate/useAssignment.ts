@@ -26,21 +26,27 @@ export function useAssignment(pool: string, annotator: string): AssignmentState 
     if (!pool || !who) return;
     const my = ++assignSeq.current;
     const key = `${pool}\u0000${who}`;
+    // The plan first: asking for the assignment of someone the pool does not assign is refused
+    // (422), which the browser logs as an error on every visit of a judge or a newcomer.
+    let plan: AssignmentView | null = null;
+    try {
+      plan = await client.invoke('pool.assignment', { pool });
+    } catch {
+      /* unknown: do not block labeling */
+    }
+    if (my !== assignSeq.current) return;
+    if (plan && plan.mode !== 'open' && !plan.annotators.includes(who)) {
+      setAssign({ key, view: null, notAssigned: plan });
+      return;
+    }
     try {
       const v = await client.invoke('pool.assignment', { pool, annotator: who });
       // A judge the pool does not assign labels only the pairs in dispute (the engine refuses the rest): say so up front.
       const judgeOnly = v.judges.includes(who) && !v.annotators.includes(who);
       if (my === assignSeq.current) setAssign({ key, view: v, notAssigned: judgeOnly ? v : null });
     } catch {
-      // Not assigned, or the assignment cannot be read: the plan without the annotator tells which.
-      let plan: AssignmentView | null = null;
-      try {
-        plan = await client.invoke('pool.assignment', { pool });
-      } catch {
-        /* unknown: do not block labeling */
-      }
-      if (my !== assignSeq.current) return;
-      setAssign({ key, view: null, notAssigned: plan && plan.mode !== 'open' && !plan.annotators.includes(who) ? plan : null });
+      // The assignment cannot be read (e.g. the plan changed meanwhile): do not block labeling.
+      if (my === assignSeq.current) setAssign({ key, view: null, notAssigned: null });
     }
   }, [client, pool, annotator]);
   useEffect(() => void loadAssignment(), [loadAssignment]);

@@ -14,6 +14,16 @@ import type { Question } from './types';
  */
 export const AGGREGATE = '@aggregate';
 
+/**
+ * What an aggregate summary of a pool without annotators means (its figures are all 0: the pool
+ * is labeled by imported gold, or by no one yet), said beside it in the app and the CLI; null when
+ * the pool has annotators.
+ */
+export function noAnnotatorsNote(s: Pick<AggregationSummary, 'annotators'>): string | null {
+  if (s.annotators.length > 0) return null;
+  return `no annotator labels this pool, so ${AGGREGATE} is empty; evaluation and exports use its gold labels when it has any (an imported pool), else add annotators (Team access, qpairs assign)`;
+}
+
 /** True for reserved pseudo-annotator names ("@…"). */
 export function isReservedAnnotatorName(name: string): boolean {
   return name.trim().startsWith('@');

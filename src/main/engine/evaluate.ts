@@ -5,7 +5,7 @@ import { countScored, evaluateRankedQuery, hasTiedScores, rankIndices, type Eval
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { meanInterval } from '../stats/t-interval';
-import { defaultLabelSource, sourceLabels } from '../gold/state';
+import { defaultLabelSource, loadPoolState, sourceLabels } from '../gold/state';
 
 export interface PoolLabels {
   /** The queries counted (see poolLabels), in the order they were last labeled. */
@@ -128,7 +128,8 @@ export function evaluatePool(ws: Workspace, given: EvalPoolArgs): PoolEvaluation
     });
     return { name: r.name, results };
   });
-  return poolEvaluationOf(a, annotator, { total: pl.total, full: pl.full, partial: pl.partial, counted: queries.length }, perRun);
+  const emptyReason = pl.full + pl.partial === 0 ? emptySourceReason(ws, a.pool, annotator) : null;
+  return poolEvaluationOf(a, annotator, { total: pl.total, full: pl.full, partial: pl.partial, counted: queries.length, emptyReason }, perRun);
 }
 
 /** A pool's queries (total), fully and partially labeled ones by the source, and those counted. */
@@ -137,6 +138,19 @@ export interface PoolLabelCounts {
   full: number;
   partial: number;
   counted: number;
+  /** Why the source has no labels in the pool, when there is more to say than that (emptySourceReason). */
+  emptyReason?: string | null;
+}
+
+/**
+ * Why `source` has no labels in `pool`, when it is @aggregate over a pool without annotators (an
+ * imported pool whose labels are gold's: "no pair is resolved yet" said nothing of the kind); null
+ * otherwise. Call only when the source has no labels there (it reads the pool's state).
+ */
+export function emptySourceReason(ws: Workspace, pool: string, source: string): string | null {
+  if (source !== AGGREGATE || loadPoolState(ws, pool).annotators.length > 0) return null;
+  const gold = ws.currentLabels(pool, 'gold').length > 0;
+  return `${AGGREGATE} combines the labels of pool "${pool}"'s annotators, and it has none${gold ? ': its labels are imported as gold (evaluate against gold, the default)' : ' yet'}`;
 }
 
 /**
@@ -177,9 +191,10 @@ export function poolEvaluationOf(
   let reason: string | null = null;
   if (counts.full + counts.partial === 0) {
     reason =
-      annotator === AGGREGATE
+      counts.emptyReason ??
+      (annotator === AGGREGATE
         ? `${annotator} has no labels in pool "${a.pool}": no pair is resolved yet (unlabeled, or disagreements and "?" waiting for a judge)`
-        : `${annotator} has no labels in pool "${a.pool}"`;
+        : `${annotator} has no labels in pool "${a.pool}"`);
   }
   else if (counted === 0) reason = `no query of pool "${a.pool}" is fully labeled by ${annotator} yet (${counts.partial} partially labeled; ask for partial to count them)`;
   // One pass in labeling order: the curve's prefix sums, whose last values are the runs' sums

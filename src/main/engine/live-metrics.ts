@@ -33,7 +33,7 @@ import { labelGrade } from '../../shared/labels';
 import { IncrementalEvaluator } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { loadPoolState, sourceLabels } from '../gold/state';
-import { evalLabelSource, evalPoolOptions, poolEvaluationOf, type EvalPoolArgs } from './evaluate';
+import { emptySourceReason, evalLabelSource, evalPoolOptions, poolEvaluationOf, type EvalPoolArgs } from './evaluate';
 
 /** How many (pool, source, options) evaluations are kept, least recently used dropped first (~30 MB each at 4,000 queries × 20 candidates × 10 runs, ~1 MB at 400 × 20 × 3). */
 const MAX_ENTRIES = 8;
@@ -115,7 +115,8 @@ export class LivePoolEvaluations {
     while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     const { evaluator } = entry;
     const perRun = entry.runNames.map((name, j) => ({ name, results: evaluator.orderedResults(j) }));
-    const counts = { total: entry.queryIds.length, full: entry.full, partial: entry.partialQueries, counted: evaluator.countedQueries };
+    const empty = entry.full + entry.partialQueries === 0;
+    const counts = { total: entry.queryIds.length, full: entry.full, partial: entry.partialQueries, counted: evaluator.countedQueries, emptyReason: empty ? emptySourceReason(this.ws, a.pool, entry.source) : null };
     // The curve points before the first changed position are those of the previous result.
     const valid = evaluator.takeFirstChange();
     const result = poolEvaluationOf(a, entry.source, counts, perRun, entry.curve ? { curve: entry.curve, valid } : undefined);

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AggregationSummary, AssignmentView } from '../../shared/contract';
-import { AGGREGATION_RULES, type AggregationRule, type PairStatus } from '../../shared/gold';
+import { AGGREGATION_RULES, noAnnotatorsNote, type AggregationRule, type PairStatus } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
@@ -465,6 +465,11 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                     </>
                   )}
                 </p>
+                {noAnnotatorsNote(agg) && (
+                  <p className="hint" data-testid="agg-no-annotators">
+                    {noAnnotatorsNote(agg)}
+                  </p>
+                )}
               </div>
             )}
           </div>

@@ -1,4 +1,4 @@
-import { AGGREGATION_RULES, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
+import { AGGREGATION_RULES, noAnnotatorsNote, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
 import { aggregationSummary, loadPoolState, setAggregation } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
@@ -48,6 +48,8 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
         ),
       );
       out.log(`"?" under rule ${s.rule}: ${UNSURE_UNDER_RULE[s.rule]}`);
+      const note = noAnnotatorsNote(s);
+      if (note) out.log(`note: ${note}`);
     }
     return 0;
   }, { ...(sets ? { write: 'aggregate' } : {}), out });

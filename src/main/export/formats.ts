@@ -127,7 +127,7 @@ export function formatScore(x: number): string {
 const isRelevant = (v: string): boolean => (labelGrade(v) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD;
 
 function noSpace(id: string, format: string): string {
-  if (/\s/.test(id)) throw new QPairsError(`question id ${JSON.stringify(id)} contains white space and cannot be written in the ${format} format`);
+  if (/\s/.test(id)) throw new QPairsError(`question id ${JSON.stringify(id)} contains white space and cannot be written in the ${format} format (its fields are separated by white space); export as jsonl, csv or hf-dataset instead`);
   return id;
 }
 

@@ -132,7 +132,9 @@ export function buildExport(ws: Workspace, pool: string, format: ExportFormat, o
   const warnings: string[] = [];
   if (labels.values.size === 0) {
     // A name nobody has (a typo) would write every pair as "?": refused, as agreement refuses it.
-    if (source !== AGGREGATE && !ws.listAnnotators().some((a) => a.name === source)) {
+    // The default source of a pool no one has labeled (gold, in a workspace with no gold yet) is no
+    // typo: the pairs are written unlabeled (a sheet to label elsewhere), with the warning below.
+    if (o.annotator !== undefined && source !== AGGREGATE && !ws.listAnnotators().some((a) => a.name === source)) {
       const have = state.annotators.length ? `annotators with labels in the pool: ${state.annotators.join(', ')}, or ${AGGREGATE}` : `the pool has no labels yet`;
       throw new NotFoundError(`no annotator named "${source}" (${have})`);
     }

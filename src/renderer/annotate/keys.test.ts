@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseLabel, type LabelScheme } from '../../shared/labels';
-import { describeLabel, labelKeys, rulingKeys, valueForKey } from './keys';
+import { describeLabel, labelKeyOf, labelKeys, rulingKeys, valueForKey } from './keys';
 
 describe('label keys', () => {
   it('maps keys to values of each scheme (all valid for the scheme)', () => {
@@ -35,5 +35,22 @@ describe('label keys', () => {
       expect(ruling.map((k) => k.value)).toEqual(labelKeys(scheme).map((k) => k.value).filter((v) => v !== '?'));
     }
     expect(rulingKeys('binary').map((k) => k.key)).toEqual(['1', '0']);
+  });
+});
+
+describe('label keys on any keyboard layout', () => {
+  it("AZERTY's top row gives the digit without Shift (& é \" ' ( - è _ ç à), as QWERTY's does", () => {
+    const azerty = ['à', '&', 'é', '"', "'", '(', '-', 'è', '_', 'ç'];
+    azerty.forEach((key, d) => expect(labelKeyOf({ key, code: `Digit${d}` }), key).toBe(String(d)));
+    expect(valueForKey('likert5', labelKeyOf({ key: '(', code: 'Digit5' }))).toBe('2');
+    expect(valueForKey('binary', labelKeyOf({ key: '&', code: 'Digit1' }))).toBe('1');
+  });
+  it('typed digits and "?" stand for themselves (numpad, Shift on AZERTY, QWERTY); letters stay letters', () => {
+    expect(labelKeyOf({ key: '3', code: 'Numpad3' })).toBe('3');
+    expect(labelKeyOf({ key: '1', code: 'Digit1' })).toBe('1');
+    expect(labelKeyOf({ key: '?', code: 'KeyM' })).toBe('?'); // AZERTY's Shift+,
+    expect(labelKeyOf({ key: '?', code: 'Slash' })).toBe('?');
+    expect(labelKeyOf({ key: 'j', code: 'KeyJ' })).toBe('j');
+    expect(labelKeyOf({ key: 'Enter', code: 'Enter' })).toBe('Enter');
   });
 });

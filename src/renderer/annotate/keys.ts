@@ -61,6 +61,18 @@ export function rulingKeys(scheme: string): LabelKey[] {
 /** What Review says when the judge presses "?" (nothing is sent). */
 export const UNSURE_NOT_A_RULING = '“?” is not a ruling: it settles nothing. Leave the pair for another judge or discuss it, or settle it with one of the pool’s labels.';
 
+/**
+ * The label key a key press stands for: the character typed when it is a digit or "?", else the
+ * digit of the top-row key pressed (KeyboardEvent.code Digit0…Digit9). On AZERTY that row types
+ * & é " ' ( - è _ ç à without Shift, so the label keys needed Shift there; on QWERTY Shift+1 ("!")
+ * is label 1 as well. Letters and other keys are passed on as typed.
+ */
+export function labelKeyOf(e: Pick<KeyboardEvent, 'key' | 'code'>): string {
+  if (/^[0-9?]$/.test(e.key)) return e.key;
+  const digit = /^Digit([0-9])$/.exec(e.code ?? '');
+  return digit ? digit[1]! : e.key;
+}
+
 export function valueForKey(scheme: string, key: string): string | null {
   return labelKeys(scheme).find((k) => k.key === key)?.value ?? null;
 }

@@ -7,7 +7,7 @@ import { useEffect, useRef, type Dispatch, type RefObject, type SetStateAction }
 import type { QueryView } from '../../shared/contract';
 import { isTypingTarget } from '../lib/typing';
 import { stepCursor } from './candidateFilter';
-import { valueForKey } from './keys';
+import { labelKeyOf, valueForKey } from './keys';
 import type { RowModel } from './CandidateTable';
 import type { NavDirection } from './useQueryNavigation';
 
@@ -102,7 +102,7 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
       if (v && onShown) k.openNote(cursor);
       break;
     default: {
-      const value = v ? valueForKey(v.scheme, e.key) : null;
+      const value = v ? valueForKey(v.scheme, labelKeyOf(e)) : null;
       if (value !== null && v) {
         if (onShown) {
           k.giveLabel(cursor, value, true);

@@ -22,7 +22,7 @@ import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, snippet } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
 import { isTransportError } from '../client/types';
-import { describeLabel, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
+import { describeLabel, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
 import { pairKey, type OpState } from '../annotate/labelQueue';
@@ -319,7 +319,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         if (current) setReasonFor(current.key);
         break;
       default: {
-        const value = queue ? valueForKey(queue.scheme, e.key) : null;
+        const value = queue ? valueForKey(queue.scheme, labelKeyOf(e)) : null;
         // "?" is not a ruling (the engine refuses it): say so instead of sending it.
         if (value === UNSURE) setNotice(UNSURE_NOT_A_RULING);
         else if (value !== null && current) settle(value);

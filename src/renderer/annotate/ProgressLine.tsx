@@ -38,7 +38,7 @@ export function ProgressLine({ view, progress, assigned, pace: { pace, avgMs, ti
       <span data-testid="progress-eta" title="time left for the remaining pairs at this pace">
         ETA {fmtEta(progress.totalPairs - progress.labeledPairs, pace)}
       </span>
-      <span data-testid="progress-time">{avgMs === null ? 'time per query: —' : `${fmtDuration(avgMs)} per query (${timedQueries} this session)`}</span>
+      <span data-testid="progress-time">{avgMs === null ? 'time per query: —' : `${fmtDuration(avgMs)} per query (${timedQueries} of this pool this session)`}</span>
       {loading && <span className="muted">loading…</span>}
     </div>
   );

@@ -1,6 +1,7 @@
 /**
  * The session's pace on the Annotate screen: time per label (progress.ts, breaks capped) and time
- * per query, from a query's arrival to its last label; a query that arrived complete is not timed.
+ * per query of the pool on screen, from a query's arrival to its last label; a query that arrived
+ * complete is not timed. The pace per label is the session's, whatever the pool.
  */
 import { useEffect, useState, type RefObject } from 'react';
 import type { QueryView } from '../../shared/contract';
@@ -10,19 +11,27 @@ import type { Arrival } from './useQueryView';
 export interface SessionPace {
   /** Milliseconds per label, null before two labels. */
   pace: number | null;
-  /** Mean milliseconds per completed query, null before the first. */
+  /** Mean milliseconds per completed query of the pool on screen, null before the first. */
   avgMs: number | null;
-  /** Queries completed (and timed) this session. */
+  /** Queries of the pool on screen completed (and timed) this session. */
   timedQueries: number;
 }
 
 export function useSessionPace(view: QueryView | null, allLabeled: boolean, arrival: RefObject<Arrival>, labelTimes: readonly number[]): SessionPace {
-  const [durations, setDurations] = useState<ReadonlyMap<string, number>>(new Map());
+  // By pool, then query: two pools may share a query id, and a query of a 20-candidate pool takes
+  // longer than one of a pool that asks one pair at a time, so each pool's time per query is its own.
+  const [durations, setDurations] = useState<ReadonlyMap<string, ReadonlyMap<string, number>>>(new Map());
   useEffect(() => {
-    if (view && allLabeled && !arrival.current.complete && !durations.has(view.queryId)) {
-      setDurations((d) => new Map(d).set(view.queryId, Date.now() - arrival.current.at));
+    if (view && allLabeled && !arrival.current.complete && !durations.get(view.pool)?.has(view.queryId)) {
+      const took = Date.now() - arrival.current.at;
+      setDurations((d) => new Map(d).set(view.pool, new Map(d.get(view.pool)).set(view.queryId, took)));
     }
   }, [allLabeled, view, durations, arrival]);
-  const avgMs = durations.size ? [...durations.values()].reduce((a, b) => a + b, 0) / durations.size : null;
-  return { pace: msPerLabel(labelTimes), avgMs, timedQueries: durations.size };
+  return { pace: msPerLabel(labelTimes), ...timePerQuery(view ? durations.get(view.pool) : undefined) };
+}
+
+/** The mean of a pool's timed queries, and how many there are. */
+export function timePerQuery(durations: ReadonlyMap<string, number> | undefined): Pick<SessionPace, 'avgMs' | 'timedQueries'> {
+  const n = durations?.size ?? 0;
+  return { avgMs: n ? [...durations!.values()].reduce((a, b) => a + b, 0) / n : null, timedQueries: n };
 }

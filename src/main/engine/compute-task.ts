@@ -3,7 +3,8 @@
  * plain data (structured-clonable), run the same way inline and in the compute worker, so both
  * give the same result. Also the cheap estimate of a task's cost that decides where it runs.
  */
-import type { AgreementView, CompareView } from '../../shared/gold';
+import type { AgreementView, CompareView, ExportFormat } from '../../shared/gold';
+import { buildExport, type BuiltExport, type ExportOptions } from '../export';
 import { comparePoolRuns, type PoolCompareOptions } from '../gold/compare';
 import { poolAgreement, type PoolAgreementOptions } from '../gold/agreement';
 import {
@@ -27,14 +28,34 @@ export interface CompareTask extends Omit<PoolCompareOptions, 'signal' | 'onProg
   pool: string;
 }
 
-export type ComputeTask = AgreementTask | CompareTask;
-export type ComputeResult<T extends ComputeTask> = T extends AgreementTask ? AgreementView : CompareView;
+/**
+ * An export's rendering (export.preview, export.write) as data: its files and datasheet, whose
+ * agreement bootstrap takes tens of seconds on a large pool (25–40 s for 40,000 pairs and 3
+ * annotators, measured here) — on the engine's thread that froze every annotator's labeling.
+ */
+export interface ExportTask {
+  kind: 'export';
+  pool: string;
+  format: ExportFormat;
+  /** The export's OUT (file names are derived from it). */
+  out: string;
+  options: Omit<ExportOptions, 'force'>;
+}
+
+export type ComputeTask = AgreementTask | CompareTask | ExportTask;
+export type ComputeResult<T extends ComputeTask> = T extends AgreementTask ? AgreementView : T extends ExportTask ? BuiltExport : CompareView;
 
 /** Runs a task on a workspace connection (the worker's own, or the engine's). */
 export function runComputeTask<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState): ComputeResult<T> {
   if (task.kind === 'agreement') {
     const o = { annotators: task.annotators, queries: task.queries, bootstrap: task.bootstrap, seed: task.seed, signal };
     return poolAgreement(ws, task.pool, o, state) as ComputeResult<T>;
+  }
+  if (task.kind === 'export') {
+    // One read transaction: the files and the datasheet come from one snapshot, as they do on the
+    // engine's own thread (where no write can come in between), though labels keep arriving.
+    const t = task as ExportTask;
+    return ws.db.transaction(() => buildExport(ws, t.pool, t.format, t.out, t.options))() as ComputeResult<T>;
   }
   const { kind: _kind, pool, ...o } = task as CompareTask;
   return comparePoolRuns(ws, pool, { ...o, signal }) as ComputeResult<T>;
@@ -75,6 +96,15 @@ export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = I
     if (rough > inlineLimitMs) return { ms: rough };
     const state = loadPoolState(ws, task.pool);
     return { ms: ms(Math.max(2, state.annotators.length)), state };
+  }
+  if (task.kind === 'export') {
+    // The datasheet's agreement (its pool's annotators, at most the work budget's resamples) and
+    // the files, about as costly per pair as the agreement's fixed part.
+    const bootstrap = task.options.bootstrap ?? 1000;
+    const ms = (m: number): number => (info.pairs * 2 * AGREEMENT_FIXED_NS_PER_PAIR + (m >= 2 ? agreementWork(info.pairs, m, bootstrap) * AGREEMENT_NS_PER_UNIT : 0)) / 1e6;
+    const rough = ms(2);
+    if (rough > inlineLimitMs) return { ms: rough };
+    return { ms: ms(loadPoolState(ws, task.pool).annotators.length) };
   }
   const r = task.runs.length;
   const runPairs = task.baseline !== undefined ? r - 1 : (r * (r - 1)) / 2;

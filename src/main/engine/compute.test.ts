@@ -154,6 +154,34 @@ describe('compute worker', () => {
     await until(() => computeLoad().workers === 0, 2000);
   });
 
+  it('renders an export (files and datasheet) in the worker exactly as inline, and export.preview no longer stalls labeling', async () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    const task = { kind: 'export', pool: 'big', format: 'jsonl', out: 'big.jsonl', options: { bootstrap: 300, now, version: '9.9.9' } } as const;
+    const inWorker = await compute(ws, task, { mode: 'worker' });
+    expect(inWorker).toEqual(await compute(ws, task, { mode: 'inline' }));
+    expect(inWorker.files[0]!.lines).toBe(2000);
+    expect(inWorker.datasheet.content).toMatch(/annotators \(alice, bob, carol/);
+    await until(() => computeLoad().workers === 0, 2000);
+
+    // The preview's datasheet bootstraps the agreement (1000 resamples): on the engine's thread it
+    // held every label for its whole run (25–40 s on a 40,000-pair pool).
+    const args = { pool: 'big', format: 'jsonl', lines: 3 };
+    configureCompute({ workerPath: null });
+    const inline = await whileLabeling(() => engine.invoke('export.preview', args));
+    expect(inline.maxStall).toBeGreaterThan(0.8 * inline.ms - 100);
+    configureCompute({ workerPath: undefined });
+    const off = await whileLabeling(async () => {
+      const p = engine.invoke('export.preview', args);
+      expect(computeLoad().workers).toBe(1);
+      return p;
+    });
+    const bound = Math.max(200, inline.maxStall / 4);
+    expect(off.maxStall).toBeLessThan(bound);
+    expect(Math.max(...off.latencies)).toBeLessThan(bound);
+    expect((off.result as { files: Array<{ lines: number }> }).files[0]!.lines).toBe(2000);
+    await until(() => computeLoad().workers === 0, 2000);
+  });
+
   it('cancelling terminates the worker at once', async () => {
     const ac = new AbortController();
     const p = compute(ws, { kind: 'agreement', pool: 'big', bootstrap: 100_000 }, { signal: ac.signal });

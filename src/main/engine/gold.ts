@@ -6,9 +6,9 @@
  */
 import type { CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes } from '../team/assign-notes';
-import type { ExportWritten } from '../../shared/gold';
+import type { ExportFormat, ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
-import { buildExport, defaultExportName, writeExport } from '../export';
+import { defaultExportName, finishExportWrite, prepareExportWrite, type BuiltExport, type ExportOptions } from '../export';
 import {
   addAnnotator,
   aggregationSummary,
@@ -48,6 +48,9 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
   const changed = (): void => engine.hub.emit('workspace.changed', { what: 'pool' });
   /** Writes go through the engine's write gate (one writer at a time, after running imports). */
   const write = <T>(fn: () => T): Promise<T> => engine.writes.run(fn);
+  /** An export rendered (compute.ts: inline when small, else in a worker on a snapshot of the workspace). */
+  const renderExport = (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, ctx: Ctx): Promise<BuiltExport> =>
+    compute(ws, { kind: 'export', pool, format, out, options }, { signal: (ctx as { signal?: AbortSignal }).signal });
   return {
     'annotator.add': (a) =>
       write(() => {
@@ -120,8 +123,10 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         },
         { signal: (ctx as { signal?: AbortSignal }).signal },
       ),
-    'export.preview': (a) => {
-      const b = buildExport(ws, a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text });
+    // Rendered off the engine's thread when large (compute.ts): the datasheet's agreement bootstrap
+    // took 25–40 s on a 40,000-pair pool, and no annotator's label was taken meanwhile.
+    'export.preview': async (a, ctx) => {
+      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text }, ctx);
       return {
         pool: b.pool,
         format: b.format,
@@ -130,9 +135,12 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         warnings: b.warnings,
       };
     },
-    'export.write': (a): ExportWritten => {
+    'export.write': async (a, ctx): Promise<ExportWritten> => {
+      const options = { run: a.run, annotator: a.annotator, version, text: a.text };
       if (a.path !== undefined) {
-        const b = writeExport(ws, a.pool, a.format, a.path, { run: a.run, annotator: a.annotator, version, text: a.text, force: a.force });
+        // A refused target is refused before the (long) rendering; the files are written here, all or none.
+        const target = prepareExportWrite(ws, a.format, a.path, { force: a.force });
+        const b = finishExportWrite(target, await renderExport(a.pool, a.format, target.abs, options, ctx), { force: a.force });
         return {
           pool: b.pool,
           format: b.format,
@@ -140,7 +148,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
           warnings: b.warnings,
         };
       }
-      const b = buildExport(ws, a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text });
+      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), options, ctx);
       return {
         pool: b.pool,
         format: b.format,

@@ -275,6 +275,24 @@ function refuseExisting(targets: readonly string[]): void {
  * (checkWriteTarget): such a target is refused before anything is rendered or written.
  */
 export function writeExport(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions = {}): BuiltExport {
+  const target = prepareExportWrite(ws, format, out, o);
+  return finishExportWrite(target, buildExport(ws, pool, format, target.abs, o), o);
+}
+
+/** Where an export will be written, checked before anything is rendered (prepareExportWrite). */
+export interface ExportTarget {
+  /** OUT as an absolute path: render the export to this name. */
+  abs: string;
+  format: ExportFormat;
+  protect: { protect: string[] };
+}
+
+/**
+ * writeExport's first half: refuses a target that is the workspace, a device, a folder where a file
+ * goes (or the reverse), or, without `force`, a file already there — before the export is rendered,
+ * which can take long (the engine renders it off its thread between the two halves).
+ */
+export function prepareExportWrite(ws: Workspace, format: ExportFormat, out: string, o: Pick<ExportOptions, 'force'> = {}): ExportTarget {
   const abs = path.resolve(out);
   const protect = { protect: [ws.path] };
   if (format === 'hf-dataset') {
@@ -291,7 +309,12 @@ export function writeExport(ws: Workspace, pool: string, format: ExportFormat, o
   // take a minute, and a refusal should not wait for it. (trec-run's OUT may become per-run files.)
   const known = format === 'hf-dataset' ? [path.join(abs, 'README.md'), path.join(abs, 'data', 'pairs.jsonl')] : [...(format === 'trec-run' ? [] : [abs]), `${abs}.datasheet.md`];
   if (!o.force) refuseExisting(known);
-  const built = buildExport(ws, pool, format, abs, o);
+  return { abs, format, protect };
+}
+
+/** writeExport's second half: checks the rendered export's every file name, then writes them all or none. */
+export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force'> = {}): BuiltExport {
+  const { abs, format, protect } = target;
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
   if (!o.force) refuseExisting(targets);

@@ -106,6 +106,37 @@ test('the owner invites erin in Team access and gets her link once', async ({ br
   await expect(panel.getByTestId('access-link')).toHaveCount(0);
 });
 
+test('Invite refuses a name with a live link or another role, and Add a listed name, saying what to use; nobody’s role or link changes', async () => {
+  const panel = olga.getByTestId('access-panel');
+  await expect(panel.getByTestId('access-role-judy')).toHaveValue('judge');
+  await expect(panel.getByTestId('access-state-erin')).toHaveText(/^invited/);
+  const erinSince = await panel.getByTestId('access-state-erin').textContent();
+  // By keyboard: the name, then Enter (the role select keeps its default, annotator).
+  for (const [who, message] of [
+    ['judy', '"judy" is already on the team as judge: choose that role to invite them, or change their role in their row first.'],
+    [' erin ', '"erin" already has a link (annotator): use New link in their row to replace it, or Revoke.'],
+  ] as const) {
+    await panel.getByTestId('access-name').fill(who);
+    await panel.getByTestId('access-name').press('Enter');
+    await expect(panel.getByTestId('access-error')).toHaveText(message);
+    await expect(panel.getByTestId('access-link')).toHaveCount(0);
+  }
+  await olga.reload();
+  await expect(panel.getByTestId('access-role-judy')).toHaveValue('judge');
+  await expect(panel.getByTestId('access-state-judy')).toHaveText('no link');
+  await expect(panel.getByTestId('access-state-erin')).toHaveText(erinSince!);
+  // erin's link still works.
+  const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1', Authorization: `Bearer ${new URL(erinLink).searchParams.get('token')}` }, data: { command: 'app.info', args: {} } });
+  expect(r.status()).toBe(200);
+
+  // Team → Add: the same for a listed name.
+  await olga.getByTestId('person-name').fill('judy');
+  await olga.getByTestId('person-name').press('Enter');
+  await expect(olga.getByTestId('role-error')).toHaveText('"judy" is already listed (judge): change the role in their row.');
+  await olga.reload();
+  await expect(olga.getByTestId('people-table').getByTestId('role-judy')).toHaveValue('judge');
+});
+
 test('at 1360×900 the top bar keeps to one line with "olga · owner" and the tfjs chip; at 1024×700 it wraps without overlap', async () => {
   // The Models screen learns the tfjs backend: the chip is shown from then on.
   await olga.getByTestId('tab-models').click();

@@ -23,6 +23,19 @@ function ago(iso: string | null): string {
   return iso.slice(0, 10);
 }
 
+/**
+ * Why the invite form must not invite `who` as `role`, or null: someone already on the team with a
+ * live link (a new one would replace it: their row's New link says so), or with another role (the
+ * form would change it). People without a link in the role asked (added by an assignment) are invited.
+ */
+function inviteProblem(team: readonly TeamMemberView[], who: string, role: PersonRole): string | null {
+  const known = team.find((m) => m.name === who);
+  if (!known) return null;
+  if (known.invited) return `"${who}" already has a link (${known.role}): use New link in their row to replace it, or Revoke.`;
+  if (known.role !== role) return `"${who}" is already on the team as ${known.role}: choose that role to invite them, or change their role in their row first.`;
+  return null;
+}
+
 export function AccessPanel(): ReactNode {
   const { client, info } = useApp();
   const [team, setTeam] = useState<TeamMemberView[]>([]);
@@ -113,7 +126,17 @@ export function AccessPanel(): ReactNode {
         className="row wrap"
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim()) void invite(name.trim(), role);
+          const who = name.trim();
+          if (!who) return;
+          // Inviting someone already on the team replaces their link and sets their role to the one in
+          // this form (a judge demoted by the default "annotator"): their row does either, on purpose.
+          const problem = inviteProblem(team, who, role);
+          if (problem) {
+            setFresh(null);
+            setError(problem);
+            return;
+          }
+          void invite(who, role);
         }}
       >
         <label className="inline">

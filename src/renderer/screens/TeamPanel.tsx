@@ -59,6 +59,12 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const addPerson = async (): Promise<void> => {
     const name = newName.trim();
     if (!name) return;
+    // annotator.add of a name already listed sets its role: a typo'd "Add" would silently demote a judge.
+    const known = people.find((p) => p.name === name);
+    if (known) {
+      setRoleError(`"${name}" is already listed (${known.role}): change the role in their row.`);
+      return;
+    }
     setRoleError(null);
     try {
       await client.invoke('annotator.add', { name, role: newRole });

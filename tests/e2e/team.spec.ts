@@ -137,6 +137,41 @@ test('Invite refuses a name with a live link or another role, and Add a listed n
   await expect(olga.getByTestId('people-table').getByTestId('role-judy')).toHaveValue('judge');
 });
 
+test('a role changes on Save only: arrow keys through the options save nothing, Esc goes back, Tab and Enter save', async () => {
+  const roleOf = async (who: string): Promise<string> => {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.list', args: {} } });
+    return ((await r.json()) as Array<{ name: string; role: string }>).find((p) => p.name === who)!.role;
+  };
+  const panel = olga.getByTestId('access-panel');
+  const select = panel.getByTestId('access-role-erin');
+  await select.focus();
+  await olga.keyboard.press('ArrowDown');
+  await olga.keyboard.press('ArrowDown');
+  await expect(select).toHaveValue('owner');
+  await expect(panel.getByTestId('access-role-erin-save')).toBeVisible();
+  await olga.waitForTimeout(500);
+  expect(await roleOf('erin')).toBe('annotator');
+  await olga.keyboard.press('Escape');
+  await expect(select).toHaveValue('annotator');
+  await expect(panel.getByTestId('access-role-erin-save')).toHaveCount(0);
+  // On purpose: one step, then Tab to Save and Enter.
+  await select.focus();
+  await olga.keyboard.press('ArrowDown');
+  await olga.keyboard.press('Tab');
+  await expect(panel.getByTestId('access-role-erin-save')).toBeFocused();
+  await olga.keyboard.press('Enter');
+  await expect(panel.getByTestId('access-role-erin-save')).toHaveCount(0);
+  expect(await roleOf('erin')).toBe('judge');
+  // The Team panel's rows work the same way (here with the mouse), and the change shows in both.
+  const people = olga.getByTestId('people-table');
+  await expect(people.getByTestId('role-erin')).toHaveValue('judge');
+  await people.getByTestId('role-erin').selectOption('annotator');
+  expect(await roleOf('erin')).toBe('judge');
+  await people.getByTestId('role-erin-save').click();
+  await expect(select).toHaveValue('annotator');
+  expect(await roleOf('erin')).toBe('annotator');
+});
+
 test('at 1360×900 the top bar keeps to one line with "olga · owner" and the tfjs chip; at 1024×700 it wraps without overlap', async () => {
   // The Models screen learns the tfjs backend: the chip is shown from then on.
   await olga.getByTestId('tab-models').click();

@@ -9,6 +9,7 @@ import type { AnnotatorInvitation, TeamMemberView } from '../../shared/contract'
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { PERSON_ROLES } from '../../shared/roles';
+import { RoleSelect } from '../components/RoleSelect';
 
 type PersonRole = (typeof PERSON_ROLES)[number];
 
@@ -104,13 +105,15 @@ export function AccessPanel(): ReactNode {
       setError(errorMessage(e));
     }
   };
-  const changeRole = async (who: string, r: string): Promise<void> => {
+  const changeRole = async (who: string, r: PersonRole): Promise<boolean> => {
     setError(null);
     try {
-      await client.invoke('annotator.setRole', { name: who, role: r as PersonRole });
+      await client.invoke('annotator.setRole', { name: who, role: r });
       load();
+      return true;
     } catch (e) {
       setError(errorMessage(e));
+      return false;
     }
   };
 
@@ -201,13 +204,7 @@ export function AccessPanel(): ReactNode {
             <tr key={m.name} data-testid={`access-${m.name}`}>
               <td>{m.name}</td>
               <td>
-                <select aria-label={`role of ${m.name}`} data-testid={`access-role-${m.name}`} value={m.role} onChange={(e) => void changeRole(m.name, e.target.value)}>
-                  {PERSON_ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </select>
+                <RoleSelect name={m.name} role={m.role} testId={`access-role-${m.name}`} onSave={(r) => changeRole(m.name, r)} />
               </td>
               <td data-testid={`access-state-${m.name}`}>{m.invited ? `invited ${ago(m.invited)}` : m.revoked ? `revoked ${ago(m.revoked)}` : 'no link'}</td>
               <td>{ago(m.lastSeen)}</td>

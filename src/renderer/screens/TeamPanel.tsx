@@ -15,6 +15,7 @@ import { useTableSort } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 import { mayCall } from '../lib/roles';
 import { PoolSelect } from '../components/PoolSelect';
+import { RoleSelect } from '../components/RoleSelect';
 import { isReservedRole, PERSON_ROLES } from '../../shared/roles';
 
 /** The roles a person may be given; gold and system are label sources, not people (shown read-only). */
@@ -74,13 +75,15 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
       setRoleError(errorMessage(e));
     }
   };
-  const setRole = async (name: string, role: Role): Promise<void> => {
+  const setRole = async (name: string, role: Role): Promise<boolean> => {
     setRoleError(null);
     try {
       await client.invoke('annotator.setRole', { name, role });
       loadPeople();
+      return true;
     } catch (e) {
       setRoleError(errorMessage(e));
+      return false;
     }
   };
 
@@ -228,19 +231,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                         {p.role} <span className="small">(not a person)</span>
                       </span>
                     ) : (
-                      <select
-                        data-testid={`role-${p.name}`}
-                        value={p.role}
-                        disabled={!canEditRoles}
-                        onChange={(e) => void setRole(p.name, e.target.value as Role)}
-                        aria-label={`role of ${p.name}`}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
+                      <RoleSelect name={p.name} role={p.role} testId={`role-${p.name}`} disabled={!canEditRoles} onSave={(r) => setRole(p.name, r)} />
                     )}
                   </td>
                 </tr>

@@ -137,6 +137,26 @@ test('Invite refuses a name with a live link or another role, and Add a listed n
   await expect(olga.getByTestId('people-table').getByTestId('role-judy')).toHaveValue('judge');
 });
 
+test('a pool is assigned to one annotator with full overlap, by Assign or Enter: the overlap does not switch to per query', async () => {
+  for (const [pool, how] of [
+    ['solo-click', 'click'],
+    ['solo-enter', 'Enter'],
+  ] as const) {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'pool.create', args: { name: pool, sample: { n: 1, seed: 12 }, depth: 3 } } });
+    expect(r.status()).toBe(200);
+    await olga.getByTestId('team-pool').selectOption(pool);
+    await expect(olga.getByTestId('assignment-mode')).toHaveAttribute('data-mode', 'open');
+    await expect(olga.getByTestId('assign-mode-full')).toBeChecked();
+    await expect(olga.getByTestId('assign-k')).toHaveValue('2');
+    await olga.getByTestId('assign-chip-zed').click();
+    if (how === 'click') await olga.getByTestId('assign-submit').click();
+    else await olga.getByTestId('assign-annotators').press('Enter');
+    await expect(olga.getByTestId('assign-message')).toHaveText('Assigned to zed (full overlap).');
+    await expect(olga.getByTestId('assign-mode-full')).toBeChecked();
+    await expect(olga.getByTestId('assignment-mode')).toHaveAttribute('data-mode', 'full');
+  }
+});
+
 test('a role changes on Save only: arrow keys through the options save nothing, Esc goes back, Tab and Enter save', async () => {
   const roleOf = async (who: string): Promise<string> => {
     const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.list', args: {} } });

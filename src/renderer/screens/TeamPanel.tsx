@@ -272,6 +272,10 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
           {canAssignPools && (
             <form
               className="assign-form"
+              // canAssign decides (and says "only N annotators named"): the browser's own check of the
+              // per-query field's max refused full overlap for one annotator and focused that field,
+              // which switched the overlap to per query.
+              noValidate
               onSubmit={(e) => {
                 e.preventDefault();
                 if (canAssign) void assign();

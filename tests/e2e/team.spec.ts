@@ -157,6 +157,30 @@ test('a pool is assigned to one annotator with full overlap, by Assign or Enter:
   }
 });
 
+test('a person with a space in their name is assigned as one person, by chip or typed, not as two new annotators “Jane” and “Doe”', async () => {
+  const api = async <T,>(command: string, args: unknown): Promise<T> => {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+    expect(r.status(), command).toBe(200);
+    return (await r.json()) as T;
+  };
+  await api('pool.create', { name: 'janes', sample: { n: 1, seed: 11 }, depth: 3 });
+  const panel = olga.getByTestId('access-panel');
+  await panel.getByTestId('access-name').fill('Jane Doe');
+  await panel.getByTestId('access-invite').click();
+  await expect(panel.getByTestId('access-link')).toBeVisible();
+  await panel.getByTestId('access-done').click();
+  await olga.getByTestId('team-pool').selectOption('janes');
+  await olga.getByTestId('assign-chip-Jane Doe').click();
+  await expect(olga.getByTestId('assign-annotators')).toHaveValue('Jane Doe');
+  await olga.getByTestId('assign-annotators').fill(' Jane   Doe ');
+  await olga.getByTestId('assign-annotators').press('Enter');
+  await expect(olga.getByTestId('assign-message')).toHaveText('Assigned to Jane Doe (full overlap).');
+  expect((await api<{ annotators: string[] }>('pool.assignment', { pool: 'janes' })).annotators).toEqual(['Jane Doe']);
+  const names = (await api<Array<{ name: string }>>('annotator.list', {})).map((p) => p.name);
+  expect(names).not.toContain('Jane');
+  expect(names).not.toContain('Doe');
+});
+
 test('a role changes on Save only: arrow keys through the options save nothing, Esc goes back, Tab and Enter save', async () => {
   const roleOf = async (who: string): Promise<string> => {
     const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.list', args: {} } });

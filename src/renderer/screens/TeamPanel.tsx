@@ -155,7 +155,8 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
     loadPeople();
   });
 
-  const chosen = parseNames(names);
+  const knownNames = useMemo(() => people.map((p) => p.name), [people]);
+  const chosen = parseNames(names, knownNames);
   const canAssign = !assigning && pool !== '' && chosen.length > 0 && (mode === 'full' || (k >= 1 && k <= chosen.length));
   const assign = async (): Promise<void> => {
     setAssigning(true);
@@ -186,7 +187,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const annotatorNames = people.filter((p) => p.role === 'annotator').map((p) => p.name);
-  const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`).join(', '));
+  const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`, knownNames).join(', '));
 
   const peopleSort = useTableSort(people, { name: (p) => p.name, role: (p) => p.role }, { rowId: (p) => p.name });
   const progressRows = useMemo(() => assignment?.progress ?? [], [assignment]);

@@ -139,6 +139,23 @@ describe('people live in the workspace', () => {
     expect((await call(dave, 'app.info')).status).toBe(401);
   });
 
+  it('a new person’s name with a comma, a semicolon or a control character is refused (lists of names split there); a space is fine', async () => {
+    const dave = await ownerToken();
+    for (const [command, name, what] of [
+      ['annotator.invite', 'Doe, Jane', '","'],
+      ['annotator.add', 'ann;bob', '";"'],
+      ['annotator.invite', 'a\nb', 'a control character'],
+      ['annotator.add', 'a\u0000b', 'a control character'],
+    ] as const) {
+      const r = await call(dave, command, { name });
+      expect(r.status, `${command} ${JSON.stringify(name)}`).toBe(422);
+      expect(r.body.message).toBe(`${JSON.stringify(name)}: a name cannot hold ${what} (lists of names, as in qpairs assign --annotators A,B or Pools → Team, are split at commas and semicolons)`);
+    }
+    const names = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
+    expect(names.filter((n) => /[,;\n\u0000]/.test(n))).toEqual([]);
+    expect((await call(dave, 'annotator.invite', { name: 'Jane Doe' })).status).toBe(200);
+  });
+
   it('a new link (invite again) closes the sockets opened with the earlier one, not those of the new one', async () => {
     const dave = await ownerToken();
     const first = (await call(dave, 'annotator.invite', { name: 'bob' })).body.token as string;

@@ -8,6 +8,7 @@ import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandN
 import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
+import { getAssignment } from '../gold/store';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -179,7 +180,15 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   if (command === 'question.show') {
     const mine = usablePools(ws, caller.annotator!);
     const r = result as CommandResult<'question.show'>;
-    return { ...r, pools: r.pools.filter((p) => mine.has(p.pool)) } as CommandResult<C>;
+    // In a pool assigned k per query, only the queries given to this annotator are theirs (Browse
+    // offered the others' queries "open in Annotate", which then refused them).
+    const plans = new Map<string, ReturnType<typeof getAssignment>>();
+    const theirs = (pool: string, queryId: string): boolean => {
+      let plan = plans.get(pool);
+      if (!plan) plans.set(pool, (plan = getAssignment(ws, pool)));
+      return plan.mode !== 'per-query' || (plan.perQueryAnnotators?.get(queryId) ?? []).includes(caller.annotator!);
+    };
+    return { ...r, pools: r.pools.filter((p) => mine.has(p.pool) && theirs(p.pool, p.queryId)) } as CommandResult<C>;
   }
   const pool = (args as { pool?: unknown }).pool;
   if (typeof pool !== 'string' || !ws.findPool(pool)?.blind) return result;

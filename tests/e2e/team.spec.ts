@@ -137,6 +137,23 @@ test('Invite refuses a name with a live link or another role, and Add a listed n
   await expect(olga.getByTestId('people-table').getByTestId('role-judy')).toHaveValue('judge');
 });
 
+test('Team access’s errors show under its form, in view where the owner typed, not below the whole team', async () => {
+  const panel = olga.getByTestId('access-panel');
+  // A team long enough that the table runs past the window's bottom.
+  for (let i = 1; i <= 12; i++) {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.add', args: { name: `extra${i}` } } });
+    expect(r.status()).toBe(200);
+  }
+  await olga.reload();
+  await expect(panel.getByTestId('access-extra12')).toBeAttached();
+  await panel.getByTestId('access-name').scrollIntoViewIfNeeded();
+  await panel.getByTestId('access-name').fill('@aggregate');
+  await panel.getByTestId('access-name').press('Enter');
+  await expect(panel.getByTestId('access-error')).toHaveText('annotator names starting with "@" are reserved ("@aggregate")');
+  await expect(panel.getByTestId('access-error')).toBeInViewport();
+  await expect(panel.getByTestId('access-name')).toBeInViewport();
+});
+
 test('a pool is assigned to one annotator with full overlap, by Assign or Enter: the overlap does not switch to per query', async () => {
   for (const [pool, how] of [
     ['solo-click', 'click'],

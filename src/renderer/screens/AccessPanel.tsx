@@ -160,6 +160,12 @@ export function AccessPanel(): ReactNode {
           {busy ? 'Inviting…' : 'Invite'}
         </button>
       </form>
+      {/* Under the form, where the owner typed (below a long team it was out of view). */}
+      {error && (
+        <p className="error small" role="alert" data-testid="access-error">
+          {error}
+        </p>
+      )}
 
       {fresh && (
         <div className="note-box" role="status" data-testid="access-fresh">
@@ -223,11 +229,6 @@ export function AccessPanel(): ReactNode {
           ))}
         </tbody>
       </table>
-      {error && (
-        <p className="error small" role="alert" data-testid="access-error">
-          {error}
-        </p>
-      )}
     </section>
   );
 }

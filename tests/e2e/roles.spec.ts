@@ -136,6 +136,26 @@ test('alice (annotator) sees only Annotate and Evaluate, labels blind, and no fi
   expect(forbidden).toEqual([]);
 });
 
+test('Browse: alice’s matches come by title, without a rank or score column; a full page of matches says there may be more', async () => {
+  await alice.getByTestId('tab-browse').click();
+  await alice.getByTestId('browse-text').fill('qatar');
+  await alice.getByTestId('browse-text').press('Enter');
+  const results = alice.getByTestId('browse-results');
+  await expect(results.locator('tbody tr')).toHaveCount(50);
+  await expect(results.locator('thead th')).toHaveText([/Question/, /Source/]);
+  const titles = await results.locator('[data-testid^="browse-open-"]').allTextContents();
+  expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b)));
+  await expect(alice.getByTestId('browse-results-note')).toHaveText(
+    'The 50 best matches are shown; there may be more: add words to narrow the search. In alphabetical order of title, without ranks or scores (so a search cannot rebuild a blind pool’s order).',
+  );
+  // A search with few matches: no "may be more".
+  await alice.getByTestId('browse-text').fill('zzqxjvw');
+  await alice.getByTestId('browse-text').press('Enter');
+  await expect(results).toContainText('No question matches.');
+  await expect(alice.getByTestId('browse-results-note')).toHaveText('In alphabetical order of title, without ranks or scores (so a search cannot rebuild a blind pool’s order).');
+  expect(forbidden).toEqual([]);
+});
+
 test('carol (judge) sees the judge’s screens, and none of them calls what a judge may not', async ({ browser }) => {
   const carol = await openAs(browser, 'carol', '#pools');
   await expect(carol.getByTestId('header-role')).toHaveAttribute('data-role', 'judge');
@@ -165,6 +185,14 @@ test('olivia (owner, with a token) opens the pool after a warning; alice’s rel
   await expect(olivia.getByTestId('header-role')).toHaveAttribute('data-role', 'owner');
   await expect(olivia.getByTestId('header-annotator')).toHaveText('olivia');
   expect(await tabIds(olivia)).toEqual(['workspace', 'pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse']);
+  // Her Browse matches are ranked, with their BM25 scores; a full page says there may be more.
+  await olivia.getByTestId('tab-browse').click();
+  await olivia.getByTestId('browse-text').fill('qatar');
+  await olivia.getByTestId('browse-text').press('Enter');
+  await expect(olivia.getByTestId('browse-results').locator('thead th')).toHaveText(['#', /Question/, /Source/, /BM25/]);
+  await expect(olivia.getByTestId('browse-results').locator('tbody tr')).toHaveCount(50);
+  await expect(olivia.getByTestId('browse-results-note')).toHaveText('The 50 best matches are shown; there may be more: add words to narrow the search.');
+  await olivia.getByTestId('tab-workspace').click();
   // A token holder is not on the server's machine: she uploads, she cannot name server files.
   await expect(olivia.getByTestId('import-files')).toBeVisible();
   await expect(olivia.getByTestId('import-paths')).toHaveCount(0);

@@ -106,6 +106,133 @@ test('the owner invites erin in Team access and gets her link once', async ({ br
   await expect(panel.getByTestId('access-link')).toHaveCount(0);
 });
 
+test('Invite refuses a name with a live link or another role, and Add a listed name, saying what to use; nobody’s role or link changes', async () => {
+  const panel = olga.getByTestId('access-panel');
+  await expect(panel.getByTestId('access-role-judy')).toHaveValue('judge');
+  await expect(panel.getByTestId('access-state-erin')).toHaveText(/^invited/);
+  const erinSince = await panel.getByTestId('access-state-erin').textContent();
+  // By keyboard: the name, then Enter (the role select keeps its default, annotator).
+  for (const [who, message] of [
+    ['judy', '"judy" is already on the team as judge: choose that role to invite them, or change their role in their row first.'],
+    [' erin ', '"erin" already has a link (annotator): use New link in their row to replace it, or Revoke.'],
+  ] as const) {
+    await panel.getByTestId('access-name').fill(who);
+    await panel.getByTestId('access-name').press('Enter');
+    await expect(panel.getByTestId('access-error')).toHaveText(message);
+    await expect(panel.getByTestId('access-link')).toHaveCount(0);
+  }
+  await olga.reload();
+  await expect(panel.getByTestId('access-role-judy')).toHaveValue('judge');
+  await expect(panel.getByTestId('access-state-judy')).toHaveText('no link');
+  await expect(panel.getByTestId('access-state-erin')).toHaveText(erinSince!);
+  // erin's link still works.
+  const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1', Authorization: `Bearer ${new URL(erinLink).searchParams.get('token')}` }, data: { command: 'app.info', args: {} } });
+  expect(r.status()).toBe(200);
+
+  // Team → Add: the same for a listed name.
+  await olga.getByTestId('person-name').fill('judy');
+  await olga.getByTestId('person-name').press('Enter');
+  await expect(olga.getByTestId('role-error')).toHaveText('"judy" is already listed (judge): change the role in their row.');
+  await olga.reload();
+  await expect(olga.getByTestId('people-table').getByTestId('role-judy')).toHaveValue('judge');
+});
+
+test('Team access’s errors show under its form, in view where the owner typed, not below the whole team', async () => {
+  const panel = olga.getByTestId('access-panel');
+  // A team long enough that the table runs past the window's bottom.
+  for (let i = 1; i <= 12; i++) {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.add', args: { name: `extra${i}` } } });
+    expect(r.status()).toBe(200);
+  }
+  await olga.reload();
+  await expect(panel.getByTestId('access-extra12')).toBeAttached();
+  await panel.getByTestId('access-name').scrollIntoViewIfNeeded();
+  await panel.getByTestId('access-name').fill('@aggregate');
+  await panel.getByTestId('access-name').press('Enter');
+  await expect(panel.getByTestId('access-error')).toHaveText('annotator names starting with "@" are reserved ("@aggregate")');
+  await expect(panel.getByTestId('access-error')).toBeInViewport();
+  await expect(panel.getByTestId('access-name')).toBeInViewport();
+});
+
+test('a pool is assigned to one annotator with full overlap, by Assign or Enter: the overlap does not switch to per query', async () => {
+  for (const [pool, how] of [
+    ['solo-click', 'click'],
+    ['solo-enter', 'Enter'],
+  ] as const) {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'pool.create', args: { name: pool, sample: { n: 1, seed: 12 }, depth: 3 } } });
+    expect(r.status()).toBe(200);
+    await olga.getByTestId('team-pool').selectOption(pool);
+    await expect(olga.getByTestId('assignment-mode')).toHaveAttribute('data-mode', 'open');
+    await expect(olga.getByTestId('assign-mode-full')).toBeChecked();
+    await expect(olga.getByTestId('assign-k')).toHaveValue('2');
+    await olga.getByTestId('assign-chip-zed').click();
+    if (how === 'click') await olga.getByTestId('assign-submit').click();
+    else await olga.getByTestId('assign-annotators').press('Enter');
+    await expect(olga.getByTestId('assign-message')).toHaveText('Assigned to zed (full overlap).');
+    await expect(olga.getByTestId('assign-mode-full')).toBeChecked();
+    await expect(olga.getByTestId('assignment-mode')).toHaveAttribute('data-mode', 'full');
+  }
+});
+
+test('a person with a space in their name is assigned as one person, by chip or typed, not as two new annotators “Jane” and “Doe”', async () => {
+  const api = async <T,>(command: string, args: unknown): Promise<T> => {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+    expect(r.status(), command).toBe(200);
+    return (await r.json()) as T;
+  };
+  await api('pool.create', { name: 'janes', sample: { n: 1, seed: 11 }, depth: 3 });
+  const panel = olga.getByTestId('access-panel');
+  await panel.getByTestId('access-name').fill('Jane Doe');
+  await panel.getByTestId('access-invite').click();
+  await expect(panel.getByTestId('access-link')).toBeVisible();
+  await panel.getByTestId('access-done').click();
+  await olga.getByTestId('team-pool').selectOption('janes');
+  await olga.getByTestId('assign-chip-Jane Doe').click();
+  await expect(olga.getByTestId('assign-annotators')).toHaveValue('Jane Doe');
+  await olga.getByTestId('assign-annotators').fill(' Jane   Doe ');
+  await olga.getByTestId('assign-annotators').press('Enter');
+  await expect(olga.getByTestId('assign-message')).toHaveText('Assigned to Jane Doe (full overlap).');
+  expect((await api<{ annotators: string[] }>('pool.assignment', { pool: 'janes' })).annotators).toEqual(['Jane Doe']);
+  const names = (await api<Array<{ name: string }>>('annotator.list', {})).map((p) => p.name);
+  expect(names).not.toContain('Jane');
+  expect(names).not.toContain('Doe');
+});
+
+test('a role changes on Save only: arrow keys through the options save nothing, Esc goes back, Tab and Enter save', async () => {
+  const roleOf = async (who: string): Promise<string> => {
+    const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'annotator.list', args: {} } });
+    return ((await r.json()) as Array<{ name: string; role: string }>).find((p) => p.name === who)!.role;
+  };
+  const panel = olga.getByTestId('access-panel');
+  const select = panel.getByTestId('access-role-erin');
+  await select.focus();
+  await olga.keyboard.press('ArrowDown');
+  await olga.keyboard.press('ArrowDown');
+  await expect(select).toHaveValue('owner');
+  await expect(panel.getByTestId('access-role-erin-save')).toBeVisible();
+  await olga.waitForTimeout(500);
+  expect(await roleOf('erin')).toBe('annotator');
+  await olga.keyboard.press('Escape');
+  await expect(select).toHaveValue('annotator');
+  await expect(panel.getByTestId('access-role-erin-save')).toHaveCount(0);
+  // On purpose: one step, then Tab to Save and Enter.
+  await select.focus();
+  await olga.keyboard.press('ArrowDown');
+  await olga.keyboard.press('Tab');
+  await expect(panel.getByTestId('access-role-erin-save')).toBeFocused();
+  await olga.keyboard.press('Enter');
+  await expect(panel.getByTestId('access-role-erin-save')).toHaveCount(0);
+  expect(await roleOf('erin')).toBe('judge');
+  // The Team panel's rows work the same way (here with the mouse), and the change shows in both.
+  const people = olga.getByTestId('people-table');
+  await expect(people.getByTestId('role-erin')).toHaveValue('judge');
+  await people.getByTestId('role-erin').selectOption('annotator');
+  expect(await roleOf('erin')).toBe('judge');
+  await people.getByTestId('role-erin-save').click();
+  await expect(select).toHaveValue('annotator');
+  expect(await roleOf('erin')).toBe('annotator');
+});
+
 test('at 1360×900 the top bar keeps to one line with "olga · owner" and the tfjs chip; at 1024×700 it wraps without overlap', async () => {
   // The Models screen learns the tfjs backend: the chip is shown from then on.
   await olga.getByTestId('tab-models').click();

@@ -81,6 +81,11 @@ describe('pools by source (issue 13)', () => {
       expect(found.results.every((r) => r.source === 'ql' && r.id.startsWith('ql'))).toBe(true);
       const both = (await engine.invoke('questions.search', { text: 'wifi suspend network', limit: 200 })) as { results: Array<{ source: string }> };
       expect(new Set(both.results.map((r) => r.source))).toEqual(new Set(['se', 'ql']));
+      // A source no question has is named, with the workspace's sources, not answered with "no match".
+      await expect(engine.invoke('questions.search', { text: 'wifi suspend network', source: 'qll' })).rejects.toMatchObject({
+        code: 'not-found',
+        message: 'no questions of source "qll" in the workspace (sources: ql, se)',
+      });
     } finally {
       engine.close();
     }

@@ -333,8 +333,24 @@ describe('a blind pool is sealed for its annotators', () => {
     // The first 3 by title of the matches (not the 3 best: see blind-walk.test.ts).
     expect(found.results.map((r) => r.id)).toEqual(['c1', 'c2', 'c3']);
     expect(found.results[2]).toMatchObject({ id: 'c3', title: 'title of c3', source: 'test' });
-    expect(((await engine.invoke('questions.search', { text: 'laptops', source: 'elsewhere' }, alice)) as BrowseSearch).results).toEqual([]);
+    await expect(engine.invoke('questions.search', { text: 'laptops', source: 'elsewhere' }, alice)).rejects.toMatchObject({ code: 'not-found', message: 'no questions of source "elsewhere" in the workspace (sources: test)' });
     await expect(engine.invoke('questions.search', { text: 'x', limit: 201 }, alice)).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+
+  it('question.show: in a pool assigned k per query, alice is shown only the queries given to her (as query or as their candidate)', async () => {
+    const alice = CALLERS.annotator!.input;
+    await engine.invoke('pool.assign', { pool: 'open', annotators: ['alice', 'bob'], perQuery: 1, seed: 1 });
+    const { queries } = (await engine.invoke('pool.assignment', { pool: 'open', annotator: 'alice' }, alice)) as { queries: string[] };
+    expect(queries).toHaveLength(1);
+    const other = ['q1', 'q2'].find((q) => !queries.includes(q))!;
+    const places = async (id: string): Promise<string[]> =>
+      ((await engine.invoke('question.show', { id }, alice)) as QuestionShow).pools.filter((p) => p.pool === 'open').map((p) => `${p.as} ${p.queryId}`);
+    expect(await places(queries[0]!)).toEqual([`query ${queries[0]}`]);
+    expect(await places(other)).toEqual([]);
+    expect(await places('c1')).toEqual([`candidate ${queries[0]}`]);
+    // The owner still sees every place.
+    const all = (await engine.invoke('question.show', { id: 'c1', pool: 'open' })) as QuestionShow;
+    expect(all.pools.map((p) => p.queryId).sort()).toEqual(['q1', 'q2']);
   });
 
   it('notes: an annotator reads only her own, on blind and open pools; judges read every note and reason in Review', async () => {

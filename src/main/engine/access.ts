@@ -8,6 +8,7 @@ import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandN
 import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
+import { getAssignment } from '../gold/store';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -62,6 +63,23 @@ const ACTS_AS_JUDGE: ReadonlySet<CommandName> = new Set(['review.queue', 'review
 /** Commands refused to an annotator on a blind pool: they show rankers' scores or other people's labels. */
 const HIDDEN_IN_BLIND_POOLS: ReadonlySet<CommandName> = new Set(['eval.pool', 'eval.query', 'live.status', 'eval.order']);
 
+/**
+ * Why an owner signed in with a link may not run a team command on themself, or null. Demoting
+ * themself, revoking their link or replacing it (a new link ends the one in use) would end the
+ * session that runs the team; while a server holds the workspace the CLI cannot undo it, so with
+ * no other owner nobody could. The local owner is no person and is never locked out.
+ */
+function selfLockout(command: CommandName, a: Record<string, unknown>, caller: Caller): string | null {
+  if (caller.annotator === null || typeof a.name !== 'string' || a.name.trim() !== caller.annotator) return null;
+  const elsewhere = 'another owner can do it in Team access, or stop the server and use `qpairs annotators`';
+  if (command === 'annotator.revoke') return `"${caller.annotator}", that is your own link: revoking it would lock you out (to leave this browser, use Sign out); ${elsewhere}`;
+  if (command === 'annotator.invite') return `"${caller.annotator}", that is you: a new link would end the one you are signed in with; ${elsewhere}`;
+  if ((command === 'annotator.setRole' || command === 'annotator.add') && a.role !== undefined && a.role !== caller.role) {
+    return `"${caller.annotator}", that is you: changing your own role from ${caller.role} to ${String(a.role)} would take your ${caller.role}’s rights away at once; ${elsewhere}`;
+  }
+  return null;
+}
+
 export interface AccessContext {
   ws: Workspace;
   /** Who started a job (principalOf), or undefined when the job is unknown or finished. */
@@ -89,6 +107,8 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
     const starter = ctx.jobStarter(String(a.jobId));
     if (caller.role !== 'owner' && starter !== principalOf(caller)) throw forbidden('only the owner or whoever started a job may cancel it');
   }
+  const lockout = selfLockout(command, a, caller);
+  if (lockout) throw forbidden(lockout);
   if (caller.role === 'owner') return;
 
   if (ACTS_AS_ANNOTATOR.has(command) && a.annotator !== caller.annotator) throw forbidden(`this token acts as "${caller.annotator}" only`);
@@ -160,7 +180,15 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   if (command === 'question.show') {
     const mine = usablePools(ws, caller.annotator!);
     const r = result as CommandResult<'question.show'>;
-    return { ...r, pools: r.pools.filter((p) => mine.has(p.pool)) } as CommandResult<C>;
+    // In a pool assigned k per query, only the queries given to this annotator are theirs (Browse
+    // offered the others' queries "open in Annotate", which then refused them).
+    const plans = new Map<string, ReturnType<typeof getAssignment>>();
+    const theirs = (pool: string, queryId: string): boolean => {
+      let plan = plans.get(pool);
+      if (!plan) plans.set(pool, (plan = getAssignment(ws, pool)));
+      return plan.mode !== 'per-query' || (plan.perQueryAnnotators?.get(queryId) ?? []).includes(caller.annotator!);
+    };
+    return { ...r, pools: r.pools.filter((p) => mine.has(p.pool) && theirs(p.pool, p.queryId)) } as CommandResult<C>;
   }
   const pool = (args as { pool?: unknown }).pool;
   if (typeof pool !== 'string' || !ws.findPool(pool)?.blind) return result;

@@ -16,7 +16,7 @@ import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { Bm25Index } from '../bm25';
 import type { Caller } from './access';
-import { indexOf } from './work';
+import { indexOf, questionSources } from './work';
 
 const searchIndexes = new WeakMap<Workspace, Bm25Index>();
 
@@ -70,6 +70,10 @@ export async function browseIndex(ws: Workspace, writes: { readonly longWriteAct
  * filtered, so the order is the index's restricted to the source).
  */
 export function searchQuestions(ws: Workspace, a: ParsedArgs<'questions.search'>, idx: Bm25Index): BrowseSearch {
+  // A source no question has (a typo) would find nothing after reading the whole index, and say only "no match".
+  if (a.source !== undefined && !ws.db.prepare(`SELECT 1 FROM questions WHERE source = ? LIMIT 1`).get(a.source)) {
+    throw new NotFoundError(`no questions of source "${a.source}" in the workspace (sources: ${questionSources(ws).map((s) => s.source).join(', ') || 'none'})`);
+  }
   const rowOf = ws.db.prepare(`SELECT id, title, source FROM questions WHERE doc = ?`);
   const results: BrowseSearch['results'] = [];
   for (let want = a.source === undefined ? a.limit : Math.max(4 * a.limit, a.limit + 16); ; want *= 2) {

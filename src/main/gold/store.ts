@@ -58,12 +58,29 @@ function checkRoleChange(name: string, from: AnnotatorRole | null, to: Annotator
 }
 
 /**
+ * Refuses a new person's name that lists of names would split or that cannot be shown: a comma or
+ * semicolon (`qpairs assign --annotators A,B` and Pools → Team split names there, so such a person
+ * could never be assigned) or a control character (a line break, a NUL). Names already in the
+ * workspace are left as they are.
+ */
+export function checkNewPersonName(ws: Workspace, name: string): void {
+  if (annotatorRole(ws, name) !== null) return;
+  const bad = /[,;]/.exec(name)?.[0] ?? (/\p{Cc}/u.test(name) ? 'a control character' : null);
+  if (bad) {
+    throw new QPairsError(
+      `${JSON.stringify(name)}: a name cannot hold ${bad.length === 1 ? `"${bad}"` : bad} (lists of names, as in qpairs assign --annotators A,B or Pools → Team, are split at commas and semicolons)`,
+    );
+  }
+}
+
+/**
  * Adds an annotator, or changes the role of an existing one; returns its role. A new name may be
  * added as a gold or system label source (`qpairs annotators add W ref --role system`), but an
  * existing person never becomes one, nor does a source become a person (checkRoleChange).
  */
 export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole): AnnotatorRole {
   const n = checkAnnotatorName(name);
+  checkNewPersonName(ws, n);
   if (role !== undefined && !ANNOTATOR_ROLES.includes(role)) throw new QPairsError(`unknown role "${role}" (roles: ${ANNOTATOR_ROLES.join(', ')})`);
   if (role === undefined) {
     ws.ensureAnnotator(n);

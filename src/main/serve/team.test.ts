@@ -112,6 +112,50 @@ describe('people live in the workspace', () => {
     expect(a.labelEvents).toBeGreaterThan(0);
   });
 
+  it('an owner signed in with a link cannot lock themself out: no demoting, revoking or replacing their own link; another owner can', async () => {
+    const dave = await ownerToken();
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['annotator.setRole', { name: 'dave', role: 'annotator' }],
+      ['annotator.setRole', { name: ' dave ', role: 'judge' }],
+      ['annotator.add', { name: 'dave', role: 'judge' }],
+      ['annotator.invite', { name: 'dave', role: 'annotator' }],
+      ['annotator.invite', { name: 'dave', role: 'owner' }],
+      ['annotator.revoke', { name: 'dave' }],
+    ];
+    for (const [command, args] of attempts) {
+      const r = await call(dave, command, args);
+      expect(r.status, `${command} ${JSON.stringify(args)}`).toBe(403);
+      expect(r.body.message).toMatch(/"dave", that is (you|your own link).*another owner can do it in Team access/);
+    }
+    // Still the owner, with the same link; setting the role one has is no change and is fine.
+    expect((await call(dave, 'app.info')).body).toMatchObject({ annotator: 'dave', role: 'owner' });
+    expect((await call(dave, 'annotator.setRole', { name: 'dave', role: 'owner' })).status).toBe(200);
+    expect((await call(dave, 'annotator.team')).body.find((m: any) => m.name === 'dave')).toMatchObject({ role: 'owner', revoked: null });
+    // Another owner may do each of these to dave.
+    const olga = (await call(dave, 'annotator.invite', { name: 'olga', role: 'owner' })).body.token as string;
+    expect((await call(olga, 'annotator.setRole', { name: 'dave', role: 'judge' })).status).toBe(200);
+    expect((await call(dave, 'app.info')).body).toMatchObject({ role: 'judge' });
+    expect((await call(olga, 'annotator.revoke', { name: 'dave' })).body).toEqual({ name: 'dave', revoked: 1 });
+    expect((await call(dave, 'app.info')).status).toBe(401);
+  });
+
+  it('a new person’s name with a comma, a semicolon or a control character is refused (lists of names split there); a space is fine', async () => {
+    const dave = await ownerToken();
+    for (const [command, name, what] of [
+      ['annotator.invite', 'Doe, Jane', '","'],
+      ['annotator.add', 'ann;bob', '";"'],
+      ['annotator.invite', 'a\nb', 'a control character'],
+      ['annotator.add', 'a\u0000b', 'a control character'],
+    ] as const) {
+      const r = await call(dave, command, { name });
+      expect(r.status, `${command} ${JSON.stringify(name)}`).toBe(422);
+      expect(r.body.message).toBe(`${JSON.stringify(name)}: a name cannot hold ${what} (lists of names, as in qpairs assign --annotators A,B or Pools → Team, are split at commas and semicolons)`);
+    }
+    const names = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
+    expect(names.filter((n) => /[,;\n\u0000]/.test(n))).toEqual([]);
+    expect((await call(dave, 'annotator.invite', { name: 'Jane Doe' })).status).toBe(200);
+  });
+
   it('a new link (invite again) closes the sockets opened with the earlier one, not those of the new one', async () => {
     const dave = await ownerToken();
     const first = (await call(dave, 'annotator.invite', { name: 'bob' })).body.token as string;

@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { NotFoundError, QPairsError } from '../errors';
-import { addAnnotator, checkAnnotatorName } from '../gold/store';
+import { addAnnotator, checkAnnotatorName, checkNewPersonName } from '../gold/store';
 import type { TeamMemberView } from '../../shared/contract';
 import { PERSON_ROLES } from '../../shared/roles';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
@@ -64,6 +64,7 @@ function personRole(role: string | undefined): PersonRole {
  */
 export function inviteAnnotator(ws: Workspace, name: string, role?: string): Invitation {
   const n = checkAnnotatorName(name);
+  checkNewPersonName(ws, n);
   const existing = ws.listAnnotators().find((a) => a.name === n);
   const kept = role === undefined && existing && (PERSON_ROLES as readonly string[]).includes(existing.role) ? existing.role : undefined;
   const r = personRole(kept ?? role);

@@ -52,5 +52,15 @@ describe('statistics for display', () => {
   it('parses annotator names typed in a box', () => {
     expect(parseNames(' alice, bob;carol\n alice ')).toEqual(['alice', 'bob', 'carol']);
     expect(parseNames('  ')).toEqual([]);
+    expect(parseNames('alice bob')).toEqual(['alice', 'bob']);
+  });
+
+  it('keeps a known name with a space whole: "Jane Doe" is one person, not two new annotators', () => {
+    const known = ['alice', 'Jane Doe', 'bob'];
+    expect(parseNames('alice, Jane Doe', known)).toEqual(['alice', 'Jane Doe']);
+    expect(parseNames(' Jane   Doe ;bob', known)).toEqual(['Jane Doe', 'bob']);
+    expect(parseNames('alice bob, Jane Doe', known)).toEqual(['alice', 'bob', 'Jane Doe']);
+    // Someone not on the team is split as before.
+    expect(parseNames('John Roe', known)).toEqual(['John', 'Roe']);
   });
 });

@@ -74,7 +74,16 @@ export function overTimeSeries(overTime: AgreementView['overTime']): Series[] {
   return out;
 }
 
-/** Names typed in a box: separated by commas, semicolons or white space; trimmed, deduplicated, order kept. */
-export function parseNames(text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
+/**
+ * Names typed in a box: separated by commas, semicolons or line breaks, and by white space too
+ * unless the words make up the name of someone in `known` ("Jane Doe", whom Team access invited,
+ * stays one person instead of two new annotators "Jane" and "Doe"); trimmed, deduplicated, order kept.
+ */
+export function parseNames(text: string, known: readonly string[] = []): string[] {
+  const people = new Set(known);
+  const names = text.split(/[,;\n\r]+/).flatMap((part) => {
+    const name = part.trim().replace(/\s+/g, ' ');
+    return people.has(name) ? [name] : name.split(' ');
+  });
+  return [...new Set(names.filter(Boolean))];
 }

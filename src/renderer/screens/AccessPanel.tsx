@@ -9,6 +9,7 @@ import type { AnnotatorInvitation, TeamMemberView } from '../../shared/contract'
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { PERSON_ROLES } from '../../shared/roles';
+import { RoleSelect } from '../components/RoleSelect';
 
 type PersonRole = (typeof PERSON_ROLES)[number];
 
@@ -21,6 +22,19 @@ function ago(iso: string | null): string {
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
   return iso.slice(0, 10);
+}
+
+/**
+ * Why the invite form must not invite `who` as `role`, or null: someone already on the team with a
+ * live link (a new one would replace it: their row's New link says so), or with another role (the
+ * form would change it). People without a link in the role asked (added by an assignment) are invited.
+ */
+function inviteProblem(team: readonly TeamMemberView[], who: string, role: PersonRole): string | null {
+  const known = team.find((m) => m.name === who);
+  if (!known) return null;
+  if (known.invited) return `"${who}" already has a link (${known.role}): use New link in their row to replace it, or Revoke.`;
+  if (known.role !== role) return `"${who}" is already on the team as ${known.role}: choose that role to invite them, or change their role in their row first.`;
+  return null;
 }
 
 export function AccessPanel(): ReactNode {
@@ -91,13 +105,15 @@ export function AccessPanel(): ReactNode {
       setError(errorMessage(e));
     }
   };
-  const changeRole = async (who: string, r: string): Promise<void> => {
+  const changeRole = async (who: string, r: PersonRole): Promise<boolean> => {
     setError(null);
     try {
-      await client.invoke('annotator.setRole', { name: who, role: r as PersonRole });
+      await client.invoke('annotator.setRole', { name: who, role: r });
       load();
+      return true;
     } catch (e) {
       setError(errorMessage(e));
+      return false;
     }
   };
 
@@ -113,7 +129,17 @@ export function AccessPanel(): ReactNode {
         className="row wrap"
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim()) void invite(name.trim(), role);
+          const who = name.trim();
+          if (!who) return;
+          // Inviting someone already on the team replaces their link and sets their role to the one in
+          // this form (a judge demoted by the default "annotator"): their row does either, on purpose.
+          const problem = inviteProblem(team, who, role);
+          if (problem) {
+            setFresh(null);
+            setError(problem);
+            return;
+          }
+          void invite(who, role);
         }}
       >
         <label className="inline">
@@ -134,6 +160,12 @@ export function AccessPanel(): ReactNode {
           {busy ? 'Inviting…' : 'Invite'}
         </button>
       </form>
+      {/* Under the form, where the owner typed (below a long team it was out of view). */}
+      {error && (
+        <p className="error small" role="alert" data-testid="access-error">
+          {error}
+        </p>
+      )}
 
       {fresh && (
         <div className="note-box" role="status" data-testid="access-fresh">
@@ -178,13 +210,7 @@ export function AccessPanel(): ReactNode {
             <tr key={m.name} data-testid={`access-${m.name}`}>
               <td>{m.name}</td>
               <td>
-                <select aria-label={`role of ${m.name}`} data-testid={`access-role-${m.name}`} value={m.role} onChange={(e) => void changeRole(m.name, e.target.value)}>
-                  {PERSON_ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </select>
+                <RoleSelect name={m.name} role={m.role} testId={`access-role-${m.name}`} onSave={(r) => changeRole(m.name, r)} />
               </td>
               <td data-testid={`access-state-${m.name}`}>{m.invited ? `invited ${ago(m.invited)}` : m.revoked ? `revoked ${ago(m.revoked)}` : 'no link'}</td>
               <td>{ago(m.lastSeen)}</td>
@@ -203,11 +229,6 @@ export function AccessPanel(): ReactNode {
           ))}
         </tbody>
       </table>
-      {error && (
-        <p className="error small" role="alert" data-testid="access-error">
-          {error}
-        </p>
-      )}
     </section>
   );
 }

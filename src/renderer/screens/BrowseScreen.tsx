@@ -11,6 +11,9 @@ import { DataTable } from '../components/DataTable';
 import type { BrowseSearch, QuestionShow } from '../../shared/contract';
 
 type BrowseHit = BrowseSearch['results'][number] & { rank: number };
+
+/** How many matches a search asks for; a full page says there may be more. */
+const SEARCH_LIMIT = 50;
 type PoolEntry = QuestionShow['pools'][number];
 
 export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
@@ -18,6 +21,8 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
   const [text, setText] = useState('');
   const [source, setSource] = useState('');
   const [hits, setHits] = useState<BrowseHit[] | null>(null);
+  /** False when the matches come as a set by title (an annotator's search): no ranks, no scores. */
+  const [ranked, setRanked] = useState(true);
   const [err, setErr] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<QuestionShow | null>(null);
@@ -35,7 +40,8 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
       setBusy(true);
       setErr(null);
       try {
-        const r = await client.invoke('questions.search', { text: q.text, ...(q.source ? { source: q.source } : {}), limit: 50 });
+        const r = await client.invoke('questions.search', { text: q.text, ...(q.source ? { source: q.source } : {}), limit: SEARCH_LIMIT });
+        setRanked(r.ranked !== false);
         setHits(r.results.map((h, i) => ({ ...h, rank: i + 1 })));
       } catch (e) {
         setHits(null);
@@ -122,31 +128,41 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
           {hits === null ? (
             <p className="muted small">Search the workspace’s questions with its BM25 index; pick one to see its pools and labels.</p>
           ) : (
-            <DataTable<BrowseHit>
-              testId="browse-results"
-              caption="Questions found"
-              rows={hits}
-              rowId={(h) => h.id}
-              rowTestId={(h) => `browse-hit-${h.id}`}
-              filter
-              filterLabel="Filter results"
-              empty="No question matches."
-              columns={[
-                { id: 'rank', header: '#', className: 'num narrow', sortValue: (h) => h.rank, cell: (h) => h.rank },
-                {
-                  id: 'title',
-                  header: 'Question',
-                  sortValue: (h) => h.title,
-                  cell: (h) => (
-                    <button className="link-button" data-testid={`browse-open-${h.id}`} onClick={() => void show(h.id)}>
-                      {h.title || h.id}
-                    </button>
-                  ),
-                },
-                { id: 'source', header: 'Source', className: 'narrow', sortValue: (h) => h.source, cell: (h) => h.source },
-                { id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow', sortValue: (h) => h.score ?? null, cell: (h) => (h.score === undefined ? '—' : h.score.toFixed(2)) },
-              ]}
-            />
+            <>
+              {(hits.length >= SEARCH_LIMIT || !ranked) && (
+                <p className="small muted" data-testid="browse-results-note">
+                  {hits.length >= SEARCH_LIMIT && `The ${SEARCH_LIMIT} best matches are shown; there may be more: add words to narrow the search. `}
+                  {!ranked && 'In alphabetical order of title, without ranks or scores (so a search cannot rebuild a blind pool’s order).'}
+                </p>
+              )}
+              <DataTable<BrowseHit>
+                testId="browse-results"
+                caption="Questions found"
+                rows={hits}
+                rowId={(h) => h.id}
+                rowTestId={(h) => `browse-hit-${h.id}`}
+                filter
+                filterLabel="Filter results"
+                empty="No question matches."
+                columns={[
+                  ...(ranked ? [{ id: 'rank', header: '#', className: 'num narrow', sortValue: (h: BrowseHit) => h.rank, cell: (h: BrowseHit) => h.rank }] : []),
+                  {
+                    id: 'title',
+                    header: 'Question',
+                    sortValue: (h) => h.title,
+                    cell: (h) => (
+                      <button className="link-button" data-testid={`browse-open-${h.id}`} onClick={() => void show(h.id)}>
+                        {h.title || h.id}
+                      </button>
+                    ),
+                  },
+                  { id: 'source', header: 'Source', className: 'narrow', sortValue: (h) => h.source, cell: (h) => h.source },
+                  ...(ranked
+                    ? [{ id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow', sortValue: (h: BrowseHit) => h.score ?? null, cell: (h: BrowseHit) => (h.score === undefined ? '—' : h.score.toFixed(2)) }]
+                    : []),
+                ]}
+              />
+            </>
           )}
         </section>
         <section className="card" aria-label="Question" data-testid="browse-question">

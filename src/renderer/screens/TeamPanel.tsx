@@ -15,6 +15,7 @@ import { useTableSort } from '../components/DataTable';
 import { useDebounced } from '../lib/hooks';
 import { mayCall } from '../lib/roles';
 import { PoolSelect } from '../components/PoolSelect';
+import { RoleSelect } from '../components/RoleSelect';
 import { isReservedRole, PERSON_ROLES } from '../../shared/roles';
 
 /** The roles a person may be given; gold and system are label sources, not people (shown read-only). */
@@ -59,6 +60,12 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const addPerson = async (): Promise<void> => {
     const name = newName.trim();
     if (!name) return;
+    // annotator.add of a name already listed sets its role: a typo'd "Add" would silently demote a judge.
+    const known = people.find((p) => p.name === name);
+    if (known) {
+      setRoleError(`"${name}" is already listed (${known.role}): change the role in their row.`);
+      return;
+    }
     setRoleError(null);
     try {
       await client.invoke('annotator.add', { name, role: newRole });
@@ -68,13 +75,15 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
       setRoleError(errorMessage(e));
     }
   };
-  const setRole = async (name: string, role: Role): Promise<void> => {
+  const setRole = async (name: string, role: Role): Promise<boolean> => {
     setRoleError(null);
     try {
       await client.invoke('annotator.setRole', { name, role });
       loadPeople();
+      return true;
     } catch (e) {
       setRoleError(errorMessage(e));
+      return false;
     }
   };
 
@@ -146,7 +155,8 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
     loadPeople();
   });
 
-  const chosen = parseNames(names);
+  const knownNames = useMemo(() => people.map((p) => p.name), [people]);
+  const chosen = parseNames(names, knownNames);
   const canAssign = !assigning && pool !== '' && chosen.length > 0 && (mode === 'full' || (k >= 1 && k <= chosen.length));
   const assign = async (): Promise<void> => {
     setAssigning(true);
@@ -177,7 +187,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const annotatorNames = people.filter((p) => p.role === 'annotator').map((p) => p.name);
-  const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`).join(', '));
+  const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`, knownNames).join(', '));
 
   const peopleSort = useTableSort(people, { name: (p) => p.name, role: (p) => p.role }, { rowId: (p) => p.name });
   const progressRows = useMemo(() => assignment?.progress ?? [], [assignment]);
@@ -222,19 +232,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                         {p.role} <span className="small">(not a person)</span>
                       </span>
                     ) : (
-                      <select
-                        data-testid={`role-${p.name}`}
-                        value={p.role}
-                        disabled={!canEditRoles}
-                        onChange={(e) => void setRole(p.name, e.target.value as Role)}
-                        aria-label={`role of ${p.name}`}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
+                      <RoleSelect name={p.name} role={p.role} testId={`role-${p.name}`} disabled={!canEditRoles} onSave={(r) => setRole(p.name, r)} />
                     )}
                   </td>
                 </tr>
@@ -275,6 +273,10 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
           {canAssignPools && (
             <form
               className="assign-form"
+              // canAssign decides (and says "only N annotators named"): the browser's own check of the
+              // per-query field's max refused full overlap for one annotator and focused that field,
+              // which switched the overlap to per query.
+              noValidate
               onSubmit={(e) => {
                 e.preventDefault();
                 if (canAssign) void assign();

@@ -55,7 +55,11 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v7', version: 7, commit: '28552ee', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
   { name: 'v8a', version: 8, commit: 'd09e19f', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
   { name: 'v8', version: 8, commit: '3015ac8', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
+  { name: 'v10', version: 10, commit: 'ff90cff', rows: { questions: 33, answers: 300, pools: 3, labels: 186, runs: 7, models: 1 } },
 ];
+
+/** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
+const isLegacyOrderKey = (key: unknown): boolean => String(key).startsWith('pool_label_order.');
 
 /** Tables that migration 8 gained after its first release (absent from v8a; migration 9 makes them). */
 const ADDED_TO_MIGRATION_8 = ['live_training', 'live_curve'];
@@ -229,8 +233,13 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
       for (const [table, { columns, rows }] of before) {
         const now = selectRows(db, table, columns);
         if (table === 'meta') {
-          const drop = (rs: unknown[][]): unknown[][] => rs.filter((r) => r[0] !== 'schema_version');
+          const drop = (rs: unknown[][]): unknown[][] => rs.filter((r) => r[0] !== 'schema_version' && !isLegacyOrderKey(r[0]));
           expect(drop(now), table).toEqual(drop(rows));
+          expect(now.filter((r) => isLegacyOrderKey(r[0])), 'legacy order keys').toEqual([]);
+        } else if (table === 'pools' && columns.includes('convention')) {
+          // Schema 10 never wrote pools.convention; migration 12 sets it for AskUbuntu pools (checked below).
+          const keep = (rs: unknown[][]): unknown[][] => rs.map((r) => r.filter((_, i) => columns[i] !== 'convention'));
+          expect(keep(now), table).toEqual(keep(rows));
         } else {
           expect(now, table).toEqual(rows);
         }
@@ -243,11 +252,11 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
     // Today's Workspace reads it: pools with their settings, labels per annotator, stats.
     const ws = Workspace.open(p);
     try {
-      expect(ws.listPools().map((x) => x.name).sort()).toEqual(['bm25', 'semeval']);
+      expect(ws.listPools().map((x) => x.name).sort()).toEqual(f.version >= 10 ? ['au', 'bm25', 'semeval'] : ['bm25', 'semeval']);
       expect(ws.pool('semeval')).toMatchObject({ scheme: 'semeval3', aggregation: 'adjudicated' });
       const labels = ws.currentLabels('semeval');
       expect(new Set(labels.map((l) => l.annotator))).toEqual(new Set(['gold', 'alice', 'bob', 'carol', ...(f.version >= 2 ? ['judy'] : [])]));
-      expect(ws.stats()).toMatchObject({ questions: f.rows.questions, answers: f.rows.answers, pools: 2 });
+      expect(ws.stats()).toMatchObject({ questions: f.rows.questions, answers: f.rows.answers, pools: f.rows.pools });
       expect(ws.db.prepare(`SELECT count(*) FROM live_training`).pluck().get()).toBe(0);
     } finally {
       ws.close();
@@ -266,6 +275,42 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
       recordVersion(p, 0);
       expectRefused(p, WorkspaceSchemaMismatchError);
     }
+  });
+});
+
+describe('schema 10: what it kept elsewhere or never set, carried over by migration 12', () => {
+  const v10 = FIXTURE_LIST.find((f) => f.name === 'v10')!;
+
+  it('a pool in decide-rankers-mtc order keeps it (schema 10 kept it in meta; it read as random), and AskUbuntu pools evaluate under skip', async () => {
+    const p = copyOf(v10);
+    const shipped = readPlain(p, (db) => ({
+      pools: db.prepare(`SELECT name, label_order, order_seed, convention FROM pools ORDER BY id`).all(),
+      keys: db.prepare(`SELECT key, value FROM meta WHERE key LIKE 'pool_label_order.%'`).all(),
+    }));
+    // As schema 10 left it: the order in a meta key beside label_order 'random', every convention the column's default.
+    expect(shipped.pools).toEqual([
+      { name: 'semeval', label_order: 'pool', order_seed: 1, convention: 'zero' },
+      { name: 'bm25', label_order: 'random', order_seed: 3, convention: 'zero' },
+      { name: 'au', label_order: 'pool', order_seed: 1, convention: 'zero' },
+    ]);
+    expect(shipped.keys).toEqual([{ key: expect.stringMatching(/^pool_label_order\.2\./), value: 'decide-rankers-mtc' }]);
+
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.listPools().map((x) => [x.name, x.label_order, x.order_seed, x.convention])).toEqual([
+        ['semeval', 'pool', 1, 'zero'],
+        ['bm25', 'decide-rankers-mtc', 3, 'zero'],
+        ['au', 'pool', 1, 'skip'],
+      ]);
+    } finally {
+      ws.close();
+    }
+    // What a user sees: the pool list names the order, and eval on the AskUbuntu pool says skip, as schema 10's eval did.
+    const list = await cli('pool', 'list', p, '--json');
+    expect((JSON.parse(list.out) as Array<{ name: string; label_order: string }>).find((x) => x.name === 'bm25')?.label_order).toBe('decide-rankers-mtc');
+    const ev = await cli('eval', p, '--pool', 'au');
+    expect(ev.code).toBe(0);
+    expect(ev.out).toContain('convention skip');
   });
 });
 

@@ -250,6 +250,35 @@ interface Header {
   metaVersion: number | null;
 }
 
+/** SQLite's codes for a file that starts like a database but cannot be read as one. */
+function isDamageCode(code: string): boolean {
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+}
+
+/**
+ * The refusal of a workspace file SQLite finds damaged while QPairs checks it (a copy or download
+ * cut short, a disk that filled up, bytes overwritten): it names the file, says it was not changed
+ * and what to do. Anything else is returned as it is.
+ */
+function damagedOr(e: unknown, file: string, untouched = true): unknown {
+  if (!isDamageCode(sqliteCode(e))) return e;
+  return new QPairsError(
+    `${file} is damaged: SQLite cannot read it as a database (${(e as Error).message}) — a copy or download cut short, ` +
+      `a disk that filled up while it was written, or bytes changed by another program.${untouched ? ' QPairs did not change it.' : ''} ` +
+      `Restore the workspace from a backup (see "Backups" in the README), or open the copy it was made from.`,
+    { file },
+  );
+}
+
+/** Opens a workspace file through `open`, turning SQLite's "damaged" errors into damagedOr's refusal. */
+function openChecked<T>(file: string, open: () => T, untouched = true): T {
+  try {
+    return open();
+  } catch (e) {
+    throw damagedOr(e, file, untouched);
+  }
+}
+
 function readHeader(db: Db, file: string): Header {
   try {
     const userVersion = db.pragma('user_version', { simple: true }) as number;
@@ -266,6 +295,7 @@ function readHeader(db: Db, file: string): Header {
     }
     return { userVersion, applicationId, tables, metaVersion };
   } catch (e) {
+    if (isDamageCode(sqliteCode(e))) throw damagedOr(e, file);
     throw new QPairsError(`${file} is not a QPairs workspace (not a readable SQLite database: ${(e as Error).message})`, { file });
   }
 }
@@ -386,7 +416,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const reason = opts.readonly ? 'opened read-only as asked' : whyReadonly(abs);
   if (reason !== null) {
     if (k.kind === 'empty') throw new QPairsError(`${file} is an empty file and read-only (${reason}): cannot make a workspace of it`, { file });
-    const db = openReadonly(abs);
+    const db = openChecked(file, () => openReadonly(abs));
     try {
       const h = readHeader(db, file);
       checkHeader(h, file, latest, !!opts.create);
@@ -407,7 +437,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     }
   }
   if (k.kind === 'sqlite') {
-    const probe = openProbe(abs);
+    const probe = openChecked(file, () => openProbe(abs));
     try {
       const h = readHeader(probe, file);
       checkHeader(h, file, latest, !!opts.create);
@@ -416,7 +446,8 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
       probe.close();
     }
   }
-  return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
+  // Damage the checks above did not reach (they read the header and the schema) may still stop the migration.
+  return { db: openChecked(file, () => configure(new Database(abs), false, migrations), false), readonly: false, readonlyReason: null };
 }
 
 /** openWorkspace's database only (tests, tools). */

@@ -202,6 +202,59 @@ describe('paths that are not workspaces', () => {
     expect(r.err).toBe(`qpairs init: cannot create workspace ${w}: the folder ${path.join(dir, 'my data')} does not exist (create it first: mkdir -p '${path.join(dir, 'my data')}')\n`);
   });
 
+  it('a damaged workspace (cut short, or its schema overwritten) is named as damaged, with what to do, and left untouched', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const ws = Workspace.create(w);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    const whole = readFileSync(w);
+    const pageSize = whole.readUInt16BE(16);
+    // Was "qpairs stats: the workspace file is damaged or not a database: database disk image is malformed (SQLITE_CORRUPT)":
+    // no file named, nothing to do.
+    const cases: Array<[string, Buffer]> = [
+      ['cut.qpairs', whole.subarray(0, Math.floor(whole.length / 2))], // a copy cut short
+      ['head.qpairs', whole.subarray(0, 50)], // the header's first bytes only
+      ['schema.qpairs', Buffer.concat([whole.subarray(0, 100), Buffer.alloc(pageSize - 100, 0xa5), whole.subarray(pageSize)])], // page 1 after the header overwritten
+    ];
+    for (const [name, bytes] of cases) {
+      const p = path.join(dir, 'damaged workspaces', name);
+      mkdirSync(path.dirname(p), { recursive: true });
+      writeFileSync(p, bytes);
+      const before = sha(p);
+      const msg = openError(p).message;
+      expect(msg, name).toMatch(new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: SQLite cannot read it as a database \\(.+\\)`));
+      expect(msg, name).toContain('QPairs did not change it. Restore the workspace from a backup (see "Backups" in the README)');
+      const r = await cli('stats', p);
+      expect(r, name).toEqual({ code: 1, out: '', err: `qpairs stats: ${msg}\n` });
+      expect(sha(p), name).toBe(before);
+      expect(existsSync(`${p}-wal`) || existsSync(`${p}-shm`), name).toBe(false);
+      rmSync(p);
+    }
+  });
+
+  it('damage met in the data after opening names the workspace and how to check it', async () => {
+    const p = path.join(dir, 'my data', 'w.qpairs');
+    mkdirSync(path.dirname(p));
+    const ws = Workspace.create(p);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    // One leaf page of the labels table overwritten: the header and schema read fine, the labels do not.
+    const raw = new Database(p);
+    raw.pragma('journal_mode = DELETE');
+    const page = raw.prepare(`SELECT pageno FROM dbstat WHERE name = 'labels' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1`).pluck().get() as number;
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    raw.close();
+    const bytes = readFileSync(p);
+    bytes.fill(0xa5, (page - 1) * pageSize, page * pageSize);
+    writeFileSync(p, bytes);
+    const r = await cli('eval', p, '--pool', 'semeval-small');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `qpairs eval: ${p} is damaged: SQLite met a part it cannot read (database disk image is malformed, SQLITE_CORRUPT). The command stopped. ` +
+        `See how much is damaged with: sqlite3 '${p}' "PRAGMA integrity_check", and restore the workspace from a backup (see "Backups" in the README)\n`,
+    );
+  });
+
   it('the CLI prints machine errors (SQLite, file system) as one line, without a stack trace', async () => {
     const { environmentError } = await import('../cli/index');
     expect(environmentError(Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }))).toBe(

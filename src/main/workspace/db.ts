@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
 import { accessSync, closeSync, existsSync, constants as fsc, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { QPairsError, WorkspaceFromFutureError } from '../errors';
 import { checkMigrationOrder, MIGRATIONS, type Migration } from './migrations';
+import { describeHolder, lockFileOf, pidAlive, readLock } from './lock';
 import { checkSchemaMatchesVersion } from './schema-check';
 
 // SQLite URI filenames (`file:…?immutable=1`) are how a WAL workspace in a read-only folder is
@@ -343,6 +345,30 @@ function checkHeader(h: Header, file: string, latest: number, create: boolean): 
   }
 }
 
+/**
+ * Refuses to upgrade a workspace another QPairs process holds open for writing (its lock: serve
+ * mode, the desktop app, a writing CLI command). That process is an older QPairs — a current one
+ * would have upgraded it — which goes on writing as its own version would, into a file it no
+ * longer understands (and which it refuses once restarted). A lock whose process is gone on this
+ * host is no obstacle; one held on another host is respected, as writers do.
+ */
+function checkNotHeldForUpgrade(file: string, abs: string, from: number, to: number): void {
+  const h = readLock(abs);
+  if (!h) return;
+  const here = h.hostname === os.hostname();
+  if (here && (h.pid === process.pid || !pidAlive(h.pid))) return;
+  const lockFile = lockFileOf(abs);
+  throw new QPairsError(
+    `${file} needs an upgrade from workspace schema ${from} to ${to} (it was written by an older QPairs), but another QPairs process has it open:\n` +
+      `  ${describeHolder(h)}\n` +
+      `Upgrading it under that process would leave an older QPairs writing to a workspace it does not know. The file was left untouched. ` +
+      (here
+        ? `Stop that process (or let it finish), then run the command again: it upgrades the workspace.`
+        : `It runs on another machine (${h.hostname}): stop it there, then run the command again; if no QPairs uses the workspace there any more, delete ${lockFile}.`),
+    { file },
+  );
+}
+
 /** The user-facing error for a path that is not a workspace file (null when it may be one). */
 function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError | null {
   switch (k.kind) {
@@ -442,6 +468,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
       const h = readHeader(probe, file);
       checkHeader(h, file, latest, !!opts.create);
       checkSchemaMatchesVersion(probe, file, h.userVersion, migrations);
+      if (h.userVersion > 0 && h.userVersion < latest) checkNotHeldForUpgrade(file, abs, h.userVersion, latest);
     } finally {
       probe.close();
     }

@@ -18,6 +18,7 @@
  * behind: a newer schema (WorkspaceFromFutureError), a recorded version below its tables or above
  * them (WorkspaceSchemaMismatchError), through Workspace.open, the CLI and the wire mapping.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { QPairsError, WorkspaceFromFutureError, WorkspaceSchemaMismatchError } f
 import { toWireError } from '../serve/wire';
 import { APPLICATION_ID, openWorkspace, openWorkspaceDb } from './db';
 import { checkMigrationOrder, MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
+import { lockFileOf } from './lock';
 import { findSchemaMismatch, schemaObjects } from './schema-check';
 import { Workspace } from './workspace';
 
@@ -379,6 +381,55 @@ describe('refusals leave the file byte-identical', () => {
     expect(e.ahead).toEqual([]);
     expect(e.missing).toEqual(expect.arrayContaining(['pool_blind_history', 'pools.blind', 'import_journal', 'import_undo']));
     expect(e.message).toMatch(/records workspace schema 6, but it lacks table pool_blind_history \(schema 5\), .*above its tables/);
+  });
+
+  it('an older workspace another QPairs process holds open (an older server) is not upgraded under it; once it stops, it is', async () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v10')!);
+    // The lock an older `qpairs serve` holds: a live process of this host (was: any reading command upgraded the file under it).
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const since = new Date().toISOString();
+      writeFileSync(lockFileOf(p), JSON.stringify({ pid: holder.pid, hostname: os.hostname(), command: `qpairs serve ${p} --port 5180`, since, token: 't' }));
+      const e = expectRefused(p, QPairsError);
+      expect(e.message).toBe(
+        `${p} needs an upgrade from workspace schema 10 to ${SCHEMA_VERSION} (it was written by an older QPairs), but another QPairs process has it open:\n` +
+          `  qpairs serve ${p} --port 5180 (pid ${holder.pid} on host ${os.hostname()}, since ${since})\n` +
+          `Upgrading it under that process would leave an older QPairs writing to a workspace it does not know. The file was left untouched. ` +
+          `Stop that process (or let it finish), then run the command again: it upgrades the workspace.`,
+      );
+      const before = sha(p);
+      for (const argv of [['stats', p], ['eval', p, '--pool', 'semeval']]) {
+        const r = await cli(...argv);
+        expect(r.code).toBe(1);
+        expect(r.err).toBe(`qpairs ${argv[0]}: ${e.message}\n`);
+      }
+      expect(sha(p)).toBe(before);
+      expect(readPlain(p, (db) => db.pragma('user_version', { simple: true }))).toBe(10);
+    } finally {
+      holder.kill();
+    }
+    await new Promise((resolve) => holder.once('exit', resolve));
+    // The holder gone (its lock stale), the next command upgrades it.
+    const r = await cli('stats', p);
+    expect(r.code, r.err).toBe(0);
+    expect(readPlain(p, (db) => db.pragma('user_version', { simple: true }))).toBe(SCHEMA_VERSION);
+    rmSync(lockFileOf(p), { force: true });
+  });
+
+  it('a workspace at the latest schema opens whoever holds its lock (readers work beside a writer), and this process\'s own lock never stops its upgrade', () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v10')!);
+    writeFileSync(lockFileOf(p), JSON.stringify({ pid: process.pid, hostname: os.hostname(), command: 'qpairs serve', since: 'now', token: 't' }));
+    const ws = Workspace.open(p);
+    expect(ws.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    ws.close();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(lockFileOf(p), JSON.stringify({ pid: holder.pid, hostname: os.hostname(), command: 'qpairs import', since: 'now', token: 't' }));
+      Workspace.open(p).close();
+    } finally {
+      holder.kill();
+      rmSync(lockFileOf(p), { force: true });
+    }
   });
 
   it('a WAL-mode workspace (as the app leaves them) is refused without a -wal or -shm made or left', () => {

@@ -498,10 +498,14 @@ function configure(db: Db, readonly: boolean, migrations: readonly Migration[]):
   }
 }
 function migrate(db: Db, migrations: readonly Migration[]): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const pending = migrations.filter((m) => m.version > current);
-  if (pending.length === 0) return;
+  const latest = migrations[migrations.length - 1]!.version;
+  if ((db.pragma('user_version', { simple: true }) as number) >= latest) return;
   const run = db.transaction(() => {
+    // Read again under the write lock: another process opening the same old workspace at the same
+    // moment may have upgraded it while this one waited (it re-ran those migrations: "table … already exists").
+    const current = db.pragma('user_version', { simple: true }) as number;
+    const pending = migrations.filter((m) => m.version > current);
+    if (pending.length === 0) return;
     if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`);
     for (const m of pending) {
       db.exec(m.sql);

@@ -316,6 +316,44 @@ describe('schema 10: what it kept elsewhere or never set, carried over by migrat
   });
 });
 
+describe('two processes opening the same older workspace at once', () => {
+  it('the second waits for the first one\'s upgrade and finds it done (was "internal error: SqliteError: table annotator_tokens already exists")', async () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v10')!);
+    const wal = new Database(p);
+    wal.pragma('journal_mode = WAL'); // as the app leaves workspaces: readers go on while a writer holds its transaction
+    wal.close();
+    // The first process: it holds the write lock while it upgrades.
+    const first = new Database(p);
+    first.exec('BEGIN IMMEDIATE');
+    const second = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../../bin/qpairs.mjs'), 'stats', p, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    second.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    second.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
+    try {
+      // Time for the second to read the old version and wait for the write lock (it waits up to 5 s).
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      for (const m of MIGRATIONS.filter((x) => x.version > 10)) {
+        first.exec(m.sql);
+        first.pragma(`user_version = ${m.version}`);
+      }
+      first.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION));
+      first.exec('COMMIT');
+    } finally {
+      if (first.inTransaction) first.exec('ROLLBACK');
+      first.close();
+    }
+    expect(await exited, err).toBe(0);
+    expect(err).toBe('');
+    expect(JSON.parse(out)).toMatchObject({ questions: 33, pools: 3 });
+    readPlain(p, (db) => {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    });
+  });
+});
+
 describe('schema 5 (never shipped on its own: 8289f5b added migrations 5 and 6 together)', () => {
   it('the v4 workspace taken to exactly 5 by today’s migration 5 upgrades to the latest like the others', () => {
     const v4 = FIXTURE_LIST.find((f) => f.name === 'v4')!;

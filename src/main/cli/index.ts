@@ -4,7 +4,7 @@ import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
 import { isLabelScheme, LABEL_SCHEMES } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
-import { shellQuote } from '../workspace/db';
+import { restoreAdvice, shellQuote } from '../workspace/db';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
@@ -329,7 +329,7 @@ export function environmentError(e: unknown, workspace?: string): string | null 
       const check = workspace === undefined ? 'sqlite3 W' : `sqlite3 ${shellQuote(workspace)}`;
       return (
         `${name} is damaged: SQLite met a part it cannot read (${err.message}, ${code}). The command stopped. ` +
-        `See how much is damaged with: ${check} "PRAGMA integrity_check", and restore the workspace from a backup (see "Backups" in the README)`
+        `See how much is damaged with: ${check} "PRAGMA integrity_check". ${workspace === undefined ? 'Restore the workspace from a backup (see "Backups" in the README)' : restoreAdvice(workspace)}`
       );
     }
     if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_PERM')) return `cannot access the workspace file: ${err.message} (${code})`;

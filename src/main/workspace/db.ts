@@ -267,8 +267,23 @@ function damagedOr(e: unknown, file: string, untouched = true): unknown {
   return new QPairsError(
     `${file} is damaged: SQLite cannot read it as a database (${(e as Error).message}) — a copy or download cut short, ` +
       `a disk that filled up while it was written, or bytes changed by another program.${untouched ? ' QPairs did not change it.' : ''} ` +
-      `Restore the workspace from a backup (see "Backups" in the README), or open the copy it was made from.`,
+      `${restoreAdvice(file)}, or open the copy it was made from.`,
     { file },
+  );
+}
+
+/**
+ * How to restore a damaged workspace from a backup. SQLite's -wal and -shm files beside it belong
+ * to the damaged file: left there, the next open replays them onto the restored copy (a kill -9
+ * leaves them; restoring an older backup under them damaged the backup's copy too).
+ */
+export function restoreAdvice(file: string): string {
+  const beside = [`${file}-wal`, `${file}-shm`].filter((f) => existsSync(path.resolve(f)));
+  if (beside.length === 0) return 'Restore the workspace from a backup (see "Backups" in the README)';
+  return (
+    `Restore the workspace from a backup (see "Backups" in the README): with no QPairs using it, first delete ` +
+    `${beside.map((f) => path.basename(f)).join(' and ')} beside it (SQLite's files of the damaged workspace: left there, they would be replayed ` +
+    `onto the restored copy and damage it too), e.g. rm ${beside.map(shellQuote).join(' ')}, then copy the backup over ${path.basename(file)}`
   );
 }
 

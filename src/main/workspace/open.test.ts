@@ -251,8 +251,46 @@ describe('paths that are not workspaces', () => {
     expect(r.code).toBe(1);
     expect(r.err).toBe(
       `qpairs eval: ${p} is damaged: SQLite met a part it cannot read (database disk image is malformed, SQLITE_CORRUPT). The command stopped. ` +
-        `See how much is damaged with: sqlite3 '${p}' "PRAGMA integrity_check", and restore the workspace from a backup (see "Backups" in the README)\n`,
+        `See how much is damaged with: sqlite3 '${p}' "PRAGMA integrity_check". Restore the workspace from a backup (see "Backups" in the README)\n`,
     );
+  });
+
+  it('restoring a backup as the damage message says: the -wal and -shm a killed process left are named, to delete first (left there, they damaged the restored copy too)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const ws = Workspace.create(w);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    const backup = path.join(dir, 'w.bak');
+    copyFileSync(w, backup);
+    // Work after the backup: checkpointed into the file, then more that a killed process left in its -wal.
+    let db = new Database(w);
+    db.exec(`DELETE FROM labels; VACUUM`);
+    db.close();
+    db = new Database(w);
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec(`UPDATE questions SET body = body || ' ' || hex(randomblob(3000))`);
+    copyFileSync(`${w}-wal`, path.join(dir, 'left-wal'));
+    copyFileSync(`${w}-shm`, path.join(dir, 'left-shm'));
+    db.close();
+    copyFileSync(path.join(dir, 'left-wal'), `${w}-wal`);
+    copyFileSync(path.join(dir, 'left-shm'), `${w}-shm`);
+    // The backup copied over the workspace alone: SQLite replays the other state's -wal onto it.
+    copyFileSync(backup, w);
+    const r = await cli('stats', w);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${w} is damaged`);
+    expect(r.err).toContain(
+      `Restore the workspace from a backup (see "Backups" in the README): with no QPairs using it, first delete w.qpairs-wal and w.qpairs-shm beside it ` +
+        `(SQLite's files of the damaged workspace: left there, they would be replayed onto the restored copy and damage it too), ` +
+        `e.g. rm ${w}-wal ${w}-shm, then copy the backup over w.qpairs`,
+    );
+    // Following it restores the backup: its labels are back.
+    rmSync(`${w}-wal`);
+    rmSync(`${w}-shm`);
+    copyFileSync(backup, w);
+    const ok = await cli('stats', w, '--json');
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ questions: 5, labels: 3 });
   });
 
   it('the CLI prints machine errors (SQLite, file system) as one line, without a stack trace', async () => {

@@ -97,6 +97,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
   try {
     opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id), maxTrainings: o.maxTrainings });
     if (opened.ws.readonly) log(`note: workspace ${o.workspace} is read-only (${opened.ws.readonlyReason}); serving it read-only: labels and imports will be refused`);
+    const upgraded = opened.ws.upgradeNote();
+    if (upgraded) log(upgraded);
     if (opened.ws.unrecoveredWrite) log(unrecoveredNote(opened.ws.unrecoveredWrite));
     else lock ??= takeLock();
   } catch (e) {

@@ -43,6 +43,8 @@ export interface OpenedDb {
   readonly: boolean;
   /** Why it is read-only (e.g. "the file is not writable"); null when writable. */
   readonlyReason: string | null;
+  /** The schema version this open upgraded the workspace from (older QPairs cannot open it any more), else null. */
+  upgradedFrom?: number | null;
 }
 
 /** True when the file starts with the SQLite 3 header (a database, or a not yet written one). */
@@ -427,7 +429,7 @@ function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError 
 export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const migrations = opts.migrations ?? MIGRATIONS;
   const latest = checkMigrationOrder(migrations);
-  if (file === ':memory:') return { db: configure(new Database(':memory:'), false, migrations), readonly: false, readonlyReason: null };
+  if (file === ':memory:') return writable(new Database(':memory:'), migrations);
   // Absolute, so that a name starting with "file:" is never taken for a SQLite URI.
   const abs = path.resolve(file);
   const k = describeFile(abs);
@@ -450,7 +452,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     if (!canWrite(folderAbs)) {
       throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder} is not writable (permission denied or a read-only file system)`, { file });
     }
-    return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
+    return writable(new Database(abs), migrations);
   }
   const bad = notAWorkspace(file, k, !!opts.create);
   if (bad) throw bad;
@@ -489,7 +491,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     }
   }
   // Damage the checks above did not reach (they read the header and the schema) may still stop the migration.
-  return { db: openChecked(file, () => configure(new Database(abs), false, migrations), false), readonly: false, readonlyReason: null };
+  return openChecked(file, () => writable(new Database(abs), migrations), false);
 }
 
 /** openWorkspace's database only (tests, tools). */
@@ -497,30 +499,31 @@ export function openWorkspaceDb(file: string, opts: OpenOptions = {}): Db {
   return openWorkspace(file, opts).db;
 }
 
-function configure(db: Db, readonly: boolean, migrations: readonly Migration[]): Db {
+/** A writable connection configured (WAL, synchronous=FULL, foreign keys, busy timeout) and migrated. */
+function writable(db: Db, migrations: readonly Migration[]): OpenedDb {
   try {
-    if (!readonly) {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    if (!readonly) migrate(db, migrations);
-    return db;
+    const from = migrate(db, migrations);
+    // A new workspace (from 0) is made, not upgraded.
+    return { db, readonly: false, readonlyReason: null, upgradedFrom: from !== null && from > 0 ? from : null };
   } catch (e) {
     db.close();
     throw e;
   }
 }
-function migrate(db: Db, migrations: readonly Migration[]): void {
+/** Applies the pending migrations in one transaction; the version it started from, or null when none was pending. */
+function migrate(db: Db, migrations: readonly Migration[]): number | null {
   const latest = migrations[migrations.length - 1]!.version;
-  if ((db.pragma('user_version', { simple: true }) as number) >= latest) return;
-  const run = db.transaction(() => {
+  if ((db.pragma('user_version', { simple: true }) as number) >= latest) return null;
+  const run = db.transaction((): number | null => {
     // Read again under the write lock: another process opening the same old workspace at the same
     // moment may have upgraded it while this one waited (it re-ran those migrations: "table … already exists").
     const current = db.pragma('user_version', { simple: true }) as number;
     const pending = migrations.filter((m) => m.version > current);
-    if (pending.length === 0) return;
+    if (pending.length === 0) return null;
     if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`);
     for (const m of pending) {
       db.exec(m.sql);
@@ -529,11 +532,12 @@ function migrate(db: Db, migrations: readonly Migration[]): void {
     db.prepare(`INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
       String(pending[pending.length - 1]!.version),
     );
+    return current;
   });
   // Foreign keys cannot be switched inside a transaction; migrations that rebuild tables rely on this.
   db.pragma('foreign_keys = OFF');
   try {
-    run.immediate();
+    return run.immediate();
   } finally {
     db.pragma('foreign_keys = ON');
   }

@@ -223,9 +223,10 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
     expect(count('run_scores')).toBeGreaterThan(0);
     expect(new Set(before.get('labels')!.rows.map((r) => r[before.get('labels')!.columns.indexOf('annotator_id')])).size).toBeGreaterThanOrEqual(4);
 
-    const { db, readonly } = openWorkspace(p);
+    const { db, readonly, upgradedFrom } = openWorkspace(p);
     try {
       expect(readonly).toBe(false);
+      expect(upgradedFrom).toBe(f.version);
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
       expect(db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get()).toBe(String(SCHEMA_VERSION));
@@ -254,6 +255,7 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
     // Today's Workspace reads it: pools with their settings, labels per annotator, stats.
     const ws = Workspace.open(p);
     try {
+      expect(ws.upgradedFrom).toBeNull(); // upgraded above: this open changed nothing
       expect(ws.listPools().map((x) => x.name).sort()).toEqual(f.version >= 10 ? ['au', 'bm25', 'semeval'] : ['bm25', 'semeval']);
       expect(ws.pool('semeval')).toMatchObject({ scheme: 'semeval3', aggregation: 'adjudicated' });
       const labels = ws.currentLabels('semeval');
@@ -313,6 +315,24 @@ describe('schema 10: what it kept elsewhere or never set, carried over by migrat
     const ev = await cli('eval', p, '--pool', 'au');
     expect(ev.code).toBe(0);
     expect(ev.out).toContain('convention skip');
+  });
+});
+
+describe('an upgrade is said', () => {
+  it('the command that upgrades a workspace says so once (older QPairs can no longer open it); a new workspace is not "upgraded"', async () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v8')!);
+    // Was silent: the next older QPairs to open it said "written by a newer QPairs" with nothing to say when or why.
+    const first = await cli('eval', p, '--pool', 'semeval');
+    expect(first.code, first.err).toBe(0);
+    expect(first.err).toBe(
+      `note: upgraded workspace ${p} from workspace schema 8 to ${SCHEMA_VERSION}: the QPairs that wrote it (and any other older QPairs) ` +
+        `can no longer open it — upgrade QPairs wherever it is used\n`,
+    );
+    const again = await cli('eval', p, '--pool', 'semeval');
+    expect(again.err).toBe('');
+    const fresh = path.join(dir, 'new.qpairs');
+    expect((await cli('init', fresh)).err).toBe('');
+    expect((await cli('stats', fresh)).err).toBe('');
   });
 });
 

@@ -24,6 +24,8 @@ export abstract class WorkspaceCore {
   readonly readonly: boolean;
   /** Why it is read-only (e.g. "the file is not writable"), else null. */
   readonly readonlyReason: string | null;
+  /** The workspace schema this open upgraded the file from (QPairs versions before this one can no longer open it), else null. */
+  readonly upgradedFrom: number | null;
 
   protected constructor(
     opened: OpenedDb,
@@ -32,6 +34,7 @@ export abstract class WorkspaceCore {
     this.db = opened.db;
     this.readonly = opened.readonly;
     this.readonlyReason = opened.readonlyReason;
+    this.upgradedFrom = opened.upgradedFrom ?? null;
     this.dataVersion = this.readDataVersion();
   }
 

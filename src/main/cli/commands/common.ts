@@ -44,6 +44,8 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
   if (!path) throw new UsageError('missing workspace path W');
   openedPath = path;
   const ws = Workspace.open(path);
+  const upgraded = ws.upgradeNote();
+  if (upgraded) o.out?.err(upgraded);
   // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
   if (ws.recoveredWrite) o.out?.err(`note: undid the ${ws.recoveredWrite.what} started ${ws.recoveredWrite.started}, which was interrupted (its process is gone): the workspace is as it was before it`);
   const running = runningWriteElsewhere(ws.db);

@@ -1,7 +1,7 @@
 /** Helpers shared by the CLI command modules (each exports `(argv, out) => Promise<number>`). */
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
-import { runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
+import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
 import { Workspace } from '../../workspace/workspace';
 import { UsageError } from '../args';
 
@@ -47,7 +47,7 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
   const upgraded = ws.upgradeNote();
   if (upgraded) o.out?.err(upgraded);
   // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
-  if (ws.recoveredWrite) o.out?.err(`note: undid the ${ws.recoveredWrite.what} started ${ws.recoveredWrite.started}, which was interrupted (its process is gone): the workspace is as it was before it`);
+  if (ws.recoveredWrite) o.out?.err(recoveredNote(ws.recoveredWrite));
   const running = runningWriteElsewhere(ws.db);
   if (running) {
     o.out?.err(

@@ -88,6 +88,15 @@ export abstract class WorkspaceCore {
     return s;
   }
 
+  /**
+   * Runs fn (synchronous reads) on one snapshot of the workspace: a deferred transaction, so what
+   * another process commits meanwhile (serve mode labeling, an import's chunks) is either wholly
+   * in what fn reads or wholly out of it. Inside a transaction already, fn just runs in it.
+   */
+  snapshot<T>(fn: () => T): T {
+    return this.db.inTransaction ? fn() : this.db.transaction(fn).deferred();
+  }
+
   /** Runs fn in one IMMEDIATE transaction (synchronous work only). */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();

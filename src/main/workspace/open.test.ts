@@ -19,7 +19,9 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/index';
+import { Engine } from '../engine/engine';
 import { runImport } from '../engine/work';
+import { toWireError } from '../serve/wire';
 import { QPairsError } from '../errors';
 import { MIGRATIONS } from './migrations';
 import { openWorkspaceDb } from './db';
@@ -253,6 +255,22 @@ describe('paths that are not workspaces', () => {
       `qpairs eval: ${p} is damaged: SQLite met a part it cannot read (database disk image is malformed, SQLITE_CORRUPT). The command stopped. ` +
         `See how much is damaged with: sqlite3 '${p}' "PRAGMA integrity_check". Restore the workspace from a backup (see "Backups" in the README)\n`,
     );
+    // The app and serve mode (was "internal error: database disk image is malformed"): the screen that reads it says what happened.
+    const engine = Engine.open(p, { transport: 'http' });
+    try {
+      const err = await engine.invoke('eval.pool', { pool: 'semeval-small' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(toWireError(err)).toEqual({
+        message:
+          'the workspace file is damaged: SQLite met a part of it that it cannot read (database disk image is malformed). What needs that part cannot work ' +
+          'until the workspace is restored from a backup (see "Backups" in the README); whoever runs QPairs can see how much is damaged with: sqlite3 W "PRAGMA integrity_check"',
+        code: 'internal',
+      });
+    } finally {
+      engine.close();
+    }
   });
 
   it('restoring a backup as the damage message says: the -wal and -shm a killed process left are named, to delete first (left there, they damaged the restored copy too)', async () => {

@@ -4,6 +4,7 @@ import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
 import { isLabelScheme, LABEL_SCHEMES } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
+import { restoreAdvice, shellQuote } from '../workspace/db';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
@@ -22,7 +23,7 @@ import { cmdCorpus } from './commands/corpus';
 import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
 import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
-import { closeWorkspace, openWorkspace, setCommandLine } from './commands/common';
+import { closeWorkspace, commandWorkspace, openWorkspace, setCommandLine } from './commands/common';
 import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
@@ -324,7 +325,7 @@ const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'trai
  * busy, full disk, corrupt file) and the file system's (permission denied, no such file) — so
  * they print as one line, not a stack trace. Null for anything else.
  */
-export function environmentError(e: unknown): string | null {
+export function environmentError(e: unknown, workspace?: string): string | null {
   const err = e as { code?: unknown; message?: unknown; path?: unknown; syscall?: unknown };
   if (!err || typeof err.code !== 'string' || typeof err.message !== 'string') return null;
   const code = err.code;
@@ -332,7 +333,15 @@ export function environmentError(e: unknown): string | null {
     if (code.startsWith('SQLITE_READONLY')) return `the workspace is read-only: ${err.message} (${code})`;
     if (code.startsWith('SQLITE_BUSY')) return `the workspace is busy (another process holds a write transaction too long): ${err.message} (${code})`;
     if (code === 'SQLITE_FULL') return `the disk is full: ${err.message} (${code})`;
-    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return `the workspace file is damaged or not a database: ${err.message} (${code})`;
+    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+      // Opening checks the header and the schema (a damaged one is refused there, by name); this is damage met later, in the data.
+      const name = workspace === undefined ? 'the workspace file' : workspace;
+      const check = workspace === undefined ? 'sqlite3 W' : `sqlite3 ${shellQuote(workspace)}`;
+      return (
+        `${name} is damaged: SQLite met a part it cannot read (${err.message}, ${code}). The command stopped. ` +
+        `See how much is damaged with: ${check} "PRAGMA integrity_check". ${workspace === undefined ? 'Restore the workspace from a backup (see "Backups" in the README)' : restoreAdvice(workspace)}`
+      );
+    }
     if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_PERM')) return `cannot access the workspace file: ${err.message} (${code})`;
     return null;
   }
@@ -404,7 +413,7 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
       out.err(`qpairs ${cmd}: ${e.message}`);
       return 1;
     }
-    const known = environmentError(e);
+    const known = environmentError(e, commandWorkspace());
     if (known) {
       out.err(`qpairs ${cmd}: ${known}`);
       return 1;

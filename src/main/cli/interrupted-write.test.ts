@@ -10,6 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importTuning, runImport } from '../engine/work';
+import { serveWorkspace } from '../serve/cli-serve';
 import { Workspace } from '../workspace/workspace';
 import { runCli } from './test-cli';
 
@@ -61,6 +62,28 @@ describe('a long write that is not over', () => {
     expect(r.err).toMatch(/note: undid the questions-jsonl import of long\.jsonl started \S+, which was interrupted \(its process is gone\)/);
     expect(r.out).toMatch(/questions\s+0\b/);
     expect((await runCli('stats', copy)).err).toBe('');
+  });
+
+  it('killed: serve mode undoes it at start and says so in its log (it said nothing: the import was just gone)', async () => {
+    const copy = await midImportCopy();
+    setJournalPid(copy, spawnSync(process.execPath, ['-e', '0']).pid!);
+    const lines: string[] = [];
+    let stop!: () => void;
+    let listening = false;
+    const done = serveWorkspace({
+      workspace: copy,
+      port: 0,
+      host: '127.0.0.1',
+      staticDir: dir,
+      log: (l) => lines.push(l),
+      until: new Promise<void>((r) => (stop = r)),
+      onListening: () => (listening = true),
+    });
+    while (!listening) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    expect(await done).toBe(0);
+    expect(lines.join('\n')).toMatch(/note: undid the questions-jsonl import of long\.jsonl started \S+, which was interrupted \(its process is gone\): the workspace is as it was before it/);
+    expect(await questionsIn(copy)).toBe(0);
   });
 
   it.runIf(existsSync('/proc/1'))('still running in another process: a reader names it and shows its rows so far', async () => {

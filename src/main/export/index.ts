@@ -123,8 +123,16 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
   return { agreement, note };
 }
 
-/** Renders an export of a pool to OUT (nothing is written; see writeExport). */
+/**
+ * Renders an export of a pool to OUT (nothing is written; see writeExport), from one snapshot of
+ * the workspace: its files and datasheet read many times, and a label another process commits
+ * between two of those reads would be in one and not the other.
+ */
 export function buildExport(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions = {}): BuiltExport {
+  return ws.snapshot(() => buildExportNow(ws, pool, format, out, o));
+}
+
+function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions): BuiltExport {
   if (!isExportFormat(format)) throw new QPairsError(`unknown export format "${format}" (formats: ${EXPORT_FORMATS.join(', ')})`);
   const state = loadPoolState(ws, pool);
   const source = o.annotator ?? defaultLabelSource(ws, pool);

@@ -8,7 +8,7 @@ import { QPairsError } from '../errors';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
-import { unrecoveredNote } from '../workspace/undo-journal';
+import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
 import { isLoopbackHost, parseTokenSpecs } from './auth';
 import { hasLiveTokens, teamMembers } from '../team/tokens';
 import { startServer, type RunningServer } from './server';
@@ -97,6 +97,9 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
   try {
     opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id), maxTrainings: o.maxTrainings });
     if (opened.ws.readonly) log(`note: workspace ${o.workspace} is read-only (${opened.ws.readonlyReason}); serving it read-only: labels and imports will be refused`);
+    const upgraded = opened.ws.upgradeNote();
+    if (upgraded) log(upgraded);
+    if (opened.ws.recoveredWrite) log(recoveredNote(opened.ws.recoveredWrite));
     if (opened.ws.unrecoveredWrite) log(unrecoveredNote(opened.ws.unrecoveredWrite));
     else lock ??= takeLock();
   } catch (e) {

@@ -12,6 +12,12 @@ export function isStorageFull(e: unknown): boolean {
 /** The plain message of a disk-full refusal (no stack, no path). */
 export const STORAGE_FULL_MESSAGE = 'the server’s disk is full: nothing was saved. Labeling resumes once space is freed; retry then.';
 
+/** Whether SQLite found the workspace file damaged (a page it cannot read) while answering. */
+function isDamaged(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
+
 /**
  * Turns anything thrown by the engine into the WireError every transport sends. Never a stack
  * trace: an internal error sends its first line only (at most 300 characters); the server log
@@ -22,6 +28,15 @@ export function toWireError(e: unknown): WireError {
   if (isStorageFull(e)) return { message: STORAGE_FULL_MESSAGE, code: 'storage-full' };
   if (e instanceof NotFoundError) return { message: e.message, code: 'not-found' };
   if (e instanceof QPairsError) return { message: e.message, code: 'user-error' };
+  if (isDamaged(e)) {
+    // The open's checks read the header and schema only: damage deeper in the file shows here, on the screens that read it.
+    return {
+      message:
+        `the workspace file is damaged: SQLite met a part of it that it cannot read (${(e as Error).message}). What needs that part cannot work ` +
+        `until the workspace is restored from a backup (see "Backups" in the README); whoever runs QPairs can see how much is damaged with: sqlite3 W "PRAGMA integrity_check"`,
+      code: 'internal',
+    };
+  }
   const raw = e instanceof Error ? e.message || e.name : String(e);
   const first = raw.split('\n')[0]!.replace(/\s+at\s+\S+\s*\(.*$/, '').slice(0, 300);
   return { message: `internal error: ${first}`, code: 'internal' };

@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
 import { accessSync, closeSync, existsSync, constants as fsc, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { QPairsError, WorkspaceFromFutureError } from '../errors';
 import { checkMigrationOrder, MIGRATIONS, type Migration } from './migrations';
+import { describeHolder, lockFileOf, pidAlive, readLock } from './lock';
 import { checkSchemaMatchesVersion } from './schema-check';
 
 // SQLite URI filenames (`file:…?immutable=1`) are how a WAL workspace in a read-only folder is
@@ -41,6 +43,8 @@ export interface OpenedDb {
   readonly: boolean;
   /** Why it is read-only (e.g. "the file is not writable"); null when writable. */
   readonlyReason: string | null;
+  /** The schema version this open upgraded the workspace from (older QPairs cannot open it any more), else null. */
+  upgradedFrom?: number | null;
 }
 
 /** True when the file starts with the SQLite 3 header (a database, or a not yet written one). */
@@ -250,6 +254,50 @@ interface Header {
   metaVersion: number | null;
 }
 
+/** SQLite's codes for a file that starts like a database but cannot be read as one. */
+function isDamageCode(code: string): boolean {
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+}
+
+/**
+ * The refusal of a workspace file SQLite finds damaged while QPairs checks it (a copy or download
+ * cut short, a disk that filled up, bytes overwritten): it names the file, says it was not changed
+ * and what to do. Anything else is returned as it is.
+ */
+function damagedOr(e: unknown, file: string, untouched = true): unknown {
+  if (!isDamageCode(sqliteCode(e))) return e;
+  return new QPairsError(
+    `${file} is damaged: SQLite cannot read it as a database (${(e as Error).message}) — a copy or download cut short, ` +
+      `a disk that filled up while it was written, or bytes changed by another program.${untouched ? ' QPairs did not change it.' : ''} ` +
+      `${restoreAdvice(file)}, or open the copy it was made from.`,
+    { file },
+  );
+}
+
+/**
+ * How to restore a damaged workspace from a backup. SQLite's -wal and -shm files beside it belong
+ * to the damaged file: left there, the next open replays them onto the restored copy (a kill -9
+ * leaves them; restoring an older backup under them damaged the backup's copy too).
+ */
+export function restoreAdvice(file: string): string {
+  const beside = [`${file}-wal`, `${file}-shm`].filter((f) => existsSync(path.resolve(f)));
+  if (beside.length === 0) return 'Restore the workspace from a backup (see "Backups" in the README)';
+  return (
+    `Restore the workspace from a backup (see "Backups" in the README): with no QPairs using it, first delete ` +
+    `${beside.map((f) => path.basename(f)).join(' and ')} beside it (SQLite's files of the damaged workspace: left there, they would be replayed ` +
+    `onto the restored copy and damage it too), e.g. rm ${beside.map(shellQuote).join(' ')}, then copy the backup over ${path.basename(file)}`
+  );
+}
+
+/** Opens a workspace file through `open`, turning SQLite's "damaged" errors into damagedOr's refusal. */
+function openChecked<T>(file: string, open: () => T, untouched = true): T {
+  try {
+    return open();
+  } catch (e) {
+    throw damagedOr(e, file, untouched);
+  }
+}
+
 function readHeader(db: Db, file: string): Header {
   try {
     const userVersion = db.pragma('user_version', { simple: true }) as number;
@@ -266,6 +314,7 @@ function readHeader(db: Db, file: string): Header {
     }
     return { userVersion, applicationId, tables, metaVersion };
   } catch (e) {
+    if (isDamageCode(sqliteCode(e))) throw damagedOr(e, file);
     throw new QPairsError(`${file} is not a QPairs workspace (not a readable SQLite database: ${(e as Error).message})`, { file });
   }
 }
@@ -313,6 +362,30 @@ function checkHeader(h: Header, file: string, latest: number, create: boolean): 
   }
 }
 
+/**
+ * Refuses to upgrade a workspace another QPairs process holds open for writing (its lock: serve
+ * mode, the desktop app, a writing CLI command). That process is an older QPairs — a current one
+ * would have upgraded it — which goes on writing as its own version would, into a file it no
+ * longer understands (and which it refuses once restarted). A lock whose process is gone on this
+ * host is no obstacle; one held on another host is respected, as writers do.
+ */
+function checkNotHeldForUpgrade(file: string, abs: string, from: number, to: number): void {
+  const h = readLock(abs);
+  if (!h) return;
+  const here = h.hostname === os.hostname();
+  if (here && (h.pid === process.pid || !pidAlive(h.pid))) return;
+  const lockFile = lockFileOf(abs);
+  throw new QPairsError(
+    `${file} needs an upgrade from workspace schema ${from} to ${to} (it was written by an older QPairs), but another QPairs process has it open:\n` +
+      `  ${describeHolder(h)}\n` +
+      `Upgrading it under that process would leave an older QPairs writing to a workspace it does not know. The file was left untouched. ` +
+      (here
+        ? `Stop that process (or let it finish), then run the command again: it upgrades the workspace.`
+        : `It runs on another machine (${h.hostname}): stop it there, then run the command again; if no QPairs uses the workspace there any more, delete ${lockFile}.`),
+    { file },
+  );
+}
+
 /** The user-facing error for a path that is not a workspace file (null when it may be one). */
 function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError | null {
   switch (k.kind) {
@@ -356,7 +429,7 @@ function notAWorkspace(file: string, k: FileKind, create: boolean): QPairsError 
 export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
   const migrations = opts.migrations ?? MIGRATIONS;
   const latest = checkMigrationOrder(migrations);
-  if (file === ':memory:') return { db: configure(new Database(':memory:'), false, migrations), readonly: false, readonlyReason: null };
+  if (file === ':memory:') return writable(new Database(':memory:'), migrations);
   // Absolute, so that a name starting with "file:" is never taken for a SQLite URI.
   const abs = path.resolve(file);
   const k = describeFile(abs);
@@ -379,14 +452,14 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     if (!canWrite(folderAbs)) {
       throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder} is not writable (permission denied or a read-only file system)`, { file });
     }
-    return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
+    return writable(new Database(abs), migrations);
   }
   const bad = notAWorkspace(file, k, !!opts.create);
   if (bad) throw bad;
   const reason = opts.readonly ? 'opened read-only as asked' : whyReadonly(abs);
   if (reason !== null) {
     if (k.kind === 'empty') throw new QPairsError(`${file} is an empty file and read-only (${reason}): cannot make a workspace of it`, { file });
-    const db = openReadonly(abs);
+    const db = openChecked(file, () => openReadonly(abs));
     try {
       const h = readHeader(db, file);
       checkHeader(h, file, latest, !!opts.create);
@@ -407,16 +480,18 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     }
   }
   if (k.kind === 'sqlite') {
-    const probe = openProbe(abs);
+    const probe = openChecked(file, () => openProbe(abs));
     try {
       const h = readHeader(probe, file);
       checkHeader(h, file, latest, !!opts.create);
       checkSchemaMatchesVersion(probe, file, h.userVersion, migrations);
+      if (h.userVersion > 0 && h.userVersion < latest) checkNotHeldForUpgrade(file, abs, h.userVersion, latest);
     } finally {
       probe.close();
     }
   }
-  return { db: configure(new Database(abs), false, migrations), readonly: false, readonlyReason: null };
+  // Damage the checks above did not reach (they read the header and the schema) may still stop the migration.
+  return openChecked(file, () => writable(new Database(abs), migrations), false);
 }
 
 /** openWorkspace's database only (tests, tools). */
@@ -424,26 +499,31 @@ export function openWorkspaceDb(file: string, opts: OpenOptions = {}): Db {
   return openWorkspace(file, opts).db;
 }
 
-function configure(db: Db, readonly: boolean, migrations: readonly Migration[]): Db {
+/** A writable connection configured (WAL, synchronous=FULL, foreign keys, busy timeout) and migrated. */
+function writable(db: Db, migrations: readonly Migration[]): OpenedDb {
   try {
-    if (!readonly) {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    if (!readonly) migrate(db, migrations);
-    return db;
+    const from = migrate(db, migrations);
+    // A new workspace (from 0) is made, not upgraded.
+    return { db, readonly: false, readonlyReason: null, upgradedFrom: from !== null && from > 0 ? from : null };
   } catch (e) {
     db.close();
     throw e;
   }
 }
-function migrate(db: Db, migrations: readonly Migration[]): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const pending = migrations.filter((m) => m.version > current);
-  if (pending.length === 0) return;
-  const run = db.transaction(() => {
+/** Applies the pending migrations in one transaction; the version it started from, or null when none was pending. */
+function migrate(db: Db, migrations: readonly Migration[]): number | null {
+  const latest = migrations[migrations.length - 1]!.version;
+  if ((db.pragma('user_version', { simple: true }) as number) >= latest) return null;
+  const run = db.transaction((): number | null => {
+    // Read again under the write lock: another process opening the same old workspace at the same
+    // moment may have upgraded it while this one waited (it re-ran those migrations: "table … already exists").
+    const current = db.pragma('user_version', { simple: true }) as number;
+    const pending = migrations.filter((m) => m.version > current);
+    if (pending.length === 0) return null;
     if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`);
     for (const m of pending) {
       db.exec(m.sql);
@@ -452,11 +532,12 @@ function migrate(db: Db, migrations: readonly Migration[]): void {
     db.prepare(`INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
       String(pending[pending.length - 1]!.version),
     );
+    return current;
   });
   // Foreign keys cannot be switched inside a transaction; migrations that rebuild tables rely on this.
   db.pragma('foreign_keys = OFF');
   try {
-    run.immediate();
+    return run.immediate();
   } finally {
     db.pragma('foreign_keys = ON');
   }

@@ -509,12 +509,27 @@ ALTER TABLE models ADD COLUMN created_by TEXT;
  * without rebuilding the table, so a pool labeled pair by pair (`decide-rankers-mtc`) keeps
  * label_order = 'random' — the order in which its queries are opened, which a build that does not
  * know candidate orders still serves soundly — and records its candidate order here.
+ *
+ * It also carries over what the QPairs of schema 10 (the only shipped version before this one with
+ * migration 10) kept elsewhere or never set, so an upgraded workspace behaves as it did there:
+ * - a pool's candidate order lived in meta, key `pool_label_order.<pool id>.<pool created>` =
+ *   'decide-rankers-mtc', read only while the pool's label_order was 'random': moved here (by the
+ *   same rule), and every such key dropped (a deleted pool's too);
+ * - pools.convention was never written (its eval skipped queries without a similar candidate,
+ *   whatever the column said), so an AskUbuntu pool imported then (run bm25-lucene) still held the
+ *   column's default 'zero' and would now evaluate under the wrong convention: it gets 'skip', as
+ *   migration 10 gave the AskUbuntu pools made before it and today's importer gives new ones.
  */
 const CANDIDATE_ORDER_V12 = `
 CREATE TABLE pool_candidate_orders (
   pool_id     INTEGER PRIMARY KEY REFERENCES pools(id) ON DELETE CASCADE,
   label_order TEXT NOT NULL CHECK (label_order IN ('decide-rankers-mtc'))
 ) STRICT;
+INSERT INTO pool_candidate_orders(pool_id, label_order)
+  SELECT p.id, m.value FROM pools p JOIN meta m ON m.key = 'pool_label_order.' || p.id || '.' || p.created
+  WHERE p.label_order = 'random' AND m.value = 'decide-rankers-mtc';
+DELETE FROM meta WHERE substr(key, 1, 17) = 'pool_label_order.';
+UPDATE pools SET convention = 'skip' WHERE id IN (SELECT pool_id FROM runs WHERE name = 'bm25-lucene');
 `;
 
 export const MIGRATIONS: readonly Migration[] = [

@@ -19,7 +19,9 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/index';
+import { Engine } from '../engine/engine';
 import { runImport } from '../engine/work';
+import { toWireError } from '../serve/wire';
 import { QPairsError } from '../errors';
 import { MIGRATIONS } from './migrations';
 import { openWorkspaceDb } from './db';
@@ -200,6 +202,113 @@ describe('paths that are not workspaces', () => {
     const w = path.join(dir, 'my data', 'W.qpairs');
     const r = await cli('init', w);
     expect(r.err).toBe(`qpairs init: cannot create workspace ${w}: the folder ${path.join(dir, 'my data')} does not exist (create it first: mkdir -p '${path.join(dir, 'my data')}')\n`);
+  });
+
+  it('a damaged workspace (cut short, or its schema overwritten) is named as damaged, with what to do, and left untouched', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const ws = Workspace.create(w);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    const whole = readFileSync(w);
+    const pageSize = whole.readUInt16BE(16);
+    // Was "qpairs stats: the workspace file is damaged or not a database: database disk image is malformed (SQLITE_CORRUPT)":
+    // no file named, nothing to do.
+    const cases: Array<[string, Buffer]> = [
+      ['cut.qpairs', whole.subarray(0, Math.floor(whole.length / 2))], // a copy cut short
+      ['head.qpairs', whole.subarray(0, 50)], // the header's first bytes only
+      ['schema.qpairs', Buffer.concat([whole.subarray(0, 100), Buffer.alloc(pageSize - 100, 0xa5), whole.subarray(pageSize)])], // page 1 after the header overwritten
+    ];
+    for (const [name, bytes] of cases) {
+      const p = path.join(dir, 'damaged workspaces', name);
+      mkdirSync(path.dirname(p), { recursive: true });
+      writeFileSync(p, bytes);
+      const before = sha(p);
+      const msg = openError(p).message;
+      expect(msg, name).toMatch(new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: SQLite cannot read it as a database \\(.+\\)`));
+      expect(msg, name).toContain('QPairs did not change it. Restore the workspace from a backup (see "Backups" in the README)');
+      const r = await cli('stats', p);
+      expect(r, name).toEqual({ code: 1, out: '', err: `qpairs stats: ${msg}\n` });
+      expect(sha(p), name).toBe(before);
+      expect(existsSync(`${p}-wal`) || existsSync(`${p}-shm`), name).toBe(false);
+      rmSync(p);
+    }
+  });
+
+  it('damage met in the data after opening names the workspace and how to check it', async () => {
+    const p = path.join(dir, 'my data', 'w.qpairs');
+    mkdirSync(path.dirname(p));
+    const ws = Workspace.create(p);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    // One leaf page of the labels table overwritten: the header and schema read fine, the labels do not.
+    const raw = new Database(p);
+    raw.pragma('journal_mode = DELETE');
+    const page = raw.prepare(`SELECT pageno FROM dbstat WHERE name = 'labels' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1`).pluck().get() as number;
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    raw.close();
+    const bytes = readFileSync(p);
+    bytes.fill(0xa5, (page - 1) * pageSize, page * pageSize);
+    writeFileSync(p, bytes);
+    const r = await cli('eval', p, '--pool', 'semeval-small');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `qpairs eval: ${p} is damaged: SQLite met a part it cannot read (database disk image is malformed, SQLITE_CORRUPT). The command stopped. ` +
+        `See how much is damaged with: sqlite3 '${p}' "PRAGMA integrity_check". Restore the workspace from a backup (see "Backups" in the README)\n`,
+    );
+    // The app and serve mode (was "internal error: database disk image is malformed"): the screen that reads it says what happened.
+    const engine = Engine.open(p, { transport: 'http' });
+    try {
+      const err = await engine.invoke('eval.pool', { pool: 'semeval-small' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(toWireError(err)).toEqual({
+        message:
+          'the workspace file is damaged: SQLite met a part of it that it cannot read (database disk image is malformed). What needs that part cannot work ' +
+          'until the workspace is restored from a backup (see "Backups" in the README); whoever runs QPairs can see how much is damaged with: sqlite3 W "PRAGMA integrity_check"',
+        code: 'internal',
+      });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('restoring a backup as the damage message says: the -wal and -shm a killed process left are named, to delete first (left there, they damaged the restored copy too)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const ws = Workspace.create(w);
+    await runImport(ws, 'semeval', [SEMEVAL]);
+    ws.close();
+    const backup = path.join(dir, 'w.bak');
+    copyFileSync(w, backup);
+    // Work after the backup: checkpointed into the file, then more that a killed process left in its -wal.
+    let db = new Database(w);
+    db.exec(`DELETE FROM labels; VACUUM`);
+    db.close();
+    db = new Database(w);
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec(`UPDATE questions SET body = body || ' ' || hex(randomblob(3000))`);
+    copyFileSync(`${w}-wal`, path.join(dir, 'left-wal'));
+    copyFileSync(`${w}-shm`, path.join(dir, 'left-shm'));
+    db.close();
+    copyFileSync(path.join(dir, 'left-wal'), `${w}-wal`);
+    copyFileSync(path.join(dir, 'left-shm'), `${w}-shm`);
+    // The backup copied over the workspace alone: SQLite replays the other state's -wal onto it.
+    copyFileSync(backup, w);
+    const r = await cli('stats', w);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${w} is damaged`);
+    expect(r.err).toContain(
+      `Restore the workspace from a backup (see "Backups" in the README): with no QPairs using it, first delete w.qpairs-wal and w.qpairs-shm beside it ` +
+        `(SQLite's files of the damaged workspace: left there, they would be replayed onto the restored copy and damage it too), ` +
+        `e.g. rm ${w}-wal ${w}-shm, then copy the backup over w.qpairs`,
+    );
+    // Following it restores the backup: its labels are back.
+    rmSync(`${w}-wal`);
+    rmSync(`${w}-shm`);
+    copyFileSync(backup, w);
+    const ok = await cli('stats', w, '--json');
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ questions: 5, labels: 3 });
   });
 
   it('the CLI prints machine errors (SQLite, file system) as one line, without a stack trace', async () => {

@@ -490,6 +490,11 @@ export function interruptedWriteLeft(db: Db): { what: string; pid: number; host:
   return { what: h.what, pid: h.pid, host: h.host, started: h.started };
 }
 
+/** What the process whose open rolled back an interrupted import tells its user (Workspace.recoveredWrite): the CLI on stderr, serve mode in its log. */
+export function recoveredNote(w: { what: string; started: string }): string {
+  return `note: undid the ${w.what} started ${w.started}, which was interrupted (its process is gone): the workspace is as it was before it`;
+}
+
 /** What a reader of a read-only workspace is told when an interrupted import's rows are still in it (interruptedWriteLeft). */
 export function unrecoveredNote(w: { what: string; pid: number; started: string }): string {
   return (

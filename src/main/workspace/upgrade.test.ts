@@ -18,6 +18,7 @@
  * behind: a newer schema (WorkspaceFromFutureError), a recorded version below its tables or above
  * them (WorkspaceSchemaMismatchError), through Workspace.open, the CLI and the wire mapping.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { QPairsError, WorkspaceFromFutureError, WorkspaceSchemaMismatchError } f
 import { toWireError } from '../serve/wire';
 import { APPLICATION_ID, openWorkspace, openWorkspaceDb } from './db';
 import { checkMigrationOrder, MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
+import { lockFileOf } from './lock';
 import { findSchemaMismatch, schemaObjects } from './schema-check';
 import { Workspace } from './workspace';
 
@@ -55,7 +57,11 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v7', version: 7, commit: '28552ee', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
   { name: 'v8a', version: 8, commit: 'd09e19f', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
   { name: 'v8', version: 8, commit: '3015ac8', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
+  { name: 'v10', version: 10, commit: 'ff90cff', rows: { questions: 33, answers: 300, pools: 3, labels: 186, runs: 7, models: 1 } },
 ];
+
+/** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
+const isLegacyOrderKey = (key: unknown): boolean => String(key).startsWith('pool_label_order.');
 
 /** Tables that migration 8 gained after its first release (absent from v8a; migration 9 makes them). */
 const ADDED_TO_MIGRATION_8 = ['live_training', 'live_curve'];
@@ -217,9 +223,10 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
     expect(count('run_scores')).toBeGreaterThan(0);
     expect(new Set(before.get('labels')!.rows.map((r) => r[before.get('labels')!.columns.indexOf('annotator_id')])).size).toBeGreaterThanOrEqual(4);
 
-    const { db, readonly } = openWorkspace(p);
+    const { db, readonly, upgradedFrom } = openWorkspace(p);
     try {
       expect(readonly).toBe(false);
+      expect(upgradedFrom).toBe(f.version);
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
       expect(db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get()).toBe(String(SCHEMA_VERSION));
@@ -229,8 +236,13 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
       for (const [table, { columns, rows }] of before) {
         const now = selectRows(db, table, columns);
         if (table === 'meta') {
-          const drop = (rs: unknown[][]): unknown[][] => rs.filter((r) => r[0] !== 'schema_version');
+          const drop = (rs: unknown[][]): unknown[][] => rs.filter((r) => r[0] !== 'schema_version' && !isLegacyOrderKey(r[0]));
           expect(drop(now), table).toEqual(drop(rows));
+          expect(now.filter((r) => isLegacyOrderKey(r[0])), 'legacy order keys').toEqual([]);
+        } else if (table === 'pools' && columns.includes('convention')) {
+          // Schema 10 never wrote pools.convention; migration 12 sets it for AskUbuntu pools (checked below).
+          const keep = (rs: unknown[][]): unknown[][] => rs.map((r) => r.filter((_, i) => columns[i] !== 'convention'));
+          expect(keep(now), table).toEqual(keep(rows));
         } else {
           expect(now, table).toEqual(rows);
         }
@@ -243,11 +255,12 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
     // Today's Workspace reads it: pools with their settings, labels per annotator, stats.
     const ws = Workspace.open(p);
     try {
-      expect(ws.listPools().map((x) => x.name).sort()).toEqual(['bm25', 'semeval']);
+      expect(ws.upgradedFrom).toBeNull(); // upgraded above: this open changed nothing
+      expect(ws.listPools().map((x) => x.name).sort()).toEqual(f.version >= 10 ? ['au', 'bm25', 'semeval'] : ['bm25', 'semeval']);
       expect(ws.pool('semeval')).toMatchObject({ scheme: 'semeval3', aggregation: 'adjudicated' });
       const labels = ws.currentLabels('semeval');
       expect(new Set(labels.map((l) => l.annotator))).toEqual(new Set(['gold', 'alice', 'bob', 'carol', ...(f.version >= 2 ? ['judy'] : [])]));
-      expect(ws.stats()).toMatchObject({ questions: f.rows.questions, answers: f.rows.answers, pools: 2 });
+      expect(ws.stats()).toMatchObject({ questions: f.rows.questions, answers: f.rows.answers, pools: f.rows.pools });
       expect(ws.db.prepare(`SELECT count(*) FROM live_training`).pluck().get()).toBe(0);
     } finally {
       ws.close();
@@ -266,6 +279,98 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
       recordVersion(p, 0);
       expectRefused(p, WorkspaceSchemaMismatchError);
     }
+  });
+});
+
+describe('schema 10: what it kept elsewhere or never set, carried over by migration 12', () => {
+  const v10 = FIXTURE_LIST.find((f) => f.name === 'v10')!;
+
+  it('a pool in decide-rankers-mtc order keeps it (schema 10 kept it in meta; it read as random), and AskUbuntu pools evaluate under skip', async () => {
+    const p = copyOf(v10);
+    const shipped = readPlain(p, (db) => ({
+      pools: db.prepare(`SELECT name, label_order, order_seed, convention FROM pools ORDER BY id`).all(),
+      keys: db.prepare(`SELECT key, value FROM meta WHERE key LIKE 'pool_label_order.%'`).all(),
+    }));
+    // As schema 10 left it: the order in a meta key beside label_order 'random', every convention the column's default.
+    expect(shipped.pools).toEqual([
+      { name: 'semeval', label_order: 'pool', order_seed: 1, convention: 'zero' },
+      { name: 'bm25', label_order: 'random', order_seed: 3, convention: 'zero' },
+      { name: 'au', label_order: 'pool', order_seed: 1, convention: 'zero' },
+    ]);
+    expect(shipped.keys).toEqual([{ key: expect.stringMatching(/^pool_label_order\.2\./), value: 'decide-rankers-mtc' }]);
+
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.listPools().map((x) => [x.name, x.label_order, x.order_seed, x.convention])).toEqual([
+        ['semeval', 'pool', 1, 'zero'],
+        ['bm25', 'decide-rankers-mtc', 3, 'zero'],
+        ['au', 'pool', 1, 'skip'],
+      ]);
+    } finally {
+      ws.close();
+    }
+    // What a user sees: the pool list names the order, and eval on the AskUbuntu pool says skip, as schema 10's eval did.
+    const list = await cli('pool', 'list', p, '--json');
+    expect((JSON.parse(list.out) as Array<{ name: string; label_order: string }>).find((x) => x.name === 'bm25')?.label_order).toBe('decide-rankers-mtc');
+    const ev = await cli('eval', p, '--pool', 'au');
+    expect(ev.code).toBe(0);
+    expect(ev.out).toContain('convention skip');
+  });
+});
+
+describe('an upgrade is said', () => {
+  it('the command that upgrades a workspace says so once (older QPairs can no longer open it); a new workspace is not "upgraded"', async () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v8')!);
+    // Was silent: the next older QPairs to open it said "written by a newer QPairs" with nothing to say when or why.
+    const first = await cli('eval', p, '--pool', 'semeval');
+    expect(first.code, first.err).toBe(0);
+    expect(first.err).toBe(
+      `note: upgraded workspace ${p} from workspace schema 8 to ${SCHEMA_VERSION}: the QPairs that wrote it (and any other older QPairs) ` +
+        `can no longer open it — upgrade QPairs wherever it is used\n`,
+    );
+    const again = await cli('eval', p, '--pool', 'semeval');
+    expect(again.err).toBe('');
+    const fresh = path.join(dir, 'new.qpairs');
+    expect((await cli('init', fresh)).err).toBe('');
+    expect((await cli('stats', fresh)).err).toBe('');
+  });
+});
+
+describe('two processes opening the same older workspace at once', () => {
+  it('the second waits for the first one\'s upgrade and finds it done (was "internal error: SqliteError: table annotator_tokens already exists")', async () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v10')!);
+    const wal = new Database(p);
+    wal.pragma('journal_mode = WAL'); // as the app leaves workspaces: readers go on while a writer holds its transaction
+    wal.close();
+    // The first process: it holds the write lock while it upgrades.
+    const first = new Database(p);
+    first.exec('BEGIN IMMEDIATE');
+    const second = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../../bin/qpairs.mjs'), 'stats', p, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    second.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    second.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
+    try {
+      // Time for the second to read the old version and wait for the write lock (it waits up to 5 s).
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      for (const m of MIGRATIONS.filter((x) => x.version > 10)) {
+        first.exec(m.sql);
+        first.pragma(`user_version = ${m.version}`);
+      }
+      first.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION));
+      first.exec('COMMIT');
+    } finally {
+      if (first.inTransaction) first.exec('ROLLBACK');
+      first.close();
+    }
+    expect(await exited, err).toBe(0);
+    expect(err).toBe('');
+    expect(JSON.parse(out)).toMatchObject({ questions: 33, pools: 3 });
+    readPlain(p, (db) => {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    });
   });
 });
 
@@ -334,6 +439,55 @@ describe('refusals leave the file byte-identical', () => {
     expect(e.ahead).toEqual([]);
     expect(e.missing).toEqual(expect.arrayContaining(['pool_blind_history', 'pools.blind', 'import_journal', 'import_undo']));
     expect(e.message).toMatch(/records workspace schema 6, but it lacks table pool_blind_history \(schema 5\), .*above its tables/);
+  });
+
+  it('an older workspace another QPairs process holds open (an older server) is not upgraded under it; once it stops, it is', async () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v10')!);
+    // The lock an older `qpairs serve` holds: a live process of this host (was: any reading command upgraded the file under it).
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const since = new Date().toISOString();
+      writeFileSync(lockFileOf(p), JSON.stringify({ pid: holder.pid, hostname: os.hostname(), command: `qpairs serve ${p} --port 5180`, since, token: 't' }));
+      const e = expectRefused(p, QPairsError);
+      expect(e.message).toBe(
+        `${p} needs an upgrade from workspace schema 10 to ${SCHEMA_VERSION} (it was written by an older QPairs), but another QPairs process has it open:\n` +
+          `  qpairs serve ${p} --port 5180 (pid ${holder.pid} on host ${os.hostname()}, since ${since})\n` +
+          `Upgrading it under that process would leave an older QPairs writing to a workspace it does not know. The file was left untouched. ` +
+          `Stop that process (or let it finish), then run the command again: it upgrades the workspace.`,
+      );
+      const before = sha(p);
+      for (const argv of [['stats', p], ['eval', p, '--pool', 'semeval']]) {
+        const r = await cli(...argv);
+        expect(r.code).toBe(1);
+        expect(r.err).toBe(`qpairs ${argv[0]}: ${e.message}\n`);
+      }
+      expect(sha(p)).toBe(before);
+      expect(readPlain(p, (db) => db.pragma('user_version', { simple: true }))).toBe(10);
+    } finally {
+      holder.kill();
+    }
+    await new Promise((resolve) => holder.once('exit', resolve));
+    // The holder gone (its lock stale), the next command upgrades it.
+    const r = await cli('stats', p);
+    expect(r.code, r.err).toBe(0);
+    expect(readPlain(p, (db) => db.pragma('user_version', { simple: true }))).toBe(SCHEMA_VERSION);
+    rmSync(lockFileOf(p), { force: true });
+  });
+
+  it('a workspace at the latest schema opens whoever holds its lock (readers work beside a writer), and this process\'s own lock never stops its upgrade', () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v10')!);
+    writeFileSync(lockFileOf(p), JSON.stringify({ pid: process.pid, hostname: os.hostname(), command: 'qpairs serve', since: 'now', token: 't' }));
+    const ws = Workspace.open(p);
+    expect(ws.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    ws.close();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(lockFileOf(p), JSON.stringify({ pid: holder.pid, hostname: os.hostname(), command: 'qpairs import', since: 'now', token: 't' }));
+      Workspace.open(p).close();
+    } finally {
+      holder.kill();
+      rmSync(lockFileOf(p), { force: true });
+    }
   });
 
   it('a WAL-mode workspace (as the app leaves them) is refused without a -wal or -shm made or left', () => {

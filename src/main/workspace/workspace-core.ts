@@ -24,6 +24,8 @@ export abstract class WorkspaceCore {
   readonly readonly: boolean;
   /** Why it is read-only (e.g. "the file is not writable"), else null. */
   readonly readonlyReason: string | null;
+  /** The workspace schema this open upgraded the file from (QPairs versions before this one can no longer open it), else null. */
+  readonly upgradedFrom: number | null;
 
   protected constructor(
     opened: OpenedDb,
@@ -32,6 +34,7 @@ export abstract class WorkspaceCore {
     this.db = opened.db;
     this.readonly = opened.readonly;
     this.readonlyReason = opened.readonlyReason;
+    this.upgradedFrom = opened.upgradedFrom ?? null;
     this.dataVersion = this.readDataVersion();
   }
 
@@ -83,6 +86,15 @@ export abstract class WorkspaceCore {
       this.stmts.set(sql, s);
     }
     return s;
+  }
+
+  /**
+   * Runs fn (synchronous reads) on one snapshot of the workspace: a deferred transaction, so what
+   * another process commits meanwhile (serve mode labeling, an import's chunks) is either wholly
+   * in what fn reads or wholly out of it. Inside a transaction already, fn just runs in it.
+   */
+  snapshot<T>(fn: () => T): T {
+    return this.db.inTransaction ? fn() : this.db.transaction(fn).deferred();
   }
 
   /** Runs fn in one IMMEDIATE transaction (synchronous work only). */

@@ -40,6 +40,15 @@ export class Workspace extends WorkspacePools {
     return ws;
   }
 
+  /** What a process that opened the workspace tells its user when that open upgraded it (null when it did not). */
+  upgradeNote(): string | null {
+    if (this.upgradedFrom === null) return null;
+    return (
+      `note: upgraded workspace ${this.path} from workspace schema ${this.upgradedFrom} to ${this.db.pragma('user_version', { simple: true }) as number}: ` +
+      `the QPairs that wrote it (and any other older QPairs) can no longer open it — upgrade QPairs wherever it is used`
+    );
+  }
+
   /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */
   recoveredWrite: { what: string; started: string } | null = null;
 

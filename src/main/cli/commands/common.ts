@@ -1,7 +1,7 @@
 /** Helpers shared by the CLI command modules (each exports `(argv, out) => Promise<number>`). */
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
-import { runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
+import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
 import { Workspace } from '../../workspace/workspace';
 import { UsageError } from '../args';
 
@@ -13,6 +13,13 @@ export type Command = (argv: string[], out: Out, signal: AbortSignal) => Promise
 let commandLine: string | undefined;
 export function setCommandLine(argv: readonly string[]): void {
   commandLine = ['qpairs', ...argv].join(' ');
+  openedPath = undefined;
+}
+
+/** The workspace the running command opened (as the user named it), for errors SQLite raises later without a file name. */
+let openedPath: string | undefined;
+export function commandWorkspace(): string | undefined {
+  return openedPath;
 }
 
 export interface OpenFor {
@@ -35,9 +42,12 @@ const locks = new WeakMap<Workspace, WorkspaceLock>();
  */
 export function openWorkspace(path: string | undefined, o: OpenFor = {}): Workspace {
   if (!path) throw new UsageError('missing workspace path W');
+  openedPath = path;
   const ws = Workspace.open(path);
+  const upgraded = ws.upgradeNote();
+  if (upgraded) o.out?.err(upgraded);
   // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
-  if (ws.recoveredWrite) o.out?.err(`note: undid the ${ws.recoveredWrite.what} started ${ws.recoveredWrite.started}, which was interrupted (its process is gone): the workspace is as it was before it`);
+  if (ws.recoveredWrite) o.out?.err(recoveredNote(ws.recoveredWrite));
   const running = runningWriteElsewhere(ws.db);
   if (running) {
     o.out?.err(

@@ -52,10 +52,9 @@ export function runComputeTask<T extends ComputeTask>(ws: Workspace, task: T, si
     return poolAgreement(ws, task.pool, o, state) as ComputeResult<T>;
   }
   if (task.kind === 'export') {
-    // One read transaction: the files and the datasheet come from one snapshot, as they do on the
-    // engine's own thread (where no write can come in between), though labels keep arriving.
+    // buildExport reads one snapshot of the workspace, though labels keep arriving meanwhile.
     const t = task as ExportTask;
-    return ws.db.transaction(() => buildExport(ws, t.pool, t.format, t.out, t.options))() as ComputeResult<T>;
+    return buildExport(ws, t.pool, t.format, t.out, t.options) as ComputeResult<T>;
   }
   const { kind: _kind, pool, ...o } = task as CompareTask;
   return comparePoolRuns(ws, pool, { ...o, signal }) as ComputeResult<T>;

@@ -85,7 +85,7 @@ export class LiveTrainer {
               appendCurvePoint(ws, pool, { model, labels: upTo.count, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
             }),
           );
-          points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries });
+          points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length });
           this.engine.hub.emit('workspace.changed', { what: 'run' });
         }
         await this.engine.writes.run(() => markRetrained(ws, pool, upTo.lastSeq, null));

@@ -94,7 +94,7 @@ export class LiveTrainer {
             markRetrained(ws, pool, upTo.lastSeq, null);
           }),
         );
-        for (const { model, r } of results) points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length });
+        for (const { model, r } of results) points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut });
         this.engine.hub.emit('workspace.changed', { what: 'run' });
         return { pool, labels: upTo.count, points };
       } catch (e) {

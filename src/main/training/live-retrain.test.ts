@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { retrainLive } from './live-retrain';
+import { trainModel } from './train';
 import { addLivePool, labelLiveQuery } from './live-test-pool';
 
 let dir: string;
@@ -38,4 +39,22 @@ describe('a live retrain', () => {
     // q1, q2 scored out of fold; q3 (unlabeled) by the final model.
     expect([...r.scores.keys()].sort()).toEqual(['q1', 'q2', 'q3']);
   }, 120_000);
+
+  it('leaves out, as fused features, the runs of stored models trained on the pool\'s labeled queries (their scores there are in-sample)', async () => {
+    // Similar candidates off the query's topic (c<i>-2, c<i>-3), which text features cannot find.
+    labelLiveQuery(ws, 0, [2]);
+    labelLiveQuery(ws, 1, [3]);
+    labelLiveQuery(ws, 2, [2, 3]);
+    // A stored model trained on these very labels, whose run in the pool knows them: in-sample scores.
+    await trainModel(ws, { model: 'ltr', name: 'memo', trainPools: ['p'] }, { workerPath: null });
+    const gold = new Map(ws.currentLabels('p', 'gold').map((l) => [`${l.queryId} ${l.candidateId}`, l.value]));
+    const rows = ws.poolQueries('p').flatMap((q) => q.candidates.map((c) => [q.queryId, c, gold.get(`${q.queryId} ${c}`) === '1' ? 1 : 0] as const));
+    ws.replaceRun('p', 'memo', 'model', {}, rows);
+    const r = await retrainLive(ws, 'p', { model: 'ltr', trainPools: [], runName: 'live-ltr' }, { workerPath: null });
+    expect(r.inSampleRunsLeftOut).toEqual([{ run: 'memo', trainedOn: 3 }]);
+    // Out of fold, the live model does not find the similar candidates through the memorising run.
+    expect(r.heldOutQueries).toBe(3);
+    expect(r.MAP!).toBeLessThan(1);
+  }, 120_000);
 });
+

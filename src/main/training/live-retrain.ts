@@ -11,7 +11,8 @@
  *   honest. A fold whose absence leaves nothing to learn from (no similar pair; for ltr/fused no query
  *   with both kinds) trains no model, and its queries stay unscored rather than take in-sample scores.
  *   A model trained on all fully labeled queries scores the rest of the pool.
- * - The pool's runs are features of the fused ranker, except the live run itself.
+ * - The pool's runs are features of the fused ranker, except the live run itself and, as in `train`,
+ *   runs of stored label-reading models trained on some of the training queries (in-sample there).
  * Training runs in the worker thread (run-model.ts); nothing is written here.
  */
 import { QPairsError, throwIfAborted } from '../errors';
@@ -22,6 +23,7 @@ import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
+import { inSampleModelRuns } from './train';
 
 /**
  * Folds of a live retrain: each costs one more training (the fused ranker fits its corpus
@@ -54,6 +56,12 @@ export interface LiveRetrain {
    * them, so its scores there would be in-sample. Evaluate ranks them in the pool's order and says so.
    */
   unscoredQueries: string[];
+  /**
+   * Runs of stored label-reading models trained on some of these training queries (ltr, fused): left
+   * out of the features, as `train` leaves them out — their scores there are in-sample, and out of
+   * fold the live model would find the similar candidates through them.
+   */
+  inSampleRunsLeftOut: Array<{ run: string; trainedOn: number | null }>;
   MAP: number | null;
   MRR: number | null;
   folds: number;
@@ -85,6 +93,10 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   const k = Math.min(spec.folds ?? LIVE_FOLDS, clusterCount(clusters));
   if (k < 2) throw new QPairsError(`live retraining needs 2 distinct fully labeled queries in pool "${pool}" (near-duplicates count once)`, { reason: 'too few labels' });
   const pools = [pool, ...spec.trainPools.filter((p) => p !== pool)];
+  const pairwise = spec.model === 'ltr' || spec.model === 'fused';
+  const others = trainingQueries(ws, pools.slice(1)).map((q) => q.id);
+  const inSampleRuns = pairwise ? inSampleModelRuns(ws, pools, [...full, ...others]).filter((r) => !exclude.has(r.run)) : [];
+  for (const r of inSampleRuns) exclude.add(r.run);
   const partialSet = new Set(partial);
   const byId = new Map(queries.map((q) => [q.id, q]));
   const scores = new Map<string, Map<string, number>>();
@@ -95,7 +107,6 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   const steps = folds.length + 1;
   // Read the workspace once (this runs on the engine's thread); each fold drops its queries' pairs.
   const all = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: partialSet }).data;
-  const pairwise = spec.model === 'ltr' || spec.model === 'fused';
   const unscored: string[] = [];
   for (let f = 0; f < folds.length; f++) {
     throwIfAborted(o.signal);
@@ -137,6 +148,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
     trainedQueries: queries.length,
     heldOutQueries: heldOut,
     unscoredQueries: unscored,
+    inSampleRunsLeftOut: inSampleRuns,
     MAP: heldOut ? apSum / heldOut : null,
     MRR: heldOut ? rrSum / heldOut : null,
     folds: k,

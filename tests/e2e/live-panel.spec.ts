@@ -1,0 +1,75 @@
+/**
+ * The owner's "Learn as we label" settings in Evaluate, by keyboard: a number typed into "every N
+ * labels" is applied on Enter (or on leaving the field), not digit by digit — typing 100 used to set 1
+ * first, which started a retrain at once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { buildSmallPool, openPage } from './small-pool';
+import type { LiveStatus } from '../../src/shared/live';
+
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 6;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess | undefined;
+let dir: string;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-panel-'));
+  // Every pair of the 3 queries labeled by ann (12 labels): each query's first candidate similar.
+  const built = buildSmallPool(dir, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`));
+  server = await startServe({ workspace: built.workspace, port: PORT, create: false });
+  ({ context, page } = await openPage(browser, server));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function liveStatus(): Promise<LiveStatus> {
+  const r = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'live.status', args: { pool: 'p' } } });
+  expect(r.ok(), await r.text()).toBe(true);
+  return (await r.json()) as LiveStatus;
+}
+
+test('typing a number of labels applies it on Enter, not digit by digit (no retrain started on the way)', async () => {
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('p');
+  await page.getByTestId('live-enabled').check();
+  await expect(page.getByTestId('live-status')).toContainText('12 labels since the last retrain; the next starts at 20');
+  const every = page.getByTestId('live-every');
+  await every.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('100');
+  // Nothing applied yet: the setting is still 20.
+  expect((await liveStatus()).everyLabels).toBe(20);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('live-status')).toContainText('the next starts at 100');
+  await expect(every).toHaveValue('100');
+  const s = await liveStatus();
+  // 12 labels are fewer than 100: no retrain ran, none failed.
+  expect(s).toMatchObject({ everyLabels: 100, running: false, curve: [], lastError: null, labelsSinceLast: 12 });
+
+  // A value out of range is not applied and the field goes back to the setting when left; Esc restores it too.
+  await every.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('0');
+  await expect(every).toHaveAttribute('aria-invalid', 'true');
+  await page.keyboard.press('Tab');
+  await expect(every).toHaveValue('100');
+  const idle = page.getByTestId('live-idle');
+  await idle.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Escape');
+  await expect(idle).toHaveValue('60');
+  expect(await liveStatus()).toMatchObject({ everyLabels: 100, idleSeconds: 60, running: false, curve: [] });
+});

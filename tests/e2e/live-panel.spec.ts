@@ -1,7 +1,7 @@
 /**
  * The owner's "Learn as we label" settings in Evaluate, by keyboard: a number typed into "every N
  * labels" is applied on Enter (or on leaving the field), not digit by digit — typing 100 used to set 1
- * first, which started a retrain at once.
+ * first, which started a retrain at once. A running retrain has a Cancel button.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,4 +72,23 @@ test('typing a number of labels applies it on Enter, not digit by digit (no retr
   await page.keyboard.press('Escape');
   await expect(idle).toHaveValue('60');
   expect(await liveStatus()).toMatchObject({ everyLabels: 100, idleSeconds: 60, running: false, curve: [] });
+});
+
+test('a running retrain can be cancelled from the panel, by keyboard: it writes nothing and says so', async () => {
+  test.setTimeout(120_000);
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('p');
+  await expect(page.getByTestId('live-enabled')).toBeChecked();
+  await page.getByTestId('live-retrain').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('live-status')).toContainText('Retraining in the background');
+  const cancel = page.getByTestId('live-cancel');
+  await cancel.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('live-last-error')).toHaveText('Last retrain: cancelled; the next retrain starts after the next labels');
+  await expect(cancel).toHaveCount(0);
+  const s = await liveStatus();
+  expect(s).toMatchObject({ running: false, jobId: null, curve: [] });
+  const runs = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'eval.pool', args: { pool: 'p', annotator: 'ann' } } });
+  expect(Object.keys(((await runs.json()) as { runs: Record<string, unknown> }).runs).sort()).toEqual(['bm25', 'rev']);
 });

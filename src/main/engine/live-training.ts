@@ -43,6 +43,7 @@ export class LiveTrainer {
       models: s.models,
       trainPools: s.trainPools,
       running: this.running.has(pool),
+      jobId: this.running.get(pool) ?? null,
       labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).count,
       lastError: s.lastError,
       curve: readCurve(ws, pool),

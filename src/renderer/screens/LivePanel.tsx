@@ -35,7 +35,7 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
   useEvent('job.progress', (p) => {
     if (p.kind !== 'live') return;
     setProgress(p.message);
-    setStatus((s) => (s && !s.running ? { ...s, running: true } : s));
+    setStatus((s) => (s && (!s.running || s.jobId !== p.jobId) ? { ...s, running: true, jobId: p.jobId } : s));
   });
   useEvent('job.done', (d) => d.kind === 'live' && load());
   useReconnect(load);
@@ -107,6 +107,15 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
             : 'Off: the models change only when retrained by hand.'}
         {last ? ` Last: ${last.model} ${fmtMetric(last.MAP)} MAP over ${last.heldOutQueries} queries out of fold (at ${last.labels} labels, ${last.seconds.toFixed(0)} s).` : ''}
       </p>
+      {owner && status.running && status.jobId && (
+        <button
+          type="button"
+          data-testid="live-cancel"
+          onClick={() => client.invoke('job.cancel', { jobId: status.jobId! }).catch((e: unknown) => setError(errorMessage(e)))}
+        >
+          Cancel the retrain
+        </button>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}

@@ -1,14 +1,15 @@
 /**
  * The owner's "Learn as we label" settings in Evaluate, by keyboard: a number typed into "every N
  * labels" is applied on Enter (or on leaving the field), not digit by digit — typing 100 used to set 1
- * first, which started a retrain at once. A running retrain has a Cancel button.
+ * first, which started a retrain at once. A running retrain has a Cancel button. In Annotate, the
+ * floating panel of rankers never hides the candidate under the cursor, however many lines it takes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
-import { buildSmallPool, openPage } from './small-pool';
+import { buildSmallPool, openPage, qpairs } from './small-pool';
 import type { LiveStatus } from '../../src/shared/live';
 
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 6;
@@ -24,6 +25,10 @@ test.beforeAll(async ({ browser }) => {
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-panel-'));
   // Every pair of the 3 queries labeled by ann (12 labels): each query's first candidate similar.
   const built = buildSmallPool(dir, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`));
+  // Three more runs: Annotate's floating panel of rankers then takes four lines.
+  const runs = path.join(dir, 'more-runs.txt');
+  writeFileSync(runs, ['r1', 'r2', 'r3'].flatMap((tag, t) => built.pairs.map(([q, c], i) => `${q} Q0 ${c} ${((i + t) % 4) + 1} ${4 - ((i + t) % 4)} ${tag}`)).join('\n') + '\n');
+  qpairs('import', built.workspace, '--format', 'trec-run', '--pool', 'p', runs);
   server = await startServe({ workspace: built.workspace, port: PORT, create: false });
   ({ context, page } = await openPage(browser, server));
 });
@@ -90,5 +95,32 @@ test('a running retrain can be cancelled from the panel, by keyboard: it writes 
   const s = await liveStatus();
   expect(s).toMatchObject({ running: false, jobId: null, curve: [] });
   const runs = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'eval.pool', args: { pool: 'p', annotator: 'ann' } } });
-  expect(Object.keys(((await runs.json()) as { runs: Record<string, unknown> }).runs).sort()).toEqual(['bm25', 'rev']);
+  expect(Object.keys(((await runs.json()) as { runs: Record<string, unknown> }).runs)).not.toContain('live-fused');
+});
+
+test('Annotate: the candidate under the cursor is never behind the floating panel of rankers, however many lines it wraps to', async () => {
+  const annotate = await context.newPage();
+  await annotate.setViewportSize({ width: 1024, height: 700 });
+  await annotate.goto('/#annotate');
+  await annotate.getByTestId('annotate-pool').selectOption('p');
+  await annotate.getByTestId('annotator-input').fill('ann');
+  await annotate.getByTestId('annotator-input').press('Enter');
+  await expect(annotate.getByTestId('live-run-r3')).toBeVisible();
+  const panel = annotate.getByTestId('live-metrics');
+  expect((await panel.boundingBox())!.height, 'the panel wraps to several lines').toBeGreaterThan(80);
+  for (let query = 0; query < 3; query++) {
+    await annotate.keyboard.press('Home');
+    for (let row = 0; row < 4; row++) {
+      if (row > 0) await annotate.keyboard.press('j');
+      const current = annotate.locator('tr.cand-row.current');
+      await expect(current).toHaveCount(1);
+      await expect(async () => {
+        const r = (await current.boundingBox())!;
+        const p = (await panel.boundingBox())!;
+        expect(r.y + r.height, `row ${row} of query ${query}: its bottom is above the panel's top`).toBeLessThanOrEqual(p.y + 1);
+      }).toPass({ timeout: 3000 });
+    }
+    await annotate.keyboard.press('N');
+  }
+  await annotate.close();
 });

@@ -79,3 +79,20 @@ it('run to the end, a retrain of two models stores both runs and both curve poin
   expect(s).toMatchObject({ lastError: null, labelsSinceLast: 0 });
   expect(e.ws.listRuns('p').map((r) => r.name).sort()).toEqual(['live-ltr', 'live-tfidf']);
 }, 120_000);
+
+it('live.set keeps the settings it is not given: pausing and resuming keeps the models, training pools and pace', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  ws.createPool({ name: 'other', scheme: 'binary' });
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  // No labels: nothing retrains.
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 7, idleSeconds: 0, models: ['ltr', 'tfidf', 'ltr'], trainPools: ['other', 'other'] });
+  const kept = { everyLabels: 7, idleSeconds: 0, models: ['ltr', 'tfidf'], trainPools: ['other'] };
+  expect(await e.invoke('live.status', { pool: 'p' })).toMatchObject({ enabled: true, ...kept });
+  expect(await e.invoke('live.set', { pool: 'p', enabled: false })).toMatchObject({ enabled: false, ...kept });
+  expect(await e.invoke('live.set', { pool: 'p', enabled: true })).toMatchObject({ enabled: true, ...kept });
+  expect(await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 30 })).toMatchObject({ ...kept, everyLabels: 30 });
+  // A pool never set starts from the defaults.
+  expect(await e.invoke('live.set', { pool: 'other', enabled: false })).toMatchObject({ everyLabels: 20, idleSeconds: 60, models: ['fused'], trainPools: [] });
+});

@@ -56,5 +56,15 @@ describe('a live retrain', () => {
     expect(r.heldOutQueries).toBe(3);
     expect(r.MAP!).toBeLessThan(1);
   }, 120_000);
-});
 
+  it('a model cannot take the name of a live run (the live retrain would replace its run in the pool)', async () => {
+    labelLiveQuery(ws, 0, [0]);
+    labelLiveQuery(ws, 1, [1]);
+    await expect(trainModel(ws, { model: 'ltr', name: 'live-ltr', trainPools: ['p'] }, { workerPath: null })).rejects.toThrow(
+      '"live-ltr" is the name of a live-retraining run (learn as we label replaces it in its pools); choose another model name',
+    );
+    expect(ws.listRuns('p').map((r) => r.name)).toEqual([]);
+    // Other names starting with "live-" are not live runs.
+    await expect(trainModel(ws, { model: 'ltr', name: 'live-demo', trainPools: ['p'], epochs: 1 }, { workerPath: null })).resolves.toBeTruthy();
+  }, 120_000);
+});

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
 import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
-import { LIVE_DEFAULTS, LIVE_MODELS, type LiveStatus } from './live';
+import { LIVE_MODELS, type LiveStatus } from './live';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
@@ -137,15 +137,19 @@ export const commandArgs = {
     note: noteArg,
   }),
   'label.undo': z.object({ seq: z.number().int().positive(), annotator: name }),
-  /** "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or `idleSeconds` after the last. */
+  /**
+   * "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or
+   * `idleSeconds` after the last. A setting left out keeps the pool's current one (LIVE_DEFAULTS for a pool
+   * never set), so `{pool, enabled: false}` pauses without forgetting the models and training pools.
+   */
   'live.set': z.object({
     pool: name,
     enabled: z.boolean(),
-    everyLabels: z.number().int().min(1).max(10_000).default(LIVE_DEFAULTS.everyLabels),
-    idleSeconds: z.number().int().min(0).max(86_400).default(LIVE_DEFAULTS.idleSeconds),
-    models: z.array(z.enum(LIVE_MODELS)).min(1).max(LIVE_MODELS.length).default([...LIVE_DEFAULTS.models]),
+    everyLabels: z.number().int().min(1).max(10_000).optional(),
+    idleSeconds: z.number().int().min(0).max(86_400).optional(),
+    models: z.array(z.enum(LIVE_MODELS)).min(1).max(LIVE_MODELS.length).optional(),
     /** Other labeled pools the live models train on as well. */
-    trainPools: z.array(name).max(20).default([]),
+    trainPools: z.array(name).max(20).optional(),
   }),
   /** The pool's live-retraining setting, whether a retrain runs, and its learning curve (hidden from annotators of blind pools). */
   'live.status': z.object({ pool: name }),

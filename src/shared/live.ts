@@ -32,6 +32,8 @@ export interface LiveStatus {
   trainPools: string[];
   /** A retrain is running now. */
   running: boolean;
+  /** The running retrain's job (job.cancel stops it; the owner's), else null. */
+  jobId: string | null;
   /** Label events since the last retrain started. */
   labelsSinceLast: number;
   /** Why the last retrain did not finish (e.g. too few labels), else null. */

@@ -15,7 +15,8 @@
  * and of the estimates, which are then of the MAP over the pool's queries with a relevant candidate
  * (ranker-decision.ts). Once every query is labeled the figures are exact. "Decided": every other run is
  * below the best with Holm-corrected p < 0.05 (ranker-decision.ts); with two runs sharing the highest
- * estimate no run leads (best null). 95% intervals: estimate ± t(0.975, n − 1) · SE, clipped to [0, 1].
+ * estimate no run leads (best null). 95% intervals: estimate ± t(0.975, n − 1) · SE, clipped to [0, 1];
+ * the estimate shown is clipped to [0, 1] too (the decision uses the unclipped estimates).
  */
 import type { Convention, LabelOrderCounting, LabelOrderStanding } from '../../shared/label-order';
 import { studentTQuantile } from '../stats/t-interval';
@@ -104,9 +105,11 @@ export function labelOrderStanding(order: QueryOrder, pool: OrderedPool, draws: 
     ...base,
     rankers: pool.runs.map((run, r) => {
       const m = s.maps[r]!;
-      // AP lies in [0, 1], so the interval is clipped to it.
-      const ci: [number, number] | null = m.se === 0 ? [m.mean, m.mean] : Number.isFinite(t) && Number.isFinite(m.se) ? [Math.max(0, m.mean - t * m.se), Math.min(1, m.mean + t * m.se)] : null;
-      return { run, map: m.mean, se: Number.isNaN(m.se) ? null : m.se, ci, adjustedP: Number.isNaN(s.adjustedP[r]!) ? null : s.adjustedP[r]! };
+      // AP lies in [0, 1], so the figure and its interval are clipped to it: Des Raj's estimate is
+      // unbiased but can land outside (a pool MAP of 101.42 was shown above its own interval).
+      const clip = (x: number): number => Math.min(1, Math.max(0, x));
+      const ci: [number, number] | null = m.se === 0 ? [clip(m.mean), clip(m.mean)] : Number.isFinite(t) && Number.isFinite(m.se) ? [clip(m.mean - t * m.se), clip(m.mean + t * m.se)] : null;
+      return { run, map: clip(m.mean), se: Number.isNaN(m.se) ? null : m.se, ci, adjustedP: Number.isNaN(s.adjustedP[r]!) ? null : s.adjustedP[r]! };
     }),
     best: tied ? null : (pool.runs[s.best] ?? null),
     decided: s.decided && !tied,

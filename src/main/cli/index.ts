@@ -135,7 +135,13 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     try {
       const pools = ws.listPools();
       if (values.json) out.log(json(pools));
-      else out.log(table(['pool', 'scheme', 'queries', 'pairs', 'blind', 'retriever'], pools.map((p) => [p.name, p.scheme, p.queries, p.pairs, p.blind ? 'yes' : 'no', p.retriever ?? ''])));
+      else
+        out.log(
+          table(
+            ['pool', 'scheme', 'queries', 'pairs', 'blind', 'order', 'convention', 'retriever'],
+            pools.map((p) => [p.name, p.scheme, p.queries, p.pairs, p.blind ? 'yes' : 'no', !p.label_order || p.label_order === 'pool' ? 'pool' : `${p.label_order} (seed ${p.order_seed ?? 1})`, p.convention ?? 'zero', p.retriever ?? '']),
+          ),
+        );
       return 0;
     } finally {
       ws.close();

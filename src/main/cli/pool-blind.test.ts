@@ -27,6 +27,12 @@ describe('qpairs pool create --blind / pool set --blind', () => {
       ['p', true],
       ['o', false],
     ]);
+    // The text table says what the JSON says: blind, labeling order (with its seed) and convention.
+    expect((await run('pool', 'set', w, '--pool', 'o', '--order', 'uncertainty', '--order-seed', '7')).code).toBe(0);
+    const text = (await run('pool', 'list', w)).out.split('\n');
+    expect(text[0]).toMatch(/^pool +scheme +queries +pairs +blind +order +convention +retriever$/);
+    expect(text[2]).toMatch(/^p +binary +2 +\d+ +yes +pool +zero +bm25/);
+    expect(text[3]).toMatch(/^o +binary +2 +\d+ +no +uncertainty \(seed 7\) +zero +bm25/);
     const off = await run('pool', 'set', w, '--pool', 'p', '--blind', 'false');
     expect(off.code).toBe(0);
     expect(off.out).toMatch(/pool p is now open/);

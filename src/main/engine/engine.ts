@@ -15,7 +15,7 @@ import { WriteGate } from './write-gate';
 import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, changedRecord, undoLabel } from './annotate';
 import { drawForAnnotator, labelOrderOf, needsDraw } from './label-order';
 import { LiveTrainer } from './live-training';
-import { writeLiveSetting } from '../training/live-store';
+import { readLiveSetting, writeLiveSetting } from '../training/live-store';
 import { createPoolJob, importJob, setPoolSettings } from './work';
 import { evaluateQuery, withPoolConvention } from './evaluate';
 import { LivePoolEvaluations } from './live-metrics';
@@ -200,7 +200,15 @@ export class Engine implements EngineCore {
         }),
       'live.set': (a) =>
         this.writes.run(() => {
-          writeLiveSetting(ws, a.pool, { enabled: a.enabled, everyLabels: a.everyLabels, idleSeconds: a.idleSeconds, models: a.models, trainPools: a.trainPools.map((p) => ws.pool(p).name) });
+          // Settings left out keep the pool's current ones (the defaults for a pool never set).
+          const cur = readLiveSetting(ws, a.pool);
+          writeLiveSetting(ws, a.pool, {
+            enabled: a.enabled,
+            everyLabels: a.everyLabels ?? cur.everyLabels,
+            idleSeconds: a.idleSeconds ?? cur.idleSeconds,
+            models: [...new Set(a.models ?? cur.models)],
+            trainPools: [...new Set((a.trainPools ?? cur.trainPools).map((p) => ws.pool(p).name))],
+          });
           this.live.consider(a.pool);
           return this.live.status(a.pool);
         }),

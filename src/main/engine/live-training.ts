@@ -11,7 +11,7 @@
  */
 import type { LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
-import { CancelledError } from '../errors';
+import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
 import { retrainLive } from '../training/live-retrain';
 import { appendCurvePoint, labelEventsSince, markRetrained, readCurve, readLiveSetting, storeLiveRun } from '../training/live-store';
@@ -43,6 +43,7 @@ export class LiveTrainer {
       models: s.models,
       trainPools: s.trainPools,
       running: this.running.has(pool),
+      jobId: this.running.get(pool) ?? null,
       labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).count,
       lastError: s.lastError,
       curve: readCurve(ws, pool),
@@ -72,6 +73,9 @@ export class LiveTrainer {
     const upTo = labelEventsSince(ws, pool, 0);
     const jobId = this.engine.jobs.start('live', async (ctx) => {
       const points = [];
+      // Every model trains before anything is written: a retrain cancelled (or failed) at its
+      // second model leaves the first model's run and curve point unwritten too.
+      const results: Array<{ model: string; runName: string; r: Awaited<ReturnType<typeof retrainLive>> }> = [];
       try {
         for (const [i, model] of s.models.entries()) {
           const runName = liveRunName(model);
@@ -79,16 +83,20 @@ export class LiveTrainer {
             signal: ctx.signal,
             onProgress: (p) => ctx.progress(i * 100 + Math.round(100 * (p.steps ? p.step / p.steps : 0)), s.models.length * 100, `${model}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}`),
           });
-          await this.engine.writes.run(() =>
-            ws.transaction(() => {
+          results.push({ model, runName, r });
+        }
+        throwIfAborted(ctx.signal);
+        await this.engine.writes.run(() =>
+          ws.transaction(() => {
+            for (const { model, runName, r } of results) {
               storeLiveRun(ws, pool, runName, model, r.scores);
               appendCurvePoint(ws, pool, { model, labels: upTo.count, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
-            }),
-          );
-          points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries });
-          this.engine.hub.emit('workspace.changed', { what: 'run' });
-        }
-        await this.engine.writes.run(() => markRetrained(ws, pool, upTo.lastSeq, null));
+            }
+            markRetrained(ws, pool, upTo.lastSeq, null);
+          }),
+        );
+        for (const { model, r } of results) points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut });
+        this.engine.hub.emit('workspace.changed', { what: 'run' });
         return { pool, labels: upTo.count, points };
       } catch (e) {
         // A failed or cancelled retrain waits for the next `everyLabels` labels (no retry on every label);

@@ -7,7 +7,8 @@
  *
  * Rules: the configuration is a JSON object; every key is one of the model's settings (its
  * `*_DEFAULTS`, plus the optional start-vector settings of the neural encoders); a value has its
- * default's type (a number is finite and, except `seed`, not negative; a choice is one of its
+ * default's type (a number is finite and, except `seed`, not negative; counts and sizes are whole
+ * numbers from 1, dropout/noise shares below 1, an n-gram range not empty; a choice is one of its
  * choices; `runs` is null or a list of run names; `ppmiWords` and `fusedVectors` are checked the
  * same way, one level down).
  */
@@ -32,6 +33,26 @@ const CHOICES: Record<string, readonly string[]> = {
   startVectors: ['skipgram', 'fused'],
   stopWords: ['basic', 'extended'],
 };
+
+/**
+ * Settings that count or size something: whole numbers of at least 1. 0 trains nothing useful or
+ * never ends ("batchSize": 0 made an epoch loop forever; "hidden": 0 crashed the worker; "dim": 0 or
+ * "epochs": 0 stored a model that scores every candidate alike, reported as trained).
+ */
+const COUNTS: ReadonlySet<string> = new Set([
+  'epochs', 'batchSize', 'hidden', 'embDim', 'dim', 'filters', 'window', 'maxLen', 'maxBowLen', 'maxTitleLen', 'maxBodyLen',
+  'minN', 'maxN', 'charMinN', 'charMaxN', 'vocabSize', 'maxVocab', 'ppmiDim', 'ppmiWindow', 'ppmiMaxVocab', 'lsaDim',
+  'graphDim', 'metaDim', 'graphWalkLength', 'decoderVocab', 'gmmSamples', 'gmmMaxIter', 'maxLeaves', 'minLeaf',
+]);
+
+/** Settings that are a share of units dropped or masked: at least 0 and below 1. */
+const SHARES: ReadonlySet<string> = new Set(['dropout', 'noise']);
+
+/** Ranges given by two settings: the first may not exceed the second (an empty n-gram range scores everything 0). */
+const RANGES: ReadonlyArray<readonly [string, string]> = [
+  ['minN', 'maxN'],
+  ['charMinN', 'charMaxN'],
+];
 
 /** The encoders' optional settings (no default value): where their word vectors start. */
 const START_VECTORS = { startVectors: 'skipgram', fusedVectors: {} } as const;
@@ -87,12 +108,26 @@ function checkObject(where: string, config: Record<string, unknown>, settings: R
     } else if (typeof def === 'number') {
       if (typeof value !== 'number' || !Number.isFinite(value)) throw bad('a number');
       if (value < 0 && key !== 'seed') throw bad('0 or more');
+      if (COUNTS.has(key) && (!Number.isInteger(value) || value < 1)) throw bad('a whole number, 1 or more');
+      if (SHARES.has(key) && value >= 1) throw bad('at least 0 and below 1');
     } else if (typeof def === 'boolean') {
       if (typeof value !== 'boolean') throw bad('true or false');
     } else if (typeof value !== typeof def) {
       throw bad(`a ${typeof def}`);
     }
   }
+  for (const [lo, hi] of RANGES) {
+    if (!(lo in config || hi in config) || !Object.hasOwn(settings, lo) || !Object.hasOwn(settings, hi)) continue;
+    const a = (config[lo] ?? settings[lo]) as number;
+    const b = (config[hi] ?? settings[hi]) as number;
+    if (a > b) throw new QPairsError(`${where}: "${lo}" (${a}) must not exceed "${hi}" (${b})`, { reason: 'bad config' });
+  }
+}
+
+/** An example configuration of the kind's own: its first numeric setting at its default. */
+function example(kind: ModelId): string {
+  const entry = Object.entries(modelSettings(kind)).find(([k, v]) => typeof v === 'number' && k !== 'seed');
+  return entry ? `{"${entry[0]}": ${JSON.stringify(entry[1])}}` : '{}';
 }
 
 /**
@@ -100,7 +135,7 @@ function checkObject(where: string, config: Record<string, unknown>, settings: R
  * settings) for anything but a JSON object of the model's own settings with values of their types.
  */
 export function checkModelConfig(kind: ModelId, config: unknown): Record<string, unknown> {
-  if (!isObject(config)) throw new QPairsError(`the ${kind} configuration must be a JSON object of its settings, e.g. {"epochs": 3}, not ${shown(config)}`, { reason: 'bad config' });
+  if (!isObject(config)) throw new QPairsError(`the ${kind} configuration must be a JSON object of its settings, e.g. ${example(kind)}, not ${shown(config)}`, { reason: 'bad config' });
   checkObject(`model ${kind}`, config, modelSettings(kind));
   return config;
 }

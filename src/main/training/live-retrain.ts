@@ -8,8 +8,11 @@
  *   (near-duplicates together, src/main/overlap); for each fold a model trained without it scores
  *   its queries. So every labeled query's score comes from a model that never saw its labels, and
  *   the learning-curve point (MAP/MRR over those queries, AP = 0 without a relevant candidate) is
- *   honest. A model trained on all fully labeled queries scores the rest of the pool.
- * - The pool's runs are features of the fused ranker, except the live run itself.
+ *   honest. A fold whose absence leaves nothing to learn from (no similar pair; for ltr/fused no query
+ *   with both kinds) trains no model, and its queries stay unscored rather than take in-sample scores.
+ *   A model trained on all fully labeled queries scores the rest of the pool.
+ * - The pool's runs are features of the fused ranker, except the live run itself and, as in `train`,
+ *   runs of stored label-reading models trained on some of the training queries (in-sample there).
  * Training runs in the worker thread (run-model.ts); nothing is written here.
  */
 import { QPairsError, throwIfAborted } from '../errors';
@@ -20,6 +23,7 @@ import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
+import { inSampleModelRuns } from './train';
 
 /**
  * Folds of a live retrain: each costs one more training (the fused ranker fits its corpus
@@ -46,6 +50,18 @@ export interface LiveRetrain {
   trainedQueries: number;
   /** Queries scored out of fold (the curve's figure is over these). */
   heldOutQueries: number;
+  /**
+   * Fully labeled queries left without scores: their fold had nothing to learn from without them
+   * (no similar pair, or for ltr/fused no query with both kinds), and the final model trained on
+   * them, so its scores there would be in-sample. Evaluate ranks them in the pool's order and says so.
+   */
+  unscoredQueries: string[];
+  /**
+   * Runs of stored label-reading models trained on some of these training queries (ltr, fused): left
+   * out of the features, as `train` leaves them out — their scores there are in-sample, and out of
+   * fold the live model would find the similar candidates through them.
+   */
+  inSampleRunsLeftOut: Array<{ run: string; trainedOn: number | null }>;
   MAP: number | null;
   MRR: number | null;
   folds: number;
@@ -77,6 +93,10 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   const k = Math.min(spec.folds ?? LIVE_FOLDS, clusterCount(clusters));
   if (k < 2) throw new QPairsError(`live retraining needs 2 distinct fully labeled queries in pool "${pool}" (near-duplicates count once)`, { reason: 'too few labels' });
   const pools = [pool, ...spec.trainPools.filter((p) => p !== pool)];
+  const pairwise = spec.model === 'ltr' || spec.model === 'fused';
+  const others = trainingQueries(ws, pools.slice(1)).map((q) => q.id);
+  const inSampleRuns = pairwise ? inSampleModelRuns(ws, pools, [...full, ...others]).filter((r) => !exclude.has(r.run)) : [];
+  for (const r of inSampleRuns) exclude.add(r.run);
   const partialSet = new Set(partial);
   const byId = new Map(queries.map((q) => [q.id, q]));
   const scores = new Map<string, Map<string, number>>();
@@ -87,15 +107,19 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   const steps = folds.length + 1;
   // Read the workspace once (this runs on the engine's thread); each fold drops its queries' pairs.
   const all = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: partialSet }).data;
-  const pairwise = spec.model === 'ltr' || spec.model === 'fused';
+  const unscored: string[] = [];
   for (let f = 0; f < folds.length; f++) {
     throwIfAborted(o.signal);
     const held = new Set(folds[f]);
     const keep = ([a, b]: readonly [string, string]): boolean => !held.has(a) && !held.has(b);
     const data = { ...all, positives: all.positives.filter(keep), negatives: (all.negatives ?? []).filter(keep) };
     // Nothing to learn without this fold (no relevant pair, or for ltr/fused no query with both a
-    // relevant and a non-relevant candidate): its queries get the final model's scores.
-    if (data.positives.length === 0 || (pairwise && !hasOrderToLearn(labeledLists(data)))) continue;
+    // relevant and a non-relevant candidate): its queries stay unscored — the final model trains on
+    // them, so its scores there would be in-sample and flatter the live run.
+    if (data.positives.length === 0 || (pairwise && !hasOrderToLearn(labeledLists(data)))) {
+      unscored.push(...folds[f]!);
+      continue;
+    }
     const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
     const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });
     const dev = trainingDevSet(ws, folds[f]!.map((id) => byId.get(id)!), { excludeRuns: exclude });
@@ -115,13 +139,16 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   if (pairwise) noOrderToLearn(spec.model, labeledLists(data));
   const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
   const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });
-  const rest = scoringItems(ws, pool, { excludeRuns: exclude }).filter((it) => !scores.has(it.queryId));
+  const notByFinal = new Set(unscored);
+  const rest = scoringItems(ws, pool, { excludeRuns: exclude }).filter((it) => !scores.has(it.queryId) && !notByFinal.has(it.queryId));
   const { scores: s } = await scoreSaved(saved, rest.map((it) => ({ query: it.query, candidates: it.candidates, ctx: it.ctx })), o);
   rest.forEach((it, i) => scores.set(it.queryId, new Map(it.candidates.map((c, j) => [c.id, s[i]![j]!]))));
   return {
     scores,
     trainedQueries: queries.length,
     heldOutQueries: heldOut,
+    unscoredQueries: unscored,
+    inSampleRunsLeftOut: inSampleRuns,
     MAP: heldOut ? apSum / heldOut : null,
     MRR: heldOut ? rrSum / heldOut : null,
     folds: k,

@@ -6,6 +6,7 @@
  * after the model, so `eval`, the Evaluate screen and the comparisons see it.
  */
 import { readFileSync } from 'node:fs';
+import { LIVE_MODELS, liveRunName } from '../../shared/live';
 import { QPairsError, throwIfAborted } from '../errors';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
 import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
@@ -57,6 +58,10 @@ const NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
 
 export function checkModelName(ws: Workspace, name: string): void {
   if (!NAME_RE.test(name)) throw new QPairsError(`model name "${name}" must be letters, digits, . _ + - (up to 100, starting with a letter or digit)`);
+  // Learn-as-we-label writes these runs into its pools: a model of that name would have its runs replaced.
+  if (LIVE_MODELS.some((m) => liveRunName(m) === name)) {
+    throw new QPairsError(`"${name}" is the name of a live-retraining run (learn as we label replaces it in its pools); choose another model name`);
+  }
   for (const p of ws.listPools()) {
     const clash = ws.listRuns(p.name).find((r) => r.name === name && r.kind !== 'model');
     if (clash) throw new QPairsError(`"${name}" is already a run of pool "${p.name}" (kind ${clash.kind}); choose another model name`);

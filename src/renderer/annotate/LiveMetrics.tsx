@@ -37,11 +37,30 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
     if (w.what === 'run' || w.what === 'pool') later();
   });
   useReconnect(later);
+  // The panel floats over the bottom of the window and grows a line per few runs: its height (with
+  // its gap to the window's edge) is published as --live-metrics-h, so the row under the cursor is
+  // scrolled clear of it (scroll-margin-bottom in styles.css) — a fixed margin left it half hidden.
+  const panelRef = useRef<HTMLElement | null>(null);
+  const shown = !hidden && runNames.length > 0;
+  useEffect(() => {
+    const el = panelRef.current;
+    const root = document.documentElement;
+    if (!shown || !el || typeof ResizeObserver === 'undefined') return;
+    const set = (): void => root.style.setProperty('--live-metrics-h', `${Math.ceil(window.innerHeight - el.getBoundingClientRect().top)}px`);
+    const ro = new ResizeObserver(set);
+    ro.observe(el);
+    window.addEventListener('resize', set);
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('resize', set);
+      root.style.removeProperty('--live-metrics-h');
+    };
+  }, [shown]);
 
-  if (hidden || runNames.length === 0) return null;
+  if (!shown) return null;
   const runs = ev ? Object.entries(ev.runs) : [];
   return (
-    <section className="live-metrics" data-testid="live-metrics" aria-label="Rankers on your labels so far">
+    <section ref={panelRef} className="live-metrics" data-testid="live-metrics" aria-label="Rankers on your labels so far">
       <span
         className="small muted"
         title={`MAP and MRR (percent, with 95% confidence intervals) of each ranker against your labels, over every query you have labeled so far — a partly labeled query counts its unlabeled candidates as not similar; convention ${ev?.convention ?? '…'} (the pool's)`}

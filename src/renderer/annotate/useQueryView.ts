@@ -152,12 +152,13 @@ export function useQueryView(shared: SharedState): QueryViewState {
     });
   }, []);
 
-  // A new query: scroll to the page's top so its title is in view, then to its first unlabeled
-  // row when that is further down (the table's own scroll ran first: child effects run first).
+  // A new query: scroll to the page's top so its title is in view, then as little as needed for the
+  // row under the cursor — its first unlabeled row, or the first row when that is partly behind the
+  // floating panel of rankers — to be whole (the table's own scroll ran first: child effects run first).
   useEffect(() => {
     if (landSeq === 0) return;
     window.scrollTo({ top: 0, left: 0 });
-    if (cursorRef.current > 0) document.querySelector('table.candidates tr.cand-row.current')?.scrollIntoView({ block: 'nearest' });
+    document.querySelector('table.candidates tr.cand-row.current')?.scrollIntoView({ block: 'nearest' });
   }, [landSeq]);
 
   const changeOrder = (sort: CandidateSort): void => {

@@ -259,7 +259,11 @@ export function parseModelSettings(text: string, settings: Record<string, unknow
   } catch (e) {
     return { error: `not JSON: ${(e as Error).message}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'a JSON object of settings, e.g. {"epochs": 3}' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    // An example of this model's own (tfidf has no "epochs"): its first numeric setting at its default.
+    const ex = Object.entries(settings ?? {}).find(([k, v]) => typeof v === 'number' && k !== 'seed');
+    return { error: `a JSON object of settings, e.g. ${ex ? `{"${ex[0]}": ${JSON.stringify(ex[1])}}` : '{}'}` };
+  }
   const config = value as Record<string, unknown>;
   const unknown = settings ? Object.keys(config).filter((k) => !Object.hasOwn(settings, k)) : [];
   if (unknown.length) return { error: `no setting ${unknown.map((k) => `“${k}”`).join(', ')} for this model (see its settings below)` };

@@ -35,7 +35,7 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
   useEvent('job.progress', (p) => {
     if (p.kind !== 'live') return;
     setProgress(p.message);
-    setStatus((s) => (s && !s.running ? { ...s, running: true } : s));
+    setStatus((s) => (s && (!s.running || s.jobId !== p.jobId) ? { ...s, running: true, jobId: p.jobId } : s));
   });
   useEvent('job.done', (d) => d.kind === 'live' && load());
   useReconnect(load);
@@ -107,6 +107,15 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
             : 'Off: the models change only when retrained by hand.'}
         {last ? ` Last: ${last.model} ${fmtMetric(last.MAP)} MAP over ${last.heldOutQueries} queries out of fold (at ${last.labels} labels, ${last.seconds.toFixed(0)} s).` : ''}
       </p>
+      {owner && status.running && status.jobId && (
+        <button
+          type="button"
+          data-testid="live-cancel"
+          onClick={() => client.invoke('job.cancel', { jobId: status.jobId! }).catch((e: unknown) => setError(errorMessage(e)))}
+        >
+          Cancel the retrain
+        </button>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -130,20 +139,36 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
   );
 }
 
-/** A labelled whole-number input that reports only values within [min, max]. */
+/**
+ * A labelled whole-number input. Typing edits a draft; Enter or leaving the field applies it (a value
+ * outside [min, max] goes back to the setting, Esc too). Applying on every keystroke set the values
+ * typed on the way (typing 100 set 1 first, which started a retrain at once).
+ */
 function IntegerSetting(p: { before: string; after: string; min: number; max: number; testId: string; value: number; onChange: (v: number) => void }): ReactNode {
+  const [draft, setDraft] = useState<string | null>(null);
+  const text = draft ?? String(p.value);
+  const n = Number(text);
+  const valid = text.trim() !== '' && Number.isInteger(n) && n >= p.min && n <= p.max;
+  const apply = (): void => {
+    if (draft === null) return;
+    if (valid && n !== p.value) p.onChange(n);
+    setDraft(null);
+  };
   return (
-    <label className="inline">
+    <label className="inline" title={`a whole number from ${p.min} to ${p.max}; Enter or leaving the field applies it, Esc restores it`}>
       {p.before}
       <input
         type="number"
         min={p.min}
         max={p.max}
         data-testid={p.testId}
-        value={p.value}
-        onChange={(e) => {
-          const v = Math.floor(Number(e.target.value));
-          if (Number.isFinite(v) && v >= p.min && v <= p.max) p.onChange(v);
+        value={text}
+        aria-invalid={draft !== null && !valid ? true : undefined}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={apply}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') apply();
+          else if (e.key === 'Escape') setDraft(null);
         }}
         style={{ width: '5em' }}
       />

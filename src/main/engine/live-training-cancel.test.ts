@@ -1,0 +1,98 @@
+/**
+ * A live retrain of several models is one retrain: cancelled while its second model trains, it writes
+ * nothing — neither the first model's run nor its learning-curve point.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { Engine } from './engine';
+import { addLivePool, labelLiveQuery } from '../training/live-test-pool';
+import type { JobDone } from '../../shared/contract';
+import type { LiveStatus } from '../../shared/live';
+
+let dir: string;
+let engine: Engine | null = null;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-cancel-'));
+});
+afterEach(async () => {
+  if (engine) {
+    await engine.jobs.idle();
+    engine.close();
+    engine = null;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('cancelled during its second model, a retrain stores neither model', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  const messages: string[] = [];
+  const done = new Promise<JobDone>((resolve) => {
+    const offProgress = e.on('job.progress', (p) => {
+      if (p.kind !== 'live') return;
+      messages.push(p.message);
+      // The first model (ltr) is done when the second (tfidf) reports: cancel then.
+      if (p.message.startsWith('tfidf:')) void e.invoke('job.cancel', { jobId: p.jobId });
+    });
+    const off = e.on('job.done', (d) => {
+      if (d.kind === 'live') {
+        off();
+        offProgress();
+        resolve(d);
+      }
+    });
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['ltr', 'tfidf'] });
+  const d = await done;
+  expect(messages.some((m) => m.startsWith('tfidf:')), messages.join('\n')).toBe(true);
+  expect(d).toMatchObject({ ok: false, cancelled: true });
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  expect(s.curve).toEqual([]);
+  expect(s.lastError).toMatch(/cancelled/);
+  expect(e.ws.listRuns('p').map((r) => r.name)).toEqual([]);
+}, 120_000);
+
+it('run to the end, a retrain of two models stores both runs and both curve points', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['ltr', 'tfidf'] });
+  const d = await done;
+  expect(d.ok, d.error).toBe(true);
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  expect(s.curve.map((p) => [p.model, p.labels, p.heldOutQueries])).toEqual([['ltr', 12, 3], ['tfidf', 12, 3]]);
+  expect(s).toMatchObject({ lastError: null, labelsSinceLast: 0 });
+  expect(e.ws.listRuns('p').map((r) => r.name).sort()).toEqual(['live-ltr', 'live-tfidf']);
+}, 120_000);
+
+it('live.set keeps the settings it is not given: pausing and resuming keeps the models, training pools and pace', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  ws.createPool({ name: 'other', scheme: 'binary' });
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  // No labels: nothing retrains.
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 7, idleSeconds: 0, models: ['ltr', 'tfidf', 'ltr'], trainPools: ['other', 'other'] });
+  const kept = { everyLabels: 7, idleSeconds: 0, models: ['ltr', 'tfidf'], trainPools: ['other'] };
+  expect(await e.invoke('live.status', { pool: 'p' })).toMatchObject({ enabled: true, ...kept });
+  expect(await e.invoke('live.set', { pool: 'p', enabled: false })).toMatchObject({ enabled: false, ...kept });
+  expect(await e.invoke('live.set', { pool: 'p', enabled: true })).toMatchObject({ enabled: true, ...kept });
+  expect(await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 30 })).toMatchObject({ ...kept, everyLabels: 30 });
+  // A pool never set starts from the defaults.
+  expect(await e.invoke('live.set', { pool: 'other', enabled: false })).toMatchObject({ everyLabels: 20, idleSeconds: 60, models: ['fused'], trainPools: [] });
+});

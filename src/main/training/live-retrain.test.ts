@@ -1,0 +1,70 @@
+/**
+ * One live retrain on a tiny pool: every labeled query's score in the live run comes from a model
+ * that did not see its labels — a query whose fold leaves nothing to learn from is left unscored,
+ * not scored by the final model that trained on it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { retrainLive } from './live-retrain';
+import { trainModel } from './train';
+import { addLivePool, labelLiveQuery } from './live-test-pool';
+
+let dir: string;
+let ws: Workspace;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-retrain-'));
+  ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+});
+afterEach(() => {
+  ws.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a live retrain', () => {
+  it('never scores a labeled query with a model trained on it: a fold with nothing to learn from leaves its queries unscored', async () => {
+    // q0 is the only labeled query with a similar candidate (c0-0, on its topic); q1 and q2 have none.
+    // The fold that holds q0 out has no similar pair to learn from.
+    labelLiveQuery(ws, 0, [0]);
+    labelLiveQuery(ws, 1, []);
+    labelLiveQuery(ws, 2, []);
+    const r = await retrainLive(ws, 'p', { model: 'ltr', trainPools: [], runName: 'live-ltr' }, { workerPath: null });
+    expect(r).toMatchObject({ trainedQueries: 3, heldOutQueries: 2, folds: 3 });
+    // q0 was trained on by the final model and held out by no fold model: it gets no score.
+    expect(r.scores.has('q0')).toBe(false);
+    expect(r.unscoredQueries).toEqual(['q0']);
+    // q1, q2 scored out of fold; q3 (unlabeled) by the final model.
+    expect([...r.scores.keys()].sort()).toEqual(['q1', 'q2', 'q3']);
+  }, 120_000);
+
+  it('leaves out, as fused features, the runs of stored models trained on the pool\'s labeled queries (their scores there are in-sample)', async () => {
+    // Similar candidates off the query's topic (c<i>-2, c<i>-3), which text features cannot find.
+    labelLiveQuery(ws, 0, [2]);
+    labelLiveQuery(ws, 1, [3]);
+    labelLiveQuery(ws, 2, [2, 3]);
+    // A stored model trained on these very labels, whose run in the pool knows them: in-sample scores.
+    await trainModel(ws, { model: 'ltr', name: 'memo', trainPools: ['p'] }, { workerPath: null });
+    const gold = new Map(ws.currentLabels('p', 'gold').map((l) => [`${l.queryId} ${l.candidateId}`, l.value]));
+    const rows = ws.poolQueries('p').flatMap((q) => q.candidates.map((c) => [q.queryId, c, gold.get(`${q.queryId} ${c}`) === '1' ? 1 : 0] as const));
+    ws.replaceRun('p', 'memo', 'model', {}, rows);
+    const r = await retrainLive(ws, 'p', { model: 'ltr', trainPools: [], runName: 'live-ltr' }, { workerPath: null });
+    expect(r.inSampleRunsLeftOut).toEqual([{ run: 'memo', trainedOn: 3 }]);
+    // Out of fold, the live model does not find the similar candidates through the memorising run.
+    expect(r.heldOutQueries).toBe(3);
+    expect(r.MAP!).toBeLessThan(1);
+  }, 120_000);
+
+  it('a model cannot take the name of a live run (the live retrain would replace its run in the pool)', async () => {
+    labelLiveQuery(ws, 0, [0]);
+    labelLiveQuery(ws, 1, [1]);
+    await expect(trainModel(ws, { model: 'ltr', name: 'live-ltr', trainPools: ['p'] }, { workerPath: null })).rejects.toThrow(
+      '"live-ltr" is the name of a live-retraining run (learn as we label replaces it in its pools); choose another model name',
+    );
+    expect(ws.listRuns('p').map((r) => r.name)).toEqual([]);
+    // Other names starting with "live-" are not live runs.
+    await expect(trainModel(ws, { model: 'ltr', name: 'live-demo', trainPools: ['p'], epochs: 1 }, { workerPath: null })).resolves.toBeTruthy();
+  }, 120_000);
+});

@@ -110,7 +110,10 @@ describe('live retraining (fused) on labels without contrast', () => {
       const r = await retrainLive(ws, 'onemix', { model: 'fused', config, trainPools: [], runName: 'live-fused' }, { workerPath: null });
       expect(r.trainedQueries).toBe(6);
       expect(r.heldOutQueries).toBeLessThan(6);
-      expect(r.scores.size).toBe(6);
+      // The fold holding q0 out had nothing to learn from: its queries stay unscored (a model trained on
+      // them would score them in-sample), the others are scored by their folds' models.
+      expect(r.unscoredQueries).toContain('q0');
+      expect(r.scores.size).toBe(6 - r.unscoredQueries.length);
       await expect(retrainLive(ws, 'allrel', { model: 'fused', config, trainPools: [], runName: 'live-fused' }, { workerPath: null })).rejects.toThrow(
         'fused: none of the 6 labeled training queries have both a relevant and a non-relevant candidate',
       );

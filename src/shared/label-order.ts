@@ -77,4 +77,21 @@ export interface LabelOrderStanding {
    * from the pool MAP's standard error, which is 0 once every query is labeled.
    */
   decided: boolean;
+  /**
+   * Runs the best leads by the same AP on every query counted. With no spread the paired t-test's p is
+   * 0 (a limit: a standard error of 0), so their p is the exact sign-flip test's, 2/2ⁿ for n queries.
+   */
+  noSpread?: string[];
+}
+
+/** Why a leading run is not decided, in a clause (the app's and the CLI's verdicts). */
+export function notDecidedReason(lo: Pick<LabelOrderStanding, 'noSpread' | 'used' | 'rankers' | 'best'>, queries: string): string {
+  const failing = lo.rankers.filter((r) => r.run !== lo.best && (r.adjustedP === null || r.adjustedP >= 0.05)).map((r) => r.run);
+  if (failing.length > 0 && failing.every((run) => lo.noSpread?.includes(run))) {
+    return (
+      `leads ${failing.join(', ')} by the same AP on every one of ${queries}; with no spread between queries the t-test's p = 0 is a limit, ` +
+      `so the exact sign-flip test decides (p = 2/2^${lo.used} = ${Math.min(1, 2 ** (1 - lo.used)).toPrecision(2)} before Holm): not below 0.05 yet — label more queries`
+    );
+  }
+  return `leads, but the paired t-test over ${queries} does not put every other run below it at Holm-corrected p < 0.05`;
 }

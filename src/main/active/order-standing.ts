@@ -113,5 +113,6 @@ export function labelOrderStanding(order: QueryOrder, pool: OrderedPool, draws: 
     }),
     best: tied ? null : (pool.runs[s.best] ?? null),
     decided: s.decided && !tied,
+    ...(s.noSpread.length && !tied ? { noSpread: s.noSpread.map((r) => pool.runs[r]!) } : {}),
   };
 }

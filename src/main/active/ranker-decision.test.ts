@@ -88,3 +88,25 @@ describe('rankerStanding: a pair the paired test cannot judge', () => {
     expect(s.decided).toBe(false);
   });
 });
+
+describe('rankerStanding when the best gains the same on every query (no spread)', () => {
+  const same = (n: number): LabeledDraw[] => Array.from({ length: n }, () => ({ aps: [1, 0.5], p: null }));
+  it('two queries: the t-test says p = 0 (a standard error of 0); the exact sign-flip test says 0.5 — not decided', () => {
+    expect(pairedTTest([1, 1], [0.5, 0.5]).p.value).toBe(0);
+    const s = rankerStanding(same(2), 40);
+    expect(s.noSpread).toEqual([1]);
+    expect(s.adjustedP[1]).toBe(0.5);
+    expect(s.decided).toBe(false);
+  });
+  it('six such queries: p = 2/2⁶ = 0.03125 < 0.05 — decided; five: 0.0625 — not yet', () => {
+    expect(rankerStanding(same(6), 40)).toMatchObject({ decided: true, noSpread: [1] });
+    expect(rankerStanding(same(6), 40).adjustedP[1]).toBeCloseTo(1 / 32, 15);
+    expect(rankerStanding(same(5), 40).decided).toBe(false);
+  });
+  it('differences that vary keep the paired t-test', () => {
+    const d: LabeledDraw[] = [0.5, 0.4, 0.6].map((g) => ({ aps: [1, 1 - g], p: null }));
+    const s = rankerStanding(d, 40);
+    expect(s.noSpread).toEqual([]);
+    expect(s.adjustedP[1]).toBeCloseTo(pairedTTest([1, 1, 1], [0.5, 0.6, 0.4]).p.value!, 12);
+  });
+});

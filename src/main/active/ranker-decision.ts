@@ -67,6 +67,14 @@ export interface RankerStanding {
   adjustedP: number[];
   /** Every other ranker is below the best with Holm-adjusted p < alpha in the paired test over queries. */
   decided: boolean;
+  /**
+   * Rankers whose AP differences from the best are the same non-zero value on every one of the n
+   * queries counted. The paired t-test's p is 0 there (the limit of t = d̄/(0/√n): a standard error of
+   * 0), which would decide after two queries; such a pair is tested by the exact sign-flip
+   * randomization test instead, whose p is 2/2ⁿ (only "all +" and "all −" reach the observed |d̄|):
+   * 0.5 for 2 queries, under 0.05 from 6 on.
+   */
+  noSpread: number[];
   /** z[r][s] = |D̂_rs| / SE_q of the difference (SE_q as in the module comment; Infinity when it is 0 and they differ; 0 when equal). */
   z: number[][];
 }
@@ -167,6 +175,7 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
   const pRaw: number[] = [];
   const others: number[] = [];
   let undefinedPairs = 0;
+  const noSpread: number[] = [];
   for (let r = 0; r < R; r++) {
     if (r === best) continue;
     const t = pairedTTest(
@@ -180,7 +189,10 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
       continue;
     }
     others.push(r);
-    const pPaired = t.p.value;
+    // p = 0 from a standard error of 0 (t infinite): the exact randomization p instead (noSpread).
+    const spreadless = t.t.value === null;
+    if (spreadless) noSpread.push(r);
+    const pPaired = spreadless ? Math.min(1, 2 ** (1 - n)) : t.p.value;
     const zz = z[r]![best]!;
     const pEstimator = n < 2 ? 1 : zz === Infinity ? 0 : studentTTwoSidedP(zz, n - 1);
     pRaw.push(plain ? pPaired : Math.max(pPaired, pEstimator));
@@ -189,7 +201,7 @@ export function rankerStanding(draws: readonly LabeledDraw[], populationSize: nu
   const adjustedP = new Array<number>(R).fill(Number.NaN);
   others.forEach((r, i) => (adjustedP[r] = h.adjusted[i]!));
   const decided = others.length > 0 && undefinedPairs === 0 && n >= 2 && h.reject.every(Boolean);
-  return { maps, best, adjustedP, decided, z };
+  return { maps, best, adjustedP, decided, noSpread, z };
 }
 
 /**

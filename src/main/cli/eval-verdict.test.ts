@@ -92,6 +92,15 @@ describe('eval: the verdict counts as the table', () => {
     expect(verdict(one)).toMatch(/^not decided: A leads, but the paired t-test over the 1 query counted does not/);
   });
 
+  it('two queries on which A gains the same over B and C: not decided (the t-test\'s p = 0 said "labeling can stop here")', async () => {
+    const w = await workspace();
+    for (const q of [0, 1]) for (const [k, v] of [[0, '1'], [1, '0'], [2, '0'], [3, '0']] as const) await ok('label', w, '--pool', 'P', '--annotator', 'bob', '--query', `q${q}`, '--candidate', `q${q}c${k}`, '--value', v);
+    const two = await ok('eval', w, '--pool', 'P', '--annotator', 'bob');
+    expect(verdict(two)).toBe(
+      "not decided: A leads B, C by the same AP on every one of the 2 queries counted; with no spread between queries the t-test's p = 0 is a limit, so the exact sign-flip test decides (p = 2/2^2 = 0.50 before Holm): not below 0.05 yet — label more queries",
+    );
+  });
+
   it('an ordered pool: the standing under the same options, its table and verdict', async () => {
     const w = await workspace();
     await ok('pool', 'set', w, '--pool', 'P', '--order', 'random', '--order-seed', '3');

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { QUERY_ORDER_HELP, QUERY_ORDERS, type Convention, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
+import { notDecidedReason, QUERY_ORDER_HELP, QUERY_ORDERS, type Convention, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
 import type { TieRule } from '../../shared/contract';
 import type { CallerRole } from '../../shared/roles';
 import { DataTable } from '../components/DataTable';
@@ -128,7 +128,7 @@ export function LabelOrderPanel({
               ? `Not decided: no run leads — ${tiedLeaders(lo).join(', ')} share the highest MAP over the ${counted}.`
               : lo.decided
                 ? `Decided: ${leader} is best on queries like these — the paired test over the ${counted} puts every other run below it (Holm-corrected p < 0.05). If choosing the best run is the goal, labeling can stop.`
-                : `Not decided: ${leader} leads, but the paired test over the ${counted} does not put every other run below it at Holm-corrected p < 0.05${lo.estimator === 'exact' ? ' — the pool’s MAPs are exact, but the gap may not hold on other queries like these' : ''}.`}
+                : `Not decided: ${leader} ${notDecidedReason(lo, `the ${counted}`)}${lo.estimator === 'exact' ? ' — the pool’s MAPs are exact, but the gap may not hold on other queries like these' : ''}.`}
       </p>
       <p className="small muted" data-testid="label-order-estimator">
         {lo.estimator === 'bounds'

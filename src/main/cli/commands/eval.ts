@@ -1,6 +1,6 @@
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
-import type { LabelOrderStanding } from '../../../shared/label-order';
+import { notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
 import { counted } from '../../../shared/plural';
 import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
@@ -150,7 +150,7 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
   }
   return lo.decided
     ? `decided: ${lo.best} is best on queries like these (paired t-test over ${queries}, Holm-corrected p < 0.05 against every other run) — if choosing the best run is the goal, labeling can stop here`
-    : `not decided: ${lo.best} leads, but the paired t-test over ${queries} does not put every other run below it at Holm-corrected p < 0.05` +
+    : `not decided: ${lo.best} ${notDecidedReason(lo, queries)}` +
         (lo.estimator === 'exact' ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
 }
 

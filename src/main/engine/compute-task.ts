@@ -100,7 +100,8 @@ export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = I
     // The datasheet's agreement (its pool's annotators, at most the work budget's resamples) and
     // the files, about as costly per pair as the agreement's fixed part.
     const bootstrap = task.options.bootstrap ?? 1000;
-    const ms = (m: number): number => (info.pairs * 2 * AGREEMENT_FIXED_NS_PER_PAIR + (m >= 2 ? agreementWork(info.pairs, m, bootstrap) * AGREEMENT_NS_PER_UNIT : 0)) / 1e6;
+    const again = task.options.datasheetAgreement !== undefined; // computed by an earlier export
+    const ms = (m: number): number => (info.pairs * 2 * AGREEMENT_FIXED_NS_PER_PAIR + (m >= 2 && !again ? agreementWork(info.pairs, m, bootstrap) * AGREEMENT_NS_PER_UNIT : 0)) / 1e6;
     const rough = ms(2);
     if (rough > inlineLimitMs) return { ms: rough };
     return { ms: ms(loadPoolState(ws, task.pool).annotators.length) };

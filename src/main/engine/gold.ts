@@ -8,7 +8,7 @@ import type { CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes } from '../team/assign-notes';
 import type { ExportFormat, ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
-import { defaultExportName, finishExportWrite, prepareExportWrite, type BuiltExport, type ExportOptions } from '../export';
+import { defaultExportName, finishExportWrite, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions } from '../export';
 import {
   addAnnotator,
   aggregationSummary,
@@ -48,9 +48,23 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
   const changed = (): void => engine.hub.emit('workspace.changed', { what: 'pool' });
   /** Writes go through the engine's write gate (one writer at a time, after running imports). */
   const write = <T>(fn: () => T): Promise<T> => engine.writes.run(fn);
+  /**
+   * The datasheet agreement of each pool's last export, with the workspace's change stamp when it
+   * was started: the Export screen renders a preview on every change of format or options, and the
+   * agreement (the same for all of them) took 20–40 s on a 40,000-pair pool. Any write makes it stale.
+   */
+  const agreements = new Map<string, { stamp: string; value: DatasheetAgreement }>();
   /** An export rendered (compute.ts: inline when small, else in a worker on a snapshot of the workspace). */
-  const renderExport = (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, ctx: Ctx): Promise<BuiltExport> =>
-    compute(ws, { kind: 'export', pool, format, out, options }, { signal: (ctx as { signal?: AbortSignal }).signal });
+  const renderExport = async (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, ctx: Ctx): Promise<BuiltExport> => {
+    const stamp = ws.changeStamp();
+    const known = agreements.get(pool);
+    const reuse = known?.stamp === stamp ? { datasheetAgreement: known.value } : {};
+    const b = await compute(ws, { kind: 'export', pool, format, out, options: { ...options, ...reuse } }, { signal: (ctx as { signal?: AbortSignal }).signal });
+    agreements.delete(pool);
+    agreements.set(pool, { stamp, value: b.datasheetAgreement });
+    while (agreements.size > 8) agreements.delete(agreements.keys().next().value!);
+    return b;
+  };
   return {
     'annotator.add': (a) =>
       write(() => {

@@ -55,6 +55,18 @@ export interface ExportOptions {
   text?: boolean;
   /** Replace files that already exist (issue 23: otherwise an existing file is refused, nothing written). */
   force?: boolean;
+  /**
+   * The datasheet's agreement as an earlier export of the same pool computed it (BuiltExport
+   * datasheetAgreement), when nothing was written to the workspace since, with the same bootstrap,
+   * seed and work budget: it depends on nothing else, and is most of a large pool's export time.
+   */
+  datasheetAgreement?: DatasheetAgreement;
+}
+
+/** The datasheet's agreement section: the report (null below two annotators or over budget) and its note. */
+export interface DatasheetAgreement {
+  agreement: AgreementView | null;
+  note: string | null;
 }
 
 export interface BuiltFile {
@@ -71,6 +83,8 @@ export interface BuiltExport {
   files: BuiltFile[];
   datasheet: BuiltFile;
   warnings: string[];
+  /** The agreement the datasheet shows (to pass back as ExportOptions.datasheetAgreement). */
+  datasheetAgreement: DatasheetAgreement;
 }
 
 const EXT: Record<ExportFormat, string> = {
@@ -100,7 +114,7 @@ export function isExportFormat(s: string): s is ExportFormat {
  * gets its CIs from as many resamples as the budget allows, and the note says so; when even the
  * point estimates are over it, the datasheet says agreement was not computed and why.
  */
-function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: ExportOptions): { agreement: AgreementView | null; note: string | null } {
+function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: ExportOptions): DatasheetAgreement {
   const m = state.annotators.length;
   if (m < 2) return { agreement: null, note: null };
   const wanted = o.bootstrap ?? 1000;
@@ -191,7 +205,8 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     const content = f.lines.length ? f.lines.join('\n') + '\n' : '';
     return { name, content, lines: f.lines.length };
   });
-  const { agreement, note: agreementNote } = datasheetAgreement(ws, pool, state, o);
+  const shown = o.datasheetAgreement ?? datasheetAgreement(ws, pool, state, o);
+  const { agreement, note: agreementNote } = shown;
   const sheet = datasheet({
     ws,
     state,
@@ -213,7 +228,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   });
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
   const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null }) + sheet : sheet;
-  return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings };
+  return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
 }
 
 /** YAML double-quoted scalar. */

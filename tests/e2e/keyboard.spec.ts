@@ -163,6 +163,30 @@ test('Review: the reason dialog keeps Tab inside and gives the focus back on Esc
   await expect.poll(() => focused(page)).toBe(before);
 });
 
+test('Browse and Agreement: the focus stays on Search and Recompute while they work, and Browse says what it found', async () => {
+  await page.goto('/#browse');
+  await page.getByTestId('browse-text').fill('visa');
+  await page.getByTestId('browse-search').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('browse-status')).toHaveText(/^\d+ questions? found$/);
+  await expect(page.getByRole('status').filter({ hasText: / found$/ })).toHaveCount(1);
+  await expect(page.getByTestId('browse-search')).toBeFocused();
+  await page.getByTestId('browse-text').fill('zzqqxx');
+  await page.getByTestId('browse-search').focus();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('browse-status')).toHaveText('No question matches.');
+  await expect(page.getByTestId('browse-search')).toBeFocused();
+
+  await page.goto('/#agreement');
+  await page.getByTestId('agreement-pool').selectOption('p');
+  const recompute = page.getByTestId('agreement-refresh');
+  await expect(recompute).toHaveText('Recompute');
+  await recompute.focus();
+  await page.keyboard.press('Enter');
+  await expect(recompute).toHaveText('Recompute');
+  await expect(recompute).toBeFocused();
+});
+
 test('at 200% zoom (680×450) the Pools screen does not scroll sideways', async () => {
   await page.setViewportSize({ width: 680, height: 450 });
   await page.goto('/#pools');

@@ -192,12 +192,13 @@ export function App(): ReactNode {
   const visibleTabs = TABS.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => roleAllows(role, t.role));
   const onTabsKey = (e: ReactKeyboardEvent<HTMLElement>): void => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    // Not Home/End (optional in the pattern): a tab clicked keeps the focus, and on Annotate and
+    // Review they are the first and last row.
     const at = visibleTabs.findIndex((t) => t.id === tab);
-    const last = visibleTabs.length - 1;
-    const to = e.key === 'ArrowRight' ? (at + 1) % visibleTabs.length : e.key === 'ArrowLeft' ? (at - 1 + visibleTabs.length) % visibleTabs.length : e.key === 'Home' ? 0 : e.key === 'End' ? last : null;
+    const to = e.key === 'ArrowRight' ? (at + 1) % visibleTabs.length : e.key === 'ArrowLeft' ? (at - 1 + visibleTabs.length) % visibleTabs.length : null;
     if (to === null) return;
     e.preventDefault();
-    e.stopPropagation(); // not the screen's own keys too (Home/End move Review's cursor)
+    e.stopPropagation();
     const next = visibleTabs[to]!.id;
     goTo(next);
     document.getElementById(`tab-${next}`)?.focus();
@@ -230,7 +231,7 @@ export function App(): ReactNode {
     <div className="app">
       <header className="topbar">
         <h1 className="brand">QPairs</h1>
-        {/* The ARIA tabs pattern: one Tab stop (the screen shown); ←/→, Home/End move to another screen. */}
+        {/* The ARIA tabs pattern: one Tab stop (the screen shown); ←/→ move to another screen. */}
         <nav className="tabs" role="tablist" aria-label="Screens" onKeyDown={onTabsKey}>
           {visibleTabs.map((t) => (
             <button

@@ -55,7 +55,7 @@ async function serious(p: Page): Promise<string[]> {
   return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
-test('the screens are one tab list: one Tab stop, the arrows, Home and End switch screens', async () => {
+test('the screens are one tab list: one Tab stop, the arrows switch screens; Home on a clicked tab stays the screen\'s key', async () => {
   await page.goto('/#pools');
   const tabs = page.getByRole('tablist', { name: 'Screens' }).getByRole('tab');
   await expect(tabs).toHaveCount(9);
@@ -67,20 +67,30 @@ test('the screens are one tab list: one Tab stop, the arrows, Home and End switc
   await expect(page.getByTestId('tab-annotate')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('tab-annotate')).toBeFocused();
   await expect(page).toHaveURL(/#annotate$/);
-  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('tab-workspace')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft'); // wraps round
   await expect(page.getByTestId('tab-browse')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('tab-browse')).toBeFocused();
-  await page.keyboard.press('ArrowRight'); // wraps round
-  await expect(page.getByTestId('tab-workspace')).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('ArrowLeft');
-  await expect(page.getByTestId('tab-browse')).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('tab-workspace')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('tab-workspace')).toBeFocused();
   // The screen is the tab's panel, named by it; Tab goes from the tab list on, not through the other tabs.
   await expect(page.getByRole('tabpanel', { name: 'Workspace' })).toBeVisible();
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).not.toBe('tab');
+
+  // Review's tab clicked (the focus stays on it): Home and End still move the disagreement cursor.
+  await page.getByTestId('tab-review').click();
+  await page.getByTestId('review-pool').selectOption('p');
+  await expect(page.getByTestId('review-row-1')).toBeVisible();
+  await page.getByTestId('tab-review').click();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('tab-review')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('review-row-0')).toHaveAttribute('aria-selected', 'false');
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('review-row-0')).toHaveAttribute('aria-selected', 'true');
 });
 
 test('the list of keys keeps Tab inside and gives the focus back to its button', async () => {

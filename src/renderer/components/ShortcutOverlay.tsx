@@ -11,7 +11,7 @@ import { REVIEW_KEYS } from '../review/reviewKeys';
 /** Keys that work on every screen. */
 export const GLOBAL_KEYS: ReadonlyArray<[string, string]> = [
   ['Alt+1 … Alt+9', 'screens, in the order of the tabs'],
-  ['← / →, Home / End', 'on the screen tabs: the other screens'],
+  ['← / →', 'on the screen tabs: the other screens'],
   ['F1 or Ctrl+/', 'this list of keys'],
   ['Tab / Shift+Tab', 'move between controls; Enter or Space uses one'],
 ];

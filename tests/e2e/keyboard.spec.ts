@@ -148,6 +148,24 @@ test('New pool: a taken name is said at the field; Enter keeps the focus in the 
   await expect(name).toBeFocused();
 });
 
+test('Team access by keyboard: Invite puts the focus on the new link, Done gives it back to the Name field', async () => {
+  await page.goto('/#pools');
+  const name = page.getByTestId('access-name');
+  await name.focus();
+  await page.keyboard.type('olga');
+  // By the button (Tab, Space): it turns disabled while inviting and once the name is emptied.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('access-invite')).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('access-fresh')).toBeVisible();
+  await expect(page.getByTestId('access-link')).toBeFocused();
+  await page.getByTestId('access-done').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('access-fresh')).toHaveCount(0);
+  await expect(name).toBeFocused();
+});
+
 test('Review: the reason dialog keeps Tab inside and gives the focus back on Esc', async () => {
   await page.goto('/#review');
   await page.getByTestId('review-pool').selectOption('p');

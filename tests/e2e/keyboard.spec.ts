@@ -215,6 +215,15 @@ test('Browse and Agreement: the focus stays on Search and Recompute while they w
   await expect(recompute).toBeFocused();
 });
 
+test('Evaluate: the per-query field has a real label', async () => {
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('p');
+  const field = page.getByLabel('Query id', { exact: true });
+  await expect(field).toHaveAttribute('data-testid', 'drill-query');
+  await field.fill('x');
+  await expect(field).toHaveAccessibleName('Query id');
+});
+
 test('at 200% zoom (680×450) the Pools screen does not scroll sideways', async () => {
   await page.setViewportSize({ width: 680, height: 450 });
   await page.goto('/#pools');

@@ -228,7 +228,19 @@ test('at 200% zoom (680×450) the Pools screen does not scroll sideways', async 
   await page.setViewportSize({ width: 680, height: 450 });
   await page.goto('/#pools');
   await expect(page.getByTestId('pool-row-p')).toBeVisible();
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(widths.scroll, `page ${widths.scroll} px wide in a ${widths.client} px window`).toBeLessThanOrEqual(widths.client);
+  await expectNoSidewaysScroll(page, 'Pools');
   expect(await serious(page)).toEqual([]);
 });
+
+test('at 200% zoom (680×450) the Export datasheet preview does not scroll the page sideways', async () => {
+  await page.setViewportSize({ width: 680, height: 450 });
+  await page.goto('/#export');
+  await page.getByTestId('export-pool').selectOption('p');
+  await expect(page.locator('table.md-table').first()).toBeVisible();
+  await expectNoSidewaysScroll(page, 'Export');
+});
+
+async function expectNoSidewaysScroll(p: Page, what: string): Promise<void> {
+  const widths = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, `${what}: page ${widths.scroll} px wide in a ${widths.client} px window`).toBeLessThanOrEqual(widths.client);
+}

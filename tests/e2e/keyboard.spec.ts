@@ -1,10 +1,12 @@
 /**
  * Keyboard-only and screen-reader use off the Annotate screen, on a small open pool (SemEval dev,
- * 3 queries × 4 candidates, two annotators who disagree): the list of keys (F1) and the Review
- * reason dialog keep Tab inside themselves and give the focus back when they close; the New pool
- * form keeps the focus in the form while a pool is made, says a taken name at the field (linked by
- * aria-describedby, aria-invalid) and announces the pool it made; at 200% zoom (680×450) the Pools
- * screen has no horizontal scrollbar; axe finds no serious violation in these states.
+ * 3 queries × 4 candidates, two annotators who disagree, a judge): the screen tabs are one tab list
+ * (one Tab stop, ←/→); the list of keys (F1) and the Review reason dialog keep Tab inside and give
+ * the focus back when they close; the New pool form keeps the focus while a pool is made, says a
+ * taken name at the field and announces the pool it made; Team access gives the focus back after
+ * Done; Browse Search and Agreement Recompute keep the focus while they work; Review says the pair
+ * j/k move to; Evaluate's per-query field has a real label; at 200% zoom (680×450) Pools and Export
+ * do not scroll sideways; axe finds no serious violation in these states.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,6 +191,21 @@ test('Review: the reason dialog keeps Tab inside and gives the focus back on Esc
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('reason-dialog')).toHaveCount(0);
   await expect.poll(() => focused(page)).toBe(before);
+});
+
+test('Review: the pair j and k move to is said to screen readers (the keys move no focus)', async () => {
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption('p');
+  await expect(page.getByTestId('review-row-1')).toBeVisible();
+  const say = page.getByTestId('review-cursor-announce');
+  await expect(say).toHaveAttribute('aria-live', 'polite');
+  await expect(say).toHaveText('');
+  const total = await page.locator('[data-testid^="review-row-"]').count();
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('review-row-1')).toHaveAttribute('aria-selected', 'true');
+  await expect(say).toHaveText(new RegExp(`^Pair 2 of ${total}: “.+” for query “.+”\\. Votes ann: .+ · bob: .+; not settled\\.$`));
+  await page.keyboard.press('k');
+  await expect(say).toHaveText(new RegExp(`^Pair 1 of ${total}: `));
 });
 
 test('Browse and Agreement: the focus stays on Search and Recompute while they work, and Browse says what it found', async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import type { CallerRole, PoolInfo } from '../shared/contract';
 import type { ConnectionState } from './client/types';
 import type { ReviewFocus, SharedState } from './lib/shared-state';
@@ -190,6 +190,19 @@ export function App(): ReactNode {
   }
 
   const visibleTabs = TABS.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => roleAllows(role, t.role));
+  const onTabsKey = (e: ReactKeyboardEvent<HTMLElement>): void => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    // Not Home/End (optional in the pattern): a tab clicked keeps the focus, and on Annotate and
+    // Review they are the first and last row.
+    const at = visibleTabs.findIndex((t) => t.id === tab);
+    const to = e.key === 'ArrowRight' ? (at + 1) % visibleTabs.length : e.key === 'ArrowLeft' ? (at - 1 + visibleTabs.length) % visibleTabs.length : null;
+    if (to === null) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const next = visibleTabs[to]!.id;
+    goTo(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
   const modelsTab = visibleTabs.find((t) => t.id === 'models');
 
   const shared: SharedState = {
@@ -218,12 +231,16 @@ export function App(): ReactNode {
     <div className="app">
       <header className="topbar">
         <h1 className="brand">QPairs</h1>
-        <nav className="tabs" role="tablist" aria-label="Screens">
+        {/* The ARIA tabs pattern: one Tab stop (the screen shown); ←/→ move to another screen. */}
+        <nav className="tabs" role="tablist" aria-label="Screens" onKeyDown={onTabsKey}>
           {visibleTabs.map((t) => (
             <button
               key={t.id}
+              id={`tab-${t.id}`}
               role="tab"
               aria-selected={tab === t.id}
+              aria-controls="screen-panel"
+              tabIndex={tab === t.id ? 0 : -1}
               className={tab === t.id ? 'tab active' : 'tab'}
               data-testid={`tab-${t.id}`}
               title={`${t.label} (Alt+${t.n})`}
@@ -291,6 +308,7 @@ export function App(): ReactNode {
       </header>
       {keysOpen && <ShortcutOverlay tab={tab} onClose={() => setKeysOpen(false)} />}
       <main className="screen">
+        <div className="tab-panel" role="tabpanel" id="screen-panel" aria-labelledby={`tab-${tab}`}>
         {tab === 'workspace' && <WorkspaceScreen shared={shared} />}
         {tab === 'pools' && <PoolsScreen shared={shared} />}
         {tab === 'annotate' && <AnnotateScreen shared={shared} />}
@@ -300,6 +318,7 @@ export function App(): ReactNode {
         {tab === 'export' && <ExportScreen shared={shared} />}
         {tab === 'models' && <ModelsScreen shared={shared} />}
         {tab === 'browse' && <BrowseScreen shared={shared} />}
+        </div>
       </main>
     </div>
   );

@@ -1,9 +1,10 @@
 /**
  * A note on a label (issue 24): why a pair is unsure, a judge's reason for a ruling. A small
  * dialog over the screen: Enter saves (Shift+Enter: a new line), Esc leaves the note as it was,
- * an emptied box removes the note.
+ * an emptied box removes the note. Tab stays inside it; closing it gives the focus back.
  */
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import { useModalFocus } from '../lib/modal-focus';
 
 export interface NoteDialogProps {
   /** What the note is on, e.g. "candidate 1394 of query 1406". */
@@ -21,12 +22,14 @@ export interface NoteDialogProps {
 
 export function NoteDialog({ subject, initial, title, hint, onSave, onClose, testId = 'note-dialog' }: NoteDialogProps): ReactNode {
   const [text, setText] = useState(initial);
+  const root = useRef<HTMLDivElement | null>(null);
+  const onKeyDown = useModalFocus(root);
   const save = (): void => {
     onSave(text.trim());
     onClose();
   };
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label={`${title} on ${subject}`} data-testid={testId} onClick={onClose}>
+    <div ref={root} className="overlay" role="dialog" aria-modal="true" aria-label={`${title} on ${subject}`} data-testid={testId} onClick={onClose} onKeyDown={onKeyDown}>
       <form
         className="overlay-card small-card"
         onClick={(e) => e.stopPropagation()}

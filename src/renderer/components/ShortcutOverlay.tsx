@@ -1,14 +1,17 @@
 /**
  * Every key of the current screen (issue 24), opened with F1 or Ctrl+/ anywhere (`?` stays the
- * "unsure" label); Esc, F1 or Ctrl+/ again, or a click outside closes it.
+ * "unsure" label); Esc, F1 or Ctrl+/ again, or a click outside closes it. Tab stays inside it,
+ * and closing it gives the focus back to where it was.
  */
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useModalFocus } from '../lib/modal-focus';
 import { labelKeys, NAV_KEYS, rulingKeys } from '../annotate/keys';
 import { REVIEW_KEYS } from '../review/reviewKeys';
 
 /** Keys that work on every screen. */
 export const GLOBAL_KEYS: ReadonlyArray<[string, string]> = [
   ['Alt+1 … Alt+9', 'screens, in the order of the tabs'],
+  ['← / →', 'on the screen tabs: the other screens'],
   ['F1 or Ctrl+/', 'this list of keys'],
   ['Tab / Shift+Tab', 'move between controls; Enter or Space uses one'],
 ];
@@ -30,6 +33,8 @@ function screenKeys(tab: string): { title: string; keys: ReadonlyArray<[string, 
 
 export function ShortcutOverlay({ tab, onClose }: { tab: string; onClose: () => void }): ReactNode {
   const s = screenKeys(tab);
+  const root = useRef<HTMLDivElement | null>(null);
+  const onKeyDown = useModalFocus(root);
   const section = (title: string, keys: ReadonlyArray<[string, string]>, id: string): ReactNode => (
     <section>
       <h3>{title}</h3>
@@ -48,7 +53,7 @@ export function ShortcutOverlay({ tab, onClose }: { tab: string; onClose: () => 
     </section>
   );
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="shortcut-overlay" onClick={onClose}>
+    <div ref={root} className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="shortcut-overlay" onClick={onClose} onKeyDown={onKeyDown}>
       <div className="overlay-card shortcut-card" onClick={(e) => e.stopPropagation()}>
         <h2>Keys — {s.title}</h2>
         <div className="shortcut-columns">

@@ -217,6 +217,23 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const cursorRef = useRef(cursor);
   cursorRef.current = cursor;
 
+  // The keys move no focus: the pair the cursor lands on is said in a polite live region (not the
+  // first one shown on opening the screen, which is on it already).
+  const [cursorSay, setCursorSay] = useState('');
+  const announcedKey = useRef<string | null>(null);
+  const cursorOn = current?.key ?? null;
+  useEffect(() => {
+    if (cursorOn === null) return;
+    const before = announcedKey.current;
+    announcedKey.current = cursorOn;
+    if (before === null || before === cursorOn) return;
+    const r = rowsRef.current[cursorRef.current];
+    if (!r || r.key !== cursorOn) return;
+    const ruling = r.value === null ? 'not settled' : `settled: ${describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value}`;
+    setCursorSay(`Pair ${cursorRef.current + 1} of ${rowsRef.current.length}: “${r.item.candidate?.title ?? r.item.candidateId}” for query “${r.item.query?.title ?? r.item.queryId}”. Votes ${labelsText(r)}; ${ruling}.`);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [cursorOn]);
+
   const move = (delta: number | 'home' | 'end'): void => {
     const rs = rowsRef.current;
     if (!rs.length) return;
@@ -374,6 +391,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
           return rulingAnnouncement(op, which, (value) => describeLabel(queue?.scheme ?? 'binary', value).text || value);
         }}
       />
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="review-cursor-announce">
+        {cursorSay}
+      </p>
       <div className="annotate-bar">
         {/* blur: the keys are the judge's, not the select's type-ahead */}
         <PoolSelect testId="review-pool" pools={pools} value={pool} onChange={setPool} emptyText="(no pools)" blurOnChange />

@@ -47,6 +47,7 @@ export function AccessPanel(): ReactNode {
   const [fresh, setFresh] = useState<(AnnotatorInvitation & { shownLink: string }) | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const linkRef = useRef<HTMLInputElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
 
   const load = useCallback(() => {
     client
@@ -78,8 +79,12 @@ export function AccessPanel(): ReactNode {
       setBusy(false);
     }
   };
+  // The link takes the focus (a screen reader reads it; Ctrl+C copies it): the Invite button may
+  // have turned disabled under the focus meanwhile.
   useEffect(() => {
-    if (fresh) linkRef.current?.select();
+    if (!fresh) return;
+    linkRef.current?.focus();
+    linkRef.current?.select();
   }, [fresh]);
 
   const copy = async (): Promise<void> => {
@@ -144,7 +149,7 @@ export function AccessPanel(): ReactNode {
       >
         <label className="inline">
           Name
-          <input data-testid="access-name" value={name} onChange={(e) => setName(e.target.value)} size={14} autoComplete="off" />
+          <input ref={nameRef} data-testid="access-name" value={name} onChange={(e) => setName(e.target.value)} size={14} autoComplete="off" />
         </label>
         <label className="inline">
           Role
@@ -177,7 +182,15 @@ export function AccessPanel(): ReactNode {
             <button type="button" data-testid="access-copy" onClick={() => void copy()}>
               Copy link
             </button>
-            <button type="button" data-testid="access-done" onClick={() => setFresh(null)}>
+            <button
+              type="button"
+              data-testid="access-done"
+              onClick={() => {
+                setFresh(null);
+                // Its button leaves the page with the link: back to the form, for the next person.
+                nameRef.current?.focus();
+              }}
+            >
               Done
             </button>
           </div>

@@ -175,7 +175,8 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
             Seed
             <input type="number" data-testid="agreement-seed" value={seed} size={5} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
           </label>
-          <button onClick={() => void load()} data-testid="agreement-refresh" disabled={loading}>
+          {/* aria-disabled while computing: a button that turns disabled under the focus drops it to the page. */}
+          <button onClick={() => !loading && void load()} data-testid="agreement-refresh" aria-disabled={loading || undefined}>
             {loading ? 'Computing…' : 'Recompute'}
           </button>
         </div>

@@ -6,7 +6,7 @@ import { useCallback, useRef, useState, type ReactNode } from 'react';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { useDebounced } from '../lib/hooks';
-import { errorMessage, snippet } from '../lib/format';
+import { errorMessage, fmtCount, snippet } from '../lib/format';
 import { DataTable } from '../components/DataTable';
 import type { BrowseSearch, QuestionShow } from '../../shared/contract';
 
@@ -53,9 +53,9 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
     [client],
   );
   const search = useCallback(async () => {
-    if (!text.trim()) return;
+    if (!text.trim() || busy) return;
     await runSearch({ text: text.trim(), source: source.trim() });
-  }, [runSearch, text, source]);
+  }, [runSearch, text, source, busy]);
 
   const show = useCallback(
     async (id: string, refresh = false) => {
@@ -113,10 +113,15 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
             Source
             <input data-testid="browse-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="any" size={10} />
           </label>
-          <button type="submit" className="primary" data-testid="browse-search" disabled={busy || !text.trim()}>
+          {/* aria-disabled while searching: a button that turns disabled under the focus drops it to the page. */}
+          <button type="submit" className="primary" data-testid="browse-search" disabled={!text.trim()} aria-disabled={busy || undefined}>
             {busy ? 'Searching…' : 'Search'}
           </button>
         </form>
+        {/* What a search found, said to screen readers (the table itself is silent). */}
+        <p className="visually-hidden" role="status" data-testid="browse-status">
+          {busy ? 'Searching…' : hits ? (hits.length ? `${fmtCount(hits.length, 'question')} found` : 'No question matches.') : ''}
+        </p>
         {err && (
           <p className="error" role="alert" data-testid="browse-error">
             {err}

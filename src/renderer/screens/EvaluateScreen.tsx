@@ -452,7 +452,11 @@ function DrillDown({
         <button type="button" onClick={() => void step('previous')} data-testid="drill-prev">
           ← previous
         </button>
-        <input data-testid="drill-query" value={qid} onChange={(e) => setQid(e.target.value)} placeholder="query id" size={16} />
+        {/* A real label (a placeholder names nothing once the field holds text, and is no label). */}
+        <label className="inline">
+          <span className="visually-hidden">Query id</span>
+          <input data-testid="drill-query" value={qid} onChange={(e) => setQid(e.target.value)} placeholder="query id" size={16} />
+        </label>
         <button type="submit" className="primary" data-testid="drill-show">
           Show
         </button>

@@ -64,8 +64,13 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   const [created, setCreated] = useState<string | null>(null);
 
   const queryIds = parseQueryIds(queriesText);
-  const canCreate = !creating && name.trim() !== '' && (mode === 'sample' ? n >= 1 : queryIds.length > 0);
+  // Said at the field (the engine would refuse it too), so the name is fixed before anything runs.
+  const nameTaken = pools.some((p) => p.name === name.trim());
+  const ready = name.trim() !== '' && !nameTaken && (mode === 'sample' ? n >= 1 : queryIds.length > 0);
+  const canCreate = !creating && ready;
 
+  const createForm = useRef<HTMLFormElement | null>(null);
+  const nameInput = useRef<HTMLInputElement | null>(null);
   const create = async (): Promise<void> => {
     setCreating(true);
     setCreateError(null);
@@ -85,6 +90,8 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
       shared.refreshPools();
       shared.setPool(p.name);
       setName('');
+      // The emptied name disables the button: a keyboard user goes on from the name (the next pool).
+      if (createForm.current?.contains(document.activeElement)) nameInput.current?.focus();
     } catch (e) {
       setCreateError(errorMessage(e));
     } finally {
@@ -305,6 +312,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
         <section className="card">
           <h2>New pool</h2>
           <form
+            ref={createForm}
             className="form-grid"
             onSubmit={(e) => {
               e.preventDefault();
@@ -313,7 +321,19 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
           >
             <label>
               Name
-              <input data-testid="pool-name" value={name} onChange={(e) => setName(e.target.value)} disabled={creating} />
+              {/* Read-only, not disabled, while the pool is made: a disabled field would drop the keyboard focus to the page. */}
+              <input
+                data-testid="pool-name"
+                ref={nameInput}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                readOnly={creating}
+                aria-invalid={nameTaken || undefined}
+                aria-describedby={nameTaken ? 'pool-name-error' : undefined}
+              />
+              <span className="error small" id="pool-name-error" aria-live="polite" data-testid="pool-name-error">
+                {nameTaken ? `A pool named “${name.trim()}” exists already: choose another name.` : ''}
+              </span>
             </label>
             <fieldset className="radio-row">
               <legend>Queries</legend>
@@ -413,7 +433,8 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
               </label>
             </fieldset>
             <div className="actions">
-              <button type="submit" className="primary" data-testid="pool-create" disabled={!canCreate}>
+              {/* aria-disabled while creating: a button that turns disabled under the focus drops it to the page. */}
+              <button type="submit" className="primary" data-testid="pool-create" disabled={!ready} aria-disabled={creating || undefined}>
                 {creating ? 'Creating…' : 'Create pool'}
               </button>
             </div>
@@ -426,11 +447,14 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
               <pre>{createError}</pre>
             </div>
           )}
-          {created && (
-            <p className="ok" data-testid="pool-created">
-              {created}
-            </p>
-          )}
+          {/* Always in the page, so screen readers announce the message when it appears. */}
+          <div role="status">
+            {created && (
+              <p className="ok" data-testid="pool-created">
+                {created}
+              </p>
+            )}
+          </div>
         </section>
       )}
 

@@ -18,7 +18,7 @@ import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 7;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 7;
 const POOL = 'e2e-small';
 const SMALL = { width: 1024, height: 700 };
 const TABS = ['workspace', 'pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse'];

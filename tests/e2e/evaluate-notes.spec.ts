@@ -12,7 +12,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 import { buildSmallPool, openPage } from './small-pool';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 8;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 8;
 
 let server: ServeProcess | undefined;
 let dir: string;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 20;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 20;
 let dir = '';
 let server: ServeProcess | null = null;
 

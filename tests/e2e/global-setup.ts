@@ -13,7 +13,7 @@ import { e2eRunMarker, startServe, survivingServers } from './serve';
 
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   await prepareBrowser();
-  const baseURL = String(config.projects[0]?.use.baseURL ?? 'http://127.0.0.1:47613');
+  const baseURL = String(config.projects[0]?.use.baseURL ?? 'http://127.0.0.1:27613');
   const port = new URL(baseURL).port;
   const dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-'));
   const workspace = path.join(dir, 'e2e.qpairs');

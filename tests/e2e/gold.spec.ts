@@ -18,7 +18,7 @@ import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 1;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 1;
 const POOL = 'gold-team';
 const QUERIES = 4;
 const DEPTH = 5;

@@ -22,7 +22,7 @@ import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 17;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 17;
 const README_SHOTS = process.env.QPAIRS_README_SHOTS === '1';
 const SMALL = { width: 1024, height: 700 };
 const LARGE = { width: 1360, height: 900 };

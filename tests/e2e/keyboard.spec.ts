@@ -16,7 +16,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 import { buildSmallPool, openPage, qpairs } from './small-pool';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 13;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 13;
 
 test.describe.configure({ mode: 'serial' });
 

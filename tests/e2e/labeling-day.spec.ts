@@ -16,7 +16,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 import { importSemEvalDev, invoke } from './api';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 4;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 4;
 
 test.describe.configure({ mode: 'serial' });
 

@@ -12,7 +12,7 @@ import { startServe, type ServeProcess } from './serve';
 import { buildSmallPool, openPage, qpairs } from './small-pool';
 import type { LiveStatus } from '../../src/shared/live';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 6;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 6;
 
 test.describe.configure({ mode: 'serial' });
 

@@ -14,7 +14,7 @@ import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 11;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 11;
 
 test.describe.configure({ mode: 'serial' });
 

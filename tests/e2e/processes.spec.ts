@@ -26,13 +26,13 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('a server that does not come up in time is killed before startServe throws', async () => {
   const before = new Set(survivingServers());
-  await expect(startServe({ workspace: path.join(dir, 'slow.qpairs'), port: 47631, timeoutMs: 200 })).rejects.toThrow(/did not start within/);
+  await expect(startServe({ workspace: path.join(dir, 'slow.qpairs'), port: 27651, timeoutMs: 200 })).rejects.toThrow(/did not start within/);
   // Nothing new of this run is alive: the child was killed and reaped before the rejection.
   expect(survivingServers().filter((p) => !before.has(p))).toEqual([]);
 });
 
 test('a server nobody stopped dies with the exit hook (killAllServers)', async () => {
-  const s = await startServe({ workspace: path.join(dir, 'forgotten.qpairs'), port: 47632 });
+  const s = await startServe({ workspace: path.join(dir, 'forgotten.qpairs'), port: 27652 });
   expect(s.pid).toBeDefined();
   expect(survivingServers()).toContain(s.pid);
   expect(killAllServers()).toContain(s.pid);

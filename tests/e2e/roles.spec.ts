@@ -16,7 +16,7 @@ import { startServe, type ServeProcess } from './serve';
 import { importSemEvalDev, invoke } from './api';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 3;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 3;
 const POOL = 'team-blind';
 const QUERIES = 3;
 const DEPTH = 5;

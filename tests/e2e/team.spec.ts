@@ -17,7 +17,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 import { importSemEvalDev, invoke } from './api';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 5;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 5;
 const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
 
 test.describe.configure({ mode: 'serial' });

@@ -32,7 +32,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServe, type ServeProcess } from '../serve';
 import { importSemEvalDev, invoke } from '../api';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 47613) + 9;
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 9;
 const LOG = path.resolve(import.meta.dirname, '../../../test-results/stress.log');
 const TAB = process.env.STRESS_TAB === 'browse' ? 'browse' : 'pools';
 let dir = '';

@@ -3,13 +3,13 @@ import type { QPairsError } from '../errors';
 import type { PackedDumpRows } from './dump-rows';
 
 export interface DumpParseWorkerData {
-  /** The file's name as errors give it (the worker reads no file: the import's thread sends the text). */
+  /** The file's name as errors give it (the worker reads no file: the import's thread sends the bytes). */
   file: string;
 }
 
 export type ToDumpParseWorker =
-  /** The file's next piece of validated text (reader.ts readTextChunks), starting on line `line`. */
-  | { type: 'chunk'; text: string; line: number }
+  /** The file's next bytes (reader.ts readByteChunks), in file order; the worker decodes them (utf8-text.ts). */
+  | { type: 'bytes'; bytes: Uint8Array }
   /** The file ended. */
   | { type: 'end' };
 

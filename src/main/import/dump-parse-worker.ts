@@ -1,6 +1,7 @@
 /**
- * Worker entry (worker_threads) of dump-parse-client.ts: parses one Stack Exchange dump file's text,
- * sent chunk by chunk by the import's thread, with the same row scanner and saxes fallback as an
+ * Worker entry (worker_threads) of dump-parse-client.ts: decodes one Stack Exchange dump file's
+ * bytes, sent chunk by chunk by the import's thread, as validated UTF-8 (utf8-text.ts: the same
+ * errors as reading it on one thread), parses the text with the same row scanner and saxes fallback as an
  * import on one thread (xml-rows.ts parseRowsXmlChunks), converts each row's text (dump-rows.ts
  * prepareDumpRow: HTML → text, the costly part) and posts the rows back packed, one message per
  * chunk. Opens no file and no database. Bundled as its own entry (scripts/build-node.mjs →
@@ -10,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { QPairsError } from '../errors';
 import type { DumpParseWorkerData, FromDumpParseWorker, ToDumpParseWorker } from './dump-parse-protocol';
 import { DumpRowPacker, dumpRowHandlers } from './dump-rows';
-import type { TextChunk } from './reader';
+import { Utf8TextDecoder, type TextChunk } from './utf8-text';
 import { parseRowsXmlChunks } from './xml-rows';
 
 const port = parentPort;
@@ -31,15 +32,22 @@ if (port) {
   const nextMessage = (): Promise<ToDumpParseWorker> => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => (waiting = resolve)));
 
   async function* chunks(): AsyncGenerator<TextChunk> {
-    let first = true;
+    const text = new Utf8TextDecoder(file);
+    // Every chunk is answered by one `rows` message (the client's flow control counts them).
+    let answerDue = false;
     for (;;) {
       // The parser asks for the next chunk once the previous one's rows are out: send them.
-      if (!first) post({ type: 'rows', rows: packer.take() });
-      first = false;
+      if (answerDue) post({ type: 'rows', rows: packer.take() });
+      answerDue = false;
       const m = await nextMessage();
-      if (m.type === 'end') return;
-      yield { text: m.text, line: m.line };
+      if (m.type === 'end') break;
+      const piece = text.push(m.bytes);
+      if (piece) {
+        answerDue = true;
+        yield piece;
+      } else post({ type: 'rows', rows: packer.take() }); // bytes that complete no character: no rows
     }
+    text.end();
   }
 
   parseRowsXmlChunks(chunks(), file, dumpRowHandlers(packer)).then(

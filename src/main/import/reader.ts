@@ -9,20 +9,16 @@ import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import { isMemberPath, memberSize, openMember } from './archive';
+import { fileError } from './file-error';
+import { Utf8TextDecoder, type TextChunk } from './utf8-text';
 import type { ImportContext } from './types';
 
 export const CHUNK_BYTES = 64 * 1024;
 /** Longest line (or multi-line CSV record) accepted, in UTF-16 code units. */
 export const MAX_RECORD_CHARS = 64 * 1024 * 1024;
 
-/** A user-facing error naming the file, the line and the reason. */
-export function fileError(file: string, line: number | null, reason: string): QPairsError {
-  return new QPairsError(line == null ? `${file}: ${reason}` : `${file}, line ${line}: ${reason}`, {
-    file,
-    ...(line == null ? {} : { line }),
-    reason,
-  });
-}
+export { fileError } from './file-error';
+export { firstInvalidUtf8, type TextChunk } from './utf8-text';
 
 /** The file's name without folders and without its extensions (`a/dev.txt.gz` → `dev`, `x/SemEval-dev.xml` → `SemEval-dev`). */
 export function baseName(file: string, stripAll = true): string {
@@ -89,75 +85,6 @@ export function fileSize(file: string): number {
   }
 }
 
-/**
- * Byte offset of the first invalid UTF-8 sequence in `b` (an incomplete sequence at the end counts
- * as invalid), or -1. Follows the WHATWG decoder: no overlongs, no surrogates, nothing above U+10FFFF.
- */
-export function firstInvalidUtf8(b: Uint8Array): number {
-  const n = b.length;
-  let i = 0;
-  while (i < n) {
-    const c = b[i]!;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) need = 2;
-    else if (c >= 0xf0 && c <= 0xf4) need = 3;
-    else return i;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c === 0xe0) lo = 0xa0;
-    else if (c === 0xed) hi = 0x9f;
-    else if (c === 0xf0) lo = 0x90;
-    else if (c === 0xf4) hi = 0x8f;
-    if (i + 1 >= n || b[i + 1]! < lo || b[i + 1]! > hi) return i;
-    for (let k = 2; k <= need; k++) if (i + k >= n || (b[i + k]! & 0xc0) !== 0x80) return i;
-    i += need + 1;
-  }
-  return -1;
-}
-
-/** Length of the longest prefix of `b` that does not end inside a (possibly valid) multi-byte sequence. */
-function completePrefix(b: Uint8Array): number {
-  const n = b.length;
-  let i = n - 1;
-  let k = 0;
-  while (i >= 0 && k < 3 && (b[i]! & 0xc0) === 0x80) {
-    i--;
-    k++;
-  }
-  if (i < 0) return n;
-  const c = b[i]!;
-  const len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 1;
-  return n - i < len ? i : n;
-}
-
-function countNewlines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-function countNewlineBytes(b: Uint8Array, end: number): { lines: number; lastNl: number } {
-  let lines = 0;
-  let lastNl = -1;
-  for (let i = 0; i < end; i++)
-    if (b[i] === 0x0a) {
-      lines++;
-      lastNl = i;
-    }
-  return { lines, lastNl };
-}
-
-export interface TextChunk {
-  text: string;
-  /** Line number of text[0]. */
-  line: number;
-}
-
 /** A file's bytes (gunzipped when it is gzip data) with the count of bytes read from the file. */
 interface ByteSource {
   chunks: AsyncIterable<Uint8Array>;
@@ -205,53 +132,40 @@ function openBytes(ctx: ImportContext, file: string): ByteSource {
  * whitespace ("empty file").
  */
 export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGenerator<TextChunk> {
+  const text = new Utf8TextDecoder(file);
+  for await (const bytes of readByteChunks(ctx, file, () => text.line)) {
+    const piece = text.push(bytes);
+    if (piece) yield piece;
+  }
+  text.end();
+}
+
+/**
+ * A file's (gunzipped) or archive member's bytes in pieces of about CHUNK_BYTES, as readTextChunks
+ * reads them before decoding (the dump-parse worker decodes them itself): progress (ctx.fileBytes),
+ * cancel, the import's checkpoints between pieces, and the read errors (missing file, corrupt gzip,
+ * a truncated or corrupt archive). `lineNow`: the line reached, for a corrupt gzip's error.
+ */
+export async function* readByteChunks(ctx: ImportContext, file: string, lineNow: () => number | null): AsyncGenerator<Uint8Array> {
   const source = openBytes(ctx, file);
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let carry: Uint8Array | null = null;
-  let line = 1;
-  let first = true;
-  let content = false;
-  const decode = (piece: Uint8Array): string => {
-    try {
-      return decoder.decode(piece);
-    } catch {
-      const at = firstInvalidUtf8(piece);
-      const { lines, lastNl } = countNewlineBytes(piece, Math.max(at, 0));
-      const byte = at >= 0 && at < piece.length ? ` 0x${piece[at]!.toString(16).padStart(2, '0')}` : '';
-      throw fileError(file, line + lines, `invalid UTF-8 (byte${byte} at byte ${at - lastNl} of the line)`);
-    }
-  };
   try {
     for await (const chunk of source.chunks) {
       throwIfAborted(ctx.signal);
       if (ctx.checkpoint) await ctx.checkpoint();
       ctx.fileBytes(source.bytesRead());
-      const buf: Uint8Array = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const cut = completePrefix(buf);
-      carry = cut < buf.length ? Uint8Array.prototype.slice.call(buf, cut) : null;
-      let text = decode(buf.subarray(0, cut));
-      if (first && text.length > 0) {
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
-      }
-      if (!content && /\S/.test(text)) content = true;
-      if (text.length === 0) continue;
-      yield { text, line };
-      line += countNewlines(text);
+      yield chunk;
     }
   } catch (e) {
     if (e instanceof QPairsError || e instanceof CancelledError) throw e;
     const err = e as NodeJS.ErrnoException;
     if (err.code?.startsWith('Z_') || /header|unexpected end|invalid/i.test(err.message)) {
-      throw fileError(file, line, `corrupt or truncated gzip data (${err.message})`);
+      throw fileError(file, lineNow(), `corrupt or truncated gzip data (${err.message})`);
     }
     throw fileError(file, null, cannotRead(err));
   } finally {
     await source.close();
   }
-  if (carry) decode(carry);
   ctx.fileBytes(source.bytesRead());
-  if (!content) throw fileError(file, null, 'empty file');
 }
 
 export interface Line {

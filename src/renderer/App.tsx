@@ -19,6 +19,7 @@ import { ExportScreen } from './screens/ExportScreen';
 import { ModelsScreen } from './screens/ModelsScreen';
 import { BrowseScreen } from './screens/BrowseScreen';
 import { ShortcutOverlay } from './components/ShortcutOverlay';
+import { OpenNotices } from './components/OpenNotices';
 import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
 import { isTypingTarget } from './lib/typing';
@@ -307,6 +308,7 @@ export function App(): ReactNode {
         </button>
       </header>
       {keysOpen && <ShortcutOverlay tab={tab} onClose={() => setKeysOpen(false)} />}
+      <OpenNotices notices={info.notices} />
       <main className="screen">
         <div className="tab-panel" role="tabpanel" id="screen-panel" aria-labelledby={`tab-${tab}`}>
         {tab === 'workspace' && <WorkspaceScreen shared={shared} />}

@@ -6,7 +6,7 @@
 import { ANALYZER_NAMES } from './analyzers';
 import { EVENT_NAMES as CHANNEL_EVENT_NAMES, type ChannelEventName } from './ipc-channels';
 import { z } from 'zod';
-import type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo } from './types';
+import type { PoolInfo, Question, WorkspaceNotice, WorkspaceStats, LabelRecord, RunInfo } from './types';
 import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
@@ -309,6 +309,8 @@ export interface AppInfo {
    * else (a token's annotator has `annotator`).
    */
   suggestedAnnotator: string | null;
+  /** What opening the workspace did that its owner should know (upgrade, an interrupted import undone): owners only, [] for everyone else. */
+  notices: WorkspaceNotice[];
 }
 
 export interface ImportStarted {

@@ -65,6 +65,17 @@ export interface RunInfo {
   pairs: number;
 }
 
+/**
+ * What opening the workspace did or found that its owner should know (Workspace.openNotices):
+ * `upgraded` — its schema was upgraded (older QPairs can no longer open it); `import-undone` — an
+ * interrupted import was undone; `import-left` — a read-only open found an interrupted import's
+ * rows still in it. The message never names a server-side path.
+ */
+export interface WorkspaceNotice {
+  kind: 'upgraded' | 'import-undone' | 'import-left';
+  message: string;
+}
+
 export interface WorkspaceStats {
   questions: number;
   /** Answers and comments (unlabeled text; not indexed, not labeled). */

@@ -157,6 +157,7 @@ export class Engine implements EngineCore {
         local: ctx.local,
         readonly: ws.db.readonly,
         suggestedAnnotator: ctx.local && ctx.role === 'owner' && ctx.annotator === null ? localUserName() : null,
+        notices: ctx.role === 'owner' ? ws.openNotices() : [],
       }),
       'workspace.stats': () => ws.stats(),
       'import.start': (a) => ({ jobId: importJob(this, a) }),

@@ -1,7 +1,8 @@
 import { QPairsError } from '../errors';
 import type { RunInfo, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
-import { interruptedWriteLeft, recoverInterruptedImport } from './undo-journal';
+import type { WorkspaceNotice } from '../../shared/types';
+import { interruptedWriteLeft, recoverInterruptedImport, recoveredNote, unrecoveredNote } from './undo-journal';
 import { now } from './workspace-types';
 import { WorkspacePools } from './workspace-pools';
 
@@ -42,11 +43,31 @@ export class Workspace extends WorkspacePools {
 
   /** What a process that opened the workspace tells its user when that open upgraded it (null when it did not). */
   upgradeNote(): string | null {
-    if (this.upgradedFrom === null) return null;
+    return this.upgradedFrom === null ? null : `note: upgraded workspace ${this.path} ${this.upgradeText()}`;
+  }
+
+  private upgradeText(): string {
     return (
-      `note: upgraded workspace ${this.path} from workspace schema ${this.upgradedFrom} to ${this.db.pragma('user_version', { simple: true }) as number}: ` +
+      `from workspace schema ${this.upgradedFrom} to ${this.db.pragma('user_version', { simple: true }) as number}: ` +
       `the QPairs that wrote it (and any other older QPairs) can no longer open it — upgrade QPairs wherever it is used`
     );
+  }
+
+  /**
+   * What this open did or found that the workspace's owner should know — the notes the CLI and
+   * the serve log print (upgradeNote, recoveredNote, unrecoveredNote) — as the app shows them:
+   * sentences without the workspace's path (a remote owner never sees server-side paths).
+   */
+  openNotices(): WorkspaceNotice[] {
+    const sentence = (note: string): string => {
+      const s = note.replace(/^note: /, '');
+      return `${s[0]!.toUpperCase()}${s.slice(1)}.`;
+    };
+    const out: WorkspaceNotice[] = [];
+    if (this.upgradedFrom !== null) out.push({ kind: 'upgraded', message: `This workspace was upgraded when it was opened, ${this.upgradeText()}.` });
+    if (this.recoveredWrite) out.push({ kind: 'import-undone', message: sentence(recoveredNote(this.recoveredWrite)) });
+    if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: sentence(unrecoveredNote(this.unrecoveredWrite)) });
+    return out;
   }
 
   /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */

@@ -1,0 +1,53 @@
+/**
+ * What opening the workspace did that its owner should know (AppInfo.notices: an upgrade, an
+ * interrupted import undone), shown above every screen until dismissed. A dismissal lasts for the
+ * tab (sessionStorage), so a reload does not bring the same notice back, but the next open that
+ * upgrades or undoes something shows its own.
+ */
+import { useState, type ReactNode } from 'react';
+import type { WorkspaceNotice } from '../../shared/types';
+
+const KEY = 'qpairs.dismissedNotices';
+
+function dismissedSet(): Set<string> {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(KEY) ?? '[]') as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+const TITLES: Record<WorkspaceNotice['kind'], string> = {
+  upgraded: 'Workspace upgraded',
+  'import-undone': 'Interrupted import undone',
+  'import-left': 'Interrupted import still in this read-only workspace',
+};
+
+export function OpenNotices({ notices }: { notices: readonly WorkspaceNotice[] }): ReactNode {
+  const [dismissed, setDismissed] = useState(dismissedSet);
+  const shown = notices.filter((n) => !dismissed.has(n.message));
+  if (shown.length === 0) return null;
+  const dismiss = (n: WorkspaceNotice): void => {
+    const next = new Set(dismissed).add(n.message);
+    try {
+      sessionStorage.setItem(KEY, JSON.stringify([...next]));
+    } catch {
+      // storage full or blocked: dismissed until the page reloads
+    }
+    setDismissed(next);
+  };
+  return (
+    <section className="open-notices" aria-label="Workspace notices" data-testid="open-notices">
+      {shown.map((n) => (
+        <div key={n.message} className="note-box open-notice" role="status" data-testid={`open-notice-${n.kind}`}>
+          <p>
+            <strong>{TITLES[n.kind]}.</strong> {n.message}
+          </p>
+          <button type="button" onClick={() => dismiss(n)} aria-label={`Dismiss: ${TITLES[n.kind]}`} data-testid={`open-notice-dismiss-${n.kind}`}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}

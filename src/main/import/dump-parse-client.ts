@@ -5,12 +5,13 @@
  * UTF-8 (utf8-text.ts), runs the XML scanner and the HTML → text conversion, the larger part of a
  * dump import's work, and posts the rows back; this thread hands them to the sink (the importer,
  * which writes them) in document order. Bytes, not text, cross between the threads: a transferred
- * buffer costs this thread nothing, where cloning the decoded text cost it about a tenth of a dump
- * import's time. With no bundled worker (a source run without out/node) it all runs here.
+ * buffer costs this thread next to nothing, where decoding the text and cloning it to the worker
+ * took about a tenth of this thread's work in a dump import (which, in serve mode, is also the
+ * thread acknowledging labels). With no bundled worker (a source run without out/node) it all runs here.
  *
  * Same results either way, errors included: the worker runs the same parser and handlers
- * (dumpRowHandlers) and reports a parse error after the rows before it; a read error (invalid
- * UTF-8, a corrupt archive) is raised only after the rows of the chunks already sent are handled,
+ * (dumpRowHandlers) and reports a parse or UTF-8 error after the rows before it; a read error
+ * (a corrupt gzip or archive) is raised only after the rows of the chunks already sent are handled,
  * so an error the importer raises on an earlier row still comes first, as on one thread.
  * Flow control: at most MAX_IN_FLIGHT chunks (64 KiB each) are with the worker at once.
  */

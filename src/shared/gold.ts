@@ -103,8 +103,14 @@ export interface AssignmentView {
   /** Annotators with role `judge` who are not annotators of this pool. */
   judges: string[];
   progress: AnnotatorProgress[];
-  /** When asked for one annotator: the query ids assigned to them, in pool order. */
+  /** When asked for one annotator: the query ids assigned to them, in pool order (none when not assigned). */
   queries?: string[];
+  /**
+   * When asked for one annotator: whether the pool assigns them queries (a pool without an
+   * assignment, mode `open`, assigns everyone). False for a judge or owner the pool does not assign,
+   * or a newcomer: `queries` is then empty and their progress not listed.
+   */
+  assigned?: boolean;
   /** Issue 23: what the assignment means for people assigned who are not plain annotators (a judge keeps the judge role). */
   notes?: string[];
 }

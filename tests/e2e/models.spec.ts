@@ -110,6 +110,11 @@ test('Alt+8 opens the Models screen, which shows the tfjs backend and validates 
   await page.getByTestId('model-name').fill('my model');
   await expect(page.getByTestId('model-name-error')).toHaveText('only letters, digits, . _ + - (not space)');
   await expect(page.getByTestId('model-train')).toBeDisabled();
+  // The error describes the field (it was part of the field's label, so read as its name).
+  const nameField = page.getByTestId('model-name');
+  await expect(nameField).toHaveAccessibleName('Name');
+  await expect(nameField).toHaveAttribute('aria-invalid', 'true');
+  await expect(nameField).toHaveAccessibleDescription('only letters, digits, . _ + - (not space)');
   await page.getByTestId('model-name').fill('-x');
   await expect(page.getByTestId('model-name-error')).toHaveText('must start with a letter or digit');
   await page.getByTestId('model-name').fill(TFIDF);
@@ -130,10 +135,22 @@ test('Alt+8 opens the Models screen, which shows the tfjs backend and validates 
   await page.getByTestId('model-config').fill('{"maxN": 2}');
   await expect(page.getByTestId('model-config-error')).toHaveCount(0);
   await expect(page.getByTestId('model-train')).toBeEnabled();
-  // Cross-validation folds: 2 or more.
-  await page.getByTestId('model-cv').fill('1');
+  // Cross-validation folds: 2 or more, said as the field's description, not its name; epochs likewise.
+  const cv = page.getByTestId('model-cv');
+  await cv.fill('1');
   await expect(page.getByTestId('model-train')).toBeDisabled();
-  await page.getByTestId('model-cv').fill('');
+  await expect(cv).toHaveAccessibleName('Cross-validation folds optional');
+  await expect(cv).toHaveAttribute('aria-invalid', 'true');
+  await expect(cv).toHaveAccessibleDescription('a whole number from 2 to 100, or empty for no cross-validation');
+  await cv.fill('');
+  await expect(page.getByTestId('model-train')).toBeEnabled();
+  await expect(cv).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(cv).toHaveAccessibleDescription(/^grouped K-fold CV MAP/);
+  const epochs = page.getByTestId('model-epochs');
+  await epochs.fill('0');
+  await expect(epochs).toHaveAccessibleName('Epochs optional');
+  await expect(epochs).toHaveAccessibleDescription('a whole number from 1 to 1000, or empty for the model’s default');
+  await epochs.fill('');
   await expect(page.getByTestId('model-train')).toBeEnabled();
   // A wrong type gets past the form and is refused by the engine before a job starts, naming it.
   await page.getByTestId('model-config').fill('{"maxN": "two"}');

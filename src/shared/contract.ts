@@ -186,7 +186,10 @@ export const commandArgs = {
     perQuery: z.number().int().min(1).max(1000).optional(),
     seed: z.number().int().default(1),
   }),
-  /** A pool's assignment and every annotator's progress on their assigned queries; with `annotator`, also their query ids. */
+  /**
+   * A pool's assignment and every annotator's progress on their assigned queries; with `annotator`,
+   * also whether the pool assigns them (`assigned`) and their query ids (none when it does not).
+   */
   'pool.assignment': z.object({ pool: name, annotator: name.optional() }),
   /** Sets how the pool's labels combine into @aggregate; returns the aggregate's summary. */
   'pool.setAggregation': z.object({ pool: name, rule: z.enum(AGGREGATION_RULES), threshold: z.number().optional() }),

@@ -15,13 +15,15 @@ import type { Question } from './types';
 export const AGGREGATE = '@aggregate';
 
 /**
- * What an aggregate summary of a pool without annotators means (its figures are all 0: the pool
- * is labeled by imported gold, or by no one yet), said beside it in the app and the CLI; null when
- * the pool has annotators.
+ * Why the aggregate of a pool without annotators is empty (its figures are all 0: the pool is
+ * labeled by imported gold, or by no one yet): one sentence, said by `qpairs eval` and
+ * `qpairs aggregate`, the live metrics (Evaluate screen) and the Team panel alike; null when the
+ * pool has annotators.
  */
-export function noAnnotatorsNote(s: Pick<AggregationSummary, 'annotators'>): string | null {
+export function noAnnotatorsNote(s: Pick<AggregationSummary, 'pool' | 'annotators' | 'goldLabels'>): string | null {
   if (s.annotators.length > 0) return null;
-  return `no annotator labels this pool, so ${AGGREGATE} is empty; evaluation and exports use its gold labels when it has any (an imported pool), else add annotators (Team access, qpairs assign)`;
+  const why = s.goldLabels > 0 ? 'its labels are imported as gold, which evaluation and exports use by default' : 'assign annotators to label it (Pools → Team, or qpairs assign)';
+  return `${AGGREGATE} combines the labels of pool "${s.pool}"'s annotators, and it has none: ${why}`;
 }
 
 /** True for reserved pseudo-annotator names ("@…"). */
@@ -101,8 +103,14 @@ export interface AssignmentView {
   /** Annotators with role `judge` who are not annotators of this pool. */
   judges: string[];
   progress: AnnotatorProgress[];
-  /** When asked for one annotator: the query ids assigned to them, in pool order. */
+  /** When asked for one annotator: the query ids assigned to them, in pool order (none when not assigned). */
   queries?: string[];
+  /**
+   * When asked for one annotator: whether the pool assigns them queries (a pool without an
+   * assignment, mode `open`, assigns everyone). False for a judge or owner the pool does not assign,
+   * or a newcomer: `queries` is then empty and their progress not listed.
+   */
+  assigned?: boolean;
   /** Issue 23: what the assignment means for people assigned who are not plain annotators (a judge keeps the judge role). */
   notes?: string[];
 }
@@ -139,6 +147,8 @@ export interface AggregationSummary {
   byStatus: Record<PairStatus, number>;
   /** Aggregate values and how often each occurs. */
   distribution: Record<string, number>;
+  /** Pairs with an imported gold label (annotator `gold`, never a vote: see noAnnotatorsNote). */
+  goldLabels: number;
 }
 
 // ------------------------------------------------------------------ agreement

@@ -5,7 +5,8 @@
  * the focus back when they close; the New pool form keeps the focus while a pool is made, says a
  * taken name at the field and announces the pool it made; Team access gives the focus back after
  * Done; Browse Search and Agreement Recompute keep the focus while they work; Review says the pair
- * j/k move to; Evaluate's per-query field has a real label; at 200% zoom (680×450) Pools and Export
+ * j/k move to; Evaluate's per-query field has a real label; Annotate's Go to and guidelines keep Tab
+ * inside and give the focus back; at 200% zoom (680×450) Pools and Export
  * do not scroll sideways; axe finds no serious violation in these states.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { invoke } from './api';
 import { startServe, type ServeProcess } from './serve';
 import { buildSmallPool, openPage, qpairs } from './small-pool';
 
@@ -261,3 +263,39 @@ async function expectNoSidewaysScroll(p: Page, what: string): Promise<void> {
   const widths = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   expect(widths.scroll, `${what}: page ${widths.scroll} px wide in a ${widths.client} px window`).toBeLessThanOrEqual(widths.client);
 }
+
+test('Annotate: Go to (g) and the guidelines (h) keep Tab inside and give the focus back when they close', async () => {
+  await invoke(page.request, 'pool.setGuidelines', { pool: 'p', markdown: 'Similar: the same need. See [the task](https://example.org/task) and [the FAQ](https://example.org/faq).' });
+  await page.goto('/#annotate');
+  await page.getByTestId('annotate-pool').selectOption('p');
+  await expect(page.getByTestId('query-title')).toBeVisible();
+  // g and h with the focus on a control of the screen (the screen's tab).
+  await page.getByTestId('tab-annotate').focus();
+  await page.keyboard.press('g');
+  await expect(page.getByTestId('goto-input')).toBeFocused();
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInside(page, 'goto-dialog'), `Go to: Tab ${i + 1}`).toBe(true);
+  }
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusInside(page, 'goto-dialog'), `Go to: Shift+Tab ${i + 1}`).toBe(true);
+  }
+  await page.getByTestId('goto-input').focus();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('goto-dialog')).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('tab-annotate');
+
+  await page.keyboard.press('h');
+  await expect(page.getByTestId('guidelines-card')).toBeFocused();
+  // From the card itself (it takes the focus to scroll), Shift+Tab too stays inside, then both ways round its links.
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusInside(page, 'guidelines-overlay'), 'guidelines: Shift+Tab from the card').toBe(true);
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInside(page, 'guidelines-overlay'), `guidelines: Tab ${i + 1}`).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('guidelines-overlay')).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('tab-annotate');
+});

@@ -87,6 +87,8 @@ test('a running retrain can be cancelled from the panel, by keyboard: it writes 
   await page.getByTestId('live-retrain').focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('live-status')).toContainText('Retraining in the background');
+  // Retrain now keeps the focus while the retrain runs (it turned disabled, which dropped the focus to the page).
+  await expect(page.getByTestId('live-retrain')).toBeFocused();
   const cancel = page.getByTestId('live-cancel');
   await cancel.focus();
   await page.keyboard.press('Enter');

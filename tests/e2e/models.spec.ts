@@ -5,7 +5,8 @@
  * Annotate (once the pool's owner opens the pool; absent while it is blind) and as a row in Evaluate
  * and its comparison panel;
  * train ltr for 2 epochs (one dev point per epoch), cancel an lstm training (no model is left
- * behind), score a pool again and delete a model.
+ * behind), score a pool again and delete a model. Import, Cancel and Score, pressed by keyboard, keep
+ * the focus while they work.
  * The tests share state and run in order.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -76,8 +77,12 @@ test('imports the SemEval dev XML', async () => {
   await expect(page.getByTestId('stat-questions')).toHaveText('0');
   await page.getByTestId('import-format').selectOption('semeval');
   await page.getByTestId('import-files').setInputFiles(SEMEVAL_DEV);
-  await page.getByTestId('import-start').click();
+  // By keyboard: Import keeps the focus while it works (it turned disabled, which dropped the focus to the page).
+  const start = page.getByTestId('import-start');
+  await start.focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  await expect(start).toBeFocused();
   await expect(page.getByTestId('stat-questions')).toHaveText('550');
   await expect(page.getByTestId('stat-pools')).toHaveText('1');
 });
@@ -105,6 +110,11 @@ test('Alt+8 opens the Models screen, which shows the tfjs backend and validates 
   await page.getByTestId('model-name').fill('my model');
   await expect(page.getByTestId('model-name-error')).toHaveText('only letters, digits, . _ + - (not space)');
   await expect(page.getByTestId('model-train')).toBeDisabled();
+  // The error describes the field (it was part of the field's label, so read as its name).
+  const nameField = page.getByTestId('model-name');
+  await expect(nameField).toHaveAccessibleName('Name');
+  await expect(nameField).toHaveAttribute('aria-invalid', 'true');
+  await expect(nameField).toHaveAccessibleDescription('only letters, digits, . _ + - (not space)');
   await page.getByTestId('model-name').fill('-x');
   await expect(page.getByTestId('model-name-error')).toHaveText('must start with a letter or digit');
   await page.getByTestId('model-name').fill(TFIDF);
@@ -125,10 +135,22 @@ test('Alt+8 opens the Models screen, which shows the tfjs backend and validates 
   await page.getByTestId('model-config').fill('{"maxN": 2}');
   await expect(page.getByTestId('model-config-error')).toHaveCount(0);
   await expect(page.getByTestId('model-train')).toBeEnabled();
-  // Cross-validation folds: 2 or more.
-  await page.getByTestId('model-cv').fill('1');
+  // Cross-validation folds: 2 or more, said as the field's description, not its name; epochs likewise.
+  const cv = page.getByTestId('model-cv');
+  await cv.fill('1');
   await expect(page.getByTestId('model-train')).toBeDisabled();
-  await page.getByTestId('model-cv').fill('');
+  await expect(cv).toHaveAccessibleName('Cross-validation folds optional');
+  await expect(cv).toHaveAttribute('aria-invalid', 'true');
+  await expect(cv).toHaveAccessibleDescription('a whole number from 2 to 100, or empty for no cross-validation');
+  await cv.fill('');
+  await expect(page.getByTestId('model-train')).toBeEnabled();
+  await expect(cv).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(cv).toHaveAccessibleDescription(/^grouped K-fold CV MAP/);
+  const epochs = page.getByTestId('model-epochs');
+  await epochs.fill('0');
+  await expect(epochs).toHaveAccessibleName('Epochs optional');
+  await expect(epochs).toHaveAccessibleDescription('a whole number from 1 to 1000, or empty for the model’s default');
+  await epochs.fill('');
   await expect(page.getByTestId('model-train')).toBeEnabled();
   // A wrong type gets past the form and is refused by the engine before a job starts, naming it.
   await page.getByTestId('model-config').fill('{"maxN": "two"}');
@@ -240,8 +262,24 @@ test('live progress of an lstm; cancelled, it shows a clear message and leaves n
   expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
   expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(1000);
   await panel.screenshot({ path: path.join(root, 'test-results', 'screens', 'models-training.png') });
-  await page.getByTestId('train-cancel').click();
+  // By keyboard: while it cancels, Cancel keeps the focus (it turned disabled, which dropped the focus to the page).
+  await page.evaluate(() => {
+    const w = window as unknown as { __cancelFocus: string[]; __cancelWatch: number };
+    w.__cancelFocus = [];
+    w.__cancelWatch = window.setInterval(() => {
+      const b = document.querySelector('[data-testid="train-cancel"]');
+      if (b && b.textContent?.includes('Cancelling')) w.__cancelFocus.push(document.activeElement === b ? 'kept' : `lost to ${document.activeElement?.tagName}`);
+    }, 5);
+  });
+  await page.getByTestId('train-cancel').focus();
+  await page.keyboard.press('Enter');
   await expect(panel).toHaveAttribute('data-state', 'cancelled', { timeout: 30_000 });
+  const whileCancelling = await page.evaluate(() => {
+    const w = window as unknown as { __cancelFocus: string[]; __cancelWatch: number };
+    clearInterval(w.__cancelWatch);
+    return [...new Set(w.__cancelFocus)];
+  });
+  expect(whileCancelling.filter((f) => f !== 'kept')).toEqual([]);
   await expect(page.getByTestId('train-cancelled')).toContainText(`Training cancelled. No model “${CANCELLED}” was stored.`);
   await expect(page.getByTestId('train-cancel')).toHaveCount(0);
   await expect(page.getByTestId(`model-row-${CANCELLED}`)).toHaveCount(0);
@@ -251,9 +289,13 @@ test('live progress of an lstm; cancelled, it shows a clear message and leaves n
 
 test('a model scores a pool again, and is deleted after confirmation', async () => {
   await page.getByTestId(`model-score-pool-${TFIDF}`).selectOption(POOL);
-  await page.getByTestId(`model-score-${TFIDF}`).click();
+  // By keyboard: Score keeps the focus while it scores (it turned disabled, which dropped the focus to the page).
+  const scoreButton = page.getByTestId(`model-score-${TFIDF}`);
+  await scoreButton.focus();
+  await page.keyboard.press('Enter');
   const status = page.getByTestId(`model-score-status-${TFIDF}`);
   await expect(status).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(scoreButton).toBeFocused();
   await expect(status).toContainText(`Scored ${POOL}: 50 queries, 500 pairs stored as the run “${TFIDF}”`);
 
   await page.getByTestId(`model-delete-${LTR}`).click();

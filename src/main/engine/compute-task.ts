@@ -69,6 +69,15 @@ export function runComputeTask<T extends ComputeTask>(ws: Workspace, task: T, si
 const AGREEMENT_FIXED_NS_PER_PAIR = 30_000;
 const COMPARE_FIXED_NS_PER_PAIR_RUN = 3_000;
 
+/**
+ * An agreement report's estimated time on one core in ms: its fixed part for `pairs` pairs and
+ * the resampling of `annotators`' statistics (`bootstrap` resamples and the point estimate).
+ * agreement.report and an export's datasheet both cost this.
+ */
+export function agreementMs(pairs: number, annotators: number, bootstrap: number): number {
+  return (pairs * AGREEMENT_FIXED_NS_PER_PAIR + agreementWork(pairs, annotators, bootstrap) * AGREEMENT_NS_PER_UNIT) / 1e6;
+}
+
 export interface WorkEstimate {
   /** Estimated time on one core in ms (budget.ts units × their cost). */
   ms: number;
@@ -89,7 +98,7 @@ export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = I
     const bootstrap = task.bootstrap ?? 1000;
     // A subset of the queries: its share of the pool's pairs.
     const pairs = task.queries && info.queries > 0 ? Math.min(info.pairs, Math.ceil((info.pairs * new Set(task.queries).size) / info.queries)) : info.pairs;
-    const ms = (m: number): number => (pairs * AGREEMENT_FIXED_NS_PER_PAIR + agreementWork(pairs, m, bootstrap) * AGREEMENT_NS_PER_UNIT) / 1e6;
+    const ms = (m: number): number => agreementMs(pairs, m, bootstrap);
     if (task.annotators?.length) return { ms: ms(task.annotators.length) };
     const rough = ms(2);
     if (rough > inlineLimitMs) return { ms: rough };
@@ -97,11 +106,13 @@ export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = I
     return { ms: ms(Math.max(2, state.annotators.length)), state };
   }
   if (task.kind === 'export') {
-    // The datasheet's agreement (its pool's annotators, at most the work budget's resamples) and
-    // the files, about as costly per pair as the agreement's fixed part.
+    // The files, about as costly per pair as the agreement's fixed part, and the datasheet's
+    // agreement (its pool's annotators, at most the work budget's resamples); when an earlier
+    // export computed it or the pool has fewer than two annotators, only its fixed part.
     const bootstrap = task.options.bootstrap ?? 1000;
     const again = task.options.datasheetAgreement !== undefined; // computed by an earlier export
-    const ms = (m: number): number => (info.pairs * 2 * AGREEMENT_FIXED_NS_PER_PAIR + (m >= 2 && !again ? agreementWork(info.pairs, m, bootstrap) * AGREEMENT_NS_PER_UNIT : 0)) / 1e6;
+    const files = (info.pairs * AGREEMENT_FIXED_NS_PER_PAIR) / 1e6;
+    const ms = (m: number): number => files + (m >= 2 && !again ? agreementMs(info.pairs, m, bootstrap) : files);
     const rough = ms(2);
     if (rough > inlineLimitMs) return { ms: rough };
     return { ms: ms(loadPoolState(ws, task.pool).annotators.length) };

@@ -1,11 +1,11 @@
 import type { Convention, MetricValues, ParsedArgs, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
-import { AGGREGATE } from '../../shared/gold';
+import { AGGREGATE, noAnnotatorsNote } from '../../shared/gold';
 import { labelGrade } from '../../shared/labels';
 import { countScored, evaluateRankedQuery, hasTiedScores, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { meanInterval } from '../stats/t-interval';
-import { defaultLabelSource, loadPoolState, sourceLabels } from '../gold/state';
+import { aggregationSummary, defaultLabelSource, loadPoolState, sourceLabels } from '../gold/state';
 
 export interface PoolLabels {
   /** The queries counted (see poolLabels), in the order they were last labeled. */
@@ -144,13 +144,12 @@ export interface PoolLabelCounts {
 
 /**
  * Why `source` has no labels in `pool`, when it is @aggregate over a pool without annotators (an
- * imported pool whose labels are gold's: "no pair is resolved yet" said nothing of the kind); null
- * otherwise. Call only when the source has no labels there (it reads the pool's state).
+ * imported pool whose labels are gold's: "no pair is resolved yet" said nothing of the kind):
+ * noAnnotatorsNote, as `qpairs aggregate` and the Team panel say it; null otherwise. Call only
+ * when the source has no labels there (it reads the pool's state).
  */
 export function emptySourceReason(ws: Workspace, pool: string, source: string): string | null {
-  if (source !== AGGREGATE || loadPoolState(ws, pool).annotators.length > 0) return null;
-  const gold = ws.currentLabels(pool, 'gold').length > 0;
-  return `${AGGREGATE} combines the labels of pool "${pool}"'s annotators, and it has none${gold ? ': its labels are imported as gold (evaluate against gold, the default)' : ' yet'}`;
+  return source === AGGREGATE ? noAnnotatorsNote(aggregationSummary(loadPoolState(ws, pool))) : null;
 }
 
 /**

@@ -95,6 +95,11 @@ describe('two annotators and a judge through the engine', () => {
     const mine = await inv<AssignmentView>('pool.assignment', { pool: 'team', annotator: 'alice' });
     expect(mine.progress.find((p) => p.annotator === 'alice')).toMatchObject({ doneQueries: 4, assignedQueries: 4 });
     expect(mine.queries).toHaveLength(4);
+    expect(mine.assigned).toBe(true);
+    // The judge is not assigned: the plan, marked so, in one answer (it was refused, so Annotate asked twice).
+    const judy = await inv<AssignmentView>('pool.assignment', { pool: 'team', annotator: 'judy' });
+    expect(judy).toMatchObject({ mode: 'full', annotators: ['alice', 'bob'], judges: ['judy'], assigned: false, queries: [] });
+    expect(judy.progress.map((p) => p.annotator)).toEqual(['alice', 'bob']);
 
     // Agreement.
     const ag = await inv<AgreementView>('agreement.report', { pool: 'team', bootstrap: 200, seed: 2 });

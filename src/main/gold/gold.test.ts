@@ -302,7 +302,10 @@ describe('assignment, aggregate and review queue', () => {
     expect(e.votes.map((v) => v.annotator)).toEqual(['a']);
     expect(e.complete).toBe(false);
     expect(assignmentView(ws, 'k').progress.find((p) => p.annotator === 'a')).toMatchObject({ doneQueries: 1, labeledPairs: 2, assignedPairs: 8 });
-    expect(() => assignmentView(ws, 'k', 'zed')).toThrow(/not assigned/);
+    expect(view.assigned).toBe(true);
+    // Someone the pool does not assign gets the plan, marked so, with no queries and no progress row.
+    expect(assignmentView(ws, 'k', 'zed')).toMatchObject({ mode: 'per-query', annotators: ['a', 'b', 'c'], assigned: false, queries: [] });
+    expect(assignmentView(ws, 'k', 'zed').progress.map((p) => p.annotator)).toEqual(['a', 'b', 'c']);
     expect(() => assignPool(ws, 'k', ['a', 'gold'], null)).toThrow(/gold role/);
     expect(() => assignPool(ws, 'k', ['a', '@aggregate'], null)).toThrow(/reserved/);
   });

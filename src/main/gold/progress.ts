@@ -1,13 +1,12 @@
 import type { AnnotatorProgress, AssignmentView } from '../../shared/gold';
-import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { loadPoolState, pairKey, type PoolState } from './state';
 
 /**
  * A pool's assignment with each annotator's own progress over the queries assigned to them
  * (all queries under full overlap or without an assignment): a query is done when the annotator
- * labeled every candidate ("?" counts as given). With `annotator`, also that annotator's query
- * ids in pool order (what their labeling screen walks through).
+ * labeled every candidate ("?" counts as given). With `annotator`, also whether the pool assigns
+ * them and their query ids in pool order (what their labeling screen walks through).
  */
 export function assignmentView(ws: Workspace, pool: string, annotator?: string, state?: PoolState): AssignmentView {
   const s = state ?? loadPoolState(ws, pool);
@@ -38,11 +37,11 @@ export function assignmentView(ws: Workspace, pool: string, annotator?: string, 
     progress: s.annotators.map(progressOf),
   };
   if (annotator !== undefined) {
-    if (s.plan.mode !== 'open' && !s.annotators.includes(annotator)) {
-      throw new QPairsError(`"${annotator}" is not assigned to pool "${s.pool.name}" (annotators: ${s.annotators.join(', ')})`);
-    }
-    view.queries = assignedTo(annotator).map((q) => q.queryId);
-    if (!s.annotators.includes(annotator)) view.progress.push(progressOf(annotator));
+    // Someone the pool does not assign gets the plan, marked so (asking was refused before, and
+    // the Annotate screen then asked twice: for the plan, then for the assignment).
+    view.assigned = s.plan.mode === 'open' || s.annotators.includes(annotator);
+    view.queries = view.assigned ? assignedTo(annotator).map((q) => q.queryId) : [];
+    if (view.assigned && !s.annotators.includes(annotator)) view.progress.push(progressOf(annotator));
   }
   return view;
 }

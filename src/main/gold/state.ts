@@ -195,6 +195,7 @@ export function aggregationSummary(s: PoolState): AggregationSummary {
     unsure: { pairs: unsure, settled: unsureSettled, unresolved: unsureUnresolved },
     byStatus,
     distribution,
+    goldLabels: s.labels.get('gold')?.size ?? 0,
   };
 }
 

@@ -3,10 +3,12 @@
  * annotator works on in the pool (annotate.queries: id, position, title, done), filtered as you
  * type — or, if that list cannot be had, the queries seen in this session — then the pool's queries
  * the workspace's BM25 search finds for the words (questions.search, each checked with
- * question.show to be a query of this pool). Errors stay inside the dialog.
+ * question.show to be a query of this pool). Errors stay inside the dialog; so does Tab, and closing
+ * it gives the focus back to where it was.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApp } from '../lib/context';
+import { useModalFocus } from '../lib/modal-focus';
 
 export interface SeenQuery {
   id: string;
@@ -17,6 +19,8 @@ export interface SeenQuery {
 
 export function GotoDialog(p: { pool: string; annotator: string; seen: SeenQuery[]; current: string; error: string | null; onGo: (id: string) => void; onClose: () => void; onEdit: () => void }): ReactNode {
   const { client } = useApp();
+  const root = useRef<HTMLDivElement | null>(null);
+  const onKeyDown = useModalFocus(root);
   const [text, setText] = useState('');
   // Every query of this annotator in the pool, once; the session's seen queries until it arrives.
   const [all, setAll] = useState<SeenQuery[] | null>(null);
@@ -83,7 +87,7 @@ export function GotoDialog(p: { pool: string; annotator: string; seen: SeenQuery
     if (id) p.onGo(id);
   };
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label="Go to query" data-testid="goto-dialog" onClick={p.onClose}>
+    <div ref={root} className="overlay" role="dialog" aria-modal="true" aria-label="Go to query" data-testid="goto-dialog" onClick={p.onClose} onKeyDown={onKeyDown}>
       <form
         className="overlay-card small-card"
         onClick={(e) => e.stopPropagation()}

@@ -26,26 +26,19 @@ export function useAssignment(pool: string, annotator: string): AssignmentState 
     if (!pool || !who) return;
     const my = ++assignSeq.current;
     const key = `${pool}\u0000${who}`;
-    // The plan first: asking for the assignment of someone the pool does not assign is refused
-    // (422), which the browser logs as an error on every visit of a judge or a newcomer.
-    let plan: AssignmentView | null = null;
-    try {
-      plan = await client.invoke('pool.assignment', { pool });
-    } catch {
-      /* unknown: do not block labeling */
-    }
-    if (my !== assignSeq.current) return;
-    if (plan && plan.mode !== 'open' && !plan.annotators.includes(who)) {
-      setAssign({ key, view: null, notAssigned: plan });
-      return;
-    }
+    // One request: the pool's plan, marked `assigned: false` for someone it does not assign.
     try {
       const v = await client.invoke('pool.assignment', { pool, annotator: who });
+      if (my !== assignSeq.current) return;
+      if (v.assigned === false) {
+        setAssign({ key, view: null, notAssigned: v });
+        return;
+      }
       // A judge the pool does not assign labels only the pairs in dispute (the engine refuses the rest): say so up front.
       const judgeOnly = v.judges.includes(who) && !v.annotators.includes(who);
-      if (my === assignSeq.current) setAssign({ key, view: v, notAssigned: judgeOnly ? v : null });
+      setAssign({ key, view: v, notAssigned: judgeOnly ? v : null });
     } catch {
-      // The assignment cannot be read (e.g. the plan changed meanwhile): do not block labeling.
+      // The assignment cannot be read: do not block labeling.
       if (my === assignSeq.current) setAssign({ key, view: null, notAssigned: null });
     }
   }, [client, pool, annotator]);

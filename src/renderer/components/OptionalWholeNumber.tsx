@@ -29,11 +29,33 @@ export function OptionalWholeNumberField({
   error: string | null;
   hint: string;
 }): ReactNode {
+  // The error (or hint) describes the field, outside its label: not part of its name.
+  const hintId = `${testId}-hint`;
   return (
-    <label>
-      {label} <span className="optional">optional</span>
-      <input type="number" min={min} max={max} data-testid={testId} placeholder={placeholder} value={text} aria-invalid={error ? true : undefined} onChange={(e) => onChange(e.target.value)} />
-      {error ? <span className="hint error">{error}</span> : <span className="hint">{hint}</span>}
-    </label>
+    <div className="field">
+      <label>
+        {label} <span className="optional">optional</span>
+        <input
+          type="number"
+          min={min}
+          max={max}
+          data-testid={testId}
+          placeholder={placeholder}
+          value={text}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={hintId}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      </label>
+      {error ? (
+        <span className="hint error" id={hintId} data-testid={`${testId}-error`}>
+          {error}
+        </span>
+      ) : (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+    </div>
   );
 }

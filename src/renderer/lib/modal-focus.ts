@@ -45,11 +45,14 @@ export function useModalFocus(root: RefObject<HTMLElement | null>): (e: ReactKey
     }
     const first = all[0]!;
     const last = all[all.length - 1]!;
+    // The focus outside the dialog, or on an element Tab does not reach (a card of tabIndex -1
+    // that took the focus to scroll): Shift+Tab would leave from there, so both ends wrap.
     const active = document.activeElement;
-    if (e.shiftKey && (active === first || !root.current.contains(active))) {
+    const off = !all.includes(active as HTMLElement);
+    if (e.shiftKey && (active === first || off)) {
       e.preventDefault();
       last.focus();
-    } else if (!e.shiftKey && (active === last || !root.current.contains(active))) {
+    } else if (!e.shiftKey && (active === last || off)) {
       e.preventDefault();
       first.focus();
     }

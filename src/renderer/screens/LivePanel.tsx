@@ -94,7 +94,13 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
               </label>
             ))}
           </fieldset>
-          <button type="button" data-testid="live-retrain" disabled={status.running} onClick={() => client.invoke('live.retrain', { pool }).then(load).catch((e: unknown) => setError(errorMessage(e)))}>
+          {/* aria-disabled while a retrain runs: a button that turns disabled under the focus drops it to the page. */}
+          <button
+            type="button"
+            data-testid="live-retrain"
+            aria-disabled={status.running || undefined}
+            onClick={() => !status.running && client.invoke('live.retrain', { pool }).then(load).catch((e: unknown) => setError(errorMessage(e)))}
+          >
             Retrain now
           </button>
         </div>

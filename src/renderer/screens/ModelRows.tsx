@@ -107,7 +107,8 @@ export function ModelRows({
                 </option>
               ))}
             </select>
-            <button data-testid={`model-score-${m.name}`} onClick={onScore} disabled={!pool || scoring} title="store the model's scores as a run of this pool">
+            {/* aria-disabled while scoring: a button that turns disabled under the focus drops it to the page. */}
+            <button data-testid={`model-score-${m.name}`} onClick={() => !scoring && onScore()} disabled={!pool} aria-disabled={scoring || undefined} title="store the model's scores as a run of this pool">
               {scoring ? 'Scoring…' : 'Score'}
             </button>
           </div>

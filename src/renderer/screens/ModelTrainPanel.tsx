@@ -63,7 +63,8 @@ export function TrainPanel({
           {mine && <span className="muted small"> ({mine.kind})</span>}
         </h3>
         {!done && (
-          <button data-testid="train-cancel" onClick={onCancel} disabled={cancelling}>
+          // aria-disabled while cancelling: a button that turns disabled under the focus drops it to the page.
+          <button data-testid="train-cancel" onClick={() => !cancelling && onCancel()} aria-disabled={cancelling || undefined}>
             {cancelling ? 'Cancelling…' : 'Cancel'}
           </button>
         )}

@@ -225,28 +225,34 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
               {MODEL_HELP[kind]}
             </span>
           </label>
-          <label>
-            Name
-            <input
-              data-testid="model-name"
-              value={name}
-              maxLength={120}
-              spellCheck={false}
-              aria-invalid={nameError ? true : undefined}
-              onChange={(e) => setNameDraft(e.target.value)}
-            />
+          {/* The field's error or hint describes it (aria-describedby), outside its label: not part of its name. */}
+          <div className="field">
+            <label>
+              Name
+              <input
+                data-testid="model-name"
+                value={name}
+                maxLength={120}
+                spellCheck={false}
+                aria-invalid={nameError ? true : undefined}
+                aria-describedby="model-name-hint"
+                onChange={(e) => setNameDraft(e.target.value)}
+              />
+            </label>
             {nameError ? (
-              <span className="hint error" data-testid="model-name-error">
+              <span className="hint error" id="model-name-hint" data-testid="model-name-error">
                 {nameError}
               </span>
             ) : names.includes(name) ? (
-              <span className="hint warn-text" data-testid="model-name-warning">
+              <span className="hint warn-text" id="model-name-hint" data-testid="model-name-warning">
                 replaces the existing model “{name}”
               </span>
             ) : (
-              <span className="hint">letters, digits, . _ + - · also the ranker’s name in the pools</span>
+              <span className="hint" id="model-name-hint">
+                letters, digits, . _ + - · also the ranker’s name in the pools
+              </span>
             )}
-          </label>
+          </div>
           <fieldset className="pool-checks">
             <legend>
               Training pools <span className="optional">labeled pairs to learn from</span>

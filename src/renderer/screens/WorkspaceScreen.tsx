@@ -289,7 +289,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               </label>
             </fieldset>
             <div className="actions">
-              <button type="submit" className="primary" data-testid="import-start" disabled={busy || !haveFiles}>
+              {/* aria-disabled while importing: a button that turns disabled under the focus drops it to the page. */}
+              <button type="submit" className="primary" data-testid="import-start" disabled={!haveFiles} aria-disabled={busy || undefined}>
                 Import
               </button>
               {phase === 'running' && (

@@ -324,6 +324,8 @@ test('at 1024×700 the Models screen with trained models does not scroll sideway
 });
 
 test('a fused model shows its features by permutation importance', async () => {
+  // Its training may take the 120 s waited for below on a loaded machine: more than the default test time.
+  test.setTimeout(240_000);
   await page.getByTestId('tab-models').click();
   await train(page, { kind: 'fused', name: 'fused-dev' });
   await expect(page.getByTestId('train-panel')).toHaveAttribute('data-state', 'done', { timeout: 120_000 });

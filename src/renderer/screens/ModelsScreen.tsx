@@ -288,9 +288,11 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
             <span className="hint">dev MRR/MAP after every epoch; the best epoch by dev MRR is kept</span>
           </label>
           {devPool && (
-            <label>
-              <input type="checkbox" data-testid="model-keep-overlap" checked={keepOverlap} onChange={(e) => setKeepOverlap(e.target.checked)} /> Keep training
-              queries that are dev queries <span className="hint">(off: they are dropped, so the dev figures are held out)</span>
+            <label className="check-field">
+              <input type="checkbox" data-testid="model-keep-overlap" checked={keepOverlap} onChange={(e) => setKeepOverlap(e.target.checked)} />
+              <span>
+                Keep training queries that are dev queries <span className="hint">(off: they are dropped, so the dev figures are held out)</span>
+              </span>
             </label>
           )}
           <OptionalWholeNumberField label="Epochs" testId="model-epochs" min={1} max={1000} placeholder="model default" text={epochs} onChange={setEpochs} error={epochsError} hint="empty = the model’s default" />

@@ -129,6 +129,9 @@ test('New pool: a taken name is said at the field; Enter keeps the focus in the 
   await expect(name).toHaveAttribute('aria-invalid', 'true');
   await expect(name).toHaveAttribute('aria-describedby', 'pool-name-error');
   await expect(page.locator('#pool-name-error')).toHaveText('A pool named “p” exists already: choose another name.');
+  // The error describes the field; it is not part of its name (it sat inside the label).
+  await expect(name).toHaveAccessibleName('Name');
+  await expect(name).toHaveAccessibleDescription('A pool named “p” exists already: choose another name.');
   await expect(page.getByTestId('pool-create')).toBeDisabled();
   expect(await serious(page)).toEqual([]);
 

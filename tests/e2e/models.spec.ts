@@ -253,6 +253,8 @@ test('live progress of an lstm; cancelled, it shows a clear message and leaves n
   const panel = page.getByTestId('train-panel');
   await expect(panel).toHaveAttribute('data-state', 'running');
   await expect(page.getByTestId('model-train')).toBeDisabled();
+  // Train keeps the focus while the training runs (it turned disabled, which dropped the focus to the page).
+  await expect(page.getByTestId('model-train')).toBeFocused();
   // Skip-gram pre-training first (its own plot), then the lstm's loss appears live.
   await expect(page.getByTestId('train-status')).toContainText('epoch', { timeout: 60_000 });
   await expect(page.getByTestId('train-pretrain-chart').getByTestId('curve-skip-gram pre-training')).not.toHaveAttribute('data-points', '0', { timeout: 60_000 });
@@ -282,6 +284,8 @@ test('live progress of an lstm; cancelled, it shows a clear message and leaves n
   expect(whileCancelling.filter((f) => f !== 'kept')).toEqual([]);
   await expect(page.getByTestId('train-cancelled')).toContainText(`Training cancelled. No model “${CANCELLED}” was stored.`);
   await expect(page.getByTestId('train-cancel')).toHaveCount(0);
+  // Cancel went away with the training: the focus it held comes back to Train, not to the top of the page.
+  await expect(page.getByTestId('model-train')).toBeFocused();
   await expect(page.getByTestId(`model-row-${CANCELLED}`)).toHaveCount(0);
   expect(await modelNames(page)).toEqual([TFIDF, LTR]);
   await expect(page.getByTestId('model-train')).toBeEnabled();

@@ -6,7 +6,7 @@
  * After training the engine scores every pool with the model (run = the model's name), so it
  * appears as a ranker on the Annotate (pools that are not blind) and Evaluate screens.
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { JobDone, ModelsView } from '../../shared/contract';
 import { MODEL_KINDS } from '../../shared/models';
@@ -115,6 +115,17 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(() => {
     if (done) refresh();
   }, [done, refresh]);
+  // When the training ends, its panel's Cancel goes away: a focus left there (or dropped to the
+  // page) comes back to Train, so the keyboard user is not sent to the top of the page.
+  const trainButton = useRef<HTMLButtonElement>(null);
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current && !running) {
+      const at = document.activeElement;
+      if (!at || at === document.body || !document.contains(at)) trainButton.current?.focus();
+    }
+    wasRunning.current = running;
+  }, [running]);
 
   const train = async (): Promise<void> => {
     if (nameError || epochsError || configError || cvError) return;
@@ -321,7 +332,16 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
           )}
           <ModelSettingsField kind={kind} text={configText} onChange={setConfigText} error={configError} settings={kindSettings} />
           <div className="actions">
-            <button type="submit" className="primary" data-testid="model-train" disabled={!canTrain}>
+            {/* Disabled while the form is invalid; aria-disabled while a training starts or runs, since a
+                button that turns disabled under the focus drops it to the page (the submit is ignored then). */}
+            <button
+              type="submit"
+              className="primary"
+              data-testid="model-train"
+              ref={trainButton}
+              disabled={!!(nameError || epochsError || configError || cvError)}
+              aria-disabled={starting || running || undefined}
+            >
               {starting ? 'Starting…' : 'Train'}
             </button>
             {running && <span className="hint">a model is training: one at a time</span>}

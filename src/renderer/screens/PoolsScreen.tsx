@@ -319,22 +319,25 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
               if (canCreate) void create();
             }}
           >
-            <label>
-              Name
-              {/* Read-only, not disabled, while the pool is made: a disabled field would drop the keyboard focus to the page. */}
-              <input
-                data-testid="pool-name"
-                ref={nameInput}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                readOnly={creating}
-                aria-invalid={nameTaken || undefined}
-                aria-describedby={nameTaken ? 'pool-name-error' : undefined}
-              />
+            {/* The error describes the field, outside its label: inside, it was read as part of the field's name. */}
+            <div className="field">
+              <label>
+                Name
+                {/* Read-only, not disabled, while the pool is made: a disabled field would drop the keyboard focus to the page. */}
+                <input
+                  data-testid="pool-name"
+                  ref={nameInput}
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  readOnly={creating}
+                  aria-invalid={nameTaken || undefined}
+                  aria-describedby={nameTaken ? 'pool-name-error' : undefined}
+                />
+              </label>
               <span className="error small" id="pool-name-error" aria-live="polite" data-testid="pool-name-error">
                 {nameTaken ? `A pool named “${name.trim()}” exists already: choose another name.` : ''}
               </span>
-            </label>
+            </div>
             <fieldset className="radio-row">
               <legend>Queries</legend>
               <label className="inline">

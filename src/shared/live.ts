@@ -23,6 +23,25 @@ export interface LivePoint {
   at: string;
 }
 
+/**
+ * Training pools' queries a retrain left out of a fold's training because they are the same question
+ * as one of the fold's held-out queries (the overlap check: same id, same or near-same text), by reason.
+ */
+export interface LiveCopiesLeftOut {
+  queries: number;
+  reasons: { 'same-id': number; 'same-text': number; 'near-duplicate': number };
+}
+
+/** "3 training-pool copies of held-out queries left out (1 same id, 2 same text)"; '' for none. */
+export function describeCopiesLeftOut(c: LiveCopiesLeftOut | null): string {
+  if (!c || c.queries === 0) return '';
+  const why = (Object.entries(c.reasons) as Array<[string, number]>)
+    .filter(([, n]) => n > 0)
+    .map(([r, n]) => `${n} ${r.replace('-', ' ')}`)
+    .join(', ');
+  return `${c.queries} training-pool ${c.queries === 1 ? 'copy' : 'copies'} of held-out queries left out of their folds' training (${why})`;
+}
+
 export interface LiveStatus {
   pool: string;
   enabled: boolean;
@@ -38,5 +57,7 @@ export interface LiveStatus {
   labelsSinceLast: number;
   /** Why the last retrain did not finish (e.g. too few labels), else null. */
   lastError: string | null;
+  /** Of the last retrain finished since the app started (null before one has). */
+  trainingCopiesLeftOut: LiveCopiesLeftOut | null;
   curve: LivePoint[];
 }

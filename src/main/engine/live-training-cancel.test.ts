@@ -10,7 +10,7 @@ import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
 import { addLivePool, labelLiveQuery } from '../training/live-test-pool';
 import type { JobDone } from '../../shared/contract';
-import type { LiveStatus } from '../../shared/live';
+import { describeCopiesLeftOut, type LiveStatus } from '../../shared/live';
 
 let dir: string;
 let engine: Engine | null = null;
@@ -96,3 +96,32 @@ it('live.set keeps the settings it is not given: pausing and resuming keeps the 
   // A pool never set starts from the defaults.
   expect(await e.invoke('live.set', { pool: 'other', enabled: false })).toMatchObject({ everyLabels: 20, idleSeconds: 60, models: ['fused'], trainPools: [] });
 });
+
+it('the live status says how many training-pool copies of held-out queries a retrain left out', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  // Training pool t: a copy of q1 under another id (same text), and a question of its own.
+  const q1 = ws.getQuestion('q1')!;
+  ws.upsertQuestion({ id: 'x1', source: 't', title: q1.title, body: q1.body });
+  ws.upsertQuestion({ id: 'y', source: 't', title: 'a wholly other question', body: 'about something else entirely' });
+  ws.createPool({ name: 't', scheme: 'binary' });
+  for (const [q, c, v] of [['x1', 'c1-1', '1'], ['x1', 'c1-2', '0'], ['y', 'c0-0', '0']] as const) {
+    if (!ws.poolQueries('t').some((pq) => pq.queryId === q)) ws.addPoolQuery('t', q, q === 'x1' ? ['c1-1', 'c1-2'] : ['c0-0']);
+    ws.addLabel({ pool: 't', queryId: q, candidateId: c, annotator: 'gold', value: v, origin: 'test' });
+  }
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  expect(((await e.invoke('live.status', { pool: 'p' })) as LiveStatus).trainingCopiesLeftOut).toBeNull();
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'], trainPools: ['t'] });
+  const d = await done;
+  expect(d.ok, d.error).toBe(true);
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  expect(s.trainingCopiesLeftOut).toEqual({ queries: 1, reasons: { 'same-id': 0, 'same-text': 1, 'near-duplicate': 0 } });
+  expect(describeCopiesLeftOut(s.trainingCopiesLeftOut)).toBe("1 training-pool copy of held-out queries left out of their folds' training (1 same text)");
+}, 120_000);

@@ -9,7 +9,7 @@
  * one. Cancelling the job, or stopping the app mid-retrain, writes nothing; the labels are already
  * durable, and the next start (or label) retrains from them.
  */
-import type { LiveStatus } from '../../shared/live';
+import type { LiveCopiesLeftOut, LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
@@ -20,6 +20,8 @@ import type { EngineCore } from './core';
 export class LiveTrainer {
   private readonly running = new Map<string, string>(); // pool → job id
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** pool → the training-pool copies of held-out queries its last finished retrain left out. */
+  private readonly copiesLeftOut = new Map<string, LiveCopiesLeftOut>();
   private closed = false;
   private readonly off: () => void;
 
@@ -46,6 +48,7 @@ export class LiveTrainer {
       jobId: this.running.get(pool) ?? null,
       labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).count,
       lastError: s.lastError,
+      trainingCopiesLeftOut: this.copiesLeftOut.get(pool) ?? null,
       curve: readCurve(ws, pool),
     };
   }
@@ -95,7 +98,10 @@ export class LiveTrainer {
             markRetrained(ws, pool, upTo.lastSeq, null);
           }),
         );
-        for (const { model, r } of results) points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut });
+        // Every model of a retrain reads the same labels, so the first one's count stands for all.
+        if (results[0]) this.copiesLeftOut.set(pool, results[0].r.trainingCopiesLeftOut);
+        for (const { model, r } of results)
+          points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut, trainingCopiesLeftOut: r.trainingCopiesLeftOut });
         this.engine.hub.emit('workspace.changed', { what: 'run' });
         return { pool, labels: upTo.count, points };
       } catch (e) {

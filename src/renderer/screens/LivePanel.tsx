@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { LIVE_MODELS, liveRunName, type LiveStatus } from '../../shared/live';
+import { describeCopiesLeftOut, LIVE_MODELS, liveRunName, type LiveStatus } from '../../shared/live';
 import type { CallerRole } from '../../shared/roles';
 import { LineChart } from '../components/LineChart';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -106,6 +106,7 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
             ? `${status.labelsSinceLast} label${status.labelsSinceLast === 1 ? '' : 's'} since the last retrain; the next starts at ${status.everyLabels}${status.idleSeconds ? ` or ${status.idleSeconds} s after the last label` : ''}.`
             : 'Off: the models change only when retrained by hand.'}
         {last ? ` Last: ${last.model} ${fmtMetric(last.MAP)} MAP over ${last.heldOutQueries} queries out of fold (at ${last.labels} labels, ${last.seconds.toFixed(0)} s).` : ''}
+        {describeCopiesLeftOut(status.trainingCopiesLeftOut) ? ` ${describeCopiesLeftOut(status.trainingCopiesLeftOut)}.` : ''}
       </p>
       {owner && status.running && status.jobId && (
         <button

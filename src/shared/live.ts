@@ -11,7 +11,10 @@ export const liveRunName = (model: string): string => `live-${model}`;
 
 export interface LivePoint {
   model: string;
-  /** Label events in the pool when the retrain started. */
+  /**
+   * Labeled pairs the retrain trained on in this pool: its fully labeled queries' (query, candidate)
+   * pairs by the pool's default label source, each once however often it was relabeled.
+   */
   labels: number;
   /** The pool's fully labeled queries the final model trained on. */
   trainedQueries: number;
@@ -53,7 +56,7 @@ export interface LiveStatus {
   running: boolean;
   /** The running retrain's job (job.cancel stops it; the owner's), else null. */
   jobId: string | null;
-  /** Label events since the last retrain started. */
+  /** Distinct pairs labeled (or relabeled) since the last retrain started: the count `everyLabels` waits for. */
   labelsSinceLast: number;
   /** Why the last retrain did not finish (e.g. too few labels), else null. */
   lastError: string | null;

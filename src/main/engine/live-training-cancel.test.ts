@@ -125,3 +125,34 @@ it('the live status says how many training-pool copies of held-out queries a ret
   expect(s.trainingCopiesLeftOut).toEqual({ queries: 1, reasons: { 'same-id': 0, 'same-text': 1, 'near-duplicate': 0 } });
   expect(describeCopiesLeftOut(s.trainingCopiesLeftOut)).toBe("1 training-pool copy of held-out queries left out of their folds' training (1 same text)");
 }, 120_000);
+
+it('live labels count labeled pairs, not label events: a relabeled pair counts once, and the curve counts the pairs trained on', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  // q0's first pair relabeled three times (16 label events over 12 pairs so far) …
+  for (const v of ['0', '1', '1']) ws.addLabel({ pool: 'p', queryId: 'q0', candidateId: 'c0-0', annotator: 'gold', value: v, origin: 'test' });
+  // … and one pair of q3, which is still being labeled (not trained on).
+  ws.addLabel({ pool: 'p', queryId: 'q3', candidateId: 'c3-0', annotator: 'gold', value: '0', origin: 'test' });
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  // 13 pairs labeled: below 14, so nothing starts (16 events would have started a retrain).
+  const st = (await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 14, idleSeconds: 0, models: ['tfidf'] })) as LiveStatus;
+  expect(st).toMatchObject({ labelsSinceLast: 13, running: false });
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.retrain', { pool: 'p' });
+  const d = await done;
+  expect(d.ok, d.error).toBe(true);
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  // The model trained on q0…q2's 12 labeled pairs.
+  expect(s.curve.map((p) => [p.labels, p.trainedQueries])).toEqual([[12, 3]]);
+  expect(s.labelsSinceLast).toBe(0);
+  // Relabeling a pair after the retrain counts it once.
+  await e.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c1-1', annotator: 'gold', value: '0' });
+  await e.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c1-1', annotator: 'gold', value: '1' });
+  expect(((await e.invoke('live.status', { pool: 'p' })) as LiveStatus).labelsSinceLast).toBe(1);
+}, 120_000);

@@ -80,7 +80,6 @@ describe('learn as we label', () => {
     let s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
     expect(s.curve).toHaveLength(1);
     expect(s.curve[0]).toMatchObject({ model: 'fused', trainedQueries: 50, heldOutQueries: 50 });
-    expect(s.curve[0]!.labels).toBeGreaterThanOrEqual(500);
     expect(s.curve[0]!.MAP).toBeGreaterThan(0.5);
     expect(s.labelsSinceLast).toBeLessThanOrEqual(5);
     // The live run reranks every candidate, and Evaluate lists it.
@@ -95,7 +94,8 @@ describe('learn as we label', () => {
     expect(d.ok, d.error).toBe(true);
     s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
     expect(s.curve).toHaveLength(2);
-    expect(s.curve[1]!.labels).toBeGreaterThan(s.curve[0]!.labels);
+    // Alice's relabels are label events, not new pairs to learn from (the pool trains on gold's 500).
+    expect(s.curve.map((p) => p.labels)).toEqual([500, 500]);
     expect(s.lastError).toBeNull();
   }, 300_000);
 

@@ -1,5 +1,6 @@
 /**
- * "Learn as we label": per pool, once `everyLabels` label events arrived since the last retrain —
+ * "Learn as we label": per pool, once `everyLabels` pairs were labeled since the last retrain (a pair
+ * relabeled counts once) —
  * or `idleSeconds` after the last label when fewer did — the pool's live models retrain (a job of
  * kind 'live', in the worker thread; src/main/training/live-retrain.ts), then their runs
  * (`live-<model>`) and the learning curve are written in one short write and the clients are told.
@@ -46,7 +47,7 @@ export class LiveTrainer {
       trainPools: s.trainPools,
       running: this.running.has(pool),
       jobId: this.running.get(pool) ?? null,
-      labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).count,
+      labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).pairs,
       lastError: s.lastError,
       trainingCopiesLeftOut: this.copiesLeftOut.get(pool) ?? null,
       curve: readCurve(ws, pool),
@@ -63,8 +64,8 @@ export class LiveTrainer {
     this.clearTimer(pool);
     if (!s.enabled || this.running.has(pool)) return;
     const since = labelEventsSince(ws, pool, s.lastLabelSeq);
-    if (since.count === 0) return;
-    if (since.count >= s.everyLabels) this.start(pool);
+    if (since.pairs === 0) return;
+    if (since.pairs >= s.everyLabels) this.start(pool);
     else if (s.idleSeconds > 0) this.timers.set(pool, setTimeout(() => (this.timers.delete(pool), this.start(pool)), s.idleSeconds * 1000).unref());
   }
 
@@ -93,7 +94,7 @@ export class LiveTrainer {
           ws.transaction(() => {
             for (const { model, runName, r } of results) {
               storeLiveRun(ws, pool, runName, model, r.scores);
-              appendCurvePoint(ws, pool, { model, labels: upTo.count, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
+              appendCurvePoint(ws, pool, { model, labels: r.labeledPairs, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
             }
             markRetrained(ws, pool, upTo.lastSeq, null);
           }),
@@ -103,7 +104,7 @@ export class LiveTrainer {
         for (const { model, r } of results)
           points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut, trainingCopiesLeftOut: r.trainingCopiesLeftOut });
         this.engine.hub.emit('workspace.changed', { what: 'run' });
-        return { pool, labels: upTo.count, points };
+        return { pool, labels: results[0]?.r.labeledPairs ?? 0, points };
       } catch (e) {
         // A failed or cancelled retrain waits for the next `everyLabels` labels (no retry on every label);
         // one stopped by closing the app is not recorded, so the next start catches up.

@@ -52,6 +52,8 @@ export interface LiveRetrain {
   scores: Map<string, Map<string, number>>;
   /** The pool's fully labeled queries (trained on by the final model). */
   trainedQueries: number;
+  /** Their labeled (query, candidate) pairs: the pool's labels trained on, each pair once. */
+  labeledPairs: number;
   /** Queries scored out of fold (the curve's figure is over these). */
   heldOutQueries: number;
   /**
@@ -162,6 +164,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   return {
     scores,
     trainedQueries: queries.length,
+    labeledPairs: queries.reduce((n, q) => n + q.grades.size, 0),
     heldOutQueries: heldOut,
     unscoredQueries: unscored,
     inSampleRunsLeftOut: inSampleRuns,

@@ -56,6 +56,11 @@ export interface LiveStatus {
   running: boolean;
   /** The running retrain's job (job.cancel stops it; the owner's), else null. */
   jobId: string | null;
+  /**
+   * While the retrain waits for a training slot (serve's `--max-trainings`, default 1): the trainings
+   * ahead of it; null when it is not waiting.
+   */
+  queuedBehind: number | null;
   /** Distinct pairs labeled (or relabeled) since the last retrain started: the count `everyLabels` waits for. */
   labelsSinceLast: number;
   /** Why the last retrain did not finish (e.g. too few labels), else null. */

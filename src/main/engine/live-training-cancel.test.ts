@@ -156,3 +156,65 @@ it('live labels count labeled pairs, not label events: a relabeled pair counts o
   await e.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c1-1', annotator: 'gold', value: '1' });
   expect(((await e.invoke('live.status', { pool: 'p' })) as LiveStatus).labelsSinceLast).toBe(1);
 }, 120_000);
+
+it('a live retrain takes a slot of the training queue: it waits, shown as queued, while another training holds the only slot', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  engine = new Engine(ws, { transport: 'http' }); // one training at a time (serve's --max-trainings default)
+  const e = engine;
+  // Another training holds the slot.
+  const release = await e.trainings.acquire(undefined, () => {});
+  const progress: string[] = [];
+  const queued = new Promise<void>((resolve) => {
+    const off = e.on('job.progress', (p) => {
+      if (p.kind !== 'live') return;
+      progress.push(p.message);
+      if (p.message.startsWith('queued:')) (off(), resolve());
+    });
+  });
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'] });
+  await queued;
+  expect(progress[0]).toBe('queued: 1 training ahead (at most 1 at once)');
+  expect(await e.invoke('live.status', { pool: 'p' })).toMatchObject({ running: true, queuedBehind: 1, curve: [] });
+  expect(e.trainings.load).toEqual({ running: 1, queued: 1 });
+  // Labels that arrive while it waits are trained on when it runs.
+  ws.addLabel({ pool: 'p', queryId: 'q3', candidateId: 'c3-0', annotator: 'gold', value: '1', origin: 'test' });
+  for (const c of ['c3-1', 'c3-2', 'c3-3']) await e.invoke('label.set', { pool: 'p', queryId: 'q3', candidateId: c, annotator: 'gold', value: '0' });
+  await new Promise((r) => setTimeout(r, 200));
+  expect(e.ws.listRuns('p').map((r) => r.name)).toEqual([]); // still waiting
+  release();
+  const d = await done;
+  expect(d.ok, d.error).toBe(true);
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  expect(s).toMatchObject({ running: false, queuedBehind: null, labelsSinceLast: 0 });
+  expect(s.curve.map((p) => [p.labels, p.trainedQueries])).toEqual([[16, 4]]);
+  expect(e.trainings.load).toEqual({ running: 0, queued: 0 });
+}, 120_000);
+
+it('a live retrain cancelled while queued never runs and frees its place in the queue', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  const release = await e.trainings.acquire(undefined, () => {});
+  const queuedJob = new Promise<string>((resolve) => {
+    const off = e.on('job.progress', (p) => p.kind === 'live' && p.message.startsWith('queued:') && (off(), resolve(p.jobId)));
+  });
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'] });
+  await e.invoke('job.cancel', { jobId: await queuedJob });
+  expect(await done).toMatchObject({ ok: false, cancelled: true });
+  expect(e.trainings.load).toEqual({ running: 1, queued: 0 });
+  expect(await e.invoke('live.status', { pool: 'p' })).toMatchObject({ running: false, queuedBehind: null, curve: [] });
+  release();
+});

@@ -60,6 +60,8 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
     points: status.curve.filter((p) => p.model === m && p.MAP !== null).map((p) => [p.labels, 100 * p.MAP!] as [number, number]),
   }));
   const last = status.curve.at(-1) ?? null;
+  // Queued behind other trainings (serve's --max-trainings): its progress says so, or the status did when loaded.
+  const waiting = status.running && (progress !== null ? progress.startsWith('queued:') : status.queuedBehind !== null);
   return (
     <section className="card" data-testid="live-panel">
       <div className="row wrap">
@@ -100,7 +102,9 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
         </div>
       )}
       <p className="small" data-testid="live-status" role="status">
-        {status.running
+        {waiting
+          ? `Retrain waiting for a training slot (${progress ?? `queued: ${status.queuedBehind} training${status.queuedBehind === 1 ? '' : 's'} ahead`}); labeling goes on.`
+          : status.running
           ? `Retraining in the background${progress ? ` — ${progress}` : ''}; labeling goes on.`
           : status.enabled
             ? `${status.labelsSinceLast} label${status.labelsSinceLast === 1 ? '' : 's'} since the last retrain; the next starts at ${status.everyLabels}${status.idleSeconds ? ` or ${status.idleSeconds} s after the last label` : ''}.`

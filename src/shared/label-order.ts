@@ -26,6 +26,26 @@ export const QUERY_ORDER_HELP: Record<QueryOrder, string> = {
     "one candidate at a time: the pair whose label can most move the leading rankers' AP differences, inside queries opened in a seeded random order (minimal test collections); the query's other candidates stay reachable",
 };
 
+/**
+ * When an adaptive order draws uniformly at random for now, why; else null. The relevance model
+ * guesses P(relevant) from where the pool's runs put a candidate: with one run (say only BM25, no
+ * model yet) every query with as many candidates has the same positions, hence the same weight, so
+ * `uncertainty` draws them uniformly (labels do not change that); `decide-rankers` has no two
+ * rankers to tell apart. A second run (a trained model scored into the pool, or a live run) ends it.
+ */
+export function orderAtRandomReason(order: QueryOrder | undefined, runs: number): string | null {
+  if (runs >= 2 || (order !== 'uncertainty' && order !== 'decide-rankers')) return null;
+  const has = runs === 0 ? 'the pool has no run' : 'the pool has one run';
+  return order === 'uncertainty'
+    ? `drawn uniformly at random for now: ${has}, so every query with as many candidates looks alike to the relevance model; it becomes adaptive once the pool has a second run (a model's or a live run)`
+    : `drawn uniformly at random for now: ${has}, so there are no two rankers to decide between; it becomes adaptive once the pool has a second run (a model's or a live run)`;
+}
+
+/** The order as the pool list and Annotate name it: "uncertainty", or "uncertainty (at random for now)". */
+export function orderLabel(order: QueryOrder, runs: number): string {
+  return orderAtRandomReason(order, runs) ? `${order} (at random for now)` : order;
+}
+
 export type Convention = 'skip' | 'zero';
 
 /**

@@ -11,7 +11,10 @@ export const liveRunName = (model: string): string => `live-${model}`;
 
 export interface LivePoint {
   model: string;
-  /** Label events in the pool when the retrain started. */
+  /**
+   * Labeled pairs the retrain trained on in this pool: its fully labeled queries' (query, candidate)
+   * pairs by the pool's default label source, each once however often it was relabeled.
+   */
   labels: number;
   /** The pool's fully labeled queries the final model trained on. */
   trainedQueries: number;
@@ -21,6 +24,25 @@ export interface LivePoint {
   MRR: number | null;
   seconds: number;
   at: string;
+}
+
+/**
+ * Training pools' queries a retrain left out of a fold's training because they are the same question
+ * as one of the fold's held-out queries (the overlap check: same id, same or near-same text), by reason.
+ */
+export interface LiveCopiesLeftOut {
+  queries: number;
+  reasons: { 'same-id': number; 'same-text': number; 'near-duplicate': number };
+}
+
+/** "3 training-pool copies of held-out queries left out (1 same id, 2 same text)"; '' for none. */
+export function describeCopiesLeftOut(c: LiveCopiesLeftOut | null): string {
+  if (!c || c.queries === 0) return '';
+  const why = (Object.entries(c.reasons) as Array<[string, number]>)
+    .filter(([, n]) => n > 0)
+    .map(([r, n]) => `${n} ${r.replace('-', ' ')}`)
+    .join(', ');
+  return `${c.queries} training-pool ${c.queries === 1 ? 'copy' : 'copies'} of held-out queries left out of their folds' training (${why})`;
 }
 
 export interface LiveStatus {
@@ -34,9 +56,16 @@ export interface LiveStatus {
   running: boolean;
   /** The running retrain's job (job.cancel stops it; the owner's), else null. */
   jobId: string | null;
-  /** Label events since the last retrain started. */
+  /**
+   * While the retrain waits for a training slot (serve's `--max-trainings`, default 1): the trainings
+   * ahead of it; null when it is not waiting.
+   */
+  queuedBehind: number | null;
+  /** Distinct pairs labeled (or relabeled) since the last retrain started: the count `everyLabels` waits for. */
   labelsSinceLast: number;
   /** Why the last retrain did not finish (e.g. too few labels), else null. */
   lastError: string | null;
+  /** Of the last retrain finished since the app started (null before one has). */
+  trainingCopiesLeftOut: LiveCopiesLeftOut | null;
   curve: LivePoint[];
 }

@@ -22,6 +22,8 @@ export interface PoolInfo {
   created: string;
   queries: number;
   pairs: number;
+  /** Runs (rankers' scores) in the pool: the adaptive labeling orders need two to be adaptive (label-order.ts). */
+  runs?: number;
   /** Annotators label this pool blind (their own labels only, no scores); set by the owner. */
   blind: boolean;
   /** How the pool's annotators' labels combine into its aggregate (workspace schema 2; see shared/gold.ts). */

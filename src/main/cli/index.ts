@@ -8,7 +8,7 @@ import { restoreAdvice, shellQuote } from '../workspace/db';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
 import { parse, requireString, optionalInt, table, UsageError } from './args';
 import { ProgressBar } from './progress';
-import { isQueryOrder, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
+import { isQueryOrder, orderAtRandomReason, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import { counted } from '../../shared/plural';
 import { readPoolOrder } from '../active/draw-log';
 import { cmdAgreement } from './commands/agreement';
@@ -139,7 +139,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
         out.log(
           table(
             ['pool', 'scheme', 'queries', 'pairs', 'blind', 'order', 'convention', 'retriever'],
-            pools.map((p) => [p.name, p.scheme, p.queries, p.pairs, p.blind ? 'yes' : 'no', !p.label_order || p.label_order === 'pool' ? 'pool' : `${p.label_order} (seed ${p.order_seed ?? 1})`, p.convention ?? 'zero', p.retriever ?? '']),
+            pools.map((p) => [p.name, p.scheme, p.queries, p.pairs, p.blind ? 'yes' : 'no', !p.label_order || p.label_order === 'pool' ? 'pool' : `${p.label_order} (seed ${p.order_seed ?? 1}${orderAtRandomReason(p.label_order, p.runs ?? 0) ? ', at random for now' : ''})`, p.convention ?? 'zero', p.retriever ?? '']),
           ),
         );
       return 0;
@@ -165,7 +165,8 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
         if (order !== undefined || orderSeed !== undefined) {
           // readPoolOrder names the order with its seed (a candidate-level order lives in pool_candidate_orders, migration 12).
           const o = readPoolOrder(ws, info.name);
-          out.log(`pool ${info.name} labels in ${o.order} order (seed ${o.seed}): ${QUERY_ORDER_HELP[o.order]}`);
+          const atRandom = orderAtRandomReason(o.order, info.runs ?? 0);
+          out.log(`pool ${info.name} labels in ${o.order} order (seed ${o.seed}): ${QUERY_ORDER_HELP[o.order]}${atRandom ? `; ${atRandom}` : ''}`);
         }
       }
       return 0;

@@ -28,11 +28,24 @@ describe('qpairs pool create --blind / pool set --blind', () => {
       ['o', false],
     ]);
     // The text table says what the JSON says: blind, labeling order (with its seed) and convention.
-    expect((await run('pool', 'set', w, '--pool', 'o', '--order', 'uncertainty', '--order-seed', '7')).code).toBe(0);
-    const text = (await run('pool', 'list', w)).out.split('\n');
+    // With only the retriever's run (bm25), uncertainty sees every query alike: it says it draws at random.
+    const set = await run('pool', 'set', w, '--pool', 'o', '--order', 'uncertainty', '--order-seed', '7');
+    expect(set.code).toBe(0);
+    expect(set.out).toContain('drawn uniformly at random for now: the pool has one run, so every query with as many candidates looks alike to the relevance model');
+    let text = (await run('pool', 'list', w)).out.split('\n');
     expect(text[0]).toMatch(/^pool +scheme +queries +pairs +blind +order +convention +retriever$/);
     expect(text[2]).toMatch(/^p +binary +2 +\d+ +yes +pool +zero +bm25/);
+    expect(text[3]).toMatch(/^o +binary +2 +\d+ +no +uncertainty \(seed 7, at random for now\) +zero +bm25/);
+    // A second run (say a model's) makes the order adaptive: the list no longer says so.
+    {
+      const ws = Workspace.open(w);
+      ws.replaceRun('o', 'other', 'external', {}, ws.poolQueries('o').flatMap((q) => q.candidates.map((c, i) => [q.queryId, c, -i] as const)));
+      ws.close();
+    }
+    text = (await run('pool', 'list', w)).out.split('\n');
     expect(text[3]).toMatch(/^o +binary +2 +\d+ +no +uncertainty \(seed 7\) +zero +bm25/);
+    const adaptive = await run('pool', 'set', w, '--pool', 'o', '--order', 'uncertainty');
+    expect(adaptive.out).not.toContain('uniformly at random');
     const off = await run('pool', 'set', w, '--pool', 'p', '--blind', 'false');
     expect(off.code).toBe(0);
     expect(off.out).toMatch(/pool p is now open/);

@@ -10,7 +10,7 @@ import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
 import { addLivePool, labelLiveQuery } from '../training/live-test-pool';
 import type { JobDone } from '../../shared/contract';
-import type { LiveStatus } from '../../shared/live';
+import { describeCopiesLeftOut, type LiveStatus } from '../../shared/live';
 
 let dir: string;
 let engine: Engine | null = null;
@@ -95,4 +95,126 @@ it('live.set keeps the settings it is not given: pausing and resuming keeps the 
   expect(await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 30 })).toMatchObject({ ...kept, everyLabels: 30 });
   // A pool never set starts from the defaults.
   expect(await e.invoke('live.set', { pool: 'other', enabled: false })).toMatchObject({ everyLabels: 20, idleSeconds: 60, models: ['fused'], trainPools: [] });
+});
+
+it('the live status says how many training-pool copies of held-out queries a retrain left out', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  // Training pool t: a copy of q1 under another id (same text), and a question of its own.
+  const q1 = ws.getQuestion('q1')!;
+  ws.upsertQuestion({ id: 'x1', source: 't', title: q1.title, body: q1.body });
+  ws.upsertQuestion({ id: 'y', source: 't', title: 'a wholly other question', body: 'about something else entirely' });
+  ws.createPool({ name: 't', scheme: 'binary' });
+  for (const [q, c, v] of [['x1', 'c1-1', '1'], ['x1', 'c1-2', '0'], ['y', 'c0-0', '0']] as const) {
+    if (!ws.poolQueries('t').some((pq) => pq.queryId === q)) ws.addPoolQuery('t', q, q === 'x1' ? ['c1-1', 'c1-2'] : ['c0-0']);
+    ws.addLabel({ pool: 't', queryId: q, candidateId: c, annotator: 'gold', value: v, origin: 'test' });
+  }
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  expect(((await e.invoke('live.status', { pool: 'p' })) as LiveStatus).trainingCopiesLeftOut).toBeNull();
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'], trainPools: ['t'] });
+  const d = await done;
+  expect(d.ok, d.error).toBe(true);
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  expect(s.trainingCopiesLeftOut).toEqual({ queries: 1, reasons: { 'same-id': 0, 'same-text': 1, 'near-duplicate': 0 } });
+  expect(describeCopiesLeftOut(s.trainingCopiesLeftOut)).toBe("1 training-pool copy of held-out queries left out of their folds' training (1 same text)");
+}, 120_000);
+
+it('live labels count labeled pairs, not label events: a relabeled pair counts once, and the curve counts the pairs trained on', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  // q0's first pair relabeled three times (16 label events over 12 pairs so far) …
+  for (const v of ['0', '1', '1']) ws.addLabel({ pool: 'p', queryId: 'q0', candidateId: 'c0-0', annotator: 'gold', value: v, origin: 'test' });
+  // … and one pair of q3, which is still being labeled (not trained on).
+  ws.addLabel({ pool: 'p', queryId: 'q3', candidateId: 'c3-0', annotator: 'gold', value: '0', origin: 'test' });
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  // 13 pairs labeled: below 14, so nothing starts (16 events would have started a retrain).
+  const st = (await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 14, idleSeconds: 0, models: ['tfidf'] })) as LiveStatus;
+  expect(st).toMatchObject({ labelsSinceLast: 13, running: false });
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.retrain', { pool: 'p' });
+  const d = await done;
+  expect(d.ok, d.error).toBe(true);
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  // The model trained on q0…q2's 12 labeled pairs.
+  expect(s.curve.map((p) => [p.labels, p.trainedQueries])).toEqual([[12, 3]]);
+  expect(s.labelsSinceLast).toBe(0);
+  // Relabeling a pair after the retrain counts it once.
+  await e.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c1-1', annotator: 'gold', value: '0' });
+  await e.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c1-1', annotator: 'gold', value: '1' });
+  expect(((await e.invoke('live.status', { pool: 'p' })) as LiveStatus).labelsSinceLast).toBe(1);
+}, 120_000);
+
+it('a live retrain takes a slot of the training queue: it waits, shown as queued, while another training holds the only slot', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  labelLiveQuery(ws, 2, [0, 1]);
+  engine = new Engine(ws, { transport: 'http' }); // one training at a time (serve's --max-trainings default)
+  const e = engine;
+  // Another training holds the slot.
+  const release = await e.trainings.acquire(undefined, () => {});
+  const progress: string[] = [];
+  const queued = new Promise<void>((resolve) => {
+    const off = e.on('job.progress', (p) => {
+      if (p.kind !== 'live') return;
+      progress.push(p.message);
+      if (p.message.startsWith('queued:')) (off(), resolve());
+    });
+  });
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'] });
+  await queued;
+  expect(progress[0]).toBe('queued: 1 training ahead (at most 1 at once)');
+  expect(await e.invoke('live.status', { pool: 'p' })).toMatchObject({ running: true, queuedBehind: 1, curve: [] });
+  expect(e.trainings.load).toEqual({ running: 1, queued: 1 });
+  // Labels that arrive while it waits are trained on when it runs.
+  ws.addLabel({ pool: 'p', queryId: 'q3', candidateId: 'c3-0', annotator: 'gold', value: '1', origin: 'test' });
+  for (const c of ['c3-1', 'c3-2', 'c3-3']) await e.invoke('label.set', { pool: 'p', queryId: 'q3', candidateId: c, annotator: 'gold', value: '0' });
+  await new Promise((r) => setTimeout(r, 200));
+  expect(e.ws.listRuns('p').map((r) => r.name)).toEqual([]); // still waiting
+  release();
+  const d = await done;
+  expect(d.ok, d.error).toBe(true);
+  const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  expect(s).toMatchObject({ running: false, queuedBehind: null, labelsSinceLast: 0 });
+  expect(s.curve.map((p) => [p.labels, p.trainedQueries])).toEqual([[16, 4]]);
+  expect(e.trainings.load).toEqual({ running: 0, queued: 0 });
+}, 120_000);
+
+it('a live retrain cancelled while queued never runs and frees its place in the queue', async () => {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+  labelLiveQuery(ws, 0, [0]);
+  labelLiveQuery(ws, 1, [1]);
+  engine = new Engine(ws, { transport: 'http' });
+  const e = engine;
+  const release = await e.trainings.acquire(undefined, () => {});
+  const queuedJob = new Promise<string>((resolve) => {
+    const off = e.on('job.progress', (p) => p.kind === 'live' && p.message.startsWith('queued:') && (off(), resolve(p.jobId)));
+  });
+  const done = new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+  await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'] });
+  await e.invoke('job.cancel', { jobId: await queuedJob });
+  expect(await done).toMatchObject({ ok: false, cancelled: true });
+  expect(e.trainings.load).toEqual({ running: 1, queued: 0 });
+  expect(await e.invoke('live.status', { pool: 'p' })).toMatchObject({ running: false, queuedBehind: null, curve: [] });
+  release();
 });

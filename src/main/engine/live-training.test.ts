@@ -50,10 +50,13 @@ const liveDone = (e: Engine): Promise<JobDone> =>
     });
   });
 
-/** Alice relabels dev query `q`'s candidates with gold's labels (label events that change nothing the models see). */
-async function relabel(e: Engine, n: number): Promise<number[]> {
+/**
+ * Alice labels gold's pairs `from` … `from + n − 1` with gold's labels (label events that change nothing the
+ * models see; the pairs are new to her, so each is an event).
+ */
+async function relabel(e: Engine, n: number, from = 0): Promise<number[]> {
   const ws = e.ws;
-  const gold = ws.currentLabels('dev', 'gold').slice(0, n);
+  const gold = ws.currentLabels('dev', 'gold').slice(from, from + n);
   const times: number[] = [];
   for (const l of gold) {
     const t0 = performance.now();
@@ -80,7 +83,6 @@ describe('learn as we label', () => {
     let s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
     expect(s.curve).toHaveLength(1);
     expect(s.curve[0]).toMatchObject({ model: 'fused', trainedQueries: 50, heldOutQueries: 50 });
-    expect(s.curve[0]!.labels).toBeGreaterThanOrEqual(500);
     expect(s.curve[0]!.MAP).toBeGreaterThan(0.5);
     expect(s.labelsSinceLast).toBeLessThanOrEqual(5);
     // The live run reranks every candidate, and Evaluate lists it.
@@ -88,16 +90,18 @@ describe('learn as we label', () => {
     expect(ev.runs['live-fused']?.queries).toBe(50);
     // Its MAP over the labeled queries is the out-of-fold figure of the curve.
     expect(ev.runs['live-fused']!.MAP!).toBeCloseTo(s.curve[0]!.MAP!, 10);
-    // 20 more label events: the next retrain starts by itself.
+    // 20 more pairs labeled: the next retrain starts by itself. (Alice's first 5 pairs may have been read by
+    // the first retrain — it reads the labels when it starts running — so they are not counted on.)
     done = liveDone(e);
-    await relabel(e, 20);
+    await relabel(e, 20, 5);
     d = await done;
     expect(d.ok, d.error).toBe(true);
     s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
     expect(s.curve).toHaveLength(2);
-    expect(s.curve[1]!.labels).toBeGreaterThan(s.curve[0]!.labels);
+    // Alice's relabels are label events, not new pairs to learn from (the pool trains on gold's 500).
+    expect(s.curve.map((p) => p.labels)).toEqual([500, 500]);
     expect(s.lastError).toBeNull();
-  }, 300_000);
+  }, 600_000); // two fused retrains on SemEval dev: ~25 s each on 2 idle cores, minutes on a loaded machine
 
   it('a cancelled retrain writes nothing and waits for the next labels; switched off, labels start nothing', async () => {
     engine = open('b.qpairs');

@@ -1,29 +1,38 @@
 /**
- * "Learn as we label": per pool, once `everyLabels` label events arrived since the last retrain —
+ * "Learn as we label": per pool, once `everyLabels` pairs were labeled since the last retrain (a pair
+ * relabeled counts once) —
  * or `idleSeconds` after the last label when fewer did — the pool's live models retrain (a job of
  * kind 'live', in the worker thread; src/main/training/live-retrain.ts), then their runs
  * (`live-<model>`) and the learning curve are written in one short write and the clients are told.
+ *
+ * A retrain takes a slot of the engine's training queue (serve mode's `--max-trainings`) like any
+ * training: while others hold every slot it waits, shown as queued (`queuedBehind`, its progress).
  *
  * Labeling never waits for a retrain: labels go through the write gate as always; a retrain holds
  * the gate only to store its results. Labels that arrive during a retrain count towards the next
  * one. Cancelling the job, or stopping the app mid-retrain, writes nothing; the labels are already
  * durable, and the next start (or label) retrains from them.
  */
-import type { LiveStatus } from '../../shared/live';
+import type { LiveCopiesLeftOut, LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
 import { retrainLive } from '../training/live-retrain';
 import { appendCurvePoint, labelEventsSince, markRetrained, readCurve, readLiveSetting, storeLiveRun } from '../training/live-store';
 import type { EngineCore } from './core';
+import type { TrainingQueue } from './training-queue';
 
 export class LiveTrainer {
   private readonly running = new Map<string, string>(); // pool → job id
+  /** pool → trainings ahead of its retrain while it waits for a training slot. */
+  private readonly queued = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** pool → the training-pool copies of held-out queries its last finished retrain left out. */
+  private readonly copiesLeftOut = new Map<string, LiveCopiesLeftOut>();
   private closed = false;
   private readonly off: () => void;
 
-  constructor(private readonly engine: EngineCore) {
+  constructor(private readonly engine: EngineCore & { readonly trainings: TrainingQueue }) {
     this.off = engine.hub.on('label.changed', (rec) => this.consider(rec.pool));
     // Pools left with labels since their last retrain (e.g. the app stopped mid-retrain) catch up.
     setImmediate(() => {
@@ -44,8 +53,10 @@ export class LiveTrainer {
       trainPools: s.trainPools,
       running: this.running.has(pool),
       jobId: this.running.get(pool) ?? null,
-      labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).count,
+      queuedBehind: this.queued.get(pool) ?? null,
+      labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).pairs,
       lastError: s.lastError,
+      trainingCopiesLeftOut: this.copiesLeftOut.get(pool) ?? null,
       curve: readCurve(ws, pool),
     };
   }
@@ -60,8 +71,8 @@ export class LiveTrainer {
     this.clearTimer(pool);
     if (!s.enabled || this.running.has(pool)) return;
     const since = labelEventsSince(ws, pool, s.lastLabelSeq);
-    if (since.count === 0) return;
-    if (since.count >= s.everyLabels) this.start(pool);
+    if (since.pairs === 0) return;
+    if (since.pairs >= s.everyLabels) this.start(pool);
     else if (s.idleSeconds > 0) this.timers.set(pool, setTimeout(() => (this.timers.delete(pool), this.start(pool)), s.idleSeconds * 1000).unref());
   }
 
@@ -69,14 +80,26 @@ export class LiveTrainer {
   start(pool: string): string | null {
     if (this.closed || !this.engine.ws.db.open || this.running.has(pool)) return this.running.get(pool) ?? null;
     const ws = this.engine.ws;
-    const s = readLiveSetting(ws, pool);
-    const upTo = labelEventsSince(ws, pool, 0);
+    let s = readLiveSetting(ws, pool);
+    let upTo = labelEventsSince(ws, pool, 0);
     const jobId = this.engine.jobs.start('live', async (ctx) => {
       const points = [];
       // Every model trains before anything is written: a retrain cancelled (or failed) at its
       // second model leaves the first model's run and curve point unwritten too.
       const results: Array<{ model: string; runName: string; r: Awaited<ReturnType<typeof retrainLive>> }> = [];
+      let release = (): void => {};
       try {
+        // A retrain is a training: it takes a slot of the training queue (serve's --max-trainings)
+        // like any other, and says so while it waits (training-queue.ts).
+        const queue = this.engine.trainings;
+        release = await queue.acquire(ctx.signal, (ahead) => {
+          this.queued.set(pool, ahead);
+          ctx.progress(0, 1, `queued: ${ahead} training${ahead === 1 ? '' : 's'} ahead (at most ${queue.max} at once)`);
+        });
+        this.queued.delete(pool);
+        // What it trains on is read now that it runs: labels and settings that changed while it waited count.
+        s = readLiveSetting(ws, pool);
+        upTo = labelEventsSince(ws, pool, 0);
         for (const [i, model] of s.models.entries()) {
           const runName = liveRunName(model);
           const r = await retrainLive(ws, pool, { model: model as ModelId, trainPools: s.trainPools, runName }, {
@@ -90,14 +113,17 @@ export class LiveTrainer {
           ws.transaction(() => {
             for (const { model, runName, r } of results) {
               storeLiveRun(ws, pool, runName, model, r.scores);
-              appendCurvePoint(ws, pool, { model, labels: upTo.count, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
+              appendCurvePoint(ws, pool, { model, labels: r.labeledPairs, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
             }
             markRetrained(ws, pool, upTo.lastSeq, null);
           }),
         );
-        for (const { model, r } of results) points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut });
+        // Every model of a retrain reads the same labels, so the first one's count stands for all.
+        if (results[0]) this.copiesLeftOut.set(pool, results[0].r.trainingCopiesLeftOut);
+        for (const { model, r } of results)
+          points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut, trainingCopiesLeftOut: r.trainingCopiesLeftOut });
         this.engine.hub.emit('workspace.changed', { what: 'run' });
-        return { pool, labels: upTo.count, points };
+        return { pool, labels: results[0]?.r.labeledPairs ?? 0, points };
       } catch (e) {
         // A failed or cancelled retrain waits for the next `everyLabels` labels (no retry on every label);
         // one stopped by closing the app is not recorded, so the next start catches up.
@@ -107,6 +133,8 @@ export class LiveTrainer {
         }
         throw e;
       } finally {
+        release();
+        this.queued.delete(pool);
         this.running.delete(pool);
         // Labels that arrived meanwhile may call for the next retrain.
         setImmediate(() => this.consider(pool));

@@ -40,6 +40,35 @@ describe('a live retrain', () => {
     expect([...r.scores.keys()].sort()).toEqual(['q1', 'q2', 'q3']);
   }, 120_000);
 
+  it('leaves out of a fold\'s training a training pool\'s copy of a held-out query: same id, same text or near-same text', async () => {
+    // As above, q0 is the only labeled query of p with a similar candidate. Training pool t holds
+    // copies of q0 under other ids — x0 with its very text, x1 with one word changed at the end of a
+    // long body — labeled alike: kept, they would teach the fold that holds q0 out its labels.
+    const q0 = ws.getQuestion('q0')!;
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    ws.upsertQuestion({ id: 'q0', source: 's', title: q0.title, body: `${q0.body} ${long} thanks` }, { update: true });
+    labelLiveQuery(ws, 0, [0]);
+    labelLiveQuery(ws, 1, []);
+    labelLiveQuery(ws, 2, []);
+    ws.upsertQuestion({ id: 'x0', source: 't', title: q0.title, body: `${q0.body} ${long} thanks` });
+    ws.upsertQuestion({ id: 'x1', source: 't', title: q0.title, body: `${q0.body} ${long} cheers` });
+    ws.upsertQuestion({ id: 'y0', source: 't', title: 'a wholly other question', body: 'about something else entirely' });
+    ws.createPool({ name: 't', scheme: 'binary' });
+    for (const x of ['x0', 'x1']) {
+      ws.addPoolQuery('t', x, ['c0-0', 'c0-1']);
+      ws.addLabel({ pool: 't', queryId: x, candidateId: 'c0-0', annotator: 'gold', value: '1', origin: 'test' });
+      ws.addLabel({ pool: 't', queryId: x, candidateId: 'c0-1', annotator: 'gold', value: '0', origin: 'test' });
+    }
+    ws.addPoolQuery('t', 'y0', ['c1-0']);
+    ws.addLabel({ pool: 't', queryId: 'y0', candidateId: 'c1-0', annotator: 'gold', value: '0', origin: 'test' });
+    const r = await retrainLive(ws, 'p', { model: 'tfidf', trainPools: ['t'], runName: 'live-tfidf' }, { workerPath: null });
+    expect(r.trainingCopiesLeftOut).toEqual({ queries: 2, reasons: { 'same-id': 0, 'same-text': 1, 'near-duplicate': 1 } });
+    // Without its copies, the fold that holds q0 out has no similar pair: q0 stays unscored.
+    expect(r.unscoredQueries).toEqual(['q0']);
+    expect(r.scores.has('q0')).toBe(false);
+    expect(r.heldOutQueries).toBe(2);
+  }, 120_000);
+
   it('leaves out, as fused features, the runs of stored models trained on the pool\'s labeled queries (their scores there are in-sample)', async () => {
     // Similar candidates off the query's topic (c<i>-2, c<i>-3), which text features cannot find.
     labelLiveQuery(ws, 0, [2]);

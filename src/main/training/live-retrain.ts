@@ -11,6 +11,10 @@
  *   honest. A fold whose absence leaves nothing to learn from (no similar pair; for ltr/fused no query
  *   with both kinds) trains no model, and its queries stay unscored rather than take in-sample scores.
  *   A model trained on all fully labeled queries scores the rest of the pool.
+ * - A training pool's query that is the same question as a held-out query (the overlap check,
+ *   src/main/overlap: same id, same normalised text or near-duplicate text) leaves that fold's
+ *   training too, with all its pairs: else the fold model would learn the held-out query's labels
+ *   from its copy. How many were left out is reported (`trainingCopiesLeftOut`).
  * - The pool's runs are features of the fused ranker, except the live run itself and, as in `train`,
  *   runs of stored label-reading models trained on some of the training queries (in-sample there).
  * Training runs in the worker thread (run-model.ts); nothing is written here.
@@ -19,7 +23,7 @@ import { QPairsError, throwIfAborted } from '../errors';
 import { apRr, rankOrder } from '../models/dev-eval';
 import { hasOrderToLearn, noOrderToLearn } from '../models/ranksvm';
 import type { ModelId } from '../models/types';
-import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
+import { clusterCount, findOverlap, groupedFolds, nearDuplicateClusters, type OverlapReason } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
@@ -48,6 +52,8 @@ export interface LiveRetrain {
   scores: Map<string, Map<string, number>>;
   /** The pool's fully labeled queries (trained on by the final model). */
   trainedQueries: number;
+  /** Their labeled (query, candidate) pairs: the pool's labels trained on, each pair once. */
+  labeledPairs: number;
   /** Queries scored out of fold (the curve's figure is over these). */
   heldOutQueries: number;
   /**
@@ -62,6 +68,11 @@ export interface LiveRetrain {
    * fold the live model would find the similar candidates through them.
    */
   inSampleRunsLeftOut: Array<{ run: string; trainedOn: number | null }>;
+  /**
+   * Training pools' queries left out of some fold's training because they are the same question as
+   * one of its held-out queries (same id, same or near-same text), by the reason of their first match.
+   */
+  trainingCopiesLeftOut: { queries: number; reasons: Record<OverlapReason, number> };
   MAP: number | null;
   MRR: number | null;
   folds: number;
@@ -94,7 +105,8 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   if (k < 2) throw new QPairsError(`live retraining needs 2 distinct fully labeled queries in pool "${pool}" (near-duplicates count once)`, { reason: 'too few labels' });
   const pools = [pool, ...spec.trainPools.filter((p) => p !== pool)];
   const pairwise = spec.model === 'ltr' || spec.model === 'fused';
-  const others = trainingQueries(ws, pools.slice(1)).map((q) => q.id);
+  const otherQueries = trainingQueries(ws, pools.slice(1));
+  const others = otherQueries.map((q) => q.id);
   const inSampleRuns = pairwise ? inSampleModelRuns(ws, pools, [...full, ...others]).filter((r) => !exclude.has(r.run)) : [];
   for (const r of inSampleRuns) exclude.add(r.run);
   const partialSet = new Set(partial);
@@ -108,9 +120,15 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   // Read the workspace once (this runs on the engine's thread); each fold drops its queries' pairs.
   const all = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: partialSet }).data;
   const unscored: string[] = [];
+  const copiesLeftOut = new Map<string, OverlapReason>();
   for (let f = 0; f < folds.length; f++) {
     throwIfAborted(o.signal);
     const held = new Set(folds[f]);
+    // The training pools' copies of the held-out queries (by id, text or near-same text) leave too.
+    for (const m of findOverlap(folds[f]!.map((id) => byId.get(id)!), otherQueries)) {
+      held.add(m.query);
+      if (!copiesLeftOut.has(m.query)) copiesLeftOut.set(m.query, m.reason);
+    }
     const keep = ([a, b]: readonly [string, string]): boolean => !held.has(a) && !held.has(b);
     const data = { ...all, positives: all.positives.filter(keep), negatives: (all.negatives ?? []).filter(keep) };
     // Nothing to learn without this fold (no relevant pair, or for ltr/fused no query with both a
@@ -146,12 +164,20 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   return {
     scores,
     trainedQueries: queries.length,
+    labeledPairs: queries.reduce((n, q) => n + q.grades.size, 0),
     heldOutQueries: heldOut,
     unscoredQueries: unscored,
     inSampleRunsLeftOut: inSampleRuns,
+    trainingCopiesLeftOut: countReasons(copiesLeftOut),
     MAP: heldOut ? apSum / heldOut : null,
     MRR: heldOut ? rrSum / heldOut : null,
     folds: k,
     seconds: (Date.now() - t0) / 1000,
   };
+}
+
+function countReasons(byQuery: ReadonlyMap<string, OverlapReason>): LiveRetrain['trainingCopiesLeftOut'] {
+  const reasons: Record<OverlapReason, number> = { 'same-id': 0, 'same-text': 0, 'near-duplicate': 0 };
+  for (const r of byQuery.values()) reasons[r]++;
+  return { queries: byQuery.size, reasons };
 }

@@ -36,11 +36,17 @@ export function writeLiveSetting(ws: Workspace, pool: string, s: Omit<LiveSettin
     .run(poolId, s.enabled ? 1 : 0, s.everyLabels, s.idleSeconds, JSON.stringify(s.models), JSON.stringify(s.trainPools));
 }
 
-/** Label events of the pool after `afterSeq` (how many, and the newest's seq; afterSeq when none). */
-export function labelEventsSince(ws: Workspace, pool: string, afterSeq: number): { count: number; lastSeq: number } {
+/**
+ * Label events of the pool after `afterSeq`: how many, how many distinct (query, candidate) pairs they
+ * labeled (relabeling a pair, or a second annotator on it, counts once), and the newest's seq
+ * (afterSeq when none).
+ */
+export function labelEventsSince(ws: Workspace, pool: string, afterSeq: number): { count: number; pairs: number; lastSeq: number } {
   const poolId = ws.poolId(pool);
-  const r = ws.stmt(`SELECT count(*) AS n, max(seq) AS m FROM labels WHERE pool_id = ? AND seq > ?`).get(poolId, afterSeq) as { n: number; m: number | null };
-  return { count: r.n, lastSeq: r.m ?? afterSeq };
+  const r = ws
+    .stmt(`SELECT count(*) AS n, count(DISTINCT query_id || char(0) || candidate_id) AS p, max(seq) AS m FROM labels WHERE pool_id = ? AND seq > ?`)
+    .get(poolId, afterSeq) as { n: number; p: number; m: number | null };
+  return { count: r.n, pairs: r.p, lastSeq: r.m ?? afterSeq };
 }
 
 /** Every label event of the pool so far. */

@@ -1,9 +1,11 @@
 /**
  * The Annotate screen's top bar: the pool, the annotator's name (applied on Enter or on leaving
- * the field), the blind-pool badge and the outbox's save status.
+ * the field), the blind-pool badge, the pool's labeling order (when not its own order; with why an
+ * adaptive order draws at random for now) and the outbox's save status.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PoolInfo } from '../../shared/contract';
+import { orderAtRandomReason, orderLabel, QUERY_ORDER_HELP } from '../../shared/label-order';
 import { SaveStatus } from '../components/SaveStatus';
 import { PoolSelect } from '../components/PoolSelect';
 
@@ -23,6 +25,7 @@ export interface AnnotateBarProps {
 
 export function AnnotateBar({ pools, pool, setPool, annotator, setAnnotator, lockedAnnotator, blind, counts, onRetry }: AnnotateBarProps): ReactNode {
   const [nameDraft, setNameDraft] = useState(annotator);
+  const info = pools.find((p) => p.name === pool);
   useEffect(() => setNameDraft(annotator), [annotator]);
   return (
     <div className="annotate-bar">
@@ -64,6 +67,12 @@ export function AnnotateBar({ pools, pool, setPool, annotator, setAnnotator, loc
           title="This pool is blind: you see its candidates in your own order, no rankers' scores and no one else's labels, so your labels stay independent. The pool's owner sets this."
         >
           blind pool
+        </span>
+      )}
+      {info?.label_order && info.label_order !== 'pool' && (
+        <span className="small muted" data-testid="annotate-query-order" title={orderAtRandomReason(info.label_order, info.runs ?? 0) ?? QUERY_ORDER_HELP[info.label_order]}>
+          next query: {orderLabel(info.label_order, info.runs ?? 0)}
+          {orderAtRandomReason(info.label_order, info.runs ?? 0) && <span className="visually-hidden">: {orderAtRandomReason(info.label_order, info.runs ?? 0)}</span>}
         </span>
       )}
       <span className="spacer" />

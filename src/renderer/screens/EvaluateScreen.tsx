@@ -356,7 +356,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
           the labeling-order panel of one pool under another's table). */}
       {pool && ev && !blindForMe && runs.length > 0 && <LabelOrderPanel key={`order:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? undefined : who} convention={conventionChoice ?? undefined} partial={partial} ties={ties} threshold={threshold} role={role} />}
 
-      {pool && ev && !blindForMe && <LivePanel key={`live:${pool}`} pool={pool} role={role} />}
+      {pool && ev && !blindForMe && <LivePanel key={`live:${pool}`} pool={pool} pools={pools.map((p) => p.name)} role={role} />}
 
       {pool && ev && !blindForMe && mayCall(role, 'eval.compare') && (
         <ComparePanel key={`compare:${pool}`} pool={pool} annotator={who === DEFAULT_SOURCE ? ev.annotator : who} convention={convention} ties={ties} threshold={threshold} runNames={Object.keys(ev.runs)} partialQueries={ev.partial ? ev.partiallyLabeledQueries : 0} />

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { LIVE_MODELS, liveRunName, type LiveStatus } from '../../shared/live';
+import { describeCopiesLeftOut, LIVE_MODELS, liveRunName, type LiveStatus } from '../../shared/live';
 import type { CallerRole } from '../../shared/roles';
 import { LineChart } from '../components/LineChart';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -13,7 +13,7 @@ import { mayCall } from '../lib/roles';
  * without it), against the number of labels then. The live runs (`live-<model>`) are runs like any
  * other: in the table above, in Annotate (outside blind mode) and in the comparison.
  */
-export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): ReactNode {
+export function LivePanel({ pool, pools, role }: { pool: string; /** The workspace's pools (training pools to offer). */ pools: readonly string[]; role: CallerRole }): ReactNode {
   const { client } = useApp();
   const [status, setStatus] = useState<LiveStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -40,7 +40,7 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
   useEvent('job.done', (d) => d.kind === 'live' && load());
   useReconnect(load);
 
-  const change = (patch: Partial<Pick<LiveStatus, 'enabled' | 'everyLabels' | 'idleSeconds' | 'models'>>): void => {
+  const change = (patch: Partial<Pick<LiveStatus, 'enabled' | 'everyLabels' | 'idleSeconds' | 'models' | 'trainPools'>>): void => {
     if (!status) return;
     const next = { pool, enabled: status.enabled, everyLabels: status.everyLabels, idleSeconds: status.idleSeconds, models: status.models, trainPools: status.trainPools, ...patch };
     setError(null);
@@ -60,6 +60,10 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
     points: status.curve.filter((p) => p.model === m && p.MAP !== null).map((p) => [p.labels, 100 * p.MAP!] as [number, number]),
   }));
   const last = status.curve.at(-1) ?? null;
+  // The other pools, and any training pool the list no longer shows (so it can still be unticked).
+  const trainable = [...new Set([...pools.filter((p) => p !== pool), ...status.trainPools])];
+  // Queued behind other trainings (serve's --max-trainings): its progress says so, or the status did when loaded.
+  const waiting = status.running && (progress !== null ? progress.startsWith('queued:') : status.queuedBehind !== null);
   return (
     <section className="card" data-testid="live-panel">
       <div className="row wrap">
@@ -94,6 +98,22 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
               </label>
             ))}
           </fieldset>
+          {trainable.length > 0 && (
+            <fieldset className="radio-row inline" data-testid="live-train-pools">
+              <legend>also train on</legend>
+              {trainable.map((p) => (
+                <label key={p} className="inline" title={`train the live models on pool ${p}'s labels too (its copies of this pool's held-out queries are left out)`}>
+                  <input
+                    type="checkbox"
+                    data-testid={`live-train-pool-${p}`}
+                    checked={status.trainPools.includes(p)}
+                    onChange={(e) => change({ trainPools: e.target.checked ? [...status.trainPools, p] : status.trainPools.filter((x) => x !== p) })}
+                  />
+                  {p}
+                </label>
+              ))}
+            </fieldset>
+          )}
           {/* aria-disabled while a retrain runs: a button that turns disabled under the focus drops it to the page. */}
           <button
             type="button"
@@ -106,12 +126,16 @@ export function LivePanel({ pool, role }: { pool: string; role: CallerRole }): R
         </div>
       )}
       <p className="small" data-testid="live-status" role="status">
-        {status.running
+        {waiting
+          ? `Retrain waiting for a training slot (${progress ?? `queued: ${status.queuedBehind} training${status.queuedBehind === 1 ? '' : 's'} ahead`}); labeling goes on.`
+          : status.running
           ? `Retraining in the background${progress ? ` — ${progress}` : ''}; labeling goes on.`
           : status.enabled
             ? `${status.labelsSinceLast} label${status.labelsSinceLast === 1 ? '' : 's'} since the last retrain; the next starts at ${status.everyLabels}${status.idleSeconds ? ` or ${status.idleSeconds} s after the last label` : ''}.`
             : 'Off: the models change only when retrained by hand.'}
         {last ? ` Last: ${last.model} ${fmtMetric(last.MAP)} MAP over ${last.heldOutQueries} queries out of fold (at ${last.labels} labels, ${last.seconds.toFixed(0)} s).` : ''}
+        {status.trainPools.length ? ` Also trained on: ${status.trainPools.join(', ')}.` : ''}
+        {describeCopiesLeftOut(status.trainingCopiesLeftOut) ? ` ${describeCopiesLeftOut(status.trainingCopiesLeftOut)}.` : ''}
       </p>
       {owner && status.running && status.jobId && (
         <button

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ANALYZER_HELP, ANALYZER_NAMES, DEFAULT_ANALYZER, type AnalyzerName } from '../../shared/analyzers';
-import { QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
+import { orderAtRandomReason, orderLabel, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import type { PoolInfo, PoolProgress } from '../../shared/contract';
 import { DataTable } from '../components/DataTable';
 import type { SharedState } from '../lib/shared-state';
@@ -197,8 +197,9 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                     <strong>{p.name}</strong>
                     {p.sampling && <div className="small muted">{p.sampling}</div>}
                     {p.label_order && p.label_order !== 'pool' && (
-                      <div className="small muted" data-testid={`pool-order-${p.name}`} title={QUERY_ORDER_HELP[p.label_order]}>
-                        next query: {p.label_order}
+                      <div className="small muted" data-testid={`pool-order-${p.name}`} title={orderAtRandomReason(p.label_order, p.runs ?? 0) ?? QUERY_ORDER_HELP[p.label_order]}>
+                        next query: {orderLabel(p.label_order, p.runs ?? 0)}
+                        {orderAtRandomReason(p.label_order, p.runs ?? 0) && <span className="visually-hidden">: {orderAtRandomReason(p.label_order, p.runs ?? 0)}</span>}
                       </div>
                     )}
                   </>

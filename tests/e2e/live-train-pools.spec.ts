@@ -1,0 +1,74 @@
+/**
+ * "Learn as we label"'s training pools in Evaluate: the owner ticks the other pools the live models
+ * also train on — a labelled group of checkboxes, by keyboard — where before only the API
+ * (`live.set`'s trainPools) could set them. The choice is the engine's (live.status) and survives a reload.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { buildSmallPool, openPage } from './small-pool';
+import type { LiveStatus } from '../../src/shared/live';
+
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 21;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess | undefined;
+let dir: string;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-train-pools-'));
+  // Pools dev (SemEval's, gold labels) and p (3 queries × 4 candidates, labeled by ann).
+  const built = buildSmallPool(dir, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`));
+  server = await startServe({ workspace: built.workspace, port: PORT, create: false });
+  ({ context, page } = await openPage(browser, server));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function liveStatus(): Promise<LiveStatus> {
+  const r = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'live.status', args: { pool: 'p' } } });
+  expect(r.ok(), await r.text()).toBe(true);
+  return (await r.json()) as LiveStatus;
+}
+
+test('the owner ticks a training pool by keyboard; the live setting keeps it', async () => {
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('p');
+  const group = page.getByRole('group', { name: 'also train on' });
+  await expect(group).toBeVisible();
+  // Every other pool is offered, not the pool itself.
+  await expect(group.getByRole('checkbox')).toHaveCount(1);
+  const dev = group.getByRole('checkbox', { name: 'dev' });
+  await expect(dev).not.toBeChecked();
+  // Reached with Tab from the models' checkboxes, ticked with Space.
+  await page.getByTestId('live-model-dae').focus();
+  await page.keyboard.press('Tab');
+  await expect(dev).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(dev).toBeChecked();
+  await expect.poll(async () => (await liveStatus()).trainPools).toEqual(['dev']);
+  await expect(page.getByTestId('live-status')).toContainText('Also trained on: dev.');
+  // Switching live retraining on keeps the training pool (the panel sends every setting it shows).
+  await page.getByTestId('live-enabled').check();
+  await expect.poll(async () => (await liveStatus()).enabled).toBe(true);
+  expect((await liveStatus()).trainPools).toEqual(['dev']);
+  await page.getByTestId('live-enabled').uncheck();
+
+  await page.reload();
+  await page.getByTestId('eval-pool').selectOption('p');
+  await expect(page.getByRole('group', { name: 'also train on' }).getByRole('checkbox', { name: 'dev' })).toBeChecked();
+  // Unticked by keyboard: the live models train on this pool alone again.
+  await page.getByTestId('live-train-pool-dev').focus();
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await liveStatus()).trainPools).toEqual([]);
+  await expect(page.getByTestId('live-status')).not.toContainText('Also trained on');
+});

@@ -1,7 +1,8 @@
 /**
  * A keyboard-first labeling session on the Annotate screen, on a small open pool (SemEval dev,
  * 3 queries × 4 candidates): Enter and Space on a focused control (the Close of the list of keys,
- * a candidate's title reached with Tab) work that control instead of moving to the next query.
+ * a candidate's title reached with Tab) work that control instead of moving to the next query;
+ * undo takes back a note change before the label under it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,7 @@ test.afterAll(async () => {
 
 async function openAnnotate(p: Page): Promise<string> {
   await p.goto('/#annotate');
-  await p.getByLabel('Pool').selectOption('p');
+  await p.getByTestId('annotate-pool').selectOption('p');
   await expect(p.getByTestId('query-id')).toBeVisible();
   return (await p.getByTestId('query-id').textContent()) ?? '';
 }
@@ -62,4 +63,38 @@ test('Enter on the Close of the list of keys closes it and stays on the query; E
   // The keys still label afterwards (the title gives the focus back).
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('query-id')).not.toHaveText(query);
+});
+
+test('u after writing a note takes back the note (its label stays), then the label; a reload shows the same', async () => {
+  await page.reload(); // a fresh page: the engine's first unfinished query, shown again after the reload below
+  const query = await openAnnotate(page);
+  const row = Number((await page.locator('tr.cand-row.current .label-pill').getAttribute('data-testid'))!.slice('label-'.length));
+  await page.keyboard.press('1');
+  await expect(page.getByTestId(`row-state-${row}`)).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('k');
+  for (const text of ['first thought', 'second thought']) {
+    await page.keyboard.press('c');
+    await page.getByTestId('note-dialog-input').fill(text);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId(`note-mark-${row}`)).toHaveAttribute('title', `your note: ${text}`);
+    await expect(page.getByTestId(`row-state-${row}`)).toHaveAttribute('data-state', 'saved');
+  }
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('annotate-notice')).toContainText('the note on');
+  await expect(page.getByTestId(`note-mark-${row}`)).toHaveAttribute('title', 'your note: first thought');
+  await expect(page.getByTestId(`label-${row}`)).toHaveAttribute('data-value', '1');
+  await expect(page.getByTestId(`row-state-${row}`)).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId(`note-mark-${row}`)).toHaveCount(0);
+  await expect(page.getByTestId(`label-${row}`)).toHaveAttribute('data-value', '1');
+  await expect(page.getByTestId(`row-state-${row}`)).toHaveAttribute('data-state', 'saved');
+  await page.reload();
+  await expect(page.getByTestId('query-id')).toHaveText(query);
+  await expect(page.getByTestId(`label-${row}`)).toHaveAttribute('data-value', '1');
+  await expect(page.getByTestId(`note-mark-${row}`)).toHaveCount(0);
+  // The undo history survives the reload: the label given before the notes is next.
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Undone: the label of');
+  await expect(page.getByTestId(`label-${row}`)).toHaveAttribute('data-value', '');
+  await expect(page.getByTestId(`note-mark-${row}`)).toHaveCount(0);
 });

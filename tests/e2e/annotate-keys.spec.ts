@@ -2,12 +2,13 @@
  * A keyboard-first labeling session on the Annotate screen, on a small open pool (SemEval dev,
  * 3 queries × 4 candidates): Enter and Space on a focused control (the Close of the list of keys,
  * a candidate's title reached with Tab) work that control instead of moving to the next query;
- * undo takes back a note change before the label under it.
+ * undo takes back a note change before the label under it; a reload resumes on the query shown.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { invoke } from './api';
 import { startServe, type ServeProcess } from './serve';
 import { buildSmallPool, openPage } from './small-pool';
 
@@ -97,4 +98,34 @@ test('u after writing a note takes back the note (its label stays), then the lab
   await expect(page.getByTestId('annotate-notice')).toContainText('Undone: the label of');
   await expect(page.getByTestId(`label-${row}`)).toHaveAttribute('data-value', '');
   await expect(page.getByTestId(`note-mark-${row}`)).toHaveCount(0);
+});
+
+test('a reload resumes on the query shown, not on an earlier one skipped with n; a new tab starts at the first unfinished', async () => {
+  await page.reload();
+  await openAnnotate(page);
+  const annotator = await page.getByTestId('annotator-input').inputValue();
+  // The engine's choice for a new page: the first query this annotator has not finished.
+  const first = (await invoke<{ queryId: string }>(page.request, 'annotate.query', { pool: 'p', annotator })).queryId;
+  if ((await page.getByTestId('query-id').textContent()) !== first) {
+    await page.keyboard.press('g');
+    await page.getByTestId('goto-input').fill(first);
+    await page.getByTestId('goto-input').press('Enter');
+    await expect(page.getByTestId('query-id')).toHaveText(first);
+  }
+  await page.keyboard.press('n'); // skip this query for now
+  await expect(page.getByTestId('query-id')).not.toHaveText(first);
+  const second = (await page.getByTestId('query-id').textContent())!;
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+  await page.reload();
+  await expect(page.getByTestId('query-id')).toHaveText(second);
+  await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
+  const other = await context.newPage();
+  try {
+    await other.goto('/#annotate');
+    await other.getByTestId('annotate-pool').selectOption('p');
+    await expect(other.getByTestId('query-id')).toHaveText(first);
+  } finally {
+    await other.close();
+  }
 });

@@ -2,15 +2,16 @@
  * A keyboard-first labeling session on the Annotate screen, on a small open pool (SemEval dev,
  * 3 queries × 4 candidates): Enter and Space on a focused control (the Close of the list of keys,
  * a candidate's title reached with Tab) work that control instead of moving to the next query;
- * undo takes back a note change before the label under it; a reload resumes on the query shown.
+ * undo takes back a note change before the label under it; a reload resumes on the query shown;
+ * very long titles and code lines wrap instead of pushing the label buttons out of the window.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { invoke } from './api';
 import { startServe, type ServeProcess } from './serve';
-import { buildSmallPool, openPage } from './small-pool';
+import { buildSmallPool, openPage, qpairs } from './small-pool';
 
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 23;
 
@@ -24,6 +25,19 @@ let page: Page;
 test.beforeAll(async ({ browser }) => {
   dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-annotate-keys-'));
   const built = buildSmallPool(dir, () => []);
+  // Pool "long": a query whose title is one long path, its candidates with a long title, a code line and an Arabic title.
+  const path40 = '/usr/lib/x86_64-linux-gnu/' + 'zqlong_path_segment_'.repeat(14) + 'printer.conf';
+  const questions = [
+    { id: 'zq1', title: `zqprinter zqdriver: ${path40}`, body: 'zqprinter zqdriver fails' },
+    { id: 'zq2', title: `zqprinter ${'x'.repeat(300)}`, body: `zqdriver\n\`\`\`\n${'$ sudo lpadmin -p zqprinter -E -v usb://HP/OfficeJet%20Pro?serial=CN12345&model=hp-officejet_pro_8600_with_a_long_name '.repeat(3)}\n\`\`\`` },
+    { id: 'zq3', title: 'كيف أثبت تعريف الطابعة zqprinter zqdriver على أوبونتو؟', body: 'عندي طابعة HP والتعريف لا يعمل (zqdriver) ما الحل؟' },
+  ];
+  const jsonl = path.join(dir, 'long.jsonl');
+  writeFileSync(jsonl, questions.map((q) => JSON.stringify(q)).join('\n') + '\n');
+  qpairs('import', built.workspace, '--format', 'questions-jsonl', jsonl);
+  const queries = path.join(dir, 'long-queries.txt');
+  writeFileSync(queries, 'zq1\n');
+  qpairs('pool', 'create', built.workspace, '--name', 'long', '--queries', queries, '--depth', '2', '--blind', 'false');
   server = await startServe({ workspace: built.workspace, port: PORT, create: false });
   ({ context, page } = await openPage(browser, server));
 });
@@ -127,5 +141,32 @@ test('a reload resumes on the query shown, not on an earlier one skipped with n;
     await expect(other.getByTestId('query-id')).toHaveText(first);
   } finally {
     await other.close();
+  }
+});
+
+test('a title that is one long path, a 300-letter word or a long code line wraps: at 1024×700 nothing scrolls sideways and every label button is in view', async () => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  try {
+    await page.goto('/#annotate');
+    await page.getByTestId('annotate-pool').selectOption('long');
+    await expect(page.getByTestId('query-id')).toHaveText('zq1');
+    await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', 'long');
+    const rows = page.locator('[data-testid^="candidate-row-"]');
+    await expect(rows).toHaveCount(2);
+    for (let i = 0; i < 2; i++) {
+      await page.keyboard.press('o');
+      await page.keyboard.press('j');
+    }
+    await expect(page.locator('[data-testid^="candidate-body-"]')).toHaveCount(2);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, 'the page scrolls sideways by this many pixels').toBeLessThanOrEqual(0);
+    for (let i = 0; i < 2; i++) {
+      const box = (await page.getByTestId(`label-btn-${i}-1`).boundingBox())!;
+      expect(box.x + box.width, `row ${i + 1}'s label button`).toBeLessThanOrEqual(1024);
+    }
+    const title = (await page.getByTestId('query-title').boundingBox())!;
+    expect(title.x + title.width).toBeLessThanOrEqual(1024);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
   }
 });

@@ -3,7 +3,8 @@
  * 3 queries × 4 candidates): Enter and Space on a focused control (the Close of the list of keys,
  * a candidate's title reached with Tab) work that control instead of moving to the next query;
  * undo takes back a note change before the label under it; a reload resumes on the query shown;
- * very long titles and code lines wrap instead of pushing the label buttons out of the window.
+ * very long titles and code lines wrap instead of pushing the label buttons out of the window;
+ * right-to-left titles and bodies read right to left.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,4 +170,28 @@ test('a title that is one long path, a 300-letter word or a long code line wraps
   } finally {
     await page.setViewportSize({ width: 1280, height: 720 });
   }
+});
+
+test('an Arabic title and body read right to left (their own direction), the English ones left to right', async () => {
+  await page.goto('/#annotate');
+  await page.reload(); // no candidate opened
+  await page.getByTestId('annotate-pool').selectOption('long');
+  await expect(page.getByTestId('query-id')).toHaveText('zq1');
+  const direction = (l: ReturnType<Page['getByTestId']>): Promise<string> => l.evaluate((e) => getComputedStyle(e).direction);
+  const arabic = page.locator('[data-candidate-id="zq3"]');
+  const row = Number((await arabic.getAttribute('data-testid'))!.slice('candidate-row-'.length));
+  expect(await direction(page.getByTestId(`row-toggle-${row}`))).toBe('rtl');
+  expect(await arabic.locator('.cand-snippet').evaluate((e) => getComputedStyle(e).direction)).toBe('rtl');
+  expect(await direction(page.getByTestId('query-title'))).toBe('ltr');
+  expect(await direction(page.getByTestId(`row-toggle-${1 - row}`))).toBe('ltr');
+  // Its body, opened, too; and a note typed in Arabic.
+  await page.getByTestId(`row-toggle-${row}`).click();
+  expect(await direction(page.getByTestId(`candidate-body-${row}`).locator('.cand-body'))).toBe('rtl');
+  await page.getByTestId(`candidate-row-${row}`).click();
+  await page.keyboard.press('1');
+  await page.getByTestId(`candidate-row-${row}`).click();
+  await page.keyboard.press('c');
+  await page.getByTestId('note-dialog-input').fill('العنوان غامض');
+  expect(await direction(page.getByTestId('note-dialog-input'))).toBe('rtl');
+  await page.keyboard.press('Escape');
 });

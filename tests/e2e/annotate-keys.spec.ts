@@ -60,6 +60,7 @@ test('Enter on the Close of the list of keys closes it and stays on the query; E
   const query = await openAnnotate(page);
   await page.keyboard.press('F1');
   await expect(page.getByTestId('shortcut-close')).toBeFocused();
+  await expect(page.getByTestId('shortcut-screen-keys')).toContainText('Home / End');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
   await page.waitForTimeout(500); // a next-query read would land by now

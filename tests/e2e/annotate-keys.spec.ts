@@ -4,7 +4,8 @@
  * a candidate's title reached with Tab) work that control instead of moving to the next query;
  * undo takes back a note change before the label under it; a reload resumes on the query shown;
  * very long titles and code lines wrap instead of pushing the label buttons out of the window;
- * right-to-left titles and bodies read right to left.
+ * right-to-left titles and bodies read right to left; what the screen said about one pool is gone
+ * once another is chosen.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -195,4 +196,19 @@ test('an Arabic title and body read right to left (their own direction), the Eng
   await page.getByTestId('note-dialog-input').fill('العنوان غامض');
   expect(await direction(page.getByTestId('note-dialog-input'))).toBe('rtl');
   await page.keyboard.press('Escape');
+});
+
+test('a notice about the pool just left ("this is the first query of the pool") is gone once another pool is chosen', async () => {
+  await page.goto('/#annotate');
+  await page.getByTestId('annotate-pool').selectOption('p');
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', 'p');
+  const notice = page.getByTestId('annotate-notice');
+  for (let i = 0; i < 4 && !(await notice.isVisible()); i++) {
+    await page.keyboard.press('p');
+    await page.waitForTimeout(400);
+  }
+  await expect(notice).toHaveText('This is the first query of the pool.');
+  await page.getByTestId('annotate-pool').selectOption('long');
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', 'long');
+  await expect(notice).toHaveCount(0);
 });

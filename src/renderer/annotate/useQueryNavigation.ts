@@ -130,6 +130,10 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     navSeq.current++;
     quietSeq.current++;
     if (quietTimer.current) clearTimeout(quietTimer.current);
+    // What the screen said about the pool or annotator just left ("this is the first query", "no
+    // other query is waiting", an undo) is not about this one.
+    setNotice(null);
+    setError(null);
     if (!ready) {
       setLoading(false);
       clear();

@@ -5,7 +5,7 @@
  * undo takes back a note change before the label under it; a reload resumes on the query shown;
  * very long titles and code lines wrap instead of pushing the label buttons out of the window;
  * right-to-left titles and bodies read right to left; what the screen said about one pool is gone
- * once another is chosen.
+ * once another is chosen; a query completed in another tab is not timed in this one.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -211,4 +211,27 @@ test('a notice about the pool just left ("this is the first query of the pool") 
   await page.getByTestId('annotate-pool').selectOption('long');
   await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', 'long');
   await expect(notice).toHaveCount(0);
+});
+
+test('time per query counts the queries this tab completed, not one completed in another tab of the same annotator', async () => {
+  const other = await context.newPage();
+  try {
+    for (const p of [other, page]) {
+      await p.goto('/#annotate');
+      await p.getByTestId('annotate-pool').selectOption('long');
+      await expect(p.getByTestId('query-id')).toHaveText('zq1');
+    }
+    await expect(page.getByTestId('query-complete')).toHaveCount(0);
+    // Label whatever is left of the query in this tab.
+    for (let i = 0; i < 2; i++) {
+      if ((await page.getByTestId(`candidate-row-${i}`).getAttribute('data-label')) === '') await page.getByTestId(`label-btn-${i}-0`).click();
+    }
+    await expect(page.getByTestId('query-complete')).toBeVisible();
+    await expect(page.getByTestId('progress-time')).toContainText('(1 of this pool this session)');
+    await expect(other.getByTestId('query-complete')).toBeVisible();
+    await other.waitForTimeout(500);
+    await expect(other.getByTestId('progress-time')).toHaveText('time per query: —');
+  } finally {
+    await other.close();
+  }
 });

@@ -22,7 +22,7 @@ import { ShortcutOverlay } from './components/ShortcutOverlay';
 import { OpenNotices } from './components/OpenNotices';
 import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
-import { isTypingTarget } from './lib/typing';
+import { isActivationTarget, isTypingTarget } from './lib/typing';
 
 /** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
 function tabFromHash(): string | null {
@@ -153,8 +153,9 @@ export function App(): ReactNode {
         e.stopImmediatePropagation();
         setKeysOpen((o) => !o);
       } else if (e.key === 'Escape') setKeysOpen(false);
-      // While the list is open the screen behind it takes no keys (a digit must not label a pair).
-      else if (keysOpenRef.current && e.key !== 'Tab' && e.key !== 'Enter' && e.key !== ' ') e.stopPropagation();
+      // While the list is open the screen behind it takes no keys (a digit must not label a pair,
+      // Enter must not open the next query): Tab moves, Enter and Space work its Close button.
+      else if (keysOpenRef.current && e.key !== 'Tab' && !((e.key === 'Enter' || e.key === ' ') && isActivationTarget(e.target))) e.stopPropagation();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);

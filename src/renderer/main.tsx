@@ -7,7 +7,7 @@ import { JobStore } from './lib/jobs';
 import { AppProvider } from './lib/context';
 import { session } from './lib/storage';
 import { LabelQueue } from './annotate/labelQueue';
-import { UndoHistory } from './annotate/history';
+import { historyEntryFor, UndoHistory } from './annotate/history';
 import './styles.css';
 
 const client = createClient();
@@ -19,7 +19,8 @@ const outbox = new LabelQueue({
   send: (op) => client.invoke('label.set', op),
   storage: session,
   onSaved: (op, ack) => {
-    if (ack.seq != null) undo.push({ seq: ack.seq, pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator });
+    const entry = historyEntryFor(op, ack);
+    if (entry) undo.push(entry);
   },
 });
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,

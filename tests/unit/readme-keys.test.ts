@@ -21,4 +21,12 @@ describe('the README keyboard table', () => {
     const missing = keys.filter((k) => !new RegExp(`(^|[^\\p{L}])${k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'mu').test(table));
     expect(missing).toEqual([]);
   });
+  it('the list of keys (F1) names Home and End, which the README table gives for the first and last candidate', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const start = readme.indexOf('### Keyboard (Annotate)');
+    expect(readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| key |', start)))).toContain('Home/End');
+    const keys = NAV_KEYS.flatMap(([k]) => k.split(/\s*\/\s*|\s+/)).filter(Boolean);
+    expect(keys).toContain('Home');
+    expect(keys).toContain('End');
+  });
 });

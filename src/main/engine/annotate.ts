@@ -320,8 +320,8 @@ export function undoLabel(ws: Workspace, seq: number, annotator: string): LabelR
   if (inForce.length > 0) {
     const latest = inForce[inForce.length - 1]!.seq;
     throw new QPairsError(
-      `label event ${seq} (${ev.queryId} → ${ev.candidateId}) is not your latest label of that pair: event ${latest} changed it since. ` +
-        `Undo ${latest} first, or set the label you want.`,
+      `label event ${seq} (${ev.queryId} → ${ev.candidateId}) is not your latest label of that pair: event ${latest} changed it since ` +
+        `(from another tab or window, or a script). Undo that change where it was made, or set the label you want.`,
     );
   }
   return ws.undoLabel(seq);

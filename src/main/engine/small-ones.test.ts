@@ -90,7 +90,10 @@ describe('undo', () => {
     const current = (): string | undefined => engine.ws.currentLabels('sealed', 'alice').find((l) => l.queryId === 'q1' && l.candidateId === 'c1')?.value;
     const s2 = await set('2');
     const s3 = await set('3');
-    await expect(engine.invoke('label.undo', { seq: s2, annotator: 'alice' }, ALICE)).rejects.toThrow(`label event ${s2} (q1 → c1) is not your latest label of that pair: event ${s3} changed it since`);
+    // Said so that the one who pressed u in a tab whose history never held event s3 knows what to do.
+    await expect(engine.invoke('label.undo', { seq: s2, annotator: 'alice' }, ALICE)).rejects.toThrow(
+      `label event ${s2} (q1 → c1) is not your latest label of that pair: event ${s3} changed it since (from another tab or window, or a script). Undo that change where it was made, or set the label you want.`,
+    );
     expect(current()).toBe('3');
     await engine.invoke('label.undo', { seq: s3, annotator: 'alice' }, ALICE);
     expect(current()).toBe('2');

@@ -148,6 +148,7 @@ export function CandidateTable(p: Props): ReactNode {
               )}
               <button
                 className="cand-title link-button"
+                dir="auto"
                 data-testid={`row-toggle-${i}`}
                 onClick={(e) => {
                   e.stopPropagation();
@@ -158,7 +159,7 @@ export function CandidateTable(p: Props): ReactNode {
               >
                 {q?.title ? highlight(q.title, terms) : <span className="muted">{cand.id}</span>}
               </button>
-              {q && !cb.current.expanded.has(cand.id) && <div className="cand-snippet">{highlight(snippet(q.body), terms)}</div>}
+              {q && !cb.current.expanded.has(cand.id) && <div className="cand-snippet" dir="auto">{highlight(snippet(q.body), terms)}</div>}
             </div>
           );
         },
@@ -322,7 +323,7 @@ export function CandidateTable(p: Props): ReactNode {
                     {m.c.question?.tags.length ? ` · ${m.c.question.tags.join(', ')}` : ''}
                     {m.c.question?.created && ` · ${m.c.question.created}`}
                   </div>
-                  <div className="cand-body">{m.c.question ? highlight(m.c.question.body, termSet(m.c.sharedTerms)) : 'The text of this candidate is not in the workspace.'}</div>
+                  <div className="cand-body" dir="auto">{m.c.question ? highlight(m.c.question.body, termSet(m.c.sharedTerms)) : 'The text of this candidate is not in the workspace.'}</div>
                 </td>
               </tr>
             ) : null,

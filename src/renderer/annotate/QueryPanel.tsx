@@ -35,9 +35,9 @@ export function QueryPanel({ view, terms, bodyOpen, onToggleBody }: QueryPanelPr
           </button>
         )}
       </div>
-      <h2 data-testid="query-title">{view.query?.title ? highlight(view.query.title, terms) : <span className="muted">(no title)</span>}</h2>
+      <h2 data-testid="query-title" dir="auto">{view.query?.title ? highlight(view.query.title, terms) : <span className="muted">(no title)</span>}</h2>
       {bodyOpen && (
-        <div className="query-body" data-testid="query-body" tabIndex={0} aria-label="query body">
+        <div className="query-body" data-testid="query-body" tabIndex={0} aria-label="query body" dir="auto">
           {view.query ? highlight(view.query.body, terms) : <span className="muted">The text of this query is not in the workspace.</span>}
         </div>
       )}

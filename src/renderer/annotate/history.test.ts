@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UndoHistory } from './history';
+import { historyEntryFor, UndoHistory } from './history';
+import type { LabelOp } from './labelQueue';
 
 const kv = () => {
   const m = new Map<string, string>();
@@ -18,5 +19,18 @@ describe('UndoHistory', () => {
     expect(reloaded.pop('p', 'ann')!.seq).toBe(1);
     expect(reloaded.pop('p', 'ann')).toBeNull();
     expect(reloaded.size('other', 'ann')).toBe(1);
+  });
+
+  it('takes back a note change when the label kept its value, with the note before it; never an undo\'s own note', () => {
+    const op = (o: Partial<LabelOp>): LabelOp => ({ id: 1, state: 'saving', attempts: 1, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann', value: '1', ...o });
+    const pair = { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann' };
+    expect(historyEntryFor(op({}), { seq: 7 })).toEqual({ seq: 7, ...pair });
+    expect(historyEntryFor(op({ note: 'why', noteBefore: null }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: null } });
+    expect(historyEntryFor(op({ note: '', noteBefore: 'old' }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: 'old' } });
+    expect(historyEntryFor(op({ note: 'same' }), { seq: null, noteChanged: false })).toBeNull();
+    expect(historyEntryFor(op({ note: 'old', undoing: true }), { seq: null, noteChanged: true })).toBeNull();
+    const s = kv();
+    new UndoHistory(s).push({ seq: 0, ...pair, note: { before: 'old' } });
+    expect(new UndoHistory(s).pop('p', 'ann')).toEqual({ seq: 0, ...pair, note: { before: 'old' } });
   });
 });

@@ -1,15 +1,30 @@
 /**
- * The session's undo history: the seq of every label this window saved, newest last, kept in
- * sessionStorage so a reload does not lose it. Undo walks back across queries.
+ * The session's undo history: the seq of every label this window saved, and every note it changed,
+ * newest last, kept in sessionStorage so a reload does not lose it. Undo walks back across queries.
  */
 import type { KV } from '../lib/storage';
+import type { LabelOp } from './labelQueue';
 
 export interface HistoryEntry {
+  /** The label event to undo (label.undo); 0 for a note change. */
   seq: number;
   pool: string;
   queryId: string;
   candidateId: string;
   annotator: string;
+  /** A note change (the label kept its value): undoing it puts back the note the pair had before (null: none). */
+  note?: { before: string | null };
+}
+
+/**
+ * What undo takes back of a saved op: its label event, else — when only its note changed — the
+ * note change (an undo's own note op is not undone in turn); null when nothing changed.
+ */
+export function historyEntryFor(op: LabelOp, ack: { seq: number | null; noteChanged?: boolean }): HistoryEntry | null {
+  const pair = { pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator };
+  if (ack.seq != null) return { seq: ack.seq, ...pair };
+  if (op.note !== undefined && ack.noteChanged && !op.undoing) return { seq: 0, ...pair, note: { before: op.noteBefore ?? null } };
+  return null;
 }
 
 export class UndoHistory {

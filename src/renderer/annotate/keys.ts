@@ -4,7 +4,7 @@
  *   semeval3: 2 PerfectMatch · 1 Relevant · 0 Irrelevant
  *   likert5:  1 … 5 for −2 … +2 (a 5-point scale read left to right)
  *   graded:   0 … 9 for the grade
- * Navigation keys (never labels): ↑/↓ j/k move · o/Space expand · Backspace/u undo ·
+ * Navigation keys (never labels): ↑/↓ j/k move · Home/End first/last shown · o/Space expand · Backspace/u undo ·
  * Enter/n next unlabeled query · N next query · p previous · g go to · h guidelines · x clear ·
  * b show/hide the query's body · c a note on the label (issue 24; "?" offers one) · F1 or Ctrl+/ every key.
  */
@@ -87,6 +87,7 @@ export function describeLabel(scheme: string, value: string | null): { text: str
 
 export const NAV_KEYS: ReadonlyArray<[string, string]> = [
   ['↑ ↓ / j k', 'move'],
+  ['Home / End', 'first / last candidate shown'],
   ['o / Space', 'expand'],
   ['b', 'query body'],
   ['x', 'clear label'],

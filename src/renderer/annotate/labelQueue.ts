@@ -20,6 +20,10 @@ export interface LabelInput {
   value: string | null;
   /** Issue 24: the note sent with the label (text sets it, '' removes it); omitted: left as it is. */
   note?: string;
+  /** Not sent: the pair's note before this op changed it (what undo puts back). */
+  noteBefore?: string | null;
+  /** Not sent: this op is an undo's (undo does not take it back in turn). */
+  undoing?: boolean;
 }
 
 export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { QueryView } from '../../shared/contract';
-import { isTypingTarget } from '../lib/typing';
+import { isActivationTarget, isTypingTarget } from '../lib/typing';
 import { stepCursor } from './candidateFilter';
 import { labelKeyOf, valueForKey } from './keys';
 import type { RowModel } from './CandidateTable';
@@ -47,6 +47,9 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
   }
   if (isTypingTarget(e.target) || overlay === 'goto' || overlay === 'note') return;
   if (overlay && e.key !== 'h') return;
+  // Enter and Space on a focused control (reached with Tab, or the Close of the list of keys) work
+  // that control: not the next query, nor a candidate's body behind it.
+  if ((e.key === 'Enter' || e.key === ' ') && isActivationTarget(e.target)) return;
   const v = k.viewRef.current;
   const shownNow = k.shownRef.current;
   // Label keys act on the row under the cursor only while the filter shows it.

@@ -116,20 +116,23 @@ export function useLabeling(
     [outbox, annotator, viewRef, patch, setCursor, setNotice],
   );
 
-  const giveNote = useCallback(
-    (row: number, note: string): boolean => {
+  /** Sends a note for row `row` (its label unchanged); `undoing`: an undo's, sent even when the label is gone since. */
+  const sendNote = useCallback(
+    (row: number, note: string, undoing: boolean): boolean => {
       const v = viewRef.current;
       const c = v?.candidates[row];
       if (!v || !c) return false;
       const op = outbox.latestFor(pairKey(v.pool, annotator, v.queryId, c.id));
       const label = op ? op.value : c.label;
-      if (label == null) return false;
-      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note });
+      if (label == null && !undoing) return false;
+      // What undo puts back: the note shown before this one (an earlier note still on its way included).
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return true;
     },
     [outbox, annotator, viewRef, patch],
   );
+  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, false), [sendNote]);
 
   const doUndo = useCallback(async () => {
     if (!ready) return;
@@ -137,6 +140,21 @@ export function useLabeling(
     const e = undo.pop(pool, annotator);
     if (!e) {
       setNotice('Nothing to undo: no labels given in this session.');
+      return;
+    }
+    if (e.note) {
+      // A note change: its pair is shown and gets back the note it had before (its label stays).
+      if (!(await fetchQuery(e.queryId, e.candidateId))) {
+        undo.push(e);
+        return;
+      }
+      const row = viewRef.current?.pool === e.pool && viewRef.current.queryId === e.queryId ? viewRef.current.candidates.findIndex((c) => c.id === e.candidateId) : -1;
+      if (row < 0 || !sendNote(row, e.note.before ?? '', true)) {
+        undo.push(e);
+        setNotice(`Cannot undo the note on ${e.candidateId} in query ${e.queryId} now: that query is not shown.`);
+        return;
+      }
+      setNotice(e.note.before ? `Undone: the note on ${e.candidateId} in query ${e.queryId} is back to what it was.` : `Undone: the note on ${e.candidateId} in query ${e.queryId} (removed).`);
       return;
     }
     try {
@@ -147,7 +165,7 @@ export function useLabeling(
       if (isTransportError(err)) undo.push(e);
       setError(`Undo failed: ${errorMessage(err)}`);
     }
-  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError]);
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote]);
 
   const discardFailed = useCallback(
     (id: number) => {

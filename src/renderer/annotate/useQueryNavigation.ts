@@ -7,9 +7,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
+import { readJson, session, writeJson } from '../lib/storage';
 import type { QueryViewState } from './useQueryView';
 
 export type NavDirection = 'next-unlabeled' | 'next' | 'previous';
+
+/** The query this tab showed last, per pool and annotator (sessionStorage): a reload comes back to it. */
+const SHOWN_KEY = 'qpairs.annotate.shown';
+type Shown = Record<string, string>;
+const shownKey = (pool: string, annotator: string): string => `${pool}\u0000${annotator}`;
 
 export interface QueryNavigation {
   loading: boolean;
@@ -124,6 +130,10 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     navSeq.current++;
     quietSeq.current++;
     if (quietTimer.current) clearTimeout(quietTimer.current);
+    // What the screen said about the pool or annotator just left ("this is the first query", "no
+    // other query is waiting", an undo) is not about this one.
+    setNotice(null);
+    setError(null);
     if (!ready) {
       setLoading(false);
       clear();
@@ -139,9 +149,26 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     } catch {
       /* nothing handed over */
     }
-    void fetchQuery(handed ?? (cur && cur.pool === pool ? cur.queryId : undefined));
+    // A reload resumes on the query this tab showed last while it is unfinished — a query reached
+    // with n past a skipped one, or with N or g, is not traded for the first unfinished one.
+    const resumed = cur ? undefined : readJson<Shown>(session, SHOWN_KEY, {})[shownKey(pool, annotator)];
+    const wanted = handed ?? (cur && cur.pool === pool ? cur.queryId : resumed);
+    void fetchQuery(wanted).then((ok) => {
+      if (handed || !resumed || wanted !== resumed || !isCurrent(pool, annotator)) return;
+      // That query may be gone for this annotator since (assignment changed, pool rebuilt), or be
+      // finished: the engine's choice then (the first unfinished query).
+      const v = viewRef.current;
+      if (ok ? v?.queryId === resumed && v.candidates.length > 0 && v.candidates.every((c) => c.label != null) : !v) void fetchQuery();
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pool, annotator, ready]);
+
+  // Remember the query on screen for a reload.
+  const shownNow = qv.view && qv.view.pool === pool ? qv.view.queryId : null;
+  useEffect(() => {
+    if (!ready || !shownNow) return;
+    writeJson(session, SHOWN_KEY, { ...readJson<Shown>(session, SHOWN_KEY, {}), [shownKey(pool, annotator)]: shownNow });
+  }, [ready, pool, annotator, shownNow]);
 
   const scheduleQuiet = useCallback(() => {
     if (quietTimer.current) clearTimeout(quietTimer.current);
@@ -160,7 +187,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   // not stay on "cannot reach the QPairs server" once the server answers.
   useReconnect(() => {
     if (!ready) return;
-    if (!viewRef.current || qv.error !== null) void fetchQuery(viewRef.current?.pool === pool ? viewRef.current.queryId : undefined);
+    if (!viewRef.current || qv.error !== null) void fetchQuery(viewRef.current?.pool === pool ? viewRef.current.queryId : readJson<Shown>(session, SHOWN_KEY, {})[shownKey(pool, annotator)]);
     else scheduleQuiet();
   });
 

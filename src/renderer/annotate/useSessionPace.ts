@@ -22,12 +22,22 @@ export function useSessionPace(view: QueryView | null, allLabeled: boolean, arri
   // longer than one of a pool that asks one pair at a time, so each pool's time per query is its own.
   const [durations, setDurations] = useState<ReadonlyMap<string, ReadonlyMap<string, number>>>(new Map());
   useEffect(() => {
-    if (view && allLabeled && !arrival.current.complete && !durations.get(view.pool)?.has(view.queryId)) {
+    if (view && completedHere(allLabeled, arrival.current, labelTimes) && !durations.get(view.pool)?.has(view.queryId)) {
       const took = Date.now() - arrival.current.at;
       setDurations((d) => new Map(d).set(view.pool, new Map(d.get(view.pool)).set(view.queryId, took)));
     }
-  }, [allLabeled, view, durations, arrival]);
+  }, [allLabeled, view, durations, arrival, labelTimes]);
   return { pace: msPerLabel(labelTimes), ...timePerQuery(view ? durations.get(view.pool) : undefined) };
+}
+
+/**
+ * Whether the query on screen was just completed by this page's labels: complete now, not on
+ * arrival, and with a label given here since it arrived — one completed in another tab or window
+ * (the screen re-reads it) took this page no time and is not timed.
+ */
+export function completedHere(allLabeled: boolean, arrival: Arrival, labelTimes: readonly number[]): boolean {
+  const last = labelTimes[labelTimes.length - 1];
+  return allLabeled && !arrival.complete && last !== undefined && last >= arrival.at;
 }
 
 /** The mean of a pool's timed queries, and how many there are. */

@@ -45,6 +45,7 @@ export function NoteDialog({ subject, initial, title, hint, onSave, onClose, tes
             autoFocus
             rows={3}
             maxLength={4000}
+            dir="auto"
             data-testid={`${testId}-input`}
             value={text}
             onChange={(e) => setText(e.target.value)}

@@ -277,6 +277,12 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setNotice('Nothing to undo: you settled nothing in this session.');
       return;
     }
+    if (e.note) {
+      // A note written in Annotate (as an assigned annotator): undone there, where it shows.
+      undo.push(e);
+      setNotice(`Your last change is your note on ${e.candidateId} of query ${e.queryId}, written in Annotate: u there undoes it.`);
+      return;
+    }
     try {
       await client.invoke('label.undo', { seq: e.seq, annotator: judge });
       const key = itemKey(e);

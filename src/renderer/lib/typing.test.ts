@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { isActivationTarget, isTypingTarget } from './typing';
+
+/** A stand-in for an element: its tag, attributes and (for inputs) type. */
+function el(tagName: string, attrs: Record<string, string> = {}, type?: string): EventTarget {
+  return { tagName, type, isContentEditable: false, hasAttribute: (n: string) => n in attrs, getAttribute: (n: string) => attrs[n] ?? null } as unknown as EventTarget;
+}
+
+describe('isActivationTarget', () => {
+  it('is true for controls Enter or Space work', () => {
+    expect(isActivationTarget(el('BUTTON'))).toBe(true);
+    expect(isActivationTarget(el('A', { href: '#x' }))).toBe(true);
+    expect(isActivationTarget(el('SUMMARY'))).toBe(true);
+    expect(isActivationTarget(el('INPUT', {}, 'checkbox'))).toBe(true);
+    expect(isActivationTarget(el('DIV', { role: 'tab' }))).toBe(true);
+    expect(isActivationTarget(el('SPAN', { role: 'button' }))).toBe(true);
+  });
+  it('is false for the page, a table, a text field or a link without href', () => {
+    expect(isActivationTarget(null)).toBe(false);
+    expect(isActivationTarget(el('BODY'))).toBe(false);
+    expect(isActivationTarget(el('TABLE', { tabindex: '-1' }))).toBe(false);
+    expect(isActivationTarget(el('A'))).toBe(false);
+    expect(isActivationTarget(el('INPUT', {}, 'text'))).toBe(false);
+    expect(isTypingTarget(el('INPUT', {}, 'text'))).toBe(true);
+  });
+});

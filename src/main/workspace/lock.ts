@@ -191,7 +191,8 @@ function lockedMessage(workspace: string, lockFile: string, h: LockHolder | null
     `  ${describeHolder(h)}\n` +
     `Only one process may write to a workspace at a time. Wait for it to finish or stop it (for serve mode or the desktop app: ` +
     `do this there instead, e.g. import through its Workspace screen); commands that only read (stats, eval, agreement, ` +
-    `aggregate W --pool P without --rule, adjudicate, export, pool list, models list) work meanwhile. ${gone}`
+    `aggregate W --pool P without --rule or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export) ` +
+    `work meanwhile. ${gone}`
   );
 }
 

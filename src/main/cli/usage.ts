@@ -19,6 +19,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         or the site's archive as downloaded (X.7z, .zip, .tar.gz; no 7-Zip program needed);
         its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange`,
   pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
+        --queries FILE: the query ids, one per line (or separated by spaces or commas); --sample N --seed S: a seeded random sample
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
         [--analyzer ${ANALYZERS}]   BM25 analysis for this pool (default: the workspace's)
         [--order ${QUERY_ORDERS.join('|')}] [--order-seed S]   which query annotators get next (default pool)

@@ -4,7 +4,7 @@
  * annotators add/role, train, score, models delete) for their duration — holds the lock file
  * `W.lock` beside the workspace W. It is created with O_EXCL (so exactly one process can make
  * it) and holds the holder's pid, host name, command line and start time, which a refused
- * writer prints. Readers (stats, eval, agreement, aggregate without --rule, adjudicate, export, pool list, models list) take no lock:
+ * writer prints. Readers (stats, eval, agreement, aggregate without --rule or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export) take no lock:
  * SQLite's WAL lets them read while the writer writes.
  *
  * A lock whose process is gone (its pid is not alive on the same host: a crash or kill -9) is

@@ -56,7 +56,7 @@ export function labelValue(file: string, line: number, pool: PoolInfo, raw: stri
     // A gold export of a SemEval pool read back without --scheme met the binary pool the import made, and was not told why.
     const fits = LABEL_SCHEMES.filter((s) => s !== pool.scheme && normaliseLabel(s, raw) !== null);
     const hint = fits.length
-      ? `; it is a label of the ${fits.join(' or ')} scheme: import into a new pool with --scheme ${fits[0]} (a pool an import creates is binary unless --scheme says otherwise)`
+      ? `; it is a label of the ${fits.join(' or ')} scheme: import into a new pool with --scheme ${fits.length === 1 ? fits[0] : 'and the file\'s scheme'} (a pool a labels-csv or labels-jsonl import creates is binary unless --scheme says otherwise)`
       : '';
     throw fileError(file, line, `invalid label ${JSON.stringify(raw)} for the ${pool.scheme} scheme of pool "${pool.name}" (expected ${ok}, or ?)${hint}`);
   }

@@ -22,6 +22,26 @@ export function electronBinary() {
   return existsSync(bin) ? bin : null;
 }
 
+/**
+ * What `npm start` says where the Electron binary is missing: why, and the browser app instead —
+ * which, like the desktop app, reopens the last workspace, else the demo (scripts/serve.mjs).
+ */
+export function noDesktopMessage(downloadError = '', env = process.env) {
+  const port = 5180;
+  const demo = env.QPAIRS_CONFIG_DIR ? path.join(env.QPAIRS_CONFIG_DIR, 'demo.qpairs') : '~/.qpairs/demo.qpairs';
+  return (
+    'QPairs cannot start the desktop app here: the Electron binary is not installed on this machine. ' +
+    'The electron npm package (45.x) does not ship the binary; it downloads it the first time Electron is ' +
+    'required, and that download is not possible here (no access to the Electron release servers, so ' +
+    'node_modules/electron/dist is missing and the download just tried failed' +
+    (downloadError ? `: ${downloadError.trim()}` : '') +
+    '). The same app runs in a browser instead: `npm run serve` ' +
+    `builds it and serves it at http://127.0.0.1:${port}/ (add a workspace path, e.g. \`npm run serve -- my.qpairs\`; ` +
+    `without one it reopens the last workspace you opened, or on a first run the demo workspace ${demo}). On a machine with network access, ` +
+    '`npm start` downloads the binary once and opens the desktop app.'
+  );
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (isMain) {
   let bin = electronBinary();
@@ -40,18 +60,7 @@ if (isMain) {
     if (!bin) downloadError = (r.stderr || r.error?.message || '').split('\n').find((l) => l.trim()) ?? 'unknown error';
   }
   if (!bin) {
-    const port = 5180;
-    console.error(
-      'QPairs cannot start the desktop app here: the Electron binary is not installed on this machine. ' +
-        'The electron npm package (45.x) does not ship the binary; it downloads it the first time Electron is ' +
-        'required, and that download is not possible here (no access to the Electron release servers, so ' +
-        'node_modules/electron/dist is missing and the download just tried failed' +
-        (downloadError ? `: ${downloadError.trim()}` : '') +
-        '). The same app runs in a browser instead: `npm run serve` ' +
-        `builds it and serves it at http://127.0.0.1:${port}/ (add a workspace path, e.g. \`npm run serve -- my.qpairs\`; ` +
-        'without one it opens the demo workspace ~/.qpairs/demo.qpairs). On a machine with network access, ' +
-        '`npm start` downloads the binary once and opens the desktop app.',
-    );
+    console.error(noDesktopMessage(downloadError));
     process.exit(1);
   }
   const evite = path.join(root, 'node_modules', '.bin', 'electron-vite');

@@ -307,6 +307,30 @@ test('gold and system are not a person’s roles: their rows are read-only, peop
   await expect(people.getByTestId('role-gold')).toContainText('gold');
 });
 
+test('a judge may be assigned to label a pool: the Team panel says what that means instead of forbidding it, and the answer says they stay a judge', async () => {
+  const r = await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'pool.create', args: { name: 'judge-labels', sample: { n: 1, seed: 13 }, depth: 3 } } });
+  expect(r.status()).toBe(200);
+  await olga.getByTestId('team-pool').selectOption('judge-labels');
+  // It read "they must not be annotators of the pool", though the engine (and qpairs assign) assign a judge as README says.
+  const hint = olga.getByTestId('team-judges-hint');
+  await expect(hint).not.toContainText('must not');
+  await expect(hint).toContainText('A judge assigned below also labels this pool');
+  await olga.getByTestId('assign-annotators').fill('zed, judy');
+  await olga.getByTestId('assign-annotators').press('Enter');
+  await expect(olga.getByTestId('assign-message')).toContainText('Assigned to zed, judy (full overlap).');
+  await expect(olga.getByTestId('assign-message')).toContainText('judy is a judge and stays one');
+  await expect(olga.getByTestId('role-judy')).toHaveValue('judge');
+  // Review does not offer judy as this pool's judge (it offered her, and the queue answered 422 "judy annotates pool …").
+  await olga.getByTestId('tab-review').click();
+  await olga.getByTestId('review-pool').selectOption('judge-labels');
+  await expect(olga.getByTestId('review-need-judge')).toContainText('No judge for this pool');
+  await expect(olga.getByTestId('review-judge').locator('option', { hasText: 'judy' })).toHaveCount(0);
+  await expect(olga.getByTestId('review-error')).toHaveCount(0);
+  await olga.getByTestId('review-pool').selectOption('judged');
+  await expect(olga.getByTestId('review-judge')).toHaveValue('judy');
+  expect(olgaErrors.filter((e) => e.includes('review.queue'))).toEqual([]);
+});
+
 test('Pools: a judge’s rulings are shown apart from the annotators’ progress, with correct plurals', async () => {
   await olga.getByTestId('tab-pools').click();
   const cell = olga.getByTestId('pool-progress-judged');

@@ -55,6 +55,25 @@ describe('qpairs CLI', () => {
     await expectUsage(['annotators', 'role', w, 'x', 'jduge'], /did you mean "judge"\?/);
   });
 
+  it('export to "-" is a usage error that writes nothing (it wrote files named "-" and "-.datasheet.md", as if to standard output)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await run('init', w);
+    const labels = path.join(dir, 'l.csv');
+    writeFileSync(labels, 'query_id,candidate_id,label\n1,2,1\n');
+    expect((await run('import', w, '--format', 'labels-csv', labels, '--pool', 'p')).code).toBe(0);
+    const prev = process.cwd();
+    process.chdir(dir);
+    try {
+      const r = await run('export', w, '--pool', 'p', '--format', 'qrels', '-');
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(/OUT is a file name, not "-"/);
+      expect(existsSync(path.join(dir, '-'))).toBe(false);
+      expect(existsSync(path.join(dir, '-.datasheet.md'))).toBe(false);
+    } finally {
+      process.chdir(prev);
+    }
+  });
+
   it('serve: a port out of range or --max-trainings 0 is a usage error before anything starts (it was an internal error with a stack trace)', async () => {
     const w = path.join(dir, 'w.qpairs');
     await run('init', w);

@@ -19,6 +19,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         or the site's archive as downloaded (X.7z, .zip, .tar.gz; no 7-Zip program needed);
         its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange`,
   pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
+        --queries FILE: the query ids, one per line (or separated by spaces or commas); --sample N --seed S: a seeded random sample
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
         [--analyzer ${ANALYZERS}]   BM25 analysis for this pool (default: the workspace's)
         [--order ${QUERY_ORDERS.join('|')}] [--order-seed S]   which query annotators get next (default pool)
@@ -34,7 +35,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate;
          default convention: the pool's own — SemEval imports zero, AskUbuntu pools skip, own pools as created)
         [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]`,
-  annotators: `  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge] | role W NAME ROLE
+  annotators: `  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge|owner, or system|gold for a label source] | role W NAME ROLE
   qpairs annotators invite W NAME [--role annotator|judge|owner] [--url http://HOST:PORT] [--json]
         a fresh token for NAME (created when new; an earlier token is revoked; without --role an existing person keeps theirs), printed once with a link;
         only a salted hash is stored. When a server holds W, invite in its Team panel instead
@@ -48,7 +49,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--force] [--json]
         existing files are never replaced unless --force
         formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
-        question text included (jsonl/csv columns, askubuntu OUT-stem.corpus.txt) unless --no-text; hf-dataset: OUT is a folder`,
+        question text included (jsonl/csv columns, askubuntu also OUT without its extension + .corpus.txt: dev.txt → dev.corpus.txt) unless --no-text; hf-dataset: OUT is a folder`,
   train: `  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap] [--epochs E] [--seed S]
         [--cv K [--repeats R]]    grouped K-fold cross-validation (near-duplicates kept in one fold), CV MAP with 95% CI
         training queries that are dev queries (same id, text or near-duplicate) are dropped unless --keep-overlap

@@ -112,3 +112,27 @@ describe('labels-csv annotator column', () => {
     expect(sourceLabels(ws, 'p', 'bob').values.get(q)?.get(c)).toBe('1');
   });
 });
+
+describe('a gold export of a graded pool read back without --scheme', () => {
+  it('is refused naming the scheme its labels belong to and the --scheme that imports them; with it the labels come back', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'gold.jsonl');
+    // As a SemEval pool's gold export writes its rows.
+    writeFileSync(
+      file,
+      [
+        { query_id: 'Q1', candidate_id: 'Q1_R1', annotator: 'gold', label: 'PerfectMatch', query_title: 'q', candidate_title: 'a' },
+        { query_id: 'Q1', candidate_id: 'Q1_R2', annotator: 'gold', label: 'Irrelevant', query_title: 'q', candidate_title: 'b' },
+      ]
+        .map((o) => JSON.stringify(o))
+        .join('\n') + '\n',
+    );
+    const ws = tempWorkspace();
+    await expect(runImport(ws, 'labels-jsonl', [file], { pool: 'dev' })).rejects.toThrow(
+      /invalid label "PerfectMatch" for the binary scheme of pool "dev" \(expected 1, 0, or \?\); it is a label of the semeval3 scheme: import into a new pool with --scheme semeval3/,
+    );
+    expect(ws.findPool('dev')).toBeFalsy(); // nothing was written
+    const report = await runImport(ws, 'labels-jsonl', [file], { pool: 'dev', scheme: 'semeval3' });
+    expect(report.counts.labels).toBe(2);
+  });
+});

@@ -1,6 +1,6 @@
 /** Pool, label and run helpers shared by the importers (all counting into the report). */
 import { QPairsError } from '../errors';
-import { normaliseLabel, schemeValues, type LabelScheme } from '../../shared/labels';
+import { LABEL_SCHEMES, normaliseLabel, schemeValues, type LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import type { NewPool } from '../workspace/workspace';
 import { fileError } from './reader';
@@ -53,7 +53,12 @@ export function labelValue(file: string, line: number, pool: PoolInfo, raw: stri
   const v = normaliseLabel(pool.scheme, raw);
   if (v === null) {
     const ok = pool.scheme === 'graded' ? 'an integer' : schemeValues(pool.scheme).join(', ');
-    throw fileError(file, line, `invalid label ${JSON.stringify(raw)} for the ${pool.scheme} scheme of pool "${pool.name}" (expected ${ok}, or ?)`);
+    // A gold export of a SemEval pool read back without --scheme met the binary pool the import made, and was not told why.
+    const fits = LABEL_SCHEMES.filter((s) => s !== pool.scheme && normaliseLabel(s, raw) !== null);
+    const hint = fits.length
+      ? `; it is a label of the ${fits.join(' or ')} scheme: import into a new pool with --scheme ${fits.length === 1 ? fits[0] : 'and the file\'s scheme'} (a pool a labels-csv or labels-jsonl import creates is binary unless --scheme says otherwise)`
+      : '';
+    throw fileError(file, line, `invalid label ${JSON.stringify(raw)} for the ${pool.scheme} scheme of pool "${pool.name}" (expected ${ok}, or ?)${hint}`);
   }
   return v;
 }

@@ -160,9 +160,18 @@ describe('workspace lock (one process)', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(`qpairs annotators: workspace ${w} is being written by this process`);
     expect(r.err).toContain('qpairs serve w.qpairs --port 5180 (pid');
-    expect(r.err).toMatch(/commands that only read \(stats, eval, agreement, aggregate W --pool P without --rule, adjudicate, export, pool list, models list\) work meanwhile/);
+    expect(r.err).toMatch(
+      /commands that only read \(stats, eval, agreement, aggregate W --pool P without --rule or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export\) work meanwhile/,
+    );
+    // The readers it names work meanwhile; the writers the README lists beside them do not.
     expect((await cli('stats', w, '--json')).code).toBe(0);
     expect((await cli('pool', 'list', w)).code).toBe(0);
+    expect((await cli('annotators', 'list', w)).code).toBe(0);
+    const exported = await cli('corpus', 'export', w, '--format', 'jsonl', '-');
+    expect(exported.code, exported.err).toBe(0);
+    const index = await cli('corpus', 'index', w);
+    expect(index.code).toBe(1);
+    expect(index.err).toContain('is being written by this process');
     held.release();
     const ok = await cli('annotators', 'add', w, 'alice');
     expect(ok.code, ok.err).toBe(0);

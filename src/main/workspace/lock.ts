@@ -4,7 +4,7 @@
  * annotators add/role, train, score, models delete) for their duration — holds the lock file
  * `W.lock` beside the workspace W. It is created with O_EXCL (so exactly one process can make
  * it) and holds the holder's pid, host name, command line and start time, which a refused
- * writer prints. Readers (stats, eval, agreement, aggregate without --rule, adjudicate, export, pool list, models list) take no lock:
+ * writer prints. Readers (stats, eval, agreement, aggregate without --rule or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export) take no lock:
  * SQLite's WAL lets them read while the writer writes.
  *
  * A lock whose process is gone (its pid is not alive on the same host: a crash or kill -9) is
@@ -191,7 +191,8 @@ function lockedMessage(workspace: string, lockFile: string, h: LockHolder | null
     `  ${describeHolder(h)}\n` +
     `Only one process may write to a workspace at a time. Wait for it to finish or stop it (for serve mode or the desktop app: ` +
     `do this there instead, e.g. import through its Workspace screen); commands that only read (stats, eval, agreement, ` +
-    `aggregate W --pool P without --rule, adjudicate, export, pool list, models list) work meanwhile. ${gone}`
+    `aggregate W --pool P without --rule or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export) ` +
+    `work meanwhile. ${gone}`
   );
 }
 

@@ -50,10 +50,14 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, settles, undo } = useApp();
   useSyncExternalStore(settles.subscribe, settles.version);
   const { pools, pool, setPool, lockedAnnotator } = shared;
-  /** The workspace's people (null until the list arrives). */
-  const [people, setPeople] = useState<Array<{ name: string; role: string }> | null>(null);
+  /**
+   * The pool's judges (pool.assignment): role judge and not assigned to label this pool — a judge
+   * the pool assigns as an annotator cannot settle its disagreements (the engine refuses the queue).
+   * Null until the pool's list arrives.
+   */
+  const [poolJudges, setPoolJudges] = useState<{ pool: string; judges: string[] } | null>(null);
   const [storedJudge, setStoredJudge] = useStoredString('qpairs.judge', '');
-  const judges = useMemo(() => (people === null ? null : people.filter((p) => p.role === 'judge').map((p) => p.name)), [people]);
+  const judges = poolJudges !== null && poolJudges.pool === pool ? poolJudges.judges : null;
   // A judge's token acts as that judge; an owner (local or with a token) chooses any judge (judge.ts).
   const { judge, choosable } = reviewJudge({ role: shared.role, locked: lockedAnnotator, stored: storedJudge, self: shared.annotator, judges });
   const [queue, setQueue] = useState<ReviewQueue | null>(null);
@@ -70,11 +74,15 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const [reasonFor, setReasonFor] = useState<string | null>(null);
 
   const loadPeople = useCallback(() => {
+    if (!pool) {
+      setPoolJudges({ pool, judges: [] });
+      return;
+    }
     client
-      .invoke('annotator.list', {})
-      .then(setPeople)
+      .invoke('pool.assignment', { pool })
+      .then((v) => setPoolJudges({ pool, judges: v.judges }))
       .catch(() => {});
-  }, [client]);
+  }, [client, pool]);
   useEffect(loadPeople, [loadPeople]);
 
   // ------------------------------------------------------------ the queue
@@ -451,7 +459,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         <div className="card">
           <p data-testid="review-need-judge">
             {judges.length === 0
-              ? 'No judges yet: mark an annotator as judge on the Pools screen (Team → role “judge”).'
+              ? 'No judge for this pool: mark someone as judge on the Pools screen (Team → role “judge”). A judge the pool assigns as an annotator labels it and cannot settle its disagreements.'
               : 'Choose the judge who settles the disagreements.'}
           </p>
         </div>

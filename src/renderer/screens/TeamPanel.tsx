@@ -265,7 +265,10 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
               {roleError}
             </p>
           )}
-          <p className="hint">Judges settle the pool’s disagreements on the Review screen; they must not be annotators of the pool.</p>
+          <p className="hint" data-testid="team-judges-hint">
+            Judges settle the pool’s disagreements on the Review screen. A judge assigned below also labels this pool as one of its
+            annotators (not blind: a judge sees everyone’s labels); to have them only settle, leave them out of the assignment.
+          </p>
         </div>
 
         <div>

@@ -28,6 +28,10 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
   if (!isExportFormat(format)) throw new UsageError(unknownChoice('export format', format, EXPORT_FORMATS, 'formats'));
   const [w, target, ...extra] = positionals;
   if (!target) throw new UsageError('export needs an output file OUT');
+  // `-` is standard output for `qpairs corpus export`; here it made files named "-" and "-.datasheet.md".
+  if (target === '-') {
+    throw new UsageError('export writes OUT and its datasheet OUT.datasheet.md, so OUT is a file name, not "-" (standard output is only for qpairs corpus export; ./- names a file "-")');
+  }
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   return withWorkspace(w, (ws) => {
     const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator, text: !values['no-text'], force: values.force });

@@ -64,6 +64,8 @@ describe('qpairs train --config', () => {
       const r = await runCli('train', w, '--model', 'tfidf', '--name', 'bad-config', '--train-pool', 'dev', '--config', config!);
       expect(r.code, r.out).toBe(1);
       expect(r.err).toContain(message!);
+      // Refused before the command says it trains.
+      expect(r.out).not.toContain('training tfidf');
       const ws = Workspace.open(w);
       expect(findModel(ws, 'bad-config')).toBeNull();
       ws.close();

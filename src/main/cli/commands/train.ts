@@ -1,4 +1,5 @@
-import { MODEL_IDS, type TrainReport } from '../../models/types';
+import { MODEL_IDS, type ModelId, type TrainReport } from '../../models/types';
+import { checkModelConfig } from '../../models/config-check';
 import { trainModel, scoreEveryPool, describeMissingRuns } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
@@ -87,6 +88,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     } catch {
       throw new UsageError('--config needs a JSON object, e.g. \'{"hidden":200}\'');
     }
+    // Refused before anything is said or opened ("training … as …" used to come first).
+    checkModelConfig(model as ModelId, config);
   }
   return withWorkspace(positionals[0], async (ws) => {
     // No backend named yet: the model says which it used (a main-thread initBackend said "wasm"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseLabel, type LabelScheme } from '../../shared/labels';
-import { describeLabel, labelKeyOf, labelKeys, rulingKeys, valueForKey } from './keys';
+import { commandKeyOf, describeLabel, labelKeyOf, labelKeys, rulingKeys, valueForKey } from './keys';
 
 describe('label keys', () => {
   it('maps keys to values of each scheme (all valid for the scheme)', () => {
@@ -52,5 +52,14 @@ describe('label keys on any keyboard layout', () => {
     expect(labelKeyOf({ key: '?', code: 'Slash' })).toBe('?');
     expect(labelKeyOf({ key: 'j', code: 'KeyJ' })).toBe('j');
     expect(labelKeyOf({ key: 'Enter', code: 'Enter' })).toBe('Enter');
+  });
+  it('a letter command follows Shift, not Caps Lock (with Caps Lock on, n went to the next query and j, k, u did nothing)', () => {
+    const press = (key: string, capsLock: boolean) => commandKeyOf({ key, getModifierState: (m: string) => m === 'CapsLock' && capsLock });
+    expect(press('N', true)).toBe('n'); // Caps Lock, no Shift: next unlabeled
+    expect(press('n', true)).toBe('N'); // Caps Lock + Shift: next query
+    expect(press('J', true)).toBe('j');
+    expect(press('n', false)).toBe('n');
+    expect(press('N', false)).toBe('N');
+    for (const key of ['1', '?', 'Enter', ' ', 'ArrowDown', 'é']) expect(press(key, true)).toBe(key);
   });
 });

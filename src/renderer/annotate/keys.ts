@@ -73,6 +73,16 @@ export function labelKeyOf(e: Pick<KeyboardEvent, 'key' | 'code'>): string {
   return digit ? digit[1]! : e.key;
 }
 
+/**
+ * The key a press stands for as a command (Annotate's and Review's letter keys): a letter's case
+ * follows Shift, not Caps Lock, so with Caps Lock on n is still "next unlabeled" and N (Shift+n)
+ * "next query" (with Caps Lock on, n went to the next query and j, k, u… did nothing). Other keys as typed.
+ */
+export function commandKeyOf(e: Pick<KeyboardEvent, 'key' | 'getModifierState'>): string {
+  if (e.key.length !== 1 || !/[a-z]/i.test(e.key) || !e.getModifierState?.('CapsLock')) return e.key;
+  return e.key === e.key.toLowerCase() ? e.key.toUpperCase() : e.key.toLowerCase();
+}
+
 export function valueForKey(scheme: string, key: string): string | null {
   return labelKeys(scheme).find((k) => k.key === key)?.value ?? null;
 }

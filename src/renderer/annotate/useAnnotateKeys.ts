@@ -7,7 +7,7 @@ import { useEffect, useRef, type Dispatch, type RefObject, type SetStateAction }
 import type { QueryView } from '../../shared/contract';
 import { isActivationTarget, isTypingTarget } from '../lib/typing';
 import { stepCursor } from './candidateFilter';
-import { labelKeyOf, valueForKey } from './keys';
+import { commandKeyOf, labelKeyOf, valueForKey } from './keys';
 import type { RowModel } from './CandidateTable';
 import type { NavDirection } from './useQueryNavigation';
 
@@ -55,7 +55,7 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
   // Label keys act on the row under the cursor only while the filter shows it.
   const onShown = shownNow.includes(cursor);
   let handled = true;
-  switch (e.key) {
+  switch (commandKeyOf(e)) {
     case 'ArrowDown':
     case 'j':
       setCursor((c) => stepCursor(shownNow, c, 1));

@@ -22,7 +22,7 @@ import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, snippet } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
 import { isTransportError } from '../client/types';
-import { describeLabel, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
+import { commandKeyOf, describeLabel, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
 import { pairKey, type OpState } from '../annotate/labelQueue';
@@ -317,7 +317,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (isTypingTarget(e.target) || reasonFor !== null) return;
     let handled = true;
-    switch (e.key) {
+    switch (commandKeyOf(e)) {
       case 'ArrowDown':
       case 'j':
         move(1);

@@ -1,5 +1,5 @@
 import { MODEL_IDS, type TrainReport } from '../../models/types';
-import { trainModel, scoreEveryPool, describeMissingRuns } from '../../training/train';
+import { trainModel, scoreEveryPool, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, UsageError } from '../args';
@@ -146,6 +146,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
           for (const p of scored) {
             const note = describeMissingRuns(name, p.pool, p.missingRuns);
             if (note) out.log(`  ${note}`);
+            const flat = describeUniformScores(name, p.pool, p.uniformQueries, p.queries);
+            if (flat) out.log(`  ${flat}`);
           }
         }
       }

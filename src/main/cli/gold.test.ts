@@ -75,6 +75,13 @@ describe('gold CLI commands', () => {
     expect(await ok('aggregate', w, '--pool', 'p', '--threshold', '0.75')).toMatch(/rule mean \(relevant when mean grade > 0.75\)/);
   });
 
+  it('label with a value the scheme lacks names the values it takes (it said only "is not a label of the binary scheme")', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await twoAnnotators(w);
+    const r = await run('label', w, '--pool', 'p', '--annotator', 'alice', '--query', 'q1', '--candidate', 'a', '--value', '5');
+    expect(r).toEqual({ code: 1, out: '', err: 'qpairs label: "5" is not a label of the binary scheme of pool "p": give 1, 0, or ? (unsure)\n' });
+  });
+
   it('usage lists the new commands; bad flags are usage errors', async () => {
     const help = (await run('--help')).out;
     for (const c of ['agreement W', 'export W', 'annotators list W', 'assign W', 'adjudicate W', 'label W', 'aggregate W', '--compare R1,R2']) expect(help).toContain(c);

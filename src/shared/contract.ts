@@ -432,6 +432,13 @@ export interface RunMetrics {
    * run that skipped them. Absent when the run scores every evaluated query.
    */
   unscoredQueries?: number;
+  /**
+   * Evaluated queries where the run gives every scored candidate (two or more) the same score — a
+   * model that learned nothing, or one scoring questions that have no text: it orders none of them,
+   * so its ranking there is the tie rule's (the pool's order by default), which can flatter it as
+   * much as scoring none. Absent when the run tells candidates apart in every evaluated query.
+   */
+  uniformQueries?: number;
 }
 
 export interface PoolEvaluation {

@@ -57,6 +57,38 @@ describe('eval tells the truth (issue 13)', () => {
     }
   });
 
+  it('a run that gives every candidate of a query the same score (a model that learned nothing, or questions without text) is flagged: it is ranked by the tie rule there (engine and CLI)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    // "flat" scores every candidate 0: in pool order that puts b second in q1 and g second in q3 — AP 0.5 each, as "part" gets for free.
+    const lines: string[] = [];
+    for (const [q, cs] of Object.entries({ q1: ['a', 'b', 'c'], q2: ['f', 'e', 'd'], q3: ['h', 'g'] })) cs.forEach((c, i) => lines.push(`${q} Q0 ${c} ${i + 1} 0 flat`));
+    // "onetop" tells one candidate of q1 apart from the rest: not uniform there.
+    lines.push('q1 Q0 b 1 2 onetop', 'q1 Q0 a 2 1 onetop', 'q1 Q0 c 3 1 onetop');
+    writeFileSync(path.join(dir, 'flat.run'), lines.join('\n') + '\n');
+    await ok('import', w, '--format', 'trec-run', '--pool', 'p', path.join(dir, 'flat.run'));
+    const cli = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--json'));
+    expect(cli.runs.flat).toMatchObject({ queries: 2, uniformQueries: 2 });
+    expect(cli.runs.flat.unscoredQueries).toBeUndefined();
+    expect(cli.runs.alt.uniformQueries).toBeUndefined();
+    expect(cli.runs.onetop.uniformQueries).toBeUndefined();
+    expect(cli.runs.onetop.unscoredQueries).toBe(1);
+    const text = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero');
+    expect(text).toMatch(/! flat: gives every candidate the same score in 2 of its 2 queries — ranked in the pool's order there, as if unscored/);
+    expect(text).not.toMatch(/! (alt|onetop): gives every candidate/);
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--ties', 'trec-eval')).toMatch(
+      /! flat: gives every candidate the same score in 2 of its 2 queries — ranked in descending id order \(the trec-eval tie rule\) there/,
+    );
+    const engine = Engine.open(w, { transport: 'electron' });
+    try {
+      const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero' })) as PoolEvaluation;
+      expect(ev.runs.flat).toMatchObject({ uniformQueries: 2 });
+      expect(ev.runs.alt!.uniformQueries).toBeUndefined();
+    } finally {
+      engine.close();
+    }
+  });
+
   it('an annotator name nobody has (a typo) is refused by `qpairs eval`, plain and --compare; one without labels still evaluates, and the engine evaluates a person before their first label', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);

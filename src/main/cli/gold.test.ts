@@ -57,6 +57,31 @@ describe('gold CLI commands', () => {
     }
   });
 
+  it('aggregate --threshold goes with the mean rule only: given with another rule it is refused and nothing changes', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await twoAnnotators(w);
+    const before = await ok('aggregate', w, '--pool', 'p', '--json');
+    // Named with another rule: a usage error before the workspace is touched.
+    const named = await run('aggregate', w, '--pool', 'p', '--rule', 'majority', '--threshold', '2');
+    expect(named.code).toBe(2);
+    expect(named.err).toMatch(/--threshold applies to --rule mean only .*not to --rule majority/);
+    // Alone, on a pool whose rule is not mean (adjudicated, the default): refused, naming the rule.
+    const alone = await run('aggregate', w, '--pool', 'p', '--threshold', '0.3');
+    expect(alone.code).toBe(1);
+    expect(alone.err).toMatch(/applies to the mean rule only.*pool "p" would use rule adjudicated/);
+    expect(await ok('aggregate', w, '--pool', 'p', '--json')).toBe(before);
+    // With mean it is kept and shown.
+    expect(await ok('aggregate', w, '--pool', 'p', '--rule', 'mean', '--threshold', '0.25')).toMatch(/rule mean \(relevant when mean grade > 0.25\)/);
+    expect(await ok('aggregate', w, '--pool', 'p', '--threshold', '0.75')).toMatch(/rule mean \(relevant when mean grade > 0.75\)/);
+  });
+
+  it('label with a value the scheme lacks names the values it takes (it said only "is not a label of the binary scheme")', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await twoAnnotators(w);
+    const r = await run('label', w, '--pool', 'p', '--annotator', 'alice', '--query', 'q1', '--candidate', 'a', '--value', '5');
+    expect(r).toEqual({ code: 1, out: '', err: 'qpairs label: "5" is not a label of the binary scheme of pool "p": give 1, 0, or ? (unsure)\n' });
+  });
+
   it('usage lists the new commands; bad flags are usage errors', async () => {
     const help = (await run('--help')).out;
     for (const c of ['agreement W', 'export W', 'annotators list W', 'assign W', 'adjudicate W', 'label W', 'aggregate W', '--compare R1,R2']) expect(help).toContain(c);

@@ -51,4 +51,13 @@ describe('qpairs --version', () => {
       expect(r.out.trim()).toBe(`qpairs ${pkg.version} (workspace schema ${SCHEMA_VERSION}, Node.js ${process.versions.node})`);
     }
   });
+
+  it("export's usage and the README say where trec-run writes a pool's several runs (one file each, not OUT)", async () => {
+    const { readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const help = (await runCli('export', '--help')).out;
+    expect(help).toMatch(/trec-run without --run: one file per run of the pool, OUT-stem\.RUN\.ext \(dev\.run → dev\.bm25\.run\), OUT itself when it has one run/);
+    const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    expect(readme).toMatch(/`trec-run` without `--run` writes one file per run of the pool, `STEM\.RUN\.EXT` for OUT = `STEM\.EXT`/);
+  });
 });

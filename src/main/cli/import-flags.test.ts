@@ -38,6 +38,21 @@ describe('qpairs import', () => {
     expect((await run('import', w, '--format', 'questions-jsonl', q)).code).toBe(0);
   });
 
+  it('a format that imports into a pool, given no --pool, is a usage error naming what --pool is for (it was exit 1 after opening the workspace)', async () => {
+    const labels = file('l.csv', 'query_id,candidate_id,label\nq1,c1,1\n');
+    for (const format of ['labels-csv', 'labels-jsonl', 'qrels', 'semeval-relevancy']) {
+      const r = await run('import', w, '--format', format, labels);
+      expect(r.code, format).toBe(2);
+      expect(r.err.split('\n')[0]).toBe(`qpairs import: --format ${format} needs --pool P: the pool the labels go into (a name the workspace lacks makes a new pool from the file's pairs)`);
+    }
+    const r = await run('import', w, '--format', 'trec-run', file('r.txt', 'q1 Q0 c1 1 2 bm25\n'));
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')[0]).toBe('qpairs import: --format trec-run needs --pool P: the existing pool whose candidates the run scores');
+    const ws = Workspace.open(w);
+    expect(ws.listImports()).toHaveLength(0);
+    ws.close();
+  });
+
   it('a run into a pool that does not exist (a typo) is an error naming the pools: exit 1, nothing written', async () => {
     const labels = file('l.csv', 'query_id,candidate_id,annotator,label\nq1,c1,gold,1\nq1,c2,gold,0\n');
     expect((await run('import', w, '--format', 'labels-csv', '--pool', 'dev', labels)).code).toBe(0);

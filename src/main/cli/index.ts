@@ -48,6 +48,9 @@ async function cmdInit(argv: string[], out: Out): Promise<number> {
 /** Import formats that bring texts (and AskUbuntu's pairs) but no pool or labels: --pool, --annotator, --scheme mean nothing to them. */
 const TEXT_ONLY_FORMATS: ReadonlySet<string> = new Set(['questions-jsonl', 'questions-csv', 'askubuntu-corpus', 'askubuntu-pairs', 'stackexchange']);
 
+/** Import formats that write into a pool named by --pool (the importers' requirePoolName). */
+const POOL_FORMATS: ReadonlySet<string> = new Set(['labels-csv', 'labels-jsonl', 'qrels', 'trec-run', 'semeval-relevancy']);
+
 async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
     format: { type: 'string', short: 'f' },
@@ -73,6 +76,14 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
           `(a pool of these questions: qpairs pool create W --name P --queries FILE; labels: --format labels-csv, labels-jsonl or qrels)`,
       );
     }
+  }
+  // Formats that import into a pool: without --pool they failed after opening the workspace, exit 1, as if the file were at fault.
+  if (POOL_FORMATS.has(format) && !values.pool?.trim()) {
+    throw new UsageError(
+      format === 'trec-run'
+        ? '--format trec-run needs --pool P: the existing pool whose candidates the run scores'
+        : `--format ${format} needs --pool P: the pool the labels go into (a name the workspace lacks makes a new pool from the file's pairs)`,
+    );
   }
   const ws = openWorkspace(w, { write: 'import', out });
   const bar = new ProgressBar(`importing ${format}`);

@@ -1,6 +1,6 @@
 import type { AnnotateQueryItem, CandidateView, LabelAck, ParsedArgs, PoolProgress, PoolProgressKind, QueryView } from '../../shared/contract';
 import { isReservedRole } from '../../shared/roles';
-import { normaliseLabel } from '../../shared/labels';
+import { normaliseLabel, schemeValues } from '../../shared/labels';
 import type { LabelRecord, PoolQuery } from '../../shared/types';
 import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
@@ -241,7 +241,11 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
   let value: string | null = null;
   if (a.value !== null) {
     value = normaliseLabel(pool.scheme, a.value);
-    if (value === null) throw new QPairsError(`"${a.value}" is not a label of the ${pool.scheme} scheme`);
+    if (value === null) {
+      const ok = pool.scheme === 'graded' ? 'an integer grade' : schemeValues(pool.scheme).join(', ');
+      const digits = pool.scheme === 'semeval3' ? ' (or 2, 1, 0)' : '';
+      throw new QPairsError(`"${a.value}" is not a label of the ${pool.scheme} scheme of pool "${a.pool}": give ${ok}${digits}, or ? (unsure)`);
+    }
   }
   const role = ws.listAnnotators().find((x) => x.name === a.annotator)?.role ?? 'annotator';
   checkAssigned(ws, a.pool, a.annotator, a.queryId, role);

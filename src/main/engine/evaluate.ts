@@ -1,7 +1,7 @@
 import type { Convention, MetricValues, ParsedArgs, PoolEvaluation, QueryEvaluation, RunMetrics } from '../../shared/contract';
 import { AGGREGATE, noAnnotatorsNote } from '../../shared/gold';
 import { labelGrade } from '../../shared/labels';
-import { countScored, evaluateRankedQuery, hasTiedScores, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
+import { countScored, evaluateRankedQuery, hasTiedScores, hasUniformScores, rankIndices, type EvalOptions, type EvalQuery, type QueryResult } from '../metrics';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { meanInterval } from '../stats/t-interval';
@@ -124,7 +124,7 @@ export function evaluatePool(ws: Workspace, given: EvalPoolArgs): PoolEvaluation
       const s = scores.get(q.queryId);
       const ranking = rankIndices(q.candidates, s, { ties: opts.ties });
       // The same per-query facts as the live path (metrics/incremental.ts) records.
-      return evaluateRankedQuery(q, ranking, opts, { scored: countScored(q.candidates, s), tied: hasTiedScores(q.candidates, s) });
+      return evaluateRankedQuery(q, ranking, opts, { scored: countScored(q.candidates, s), tied: hasTiedScores(q.candidates, s), uniform: hasUniformScores(q.candidates, s) });
     });
     return { name: r.name, results };
   });
@@ -199,7 +199,7 @@ export function poolEvaluationOf(
   // One pass in labeling order: the curve's prefix sums, whose last values are the runs' sums
   // (the very additions aggregate() makes), and the included queries' AP and RR for the intervals.
   const curve: PoolEvaluation['curve'] = new Array(counted);
-  const sums = perRun.map(() => ({ n: 0, unscored: 0, MAP: 0, MRR: 0, 'P@1': 0, 'P@5': 0, 'R-Prec': 0, ap: [] as number[], rr: [] as number[], p1: [] as number[], p5: [] as number[], rp: [] as number[] }));
+  const sums = perRun.map(() => ({ n: 0, unscored: 0, uniform: 0, MAP: 0, MRR: 0, 'P@1': 0, 'P@5': 0, 'R-Prec': 0, ap: [] as number[], rr: [] as number[], p1: [] as number[], p5: [] as number[], rp: [] as number[] }));
   for (let i = 0; i < counted; i++) {
     const reused = i < kept;
     const point: PoolEvaluation['curve'][number] = reused ? reuse!.curve[i]! : { labeledQueries: i + 1, runs: {} };
@@ -211,6 +211,7 @@ export function poolEvaluationOf(
         const m = res.metrics;
         s.n++;
         if (res.scored === 0) s.unscored++;
+        if (res.uniform) s.uniform++;
         s.MAP += m.AP;
         s.MRR += m.RR;
         s['P@1'] += m['P@1'];
@@ -236,6 +237,7 @@ export function poolEvaluationOf(
       const ci = { MAP: meanInterval(s.ap).value, MRR: meanInterval(s.rr).value, 'P@1': meanInterval(s.p1).value, 'P@5': meanInterval(s.p5).value, 'R-Prec': meanInterval(s.rp).value };
       runs[name] = { queries: s.n, MAP: s.MAP / s.n, MRR: s.MRR / s.n, 'P@1': s['P@1'] / s.n, 'P@5': s['P@5'] / s.n, 'R-Prec': s['R-Prec'] / s.n, ci };
       if (s.unscored > 0) runs[name]!.unscoredQueries = s.unscored;
+      if (s.uniform > 0) runs[name]!.uniformQueries = s.uniform;
     }
     else {
       const why = reason ?? `none of the ${counted} counted queries has a relevant candidate (convention skip leaves them out)`;

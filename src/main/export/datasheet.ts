@@ -145,7 +145,7 @@ export function datasheet(d: DatasheetInput): string {
   if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
     out.push('');
     out.push(
-      `Notes: ${d.notes} note${d.notes === 1 ? '' : 's'} on labels (${d.source === AGGREGATE ? "every annotator's notes and the judges' reasons for their rulings" : `annotator ${d.source}'s own notes`}), ` +
+      `Notes: ${d.notes} note${d.notes === 1 ? '' : 's'} on labels (${d.source === AGGREGATE || d.source === 'gold' ? "every annotator's notes and the judges' reasons for their rulings" : `annotator ${d.source}'s own notes`}), ` +
         `in the \`notes\` ${d.format === 'csv' ? 'column as a JSON array of {"annotator", "note"} (empty when none)' : 'field as a list of {annotator, note}'}; a re-import restores them under their annotators.`,
     );
   }

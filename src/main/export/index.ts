@@ -178,9 +178,12 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   const textFormats: readonly ExportFormat[] = ['askubuntu', 'jsonl', 'csv', 'hf-dataset'];
   let text: Map<string, Question> | null = null;
   if (withText && textFormats.includes(format)) text = ws.getQuestions([...new Set(state.queries.flatMap((q) => [q.queryId, ...q.candidates]))]);
-  // Issue 24: the notes the export carries — the source annotator's own, or (aggregate) everyone's.
+  // Issue 24: the notes the export carries — the source annotator's own, or (aggregate, and imported
+  // gold, which stands for the dataset's labels as the aggregate does and has no notes of its own)
+  // everyone's: a gold export re-imported restores its notes under their annotators, and the pool's
+  // next export (gold by default) would otherwise drop them.
   const notes = new Map<string, Array<{ annotator: string; note: string }>>();
-  for (const n of ws.labelNotes(pool, source === AGGREGATE ? {} : { annotator: source })) {
+  for (const n of ws.labelNotes(pool, carriesEveryNote(source) ? {} : { annotator: source })) {
     const k = pairKey(n.queryId, n.candidateId);
     const list = notes.get(k) ?? [];
     list.push({ annotator: n.annotator, note: n.note });
@@ -344,4 +347,9 @@ export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: P
   if (format === 'hf-dataset') makeFolder(path.join(abs, 'data'));
   writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
   return built;
+}
+
+/** Whether an export from `source` carries every person's notes (the aggregate and imported gold) or only the source's own. */
+export function carriesEveryNote(source: string): boolean {
+  return source === AGGREGATE || source === 'gold';
 }

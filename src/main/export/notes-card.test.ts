@@ -126,6 +126,18 @@ describe('notes round-trip through export and re-import', () => {
       expect(notesOf(back, 'p')).toEqual(notesOf(ws, 'p'));
       expect(back.currentLabels('p', 'gold').find((l) => l.queryId === 'q1' && l.candidateId === 'c1')?.value).toBe('1');
       expect(back.getQuestion('c1')).toMatchObject({ title: 'How do I c1?', body: 'Body of c1, with "quotes"' });
+      // The re-imported pool's own export (its labels are gold now, the default source) carries the same notes:
+      // export → import → export loses none.
+      const again = writeExport(back, 'p', format, path.join(dir, format === 'hf-dataset' ? 'hf-again' : `again.${format}`));
+      expect(again.datasheet.content).toContain("Notes: 3 notes on labels (every annotator's notes and the judges' reasons for their rulings)");
+      if (format !== 'csv') {
+        const rowNotes = (b: typeof built): unknown[] => b.files.find((f) => f.name.endsWith('.jsonl'))!.content.trim().split('\n').map((l) => (JSON.parse(l) as { notes?: unknown }).notes);
+        expect(rowNotes(again)).toEqual(rowNotes(built));
+      }
+      const third = fresh(`third-${format}`);
+      const againFile = format === 'hf-dataset' ? path.join(dir, 'hf-again', 'data', 'pairs.jsonl') : path.join(dir, `again.${format}`);
+      await runImport(third, format === 'csv' ? 'labels-csv' : 'labels-jsonl', [againFile], { pool: 'p', scheme: 'binary' });
+      expect(notesOf(third, 'p')).toEqual(notesOf(ws, 'p'));
     });
   }
 

@@ -19,6 +19,7 @@ import {
   assignmentView,
   comparePoolRuns,
   defaultLabelSource,
+  getAggregation,
   loadPoolState,
   poolAgreement,
   reviewQueue,
@@ -282,6 +283,10 @@ describe('assignment, aggregate and review queue', () => {
     expect(loadPoolState(ws, 'bm').threshold).toBe(0);
     setAggregation(ws, 'bm', 'majority');
     expect(setAggregation(ws, 'bm', 'mean').threshold).toBe(0.5);
+    // A threshold with another rule did nothing and was lost at the next switch to mean: it is refused, nothing changes.
+    setAggregation(ws, 'bm', 'majority');
+    expect(() => setAggregation(ws, 'bm', 'majority', 2)).toThrow(/applies to the mean rule only.*pool "bm" would use rule majority/);
+    expect(getAggregation(ws, 'bm')).toEqual({ rule: 'majority', threshold: 0.5 });
   });
 
   it('k annotators per query: only assignees vote, each sees their own progress', () => {

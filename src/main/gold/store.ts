@@ -112,6 +112,11 @@ export function getAggregation(ws: Workspace, pool: string): AggregationSetting 
 export function setAggregation(ws: Workspace, pool: string, rule: AggregationRule, threshold?: number): AggregationSetting {
   if (!AGGREGATION_RULES.includes(rule)) throw new QPairsError(`unknown aggregation rule "${rule}" (rules: ${AGGREGATION_RULES.join(', ')})`);
   if (threshold !== undefined && !Number.isFinite(threshold)) throw new QPairsError('the aggregation threshold must be a finite number');
+  // Only the mean rule reads a threshold: stored under another rule it did nothing, and switching to
+  // mean later replaced it with the scheme's, so a threshold given with another rule is refused.
+  if (threshold !== undefined && rule !== 'mean') {
+    throw new QPairsError(`the aggregation threshold applies to the mean rule only (relevant when the mean grade is above it); pool "${pool}" would use rule ${rule}: set the rule to mean with the threshold, or leave the threshold out`);
+  }
   const p = ws.pool(pool);
   const cur = getAggregation(ws, pool);
   // Switching to `mean` without a threshold takes the scheme's (the stored 0 of another rule made

@@ -129,7 +129,7 @@ describe('a gold export of a graded pool read back without --scheme', () => {
     );
     const ws = tempWorkspace();
     await expect(runImport(ws, 'labels-jsonl', [file], { pool: 'dev' })).rejects.toThrow(
-      /invalid label "PerfectMatch" for the binary scheme of pool "dev" \(expected 1, 0, or \?\); it is a label of the semeval3 scheme: import into a new pool with --scheme semeval3/,
+      /invalid label "PerfectMatch" for the binary scheme of pool "dev" \(expected 1, 0, or \?\); pool "dev" is new and got the default binary scheme: give the scheme of the labels \(--scheme semeval3;/,
     );
     expect(ws.findPool('dev')).toBeFalsy(); // nothing was written
     const report = await runImport(ws, 'labels-jsonl', [file], { pool: 'dev', scheme: 'semeval3' });

@@ -140,7 +140,7 @@ function labelRow(
     ctx.tick();
     return;
   }
-  const value = labelValue(file, line, t.pool, raw);
+  const value = labelValue(file, line, t.pool, raw, ctx.createdPools.has(t.pool.name) && ctx.opts.scheme === undefined);
   const a = annotatorName(ctx, annotator);
   // Said here, where the line is known (the workspace's own refusal names neither file nor line).
   if (isReservedAnnotatorName(a)) throw fileError(file, line, `annotator names starting with "@" are reserved ("${a}"): @aggregate is computed from the annotators' labels, not imported`);

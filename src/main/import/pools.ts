@@ -49,15 +49,23 @@ export function pairPosition(ctx: ImportContext, pool: PoolInfo, queryId: string
 }
 
 /** Normalises a label value by the pool's scheme; invalid values are an error naming the line. */
-export function labelValue(file: string, line: number, pool: PoolInfo, raw: string): string {
+/**
+ * The label `raw` in the pool's scheme, or an error naming the line. `newPool`: the pool was made by
+ * this import with the default scheme (no scheme option) — then the error also names the schemes that
+ * have this label and says to give one, as a gold export of a graded pool re-imported without
+ * `--scheme` would otherwise leave the reader to guess why "PerfectMatch" is refused.
+ */
+export function labelValue(file: string, line: number, pool: PoolInfo, raw: string, newPool = false): string {
   const v = normaliseLabel(pool.scheme, raw);
   if (v === null) {
     const ok = pool.scheme === 'graded' ? 'an integer' : schemeValues(pool.scheme).join(', ');
-    // A gold export of a SemEval pool read back without --scheme met the binary pool the import made, and was not told why.
-    const fits = LABEL_SCHEMES.filter((s) => s !== pool.scheme && normaliseLabel(s, raw) !== null);
-    const hint = fits.length
-      ? `; it is a label of the ${fits.join(' or ')} scheme: import into a new pool with --scheme ${fits.length === 1 ? fits[0] : 'and the file\'s scheme'} (a pool a labels-csv or labels-jsonl import creates is binary unless --scheme says otherwise)`
-      : '';
+    let hint = '';
+    if (newPool) {
+      const fits = LABEL_SCHEMES.filter((s) => s !== pool.scheme && normaliseLabel(s, raw) !== null);
+      hint = fits.length
+        ? `; pool "${pool.name}" is new and got the default ${pool.scheme} scheme: give the scheme of the labels (--scheme ${fits.join(' or ')}; an export's datasheet names its pool's)`
+        : '';
+    }
     throw fileError(file, line, `invalid label ${JSON.stringify(raw)} for the ${pool.scheme} scheme of pool "${pool.name}" (expected ${ok}, or ?)${hint}`);
   }
   return v;

@@ -36,7 +36,7 @@ import {
   reciprocalRank,
   successAt,
 } from './measures';
-import { countScored, hasTiedScores, rankIndices, type Scores, type TieRule, type UnscoredRule } from './ranking';
+import { countScored, hasTiedScores, hasUniformScores, rankIndices, type Scores, type TieRule, type UnscoredRule } from './ranking';
 
 export type Convention = 'skip' | 'zero';
 
@@ -85,6 +85,8 @@ export interface QueryResult {
   retrieved: number;
   /** Two or more scored candidates share a score. */
   tied: boolean;
+  /** Two or more candidates are scored and all share one score (see hasUniformScores): the run orders none of them. */
+  uniform: boolean;
   /** 1-based rank of the first relevant candidate, or null when none is ranked. */
   firstRelevantRank: number | null;
   /** Ranked list as indices into the query's `candidates`, best first. */
@@ -183,19 +185,20 @@ export function metricNames(ks: readonly number[] = DEFAULT_KS): string[] {
 /**
  * Evaluate one query from a ranking already computed by `rankIndices` (indices into
  * `query.candidates`, best first). Use this to recompute after a label edit without re-ranking.
- * `scored` and `tied` are only reported back (pass what `countScored` / `hasTiedScores` gave).
+ * `scored`, `tied` and `uniform` are only reported back (pass what `countScored` / `hasTiedScores` /
+ * `hasUniformScores` gave; `uniform` defaults to false).
  */
 export function evaluateRankedQuery(
   query: EvalQuery,
   ranking: number[],
   options: EvalOptions,
-  info: { scored: number; tied: boolean } = { scored: ranking.length, tied: false },
+  info: { scored: number; tied: boolean; uniform?: boolean } = { scored: ranking.length, tied: false },
 ): QueryResult {
   const o = resolve(options);
-  return evalRanked(query, ranking, o, info.scored, info.tied);
+  return evalRanked(query, ranking, o, info.scored, info.tied, info.uniform ?? false);
 }
 
-function evalRanked(query: EvalQuery, ranking: number[], o: Resolved, scored: number, tied: boolean): QueryResult {
+function evalRanked(query: EvalQuery, ranking: number[], o: Resolved, scored: number, tied: boolean, uniform: boolean): QueryResult {
   const cands = query.candidates;
   const n = cands.length;
   // Pool grades (by candidate index), R and judged count.
@@ -241,6 +244,7 @@ function evalRanked(query: EvalQuery, ranking: number[], o: Resolved, scored: nu
     scored,
     retrieved: m,
     tied,
+    uniform,
     firstRelevantRank: first === 0 ? null : first,
     ranking,
     metrics,
@@ -256,7 +260,7 @@ export function evaluateQuery(query: EvalQuery, scores: Scores | undefined, opti
 
 function evalOne(query: EvalQuery, scores: Scores | undefined, o: Resolved, buf?: Float64Array): QueryResult {
   const ranking = rankIndices(query.candidates, scores, { ties: o.ties, unscored: o.unscored }, buf);
-  return evalRanked(query, ranking, o, countScored(query.candidates, scores), hasTiedScores(query.candidates, scores));
+  return evalRanked(query, ranking, o, countScored(query.candidates, scores), hasTiedScores(query.candidates, scores), hasUniformScores(query.candidates, scores));
 }
 
 /**

@@ -28,7 +28,7 @@
  */
 import { QPairsError } from '../errors';
 import { evaluateRankedQuery, metricNames, type EvalOptions, type Grades, type QueryMetrics, type QueryResult, type RunEvaluation, type RunScores } from './evaluate';
-import { countScored, hasTiedScores, rankIndices, type Scores } from './ranking';
+import { countScored, hasTiedScores, hasUniformScores, rankIndices, type Scores } from './ranking';
 
 /** A pool query: its id and candidates in the pool's (retriever's) order. */
 export interface PoolQueryCandidates {
@@ -63,6 +63,8 @@ export class IncrementalEvaluator {
   /** [run][query]: candidates with a score, and whether two scores tie. */
   private readonly scored: Int32Array[];
   private readonly tied: Uint8Array[];
+  /** [run][query]: whether every scored candidate shares one score (hasUniformScores). */
+  private readonly uniform: Uint8Array[];
   /** [run][query]: the counted query's result, null when not counted. */
   private readonly results: Array<Array<QueryResult | null>>;
   /** [run]: running sums (and Neumaier compensations) per mean, over included counted queries. */
@@ -111,6 +113,7 @@ export class IncrementalEvaluator {
     this.rankings = runs.map((run) => queries.map((q) => rankIndices(q.candidates, scoresFor(run, q.queryId), rankOpts, buf)));
     this.scored = runs.map((run) => Int32Array.from(queries, (q) => countScored(q.candidates, scoresFor(run, q.queryId))));
     this.tied = runs.map((run) => Uint8Array.from(queries, (q) => (hasTiedScores(q.candidates, scoresFor(run, q.queryId)) ? 1 : 0)));
+    this.uniform = runs.map((run) => Uint8Array.from(queries, (q) => (hasUniformScores(q.candidates, scoresFor(run, q.queryId)) ? 1 : 0)));
     this.results = runs.map(() => new Array<QueryResult | null>(queries.length).fill(null));
     this.sums = runs.map(() => new Float64Array(this.keys.length));
     this.comps = runs.map(() => new Float64Array(this.keys.length));
@@ -157,7 +160,7 @@ export class IncrementalEvaluator {
     const query = { queryId: q.queryId, candidates: q.candidates, grades };
     let first: QueryResult | null = null;
     for (let j = 0; j < this.rankings.length; j++) {
-      const res = evaluateRankedQuery(query, this.rankings[j]![qi]!, this.options, { scored: this.scored[j]![qi]!, tied: this.tied[j]![qi] === 1 });
+      const res = evaluateRankedQuery(query, this.rankings[j]![qi]!, this.options, { scored: this.scored[j]![qi]!, tied: this.tied[j]![qi] === 1, uniform: this.uniform[j]![qi] === 1 });
       this.results[j]![qi] = res;
       this.contribute(j, qi, res, 1);
       first ??= res;

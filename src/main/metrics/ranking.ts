@@ -134,3 +134,21 @@ export function hasTiedScores(candidates: readonly string[], scores: Scores | un
   }
   return false;
 }
+
+/**
+ * True when two or more candidates are scored and every scored candidate has the same score: the
+ * run tells none of them apart, so its ranking of the query is the tie rule's order (pool order by
+ * default), however well that order does. A run that scores one candidate, or none, is not uniform.
+ */
+export function hasUniformScores(candidates: readonly string[], scores: Scores | undefined): boolean {
+  let first = Number.NaN;
+  let scored = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const v = scoreOf(scores, candidates[i]);
+    if (Number.isNaN(v)) continue;
+    if (scored > 0 && v !== first) return false;
+    first = v;
+    scored++;
+  }
+  return scored >= 2;
+}

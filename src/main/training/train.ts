@@ -356,7 +356,12 @@ export function describeMissingRuns(model: string, pool: string, missing: readon
  * Scores every query of a pool with a stored model and stores the scores as the run `name`;
  * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns).
  */
-export async function scorePool(ws: Workspace, name: string, pool: string, o: RunOptions = {}): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[] }> {
+export async function scorePool(
+  ws: Workspace,
+  name: string,
+  pool: string,
+  o: RunOptions = {},
+): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[]; uniformQueries: number }> {
   const { saved } = getModel(ws, name);
   ws.pool(pool);
   const missingRuns = missingFeatureRuns(ws, saved, pool);
@@ -374,7 +379,22 @@ export async function scorePool(ws: Workspace, name: string, pool: string, o: Ru
   });
   const config = { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) };
   const pairs = ws.replaceRun(pool, name, 'model', config, items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const)));
-  return { queries: items.length, pairs, backend, missingRuns };
+  // Queries where the model tells no candidate apart (a model that learned nothing, or questions
+  // without text): said at once, not first found in eval, where the tie rule ranks them.
+  const uniformQueries = scores.filter((q) => q.length >= 2 && q.every((v) => v === q[0])).length;
+  return { queries: items.length, pairs, backend, missingRuns, uniformQueries };
+}
+
+/**
+ * "note: tf gives every candidate the same score in 200 of pool au-dev's 200 queries: …" (the CLI's
+ * note after scoring; null when the model tells candidates apart in every query).
+ */
+export function describeUniformScores(model: string, pool: string, uniform: number, queries: number): string | null {
+  if (uniform === 0) return null;
+  return (
+    `note: ${model} gives every candidate the same score in ${uniform} of pool ${pool}'s ${queries} queries: it ranks nothing there ` +
+    `(eval orders them by its tie rule and flags them) — do the questions have text? (AskUbuntu ids imported without --format askubuntu-corpus have none)`
+  );
 }
 
 /**
@@ -387,11 +407,11 @@ export async function scoreEveryPool(
   ws: Workspace,
   name: string,
   write: <T>(f: () => Promise<T>) => Promise<T> = (f) => f(),
-): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[] }>> {
-  const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[] }> = [];
+): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number }>> {
+  const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number }> = [];
   for (const p of ws.listPools()) {
     const s = await write(() => scorePool(ws, name, p.name));
-    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns });
+    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns, uniformQueries: s.uniformQueries });
   }
   return scored;
 }

@@ -269,6 +269,11 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                               scores no candidate of {x.r.unscoredQueries} of its {x.r.queries} queries
                             </div>
                           )}
+                          {!!x.r.uniformQueries && (
+                            <div className="small error" data-testid={`run-uniform-${x.run}`} title="the run gives every candidate of these queries the same score (a model that learned nothing, or questions without text): there it is ranked by the tie rule, the pool's own order by default, which can flatter it">
+                              same score for every candidate in {x.r.uniformQueries} of its {x.r.queries} queries
+                            </div>
+                          )}
                         </>
                       ),
                     },

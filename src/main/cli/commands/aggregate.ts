@@ -20,6 +20,9 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
     throw new UsageError(unknownChoice('rule', values.rule, AGGREGATION_RULES));
   }
   const threshold = numberFlag(values.threshold, '--threshold');
+  if (threshold !== undefined && values.rule !== undefined && values.rule !== 'mean') {
+    throw new UsageError(`--threshold applies to --rule mean only (relevant when the mean grade is above it), not to --rule ${values.rule}`);
+  }
   // Only setting the rule writes: showing the aggregate reads, so it works while serve mode or the
   // desktop app holds the workspace (as eval and agreement do) and on a read-only workspace.
   const sets = values.rule !== undefined || threshold !== undefined;

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers';
@@ -38,7 +38,7 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
     const lines = corpusLines(ws.db, format, values.source);
     if (target === '-') {
       try {
-        for (const chunk of batches(lines)) writeAllSync(1, chunk);
+        for (const chunk of batches(lines)) writeAllWaiting(1, chunk);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e; // the reader stopped (e.g. | head)
       }
@@ -93,6 +93,31 @@ function refuseToReplace(target: string, force: boolean | undefined): void {
   if (force || !existsSync(target)) return;
   throw new QPairsError(`refusing to overwrite an existing file: ${target}; nothing was written (choose another output, or give --force to replace it)`, { file: target });
 }
+
+/**
+ * writeAllSync onto a descriptor that may be non-blocking, as standard output is when it is a pipe or
+ * a socket Node has opened: a reader slower than the writer (`qpairs corpus export W --format tsv - |
+ * sort`) fills the pipe and the write fails with EAGAIN — that cut the output short with an error.
+ * Here a full pipe is waited on (a few ms at a time) until the reader takes more; EPIPE (the reader
+ * went away) and other errors still throw.
+ */
+function writeAllWaiting(fd: number, data: string): void {
+  const buf = Buffer.from(data, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    let n: number;
+    try {
+      n = writeSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(pause, 0, 0, 5);
+      continue;
+    }
+    if (n <= 0) throw Object.assign(new Error(`ENOSPC: no space left on device, write (${off} of ${buf.length} bytes written)`), { code: 'ENOSPC' });
+    off += n;
+  }
+}
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /** Lines joined into chunks of 4096 lines, each line ending in a newline. */
 function* batches(lines: Iterable<string>): Generator<string> {

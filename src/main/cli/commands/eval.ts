@@ -110,6 +110,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
         // A run that skipped queries is ranked in pool order there: say so beside its figures.
         if (m.unscoredQueries) out.log(`! ${name}: scores no candidate of ${m.unscoredQueries} of its ${m.queries} queries — ranked in the pool's order there`);
+        if (m.uniformQueries) out.log(`! ${name}: gives every candidate the same score in ${m.uniformQueries} of its ${m.queries} queries — ranked in ${ev.ties === 'trec-eval' ? 'descending id order (the trec-eval tie rule)' : "the pool's order"} there, as if unscored`);
       }
       if (lo.order !== 'pool') {
         out.log('');

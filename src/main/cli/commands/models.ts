@@ -1,5 +1,5 @@
 import { backendName, initBackend } from '../../models';
-import { scorePool, deleteModelAndRuns, describeMissingRuns } from '../../training/train';
+import { scorePool, deleteModelAndRuns, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { listModels } from '../../training/store';
 import { QPairsError } from '../../errors';
 import { parse, requireString, table, UsageError } from '../args';
@@ -17,12 +17,14 @@ export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): 
   return withWorkspace(positionals[0], async (ws) => {
     const t0 = Date.now();
     const r = await scorePool(ws, name, pool, { signal });
-    const res = { model: name, pool, run: name, queries: r.queries, pairs: r.pairs, missingRuns: r.missingRuns, seconds: (Date.now() - t0) / 1000 };
+    const res = { model: name, pool, run: name, queries: r.queries, pairs: r.pairs, missingRuns: r.missingRuns, uniformQueries: r.uniformQueries, seconds: (Date.now() - t0) / 1000 };
     if (values.json) out.log(json(res));
     else {
       out.log(`scored ${counted(r.queries, 'query', 'queries')} (${counted(r.pairs, 'pair')}) of pool ${pool} with ${name}: run "${name}"`);
       const note = describeMissingRuns(name, pool, r.missingRuns);
       if (note) out.log(note);
+      const flat = describeUniformScores(name, pool, r.uniformQueries, r.queries);
+      if (flat) out.log(flat);
     }
     return 0;
   }, { write: 'score', out });

@@ -97,3 +97,29 @@ describe('qpairs models list', () => {
     expect(list.out).toContain('CV MAP (95% CI)');
   });
 });
+
+describe('a model that tells no candidate apart', () => {
+  it('train and score say so at once (tfidf over questions without text scored every candidate 0 in silence, and eval showed it equal to the pool order)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const ids = path.join(dir, 'ids.qpairs');
+    expect((await runCli('init', ids)).code).toBe(0);
+    // Ids only, as an AskUbuntu pool without its corpus: labels, no question text.
+    const rows = ['query_id,candidate_id,label'];
+    for (const q of ['q1', 'q2', 'q3']) ['a', 'b', 'c'].forEach((c, i) => rows.push(`${q},${q}${c},${i === 1 ? 1 : 0}`));
+    const file = path.join(dir, 'ids.csv');
+    writeFileSync(file, rows.join('\n') + '\n');
+    expect((await runCli('import', ids, '--format', 'labels-csv', '--pool', 'p', file)).code).toBe(0);
+    const t = await runCli('train', ids, '--model', 'tfidf', '--name', 'flat', '--train-pool', 'p');
+    expect(t.code, t.err).toBe(0);
+    expect(t.out).toContain(
+      `  note: flat gives every candidate the same score in 3 of pool p's 3 queries: it ranks nothing there (eval orders them by its tie rule and flags them) — do the questions have text?`,
+    );
+    const s = await runCli('score', ids, '--model', 'flat', '--pool', 'p', '--json');
+    expect(s.code, s.err).toBe(0);
+    expect(JSON.parse(s.out)).toMatchObject({ queries: 3, uniformQueries: 3 });
+    // With text, the same model ranks: no note.
+    const ok = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-text', '--train-pool', 'dev');
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).not.toMatch(/same score/);
+  });
+});

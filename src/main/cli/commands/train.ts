@@ -1,6 +1,6 @@
 import { MODEL_IDS, type ModelId, type TrainReport } from '../../models/types';
 import { checkModelConfig } from '../../models/config-check';
-import { trainModel, scoreEveryPool, describeMissingRuns } from '../../training/train';
+import { trainModel, scoreEveryPool, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import type { TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, UsageError } from '../args';
@@ -149,6 +149,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
           for (const p of scored) {
             const note = describeMissingRuns(name, p.pool, p.missingRuns);
             if (note) out.log(`  ${note}`);
+            const flat = describeUniformScores(name, p.pool, p.uniformQueries, p.queries);
+            if (flat) out.log(`  ${flat}`);
           }
         }
       }

@@ -196,6 +196,16 @@ test('an Arabic title and body read right to left (their own direction), the Eng
   await page.getByTestId('note-dialog-input').fill('العنوان غامض');
   expect(await direction(page.getByTestId('note-dialog-input'))).toBe('rtl');
   await page.keyboard.press('Escape');
+  // Browse shows it in its own direction too: the hit and the question opened.
+  await page.goto('/#browse');
+  await page.getByTestId('browse-text').fill('الطابعة');
+  await page.getByTestId('browse-search').click();
+  await expect(page.getByTestId('browse-open-zq3')).toBeVisible();
+  expect(await direction(page.getByTestId('browse-open-zq3'))).toBe('rtl');
+  await page.getByTestId('browse-open-zq3').click();
+  await expect(page.getByTestId('browse-question-title')).toContainText('أوبونتو');
+  expect(await direction(page.getByTestId('browse-question-title'))).toBe('rtl');
+  expect(await direction(page.getByTestId('browse-question').locator('.query-body'))).toBe('rtl');
 });
 
 test('a notice about the pool just left ("this is the first query of the pool") is gone once another pool is chosen', async () => {

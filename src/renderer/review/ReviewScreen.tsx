@@ -520,8 +520,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                     onClick={() => setCursorKey(r.key)}
                   >
                     <td className="num narrow">{i + 1}</td>
-                    <td className="small">{r.item.query?.title ? snippet(r.item.query.title, 48) : r.item.queryId}</td>
-                    <td className="small">{r.item.candidate?.title ? snippet(r.item.candidate.title, 48) : r.item.candidateId}</td>
+                    <td className="small" dir="auto">{r.item.query?.title ? snippet(r.item.query.title, 48) : r.item.queryId}</td>
+                    <td className="small" dir="auto">{r.item.candidate?.title ? snippet(r.item.candidate.title, 48) : r.item.candidateId}</td>
                     <td className="small" title={labelsText(r)}>
                       {r.item.labels.map((l) => `${l.annotator} ${l.value}`).join(' · ')}
                       {r.item.labels.some((l) => l.note) && (
@@ -556,8 +556,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                 <div className="small muted">
                   Query <span data-testid="review-query-id">{current.item.queryId}</span> · #{current.item.queryPosition + 1} in the pool
                 </div>
-                <h2 data-testid="review-query-title">{current.item.query?.title || <span className="muted">(no title)</span>}</h2>
-                <div className="query-body review-body" data-testid="review-query-body" tabIndex={0} aria-label="query body">
+                <h2 data-testid="review-query-title" dir="auto">{current.item.query?.title || <span className="muted">(no title)</span>}</h2>
+                <div className="query-body review-body" data-testid="review-query-body" tabIndex={0} aria-label="query body" dir="auto">
                   {current.item.query ? current.item.query.body : <span className="muted">The text of this query is not in the workspace.</span>}
                 </div>
               </div>
@@ -565,8 +565,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                 <div className="small muted">
                   Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> · #{current.item.candidatePosition + 1} of the query’s pool
                 </div>
-                <h2 data-testid="review-candidate-title">{current.item.candidate?.title || <span className="muted">(no title)</span>}</h2>
-                <div className="query-body review-body" data-testid="review-candidate-body" tabIndex={0} aria-label="candidate body">
+                <h2 data-testid="review-candidate-title" dir="auto">{current.item.candidate?.title || <span className="muted">(no title)</span>}</h2>
+                <div className="query-body review-body" data-testid="review-candidate-body" tabIndex={0} aria-label="candidate body" dir="auto">
                   {current.item.candidate ? current.item.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span>}
                 </div>
               </div>

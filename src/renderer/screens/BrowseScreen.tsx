@@ -156,7 +156,7 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                     header: 'Question',
                     sortValue: (h) => h.title,
                     cell: (h) => (
-                      <button className="link-button" data-testid={`browse-open-${h.id}`} onClick={() => void show(h.id)}>
+                      <button className="link-button" dir="auto" data-testid={`browse-open-${h.id}`} onClick={() => void show(h.id)}>
                         {h.title || h.id}
                       </button>
                     ),
@@ -184,8 +184,8 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                 {shown.question.category && <> · {shown.question.category}</>}
                 {shown.question.tags.length > 0 && <> · {shown.question.tags.join(', ')}</>} · {shown.answers} answer{shown.answers === 1 ? '' : 's'} or comments
               </div>
-              <h2 data-testid="browse-question-title">{shown.question.title || <span className="muted">(no title)</span>}</h2>
-              <div className="query-body" tabIndex={0} aria-label="question body">
+              <h2 data-testid="browse-question-title" dir="auto">{shown.question.title || <span className="muted">(no title)</span>}</h2>
+              <div className="query-body" tabIndex={0} aria-label="question body" dir="auto">
                 {shown.question.body ? snippet(shown.question.body, 1200) : <span className="muted">(no body)</span>}
               </div>
               <h3>Pools</h3>

@@ -595,6 +595,8 @@ export type CommandResult<C extends CommandName> = CommandResults[C];
 export interface JobProgress {
   jobId: string;
   kind: 'import' | 'pool' | 'train' | 'score' | 'live';
+  /** The pool a live retrain works on (live jobs only), so a screen shows only its own pool's retrain. */
+  pool?: string;
   done: number;
   total: number;
   message: string;
@@ -603,6 +605,8 @@ export interface JobProgress {
 export interface JobDone {
   jobId: string;
   kind: JobProgress['kind'];
+  /** As in JobProgress. */
+  pool?: string;
   ok: boolean;
   /** On success: the job's report (an import report, ...). */
   report?: unknown;

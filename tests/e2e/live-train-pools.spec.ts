@@ -72,3 +72,31 @@ test('the owner ticks a training pool by keyboard; the live setting keeps it', a
   await expect.poll(async () => (await liveStatus()).trainPools).toEqual([]);
   await expect(page.getByTestId('live-status')).not.toContainText('Also trained on');
 });
+
+test("another pool's retrain does not show as this pool's: the panel of dev stays idle while p retrains", async () => {
+  test.setTimeout(180_000);
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('dev');
+  await expect(page.getByTestId('live-status')).toContainText('Off:');
+  // Every sight of "Retraining" on dev's panel is recorded while p retrains.
+  await page.evaluate(() => {
+    const w = window as unknown as { __seen: string[]; __watch: number };
+    w.__seen = [];
+    w.__watch = window.setInterval(() => {
+      const t = document.querySelector('[data-testid="live-status"]')?.textContent ?? '';
+      if (/Retrain/.test(t)) w.__seen.push(t);
+    }, 20);
+  });
+  const invoke = (command: string, args: object) => page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+  expect((await invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1000, idleSeconds: 0, models: ['tfidf'] })).ok()).toBe(true);
+  expect((await invoke('live.retrain', { pool: 'p' })).ok()).toBe(true);
+  await expect.poll(async () => (await liveStatus()).curve.length, { timeout: 150_000 }).toBeGreaterThan(0);
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as { __seen: string[]; __watch: number };
+    window.clearInterval(w.__watch);
+    return w.__seen;
+  });
+  expect(seen).toEqual([]);
+  await expect(page.getByTestId('live-status')).toContainText('Off:');
+  await invoke('live.set', { pool: 'p', enabled: false });
+});

@@ -35,10 +35,12 @@ export class JobRunner {
   /**
    * Starts a job. Its events reach its starter (the caller whose command started it) and owners;
    * `system: true` starts it for no caller (jobs the engine starts by itself, e.g. live retraining
-   * triggered by someone's label: only owners see their events).
+   * triggered by someone's label: only owners see their events). `pool`: the pool it works on,
+   * named in its events (live retrains).
    */
-  start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>, opts: { system?: boolean } = {}): string {
+  start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>, opts: { system?: boolean; pool?: string } = {}): string {
     const jobId = randomUUID();
+    const about = opts.pool === undefined ? {} : { pool: opts.pool };
     const ac = new AbortController();
     this.controllers.set(jobId, ac);
     const starter = opts.system ? undefined : this.currentStarter();
@@ -50,16 +52,16 @@ export class JobRunner {
         const t = Date.now();
         if (t - last < 100 && done < total) return;
         last = t;
-        this.hub.emit('job.progress', { jobId, kind, done, total, message });
+        this.hub.emit('job.progress', { jobId, kind, ...about, done, total, message });
       },
     };
     const run = async (): Promise<void> => {
       try {
         const report = await work(ctx);
-        this.hub.emit('job.done', { jobId, kind, ok: true, report });
+        this.hub.emit('job.done', { jobId, kind, ...about, ok: true, report });
       } catch (e) {
         const cancelled = e instanceof CancelledError;
-        this.hub.emit('job.done', { jobId, kind, ok: false, cancelled, error: cancelled ? 'cancelled' : (e as Error).message });
+        this.hub.emit('job.done', { jobId, kind, ...about, ok: false, cancelled, error: cancelled ? 'cancelled' : (e as Error).message });
       } finally {
         this.controllers.delete(jobId);
         this.starters.delete(jobId);

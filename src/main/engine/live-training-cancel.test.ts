@@ -35,10 +35,12 @@ it('cancelled during its second model, a retrain stores neither model', async ()
   engine = new Engine(ws, { transport: 'http' });
   const e = engine;
   const messages: string[] = [];
+  const pools = new Set<string | undefined>();
   const done = new Promise<JobDone>((resolve) => {
     const offProgress = e.on('job.progress', (p) => {
       if (p.kind !== 'live') return;
       messages.push(p.message);
+      pools.add(p.pool);
       // The first model (ltr) is done when the second (tfidf) reports: cancel then.
       if (p.message.startsWith('tfidf:')) void e.invoke('job.cancel', { jobId: p.jobId });
     });
@@ -54,6 +56,9 @@ it('cancelled during its second model, a retrain stores neither model', async ()
   const d = await done;
   expect(messages.some((m) => m.startsWith('tfidf:')), messages.join('\n')).toBe(true);
   expect(d).toMatchObject({ ok: false, cancelled: true });
+  // Its events name its pool (the Evaluate panel of another pool took them for its own retrain).
+  expect([...pools]).toEqual(['p']);
+  expect(d.pool).toBe('p');
   const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
   expect(s.curve).toEqual([]);
   expect(s.lastError).toMatch(/cancelled/);

@@ -139,7 +139,7 @@ export class LiveTrainer {
         // Labels that arrived meanwhile may call for the next retrain.
         setImmediate(() => this.consider(pool));
       }
-    }, { system: true });
+    }, { system: true, pool });
     this.running.set(pool, jobId);
     return jobId;
   }

@@ -33,11 +33,12 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
   useEvent('workspace.changed', load);
   useEvent('label.changed', (rec) => rec.pool === pool && load());
   useEvent('job.progress', (p) => {
-    if (p.kind !== 'live') return;
+    // Another pool's retrain is not this pool's (it marked this panel as retraining).
+    if (p.kind !== 'live' || p.pool !== pool) return;
     setProgress(p.message);
     setStatus((s) => (s && (!s.running || s.jobId !== p.jobId) ? { ...s, running: true, jobId: p.jobId } : s));
   });
-  useEvent('job.done', (d) => d.kind === 'live' && load());
+  useEvent('job.done', (d) => d.kind === 'live' && d.pool === pool && load());
   useReconnect(load);
 
   const change = (patch: Partial<Pick<LiveStatus, 'enabled' | 'everyLabels' | 'idleSeconds' | 'models' | 'trainPools'>>): void => {

@@ -162,6 +162,12 @@ describe('qpairs CLI', () => {
     const bad = await run('pool', 'create', w, '--name', 'c', '--queries', qf);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/no-such-id/);
+    // A queries file that is not there is said in words, naming the flag (it was Node's "ENOENT: no such file or directory, open …").
+    const missing = await run('pool', 'create', w, '--name', 'c', '--queries', path.join(dir, 'missing.txt'));
+    expect({ code: missing.code, err: missing.err.split('\n')[0] }).toEqual({
+      code: 1,
+      err: `qpairs pool: --queries ${path.join(dir, 'missing.txt')}: cannot read the file: no such file (ENOENT)`,
+    });
     expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(2);
     const usage = await run('pool', 'create', w, '--name', 'd', '--sample', '3');
     expect(usage.code).toBe(2);

@@ -30,6 +30,7 @@ import { stdioOut, type Out } from './stdio';
 import { subcommandError, unknownChoice } from './suggest';
 import { versionText } from './version';
 import { uploadLimitBytes } from '../serve/upload-limit';
+import { cannotRead } from '../import/reader';
 
 function json(o: unknown): string {
   return JSON.stringify(o, null, 2);
@@ -216,8 +217,9 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(unknownChoice('scheme', values.scheme, LABEL_SCHEMES));
   let queries: string[] | undefined;
   if (values.queries) {
-    const text = await readFile(values.queries, 'utf8').catch((e: Error) => {
-      throw new QPairsError(`cannot read ${values.queries}: ${e.message}`);
+    const text = await readFile(values.queries, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      // In words, as an import says it ("ENOENT: no such file or directory, open 'x'" before).
+      throw new QPairsError(`--queries ${values.queries}: ${cannotRead(e)}`);
     });
     queries = text.split(/[\s,]+/).filter(Boolean);
     if (queries.length === 0) throw new QPairsError(`${values.queries} lists no query ids`);

@@ -49,7 +49,7 @@ function hasGzipHeader(file: string): boolean {
 }
 
 /** An input the file system refuses, in words (the code stays in brackets for searching). */
-function cannotRead(e: NodeJS.ErrnoException): string {
+export function cannotRead(e: NodeJS.ErrnoException): string {
   const why: Record<string, string> = {
     ENOENT: 'no such file',
     ENOTDIR: 'no such file (a folder on its path is a file)',

@@ -42,6 +42,9 @@ describe('eval uses the pool’s own convention unless told', () => {
     const au = await ok('eval', w, '--pool', 'au-dev');
     expect(au).toContain("convention skip (the pool's; --convention overrides)");
     expect(mapOf(au, 'bm25-lucene')).toBe('52.03');
+    // The header says the table counts 189 of the 200 queries (it said "200 of 200 queries counted" alone).
+    expect(au).toContain('200 of 200 queries counted');
+    expect(au).toContain('11 of them have no similar candidate: left out of the metrics (convention skip), which count 189');
     // --convention still overrides, and says it was the caller's choice.
     const skip = await ok('eval', w, '--pool', 'dev', '--convention', 'skip');
     expect(skip).toMatch(/convention skip, ties/);

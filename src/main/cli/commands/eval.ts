@@ -94,6 +94,11 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
       out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}${ev.conventionChosenBy === 'pool' ? " (the pool's; --convention overrides)" : ''}, ties ${ev.ties}`);
       out.log(`${ev.labeledQueries} of ${ev.totalQueries} queries counted — ${ev.labeling}`);
+      // Under skip the table counts fewer: say so here, not only in the verdict below ("200 of 200 counted" over a table of 189).
+      const used = Math.max(0, ...Object.values(ev.runs).map((m) => m.queries));
+      if (ev.convention === 'skip' && Object.keys(ev.runs).length > 0 && used < ev.labeledQueries) {
+        out.log(`${counted(ev.labeledQueries - used, 'of them has', 'of them have')} no similar candidate: left out of the metrics (convention skip), which count ${used}`);
+      }
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
       // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.

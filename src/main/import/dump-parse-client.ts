@@ -21,19 +21,12 @@ import { bundledWorkerPath } from '../worker-bundle';
 import type { DumpParseWorkerData, FromDumpParseWorker, ToDumpParseWorker } from './dump-parse-protocol';
 import { dumpRowHandlers, unpackDumpRows, type DumpRowSink } from './dump-rows';
 import { readByteChunks } from './reader';
+import { lineBreaks } from './utf8-text';
 import type { ImportContext } from './types';
 import { parseRowsXml } from './xml-rows';
 
 /** Chunks posted to the worker and not yet answered, at most. */
 const MAX_IN_FLIGHT = 16;
-
-/** Line breaks (LF bytes) in `b`. */
-function countLineBreaks(b: Uint8Array): number {
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  let n = 0;
-  for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) n++;
-  return n;
-}
 
 /** The bundled worker (out/node/dump-parse-worker.mjs, out/main/dump-parse-worker.js); null when there is none. */
 export function defaultDumpParseWorkerPath(here = import.meta.dirname): string | null {
@@ -103,7 +96,7 @@ export async function readDumpRows(ctx: ImportContext, file: string, sink: DumpR
       let line = 1;
       for await (const chunk of readByteChunks(ctx, file, () => line)) {
         handleReplies();
-        line += countLineBreaks(chunk);
+        line += lineBreaks(chunk).lines;
         // A copy of the chunk's own bytes (a chunk may be a view on a larger buffer), transferred.
         const bytes = new Uint8Array(chunk);
         worker.postMessage({ type: 'bytes', bytes } satisfies ToDumpParseWorker, [bytes.buffer]);

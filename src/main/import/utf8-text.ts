@@ -59,20 +59,15 @@ function completePrefix(b: Uint8Array): number {
   return n - i < len ? i : n;
 }
 
-function countNewlines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-function countNewlineBytes(b: Uint8Array, end: number): { lines: number; lastNl: number } {
+/** The line breaks (LF bytes) in `b` before `end`, and the offset of the last one (-1 for none). */
+export function lineBreaks(b: Uint8Array, end = b.length): { lines: number; lastNl: number } {
+  const buf = Buffer.from(b.buffer, b.byteOffset, Math.min(end, b.byteLength));
   let lines = 0;
   let lastNl = -1;
-  for (let i = 0; i < end; i++)
-    if (b[i] === 0x0a) {
-      lines++;
-      lastNl = i;
-    }
+  for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) {
+    lines++;
+    lastNl = i;
+  }
   return { lines, lastNl };
 }
 
@@ -100,8 +95,9 @@ export class Utf8TextDecoder {
     this.carry = cut < buf.length ? Uint8Array.prototype.slice.call(buf, cut) : null;
     const whole = buf.subarray(0, cut);
     let text = this.decode(whole);
-    const lastBreak = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).lastIndexOf(0x0a);
-    this.lineBytes = lastBreak === -1 ? this.lineBytes + whole.length : whole.length - 1 - lastBreak;
+    // Counted on the bytes (an LF byte is an LF character in valid UTF-8): lines, and where the last one begins.
+    const { lines, lastNl } = lineBreaks(whole);
+    this.lineBytes = lastNl === -1 ? this.lineBytes + whole.length : whole.length - 1 - lastNl;
     if (this.first && text.length > 0) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       this.first = false;
@@ -109,7 +105,7 @@ export class Utf8TextDecoder {
     if (!this.content && /\S/.test(text)) this.content = true;
     if (text.length === 0) return null;
     const line = this.nextLine;
-    this.nextLine += countNewlines(text);
+    this.nextLine += lines;
     return { text, line };
   }
 
@@ -124,7 +120,7 @@ export class Utf8TextDecoder {
       return this.decoder.decode(piece);
     } catch {
       const at = firstInvalidUtf8(piece);
-      const { lines, lastNl } = countNewlineBytes(piece, Math.max(at, 0));
+      const { lines, lastNl } = lineBreaks(piece, Math.max(at, 0));
       const byte = at >= 0 && at < piece.length ? ` 0x${piece[at]!.toString(16).padStart(2, '0')}` : '';
       // 1-based byte of the line, which may have begun in an earlier piece.
       const column = lastNl === -1 ? this.lineBytes + at + 1 : at - lastNl;

@@ -103,6 +103,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   const kindSettings = view?.settings?.[kind];
   const { config, error: configError } = parseModelSettings(configText, kindSettings);
   const { value: cvNum, error: cvError } = readOptionalWholeNumber(cvFolds, 2, 100, 'no cross-validation');
+  const formInvalid = !!(nameError || epochsError || configError || cvError);
 
   // ------------------------------------------------------------ the training job shown
   const jobId = jobs.latestId('train');
@@ -128,7 +129,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   }, [running]);
 
   const train = async (): Promise<void> => {
-    if (nameError || epochsError || configError || cvError) return;
+    if (formInvalid) return;
     setStarting(true);
     setStartError(null);
     try {
@@ -191,7 +192,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const backend = view?.backend ?? null;
-  const canTrain = !starting && !running && !nameError && !epochsError && !configError && !cvError;
+  const canTrain = !starting && !running && !formInvalid;
 
   return (
     <div className="models-screen">
@@ -339,7 +340,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
               className="primary"
               data-testid="model-train"
               ref={trainButton}
-              disabled={!!(nameError || epochsError || configError || cvError)}
+              disabled={formInvalid}
               aria-disabled={starting || running || undefined}
             >
               {starting ? 'Starting…' : 'Train'}

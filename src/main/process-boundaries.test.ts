@@ -11,7 +11,11 @@
  *    in the CLI and serve mode);
  *  - the preload imports only `electron` and src/shared/ipc-channels.ts, which imports nothing
  *    (so its sandboxed bundle requires only `electron`; src/preload/preload.test.ts checks the
- *    built bundle).
+ *    built bundle);
+ *  - main's layers point one way: the shell (index.ts, window.ts, ipc.ts) → cli/ and serve/ →
+ *    engine/ → the domains (every other folder of main: workspace/, bm25/, gold/, models/, …) →
+ *    main's base (errors.ts, worker-bundle.ts) → shared/; a file never imports a higher layer;
+ *  - no import cycles, type-only imports included (one file reaching itself through its imports).
  *
  * Test files (`*.test.ts(x)`) are Node-side harnesses and are left out.
  */
@@ -81,6 +85,104 @@ function broken(r: ImportRef): string | null {
   return null;
 }
 
+/**
+ * The layer of a file of main or shared, higher = nearer the user: 5 the desktop shell, 4 cli/ and
+ * serve/, 3 engine/, 2 a domain folder, 1 main's base files, 0 shared/. Null elsewhere.
+ */
+export function layerOf(rel: string): number | null {
+  if (rel.startsWith('shared/')) return 0;
+  if (!rel.startsWith('main/')) return null;
+  if (SHELL.has(rel)) return 5;
+  const parts = rel.split('/');
+  if (parts.length === 2) return 1;
+  const dir = parts[1];
+  return dir === 'cli' || dir === 'serve' ? 4 : dir === 'engine' ? 3 : 2;
+}
+
+const LAYER_NAMES = ['shared', "main's base", 'a domain', 'the engine', 'cli/serve', 'the shell'];
+
+/** The path (relative to src/, no extension) a relative import names, or null for a package. */
+function targetPath(r: ImportRef): string | null {
+  return r.spec.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(r.from), r.spec)) : null;
+}
+
+/** Every import from a lower layer of main/shared into a higher one, as "FILE imports 'SPEC': …". */
+function layerViolations(refs: readonly ImportRef[], files: readonly string[]): string[] {
+  const byStem = fileByStem(files);
+  return refs.flatMap((r) => {
+    const to = byStem.get(targetPath(r) ?? '');
+    const from = layerOf(r.from);
+    const target = to === undefined ? null : layerOf(to);
+    return from !== null && target !== null && target > from ? [`${r.from} imports '${r.spec}': ${LAYER_NAMES[from]} imports ${LAYER_NAMES[target]}`] : [];
+  });
+}
+
+/** Source files by the paths imports name them with (no extension; a folder for its index). */
+function fileByStem(files: readonly string[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const f of files) {
+    const stem = f.replace(/\.tsx?$/, '');
+    m.set(stem, f);
+    if (stem.endsWith('/index')) m.set(stem.slice(0, -'/index'.length), f);
+  }
+  return m;
+}
+
+/** The import cycles among `files` (strongly connected components of two or more files, or a file importing itself), each sorted. */
+export function importCycles(refs: readonly ImportRef[], files: readonly string[]): string[][] {
+  const byStem = fileByStem(files);
+  const edges = new Map<string, Set<string>>(files.map((f) => [f, new Set<string>()]));
+  for (const r of refs) {
+    const to = byStem.get(targetPath(r) ?? '');
+    if (to !== undefined) edges.get(r.from)?.add(to);
+  }
+  // Tarjan's strongly connected components, iterative (deep import chains).
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let next = 0;
+  for (const root of files) {
+    if (index.has(root)) continue;
+    const work: Array<{ v: string; it: Iterator<string> }> = [];
+    const enter = (v: string): void => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      work.push({ v, it: edges.get(v)![Symbol.iterator]() });
+    };
+    enter(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const n = top.it.next();
+      if (!n.done) {
+        const w = n.value;
+        if (!index.has(w)) enter(w);
+        else if (onStack.has(w)) low.set(top.v, Math.min(low.get(top.v)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1]!.v;
+        low.set(parent, Math.min(low.get(parent)!, low.get(top.v)!));
+      }
+      if (low.get(top.v) === index.get(top.v)) {
+        const comp: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          comp.push(w);
+        } while (w !== top.v);
+        if (comp.length > 1 || edges.get(top.v)!.has(top.v)) cycles.push(comp.sort());
+      }
+    }
+  }
+  return cycles;
+}
+
 /** Every import that breaks a rule, as "FILE imports 'SPEC': RULE". */
 function violations(refs: readonly ImportRef[]): string[] {
   return refs.flatMap((r) => {
@@ -101,6 +203,33 @@ describe('process boundaries (the import graph of src/)', () => {
 
   it('every import of src/ keeps the rules', () => {
     expect(violations(all)).toEqual([]);
+  });
+
+  it("main's layers point one way: shell → cli/serve → engine → domains → base → shared", () => {
+    expect(layerViolations(all, files)).toEqual([]);
+  });
+
+  it('has no import cycle, type-only imports included', () => {
+    expect(importCycles(all, files)).toEqual([]);
+  });
+
+  it('catches an upward import and a cycle', () => {
+    const fake = ['main/gold/compare.ts', 'main/engine/evaluate.ts', 'main/engine/seeded.ts', 'main/cli/index.ts', 'main/index.ts', 'main/errors.ts', 'shared/gold.ts', 'main/bm25/a.ts', 'main/bm25/b.ts', 'main/bm25/c.ts', 'main/metrics/index.ts', 'main/metrics/x.tsx'];
+    const ref = (from: string, spec: string): ImportRef => ({ from, spec, target: null });
+    const upward = [
+      ref('main/gold/compare.ts', '../engine/evaluate'),
+      ref('main/engine/evaluate.ts', '../cli/index'),
+      ref('main/cli/index.ts', '../index'),
+      ref('main/errors.ts', './gold/compare'),
+      ref('shared/gold.ts', '../main/errors'),
+    ];
+    expect(layerViolations(upward, fake)).toHaveLength(upward.length);
+    const downward = [ref('main/index.ts', './cli/index'), ref('main/cli/index.ts', '../engine/evaluate'), ref('main/engine/evaluate.ts', '../gold/compare'), ref('main/gold/compare.ts', '../errors'), ref('main/errors.ts', '../shared/gold'), ref('main/gold/compare.ts', '../bm25/a')];
+    expect(layerViolations(downward, fake)).toEqual([]);
+    expect(importCycles(downward, fake)).toEqual([]);
+    // a → b → c → a (c names its target through a folder's index: bm25/a is a file, metrics a folder), and a file importing itself.
+    const loop = [ref('main/bm25/a.ts', './b'), ref('main/bm25/b.ts', './c'), ref('main/bm25/c.ts', '../metrics'), ref('main/metrics/index.ts', '../bm25/a'), ref('main/metrics/x.tsx', './x')];
+    expect(importCycles(loop, fake)).toEqual([['main/bm25/a.ts', 'main/bm25/b.ts', 'main/bm25/c.ts', 'main/metrics/index.ts'], ['main/metrics/x.tsx']]);
   });
 
   it('catches each kind of violation', () => {

@@ -12,7 +12,7 @@ import type { Judgment } from '../active/ap-bounds';
 import type { OrderedPool } from '../active/pool-model';
 import { rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
-import { evalLabelSource, poolLabels } from './evaluate';
+import { evalLabelSource, poolLabels } from '../gold/pool-labels';
 
 export interface ViewCounting {
   ties?: 'pool-order' | 'trec-eval';

@@ -11,7 +11,8 @@ import { labelOrderStanding } from '../active/order-standing';
 import { isCandidateOrder } from '../../shared/label-order';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorNeedsDraw } from './annotate';
-import { evalLabelSource, withPoolConvention } from './evaluate';
+import { withPoolConvention } from './evaluate';
+import { evalLabelSource } from '../gold/pool-labels';
 import { candidateStandingOf } from './label-order-candidates';
 import { orderedPool } from './label-order-view';
 

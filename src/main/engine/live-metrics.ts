@@ -33,7 +33,8 @@ import { labelGrade } from '../../shared/labels';
 import { IncrementalEvaluator } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { loadPoolState, sourceLabels } from '../gold/state';
-import { emptySourceReason, evalLabelSource, evalPoolOptions, poolEvaluationOf, type EvalPoolArgs } from './evaluate';
+import { emptySourceReason, evalPoolOptions, poolEvaluationOf, type EvalPoolArgs } from './evaluate';
+import { evalLabelSource } from '../gold/pool-labels';
 
 /** How many (pool, source, options) evaluations are kept, least recently used dropped first (~30 MB each at 4,000 queries × 20 candidates × 10 runs, ~1 MB at 400 × 20 × 3). */
 const MAX_ENTRIES = 8;

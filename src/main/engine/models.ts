@@ -8,7 +8,7 @@ import { modelOverlap } from '../training/trained-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
-import { evalLabelSource, poolLabels } from './evaluate';
+import { evalLabelSource, poolLabels } from '../gold/pool-labels';
 import type { EngineCore as Engine } from './core';
 import { ContractError } from '../../shared/contract';
 import type { Caller } from './access';

@@ -10,7 +10,7 @@
  */
 import { QPairsError } from '../errors';
 import { counted } from '../../shared/plural';
-import { mulberry32 } from '../engine/seeded';
+import { mulberry32 } from '../stats/random';
 
 export function planAssignment(
   queryIds: readonly string[],

@@ -8,7 +8,7 @@
  */
 import type { CompareMetric, CompareView, IntervalView, StatView } from '../../shared/gold';
 import { COMPARE_METRICS } from '../../shared/gold';
-import { evalLabelSource, poolLabels } from '../engine/evaluate';
+import { evalLabelSource, poolLabels } from './pool-labels';
 import { NotFoundError, QPairsError } from '../errors';
 import { evaluateRankedQuery, rankIndices, type EvalOptions } from '../metrics';
 import { compareRankers } from '../stats';

@@ -29,15 +29,15 @@ export const QUERY_ORDER_HELP: Record<QueryOrder, string> = {
 /**
  * When an adaptive order draws uniformly at random for now, why; else null. The relevance model
  * guesses P(relevant) from where the pool's runs put a candidate: with one run (say only BM25, no
- * model yet) every query with as many candidates has the same positions, hence the same weight, so
- * `uncertainty` draws them uniformly (labels do not change that); `decide-rankers` has no two
+ * model yet) it knows a candidate only by its position, so it cannot tell queries apart and
+ * `uncertainty` draws them uniformly (active/query-order.ts; labels do not change that); `decide-rankers` has no two
  * rankers to tell apart. A second run (a trained model scored into the pool, or a live run) ends it.
  */
 export function orderAtRandomReason(order: QueryOrder | undefined, runs: number): string | null {
   if (runs >= 2 || (order !== 'uncertainty' && order !== 'decide-rankers')) return null;
   const has = runs === 0 ? 'the pool has no run' : 'the pool has one run';
   return order === 'uncertainty'
-    ? `drawn uniformly at random for now: ${has}, so every query with as many candidates looks alike to the relevance model; it becomes adaptive once the pool has a second run (a model's or a live run)`
+    ? `drawn uniformly at random for now: ${has}, so the relevance model knows a candidate only by its position and cannot tell queries apart; it becomes adaptive once the pool has a second run (a model's or a live run)`
     : `drawn uniformly at random for now: ${has}, so there are no two rankers to decide between; it becomes adaptive once the pool has a second run (a model's or a live run)`;
 }
 

@@ -39,6 +39,15 @@ describe('an adaptive order with fewer than two runs', () => {
     }
   });
 
+  it('draws uniformly when the queries have different numbers of candidates (one run)', () => {
+    // Queries of 20 and of 5 candidates: the relevance model, knowing only positions, sums more
+    // uncertainty over 20 candidates; the draw must not prefer them (the message says uniform).
+    const big = pool(6, 20, 1);
+    const small = pool(6, 5, 1);
+    const mixed: OrderedPool = { queries: [...big.queries, ...small.queries.map((q) => ({ ...q, id: `s${q.id}` }))], runs: big.runs, relevance: big.relevance };
+    for (let s = 1; s <= 8; s++) expect(nextDraw('uncertainty', s, mixed, [])!.probability).toBeCloseTo(1 / 12, 12);
+  });
+
   it('with a second run it is adaptive (unequal probabilities), and says nothing of the kind', () => {
     const probs = new Set(Array.from({ length: 6 }, (_, s) => nextDraw('uncertainty', s + 1, pool(12, 10, 2), [])!.probability.toFixed(9)));
     expect(probs.size).toBeGreaterThan(1);

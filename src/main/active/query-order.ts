@@ -4,7 +4,8 @@
  * that the figures stay unbiased (des-raj.ts) while labels go where they tell the most:
  *
  * - `uncertainty`: weight = Σ_c p_c (1 − p_c) over the query's candidates, p_c the relevance model's
- *   probability (pool-model.ts): queries whose labels the current model is least sure about.
+ *   probability (pool-model.ts): queries whose labels the current model is least sure about. With
+ *   fewer than two runs every weight is 1 (the model tells queries apart only by their size).
  * - `decide-rankers`: weight = √(Σ_{r<s} w_rs · E[(AP_r − AP_s)²]) / √(candidates), the expectation over
  *   relevance drawn from the relevance model (Monte Carlo, `samples` draws), w_rs the weight of the pair
  *   (1 / (1 + z_rs²), z_rs = |MAP difference| / SE so far: pairs still undecided count most; 1 before
@@ -36,6 +37,10 @@ export function orderWeights(order: QueryOrder, remaining: readonly ActiveQuery[
   const w = new Float64Array(remaining.length);
   if (order === 'pool' || order === 'random') return w.fill(1);
   if (order === 'uncertainty') {
+    // With fewer than two runs the relevance model knows a candidate only by its one position, so
+    // the queries differ only in their number of candidates: no reason to prefer the larger ones.
+    // Uniform, as the pool list and Annotate say (shared/label-order.ts orderAtRandomReason).
+    if (remaining.every((q) => q.rankings.length < 2)) return w.fill(1);
     remaining.forEach((q, i) => {
       const p = model.predict(q);
       let s = 0;

@@ -31,7 +31,7 @@ describe('qpairs pool create --blind / pool set --blind', () => {
     // With only the retriever's run (bm25), uncertainty sees every query alike: it says it draws at random.
     const set = await run('pool', 'set', w, '--pool', 'o', '--order', 'uncertainty', '--order-seed', '7');
     expect(set.code).toBe(0);
-    expect(set.out).toContain('drawn uniformly at random for now: the pool has one run, so every query with as many candidates looks alike to the relevance model');
+    expect(set.out).toContain('drawn uniformly at random for now: the pool has one run, so the relevance model knows a candidate only by its position and cannot tell queries apart');
     let text = (await run('pool', 'list', w)).out.split('\n');
     expect(text[0]).toMatch(/^pool +scheme +queries +pairs +blind +order +convention +retriever$/);
     expect(text[2]).toMatch(/^p +binary +2 +\d+ +yes +pool +zero +bm25/);

@@ -65,7 +65,7 @@ export interface LiveStatus {
   labelsSinceLast: number;
   /** Why the last retrain did not finish (e.g. too few labels), else null. */
   lastError: string | null;
-  /** Of the last retrain finished since the app started (null before one has). */
+  /** Of the pool's last finished retrain, kept in the workspace (null before one has, or when QPairs older than schema 13 made it). */
   trainingCopiesLeftOut: LiveCopiesLeftOut | null;
   curve: LivePoint[];
 }

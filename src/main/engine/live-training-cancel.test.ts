@@ -129,6 +129,12 @@ it('the live status says how many training-pool copies of held-out queries a ret
   const s = (await e.invoke('live.status', { pool: 'p' })) as LiveStatus;
   expect(s.trainingCopiesLeftOut).toEqual({ queries: 1, reasons: { 'same-id': 0, 'same-text': 1, 'near-duplicate': 0 } });
   expect(describeCopiesLeftOut(s.trainingCopiesLeftOut)).toBe("1 training-pool copy of held-out queries left out of their folds' training (1 same text)");
+  // Kept in the workspace: after a restart (a new engine on the same file) the panel still says it.
+  await e.jobs.idle();
+  e.close();
+  engine = new Engine(Workspace.open(path.join(dir, 'w.qpairs')), { transport: 'http' });
+  const again = (await engine.invoke('live.status', { pool: 'p' })) as LiveStatus;
+  expect(again.trainingCopiesLeftOut).toEqual(s.trainingCopiesLeftOut);
 }, 120_000);
 
 it('live labels count labeled pairs, not label events: a relabeled pair counts once, and the curve counts the pairs trained on', async () => {

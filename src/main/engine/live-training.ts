@@ -13,12 +13,12 @@
  * one. Cancelling the job, or stopping the app mid-retrain, writes nothing; the labels are already
  * durable, and the next start (or label) retrains from them.
  */
-import type { LiveCopiesLeftOut, LiveStatus } from '../../shared/live';
+import type { LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
 import { retrainLive } from '../training/live-retrain';
-import { appendCurvePoint, labelEventsSince, markRetrained, readCurve, readLiveSetting, storeLiveRun } from '../training/live-store';
+import { appendCurvePoint, labelEventsSince, lastCopiesLeftOut, markRetrained, readCurve, readLiveSetting, storeLiveRun } from '../training/live-store';
 import type { EngineCore } from './core';
 import type { TrainingQueue } from './training-queue';
 
@@ -27,8 +27,6 @@ export class LiveTrainer {
   /** pool → trainings ahead of its retrain while it waits for a training slot. */
   private readonly queued = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** pool → the training-pool copies of held-out queries its last finished retrain left out. */
-  private readonly copiesLeftOut = new Map<string, LiveCopiesLeftOut>();
   private closed = false;
   private readonly off: () => void;
 
@@ -56,7 +54,7 @@ export class LiveTrainer {
       queuedBehind: this.queued.get(pool) ?? null,
       labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).pairs,
       lastError: s.lastError,
-      trainingCopiesLeftOut: this.copiesLeftOut.get(pool) ?? null,
+      trainingCopiesLeftOut: lastCopiesLeftOut(ws, pool),
       curve: readCurve(ws, pool),
     };
   }
@@ -113,13 +111,11 @@ export class LiveTrainer {
           ws.transaction(() => {
             for (const { model, runName, r } of results) {
               storeLiveRun(ws, pool, runName, model, r.scores);
-              appendCurvePoint(ws, pool, { model, labels: r.labeledPairs, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds });
+              appendCurvePoint(ws, pool, { model, labels: r.labeledPairs, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds }, r.trainingCopiesLeftOut);
             }
             markRetrained(ws, pool, upTo.lastSeq, null);
           }),
         );
-        // Every model of a retrain reads the same labels, so the first one's count stands for all.
-        if (results[0]) this.copiesLeftOut.set(pool, results[0].r.trainingCopiesLeftOut);
         for (const { model, r } of results)
           points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut, trainingCopiesLeftOut: r.trainingCopiesLeftOut });
         this.engine.hub.emit('workspace.changed', { what: 'run' });

@@ -3,7 +3,7 @@
  * events since its last retrain, the learning curve, and the live runs (kind 'live': scored out of
  * fold on labeled queries, so the model-overlap mark of stored models does not apply to them).
  */
-import { LIVE_DEFAULTS, type LivePoint } from '../../shared/live';
+import { LIVE_DEFAULTS, type LiveCopiesLeftOut, type LivePoint } from '../../shared/live';
 import type { Workspace } from '../workspace/workspace';
 
 export interface LiveSetting {
@@ -60,12 +60,19 @@ export function markRetrained(ws: Workspace, pool: string, seq: number, error: s
   ws.stmt(`UPDATE live_training SET last_label_seq = max(last_label_seq, ?), last_error = ? WHERE pool_id = ?`).run(seq, error, poolId);
 }
 
-export function appendCurvePoint(ws: Workspace, pool: string, pt: Omit<LivePoint, 'at'>): void {
+/** Appends a finished retrain's point to the pool's curve, with the training copies its overlap check left out. */
+export function appendCurvePoint(ws: Workspace, pool: string, pt: Omit<LivePoint, 'at'>, copiesLeftOut: LiveCopiesLeftOut): void {
   const poolId = ws.poolId(pool);
   const seq = ((ws.stmt(`SELECT max(seq) AS m FROM live_curve WHERE pool_id = ?`).get(poolId) as { m: number | null }).m ?? 0) + 1;
   ws
-    .stmt(`INSERT INTO live_curve(pool_id, seq, model, labels, trained_queries, held_out_queries, map, mrr, seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(poolId, seq, pt.model, pt.labels, pt.trainedQueries, pt.heldOutQueries, pt.MAP, pt.MRR, pt.seconds, new Date().toISOString());
+    .stmt(`INSERT INTO live_curve(pool_id, seq, model, labels, trained_queries, held_out_queries, map, mrr, seconds, at, copies_left_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(poolId, seq, pt.model, pt.labels, pt.trainedQueries, pt.heldOutQueries, pt.MAP, pt.MRR, pt.seconds, new Date().toISOString(), JSON.stringify(copiesLeftOut));
+}
+
+/** The training copies the pool's last finished retrain left out (its newest curve point); null before one has, or for a point older than schema 13. */
+export function lastCopiesLeftOut(ws: Workspace, pool: string): LiveCopiesLeftOut | null {
+  const json = ws.stmt(`SELECT copies_left_out FROM live_curve WHERE pool_id = ? ORDER BY seq DESC LIMIT 1`).pluck().get(ws.poolId(pool)) as string | null | undefined;
+  return json ? (JSON.parse(json) as LiveCopiesLeftOut) : null;
 }
 
 export function readCurve(ws: Workspace, pool: string): LivePoint[] {

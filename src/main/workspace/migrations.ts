@@ -532,6 +532,17 @@ DELETE FROM meta WHERE substr(key, 1, 17) = 'pool_label_order.';
 UPDATE pools SET convention = 'skip' WHERE id IN (SELECT pool_id FROM runs WHERE name = 'bm25-lucene');
 `;
 
+/**
+ * Migration 13 — live retraining remembers what its overlap check left out.
+ * - live_curve.copies_left_out: per retrain (JSON, shared/live.ts LiveCopiesLeftOut), the
+ *   training pools' copies of held-out queries (same id, same or near-same text) left out of their
+ *   folds' training, by reason; NULL for points written before this migration. The live status
+ *   reads the newest point's, so the Evaluate panel still says it after the app restarts.
+ */
+const LIVE_COPIES_V13 = `
+ALTER TABLE live_curve ADD COLUMN copies_left_out TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -550,6 +561,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'notes on labels, and each pool\'s evaluation convention', sql: NOTES_CONVENTION_V10 },
   { version: 11, name: 'team: hashed annotator tokens, question text history, model owners', sql: TEAM_V11 },
   { version: 12, name: 'candidate-level labeling orders', sql: CANDIDATE_ORDER_V12 },
+  { version: 13, name: 'live retraining: the training-pool copies each retrain left out', sql: LIVE_COPIES_V13 },
 ];
 
 /**

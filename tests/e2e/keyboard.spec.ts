@@ -33,6 +33,21 @@ async function focusInside(p: Page, testId: string): Promise<boolean> {
   return p.evaluate((id) => !!document.querySelector(`[data-testid="${id}"]`)?.contains(document.activeElement), testId);
 }
 
+/** Presses `key` `times` times, the focus staying inside the element with this data-testid each time (`what` prefixes the message). */
+async function tabStaysInside(testId: string, key: 'Tab' | 'Shift+Tab', times: number, what = ''): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    await served.page.keyboard.press(key);
+    expect(await focusInside(served.page, testId), `${what}${key} ${i + 1}`).toBe(true);
+  }
+}
+
+/** Escape closes the element with this data-testid and gives the focus back to `backTo` (a data-testid). */
+async function escapeGivesFocusBack(testId: string, backTo: string): Promise<void> {
+  await served.page.keyboard.press('Escape');
+  await expect(served.page.getByTestId(testId)).toHaveCount(0);
+  await expect.poll(() => focused(served.page)).toBe(backTo);
+}
+
 async function serious(p: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page: p }).analyze();
   return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
@@ -82,15 +97,10 @@ test('the list of keys keeps Tab inside and gives the focus back to its button',
   await served.page.keyboard.press('Enter');
   await expect(served.page.getByTestId('shortcut-overlay')).toBeVisible();
   expect(await focused(served.page)).toBe('shortcut-close');
-  for (let i = 0; i < 3; i++) {
-    await served.page.keyboard.press('Tab');
-    expect(await focusInside(served.page, 'shortcut-overlay'), `Tab ${i + 1}`).toBe(true);
-  }
+  await tabStaysInside('shortcut-overlay', 'Tab', 3);
   await served.page.keyboard.press('Shift+Tab');
   expect(await focusInside(served.page, 'shortcut-overlay')).toBe(true);
-  await served.page.keyboard.press('Escape');
-  await expect(served.page.getByTestId('shortcut-overlay')).toHaveCount(0);
-  await expect.poll(() => focused(served.page)).toBe('keys-button');
+  await escapeGivesFocusBack('shortcut-overlay', 'keys-button');
 
   // Opened with its button and closed with its own Close button (Enter): back on the button too.
   await served.page.keyboard.press('Enter');
@@ -163,18 +173,13 @@ test('Review: the reason dialog keeps Tab inside and gives the focus back on Esc
   await served.page.keyboard.press('c');
   await expect(served.page.getByTestId('reason-dialog')).toBeVisible();
   await expect(served.page.getByTestId('reason-dialog-input')).toBeFocused();
-  for (let i = 0; i < 4; i++) {
-    await served.page.keyboard.press('Tab');
-    expect(await focusInside(served.page, 'reason-dialog'), `Tab ${i + 1}`).toBe(true);
-  }
+  await tabStaysInside('reason-dialog', 'Tab', 4);
   await served.page.keyboard.press('Shift+Tab');
   await served.page.keyboard.press('Shift+Tab');
   await served.page.keyboard.press('Shift+Tab');
   expect(await focusInside(served.page, 'reason-dialog')).toBe(true);
   await served.page.getByTestId('reason-dialog-input').focus();
-  await served.page.keyboard.press('Escape');
-  await expect(served.page.getByTestId('reason-dialog')).toHaveCount(0);
-  await expect.poll(() => focused(served.page)).toBe(before);
+  await escapeGivesFocusBack('reason-dialog', before);
 });
 
 test('Review: the pair j and k move to is said to screen readers (the keys move no focus)', async () => {
@@ -255,29 +260,16 @@ test('Annotate: Go to (g) and the guidelines (h) keep Tab inside and give the fo
   await served.page.getByTestId('tab-annotate').focus();
   await served.page.keyboard.press('g');
   await expect(served.page.getByTestId('goto-input')).toBeFocused();
-  for (let i = 0; i < 4; i++) {
-    await served.page.keyboard.press('Tab');
-    expect(await focusInside(served.page, 'goto-dialog'), `Go to: Tab ${i + 1}`).toBe(true);
-  }
-  for (let i = 0; i < 4; i++) {
-    await served.page.keyboard.press('Shift+Tab');
-    expect(await focusInside(served.page, 'goto-dialog'), `Go to: Shift+Tab ${i + 1}`).toBe(true);
-  }
+  await tabStaysInside('goto-dialog', 'Tab', 4, 'Go to: ');
+  await tabStaysInside('goto-dialog', 'Shift+Tab', 4, 'Go to: ');
   await served.page.getByTestId('goto-input').focus();
-  await served.page.keyboard.press('Escape');
-  await expect(served.page.getByTestId('goto-dialog')).toHaveCount(0);
-  await expect.poll(() => focused(served.page)).toBe('tab-annotate');
+  await escapeGivesFocusBack('goto-dialog', 'tab-annotate');
 
   await served.page.keyboard.press('h');
   await expect(served.page.getByTestId('guidelines-card')).toBeFocused();
   // From the card itself (it takes the focus to scroll), Shift+Tab too stays inside, then both ways round its links.
   await served.page.keyboard.press('Shift+Tab');
   expect(await focusInside(served.page, 'guidelines-overlay'), 'guidelines: Shift+Tab from the card').toBe(true);
-  for (let i = 0; i < 3; i++) {
-    await served.page.keyboard.press('Tab');
-    expect(await focusInside(served.page, 'guidelines-overlay'), `guidelines: Tab ${i + 1}`).toBe(true);
-  }
-  await served.page.keyboard.press('Escape');
-  await expect(served.page.getByTestId('guidelines-overlay')).toHaveCount(0);
-  await expect.poll(() => focused(served.page)).toBe('tab-annotate');
+  await tabStaysInside('guidelines-overlay', 'Tab', 3, 'guidelines: ');
+  await escapeGivesFocusBack('guidelines-overlay', 'tab-annotate');
 });

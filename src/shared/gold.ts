@@ -306,7 +306,11 @@ export interface CompareView {
   bootstrap: { resamples: number; seed: number };
   permutations: number;
   alpha: number;
-  runs: Array<{ name: string; mean: StatView }>;
+  /**
+   * Each run's mean; `uniformQueries` (absent when 0): the compared queries where the run gives
+   * every candidate the same score, so the tie rule ranks them (as eval's RunMetrics.uniformQueries).
+   */
+  runs: Array<{ name: string; mean: StatView; uniformQueries?: number }>;
   pairs: ComparePairView[];
 }
 

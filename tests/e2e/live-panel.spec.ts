@@ -4,60 +4,41 @@
  * first, which started a retrain at once. A running retrain has a Cancel button. In Annotate, the
  * floating panel of rankers never hides the candidate under the cursor, however many lines it takes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
-import { buildSmallPool, openPage, qpairs } from './small-pool';
+import { expect, test } from '@playwright/test';
+import { qpairs, useServedSmallPool } from './small-pool';
 import type { LiveStatus } from '../../src/shared/live';
-
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 6;
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess | undefined;
-let dir: string;
-let context: BrowserContext;
-let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-panel-'));
-  // Every pair of the 3 queries labeled by ann (12 labels): each query's first candidate similar.
-  const built = buildSmallPool(dir, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`));
+// Every pair of the 3 queries labeled by ann (12 labels): each query's first candidate similar.
+const served = useServedSmallPool('live-panel', 6, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`), ({ dir, workspace, pairs }) => {
   // Three more runs: Annotate's floating panel of rankers then takes four lines.
   const runs = path.join(dir, 'more-runs.txt');
-  writeFileSync(runs, ['r1', 'r2', 'r3'].flatMap((tag, t) => built.pairs.map(([q, c], i) => `${q} Q0 ${c} ${((i + t) % 4) + 1} ${4 - ((i + t) % 4)} ${tag}`)).join('\n') + '\n');
-  qpairs('import', built.workspace, '--format', 'trec-run', '--pool', 'p', runs);
-  server = await startServe({ workspace: built.workspace, port: PORT, create: false });
-  ({ context, page } = await openPage(browser, server));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  writeFileSync(runs, ['r1', 'r2', 'r3'].flatMap((tag, t) => pairs.map(([q, c], i) => `${q} Q0 ${c} ${((i + t) % 4) + 1} ${4 - ((i + t) % 4)} ${tag}`)).join('\n') + '\n');
+  qpairs('import', workspace, '--format', 'trec-run', '--pool', 'p', runs);
 });
 
 async function liveStatus(): Promise<LiveStatus> {
-  const r = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'live.status', args: { pool: 'p' } } });
+  const r = await served.page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'live.status', args: { pool: 'p' } } });
   expect(r.ok(), await r.text()).toBe(true);
   return (await r.json()) as LiveStatus;
 }
 
 test('typing a number of labels applies it on Enter, not digit by digit (no retrain started on the way)', async () => {
-  await page.goto('/#evaluate');
-  await page.getByTestId('eval-pool').selectOption('p');
-  await page.getByTestId('live-enabled').check();
-  await expect(page.getByTestId('live-status')).toContainText('12 labels since the last retrain; the next starts at 20');
-  const every = page.getByTestId('live-every');
+  await served.page.goto('/#evaluate');
+  await served.page.getByTestId('eval-pool').selectOption('p');
+  await served.page.getByTestId('live-enabled').check();
+  await expect(served.page.getByTestId('live-status')).toContainText('12 labels since the last retrain; the next starts at 20');
+  const every = served.page.getByTestId('live-every');
   await every.focus();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type('100');
+  await served.page.keyboard.press('ControlOrMeta+a');
+  await served.page.keyboard.type('100');
   // Nothing applied yet: the setting is still 20.
   expect((await liveStatus()).everyLabels).toBe(20);
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('live-status')).toContainText('the next starts at 100');
+  await served.page.keyboard.press('Enter');
+  await expect(served.page.getByTestId('live-status')).toContainText('the next starts at 100');
   await expect(every).toHaveValue('100');
   const s = await liveStatus();
   // 12 labels are fewer than 100: no retrain ran, none failed.
@@ -65,43 +46,43 @@ test('typing a number of labels applies it on Enter, not digit by digit (no retr
 
   // A value out of range is not applied and the field goes back to the setting when left; Esc restores it too.
   await every.focus();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type('0');
+  await served.page.keyboard.press('ControlOrMeta+a');
+  await served.page.keyboard.type('0');
   await expect(every).toHaveAttribute('aria-invalid', 'true');
-  await page.keyboard.press('Tab');
+  await served.page.keyboard.press('Tab');
   await expect(every).toHaveValue('100');
-  const idle = page.getByTestId('live-idle');
+  const idle = served.page.getByTestId('live-idle');
   await idle.focus();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type('5');
-  await page.keyboard.press('Escape');
+  await served.page.keyboard.press('ControlOrMeta+a');
+  await served.page.keyboard.type('5');
+  await served.page.keyboard.press('Escape');
   await expect(idle).toHaveValue('60');
   expect(await liveStatus()).toMatchObject({ everyLabels: 100, idleSeconds: 60, running: false, curve: [] });
 });
 
 test('a running retrain can be cancelled from the panel, by keyboard: it writes nothing and says so', async () => {
   test.setTimeout(120_000);
-  await page.goto('/#evaluate');
-  await page.getByTestId('eval-pool').selectOption('p');
-  await expect(page.getByTestId('live-enabled')).toBeChecked();
-  await page.getByTestId('live-retrain').focus();
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('live-status')).toContainText('Retraining in the background');
+  await served.page.goto('/#evaluate');
+  await served.page.getByTestId('eval-pool').selectOption('p');
+  await expect(served.page.getByTestId('live-enabled')).toBeChecked();
+  await served.page.getByTestId('live-retrain').focus();
+  await served.page.keyboard.press('Enter');
+  await expect(served.page.getByTestId('live-status')).toContainText('Retraining in the background');
   // Retrain now keeps the focus while the retrain runs (it turned disabled, which dropped the focus to the page).
-  await expect(page.getByTestId('live-retrain')).toBeFocused();
-  const cancel = page.getByTestId('live-cancel');
+  await expect(served.page.getByTestId('live-retrain')).toBeFocused();
+  const cancel = served.page.getByTestId('live-cancel');
   await cancel.focus();
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('live-last-error')).toHaveText('Last retrain: cancelled; the next retrain starts after the next labels');
+  await served.page.keyboard.press('Enter');
+  await expect(served.page.getByTestId('live-last-error')).toHaveText('Last retrain: cancelled; the next retrain starts after the next labels');
   await expect(cancel).toHaveCount(0);
   const s = await liveStatus();
   expect(s).toMatchObject({ running: false, jobId: null, curve: [] });
-  const runs = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'eval.pool', args: { pool: 'p', annotator: 'ann' } } });
+  const runs = await served.page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'eval.pool', args: { pool: 'p', annotator: 'ann' } } });
   expect(Object.keys(((await runs.json()) as { runs: Record<string, unknown> }).runs)).not.toContain('live-fused');
 });
 
 test('Annotate: the candidate under the cursor is never behind the floating panel of rankers, however many lines it wraps to', async () => {
-  const annotate = await context.newPage();
+  const annotate = await served.context.newPage();
   await annotate.setViewportSize({ width: 1024, height: 700 });
   await annotate.goto('/#annotate');
   await annotate.getByTestId('annotate-pool').selectOption('p');

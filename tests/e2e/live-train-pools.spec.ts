@@ -3,83 +3,61 @@
  * also train on — a labelled group of checkboxes, by keyboard — where before only the API
  * (`live.set`'s trainPools) could set them. The choice is the engine's (live.status) and survives a reload.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
-import { buildSmallPool, openPage } from './small-pool';
+import { expect, test } from '@playwright/test';
+import { useServedSmallPool } from './small-pool';
 import type { LiveStatus } from '../../src/shared/live';
-
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 21;
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess | undefined;
-let dir: string;
-let context: BrowserContext;
-let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-train-pools-'));
-  // Pools dev (SemEval's, gold labels) and p (3 queries × 4 candidates, labeled by ann).
-  const built = buildSmallPool(dir, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`));
-  server = await startServe({ workspace: built.workspace, port: PORT, create: false });
-  ({ context, page } = await openPage(browser, server));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+// Pools dev (SemEval's, gold labels) and p (3 queries × 4 candidates, labeled by ann).
+const served = useServedSmallPool('live-train-pools', 21, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`));
 
 async function liveStatus(): Promise<LiveStatus> {
-  const r = await page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'live.status', args: { pool: 'p' } } });
+  const r = await served.page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'live.status', args: { pool: 'p' } } });
   expect(r.ok(), await r.text()).toBe(true);
   return (await r.json()) as LiveStatus;
 }
 
 test('the owner ticks a training pool by keyboard; the live setting keeps it', async () => {
-  await page.goto('/#evaluate');
-  await page.getByTestId('eval-pool').selectOption('p');
-  const group = page.getByRole('group', { name: 'also train on' });
+  await served.page.goto('/#evaluate');
+  await served.page.getByTestId('eval-pool').selectOption('p');
+  const group = served.page.getByRole('group', { name: 'also train on' });
   await expect(group).toBeVisible();
   // Every other pool is offered, not the pool itself.
   await expect(group.getByRole('checkbox')).toHaveCount(1);
   const dev = group.getByRole('checkbox', { name: 'dev' });
   await expect(dev).not.toBeChecked();
   // Reached with Tab from the models' checkboxes, ticked with Space.
-  await page.getByTestId('live-model-dae').focus();
-  await page.keyboard.press('Tab');
+  await served.page.getByTestId('live-model-dae').focus();
+  await served.page.keyboard.press('Tab');
   await expect(dev).toBeFocused();
-  await page.keyboard.press('Space');
+  await served.page.keyboard.press('Space');
   await expect(dev).toBeChecked();
   await expect.poll(async () => (await liveStatus()).trainPools).toEqual(['dev']);
-  await expect(page.getByTestId('live-status')).toContainText('Also trained on: dev.');
+  await expect(served.page.getByTestId('live-status')).toContainText('Also trained on: dev.');
   // Switching live retraining on keeps the training pool (the panel sends every setting it shows).
-  await page.getByTestId('live-enabled').check();
+  await served.page.getByTestId('live-enabled').check();
   await expect.poll(async () => (await liveStatus()).enabled).toBe(true);
   expect((await liveStatus()).trainPools).toEqual(['dev']);
-  await page.getByTestId('live-enabled').uncheck();
+  await served.page.getByTestId('live-enabled').uncheck();
 
-  await page.reload();
-  await page.getByTestId('eval-pool').selectOption('p');
-  await expect(page.getByRole('group', { name: 'also train on' }).getByRole('checkbox', { name: 'dev' })).toBeChecked();
+  await served.page.reload();
+  await served.page.getByTestId('eval-pool').selectOption('p');
+  await expect(served.page.getByRole('group', { name: 'also train on' }).getByRole('checkbox', { name: 'dev' })).toBeChecked();
   // Unticked by keyboard: the live models train on this pool alone again.
-  await page.getByTestId('live-train-pool-dev').focus();
-  await page.keyboard.press('Space');
+  await served.page.getByTestId('live-train-pool-dev').focus();
+  await served.page.keyboard.press('Space');
   await expect.poll(async () => (await liveStatus()).trainPools).toEqual([]);
-  await expect(page.getByTestId('live-status')).not.toContainText('Also trained on');
+  await expect(served.page.getByTestId('live-status')).not.toContainText('Also trained on');
 });
 
 test("another pool's retrain does not show as this pool's: the panel of dev stays idle while p retrains", async () => {
   test.setTimeout(180_000);
-  await page.goto('/#evaluate');
-  await page.getByTestId('eval-pool').selectOption('dev');
-  await expect(page.getByTestId('live-status')).toContainText('Off:');
+  await served.page.goto('/#evaluate');
+  await served.page.getByTestId('eval-pool').selectOption('dev');
+  await expect(served.page.getByTestId('live-status')).toContainText('Off:');
   // Every sight of "Retraining" on dev's panel is recorded while p retrains.
-  await page.evaluate(() => {
+  await served.page.evaluate(() => {
     const w = window as unknown as { __seen: string[]; __watch: number };
     w.__seen = [];
     w.__watch = window.setInterval(() => {
@@ -87,16 +65,16 @@ test("another pool's retrain does not show as this pool's: the panel of dev stay
       if (/Retrain/.test(t)) w.__seen.push(t);
     }, 20);
   });
-  const invoke = (command: string, args: object) => page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+  const invoke = (command: string, args: object) => served.page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
   expect((await invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1000, idleSeconds: 0, models: ['tfidf'] })).ok()).toBe(true);
   expect((await invoke('live.retrain', { pool: 'p' })).ok()).toBe(true);
   await expect.poll(async () => (await liveStatus()).curve.length, { timeout: 150_000 }).toBeGreaterThan(0);
-  const seen = await page.evaluate(() => {
+  const seen = await served.page.evaluate(() => {
     const w = window as unknown as { __seen: string[]; __watch: number };
     window.clearInterval(w.__watch);
     return w.__seen;
   });
   expect(seen).toEqual([]);
-  await expect(page.getByTestId('live-status')).toContainText('Off:');
+  await expect(served.page.getByTestId('live-status')).toContainText('Off:');
   await invoke('live.set', { pool: 'p', enabled: false });
 });

@@ -1,14 +1,16 @@
 /**
- * A small open pool built with the CLI for the Evaluate specs: the SemEval dev questions, pool `p`
- * (3 queries × 4 candidates, BM25, seed 1, not blind), labels given as CSV rows, and a run `rev`
- * that ranks each query's candidates in reverse pool order; then a page on a server of it.
+ * A small open pool built with the CLI for the specs that drive one page on it: the SemEval dev
+ * questions, pool `p` (3 queries × 4 candidates, BM25, seed 1, not blind), labels given as CSV rows,
+ * and a run `rev` that ranks each query's candidates in reverse pool order; then a page on a server
+ * of it (`useServedSmallPool`: set up before the spec's tests, torn down after them).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { unpackedDataset } from '../datasets';
-import type { ServeProcess } from './serve';
+import { startServe, type ServeProcess } from './serve';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
@@ -18,12 +20,18 @@ export function qpairs(...args: string[]): string {
   return execFileSync(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), ...args], { encoding: 'utf8' });
 }
 
+/** A small pool's workspace and its pairs as [query, candidate] in pool order. */
+export interface SmallPool {
+  workspace: string;
+  pairs: Array<[string, string]>;
+}
+
 /**
  * Builds the workspace `dir/w.qpairs` with pool p, labeled by `labelRows(pairs)` (CSV rows
  * `query,candidate,annotator,label`), and the run `rev`. Returns the workspace and p's pairs as
  * [query, candidate] in pool order (12 of them).
  */
-export function buildSmallPool(dir: string, labelRows: (pairs: Array<[string, string]>) => string[]): { workspace: string; pairs: Array<[string, string]> } {
+export function buildSmallPool(dir: string, labelRows: (pairs: Array<[string, string]>) => string[]): SmallPool {
   const workspace = path.join(dir, 'w.qpairs');
   qpairs('init', workspace);
   qpairs('import', workspace, '--format', 'semeval', '--pool', 'dev', SEMEVAL_DEV);
@@ -46,9 +54,49 @@ export function buildSmallPool(dir: string, labelRows: (pairs: Array<[string, st
 }
 
 /** A browser context on the server and its page, page errors logged. */
-export async function openPage(browser: Browser, server: ServeProcess): Promise<{ context: BrowserContext; page: Page }> {
+async function openPage(browser: Browser, server: ServeProcess): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: server.url });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
   return { context, page };
+}
+
+/** A spec's served small pool: filled in before its first test, torn down after its last. */
+export interface ServedSmallPool extends SmallPool {
+  /** The spec's scratch directory (the workspace is in it). */
+  dir: string;
+  /** The spec's port: the e2e base port plus its own offset. */
+  port: number;
+  /** The server (a spec that stops it sets undefined, one that restarts it sets the new one). */
+  server: ServeProcess | undefined;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Registers the spec's setup and teardown: before its tests, a scratch directory `qpairs-e2e-NAME-`,
+ * the small pool labeled by `labelRows` (see buildSmallPool), then `prepare` (more data for the
+ * spec, by the CLI), a server on the e2e base port + `portOffset` and a page on it; after them, the
+ * page closed, the server stopped and the directory removed. Returns the state the tests read.
+ */
+export function useServedSmallPool(
+  name: string,
+  portOffset: number,
+  labelRows: (pairs: Array<[string, string]>) => string[],
+  prepare?: (pool: SmallPool & { dir: string }) => void,
+): ServedSmallPool {
+  const served = { port: Number(process.env.QPAIRS_E2E_PORT ?? 27613) + portOffset, server: undefined } as ServedSmallPool;
+  test.beforeAll(async ({ browser }) => {
+    served.dir = mkdtempSync(path.join(tmpdir(), `qpairs-e2e-${name}-`));
+    Object.assign(served, buildSmallPool(served.dir, labelRows));
+    prepare?.(served);
+    served.server = await startServe({ workspace: served.workspace, port: served.port, create: false });
+    Object.assign(served, await openPage(browser, served.server));
+  });
+  test.afterAll(async () => {
+    await served.context?.close();
+    await served.server?.stop();
+    if (served.dir) rmSync(served.dir, { recursive: true, force: true });
+  });
+  return served;
 }

@@ -79,6 +79,19 @@ describe('eval tells the truth (issue 13)', () => {
     expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--ties', 'trec-eval')).toMatch(
       /! flat: gives every candidate the same score in 2 of its 2 queries — ranked in descending id order \(the trec-eval tie rule\) there/,
     );
+    // --compare flags it the same way, over the queries it compares (alice's fully labeled q1 and q3).
+    const cmp = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'flat,alt', '--json'));
+    expect(cmp.queries).toBe(2);
+    expect(cmp.runs).toEqual([
+      expect.objectContaining({ name: 'flat', uniformQueries: 2 }),
+      expect.not.objectContaining({ uniformQueries: expect.anything() }),
+    ]);
+    const cmpText = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'flat,alt');
+    expect(cmpText).toContain("! flat: gives every candidate the same score in 2 of its 2 queries — ranked in the pool's order there, as if unscored");
+    expect(cmpText).not.toMatch(/! alt: gives every candidate/);
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--ties', 'trec-eval', '--compare', 'alt,flat')).toContain(
+      '! flat: gives every candidate the same score in 2 of its 2 queries — ranked in descending id order (the trec-eval tie rule) there',
+    );
     const engine = Engine.open(w, { transport: 'electron' });
     try {
       const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero' })) as PoolEvaluation;

@@ -10,7 +10,7 @@ import type { CompareMetric, CompareView, IntervalView, StatView } from '../../s
 import { COMPARE_METRICS } from '../../shared/gold';
 import { evalLabelSource, poolLabels } from './pool-labels';
 import { NotFoundError, QPairsError } from '../errors';
-import { evaluateRankedQuery, rankIndices, type EvalOptions } from '../metrics';
+import { evaluateRankedQuery, hasUniformScores, rankIndices, type EvalOptions } from '../metrics';
 import { compareRankers } from '../stats';
 import type { Workspace } from '../workspace/workspace';
 import { checkCompareBudget } from './budget';
@@ -37,13 +37,16 @@ export interface PoolCompareOptions {
   workLimit?: number;
 }
 
-/** Per-query values of a metric for some runs of a pool, on the queries eval includes. */
+/**
+ * Per-query values of a metric for some runs of a pool, on the queries eval includes; `uniform`:
+ * how many of those queries the run gives every candidate the same score (hasUniformScores).
+ */
 export function perQueryMetric(
   ws: Workspace,
   pool: string,
   runs: readonly string[],
   o: { metric: CompareMetric; annotator: string; convention: 'skip' | 'zero'; ties: 'pool-order' | 'trec-eval'; threshold: number },
-): { queries: string[]; rankers: Array<{ name: string; values: number[] }> } {
+): { queries: string[]; rankers: Array<{ name: string; values: number[]; uniform: number }> } {
   const { queries } = poolLabels(ws, pool, o.annotator);
   const known = new Map(ws.listRuns(pool).map((r) => [r.name, r.id]));
   const opts: EvalOptions = { convention: o.convention, ties: o.ties, threshold: o.threshold, ks: [1, 5] };
@@ -54,14 +57,17 @@ export function perQueryMetric(
     const scores = ws.runScores(id);
     const values: number[] = [];
     const qs: string[] = [];
+    let uniform = 0;
     for (const q of queries) {
-      const res = evaluateRankedQuery(q, rankIndices(q.candidates, scores.get(q.queryId), { ties: o.ties }), opts);
+      const s = scores.get(q.queryId);
+      const res = evaluateRankedQuery(q, rankIndices(q.candidates, s, { ties: o.ties }), opts);
       if (!res.included) continue;
       values.push(res.metrics[o.metric as 'AP']);
       qs.push(q.queryId);
+      if (hasUniformScores(q.candidates, s)) uniform++;
     }
     if (ids.length === 0) ids.push(...qs);
-    return { name, values };
+    return { name, values, uniform };
   });
   return { queries: ids, rankers };
 }
@@ -96,7 +102,10 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
     bootstrap: { resamples, seed },
     permutations,
     alpha,
-    runs: r.rankers.map((x) => ({ name: x.name, mean: x.mean as StatView })),
+    runs: r.rankers.map((x) => {
+      const uniform = input.rankers.find((i) => i.name === x.name)!.uniform;
+      return { name: x.name, mean: x.mean as StatView, ...(uniform > 0 ? { uniformQueries: uniform } : {}) };
+    }),
     pairs: r.pairs.map((p) => ({
       a: p.a,
       b: p.b,

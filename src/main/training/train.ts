@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { LIVE_MODELS, liveRunName } from '../../shared/live';
 import { QPairsError, throwIfAborted } from '../errors';
+import { hasUniformScores } from '../metrics';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
 import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
@@ -381,7 +382,8 @@ export async function scorePool(
   const pairs = ws.replaceRun(pool, name, 'model', config, items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const)));
   // Queries where the model tells no candidate apart (a model that learned nothing, or questions
   // without text): said at once, not first found in eval, where the tie rule ranks them.
-  const uniformQueries = scores.filter((q) => q.length >= 2 && q.every((v) => v === q[0])).length;
+  // The same test eval flags them by (hasUniformScores), on the scores just stored.
+  const uniformQueries = items.filter((it, i) => hasUniformScores(it.candidates.map((c) => c.id), new Map(it.candidates.map((c, j) => [c.id, scores[i]![j]!])))).length;
   return { queries: items.length, pairs, backend, missingRuns, uniformQueries };
 }
 

@@ -144,8 +144,8 @@ describe('training on the workspace', () => {
     // `qpairs models list` names them too.
     let out = '';
     expect(await main(['models', 'list', file], { log: (s: string) => (out += s + '\n'), err: () => {} })).toBe(0);
-    expect(out.split('\n').find((l) => l.startsWith('tfidf-cfg'))).toMatch(/tfidf-cfg\s+tfidf\s+maxN 1\s/);
-    expect(out.split('\n').find((l) => l.startsWith('tfidf-ui'))).toMatch(/tfidf-ui\s+tfidf\s+default settings\s/);
+    expect(out.split('\n').find((l) => l.startsWith('tfidf-cfg'))).toMatch(/tfidf-cfg\s+tfidf\s+js\s+maxN 1\s/);
+    expect(out.split('\n').find((l) => l.startsWith('tfidf-ui'))).toMatch(/tfidf-ui\s+tfidf\s+js\s+default settings\s/);
   });
 });
 

@@ -490,16 +490,28 @@ export function interruptedWriteLeft(db: Db): { what: string; pid: number; host:
   return { what: h.what, pid: h.pid, host: h.host, started: h.started };
 }
 
-/** What the process whose open rolled back an interrupted import tells its user (Workspace.recoveredWrite): the CLI on stderr, serve mode in its log. */
-export function recoveredNote(w: { what: string; started: string }): string {
-  return `note: undid the ${w.what} started ${w.started}, which was interrupted (its process is gone): the workspace is as it was before it`;
+/**
+ * Where a note about opening a workspace is read: `cli` — a line on the CLI's stderr or in the serve
+ * log ("note: undid the …"); `app` — a sentence the app shows its owner ("Undid the ….").
+ */
+export type NoteForm = 'cli' | 'app';
+
+/** A note's clause in the form it is read in (NoteForm): the one place both forms are made. */
+export function noteIn(form: NoteForm, clause: string): string {
+  return form === 'cli' ? `note: ${clause}` : `${clause[0]!.toUpperCase()}${clause.slice(1)}.`;
+}
+
+/** What the process whose open rolled back an interrupted import tells its user (Workspace.recoveredWrite): the CLI on stderr, serve mode in its log, the app as a notice. */
+export function recoveredNote(w: { what: string; started: string }, form: NoteForm = 'cli'): string {
+  return noteIn(form, `undid the ${w.what} started ${w.started}, which was interrupted (its process is gone): the workspace is as it was before it`);
 }
 
 /** What a reader of a read-only workspace is told when an interrupted import's rows are still in it (interruptedWriteLeft). */
-export function unrecoveredNote(w: { what: string; pid: number; started: string }): string {
-  return (
-    `note: the ${w.what} started ${w.started} was interrupted (its process ${w.pid} is gone) and its rows so far are still in this ` +
-    `read-only workspace: what is read here includes them. They are undone the next time it is opened with write access`
+export function unrecoveredNote(w: { what: string; pid: number; started: string }, form: NoteForm = 'cli'): string {
+  return noteIn(
+    form,
+    `the ${w.what} started ${w.started} was interrupted (its process ${w.pid} is gone) and its rows so far are still in this ` +
+      `read-only workspace: what is read here includes them. They are undone the next time it is opened with write access`,
   );
 }
 

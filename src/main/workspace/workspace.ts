@@ -2,7 +2,7 @@ import { QPairsError } from '../errors';
 import type { RunInfo, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
 import type { WorkspaceNotice } from '../../shared/types';
-import { interruptedWriteLeft, recoverInterruptedImport, recoveredNote, unrecoveredNote } from './undo-journal';
+import { interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote } from './undo-journal';
 import { now } from './workspace-types';
 import { WorkspacePools } from './workspace-pools';
 
@@ -43,7 +43,7 @@ export class Workspace extends WorkspacePools {
 
   /** What a process that opened the workspace tells its user when that open upgraded it (null when it did not). */
   upgradeNote(): string | null {
-    return this.upgradedFrom === null ? null : `note: upgraded workspace ${this.path} ${this.upgradeText()}`;
+    return this.upgradedFrom === null ? null : noteIn('cli', `upgraded workspace ${this.path} ${this.upgradeText()}`);
   }
 
   private upgradeText(): string {
@@ -55,18 +55,15 @@ export class Workspace extends WorkspacePools {
 
   /**
    * What this open did or found that the workspace's owner should know — the notes the CLI and
-   * the serve log print (upgradeNote, recoveredNote, unrecoveredNote) — as the app shows them:
-   * sentences without the workspace's path (a remote owner never sees server-side paths).
+   * the serve log print (upgradeNote, recoveredNote, unrecoveredNote) — as the app shows them
+   * (their `app` form, noteIn): sentences without the workspace's path (a remote owner never sees
+   * server-side paths).
    */
   openNotices(): WorkspaceNotice[] {
-    const sentence = (note: string): string => {
-      const s = note.replace(/^note: /, '');
-      return `${s[0]!.toUpperCase()}${s.slice(1)}.`;
-    };
     const out: WorkspaceNotice[] = [];
-    if (this.upgradedFrom !== null) out.push({ kind: 'upgraded', message: `This workspace was upgraded when it was opened, ${this.upgradeText()}.` });
-    if (this.recoveredWrite) out.push({ kind: 'import-undone', message: sentence(recoveredNote(this.recoveredWrite)) });
-    if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: sentence(unrecoveredNote(this.unrecoveredWrite)) });
+    if (this.upgradedFrom !== null) out.push({ kind: 'upgraded', message: noteIn('app', `this workspace was upgraded when it was opened, ${this.upgradeText()}`) });
+    if (this.recoveredWrite) out.push({ kind: 'import-undone', message: recoveredNote(this.recoveredWrite, 'app') });
+    if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: unrecoveredNote(this.unrecoveredWrite, 'app') });
     return out;
   }
 

@@ -115,7 +115,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
         // A run that skipped queries is ranked in pool order there: say so beside its figures.
         if (m.unscoredQueries) out.log(`! ${name}: scores no candidate of ${m.unscoredQueries} of its ${m.queries} queries — ranked in the pool's order there`);
-        if (m.uniformQueries) out.log(`! ${name}: gives every candidate the same score in ${m.uniformQueries} of its ${m.queries} queries — ranked in ${ev.ties === 'trec-eval' ? 'descending id order (the trec-eval tie rule)' : "the pool's order"} there, as if unscored`);
+        if (m.uniformQueries) out.log(uniformRunLine(name, m.uniformQueries, m.queries, ev.ties));
       }
       if (lo.order !== 'pool') {
         out.log('');
@@ -160,6 +160,14 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
         (lo.estimator === 'exact' ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
 }
 
+/**
+ * The flag under a run that gives every candidate the same score in some counted queries (plain
+ * eval and --compare alike): the tie rule, not the run, ranks them there.
+ */
+function uniformRunLine(name: string, uniform: number, queries: number, ties: 'pool-order' | 'trec-eval'): string {
+  return `! ${name}: gives every candidate the same score in ${uniform} of its ${queries} queries — ranked in ${ties === 'trec-eval' ? 'descending id order (the trec-eval tie rule)' : "the pool's order"} there, as if unscored`;
+}
+
 /** The JSON view of `qpairs eval --json`: eval.pool's result without the curve. */
 export function evalJson(ev: PoolEvaluation): Record<string, unknown> {
   const { curve, ...rest } = ev;
@@ -183,6 +191,7 @@ export function compareJson(v: CompareView): Record<string, unknown> {
     runs: v.runs.map((r) => {
       const o: Record<string, unknown> = { name: r.name };
       putStat(o, 'mean', r.mean);
+      if (r.uniformQueries) o.uniformQueries = r.uniformQueries;
       return o;
     }),
     pairs: v.pairs.map((p) => {
@@ -221,6 +230,7 @@ function printCompare(v: CompareView, out: Out): void {
   out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention})`);
   out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${permutationWords(v)}; Holm over ${counted(v.pairs.length, 'pair')}`);
   out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, fmt(r.mean, 4)])));
+  for (const r of v.runs) if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
   out.log('');
   out.log(
     table(

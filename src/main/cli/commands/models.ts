@@ -36,22 +36,25 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
   if (sub === 'list') {
     return withWorkspace(positionals[0], async (ws) => {
+      // Each model's backend: the one its training reported (what `qpairs train` said: js for the models
+      // in plain JavaScript; the process's tfjs backend is only what the tfjs models run on here).
       // Per pool the model scored: how many of its evaluated queries the model was trained on.
-      const models = listModels(ws).map((m) => ({ ...m, overlap: modelPoolOverlaps(ws, m.name) }));
+      const models = listModels(ws).map((m) => ({ ...m, backend: m.report.backend, overlap: modelPoolOverlaps(ws, m.name) }));
       const backend = await initBackend().then(() => backendName());
       if (values.json) out.log(json({ backend, models }));
       else {
-        out.log(`tfjs backend: ${backend}`);
+        out.log(`tfjs backend: ${backend} (the tfjs models'; each model's backend column is the one it trained on, as qpairs train said)`);
         // Without a dev pool the "dev" figures are those of the training queries held out for early
         // stopping (marked *), and CV MAP comes with its 95% interval, as the Models screen shows them.
         const pct = (x: number): string => (100 * x).toFixed(2);
         const heldOut = (m: (typeof models)[number]): string => (m.training.devPool === null && m.training.earlyStopping ? '*' : '');
         out.log(
           table(
-            ['model', 'kind', 'settings', 'epochs', 'dev MRR', 'dev MAP', 'CV MAP (95% CI)', 'trained on', 'saw evaluated queries', 'created'],
+            ['model', 'kind', 'backend', 'settings', 'epochs', 'dev MRR', 'dev MAP', 'CV MAP (95% CI)', 'trained on', 'saw evaluated queries', 'created'],
             models.map((m) => [
               m.name,
               m.kind,
+              m.backend,
               describeSettings(m.training.config),
               `${m.report.bestEpoch}/${m.report.epochs}`,
               m.report.bestDevMRR !== undefined ? pct(m.report.bestDevMRR) + heldOut(m) : '',

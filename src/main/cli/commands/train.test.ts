@@ -91,10 +91,23 @@ describe('qpairs models list', () => {
     const list = await runCli('models', 'list', w);
     expect(list.code, list.err).toBe(0);
     // l1 (ltr, no dev pool, trained with --config): its settings, and its "dev" figures are the held-out training queries'.
-    expect(list.out).toMatch(/^l1 +ltr +embeddingEpochs 1 +\d+\/3 +\d+\.\d\d\* +\d+\.\d\d\* /m);
+    expect(list.out).toMatch(/^l1 +ltr +js +embeddingEpochs 1 +\d+\/3 +\d+\.\d\d\* +\d+\.\d\d\* /m);
     expect(list.out).toMatch(/^\* no dev pool: l1 on \d+ training quer(y|ies) held out for early stopping/m);
-    expect(list.out).toMatch(/^tf-cv +tfidf +default settings .* \d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\) /m);
+    expect(list.out).toMatch(/^tf-cv +tfidf +js +default settings .* \d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\) /m);
     expect(list.out).toContain('CV MAP (95% CI)');
+  });
+
+  it('names the backend each model trained on, as qpairs train said it (it said the tfjs backend, wasm, of a model train said ran on js)', async () => {
+    const t = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-be', '--train-pool', 'dev', '--json');
+    expect(t.code, t.err).toBe(0);
+    const trained = (JSON.parse(t.out) as { backend: string }).backend;
+    expect(trained).toBe('js');
+    const listed = JSON.parse((await runCli('models', 'list', w, '--json')).out) as { backend: string; models: Array<{ name: string; backend: string }> };
+    expect(listed.models.find((m) => m.name === 'tf-be')!.backend).toBe(trained);
+    const list = (await runCli('models', 'list', w)).out;
+    expect(list).toMatch(/^tf-be +tfidf +js +default settings /m);
+    // The process's tfjs backend is said as the tfjs models' only.
+    expect(list).toContain(`tfjs backend: ${listed.backend} (the tfjs models'; each model's backend column is the one it trained on, as qpairs train said)`);
   });
 });
 

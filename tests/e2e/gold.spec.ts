@@ -434,6 +434,42 @@ test('the ranker comparison shows the difference with its CI and p-values', asyn
   await lead.screenshot({ path: path.join(root, 'test-results', 'screens', 'compare.png'), fullPage: true });
 });
 
+test('a run that gives every candidate the same score is flagged in the run table and in the comparison', async () => {
+  // A constant run (a model that learned nothing, or ids without text): its AP is the pool order's.
+  const r = await lead.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'export.write', args: { pool: POOL, format: 'trec-run', run: 'bm25' } } });
+  expect(r.ok(), await r.text()).toBe(true);
+  const flat = ((await r.json()) as { files: Array<{ content: string }> }).files[0]!.content
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [q, q0, doc, rank] = line.split(/\s+/);
+      return `${q} ${q0} ${doc} ${rank} 0 flat`;
+    });
+  const runFile = path.join(dir, 'flat.run');
+  writeFileSync(runFile, flat.join('\n') + '\n');
+  await lead.getByTestId('tab-workspace').click();
+  await lead.getByTestId('import-format').selectOption('trec-run');
+  await lead.getByTestId('import-files').setInputFiles(runFile);
+  await lead.getByTestId('import-pool').fill(POOL);
+  await lead.getByTestId('import-start').click();
+  await expect(lead.getByTestId('import-report')).toBeVisible();
+  await expect(lead.getByTestId('stat-runs')).toHaveText('4');
+
+  await lead.getByTestId('tab-evaluate').click();
+  await lead.getByTestId('eval-pool').selectOption(POOL);
+  await lead.getByTestId('eval-annotator').selectOption('@aggregate');
+  await expect(lead.getByTestId('run-uniform-flat')).toContainText(`same score for every candidate in ${QUERIES} of its ${QUERIES} queries`);
+  await expect(lead.getByTestId('run-uniform-bm25')).toHaveCount(0);
+  const tick = lead.getByTestId('compare-run-flat');
+  if (!(await tick.isChecked())) await tick.check();
+  await expect(lead.getByTestId('compare-uniform-flat')).toContainText(`flat gives every candidate the same score in ${QUERIES} of the ${QUERIES} compared queries`);
+  await expect(lead.getByTestId('compare-uniform-bm25')).toHaveCount(0);
+  await expect(lead.getByTestId('compare-uniform-reversed')).toHaveCount(0);
+  await lead.getByTestId('compare-uniform-flat').screenshot({ path: path.join(root, 'test-results', 'screens', 'compare-uniform.png') });
+  await tick.uncheck();
+  await expect(lead.getByTestId('compare-uniform-flat')).toHaveCount(0);
+});
+
 test('the team exports the gold set: a qrels file and its datasheet are downloaded', async () => {
   await lead.getByTestId('tab-export').click();
   await lead.getByTestId('export-pool').selectOption(POOL);

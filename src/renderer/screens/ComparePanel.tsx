@@ -188,6 +188,14 @@ export function ComparePanel({
               </span>
             ))}
           </p>
+          {view.runs
+            .filter((r) => !!r.uniformQueries)
+            .map((r) => (
+              <p key={r.name} className="small error" data-testid={`compare-uniform-${r.name}`}>
+                {r.name} gives every candidate the same score in {fmtInt(r.uniformQueries!)} of the {fmtInt(view.queries)} compared {view.queries === 1 ? 'query' : 'queries'}: there the tie rule ranks
+                them ({view.ties === 'trec-eval' ? 'descending id order, the trec-eval tie rule' : "the pool's own order"}), which can flatter it.
+              </p>
+            ))}
           {view.pairs.length > 0 && (
             <>
               <DataTable<Pair>

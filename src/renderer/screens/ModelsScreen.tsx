@@ -205,7 +205,13 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
         </div>
         <p className="small muted">
           Rerankers trained on this workspace’s labels. Training runs in the engine’s worker thread
-          {backend ? <> on the <strong>{backend}</strong> backend ({BACKEND_HELP[backend] ?? 'tfjs'})</> : null}; afterwards every pool is scored with the model, so it
+          {backend ? (
+            <>
+              : the neural encoders on the tfjs <strong>{backend}</strong> backend ({BACKEND_HELP[backend] ?? 'tfjs'}), the other models in plain JavaScript (a model’s throughput names
+              its backend)
+            </>
+          ) : null}
+          ; afterwards every pool is scored with the model, so it
           appears as a ranker on the Annotate (pools that are not blind) and Evaluate screens.
         </p>
         {viewError && (

@@ -587,6 +587,29 @@ function pairwiseLogisticLoss(lists: readonly RankList[], spans: ReadonlyArray<[
   return n ? loss / n : 0;
 }
 
+/** How a neural encoder (bow-cnn, cnn, lstm, gru, rcnn) picks its starting word vectors. */
+export type StartVectorsConfig = {
+  /**
+   * Starting word vectors: 'skipgram' (opts.embeddings, else skip-gram trained for embeddingEpochs) or
+   * 'fused' (fused's PPMI-SVD vectors of the corpus, each token → its Porter stem's vector, ignoring
+   * opts.embeddings; embDim becomes their dimension). Issue 26: bow-cnn + engine 73.90 vs 72.83 CV on
+   * the selection repeats of bench:semeval; opt-in (the encoder table was measured with 'skipgram').
+   */
+  startVectors?: 'skipgram' | 'fused';
+  /** fused settings of those vectors (FUSED_DEFAULTS otherwise). */
+  fusedVectors?: Partial<FusedConfig>;
+};
+
+/** The starting word vectors of a neural encoder, as its `startVectors` setting says (null: start at random). */
+export async function encoderStartVectors(
+  data: TrainingData,
+  opts: TrainOptions,
+  cfg: StartVectorsConfig & { embDim: number; embeddingEpochs: number },
+  seed: number,
+): Promise<WordVectors | null> {
+  return cfg.startVectors === 'fused' ? tokenVectorsOfFused(corpusTexts(data), cfg.fusedVectors) : await startingVectors(data, opts, cfg.embDim, cfg.embeddingEpochs, seed);
+}
+
 /**
  * fused's word vectors (PPMI-SVD over `cfg.ppmiWords`, e.g. Porter stems) as vectors of the raw tokens
  * of `texts` (tokenize), for the neural encoders' vocabularies: each token gets the unit vector of its

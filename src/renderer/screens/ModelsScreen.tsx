@@ -20,6 +20,7 @@ import { ModelSettingsField } from './ModelSettingsField';
 import { OptionalWholeNumberField, readOptionalWholeNumber } from '../components/OptionalWholeNumber';
 import { mayCall } from '../lib/roles';
 import { FilterBox, useTableSort } from '../components/DataTable';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 const BACKEND_HELP: Record<string, string> = {
   tensorflow: 'native TensorFlow (tfjs-node): the fastest',
@@ -226,13 +227,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
         >
           <label>
             Kind
-            <select data-testid="model-kind" value={kind} onChange={(e) => setKind(e.target.value as ModelKind)}>
-              {MODEL_KINDS.map((k) => (
-                <option key={k} value={k} title={MODEL_HELP[k]}>
-                  {k}
-                </option>
-              ))}
-            </select>
+            <ChoiceSelect testId="model-kind" choices={MODEL_KINDS} value={kind} onChange={setKind} title={(k) => MODEL_HELP[k]} />
             <span className="hint" data-testid="model-kind-help">
               {MODEL_HELP[kind]}
             </span>

@@ -3,10 +3,10 @@
  * or Electron: the lead wires these to the SQLite workspace, the CLI and the UI.
  */
 
-import type { TrainProgressView as TrainProgress } from '../../shared/models';
+import { MODEL_KINDS, type TrainProgressView as TrainProgress } from '../../shared/models';
 
-/** Every model id the registry knows. */
-export const MODEL_IDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
+/** Every model id the registry knows: the kinds the contract and the Models screen offer. */
+export const MODEL_IDS = MODEL_KINDS;
 export type ModelId = (typeof MODEL_IDS)[number];
 
 /** One question as the models see it (plain text; HTML is stripped by the importers). */

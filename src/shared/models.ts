@@ -2,14 +2,18 @@
 
 export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
 
+/** One progress report of a training run: what the trainers send and the Models screen shows. */
 export interface TrainProgressView {
   epoch: number;
   epochs: number;
   step: number;
   steps: number;
+  /** Mean training loss of the epoch so far. */
   loss: number;
+  /** Set on the last step of an epoch when a dev set is given. */
   devMRR?: number;
   devMAP?: number;
+  /** Free text for phases that are not epochs (e.g. "skip-gram pre-training"). */
   phase?: string;
 }
 

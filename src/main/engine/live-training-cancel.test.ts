@@ -26,14 +26,33 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('cancelled during its second model, a retrain stores neither model', async () => {
+/**
+ * A workspace with the live test pool `p`, its queries labeled as given (by default q0: c0-0
+ * relevant, q1: c1-1, q2: both; see labelLiveQuery).
+ */
+function liveWorkspace(labeled: ReadonlyArray<readonly number[]> = [[0], [1], [0, 1]]): Workspace {
   const ws = Workspace.create(path.join(dir, 'w.qpairs'));
   addLivePool(ws);
-  labelLiveQuery(ws, 0, [0]);
-  labelLiveQuery(ws, 1, [1]);
-  labelLiveQuery(ws, 2, [0, 1]);
+  labeled.forEach((relevant, q) => labelLiveQuery(ws, q, [...relevant]));
+  return ws;
+}
+
+/** The engine of the test (one training at a time, as serve's --max-trainings default); closed after it. */
+function startEngine(ws: Workspace): Engine {
   engine = new Engine(ws, { transport: 'http' });
-  const e = engine;
+  return engine;
+}
+
+/** The end of the next live retrain. */
+function liveDone(e: Engine): Promise<JobDone> {
+  return new Promise<JobDone>((resolve) => {
+    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
+  });
+}
+
+it('cancelled during its second model, a retrain stores neither model', async () => {
+  const ws = liveWorkspace();
+  const e = startEngine(ws);
   const messages: string[] = [];
   const pools = new Set<string | undefined>();
   const done = new Promise<JobDone>((resolve) => {
@@ -66,16 +85,9 @@ it('cancelled during its second model, a retrain stores neither model', async ()
 }, 120_000);
 
 it('run to the end, a retrain of two models stores both runs and both curve points', async () => {
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-  labelLiveQuery(ws, 0, [0]);
-  labelLiveQuery(ws, 1, [1]);
-  labelLiveQuery(ws, 2, [0, 1]);
-  engine = new Engine(ws, { transport: 'http' });
-  const e = engine;
-  const done = new Promise<JobDone>((resolve) => {
-    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
-  });
+  const ws = liveWorkspace();
+  const e = startEngine(ws);
+  const done = liveDone(e);
   await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['ltr', 'tfidf'] });
   const d = await done;
   expect(d.ok, d.error).toBe(true);
@@ -86,11 +98,9 @@ it('run to the end, a retrain of two models stores both runs and both curve poin
 }, 120_000);
 
 it('live.set keeps the settings it is not given: pausing and resuming keeps the models, training pools and pace', async () => {
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
+  const ws = liveWorkspace([]);
   ws.createPool({ name: 'other', scheme: 'binary' });
-  engine = new Engine(ws, { transport: 'http' });
-  const e = engine;
+  const e = startEngine(ws);
   // No labels: nothing retrains.
   await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 7, idleSeconds: 0, models: ['ltr', 'tfidf', 'ltr'], trainPools: ['other', 'other'] });
   const kept = { everyLabels: 7, idleSeconds: 0, models: ['ltr', 'tfidf'], trainPools: ['other'] };
@@ -103,11 +113,7 @@ it('live.set keeps the settings it is not given: pausing and resuming keeps the 
 });
 
 it('the live status says how many training-pool copies of held-out queries a retrain left out', async () => {
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-  labelLiveQuery(ws, 0, [0]);
-  labelLiveQuery(ws, 1, [1]);
-  labelLiveQuery(ws, 2, [0, 1]);
+  const ws = liveWorkspace();
   // Training pool t: a copy of q1 under another id (same text), and a question of its own.
   const q1 = ws.getQuestion('q1')!;
   ws.upsertQuestion({ id: 'x1', source: 't', title: q1.title, body: q1.body });
@@ -117,12 +123,9 @@ it('the live status says how many training-pool copies of held-out queries a ret
     if (!ws.poolQueries('t').some((pq) => pq.queryId === q)) ws.addPoolQuery('t', q, q === 'x1' ? ['c1-1', 'c1-2'] : ['c0-0']);
     ws.addLabel({ pool: 't', queryId: q, candidateId: c, annotator: 'gold', value: v, origin: 'test' });
   }
-  engine = new Engine(ws, { transport: 'http' });
-  const e = engine;
+  const e = startEngine(ws);
   expect(((await e.invoke('live.status', { pool: 'p' })) as LiveStatus).trainingCopiesLeftOut).toBeNull();
-  const done = new Promise<JobDone>((resolve) => {
-    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
-  });
+  const done = liveDone(e);
   await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'], trainPools: ['t'] });
   const d = await done;
   expect(d.ok, d.error).toBe(true);
@@ -138,23 +141,16 @@ it('the live status says how many training-pool copies of held-out queries a ret
 }, 120_000);
 
 it('live labels count labeled pairs, not label events: a relabeled pair counts once, and the curve counts the pairs trained on', async () => {
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-  labelLiveQuery(ws, 0, [0]);
-  labelLiveQuery(ws, 1, [1]);
-  labelLiveQuery(ws, 2, [0, 1]);
+  const ws = liveWorkspace();
   // q0's first pair relabeled three times (16 label events over 12 pairs so far) …
   for (const v of ['0', '1', '1']) ws.addLabel({ pool: 'p', queryId: 'q0', candidateId: 'c0-0', annotator: 'gold', value: v, origin: 'test' });
   // … and one pair of q3, which is still being labeled (not trained on).
   ws.addLabel({ pool: 'p', queryId: 'q3', candidateId: 'c3-0', annotator: 'gold', value: '0', origin: 'test' });
-  engine = new Engine(ws, { transport: 'http' });
-  const e = engine;
+  const e = startEngine(ws);
   // 13 pairs labeled: below 14, so nothing starts (16 events would have started a retrain).
   const st = (await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 14, idleSeconds: 0, models: ['tfidf'] })) as LiveStatus;
   expect(st).toMatchObject({ labelsSinceLast: 13, running: false });
-  const done = new Promise<JobDone>((resolve) => {
-    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
-  });
+  const done = liveDone(e);
   await e.invoke('live.retrain', { pool: 'p' });
   const d = await done;
   expect(d.ok, d.error).toBe(true);
@@ -169,13 +165,8 @@ it('live labels count labeled pairs, not label events: a relabeled pair counts o
 }, 120_000);
 
 it('a live retrain takes a slot of the training queue: it waits, shown as queued, while another training holds the only slot', async () => {
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-  labelLiveQuery(ws, 0, [0]);
-  labelLiveQuery(ws, 1, [1]);
-  labelLiveQuery(ws, 2, [0, 1]);
-  engine = new Engine(ws, { transport: 'http' }); // one training at a time (serve's --max-trainings default)
-  const e = engine;
+  const ws = liveWorkspace();
+  const e = startEngine(ws);
   // Another training holds the slot.
   const release = await e.trainings.acquire(undefined, () => {});
   const progress: string[] = [];
@@ -186,9 +177,7 @@ it('a live retrain takes a slot of the training queue: it waits, shown as queued
       if (p.message.startsWith('queued:')) (off(), resolve());
     });
   });
-  const done = new Promise<JobDone>((resolve) => {
-    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
-  });
+  const done = liveDone(e);
   await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'] });
   await queued;
   expect(progress[0]).toBe('queued: 1 training ahead (at most 1 at once)');
@@ -209,19 +198,13 @@ it('a live retrain takes a slot of the training queue: it waits, shown as queued
 }, 120_000);
 
 it('a live retrain cancelled while queued never runs and frees its place in the queue', async () => {
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-  labelLiveQuery(ws, 0, [0]);
-  labelLiveQuery(ws, 1, [1]);
-  engine = new Engine(ws, { transport: 'http' });
-  const e = engine;
+  const ws = liveWorkspace([[0], [1]]);
+  const e = startEngine(ws);
   const release = await e.trainings.acquire(undefined, () => {});
   const queuedJob = new Promise<string>((resolve) => {
     const off = e.on('job.progress', (p) => p.kind === 'live' && p.message.startsWith('queued:') && (off(), resolve(p.jobId)));
   });
-  const done = new Promise<JobDone>((resolve) => {
-    const off = e.on('job.done', (d) => d.kind === 'live' && (off(), resolve(d)));
-  });
+  const done = liveDone(e);
   await e.invoke('live.set', { pool: 'p', enabled: true, everyLabels: 1, idleSeconds: 0, models: ['tfidf'] });
   await e.invoke('job.cancel', { jobId: await queuedJob });
   expect(await done).toMatchObject({ ok: false, cancelled: true });

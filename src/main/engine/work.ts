@@ -4,7 +4,7 @@ import type { PoolInfo } from '../../shared/types';
 import path from 'node:path';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
-import { importFiles, type ImportReport } from '../import';
+import { importFiles, type ImportOptions, type ImportReport } from '../import';
 import { StreamingIndexer } from './streaming-indexer';
 import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
@@ -53,18 +53,10 @@ export function dropIndex(ws: Workspace): void {
 
 // ------------------------------------------------------------------ imports
 
-export interface RunImportOptions {
-  pool?: string;
-  annotator?: string;
-  scheme?: LabelScheme;
-  source?: string;
-  /** Replace questions whose id another source holds (see ImportOptions.update). */
-  update?: boolean;
-  /** Questionable input is an error, not a warning (see ImportOptions.strict). */
-  strict?: boolean;
-  signal?: AbortSignal;
+/** The import options a command passes through to importFiles (ImportOptions says what each does), with the engine's progress callback. */
+export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'signal'> & {
   onProgress?: Progress;
-}
+};
 
 /**
  * Import tuning (benchmarks and tests): a chunk commits after `chunkMs` of work (undefined: the

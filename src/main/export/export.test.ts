@@ -1,31 +1,18 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AGGREGATE } from '../../shared/gold';
 import { labelGrade, type LabelScheme } from '../../shared/labels';
 import { evaluatePool } from '../engine/evaluate';
 import { runImport } from '../engine/work';
 import { addAnnotator, assignPool, sourceLabels } from '../gold';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { Workspace } from '../workspace/workspace';
 import { dataset, datasetText } from '../../../tests/datasets';
 import { buildExport, csvField, formatScore, writeExport } from '.';
 
-let dir: string;
-const open: Workspace[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-export-'));
-});
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function fresh(name: string): Workspace {
-  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
-  open.push(ws);
-  return ws;
-}
+const scratch = scratchWorkspaces('qpairs-export-');
+const { fresh } = scratch;
 
 const DEV = dataset('askubuntu/dev.txt');
 
@@ -64,7 +51,7 @@ async function devWorkspace(): Promise<Workspace> {
 describe('askubuntu export', () => {
   it('gives back dev.txt byte for byte (run bm25-lucene), and re-imports to the same labels and metrics', async () => {
     const ws = await devWorkspace();
-    const out = path.join(dir, 'dev-export.txt');
+    const out = path.join(scratch.dir, 'dev-export.txt');
     const b = writeExport(ws, 'dev', 'askubuntu', out, { run: 'bm25-lucene' });
     expect(b.source).toBe('gold');
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(DEV, 'utf8'));
@@ -100,7 +87,7 @@ describe('askubuntu export', () => {
 describe('round trips: export, import into a fresh workspace, same labels and metrics', () => {
   it('qrels + trec-run, jsonl, csv and semeval-relevancy on the AskUbuntu pool', async () => {
     const ws = await devWorkspace();
-    const runFile = path.join(dir, 'dev.run');
+    const runFile = path.join(scratch.dir, 'dev.run');
     const runs = writeExport(ws, 'dev', 'trec-run', runFile);
     expect(runs.files.map((f) => path.basename(f.name))).toEqual(['dev.bm25-lucene.run', 'dev.reversed.run']);
     expect(runs.files[0]!.content.split('\n')[0]).toBe('421122 Q0 502523 1 136.66412 bm25-lucene');
@@ -114,7 +101,7 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       { format: 'semeval-relevancy', importAs: 'semeval-relevancy' },
     ];
     for (const c of cases) {
-      const out = path.join(dir, `dev.${c.format}`);
+      const out = path.join(scratch.dir, `dev.${c.format}`);
       writeExport(ws, 'dev', c.format, out, { run: c.format === 'semeval-relevancy' ? 'bm25-lucene' : undefined });
       expect(existsSync(`${out}.datasheet.md`), c.format).toBe(true);
       const back = fresh(`back-${c.format}`);
@@ -124,7 +111,7 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       expect({ labels: grades(back, 'dev', 'gold'), metrics: metrics(back, 'dev') }, c.format).toEqual(want);
     }
     // No temporary files are left behind.
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(scratch.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('jsonl and csv of an aggregate with unresolved pairs, on a Likert pool', async () => {
@@ -152,12 +139,12 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     const asGold = (x: unknown): unknown => JSON.parse(JSON.stringify(x).replaceAll('by @aggregate', 'by gold'));
     const want = { labels: grades(ws, 'lk', AGGREGATE), metrics: asGold(metrics(ws, 'lk')) };
     expect((metrics(ws, 'lk') as Record<string, { runs: object }>)['skip/pool-order/partial']!.runs).toHaveProperty('bm25');
-    writeExport(ws, 'lk', 'trec-run', path.join(dir, 'lk.run'));
+    writeExport(ws, 'lk', 'trec-run', path.join(scratch.dir, 'lk.run'));
     for (const [format, importAs] of [
       ['jsonl', 'labels-jsonl'],
       ['csv', 'labels-csv'],
     ] as const) {
-      const out = path.join(dir, `lk.${format}`);
+      const out = path.join(scratch.dir, `lk.${format}`);
       const b = writeExport(ws, 'lk', format, out);
       expect(b.source).toBe(AGGREGATE);
       expect(b.warnings.join()).toMatch(/3 pairs have no decisive label from @aggregate and are written/);
@@ -167,23 +154,23 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       expect(b.datasheet.content).toContain('`qpairs annotators role W NAME judge` for judy gives back the same aggregation and agreement');
       const back = fresh(`lk-${format}`);
       await runImport(back, importAs, [out], { pool: 'lk', scheme: 'likert5' });
-      await runImport(back, 'trec-run', [path.join(dir, 'lk.run')], { pool: 'lk' });
+      await runImport(back, 'trec-run', [path.join(scratch.dir, 'lk.run')], { pool: 'lk' });
       expect(back.poolQueries('lk')).toEqual(ws.poolQueries('lk'));
       expect({ labels: grades(back, 'lk', 'gold'), metrics: metrics(back, 'lk') }, format).toEqual(want);
     }
-    const jl = readFileSync(path.join(dir, 'lk.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const jl = readFileSync(path.join(scratch.dir, 'lk.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     // No question text in this workspace: the text fields are null (ids only).
     const noText = { query_title: null, query_body: null, candidate_title: null, candidate_body: null };
     expect(jl[1]).toEqual({ query_id: 'q1', candidate_id: 'b', annotator: 'gold', label: '?', grade: null, relevant: null, status: 'unresolved', votes: { x: '-1', y: '1' }, judge: null, ...noText });
     // Unsure is first-class: x's "?" alone leaves the pair unresolved (not unlabeled), listed in votes.
     expect(jl[4]).toMatchObject({ query_id: 'q2', candidate_id: 'e', label: '?', status: 'unresolved', votes: { x: '?' } });
     expect(jl[2]).toMatchObject({ label: '1', status: 'adjudicated', judge: { annotator: 'judy', label: '1' } });
-    const csv = readFileSync(path.join(dir, 'lk.csv'), 'utf8').split('\n');
+    const csv = readFileSync(path.join(scratch.dir, 'lk.csv'), 'utf8').split('\n');
     expect(csv[0]).toBe('query_id,candidate_id,annotator,label,grade,relevant,status,votes,query_title,query_body,candidate_title,candidate_body');
     expect(csv[1]).toBe('q1,a,gold,2,2,1,agreed,x=2;y=2,,,,');
     expect(csvField('a,"b"')).toBe('"a,""b"""');
     // The datasheet: guidelines, agreement with CIs, the rule and its counts.
-    const sheet = readFileSync(path.join(dir, 'lk.csv.datasheet.md'), 'utf8');
+    const sheet = readFileSync(path.join(scratch.dir, 'lk.csv.datasheet.md'), 'utf8');
     expect(sheet).toMatch(/> Use \+2 for duplicates\./);
     expect(sheet).toMatch(/Fleiss' kappa \| [-0-9.]+( \([^|]+\))? \| (\[|n\/a)/);
     expect(sheet).toMatch(/\| x – y \| 3 \|/);
@@ -214,19 +201,19 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     put('q1', 'b', '1');
     put('q1', 'c', '?'); // unsure: a label, written "?" with status unsure
     put('q2', 'd', '1'); // q2's e stays unlabeled
-    writeExport(ws, 'p', 'trec-run', path.join(dir, 'p.run'));
+    writeExport(ws, 'p', 'trec-run', path.join(scratch.dir, 'p.run'));
     const want = { labels: grades(ws, 'p', 'alice'), values: [...sourceLabels(ws, 'p', 'alice').values].map(([q, m]) => [q, [...m]]), metrics: metrics(ws, 'p', 'alice') };
     for (const [format, importAs] of [
       ['jsonl', 'labels-jsonl'],
       ['csv', 'labels-csv'],
     ] as const) {
-      const out = path.join(dir, `p.${format}`);
+      const out = path.join(scratch.dir, `p.${format}`);
       writeExport(ws, 'p', format, out, { annotator: 'alice' });
       const back = fresh(`p-${format}`);
       const report = await runImport(back, importAs, [out], { pool: 'p' });
       expect(report.skipped, format).toEqual({ unlabeled: 1 });
       expect(report.counts.labels, format).toBe(4);
-      await runImport(back, 'trec-run', [path.join(dir, 'p.run')], { pool: 'p' });
+      await runImport(back, 'trec-run', [path.join(scratch.dir, 'p.run')], { pool: 'p' });
       expect(back.poolQueries('p'), format).toEqual(ws.poolQueries('p'));
       const got = { labels: grades(back, 'p', 'alice'), values: [...sourceLabels(back, 'p', 'alice').values].map(([q, m]) => [q, [...m]]), metrics: metrics(back, 'p', 'alice') };
       expect(got, format).toEqual(want);
@@ -243,12 +230,12 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     expect(mine.map((f) => [f[0], f[1], f[4]])).toEqual(theirs.map((f) => [f[0], f[1], f[4]]));
     const q = buildExport(ws, 'dev', 'qrels', 'dev.qrels');
     expect(new Set(q.files[0]!.content.split('\n').filter(Boolean).map((l) => l.split(' ')[3]))).toEqual(new Set(['0', '1', '2']));
-    const out = path.join(dir, 'se.qrels');
+    const out = path.join(scratch.dir, 'se.qrels');
     writeExport(ws, 'dev', 'qrels', out);
-    writeExport(ws, 'dev', 'trec-run', path.join(dir, 'se.run'));
+    writeExport(ws, 'dev', 'trec-run', path.join(scratch.dir, 'se.run'));
     const back = fresh('se-back');
     await runImport(back, 'qrels', [out], { pool: 'dev' });
-    await runImport(back, 'trec-run', [path.join(dir, 'se.run')], { pool: 'dev' });
+    await runImport(back, 'trec-run', [path.join(scratch.dir, 'se.run')], { pool: 'dev' });
     expect(grades(back, 'dev', 'gold')).toEqual(grades(ws, 'dev', 'gold'));
     expect(metrics(back, 'dev')).toEqual(metrics(ws, 'dev'));
     expect(((metrics(back, 'dev') as Record<string, { runs: Record<string, { MAP: number }> }>)['zero/pool-order/partial']!.runs['search-engine']!.MAP * 100).toFixed(2)).toBe('71.35');
@@ -297,18 +284,18 @@ describe('writing', () => {
   it('is atomic: a failing export leaves nothing, and errors are readable', async () => {
     const ws = await devWorkspace();
     // The reason in words, not the bare errno code ("cannot write …/x.qrels: ENOENT").
-    expect(() => writeExport(ws, 'dev', 'qrels', path.join(dir, 'no-such-dir', 'x.qrels'))).toThrow(
+    expect(() => writeExport(ws, 'dev', 'qrels', path.join(scratch.dir, 'no-such-dir', 'x.qrels'))).toThrow(
       /^cannot write .*x\.qrels: the folder .*no-such-dir does not exist; nothing was written$/,
     );
-    expect(readdirSync(dir).filter((f) => !f.endsWith('.qpairs') && !f.includes('.qpairs-'))).toEqual([]);
+    expect(readdirSync(scratch.dir).filter((f) => !f.endsWith('.qpairs') && !f.includes('.qpairs-'))).toEqual([]);
     // hf-dataset makes its folder; when it cannot, it says which folder and why (a file in the way).
-    writeFileSync(path.join(dir, 'afile'), 'x');
-    expect(() => writeExport(ws, 'dev', 'hf-dataset', path.join(dir, 'afile', 'hf'))).toThrow(/^cannot create the folder .*afile[\\/]hf: a part of .*afile is a file, not a folder; nothing was written$/);
-    expect(readFileSync(path.join(dir, 'afile'), 'utf8')).toBe('x');
-    rmSync(path.join(dir, 'afile'));
-    expect(() => writeExport(ws, 'dev', 'askubuntu', path.join(dir, 'a.txt'), { run: 'nope' })).toThrow(/no run "nope"/);
+    writeFileSync(path.join(scratch.dir, 'afile'), 'x');
+    expect(() => writeExport(ws, 'dev', 'hf-dataset', path.join(scratch.dir, 'afile', 'hf'))).toThrow(/^cannot create the folder .*afile[\\/]hf: a part of .*afile is a file, not a folder; nothing was written$/);
+    expect(readFileSync(path.join(scratch.dir, 'afile'), 'utf8')).toBe('x');
+    rmSync(path.join(scratch.dir, 'afile'));
+    expect(() => writeExport(ws, 'dev', 'askubuntu', path.join(scratch.dir, 'a.txt'), { run: 'nope' })).toThrow(/no run "nope"/);
     expect(() => buildExport(ws, 'nope', 'qrels', 'x')).toThrow(/no pool named "nope"/);
-    const one = writeExport(ws, 'dev', 'trec-run', path.join(dir, 'only.run'), { run: 'reversed' });
+    const one = writeExport(ws, 'dev', 'trec-run', path.join(scratch.dir, 'only.run'), { run: 'reversed' });
     expect(one.files.map((f) => path.basename(f.name))).toEqual(['only.run']);
   });
 });

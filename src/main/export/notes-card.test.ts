@@ -4,14 +4,14 @@
  * Hugging Face `datasets` library reads from a card (configs[].data_files with split and path,
  * dataset_info.features, dataset_info.splits[].num_examples) — for every label source.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { AGGREGATE } from '../../shared/gold';
 import { runImport } from '../engine/work';
 import { addAnnotator, assignPool } from '../gold';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { Workspace } from '../workspace/workspace';
 import { hfColumns } from './formats';
 import { writeExport } from '.';
@@ -63,21 +63,8 @@ function blockYaml(text: string): unknown {
   return node(0);
 }
 
-let dir: string;
-const open: Workspace[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-notes-'));
-});
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function fresh(name: string): Workspace {
-  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
-  open.push(ws);
-  return ws;
-}
+const scratch = scratchWorkspaces('qpairs-notes-');
+const { fresh } = scratch;
 
 const NOTE_A = 'unsure: "same error", different OS; commas, and ; semicolons';
 const NOTE_B = 'bob: duplicate\nacross two lines';
@@ -116,7 +103,7 @@ describe('notes round-trip through export and re-import', () => {
   for (const format of ['jsonl', 'csv', 'hf-dataset'] as const) {
     it(`${format}: the aggregate's labels, every note and the judge's reason, and the question texts come back`, async () => {
       const ws = team();
-      const out = path.join(dir, format === 'hf-dataset' ? 'hf' : `gold.${format}`);
+      const out = path.join(scratch.dir, format === 'hf-dataset' ? 'hf' : `gold.${format}`);
       const built = writeExport(ws, 'p', format, out);
       expect(built.datasheet.content).toContain('Notes: 3 notes on labels');
       const back = fresh(`back-${format}`);
@@ -128,14 +115,14 @@ describe('notes round-trip through export and re-import', () => {
       expect(back.getQuestion('c1')).toMatchObject({ title: 'How do I c1?', body: 'Body of c1, with "quotes"' });
       // The re-imported pool's own export (its labels are gold now, the default source) carries the same notes:
       // export → import → export loses none.
-      const again = writeExport(back, 'p', format, path.join(dir, format === 'hf-dataset' ? 'hf-again' : `again.${format}`));
+      const again = writeExport(back, 'p', format, path.join(scratch.dir, format === 'hf-dataset' ? 'hf-again' : `again.${format}`));
       expect(again.datasheet.content).toContain("Notes: 3 notes on labels (every annotator's notes and the judges' reasons for their rulings)");
       if (format !== 'csv') {
         const rowNotes = (b: typeof built): unknown[] => b.files.find((f) => f.name.endsWith('.jsonl'))!.content.trim().split('\n').map((l) => (JSON.parse(l) as { notes?: unknown }).notes);
         expect(rowNotes(again)).toEqual(rowNotes(built));
       }
       const third = fresh(`third-${format}`);
-      const againFile = format === 'hf-dataset' ? path.join(dir, 'hf-again', 'data', 'pairs.jsonl') : path.join(dir, `again.${format}`);
+      const againFile = format === 'hf-dataset' ? path.join(scratch.dir, 'hf-again', 'data', 'pairs.jsonl') : path.join(scratch.dir, `again.${format}`);
       await runImport(third, format === 'csv' ? 'labels-csv' : 'labels-jsonl', [againFile], { pool: 'p', scheme: 'binary' });
       expect(notesOf(third, 'p')).toEqual(notesOf(ws, 'p'));
     });
@@ -143,7 +130,7 @@ describe('notes round-trip through export and re-import', () => {
 
   it("one annotator's export carries only that annotator's notes", () => {
     const ws = team();
-    const built = writeExport(ws, 'p', 'jsonl', path.join(dir, 'alice.jsonl'), { annotator: 'alice' });
+    const built = writeExport(ws, 'p', 'jsonl', path.join(scratch.dir, 'alice.jsonl'), { annotator: 'alice' });
     const rows = built.files[0]!.content.trim().split('\n').map((l) => JSON.parse(l) as { notes: unknown[] });
     expect(rows.flatMap((r) => r.notes)).toEqual([{ annotator: 'alice', note: NOTE_A }]);
   });
@@ -174,8 +161,8 @@ function fits(v: unknown, f: YamlFeature): boolean {
 describe('hf-dataset card: what `datasets` reads from it matches the data', () => {
   it('the fallback reader reads a card as js-yaml does', () => {
     const ws = team();
-    writeExport(ws, 'p', 'hf-dataset', path.join(dir, 'hf0'), { annotator: AGGREGATE });
-    const m = /^---\n([\s\S]*?)\n---\n/.exec(readFileSync(path.join(dir, 'hf0', 'README.md'), 'utf8'))!;
+    writeExport(ws, 'p', 'hf-dataset', path.join(scratch.dir, 'hf0'), { annotator: AGGREGATE });
+    const m = /^---\n([\s\S]*?)\n---\n/.exec(readFileSync(path.join(scratch.dir, 'hf0', 'README.md'), 'utf8'))!;
     expect(blockYaml(m[1]!)).toEqual(yaml.load(m[1]!));
   });
 
@@ -183,7 +170,7 @@ describe('hf-dataset card: what `datasets` reads from it matches the data', () =
     for (const text of [true, false]) {
       it(`labels of ${annotator ?? '(default)'}, text ${text ? 'on' : 'off'}: features = the rows' columns, splits, num_examples, data_files`, () => {
         const ws = team();
-        const out = path.join(dir, 'hf');
+        const out = path.join(scratch.dir, 'hf');
         writeExport(ws, 'p', 'hf-dataset', out, { annotator, text });
         const card = readFileSync(path.join(out, 'README.md'), 'utf8');
         const rows = readFileSync(path.join(out, 'data', 'pairs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

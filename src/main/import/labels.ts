@@ -148,6 +148,63 @@ function labelRow(
   ctx.tick();
 }
 
+/** One row of labels-csv or labels-jsonl, its fields as read (query and candidate ids checked). */
+interface LabelFileRow {
+  q: string;
+  c: string;
+  /** CSV: the annotator cell (undefined without the column); JSONL: the checked annotator, null when absent. */
+  annotator: string | null | undefined;
+  label: string;
+  /** A gold export's status column, if any. */
+  status: unknown;
+  queryText: ExportedText | null;
+  candidateText: ExportedText | null;
+  /** A gold export's notes, if any (see putNotes). */
+  notes: unknown;
+}
+
+/**
+ * The common path of labels-csv and labels-jsonl over one file: its target pool (opened at the
+ * first row), repeated lines, a gold export's texts and notes, and unknown query ids.
+ */
+class LabelFile {
+  private t: PairTarget | null = null;
+  private readonly seen: LabelLines;
+  private readonly texts: ExportedTexts;
+  private readonly unknown: UnknownQueries;
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly file: string,
+  ) {
+    requirePoolName(ctx);
+    this.seen = new LabelLines(file);
+    this.texts = new ExportedTexts(ctx, file);
+    this.unknown = new UnknownQueries(ctx, file);
+  }
+
+  /** The pool the labels go to, opened (or created) at the first row. */
+  target(): PairTarget {
+    return (this.t ??= target(this.ctx, undefined));
+  }
+
+  row(line: number, r: LabelFileRow): void {
+    const t = this.target();
+    this.texts.put(r.q, r.queryText, line);
+    this.texts.put(r.c, r.candidateText, line);
+    this.unknown.check(t, r.q, line);
+    // With an annotator column, an empty cell is a mistake to report, not a label by --annotator or gold.
+    if (typeof r.annotator === 'string' && !r.annotator.trim()) throw fileError(this.file, line, 'missing annotator (leave the annotator column out to label as --annotator, else gold)');
+    labelRow(this.ctx, t, this.seen, this.file, line, r.q, r.c, r.annotator, r.label, r.status);
+    putNotes(this.ctx, t, this.file, line, r.q, r.c, r.notes);
+  }
+
+  /** The warnings of the file, once it is read. */
+  finish(): void {
+    this.texts.finish();
+    this.unknown.finish(this.t?.pool.name);
+  }
+}
+
 /**
  * CSV with a header `query_id,candidate_id,annotator,label` (annotator optional — with the column,
  * every row names one; any order; a gold export's `status` column: see NO_LABEL_STATUSES;
@@ -161,30 +218,27 @@ export const labelsCsv: Importer = {
   name: 'labels-csv',
   description: 'labels as CSV with a header: query_id,candidate_id,annotator,label[,query_title,query_body,candidate_title,candidate_body] (into --pool)',
   async importFile(ctx, file) {
-    requirePoolName(ctx);
-    let t: PairTarget | null = null;
-    const seen = new LabelLines(file);
-    const texts = new ExportedTexts(ctx, file);
-    const unknown = new UnknownQueries(ctx, file);
+    const f = new LabelFile(ctx, file);
     let rows = 0;
     for await (const r of readCsvTable(ctx, file, ['query_id', 'candidate_id', 'label'])) {
-      t ??= target(ctx, undefined);
+      f.target();
       const q = r.get('query_id')!.trim();
       const c = r.get('candidate_id')!.trim();
       if (!q) throw fileError(file, r.line, 'missing query_id');
       if (!c) throw fileError(file, r.line, 'missing candidate_id');
-      texts.put(q, exportedText(r.get('query_title'), r.get('query_body')), r.line);
-      texts.put(c, exportedText(r.get('candidate_title'), r.get('candidate_body')), r.line);
-      unknown.check(t, q, r.line);
-      const annotator = r.get('annotator');
-      // With an annotator column, an empty cell is a mistake to report, not a label by --annotator or gold.
-      if (annotator !== undefined && !annotator.trim()) throw fileError(file, r.line, 'missing annotator (leave the annotator column out to label as --annotator, else gold)');
-      labelRow(ctx, t, seen, file, r.line, q, c, annotator, r.get('label')!, r.get('status'));
-      putNotes(ctx, t, file, r.line, q, c, r.get('notes'));
+      f.row(r.line, {
+        q,
+        c,
+        annotator: r.get('annotator'),
+        label: r.get('label')!,
+        status: r.get('status'),
+        queryText: exportedText(r.get('query_title'), r.get('query_body')),
+        candidateText: exportedText(r.get('candidate_title'), r.get('candidate_body')),
+        notes: r.get('notes'),
+      });
       rows++;
     }
-    texts.finish();
-    unknown.finish(t?.pool.name);
+    f.finish();
     if (rows === 0) ctx.warn(`${file}: no labels (only a header)`);
   },
 };
@@ -194,25 +248,25 @@ export const labelsJsonl: Importer = {
   name: 'labels-jsonl',
   description: 'labels as JSON lines: {query_id, candidate_id, annotator?, label, query_title?, …} (into --pool)',
   async importFile(ctx, file) {
-    requirePoolName(ctx);
-    let t: PairTarget | null = null;
-    const seen = new LabelLines(file);
-    const texts = new ExportedTexts(ctx, file);
-    const unknown = new UnknownQueries(ctx, file);
+    const f = new LabelFile(ctx, file);
     for await (const { value: o, line } of readJsonl(ctx, file)) {
-      t ??= target(ctx, undefined);
+      f.target();
       const q = requiredText(file, line, o.query_id, 'query_id');
       const c = requiredText(file, line, o.candidate_id, 'candidate_id');
-      const a = o.annotator === undefined || o.annotator === null ? null : requiredText(file, line, o.annotator, 'annotator');
-      const raw = requiredText(file, line, o.label, 'label');
-      texts.put(q, exportedText(o.query_title, o.query_body), line);
-      texts.put(c, exportedText(o.candidate_title, o.candidate_body), line);
-      unknown.check(t, q, line);
-      labelRow(ctx, t, seen, file, line, q, c, a, raw, o.status);
-      putNotes(ctx, t, file, line, q, c, o.notes);
+      const annotator = o.annotator === undefined || o.annotator === null ? null : requiredText(file, line, o.annotator, 'annotator');
+      const label = requiredText(file, line, o.label, 'label');
+      f.row(line, {
+        q,
+        c,
+        annotator,
+        label,
+        status: o.status,
+        queryText: exportedText(o.query_title, o.query_body),
+        candidateText: exportedText(o.candidate_title, o.candidate_body),
+        notes: o.notes,
+      });
     }
-    texts.finish();
-    unknown.finish(t?.pool.name);
+    f.finish();
   },
 };
 

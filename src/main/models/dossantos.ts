@@ -25,7 +25,6 @@ import {
   l2normalize,
   lookupRows,
   padIds,
-  startingVectors,
   textsOf,
   type TrainInstance,
   unitRows,
@@ -34,7 +33,7 @@ import { clipByGlobalNorm, Params } from './params';
 import { glorotUniform, Rng } from './rng';
 import { fullText, textKey, tokenize } from './text';
 import { SKIPGRAM_DEFAULTS } from './skipgram';
-import { tokenVectorsOfFused, type FusedConfig } from './fused';
+import { encoderStartVectors, type StartVectorsConfig } from './fused';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 import { UNK, Vocab } from './vocab';
@@ -60,16 +59,7 @@ export type DosSantosConfig = {
   clipNorm: number;
   seed: number;
   embeddingEpochs: number;
-  /**
-   * Starting word vectors: 'skipgram' (opts.embeddings, else skip-gram trained for embeddingEpochs) or
-   * 'fused' (fused's PPMI-SVD vectors of the corpus, each token → its Porter stem's vector, ignoring
-   * opts.embeddings; embDim becomes their dimension). Issue 26: bow-cnn + engine 73.90 vs 72.83 CV on
-   * the selection repeats of bench:semeval; opt-in (the encoder table was measured with 'skipgram').
-   */
-  startVectors?: 'skipgram' | 'fused';
-  /** fused settings of those vectors (FUSED_DEFAULTS otherwise). */
-  fusedVectors?: Partial<FusedConfig>;
-};
+} & StartVectorsConfig;
 
 export const DOSSANTOS_DEFAULTS: DosSantosConfig = {
   embDim: 100,
@@ -277,7 +267,7 @@ export class DosSantosRanker implements Ranker {
     const rng = new Rng(seed);
     this.vocab = buildVocab(data, cfg.minCount, cfg.maxVocab);
     this.bagCache.clear();
-    const wv = cfg.beta2 !== 0 ? (cfg.startVectors === 'fused' ? tokenVectorsOfFused(corpusTexts(data), cfg.fusedVectors) : await startingVectors(data, opts, cfg.embDim, cfg.embeddingEpochs, seed)) : null;
+    const wv = cfg.beta2 !== 0 ? await encoderStartVectors(data, opts, cfg, seed) : null;
     const D = (cfg.embDim = wv?.dim ?? cfg.embDim);
     const { data: emb, found } = embeddingMatrix(this.vocab, D, wv, rng);
     // idf initialisation of the BOW weights

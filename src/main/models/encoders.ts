@@ -18,7 +18,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { initBackend } from './backend';
 import { evaluateRanker } from './dev-eval';
-import { corpusTexts } from './lexical';
 import {
   batchTexts,
   buildVocab,
@@ -29,7 +28,6 @@ import {
   l2normalize,
   lookupRows,
   padIds,
-  startingVectors,
   textsOf,
   type TrainInstance,
   unitRows,
@@ -39,7 +37,7 @@ import { type CellKind, GATES, scan, scanInference } from './recurrent';
 import { glorotUniform, Rng } from './rng';
 import { textKey, tokenize } from './text';
 import { SKIPGRAM_DEFAULTS } from './skipgram';
-import { tokenVectorsOfFused, type FusedConfig } from './fused';
+import { encoderStartVectors, type StartVectorsConfig } from './fused';
 import { checkAbort, nextTick, runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 import { Vocab } from './vocab';
@@ -67,19 +65,10 @@ export type EncoderConfig = {
   impl: 'fused' | 'plain';
   /** Skip-gram epochs on the corpus when no embeddings are passed in (0 = random init). */
   embeddingEpochs: number;
-  /**
-   * Starting word vectors: 'skipgram' (opts.embeddings, else skip-gram trained for embeddingEpochs) or
-   * 'fused' (fused's PPMI-SVD vectors of the corpus, each token → its Porter stem's vector, ignoring
-   * opts.embeddings; embDim becomes their dimension). Issue 26: bow-cnn + engine 73.90 vs 72.83 CV on
-   * the selection repeats of bench:semeval; opt-in (the encoder table was measured with 'skipgram').
-   */
-  startVectors?: 'skipgram' | 'fused';
-  /** fused settings of those vectors (FUSED_DEFAULTS otherwise). */
-  fusedVectors?: Partial<FusedConfig>;
   pretrain: boolean;
   pretrainEpochs: number;
   decoderVocab: number;
-};
+} & StartVectorsConfig;
 
 export const ENCODER_DEFAULTS: EncoderConfig = {
   hidden: 100,
@@ -255,7 +244,7 @@ export class EncoderRanker implements Ranker {
     const rng = new Rng(seed);
     this.dropRng = new Rng(seed ^ 0x5bd1e995);
     this.vocab = buildVocab(data, cfg.minCount, cfg.maxVocab);
-    const wv = cfg.startVectors === 'fused' ? tokenVectorsOfFused(corpusTexts(data), cfg.fusedVectors) : await startingVectors(data, opts, cfg.embDim, cfg.embeddingEpochs, seed);
+    const wv = await encoderStartVectors(data, opts, cfg, seed);
     const D = wv?.dim ?? cfg.embDim;
     cfg.embDim = D;
     const { data: emb, found } = embeddingMatrix(this.vocab, D, wv, rng);

@@ -2,31 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { FusedRanker } from './fused';
 import { loadModel } from './registry';
 import { modelSuite } from './model-suite';
-import { Rng } from './rng';
-import { syntheticData } from './test-data';
-import type { QText, RunScores } from './types';
+import { goodAndNoiseRuns, syntheticData, withTopicRun } from './test-data';
+import type { QText } from './types';
 
 const SMALL = { ppmiDim: 8, ppmiMinCount: 1, ppmiWindow: 3, importanceRepeats: 2 };
-
-/** A noisy run that prefers same-topic candidates (topic = id prefix "t<k>"). */
-function topicRun(seed: number) {
-  const rng = new Rng(seed);
-  const cache = new Map<string, number>();
-  return (q: string, c: string) => {
-    const k = `${q}|${c}`;
-    if (!cache.has(k)) cache.set(k, (q.split('q')[0] === c.split('q')[0] ? 1 : 0) + rng.next() * 0.8);
-    return cache.get(k)!;
-  };
-}
-
-function withRun(fx: ReturnType<typeof syntheticData>) {
-  const run = topicRun(1);
-  const byQuery = new Map<string, Map<string, number>>();
-  const ids = [...fx.data.questions.keys()];
-  for (const q of ids) byQuery.set(q, new Map(ids.map((c) => [c, run(q, c)])));
-  fx.data.runs = { topic: byQuery };
-  return { ctx: (q: QText) => ({ runs: { topic: byQuery.get(q.id)! } as RunScores }) };
-}
 
 const CATEGORIES = ['net', 'cars', 'visa'];
 
@@ -40,39 +19,19 @@ function categorizedData(): ReturnType<typeof syntheticData> {
 }
 
 describe('fused (RankSVM)', () => {
-  modelSuite({ kind: 'fused', config: { ...SMALL, learner: 'ranksvm', C: 0.1 }, epochs: 20, tfjs: false, prepare: withRun });
+  modelSuite({ kind: 'fused', config: { ...SMALL, learner: 'ranksvm', C: 0.1 }, epochs: 20, tfjs: false, prepare: withTopicRun });
 });
 
 describe('fused (LambdaMART)', () => {
-  modelSuite({ kind: 'fused', config: { ...SMALL, learner: 'lambdamart', minLeaf: 2, learningRate: 0.3 }, epochs: 15, tfjs: false, prepare: withRun });
+  modelSuite({ kind: 'fused', config: { ...SMALL, learner: 'lambdamart', minLeaf: 2, learningRate: 0.3 }, epochs: 15, tfjs: false, prepare: withTopicRun });
 });
 
 describe('fused', () => {
   it('keeps feature importance in the saved model: the informative run matters, the noise run does not', async () => {
-    const rng = new Rng(3);
-    const questions = new Map<string, QText>();
-    const positives: Array<[string, string]> = [];
-    const negatives: Array<[string, string]> = [];
-    const good = new Map<string, Map<string, number>>();
-    const noise = new Map<string, Map<string, number>>();
-    for (let q = 0; q < 30; q++) {
-      const qid = `q${q}`;
-      questions.set(qid, { id: qid, title: `query ${q}`, body: '' });
-      const g = new Map<string, number>();
-      const n = new Map<string, number>();
-      for (let c = 0; c < 6; c++) {
-        const cid = `q${q}c${c}`;
-        questions.set(cid, { id: cid, title: `cand ${c}`, body: '' });
-        const rel = c < 2;
-        (rel ? positives : negatives).push([qid, cid]);
-        g.set(cid, (rel ? 1 : 0) + rng.next());
-        n.set(cid, rng.next());
-      }
-      good.set(qid, g);
-      noise.set(qid, n);
-    }
+    const { data, good, noise } = goodAndNoiseRuns();
+    const questions = data.questions;
     const m = new FusedRanker({ ...SMALL, importanceRepeats: 3 });
-    await m.train({ questions, positives, negatives, randomPool: [], runs: { good, noise } }, { epochs: 30 });
+    await m.train(data, { epochs: 30 });
     const names = m.featureNames();
     expect(names).toContain('ppmi:cos');
     expect(names).toContain('meta:category');

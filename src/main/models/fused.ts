@@ -35,7 +35,7 @@ import { charGrams, corpusTexts, DocFreq } from './lexical';
 import { startingVectors } from './neural-common';
 import { permutationImportance } from './permutation-importance';
 import { ppmiSvdVectors } from './ppmi-svd';
-import { noOrderToLearn, pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
+import { featureStandardisation, labeledLists, noOrderToLearn, pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
 import { PLAIN_WORDS, STEMMED_WORDS, STOP_WORDS, fnv1a, fullText, tokenize, wordsOf, type WordOptions } from './text';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
@@ -267,15 +267,7 @@ export class FusedRanker implements Ranker {
   async train(data: TrainingData, opts: TrainOptions = {}): Promise<TrainReport> {
     const cfg = this.config;
     // labeled lists by query
-    const groups = new Map<string, Map<string, boolean>>();
-    const add = (q: string, c: string, rel: boolean) => {
-      if (!data.questions.has(q) || !data.questions.has(c)) throw new QPairsError(`fused: pair (${q}, ${c}) names a question missing from the training data`, { record: `${q}/${c}` });
-      let g = groups.get(q);
-      if (!g) groups.set(q, (g = new Map()));
-      if (rel || !g.has(c)) g.set(c, rel);
-    };
-    for (const [q, c] of data.positives) add(q, c, true);
-    for (const [q, c] of data.negatives ?? []) add(q, c, false);
+    const groups = labeledLists(data, 'fused');
     if (groups.size === 0) throw new QPairsError('fused: the training data has no labeled pairs', { reason: 'no labels' });
     noOrderToLearn('fused', groups);
     const runNames = cfg.runs ? [...cfg.runs] : Object.keys(data.runs ?? {}).sort();
@@ -359,17 +351,7 @@ export class FusedRanker implements Ranker {
     }
     // standardisation (float32 precision, so a saved and reloaded model scores identically)
     const all = raw.flatMap((l) => l.rows);
-    this.mu = new Float64Array(F);
-    this.sigma = new Float64Array(F).fill(1);
-    for (let k = 0; k < F; k++) {
-      let m = 0;
-      for (const r of all) m += r[k];
-      m /= all.length;
-      let v = 0;
-      for (const r of all) v += (r[k] - m) ** 2;
-      this.mu[k] = Math.fround(m);
-      this.sigma[k] = Math.fround(Math.sqrt(v / all.length)) || 1;
-    }
+    ({ mu: this.mu, sigma: this.sigma } = featureStandardisation(all, F, true));
     const lists: RankList[] = raw.map((l) => ({ rows: l.rows.map((r) => r.map((x, k) => (x - this.mu[k]) / this.sigma[k])), rel: l.rel }));
     const usable = lists.filter((l) => l.rel.some((x) => x > 0) && l.rel.some((x) => x <= 0));
     const epochs = opts.epochs ?? cfg.epochs;
@@ -585,6 +567,29 @@ function pairwiseLogisticLoss(lists: readonly RankList[], spans: ReadonlyArray<[
       }
   });
   return n ? loss / n : 0;
+}
+
+/** How a neural encoder (bow-cnn, cnn, lstm, gru, rcnn) picks its starting word vectors. */
+export type StartVectorsConfig = {
+  /**
+   * Starting word vectors: 'skipgram' (opts.embeddings, else skip-gram trained for embeddingEpochs) or
+   * 'fused' (fused's PPMI-SVD vectors of the corpus, each token → its Porter stem's vector, ignoring
+   * opts.embeddings; embDim becomes their dimension). Issue 26: bow-cnn + engine 73.90 vs 72.83 CV on
+   * the selection repeats of bench:semeval; opt-in (the encoder table was measured with 'skipgram').
+   */
+  startVectors?: 'skipgram' | 'fused';
+  /** fused settings of those vectors (FUSED_DEFAULTS otherwise). */
+  fusedVectors?: Partial<FusedConfig>;
+};
+
+/** The starting word vectors of a neural encoder, as its `startVectors` setting says (null: start at random). */
+export async function encoderStartVectors(
+  data: TrainingData,
+  opts: TrainOptions,
+  cfg: StartVectorsConfig & { embDim: number; embeddingEpochs: number },
+  seed: number,
+): Promise<WordVectors | null> {
+  return cfg.startVectors === 'fused' ? tokenVectorsOfFused(corpusTexts(data), cfg.fusedVectors) : await startingVectors(data, opts, cfg.embDim, cfg.embeddingEpochs, seed);
 }
 
 /**

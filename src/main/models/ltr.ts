@@ -22,9 +22,10 @@
  */
 import { QPairsError } from '../errors';
 import { evaluateRanker } from './dev-eval';
-import { charGrams, corpusTexts, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
-import { startingVectors } from './neural-common';
-import { noOrderToLearn } from './ranksvm';
+import { BM25_TERMS, coverage, jaccard, LEX_TERMS, minmax } from './fused-features';
+import { bm25Counts, charGrams, corpusTexts, DocFreq, sparseDot, terms, tfidfVector } from './lexical';
+import { dot, startingVectors } from './neural-common';
+import { featureStandardisation, labeledLists, noOrderToLearn } from './ranksvm';
 import { SKIPGRAM_DEFAULTS } from './skipgram';
 import { contentWords, countMap, fullText, textKey, tokenize } from './text';
 import { runEpochs } from './train-loop';
@@ -60,40 +61,6 @@ export const LTR_DEFAULTS: LtrConfig = {
   seed: 1,
 };
 
-const LEX_TERMS = { minN: 1, maxN: 2, stopWords: true };
-const BM25_TERMS = { minN: 1, maxN: 1, stopWords: false };
-
-function minmax(xs: number[]): number[] {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const x of xs) {
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
-  }
-  if (!(hi > lo)) return xs.map(() => 0.5);
-  return xs.map((x) => (x - lo) / (hi - lo));
-}
-
-function dotv(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-}
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 0;
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-
-function coverage(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0) return 0;
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
-  return inter / a.size;
-}
-
 interface TextInfo {
   words: Set<string>;
   titleWords: Set<string>;
@@ -106,18 +73,6 @@ interface TextInfo {
   mean?: Float32Array;
   chars?: Map<string, number>;
   titleTfidf?: Map<string, number>;
-}
-
-/** BM25 from precomputed term counts (same formula as lexical.bm25). */
-function bm25Tf(queryTerms: readonly string[], tf: Map<string, number>, dl: number, df: DocFreq, k1 = 1.2, b = 0.75): number {
-  const avg = df.avgLen || 1;
-  let s = 0;
-  for (const t of new Set(queryTerms)) {
-    const f = tf.get(t);
-    if (!f) continue;
-    s += (df.bm25Idf(t) * f * (k1 + 1)) / (f + k1 * (1 - b + (b * dl) / avg));
-  }
-  return s;
 }
 
 export class LtrRanker implements Ranker {
@@ -184,7 +139,7 @@ export class LtrRanker implements Ranker {
     const cis = candidates.map((c) => this.info(c));
     if (this.config.lexical && this.df && this.dfBm25) {
       const tf = cis.map((ci) => sparseDot(qi.tfidf!, ci.tfidf!));
-      const bm = cis.map((ci) => bm25Tf(qi.content, ci.tf!, ci.len, this.dfBm25!));
+      const bm = cis.map((ci) => bm25Counts(qi.content, ci.tf!, ci.len, this.dfBm25!));
       const tfm = minmax(tf);
       const bmm = minmax(bm);
       candidates.forEach((_, i) => rows[i].push(tf[i], tfm[i], bmm[i]));
@@ -201,7 +156,7 @@ export class LtrRanker implements Ranker {
     }
     if (this.config.embedding) {
       cis.forEach((ci, i) => {
-        rows[i].push(dotv(qi.mean!, ci.mean!), 0.5 * (this.align(qi.emb!, ci.emb!) + this.align(ci.emb!, qi.emb!)), 0.5 * (this.align(qi.titleEmb!, ci.titleEmb!) + this.align(ci.titleEmb!, qi.titleEmb!)));
+        rows[i].push(dot(qi.mean!, ci.mean!), 0.5 * (this.align(qi.emb!, ci.emb!) + this.align(ci.emb!, qi.emb!)), 0.5 * (this.align(qi.titleEmb!, ci.titleEmb!) + this.align(ci.titleEmb!, qi.titleEmb!)));
       });
     }
     return rows;
@@ -328,17 +283,7 @@ export class LtrRanker implements Ranker {
       this.setEmbeddings(words, D, unit);
     }
     // group labeled pairs by query
-    const groups = new Map<string, Map<string, boolean>>();
-    const add = (q: string, c: string, rel: boolean) => {
-      if (!data.questions.has(q) || !data.questions.has(c)) {
-        throw new QPairsError(`ltr: pair (${q}, ${c}) names a question missing from the training data`, { record: `${q}/${c}` });
-      }
-      let g = groups.get(q);
-      if (!g) groups.set(q, (g = new Map()));
-      if (rel || !g.has(c)) g.set(c, rel);
-    };
-    for (const [q, c] of data.positives) add(q, c, true);
-    for (const [q, c] of data.negatives ?? []) add(q, c, false);
+    const groups = labeledLists(data, 'ltr');
     noOrderToLearn('ltr', groups);
     const lists: { rows: number[][]; rel: boolean[] }[] = [];
     for (const [qid, g] of groups) {
@@ -353,19 +298,7 @@ export class LtrRanker implements Ranker {
     const F = this.featureNames().length;
     // standardisation
     const all = lists.flatMap((l) => l.rows);
-    this.mu = new Float64Array(F);
-    this.sigma = new Float64Array(F).fill(1);
-    if (all.length) {
-      for (let k = 0; k < F; k++) {
-        let m = 0;
-        for (const r of all) m += r[k];
-        m /= all.length;
-        let v = 0;
-        for (const r of all) v += (r[k] - m) ** 2;
-        this.mu[k] = m;
-        this.sigma[k] = Math.sqrt(v / all.length) || 1;
-      }
-    }
+    ({ mu: this.mu, sigma: this.sigma } = featureStandardisation(all, F, false));
     // pairs as feature differences, weighted 1/(|Q| |P_q|)
     const diffs: Float64Array[] = [];
     const weights: number[] = [];

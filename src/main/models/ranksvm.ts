@@ -10,12 +10,54 @@
  * sweeping pairs in order until the projected gradients' spread is below tol.
  */
 import { QPairsError } from '../errors';
+import type { TrainingData } from './types';
 
 export interface RankList {
   /** One feature row per candidate. */
   rows: ReadonlyArray<ArrayLike<number>>;
   /** Relevance per candidate (higher = more relevant). */
   rel: ReadonlyArray<number>;
+}
+
+/**
+ * The training pairs as query → candidate → relevant (a pair both relevant and not counts as
+ * relevant). With `model` (ltr, fused), a pair naming a question the training data lacks is a
+ * QPairsError naming the model and the pair.
+ */
+export function labeledLists(data: TrainingData, model?: string): Map<string, Map<string, boolean>> {
+  const groups = new Map<string, Map<string, boolean>>();
+  const add = (q: string, c: string, rel: boolean): void => {
+    if (model !== undefined && (!data.questions.has(q) || !data.questions.has(c))) {
+      throw new QPairsError(`${model}: pair (${q}, ${c}) names a question missing from the training data`, { record: `${q}/${c}` });
+    }
+    let g = groups.get(q);
+    if (!g) groups.set(q, (g = new Map()));
+    if (rel || !g.has(c)) g.set(c, rel);
+  };
+  for (const [q, c] of data.positives) add(q, c, true);
+  for (const [q, c] of data.negatives ?? []) add(q, c, false);
+  return groups;
+}
+
+/**
+ * Per-feature mean and standard deviation of `F`-wide feature rows (population σ; a σ of 0 is 1;
+ * no rows: μ 0, σ 1). `float32`: both rounded to float32, so a saved and reloaded model scores identically.
+ */
+export function featureStandardisation(all: readonly (readonly number[])[], F: number, float32: boolean): { mu: Float64Array<ArrayBuffer>; sigma: Float64Array<ArrayBuffer> } {
+  const mu = new Float64Array(F);
+  const sigma = new Float64Array(F).fill(1);
+  if (all.length === 0) return { mu, sigma };
+  const round = float32 ? Math.fround : (x: number): number => x;
+  for (let k = 0; k < F; k++) {
+    let m = 0;
+    for (const r of all) m += r[k];
+    m /= all.length;
+    let v = 0;
+    for (const r of all) v += (r[k] - m) ** 2;
+    mu[k] = round(m);
+    sigma[k] = round(Math.sqrt(v / all.length)) || 1;
+  }
+  return { mu, sigma };
 }
 
 /**

@@ -3,7 +3,7 @@
  * the same topic are similar. Deterministic.
  */
 import { Rng } from './rng';
-import type { DevSet, QText, TrainingData } from './types';
+import type { DevSet, QText, RunScores, TrainingData } from './types';
 
 const TOPICS = [
   'wifi router wireless connection signal network drops adapter',
@@ -44,4 +44,58 @@ export function syntheticData(seed = 1, perTopic = 5): { data: TrainingData; dev
     }),
   };
   return { data: { questions, positives, negatives, randomPool: [...questions.keys()] }, dev, topics: TOPICS };
+}
+
+/** A noisy run that prefers same-topic candidates (topic = id prefix "t<k>"). */
+function topicRun(seed: number): (q: string, c: string) => number {
+  const rng = new Rng(seed);
+  const cache = new Map<string, number>();
+  return (q, c) => {
+    const k = `${q}|${c}`;
+    if (!cache.has(k)) cache.set(k, (q.split('q')[0] === c.split('q')[0] ? 1 : 0) + rng.next() * 0.8);
+    return cache.get(k)!;
+  };
+}
+
+/**
+ * modelSuite's `prepare` for the rankers that read runs (ltr, fused): puts a noisy same-topic run
+ * `topic` (seed 1) over every pair of the fixture's questions into its data, and gives it to scoring.
+ */
+export function withTopicRun(fx: ReturnType<typeof syntheticData>): { ctx: (q: QText) => { runs: RunScores } } {
+  const run = topicRun(1);
+  const byQuery = new Map<string, Map<string, number>>();
+  const ids = [...fx.data.questions.keys()];
+  for (const q of ids) byQuery.set(q, new Map(ids.map((c) => [c, run(q, c)])));
+  fx.data.runs = { topic: byQuery };
+  return { ctx: (q: QText) => ({ runs: { topic: byQuery.get(q.id)! } as RunScores }) };
+}
+
+/**
+ * Training data whose texts say nothing (30 queries "q<k>", 6 candidates "q<k>c<c>" each, the first 2
+ * relevant) with two runs: `good` (relevance + noise in [0, 1)) and `noise` (noise only), seed 3.
+ */
+export function goodAndNoiseRuns(): { data: TrainingData; good: Map<string, Map<string, number>>; noise: Map<string, Map<string, number>> } {
+  const rng = new Rng(3);
+  const questions = new Map<string, QText>();
+  const positives: Array<[string, string]> = [];
+  const negatives: Array<[string, string]> = [];
+  const good = new Map<string, Map<string, number>>();
+  const noise = new Map<string, Map<string, number>>();
+  for (let q = 0; q < 30; q++) {
+    const qid = `q${q}`;
+    questions.set(qid, { id: qid, title: `query ${q}`, body: '' });
+    const g = new Map<string, number>();
+    const n = new Map<string, number>();
+    for (let c = 0; c < 6; c++) {
+      const cid = `q${q}c${c}`;
+      questions.set(cid, { id: cid, title: `cand ${c}`, body: '' });
+      const rel = c < 2;
+      (rel ? positives : negatives).push([qid, cid]);
+      g.set(cid, (rel ? 1 : 0) + rng.next());
+      n.set(cid, rng.next());
+    }
+    good.set(qid, g);
+    noise.set(qid, n);
+  }
+  return { data: { questions, positives, negatives, randomPool: [], runs: { good, noise } }, good, noise };
 }

@@ -3,8 +3,10 @@
  * or Electron: the lead wires these to the SQLite workspace, the CLI and the UI.
  */
 
-/** Every model id the registry knows. */
-export const MODEL_IDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
+import { MODEL_KINDS, type TrainProgressView as TrainProgress } from '../../shared/models';
+
+/** Every model id the registry knows: the kinds the contract and the Models screen offer. */
+export const MODEL_IDS = MODEL_KINDS;
 export type ModelId = (typeof MODEL_IDS)[number];
 
 /** One question as the models see it (plain text; HTML is stripped by the importers). */
@@ -61,19 +63,8 @@ export interface DevSet {
   queries: DevQuery[];
 }
 
-export interface TrainProgress {
-  epoch: number;
-  epochs: number;
-  step: number;
-  steps: number;
-  /** Mean training loss of the epoch so far. */
-  loss: number;
-  /** Set on the last step of an epoch when a dev set is given. */
-  devMRR?: number;
-  devMAP?: number;
-  /** Free text for phases that are not epochs (e.g. "skip-gram pre-training"). */
-  phase?: string;
-}
+/** One progress report of a training run (the same type the Models screen reads). */
+export type { TrainProgressView as TrainProgress } from '../../shared/models';
 
 /** Dense word vectors: `data` is row-major [words.length × dim]. */
 export interface WordVectors {

@@ -198,17 +198,7 @@ export function buildTrainingData(
 }
 
 /** The training pairs as query → candidate → relevant (a pair both relevant and not counts as relevant, as ltr and fused read it). */
-export function labeledLists(data: TrainingData): Map<string, Map<string, boolean>> {
-  const groups = new Map<string, Map<string, boolean>>();
-  const add = (q: string, c: string, rel: boolean): void => {
-    let g = groups.get(q);
-    if (!g) groups.set(q, (g = new Map()));
-    if (rel || !g.has(c)) g.set(c, rel);
-  };
-  for (const [q, c] of data.positives) add(q, c, true);
-  for (const [q, c] of data.negatives ?? []) add(q, c, false);
-  return groups;
-}
+export { labeledLists } from '../models/ranksvm';
 
 /**
  * A labeled pool as a dev set: each labeled query, its candidates (pool order) and relevant ids.

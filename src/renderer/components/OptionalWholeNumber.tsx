@@ -1,5 +1,6 @@
 /** A form field for an optional whole number within bounds (empty = the default), and its reading. */
 import type { ReactNode } from 'react';
+import { FieldHint, hintIdOf } from './FieldHint';
 
 /** The field's text read: undefined when empty, else the number, or an error saying what fits. */
 export function readOptionalWholeNumber(text: string, min: number, max: number, emptyMeans: string): { value?: number; error: string | null } {
@@ -30,7 +31,6 @@ export function OptionalWholeNumberField({
   hint: string;
 }): ReactNode {
   // The error (or hint) describes the field, outside its label: not part of its name.
-  const hintId = `${testId}-hint`;
   return (
     <div className="field">
       <label>
@@ -43,19 +43,13 @@ export function OptionalWholeNumberField({
           placeholder={placeholder}
           value={text}
           aria-invalid={error ? true : undefined}
-          aria-describedby={hintId}
+          aria-describedby={hintIdOf(testId)}
           onChange={(e) => onChange(e.target.value)}
         />
       </label>
-      {error ? (
-        <span className="hint error" id={hintId} data-testid={`${testId}-error`}>
-          {error}
-        </span>
-      ) : (
-        <span className="hint" id={hintId}>
-          {hint}
-        </span>
-      )}
+      <FieldHint testId={testId} error={error}>
+        {hint}
+      </FieldHint>
     </div>
   );
 }

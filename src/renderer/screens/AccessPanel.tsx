@@ -10,6 +10,7 @@ import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { PERSON_ROLES } from '../../shared/roles';
 import { RoleSelect } from '../components/RoleSelect';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 type PersonRole = (typeof PERSON_ROLES)[number];
 
@@ -153,13 +154,7 @@ export function AccessPanel(): ReactNode {
         </label>
         <label className="inline">
           Role
-          <select data-testid="access-role" value={role} onChange={(e) => setRole(e.target.value as PersonRole)}>
-            {PERSON_ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect testId="access-role" choices={PERSON_ROLES} value={role} onChange={setRole} />
         </label>
         <button type="submit" className="primary" data-testid="access-invite" disabled={busy || !name.trim()}>
           {busy ? 'Inviting…' : 'Invite'}

@@ -14,6 +14,7 @@ import { DataTable } from '../components/DataTable';
 import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { StatValue } from '../components/StatValue';
 import { useDebounced } from '../lib/hooks';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 export function ComparePanel({
   pool,
@@ -112,24 +113,11 @@ export function ComparePanel({
         <h2 className="grow">Compare rankers</h2>
         <label className="inline">
           Metric
-          <select data-testid="compare-metric" value={metric} onChange={(e) => setMetric(e.target.value as CompareMetric)}>
-            {COMPARE_METRICS.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect testId="compare-metric" choices={COMPARE_METRICS} value={metric} onChange={setMetric} />
         </label>
         <label className="inline" title="compare every run with this one instead of every pair">
           Baseline
-          <select data-testid="compare-baseline" value={baseline} onChange={(e) => setBaseline(e.target.value)}>
-            <option value="">(every pair)</option>
-            {runs.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect testId="compare-baseline" choices={runs} value={baseline} onChange={setBaseline} emptyText="(every pair)" />
         </label>
         <label className="inline" title="family-wise significance level (Holm)">
           α

@@ -17,6 +17,7 @@ import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { drillNote } from '../lib/drill-note';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 const isForbidden = (e: unknown): boolean => e instanceof ClientError && e.code === 'forbidden';
 
@@ -339,13 +340,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
             <h2 className="grow">Learning curve</h2>
             <label className="inline">
               Metric
-              <select data-testid="curve-metric" value={metric} onChange={(e) => setMetric(e.target.value as Metric)}>
-                {METRICS.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
+              <ChoiceSelect testId="curve-metric" choices={METRICS} value={metric} onChange={setMetric} />
             </label>
           </div>
           {ev.curve.length === 0 ? (

@@ -15,6 +15,7 @@ import { baseName, downloadAll, downloadZip } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -177,13 +178,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           <PoolSelect testId="export-pool" pools={pools} value={pool} onChange={setPool} inline={false} />
           <label>
             Format
-            <select data-testid="export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
-              {EXPORT_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
+            <ChoiceSelect testId="export-format" choices={EXPORT_FORMATS} value={format} onChange={setFormat} />
             <span className="hint">{FORMAT_HELP[format]}</span>
           </label>
           {TEXT_FORMATS.has(format) && (

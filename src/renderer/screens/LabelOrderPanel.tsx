@@ -8,6 +8,7 @@ import { counted as countedNoun } from '../../shared/plural';
 import { useDebounced } from '../lib/hooks';
 import { errorMessage, fmtMetric } from '../lib/format';
 import { mayCall } from '../lib/roles';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 type Row = LabelOrderStanding['rankers'][number];
 
@@ -101,13 +102,7 @@ export function LabelOrderPanel({
         {mayCall(role, 'pool.set') ? (
           <label className="inline">
             Next query
-            <select data-testid="label-order-select" value={lo.order} onChange={(e) => setOrder(e.target.value as QueryOrder)}>
-              {QUERY_ORDERS.map((o) => (
-                <option key={o} value={o} title={QUERY_ORDER_HELP[o]}>
-                  {o}
-                </option>
-              ))}
-            </select>
+            <ChoiceSelect testId="label-order-select" choices={QUERY_ORDERS} value={lo.order} onChange={setOrder} title={(o) => QUERY_ORDER_HELP[o]} />
           </label>
         ) : (
           <span className="muted">order: {lo.order}</span>

@@ -7,6 +7,7 @@ import { describeTraining, fmtRate, fmtSeconds, historySeries } from '../lib/mod
 import { describeSettings } from '../../shared/models';
 import { FeatureImportance } from './FeatureImportance';
 import { TrainCurves } from './TrainCurves';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 function fmtCreated(iso: string): string {
   const d = new Date(iso);
@@ -100,13 +101,7 @@ export function ModelRows({
         </td>
         <td className="model-actions">
           <div className="row">
-            <select data-testid={`model-score-pool-${m.name}`} value={pool} onChange={(e) => onPool(e.target.value)} aria-label={`pool to score with ${m.name}`}>
-              {pools.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
+            <ChoiceSelect testId={`model-score-pool-${m.name}`} choices={pools} value={pool} onChange={onPool} ariaLabel={`pool to score with ${m.name}`} />
             {/* aria-disabled while scoring: a button that turns disabled under the focus drops it to the page. */}
             <button data-testid={`model-score-${m.name}`} onClick={() => !scoring && onScore()} disabled={!pool} aria-disabled={scoring || undefined} title="store the model's scores as a run of this pool">
               {scoring ? 'Scoring…' : 'Score'}

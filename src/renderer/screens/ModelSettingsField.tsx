@@ -3,6 +3,7 @@
  * `qpairs train --config` takes), with the kind's settings and defaults listed beside it.
  */
 import type { ReactNode } from 'react';
+import { FieldHint, hintIdOf } from '../components/FieldHint';
 
 export function ModelSettingsField({
   kind,
@@ -28,19 +29,13 @@ export function ModelSettingsField({
           placeholder={settings ? `e.g. ${JSON.stringify(Object.fromEntries(Object.entries(settings).slice(0, 1)))}` : '{}'}
           value={text}
           aria-invalid={error ? true : undefined}
-          aria-describedby="model-config-hint"
+          aria-describedby={hintIdOf('model-config')}
           onChange={(e) => onChange(e.target.value)}
         />
       </label>
-      {error ? (
-        <span className="hint error" id="model-config-hint" data-testid="model-config-error">
-          {error}
-        </span>
-      ) : (
-        <span className="hint" id="model-config-hint">
-          empty = the defaults; the same settings as <code>qpairs train --config</code>
-        </span>
-      )}
+      <FieldHint testId="model-config" error={error}>
+        empty = the defaults; the same settings as <code>qpairs train --config</code>
+      </FieldHint>
       {settings && (
         <details className="small" data-testid="model-settings-defaults">
           <summary>{kind}’s settings and their defaults</summary>

@@ -20,6 +20,8 @@ import { ModelSettingsField } from './ModelSettingsField';
 import { OptionalWholeNumberField, readOptionalWholeNumber } from '../components/OptionalWholeNumber';
 import { mayCall } from '../lib/roles';
 import { FilterBox, useTableSort } from '../components/DataTable';
+import { ChoiceSelect } from '../components/ChoiceSelect';
+import { FieldHint, hintIdOf } from '../components/FieldHint';
 
 const BACKEND_HELP: Record<string, string> = {
   tensorflow: 'native TensorFlow (tfjs-node): the fastest',
@@ -232,13 +234,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
         >
           <label>
             Kind
-            <select data-testid="model-kind" value={kind} onChange={(e) => setKind(e.target.value as ModelKind)}>
-              {MODEL_KINDS.map((k) => (
-                <option key={k} value={k} title={MODEL_HELP[k]}>
-                  {k}
-                </option>
-              ))}
-            </select>
+            <ChoiceSelect testId="model-kind" choices={MODEL_KINDS} value={kind} onChange={setKind} title={(k) => MODEL_HELP[k]} />
             <span className="hint" data-testid="model-kind-help">
               {MODEL_HELP[kind]}
             </span>
@@ -253,23 +249,13 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
                 maxLength={120}
                 spellCheck={false}
                 aria-invalid={nameError ? true : undefined}
-                aria-describedby="model-name-hint"
+                aria-describedby={hintIdOf('model-name')}
                 onChange={(e) => setNameDraft(e.target.value)}
               />
             </label>
-            {nameError ? (
-              <span className="hint error" id="model-name-hint" data-testid="model-name-error">
-                {nameError}
-              </span>
-            ) : names.includes(name) ? (
-              <span className="hint warn-text" id="model-name-hint" data-testid="model-name-warning">
-                replaces the existing model “{name}”
-              </span>
-            ) : (
-              <span className="hint" id="model-name-hint">
-                letters, digits, . _ + - · also the ranker’s name in the pools
-              </span>
-            )}
+            <FieldHint testId="model-name" error={nameError} warning={names.includes(name) && <>replaces the existing model “{name}”</>}>
+              letters, digits, . _ + - · also the ranker’s name in the pools
+            </FieldHint>
           </div>
           <fieldset className="pool-checks">
             <legend>

@@ -10,6 +10,7 @@ import { Markdown } from '../lib/markdown';
 import { ProgressBar } from '../components/ProgressBar';
 import { TeamPanel } from './TeamPanel';
 import { AccessPanel } from './AccessPanel';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 
@@ -408,25 +409,12 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
             )}
             <label>
               Analyzer
-              <select data-testid="pool-analyzer" value={analyzer} onChange={(e) => setAnalyzer(e.target.value as AnalyzerName | '')}>
-                <option value="">the workspace&apos;s (default {DEFAULT_ANALYZER})</option>
-                {ANALYZER_NAMES.map((a) => (
-                  <option key={a} value={a}>
-                    {a}
-                  </option>
-                ))}
-              </select>
+              <ChoiceSelect<AnalyzerName | ''> testId="pool-analyzer" choices={ANALYZER_NAMES} value={analyzer} onChange={setAnalyzer} emptyText={`the workspace's (default ${DEFAULT_ANALYZER})`} />
               <span className="hint">{analyzer ? ANALYZER_HELP[analyzer] : 'how BM25 reads the texts: as the workspace index does'}</span>
             </label>
             <label>
               Next query
-              <select data-testid="pool-order" value={order} onChange={(e) => setOrder(e.target.value as QueryOrder)}>
-                {QUERY_ORDERS.map((o) => (
-                  <option key={o} value={o}>
-                    {o}
-                  </option>
-                ))}
-              </select>
+              <ChoiceSelect testId="pool-order" choices={QUERY_ORDERS} value={order} onChange={setOrder} />
               <span className="hint">{QUERY_ORDER_HELP[order]}</span>
             </label>
             <fieldset className="radio-row">

@@ -17,6 +17,7 @@ import { mayCall } from '../lib/roles';
 import { PoolSelect } from '../components/PoolSelect';
 import { RoleSelect } from '../components/RoleSelect';
 import { isReservedRole, PERSON_ROLES } from '../../shared/roles';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 /** The roles a person may be given; gold and system are label sources, not people (shown read-only). */
 const ROLES = PERSON_ROLES;
@@ -248,13 +249,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
               }}
             >
               <input data-testid="person-name" placeholder="name" value={newName} onChange={(e) => setNewName(e.target.value)} size={12} aria-label="new annotator name" />
-              <select data-testid="person-role" value={newRole} onChange={(e) => setNewRole(e.target.value as Role)} aria-label="new annotator role">
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
+              <ChoiceSelect testId="person-role" choices={ROLES} value={newRole} onChange={setNewRole} ariaLabel="new annotator role" />
               <button type="submit" data-testid="person-add" disabled={!newName.trim()}>
                 Add
               </button>

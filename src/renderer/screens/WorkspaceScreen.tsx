@@ -6,6 +6,7 @@ import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
 import { reportLines } from '../lib/report';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 
 const FORMAT_HELP: Record<ImportFormat, string> = {
   'questions-jsonl': 'questions, one JSON object per line (id, title, body, tags…)',
@@ -196,13 +197,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           >
             <label>
               Format
-              <select data-testid="import-format" value={format} onChange={(e) => setFormat(e.target.value as ImportFormat)} disabled={busy}>
-                {FORMATS.map((f) => (
-                  <option key={f} value={f}>
-                    {f}
-                  </option>
-                ))}
-              </select>
+              <ChoiceSelect testId="import-format" choices={FORMATS} value={format} onChange={setFormat} disabled={busy} />
               <span className="hint">{FORMAT_HELP[format]}</span>
             </label>
             <label>
@@ -259,13 +254,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             </label>
             <label>
               Scheme <span className="optional">optional</span>
-              <select data-testid="import-scheme" value={scheme} onChange={(e) => setScheme(e.target.value as typeof scheme)} disabled={busy}>
-                {SCHEMES.map((s) => (
-                  <option key={s} value={s}>
-                    {s || '(format default)'}
-                  </option>
-                ))}
-              </select>
+              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy} text={(s) => s || '(format default)'} />
             </label>
             <label>
               Source name <span className="optional">optional</span>

@@ -18,6 +18,7 @@ import { DataTable, FilterBox, useTableSort, type Column } from '../components/D
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
+import { WholeNumberInput } from '../components/WholeNumberInput';
 
 interface StatRow {
   id: string;
@@ -169,11 +170,11 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
           <PoolSelect testId="agreement-pool" pools={pools} value={pool} onChange={setPool} />
           <label className="inline" title="bootstrap resamples of queries for the 95% CIs">
             Resamples
-            <input type="number" min={1} max={100000} data-testid="agreement-bootstrap" value={bootstrap} size={6} onChange={(e) => setBootstrap(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
+            <WholeNumberInput min={1} max={100_000} testId="agreement-bootstrap" value={bootstrap} size={6} onChange={setBootstrap} />
           </label>
           <label className="inline">
             Seed
-            <input type="number" data-testid="agreement-seed" value={seed} size={5} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
+            <WholeNumberInput testId="agreement-seed" value={seed} size={5} onChange={setSeed} />
           </label>
           {/* aria-disabled while computing: a button that turns disabled under the focus drops it to the page. */}
           <button onClick={() => !loading && void load()} data-testid="agreement-refresh" aria-disabled={loading || undefined}>

@@ -15,6 +15,7 @@ import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { StatValue } from '../components/StatValue';
 import { useDebounced } from '../lib/hooks';
 import { ChoiceSelect } from '../components/ChoiceSelect';
+import { WholeNumberInput } from '../components/WholeNumberInput';
 
 export function ComparePanel({
   pool,
@@ -127,15 +128,15 @@ export function ComparePanel({
           <summary className="small">resampling</summary>
           <label className="inline small">
             bootstrap
-            <input type="number" min={1} size={6} value={bootstrap} onChange={(e) => setBootstrap(Math.max(1, Math.floor(Number(e.target.value) || 1)))} data-testid="compare-bootstrap" />
+            <WholeNumberInput min={1} max={100_000} size={6} value={bootstrap} onChange={setBootstrap} testId="compare-bootstrap" />
           </label>
           <label className="inline small">
             permutations
-            <input type="number" min={1} size={7} value={permutations} onChange={(e) => setPermutations(Math.max(1, Math.floor(Number(e.target.value) || 1)))} data-testid="compare-permutations" />
+            <WholeNumberInput min={1} max={1_000_000} size={7} value={permutations} onChange={setPermutations} testId="compare-permutations" />
           </label>
           <label className="inline small">
             seed
-            <input type="number" size={5} value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} data-testid="compare-seed" />
+            <WholeNumberInput size={5} value={seed} onChange={setSeed} testId="compare-seed" />
           </label>
         </details>
       </div>

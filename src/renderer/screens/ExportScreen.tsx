@@ -16,6 +16,7 @@ import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { ChoiceSelect } from '../components/ChoiceSelect';
+import { WholeNumberInput } from '../components/WholeNumberInput';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -216,7 +217,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           </label>
           <label>
             Preview lines
-            <input type="number" min={0} max={1000} data-testid="export-lines" value={lines} onChange={(e) => setLines(Math.max(0, Math.min(1000, Math.floor(Number(e.target.value) || 0))))} />
+            <WholeNumberInput min={0} max={1000} testId="export-lines" value={lines} onChange={setLines} />
           </label>
           <div className="actions">
             <button className="primary" data-testid="export-write" disabled={!canExport} onClick={() => void doExport()}>

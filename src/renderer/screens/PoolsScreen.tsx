@@ -11,6 +11,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { TeamPanel } from './TeamPanel';
 import { AccessPanel } from './AccessPanel';
 import { ChoiceSelect } from '../components/ChoiceSelect';
+import { WholeNumberInput } from '../components/WholeNumberInput';
 
 type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 
@@ -355,11 +356,11 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
               <>
                 <label>
                   Sample size
-                  <input type="number" min={1} data-testid="pool-sample-n" value={n} onChange={(e) => setN(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
+                  <WholeNumberInput min={1} max={100_000} testId="pool-sample-n" value={n} onChange={setN} />
                 </label>
                 <label>
                   Seed
-                  <input type="number" data-testid="pool-sample-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} />
+                  <WholeNumberInput testId="pool-sample-seed" value={seed} onChange={setSeed} />
                   <span className="hint">the same seed gives the same sample</span>
                 </label>
               </>
@@ -381,7 +382,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
             )}
             <label>
               Depth
-              <input type="number" min={1} max={1000} data-testid="pool-depth" value={depth} onChange={(e) => setDepth(Math.max(1, Math.floor(Number(e.target.value) || 20)))} />
+              <WholeNumberInput min={1} max={1000} testId="pool-depth" value={depth} onChange={setDepth} />
               <span className="hint">BM25 candidates per query</span>
             </label>
             <label>

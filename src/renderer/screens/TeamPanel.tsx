@@ -18,6 +18,7 @@ import { PoolSelect } from '../components/PoolSelect';
 import { RoleSelect } from '../components/RoleSelect';
 import { isReservedRole, PERSON_ROLES } from '../../shared/roles';
 import { ChoiceSelect } from '../components/ChoiceSelect';
+import { WholeNumberInput } from '../components/WholeNumberInput';
 
 /** The roles a person may be given; gold and system are label sources, not people (shown read-only). */
 const ROLES = PERSON_ROLES;
@@ -301,14 +302,13 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                 </label>
                 <label className="inline">
                   <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => setMode('k')} />
-                  <input
-                    type="number"
+                  <WholeNumberInput
                     min={1}
                     max={Math.max(1, chosen.length)}
-                    data-testid="assign-k"
+                    testId="assign-k"
                     value={k}
                     size={3}
-                    onChange={(e) => setK(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+                    onChange={setK}
                     onFocus={() => setMode('k')}
                     aria-label="annotators per query"
                   />
@@ -317,7 +317,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
               </fieldset>
               <label className="inline">
                 Seed
-                <input type="number" data-testid="assign-seed" value={seed} onChange={(e) => setSeed(Math.floor(Number(e.target.value) || 0))} size={6} />
+                <WholeNumberInput testId="assign-seed" value={seed} onChange={setSeed} size={6} />
                 <span className="hint">the same seed gives the same assignment</span>
               </label>
               <div className="actions">

@@ -1,0 +1,70 @@
+/**
+ * Number fields can be typed over: emptying one to type a new value leaves it empty (marked
+ * invalid) instead of snapping back to a default under the caret, a value out of range is marked
+ * and not used, and leaving a field that holds no valid number puts the last good value back.
+ * Before, the Pools screen's depth turned '' into 20 at once, so selecting it, deleting and typing
+ * 50 gave 2050, and the agreement resamples turned 0 into 1 while typing 0 of 1000.
+ */
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { useServedSmallPool } from './small-pool';
+
+test.describe.configure({ mode: 'serial' });
+
+const root = path.resolve(import.meta.dirname, '../..');
+const served = useServedSmallPool('number-fields', 32, () => []);
+
+test('the depth of a new pool can be deleted and typed over, and the pool gets what was typed', async () => {
+  const page = served.page;
+  await page.goto('/#pools');
+  const depth = page.getByTestId('pool-depth');
+  await expect(depth).toHaveValue('20');
+  await depth.click();
+  await depth.press('End');
+  await depth.press('Backspace');
+  await depth.press('Backspace');
+  await expect(depth).toHaveValue('');
+  await expect(depth).toHaveAttribute('aria-invalid', 'true');
+  await depth.pressSequentially('5');
+  await expect(depth).toHaveValue('5');
+  await expect(depth).not.toHaveAttribute('aria-invalid', /.*/);
+  await depth.pressSequentially('0');
+  await expect(depth).toHaveValue('50');
+  // Out of range (5000): marked, and leaving the field restores the last good value (500, on the way).
+  await depth.pressSequentially('00');
+  await expect(depth).toHaveValue('5000');
+  await expect(depth).toHaveAttribute('aria-invalid', 'true');
+  await expect(depth).toHaveAttribute('title', /a whole number from 1 to 1000; leaving the field keeps 500$/);
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'number-field-invalid.png') });
+  await depth.press('Tab');
+  await expect(depth).toHaveValue('500');
+  await expect(depth).not.toHaveAttribute('aria-invalid', /.*/);
+  await depth.selectText();
+  await depth.pressSequentially('50');
+  await expect(depth).toHaveValue('50');
+  await page.getByTestId('pool-name').fill('deep');
+  await page.getByTestId('pool-mode-sample').check();
+  const n = page.getByTestId('pool-sample-n');
+  await n.fill('');
+  await n.pressSequentially('2');
+  await page.getByTestId('pool-create').click();
+  await expect(page.getByTestId('pool-created')).toContainText('2 queries, 100 pairs');
+});
+
+test("the agreement's resamples: typing 1000 after emptying the field gives 1000", async () => {
+  const page = served.page;
+  await page.goto('/#agreement');
+  const resamples = page.getByTestId('agreement-bootstrap');
+  await expect(resamples).toHaveValue('1000');
+  await resamples.selectText();
+  await resamples.press('Backspace');
+  await expect(resamples).toHaveValue('');
+  await resamples.pressSequentially('0');
+  // 0 resamples is no CI: marked, not used.
+  await expect(resamples).toHaveValue('0');
+  await expect(resamples).toHaveAttribute('aria-invalid', 'true');
+  await resamples.press('Backspace');
+  await resamples.pressSequentially('2000');
+  await expect(resamples).toHaveValue('2000');
+  await expect(resamples).not.toHaveAttribute('aria-invalid', /.*/);
+});

@@ -12,7 +12,8 @@ import { useServedSmallPool } from './small-pool';
 test.describe.configure({ mode: 'serial' });
 
 const root = path.resolve(import.meta.dirname, '../..');
-const served = useServedSmallPool('number-fields', 32, () => []);
+// Pool p fully labeled (gold): its comparison of bm25 and rev has queries to count.
+const served = useServedSmallPool('number-fields', 32, (pairs) => pairs.map(([q, c], i) => `${q},${c},gold,${i % 4 === 0 ? 1 : 0}`));
 
 test('the depth of a new pool can be deleted and typed over, and the pool gets what was typed', async () => {
   const page = served.page;
@@ -67,4 +68,21 @@ test("the agreement's resamples: typing 1000 after emptying the field gives 1000
   await resamples.pressSequentially('2000');
   await expect(resamples).toHaveValue('2000');
   await expect(resamples).not.toHaveAttribute('aria-invalid', /.*/);
+});
+
+test("the comparison's α: typing 0.01 over 0.05 gives 0.01 (its first 0 no longer snaps back to 0.05)", async () => {
+  const page = served.page;
+  await page.goto('/#evaluate');
+  await page.getByTestId('eval-pool').selectOption('p');
+  const alpha = page.getByTestId('compare-alpha');
+  await expect(alpha).toHaveValue('0.05');
+  await alpha.selectText();
+  await alpha.press('Backspace');
+  await alpha.pressSequentially('0');
+  await expect(alpha).toHaveValue('0');
+  await expect(alpha).toHaveAttribute('aria-invalid', 'true');
+  await alpha.pressSequentially('.01');
+  await expect(alpha).toHaveValue('0.01');
+  await expect(alpha).not.toHaveAttribute('aria-invalid', /.*/);
+  await expect(page.getByTestId('compare-summary')).toContainText('α = 0.01');
 });

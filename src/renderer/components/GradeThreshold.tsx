@@ -4,12 +4,11 @@
  * the last one, and says so), so the evaluation never runs with NaN.
  */
 import { useEffect, useState, type ReactNode } from 'react';
+import { readNumber } from './NumberInput';
 
 /** The field's text as a threshold: the number, or null when it is not one. */
 export function readThreshold(text: string): number | null {
-  if (text.trim() === '') return null;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : null;
+  return readNumber(text, -Infinity, Infinity, false);
 }
 
 export function GradeThreshold({ value, onChange }: { value: number; onChange: (v: number) => void }): ReactNode {

@@ -18,7 +18,7 @@ import { DataTable, FilterBox, useTableSort, type Column } from '../components/D
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
-import { WholeNumberInput } from '../components/WholeNumberInput';
+import { NumberInput } from '../components/NumberInput';
 
 interface StatRow {
   id: string;
@@ -170,11 +170,11 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
           <PoolSelect testId="agreement-pool" pools={pools} value={pool} onChange={setPool} />
           <label className="inline" title="bootstrap resamples of queries for the 95% CIs">
             Resamples
-            <WholeNumberInput min={1} max={100_000} testId="agreement-bootstrap" value={bootstrap} size={6} onChange={setBootstrap} />
+            <NumberInput min={1} max={100_000} testId="agreement-bootstrap" value={bootstrap} size={6} onChange={setBootstrap} />
           </label>
           <label className="inline">
             Seed
-            <WholeNumberInput testId="agreement-seed" value={seed} size={5} onChange={setSeed} />
+            <NumberInput testId="agreement-seed" value={seed} size={5} onChange={setSeed} />
           </label>
           {/* aria-disabled while computing: a button that turns disabled under the focus drops it to the page. */}
           <button onClick={() => !loading && void load()} data-testid="agreement-refresh" aria-disabled={loading || undefined}>

@@ -15,7 +15,7 @@ import { METRIC_HELP, MetricLegend } from '../components/MetricLegend';
 import { StatValue } from '../components/StatValue';
 import { useDebounced } from '../lib/hooks';
 import { ChoiceSelect } from '../components/ChoiceSelect';
-import { WholeNumberInput } from '../components/WholeNumberInput';
+import { NumberInput } from '../components/NumberInput';
 
 export function ComparePanel({
   pool,
@@ -122,21 +122,21 @@ export function ComparePanel({
         </label>
         <label className="inline" title="family-wise significance level (Holm)">
           α
-          <input type="number" step="0.01" min={0.001} max={0.5} size={4} data-testid="compare-alpha" value={alpha} onChange={(e) => setAlpha(Math.min(0.5, Math.max(0.001, Number(e.target.value) || 0.05)))} />
+          <NumberInput step={0.01} min={0.001} max={0.5} size={4} testId="compare-alpha" value={alpha} onChange={setAlpha} />
         </label>
         <details className="inline-details">
           <summary className="small">resampling</summary>
           <label className="inline small">
             bootstrap
-            <WholeNumberInput min={1} max={100_000} size={6} value={bootstrap} onChange={setBootstrap} testId="compare-bootstrap" />
+            <NumberInput min={1} max={100_000} size={6} value={bootstrap} onChange={setBootstrap} testId="compare-bootstrap" />
           </label>
           <label className="inline small">
             permutations
-            <WholeNumberInput min={1} max={1_000_000} size={7} value={permutations} onChange={setPermutations} testId="compare-permutations" />
+            <NumberInput min={1} max={1_000_000} size={7} value={permutations} onChange={setPermutations} testId="compare-permutations" />
           </label>
           <label className="inline small">
             seed
-            <WholeNumberInput size={5} value={seed} onChange={setSeed} testId="compare-seed" />
+            <NumberInput size={5} value={seed} onChange={setSeed} testId="compare-seed" />
           </label>
         </details>
       </div>

@@ -16,7 +16,7 @@ import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { ChoiceSelect } from '../components/ChoiceSelect';
-import { WholeNumberInput } from '../components/WholeNumberInput';
+import { NumberInput } from '../components/NumberInput';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -217,7 +217,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           </label>
           <label>
             Preview lines
-            <WholeNumberInput min={0} max={1000} testId="export-lines" value={lines} onChange={setLines} />
+            <NumberInput min={0} max={1000} testId="export-lines" value={lines} onChange={setLines} />
           </label>
           <div className="actions">
             <button className="primary" data-testid="export-write" disabled={!canExport} onClick={() => void doExport()}>

@@ -22,7 +22,7 @@ import { mayCall } from '../lib/roles';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { FieldHint, hintIdOf } from '../components/FieldHint';
-import { WholeNumberInput } from '../components/WholeNumberInput';
+import { NumberInput } from '../components/NumberInput';
 
 const BACKEND_HELP: Record<string, string> = {
   tensorflow: 'native TensorFlow (tfjs-node): the fastest',
@@ -303,7 +303,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
           <OptionalWholeNumberField label="Epochs" testId="model-epochs" min={1} max={1000} placeholder="model default" text={epochs} onChange={setEpochs} error={epochsError} hint="empty = the model’s default" />
           <label>
             Seed
-            <WholeNumberInput testId="model-seed" value={seed} onChange={setSeed} />
+            <NumberInput testId="model-seed" value={seed} onChange={setSeed} />
             <span className="hint">the same seed and backend give the same model</span>
           </label>
           <OptionalWholeNumberField
@@ -320,7 +320,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
           {cvNum !== undefined && !cvError && (
             <label>
               Repeats
-              <WholeNumberInput min={1} max={100} testId="model-cv-repeats" value={cvRepeats} onChange={setCvRepeats} />
+              <NumberInput min={1} max={100} testId="model-cv-repeats" value={cvRepeats} onChange={setCvRepeats} />
               <span className="hint">each with its own random folds</span>
             </label>
           )}

@@ -11,7 +11,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { TeamPanel } from './TeamPanel';
 import { AccessPanel } from './AccessPanel';
 import { ChoiceSelect } from '../components/ChoiceSelect';
-import { WholeNumberInput } from '../components/WholeNumberInput';
+import { NumberInput } from '../components/NumberInput';
 
 type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 
@@ -356,11 +356,11 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
               <>
                 <label>
                   Sample size
-                  <WholeNumberInput min={1} max={100_000} testId="pool-sample-n" value={n} onChange={setN} />
+                  <NumberInput min={1} max={100_000} testId="pool-sample-n" value={n} onChange={setN} />
                 </label>
                 <label>
                   Seed
-                  <WholeNumberInput testId="pool-sample-seed" value={seed} onChange={setSeed} />
+                  <NumberInput testId="pool-sample-seed" value={seed} onChange={setSeed} />
                   <span className="hint">the same seed gives the same sample</span>
                 </label>
               </>
@@ -382,7 +382,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
             )}
             <label>
               Depth
-              <WholeNumberInput min={1} max={1000} testId="pool-depth" value={depth} onChange={setDepth} />
+              <NumberInput min={1} max={1000} testId="pool-depth" value={depth} onChange={setDepth} />
               <span className="hint">BM25 candidates per query</span>
             </label>
             <label>

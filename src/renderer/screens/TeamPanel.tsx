@@ -18,7 +18,7 @@ import { PoolSelect } from '../components/PoolSelect';
 import { RoleSelect } from '../components/RoleSelect';
 import { isReservedRole, PERSON_ROLES } from '../../shared/roles';
 import { ChoiceSelect } from '../components/ChoiceSelect';
-import { WholeNumberInput } from '../components/WholeNumberInput';
+import { NumberInput } from '../components/NumberInput';
 
 /** The roles a person may be given; gold and system are label sources, not people (shown read-only). */
 const ROLES = PERSON_ROLES;
@@ -302,7 +302,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                 </label>
                 <label className="inline">
                   <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => setMode('k')} />
-                  <WholeNumberInput
+                  <NumberInput
                     min={1}
                     max={Math.max(1, chosen.length)}
                     testId="assign-k"
@@ -317,7 +317,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
               </fieldset>
               <label className="inline">
                 Seed
-                <WholeNumberInput testId="assign-seed" value={seed} onChange={setSeed} size={6} />
+                <NumberInput testId="assign-seed" value={seed} onChange={setSeed} size={6} />
                 <span className="hint">the same seed gives the same assignment</span>
               </label>
               <div className="actions">

@@ -11,10 +11,29 @@ export class UsageError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/**
+ * Joins a negative number to the value-taking flag before it (`--seed -3` → `--seed=-3`), which
+ * node:util parseArgs would otherwise refuse as an ambiguous option. Only numbers: `--pool -x`
+ * stays refused (a missing value is the likelier mistake).
+ */
+export function joinNegativeNumbers(argv: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    const flag = a.startsWith('--') && !a.includes('=') ? options[a.slice(2)] : undefined;
+    if (flag?.type === 'string' && next !== undefined && /^-\d+(\.\d+)?$/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** node:util parseArgs with readable errors as UsageError; an unknown flag names the one it most likely meant and the command's flags. */
 export function parse<O extends Options>(argv: string[], options: O) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeNumbers(argv, options), options, allowPositionals: true, strict: true });
   } catch (e) {
     const err = e as Error & { code?: string };
     const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(err.message)?.[1] : undefined;

@@ -136,7 +136,11 @@ export const commandArgs = {
     /** Issue 24: the annotator's note on the pair (why it is unsure, …); omitted = unchanged. */
     note: noteArg,
   }),
-  'label.undo': z.object({ seq: z.number().int().positive(), annotator: name }),
+  /**
+   * Takes back label event `seq`. `note`: the pair's note to put back with the label, in the same
+   * commit (what the undone call changed it from; omitted = unchanged). A pair left unlabeled keeps no note.
+   */
+  'label.undo': z.object({ seq: z.number().int().positive(), annotator: name, note: noteArg }),
   /**
    * "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or
    * `idleSeconds` after the last. A setting left out keeps the pool's current one (LIVE_DEFAULTS for a pool

@@ -29,6 +29,8 @@ describe('UndoHistory', () => {
     expect(historyEntryFor(op({ note: '', noteBefore: 'old' }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: 'old' } });
     expect(historyEntryFor(op({ note: 'same' }), { seq: null, noteChanged: false })).toBeNull();
     expect(historyEntryFor(op({ note: 'old', undoing: true }), { seq: null, noteChanged: true })).toBeNull();
+    // A cleared label took its note along: undoing the clear puts back both.
+    expect(historyEntryFor(op({ value: null, noteBefore: 'why' }), { seq: 8, noteChanged: true })).toEqual({ seq: 8, ...pair, note: { before: 'why' } });
     const s = kv();
     new UndoHistory(s).push({ seq: 0, ...pair, note: { before: 'old' } });
     expect(new UndoHistory(s).pop('p', 'ann')).toEqual({ seq: 0, ...pair, note: { before: 'old' } });

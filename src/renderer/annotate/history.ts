@@ -12,17 +12,21 @@ export interface HistoryEntry {
   queryId: string;
   candidateId: string;
   annotator: string;
-  /** A note change (the label kept its value): undoing it puts back the note the pair had before (null: none). */
+  /**
+   * The note the pair had before (null: none), when the change took it: with seq 0 a note change
+   * (the label kept its value); with a label event, a label whose call changed the note too (a
+   * cleared label takes its note along) — undoing it puts back both at once.
+   */
   note?: { before: string | null };
 }
 
 /**
- * What undo takes back of a saved op: its label event, else — when only its note changed — the
- * note change (an undo's own note op is not undone in turn); null when nothing changed.
+ * What undo takes back of a saved op: its label event (with the note it changed, if any), else —
+ * when only its note changed — the note change (an undo's own note op is not undone in turn); null when nothing changed.
  */
 export function historyEntryFor(op: LabelOp, ack: { seq: number | null; noteChanged?: boolean }): HistoryEntry | null {
   const pair = { pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator };
-  if (ack.seq != null) return { seq: ack.seq, ...pair };
+  if (ack.seq != null) return { seq: ack.seq, ...pair, ...(ack.noteChanged && !op.undoing ? { note: { before: op.noteBefore ?? null } } : {}) };
   if (op.note !== undefined && ack.noteChanged && !op.undoing) return { seq: 0, ...pair, note: { before: op.noteBefore ?? null } };
   return null;
 }

@@ -106,10 +106,11 @@ export function useLabeling(
       // Without an op in the outbox the view's label is the saved one (an op restored from a reload
       // leaves the view as the engine read it; the rows above then use it).
       if (!outbox.latestFor(key)) savedBefore.current.set(key, c.label);
-      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
+      // Clearing a label removes its note too (the engine's rule): keep the note for undo to put back.
+      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value, ...(value === null ? { noteBefore: c.note ?? null } : {}) });
       if (value !== null) setGivenTimes((t) => [...t.slice(-99), { t: Date.now(), op: op.id }]);
       // Keep the view in step so the row does not flicker back while the save completes.
-      const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value } : x)) };
+      const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value, ...(value === null ? { note: null } : {}) } : x)) };
       patch(patched);
       if (advance) setCursor(stepCursor(shownRef.current, row, 1));
     },
@@ -142,7 +143,7 @@ export function useLabeling(
       setNotice('Nothing to undo: no labels given in this session.');
       return;
     }
-    if (e.note) {
+    if (e.note && e.seq === 0) {
       // A note change: its pair is shown and gets back the note it had before (its label stays).
       if (!(await fetchQuery(e.queryId, e.candidateId))) {
         undo.push(e);
@@ -158,8 +159,9 @@ export function useLabeling(
       return;
     }
     try {
-      await client.invoke('label.undo', { seq: e.seq, annotator });
-      setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}.`);
+      // A label whose call changed the note (a cleared label took its note) gets that note back with it.
+      await client.invoke('label.undo', { seq: e.seq, annotator, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}${e.note?.before ? ', with its note' : ''}.`);
       await fetchQuery(e.queryId, e.candidateId);
     } catch (err) {
       if (isTransportError(err)) undo.push(e);

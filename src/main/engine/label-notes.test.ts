@@ -1,0 +1,77 @@
+/**
+ * A label's note goes with the label: clearing the label removes its note (it used to stay on the
+ * unlabeled pair, unseen, and come back with the next label), and undoing the clear brings back
+ * the label and its note in one commit.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LabelAck, LabelRecord, QueryView } from '../../shared/contract';
+import { Workspace } from '../workspace/workspace';
+import { Engine } from './engine';
+
+let dir: string;
+let ws: Workspace;
+let engine: Engine;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-label-notes-'));
+  ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  ws.transaction(() => {
+    for (const id of ['q1', 'c1', 'c2']) ws.upsertQuestion({ id, source: 't', title: `title ${id}`, body: `body ${id}` });
+    ws.createPool({ name: 'p', scheme: 'binary' });
+    ws.addPoolQuery('p', 'q1', ['c1', 'c2']);
+  });
+  engine = new Engine(ws, { transport: 'electron' });
+});
+afterEach(() => {
+  engine?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const pair = { pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: 'alice' };
+const set = (args: Record<string, unknown>) => engine.invoke('label.set', { ...pair, ...args }) as Promise<LabelAck>;
+const noteOf = async (): Promise<string | null | undefined> => {
+  const v = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice', queryId: 'q1' })) as QueryView;
+  return v.candidates.find((c) => c.id === 'c1')!.note;
+};
+
+describe('a label and its note', () => {
+  it('clearing the label removes its note; the next label starts without one', async () => {
+    await set({ value: '?' });
+    await set({ value: '?', note: 'the second asks about windows' });
+    expect(await noteOf()).toBe('the second asks about windows');
+    const cleared = await set({ value: null });
+    expect(cleared).toMatchObject({ note: null, noteChanged: true });
+    expect(ws.labelNotes('p', { annotator: 'alice' })).toEqual([]);
+    await set({ value: '1' });
+    expect(await noteOf()).toBeFalsy();
+  });
+
+  it('a note sent with a clear is not kept either', async () => {
+    await set({ value: '1' });
+    await set({ value: null, note: 'left over' });
+    expect(ws.labelNotes('p', { annotator: 'alice' })).toEqual([]);
+  });
+
+  it('undoing the clear with the note it took brings back both', async () => {
+    await set({ value: '0' });
+    await set({ value: '0', note: 'different versions' });
+    const cleared = await set({ value: null });
+    const rec = (await engine.invoke('label.undo', { seq: cleared.seq, annotator: 'alice', note: 'different versions' })) as LabelRecord;
+    expect(rec.value).toBe('0');
+    expect(await noteOf()).toBe('different versions');
+    // An undo without a note leaves the note as it is.
+    const again = await set({ value: '1' });
+    await engine.invoke('label.undo', { seq: again.seq, annotator: 'alice' });
+    expect(await noteOf()).toBe('different versions');
+  });
+
+  it('undo back to no label removes the note, whatever the call says', async () => {
+    const given = await set({ value: '1', note: 'kept?' });
+    expect(await noteOf()).toBe('kept?');
+    await engine.invoke('label.undo', { seq: given.seq, annotator: 'alice', note: 'kept?' });
+    expect(ws.labelNotes('p', { annotator: 'alice' })).toEqual([]);
+  });
+});

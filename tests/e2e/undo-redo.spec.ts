@@ -1,0 +1,132 @@
+/**
+ * Undo and redo as an annotator and a judge meet them, in serve mode on a workspace of its own
+ * (the SemEval-2016 dev questions): x takes a label's note along and u brings back both; in Review
+ * u takes back the judge's last change whatever it was (a ruling or its reason), in order; U
+ * (Shift+u) redoes what u took back, and is refused, saying why, once another change came in between.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { unpackedDataset } from '../datasets';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 28;
+const OPEN_POOL = 'work';
+const REVIEW_POOL = 'disputes';
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess;
+let dir: string;
+let page: Page;
+
+async function invoke<T = unknown>(p: Page, command: string, args: unknown): Promise<T> {
+  const r = await p.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
+  expect(r.ok(), await r.text()).toBe(true);
+  return (await r.json()) as T;
+}
+
+function shot(name: string): string {
+  const folder = path.join(root, 'test-results', 'screens');
+  mkdirSync(folder, { recursive: true });
+  return path.join(folder, name);
+}
+
+/** The stored note of `annotator` on a pair of `pool`. */
+async function storedNote(pool: string, annotator: string, queryId: string, candidateId: string): Promise<string | null> {
+  const v = await invoke<{ candidates: Array<{ id: string; note?: string | null }> }>(page, 'annotate.query', { pool, annotator, queryId });
+  return v.candidates.find((c) => c.id === candidateId)?.note ?? null;
+}
+
+/** The Annotate screen as `annotator` on `pool`, the cursor on the first candidate. */
+async function annotateAs(annotator: string, pool: string): Promise<void> {
+  await page.goto('/#annotate');
+  await page.getByTestId('annotator-input').fill(annotator);
+  await page.getByTestId('annotator-input').press('Enter');
+  await page.getByTestId('annotate-pool').selectOption(pool);
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', pool);
+  await page.keyboard.press('Home');
+}
+
+/** Writes a note on the row under the cursor (c, type, Enter). */
+async function writeNote(text: string): Promise<void> {
+  await page.keyboard.press('c');
+  await page.getByTestId('note-dialog-input').fill(text);
+  await page.getByTestId('note-dialog-input').press('Enter');
+  await expect(page.getByTestId('note-dialog')).toHaveCount(0);
+}
+
+test.beforeAll(async ({ browser }) => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-undo-'));
+  server = await startServe({ workspace: path.join(dir, 'undo.qpairs'), port: PORT });
+  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+  await page.goto('/#workspace');
+  await invoke(page, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }], pool: 'dev' });
+  await expect.poll(async () => (await invoke<Array<{ name: string }>>(page, 'pool.list', {})).map((x) => x.name), { timeout: 60_000 }).toContain('dev');
+  for (const [name, role] of [
+    ['alice', 'annotator'],
+    ['bob', 'annotator'],
+    ['carol', 'judge'],
+    ['dave', 'annotator'],
+  ] as const)
+    await invoke(page, 'annotator.add', { name, role });
+  // Disputes: alice says 0 everywhere, bob 1 on each query's first candidate.
+  await invoke(page, 'pool.create', { name: REVIEW_POOL, sample: { n: 4, seed: 5 }, depth: 4 });
+  await invoke(page, 'pool.assign', { pool: REVIEW_POOL, annotators: ['alice', 'bob'] });
+  for (const q of await invoke<Array<{ id: string }>>(page, 'annotate.queries', { pool: REVIEW_POOL, annotator: 'bob' })) {
+    const v = await invoke<{ candidates: Array<{ id: string; position: number }> }>(page, 'annotate.query', { pool: REVIEW_POOL, annotator: 'bob', queryId: q.id });
+    for (const c of v.candidates) {
+      await invoke(page, 'label.set', { pool: REVIEW_POOL, queryId: q.id, candidateId: c.id, annotator: 'alice', value: '0' });
+      await invoke(page, 'label.set', { pool: REVIEW_POOL, queryId: q.id, candidateId: c.id, annotator: 'bob', value: c.position === 0 ? '1' : '0' });
+    }
+  }
+  // An open pool nobody is assigned to, for dave's day in Annotate.
+  await invoke(page, 'pool.create', { name: OPEN_POOL, sample: { n: 3, seed: 2 }, depth: 5, blind: false });
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('Annotate: x takes the label’s note along; u brings back both; the next label starts without the old note', async () => {
+  await annotateAs('dave', OPEN_POOL);
+  const row0 = page.getByTestId('candidate-row-0');
+  const cand = (await row0.getAttribute('data-candidate-id'))!;
+  const query = (await page.getByTestId('query-id').textContent())!;
+  await page.keyboard.press('?');
+  await expect(row0).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('Home');
+  const note = 'one asks about the visa, the other about the permit';
+  await writeNote(note);
+  await expect(page.getByTestId('note-mark-0')).toHaveAttribute('title', `your note: ${note}`);
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand)).toBe(note);
+
+  await page.keyboard.press('x');
+  await expect(row0).toHaveAttribute('data-label', '');
+  await expect(row0).toHaveAttribute('data-state', 'none');
+  await expect(page.getByTestId('note-mark-0')).toHaveCount(0);
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand)).toBeNull();
+  await page.screenshot({ path: shot('undo-x-cleared.png') });
+
+  await page.keyboard.press('u');
+  await expect(row0).toHaveAttribute('data-label', '?');
+  await expect(page.getByTestId('note-mark-0')).toHaveAttribute('title', `your note: ${note}`);
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand)).toBe(note);
+  await page.screenshot({ path: shot('undo-x-undone.png') });
+
+  // Cleared again, then labeled: the old note does not come back with the new label.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('x');
+  await expect(row0).toHaveAttribute('data-state', 'none');
+  await page.keyboard.press('1');
+  await expect(row0).toHaveAttribute('data-state', 'saved');
+  await expect(page.getByTestId('note-mark-0')).toHaveCount(0);
+  expect(await storedNote(OPEN_POOL, 'dave', query, cand)).toBeNull();
+});

@@ -130,3 +130,76 @@ test('Annotate: x takes the label’s note along; u brings back both; the next l
   await expect(page.getByTestId('note-mark-0')).toHaveCount(0);
   expect(await storedNote(OPEN_POOL, 'dave', query, cand)).toBeNull();
 });
+
+/** carol's stored ruling and reason on a pair of the disputes pool. */
+async function ruling(queryId: string, candidateId: string): Promise<{ value: string | null; note: string | null }> {
+  const q = await invoke<{ items: Array<{ queryId: string; candidateId: string; settled: { judge: string; value: string; note?: string | null } | null; judgeNote?: string | null }> }>(page, 'review.queue', {
+    pool: REVIEW_POOL,
+    judge: 'carol',
+    includeSettled: true,
+  });
+  const it = q.items.find((i) => i.queryId === queryId && i.candidateId === candidateId);
+  return { value: it?.settled?.judge === 'carol' ? it.settled.value : null, note: it?.judgeNote ?? null };
+}
+
+/** Review as carol on the disputes pool, the cursor on its first pair; returns that pair. */
+async function reviewAsCarol(): Promise<{ query: string; cand: string }> {
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption(REVIEW_POOL);
+  await page.getByTestId('review-judge').selectOption('carol');
+  await expect(page.getByTestId('review-current')).toBeVisible();
+  await page.keyboard.press('Home');
+  const cur = page.getByTestId('review-current');
+  return { query: (await cur.getAttribute('data-query'))!, cand: (await cur.getAttribute('data-candidate'))! };
+}
+
+/** Writes the ruling's reason on the pair under the cursor (c, type, Enter). */
+async function writeReason(text: string): Promise<void> {
+  await page.keyboard.press('c');
+  await page.getByTestId('reason-dialog-input').fill(text);
+  await page.getByTestId('reason-dialog-input').press('Enter');
+  await expect(page.getByTestId('reason-dialog')).toHaveCount(0);
+}
+
+test('Review: u takes back the judge’s last change, a reason as well as a ruling, in order', async () => {
+  const { query, cand } = await reviewAsCarol();
+  const row = page.locator(`[data-testid^="review-row-"][data-query="${query}"][data-candidate="${cand}"]`);
+  await page.keyboard.press('1');
+  await expect(row).toHaveAttribute('data-state', 'saved');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: null });
+  await row.click();
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', cand);
+  await writeReason('the accepted answers are the same');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'the accepted answers are the same' });
+  await writeReason('both ask how to renew the visa');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'both ask how to renew the visa' });
+  await page.screenshot({ path: shot('review-two-reasons.png') });
+
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText('reason');
+  await expect(page.getByTestId('review-reason')).toContainText('the accepted answers are the same');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'the accepted answers are the same' });
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-reason')).toHaveCount(0);
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: null });
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${cand}`);
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: null, note: null });
+  await page.screenshot({ path: shot('review-undone.png') });
+
+  // A reason given before the ruling goes with it; x takes both, u brings both back.
+  await row.click();
+  await writeReason('different countries');
+  await page.keyboard.press('0');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '0', note: 'different countries' });
+  await row.click();
+  await page.keyboard.press('x');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: null, note: null });
+  await page.keyboard.press('u');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '0', note: 'different countries' });
+  await expect(row).toHaveAttribute('data-state', 'saved');
+  await expect(page.getByTestId('review-reason')).toContainText('different countries');
+  // The ruling given with its reason: one undo takes back both.
+  await page.keyboard.press('u');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: null, note: null });
+});

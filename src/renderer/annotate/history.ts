@@ -18,6 +18,8 @@ export interface HistoryEntry {
    * cleared label takes its note along) — undoing it puts back both at once.
    */
   note?: { before: string | null };
+  /** Given on the Review screen (a judge's ruling or reason): undone and redone there. */
+  review?: true;
 }
 
 /**

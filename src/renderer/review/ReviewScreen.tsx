@@ -4,7 +4,7 @@
  * each with the label keys of the pool's scheme (the Annotate screen's mapping, without "?": a
  * judge's "?" settles nothing, so the key only says so and nothing is sent). Settled labels
  * go through the judge's durable outbox (review.settle) and show their saved state; u undoes the
- * judge's last label (label.undo as the judge), n jumps to the next unsettled disagreement.
+ * judge's last change, a ruling (label.undo as the judge, with the reason it changed) or a reason, n jumps to the next unsettled disagreement.
  *
  * Issue 24: a split view — the list on the left, the selected pair on the right (query and
  * candidate texts, every vote with its note, the judge's label and reason), both panes sized to
@@ -261,13 +261,24 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
   /** The judge's reason on a row: written in this page, else the stored one. */
   const reasonOf = (r: Row): string => reasons.get(r.key) ?? r.item.judgeNote ?? '';
+  /** The judge's reason as stored: a reason written in this page went out with the ruling, else the queue's. */
+  const storedReason = (r: Row): string | null => (r.value !== null && r.by === judge ? reasonOf(r) : (r.item.judgeNote ?? '')) || null;
 
   const settle = (value: string | null): void => {
     const r = rowsRef.current[cursorRef.current];
     if (!r || !judge || !queue) return;
     setNotice(null);
     const pending = reasons.get(r.key);
-    settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value, ...(pending !== undefined && value !== null ? { note: pending } : {}) });
+    // What undo puts back: the reason stored before (clearing a ruling takes its reason along).
+    settles.enqueue({
+      pool: queue.pool,
+      queryId: r.item.queryId,
+      candidateId: r.item.candidateId,
+      annotator: judge,
+      value,
+      ...(pending !== undefined && value !== null ? { note: pending } : {}),
+      noteBefore: storedReason(r),
+    });
     setGiven((g) => {
       const n = new Map(g);
       if (value === null) n.delete(r.key);
@@ -285,22 +296,43 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setNotice('Nothing to undo: you settled nothing in this session.');
       return;
     }
-    if (e.note) {
+    if (e.note && e.seq === 0 && !e.review) {
       // A note written in Annotate (as an assigned annotator): undone there, where it shows.
       undo.push(e);
       setNotice(`Your last change is your note on ${e.candidateId} of query ${e.queryId}, written in Annotate: u there undoes it.`);
       return;
     }
+    const key = itemKey(e);
+    if (e.note && e.seq === 0) {
+      // A reason given alone: the pair gets back the reason it had, its ruling unchanged.
+      const r = allRows.find((x) => x.key === key);
+      if (!r || !queue || queue.pool !== e.pool || r.value === null || r.by !== judge) {
+        undo.push(e);
+        setNotice(`Cannot undo the reason on ${e.candidateId} of query ${e.queryId} now: that pair is not shown with your ruling.`);
+        return;
+      }
+      const before = e.note.before ?? '';
+      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true });
+      setReasons((m) => new Map(m).set(key, before));
+      setCursorKey(key);
+      setNotice(before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`);
+      return;
+    }
     try {
-      await client.invoke('label.undo', { seq: e.seq, annotator: judge });
-      const key = itemKey(e);
+      // A ruling whose call changed the reason (given with it, or taken along by x) gets that reason back with it.
+      await client.invoke('label.undo', { seq: e.seq, annotator: judge, ...(e.note ? { note: e.note.before ?? '' } : {}) });
       setGiven((g) => {
         const n = new Map(g);
         n.delete(key);
         return n;
       });
+      setReasons((m) => {
+        const n = new Map(m);
+        n.delete(key);
+        return n;
+      });
       setCursorKey(key);
-      setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}.`);
+      setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}${e.note ? (e.note.before ? ', with the reason it had' : ' and its reason') : ''}.`);
       await load();
     } catch (err) {
       if (isTransportError(err)) undo.push(e);
@@ -637,9 +669,10 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
               hint={r.value === null ? 'sent with your ruling' : 'saved with your ruling'}
               initial={reasonOf(r)}
               onSave={(text) => {
+                const before = storedReason(r);
                 setReasons((m) => new Map(m).set(r.key, text));
-                // Already ruled on: the reason goes now, with the same label.
-                if (r.value !== null && r.by === judge) settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value: r.value, note: text });
+                // Already ruled on: the reason goes now, with the same label (u takes it back).
+                if (r.value !== null && r.by === judge) settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value: r.value, note: text, noteBefore: before });
               }}
               onClose={() => setReasonFor(null)}
             />

@@ -20,7 +20,7 @@ const outbox = new LabelQueue({
   storage: session,
   onSaved: (op, ack) => {
     const entry = historyEntryFor(op, ack);
-    if (entry) undo.push(entry);
+    if (entry) undo.push(entry, { keepRedo: op.redoing });
   },
 });
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
@@ -32,7 +32,7 @@ const settles = new LabelQueue({
   onSaved: (op, ack) => {
     // A ruling, a reason given alone, or both: each is one step of the judge's undo.
     const entry = historyEntryFor(op, ack);
-    if (entry) undo.push({ ...entry, review: true });
+    if (entry) undo.push({ ...entry, review: true }, { keepRedo: op.redoing });
   },
 });
 // When the event stream comes back, the server is back: send waiting labels now.

@@ -203,3 +203,102 @@ test('Review: u takes back the judge’s last change, a reason as well as a ruli
   await page.keyboard.press('u');
   await expect.poll(() => ruling(query, cand)).toEqual({ value: null, note: null });
 });
+
+test('Annotate: U (Shift+u) redoes what u took back, labels and notes, in order; a new label ends it, a change from another tab is refused', async () => {
+  await annotateAs('dave', OPEN_POOL);
+  const query = (await page.getByTestId('query-id').textContent())!;
+  const row = (i: number) => page.getByTestId(`candidate-row-${i}`);
+  const cand2 = (await row(2).getAttribute('data-candidate-id'))!;
+  await page.keyboard.press('j');
+  await page.keyboard.press('1');
+  await page.keyboard.press('0');
+  await expect(row(2)).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('u');
+  await expect(row(2)).toHaveAttribute('data-label', '');
+  await page.keyboard.press('u');
+  await expect(row(1)).toHaveAttribute('data-label', '');
+  await page.keyboard.press('Shift+U');
+  await expect(row(1)).toHaveAttribute('data-label', '1');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Redone: the label of');
+  await page.keyboard.press('Shift+U');
+  await expect(row(2)).toHaveAttribute('data-label', '0');
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Nothing to redo');
+
+  // A note: u takes it back, U gives it again.
+  await page.getByTestId('candidate-row-2').click();
+  await writeNote('a duplicate, asked a year later');
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand2)).toBe('a duplicate, asked a year later');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('note-mark-2')).toHaveCount(0);
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand2)).toBeNull();
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('note-mark-2')).toHaveAttribute('title', 'your note: a duplicate, asked a year later');
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand2)).toBe('a duplicate, asked a year later');
+
+  // x then u then U: cleared again, note and all.
+  await page.getByTestId('candidate-row-2').click();
+  await page.keyboard.press('x');
+  await expect(row(2)).toHaveAttribute('data-label', '');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('note-mark-2')).toBeVisible();
+  await page.keyboard.press('Shift+U');
+  await expect(row(2)).toHaveAttribute('data-label', '');
+  await expect(page.getByTestId('note-mark-2')).toHaveCount(0);
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand2)).toBeNull();
+  await page.keyboard.press('u');
+  await expect(row(2)).toHaveAttribute('data-label', '0');
+  await expect(page.getByTestId('note-mark-2')).toBeVisible();
+
+  // Undo, then a new label elsewhere: redo is refused, saying why.
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('note-mark-2')).toHaveCount(0);
+  await page.getByTestId('candidate-row-3').click();
+  await page.keyboard.press('1');
+  await expect(row(3)).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Cannot redo: a label or note was given after the undo');
+  await expect.poll(() => storedNote(OPEN_POOL, 'dave', query, cand2)).toBeNull();
+
+  // Undo, then the pair changes in another tab: redo is refused, and the other tab's label stays.
+  const cand3 = (await row(3).getAttribute('data-candidate-id'))!;
+  await page.keyboard.press('u');
+  await expect(row(3)).toHaveAttribute('data-label', '');
+  await invoke(page, 'label.set', { pool: OPEN_POOL, queryId: query, candidateId: cand3, annotator: 'dave', value: '0' });
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-error')).toContainText(`Redo refused: cannot redo on ${query} → ${cand3}: its label changed since the undo`);
+  await page.screenshot({ path: shot('redo-refused.png') });
+  const v = await invoke<{ candidates: Array<{ id: string; label: string | null }> }>(page, 'annotate.query', { pool: OPEN_POOL, annotator: 'dave', queryId: query });
+  expect(v.candidates.find((c) => c.id === cand3)?.label).toBe('0');
+
+  // F1 lists the key.
+  await page.keyboard.press('F1');
+  await expect(page.getByTestId('shortcut-overlay')).toContainText('redo (Shift+u)');
+  await page.keyboard.press('Escape');
+});
+
+test('Review: U redoes the judge’s undone ruling with its reason, and a reason undone alone', async () => {
+  const { query, cand } = await reviewAsCarol();
+  const row = page.locator(`[data-testid^="review-row-"][data-query="${query}"][data-candidate="${cand}"]`);
+  await writeReason('same visa office');
+  await page.keyboard.press('1');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'same visa office' });
+  await row.click();
+  await writeReason('same visa office, same year');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'same visa office, same year' });
+  await page.keyboard.press('u');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'same visa office' });
+  await page.keyboard.press('u');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: null, note: null });
+  await page.keyboard.press('Shift+U');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'same visa office' });
+  await expect(page.getByTestId('review-reason')).toContainText('same visa office');
+  await page.keyboard.press('Shift+U');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'same visa office, same year' });
+  await expect(page.getByTestId('review-reason')).toContainText('same visa office, same year');
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('review-notice')).toContainText('Nothing to redo');
+  await page.keyboard.press('F1');
+  await expect(page.getByTestId('shortcut-overlay')).toContainText('redo (Shift+u)');
+  await page.keyboard.press('Escape');
+});

@@ -261,6 +261,7 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
     }
   }
   return ws.transaction(() => {
+    if (a.ifLatest !== undefined) checkLatest(ws, pool.id, a, a.ifLatest);
     const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui', restate }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
     // A cleared label takes its note with it: an unlabeled pair carries no note (undo puts both back).
@@ -269,6 +270,28 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
     const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
     return { seq, saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
   });
+}
+
+/**
+ * Redo's guard: the annotator's latest event on the pair must still be `seq` (the undo being
+ * redone). A change made since — in another tab or window, or by a script — is refused, as undo
+ * refuses an event that is no longer the latest.
+ */
+function checkLatest(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }, seq: number): void {
+  const row = ws
+    .stmt(
+      `SELECT max(l.seq) AS latest FROM labels l JOIN annotators n ON n.id = l.annotator_id
+       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ?`,
+    )
+    .get(poolId, a.queryId, a.candidateId, a.annotator) as { latest: number | null } | undefined;
+  const latest = row?.latest ?? null;
+  if (latest !== seq) {
+    throw new QPairsError(
+      `cannot redo on ${a.queryId} → ${a.candidateId}: its label changed since the undo` +
+        (latest !== null && latest > seq ? ` (event ${latest}, from another tab or window, or a script)` : '') +
+        `. Set the label you want instead.`,
+    );
+  }
 }
 
 /**

@@ -75,3 +75,31 @@ describe('a label and its note', () => {
     expect(ws.labelNotes('p', { annotator: 'alice' })).toEqual([]);
   });
 });
+
+describe('redo (label.set with ifLatest)', () => {
+  it('gives the undone label again while the undo is the pair’s latest event; refuses once it changed since', async () => {
+    const given = await set({ value: '1' });
+    const undone = (await engine.invoke('label.undo', { seq: given.seq, annotator: 'alice' })) as LabelRecord;
+    const redone = await set({ value: '1', ifLatest: undone.seq });
+    expect(redone.record?.value).toBe('1');
+    // Undo again, then another tab labels the pair: the redo of the old undo is refused, naming the change.
+    const undone2 = (await engine.invoke('label.undo', { seq: redone.seq, annotator: 'alice' })) as LabelRecord;
+    const other = await set({ value: '0' });
+    await expect(set({ value: '1', ifLatest: undone2.seq })).rejects.toThrow(new RegExp(`cannot redo on q1 → c1: its label changed since the undo \\(event ${other.seq}, from another tab`));
+    expect(ws.currentLabels('p', 'alice').find((l) => l.candidateId === 'c1')?.value).toBe('0');
+  });
+
+  it('a judge’s redo goes through review.settle with the same guard', async () => {
+    ws.transaction(() => {
+      ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c2', annotator: 'alice', value: '1', origin: 'test' });
+      ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c2', annotator: 'bob', value: '0', origin: 'test' });
+    });
+    await engine.invoke('annotator.add', { name: 'carol', role: 'judge' });
+    const settle = (args: Record<string, unknown>) => engine.invoke('review.settle', { pool: 'p', judge: 'carol', queryId: 'q1', candidateId: 'c2', ...args }) as Promise<LabelAck>;
+    const ruled = await settle({ value: '1', note: 'same question' });
+    const undone = (await engine.invoke('label.undo', { seq: ruled.seq, annotator: 'carol', note: '' })) as LabelRecord;
+    await expect(settle({ value: '0', ifLatest: undone.seq + 1 })).rejects.toThrow(/cannot redo on q1 → c2/);
+    const redone = await settle({ value: '1', note: 'same question', ifLatest: undone.seq });
+    expect(redone).toMatchObject({ note: 'same question', noteChanged: true });
+  });
+});

@@ -29,6 +29,7 @@ import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
+import { historyEntryFor } from '../annotate/history';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
@@ -298,7 +299,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     }
     if (e.note && e.seq === 0 && !e.review) {
       // A note written in Annotate (as an assigned annotator): undone there, where it shows.
-      undo.push(e);
+      undo.putBack(e);
       setNotice(`Your last change is your note on ${e.candidateId} of query ${e.queryId}, written in Annotate: u there undoes it.`);
       return;
     }
@@ -307,20 +308,22 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       // A reason given alone: the pair gets back the reason it had, its ruling unchanged.
       const r = allRows.find((x) => x.key === key);
       if (!r || !queue || queue.pool !== e.pool || r.value === null || r.by !== judge) {
-        undo.push(e);
+        undo.putBack(e);
         setNotice(`Cannot undo the reason on ${e.candidateId} of query ${e.queryId} now: that pair is not shown with your ruling.`);
         return;
       }
       const before = e.note.before ?? '';
       settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true });
       setReasons((m) => new Map(m).set(key, before));
+      undo.pushRedo({ ...e, undoneBy: 0 });
       setCursorKey(key);
       setNotice(before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`);
       return;
     }
     try {
       // A ruling whose call changed the reason (given with it, or taken along by x) gets that reason back with it.
-      await client.invoke('label.undo', { seq: e.seq, annotator: judge, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      const rec = await client.invoke('label.undo', { seq: e.seq, annotator: judge, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      undo.pushRedo({ ...e, undoneBy: rec.seq });
       setGiven((g) => {
         const n = new Map(g);
         n.delete(key);
@@ -335,8 +338,66 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}${e.note ? (e.note.before ? ', with the reason it had' : ' and its reason') : ''}.`);
       await load();
     } catch (err) {
-      if (isTransportError(err)) undo.push(e);
+      if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
+    }
+  };
+
+  /** U: gives back what the last undo took back (a ruling, with its reason, or a reason). */
+  const doRedo = async (): Promise<void> => {
+    if (!judge || !pool) return;
+    if (!(await settles.settledForUndo(setNotice))) return;
+    const got = undo.popRedo(pool, judge);
+    const e = got.entry;
+    if (!e || !e.review) {
+      if (e) undo.putBackRedo(e);
+      setNotice(
+        got.entry === null && got.lost
+          ? 'Cannot redo: you ruled or wrote a reason after the undo, so what u took back stays undone.'
+          : e
+            ? `Your last undo was of your note on ${e.candidateId} of query ${e.queryId}, in Annotate: U there redoes it.`
+            : 'Nothing to redo: U gives back what u took back in this session.',
+      );
+      return;
+    }
+    const key = itemKey(e);
+    const where = `${e.candidateId} for query ${e.queryId}`;
+    if (e.note && e.seq === 0) {
+      const r = allRows.find((x) => x.key === key);
+      if (!r || !queue || queue.pool !== e.pool) {
+        undo.putBackRedo(e);
+        setNotice(`Cannot redo the reason on ${where} now: that pair is not shown.`);
+        return;
+      }
+      if (r.value === null || r.by !== judge || storedReason(r) !== (e.note.before ?? null)) {
+        setError(`Redo refused: your ruling or reason on ${where} changed since the undo. Write the reason you want with c.`);
+        return;
+      }
+      const after = e.note.after ?? '';
+      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true });
+      setReasons((m) => new Map(m).set(key, after));
+      setCursorKey(key);
+      setNotice(after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`);
+      return;
+    }
+    const value = e.value ?? null;
+    try {
+      // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
+      const ack = await client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, value, ...(e.note ? { note: e.note.after ?? '' } : {}), ifLatest: e.undoneBy });
+      const entry = historyEntryFor({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value, ...(e.note ? { note: e.note.after ?? '', noteBefore: e.note.before } : {}) }, ack);
+      if (entry) undo.push({ ...entry, review: true }, { keepRedo: true });
+      setReasons((m) => {
+        const n = new Map(m);
+        n.delete(key);
+        return n;
+      });
+      setCursorKey(key);
+      setNotice(value === null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
+      await load();
+    } catch (err) {
+      setNotice(null);
+      if (isTransportError(err)) undo.putBackRedo(e);
+      setError(`${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`);
     }
   };
 
@@ -370,6 +431,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       case 'u':
       case 'Backspace':
         void doUndo();
+        break;
+      case 'U':
+        void doRedo();
         break;
       case 'x':
         if (current?.value != null) settle(null);

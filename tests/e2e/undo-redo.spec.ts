@@ -302,3 +302,20 @@ test('Review: U redoes the judge’s undone ruling with its reason, and a reason
   await expect(page.getByTestId('shortcut-overlay')).toContainText('redo (Shift+u)');
   await page.keyboard.press('Escape');
 });
+
+test('Review: x on a pair another judge settled says it clears only your own ruling, and changes and announces nothing', async () => {
+  await invoke(page, 'annotator.add', { name: 'zoe', role: 'judge' });
+  const q = await invoke<{ items: Array<{ queryId: string; candidateId: string; settled: unknown }> }>(page, 'review.queue', { pool: REVIEW_POOL, judge: 'zoe', includeSettled: true });
+  const other = q.items.find((i) => !i.settled)!;
+  await invoke(page, 'review.settle', { pool: REVIEW_POOL, judge: 'zoe', queryId: other.queryId, candidateId: other.candidateId, value: '0', note: 'zoe’s reason' });
+  await reviewAsCarol();
+  const row = page.locator(`[data-testid^="review-row-"][data-query="${other.queryId}"][data-candidate="${other.candidateId}"]`);
+  await row.click();
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', other.candidateId);
+  await page.keyboard.press('x');
+  await expect(page.getByTestId('review-notice')).toContainText('This pair is settled by zoe: x clears only your own ruling');
+  await expect(page.locator('body')).not.toContainText('Ruling cleared');
+  await expect(row).toHaveAttribute('data-value', '0');
+  await expect(row).toHaveAttribute('data-state', 'saved');
+  await page.screenshot({ path: shot('review-x-other-judge.png') });
+});

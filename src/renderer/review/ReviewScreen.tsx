@@ -436,7 +436,10 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         void doRedo();
         break;
       case 'x':
-        if (current?.value != null) settle(null);
+        // x clears the judge's own ruling: another judge's stays (sending a clear would change nothing
+        // while the screen reader heard "Ruling cleared").
+        if (current?.value != null && current.by !== null && current.by !== judge) setNotice(`This pair is settled by ${current.by}: x clears only your own ruling, so theirs stays.`);
+        else if (current?.value != null) settle(null);
         break;
       case 'r':
         sort.clearSort();

@@ -4,7 +4,7 @@
  * u takes back the judge's last change whatever it was (a ruling or its reason), in order; U
  * (Shift+u) redoes what u took back, and is refused, saying why, once another change came in between.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -318,4 +318,54 @@ test('Review: x on a pair another judge settled says it clears only your own rul
   await expect(row).toHaveAttribute('data-value', '0');
   await expect(row).toHaveAttribute('data-state', 'saved');
   await page.screenshot({ path: shot('review-x-other-judge.png') });
+});
+
+test('Review: a reason written before the ruling survives a reload, and stays with its pool (not shown nor sent with the same pair in another pool)', async () => {
+  // A second pool with the same pairs, the same votes (a labels import of the first pool's).
+  const rows: string[] = [];
+  for (const q of await invoke<Array<{ id: string }>>(page, 'annotate.queries', { pool: REVIEW_POOL, annotator: 'bob' })) {
+    const v = await invoke<{ candidates: Array<{ id: string; position: number }> }>(page, 'annotate.query', { pool: REVIEW_POOL, annotator: 'bob', queryId: q.id });
+    for (const c of v.candidates) {
+      rows.push(JSON.stringify({ query_id: q.id, candidate_id: c.id, annotator: 'alice', label: '0' }));
+      rows.push(JSON.stringify({ query_id: q.id, candidate_id: c.id, annotator: 'bob', label: c.position === 0 ? '1' : '0' }));
+    }
+  }
+  const file = path.join(dir, 'disputes2.jsonl');
+  writeFileSync(file, rows.join('\n') + '\n');
+  await invoke(page, 'import.start', { format: 'labels-jsonl', sources: [{ path: file }], pool: 'disputes2', scheme: 'binary' });
+  await expect.poll(async () => (await invoke<Array<{ name: string }>>(page, 'pool.list', {})).map((x) => x.name), { timeout: 30_000 }).toContain('disputes2');
+  await reviewAsCarol();
+  type Items = { items: Array<{ queryId: string; candidateId: string; settled: unknown }> };
+  const inOther = new Set((await invoke<Items>(page, 'review.queue', { pool: 'disputes2', judge: 'carol', includeSettled: true })).items.map((i) => `${i.queryId} ${i.candidateId}`));
+  const open = (await invoke<Items>(page, 'review.queue', { pool: REVIEW_POOL, judge: 'carol', includeSettled: true })).items.find((i) => !i.settled && inOther.has(`${i.queryId} ${i.candidateId}`))!;
+  expect(open, 'a pair in dispute in both pools').toBeTruthy();
+  const [query, cand] = [open.queryId, open.candidateId];
+  await page.locator(`[data-testid^="review-row-"][data-query="${query}"][data-candidate="${cand}"]`).click();
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', cand);
+  await writeReason('written before ruling');
+  await expect(page.getByTestId('review-reason')).toContainText('written before ruling');
+  await page.reload();
+  await expect(page.getByTestId('review-current')).toBeVisible();
+  await page.locator(`[data-testid^="review-row-"][data-query="${query}"][data-candidate="${cand}"]`).click();
+  await expect(page.getByTestId('review-reason')).toContainText('written before ruling');
+  await expect(page.getByTestId('review-reason')).toContainText('sent with your ruling');
+
+  // The same pair in the other pool: no reason shown, and a ruling there goes without it.
+  await page.getByTestId('review-pool').selectOption('disputes2');
+  const row2 = page.locator(`[data-testid^="review-row-"][data-query="${query}"][data-candidate="${cand}"]`);
+  await row2.click();
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', cand);
+  await expect(page.getByTestId('review-reason')).toHaveCount(0);
+  await page.keyboard.press('1');
+  await expect(row2).toHaveAttribute('data-state', 'saved');
+  const q2 = await invoke<{ items: Array<{ queryId: string; candidateId: string; judgeNote?: string | null }> }>(page, 'review.queue', { pool: 'disputes2', judge: 'carol', includeSettled: true });
+  expect(q2.items.find((i) => i.queryId === query && i.candidateId === cand)?.judgeNote ?? null).toBeNull();
+
+  // Back in the first pool, the ruling takes the draft along.
+  await page.getByTestId('review-pool').selectOption(REVIEW_POOL);
+  const row = page.locator(`[data-testid^="review-row-"][data-query="${query}"][data-candidate="${cand}"]`);
+  await row.click();
+  await page.keyboard.press('1');
+  await expect.poll(() => ruling(query, cand)).toEqual({ value: '1', note: 'written before ruling' });
+  await page.screenshot({ path: shot('review-draft-reason.png') });
 });

@@ -34,6 +34,8 @@ import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { REVIEW_KEYS } from './reviewKeys';
+import { draftScope, loadDrafts, pruneSaved, saveDrafts, updateDrafts, type ReasonDrafts } from './reasonDrafts';
+import { session } from '../lib/storage';
 import { reviewJudge } from './judge';
 
 
@@ -69,8 +71,22 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const [loading, setLoading] = useState(false);
   /** Rulings this judge gave in this page: shown as given until the queue reloads. */
   const [given, setGiven] = useState<ReadonlyMap<string, string>>(new Map());
-  /** Reasons written in this page (row key → text; '' = removed), shown and sent with the next ruling of the pair. */
-  const [reasons, setReasons] = useState<ReadonlyMap<string, string>>(new Map());
+  /**
+   * Reasons written and not yet shown by the queue (row key → text; '' = removed), shown and sent
+   * with the next ruling of the pair: this pool's and judge's, kept in the tab's session (reasonDrafts.ts).
+   */
+  const [drafts, setDrafts] = useState<ReasonDrafts>(() => loadDrafts(session));
+  const scope = draftScope(pool, judge);
+  const reasons: ReadonlyMap<string, string> = useMemo(() => new Map(Object.entries(drafts[scope] ?? {})), [drafts, scope]);
+  const setReasons = useCallback(
+    (f: (m: ReadonlyMap<string, string>) => ReadonlyMap<string, string>): void =>
+      setDrafts((d) => {
+        const next = updateDrafts(d, scope, f);
+        saveDrafts(session, next);
+        return next;
+      }),
+    [scope],
+  );
   /** The row whose reason is being written (c). */
   const [reasonFor, setReasonFor] = useState<string | null>(null);
 
@@ -109,6 +125,12 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         const fresh = resort || shownFor.current !== forKey;
         shownFor.current = forKey;
         setQueue(q);
+        // Reasons the queue now shows as stored need no draft.
+        setDrafts((d) => {
+          const next = pruneSaved(d, draftScope(pool, judge), q.items.map((i) => ({ key: itemKey(i), judgeNote: i.judgeNote })));
+          if (next !== d) saveDrafts(session, next);
+          return next;
+        });
         setOrder((o) => (fresh ? q.items.map(itemKey) : mergeOrder(o, q.items)));
         if (fresh) {
           // Start at the first unsettled disagreement.

@@ -20,17 +20,19 @@ const outbox = new LabelQueue({
   storage: session,
   onSaved: (op, ack) => {
     const entry = historyEntryFor(op, ack);
-    if (entry) undo.push(entry);
+    if (entry) undo.push(entry, { keepRedo: op.redoing });
   },
 });
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
-// sent with review.settle; their seqs join the undo history under the judge's name.
+// sent with review.settle; their rulings and reasons join the undo history under the judge's name.
 const settles = new LabelQueue({
   send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}) }),
   storage: session,
   storageKey: 'qpairs.settleOutbox',
   onSaved: (op, ack) => {
-    if (ack.seq != null) undo.push({ seq: ack.seq, pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator });
+    // A ruling, a reason given alone, or both: each is one step of the judge's undo.
+    const entry = historyEntryFor(op, ack);
+    if (entry) undo.push({ ...entry, review: true }, { keepRedo: op.redoing });
   },
 });
 // When the event stream comes back, the server is back: send waiting labels now.

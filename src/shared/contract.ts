@@ -40,6 +40,7 @@ export const tiesSchema = z.enum(['pool-order', 'trec-eval']);
 export type Convention = z.infer<typeof conventionSchema>;
 /** Issue 24: a note on a label — text sets it, null or blank removes it, omitted leaves it as it is. */
 const noteArg = z.string().max(4000).nullable().optional();
+const ifLatestArg = z.number().int().positive().optional();
 export type TieRule = z.infer<typeof tiesSchema>;
 
 /** How eval.pool counts (and eval.order, whose verdict must be about the same queries as the table beside it). */
@@ -133,10 +134,16 @@ export const commandArgs = {
     annotator: name,
     /** A value of the pool's scheme, "?" for unsure, or null to clear. */
     value: z.string().min(1).max(40).nullable(),
-    /** Issue 24: the annotator's note on the pair (why it is unsure, …); omitted = unchanged. */
+    /** Issue 24: the annotator's note on the pair (why it is unsure, …); omitted = unchanged. Clearing the label (null) removes its note too. */
     note: noteArg,
+    /** Redo: set only while the annotator's latest event on the pair is still this one (the undo being redone); else refused. */
+    ifLatest: ifLatestArg,
   }),
-  'label.undo': z.object({ seq: z.number().int().positive(), annotator: name }),
+  /**
+   * Takes back label event `seq`. `note`: the pair's note to put back with the label, in the same
+   * commit (what the undone call changed it from; omitted = unchanged). A pair left unlabeled keeps no note.
+   */
+  'label.undo': z.object({ seq: z.number().int().positive(), annotator: name, note: noteArg }),
   /**
    * "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or
    * `idleSeconds` after the last. A setting left out keeps the pool's current one (LIVE_DEFAULTS for a pool
@@ -210,7 +217,7 @@ export const commandArgs = {
     limit: z.number().int().min(1).max(100_000).optional(),
   }),
   /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
-  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg }),
+  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg }),
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),

@@ -261,12 +261,37 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
     }
   }
   return ws.transaction(() => {
+    if (a.ifLatest !== undefined) checkLatest(ws, pool.id, a, a.ifLatest);
     const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui', restate }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
-    const noteChanged = a.note !== undefined && ws.setLabelNote({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, note: a.note }, pool.id);
+    // A cleared label takes its note with it: an unlabeled pair carries no note (undo puts both back).
+    const noteArg = value === null ? null : a.note;
+    const noteChanged = noteArg !== undefined && ws.setLabelNote({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, note: noteArg }, pool.id);
     const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
     return { seq, saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
   });
+}
+
+/**
+ * Redo's guard: the annotator's latest event on the pair must still be `seq` (the undo being
+ * redone). A change made since — in another tab or window, or by a script — is refused, as undo
+ * refuses an event that is no longer the latest.
+ */
+function checkLatest(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }, seq: number): void {
+  const row = ws
+    .stmt(
+      `SELECT max(l.seq) AS latest FROM labels l JOIN annotators n ON n.id = l.annotator_id
+       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ?`,
+    )
+    .get(poolId, a.queryId, a.candidateId, a.annotator) as { latest: number | null } | undefined;
+  const latest = row?.latest ?? null;
+  if (latest !== seq) {
+    throw new QPairsError(
+      `cannot redo on ${a.queryId} → ${a.candidateId}: its label changed since the undo` +
+        (latest !== null && latest > seq ? ` (event ${latest}, from another tab or window, or a script)` : '') +
+        `. Set the label you want instead.`,
+    );
+  }
 }
 
 /**
@@ -307,7 +332,7 @@ function checkAssigned(ws: Workspace, pool: string, annotator: string, queryId: 
  * newer label), and so is an event already undone. A refusal never tells whether someone else's
  * event exists, nor whose it is.
  */
-export function undoLabel(ws: Workspace, seq: number, annotator: string): LabelRecord {
+export function undoLabel(ws: Workspace, seq: number, annotator: string, note?: string | null): LabelRecord {
   const ev = ws.labelEvent(seq);
   if (!ev || ev.annotator !== annotator) throw new NotFoundError(`no label event ${seq} of ${annotator}`);
   const later = ws
@@ -328,5 +353,11 @@ export function undoLabel(ws: Workspace, seq: number, annotator: string): LabelR
         `(from another tab or window, or a script). Undo that change where it was made, or set the label you want.`,
     );
   }
-  return ws.undoLabel(seq);
+  return ws.transaction(() => {
+    const rec = ws.undoLabel(seq);
+    // The note goes back with the label (a cleared label took it along); an unlabeled pair keeps none.
+    const back = rec.value === null ? null : note;
+    if (back !== undefined) ws.setLabelNote({ pool: rec.pool, queryId: rec.queryId, candidateId: rec.candidateId, annotator, note: back });
+    return rec;
+  });
 }

@@ -195,7 +195,7 @@ export class Engine implements EngineCore {
         }),
       'label.undo': (a) =>
         this.writes.run(() => {
-          const rec = undoLabel(ws, a.seq, a.annotator);
+          const rec = undoLabel(ws, a.seq, a.annotator, a.note);
           this.hub.emit('label.changed', rec);
           return rec;
         }),

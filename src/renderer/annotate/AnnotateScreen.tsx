@@ -74,6 +74,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
     toggleExpand: qv.toggleExpand,
     giveLabel: labelEndingOffer,
     doUndo: lab.doUndo,
+    doRedo: lab.doRedo,
     navigate: nav.navigate,
     openNote: (cursorRow) => {
       const v = qv.viewRef.current;

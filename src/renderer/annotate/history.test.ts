@@ -24,13 +24,44 @@ describe('UndoHistory', () => {
   it('takes back a note change when the label kept its value, with the note before it; never an undo\'s own note', () => {
     const op = (o: Partial<LabelOp>): LabelOp => ({ id: 1, state: 'saving', attempts: 1, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann', value: '1', ...o });
     const pair = { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann' };
-    expect(historyEntryFor(op({}), { seq: 7 })).toEqual({ seq: 7, ...pair });
-    expect(historyEntryFor(op({ note: 'why', noteBefore: null }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: null } });
-    expect(historyEntryFor(op({ note: '', noteBefore: 'old' }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: 'old' } });
+    expect(historyEntryFor(op({}), { seq: 7 })).toEqual({ seq: 7, ...pair, value: '1' });
+    expect(historyEntryFor(op({ note: 'why', noteBefore: null }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: null, after: 'why' } });
+    expect(historyEntryFor(op({ note: '', noteBefore: 'old' }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: 'old', after: null } });
     expect(historyEntryFor(op({ note: 'same' }), { seq: null, noteChanged: false })).toBeNull();
     expect(historyEntryFor(op({ note: 'old', undoing: true }), { seq: null, noteChanged: true })).toBeNull();
+    // A cleared label took its note along: undoing the clear puts back both.
+    expect(historyEntryFor(op({ value: null, noteBefore: 'why' }), { seq: 8, noteChanged: true })).toEqual({ seq: 8, ...pair, value: null, note: { before: 'why', after: null } });
     const s = kv();
     new UndoHistory(s).push({ seq: 0, ...pair, note: { before: 'old' } });
     expect(new UndoHistory(s).pop('p', 'ann')).toEqual({ seq: 0, ...pair, note: { before: 'old' } });
+  });
+
+  it('redo gives back what undo took, newest first, until a new change ends it; then says it was lost, once; it survives a reload', () => {
+    const s = kv();
+    const h = new UndoHistory(s);
+    const pair = { pool: 'p', queryId: 'q', annotator: 'ann' };
+    h.push({ seq: 1, ...pair, candidateId: 'a', value: '1' });
+    h.push({ seq: 2, ...pair, candidateId: 'b', value: '0' });
+    h.pushRedo({ ...h.pop('p', 'ann')!, undoneBy: 3 });
+    h.pushRedo({ ...h.pop('p', 'ann')!, undoneBy: 4 });
+    const reloaded = new UndoHistory(s);
+    const first = reloaded.popRedo('p', 'ann');
+    expect(first.entry).toMatchObject({ seq: 1, candidateId: 'a', undoneBy: 4 });
+    // The redo's own label keeps the rest of the redo history.
+    reloaded.push({ seq: 5, ...pair, candidateId: 'a', value: '1' }, { keepRedo: true });
+    expect(reloaded.popRedo('p', 'ann').entry).toMatchObject({ seq: 2, undoneBy: 3 });
+    expect(reloaded.popRedo('p', 'ann')).toEqual({ entry: null, lost: false });
+    // Undo, then a new label: the undone one cannot be redone, and redo says why (once).
+    reloaded.pushRedo({ ...reloaded.pop('p', 'ann')!, undoneBy: 6 });
+    reloaded.pushRedo({ seq: 9, pool: 'other', queryId: 'q', candidateId: 'z', annotator: 'ann', undoneBy: 10 });
+    reloaded.push({ seq: 7, ...pair, candidateId: 'c', value: '0' });
+    expect(reloaded.popRedo('p', 'ann')).toEqual({ entry: null, lost: true });
+    expect(reloaded.popRedo('p', 'ann')).toEqual({ entry: null, lost: false });
+    // Another pool's redo is its own.
+    expect(reloaded.popRedo('other', 'ann').entry).toMatchObject({ seq: 9 });
+    // An undo put back (refused) keeps the redo history.
+    reloaded.pushRedo({ seq: 11, ...pair, candidateId: 'd', undoneBy: 12 });
+    reloaded.putBack({ seq: 7, ...pair, candidateId: 'c' });
+    expect(reloaded.popRedo('p', 'ann').entry).toMatchObject({ seq: 11 });
   });
 });

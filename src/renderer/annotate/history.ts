@@ -1,6 +1,7 @@
 /**
  * The session's undo history: the seq of every label this window saved, and every note it changed,
- * newest last, kept in sessionStorage so a reload does not lose it. Undo walks back across queries.
+ * newest last, kept in sessionStorage so a reload does not lose it. Undo walks back across queries;
+ * what it took back can be redone (U) until a new change is made.
  */
 import type { KV } from '../lib/storage';
 import type { LabelOp } from './labelQueue';
@@ -12,40 +13,114 @@ export interface HistoryEntry {
   queryId: string;
   candidateId: string;
   annotator: string;
-  /** A note change (the label kept its value): undoing it puts back the note the pair had before (null: none). */
-  note?: { before: string | null };
+  /**
+   * The note the pair had before (null: none), when the change took it: with seq 0 a note change
+   * (the label kept its value); with a label event, a label whose call changed the note too (a
+   * cleared label takes its note along) — undoing it puts back both at once.
+   */
+  note?: { before: string | null; /** The note the change set (null: removed); what redo sets again. */ after?: string | null };
+  /** The label the event gave (label events): what redo gives again. */
+  value?: string | null;
+  /** Given on the Review screen (a judge's ruling or reason): undone and redone there. */
+  review?: true;
 }
 
 /**
- * What undo takes back of a saved op: its label event, else — when only its note changed — the
- * note change (an undo's own note op is not undone in turn); null when nothing changed.
+ * What undo takes back of a saved op: its label event (with the note it changed, if any), else —
+ * when only its note changed — the note change (an undo's own note op is not undone in turn); null when nothing changed.
  */
-export function historyEntryFor(op: LabelOp, ack: { seq: number | null; noteChanged?: boolean }): HistoryEntry | null {
+export function historyEntryFor(
+  op: Pick<LabelOp, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value' | 'note' | 'noteBefore' | 'undoing'>,
+  ack: { seq: number | null; noteChanged?: boolean },
+): HistoryEntry | null {
   const pair = { pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator };
-  if (ack.seq != null) return { seq: ack.seq, ...pair };
-  if (op.note !== undefined && ack.noteChanged && !op.undoing) return { seq: 0, ...pair, note: { before: op.noteBefore ?? null } };
+  // A cleared label takes its note along (the engine's rule): what it set is no note.
+  const note = { before: op.noteBefore ?? null, after: op.value === null ? null : op.note || null };
+  if (ack.seq != null) return { seq: ack.seq, ...pair, value: op.value, ...(ack.noteChanged && !op.undoing ? { note } : {}) };
+  if (op.note !== undefined && ack.noteChanged && !op.undoing) return { seq: 0, ...pair, note };
   return null;
 }
 
+/**
+ * What redo gives again: an undone history entry, with the label event its undo appended
+ * (`undoneBy`; 0 for a note change), so redo is refused once the pair changed since.
+ */
+export interface RedoEntry extends HistoryEntry {
+  undoneBy: number;
+}
+
+/** What popRedo found: an entry to redo, nothing, or a redo lost to a change made after the undo. */
+export type RedoPop = { entry: RedoEntry } | { entry: null; lost: boolean };
+
+const scope = (pool: string, annotator: string): string => `${pool}\u0000${annotator}`;
+
 export class UndoHistory {
   private entries: HistoryEntry[];
+  /** What undo took back, newest last (redo gives it again). */
+  private redo: RedoEntry[];
+  /** Pool and annotator whose redo was dropped by a change made after an undo. */
+  private lost: string[];
 
   constructor(
     private readonly storage?: KV,
     private readonly key = 'qpairs.undoHistory',
   ) {
-    let loaded: unknown = [];
-    try {
-      loaded = JSON.parse(storage?.getItem(key) ?? '[]');
-    } catch {
-      loaded = [];
-    }
-    this.entries = Array.isArray(loaded) ? (loaded as HistoryEntry[]).filter((e) => e && typeof e.seq === 'number') : [];
+    const entries = this.read(key, []);
+    this.entries = Array.isArray(entries) ? (entries as HistoryEntry[]).filter((e) => e && typeof e.seq === 'number') : [];
+    const redo = this.read(`${key}.redo`, {}) as { entries?: unknown; lost?: unknown };
+    this.redo = Array.isArray(redo?.entries) ? (redo.entries as RedoEntry[]).filter((e) => e && typeof e.seq === 'number' && typeof e.undoneBy === 'number') : [];
+    this.lost = Array.isArray(redo?.lost) ? (redo.lost as unknown[]).filter((x): x is string => typeof x === 'string') : [];
   }
 
-  push(e: HistoryEntry): void {
+  /**
+   * Records a change. A new change (not a redo's, `keepRedo`) ends what could be redone in its
+   * pool: redo then says so instead of giving back an undone label over it.
+   */
+  push(e: HistoryEntry, o: { keepRedo?: boolean } = {}): void {
     this.entries.push(e);
     if (this.entries.length > 5000) this.entries.splice(0, this.entries.length - 5000);
+    if (!o.keepRedo) {
+      const before = this.redo.length;
+      this.redo = this.redo.filter((r) => scope(r.pool, r.annotator) !== scope(e.pool, e.annotator));
+      if (this.redo.length < before && !this.lost.includes(scope(e.pool, e.annotator))) this.lost.push(scope(e.pool, e.annotator));
+    }
+    this.save();
+  }
+
+  /** Puts back an entry whose undo did not happen (refused, or the server unreachable). */
+  putBack(e: HistoryEntry): void {
+    this.push(e, { keepRedo: true });
+  }
+
+  /** Records what an undo took back, for redo. */
+  pushRedo(e: RedoEntry): void {
+    this.redo.push(e);
+    if (this.redo.length > 5000) this.redo.splice(0, this.redo.length - 5000);
+    this.lost = this.lost.filter((x) => x !== scope(e.pool, e.annotator));
+    this.save();
+  }
+
+  /** Removes and returns the newest undone entry of this pool and annotator (lost: a change since the undo dropped it; said once). */
+  popRedo(pool: string, annotator: string): RedoPop {
+    for (let i = this.redo.length - 1; i >= 0; i--) {
+      const e = this.redo[i]!;
+      if (e.pool === pool && e.annotator === annotator) {
+        this.redo.splice(i, 1);
+        this.save();
+        return { entry: e };
+      }
+    }
+    const lost = this.lost.includes(scope(pool, annotator));
+    if (lost) {
+      this.lost = this.lost.filter((x) => x !== scope(pool, annotator));
+      this.save();
+    }
+    return { entry: null, lost };
+  }
+
+  /** Puts back an entry whose redo did not happen (the server unreachable). */
+  putBackRedo(e: RedoEntry): void {
+    this.redo.push(e);
     this.save();
   }
 
@@ -66,9 +141,18 @@ export class UndoHistory {
     return this.entries.filter((e) => e.pool === pool && e.annotator === annotator).length;
   }
 
+  private read(key: string, fallback: unknown): unknown {
+    try {
+      return JSON.parse(this.storage?.getItem(key) ?? 'null') ?? fallback;
+    } catch {
+      return fallback;
+    }
+  }
+
   private save(): void {
     try {
       this.storage?.setItem(this.key, JSON.stringify(this.entries));
+      this.storage?.setItem(`${this.key}.redo`, JSON.stringify({ entries: this.redo, lost: this.lost }));
     } catch {
       /* ignore */
     }

@@ -58,6 +58,8 @@ describe('label keys on any keyboard layout', () => {
     expect(press('N', true)).toBe('n'); // Caps Lock, no Shift: next unlabeled
     expect(press('n', true)).toBe('N'); // Caps Lock + Shift: next query
     expect(press('J', true)).toBe('j');
+    expect(press('U', true)).toBe('u'); // Caps Lock, no Shift: undo
+    expect(press('u', true)).toBe('U'); // Caps Lock + Shift: redo
     expect(press('n', false)).toBe('n');
     expect(press('N', false)).toBe('N');
     for (const key of ['1', '?', 'Enter', ' ', 'ArrowDown', 'é']) expect(press(key, true)).toBe(key);

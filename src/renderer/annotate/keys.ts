@@ -4,7 +4,7 @@
  *   semeval3: 2 PerfectMatch · 1 Relevant · 0 Irrelevant
  *   likert5:  1 … 5 for −2 … +2 (a 5-point scale read left to right)
  *   graded:   0 … 9 for the grade
- * Navigation keys (never labels): ↑/↓ j/k move · Home/End first/last shown · o/Space expand · Backspace/u undo ·
+ * Navigation keys (never labels): ↑/↓ j/k move · Home/End first/last shown · o/Space expand · Backspace/u undo · U redo ·
  * Enter/n next unlabeled query · N next query · p previous · g go to · h guidelines · x clear ·
  * b show/hide the query's body · c a note on the label (issue 24; "?" offers one) · F1 or Ctrl+/ every key.
  */
@@ -103,6 +103,7 @@ export const NAV_KEYS: ReadonlyArray<[string, string]> = [
   ['x', 'clear label'],
   ['c', 'note on the label'],
   ['u / Backspace', 'undo'],
+  ['U', 'redo (Shift+u)'],
   ['n / Enter', 'next unlabeled query'],
   ['N', 'next query'],
   ['p', 'previous query'],

@@ -24,6 +24,8 @@ export interface LabelInput {
   noteBefore?: string | null;
   /** Not sent: this op is an undo's (undo does not take it back in turn). */
   undoing?: boolean;
+  /** Not sent: this op is a redo's (undo takes it back; it leaves the rest of the redo history). */
+  redoing?: boolean;
 }
 
 export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';

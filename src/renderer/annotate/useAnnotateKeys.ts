@@ -27,6 +27,7 @@ export interface AnnotateKeyContext {
   toggleExpand: (id: string) => void;
   giveLabel: (row: number, value: string | null, advance: boolean) => void;
   doUndo: () => Promise<void>;
+  doRedo: () => Promise<void>;
   navigate: (direction: NavDirection) => Promise<void>;
   /** Issue 24: opens the note dialog on row `row`'s label (c). */
   openNote: (row: number) => void;
@@ -77,6 +78,9 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
     case 'Backspace':
     case 'u':
       void k.doUndo();
+      break;
+    case 'U':
+      void k.doRedo();
       break;
     case 'Enter':
     case 'n':

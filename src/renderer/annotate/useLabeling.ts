@@ -9,6 +9,7 @@ import { useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
+import { historyEntryFor } from './history';
 import { pairKey } from './labelQueue';
 import type { RowModel } from './CandidateTable';
 import type { QueryViewState } from './useQueryView';
@@ -34,6 +35,8 @@ export interface Labeling {
   /** Issue 24: sets the note on candidate `row`'s label ('' removes it); false when the row has no label. */
   giveNote: (row: number, note: string) => boolean;
   doUndo: () => Promise<void>;
+  /** Gives back what the last undo took back (U); refused once the pair, or the session, changed since. */
+  doRedo: () => Promise<void>;
   /** Discards a label that was not saved: its row shows the pair's saved label again. */
   discardFailed: (id: number) => void;
 }
@@ -106,19 +109,20 @@ export function useLabeling(
       // Without an op in the outbox the view's label is the saved one (an op restored from a reload
       // leaves the view as the engine read it; the rows above then use it).
       if (!outbox.latestFor(key)) savedBefore.current.set(key, c.label);
-      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value });
+      // Clearing a label removes its note too (the engine's rule): keep the note for undo to put back.
+      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value, ...(value === null ? { noteBefore: c.note ?? null } : {}) });
       if (value !== null) setGivenTimes((t) => [...t.slice(-99), { t: Date.now(), op: op.id }]);
       // Keep the view in step so the row does not flicker back while the save completes.
-      const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value } : x)) };
+      const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value, ...(value === null ? { note: null } : {}) } : x)) };
       patch(patched);
       if (advance) setCursor(stepCursor(shownRef.current, row, 1));
     },
     [outbox, annotator, viewRef, patch, setCursor, setNotice],
   );
 
-  /** Sends a note for row `row` (its label unchanged); `undoing`: an undo's, sent even when the label is gone since. */
+  /** Sends a note for row `row` (its label unchanged); `undoing`: an undo's, sent even when the label is gone since; `redoing`: a redo's. */
   const sendNote = useCallback(
-    (row: number, note: string, undoing: boolean): boolean => {
+    (row: number, note: string, undoing: boolean, redoing = false): boolean => {
       const v = viewRef.current;
       const c = v?.candidates[row];
       if (!v || !c) return false;
@@ -126,7 +130,7 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return false;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing } : {}) });
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing } : {}), ...(redoing ? { redoing } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return true;
     },
@@ -142,28 +146,84 @@ export function useLabeling(
       setNotice('Nothing to undo: no labels given in this session.');
       return;
     }
-    if (e.note) {
+    if (e.note && e.seq === 0) {
       // A note change: its pair is shown and gets back the note it had before (its label stays).
       if (!(await fetchQuery(e.queryId, e.candidateId))) {
-        undo.push(e);
+        undo.putBack(e);
         return;
       }
       const row = viewRef.current?.pool === e.pool && viewRef.current.queryId === e.queryId ? viewRef.current.candidates.findIndex((c) => c.id === e.candidateId) : -1;
       if (row < 0 || !sendNote(row, e.note.before ?? '', true)) {
-        undo.push(e);
+        undo.putBack(e);
         setNotice(`Cannot undo the note on ${e.candidateId} in query ${e.queryId} now: that query is not shown.`);
         return;
       }
+      undo.pushRedo({ ...e, undoneBy: 0 });
       setNotice(e.note.before ? `Undone: the note on ${e.candidateId} in query ${e.queryId} is back to what it was.` : `Undone: the note on ${e.candidateId} in query ${e.queryId} (removed).`);
       return;
     }
     try {
-      await client.invoke('label.undo', { seq: e.seq, annotator });
-      setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}.`);
+      // A label whose call changed the note (a cleared label took its note) gets that note back with it.
+      const rec = await client.invoke('label.undo', { seq: e.seq, annotator, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      undo.pushRedo({ ...e, undoneBy: rec.seq });
+      setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}${e.note?.before ? ', with its note' : ''}.`);
       await fetchQuery(e.queryId, e.candidateId);
     } catch (err) {
-      if (isTransportError(err)) undo.push(e);
+      if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
+    }
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote]);
+
+  const doRedo = useCallback(async () => {
+    if (!ready) return;
+    if (!(await outbox.settledForUndo(setNotice))) return;
+    const got = undo.popRedo(pool, annotator);
+    const r = got.entry;
+    if (!r) {
+      setNotice(
+        got.lost
+          ? 'Cannot redo: a label or note was given after the undo, so what u took back stays undone.'
+          : 'Nothing to redo: U gives back what u took back in this session.',
+      );
+      return;
+    }
+    const where = `${r.candidateId} in query ${r.queryId}`;
+    if (r.seq === 0 && r.note) {
+      // A note change: given again only while the pair still has the note the undo put back.
+      if (!(await fetchQuery(r.queryId, r.candidateId))) {
+        undo.putBackRedo(r);
+        return;
+      }
+      const v = viewRef.current;
+      const row = v?.pool === r.pool && v.queryId === r.queryId ? v.candidates.findIndex((c) => c.id === r.candidateId) : -1;
+      const c = row >= 0 ? v!.candidates[row]! : null;
+      if (!c) {
+        undo.putBackRedo(r);
+        setNotice(`Cannot redo the note on ${where} now: that query is not shown.`);
+        return;
+      }
+      if ((c.note ?? null) !== (r.note.before ?? null) || c.label == null) {
+        setError(`Redo refused: the note on ${where} changed since the undo (from another tab or window, or a script). Write the note you want with c.`);
+        return;
+      }
+      sendNote(row, r.note.after ?? '', false, true);
+      setNotice(r.note.after ? `Redone: the note on ${where}.` : `Redone: the note on ${where} (removed).`);
+      return;
+    }
+    const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator };
+    const value = r.value ?? null;
+    const note = r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {};
+    try {
+      // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
+      const ack = await client.invoke('label.set', { ...pair, value, ...(r.note ? { note: note.note } : {}), ifLatest: r.undoneBy });
+      const entry = historyEntryFor({ ...pair, value, ...note }, ack);
+      if (entry) undo.push(entry, { keepRedo: true });
+      setNotice(value === null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
+      await fetchQuery(r.queryId, r.candidateId);
+    } catch (err) {
+      setNotice(null);
+      if (isTransportError(err)) undo.putBackRedo(r);
+      setError(`${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`);
     }
   }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote]);
 
@@ -185,5 +245,5 @@ export function useLabeling(
     [outbox, viewRef, patch],
   );
 
-  return { rows, shownRows, shownRef, allLabeled, savedLabeled, labelTimes, giveLabel, giveNote, doUndo, discardFailed };
+  return { rows, shownRows, shownRef, allLabeled, savedLabeled, labelTimes, giveLabel, giveNote, doUndo, doRedo, discardFailed };
 }

@@ -4,7 +4,7 @@
  * each with the label keys of the pool's scheme (the Annotate screen's mapping, without "?": a
  * judge's "?" settles nothing, so the key only says so and nothing is sent). Settled labels
  * go through the judge's durable outbox (review.settle) and show their saved state; u undoes the
- * judge's last label (label.undo as the judge), n jumps to the next unsettled disagreement.
+ * judge's last change, a ruling (label.undo as the judge, with the reason it changed) or a reason, n jumps to the next unsettled disagreement.
  *
  * Issue 24: a split view — the list on the left, the selected pair on the right (query and
  * candidate texts, every vote with its note, the judge's label and reason), both panes sized to
@@ -29,10 +29,13 @@ import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
+import { historyEntryFor } from '../annotate/history';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { REVIEW_KEYS } from './reviewKeys';
+import { draftScope, loadDrafts, pruneSaved, saveDrafts, updateDrafts, type ReasonDrafts } from './reasonDrafts';
+import { session } from '../lib/storage';
 import { reviewJudge } from './judge';
 
 
@@ -68,8 +71,22 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const [loading, setLoading] = useState(false);
   /** Rulings this judge gave in this page: shown as given until the queue reloads. */
   const [given, setGiven] = useState<ReadonlyMap<string, string>>(new Map());
-  /** Reasons written in this page (row key → text; '' = removed), shown and sent with the next ruling of the pair. */
-  const [reasons, setReasons] = useState<ReadonlyMap<string, string>>(new Map());
+  /**
+   * Reasons written and not yet shown by the queue (row key → text; '' = removed), shown and sent
+   * with the next ruling of the pair: this pool's and judge's, kept in the tab's session (reasonDrafts.ts).
+   */
+  const [drafts, setDrafts] = useState<ReasonDrafts>(() => loadDrafts(session));
+  const scope = draftScope(pool, judge);
+  const reasons: ReadonlyMap<string, string> = useMemo(() => new Map(Object.entries(drafts[scope] ?? {})), [drafts, scope]);
+  const setReasons = useCallback(
+    (f: (m: ReadonlyMap<string, string>) => ReadonlyMap<string, string>): void =>
+      setDrafts((d) => {
+        const next = updateDrafts(d, scope, f);
+        saveDrafts(session, next);
+        return next;
+      }),
+    [scope],
+  );
   /** The row whose reason is being written (c). */
   const [reasonFor, setReasonFor] = useState<string | null>(null);
 
@@ -108,6 +125,12 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         const fresh = resort || shownFor.current !== forKey;
         shownFor.current = forKey;
         setQueue(q);
+        // Reasons the queue now shows as stored need no draft.
+        setDrafts((d) => {
+          const next = pruneSaved(d, draftScope(pool, judge), q.items.map((i) => ({ key: itemKey(i), judgeNote: i.judgeNote })));
+          if (next !== d) saveDrafts(session, next);
+          return next;
+        });
         setOrder((o) => (fresh ? q.items.map(itemKey) : mergeOrder(o, q.items)));
         if (fresh) {
           // Start at the first unsettled disagreement.
@@ -261,13 +284,24 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
   /** The judge's reason on a row: written in this page, else the stored one. */
   const reasonOf = (r: Row): string => reasons.get(r.key) ?? r.item.judgeNote ?? '';
+  /** The judge's reason as stored: a reason written in this page went out with the ruling, else the queue's. */
+  const storedReason = (r: Row): string | null => (r.value !== null && r.by === judge ? reasonOf(r) : (r.item.judgeNote ?? '')) || null;
 
   const settle = (value: string | null): void => {
     const r = rowsRef.current[cursorRef.current];
     if (!r || !judge || !queue) return;
     setNotice(null);
     const pending = reasons.get(r.key);
-    settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value, ...(pending !== undefined && value !== null ? { note: pending } : {}) });
+    // What undo puts back: the reason stored before (clearing a ruling takes its reason along).
+    settles.enqueue({
+      pool: queue.pool,
+      queryId: r.item.queryId,
+      candidateId: r.item.candidateId,
+      annotator: judge,
+      value,
+      ...(pending !== undefined && value !== null ? { note: pending } : {}),
+      noteBefore: storedReason(r),
+    });
     setGiven((g) => {
       const n = new Map(g);
       if (value === null) n.delete(r.key);
@@ -285,26 +319,107 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setNotice('Nothing to undo: you settled nothing in this session.');
       return;
     }
-    if (e.note) {
+    if (e.note && e.seq === 0 && !e.review) {
       // A note written in Annotate (as an assigned annotator): undone there, where it shows.
-      undo.push(e);
+      undo.putBack(e);
       setNotice(`Your last change is your note on ${e.candidateId} of query ${e.queryId}, written in Annotate: u there undoes it.`);
       return;
     }
+    const key = itemKey(e);
+    if (e.note && e.seq === 0) {
+      // A reason given alone: the pair gets back the reason it had, its ruling unchanged.
+      const r = allRows.find((x) => x.key === key);
+      if (!r || !queue || queue.pool !== e.pool || r.value === null || r.by !== judge) {
+        undo.putBack(e);
+        setNotice(`Cannot undo the reason on ${e.candidateId} of query ${e.queryId} now: that pair is not shown with your ruling.`);
+        return;
+      }
+      const before = e.note.before ?? '';
+      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true });
+      setReasons((m) => new Map(m).set(key, before));
+      undo.pushRedo({ ...e, undoneBy: 0 });
+      setCursorKey(key);
+      setNotice(before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`);
+      return;
+    }
     try {
-      await client.invoke('label.undo', { seq: e.seq, annotator: judge });
-      const key = itemKey(e);
+      // A ruling whose call changed the reason (given with it, or taken along by x) gets that reason back with it.
+      const rec = await client.invoke('label.undo', { seq: e.seq, annotator: judge, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      undo.pushRedo({ ...e, undoneBy: rec.seq });
       setGiven((g) => {
         const n = new Map(g);
         n.delete(key);
         return n;
       });
+      setReasons((m) => {
+        const n = new Map(m);
+        n.delete(key);
+        return n;
+      });
       setCursorKey(key);
-      setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}.`);
+      setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}${e.note ? (e.note.before ? ', with the reason it had' : ' and its reason') : ''}.`);
       await load();
     } catch (err) {
-      if (isTransportError(err)) undo.push(e);
+      if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
+    }
+  };
+
+  /** U: gives back what the last undo took back (a ruling, with its reason, or a reason). */
+  const doRedo = async (): Promise<void> => {
+    if (!judge || !pool) return;
+    if (!(await settles.settledForUndo(setNotice))) return;
+    const got = undo.popRedo(pool, judge);
+    const e = got.entry;
+    if (!e || !e.review) {
+      if (e) undo.putBackRedo(e);
+      setNotice(
+        got.entry === null && got.lost
+          ? 'Cannot redo: you ruled or wrote a reason after the undo, so what u took back stays undone.'
+          : e
+            ? `Your last undo was of your note on ${e.candidateId} of query ${e.queryId}, in Annotate: U there redoes it.`
+            : 'Nothing to redo: U gives back what u took back in this session.',
+      );
+      return;
+    }
+    const key = itemKey(e);
+    const where = `${e.candidateId} for query ${e.queryId}`;
+    if (e.note && e.seq === 0) {
+      const r = allRows.find((x) => x.key === key);
+      if (!r || !queue || queue.pool !== e.pool) {
+        undo.putBackRedo(e);
+        setNotice(`Cannot redo the reason on ${where} now: that pair is not shown.`);
+        return;
+      }
+      if (r.value === null || r.by !== judge || storedReason(r) !== (e.note.before ?? null)) {
+        setError(`Redo refused: your ruling or reason on ${where} changed since the undo. Write the reason you want with c.`);
+        return;
+      }
+      const after = e.note.after ?? '';
+      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true });
+      setReasons((m) => new Map(m).set(key, after));
+      setCursorKey(key);
+      setNotice(after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`);
+      return;
+    }
+    const value = e.value ?? null;
+    try {
+      // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
+      const ack = await client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, value, ...(e.note ? { note: e.note.after ?? '' } : {}), ifLatest: e.undoneBy });
+      const entry = historyEntryFor({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value, ...(e.note ? { note: e.note.after ?? '', noteBefore: e.note.before } : {}) }, ack);
+      if (entry) undo.push({ ...entry, review: true }, { keepRedo: true });
+      setReasons((m) => {
+        const n = new Map(m);
+        n.delete(key);
+        return n;
+      });
+      setCursorKey(key);
+      setNotice(value === null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
+      await load();
+    } catch (err) {
+      setNotice(null);
+      if (isTransportError(err)) undo.putBackRedo(e);
+      setError(`${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`);
     }
   };
 
@@ -339,8 +454,14 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       case 'Backspace':
         void doUndo();
         break;
+      case 'U':
+        void doRedo();
+        break;
       case 'x':
-        if (current?.value != null) settle(null);
+        // x clears the judge's own ruling: another judge's stays (sending a clear would change nothing
+        // while the screen reader heard "Ruling cleared").
+        if (current?.value != null && current.by !== null && current.by !== judge) setNotice(`This pair is settled by ${current.by}: x clears only your own ruling, so theirs stays.`);
+        else if (current?.value != null) settle(null);
         break;
       case 'r':
         sort.clearSort();
@@ -637,9 +758,10 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
               hint={r.value === null ? 'sent with your ruling' : 'saved with your ruling'}
               initial={reasonOf(r)}
               onSave={(text) => {
+                const before = storedReason(r);
                 setReasons((m) => new Map(m).set(r.key, text));
-                // Already ruled on: the reason goes now, with the same label.
-                if (r.value !== null && r.by === judge) settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value: r.value, note: text });
+                // Already ruled on: the reason goes now, with the same label (u takes it back).
+                if (r.value !== null && r.by === judge) settles.enqueue({ pool: queue.pool, queryId: r.item.queryId, candidateId: r.item.candidateId, annotator: judge, value: r.value, note: text, noteBefore: before });
               }}
               onClose={() => setReasonFor(null)}
             />

@@ -3,6 +3,7 @@ export const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
   ['↑ ↓ / j k', 'move'],
   ['n', 'next unsettled'],
   ['u / Backspace', 'undo'],
+  ['U', 'redo (Shift+u)'],
   ['x', 'clear my label'],
   ['r', 're-sort by impact (clears a column sort)'],
   ['c', 'reason for the ruling'],

@@ -2,14 +2,14 @@
  * `qpairs serve W` / `npm run serve`: opens a workspace, starts the server, prints where it is
  * (and each annotator's login link in token mode), and runs until SIGINT/SIGTERM.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { QPairsError } from '../errors';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
 import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
-import { isLoopbackHost, parseTokenSpecs } from './auth';
+import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
 import { hasLiveTokens, teamMembers } from '../team/tokens';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
@@ -116,16 +116,21 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
           'and can be revoked without a restart; or use --tokens-file FILE.',
       );
     }
-    const specs = [...(o.tokens ?? []), ...(o.tokensFile ? readTokensFile(o.tokensFile) : [])];
-    for (const spec of specs) {
-      if (!spec.includes('=')) throw new QPairsError(`--token ${spec}: a generated secret would have to be printed; invite ${spec} instead (\`qpairs annotators invite ${o.workspace} ${spec}\`)`);
-    }
-    const { tokens } = parseTokenSpecs(specs);
     const roles = new Map(engine.ws.listAnnotators().map((a) => [a.name, a.role as string]));
-    for (const name of Object.keys(tokens)) {
-      const role = roles.get(name);
-      if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
-    }
+    /** The in-memory tokens: --token values, then the lines of --tokens-file (read again when it changes). */
+    const tokensFrom = (fileLines: string[]): TokenMap => {
+      const specs = [...(o.tokens ?? []), ...fileLines];
+      for (const spec of specs) {
+        if (!spec.includes('=')) throw new QPairsError(`--token ${spec}: a generated secret would have to be printed; invite ${spec} instead (\`qpairs annotators invite ${o.workspace} ${spec}\`)`);
+      }
+      const { tokens: parsed } = parseTokenSpecs(specs);
+      for (const name of Object.keys(parsed)) {
+        const role = roles.get(name);
+        if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
+      }
+      return parsed;
+    };
+    const tokens = tokensFrom(o.tokensFile ? readTokensFile(o.tokensFile) : []);
     const team = teamMembers(engine.ws).filter((m) => m.invited !== null);
     if (!isLoopbackHost(host) && Object.keys(tokens).length === 0 && !hasLiveTokens(engine.ws)) {
       throw new QPairsError(
@@ -138,7 +143,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       port: o.port,
       host,
       tokens,
-      requireTokens: o.requireTokens,
+      // A tokens file asks for tokens even while it is empty: lines added later then sign people in.
+      requireTokens: o.requireTokens || o.tokensFile !== undefined,
       staticDir: o.staticDir,
       maxUploadBytes: o.maxUploadBytes,
       uploads,
@@ -157,8 +163,9 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       }
     }
     if (!isLoopbackHost(host)) log('note: plain HTTP — use it on a trusted network, or put it behind a TLS proxy.');
+    const stopWatching = o.tokensFile ? watchTokensFile(o.tokensFile, tokens, tokensFrom, server, log) : () => {};
     o.onListening?.(server);
-    const why = await (o.until ?? signalled());
+    const why = await (o.until ?? signalled()).finally(stopWatching);
     log(`stopping (${typeof why === 'string' ? why : 'done'})…`);
     await server.close();
     // Give a running job a moment to finish its transaction; SQLite keeps the file consistent anyway.
@@ -183,4 +190,49 @@ export function readTokensFile(file: string): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
+}
+
+/** How often a running server looks at its --tokens-file for changes (ms). */
+export const TOKENS_FILE_POLL_MS = 500;
+
+/**
+ * Serve mode re-reads `--tokens-file` whenever it changes (stat polling, so an editor that writes a
+ * new file and renames it over the old one is seen too): a removed line revokes that person at
+ * once (next request 401, open event sockets closed), a new line lets them in, a changed secret
+ * replaces theirs. A file that no longer parses changes nothing and is reported; a deleted file
+ * revokes everyone it listed. Returns a function that stops watching.
+ */
+function watchTokensFile(
+  file: string,
+  initial: TokenMap,
+  tokensFrom: (lines: string[]) => TokenMap,
+  server: RunningServer,
+  log: (line: string) => void,
+): () => void {
+  let current = initial;
+  const reload = (): void => {
+    let next: TokenMap;
+    try {
+      next = tokensFrom(existsSync(file) ? readTokensFile(file) : []);
+    } catch (e) {
+      log(`--tokens-file ${file} changed but was not applied (the previous tokens still hold): ${(e as Error).message}`);
+      return;
+    }
+    const removed = Object.keys(current).filter((n) => !(n in next));
+    const added = Object.keys(next).filter((n) => !(n in current));
+    const replaced = Object.keys(next).filter((n) => n in current && current[n] !== next[n]);
+    if (!removed.length && !added.length && !replaced.length) return;
+    current = next;
+    server.setTokens(next);
+    // Names only, never a secret.
+    const parts = [
+      added.length ? `added ${added.join(', ')}` : '',
+      removed.length ? `revoked ${removed.join(', ')}` : '',
+      replaced.length ? `new secret for ${replaced.join(', ')}` : '',
+    ].filter(Boolean);
+    log(`--tokens-file ${file}${existsSync(file) ? '' : ' was removed'}: ${parts.join('; ')}.`);
+  };
+  const onChange = (): void => reload();
+  watchFile(file, { interval: TOKENS_FILE_POLL_MS, persistent: false }, onChange);
+  return () => unwatchFile(file, onChange);
 }

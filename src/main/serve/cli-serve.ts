@@ -130,7 +130,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       }
       return parsed;
     };
-    const tokens = tokensFrom(o.tokensFile ? readTokensFile(o.tokensFile) : []);
+    const fileLines = o.tokensFile ? readTokensFile(o.tokensFile) : [];
+    const tokens = tokensFrom(fileLines);
     const team = teamMembers(engine.ws).filter((m) => m.invited !== null);
     if (!isLoopbackHost(host) && Object.keys(tokens).length === 0 && !hasLiveTokens(engine.ws)) {
       throw new QPairsError(
@@ -153,14 +154,22 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     log(`QPairs serving ${o.workspace} at ${server.url}/`);
     const bases = reachableBases(host, server.port);
     if (bases.length > 1 || bases[0] !== server.url) log(`reachable at ${bases.map((b) => `${b}/`).join(', ')}`);
+    // Names and roles only: a secret is shown once, when its person is invited, never in a log.
+    const fromFile = new Set(fileLines.map((l) => l.slice(0, l.indexOf('=')).trim()));
+    const people = [
+      ...team.map((m) => `${m.name} (${m.role})`),
+      ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, ${fromFile.has(n) ? '--tokens-file' : '--token'})`),
+    ];
+    const signIn = people.length ? `people who can sign in: ${people.join(', ')}` : 'no one can sign in yet';
     if (server.authRequired) {
-      // Names and roles only: a secret is shown once, when its person is invited, never in a log.
-      const people = [...team.map((m) => `${m.name} (${m.role})`), ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, --token)`)];
-      log(`tokens required; ${people.length ? `people who can sign in: ${people.join(', ')}` : 'no one can sign in yet'}.`);
+      log(`tokens required; ${signIn}.`);
       log('invite, share links and revoke in the app (Pools → Team access, as an owner) or with the annotator.invite / annotator.revoke API; revocations apply at once.');
       if (!team.some((m) => m.role === 'owner') && !Object.keys(tokens).some((n) => roles.get(n) === 'owner')) {
         log(`note: no owner has a token, so no one can invite or revoke through the server: stop it and run \`qpairs annotators invite ${o.workspace} YOU --role owner\`.`);
       }
+    } else {
+      // Loopback without --require-tokens: no token is the owner, and links still sign their people in.
+      log(`loopback: a caller without a token is the owner; ${people.length ? `people who can sign in with their links: ${people.join(', ')}` : 'no one is invited yet'}.`);
     }
     if (!isLoopbackHost(host)) log('note: plain HTTP — use it on a trusted network, or put it behind a TLS proxy.');
     const stopWatching = o.tokensFile ? watchTokensFile(o.tokensFile, tokens, tokensFrom, server, log) : () => {};

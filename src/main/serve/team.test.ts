@@ -249,6 +249,37 @@ describe('people live in the workspace', () => {
     engine = Engine.open(file, { transport: 'http' });
     await start();
   });
+
+  it('serve on loopback without --require-tokens lists who can sign in with a link (names and roles, no secret)', async () => {
+    const dave = await ownerToken();
+    const erin = (await engine.invoke('annotator.invite', { name: 'erin' })) as AnnotatorInvitation;
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const lines: string[] = [];
+    let running: RunningServer | null = null;
+    let stop!: () => void;
+    const done = serveWorkspace({
+      workspace: file,
+      port: 0,
+      host: '127.0.0.1',
+      staticDir: dir,
+      log: (l) => lines.push(l),
+      until: new Promise<void>((r) => (stop = r)),
+      onListening: (s) => (running = s),
+    });
+    while (!running) await new Promise((r) => setTimeout(r, 20));
+    // Links still sign their people in on this server.
+    const r = await fetch(`${(running as RunningServer).url}/api/health`, { headers: { Authorization: `Bearer ${erin.token}` } });
+    expect((await r.json()).annotator).toBe('erin');
+    stop();
+    expect(await done).toBe(0);
+    const log = lines.join('\n');
+    expect(log).toContain('loopback: a caller without a token is the owner; people who can sign in with their links: dave (owner), erin (annotator).');
+    for (const t of [dave, erin.token]) expect(log).not.toContain(t.split('.')[1]!);
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
 });
 
 describe('annotators work only where they are assigned', () => {

@@ -172,7 +172,12 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       log(`loopback: a caller without a token is the owner; ${people.length ? `people who can sign in with their links: ${people.join(', ')}` : 'no one is invited yet'}.`);
     }
     if (!isLoopbackHost(host)) log('note: plain HTTP — use it on a trusted network, or put it behind a TLS proxy.');
-    const stopWatching = o.tokensFile ? watchTokensFile(o.tokensFile, tokens, tokensFrom, server, log) : () => {};
+    engine.setServerTokenNames(Object.keys(tokens));
+    const apply = (next: TokenMap): void => {
+      server.setTokens(next);
+      engine.setServerTokenNames(Object.keys(next));
+    };
+    const stopWatching = o.tokensFile ? watchTokensFile(o.tokensFile, tokens, tokensFrom, apply, log) : () => {};
     o.onListening?.(server);
     const why = await (o.until ?? signalled()).finally(stopWatching);
     log(`stopping (${typeof why === 'string' ? why : 'done'})…`);
@@ -215,7 +220,7 @@ function watchTokensFile(
   file: string,
   initial: TokenMap,
   tokensFrom: (lines: string[]) => TokenMap,
-  server: RunningServer,
+  apply: (next: TokenMap) => void,
   log: (line: string) => void,
 ): () => void {
   let current = initial;
@@ -232,7 +237,7 @@ function watchTokensFile(
     const replaced = Object.keys(next).filter((n) => n in current && current[n] !== next[n]);
     if (!removed.length && !added.length && !replaced.length) return;
     current = next;
-    server.setTokens(next);
+    apply(next);
     // Names only, never a secret.
     const parts = [
       added.length ? `added ${added.join(', ')}` : '',

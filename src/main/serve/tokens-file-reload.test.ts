@@ -99,3 +99,28 @@ it('a removed line revokes its person at once (401, socket closed); an added lin
   await until('alice to be refused', async () => (await statusAs(url, ALICE)) === 401);
   expect(await statusAs(url, CAROL)).toBe(401);
 });
+
+it("revoking a tokens-file person in the app says to delete their line (before: 'no annotator named …', or nothing revoked)", async () => {
+  const inv = await runCli('annotators', 'invite', w, 'lead', '--role', 'owner', '--json');
+  expect(inv.code, inv.err).toBe(0);
+  const lead = JSON.parse(inv.out).token as string;
+  const file = path.join(dir, 'tokens.txt');
+  writeFileSync(file, `alice=${ALICE}\n`);
+  const { url } = await serve(file);
+  const revoke = async (name: string): Promise<{ status: number; body: { message?: string } }> => {
+    const r = await fetch(`${url}/api/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${lead}` },
+      body: JSON.stringify({ command: 'annotator.revoke', args: { name } }),
+    });
+    return { status: r.status, body: await r.json() };
+  };
+  const r = await revoke('alice');
+  expect(r.status).toBe(422);
+  expect(r.body.message).toMatch(/^"alice" signs in with a token the server was started with \(--tokens-file, or --token\), held in memory, not in the workspace: delete their line from the tokens file/);
+  expect(await statusAs(url, ALICE)).toBe(200);
+  // Once the line is gone, alice is no one's to revoke: the plain answer.
+  writeFileSync(file, '# no one\n');
+  await until('alice to be refused', async () => (await statusAs(url, ALICE)) === 401);
+  expect((await revoke('alice')).body.message).toBe('no annotator named "alice"');
+});

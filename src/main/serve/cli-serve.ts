@@ -11,6 +11,7 @@ import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
 import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
 import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
 import { hasLiveTokens, teamMembers } from '../team/tokens';
+import { checkNewPersonName } from '../gold/store';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
 
@@ -125,6 +126,12 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       }
       const { tokens: parsed } = parseTokenSpecs(specs);
       for (const name of Object.keys(parsed)) {
+        // As for an invitation: a name lists would split (qpairs assign --annotators A,B) could sign in but never be assigned.
+        try {
+          checkNewPersonName(engine.ws, name);
+        } catch (e) {
+          throw new QPairsError(`--token ${name}=…: ${(e as Error).message}`);
+        }
         const role = roles.get(name);
         if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
       }

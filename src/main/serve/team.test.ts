@@ -250,6 +250,26 @@ describe('people live in the workspace', () => {
     await start();
   });
 
+  it('a --tokens-file or --token name that lists would split is refused, as an invitation of it is', async () => {
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const tokensFile = path.join(dir, 'tokens.txt');
+    for (const [name, bad] of [
+      ['x,y', '","'],
+      ['a;b', '";"'],
+    ]) {
+      writeFileSync(tokensFile, `${name}=secret-secret-123\n`);
+      for (const extra of [{ tokensFile }, { tokens: [`${name}=secret-secret-123`] }]) {
+        await expect(serveWorkspace({ workspace: file, port: 0, staticDir: dir, ...extra, log: () => {}, until: Promise.resolve() })).rejects.toThrow(
+          `--token ${name}=…: ${JSON.stringify(name)}: a name cannot hold ${bad} (lists of names, as in qpairs assign --annotators A,B or Pools → Team, are split at commas and semicolons)`,
+        );
+      }
+    }
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
+
   it('serve on loopback without --require-tokens lists who can sign in with a link (names and roles, no secret)', async () => {
     const dave = await ownerToken();
     const erin = (await engine.invoke('annotator.invite', { name: 'erin' })) as AnnotatorInvitation;

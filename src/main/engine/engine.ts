@@ -249,11 +249,13 @@ export class Engine implements EngineCore {
         }),
       'annotator.revoke': (a) =>
         this.writes.run(() => {
-          // A person of the server's tokens file has no token here to revoke: say where it is.
-          if (this.serverTokenNames.has(a.name) && !hasLiveToken(ws, a.name)) {
+          // A person of the server's tokens file keeps signing in whatever is revoked here: say where their token is.
+          // (Revoking only their workspace link would leave them in, and the file's next change would let them in again.)
+          if (this.serverTokenNames.has(a.name)) {
             throw new QPairsError(
               `"${a.name}" signs in with a token the server was started with (--tokens-file, or --token), held in memory, not in the workspace: ` +
-                `delete their line from the tokens file — the running server reads it again and revokes them at once (a --token needs a restart without it)`,
+                `delete their line from the tokens file — the running server reads it again and revokes them at once (a --token needs a restart without it)` +
+                (hasLiveToken(ws, a.name) ? '; then revoke their link here too' : ''),
             );
           }
           const r = revokeAnnotator(ws, a.name);

@@ -100,7 +100,7 @@ it('a removed line revokes its person at once (401, socket closed); an added lin
   expect(await statusAs(url, CAROL)).toBe(401);
 });
 
-it("revoking a tokens-file person in the app says to delete their line (before: 'no annotator named …', or nothing revoked)", async () => {
+it("revoking a tokens-file person in the app says to delete their line (before: 'no annotator named …', or only their workspace link went)", async () => {
   const inv = await runCli('annotators', 'invite', w, 'lead', '--role', 'owner', '--json');
   expect(inv.code, inv.err).toBe(0);
   const lead = JSON.parse(inv.out).token as string;
@@ -119,8 +119,22 @@ it("revoking a tokens-file person in the app says to delete their line (before: 
   expect(r.status).toBe(422);
   expect(r.body.message).toMatch(/^"alice" signs in with a token the server was started with \(--tokens-file, or --token\), held in memory, not in the workspace: delete their line from the tokens file/);
   expect(await statusAs(url, ALICE)).toBe(200);
-  // Once the line is gone, alice is no one's to revoke: the plain answer.
+  // A person with a workspace link too: revoking that alone would leave the file's token (and the file's next change restores it).
+  const link = await fetch(`${url}/api/invoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${lead}` },
+    body: JSON.stringify({ command: 'annotator.invite', args: { name: 'alice' } }),
+  });
+  const aliceLink = ((await link.json()) as { token: string }).token;
+  const both = await revoke('alice');
+  expect(both.status).toBe(422);
+  expect(both.body.message).toMatch(/delete their line from the tokens file .*; then revoke their link here too$/);
+  expect(await statusAs(url, ALICE)).toBe(200);
+  expect(await statusAs(url, aliceLink)).toBe(200);
+  // Once the line is gone, alice's link is revoked as anyone's.
   writeFileSync(file, '# no one\n');
   await until('alice to be refused', async () => (await statusAs(url, ALICE)) === 401);
-  expect((await revoke('alice')).body.message).toBe('no annotator named "alice"');
+  expect(await statusAs(url, aliceLink)).toBe(200);
+  expect(await revoke('alice')).toEqual({ status: 200, body: { name: 'alice', revoked: 1 } });
+  expect(await statusAs(url, aliceLink)).toBe(401);
 });

@@ -12,6 +12,7 @@ import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
 import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
 import { hasLiveTokens, teamMembers } from '../team/tokens';
 import { checkNewPersonName } from '../gold/store';
+import { cannotRead } from '../import/reader';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
 
@@ -205,7 +206,7 @@ export function readTokensFile(file: string): string[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new QPairsError(`--tokens-file ${file}: ${(e as Error).message}`);
+    throw new QPairsError(`--tokens-file ${file}: ${cannotRead(e as NodeJS.ErrnoException)}`);
   }
   return text
     .split(/\r?\n/)

@@ -13,7 +13,7 @@ import { Engine } from '../engine/engine';
 import { jobDone, teamEngine } from '../engine/test-team';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
-import { serveWorkspace } from './cli-serve';
+import { readTokensFile, serveWorkspace } from './cli-serve';
 import type { AnnotatorInvitation, LabelRecord } from '../../shared/contract';
 
 let dir: string;
@@ -248,6 +248,11 @@ describe('people live in the workspace', () => {
     }
     engine = Engine.open(file, { transport: 'http' });
     await start();
+  });
+
+  it('a --tokens-file that cannot be read is said in words, naming the flag', () => {
+    expect(() => readTokensFile(path.join(dir, 'missing.txt'))).toThrow(`--tokens-file ${path.join(dir, 'missing.txt')}: cannot read the file: no such file (ENOENT)`);
+    expect(() => readTokensFile(dir)).toThrow(`--tokens-file ${dir}: cannot read the file: is a folder, not a file (EISDIR)`);
   });
 
   it('a --tokens-file or --token name that lists would split is refused, as an invitation of it is', async () => {

@@ -1,6 +1,6 @@
 /**
  * `qpairs serve W` / `npm run serve`: opens a workspace, starts the server, prints where it is
- * (and each annotator's login link in token mode), and runs until SIGINT/SIGTERM.
+ * (and each annotator's login link in token mode), and runs until SIGINT/SIGTERM/SIGHUP.
  */
 import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
@@ -58,7 +58,7 @@ function reachableBases(host: string, port: number): string[] {
 }
 
 /**
- * Resolves on the first SIGINT/SIGTERM. Repeats are absorbed while the server closes (Ctrl-C in
+ * Resolves on the first SIGINT/SIGTERM/SIGHUP. Repeats are absorbed while the server closes (Ctrl-C in
  * a terminal reaches both `npm run serve`'s wrapper and this process); a third one forces exit.
  */
 function signalled(): Promise<string> {
@@ -71,6 +71,8 @@ function signalled(): Promise<string> {
     };
     process.on('SIGINT', on('SIGINT'));
     process.on('SIGTERM', on('SIGTERM'));
+    // A closed terminal (an ssh session that ends): stop as cleanly as on Ctrl-C, not killed with the lock left behind.
+    process.on('SIGHUP', on('SIGHUP'));
   });
 }
 

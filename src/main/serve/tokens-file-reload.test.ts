@@ -5,7 +5,7 @@
  * once at start and a removed line kept working until the server was restarted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -137,4 +137,17 @@ it("revoking a tokens-file person in the app says to delete their line (before: 
   expect(await statusAs(url, aliceLink)).toBe(200);
   expect(await revoke('alice')).toEqual({ status: 200, body: { name: 'alice', revoked: 1 } });
   expect(await statusAs(url, aliceLink)).toBe(401);
+});
+
+it('a closed terminal (SIGHUP) stops the server cleanly: exit 0, its lock released (before: killed, W.lock left behind)', async () => {
+  const file = path.join(dir, 'tokens.txt');
+  writeFileSync(file, `alice=${ALICE}\n`);
+  const { log } = await serve(file);
+  expect(existsSync(`${w}.lock`)).toBe(true);
+  const c = child!;
+  const exited = new Promise<[number | null, string | null]>((r) => c.once('exit', (code, signal) => r([code, signal])));
+  c.kill('SIGHUP');
+  expect(await exited).toEqual([0, null]);
+  expect(log()).toMatch(/stopping \(SIGHUP\)/);
+  expect(existsSync(`${w}.lock`)).toBe(false);
 });

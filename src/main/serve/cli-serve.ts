@@ -220,8 +220,8 @@ export function readTokensFile(file: string): string[] {
 export const TOKENS_FILE_POLL_MS = 500;
 
 /**
- * Serve mode re-reads `--tokens-file` whenever it changes (stat polling, so an editor that writes a
- * new file and renames it over the old one is seen too): a removed line revokes that person at
+ * Serve mode re-reads `--tokens-file` whenever it changes and then stays unchanged for a poll (stat
+ * polling, so an editor that writes a new file and renames it over the old one is seen too): a removed line revokes that person at
  * once (next request 401, open event sockets closed), a new line lets them in, a changed secret
  * replaces theirs. A file that no longer parses changes nothing and is reported; a deleted file
  * revokes everyone it listed. Returns a function that stops watching.
@@ -256,7 +256,21 @@ function watchTokensFile(
     ].filter(Boolean);
     log(`--tokens-file ${file}${existsSync(file) ? '' : ' was removed'}: ${parts.join('; ')}.`);
   };
-  const onChange = (): void => reload();
+  // Applied once the file has stayed as it is for a poll: a save that empties the file and then
+  // writes it (`cat > F`, an editor writing in place) would otherwise revoke everyone for a moment,
+  // closing their event sockets ("access ended" in their pages).
+  let settle: NodeJS.Timeout | null = null;
+  const onChange = (): void => {
+    if (settle) clearTimeout(settle);
+    settle = setTimeout(() => {
+      settle = null;
+      reload();
+    }, TOKENS_FILE_POLL_MS + 100);
+    settle.unref();
+  };
   watchFile(file, { interval: TOKENS_FILE_POLL_MS, persistent: false }, onChange);
-  return () => unwatchFile(file, onChange);
+  return () => {
+    if (settle) clearTimeout(settle);
+    unwatchFile(file, onChange);
+  };
 }

@@ -79,6 +79,9 @@ function signalled(): Promise<string> {
 /** Runs serve mode; resolves with the exit code once stopped. */
 export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> {
   const log = o.log ?? ((s: string) => process.stdout.write(s + '\n'));
+  // Listened for from the start: a signal as soon as the "serving at" line is out (a script, a
+  // closing terminal) stops the server cleanly instead of killing the process with its lock held.
+  const stop = o.until ?? signalled();
   const host = o.host ?? '127.0.0.1';
   // One writer process per workspace: serve mode holds the lock for its lifetime (a read-only
   // workspace needs none: nothing can write it).
@@ -189,7 +192,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     };
     const stopWatching = o.tokensFile ? watchTokensFile(o.tokensFile, tokens, tokensFrom, apply, log) : () => {};
     o.onListening?.(server);
-    const why = await (o.until ?? signalled()).finally(stopWatching);
+    const why = await stop.finally(stopWatching);
     log(`stopping (${typeof why === 'string' ? why : 'done'})…`);
     await server.close();
     // Give a running job a moment to finish its transaction; SQLite keeps the file consistent anyway.

@@ -21,6 +21,28 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('qpairs annotators invite / revoke', () => {
+  it('--url without http:// gets it; one whose link would not open the app is refused before anyone is invited', async () => {
+    const bare = await runCli('annotators', 'invite', w, 'alice', '--url', '10.0.0.5:5180', '--json');
+    expect(bare.code, bare.err).toBe(0);
+    const inv = JSON.parse(bare.out) as { token: string; link: string };
+    expect(inv.link).toBe(`http://10.0.0.5:5180/?token=${encodeURIComponent(inv.token)}#annotate`);
+    // Behind a TLS proxy with a prefix: kept.
+    const proxied = JSON.parse((await runCli('annotators', 'invite', w, 'bob', '--url', 'https://labs.example.org/qpairs/', '--json')).out) as { token: string; link: string };
+    expect(proxied.link).toBe(`https://labs.example.org/qpairs/?token=${encodeURIComponent(proxied.token)}#annotate`);
+    for (const [url, why] of [
+      ['ftp://10.0.0.5', /the server's address is http:\/\/ or https:\/\//],
+      ['http://10.0.0.5:5180/?token=old', /no \?query, #fragment or user/],
+      ['http://exa mple:5180', /not an address/],
+    ] as const) {
+      const r = await runCli('annotators', 'invite', w, 'carol', '--url', url);
+      expect(r.code, url).toBe(2);
+      expect(r.err).toMatch(why);
+    }
+    const ws = Workspace.open(w);
+    expect(ws.listAnnotators().map((a) => a.name)).not.toContain('carol');
+    ws.close();
+  });
+
   it('invite prints the token and link once; the workspace keeps only a hash; revoke ends it; list shows the state', async () => {
     const r = await runCli('annotators', 'invite', w, 'alice', '--url', 'http://10.0.0.5:5180/', '--json');
     expect(r.code).toBe(0);

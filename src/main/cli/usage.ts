@@ -61,7 +61,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings 1] [--max-upload-mb 2048]
         the app in a browser on http://HOST:PORT; loopback callers without a token are the owner unless --require-tokens;
         any other host requires tokens: people invited with \`qpairs annotators invite\` (or the Team panel)
-        sign in with their links; --tokens-file FILE adds NAME=SECRET lines held in memory only
+        sign in with their links; --tokens-file FILE adds NAME=SECRET lines held in memory only, read
+        again whenever the file changes (remove a line to revoke that person at once)
         (--token NAME=SECRET still works, with a warning: secrets show in ps and shell history)
         --max-trainings N: model trainings that run at once (default 1); more wait, shown as queued
         --max-upload-mb N: the largest file an owner may upload to import, in MiB (default 2048)

@@ -45,8 +45,17 @@ export interface ExportTask {
 export type ComputeTask = AgreementTask | CompareTask | ExportTask;
 export type ComputeResult<T extends ComputeTask> = T extends AgreementTask ? AgreementView : T extends ExportTask ? BuiltExport : CompareView;
 
-/** Runs a task on a workspace connection (the worker's own, or the engine's). */
+/**
+ * Runs a task on a workspace connection (the worker's own, or the engine's), on one snapshot of
+ * the workspace: a task reads several tables statement by statement (the pool, its assignment, the
+ * labels, the runs' scores), and a label another connection commits in between would otherwise be
+ * in some of its reads and not in others.
+ */
 export function runComputeTask<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState): ComputeResult<T> {
+  return ws.snapshot(() => runComputeTaskNow(ws, task, signal, state));
+}
+
+function runComputeTaskNow<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState): ComputeResult<T> {
   if (task.kind === 'agreement') {
     const o = { annotators: task.annotators, queries: task.queries, bootstrap: task.bootstrap, seed: task.seed, signal };
     return poolAgreement(ws, task.pool, o, state) as ComputeResult<T>;

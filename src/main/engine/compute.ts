@@ -184,14 +184,19 @@ export async function compute<T extends ComputeTask>(ws: Workspace, task: T, o: 
   throwIfAborted(o.signal);
   const workerPath = settings.workerPath === undefined ? defaultComputeWorkerPath() : settings.workerPath;
   const fileBacked = ws.path !== ':memory:' && ws.path !== '' && existsSync(ws.path);
-  let mode = o.mode ?? 'auto';
-  let state: ReturnType<typeof estimateWork>['state'];
-  if (mode === 'auto') {
-    const est = estimateWork(ws, task, settings.inlineLimitMs);
-    state = est.state;
-    mode = est.ms <= settings.inlineLimitMs || !workerPath || !fileBacked ? 'inline' : 'worker';
-  }
-  if (mode === 'inline') return runComputeTask(ws, task, o.signal, state);
+  const mode = o.mode ?? 'auto';
+  // The estimate's pool state is the task's when it runs inline: both read one snapshot.
+  const inline = ws.snapshot((): { result: ComputeResult<T> } | null => {
+    let m = mode;
+    let state: ReturnType<typeof estimateWork>['state'];
+    if (m === 'auto') {
+      const est = estimateWork(ws, task, settings.inlineLimitMs);
+      state = est.state;
+      m = est.ms <= settings.inlineLimitMs || !workerPath || !fileBacked ? 'inline' : 'worker';
+    }
+    return m === 'inline' ? { result: runComputeTask(ws, task, o.signal, state) } : null;
+  });
+  if (inline) return inline.result;
   if (!workerPath) throw new Error('the compute worker bundle was not found (build it with: node scripts/build-node.mjs)');
   if (!fileBacked) throw new Error(`a compute worker cannot open workspace "${ws.path}" (not a file)`);
   return computeInWorker(ws.path, task, { workerPath, signal: o.signal });

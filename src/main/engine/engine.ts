@@ -27,7 +27,7 @@ import { stopComputations } from './compute';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename } from 'node:path';
 import { localUserName } from './local-user';
-import { inviteAnnotator, revokeAnnotator, teamMembers, TokenVerifier } from '../team/tokens';
+import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamMembers, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { argsForCaller, authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
@@ -68,6 +68,11 @@ export class Engine implements EngineCore {
   readonly tokens: TokenVerifier;
   /** At most `maxTrainings` model trainings at once; the others queue (issue 23; training-queue.ts). */
   readonly trainings: TrainingQueue;
+  /**
+   * People who sign in with a token serve mode holds in memory (`--tokens-file`, `--token`), not in
+   * the workspace: annotator.revoke cannot end those, and says where to (setServerTokenNames).
+   */
+  private serverTokenNames: ReadonlySet<string> = new Set();
 
   constructor(
     readonly ws: Workspace,
@@ -83,6 +88,11 @@ export class Engine implements EngineCore {
 
   static open(path: string, opts: EngineOptions): Engine {
     return new Engine(Workspace.open(path), opts);
+  }
+
+  /** Serve mode tells who holds an in-memory token (at start, and whenever --tokens-file changes). */
+  setServerTokenNames(names: Iterable<string>): void {
+    this.serverTokenNames = new Set(names);
   }
 
   /** The file behind an upload id (serve mode); a readable error elsewhere. */
@@ -239,6 +249,15 @@ export class Engine implements EngineCore {
         }),
       'annotator.revoke': (a) =>
         this.writes.run(() => {
+          // A person of the server's tokens file keeps signing in whatever is revoked here: say where their token is.
+          // (Revoking only their workspace link would leave them in, and the file's next change would let them in again.)
+          if (this.serverTokenNames.has(a.name)) {
+            throw new QPairsError(
+              `"${a.name}" signs in with a token the server was started with (--tokens-file, or --token), held in memory, not in the workspace: ` +
+                `delete their line from the tokens file — the running server reads it again and revokes them at once (a --token needs a restart without it)` +
+                (hasLiveToken(ws, a.name) ? '; then revoke their link here too' : ''),
+            );
+          }
           const r = revokeAnnotator(ws, a.name);
           this.tokens.revoked(r.name);
           this.hub.emit('workspace.changed', { what: 'pool' });

@@ -48,8 +48,9 @@ const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', '
 
 /**
  * The command that re-imports the export into a workspace W, with the pool's name and scheme filled
- * in: a labels file imported without the pool's scheme lands in a binary pool, where Likert or
- * SemEval labels are refused, and qrels would make a graded pool of a binary one.
+ * in: a labels file imported without the pool's scheme lands in a binary pool (semeval3 when its
+ * first label is a SemEval name), where Likert or graded labels are refused, and qrels would make a
+ * graded pool of a binary one.
  */
 function reimport(format: ExportFormat, pool: string, scheme: string): string {
   const p = `--pool ${shellQuote(pool)}`;

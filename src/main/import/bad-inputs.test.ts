@@ -155,9 +155,9 @@ describe('malformed files fail with file, line and reason, and change nothing', 
   });
 
   it('a graded export re-imported into a new pool without a scheme names the schemes that have the label and says to give one', async () => {
-    // A SemEval pool's gold export (label PerfectMatch) imported without --scheme: the new pool got binary.
-    const j = write('semeval-export.jsonl', '{"query_id":"q1","candidate_id":"c1","label":"Irrelevant"}\n{"query_id":"q1","candidate_id":"c2","label":"PerfectMatch"}\n');
-    await failsCleanly('labels-jsonl', [j], { pool: 'new-pool' }, {
+    // A file whose first label made the new pool binary (a SemEval export's first label would make it semeval3), then PerfectMatch.
+    const mixed = write('mixed-export.jsonl', '{"query_id":"q1","candidate_id":"c1","label":"0"}\n{"query_id":"q1","candidate_id":"c2","label":"PerfectMatch"}\n');
+    await failsCleanly('labels-jsonl', [mixed], { pool: 'new-pool' }, {
       line: 2,
       reason: /invalid label "PerfectMatch" for the binary scheme of pool "new-pool" \(expected 1, 0, or \?\); pool "new-pool" is new and got the default binary scheme: give the scheme of the labels \(--scheme semeval3; an export's datasheet names its pool's\)$/,
     });
@@ -165,6 +165,7 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     const c = write('likert-export.csv', 'query_id,candidate_id,label\nq1,c1,-2\n');
     await failsCleanly('labels-csv', [c], { pool: 'new-pool' }, { line: 2, reason: /give the scheme of the labels \(--scheme likert5 or graded;/ });
     // A scheme given, or a pool that exists: the plain refusal (the scheme is not the import's guess).
+    const j = write('semeval-export.jsonl', '{"query_id":"q1","candidate_id":"c1","label":"Irrelevant"}\n{"query_id":"q1","candidate_id":"c2","label":"PerfectMatch"}\n');
     const given = await failsCleanly('labels-jsonl', [j], { pool: 'new-pool', scheme: 'likert5' }, { line: 1, reason: /invalid label "Irrelevant" for the likert5 scheme of pool "new-pool" \(expected -2, -1, 0, 1, 2, or \?\)$/ });
     expect(given.message).not.toMatch(/is new/);
   });

@@ -114,7 +114,7 @@ describe('labels-csv annotator column', () => {
 });
 
 describe('a gold export of a graded pool read back without --scheme', () => {
-  it('is refused naming the scheme its labels belong to and the --scheme that imports them; with it the labels come back', async () => {
+  it('a SemEval export comes back semeval3; other graded labels are refused naming the --scheme that imports them', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'gold.jsonl');
     // As a SemEval pool's gold export writes its rows.
@@ -128,11 +128,47 @@ describe('a gold export of a graded pool read back without --scheme', () => {
         .join('\n') + '\n',
     );
     const ws = tempWorkspace();
-    await expect(runImport(ws, 'labels-jsonl', [file], { pool: 'dev' })).rejects.toThrow(
-      /invalid label "PerfectMatch" for the binary scheme of pool "dev" \(expected 1, 0, or \?\); pool "dev" is new and got the default binary scheme: give the scheme of the labels \(--scheme semeval3;/,
-    );
-    expect(ws.findPool('dev')).toBeFalsy(); // nothing was written
-    const report = await runImport(ws, 'labels-jsonl', [file], { pool: 'dev', scheme: 'semeval3' });
+    const report = await runImport(ws, 'labels-jsonl', [file], { pool: 'dev' });
     expect(report.counts.labels).toBe(2);
+    expect(ws.pool('dev').scheme).toBe('semeval3');
+    // A Likert export's labels fit no default: refused, naming the schemes they fit.
+    const likert = path.join(dir, 'likert.jsonl');
+    writeFileSync(likert, JSON.stringify({ query_id: 'Q1', candidate_id: 'Q1_R1', annotator: 'gold', label: '-2' }) + '\n');
+    await expect(runImport(ws, 'labels-jsonl', [likert], { pool: 'lk' })).rejects.toThrow(
+      /invalid label "-2" for the binary scheme of pool "lk" \(expected 1, 0, or \?\); pool "lk" is new and got the default binary scheme: give the scheme of the labels \(--scheme likert5 or graded;/,
+    );
+    expect(ws.findPool('lk')).toBeFalsy(); // nothing was written
+    expect((await runImport(ws, 'labels-jsonl', [likert], { pool: 'lk', scheme: 'likert5' })).counts.labels).toBe(1);
   });
+});
+
+describe('a semeval3 export holding only Relevant and Irrelevant', () => {
+  for (const [format, importAs] of [
+    ['jsonl', 'labels-jsonl'],
+    ['csv', 'labels-csv'],
+  ] as const) {
+    it(`${format}: re-imports without --scheme as semeval3, labels as they were (not binary 1 and 0)`, async () => {
+      const dir = tempDir();
+      const ws = await labeledWorkspace(dir);
+      await createPool(ws, { name: 'sem', queries: ['a', 'b'], depth: 3, scheme: 'semeval3' });
+      let k = 0;
+      for (const q of ws.poolQueries('sem')) {
+        for (const c of q.candidates) if (k++ > 0) ws.addLabel({ pool: 'sem', queryId: q.queryId, candidateId: c, annotator: 'gold', value: k % 2 ? 'Relevant' : 'Irrelevant', origin: 't' });
+      }
+      const out = path.join(dir, `sem.${format}`);
+      writeExport(ws, 'sem', format, out);
+      // The first row is the pair nobody labeled ("?"): the first label after it decides.
+      expect(readFileSync(out, 'utf8')).toMatch(/unlabeled/);
+      const back = tempWorkspace();
+      await runImport(back, importAs, [out], { pool: 'sem' });
+      expect(back.pool('sem').scheme).toBe('semeval3');
+      const gold = (w: Workspace): unknown => [...sourceLabels(w, 'sem', 'gold').values].map(([q, m]) => [q, [...m]]);
+      expect(gold(back)).toEqual(gold(ws));
+      // A second import into the same pool keeps it; a binary file with words still goes binary.
+      const words = path.join(dir, 'words.csv');
+      writeFileSync(words, 'query_id,candidate_id,label\na,b,relevant\na,c,Irrelevant\n');
+      await runImport(back, 'labels-csv', [words], { pool: 'bin' });
+      expect(back.pool('bin').scheme).toBe('binary');
+    });
+  }
 });

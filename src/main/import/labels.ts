@@ -1,6 +1,6 @@
 /** labels-csv, labels-jsonl, qrels and semeval-relevancy: judgments into a pool. */
 import { isReservedAnnotatorName } from '../../shared/gold';
-import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel } from '../../shared/labels';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel, schemeValues } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
 import { putQuestion } from './questions';
@@ -11,6 +11,11 @@ interface PairTarget {
   pool: PoolInfo;
   /** True when the pool was created by this import: pairs named by the file are added to it. */
   open: boolean;
+  /**
+   * The pool was created by this import with the default scheme (no --scheme) and holds no
+   * decisive label yet: its first label decides the scheme (see schemeOfFirstLabel).
+   */
+  schemeOpen: boolean;
 }
 
 function target(ctx: ImportContext, scheme: 'binary' | 'graded' | undefined, addAlways = false): PairTarget {
@@ -20,7 +25,27 @@ function target(ctx: ImportContext, scheme: 'binary' | 'graded' | undefined, add
     ctx.warn(`pool "${name}" already exists with the ${existing.scheme} scheme; the ${ctx.opts.scheme} scheme option was ignored`);
   }
   const pool = existing ?? openPool(ctx, { name, scheme: ctx.opts.scheme ?? scheme ?? 'binary', sampling: `imported (${ctx.format})` });
-  return { pool, open: addAlways || ctx.createdPools.has(name) };
+  const created = ctx.createdPools.has(name);
+  const schemeOpen =
+    created && scheme === undefined && ctx.opts.scheme === undefined && !ctx.ws.stmt(`SELECT 1 FROM labels WHERE pool_id = ? AND value <> '?' LIMIT 1`).get(pool.id);
+  return { pool, open: addAlways || created, schemeOpen };
+}
+
+/** SemEval's label names as a semeval3 pool stores them (and its gold export writes them). */
+const SEMEVAL_NAMES = new Set(schemeValues('semeval3'));
+
+/**
+ * The scheme a new pool imported without --scheme gets from its first decisive label: semeval3
+ * when the label is one of SemEval's names as a semeval3 export writes them (PerfectMatch,
+ * Relevant, Irrelevant), else the default binary. Before, an export of a semeval3 pool holding
+ * only Relevant/Irrelevant came back as a binary pool of 1s and 0s (binary reads those words as
+ * 1 and 0), losing its scheme; relevance is the same either way.
+ */
+function schemeOfFirstLabel(ctx: ImportContext, t: PairTarget, raw: string): void {
+  const v = raw.trim();
+  if (v === '?') return;
+  t.schemeOpen = false;
+  if (SEMEVAL_NAMES.has(v) && t.pool.scheme !== 'semeval3') t.pool = ctx.ws.setUnlabeledPoolScheme(t.pool.name, 'semeval3');
 }
 
 /** Puts the pair into the pool when it is open, else checks it is there (error naming the line). */
@@ -140,6 +165,7 @@ function labelRow(
     ctx.tick();
     return;
   }
+  if (t.schemeOpen) schemeOfFirstLabel(ctx, t, raw);
   const value = labelValue(file, line, t.pool, raw, ctx.createdPools.has(t.pool.name) && ctx.opts.scheme === undefined);
   const a = annotatorName(ctx, annotator);
   // Said here, where the line is known (the workspace's own refusal names neither file nor line).

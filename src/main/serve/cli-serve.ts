@@ -1,16 +1,18 @@
 /**
  * `qpairs serve W` / `npm run serve`: opens a workspace, starts the server, prints where it is
- * (and each annotator's login link in token mode), and runs until SIGINT/SIGTERM.
+ * (and each annotator's login link in token mode), and runs until SIGINT/SIGTERM/SIGHUP.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { QPairsError } from '../errors';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
 import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
-import { isLoopbackHost, parseTokenSpecs } from './auth';
+import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
 import { hasLiveTokens, teamMembers } from '../team/tokens';
+import { checkNewPersonName } from '../gold/store';
+import { cannotRead } from '../import/reader';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
 
@@ -56,7 +58,7 @@ function reachableBases(host: string, port: number): string[] {
 }
 
 /**
- * Resolves on the first SIGINT/SIGTERM. Repeats are absorbed while the server closes (Ctrl-C in
+ * Resolves on the first SIGINT/SIGTERM/SIGHUP. Repeats are absorbed while the server closes (Ctrl-C in
  * a terminal reaches both `npm run serve`'s wrapper and this process); a third one forces exit.
  */
 function signalled(): Promise<string> {
@@ -69,12 +71,17 @@ function signalled(): Promise<string> {
     };
     process.on('SIGINT', on('SIGINT'));
     process.on('SIGTERM', on('SIGTERM'));
+    // A closed terminal (an ssh session that ends): stop as cleanly as on Ctrl-C, not killed with the lock left behind.
+    process.on('SIGHUP', on('SIGHUP'));
   });
 }
 
 /** Runs serve mode; resolves with the exit code once stopped. */
 export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> {
   const log = o.log ?? ((s: string) => process.stdout.write(s + '\n'));
+  // Listened for from the start: a signal as soon as the "serving at" line is out (a script, a
+  // closing terminal) stops the server cleanly instead of killing the process with its lock held.
+  const stop = o.until ?? signalled();
   const host = o.host ?? '127.0.0.1';
   // One writer process per workspace: serve mode holds the lock for its lifetime (a read-only
   // workspace needs none: nothing can write it).
@@ -116,16 +123,28 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
           'and can be revoked without a restart; or use --tokens-file FILE.',
       );
     }
-    const specs = [...(o.tokens ?? []), ...(o.tokensFile ? readTokensFile(o.tokensFile) : [])];
-    for (const spec of specs) {
-      if (!spec.includes('=')) throw new QPairsError(`--token ${spec}: a generated secret would have to be printed; invite ${spec} instead (\`qpairs annotators invite ${o.workspace} ${spec}\`)`);
-    }
-    const { tokens } = parseTokenSpecs(specs);
     const roles = new Map(engine.ws.listAnnotators().map((a) => [a.name, a.role as string]));
-    for (const name of Object.keys(tokens)) {
-      const role = roles.get(name);
-      if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
-    }
+    /** The in-memory tokens: --token values, then the lines of --tokens-file (read again when it changes). */
+    const tokensFrom = (fileLines: string[]): TokenMap => {
+      const specs = [...(o.tokens ?? []), ...fileLines];
+      for (const spec of specs) {
+        if (!spec.includes('=')) throw new QPairsError(`--token ${spec}: a generated secret would have to be printed; invite ${spec} instead (\`qpairs annotators invite ${o.workspace} ${spec}\`)`);
+      }
+      const { tokens: parsed } = parseTokenSpecs(specs);
+      for (const name of Object.keys(parsed)) {
+        // As for an invitation: a name lists would split (qpairs assign --annotators A,B) could sign in but never be assigned.
+        try {
+          checkNewPersonName(engine.ws, name);
+        } catch (e) {
+          throw new QPairsError(`--token ${name}=…: ${(e as Error).message}`);
+        }
+        const role = roles.get(name);
+        if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
+      }
+      return parsed;
+    };
+    const fileLines = o.tokensFile ? readTokensFile(o.tokensFile) : [];
+    const tokens = tokensFrom(fileLines);
     const team = teamMembers(engine.ws).filter((m) => m.invited !== null);
     if (!isLoopbackHost(host) && Object.keys(tokens).length === 0 && !hasLiveTokens(engine.ws)) {
       throw new QPairsError(
@@ -138,7 +157,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       port: o.port,
       host,
       tokens,
-      requireTokens: o.requireTokens,
+      // A tokens file asks for tokens even while it is empty: lines added later then sign people in.
+      requireTokens: o.requireTokens || o.tokensFile !== undefined,
       staticDir: o.staticDir,
       maxUploadBytes: o.maxUploadBytes,
       uploads,
@@ -147,18 +167,32 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     log(`QPairs serving ${o.workspace} at ${server.url}/`);
     const bases = reachableBases(host, server.port);
     if (bases.length > 1 || bases[0] !== server.url) log(`reachable at ${bases.map((b) => `${b}/`).join(', ')}`);
+    // Names and roles only: a secret is shown once, when its person is invited, never in a log.
+    const fromFile = new Set(fileLines.map((l) => l.slice(0, l.indexOf('=')).trim()));
+    const people = [
+      ...team.map((m) => `${m.name} (${m.role})`),
+      ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, ${fromFile.has(n) ? '--tokens-file' : '--token'})`),
+    ];
+    const signIn = people.length ? `people who can sign in: ${people.join(', ')}` : 'no one can sign in yet';
     if (server.authRequired) {
-      // Names and roles only: a secret is shown once, when its person is invited, never in a log.
-      const people = [...team.map((m) => `${m.name} (${m.role})`), ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, --token)`)];
-      log(`tokens required; ${people.length ? `people who can sign in: ${people.join(', ')}` : 'no one can sign in yet'}.`);
+      log(`tokens required; ${signIn}.`);
       log('invite, share links and revoke in the app (Pools → Team access, as an owner) or with the annotator.invite / annotator.revoke API; revocations apply at once.');
       if (!team.some((m) => m.role === 'owner') && !Object.keys(tokens).some((n) => roles.get(n) === 'owner')) {
         log(`note: no owner has a token, so no one can invite or revoke through the server: stop it and run \`qpairs annotators invite ${o.workspace} YOU --role owner\`.`);
       }
+    } else {
+      // Loopback without --require-tokens: no token is the owner, and links still sign their people in.
+      log(`loopback: a caller without a token is the owner; ${people.length ? `people who can sign in with their links: ${people.join(', ')}` : 'no one is invited yet'}.`);
     }
     if (!isLoopbackHost(host)) log('note: plain HTTP — use it on a trusted network, or put it behind a TLS proxy.');
+    engine.setServerTokenNames(Object.keys(tokens));
+    const apply = (next: TokenMap): void => {
+      server.setTokens(next);
+      engine.setServerTokenNames(Object.keys(next));
+    };
+    const stopWatching = o.tokensFile ? watchTokensFile(o.tokensFile, tokens, tokensFrom, apply, log) : () => {};
     o.onListening?.(server);
-    const why = await (o.until ?? signalled());
+    const why = await stop.finally(stopWatching);
     log(`stopping (${typeof why === 'string' ? why : 'done'})…`);
     await server.close();
     // Give a running job a moment to finish its transaction; SQLite keeps the file consistent anyway.
@@ -177,10 +211,69 @@ export function readTokensFile(file: string): string[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new QPairsError(`--tokens-file ${file}: ${(e as Error).message}`);
+    throw new QPairsError(`--tokens-file ${file}: ${cannotRead(e as NodeJS.ErrnoException)}`);
   }
   return text
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
+}
+
+/** How often a running server looks at its --tokens-file for changes (ms). */
+export const TOKENS_FILE_POLL_MS = 500;
+
+/**
+ * Serve mode re-reads `--tokens-file` whenever it changes and then stays unchanged for a poll (stat
+ * polling, so an editor that writes a new file and renames it over the old one is seen too): a removed line revokes that person at
+ * once (next request 401, open event sockets closed), a new line lets them in, a changed secret
+ * replaces theirs. A file that no longer parses changes nothing and is reported; a deleted file
+ * revokes everyone it listed. Returns a function that stops watching.
+ */
+function watchTokensFile(
+  file: string,
+  initial: TokenMap,
+  tokensFrom: (lines: string[]) => TokenMap,
+  apply: (next: TokenMap) => void,
+  log: (line: string) => void,
+): () => void {
+  let current = initial;
+  const reload = (): void => {
+    let next: TokenMap;
+    try {
+      next = tokensFrom(existsSync(file) ? readTokensFile(file) : []);
+    } catch (e) {
+      log(`--tokens-file ${file} changed but was not applied (the previous tokens still hold): ${(e as Error).message}`);
+      return;
+    }
+    const removed = Object.keys(current).filter((n) => !(n in next));
+    const added = Object.keys(next).filter((n) => !(n in current));
+    const replaced = Object.keys(next).filter((n) => n in current && current[n] !== next[n]);
+    if (!removed.length && !added.length && !replaced.length) return;
+    current = next;
+    apply(next);
+    // Names only, never a secret.
+    const parts = [
+      added.length ? `added ${added.join(', ')}` : '',
+      removed.length ? `revoked ${removed.join(', ')}` : '',
+      replaced.length ? `new secret for ${replaced.join(', ')}` : '',
+    ].filter(Boolean);
+    log(`--tokens-file ${file}${existsSync(file) ? '' : ' was removed'}: ${parts.join('; ')}.`);
+  };
+  // Applied once the file has stayed as it is for a poll: a save that empties the file and then
+  // writes it (`cat > F`, an editor writing in place) would otherwise revoke everyone for a moment,
+  // closing their event sockets ("access ended" in their pages).
+  let settle: NodeJS.Timeout | null = null;
+  const onChange = (): void => {
+    if (settle) clearTimeout(settle);
+    settle = setTimeout(() => {
+      settle = null;
+      reload();
+    }, TOKENS_FILE_POLL_MS + 100);
+    settle.unref();
+  };
+  watchFile(file, { interval: TOKENS_FILE_POLL_MS, persistent: false }, onChange);
+  return () => {
+    if (settle) clearTimeout(settle);
+    unwatchFile(file, onChange);
+  };
 }

@@ -112,6 +112,11 @@ export interface RunningServer {
   readonly authRequired: boolean;
   /** A link that logs an annotator in (sets the cookie), or the plain URL without tokens. */
   linkFor(annotator: string): string;
+  /**
+   * Replaces the in-memory tokens (`--tokens-file` re-read): a person no longer listed, or listed
+   * with another secret, is refused from the next request, and their open event sockets close.
+   */
+  setTokens(next: TokenMap): void;
   close(): Promise<void>;
 }
 
@@ -540,13 +545,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       wss.emit('connection', ws, req);
     });
   });
+  /** Closes the event sockets of `name` (every person when absent) whose token no longer holds. */
+  const closeRevokedSockets = (name?: string): void => {
+    for (const ws of wss.clients) {
+      const who = callers.get(ws)?.annotator;
+      if (who == null || (name !== undefined && who !== name)) continue;
+      if (whoHolds(socketTokens.get(ws)) !== who) ws.close(4401, 'token revoked');
+    }
+  };
   // A revoked person's open sockets close at once (their next request is refused anyway); so do
   // those opened with a token a new link replaced (annotator.invite of someone invited before).
   const offRevoked = workspaceTokens?.onRevoked((name) => {
     delete tokens[name];
-    for (const ws of wss.clients) {
-      if (callers.get(ws)?.annotator === name && whoHolds(socketTokens.get(ws)) !== name) ws.close(4401, 'token revoked');
-    }
+    closeRevokedSockets(name);
   });
   const offHub = opts.engine.hub.onAny((event, payload) => {
     let frame: string | null = null;
@@ -602,6 +613,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     server,
     authRequired,
     linkFor: (annotator) => (authRequired && tokens[annotator] ? `${url}/?token=${encodeURIComponent(tokens[annotator]!)}` : `${url}/`),
+    setTokens: (next) => {
+      for (const name of Object.keys(tokens)) delete tokens[name];
+      Object.assign(tokens, next);
+      closeRevokedSockets();
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -13,7 +13,7 @@ import { Engine } from '../engine/engine';
 import { jobDone, teamEngine } from '../engine/test-team';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
-import { serveWorkspace } from './cli-serve';
+import { readTokensFile, serveWorkspace } from './cli-serve';
 import type { AnnotatorInvitation, LabelRecord } from '../../shared/contract';
 
 let dir: string;
@@ -246,6 +246,62 @@ describe('people live in the workspace', () => {
       if ('tokens' in extra) expect(log).toMatch(/WARNING: --token puts secrets in the process list/);
       else expect(log).not.toMatch(/WARNING/);
     }
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
+
+  it('a --tokens-file that cannot be read is said in words, naming the flag', () => {
+    expect(() => readTokensFile(path.join(dir, 'missing.txt'))).toThrow(`--tokens-file ${path.join(dir, 'missing.txt')}: cannot read the file: no such file (ENOENT)`);
+    expect(() => readTokensFile(dir)).toThrow(`--tokens-file ${dir}: cannot read the file: is a folder, not a file (EISDIR)`);
+  });
+
+  it('a --tokens-file or --token name that lists would split is refused, as an invitation of it is', async () => {
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const tokensFile = path.join(dir, 'tokens.txt');
+    for (const [name, bad] of [
+      ['x,y', '","'],
+      ['a;b', '";"'],
+    ]) {
+      writeFileSync(tokensFile, `${name}=secret-secret-123\n`);
+      for (const extra of [{ tokensFile }, { tokens: [`${name}=secret-secret-123`] }]) {
+        await expect(serveWorkspace({ workspace: file, port: 0, staticDir: dir, ...extra, log: () => {}, until: Promise.resolve() })).rejects.toThrow(
+          `--token ${name}=…: ${JSON.stringify(name)}: a name cannot hold ${bad} (lists of names, as in qpairs assign --annotators A,B or Pools → Team, are split at commas and semicolons)`,
+        );
+      }
+    }
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
+
+  it('serve on loopback without --require-tokens lists who can sign in with a link (names and roles, no secret)', async () => {
+    const dave = await ownerToken();
+    const erin = (await engine.invoke('annotator.invite', { name: 'erin' })) as AnnotatorInvitation;
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const lines: string[] = [];
+    let running: RunningServer | null = null;
+    let stop!: () => void;
+    const done = serveWorkspace({
+      workspace: file,
+      port: 0,
+      host: '127.0.0.1',
+      staticDir: dir,
+      log: (l) => lines.push(l),
+      until: new Promise<void>((r) => (stop = r)),
+      onListening: (s) => (running = s),
+    });
+    while (!running) await new Promise((r) => setTimeout(r, 20));
+    // Links still sign their people in on this server.
+    const r = await fetch(`${(running as RunningServer).url}/api/health`, { headers: { Authorization: `Bearer ${erin.token}` } });
+    expect((await r.json()).annotator).toBe('erin');
+    stop();
+    expect(await done).toBe(0);
+    const log = lines.join('\n');
+    expect(log).toContain('loopback: a caller without a token is the owner; people who can sign in with their links: dave (owner), erin (annotator).');
+    for (const t of [dave, erin.token]) expect(log).not.toContain(t.split('.')[1]!);
     engine = Engine.open(file, { transport: 'http' });
     await start();
   });

@@ -109,6 +109,11 @@ export function teamMembers(ws: Workspace): TeamMemberView[] {
   return rows.map((r) => ({ ...r, revoked: r.invited ? null : r.revoked }));
 }
 
+/** Whether the named person has a live token in the workspace. */
+export function hasLiveToken(ws: Workspace, name: string): boolean {
+  return !!ws.stmt(`SELECT 1 FROM annotator_tokens t JOIN annotators a ON a.id = t.annotator_id WHERE a.name = ? AND t.revoked IS NULL LIMIT 1`).get(name);
+}
+
 /** Whether the workspace holds any live token (serve mode then requires tokens off loopback). */
 export function hasLiveTokens(ws: Workspace): boolean {
   return !!ws.stmt(`SELECT 1 FROM annotator_tokens WHERE revoked IS NULL LIMIT 1`).get();

@@ -35,6 +35,20 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     return this.pool(name);
   }
 
+  /**
+   * Gives a pool that holds no decisive label yet another label scheme (an import that learns the
+   * scheme from its file's first label); "?" labels, valid in every scheme, may be there.
+   */
+  setUnlabeledPoolScheme(name: string, scheme: LabelScheme): PoolInfo {
+    const p = this.pool(name);
+    if (p.scheme === scheme) return p;
+    if (this.stmt(`SELECT 1 FROM labels WHERE pool_id = ? AND value <> '?' LIMIT 1`).get(p.id)) {
+      throw new QPairsError(`pool "${name}" holds labels in the ${p.scheme} scheme; its scheme cannot change`);
+    }
+    this.stmt(`UPDATE pools SET scheme = ? WHERE id = ?`).run(scheme, p.id);
+    return this.pool(name);
+  }
+
   /** Sets the pool's evaluation convention (what eval uses unless told; schema 10). */
   setPoolConvention(name: string, convention: 'skip' | 'zero'): PoolInfo {
     this.stmt(`UPDATE pools SET convention = ? WHERE id = ?`).run(convention, this.pool(name).id);

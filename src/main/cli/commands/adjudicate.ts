@@ -20,7 +20,8 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
   const pool = requireString(values.pool, '--pool P');
   const limit = positiveInt(values.limit, '--limit');
   return withWorkspace(positionals[0], (ws) => {
-    const q = reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit });
+    // One snapshot: a label serve mode commits meanwhile is wholly in the queue or wholly out of it.
+    const q = ws.snapshot(() => reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit }));
     if (values.json) {
       out.log(json({ ...q, items: q.items.map(({ query, candidate, ...rest }) => ({ ...rest, queryTitle: query?.title ?? null, candidateTitle: candidate?.title ?? null })) }));
       return 0;

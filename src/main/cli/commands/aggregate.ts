@@ -30,7 +30,8 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
     if (sets) {
       setAggregation(ws, pool, (values.rule as AggregationRule | undefined) ?? loadPoolState(ws, pool).rule, threshold);
     }
-    const s = aggregationSummary(loadPoolState(ws, pool));
+    // One snapshot: a label serve mode commits meanwhile is wholly in the summary or wholly out of it.
+    const s = ws.snapshot(() => aggregationSummary(loadPoolState(ws, pool)));
     if (values.json) out.log(json(s));
     else {
       out.log(`pool ${s.pool}: rule ${s.rule}${s.rule === 'mean' ? ` (relevant when mean grade > ${s.threshold})` : ''}; annotators ${s.annotators.join(', ') || 'none'}; judges ${s.judges.join(', ') || 'none'}`);

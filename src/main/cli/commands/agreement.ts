@@ -24,7 +24,8 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
   const bootstrap = positiveInt(values.bootstrap, '--bootstrap');
   const seed = intFlag(values.seed, '--seed');
   return withWorkspace(positionals[0], (ws) => {
-    const v = poolAgreement(ws, pool, { annotators, queries, bootstrap, seed });
+    // One snapshot: a label serve mode commits meanwhile is wholly in the report or wholly out of it.
+    const v = ws.snapshot(() => poolAgreement(ws, pool, { annotators, queries, bootstrap, seed }));
     if (values.json) {
       out.log(json(agreementJson(v)));
       return 0;

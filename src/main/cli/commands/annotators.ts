@@ -86,7 +86,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
     const { values, positionals } = parse(rest, { role: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean' } });
     const [w, name] = positionals;
     if (!name || positionals.length > 2) throw new UsageError(USAGE);
-    const base = (values.url ?? 'http://HOST:5180').replace(/\/+$/, '');
+    const base = values.url === undefined ? 'http://HOST:5180' : serverBase(values.url);
     return withTeamWrite(w, 'invite', name, (ws) => {
       const inv = inviteAnnotator(ws, name, values.role);
       const link = `${base}/?token=${encodeURIComponent(inv.token)}#annotate`;
@@ -112,4 +112,23 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
     }, out);
   }
   throw new UsageError(sub === undefined ? USAGE : subcommandError('annotators', sub, ['list', 'add', 'role', 'invite', 'revoke']));
+}
+
+/**
+ * The server address of `invite --url`, checked before anyone is invited (the token is shown once):
+ * `HOST:PORT` alone gets `http://`; an address that is not http(s), or that has a query or a
+ * fragment, is a usage error — its link would not open the app. A path stays (a proxy's prefix).
+ */
+export function serverBase(url: string): string {
+  const given = url.trim();
+  const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(given) ? given : `http://${given}`;
+  let u: URL;
+  try {
+    u = new URL(withScheme);
+  } catch {
+    throw new UsageError(`--url ${url}: not an address; give the server's, e.g. http://10.0.0.5:5180`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--url ${url}: the server's address is http:// or https://, e.g. http://10.0.0.5:5180`);
+  if (u.search || u.hash || u.username || u.password) throw new UsageError(`--url ${url}: give the server's address alone (no ?query, #fragment or user), e.g. http://10.0.0.5:5180`);
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }

@@ -66,7 +66,8 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     const seed = intFlag(values.seed, '--seed');
     return withWorkspace(positionals[0], (ws) => {
       checkLabelSourceName(ws, values.annotator);
-      const v = comparePoolRuns(ws, pool, {
+      // One snapshot: a label serve mode commits meanwhile is wholly in the comparison or wholly out of it.
+      const v = ws.snapshot(() => comparePoolRuns(ws, pool, {
         runs,
         metric: metric as CompareMetric,
         annotator: values.annotator,
@@ -77,7 +78,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         permutations,
         seed,
         baseline: values.baseline,
-      });
+      }));
       if (values.json) out.log(json(compareJson(v)));
       else printCompare(v, out);
       return 0;
@@ -85,9 +86,12 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
   }
   return withWorkspace(positionals[0], (ws) => {
     checkLabelSourceName(ws, values.annotator);
-    const ev = withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false }));
-    // The standing and its verdict count as the table does: the same label source, convention, ties, threshold and queries.
-    const lo = labelOrderOf(ws, pool, { annotator: values.annotator, convention, ties, threshold, partial: values.partial ?? false });
+    // The table and the standing below read one snapshot: a label serve mode commits meanwhile is in both or in neither.
+    const { ev, lo } = ws.snapshot(() => ({
+      ev: withModelOverlap(ws, evaluatePool(ws, { pool, convention, ties, annotator: values.annotator, threshold, partial: values.partial ?? false })),
+      // The standing and its verdict count as the table does: the same label source, convention, ties, threshold and queries.
+      lo: labelOrderOf(ws, pool, { annotator: values.annotator, convention, ties, threshold, partial: values.partial ?? false }),
+    }));
     // An ordered pool's estimates ride along (eval.order in the app); a pool in pool order's JSON is eval.pool's.
     if (values.json) out.log(json(lo.order === 'pool' ? evalJson(ev) : { ...evalJson(ev), labelOrder: lo }));
     else {

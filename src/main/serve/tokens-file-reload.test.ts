@@ -1,0 +1,173 @@
+/**
+ * `qpairs serve W --tokens-file F` in a real process: the file is read again when it changes, so
+ * removing a person's line revokes them at once — their next request is 401 and their open event
+ * socket is closed — and a new line lets someone in, without a restart. Before, the file was read
+ * once at start and a removed line kept working until the server was restarted. Also: revoking such
+ * a person in the app says where their token is, and a closed terminal (SIGHUP) stops the server cleanly.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { runCli } from '../cli/test-cli';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const qpairs = path.join(root, 'bin/qpairs.mjs');
+
+let dir: string;
+let w: string;
+let child: ChildProcess | null = null;
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-tokens-file-'));
+  w = path.join(dir, 'w.qpairs');
+  expect((await runCli('init', w)).code).toBe(0);
+});
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const ended = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await ended;
+  }
+  child = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ALICE = 'alice-secret-0001';
+const BOB = 'bob-secret-00002';
+const CAROL = 'carol-secret-003';
+
+/** Starts `qpairs serve` on a free loopback port; resolves with its URL and a reader of its log. */
+async function serve(tokensFile: string): Promise<{ url: string; log: () => string }> {
+  const c = spawn(process.execPath, [qpairs, 'serve', w, '--port', '0', '--tokens-file', tokensFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = c;
+  let out = '';
+  c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  c.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const t0 = Date.now();
+  for (;;) {
+    const m = /serving .* at (http:\/\/[^/\s]+)\//.exec(out);
+    if (m) return { url: m[1]!, log: () => out };
+    if (c.exitCode !== null) throw new Error(`qpairs serve ended: ${out}`);
+    if (Date.now() - t0 > 30_000) throw new Error(`qpairs serve did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function statusAs(url: string, token: string): Promise<number> {
+  const res = await fetch(`${url}/api/health`, { headers: { Authorization: `Bearer ${token}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!(await ok())) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+it('a removed line revokes its person at once (401, socket closed); an added line lets a person in; no restart', async () => {
+  const file = path.join(dir, 'tokens.txt');
+  writeFileSync(file, `# the team\nalice=${ALICE}\nbob=${BOB}\n`);
+  const { url, log } = await serve(file);
+  expect(await statusAs(url, ALICE)).toBe(200);
+  expect(await statusAs(url, BOB)).toBe(200);
+  expect(await statusAs(url, CAROL)).toBe(401);
+
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/events?token=${BOB}`);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+
+  // An editor's save: a new file renamed over the old one; bob's line is gone, carol's is new.
+  writeFileSync(`${file}.tmp`, `alice=${ALICE}\ncarol=${CAROL}\n`);
+  renameSync(`${file}.tmp`, file);
+  await until('bob to be refused', async () => (await statusAs(url, BOB)) === 401);
+  expect(await closed).toBe(4401);
+  expect(await statusAs(url, ALICE)).toBe(200);
+  expect(await statusAs(url, CAROL)).toBe(200);
+  await until('the log line', () => /revoked bob/.test(log()));
+  expect(log()).toMatch(/added carol/);
+  for (const secret of [ALICE, BOB, CAROL]) expect(log()).not.toContain(secret);
+
+  // A file that no longer parses changes nothing (and says so); removing the file revokes everyone in it.
+  writeFileSync(file, `alice=${ALICE}\ncarol=short\n`);
+  await until('the refusal in the log', () => /was not applied/.test(log()));
+  expect(await statusAs(url, CAROL)).toBe(200);
+  rmSync(file);
+  await until('alice to be refused', async () => (await statusAs(url, ALICE)) === 401);
+  expect(await statusAs(url, CAROL)).toBe(401);
+});
+
+it("revoking a tokens-file person in the app says to delete their line (before: 'no annotator named …', or only their workspace link went)", async () => {
+  const inv = await runCli('annotators', 'invite', w, 'lead', '--role', 'owner', '--json');
+  expect(inv.code, inv.err).toBe(0);
+  const lead = JSON.parse(inv.out).token as string;
+  const file = path.join(dir, 'tokens.txt');
+  writeFileSync(file, `alice=${ALICE}\n`);
+  const { url } = await serve(file);
+  const revoke = async (name: string): Promise<{ status: number; body: { message?: string } }> => {
+    const r = await fetch(`${url}/api/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${lead}` },
+      body: JSON.stringify({ command: 'annotator.revoke', args: { name } }),
+    });
+    return { status: r.status, body: await r.json() };
+  };
+  const r = await revoke('alice');
+  expect(r.status).toBe(422);
+  expect(r.body.message).toMatch(/^"alice" signs in with a token the server was started with \(--tokens-file, or --token\), held in memory, not in the workspace: delete their line from the tokens file/);
+  expect(await statusAs(url, ALICE)).toBe(200);
+  // A person with a workspace link too: revoking that alone would leave the file's token (and the file's next change restores it).
+  const link = await fetch(`${url}/api/invoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${lead}` },
+    body: JSON.stringify({ command: 'annotator.invite', args: { name: 'alice' } }),
+  });
+  const aliceLink = ((await link.json()) as { token: string }).token;
+  const both = await revoke('alice');
+  expect(both.status).toBe(422);
+  expect(both.body.message).toMatch(/delete their line from the tokens file .*; then revoke their link here too$/);
+  expect(await statusAs(url, ALICE)).toBe(200);
+  expect(await statusAs(url, aliceLink)).toBe(200);
+  // Once the line is gone, alice's link is revoked as anyone's.
+  writeFileSync(file, '# no one\n');
+  await until('alice to be refused', async () => (await statusAs(url, ALICE)) === 401);
+  expect(await statusAs(url, aliceLink)).toBe(200);
+  expect(await revoke('alice')).toEqual({ status: 200, body: { name: 'alice', revoked: 1 } });
+  expect(await statusAs(url, aliceLink)).toBe(401);
+});
+
+it('a save that empties the file and then writes it again revokes no one in between (their event socket stays open)', async () => {
+  const file = path.join(dir, 'tokens.txt');
+  writeFileSync(file, `alice=${ALICE}\n`);
+  const { url, log } = await serve(file);
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/events?token=${ALICE}`);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  let closedWith: number | null = null;
+  ws.once('close', (code) => (closedWith = code));
+  // Empty for just under one poll (500 ms), as a slow in-place write leaves it, then the same people and one more.
+  writeFileSync(file, '');
+  await new Promise((r) => setTimeout(r, 490));
+  writeFileSync(file, `alice=${ALICE}\nbob=${BOB}\n`);
+  await until('bob to be let in', async () => (await statusAs(url, BOB)) === 200);
+  expect(closedWith).toBeNull();
+  expect(await statusAs(url, ALICE)).toBe(200);
+  expect(log()).not.toMatch(/revoked alice/);
+  ws.close();
+});
+
+it('a closed terminal (SIGHUP) stops the server cleanly: exit 0, its lock released (before: killed, W.lock left behind)', async () => {
+  const file = path.join(dir, 'tokens.txt');
+  writeFileSync(file, `alice=${ALICE}\n`);
+  const { log } = await serve(file);
+  expect(existsSync(`${w}.lock`)).toBe(true);
+  const c = child!;
+  const exited = new Promise<[number | null, string | null]>((r) => c.once('exit', (code, signal) => r([code, signal])));
+  c.kill('SIGHUP');
+  expect(await exited).toEqual([0, null]);
+  expect(log()).toMatch(/stopping \(SIGHUP\)/);
+  expect(existsSync(`${w}.lock`)).toBe(false);
+});

@@ -19,6 +19,11 @@
  *    what it times; the top-20 lists of both are compared (identical lists, mean overlap@20).
  * 5. SQLite FTS5 on the same texts with at most --fts5-queries (default 50) queries: at 1M its OR
  *    queries take seconds each, so it is a floor, not a peer.
+ * 6. The rows alone: a child process reads the questions and answers the import stored into memory,
+ *    then inserts them into a new database with the workspace's own two tables (their indexes and
+ *    foreign key), as the import writes them (each question followed by its answers, a commit every
+ *    500 ms, WAL, synchronous FULL), and times the inserts only: no parsing, no HTML, no index, no
+ *    undo journal. What storing the rows costs by itself, beside Lucene's whole build.
  *
  * Goals (issue 14, at 1M): whole import >= Lucene's indexing rate, top-20 median <= 0.5x Lucene's,
  * peak RSS <= 1 GiB. `--json FILE` writes {"docs", "ours": {"indexPerSec", "queryMedianMs",
@@ -136,6 +141,48 @@ function fts5(corpus: string, tmp: string, queryIds: string[], maxQueries: numbe
 
 // ------------------------------------------------------------------ main
 
+/**
+ * Step 6 (child process): the questions and answers of workspace `src` inserted into a new database
+ * `dst` with the same tables, timed (wall and this process's CPU) around the inserts only. Prints
+ * {"seconds", "cpuSeconds", "questions", "answers"}.
+ */
+function childSqliteRows(src: string, dst: string): void {
+  const from = new Database(src, { readonly: true });
+  const schema = from.prepare(`SELECT sql FROM sqlite_schema WHERE tbl_name IN ('questions', 'answers') AND sql IS NOT NULL ORDER BY tbl_name = 'answers', type = 'index'`).pluck().all() as string[];
+  const questions = from.prepare(`SELECT * FROM questions ORDER BY doc`).all() as Array<Record<string, unknown>>;
+  const answers = from.prepare(`SELECT id, question_id, position, source, body, author, created FROM answers ORDER BY rowid`).raw().all() as unknown[][];
+  from.close();
+  const to = new Database(dst);
+  to.pragma('journal_mode = WAL');
+  to.pragma('synchronous = FULL');
+  to.pragma('foreign_keys = ON');
+  to.pragma('cache_size = -65536');
+  for (const sql of schema) to.exec(sql);
+  const insertQuestion = to.prepare(`INSERT INTO questions(id, source, title, body, tags, author, created, category) VALUES (@id, @source, @title, @body, @tags, @author, @created, @category)`);
+  const insertAnswer = to.prepare(`INSERT INTO answers(id, question_id, position, source, body, author, created) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  // The dump's order: answers come after their question (an answer's question is inserted first).
+  const docOf = new Map(questions.map((q, i) => [q.id as string, i]));
+  const t0 = now();
+  const cpu0 = process.cpuUsage();
+  let a = 0;
+  let chunkStart = now();
+  to.exec('BEGIN');
+  for (let i = 0; i < questions.length; i++) {
+    insertQuestion.run(questions[i]!);
+    while (a < answers.length && docOf.get(answers[a]![1] as string)! <= i) insertAnswer.run(...answers[a++]!);
+    if (now() - chunkStart >= 500) {
+      to.exec('COMMIT');
+      to.exec('BEGIN');
+      chunkStart = now();
+    }
+  }
+  to.exec('COMMIT');
+  const cpu = process.cpuUsage(cpu0);
+  const seconds = (now() - t0) / 1000;
+  to.close();
+  console.log(JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, questions: questions.length, answers: a }));
+}
+
 function main(): void {
   const docs = numArg('docs', 200_000);
   const nQueries = numArg('queries', 300);
@@ -222,6 +269,16 @@ function main(): void {
       );
     }
 
+    // ---- the rows alone (step 6)
+    const rowsDb = path.join(tmp, 'rows-alone.db');
+    const rowsRun = runNode(tmp, [fileURLToPath(import.meta.url), '--child-sqlite-rows', ws, rowsDb], 'the rows alone');
+    const rowsAlone = JSON.parse(rowsRun.stdout.trim().split('\n').pop()!) as { seconds: number; cpuSeconds: number; questions: number; answers: number };
+    rmSync(rowsDb, { force: true });
+    console.log(
+      `ours: the rows alone (${rowsAlone.questions.toLocaleString('en-US')} questions + ${rowsAlone.answers.toLocaleString('en-US')} answers into the workspace's two tables, nothing else) ` +
+        `${fmt(rowsAlone.seconds, 2)} s = ${fmt(docs / rowsAlone.seconds, 0)} questions/s, ${fmt(rowsAlone.cpuSeconds, 2)} s of CPU`,
+    );
+
     // ---- FTS5 floor
     const f = fts5Queries > 0 ? fts5(corpus, tmp, [...queryIds], fts5Queries) : null;
 
@@ -236,6 +293,12 @@ function main(): void {
         `${fmt(docs / imp.seconds, 0)} (whole import)`,
         lucene ? `${fmt(lucene.indexPerSec, 0)} (add + commit)` : '-',
         lucene ? `${fmt(docs / imp.seconds / lucene.indexPerSec, 2)}x` : '',
+      ],
+      [
+        'rows alone (SQLite), questions/s',
+        `${fmt(docs / rowsAlone.seconds, 0)} (no parsing, no index)`,
+        lucene ? `${fmt(lucene.indexPerSec, 0)} (add + commit)` : '-',
+        lucene ? `${fmt(docs / rowsAlone.seconds / lucene.indexPerSec, 2)}x` : '',
       ],
       [
         'index alone, questions/s',
@@ -267,7 +330,7 @@ function main(): void {
     if (jsonFile) {
       const out = {
         docs,
-        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, indexAlonePerSec: docs / reindex.seconds, indexAlonePeakRssMB: reindex.peakRssMB, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds, pruning: qRes.pruning },
+        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, indexAlonePerSec: docs / reindex.seconds, indexAlonePeakRssMB: reindex.peakRssMB, rowsAlonePerSec: docs / rowsAlone.seconds, rowsAloneCpuSeconds: rowsAlone.cpuSeconds, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds, pruning: qRes.pruning },
         lucene: lucene ? { indexPerSec: lucene.indexPerSec, queryMedianMs: lucene.queryMedianMs, peakRssMB: lucene.peakRssMB, buildSeconds: lucene.buildSeconds, queryP99Ms: lucene.queryP99Ms } : null,
         agreement: agree,
         fts5: f,
@@ -281,5 +344,7 @@ function main(): void {
 }
 
 const child = process.argv.indexOf('--child-queries');
+const rowsChild = process.argv.indexOf('--child-sqlite-rows');
 if (child >= 0) childQueries(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]!);
+else if (rowsChild >= 0) childSqliteRows(process.argv[rowsChild + 1]!, process.argv[rowsChild + 2]!);
 else main();

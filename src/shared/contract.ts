@@ -588,6 +588,11 @@ export interface TeamMemberView {
   /** When their token was revoked (only when they have no live token). */
   revoked: string | null;
   labelEvents: number;
+  /**
+   * Signs in with a token the server was started with (`--tokens-file` or `--token`), held by the
+   * server, not the workspace: deleting their tokens-file line revokes it (Revoke here cannot).
+   */
+  serverToken?: true;
 }
 
 /** A judge's settled label: the label ack plus how many disagreements remain unsettled. */

@@ -27,7 +27,7 @@ import { stopComputations } from './compute';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename } from 'node:path';
 import { localUserName } from './local-user';
-import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamMembers, TokenVerifier } from '../team/tokens';
+import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { argsForCaller, authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
@@ -263,7 +263,7 @@ export class Engine implements EngineCore {
           this.hub.emit('workspace.changed', { what: 'pool' });
           return r;
         }),
-      'annotator.team': () => teamMembers(ws),
+      'annotator.team': () => teamWithServerTokens(ws, this.serverTokenNames),
       ...goldHandlers(this, this.opts.version),
     };
   }

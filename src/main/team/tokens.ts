@@ -109,6 +109,19 @@ export function teamMembers(ws: Workspace): TeamMemberView[] {
   return rows.map((r) => ({ ...r, revoked: r.invited ? null : r.revoked }));
 }
 
+/**
+ * The team with the people the server's own tokens sign in (`serverTokenNames`: --tokens-file,
+ * --token) marked `serverToken`; one the workspace does not know yet is listed as an annotator.
+ */
+export function teamWithServerTokens(ws: Workspace, serverTokenNames: ReadonlySet<string>): TeamMemberView[] {
+  const team = teamMembers(ws).map((m) => (serverTokenNames.has(m.name) ? { ...m, serverToken: true as const } : m));
+  const known = new Set(ws.listAnnotators().map((a) => a.name));
+  for (const name of serverTokenNames) {
+    if (!known.has(name)) team.push({ name, role: 'annotator', invited: null, lastSeen: null, revoked: null, labelEvents: 0, serverToken: true });
+  }
+  return team.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** Whether the named person has a live token in the workspace. */
 export function hasLiveToken(ws: Workspace, name: string): boolean {
   return !!ws.stmt(`SELECT 1 FROM annotator_tokens t JOIN annotators a ON a.id = t.annotator_id WHERE a.name = ? AND t.revoked IS NULL LIMIT 1`).get(name);

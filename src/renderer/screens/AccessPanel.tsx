@@ -220,7 +220,12 @@ export function AccessPanel(): ReactNode {
               <td>
                 <RoleSelect name={m.name} role={m.role} testId={`access-role-${m.name}`} onSave={(r) => changeRole(m.name, r)} />
               </td>
-              <td data-testid={`access-state-${m.name}`}>{m.invited ? `invited ${ago(m.invited)}` : m.revoked ? `revoked ${ago(m.revoked)}` : 'no link'}</td>
+              <td data-testid={`access-state-${m.name}`}>
+                {m.serverToken && (
+                  <span title="signs in with a token the server was started with (--tokens-file or --token): delete their tokens-file line to revoke it; Revoke here ends only their link">server token{m.invited || m.revoked ? '; ' : ''}</span>
+                )}
+                {m.invited ? `invited ${ago(m.invited)}` : m.revoked ? `revoked ${ago(m.revoked)}` : m.serverToken ? '' : 'no link'}
+              </td>
               <td>{ago(m.lastSeen)}</td>
               <td className="num">{m.labelEvents}</td>
               <td className="row-actions">

@@ -1,0 +1,39 @@
+/**
+ * Team access lists the people the server's own tokens sign in (--tokens-file, --token), marked so,
+ * beside the workspace's people: before, a tokens-file person who signed in and labeled was missing
+ * from the list, or shown as "no link".
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { TeamMemberView } from '../../shared/contract';
+import type { Engine } from './engine';
+import { teamEngine } from './test-team';
+
+let dir: string;
+let engine: Engine;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-team-tokens-'));
+  engine = teamEngine(dir);
+});
+afterEach(async () => {
+  await engine.jobs.idle();
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("annotator.team marks the people the server's tokens sign in, and lists those the workspace does not know yet", async () => {
+  const before = (await engine.invoke('annotator.team', {})) as TeamMemberView[];
+  expect(before.map((m) => m.name)).toEqual(['alice', 'bob', 'carol', 'dave']);
+  expect(before.some((m) => m.serverToken)).toBe(false);
+  engine.setServerTokenNames(['fred', 'bob']);
+  const team = (await engine.invoke('annotator.team', {})) as TeamMemberView[];
+  expect(team.map((m) => m.name)).toEqual(['alice', 'bob', 'carol', 'dave', 'fred']);
+  expect(team.find((m) => m.name === 'bob')).toMatchObject({ role: 'annotator', serverToken: true });
+  expect(team.find((m) => m.name === 'fred')).toEqual({ name: 'fred', role: 'annotator', invited: null, lastSeen: null, revoked: null, labelEvents: 0, serverToken: true });
+  expect(team.find((m) => m.name === 'alice')?.serverToken).toBeUndefined();
+  // The file changed (fred's line deleted): he is gone from the list.
+  engine.setServerTokenNames(['bob']);
+  expect(((await engine.invoke('annotator.team', {})) as TeamMemberView[]).map((m) => m.name)).toEqual(['alice', 'bob', 'carol', 'dave']);
+});

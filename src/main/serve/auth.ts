@@ -33,7 +33,8 @@ export function parseTokenSpecs(specs: readonly string[]): { tokens: TokenMap; g
     const eq = spec.indexOf('=');
     const annotator = (eq < 0 ? spec : spec.slice(0, eq)).trim();
     const secret = eq < 0 ? '' : spec.slice(eq + 1);
-    if (!annotator) throw new QPairsError(`--token ${spec}: give NAME=SECRET or NAME`);
+    // Not the value itself: without a name it may be a secret alone.
+    if (!annotator) throw new QPairsError('--token: a value has no name before "=": give NAME=SECRET or NAME');
     if (annotator in tokens) throw new QPairsError(`--token: annotator "${annotator}" given twice`);
     if (eq >= 0 && secret.length < 8) throw new QPairsError(`--token ${annotator}=…: the secret must have at least 8 characters`);
     const token = secret || generateToken();

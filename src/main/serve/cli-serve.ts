@@ -125,12 +125,19 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     }
     const roles = new Map(engine.ws.listAnnotators().map((a) => [a.name, a.role as string]));
     /** The in-memory tokens: --token values, then the lines of --tokens-file (read again when it changes). */
-    const tokensFrom = (fileLines: string[]): TokenMap => {
-      const specs = [...(o.tokens ?? []), ...fileLines];
-      for (const spec of specs) {
+    const tokensFrom = (fileLines: Array<{ line: number; text: string }>): TokenMap => {
+      // A line that is not NAME=SECRET may be a secret alone (or NAME SECRET): errors about the file's
+      // lines name the line, never its text, since they go to the serve log on every reload.
+      for (const spec of o.tokens ?? []) {
         if (!spec.includes('=')) throw new QPairsError(`--token ${spec}: a generated secret would have to be printed; invite ${spec} instead (\`qpairs annotators invite ${o.workspace} ${spec}\`)`);
+        if (spec.slice(0, spec.indexOf('=')).trim() === '') throw new QPairsError('--token: a value has no name before "=": give NAME=SECRET');
       }
-      const { tokens: parsed } = parseTokenSpecs(specs);
+      for (const l of fileLines) {
+        const eq = l.text.indexOf('=');
+        if (eq < 0) throw new QPairsError(`--tokens-file line ${l.line}: no "=" (each line is NAME=SECRET; the line is not shown here, as it may hold a secret)`);
+        if (l.text.slice(0, eq).trim() === '') throw new QPairsError(`--tokens-file line ${l.line}: no name before "=" (each line is NAME=SECRET)`);
+      }
+      const { tokens: parsed } = parseTokenSpecs([...(o.tokens ?? []), ...fileLines.map((l) => l.text)]);
       for (const name of Object.keys(parsed)) {
         // As for an invitation: a name lists would split (qpairs assign --annotators A,B) could sign in but never be assigned.
         try {
@@ -143,7 +150,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       }
       return parsed;
     };
-    const fileLines = o.tokensFile ? readTokensFile(o.tokensFile) : [];
+    const fileLines = o.tokensFile ? readTokensFileLines(o.tokensFile) : [];
     const tokens = tokensFrom(fileLines);
     const team = teamMembers(engine.ws).filter((m) => m.invited !== null);
     if (!isLoopbackHost(host) && Object.keys(tokens).length === 0 && !hasLiveTokens(engine.ws)) {
@@ -168,7 +175,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     const bases = reachableBases(host, server.port);
     if (bases.length > 1 || bases[0] !== server.url) log(`reachable at ${bases.map((b) => `${b}/`).join(', ')}`);
     // Names and roles only: a secret is shown once, when its person is invited, never in a log.
-    const fromFile = new Set(fileLines.map((l) => l.slice(0, l.indexOf('=')).trim()));
+    const fromFile = new Set(fileLines.map((l) => l.text.slice(0, l.text.indexOf('=')).trim()));
     const people = [
       ...team.map((m) => `${m.name} (${m.role})`),
       ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, ${fromFile.has(n) ? '--tokens-file' : '--token'})`),
@@ -207,6 +214,11 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
 
 /** `--tokens-file`: one `NAME=SECRET` per line; blank lines and # comments skipped. */
 export function readTokensFile(file: string): string[] {
+  return readTokensFileLines(file).map((l) => l.text);
+}
+
+/** The lines of `--tokens-file` that hold tokens, with their line numbers (1-based). */
+export function readTokensFileLines(file: string): Array<{ line: number; text: string }> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -215,8 +227,8 @@ export function readTokensFile(file: string): string[] {
   }
   return text
     .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
+    .map((l, i) => ({ line: i + 1, text: l.trim() }))
+    .filter((l) => l.text && !l.text.startsWith('#'));
 }
 
 /** How often a running server looks at its --tokens-file for changes (ms). */
@@ -232,7 +244,7 @@ export const TOKENS_FILE_POLL_MS = 500;
 function watchTokensFile(
   file: string,
   initial: TokenMap,
-  tokensFrom: (lines: string[]) => TokenMap,
+  tokensFrom: (lines: Array<{ line: number; text: string }>) => TokenMap,
   apply: (next: TokenMap) => void,
   log: (line: string) => void,
 ): () => void {
@@ -240,7 +252,7 @@ function watchTokensFile(
   const reload = (): void => {
     let next: TokenMap;
     try {
-      next = tokensFrom(existsSync(file) ? readTokensFile(file) : []);
+      next = tokensFrom(existsSync(file) ? readTokensFileLines(file) : []);
     } catch (e) {
       log(`--tokens-file ${file} changed but was not applied (the previous tokens still hold): ${(e as Error).message}`);
       return;

@@ -255,6 +255,35 @@ describe('people live in the workspace', () => {
     expect(() => readTokensFile(dir)).toThrow(`--tokens-file ${dir}: cannot read the file: is a folder, not a file (EISDIR)`);
   });
 
+  it('a tokens-file line that is not NAME=SECRET is refused by its line number, its text (perhaps a secret) never shown', async () => {
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const tokensFile = path.join(dir, 'tokens.txt');
+    const secret = 'Zq9-very-secret-value';
+    for (const [content, why] of [
+      [`# team\nbob=bob-secret-123456\nalice ${secret}\n`, 'line 3: no "="'],
+      [`alice: ${secret}\n`, 'line 1: no "="'],
+      [`${secret}\n`, 'line 1: no "="'],
+      [`bob=bob-secret-123456\n=${secret}\n`, 'line 2: no name before "="'],
+    ]) {
+      writeFileSync(tokensFile, content);
+      const err = await serveWorkspace({ workspace: file, port: 0, staticDir: dir, tokensFile, log: () => {}, until: Promise.resolve() }).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err?.message).toContain(`--tokens-file ${why}`);
+      expect(err?.message).not.toContain(secret);
+    }
+    const bare = await serveWorkspace({ workspace: file, port: 0, staticDir: dir, tokens: [`=${secret}`], log: () => {}, until: Promise.resolve() }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(bare?.message).toBe('--token: a value has no name before "=": give NAME=SECRET');
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
+
   it('a --tokens-file or --token name that lists would split is refused, as an invitation of it is', async () => {
     await server.close();
     engine.close();

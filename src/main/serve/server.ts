@@ -555,10 +555,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   // A revoked person's open sockets close at once (their next request is refused anyway); so do
   // those opened with a token a new link replaced (annotator.invite of someone invited before).
-  const offRevoked = workspaceTokens?.onRevoked((name) => {
-    delete tokens[name];
-    closeRevokedSockets(name);
-  });
+  // The server's own tokens (--tokens-file, --token) are not the workspace's to revoke: a new link
+  // for a tokens-file person leaves their line's token working (the file governs it).
+  const offRevoked = workspaceTokens?.onRevoked((name) => closeRevokedSockets(name));
   const offHub = opts.engine.hub.onAny((event, payload) => {
     let frame: string | null = null;
     for (const ws of wss.clients) {

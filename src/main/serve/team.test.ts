@@ -255,6 +255,36 @@ describe('people live in the workspace', () => {
     expect(() => readTokensFile(dir)).toThrow(`--tokens-file ${dir}: cannot read the file: is a folder, not a file (EISDIR)`);
   });
 
+  it('a new link for a tokens-file person (owner invites them twice) ends the earlier link, not their tokens-file token', async () => {
+    const dave = await ownerToken();
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const tokensFile = path.join(dir, 'tokens.txt');
+    writeFileSync(tokensFile, 'fred=fred-secret-123456\n');
+    let running: RunningServer | null = null;
+    let stop!: () => void;
+    const done = serveWorkspace({ workspace: file, port: 0, host: '127.0.0.1', tokensFile, staticDir: dir, log: () => {}, until: new Promise<void>((r) => (stop = r)), onListening: (s) => (running = s) });
+    while (!running) await new Promise((r) => setTimeout(r, 20));
+    const url = (running as RunningServer).url;
+    const as = async (token: string, command: string, args: unknown = {}): Promise<{ status: number; body: any }> => {
+      const r = await fetch(`${url}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${token}` }, body: JSON.stringify({ command, args }) });
+      return { status: r.status, body: await r.json() };
+    };
+    expect((await as('fred-secret-123456', 'app.info')).body.annotator).toBe('fred');
+    const first = await as(dave, 'annotator.invite', { name: 'fred' });
+    const second = await as(dave, 'annotator.invite', { name: 'fred' });
+    expect(second.body.revokedEarlier).toBe(1);
+    expect((await as(first.body.token, 'app.info')).status).toBe(401);
+    expect((await as(second.body.token, 'app.info')).body.annotator).toBe('fred');
+    // The file's line still signs fred in (before: 401 until the file next changed).
+    expect((await as('fred-secret-123456', 'app.info')).body.annotator).toBe('fred');
+    stop();
+    expect(await done).toBe(0);
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
+
   it('a tokens-file line that is not NAME=SECRET is refused by its line number, its text (perhaps a secret) never shown', async () => {
     await server.close();
     engine.close();

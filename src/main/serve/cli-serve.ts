@@ -271,16 +271,17 @@ function watchTokensFile(
     ].filter(Boolean);
     log(`--tokens-file ${file}${existsSync(file) ? '' : ' was removed'}: ${parts.join('; ')}.`);
   };
-  // Applied once the file has stayed as it is for a poll: a save that empties the file and then
+  // Applied once the file has stayed as it is for two polls: a save that empties the file and then
   // writes it (`cat > F`, an editor writing in place) would otherwise revoke everyone for a moment,
-  // closing their event sockets ("access ended" in their pages).
+  // closing their event sockets ("access ended" in their pages). Two polls, so that the poll seeing
+  // the rewrite lands well before the settle timer even when a loaded machine runs timers late.
   let settle: NodeJS.Timeout | null = null;
   const onChange = (): void => {
     if (settle) clearTimeout(settle);
     settle = setTimeout(() => {
       settle = null;
       reload();
-    }, TOKENS_FILE_POLL_MS + 100);
+    }, 2 * TOKENS_FILE_POLL_MS + 100);
     settle.unref();
   };
   watchFile(file, { interval: TOKENS_FILE_POLL_MS, persistent: false }, onChange);

@@ -148,7 +148,8 @@ it('a save that empties the file and then writes it again revokes no one in betw
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   let closedWith: number | null = null;
   ws.once('close', (code) => (closedWith = code));
-  // Empty for just under one poll (500 ms), as a slow in-place write leaves it, then the same people and one more.
+  // Empty for just under one poll (500 ms), as a slow in-place write leaves it, then the same people and one more
+  // (the poll that sees the rewrite comes about 600 ms before the settle timer: two polls plus 100 ms).
   writeFileSync(file, '');
   await new Promise((r) => setTimeout(r, 490));
   writeFileSync(file, `alice=${ALICE}\nbob=${BOB}\n`);

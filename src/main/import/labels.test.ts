@@ -160,8 +160,9 @@ describe('a semeval3 export holding only Relevant and Irrelevant', () => {
       // The first row is the pair nobody labeled ("?"): the first label after it decides.
       expect(readFileSync(out, 'utf8')).toMatch(/unlabeled/);
       const back = tempWorkspace();
-      await runImport(back, importAs, [out], { pool: 'sem' });
+      const report = await runImport(back, importAs, [out], { pool: 'sem' });
       expect(back.pool('sem').scheme).toBe('semeval3');
+      expect(report.warnings.join('\n')).toMatch(new RegExp(`pool "sem" got the semeval3 scheme from its first label "(Relevant|Irrelevant)" \\(sem\\.${format} line \\d+, .*--scheme binary to keep it binary`));
       const gold = (w: Workspace): unknown => [...sourceLabels(w, 'sem', 'gold').values].map(([q, m]) => [q, [...m]]);
       expect(gold(back)).toEqual(gold(ws));
       // A second import into the same pool keeps it; a binary file with words still goes binary.

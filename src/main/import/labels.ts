@@ -1,4 +1,5 @@
 /** labels-csv, labels-jsonl, qrels and semeval-relevancy: judgments into a pool. */
+import path from 'node:path';
 import { isReservedAnnotatorName } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel, schemeValues } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
@@ -41,11 +42,15 @@ const SEMEVAL_NAMES = new Set(schemeValues('semeval3'));
  * only Relevant/Irrelevant came back as a binary pool of 1s and 0s (binary reads those words as
  * 1 and 0), losing its scheme; relevance is the same either way.
  */
-function schemeOfFirstLabel(ctx: ImportContext, t: PairTarget, raw: string): void {
+function schemeOfFirstLabel(ctx: ImportContext, t: PairTarget, raw: string, file: string, line: number): void {
   const v = raw.trim();
   if (v === '?') return;
   t.schemeOpen = false;
-  if (SEMEVAL_NAMES.has(v) && t.pool.scheme !== 'semeval3') t.pool = ctx.ws.setUnlabeledPoolScheme(t.pool.name, 'semeval3');
+  if (SEMEVAL_NAMES.has(v) && t.pool.scheme !== 'semeval3') {
+    t.pool = ctx.ws.setUnlabeledPoolScheme(t.pool.name, 'semeval3');
+    // Said, not silent: annotators of the pool get SemEval's three values (and their keys).
+    ctx.warn(`pool "${t.pool.name}" got the semeval3 scheme from its first label "${v}" (${path.basename(file)} line ${line}, SemEval's name as a semeval3 export writes it); import with --scheme binary to keep it binary`);
+  }
 }
 
 /** Puts the pair into the pool when it is open, else checks it is there (error naming the line). */
@@ -165,7 +170,7 @@ function labelRow(
     ctx.tick();
     return;
   }
-  if (t.schemeOpen) schemeOfFirstLabel(ctx, t, raw);
+  if (t.schemeOpen) schemeOfFirstLabel(ctx, t, raw, file, line);
   const value = labelValue(file, line, t.pool, raw, ctx.createdPools.has(t.pool.name) && ctx.opts.scheme === undefined);
   const a = annotatorName(ctx, annotator);
   // Said here, where the line is known (the workspace's own refusal names neither file nor line).

@@ -86,3 +86,21 @@ test("the comparison's α: typing 0.01 over 0.05 gives 0.01 (its first 0 no long
   await expect(alpha).not.toHaveAttribute('aria-invalid', /.*/);
   await expect(page.getByTestId('compare-summary')).toContainText('α = 0.01');
 });
+
+test('assign K can be typed above the people named so far: the form says how many are named', async () => {
+  const page = served.page;
+  await page.goto('/#pools');
+  await page.getByTestId('team-pool').selectOption('p');
+  await page.getByTestId('assign-annotators').fill('ann1, ann2');
+  await page.getByTestId('assign-mode-k').check();
+  const k = page.getByTestId('assign-k');
+  await k.selectText();
+  await k.pressSequentially('3');
+  await expect(k).toHaveValue('3');
+  await expect(k).not.toHaveAttribute('aria-invalid', /.*/);
+  await expect(page.getByText('only 2 annotators named')).toBeVisible();
+  await expect(page.getByTestId('assign-submit')).toBeDisabled();
+  await page.getByTestId('assign-annotators').fill('ann1, ann2, ann3');
+  await expect(page.getByText('only 2 annotators named')).toHaveCount(0);
+  await expect(k).toHaveValue('3');
+});

@@ -304,7 +304,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                   <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => setMode('k')} />
                   <NumberInput
                     min={1}
-                    max={Math.max(1, chosen.length)}
+                    max={1000}
                     testId="assign-k"
                     value={k}
                     size={3}

@@ -377,7 +377,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         got.entry === null && got.lost
           ? 'Cannot redo: you ruled or wrote a reason after the undo, so what u took back stays undone.'
           : e
-            ? `Your last undo was of your note on ${e.candidateId} of query ${e.queryId}, in Annotate: U there redoes it.`
+            ? `Your last undo was of your ${e.seq === 0 ? 'note' : 'label'} on ${e.candidateId} of query ${e.queryId}, in Annotate: U there redoes it.`
             : 'Nothing to redo: U gives back what u took back in this session.',
       );
       return;

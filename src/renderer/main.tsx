@@ -26,7 +26,7 @@ const outbox = new LabelQueue({
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
 // sent with review.settle; their rulings and reasons join the undo history under the judge's name.
 const settles = new LabelQueue({
-  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}) }),
+  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}) }),
   storage: session,
   storageKey: 'qpairs.settleOutbox',
   onSaved: (op, ack) => {

@@ -41,6 +41,8 @@ export type Convention = z.infer<typeof conventionSchema>;
 /** Issue 24: a note on a label — text sets it, null or blank removes it, omitted leaves it as it is. */
 const noteArg = z.string().max(4000).nullable().optional();
 const ifLatestArg = z.number().int().positive().optional();
+/** Redo: set only while the pair's note (a ruling's reason) is still this one (null: none), what the undo left; else refused. */
+const ifNoteArg = z.string().max(4000).nullable().optional();
 export type TieRule = z.infer<typeof tiesSchema>;
 
 /** How eval.pool counts (and eval.order, whose verdict must be about the same queries as the table beside it). */
@@ -138,6 +140,8 @@ export const commandArgs = {
     note: noteArg,
     /** Redo: set only while the annotator's latest event on the pair is still this one (the undo being redone); else refused. */
     ifLatest: ifLatestArg,
+    /** Redo: set only while the annotator's note on the pair is still this one (null: none); else refused. */
+    ifNote: ifNoteArg,
   }),
   /**
    * Takes back label event `seq`. `note`: the pair's note to put back with the label, in the same
@@ -217,7 +221,7 @@ export const commandArgs = {
     limit: z.number().int().min(1).max(100_000).optional(),
   }),
   /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
-  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg }),
+  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg }),
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),

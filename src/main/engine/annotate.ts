@@ -262,6 +262,7 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
   }
   return ws.transaction(() => {
     if (a.ifLatest !== undefined) checkLatest(ws, pool.id, a, a.ifLatest);
+    if (a.ifNote !== undefined) checkNote(ws, a, a.ifNote);
     const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui', restate }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
     // A cleared label takes its note with it: an unlabeled pair carries no note (undo puts both back).
@@ -270,6 +271,20 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
     const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
     return { seq, saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
   });
+}
+
+/**
+ * Redo's other guard: the annotator's note on the pair (a judge's reason) must still be the one the
+ * undo left. A note changed since, in another tab or window, would otherwise be overwritten unseen
+ * (a note change appends no label event, so checkLatest cannot see it).
+ */
+function checkNote(ws: Workspace, a: { pool: string; queryId: string; candidateId: string; annotator: string }, expected: string | null): void {
+  const now = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
+  if ((now ?? '') !== (expected ?? '')) {
+    throw new QPairsError(
+      `cannot redo on ${a.queryId} → ${a.candidateId}: its note changed since the undo (from another tab or window, or a script). Write the note you want instead.`,
+    );
+  }
 }
 
 /**

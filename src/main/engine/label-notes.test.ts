@@ -89,6 +89,22 @@ describe('redo (label.set with ifLatest)', () => {
     expect(ws.currentLabels('p', 'alice').find((l) => l.candidateId === 'c1')?.value).toBe('0');
   });
 
+  it('refuses a redo once the note changed since the undo (ifNote: a note change appends no label event, so ifLatest cannot see it)', async () => {
+    await set({ value: '1', note: 'y' });
+    const changed = await set({ value: '0', note: 'x' });
+    const undone = (await engine.invoke('label.undo', { seq: changed.seq, annotator: 'alice', note: 'y' })) as LabelRecord;
+    const note = (): string | null => ws.labelNotes('p', { annotator: 'alice', queryId: 'q1' }).find((n) => n.candidateId === 'c1')?.note ?? null;
+    expect(note()).toBe('y');
+    // Another tab rewrites the note, label unchanged: no label event, so the undo is still the latest.
+    expect(await set({ value: '1', note: 'z' })).toMatchObject({ seq: null, noteChanged: true });
+    await expect(set({ value: '0', note: 'x', ifLatest: undone.seq, ifNote: 'y' })).rejects.toThrow(/cannot redo on q1 → c1: its note changed since the undo/);
+    expect(note()).toBe('z');
+    expect(ws.currentLabels('p', 'alice').find((l) => l.candidateId === 'c1')?.value).toBe('1');
+    // With the note as the undo left it, the redo goes through.
+    await set({ value: '1', note: 'y' });
+    expect(await set({ value: '0', note: 'x', ifLatest: undone.seq, ifNote: 'y' })).toMatchObject({ note: 'x', noteChanged: true });
+  });
+
   it('a judge’s redo goes through review.settle with the same guard', async () => {
     ws.transaction(() => {
       ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c2', annotator: 'alice', value: '1', origin: 'test' });

@@ -26,6 +26,8 @@ export interface LabelInput {
   undoing?: boolean;
   /** Not sent: this op is a redo's (undo takes it back; it leaves the rest of the redo history). */
   redoing?: boolean;
+  /** Sent with a redo's note: the note the undo left, so the engine refuses the redo once it changed since (label.set/review.settle ifNote). */
+  ifNote?: string | null;
 }
 
 export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';

@@ -130,7 +130,7 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return false;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing } : {}), ...(redoing ? { redoing } : {}) });
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return true;
     },
@@ -215,7 +215,8 @@ export function useLabeling(
     const note = r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {};
     try {
       // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
-      const ack = await client.invoke('label.set', { ...pair, value, ...(r.note ? { note: note.note } : {}), ifLatest: r.undoneBy });
+      // ifNote: and when the note changed since (a note change is no label event).
+      const ack = await client.invoke('label.set', { ...pair, value, ...(r.note ? { note: note.note, ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy });
       const entry = historyEntryFor({ ...pair, value, ...note }, ack);
       if (entry) undo.push(entry, { keepRedo: true });
       setNotice(value === null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);

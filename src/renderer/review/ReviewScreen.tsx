@@ -396,7 +396,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         return;
       }
       const after = e.note.after ?? '';
-      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true });
+      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null });
       setReasons((m) => new Map(m).set(key, after));
       setCursorKey(key);
       setNotice(after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`);
@@ -405,7 +405,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     const value = e.value ?? null;
     try {
       // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
-      const ack = await client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, value, ...(e.note ? { note: e.note.after ?? '' } : {}), ifLatest: e.undoneBy });
+      const ack = await client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, value, ...(e.note ? { note: e.note.after ?? '', ifNote: e.note.before ?? null } : {}), ifLatest: e.undoneBy });
       const entry = historyEntryFor({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value, ...(e.note ? { note: e.note.after ?? '', noteBefore: e.note.before } : {}) }, ack);
       if (entry) undo.push({ ...entry, review: true }, { keepRedo: true });
       setReasons((m) => {

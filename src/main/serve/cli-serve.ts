@@ -153,7 +153,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     const fileLines = o.tokensFile ? readTokensFileLines(o.tokensFile) : [];
     const tokens = tokensFrom(fileLines);
     const team = teamMembers(engine.ws).filter((m) => m.invited !== null);
-    if (!isLoopbackHost(host) && Object.keys(tokens).length === 0 && !hasLiveTokens(engine.ws)) {
+    // An empty --tokens-file may start the server (tokens are required, and lines added later let people in).
+    if (!isLoopbackHost(host) && Object.keys(tokens).length === 0 && !hasLiveTokens(engine.ws) && o.tokensFile === undefined) {
       throw new QPairsError(
         `listening on ${host} needs tokens and no one is invited yet: run \`qpairs annotators invite ${o.workspace} NAME [--role owner|judge|annotator]\` ` +
           `for each person (it prints their link once), then serve again`,
@@ -180,7 +181,9 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       ...team.map((m) => `${m.name} (${m.role})`),
       ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, ${fromFile.has(n) ? '--tokens-file' : '--token'})`),
     ];
-    const signIn = people.length ? `people who can sign in: ${people.join(', ')}` : 'no one can sign in yet';
+    const signIn = people.length
+      ? `people who can sign in: ${people.join(', ')}`
+      : `no one can sign in yet${o.tokensFile ? ` (add NAME=SECRET lines to ${o.tokensFile}: the running server reads it again)` : ''}`;
     if (server.authRequired) {
       log(`tokens required; ${signIn}.`);
       log('invite, share links and revoke in the app (Pools → Team access, as an owner) or with the annotator.invite / annotator.revoke API; revocations apply at once.');

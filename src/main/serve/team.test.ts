@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { Engine } from '../engine/engine';
+import { Workspace } from '../workspace/workspace';
 import { jobDone, teamEngine } from '../engine/test-team';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
@@ -282,6 +283,29 @@ describe('people live in the workspace', () => {
     stop();
     expect(await done).toBe(0);
     engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
+
+  it('off loopback, an empty --tokens-file starts the server with tokens required (lines added later let people in)', async () => {
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'fresh.qpairs');
+    Workspace.create(file).close();
+    const tokensFile = path.join(dir, 'empty-tokens.txt');
+    writeFileSync(tokensFile, '# people, one NAME=SECRET a line\n');
+    const lines: string[] = [];
+    let running: RunningServer | null = null;
+    let stop!: () => void;
+    const done = serveWorkspace({ workspace: file, port: 0, host: '0.0.0.0', tokensFile, staticDir: dir, log: (l) => lines.push(l), until: new Promise<void>((r) => (stop = r)), onListening: (s) => (running = s) });
+    while (!running) await new Promise((r) => setTimeout(r, 20));
+    const r = await fetch(`http://127.0.0.1:${(running as RunningServer).port}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1' }, body: JSON.stringify({ command: 'app.info', args: {} }) });
+    expect(r.status).toBe(401);
+    expect(lines.join('\n')).toContain(`tokens required; no one can sign in yet (add NAME=SECRET lines to ${tokensFile}: the running server reads it again).`);
+    stop();
+    expect(await done).toBe(0);
+    // Without a tokens file, no one invited: still refused, saying how to invite.
+    await expect(serveWorkspace({ workspace: file, port: 0, host: '0.0.0.0', staticDir: dir, log: () => {}, until: Promise.resolve() })).rejects.toThrow(/needs tokens and no one is invited yet/);
+    engine = Engine.open(path.join(dir, 'w.qpairs'), { transport: 'http' });
     await start();
   });
 

@@ -14,7 +14,7 @@ import { Workspace } from '../workspace/workspace';
 import { jobDone, teamEngine } from '../engine/test-team';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
-import { readTokensFile, serveWorkspace } from './cli-serve';
+import { readTokensFile, serveWorkspace, type ServeWorkspaceOptions } from './cli-serve';
 import type { AnnotatorInvitation, LabelRecord } from '../../shared/contract';
 
 let dir: string;
@@ -44,6 +44,19 @@ async function call(token: string | null, command: string, args: unknown = {}): 
     body: JSON.stringify({ command, args }),
   });
   return { status: r.status, body: await r.json(), headers: r.headers };
+}
+
+/**
+ * `serveWorkspace` in this process (port 0, static files from the test's folder) until `stop()`,
+ * which resolves with its exit code; its server once listening, and its log lines.
+ */
+async function serveInProcess(o: Omit<ServeWorkspaceOptions, 'port' | 'staticDir' | 'log' | 'until' | 'onListening'>): Promise<{ server: RunningServer; lines: string[]; stop: () => Promise<number> }> {
+  const lines: string[] = [];
+  let running: RunningServer | null = null;
+  let stop!: () => void;
+  const done = serveWorkspace({ ...o, port: 0, staticDir: dir, log: (l) => lines.push(l), until: new Promise<void>((r) => (stop = r)), onListening: (s) => (running = s) });
+  while (!running) await new Promise((r) => setTimeout(r, 20));
+  return { server: running, lines, stop: () => (stop(), done) };
 }
 
 /** The owner's first token comes from the desktop side (the engine, as the local owner). */
@@ -209,21 +222,7 @@ describe('people live in the workspace', () => {
     const tokensFile = path.join(dir, 'tokens.txt');
     writeFileSync(tokensFile, '# people held in memory\nzoe=zoe-secret-123456\n');
     for (const extra of [{ tokens: ['yan=yan-secret-123456'] }, { tokensFile }]) {
-      const lines: string[] = [];
-      let running: RunningServer | null = null;
-      let stop!: () => void;
-      const done = serveWorkspace({
-        workspace: file,
-        port: 0,
-        host: '127.0.0.1',
-        ...extra,
-        staticDir: dir,
-        log: (l) => lines.push(l),
-        until: new Promise<void>((r) => (stop = r)),
-        onListening: (s) => (running = s),
-      });
-      while (!running) await new Promise((r) => setTimeout(r, 20));
-      const srv = running as RunningServer;
+      const { server: srv, lines, stop } = await serveInProcess({ workspace: file, host: '127.0.0.1', ...extra });
       const who = 'tokens' in extra ? 'yan=yan-secret-123456' : 'zoe=zoe-secret-123456';
       const [name, secret] = who.split('=') as [string, string];
       const r = await fetch(`${srv.url}/api/invoke`, {
@@ -238,8 +237,7 @@ describe('people live in the workspace', () => {
         body: JSON.stringify({ command: 'app.info', args: {} }),
       });
       expect((await r2.json()).role).toBe('owner');
-      stop();
-      expect(await done).toBe(0);
+      expect(await stop()).toBe(0);
       const log = lines.join('\n');
       expect(log).not.toContain(secret);
       expect(log).not.toContain(dave.split('.')[1]!);
@@ -263,11 +261,8 @@ describe('people live in the workspace', () => {
     const file = path.join(dir, 'w.qpairs');
     const tokensFile = path.join(dir, 'tokens.txt');
     writeFileSync(tokensFile, 'fred=fred-secret-123456\n');
-    let running: RunningServer | null = null;
-    let stop!: () => void;
-    const done = serveWorkspace({ workspace: file, port: 0, host: '127.0.0.1', tokensFile, staticDir: dir, log: () => {}, until: new Promise<void>((r) => (stop = r)), onListening: (s) => (running = s) });
-    while (!running) await new Promise((r) => setTimeout(r, 20));
-    const url = (running as RunningServer).url;
+    const { server: srv, stop } = await serveInProcess({ workspace: file, host: '127.0.0.1', tokensFile });
+    const url = srv.url;
     const as = async (token: string, command: string, args: unknown = {}): Promise<{ status: number; body: any }> => {
       const r = await fetch(`${url}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${token}` }, body: JSON.stringify({ command, args }) });
       return { status: r.status, body: await r.json() };
@@ -280,8 +275,7 @@ describe('people live in the workspace', () => {
     expect((await as(second.body.token, 'app.info')).body.annotator).toBe('fred');
     // The file's line still signs fred in (before: 401 until the file next changed).
     expect((await as('fred-secret-123456', 'app.info')).body.annotator).toBe('fred');
-    stop();
-    expect(await done).toBe(0);
+    expect(await stop()).toBe(0);
     engine = Engine.open(file, { transport: 'http' });
     await start();
   });
@@ -293,16 +287,11 @@ describe('people live in the workspace', () => {
     Workspace.create(file).close();
     const tokensFile = path.join(dir, 'empty-tokens.txt');
     writeFileSync(tokensFile, '# people, one NAME=SECRET a line\n');
-    const lines: string[] = [];
-    let running: RunningServer | null = null;
-    let stop!: () => void;
-    const done = serveWorkspace({ workspace: file, port: 0, host: '0.0.0.0', tokensFile, staticDir: dir, log: (l) => lines.push(l), until: new Promise<void>((r) => (stop = r)), onListening: (s) => (running = s) });
-    while (!running) await new Promise((r) => setTimeout(r, 20));
-    const r = await fetch(`http://127.0.0.1:${(running as RunningServer).port}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1' }, body: JSON.stringify({ command: 'app.info', args: {} }) });
+    const { server: srv, lines, stop } = await serveInProcess({ workspace: file, host: '0.0.0.0', tokensFile });
+    const r = await fetch(`http://127.0.0.1:${srv.port}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1' }, body: JSON.stringify({ command: 'app.info', args: {} }) });
     expect(r.status).toBe(401);
     expect(lines.join('\n')).toContain(`tokens required; no one can sign in yet (add NAME=SECRET lines to ${tokensFile}: the running server reads it again).`);
-    stop();
-    expect(await done).toBe(0);
+    expect(await stop()).toBe(0);
     // Without a tokens file, no one invited: still refused, saying how to invite.
     await expect(serveWorkspace({ workspace: file, port: 0, host: '0.0.0.0', staticDir: dir, log: () => {}, until: Promise.resolve() })).rejects.toThrow(/needs tokens and no one is invited yet/);
     engine = Engine.open(path.join(dir, 'w.qpairs'), { transport: 'http' });
@@ -364,24 +353,11 @@ describe('people live in the workspace', () => {
     await server.close();
     engine.close();
     const file = path.join(dir, 'w.qpairs');
-    const lines: string[] = [];
-    let running: RunningServer | null = null;
-    let stop!: () => void;
-    const done = serveWorkspace({
-      workspace: file,
-      port: 0,
-      host: '127.0.0.1',
-      staticDir: dir,
-      log: (l) => lines.push(l),
-      until: new Promise<void>((r) => (stop = r)),
-      onListening: (s) => (running = s),
-    });
-    while (!running) await new Promise((r) => setTimeout(r, 20));
+    const { server: srv, lines, stop } = await serveInProcess({ workspace: file, host: '127.0.0.1' });
     // Links still sign their people in on this server.
-    const r = await fetch(`${(running as RunningServer).url}/api/health`, { headers: { Authorization: `Bearer ${erin.token}` } });
+    const r = await fetch(`${srv.url}/api/health`, { headers: { Authorization: `Bearer ${erin.token}` } });
     expect((await r.json()).annotator).toBe('erin');
-    stop();
-    expect(await done).toBe(0);
+    expect(await stop()).toBe(0);
     const log = lines.join('\n');
     expect(log).toContain('loopback: a caller without a token is the owner; people who can sign in with their links: dave (owner), erin (annotator).');
     for (const t of [dave, erin.token]) expect(log).not.toContain(t.split('.')[1]!);

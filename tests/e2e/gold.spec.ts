@@ -94,6 +94,30 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Imports a run into POOL through the Workspace screen: the pool's BM25 run as the engine exports
+ * it (setup through the API), each line's rank and score remade by `remake`, named `name`.
+ */
+async function importRunFromBm25(name: string, remake: (rank: number, score: number) => [number, number]): Promise<void> {
+  const r = await lead.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'export.write', args: { pool: POOL, format: 'trec-run', run: 'bm25' } } });
+  expect(r.ok(), await r.text()).toBe(true);
+  const bm25 = ((await r.json()) as { files: Array<{ content: string }> }).files[0]!.content.trim().split('\n');
+  expect(bm25).toHaveLength(QUERIES * DEPTH);
+  const lines = bm25.map((line) => {
+    const [q, q0, doc, rank, score] = line.split(/\s+/);
+    const [newRank, newScore] = remake(Number(rank), Number(score));
+    return `${q} ${q0} ${doc} ${newRank} ${newScore} ${name}`;
+  });
+  const runFile = path.join(dir, `${name}.run`);
+  writeFileSync(runFile, lines.join('\n') + '\n');
+  await lead.getByTestId('tab-workspace').click();
+  await lead.getByTestId('import-format').selectOption('trec-run');
+  await lead.getByTestId('import-files').setInputFiles(runFile);
+  await lead.getByTestId('import-pool').fill(POOL);
+  await lead.getByTestId('import-start').click();
+  await expect(lead.getByTestId('import-report')).toBeVisible();
+}
+
 test('the researcher builds a pool with two rankers, marks a judge and assigns the pool to two annotators', async () => {
   await lead.goto('/#workspace');
   await expect(lead.getByTestId('stat-questions')).toHaveText('0');
@@ -115,23 +139,7 @@ test('the researcher builds a pool with two rankers, marks a judge and assigns t
   await expect(lead.getByTestId('pool-created')).toContainText(`${QUERIES} queries, ${QUERIES * DEPTH} pairs`);
 
   // A second ranker for the comparison: BM25 reversed, imported as a TREC run into the pool.
-  // (Setup through the API: the BM25 run of the pool as the engine exports it.)
-  const r = await lead.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'export.write', args: { pool: POOL, format: 'trec-run' } } });
-  expect(r.ok(), await r.text()).toBe(true);
-  const bm25 = ((await r.json()) as { files: Array<{ content: string }> }).files[0]!.content.trim().split('\n');
-  expect(bm25).toHaveLength(QUERIES * DEPTH);
-  const reversed = bm25.map((line) => {
-    const [q, q0, doc, rank, score] = line.split(/\s+/);
-    return `${q} ${q0} ${doc} ${DEPTH + 1 - Number(rank)} ${-Number(score)} reversed`;
-  });
-  const runFile = path.join(dir, 'reversed.run');
-  writeFileSync(runFile, reversed.join('\n') + '\n');
-  await lead.getByTestId('tab-workspace').click();
-  await lead.getByTestId('import-format').selectOption('trec-run');
-  await lead.getByTestId('import-files').setInputFiles(runFile);
-  await lead.getByTestId('import-pool').fill(POOL);
-  await lead.getByTestId('import-start').click();
-  await expect(lead.getByTestId('import-report')).toBeVisible();
+  await importRunFromBm25('reversed', (rank, score) => [DEPTH + 1 - rank, -score]);
   await expect(lead.getByTestId('stat-runs')).toHaveText('3'); // SemEval's search engine, bm25, reversed
 
   // Team: carol is a judge; the pool goes to alice and bob, full overlap.
@@ -436,23 +444,7 @@ test('the ranker comparison shows the difference with its CI and p-values', asyn
 
 test('a run that gives every candidate the same score is flagged in the run table and in the comparison', async () => {
   // A constant run (a model that learned nothing, or ids without text): its AP is the pool order's.
-  const r = await lead.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'export.write', args: { pool: POOL, format: 'trec-run', run: 'bm25' } } });
-  expect(r.ok(), await r.text()).toBe(true);
-  const flat = ((await r.json()) as { files: Array<{ content: string }> }).files[0]!.content
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const [q, q0, doc, rank] = line.split(/\s+/);
-      return `${q} ${q0} ${doc} ${rank} 0 flat`;
-    });
-  const runFile = path.join(dir, 'flat.run');
-  writeFileSync(runFile, flat.join('\n') + '\n');
-  await lead.getByTestId('tab-workspace').click();
-  await lead.getByTestId('import-format').selectOption('trec-run');
-  await lead.getByTestId('import-files').setInputFiles(runFile);
-  await lead.getByTestId('import-pool').fill(POOL);
-  await lead.getByTestId('import-start').click();
-  await expect(lead.getByTestId('import-report')).toBeVisible();
+  await importRunFromBm25('flat', (rank) => [rank, 0]);
   await expect(lead.getByTestId('stat-runs')).toHaveText('4');
 
   await lead.getByTestId('tab-evaluate').click();

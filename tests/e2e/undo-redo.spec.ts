@@ -310,6 +310,8 @@ test('Review: x on a pair another judge settled says it clears only your own rul
   await invoke(page, 'review.settle', { pool: REVIEW_POOL, judge: 'zoe', queryId: other.queryId, candidateId: other.candidateId, value: '0', note: 'zoe’s reason' });
   await reviewAsCarol();
   const row = page.locator(`[data-testid^="review-row-"][data-query="${other.queryId}"][data-candidate="${other.candidateId}"]`);
+  // zoe's ruling (given through the API) must be on screen before x: the screen acts on what it shows.
+  await expect(row).toHaveAttribute('data-value', '0');
   await row.click();
   await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', other.candidateId);
   await page.keyboard.press('x');

@@ -39,14 +39,24 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
   useReconnect(later);
   // The panel floats over the bottom of the window and grows a line per few runs: its height (with
   // its gap to the window's edge) is published as --live-metrics-h, so the row under the cursor is
-  // scrolled clear of it (scroll-margin-bottom in styles.css) — a fixed margin left it half hidden.
+  // scrolled clear of it (scroll-margin-bottom in styles.css) — a fixed margin left it half hidden —
+  // and scrolled clear again whenever the panel's height changes.
   const panelRef = useRef<HTMLElement | null>(null);
   const shown = !hidden && runNames.length > 0;
   useEffect(() => {
     const el = panelRef.current;
     const root = document.documentElement;
     if (!shown || !el || typeof ResizeObserver === 'undefined') return;
-    const set = (): void => root.style.setProperty('--live-metrics-h', `${Math.ceil(window.innerHeight - el.getBoundingClientRect().top)}px`);
+    let last = '';
+    const set = (): void => {
+      const h = `${Math.ceil(window.innerHeight - el.getBoundingClientRect().top)}px`;
+      if (h === last) return;
+      last = h;
+      root.style.setProperty('--live-metrics-h', h);
+      // The panel grew (its runs' figures arrived after the query was shown, or another run came):
+      // the row under the cursor, scrolled clear of the old height, may now be behind it.
+      document.querySelector('table.candidates tr.cand-row.current')?.scrollIntoView({ block: 'nearest' });
+    };
     const ro = new ResizeObserver(set);
     ro.observe(el);
     window.addEventListener('resize', set);

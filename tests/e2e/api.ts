@@ -20,3 +20,20 @@ export async function importSemEvalDev(request: APIRequestContext): Promise<void
   await invoke(request, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }] });
   await expect.poll(async () => (await invoke<{ questions: number }>(request, 'workspace.stats', {})).questions, { timeout: 60_000 }).toBe(550);
 }
+
+/**
+ * A blind pool `pool` of `n` seeded queries × `depth` candidates, assigned to alice and bob (who must
+ * exist), in dispute: alice labels every pair 0, bob 1 on each query's first candidate and 0 elsewhere,
+ * so each query holds one disagreement for a judge.
+ */
+export async function createDisputedPool(request: APIRequestContext, pool: string, o: { n: number; seed: number; depth: number }): Promise<void> {
+  await invoke(request, 'pool.create', { name: pool, sample: { n: o.n, seed: o.seed }, depth: o.depth });
+  await invoke(request, 'pool.assign', { pool, annotators: ['alice', 'bob'] });
+  for (const q of await invoke<Array<{ id: string }>>(request, 'annotate.queries', { pool, annotator: 'bob' })) {
+    const v = await invoke<{ candidates: Array<{ id: string; position: number }> }>(request, 'annotate.query', { pool, annotator: 'bob', queryId: q.id });
+    for (const c of v.candidates) {
+      await invoke(request, 'label.set', { pool, queryId: q.id, candidateId: c.id, annotator: 'alice', value: '0' });
+      await invoke(request, 'label.set', { pool, queryId: q.id, candidateId: c.id, annotator: 'bob', value: c.position === 0 ? '1' : '0' });
+    }
+  }
+}

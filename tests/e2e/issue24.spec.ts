@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { seriousViolationsOnTabs } from './a11y';
+import { createDisputedPool } from './api';
 import { startServe, type ServeProcess } from './serve';
 import { unpackedDataset } from '../datasets';
 
@@ -102,18 +103,7 @@ test.beforeAll(async ({ browser }) => {
     await invoke(page, 'annotator.add', { name, role });
   // A blind pool of 24 queries × 4 candidates; alice says 0 everywhere, bob 1 on each query's
   // first candidate: 24 disagreements for the judge.
-  await invoke(page, 'pool.create', { name: REVIEW_POOL, sample: { n: 24, seed: 5 }, depth: 4 });
-  await invoke(page, 'pool.assign', { pool: REVIEW_POOL, annotators: ['alice', 'bob'] });
-  const first = await invoke<{ queryId: string; candidates: Array<{ id: string }> }>(page, 'annotate.query', { pool: REVIEW_POOL, annotator: 'bob' });
-  void first;
-  const list = await invoke<Array<{ id: string }>>(page, 'annotate.queries', { pool: REVIEW_POOL, annotator: 'bob' });
-  for (const q of list) {
-    const v = await invoke<{ candidates: Array<{ id: string; position: number }> }>(page, 'annotate.query', { pool: REVIEW_POOL, annotator: 'bob', queryId: q.id });
-    for (const c of v.candidates) {
-      await invoke(page, 'label.set', { pool: REVIEW_POOL, queryId: q.id, candidateId: c.id, annotator: 'alice', value: '0' });
-      await invoke(page, 'label.set', { pool: REVIEW_POOL, queryId: q.id, candidateId: c.id, annotator: 'bob', value: c.position === 0 ? '1' : '0' });
-    }
-  }
+  await createDisputedPool(page.request, REVIEW_POOL, { n: 24, seed: 5, depth: 4 });
   // An open pool (rankers shown) for the live panel.
   await invoke(page, 'pool.create', { name: OPEN_POOL, sample: { n: 6, seed: 2 }, depth: 20, blind: false });
 });

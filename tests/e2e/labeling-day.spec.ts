@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { openAnnotate } from './annotate-page';
 import { startServe, type ServeProcess } from './serve';
 import { importSemEvalDev, invoke } from './api';
 
@@ -44,19 +45,8 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Annotate as `annotator` on `pool`, the keyboard on the candidates, the cursor on row 1. */
-async function annotate(annotator: string, pool: string): Promise<void> {
-  await page.goto('/#annotate');
-  await page.getByTestId('annotator-input').fill(annotator);
-  await page.getByTestId('annotator-input').press('Enter');
-  await page.getByTestId('annotate-pool').selectOption(pool);
-  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', pool);
-  await page.keyboard.press('Home');
-  await expect(page.getByTestId('candidate-row-0')).toHaveAttribute('aria-selected', 'true');
-}
-
 test('after a "?", another label ends the note offer: c then notes the row under the cursor, not the unsure pair', async () => {
-  await annotate('ann', 'likert');
+  await openAnnotate(page, 'ann', 'likert');
   const id = async (row: number): Promise<string> => (await page.getByTestId(`candidate-row-${row}`).getAttribute('data-candidate-id'))!;
   // "?" on row 4: the cursor moves to row 5 and the screen offers a note on row 4.
   await page.keyboard.press('End');
@@ -86,7 +76,7 @@ test('after a "?", another label ends the note offer: c then notes the row under
 });
 
 test('each saved label, cleared label and note is said in a polite live region', async () => {
-  await annotate('ann', 'graded');
+  await openAnnotate(page, 'ann', 'graded');
   const region = page.getByTestId('label-announce');
   await expect(region).toHaveAttribute('aria-live', 'polite');
   const title = async (row: number): Promise<string> => (await page.getByTestId(`candidate-row-${row}`).locator('.cand-title').first().innerText()).trim();
@@ -105,7 +95,7 @@ test('each saved label, cleared label and note is said in a polite live region',
 
 test('on a slow network a label keeps showing once saved: a re-read answered while it was on its way does not put the old label back', async () => {
   await invoke(page.request, 'pool.create', { name: 'slow', sample: { n: 1, seed: 5 }, depth: 5 });
-  await annotate('ann', 'slow');
+  await openAnnotate(page, 'ann', 'slow');
   const second = (await page.getByTestId('candidate-row-1').getAttribute('data-candidate-id'))!;
   // The second label's save takes a second; from its end on, every read of the query takes five.
   let slowReads = false;
@@ -131,7 +121,7 @@ test('on a slow network a label keeps showing once saved: a re-read answered whi
 
 test('Enter on a half-labeled drawn query of a random-order pool stays on it and says why, instead of opening an undrawn query', async () => {
   await invoke(page.request, 'pool.create', { name: 'drawn', sample: { n: 4, seed: 6 }, depth: 3, order: 'random', orderSeed: 2 });
-  await annotate('ann', 'drawn');
+  await openAnnotate(page, 'ann', 'drawn');
   const first = (await page.getByTestId('candidates').getAttribute('data-query'))!;
   await page.keyboard.press('1');
   await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
@@ -169,7 +159,7 @@ test('a judge hears each ruling saved in Review, as an annotator hears each labe
 
 test('decide-rankers-mtc: after a label and Enter, the cursor is on the pair asked next, also when it is in the same query', async () => {
   await invoke(page.request, 'pool.create', { name: 'mtc', sample: { n: 3, seed: 8 }, depth: 5, order: 'decide-rankers-mtc', orderSeed: 1 });
-  await annotate('ann', 'mtc');
+  await openAnnotate(page, 'ann', 'mtc');
   const asked = page.locator('tr[aria-selected="true"]').getByTestId('candidate-focus');
   await expect(asked).toHaveCount(1);
   const cursorRow = page.locator('tr[aria-selected="true"]');
@@ -189,7 +179,7 @@ test('decide-rankers-mtc: after a label and Enter, the cursor is on the pair ask
 
 test('Enter right after the last label of a drawn query, on a slow network, goes to the next drawn query', async () => {
   await invoke(page.request, 'pool.create', { name: 'drawn2', sample: { n: 4, seed: 9 }, depth: 2, order: 'random', orderSeed: 3 });
-  await annotate('ann', 'drawn2');
+  await openAnnotate(page, 'ann', 'drawn2');
   const first = (await page.getByTestId('candidates').getAttribute('data-query'))!;
   const last = (await page.getByTestId('candidate-row-1').getAttribute('data-candidate-id'))!;
   await page.keyboard.press('1');
@@ -214,7 +204,7 @@ test('Enter right after the last label of a drawn query, on a slow network, goes
 test('at 200% zoom (680×450 CSS px) the candidate under the cursor is in full view, not under the sticky query', async () => {
   await page.setViewportSize({ width: 680, height: 450 });
   try {
-    await annotate('zoomer', 'likert');
+    await openAnnotate(page, 'zoomer', 'likert');
     for (let k = 1; k < 5; k++) {
       await page.keyboard.press('j');
       const row = page.getByTestId(`candidate-row-${k}`);
@@ -237,7 +227,7 @@ test('at 200% zoom (680×450 CSS px) the candidate under the cursor is in full v
 });
 
 test('Alt+digit typed in a note (Option+5 is "[" on a German Mac) stays in the note: no screen switch, the note kept', async () => {
-  await annotate('ann', 'likert');
+  await openAnnotate(page, 'ann', 'likert');
   await page.keyboard.press('3');
   await page.keyboard.press('k');
   await page.keyboard.press('c');
@@ -256,7 +246,7 @@ test('Alt+digit typed in a note (Option+5 is "[" on a German Mac) stays in the n
 test('guidelines longer than the window scroll from the keyboard (h, then Page Down, arrows, Space); Esc gives the keys back', async () => {
   const markdown = ['# Guidelines', ...Array.from({ length: 80 }, (_, i) => `${i + 1}. Rule ${i + 1}: when two questions are duplicates and when they are merely related.`)].join('\n\n');
   await invoke(page.request, 'pool.setGuidelines', { pool: 'graded', markdown });
-  await annotate('ann', 'graded');
+  await openAnnotate(page, 'ann', 'graded');
   await page.keyboard.press('h');
   const card = page.getByTestId('guidelines-card');
   await expect(card).toBeFocused();
@@ -275,7 +265,7 @@ test('guidelines longer than the window scroll from the keyboard (h, then Page D
 });
 
 test('Enter in the candidate filter keeps the filter and gives the keys back: the next key labels the first row shown', async () => {
-  await annotate('filterer', 'likert');
+  await openAnnotate(page, 'filterer', 'likert');
   const third = page.getByTestId('candidate-row-2');
   const word = (await third.locator('.cand-title').first().innerText()).trim().split(/\s+/).find((w) => w.length > 4)!;
   const filter = page.getByTestId('candidates-filter');

@@ -8,11 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { createDisputedPool, invoke as apiInvoke, SEMEVAL_DEV } from './api';
+import { openAnnotate } from './annotate-page';
 import { startServe, type ServeProcess } from './serve';
-import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 28;
 const OPEN_POOL = 'work';
 const REVIEW_POOL = 'disputes';
@@ -23,11 +23,8 @@ let server: ServeProcess;
 let dir: string;
 let page: Page;
 
-async function invoke<T = unknown>(p: Page, command: string, args: unknown): Promise<T> {
-  const r = await p.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
-  expect(r.ok(), await r.text()).toBe(true);
-  return (await r.json()) as T;
-}
+/** A command through the page's HTTP API (api.ts invoke). */
+const invoke = <T = unknown>(p: Page, command: string, args: unknown): Promise<T> => apiInvoke<T>(p.request, command, args);
 
 function shot(name: string): string {
   const folder = path.join(root, 'test-results', 'screens');
@@ -39,16 +36,6 @@ function shot(name: string): string {
 async function storedNote(pool: string, annotator: string, queryId: string, candidateId: string): Promise<string | null> {
   const v = await invoke<{ candidates: Array<{ id: string; note?: string | null }> }>(page, 'annotate.query', { pool, annotator, queryId });
   return v.candidates.find((c) => c.id === candidateId)?.note ?? null;
-}
-
-/** The Annotate screen as `annotator` on `pool`, the cursor on the first candidate. */
-async function annotateAs(annotator: string, pool: string): Promise<void> {
-  await page.goto('/#annotate');
-  await page.getByTestId('annotator-input').fill(annotator);
-  await page.getByTestId('annotator-input').press('Enter');
-  await page.getByTestId('annotate-pool').selectOption(pool);
-  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', pool);
-  await page.keyboard.press('Home');
 }
 
 /** Writes a note on the row under the cursor (c, type, Enter). */
@@ -76,15 +63,7 @@ test.beforeAll(async ({ browser }) => {
   ] as const)
     await invoke(page, 'annotator.add', { name, role });
   // Disputes: alice says 0 everywhere, bob 1 on each query's first candidate.
-  await invoke(page, 'pool.create', { name: REVIEW_POOL, sample: { n: 4, seed: 5 }, depth: 4 });
-  await invoke(page, 'pool.assign', { pool: REVIEW_POOL, annotators: ['alice', 'bob'] });
-  for (const q of await invoke<Array<{ id: string }>>(page, 'annotate.queries', { pool: REVIEW_POOL, annotator: 'bob' })) {
-    const v = await invoke<{ candidates: Array<{ id: string; position: number }> }>(page, 'annotate.query', { pool: REVIEW_POOL, annotator: 'bob', queryId: q.id });
-    for (const c of v.candidates) {
-      await invoke(page, 'label.set', { pool: REVIEW_POOL, queryId: q.id, candidateId: c.id, annotator: 'alice', value: '0' });
-      await invoke(page, 'label.set', { pool: REVIEW_POOL, queryId: q.id, candidateId: c.id, annotator: 'bob', value: c.position === 0 ? '1' : '0' });
-    }
-  }
+  await createDisputedPool(page.request, REVIEW_POOL, { n: 4, seed: 5, depth: 4 });
   // An open pool nobody is assigned to, for dave's day in Annotate.
   await invoke(page, 'pool.create', { name: OPEN_POOL, sample: { n: 3, seed: 2 }, depth: 5, blind: false });
 });
@@ -96,7 +75,7 @@ test.afterAll(async () => {
 });
 
 test('Annotate: x takes the label’s note along; u brings back both; the next label starts without the old note', async () => {
-  await annotateAs('dave', OPEN_POOL);
+  await openAnnotate(page, 'dave', OPEN_POOL);
   const row0 = page.getByTestId('candidate-row-0');
   const cand = (await row0.getAttribute('data-candidate-id'))!;
   const query = (await page.getByTestId('query-id').textContent())!;
@@ -205,7 +184,7 @@ test('Review: u takes back the judge’s last change, a reason as well as a ruli
 });
 
 test('Annotate: U (Shift+u) redoes what u took back, labels and notes, in order; a new label ends it, a change from another tab is refused', async () => {
-  await annotateAs('dave', OPEN_POOL);
+  await openAnnotate(page, 'dave', OPEN_POOL);
   const query = (await page.getByTestId('query-id').textContent())!;
   const row = (i: number) => page.getByTestId(`candidate-row-${i}`);
   const cand2 = (await row(2).getAttribute('data-candidate-id'))!;

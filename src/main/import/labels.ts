@@ -28,7 +28,7 @@ function target(ctx: ImportContext, scheme: 'binary' | 'graded' | undefined, add
   const pool = existing ?? openPool(ctx, { name, scheme: ctx.opts.scheme ?? scheme ?? 'binary', sampling: `imported (${ctx.format})` });
   const created = ctx.createdPools.has(name);
   const schemeOpen =
-    created && scheme === undefined && ctx.opts.scheme === undefined && !ctx.ws.stmt(`SELECT 1 FROM labels WHERE pool_id = ? AND value <> '?' LIMIT 1`).get(pool.id);
+    created && scheme === undefined && ctx.opts.scheme === undefined && !ctx.ws.poolHasDecisiveLabel(pool.id);
   return { pool, open: addAlways || created, schemeOpen };
 }
 

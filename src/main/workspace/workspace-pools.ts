@@ -35,6 +35,11 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     return this.pool(name);
   }
 
+  /** Whether the pool holds a label other than "?" (unsure is valid in every scheme, so it fixes none). */
+  poolHasDecisiveLabel(poolId: number): boolean {
+    return !!this.stmt(`SELECT 1 FROM labels WHERE pool_id = ? AND value <> '?' LIMIT 1`).get(poolId);
+  }
+
   /**
    * Gives a pool that holds no decisive label yet another label scheme (an import that learns the
    * scheme from its file's first label); "?" labels, valid in every scheme, may be there.
@@ -42,7 +47,7 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
   setUnlabeledPoolScheme(name: string, scheme: LabelScheme): PoolInfo {
     const p = this.pool(name);
     if (p.scheme === scheme) return p;
-    if (this.stmt(`SELECT 1 FROM labels WHERE pool_id = ? AND value <> '?' LIMIT 1`).get(p.id)) {
+    if (this.poolHasDecisiveLabel(p.id)) {
       throw new QPairsError(`pool "${name}" holds labels in the ${p.scheme} scheme; its scheme cannot change`);
     }
     this.stmt(`UPDATE pools SET scheme = ? WHERE id = ?`).run(scheme, p.id);

@@ -52,7 +52,8 @@ export interface RedoEntry extends HistoryEntry {
 /** What popRedo found: an entry to redo, nothing, or a redo lost to a change made after the undo. */
 export type RedoPop = { entry: RedoEntry } | { entry: null; lost: boolean };
 
-const scope = (pool: string, annotator: string): string => `${pool}\u0000${annotator}`;
+/** One person's work on one pool, as a key (undo and redo histories, Review's reason drafts, the queue on screen). */
+export const personScope = (pool: string, person: string): string => `${pool}\u0000${person}`;
 
 export class UndoHistory {
   private entries: HistoryEntry[];
@@ -81,8 +82,8 @@ export class UndoHistory {
     if (this.entries.length > 5000) this.entries.splice(0, this.entries.length - 5000);
     if (!o.keepRedo) {
       const before = this.redo.length;
-      this.redo = this.redo.filter((r) => scope(r.pool, r.annotator) !== scope(e.pool, e.annotator));
-      if (this.redo.length < before && !this.lost.includes(scope(e.pool, e.annotator))) this.lost.push(scope(e.pool, e.annotator));
+      this.redo = this.redo.filter((r) => personScope(r.pool, r.annotator) !== personScope(e.pool, e.annotator));
+      if (this.redo.length < before && !this.lost.includes(personScope(e.pool, e.annotator))) this.lost.push(personScope(e.pool, e.annotator));
     }
     this.save();
   }
@@ -96,7 +97,7 @@ export class UndoHistory {
   pushRedo(e: RedoEntry): void {
     this.redo.push(e);
     if (this.redo.length > 5000) this.redo.splice(0, this.redo.length - 5000);
-    this.lost = this.lost.filter((x) => x !== scope(e.pool, e.annotator));
+    this.lost = this.lost.filter((x) => x !== personScope(e.pool, e.annotator));
     this.save();
   }
 
@@ -110,9 +111,9 @@ export class UndoHistory {
         return { entry: e };
       }
     }
-    const lost = this.lost.includes(scope(pool, annotator));
+    const lost = this.lost.includes(personScope(pool, annotator));
     if (lost) {
-      this.lost = this.lost.filter((x) => x !== scope(pool, annotator));
+      this.lost = this.lost.filter((x) => x !== personScope(pool, annotator));
       this.save();
     }
     return { entry: null, lost };

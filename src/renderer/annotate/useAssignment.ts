@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AssignmentView } from '../../shared/contract';
 import { useApp, useEvent, useReconnect } from '../lib/context';
+import { personScope } from './history';
 
 export interface AssignmentState {
   /** The assignment of this pool and annotator has been read (or found unreadable). */
@@ -19,13 +20,13 @@ export interface AssignmentState {
 export function useAssignment(pool: string, annotator: string): AssignmentState {
   const { client } = useApp();
   const [assign, setAssign] = useState<{ key: string; view: AssignmentView | null; notAssigned: AssignmentView | null } | null>(null);
-  const assignKey = `${pool}\u0000${annotator.trim()}`;
+  const assignKey = personScope(pool, annotator.trim());
   const assignSeq = useRef(0);
   const loadAssignment = useCallback(async (): Promise<void> => {
     const who = annotator.trim();
     if (!pool || !who) return;
     const my = ++assignSeq.current;
-    const key = `${pool}\u0000${who}`;
+    const key = personScope(pool, who);
     // One request: the pool's plan, marked `assigned: false` for someone it does not assign.
     try {
       const v = await client.invoke('pool.assignment', { pool, annotator: who });

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { readJson, session, writeJson } from '../lib/storage';
+import { personScope } from './history';
 import type { QueryViewState } from './useQueryView';
 
 export type NavDirection = 'next-unlabeled' | 'next' | 'previous';
@@ -15,7 +16,6 @@ export type NavDirection = 'next-unlabeled' | 'next' | 'previous';
 /** The query this tab showed last, per pool and annotator (sessionStorage): a reload comes back to it. */
 const SHOWN_KEY = 'qpairs.annotate.shown';
 type Shown = Record<string, string>;
-const shownKey = (pool: string, annotator: string): string => `${pool}\u0000${annotator}`;
 
 export interface QueryNavigation {
   loading: boolean;
@@ -151,7 +151,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     }
     // A reload resumes on the query this tab showed last while it is unfinished — a query reached
     // with n past a skipped one, or with N or g, is not traded for the first unfinished one.
-    const resumed = cur ? undefined : readJson<Shown>(session, SHOWN_KEY, {})[shownKey(pool, annotator)];
+    const resumed = cur ? undefined : readJson<Shown>(session, SHOWN_KEY, {})[personScope(pool, annotator)];
     const wanted = handed ?? (cur && cur.pool === pool ? cur.queryId : resumed);
     void fetchQuery(wanted).then((ok) => {
       if (handed || !resumed || wanted !== resumed || !isCurrent(pool, annotator)) return;
@@ -167,7 +167,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   const shownNow = qv.view && qv.view.pool === pool ? qv.view.queryId : null;
   useEffect(() => {
     if (!ready || !shownNow) return;
-    writeJson(session, SHOWN_KEY, { ...readJson<Shown>(session, SHOWN_KEY, {}), [shownKey(pool, annotator)]: shownNow });
+    writeJson(session, SHOWN_KEY, { ...readJson<Shown>(session, SHOWN_KEY, {}), [personScope(pool, annotator)]: shownNow });
   }, [ready, pool, annotator, shownNow]);
 
   const scheduleQuiet = useCallback(() => {
@@ -187,7 +187,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   // not stay on "cannot reach the QPairs server" once the server answers.
   useReconnect(() => {
     if (!ready) return;
-    if (!viewRef.current || qv.error !== null) void fetchQuery(viewRef.current?.pool === pool ? viewRef.current.queryId : readJson<Shown>(session, SHOWN_KEY, {})[shownKey(pool, annotator)]);
+    if (!viewRef.current || qv.error !== null) void fetchQuery(viewRef.current?.pool === pool ? viewRef.current.queryId : readJson<Shown>(session, SHOWN_KEY, {})[personScope(pool, annotator)]);
     else scheduleQuiet();
   });
 

@@ -29,12 +29,12 @@ import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
-import { historyEntryFor } from '../annotate/history';
+import { historyEntryFor, personScope } from '../annotate/history';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { REVIEW_KEYS } from './reviewKeys';
-import { draftScope, loadDrafts, pruneSaved, saveDrafts, updateDrafts, type ReasonDrafts } from './reasonDrafts';
+import { loadDrafts, pruneSaved, saveDrafts, updateDrafts, type ReasonDrafts } from './reasonDrafts';
 import { session } from '../lib/storage';
 import { reviewJudge } from './judge';
 
@@ -76,7 +76,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
    * with the next ruling of the pair: this pool's and judge's, kept in the tab's session (reasonDrafts.ts).
    */
   const [drafts, setDrafts] = useState<ReasonDrafts>(() => loadDrafts(session));
-  const scope = draftScope(pool, judge);
+  const scope = personScope(pool, judge);
   const reasons: ReadonlyMap<string, string> = useMemo(() => new Map(Object.entries(drafts[scope] ?? {})), [drafts, scope]);
   const setReasons = useCallback(
     (f: (m: ReadonlyMap<string, string>) => ReadonlyMap<string, string>): void =>
@@ -108,10 +108,10 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   // The pool and judge on screen now: a load started for others (an undo's reload after a switch)
   // neither shows its answer nor cancels the current load.
   const currentKey = useRef('');
-  currentKey.current = `${pool}\u0000${judge}`;
+  currentKey.current = scope;
   const load = useCallback(
     async (resort = false): Promise<void> => {
-      const forKey = `${pool}\u0000${judge}`;
+      const forKey = personScope(pool, judge);
       if (forKey !== currentKey.current) return;
       if (!pool || !judge) {
         setQueue(null);
@@ -127,7 +127,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         setQueue(q);
         // Reasons the queue now shows as stored need no draft.
         setDrafts((d) => {
-          const next = pruneSaved(d, draftScope(pool, judge), q.items.map((i) => ({ key: itemKey(i), judgeNote: i.judgeNote })));
+          const next = pruneSaved(d, personScope(pool, judge), q.items.map((i) => ({ key: itemKey(i), judgeNote: i.judgeNote })));
           if (next !== d) saveDrafts(session, next);
           return next;
         });

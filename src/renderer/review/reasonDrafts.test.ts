@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { draftScope, loadDrafts, pruneSaved, saveDrafts, updateDrafts } from './reasonDrafts';
+import { personScope as draftScope } from '../annotate/history';
+import { loadDrafts, pruneSaved, saveDrafts, updateDrafts } from './reasonDrafts';
 
 const kv = () => {
   const m = new Map<string, string>();

@@ -9,8 +9,6 @@ import type { KV } from '../lib/storage';
 /** Pool and judge → row key (itemKey) → the reason ('' = removed). */
 export type ReasonDrafts = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
-export const draftScope = (pool: string, judge: string): string => `${pool}\u0000${judge}`;
-
 const KEY = 'qpairs.reviewReasons';
 
 export function loadDrafts(storage: KV): ReasonDrafts {

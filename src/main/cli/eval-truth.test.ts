@@ -123,6 +123,30 @@ describe('eval tells the truth (issue 13)', () => {
     expect(await ok('eval', w, '--pool', 'p', '--annotator', 'dora')).toContain('metrics undefined: dora has no labels in pool "p"');
   });
 
+  it("prints each metric's 95% CI under the table, as --json gives it ('—' where a run has too few queries)", async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    const args = ['eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--partial'];
+    const cli = JSON.parse(await ok(...args, '--json'));
+    // q1 AP 1/2, q2 AP 1/3 (d, the relevant one, is third), q3 AP 1/2: an interval of width > 0.
+    const [lo, hi] = cli.runs.alt.ci.MAP as [number, number];
+    expect(lo).toBeLessThan(cli.runs.alt.MAP);
+    expect(hi).toBeGreaterThan(cli.runs.alt.MAP);
+    const text = await ok(...args);
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('95% CIs (Student t'));
+    expect(at, text).toBeGreaterThan(0);
+    expect(lines[at + 1]!.trim().split(/\s+/)).toEqual(['run', 'MAP', 'MRR', 'P@1', 'P@5', 'R-Prec']);
+    const row = lines.slice(at + 2).find((l) => l.startsWith('alt '))!.trim().split(/\s+/);
+    const range = (ci: [number, number]): string => `${(100 * ci[0]).toFixed(2)}–${(100 * ci[1]).toFixed(2)}`;
+    expect(row).toEqual(['alt', ...(['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const).map((k) => range(cli.runs.alt.ci[k]))]);
+    // A source without labels: no queries, no interval.
+    await ok('annotators', 'add', w, 'nobody');
+    const none = (await ok('eval', w, '--pool', 'p', '--annotator', 'nobody')).split('\n');
+    const noneAt = none.findIndex((l) => l.startsWith('95% CIs'));
+    expect(none[noneAt + 3]!.trim().split(/\s+/)).toEqual(['alt', '—', '—', '—', '—', '—']);
+  });
+
   it('a pool of labels without runs says it has nothing to rank, not an empty table', async () => {
     const w = path.join(dir, 'w.qpairs');
     await ok('init', w);

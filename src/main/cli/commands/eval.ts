@@ -113,6 +113,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
           Object.entries(ev.runs).map(([name, m]) => [name, m.queries, pct(m.MAP), pct(m.MRR), pct(m['P@1']), pct(m['P@5']), pct(m['R-Prec'])]),
         ),
       );
+      if (Object.keys(ev.runs).length > 0) out.log(ciTable(ev));
       // Runs whose model saw some of these queries in training: their figures are not held out.
       for (const [name, m] of Object.entries(ev.runs)) {
         if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
@@ -242,4 +243,22 @@ function printCompare(v: CompareView, out: Out): void {
       v.pairs.map((p) => [p.a, p.b, fmt(p.meanDiff, 4), fmtCi(p.ci95, 4), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
     ),
   );
+}
+
+const TABLE_METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
+
+/**
+ * The 95% confidence intervals of the metrics table, as a second table under it (the app's
+ * Evaluate shows them beside each figure; eval.pool gives them): Student t over each run's
+ * per-query values, clipped to 0–100; '—' where a run has fewer than two queries.
+ */
+function ciTable(ev: PoolEvaluation): string {
+  const range = (ci: [number, number] | null | undefined): string => (ci ? `${(100 * ci[0]).toFixed(2)}–${(100 * ci[1]).toFixed(2)}` : '—');
+  return [
+    "95% CIs (Student t over each run's queries, clipped to 0–100; — below two queries):",
+    table(
+      ['run', ...TABLE_METRICS],
+      Object.entries(ev.runs).map(([name, m]) => [name, ...TABLE_METRICS.map((k) => range(m.ci?.[k]))]),
+    ),
+  ].join('\n');
 }

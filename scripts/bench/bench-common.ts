@@ -39,6 +39,8 @@ export interface Timed {
   seconds: number;
   /** The child's peak RSS: the larger of its own maxRSS (main and worker threads) and /usr/bin/time's (with its children). */
   peakRssMB: number;
+  /** The child's CPU time, user + system, all its threads (process.resourceUsage() at exit). */
+  cpuSeconds: number;
   stdout: string;
 }
 
@@ -47,8 +49,11 @@ const GNU_TIME = '/usr/bin/time';
 /** Runs `node ARGS` (this Node) with a hook that records the process's peak RSS; throws with its stderr on failure. */
 export function runNode(tmp: string, args: string[], what: string): Timed {
   const hook = path.join(tmp, 'rss-hook.mjs');
-  if (!existsSync(hook))
-    writeFileSync(hook, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.QPAIRS_BENCH_RSS, String(process.resourceUsage().maxRSS)));\n`);
+  // Written each time, so a kept work dir (--keep) never runs an older hook.
+  writeFileSync(
+      hook,
+      `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.resourceUsage(); writeFileSync(process.env.QPAIRS_BENCH_RSS, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime)); });\n`,
+    );
   const stamp = process.hrtime.bigint();
   const rssFile = path.join(tmp, `rss-${stamp}`);
   const timeFile = path.join(tmp, `time-${stamp}`);
@@ -63,12 +68,13 @@ export function runNode(tmp: string, args: string[], what: string): Timed {
   });
   const seconds = (now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status ?? r.signal}):\n${r.stderr}`);
-  let kb = Number(readFileSync(rssFile, 'utf8'));
+  const [maxRss, cpuMicros] = readFileSync(rssFile, 'utf8').split(' ').map(Number) as [number, number | undefined];
+  let kb = maxRss;
   if (useTime && existsSync(timeFile)) {
     const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8'));
     if (m) kb = Math.max(kb, Number(m[1]));
   }
-  return { seconds, peakRssMB: kb / 1024, stdout: r.stdout };
+  return { seconds, peakRssMB: kb / 1024, cpuSeconds: (cpuMicros ?? NaN) / 1e6, stdout: r.stdout };
 }
 
 // ------------------------------------------------------------------ timed queries (in a child)
@@ -206,6 +212,8 @@ export function compileLuceneBench(jars: string[], classes: string): string {
 export interface LuceneResult {
   docs: number;
   buildSeconds: number;
+  /** The JVM's CPU time (user + system, all threads: JIT, GC, merges) from the first addDocument to the end of commit, reading the file included. */
+  buildCpuSeconds: number;
   indexPerSec: number;
   queryMedianMs: number;
   queryP99Ms: number;

@@ -7,8 +7,9 @@
  *    tags, links) is written to a temporary folder.
  * 2. Ours: `qpairs init` + `qpairs import W --format stackexchange DIR` as separate processes, as a
  *    user runs them: wall time of the whole import (XML parsing, HTML to text, SQLite rows of questions
- *    and answers, BM25 index, persist, commit) and its peak RSS (the process's own maxRSS).
- *    indexPerSec = N / that wall time.
+ *    and answers, BM25 index, persist, commit), its CPU time (user + system, all threads) and its peak
+ *    RSS (the process's own maxRSS). indexPerSec = N / that wall time. The ceiling line: N × cores /
+ *    that CPU time, the rate no schedule of the same work could pass on this machine.
  * 3. Ours, queries: a child process opens the workspace's persisted index (as pool creation does),
  *    runs 50 warm-up queries, then the Q sampled questions (title + body, the question itself
  *    excluded, top 20) once each: median and p99 latency, peak RSS. Then `qpairs pool create` with
@@ -16,7 +17,8 @@
  *    stored texts: the like-for-like figure to Lucene's add + commit, printed beside the goal's).
  * 4. Lucene 8 (where `java` and Debian's liblucene8-java are installed): tests/reference/LuceneBench.java
  *    compiled and run with -Xmx990m on the texts QPairs stored (id, title, body), see that file for
- *    what it times; the top-20 lists of both are compared (identical lists, mean overlap@20).
+ *    what it times (wall and the JVM's CPU time of the build); the top-20 lists of both are compared
+ *    (identical lists, mean overlap@20).
  * 5. SQLite FTS5 on the same texts with at most --fts5-queries (default 50) queries: at 1M its OR
  *    queries take seconds each, so it is a floor, not a peer.
  * 6. The rows alone: a child process reads the questions and answers the import stored into memory,
@@ -31,7 +33,7 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blockMaxTotals } from '../../src/main/bm25/block-max-scoring';
@@ -220,7 +222,10 @@ function main(): void {
     process.stderr.write('importing with qpairs …\n');
     const imp = runNode(tmp, [qpairs, 'import', ws, '--format', 'stackexchange', dumpDir], 'qpairs import');
     const wsBytes = workspaceBytes(ws);
-    console.log(`ours: whole import ${fmt(imp.seconds, 2)} s = ${fmt(docs / imp.seconds, 0)} questions/s, peak RSS ${fmt(imp.peakRssMB, 0)} MB, workspace ${fmt(wsBytes / 1048576)} MB`);
+    console.log(
+      `ours: whole import ${fmt(imp.seconds, 2)} s = ${fmt(docs / imp.seconds, 0)} questions/s, ${fmt(imp.cpuSeconds, 2)} s of CPU (all threads), ` +
+        `peak RSS ${fmt(imp.peakRssMB, 0)} MB, workspace ${fmt(wsBytes / 1048576)} MB`,
+    );
 
     // ---- ours: queries (a child process on the persisted index) and pool creation
     const ourTop = path.join(tmp, 'ours-top20.tsv');
@@ -264,7 +269,8 @@ function main(): void {
       lucene = runLuceneBench(classpath, corpus, qFile, indexDir, luceneTop);
       agree = compareLists(readTop(ourTop), readTop(luceneTop), K);
       console.log(
-        `lucene: build ${fmt(lucene!.buildSeconds, 2)} s = ${fmt(lucene!.indexPerSec, 0)} questions/s (${lucene!.segments} segments), top-${K} median ${fmt(lucene!.queryMedianMs, 2)} ms, ` +
+        `lucene: build ${fmt(lucene!.buildSeconds, 2)} s = ${fmt(lucene!.indexPerSec, 0)} questions/s, ${fmt(lucene!.buildCpuSeconds, 2)} s of CPU (all threads; ` +
+          `reading the file included) (${lucene!.segments} segments), top-${K} median ${fmt(lucene!.queryMedianMs, 2)} ms, ` +
           `p99 ${fmt(lucene!.queryP99Ms, 2)} ms, peak RSS ${fmt(lucene!.peakRssMB, 0)} MB`,
       );
     }
@@ -293,6 +299,12 @@ function main(): void {
         `${fmt(docs / imp.seconds, 0)} (whole import)`,
         lucene ? `${fmt(lucene.indexPerSec, 0)} (add + commit)` : '-',
         lucene ? `${fmt(docs / imp.seconds / lucene.indexPerSec, 2)}x` : '',
+      ],
+      [
+        'build CPU, s (all threads)',
+        `${fmt(imp.cpuSeconds, 2)} (whole import)`,
+        lucene ? `${fmt(lucene.buildCpuSeconds, 2)} (add + commit)` : '-',
+        lucene ? `${fmt(imp.cpuSeconds / lucene.buildCpuSeconds, 2)}x` : '',
       ],
       [
         'rows alone (SQLite), questions/s',
@@ -327,11 +339,17 @@ function main(): void {
       ];
       console.log(`goals: ${goals.map(([g, ok]) => `${ok ? 'MET' : 'MISSED'}: ${g}`).join('; ')}`);
     }
+    // The most any schedule of the import's work could reach on this machine: its CPU time spread evenly over every core.
+    const cores = os.availableParallelism();
+    console.log(
+      `ceiling: the whole import's ${fmt(imp.cpuSeconds, 2)} s of CPU over ${cores} cores cannot take less than ${fmt(imp.cpuSeconds / cores, 2)} s = ` +
+        `${fmt((docs * cores) / imp.cpuSeconds, 0)} questions/s${lucene ? ` (${fmt((docs * cores) / imp.cpuSeconds / lucene.indexPerSec, 2)}x Lucene's rate)` : ''}`,
+    );
     if (jsonFile) {
       const out = {
         docs,
-        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, indexAlonePerSec: docs / reindex.seconds, indexAlonePeakRssMB: reindex.peakRssMB, rowsAlonePerSec: docs / rowsAlone.seconds, rowsAloneCpuSeconds: rowsAlone.cpuSeconds, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds, pruning: qRes.pruning },
-        lucene: lucene ? { indexPerSec: lucene.indexPerSec, queryMedianMs: lucene.queryMedianMs, peakRssMB: lucene.peakRssMB, buildSeconds: lucene.buildSeconds, queryP99Ms: lucene.queryP99Ms } : null,
+        ours: { indexPerSec: docs / imp.seconds, queryMedianMs: qRes.queryMedianMs, peakRssMB: ourPeak, importSeconds: imp.seconds, importCpuSeconds: imp.cpuSeconds, cores: os.availableParallelism(), indexAlonePerSec: docs / reindex.seconds, indexAlonePeakRssMB: reindex.peakRssMB, rowsAlonePerSec: docs / rowsAlone.seconds, rowsAloneCpuSeconds: rowsAlone.cpuSeconds, queryP99Ms: qRes.queryP99Ms, poolCreateSeconds: pool.seconds, pruning: qRes.pruning },
+        lucene: lucene ? { indexPerSec: lucene.indexPerSec, queryMedianMs: lucene.queryMedianMs, peakRssMB: lucene.peakRssMB, buildSeconds: lucene.buildSeconds, buildCpuSeconds: lucene.buildCpuSeconds, queryP99Ms: lucene.queryP99Ms } : null,
         agreement: agree,
         fts5: f,
       };

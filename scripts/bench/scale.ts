@@ -495,6 +495,7 @@ function main(): void {
         const l = timed('lucene', () => runLuceneBench(classpath, tsv, qFile, indexDir, luceneTop));
         lucene = {
           buildSeconds: l.buildSeconds,
+          buildCpuSeconds: l.buildCpuSeconds,
           indexPerSec: l.indexPerSec,
           queryMedianMs: l.queryMedianMs,
           queryP99Ms: l.queryP99Ms,

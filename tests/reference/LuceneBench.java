@@ -14,7 +14,9 @@
 // occurrence), BM25Similarity() defaults (k1 1.2, b 0.75), IndexSearcher.search(q, 21) with its
 // default collector (block-max WAND), the query's own document dropped from the hits → top 20.
 // 50 warm-up queries first (cycling through the list), then every query timed once.
-// Prints one JSON line: {"docs","buildSeconds","indexPerSec","queryMedianMs","queryP99Ms","peakRssMB","segments"}.
+// Prints one JSON line: {"docs","buildSeconds","buildCpuSeconds","indexPerSec","queryMedianMs","queryP99Ms","peakRssMB","segments"}.
+// buildCpuSeconds: the JVM's CPU time (all threads: JIT, GC, merges) from the first addDocument to the end
+// of commit, reading the corpus file included.
 // OUT_TOP20.tsv: `query \t hit1:score1 hit2:score2 … hit20:score20` per query.
 
 import java.io.*;
@@ -52,6 +54,9 @@ public class LuceneBench {
     MMapDirectory dir = new MMapDirectory(Paths.get(args[2]));
     long buildNanos = 0;
     int docs = 0;
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpu0 = os.getProcessCpuTime();
     try (IndexWriter w = new IndexWriter(dir, cfg);
         BufferedReader in = Files.newBufferedReader(Paths.get(args[0]), StandardCharsets.UTF_8)) {
       String line;
@@ -78,6 +83,7 @@ public class LuceneBench {
       w.commit();
       buildNanos += System.nanoTime() - t0;
     }
+    double buildCpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
 
     BooleanQuery.setMaxClauseCount(1 << 20);
     DirectoryReader reader = DirectoryReader.open(dir);
@@ -127,8 +133,8 @@ public class LuceneBench {
     double p99 = sorted.length == 0 ? 0 : sorted[Math.max(0, (int) Math.ceil(0.99 * sorted.length) - 1)];
     double buildSeconds = buildNanos / 1e9;
     System.out.printf(Locale.ROOT,
-        "{\"docs\":%d,\"buildSeconds\":%.3f,\"indexPerSec\":%.1f,\"queryMedianMs\":%.3f,\"queryP99Ms\":%.3f,\"peakRssMB\":%.1f,\"segments\":%d}%n",
-        docs, buildSeconds, docs / buildSeconds, median, p99, peakRssKb() / 1024.0, reader.leaves().size());
+        "{\"docs\":%d,\"buildSeconds\":%.3f,\"buildCpuSeconds\":%.3f,\"indexPerSec\":%.1f,\"queryMedianMs\":%.3f,\"queryP99Ms\":%.3f,\"peakRssMB\":%.1f,\"segments\":%d}%n",
+        docs, buildSeconds, buildCpuSeconds, docs / buildSeconds, median, p99, peakRssKb() / 1024.0, reader.leaves().size());
     reader.close();
   }
 }

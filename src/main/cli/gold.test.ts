@@ -229,6 +229,12 @@ describe('gold CLI commands', () => {
     }
     expect(p.ci95[0]).toBeLessThanOrEqual(p.meanDiff);
     expect(p.ci95[1]).toBeGreaterThanOrEqual(p.meanDiff);
+    // The text gives the same figures in percent points, as the metrics table and the app's Compare panel (it gave 0.5203 beside eval's 52.03).
+    const text = await ok('eval', w, '--pool', 'dev', '--compare', 'bm25-lucene,reversed', '--bootstrap', '300', '--permutations', '1000', '--seed', '3');
+    expect(text).toMatch(/in percent points \(71\.35 = 0\.7135; --json gives fractions\)/);
+    expect(text).toMatch(/^bm25-lucene +52\.03$/m);
+    const pairRow = text.split('\n').find((l) => l.startsWith('bm25-lucene  reversed'))!;
+    expect(pairRow.split(/ {2,}/).slice(2, 4)).toEqual([(100 * p.meanDiff).toFixed(2), `[${(100 * p.ci95[0]).toFixed(2)}, ${(100 * p.ci95[1]).toFixed(2)}]`]);
     const rr = await ok('eval', w, '--pool', 'dev', '--compare', 'bm25-lucene,reversed', '--metric', 'P@1', '--bootstrap', '100', '--permutations', '100');
     expect(rr).toMatch(/P@1 per query over 189 queries/);
     expect(rr).toMatch(/Holm p \(perm\)/);

@@ -234,15 +234,26 @@ export function permutationWords(v: Pick<CompareView, 'permutations' | 'pairs'>)
 function printCompare(v: CompareView, out: Out): void {
   out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention})`);
   out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${permutationWords(v)}; Holm over ${counted(v.pairs.length, 'pair')}`);
-  out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, fmt(r.mean, 4)])));
+  // Means, differences and intervals in percent points, as the metrics table and the app's Compare panel (--json: fractions).
+  out.log(`means, differences and their CIs in percent points (71.35 = 0.7135; --json gives fractions); p-values as they are`);
+  out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, points(r.mean)])));
   for (const r of v.runs) if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
   out.log('');
   out.log(
     table(
       ['a', 'b', 'diff', '95% CI', 'p (t)', 'p (perm)', 'Holm p (t)', 'Holm p (perm)'],
-      v.pairs.map((p) => [p.a, p.b, fmt(p.meanDiff, 4), fmtCi(p.ci95, 4), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
+      v.pairs.map((p) => [p.a, p.b, points(p.meanDiff), pointsCi(p.ci95), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
     ),
   );
+}
+
+/** A statistic on the 0–1 scale in percent points with two decimals (0.71354 → 71.35), or "n/a". */
+function points(s: { value: number | null }): string {
+  return fmt({ value: s.value === null ? null : 100 * s.value }, 2);
+}
+
+function pointsCi(s: { value: [number, number] | null }): string {
+  return fmtCi({ value: s.value === null ? null : [100 * s.value[0], 100 * s.value[1]] }, 2);
 }
 
 const TABLE_METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;

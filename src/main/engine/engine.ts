@@ -95,6 +95,10 @@ export class Engine implements EngineCore {
     this.serverTokenNames = new Set(names);
   }
 
+  signsInWithServerToken(name: string): boolean {
+    return this.serverTokenNames.has(name);
+  }
+
   /** The file behind an upload id (serve mode); a readable error elsewhere. */
   resolveUpload(uploadId: string, name: string): string {
     if (!this.opts.resolveUpload) throw new QPairsError(`cannot import upload "${name}": uploads exist only in serve mode`);

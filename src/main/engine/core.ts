@@ -15,4 +15,6 @@ export interface EngineCore {
   readonly writes: WriteGate;
   /** The file behind an upload id (serve mode); a readable error elsewhere. */
   resolveUpload(uploadId: string, name: string): string;
+  /** Whether serve mode signs this name in with a token it holds in memory (--tokens-file, --token). */
+  signsInWithServerToken(name: string): boolean;
 }

@@ -95,6 +95,10 @@ export class Engine implements EngineCore {
     this.serverTokenNames = new Set(names);
   }
 
+  signsInWithServerToken(name: string): boolean {
+    return this.serverTokenNames.has(name);
+  }
+
   /** The file behind an upload id (serve mode); a readable error elsewhere. */
   resolveUpload(uploadId: string, name: string): string {
     if (!this.opts.resolveUpload) throw new QPairsError(`cannot import upload "${name}": uploads exist only in serve mode`);
@@ -226,11 +230,14 @@ export class Engine implements EngineCore {
       'live.status': (a) => this.live.status(ws.pool(a.pool).name),
       'live.retrain': (a) => ({ jobId: this.live.start(ws.pool(a.pool).name) }),
       'eval.order': (a) => labelOrderOf(ws, a.pool, a),
-      'eval.pool': (given) => {
-        const a = withPoolConvention(ws, given); // issue 24: the pool's own convention unless the caller names one
-        const ev = this.liveEvaluations.evaluate(a);
-        return withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []);
-      },
+      // One snapshot of the workspace: pool, runs, scores and labels are read by several statements, and
+      // a label serve mode commits between two of them would otherwise be in some reads and not others.
+      'eval.pool': (given) =>
+        ws.snapshot(() => {
+          const a = withPoolConvention(ws, given); // issue 24: the pool's own convention unless the caller names one
+          const ev = this.liveEvaluations.evaluate(a);
+          return withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []);
+        }),
       'eval.query': (a) => evaluateQuery(ws, a),
       'questions.search': async (a) => searchQuestions(ws, a, await browseIndex(ws, this.writes)),
       'question.show': (a, ctx) => showQuestion(ws, a, ctx),

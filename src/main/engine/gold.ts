@@ -74,7 +74,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
       }),
     'annotator.setRole': (a) =>
       write(() => {
-        const role = setAnnotatorRole(ws, a.name, a.role);
+        // A person of the server's tokens file whom the workspace does not know yet signs in as an annotator: their role is kept here too.
+        const role = setAnnotatorRole(ws, a.name, a.role, { signsIn: engine.signsInWithServerToken(a.name.trim()) });
         changed();
         return { name: a.name, role };
       }),

@@ -1,6 +1,6 @@
 /**
- * Reading commands that read several tables (agreement, eval --compare, eval's metrics and standing)
- * read one snapshot of the workspace: a label another connection commits between two of their
+ * Reading commands that read several tables (agreement, eval --compare, eval's metrics and standing,
+ * and the engine's eval.pool that the live panels call) read one snapshot of the workspace: a label another connection commits between two of their
  * statements — serve mode labeling while `qpairs agreement` runs, or while a compute worker reads —
  * is in none of their reads. Before, each statement saw the latest commit, so a result could mix the
  * state before a label with the state after it.
@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import { runComputeTask, type ComputeTask } from './compute-task';
 import { runCli } from '../cli/test-cli';
+import { Engine } from './engine';
 
 let dir: string;
 let file: string;
@@ -170,6 +171,45 @@ describe('the CLI reading commands read one snapshot', () => {
         expect(await run(), `a write after statement ${k} of ${total}`).toBe(before);
         n = 0;
         if ((await run()) !== before) changed++;
+      }
+      expect(changed).toBeGreaterThan((total - 1) / 2);
+    });
+  }
+});
+
+describe("the engine's eval.pool (the live panels' metrics) reads one snapshot", () => {
+  // The source chosen by default (gold), alice's labels, and the aggregate of alice and bob; partial too.
+  const calls = [{ pool: 'p' }, { pool: 'p', annotator: 'alice' }, { pool: 'p', annotator: '@aggregate', partial: true }];
+  for (const args of calls) {
+    it(`eval.pool ${JSON.stringify(args)}: a label committed between its statements is not in the result, the next call sees it`, async () => {
+      const evaluate = async (engine: Engine): Promise<string> => JSON.stringify(await engine.invoke('eval.pool', args));
+      const counter = Engine.open(file, { transport: 'electron' });
+      let total: number;
+      try {
+        await evaluate(counter); // the first call of an engine also reads what the command's checks need
+        const statements = hook(counter.ws, 0, () => {});
+        await evaluate(counter);
+        counter.liveEvaluations.clear();
+        const before = statements();
+        await evaluate(counter);
+        total = statements() - before;
+      } finally {
+        counter.close();
+      }
+      expect(total).toBeGreaterThan(2);
+      let changed = 0;
+      for (let n = 1; n < total; n++) {
+        const engine = Engine.open(file, { transport: 'electron' });
+        try {
+          const first = await evaluate(engine);
+          engine.liveEvaluations.clear();
+          hook(engine.ws, n, commitChange);
+          expect(await evaluate(engine), `a write after statement ${n} of ${total}`).toBe(first);
+          // The same engine's next call sees it (its cache is rebuilt on another connection's commit).
+          if ((await evaluate(engine)) !== first) changed++;
+        } finally {
+          engine.close();
+        }
       }
       expect(changed).toBeGreaterThan((total - 1) / 2);
     });

@@ -37,3 +37,18 @@ it("annotator.team marks the people the server's tokens sign in, and lists those
   engine.setServerTokenNames(['bob']);
   expect(((await engine.invoke('annotator.team', {})) as TeamMemberView[]).map((m) => m.name)).toEqual(['alice', 'bob', 'carol', 'dave']);
 });
+
+it("a role chosen for a tokens-file person the workspace does not know yet is kept, and applies at their next request (before: 'no annotator named …')", async () => {
+  engine.setServerTokenNames(['fred']);
+  const asFred = { annotator: 'fred', local: false };
+  await expect(engine.invoke('annotator.team', {}, asFred)).rejects.toThrow(/is for the owner/);
+  // Gold and system are not people's roles, whoever asks; and the file's people only (zed has no token).
+  await expect(engine.invoke('annotator.setRole', { name: 'fred', role: 'system' })).rejects.toThrow(/reserved/);
+  await expect(engine.invoke('annotator.setRole', { name: 'zed', role: 'judge' })).rejects.toThrow(/no annotator named "zed"/);
+  expect(((await engine.invoke('annotator.team', {})) as TeamMemberView[]).find((m) => m.name === 'fred')?.role).toBe('annotator');
+
+  expect(await engine.invoke('annotator.setRole', { name: 'fred', role: 'owner' })).toEqual({ name: 'fred', role: 'owner' });
+  const team = (await engine.invoke('annotator.team', {}, asFred)) as TeamMemberView[];
+  expect(team.find((m) => m.name === 'fred')).toMatchObject({ role: 'owner', invited: null, serverToken: true });
+  expect(team.some((m) => m.name === 'zed')).toBe(false);
+});

@@ -6,7 +6,7 @@ import { useOneQueryPool } from './test-pool';
 const pool = useOneQueryPool('qpairs-blind-');
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 
-const label = (c: string, annotator = 'alice'): void => void pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator, value: '1', origin: 'test' });
+const label = (c: string, annotator = 'alice', origin = 'test'): void => void pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator, value: '1', origin });
 
 describe('the datasheet says which labels were given blind', () => {
   it('a pool blind since creation: every annotator label counted blind (judges and gold are not annotators)', async () => {
@@ -35,5 +35,18 @@ describe('the datasheet says which labels were given blind', () => {
     expect(text).toMatch(/1 of 3 label events by its annotators were given blind; 2 while the pool was open/);
     const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { annotator: 'alice', version: 't' }).datasheet.content;
     expect(sheet).toContain(`**Blind labeling.** ${text}`);
+  });
+
+  it('labels imported from files (a re-imported export) are not said to be given blind: the workspace does not know how they were given', () => {
+    label('c1', 'alice', 'import:labels-jsonl:alice.jsonl');
+    label('c2', 'bob', 'import:labels-jsonl:bob.jsonl');
+    const only = blindStatement(blindReport(pool.ws, 'p'));
+    expect(blindReport(pool.ws, 'p')).toMatchObject({ blindEvents: 0, openEvents: 0, importedEvents: 2 });
+    // Before: "All 2 label events by its annotators were given blind."
+    expect(only).not.toMatch(/label events by its annotators were given blind/);
+    expect(only).toMatch(/No label events by its annotators were given in this workspace\. 2 label events by its annotators were imported from files, not given here: whether they were given blind is not recorded/);
+    label('c3');
+    const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { version: 't' }).datasheet.content;
+    expect(sheet).toMatch(/All 1 label events by its annotators in this workspace were given blind\. 2 label events by its annotators were imported from files/);
   });
 });

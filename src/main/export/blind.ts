@@ -13,16 +13,29 @@ export interface BlindReport {
   /** Label events by the pool's annotators (role annotator) given while it was blind / open. */
   blindEvents: number;
   openEvents: number;
+  /**
+   * Their label events that came from files (an import, e.g. a re-imported export): not given in
+   * this workspace, so its blind setting says nothing about them.
+   */
+  importedEvents: number;
 }
+
+/** Label events an import wrote (`origin` import:FORMAT:FILE). */
+const IMPORTED = 'import:%';
 
 export function blindReport(ws: Workspace, pool: string): BlindReport {
   const p = ws.pool(pool);
   const history = ws.poolBlindHistory(pool);
   const periods = history.map((h, i) => ({ blind: h.blind, from: h.at, to: history[i + 1]?.at ?? null }));
   const times = ws
-    .stmt(`SELECT l.at FROM labels l JOIN annotators a ON a.id = l.annotator_id WHERE l.pool_id = ? AND a.role = 'annotator'`)
+    .stmt(`SELECT l.at FROM labels l JOIN annotators a ON a.id = l.annotator_id WHERE l.pool_id = ? AND a.role = 'annotator' AND l.origin NOT LIKE ?`)
     .pluck()
-    .all(p.id) as string[];
+    .all(p.id, IMPORTED) as string[];
+  const importedEvents = (
+    ws.stmt(`SELECT count(*) AS n FROM labels l JOIN annotators a ON a.id = l.annotator_id WHERE l.pool_id = ? AND a.role = 'annotator' AND l.origin LIKE ?`).get(p.id, IMPORTED) as {
+      n: number;
+    }
+  ).n;
   let blindEvents = 0;
   let openEvents = 0;
   for (const at of times) {
@@ -32,7 +45,7 @@ export function blindReport(ws: Workspace, pool: string): BlindReport {
     if (blind) blindEvents++;
     else openEvents++;
   }
-  return { blindNow: p.blind, periods, blindEvents, openEvents };
+  return { blindNow: p.blind, periods, blindEvents, openEvents, importedEvents };
 }
 
 /** One paragraph for the datasheet. */
@@ -45,11 +58,18 @@ export function blindStatement(r: BlindReport): string {
         ? `The pool has been blind since it was created (${since}): each annotator saw only their own labels, candidates in their own seeded order, no rankers' scores.`
         : `The pool has been open (not blind) since it was created (${since}): annotators could see rankers' scores and each other's labels.`
       : `Blind setting over time: ${r.periods.map((x) => `${x.blind ? 'blind' : 'open'} from ${x.from}${x.to ? ` to ${x.to}` : ' until the export'}`).join('; ')}.`;
+  const imported =
+    r.importedEvents === 0
+      ? ''
+      : ` ${r.importedEvents} label events by its annotators were imported from files, not given here: whether they were given blind is not recorded in this workspace (the datasheet that came with those files says).`;
+  const here = r.importedEvents === 0 ? '' : ' in this workspace';
   const events =
     total === 0
-      ? 'No label events by its annotators yet.'
+      ? r.importedEvents === 0
+        ? 'No label events by its annotators yet.'
+        : 'No label events by its annotators were given in this workspace.'
       : r.openEvents === 0
-        ? `All ${total} label events by its annotators were given blind.`
-        : `${r.blindEvents} of ${total} label events by its annotators were given blind; ${r.openEvents} while the pool was open (those labels may not be independent).`;
-  return `${setting} ${events}`;
+        ? `All ${total} label events by its annotators${here} were given blind.`
+        : `${r.blindEvents} of ${total} label events by its annotators${here} were given blind; ${r.openEvents} while the pool was open (those labels may not be independent).`;
+  return `${setting} ${events}${imported}`;
 }

@@ -38,6 +38,9 @@ export interface DatasheetInput {
   version: string;
 }
 
+/** Formats that carry only decisive labels: the pool's other pairs are left out, or (askubuntu) written as not similar. */
+const JUDGED_ONLY: ReadonlySet<ExportFormat> = new Set(['qrels', 'semeval-relevancy', 'askubuntu']);
+
 const CONVENTION_MEANS: Record<'skip' | 'zero', string> = {
   skip: 'a query with no similar candidate is left out of the means, as in the AskUbuntu papers',
   zero: 'a query with no similar candidate counts as 0, as trec_eval -c and the SemEval scorer do',
@@ -127,10 +130,19 @@ export function datasheet(d: DatasheetInput): string {
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
   // The convention lives with the pool, not in the files: a re-import into a new pool gets the default.
   const convention = p.convention ?? 'zero';
+  // Formats without "unknown" leave out (qrels, semeval-relevancy) or write as not similar (askubuntu) the pairs
+  // without a decisive label: a pool re-imported from them is not this pool, and its metrics can differ.
+  const pairs = s.queries.reduce((n, q) => n + q.candidates.length, 0);
+  const notCarried = JUDGED_ONLY.has(d.format) ? pairs - d.labels : 0;
   out.push(
     '',
     `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
-      `after a re-import into a new pool, \`qpairs pool set W --pool P --convention ${convention}\` gives the same metrics.`,
+      `after a re-import into a new pool, \`qpairs pool set W --pool P --convention ${convention}\` gives the same metrics` +
+      (notCarried > 0
+        ? ` only when the file holds the whole pool, and this one does not: ${notCarried} of the pool's ${pairs} pairs have no decisive label and are ` +
+          `${d.format === 'askubuntu' ? 'written as not similar or left out' : 'left out'} (see below), so a pool re-imported from it differs from this one, ` +
+          `and so can its metrics (jsonl, csv and hf-dataset keep every pair).`
+        : '.'),
   );
   // The pool's questions by source, and how many the workspace holds as ids only (no text to export).
   const ids = new Set<string>();

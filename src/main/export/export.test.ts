@@ -181,7 +181,9 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     expect(sheet).toMatch(/In this csv export: every pool pair is written; a pair without a decisive label is written with label "\?"/);
     expect(sheet).toMatch(/Under the rule \*\*adjudicated\*\*, "\?" counts thus: a pair with any "\?" is not agreed/);
     // A name nobody has is refused (it would write every pair as "?"); a known annotator without labels is a warning.
-    expect(() => buildExport(ws, 'lk', 'jsonl', 'n.jsonl', { annotator: 'nobody' })).toThrow(/no annotator named "nobody" \(annotators with labels in the pool: x, y, or @aggregate\)/);
+    expect(() => buildExport(ws, 'lk', 'jsonl', 'n.jsonl', { annotator: 'nobody' })).toThrow(/no annotator named "nobody" \(annotators with labels in the pool: x, y, judy, or @aggregate\)/);
+    // judy, named there (before: only the assigned annotators were), exports her rulings.
+    expect(buildExport(ws, 'lk', 'qrels', 'j.qrels', { annotator: 'judy' }).files[0]!.content).toBe('q1 0 c 1\n');
     addAnnotator(ws, 'newbie', 'annotator');
     expect(buildExport(ws, 'lk', 'jsonl', 'n.jsonl', { annotator: 'newbie' }).warnings.join()).toMatch(/newbie has no labels in pool "lk"/);
     // One person's labels instead of the aggregate.

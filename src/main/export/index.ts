@@ -157,7 +157,9 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     // The default source of a pool no one has labeled (gold, in a workspace with no gold yet) is no
     // typo: the pairs are written unlabeled (a sheet to label elsewhere), with the warning below.
     if (o.annotator !== undefined && source !== AGGREGATE && !ws.listAnnotators().some((a) => a.name === source)) {
-      const have = state.annotators.length ? `annotators with labels in the pool: ${state.annotators.join(', ')}, or ${AGGREGATE}` : `the pool has no labels yet`;
+      // Every label source with labels in the pool — judges and gold too: each exports with --annotator.
+      const withLabels = [...state.labels.keys()];
+      const have = withLabels.length ? `annotators with labels in the pool: ${withLabels.join(', ')}, or ${AGGREGATE}` : `the pool has no labels yet`;
       throw new NotFoundError(`no annotator named "${source}" (${have})`);
     }
     warnings.push(`${source} has no labels in pool "${pool}"`);

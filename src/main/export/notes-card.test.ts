@@ -128,6 +128,24 @@ describe('notes round-trip through export and re-import', () => {
     });
   }
 
+  it("a pair's notes come back in the same order when the file names its people in another order (before: the judge's first)", async () => {
+    const ws = team();
+    // The first note in the file is the judge's alone (carol), so a re-import numbers carol before alice.
+    for (const who of ['alice', 'bob']) ws.setLabelNote({ pool: 'p', queryId: 'q1', candidateId: 'c1', annotator: who, note: null });
+    ws.setLabelNote({ pool: 'p', queryId: 'q2', candidateId: 'c2', annotator: 'alice', note: NOTE_A });
+    ws.setLabelNote({ pool: 'p', queryId: 'q2', candidateId: 'c2', annotator: 'carol', note: REASON });
+    const rowNotes = (b: ReturnType<typeof writeExport>): unknown[] => b.files[0]!.content.trim().split('\n').map((l) => (JSON.parse(l) as { notes?: unknown }).notes);
+    const built = writeExport(ws, 'p', 'jsonl', path.join(scratch.dir, 'order.jsonl'));
+    const back = fresh('back-order');
+    await runImport(back, 'labels-jsonl', [path.join(scratch.dir, 'order.jsonl')], { pool: 'p', scheme: 'binary' });
+    const again = writeExport(back, 'p', 'jsonl', path.join(scratch.dir, 'order-again.jsonl'));
+    expect(rowNotes(built)[4]).toEqual([
+      { annotator: 'alice', note: NOTE_A },
+      { annotator: 'carol', note: REASON },
+    ]);
+    expect(rowNotes(again)).toEqual(rowNotes(built));
+  });
+
   it("one annotator's export carries only that annotator's notes", () => {
     const ws = team();
     const built = writeExport(ws, 'p', 'jsonl', path.join(scratch.dir, 'alice.jsonl'), { annotator: 'alice' });

@@ -92,10 +92,17 @@ export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole):
   return annotatorRole(ws, n)!;
 }
 
-/** Changes a known annotator's role (a person's: annotator, judge or owner; see checkRoleChange). */
-export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRole): AnnotatorRole {
+/**
+ * Changes a known annotator's role (a person's: annotator, judge or owner; see checkRoleChange).
+ * `signsIn`: the name signs in with a token serve mode holds (its tokens file) — a person, an
+ * annotator until given a role, whom the workspace may not list yet: they are added with the role.
+ */
+export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRole, opts: { signsIn?: boolean } = {}): AnnotatorRole {
   const n = checkAnnotatorName(name);
-  if (annotatorRole(ws, n) === null) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
+  if (annotatorRole(ws, n) === null) {
+    if (!opts.signsIn) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
+    checkRoleChange(n, 'annotator', role);
+  }
   // addAnnotator checks the role and the change (checkRoleChange) for a known annotator.
   return addAnnotator(ws, n, role);
 }

@@ -10,7 +10,7 @@ import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
 import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
 import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
-import { hasLiveTokens, teamMembers } from '../team/tokens';
+import { hasLiveToken, hasLiveTokens, teamMembers } from '../team/tokens';
 import { checkNewPersonName } from '../gold/store';
 import { cannotRead } from '../import/reader';
 import { startServer, type RunningServer } from './server';
@@ -200,7 +200,9 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       server.setTokens(next);
       engine.setServerTokenNames(Object.keys(next));
     };
-    const stopWatching = o.tokensFile ? watchTokensFile(o.tokensFile, tokens, tokensFrom, apply, log) : () => {};
+    const stopWatching = o.tokensFile
+      ? watchTokensFile(o.tokensFile, tokens, tokensFrom, apply, log, (name) => hasLiveToken(engine.ws, name))
+      : () => {};
     o.onListening?.(server);
     const why = await stop.finally(stopWatching);
     log(`stopping (${typeof why === 'string' ? why : 'done'})…`);
@@ -242,7 +244,9 @@ export const TOKENS_FILE_POLL_MS = 500;
  * polling, so an editor that writes a new file and renames it over the old one is seen too): a removed line revokes that person at
  * once (next request 401, open event sockets closed), a new line lets them in, a changed secret
  * replaces theirs. A file that no longer parses changes nothing and is reported; a deleted file
- * revokes everyone it listed. Returns a function that stops watching.
+ * revokes everyone it listed. A removed person who still has a workspace link (`hasLink`: a token of
+ * the workspace's own, from an invitation) still signs in with it, and the log says so rather than
+ * "revoked". Returns a function that stops watching.
  */
 function watchTokensFile(
   file: string,
@@ -250,6 +254,7 @@ function watchTokensFile(
   tokensFrom: (lines: Array<{ line: number; text: string }>) => TokenMap,
   apply: (next: TokenMap) => void,
   log: (line: string) => void,
+  hasLink: (name: string) => boolean,
 ): () => void {
   let current = initial;
   const reload = (): void => {
@@ -266,10 +271,15 @@ function watchTokensFile(
     if (!removed.length && !added.length && !replaced.length) return;
     current = next;
     apply(next);
-    // Names only, never a secret.
+    // Names only, never a secret. Someone whose line went but who holds a workspace link is not revoked: say so.
+    const linked = removed.filter((n) => hasLink(n));
+    const revoked = removed.filter((n) => !linked.includes(n));
     const parts = [
       added.length ? `added ${added.join(', ')}` : '',
-      removed.length ? `revoked ${removed.join(', ')}` : '',
+      revoked.length ? `revoked ${revoked.join(', ')}` : '',
+      ...linked.map(
+        (n) => `${n}'s tokens-file token removed; ${n} still has a workspace link and can sign in with it (revoke it in Team access, or with annotator.revoke)`,
+      ),
       replaced.length ? `new secret for ${replaced.join(', ')}` : '',
     ].filter(Boolean);
     log(`--tokens-file ${file}${existsSync(file) ? '' : ' was removed'}: ${parts.join('; ')}.`);

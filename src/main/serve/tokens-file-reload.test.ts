@@ -107,7 +107,7 @@ it("revoking a tokens-file person in the app says to delete their line (before: 
   const lead = JSON.parse(inv.out).token as string;
   const file = path.join(dir, 'tokens.txt');
   writeFileSync(file, `alice=${ALICE}\n`);
-  const { url } = await serve(file);
+  const { url, log } = await serve(file);
   const revoke = async (name: string): Promise<{ status: number; body: { message?: string } }> => {
     const r = await fetch(`${url}/api/invoke`, {
       method: 'POST',
@@ -132,10 +132,13 @@ it("revoking a tokens-file person in the app says to delete their line (before: 
   expect(both.body.message).toMatch(/delete their line from the tokens file .*; then revoke their link here too$/);
   expect(await statusAs(url, ALICE)).toBe(200);
   expect(await statusAs(url, aliceLink)).toBe(200);
-  // Once the line is gone, alice's link is revoked as anyone's.
+  // Once the line is gone, alice's link is revoked as anyone's. Until then she still signs in with it, and the
+  // log says so (before: "revoked alice", while her link still let her in).
   writeFileSync(file, '# no one\n');
   await until('alice to be refused', async () => (await statusAs(url, ALICE)) === 401);
   expect(await statusAs(url, aliceLink)).toBe(200);
+  await until('the log line', () => /tokens-file .*: alice's tokens-file token removed; alice still has a workspace link/.test(log()));
+  expect(log()).not.toMatch(/revoked alice/);
   expect(await revoke('alice')).toEqual({ status: 200, body: { name: 'alice', revoked: 1 } });
   expect(await statusAs(url, aliceLink)).toBe(401);
 });

@@ -318,7 +318,11 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     return true;
   }
 
-  /** The notes of a pool (optionally one annotator's, optionally one query's), in pool order. */
+  /**
+   * The notes of a pool (optionally one annotator's, optionally one query's), in pool order, a
+   * pair's by annotator name: exports list them so, and the same notes re-imported into another
+   * workspace (where its people are numbered in the order the file names them) export alike.
+   */
   labelNotes(pool: string, o: { annotator?: string; queryId?: string } = {}): Array<{ queryId: string; candidateId: string; annotator: string; note: string; at: string }> {
     return this.stmt(
       `SELECT n.query_id AS queryId, n.candidate_id AS candidateId, a.name AS annotator, n.note, n.at
@@ -326,7 +330,7 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
        JOIN pool_queries q ON q.pool_id = n.pool_id AND q.query_id = n.query_id
        JOIN pool_candidates c ON c.pool_id = n.pool_id AND c.query_id = n.query_id AND c.candidate_id = n.candidate_id
        WHERE n.pool_id = @pool AND (@ann IS NULL OR a.name = @ann) AND (@q IS NULL OR n.query_id = @q)
-       ORDER BY q.position, c.position, a.id`,
+       ORDER BY q.position, c.position, a.name`,
     ).all({ pool: this.poolId(pool), ann: o.annotator ?? null, q: o.queryId ?? null }) as Array<{ queryId: string; candidateId: string; annotator: string; note: string; at: string }>;
   }
 

@@ -177,9 +177,14 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     if (bases.length > 1 || bases[0] !== server.url) log(`reachable at ${bases.map((b) => `${b}/`).join(', ')}`);
     // Names and roles only: a secret is shown once, when its person is invited, never in a log.
     const fromFile = new Set(fileLines.map((l) => l.text.slice(0, l.text.indexOf('=')).trim()));
+    // One entry a person: someone with a workspace link and a server token is listed once, with both.
+    const linked = new Map(team.map((m) => [m.name, m.role]));
     const people = [
-      ...team.map((m) => `${m.name} (${m.role})`),
-      ...Object.keys(tokens).map((n) => `${n} (${roles.get(n) ?? 'annotator'}, ${fromFile.has(n) ? '--tokens-file' : '--token'})`),
+      ...team.filter((m) => !(m.name in tokens)).map((m) => `${m.name} (${m.role})`),
+      ...Object.keys(tokens).map((n) => {
+        const how = fromFile.has(n) ? '--tokens-file' : '--token';
+        return `${n} (${roles.get(n) ?? linked.get(n) ?? 'annotator'}, ${linked.has(n) ? `a workspace link and ${how}` : how})`;
+      }),
     ];
     const signIn = people.length
       ? `people who can sign in: ${people.join(', ')}`

@@ -364,6 +364,22 @@ describe('people live in the workspace', () => {
     engine = Engine.open(file, { transport: 'http' });
     await start();
   });
+  it('a person with both a workspace link and a --tokens-file line is listed once in the start-up log, with both ways in', async () => {
+    const dave = await ownerToken();
+    await engine.invoke('annotator.invite', { name: 'erin' });
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const tokensFile = path.join(dir, 'tokens.txt');
+    writeFileSync(tokensFile, 'erin=erin-file-secret-123\nfrank=frank-file-secret-123\n');
+    const { lines, stop } = await serveInProcess({ workspace: file, host: '127.0.0.1', tokensFile });
+    expect(await stop()).toBe(0);
+    const log = lines.join('\n');
+    expect(log).toContain('people who can sign in: dave (owner), erin (annotator, a workspace link and --tokens-file), frank (annotator, --tokens-file).');
+    for (const secret of [dave.split('.')[1]!, 'erin-file-secret-123', 'frank-file-secret-123']) expect(log).not.toContain(secret);
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
 });
 
 describe('annotators work only where they are assigned', () => {

@@ -3,6 +3,9 @@
  * newest last, kept in sessionStorage so a reload does not lose it. Undo walks back across queries;
  * what it took back can be redone (U) until a new change is made.
  */
+import type { LabelAck } from '../../shared/contract';
+import { isTransportError } from '../client/types';
+import { errorMessage } from '../lib/format';
 import type { KV } from '../lib/storage';
 import type { LabelOp } from './labelQueue';
 
@@ -54,6 +57,36 @@ export type RedoPop = { entry: RedoEntry } | { entry: null; lost: boolean };
 
 /** One person's work on one pool, as a key (undo and redo histories, Review's reason drafts, the queue on screen). */
 export const personScope = (pool: string, person: string): string => `${pool}\u0000${person}`;
+
+/** What a redo of a label event sends besides its pair: the label again, its note, and what the pair must still hold. */
+export interface RedoArgs {
+  value: string | null;
+  note?: string;
+  /** The note the undo left: the engine refuses the redo once it changed since (a note change is no label event). */
+  ifNote?: string | null;
+  /** The label event the undo appended: the engine refuses the redo once the pair changed since (another tab, a script). */
+  ifLatest: number;
+}
+
+/**
+ * Redoes an undone label event (a label in Annotate, a ruling in Review — label.set or
+ * review.settle, which `send` calls) and records it in `history` as a redo's change (the rest of the
+ * redo history stays). Null when done; else the error to show: a refusal drops the entry (the pair
+ * changed since the undo), a transport failure puts it back for another U.
+ */
+export async function redoLabel(r: RedoEntry, history: UndoHistory, send: (args: RedoArgs) => Promise<LabelAck>): Promise<string | null> {
+  const value = r.value ?? null;
+  try {
+    const ack = await send({ value, ...(r.note ? { note: r.note.after ?? '', ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy });
+    const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator: r.annotator };
+    const entry = historyEntryFor({ ...pair, value, ...(r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {}) }, ack);
+    if (entry) history.push(r.review ? { ...entry, review: true } : entry, { keepRedo: true });
+    return null;
+  } catch (err) {
+    if (isTransportError(err)) history.putBackRedo(r);
+    return `${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`;
+  }
+}
 
 export class UndoHistory {
   private entries: HistoryEntry[];

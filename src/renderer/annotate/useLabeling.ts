@@ -9,7 +9,7 @@ import { useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
-import { historyEntryFor } from './history';
+import { redoLabel } from './history';
 import { pairKey } from './labelQueue';
 import type { RowModel } from './CandidateTable';
 import type { QueryViewState } from './useQueryView';
@@ -210,22 +210,14 @@ export function useLabeling(
       setNotice(r.note.after ? `Redone: the note on ${where}.` : `Redone: the note on ${where} (removed).`);
       return;
     }
-    const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator };
-    const value = r.value ?? null;
-    const note = r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {};
-    try {
-      // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
-      // ifNote: and when the note changed since (a note change is no label event).
-      const ack = await client.invoke('label.set', { ...pair, value, ...(r.note ? { note: note.note, ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy });
-      const entry = historyEntryFor({ ...pair, value, ...note }, ack);
-      if (entry) undo.push(entry, { keepRedo: true });
-      setNotice(value === null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
-      await fetchQuery(r.queryId, r.candidateId);
-    } catch (err) {
+    const failed = await redoLabel(r, undo, (args) => client.invoke('label.set', { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator, ...args }));
+    if (failed) {
       setNotice(null);
-      if (isTransportError(err)) undo.putBackRedo(r);
-      setError(`${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`);
+      setError(failed);
+      return;
     }
+    setNotice(r.value == null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
+    await fetchQuery(r.queryId, r.candidateId);
   }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote]);
 
   const discardFailed = useCallback(

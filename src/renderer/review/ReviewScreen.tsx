@@ -29,7 +29,7 @@ import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
-import { historyEntryFor, personScope } from '../annotate/history';
+import { personScope, redoLabel } from '../annotate/history';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
@@ -402,25 +402,20 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setNotice(after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`);
       return;
     }
-    const value = e.value ?? null;
-    try {
-      // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
-      const ack = await client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, value, ...(e.note ? { note: e.note.after ?? '', ifNote: e.note.before ?? null } : {}), ifLatest: e.undoneBy });
-      const entry = historyEntryFor({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value, ...(e.note ? { note: e.note.after ?? '', noteBefore: e.note.before } : {}) }, ack);
-      if (entry) undo.push({ ...entry, review: true }, { keepRedo: true });
-      setReasons((m) => {
-        const n = new Map(m);
-        n.delete(key);
-        return n;
-      });
-      setCursorKey(key);
-      setNotice(value === null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
-      await load();
-    } catch (err) {
+    const failed = await redoLabel(e, undo, (args) => client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, ...args }));
+    if (failed) {
       setNotice(null);
-      if (isTransportError(err)) undo.putBackRedo(e);
-      setError(`${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`);
+      setError(failed);
+      return;
     }
+    setReasons((m) => {
+      const n = new Map(m);
+      n.delete(key);
+      return n;
+    });
+    setCursorKey(key);
+    setNotice(e.value == null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
+    await load();
   };
 
   // ------------------------------------------------------------ keyboard

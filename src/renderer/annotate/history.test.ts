@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClientError } from '../client/types';
-import { historyEntryFor, redoLabel, UndoHistory, type RedoArgs } from './history';
+import { historyEntryFor, recordSaved, redoLabel, UndoHistory, type RedoArgs } from './history';
+import { LabelQueue } from './labelQueue';
 import type { LabelOp } from './labelQueue';
 
 const kv = () => {
@@ -93,6 +94,30 @@ describe('UndoHistory', () => {
     });
     expect(failed).toBe('Redo failed: server unreachable');
     expect(h.popRedo('p', 'judy').entry).toMatchObject({ seq: 9, undoneBy: 10 });
+    expect(h.size('p', 'judy')).toBe(0);
+  });
+
+  it('an undo\'s op leaves its entry for redo only once the engine took it: a refused undo leaves nothing to redo', async () => {
+    const h = new UndoHistory(kv());
+    const pair = { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy' };
+    let refuse = true;
+    const q = new LabelQueue({
+      send: async () => {
+        if (refuse) throw new ClientError('pair q → c is not a disagreement', 'user-error');
+        return { seq: null, saved: true, record: null, noteChanged: true };
+      },
+      onSaved: (op, ack) => recordSaved(h, op, ack, { review: true }),
+    });
+    const undone = { seq: 0, ...pair, note: { before: 'first', after: 'second' }, review: true as const, undoneBy: 0 };
+    const op = q.enqueue({ ...pair, value: '1', note: 'first', noteBefore: 'second', undoing: true, undone });
+    await q.idle();
+    expect(q.ops()[0]).toMatchObject({ state: 'failed' });
+    expect(h.popRedo('p', 'judy')).toEqual({ entry: null, lost: false });
+    // Retried and taken: now U can give the reason again; the undo's own note is no step of undo.
+    refuse = false;
+    q.retry(op.id);
+    await q.idle();
+    expect(h.popRedo('p', 'judy').entry).toEqual(undone);
     expect(h.size('p', 'judy')).toBe(0);
   });
 });

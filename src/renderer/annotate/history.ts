@@ -7,26 +7,10 @@ import type { LabelAck } from '../../shared/contract';
 import { isTransportError } from '../client/types';
 import { errorMessage } from '../lib/format';
 import type { KV } from '../lib/storage';
+import type { HistoryEntry, RedoEntry } from './historyEntry';
 import type { LabelOp } from './labelQueue';
 
-export interface HistoryEntry {
-  /** The label event to undo (label.undo); 0 for a note change. */
-  seq: number;
-  pool: string;
-  queryId: string;
-  candidateId: string;
-  annotator: string;
-  /**
-   * The note the pair had before (null: none), when the change took it: with seq 0 a note change
-   * (the label kept its value); with a label event, a label whose call changed the note too (a
-   * cleared label takes its note along) — undoing it puts back both at once.
-   */
-  note?: { before: string | null; /** The note the change set (null: removed); what redo sets again. */ after?: string | null };
-  /** The label the event gave (label events): what redo gives again. */
-  value?: string | null;
-  /** Given on the Review screen (a judge's ruling or reason): undone and redone there. */
-  review?: true;
-}
+export type { HistoryEntry, RedoEntry } from './historyEntry';
 
 /**
  * What undo takes back of a saved op: its label event (with the note it changed, if any), else —
@@ -45,11 +29,14 @@ export function historyEntryFor(
 }
 
 /**
- * What redo gives again: an undone history entry, with the label event its undo appended
- * (`undoneBy`; 0 for a note change), so redo is refused once the pair changed since.
+ * Records what a saved op of the label outbox (Annotate's labels and notes) or of the judge's
+ * (Review's rulings and reasons, `review`) leaves in the history: the change it made, for undo;
+ * an undo's op, the entry it took back, for redo — only now, so a refused undo leaves no redo.
  */
-export interface RedoEntry extends HistoryEntry {
-  undoneBy: number;
+export function recordSaved(history: UndoHistory, op: LabelOp, ack: LabelAck, o: { review?: boolean } = {}): void {
+  if (op.undone) history.pushRedo(op.undone);
+  const entry = historyEntryFor(op, ack);
+  if (entry) history.push(o.review ? { ...entry, review: true } : entry, { keepRedo: op.redoing });
 }
 
 /** What popRedo found: an entry to redo, nothing, or a redo lost to a change made after the undo. */

@@ -9,7 +9,7 @@ import { useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
-import { redoLabel } from './history';
+import { redoLabel, type RedoEntry } from './history';
 import { pairKey } from './labelQueue';
 import type { RowModel } from './CandidateTable';
 import type { QueryViewState } from './useQueryView';
@@ -120,9 +120,12 @@ export function useLabeling(
     [outbox, annotator, viewRef, patch, setCursor, setNotice],
   );
 
-  /** Sends a note for row `row` (its label unchanged); `undoing`: an undo's, sent even when the label is gone since; `redoing`: a redo's. */
+  /**
+   * Sends a note for row `row` (its label unchanged); `undoing`: the undone note change (redo gives it
+   * again once the undo is saved), sent even when the label is gone since; `redoing`: a redo's.
+   */
   const sendNote = useCallback(
-    (row: number, note: string, undoing: boolean, redoing = false): boolean => {
+    (row: number, note: string, undoing: RedoEntry | null, redoing = false): boolean => {
       const v = viewRef.current;
       const c = v?.candidates[row];
       if (!v || !c) return false;
@@ -130,13 +133,13 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return false;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing: true, undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return true;
     },
     [outbox, annotator, viewRef, patch],
   );
-  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, false), [sendNote]);
+  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, null), [sendNote]);
 
   const doUndo = useCallback(async () => {
     if (!ready) return;
@@ -153,12 +156,11 @@ export function useLabeling(
         return;
       }
       const row = viewRef.current?.pool === e.pool && viewRef.current.queryId === e.queryId ? viewRef.current.candidates.findIndex((c) => c.id === e.candidateId) : -1;
-      if (row < 0 || !sendNote(row, e.note.before ?? '', true)) {
+      if (row < 0 || !sendNote(row, e.note.before ?? '', { ...e, undoneBy: 0 })) {
         undo.putBack(e);
         setNotice(`Cannot undo the note on ${e.candidateId} in query ${e.queryId} now: that query is not shown.`);
         return;
       }
-      undo.pushRedo({ ...e, undoneBy: 0 });
       setNotice(e.note.before ? `Undone: the note on ${e.candidateId} in query ${e.queryId} is back to what it was.` : `Undone: the note on ${e.candidateId} in query ${e.queryId} (removed).`);
       return;
     }
@@ -206,7 +208,7 @@ export function useLabeling(
         setError(`Redo refused: the note on ${where} changed since the undo (from another tab or window, or a script). Write the note you want with c.`);
         return;
       }
-      sendNote(row, r.note.after ?? '', false, true);
+      sendNote(row, r.note.after ?? '', null, true);
       setNotice(r.note.after ? `Redone: the note on ${where}.` : `Redone: the note on ${where} (removed).`);
       return;
     }

@@ -335,9 +335,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         return;
       }
       const before = e.note.before ?? '';
-      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true });
+      // Redo can give it again once the engine took the undo (a refused undo took nothing back).
+      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true, undone: { ...e, undoneBy: 0 } });
       setReasons((m) => new Map(m).set(key, before));
-      undo.pushRedo({ ...e, undoneBy: 0 });
       setCursorKey(key);
       setNotice(before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`);
       return;

@@ -1,0 +1,121 @@
+/**
+ * Undo and redo where the two screens' histories meet or the engine says no, in serve mode on a
+ * workspace of its own (the SemEval-2016 dev questions, a pool alice and bob disagree on):
+ * an undo the engine refuses leaves nothing for U to redo; and a person who both labels (Annotate)
+ * and judges (Review) one pool — only an owner can, choosing a judge's name in both — has each
+ * screen's U redo only that screen's undo.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { createDisputedPool, invoke as apiInvoke, SEMEVAL_DEV } from './api';
+import { openAnnotate } from './annotate-page';
+import { startServe, type ServeProcess } from './serve';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 33;
+const POOL = 'disputes';
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess;
+let dir: string;
+let page: Page;
+
+const invoke = <T = unknown>(command: string, args: unknown): Promise<T> => apiInvoke<T>(page.request, command, args);
+
+function shot(name: string): string {
+  const folder = path.join(root, 'test-results', 'screens');
+  mkdirSync(folder, { recursive: true });
+  return path.join(folder, name);
+}
+
+type Item = { queryId: string; candidateId: string; labels: Array<{ annotator: string; value: string }>; settled: { judge: string; value: string } | null; judgeNote?: string | null };
+
+/** carol's stored ruling and reason on a pair (null, null once it left the queue). */
+async function ruling(queryId: string, candidateId: string): Promise<{ value: string | null; note: string | null }> {
+  const q = await invoke<{ items: Item[] }>('review.queue', { pool: POOL, judge: 'carol', includeSettled: true });
+  const it = q.items.find((i) => i.queryId === queryId && i.candidateId === candidateId);
+  return { value: it?.settled?.judge === 'carol' ? it.settled.value : null, note: it?.judgeNote ?? null };
+}
+
+/** Review as carol on the pool, the cursor on an unsettled pair; returns it with its votes. */
+async function reviewAsCarol(p: Page): Promise<Item> {
+  await p.goto('/#review');
+  await p.getByTestId('review-pool').selectOption(POOL);
+  await p.getByTestId('review-judge').selectOption('carol');
+  await expect(p.getByTestId('review-current')).toBeVisible();
+  const q = await invoke<{ items: Item[] }>('review.queue', { pool: POOL, judge: 'carol', includeSettled: true });
+  const item = q.items.find((i) => !i.settled)!;
+  await p.locator(`[data-testid^="review-row-"][data-query="${item.queryId}"][data-candidate="${item.candidateId}"]`).click();
+  await expect(p.getByTestId('review-current')).toHaveAttribute('data-candidate', item.candidateId);
+  return item;
+}
+
+async function writeReason(p: Page, text: string): Promise<void> {
+  await p.keyboard.press('c');
+  await p.getByTestId('reason-dialog-input').fill(text);
+  await p.getByTestId('reason-dialog-input').press('Enter');
+  await expect(p.getByTestId('reason-dialog')).toHaveCount(0);
+}
+
+test.beforeAll(async ({ browser }) => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-undo-screens-'));
+  server = await startServe({ workspace: path.join(dir, 'undo.qpairs'), port: PORT });
+  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+  await page.goto('/#workspace');
+  await invoke('import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }], pool: 'dev' });
+  await expect.poll(async () => (await invoke<Array<{ name: string }>>('pool.list', {})).map((x) => x.name), { timeout: 60_000 }).toContain('dev');
+  for (const [name, role] of [
+    ['alice', 'annotator'],
+    ['bob', 'annotator'],
+    ['carol', 'judge'],
+  ] as const)
+    await invoke('annotator.add', { name, role });
+  await createDisputedPool(page.request, POOL, { n: 4, seed: 5, depth: 4 });
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('Review: an undo of a reason the engine refuses leaves nothing for U to redo', async ({ browser }) => {
+  // A tab that misses the server's events (a dropped connection it has not noticed): it still
+  // shows the pair in dispute after the votes came to agree, so its undo reaches the engine and is refused.
+  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 } });
+  await ctx.routeWebSocket('**/api/events', (ws) => {
+    ws.connectToServer().onMessage(() => {});
+  });
+  const tab = await ctx.newPage();
+  try {
+    const item = await reviewAsCarol(tab);
+    const { queryId, candidateId } = item;
+    await writeReason(tab, 'both ask about the same visa');
+    await tab.keyboard.press('1');
+    await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: 'both ask about the same visa' });
+    await tab.locator(`[data-testid^="review-row-"][data-query="${queryId}"][data-candidate="${candidateId}"]`).click();
+    await writeReason(tab, 'both ask about the same visa office');
+    await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: 'both ask about the same visa office' });
+
+    // The votes come to agree (alice takes bob's): the pair is no longer in dispute.
+    const bob = item.labels.find((l) => l.annotator === 'bob')!.value;
+    await invoke('label.set', { pool: POOL, queryId, candidateId, annotator: 'alice', value: bob });
+    await expect(tab.getByTestId('review-current')).toHaveAttribute('data-candidate', candidateId);
+
+    await tab.keyboard.press('u');
+    await expect(tab.getByTestId('failed-labels')).toContainText('not a disagreement');
+    await tab.keyboard.press('Shift+U');
+    await expect(tab.getByTestId('review-notice')).toContainText('Nothing to redo');
+    await tab.screenshot({ path: shot('review-undo-refused.png') });
+    // Nothing was taken back, nothing given again: the reason is the last one written.
+    const v = await invoke<{ candidates: Array<{ id: string; label: string | null; note?: string | null }> }>('annotate.query', { pool: POOL, annotator: 'carol', queryId });
+    expect(v.candidates.find((c) => c.id === candidateId)).toMatchObject({ label: '1', note: 'both ask about the same visa office' });
+  } finally {
+    await ctx.close();
+  }
+});

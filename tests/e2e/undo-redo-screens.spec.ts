@@ -16,6 +16,7 @@ import { startServe, type ServeProcess } from './serve';
 const root = path.resolve(import.meta.dirname, '../..');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 33;
 const POOL = 'disputes';
+const OPEN = 'open-disputes';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -118,4 +119,48 @@ test('Review: an undo of a reason the engine refuses leaves nothing for U to red
   } finally {
     await ctx.close();
   }
+});
+
+test('Annotate’s U redoes only Annotate’s undo: a ruling carol undid in Review is not given back as her vote once the owner has her label the pool', async () => {
+  // A pool alice and bob disagree on: carol, its judge, settles a pair in Review.
+  await invoke('pool.create', { name: OPEN, sample: { n: 2, seed: 9 }, depth: 3, blind: false });
+  const [q] = await invoke<Array<{ id: string }>>('annotate.queries', { pool: OPEN, annotator: 'bob' });
+  const v = await invoke<{ candidates: Array<{ id: string }> }>('annotate.query', { pool: OPEN, annotator: 'bob', queryId: q!.id });
+  const queryId = q!.id;
+  const candidateId = v.candidates[0]!.id;
+  await invoke('label.set', { pool: OPEN, queryId, candidateId, annotator: 'alice', value: '0' });
+  await invoke('label.set', { pool: OPEN, queryId, candidateId, annotator: 'bob', value: '1' });
+  const rulingOf = async (): Promise<string | null> =>
+    (await invoke<{ candidates: Array<{ id: string; label: string | null }> }>('annotate.query', { pool: OPEN, annotator: 'carol', queryId })).candidates.find((c) => c.id === candidateId)!.label;
+
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption(OPEN);
+  await page.getByTestId('review-judge').selectOption('carol');
+  const row = page.locator(`[data-testid^="review-row-"][data-query="${queryId}"][data-candidate="${candidateId}"]`);
+  await row.click();
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', candidateId);
+  await page.keyboard.press('1');
+  await expect(row).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${candidateId}`);
+  await expect.poll(rulingOf).toBeNull();
+
+  // The owner has carol label the pool (she no longer judges it), and opens Annotate as her:
+  // U there does not give her undone ruling back as a vote, and says where it was undone.
+  await invoke('pool.assign', { pool: OPEN, annotators: ['alice', 'bob', 'carol'] });
+  await openAnnotate(page, 'carol', OPEN);
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-notice')).toContainText(`Your last undo was of your ruling on ${candidateId} of query ${queryId}, in Review: U there redoes it.`);
+  await page.screenshot({ path: shot('annotate-redo-review-entry.png') });
+  expect(await rulingOf()).toBeNull();
+
+  // Her own labels there undo and redo as ever.
+  const row0 = page.getByTestId('candidate-row-0');
+  await page.keyboard.press('0');
+  await expect(row0).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('u');
+  await expect(row0).toHaveAttribute('data-label', '');
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-notice')).toContainText(`Redone: the label of ${await row0.getAttribute('data-candidate-id')}`);
+  await expect(row0).toHaveAttribute('data-label', '0');
 });

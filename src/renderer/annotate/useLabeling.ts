@@ -189,6 +189,13 @@ export function useLabeling(
       );
       return;
     }
+    if (r.review) {
+      // A ruling or reason undone in Review (the same name judged this pool): redone there, as a
+      // ruling — given here it would come back as a vote.
+      undo.putBackRedo(r);
+      setNotice(`Your last undo was of your ${r.seq === 0 ? 'reason' : 'ruling'} on ${r.candidateId} of query ${r.queryId}, in Review: U there redoes it.`);
+      return;
+    }
     const where = `${r.candidateId} in query ${r.queryId}`;
     if (r.seq === 0 && r.note) {
       // A note change: given again only while the pair still has the note the undo put back.

@@ -121,6 +121,34 @@ test('Review: an undo of a reason the engine refuses leaves nothing for U to red
   }
 });
 
+test('Review: U of a reason is refused when the reason changed since the undo, even in a tab that missed the change', async ({ browser }) => {
+  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 } });
+  await ctx.routeWebSocket('**/api/events', (ws) => {
+    ws.connectToServer().onMessage(() => {});
+  });
+  const tab = await ctx.newPage();
+  try {
+    const { queryId, candidateId } = await reviewAsCarol(tab);
+    await writeReason(tab, 'same office');
+    await tab.keyboard.press('1');
+    await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: 'same office' });
+    await tab.locator(`[data-testid^="review-row-"][data-query="${queryId}"][data-candidate="${candidateId}"]`).click();
+    await writeReason(tab, 'same office, same form');
+    await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: 'same office, same form' });
+    await tab.keyboard.press('u');
+    await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: 'same office' });
+
+    // Another window rewrites the reason; this tab does not hear of it.
+    await invoke('review.settle', { pool: POOL, judge: 'carol', queryId, candidateId, value: '1', note: 'written in another window' });
+    await tab.keyboard.press('Shift+U');
+    await expect(tab.getByTestId('failed-labels')).toContainText('its note changed since the undo');
+    await tab.screenshot({ path: shot('review-redo-reason-refused.png') });
+    expect(await ruling(queryId, candidateId)).toEqual({ value: '1', note: 'written in another window' });
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('Annotate’s U redoes only Annotate’s undo: a ruling carol undid in Review is not given back as her vote once the owner has her label the pool', async () => {
   // A pool alice and bob disagree on: carol, its judge, settles a pair in Review.
   await invoke('pool.create', { name: OPEN, sample: { n: 2, seed: 9 }, depth: 3, blind: false });

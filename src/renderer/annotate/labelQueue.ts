@@ -205,7 +205,15 @@ export class LabelQueue {
         op.attempts++;
         this.changed();
         try {
-          const ack = await this.opts.send({ pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}) });
+          const ack = await this.opts.send({
+            pool: op.pool,
+            queryId: op.queryId,
+            candidateId: op.candidateId,
+            annotator: op.annotator,
+            value: op.value,
+            ...(op.note !== undefined ? { note: op.note } : {}),
+            ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
+          });
           this.queue = this.queue.filter((o) => o !== op);
           this.saved++;
           this.last = op;

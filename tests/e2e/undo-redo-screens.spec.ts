@@ -144,6 +144,22 @@ test('Review: U of a reason is refused when the reason changed since the undo, e
     await expect(tab.getByTestId('failed-labels')).toContainText('its note changed since the undo');
     await tab.screenshot({ path: shot('review-redo-reason-refused.png') });
     expect(await ruling(queryId, candidateId)).toEqual({ value: '1', note: 'written in another window' });
+
+    // The keys the judge used, in the F1 list as the README gives them (Home/End among them).
+    for (const key of ['End', 'Home']) {
+      await tab.keyboard.press(key);
+      await expect(tab.getByTestId('review-index')).toHaveText(key === 'Home' ? '1' : String(await tab.locator('[data-testid^="review-row-"]').count()));
+    }
+    await tab.keyboard.press('F1');
+    const listed = tab.getByTestId('shortcut-screen-keys');
+    for (const [key, what] of [
+      ['Home / End', 'first / last pair shown'],
+      ['u / Backspace', 'undo'],
+      ['U', 'redo (Shift+u)'],
+      ['c', 'reason for the ruling'],
+    ])
+      await expect(listed.getByRole('row').filter({ has: tab.getByRole('rowheader', { name: key, exact: true }) })).toContainText(what);
+    await tab.keyboard.press('Escape');
   } finally {
     await ctx.close();
   }

@@ -116,6 +116,18 @@ test('Review: an undo of a reason the engine refuses leaves nothing for U to red
     // Nothing was taken back, nothing given again: the reason is the last one written.
     const v = await invoke<{ candidates: Array<{ id: string; label: string | null; note?: string | null }> }>('annotate.query', { pool: POOL, annotator: 'carol', queryId });
     expect(v.candidates.find((c) => c.id === candidateId)).toMatchObject({ label: '1', note: 'both ask about the same visa office' });
+
+    // The refused undo discarded, the reason it was to put back is not kept as a draft: when the
+    // pair is in dispute again (carol's ruling outdated), the stored reason shows, not one to send with her next ruling.
+    await tab.getByTestId('failed-labels').getByRole('button', { name: 'Discard' }).press('Enter');
+    await expect(tab.getByTestId('failed-labels')).toHaveCount(0);
+    await invoke('label.set', { pool: POOL, queryId, candidateId, annotator: 'alice', value: bob === '1' ? '0' : '1' });
+    await tab.reload();
+    const row = tab.locator(`[data-testid^="review-row-"][data-query="${queryId}"][data-candidate="${candidateId}"]`);
+    await row.click();
+    await expect(tab.getByTestId('review-outdated-ruling')).toBeVisible();
+    await expect(tab.getByTestId('review-reason')).toContainText('both ask about the same visa office');
+    await expect(tab.getByTestId('review-reason')).not.toContainText('sent with your ruling');
   } finally {
     await ctx.close();
   }

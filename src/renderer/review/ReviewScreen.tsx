@@ -418,6 +418,25 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     await load();
   };
 
+  /**
+   * Drops a ruling or reason the engine refused. On a pair this judge had settled, the reason it
+   * carried was shown as a draft only until saved: without it the stored reason shows again (a reason
+   * written before a ruling stays, to go with the next one).
+   */
+  const dismissFailed = (id: number): void => {
+    const op = settles.ops().find((o) => o.id === id);
+    settles.dismiss(id);
+    if (!op || op.note === undefined || !queue || queue.pool !== op.pool) return;
+    const key = itemKey(op);
+    const r = allRows.find((x) => x.key === key);
+    if (!r || r.value === null || r.by !== judge || reasons.get(key) !== op.note) return;
+    setReasons((m) => {
+      const n = new Map(m);
+      n.delete(key);
+      return n;
+    });
+  };
+
   // ------------------------------------------------------------ keyboard
   const scheme = queue?.scheme ?? 'binary';
   const counts = settles.counts();
@@ -598,7 +617,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
           {notice}
         </div>
       )}
-      {failed.length > 0 && <FailedLabels ops={failed} onRetry={(id) => settles.retry(id)} onDismiss={(id) => settles.dismiss(id)} />}
+      {failed.length > 0 && <FailedLabels ops={failed} onRetry={(id) => settles.retry(id)} onDismiss={dismissFailed} />}
       {queue && allRows.length === 0 && (
         <div className="card" data-testid="review-empty">
           <p>No disagreements in this pool{queue.total === 0 ? ' (yet)' : ''}.</p>

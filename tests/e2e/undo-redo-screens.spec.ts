@@ -177,6 +177,36 @@ test('Review: U of a reason is refused when the reason changed since the undo, e
   }
 });
 
+test('Review: u and U on a pair the filter hides show that pair (the filter is cleared), not another one', async () => {
+  const item = await reviewAsCarol(page);
+  const { queryId, candidateId } = item;
+  const rowOf = (q: string, c: string) => page.locator(`[data-testid^="review-row-"][data-query="${q}"][data-candidate="${c}"]`);
+  await page.keyboard.press('1');
+  await expect(rowOf(queryId, candidateId)).toHaveAttribute('data-state', 'saved');
+  // The judge narrows the list to another query's pairs (Enter gives the keys back to the list).
+  const other = (await invoke<{ items: Item[] }>('review.queue', { pool: POOL, judge: 'carol', includeSettled: true })).items.find((i) => i.queryId !== queryId)!;
+  const title = (await rowOf(other.queryId, other.candidateId).locator('td').nth(1).textContent())!;
+  await page.getByTestId('review-filter').fill(title);
+  await page.getByTestId('review-filter').press('Enter');
+  await expect(rowOf(queryId, candidateId)).toHaveCount(0);
+
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${candidateId}`);
+  await expect(page.getByTestId('review-filter')).toHaveValue('');
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', candidateId);
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-query', queryId);
+
+  await page.getByTestId('review-filter').fill(title);
+  await page.getByTestId('review-filter').press('Enter');
+  await expect(rowOf(queryId, candidateId)).toHaveCount(0);
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('review-notice')).toContainText(`Redone: your label of ${candidateId}`);
+  await expect(page.getByTestId('review-filter')).toHaveValue('');
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', candidateId);
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-query', queryId);
+  await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: null });
+});
+
 test('Annotate’s U redoes only Annotate’s undo: a ruling carol undid in Review is not given back as her vote once the owner has her label the pool', async () => {
   // A pool alice and bob disagree on: carol, its judge, settles a pair in Review.
   await invoke('pool.create', { name: OPEN, sample: { n: 2, seed: 9 }, depth: 3, blind: false });

@@ -311,6 +311,15 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (value !== null) goNextUnsettled(true);
   };
 
+  /**
+   * Puts the cursor on the pair an undo or redo changed; a filter that hides it is cleared, or the
+   * cursor would fall on another pair and the next key act on it.
+   */
+  const showPair = (key: string): void => {
+    if (!rowsRef.current.some((r) => r.key === key)) sort.setFilter('');
+    setCursorKey(key);
+  };
+
   const doUndo = async (): Promise<void> => {
     if (!judge || !pool) return;
     if (!(await settles.settledForUndo(setNotice))) return;
@@ -338,7 +347,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       // Redo can give it again once the engine took the undo (a refused undo took nothing back).
       settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true, undone: { ...e, undoneBy: 0 } });
       setReasons((m) => new Map(m).set(key, before));
-      setCursorKey(key);
+      showPair(key);
       setNotice(before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`);
       return;
     }
@@ -356,7 +365,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         n.delete(key);
         return n;
       });
-      setCursorKey(key);
+      showPair(key);
       setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}${e.note ? (e.note.before ? ', with the reason it had' : ' and its reason') : ''}.`);
       await load();
     } catch (err) {
@@ -398,7 +407,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       const after = e.note.after ?? '';
       settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null });
       setReasons((m) => new Map(m).set(key, after));
-      setCursorKey(key);
+      showPair(key);
       setNotice(after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`);
       return;
     }
@@ -413,7 +422,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       n.delete(key);
       return n;
     });
-    setCursorKey(key);
+    showPair(key);
     setNotice(e.value == null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
     await load();
   };

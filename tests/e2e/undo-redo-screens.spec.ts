@@ -207,6 +207,31 @@ test('Review: u and U on a pair the filter hides show that pair (the filter is c
   await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: null });
 });
 
+test('Annotate: u and U on a candidate the filter hides show that candidate (the filter is cleared)', async () => {
+  await invoke('pool.create', { name: 'filtered', sample: { n: 2, seed: 3 }, depth: 5, blind: false });
+  await openAnnotate(page, 'alice', 'filtered');
+  const row = (i: number) => page.getByTestId(`candidate-row-${i}`);
+  await page.keyboard.press('1');
+  await expect(row(0)).toHaveAttribute('data-state', 'saved');
+  const hide = async (): Promise<void> => {
+    await page.getByTestId('candidates-filter').fill((await row(2).getAttribute('data-candidate-id'))!);
+    await page.getByTestId('candidates-filter').press('Enter');
+    await expect(row(0)).toBeHidden();
+  };
+  await hide();
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Undone: the label of');
+  await expect(page.getByTestId('candidates-filter')).toHaveValue('');
+  await expect(row(0)).toHaveAttribute('aria-selected', 'true');
+  await expect(row(0)).toHaveAttribute('data-label', '');
+  await hide();
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Redone: the label of');
+  await expect(page.getByTestId('candidates-filter')).toHaveValue('');
+  await expect(row(0)).toHaveAttribute('aria-selected', 'true');
+  await expect(row(0)).toHaveAttribute('data-label', '1');
+});
+
 test('Annotate’s U redoes only Annotate’s undo: a ruling carol undid in Review is not given back as her vote once the owner has her label the pool', async () => {
   // A pool alice and bob disagree on: carol, its judge, settles a pair in Review.
   await invoke('pool.create', { name: OPEN, sample: { n: 2, seed: 9 }, depth: 3, blind: false });

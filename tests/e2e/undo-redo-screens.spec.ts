@@ -207,6 +207,35 @@ test('Review: u and U on a pair the filter hides show that pair (the filter is c
   await expect.poll(() => ruling(queryId, candidateId)).toEqual({ value: '1', note: null });
 });
 
+test('Review: a reason on a pair that is no longer in dispute cannot be undone, and does not stop u from going further back', async () => {
+  const q = (await invoke<{ items: Item[] }>('review.queue', { pool: POOL, judge: 'carol', includeSettled: true })).items.filter((i) => !i.settled);
+  expect(q.length, 'two pairs to settle').toBeGreaterThanOrEqual(2);
+  const [a, b] = [q[0]!, q[1]!];
+  await reviewAsCarol(page);
+  const rowOf = (i: Item) => page.locator(`[data-testid^="review-row-"][data-query="${i.queryId}"][data-candidate="${i.candidateId}"]`);
+  await rowOf(a).click();
+  await page.keyboard.press('1');
+  await expect(rowOf(a)).toHaveAttribute('data-state', 'saved');
+  await rowOf(b).click();
+  await page.keyboard.press('1');
+  await expect(rowOf(b)).toHaveAttribute('data-state', 'saved');
+  await rowOf(b).click();
+  await writeReason(page, 'same question, other words');
+  await expect.poll(() => ruling(b.queryId, b.candidateId)).toEqual({ value: '1', note: 'same question, other words' });
+
+  // alice comes round to bob's vote: the pair leaves the list.
+  const bob = b.labels.find((l) => l.annotator === 'bob')!.value;
+  await invoke('label.set', { pool: POOL, queryId: b.queryId, candidateId: b.candidateId, annotator: 'alice', value: bob });
+  await expect(rowOf(b)).toHaveCount(0);
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Cannot undo your reason on ${b.candidateId} of query ${b.queryId}: that pair is no longer in dispute`);
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${b.candidateId}`);
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${a.candidateId}`);
+  await expect.poll(() => ruling(a.queryId, a.candidateId)).toEqual({ value: null, note: null });
+});
+
 test('Annotate: u and U on a candidate the filter hides show that candidate (the filter is cleared)', async () => {
   await invoke('pool.create', { name: 'filtered', sample: { n: 2, seed: 3 }, depth: 5, blind: false });
   await openAnnotate(page, 'alice', 'filtered');

@@ -338,9 +338,18 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (e.note && e.seq === 0) {
       // A reason given alone: the pair gets back the reason it had, its ruling unchanged.
       const r = allRows.find((x) => x.key === key);
-      if (!r || !queue || queue.pool !== e.pool || r.value === null || r.by !== judge) {
+      if (!queue || queue.pool !== e.pool) {
         undo.putBack(e);
         setNotice(`Cannot undo the reason on ${e.candidateId} of query ${e.queryId} now: that pair is not shown with your ruling.`);
+        return;
+      }
+      if (!r || r.value === null || r.by !== judge) {
+        // The queue lists every disagreement of the pool: a reason on a pair out of it (its votes agree
+        // now), or without this judge's ruling, cannot be put back (the engine takes a reason only with a
+        // ruling, on a pair in dispute). Kept, it would stop every later u here.
+        setNotice(
+          `Cannot undo your reason on ${e.candidateId} of query ${e.queryId}: that pair ${!r ? 'is no longer in dispute' : 'no longer has your ruling'}, so the reason stays. u again undoes your change before it.`,
+        );
         return;
       }
       const before = e.note.before ?? '';

@@ -7,7 +7,7 @@ import { JobStore } from './lib/jobs';
 import { AppProvider } from './lib/context';
 import { session } from './lib/storage';
 import { LabelQueue } from './annotate/labelQueue';
-import { historyEntryFor, UndoHistory } from './annotate/history';
+import { recordSaved, UndoHistory } from './annotate/history';
 import './styles.css';
 
 const client = createClient();
@@ -18,10 +18,7 @@ const undo = new UndoHistory(session);
 const outbox = new LabelQueue({
   send: (op) => client.invoke('label.set', op),
   storage: session,
-  onSaved: (op, ack) => {
-    const entry = historyEntryFor(op, ack);
-    if (entry) undo.push(entry, { keepRedo: op.redoing });
-  },
+  onSaved: (op, ack) => recordSaved(undo, op, ack),
 });
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
 // sent with review.settle; their rulings and reasons join the undo history under the judge's name.
@@ -29,11 +26,8 @@ const settles = new LabelQueue({
   send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}) }),
   storage: session,
   storageKey: 'qpairs.settleOutbox',
-  onSaved: (op, ack) => {
-    // A ruling, a reason given alone, or both: each is one step of the judge's undo.
-    const entry = historyEntryFor(op, ack);
-    if (entry) undo.push({ ...entry, review: true }, { keepRedo: op.redoing });
-  },
+  // A ruling, a reason given alone, or both: each is one step of the judge's undo.
+  onSaved: (op, ack) => recordSaved(undo, op, ack, { review: true }),
 });
 // When the event stream comes back, the server is back: send waiting labels now.
 client.onConnection((s) => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { historyEntryFor, UndoHistory } from './history';
+import { ClientError } from '../client/types';
+import { historyEntryFor, recordSaved, redoLabel, UndoHistory, type RedoArgs } from './history';
+import { LabelQueue } from './labelQueue';
 import type { LabelOp } from './labelQueue';
 
 const kv = () => {
@@ -63,5 +65,59 @@ describe('UndoHistory', () => {
     reloaded.pushRedo({ seq: 11, ...pair, candidateId: 'd', undoneBy: 12 });
     reloaded.putBack({ seq: 7, ...pair, candidateId: 'c' });
     expect(reloaded.popRedo('p', 'ann').entry).toMatchObject({ seq: 11 });
+  });
+
+  it('redoLabel sends the undone label with what the pair must still hold, records it as a redo, and keeps the entry only when the server was unreachable', async () => {
+    const pair = { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy' };
+    const h = new UndoHistory(kv());
+    h.pushRedo({ seq: 1, ...pair, candidateId: 'later', value: '1', undoneBy: 2 });
+    const sent: RedoArgs[] = [];
+    // A ruling undone with the reason it was given with: both come back, and the rest of the redo history stays.
+    const ruling = { seq: 3, ...pair, value: '0', note: { before: null, after: 'same question' }, review: true as const, undoneBy: 4 };
+    expect(await redoLabel(ruling, h, async (a) => (sent.push(a), { seq: 5, saved: true, record: null, noteChanged: true }))).toBeNull();
+    expect(sent).toEqual([{ value: '0', note: 'same question', ifNote: null, ifLatest: 4 }]);
+    expect(h.pop('p', 'judy')).toEqual({ seq: 5, ...pair, value: '0', note: { before: null, after: 'same question' }, review: true });
+    expect(h.popRedo('p', 'judy').entry).toMatchObject({ candidateId: 'later' });
+    // A label without a note sends no note; Annotate's entry stays Annotate's.
+    expect(await redoLabel({ seq: 6, ...pair, value: null, undoneBy: 7 }, h, async (a) => (sent.push(a), { seq: 8, saved: true, record: null }))).toBeNull();
+    expect(sent[1]).toEqual({ value: null, ifLatest: 7 });
+    expect(h.pop('p', 'judy')).toEqual({ seq: 8, ...pair, value: null });
+    // Refused (the pair changed since the undo): said, and the entry is gone.
+    const refused = await redoLabel({ seq: 9, ...pair, value: '1', undoneBy: 10 }, h, async () => {
+      throw new ClientError('its label changed since the undo', 'user-error');
+    });
+    expect(refused).toBe('Redo refused: its label changed since the undo');
+    expect(h.popRedo('p', 'judy')).toEqual({ entry: null, lost: false });
+    // Unreachable: said, and U can try again.
+    const failed = await redoLabel({ seq: 9, ...pair, value: '1', undoneBy: 10 }, h, async () => {
+      throw new ClientError('server unreachable', 'transport');
+    });
+    expect(failed).toBe('Redo failed: server unreachable');
+    expect(h.popRedo('p', 'judy').entry).toMatchObject({ seq: 9, undoneBy: 10 });
+    expect(h.size('p', 'judy')).toBe(0);
+  });
+
+  it('an undo\'s op leaves its entry for redo only once the engine took it: a refused undo leaves nothing to redo', async () => {
+    const h = new UndoHistory(kv());
+    const pair = { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy' };
+    let refuse = true;
+    const q = new LabelQueue({
+      send: async () => {
+        if (refuse) throw new ClientError('pair q → c is not a disagreement', 'user-error');
+        return { seq: null, saved: true, record: null, noteChanged: true };
+      },
+      onSaved: (op, ack) => recordSaved(h, op, ack, { review: true }),
+    });
+    const undone = { seq: 0, ...pair, note: { before: 'first', after: 'second' }, review: true as const, undoneBy: 0 };
+    const op = q.enqueue({ ...pair, value: '1', note: 'first', noteBefore: 'second', undoing: true, undone });
+    await q.idle();
+    expect(q.ops()[0]).toMatchObject({ state: 'failed' });
+    expect(h.popRedo('p', 'judy')).toEqual({ entry: null, lost: false });
+    // Retried and taken: now U can give the reason again; the undo's own note is no step of undo.
+    refuse = false;
+    q.retry(op.id);
+    await q.idle();
+    expect(h.popRedo('p', 'judy').entry).toEqual(undone);
+    expect(h.size('p', 'judy')).toBe(0);
   });
 });

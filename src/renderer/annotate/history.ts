@@ -3,27 +3,14 @@
  * newest last, kept in sessionStorage so a reload does not lose it. Undo walks back across queries;
  * what it took back can be redone (U) until a new change is made.
  */
+import type { LabelAck } from '../../shared/contract';
+import { isTransportError } from '../client/types';
+import { errorMessage } from '../lib/format';
 import type { KV } from '../lib/storage';
+import type { HistoryEntry, RedoEntry } from './historyEntry';
 import type { LabelOp } from './labelQueue';
 
-export interface HistoryEntry {
-  /** The label event to undo (label.undo); 0 for a note change. */
-  seq: number;
-  pool: string;
-  queryId: string;
-  candidateId: string;
-  annotator: string;
-  /**
-   * The note the pair had before (null: none), when the change took it: with seq 0 a note change
-   * (the label kept its value); with a label event, a label whose call changed the note too (a
-   * cleared label takes its note along) — undoing it puts back both at once.
-   */
-  note?: { before: string | null; /** The note the change set (null: removed); what redo sets again. */ after?: string | null };
-  /** The label the event gave (label events): what redo gives again. */
-  value?: string | null;
-  /** Given on the Review screen (a judge's ruling or reason): undone and redone there. */
-  review?: true;
-}
+export type { HistoryEntry, RedoEntry } from './historyEntry';
 
 /**
  * What undo takes back of a saved op: its label event (with the note it changed, if any), else —
@@ -42,11 +29,14 @@ export function historyEntryFor(
 }
 
 /**
- * What redo gives again: an undone history entry, with the label event its undo appended
- * (`undoneBy`; 0 for a note change), so redo is refused once the pair changed since.
+ * Records what a saved op of the label outbox (Annotate's labels and notes) or of the judge's
+ * (Review's rulings and reasons, `review`) leaves in the history: the change it made, for undo;
+ * an undo's op, the entry it took back, for redo — only now, so a refused undo leaves no redo.
  */
-export interface RedoEntry extends HistoryEntry {
-  undoneBy: number;
+export function recordSaved(history: UndoHistory, op: LabelOp, ack: LabelAck, o: { review?: boolean } = {}): void {
+  if (op.undone) history.pushRedo(op.undone);
+  const entry = historyEntryFor(op, ack);
+  if (entry) history.push(o.review ? { ...entry, review: true } : entry, { keepRedo: op.redoing });
 }
 
 /** What popRedo found: an entry to redo, nothing, or a redo lost to a change made after the undo. */
@@ -54,6 +44,36 @@ export type RedoPop = { entry: RedoEntry } | { entry: null; lost: boolean };
 
 /** One person's work on one pool, as a key (undo and redo histories, Review's reason drafts, the queue on screen). */
 export const personScope = (pool: string, person: string): string => `${pool}\u0000${person}`;
+
+/** What a redo of a label event sends besides its pair: the label again, its note, and what the pair must still hold. */
+export interface RedoArgs {
+  value: string | null;
+  note?: string;
+  /** The note the undo left: the engine refuses the redo once it changed since (a note change is no label event). */
+  ifNote?: string | null;
+  /** The label event the undo appended: the engine refuses the redo once the pair changed since (another tab, a script). */
+  ifLatest: number;
+}
+
+/**
+ * Redoes an undone label event (a label in Annotate, a ruling in Review — label.set or
+ * review.settle, which `send` calls) and records it in `history` as a redo's change (the rest of the
+ * redo history stays). Null when done; else the error to show: a refusal drops the entry (the pair
+ * changed since the undo), a transport failure puts it back for another U.
+ */
+export async function redoLabel(r: RedoEntry, history: UndoHistory, send: (args: RedoArgs) => Promise<LabelAck>): Promise<string | null> {
+  const value = r.value ?? null;
+  try {
+    const ack = await send({ value, ...(r.note ? { note: r.note.after ?? '', ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy });
+    const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator: r.annotator };
+    const entry = historyEntryFor({ ...pair, value, ...(r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {}) }, ack);
+    if (entry) history.push(r.review ? { ...entry, review: true } : entry, { keepRedo: true });
+    return null;
+  } catch (err) {
+    if (isTransportError(err)) history.putBackRedo(r);
+    return `${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`;
+  }
+}
 
 export class UndoHistory {
   private entries: HistoryEntry[];

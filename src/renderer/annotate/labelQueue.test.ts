@@ -105,4 +105,18 @@ describe('LabelQueue', () => {
     expect(q.ops()).toHaveLength(0);
     expect(q.version()).toBeGreaterThan(v);
   });
+
+  it('sends what the engine reads of an op and nothing the page keeps: a redo\'s ifNote goes with its note', async () => {
+    const sent: LabelInput[] = [];
+    const q = new LabelQueue({ send: async (op) => (sent.push(op), ack(1)) });
+    q.enqueue({ ...L('a'), note: 'again', noteBefore: 'before', redoing: true, ifNote: null });
+    q.enqueue({ ...L('b'), note: 'kept', ifNote: 'kept before' });
+    q.enqueue({ ...L('c'), note: '', noteBefore: 'x', undoing: true });
+    await q.idle();
+    expect(sent).toEqual([
+      { ...L('a'), note: 'again', ifNote: null },
+      { ...L('b'), note: 'kept', ifNote: 'kept before' },
+      { ...L('c'), note: '' },
+    ]);
+  });
 });

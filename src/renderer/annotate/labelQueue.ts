@@ -11,6 +11,7 @@
 import type { LabelAck } from '../../shared/contract';
 import { isTransportError } from '../client/types';
 import type { KV } from '../lib/storage';
+import type { RedoEntry } from './historyEntry';
 
 export interface LabelInput {
   pool: string;
@@ -24,6 +25,11 @@ export interface LabelInput {
   noteBefore?: string | null;
   /** Not sent: this op is an undo's (undo does not take it back in turn). */
   undoing?: boolean;
+  /**
+   * Not sent: what this undo's op takes back, for redo (U) once the op is saved — an undo the
+   * engine refuses took nothing back, so it leaves nothing to redo.
+   */
+  undone?: RedoEntry;
   /** Not sent: this op is a redo's (undo takes it back; it leaves the rest of the redo history). */
   redoing?: boolean;
   /** Sent with a redo's note: the note the undo left, so the engine refuses the redo once it changed since (label.set/review.settle ifNote). */
@@ -199,7 +205,15 @@ export class LabelQueue {
         op.attempts++;
         this.changed();
         try {
-          const ack = await this.opts.send({ pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}) });
+          const ack = await this.opts.send({
+            pool: op.pool,
+            queryId: op.queryId,
+            candidateId: op.candidateId,
+            annotator: op.annotator,
+            value: op.value,
+            ...(op.note !== undefined ? { note: op.note } : {}),
+            ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
+          });
           this.queue = this.queue.filter((o) => o !== op);
           this.saved++;
           this.last = op;

@@ -9,7 +9,7 @@ import { useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
-import { historyEntryFor } from './history';
+import { redoLabel, type RedoEntry } from './history';
 import { pairKey } from './labelQueue';
 import type { RowModel } from './CandidateTable';
 import type { QueryViewState } from './useQueryView';
@@ -120,9 +120,12 @@ export function useLabeling(
     [outbox, annotator, viewRef, patch, setCursor, setNotice],
   );
 
-  /** Sends a note for row `row` (its label unchanged); `undoing`: an undo's, sent even when the label is gone since; `redoing`: a redo's. */
+  /**
+   * Sends a note for row `row` (its label unchanged); `undoing`: the undone note change (redo gives it
+   * again once the undo is saved), sent even when the label is gone since; `redoing`: a redo's.
+   */
   const sendNote = useCallback(
-    (row: number, note: string, undoing: boolean, redoing = false): boolean => {
+    (row: number, note: string, undoing: RedoEntry | null, redoing = false): boolean => {
       const v = viewRef.current;
       const c = v?.candidates[row];
       if (!v || !c) return false;
@@ -130,13 +133,13 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return false;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
+      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing: true, undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return true;
     },
     [outbox, annotator, viewRef, patch],
   );
-  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, false), [sendNote]);
+  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, null), [sendNote]);
 
   const doUndo = useCallback(async () => {
     if (!ready) return;
@@ -153,12 +156,11 @@ export function useLabeling(
         return;
       }
       const row = viewRef.current?.pool === e.pool && viewRef.current.queryId === e.queryId ? viewRef.current.candidates.findIndex((c) => c.id === e.candidateId) : -1;
-      if (row < 0 || !sendNote(row, e.note.before ?? '', true)) {
+      if (row < 0 || !sendNote(row, e.note.before ?? '', { ...e, undoneBy: 0 })) {
         undo.putBack(e);
         setNotice(`Cannot undo the note on ${e.candidateId} in query ${e.queryId} now: that query is not shown.`);
         return;
       }
-      undo.pushRedo({ ...e, undoneBy: 0 });
       setNotice(e.note.before ? `Undone: the note on ${e.candidateId} in query ${e.queryId} is back to what it was.` : `Undone: the note on ${e.candidateId} in query ${e.queryId} (removed).`);
       return;
     }
@@ -187,6 +189,13 @@ export function useLabeling(
       );
       return;
     }
+    if (r.review) {
+      // A ruling or reason undone in Review (the same name judged this pool): redone there, as a
+      // ruling — given here it would come back as a vote.
+      undo.putBackRedo(r);
+      setNotice(`Your last undo was of your ${r.seq === 0 ? 'reason' : 'ruling'} on ${r.candidateId} of query ${r.queryId}, in Review: U there redoes it.`);
+      return;
+    }
     const where = `${r.candidateId} in query ${r.queryId}`;
     if (r.seq === 0 && r.note) {
       // A note change: given again only while the pair still has the note the undo put back.
@@ -206,26 +215,18 @@ export function useLabeling(
         setError(`Redo refused: the note on ${where} changed since the undo (from another tab or window, or a script). Write the note you want with c.`);
         return;
       }
-      sendNote(row, r.note.after ?? '', false, true);
+      sendNote(row, r.note.after ?? '', null, true);
       setNotice(r.note.after ? `Redone: the note on ${where}.` : `Redone: the note on ${where} (removed).`);
       return;
     }
-    const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator };
-    const value = r.value ?? null;
-    const note = r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {};
-    try {
-      // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
-      // ifNote: and when the note changed since (a note change is no label event).
-      const ack = await client.invoke('label.set', { ...pair, value, ...(r.note ? { note: note.note, ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy });
-      const entry = historyEntryFor({ ...pair, value, ...note }, ack);
-      if (entry) undo.push(entry, { keepRedo: true });
-      setNotice(value === null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
-      await fetchQuery(r.queryId, r.candidateId);
-    } catch (err) {
+    const failed = await redoLabel(r, undo, (args) => client.invoke('label.set', { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator, ...args }));
+    if (failed) {
       setNotice(null);
-      if (isTransportError(err)) undo.putBackRedo(r);
-      setError(`${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`);
+      setError(failed);
+      return;
     }
+    setNotice(r.value == null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
+    await fetchQuery(r.queryId, r.candidateId);
   }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote]);
 
   const discardFailed = useCallback(

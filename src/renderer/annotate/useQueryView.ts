@@ -8,6 +8,7 @@ import type { QueryView } from '../../shared/contract';
 import type { SharedState } from '../lib/shared-state';
 import { useStoredString } from '../lib/hooks';
 import { baselineOf, type Baseline } from './progress';
+import { candidateMatches } from './candidateFilter';
 import { effectiveSort, givenOrder, parseSort, sortCandidates, storeSort, type CandidateSort } from './candidateSort';
 import type { SeenQuery } from './GotoDialog';
 
@@ -81,6 +82,8 @@ export function useQueryView(shared: SharedState): QueryViewState {
   const orderRef = useRef(order);
   orderRef.current = order;
   const [candFilter, setCandFilter] = useState('');
+  const candFilterRef = useRef(candFilter);
+  candFilterRef.current = candFilter;
   const baseline = useRef<Baseline | null>(null);
   const [landSeq, setLandSeq] = useState(0);
 
@@ -104,7 +107,11 @@ export function useQueryView(shared: SharedState): QueryViewState {
       // order asks for next (decide-rankers-mtc), on the same query too.
       const want = focusCandidate ?? raw.focus;
       const at = want ? v.candidates.findIndex((c) => c.id === want) : -1;
-      if (at >= 0) setCursor(at);
+      if (at >= 0) {
+        setCursor(at);
+        // A candidate the filter hides (an undo's, a redo's): the filter goes, so the cursor is on a row shown.
+        if (!newQuery && candFilterRef.current && !candidateMatches(v.candidates[at]!, candFilterRef.current)) setCandFilter('');
+      }
       // A new query (a reload too) starts on its first unlabeled candidate: the first label key
       // must not overwrite a label given before. Row 1 when every candidate is labeled.
       else if (newQuery) setCursor(firstUnlabeled(v));

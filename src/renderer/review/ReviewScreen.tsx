@@ -29,7 +29,7 @@ import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
-import { historyEntryFor, personScope } from '../annotate/history';
+import { personScope, redoLabel } from '../annotate/history';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
@@ -311,6 +311,15 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (value !== null) goNextUnsettled(true);
   };
 
+  /**
+   * Puts the cursor on the pair an undo or redo changed; a filter that hides it is cleared, or the
+   * cursor would fall on another pair and the next key act on it.
+   */
+  const showPair = (key: string): void => {
+    if (!rowsRef.current.some((r) => r.key === key)) sort.setFilter('');
+    setCursorKey(key);
+  };
+
   const doUndo = async (): Promise<void> => {
     if (!judge || !pool) return;
     if (!(await settles.settledForUndo(setNotice))) return;
@@ -329,16 +338,25 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (e.note && e.seq === 0) {
       // A reason given alone: the pair gets back the reason it had, its ruling unchanged.
       const r = allRows.find((x) => x.key === key);
-      if (!r || !queue || queue.pool !== e.pool || r.value === null || r.by !== judge) {
+      if (!queue || queue.pool !== e.pool) {
         undo.putBack(e);
         setNotice(`Cannot undo the reason on ${e.candidateId} of query ${e.queryId} now: that pair is not shown with your ruling.`);
         return;
       }
+      if (!r || r.value === null || r.by !== judge) {
+        // The queue lists every disagreement of the pool: a reason on a pair out of it (its votes agree
+        // now), or without this judge's ruling, cannot be put back (the engine takes a reason only with a
+        // ruling, on a pair in dispute). Kept, it would stop every later u here.
+        setNotice(
+          `Cannot undo your reason on ${e.candidateId} of query ${e.queryId}: that pair ${!r ? 'is no longer in dispute' : 'no longer has your ruling'}, so the reason stays. u again undoes your change before it.`,
+        );
+        return;
+      }
       const before = e.note.before ?? '';
-      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true });
+      // Redo can give it again once the engine took the undo (a refused undo took nothing back).
+      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true, undone: { ...e, undoneBy: 0 } });
       setReasons((m) => new Map(m).set(key, before));
-      undo.pushRedo({ ...e, undoneBy: 0 });
-      setCursorKey(key);
+      showPair(key);
       setNotice(before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`);
       return;
     }
@@ -356,7 +374,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         n.delete(key);
         return n;
       });
-      setCursorKey(key);
+      showPair(key);
       setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}${e.note ? (e.note.before ? ', with the reason it had' : ' and its reason') : ''}.`);
       await load();
     } catch (err) {
@@ -398,29 +416,43 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       const after = e.note.after ?? '';
       settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null });
       setReasons((m) => new Map(m).set(key, after));
-      setCursorKey(key);
+      showPair(key);
       setNotice(after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`);
       return;
     }
-    const value = e.value ?? null;
-    try {
-      // ifLatest: the engine refuses when the pair changed since the undo (another tab, a script).
-      const ack = await client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, value, ...(e.note ? { note: e.note.after ?? '', ifNote: e.note.before ?? null } : {}), ifLatest: e.undoneBy });
-      const entry = historyEntryFor({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value, ...(e.note ? { note: e.note.after ?? '', noteBefore: e.note.before } : {}) }, ack);
-      if (entry) undo.push({ ...entry, review: true }, { keepRedo: true });
-      setReasons((m) => {
-        const n = new Map(m);
-        n.delete(key);
-        return n;
-      });
-      setCursorKey(key);
-      setNotice(value === null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
-      await load();
-    } catch (err) {
+    const failed = await redoLabel(e, undo, (args) => client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, ...args }));
+    if (failed) {
       setNotice(null);
-      if (isTransportError(err)) undo.putBackRedo(e);
-      setError(`${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`);
+      setError(failed);
+      return;
     }
+    setReasons((m) => {
+      const n = new Map(m);
+      n.delete(key);
+      return n;
+    });
+    showPair(key);
+    setNotice(e.value == null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
+    await load();
+  };
+
+  /**
+   * Drops a ruling or reason the engine refused. On a pair this judge had settled, the reason it
+   * carried was shown as a draft only until saved: without it the stored reason shows again (a reason
+   * written before a ruling stays, to go with the next one).
+   */
+  const dismissFailed = (id: number): void => {
+    const op = settles.ops().find((o) => o.id === id);
+    settles.dismiss(id);
+    if (!op || op.note === undefined || !queue || queue.pool !== op.pool) return;
+    const key = itemKey(op);
+    const r = allRows.find((x) => x.key === key);
+    if (!r || r.value === null || r.by !== judge || reasons.get(key) !== op.note) return;
+    setReasons((m) => {
+      const n = new Map(m);
+      n.delete(key);
+      return n;
+    });
   };
 
   // ------------------------------------------------------------ keyboard
@@ -603,7 +635,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
           {notice}
         </div>
       )}
-      {failed.length > 0 && <FailedLabels ops={failed} onRetry={(id) => settles.retry(id)} onDismiss={(id) => settles.dismiss(id)} />}
+      {failed.length > 0 && <FailedLabels ops={failed} onRetry={(id) => settles.retry(id)} onDismiss={dismissFailed} />}
       {queue && allRows.length === 0 && (
         <div className="card" data-testid="review-empty">
           <p>No disagreements in this pool{queue.total === 0 ? ' (yet)' : ''}.</p>

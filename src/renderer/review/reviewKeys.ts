@@ -1,6 +1,7 @@
 /** The Review screen's keys besides the label keys (shown in its legend and the F1 overlay). */
 export const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
   ['↑ ↓ / j k', 'move'],
+  ['Home / End', 'first / last pair shown'],
   ['n', 'next unsettled'],
   ['u / Backspace', 'undo'],
   ['U', 'redo (Shift+u)'],

@@ -304,3 +304,46 @@ test('Annotate’s U redoes only Annotate’s undo: a ruling carol undid in Revi
   await expect(page.getByTestId('annotate-notice')).toContainText(`Redone: the label of ${await row0.getAttribute('data-candidate-id')}`);
   await expect(row0).toHaveAttribute('data-label', '0');
 });
+
+test('Review: a redo of a reason on a pair no longer in dispute is dropped, and U goes on to the undo before it', async () => {
+  const pool = 'disputes-redo';
+  await createDisputedPool(page.request, pool, { n: 2, seed: 11, depth: 4 });
+  const items = (await invoke<{ items: Item[] }>('review.queue', { pool, judge: 'carol', includeSettled: true })).items;
+  expect(items.length, 'two pairs in dispute').toBe(2);
+  const [a, b] = [items[0]!, items[1]!];
+  const settledBy = async (i: Item): Promise<{ value: string | null; note: string | null }> => {
+    const q = await invoke<{ items: Item[] }>('review.queue', { pool, judge: 'carol', includeSettled: true });
+    const it = q.items.find((x) => x.queryId === i.queryId && x.candidateId === i.candidateId);
+    return { value: it?.settled?.judge === 'carol' ? it.settled.value : null, note: it?.judgeNote ?? null };
+  };
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption(pool);
+  await page.getByTestId('review-judge').selectOption('carol');
+  const rowOf = (i: Item) => page.locator(`[data-testid^="review-row-"][data-query="${i.queryId}"][data-candidate="${i.candidateId}"]`);
+  // carol rules on b and gives her reason, then rules on a; u takes back a's ruling, then b's reason.
+  await rowOf(b).click();
+  await page.keyboard.press('1');
+  await expect(rowOf(b)).toHaveAttribute('data-state', 'saved');
+  await rowOf(b).click();
+  await writeReason(page, 'the same visa question');
+  await expect.poll(() => settledBy(b)).toEqual({ value: '1', note: 'the same visa question' });
+  await rowOf(a).click();
+  await page.keyboard.press('1');
+  await expect(rowOf(a)).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${a.candidateId}`);
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your reason on ${b.candidateId} for query ${b.queryId} (removed).`);
+  await expect.poll(() => settledBy(b)).toEqual({ value: '1', note: null });
+
+  // alice comes round to bob's vote: b leaves the list, and its reason cannot be given again.
+  const bob = b.labels.find((l) => l.annotator === 'bob')!.value;
+  await invoke('label.set', { pool, queryId: b.queryId, candidateId: b.candidateId, annotator: 'alice', value: bob });
+  await expect(rowOf(b)).toHaveCount(0);
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('review-notice')).toContainText(`Cannot redo your reason on ${b.candidateId} for query ${b.queryId}: that pair is no longer in dispute.`);
+  // The next U is not stopped there: it gives back a's ruling.
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('review-notice')).toContainText(`Redone: your label of ${a.candidateId}`);
+  await expect.poll(() => settledBy(a)).toEqual({ value: '1', note: null });
+});

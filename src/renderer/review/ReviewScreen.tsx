@@ -404,9 +404,15 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     const where = `${e.candidateId} for query ${e.queryId}`;
     if (e.note && e.seq === 0) {
       const r = allRows.find((x) => x.key === key);
-      if (!r || !queue || queue.pool !== e.pool) {
+      if (!queue || queue.pool !== e.pool) {
         undo.putBackRedo(e);
         setNotice(`Cannot redo the reason on ${where} now: that pair is not shown.`);
+        return;
+      }
+      if (!r) {
+        // The queue lists every disagreement of the pool: a pair out of it (its votes agree now) takes no
+        // reason (the engine takes one only with a ruling, on a pair in dispute). Kept, it would stop every later U here.
+        setNotice(`Cannot redo your reason on ${where}: that pair is no longer in dispute. U again redoes what the undo before it took back.`);
         return;
       }
       if (r.value === null || r.by !== judge || storedReason(r) !== (e.note.before ?? null)) {

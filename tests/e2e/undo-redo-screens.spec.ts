@@ -110,6 +110,8 @@ test('Review: an undo of a reason the engine refuses leaves nothing for U to red
 
     await tab.keyboard.press('u');
     await expect(tab.getByTestId('failed-labels')).toContainText('not a disagreement');
+    // The notice agrees with what happened: the reason was not put back.
+    await expect(tab.getByTestId('review-notice')).toHaveText(`Not undone: your reason on ${candidateId} for query ${queryId} was refused, so it stays as it was (see what was not saved).`);
     await tab.keyboard.press('Shift+U');
     await expect(tab.getByTestId('review-notice')).toContainText('Nothing to redo');
     await tab.screenshot({ path: shot('review-undo-refused.png') });
@@ -154,6 +156,7 @@ test('Review: U of a reason is refused when the reason changed since the undo, e
     await invoke('review.settle', { pool: POOL, judge: 'carol', queryId, candidateId, value: '1', note: 'written in another window' });
     await tab.keyboard.press('Shift+U');
     await expect(tab.getByTestId('failed-labels')).toContainText('its note changed since the undo');
+    await expect(tab.getByTestId('review-notice')).toHaveText(`Not redone: your reason on ${candidateId} for query ${queryId} was refused, so it stays as the undo left it (see what was not saved).`);
     await tab.screenshot({ path: shot('review-redo-reason-refused.png') });
     expect(await ruling(queryId, candidateId)).toEqual({ value: '1', note: 'written in another window' });
 

@@ -10,7 +10,8 @@ import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
 import { redoLabel, type RedoEntry } from './history';
-import { pairKey } from './labelQueue';
+import { pairKey, type LabelOp } from './labelQueue';
+import { useQueuedNotice } from './queuedNotice';
 import type { RowModel } from './CandidateTable';
 import type { QueryViewState } from './useQueryView';
 
@@ -125,21 +126,23 @@ export function useLabeling(
    * again once the undo is saved), sent even when the label is gone since; `redoing`: a redo's.
    */
   const sendNote = useCallback(
-    (row: number, note: string, undoing: RedoEntry | null, redoing = false): boolean => {
+    (row: number, note: string, undoing: RedoEntry | null, redoing = false): LabelOp | null => {
       const v = viewRef.current;
       const c = v?.candidates[row];
-      if (!v || !c) return false;
+      if (!v || !c) return null;
       const op = outbox.latestFor(pairKey(v.pool, annotator, v.queryId, c.id));
       const label = op ? op.value : c.label;
-      if (label == null && !undoing) return false;
+      if (label == null && !undoing) return null;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing: true, undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
+      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing: true, undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
-      return true;
+      return sent;
     },
     [outbox, annotator, viewRef, patch],
   );
-  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, null), [sendNote]);
+  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, null) !== null, [sendNote]);
+  /** An undo's or redo's notice of a note: it says so when the engine refuses the change. */
+  const queuedNotice = useQueuedNotice(outbox, setNotice);
 
   const doUndo = useCallback(async () => {
     if (!ready) return;
@@ -156,12 +159,17 @@ export function useLabeling(
         return;
       }
       const row = viewRef.current?.pool === e.pool && viewRef.current.queryId === e.queryId ? viewRef.current.candidates.findIndex((c) => c.id === e.candidateId) : -1;
-      if (row < 0 || !sendNote(row, e.note.before ?? '', { ...e, undoneBy: 0 })) {
+      const sent = row < 0 ? null : sendNote(row, e.note.before ?? '', { ...e, undoneBy: 0 });
+      if (!sent) {
         undo.putBack(e);
         setNotice(`Cannot undo the note on ${e.candidateId} in query ${e.queryId} now: that query is not shown.`);
         return;
       }
-      setNotice(e.note.before ? `Undone: the note on ${e.candidateId} in query ${e.queryId} is back to what it was.` : `Undone: the note on ${e.candidateId} in query ${e.queryId} (removed).`);
+      queuedNotice(
+        sent,
+        e.note.before ? `Undone: the note on ${e.candidateId} in query ${e.queryId} is back to what it was.` : `Undone: the note on ${e.candidateId} in query ${e.queryId} (removed).`,
+        `Not undone: the note on ${e.candidateId} in query ${e.queryId} was refused, so it stays as it was (see what was not saved).`,
+      );
       return;
     }
     try {
@@ -174,7 +182,7 @@ export function useLabeling(
       if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
     }
-  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote]);
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice]);
 
   const doRedo = useCallback(async () => {
     if (!ready) return;
@@ -215,8 +223,13 @@ export function useLabeling(
         setError(`Redo refused: the note on ${where} changed since the undo (from another tab or window, or a script). Write the note you want with c.`);
         return;
       }
-      sendNote(row, r.note.after ?? '', null, true);
-      setNotice(r.note.after ? `Redone: the note on ${where}.` : `Redone: the note on ${where} (removed).`);
+      const sent = sendNote(row, r.note.after ?? '', null, true);
+      if (sent)
+        queuedNotice(
+          sent,
+          r.note.after ? `Redone: the note on ${where}.` : `Redone: the note on ${where} (removed).`,
+          `Not redone: the note on ${where} was refused, so it stays as the undo left it (see what was not saved).`,
+        );
       return;
     }
     const failed = await redoLabel(r, undo, (args) => client.invoke('label.set', { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator, ...args }));
@@ -227,7 +240,7 @@ export function useLabeling(
     }
     setNotice(r.value == null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
     await fetchQuery(r.queryId, r.candidateId);
-  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote]);
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice]);
 
   const discardFailed = useCallback(
     (id: number) => {

@@ -27,6 +27,7 @@ import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
 import { pairKey, type OpState } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
+import { useQueuedNotice } from '../annotate/queuedNotice';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
 import { personScope, redoLabel } from '../annotate/history';
@@ -68,6 +69,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const [cursorKey, setCursorKey] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** An undo's or redo's notice of a reason: it says so when the engine refuses the change. */
+  const queuedNotice = useQueuedNotice(settles, setNotice);
   const [loading, setLoading] = useState(false);
   /** Rulings this judge gave in this page: shown as given until the queue reloads. */
   const [given, setGiven] = useState<ReadonlyMap<string, string>>(new Map());
@@ -354,10 +357,14 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       }
       const before = e.note.before ?? '';
       // Redo can give it again once the engine took the undo (a refused undo took nothing back).
-      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true, undone: { ...e, undoneBy: 0 } });
+      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true, undone: { ...e, undoneBy: 0 } });
       setReasons((m) => new Map(m).set(key, before));
       showPair(key);
-      setNotice(before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`);
+      queuedNotice(
+        op,
+        before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`,
+        `Not undone: your reason on ${e.candidateId} for query ${e.queryId} was refused, so it stays as it was (see what was not saved).`,
+      );
       return;
     }
     try {
@@ -420,10 +427,14 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         return;
       }
       const after = e.note.after ?? '';
-      settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null });
+      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null });
       setReasons((m) => new Map(m).set(key, after));
       showPair(key);
-      setNotice(after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`);
+      queuedNotice(
+        op,
+        after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`,
+        `Not redone: your reason on ${where} was refused, so it stays as the undo left it (see what was not saved).`,
+      );
       return;
     }
     const failed = await redoLabel(e, undo, (args) => client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, ...args }));

@@ -264,7 +264,7 @@ test('Annotate: u and U on a candidate the filter hides show that candidate (the
   await expect(row(0)).toHaveAttribute('data-label', '1');
 });
 
-test('Annotate’s U redoes only Annotate’s undo: a ruling carol undid in Review is not given back as her vote once the owner has her label the pool', async () => {
+test('Annotate’s U redoes only Annotate’s undo: a ruling and reason carol undid in Review are not given back as her vote, and once the owner has her label the pool U says they cannot be redone', async () => {
   // A pool alice and bob disagree on: carol, its judge, settles a pair in Review.
   await invoke('pool.create', { name: OPEN, sample: { n: 2, seed: 9 }, depth: 3, blind: false });
   const [q] = await invoke<Array<{ id: string }>>('annotate.queries', { pool: OPEN, annotator: 'bob' });
@@ -284,17 +284,30 @@ test('Annotate’s U redoes only Annotate’s undo: a ruling carol undid in Revi
   await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', candidateId);
   await page.keyboard.press('1');
   await expect(row).toHaveAttribute('data-state', 'saved');
+  // Her reason, then u twice: the reason, then the ruling, are taken back.
+  await row.click();
+  await writeReason(page, 'one asks about fees, the other about forms');
+  await expect(row).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('review-notice')).toContainText(`Undone: your reason on ${candidateId} for query ${queryId} (removed).`);
   await page.keyboard.press('u');
   await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${candidateId}`);
   await expect.poll(rulingOf).toBeNull();
 
-  // The owner has carol label the pool (she no longer judges it), and opens Annotate as her:
-  // U there does not give her undone ruling back as a vote, and says where it was undone.
+  // The owner has carol label the pool: she no longer judges it, so Review cannot redo them
+  // either. U in Annotate does not give her undone ruling back as a vote, does not send her to
+  // Review, and does not stop there: each U drops one and says why.
   await invoke('pool.assign', { pool: OPEN, annotators: ['alice', 'bob', 'carol'] });
   await openAnnotate(page, 'carol', OPEN);
   await page.keyboard.press('Shift+U');
-  await expect(page.getByTestId('annotate-notice')).toContainText(`Your last undo was of your ruling on ${candidateId} of query ${queryId}, in Review: U there redoes it.`);
+  await expect(page.getByTestId('annotate-notice')).toHaveText(
+    `Cannot redo your ruling on ${candidateId} of query ${queryId}: you undid it in Review as this pool's judge, and you no longer judge it, so it stays undone. U again redoes the undo before it.`,
+  );
   await page.screenshot({ path: shot('annotate-redo-review-entry.png') });
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-notice')).toContainText(`Cannot redo your reason on ${candidateId} of query ${queryId}: you undid it in Review`);
+  await page.keyboard.press('Shift+U');
+  await expect(page.getByTestId('annotate-notice')).toContainText('Nothing to redo');
   expect(await rulingOf()).toBeNull();
 
   // Her own labels there undo and redo as ever.

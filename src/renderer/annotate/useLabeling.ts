@@ -199,9 +199,22 @@ export function useLabeling(
     }
     if (r.review) {
       // A ruling or reason undone in Review (the same name judged this pool): redone there, as a
-      // ruling — given here it would come back as a vote.
+      // ruling — given here it would come back as a vote. Once the name no longer judges the pool
+      // (the owner assigned it as an annotator, or its role changed), Review cannot redo it either:
+      // dropped, or it would stop every later U here.
+      const what = `your ${r.seq === 0 ? 'reason' : 'ruling'} on ${r.candidateId} of query ${r.queryId}`;
+      let judges: string[] | null = null;
+      try {
+        judges = (await client.invoke('pool.assignment', { pool: r.pool })).judges;
+      } catch {
+        // Unknown: Review may still redo it.
+      }
+      if (judges !== null && !judges.includes(annotator)) {
+        setNotice(`Cannot redo ${what}: you undid it in Review as this pool's judge, and you no longer judge it, so it stays undone. U again redoes the undo before it.`);
+        return;
+      }
       undo.putBackRedo(r);
-      setNotice(`Your last undo was of your ${r.seq === 0 ? 'reason' : 'ruling'} on ${r.candidateId} of query ${r.queryId}, in Review: U there redoes it.`);
+      setNotice(`Your last undo was of ${what}, in Review: U there redoes it.`);
       return;
     }
     const where = `${r.candidateId} in query ${r.queryId}`;

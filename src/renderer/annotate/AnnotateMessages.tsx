@@ -1,6 +1,7 @@
 /**
  * The Annotate screen's messages above the query: not assigned to the pool, what to do before
  * starting, a read's error (with Reload), the latest notice and the labels that were not saved.
+ * Once a query is shown, the error and the notice show in its sticky head instead (AnnotateStatus).
  */
 import type { ReactNode } from 'react';
 import type { AssignmentView } from '../../shared/contract';
@@ -70,5 +71,55 @@ export function AnnotateMessages(p: AnnotateMessagesProps): ReactNode {
       )}
       {failedOps.length > 0 && <FailedLabels ops={failedOps} onRetry={p.onRetry} onDismiss={p.onDismiss} />}
     </>
+  );
+}
+
+export interface AnnotateStatusProps {
+  error: string | null;
+  onReload: () => void;
+  notice: string | null;
+  /** The candidate just marked unsure, offered a note (c). */
+  offer: { title: string | null; id: string; open: () => void } | null;
+  /** Every candidate of the query on screen is labeled. */
+  complete: boolean;
+}
+
+/**
+ * What the keys just did, with a query on screen: shown in the sticky head under the query, so it
+ * stays in view however far the candidates are scrolled — a read's error, the latest notice (undo,
+ * redo, refusals), the note offered after a "?", and what to do once the query is done.
+ */
+export function AnnotateStatus({ error, onReload, notice, offer, complete }: AnnotateStatusProps): ReactNode {
+  if (!error && !notice && !offer && !complete) return null;
+  return (
+    <div className="annotate-status" data-testid="annotate-status">
+      {error && (
+        <div className="error-box" role="alert" data-testid="annotate-error">
+          {error}{' '}
+          <button onClick={onReload} data-testid="annotate-reload">
+            Reload
+          </button>
+        </div>
+      )}
+      {notice && (
+        <div className="note-box" data-testid="annotate-notice" role="status">
+          {notice}
+        </div>
+      )}
+      {offer && (
+        <p className="note-box" role="status" data-testid="note-offer">
+          You marked {offer.title ? `“${offer.title}”` : offer.id} unsure. Say why:{' '}
+          <button type="button" className="link-button" data-testid="note-offer-open" onClick={offer.open}>
+            <kbd>c</kbd> writes a note
+          </button>
+          .
+        </p>
+      )}
+      {complete && (
+        <p className="note-box" data-testid="query-complete">
+          All candidates of this query are labeled. Press <kbd>Enter</kbd> or <kbd>n</kbd> for the next unlabeled query.
+        </p>
+      )}
+    </div>
   );
 }

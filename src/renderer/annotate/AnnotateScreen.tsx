@@ -18,7 +18,7 @@ import { describeLabel, labelKeys, NAV_KEYS } from './keys';
 import { CandidateTable } from './CandidateTable';
 import { GotoDialog } from './GotoDialog';
 import { AnnotateBar } from './AnnotateBar';
-import { AnnotateMessages } from './AnnotateMessages';
+import { AnnotateMessages, AnnotateStatus } from './AnnotateMessages';
 import { ProgressLine } from './ProgressLine';
 import { QueryPanel } from './QueryPanel';
 import { OrderTools } from './OrderTools';
@@ -116,6 +116,10 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const queryTerms = termSet(current?.sharedTerms ?? []);
   // Progress counts saved labels only: one refused (or still waiting) is not counted as labeled.
   const progress = view ? liveProgress(view, qv.baseline.current, lab.savedLabeled) : null;
+  const reload = (): void => void nav.fetchQuery(qv.viewRef.current?.queryId);
+  // With a query shown, what the keys just did is said in the sticky head, which stays in view
+  // however far the candidates are scrolled (above it, a notice scrolled away unseen).
+  const inHead = view !== null && ready;
   const setup = !ready && !notAssigned && (pools.length === 0 || !annotator.trim()) ? (pools.length === 0 ? 'no-pools' : 'need-name') : null;
 
   return (
@@ -138,9 +142,9 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         notAssigned={notAssigned}
         setup={setup}
         noPoolsText={noPoolsText(shared.role)}
-        error={qv.error}
-        onReload={() => void nav.fetchQuery(qv.viewRef.current?.queryId)}
-        notice={qv.notice}
+        error={inHead ? null : qv.error}
+        onReload={reload}
+        notice={inHead ? null : qv.notice}
         failedOps={failedOps}
         onRetry={(id) => outbox.retry(id)}
         onDismiss={lab.discardFailed}
@@ -152,6 +156,17 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
           <div className="annotate-head" ref={headRef} data-testid="annotate-head">
             <ProgressLine view={view} progress={progress!} assigned={assigned} pace={pace} loading={nav.loading} />
             <QueryPanel view={view} terms={queryTerms} bodyOpen={bodyOpen} onToggleBody={() => setBodyOpen((o) => !o)} />
+            <AnnotateStatus
+              error={qv.error}
+              onReload={reload}
+              notice={qv.notice}
+              offer={
+                offer && view.candidates[offer.row]?.id === offer.id && !view.candidates[offer.row]?.note
+                  ? { title: view.candidates[offer.row]?.question?.title ?? null, id: offer.id, open: () => { setNoteFor({ id: offer.id, row: offer.row, unsure: true }); setOverlay('note'); setOffer(null); } }
+                  : null
+              }
+              complete={lab.allLabeled}
+            />
           </div>
 
           {!view.blind && <OrderTools view={view} order={order} annotator={annotator} onOrder={qv.changeOrder} />}
@@ -173,20 +188,6 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
             sort={effectiveSort(view, order)}
             onSort={(by: SortColumn, run?: string) => qv.changeOrder(nextSort(headerSort(view, order), by, run))}
           />
-          {offer && view.candidates[offer.row]?.id === offer.id && !view.candidates[offer.row]?.note && (
-            <p className="note-box" role="status" data-testid="note-offer">
-              You marked {view.candidates[offer.row]?.question?.title ? `“${view.candidates[offer.row]!.question!.title}”` : offer.id} unsure. Say why:{' '}
-              <button type="button" className="link-button" data-testid="note-offer-open" onClick={() => { setNoteFor({ id: offer.id, row: offer.row, unsure: true }); setOverlay('note'); setOffer(null); }}>
-                <kbd>c</kbd> writes a note
-              </button>
-              .
-            </p>
-          )}
-          {lab.allLabeled && (
-            <p className="note-box" data-testid="query-complete">
-              All candidates of this query are labeled. Press <kbd>Enter</kbd> or <kbd>n</kbd> for the next unlabeled query.
-            </p>
-          )}
         </>
       )}
 

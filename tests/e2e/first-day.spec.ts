@@ -41,6 +41,7 @@ test('far down the candidates, the note offered after "?", an undo’s notice an
   await page.goto('/');
   await expect(page).toHaveURL(/#annotate$/);
   await expect(page.getByTestId('annotate-pool')).toHaveValue('demo');
+  await expect(page.getByTestId('candidate-row-0')).toHaveAttribute('aria-selected', 'true');
   const rows = page.locator('[data-testid^="candidate-row-"]');
   const n = await rows.count();
   expect(n, 'a demo query has many candidates').toBeGreaterThan(8);
@@ -71,4 +72,15 @@ test('far down the candidates, the note offered after "?", an undo’s notice an
   await page.screenshot({ path: shot('first-day-query-complete-1024.png') });
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('query-complete')).toHaveCount(0);
+});
+
+test('F1 lists the label keys of the pool on screen', async () => {
+  await page.goto('/#annotate');
+  await expect(page.getByTestId('annotate-pool')).toHaveValue('demo');
+  await page.keyboard.press('F1');
+  const listed = page.getByTestId('shortcut-screen-keys');
+  await expect(page.getByTestId('shortcut-overlay')).toContainText('Annotate screen (pool “demo”, binary)');
+  await expect(listed.getByRole('row').filter({ has: page.getByRole('rowheader', { name: '1', exact: true }) })).toHaveText(/^1\s*similar$/);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
 });

@@ -16,23 +16,33 @@ export const GLOBAL_KEYS: ReadonlyArray<[string, string]> = [
   ['Tab / Shift+Tab', 'move between controls; Enter or Space uses one'],
 ];
 
-/** Each screen's own keys (screens without any list the global ones only). */
-function screenKeys(tab: string): { title: string; keys: ReadonlyArray<[string, string]> } {
-  const describe = (k: { key: string; label: string }): [string, string] => [k.key, `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5)`];
-  const labels = labelKeys('binary').map(describe);
+/** The pool on screen (Annotate and Review label with its scheme's keys), when known. */
+export interface ShortcutPool {
+  name: string;
+  scheme: string;
+}
+
+/**
+ * Each screen's own keys (screens without any list the global ones only). The label keys are the
+ * pool's on screen — a SemEval pool's 2/1/0, a Likert pool's 1–5 — as the legend under the query shows them.
+ */
+export function screenKeys(tab: string, pool: ShortcutPool | null = null): { title: string; keys: ReadonlyArray<[string, string]> } {
+  const scheme = pool?.scheme ?? 'binary';
+  const describe = (k: { key: string; label: string }): [string, string] => [k.key, pool ? k.label : `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5)`];
+  const labels = labelKeys(scheme).map(describe);
   switch (tab) {
     case 'annotate':
       return { title: 'Annotate', keys: [...labels, ...NAV_KEYS, ['Esc', 'close a dialog']] };
     case 'review':
       // A judge rules with the labels, never "?" (it settles nothing; the engine refuses it).
-      return { title: 'Review', keys: [...rulingKeys('binary').map(describe).map(([k, v]): [string, string] => [k, `settle: ${v}`]), ...REVIEW_KEYS, ['Esc', 'close a dialog']] };
+      return { title: 'Review', keys: [...rulingKeys(scheme).map(describe).map(([k, v]): [string, string] => [k, `settle: ${v}`]), ...REVIEW_KEYS, ['Esc', 'close a dialog']] };
     default:
       return { title: tab.charAt(0).toUpperCase() + tab.slice(1), keys: [['Enter', 'submit the form or dialog in focus'], ['Esc', 'close a dialog']] };
   }
 }
 
-export function ShortcutOverlay({ tab, onClose }: { tab: string; onClose: () => void }): ReactNode {
-  const s = screenKeys(tab);
+export function ShortcutOverlay({ tab, pool = null, onClose }: { tab: string; pool?: ShortcutPool | null; onClose: () => void }): ReactNode {
+  const s = screenKeys(tab, pool);
   const root = useRef<HTMLDivElement | null>(null);
   const onKeyDown = useModalFocus(root);
   const section = (title: string, keys: ReadonlyArray<[string, string]>, id: string): ReactNode => (
@@ -57,7 +67,7 @@ export function ShortcutOverlay({ tab, onClose }: { tab: string; onClose: () => 
       <div className="overlay-card shortcut-card" onClick={(e) => e.stopPropagation()}>
         <h2>Keys — {s.title}</h2>
         <div className="shortcut-columns">
-          {section(`${s.title} screen`, s.keys, 'shortcut-screen-keys')}
+          {section(`${s.title} screen${pool && (tab === 'annotate' || tab === 'review') ? ` (pool “${pool.name}”, ${pool.scheme})` : ''}`, s.keys, 'shortcut-screen-keys')}
           {section('Everywhere', GLOBAL_KEYS, 'shortcut-global-keys')}
         </div>
         <p className="small muted">

@@ -12,6 +12,16 @@ export function noPoolsText(role: CallerRole): string {
   return 'No pool is open to you yet: the workspace’s owner assigns pools.';
 }
 
+/**
+ * The Pools screen's own empty state: what the next step is, given the workspace's questions
+ * (null: not known yet). After an import, "import a corpus" would send the user back to do it again.
+ */
+export function poolsEmptyText(questions: number | null): string {
+  if (questions === null) return 'No pools yet: create one below from the workspace’s questions (import a corpus on the Workspace screen first if it has none).';
+  if (questions === 0) return 'No pools yet, and no questions to draw one from: import a corpus on the Workspace screen first (Alt+1), then create a pool below.';
+  return `No pools yet: create one below from the workspace’s ${questions.toLocaleString('en-US')} question${questions === 1 ? '' : 's'}.`;
+}
+
 export function NoPools({ role, title, testId, onOpenPools }: { role: CallerRole; title: string; testId: string; onOpenPools?: () => void }): ReactNode {
   const owner = mayCall(role, 'pool.create');
   return (

@@ -1,3 +1,4 @@
+import { poolsEmptyText } from '../components/NoPools';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ANALYZER_HELP, ANALYZER_NAMES, DEFAULT_ANALYZER, type AnalyzerName } from '../../shared/analyzers';
 import { orderAtRandomReason, orderLabel, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
@@ -49,10 +50,15 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   /** One corpus (questions.source) for queries and candidates; '' = every corpus (an explicit choice when there are several). */
   const [poolSource, setPoolSource] = useState('');
   const [sources, setSources] = useState<Record<string, number>>({});
+  /** The workspace's questions (null until read): what the empty state's next step is. */
+  const [questions, setQuestions] = useState<number | null>(null);
   useEffect(() => {
     client
       .invoke('workspace.stats', {})
-      .then((st) => setSources(st.sources ?? {}))
+      .then((st) => {
+        setSources(st.sources ?? {});
+        setQuestions(st.questions);
+      })
       .catch(() => {});
   }, [client, pools.length]);
   const sourceNames = Object.keys(sources);
@@ -176,7 +182,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
         {shared.poolsError && <p className="error" role="alert">{shared.poolsError}</p>}
         {pools.length === 0 ? (
           <p className="muted" data-testid="pools-empty">
-            No pools yet. Import a corpus on the Workspace screen, then create a pool below.
+            {poolsEmptyText(questions)}
           </p>
         ) : (
           <DataTable<PoolInfo>

@@ -12,13 +12,13 @@
  * in docs/ (the only way a test writes a tracked file).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { seriousViolationsOnTabs } from './a11y';
 import { createDisputedPool } from './api';
-import { startServe, type ServeProcess } from './serve';
+import { type ServeProcess } from './serve';
+import { useServedSemevalDev } from './semeval-team';
 import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -84,34 +84,23 @@ async function expectInViewport(p: Page, el: Locator, what: string): Promise<voi
   expect(box!.height, `${what}: empty`).toBeGreaterThan(4);
 }
 
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-i24-'));
-  server = await startServe({ workspace: path.join(dir, 'i24.qpairs'), port: PORT });
-  const ctx = await browser.newContext({ baseURL: server.url, acceptDownloads: true, viewport: SMALL, colorScheme: 'light' });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-  await page.goto('/#workspace');
-  // The owner on loopback may import files by path.
-  await invoke(page, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }], pool: 'dev' });
-  await idle(page);
-  await expect.poll(async () => (await invoke<Array<{ name: string }>>(page, 'pool.list', {})).map((x) => x.name), { timeout: 60_000 }).toContain('dev');
-  for (const [name, role] of [
+const served = useServedSemevalDev('i24', 17, {
+  people: [
     ['alice', 'annotator'],
     ['bob', 'annotator'],
     ['carol', 'judge'],
-  ] as const)
-    await invoke(page, 'annotator.add', { name, role });
-  // A blind pool of 24 queries × 4 candidates; alice says 0 everywhere, bob 1 on each query's
-  // first candidate: 24 disagreements for the judge.
-  await createDisputedPool(page.request, REVIEW_POOL, { n: 24, seed: 5, depth: 4 });
-  // An open pool (rankers shown) for the live panel.
-  await invoke(page, 'pool.create', { name: OPEN_POOL, sample: { n: 6, seed: 2 }, depth: 20, blind: false });
+  ],
+  context: { acceptDownloads: true, viewport: SMALL },
+  prepare: async (p) => {
+    // A blind pool of 24 queries × 4 candidates; alice says 0 everywhere, bob 1 on each query's
+    // first candidate: 24 disagreements for the judge.
+    await createDisputedPool(p.request, REVIEW_POOL, { n: 24, seed: 5, depth: 4 });
+    // An open pool (rankers shown) for the live panel.
+    await invoke(p, 'pool.create', { name: OPEN_POOL, sample: { n: 6, seed: 2 }, depth: 20, blind: false });
+  },
 });
-
-test.afterAll(async () => {
-  await page?.context().close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
+test.beforeAll(() => {
+  ({ server, dir, page } = served);
 });
 
 for (const size of [SMALL, LARGE]) {

@@ -5,13 +5,13 @@
  * and judges (Review) one pool — only an owner can, choosing a judge's name in both — has each
  * screen's U redo only that screen's undo.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { createDisputedPool, invoke as apiInvoke, SEMEVAL_DEV } from './api';
+import { createDisputedPool, invoke as apiInvoke } from './api';
 import { openAnnotate } from './annotate-page';
-import { startServe, type ServeProcess } from './serve';
+import { type ServeProcess } from './serve';
+import { useServedSemevalDev } from './semeval-team';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 33;
@@ -61,28 +61,18 @@ async function writeReason(p: Page, text: string): Promise<void> {
   await expect(p.getByTestId('reason-dialog')).toHaveCount(0);
 }
 
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-undo-screens-'));
-  server = await startServe({ workspace: path.join(dir, 'undo.qpairs'), port: PORT });
-  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-  await page.goto('/#workspace');
-  await invoke('import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }], pool: 'dev' });
-  await expect.poll(async () => (await invoke<Array<{ name: string }>>('pool.list', {})).map((x) => x.name), { timeout: 60_000 }).toContain('dev');
-  for (const [name, role] of [
+const served = useServedSemevalDev('undo-screens', 33, {
+  people: [
     ['alice', 'annotator'],
     ['bob', 'annotator'],
     ['carol', 'judge'],
-  ] as const)
-    await invoke('annotator.add', { name, role });
-  await createDisputedPool(page.request, POOL, { n: 4, seed: 5, depth: 4 });
+  ],
+  prepare: async (p) => {
+    await createDisputedPool(p.request, POOL, { n: 4, seed: 5, depth: 4 });
+  },
 });
-
-test.afterAll(async () => {
-  await page?.context().close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
+test.beforeAll(() => {
+  ({ server, dir, page } = served);
 });
 
 test('Review: an undo of a reason the engine refuses leaves nothing for U to redo', async ({ browser }) => {

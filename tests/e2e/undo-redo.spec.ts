@@ -4,13 +4,13 @@
  * u takes back the judge's last change whatever it was (a ruling or its reason), in order; U
  * (Shift+u) redoes what u took back, and is refused, saying why, once another change came in between.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { createDisputedPool, invoke as apiInvoke, SEMEVAL_DEV } from './api';
+import { createDisputedPool, invoke as apiInvoke } from './api';
 import { openAnnotate } from './annotate-page';
-import { startServe, type ServeProcess } from './serve';
+import { type ServeProcess } from './serve';
+import { useServedSemevalDev } from './semeval-team';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 28;
@@ -46,32 +46,22 @@ async function writeNote(text: string): Promise<void> {
   await expect(page.getByTestId('note-dialog')).toHaveCount(0);
 }
 
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-undo-'));
-  server = await startServe({ workspace: path.join(dir, 'undo.qpairs'), port: PORT });
-  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-  await page.goto('/#workspace');
-  await invoke(page, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }], pool: 'dev' });
-  await expect.poll(async () => (await invoke<Array<{ name: string }>>(page, 'pool.list', {})).map((x) => x.name), { timeout: 60_000 }).toContain('dev');
-  for (const [name, role] of [
+const served = useServedSemevalDev('undo', 28, {
+  people: [
     ['alice', 'annotator'],
     ['bob', 'annotator'],
     ['carol', 'judge'],
     ['dave', 'annotator'],
-  ] as const)
-    await invoke(page, 'annotator.add', { name, role });
-  // Disputes: alice says 0 everywhere, bob 1 on each query's first candidate.
-  await createDisputedPool(page.request, REVIEW_POOL, { n: 4, seed: 5, depth: 4 });
-  // An open pool nobody is assigned to, for dave's day in Annotate.
-  await invoke(page, 'pool.create', { name: OPEN_POOL, sample: { n: 3, seed: 2 }, depth: 5, blind: false });
+  ],
+  prepare: async (p) => {
+    // Disputes: alice says 0 everywhere, bob 1 on each query's first candidate.
+    await createDisputedPool(p.request, REVIEW_POOL, { n: 4, seed: 5, depth: 4 });
+    // An open pool nobody is assigned to, for dave's day in Annotate.
+    await invoke(p, 'pool.create', { name: OPEN_POOL, sample: { n: 3, seed: 2 }, depth: 5, blind: false });
+  },
 });
-
-test.afterAll(async () => {
-  await page?.context().close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
+test.beforeAll(() => {
+  ({ server, dir, page } = served);
 });
 
 test('Annotate: x takes the label’s note along; u brings back both; the next label starts without the old note', async () => {

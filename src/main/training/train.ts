@@ -137,22 +137,30 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
 export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], trainingQueryIds: readonly string[]): Array<{ run: string; trainedOn: number | null }> {
   // Models that learn from the text alone never saw a label: their scores are not in-sample.
   const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
-  const out = new Map<string, number | null>();
+  // Per run, the training queries whose features it gives in-sample, over every training pool that
+  // holds it (the count said is over all of them, not the first pool's share).
+  const seen = new Map<string, Set<string>>();
   for (const p of trainPools) {
     // The features of a training query come from its own pool's runs.
     const inPool = new Set(ws.poolQueries(p).map((q) => q.queryId));
     const ids = trainingQueryIds.filter((id) => inPool.has(id));
     for (const r of ws.runKinds(p)) {
       const kind = kindOf.get(r.name);
-      if (r.kind !== 'model' || out.has(r.name) || kind === undefined || UNSUPERVISED_KINDS.has(kind)) continue;
+      if (r.kind !== 'model' || kind === undefined || UNSUPERVISED_KINDS.has(kind)) continue;
       // Queries the run scores out of fold (its model was cross-validated on them) are fair features.
       const oof = ws.outOfFoldQueries(p, r.name);
-      const o = modelOverlap(ws, r.name, oof.size ? ids.filter((id) => !oof.has(id)) : ids);
-      if (o === null) out.set(r.name, null);
-      else if (o.trainedOn > 0) out.set(r.name, o.trainedOn);
+      const set = seen.get(r.name) ?? new Set<string>();
+      for (const id of ids) if (!oof.has(id)) set.add(id);
+      seen.set(r.name, set);
     }
   }
-  return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
+  const out: Array<{ run: string; trainedOn: number | null }> = [];
+  for (const [run, ids] of seen) {
+    const o = modelOverlap(ws, run, [...ids]);
+    if (o === null) out.push({ run, trainedOn: null });
+    else if (o.trainedOn > 0) out.push({ run, trainedOn: o.trainedOn });
+  }
+  return out;
 }
 
 /** The runs a fusing model (ltr, fused) takes as features, as saved with it; none for the other models. */

@@ -3,7 +3,7 @@ import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
-import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, prepareTraining, type TrainSpec } from '../training/train';
+import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, describeFeatureOf, modelsTakingRun, prepareTraining, type TrainSpec } from '../training/train';
 import { modelOverlap } from '../training/trained-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
@@ -157,10 +157,11 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
 }
 
 /** Deletes a model and the runs it stored in the pools. */
-export function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean }> {
+export function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean; featureOf: string[]; note: string | null }> {
   return engine.writes.run(() => {
+    const featureOf = modelsTakingRun(engine.ws, a.name);
     const deleted = deleteModelAndRuns(engine.ws, a.name);
     if (deleted) engine.hub.emit('workspace.changed', { what: 'run' });
-    return { deleted };
+    return deleted ? { deleted, featureOf, note: describeFeatureOf(a.name, featureOf) } : { deleted, featureOf: [], note: null };
   });
 }

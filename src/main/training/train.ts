@@ -168,6 +168,24 @@ function featureRunNames(saved: SavedModel): string[] {
   return Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
 }
 
+/**
+ * The stored fusing models (ltr, fused) other than `name` that take the run `name` as a feature:
+ * once that run is gone (its model deleted), scoring them again gives the feature 0 everywhere.
+ */
+export function modelsTakingRun(ws: Workspace, name: string): string[] {
+  return listModels(ws)
+    .filter((m) => m.name !== name && (m.kind === 'ltr' || m.kind === 'fused'))
+    .filter((m) => featureRunNames(getModel(ws, m.name).saved).includes(name))
+    .map((m) => m.name);
+}
+
+/** What deleting `name` does to the fusing models that take its run as a feature, to say with the deletion; null when none does. */
+export function describeFeatureOf(name: string, featureOf: readonly string[]): string | null {
+  if (featureOf.length === 0) return null;
+  const list = featureOf.join(', ');
+  return `${list} ${featureOf.length === 1 ? 'takes' : 'take'} run "${name}" as a feature: scored again, ${featureOf.length === 1 ? 'it ranks' : 'they rank'} without it (the feature is 0); a new model named "${name}" gives ${featureOf.length === 1 ? 'it' : 'them'} that run again, or train ${list} again`;
+}
+
 /** The runs a fusing model takes as features that are stored models reading labels. */
 function labelReadingModels(ws: Workspace, saved: SavedModel, self: string): string[] {
   const names = featureRunNames(saved);

@@ -46,6 +46,14 @@ describe('deleting a model whose run another model takes as a feature', () => {
     expect(none.err).toContain('no model named "l1" (models: tf2)');
   });
 
+  it('qpairs models delete --json prints JSON, as the command\'s usage says', async () => {
+    const t = await runCli('train', w, '--model', 'tfidf', '--name', 'tf3', '--train-pool', 'dev');
+    expect(t.code, t.err).toBe(0);
+    const r = await runCli('models', 'delete', w, 'tf3', '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ deleted: true, model: 'tf3', featureOf: [], note: null });
+  });
+
   it('models.delete returns the fusing models and the note the app shows', async () => {
     const l = await runCli('train', w, '--model', 'ltr', '--name', 'l2', '--train-pool', 'dev', '--epochs', '1', '--config', '{"embedding":false}');
     expect(l.code, l.err).toBe(0);

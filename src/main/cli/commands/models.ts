@@ -81,8 +81,13 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
     if (!name) throw new UsageError('usage: qpairs models delete W NAME');
     return withWorkspace(positionals[0], (ws) => {
       requireModel(ws, name);
-      const note = describeFeatureOf(name, modelsTakingRun(ws, name));
+      const featureOf = modelsTakingRun(ws, name);
+      const note = describeFeatureOf(name, featureOf);
       if (!deleteModelAndRuns(ws, name)) throw new QPairsError(`no model named "${name}"`);
+      if (values.json) {
+        out.log(json({ deleted: true, model: name, featureOf, note }));
+        return 0;
+      }
       out.log(`deleted model ${name} and the runs it scored`);
       if (note) out.log(`note: ${note}`);
       return 0;

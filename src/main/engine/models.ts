@@ -106,6 +106,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
     epochs: a.epochs,
     seed: a.seed,
     keepOverlap: a.keepOverlap,
+    keepOverlapControl: 'app',
     ...(a.cv ? { cv: { folds: a.cv, repeats: a.repeats } } : {}),
     ...(a.config ? { config: a.config } : {}),
   };
@@ -122,7 +123,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       // Checked again now that it runs: another person may have taken the name while this one waited.
       checkModelName(ws, a.name, caller);
       // Say what the overlap check did before the first epoch (the job's result carries it too).
-      if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap));
+      if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap, 'app'));
       const { report, training } = await trainModel(ws, spec, {
         signal: ctx.signal,
         onProgress: (p) => {

@@ -14,7 +14,7 @@ import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/ty
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildDevSet, buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
-import { checkDevOverlap, type DevOverlap } from './dev-overlap';
+import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
 import { deleteModel, getModel, listModels, storeModel, type TrainingInfo } from './store';
@@ -38,6 +38,8 @@ export interface TrainSpec {
   extraTexts?: ExtraTextLimits;
   /** Keep training queries that are dev-pool queries (default: drop them; dev-overlap.ts). */
   keepOverlap?: boolean;
+  /** Who asks (dev-overlap.ts): a refusal names the CLI's --keep-overlap or the Models screen's checkbox. Default cli. */
+  keepOverlapControl?: KeepOverlapControl;
   /** Grouped cross-validation: folds (≥ 2) and repeats (default 1); see cross-validate.ts. */
   cv?: { folds: number; repeats?: number };
 }
@@ -111,7 +113,7 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
   let overlap: DevOverlap | undefined;
   const left = new Set<string>();
   if (spec.devPool) {
-    const checked = checkDevOverlap(ws, allQueries, spec.devPool, spec.keepOverlap ?? false);
+    const checked = checkDevOverlap(ws, allQueries, spec.devPool, spec.keepOverlap ?? false, spec.keepOverlapControl);
     overlap = checked.report;
     for (const id of checked.drop) left.add(id);
     if (!spec.keepOverlap) for (const id of checked.devQueryIds) left.add(id);

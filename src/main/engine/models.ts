@@ -84,7 +84,11 @@ export function modelPoolOverlaps(ws: Workspace, model: string): Array<{ pool: s
 }
 
 export async function modelsView(engine: Engine): Promise<ModelsView> {
-  const models = listModels(engine.ws).map((m) => ({ ...m, overlap: modelPoolOverlaps(engine.ws, m.name) }));
+  const models = listModels(engine.ws).map((m) => {
+    // The fusing models that take this model's run as a feature: the delete confirmation names them.
+    const featureOf = modelsTakingRun(engine.ws, m.name);
+    return { ...m, overlap: modelPoolOverlaps(engine.ws, m.name), ...(featureOf.length ? { featureOf } : {}) };
+  });
   const settings = Object.fromEntries(MODEL_IDS.map((kind) => [kind, modelSettings(kind)]));
   return { backend: await modelBackend(), kinds: [...MODEL_IDS], settings, models };
 }

@@ -17,7 +17,7 @@ import { buildDevSet, buildTrainingData, labeledLists, poolGrades, scoringItems,
 import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
-import { deleteModel, getModel, listModels, storeModel, type TrainingInfo } from './store';
+import { deleteModel, getModel, listModels, savedModelMeta, storeModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
 export interface TrainSpec {
@@ -177,7 +177,10 @@ function featureRunNames(saved: SavedModel): string[] {
 export function modelsTakingRun(ws: Workspace, name: string): string[] {
   return listModels(ws)
     .filter((m) => m.name !== name && (m.kind === 'ltr' || m.kind === 'fused'))
-    .filter((m) => featureRunNames(getModel(ws, m.name).saved).includes(name))
+    .filter((m) => {
+      const runs = savedModelMeta(ws, m.name)?.runNames;
+      return Array.isArray(runs) && runs.includes(name);
+    })
     .map((m) => m.name);
 }
 

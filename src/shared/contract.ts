@@ -531,7 +531,8 @@ export interface CommandResults {
   'models.list': ModelsView;
   'models.train': { jobId: string };
   'models.score': { jobId: string };
-  'models.delete': { deleted: boolean };
+  /** featureOf: the fusing models that took the deleted model's run as a feature (note: what that means for them, or null). */
+  'models.delete': { deleted: boolean; featureOf: string[]; note: string | null };
 }
 
 // ------------------------------------------------------------------ browse (issue 13)

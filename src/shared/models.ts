@@ -56,6 +56,8 @@ export interface ModelInfoView {
   };
   /** Per pool the model scored: how many of its evaluated queries the model was trained on. */
   overlap?: Array<{ pool: string; trainedOn: number; of: number }>;
+  /** The stored ltr/fused models that take this model's run as a feature (absent: none). */
+  featureOf?: string[];
 }
 
 export interface ModelsView {

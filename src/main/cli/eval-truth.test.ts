@@ -89,6 +89,14 @@ describe('eval tells the truth (issue 13)', () => {
     const cmpText = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'flat,alt');
     expect(cmpText).toContain("! flat: gives every candidate the same score in 2 of its 2 queries — ranked in the pool's order there, as if unscored");
     expect(cmpText).not.toMatch(/! alt: gives every candidate/);
+    // The difference column says its direction: a's mean minus b's, as the app's "A − B".
+    const cmpLines = cmpText.split('\n');
+    const head = cmpLines.findIndex((l) => l.startsWith('a ') && l.includes('95% CI'));
+    expect(cmpLines[head]!.trim().split(/\s{2,}/).slice(0, 3)).toEqual(['a', 'b', 'a − b']);
+    const row = cmpLines[head + 2]!.trim().split(/\s+/);
+    const mean = (n: string): number => 100 * cmp.runs.find((r: { name: string }) => r.name === n).mean;
+    expect(row.slice(0, 2)).toEqual(['flat', 'alt']);
+    expect(Number(row[2])).toBeCloseTo(mean('flat') - mean('alt'), 2);
     expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--ties', 'trec-eval', '--compare', 'alt,flat')).toContain(
       '! flat: gives every candidate the same score in 2 of its 2 queries — ranked in descending id order (the trec-eval tie rule) there',
     );

@@ -3,7 +3,7 @@ import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
-import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, prepareTraining, type TrainSpec } from '../training/train';
+import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, describeFeatureOf, modelsTakingRun, prepareTraining, type TrainSpec } from '../training/train';
 import { modelOverlap } from '../training/trained-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
@@ -84,7 +84,11 @@ export function modelPoolOverlaps(ws: Workspace, model: string): Array<{ pool: s
 }
 
 export async function modelsView(engine: Engine): Promise<ModelsView> {
-  const models = listModels(engine.ws).map((m) => ({ ...m, overlap: modelPoolOverlaps(engine.ws, m.name) }));
+  const models = listModels(engine.ws).map((m) => {
+    // The fusing models that take this model's run as a feature: the delete confirmation names them.
+    const featureOf = modelsTakingRun(engine.ws, m.name);
+    return { ...m, overlap: modelPoolOverlaps(engine.ws, m.name), ...(featureOf.length ? { featureOf } : {}) };
+  });
   const settings = Object.fromEntries(MODEL_IDS.map((kind) => [kind, modelSettings(kind)]));
   return { backend: await modelBackend(), kinds: [...MODEL_IDS], settings, models };
 }
@@ -106,6 +110,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
     epochs: a.epochs,
     seed: a.seed,
     keepOverlap: a.keepOverlap,
+    keepOverlapControl: 'app',
     ...(a.cv ? { cv: { folds: a.cv, repeats: a.repeats } } : {}),
     ...(a.config ? { config: a.config } : {}),
   };
@@ -122,7 +127,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       // Checked again now that it runs: another person may have taken the name while this one waited.
       checkModelName(ws, a.name, caller);
       // Say what the overlap check did before the first epoch (the job's result carries it too).
-      if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap));
+      if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap, 'app'));
       const { report, training } = await trainModel(ws, spec, {
         signal: ctx.signal,
         onProgress: (p) => {
@@ -157,10 +162,11 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
 }
 
 /** Deletes a model and the runs it stored in the pools. */
-export function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean }> {
+export function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean; featureOf: string[]; note: string | null }> {
   return engine.writes.run(() => {
+    const featureOf = modelsTakingRun(engine.ws, a.name);
     const deleted = deleteModelAndRuns(engine.ws, a.name);
     if (deleted) engine.hub.emit('workspace.changed', { what: 'run' });
-    return { deleted };
+    return deleted ? { deleted, featureOf, note: describeFeatureOf(a.name, featureOf) } : { deleted, featureOf: [], note: null };
   });
 }

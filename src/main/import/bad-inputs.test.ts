@@ -231,6 +231,21 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     expect(twice.skipped.repeatedRunScore).toBe(1);
   });
 
+  it("a run tagged with a model's run name is refused, not written over the model's scores (they were replaced, and the run still showed as the model's)", async () => {
+    ws.replaceRun('rp', 'model-a', 'model', {}, [['q1', 'c1', 0.5]]);
+    ws.replaceRun('rp', 'live-a', 'live', {}, [['q1', 'c1', 0.25]]);
+    const m = write('m.run', 'q1 Q0 c1 1 3 model-a\n');
+    await failsCleanly('trec-run', [m], { pool: 'rp' }, { line: 1, reason: /pool "rp" already has a run "model-a": the scores of model "model-a" .*, which an import does not replace\. Give the imported run another name \(a TREC run's tag, its 6th column\), or delete the model first \(qpairs models delete W model-a\)/ });
+    await failsCleanly('trec-run', [write('l.run', 'q1 Q0 c1 1 3 live-a\n')], { pool: 'rp' }, { line: 1, reason: /already has a run "live-a": the live retraining's out-of-fold scores/ });
+    const run = ws.listRuns('rp').find((r) => r.name === 'model-a')!;
+    expect(run.kind).toBe('model');
+    expect(ws.runScores(run.id).get('q1')!.get('c1')).toBe(0.5);
+    // An imported run of that name is still replaced by a new import of it, as before.
+    const again = await importFiles(ws, 'trec-run', [write('bm3.run', 'q1 Q0 c1 1 3 bm3\n')], { pool: 'rp' });
+    expect(again.counts.runScores).toBe(1);
+    expect((await importFiles(ws, 'trec-run', [write('bm3b.run', 'q1 Q0 c1 1 4 bm3\n')], { pool: 'rp' })).counts.runScoresReplaced).toBe(1);
+  });
+
   it('malformed run lines', async () => {
     await failsCleanly('trec-run', [fx('run-malformed.txt')], { pool: 'rp' }, { line: 3, reason: /score "high" is not a number/ });
     await failsCleanly('trec-run', [write('r1.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 2 1\n')], { pool: 'rp' }, { line: 2, reason: /expected 6 fields \(qid Q0 docno rank score tag\), found 5/ });

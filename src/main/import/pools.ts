@@ -132,8 +132,17 @@ export function putRunScore(ctx: ImportContext, runId: number, queryId: string, 
  * an import touches an existing run its old scores are dropped (counted as `runScoresReplaced`),
  * so the run ends up exactly as the file(s) give it and a re-import changes nothing.
  */
-export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config: Record<string, unknown>): number {
-  const existed = ctx.ws.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ?`).get(pool.id, name) as { id: number } | undefined;
+export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config: Record<string, unknown>, where?: { file: string; line: number | null }): number {
+  const existed = ctx.ws.stmt(`SELECT id, kind FROM runs WHERE pool_id = ? AND name = ?`).get(pool.id, name) as { id: number; kind: string } | undefined;
+  // A trained model's run (or a live retraining's) is that model's scores: replacing them with a
+  // file's would leave a run still shown and evaluated as the model's, with another ranker's figures.
+  if (existed && (existed.kind === 'model' || existed.kind === 'live')) {
+    const whose = existed.kind === 'model' ? `the scores of model "${name}" (qpairs train and score write it)` : `the live retraining's out-of-fold scores`;
+    const reason =
+      `pool "${pool.name}" already has a run "${name}": ${whose}, which an import does not replace. Give the imported run another name (a TREC run's tag, its 6th column)` +
+      (existed.kind === 'model' ? `, or delete the model first (qpairs models delete W ${name})` : '');
+    throw where ? fileError(where.file, where.line, reason) : new QPairsError(reason);
+  }
   const id = existed?.id ?? ctx.ws.ensureRun(pool.name, name, 'imported', config);
   if (!existed) ctx.count('runs');
   if (!ctx.runsTouched.has(id)) {

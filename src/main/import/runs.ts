@@ -93,7 +93,7 @@ export const trecRun: Importer = {
           continue;
         }
         let runId = runIds.get(e.tag);
-        if (runId === undefined) runIds.set(e.tag, (runId = openRun(ctx, pool, e.tag, { format: ctx.format, file })));
+        if (runId === undefined) runIds.set(e.tag, (runId = openRun(ctx, pool, e.tag, { format: ctx.format, file }, { file, line: e.line })));
         const key = `${runId}\u0000${q}`;
         const earlier = read.get(key);
         if (!earlier) read.set(key, { file, line: block[0]!.line, block: thisBlock });

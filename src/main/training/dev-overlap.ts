@@ -34,7 +34,14 @@ export interface DevOverlap {
   threshold: number;
 }
 
-export function describeDevOverlap(o: DevOverlap): string {
+/**
+ * How the person training keeps overlapping queries, as their tool names it: the CLI's flag, or the
+ * Models screen's checkbox (a browser user cannot "give --keep-overlap").
+ */
+export type KeepOverlapControl = 'cli' | 'app';
+const KEEP_BOX = '“Keep training queries that are dev queries”';
+
+export function describeDevOverlap(o: DevOverlap, control: KeepOverlapControl = 'cli'): string {
   if (o.overlapping === 0) return `overlap check: none of the ${o.trainingQueries} training queries is in dev pool "${o.devPool}"`;
   const why = (Object.entries(o.reasons) as Array<[OverlapReason, number]>)
     .filter(([, n]) => n > 0)
@@ -43,9 +50,10 @@ export function describeDevOverlap(o: DevOverlap): string {
   const what =
     `${o.overlapping} of the ${o.trainingQueries} training queries are ${o.devQueriesInTraining} of the ${o.devQueries} queries of dev pool "${o.devPool}" (${why}; ` +
     `${o.pairs.overlapping} of the dev pool's ${o.pairs.of} labeled pairs are training pairs, ${o.pairs.sameLabel} with the same label)`;
+  const keep = control === 'app' ? KEEP_BOX : '--keep-overlap';
   return o.kept
-    ? `overlap check: ${what}; kept (--keep-overlap): the dev figures are not held out`
-    : `overlap check: ${what}; dropped them from training (--keep-overlap keeps them)`;
+    ? `overlap check: ${what}; kept (${keep}): the dev figures are not held out`
+    : `overlap check: ${what}; dropped them from training (${keep} keeps them)`;
 }
 
 function item(ws: Workspace, id: string): OverlapItem {
@@ -63,6 +71,7 @@ export function checkDevOverlap(
   training: readonly TrainingQuery[],
   devPool: string,
   keepOverlap: boolean,
+  control: KeepOverlapControl = 'cli',
 ): { drop: Set<string>; devQueryIds: string[]; report: DevOverlap } {
   const devGrades = poolGrades(ws, devPool);
   const devQueryIds = ws.poolQueries(devPool).map((q) => q.queryId).filter((id) => devGrades.has(id));
@@ -94,7 +103,7 @@ export function checkDevOverlap(
   if (!keepOverlap && training.length > 0 && drop.size === training.length) {
     throw new QPairsError(
       `every one of the ${training.length} labeled training queries is also in dev pool "${devPool}" (same id, text or near-duplicate): ` +
-        `dropping them leaves nothing to train on. Train on other pools, evaluate on another dev pool, or give --keep-overlap ` +
+        `dropping them leaves nothing to train on. Train on other pools, evaluate on another dev pool, or ${control === 'app' ? `tick ${KEEP_BOX}` : 'give --keep-overlap'} ` +
         `to train on them anyway (the dev figures are then not held out)`,
     );
   }

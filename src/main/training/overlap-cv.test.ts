@@ -149,7 +149,10 @@ describe('bad input changes nothing', () => {
     const ws = Workspace.open(file);
     const engine = new Engine(ws, { transport: 'http' });
     try {
-      await expect(engine.invoke('models.train', { model: 'tfidf', name: 'bad5', trainPools: ['dev'], devPool: 'dev' })).rejects.toThrow(/every one of the 50/);
+      // It names the Models screen's checkbox: an app user has no --keep-overlap to give.
+      const refused = engine.invoke('models.train', { model: 'tfidf', name: 'bad5', trainPools: ['dev'], devPool: 'dev' });
+      await expect(refused).rejects.toThrow(/every one of the 50.*or tick “Keep training queries that are dev queries” to train on them anyway/);
+      await expect(refused).rejects.not.toThrow(/--keep-overlap/);
       await expect(engine.invoke('models.train', { model: 'tfidf', name: 'bad6', trainPools: ['train2'], cv: 68 })).rejects.toThrow(/the 67 training queries form only 67/);
       await expect(engine.invoke('models.train', { model: 'tfidf', name: 'bad7', trainPools: ['unlabeled'] })).rejects.toThrow(/has no labels/);
     } finally {
@@ -230,7 +233,7 @@ describe('training as an engine job', () => {
       await engine.invoke('models.train', { model: 'tfidf', name: 'tf-job', trainPools: ['train1', 'train2'], devPool: 'dev', cv: 3 });
       const d = await done;
       expect(d.ok, d.error).toBe(true);
-      expect(messages[0]).toMatch(/^overlap check: 50 of the 170 training queries .* dropped them from training/);
+      expect(messages[0]).toMatch(/^overlap check: 50 of the 170 training queries .* dropped them from training \(“Keep training queries that are dev queries” keeps them\)$/);
       expect((d.report as { training: { cv: { clusters: number } } }).training.cv.clusters).toBe(67);
 
       const cancelled = new Promise<JobDone>((resolve) => engine.on('job.done', (x) => x.kind === 'train' && resolve(x)));

@@ -128,6 +128,18 @@ export function storeModel(ws: Workspace, name: string, saved: SavedModel, repor
   ).run(name, saved.kind, encodeSavedModel(saved), JSON.stringify(report), JSON.stringify(training), new Date().toISOString());
 }
 
+/**
+ * A stored model's meta (saved.meta) read from the BLOB's JSON header alone, without its weights
+ * (a fused model's are megabytes); undefined when there is no such model or no meta.
+ */
+export function savedModelMeta(ws: Workspace, name: string): Record<string, unknown> | undefined {
+  const head = ws.stmt(`SELECT substr(saved, 1, 4) AS len FROM models WHERE name = ?`).get(name) as { len: Buffer } | undefined;
+  if (!head || head.len.length < 4) return undefined;
+  const len = Buffer.from(head.len).readUInt32LE(0);
+  const row = ws.stmt(`SELECT substr(saved, 5, ?) AS json FROM models WHERE name = ?`).get(len, name) as { json: Buffer };
+  return (JSON.parse(Buffer.from(row.json).toString('utf8')) as Header).meta;
+}
+
 export function findModel(ws: Workspace, name: string): { info: ModelInfo; saved: SavedModel } | null {
   const r = ws.stmt(`SELECT name, kind, created, report, training, saved FROM models WHERE name = ?`).get(name) as
     | { name: string; kind: string; created: string; report: string; training: string; saved: Buffer }

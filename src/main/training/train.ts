@@ -14,10 +14,10 @@ import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/ty
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildDevSet, buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
-import { checkDevOverlap, type DevOverlap } from './dev-overlap';
+import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
-import { deleteModel, getModel, listModels, storeModel, type TrainingInfo } from './store';
+import { deleteModel, getModel, listModels, savedModelMeta, storeModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
 export interface TrainSpec {
@@ -38,6 +38,8 @@ export interface TrainSpec {
   extraTexts?: ExtraTextLimits;
   /** Keep training queries that are dev-pool queries (default: drop them; dev-overlap.ts). */
   keepOverlap?: boolean;
+  /** Who asks (dev-overlap.ts): a refusal names the CLI's --keep-overlap or the Models screen's checkbox. Default cli. */
+  keepOverlapControl?: KeepOverlapControl;
   /** Grouped cross-validation: folds (≥ 2) and repeats (default 1); see cross-validate.ts. */
   cv?: { folds: number; repeats?: number };
 }
@@ -111,7 +113,7 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
   let overlap: DevOverlap | undefined;
   const left = new Set<string>();
   if (spec.devPool) {
-    const checked = checkDevOverlap(ws, allQueries, spec.devPool, spec.keepOverlap ?? false);
+    const checked = checkDevOverlap(ws, allQueries, spec.devPool, spec.keepOverlap ?? false, spec.keepOverlapControl);
     overlap = checked.report;
     for (const id of checked.drop) left.add(id);
     if (!spec.keepOverlap) for (const id of checked.devQueryIds) left.add(id);
@@ -137,27 +139,56 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
 export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], trainingQueryIds: readonly string[]): Array<{ run: string; trainedOn: number | null }> {
   // Models that learn from the text alone never saw a label: their scores are not in-sample.
   const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
-  const out = new Map<string, number | null>();
+  // Per run, the training queries whose features it gives in-sample, over every training pool that
+  // holds it (the count said is over all of them, not the first pool's share).
+  const seen = new Map<string, Set<string>>();
   for (const p of trainPools) {
     // The features of a training query come from its own pool's runs.
     const inPool = new Set(ws.poolQueries(p).map((q) => q.queryId));
     const ids = trainingQueryIds.filter((id) => inPool.has(id));
     for (const r of ws.runKinds(p)) {
       const kind = kindOf.get(r.name);
-      if (r.kind !== 'model' || out.has(r.name) || kind === undefined || UNSUPERVISED_KINDS.has(kind)) continue;
+      if (r.kind !== 'model' || kind === undefined || UNSUPERVISED_KINDS.has(kind)) continue;
       // Queries the run scores out of fold (its model was cross-validated on them) are fair features.
       const oof = ws.outOfFoldQueries(p, r.name);
-      const o = modelOverlap(ws, r.name, oof.size ? ids.filter((id) => !oof.has(id)) : ids);
-      if (o === null) out.set(r.name, null);
-      else if (o.trainedOn > 0) out.set(r.name, o.trainedOn);
+      const set = seen.get(r.name) ?? new Set<string>();
+      for (const id of ids) if (!oof.has(id)) set.add(id);
+      seen.set(r.name, set);
     }
   }
-  return [...out].map(([run, trainedOn]) => ({ run, trainedOn }));
+  const out: Array<{ run: string; trainedOn: number | null }> = [];
+  for (const [run, ids] of seen) {
+    const o = modelOverlap(ws, run, [...ids]);
+    if (o === null) out.push({ run, trainedOn: null });
+    else if (o.trainedOn > 0) out.push({ run, trainedOn: o.trainedOn });
+  }
+  return out;
 }
 
 /** The runs a fusing model (ltr, fused) takes as features, as saved with it; none for the other models. */
 function featureRunNames(saved: SavedModel): string[] {
   return Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
+}
+
+/**
+ * The stored fusing models (ltr, fused) other than `name` that take the run `name` as a feature:
+ * once that run is gone (its model deleted), scoring them again gives the feature 0 everywhere.
+ */
+export function modelsTakingRun(ws: Workspace, name: string): string[] {
+  return listModels(ws)
+    .filter((m) => m.name !== name && (m.kind === 'ltr' || m.kind === 'fused'))
+    .filter((m) => {
+      const runs = savedModelMeta(ws, m.name)?.runNames;
+      return Array.isArray(runs) && runs.includes(name);
+    })
+    .map((m) => m.name);
+}
+
+/** What deleting `name` does to the fusing models that take its run as a feature, to say with the deletion; null when none does. */
+export function describeFeatureOf(name: string, featureOf: readonly string[]): string | null {
+  if (featureOf.length === 0) return null;
+  const list = featureOf.join(', ');
+  return `${list} ${featureOf.length === 1 ? 'takes' : 'take'} run "${name}" as a feature: scored again, ${featureOf.length === 1 ? 'it ranks' : 'they rank'} without it (the feature is 0); a new model named "${name}" gives ${featureOf.length === 1 ? 'it' : 'them'} that run again, or train ${list} again`;
 }
 
 /** The runs a fusing model takes as features that are stored models reading labels. */

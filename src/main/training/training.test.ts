@@ -211,6 +211,29 @@ describe('out-of-fold runs from --cv', () => {
   });
 });
 
+describe('in-sample feature runs over several training pools', () => {
+  it('counts a left-out run\'s training queries over every training pool, not the first pool\'s share', async () => {
+    const f = path.join(dir, 'two-pools.qpairs');
+    const ws0 = Workspace.create(f);
+    await runImport(ws0, 'semeval', [DEV], { pool: 'dev' });
+    await runImport(ws0, 'semeval', [dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-train-part2.xml')], { pool: 'train2' });
+    ws0.close();
+    const ws = Workspace.open(f);
+    await trainModel(ws, { model: 'ltr', name: 'ltr-both', trainPools: ['dev', 'train2'], epochs: 1, config: { embedding: false } }, { workerPath: null });
+    for (const p of ['dev', 'train2']) await scorePool(ws, 'ltr-both', p, { workerPath: null });
+    const ids = [...buildDevSet(ws, 'dev').queries, ...buildDevSet(ws, 'train2').queries].map((x) => x.query.id);
+    expect(ids).toHaveLength(117);
+    const { inSampleModelRuns } = await import('./train');
+    // ltr-both learned from the 93 queries with a relevant and a non-relevant candidate: 39 of dev's, 54 of train2's.
+    const { modelOverlap } = await import('./trained-on');
+    expect(modelOverlap(ws, 'ltr-both', ids.slice(0, 50))?.trainedOn).toBe(39);
+    expect(modelOverlap(ws, 'ltr-both', ids.slice(50))?.trainedOn).toBe(54);
+    expect(inSampleModelRuns(ws, ['dev', 'train2'], ids)).toEqual([{ run: 'ltr-both', trainedOn: 93 }]);
+    expect(inSampleModelRuns(ws, ['train2', 'dev'], ids)).toEqual([{ run: 'ltr-both', trainedOn: 93 }]);
+    ws.close();
+  });
+});
+
 describe('the CLI builds the model the app builds', () => {
   it('train --model dae scores every pool, so a following train --model fused on another pool takes the dae run as a feature', async () => {
     const f = path.join(dir, 'cli-recipe.qpairs');

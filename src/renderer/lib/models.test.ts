@@ -69,10 +69,12 @@ describe('training trace → chart series', () => {
     expect(t.events).toBe(4);
     const s = traceSeries(t);
     expect(s.loss).toEqual([{ name: 'loss', points: [[1, 0.7], [1.5, 0.6]] }]);
+    // In percent, as the progress line and the models table give them (82.33, not 0.823).
     expect(s.dev).toEqual([
-      { name: 'dev MRR', points: [[1, 0.5]] },
-      { name: 'dev MAP', points: [[1, 0.4]] },
+      { name: 'dev MRR', points: [[1, 50]] },
+      { name: 'dev MAP', points: [[1, 40]] },
     ]);
+    expect(historySeries([{ epoch: 1, loss: 0.7, devMRR: 0.8233, devMAP: 0.7345, seconds: 1 }]).dev.map((d) => d.points[0]![1])).toEqual([82.33, 73.45]);
     expect(trainFraction(t.last)).toBeCloseTo(1.5 / 3);
     expect(trainingFinished(t)).toBe(false);
   });
@@ -152,11 +154,11 @@ describe('training trace → chart series', () => {
       {
         name: 'dev MRR',
         points: [
-          [1, 0.79],
-          [2, 0.8],
+          [1, 79],
+          [2, 80],
         ],
       },
-      { name: 'dev MAP', points: [[1, 0.71]] },
+      { name: 'dev MAP', points: [[1, 71]] },
     ]);
     expect(historySeries([{ epoch: 1, loss: 0, seconds: 0 }]).dev).toEqual([]);
   });

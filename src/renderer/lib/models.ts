@@ -186,9 +186,13 @@ export function traceSeries(t: TrainTrace | null | undefined): TrainCharts {
   return { loss: [{ name: LOSS, points: loss }], dev: devSeries(t.epochs), pretrain };
 }
 
+/**
+ * Dev MRR and MAP per epoch in percent (82.33, as the progress line, the models table and every other
+ * metric chart give them; the trainers report fractions, which the chart showed as 0.823).
+ */
 function devSeries(epochs: ReadonlyArray<{ epoch: number; devMRR?: number; devMAP?: number }>): Series[] {
-  const mrr = epochs.filter((e) => finite(e.devMRR)).map((e) => [e.epoch, e.devMRR!] as [number, number]);
-  const map = epochs.filter((e) => finite(e.devMAP)).map((e) => [e.epoch, e.devMAP!] as [number, number]);
+  const mrr = epochs.filter((e) => finite(e.devMRR)).map((e) => [e.epoch, 100 * e.devMRR!] as [number, number]);
+  const map = epochs.filter((e) => finite(e.devMAP)).map((e) => [e.epoch, 100 * e.devMAP!] as [number, number]);
   return mrr.length || map.length
     ? [
         { name: DEV_MRR, points: mrr },

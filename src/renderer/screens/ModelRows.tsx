@@ -114,6 +114,11 @@ export function ModelRows({
             {!canDelete ? null : confirming ? (
               <span className="confirm" role="alertdialog" aria-label={`Delete ${m.name}?`}>
                 Delete “{m.name}”? <span className="muted">(its runs in the pools go too)</span>{' '}
+                {m.featureOf?.length ? (
+                  <span className="warn-text" data-testid={`model-delete-feature-of-${m.name}`}>
+                    {m.featureOf.join(', ')} {m.featureOf.length === 1 ? 'takes' : 'take'} its run as a feature: scored again, {m.featureOf.length === 1 ? 'it ranks' : 'they rank'} without it.{' '}
+                  </span>
+                ) : null}
                 <button className="danger" data-testid={`model-delete-confirm-${m.name}`} onClick={onConfirmDelete}>
                   Delete
                 </button>{' '}

@@ -186,7 +186,11 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
     setConfirmDelete(null);
     try {
       const r = await client.invoke('models.delete', { name: model });
-      setDeleteMessage(r.deleted ? { ok: true, text: `Model “${model}” deleted, with the runs it had scored.` } : { ok: false, text: `There was no model “${model}” to delete.` });
+      setDeleteMessage(
+        r.deleted
+          ? { ok: true, text: `Model “${model}” deleted, with the runs it had scored.${r.note ? ` Note: ${r.note}.` : ''}` }
+          : { ok: false, text: `There was no model “${model}” to delete.` },
+      );
       if (curvesOf === model) setCurvesOf(null);
     } catch (e) {
       setDeleteMessage({ ok: false, text: `“${model}” was not deleted: ${errorMessage(e)}` });

@@ -11,7 +11,7 @@ export function TrainCurves({ charts, devExpected, testPrefix, width = 520 }: { 
     <div className="train-charts">
       <LineChart testId={`${testPrefix}-loss-chart`} series={charts.loss} xLabel="epoch" yLabel="training loss" yMin={0} yMax={yMax} yDigits={tickDigits(yMax)} width={width} height={220} />
       {charts.dev.length > 0 ? (
-        <LineChart testId={`${testPrefix}-dev-chart`} series={charts.dev} xLabel="epoch" yLabel="dev metric" width={width} height={220} />
+        <LineChart testId={`${testPrefix}-dev-chart`} series={charts.dev} xLabel="epoch" yLabel="dev metric (%)" yMin={0} yMax={100} yDigits={0} width={width} height={220} />
       ) : (
         <p className="muted small chart-note" data-testid={`${testPrefix}-dev-note`}>
           {devExpected ? 'Dev MRR and MAP appear after the first epoch.' : 'No dev pool: the last epoch is kept and there are no dev metrics to plot.'}

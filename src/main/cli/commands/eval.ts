@@ -241,7 +241,8 @@ function printCompare(v: CompareView, out: Out): void {
   out.log('');
   out.log(
     table(
-      ['a', 'b', 'diff', '95% CI', 'p (t)', 'p (perm)', 'Holm p (t)', 'Holm p (perm)'],
+      // The difference's direction in its header, as the app's "A − B" column says it (bare "diff" left the sign to guess).
+      ['a', 'b', 'a − b', '95% CI', 'p (t)', 'p (perm)', 'Holm p (t)', 'Holm p (perm)'],
       v.pairs.map((p) => [p.a, p.b, points(p.meanDiff), pointsCi(p.ci95), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
     ),
   );

@@ -1,6 +1,6 @@
 import { backendName, initBackend } from '../../models';
-import { scorePool, deleteModelAndRuns, describeMissingRuns, describeUniformScores } from '../../training/train';
-import { listModels } from '../../training/store';
+import { scorePool, deleteModelAndRuns, describeFeatureOf, describeMissingRuns, describeUniformScores, modelsTakingRun } from '../../training/train';
+import { listModels, requireModel } from '../../training/store';
 import { QPairsError } from '../../errors';
 import { parse, requireString, table, UsageError } from '../args';
 import { subcommandError } from '../suggest';
@@ -80,8 +80,16 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
     const name = positionals[1];
     if (!name) throw new UsageError('usage: qpairs models delete W NAME');
     return withWorkspace(positionals[0], (ws) => {
+      requireModel(ws, name);
+      const featureOf = modelsTakingRun(ws, name);
+      const note = describeFeatureOf(name, featureOf);
       if (!deleteModelAndRuns(ws, name)) throw new QPairsError(`no model named "${name}"`);
+      if (values.json) {
+        out.log(json({ deleted: true, model: name, featureOf, note }));
+        return 0;
+      }
       out.log(`deleted model ${name} and the runs it scored`);
+      if (note) out.log(`note: ${note}`);
       return 0;
     }, { write: 'models delete', out });
   }

@@ -136,3 +136,20 @@ describe('a model that tells no candidate apart', () => {
     expect(ok.out).not.toMatch(/same score/);
   });
 });
+
+describe('qpairs train on a name taken', () => {
+  it('says the earlier model is replaced (it was replaced without a word; the Models screen warns under the name)', async () => {
+    const first = await runCli('train', w, '--model', 'tfidf', '--name', 'again', '--train-pool', 'dev');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).not.toMatch(/replacing/);
+    const ws = Workspace.open(w);
+    const created = findModel(ws, 'again')!.info.created;
+    ws.close();
+    const second = await runCli('train', w, '--model', 'tfidf', '--name', 'again', '--train-pool', 'dev', '--config', '{"maxN":1}');
+    expect(second.code, second.err).toBe(0);
+    expect(second.out.split('\n')[1]).toBe(`replacing the model "again" (tfidf, created ${created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
+    const third = await runCli('train', w, '--model', 'tfidf', '--name', 'again', '--train-pool', 'dev', '--json');
+    expect(third.code, third.err).toBe(0);
+    expect(JSON.parse(third.out).replaced).toMatchObject({ kind: 'tfidf' });
+  });
+});

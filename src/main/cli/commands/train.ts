@@ -2,7 +2,7 @@ import { MODEL_IDS, type ModelId, type TrainReport } from '../../models/types';
 import { checkModelConfig } from '../../models/config-check';
 import { trainModel, scoreEveryPool, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
-import type { TrainingInfo } from '../../training/store';
+import { listModels, type TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
 import { ProgressBar } from '../progress';
@@ -95,6 +95,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     // No backend named yet: the model says which it used (a main-thread initBackend said "wasm"
     // for models that train in plain js, and only delayed the start).
     if (!values.json) out.log(`training ${model} as "${name}"`);
+    // A name taken is the earlier model replaced (as the Models screen warns under the name): say so before it is gone.
+    const earlier = listModels(ws).find((m) => m.name === name);
+    const replaced = earlier ? { kind: earlier.kind, created: earlier.created } : null;
+    if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
     const t0 = performance.now();
     const bar = new ProgressBar(`train ${name}`);
     try {
@@ -129,7 +133,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
       // Every pool, as the app does: a later `train --model fused` (or ltr) finds this model's run
       // in its training pools. Once the model is stored the pools are scored to completion.
       const scored = await scoreEveryPool(ws, name);
-      if (values.json) out.log(json({ name, model, backend: report.backend, seconds, report, training, scored }));
+      if (values.json) out.log(json({ name, model, backend: report.backend, seconds, replaced, report, training, scored }));
       else {
         if (training.overlap) out.log(describeDevOverlap(training.overlap));
         if (training.cv) out.log(describeCv(training.cv));

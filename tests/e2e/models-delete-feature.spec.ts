@@ -1,0 +1,72 @@
+/**
+ * Deleting a model whose run a fusing model (ltr, fused) takes as a feature. Before, the Models
+ * screen's confirmation said only "Delete “tf”? (its runs in the pools go too)" and, once done,
+ * "Model “tf” deleted, with the runs it had scored.": nothing said that the ltr model built on that
+ * run would, scored again, rank every pool with the feature 0. The confirmation now names the
+ * fusing model before anything is deleted, and the message after it says what to do.
+ * The workspace is built with the CLI (SemEval dev, tfidf, then ltr for one epoch over its runs).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { dataset } from '../datasets';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 35;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess;
+let dir: string;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-models-delete-'));
+  const w = path.join(dir, 'w.qpairs');
+  const cli = (...args: string[]): void => {
+    execFileSync(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), ...args], { stdio: 'pipe' });
+  };
+  cli('init', w);
+  cli('import', w, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'));
+  cli('train', w, '--model', 'tfidf', '--name', 'tf', '--train-pool', 'dev');
+  cli('train', w, '--model', 'tfidf', '--name', 'tf-late', '--train-pool', 'dev');
+  cli('train', w, '--model', 'ltr', '--name', 'l1', '--train-pool', 'dev', '--epochs', '1', '--config', '{"embedding":false}');
+  server = await startServe({ workspace: w, port: PORT, create: false });
+  context = await browser.newContext({ baseURL: server.url });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('the delete confirmation names the fusing model that takes the run; the message after says what to do', async () => {
+  await page.goto('/#models');
+  await expect(page.getByTestId('model-row-tf')).toBeVisible();
+  // The fusing model itself: nothing takes its run.
+  await page.getByTestId('model-delete-l1').click();
+  await expect(page.getByRole('alertdialog', { name: 'Delete l1?' })).toBeVisible();
+  await expect(page.getByTestId('model-delete-feature-of-l1')).toHaveCount(0);
+  await page.getByTestId('model-delete-keep-l1').click();
+
+  await page.getByTestId('model-delete-tf').click();
+  await expect(page.getByTestId('model-delete-feature-of-tf')).toHaveText('l1 takes its run as a feature: scored again, it ranks without it.');
+  // By keyboard: the confirm button takes Enter.
+  await page.getByTestId('model-delete-confirm-tf').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('model-delete-message')).toHaveText(
+    'Model “tf” deleted, with the runs it had scored. Note: l1 takes run "tf" as a feature: scored again, it ranks without it (the feature is 0); a new model named "tf" gives it that run again, or train l1 again.',
+  );
+  await expect(page.getByTestId('model-row-tf')).toHaveCount(0);
+  // tf-late is a feature of l1 too, and says so.
+  await page.getByTestId('model-delete-tf-late').click();
+  await expect(page.getByTestId('model-delete-feature-of-tf-late')).toContainText('l1 takes its run as a feature');
+  await page.getByTestId('model-delete-keep-tf-late').click();
+});

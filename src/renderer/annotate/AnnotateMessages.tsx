@@ -56,19 +56,7 @@ export function AnnotateMessages(p: AnnotateMessagesProps): ReactNode {
           )}
         </div>
       )}
-      {error && (
-        <div className="error-box" role="alert" data-testid="annotate-error">
-          {error}{' '}
-          <button onClick={p.onReload} data-testid="annotate-reload">
-            Reload
-          </button>
-        </div>
-      )}
-      {notice && (
-        <div className="note-box" data-testid="annotate-notice" role="status">
-          {notice}
-        </div>
-      )}
+      <ErrorAndNotice error={error} onReload={p.onReload} notice={notice} />
       {failedOps.length > 0 && <FailedLabels ops={failedOps} onRetry={p.onRetry} onDismiss={p.onDismiss} />}
     </>
   );
@@ -93,19 +81,7 @@ export function AnnotateStatus({ error, onReload, notice, offer, complete }: Ann
   if (!error && !notice && !offer && !complete) return null;
   return (
     <div className="annotate-status" data-testid="annotate-status">
-      {error && (
-        <div className="error-box" role="alert" data-testid="annotate-error">
-          {error}{' '}
-          <button onClick={onReload} data-testid="annotate-reload">
-            Reload
-          </button>
-        </div>
-      )}
-      {notice && (
-        <div className="note-box" data-testid="annotate-notice" role="status">
-          {notice}
-        </div>
-      )}
+      <ErrorAndNotice error={error} onReload={onReload} notice={notice} />
       {offer && (
         <p className="note-box" role="status" data-testid="note-offer">
           You marked {offer.title ? `“${offer.title}”` : offer.id} unsure. Say why:{' '}
@@ -121,5 +97,26 @@ export function AnnotateStatus({ error, onReload, notice, offer, complete }: Ann
         </p>
       )}
     </div>
+  );
+}
+
+/** A read's error (with Reload) and the latest notice: above the query before one is shown, in its sticky head after. */
+function ErrorAndNotice({ error, onReload, notice }: { error: string | null; onReload: () => void; notice: string | null }): ReactNode {
+  return (
+    <>
+      {error && (
+        <div className="error-box" role="alert" data-testid="annotate-error">
+          {error}{' '}
+          <button onClick={onReload} data-testid="annotate-reload">
+            Reload
+          </button>
+        </div>
+      )}
+      {notice && (
+        <div className="note-box" data-testid="annotate-notice" role="status">
+          {notice}
+        </div>
+      )}
+    </>
   );
 }

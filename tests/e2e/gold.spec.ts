@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Download, type Page } from '@playwright/test';
 import { seriousViolationsOnTabs } from './a11y';
+import { invoke } from './api';
 import { startServe, type ServeProcess } from './serve';
 import { unpackedDataset } from '../datasets';
 
@@ -507,6 +508,26 @@ test('the team exports the gold set: a qrels file and its datasheet are download
   // Nothing the gold screens did (downloads through blob: links included) broke the CSP.
   for (const p of [lead, alice, bob, carol]) expect(await p.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])).toEqual([]);
   await lead.screenshot({ path: path.join(root, 'test-results', 'screens', 'export.png'), fullPage: true });
+});
+
+test('an export with nothing to export is not announced as a success: the empty file is named, its warning shown once', async () => {
+  // A pool nobody has labeled yet: its @aggregate has no labels, so its qrels file is empty.
+  await invoke(lead.request, 'pool.create', { name: 'unlabeled', sample: { n: 2, seed: 3 }, depth: 3 });
+  await lead.getByTestId('tab-export').click();
+  await lead.getByTestId('export-pool').selectOption('unlabeled');
+  await lead.getByTestId('export-format').selectOption('qrels');
+  await lead.getByTestId('export-source').selectOption('@aggregate');
+  await expect(lead.getByTestId('export-warnings')).toBeVisible();
+  const warning = (await lead.getByTestId('export-warnings').innerText()).trim();
+  await lead.getByTestId('export-write').click();
+  const done = lead.getByTestId('export-done');
+  await expect(done).toBeVisible();
+  await expect(done).toHaveClass(/note-box/);
+  await expect(done).not.toHaveClass(/ok-box/);
+  await expect(lead.getByTestId('export-empty')).toHaveText('unlabeled.qrels is empty (0 bytes): this label source has nothing to export in this format (see the warning).');
+  // The warning stays in its own box below, not repeated in the result.
+  await expect(done).not.toContainText(warning.split('\n')[0]!);
+  await lead.screenshot({ path: path.join(root, 'test-results', 'screens', 'export-empty.png') });
 });
 
 test('axe-core finds no serious or critical violation on the gold screens with a team’s data', async () => {

@@ -17,6 +17,7 @@ import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { NumberInput } from '../components/NumberInput';
+import { exportDoneView } from './exportDone';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -232,19 +233,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             <pre>{writeError}</pre>
           </div>
         )}
-        {written && (
-          <div className="ok-box" data-testid="export-done">
-            <strong>{written.where === 'disk' ? 'Written:' : 'Downloaded:'}</strong>
-            <ul className="report-list">
-              {written.result.files.map((f) => (
-                <li key={f.name} data-testid="export-file">
-                  {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({fmtInt(f.bytes)} bytes)</span>
-                </li>
-              ))}
-            </ul>
-            {written.result.warnings.length > 0 && <p className="small">{written.result.warnings.join(' · ')}</p>}
-          </div>
-        )}
+        {written && <ExportDone written={written} previewWarnings={preview?.warnings ?? null} />}
       </section>
 
       {previewError && (
@@ -284,6 +273,25 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           </section>
         </>
       )}
+    </div>
+  );
+}
+
+/** The files written or downloaded, green only when none is empty (exportDone.ts). */
+function ExportDone({ written, previewWarnings }: { written: { where: 'disk' | 'download'; result: ExportWritten }; previewWarnings: string[] | null }): ReactNode {
+  const view = exportDoneView(written.result.files, written.result.warnings, previewWarnings);
+  return (
+    <div className={view.tone === 'ok' ? 'ok-box' : 'note-box'} data-testid="export-done">
+      <strong>{written.where === 'disk' ? 'Written:' : 'Downloaded:'}</strong>
+      <ul className="report-list">
+        {written.result.files.map((f) => (
+          <li key={f.name} data-testid="export-file">
+            {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({fmtInt(f.bytes)} bytes)</span>
+          </li>
+        ))}
+      </ul>
+      {view.empty && <p data-testid="export-empty">{view.empty}</p>}
+      {view.warnings.length > 0 && <p className="small">{view.warnings.join(' · ')}</p>}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runCli } from './test-cli';
 import { Engine } from '../engine/engine';
 import type { PoolEvaluation } from '../../shared/contract';
+import { percentPoints } from './commands/eval';
 
 let dir: string;
 beforeEach(() => {
@@ -153,6 +154,13 @@ describe('eval tells the truth (issue 13)', () => {
     const none = (await ok('eval', w, '--pool', 'p', '--annotator', 'nobody')).split('\n');
     const noneAt = none.findIndex((l) => l.startsWith('95% CIs'));
     expect(none[noneAt + 3]!.trim().split(/\s+/)).toEqual(['alt', '—', '—', '—', '—', '—']);
+  });
+
+  it('prints percent points with two decimals, a value that rounds to zero as 0.00 (a CI bound of -0.00004 printed -0.00)', () => {
+    expect(percentPoints(0.71354)).toBe('71.35');
+    expect(percentPoints(-0.021)).toBe('-2.10');
+    expect(percentPoints(-0.00004)).toBe('0.00');
+    expect(percentPoints(0)).toBe('0.00');
   });
 
   it('a pool of labels without runs says it has nothing to rank, not an empty table', async () => {

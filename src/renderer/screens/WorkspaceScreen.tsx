@@ -263,7 +263,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
                 value={source}
                 onChange={(e) => setSource(e.target.value)}
                 disabled={busy}
-                placeholder={format === 'stackexchange' ? 'default: the site, e.g. cardano for cardano.stackexchange.com.7z' : undefined}
+                placeholder={format === 'stackexchange' ? 'default: the site its name gives (cardano for cardano.stackexchange.com.7z), else stackexchange' : undefined}
               />
             </label>
             <fieldset className="radio-row">

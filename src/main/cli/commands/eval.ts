@@ -8,7 +8,7 @@ import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
 import { comparePoolRuns, putStat } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
-import { fmt, fmtCi, intFlag, json, list, numberFlag, positiveInt, withWorkspace, type Out } from './common';
+import { fmt, intFlag, json, list, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
 /**
  * `qpairs eval W --pool P [--convention skip|zero] [--annotator A] [--ties pool-order|trec-eval]
@@ -250,11 +250,17 @@ function printCompare(v: CompareView, out: Out): void {
 
 /** A statistic on the 0–1 scale in percent points with two decimals (0.71354 → 71.35), or "n/a". */
 function points(s: { value: number | null }): string {
-  return fmt({ value: s.value === null ? null : 100 * s.value }, 2);
+  return s.value === null ? 'n/a' : percentPoints(s.value);
 }
 
 function pointsCi(s: { value: [number, number] | null }): string {
-  return fmtCi({ value: s.value === null ? null : [100 * s.value[0], 100 * s.value[1]] }, 2);
+  return s.value === null ? 'n/a' : `[${percentPoints(s.value[0])}, ${percentPoints(s.value[1])}]`;
+}
+
+/** A value on the 0–1 scale in percent points, two decimals; one that rounds to zero is 0.00, never -0.00. */
+export function percentPoints(x: number): string {
+  const r = Number((100 * x).toFixed(2));
+  return (r === 0 ? 0 : r).toFixed(2);
 }
 
 const TABLE_METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
@@ -265,7 +271,7 @@ const TABLE_METRICS = ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const;
  * per-query values, clipped to 0–100; '—' where a run has fewer than two queries.
  */
 function ciTable(ev: PoolEvaluation): string {
-  const range = (ci: [number, number] | null | undefined): string => (ci ? `${(100 * ci[0]).toFixed(2)}–${(100 * ci[1]).toFixed(2)}` : '—');
+  const range = (ci: [number, number] | null | undefined): string => (ci ? `${percentPoints(ci[0])}–${percentPoints(ci[1])}` : '—');
   return [
     "95% CIs (Student t over each run's queries, clipped to 0–100; — below two queries):",
     table(

@@ -3,7 +3,7 @@ import type { ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
-import { scoreEveryPool, scorePool, trainModel, deleteModelAndRuns, describeFeatureOf, modelsTakingRun, prepareTraining, type TrainSpec } from '../training/train';
+import { scoreEveryPool, scorePool, trainModel, deleteModelReporting, fusingModelsByRun, prepareTraining, type TrainSpec } from '../training/train';
 import { modelOverlap } from '../training/trained-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
@@ -84,9 +84,10 @@ export function modelPoolOverlaps(ws: Workspace, model: string): Array<{ pool: s
 }
 
 export async function modelsView(engine: Engine): Promise<ModelsView> {
+  // The fusing models that take each model's run as a feature: the delete confirmation names them.
+  const byRun = fusingModelsByRun(engine.ws);
   const models = listModels(engine.ws).map((m) => {
-    // The fusing models that take this model's run as a feature: the delete confirmation names them.
-    const featureOf = modelsTakingRun(engine.ws, m.name);
+    const featureOf = byRun.get(m.name) ?? [];
     return { ...m, overlap: modelPoolOverlaps(engine.ws, m.name), ...(featureOf.length ? { featureOf } : {}) };
   });
   const settings = Object.fromEntries(MODEL_IDS.map((kind) => [kind, modelSettings(kind)]));
@@ -164,9 +165,8 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
 /** Deletes a model and the runs it stored in the pools. */
 export function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean; featureOf: string[]; note: string | null }> {
   return engine.writes.run(() => {
-    const featureOf = modelsTakingRun(engine.ws, a.name);
-    const deleted = deleteModelAndRuns(engine.ws, a.name);
-    if (deleted) engine.hub.emit('workspace.changed', { what: 'run' });
-    return deleted ? { deleted, featureOf, note: describeFeatureOf(a.name, featureOf) } : { deleted, featureOf: [], note: null };
+    const r = deleteModelReporting(engine.ws, a.name);
+    if (r.deleted) engine.hub.emit('workspace.changed', { what: 'run' });
+    return r;
   });
 }

@@ -175,13 +175,32 @@ function featureRunNames(saved: SavedModel): string[] {
  * once that run is gone (its model deleted), scoring them again gives the feature 0 everywhere.
  */
 export function modelsTakingRun(ws: Workspace, name: string): string[] {
-  return listModels(ws)
-    .filter((m) => m.name !== name && (m.kind === 'ltr' || m.kind === 'fused'))
-    .filter((m) => {
-      const runs = savedModelMeta(ws, m.name)?.runNames;
-      return Array.isArray(runs) && runs.includes(name);
-    })
-    .map((m) => m.name);
+  return fusingModelsByRun(ws).get(name) ?? [];
+}
+
+/**
+ * For every run some stored fusing model (ltr, fused) takes as a feature, those models (a model's
+ * own name left out): each model's saved header read once, for the whole list of models.
+ */
+export function fusingModelsByRun(ws: Workspace): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of listModels(ws)) {
+    if (m.kind !== 'ltr' && m.kind !== 'fused') continue;
+    const runs = savedModelMeta(ws, m.name)?.runNames;
+    if (!Array.isArray(runs)) continue;
+    for (const run of new Set(runs as string[])) if (run !== m.name) out.set(run, [...(out.get(run) ?? []), m.name]);
+  }
+  return out;
+}
+
+/**
+ * Deletes a model and its runs (deleteModelAndRuns) and says what that does to the fusing models
+ * that take its run as a feature (the CLI's and the app's delete both report it).
+ */
+export function deleteModelReporting(ws: Workspace, name: string): { deleted: boolean; featureOf: string[]; note: string | null } {
+  const featureOf = modelsTakingRun(ws, name);
+  const deleted = deleteModelAndRuns(ws, name);
+  return deleted ? { deleted, featureOf, note: describeFeatureOf(name, featureOf) } : { deleted, featureOf: [], note: null };
 }
 
 /** What deleting `name` does to the fusing models that take its run as a feature, to say with the deletion; null when none does. */

@@ -1,5 +1,5 @@
 import { backendName, initBackend } from '../../models';
-import { scorePool, deleteModelAndRuns, describeFeatureOf, describeMissingRuns, describeUniformScores, modelsTakingRun } from '../../training/train';
+import { scorePool, deleteModelReporting, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { listModels, requireModel } from '../../training/store';
 import { QPairsError } from '../../errors';
 import { parse, requireString, table, UsageError } from '../args';
@@ -81,9 +81,8 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
     if (!name) throw new UsageError('usage: qpairs models delete W NAME');
     return withWorkspace(positionals[0], (ws) => {
       requireModel(ws, name);
-      const featureOf = modelsTakingRun(ws, name);
-      const note = describeFeatureOf(name, featureOf);
-      if (!deleteModelAndRuns(ws, name)) throw new QPairsError(`no model named "${name}"`);
+      const { deleted, featureOf, note } = deleteModelReporting(ws, name);
+      if (!deleted) throw new QPairsError(`no model named "${name}"`);
       if (values.json) {
         out.log(json({ deleted: true, model: name, featureOf, note }));
         return 0;

@@ -27,18 +27,18 @@ export function blindReport(ws: Workspace, pool: string): BlindReport {
   const p = ws.pool(pool);
   const history = ws.poolBlindHistory(pool);
   const periods = history.map((h, i) => ({ blind: h.blind, from: h.at, to: history[i + 1]?.at ?? null }));
-  const times = ws
-    .stmt(`SELECT l.at FROM labels l JOIN annotators a ON a.id = l.annotator_id WHERE l.pool_id = ? AND a.role = 'annotator' AND l.origin NOT LIKE ?`)
-    .pluck()
-    .all(p.id, IMPORTED) as string[];
-  const importedEvents = (
-    ws.stmt(`SELECT count(*) AS n FROM labels l JOIN annotators a ON a.id = l.annotator_id WHERE l.pool_id = ? AND a.role = 'annotator' AND l.origin LIKE ?`).get(p.id, IMPORTED) as {
-      n: number;
-    }
-  ).n;
+  // One pass over the pool's label events by annotators: imported ones are only counted.
+  const events = ws
+    .stmt(`SELECT l.at, l.origin LIKE ? AS imported FROM labels l JOIN annotators a ON a.id = l.annotator_id WHERE l.pool_id = ? AND a.role = 'annotator'`)
+    .all(IMPORTED, p.id) as Array<{ at: string; imported: number }>;
+  let importedEvents = 0;
   let blindEvents = 0;
   let openEvents = 0;
-  for (const at of times) {
+  for (const { at, imported } of events) {
+    if (imported) {
+      importedEvents++;
+      continue;
+    }
     // The period in force at `at`: the last change at or before it (ISO timestamps sort as text).
     let blind = periods[0]?.blind ?? true;
     for (const period of periods) if (period.from <= at) blind = period.blind;

@@ -35,8 +35,13 @@ export function historyEntryFor(
  */
 export function recordSaved(history: UndoHistory, op: LabelOp, ack: LabelAck, o: { review?: boolean } = {}): void {
   if (op.undone) history.pushRedo(op.undone);
+  pushChange(history, op, ack, { review: o.review, keepRedo: op.redoing });
+}
+
+/** Pushes the change a saved op made (historyEntryFor), marked as Review's when `review`; `keepRedo`: a redo's change. */
+function pushChange(history: UndoHistory, op: Parameters<typeof historyEntryFor>[0], ack: LabelAck, o: { review?: boolean; keepRedo?: boolean }): void {
   const entry = historyEntryFor(op, ack);
-  if (entry) history.push(o.review ? { ...entry, review: true } : entry, { keepRedo: op.redoing });
+  if (entry) history.push(o.review ? { ...entry, review: true } : entry, { keepRedo: o.keepRedo });
 }
 
 /** What popRedo found: an entry to redo, nothing, or a redo lost to a change made after the undo. */
@@ -66,8 +71,7 @@ export async function redoLabel(r: RedoEntry, history: UndoHistory, send: (args:
   try {
     const ack = await send({ value, ...(r.note ? { note: r.note.after ?? '', ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy });
     const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator: r.annotator };
-    const entry = historyEntryFor({ ...pair, value, ...(r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {}) }, ack);
-    if (entry) history.push(r.review ? { ...entry, review: true } : entry, { keepRedo: true });
+    pushChange(history, { ...pair, value, ...(r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {}) }, ack, { review: r.review, keepRedo: true });
     return null;
   } catch (err) {
     if (isTransportError(err)) history.putBackRedo(r);

@@ -412,7 +412,7 @@ export async function scorePool(
   name: string,
   pool: string,
   o: RunOptions = {},
-): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[]; uniformQueries: number }> {
+): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> {
   const { saved } = getModel(ws, name);
   ws.pool(pool);
   const missingRuns = missingFeatureRuns(ws, saved, pool);
@@ -433,20 +433,26 @@ export async function scorePool(
   // Queries where the model tells no candidate apart (a model that learned nothing, or questions
   // without text): said at once, not first found in eval, where the tie rule ranks them.
   // The same test eval flags them by (hasUniformScores), on the scores just stored.
-  const uniformQueries = items.filter((it, i) => hasUniformScores(it.candidates.map((c) => c.id), new Map(it.candidates.map((c, j) => [c.id, scores[i]![j]!])))).length;
-  return { queries: items.length, pairs, backend, missingRuns, uniformQueries };
+  // Of those, the ones whose query or every candidate has no text (ids imported without texts).
+  const uniform = items.filter((it, i) => hasUniformScores(it.candidates.map((c) => c.id), new Map(it.candidates.map((c, j) => [c.id, scores[i]![j]!]))));
+  const textless = (q: { title: string; body: string }): boolean => !q.title.trim() && !q.body.trim();
+  const uniformWithoutText = uniform.filter((it) => textless(it.query) || it.candidates.every(textless)).length;
+  return { queries: items.length, pairs, backend, missingRuns, uniformQueries: uniform.length, uniformWithoutText };
 }
 
 /**
  * "note: tf gives every candidate the same score in 200 of pool au-dev's 200 queries: …" (the CLI's
- * note after scoring; null when the model tells candidates apart in every query).
+ * note after scoring; null when the model tells candidates apart in every query). The hint about
+ * text only when some of those queries or all their candidates have none (`uniformWithoutText`):
+ * a model can also score every candidate of a query with text alike (no word in common).
  */
-export function describeUniformScores(model: string, pool: string, uniform: number, queries: number): string | null {
-  if (uniform === 0) return null;
-  return (
-    `note: ${model} gives every candidate the same score in ${uniform} of pool ${pool}'s ${queries} queries: it ranks nothing there ` +
-    `(eval orders them by its tie rule and flags them) — do the questions have text? (AskUbuntu ids imported without --format askubuntu-corpus have none)`
-  );
+export function describeUniformScores(model: string, pool: string, s: { uniformQueries: number; uniformWithoutText: number; queries: number }): string | null {
+  if (s.uniformQueries === 0) return null;
+  const text =
+    s.uniformWithoutText === 0
+      ? ''
+      : ` — ${s.uniformWithoutText === s.uniformQueries ? 'in all of them' : `in ${s.uniformWithoutText} of them`} the query or its candidates have no text (AskUbuntu ids imported without --format askubuntu-corpus have none)`;
+  return `note: ${model} gives every candidate the same score in ${s.uniformQueries} of pool ${pool}'s ${s.queries} queries: it ranks nothing there (eval orders them by its tie rule and flags them)${text}`;
 }
 
 /**
@@ -459,11 +465,11 @@ export async function scoreEveryPool(
   ws: Workspace,
   name: string,
   write: <T>(f: () => Promise<T>) => Promise<T> = (f) => f(),
-): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number }>> {
-  const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number }> = [];
+): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }>> {
+  const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> = [];
   for (const p of ws.listPools()) {
     const s = await write(() => scorePool(ws, name, p.name));
-    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns, uniformQueries: s.uniformQueries });
+    scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns, uniformQueries: s.uniformQueries, uniformWithoutText: s.uniformWithoutText });
   }
   return scored;
 }

@@ -23,7 +23,7 @@ export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): 
       out.log(`scored ${counted(r.queries, 'query', 'queries')} (${counted(r.pairs, 'pair')}) of pool ${pool} with ${name}: run "${name}"`);
       const note = describeMissingRuns(name, pool, r.missingRuns);
       if (note) out.log(note);
-      const flat = describeUniformScores(name, pool, r.uniformQueries, r.queries);
+      const flat = describeUniformScores(name, pool, r);
       if (flat) out.log(flat);
     }
     return 0;

@@ -125,11 +125,32 @@ describe('a model that tells no candidate apart', () => {
     const t = await runCli('train', ids, '--model', 'tfidf', '--name', 'flat', '--train-pool', 'p');
     expect(t.code, t.err).toBe(0);
     expect(t.out).toContain(
-      `  note: flat gives every candidate the same score in 3 of pool p's 3 queries: it ranks nothing there (eval orders them by its tie rule and flags them) — do the questions have text?`,
+      `  note: flat gives every candidate the same score in 3 of pool p's 3 queries: it ranks nothing there (eval orders them by its tie rule and flags them) — in all of them the query or its candidates have no text`,
     );
     const s = await runCli('score', ids, '--model', 'flat', '--pool', 'p', '--json');
     expect(s.code, s.err).toBe(0);
     expect(JSON.parse(s.out)).toMatchObject({ queries: 3, uniformQueries: 3 });
+    // Questions with text that share no word with their query: the note, without the hint about text.
+    const texts = path.join(dir, 'texts.qpairs');
+    expect((await runCli('init', texts)).code).toBe(0);
+    const qs = [
+      { id: 't1', title: 'apple banana cherry', body: 'fruit salad recipe' },
+      { id: 't1a', title: 'diesel engine', body: 'truck repair' },
+      { id: 't1b', title: 'sailing boat', body: 'harbour mooring' },
+      { id: 't2', title: 'kernel panic', body: 'linux boot fails' },
+      { id: 't2a', title: 'linux kernel panic at boot', body: 'boot fails after update' },
+      { id: 't2b', title: 'printer driver', body: 'cannot print' },
+    ];
+    const jsonl = path.join(dir, 'texts.jsonl');
+    writeFileSync(jsonl, qs.map((q) => JSON.stringify(q)).join('\n') + '\n');
+    expect((await runCli('import', texts, '--format', 'questions-jsonl', jsonl)).code).toBe(0);
+    const tl = path.join(dir, 'texts.csv');
+    writeFileSync(tl, ['query_id,candidate_id,label', 't1,t1a,1', 't1,t1b,0', 't2,t2a,1', 't2,t2b,0'].join('\n') + '\n');
+    expect((await runCli('import', texts, '--format', 'labels-csv', '--pool', 'p', tl)).code).toBe(0);
+    const tt = await runCli('train', texts, '--model', 'tfidf', '--name', 'flat', '--train-pool', 'p');
+    expect(tt.code, tt.err).toBe(0);
+    expect(tt.out).toContain(`  note: flat gives every candidate the same score in 1 of pool p's 2 queries: it ranks nothing there (eval orders them by its tie rule and flags them)\n`);
+    expect(tt.out).not.toContain('no text');
     // With text, the same model ranks: no note.
     const ok = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-text', '--train-pool', 'dev');
     expect(ok.code, ok.err).toBe(0);

@@ -153,7 +153,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
           for (const p of scored) {
             const note = describeMissingRuns(name, p.pool, p.missingRuns);
             if (note) out.log(`  ${note}`);
-            const flat = describeUniformScores(name, p.pool, p.uniformQueries, p.queries);
+            const flat = describeUniformScores(name, p.pool, p);
             if (flat) out.log(`  ${flat}`);
           }
         }

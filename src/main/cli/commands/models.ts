@@ -17,7 +17,7 @@ export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): 
   return withWorkspace(positionals[0], async (ws) => {
     const t0 = Date.now();
     const r = await scorePool(ws, name, pool, { signal });
-    const res = { model: name, pool, run: name, queries: r.queries, pairs: r.pairs, missingRuns: r.missingRuns, uniformQueries: r.uniformQueries, seconds: (Date.now() - t0) / 1000 };
+    const res = { model: name, pool, run: name, queries: r.queries, pairs: r.pairs, missingRuns: r.missingRuns, uniformQueries: r.uniformQueries, uniformWithoutText: r.uniformWithoutText, seconds: (Date.now() - t0) / 1000 };
     if (values.json) out.log(json(res));
     else {
       out.log(`scored ${counted(r.queries, 'query', 'queries')} (${counted(r.pairs, 'pair')}) of pool ${pool} with ${name}: run "${name}"`);

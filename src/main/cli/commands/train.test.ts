@@ -129,7 +129,7 @@ describe('a model that tells no candidate apart', () => {
     );
     const s = await runCli('score', ids, '--model', 'flat', '--pool', 'p', '--json');
     expect(s.code, s.err).toBe(0);
-    expect(JSON.parse(s.out)).toMatchObject({ queries: 3, uniformQueries: 3 });
+    expect(JSON.parse(s.out)).toMatchObject({ queries: 3, uniformQueries: 3, uniformWithoutText: 3 });
     // Questions with text that share no word with their query: the note, without the hint about text.
     const texts = path.join(dir, 'texts.qpairs');
     expect((await runCli('init', texts)).code).toBe(0);

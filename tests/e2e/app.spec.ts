@@ -47,6 +47,11 @@ async function stats(p: Page): Promise<Record<string, string>> {
 test('imports the SemEval dev XML through the file input', async () => {
   await page.goto('/#workspace');
   await expect(page.getByTestId('stat-questions')).toHaveText('0');
+  // An empty workspace says what to import and where public samples are (it showed zeros only).
+  await expect(page.getByTestId('workspace-empty')).toContainText('This workspace holds no questions yet. Import a corpus below');
+  await expect(page.getByTestId('workspace-empty')).toContainText('datasets/');
+  mkdirSync(path.join(root, 'test-results', 'screens'), { recursive: true });
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'workspace-empty.png') });
   // Loopback serve mode without tokens: the owner, on the server's machine.
   await expect(page.getByTestId('header-role')).toHaveAttribute('data-role', 'owner');
   await expect(page.getByTestId('workspace-name')).toHaveText('e2e.qpairs');
@@ -62,6 +67,7 @@ test('imports the SemEval dev XML through the file input', async () => {
   await expect(page.getByTestId('stat-questions')).toHaveText('550');
   await expect(page.getByTestId('stat-pools')).toHaveText('1');
   await expect(page.getByTestId('import-error')).toHaveCount(0);
+  await expect(page.getByTestId('workspace-empty')).toHaveCount(0);
 });
 
 test('the local owner can also import a file by its path on the server (re-importing adds nothing)', async () => {

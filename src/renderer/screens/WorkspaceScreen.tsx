@@ -173,6 +173,20 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
                 </div>
               ))}
             </dl>
+            {stats.questions === 0 && (
+              <p className="note-box" data-testid="workspace-empty">
+                {canImport ? (
+                  <>
+                    This workspace holds no questions yet. Import a corpus below: a Stack Exchange site&apos;s dump archive (<code>stackexchange</code>), SemEval-2016
+                    Task 3 XML (<code>semeval</code>), an AskUbuntu pool and its texts (<code>askubuntu-pool</code>, <code>askubuntu-corpus</code>), or your own
+                    questions as JSON lines or CSV. QPairs&apos; source folder holds public samples of each in <code>datasets/</code> (its README gives their
+                    sources and licences); the desktop app&apos;s first run made a demo workspace ready to label, <code>~/.qpairs/demo.qpairs</code>.
+                  </>
+                ) : (
+                  <>This workspace holds no questions yet: its owner imports them.</>
+                )}
+              </p>
+            )}
             {Object.keys(stats.sources).length > 0 && (
               <p className="small muted" data-testid="stat-sources">
                 Sources:{' '}

@@ -21,7 +21,6 @@ import { useDebounced, useStoredString } from '../lib/hooks';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt, snippet } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
-import { isTransportError } from '../client/types';
 import { commandKeyOf, describeLabel, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
@@ -30,7 +29,8 @@ import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { useQueuedNotice } from '../annotate/queuedNotice';
 import { FilterBox, useTableSort } from '../components/DataTable';
 import { KeyLegend } from '../components/KeyLegend';
-import { personScope, redoLabel } from '../annotate/history';
+import { personScope } from '../annotate/history';
+import { reviewUndoActions } from './reviewUndo';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
@@ -323,135 +323,23 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     setCursorKey(key);
   };
 
-  const doUndo = async (): Promise<void> => {
-    if (!judge || !pool) return;
-    if (!(await settles.settledForUndo(setNotice))) return;
-    const e = undo.pop(pool, judge);
-    if (!e) {
-      setNotice('Nothing to undo: you settled nothing in this session.');
-      return;
-    }
-    if (e.note && e.seq === 0 && !e.review) {
-      // A note written in Annotate (as an assigned annotator): undone there, where it shows.
-      undo.putBack(e);
-      setNotice(`Your last change is your note on ${e.candidateId} of query ${e.queryId}, written in Annotate: u there undoes it.`);
-      return;
-    }
-    const key = itemKey(e);
-    if (e.note && e.seq === 0) {
-      // A reason given alone: the pair gets back the reason it had, its ruling unchanged.
-      const r = allRows.find((x) => x.key === key);
-      if (!queue || queue.pool !== e.pool) {
-        undo.putBack(e);
-        setNotice(`Cannot undo the reason on ${e.candidateId} of query ${e.queryId} now: that pair is not shown with your ruling.`);
-        return;
-      }
-      if (!r || r.value === null || r.by !== judge) {
-        // The queue lists every disagreement of the pool: a reason on a pair out of it (its votes agree
-        // now), or without this judge's ruling, cannot be put back (the engine takes a reason only with a
-        // ruling, on a pair in dispute). Kept, it would stop every later u here.
-        setNotice(
-          `Cannot undo your reason on ${e.candidateId} of query ${e.queryId}: that pair ${!r ? 'is no longer in dispute' : 'no longer has your ruling'}, so the reason stays. u again undoes your change before it.`,
-        );
-        return;
-      }
-      const before = e.note.before ?? '';
-      // Redo can give it again once the engine took the undo (a refused undo took nothing back).
-      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true, undone: { ...e, undoneBy: 0 } });
-      setReasons((m) => new Map(m).set(key, before));
-      showPair(key);
-      queuedNotice(
-        op,
-        before ? `Undone: your reason on ${e.candidateId} for query ${e.queryId} is back to what it was.` : `Undone: your reason on ${e.candidateId} for query ${e.queryId} (removed).`,
-        `Not undone: your reason on ${e.candidateId} for query ${e.queryId} was refused, so it stays as it was (see what was not saved).`,
-      );
-      return;
-    }
-    try {
-      // A ruling whose call changed the reason (given with it, or taken along by x) gets that reason back with it.
-      const rec = await client.invoke('label.undo', { seq: e.seq, annotator: judge, ...(e.note ? { note: e.note.before ?? '' } : {}) });
-      undo.pushRedo({ ...e, undoneBy: rec.seq });
-      setGiven((g) => {
-        const n = new Map(g);
-        n.delete(key);
-        return n;
-      });
-      setReasons((m) => {
-        const n = new Map(m);
-        n.delete(key);
-        return n;
-      });
-      showPair(key);
-      setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}${e.note ? (e.note.before ? ', with the reason it had' : ' and its reason') : ''}.`);
-      await load();
-    } catch (err) {
-      if (isTransportError(err)) undo.putBack(e);
-      setError(`Undo failed: ${errorMessage(err)}`);
-    }
-  };
-
-  /** U: gives back what the last undo took back (a ruling, with its reason, or a reason). */
-  const doRedo = async (): Promise<void> => {
-    if (!judge || !pool) return;
-    if (!(await settles.settledForUndo(setNotice))) return;
-    const got = undo.popRedo(pool, judge);
-    const e = got.entry;
-    if (!e || !e.review) {
-      if (e) undo.putBackRedo(e);
-      setNotice(
-        got.entry === null && got.lost
-          ? 'Cannot redo: you ruled or wrote a reason after the undo, so what u took back stays undone.'
-          : e
-            ? `Your last undo was of your ${e.seq === 0 ? 'note' : 'label'} on ${e.candidateId} of query ${e.queryId}, in Annotate: U there redoes it.`
-            : 'Nothing to redo: U gives back what u took back in this session.',
-      );
-      return;
-    }
-    const key = itemKey(e);
-    const where = `${e.candidateId} for query ${e.queryId}`;
-    if (e.note && e.seq === 0) {
-      const r = allRows.find((x) => x.key === key);
-      if (!queue || queue.pool !== e.pool) {
-        undo.putBackRedo(e);
-        setNotice(`Cannot redo the reason on ${where} now: that pair is not shown.`);
-        return;
-      }
-      if (!r) {
-        // The queue lists every disagreement of the pool: a pair out of it (its votes agree now) takes no
-        // reason (the engine takes one only with a ruling, on a pair in dispute). Kept, it would stop every later U here.
-        setNotice(`Cannot redo your reason on ${where}: that pair is no longer in dispute. U again redoes what the undo before it took back.`);
-        return;
-      }
-      if (r.value === null || r.by !== judge || storedReason(r) !== (e.note.before ?? null)) {
-        setError(`Redo refused: your ruling or reason on ${where} changed since the undo. Write the reason you want with c.`);
-        return;
-      }
-      const after = e.note.after ?? '';
-      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null });
-      setReasons((m) => new Map(m).set(key, after));
-      showPair(key);
-      queuedNotice(
-        op,
-        after ? `Redone: your reason on ${where}.` : `Redone: your reason on ${where} (removed).`,
-        `Not redone: your reason on ${where} was refused, so it stays as the undo left it (see what was not saved).`,
-      );
-      return;
-    }
-    const failed = await redoLabel(e, undo, (args) => client.invoke('review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, ...args }));
-    if (failed) {
-      setNotice(null);
-      setError(failed);
-      return;
-    }
-    setReasons((m) => {
-      const n = new Map(m);
-      n.delete(key);
-      return n;
-    });
-    showPair(key);
-    setNotice(e.value == null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
-    await load();
-  };
+  const { doUndo, doRedo } = reviewUndoActions({
+    client,
+    settles,
+    undo,
+    judge,
+    pool,
+    queuePool: queue?.pool ?? null,
+    allRows,
+    storedReason,
+    setReasons,
+    setGiven,
+    showPair,
+    setNotice,
+    setError,
+    queuedNotice,
+    load: () => load(),
+  });
 
   /**
    * Drops a ruling or reason the engine refused. On a pair this judge had settled, the reason it

@@ -39,6 +39,17 @@ async function workspace(w: string): Promise<void> {
 }
 
 describe('eval tells the truth (issue 13)', () => {
+  it('the first line of eval and of eval --compare names the tie rule and the grade from which a label is similar', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    const evText = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--ties', 'trec-eval', '--threshold', '2');
+    expect(evText.split('\n')[0]).toMatch(/, ties trec-eval, similar from grade 2$/);
+    writeFileSync(path.join(dir, 'rev.run'), 'q1 Q0 c 1 3 rev\nq1 Q0 b 2 2 rev\nq1 Q0 a 3 1 rev\nq3 Q0 g 1 2 rev\nq3 Q0 h 2 1 rev\n');
+    await ok('import', w, '--format', 'trec-run', '--pool', 'p', path.join(dir, 'rev.run'));
+    const cmp = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'alt,rev', '--ties', 'trec-eval');
+    expect(cmp.split('\n')[0]).toBe('pool p: AP per query over 2 queries (labels of alice, convention zero, ties trec-eval, similar from grade 1)');
+  });
+
   it('a run that scores none of a query\'s candidates is flagged: it is ranked in pool order there (engine and CLI)', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);
@@ -49,6 +60,16 @@ describe('eval tells the truth (issue 13)', () => {
     expect(cli.runs.part).toMatchObject({ queries: 2, unscoredQueries: 1 });
     expect(cli.runs.alt.unscoredQueries).toBeUndefined();
     expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero')).toMatch(/! part: scores no candidate of 1 of its 2 queries — ranked in the pool's order there/);
+    // --compare flags it the same way, over the queries it compares (alice's fully labeled q1 and q3).
+    const cmp = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'part,alt', '--json'));
+    expect(cmp.queries).toBe(2);
+    expect(cmp.runs).toEqual([
+      expect.objectContaining({ name: 'part', unscoredQueries: 1 }),
+      expect.not.objectContaining({ unscoredQueries: expect.anything() }),
+    ]);
+    const cmpText = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'part,alt');
+    expect(cmpText).toContain("! part: scores no candidate of 1 of its 2 queries — ranked in the pool's order there");
+    expect(cmpText).not.toMatch(/! alt: scores no candidate/);
     const engine = Engine.open(w, { transport: 'electron' });
     try {
       const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero' })) as PoolEvaluation;

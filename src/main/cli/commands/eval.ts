@@ -96,7 +96,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     if (values.json) out.log(json(lo.order === 'pool' ? evalJson(ev) : { ...evalJson(ev), labelOrder: lo }));
     else {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
-      out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}${ev.conventionChosenBy === 'pool' ? " (the pool's; --convention overrides)" : ''}, ties ${ev.ties}`);
+      out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}${ev.conventionChosenBy === 'pool' ? " (the pool's; --convention overrides)" : ''}, ties ${ev.ties}, similar from grade ${ev.threshold}`);
       out.log(`${ev.labeledQueries} of ${ev.totalQueries} queries counted — ${ev.labeling}`);
       // Under skip the table counts fewer: say so here, not only in the verdict below ("200 of 200 counted" over a table of 189).
       const used = Math.max(0, ...Object.values(ev.runs).map((m) => m.queries));
@@ -119,7 +119,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
         else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
         // A run that skipped queries is ranked in pool order there: say so beside its figures.
-        if (m.unscoredQueries) out.log(`! ${name}: scores no candidate of ${m.unscoredQueries} of its ${m.queries} queries — ranked in the pool's order there`);
+        if (m.unscoredQueries) out.log(unscoredRunLine(name, m.unscoredQueries, m.queries));
         if (m.uniformQueries) out.log(uniformRunLine(name, m.uniformQueries, m.queries, ev.ties));
       }
       if (lo.order !== 'pool') {
@@ -166,6 +166,14 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
 }
 
 /**
+ * The flag under a run that scores no candidate of some counted queries (plain eval and --compare
+ * alike): its unscored candidates are ranked in the pool's order there, which can flatter it.
+ */
+function unscoredRunLine(name: string, unscored: number, queries: number): string {
+  return `! ${name}: scores no candidate of ${unscored} of its ${queries} queries — ranked in the pool's order there`;
+}
+
+/**
  * The flag under a run that gives every candidate the same score in some counted queries (plain
  * eval and --compare alike): the tie rule, not the run, ranks them there.
  */
@@ -196,6 +204,7 @@ export function compareJson(v: CompareView): Record<string, unknown> {
     runs: v.runs.map((r) => {
       const o: Record<string, unknown> = { name: r.name };
       putStat(o, 'mean', r.mean);
+      if (r.unscoredQueries) o.unscoredQueries = r.unscoredQueries;
       if (r.uniformQueries) o.uniformQueries = r.uniformQueries;
       return o;
     }),
@@ -232,12 +241,15 @@ export function permutationWords(v: Pick<CompareView, 'permutations' | 'pairs'>)
 }
 
 function printCompare(v: CompareView, out: Out): void {
-  out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention})`);
+  out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention}, ties ${v.ties}, similar from grade ${v.threshold})`);
   out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${permutationWords(v)}; Holm over ${counted(v.pairs.length, 'pair')}`);
   // Means, differences and intervals in percent points, as the metrics table and the app's Compare panel (--json: fractions).
   out.log(`means, differences and their CIs in percent points (71.35 = 0.7135; --json gives fractions); p-values as they are`);
   out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, points(r.mean)])));
-  for (const r of v.runs) if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
+  for (const r of v.runs) {
+    if (r.unscoredQueries) out.log(unscoredRunLine(r.name, r.unscoredQueries, v.queries));
+    if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
+  }
   out.log('');
   out.log(
     table(

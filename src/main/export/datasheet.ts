@@ -334,7 +334,10 @@ export function datasheet(d: DatasheetInput): string {
     );
   } else {
     out.push(
-      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}. ` +
+      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
+        // As `qpairs agreement` and the Agreement screen say: the statistics count a "?" as no label.
+        (ag.unsure > 0 ? `; ${counted(ag.unsure, '"?" (unsure) label')} left out (a "?" counts as no label here)` : '') +
+        '. ' +
         `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.` +
         (d.agreementNote ? ` ${d.agreementNote}` : ''),
     );

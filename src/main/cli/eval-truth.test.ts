@@ -50,6 +50,32 @@ describe('eval tells the truth (issue 13)', () => {
     expect(cmp.split('\n')[0]).toBe('pool p: AP per query over 2 queries (labels of alice, convention zero, ties trec-eval, similar from grade 1)');
   });
 
+  it('says how many counted queries have no similar candidate under convention zero, and when none has one that every 0 measures nothing (CLI, --json, engine)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    // alice's fully labeled q1 and q3 each have one similar candidate: nothing to say.
+    const plain = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero');
+    expect(plain).not.toMatch(/no similar candidate/);
+    expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--json')).withoutRelevant).toBe(0);
+    // From grade 2 no label of this binary pool is similar: 0.00 everywhere, and the CLI says why.
+    const none = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--threshold', '2');
+    expect(none).toContain("! none of the 2 queries counted has a similar candidate (grade 2 or above) in the labels of alice: every figure is 0 whatever the runs' order (convention zero)");
+    expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--threshold', '2', '--json'))).toMatchObject({ labeledQueries: 2, withoutRelevant: 2 });
+    // dave finds nothing similar in q1 but g in q3: one of his two queries counts 0.
+    writeFileSync(path.join(dir, 'dave.csv'), 'query_id,candidate_id,annotator,label\nq1,a,dave,0\nq1,b,dave,0\nq1,c,dave,0\nq3,g,dave,1\nq3,h,dave,0\n');
+    await ok('import', w, '--format', 'labels-csv', '--pool', 'p', path.join(dir, 'dave.csv'));
+    const dave = await ok('eval', w, '--pool', 'p', '--annotator', 'dave', '--convention', 'zero');
+    expect(dave.split('\n')[2]).toBe('1 of them has no similar candidate: it counts 0 in every metric (convention zero)');
+    expect(dave).not.toMatch(/! none of/);
+    const engine = Engine.open(w, { transport: 'electron' });
+    try {
+      const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero', threshold: 2 })) as PoolEvaluation;
+      expect(ev).toMatchObject({ labeledQueries: 2, withoutRelevant: 2 });
+    } finally {
+      engine.close();
+    }
+  });
+
   it('a run that scores none of a query\'s candidates is flagged: it is ranked in pool order there (engine and CLI)', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);

@@ -103,6 +103,14 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       if (ev.convention === 'skip' && Object.keys(ev.runs).length > 0 && used < ev.labeledQueries) {
         out.log(`${counted(ev.labeledQueries - used, 'of them has', 'of them have')} no similar candidate: left out of the metrics (convention skip), which count ${used}`);
       }
+      // Under zero they count 0 in every metric: say how many, and when it is all of them the figures measure nothing.
+      if (ev.convention === 'zero' && ev.withoutRelevant > 0 && Object.keys(ev.runs).length > 0) {
+        out.log(
+          ev.withoutRelevant === ev.labeledQueries
+            ? `! none of the ${counted(ev.labeledQueries, 'query', 'queries')} counted has a similar candidate (grade ${ev.threshold} or above) in the labels of ${ev.annotator}: every figure is 0 whatever the runs' order (convention zero)`
+            : `${counted(ev.withoutRelevant, 'of them has', 'of them have')} no similar candidate: ${ev.withoutRelevant === 1 ? 'it counts' : 'each counts'} 0 in every metric (convention zero)`,
+        );
+      }
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
       // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.

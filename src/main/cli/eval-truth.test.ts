@@ -76,6 +76,25 @@ describe('eval tells the truth (issue 13)', () => {
     }
   });
 
+  it('eval --compare lists what its bare figures hide: an interval from one query, a p that is n/a, a t-test p of 0 from equal differences', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    // "best" puts the similar candidate first in q1 and q3; "alt" puts it second in both: AP 1 vs 0.5, the same gain twice.
+    writeFileSync(path.join(dir, 'best.run'), 'q1 Q0 b 1 3 best\nq1 Q0 a 2 2 best\nq1 Q0 c 3 1 best\nq3 Q0 g 1 2 best\nq3 Q0 h 2 1 best\n');
+    await ok('import', w, '--format', 'trec-run', '--pool', 'p', path.join(dir, 'best.run'));
+    const two = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'best,alt');
+    expect(two).toContain('  best–alt p (t): all differences are equal and non-zero (zero variance): p = 0 in the limit');
+    // erin labels q3 alone: one query, so the bootstrap interval is that query's difference and the t-test has no p.
+    writeFileSync(path.join(dir, 'erin.csv'), 'query_id,candidate_id,annotator,label\nq3,g,erin,1\nq3,h,erin,0\n');
+    await ok('import', w, '--format', 'labels-csv', '--pool', 'p', path.join(dir, 'erin.csv'));
+    const one = await ok('eval', w, '--pool', 'p', '--annotator', 'erin', '--convention', 'zero', '--compare', 'best,alt');
+    expect(one).toMatch(/best\s+alt\s+50\.00\s+\[50\.00, 50\.00\]\s+n\/a/);
+    expect(one).toContain('  best–alt 95% CI: percentile bootstrap, 1000 resamples; only one query, so every resample is the original sample');
+    expect(one).toContain('  best–alt p (t): a paired t-test needs at least 2 pairs');
+    // Over two queries the interval is an ordinary one: nothing to add about it.
+    expect(two).not.toMatch(/95% CI: /);
+  });
+
   it('a run that scores none of a query\'s candidates is flagged: it is ranked in pool order there (engine and CLI)', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);

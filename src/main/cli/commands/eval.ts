@@ -8,7 +8,7 @@ import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
 import { comparePoolRuns, putStat } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
-import { fmt, intFlag, json, list, numberFlag, positiveInt, withWorkspace, type Out } from './common';
+import { fmt, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
 /**
  * `qpairs eval W --pool P [--convention skip|zero] [--annotator A] [--ties pool-order|trec-eval]
@@ -266,6 +266,15 @@ function printCompare(v: CompareView, out: Out): void {
       v.pairs.map((p) => [p.a, p.b, points(p.meanDiff), pointsCi(p.ci95), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
     ),
   );
+  // Why a p is n/a, and what a bare figure hides: an interval from one query (every resample is that
+  // query: [50.00, 50.00] looked certain), resamples dropped, a t-test p of 0 from differences without spread.
+  const notes = new Notes();
+  for (const p of v.pairs) {
+    notes.stat(`${p.a}–${p.b} 95% CI`, p.ci95);
+    notes.stat(`${p.a}–${p.b} p (t)`, p.pT);
+  }
+  const text = notes.text();
+  if (text) out.log(text);
 }
 
 /** A statistic on the 0–1 scale in percent points with two decimals (0.71354 → 71.35), or "n/a". */

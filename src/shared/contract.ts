@@ -466,6 +466,12 @@ export interface PoolEvaluation {
   threshold: number;
   /** Whether partially labeled queries were counted (eval.pool `partial`). */
   partial: boolean;
+  /**
+   * Counted queries without a similar candidate (none labeled at `threshold` or above): left out
+   * under convention skip, each 0 in every metric under zero — so when it equals `labeledQueries`,
+   * every figure is 0 (zero) or undefined (skip) whatever the runs' order.
+   */
+  withoutRelevant: number;
   /** How labeled queries were chosen and unlabeled candidates treated (one sentence, for display). */
   labeling: string;
   /** Queries counted: fully labeled ones (or, with `partial`, those with at least one label). */

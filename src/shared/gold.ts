@@ -308,9 +308,11 @@ export interface CompareView {
   alpha: number;
   /**
    * Each run's mean; `uniformQueries` (absent when 0): the compared queries where the run gives
-   * every candidate the same score, so the tie rule ranks them (as eval's RunMetrics.uniformQueries).
+   * every candidate the same score, so the tie rule ranks them (as eval's RunMetrics.uniformQueries);
+   * `unscoredQueries` (absent when 0): the compared queries where the run scores no candidate, so they
+   * are ranked in the pool's order there (as eval's RunMetrics.unscoredQueries).
    */
-  runs: Array<{ name: string; mean: StatView; uniformQueries?: number }>;
+  runs: Array<{ name: string; mean: StatView; unscoredQueries?: number; uniformQueries?: number }>;
   pairs: ComparePairView[];
 }
 

@@ -39,6 +39,62 @@ async function workspace(w: string): Promise<void> {
 }
 
 describe('eval tells the truth (issue 13)', () => {
+  it('the first line of eval and of eval --compare names the tie rule and the grade from which a label is similar', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    const evText = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--ties', 'trec-eval', '--threshold', '2');
+    expect(evText.split('\n')[0]).toMatch(/, ties trec-eval, similar from grade 2$/);
+    writeFileSync(path.join(dir, 'rev.run'), 'q1 Q0 c 1 3 rev\nq1 Q0 b 2 2 rev\nq1 Q0 a 3 1 rev\nq3 Q0 g 1 2 rev\nq3 Q0 h 2 1 rev\n');
+    await ok('import', w, '--format', 'trec-run', '--pool', 'p', path.join(dir, 'rev.run'));
+    const cmp = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'alt,rev', '--ties', 'trec-eval');
+    expect(cmp.split('\n')[0]).toBe('pool p: AP per query over 2 queries (labels of alice, convention zero, ties trec-eval, similar from grade 1)');
+  });
+
+  it('says how many counted queries have no similar candidate under convention zero, and when none has one that every 0 measures nothing (CLI, --json, engine)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    // alice's fully labeled q1 and q3 each have one similar candidate: nothing to say.
+    const plain = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero');
+    expect(plain).not.toMatch(/no similar candidate/);
+    expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--json')).withoutRelevant).toBe(0);
+    // From grade 2 no label of this binary pool is similar: 0.00 everywhere, and the CLI says why.
+    const none = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--threshold', '2');
+    expect(none).toContain("! none of the 2 queries counted has a similar candidate (grade 2 or above) in the labels of alice: every figure is 0 whatever the runs' order (convention zero)");
+    expect(JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--threshold', '2', '--json'))).toMatchObject({ labeledQueries: 2, withoutRelevant: 2 });
+    // dave finds nothing similar in q1 but g in q3: one of his two queries counts 0.
+    writeFileSync(path.join(dir, 'dave.csv'), 'query_id,candidate_id,annotator,label\nq1,a,dave,0\nq1,b,dave,0\nq1,c,dave,0\nq3,g,dave,1\nq3,h,dave,0\n');
+    await ok('import', w, '--format', 'labels-csv', '--pool', 'p', path.join(dir, 'dave.csv'));
+    const dave = await ok('eval', w, '--pool', 'p', '--annotator', 'dave', '--convention', 'zero');
+    expect(dave.split('\n')[2]).toBe('1 of them has no similar candidate: it counts 0 in every metric (convention zero)');
+    expect(dave).not.toMatch(/! none of/);
+    const engine = Engine.open(w, { transport: 'electron' });
+    try {
+      const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero', threshold: 2 })) as PoolEvaluation;
+      expect(ev).toMatchObject({ labeledQueries: 2, withoutRelevant: 2 });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('eval --compare lists what its bare figures hide: an interval from one query, a p that is n/a, a t-test p of 0 from equal differences', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    // "best" puts the similar candidate first in q1 and q3; "alt" puts it second in both: AP 1 vs 0.5, the same gain twice.
+    writeFileSync(path.join(dir, 'best.run'), 'q1 Q0 b 1 3 best\nq1 Q0 a 2 2 best\nq1 Q0 c 3 1 best\nq3 Q0 g 1 2 best\nq3 Q0 h 2 1 best\n');
+    await ok('import', w, '--format', 'trec-run', '--pool', 'p', path.join(dir, 'best.run'));
+    const two = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'best,alt');
+    expect(two).toContain('  best–alt p (t): all differences are equal and non-zero (zero variance): p = 0 in the limit');
+    // erin labels q3 alone: one query, so the bootstrap interval is that query's difference and the t-test has no p.
+    writeFileSync(path.join(dir, 'erin.csv'), 'query_id,candidate_id,annotator,label\nq3,g,erin,1\nq3,h,erin,0\n');
+    await ok('import', w, '--format', 'labels-csv', '--pool', 'p', path.join(dir, 'erin.csv'));
+    const one = await ok('eval', w, '--pool', 'p', '--annotator', 'erin', '--convention', 'zero', '--compare', 'best,alt');
+    expect(one).toMatch(/best\s+alt\s+50\.00\s+\[50\.00, 50\.00\]\s+n\/a/);
+    expect(one).toContain('  best–alt 95% CI: percentile bootstrap, 1000 resamples; only one query, so every resample is the original sample');
+    expect(one).toContain('  best–alt p (t): a paired t-test needs at least 2 pairs');
+    // Over two queries the interval is an ordinary one: nothing to add about it.
+    expect(two).not.toMatch(/95% CI: /);
+  });
+
   it('a run that scores none of a query\'s candidates is flagged: it is ranked in pool order there (engine and CLI)', async () => {
     const w = path.join(dir, 'w.qpairs');
     await workspace(w);
@@ -49,6 +105,16 @@ describe('eval tells the truth (issue 13)', () => {
     expect(cli.runs.part).toMatchObject({ queries: 2, unscoredQueries: 1 });
     expect(cli.runs.alt.unscoredQueries).toBeUndefined();
     expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero')).toMatch(/! part: scores no candidate of 1 of its 2 queries — ranked in the pool's order there/);
+    // --compare flags it the same way, over the queries it compares (alice's fully labeled q1 and q3).
+    const cmp = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'part,alt', '--json'));
+    expect(cmp.queries).toBe(2);
+    expect(cmp.runs).toEqual([
+      expect.objectContaining({ name: 'part', unscoredQueries: 1 }),
+      expect.not.objectContaining({ unscoredQueries: expect.anything() }),
+    ]);
+    const cmpText = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--compare', 'part,alt');
+    expect(cmpText).toContain("! part: scores no candidate of 1 of its 2 queries — ranked in the pool's order there");
+    expect(cmpText).not.toMatch(/! alt: scores no candidate/);
     const engine = Engine.open(w, { transport: 'electron' });
     try {
       const ev = (await engine.invoke('eval.pool', { pool: 'p', annotator: 'alice', convention: 'zero' })) as PoolEvaluation;

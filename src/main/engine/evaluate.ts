@@ -164,6 +164,9 @@ export function poolEvaluationOf(
     }
     curve[i] = point;
   }
+  // Whether a query has a similar candidate depends on its labels and the threshold, not on the run.
+  let withoutRelevant = 0;
+  for (let i = 0; i < counted; i++) if (perRun[0]?.results[i]?.relevant === 0) withoutRelevant++;
   const runs: Record<string, RunMetrics> = {};
   perRun.forEach(({ name }, j) => {
     const s = sums[j]!;
@@ -188,6 +191,7 @@ export function poolEvaluationOf(
     ties: a.ties,
     threshold: a.threshold,
     partial,
+    withoutRelevant,
     labeling: labelingConvention(partial),
     labeledQueries: counted,
     fullyLabeledQueries: counts.full,

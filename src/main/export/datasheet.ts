@@ -11,6 +11,7 @@ import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { shellQuote } from '../workspace/db';
 import { describeOverlap, modelOverlap } from '../training/trained-on';
+import { countScored, hasTiedScores } from '../metrics';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
 
@@ -76,6 +77,39 @@ function reimport(format: ExportFormat, pool: string, scheme: string): string {
   }
 }
 
+/**
+ * What trec_eval makes of a trec-run export, beside `qpairs eval`: it reads the scores, not the rank
+ * column, and orders equal scores by docno descending (`--ties trec-eval`), where the ranks here keep
+ * the pool's order (eval's default); and a query the run scores no candidate of is absent from the
+ * file, which trec_eval -c counts 0 where eval ranks it in the pool's order. Names the runs and
+ * queries where the two differ, so a figure trec_eval gives that eval did not is explained.
+ */
+function trecEvalNote(ws: Workspace, pool: string, queries: PoolState['queries'], only: string | null): string {
+  const tied: string[] = [];
+  const absent: string[] = [];
+  for (const r of ws.listRuns(pool)) {
+    if (only !== null && r.name !== only) continue;
+    const scores = ws.runScores(r.id);
+    let t = 0;
+    let a = 0;
+    for (const q of queries) {
+      const sc = scores.get(q.queryId);
+      if (countScored(q.candidates, sc) === 0) a++;
+      else if (hasTiedScores(q.candidates, sc)) t++;
+    }
+    if (t > 0) tied.push(`${r.name} in ${counted(t, 'query', 'queries')}`);
+    if (a > 0) absent.push(`${r.name}: ${counted(a, 'query', 'queries')}`);
+  }
+  return (
+    'With trec_eval: it reads the scores, not the rank column, and orders equal scores by docno descending, as `qpairs eval --ties trec-eval` does; ' +
+    "the ranks here keep the pool's order for equal scores, as `qpairs eval` does by default. " +
+    (tied.length > 0 ? `Equal scores within a query: ${tied.join(', ')} — there the two orders can differ.` : 'No query here has equal scores, so both orders agree.') +
+    (absent.length > 0
+      ? ` Queries a run scores no candidate of are absent from its file (${absent.join('; ')}): trec_eval -c counts them 0 and trec_eval without -c leaves them out, where \`qpairs eval\` ranks them in the pool's order and flags it.`
+      : '')
+  );
+}
+
 const DESCRIBE: Record<ExportFormat, string> = {
   askubuntu: '`query \\t similar ids \\t candidate ids \\t scores` per query (Lei et al. 2016 dev.txt); candidates ranked by the run, ties in pool order',
   qrels: 'TREC qrels `qid 0 docno grade` (graded), judged pairs only',
@@ -128,6 +162,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
+  if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
   // The convention lives with the pool, not in the files: a re-import into a new pool gets the default.
   const convention = p.convention ?? 'zero';
   // Formats without "unknown" leave out (qrels, semeval-relevancy) or write as not similar (askubuntu) the pairs
@@ -334,7 +369,10 @@ export function datasheet(d: DatasheetInput): string {
     );
   } else {
     out.push(
-      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}. ` +
+      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
+        // As `qpairs agreement` and the Agreement screen say: the statistics count a "?" as no label.
+        (ag.unsure > 0 ? `; ${counted(ag.unsure, '"?" (unsure) label')} left out (a "?" counts as no label here)` : '') +
+        '. ' +
         `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.` +
         (d.agreementNote ? ` ${d.agreementNote}` : ''),
     );

@@ -10,7 +10,7 @@ import type { CompareMetric, CompareView, IntervalView, StatView } from '../../s
 import { COMPARE_METRICS } from '../../shared/gold';
 import { evalLabelSource, poolLabels } from './pool-labels';
 import { NotFoundError, QPairsError } from '../errors';
-import { evaluateRankedQuery, hasUniformScores, rankIndices, type EvalOptions } from '../metrics';
+import { countScored, evaluateRankedQuery, hasUniformScores, rankIndices, type EvalOptions } from '../metrics';
 import { compareRankers } from '../stats';
 import type { Workspace } from '../workspace/workspace';
 import { checkCompareBudget } from './budget';
@@ -39,14 +39,15 @@ export interface PoolCompareOptions {
 
 /**
  * Per-query values of a metric for some runs of a pool, on the queries eval includes; `uniform`:
- * how many of those queries the run gives every candidate the same score (hasUniformScores).
+ * how many of those queries the run gives every candidate the same score (hasUniformScores);
+ * `unscored`: how many it scores no candidate of (ranked in the pool's order there, as eval flags).
  */
 export function perQueryMetric(
   ws: Workspace,
   pool: string,
   runs: readonly string[],
   o: { metric: CompareMetric; annotator: string; convention: 'skip' | 'zero'; ties: 'pool-order' | 'trec-eval'; threshold: number },
-): { queries: string[]; rankers: Array<{ name: string; values: number[]; uniform: number }> } {
+): { queries: string[]; rankers: Array<{ name: string; values: number[]; uniform: number; unscored: number }> } {
   const { queries } = poolLabels(ws, pool, o.annotator);
   const known = new Map(ws.listRuns(pool).map((r) => [r.name, r.id]));
   const opts: EvalOptions = { convention: o.convention, ties: o.ties, threshold: o.threshold, ks: [1, 5] };
@@ -58,6 +59,7 @@ export function perQueryMetric(
     const values: number[] = [];
     const qs: string[] = [];
     let uniform = 0;
+    let unscored = 0;
     for (const q of queries) {
       const s = scores.get(q.queryId);
       const res = evaluateRankedQuery(q, rankIndices(q.candidates, s, { ties: o.ties }), opts);
@@ -65,9 +67,10 @@ export function perQueryMetric(
       values.push(res.metrics[o.metric as 'AP']);
       qs.push(q.queryId);
       if (hasUniformScores(q.candidates, s)) uniform++;
+      if (countScored(q.candidates, s) === 0) unscored++;
     }
     if (ids.length === 0) ids.push(...qs);
-    return { name, values, uniform };
+    return { name, values, uniform, unscored };
   });
   return { queries: ids, rankers };
 }
@@ -103,8 +106,13 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
     permutations,
     alpha,
     runs: r.rankers.map((x) => {
-      const uniform = input.rankers.find((i) => i.name === x.name)!.uniform;
-      return { name: x.name, mean: x.mean as StatView, ...(uniform > 0 ? { uniformQueries: uniform } : {}) };
+      const { uniform, unscored } = input.rankers.find((i) => i.name === x.name)!;
+      return {
+        name: x.name,
+        mean: x.mean as StatView,
+        ...(unscored > 0 ? { unscoredQueries: unscored } : {}),
+        ...(uniform > 0 ? { uniformQueries: uniform } : {}),
+      };
     }),
     pairs: r.pairs.map((p) => ({
       a: p.a,

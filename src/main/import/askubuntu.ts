@@ -2,7 +2,7 @@
 import { IdLines } from './questions';
 import { addPairs, annotatorName, labelValue, openPool, openRun, origin, putLabel, putRunScore, requireScheme } from './pools';
 import { baseName, fileError, readFields } from './reader';
-import { parseScore } from './runs';
+import { parseScore, scoreRefusal } from './runs';
 import type { ImportContext, Importer } from './types';
 
 function ids(field: string | undefined): string[] {
@@ -112,7 +112,7 @@ export const askubuntuPool: Importer = {
       if (cands.length !== scoreTexts.length) throw fileError(file, line, `${cands.length} candidates but ${scoreTexts.length} scores`);
       const scores = scoreTexts.map((t) => {
         const v = parseScore(t);
-        if (v === null || !Number.isFinite(v)) throw fileError(file, line, `score ${JSON.stringify(t)} is not a number`);
+        if (v === null || !Number.isFinite(v)) throw fileError(file, line, scoreRefusal(t));
         return v;
       });
       if (cands.length === 0) throw fileError(file, line, 'no candidates');

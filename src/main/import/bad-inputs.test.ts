@@ -251,7 +251,14 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('trec-run', [write('r1.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 2 1\n')], { pool: 'rp' }, { line: 2, reason: /expected 6 fields \(qid Q0 docno rank score tag\), found 5/ });
     await failsCleanly('trec-run', [write('r2.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 two 1 t\n')], { pool: 'rp' }, { line: 2, reason: /rank "two" is not an integer/ });
     await failsCleanly('trec-run', [write('r3.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c1 2 1 t\n')], { pool: 'rp' }, { line: 2, reason: /document c1 appears twice for query q1 in run t \(also on line 1\)/ });
-    await failsCleanly('trec-run', [write('r4.txt', 'q1 Q0 c1 1 NaN t\n')], { pool: 'rp' }, { line: 1, reason: /score "NaN" is not a number/ });
+    await failsCleanly('trec-run', [write('r4.txt', 'q1 Q0 c1 1 NaN t\n')], { pool: 'rp' }, { line: 1, reason: /score "NaN" is not a number \(NaN\); QPairs ranks by finite scores only/ });
+    // Infinite scores are numbers to whoever wrote them ("-inf" for a filtered candidate): named as such, with what to do.
+    await failsCleanly('trec-run', [write('r5.txt', 'q1 Q0 c1 1 2 t\nq1 Q0 c2 2 -inf t\n')], { pool: 'rp' }, {
+      line: 2,
+      reason: /: score "-inf" is infinite; QPairs ranks by finite scores only: leave the line out \(a candidate without a score ranks after the scored ones, in pool order\) or give it a finite score$/,
+    });
+    await failsCleanly('trec-run', [write('r6.txt', 'q1 Q0 c1 1 Infinity t\n')], { pool: 'rp' }, { line: 1, reason: /: score "Infinity" is infinite;/ });
+    await failsCleanly('trec-run', [write('r7.txt', 'q1 Q0 c1 1 1e400 t\n')], { pool: 'rp' }, { line: 1, reason: /: score "1e400" is beyond the range of a double \(it reads as Infinity\);/ });
   });
 
   it('askubuntu files with wrong field counts', async () => {
@@ -259,7 +266,8 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     expect(e.details.reason).toBe('3 candidates but 2 scores');
     await failsCleanly('askubuntu-corpus', [fx('askubuntu-corpus-bad.txt')], {}, { line: 2, reason: /expected 3 tab-separated fields \(id, title, body\), found 4/ });
     await failsCleanly('askubuntu-pairs', [write('p.txt', '1\t2\t3\n4\t5\t6\t7\n')], {}, { line: 2, reason: /expected 3 tab-separated fields/ });
-    await failsCleanly('askubuntu-pool', [write('dev.txt', '1\t2\t2 3\t1 x\n')], {}, { line: 1, reason: /score "x" is not a number/ });
+    await failsCleanly('askubuntu-pool', [write('dev.txt', '1\t2\t2 3\t1 x\n')], {}, { line: 1, reason: /score "x" is not a number$/ });
+    await failsCleanly('askubuntu-pool', [write('dev2.txt', '1\t2\t2 3\t1 -Infinity\n')], {}, { line: 1, reason: /: score "-Infinity" is infinite;/ });
   });
 
   it('other syntax errors: JSON, CSV quotes, field counts, XML structure', async () => {

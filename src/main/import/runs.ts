@@ -23,6 +23,20 @@ export function parseScore(s: string): number | null {
 }
 
 /**
+ * Why a score field is refused (parseScore gave null). Infinite and NaN scores — a system's "-inf"
+ * for a candidate it filtered out, a "nan" from a division by zero, 1e400 — are numbers to the
+ * writer, so "is not a number" misled: they are named for what they are, with what to do instead.
+ */
+export function scoreRefusal(s: string): string {
+  const what = JSON.stringify(s);
+  const instead = 'QPairs ranks by finite scores only: leave the line out (a candidate without a score ranks after the scored ones, in pool order) or give it a finite score';
+  if (/^[+-]?(inf|infinity)$/i.test(s)) return `score ${what} is infinite; ${instead}`;
+  if (/^[+-]?nan$/i.test(s)) return `score ${what} is not a number (NaN); ${instead}`;
+  if (NUMBER.test(s)) return `score ${what} is beyond the range of a double (it reads as ${Number(s)}); ${instead}`;
+  return `score ${what} is not a number`;
+}
+
+/**
  * TREC run `qid Q0 docno rank score tag` (whitespace-separated; the Q0 column is ignored): one
  * run per tag in opts.pool, replacing a run of that name (runs are upserted as a whole).
  *
@@ -130,7 +144,7 @@ export const trecRun: Importer = {
       const [q, , doc, rankS, scoreS, tag] = fields as [string, string, string, string, string, string];
       if (!/^[+-]?\d+$/.test(rankS)) throw fileError(file, line, `rank ${JSON.stringify(rankS)} is not an integer`);
       const score = parseScore(scoreS);
-      if (score === null) throw fileError(file, line, `score ${JSON.stringify(scoreS)} is not a number`);
+      if (score === null) throw fileError(file, line, scoreRefusal(scoreS));
       if (q !== blockQuery) {
         flush();
         blockQuery = q;

@@ -82,6 +82,7 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
             ({ev.fullyLabeledQueries} of {ev.totalQueries} fully labeled{ev.partiallyLabeledQueries > 0 ? `, ${ev.partiallyLabeledQueries} in part` : ''})
           </span>
         )}
+        {ev && skippedNote(ev) && <span data-testid="live-skipped">{skippedNote(ev)}</span>}
         :
       </span>
       {ev && runs.length === 0 && <span className="small muted">—</span>}
@@ -96,6 +97,16 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
       ))}
     </section>
   );
+}
+
+/**
+ * Under convention skip the figures count only the labeled queries with a similar candidate: the
+ * panel's "rankers on your 200 labeled queries" stood over MAPs of 189. Says how many are left out
+ * (null when none, or under zero, where they count 0).
+ */
+export function skippedNote(ev: Pick<PoolEvaluation, 'convention' | 'withoutRelevant'>): string | null {
+  if (ev.convention !== 'skip' || !(ev.withoutRelevant > 0)) return null;
+  return ` — ${ev.withoutRelevant} without a similar candidate left out (convention skip)`;
 }
 
 /** A 95% confidence interval in percent, e.g. " [40.12, 56.50]"; nothing below 2 queries. */

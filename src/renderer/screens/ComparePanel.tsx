@@ -160,7 +160,7 @@ export function ComparePanel({
         <>
           <p className="small muted" data-testid="compare-summary">
             {view.metric} per query on <strong data-testid="compare-queries">{fmtInt(view.queries)}</strong> queries labeled by <strong>{view.annotator}</strong> ·
-            convention {view.convention} · bootstrap {fmtInt(view.bootstrap.resamples)} (seed {view.bootstrap.seed}) · {fmtInt(view.permutations)} permutations · Holm at α ={' '}
+            convention {view.convention} · ties {view.ties} · similar from grade {view.threshold} · bootstrap {fmtInt(view.bootstrap.resamples)} (seed {view.bootstrap.seed}) · {fmtInt(view.permutations)} permutations · Holm at α ={' '}
             {view.alpha}
             {loading && ' · updating…'}
           </p>
@@ -177,6 +177,14 @@ export function ComparePanel({
               </span>
             ))}
           </p>
+          {view.runs
+            .filter((r) => !!r.unscoredQueries)
+            .map((r) => (
+              <p key={r.name} className="small error" data-testid={`compare-unscored-${r.name}`}>
+                {r.name} scores no candidate of {fmtInt(r.unscoredQueries!)} of the {fmtInt(view.queries)} compared {view.queries === 1 ? 'query' : 'queries'}: there it is ranked in
+                the pool’s own order, which can flatter it.
+              </p>
+            ))}
           {view.runs
             .filter((r) => !!r.uniformQueries)
             .map((r) => (

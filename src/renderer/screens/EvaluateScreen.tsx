@@ -237,6 +237,12 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                 {ev.reason}
               </p>
             )}
+            {ev.convention === 'zero' && runs.length > 0 && ev.labeledQueries > 0 && ev.withoutRelevant === ev.labeledQueries && (
+              <p className="note-box" role="status" data-testid="eval-no-similar">
+                None of the {fmtInt(ev.labeledQueries)} counted {ev.labeledQueries === 1 ? 'query has' : 'queries have'} a similar candidate (grade {ev.threshold} or above) in the labels of{' '}
+                {ev.annotator}: every figure is 0 whatever the rankers’ order (score 0).
+              </p>
+            )}
             {runs.length === 0 ? (
               <p className="muted" data-testid="eval-no-runs">
                 This pool has no ranker runs to evaluate.

@@ -2,7 +2,7 @@ import type { IntervalView, StatView } from '../../../shared/gold';
 import { counted } from '../../../shared/plural';
 import { agreementJson, poolAgreement } from '../../gold';
 import { parse, requireString, table } from '../args';
-import { fmt, fmtCi, json, list, positiveInt, intFlag, withWorkspace, type Out } from './common';
+import { fmt, fmtCi, json, list, positiveInt, intFlag, withWorkspace, Notes, type Out } from './common';
 
 /**
  * `qpairs agreement W --pool P [--annotators A,B,…] [--queries Q1,Q2,…] [--bootstrap N --seed S] [--json]`:
@@ -85,28 +85,4 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
     }
     return 0;
   }, { out });
-}
-
-/**
- * The reasons behind n/a values (grouped: one line per reason, naming what it applies to) and the
- * notes of defined statistics (e.g. Fleiss' kappa on the items with the modal number of labels, an
- * interval from one query only or with resamples dropped).
- */
-class Notes {
-  private readonly byReason = new Map<string, string[]>();
-
-  stat(name: string, s: StatView | IntervalView): void {
-    let text: string | undefined;
-    if (s.value === null) text = s.reason;
-    // An interval's note matters when resamples were dropped or there was one query only.
-    else if (s.note && !(Array.isArray(s.value) && /^percentile bootstrap, \d+ resamples$/.test(s.note))) text = s.note;
-    if (!text) return;
-    const names = this.byReason.get(text) ?? [];
-    names.push(name);
-    this.byReason.set(text, names);
-  }
-
-  text(): string {
-    return [...this.byReason].map(([reason, names]) => `  ${names.join(', ')}: ${reason}`).join('\n');
-  }
 }

@@ -1,4 +1,5 @@
 /** Helpers shared by the CLI command modules (each exports `(argv, out) => Promise<number>`). */
+import type { IntervalView, StatView } from '../../../shared/gold';
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
@@ -138,4 +139,29 @@ export function fmt(s: { value: number | null }, digits = 3): string {
 
 export function fmtCi(s: { value: [number, number] | null }, digits = 3): string {
   return s.value === null ? 'n/a' : `[${s.value[0].toFixed(digits)}, ${s.value[1].toFixed(digits)}]`;
+}
+
+/**
+ * The reasons behind n/a values (grouped: one line per reason, naming what it applies to) and the
+ * notes of defined statistics (e.g. Fleiss' kappa on the items with the modal number of labels, an
+ * interval from one query only or with resamples dropped, a p-value of 0 from differences without spread);
+ * `qpairs agreement` and `qpairs eval --compare` list them under their tables.
+ */
+export class Notes {
+  private readonly byReason = new Map<string, string[]>();
+
+  stat(name: string, s: StatView | IntervalView): void {
+    let text: string | undefined;
+    if (s.value === null) text = s.reason;
+    // An interval's note matters when resamples were dropped or there was one query only.
+    else if (s.note && !(Array.isArray(s.value) && /^percentile bootstrap, \d+ resamples$/.test(s.note))) text = s.note;
+    if (!text) return;
+    const names = this.byReason.get(text) ?? [];
+    names.push(name);
+    this.byReason.set(text, names);
+  }
+
+  text(): string {
+    return [...this.byReason].map(([reason, names]) => `  ${names.join(', ')}: ${reason}`).join('\n');
+  }
 }

@@ -8,7 +8,7 @@ import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
 import { comparePoolRuns, putStat } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
-import { fmt, intFlag, json, list, numberFlag, positiveInt, withWorkspace, type Out } from './common';
+import { fmt, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
 /**
  * `qpairs eval W --pool P [--convention skip|zero] [--annotator A] [--ties pool-order|trec-eval]
@@ -96,12 +96,20 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     if (values.json) out.log(json(lo.order === 'pool' ? evalJson(ev) : { ...evalJson(ev), labelOrder: lo }));
     else {
       const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
-      out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}${ev.conventionChosenBy === 'pool' ? " (the pool's; --convention overrides)" : ''}, ties ${ev.ties}`);
+      out.log(`pool ${ev.pool}, labels of ${ev.annotator}${ev.annotatorChosenBy === 'default' ? ' (default source)' : ''}, convention ${ev.convention}${ev.conventionChosenBy === 'pool' ? " (the pool's; --convention overrides)" : ''}, ties ${ev.ties}, similar from grade ${ev.threshold}`);
       out.log(`${ev.labeledQueries} of ${ev.totalQueries} queries counted — ${ev.labeling}`);
       // Under skip the table counts fewer: say so here, not only in the verdict below ("200 of 200 counted" over a table of 189).
       const used = Math.max(0, ...Object.values(ev.runs).map((m) => m.queries));
       if (ev.convention === 'skip' && Object.keys(ev.runs).length > 0 && used < ev.labeledQueries) {
         out.log(`${counted(ev.labeledQueries - used, 'of them has', 'of them have')} no similar candidate: left out of the metrics (convention skip), which count ${used}`);
+      }
+      // Under zero they count 0 in every metric: say how many, and when it is all of them the figures measure nothing.
+      if (ev.convention === 'zero' && ev.withoutRelevant > 0 && Object.keys(ev.runs).length > 0) {
+        out.log(
+          ev.withoutRelevant === ev.labeledQueries
+            ? `! none of the ${counted(ev.labeledQueries, 'query', 'queries')} counted has a similar candidate (grade ${ev.threshold} or above) in the labels of ${ev.annotator}: every figure is 0 whatever the runs' order (convention zero)`
+            : `${counted(ev.withoutRelevant, 'of them has', 'of them have')} no similar candidate: ${ev.withoutRelevant === 1 ? 'it counts' : 'each counts'} 0 in every metric (convention zero)`,
+        );
       }
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
@@ -119,7 +127,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
         else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
         // A run that skipped queries is ranked in pool order there: say so beside its figures.
-        if (m.unscoredQueries) out.log(`! ${name}: scores no candidate of ${m.unscoredQueries} of its ${m.queries} queries — ranked in the pool's order there`);
+        if (m.unscoredQueries) out.log(unscoredRunLine(name, m.unscoredQueries, m.queries));
         if (m.uniformQueries) out.log(uniformRunLine(name, m.uniformQueries, m.queries, ev.ties));
       }
       if (lo.order !== 'pool') {
@@ -166,6 +174,14 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
 }
 
 /**
+ * The flag under a run that scores no candidate of some counted queries (plain eval and --compare
+ * alike): its unscored candidates are ranked in the pool's order there, which can flatter it.
+ */
+function unscoredRunLine(name: string, unscored: number, queries: number): string {
+  return `! ${name}: scores no candidate of ${unscored} of its ${queries} queries — ranked in the pool's order there`;
+}
+
+/**
  * The flag under a run that gives every candidate the same score in some counted queries (plain
  * eval and --compare alike): the tie rule, not the run, ranks them there.
  */
@@ -196,6 +212,7 @@ export function compareJson(v: CompareView): Record<string, unknown> {
     runs: v.runs.map((r) => {
       const o: Record<string, unknown> = { name: r.name };
       putStat(o, 'mean', r.mean);
+      if (r.unscoredQueries) o.unscoredQueries = r.unscoredQueries;
       if (r.uniformQueries) o.uniformQueries = r.uniformQueries;
       return o;
     }),
@@ -232,12 +249,15 @@ export function permutationWords(v: Pick<CompareView, 'permutations' | 'pairs'>)
 }
 
 function printCompare(v: CompareView, out: Out): void {
-  out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention})`);
+  out.log(`pool ${v.pool}: ${v.metric} per query over ${counted(v.queries, 'query', 'queries')} (labels of ${v.annotator}, convention ${v.convention}, ties ${v.ties}, similar from grade ${v.threshold})`);
   out.log(`95% CIs: bootstrap over queries (${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}); randomization test ${permutationWords(v)}; Holm over ${counted(v.pairs.length, 'pair')}`);
   // Means, differences and intervals in percent points, as the metrics table and the app's Compare panel (--json: fractions).
   out.log(`means, differences and their CIs in percent points (71.35 = 0.7135; --json gives fractions); p-values as they are`);
   out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, points(r.mean)])));
-  for (const r of v.runs) if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
+  for (const r of v.runs) {
+    if (r.unscoredQueries) out.log(unscoredRunLine(r.name, r.unscoredQueries, v.queries));
+    if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
+  }
   out.log('');
   out.log(
     table(
@@ -246,6 +266,15 @@ function printCompare(v: CompareView, out: Out): void {
       v.pairs.map((p) => [p.a, p.b, points(p.meanDiff), pointsCi(p.ci95), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
     ),
   );
+  // Why a p is n/a, and what a bare figure hides: an interval from one query (every resample is that
+  // query: [50.00, 50.00] looked certain), resamples dropped, a t-test p of 0 from differences without spread.
+  const notes = new Notes();
+  for (const p of v.pairs) {
+    notes.stat(`${p.a}–${p.b} 95% CI`, p.ci95);
+    notes.stat(`${p.a}–${p.b} p (t)`, p.pT);
+  }
+  const text = notes.text();
+  if (text) out.log(text);
 }
 
 /** A statistic on the 0–1 scale in percent points with two decimals (0.71354 → 71.35), or "n/a". */

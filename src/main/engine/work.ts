@@ -1,6 +1,7 @@
 import type { ImportFormat, ParsedArgs } from '../../shared/contract';
 import type { LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
+import { FORM_IMPORT_CONTROLS } from '../../shared/import-controls';
 import path from 'node:path';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
@@ -54,7 +55,7 @@ export function dropIndex(ws: Workspace): void {
 // ------------------------------------------------------------------ imports
 
 /** The import options a command passes through to importFiles (ImportOptions says what each does), with the engine's progress callback. */
-export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'signal'> & {
+export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'controls' | 'signal'> & {
   onProgress?: Progress;
 };
 
@@ -105,6 +106,7 @@ export async function runImport(
             source: opts.source,
             update: opts.update,
             strict: opts.strict,
+            controls: opts.controls,
             signal: opts.signal,
             onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
             onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
@@ -327,6 +329,8 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         source: a.source,
         update: a.update,
         strict: a.strict,
+        // The app's messages name its import form's fields, not the CLI's flags.
+        controls: FORM_IMPORT_CONTROLS,
         signal: ctx.signal,
         onProgress: (d, t, note) => ctx.progress(d, t, note),
       }).catch(nameUploads);

@@ -129,7 +129,7 @@ describe('malformed files fail with file, line and reason, and change nothing', 
   });
 
   it('a folder or a pipe given as a file says what it is and what to do (it said only "not a file")', async () => {
-    await failsCleanly('questions-jsonl', [dir], {}, { file: dir, line: null, reason: /: is a folder, not a file \(give the files in it; only --format stackexchange takes a folder\)$/ });
+    await failsCleanly('questions-jsonl', [dir], {}, { file: dir, line: null, reason: /: is a folder, not a file \(give the files in it; only the stackexchange format takes a folder\)$/ });
     const fifo = path.join(dir, 'pipe');
     spawnSync('mkfifo', [fifo]);
     if (existsSync(fifo)) {

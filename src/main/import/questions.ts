@@ -4,7 +4,7 @@ import { QuestionInUseError, SourceConflictError, describeUse, type NewAnswer, t
 import type { AnswerPositions } from '../workspace/workspace-corpus';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
 import { parseTags } from './text';
-import type { ImportContext, Importer } from './types';
+import { optionName, type ImportContext, type Importer } from './types';
 
 /** Where a record was read: file and line (null when the format has no lines, e.g. a pending answer). */
 export interface Where {
@@ -14,11 +14,16 @@ export interface Where {
   derivedSource?: boolean;
 }
 
-function conflictError(e: SourceConflictError, at: Where): QPairsError {
+function conflictError(ctx: ImportContext, e: SourceConflictError, at: Where): QPairsError {
   const hint = at.derivedSource
-    ? ` (this file's source "${e.newSource}" comes from its name: give --source ${e.existingSource} if it is the same corpus)`
+    ? ` (this file's source "${e.newSource}" comes from its name: give ${optionName(ctx, 'source', e.existingSource)} if it is the same corpus)`
     : '';
-  return fileError(at.file, at.line, e.message.replace(/ Import with --update/, `${hint} Import with --update`));
+  return fileError(at.file, at.line, e.message.replace(/ Import with --update/, `${hint} Import with ${optionName(ctx, 'update')}`));
+}
+
+/** The workspace's refusal of a question in use, naming the update option as the surface names it. */
+function inUseError(ctx: ImportContext, e: QuestionInUseError, at: Where): QPairsError {
+  return fileError(at.file, at.line, e.message.replace(/ Import with --update/, ` Import with ${optionName(ctx, 'update')}`));
 }
 
 /**
@@ -34,9 +39,9 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where, posit
   try {
     r = ctx.ws.upsertQuestion(q, { update: ctx.opts.update });
   } catch (e) {
-    if (e instanceof SourceConflictError) throw conflictError(e, at);
+    if (e instanceof SourceConflictError) throw conflictError(ctx, e, at);
     // Issue 23: a pooled or labeled question's text is never replaced without --update.
-    if (e instanceof QuestionInUseError) throw fileError(at.file, at.line, e.message);
+    if (e instanceof QuestionInUseError) throw inUseError(ctx, e, at);
     throw e;
   }
   const { result, doc } = r;
@@ -65,7 +70,7 @@ function noteUpdateInPools(ctx: ImportContext, id: string, at: Where, touched: s
   ctx.count('questionsUpdatedInPools');
   if (n === 1) {
     ctx.warn(
-      `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (${touched ?? `in pool "${pool.name}"`}) has a new text (--update; the old one is kept in its history); ` +
+      `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (${touched ?? `in pool "${pool.name}"`}) has a new text (${optionName(ctx, 'update')}; the old one is kept in its history); ` +
         `labels given on the old text now stand for the new one (questionsUpdatedInPools counts all such questions)`,
     );
   }
@@ -81,7 +86,7 @@ export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions
   try {
     result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update }, positions);
   } catch (e) {
-    if (e instanceof SourceConflictError) throw conflictError(e, at);
+    if (e instanceof SourceConflictError) throw conflictError(ctx, e, at);
     throw e;
   }
   if (result === 'inserted') ctx.count('answersInserted');

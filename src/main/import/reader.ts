@@ -64,7 +64,7 @@ export function cannotRead(e: NodeJS.ErrnoException): string {
 
 /** Why a path that exists cannot be read as an input file: what it is instead, and what to do. */
 function notAFile(st: Stats): string {
-  if (st.isDirectory()) return 'is a folder, not a file (give the files in it; only --format stackexchange takes a folder)';
+  if (st.isDirectory()) return 'is a folder, not a file (give the files in it; only the stackexchange format takes a folder)';
   if (st.isFIFO() || st.isSocket() || st.isCharacterDevice()) {
     // `cat x | qpairs import … /dev/stdin`, `<(zcat x.gz)`: a stream, read once, with no size for progress.
     return 'is a pipe or device, not a file: save the data to a file and import that (.gz files are read as they are)';

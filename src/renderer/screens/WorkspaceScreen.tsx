@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
+// The form's labels are the ones the engine's import messages name (the CLI's name its flags).
+import { IMPORT_FORM_LABELS as FIELD } from '../../shared/import-controls';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
@@ -240,7 +242,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               </label>
             )}
             <label>
-              Pool <span className="optional">optional</span>
+              {FIELD.pool} <span className="optional">optional</span>
               <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy} list="pool-names" />
               <datalist id="pool-names">
                 {shared.pools.map((p) => (
@@ -249,15 +251,15 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               </datalist>
             </label>
             <label>
-              Annotator <span className="optional">optional</span>
+              {FIELD.annotator} <span className="optional">optional</span>
               <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy} placeholder="gold" />
             </label>
             <label>
-              Scheme <span className="optional">optional</span>
+              {FIELD.scheme} <span className="optional">optional</span>
               <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy} text={(s) => s || '(format default)'} />
             </label>
             <label>
-              Source name <span className="optional">optional</span>
+              {FIELD.source} <span className="optional">optional</span>
               <input
                 data-testid="import-source"
                 value={source}
@@ -270,11 +272,11 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               <legend>Options</legend>
               <label className="inline" title="Questions already in the workspace under the same id are replaced by the file's (otherwise such a clash is refused)">
                 <input type="checkbox" data-testid="import-update" checked={update} onChange={(e) => setUpdate(e.target.checked)} disabled={busy} />
-                Replace existing questions <span className="nowrap">(--update)</span>
+                {FIELD.update} <span className="nowrap">(--update)</span>
               </label>
               <label className="inline" title="Warnings, such as labels for query ids the workspace does not have, stop the import instead">
                 <input type="checkbox" data-testid="import-strict" checked={strict} onChange={(e) => setStrict(e.target.checked)} disabled={busy} />
-                Strict (warnings are errors)
+                {FIELD.strict} (warnings are errors)
               </label>
             </fieldset>
             <div className="actions">

@@ -76,6 +76,9 @@ function reimport(format: ExportFormat, pool: string, scheme: string): string {
   }
 }
 
+/** Formats whose aggregate export lists each pair's votes (and judge), which no importer reads back. */
+const VOTE_FORMATS: ReadonlySet<ExportFormat> = new Set(['jsonl', 'csv', 'hf-dataset']);
+
 const DESCRIBE: Record<ExportFormat, string> = {
   askubuntu: '`query \\t similar ids \\t candidate ids \\t scores` per query (Lei et al. 2016 dev.txt); candidates ranked by the run, ties in pool order',
   qrels: 'TREC qrels `qid 0 docno grade` (graded), judged pairs only',
@@ -128,6 +131,18 @@ export function datasheet(d: DatasheetInput): string {
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
+  if (d.source === AGGREGATE && VOTE_FORMATS.has(d.format)) {
+    // The votes and judge columns document the gold label; the labels importers read only the label column.
+    const people = [...s.annotators, ...s.judges].filter((a) => (s.labels.get(a)?.size ?? 0) > 0);
+    out.push(
+      '',
+      `What the re-import drops: the votes and judge columns are not read back — the re-import gives the pool the gold labels (as annotator gold), ` +
+        `not its annotators' labels, so agreement and the aggregation rule have nothing to work on there. ` +
+        (people.length
+          ? `To carry them, export each person's labels too (\`--annotator NAME\`, one file each: ${people.join(', ')}) and import those files as well.`
+          : 'No annotator of the pool has labels yet.'),
+    );
+  }
   // The convention lives with the pool, not in the files: a re-import into a new pool gets the default.
   const convention = p.convention ?? 'zero';
   // Formats without "unknown" leave out (qrels, semeval-relevancy) or write as not similar (askubuntu) the pairs

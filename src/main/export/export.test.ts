@@ -157,6 +157,12 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       await runImport(back, 'trec-run', [path.join(scratch.dir, 'lk.run')], { pool: 'lk' });
       expect(back.poolQueries('lk')).toEqual(ws.poolQueries('lk'));
       expect({ labels: grades(back, 'lk', 'gold'), metrics: metrics(back, 'lk') }, format).toEqual(want);
+      // The votes do not come back (only gold labels): the datasheet says so, and how to carry them.
+      expect(sourceLabels(back, 'lk', 'x').values.size).toBe(0);
+      expect(b.datasheet.content).toContain('What the re-import drops: the votes and judge columns are not read back');
+      expect(b.datasheet.content).toContain("export each person's labels too (`--annotator NAME`, one file each: x, y, judy)");
+      // One annotator's export carries no votes: nothing to say there.
+      expect(buildExport(ws, 'lk', format, `x.${format}`, { annotator: 'x' }).datasheet.content).not.toContain('What the re-import drops');
     }
     const jl = readFileSync(path.join(scratch.dir, 'lk.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     // No question text in this workspace: the text fields are null (ids only).

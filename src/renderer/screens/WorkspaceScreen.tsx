@@ -21,7 +21,7 @@ const FORMAT_HELP: Record<ImportFormat, string> = {
   'askubuntu-pairs': 'AskUbuntu train_random pairs (query \\t similar \\t candidates)',
   'askubuntu-pool': 'AskUbuntu dev/test pools with BM25 scores',
   semeval: 'SemEval 2016 Task 3 XML (questions, pools and gold labels)',
-  'semeval-relevancy': 'SemEval .relevancy file (a ranker run)',
+  'semeval-relevancy': 'SemEval scorer gold (.relevancy): true/false labels into a pool (its rank and score columns are not read: a run comes as a TREC run)',
   stackexchange: "Stack Exchange data dump: Posts.xml / PostLinks.xml, or the site's archive as downloaded (site.stackexchange.com.7z, .zip, .tar.gz)",
 };
 

@@ -104,6 +104,20 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('stackexchange', [fx('se-dup-Posts.xml')], {}, { line: 5, reason: /duplicate question id "20" \(also on line 3\)/ });
   });
 
+  it('an id two files of one import give with different texts names both places (the last file won silently); the same text is fine', async () => {
+    const a = write('two-a.jsonl', '{"id":"tw1","title":"first","body":"x"}\n{"id":"tw2","title":"same","body":"y"}\n');
+    const b = write('two-b.jsonl', '{"id":"tw2","title":"same","body":"y"}\n{"id":"tw1","title":"second","body":"x"}\n');
+    await failsCleanly('questions-jsonl', [a, b], { source: 'two' }, {
+      line: 2,
+      reason: new RegExp(`question tw1 has another title, body or field than ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 1 gave it in this import`),
+    });
+    await failsCleanly('questions-csv', [write('two-a.csv', 'id,title,body\ntw1,first,x\n'), write('two-b.csv', 'id,title,body\ntw1,first,changed\n')], { source: 'two' }, { line: 2, reason: /question tw1 has another title, body or field than .*two-a\.csv, line 2 gave it/ });
+    await failsCleanly('askubuntu-corpus', [write('two-a.txt', 'tw1\tfirst\tx\n'), write('two-b.txt', 'tw0\tz\tz\ntw1\tother\tx\n')], {}, { line: 2, reason: /question tw1 has another title, body or field than .*two-a\.txt, line 1 gave it/ });
+    // The same question in both files (a file given twice, overlapping splits) is read once, as before.
+    const r = await importFiles(ws, 'questions-jsonl', [a, write('two-c.jsonl', '{"id":"tw1","title":"first","body":"x"}\n'), a], { source: 'two' });
+    expect(r.counts).toEqual({ questionsInserted: 2, questionsUnchanged: 3 });
+  });
+
   it('invalid UTF-8 bytes name the line (line formats, CSV, XML, gzip)', async () => {
     const bad = Buffer.from([0x80, 0xfe]);
     const jsonl = write('u.jsonl', Buffer.concat([Buffer.from('{"id":"u1","title":"ok","body":"ok"}\n{"id":"u2","title":"ok"}\n{"id":"u3","title":"'), bad, Buffer.from('"}\n')]));

@@ -12,6 +12,8 @@ export interface Where {
   line: number | null;
   /** The source was not given (--source) but derived from the file name: the conflict error then suggests --source. */
   derivedSource?: boolean;
+  /** Where an earlier file of the same import gave this id (ImportIdLines): another text now is an error, not an update. */
+  earlier?: { file: string; line: number } | null;
 }
 
 function conflictError(ctx: ImportContext, e: SourceConflictError, at: Where): QPairsError {
@@ -45,6 +47,15 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where, posit
     throw e;
   }
   const { result, doc } = r;
+  if (result === 'updated' && at.earlier) {
+    // The last file silently won: two files of one import disagree on a question, as two labels of a pair would.
+    throw fileError(
+      at.file,
+      at.line,
+      `question ${q.id} has another title, body or field than ${at.earlier.file}, line ${at.earlier.line} gave it in this import ` +
+        `(an id given in two files of one import must be the same question; import the files one at a time to replace it on purpose)`,
+    );
+  }
   if (result === 'inserted') {
     ctx.count('questionsInserted');
     positions?.newQuestion(q.id);
@@ -95,6 +106,40 @@ export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions
 }
 
 /**
+ * The question ids an import of several files has read, across its files (id → file number and
+ * line), so that a question given again by a later file is told from an update: the same text is
+ * unchanged, another is an error naming both places. An import of one file keeps nothing here.
+ */
+export class ImportIdLines {
+  private static readonly byImport = new WeakMap<ImportContext, Map<string, number>>();
+  private readonly seen: Map<string, number>;
+  private readonly fileNo: number;
+  private constructor(
+    private readonly ctx: ImportContext,
+    file: string,
+  ) {
+    let m = ImportIdLines.byImport.get(ctx);
+    if (!m) ImportIdLines.byImport.set(ctx, (m = new Map()));
+    this.seen = m;
+    this.fileNo = ctx.report.files.indexOf(file);
+  }
+
+  /** The tracker of this file of the import, or null for an import of one file. */
+  static of(ctx: ImportContext, file: string): ImportIdLines | null {
+    return ctx.report.files.length > 1 ? new ImportIdLines(ctx, file) : null;
+  }
+
+  /** Records the id at this line; returns where an earlier file of the import gave it (null: none did). */
+  add(id: string, line: number): { file: string; line: number } | null {
+    const prev = this.seen.get(id);
+    this.seen.set(id, this.fileNo * 2 ** 32 + line);
+    if (prev === undefined) return null;
+    const f = Math.floor(prev / 2 ** 32);
+    return f === this.fileNo ? null : { file: this.ctx.report.files[f]!, line: prev % 2 ** 32 };
+  }
+}
+
+/**
  * Remembers the line of every id in one file, so a repeated id is an error naming both lines
  * (memory: one map entry per question of the file).
  */
@@ -139,10 +184,12 @@ export const questionsJsonl: Importer = {
   description: 'questions as JSON lines: {id, title, body, tags?, author?, created?, source?}',
   async importFile(ctx, file) {
     const ids = new IdLines(file);
+    const across = ImportIdLines.of(ctx, file);
     const defaultSource = ctx.opts.source ?? baseName(file);
     for await (const { value: o, line } of readJsonl(ctx, file)) {
       const id = idOf(file, line, o.id);
       ids.add(id, line);
+      const earlier = across?.add(id, line) ?? null;
       if (!('title' in o) && !('body' in o)) throw fileError(file, line, `question "${id}" has neither "title" nor "body"`);
       if (o.tags !== undefined && o.tags !== null && typeof o.tags !== 'string' && !Array.isArray(o.tags)) {
         throw fileError(file, line, '"tags" must be an array or a space-separated string');
@@ -160,7 +207,7 @@ export const questionsJsonl: Importer = {
         author: emptyToNull(optText(file, line, o.author, 'author')),
         created: emptyToNull(optText(file, line, o.created, 'created')),
         category: emptyToNull(optText(file, line, o.category, 'category')),
-      }, { file, line, derivedSource: !ownSource && ctx.opts.source === undefined });
+      }, { file, line, derivedSource: !ownSource && ctx.opts.source === undefined, earlier });
       ctx.tick();
     }
   },
@@ -175,12 +222,14 @@ export const questionsCsv: Importer = {
   description: 'questions as CSV with a header: id,title,body[,tags,author,created,category,source]',
   async importFile(ctx, file) {
     const ids = new IdLines(file);
+    const across = ImportIdLines.of(ctx, file);
     const defaultSource = ctx.opts.source ?? baseName(file);
     let rows = 0;
     for await (const r of readCsvTable(ctx, file, ['id', 'title', 'body'])) {
       const id = r.get('id')!.trim();
       if (!id) throw fileError(file, r.line, 'missing id');
       ids.add(id, r.line);
+      const earlier = across?.add(id, r.line) ?? null;
       const ownSource = emptyToNull(r.get('source'));
       putQuestion(ctx, {
         id,
@@ -191,7 +240,7 @@ export const questionsCsv: Importer = {
         author: emptyToNull(r.get('author')),
         created: emptyToNull(r.get('created')),
         category: emptyToNull(r.get('category')),
-      }, { file, line: r.line, derivedSource: !ownSource && ctx.opts.source === undefined });
+      }, { file, line: r.line, derivedSource: !ownSource && ctx.opts.source === undefined, earlier });
       rows++;
       ctx.tick();
     }
@@ -208,6 +257,7 @@ export const askubuntuCorpus: Importer = {
   description: 'AskUbuntu text_tokenized.txt(.gz): id <tab> title <tab> body',
   async importFile(ctx, file) {
     const ids = new IdLines(file);
+    const across = ImportIdLines.of(ctx, file);
     const source = ctx.opts.source ?? 'askubuntu';
     for await (const { fields, line } of readFields(ctx, file, '\t')) {
       if (fields.length < 2 || fields.length > 3) {
@@ -216,7 +266,7 @@ export const askubuntuCorpus: Importer = {
       const id = fields[0]!.trim();
       if (!id) throw fileError(file, line, 'missing id');
       ids.add(id, line);
-      putQuestion(ctx, { id, source, title: fields[1]!.trim(), body: (fields[2] ?? '').trim() }, { file, line });
+      putQuestion(ctx, { id, source, title: fields[1]!.trim(), body: (fields[2] ?? '').trim() }, { file, line, earlier: across?.add(id, line) ?? null });
       ctx.tick();
     }
   },

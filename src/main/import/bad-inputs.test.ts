@@ -87,6 +87,15 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     const e = await failsCleanly('questions-csv', [fx('questions-missing-body.csv')], {}, { line: 1, reason: /missing required column "body"/ });
     expect(e.message).toContain('(the header has: id, title, tags; expected id, title, body)');
     await failsCleanly('labels-csv', [write('l.csv', 'query_id,label\nq1,1\n')], { pool: 'lp' }, { line: 1, reason: /missing required column "candidate_id"/ });
+    expect(e.message).not.toContain('separated by');
+  });
+
+  it('a TSV or semicolon file given as CSV says how its columns are separated', async () => {
+    await failsCleanly('questions-csv', [write('quora.csv', 'id\ttitle\tbody\n1\ta\tb\n')], {}, {
+      line: 1,
+      reason: /missing required column "id" .*: its columns are separated by tabs, and this format reads commas — save the file as CSV with commas$/,
+    });
+    await failsCleanly('labels-csv', [write('semi.csv', 'query_id;candidate_id;label\r\nq1;c1;1\r\n')], { pool: 'lp' }, { line: 1, reason: /its columns are separated by semicolons, and this format reads commas/ });
   });
 
   it('a header naming a column twice is an error when that column is read (the first was taken silently)', async () => {

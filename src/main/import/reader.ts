@@ -325,10 +325,14 @@ export async function* readCsvTable(ctx: ImportContext, file: string, required: 
       width = rec.fields.length;
       for (const r of required) {
         if (!index.has(r)) {
+          // A TSV or a semicolon CSV (a spreadsheet's export in many locales) reads as one column.
+          const one = rec.fields.length === 1 ? rec.fields[0]! : '';
+          const sep = one.includes('\t') ? 'tabs' : one.includes(';') ? 'semicolons' : null;
           throw fileError(
             file,
             rec.line,
-            `missing required column "${r}" (the header has: ${rec.fields.map((f) => f.trim()).join(', ') || 'nothing'}; expected ${required.join(', ')})`,
+            `missing required column "${r}" (the header has: ${rec.fields.map((f) => f.trim()).join(', ') || 'nothing'}; expected ${required.join(', ')})` +
+              (sep ? `: its columns are separated by ${sep}, and this format reads commas — save the file as CSV with commas` : ''),
           );
         }
       }

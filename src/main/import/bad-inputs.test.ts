@@ -90,6 +90,22 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     expect(e.message).not.toContain('separated by');
   });
 
+  it('an id given as a JSON number too large to read exactly (or a fraction) is refused, naming the line; safe integers are ids', async () => {
+    // 12345678901234567891 and …892 both read as 12345678901234567000: stored as that, the two were one question.
+    await failsCleanly('questions-jsonl', [write('big.jsonl', '{"id":42,"title":"a","body":"b"}\n{"id":12345678901234567891,"title":"a","body":"b"}\n')], {}, {
+      line: 2,
+      reason: /id is a number too large to read exactly: it reads as 12345678901234567000 .*write it as a string \("id": "…"\)$/,
+    });
+    await failsCleanly('questions-jsonl', [write('frac.jsonl', '{"id":1.5,"title":"a","body":"b"}\n')], {}, { line: 1, reason: /id 1\.5 is not a whole number: write the id as a string/ });
+    await failsCleanly('labels-jsonl', [write('bigl.jsonl', '{"query_id":"q","candidate_id":9007199254740993,"label":"1"}\n')], { pool: 'big' }, {
+      line: 1,
+      reason: /candidate_id is a number too large to read exactly: it reads as 9007199254740992 /,
+    });
+    const r = await importFiles(ws, 'questions-jsonl', [write('safe.jsonl', '{"id":9007199254740991,"title":"a","body":"b"}\n')]);
+    expect(r.counts).toEqual({ questionsInserted: 1 });
+    expect(ws.getQuestion('9007199254740991')).not.toBeNull();
+  });
+
   it('a TSV or semicolon file given as CSV says how its columns are separated', async () => {
     await failsCleanly('questions-csv', [write('quora.csv', 'id\ttitle\tbody\n1\ta\tb\n')], {}, {
       line: 1,

@@ -6,6 +6,7 @@ import type { PoolInfo } from '../../shared/types';
 import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
 import { putQuestion } from './questions';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
+import { numericId, numericIdProblem } from './text';
 import { optionName, type ImportContext, type Importer } from './types';
 
 interface PairTarget {
@@ -63,6 +64,11 @@ function ensurePair(ctx: ImportContext, t: PairTarget, file: string, line: numbe
 }
 
 function requiredText(file: string, line: number, v: unknown, field: string): string {
+  if (typeof v === 'number' && Number.isFinite(v) && (field === 'query_id' || field === 'candidate_id')) {
+    const id = numericId(v);
+    if (id === null) throw fileError(file, line, numericIdProblem(field, v));
+    return id;
+  }
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'string' && v.trim()) return v.trim();
   throw fileError(file, line, v === undefined || v === null || v === '' ? `missing ${field}` : `${field} must be a string or a number`);

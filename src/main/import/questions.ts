@@ -3,7 +3,7 @@ import { QPairsError } from '../errors';
 import { QuestionInUseError, SourceConflictError, describeUse, type NewAnswer, type NewQuestion } from '../workspace/workspace';
 import type { AnswerPositions } from '../workspace/workspace-corpus';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
-import { parseTags } from './text';
+import { numericId, numericIdProblem, parseTags } from './text';
 import { optionName, type ImportContext, type Importer } from './types';
 
 /** Where a record was read: file and line (null when the format has no lines, e.g. a pending answer). */
@@ -157,7 +157,11 @@ export class IdLines {
 }
 
 function idOf(file: string, line: number, v: unknown, what = 'id'): string {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'number' && Number.isFinite(v)) {
+    const id = numericId(v);
+    if (id === null) throw fileError(file, line, numericIdProblem(what, v));
+    return id;
+  }
   if (typeof v === 'string' && v.trim()) return v.trim();
   if (v === undefined || v === null || v === '') throw fileError(file, line, `missing ${what}`);
   throw fileError(file, line, `${what} must be a string or a number, not ${JSON.stringify(v)}`);

@@ -43,3 +43,10 @@ export const FORM_IMPORT_CONTROLS: ImportControls = {
   },
   poolCreate: 'the Pools screen',
 };
+
+/**
+ * Formats that import questions (and duplicate pairs) only: the pool, annotator and scheme options
+ * mean nothing to them. The engine refuses those options with them (they were ignored: an import
+ * of questions with a pool named made no pool), and the import form leaves those fields out.
+ */
+export const QUESTIONS_ONLY_FORMATS: ReadonlySet<string> = new Set(['questions-jsonl', 'questions-csv', 'askubuntu-corpus', 'askubuntu-pairs', 'stackexchange']);

@@ -43,7 +43,7 @@ test.afterAll(async () => {
 async function importFile(format: string, f: string, fill: { pool?: string; strict?: boolean } = {}): Promise<void> {
   await page.getByTestId('import-format').selectOption(format);
   await page.getByTestId('import-files').setInputFiles(f);
-  await page.getByTestId('import-pool').fill(fill.pool ?? '');
+  if (fill.pool !== undefined) await page.getByTestId('import-pool').fill(fill.pool);
   await page.getByTestId('import-strict').setChecked(fill.strict ?? false);
   await page.getByTestId('import-start').click();
   await expect(page.getByTestId('import-report').or(page.getByTestId('import-error'))).toBeVisible({ timeout: 60_000 });
@@ -71,6 +71,24 @@ test('a source clash and a strict import name the form’s Source name, “Repla
   await expect(err).not.toContainText('--');
   await expect(page.getByTestId('import-strict').locator('..')).toContainText('Strict');
   await expect(page.getByTestId('stat-pools')).toHaveText('0');
+});
+
+test('a format that imports questions only leaves Pool, Annotator and Scheme out, and says so', async () => {
+  await page.getByTestId('import-format').selectOption('labels-csv');
+  await page.getByTestId('import-pool').fill('dev');
+  await expect(page.getByTestId('import-pool-unused')).toHaveCount(0);
+  await page.getByTestId('import-format').selectOption('questions-csv');
+  for (const f of ['import-pool', 'import-annotator', 'import-scheme']) await expect(page.getByTestId(f)).toBeDisabled();
+  await expect(page.getByTestId('import-pool-unused')).toHaveText('Pool, Annotator and Scheme are not used by questions-csv: it imports questions only');
+  // The Pool typed for labels is not sent with the questions: they import, and no pool is made.
+  await page.getByTestId('import-files').setInputFiles(file('q.csv', 'id,title,body\n50,t,b\n'));
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('stat-pools')).toHaveText('0');
+  await page.getByTestId('import-format').selectOption('labels-csv');
+  await expect(page.getByTestId('import-pool')).toBeEnabled();
+  await expect(page.getByTestId('import-pool')).toHaveValue('dev');
+  await page.getByTestId('import-pool').fill('');
 });
 
 test('the semeval-relevancy hint says it is the scorer’s gold labels, not a run', async () => {

@@ -105,4 +105,19 @@ describe('import messages name the surface’s own controls', () => {
     expect(likert.error).not.toMatch(/--[a-z]/);
     expect(await cliImport('labels-csv', path.join(dir, 'lk.csv'), { pool: 'lk' })).toMatch(/\(--scheme likert5 or graded; /);
   });
+
+  it('a pool, annotator or scheme given to a format that imports questions only is refused before anything is read (it was ignored: no pool was made)', async () => {
+    const q = file('more.jsonl', '{"id":"9","title":"x","body":"y"}\n');
+    const before = (await engine.invoke('workspace.stats', {})) as WorkspaceStats;
+    await expect(engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: q }], pool: 'dev' })).rejects.toThrow(
+      'the Pool field is not used by questions-jsonl, which imports questions, no pool or labels (a pool of these questions: the Pools screen; labels: the labels-csv, labels-jsonl or qrels format)',
+    );
+    await expect(engine.invoke('import.start', { format: 'askubuntu-pairs', sources: [{ path: q }], annotator: 'x', scheme: 'binary' })).rejects.toThrow(
+      /^the Annotator field and the Scheme field are not used by askubuntu-pairs, which imports questions and pairs, no pool/,
+    );
+    expect(await engine.invoke('workspace.stats', {})).toEqual(before);
+    expect(await cliImport('questions-jsonl', q, { pool: 'dev' })).toMatch(/^--pool is not used by questions-jsonl/);
+    // The same file without them imports.
+    expect((await appImport({ format: 'questions-jsonl', sources: [{ path: q }] })).ok).toBe(true);
+  });
 });

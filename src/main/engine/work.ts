@@ -5,7 +5,7 @@ import { FORM_IMPORT_CONTROLS } from '../../shared/import-controls';
 import path from 'node:path';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
-import { importFiles, type ImportOptions, type ImportReport } from '../import';
+import { importFiles, refuseUnusedOptions, type ImportOptions, type ImportReport } from '../import';
 import { StreamingIndexer } from './streaming-indexer';
 import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
@@ -306,6 +306,8 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
  * between two chunks; a failed or cancelled import undoes its chunks and never the labels.
  */
 export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string {
+  // Before any upload is read: the form's Pool, Annotator or Scheme given to a format that imports questions only.
+  refuseUnusedOptions(a.format, { pool: a.pool, annotator: a.annotator, scheme: a.scheme, controls: FORM_IMPORT_CONTROLS });
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
   // Error reports name an uploaded file by the name the user chose, not its temporary path.
   const uploads = a.sources.flatMap((s, i) => ('uploadId' in s ? [{ path: files[i]!, name: s.name }] : []));

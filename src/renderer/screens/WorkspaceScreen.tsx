@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
 // The form's labels are the ones the engine's import messages name (the CLI's name its flags).
-import { IMPORT_FORM_LABELS as FIELD } from '../../shared/import-controls';
+import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
@@ -99,6 +99,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const typedPaths = byPath && !electron ? serverPaths.split('\n').map((l) => l.trim()).filter(Boolean) : [];
   const haveFiles = dialog ? paths.length > 0 : files.length > 0 || typedPaths.length > 0;
   const busy = phase !== 'idle';
+  // Pool, Annotator and Scheme mean nothing to a format that imports questions only: the form leaves them out (the engine refuses them).
+  const labelsToo = !QUESTIONS_ONLY_FORMATS.has(format);
 
   const choose = async (): Promise<void> => {
     if (!client.pickFiles) return;
@@ -133,9 +135,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
       const r = await client.invoke('import.start', {
         format,
         sources,
-        ...(pool.trim() ? { pool: pool.trim() } : {}),
-        ...(annotator.trim() ? { annotator: annotator.trim() } : {}),
-        ...(scheme ? { scheme } : {}),
+        ...(labelsToo && pool.trim() ? { pool: pool.trim() } : {}),
+        ...(labelsToo && annotator.trim() ? { annotator: annotator.trim() } : {}),
+        ...(labelsToo && scheme ? { scheme } : {}),
         ...(source.trim() ? { source: source.trim() } : {}),
         ...(update ? { update: true } : {}),
         ...(strict ? { strict: true } : {}),
@@ -243,20 +245,25 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             )}
             <label>
               {FIELD.pool} <span className="optional">optional</span>
-              <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy} list="pool-names" />
+              <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy || !labelsToo} list="pool-names" />
               <datalist id="pool-names">
                 {shared.pools.map((p) => (
                   <option key={p.name} value={p.name} />
                 ))}
               </datalist>
+              {!labelsToo && (
+                <span className="hint" data-testid="import-pool-unused">
+                  Pool, Annotator and Scheme are not used by {format}: it imports questions only
+                </span>
+              )}
             </label>
             <label>
               {FIELD.annotator} <span className="optional">optional</span>
-              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy} placeholder="gold" />
+              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy || !labelsToo} placeholder="gold" />
             </label>
             <label>
               {FIELD.scheme} <span className="optional">optional</span>
-              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy} text={(s) => s || '(format default)'} />
+              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy || !labelsToo} text={(s) => s || '(format default)'} />
             </label>
             <label>
               {FIELD.source} <span className="optional">optional</span>

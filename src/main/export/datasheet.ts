@@ -89,6 +89,28 @@ const DESCRIBE: Record<ExportFormat, string> = {
   'hf-dataset': 'a Hugging Face–style dataset folder: data/pairs.jsonl (one JSON object per pool pair, with query and candidate title and body, in one fixed schema: votes and notes as lists of {annotator, label|note}, judge {annotator, label} or null) and this README.md as its dataset card, whose features list exactly those columns',
 };
 
+/**
+ * What an askubuntu export loses on the way back (askubuntu-pool makes a binary pool whose one run is
+ * bm25-lucene, with convention skip): the grades, the run's name and the pool's other runs, the text's
+ * line breaks; and the corpus file to import first.
+ */
+function askubuntuDrops(d: DatasheetInput): string {
+  const p = d.state.pool;
+  const drops: string[] = [];
+  if (p.scheme !== 'binary') {
+    drops.push(`the grades — the format is binary: the ${p.scheme} labels of grade ${DEFAULT_RELEVANCE_THRESHOLD} or more come back as 1 (similar), the others as 0, in a binary pool`);
+  }
+  const others = d.ws.runKinds(p.name).map((r) => r.name).filter((r) => r !== d.run);
+  if (d.run && d.run !== 'bm25-lucene') drops.push(`the run's name — the scores of ${d.run} come back as run bm25-lucene`);
+  if (others.length) drops.push(`the pool's other runs (${others.join(', ')}), which are not in the file: export them with --format trec-run`);
+  if (d.text) drops.push('line breaks and tabs in the text, which the corpus file writes as spaces');
+  const corpus = d.files[1]?.name;
+  return (
+    `What the re-import drops: ${drops.length ? drops.join('; ') : 'nothing of the labels and scores'}.` +
+    (d.text && corpus ? ` Import the corpus file first (\`qpairs import W --format askubuntu-corpus ${corpus}\`), or the pool's questions come back as ids only.` : '')
+  );
+}
+
 function num(s: StatView, digits = 3): string {
   return s.value === null ? `n/a (${s.reason})` : s.value.toFixed(digits);
 }
@@ -131,6 +153,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
+  if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));
   if (d.source === AGGREGATE && VOTE_FORMATS.has(d.format)) {
     // The votes and judge columns document the gold label; the labels importers read only the label column.
     const people = [...s.annotators, ...s.judges].filter((a) => (s.labels.get(a)?.size ?? 0) > 0);

@@ -77,6 +77,14 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('semeval', [fx('semeval-truncated.xml')], { pool: 'semeval-small', update: true }, { line: 22, reason: /malformed XML: unclosed tag: RelQBody/ });
   });
 
+  it('a SemEval subtask A file (bare threads) says it is one, naming the line; a stray thread after OrgQuestions does not', async () => {
+    const a = write('subtaskA.xml', '<?xml version="1.0"?>\n<root>\n<Thread THREAD_SEQUENCE="Q1_R1">\n<RelQuestion RELQ_ID="Q1_R1"><RelQSubject>s</RelQSubject><RelQBody>b</RelQBody></RelQuestion>\n</Thread>\n</root>\n');
+    await failsCleanly('semeval', [a], { pool: 'sa' }, { line: 3, reason: /Thread outside an OrgQuestion: this looks like a subtask A file .*the semeval format reads subtask B\/C files/ });
+    const stray = write('stray.xml', '<xml>\n<OrgQuestion ORGQ_ID="QS1"><OrgQSubject>s</OrgQSubject><OrgQBody>b</OrgQBody></OrgQuestion>\n<Thread THREAD_SEQUENCE="x"></Thread>\n</xml>\n');
+    const e = await failsCleanly('semeval', [stray], { pool: 'st' }, { line: 3, reason: /Thread outside an OrgQuestion$/ });
+    expect(e.message).not.toContain('subtask A');
+  });
+
   it('truncated XML (stackexchange Posts.xml cut inside a row)', async () => {
     const full = readFileSync(fx('se/Posts.xml'), 'utf8');
     const f = write('Posts.xml', full.slice(0, full.indexOf('<row Id="13"') + 30));

@@ -1,10 +1,11 @@
 import type { ImportFormat, ParsedArgs } from '../../shared/contract';
 import type { LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
+import { FORM_IMPORT_CONTROLS } from '../../shared/import-controls';
 import path from 'node:path';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { QPairsError, throwIfAborted } from '../errors';
-import { importFiles, type ImportOptions, type ImportReport } from '../import';
+import { importFiles, refuseUnusedOptions, type ImportOptions, type ImportReport } from '../import';
 import { StreamingIndexer } from './streaming-indexer';
 import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
 import { Workspace } from '../workspace/workspace';
@@ -54,7 +55,7 @@ export function dropIndex(ws: Workspace): void {
 // ------------------------------------------------------------------ imports
 
 /** The import options a command passes through to importFiles (ImportOptions says what each does), with the engine's progress callback. */
-export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'signal'> & {
+export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'controls' | 'signal'> & {
   onProgress?: Progress;
 };
 
@@ -105,6 +106,7 @@ export async function runImport(
             source: opts.source,
             update: opts.update,
             strict: opts.strict,
+            controls: opts.controls,
             signal: opts.signal,
             onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
             onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
@@ -304,6 +306,8 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
  * between two chunks; a failed or cancelled import undoes its chunks and never the labels.
  */
 export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string {
+  // Before any upload is read: the form's Pool, Annotator or Scheme given to a format that imports questions only.
+  refuseUnusedOptions(a.format, { pool: a.pool, annotator: a.annotator, scheme: a.scheme, controls: FORM_IMPORT_CONTROLS });
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
   // Error reports name an uploaded file by the name the user chose, not its temporary path.
   const uploads = a.sources.flatMap((s, i) => ('uploadId' in s ? [{ path: files[i]!, name: s.name }] : []));
@@ -327,6 +331,8 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         source: a.source,
         update: a.update,
         strict: a.strict,
+        // The app's messages name its import form's fields, not the CLI's flags.
+        controls: FORM_IMPORT_CONTROLS,
         signal: ctx.signal,
         onProgress: (d, t, note) => ctx.progress(d, t, note),
       }).catch(nameUploads);

@@ -110,6 +110,9 @@ function trecEvalNote(ws: Workspace, pool: string, queries: PoolState['queries']
   );
 }
 
+/** Formats whose aggregate export lists each pair's votes (and judge), which no importer reads back. */
+const VOTE_FORMATS: ReadonlySet<ExportFormat> = new Set(['jsonl', 'csv', 'hf-dataset']);
+
 const DESCRIBE: Record<ExportFormat, string> = {
   askubuntu: '`query \\t similar ids \\t candidate ids \\t scores` per query (Lei et al. 2016 dev.txt); candidates ranked by the run, ties in pool order',
   qrels: 'TREC qrels `qid 0 docno grade` (graded), judged pairs only',
@@ -119,6 +122,28 @@ const DESCRIBE: Record<ExportFormat, string> = {
   'semeval-relevancy': 'SemEval Task 3 scorer gold `orgq_id \\t relq_id \\t rank \\t score \\t true|false`; judged pairs only',
   'hf-dataset': 'a Hugging Face–style dataset folder: data/pairs.jsonl (one JSON object per pool pair, with query and candidate title and body, in one fixed schema: votes and notes as lists of {annotator, label|note}, judge {annotator, label} or null) and this README.md as its dataset card, whose features list exactly those columns',
 };
+
+/**
+ * What an askubuntu export loses on the way back (askubuntu-pool makes a binary pool whose one run is
+ * bm25-lucene, with convention skip): the grades, the run's name and the pool's other runs, the text's
+ * line breaks; and the corpus file to import first.
+ */
+function askubuntuDrops(d: DatasheetInput): string {
+  const p = d.state.pool;
+  const drops: string[] = [];
+  if (p.scheme !== 'binary') {
+    drops.push(`the grades — the format is binary: the ${p.scheme} labels of grade ${DEFAULT_RELEVANCE_THRESHOLD} or more come back as 1 (similar), the others as 0, in a binary pool`);
+  }
+  const others = d.ws.runKinds(p.name).map((r) => r.name).filter((r) => r !== d.run);
+  if (d.run && d.run !== 'bm25-lucene') drops.push(`the run's name — the scores of ${d.run} come back as run bm25-lucene`);
+  if (others.length) drops.push(`the pool's other runs (${others.join(', ')}), which are not in the file: export them with --format trec-run`);
+  if (d.text) drops.push('line breaks and tabs in the text, which the corpus file writes as spaces');
+  const corpus = d.files[1]?.name;
+  return (
+    `What the re-import drops: ${drops.length ? drops.join('; ') : 'nothing of the labels and scores'}.` +
+    (d.text && corpus ? ` Import the corpus file first (\`qpairs import W --format askubuntu-corpus ${corpus}\`), or the pool's questions come back as ids only.` : '')
+  );
+}
 
 function num(s: StatView, digits = 3): string {
   return s.value === null ? `n/a (${s.reason})` : s.value.toFixed(digits);
@@ -163,6 +188,19 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
   if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
+  if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));
+  if (d.source === AGGREGATE && VOTE_FORMATS.has(d.format)) {
+    // The votes and judge columns document the gold label; the labels importers read only the label column.
+    const people = [...s.annotators, ...s.judges].filter((a) => (s.labels.get(a)?.size ?? 0) > 0);
+    out.push(
+      '',
+      `What the re-import drops: the votes and judge columns are not read back — the re-import gives the pool the gold labels (as annotator gold), ` +
+        `not its annotators' labels, so agreement and the aggregation rule have nothing to work on there. ` +
+        (people.length
+          ? `To carry them, export each person's labels too (\`--annotator NAME\`, one file each: ${people.join(', ')}) and import those files as well.`
+          : 'No annotator of the pool has labels yet.'),
+    );
+  }
   // The convention lives with the pool, not in the files: a re-import into a new pool gets the default.
   const convention = p.convention ?? 'zero';
   // Formats without "unknown" leave out (qrels, semeval-relevancy) or write as not similar (askubuntu) the pairs

@@ -157,6 +157,12 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       await runImport(back, 'trec-run', [path.join(scratch.dir, 'lk.run')], { pool: 'lk' });
       expect(back.poolQueries('lk')).toEqual(ws.poolQueries('lk'));
       expect({ labels: grades(back, 'lk', 'gold'), metrics: metrics(back, 'lk') }, format).toEqual(want);
+      // The votes do not come back (only gold labels): the datasheet says so, and how to carry them.
+      expect(sourceLabels(back, 'lk', 'x').values.size).toBe(0);
+      expect(b.datasheet.content).toContain('What the re-import drops: the votes and judge columns are not read back');
+      expect(b.datasheet.content).toContain("export each person's labels too (`--annotator NAME`, one file each: x, y, judy)");
+      // One annotator's export carries no votes: nothing to say there.
+      expect(buildExport(ws, 'lk', format, `x.${format}`, { annotator: 'x' }).datasheet.content).not.toContain('What the re-import drops');
     }
     const jl = readFileSync(path.join(scratch.dir, 'lk.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     // No question text in this workspace: the text fields are null (ids only).
@@ -241,6 +247,35 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     expect(grades(back, 'dev', 'gold')).toEqual(grades(ws, 'dev', 'gold'));
     expect(metrics(back, 'dev')).toEqual(metrics(ws, 'dev'));
     expect(((metrics(back, 'dev') as Record<string, { runs: Record<string, { MAP: number }> }>)['zero/pool-order/partial']!.runs['search-engine']!.MAP * 100).toFixed(2)).toBe('71.35');
+  });
+
+  it('askubuntu of the SemEval dev pool: the datasheet says what the re-import drops — grades, the run name, other runs, line breaks — and it does', async () => {
+    const ws = fresh('se-au');
+    await runImport(ws, 'semeval', [dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml')], { pool: 'dev' });
+    const other = ws.ensureRun('dev', 'other', 'test');
+    ws.transaction(() => ws.setRunScore(other, ws.poolQueries('dev')[0]!.queryId, ws.poolQueries('dev')[0]!.candidates[0]!, 1));
+    const out = path.join(scratch.dir, 'se-au.txt');
+    const b = writeExport(ws, 'dev', 'askubuntu', out, { run: 'search-engine' });
+    expect(b.datasheet.content).toContain(
+      'What the re-import drops: the grades — the format is binary: the semeval3 labels of grade 1 or more come back as 1 (similar), the others as 0, in a binary pool; ' +
+        "the run's name — the scores of search-engine come back as run bm25-lucene; the pool's other runs (other), which are not in the file: export them with --format trec-run; " +
+        'line breaks and tabs in the text, which the corpus file writes as spaces. ' +
+        "Import the corpus file first (`qpairs import W --format askubuntu-corpus se-au.corpus.txt`), or the pool's questions come back as ids only.",
+    );
+    const back = fresh('se-au-back');
+    await runImport(back, 'askubuntu-corpus', [path.join(scratch.dir, 'se-au.corpus.txt')]);
+    await runImport(back, 'askubuntu-pool', [out], { pool: 'dev' });
+    // As said: binary labels at grade ≥ 1, one run named bm25-lucene, the texts there; the metrics (convention zero) the same.
+    expect(grades(back, 'dev', 'gold')).toEqual(grades(ws, 'dev', 'gold').map(([q, c, g]) => [q, c, g === null ? null : g >= 1 ? 1 : 0]));
+    expect(back.runKinds('dev').map((r) => r.name)).toEqual(['bm25-lucene']);
+    expect(back.getQuestion(ws.poolQueries('dev')[0]!.queryId)?.title).toBe(ws.getQuestion(ws.poolQueries('dev')[0]!.queryId)?.title);
+    const map = (w: Workspace, run: string): number => evaluatePool(w, { pool: 'dev', convention: 'zero', ties: 'pool-order', threshold: 1, partial: false }).runs[run]!.MAP!;
+    expect(map(back, 'bm25-lucene')).toBeCloseTo(map(ws, 'search-engine'), 12);
+    // A binary pool's export with its only run bm25-lucene drops nothing of labels and scores.
+    const au = await devWorkspace();
+    const plain = buildExport(au, 'dev', 'askubuntu', 'dev.txt', { run: 'bm25-lucene' });
+    expect(plain.datasheet.content).toMatch(/What the re-import drops: the pool's other runs \(reversed\), which are not in the file/);
+    expect(plain.datasheet.content).not.toContain('the grades —');
   });
 });
 

@@ -32,12 +32,12 @@ function metrics(ws: Workspace, pool: string, annotator: string): unknown {
   return (['skip', 'zero'] as const).map((convention) => evaluatePool(ws, { pool, annotator, convention, ties: 'pool-order', threshold: 1 }).runs);
 }
 
-/** Questions with text (one with a tab and a line break in its body), a BM25 pool, gold labels (one "?"). */
+/** Questions with text (one with a tab and line breaks, CRLF and LF, in its body), a BM25 pool, gold labels (one "?"). */
 async function labeledWorkspace(): Promise<Workspace> {
   const ws = fresh('src');
   const file = path.join(dir, 'q.jsonl');
   const rows = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) =>
-    JSON.stringify({ id, title: `wifi ${id} drops`, body: i === 1 ? 'after suspend,\n"quoted"\tand tabbed' : `network ${i % 2 ? 'driver' : 'card'} ubuntu` }),
+    JSON.stringify({ id, title: `wifi ${id} drops`, body: i === 1 ? 'after suspend,\r\n"quoted"\tand tabbed\nend' : `network ${i % 2 ? 'driver' : 'card'} ubuntu` }),
   );
   writeFileSync(file, rows.join('\n') + '\n');
   await runImport(ws, 'questions-jsonl', [file]);
@@ -65,13 +65,18 @@ describe('gold sets that stand alone (issue 13)', () => {
       await runImport(back, 'trec-run', [path.join(dir, 'p.run')], { pool: 'p' });
       expect(back.poolQueries('p')).toEqual(ws.poolQueries('p'));
       expect({ labels: grades(back, 'p', 'gold'), metrics: metrics(back, 'p', 'gold') }, format).toEqual(want);
+      // The texts come back as they were, line breaks included (a CSV field's CRLF was read back as LF).
+      const ids = [...new Set(ws.poolQueries('p').flatMap((x) => [x.queryId, ...x.candidates]))];
+      expect(ids).toContain('b');
+      const texts = (w: Workspace): unknown => [...w.getQuestions(ids).values()].map((x) => [x.id, x.title, x.body]);
+      expect(texts(back), format).toEqual(texts(ws));
     }
     const first = JSON.parse(readFileSync(path.join(dir, 'p.jsonl'), 'utf8').split('\n')[0]!);
     const q = ws.getQuestions(['a', first.candidate_id]);
     expect(first).toMatchObject({ query_id: 'a', query_title: q.get('a')!.title, query_body: q.get('a')!.body, candidate_title: q.get(first.candidate_id)!.title });
     const csv = readFileSync(path.join(dir, 'p.csv'), 'utf8');
     expect(csv.split('\n')[0]).toMatch(/,query_title,query_body,candidate_title,candidate_body$/);
-    expect(csv).toContain('"after suspend,\n""quoted""\tand tabbed"');
+    expect(csv).toContain('"after suspend,\r\n""quoted""\tand tabbed\nend"');
     // The annotator's "?" is its own status.
     expect(readFileSync(path.join(dir, 'p.jsonl'), 'utf8')).toMatch(/"label":"\?","grade":null,"relevant":null,"status":"unsure"/);
     // --no-text: ids only. gold's "?" is its label, not a missing one (the note said "no label from gold").
@@ -95,7 +100,7 @@ describe('gold sets that stand alone (issue 13)', () => {
     const ids = new Set(ws.poolQueries('p').flatMap((q) => [q.queryId, ...q.candidates]));
     expect(corpus.map((l) => l.split('\t')[0]).sort()).toEqual([...ids].sort());
     expect(corpus.every((l) => l.split('\t').length === 3)).toBe(true);
-    expect(corpus.find((l) => l.startsWith('b\t'))).toBe('b\twifi b drops\tafter suspend, "quoted" and tabbed');
+    expect(corpus.find((l) => l.startsWith('b\t'))).toBe('b\twifi b drops\tafter suspend, "quoted" and tabbed end');
     expect(b.warnings.join('\n')).toMatch(/1 candidates without a decisive label from gold .* written as not similar/);
     const sheet = readFileSync(`${out}.datasheet.md`, 'utf8');
     expect(sheet).toMatch(/\| written as not similar \(askubuntu\) \| 1 \|/);

@@ -3,7 +3,7 @@ import { IdLines } from './questions';
 import { addPairs, annotatorName, labelValue, openPool, openRun, origin, putLabel, putRunScore, requireScheme } from './pools';
 import { baseName, fileError, readFields } from './reader';
 import { parseScore, scoreRefusal } from './runs';
-import type { ImportContext, Importer } from './types';
+import { optionName, type ImportContext, type Importer } from './types';
 
 function ids(field: string | undefined): string[] {
   const s = (field ?? '').trim();
@@ -70,7 +70,7 @@ class ForeignIds {
       this.file,
       line,
       `question ${id} of this workspace comes from source "${held}", not ${this.source}: its text would stand for AskUbuntu question ${id}. ` +
-        `Import AskUbuntu into a workspace of its own, or give --source ${held} if these are that corpus's questions`,
+        `Import AskUbuntu into a workspace of its own, or give ${optionName(this.ctx, 'source', held)} if these are that corpus's questions`,
     );
   }
 }
@@ -133,7 +133,7 @@ export const askubuntuPool: Importer = {
       const sim = new Set(similar);
       for (const s of sim) {
         if (!seen.has(s)) {
-          if (ctx.opts.strict) throw fileError(file, line, `similar question ${s} of query ${q} is not among its candidates (--strict)`);
+          if (ctx.opts.strict) throw fileError(file, line, `similar question ${s} of query ${q} is not among its candidates (${optionName(ctx, 'strict')})`);
           notIn++;
           ctx.skip('similarNotInCandidates');
           if (notIn <= 5) ctx.warn(`${file}, line ${line}: similar question ${s} of query ${q} is not among its candidates; not labelled`);

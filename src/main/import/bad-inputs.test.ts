@@ -77,6 +77,14 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('semeval', [fx('semeval-truncated.xml')], { pool: 'semeval-small', update: true }, { line: 22, reason: /malformed XML: unclosed tag: RelQBody/ });
   });
 
+  it('a SemEval subtask A file (bare threads) says it is one, naming the line; a stray thread after OrgQuestions does not', async () => {
+    const a = write('subtaskA.xml', '<?xml version="1.0"?>\n<root>\n<Thread THREAD_SEQUENCE="Q1_R1">\n<RelQuestion RELQ_ID="Q1_R1"><RelQSubject>s</RelQSubject><RelQBody>b</RelQBody></RelQuestion>\n</Thread>\n</root>\n');
+    await failsCleanly('semeval', [a], { pool: 'sa' }, { line: 3, reason: /Thread outside an OrgQuestion: this looks like a subtask A file .*the semeval format reads subtask B\/C files/ });
+    const stray = write('stray.xml', '<xml>\n<OrgQuestion ORGQ_ID="QS1"><OrgQSubject>s</OrgQSubject><OrgQBody>b</OrgQBody></OrgQuestion>\n<Thread THREAD_SEQUENCE="x"></Thread>\n</xml>\n');
+    const e = await failsCleanly('semeval', [stray], { pool: 'st' }, { line: 3, reason: /Thread outside an OrgQuestion$/ });
+    expect(e.message).not.toContain('subtask A');
+  });
+
   it('truncated XML (stackexchange Posts.xml cut inside a row)', async () => {
     const full = readFileSync(fx('se/Posts.xml'), 'utf8');
     const f = write('Posts.xml', full.slice(0, full.indexOf('<row Id="13"') + 30));
@@ -87,6 +95,31 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     const e = await failsCleanly('questions-csv', [fx('questions-missing-body.csv')], {}, { line: 1, reason: /missing required column "body"/ });
     expect(e.message).toContain('(the header has: id, title, tags; expected id, title, body)');
     await failsCleanly('labels-csv', [write('l.csv', 'query_id,label\nq1,1\n')], { pool: 'lp' }, { line: 1, reason: /missing required column "candidate_id"/ });
+    expect(e.message).not.toContain('separated by');
+  });
+
+  it('an id given as a JSON number too large to read exactly (or a fraction) is refused, naming the line; safe integers are ids', async () => {
+    // 12345678901234567891 and …892 both read as 12345678901234567000: stored as that, the two were one question.
+    await failsCleanly('questions-jsonl', [write('big.jsonl', '{"id":42,"title":"a","body":"b"}\n{"id":12345678901234567891,"title":"a","body":"b"}\n')], {}, {
+      line: 2,
+      reason: /id is a number too large to read exactly: it reads as 12345678901234567000 .*write it as a string \("id": "…"\)$/,
+    });
+    await failsCleanly('questions-jsonl', [write('frac.jsonl', '{"id":1.5,"title":"a","body":"b"}\n')], {}, { line: 1, reason: /id 1\.5 is not a whole number: write the id as a string/ });
+    await failsCleanly('labels-jsonl', [write('bigl.jsonl', '{"query_id":"q","candidate_id":9007199254740993,"label":"1"}\n')], { pool: 'big' }, {
+      line: 1,
+      reason: /candidate_id is a number too large to read exactly: it reads as 9007199254740992 /,
+    });
+    const r = await importFiles(ws, 'questions-jsonl', [write('safe.jsonl', '{"id":9007199254740991,"title":"a","body":"b"}\n')]);
+    expect(r.counts).toEqual({ questionsInserted: 1 });
+    expect(ws.getQuestion('9007199254740991')).not.toBeNull();
+  });
+
+  it('a TSV or semicolon file given as CSV says how its columns are separated', async () => {
+    await failsCleanly('questions-csv', [write('quora.csv', 'id\ttitle\tbody\n1\ta\tb\n')], {}, {
+      line: 1,
+      reason: /missing required column "id" .*: its columns are separated by tabs, and this format reads commas — save the file as CSV with commas$/,
+    });
+    await failsCleanly('labels-csv', [write('semi.csv', 'query_id;candidate_id;label\r\nq1;c1;1\r\n')], { pool: 'lp' }, { line: 1, reason: /its columns are separated by semicolons, and this format reads commas/ });
   });
 
   it('a header naming a column twice is an error when that column is read (the first was taken silently)', async () => {
@@ -102,6 +135,20 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('questions-csv', [write('d.csv', 'id,title,body\nx,1,2\ny,3,4\nx,5,6\n')], {}, { line: 4, reason: /duplicate question id "x" \(also on line 2\)/ });
     await failsCleanly('askubuntu-corpus', [write('d.txt', '1\ta\tb\n2\tc\td\n2\te\tf\n')], {}, { line: 3, reason: /duplicate question id "2" \(also on line 2\)/ });
     await failsCleanly('stackexchange', [fx('se-dup-Posts.xml')], {}, { line: 5, reason: /duplicate question id "20" \(also on line 3\)/ });
+  });
+
+  it('an id two files of one import give with different texts names both places (the last file won silently); the same text is fine', async () => {
+    const a = write('two-a.jsonl', '{"id":"tw1","title":"first","body":"x"}\n{"id":"tw2","title":"same","body":"y"}\n');
+    const b = write('two-b.jsonl', '{"id":"tw2","title":"same","body":"y"}\n{"id":"tw1","title":"second","body":"x"}\n');
+    await failsCleanly('questions-jsonl', [a, b], { source: 'two' }, {
+      line: 2,
+      reason: new RegExp(`question tw1 has another title, body or field than ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 1 gave it in this import`),
+    });
+    await failsCleanly('questions-csv', [write('two-a.csv', 'id,title,body\ntw1,first,x\n'), write('two-b.csv', 'id,title,body\ntw1,first,changed\n')], { source: 'two' }, { line: 2, reason: /question tw1 has another title, body or field than .*two-a\.csv, line 2 gave it/ });
+    await failsCleanly('askubuntu-corpus', [write('two-a.txt', 'tw1\tfirst\tx\n'), write('two-b.txt', 'tw0\tz\tz\ntw1\tother\tx\n')], {}, { line: 2, reason: /question tw1 has another title, body or field than .*two-a\.txt, line 1 gave it/ });
+    // The same question in both files (a file given twice, overlapping splits) is read once, as before.
+    const r = await importFiles(ws, 'questions-jsonl', [a, write('two-c.jsonl', '{"id":"tw1","title":"first","body":"x"}\n'), a], { source: 'two' });
+    expect(r.counts).toEqual({ questionsInserted: 2, questionsUnchanged: 3 });
   });
 
   it('invalid UTF-8 bytes name the line (line formats, CSV, XML, gzip)', async () => {
@@ -129,7 +176,7 @@ describe('malformed files fail with file, line and reason, and change nothing', 
   });
 
   it('a folder or a pipe given as a file says what it is and what to do (it said only "not a file")', async () => {
-    await failsCleanly('questions-jsonl', [dir], {}, { file: dir, line: null, reason: /: is a folder, not a file \(give the files in it; only --format stackexchange takes a folder\)$/ });
+    await failsCleanly('questions-jsonl', [dir], {}, { file: dir, line: null, reason: /: is a folder, not a file \(give the files in it; only the stackexchange format takes a folder\)$/ });
     const fifo = path.join(dir, 'pipe');
     spawnSync('mkfifo', [fifo]);
     if (existsSync(fifo)) {

@@ -18,6 +18,7 @@ import { stackexchange } from './stackexchange';
 import type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
 
 import { IMPORT_FORMATS } from '../../shared/contract';
+import { CLI_IMPORT_CONTROLS, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
 export type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
 export { htmlToText, parseTags, decodeEntities } from './text';
 
@@ -67,6 +68,7 @@ export const MAX_WARNINGS = 50;
  */
 export async function importFiles(ws: Workspace, format: string, files: readonly string[], opts: ImportOptions = {}): Promise<ImportReport> {
   const fmt = importerFor(format);
+  refuseUnusedOptions(format, opts);
   if (files.length === 0) throw new QPairsError(`${format}: no files to import`);
   const list = fmt.expandFiles ? await fmt.expandFiles(files, opts.signal) : [...files];
   const sizes = list.map((f) => fileSize(f));
@@ -192,3 +194,21 @@ function warnTextForPoolIds(ctx: ImportContext, maxDocBefore: number): void {
 
 /** SQLite page cache of an import's connection while it runs, KiB (SQLite's default: 2,000). */
 export const IMPORT_CACHE_KIB = 65_536;
+
+/**
+ * Refuses the pool, annotator and scheme options given to a format that imports questions only
+ * (QUESTIONS_ONLY_FORMATS): they were ignored, so an import of questions with a pool named
+ * succeeded and made no pool. Named as the surface running the import shows them (opts.controls).
+ */
+export function refuseUnusedOptions(format: string, opts: Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'controls'>): void {
+  if (!QUESTIONS_ONLY_FORMATS.has(format)) return;
+  const c = opts.controls ?? CLI_IMPORT_CONTROLS;
+  const unused = (['pool', 'annotator', 'scheme'] as const).filter((k) => (opts[k] ?? '').trim() !== '');
+  if (unused.length === 0) return;
+  const names = unused.map((k) => c.option(k));
+  throw new QPairsError(
+    `${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]} ${unused.length > 1 ? 'are' : 'is'} not used by ${format}, ` +
+      `which imports questions${format === 'askubuntu-pairs' ? ' and pairs' : ''}, no pool or labels ` +
+      `(a pool of these questions: ${c.poolCreate}; labels: the labels-csv, labels-jsonl or qrels format)`,
+  );
+}

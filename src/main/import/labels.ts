@@ -6,7 +6,8 @@ import type { PoolInfo } from '../../shared/types';
 import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
 import { putQuestion } from './questions';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
-import type { ImportContext, Importer } from './types';
+import { numericId, numericIdProblem } from './text';
+import { optionName, type ImportContext, type Importer } from './types';
 
 interface PairTarget {
   pool: PoolInfo;
@@ -49,7 +50,7 @@ function schemeOfFirstLabel(ctx: ImportContext, t: PairTarget, raw: string, file
   if (SEMEVAL_NAMES.has(v) && t.pool.scheme !== 'semeval3') {
     t.pool = ctx.ws.setUnlabeledPoolScheme(t.pool.name, 'semeval3');
     // Said, not silent: annotators of the pool get SemEval's three values (and their keys).
-    ctx.warn(`pool "${t.pool.name}" got the semeval3 scheme from its first label "${v}" (${path.basename(file)} line ${line}, SemEval's name as a semeval3 export writes it); import with --scheme binary to keep it binary`);
+    ctx.warn(`pool "${t.pool.name}" got the semeval3 scheme from its first label "${v}" (${path.basename(file)} line ${line}, SemEval's name as a semeval3 export writes it); import with ${optionName(ctx, 'scheme', 'binary')} to keep it binary`);
   }
 }
 
@@ -63,6 +64,11 @@ function ensurePair(ctx: ImportContext, t: PairTarget, file: string, line: numbe
 }
 
 function requiredText(file: string, line: number, v: unknown, field: string): string {
+  if (typeof v === 'number' && Number.isFinite(v) && (field === 'query_id' || field === 'candidate_id')) {
+    const id = numericId(v);
+    if (id === null) throw fileError(file, line, numericIdProblem(field, v));
+    return id;
+  }
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'string' && v.trim()) return v.trim();
   throw fileError(file, line, v === undefined || v === null || v === '' ? `missing ${field}` : `${field} must be a string or a number`);
@@ -171,7 +177,7 @@ function labelRow(
     return;
   }
   if (t.schemeOpen) schemeOfFirstLabel(ctx, t, raw, file, line);
-  const value = labelValue(file, line, t.pool, raw, ctx.createdPools.has(t.pool.name) && ctx.opts.scheme === undefined);
+  const value = labelValue(file, line, t.pool, raw, ctx.createdPools.has(t.pool.name) && ctx.opts.scheme === undefined ? ctx : null);
   const a = annotatorName(ctx, annotator);
   // Said here, where the line is known (the workspace's own refusal names neither file nor line).
   if (isReservedAnnotatorName(a)) throw fileError(file, line, `annotator names starting with "@" are reserved ("${a}"): @aggregate is computed from the annotators' labels, not imported`);
@@ -224,7 +230,7 @@ class LabelFile {
     this.texts.put(r.c, r.candidateText, line);
     this.unknown.check(t, r.q, line);
     // With an annotator column, an empty cell is a mistake to report, not a label by --annotator or gold.
-    if (typeof r.annotator === 'string' && !r.annotator.trim()) throw fileError(this.file, line, 'missing annotator (leave the annotator column out to label as --annotator, else gold)');
+    if (typeof r.annotator === 'string' && !r.annotator.trim()) throw fileError(this.file, line, `missing annotator (leave the annotator column out to label as ${optionName(this.ctx, 'annotator')}, else gold)`);
     labelRow(this.ctx, t, this.seen, this.file, line, r.q, r.c, r.annotator, r.label, r.status);
     putNotes(this.ctx, t, this.file, line, r.q, r.c, r.notes);
   }
@@ -322,7 +328,7 @@ class UnknownQueries {
     this.seen.set(q, known);
     if (known) return;
     const what = `query "${q}" is unknown: neither a query of pool "${t.pool.name}" nor a question in the workspace`;
-    if (this.ctx.opts.strict) throw fileError(this.file, line, `${what} (--strict)`);
+    if (this.ctx.opts.strict) throw fileError(this.file, line, `${what} (${optionName(this.ctx, 'strict')})`);
     this.count++;
     if (!this.example) this.example = `"${q}" on line ${line}`;
   }
@@ -332,7 +338,7 @@ class UnknownQueries {
     if (this.count === 0) return;
     this.ctx.warn(
       `${this.file}: ${this.count} of ${this.seen.size} query ids are unknown — neither queries of pool "${pool}" nor questions in the workspace ` +
-        `(e.g. ${this.example}); their labels were imported (--strict makes this an error)`,
+        `(e.g. ${this.example}); their labels were imported (${optionName(this.ctx, 'strict')} makes this an error)`,
     );
   }
 }

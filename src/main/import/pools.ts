@@ -4,11 +4,11 @@ import { LABEL_SCHEMES, normaliseLabel, schemeValues, type LabelScheme } from '.
 import type { PoolInfo } from '../../shared/types';
 import type { NewPool } from '../workspace/workspace';
 import { fileError } from './reader';
-import type { ImportContext } from './types';
+import { optionName, type ImportContext } from './types';
 
 export function requirePoolName(ctx: ImportContext): string {
   const p = ctx.opts.pool?.trim();
-  if (!p) throw new QPairsError(`${ctx.format} imports need a target pool (the pool option, --pool NAME)`);
+  if (!p) throw new QPairsError(`${ctx.format} imports need a target pool (${optionName(ctx, 'pool')})`);
   return p;
 }
 
@@ -51,11 +51,11 @@ export function pairPosition(ctx: ImportContext, pool: PoolInfo, queryId: string
 /** Normalises a label value by the pool's scheme; invalid values are an error naming the line. */
 /**
  * The label `raw` in the pool's scheme, or an error naming the line. `newPool`: the pool was made by
- * this import with the default scheme (no scheme option) — then the error also names the schemes that
+ * this import with the default scheme (no scheme option; `newPool` is then the import) — then the error also names the schemes that
  * have this label and says to give one, as a gold export of a graded pool re-imported without
  * `--scheme` would otherwise leave the reader to guess why "PerfectMatch" is refused.
  */
-export function labelValue(file: string, line: number, pool: PoolInfo, raw: string, newPool = false): string {
+export function labelValue(file: string, line: number, pool: PoolInfo, raw: string, newPool: ImportContext | null = null): string {
   const v = normaliseLabel(pool.scheme, raw);
   if (v === null) {
     const ok = pool.scheme === 'graded' ? 'an integer' : schemeValues(pool.scheme).join(', ');
@@ -63,7 +63,7 @@ export function labelValue(file: string, line: number, pool: PoolInfo, raw: stri
     if (newPool) {
       const fits = LABEL_SCHEMES.filter((s) => s !== pool.scheme && normaliseLabel(s, raw) !== null);
       hint = fits.length
-        ? `; pool "${pool.name}" is new and got the default ${pool.scheme} scheme: give the scheme of the labels (--scheme ${fits.join(' or ')}; an export's datasheet names its pool's)`
+        ? `; pool "${pool.name}" is new and got the default ${pool.scheme} scheme: give the scheme of the labels (${optionName(newPool, 'scheme', fits)}; an export's datasheet names its pool's)`
         : '';
     }
     throw fileError(file, line, `invalid label ${JSON.stringify(raw)} for the ${pool.scheme} scheme of pool "${pool.name}" (expected ${ok}, or ?)${hint}`);

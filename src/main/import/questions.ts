@@ -3,8 +3,8 @@ import { QPairsError } from '../errors';
 import { QuestionInUseError, SourceConflictError, describeUse, type NewAnswer, type NewQuestion } from '../workspace/workspace';
 import type { AnswerPositions } from '../workspace/workspace-corpus';
 import { baseName, fileError, readCsvTable, readFields, readJsonl } from './reader';
-import { parseTags } from './text';
-import type { ImportContext, Importer } from './types';
+import { numericId, numericIdProblem, parseTags } from './text';
+import { optionName, type ImportContext, type Importer } from './types';
 
 /** Where a record was read: file and line (null when the format has no lines, e.g. a pending answer). */
 export interface Where {
@@ -12,13 +12,20 @@ export interface Where {
   line: number | null;
   /** The source was not given (--source) but derived from the file name: the conflict error then suggests --source. */
   derivedSource?: boolean;
+  /** Where an earlier file of the same import gave this id (ImportIdLines): another text now is an error, not an update. */
+  earlier?: { file: string; line: number } | null;
 }
 
-function conflictError(e: SourceConflictError, at: Where): QPairsError {
+function conflictError(ctx: ImportContext, e: SourceConflictError, at: Where): QPairsError {
   const hint = at.derivedSource
-    ? ` (this file's source "${e.newSource}" comes from its name: give --source ${e.existingSource} if it is the same corpus)`
+    ? ` (this file's source "${e.newSource}" comes from its name: give ${optionName(ctx, 'source', e.existingSource)} if it is the same corpus)`
     : '';
-  return fileError(at.file, at.line, e.message.replace(/ Import with --update/, `${hint} Import with --update`));
+  return fileError(at.file, at.line, e.message.replace(/ Import with --update/, `${hint} Import with ${optionName(ctx, 'update')}`));
+}
+
+/** The workspace's refusal of a question in use, naming the update option as the surface names it. */
+function inUseError(ctx: ImportContext, e: QuestionInUseError, at: Where): QPairsError {
+  return fileError(at.file, at.line, e.message.replace(/ Import with --update/, ` Import with ${optionName(ctx, 'update')}`));
 }
 
 /**
@@ -34,12 +41,21 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where, posit
   try {
     r = ctx.ws.upsertQuestion(q, { update: ctx.opts.update });
   } catch (e) {
-    if (e instanceof SourceConflictError) throw conflictError(e, at);
+    if (e instanceof SourceConflictError) throw conflictError(ctx, e, at);
     // Issue 23: a pooled or labeled question's text is never replaced without --update.
-    if (e instanceof QuestionInUseError) throw fileError(at.file, at.line, e.message);
+    if (e instanceof QuestionInUseError) throw inUseError(ctx, e, at);
     throw e;
   }
   const { result, doc } = r;
+  if (result === 'updated' && at.earlier) {
+    // The last file silently won: two files of one import disagree on a question, as two labels of a pair would.
+    throw fileError(
+      at.file,
+      at.line,
+      `question ${q.id} has another title, body or field than ${at.earlier.file}, line ${at.earlier.line} gave it in this import ` +
+        `(an id given in two files of one import must be the same question; import the files one at a time to replace it on purpose)`,
+    );
+  }
   if (result === 'inserted') {
     ctx.count('questionsInserted');
     positions?.newQuestion(q.id);
@@ -65,7 +81,7 @@ function noteUpdateInPools(ctx: ImportContext, id: string, at: Where, touched: s
   ctx.count('questionsUpdatedInPools');
   if (n === 1) {
     ctx.warn(
-      `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (${touched ?? `in pool "${pool.name}"`}) has a new text (--update; the old one is kept in its history); ` +
+      `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (${touched ?? `in pool "${pool.name}"`}) has a new text (${optionName(ctx, 'update')}; the old one is kept in its history); ` +
         `labels given on the old text now stand for the new one (questionsUpdatedInPools counts all such questions)`,
     );
   }
@@ -81,12 +97,46 @@ export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions
   try {
     result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update }, positions);
   } catch (e) {
-    if (e instanceof SourceConflictError) throw conflictError(e, at);
+    if (e instanceof SourceConflictError) throw conflictError(ctx, e, at);
     throw e;
   }
   if (result === 'inserted') ctx.count('answersInserted');
   else if (result === 'updated') ctx.count('answersUpdated');
   else ctx.count('answersUnchanged');
+}
+
+/**
+ * The question ids an import of several files has read, across its files (id → file number and
+ * line), so that a question given again by a later file is told from an update: the same text is
+ * unchanged, another is an error naming both places. An import of one file keeps nothing here.
+ */
+export class ImportIdLines {
+  private static readonly byImport = new WeakMap<ImportContext, Map<string, number>>();
+  private readonly seen: Map<string, number>;
+  private readonly fileNo: number;
+  private constructor(
+    private readonly ctx: ImportContext,
+    file: string,
+  ) {
+    let m = ImportIdLines.byImport.get(ctx);
+    if (!m) ImportIdLines.byImport.set(ctx, (m = new Map()));
+    this.seen = m;
+    this.fileNo = ctx.report.files.indexOf(file);
+  }
+
+  /** The tracker of this file of the import, or null for an import of one file. */
+  static of(ctx: ImportContext, file: string): ImportIdLines | null {
+    return ctx.report.files.length > 1 ? new ImportIdLines(ctx, file) : null;
+  }
+
+  /** Records the id at this line; returns where an earlier file of the import gave it (null: none did). */
+  add(id: string, line: number): { file: string; line: number } | null {
+    const prev = this.seen.get(id);
+    this.seen.set(id, this.fileNo * 2 ** 32 + line);
+    if (prev === undefined) return null;
+    const f = Math.floor(prev / 2 ** 32);
+    return f === this.fileNo ? null : { file: this.ctx.report.files[f]!, line: prev % 2 ** 32 };
+  }
 }
 
 /**
@@ -107,7 +157,11 @@ export class IdLines {
 }
 
 function idOf(file: string, line: number, v: unknown, what = 'id'): string {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'number' && Number.isFinite(v)) {
+    const id = numericId(v);
+    if (id === null) throw fileError(file, line, numericIdProblem(what, v));
+    return id;
+  }
   if (typeof v === 'string' && v.trim()) return v.trim();
   if (v === undefined || v === null || v === '') throw fileError(file, line, `missing ${what}`);
   throw fileError(file, line, `${what} must be a string or a number, not ${JSON.stringify(v)}`);
@@ -134,10 +188,12 @@ export const questionsJsonl: Importer = {
   description: 'questions as JSON lines: {id, title, body, tags?, author?, created?, source?}',
   async importFile(ctx, file) {
     const ids = new IdLines(file);
+    const across = ImportIdLines.of(ctx, file);
     const defaultSource = ctx.opts.source ?? baseName(file);
     for await (const { value: o, line } of readJsonl(ctx, file)) {
       const id = idOf(file, line, o.id);
       ids.add(id, line);
+      const earlier = across?.add(id, line) ?? null;
       if (!('title' in o) && !('body' in o)) throw fileError(file, line, `question "${id}" has neither "title" nor "body"`);
       if (o.tags !== undefined && o.tags !== null && typeof o.tags !== 'string' && !Array.isArray(o.tags)) {
         throw fileError(file, line, '"tags" must be an array or a space-separated string');
@@ -155,7 +211,7 @@ export const questionsJsonl: Importer = {
         author: emptyToNull(optText(file, line, o.author, 'author')),
         created: emptyToNull(optText(file, line, o.created, 'created')),
         category: emptyToNull(optText(file, line, o.category, 'category')),
-      }, { file, line, derivedSource: !ownSource && ctx.opts.source === undefined });
+      }, { file, line, derivedSource: !ownSource && ctx.opts.source === undefined, earlier });
       ctx.tick();
     }
   },
@@ -170,12 +226,14 @@ export const questionsCsv: Importer = {
   description: 'questions as CSV with a header: id,title,body[,tags,author,created,category,source]',
   async importFile(ctx, file) {
     const ids = new IdLines(file);
+    const across = ImportIdLines.of(ctx, file);
     const defaultSource = ctx.opts.source ?? baseName(file);
     let rows = 0;
     for await (const r of readCsvTable(ctx, file, ['id', 'title', 'body'])) {
       const id = r.get('id')!.trim();
       if (!id) throw fileError(file, r.line, 'missing id');
       ids.add(id, r.line);
+      const earlier = across?.add(id, r.line) ?? null;
       const ownSource = emptyToNull(r.get('source'));
       putQuestion(ctx, {
         id,
@@ -186,7 +244,7 @@ export const questionsCsv: Importer = {
         author: emptyToNull(r.get('author')),
         created: emptyToNull(r.get('created')),
         category: emptyToNull(r.get('category')),
-      }, { file, line: r.line, derivedSource: !ownSource && ctx.opts.source === undefined });
+      }, { file, line: r.line, derivedSource: !ownSource && ctx.opts.source === undefined, earlier });
       rows++;
       ctx.tick();
     }
@@ -203,6 +261,7 @@ export const askubuntuCorpus: Importer = {
   description: 'AskUbuntu text_tokenized.txt(.gz): id <tab> title <tab> body',
   async importFile(ctx, file) {
     const ids = new IdLines(file);
+    const across = ImportIdLines.of(ctx, file);
     const source = ctx.opts.source ?? 'askubuntu';
     for await (const { fields, line } of readFields(ctx, file, '\t')) {
       if (fields.length < 2 || fields.length > 3) {
@@ -211,7 +270,7 @@ export const askubuntuCorpus: Importer = {
       const id = fields[0]!.trim();
       if (!id) throw fileError(file, line, 'missing id');
       ids.add(id, line);
-      putQuestion(ctx, { id, source, title: fields[1]!.trim(), body: (fields[2] ?? '').trim() }, { file, line });
+      putQuestion(ctx, { id, source, title: fields[1]!.trim(), body: (fields[2] ?? '').trim() }, { file, line, earlier: across?.add(id, line) ?? null });
       ctx.tick();
     }
   },

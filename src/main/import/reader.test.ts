@@ -97,10 +97,19 @@ describe('readCsv (RFC 4180)', () => {
     expect(recs).toEqual([
       { fields: ['a', 'b', 'c'], line: 1 },
       { fields: ['1', 'x, y', 'say "hi"'], line: 2 },
-      { fields: ['2', 'multi\nline\n\nfield', ''], line: 4 },
+      { fields: ['2', 'multi\r\nline\n\nfield', ''], line: 4 },
       { fields: ['3', '', '', ''], line: 8 },
       { fields: ['', 'last'], line: 9 },
     ]);
+  });
+
+  it('keeps the line breaks inside a quoted field as the file has them: CRLF stays CRLF, LF stays LF', async () => {
+    const crlf = await collect(readCsv(ctx, write('crlf.csv', 'id,body\r\n1,"one\r\ntwo\r\n\r\nthree"\r\n2,"a\nb\r\nc"\r\n')));
+    expect(crlf.map((r) => r.fields[1])).toEqual(['body', 'one\r\ntwo\r\n\r\nthree', 'a\nb\r\nc']);
+    expect(crlf.map((r) => r.line)).toEqual([1, 2, 6]);
+    // A lone CR inside a field is text too; the record's own CRLF is not part of its last field.
+    const lone = await collect(readCsv(ctx, write('cr.csv', 'a,b\r\n"x\ry",z\r\n')));
+    expect(lone[1].fields).toEqual(['x\ry', 'z']);
   });
 
   it('keeps a quote inside an unquoted field, rejects text after a closing quote and unterminated quotes', async () => {

@@ -64,7 +64,7 @@ export function cannotRead(e: NodeJS.ErrnoException): string {
 
 /** Why a path that exists cannot be read as an input file: what it is instead, and what to do. */
 function notAFile(st: Stats): string {
-  if (st.isDirectory()) return 'is a folder, not a file (give the files in it; only --format stackexchange takes a folder)';
+  if (st.isDirectory()) return 'is a folder, not a file (give the files in it; only the stackexchange format takes a folder)';
   if (st.isFIFO() || st.isSocket() || st.isCharacterDevice()) {
     // `cat x | qpairs import … /dev/stdin`, `<(zcat x.gz)`: a stream, read once, with no size for progress.
     return 'is a pipe or device, not a file: save the data to a file and import that (.gz files are read as they are)';
@@ -175,6 +175,16 @@ export interface Line {
 
 /** The file's lines (without the line break; a trailing CR is dropped), numbered from 1. */
 export async function* readLines(ctx: ImportContext, file: string): AsyncGenerator<Line> {
+  for await (const l of readLinesWithEnds(ctx, file)) yield { text: l.text, line: l.line };
+}
+
+/** A line and whether its line break was CRLF (`cr`: the CR dropped from `text`). */
+interface LineWithEnd extends Line {
+  cr: boolean;
+}
+
+/** readLines, telling which lines ended in CRLF (a quoted CSV field keeps its line breaks as the file has them). */
+async function* readLinesWithEnds(ctx: ImportContext, file: string): AsyncGenerator<LineWithEnd> {
   // `rest` is the unfinished last line of the previous chunks; it is on line `line` of the next chunk.
   let rest = '';
   let restLine = 1;
@@ -187,8 +197,9 @@ export async function* readLines(ctx: ImportContext, file: string): AsyncGenerat
         s = rest + s;
         rest = '';
       }
-      if (s.endsWith('\r')) s = s.slice(0, -1);
-      yield { text: s, line: cur };
+      const cr = s.endsWith('\r');
+      if (cr) s = s.slice(0, -1);
+      yield { text: s, line: cur, cr };
       cur++;
       start = nl + 1;
     }
@@ -197,8 +208,9 @@ export async function* readLines(ctx: ImportContext, file: string): AsyncGenerat
     if (rest.length > MAX_RECORD_CHARS) throw fileError(file, restLine, `line longer than ${MAX_RECORD_CHARS} characters`);
   }
   if (rest) {
-    if (rest.endsWith('\r')) rest = rest.slice(0, -1);
-    yield { text: rest, line: restLine };
+    const cr = rest.endsWith('\r');
+    if (cr) rest = rest.slice(0, -1);
+    yield { text: rest, line: restLine, cr };
   }
 }
 
@@ -210,8 +222,8 @@ export interface CsvRecord {
 
 /**
  * RFC 4180 CSV records: comma-separated, fields optionally quoted with `"`, a quote inside a
- * quoted field doubled, quoted fields may hold commas and line breaks (CRLF inside a field is
- * read as LF). A quote inside an unquoted field is kept as text; anything but a comma or the
+ * quoted field doubled, quoted fields may hold commas and line breaks (kept as the file has them:
+ * a CRLF inside a field stays CRLF, an LF stays LF — a stored text is the file's text). A quote inside an unquoted field is kept as text; anything but a comma or the
  * end of the line after a closing quote is an error. Blank lines between records are ignored.
  */
 export async function* readCsv(ctx: ImportContext, file: string): AsyncGenerator<CsvRecord> {
@@ -221,9 +233,11 @@ export async function* readCsv(ctx: ImportContext, file: string): AsyncGenerator
   let afterQuote = false;
   let startLine = 0;
   let size = 0;
-  for await (const { text, line } of readLines(ctx, file)) {
+  // The line break that ended the previous line: inside a quoted field it is part of the field's text.
+  let prevBreak = '\n';
+  for await (const { text, line, cr } of readLinesWithEnds(ctx, file)) {
     if (inQuotes) {
-      field += '\n';
+      field += prevBreak;
     } else {
       if (text.trim() === '') continue;
       fields = [];
@@ -271,6 +285,7 @@ export async function* readCsv(ctx: ImportContext, file: string): AsyncGenerator
         i = end;
       }
     }
+    prevBreak = cr ? '\r\n' : '\n';
     if (!inQuotes) {
       fields.push(field);
       yield { fields, line: startLine };
@@ -310,10 +325,14 @@ export async function* readCsvTable(ctx: ImportContext, file: string, required: 
       width = rec.fields.length;
       for (const r of required) {
         if (!index.has(r)) {
+          // A TSV or a semicolon CSV (a spreadsheet's export in many locales) reads as one column.
+          const one = rec.fields.length === 1 ? rec.fields[0]! : '';
+          const sep = one.includes('\t') ? 'tabs' : one.includes(';') ? 'semicolons' : null;
           throw fileError(
             file,
             rec.line,
-            `missing required column "${r}" (the header has: ${rec.fields.map((f) => f.trim()).join(', ') || 'nothing'}; expected ${required.join(', ')})`,
+            `missing required column "${r}" (the header has: ${rec.fields.map((f) => f.trim()).join(', ') || 'nothing'}; expected ${required.join(', ')})` +
+              (sep ? `: its columns are separated by ${sep}, and this format reads commas — save the file as CSV with commas` : ''),
           );
         }
       }

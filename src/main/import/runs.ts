@@ -3,7 +3,7 @@ import type { PoolInfo } from '../../shared/types';
 import { NotFoundError } from '../errors';
 import { openRun, pairPosition, putRunScore, requirePoolName } from './pools';
 import { fileError, readFields } from './reader';
-import type { ImportContext, Importer } from './types';
+import { poolCreateName, type ImportContext, type Importer } from './types';
 
 interface RunEntry {
   tag: string;
@@ -58,7 +58,7 @@ function existingPool(ctx: ImportContext, name: string): PoolInfo {
   const names = ctx.ws.listPools().map((p) => p.name);
   throw new NotFoundError(
     `no pool named "${name}" (${names.length ? `pools: ${names.join(', ')}` : 'the workspace has no pools'}); ` +
-      'a run goes into an existing pool — create it first (qpairs pool create, or import its labels: labels-csv, labels-jsonl, qrels)',
+      `a run goes into an existing pool — create it first (${poolCreateName(ctx)}, or import its labels: labels-csv, labels-jsonl, qrels)`,
   );
 }
 

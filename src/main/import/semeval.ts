@@ -8,6 +8,9 @@ import { parseXml } from './xml';
 import type { Importer } from './types';
 
 const SOURCE = 'semeval';
+/** Said when a file's first thread comes before any OrgQuestion: the layout of subtask A's files. */
+const SUBTASK_A =
+  ': this looks like a subtask A file (threads of comments, no original questions); the semeval format reads subtask B/C files, whose related questions sit inside OrgQuestion elements';
 const TEXT_FIELDS = new Set(['OrgQSubject', 'OrgQBody', 'RelQSubject', 'RelQBody', 'RelCText']);
 
 function clean(s: string): string {
@@ -163,7 +166,8 @@ export const semeval: Importer = {
           org = { id, line, subject: '', body: '', done: false };
           orgElements++;
         } else if (name === 'Thread') {
-          if (!org) throw fileError(file, line, 'Thread outside an OrgQuestion');
+          // Subtask A's files (question–comment) hold bare Threads: they have no original question to pair with.
+          if (!org) throw fileError(file, line, `Thread outside an OrgQuestion${orgElements === 0 ? SUBTASK_A : ''}`);
           flushOrg();
           inThread = true;
           threadRel = null;
@@ -172,7 +176,7 @@ export const semeval: Importer = {
           if (comment) throw fileError(file, line, 'RelComment inside RelComment');
           comment = { attrs, line, text: '' };
         } else if (name === 'RelQuestion') {
-          if (!org) throw fileError(file, line, 'RelQuestion outside an OrgQuestion');
+          if (!org) throw fileError(file, line, `RelQuestion outside an OrgQuestion${orgElements === 0 ? SUBTASK_A : ''}`);
           if (rel) throw fileError(file, line, 'RelQuestion inside RelQuestion');
           flushOrg();
           rel = { attrs, line, subject: '', body: '' };

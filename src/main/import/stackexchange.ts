@@ -7,7 +7,7 @@ import { IdLines, putAnswer, putQuestion } from './questions';
 import { archiveKind, ArchiveReads, listArchive, memberPath, siteOfFile, splitMemberPath, takeMemberFailure, type ArchiveEntry } from './archive';
 import { fileError } from './reader';
 import { readDumpRows } from './dump-parse-client';
-import type { ImportContext, Importer } from './types';
+import { optionName, type ImportContext, type Importer } from './types';
 
 /** The names of a dump's PostLinks file a folder import reads (the first there). */
 const LINKS_NAMES = ['PostLinks.xml', 'postlinks.xml', 'PostLinks.xml.gz', 'postlinks.xml.gz'];
@@ -56,7 +56,7 @@ function dumpSource(ctx: ImportContext, files: readonly string[]): string {
   }
   if (sites.size > 1) {
     const list = [...sites].map(([site, f]) => `${site} (${f})`).join(', ');
-    throw new QPairsError(`the files come from different sites: ${list}; import them one site at a time, or give the source (--source)`, { reason: 'different sites' });
+    throw new QPairsError(`the files come from different sites: ${list}; import them one site at a time, or give the source (${optionName(ctx, 'source')})`, { reason: 'different sites' });
   }
   return sites.keys().next().value ?? 'stackexchange';
 }
@@ -172,16 +172,16 @@ async function checkLinksGiven(ctx: ImportContext, files: readonly string[]): Pr
   const left = await linksLeftOut(files[0]!, ctx.signal);
   if (left) {
     const what = `${left.name} is in the ${left.place} but was not given: ${left.hint}`;
-    if (ctx.opts.strict) throw new QPairsError(`${left.where}: ${what}; no duplicate links would be imported (--strict)`, { file: left.where, reason: what });
-    ctx.warn(`${left.where}: ${what}; no duplicate links were imported (--strict makes this an error)`);
+    if (ctx.opts.strict) throw new QPairsError(`${left.where}: ${what}; no duplicate links would be imported (${optionName(ctx, 'strict')})`, { file: left.where, reason: what });
+    ctx.warn(`${left.where}: ${what}; no duplicate links were imported (${optionName(ctx, 'strict')} makes this an error)`);
     return;
   }
   const member = splitMemberPath(files[0]!);
   const where = member?.archive ?? path.dirname(files[0]!);
   const place = member ? 'archive' : 'folder';
   const what = `no PostLinks.xml in ${where} (nor among the files given), so no duplicate links would be imported`;
-  if (ctx.opts.strict) throw new QPairsError(`${where}: ${what} (--strict)`, { file: where, reason: what });
-  ctx.warn(`${where}: no PostLinks.xml in the ${place} (nor among the files given): no duplicate links were imported (--strict makes this an error)`);
+  if (ctx.opts.strict) throw new QPairsError(`${where}: ${what} (${optionName(ctx, 'strict')})`, { file: where, reason: what });
+  ctx.warn(`${where}: no PostLinks.xml in the ${place} (nor among the files given): no duplicate links were imported (${optionName(ctx, 'strict')} makes this an error)`);
 }
 
 /**

@@ -140,3 +140,19 @@ function stripTags(s: string): string {
   }
   return last === 0 ? s : out + s.slice(last);
 }
+
+/**
+ * An id a JSON file gives as a number, as text — or null when the number cannot be the id the file
+ * wrote: above 2^53 JSON.parse keeps only about 16 digits (12345678901234567891 reads as
+ * 12345678901234567000, and two such ids can become one), and a fraction is no id.
+ */
+export function numericId(v: number): string | null {
+  return Number.isSafeInteger(v) ? String(v) : null;
+}
+
+/** The error for a number numericId refuses, saying to write the id as a string. */
+export function numericIdProblem(field: string, v: number): string {
+  return Number.isInteger(v)
+    ? `${field} is a number too large to read exactly: it reads as ${String(v)} (JSON numbers above 2^53 lose their last digits, so two ids can become one); write it as a string ("${field}": "…")`
+    : `${field} ${String(v)} is not a whole number: write the id as a string ("${field}": "…")`;
+}

@@ -1,5 +1,6 @@
 import type { LabelScheme } from '../../shared/labels';
 import type { Workspace } from '../workspace/workspace';
+import { CLI_IMPORT_CONTROLS, type ImportControls, type ImportOptionName } from '../../shared/import-controls';
 import type { ArchiveReads } from './archive';
 
 /** Progress of an import: bytes read from the input files (compressed bytes for .gz, unpacked bytes for archive members) and records handled. */
@@ -33,6 +34,11 @@ export interface ImportOptions {
    * are not among the candidates.
    */
   strict?: boolean;
+  /**
+   * How the surface running the import names these options in its errors and warnings: the CLI's
+   * flags (the default), or the app's import form fields (the engine's import job).
+   */
+  controls?: ImportControls;
   /**
    * Called with the text of every question the import inserts or updates, as stored (title and
    * body), in the order the import writes them (a question written twice: twice, the later text
@@ -110,4 +116,14 @@ export interface Importer {
   /** Imports all files (default: importFile for each in turn). */
   run?(ctx: ImportContext, files: readonly string[]): Promise<void>;
   importFile?(ctx: ImportContext, file: string): Promise<void>;
+}
+
+/** An import option as the surface running the import names it (`--source x`, or the form's `Source name “x”`). */
+export function optionName(ctx: ImportContext, name: ImportOptionName, value?: string | readonly string[]): string {
+  return (ctx.opts.controls ?? CLI_IMPORT_CONTROLS).option(name, value);
+}
+
+/** Where the surface running the import creates a pool (`qpairs pool create`, the Pools screen). */
+export function poolCreateName(ctx: ImportContext): string {
+  return (ctx.opts.controls ?? CLI_IMPORT_CONTROLS).poolCreate;
 }

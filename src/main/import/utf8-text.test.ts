@@ -53,7 +53,20 @@ describe('Utf8TextDecoder', () => {
   it('invalid UTF-8: the line and the byte of the line, wherever the pieces are cut (a line begun in an earlier piece counts its bytes there)', () => {
     const bad = new Uint8Array([...new TextEncoder().encode('ok\nstill ok\nab'), 0xff, ...new TextEncoder().encode('cd\n')]);
     for (const sizes of [[1], [4], [13, 1], [bad.length]]) {
-      expect(errorOf(() => decodeInPieces(bad, sizes))).toEqual({ message: 'f.xml, line 3: invalid UTF-8 (byte 0xff at byte 3 of the line)', line: 3 });
+      expect(errorOf(() => decodeInPieces(bad, sizes))).toEqual({
+        message: 'f.xml, line 3: invalid UTF-8 (byte 0xff at byte 3 of the line): the file must be UTF-8 — save it as UTF-8, or convert it (e.g. iconv -f WINDOWS-1252 -t UTF-8 for Latin-1 text)',
+        line: 3,
+      });
+    }
+  });
+
+  it('a UTF-16 file (a spreadsheet\'s "Unicode text") is named as such, not as a bad byte on line 1', () => {
+    for (const bom of [[0xff, 0xfe], [0xfe, 0xff]]) {
+      const utf16 = new Uint8Array([...bom, ...Buffer.from('id\ttitle\n', 'utf16le')]);
+      expect(errorOf(() => decodeInPieces(utf16, [utf16.length]))).toEqual({
+        message: 'f.xml, line 1: the file is UTF-16 (it begins with a UTF-16 byte order mark), not UTF-8: save or convert it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)',
+        line: 1,
+      });
     }
   });
 

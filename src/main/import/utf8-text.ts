@@ -124,7 +124,15 @@ export class Utf8TextDecoder {
       const byte = at >= 0 && at < piece.length ? ` 0x${piece[at]!.toString(16).padStart(2, '0')}` : '';
       // 1-based byte of the line, which may have begun in an earlier piece.
       const column = lastNl === -1 ? this.lineBytes + at + 1 : at - lastNl;
-      throw fileError(this.file, this.nextLine + lines, `invalid UTF-8 (byte${byte} at byte ${column} of the line)`);
+      // A spreadsheet's "Unicode text" is UTF-16: its byte order mark opens the file.
+      if (this.first && at === 0 && piece.length >= 2 && ((piece[0] === 0xff && piece[1] === 0xfe) || (piece[0] === 0xfe && piece[1] === 0xff))) {
+        throw fileError(this.file, 1, `the file is UTF-16 (it begins with a UTF-16 byte order mark), not UTF-8: save or convert it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)`);
+      }
+      throw fileError(
+        this.file,
+        this.nextLine + lines,
+        `invalid UTF-8 (byte${byte} at byte ${column} of the line): the file must be UTF-8 — save it as UTF-8, or convert it (e.g. iconv -f WINDOWS-1252 -t UTF-8 for Latin-1 text)`,
+      );
     }
   }
 }

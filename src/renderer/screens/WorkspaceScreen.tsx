@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
+// The form's labels are the ones the engine's import messages name (the CLI's name its flags).
+import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
@@ -19,7 +21,7 @@ const FORMAT_HELP: Record<ImportFormat, string> = {
   'askubuntu-pairs': 'AskUbuntu train_random pairs (query \\t similar \\t candidates)',
   'askubuntu-pool': 'AskUbuntu dev/test pools with BM25 scores',
   semeval: 'SemEval 2016 Task 3 XML (questions, pools and gold labels)',
-  'semeval-relevancy': 'SemEval .relevancy file (a ranker run)',
+  'semeval-relevancy': 'SemEval scorer gold (.relevancy): true/false labels into a pool (its rank and score columns are not read: a run comes as a TREC run)',
   stackexchange: "Stack Exchange data dump: Posts.xml / PostLinks.xml, or the site's archive as downloaded (site.stackexchange.com.7z, .zip, .tar.gz)",
 };
 
@@ -97,6 +99,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const typedPaths = byPath && !electron ? serverPaths.split('\n').map((l) => l.trim()).filter(Boolean) : [];
   const haveFiles = dialog ? paths.length > 0 : files.length > 0 || typedPaths.length > 0;
   const busy = phase !== 'idle';
+  // Pool, Annotator and Scheme mean nothing to a format that imports questions only: the form leaves them out (the engine refuses them).
+  const labelsToo = !QUESTIONS_ONLY_FORMATS.has(format);
 
   const choose = async (): Promise<void> => {
     if (!client.pickFiles) return;
@@ -131,9 +135,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
       const r = await client.invoke('import.start', {
         format,
         sources,
-        ...(pool.trim() ? { pool: pool.trim() } : {}),
-        ...(annotator.trim() ? { annotator: annotator.trim() } : {}),
-        ...(scheme ? { scheme } : {}),
+        ...(labelsToo && pool.trim() ? { pool: pool.trim() } : {}),
+        ...(labelsToo && annotator.trim() ? { annotator: annotator.trim() } : {}),
+        ...(labelsToo && scheme ? { scheme } : {}),
         ...(source.trim() ? { source: source.trim() } : {}),
         ...(update ? { update: true } : {}),
         ...(strict ? { strict: true } : {}),
@@ -254,24 +258,29 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               </label>
             )}
             <label>
-              Pool <span className="optional">optional</span>
-              <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy} list="pool-names" />
+              {FIELD.pool} <span className="optional">optional</span>
+              <input data-testid="import-pool" value={pool} onChange={(e) => setPool(e.target.value)} disabled={busy || !labelsToo} list="pool-names" />
               <datalist id="pool-names">
                 {shared.pools.map((p) => (
                   <option key={p.name} value={p.name} />
                 ))}
               </datalist>
+              {!labelsToo && (
+                <span className="hint" data-testid="import-pool-unused">
+                  Pool, Annotator and Scheme are not used by {format}: it imports questions only
+                </span>
+              )}
             </label>
             <label>
-              Annotator <span className="optional">optional</span>
-              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy} placeholder="gold" />
+              {FIELD.annotator} <span className="optional">optional</span>
+              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy || !labelsToo} placeholder="gold" />
             </label>
             <label>
-              Scheme <span className="optional">optional</span>
-              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy} text={(s) => s || '(format default)'} />
+              {FIELD.scheme} <span className="optional">optional</span>
+              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy || !labelsToo} text={(s) => s || '(format default)'} />
             </label>
             <label>
-              Source name <span className="optional">optional</span>
+              {FIELD.source} <span className="optional">optional</span>
               <input
                 data-testid="import-source"
                 value={source}
@@ -284,11 +293,11 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               <legend>Options</legend>
               <label className="inline" title="Questions already in the workspace under the same id are replaced by the file's (otherwise such a clash is refused)">
                 <input type="checkbox" data-testid="import-update" checked={update} onChange={(e) => setUpdate(e.target.checked)} disabled={busy} />
-                Replace existing questions <span className="nowrap">(--update)</span>
+                {FIELD.update} <span className="nowrap">(--update)</span>
               </label>
               <label className="inline" title="Warnings, such as labels for query ids the workspace does not have, stop the import instead">
                 <input type="checkbox" data-testid="import-strict" checked={strict} onChange={(e) => setStrict(e.target.checked)} disabled={busy} />
-                Strict (warnings are errors)
+                {FIELD.strict} (warnings are errors)
               </label>
             </fieldset>
             <div className="actions">

@@ -1,0 +1,52 @@
+/**
+ * The import's options as each surface names them in its messages: the CLI by its flags
+ * (`--source cstheory`), the app by its import form's fields (`Source name “cstheory”`). The
+ * importers word their errors and warnings through the ImportControls they are given, so an app
+ * user is never told to pass a flag the form does not have. No values of the contract here: the
+ * renderer imports this file, and the contract's zod would trip its CSP.
+ */
+export type ImportOptionName = 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict';
+
+export interface ImportControls {
+  /**
+   * The option, with the value to give it when there is one (`--scheme binary`, `Scheme “binary”`),
+   * or the values to choose from (`--scheme likert5 or graded`, `Scheme “likert5” or “graded”`).
+   */
+  option(name: ImportOptionName, value?: string | readonly string[]): string;
+  /** Where a pool is created. */
+  poolCreate: string;
+}
+
+/** The import form's labels (the Workspace screen shows these, and the engine's messages name them). */
+export const IMPORT_FORM_LABELS: Readonly<Record<ImportOptionName, string>> = {
+  pool: 'Pool',
+  annotator: 'Annotator',
+  scheme: 'Scheme',
+  source: 'Source name',
+  update: 'Replace existing questions',
+  strict: 'Strict',
+};
+
+/** The CLI's flags. */
+export const CLI_IMPORT_CONTROLS: ImportControls = {
+  option: (name, value) => (value === undefined ? `--${name}` : `--${name} ${typeof value === 'string' ? value : value.join(' or ')}`),
+  poolCreate: 'qpairs pool create',
+};
+
+/** The app's import form (desktop app and serve mode). */
+export const FORM_IMPORT_CONTROLS: ImportControls = {
+  option(name, value) {
+    const label = IMPORT_FORM_LABELS[name];
+    if (name === 'update' || name === 'strict') return `the “${label}” option`;
+    if (value === undefined) return `the ${label} field`;
+    return `${label} ${(typeof value === 'string' ? [value] : value).map((v) => `“${v}”`).join(' or ')}`;
+  },
+  poolCreate: 'the Pools screen',
+};
+
+/**
+ * Formats that import questions (and duplicate pairs) only: the pool, annotator and scheme options
+ * mean nothing to them. The engine refuses those options with them (they were ignored: an import
+ * of questions with a pool named made no pool), and the import form leaves those fields out.
+ */
+export const QUESTIONS_ONLY_FORMATS: ReadonlySet<string> = new Set(['questions-jsonl', 'questions-csv', 'askubuntu-corpus', 'askubuntu-pairs', 'stackexchange']);

@@ -1,0 +1,99 @@
+/**
+ * The import form's errors name the form's own fields, not the CLI's flags. Before, a file whose
+ * ids another source holds said "give --source first … Import with --update", and a strict import
+ * "(--strict)", in a form that has a Source name field and "Replace existing questions" and
+ * "Strict" checkboxes. The form's format hints say what each format reads (semeval-relevancy was
+ * called "a ranker run", but it is the scorer's gold: true/false labels).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 37;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServeProcess;
+let dir: string;
+let context: BrowserContext;
+let page: Page;
+
+const file = (name: string, text: string): string => {
+  const f = path.join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-import-form-'));
+  server = await startServe({ workspace: path.join(dir, 'w.qpairs'), port: PORT });
+  context = await browser.newContext({ baseURL: server.url });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function importFile(format: string, f: string, fill: { pool?: string; strict?: boolean } = {}): Promise<void> {
+  await page.getByTestId('import-format').selectOption(format);
+  await page.getByTestId('import-files').setInputFiles(f);
+  if (fill.pool !== undefined) await page.getByTestId('import-pool').fill(fill.pool);
+  await page.getByTestId('import-strict').setChecked(fill.strict ?? false);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report').or(page.getByTestId('import-error'))).toBeVisible({ timeout: 60_000 });
+}
+
+test('a source clash and a strict import name the form’s Source name, “Replace existing questions” and “Strict”', async () => {
+  await page.goto('/#workspace');
+  await importFile('questions-jsonl', file('first.jsonl', '{"id":"1","title":"a","body":"b"}\n{"id":"2","title":"c","body":"d"}\n'));
+  await expect(page.getByTestId('stat-questions')).toHaveText('2');
+
+  await importFile('questions-jsonl', file('second.jsonl', '{"id":"1","title":"other","body":"text"}\n'));
+  const err = page.getByTestId('import-error');
+  await expect(err).toContainText('second.jsonl, line 1:');
+  await expect(err).toContainText('give Source name “first” if it is the same corpus');
+  await expect(err).toContainText('Import with the “Replace existing questions” option');
+  await expect(err).not.toContainText('--');
+  // The fields the message names are the form's.
+  await expect(page.getByText('Source name', { exact: false }).first()).toBeVisible();
+  await expect(page.getByTestId('import-update').locator('..')).toContainText('Replace existing questions');
+  await expect(page.getByTestId('stat-questions')).toHaveText('2');
+
+  await importFile('labels-csv', file('unknown.csv', 'query_id,candidate_id,label\n1,2,1\nzz,2,0\n'), { pool: 'p', strict: true });
+  await expect(err).toContainText('unknown.csv, line 3: query "zz" is unknown');
+  await expect(err).toContainText('(the “Strict” option)');
+  await expect(err).not.toContainText('--');
+  await expect(page.getByTestId('import-strict').locator('..')).toContainText('Strict');
+  await expect(page.getByTestId('stat-pools')).toHaveText('0');
+});
+
+test('a format that imports questions only leaves Pool, Annotator and Scheme out, and says so', async () => {
+  await page.getByTestId('import-format').selectOption('labels-csv');
+  await page.getByTestId('import-pool').fill('dev');
+  await expect(page.getByTestId('import-pool-unused')).toHaveCount(0);
+  await page.getByTestId('import-format').selectOption('questions-csv');
+  for (const f of ['import-pool', 'import-annotator', 'import-scheme']) await expect(page.getByTestId(f)).toBeDisabled();
+  await expect(page.getByTestId('import-pool-unused')).toHaveText('Pool, Annotator and Scheme are not used by questions-csv: it imports questions only');
+  // The Pool typed for labels is not sent with the questions: they import, and no pool is made.
+  await page.getByTestId('import-files').setInputFiles(file('q.csv', 'id,title,body\n50,t,b\n'));
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('stat-pools')).toHaveText('0');
+  await page.getByTestId('import-format').selectOption('labels-csv');
+  await expect(page.getByTestId('import-pool')).toBeEnabled();
+  await expect(page.getByTestId('import-pool')).toHaveValue('dev');
+  await page.getByTestId('import-pool').fill('');
+});
+
+test('the semeval-relevancy hint says it is the scorer’s gold labels, not a run', async () => {
+  await page.getByTestId('import-format').selectOption('semeval-relevancy');
+  const hint = page.getByTestId('import-format').locator('..').locator('.hint');
+  await expect(hint).toContainText('SemEval scorer gold (.relevancy): true/false labels into a pool');
+  await expect(hint).not.toContainText('a ranker run');
+});

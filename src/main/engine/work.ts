@@ -289,12 +289,9 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, convention: spec.convention ?? 'zero', retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
     if (spec.order !== undefined || spec.orderSeed !== undefined) writePoolOrder(ws, spec.name, spec.order ?? 'pool', spec.orderSeed);
     const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth });
-    hits.forEach((h, i) => {
-      const qid = ids[i]!;
-      const cands = h.hits.map((x) => ws.idOfDoc(x.doc)!);
-      ws.addPoolQuery(spec.name, qid, cands);
-      h.hits.forEach((x, j) => ws.setRunScore(run, qid, cands[j]!, x.score));
-    });
+    const ranked = hits.map((h, i) => ({ queryId: ids[i]!, candidates: h.hits.map((x) => ws.idOfDoc(x.doc)!) }));
+    ws.addPoolQueries(spec.name, ranked);
+    hits.forEach((h, i) => h.hits.forEach((x, j) => ws.setRunScore(run, ranked[i]!.queryId, ranked[i]!.candidates[j]!, x.score)));
     return ws.pool(spec.name);
   });
 }

@@ -156,7 +156,7 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
   requireModel(engine.ws, a.name);
   engine.ws.pool(a.pool);
   return engine.jobs.start('score', async (ctx) => {
-    const r = await engine.writes.run(() => scorePool(engine.ws, a.name, a.pool, { signal: ctx.signal }));
+    const r = await scorePool(engine.ws, a.name, a.pool, { signal: ctx.signal, write: (f) => engine.writes.run(f) });
     engine.hub.emit('workspace.changed', { what: 'run' });
     return r;
   });

@@ -141,7 +141,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
     // Rendered off the engine's thread when large (compute.ts): the datasheet's agreement bootstrap
     // took 25–40 s on a 40,000-pair pool, and no annotator's label was taken meanwhile.
     'export.preview': async (a, ctx) => {
-      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text }, ctx);
+      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text, previewLines: a.lines }, ctx);
       return {
         pool: b.pool,
         format: b.format,

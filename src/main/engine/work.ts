@@ -4,7 +4,7 @@ import type { PoolInfo } from '../../shared/types';
 import { FORM_IMPORT_CONTROLS } from '../../shared/import-controls';
 import path from 'node:path';
 import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
-import { QPairsError, throwIfAborted } from '../errors';
+import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import { importFiles, refuseUnusedOptions, type ImportOptions, type ImportReport } from '../import';
 import { StreamingIndexer } from './streaming-indexer';
 import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
@@ -277,7 +277,11 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     total: docs.length,
     signal: opts.signal,
     search,
-    onProgress: (d, t) => opts.onProgress?.(d, t, 'retrieving'),
+    // A cancel heard between two progress reports (every 100 queries) stops the retrieval there.
+    onProgress: (d, t) => {
+      throwIfAborted(opts.signal);
+      opts.onProgress?.(d, t, 'retrieving');
+    },
   });
   throwIfAborted(opts.signal);
   const sampling =
@@ -287,12 +291,9 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, convention: spec.convention ?? 'zero', retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
     if (spec.order !== undefined || spec.orderSeed !== undefined) writePoolOrder(ws, spec.name, spec.order ?? 'pool', spec.orderSeed);
     const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth });
-    hits.forEach((h, i) => {
-      const qid = ids[i]!;
-      const cands = h.hits.map((x) => ws.idOfDoc(x.doc)!);
-      ws.addPoolQuery(spec.name, qid, cands);
-      h.hits.forEach((x, j) => ws.setRunScore(run, qid, cands[j]!, x.score));
-    });
+    const ranked = hits.map((h, i) => ({ queryId: ids[i]!, candidates: h.hits.map((x) => ws.idOfDoc(x.doc)!) }));
+    ws.addPoolQueries(spec.name, ranked);
+    hits.forEach((h, i) => h.hits.forEach((x, j) => ws.setRunScore(run, ranked[i]!.queryId, ranked[i]!.candidates[j]!, x.score)));
     return ws.pool(spec.name);
   });
 }
@@ -348,6 +349,13 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
   });
 }
 
+/** What a pool creation's progress says in the app, from createPool's note. */
+function poolProgressMessage(note: string | undefined, depth: number): string {
+  if (note === 'indexing') return 'indexing the questions for BM25';
+  if (note === 'retrieving') return `retrieving each query's BM25 top-${depth}`;
+  return note ?? '';
+}
+
 /**
  * Creates a pool (BM25 top-k). Each trained model then scores it in a background job, so the
  * models rerank its candidates live as soon as they finish.
@@ -357,18 +365,39 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
   // the pool's BM25 candidates never come from half an import; the gate is held again then.
   await engine.writes.afterLongWrites();
   engine.ws.noticeExternalChanges();
-  const info = await createPool(engine.ws, {
-    name: a.name,
-    queries: a.queries,
-    sample: a.sample,
-    depth: a.depth,
-    scheme: a.scheme,
-    blind: a.blind,
-    source: a.source,
-    analyzer: a.analyzer,
-    order: a.order,
-    orderSeed: a.orderSeed,
-    convention: a.convention,
+  // A job of kind 'pool' (the request still answers with the pool): its job.progress events move
+  // the Pools screen's bar, and job.cancel stops it before anything is written.
+  let settle!: { resolve: (info: PoolInfo) => void; reject: (e: unknown) => void };
+  const created = new Promise<PoolInfo>((resolve, reject) => (settle = { resolve, reject }));
+  engine.jobs.start('pool', async (ctx) => {
+    try {
+      const info = await createPool(
+        engine.ws,
+        {
+          name: a.name,
+          queries: a.queries,
+          sample: a.sample,
+          depth: a.depth,
+          scheme: a.scheme,
+          blind: a.blind,
+          source: a.source,
+          analyzer: a.analyzer,
+          order: a.order,
+          orderSeed: a.orderSeed,
+          convention: a.convention,
+        },
+        { signal: ctx.signal, onProgress: (d, t, note) => ctx.progress(d, t, poolProgressMessage(note, a.depth)) },
+      );
+      settle.resolve(info);
+      return info;
+    } catch (e) {
+      settle.reject(e);
+      throw e;
+    }
+  });
+  const info = await created.catch((e: unknown) => {
+    // Cancelled (job.cancel) is the user's choice, not an internal error: said as such, over HTTP too.
+    throw e instanceof CancelledError ? new QPairsError(`pool creation cancelled: pool "${a.name}" was not created`) : e;
   });
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });

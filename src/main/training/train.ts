@@ -405,15 +405,17 @@ export function describeMissingRuns(model: string, pool: string, missing: readon
 
 /**
  * Scores every query of a pool with a stored model and stores the scores as the run `name`;
- * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns).
+ * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns). `write` wraps the storing
+ * only (the engine passes its write gate): the reading and the model's scoring (seconds for a pool
+ * of 60,000 pairs, in the model worker) hold no one up — under the gate they held every label.
  */
 export async function scorePool(
   ws: Workspace,
   name: string,
   pool: string,
-  o: RunOptions = {},
+  o: RunOptions & { write?: <T>(f: () => T) => Promise<T> } = {},
 ): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> {
-  const { saved } = getModel(ws, name);
+  const { info, saved } = getModel(ws, name);
   ws.pool(pool);
   const missingRuns = missingFeatureRuns(ws, saved, pool);
   const items = scoringItems(ws, pool, { excludeRuns: new Set([name]) });
@@ -429,7 +431,14 @@ export async function scorePool(
     return it.candidates.map((c) => m[c.id]!);
   });
   const config = { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) };
-  const pairs = ws.replaceRun(pool, name, 'model', config, items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const)));
+  const rows = items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const));
+  const store = (): number => {
+    // The model may have been deleted or trained anew while it scored: then these scores are not its run.
+    const now = ws.stmt(`SELECT created FROM models WHERE name = ?`).pluck().get(name) as string | undefined;
+    if (now !== info.created) throw new QPairsError(`model "${name}" changed while it scored pool "${pool}": its scores were not stored`);
+    return ws.replaceRun(pool, name, 'model', config, rows);
+  };
+  const pairs = o.write ? await o.write(store) : store();
   // Queries where the model tells no candidate apart (a model that learned nothing, or questions
   // without text): said at once, not first found in eval, where the tie rule ranks them.
   // The same test eval flags them by (hasUniformScores), on the scores just stored.
@@ -459,16 +468,16 @@ export function describeUniformScores(model: string, pool: string, s: { uniformQ
  * Scores every pool of the workspace with model `name` (its run there), as the app does after
  * training, so a later model that takes runs as features (ltr, fused) finds it in whatever pools
  * it trains on, from the CLI as from the app. `write` wraps each pool's write (the engine passes
- * its write gate). Returns the pools scored, in pool order.
+ * its write gate; see scorePool). Returns the pools scored, in pool order.
  */
 export async function scoreEveryPool(
   ws: Workspace,
   name: string,
-  write: <T>(f: () => Promise<T>) => Promise<T> = (f) => f(),
+  write?: <T>(f: () => T) => Promise<T>,
 ): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }>> {
   const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> = [];
   for (const p of ws.listPools()) {
-    const s = await write(() => scorePool(ws, name, p.name));
+    const s = await scorePool(ws, name, p.name, write ? { write } : {});
     scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns, uniformQueries: s.uniformQueries, uniformWithoutText: s.uniformWithoutText });
   }
   return scored;

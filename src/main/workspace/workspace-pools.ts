@@ -130,23 +130,33 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
    * candidates.
    */
   addPoolQuery(pool: string, queryId: string, candidates: readonly string[]): number {
-    const p = this.pool(pool);
-    const has = this.stmt(`SELECT 1 FROM pool_queries WHERE pool_id = ? AND query_id = ?`).get(p.id, queryId);
-    if (!has) {
-      const pos = (this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM pool_queries WHERE pool_id = ?`).get(p.id) as { n: number }).n;
-      this.stmt(`INSERT INTO pool_queries(pool_id, query_id, position) VALUES (?, ?, ?)`).run(p.id, queryId, pos);
-    }
-    let next = (this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM pool_candidates WHERE pool_id = ? AND query_id = ?`).get(
-      p.id,
-      queryId,
-    ) as { n: number }).n;
+    return this.addPoolQueries(pool, [{ queryId, candidates }]);
+  }
+
+  /**
+   * Adds queries in order, each as addPoolQuery does, looking the pool and its last query position
+   * up once for them all: one call per query re-counted the pool's queries and pairs (pool()) and
+   * re-read its last position, so a pool's creation grew with the square of its queries (5.5 s of
+   * 24 for 3,000 queries, inside the transaction that holds every other writer). Returns the number
+   * of new candidates.
+   */
+  addPoolQueries(pool: string, queries: Iterable<{ queryId: string; candidates: readonly string[] }>): number {
+    const poolId = this.poolId(pool);
+    let pos = (this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM pool_queries WHERE pool_id = ?`).get(poolId) as { n: number }).n;
+    const has = this.stmt(`SELECT 1 FROM pool_queries WHERE pool_id = ? AND query_id = ?`);
+    const addQuery = this.stmt(`INSERT INTO pool_queries(pool_id, query_id, position) VALUES (?, ?, ?)`);
+    const last = this.stmt(`SELECT coalesce(max(position), -1) + 1 AS n FROM pool_candidates WHERE pool_id = ? AND query_id = ?`);
     const ins = this.stmt(`INSERT OR IGNORE INTO pool_candidates(pool_id, query_id, candidate_id, position) VALUES (?, ?, ?, ?)`);
     let added = 0;
-    for (const c of candidates) {
-      if (c === queryId) continue;
-      if (ins.run(p.id, queryId, c, next).changes > 0) {
-        next++;
-        added++;
+    for (const { queryId, candidates } of queries) {
+      if (!has.get(poolId, queryId)) addQuery.run(poolId, queryId, pos++);
+      let next = (last.get(poolId, queryId) as { n: number }).n;
+      for (const c of candidates) {
+        if (c === queryId) continue;
+        if (ins.run(poolId, queryId, c, next).changes > 0) {
+          next++;
+          added++;
+        }
       }
     }
     return added;

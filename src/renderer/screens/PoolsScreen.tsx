@@ -108,6 +108,10 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const poolJob = creating ? jobs.latestRunning('pool') : null;
+  const poolJobId = poolJob?.progress?.jobId ?? null;
+  const cancelCreate = (): void => {
+    if (poolJobId) client.invoke('job.cancel', { jobId: poolJobId }).catch((e: unknown) => setCreateError(errorMessage(e)));
+  };
 
   // ------------------------------------------------------------ progress per pool
   const [progress, setProgress] = useState<Record<string, PoolProgress>>({});
@@ -436,6 +440,11 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
               <button type="submit" className="primary" data-testid="pool-create" disabled={!ready} aria-disabled={creating || undefined}>
                 {creating ? 'Creating…' : 'Create pool'}
               </button>
+              {creating && poolJob && (
+                <button type="button" data-testid="pool-create-cancel" onClick={cancelCreate}>
+                  Cancel
+                </button>
+              )}
             </div>
           </form>
           {creating && <ProgressBar testId="pool-create-progress" done={poolJob?.progress?.done ?? 0} total={poolJob?.progress?.total ?? 0} />}

@@ -4,7 +4,7 @@ import { listModels, requireModel } from '../../training/store';
 import { QPairsError } from '../../errors';
 import { parse, requireString, table, UsageError } from '../args';
 import { subcommandError } from '../suggest';
-import { modelPoolOverlaps } from '../../engine/models';
+import { modelPoolOverlaps, poolModelRuns } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
 import { describeSettings } from '../../../shared/models';
 import { counted } from '../../../shared/plural';
@@ -39,7 +39,8 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
       // Each model's backend: the one its training reported (what `qpairs train` said: js for the models
       // in plain JavaScript; the process's tfjs backend is only what the tfjs models run on here).
       // Per pool the model scored: how many of its evaluated queries the model was trained on.
-      const models = listModels(ws).map((m) => ({ ...m, backend: m.report.backend, overlap: modelPoolOverlaps(ws, m.name) }));
+      const pools = poolModelRuns(ws);
+      const models = listModels(ws).map((m) => ({ ...m, backend: m.report.backend, overlap: modelPoolOverlaps(ws, m.name, pools) }));
       const backend = await initBackend().then(() => backendName());
       if (values.json) out.log(json({ backend, models }));
       else {

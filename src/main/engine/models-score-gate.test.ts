@@ -1,0 +1,97 @@
+/**
+ * Scoring a pool with a model takes the write gate for storing the scores only. It used to hold the
+ * gate for the whole scoring (reading the pool's texts, the model's scores in its worker), so after
+ * a training in serve mode on a 100,000-question workspace every label waited, up to 10.8 s, while
+ * the new model scored the pools.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { JobDone } from '../../shared/contract';
+import { addLivePool, labelLiveQuery } from '../training/live-test-pool';
+import { deleteModelAndRuns, scoreEveryPool, scorePool } from '../training/train';
+import { Workspace } from '../workspace/workspace';
+import { Engine } from './engine';
+
+let dir: string;
+let ws: Workspace;
+let engine: Engine;
+
+const jobDone = (jobId: string): Promise<JobDone> =>
+  new Promise((resolve) => {
+    const off = engine.on('job.done', (d) => d.jobId === jobId && (off(), resolve(d)));
+  });
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-score-gate-'));
+  ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  ws.transaction(() => {
+    addLivePool(ws);
+    for (let i = 0; i < 4; i++) labelLiveQuery(ws, i, [0, 1]);
+  });
+  engine = new Engine(ws, { transport: 'http' });
+  const { jobId } = (await engine.invoke('models.train', { model: 'tfidf', name: 'tf', trainPools: ['p'] })) as { jobId: string };
+  expect(await jobDone(jobId)).toMatchObject({ ok: true });
+});
+afterAll(() => {
+  engine?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('scoring with a model and the write gate', () => {
+  it('models.score reads and scores the pool while another writer holds the gate, and stores once it is free', async () => {
+    const read = vi.spyOn(ws, 'poolQueries');
+    const replaced = vi.spyOn(ws, 'replaceRun');
+    let release!: () => void;
+    const held = engine.writes.run(() => new Promise<void>((r) => (release = r)));
+    try {
+      const { jobId } = (await engine.invoke('models.score', { name: 'tf', pool: 'p' })) as { jobId: string };
+      const done = jobDone(jobId);
+      // The pool is read (and scored) meanwhile: before, the job waited for the gate to start at all.
+      await vi.waitFor(() => expect(read).toHaveBeenCalledWith('p'), { timeout: 10_000 });
+      expect(replaced).not.toHaveBeenCalled();
+      release();
+      await held;
+      expect(await done).toMatchObject({ ok: true, report: { queries: 4, pairs: 16 } });
+      expect(replaced).toHaveBeenCalledTimes(1);
+    } finally {
+      release?.();
+      read.mockRestore();
+      replaced.mockRestore();
+    }
+  });
+
+  it("scoreEveryPool's write wraps storing the scores only", async () => {
+    const order: string[] = [];
+    const read = vi.spyOn(ws, 'poolQueries').mockImplementation(function (this: Workspace, pool: string) {
+      order.push('read');
+      return Workspace.prototype.poolQueries.call(ws, pool);
+    });
+    try {
+      const scored = await scoreEveryPool(ws, 'tf', async (f) => {
+        order.push('write');
+        return f();
+      });
+      expect(scored).toEqual([expect.objectContaining({ pool: 'p', pairs: 16 })]);
+      expect(order).toEqual(['read', 'write']);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it('stores nothing when the model was deleted while it scored', async () => {
+    const before = ws.db.prepare(`SELECT count(*) FROM runs WHERE name = 'tf'`).pluck().get();
+    expect(before).toBe(1);
+    await expect(
+      scorePool(ws, 'tf', 'p', {
+        workerPath: null,
+        write: async (f) => {
+          deleteModelAndRuns(ws, 'tf');
+          return f();
+        },
+      }),
+    ).rejects.toThrow('model "tf" changed while it scored pool "p": its scores were not stored');
+    expect(ws.db.prepare(`SELECT count(*) FROM runs WHERE name = 'tf'`).pluck().get()).toBe(0);
+  });
+});

@@ -50,16 +50,21 @@ describe('runImport indexes what it stores', () => {
     ws.close();
   });
 
-  it('several segments, questions written twice in one import, updates of indexed questions', async () => {
+  it('several segments, two files in one import, updates of indexed questions', async () => {
     const ws = tempWorkspace();
     await runImport(ws, 'questions-jsonl', [write('a.jsonl', lines(9000, 'a'))], { source: 's' });
     expect(ws.db.prepare(`SELECT count(*) FROM bm25_segments`).pluck().get()).toBe(2);
     expectSameAsRebuilt(ws);
-    // One import: new questions, new text for some of a*, and (second file) new text again for some of both.
-    const r = await runImport(ws, 'questions-jsonl', [write('b.jsonl', [...lines(4500, 'b'), ...lines(300, 'a', 'changed')]), write('c.jsonl', [...lines(100, 'b', 'again'), ...lines(50, 'a', 'third')])], {
+    // One import of two files: new questions, and new text for some of a* (an id given in two files of one
+    // import must be the same question, so the next changes come in an import of their own).
+    const r = await runImport(ws, 'questions-jsonl', [write('b.jsonl', [...lines(4500, 'b'), ...lines(300, 'a', 'changed')]), write('c.jsonl', lines(100, 'c'))], {
       source: 's',
     });
-    expect(r.counts).toMatchObject({ questionsInserted: 4500, questionsUpdated: 450 });
+    expect(r.counts).toMatchObject({ questionsInserted: 4600, questionsUpdated: 300 });
+    expectSameAsRebuilt(ws);
+    // New text again for questions the last import indexed, and for some indexed before it.
+    const again = await runImport(ws, 'questions-jsonl', [write('d.jsonl', [...lines(100, 'b', 'again'), ...lines(50, 'a', 'third')])], { source: 's' });
+    expect(again.counts).toMatchObject({ questionsUpdated: 150 });
     expectSameAsRebuilt(ws);
     ws.close();
   });

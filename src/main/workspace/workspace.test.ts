@@ -295,3 +295,27 @@ describe('run score cache', () => {
     ws.close();
   });
 });
+
+describe('workspace statistics', () => {
+  it('count questions (and those of each source) from an index, never by reading the questions table with its texts', () => {
+    // The Workspace screen asks after every label; the count by source read every question row (migration 14).
+    const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+    ws.transaction(() => {
+      for (let i = 0; i < 50; i++) ws.upsertQuestion({ id: `q${i}`, source: i % 3 ? 'se' : 'semeval', title: `t${i}`, body: 'x'.repeat(500) });
+    });
+    ws.db.exec('ANALYZE');
+    const run: string[] = [];
+    const stmt = ws.stmt.bind(ws);
+    ws.stmt = (sql: string) => (run.push(sql), stmt(sql));
+    const s = ws.stats();
+    expect(s.sources).toEqual({ se: 33, semeval: 17 });
+    expect(s.questions).toBe(50);
+    const onQuestions = run.filter((sql) => /\bFROM questions\b/.test(sql));
+    expect(onQuestions.length).toBeGreaterThanOrEqual(2);
+    for (const sql of onQuestions) {
+      const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
+      expect(plan, sql).toMatch(/USING (COVERING )?INDEX/);
+    }
+    ws.close();
+  });
+});

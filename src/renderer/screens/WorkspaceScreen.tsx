@@ -4,6 +4,7 @@ import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/co
 // The form's labels are the ones the engine's import messages name (the CLI's name its flags).
 import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
 import type { SharedState } from '../lib/shared-state';
+import { useDebounced } from '../lib/hooks';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
@@ -76,7 +77,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   }, [client]);
   useEffect(refreshStats, [refreshStats]);
   useEvent('workspace.changed', refreshStats);
-  useEvent('label.changed', refreshStats);
+  // A team's labels come in bursts: their counts once the burst settles, not a request per label.
+  const refreshStatsSoon = useDebounced(refreshStats, 300);
+  useEvent('label.changed', refreshStatsSoon);
   useReconnect(refreshStats);
 
   const job = jobs.get(jobId);

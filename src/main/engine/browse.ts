@@ -18,26 +18,29 @@ import { Bm25Index } from '../bm25';
 import type { Caller } from './access';
 import { indexOf, questionSources } from './work';
 
-const searchIndexes = new WeakMap<Workspace, Bm25Index>();
+const searchIndexes = new WeakMap<Workspace, { index: Bm25Index; stopWatching: () => void }>();
 
 /**
  * The stored BM25 index, loaded read-only for searching (never synced or persisted here: a search
  * must not write, least of all while an import commits its chunks on another connection). Dropped
  * when the workspace notices another connection's commits, so an import's questions are found
- * once it has indexed them.
+ * once it has indexed them, and when the import is over (browseIndex).
  */
 function storedIndex(ws: Workspace): Bm25Index {
-  let idx = searchIndexes.get(ws);
-  if (!idx) {
-    idx = Bm25Index.load(ws.db);
-    searchIndexes.set(ws, idx);
-    const off = ws.onExternalChange(() => {
-      searchIndexes.get(ws)?.close();
-      searchIndexes.delete(ws);
-      off();
-    });
+  let held = searchIndexes.get(ws);
+  if (!held) {
+    held = { index: Bm25Index.load(ws.db), stopWatching: ws.onExternalChange(() => releaseStoredIndex(ws)) };
+    searchIndexes.set(ws, held);
   }
-  return idx;
+  return held.index;
+}
+
+function releaseStoredIndex(ws: Workspace): void {
+  const held = searchIndexes.get(ws);
+  if (!held) return;
+  searchIndexes.delete(ws);
+  held.stopWatching();
+  held.index.close();
 }
 
 /**
@@ -61,7 +64,13 @@ export function highlightVocabulary(ws: Workspace): { docFreq(term: string): num
  */
 export async function browseIndex(ws: Workspace, writes: { readonly longWriteActive: boolean; run<T>(fn: () => T): Promise<T> }): Promise<Bm25Index> {
   if (ws.readonly || writes.longWriteActive) return storedIndex(ws);
+  releaseStoredIndex(ws); // the import is over: one copy of the index in memory, not two (each is tens of MB per 100,000 questions)
   return writes.run(() => indexOf(ws));
+}
+
+/** Whether searches hold their own read-only copy of the stored index (only while an import runs, or in a read-only workspace). */
+export function holdsStoredSearchIndex(ws: Workspace): boolean {
+  return searchIndexes.has(ws);
 }
 
 /**

@@ -1,0 +1,67 @@
+/**
+ * Searching while an import runs reads a read-only copy of the stored index (browse.ts
+ * storedIndex), beside the engine's own; once the import is over, the next search lets that copy
+ * go, so a served workspace keeps one index in memory, not two.
+ */
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Engine } from './engine';
+import { importTuning } from './work';
+import { browseIndex, holdsStoredSearchIndex } from './browse';
+import { Workspace } from '../workspace/workspace';
+import type { BrowseSearch } from '../../shared/contract';
+import { jobDone } from './test-team';
+
+let dir: string;
+let engine: Engine;
+let corpus: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-browse-index-'));
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  ws.transaction(() => {
+    for (let i = 0; i < 30; i++) ws.upsertQuestion({ id: `s${i}`, source: 'seed', title: `seed question ${i}`, body: 'about searching during imports' });
+  });
+  engine = new Engine(ws, { transport: 'http' });
+  corpus = path.join(dir, 'q.jsonl');
+  writeFileSync(corpus, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `n${i}`, title: `new question ${i} about imports`, body: `body ${i} `.repeat(20) })).join('\n'));
+  importTuning.chunkMs = 5;
+});
+
+afterEach(() => {
+  importTuning.chunkMs = undefined;
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const search = (text: string): Promise<BrowseSearch> => engine.invoke('questions.search', { text, limit: 5 }) as Promise<BrowseSearch>;
+
+describe('the index searches read', () => {
+  it('a search during an import reads the stored copy; the first search after it lets the copy go', async () => {
+    expect((await search('seed question')).results.length).toBe(5);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+
+    const { jobId } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: corpus }] })) as { jobId: string };
+    const done = jobDone(engine, jobId);
+    expect((await search('seed question')).results.length).toBe(5);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(true);
+    expect((await done).ok).toBe(true);
+
+    const after = await search('new question about imports');
+    expect(after.results.length).toBe(5);
+    expect(after.results.every((r) => r.id.startsWith('n'))).toBe(true);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+  });
+
+  it('a copy taken in the last moments of an import, after its last commit, is let go by the first search after it', async () => {
+    const gate = { longWriteActive: true, run: <T>(fn: () => T): Promise<T> => Promise.resolve(fn()) };
+    const during = await browseIndex(engine.ws, gate);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(true);
+    expect(await browseIndex(engine.ws, gate)).toBe(during);
+    gate.longWriteActive = false;
+    expect(await browseIndex(engine.ws, gate)).not.toBe(during);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+  });
+});

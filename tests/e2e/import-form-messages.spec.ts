@@ -5,40 +5,24 @@
  * "Strict" checkboxes. The form's format hints say what each format reads (semeval-relevancy was
  * called "a ranker run", but it is the scorer's gold: true/false labels).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
-
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 37;
+import { expect, test, type Page } from '@playwright/test';
+import { useServedWorkspace } from './served-workspace';
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
-let dir: string;
-let context: BrowserContext;
+const served = useServedWorkspace('import-form', 37, { workspace: 'w.qpairs' });
 let page: Page;
+test.beforeAll(() => {
+  page = served.page;
+});
 
 const file = (name: string, text: string): string => {
-  const f = path.join(dir, name);
+  const f = path.join(served.dir, name);
   writeFileSync(f, text);
   return f;
 };
-
-test.beforeAll(async ({ browser }) => {
-  test.setTimeout(120_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-import-form-'));
-  server = await startServe({ workspace: path.join(dir, 'w.qpairs'), port: PORT });
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 async function importFile(format: string, f: string, fill: { pool?: string; strict?: boolean } = {}): Promise<void> {
   await page.getByTestId('import-format').selectOption(format);

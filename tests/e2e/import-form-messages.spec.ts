@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { useServedWorkspace } from './served-workspace';
 
 test.describe.configure({ mode: 'serial' });
@@ -80,4 +80,30 @@ test('the semeval-relevancy hint says it is the scorer’s gold labels, not a ru
   const hint = page.getByTestId('import-format').locator('..').locator('.hint');
   await expect(hint).toContainText('SemEval scorer gold (.relevancy): true/false labels into a pool');
   await expect(hint).not.toContainText('a ranker run');
+});
+
+/** Texts and titles in `scope` that show a CLI flag (`--update`, `(as --no-text)`). */
+async function flagsShown(scope: Locator): Promise<string[]> {
+  return scope.evaluate((root) => {
+    const flag = /(^|[\s(])--[a-z]/;
+    const shown: string[] = [];
+    if (flag.test((root as HTMLElement).innerText)) shown.push(`text: ${(root as HTMLElement).innerText.match(/.{0,30}--[a-z-]+.{0,10}/)?.[0]}`);
+    for (const el of root.querySelectorAll('[title]')) if (flag.test(el.getAttribute('title') ?? '')) shown.push(`title: ${el.getAttribute('title')}`);
+    return shown;
+  });
+}
+
+test('the import and export forms name their own controls, never a CLI flag', async () => {
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('import-update').locator('..')).toHaveText('Replace existing questions');
+  expect(await flagsShown(page.getByTestId('import-card'))).toEqual([]);
+  // A pool to export (the labels of the questions imported above).
+  await importFile('labels-csv', file('labels.csv', 'query_id,candidate_id,label\n1,2,1\n'), { pool: 'p' });
+  await expect(page.getByTestId('import-report')).toBeVisible();
+  await page.goto('/#export');
+  const form = page.locator('.export-screen > section.card').first();
+  for (const format of ['jsonl', 'csv', 'askubuntu', 'hf-dataset', 'qrels']) {
+    await page.getByTestId('export-format').selectOption(format);
+    expect(await flagsShown(form), format).toEqual([]);
+  }
 });

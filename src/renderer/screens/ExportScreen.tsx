@@ -186,7 +186,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           {TEXT_FORMATS.has(format) && (
             <label className="inline" title="with the text the dataset stands alone; without it, ids only">
               <input type="checkbox" data-testid="export-text" checked={withText} onChange={(e) => setWithText(e.target.checked)} />
-              {format === 'askubuntu' ? 'write the corpus file (id, title, body) beside it' : 'include query and candidate title + body'}
+              {format === 'askubuntu' ? 'write the corpus file (id, title, body) beside it' : 'include query and candidate title, body and source'}
             </label>
           )}
           {RUN_FORMATS.has(format) && (

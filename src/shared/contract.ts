@@ -244,7 +244,7 @@ export const commandArgs = {
     run: name.optional(),
     annotator: name.optional(),
     lines: z.number().int().min(0).max(1000).default(10),
-    /** Issue 13: include question title + body (jsonl/csv/hf-dataset columns, askubuntu corpus file); default true. */
+    /** Issue 13: include question title + body, and source (jsonl/csv/hf-dataset columns; askubuntu corpus file: title + body); default true. */
     text: z.boolean().default(true),
   }),
   /**
@@ -258,7 +258,7 @@ export const commandArgs = {
     run: name.optional(),
     annotator: name.optional(),
     path: z.string().min(1).max(4096).optional(),
-    /** Issue 13: include question title + body (jsonl/csv/hf-dataset columns, askubuntu corpus file); default true. */
+    /** Issue 13: include question title + body, and source (jsonl/csv/hf-dataset columns; askubuntu corpus file: title + body); default true. */
     text: z.boolean().default(true),
     /** Issue 23: with `path`, replace files that exist (default: refused, nothing written). */
     force: z.boolean().default(false),

@@ -38,9 +38,11 @@ export function isReservedAnnotatorName(name: string): boolean {
  *   judge's label (unresolved until a judge settles it).
  * - `majority`: the agreed label; otherwise the judge's label if any, else the value with a
  *   strict majority of all votes, each "?" a vote for no value (ties, or "?" winning: unresolved).
- * - `mean`: mean grade of the decisive votes ("?" left out) > threshold (set with the rule, else
- *   defaultMeanThreshold: a mean leaning to relevant) is relevant, else not; only "?" votes:
- *   unresolved. The result is a binary relevance written in the pool's scheme. Judges are ignored.
+ * - `mean`: the mean grade of the decisive votes ("?" left out), rounded to the nearest grade (a
+ *   tie, a mean halfway between two grades, to the lower one); the mean > threshold (set with the
+ *   rule, else defaultMeanThreshold: a mean leaning to relevant) is relevant, and then at least
+ *   grade 1, else at most grade 0 (meanRuleText). Written in the pool's scheme: binary 1 or 0,
+ *   SemEval's names, Likert's and graded pools' grades. Only "?" votes: unresolved. Judges are ignored.
  * - `unanimous`: only pairs every assigned annotator labeled alike, none "?"; the others are unresolved.
  */
 export const AGGREGATION_RULES = ['adjudicated', 'majority', 'mean', 'unanimous'] as const;
@@ -54,6 +56,19 @@ export type AggregationRule = (typeof AGGREGATION_RULES)[number];
  */
 export function defaultMeanThreshold(scheme: LabelScheme): number {
   return scheme === 'likert5' ? 0 : 0.5;
+}
+
+/**
+ * What the `mean` rule gives, one sentence (the datasheet, `qpairs aggregate`, the app's Team panel
+ * say it alike); `threshold` the pool's, or null where none is shown.
+ */
+export function meanRuleText(threshold: number | null): string {
+  const above = threshold === null ? 'the threshold' : String(threshold);
+  return (
+    `the mean grade of the decisive votes ("?" left out), rounded to the nearest grade (a mean halfway between two grades takes the lower one); ` +
+    `relevant when the mean is above ${above}: then at least grade 1 (SemEval Relevant), else at most grade 0 — so binary pools get 1 or 0; ` +
+    'only "?" votes: unresolved; judges ignored'
+  );
 }
 
 /** How each aggregation rule counts "?" (unsure) votes, one sentence each (datasheet, CLI, UI). */

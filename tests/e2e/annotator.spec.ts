@@ -7,43 +7,29 @@
  * README screenshots at both sizes.
  * Its own serve process and workspace (the global setup built the renderer).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { seriousViolationsOnTabs } from './a11y';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
+import { expect, test, type Page } from '@playwright/test';
+import { useServedWorkspace } from './served-workspace';
 import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 7;
 const POOL = 'e2e-small';
 const SMALL = { width: 1024, height: 700 };
 const TABS = ['workspace', 'pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse'];
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
-let dir: string;
-let context: BrowserContext;
+const served = useServedWorkspace('annotator', 7, { context: { viewport: SMALL } });
 let page: Page;
 let firstQuery = '';
 let firstTitle = '';
 
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-annotator-'));
-  server = await startServe({ workspace: path.join(dir, 'annotator.qpairs'), port: PORT });
-  context = await browser.newContext({ baseURL: server.url, viewport: SMALL });
-  page = await context.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+test.beforeAll(() => {
+  page = served.page;
 });
 
 const row = (p: Page, i: number) => p.getByTestId(`candidate-row-${i}`);

@@ -3,39 +3,27 @@
  * however far down the candidates the cursor is — the note offered after a "?", an undo's notice,
  * and what to do once the query is done (all three used to sit above or below the table, out of view).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
+import { useServedWorkspace } from './served-workspace';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 36;
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
-let dir: string;
+// The demo workspace (no workspace named), its config folder the spec's own.
+const served = useServedWorkspace('first-day', 36, { workspace: null, context: { viewport: { width: 1024, height: 700 }, colorScheme: 'light' } });
 let page: Page;
+test.beforeAll(() => {
+  page = served.page;
+});
 
 function shot(name: string): string {
   const folder = path.join(root, 'test-results', 'screens');
   mkdirSync(folder, { recursive: true });
   return path.join(folder, name);
 }
-
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-first-day-'));
-  server = await startServe({ port: PORT, configDir: path.join(dir, 'config') });
-  page = await (await browser.newContext({ baseURL: server.url, viewport: { width: 1024, height: 700 }, colorScheme: 'light' })).newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-});
-
-test.afterAll(async () => {
-  await page?.context().close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 test('far down the candidates, the note offered after "?", an undo’s notice and the query’s end are in view', async () => {
   await page.goto('/');

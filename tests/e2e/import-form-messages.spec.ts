@@ -5,40 +5,24 @@
  * "Strict" checkboxes. The form's format hints say what each format reads (semeval-relevancy was
  * called "a ranker run", but it is the scorer's gold: true/false labels).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
-
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 37;
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { useServedWorkspace } from './served-workspace';
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
-let dir: string;
-let context: BrowserContext;
+const served = useServedWorkspace('import-form', 37, { workspace: 'w.qpairs' });
 let page: Page;
+test.beforeAll(() => {
+  page = served.page;
+});
 
 const file = (name: string, text: string): string => {
-  const f = path.join(dir, name);
+  const f = path.join(served.dir, name);
   writeFileSync(f, text);
   return f;
 };
-
-test.beforeAll(async ({ browser }) => {
-  test.setTimeout(120_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-import-form-'));
-  server = await startServe({ workspace: path.join(dir, 'w.qpairs'), port: PORT });
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 async function importFile(format: string, f: string, fill: { pool?: string; strict?: boolean } = {}): Promise<void> {
   await page.getByTestId('import-format').selectOption(format);
@@ -96,4 +80,30 @@ test('the semeval-relevancy hint says it is the scorer’s gold labels, not a ru
   const hint = page.getByTestId('import-format').locator('..').locator('.hint');
   await expect(hint).toContainText('SemEval scorer gold (.relevancy): true/false labels into a pool');
   await expect(hint).not.toContainText('a ranker run');
+});
+
+/** Texts and titles in `scope` that show a CLI flag (`--update`, `(as --no-text)`). */
+async function flagsShown(scope: Locator): Promise<string[]> {
+  return scope.evaluate((root) => {
+    const flag = /(^|[\s(])--[a-z]/;
+    const shown: string[] = [];
+    if (flag.test((root as HTMLElement).innerText)) shown.push(`text: ${(root as HTMLElement).innerText.match(/.{0,30}--[a-z-]+.{0,10}/)?.[0]}`);
+    for (const el of root.querySelectorAll('[title]')) if (flag.test(el.getAttribute('title') ?? '')) shown.push(`title: ${el.getAttribute('title')}`);
+    return shown;
+  });
+}
+
+test('the import and export forms name their own controls, never a CLI flag', async () => {
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('import-update').locator('..')).toHaveText('Replace existing questions');
+  expect(await flagsShown(page.getByTestId('import-card'))).toEqual([]);
+  // A pool to export (the labels of the questions imported above).
+  await importFile('labels-csv', file('labels.csv', 'query_id,candidate_id,label\n1,2,1\n'), { pool: 'p' });
+  await expect(page.getByTestId('import-report')).toBeVisible();
+  await page.goto('/#export');
+  const form = page.locator('.export-screen > section.card').first();
+  for (const format of ['jsonl', 'csv', 'askubuntu', 'hf-dataset', 'qrels']) {
+    await page.getByTestId('export-format').selectOption(format);
+    expect(await flagsShown(form), format).toEqual([]);
+  }
 });

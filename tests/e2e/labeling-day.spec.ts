@@ -9,40 +9,22 @@
  * filter box gives the keys back.
  * The tests share the server and run in order.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openAnnotate } from './annotate-page';
-import { startServe, type ServeProcess } from './serve';
+import { useServedWorkspace } from './served-workspace';
 import { importSemEvalDev, invoke } from './api';
 
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 4;
 
 test.describe.configure({ mode: 'serial' });
 
-let dir: string;
-let server: ServeProcess;
+const served = useServedWorkspace('labeling', 4, { workspace: 'day.qpairs', context: { viewport: { width: 1360, height: 900 } } });
 let page: Page;
 
-test.beforeAll(async ({ browser, playwright }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-labeling-'));
-  server = await startServe({ workspace: path.join(dir, 'day.qpairs'), port: PORT });
-  const request = await playwright.request.newContext({ baseURL: server.url });
-  try {
-    await importSemEvalDev(request);
-    await invoke(request, 'pool.create', { name: 'likert', sample: { n: 2, seed: 3 }, depth: 5, scheme: 'likert5' });
-    await invoke(request, 'pool.create', { name: 'graded', sample: { n: 2, seed: 4 }, depth: 5, scheme: 'graded' });
-  } finally {
-    await request.dispose();
-  }
-  page = await (await browser.newContext({ baseURL: server.url, viewport: { width: 1360, height: 900 } })).newPage();
-});
-
-test.afterAll(async () => {
-  await page?.context().close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+test.beforeAll(async () => {
+  page = served.page;
+  await importSemEvalDev(page.request);
+  await invoke(page.request, 'pool.create', { name: 'likert', sample: { n: 2, seed: 3 }, depth: 5, scheme: 'likert5' });
+  await invoke(page.request, 'pool.create', { name: 'graded', sample: { n: 2, seed: 4 }, depth: 5, scheme: 'graded' });
 });
 
 test('after a "?", another label ends the note offer: c then notes the row under the cursor, not the unsure pair', async () => {

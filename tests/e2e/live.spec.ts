@@ -4,30 +4,28 @@
  * waits for it); its run and its out-of-fold learning curve appear and grow. Then the server is
  * killed in the middle of a retrain and started again: no label is lost and the retrain catches up.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
+import { expect, test, type Page } from '@playwright/test';
+import { startServe } from './serve';
+import { useServedWorkspace } from './served-workspace';
+import { qpairs } from './small-pool';
 import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 11;
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
-let dir: string;
-let workspace: string;
-let context: BrowserContext;
+// SemEval dev with its gold labels (a training pool), and a fresh 10-deep BM25 pool to label.
+const served = useServedWorkspace('live', 11, {
+  prepare: ({ workspace }) => {
+    qpairs('init', workspace!);
+    qpairs('import', workspace!, '--format', 'semeval', '--pool', 'dev', SEMEVAL_DEV);
+    qpairs('pool', 'create', workspace!, '--name', 'p', '--sample', '8', '--seed', '3', '--depth', '10', '--blind', 'false');
+  },
+});
 let annotate: Page;
 let evaluate: Page;
-
-function qpairs(...args: string[]): string {
-  return execFileSync(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), ...args], { encoding: 'utf8' });
-}
 
 async function invoke(p: Page, command: string, args: unknown): Promise<unknown> {
   const r = await p.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
@@ -35,24 +33,10 @@ async function invoke(p: Page, command: string, args: unknown): Promise<unknown>
   return r.json();
 }
 
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-live-'));
-  workspace = path.join(dir, 'live.qpairs');
-  // SemEval dev with its gold labels (a training pool), and a fresh 10-deep BM25 pool to label.
-  qpairs('init', workspace);
-  qpairs('import', workspace, '--format', 'semeval', '--pool', 'dev', SEMEVAL_DEV);
-  qpairs('pool', 'create', workspace, '--name', 'p', '--sample', '8', '--seed', '3', '--depth', '10', '--blind', 'false');
-  server = await startServe({ workspace, port: PORT, create: false });
-  context = await browser.newContext({ baseURL: server.url });
-  annotate = await context.newPage();
-  evaluate = await context.newPage();
-  for (const p of [annotate, evaluate]) p.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+test.beforeAll(async () => {
+  annotate = served.page;
+  evaluate = await served.context.newPage();
+  evaluate.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
 });
 
 const saved = (p: Page) => p.locator('[data-testid^="candidate-row-"][data-state="saved"]');
@@ -110,9 +94,10 @@ test('the server killed mid-retrain: no label lost, the retrain catches up after
   await labelQuery(annotate);
   await labelQuery(annotate);
   await expect(evaluate.getByTestId('live-status')).toContainText('Retraining in the background', { timeout: 30_000 });
+  const server = served.server!;
   server.child.kill('SIGKILL');
   await new Promise((r) => server.child.once('exit', r));
-  server = await startServe({ workspace, port: PORT, create: false });
+  served.server = await startServe({ workspace: served.workspace, port: served.port, create: false });
   const progress = (await invoke(evaluate, 'pool.progress', { pool: 'p' })) as { annotators: Array<{ annotator: string; labeledPairs: number }> };
   expect(progress.annotators.find((a) => a.annotator === 'ann')?.labeledPairs).toBe(60);
   await evaluate.reload();

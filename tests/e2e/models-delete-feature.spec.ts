@@ -6,45 +6,26 @@
  * fusing model before anything is deleted, and the message after it says what to do.
  * The workspace is built with the CLI (SemEval dev, tfidf, then ltr for one epoch over its runs).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
+import { expect, test, type Page } from '@playwright/test';
 import { dataset } from '../datasets';
-
-const root = path.resolve(import.meta.dirname, '../..');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 35;
+import { useServedWorkspace } from './served-workspace';
+import { qpairs } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
-let dir: string;
-let context: BrowserContext;
-let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  test.setTimeout(120_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-models-delete-'));
-  const w = path.join(dir, 'w.qpairs');
-  const cli = (...args: string[]): void => {
-    execFileSync(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), ...args], { stdio: 'pipe' });
-  };
-  cli('init', w);
-  cli('import', w, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'));
-  cli('train', w, '--model', 'tfidf', '--name', 'tf', '--train-pool', 'dev');
-  cli('train', w, '--model', 'tfidf', '--name', 'tf-late', '--train-pool', 'dev');
-  cli('train', w, '--model', 'ltr', '--name', 'l1', '--train-pool', 'dev', '--epochs', '1', '--config', '{"embedding":false}');
-  server = await startServe({ workspace: w, port: PORT, create: false });
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
+const served = useServedWorkspace('models-delete', 35, {
+  workspace: 'w.qpairs',
+  prepare: ({ workspace: w }) => {
+    qpairs('init', w!);
+    qpairs('import', w!, '--format', 'semeval', '--pool', 'dev', dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml'));
+    qpairs('train', w!, '--model', 'tfidf', '--name', 'tf', '--train-pool', 'dev');
+    qpairs('train', w!, '--model', 'tfidf', '--name', 'tf-late', '--train-pool', 'dev');
+    qpairs('train', w!, '--model', 'ltr', '--name', 'l1', '--train-pool', 'dev', '--epochs', '1', '--config', '{"embedding":false}');
+  },
 });
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+let page: Page;
+test.beforeAll(() => {
+  page = served.page;
 });
 
 test('the delete confirmation names the fusing model that takes the run; the message after says what to do', async () => {

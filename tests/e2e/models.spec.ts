@@ -9,17 +9,15 @@
  * the focus while they work.
  * The tests share state and run in order.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { seriousViolationsOnTabs } from './a11y';
-import { startServe, type ServeProcess } from './serve';
+import { useServedWorkspace } from './served-workspace';
 import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 2;
 const POOL = 'SemEval2016-Task3-CQA-QL-dev';
 const TFIDF = 'tfidf-dev';
 const LTR = 'ltr-dev';
@@ -29,24 +27,11 @@ const METRIC = /^\d{1,2}\.\d{2}$|^100\.00$/;
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
-let dir: string;
-let context: BrowserContext;
+// The global setup built the renderer; this server only opens another workspace.
+const served = useServedWorkspace('models', 2);
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-e2e-models-'));
-  // The global setup built the renderer; this server only opens another workspace.
-  server = await startServe({ workspace: path.join(dir, 'models.qpairs'), port: PORT });
-  context = await browser.newContext({ baseURL: server.url });
-  page = await context.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+test.beforeAll(() => {
+  page = served.page;
 });
 
 async function modelNames(p: Page): Promise<string[]> {

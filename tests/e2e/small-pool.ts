@@ -5,12 +5,11 @@
  * of it (`useServedSmallPool`: set up before the spec's tests, torn down after them).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { unpackedDataset } from '../datasets';
-import { startServe, type ServeProcess } from './serve';
+import { useServedWorkspace, type ServedWorkspace } from './served-workspace';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
@@ -53,31 +52,17 @@ export function buildSmallPool(dir: string, labelRows: (pairs: Array<[string, st
   return { workspace, pairs };
 }
 
-/** A browser context on the server and its page, page errors logged. */
-async function openPage(browser: Browser, server: ServeProcess): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: server.url });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
-  return { context, page };
-}
-
 /** A spec's served small pool: filled in before its first test, torn down after its last. */
-export interface ServedSmallPool extends SmallPool {
-  /** The spec's scratch directory (the workspace is in it). */
-  dir: string;
-  /** The spec's port: the e2e base port plus its own offset. */
-  port: number;
-  /** The server (a spec that stops it sets undefined, one that restarts it sets the new one). */
-  server: ServeProcess | undefined;
-  context: BrowserContext;
-  page: Page;
+export interface ServedSmallPool extends ServedWorkspace, SmallPool {
+  workspace: string;
 }
 
 /**
  * Registers the spec's setup and teardown: before its tests, a scratch directory `qpairs-e2e-NAME-`,
  * the small pool labeled by `labelRows` (see buildSmallPool), then `prepare` (more data for the
- * spec, by the CLI), a server on the e2e base port + `portOffset` and a page on it; after them, the
- * page closed, the server stopped and the directory removed. Returns the state the tests read.
+ * spec, by the CLI), a server on the e2e base port + `portOffset` and a page on it
+ * (useServedWorkspace); after them, the page closed, the server stopped and the directory removed.
+ * Returns the state the tests read.
  */
 export function useServedSmallPool(
   name: string,
@@ -85,18 +70,11 @@ export function useServedSmallPool(
   labelRows: (pairs: Array<[string, string]>) => string[],
   prepare?: (pool: SmallPool & { dir: string }) => void,
 ): ServedSmallPool {
-  const served = { port: Number(process.env.QPAIRS_E2E_PORT ?? 27613) + portOffset, server: undefined } as ServedSmallPool;
-  test.beforeAll(async ({ browser }) => {
-    served.dir = mkdtempSync(path.join(tmpdir(), `qpairs-e2e-${name}-`));
-    Object.assign(served, buildSmallPool(served.dir, labelRows));
-    prepare?.(served);
-    served.server = await startServe({ workspace: served.workspace, port: served.port, create: false });
-    Object.assign(served, await openPage(browser, served.server));
-  });
-  test.afterAll(async () => {
-    await served.context?.close();
-    await served.server?.stop();
-    if (served.dir) rmSync(served.dir, { recursive: true, force: true });
-  });
-  return served;
+  return useServedWorkspace(name, portOffset, {
+    workspace: 'w.qpairs',
+    prepare: (served) => {
+      const pool = Object.assign(served, buildSmallPool(served.dir, labelRows));
+      prepare?.(pool);
+    },
+  }) as ServedSmallPool;
 }

@@ -4,43 +4,18 @@
  * a training in serve mode on a 100,000-question workspace every label waited, up to 10.8 s, while
  * the new model scored the pools.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { JobDone } from '../../shared/contract';
-import { addLivePool, labelLiveQuery } from '../training/live-test-pool';
+import { describe, expect, it, vi } from 'vitest';
 import { deleteModelAndRuns, scoreEveryPool, scorePool } from '../training/train';
 import { Workspace } from '../workspace/workspace';
-import { Engine } from './engine';
+import { jobDone as engineJobDone } from './test-team';
+import { useTrainedModels } from './test-models';
 
-let dir: string;
-let ws: Workspace;
-let engine: Engine;
-
-const jobDone = (jobId: string): Promise<JobDone> =>
-  new Promise((resolve) => {
-    const off = engine.on('job.done', (d) => d.jobId === jobId && (off(), resolve(d)));
-  });
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-score-gate-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  ws.transaction(() => {
-    addLivePool(ws);
-    for (let i = 0; i < 4; i++) labelLiveQuery(ws, i, [0, 1]);
-  });
-  engine = new Engine(ws, { transport: 'http' });
-  const { jobId } = (await engine.invoke('models.train', { model: 'tfidf', name: 'tf', trainPools: ['p'] })) as { jobId: string };
-  expect(await jobDone(jobId)).toMatchObject({ ok: true });
-});
-afterAll(() => {
-  engine?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTrainedModels('score-gate', ['tf']);
+const jobDone = (jobId: string) => engineJobDone(t.engine, jobId);
 
 describe('scoring with a model and the write gate', () => {
   it('models.score reads and scores the pool while another writer holds the gate, and stores once it is free', async () => {
+    const { ws, engine } = t;
     const read = vi.spyOn(ws, 'poolQueries');
     const replaced = vi.spyOn(ws, 'replaceRun');
     let release!: () => void;
@@ -63,6 +38,7 @@ describe('scoring with a model and the write gate', () => {
   });
 
   it("scoreEveryPool's write wraps storing the scores only", async () => {
+    const { ws } = t;
     const order: string[] = [];
     const read = vi.spyOn(ws, 'poolQueries').mockImplementation(function (this: Workspace, pool: string) {
       order.push('read');
@@ -81,6 +57,7 @@ describe('scoring with a model and the write gate', () => {
   });
 
   it('stores nothing when the model was deleted while it scored', async () => {
+    const { ws } = t;
     const before = ws.db.prepare(`SELECT count(*) FROM runs WHERE name = 'tf'`).pluck().get();
     expect(before).toBe(1);
     await expect(

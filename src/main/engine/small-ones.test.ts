@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobProgress, LabelAck } from '../../shared/contract';
 import { writeExport } from '../export';
 import type { Engine } from './engine';
+import { trainTfidf } from './test-models';
 import { jobDone, teamEngine } from './test-team';
 
 let dir: string;
@@ -27,11 +28,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function train(name: string, caller?: { annotator: string; local: boolean }): Promise<void> {
-  const { jobId } = (await engine.invoke('models.train', { model: 'tfidf', name, trainPools: ['open'] }, caller)) as { jobId: string };
-  const done = await jobDone(engine, jobId);
-  expect(done.ok, done.error).toBe(true);
-}
+const train = (name: string, caller?: { annotator: string; local: boolean }): Promise<void> => trainTfidf(engine, name, ['open'], caller);
 
 describe('model names are owned', () => {
   it("a judge cannot replace the owner's model (nor its runs); the judge's own model is theirs to retrain; the owner may replace any", async () => {

@@ -5,7 +5,7 @@
  * "Datasheets for Datasets" (Gebru et al. 2021), reduced to what the workspace records.
  */
 import { counted } from '../../shared/plural';
-import { AGGREGATE, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
+import { AGGREGATE, meanRuleText, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
@@ -453,7 +453,7 @@ export function datasheet(d: DatasheetInput): string {
     const rules: Record<string, string> = {
       adjudicated: "agreed labels as given; each disagreement or pair with a \"?\" takes the judge's label (unresolved until settled)",
       majority: "agreed labels as given; a disagreement or pair with a \"?\" takes the judge's label when settled, else the strict majority of all votes, \"?\" counting as a vote for no value (ties unresolved)",
-      mean: `relevant when the mean grade of the decisive votes ("?" left out) is above ${s.threshold}, else not relevant (a binary label); only "?" votes: unresolved; judges ignored`,
+      mean: meanRuleText(s.threshold),
       unanimous: 'only pairs every assigned annotator labeled alike, none "?"; the others are unresolved; judges ignored',
     };
     out.push(`Rule **${s.rule}**: ${rules[s.rule]}. Judges: ${s.judges.join(', ') || 'none'}.`);

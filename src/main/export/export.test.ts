@@ -166,14 +166,14 @@ describe('round trips: export, import into a fresh workspace, same labels and me
     }
     const jl = readFileSync(path.join(scratch.dir, 'lk.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     // No question text in this workspace: the text fields are null (ids only).
-    const noText = { query_title: null, query_body: null, candidate_title: null, candidate_body: null };
+    const noText = { query_title: null, query_body: null, candidate_title: null, candidate_body: null, query_source: null, candidate_source: null };
     expect(jl[1]).toEqual({ query_id: 'q1', candidate_id: 'b', annotator: 'gold', label: '?', grade: null, relevant: null, status: 'unresolved', votes: { x: '-1', y: '1' }, judge: null, ...noText });
     // Unsure is first-class: x's "?" alone leaves the pair unresolved (not unlabeled), listed in votes.
     expect(jl[4]).toMatchObject({ query_id: 'q2', candidate_id: 'e', label: '?', status: 'unresolved', votes: { x: '?' } });
     expect(jl[2]).toMatchObject({ label: '1', status: 'adjudicated', judge: { annotator: 'judy', label: '1' } });
     const csv = readFileSync(path.join(scratch.dir, 'lk.csv'), 'utf8').split('\n');
-    expect(csv[0]).toBe('query_id,candidate_id,annotator,label,grade,relevant,status,votes,query_title,query_body,candidate_title,candidate_body');
-    expect(csv[1]).toBe('q1,a,gold,2,2,1,agreed,x=2;y=2,,,,');
+    expect(csv[0]).toBe('query_id,candidate_id,annotator,label,grade,relevant,status,votes,query_title,query_body,candidate_title,candidate_body,query_source,candidate_source');
+    expect(csv[1]).toBe('q1,a,gold,2,2,1,agreed,x=2;y=2,,,,,,');
     expect(csvField('a,"b"')).toBe('"a,""b"""');
     // The datasheet: guidelines, agreement with CIs, the rule and its counts.
     const sheet = readFileSync(path.join(scratch.dir, 'lk.csv.datasheet.md'), 'utf8');

@@ -7,8 +7,8 @@
  * | `askubuntu` | `query \t similar \t candidates \t scores` of one run (Lei et al. dev.txt): the run's scored candidates by rank (ties in pool order), the relevant ones among them as similar, scores as the shortest decimal that reads back as the stored number (JS `String(x)`, which gives back the text of dev.txt's Lucene scores exactly). Queries without a label from the source are left out. | `askubuntu-pool` |
  * | `qrels` | `qid 0 docno grade`, graded (binary 1/0, SemEval 2/1/0, Likert −2…2), judged pairs only | `qrels` |
  * | `trec-run` | `qid Q0 docno rank score tag`, one file per run (all queries, scored candidates by rank, ties in pool order) | `trec-run` |
- * | `jsonl` | one object per pool pair: `query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge` (the last two for the aggregate), `notes` (`[{annotator, note}]`, when the source has notes in the pool), then (unless text is off) `query_title, query_body, candidate_title, candidate_body` | `labels-jsonl --scheme S` |
- * | `csv` | header `query_id,candidate_id,annotator,label,grade,relevant,status,votes[,notes][,query_title,query_body,candidate_title,candidate_body]`, one row per pool pair | `labels-csv --scheme S` |
+ * | `jsonl` | one object per pool pair: `query_id, candidate_id, annotator, label, grade, relevant, status, votes, judge` (the last two for the aggregate), `notes` (`[{annotator, note}]`, when the source has notes in the pool), then (unless text is off) `query_title, query_body, candidate_title, candidate_body, query_source, candidate_source` | `labels-jsonl --scheme S` |
+ * | `csv` | header `query_id,candidate_id,annotator,label,grade,relevant,status,votes[,notes][,query_title,query_body,candidate_title,candidate_body,query_source,candidate_source]`, one row per pool pair | `labels-csv --scheme S` |
  * | `semeval-relevancy` | `orgq_id \t relq_id \t rank \t score \t true|false` (rank and score of one run; true = relevant), judged pairs only | `semeval-relevancy` |
  * | `hf-dataset` | a folder: `data/pairs.jsonl` (the jsonl rows in one fixed schema, hfColumns: votes and notes as lists, judge a struct or null, with text) + `README.md` (a Hugging Face dataset card: YAML front matter + the datasheet) | `labels-jsonl --scheme S` of `data/pairs.jsonl` |
  *
@@ -65,6 +65,12 @@ export interface RenderInput {
  * are made from, so they cannot differ (issue 24). `votes`, `judge` and `notes` are in every row,
  * whoever the label source is (empty list / null for one annotator): the schema is fixed.
  */
+/**
+ * The question columns of a jsonl, csv or hf-dataset export with text: each question's title, body
+ * and source (its corpus), so a re-import creates the questions it lacks under their own source.
+ */
+export const TEXT_COLUMNS = ['query_title', 'query_body', 'candidate_title', 'candidate_body', 'query_source', 'candidate_source'] as const;
+
 export type HfFeature = { dtype: string } | { list: Array<{ name: string; dtype: string }> } | { struct: Array<{ name: string; dtype: string }> };
 export function hfColumns(text: boolean): Array<{ name: string; feature: HfFeature }> {
   const str = { dtype: 'string' };
@@ -79,7 +85,7 @@ export function hfColumns(text: boolean): Array<{ name: string; feature: HfFeatu
     { name: 'votes', feature: { list: [{ name: 'annotator', dtype: 'string' }, { name: 'label', dtype: 'string' }] } },
     { name: 'judge', feature: { struct: [{ name: 'annotator', dtype: 'string' }, { name: 'label', dtype: 'string' }] } },
     { name: 'notes', feature: { list: [{ name: 'annotator', dtype: 'string' }, { name: 'note', dtype: 'string' }] } },
-    ...(text ? ['query_title', 'query_body', 'candidate_title', 'candidate_body'].map((name) => ({ name, feature: str })) : []),
+    ...(text ? TEXT_COLUMNS.map((name) => ({ name, feature: str })) : []),
   ];
 }
 
@@ -189,7 +195,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
     if (!inp.text) return o;
     const qq = inp.text.get(q);
     const cc = inp.text.get(c);
-    return { ...o, query_title: qq?.title ?? null, query_body: qq?.body ?? null, candidate_title: cc?.title ?? null, candidate_body: cc?.body ?? null };
+    return { ...o, query_title: qq?.title ?? null, query_body: qq?.body ?? null, candidate_title: cc?.title ?? null, candidate_body: cc?.body ?? null, query_source: qq?.source ?? null, candidate_source: cc?.source ?? null };
   };
 
   switch (format) {
@@ -294,7 +300,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
     case 'hf-dataset': {
       const annotator = exportAnnotatorName(inp.labels.source);
       const aggregate = aggregateSource;
-      const textCols = inp.text ? ',query_title,query_body,candidate_title,candidate_body' : '';
+      const textCols = inp.text ? `,${TEXT_COLUMNS.join(',')}` : '';
       // jsonl/csv carry a notes column when the source has notes in the pool (hf-dataset always: fixed schema).
       const withNotes = (inp.notes?.size ?? 0) > 0;
       const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${withNotes ? ',notes' : ''}${textCols}`] : [];
@@ -361,7 +367,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
             if (inp.text) {
               const qq = inp.text.get(q.queryId);
               const cc = inp.text.get(c);
-              row.push(qq?.title ?? '', qq?.body ?? '', cc?.title ?? '', cc?.body ?? '');
+              row.push(qq?.title ?? '', qq?.body ?? '', cc?.title ?? '', cc?.body ?? '', qq?.source ?? '', cc?.source ?? '');
             }
             lines.push(row.map(csvField).join(','));
           }

@@ -128,6 +128,29 @@ describe('notes round-trip through export and re-import', () => {
     });
   }
 
+  for (const format of ['hf-dataset', 'jsonl', 'csv'] as const) {
+    it(`${format}: the questions come back under the sources they had, not the file's name ("pairs")`, async () => {
+      // Two corpora in one pool: the candidates c2 and c3 come from another source.
+      const ws = fresh(`two-sources-${format}`);
+      ws.transaction(() => {
+        for (const id of ['q1', 'q2', 'c1', 'c2', 'c3']) ws.upsertQuestion({ id, source: id === 'c2' || id === 'c3' ? 'meta' : 'forum', title: `How do I ${id}?`, body: `Body of ${id}` });
+        ws.createPool({ name: 'p', scheme: 'binary' });
+        for (const q of ['q1', 'q2']) {
+          ws.addPoolQuery('p', q, ['c1', 'c2', 'c3']);
+          for (const c of ['c1', 'c2', 'c3']) ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: 'gold', value: c === 'c1' ? '1' : '0', origin: 'test' });
+        }
+      });
+      const out = path.join(scratch.dir, format === 'hf-dataset' ? 'hf-sources' : `sources.${format}`);
+      writeExport(ws, 'p', format, out);
+      const back = fresh(`sources-${format}`);
+      const file = format === 'hf-dataset' ? path.join(out, 'data', 'pairs.jsonl') : out;
+      await runImport(back, format === 'csv' ? 'labels-csv' : 'labels-jsonl', [file], { pool: 'p', scheme: 'binary' });
+      const sources = (w: Workspace): Record<string, string | undefined> => Object.fromEntries(['q1', 'q2', 'c1', 'c2', 'c3'].map((id) => [id, w.getQuestion(id)?.source]));
+      expect(sources(ws)).toEqual({ q1: 'forum', q2: 'forum', c1: 'forum', c2: 'meta', c3: 'meta' });
+      expect(sources(back)).toEqual(sources(ws));
+    });
+  }
+
   it("a pair's notes come back in the same order when the file names its people in another order (before: the judge's first)", async () => {
     const ws = team();
     // The first note in the file is the judge's alone (carol), so a re-import numbers carol before alice.

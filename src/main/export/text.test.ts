@@ -75,7 +75,7 @@ describe('gold sets that stand alone (issue 13)', () => {
     const q = ws.getQuestions(['a', first.candidate_id]);
     expect(first).toMatchObject({ query_id: 'a', query_title: q.get('a')!.title, query_body: q.get('a')!.body, candidate_title: q.get(first.candidate_id)!.title });
     const csv = readFileSync(path.join(dir, 'p.csv'), 'utf8');
-    expect(csv.split('\n')[0]).toMatch(/,query_title,query_body,candidate_title,candidate_body$/);
+    expect(csv.split('\n')[0]).toMatch(/,query_title,query_body,candidate_title,candidate_body,query_source,candidate_source$/);
     expect(csv).toContain('"after suspend,\r\n""quoted""\tand tabbed\nend"');
     // The annotator's "?" is its own status.
     expect(readFileSync(path.join(dir, 'p.jsonl'), 'utf8')).toMatch(/"label":"\?","grade":null,"relevant":null,"status":"unsure"/);

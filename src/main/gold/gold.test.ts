@@ -258,11 +258,11 @@ describe('assignment, aggregate and review queue', () => {
     const st = loadPoolState(ws, 'l');
     expect(st.pairs.map((e) => [e.candidateId, e.resolution.value, e.resolution.mean])).toEqual([
       ['a', '1', 1 / 3],
-      ['b', '-1', 0],
-      ['c', '-1', -2],
+      ['b', '0', 0],
+      ['c', '-2', -2],
     ]);
     setAggregation(ws, 'l', 'mean', -0.5);
-    expect(loadPoolState(ws, 'l').pairs.map((e) => e.resolution.value)).toEqual(['1', '1', '-1']);
+    expect(loadPoolState(ws, 'l').pairs.map((e) => e.resolution.value)).toEqual(['1', '1', '-2']);
   });
 
   it('mean rule on a binary pool: switching to it takes 0.5, so one "similar" of three does not make a pair relevant', () => {

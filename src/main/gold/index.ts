@@ -5,7 +5,7 @@
  * ranker comparison over a pool (compare.ts → src/main/stats).
  */
 export { planAssignment } from './assign';
-export { relevanceValue, isDisagreement, strictMajority, resolvePair, type Resolution, type ResolveOptions } from './rules';
+export { gradeValue, meanGrade, isDisagreement, strictMajority, resolvePair, type Resolution, type ResolveOptions } from './rules';
 export {
   ANNOTATOR_ROLES,
   addAnnotator,

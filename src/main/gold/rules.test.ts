@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDisagreement, relevanceValue, resolvePair, strictMajority } from './rules';
+import { gradeValue, isDisagreement, meanGrade, resolvePair, strictMajority } from './rules';
 
 const opt = (rule: 'adjudicated' | 'majority' | 'mean' | 'unanimous', extra: object = {}) => ({ rule, scheme: 'binary' as const, ...extra });
 
@@ -35,17 +35,55 @@ describe('aggregation rules', () => {
     expect(strictMajority(['a', 'b', 'c', 'c'])).toBe('c');
   });
 
-  it('mean: Likert mean above the threshold (default 0) is relevant; judges ignored', () => {
+  it('mean: Likert mean above the threshold (default 0) is relevant, its grade the mean rounded; judges ignored', () => {
     const lk = (threshold?: number) => ({ rule: 'mean' as const, scheme: 'likert5' as const, threshold });
+    // 1/3 rounds to 0, but it is above 0: relevant, so grade 1.
     expect(resolvePair(['2', '-1', '0'], null, lk())).toEqual({ value: '1', status: 'mean', mean: 1 / 3 });
-    expect(resolvePair(['1', '-1', '0'], '2', lk())).toEqual({ value: '-1', status: 'mean', mean: 0 }); // exactly 0 is not above 0
+    expect(resolvePair(['1', '-1', '0'], '2', lk())).toEqual({ value: '0', status: 'mean', mean: 0 }); // exactly 0 is not above 0: "neither"
     expect(resolvePair(['-2', '-2', '2'], null, lk())).toMatchObject({ value: '-1', mean: -2 / 3 });
+    expect(resolvePair(['-2', '-2', '-2'], null, lk())).toMatchObject({ value: '-2', mean: -2 });
+    expect(resolvePair(['-2', '-1'], null, lk())).toMatchObject({ value: '-2', mean: -1.5 }); // a tie: the lower grade
+    expect(resolvePair(['2', '1'], null, lk())).toMatchObject({ value: '1', mean: 1.5 });
+    expect(resolvePair(['2', '2', '1'], null, lk())).toMatchObject({ value: '2', mean: 5 / 3 });
     expect(resolvePair(['1', '1', '0'], null, lk(0.5))).toMatchObject({ value: '1', mean: 2 / 3 });
-    expect(resolvePair(['1', '0', '0'], null, lk(0.5))).toMatchObject({ value: '-1' });
-    // On other schemes the result is the scheme's relevant / non-relevant value.
+    expect(resolvePair(['1', '0', '0'], null, lk(0.5))).toMatchObject({ value: '0' });
+    // Binary: 1 or 0, as the threshold says.
     expect(resolvePair(['1', '0'], null, opt('mean'))).toMatchObject({ value: '1', mean: 0.5 });
-    expect(resolvePair(['PerfectMatch', 'Irrelevant', 'Irrelevant'], null, { rule: 'mean', scheme: 'semeval3' })).toMatchObject({ value: 'Relevant', mean: 2 / 3 });
-    expect(relevanceValue('semeval3', false)).toBe('Irrelevant');
+    expect(resolvePair(['1', '0'], null, opt('mean', { threshold: 0.5 }))).toMatchObject({ value: '0', mean: 0.5 });
+    expect(resolvePair(['1', '1', '0'], null, opt('mean', { threshold: 0.5 }))).toMatchObject({ value: '1' });
+  });
+
+  it('mean on graded and SemEval pools: the mean grade, rounded to the nearest grade, a tie to the lower; relevant (above the threshold) at least 1, else at most 0', () => {
+    const g = (threshold: number) => ({ rule: 'mean' as const, scheme: 'graded' as const, threshold });
+    // Hand-computed, threshold 0.5 (the default a switch to mean takes): [votes, mean, gold grade].
+    const cases: Array<[string[], number, string]> = [
+      [['3', '2'], 2.5, '2'], // tie: the lower grade
+      [['3', '3', '2'], 8 / 3, '3'],
+      [['3', '1'], 2, '2'],
+      [['2', '1'], 1.5, '1'], // tie
+      [['3', '0'], 1.5, '1'], // tie
+      [['4', '0', '0'], 4 / 3, '1'],
+      [['1', '1', '0'], 2 / 3, '1'],
+      [['1', '0'], 0.5, '0'], // 0.5 is not above 0.5
+      [['2', '0', '0', '0'], 0.5, '0'],
+      [['0', '0'], 0, '0'],
+    ];
+    for (const [votes, mean, value] of cases) expect(resolvePair(votes, '3', g(0.5)), votes.join(',')).toEqual({ value, status: 'mean', mean });
+    // "?" is left out of the mean.
+    expect(resolvePair(['3', '2'], null, { ...g(0.5), unsure: 2 })).toEqual({ value: '2', status: 'mean', mean: 2.5 });
+    // A higher threshold: 2, 2 (mean 2) is not above 2, so not relevant: 0; 3, 2 (2.5) is.
+    expect(resolvePair(['2', '2'], null, g(2))).toMatchObject({ value: '0' });
+    expect(resolvePair(['3', '2'], null, g(2))).toMatchObject({ value: '2' });
+    // A threshold below the lowest relevant grade: relevant means at least 1.
+    expect(resolvePair(['1', '0', '0', '0'], null, g(0))).toMatchObject({ value: '1', mean: 0.25 });
+    const s3 = { rule: 'mean' as const, scheme: 'semeval3' as const, threshold: 0.5 };
+    expect(resolvePair(['PerfectMatch', 'Relevant'], null, s3)).toMatchObject({ value: 'Relevant', mean: 1.5 });
+    expect(resolvePair(['PerfectMatch', 'PerfectMatch', 'Relevant'], null, s3)).toMatchObject({ value: 'PerfectMatch', mean: 5 / 3 });
+    expect(resolvePair(['PerfectMatch', 'Irrelevant'], null, s3)).toMatchObject({ value: 'Relevant', mean: 1 });
+    expect(resolvePair(['PerfectMatch', 'Irrelevant', 'Irrelevant'], null, s3)).toMatchObject({ value: 'Relevant', mean: 2 / 3 });
+    expect(resolvePair(['Relevant', 'Irrelevant'], null, s3)).toMatchObject({ value: 'Irrelevant', mean: 0.5 });
+    expect([meanGrade(-0.5, false), meanGrade(0.49, false), meanGrade(7.5, true), meanGrade(0.2, true)]).toEqual([-1, 0, 7, 1]);
+    expect([gradeValue('semeval3', 0), gradeValue('graded', -0), gradeValue('likert5', -2)]).toEqual(['Irrelevant', '0', '-2']);
   });
 
   it('unanimous: only complete, all-equal pairs; judges ignored', () => {

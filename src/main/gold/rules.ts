@@ -14,10 +14,12 @@
  *   there is one (`adjudicated`: a judge who looked at the pair overrides the count), else the
  *   value with a strict majority of ALL votes, each "?" counting as a vote for no value
  *   (`majority`): 0 + 0 + ? → 0; 0 + ? (a tie), ? + ? + 0 (unsure wins) or 1–1 are `unresolved`.
- * - `mean`: m = mean grade of the decisive votes (binary 0/1, SemEval 0/1/2, Likert −2…+2; "?"
- *   has no grade and is left out of the mean); m > threshold (default 0: for Likert, "mean above
- *   0 means relevant") → the scheme's relevant value, else its non-relevant value (`mean`). Only
- *   "?" votes → `unresolved`. The result is a binary relevance. Judges are ignored.
+ * - `mean`: m = mean grade of the decisive votes (binary 0/1, SemEval 0/1/2, Likert −2…+2, graded
+ *   any integer; "?" has no grade and is left out of the mean). The gold grade is m rounded to the
+ *   nearest grade, a tie (m halfway between two grades) to the lower one; m > threshold (default 0:
+ *   for Likert, "mean above 0 means relevant") makes the pair relevant, so its grade is at least 1,
+ *   else at most 0 (`mean`; meanGrade). Binary pools thus get 1 or 0; SemEval 2, 1 (m > threshold)
+ *   or 0 as its names. Only "?" votes → `unresolved`. Judges are ignored.
  * - `unanimous`: decisive votes from every assigned annotator, all equal → `agreed`; anything
  *   else (a disagreement, any "?", or an assigned annotator still missing) → `unresolved`.
  *   Judges are ignored.
@@ -26,7 +28,7 @@
  * votes is resolved from the votes given so far (live metrics while labeling); `complete` tells
  * whether every assigned annotator voted ("?" included).
  */
-import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
+import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
 import type { AggregationRule, PairStatus } from '../../shared/gold';
 
 export interface Resolution {
@@ -36,16 +38,19 @@ export interface Resolution {
   mean?: number;
 }
 
-/** The value that stands for "relevant" / "not relevant" in a scheme (results of the mean rule). */
-export function relevanceValue(scheme: LabelScheme, relevant: boolean): string {
-  switch (scheme) {
-    case 'semeval3':
-      return relevant ? 'Relevant' : 'Irrelevant';
-    case 'likert5':
-      return relevant ? '1' : '-1';
-    default:
-      return relevant ? '1' : '0';
-  }
+/** The value of a grade in a scheme: SemEval's names (2 PerfectMatch, 1 Relevant, 0 Irrelevant), else the integer. */
+export function gradeValue(scheme: LabelScheme, grade: number): string {
+  if (scheme === 'semeval3') return grade >= 2 ? 'PerfectMatch' : grade >= 1 ? 'Relevant' : 'Irrelevant';
+  return String(grade);
+}
+
+/**
+ * The mean rule's grade: the grade nearest `mean`, halfway between two grades the lower one
+ * (1.5 → 1, −0.5 → −1); kept at least 1 (the lowest relevant grade) when `relevant`, at most 0 when not.
+ */
+export function meanGrade(mean: number, relevant: boolean): number {
+  const nearest = Math.ceil(mean - 0.5) + 0; // + 0: no −0
+  return relevant ? Math.max(nearest, DEFAULT_RELEVANCE_THRESHOLD) : Math.min(nearest, DEFAULT_RELEVANCE_THRESHOLD - 1);
 }
 
 /** True when the votes hold two or more different values. */
@@ -112,7 +117,7 @@ export function resolvePair(votes: readonly string[], judge: string | null, o: R
       }
       if (n === 0) return { value: null, status: unsure > 0 ? 'unresolved' : 'unlabeled' };
       const mean = sum / n;
-      return { value: relevanceValue(o.scheme, mean > (o.threshold ?? 0)), status: 'mean', mean };
+      return { value: gradeValue(o.scheme, meanGrade(mean, mean > (o.threshold ?? 0))), status: 'mean', mean };
     }
     case 'unanimous':
       if (settledByVotes && (o.complete ?? true)) return { value: votes[0]!, status: 'agreed' };

@@ -74,21 +74,25 @@ function requiredText(file: string, line: number, v: unknown, field: string): st
   throw fileError(file, line, v === undefined || v === null || v === '' ? `missing ${field}` : `${field} must be a string or a number`);
 }
 
-/** A question's text as a gold export carries it (query_title/_body, candidate_title/_body). */
+/** A question's text as a gold export carries it (query_title/_body/_source, candidate_title/_body/_source). */
 interface ExportedText {
   title: string;
   body: string;
+  /** The question's source as exported; null when the file has none (an older export). */
+  source: string | null;
 }
 
-function exportedText(title: unknown, body: unknown): ExportedText | null {
+function exportedText(title: unknown, body: unknown, source: unknown): ExportedText | null {
   const t = typeof title === 'string' ? title : '';
   const b = typeof body === 'string' ? body : '';
-  return t || b ? { title: t, body: b } : null;
+  const s = typeof source === 'string' && source.trim() ? source.trim() : null;
+  return t || b ? { title: t, body: b, source: s } : null;
 }
 
 /**
  * The question texts of a gold export (jsonl/csv with text columns) put back into the workspace:
- * a question the workspace lacks is inserted (source opts.source ?? the file's base name); one it
+ * a question the workspace lacks is inserted (source: the row's query_source / candidate_source,
+ * else opts.source, else the file's base name — as questions-jsonl's own source column); one it
  * holds keeps its text — when the export's text differs it is counted (questionTextsKept) and
  * warned about once per file, never overwritten. Each id is looked at once per file.
  */
@@ -106,8 +110,8 @@ class ExportedTexts {
     this.done.add(id);
     const have = this.ctx.ws.getQuestion(id);
     if (!have) {
-      const source = this.ctx.opts.source ?? baseName(this.file);
-      putQuestion(this.ctx, { id, source, title: text.title, body: text.body }, { file: this.file, line, derivedSource: this.ctx.opts.source === undefined });
+      const source = text.source ?? this.ctx.opts.source ?? baseName(this.file);
+      putQuestion(this.ctx, { id, source, title: text.title, body: text.body }, { file: this.file, line, derivedSource: text.source === null && this.ctx.opts.source === undefined });
       return;
     }
     if (have.title === text.title && have.body === text.body) return;
@@ -269,8 +273,8 @@ export const labelsCsv: Importer = {
         annotator: r.get('annotator'),
         label: r.get('label')!,
         status: r.get('status'),
-        queryText: exportedText(r.get('query_title'), r.get('query_body')),
-        candidateText: exportedText(r.get('candidate_title'), r.get('candidate_body')),
+        queryText: exportedText(r.get('query_title'), r.get('query_body'), r.get('query_source')),
+        candidateText: exportedText(r.get('candidate_title'), r.get('candidate_body'), r.get('candidate_source')),
         notes: r.get('notes'),
       });
       rows++;
@@ -298,8 +302,8 @@ export const labelsJsonl: Importer = {
         annotator,
         label,
         status: o.status,
-        queryText: exportedText(o.query_title, o.query_body),
-        candidateText: exportedText(o.candidate_title, o.candidate_body),
+        queryText: exportedText(o.query_title, o.query_body, o.query_source),
+        candidateText: exportedText(o.candidate_title, o.candidate_body, o.candidate_source),
         notes: o.notes,
       });
     }

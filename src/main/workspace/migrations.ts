@@ -140,7 +140,8 @@ CREATE TABLE imports (
  * Migration 2 — multiple annotators per pool, assignment, aggregation rule (src/main/gold/).
  * - pools.aggregation / aggregation_threshold: how the labels of a pool's annotators combine into
  *   the pool's aggregate ("@aggregate"): adjudicated (default), majority, mean (mean grade >
- *   threshold is relevant; default threshold 0, for Likert −2…+2), unanimous.
+ *   threshold is relevant; default threshold 0, for Likert −2…+2; the gold grade is the mean
+ *   rounded, see src/main/gold/rules.ts), unanimous.
  * - pool_annotators: the annotators a pool is assigned to (its primary annotators; judges are not
  *   listed here). No rows = the pool's annotators are whoever of role 'annotator' labeled in it.
  * - pool_assignment_plans: full overlap (per_query NULL) or k annotators per query with a seed.

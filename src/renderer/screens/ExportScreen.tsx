@@ -184,9 +184,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             <span className="hint">{FORMAT_HELP[format]}</span>
           </label>
           {TEXT_FORMATS.has(format) && (
-            <label className="inline" title="with the text the dataset stands alone; without it, ids only (as --no-text)">
+            <label className="inline" title="with the text the dataset stands alone; without it, ids only">
               <input type="checkbox" data-testid="export-text" checked={withText} onChange={(e) => setWithText(e.target.checked)} />
-              {format === 'askubuntu' ? 'write the corpus file (id, title, body) beside it' : 'include query and candidate title + body'}
+              {format === 'askubuntu' ? 'write the corpus file (id, title, body) beside it' : 'include query and candidate title, body and source'}
             </label>
           )}
           {RUN_FORMATS.has(format) && (

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AggregationSummary, AssignmentView } from '../../shared/contract';
-import { AGGREGATION_RULES, noAnnotatorsNote, type AggregationRule, type PairStatus } from '../../shared/gold';
+import { AGGREGATION_RULES, meanRuleText, noAnnotatorsNote, type AggregationRule, type PairStatus } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
@@ -31,7 +31,7 @@ const RESERVED_HELP: Record<string, string> = {
 export const RULE_HELP: Record<AggregationRule, string> = {
   adjudicated: 'the agreed label; where annotators disagree, the judge’s label (open until a judge settles it)',
   majority: 'the agreed label; on disagreement the judge’s label if any, else a strict majority of the votes (ties stay open)',
-  mean: 'mean grade of the votes above the threshold is relevant, else not (binary relevance; judges ignored)',
+  mean: meanRuleText(null),
   unanimous: 'only pairs every assigned annotator labeled alike; all others stay open',
 };
 

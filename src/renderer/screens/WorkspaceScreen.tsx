@@ -296,7 +296,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               <legend>Options</legend>
               <label className="inline" title="Questions already in the workspace under the same id are replaced by the file's (otherwise such a clash is refused)">
                 <input type="checkbox" data-testid="import-update" checked={update} onChange={(e) => setUpdate(e.target.checked)} disabled={busy} />
-                {FIELD.update} <span className="nowrap">(--update)</span>
+                {FIELD.update}
               </label>
               <label className="inline" title="Warnings, such as labels for query ids the workspace does not have, stop the import instead">
                 <input type="checkbox" data-testid="import-strict" checked={strict} onChange={(e) => setStrict(e.target.checked)} disabled={busy} />

@@ -1,4 +1,4 @@
-import { AGGREGATION_RULES, noAnnotatorsNote, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
+import { AGGREGATION_RULES, meanRuleText, noAnnotatorsNote, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
 import { aggregationSummary, loadPoolState, setAggregation } from '../../gold';
 import { parse, requireString, table, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
@@ -34,7 +34,7 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
     const s = ws.snapshot(() => aggregationSummary(loadPoolState(ws, pool)));
     if (values.json) out.log(json(s));
     else {
-      out.log(`pool ${s.pool}: rule ${s.rule}${s.rule === 'mean' ? ` (relevant when mean grade > ${s.threshold})` : ''}; annotators ${s.annotators.join(', ') || 'none'}; judges ${s.judges.join(', ') || 'none'}`);
+      out.log(`pool ${s.pool}: rule ${s.rule}${s.rule === 'mean' ? ` (${meanRuleText(s.threshold)})` : ''}; annotators ${s.annotators.join(', ') || 'none'}; judges ${s.judges.join(', ') || 'none'}`);
       out.log(
         table(
           ['pairs', 'count'],

@@ -57,8 +57,9 @@ describe('re-importing a gold export restores the questions (issue 13)', () => {
       expect(labels(back)).toEqual(labels(ws));
       expect(report.counts.questionsInserted).toBe(poolTexts(ws).length);
       expect(report.counts.questionTextsKept).toBeUndefined();
-      // Without --source, the restored questions' source is the file's base name.
-      expect(back.getQuestion('a')?.source).toBe('p');
+      // The export carries each question's source, which the import restores.
+      expect(back.getQuestion('a')?.source).toBe(ws.getQuestion('a')?.source);
+      expect(back.getQuestion('a')?.source).not.toBe('p');
     });
   }
 

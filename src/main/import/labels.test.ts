@@ -63,6 +63,23 @@ describe('re-importing a gold export restores the questions (issue 13)', () => {
     });
   }
 
+  it('an export without the source columns (made before they existed) restores its questions under --source, else the file\'s base name', async () => {
+    const dir = tempDir();
+    const ws = await labeledWorkspace(dir);
+    const out = path.join(dir, 'p.jsonl');
+    writeExport(ws, 'p', 'jsonl', out);
+    const older = path.join(dir, 'older.jsonl');
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.every((r) => 'query_source' in r && 'candidate_source' in r)).toBe(true);
+    writeFileSync(older, lines.map(({ query_source: _q, candidate_source: _c, ...rest }) => JSON.stringify(rest)).join('\n') + '\n');
+    const byName = tempWorkspace();
+    await runImport(byName, 'labels-jsonl', [older], { pool: 'p', scheme: 'binary' });
+    expect(byName.getQuestion('a')?.source).toBe('older');
+    const bySource = tempWorkspace();
+    await runImport(bySource, 'labels-jsonl', [older], { pool: 'p', scheme: 'binary', source: 'forum' });
+    expect(bySource.getQuestion('a')?.source).toBe('forum');
+  });
+
   it('keeps a question the workspace holds with another text, counts and warns; ids-only exports insert nothing', async () => {
     const dir = tempDir();
     const ws = await labeledWorkspace(dir);

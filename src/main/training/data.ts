@@ -17,7 +17,8 @@
 import { labelGrade } from '../../shared/labels';
 import type { DevSet, QText, RunScores, TrainingData } from '../models/types';
 import type { ExtraTextLimits, LabeledTrainingPairs, UnlabeledSpec } from '../models/worker-protocol';
-import { defaultLabelSource, sourceLabels } from '../gold/state';
+import { defaultLabelSourceOf, sourceLabels } from '../gold/state';
+import { AGGREGATE } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 
 /**
@@ -42,7 +43,9 @@ function qtext(ws: Workspace, id: string, cache: Map<string, QText>): QText {
 
 /** Grades of a pool's pairs from its default label source: queryId → candidateId → grade. */
 export function poolGrades(ws: Workspace, pool: string): Map<string, Map<string, number>> {
-  const src = sourceLabels(ws, pool, defaultLabelSource(ws, pool));
+  // The pool aggregated once: choosing the default source aggregates it already.
+  const { source, state } = defaultLabelSourceOf(ws, pool);
+  const src = sourceLabels(ws, pool, source, source === AGGREGATE ? state : undefined);
   const out = new Map<string, Map<string, number>>();
   for (const [q, m] of src.values) {
     const g = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseArgs, type LabelAck, type PoolEvaluation } from '../../shared/contract';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
@@ -103,6 +103,27 @@ describe('eval.pool from the live cache', () => {
     // Most requests were answered by updating the cached evaluation, not rebuilding it.
     expect(stats.updates + stats.hits).toBeGreaterThan(4 * stats.rebuilds);
     expect(stats.updates).toBeGreaterThan(300);
+  });
+
+  it('re-aggregates only the labeled query: the pool\'s other pairs are not aggregated again, nor its queries read', async () => {
+    // On a 60,000-pair pool the whole aggregate, recomputed for every label, took ~300 ms of eval.pool.
+    ws.transaction(() => {
+      for (const annotator of ['alice', 'bob']) for (let q = 0; q < Q; q++) for (const c of cands(q)) ws.addLabel({ pool: 'p', queryId: `q${q}`, candidateId: c, annotator, value: c.endsWith('_1') ? '1' : '0', origin: 'test' });
+    });
+    const args = { pool: 'p' }; // the default source: the aggregate of alice and bob
+    expect(((await engine.invoke('eval.pool', args)) as PoolEvaluation).annotator).toBe('@aggregate');
+    const givenAt = vi.spyOn(ws, 'labelGivenAt');
+    const poolQueries = vi.spyOn(ws, 'poolQueries');
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q3', candidateId: 'c3_2', annotator: 'alice', value: '1' });
+    const live = (await engine.invoke('eval.pool', args)) as PoolEvaluation;
+    // Each vote of q3's pairs once (2 annotators × C candidates), not each of the pool's 2 × Q × C.
+    expect(givenAt.mock.calls.length).toBeGreaterThan(0);
+    expect(givenAt.mock.calls.length).toBeLessThanOrEqual(2 * C);
+    expect(poolQueries).not.toHaveBeenCalled();
+    expect(engine.liveEvaluations.stats.updates).toBe(1);
+    givenAt.mockRestore();
+    poolQueries.mockRestore();
+    expect(live).toEqual(evaluatePool(ws, parseArgs('eval.pool', args)));
   });
 
   it('updates rather than rebuilds on labels, and rebuilds when a run changes', async () => {

@@ -32,9 +32,8 @@ import { AGGREGATE } from '../../shared/gold';
 import { labelGrade } from '../../shared/labels';
 import { IncrementalEvaluator } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
-import { loadPoolState, sourceLabels } from '../gold/state';
+import { defaultLabelSourceOf, loadPoolState, sourceLabels, type PoolState } from '../gold/state';
 import { emptySourceReason, evalPoolOptions, poolEvaluationOf, type EvalPoolArgs } from './evaluate';
-import { evalLabelSource } from '../gold/pool-labels';
 
 /** How many (pool, source, options) evaluations are kept, least recently used dropped first (~30 MB each at 4,000 queries × 20 candidates × 10 runs, ~1 MB at 400 × 20 × 3). */
 const MAX_ENTRIES = 8;
@@ -60,6 +59,8 @@ interface Entry {
   /** The source annotator's id (null: @aggregate, or an annotator not created yet). */
   sourceId: number | null;
   chosenByDefault: boolean;
+  /** The aggregate's annotators and judges (source @aggregate): while they stay, a label changes only its own query's aggregate. */
+  voters: { annotators: readonly string[]; judges: readonly string[] } | null;
   partial: boolean;
   runNames: string[];
   queryIds: string[];
@@ -146,9 +147,14 @@ export class LivePoolEvaluations {
 
   private build(a: EvalPoolArgs, mark: ReturnType<LivePoolEvaluations['mark']>): Entry {
     const ws = this.ws;
-    const source = evalLabelSource(ws, a.pool, a.annotator);
     const pq = ws.poolQueries(a.pool);
-    const src = sourceLabels(ws, a.pool, source);
+    // The pool's queries and aggregate read once: choosing the default source aggregates the pool
+    // already, and the aggregate read the pool's queries (60,000 pairs: ~100 ms each time) again.
+    let source: string = a.annotator ?? '';
+    let state: PoolState | undefined;
+    if (a.annotator === undefined) ({ source, state } = defaultLabelSourceOf(ws, a.pool, { queries: pq }));
+    if (source === AGGREGATE) state ??= loadPoolState(ws, a.pool, { queries: pq });
+    const src = sourceLabels(ws, a.pool, source, source === AGGREGATE ? state : undefined);
     const pool = ws.pool(a.pool);
     const runs = ws.listRuns(a.pool);
     const evaluator = new IncrementalEvaluator(
@@ -163,6 +169,7 @@ export class LivePoolEvaluations {
       source,
       sourceId: source === AGGREGATE ? null : this.annotatorId(source),
       chosenByDefault: a.annotator === undefined,
+      voters: source === AGGREGATE && state ? { annotators: state.annotators, judges: state.judges } : null,
       partial: a.partial ?? false,
       runNames: runs.map((r) => r.name),
       queryIds: pq.map((q) => q.queryId),
@@ -211,10 +218,32 @@ export class LivePoolEvaluations {
       // A gold label could make `gold` the default source.
       const gold = this.annotatorId('gold');
       if (e.chosenByDefault && rows.some((r) => r.annotatorId === gold)) return false;
-      const state = loadPoolState(ws, e.pool);
+      // Only the touched queries' pairs are aggregated again (the whole pool's aggregate took ~300 ms
+      // per label on 60,000 pairs): a pair's aggregate depends on its own labels, its query's
+      // assignees and the pool's annotators, judges and rule — anything but label rows rebuilds, and
+      // a label that changes the annotators or judges (open assignment: a first or last label in the
+      // pool) re-aggregates every query.
+      const touched: number[] = [];
+      for (const q of new Set(rows.map((r) => r.queryId))) {
+        const i = e.queryIndex.get(q);
+        if (i === undefined) return false; // a label for a query the entry does not know
+        touched.push(i);
+      }
+      const queriesOf = (idx: readonly number[]) => idx.map((i) => ({ queryId: e.queryIds[i]!, candidates: [...e.candidates[i]!] }));
+      let state = loadPoolState(ws, e.pool, { queries: queriesOf(touched) });
       if (e.chosenByDefault && state.annotators.length === 0) return false;
+      const same = (x: readonly string[], y: readonly string[]): boolean => x.length === y.length && x.every((v, k) => v === y[k]);
+      let indexes = touched;
+      if (!e.voters || !same(e.voters.annotators, state.annotators) || !same(e.voters.judges, state.judges)) {
+        indexes = e.queryIds.map((_, i) => i);
+        state = loadPoolState(ws, e.pool, { queries: queriesOf(indexes) });
+        e.voters = { annotators: state.annotators, judges: state.judges };
+      }
       const src = sourceLabels(ws, e.pool, AGGREGATE, state);
-      e.queryIds.forEach((q, i) => this.apply(e, i, src.values.get(q), src.lastSeq.get(q) ?? 0));
+      for (const i of indexes) {
+        const q = e.queryIds[i]!;
+        this.apply(e, i, src.values.get(q), src.lastSeq.get(q) ?? 0);
+      }
       return true;
     }
     // The default `gold` chosen for lack of any label: any label may change the choice.

@@ -75,8 +75,14 @@ export interface PoolState {
   labels: Map<string, Map<string, { value: string; seq: number; origin: string }>>;
 }
 
-/** Loads a pool's label state and computes the aggregate (one pass over the current labels). */
-export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: AggregationRule; threshold?: number } = {}): PoolState {
+/**
+ * Loads a pool's label state and computes the aggregate (one pass over the current labels).
+ * `queries`: the pairs of these queries only (queryIndex is then the position in this list), or the
+ * pool's queries as already read — the annotators, judges and rule still come from the whole pool,
+ * so each pair's entry is what the whole pool's state has for it. Live metrics re-aggregate only
+ * the queries a label touched (engine/live-metrics.ts): the whole 60,000-pair pool took ~300 ms.
+ */
+export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: AggregationRule; threshold?: number; queries?: readonly PoolQuery[] } = {}): PoolState {
   const pool = ws.pool(poolName);
   const agg = getAggregation(ws, poolName);
   const rule = opts.rule ?? agg.rule;
@@ -97,7 +103,7 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
       : [...plan.annotators];
   const inPool = new Set(annotators);
   const judges = [...roles].filter(([n, r]) => r === 'judge' && !inPool.has(n)).map(([n]) => n);
-  const queries = ws.poolQueries(poolName);
+  const queries = opts.queries ? [...opts.queries] : ws.poolQueries(poolName);
   const pairs: PairEntry[] = [];
   const byKey = new Map<string, PairEntry>();
   queries.forEach((q, qi) => {
@@ -257,7 +263,12 @@ export function sourceGrades(src: SourceLabels): Map<string, Map<string, number 
  * annotator of the pool has labeled, else `gold` (an empty evaluation, as before).
  */
 export function defaultLabelSource(ws: Workspace, pool: string): string {
-  if (ws.currentLabels(pool, 'gold').length > 0) return 'gold';
-  const s = loadPoolState(ws, pool);
-  return s.annotators.length > 0 ? AGGREGATE : 'gold';
+  return defaultLabelSourceOf(ws, pool).source;
+}
+
+/** defaultLabelSource, with the pool state it loaded to decide (to aggregate from without loading it again). */
+export function defaultLabelSourceOf(ws: Workspace, pool: string, opts: { queries?: readonly PoolQuery[] } = {}): { source: string; state?: PoolState } {
+  if (ws.currentLabels(pool, 'gold').length > 0) return { source: 'gold' };
+  const state = loadPoolState(ws, pool, opts);
+  return { source: state.annotators.length > 0 ? AGGREGATE : 'gold', state };
 }

@@ -24,10 +24,10 @@ export interface RankList {
  * relevant). With `model` (ltr, fused), a pair naming a question the training data lacks is a
  * QPairsError naming the model and the pair.
  */
-export function labeledLists(data: TrainingData, model?: string): Map<string, Map<string, boolean>> {
+export function labeledLists(data: Pick<TrainingData, 'positives' | 'negatives'> & { questions?: TrainingData['questions'] }, model?: string): Map<string, Map<string, boolean>> {
   const groups = new Map<string, Map<string, boolean>>();
   const add = (q: string, c: string, rel: boolean): void => {
-    if (model !== undefined && (!data.questions.has(q) || !data.questions.has(c))) {
+    if (model !== undefined && data.questions && (!data.questions.has(q) || !data.questions.has(c))) {
       throw new QPairsError(`${model}: pair (${q}, ${c}) names a question missing from the training data`, { record: `${q}/${c}` });
     }
     let g = groups.get(q);

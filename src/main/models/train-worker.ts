@@ -4,8 +4,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createModel, loadModel } from './registry';
-import type { FromWorker, ToWorker } from './worker-protocol';
-import type { SavedModel } from './types';
+import type { FromWorker, ReadCounts, ToWorker, WorkspaceTrainingData } from './worker-protocol';
+import type { SavedModel, TrainingData } from './types';
+import { Workspace } from '../workspace/workspace';
+import { joinTrainingData, readUnlabeled } from '../training/data';
 
 const port = parentPort;
 
@@ -22,14 +24,32 @@ function weightBuffers(saved: SavedModel): ArrayBuffer[] {
   return [...seen];
 }
 
+/** The training data from the workspace file (on this worker's own read-only connection) and the engine's labeled pairs. */
+function readTrainingData(r: WorkspaceTrainingData): { data: TrainingData; read: ReadCounts } {
+  const ws = Workspace.open(r.path, { readonly: true });
+  try {
+    const built = joinTrainingData(r, readUnlabeled(ws, r.unlabeled));
+    return { data: built.data, read: { questions: built.data.questions.size, extraTexts: built.extraTexts, extraTextsLeftOut: built.extraTextsLeftOut } };
+  } finally {
+    ws.close();
+  }
+}
+
 /** One job per worker: a cancelled job's worker is terminated by the client (worker-client.ts). */
 async function handle(msg: ToWorker): Promise<void> {
   try {
     if (msg.type === 'start') {
+      let data = msg.data;
+      let read: ReadCounts | undefined;
+      if (msg.read) {
+        send({ type: 'progress', progress: { epoch: 0, epochs: 1, step: 0, steps: 0, loss: 0, phase: 'reading the questions and answers' } });
+        ({ data, read } = readTrainingData(msg.read));
+      }
+      if (!data) throw new Error('a training job needs its data or where to read it');
       const model = await createModel(msg.kind, msg.config ?? {});
       let last = 0;
       try {
-        const report = await model.train(msg.data, {
+        const report = await model.train(data, {
           ...msg.opts,
           dev: msg.dev,
           onProgress: (progress) => {
@@ -42,7 +62,7 @@ async function handle(msg: ToWorker): Promise<void> {
           },
         });
         const saved = model.save();
-        send({ type: 'done', saved, report }, weightBuffers(saved));
+        send({ type: 'done', saved, report, ...(read ? { read } : {}) }, weightBuffers(saved));
       } finally {
         model.dispose();
       }

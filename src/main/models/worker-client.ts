@@ -2,12 +2,14 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
-import type { FromWorker, ToWorker } from './worker-protocol';
+import type { FromWorker, ReadCounts, ToWorker, WorkspaceTrainingData } from './worker-protocol';
 
 export interface WorkerJob {
   kind: ModelId;
   config?: Record<string, unknown>;
-  data: TrainingData;
+  /** The training data, or where the worker reads it (worker-protocol.ts): exactly one of the two. */
+  data?: TrainingData;
+  read?: WorkspaceTrainingData;
   dev?: DevSet;
   opts?: { epochs?: number; seed?: number; embeddings?: WordVectors };
 }
@@ -62,8 +64,8 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
 }
 
 /** Trains `job.kind` in a worker thread. */
-export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport }> {
-  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report } : undefined));
+export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport; read?: ReadCounts }> {
+  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report, ...(m.read ? { read: m.read } : {}) } : undefined));
 }
 
 /** Scores many (query, candidates) lists with a saved model in a worker thread. */

@@ -2,9 +2,11 @@
  * Messages between the UI/engine thread and `train-worker.ts` (a worker_threads Worker).
  *
  *   parent → worker  { type: 'start', kind, config?, data, dev?, opts? }     train a model
+ *                    { type: 'start', kind, config?, read, dev?, opts? }     the same, the worker
+ *                                  reading the unlabeled data from the workspace file itself
  *                    { type: 'score', saved, items: [{ query, candidates, ctx? }] }  batch scoring
  *   worker → parent  { type: 'progress', progress }                          during training
- *                    { type: 'done', saved, report }                          training finished
+ *                    { type: 'done', saved, report, read? }                   training finished
  *                    { type: 'scored', scores }                               scores per item
  *                    { type: 'error', name, message }                         failed
  *
@@ -14,11 +16,58 @@
  */
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
 
+/** Bounds on the answers passed to the models as unlabeled text. */
+export interface ExtraTextLimits {
+  /** At most this many answers (0 = none). */
+  maxTexts?: number;
+  /** At most this many characters over all of them. */
+  maxChars?: number;
+}
+
+/** The labeled training pairs, and the ids whose text the models need besides every question's (training/data.ts). */
+export interface LabeledTrainingPairs {
+  positives: Array<[string, string]>;
+  negatives: Array<[string, string]>;
+  textIds: string[];
+}
+
+/** What training/data.ts readUnlabeled reads from the workspace: plain data, so it crosses threads. */
+export interface UnlabeledSpec {
+  trainPools: string[];
+  /** Runs that are not features (the model's own, in-sample ones). */
+  excludeRuns: string[];
+  extraTexts?: ExtraTextLimits;
+  /** Ids (pairs' ends, labeled candidates) to give a text even when no question has them. */
+  textIds: string[];
+}
+
+/**
+ * Training data the worker completes itself: the labeled pairs come from the engine (cheap, and
+ * what it checks and records), every question's and answer's text is read by the worker from the
+ * workspace file on its own read-only connection — on the engine's thread that read (~2 s on a
+ * workspace of 100,000 questions) and the copy of it to the worker held every label up.
+ */
+export interface WorkspaceTrainingData {
+  path: string;
+  positives: Array<[string, string]>;
+  negatives: Array<[string, string]>;
+  unlabeled: UnlabeledSpec;
+}
+
+/** What the worker read (the stored model's training info counts them). */
+export interface ReadCounts {
+  questions: number;
+  extraTexts: number;
+  extraTextsLeftOut: number;
+}
+
 export interface StartMessage {
   type: 'start';
   kind: ModelId;
   config?: Record<string, unknown>;
-  data: TrainingData;
+  /** The training data, or where the worker reads it (`read`): exactly one of the two. */
+  data?: TrainingData;
+  read?: WorkspaceTrainingData;
   dev?: DevSet;
   opts?: { epochs?: number; seed?: number; embeddings?: WordVectors };
 }
@@ -31,6 +80,6 @@ export type ToWorker = StartMessage | ScoreMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }
-  | { type: 'done'; saved: SavedModel; report: TrainReport }
+  | { type: 'done'; saved: SavedModel; report: TrainReport; read?: ReadCounts }
   | { type: 'scored'; scores: number[][] }
   | { type: 'error'; name: string; message: string };

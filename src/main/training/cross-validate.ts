@@ -28,12 +28,12 @@
  */
 import { QPairsError, throwIfAborted } from '../errors';
 import { apRr, rankOrder } from '../models/dev-eval';
-import type { ModelId, TrainingData, TrainProgress, WordVectors } from '../models/types';
+import type { ModelId, TrainProgress, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import { meanInterval } from '../stats/t-interval';
 import type { Workspace } from '../workspace/workspace';
 import { trainingDevSet, type TrainingQuery } from './data';
-import { scoreSaved, trainSaved, type RunOptions } from './run-model';
+import { scoreSaved, trainSaved, type RunOptions, type TrainingInput } from './run-model';
 
 export interface CvSpec {
   folds: number;
@@ -72,7 +72,7 @@ export interface CvContext {
   embeddings?: WordVectors;
   excludeRuns: ReadonlySet<string>;
   /** Training data without some queries' labeled pairs. */
-  buildData: (exclude: ReadonlySet<string>) => TrainingData;
+  buildData: (exclude: ReadonlySet<string>) => TrainingInput;
   /** Whether the model is trained by epochs (so their number can be chosen). */
   epochsMatter: boolean;
   /** Called with each held-out query's candidate scores in the report repeats (the last repeat's win). */
@@ -131,7 +131,7 @@ export async function crossValidate(
       // Whatever the folds, check the data itself: no labeled training pair may have its query in
       // a near-duplicate cluster of the held-out fold.
       const heldClusters = new Set(folds[f]!.map((id) => clusters.get(id)));
-      for (const [q] of [...data.positives, ...(data.negatives ?? [])]) {
+      for (const [q] of [...data.pairs.positives, ...data.pairs.negatives]) {
         const c = clusters.get(q);
         if (c !== undefined && heldClusters.has(c)) leaks.add(q);
       }

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { importFiles } from '../import';
 import { dataset } from '../../../tests/datasets';
-import { answerTexts, buildTrainingData, EXTRA_TEXT_LIMITS } from './data';
+import { answerTexts, buildTrainingData, EXTRA_TEXT_LIMITS, poolGrades } from './data';
 import { trainModel } from './train';
 import { findModel } from './store';
 import { main } from '../cli/index';
@@ -90,5 +90,25 @@ describe('modelQuestion', () => {
     expect(modelQuestion({ id: 'a', title: 't', body: 'b', tags: 'x y', author: '7', category: 'Visas' })).toEqual({ id: 'a', title: 't', body: 'b', category: 'Visas', user: '7' });
     expect(modelQuestion({ id: 'b', title: 't', body: 'b', tags: 'graphs complexity', author: null, category: null })).toEqual({ id: 'b', title: 't', body: 'b', category: 'graphs' });
     expect(modelQuestion({ id: 'c', title: 't', body: 'b', tags: '', author: null, category: null })).toEqual({ id: 'c', title: 't', body: 'b' });
+  });
+});
+
+describe('a pool labeled by annotators', () => {
+  it('gives the aggregate\'s grades, reading the pool\'s labels once for the choice of source and once for the aggregate', () => {
+    const w = Workspace.create(path.join(dir, 'agg.qpairs'));
+    try {
+      w.transaction(() => {
+        for (const a of ['alice', 'bob']) w.ensureAnnotator(a, 'annotator');
+        w.createPool({ name: 'p', scheme: 'binary', blind: false });
+        w.addPoolQuery('p', 'q1', ['c1', 'c2']);
+        for (const a of ['alice', 'bob']) for (const c of ['c1', 'c2']) w.addLabel({ pool: 'p', queryId: 'q1', candidateId: c, annotator: a, value: c === 'c1' ? '1' : '0', origin: 'test' });
+      });
+      const reads = vi.spyOn(w, 'currentLabels');
+      expect(poolGrades(w, 'p')).toEqual(new Map([['q1', new Map([['c1', 1], ['c2', 0]])]]));
+      // `gold`'s labels (none), then every annotator's: the aggregate was computed twice before (3 reads).
+      expect(reads.mock.calls.map((c) => c[1] ?? null)).toEqual(['gold', null]);
+    } finally {
+      w.close();
+    }
   });
 });

@@ -10,12 +10,15 @@
  * Unlabeled text: every question's title and body (`questions`) plus the workspace's answers
  * and comments (`extraTexts`, migration 4), which feed idf, vocabularies, skip-gram and encoder
  * pre-training. Answers are taken in import order up to `maxTexts` texts and `maxChars`
- * characters in all (EXTRA_TEXT_LIMITS; the training data is copied to the worker thread, and
- * skip-gram time grows with the text: ~0.2 M tokens/s, ~5 characters a token).
+ * characters in all (EXTRA_TEXT_LIMITS; skip-gram time grows with the text: ~0.2 M tokens/s, ~5
+ * characters a token). The engine reads the labeled pairs (labeledTrainingPairs); the unlabeled
+ * text is read by the train worker on its own connection (readUnlabeled, run-model.ts trainSaved).
  */
 import { labelGrade } from '../../shared/labels';
 import type { DevSet, QText, RunScores, TrainingData } from '../models/types';
-import { defaultLabelSource, sourceLabels } from '../gold/state';
+import type { ExtraTextLimits, LabeledTrainingPairs, UnlabeledSpec } from '../models/worker-protocol';
+import { defaultLabelSourceOf, sourceLabels } from '../gold/state';
+import { AGGREGATE } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 
 /**
@@ -40,7 +43,9 @@ function qtext(ws: Workspace, id: string, cache: Map<string, QText>): QText {
 
 /** Grades of a pool's pairs from its default label source: queryId → candidateId → grade. */
 export function poolGrades(ws: Workspace, pool: string): Map<string, Map<string, number>> {
-  const src = sourceLabels(ws, pool, defaultLabelSource(ws, pool));
+  // The pool aggregated once: choosing the default source aggregates it already.
+  const { source, state } = defaultLabelSourceOf(ws, pool);
+  const src = sourceLabels(ws, pool, source, source === AGGREGATE ? state : undefined);
   const out = new Map<string, Map<string, number>>();
   for (const [q, m] of src.values) {
     const g = new Map<string, number>();
@@ -77,12 +82,7 @@ export interface BuiltTrainingData {
 }
 
 /** Bounds on the answers passed to the models as unlabeled text. */
-export interface ExtraTextLimits {
-  /** At most this many answers (0 = none). */
-  maxTexts?: number;
-  /** At most this many characters over all of them. */
-  maxChars?: number;
-}
+export type { ExtraTextLimits } from '../models/worker-protocol';
 
 /** Default bounds: 100,000 answers, 20 M characters (≈ 4 M tokens; SemEval-2016's 17,830 comments are 3.5 M). */
 export const EXTRA_TEXT_LIMITS: Required<ExtraTextLimits> = { maxTexts: 100_000, maxChars: 20_000_000 };
@@ -122,6 +122,100 @@ export function questionAnswerers(ws: Workspace): Map<string, string[]> {
   return out;
 }
 
+/**
+ * The labeled part of the training data: positive and negative pairs, and the ids whose text the
+ * models need besides every question's (pool ids without a question row get an empty text), in the
+ * order buildTrainingData meets them. Cheap (labels and pair tables only): the engine reads it on
+ * its thread; the rest (every question and answer) is read where the model trains (readUnlabeled).
+ */
+export function labeledTrainingPairs(ws: Workspace, trainPools: readonly string[], excludeQueries: ReadonlySet<string> = new Set()): LabeledTrainingPairs {
+  const seen = new Set<string>();
+  const positives: Array<[string, string]> = [];
+  const negatives: Array<[string, string]> = [];
+  const textIds: string[] = [];
+  const add = (list: Array<[string, string]>, a: string, b: string): void => {
+    const k = `${a}\u0000${b}`;
+    if (seen.has(k) || a === b) return;
+    seen.add(k);
+    list.push([a, b]);
+  };
+  const addPair = (list: Array<[string, string]>, a: string, b: string): void => {
+    if (!excludeQueries.has(a) && !excludeQueries.has(b)) add(list, a, b);
+  };
+  if (trainPools.length === 0) for (const [a, b] of ws.duplicatePairs()) addPair(positives, a, b);
+  for (const pool of trainPools) {
+    for (const [q, grades] of poolGrades(ws, pool)) {
+      if (excludeQueries.has(q)) continue;
+      for (const [c, g] of grades) add(g >= 1 ? positives : negatives, q, c);
+      textIds.push(q, ...grades.keys());
+    }
+  }
+  if (trainPools.length > 0) for (const [a, b] of ws.duplicatePairs()) addPair(positives, a, b);
+  for (const [a, b] of ws.negativePairs()) addPair(negatives, a, b);
+  for (const [a, b] of [...positives, ...negatives]) textIds.push(a, b);
+  return { positives, negatives, textIds };
+}
+
+/**
+ * The unlabeled part of the training data (every question's text, the random-negative pool, the
+ * training pools' runs, the answers as extra text, the answerers), read in one snapshot. The bulk
+ * of the training data (~2 s on 100,000 questions and 224,000 answers): the train worker reads it
+ * on its own connection (train-worker.ts), so the engine's thread never holds labels up for it.
+ */
+export function readUnlabeled(ws: Workspace, spec: UnlabeledSpec): Omit<TrainingData, 'positives' | 'negatives'> & { extraTextsLeftOut: number } {
+  return ws.snapshot(() => {
+    const questions = new Map<string, QText>();
+    const all = ws.db.prepare(`SELECT id, title, body, tags, author, category FROM questions ORDER BY doc`).iterate() as IterableIterator<
+      Parameters<typeof modelQuestion>[0]
+    >;
+    const randomPool: string[] = [];
+    for (const q of all) {
+      questions.set(q.id, modelQuestion(q));
+      if (q.title || q.body) randomPool.push(q.id);
+    }
+    for (const id of spec.textIds) qtext(ws, id, questions);
+    const exclude = new Set(spec.excludeRuns);
+    const runs: Record<string, Map<string, Map<string, number>>> = {};
+    for (const pool of spec.trainPools) {
+      for (const [name, byQuery] of Object.entries(poolRuns(ws, pool, exclude))) {
+        const into = (runs[name] ??= new Map());
+        for (const [q, m] of byQuery) into.set(q, m);
+      }
+    }
+    const extra = answerTexts(ws, spec.extraTexts);
+    const answerers = questionAnswerers(ws);
+    return {
+      questions,
+      randomPool,
+      runs,
+      ...(extra.texts.length ? { extraTexts: extra.texts } : {}),
+      ...(answerers.size ? { answerers } : {}),
+      extraTextsLeftOut: extra.leftOut,
+    };
+  });
+}
+
+/** The training data from its two parts (labeledTrainingPairs, readUnlabeled). */
+export function joinTrainingData(pairs: Pick<LabeledTrainingPairs, 'positives' | 'negatives'>, unlabeled: ReturnType<typeof readUnlabeled>): BuiltTrainingData {
+  const { extraTextsLeftOut, ...rest } = unlabeled;
+  const { questions, randomPool, runs, extraTexts, answerers } = rest;
+  return {
+    data: {
+      questions,
+      positives: pairs.positives,
+      negatives: pairs.negatives,
+      randomPool,
+      runs,
+      ...(extraTexts ? { extraTexts } : {}),
+      ...(answerers ? { answerers } : {}),
+    },
+    positives: pairs.positives.length,
+    negatives: pairs.negatives.length,
+    extraTexts: extraTexts?.length ?? 0,
+    extraTextsLeftOut,
+  };
+}
+
 export function buildTrainingData(
   ws: Workspace,
   trainPools: readonly string[],
@@ -136,65 +230,13 @@ export function buildTrainingData(
     excludeQueries?: ReadonlySet<string>;
   } = {},
 ): BuiltTrainingData {
-  const excluded = opts.excludeQueries ?? new Set<string>();
-  const questions = new Map<string, QText>();
-  const all = ws.db.prepare(`SELECT id, title, body, tags, author, category FROM questions ORDER BY doc`).iterate() as IterableIterator<
-    Parameters<typeof modelQuestion>[0]
-  >;
-  const randomPool: string[] = [];
-  for (const q of all) {
-    questions.set(q.id, modelQuestion(q));
-    if (q.title || q.body) randomPool.push(q.id);
-  }
-  const seen = new Set<string>();
-  const positives: Array<[string, string]> = [];
-  const negatives: Array<[string, string]> = [];
-  const add = (list: Array<[string, string]>, a: string, b: string): void => {
-    const k = `${a}\u0000${b}`;
-    if (seen.has(k) || a === b) return;
-    seen.add(k);
-    list.push([a, b]);
-  };
-  const addPair = (list: Array<[string, string]>, a: string, b: string): void => {
-    if (!excluded.has(a) && !excluded.has(b)) add(list, a, b);
-  };
-  if (trainPools.length === 0) for (const [a, b] of ws.duplicatePairs()) addPair(positives, a, b);
-  const runs: Record<string, Map<string, Map<string, number>>> = {};
-  for (const pool of trainPools) {
-    for (const [q, grades] of poolGrades(ws, pool)) {
-      if (excluded.has(q)) continue;
-      for (const [c, g] of grades) add(g >= 1 ? positives : negatives, q, c);
-      qtext(ws, q, questions);
-      for (const c of grades.keys()) qtext(ws, c, questions);
-    }
-    for (const [name, byQuery] of Object.entries(poolRuns(ws, pool, opts.excludeRuns))) {
-      const into = (runs[name] ??= new Map());
-      for (const [q, m] of byQuery) into.set(q, m);
-    }
-  }
-  if (trainPools.length > 0) for (const [a, b] of ws.duplicatePairs()) addPair(positives, a, b);
-  for (const [a, b] of ws.negativePairs()) addPair(negatives, a, b);
-  for (const [a, b] of [...positives, ...negatives]) {
-    qtext(ws, a, questions);
-    qtext(ws, b, questions);
-  }
-  const extra = answerTexts(ws, opts.extraTexts);
-  const answerers = questionAnswerers(ws);
-  return {
-    data: {
-      questions,
-      positives,
-      negatives,
-      randomPool,
-      runs,
-      ...(extra.texts.length ? { extraTexts: extra.texts } : {}),
-      ...(answerers.size ? { answerers } : {}),
-    },
-    positives: positives.length,
-    negatives: negatives.length,
-    extraTexts: extra.texts.length,
-    extraTextsLeftOut: extra.leftOut,
-  };
+  const pairs = labeledTrainingPairs(ws, trainPools, opts.excludeQueries);
+  return joinTrainingData(pairs, readUnlabeled(ws, unlabeledSpec(trainPools, pairs, opts)));
+}
+
+/** What readUnlabeled reads for these pools and pairs (plain data: it crosses to the train worker). */
+export function unlabeledSpec(trainPools: readonly string[], pairs: Pick<LabeledTrainingPairs, 'textIds'>, opts: { excludeRuns?: ReadonlySet<string>; extraTexts?: ExtraTextLimits } = {}): UnlabeledSpec {
+  return { trainPools: [...trainPools], excludeRuns: [...(opts.excludeRuns ?? [])], textIds: pairs.textIds, ...(opts.extraTexts ? { extraTexts: opts.extraTexts } : {}) };
 }
 
 /** The training pairs as query → candidate → relevant (a pair both relevant and not counts as relevant, as ltr and fused read it). */

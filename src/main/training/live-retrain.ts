@@ -25,7 +25,7 @@ import { hasOrderToLearn, noOrderToLearn } from '../models/ranksvm';
 import type { ModelId } from '../models/types';
 import { clusterCount, findOverlap, groupedFolds, nearDuplicateClusters, type OverlapReason } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
+import { labeledLists, labeledTrainingPairs, unlabeledSpec, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
 import { scoreSaved, trainSaved, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
 
@@ -117,8 +117,10 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   let heldOut = 0;
   const folds = groupedFolds(clusters, k, seed);
   const steps = folds.length + 1;
-  // Read the workspace once (this runs on the engine's thread); each fold drops its queries' pairs.
-  const all = buildTrainingData(ws, pools, { excludeRuns: exclude, excludeQueries: partialSet }).data;
+  // The labeled pairs, read once (this runs on the engine's thread); each fold drops its queries'
+  // pairs. The questions' and answers' text is read by the worker that trains (trainSaved).
+  const all = labeledTrainingPairs(ws, pools, partialSet);
+  const unlabeled = unlabeledSpec(pools, all, { excludeRuns: exclude });
   const unscored: string[] = [];
   const copiesLeftOut = new Map<string, OverlapReason>();
   for (let f = 0; f < folds.length; f++) {
@@ -130,7 +132,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
       if (!copiesLeftOut.has(m.query)) copiesLeftOut.set(m.query, m.reason);
     }
     const keep = ([a, b]: readonly [string, string]): boolean => !held.has(a) && !held.has(b);
-    const data = { ...all, positives: all.positives.filter(keep), negatives: (all.negatives ?? []).filter(keep) };
+    const data = { positives: all.positives.filter(keep), negatives: all.negatives.filter(keep) };
     // Nothing to learn without this fold (no relevant pair, or for ltr/fused no query with both a
     // relevant and a non-relevant candidate): its queries stay unscored — the final model trains on
     // them, so its scores there would be in-sample and flatter the live run.
@@ -139,7 +141,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
       continue;
     }
     const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-    const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });
+    const { saved } = await trainSaved(spec.model, spec.config, { ws, pairs: data, unlabeled }, undefined, { seed }, { ...o, onProgress });
     const dev = trainingDevSet(ws, folds[f]!.map((id) => byId.get(id)!), { excludeRuns: exclude });
     const { scores: s } = await scoreSaved(saved, dev.queries.map((q) => ({ query: q.query, candidates: q.candidates, ctx: q.context })), o);
     dev.queries.forEach((q, i) => {
@@ -156,7 +158,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   // Said before training (a worker), in the same words as `train`.
   if (pairwise) noOrderToLearn(spec.model, labeledLists(data));
   const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-  const { saved } = await trainSaved(spec.model, spec.config, data, undefined, { seed }, { ...o, onProgress });
+  const { saved } = await trainSaved(spec.model, spec.config, { ws, pairs: data, unlabeled }, undefined, { seed }, { ...o, onProgress });
   const notByFinal = new Set(unscored);
   const rest = scoringItems(ws, pool, { excludeRuns: exclude }).filter((it) => !scores.has(it.queryId) && !notByFinal.has(it.queryId));
   const { scores: s } = await scoreSaved(saved, rest.map((it) => ({ query: it.query, candidates: it.candidates, ctx: it.ctx })), o);

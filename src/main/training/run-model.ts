@@ -3,10 +3,30 @@
  * is one (the app stays responsive) or in this thread (tests, no bundle). Cancel: the AbortSignal
  * stops the worker (or the in-thread training) with CancelledError.
  */
+import { existsSync } from 'node:fs';
 import { throwIfAborted } from '../errors';
 import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
-import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainingData, TrainOptions, TrainProgress, TrainReport } from '../models/types';
+import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainOptions, TrainProgress, TrainReport } from '../models/types';
+import type { LabeledTrainingPairs, ReadCounts, UnlabeledSpec } from '../models/worker-protocol';
+import type { Workspace } from '../workspace/workspace';
+import { joinTrainingData, readUnlabeled } from './data';
+
+/**
+ * A model's training data as the engine gives it: the labeled pairs it read (cheap) and what the
+ * rest is (every question's and answer's text: readUnlabeled). A worker on a workspace file reads
+ * that rest itself, so the engine's thread neither reads it nor copies it to the worker.
+ */
+export interface TrainingInput {
+  ws: Workspace;
+  pairs: Pick<LabeledTrainingPairs, 'positives' | 'negatives'>;
+  unlabeled: UnlabeledSpec;
+}
+
+/** Whether a worker can open the workspace itself (a file; not an in-memory one). */
+function fileOf(ws: Workspace): string | null {
+  return ws.path !== ':memory:' && ws.path !== '' && existsSync(ws.path) ? ws.path : null;
+}
 
 export interface RunOptions {
   onProgress?: (p: TrainProgress) => void;
@@ -24,32 +44,43 @@ export function resolveWorkerPath(o: RunOptions): string | null {
   return o.workerPath === undefined ? defaultWorkerPath() : o.workerPath;
 }
 
-/** Trains `kind` on `data` (best epoch by dev MRR when `dev` is given, else the last) and returns it saved. */
+/**
+ * Trains `kind` on `input` (best epoch by dev MRR when `dev` is given, else the last) and returns
+ * it saved, with the counts of what was read. In a worker on a workspace file, the worker reads
+ * the unlabeled data; else this thread does (tests, an in-memory workspace, no bundle).
+ */
 export async function trainSaved(
   kind: ModelId,
   config: Record<string, unknown> | undefined,
-  data: TrainingData,
+  input: TrainingInput,
   dev: DevSet | undefined,
   opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
   o: RunOptions,
-): Promise<{ saved: SavedModel; report: TrainReport }> {
+): Promise<{ saved: SavedModel; report: TrainReport; read: ReadCounts }> {
   throwIfAborted(o.signal); // aborted already: its 'abort' event has fired and would not stop the worker
   const workerPath = resolveWorkerPath(o);
+  const path = workerPath ? fileOf(input.ws) : null;
+  const pairs = { positives: input.pairs.positives, negatives: input.pairs.negatives };
+  const inThread = path ? null : joinTrainingData(pairs, readUnlabeled(input.ws, input.unlabeled));
+  const counts = (b: NonNullable<typeof inThread>): ReadCounts => ({ questions: b.data.questions.size, extraTexts: b.extraTexts, extraTextsLeftOut: b.extraTextsLeftOut });
   if (workerPath) {
-    const h = trainInWorker({ kind, config, data, dev, opts }, { workerPath, onProgress: o.onProgress });
+    const job = path ? { read: { path, ...pairs, unlabeled: input.unlabeled } } : { data: inThread!.data };
+    const h = trainInWorker({ kind, config, ...job, dev, opts }, { workerPath, onProgress: o.onProgress });
     const onAbort = (): void => h.cancel();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await h.promise;
+      const r = await h.promise;
+      return { saved: r.saved, report: r.report, read: r.read ?? counts(inThread!) };
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
     }
   }
+  const data = inThread!.data;
   await initBackend();
   const model = await createModel(kind, config ?? {});
   try {
     const report = await model.train(data, { ...opts, dev, signal: o.signal, onProgress: o.onProgress });
-    return { saved: model.save(), report };
+    return { saved: model.save(), report, read: counts(inThread!) };
   } finally {
     model.dispose();
   }

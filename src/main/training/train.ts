@@ -13,10 +13,10 @@ import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecTe
 import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildDevSet, buildTrainingData, labeledLists, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
+import { buildDevSet, joinTrainingData, labeledLists, labeledTrainingPairs, readUnlabeled, unlabeledSpec, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
 import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
-import { scoreSaved, trainSaved, type RunOptions } from './run-model';
+import { scoreSaved, trainSaved, type RunOptions, type TrainingInput } from './run-model';
 import { deleteModel, getModel, listModels, savedModelMeta, storeModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
@@ -236,15 +236,17 @@ const UNSUPERVISED_KINDS: ReadonlySet<string> = new Set(['tfidf', 'skipgram', 'm
  */
 export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions = {}): Promise<{ report: TrainReport; training: TrainingInfo }> {
   const { kind, trainPools, seed, exclude, queries, left, overlap, cvSpec, cvClusterMap, inSampleRuns } = prepareTraining(ws, spec);
-  const build = (held: ReadonlySet<string>) =>
-    buildTrainingData(ws, trainPools, { excludeRuns: exclude, extraTexts: spec.extraTexts, excludeQueries: held.size ? new Set([...left, ...held]) : left });
-  let built = build(new Set());
+  // The labeled pairs only: every question's and answer's text is read where the model trains
+  // (trainSaved: the worker, on its own connection), not on the engine's thread that acknowledges labels.
+  const pairsWithout = (held: ReadonlySet<string>) => labeledTrainingPairs(ws, trainPools, held.size ? new Set([...left, ...held]) : left);
+  const input = (pairs: ReturnType<typeof pairsWithout>): TrainingInput => ({ ws, pairs, unlabeled: unlabeledSpec(trainPools, pairs, { excludeRuns: exclude, extraTexts: spec.extraTexts }) });
+  let pairs = pairsWithout(new Set());
   // tfidf and skipgram learn from the corpus text alone; the others train by epochs.
   const supervised = kind !== 'tfidf' && kind !== 'skipgram';
   // mnet-fisher and dae read no label either, nor hnil on its category loss alone: only the
   // others need labeled similar pairs (they were refused on a workspace without any).
   const needsLabels = !UNSUPERVISED_KINDS.has(kind) && !(kind === 'hnil' && spec.config?.labeledPairs === false);
-  if (needsLabels && built.positives === 0) {
+  if (needsLabels && pairs.positives.length === 0) {
     throw new QPairsError(
       trainPools.length
         ? `the training pools (${trainPools.join(', ')}) have no relevant labeled pair${left.size ? ' left after dropping the dev overlap' : ''} and the workspace no marked duplicates`
@@ -253,7 +255,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   }
   // ltr and fused learn which labeled candidates of a query rank above the others: said before
   // their features are computed (ltr trains skip-gram vectors first), not after.
-  if (kind === 'ltr' || kind === 'fused') noOrderToLearn(kind, labeledLists(built.data));
+  if (kind === 'ltr' || kind === 'fused') noOrderToLearn(kind, labeledLists(pairs));
   let dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
   if (dev && dev.queries.length === 0) {
     const skip = ws.poolConvention(spec.devPool!) === 'skip';
@@ -272,7 +274,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       epochs: spec.epochs,
       embeddings,
       excludeRuns: exclude,
-      buildData: (held) => build(held).data,
+      buildData: (held) => input(pairsWithout(held)),
       epochsMatter: supervised,
       onOutOfFold: supervised ? (q, cands, scores) => (outOfFold[q] = Object.fromEntries(cands.map((c, i) => [c, scores[i]!]))) : undefined,
     }, o);
@@ -286,7 +288,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       const fold = groupedFolds(clusters, HOLDOUT_FOLDS, seed)[0]!;
       const byId = new Map(queries.map((q) => [q.id, q]));
       dev = trainingDevSet(ws, fold.map((id) => byId.get(id)!), { excludeRuns: exclude });
-      built = build(new Set(fold));
+      pairs = pairsWithout(new Set(fold));
       const heldClusters = new Set(fold.map((id) => clusters.get(id))).size;
       earlyStopping = {
         heldOutQueries: fold.length,
@@ -309,7 +311,11 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   const opts = { epochs, seed, embeddings };
   let saved: SavedModel;
   let report: TrainReport;
+  let read: { questions: number; extraTexts: number };
   if (embeddings && kind === 'skipgram') {
+    // Nothing trains, so no worker reads the text: counted here, as for the others.
+    const b = joinTrainingData(pairs, readUnlabeled(ws, input(pairs).unlabeled));
+    read = { questions: b.data.questions.size, extraTexts: b.extraTexts };
     // Imported vectors are the model: nothing to train.
     const t0 = Date.now();
     const model = SkipGramRanker.fromWordVectors(embeddings);
@@ -329,15 +335,15 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       notes: [`imported ${embeddings.words.length} word vectors (dim ${embeddings.dim}) from ${spec.vectors}`],
     };
   } else {
-    ({ saved, report } = await trainSaved(kind, spec.config, built.data, dev, opts, o));
+    ({ saved, report, read } = await trainSaved(kind, spec.config, input(pairs), dev, opts, o));
   }
   // The queries the stored model was trained on: the query side of every labeled training pair,
   // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
   // string order), so a pool asking either question is one the model was trained on.
   const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
-  const trainedOnQueryIds = [...built.data.positives, ...(built.data.negatives ?? [])].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
+  const trainedOnQueryIds = [...pairs.positives, ...pairs.negatives].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
   const trainedOn = [...new Set(trainedOnQueryIds)].map((id) => {
-    const q = built.data.questions.get(id);
+    const q = ws.getQuestion(id);
     return { id, title: q?.title ?? '', body: q?.body ?? '' };
   });
   const training: TrainingInfo = {
@@ -347,10 +353,10 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     devPool: spec.devPool ?? null,
     epochs: spec.epochs ?? null,
     seed,
-    positives: built.positives,
-    negatives: built.negatives,
-    questions: built.data.questions.size,
-    extraTexts: built.extraTexts,
+    positives: pairs.positives.length,
+    negatives: pairs.negatives.length,
+    questions: read.questions,
+    extraTexts: read.extraTexts,
     trainedOnQueries: trainedOn.length,
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),

@@ -59,8 +59,9 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
   const agreements = new Map<string, { stamp: string; value: DatasheetAgreement }>();
   /**
    * The last pool state the Review screen read, with the workspace's change stamp: the screen asks
-   * for the queue and then for the pair under the cursor at each j/k (review.pair), and reading a
-   * pool's labels took 50-150 ms on a 6,000-pair pool. Any write makes it stale.
+   * for the queue and then for the pair under the cursor at each j/k (review.pair), a ruling
+   * (review.settle) reads the state before and after it, and the queue is read again after it;
+   * reading a pool's labels took 50-150 ms on a 6,000-pair pool. Any write makes it stale.
    */
   let reviewState: { pool: string; stamp: string; state: PoolState } | null = null;
   const reviewStateOf = (pool: string): PoolState => {
@@ -122,7 +123,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
     'review.pair': (a) => reviewPair(ws, a.pool, a.judge, a.queryId, a.candidateId, reviewStateOf(a.pool)),
     'review.settle': (a) =>
       write(() => {
-        const s = loadPoolState(ws, a.pool);
+        // The state the queue was read from, unless something changed since (reviewStateOf).
+        const s = reviewStateOf(a.pool);
         checkJudge(ws, s, a.judge);
         if (!s.byKey.has(pairKey(a.queryId, a.candidateId))) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
         // The ruling itself ("?" settles nothing; only a pair in dispute) is checked where every
@@ -131,7 +133,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         const ack = setLabel(ws, args, s);
         const rec = changedRecord(ws, args, ack);
         if (rec) engine.hub.emit('label.changed', rec);
-        const after = loadPoolState(ws, a.pool);
+        // Kept for the queue and pair reads that follow the ruling.
+        const after = reviewStateOf(a.pool);
         const remaining = after.pairs.filter((x) => needsReview(x) && !x.judge).length;
         return { ...ack, remaining };
       }),

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REVIEW_TITLE_MAX, type ReviewPair, type ReviewQueue } from '../../shared/gold';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
@@ -120,5 +120,28 @@ describe('review.pair is checked like review.queue', () => {
     // Settled pairs stay in the queue (includeSettled), and so readable.
     await engine.invoke('review.settle', { ...pairArgs, judge: 'judy', value: '1' }, as('judy'));
     expect(((await engine.invoke('review.pair', { ...pairArgs, judge: 'zed' }, as('zed'))) as ReviewPair).candidateId).toBe('c0-0');
+  });
+});
+
+describe('a ruling and the reads around it read the pool\'s labels once', () => {
+  it('queue, pairs, ruling, queue and pairs again: the labels are read before and after the ruling only', async () => {
+    const engine = disputedPool('reads', 20, 40);
+    const labelReads = vi.spyOn(engine.ws, 'currentLabels');
+    const pairArgs = { pool: 'p', judge: 'judy', queryId: 'q0' };
+    const q = await queueOf(engine);
+    for (const c of ['c0-0', 'c0-1', 'c0-2']) await engine.invoke('review.pair', { ...pairArgs, candidateId: c });
+    expect(labelReads).toHaveBeenCalledTimes(1);
+    // The ruling checks the state the screen read (nothing changed since) and reads it once after.
+    const ack = (await engine.invoke('review.settle', { ...pairArgs, candidateId: 'c0-0', value: '1' })) as { remaining: number };
+    expect(ack.remaining).toBe(q.remaining - 1);
+    // The queue and the pairs the screen asks for after the ruling use that state.
+    const after = await queueOf(engine);
+    for (const c of ['c0-0', 'c0-1']) await engine.invoke('review.pair', { ...pairArgs, candidateId: c });
+    expect(labelReads).toHaveBeenCalledTimes(2);
+    expect(after.items.find((i) => i.candidateId === 'c0-0' && i.queryId === 'q0')?.settled?.value).toBe('1');
+    // A label given elsewhere (another tab, the CLI's connection) is seen at once.
+    engine.ws.addLabel({ pool: 'p', queryId: 'q0', candidateId: 'c0-1', annotator: 'bob', value: '1', origin: 'test' });
+    expect((await queueOf(engine)).items.some((i) => i.queryId === 'q0' && i.candidateId === 'c0-1')).toBe(false);
+    expect(labelReads).toHaveBeenCalledTimes(3);
   });
 });

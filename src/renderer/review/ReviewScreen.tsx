@@ -38,6 +38,7 @@ import { REVIEW_KEYS } from './reviewKeys';
 import { loadDrafts, pruneSaved, saveDrafts, updateDrafts, type ReasonDrafts } from './reasonDrafts';
 import { session } from '../lib/storage';
 import { reviewJudge } from './judge';
+import { readOnce, type Flight } from './flight';
 
 
 /** A pair's texts and votes' notes (review.pair), as asked after the queue's answer number `gen`. */
@@ -134,7 +135,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   // neither shows its answer nor cancels the current load.
   const currentKey = useRef('');
   currentKey.current = scope;
-  const load = useCallback(
+  const fetchQueue = useCallback(
     async (resort = false): Promise<void> => {
       const forKey = personScope(pool, judge);
       if (forKey !== currentKey.current) return;
@@ -177,6 +178,19 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       }
     },
     [client, pool, judge],
+  );
+  /** One queue read at a time per pool and judge: a burst of labels reads the queue once after the running read (flight.ts). */
+  const flight = useRef<Flight | null>(null);
+  const load = useCallback(
+    (resort = false): Promise<void> =>
+      readOnce(
+        flight,
+        personScope(pool, judge),
+        resort,
+        () => fetchQueue(resort),
+        () => load(),
+      ),
+    [fetchQueue, pool, judge],
   );
   useEffect(() => {
     setNotice(null);

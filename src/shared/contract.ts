@@ -13,7 +13,7 @@ import { LIVE_MODELS, type LiveStatus } from './live';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
-import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from './gold';
+import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
 
 export const IMPORT_FORMATS = [
   'questions-jsonl',
@@ -220,6 +220,8 @@ export const commandArgs = {
     includeSettled: z.boolean().default(false),
     limit: z.number().int().min(1).max(100_000).optional(),
   }),
+  /** One pair of the queue with both texts and every vote's note (the queue carries titles only). */
+  'review.pair': z.object({ pool: name, judge: name, queryId: id, candidateId: id }),
   /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
   'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg }),
   'eval.compare': z.object({
@@ -528,6 +530,7 @@ export interface CommandResults {
   'pool.aggregation': AggregationSummary;
   'agreement.report': AgreementView;
   'review.queue': ReviewQueue;
+  'review.pair': ReviewPair;
   'review.settle': SettleAck;
   'eval.compare': CompareView;
   'export.preview': ExportPreview;
@@ -702,4 +705,4 @@ export interface QPairsClient {
 
 export type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo };
 export type { ModelsView, TrainProgressEvent, ModelInfoView, TrainProgressView } from './models';
-export type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewQueue } from './gold';
+export type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';

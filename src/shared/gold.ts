@@ -233,25 +233,24 @@ export interface AgreementView {
 export interface ReviewItem {
   queryId: string;
   candidateId: string;
-  /** 0-based positions of the query in the pool and of the candidate in the query's pool. */
-  queryPosition: number;
-  candidatePosition: number;
-  query: Question | null;
-  candidate: Question | null;
+  /**
+   * The titles as the list shows them, at most REVIEW_TITLE_MAX characters (longer ones cut, ending
+   * in "…"); null when the question's text is not in the workspace. The texts, and the votes' notes,
+   * come one pair at a time with review.pair (with the pair's positions, |ΔAP| per run and what the
+   * rule gives now): the queue stays small whatever the texts' length and the number of runs.
+   */
+  queryTitle: string | null;
+  candidateTitle: string | null;
   /** Why the pair is in the queue: its decisive votes disagree, or someone said "?" (both: disagreement). Always set by the engine. */
   reason?: 'disagreement' | 'unsure';
-  /** Every voting annotator's current label, "?" (unsure) included, with their note on the pair (issue 24). */
-  labels: Array<{ annotator: string; value: string; note?: string | null }>;
+  /** Every voting annotator's current label, "?" (unsure) included; `noted` when they wrote a note on the pair (its text: review.pair, issue 24). */
+  labels: Array<{ annotator: string; value: string; noted?: true }>;
   /**
    * How much settling this pair can move the rankers: Σ over runs of the largest |ΔAP| of the
    * query between the possible resolutions (the distinct voted values), divided by the number of
    * queries of the pool — the most the pair can change the runs' MAP, summed over runs.
    */
   impact: number;
-  /** Per run: the largest |ΔAP| of this query between the possible resolutions. */
-  apChange: Record<string, number>;
-  /** What the pool's rule gives now (null: unresolved). */
-  ruleValue: string | null;
   /** The judge's label, when the pair is settled. */
   settled: { judge: string; value: string; seq: number; /** The ruling's reason (issue 24). */ note?: string | null } | null;
   /** The asking judge's own note (reason) on the pair, given or not yet with a label (issue 24). */
@@ -261,6 +260,34 @@ export interface ReviewItem {
    * since, or it was given before the pair was in dispute): it does not count; the pair needs a ruling again.
    */
   outdatedRuling?: { judge: string; value: string };
+}
+
+/** The most characters of a title a review queue's item carries (ReviewItem.queryTitle, candidateTitle). */
+export const REVIEW_TITLE_MAX = 160;
+
+/**
+ * One pair of the review queue as its detail shows it (review.pair): both questions' texts and
+ * every vote with its note. Only pairs in the queue (in dispute, settled or not) are given.
+ */
+/** What the detail of a review pair shows besides its texts (review.pair; the CLI's adjudicate --json per item). */
+export interface ReviewPairFigures {
+  /** 0-based positions of the query in the pool and of the candidate in the query's pool. */
+  queryPosition: number;
+  candidatePosition: number;
+  /** Per run: the largest |ΔAP| of this query between the possible resolutions. */
+  apChange: Record<string, number>;
+  /** What the pool's rule gives now (null: unresolved). */
+  ruleValue: string | null;
+}
+
+export interface ReviewPair extends ReviewPairFigures {
+  pool: string;
+  queryId: string;
+  candidateId: string;
+  query: Question | null;
+  candidate: Question | null;
+  /** Every voting annotator's current label, "?" included, with their note on the pair. */
+  labels: Array<{ annotator: string; value: string; note?: string | null }>;
 }
 
 export interface ReviewQueue {

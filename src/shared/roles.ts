@@ -29,7 +29,7 @@ export function roleAllows(role: CallerRole, needed: CallerRole): boolean {
  *   owner (the desktop app, or serve mode on loopback without tokens);
  * - `job.cancel` only by the caller who started the job, or an owner;
  * - notes on labels (issue 24): an annotator reads only their own (annotate.query/navigate, on any
- *   pool, blind or not); everyone's notes and judges' reasons are in review.queue and exports (judge and up).
+ *   pool, blind or not); everyone's notes and judges' reasons are in review.pair, review.queue (reasons) and exports (judge and up).
  */
 export const commandRoles = {
   'app.info': 'annotator',
@@ -64,6 +64,7 @@ export const commandRoles = {
   'pool.aggregation': 'judge',
   'agreement.report': 'judge',
   'review.queue': 'judge',
+  'review.pair': 'judge',
   'review.settle': 'judge',
   'eval.compare': 'judge',
   'export.preview': 'judge',

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch, type ReviewQueue } from '../../shared/contract';
+import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch, type ReviewPair, type ReviewQueue } from '../../shared/contract';
 import type { Engine } from './engine';
 import type { CallerInput } from './access';
 import { MARKERS, NOTES, teamEngine } from './test-team';
@@ -58,6 +58,7 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'pool.aggregation': 'judge',
   'agreement.report': 'judge',
   'review.queue': 'judge',
+  'review.pair': 'judge',
   'review.settle': 'judge',
   'eval.compare': 'judge',
   'export.preview': 'judge',
@@ -133,6 +134,8 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
       return { pool: 'sealed', bootstrap: 10 };
     case 'review.queue':
       return { pool: 'sealed', judge: 'carol' };
+    case 'review.pair':
+      return { pool: 'sealed', judge: 'carol', queryId: 'q1', candidateId: 'c1' };
     case 'review.settle':
       return { pool: 'sealed', judge: 'carol', queryId: 'q1', candidateId: 'c3', value: MARKERS.judge };
     case 'eval.compare':
@@ -375,11 +378,16 @@ describe('a blind pool is sealed for its annotators', () => {
     // alice cannot read the review queue (where notes are), nor ask for bob's view.
     await expect(engine.invoke('review.queue', { pool: 'sealed', judge: 'carol' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
     await expect(engine.invoke('annotate.query', { pool: 'sealed', annotator: 'bob', queryId: 'q1' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
-    // The judge sees every voter's note and the reasons.
+    // …nor the pair's detail, where the votes' notes are.
+    await expect(engine.invoke('review.pair', { pool: 'sealed', judge: 'carol', queryId: 'q1', candidateId: 'c1' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
+    // The judge sees every voter's note (the queue says which votes have one, the pair gives them) and the reasons.
     const queue = (await engine.invoke('review.queue', { pool: 'sealed', judge: 'carol', includeSettled: true }, CALLERS.judge!.input)) as ReviewQueue;
     const c1 = queue.items.find((i) => i.queryId === 'q1' && i.candidateId === 'c1')!;
-    expect(c1.labels.find((l) => l.annotator === 'bob')?.note).toBe(NOTES.bob);
-    expect(c1.labels.find((l) => l.annotator === 'alice')?.note).toBe(NOTES.alice);
+    expect(c1.labels.find((l) => l.annotator === 'bob')?.noted).toBe(true);
+    expect(c1.labels.find((l) => l.annotator === 'alice')?.noted).toBe(true);
+    const pair = (await engine.invoke('review.pair', { pool: 'sealed', judge: 'carol', queryId: 'q1', candidateId: 'c1' }, CALLERS.judge!.input)) as ReviewPair;
+    expect(pair.labels.find((l) => l.annotator === 'bob')?.note).toBe(NOTES.bob);
+    expect(pair.labels.find((l) => l.annotator === 'alice')?.note).toBe(NOTES.alice);
     expect(c1.settled?.note).toBe(NOTES.judge);
     expect(c1.judgeNote).toBe(NOTES.judge);
     const notes = engine.ws.labelNotes('sealed', { queryId: 'q1' }).map((n) => `${n.annotator}: ${n.note}`);

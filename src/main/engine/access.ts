@@ -59,7 +59,7 @@ const who = (c: Caller): string => (c.annotator === null ? 'the owner' : `"${c.a
 /** Commands whose `annotator` argument says who acts (below owner, only as oneself). */
 const ACTS_AS_ANNOTATOR: ReadonlySet<CommandName> = new Set(['annotate.query', 'annotate.navigate', 'annotate.queries', 'label.set', 'label.undo']);
 /** Commands whose `judge` argument says who acts. */
-const ACTS_AS_JUDGE: ReadonlySet<CommandName> = new Set(['review.queue', 'review.settle']);
+const ACTS_AS_JUDGE: ReadonlySet<CommandName> = new Set(['review.queue', 'review.pair', 'review.settle']);
 /** Commands refused to an annotator on a blind pool: they show rankers' scores or other people's labels. */
 const HIDDEN_IN_BLIND_POOLS: ReadonlySet<CommandName> = new Set(['eval.pool', 'eval.query', 'live.status', 'eval.order']);
 

@@ -120,7 +120,7 @@ describe('two annotators and a judge through the engine', () => {
     expect(q).toMatchObject({ total: disagreeing, settled: 0, remaining: disagreeing, values: ['1', '0'] });
     const impacts = q.items.map((i) => i.impact);
     expect(impacts).toEqual([...impacts].sort((a, b) => b - a));
-    expect(q.items[0]!.query?.title).toBeTruthy();
+    expect(q.items[0]!.queryTitle).toBeTruthy();
     expect(q.items[0]!.labels.map((l) => l.annotator)).toEqual(['alice', 'bob']);
     await expect(inv('review.settle', { pool: 'team', judge: 'alice', queryId: q.items[0]!.queryId, candidateId: q.items[0]!.candidateId, value: '1' })).rejects.toMatchObject({
       code: 'user-error',

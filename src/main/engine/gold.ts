@@ -17,7 +17,9 @@ import {
   checkJudge,
   needsReview,
   loadPoolState,
+  type PoolState,
   pairKey,
+  reviewPair,
   reviewQueue,
   setAggregation,
   setAnnotatorRole,
@@ -35,6 +37,7 @@ type GoldCommand =
   | 'pool.aggregation'
   | 'agreement.report'
   | 'review.queue'
+  | 'review.pair'
   | 'review.settle'
   | 'eval.compare'
   | 'export.preview'
@@ -54,6 +57,20 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
    * agreement (the same for all of them) took 20–40 s on a 40,000-pair pool. Any write makes it stale.
    */
   const agreements = new Map<string, { stamp: string; value: DatasheetAgreement }>();
+  /**
+   * The last pool state the Review screen read, with the workspace's change stamp: the screen asks
+   * for the queue and then for the pair under the cursor at each j/k (review.pair), a ruling
+   * (review.settle) reads the state before and after it, and the queue is read again after it;
+   * reading a pool's labels took 50-150 ms on a 6,000-pair pool. Any write makes it stale.
+   */
+  let reviewState: { pool: string; stamp: string; state: PoolState } | null = null;
+  const reviewStateOf = (pool: string): PoolState => {
+    const stamp = ws.changeStamp();
+    if (reviewState && reviewState.pool === pool && reviewState.stamp === stamp) return reviewState.state;
+    const state = loadPoolState(ws, pool);
+    reviewState = { pool, stamp, state };
+    return state;
+  };
   /** An export rendered (compute.ts: inline when small, else in a worker on a snapshot of the workspace). */
   const renderExport = async (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, ctx: Ctx): Promise<BuiltExport> => {
     const stamp = ws.changeStamp();
@@ -102,10 +119,12 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         { kind: 'agreement', pool: a.pool, annotators: a.annotators, queries: a.queries, bootstrap: a.bootstrap, seed: a.seed },
         { signal: (ctx as { signal?: AbortSignal }).signal },
       ),
-    'review.queue': (a) => reviewQueue(ws, a.pool, a.judge, { includeSettled: a.includeSettled, limit: a.limit }),
+    'review.queue': (a) => reviewQueue(ws, a.pool, a.judge, { includeSettled: a.includeSettled, limit: a.limit }, reviewStateOf(a.pool)),
+    'review.pair': (a) => reviewPair(ws, a.pool, a.judge, a.queryId, a.candidateId, reviewStateOf(a.pool)),
     'review.settle': (a) =>
       write(() => {
-        const s = loadPoolState(ws, a.pool);
+        // The state the queue was read from, unless something changed since (reviewStateOf).
+        const s = reviewStateOf(a.pool);
         checkJudge(ws, s, a.judge);
         if (!s.byKey.has(pairKey(a.queryId, a.candidateId))) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
         // The ruling itself ("?" settles nothing; only a pair in dispute) is checked where every
@@ -114,7 +133,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         const ack = setLabel(ws, args, s);
         const rec = changedRecord(ws, args, ack);
         if (rec) engine.hub.emit('label.changed', rec);
-        const after = loadPoolState(ws, a.pool);
+        // Kept for the queue and pair reads that follow the ruling.
+        const after = reviewStateOf(a.pool);
         const remaining = after.pairs.filter((x) => needsReview(x) && !x.judge).length;
         return { ...ack, remaining };
       }),

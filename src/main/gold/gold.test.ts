@@ -22,6 +22,7 @@ import {
   getAggregation,
   loadPoolState,
   poolAgreement,
+  reviewPair,
   reviewQueue,
   setAggregation,
   setAnnotatorRole,
@@ -193,8 +194,9 @@ describe('assignment, aggregate and review queue', () => {
     expect(q).toMatchObject({ total: 2, settled: 0, remaining: 2, rule: 'adjudicated', values: ['1', '0'] });
     expect(q.items.map((i) => i.candidateId)).toEqual(['d', 'b']);
     // d: r1 AP 0.75 vs 1, r2 0.75 vs 0.25 → (0.25 + 0.5) / 2 queries
-    expect(q.items[0]!.apChange.r1).toBeCloseTo(0.25, 12);
-    expect(q.items[0]!.apChange.r2).toBeCloseTo(0.5, 12);
+    const d = reviewPair(ws, 'p', 'judy', q.items[0]!.queryId, 'd');
+    expect(d.apChange.r1).toBeCloseTo(0.25, 12);
+    expect(d.apChange.r2).toBeCloseTo(0.5, 12);
     expect(q.items[0]!.impact).toBeCloseTo(0.375, 12);
     // b: r1 no change, r2 (1/3 + 1/2)/2 vs 1/4
     expect(q.items[1]!.impact).toBeCloseTo((5 / 12 - 1 / 4) / 2, 12);

@@ -14,7 +14,7 @@
  * Ties (and pools without runs) keep pool order. Cost: one ranking per run and query with a
  * disagreement, two AP computations per run and pair.
  */
-import type { ReviewItem, ReviewQueue } from '../../shared/gold';
+import { REVIEW_TITLE_MAX, type ReviewItem, type ReviewPair, type ReviewPairFigures, type ReviewQueue } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, schemeValues, UNSURE } from '../../shared/labels';
 import { NotFoundError, QPairsError } from '../errors';
 import { averagePrecision, rankIndices } from '../metrics';
@@ -128,28 +128,25 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   const scored = listed.map((e) => ({ e, ...pairImpact(e, s, rankingsOf(e.queryIndex)) }));
   scored.sort((x, y) => y.impact - x.impact || x.e.queryIndex - y.e.queryIndex || x.e.candidateIndex - y.e.candidateIndex);
   const take = o.limit !== undefined ? scored.slice(0, o.limit) : scored;
-  const texts = ws.getQuestions([...new Set(take.flatMap(({ e }) => [e.queryId, e.candidateId]))]);
-  // Issue 24: every voter's note and the judges' reasons (judges and owners see them all).
+  // Titles only (cut to REVIEW_TITLE_MAX): the texts and the votes' notes come per pair (reviewPair).
+  const titles = ws.getQuestionTitles([...new Set(take.flatMap(({ e }) => [e.queryId, e.candidateId]))], REVIEW_TITLE_MAX);
+  // Issue 24: which voters wrote a note, and the judges' reasons (judges and owners see them all).
   const notes = new Map(ws.labelNotes(pool).map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
   const notePart = (note: string | null): { note?: string } => (note === null ? {} : { note });
   const noteOf = (e: PairEntry, who: string): string | null => notes.get(`${e.queryId}\u0000${e.candidateId}\u0000${who}`) ?? null;
-  const items: ReviewItem[] = take.map(({ e, impact, apChange }) => ({
+  const items: ReviewItem[] = take.map(({ e, impact }) => ({
     queryId: e.queryId,
     candidateId: e.candidateId,
-    queryPosition: e.queryIndex,
-    candidatePosition: e.candidateIndex,
-    query: texts.get(e.queryId) ?? null,
-    candidate: texts.get(e.candidateId) ?? null,
+    queryTitle: titles.get(e.queryId) ?? null,
+    candidateTitle: titles.get(e.candidateId) ?? null,
     reason: isDisagreementEntry(e) ? 'disagreement' : 'unsure',
     labels: [...e.votes, ...e.unsure]
       .sort((x, y) => s.annotators.indexOf(x.annotator) - s.annotators.indexOf(y.annotator))
       .map((v) => {
-        const note = noteOf(e, v.annotator);
-        return note === null ? { annotator: v.annotator, value: v.value } : { annotator: v.annotator, value: v.value, note };
+        const noted = noteOf(e, v.annotator) !== null;
+        return noted ? { annotator: v.annotator, value: v.value, noted: true as const } : { annotator: v.annotator, value: v.value };
       }),
     impact,
-    apChange,
-    ruleValue: e.resolution.value,
     settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq, ...notePart(noteOf(e, e.judge.annotator)) } : null,
     ...(e.outdatedRuling ? { outdatedRuling: { judge: e.outdatedRuling.annotator, value: e.outdatedRuling.value } } : {}),
     ...(judge && noteOf(e, judge) !== null ? { judgeNote: noteOf(e, judge) } : {}),
@@ -172,4 +169,44 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
     items,
     ...(note ? { note } : {}),
   };
+}
+
+/**
+ * One pair of a judge's review queue with both questions' texts and every vote with its note
+ * (review.pair): the queue carries titles only, and the Review screen asks for the pair it shows.
+ * The same checks as the queue's (checkJudge: a judge, not one of the pool's annotators), and only
+ * a pair in the queue (in dispute, settled or not) is given: no other pair's votes.
+ */
+export function reviewPair(ws: Workspace, pool: string, judge: string | null, queryId: string, candidateId: string, state?: PoolState): ReviewPair {
+  const s = state ?? loadPoolState(ws, pool);
+  if (judge !== null) checkJudge(ws, s, judge);
+  const e = s.byKey.get(pairKey(queryId, candidateId));
+  if (!e) throw new NotFoundError(`pair ${queryId} → ${candidateId} is not in pool "${s.pool.name}"`);
+  if (!needsReview(e)) throw new NotFoundError(`pair ${queryId} → ${candidateId} is not in the review queue of pool "${s.pool.name}" (its votes do not disagree, or it has no "?")`);
+  const texts = ws.getQuestions([queryId, candidateId]);
+  const figures = pairFigures(ws, s, queryId, candidateId);
+  const notes = new Map(ws.labelNotes(pool, { queryId }).filter((n) => n.candidateId === candidateId).map((n) => [n.annotator, n.note]));
+  return {
+    pool: s.pool.name,
+    queryId,
+    candidateId,
+    query: texts.get(queryId) ?? null,
+    candidate: texts.get(candidateId) ?? null,
+    ...figures,
+    labels: [...e.votes, ...e.unsure]
+      .sort((x, y) => s.annotators.indexOf(x.annotator) - s.annotators.indexOf(y.annotator))
+      .map((v) => {
+        const note = notes.get(v.annotator) ?? null;
+        return note === null ? { annotator: v.annotator, value: v.value } : { annotator: v.annotator, value: v.value, note };
+      }),
+  };
+}
+
+/** A pair's positions, |ΔAP| per run (pairImpact) and what the pool's rule gives now: the figures the queue leaves to review.pair. */
+export function pairFigures(ws: Workspace, s: PoolState, queryId: string, candidateId: string): ReviewPairFigures {
+  const e = s.byKey.get(pairKey(queryId, candidateId));
+  if (!e) throw new NotFoundError(`pair ${queryId} → ${candidateId} is not in pool "${s.pool.name}"`);
+  const q = s.queries[e.queryIndex]!;
+  const rankings = ws.listRuns(s.pool.name).map((r) => ({ run: r.name, ranking: rankIndices(q.candidates, ws.runScores(r.id).get(q.queryId)) }));
+  return { queryPosition: e.queryIndex, candidatePosition: e.candidateIndex, apChange: pairImpact(e, s, rankings).apChange, ruleValue: e.resolution.value };
 }

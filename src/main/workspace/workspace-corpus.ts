@@ -188,6 +188,20 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
     return out;
   }
 
+  /**
+   * Questions' titles by id, each cut to at most `max` characters (a longer one ends in "…"),
+   * without reading their bodies into JavaScript; ids without text are absent from the map.
+   */
+  getQuestionTitles(ids: readonly string[], max: number): Map<string, string> {
+    const out = new Map<string, string>();
+    const s = this.stmt(`SELECT CASE WHEN length(title) > @max THEN substr(title, 1, @max - 1) || '…' ELSE title END AS title FROM questions WHERE id = @id`);
+    for (const id of ids) {
+      const r = s.get({ id, max }) as { title: string } | undefined;
+      if (r) out.set(id, r.title);
+    }
+    return out;
+  }
+
   docOf(id: string): number | null {
     const r = this.stmt(`SELECT doc FROM questions WHERE id = ?`).get(id) as { doc: number } | undefined;
     return r?.doc ?? null;

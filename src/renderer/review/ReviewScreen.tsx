@@ -15,7 +15,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { NoteDialog } from '../components/NoteDialog';
 import type { ReviewQueue } from '../../shared/contract';
-import type { ReviewItem } from '../../shared/gold';
+import type { ReviewItem, ReviewPair } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -38,7 +38,22 @@ import { REVIEW_KEYS } from './reviewKeys';
 import { loadDrafts, pruneSaved, saveDrafts, updateDrafts, type ReasonDrafts } from './reasonDrafts';
 import { session } from '../lib/storage';
 import { reviewJudge } from './judge';
+import { readOnce, type Flight } from './flight';
 
+
+/** A pair's texts and votes' notes (review.pair), as asked after the queue's answer number `gen`. */
+interface PairDetail {
+  gen: number;
+  pair: ReviewPair | null;
+  error: string | null;
+}
+/**
+ * How many rows the list shows at a time: the window holding the cursor (j/k, PgUp/PgDn and the
+ * buttons cross windows). All of a 3,000-pair queue's rows made each key take about a second.
+ */
+export const LIST_WINDOW = 200;
+/** How many pairs' texts the screen keeps (the pairs around the cursor are asked for again as it moves). */
+const PAIR_CACHE = 64;
 
 interface Row {
   item: ReviewItem;
@@ -106,13 +121,21 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(loadPeople, [loadPeople]);
 
   // ------------------------------------------------------------ the queue
+  /**
+   * The queue carries titles only; the selected pair's texts and its votes' notes come from
+   * review.pair, asked for the pair under the cursor and its neighbours, again after each answer of
+   * the queue (pairGen). An older answer stays on screen until the new one comes.
+   */
+  const [pairs, setPairs] = useState<ReadonlyMap<string, PairDetail>>(new Map());
+  const [pairGen, setPairGen] = useState(0);
+  const askedPair = useRef(new Map<string, number>());
   const seq = useRef(0);
   const shownFor = useRef('');
   // The pool and judge on screen now: a load started for others (an undo's reload after a switch)
   // neither shows its answer nor cancels the current load.
   const currentKey = useRef('');
   currentKey.current = scope;
-  const load = useCallback(
+  const fetchQueue = useCallback(
     async (resort = false): Promise<void> => {
       const forKey = personScope(pool, judge);
       if (forKey !== currentKey.current) return;
@@ -128,6 +151,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         const fresh = resort || shownFor.current !== forKey;
         shownFor.current = forKey;
         setQueue(q);
+        // The pairs on screen are asked for again (a vote or its note may have changed).
+        setPairGen((g) => g + 1);
         // Reasons the queue now shows as stored need no draft.
         setDrafts((d) => {
           const next = pruneSaved(d, personScope(pool, judge), q.items.map((i) => ({ key: itemKey(i), judgeNote: i.judgeNote })));
@@ -154,6 +179,19 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     },
     [client, pool, judge],
   );
+  /** One queue read at a time per pool and judge: a burst of labels reads the queue once after the running read (flight.ts). */
+  const flight = useRef<Flight | null>(null);
+  const load = useCallback(
+    (resort = false): Promise<void> =>
+      readOnce(
+        flight,
+        personScope(pool, judge),
+        resort,
+        () => fetchQueue(resort),
+        () => load(),
+      ),
+    [fetchQueue, pool, judge],
+  );
   useEffect(() => {
     setNotice(null);
     setGiven(new Map());
@@ -164,6 +202,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setQueue(null);
       setOrder([]);
       setLoading(false);
+      setPairs(new Map());
+      askedPair.current = new Map();
     }
     void load();
   }, [load]);
@@ -205,8 +245,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const sort = useTableSort(
     allRows,
     {
-      query: (r) => oneLine(r.item.query?.title) || r.item.queryId,
-      candidate: (r) => oneLine(r.item.candidate?.title) || r.item.candidateId,
+      query: (r) => oneLine(r.item.queryTitle ?? undefined) || r.item.queryId,
+      candidate: (r) => oneLine(r.item.candidateTitle ?? undefined) || r.item.candidateId,
       labels: labelsText,
       impact: (r) => r.item.impact,
       judge: (r) => (r.value === null ? null : describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value),
@@ -215,7 +255,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     {
       rowId: (r) => r.key,
       filterText: (r) =>
-        [r.item.queryId, r.item.query?.title ?? '', r.item.candidateId, r.item.candidate?.title ?? '', labelsText(r), r.value === null ? '' : describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value].join(' '),
+        [r.item.queryId, r.item.queryTitle ?? '', r.item.candidateId, r.item.candidateTitle ?? '', labelsText(r), r.value === null ? '' : describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value].join(' '),
     },
   );
   const rows = sort.rows;
@@ -226,7 +266,46 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     rows.findIndex((r) => r.key === cursorKey),
   );
   const current = rows[cursor];
+  /** The list shows the LIST_WINDOW rows holding the cursor. */
+  const windowStart = Math.floor(cursor / LIST_WINDOW) * LIST_WINDOW;
   const remaining = allRows.filter((r) => !isSettled(r)).length;
+
+  // The selected pair's texts (and its neighbours', so j/k show them at once): review.pair.
+  const near = [rows[cursor], rows[cursor + 1], rows[cursor - 1]].filter((r): r is Row => r !== undefined).map((r) => r.key);
+  const nearKey = near.join('\u0001');
+  useEffect(() => {
+    if (!queue || !judge || queue.pool !== pool) return;
+    const forScope = scope;
+    const gen = pairGen;
+    for (const key of near) {
+      const have = pairs.get(key);
+      if ((have && have.gen === gen) || askedPair.current.get(key) === gen) continue;
+      askedPair.current.set(key, gen);
+      const [queryId, candidateId] = key.split('\u0000') as [string, string];
+      const keep = (d: PairDetail): void => {
+        if (currentKey.current !== forScope) return;
+        setPairs((m) => {
+          const n = new Map(m);
+          n.delete(key);
+          n.set(key, d);
+          // The oldest first: a long session keeps the texts of the last PAIR_CACHE pairs only.
+          for (const k of n.keys()) {
+            if (n.size <= PAIR_CACHE) break;
+            n.delete(k);
+          }
+          return n;
+        });
+      };
+      client.invoke('review.pair', { pool: queue.pool, judge, queryId, candidateId }).then(
+        (pair) => keep({ gen, pair, error: null }),
+        (e: unknown) => {
+          askedPair.current.delete(key);
+          keep({ gen, pair: null, error: errorMessage(e) });
+        },
+      );
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nearKey, pairGen, queue, judge]);
 
   // A disagreement chosen on the Agreement screen.
   const focus = shared.reviewFocus;
@@ -264,7 +343,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     const r = rowsRef.current[cursorRef.current];
     if (!r || r.key !== cursorOn) return;
     const ruling = r.value === null ? 'not settled' : `settled: ${describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value}`;
-    setCursorSay(`Pair ${cursorRef.current + 1} of ${rowsRef.current.length}: “${r.item.candidate?.title ?? r.item.candidateId}” for query “${r.item.query?.title ?? r.item.queryId}”. Votes ${labelsText(r)}; ${ruling}.`);
+    setCursorSay(`Pair ${cursorRef.current + 1} of ${rowsRef.current.length}: “${r.item.candidateTitle ?? r.item.candidateId}” for query “${r.item.queryTitle ?? r.item.queryId}”. Votes ${labelsText(r)}; ${ruling}.`);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [cursorOn]);
 
@@ -381,6 +460,12 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       case 'Home':
         move('home');
         break;
+      case 'PageDown':
+        move(LIST_WINDOW);
+        break;
+      case 'PageUp':
+        move(-LIST_WINDOW);
+        break;
       case 'End':
         move('end');
         break;
@@ -446,7 +531,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   // ------------------------------------------------------------ render
   // The ruling keys: the pool's labels (for graded pools every grade), never "?" (it settles nothing).
   const keys = rulingKeys(scheme).filter((k) => scheme === 'graded' || !queue || queue.values.includes(k.value));
-  const runs = current ? Object.keys(current.item.apChange) : [];
+  const detail = current ? pairs.get(current.key) : undefined;
+  const pair = detail?.pair ?? null;
+  const runs = pair ? Object.keys(pair.apChange) : [];
 
   // No pools: say what to do, not an empty select and buttons that do nothing.
   if (shared.poolsLoaded && pools.length === 0) {
@@ -459,7 +546,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         queue={settles}
         say={(op) => {
           const item = queue?.items.find((i) => i.queryId === op.queryId && i.candidateId === op.candidateId);
-          const which = item ? `“${item.candidate?.title ?? op.candidateId}” for query “${item.query?.title ?? op.queryId}”` : `candidate ${op.candidateId} of query ${op.queryId}`;
+          const which = item ? `“${item.candidateTitle ?? op.candidateId}” for query “${item.queryTitle ?? op.queryId}”` : `candidate ${op.candidateId} of query ${op.queryId}`;
           return rulingAnnouncement(op, which, (value) => describeLabel(queue?.scheme ?? 'binary', value).text || value);
         }}
       />
@@ -564,7 +651,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                 </tr>
               </thead>
               <tbody>
-                {rows.map((r, i) => (
+                {rows.slice(windowStart, windowStart + LIST_WINDOW).map((r, j) => {
+                  const i = windowStart + j;
+                  return (
                   <tr
                     key={r.key}
                     ref={i === cursor ? currentRow : undefined}
@@ -578,11 +667,11 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                     onClick={() => setCursorKey(r.key)}
                   >
                     <td className="num narrow">{i + 1}</td>
-                    <td className="small" dir="auto">{r.item.query?.title ? snippet(r.item.query.title, 48) : r.item.queryId}</td>
-                    <td className="small" dir="auto">{r.item.candidate?.title ? snippet(r.item.candidate.title, 48) : r.item.candidateId}</td>
+                    <td className="small" dir="auto">{r.item.queryTitle ? snippet(r.item.queryTitle, 48) : r.item.queryId}</td>
+                    <td className="small" dir="auto">{r.item.candidateTitle ? snippet(r.item.candidateTitle, 48) : r.item.candidateId}</td>
                     <td className="small" title={labelsText(r)}>
                       {r.item.labels.map((l) => `${l.annotator} ${l.value}`).join(' · ')}
-                      {r.item.labels.some((l) => l.note) && (
+                      {r.item.labels.some((l) => l.noted) && (
                         <span className="note-mark" title="notes on these votes" aria-label="has notes">
                           {' '}✎
                         </span>
@@ -596,7 +685,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                       <ReviewState state={r.state} error={r.error} compact />
                     </td>
                   </tr>
-                ))}
+                  );
+                })}
                 {rows.length === 0 && (
                   <tr>
                     <td colSpan={7} className="muted" data-testid="review-filter-empty">
@@ -606,38 +696,71 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                 )}
               </tbody>
             </table>
+            {rows.length > LIST_WINDOW && (
+              <div className="row wrap small review-window" data-testid="review-window">
+                <button type="button" className="small" data-testid="review-window-prev" disabled={windowStart === 0} onClick={() => setCursorKey(rows[windowStart - LIST_WINDOW]!.key)}>
+                  ‹ previous {LIST_WINDOW} <kbd>PgUp</kbd>
+                </button>
+                <span data-testid="review-window-range">
+                  pairs {fmtInt(windowStart + 1)}–{fmtInt(Math.min(rows.length, windowStart + LIST_WINDOW))} of {fmtInt(rows.length)}
+                </span>
+                <button
+                  type="button"
+                  className="small"
+                  data-testid="review-window-next"
+                  disabled={windowStart + LIST_WINDOW >= rows.length}
+                  onClick={() => setCursorKey(rows[windowStart + LIST_WINDOW]!.key)}
+                >
+                  next {LIST_WINDOW} › <kbd>PgDn</kbd>
+                </button>
+              </div>
+            )}
           </div>
 
           {current ? (
-            <section className="review-detail" data-testid="review-current" data-query={current.item.queryId} data-candidate={current.item.candidateId} data-state={current.state}>
+            <section
+              className="review-detail"
+              data-testid="review-current"
+              data-query={current.item.queryId}
+              data-candidate={current.item.candidateId}
+              data-state={current.state}
+              data-texts={detail?.pair ? 'loaded' : detail?.error ? 'failed' : 'loading'}
+            >
+              {detail?.error && !detail.pair && (
+                <p className="warn-text small" role="alert" data-testid="review-pair-error">
+                  The texts of this pair could not be read: {detail.error}
+                </p>
+              )}
               <div className="review-text" data-testid="review-query">
                 <div className="small muted">
-                  Query <span data-testid="review-query-id">{current.item.queryId}</span> · #{current.item.queryPosition + 1} in the pool
+                  Query <span data-testid="review-query-id">{current.item.queryId}</span> {pair && <> · #{pair.queryPosition + 1} in the pool</>}
                 </div>
-                <h2 data-testid="review-query-title" dir="auto">{current.item.query?.title || <span className="muted">(no title)</span>}</h2>
+                <h2 data-testid="review-query-title" dir="auto">{(pair ? pair.query?.title : current.item.queryTitle) || <span className="muted">(no title)</span>}</h2>
                 <div className="query-body review-body" data-testid="review-query-body" tabIndex={0} aria-label="query body" dir="auto">
-                  {current.item.query ? current.item.query.body : <span className="muted">The text of this query is not in the workspace.</span>}
+                  {pair ? pair.query ? pair.query.body : <span className="muted">The text of this query is not in the workspace.</span> : <span className="muted">loading…</span>}
                 </div>
               </div>
               <div className="review-text" data-testid="review-candidate">
                 <div className="small muted">
-                  Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> · #{current.item.candidatePosition + 1} of the query’s pool
+                  Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> {pair && <> · #{pair.candidatePosition + 1} of the query’s pool</>}
                 </div>
-                <h2 data-testid="review-candidate-title" dir="auto">{current.item.candidate?.title || <span className="muted">(no title)</span>}</h2>
+                <h2 data-testid="review-candidate-title" dir="auto">{(pair ? pair.candidate?.title : current.item.candidateTitle) || <span className="muted">(no title)</span>}</h2>
                 <div className="query-body review-body" data-testid="review-candidate-body" tabIndex={0} aria-label="candidate body" dir="auto">
-                  {current.item.candidate ? current.item.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span>}
+                  {pair ? pair.candidate ? pair.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span> : <span className="muted">loading…</span>}
                 </div>
               </div>
               <div className="review-verdict">
                 <ul className="votes" data-testid="review-votes">
                   {current.item.labels.map((l) => {
                     const d = describeLabel(scheme, l.value);
+                    // The vote as the queue has it; its note's text from the pair's detail.
+                    const note = l.noted ? (pair?.labels.find((x) => x.annotator === l.annotator)?.note ?? null) : null;
                     return (
                       <li key={l.annotator} className="vote" data-annotator={l.annotator} data-value={l.value}>
                         {l.annotator} <span className={`label-pill tone-${d.tone}`}>{d.text || l.value}</span>
-                        {l.note && (
+                        {note && (
                           <q className="vote-note small" data-testid={`review-note-${l.annotator}`}>
-                            {l.note}
+                            {note}
                           </q>
                         )}
                       </li>
@@ -672,8 +795,13 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
                 )}
                 <p className="small muted review-impact">
                   impact {current.item.impact.toFixed(4)}
-                  {runs.length > 0 && <> · |ΔAP| {runs.map((r) => `${r} ${current.item.apChange[r]!.toFixed(3)}`).join(', ')}</>} · the rule gives now:{' '}
-                  {current.item.ruleValue === null ? 'open' : describeLabel(scheme, current.item.ruleValue).text || current.item.ruleValue}
+                  {pair && runs.length > 0 && <> · |ΔAP| {runs.map((r) => `${r} ${pair.apChange[r]!.toFixed(3)}`).join(', ')}</>}
+                  {pair && (
+                    <>
+                      {' '}
+                      · the rule gives now: {pair.ruleValue === null ? 'open' : describeLabel(scheme, pair.ruleValue).text || pair.ruleValue}
+                    </>
+                  )}
                 </p>
                 <KeyLegend labels={keys} nav={REVIEW_KEYS} testId="review-legend" />
               </div>

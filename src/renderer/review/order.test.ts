@@ -5,14 +5,10 @@ import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 const item = (queryId: string, candidateId: string): ReviewItem => ({
   queryId,
   candidateId,
-  queryPosition: 0,
-  candidatePosition: 0,
-  query: null,
-  candidate: null,
+  queryTitle: null,
+  candidateTitle: null,
   labels: [],
   impact: 0,
-  apChange: {},
-  ruleValue: null,
   settled: null,
 });
 

@@ -2,6 +2,7 @@
 export const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
   ['↑ ↓ / j k', 'move'],
   ['Home / End', 'first / last pair shown'],
+  ['PgUp / PgDn', '200 pairs up / down (the list shows 200 at a time)'],
   ['n', 'next unsettled'],
   ['u / Backspace', 'undo'],
   ['U', 'redo (Shift+u)'],

@@ -1,4 +1,4 @@
-import { reviewQueue } from '../../gold';
+import { loadPoolState, pairFigures, reviewQueue } from '../../gold';
 import { parse, requireString, table } from '../args';
 import { json, positiveInt, withWorkspace, type Out } from './common';
 import { counted } from '../../../shared/plural';
@@ -21,9 +21,24 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
   const limit = positiveInt(values.limit, '--limit');
   return withWorkspace(positionals[0], (ws) => {
     // One snapshot: a label serve mode commits meanwhile is wholly in the queue or wholly out of it.
-    const q = ws.snapshot(() => reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit }));
+    const { q, figures } = ws.snapshot(() => {
+      const s = loadPoolState(ws, pool);
+      const q = reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit }, s);
+      // The app's queue leaves each pair's positions, |ΔAP| per run and rule value to review.pair; the CLI's JSON has them per item.
+      return { q, figures: values.json ? q.items.map((i) => pairFigures(ws, s, i.queryId, i.candidateId)) : [] };
+    });
     if (values.json) {
-      out.log(json({ ...q, items: q.items.map(({ query, candidate, ...rest }) => ({ ...rest, queryTitle: query?.title ?? null, candidateTitle: candidate?.title ?? null })) }));
+      // The app's queue carries titles cut short and which votes have a note; the CLI's JSON gives whole titles and the notes.
+      const titles = ws.getQuestionTitles([...new Set(q.items.flatMap((i) => [i.queryId, i.candidateId]))], Number.MAX_SAFE_INTEGER);
+      const notes = new Map(ws.labelNotes(q.pool).map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
+      const items = q.items.map((i, k) => ({
+        ...i,
+        ...figures[k],
+        queryTitle: titles.get(i.queryId) ?? null,
+        candidateTitle: titles.get(i.candidateId) ?? null,
+        labels: i.labels.map(({ noted, ...l }) => (noted ? { ...l, note: notes.get(`${i.queryId}\u0000${i.candidateId}\u0000${l.annotator}`) ?? null } : l)),
+      }));
+      out.log(json({ ...q, items }));
       return 0;
     }
     const unsure = q.unsure > 0 ? ` (${counted(q.disagreements, 'disagreement')}, ${q.unsure} with a "?")` : '';

@@ -17,6 +17,15 @@ export interface TrainProgressView {
   phase?: string;
 }
 
+/**
+ * The step a report announces when it is a preparation with nothing to count yet (epoch 0, no
+ * steps: the training worker "reading the questions and answers"), else null. Such a report is
+ * no stage of the progress bar and has no loss: shown as "<phase>…" beside a waiting bar.
+ */
+export function preparingStep(p: TrainProgressView): string | null {
+  return p.phase !== undefined && p.epoch === 0 && p.steps === 0 ? p.phase : null;
+}
+
 export interface ModelInfoView {
   name: string;
   kind: string;

@@ -217,6 +217,21 @@ describe('overall training progress', () => {
   it('gives the whole bar to training without pre-training', () => {
     expect(overallFraction([''], { epoch: 1, epochs: 2, step: 10, steps: 10, loss: 1 })).toBeCloseTo(0.5, 5);
   });
+  it('a preparation (the worker reading the texts) is no stage of the bar and says what it does, without a loss', () => {
+    const reading: TrainProgressView = { epoch: 0, epochs: 1, step: 0, steps: 0, loss: 0, phase: 'reading the questions and answers' };
+    let t = replay([reading]);
+    expect(traceFraction(t)).toBe(0);
+    expect(describeProgress(t.last)).toBe('reading the questions and answers…');
+    expect(trainingFinished(t)).toBe(false);
+    t = applyTrainProgress(t, ev({ epoch: 1, epochs: 2, step: 10, steps: 10, loss: 1 }));
+    // The training fills the whole bar (no 30% kept for a pre-training phase that is none).
+    expect(t.stages).toEqual(['']);
+    expect(traceFraction(t)).toBeCloseTo(0.5, 5);
+    // A later preparation (the next fold's worker reading again) keeps the bar where it was.
+    t = applyTrainProgress(t, ev(reading));
+    expect(traceFraction(t)).toBeCloseTo(0.5, 5);
+    expect(describeProgress(t.last)).toBe('reading the questions and answers…');
+  });
 });
 
 describe('the settings box of the Models form', () => {

@@ -3,7 +3,7 @@
  * rule, without importing zod), the live trace of a training job built from `train.progress`
  * events, and chart series of a trace or of a stored model's epoch history.
  */
-import { MODEL_KINDS, type ModelInfoView, type TrainProgressEvent, type TrainProgressView } from '../../shared/models';
+import { MODEL_KINDS, preparingStep, type ModelInfoView, type TrainProgressEvent, type TrainProgressView } from '../../shared/models';
 import type { Series } from '../components/LineChart';
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
@@ -88,10 +88,11 @@ export function applyTrainProgress(trace: TrainTrace | null, ev: TrainProgressEv
   const p = ev.progress;
   const t: TrainTrace = trace ?? { name: ev.name, last: p, epochs: [], phases: {}, events: 0 };
   const next: TrainTrace = { ...t, name: ev.name, last: p, events: t.events + 1 };
+  next.firstAt = t.firstAt ?? Date.now();
+  if (preparingStep(p) !== null) return next; // no stage of the bar, nothing counted yet
   const stage = p.phase ?? '';
   const stages = t.stages ?? [];
   next.stages = stages.includes(stage) ? stages : [...stages, stage];
-  next.firstAt = t.firstAt ?? Date.now();
   next.shown = Math.max(t.shown ?? 0, overallFraction(next.stages, p));
   if (p.steps > 0 && p.step >= p.steps && finite(p.loss)) {
     const e: TraceEpoch = { epoch: p.epoch, loss: p.loss };
@@ -146,6 +147,8 @@ export function trainingFinished(t: TrainTrace | null | undefined): boolean {
 
 /** One line of the status under the progress bar. */
 export function describeProgress(p: TrainProgressView): string {
+  const preparing = preparingStep(p);
+  if (preparing !== null) return `${preparing}…`;
   const parts = [p.phase ? `${p.phase}: epoch ${p.epoch}/${p.epochs}` : `epoch ${p.epoch}/${p.epochs}`];
   if (p.steps > 0) parts.push(`step ${p.step}/${p.steps}`);
   if (finite(p.loss)) parts.push(`loss ${p.loss.toFixed(4)}`);

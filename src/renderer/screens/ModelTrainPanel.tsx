@@ -2,6 +2,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { JobDone, ModelInfoView } from '../../shared/contract';
+import { preparingStep } from '../../shared/models';
 import { ProgressBar } from '../components/ProgressBar';
 import { fmtInt, fmtMetric } from '../lib/format';
 import { describeProgress, fmtSeconds, traceFraction, traceSeries, trainingFinished, type TrainTrace } from '../lib/models';
@@ -36,6 +37,8 @@ export function TrainPanel({
   const state = done ? (done.ok ? 'done' : done.cancelled ? 'cancelled' : 'failed') : scoring ? 'scoring' : 'running';
   const charts = traceSeries(trace);
   const p = trace?.last ?? null;
+  // Before the first counted step (no report yet, or a preparation such as reading the texts): a waiting bar.
+  const waiting = !p || (preparingStep(p) !== null && (trace?.shown ?? 0) === 0);
   // One bar for the whole job: pre-training phases, then training; it never goes back.
   const frac = done?.ok ? 1 : traceFraction(trace);
   // The wall time from the job's first progress event to its end (the report's seconds count the training epochs only).
@@ -72,9 +75,9 @@ export function TrainPanel({
       <ProgressBar
         testId="train-progress"
         label="training progress"
-        done={scoring || (!p && !done) ? 0 : Math.round(frac * 1000)}
-        total={scoring || (!p && !done) ? 0 : 1000}
-        text={done ? (done.ok ? '100%' : '') : scoring ? '…' : !p ? 'preparing…' : `${Math.round(frac * 100)}%`}
+        done={scoring || (waiting && !done) ? 0 : Math.round(frac * 1000)}
+        total={scoring || (waiting && !done) ? 0 : 1000}
+        text={done ? (done.ok ? '100%' : '') : scoring ? '…' : waiting ? 'preparing…' : `${Math.round(frac * 100)}%`}
       />
       <p className="small muted" data-testid="train-status">
         {status}

@@ -7,6 +7,7 @@ import { parse, requireString, optionalInt, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
+import { preparingStep } from '../../../shared/models';
 
 const pct = (x: number): string => (100 * x).toFixed(2);
 
@@ -120,8 +121,9 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         {
           signal,
           onProgress: (p) => {
+            const preparing = preparingStep(p);
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
-            bar.update(p.step, p.steps, `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
+            bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
             if (p.step === p.steps && p.devMRR !== undefined && !values.json && !process.stderr.isTTY) {
               out.err(`${p.phase ? `${p.phase}: ` : ''}epoch ${p.epoch}/${p.epochs}: loss ${p.loss.toFixed(4)}, dev MRR ${(100 * p.devMRR).toFixed(2)}, MAP ${(100 * (p.devMAP ?? 0)).toFixed(2)}`);
             }

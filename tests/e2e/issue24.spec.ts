@@ -136,6 +136,7 @@ for (const size of [SMALL, LARGE]) {
     // The list fits its pane: no sideways scrolling, every header (Saved included) in view.
     const pane = await page.locator('.review-list-pane').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
     expect(pane.scroll, `review list ${pane.scroll}px wide in a ${pane.client}px pane`).toBeLessThanOrEqual(pane.client + 1);
+    await expect(page.getByText('loading…', { exact: true })).toHaveCount(0); // the queue's reload after the rulings is over
     await page.screenshot({ path: shot(`screenshot-review-${size.width}.png`, size === SMALL) });
   });
 }

@@ -265,10 +265,6 @@ export interface ReviewItem {
 /** The most characters of a title a review queue's item carries (ReviewItem.queryTitle, candidateTitle). */
 export const REVIEW_TITLE_MAX = 160;
 
-/**
- * One pair of the review queue as its detail shows it (review.pair): both questions' texts and
- * every vote with its note. Only pairs in the queue (in dispute, settled or not) are given.
- */
 /** What the detail of a review pair shows besides its texts (review.pair; the CLI's adjudicate --json per item). */
 export interface ReviewPairFigures {
   /** 0-based positions of the query in the pool and of the candidate in the query's pool. */
@@ -280,6 +276,10 @@ export interface ReviewPairFigures {
   ruleValue: string | null;
 }
 
+/**
+ * One pair of the review queue as its detail shows it (review.pair): both questions' texts and
+ * every vote with its note. Only pairs in the queue (in dispute, settled or not) are given.
+ */
 export interface ReviewPair extends ReviewPairFigures {
   pool: string;
   queryId: string;

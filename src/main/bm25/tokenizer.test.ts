@@ -103,18 +103,4 @@ describe('tokenizer', () => {
     expect(tokenizeForHighlight('The C++ compiler')).toEqual(['c', 'compiler']); // Lucene's tokens: c++ gives c
     expect(tokenizeForHighlight("I don't know how long I can use my International Driver's license? I'm here")).toEqual(['long', 'international', 'driver', 'license']);
   });
-
-  it('is fast (well under 1 µs per token on plain text)', () => {
-    const words = 'the quick brown fox jumps over lazy dog visa residence permit qatar doha bank'.split(' ');
-    const parts: string[] = [];
-    for (let i = 0; i < 200_000; i++) parts.push(words[(i * 7919) % words.length]! + (i % 13 === 0 ? '.' : ''));
-    const text = parts.join(' ');
-    const t = new Tokenizer();
-    t.tokenize(text); // warm up
-    const t0 = performance.now();
-    const n = t.tokenize(text).length;
-    const ms = performance.now() - t0;
-    expect(n).toBeGreaterThan(150_000);
-    expect((ms * 1000) / 200_000).toBeLessThan(1);
-  });
 });

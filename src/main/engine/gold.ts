@@ -119,7 +119,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         { kind: 'agreement', pool: a.pool, annotators: a.annotators, queries: a.queries, bootstrap: a.bootstrap, seed: a.seed },
         { signal: (ctx as { signal?: AbortSignal }).signal },
       ),
-    'review.queue': (a) => reviewQueue(ws, a.pool, a.judge, { includeSettled: a.includeSettled, limit: a.limit }, reviewStateOf(a.pool)),
+    'review.queue': (a) => reviewQueue(ws, a.pool, a.judge, { includeSettled: a.includeSettled, limit: a.limit, since: a.since, queries: a.queries }, reviewStateOf(a.pool)),
     'review.pair': (a) => reviewPair(ws, a.pool, a.judge, a.queryId, a.candidateId, reviewStateOf(a.pool)),
     'review.settle': (a) =>
       write(() => {

@@ -219,6 +219,9 @@ export const commandArgs = {
     judge: name,
     includeSettled: z.boolean().default(false),
     limit: z.number().int().min(1).max(100_000).optional(),
+    /** Only the queries whose labels changed after this label version (ReviewQueue.version), and `queries`: the Review screen's refresh. */
+    since: z.number().int().min(0).optional(),
+    queries: z.array(id).max(100_000).optional(),
   }),
   /** One pair of the queue with both texts and every vote's note (the queue carries titles only). */
   'review.pair': z.object({ pool: name, judge: name, queryId: id, candidateId: id }),

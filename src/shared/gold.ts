@@ -307,6 +307,15 @@ export interface ReviewQueue {
   /** Ordered by impact (highest first), then pool order. */
   items: ReviewItem[];
   note?: string;
+  /** The pool's label version when read: a later read of the queries changed since (review.queue's `since`) follows it. */
+  version: number;
+  /** A whole queue's read: the pool's queries in pool order (what orders items of equal impact). */
+  queryOrder?: string[];
+  /**
+   * A read of part of the queue (review.queue with `since`): `items` holds the pairs of these
+   * queries only, which replace theirs in the queue read before (mergeReviewQueue); the counts are the whole queue's.
+   */
+  partial?: { queries: string[] };
 }
 
 // ------------------------------------------------------------------ ranker comparison

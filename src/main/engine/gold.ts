@@ -58,10 +58,12 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
    */
   const agreements = new Map<string, { stamp: string; value: DatasheetAgreement }>();
   /**
-   * The last pool state the Review screen read, with the workspace's change stamp: the screen asks
-   * for the queue and then for the pair under the cursor at each j/k (review.pair), a ruling
-   * (review.settle) reads the state before and after it, and the queue is read again after it;
-   * reading a pool's labels took 50-150 ms on a 6,000-pair pool. Any write makes it stale.
+   * The last pool state read, with the workspace's change stamp: the Review screen asks for the
+   * pool's judges (pool.assignment), then for the queue and the pair under the cursor at each j/k
+   * (review.pair), a ruling (review.settle) reads the state before and after it, and the queue is
+   * read again after it; reading a pool's labels took 50-150 ms on a 6,000-pair pool (200-500 ms
+   * for 17,000 labels on a 300-query pool, read twice when Review opened: pool.assignment, then
+   * review.queue). Any write makes it stale.
    */
   let reviewState: { pool: string; stamp: string; state: PoolState } | null = null;
   const reviewStateOf = (pool: string): PoolState => {
@@ -103,14 +105,14 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         const notes = assignmentNotes(ws, a.annotators);
         return notes.length ? { ...assignmentView(ws, a.pool), notes } : assignmentView(ws, a.pool);
       }),
-    'pool.assignment': (a) => assignmentView(ws, a.pool, a.annotator),
+    'pool.assignment': (a) => assignmentView(ws, a.pool, a.annotator, reviewStateOf(a.pool)),
     'pool.setAggregation': (a) =>
       write(() => {
         setAggregation(ws, a.pool, a.rule, a.threshold);
         changed();
         return aggregationSummary(loadPoolState(ws, a.pool));
       }),
-    'pool.aggregation': (a) => aggregationSummary(loadPoolState(ws, a.pool)),
+    'pool.aggregation': (a) => aggregationSummary(reviewStateOf(a.pool)),
     // Heavy and read-only: off the engine's thread when large (compute.ts); ctx.signal (the
     // transport's, when the client goes away) cancels it.
     'agreement.report': (a, ctx) =>
@@ -119,7 +121,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
         { kind: 'agreement', pool: a.pool, annotators: a.annotators, queries: a.queries, bootstrap: a.bootstrap, seed: a.seed },
         { signal: (ctx as { signal?: AbortSignal }).signal },
       ),
-    'review.queue': (a) => reviewQueue(ws, a.pool, a.judge, { includeSettled: a.includeSettled, limit: a.limit }, reviewStateOf(a.pool)),
+    'review.queue': (a) => reviewQueue(ws, a.pool, a.judge, { includeSettled: a.includeSettled, limit: a.limit, since: a.since, queries: a.queries }, reviewStateOf(a.pool)),
     'review.pair': (a) => reviewPair(ws, a.pool, a.judge, a.queryId, a.candidateId, reviewStateOf(a.pool)),
     'review.settle': (a) =>
       write(() => {

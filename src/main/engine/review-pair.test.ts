@@ -123,6 +123,28 @@ describe('review.pair is checked like review.queue', () => {
   });
 });
 
+describe('opening Review reads the pool\'s labels once', () => {
+  it('the judges (pool.assignment), the rule (pool.aggregation), the queue and the pairs: one read; a label is seen at once', async () => {
+    const engine = disputedPool('open', 20, 40);
+    const labelReads = vi.spyOn(engine.ws, 'currentLabels');
+    const assignment = (await engine.invoke('pool.assignment', { pool: 'p' })) as { judges: string[]; progress: Array<{ annotator: string; labeledPairs: number }> };
+    expect(assignment.judges).toContain('judy');
+    await engine.invoke('pool.aggregation', { pool: 'p' });
+    const q = await queueOf(engine);
+    for (const c of ['c0-0', 'c0-1', 'c0-2']) await engine.invoke('review.pair', { pool: 'p', judge: 'judy', queryId: 'q0', candidateId: c });
+    expect(labelReads).toHaveBeenCalledTimes(1);
+    expect(q.items).toHaveLength(QUERIES * (DEPTH - 1));
+    // A label changes the stamp: the next read reads the labels again and shows it.
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q0', candidateId: 'c0-0', annotator: 'jack', value: '1' });
+    const after = (await engine.invoke('pool.assignment', { pool: 'p' })) as { annotators: string[]; progress: Array<{ annotator: string; labeledPairs: number }> };
+    expect(after.progress.find((x) => x.annotator === 'jack')?.labeledPairs).toBe(1);
+    expect(labelReads).toHaveBeenCalledTimes(2);
+    // What a caller does with the answer does not reach the state kept for the next read.
+    after.annotators.push('mallory');
+    expect(((await engine.invoke('pool.assignment', { pool: 'p' })) as { annotators: string[] }).annotators).not.toContain('mallory');
+  });
+});
+
 describe('a ruling and the reads around it read the pool\'s labels once', () => {
   it('queue, pairs, ruling, queue and pairs again: the labels are read before and after the ruling only', async () => {
     const engine = disputedPool('reads', 20, 40);

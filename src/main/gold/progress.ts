@@ -32,8 +32,9 @@ export function assignmentView(ws: Workspace, pool: string, annotator?: string, 
     mode: s.plan.mode,
     perQuery: s.plan.perQuery,
     seed: s.plan.seed,
-    annotators: s.annotators,
-    judges: s.judges,
+    // Copies: the engine keeps the state for the reads that follow (engine/gold.ts).
+    annotators: [...s.annotators],
+    judges: [...s.judges],
     progress: s.annotators.map(progressOf),
   };
   if (annotator !== undefined) {

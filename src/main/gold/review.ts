@@ -27,6 +27,15 @@ export interface ReviewOptions {
   includeSettled?: boolean;
   /** At most this many items (default all). */
   limit?: number;
+  /**
+   * A read of part of the queue (the Review screen's refresh after a burst of labels): only the
+   * pairs of the queries whose labels changed after the pool's label version `since`
+   * (Workspace.labelVersion) and of `queries` (a note changed), with the whole queue's counts. A
+   * pair's impact depends only on its own query's labels and runs (pairImpact), so the other
+   * pairs' items stand as read before. A `since` later than the pool's version reads it all.
+   */
+  since?: number;
+  queries?: readonly string[];
 }
 
 /** Throws unless `judge` may settle disagreements of the pool (role judge, not one of its annotators). */
@@ -110,10 +119,17 @@ export function pairImpact(
 export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o: ReviewOptions = {}, state?: PoolState): ReviewQueue {
   const s = state ?? loadPoolState(ws, pool);
   if (judge !== null) checkJudge(ws, s, judge);
+  if (o.queries !== undefined && o.since === undefined) throw new QPairsError('a read of some queries of the review queue needs the label version it follows (since)');
+  const labels = ws.labelVersion(pool, o.since);
+  let only: Set<string> | null = null;
+  if (o.since !== undefined && o.since <= labels.version) {
+    if (o.limit !== undefined) throw new QPairsError('a read of some queries of the review queue takes no limit');
+    only = new Set([...(o.queries ?? []), ...labels.queries]);
+  }
   const disagreements = s.pairs.filter(needsReview);
   const settledCount = disagreements.filter((e) => e.judge).length;
   const decisive = disagreements.filter(isDisagreementEntry).length;
-  const listed = o.includeSettled ? disagreements : disagreements.filter((e) => !e.judge);
+  const listed = (o.includeSettled ? disagreements : disagreements.filter((e) => !e.judge)).filter((e) => only === null || only.has(e.queryId));
   const runs = ws.listRuns(pool).map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));
   const rankingsByQuery = new Map<number, Array<{ run: string; ranking: number[] }>>();
   const rankingsOf = (qi: number): Array<{ run: string; ranking: number[] }> => {
@@ -131,7 +147,8 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   // Titles only (cut to REVIEW_TITLE_MAX): the texts and the votes' notes come per pair (reviewPair).
   const titles = ws.getQuestionTitles([...new Set(take.flatMap(({ e }) => [e.queryId, e.candidateId]))], REVIEW_TITLE_MAX);
   // Issue 24: which voters wrote a note, and the judges' reasons (judges and owners see them all).
-  const notes = new Map(ws.labelNotes(pool).map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
+  const noteRows = only === null ? ws.labelNotes(pool) : [...only].flatMap((queryId) => ws.labelNotes(pool, { queryId }));
+  const notes = new Map(noteRows.map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
   const notePart = (note: string | null): { note?: string } => (note === null ? {} : { note });
   const noteOf = (e: PairEntry, who: string): string | null => notes.get(`${e.queryId}\u0000${e.candidateId}\u0000${who}`) ?? null;
   const items: ReviewItem[] = take.map(({ e, impact }) => ({
@@ -168,6 +185,8 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
     remaining: disagreements.length - settledCount,
     items,
     ...(note ? { note } : {}),
+    version: labels.version,
+    ...(only === null ? { queryOrder: s.queries.map((q) => q.queryId) } : { partial: { queries: [...only] } }),
   };
 }
 

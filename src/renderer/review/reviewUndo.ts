@@ -41,8 +41,8 @@ export interface ReviewUndoContext<R extends UndoableRow> {
   setError: (s: string | null) => void;
   /** Shows `done` once the op is saved, `refused` if the engine refuses it. */
   queuedNotice: (op: LabelOp, done: string, refused: string) => void;
-  /** Reloads the queue. */
-  load: () => Promise<void>;
+  /** Reads the queue again: the pairs of `queryId` (the query the undo or redo changed) and of any query whose labels changed since. */
+  load: (queryId: string) => Promise<void>;
 }
 
 /** u (doUndo) and U (doRedo) of the Review screen, over the screen's current state. */
@@ -109,7 +109,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
       });
       showPair(key);
       setNotice(`Undone: your label of ${e.candidateId} for query ${e.queryId}${e.note ? (e.note.before ? ', with the reason it had' : ' and its reason') : ''}.`);
-      await load();
+      await load(e.queryId);
     } catch (err) {
       if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
@@ -176,7 +176,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
     });
     showPair(key);
     setNotice(e.value == null ? `Redone: your label of ${where} is cleared again.` : `Redone: your label of ${where}.`);
-    await load();
+    await load(e.queryId);
   };
 
   return { doUndo, doRedo };

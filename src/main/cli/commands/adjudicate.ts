@@ -38,7 +38,9 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
         candidateTitle: titles.get(i.candidateId) ?? null,
         labels: i.labels.map(({ noted, ...l }) => (noted ? { ...l, note: notes.get(`${i.queryId}\u0000${i.candidateId}\u0000${l.annotator}`) ?? null } : l)),
       }));
-      out.log(json({ ...q, items }));
+      // The label version and the pool's query order serve the app's refresh, not a script.
+      const { version: _version, queryOrder: _order, ...rest } = q;
+      out.log(json({ ...rest, items }));
       return 0;
     }
     const unsure = q.unsure > 0 ? ` (${counted(q.disagreements, 'disagreement')}, ${q.unsure} with a "?")` : '';

@@ -1,0 +1,135 @@
+/**
+ * Review after labels: the screen reads again only the queries the labels touched (review.queue
+ * with `since`, an answer the size of a query's pairs, not the pool's) and shows the changed rows —
+ * a new disagreement appears, a pair whose votes now agree leaves, a ruling shows as saved — while
+ * the judge's r reads the whole queue.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startServe, type ServeProcess } from './serve';
+import { qpairs } from './small-pool';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 40;
+const QUERIES = 80;
+const DEPTH = 4;
+
+test.describe.configure({ mode: 'serial' });
+
+let dir: string;
+let server: ServeProcess | undefined;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  dir = mkdtempSync(path.join(process.env.QPAIRS_E2E_TMP ?? tmpdir(), 'review-refresh-'));
+  const ws = path.join(dir, 'w.qpairs');
+  const questions: string[] = [];
+  const labels = ['query_id,candidate_id,annotator,label'];
+  for (let q = 0; q < QUERIES; q++) {
+    const cands = Array.from({ length: DEPTH }, (_, c) => `c${q}x${c}`);
+    for (const id of [`q${q}`, ...cands]) questions.push(JSON.stringify({ id, title: `Title of ${id}`, body: `Body of ${id}` }));
+    // alice says 1 and bob 0 on each query's pairs but the last, where both say 1.
+    cands.forEach((c, i) => labels.push(`q${q},${c},alice,1`, `q${q},${c},bob,${i === DEPTH - 1 ? 1 : 0}`));
+  }
+  writeFileSync(path.join(dir, 'q.jsonl'), questions.join('\n') + '\n');
+  writeFileSync(path.join(dir, 'labels.csv'), labels.join('\n') + '\n');
+  qpairs('init', ws);
+  qpairs('import', ws, '--format', 'questions-jsonl', path.join(dir, 'q.jsonl'));
+  qpairs('import', ws, '--format', 'labels-csv', path.join(dir, 'labels.csv'), '--pool', 'p');
+  qpairs('annotators', 'add', ws, 'judy', '--role', 'judge');
+  server = await startServe({ workspace: ws, port: PORT, create: false });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function invoke(page: Page, command: string, args: unknown): Promise<void> {
+  const r = await page.request.post(`${server!.url}/api/invoke`, { headers: { 'X-QPairs': '1' }, data: { command, args } });
+  expect(r.ok(), `${command}: ${await r.text()}`).toBe(true);
+}
+
+test('after labels the screen reads the touched queries only and shows the changed rows', async ({ page }) => {
+  test.setTimeout(120_000);
+  const pairs = QUERIES * (DEPTH - 1);
+  const reads: Array<{ args: { since?: number; queries?: string[] }; bytes: number }> = [];
+  /** Queue reads asked for and not yet recorded: the counts below are taken when none is. */
+  let pending = 0;
+  const isQueueRead = (post: string | null, url: string): boolean => url.endsWith('/api/invoke') && (post ?? '').includes('"review.queue"');
+  page.on('request', (r) => {
+    if (isQueueRead(r.postData(), r.url())) pending++;
+  });
+  page.on('response', async (r) => {
+    const post = r.request().postData() ?? '';
+    if (!isQueueRead(post, r.url())) return;
+    reads.push({ args: (JSON.parse(post) as { args: { since?: number; queries?: string[] } }).args, bytes: (await r.body().catch(() => Buffer.alloc(0))).length });
+    pending--;
+  });
+  page.on('requestfailed', (r) => {
+    if (isQueueRead(r.postData(), r.url())) pending--;
+  });
+  const quiet = (): Promise<void> => expect.poll(() => pending).toBe(0);
+  await page.goto(`${server!.url}/#review`);
+  await page.getByTestId('review-pool').selectOption('p');
+  await page.getByTestId('review-judge').selectOption('judy');
+  await page.getByTestId('review-judge').blur();
+  await expect(page.getByTestId('review-total')).toHaveText(String(pairs));
+  await expect.poll(() => reads.length).toBeGreaterThan(0);
+  await quiet();
+  const whole = reads.at(-1)!;
+  expect(whole.args.since).toBeUndefined();
+  const before = reads.length;
+
+  // bob now says 0 on q5's agreed pair: a new disagreement, at the end of the list.
+  await invoke(page, 'label.set', { pool: 'p', queryId: 'q5', candidateId: `c5x${DEPTH - 1}`, annotator: 'bob', value: '0' });
+  await expect(page.getByTestId('review-total')).toHaveText(String(pairs + 1));
+  await page.keyboard.press('End');
+  const current = page.getByTestId('review-current');
+  await expect(current).toHaveAttribute('data-query', 'q5');
+  await expect(current).toHaveAttribute('data-candidate', `c5x${DEPTH - 1}`);
+  await expect(page.getByTestId(`review-row-${pairs}`)).toContainText('Title of q5');
+  await expect(page.getByTestId('review-votes')).toContainText('bob');
+  mkdirSync(path.join(root, 'test-results', 'screens'), { recursive: true });
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'review-refresh-new-row.png') });
+
+  // The refresh read q5 only: a few hundred bytes, not the pool's queue.
+  await quiet();
+  expect(reads.length).toBeGreaterThan(before);
+  const part = reads.slice(before);
+  for (const r of part) {
+    expect(r.args.since, JSON.stringify(r.args)).toBeDefined();
+    expect(r.args.queries).toEqual(['q5']);
+    expect(r.bytes, `refresh of ${r.bytes} bytes`).toBeLessThan(DEPTH * 600 + 800);
+  }
+  expect(part[0]!.bytes * 10).toBeLessThan(whole.bytes);
+
+  // alice now says 0 on q9's first pair: it agrees and leaves the list.
+  await quiet();
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('review-row-27')).toContainText('Title of q9');
+  await invoke(page, 'label.set', { pool: 'p', queryId: 'q9', candidateId: 'c9x0', annotator: 'alice', value: '0' });
+  await expect(page.getByTestId('review-total')).toHaveText(String(pairs));
+  await expect(page.getByTestId('review-row-27')).toContainText('c9x1');
+
+  // A ruling by key shows as saved and the count follows, through the same small reads.
+  await quiet();
+  const n = reads.length;
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('review-remaining')).toHaveText(String(pairs - 1));
+  await expect(page.getByTestId('review-row-0')).toHaveAttribute('data-state', 'saved');
+  await expect.poll(() => reads.length).toBeGreaterThan(n);
+  for (const r of reads.slice(n)) expect(r.args.queries ?? [], JSON.stringify(r.args)).toEqual(['q0']);
+
+  // r re-sorts from a whole read: the same pairs and counts.
+  await quiet();
+  const m = reads.length;
+  await page.keyboard.press('r');
+  await expect.poll(() => reads.length).toBeGreaterThan(m);
+  expect(reads[m]!.args.since).toBeUndefined();
+  await expect(page.getByTestId('review-total')).toHaveText(String(pairs));
+  await expect(page.getByTestId('review-remaining')).toHaveText(String(pairs - 1));
+  await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'review-refresh-after.png') });
+});

@@ -2,7 +2,8 @@
  * Speed benchmark of the research rerankers (`npm run bench:models`):
  * for every model and every tfjs backend present (tfjs-node, wasm, cpu), training throughput
  * and the time to rerank 20 candidates (cold = nothing cached, warm = encodings cached).
- * Plus ablations on wasm: explicit transposes in matmul backward, fused vs plain recurrences.
+ * Plus the embedding-lookup gradient over a large vocabulary per backend, and ablations on wasm:
+ * explicit transposes in matmul backward, fused vs plain recurrences.
  *
  *   node_modules/.bin/esbuild scripts/bench/models.ts --bundle --platform=node --format=esm \
  *     --packages=external --outfile=out/bench/models.mjs && node_modules/.bin/node out/bench/models.mjs
@@ -129,6 +130,26 @@ function table(rows: Row[]): string {
   return [line(head), '|' + w.map((x) => '-'.repeat(x + 2)).join('|') + '|', ...body.map(line)].join('\n');
 }
 
+/**
+ * The gradient of an embedding lookup (gather; its backward is UnsortedSegmentSum) over a
+ * 50,000-word × 8 table for 4 ids, as a model's embedding layer takes it each step (median of 5, ms).
+ */
+function embeddingGradMs(): number {
+  const V = 50_000;
+  const E = tf.variable(tf.randomNormal([V, 8], 0, 1, 'float32', 3));
+  const ids = tf.tensor1d([3, 3, 49_999, 0], 'int32');
+  const times: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    const g = tf.grad((e: tf.Tensor) => tf.sum(tf.gather(e, ids)))(E);
+    g.dataSync();
+    times.push(performance.now() - t0);
+    g.dispose();
+  }
+  tf.dispose([E, ids]);
+  return quantile(times, 0.5);
+}
+
 /** One training step of a gated recurrent encoder at the platform-facts size (batch 32 × 40 tokens, emb 200, hidden 400). */
 async function recurrentStepMs(kind: 'rcnn' | 'lstm', impl: 'fused' | 'plain'): Promise<number> {
   const { scan } = await import('../../src/main/models/recurrent');
@@ -188,6 +209,14 @@ async function main() {
   }
   console.log('\n## Training throughput and reranking 20 candidates\n');
   console.log(table(rows));
+
+  console.log('\n## Embedding-lookup gradient (UnsortedSegmentSum), 50,000 × 8 table, 4 ids (median of 5, ms)\n');
+  const grads: string[] = [];
+  for (const be of backends) {
+    await useBackend(be);
+    grads.push(`| ${be} | ${embeddingGradMs().toFixed(1)} |`);
+  }
+  console.log('| backend | ms |\n|---|---|\n' + grads.join('\n'));
 
   if (!args.includes('--no-ablation') && avail.includes('wasm')) {
     await useBackend('wasm');

@@ -32,16 +32,18 @@ describe('backend', () => {
   });
 
   for (const be of ['wasm', 'cpu'] as const) {
-    it(`${be}: embedding-lookup gradient (UnsortedSegmentSum) is fast for a large vocabulary`, async () => {
+    // Its speed is measured by `npm run bench:models` (the embedding-lookup gradient table).
+    it(`${be}: embedding-lookup gradient (UnsortedSegmentSum) runs the one-pass kernel and is right for a large vocabulary`, async () => {
       if (!(await availableBackends()).includes(be)) return;
       expect(await useBackend(be)).toBe(true);
+      // The backend's own kernel (none on wasm; cpu's loops over all rows once per segment) is replaced by kernels.ts's one pass.
+      expect(tf.getKernel('UnsortedSegmentSum', be)?.kernelFunc.name).toBe('segmentSumKernel');
       const V = 50_000;
       const E = tf.variable(tf.randomNormal([V, 8], 0, 1, 'float32', 3));
       const ids = tf.tensor1d([3, 3, 49_999, 0], 'int32');
-      const t0 = performance.now();
       const g = tf.grad((e: tf.Tensor) => tf.sum(tf.gather(e, ids)))(E);
       const d = g.dataSync();
-      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(d).toHaveLength(V * 8);
       expect(d[3 * 8]).toBe(2);
       expect(d[49_999 * 8 + 7]).toBe(1);
       expect(d[1 * 8]).toBe(0);

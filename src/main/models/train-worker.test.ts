@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,19 @@ import { createModel } from './registry';
 import { syntheticData } from './test-data';
 import { scoreInWorker, trainInWorker } from './worker-client';
 import type { TrainProgress } from './types';
+
+/** Every worker thread the code under test starts (node:worker_threads' Worker, unchanged). */
+const started = vi.hoisted(() => [] as import('node:worker_threads').Worker[]);
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:worker_threads')>();
+  class Worker extends real.Worker {
+    constructor(...args: ConstructorParameters<typeof real.Worker>) {
+      super(...args);
+      started.push(this);
+    }
+  }
+  return { ...real, Worker, default: { ...real, Worker } };
+});
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const workerPath = path.resolve(here, '../../../out/test-models/train-worker.mjs');
@@ -74,14 +87,19 @@ describe('train-worker', () => {
 parentPort.on('message', () => {
   parentPort.postMessage({ type: 'progress', progress: { epoch: 1, epochs: 1, step: 0, steps: 1, loss: 0 } });
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000);
+  parentPort.postMessage({ type: 'step-ended' });
 });
 `,
       );
       let job: ReturnType<typeof trainInWorker> | null = null;
       job = trainInWorker({ kind: 'fused', data: fx.data }, { workerPath: busy, onProgress: () => job?.cancel() });
-      const t0 = Date.now();
+      const worker = started.at(-1)!;
+      const exited = new Promise<string>((resolve) => worker.once('exit', () => resolve('exited')));
+      const stepEnded = new Promise<string>((resolve) => worker.on('message', (m: { type: string }) => m.type === 'step-ended' && resolve('step ended')));
       await expect(job.promise).rejects.toBeInstanceOf(CancelledError);
-      expect(Date.now() - t0).toBeLessThan(5000);
+      // The worker was terminated in its step: its thread exited before the step could end.
+      expect(await Promise.race([exited, stepEnded])).toBe('exited');
+      expect(worker.threadId).toBe(-1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ import type { FromWorker, ReadCounts, ToWorker, WorkspaceTrainingData } from './
 import type { SavedModel, TrainingData } from './types';
 import { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readUnlabeled } from '../training/data';
+import { poolScoresOf, readPoolScoring } from '../training/pool-scores';
 
 const port = parentPort;
 
@@ -63,6 +64,23 @@ async function handle(msg: ToWorker): Promise<void> {
         });
         const saved = model.save();
         send({ type: 'done', saved, report, ...(read ? { read } : {}) }, weightBuffers(saved));
+      } finally {
+        model.dispose();
+      }
+    } else if (msg.type === 'score-pool') {
+      // The pool's lists and texts read here, on this worker's own read-only connection: on the
+      // engine's thread that read (~1 s for 60,000 pairs) and its copy here held every label up.
+      const ws = Workspace.open(msg.path, { readonly: true });
+      let input: ReturnType<typeof readPoolScoring>;
+      try {
+        input = readPoolScoring(ws, msg.model, msg.pool);
+      } finally {
+        ws.close();
+      }
+      const model = await loadModel(input.saved);
+      try {
+        const scores = input.items.map((it) => model.score(it.query, it.candidates, it.ctx));
+        send({ type: 'pool-scored', result: poolScoresOf(input, scores) });
       } finally {
         model.dispose();
       }

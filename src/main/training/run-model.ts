@@ -24,7 +24,7 @@ export interface TrainingInput {
 }
 
 /** Whether a worker can open the workspace itself (a file; not an in-memory one). */
-function fileOf(ws: Workspace): string | null {
+export function fileOf(ws: Workspace): string | null {
   return ws.path !== ':memory:' && ws.path !== '' && existsSync(ws.path) ? ws.path : null;
 }
 
@@ -112,3 +112,4 @@ export async function scoreSaved(
     model.dispose();
   }
 }
+

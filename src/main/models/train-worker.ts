@@ -4,11 +4,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createModel, loadModel } from './registry';
-import type { FromWorker, ReadCounts, ToWorker, WorkspaceTrainingData } from './worker-protocol';
+import type { FromWorker, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
 import type { SavedModel, TrainingData } from './types';
 import { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readUnlabeled } from '../training/data';
 import { poolScoresOf, readPoolScoring } from '../training/pool-scores';
+import { trainedOnFingerprints } from '../training/trained-on';
 
 const port = parentPort;
 
@@ -42,9 +43,13 @@ async function handle(msg: ToWorker): Promise<void> {
     if (msg.type === 'start') {
       let data = msg.data;
       let read: ReadCounts | undefined;
+      let trainedOn: TrainedOnRecord[] | undefined;
       if (msg.read) {
         send({ type: 'progress', progress: { epoch: 0, epochs: 1, step: 0, steps: 0, loss: 0, phase: 'reading the questions and answers' } });
         ({ data, read } = readTrainingData(msg.read));
+        // The training queries' fingerprints, from the texts just read (~1 ms a query on the engine's thread).
+        const questions = data.questions;
+        if (msg.read.trainedOn) trainedOn = trainedOnFingerprints(msg.read.trainedOn.map((id) => ({ id, title: questions.get(id)?.title ?? '', body: questions.get(id)?.body ?? '' })));
       }
       if (!data) throw new Error('a training job needs its data or where to read it');
       const model = await createModel(msg.kind, msg.config ?? {});
@@ -63,7 +68,7 @@ async function handle(msg: ToWorker): Promise<void> {
           },
         });
         const saved = model.save();
-        send({ type: 'done', saved, report, ...(read ? { read } : {}) }, weightBuffers(saved));
+        send({ type: 'done', saved, report, ...(read ? { read } : {}), ...(trainedOn ? { trainedOn } : {}) }, weightBuffers(saved));
       } finally {
         model.dispose();
       }

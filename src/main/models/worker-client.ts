@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
-import type { FromWorker, PoolScores, ReadCounts, ToWorker, WorkspaceTrainingData } from './worker-protocol';
+import type { FromWorker, PoolScores, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
 
 export interface WorkerJob {
   kind: ModelId;
@@ -64,8 +64,8 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
 }
 
 /** Trains `job.kind` in a worker thread. */
-export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport; read?: ReadCounts }> {
-  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report, ...(m.read ? { read: m.read } : {}) } : undefined));
+export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
+  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}) } : undefined));
 }
 
 /** Scores many (query, candidates) lists with a saved model in a worker thread. */

@@ -8,7 +8,7 @@
  *                    { type: 'score-pool', path, model, pool }  a pool scored by a stored model,
  *                                  both read by the worker from the workspace file
  *   worker → parent  { type: 'progress', progress }                          during training
- *                    { type: 'done', saved, report, read? }                   training finished
+ *                    { type: 'done', saved, report, read?, trainedOn? }       training finished
  *                    { type: 'scored', scores }                               scores per item
  *                    { type: 'pool-scored', result }                          the pool's scores
  *                    { type: 'error', name, message }                         failed
@@ -55,6 +55,15 @@ export interface WorkspaceTrainingData {
   positives: Array<[string, string]>;
   negatives: Array<[string, string]>;
   unlabeled: UnlabeledSpec;
+  /** Training queries to fingerprint for the stored model's record (training/trained-on.ts), from the texts read. */
+  trainedOn?: string[];
+}
+
+/** One recorded training query: its text key and near-duplicate signature (training/trained-on.ts). */
+export interface TrainedOnRecord {
+  id: string;
+  text: string;
+  signature: Uint8Array;
 }
 
 /** A model's scores of a pool's queries (training/pool-scores.ts; plain data: it crosses from the model worker). */
@@ -105,7 +114,7 @@ export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }
-  | { type: 'done'; saved: SavedModel; report: TrainReport; read?: ReadCounts }
+  | { type: 'done'; saved: SavedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[] }
   | { type: 'scored'; scores: number[][] }
   | { type: 'pool-scored'; result: PoolScores }
   | { type: 'error'; name: string; message: string };

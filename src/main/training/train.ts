@@ -10,6 +10,7 @@ import { LIVE_MODELS, liveRunName } from '../../shared/live';
 import { QPairsError, throwIfAborted } from '../errors';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
 import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
+import type { TrainedOnRecord } from '../models/worker-protocol';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildDevSet, joinTrainingData, labeledLists, labeledTrainingPairs, readUnlabeled, unlabeledSpec, poolGrades, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
@@ -308,6 +309,13 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   let saved: SavedModel;
   let report: TrainReport;
   let read: { questions: number; extraTexts: number };
+  // The queries the stored model was trained on: the query side of every labeled training pair,
+  // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
+  // string order), so a pool asking either question is one the model was trained on. A worker
+  // reading the texts fingerprints them (~1 ms a query, seconds for thousands on this thread).
+  const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
+  const trainedOnQueryIds = [...new Set([...pairs.positives, ...pairs.negatives].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q])))];
+  let fingerprinted: TrainedOnRecord[] | undefined;
   if (embeddings && kind === 'skipgram') {
     // Nothing trains, so no worker reads the text: counted here, as for the others.
     const b = joinTrainingData(pairs, readUnlabeled(ws, input(pairs).unlabeled));
@@ -331,17 +339,14 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       notes: [`imported ${embeddings.words.length} word vectors (dim ${embeddings.dim}) from ${spec.vectors}`],
     };
   } else {
-    ({ saved, report, read } = await trainSaved(kind, spec.config, input(pairs), dev, opts, o));
+    ({ saved, report, read, trainedOn: fingerprinted } = await trainSaved(kind, spec.config, { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts, o));
   }
-  // The queries the stored model was trained on: the query side of every labeled training pair,
-  // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
-  // string order), so a pool asking either question is one the model was trained on.
-  const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
-  const trainedOnQueryIds = [...pairs.positives, ...pairs.negatives].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
-  const trainedOn = [...new Set(trainedOnQueryIds)].map((id) => {
-    const q = ws.getQuestion(id);
-    return { id, title: q?.title ?? '', body: q?.body ?? '' };
-  });
+  const trainedOn = fingerprinted
+    ? { rows: fingerprinted }
+    : trainedOnQueryIds.map((id) => {
+        const q = ws.getQuestion(id);
+        return { id, title: q?.title ?? '', body: q?.body ?? '' };
+      });
   const training: TrainingInfo = {
     ...(spec.vectors ? { vectors: spec.vectors } : {}),
     ...(spec.config && Object.keys(spec.config).length ? { config: spec.config } : {}),
@@ -353,7 +358,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     negatives: pairs.negatives.length,
     questions: read.questions,
     extraTexts: read.extraTexts,
-    trainedOnQueries: trainedOn.length,
+    trainedOnQueries: trainedOnQueryIds.length,
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),
     ...(earlyStopping ? { earlyStopping } : {}),
@@ -375,7 +380,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   });
   if (inherited.some((f) => f.ids.length)) {
     training.featureModels = inherited.filter((f) => f.ids.length).map((f) => ({ run: f.run, trainedOn: f.ids.length }));
-    training.trainedOnQueries = new Set([...trainedOn.map((q) => q.id), ...inherited.flatMap((f) => f.ids)]).size;
+    training.trainedOnQueries = new Set([...trainedOnQueryIds, ...inherited.flatMap((f) => f.ids)]).size;
   }
   ws.transaction(() => {
     storeModel(ws, spec.name, saved, report, training);

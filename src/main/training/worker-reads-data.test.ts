@@ -3,7 +3,7 @@
  * connection; the engine's thread (which acknowledges labels) reads only the labeled pairs. On a
  * workspace of 100,000 questions that read held every label up for ~2.5 s. Same model either way.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import { Workspace } from '../workspace/workspace';
 import { runImport } from '../engine/work';
 import { dataset } from '../../../tests/datasets';
 import { findModel } from './store';
-import { scorePool, trainModel } from './train';
+import { prepareTraining, scorePool, trainModel } from './train';
 import { CancelledError } from '../errors';
 import { retrainLive } from './live-retrain';
 
@@ -64,7 +64,15 @@ describe('the training data is read by the worker', () => {
 
     const engine = recorded();
     const phases: string[] = [];
+    // The training queries' texts are fingerprinted where they were read too: the engine reads
+    // questions for its checks only (prepareTraining), not again for the model's record.
+    const texts = vi.spyOn(engine.ws, 'getQuestion');
+    prepareTraining(engine.ws, { ...spec, name: 'there' });
+    const checks = texts.mock.calls.length;
+    texts.mockClear();
     await trainModel(engine.ws, { ...spec, name: 'there' }, { workerPath, onProgress: (p) => phases.push(p.phase ?? '') });
+    expect(texts.mock.calls.length).toBe(checks);
+    texts.mockRestore();
     expect(readsText(engine.sql)).toEqual([]);
     expect(phases[0]).toBe('reading the questions and answers');
     const a = findModel(engine.ws, 'here')!;
@@ -74,6 +82,11 @@ describe('the training data is read by the worker', () => {
     expect(b.info.training?.questions).toBeGreaterThan(0);
     expect(b.saved.vocab).toEqual(a.saved.vocab);
     for (const [k, t] of Object.entries(a.saved.weights)) expect(Array.from(b.saved.weights[k]!.data)).toEqual(Array.from(t.data));
+    // The same record of the training queries (ids, text keys, near-duplicate signatures).
+    const record = (name: string): unknown[] =>
+      engine.ws.db.prepare(`SELECT query_id, text_hash, hex(signature) AS sig FROM model_trained_on WHERE model = (SELECT id FROM models WHERE name = ?) ORDER BY query_id`).all(name);
+    expect(record('there')).toEqual(record('here'));
+    expect(record('there').length).toBeGreaterThan(20);
     engine.ws.close();
   });
 

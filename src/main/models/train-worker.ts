@@ -4,10 +4,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createModel, loadModel } from './registry';
-import type { FromWorker, ReadCounts, ToWorker, WorkspaceTrainingData } from './worker-protocol';
+import type { FromWorker, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
 import type { SavedModel, TrainingData } from './types';
 import { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readUnlabeled } from '../training/data';
+import { poolScoresOf, readPoolScoring } from '../training/pool-scores';
+import { trainedOnFingerprints } from '../training/trained-on';
 
 const port = parentPort;
 
@@ -41,9 +43,13 @@ async function handle(msg: ToWorker): Promise<void> {
     if (msg.type === 'start') {
       let data = msg.data;
       let read: ReadCounts | undefined;
+      let trainedOn: TrainedOnRecord[] | undefined;
       if (msg.read) {
         send({ type: 'progress', progress: { epoch: 0, epochs: 1, step: 0, steps: 0, loss: 0, phase: 'reading the questions and answers' } });
         ({ data, read } = readTrainingData(msg.read));
+        // The training queries' fingerprints, from the texts just read (~1 ms a query on the engine's thread).
+        const questions = data.questions;
+        if (msg.read.trainedOn) trainedOn = trainedOnFingerprints(msg.read.trainedOn.map((id) => ({ id, title: questions.get(id)?.title ?? '', body: questions.get(id)?.body ?? '' })));
       }
       if (!data) throw new Error('a training job needs its data or where to read it');
       const model = await createModel(msg.kind, msg.config ?? {});
@@ -62,7 +68,24 @@ async function handle(msg: ToWorker): Promise<void> {
           },
         });
         const saved = model.save();
-        send({ type: 'done', saved, report, ...(read ? { read } : {}) }, weightBuffers(saved));
+        send({ type: 'done', saved, report, ...(read ? { read } : {}), ...(trainedOn ? { trainedOn } : {}) }, weightBuffers(saved));
+      } finally {
+        model.dispose();
+      }
+    } else if (msg.type === 'score-pool') {
+      // The pool's lists and texts read here, on this worker's own read-only connection: on the
+      // engine's thread that read (~1 s for 60,000 pairs) and its copy here held every label up.
+      const ws = Workspace.open(msg.path, { readonly: true });
+      let input: ReturnType<typeof readPoolScoring>;
+      try {
+        input = readPoolScoring(ws, msg.model, msg.pool);
+      } finally {
+        ws.close();
+      }
+      const model = await loadModel(input.saved);
+      try {
+        const scores = input.items.map((it) => model.score(it.query, it.candidates, it.ctx));
+        send({ type: 'pool-scored', result: poolScoresOf(input, scores) });
       } finally {
         model.dispose();
       }

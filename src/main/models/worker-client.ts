@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
-import type { FromWorker, ReadCounts, ToWorker, WorkspaceTrainingData } from './worker-protocol';
+import type { FromWorker, PoolScores, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
 
 export interface WorkerJob {
   kind: ModelId;
@@ -59,13 +59,13 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
     // Not a cancel message: it waited for the worker to read it, and a worker in a long
     // synchronous step (fused's feature building, say) did not within the grace period, so its
     // termination then surfaced as "model worker exited with code 1".
-    cancel: () => finish(new CancelledError(msg.type === 'score' ? 'scoring cancelled' : 'training cancelled')),
+    cancel: () => finish(new CancelledError(msg.type === 'start' ? 'training cancelled' : 'scoring cancelled')),
   };
 }
 
 /** Trains `job.kind` in a worker thread. */
-export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport; read?: ReadCounts }> {
-  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report, ...(m.read ? { read: m.read } : {}) } : undefined));
+export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
+  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}) } : undefined));
 }
 
 /** Scores many (query, candidates) lists with a saved model in a worker thread. */
@@ -75,4 +75,12 @@ export function scoreInWorker(
   o: WorkerOptions,
 ): WorkerHandle<number[][]> {
   return run({ type: 'score', saved, items }, o, (m) => (m.type === 'scored' ? m.scores : undefined));
+}
+
+/**
+ * Scores pool `pool` with the stored model `model`, the worker reading both from the workspace
+ * file `path` on its own read-only connection (training/pool-scores.ts); nothing is written.
+ */
+export function scorePoolInWorker(path: string, model: string, pool: string, o: WorkerOptions): WorkerHandle<PoolScores> {
+  return run({ type: 'score-pool', path, model, pool }, o, (m) => (m.type === 'pool-scored' ? m.result : undefined));
 }

@@ -5,9 +5,12 @@
  *                    { type: 'start', kind, config?, read, dev?, opts? }     the same, the worker
  *                                  reading the unlabeled data from the workspace file itself
  *                    { type: 'score', saved, items: [{ query, candidates, ctx? }] }  batch scoring
+ *                    { type: 'score-pool', path, model, pool }  a pool scored by a stored model,
+ *                                  both read by the worker from the workspace file
  *   worker → parent  { type: 'progress', progress }                          during training
- *                    { type: 'done', saved, report, read? }                   training finished
+ *                    { type: 'done', saved, report, read?, trainedOn? }       training finished
  *                    { type: 'scored', scores }                               scores per item
+ *                    { type: 'pool-scored', result }                          the pool's scores
  *                    { type: 'error', name, message }                         failed
  *
  * Everything is structured-cloned (Maps, Sets and Float32Arrays survive; weight buffers are
@@ -52,6 +55,30 @@ export interface WorkspaceTrainingData {
   positives: Array<[string, string]>;
   negatives: Array<[string, string]>;
   unlabeled: UnlabeledSpec;
+  /** Training queries to fingerprint for the stored model's record (training/trained-on.ts), from the texts read. */
+  trainedOn?: string[];
+}
+
+/** One recorded training query: its text key and near-duplicate signature (training/trained-on.ts). */
+export interface TrainedOnRecord {
+  id: string;
+  text: string;
+  signature: Uint8Array;
+}
+
+/** A model's scores of a pool's queries (training/pool-scores.ts; plain data: it crosses from the model worker). */
+export interface PoolScores {
+  /** The stored model's `created` when it was read: its scores are stored only if it is still that model. */
+  created: string;
+  kind: string;
+  missingRuns: string[];
+  /** Every query of the pool, in pool order, with its candidates (pool order) and their scores. */
+  queries: Array<{ id: string; candidates: string[]; scores: number[] }>;
+  /** Queries given the model's out-of-fold scores (saved with it by --cv) instead of its own. */
+  outOfFoldQueries: string[];
+  /** Queries where the model tells no candidate apart, and of those the ones without text. */
+  uniformQueries: number;
+  uniformWithoutText: number;
 }
 
 /** What the worker read (the stored model's training info counts them). */
@@ -76,10 +103,18 @@ export interface ScoreMessage {
   saved: SavedModel;
   items: Array<{ query: QText; candidates: QText[]; ctx?: ScoreContext }>;
 }
-export type ToWorker = StartMessage | ScoreMessage;
+/** Scores a pool with a stored model, the worker reading both from the workspace file (training/pool-scores.ts). */
+export interface ScorePoolMessage {
+  type: 'score-pool';
+  path: string;
+  model: string;
+  pool: string;
+}
+export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }
-  | { type: 'done'; saved: SavedModel; report: TrainReport; read?: ReadCounts }
+  | { type: 'done'; saved: SavedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[] }
   | { type: 'scored'; scores: number[][] }
+  | { type: 'pool-scored'; result: PoolScores }
   | { type: 'error'; name: string; message: string };

@@ -112,3 +112,41 @@ describe('a pool labeled by annotators', () => {
     }
   });
 });
+
+describe('starting a training', () => {
+  it('reads each pool\'s labels once over the request\'s checks, the job\'s checks and the training, and again after a label', async () => {
+    const { syntheticWorkspace, importSyntheticPool } = await import('./test-corpus');
+    const { prepareTraining } = await import('./train');
+    const { dir: d, ws: w } = await syntheticWorkspace('qpairs-data-reads-');
+    try {
+      await importSyntheticPool(w, d, 'tr', [0, 1, 2, 3, 4, 5, 6, 7]);
+      await importSyntheticPool(w, d, 'dv', [20, 21, 22]);
+      const reads = vi.spyOn(w, 'currentLabels');
+      const perPool = (): Record<string, number> => {
+        const n: Record<string, number> = {};
+        for (const c of reads.mock.calls) n[c[0]] = (n[c[0]] ?? 0) + 1;
+        return n;
+      };
+      expect(poolGrades(w, 'tr').size).toBe(8);
+      expect(poolGrades(w, 'tr').size).toBe(8);
+      const once = perPool();
+      expect(once.tr).toBeGreaterThan(0);
+      reads.mockClear();
+      // A label makes the grades read stale: q0 → q1 relevant now.
+      w.addLabel({ pool: 'tr', queryId: 'q0', candidateId: 'q1', annotator: 'gold', value: '1', origin: 'test' });
+      const spec = { model: 'ltr', name: 'm', trainPools: ['tr'], devPool: 'dv', epochs: 1 };
+      // The engine checks the request, then the job checks again and trains (as trainJob does).
+      prepareTraining(w, spec);
+      await trainModel(w, spec, { workerPath: null });
+      // 5 reads of tr and 3 of dv before (2 and 1 per check; the training pairs, the dev set).
+      expect(perPool()).toEqual({ tr: once.tr, dv: once.tr });
+      expect(reads).toHaveBeenCalledWith('tr', 'gold');
+      // Trained on the labels after the new one (16 positives and 16 negatives before it).
+      expect(findModel(w, 'm')?.info.training).toMatchObject({ positives: 17, negatives: 15 });
+      expect(poolGrades(w, 'tr').get('q0')?.get('q1')).toBe(1);
+    } finally {
+      w.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});

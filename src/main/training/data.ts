@@ -41,8 +41,32 @@ function qtext(ws: Workspace, id: string, cache: Map<string, QText>): QText {
   return q;
 }
 
+/**
+ * The last grades read per pool of each workspace, with the workspace's change stamp then: starting
+ * a training reads a pool's grades several times (the request's checks, the same checks again when
+ * the job runs, the training pairs, the dev set, each held-out fold), 50-90 ms each on the engine's
+ * thread for a 6,000-pair pool. Any commit (a label, another connection's) makes them stale.
+ */
+const gradesRead = new WeakMap<Workspace, Map<string, { stamp: string; grades: PoolGrades }>>();
+
+/** queryId → candidateId → grade (read-only: poolGrades hands the same maps out again). */
+export type PoolGrades = ReadonlyMap<string, ReadonlyMap<string, number>>;
+
 /** Grades of a pool's pairs from its default label source: queryId → candidateId → grade. */
-export function poolGrades(ws: Workspace, pool: string): Map<string, Map<string, number>> {
+export function poolGrades(ws: Workspace, pool: string): PoolGrades {
+  const stamp = ws.changeStamp();
+  let byPool = gradesRead.get(ws);
+  const hit = byPool?.get(pool);
+  if (hit && hit.stamp === stamp) return hit.grades;
+  const grades = readPoolGrades(ws, pool);
+  if (!byPool) gradesRead.set(ws, (byPool = new Map()));
+  byPool.delete(pool);
+  byPool.set(pool, { stamp, grades });
+  while (byPool.size > 8) byPool.delete(byPool.keys().next().value!);
+  return grades;
+}
+
+function readPoolGrades(ws: Workspace, pool: string): PoolGrades {
   // The pool aggregated once: choosing the default source aggregates it already.
   const { source, state } = defaultLabelSourceOf(ws, pool);
   const src = sourceLabels(ws, pool, source, source === AGGREGATE ? state : undefined);

@@ -8,7 +8,7 @@ import { throwIfAborted } from '../errors';
 import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainOptions, TrainProgress, TrainReport } from '../models/types';
-import type { LabeledTrainingPairs, ReadCounts, UnlabeledSpec } from '../models/worker-protocol';
+import type { LabeledTrainingPairs, ReadCounts, TrainedOnRecord, UnlabeledSpec } from '../models/worker-protocol';
 import type { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readUnlabeled } from './data';
 
@@ -21,10 +21,12 @@ export interface TrainingInput {
   ws: Workspace;
   pairs: Pick<LabeledTrainingPairs, 'positives' | 'negatives'>;
   unlabeled: UnlabeledSpec;
+  /** Training queries a worker reading the data fingerprints too (trainedOn in the result; trained-on.ts). */
+  trainedOn?: string[];
 }
 
 /** Whether a worker can open the workspace itself (a file; not an in-memory one). */
-function fileOf(ws: Workspace): string | null {
+export function fileOf(ws: Workspace): string | null {
   return ws.path !== ':memory:' && ws.path !== '' && existsSync(ws.path) ? ws.path : null;
 }
 
@@ -56,7 +58,7 @@ export async function trainSaved(
   dev: DevSet | undefined,
   opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
   o: RunOptions,
-): Promise<{ saved: SavedModel; report: TrainReport; read: ReadCounts }> {
+): Promise<{ saved: SavedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
   throwIfAborted(o.signal); // aborted already: its 'abort' event has fired and would not stop the worker
   const workerPath = resolveWorkerPath(o);
   const path = workerPath ? fileOf(input.ws) : null;
@@ -64,13 +66,13 @@ export async function trainSaved(
   const inThread = path ? null : joinTrainingData(pairs, readUnlabeled(input.ws, input.unlabeled));
   const counts = (b: NonNullable<typeof inThread>): ReadCounts => ({ questions: b.data.questions.size, extraTexts: b.extraTexts, extraTextsLeftOut: b.extraTextsLeftOut });
   if (workerPath) {
-    const job = path ? { read: { path, ...pairs, unlabeled: input.unlabeled } } : { data: inThread!.data };
+    const job = path ? { read: { path, ...pairs, unlabeled: input.unlabeled, ...(input.trainedOn ? { trainedOn: input.trainedOn } : {}) } } : { data: inThread!.data };
     const h = trainInWorker({ kind, config, ...job, dev, opts }, { workerPath, onProgress: o.onProgress });
     const onAbort = (): void => h.cancel();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const r = await h.promise;
-      return { saved: r.saved, report: r.report, read: r.read ?? counts(inThread!) };
+      return { saved: r.saved, report: r.report, read: r.read ?? counts(inThread!), ...(r.trainedOn ? { trainedOn: r.trainedOn } : {}) };
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
     }
@@ -112,3 +114,4 @@ export async function scoreSaved(
     model.dispose();
   }
 }
+

@@ -8,16 +8,17 @@
 import { readFileSync } from 'node:fs';
 import { LIVE_MODELS, liveRunName } from '../../shared/live';
 import { QPairsError, throwIfAborted } from '../errors';
-import { hasUniformScores } from '../metrics';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
 import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
+import type { TrainedOnRecord } from '../models/worker-protocol';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildDevSet, joinTrainingData, labeledLists, labeledTrainingPairs, readUnlabeled, unlabeledSpec, poolGrades, scoringItems, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
+import { buildDevSet, joinTrainingData, labeledLists, labeledTrainingPairs, readUnlabeled, unlabeledSpec, poolGrades, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
 import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
-import { scoreSaved, trainSaved, type RunOptions, type TrainingInput } from './run-model';
-import { deleteModel, getModel, listModels, savedModelMeta, storeModel, type TrainingInfo } from './store';
+import { trainSaved, type RunOptions, type TrainingInput } from './run-model';
+import { featureRunNames, scorePoolWith } from './pool-scores';
+import { deleteModel, listModels, requireModel, savedModelMeta, storeModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
 export interface TrainSpec {
@@ -56,6 +57,7 @@ export function readWordVectors(file: string, maxWords = 500_000): WordVectors {
 }
 
 export { defaultWorkerPath, type RunOptions } from './run-model';
+export { missingFeatureRuns } from './pool-scores';
 
 const NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
 
@@ -163,11 +165,6 @@ export function inSampleModelRuns(ws: Workspace, trainPools: readonly string[], 
     else if (o.trainedOn > 0) out.push({ run, trainedOn: o.trainedOn });
   }
   return out;
-}
-
-/** The runs a fusing model (ltr, fused) takes as features, as saved with it; none for the other models. */
-function featureRunNames(saved: SavedModel): string[] {
-  return Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
 }
 
 /**
@@ -312,6 +309,13 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   let saved: SavedModel;
   let report: TrainReport;
   let read: { questions: number; extraTexts: number };
+  // The queries the stored model was trained on: the query side of every labeled training pair,
+  // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
+  // string order), so a pool asking either question is one the model was trained on. A worker
+  // reading the texts fingerprints them (~1 ms a query, seconds for thousands on this thread).
+  const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
+  const trainedOnQueryIds = [...new Set([...pairs.positives, ...pairs.negatives].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q])))];
+  let fingerprinted: TrainedOnRecord[] | undefined;
   if (embeddings && kind === 'skipgram') {
     // Nothing trains, so no worker reads the text: counted here, as for the others.
     const b = joinTrainingData(pairs, readUnlabeled(ws, input(pairs).unlabeled));
@@ -335,17 +339,14 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       notes: [`imported ${embeddings.words.length} word vectors (dim ${embeddings.dim}) from ${spec.vectors}`],
     };
   } else {
-    ({ saved, report, read } = await trainSaved(kind, spec.config, input(pairs), dev, opts, o));
+    ({ saved, report, read, trainedOn: fingerprinted } = await trainSaved(kind, spec.config, { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts, o));
   }
-  // The queries the stored model was trained on: the query side of every labeled training pair,
-  // and both questions of a marked duplicate pair — it has no query side (it is stored as the ids'
-  // string order), so a pool asking either question is one the model was trained on.
-  const duplicates = new Set(ws.duplicatePairs().map(([a, b]) => `${a}\u0000${b}`));
-  const trainedOnQueryIds = [...pairs.positives, ...pairs.negatives].flatMap(([q, c]) => (duplicates.has(`${q}\u0000${c}`) ? [q, c] : [q]));
-  const trainedOn = [...new Set(trainedOnQueryIds)].map((id) => {
-    const q = ws.getQuestion(id);
-    return { id, title: q?.title ?? '', body: q?.body ?? '' };
-  });
+  const trainedOn = fingerprinted
+    ? { rows: fingerprinted }
+    : trainedOnQueryIds.map((id) => {
+        const q = ws.getQuestion(id);
+        return { id, title: q?.title ?? '', body: q?.body ?? '' };
+      });
   const training: TrainingInfo = {
     ...(spec.vectors ? { vectors: spec.vectors } : {}),
     ...(spec.config && Object.keys(spec.config).length ? { config: spec.config } : {}),
@@ -357,7 +358,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     negatives: pairs.negatives.length,
     questions: read.questions,
     extraTexts: read.extraTexts,
-    trainedOnQueries: trainedOn.length,
+    trainedOnQueries: trainedOnQueryIds.length,
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),
     ...(earlyStopping ? { earlyStopping } : {}),
@@ -379,7 +380,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   });
   if (inherited.some((f) => f.ids.length)) {
     training.featureModels = inherited.filter((f) => f.ids.length).map((f) => ({ run: f.run, trainedOn: f.ids.length }));
-    training.trainedOnQueries = new Set([...trainedOn.map((q) => q.id), ...inherited.flatMap((f) => f.ids)]).size;
+    training.trainedOnQueries = new Set([...trainedOnQueryIds, ...inherited.flatMap((f) => f.ids)]).size;
   }
   ws.transaction(() => {
     storeModel(ws, spec.name, saved, report, training);
@@ -387,19 +388,6 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     for (const f of inherited) inheritTrainedOn(ws, spec.name, f.run, f.oof);
   });
   return { report, training };
-}
-
-/**
- * The runs a fusing model (ltr, fused) takes as features that pool `pool` lacks: their features
- * are 0 there for every candidate, so the model ranks without them (a fused model trained with the
- * search engine's order, scoring a pool built by BM25, loses its strongest feature). Empty for the
- * other models.
- */
-export function missingFeatureRuns(ws: Workspace, saved: SavedModel, pool: string): string[] {
-  const names = featureRunNames(saved);
-  if (names.length === 0) return [];
-  const present = new Set(ws.listRuns(pool).map((r) => r.name));
-  return names.filter((r) => !present.has(r));
 }
 
 /** "pool p has no run "search-engine", a feature of fused1: …" (the CLI's note; null when none is missing). */
@@ -411,9 +399,10 @@ export function describeMissingRuns(model: string, pool: string, missing: readon
 
 /**
  * Scores every query of a pool with a stored model and stores the scores as the run `name`;
- * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns). `write` wraps the storing
- * only (the engine passes its write gate): the reading and the model's scoring (seconds for a pool
- * of 60,000 pairs, in the model worker) hold no one up — under the gate they held every label.
+ * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns). The model worker reads the
+ * model, the pool's lists, texts and runs on its own connection and scores them (scorePoolWith):
+ * on the engine's thread that read held every label up for ~1 s on a pool of 60,000 pairs. This
+ * thread only stores the scores; `write` wraps the storing (the engine passes its write gate).
  */
 export async function scorePool(
   ws: Workspace,
@@ -421,38 +410,21 @@ export async function scorePool(
   pool: string,
   o: RunOptions & { write?: <T>(f: () => T) => Promise<T> } = {},
 ): Promise<{ queries: number; pairs: number; backend: string; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> {
-  const { info, saved } = getModel(ws, name);
+  // Refused here, with the errors this thread gives (the worker's would lose their kind).
+  requireModel(ws, name);
   ws.pool(pool);
-  const missingRuns = missingFeatureRuns(ws, saved, pool);
-  const items = scoringItems(ws, pool, { excludeRuns: new Set([name]) });
-  const { scores: modelScores, backend } = await scoreSaved(saved, items.map((i) => ({ query: i.query, candidates: i.candidates, ctx: i.ctx })), o);
+  const r = await scorePoolWith(ws, name, pool, o);
   throwIfAborted(o.signal);
-  // Queries the model was cross-validated on get their out-of-fold scores (when every candidate has one).
-  const oof = (saved.meta?.outOfFold ?? {}) as Record<string, Record<string, number>>;
-  const outOfFoldQueries: string[] = [];
-  const scores = items.map((it, i) => {
-    const m = oof[it.queryId];
-    if (!m || !it.candidates.every((c) => typeof m[c.id] === 'number')) return modelScores[i]!;
-    outOfFoldQueries.push(it.queryId);
-    return it.candidates.map((c) => m[c.id]!);
-  });
-  const config = { model: name, kind: saved.kind, ...(outOfFoldQueries.length ? { outOfFold: outOfFoldQueries } : {}) };
-  const rows = items.flatMap((it, i) => it.candidates.map((c, j) => [it.queryId, c.id, scores[i]![j]!] as const));
+  const config = { model: name, kind: r.kind, ...(r.outOfFoldQueries.length ? { outOfFold: r.outOfFoldQueries } : {}) };
+  const rows = r.queries.flatMap((q) => q.candidates.map((c, j) => [q.id, c, q.scores[j]!] as const));
   const store = (): number => {
     // The model may have been deleted or trained anew while it scored: then these scores are not its run.
     const now = ws.stmt(`SELECT created FROM models WHERE name = ?`).pluck().get(name) as string | undefined;
-    if (now !== info.created) throw new QPairsError(`model "${name}" changed while it scored pool "${pool}": its scores were not stored`);
+    if (now !== r.created) throw new QPairsError(`model "${name}" changed while it scored pool "${pool}": its scores were not stored`);
     return ws.replaceRun(pool, name, 'model', config, rows);
   };
   const pairs = o.write ? await o.write(store) : store();
-  // Queries where the model tells no candidate apart (a model that learned nothing, or questions
-  // without text): said at once, not first found in eval, where the tie rule ranks them.
-  // The same test eval flags them by (hasUniformScores), on the scores just stored.
-  // Of those, the ones whose query or every candidate has no text (ids imported without texts).
-  const uniform = items.filter((it, i) => hasUniformScores(it.candidates.map((c) => c.id), new Map(it.candidates.map((c, j) => [c.id, scores[i]![j]!]))));
-  const textless = (q: { title: string; body: string }): boolean => !q.title.trim() && !q.body.trim();
-  const uniformWithoutText = uniform.filter((it) => textless(it.query) || it.candidates.every(textless)).length;
-  return { queries: items.length, pairs, backend, missingRuns, uniformQueries: uniform.length, uniformWithoutText };
+  return { queries: r.queries.length, pairs, backend: r.backend, missingRuns: r.missingRuns, uniformQueries: r.uniformQueries, uniformWithoutText: r.uniformWithoutText };
 }
 
 /**
@@ -474,16 +446,17 @@ export function describeUniformScores(model: string, pool: string, s: { uniformQ
  * Scores every pool of the workspace with model `name` (its run there), as the app does after
  * training, so a later model that takes runs as features (ltr, fused) finds it in whatever pools
  * it trains on, from the CLI as from the app. `write` wraps each pool's write (the engine passes
- * its write gate; see scorePool). Returns the pools scored, in pool order.
+ * its write gate; see scorePool); `workerPath` as RunOptions'. Returns the pools scored, in pool order.
  */
 export async function scoreEveryPool(
   ws: Workspace,
   name: string,
   write?: <T>(f: () => T) => Promise<T>,
+  workerPath?: string | null,
 ): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }>> {
   const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> = [];
   for (const p of ws.listPools()) {
-    const s = await scorePool(ws, name, p.name, write ? { write } : {});
+    const s = await scorePool(ws, name, p.name, { ...(write ? { write } : {}), ...(workerPath !== undefined ? { workerPath } : {}) });
     scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns, uniformQueries: s.uniformQueries, uniformWithoutText: s.uniformWithoutText });
   }
   return scored;

@@ -20,6 +20,7 @@ import {
   type Fingerprint,
   type OverlapItem,
 } from '../overlap';
+import type { TrainedOnRecord } from '../models/worker-protocol';
 import type { Workspace } from '../workspace/workspace';
 
 /** How many of the evaluated queries a model was trained on ("trained on 50 of these 50 queries"). */
@@ -59,17 +60,27 @@ function blobSignature(b: Buffer): Uint32Array {
   return s;
 }
 
-/** Records a stored model's training queries (replacing what was recorded for that name). */
-export function storeTrainedOn(ws: Workspace, model: string, queries: readonly OverlapItem[]): void {
+/**
+ * The rows recording training queries: each query's text key and near-duplicate signature (~1 ms a
+ * query: the train worker computes them, trainSaved, so the engine's thread only stores them).
+ */
+export function trainedOnFingerprints(queries: readonly OverlapItem[]): TrainedOnRecord[] {
+  return queries.map((q) => {
+    const f = fingerprint(q);
+    return { id: q.id, text: textKey(f.text), signature: f.shingles.length ? signatureBlob(f.signature) : Buffer.alloc(0) };
+  });
+}
+
+/** Records a stored model's training queries (replacing what was recorded for that name): their texts, or their rows (trainedOnFingerprints). */
+export function storeTrainedOn(ws: Workspace, model: string, queries: readonly OverlapItem[] | { rows: readonly TrainedOnRecord[] }): void {
   const id = modelRowId(ws, model);
   if (id === null) return;
+  const rows = 'rows' in queries ? queries.rows : trainedOnFingerprints(queries);
   ws.transaction(() => {
     ws.stmt(`DELETE FROM model_trained_on WHERE model = ?`).run(id);
     const ins = ws.stmt(`INSERT OR IGNORE INTO model_trained_on(model, query_id, text_hash, signature) VALUES (?, ?, ?, ?)`);
-    for (const q of queries) {
-      const f = fingerprint(q);
-      ins.run(id, q.id, textKey(f.text), f.shingles.length ? signatureBlob(f.signature) : Buffer.alloc(0));
-    }
+    // A row from the worker carries a Uint8Array (a Buffer does not cross threads as one).
+    for (const r of rows) ins.run(id, r.id, r.text, Buffer.from(r.signature.buffer, r.signature.byteOffset, r.signature.byteLength));
   });
 }
 

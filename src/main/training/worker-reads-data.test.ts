@@ -3,7 +3,7 @@
  * connection; the engine's thread (which acknowledges labels) reads only the labeled pairs. On a
  * workspace of 100,000 questions that read held every label up for ~2.5 s. Same model either way.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +13,8 @@ import { Workspace } from '../workspace/workspace';
 import { runImport } from '../engine/work';
 import { dataset } from '../../../tests/datasets';
 import { findModel } from './store';
-import { trainModel } from './train';
+import { prepareTraining, scorePool, trainModel } from './train';
+import { CancelledError } from '../errors';
 import { retrainLive } from './live-retrain';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,6 +44,14 @@ function recorded(): { ws: Workspace; sql: string[] } {
   return { ws, sql };
 }
 const readsText = (sql: string[]): string[] => sql.filter((s) => /FROM questions ORDER BY doc|FROM answers/.test(s));
+/** Scoring's reads: the pool's lists, the candidates' texts, the pool's runs, the model. */
+const readsPool = (sql: string[]): string[] => sql.filter((s) => /c.candidate_id FROM pool_queries|FROM questions WHERE id|FROM run_scores WHERE run_id|SELECT name, kind, created, report, training, saved FROM models/.test(s));
+/** A run's stored scores as sorted [query, candidate, score] rows. */
+function storedRun(ws: Workspace, pool: string, name: string): Array<[string, string, number]> {
+  const run = ws.listRuns(pool).find((r) => r.name === name)!;
+  const rows = [...ws.runScores(run.id)].flatMap(([q, m]) => [...m].map(([c, v]) => [q, c, v] as [string, string, number]));
+  return rows.sort((a, b) => (a[0] + ' ' + a[1] < b[0] + ' ' + b[1] ? -1 : 1));
+}
 
 describe('the training data is read by the worker', () => {
   it('trains the same model with the same figures, the engine connection never reading the questions or answers', async () => {
@@ -55,7 +64,15 @@ describe('the training data is read by the worker', () => {
 
     const engine = recorded();
     const phases: string[] = [];
+    // The training queries' texts are fingerprinted where they were read too: the engine reads
+    // questions for its checks only (prepareTraining), not again for the model's record.
+    const texts = vi.spyOn(engine.ws, 'getQuestion');
+    prepareTraining(engine.ws, { ...spec, name: 'there' });
+    const checks = texts.mock.calls.length;
+    texts.mockClear();
     await trainModel(engine.ws, { ...spec, name: 'there' }, { workerPath, onProgress: (p) => phases.push(p.phase ?? '') });
+    expect(texts.mock.calls.length).toBe(checks);
+    texts.mockRestore();
     expect(readsText(engine.sql)).toEqual([]);
     expect(phases[0]).toBe('reading the questions and answers');
     const a = findModel(engine.ws, 'here')!;
@@ -65,6 +82,11 @@ describe('the training data is read by the worker', () => {
     expect(b.info.training?.questions).toBeGreaterThan(0);
     expect(b.saved.vocab).toEqual(a.saved.vocab);
     for (const [k, t] of Object.entries(a.saved.weights)) expect(Array.from(b.saved.weights[k]!.data)).toEqual(Array.from(t.data));
+    // The same record of the training queries (ids, text keys, near-duplicate signatures).
+    const record = (name: string): unknown[] =>
+      engine.ws.db.prepare(`SELECT query_id, text_hash, hex(signature) AS sig FROM model_trained_on WHERE model = (SELECT id FROM models WHERE name = ?) ORDER BY query_id`).all(name);
+    expect(record('there')).toEqual(record('here'));
+    expect(record('there').length).toBeGreaterThan(20);
     engine.ws.close();
   });
 
@@ -79,6 +101,42 @@ describe('the training data is read by the worker', () => {
     expect(readsText(engine.sql)).toEqual([]);
     expect(there.MAP).toBe(here.MAP);
     expect([...there.scores].map(([q, m]) => [q, [...m]])).toEqual([...here.scores].map(([q, m]) => [q, [...m]]));
+    engine.ws.close();
+  });
+
+  it('scoring a pool after training: the worker reads the lists and texts, the engine connection only stores the same scores', async () => {
+    const trained = recorded();
+    await trainModel(trained.ws, { model: 'tfidf', trainPools: ['dev'], seed: 3, name: 'sc' }, { workerPath: null });
+    trained.ws.close();
+
+    const inThread = recorded();
+    const here = await scorePool(inThread.ws, 'sc', 'dev', { workerPath: null });
+    // The spy sees the reads where they happen.
+    expect(readsPool(inThread.sql).length).toBeGreaterThan(0);
+    const hereRows = storedRun(inThread.ws, 'dev', 'sc');
+    inThread.ws.close();
+
+    const engine = recorded();
+    let writes = 0;
+    const there = await scorePool(engine.ws, 'sc', 'dev', { workerPath, write: async (f) => (writes++, f()) });
+    expect(readsPool(engine.sql)).toEqual([]);
+    expect(writes).toBe(1);
+    expect(there).toEqual({ ...here, backend: 'worker' });
+    expect(there.pairs).toBe(500);
+    engine.sql.length = 0;
+    expect(storedRun(engine.ws, 'dev', 'sc')).toEqual(hereRows);
+    engine.ws.close();
+  });
+
+  it('scoring a pool in the worker is cancelled by its signal, and stores nothing', async () => {
+    const engine = recorded();
+    const before = storedRun(engine.ws, 'dev', 'sc');
+    engine.ws.replaceRun('dev', 'sc', 'model', { model: 'sc', kind: 'tfidf' }, before.slice(0, 10));
+    const ac = new AbortController();
+    const p = scorePool(engine.ws, 'sc', 'dev', { workerPath, signal: ac.signal });
+    ac.abort();
+    await expect(p).rejects.toBeInstanceOf(CancelledError);
+    expect(storedRun(engine.ws, 'dev', 'sc')).toEqual(before.slice(0, 10));
     engine.ws.close();
   });
 });

@@ -4,55 +4,36 @@
  * a new disagreement appears, a pair whose votes now agree leaves, a ruling shows as saved — while
  * the judge's r reads the whole queue.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
-import { qpairs } from './small-pool';
+import { useServedReviewPool } from './review-pool';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 40;
 const QUERIES = 80;
 const DEPTH = 4;
 
 test.describe.configure({ mode: 'serial' });
 
-let dir: string;
-let server: ServeProcess | undefined;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  dir = mkdtempSync(path.join(process.env.QPAIRS_E2E_TMP ?? tmpdir(), 'review-refresh-'));
-  const ws = path.join(dir, 'w.qpairs');
+const served = useServedReviewPool('review-refresh', 40, 'p', () => {
   const questions: string[] = [];
-  const labels = ['query_id,candidate_id,annotator,label'];
+  const labels: string[] = [];
   for (let q = 0; q < QUERIES; q++) {
     const cands = Array.from({ length: DEPTH }, (_, c) => `c${q}x${c}`);
     for (const id of [`q${q}`, ...cands]) questions.push(JSON.stringify({ id, title: `Title of ${id}`, body: `Body of ${id}` }));
     // alice says 1 and bob 0 on each query's pairs but the last, where both say 1.
     cands.forEach((c, i) => labels.push(`q${q},${c},alice,1`, `q${q},${c},bob,${i === DEPTH - 1 ? 1 : 0}`));
   }
-  writeFileSync(path.join(dir, 'q.jsonl'), questions.join('\n') + '\n');
-  writeFileSync(path.join(dir, 'labels.csv'), labels.join('\n') + '\n');
-  qpairs('init', ws);
-  qpairs('import', ws, '--format', 'questions-jsonl', path.join(dir, 'q.jsonl'));
-  qpairs('import', ws, '--format', 'labels-csv', path.join(dir, 'labels.csv'), '--pool', 'p');
-  qpairs('annotators', 'add', ws, 'judy', '--role', 'judge');
-  server = await startServe({ workspace: ws, port: PORT, create: false });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  return { questions, labels };
 });
 
 async function invoke(page: Page, command: string, args: unknown): Promise<void> {
-  const r = await page.request.post(`${server!.url}/api/invoke`, { headers: { 'X-QPairs': '1' }, data: { command, args } });
+  const r = await page.request.post(`${served.server!.url}/api/invoke`, { headers: { 'X-QPairs': '1' }, data: { command, args } });
   expect(r.ok(), `${command}: ${await r.text()}`).toBe(true);
 }
 
-test('after labels the screen reads the touched queries only and shows the changed rows', async ({ page }) => {
+test('after labels the screen reads the touched queries only and shows the changed rows', async () => {
+  const page = served.page;
   test.setTimeout(120_000);
   const pairs = QUERIES * (DEPTH - 1);
   const reads: Array<{ args: { since?: number; queries?: string[] }; bytes: number }> = [];
@@ -72,7 +53,7 @@ test('after labels the screen reads the touched queries only and shows the chang
     if (isQueueRead(r.postData(), r.url())) pending--;
   });
   const quiet = (): Promise<void> => expect.poll(() => pending).toBe(0);
-  await page.goto(`${server!.url}/#review`);
+  await page.goto(`${served.server!.url}/#review`);
   await page.getByTestId('review-pool').selectOption('p');
   await page.getByTestId('review-judge').selectOption('judy');
   await page.getByTestId('review-judge').blur();

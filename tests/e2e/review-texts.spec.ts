@@ -4,15 +4,12 @@
  * texts, asked for one pair at a time (review.pair) as j/k move; with more pairs than the list
  * window the list shows the window holding the cursor, and PgDn/End reach the others.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startServe, type ServeProcess } from './serve';
-import { qpairs } from './small-pool';
+import { useServedReviewPool } from './review-pool';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 39;
 const QUERIES = 110;
 const DEPTH = 3;
 /** The list's window (ReviewScreen's LIST_WINDOW). */
@@ -20,36 +17,19 @@ const WINDOW = 200;
 
 test.describe.configure({ mode: 'serial' });
 
-let dir: string;
-let server: ServeProcess | undefined;
-
 /** A question's text: its id first, then words up to `n` characters, then END-<id> (so a cut text lacks it). */
 const text = (id: string, n: number): string => `${id} ${'lorem ipsum '.repeat(Math.ceil(n / 12))}`.slice(0, n - `END-${id}`.length - 1) + ` END-${id}`;
 
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  dir = mkdtempSync(path.join(process.env.QPAIRS_E2E_TMP ?? tmpdir(), 'review-texts-'));
-  const ws = path.join(dir, 'w.qpairs');
+const served = useServedReviewPool('review-texts', 39, 'long', () => {
   const questions: string[] = [];
-  const labels = ['query_id,candidate_id,annotator,label'];
+  const labels: string[] = [];
   for (let q = 0; q < QUERIES; q++) {
     const cands = Array.from({ length: DEPTH }, (_, c) => `c${q}x${c}`);
     for (const id of [`q${q}`, ...cands]) questions.push(JSON.stringify({ id, title: text(`T${id}`, 300), body: text(`B${id}`, 10_000) }));
     // alice says 1, bob 0: every pair is a disagreement.
     for (const c of cands) labels.push(`q${q},${c},alice,1`, `q${q},${c},bob,0`);
   }
-  writeFileSync(path.join(dir, 'q.jsonl'), questions.join('\n') + '\n');
-  writeFileSync(path.join(dir, 'labels.csv'), labels.join('\n') + '\n');
-  qpairs('init', ws);
-  qpairs('import', ws, '--format', 'questions-jsonl', path.join(dir, 'q.jsonl'));
-  qpairs('import', ws, '--format', 'labels-csv', path.join(dir, 'labels.csv'), '--pool', 'long');
-  qpairs('annotators', 'add', ws, 'judy', '--role', 'judge');
-  server = await startServe({ workspace: ws, port: PORT, create: false });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  return { questions, labels };
 });
 
 /** The pair's texts as the detail shows them. */
@@ -61,7 +41,8 @@ async function shownTexts(page: Page): Promise<{ query: string; candidate: strin
   };
 }
 
-test('the queue carries no texts; the selected pair shows its whole texts, and j/k, PgDn and End reach every pair', async ({ page }) => {
+test('the queue carries no texts; the selected pair shows its whole texts, and j/k, PgDn and End reach every pair', async () => {
+  const page = served.page;
   test.setTimeout(120_000);
   const pairs = QUERIES * DEPTH;
   const queueSizes: number[] = [];
@@ -70,7 +51,7 @@ test('the queue carries no texts; the selected pair shows its whole texts, and j
     queueSizes.push((await r.body().catch(() => Buffer.alloc(0))).length);
   });
   await page.setViewportSize({ width: 1360, height: 900 });
-  await page.goto(`${server!.url}/#review`);
+  await page.goto(`${served.server!.url}/#review`);
   await page.getByTestId('review-pool').selectOption('long');
   await page.getByTestId('review-judge').selectOption('judy');
   await page.getByTestId('review-judge').blur();

@@ -13,6 +13,7 @@ import type { ReviewQueue } from '../../shared/gold';
 import { mergeReviewQueue } from '../../shared/review-merge';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
+import { mulberry32 } from '../stats/random';
 
 let dir: string;
 const engines: Engine[] = [];
@@ -28,21 +29,9 @@ const QUERIES = 40;
 const DEPTH = 6;
 const VOTERS = ['alice', 'bob', 'carol'];
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A binary pool "p" of QUERIES × DEPTH pairs, two runs with random scores, three voters' random votes; judy and kim judge. */
 function pool(seed: number): { engine: Engine; ws: Workspace; rand: () => number } {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const ws = Workspace.create(path.join(dir, `w${seed}.qpairs`));
   ws.transaction(() => {
     ws.createPool({ name: 'p', scheme: 'binary', blind: true });

@@ -15,7 +15,6 @@
  *   later tasks wait (cancellable) and beyond `maxQueued` waiting tasks a request is refused.
  *   Each task is also bounded by the work budgets the computations enforce (gold/budget.ts).
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { bundledWorkerPath } from '../worker-bundle';
@@ -183,7 +182,7 @@ export interface ComputeOptions {
 export async function compute<T extends ComputeTask>(ws: Workspace, task: T, o: ComputeOptions = {}): Promise<ComputeResult<T>> {
   throwIfAborted(o.signal);
   const workerPath = settings.workerPath === undefined ? defaultComputeWorkerPath() : settings.workerPath;
-  const fileBacked = ws.path !== ':memory:' && ws.path !== '' && existsSync(ws.path);
+  const fileBacked = ws.fileForWorkers() !== null;
   const mode = o.mode ?? 'auto';
   // The estimate's pool state is the task's when it runs inline: both read one snapshot.
   const inline = ws.snapshot((): { result: ComputeResult<T> } | null => {

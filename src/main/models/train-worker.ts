@@ -7,7 +7,7 @@ import { createModel, loadModel } from './registry';
 import type { FromWorker, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
 import type { SavedModel, TrainingData } from './types';
 import { Workspace } from '../workspace/workspace';
-import { joinTrainingData, readUnlabeled } from '../training/data';
+import { joinTrainingData, readCounts, readUnlabeled } from '../training/data';
 import { poolScoresOf, readPoolScoring } from '../training/pool-scores';
 import { trainedOnFingerprints } from '../training/trained-on';
 
@@ -31,7 +31,7 @@ function readTrainingData(r: WorkspaceTrainingData): { data: TrainingData; read:
   const ws = Workspace.open(r.path, { readonly: true });
   try {
     const built = joinTrainingData(r, readUnlabeled(ws, r.unlabeled));
-    return { data: built.data, read: { questions: built.data.questions.size, extraTexts: built.extraTexts, extraTextsLeftOut: built.extraTextsLeftOut } };
+    return { data: built.data, read: readCounts(built) };
   } finally {
     ws.close();
   }

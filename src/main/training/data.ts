@@ -16,7 +16,7 @@
  */
 import { labelGrade } from '../../shared/labels';
 import type { DevSet, QText, RunScores, TrainingData } from '../models/types';
-import type { ExtraTextLimits, LabeledTrainingPairs, UnlabeledSpec } from '../models/worker-protocol';
+import type { ExtraTextLimits, LabeledTrainingPairs, ReadCounts, UnlabeledSpec } from '../models/worker-protocol';
 import { defaultLabelSourceOf, sourceLabels } from '../gold/state';
 import { AGGREGATE } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
@@ -238,6 +238,11 @@ export function joinTrainingData(pairs: Pick<LabeledTrainingPairs, 'positives' |
     extraTexts: extraTexts?.length ?? 0,
     extraTextsLeftOut,
   };
+}
+
+/** What a training read, as the stored model's training info counts it (from joinTrainingData's result). */
+export function readCounts(b: BuiltTrainingData): ReadCounts {
+  return { questions: b.data.questions.size, extraTexts: b.extraTexts, extraTextsLeftOut: b.extraTextsLeftOut };
 }
 
 export function buildTrainingData(

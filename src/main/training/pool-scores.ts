@@ -13,7 +13,7 @@ import type { QText, SavedModel, ScoreContext } from '../models/types';
 import type { PoolScores } from '../models/worker-protocol';
 import type { Workspace } from '../workspace/workspace';
 import { scoringItems } from './data';
-import { fileOf, resolveWorkerPath, scoreSaved, type RunOptions } from './run-model';
+import { resolveWorkerPath, scoreSaved, type RunOptions } from './run-model';
 import { getModel } from './store';
 
 export type { PoolScores } from '../models/worker-protocol';
@@ -91,7 +91,7 @@ export function poolScoresOf(input: PoolScoringInput, modelScores: number[][]): 
 export async function scorePoolWith(ws: Workspace, name: string, pool: string, o: RunOptions): Promise<PoolScores & { backend: string }> {
   throwIfAborted(o.signal);
   const workerPath = resolveWorkerPath(o);
-  const path = workerPath ? fileOf(ws) : null;
+  const path = workerPath ? ws.fileForWorkers() : null;
   if (workerPath && path) {
     const h = scorePoolInWorker(path, name, pool, { workerPath });
     const onAbort = (): void => h.cancel();

@@ -3,14 +3,13 @@
  * is one (the app stays responsive) or in this thread (tests, no bundle). Cancel: the AbortSignal
  * stops the worker (or the in-thread training) with CancelledError.
  */
-import { existsSync } from 'node:fs';
 import { throwIfAborted } from '../errors';
 import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainOptions, TrainProgress, TrainReport } from '../models/types';
 import type { LabeledTrainingPairs, ReadCounts, TrainedOnRecord, UnlabeledSpec } from '../models/worker-protocol';
 import type { Workspace } from '../workspace/workspace';
-import { joinTrainingData, readUnlabeled } from './data';
+import { joinTrainingData, readCounts, readUnlabeled } from './data';
 
 /**
  * A model's training data as the engine gives it: the labeled pairs it read (cheap) and what the
@@ -25,10 +24,6 @@ export interface TrainingInput {
   trainedOn?: string[];
 }
 
-/** Whether a worker can open the workspace itself (a file; not an in-memory one). */
-export function fileOf(ws: Workspace): string | null {
-  return ws.path !== ':memory:' && ws.path !== '' && existsSync(ws.path) ? ws.path : null;
-}
 
 export interface RunOptions {
   onProgress?: (p: TrainProgress) => void;
@@ -61,10 +56,9 @@ export async function trainSaved(
 ): Promise<{ saved: SavedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
   throwIfAborted(o.signal); // aborted already: its 'abort' event has fired and would not stop the worker
   const workerPath = resolveWorkerPath(o);
-  const path = workerPath ? fileOf(input.ws) : null;
+  const path = workerPath ? input.ws.fileForWorkers() : null;
   const pairs = { positives: input.pairs.positives, negatives: input.pairs.negatives };
   const inThread = path ? null : joinTrainingData(pairs, readUnlabeled(input.ws, input.unlabeled));
-  const counts = (b: NonNullable<typeof inThread>): ReadCounts => ({ questions: b.data.questions.size, extraTexts: b.extraTexts, extraTextsLeftOut: b.extraTextsLeftOut });
   if (workerPath) {
     const job = path ? { read: { path, ...pairs, unlabeled: input.unlabeled, ...(input.trainedOn ? { trainedOn: input.trainedOn } : {}) } } : { data: inThread!.data };
     const h = trainInWorker({ kind, config, ...job, dev, opts }, { workerPath, onProgress: o.onProgress });
@@ -72,7 +66,7 @@ export async function trainSaved(
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const r = await h.promise;
-      return { saved: r.saved, report: r.report, read: r.read ?? counts(inThread!), ...(r.trainedOn ? { trainedOn: r.trainedOn } : {}) };
+      return { saved: r.saved, report: r.report, read: r.read ?? readCounts(inThread!), ...(r.trainedOn ? { trainedOn: r.trainedOn } : {}) };
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
     }
@@ -82,7 +76,7 @@ export async function trainSaved(
   const model = await createModel(kind, config ?? {});
   try {
     const report = await model.train(data, { ...opts, dev, signal: o.signal, onProgress: o.onProgress });
-    return { saved: model.save(), report, read: counts(inThread!) };
+    return { saved: model.save(), report, read: readCounts(inThread!) };
   } finally {
     model.dispose();
   }
@@ -114,4 +108,3 @@ export async function scoreSaved(
     model.dispose();
   }
 }
-

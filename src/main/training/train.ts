@@ -13,7 +13,7 @@ import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/ty
 import type { TrainedOnRecord } from '../models/worker-protocol';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { buildDevSet, joinTrainingData, labeledLists, labeledTrainingPairs, readUnlabeled, unlabeledSpec, poolGrades, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
+import { buildDevSet, joinTrainingData, labeledLists, readCounts, labeledTrainingPairs, readUnlabeled, unlabeledSpec, poolGrades, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
 import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { trainSaved, type RunOptions, type TrainingInput } from './run-model';
@@ -319,7 +319,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   if (embeddings && kind === 'skipgram') {
     // Nothing trains, so no worker reads the text: counted here, as for the others.
     const b = joinTrainingData(pairs, readUnlabeled(ws, input(pairs).unlabeled));
-    read = { questions: b.data.questions.size, extraTexts: b.extraTexts };
+    read = readCounts(b);
     // Imported vectors are the model: nothing to train.
     const t0 = Date.now();
     const model = SkipGramRanker.fromWordVectors(embeddings);

@@ -3,6 +3,7 @@
  * handle opened read-write or read-only, cached statements, transactions, the meta table, and
  * noticing other connections' commits.
  */
+import { existsSync } from 'node:fs';
 import type { Statement } from 'better-sqlite3';
 import { QPairsError } from '../errors';
 import type { Db, OpenedDb } from './db';
@@ -38,6 +39,13 @@ export abstract class WorkspaceCore {
     this.dataVersion = this.readDataVersion();
   }
 
+  /**
+   * The workspace's file when another connection (a worker's, read-only) can open it; null for an
+   * in-memory workspace. Workers read heavy data there instead of this thread copying it to them.
+   */
+  fileForWorkers(): string | null {
+    return this.path !== ':memory:' && this.path !== '' && existsSync(this.path) ? this.path : null;
+  }
 
   /** The user-facing error for a write to a read-only workspace. */
   readonlyError(): QPairsError {

@@ -27,6 +27,7 @@ import {
 import type { EngineCore as Engine } from './core';
 import { changedRecord, setLabel } from './annotate';
 import { compute } from './compute';
+import { StampedCache } from '../workspace/stamped-cache';
 
 type GoldCommand =
   | 'annotator.add'
@@ -56,7 +57,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
    * was started: the Export screen renders a preview on every change of format or options, and the
    * agreement (the same for all of them) took 20–40 s on a 40,000-pair pool. Any write makes it stale.
    */
-  const agreements = new Map<string, { stamp: string; value: DatasheetAgreement }>();
+  const agreements = new StampedCache<string, DatasheetAgreement>(ws, 8);
   /**
    * The last pool state read, with the workspace's change stamp: the Review screen asks for the
    * pool's judges (pool.assignment), then for the queue and the pair under the cursor at each j/k
@@ -65,23 +66,15 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
    * for 17,000 labels on a 300-query pool, read twice when Review opened: pool.assignment, then
    * review.queue). Any write makes it stale.
    */
-  let reviewState: { pool: string; stamp: string; state: PoolState } | null = null;
-  const reviewStateOf = (pool: string): PoolState => {
-    const stamp = ws.changeStamp();
-    if (reviewState && reviewState.pool === pool && reviewState.stamp === stamp) return reviewState.state;
-    const state = loadPoolState(ws, pool);
-    reviewState = { pool, stamp, state };
-    return state;
-  };
+  const reviewStates = new StampedCache<string, PoolState>(ws, 1);
+  const reviewStateOf = (pool: string): PoolState => reviewStates.get(pool, () => loadPoolState(ws, pool));
   /** An export rendered (compute.ts: inline when small, else in a worker on a snapshot of the workspace). */
   const renderExport = async (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, ctx: Ctx): Promise<BuiltExport> => {
     const stamp = ws.changeStamp();
-    const known = agreements.get(pool);
-    const reuse = known?.stamp === stamp ? { datasheetAgreement: known.value } : {};
+    const known = agreements.at(pool, stamp);
+    const reuse = known ? { datasheetAgreement: known } : {};
     const b = await compute(ws, { kind: 'export', pool, format, out, options: { ...options, ...reuse } }, { signal: (ctx as { signal?: AbortSignal }).signal });
-    agreements.delete(pool);
-    agreements.set(pool, { stamp, value: b.datasheetAgreement });
-    while (agreements.size > 8) agreements.delete(agreements.keys().next().value!);
+    agreements.put(pool, stamp, b.datasheetAgreement);
     return b;
   };
   return {

@@ -20,6 +20,7 @@ import type { ExtraTextLimits, LabeledTrainingPairs, ReadCounts, UnlabeledSpec }
 import { defaultLabelSourceOf, sourceLabels } from '../gold/state';
 import { AGGREGATE } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
+import { StampedCache } from '../workspace/stamped-cache';
 
 /**
  * A question as the models see it, with the metadata some use (mnet-fisher's M-NET term, fused's same
@@ -47,23 +48,16 @@ function qtext(ws: Workspace, id: string, cache: Map<string, QText>): QText {
  * the job runs, the training pairs, the dev set, each held-out fold), 50-90 ms each on the engine's
  * thread for a 6,000-pair pool. Any commit (a label, another connection's) makes them stale.
  */
-const gradesRead = new WeakMap<Workspace, Map<string, { stamp: string; grades: PoolGrades }>>();
+const gradesRead = new WeakMap<Workspace, StampedCache<string, PoolGrades>>();
 
 /** queryId → candidateId → grade (read-only: poolGrades hands the same maps out again). */
 export type PoolGrades = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
 /** Grades of a pool's pairs from its default label source: queryId → candidateId → grade. */
 export function poolGrades(ws: Workspace, pool: string): PoolGrades {
-  const stamp = ws.changeStamp();
-  let byPool = gradesRead.get(ws);
-  const hit = byPool?.get(pool);
-  if (hit && hit.stamp === stamp) return hit.grades;
-  const grades = readPoolGrades(ws, pool);
-  if (!byPool) gradesRead.set(ws, (byPool = new Map()));
-  byPool.delete(pool);
-  byPool.set(pool, { stamp, grades });
-  while (byPool.size > 8) byPool.delete(byPool.keys().next().value!);
-  return grades;
+  let cache = gradesRead.get(ws);
+  if (!cache) gradesRead.set(ws, (cache = new StampedCache(ws, 8)));
+  return cache.get(pool, () => readPoolGrades(ws, pool));
 }
 
 function readPoolGrades(ws: Workspace, pool: string): PoolGrades {

@@ -60,18 +60,19 @@ export interface RenderInput {
 }
 
 /**
- * The columns of an hf-dataset row, in order, with their Hugging Face `datasets` feature types:
- * the one list both the rows (render) and the card's `dataset_info.features` (index.ts datasetCard)
- * are made from, so they cannot differ (issue 24). `votes`, `judge` and `notes` are in every row,
- * whoever the label source is (empty list / null for one annotator): the schema is fixed.
- */
-/**
  * The question columns of a jsonl, csv or hf-dataset export with text: each question's title, body
  * and source (its corpus), so a re-import creates the questions it lacks under their own source.
  */
 export const TEXT_COLUMNS = ['query_title', 'query_body', 'candidate_title', 'candidate_body', 'query_source', 'candidate_source'] as const;
 
 export type HfFeature = { dtype: string } | { list: Array<{ name: string; dtype: string }> } | { struct: Array<{ name: string; dtype: string }> };
+
+/**
+ * The columns of an hf-dataset row, in order, with their Hugging Face `datasets` feature types:
+ * the one list both the rows (render) and the card's `dataset_info.features` (index.ts datasetCard)
+ * are made from, so they cannot differ (issue 24). `votes`, `judge` and `notes` are in every row,
+ * whoever the label source is (empty list / null for one annotator): the schema is fixed.
+ */
 export function hfColumns(text: boolean): Array<{ name: string; feature: HfFeature }> {
   const str = { dtype: 'string' };
   return [
@@ -191,11 +192,16 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       }
     }
   }
+  /** A pair's TEXT_COLUMNS values, in their order (null: the question's text is not in the workspace). */
+  const textValues = (q: string, c: string): Array<string | null> => {
+    const qq = inp.text?.get(q);
+    const cc = inp.text?.get(c);
+    return [qq?.title ?? null, qq?.body ?? null, cc?.title ?? null, cc?.body ?? null, qq?.source ?? null, cc?.source ?? null];
+  };
   const withText = (o: Record<string, unknown>, q: string, c: string): Record<string, unknown> => {
     if (!inp.text) return o;
-    const qq = inp.text.get(q);
-    const cc = inp.text.get(c);
-    return { ...o, query_title: qq?.title ?? null, query_body: qq?.body ?? null, candidate_title: cc?.title ?? null, candidate_body: cc?.body ?? null, query_source: qq?.source ?? null, candidate_source: cc?.source ?? null };
+    const values = textValues(q, c);
+    return { ...o, ...Object.fromEntries(TEXT_COLUMNS.map((name, i) => [name, values[i]])) };
   };
 
   switch (format) {
@@ -364,11 +370,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
             // notes: a JSON array of {annotator, note} (free text holds any separator), '' when none.
             const noteText = notes.length ? JSON.stringify(notes.map((n) => ({ annotator: n.annotator, note: n.note }))) : '';
             const row = [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText, ...(withNotes ? [noteText] : [])];
-            if (inp.text) {
-              const qq = inp.text.get(q.queryId);
-              const cc = inp.text.get(c);
-              row.push(qq?.title ?? '', qq?.body ?? '', cc?.title ?? '', cc?.body ?? '', qq?.source ?? '', cc?.source ?? '');
-            }
+            if (inp.text) row.push(...textValues(q.queryId, c).map((v) => v ?? ''));
             lines.push(row.map(csvField).join(','));
           }
         }

@@ -147,10 +147,9 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   // Titles only (cut to REVIEW_TITLE_MAX): the texts and the votes' notes come per pair (reviewPair).
   const titles = ws.getQuestionTitles([...new Set(take.flatMap(({ e }) => [e.queryId, e.candidateId]))], REVIEW_TITLE_MAX);
   // Issue 24: which voters wrote a note, and the judges' reasons (judges and owners see them all).
-  const noteRows = only === null ? ws.labelNotes(pool) : [...only].flatMap((queryId) => ws.labelNotes(pool, { queryId }));
-  const notes = new Map(noteRows.map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
+  const noteAt = pairNotes(ws, pool, only ?? undefined);
   const notePart = (note: string | null): { note?: string } => (note === null ? {} : { note });
-  const noteOf = (e: PairEntry, who: string): string | null => notes.get(`${e.queryId}\u0000${e.candidateId}\u0000${who}`) ?? null;
+  const noteOf = (e: PairEntry, who: string): string | null => noteAt(e.queryId, e.candidateId, who);
   const items: ReviewItem[] = take.map(({ e, impact }) => ({
     queryId: e.queryId,
     candidateId: e.candidateId,
@@ -191,6 +190,16 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
 }
 
 /**
+ * The notes on a pool's pairs (all of them, or those of `queries`' pairs), looked up by pair and
+ * annotator: a voter's note or a judge's reason, null when none.
+ */
+export function pairNotes(ws: Workspace, pool: string, queries?: Iterable<string>): (queryId: string, candidateId: string, annotator: string) => string | null {
+  const rows = queries === undefined ? ws.labelNotes(pool) : [...queries].flatMap((queryId) => ws.labelNotes(pool, { queryId }));
+  const notes = new Map(rows.map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
+  return (queryId, candidateId, annotator) => notes.get(`${queryId}\u0000${candidateId}\u0000${annotator}`) ?? null;
+}
+
+/**
  * One pair of a judge's review queue with both questions' texts and every vote with its note
  * (review.pair): the queue carries titles only, and the Review screen asks for the pair it shows.
  * The same checks as the queue's (checkJudge: a judge, not one of the pool's annotators), and only
@@ -204,7 +213,7 @@ export function reviewPair(ws: Workspace, pool: string, judge: string | null, qu
   if (!needsReview(e)) throw new NotFoundError(`pair ${queryId} → ${candidateId} is not in the review queue of pool "${s.pool.name}" (its votes do not disagree, or it has no "?")`);
   const texts = ws.getQuestions([queryId, candidateId]);
   const figures = pairFigures(ws, s, queryId, candidateId);
-  const notes = new Map(ws.labelNotes(pool, { queryId }).filter((n) => n.candidateId === candidateId).map((n) => [n.annotator, n.note]));
+  const noteAt = pairNotes(ws, pool, [queryId]);
   return {
     pool: s.pool.name,
     queryId,
@@ -215,7 +224,7 @@ export function reviewPair(ws: Workspace, pool: string, judge: string | null, qu
     labels: [...e.votes, ...e.unsure]
       .sort((x, y) => s.annotators.indexOf(x.annotator) - s.annotators.indexOf(y.annotator))
       .map((v) => {
-        const note = notes.get(v.annotator) ?? null;
+        const note = noteAt(queryId, candidateId, v.annotator);
         return note === null ? { annotator: v.annotator, value: v.value } : { annotator: v.annotator, value: v.value, note };
       }),
   };

@@ -1,4 +1,4 @@
-import { loadPoolState, pairFigures, reviewQueue } from '../../gold';
+import { loadPoolState, pairFigures, pairNotes, reviewQueue } from '../../gold';
 import { parse, requireString, table } from '../args';
 import { json, positiveInt, withWorkspace, type Out } from './common';
 import { counted } from '../../../shared/plural';
@@ -30,13 +30,13 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
     if (values.json) {
       // The app's queue carries titles cut short and which votes have a note; the CLI's JSON gives whole titles and the notes.
       const titles = ws.getQuestionTitles([...new Set(q.items.flatMap((i) => [i.queryId, i.candidateId]))], Number.MAX_SAFE_INTEGER);
-      const notes = new Map(ws.labelNotes(q.pool).map((n) => [`${n.queryId}\u0000${n.candidateId}\u0000${n.annotator}`, n.note]));
+      const noteAt = pairNotes(ws, q.pool);
       const items = q.items.map((i, k) => ({
         ...i,
         ...figures[k],
         queryTitle: titles.get(i.queryId) ?? null,
         candidateTitle: titles.get(i.candidateId) ?? null,
-        labels: i.labels.map(({ noted, ...l }) => (noted ? { ...l, note: notes.get(`${i.queryId}\u0000${i.candidateId}\u0000${l.annotator}`) ?? null } : l)),
+        labels: i.labels.map(({ noted, ...l }) => (noted ? { ...l, note: noteAt(i.queryId, i.candidateId, l.annotator) } : l)),
       }));
       // The label version and the pool's query order serve the app's refresh, not a script.
       const { version: _version, queryOrder: _order, ...rest } = q;

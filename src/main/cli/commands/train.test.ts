@@ -27,9 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('qpairs train output', () => {
   it('names the backend the model used, times the whole training, and suggests eval on this workspace', async () => {
     // ltr trains skip-gram vectors for its features first, outside its epochs: seconds against a fraction of one.
-    const t0 = performance.now();
     const r = await runCli('train', w, '--model', 'ltr', '--name', 'l1', '--train-pool', 'dev', '--epochs', '3', '--config', '{"embeddingEpochs":1}');
-    const wall = (performance.now() - t0) / 1000;
     expect(r.code, r.err).toBe(0);
     const ws = Workspace.open(w);
     const report = findModel(ws, 'l1')!.info.report;
@@ -40,8 +38,10 @@ describe('qpairs train output', () => {
     expect(m, r.out).not.toBeNull();
     expect(m![2]).toBe(report.backend);
     expect(Number(m![3])).toBe(Number(report.seconds.toFixed(1)));
-    // The whole training: most of the command (the rest is scoring the pool), more than its epochs.
-    expect(Number(m![1])).toBeGreaterThan(wall / 2);
+    // The whole training holds its epochs and the skip-gram vectors' training before them (seconds
+    // against a fraction of one), so it reads longer than the epochs even as printed (to 0.1 s).
+    // The bug printed the epochs' time as the whole.
+    expect(Number(m![1])).toBeGreaterThan(Number(m![3]));
     expect(Number(m![1])).toBeGreaterThan(report.seconds);
     expect(r.out).toContain(`as run "l1": see qpairs eval '${w}' --pool dev\n`);
 

@@ -30,7 +30,7 @@ describe('UndoHistory', () => {
     expect(historyEntryFor(op({ note: 'why', noteBefore: null }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: null, after: 'why' } });
     expect(historyEntryFor(op({ note: '', noteBefore: 'old' }), { seq: null, noteChanged: true })).toEqual({ seq: 0, ...pair, note: { before: 'old', after: null } });
     expect(historyEntryFor(op({ note: 'same' }), { seq: null, noteChanged: false })).toBeNull();
-    expect(historyEntryFor(op({ note: 'old', undoing: true }), { seq: null, noteChanged: true })).toBeNull();
+    expect(historyEntryFor(op({ note: 'old', undone: { seq: 0, ...pair, note: { before: 'old', after: 'new' }, undoneBy: 0 } }), { seq: null, noteChanged: true })).toBeNull();
     // A cleared label took its note along: undoing the clear puts back both.
     expect(historyEntryFor(op({ value: null, noteBefore: 'why' }), { seq: 8, noteChanged: true })).toEqual({ seq: 8, ...pair, value: null, note: { before: 'why', after: null } });
     const s = kv();
@@ -109,7 +109,7 @@ describe('UndoHistory', () => {
       onSaved: (op, ack) => recordSaved(h, op, ack, { review: true }),
     });
     const undone = { seq: 0, ...pair, note: { before: 'first', after: 'second' }, review: true as const, undoneBy: 0 };
-    const op = q.enqueue({ ...pair, value: '1', note: 'first', noteBefore: 'second', undoing: true, undone });
+    const op = q.enqueue({ ...pair, value: '1', note: 'first', noteBefore: 'second', undone });
     await q.idle();
     expect(q.ops()[0]).toMatchObject({ state: 'failed' });
     expect(h.popRedo('p', 'judy')).toEqual({ entry: null, lost: false });

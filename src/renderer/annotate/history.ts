@@ -17,14 +17,14 @@ export type { HistoryEntry, RedoEntry } from './historyEntry';
  * when only its note changed — the note change (an undo's own note op is not undone in turn); null when nothing changed.
  */
 export function historyEntryFor(
-  op: Pick<LabelOp, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value' | 'note' | 'noteBefore' | 'undoing'>,
+  op: Pick<LabelOp, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value' | 'note' | 'noteBefore' | 'undone'>,
   ack: { seq: number | null; noteChanged?: boolean },
 ): HistoryEntry | null {
   const pair = { pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator };
   // A cleared label takes its note along (the engine's rule): what it set is no note.
   const note = { before: op.noteBefore ?? null, after: op.value === null ? null : op.note || null };
-  if (ack.seq != null) return { seq: ack.seq, ...pair, value: op.value, ...(ack.noteChanged && !op.undoing ? { note } : {}) };
-  if (op.note !== undefined && ack.noteChanged && !op.undoing) return { seq: 0, ...pair, note };
+  if (ack.seq != null) return { seq: ack.seq, ...pair, value: op.value, ...(ack.noteChanged && !op.undone ? { note } : {}) };
+  if (op.note !== undefined && ack.noteChanged && !op.undone) return { seq: 0, ...pair, note };
   return null;
 }
 

@@ -111,7 +111,7 @@ describe('LabelQueue', () => {
     const q = new LabelQueue({ send: async (op) => (sent.push(op), ack(1)) });
     q.enqueue({ ...L('a'), note: 'again', noteBefore: 'before', redoing: true, ifNote: null });
     q.enqueue({ ...L('b'), note: 'kept', ifNote: 'kept before' });
-    q.enqueue({ ...L('c'), note: '', noteBefore: 'x', undoing: true });
+    q.enqueue({ ...L('c'), note: '', noteBefore: 'x', undone: { seq: 0, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann', note: { before: 'x', after: null }, undoneBy: 0 } });
     await q.idle();
     expect(sent).toEqual([
       { ...L('a'), note: 'again', ifNote: null },

@@ -23,11 +23,10 @@ export interface LabelInput {
   note?: string;
   /** Not sent: the pair's note before this op changed it (what undo puts back). */
   noteBefore?: string | null;
-  /** Not sent: this op is an undo's (undo does not take it back in turn). */
-  undoing?: boolean;
   /**
-   * Not sent: what this undo's op takes back, for redo (U) once the op is saved — an undo the
-   * engine refuses took nothing back, so it leaves nothing to redo.
+   * Not sent: set on an undo's op only (undo does not take such an op back in turn): what it takes
+   * back, for redo (U) once the op is saved — an undo the engine refuses took nothing back, so it
+   * leaves nothing to redo.
    */
   undone?: RedoEntry;
   /** Not sent: this op is a redo's (undo takes it back; it leaves the rest of the redo history). */

@@ -134,7 +134,7 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return null;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undoing: true, undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
+      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return sent;
     },

@@ -83,7 +83,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
       }
       const before = e.note.before ?? '';
       // Redo can give it again once the engine took the undo (a refused undo took nothing back).
-      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undoing: true, undone: { ...e, undoneBy: 0 } });
+      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undone: { ...e, undoneBy: 0 } });
       setReasons((m) => new Map(m).set(key, before));
       showPair(key);
       queuedNotice(

@@ -4,28 +4,26 @@
  * go, so a served workspace keeps one index in memory, not two.
  */
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Engine } from './engine';
 import { importTuning } from './work';
 import { browseIndex, holdsStoredSearchIndex } from './browse';
-import { Workspace } from '../workspace/workspace';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import type { BrowseSearch } from '../../shared/contract';
 import { jobDone } from './test-team';
 
-let dir: string;
+const scratch = scratchWorkspaces('qpairs-browse-index-');
 let engine: Engine;
 let corpus: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-browse-index-'));
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  const ws = scratch.fresh('w');
   ws.transaction(() => {
     for (let i = 0; i < 30; i++) ws.upsertQuestion({ id: `s${i}`, source: 'seed', title: `seed question ${i}`, body: 'about searching during imports' });
   });
   engine = new Engine(ws, { transport: 'http' });
-  corpus = path.join(dir, 'q.jsonl');
+  corpus = path.join(scratch.dir, 'q.jsonl');
   writeFileSync(corpus, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `n${i}`, title: `new question ${i} about imports`, body: `body ${i} `.repeat(20) })).join('\n'));
   importTuning.chunkMs = 5;
 });
@@ -33,7 +31,6 @@ beforeEach(() => {
 afterEach(() => {
   importTuning.chunkMs = undefined;
   engine.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const search = (text: string): Promise<BrowseSearch> => engine.invoke('questions.search', { text, limit: 5 }) as Promise<BrowseSearch>;

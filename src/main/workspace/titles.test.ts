@@ -3,22 +3,15 @@
  * characters, ids without text absent — read with one statement for all the ids (one per id took
  * 160-690 ms for the 5,500 titles of a 3,000-pair review queue).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Workspace } from './workspace';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { scratchWorkspaces } from './scratch-workspaces';
+import type { Workspace } from './workspace';
 
-let dir: string;
+const scratch = scratchWorkspaces('qpairs-titles-');
 let ws: Workspace;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-titles-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
+  ws = scratch.fresh('w');
 });
 
 describe('getQuestionTitles', () => {

@@ -651,8 +651,12 @@ export interface EventPayloads {
   'label.changed': LabelRecord;
   /** Training progress of a model job (loss, dev metrics per epoch) for the Models screen's plots. */
   'train.progress': TrainProgressEvent;
-  /** The workspace content changed (import, pool created, run added). */
-  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' };
+  /**
+   * The workspace content changed (import, pool created, run added). `draws`: an ordered pool drew
+   * queries for an annotator's next query (pool_draws) — no label changed, so screens that show
+   * labels only (Review) need not read again.
+   */
+  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' | 'draws' };
 }
 export type EventName = keyof EventPayloads;
 /** Every event name, from the one list the preload and the IPC share (src/shared/ipc-channels.ts). */

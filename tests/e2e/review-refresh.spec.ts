@@ -114,3 +114,43 @@ test('after labels the screen reads the touched queries only and shows the chang
   await expect(page.getByTestId('review-remaining')).toHaveText(String(pairs - 1));
   await page.screenshot({ path: path.join(root, 'test-results', 'screens', 'review-refresh-after.png') });
 });
+
+test('a draw of an ordered pool (an annotator given their next query) reads nothing again; the next label reads its query only', async () => {
+  const page = served.page;
+  test.setTimeout(120_000);
+  const pairs = QUERIES * (DEPTH - 1);
+  const reads: Array<{ since?: number; queries?: string[] }> = [];
+  let pending = 0;
+  const isQueueRead = (post: string | null, url: string): boolean => url.endsWith('/api/invoke') && (post ?? '').includes('"review.queue"');
+  page.on('request', (r) => {
+    if (isQueueRead(r.postData(), r.url())) pending++;
+  });
+  page.on('response', (r) => {
+    const post = r.request().postData() ?? '';
+    if (!isQueueRead(post, r.url())) return;
+    reads.push((JSON.parse(post) as { args: { since?: number; queries?: string[] } }).args);
+    pending--;
+  });
+  page.on('requestfailed', (r) => {
+    if (isQueueRead(r.postData(), r.url())) pending--;
+  });
+  const quiet = (): Promise<void> => expect.poll(() => pending).toBe(0);
+  await expect(page.getByTestId('review-total')).toHaveText(String(pairs));
+  // The owner orders the pool at random: a change of the pool, read whole.
+  await invoke(page, 'pool.set', { pool: 'p', order: 'random', orderSeed: 3 });
+  await expect.poll(() => reads.length).toBeGreaterThan(0);
+  await quiet();
+  expect(reads.at(-1)!.since).toBeUndefined();
+  const n = reads.length;
+  // carol (who has labeled nothing) asks for her first query: the pool draws (workspace.changed, as draws) and no label changes.
+  await invoke(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
+  // bob now says 1 on q7's first pair: it agrees and leaves the list, read through q7 alone.
+  await invoke(page, 'label.set', { pool: 'p', queryId: 'q7', candidateId: 'c7x0', annotator: 'bob', value: '1' });
+  await expect(page.getByTestId('review-total')).toHaveText(String(pairs - 1));
+  await quiet();
+  expect(reads.length).toBeGreaterThan(n);
+  for (const r of reads.slice(n)) {
+    expect(r.since, JSON.stringify(r)).toBeDefined();
+    expect(r.queries).toEqual(['q7']);
+  }
+});

@@ -150,10 +150,13 @@ export class Engine implements EngineCore {
     return canSee(this.access, resolveCaller(this.ws, input), event, payload);
   }
 
-  /** Makes the draws an annotator's next query needs (a write: inside the gate), tells the clients, then answers. */
+  /**
+   * Makes the draws an annotator's next query needs (a write: inside the gate), tells the clients
+   * (as draws: no label changed, and an open Review screen reads nothing again), then answers.
+   */
   private drawThen<T>(pool: string, annotator: string, answer: () => T): Promise<T> {
     return this.writes.run(() => {
-      if (drawForAnnotator(this.ws, pool, annotator) > 0) this.hub.emit('workspace.changed', { what: 'pool' });
+      if (drawForAnnotator(this.ws, pool, annotator) > 0) this.hub.emit('workspace.changed', { what: 'draws' });
       return answer();
     });
   }

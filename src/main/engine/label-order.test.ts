@@ -144,6 +144,8 @@ describe('labeling order', () => {
 
   it('each annotator gets the first drawn query they have not done; a draw is made only when they have done all drawn ones', async () => {
     const engine = orderedEngine('w.qpairs', { order: 'random', seed: 2 });
+    const changed: unknown[] = [];
+    engine.hub.on('workspace.changed', (w) => changed.push(w));
     const a1 = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'alice' })) as QueryView;
     const b1 = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'bob' })) as QueryView;
     expect(b1.queryId).toBe(a1.queryId); // bob labels the same drawn query: two votes per drawn query
@@ -154,6 +156,8 @@ describe('labeling order', () => {
     expect(readDraws(engine.ws, 'p')).toHaveLength(2);
     const list = (await engine.invoke('annotate.queries', { pool: 'p', annotator: 'bob' })) as Array<{ id: string }>;
     expect(list.slice(0, 2).map((x) => x.id)).toEqual([a1.queryId, a2.queryId]);
+    // Each draw is told as a draw, not as a change of the pool (the Review screen reads nothing again for it).
+    expect(changed).toEqual([{ what: 'draws' }, { what: 'draws' }]);
     engine.close();
   });
 

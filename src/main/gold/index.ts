@@ -35,7 +35,8 @@ export {
 } from './state';
 export { agreementJson, agreementOverTime, poolAgreement, putStat, type PoolAgreementOptions } from './agreement';
 export { poolRatingTable, schemeCategories, type PoolRatingTable } from './rating-table';
-export { checkJudge, checkRuling, pairFigures, pairImpact, pairNotes, reviewPair, reviewQueue, type ReviewOptions } from './review';
+export { KeptPoolState, MAX_APPLIED_EVENTS } from './kept-state';
+export { checkJudge, checkRuling, pairFigures, pairImpact, pairNotes, queryRelevance, reviewPair, reviewQueue, type ReviewOptions } from './review';
 export { comparePoolRuns, perQueryMetric, type PoolCompareOptions } from './compare';
 export { assignmentView } from './progress';
 export {

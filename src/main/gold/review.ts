@@ -83,17 +83,26 @@ function apOf(ranking: readonly number[], rel: readonly boolean[]): number {
   return averagePrecision(list, R);
 }
 
-/** Per run: the largest |ΔAP| of the pair's query between the possible resolutions of the pair. */
+/** Whether each candidate of query `qi` is relevant by its current aggregate label (unresolved: not relevant), in pool order. */
+export function queryRelevance(s: PoolState, qi: number): boolean[] {
+  const q = s.queries[qi]!;
+  return q.candidates.map((c) => {
+    const v = s.byKey.get(pairKey(q.queryId, c))!.resolution.value;
+    return v !== null && isRelevant(v);
+  });
+}
+
+/**
+ * Per run: the largest |ΔAP| of the pair's query between the possible resolutions of the pair.
+ * `base`: queryRelevance of the pair's query, when the caller has it (the queue computes it once
+ * per query, not once per pair).
+ */
 export function pairImpact(
   e: PairEntry,
   s: PoolState,
   rankings: ReadonlyArray<{ run: string; ranking: number[] }>,
+  base: readonly boolean[] = queryRelevance(s, e.queryIndex),
 ): { apChange: Record<string, number>; impact: number } {
-  const q = s.queries[e.queryIndex]!;
-  const base = q.candidates.map((c) => {
-    const v = s.byKey.get(`${q.queryId}\u0000${c}`)!.resolution.value;
-    return v !== null && isRelevant(v);
-  });
   // A "?" vote leaves the pair open either way: a judge may settle it relevant or not.
   const options = e.unsure.length > 0 ? [true, false] : [...new Set(e.votes.map((v) => isRelevant(v.value)))];
   const apChange: Record<string, number> = {};
@@ -131,17 +140,21 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   const decisive = disagreements.filter(isDisagreementEntry).length;
   const listed = (o.includeSettled ? disagreements : disagreements.filter((e) => !e.judge)).filter((e) => only === null || only.has(e.queryId));
   const runs = ws.listRuns(pool).map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));
-  const rankingsByQuery = new Map<number, Array<{ run: string; ranking: number[] }>>();
-  const rankingsOf = (qi: number): Array<{ run: string; ranking: number[] }> => {
-    let r = rankingsByQuery.get(qi);
+  // Per query, once for all its pairs: each run's ranking and the candidates' current relevance.
+  const byQuery = new Map<number, { rankings: Array<{ run: string; ranking: number[] }>; base: boolean[] }>();
+  const queryOf = (qi: number): { rankings: Array<{ run: string; ranking: number[] }>; base: boolean[] } => {
+    let r = byQuery.get(qi);
     if (!r) {
       const q = s.queries[qi]!;
-      r = runs.map((run) => ({ run: run.name, ranking: rankIndices(q.candidates, run.scores.get(q.queryId)) }));
-      rankingsByQuery.set(qi, r);
+      r = { rankings: runs.map((run) => ({ run: run.name, ranking: rankIndices(q.candidates, run.scores.get(q.queryId)) })), base: queryRelevance(s, qi) };
+      byQuery.set(qi, r);
     }
     return r;
   };
-  const scored = listed.map((e) => ({ e, ...pairImpact(e, s, rankingsOf(e.queryIndex)) }));
+  const scored = listed.map((e) => {
+    const q = queryOf(e.queryIndex);
+    return { e, ...pairImpact(e, s, q.rankings, q.base) };
+  });
   scored.sort((x, y) => y.impact - x.impact || x.e.queryIndex - y.e.queryIndex || x.e.candidateIndex - y.e.candidateIndex);
   const take = o.limit !== undefined ? scored.slice(0, o.limit) : scored;
   // Titles only (cut to REVIEW_TITLE_MAX): the texts and the votes' notes come per pair (reviewPair).

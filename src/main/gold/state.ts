@@ -97,60 +97,85 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
     m.set(pairKey(l.queryId, l.candidateId), { value: l.value, seq: l.seq, origin: l.origin });
     if (!firstSeq.has(l.annotator)) firstSeq.set(l.annotator, l.seq);
   }
+  const { annotators, judges } = poolPeople(plan, roles, labels, (a) => firstSeq.get(a)!);
+  const queries = opts.queries ? [...opts.queries] : ws.poolQueries(poolName);
+  const s: PoolState = { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs: [], byKey: new Map(), labels };
+  queries.forEach((q, qi) => {
+    q.candidates.forEach((c, ci) => {
+      const e = pairEntry(ws, s, qi, ci);
+      s.pairs.push(e);
+      s.byKey.set(pairKey(q.queryId, c), e);
+    });
+  });
+  return s;
+}
+
+/**
+ * A pool's annotators (its assigned ones, else every annotator with a current label in the order
+ * of their first one: `firstSeq`) and its judges (role judge, not among them).
+ */
+export function poolPeople(
+  plan: AssignmentPlan,
+  roles: ReadonlyMap<string, string>,
+  labels: PoolState['labels'],
+  firstSeq: (annotator: string) => number,
+): { annotators: string[]; judges: string[] } {
   const annotators =
     plan.mode === 'open'
-      ? [...labels.keys()].filter((a) => roles.get(a) === 'annotator').sort((x, y) => firstSeq.get(x)! - firstSeq.get(y)!)
+      ? [...labels.keys()].filter((a) => roles.get(a) === 'annotator').sort((x, y) => firstSeq(x) - firstSeq(y))
       : [...plan.annotators];
   const inPool = new Set(annotators);
   const judges = [...roles].filter(([n, r]) => r === 'judge' && !inPool.has(n)).map(([n]) => n);
-  const queries = opts.queries ? [...opts.queries] : ws.poolQueries(poolName);
-  const pairs: PairEntry[] = [];
-  const byKey = new Map<string, PairEntry>();
-  queries.forEach((q, qi) => {
-    const assignees = plan.perQueryAnnotators ? (plan.perQueryAnnotators.get(q.queryId) ?? []) : annotators;
-    q.candidates.forEach((c, ci) => {
-      const key = pairKey(q.queryId, c);
-      const votes: Vote[] = [];
-      const unsure: Vote[] = [];
-      let latestVote = 0;
-      let latestVoteNotImported = 0;
-      for (const a of assignees) {
-        const l = labels.get(a)?.get(key);
-        if (!l) continue;
-        (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
-        // A label an undo brought back was given when the event it restores was.
-        const at = ws.labelGivenAt(l);
-        latestVote = Math.max(latestVote, at.seq);
-        if (!isImported(at.origin)) latestVoteNotImported = Math.max(latestVoteNotImported, at.seq);
-      }
-      let judge: Vote | null = null;
-      let judgeLabel: { seq: number; origin: string } | null = null;
-      for (const j of judges) {
-        const l = labels.get(j)?.get(key);
-        if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) {
-          judge = { annotator: j, value: l.value, seq: l.seq };
-          judgeLabel = l;
-        }
-      }
-      // An imported ruling came with its votes (their order in the files says nothing); a vote given here after it outdates it.
-      const ruled = judgeLabel ? ws.labelGivenAt(judgeLabel) : null;
-      let outdatedRuling: Vote | undefined;
-      if (judge && ruled && ruled.seq < (isImported(ruled.origin) ? latestVoteNotImported : latestVote)) {
-        outdatedRuling = judge;
-        judge = null;
-      }
-      const complete = assignees.length > 0 && votes.length + unsure.length === assignees.length;
-      const resolution = resolvePair(
-        votes.map((v) => v.value),
-        judge?.value ?? null,
-        { rule, scheme: pool.scheme, threshold, complete, unsure: unsure.length },
-      );
-      const e: PairEntry = { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, unsure, complete, judge, resolution, ...(outdatedRuling ? { outdatedRuling } : {}) };
-      pairs.push(e);
-      byKey.set(key, e);
-    });
-  });
-  return { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs, byKey, labels };
+  return { annotators, judges };
+}
+
+/**
+ * The entry of the pool's pair (query `qi`, candidate `ci`) from the state's current labels,
+ * annotators, judges, plan and rule: what loadPoolState gives it. It reads only that pair's labels
+ * (and, for a label an undo brought back, that pair's events: labelGivenAt).
+ */
+export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, qi: number, ci: number): PairEntry {
+  const q = s.queries[qi]!;
+  const c = q.candidates[ci]!;
+  const { plan, annotators, judges, labels, rule, threshold } = s;
+  const assignees = plan.perQueryAnnotators ? (plan.perQueryAnnotators.get(q.queryId) ?? []) : annotators;
+  const key = pairKey(q.queryId, c);
+  const votes: Vote[] = [];
+  const unsure: Vote[] = [];
+  let latestVote = 0;
+  let latestVoteNotImported = 0;
+  for (const a of assignees) {
+    const l = labels.get(a)?.get(key);
+    if (!l) continue;
+    (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
+    // A label an undo brought back was given when the event it restores was.
+    const at = ws.labelGivenAt(l);
+    latestVote = Math.max(latestVote, at.seq);
+    if (!isImported(at.origin)) latestVoteNotImported = Math.max(latestVoteNotImported, at.seq);
+  }
+  let judge: Vote | null = null;
+  let judgeLabel: { seq: number; origin: string } | null = null;
+  for (const j of judges) {
+    const l = labels.get(j)?.get(key);
+    if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) {
+      judge = { annotator: j, value: l.value, seq: l.seq };
+      judgeLabel = l;
+    }
+  }
+  // An imported ruling came with its votes (their order in the files says nothing); a vote given here after it outdates it.
+  const ruled = judgeLabel ? ws.labelGivenAt(judgeLabel) : null;
+  let outdatedRuling: Vote | undefined;
+  if (judge && ruled && ruled.seq < (isImported(ruled.origin) ? latestVoteNotImported : latestVote)) {
+    outdatedRuling = judge;
+    judge = null;
+  }
+  const complete = assignees.length > 0 && votes.length + unsure.length === assignees.length;
+  const resolution = resolvePair(
+    votes.map((v) => v.value),
+    judge?.value ?? null,
+    { rule, scheme: s.scheme, threshold, complete, unsure: unsure.length },
+  );
+  return { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, unsure, complete, judge, resolution, ...(outdatedRuling ? { outdatedRuling } : {}) };
 }
 
 /** A pair whose decisive votes hold two or more different values. */

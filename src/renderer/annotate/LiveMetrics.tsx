@@ -34,7 +34,7 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
     if (rec.pool === pool && rec.annotator === annotator) later();
   });
   useEvent('workspace.changed', (w) => {
-    if (w.what === 'run' || w.what === 'pool') later();
+    if (w.what === 'run' || w.what === 'pool' || w.what === 'draws') later();
   });
   useReconnect(later);
   // The panel floats over the bottom of the window and grows a line per few runs: its height (with

@@ -45,7 +45,7 @@ export function useAssignment(pool: string, annotator: string): AssignmentState 
   }, [client, pool, annotator]);
   useEffect(() => void loadAssignment(), [loadAssignment]);
   useEvent('workspace.changed', (w) => {
-    if (w.what === 'pool') void loadAssignment();
+    if (w.what === 'pool' || w.what === 'draws') void loadAssignment();
   });
   useReconnect(() => void loadAssignment());
   const checked = assign?.key === assignKey;

@@ -180,7 +180,7 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
   });
   useEvent('workspace.changed', (w) => {
     // 'pool': the pool may have been switched blind or open by its owner.
-    if (w.what === 'guidelines' || w.what === 'run' || w.what === 'pool') scheduleQuiet();
+    if (w.what === 'guidelines' || w.what === 'run' || w.what === 'pool' || w.what === 'draws') scheduleQuiet();
   });
   // Back online (a server restart, a network drop): the query on screen is re-read quietly; a read
   // that failed meanwhile (nothing on screen, or its error shown) is made again, so the screen does

@@ -245,7 +245,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     touched.current.add(rec.queryId);
     later();
   });
-  useEvent('workspace.changed', () => {
+  useEvent('workspace.changed', (w) => {
+    // An ordered pool's draw for an annotator changes no label, judge or pair: nothing to read again.
+    if (w.what === 'draws') return;
     loadPeople();
     wholeRead.current = true;
     later();

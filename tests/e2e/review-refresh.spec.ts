@@ -27,9 +27,14 @@ const served = useServedReviewPool('review-refresh', 40, 'p', () => {
   return { questions, labels };
 });
 
-async function invoke(page: Page, command: string, args: unknown): Promise<void> {
+async function call<T>(page: Page, command: string, args: unknown): Promise<T> {
   const r = await page.request.post(`${served.server!.url}/api/invoke`, { headers: { 'X-QPairs': '1' }, data: { command, args } });
   expect(r.ok(), `${command}: ${await r.text()}`).toBe(true);
+  return (await r.json()) as T;
+}
+
+async function invoke(page: Page, command: string, args: unknown): Promise<void> {
+  await call(page, command, args);
 }
 
 test('after labels the screen reads the touched queries only and shows the changed rows', async () => {
@@ -153,4 +158,30 @@ test('a draw of an ordered pool (an annotator given their next query) reads noth
     expect(r.since, JSON.stringify(r)).toBeDefined();
     expect(r.queries).toEqual(['q7']);
   }
+});
+
+test('Agreement does not compute again for a draw of the ordered pool, only for a label', async () => {
+  const page = served.page;
+  test.setTimeout(60_000);
+  let reports = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/invoke') && (r.postData() ?? '').includes('"agreement.report"')) reports++;
+  });
+  await page.goto(`${served.server!.url}/#agreement`);
+  await page.getByTestId('agreement-pool').selectOption('p');
+  await expect.poll(() => reports).toBeGreaterThan(0);
+  const n = reports;
+  // carol finishes the query the test above drew for her (labels: computed again), so her next one needs a draw.
+  const first = await call<{ queryId: string; candidates: Array<{ id: string }> }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
+  for (const c of first.candidates) await invoke(page, 'label.set', { pool: 'p', queryId: first.queryId, candidateId: c.id, annotator: 'carol', value: '0' });
+  await expect.poll(() => reports).toBeGreaterThan(n);
+  await page.waitForTimeout(1_500); // past the screen's 800 ms debounce: what the labels made it compute has been asked for
+  const afterLabels = reports;
+  const next = await call<{ queryId: string }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
+  expect(next.queryId).not.toBe(first.queryId);
+  // Past the debounce: a draw that made the screen compute again would have shown by now.
+  await page.waitForTimeout(1_500);
+  expect(reports).toBe(afterLabels);
+  await invoke(page, 'label.set', { pool: 'p', queryId: next.queryId, candidateId: `c${next.queryId.slice(1)}x0`, annotator: 'carol', value: '1' });
+  await expect.poll(() => reports).toBeGreaterThan(afterLabels);
 });

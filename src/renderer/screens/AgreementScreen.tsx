@@ -127,7 +127,10 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) later();
   });
-  useEvent('workspace.changed', later);
+  // A draw (an annotator given new queries by the pool's labeling order) changes no label and so no agreement.
+  useEvent('workspace.changed', (w) => {
+    if (w.what !== 'draws') later();
+  });
   useReconnect(() => void load());
 
   const candidates = [...new Set([...(report?.annotators ?? []), ...people.filter((p) => p.role === 'annotator').map((p) => p.name)])];

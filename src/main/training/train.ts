@@ -9,16 +9,16 @@ import { readFileSync } from 'node:fs';
 import { LIVE_MODELS, liveRunName } from '../../shared/live';
 import { QPairsError, throwIfAborted } from '../errors';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
-import type { ModelId, SavedModel, TrainReport, WordVectors } from '../models/types';
-import type { TrainedOnRecord } from '../models/worker-protocol';
+import type { ModelId, TrainReport, WordVectors } from '../models/types';
+import type { EncodedModel, TrainedOnRecord } from '../models/worker-protocol';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { buildDevSet, joinTrainingData, labeledLists, readCounts, labeledTrainingPairs, readUnlabeled, unlabeledSpec, poolGrades, trainingDevSet, trainingQueries, type ExtraTextLimits, type TrainingQuery } from './data';
 import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev-overlap';
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
-import { trainSaved, type RunOptions, type TrainingInput } from './run-model';
+import { trainForStore, type RunOptions, type TrainingInput } from './run-model';
 import { featureRunNames, scorePoolWith } from './pool-scores';
-import { deleteModel, listModels, requireModel, savedModelMeta, storeModel, type TrainingInfo } from './store';
+import { deleteModel, encodeForStore, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
 export interface TrainSpec {
@@ -208,7 +208,7 @@ export function describeFeatureOf(name: string, featureOf: readonly string[]): s
 }
 
 /** The runs a fusing model takes as features that are stored models reading labels. */
-function labelReadingModels(ws: Workspace, saved: SavedModel, self: string): string[] {
+function labelReadingModels(ws: Workspace, saved: Pick<EncodedModel, 'meta'>, self: string): string[] {
   const names = featureRunNames(saved);
   const kindOf = new Map(listModels(ws).map((m) => [m.name, m.kind]));
   return names.filter((r) => r !== self && kindOf.has(r) && !UNSUPERVISED_KINDS.has(kindOf.get(r)!));
@@ -306,7 +306,10 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   }
   const epochs = spec.epochs ?? cv?.selectedEpochs ?? undefined;
   const opts = { epochs, seed, embeddings };
-  let saved: SavedModel;
+  // Kept with the model: scorePool uses them for these queries, so the model's run on its own
+  // training pool is out of fold (an honest feature for ltr/fused, an honest figure in eval).
+  const storedMeta = Object.keys(outOfFold).length ? { outOfFold } : undefined;
+  let saved: EncodedModel;
   let report: TrainReport;
   let read: { questions: number; extraTexts: number };
   // The queries the stored model was trained on: the query side of every labeled training pair,
@@ -323,7 +326,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     // Imported vectors are the model: nothing to train.
     const t0 = Date.now();
     const model = SkipGramRanker.fromWordVectors(embeddings);
-    saved = model.save();
+    saved = encodeForStore(model.save(), storedMeta);
     const evaluation = dev ? evaluateRanker(model, dev) : null;
     model.dispose();
     report = {
@@ -339,7 +342,8 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
       notes: [`imported ${embeddings.words.length} word vectors (dim ${embeddings.dim}) from ${spec.vectors}`],
     };
   } else {
-    ({ saved, report, read, trainedOn: fingerprinted } = await trainSaved(kind, spec.config, { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts, o));
+    // The model comes back encoded as it is stored (the worker encodes it): this thread only writes it.
+    ({ encoded: saved, report, read, trainedOn: fingerprinted } = await trainForStore(kind, spec.config, { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts, o, storedMeta));
   }
   const trainedOn = fingerprinted
     ? { rows: fingerprinted }
@@ -366,9 +370,6 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     ...(Array.isArray(saved.meta?.importance) && saved.meta.importance.length ? { importance: saved.meta.importance as TrainingInfo['importance'] } : {}),
   };
   throwIfAborted(o.signal);
-  // Kept with the model: scorePool uses them for these queries, so the model's run on its own
-  // training pool is out of fold (an honest feature for ltr/fused, an honest figure in eval).
-  if (Object.keys(outOfFold).length) saved = { ...saved, meta: { ...(saved.meta ?? {}), outOfFold } };
   // A fusing model's feature runs whose models read labels: where those were trained, this model's
   // scores carry their in-sample scores (a fused model on a dev pool that an ltr feature was trained
   // on led the dev table unmarked), so their training queries count as this model's.
@@ -383,7 +384,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     training.trainedOnQueries = new Set([...trainedOnQueryIds, ...inherited.flatMap((f) => f.ids)]).size;
   }
   ws.transaction(() => {
-    storeModel(ws, spec.name, saved, report, training);
+    storeEncodedModel(ws, spec.name, saved, report, training);
     storeTrainedOn(ws, spec.name, trainedOn);
     for (const f of inherited) inheritTrainedOn(ws, spec.name, f.run, f.oof);
   });

@@ -150,6 +150,27 @@ describe('starting a training', () => {
     }
   });
 
+  it('the model name check reads the runs\' names, not every pool\'s runs with their pair counts; a clash names the first pool and the run\'s kind', async () => {
+    const { syntheticWorkspace, importSyntheticPool } = await import('./test-corpus');
+    const { prepareTraining } = await import('./train');
+    const { dir: d, ws: w } = await syntheticWorkspace('qpairs-data-name-');
+    try {
+      await importSyntheticPool(w, d, 'tr', [0, 1, 2, 3]);
+      await importSyntheticPool(w, d, 'dv', [20, 21]);
+      for (const [pool, kind] of [['dv', 'retriever'], ['tr', 'imported']] as const) w.setRunScore(w.ensureRun(pool, 'taken', kind), 'q0', 'q1', 1);
+      w.setRunScore(w.ensureRun('tr', 'mine', 'model'), 'q0', 'q1', 1);
+      const runs = vi.spyOn(w, 'listRuns');
+      const spec = (name: string) => ({ model: 'tfidf', name, trainPools: ['tr'], devPool: 'dv' });
+      expect(() => prepareTraining(w, spec('taken'))).toThrow('"taken" is already a run of pool "tr" (kind imported); choose another model name');
+      // A model's own run is retrained, not a clash.
+      expect(prepareTraining(w, spec('mine')).queries.length).toBeGreaterThan(0);
+      expect(runs).not.toHaveBeenCalled();
+    } finally {
+      w.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it('the request\'s checks are handed to the job: it reads the training and dev queries\' texts once, unless something was committed since', async () => {
     const { syntheticWorkspace, importSyntheticPool } = await import('./test-corpus');
     const { prepareTraining } = await import('./train');

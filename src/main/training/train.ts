@@ -67,10 +67,12 @@ export function checkModelName(ws: Workspace, name: string): void {
   if (LIVE_MODELS.some((m) => liveRunName(m) === name)) {
     throw new QPairsError(`"${name}" is the name of a live-retraining run (learn as we label replaces it in its pools); choose another model name`);
   }
-  for (const p of ws.listPools()) {
-    const clash = ws.listRuns(p.name).find((r) => r.name === name && r.kind !== 'model');
-    if (clash) throw new QPairsError(`"${name}" is already a run of pool "${p.name}" (kind ${clash.kind}); choose another model name`);
-  }
+  // One statement over the runs' names: listing every pool's runs counted each run's pairs (~130 ms
+  // on a workspace whose pools hold runs of 60,000 pairs), on the thread that acknowledges labels.
+  const clash = ws.stmt(`SELECT p.name AS pool, r.kind FROM runs r JOIN pools p ON p.id = r.pool_id WHERE r.name = ? AND r.kind <> 'model' ORDER BY p.id, r.id LIMIT 1`).get(name) as
+    | { pool: string; kind: string }
+    | undefined;
+  if (clash) throw new QPairsError(`"${name}" is already a run of pool "${clash.pool}" (kind ${clash.kind}); choose another model name`);
 }
 
 /** Share of the training clusters held out for early stopping when there is neither a dev pool nor --cv: one fold in 5. */

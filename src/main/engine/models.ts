@@ -157,14 +157,20 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       checkModelName(ws, a.name, caller);
       // Say what the overlap check did before the first epoch (the job's result carries it too).
       if (prepared.overlap) ctx.progress(0, 1000, describeDevOverlap(prepared.overlap, 'app'));
-      const { report, training } = await trainModel(ws, spec, {
-        signal: ctx.signal,
-        onProgress: (p) => {
-          engine.hub.emit('train.progress', { jobId, name: a.name, progress: p });
-          const whole = p.steps > 0 ? (p.epoch - 1 + p.step / p.steps) / Math.max(1, p.epochs) : 0;
-          ctx.progress(Math.round(whole * 1000), 1000, p.phase ?? `epoch ${p.epoch}/${p.epochs}, loss ${p.loss.toFixed(4)}`);
+      // The request's checks are handed over: the job checks again only if something was committed since.
+      const { report, training } = await trainModel(
+        ws,
+        spec,
+        {
+          signal: ctx.signal,
+          onProgress: (p) => {
+            engine.hub.emit('train.progress', { jobId, name: a.name, progress: p });
+            const whole = p.steps > 0 ? (p.epoch - 1 + p.step / p.steps) / Math.max(1, p.epochs) : 0;
+            ctx.progress(Math.round(whole * 1000), 1000, p.phase ?? `epoch ${p.epoch}/${p.epochs}, loss ${p.loss.toFixed(4)}`);
+          },
         },
-      });
+        prepared,
+      );
       // The model is its trainer's (issue 23: NULL = the owner's).
       await engine.writes.run(() => ws.stmt(`UPDATE models SET created_by = ? WHERE name = ?`).run(caller && caller.role !== 'owner' ? caller.annotator : null, a.name));
       // Once the model is stored, the pools are scored to completion (a cancel now would leave a

@@ -53,13 +53,13 @@ describe('train-worker', () => {
     expect(report.history.length).toBe(3);
     expect(progress.filter((p) => !p.phase && p.step === p.steps).map((p) => p.epoch)).toEqual([1, 2, 3]);
     expect(progress.some((p) => p.devMRR !== undefined)).toBe(true);
-    const fromWorker = await loadModel(saved);
+    const fromWorker = await loadModel(saved!);
     const local = await createModel('bow-cnn', config);
     await local.train(fx.data, { epochs: 3, seed: 4, dev: fx.dev });
     const q = fx.dev.queries[0];
     expect(fromWorker.score(q.query, q.candidates)).toEqual(local.score(q.query, q.candidates));
     // batch scoring off-thread too
-    const scored = await scoreInWorker(saved, fx.dev.queries.map((d) => ({ query: d.query, candidates: d.candidates })), { workerPath }).promise;
+    const scored = await scoreInWorker(saved!, fx.dev.queries.map((d) => ({ query: d.query, candidates: d.candidates })), { workerPath }).promise;
     expect(scored[0]).toEqual(local.score(q.query, q.candidates));
     fromWorker.dispose();
     local.dispose();

@@ -10,6 +10,7 @@ import { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readCounts, readUnlabeled } from '../training/data';
 import { poolScoresOf, readPoolScoring } from '../training/pool-scores';
 import { trainedOnFingerprints } from '../training/trained-on';
+import { encodeForStore } from '../training/model-bytes';
 
 const port = parentPort;
 
@@ -68,7 +69,13 @@ async function handle(msg: ToWorker): Promise<void> {
           },
         });
         const saved = model.save();
-        send({ type: 'done', saved, report, ...(read ? { read } : {}), ...(trainedOn ? { trainedOn } : {}) }, weightBuffers(saved));
+        const done = { report, ...(read ? { read } : {}), ...(trainedOn ? { trainedOn } : {}) };
+        if (msg.encode) {
+          // Encoded here, as the workspace stores it: the engine's thread only writes the bytes.
+          const encoded = encodeForStore(saved, msg.encode.meta);
+          const b = encoded.bytes;
+          send({ type: 'done', encoded, ...done }, b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? [b.buffer as ArrayBuffer] : []);
+        } else send({ type: 'done', saved, ...done }, weightBuffers(saved));
       } finally {
         model.dispose();
       }

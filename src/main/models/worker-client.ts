@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
-import type { FromWorker, PoolScores, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
+import type { EncodedModel, FromWorker, PoolScores, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
 
 export interface WorkerJob {
   kind: ModelId;
@@ -12,6 +12,8 @@ export interface WorkerJob {
   read?: WorkspaceTrainingData;
   dev?: DevSet;
   opts?: { epochs?: number; seed?: number; embeddings?: WordVectors };
+  /** The model handed over encoded for storing (worker-protocol.ts EncodedModel), not as a SavedModel. */
+  encode?: { meta?: Record<string, unknown> };
 }
 
 export interface WorkerHandle<T> {
@@ -63,9 +65,22 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
   };
 }
 
+/** A finished training's result: the model saved, or encoded when the job asked (`encode`). */
+export interface WorkerTrained {
+  saved?: SavedModel;
+  encoded?: EncodedModel;
+  report: TrainReport;
+  read?: ReadCounts;
+  trainedOn?: TrainedOnRecord[];
+}
+
 /** Trains `job.kind` in a worker thread. */
-export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<{ saved: SavedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
-  return run({ type: 'start', ...job }, o, (m) => (m.type === 'done' ? { saved: m.saved, report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}) } : undefined));
+export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<WorkerTrained> {
+  return run({ type: 'start', ...job }, o, (m) =>
+    m.type === 'done'
+      ? { ...(m.saved ? { saved: m.saved } : {}), ...(m.encoded ? { encoded: m.encoded } : {}), report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}) }
+      : undefined,
+  );
 }
 
 /** Scores many (query, candidates) lists with a saved model in a worker thread. */

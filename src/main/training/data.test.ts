@@ -149,4 +149,64 @@ describe('starting a training', () => {
       rmSync(d, { recursive: true, force: true });
     }
   });
+
+  it('the model name check reads the runs\' names, not every pool\'s runs with their pair counts; a clash names the first pool and the run\'s kind', async () => {
+    const { syntheticWorkspace, importSyntheticPool } = await import('./test-corpus');
+    const { prepareTraining } = await import('./train');
+    const { dir: d, ws: w } = await syntheticWorkspace('qpairs-data-name-');
+    try {
+      await importSyntheticPool(w, d, 'tr', [0, 1, 2, 3]);
+      await importSyntheticPool(w, d, 'dv', [20, 21]);
+      for (const [pool, kind] of [['dv', 'retriever'], ['tr', 'imported']] as const) w.setRunScore(w.ensureRun(pool, 'taken', kind), 'q0', 'q1', 1);
+      w.setRunScore(w.ensureRun('tr', 'mine', 'model'), 'q0', 'q1', 1);
+      const runs = vi.spyOn(w, 'listRuns');
+      const spec = (name: string) => ({ model: 'tfidf', name, trainPools: ['tr'], devPool: 'dv' });
+      expect(() => prepareTraining(w, spec('taken'))).toThrow('"taken" is already a run of pool "tr" (kind imported); choose another model name');
+      // A model's own run is retrained, not a clash.
+      expect(prepareTraining(w, spec('mine')).queries.length).toBeGreaterThan(0);
+      expect(runs).not.toHaveBeenCalled();
+    } finally {
+      w.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it('the request\'s checks are handed to the job: it reads the training and dev queries\' texts once, unless something was committed since', async () => {
+    const { syntheticWorkspace, importSyntheticPool } = await import('./test-corpus');
+    const { prepareTraining } = await import('./train');
+    const { dir: d, ws: w } = await syntheticWorkspace('qpairs-data-handed-');
+    try {
+      // Dev query q20 is training query q20 too: the overlap check drops it.
+      await importSyntheticPool(w, d, 'tr', [0, 1, 2, 3, 4, 5, 6, 7, 20]);
+      await importSyntheticPool(w, d, 'dv', [20, 21, 22]);
+      const texts = vi.spyOn(w, 'getQuestion');
+      const spec = (name: string) => ({ model: 'ltr', name, trainPools: ['tr'], devPool: 'dv', epochs: 1, config: { embedding: false } });
+      // The job checking again on its own (as before): the request's reads, then the job's.
+      prepareTraining(w, spec('a'));
+      const request = texts.mock.calls.length;
+      expect(request).toBeGreaterThanOrEqual(9 + 3);
+      texts.mockClear();
+      await trainModel(w, spec('a'), { workerPath: null });
+      const again = texts.mock.calls.length;
+      // Handed over with nothing committed since: the job reads none of the checks' texts again.
+      const prepared = prepareTraining(w, spec('b'));
+      texts.mockClear();
+      await trainModel(w, spec('b'), { workerPath: null }, prepared);
+      expect(texts.mock.calls.length).toBe(again - request);
+      const a = findModel(w, 'a')!.info.training;
+      const b = findModel(w, 'b')!.info.training;
+      expect(b).toEqual(a);
+      expect(b.overlap).toMatchObject({ overlapping: 1, dropped: 1 });
+      // A label committed after the request: the job checks again and trains on it (q0 → q1 relevant).
+      const stale = prepareTraining(w, spec('c'));
+      w.addLabel({ pool: 'tr', queryId: 'q0', candidateId: 'q1', annotator: 'gold', value: '1', origin: 'test' });
+      texts.mockClear();
+      await trainModel(w, spec('c'), { workerPath: null }, stale);
+      expect(texts.mock.calls.length).toBe(again);
+      expect(findModel(w, 'c')!.info.training).toMatchObject({ positives: a.positives + 1, negatives: a.negatives - 1 });
+    } finally {
+      w.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
 });

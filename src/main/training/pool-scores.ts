@@ -19,7 +19,7 @@ import { getModel } from './store';
 export type { PoolScores } from '../models/worker-protocol';
 
 /** The runs a fusing model (ltr, fused) takes as features, as saved with it; none for the other models. */
-export function featureRunNames(saved: SavedModel): string[] {
+export function featureRunNames(saved: Pick<SavedModel, 'meta'>): string[] {
   return Array.isArray(saved.meta?.runNames) ? (saved.meta.runNames as string[]) : [];
 }
 

@@ -7,9 +7,10 @@ import { throwIfAborted } from '../errors';
 import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainOptions, TrainProgress, TrainReport } from '../models/types';
-import type { LabeledTrainingPairs, ReadCounts, TrainedOnRecord, UnlabeledSpec } from '../models/worker-protocol';
+import type { EncodedModel, LabeledTrainingPairs, ReadCounts, TrainedOnRecord, UnlabeledSpec } from '../models/worker-protocol';
 import type { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readCounts, readUnlabeled } from './data';
+import { encodeForStore } from './model-bytes';
 
 /**
  * A model's training data as the engine gives it: the labeled pairs it read (cheap) and what the
@@ -54,6 +55,38 @@ export async function trainSaved(
   opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
   o: RunOptions,
 ): Promise<{ saved: SavedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
+  const { saved, ...r } = await trainRun(kind, config, input, dev, opts, o, undefined);
+  return { saved: saved!, ...r };
+}
+
+/**
+ * trainSaved for a model to store: the model comes back encoded as the workspace stores it
+ * (store.ts encodeForStore, `meta` added to its saved meta). A worker encodes it, so the engine's
+ * thread neither receives the vocabulary and weights as objects nor encodes them; in this thread
+ * (tests, an in-memory workspace, no bundle) the same bytes are made here.
+ */
+export async function trainForStore(
+  kind: ModelId,
+  config: Record<string, unknown> | undefined,
+  input: TrainingInput,
+  dev: DevSet | undefined,
+  opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
+  o: RunOptions,
+  meta?: Record<string, unknown>,
+): Promise<{ encoded: EncodedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
+  const { saved, encoded, ...r } = await trainRun(kind, config, input, dev, opts, o, meta ? { meta } : {});
+  return { encoded: encoded ?? encodeForStore(saved!, meta), ...r };
+}
+
+async function trainRun(
+  kind: ModelId,
+  config: Record<string, unknown> | undefined,
+  input: TrainingInput,
+  dev: DevSet | undefined,
+  opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
+  o: RunOptions,
+  encode: { meta?: Record<string, unknown> } | undefined,
+): Promise<{ saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
   throwIfAborted(o.signal); // aborted already: its 'abort' event has fired and would not stop the worker
   const workerPath = resolveWorkerPath(o);
   const path = workerPath ? input.ws.fileForWorkers() : null;
@@ -61,12 +94,18 @@ export async function trainSaved(
   const inThread = path ? null : joinTrainingData(pairs, readUnlabeled(input.ws, input.unlabeled));
   if (workerPath) {
     const job = path ? { read: { path, ...pairs, unlabeled: input.unlabeled, ...(input.trainedOn ? { trainedOn: input.trainedOn } : {}) } } : { data: inThread!.data };
-    const h = trainInWorker({ kind, config, ...job, dev, opts }, { workerPath, onProgress: o.onProgress });
+    const h = trainInWorker({ kind, config, ...job, dev, opts, ...(encode ? { encode } : {}) }, { workerPath, onProgress: o.onProgress });
     const onAbort = (): void => h.cancel();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const r = await h.promise;
-      return { saved: r.saved, report: r.report, read: r.read ?? readCounts(inThread!), ...(r.trainedOn ? { trainedOn: r.trainedOn } : {}) };
+      return {
+        ...(r.saved ? { saved: r.saved } : {}),
+        ...(r.encoded ? { encoded: r.encoded } : {}),
+        report: r.report,
+        read: r.read ?? readCounts(inThread!),
+        ...(r.trainedOn ? { trainedOn: r.trainedOn } : {}),
+      };
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
     }

@@ -5,11 +5,15 @@
  * then every tensor's float32 data in header order. Loading gives back bit-identical weights, so
  * a reloaded model scores identically.
  */
-import type { SavedModel, SavedTensor, TrainReport } from '../models/types';
-import { NotFoundError, QPairsError } from '../errors';
+import type { SavedModel, TrainReport } from '../models/types';
+import type { EncodedModel } from '../models/worker-protocol';
+import { NotFoundError } from '../errors';
+import { decodeSavedModel, encodeForStore, type Header } from './model-bytes';
 import type { Workspace } from '../workspace/workspace';
 import type { DevOverlap } from './dev-overlap';
 import type { CvResult } from './cross-validate';
+
+export { decodeSavedModel, encodeForStore, encodeSavedModel } from './model-bytes';
 
 /** How a model was trained (shown in the Models screen and datasheets). */
 export interface TrainingInfo {
@@ -66,66 +70,18 @@ export interface ModelInfo {
   bytes: number;
 }
 
-interface Header {
-  format: 1;
-  kind: string;
-  config: Record<string, unknown>;
-  vocab?: string[];
-  meta?: Record<string, unknown>;
-  tensors: Array<{ name: string; shape: number[]; length: number }>;
-}
-
-export function encodeSavedModel(saved: SavedModel): Buffer {
-  const names = Object.keys(saved.weights);
-  const header: Header = {
-    format: 1,
-    kind: saved.kind,
-    config: saved.config,
-    vocab: saved.vocab,
-    meta: saved.meta,
-    tensors: names.map((name) => ({ name, shape: saved.weights[name]!.shape, length: saved.weights[name]!.data.length })),
-  };
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const headStart = 4;
-  const dataStart = Math.ceil((headStart + json.length) / 4) * 4;
-  const total = dataStart + names.reduce((s, n) => s + saved.weights[n]!.data.length * 4, 0);
-  const buf = Buffer.alloc(total);
-  buf.writeUInt32LE(json.length, 0);
-  json.copy(buf, headStart);
-  let off = dataStart;
-  for (const n of names) {
-    const d = saved.weights[n]!.data;
-    Buffer.from(d.buffer, d.byteOffset, d.byteLength).copy(buf, off);
-    off += d.byteLength;
-  }
-  return buf;
-}
-
-export function decodeSavedModel(buf: Buffer): SavedModel {
-  const len = buf.readUInt32LE(0);
-  const header = JSON.parse(buf.subarray(4, 4 + len).toString('utf8')) as Header;
-  if (header.format !== 1) throw new QPairsError(`unknown saved-model format ${String(header.format)}`);
-  let off = Math.ceil((4 + len) / 4) * 4;
-  const weights: Record<string, SavedTensor> = {};
-  for (const t of header.tensors) {
-    // Copy into a fresh aligned Float32Array (the BLOB buffer may be shared or unaligned).
-    const data = new Float32Array(t.length);
-    new Uint8Array(data.buffer).set(buf.subarray(off, off + t.length * 4));
-    weights[t.name] = { shape: t.shape, data };
-    off += t.length * 4;
-  }
-  const saved: SavedModel = { format: 1, kind: header.kind as SavedModel['kind'], config: header.config, weights };
-  if (header.vocab) saved.vocab = header.vocab;
-  if (header.meta) saved.meta = header.meta;
-  return saved;
-}
-
 export function storeModel(ws: Workspace, name: string, saved: SavedModel, report: TrainReport, training: TrainingInfo): void {
+  storeEncodedModel(ws, name, encodeForStore(saved), report, training);
+}
+
+/** Stores a model already encoded (encodeForStore), under `name`. */
+export function storeEncodedModel(ws: Workspace, name: string, model: EncodedModel, report: TrainReport, training: TrainingInfo): void {
+  const b = model.bytes;
   ws.stmt(
     `INSERT INTO models(name, kind, saved, report, training, created) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT(name) DO UPDATE SET kind = excluded.kind, saved = excluded.saved, report = excluded.report,
        training = excluded.training, created = excluded.created`,
-  ).run(name, saved.kind, encodeSavedModel(saved), JSON.stringify(report), JSON.stringify(training), new Date().toISOString());
+  ).run(name, model.kind, Buffer.from(b.buffer, b.byteOffset, b.byteLength), JSON.stringify(report), JSON.stringify(training), new Date().toISOString());
 }
 
 /**

@@ -17,6 +17,19 @@ import { prepareTraining, scorePool, trainModel } from './train';
 import { CancelledError } from '../errors';
 import { retrainLive } from './live-retrain';
 
+/** Every message a model worker thread sends (node:worker_threads' Worker, subclassed only to record them). */
+const fromWorkers = vi.hoisted(() => [] as Array<{ type: string } & Record<string, unknown>>);
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:worker_threads')>();
+  class Worker extends real.Worker {
+    constructor(...args: ConstructorParameters<typeof real.Worker>) {
+      super(...args);
+      this.on('message', (m) => fromWorkers.push(m));
+    }
+  }
+  return { ...real, Worker, default: { ...real, Worker } };
+});
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 let dir: string;
@@ -47,6 +60,8 @@ const readsText = (sql: string[]): string[] => sql.filter((s) => /FROM questions
 /** Scoring's reads: the pool's lists, the candidates' texts, the pool's runs, the model. */
 const readsPool = (sql: string[]): string[] => sql.filter((s) => /c.candidate_id FROM pool_queries|FROM questions WHERE id|FROM run_scores WHERE run_id|SELECT name, kind, created, report, training, saved FROM models/.test(s));
 /** A run's stored scores as sorted [query, candidate, score] rows. */
+/** A stored model's bytes, as the workspace holds them. */
+const storedBytes = (ws: Workspace, name: string): Buffer => ws.db.prepare(`SELECT saved FROM models WHERE name = ?`).pluck().get(name) as Buffer;
 function storedRun(ws: Workspace, pool: string, name: string): Array<[string, string, number]> {
   const run = ws.listRuns(pool).find((r) => r.name === name)!;
   const rows = [...ws.runScores(run.id)].flatMap(([q, m]) => [...m].map(([c, v]) => [q, c, v] as [string, string, number]));
@@ -87,6 +102,31 @@ describe('the training data is read by the worker', () => {
       engine.ws.db.prepare(`SELECT query_id, text_hash, hex(signature) AS sig FROM model_trained_on WHERE model = (SELECT id FROM models WHERE name = ?) ORDER BY query_id`).all(name);
     expect(record('there')).toEqual(record('here'));
     expect(record('there').length).toBeGreaterThan(20);
+    engine.ws.close();
+  });
+
+  it('the worker hands the model over encoded as it is stored: the engine only writes those bytes, the same as in-thread training stores', async () => {
+    // ltr with --cv: its stored meta has the out-of-fold scores added to the model's own.
+    const spec = { model: 'ltr', trainPools: ['dev'], epochs: 3, seed: 2, cv: { folds: 2 }, config: { embedding: false } };
+    const inThread = recorded();
+    await trainModel(inThread.ws, { ...spec, name: 'enc-here' }, { workerPath: null });
+    inThread.ws.close();
+    const engine = recorded();
+    fromWorkers.length = 0;
+    await trainModel(engine.ws, { ...spec, name: 'enc-there' }, { workerPath });
+    const here = storedBytes(engine.ws, 'enc-here');
+    const there = storedBytes(engine.ws, 'enc-there');
+    expect(findModel(engine.ws, 'enc-there')!.saved.meta?.outOfFold).toBeDefined();
+    expect(there.equals(here)).toBe(true);
+    // The CV folds' models come back as models (they score held-out folds); the final one as the stored bytes.
+    const done = fromWorkers.filter((m) => m.type === 'done');
+    expect(done.length).toBe(3);
+    const last = done.at(-1)!;
+    expect(last.saved).toBeUndefined();
+    const encoded = last.encoded as { kind: string; bytes: Uint8Array };
+    expect(encoded.kind).toBe('ltr');
+    expect(Buffer.from(encoded.bytes).equals(there)).toBe(true);
+    expect(done.slice(0, -1).every((m) => m.saved !== undefined && m.encoded === undefined)).toBe(true);
     engine.ws.close();
   });
 

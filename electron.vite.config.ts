@@ -23,7 +23,7 @@ export default defineConfig({
         // out/main/segment-worker.js (an import's tokenizing), out/main/dump-parse-worker.js (a dump import's parsing).
         input: {
           index: 'src/main/index.ts',
-          'train-worker': 'src/main/models/train-worker.ts',
+          'train-worker': 'src/main/training/train-worker.ts',
           'compute-worker': 'src/main/engine/compute-worker.ts',
           'segment-worker': 'src/main/bm25/segment-worker.ts',
           'dump-parse-worker': 'src/main/import/dump-parse-worker.ts',

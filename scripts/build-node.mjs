@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 
 const entries = {
   qpairs: 'src/main/cli/index.ts',
-  'train-worker': 'src/main/models/train-worker.ts',
+  'train-worker': 'src/main/training/train-worker.ts',
   'compute-worker': 'src/main/engine/compute-worker.ts',
   'segment-worker': 'src/main/bm25/segment-worker.ts',
   'dump-parse-worker': 'src/main/import/dump-parse-worker.ts',

@@ -1,5 +1,5 @@
 /**
- * Messages between the UI/engine thread and `train-worker.ts` (a worker_threads Worker).
+ * Messages between the UI/engine thread and `training/train-worker.ts` (a worker_threads Worker).
  *
  *   parent → worker  { type: 'start', kind, config?, data, dev?, opts? }     train a model
  *                    { type: 'start', kind, config?, read, dev?, opts? }     the same, the worker

@@ -41,7 +41,7 @@ beforeAll(async () => {
   file = path.join(dir, 't.qpairs');
   // Inside the checkout, where the bundle finds its packages (node_modules).
   workerPath = path.resolve(here, '../../../out/test-training/train-worker.mjs');
-  await build({ entryPoints: [path.join(here, '../models/train-worker.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: workerPath, logLevel: 'warning' });
+  await build({ entryPoints: [path.join(here, 'train-worker.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: workerPath, logLevel: 'warning' });
   const ws = Workspace.create(file);
   await runImport(ws, 'semeval', [DEV], { pool: 'dev' });
   ws.close();

@@ -5,11 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CancelledError } from '../errors';
-import { loadModel } from './registry';
-import { createModel } from './registry';
-import { syntheticData } from './test-data';
-import { scoreInWorker, trainInWorker } from './worker-client';
-import type { TrainProgress } from './types';
+import { createModel, loadModel } from '../models/registry';
+import { syntheticData } from '../models/test-data';
+import { scoreInWorker, trainInWorker } from '../models/worker-client';
+import type { TrainProgress } from '../models/types';
 
 /** Every worker thread the code under test starts (node:worker_threads' Worker, unchanged). */
 const started = vi.hoisted(() => [] as import('node:worker_threads').Worker[]);
@@ -25,7 +24,7 @@ vi.mock('node:worker_threads', async (importOriginal) => {
 });
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const workerPath = path.resolve(here, '../../../out/test-models/train-worker.mjs');
+const workerPath = path.resolve(here, '../../../out/test-training/train-worker-alone.mjs');
 
 describe('train-worker', () => {
   beforeAll(async () => {

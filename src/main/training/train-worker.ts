@@ -1,16 +1,16 @@
 /**
  * Worker entry (worker_threads): trains or batch-scores a model off the UI thread.
- * Protocol: worker-protocol.ts. Bundle this file as its own esbuild entry point.
+ * Protocol: ../models/worker-protocol.ts. Bundle this file as its own esbuild entry point.
  */
 import { parentPort } from 'node:worker_threads';
-import { createModel, loadModel } from './registry';
-import type { FromWorker, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
-import type { SavedModel, TrainingData } from './types';
+import { createModel, loadModel } from '../models/registry';
+import type { FromWorker, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from '../models/worker-protocol';
+import type { SavedModel, TrainingData } from '../models/types';
 import { Workspace } from '../workspace/workspace';
-import { joinTrainingData, readCounts, readUnlabeled } from '../training/data';
-import { poolScoresOf, readPoolScoring } from '../training/pool-scores';
-import { trainedOnFingerprints } from '../training/trained-on';
-import { encodeForStore } from '../training/model-bytes';
+import { joinTrainingData, readCounts, readUnlabeled } from './data';
+import { poolScoresOf, readPoolScoring } from './pool-scores';
+import { trainedOnFingerprints } from './trained-on';
+import { encodeForStore } from './model-bytes';
 
 const port = parentPort;
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent as ReactKe
 import type { CallerRole, PoolInfo } from '../shared/contract';
 import type { ConnectionState } from './client/types';
 import type { ReviewFocus, SharedState } from './lib/shared-state';
-import { useApp, useEvent, useReconnect } from './lib/context';
+import { useApp, useReconnect, useWorkspaceChangedExceptDraws } from './lib/context';
 import { local } from './lib/storage';
 import { useStoredString } from './lib/hooks';
 import { errorMessage } from './lib/format';
@@ -85,7 +85,7 @@ export function App(): ReactNode {
   }, [client]);
 
   useEffect(refreshPools, [refreshPools]);
-  useEvent('workspace.changed', refreshPools);
+  useWorkspaceChangedExceptDraws(refreshPools);
   useReconnect(refreshPools);
   useEffect(() => client.onConnection(setConn), [client]);
 

@@ -160,28 +160,50 @@ test('a draw of an ordered pool (an annotator given their next query) reads noth
   }
 });
 
-test('Agreement does not compute again for a draw of the ordered pool, only for a label', async () => {
+test('a draw of the ordered pool makes no screen that shows nothing of it read again; a label does', async () => {
   const page = served.page;
-  test.setTimeout(60_000);
-  let reports = 0;
+  test.setTimeout(90_000);
+  /** Requests per command, counted from here on. */
+  const asked = new Map<string, number>();
   page.on('request', (r) => {
-    if (r.url().endsWith('/api/invoke') && (r.postData() ?? '').includes('"agreement.report"')) reports++;
+    const m = r.url().endsWith('/api/invoke') ? /"command":"([^"]+)"/.exec(r.postData() ?? '') : null;
+    if (m) asked.set(m[1]!, (asked.get(m[1]!) ?? 0) + 1);
   });
+  const count = (command: string): number => asked.get(command) ?? 0;
+  /** carol finishes the query drawn for her (labels), so that her next one needs a draw. */
+  const finishCarolsQuery = async (): Promise<void> => {
+    const mine = await call<{ queryId: string; candidates: Array<{ id: string }> }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
+    for (const c of mine.candidates) await invoke(page, 'label.set', { pool: 'p', queryId: mine.queryId, candidateId: c.id, annotator: 'carol', value: '0' });
+    await page.waitForTimeout(1_500); // past the screens' debounces (at most 800 ms): what the labels made them read has been asked for
+  };
+  /** carol's next query: a draw. The counts of `commands` past the debounces are those before it. */
+  const drawAndExpectNoRead = async (commands: string[]): Promise<string> => {
+    const before = commands.map(count);
+    const next = await call<{ queryId: string }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
+    await page.waitForTimeout(1_500);
+    expect(commands.map(count), commands.join(', ')).toEqual(before);
+    return next.queryId;
+  };
+
+  // Agreement (and the app's pool list, on every screen): the report is computed for a label, not for a draw.
   await page.goto(`${served.server!.url}/#agreement`);
   await page.getByTestId('agreement-pool').selectOption('p');
-  await expect.poll(() => reports).toBeGreaterThan(0);
-  const n = reports;
-  // carol finishes the query the test above drew for her (labels: computed again), so her next one needs a draw.
-  const first = await call<{ queryId: string; candidates: Array<{ id: string }> }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
-  for (const c of first.candidates) await invoke(page, 'label.set', { pool: 'p', queryId: first.queryId, candidateId: c.id, annotator: 'carol', value: '0' });
-  await expect.poll(() => reports).toBeGreaterThan(n);
-  await page.waitForTimeout(1_500); // past the screen's 800 ms debounce: what the labels made it compute has been asked for
-  const afterLabels = reports;
-  const next = await call<{ queryId: string }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
-  expect(next.queryId).not.toBe(first.queryId);
-  // Past the debounce: a draw that made the screen compute again would have shown by now.
-  await page.waitForTimeout(1_500);
-  expect(reports).toBe(afterLabels);
-  await invoke(page, 'label.set', { pool: 'p', queryId: next.queryId, candidateId: `c${next.queryId.slice(1)}x0`, annotator: 'carol', value: '1' });
-  await expect.poll(() => reports).toBeGreaterThan(afterLabels);
+  await expect.poll(() => count('agreement.report')).toBeGreaterThan(0);
+  await finishCarolsQuery();
+  const next = await drawAndExpectNoRead(['agreement.report', 'pool.list']);
+  const reports = count('agreement.report');
+  await invoke(page, 'label.set', { pool: 'p', queryId: next, candidateId: `c${next.slice(1)}x0`, annotator: 'carol', value: '1' });
+  await expect.poll(() => count('agreement.report')).toBeGreaterThan(reports);
+
+  // The Workspace screen's counts and Browse's search: a draw changes neither.
+  await page.goto(`${served.server!.url}/#workspace`);
+  await expect.poll(() => count('workspace.stats')).toBeGreaterThan(0);
+  await finishCarolsQuery();
+  await drawAndExpectNoRead(['workspace.stats', 'pool.list']);
+  await page.goto(`${served.server!.url}/#browse`);
+  await page.getByTestId('browse-text').fill('Title');
+  await page.getByTestId('browse-search').click();
+  await expect.poll(() => count('questions.search')).toBeGreaterThan(0);
+  await finishCarolsQuery();
+  await drawAndExpectNoRead(['questions.search', 'pool.list']);
 });

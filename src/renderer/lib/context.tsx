@@ -36,6 +36,18 @@ export function useEvent<E extends EventName>(event: E, handler: (payload: Event
   useEffect(() => client.on(event, (p) => ref.current(p)), [client, event]);
 }
 
+/**
+ * Calls `handler` on every workspace change but a draw (workspace.changed {what: 'draws'}: an
+ * annotator given new queries by a pool's labeling order), for views that show nothing a draw
+ * changes — no label, pool, run or count — so that each annotator's next query does not make
+ * every open screen of every client read again.
+ */
+export function useWorkspaceChangedExceptDraws(handler: () => void): void {
+  useEvent('workspace.changed', (w) => {
+    if (w.what !== 'draws') handler();
+  });
+}
+
 /** Calls `handler` whenever the event stream reconnects (events may have been missed). */
 export function useReconnect(handler: () => void): void {
   const { client } = useApp();

@@ -7,7 +7,7 @@ import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type React
 import type { AgreementView } from '../../shared/contract';
 import type { IntervalView, PairAgreementView, StatView } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
-import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { counted } from '../../shared/plural';
 import { errorMessage, fmtInt } from '../lib/format';
 import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats';
@@ -127,10 +127,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) later();
   });
-  // A draw (an annotator given new queries by the pool's labeling order) changes no label and so no agreement.
-  useEvent('workspace.changed', (w) => {
-    if (w.what !== 'draws') later();
-  });
+  useWorkspaceChangedExceptDraws(later);
   useReconnect(() => void load());
 
   const candidates = [...new Set([...(report?.annotators ?? []), ...people.filter((p) => p.role === 'annotator').map((p) => p.name)])];

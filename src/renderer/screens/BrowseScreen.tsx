@@ -4,7 +4,7 @@
  */
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import type { SharedState } from '../lib/shared-state';
-import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { useDebounced } from '../lib/hooks';
 import { errorMessage, fmtCount, snippet } from '../lib/format';
 import { DataTable } from '../components/DataTable';
@@ -82,7 +82,7 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
     if (searched.current) void runSearch(searched.current);
     refreshShown();
   };
-  useEvent('workspace.changed', refreshAll);
+  useWorkspaceChangedExceptDraws(refreshAll);
   useReconnect(refreshAll);
 
   const openInAnnotate = (pool: string, queryId: string): void => {

@@ -5,7 +5,7 @@ import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/co
 import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced } from '../lib/hooks';
-import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
+import { useApp, useEvent, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
 import { reportLines } from '../lib/report';
@@ -76,7 +76,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
       .catch((e: unknown) => setStatsError(errorMessage(e)));
   }, [client]);
   useEffect(refreshStats, [refreshStats]);
-  useEvent('workspace.changed', refreshStats);
+  useWorkspaceChangedExceptDraws(refreshStats);
   // A team's labels come in bursts: their counts once the burst settles, not a request per label.
   const refreshStatsSoon = useDebounced(refreshStats, 300);
   useEvent('label.changed', refreshStatsSoon);

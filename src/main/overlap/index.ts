@@ -5,7 +5,7 @@
  */
 export { normaliseQuestionText, shingleHashes, exactJaccard, textKey, SHINGLE_WORDS } from './text';
 export { minhashSignature, estimatedJaccard, MINHASH_SIZE } from './minhash';
-export { NEAR_DUPLICATE_JACCARD, type OverlapItem, fingerprint, type Fingerprint, bandRows, forEachBandCollision } from './fingerprint';
+export { NEAR_DUPLICATE_JACCARD, type OverlapItem, fingerprint, RECENT_TEXTS, type Fingerprint, bandRows, forEachBandCollision } from './fingerprint';
 export { nearDuplicateClusters, clusterCount } from './clusters';
 export { findOverlap, type OverlapMatch, type OverlapReason } from './find-overlap';
 export { groupedFolds } from './folds';

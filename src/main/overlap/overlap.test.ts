@@ -3,6 +3,8 @@ import {
   estimatedJaccard,
   exactJaccard,
   findOverlap,
+  fingerprint,
+  RECENT_TEXTS,
   groupedFolds,
   minhashSignature,
   nearDuplicateClusters,
@@ -190,5 +192,38 @@ describe('grouped folds', () => {
     expect(groupedFolds(clusterOf, 30, 1).every((f) => new Set(f.map((q) => clusterOf.get(q))).size === 1)).toBe(true);
     // One training query: said in the singular (it read "the 1 training queries form only 1").
     expect(() => groupedFolds(new Map([['q1', 0]]), 2, 1)).toThrow(/^--cv 2 needs at least 2 groups of distinct questions, but there is only 1 training query$/);
+  });
+});
+
+describe('fingerprints of recent texts', () => {
+  it('are kept: the same text under another id is not fingerprinted again, and reads as computed', () => {
+    const item = { id: 'a', title: 'Visa renewal kept', body: words(40, 'kept') };
+    const first = fingerprint(item);
+    const again = fingerprint({ ...item, id: 'b' });
+    expect(again.id).toBe('b');
+    expect(again.shingles).toBe(first.shingles); // the kept arrays, not a new computation
+    expect(again.signature).toBe(first.signature);
+    const text = normaliseQuestionText(item.title, item.body);
+    expect(again.text).toBe(text);
+    expect([...again.shingles]).toEqual([...shingleHashes(text)]);
+    expect([...again.signature]).toEqual([...minhashSignature(shingleHashes(text))]);
+    // Another title or body is another text.
+    expect(fingerprint({ ...item, body: `${item.body} more` }).shingles).not.toBe(first.shingles);
+  });
+
+  it(`are kept for the last ${RECENT_TEXTS} texts only`, () => {
+    const oldest = { id: 'o', title: 'the oldest text', body: words(20, 'old') };
+    const kept = fingerprint(oldest).shingles;
+    for (let i = 0; i < RECENT_TEXTS; i++) fingerprint({ id: `x${i}`, title: `filler ${i}`, body: '' });
+    const later = fingerprint(oldest);
+    expect(later.shingles).not.toBe(kept);
+    expect([...later.shingles]).toEqual([...kept]);
+    // A text used again stays: it is the newest once more.
+    const recent = fingerprint({ id: 'r', title: 'used again', body: '' }).shingles;
+    for (let i = 0; i < RECENT_TEXTS; i++) {
+      fingerprint({ id: `y${i}`, title: `more filler ${i}`, body: '' });
+      if (i === RECENT_TEXTS / 2) expect(fingerprint({ id: 'r2', title: 'used again', body: '' }).shingles).toBe(recent);
+    }
+    expect(fingerprint({ id: 'r3', title: 'used again', body: '' }).shingles).toBe(recent);
   });
 });

@@ -25,3 +25,15 @@ describe("the datasheet's agreement counts take their noun's number", () => {
     expect(sheet).toMatch(/\| alice – bob \| 1 \| 1\.000 \|/);
   });
 });
+
+describe("the datasheet's commands name the exported pool", () => {
+  it('the convention command names the pool as the re-import command does (it said --pool P whatever the pool)', () => {
+    pool.ws.createPool({ name: 'dev set', scheme: 'binary', convention: 'skip' });
+    pool.ws.addPoolQuery('dev set', 'q', ['c1', 'c2']);
+    pool.ws.addLabel({ pool: 'dev set', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    const sheet = buildExport(pool.ws, 'dev set', 'qrels', 'd.qrels').datasheet.content;
+    expect(sheet).toContain("Re-import: `qpairs import W --format qrels --pool 'dev set' --scheme binary FILE");
+    expect(sheet).toContain("after a re-import into a new pool, `qpairs pool set W --pool 'dev set' --convention skip` gives the same metrics");
+    expect(sheet).not.toContain('--pool P ');
+  });
+});

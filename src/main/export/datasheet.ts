@@ -210,7 +210,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push(
     '',
     `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
-      `after a re-import into a new pool, \`qpairs pool set W --pool P --convention ${convention}\` gives the same metrics` +
+      `after a re-import into a new pool, \`qpairs pool set W --pool ${shellQuote(p.name)} --convention ${convention}\` gives the same metrics` +
       (notCarried > 0
         ? ` only when the file holds the whole pool, and this one does not: ${notCarried} of the pool's ${pairs} pairs have no decisive label and are ` +
           `${d.format === 'askubuntu' ? 'written as not similar or left out' : 'left out'} (see below), so a pool re-imported from it differs from this one, ` +

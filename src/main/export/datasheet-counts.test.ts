@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildExport } from './index';
 import { useOneQueryPool } from './test-pool';
+import { fmt, fmtCi } from '../cli/commands/common';
 
 const pool = useOneQueryPool('qpairs-datasheet-counts-');
 
@@ -35,5 +36,26 @@ describe("the datasheet's commands name the exported pool", () => {
     expect(sheet).toContain("Re-import: `qpairs import W --format qrels --pool 'dev set' --scheme binary FILE");
     expect(sheet).toContain("after a re-import into a new pool, `qpairs pool set W --pool 'dev set' --convention skip` gives the same metrics");
     expect(sheet).not.toContain('--pool P ');
+  });
+});
+
+describe('a statistic that is 0 up to rounding reads 0.000, as in the app', () => {
+  it("chance agreement: Cohen's kappa (-5.6e-17 in floating point) is not written -0.000 in the datasheet nor by qpairs agreement", () => {
+    pool.ws.createPool({ name: 's', scheme: 'semeval3' });
+    pool.ws.addPoolQuery('s', 'q', ['c1', 'c2', 'c3']);
+    // Observed agreement 1/3 = expected agreement 1/3: kappa is 0.
+    for (const [c, a, b] of [['c1', 'PerfectMatch', 'Relevant'], ['c2', 'Irrelevant', 'Irrelevant'], ['c3', 'Relevant', 'Irrelevant']] as const) {
+      pool.ws.addLabel({ pool: 's', queryId: 'q', candidateId: c, annotator: 'alice', value: a, origin: 'test' });
+      pool.ws.addLabel({ pool: 's', queryId: 'q', candidateId: c, annotator: 'bob', value: b, origin: 'test' });
+    }
+    const b = buildExport(pool.ws, 's', 'jsonl', 's.jsonl', { bootstrap: 20 });
+    const kappa = b.datasheetAgreement.agreement!.pairs[0]!.cohenKappa;
+    expect(kappa.value).not.toBeNull();
+    expect(Math.abs(kappa.value!)).toBeLessThan(1e-12);
+    const sheet = b.datasheet.content;
+    expect(sheet).toMatch(/\| alice – bob \| 3 \| 0\.333 \| 0\.000 \|/);
+    expect(sheet).not.toContain('-0.000');
+    expect(fmt(kappa)).toBe('0.000');
+    expect(fmtCi({ value: [-1e-17, 0.5] })).toBe('[0.000, 0.500]');
   });
 });

@@ -5,6 +5,7 @@
  * "Datasheets for Datasets" (Gebru et al. 2021), reduced to what the workspace records.
  */
 import { counted } from '../../shared/plural';
+import { fixedDecimals } from '../../shared/decimals';
 import { AGGREGATE, meanRuleText, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
@@ -146,11 +147,11 @@ function askubuntuDrops(d: DatasheetInput): string {
 }
 
 function num(s: StatView, digits = 3): string {
-  return s.value === null ? `n/a (${s.reason})` : s.value.toFixed(digits);
+  return s.value === null ? `n/a (${s.reason})` : fixedDecimals(s.value, digits);
 }
 
 function ci(s: IntervalView, digits = 3): string {
-  return s.value === null ? `n/a (${s.reason})` : `[${s.value[0].toFixed(digits)}, ${s.value[1].toFixed(digits)}]`;
+  return s.value === null ? `n/a (${s.reason})` : `[${fixedDecimals(s.value[0], digits)}, ${fixedDecimals(s.value[1], digits)}]`;
 }
 
 function esc(s: string): string {

@@ -29,7 +29,7 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
-import { checkWriteTarget, makeFolder, writeFilesAtomic } from './write';
+import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic } from './write';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
@@ -394,8 +394,14 @@ export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: P
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
   if (!o.force) refuseExisting(targets, chosenFile(format, abs, o));
-  if (format === 'hf-dataset') makeFolder(path.join(abs, 'data'));
-  writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
+  // An hf-dataset export that fails (a full disk) takes back the folders it made: "nothing was written" holds for them too.
+  const made = format === 'hf-dataset' ? makeFolder(path.join(abs, 'data')) : [];
+  try {
+    writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
+  } catch (e) {
+    removeFolders(made);
+    throw e;
+  }
   return built;
 }
 

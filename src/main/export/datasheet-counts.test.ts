@@ -24,6 +24,11 @@ describe("the datasheet's agreement counts take their noun's number", () => {
     expect(sheet).toContain('2 annotators (alice, bob), 3 labeled pairs in 1 query; 2 "?" (unsure) labels left out (a "?" counts as no label here). ');
     // The figures are those of the items both labeled decisively: c1 alone, agreed.
     expect(sheet).toMatch(/\| alice – bob \| 1 \| 1\.000 \|/);
+    // Each annotator's current labels, "?" included, in the Annotators table as under Label distribution (alice said 1, 0 and ?:
+    // the Annotators table said 2 where the per-annotator table's row read 1, 1, 1).
+    expect(sheet).toMatch(/\| alice \| annotator \| annotator \| 3 \| 3 \|/);
+    expect(sheet).toMatch(/\| bob \| annotator \| annotator \| 3 \| 3 \|/);
+    expect(sheet).toContain('| alice | 1 | 1 | 1 |');
   });
 });
 

@@ -336,8 +336,9 @@ export function datasheet(d: DatasheetInput): string {
        WHERE l.pool_id = ? GROUP BY a.name ORDER BY min(l.seq)`,
     )
     .all(p.id) as Array<{ annotator: string; events: number; first: string; last: string }>;
+  // Every current label, "?" included: the per-annotator table under Label distribution ("current labels") counts them too.
   const current = new Map<string, number>();
-  for (const [a, m] of s.labels) current.set(a, [...m.values()].filter((l) => l.value !== '?').length);
+  for (const [a, m] of s.labels) current.set(a, m.size);
   out.push(
     table(
       ['annotator', 'role', 'in this pool', 'current labels', 'label events', 'first label', 'last label'],

@@ -26,7 +26,7 @@ const FORMAT_HELP: Record<ExportFormat, string> = {
   jsonl: 'one JSON object per pool pair (label, grade, status, votes, judge)',
   csv: 'CSV, one row per pool pair',
   'semeval-relevancy': 'SemEval .relevancy: orgq relq rank score true|false (judged pairs; one run)',
-  'hf-dataset': 'Hugging Face dataset folder: data/pairs.jsonl (with text) + README.md dataset card',
+  'hf-dataset': 'Hugging Face dataset folder: data/pairs.jsonl + README.md dataset card',
 };
 
 /** Formats that use one run (askubuntu requires one; the engine defaults to the pool's first). */

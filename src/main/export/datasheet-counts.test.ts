@@ -64,3 +64,19 @@ describe('a statistic that is 0 up to rounding reads 0.000, as in the app', () =
     expect(fmtCi({ value: [-1e-17, 0.5] })).toBe('[0.000, 0.500]');
   });
 });
+
+describe('a run given to a format that uses none', () => {
+  it('is refused, naming the formats that use one (jsonl --run R was ignored while the CLI and the datasheet said "run R")', () => {
+    pool.ws.replaceRun('p', 'rev', 'import', {}, [['q', 'c3', 3], ['q', 'c2', 2], ['q', 'c1', 1]]);
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    for (const format of ['jsonl', 'csv', 'qrels', 'hf-dataset'] as const) {
+      expect(() => buildExport(pool.ws, 'p', format, 'out', { run: 'rev' })).toThrow(`the ${format} export uses no run: a run (--run) applies to askubuntu, semeval-relevancy, trec-run only`);
+    }
+    // The formats that use one take it, and the datasheet names it.
+    for (const format of ['askubuntu', 'semeval-relevancy', 'trec-run'] as const) {
+      const b = buildExport(pool.ws, 'p', format, 'out.txt', { run: 'rev' });
+      expect(b.run).toBe('rev');
+      expect(b.datasheet.content).toContain('Run: **rev**.');
+    }
+  });
+});

@@ -110,6 +110,9 @@ const EXT: Record<ExportFormat, string> = {
   'hf-dataset': '',
 };
 
+/** The formats that use a run: askubuntu and semeval-relevancy rank by one, trec-run writes one or all. */
+const RUN_FORMATS: readonly ExportFormat[] = ['askubuntu', 'semeval-relevancy', 'trec-run'];
+
 const safeName = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '_') || 'pool';
 
 /** The default file name of an export of a pool (serve-mode downloads). */
@@ -176,6 +179,10 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
       throw new NotFoundError(`no annotator named "${source}" (${have})`);
     }
     warnings.push(`${source} has no labels in pool "${pool}"`);
+  }
+  // A run given to a format that uses none was ignored, while the CLI and the datasheet said "run R".
+  if (o.run !== undefined && !RUN_FORMATS.includes(format)) {
+    throw new QPairsError(`the ${format} export uses no run: a run (--run) applies to ${RUN_FORMATS.join(', ')} only`);
   }
   const runInfos = ws.listRuns(pool);
   const runs: RunData[] = runInfos.map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));

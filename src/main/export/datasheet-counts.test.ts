@@ -80,3 +80,20 @@ describe('a run given to a format that uses none', () => {
     }
   });
 });
+
+describe('what a semeval-relevancy export drops', () => {
+  it("a graded pool's grades: the datasheet says they come back as 1 and 0 (likert 2 came back 1, -1 came back 0, unsaid)", () => {
+    pool.ws.createPool({ name: 'k', scheme: 'likert5' });
+    pool.ws.addPoolQuery('k', 'q', ['c1', 'c2']);
+    pool.ws.replaceRun('k', 'bm25', 'retriever', {}, [['q', 'c1', 2], ['q', 'c2', 1]]);
+    pool.ws.addLabel({ pool: 'k', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '2', origin: 'test' });
+    pool.ws.addLabel({ pool: 'k', queryId: 'q', candidateId: 'c2', annotator: 'gold', value: '-1', origin: 'test' });
+    const b = buildExport(pool.ws, 'k', 'semeval-relevancy', 'k.relevancy');
+    expect(b.files[0]!.content).toBe('q\tc1\t1\t2\ttrue\nq\tc2\t2\t1\tfalse\n');
+    expect(b.datasheet.content).toContain('What the re-import drops: the grades — the format says only true or false: the likert5 labels of grade 1 or more come back as grade 1, the others as grade 0');
+    // A binary pool loses nothing there.
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 1]]);
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    expect(buildExport(pool.ws, 'p', 'semeval-relevancy', 'p.relevancy').datasheet.content).not.toContain('the grades');
+  });
+});

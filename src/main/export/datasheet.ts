@@ -190,6 +190,14 @@ export function datasheet(d: DatasheetInput): string {
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
   if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
   if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));
+  if (d.format === 'semeval-relevancy' && p.scheme !== 'binary') {
+    // true|false only: a PerfectMatch (likert 2, grade 3) came back as Relevant (1), a likert -1 as 0, and nothing said so.
+    out.push(
+      '',
+      `What the re-import drops: the grades — the format says only true or false: the ${p.scheme} labels of grade ${DEFAULT_RELEVANCE_THRESHOLD} or more come back as grade 1, ` +
+        `the others as grade 0 (the metrics, which count grade ${DEFAULT_RELEVANCE_THRESHOLD} or more as similar, stay the same). The jsonl, csv, hf-dataset and qrels exports keep the grades.`,
+    );
+  }
   if (d.source === AGGREGATE && VOTE_FORMATS.has(d.format)) {
     // The votes and judge columns document the gold label; the labels importers read only the label column.
     const people = [...s.annotators, ...s.judges].filter((a) => (s.labels.get(a)?.size ?? 0) > 0);

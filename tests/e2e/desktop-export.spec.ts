@@ -4,6 +4,7 @@
  * askubuntu export onto dev.txt replaced dev.txt.datasheet.md and dev.corpus.txt beside it unasked
  * (a datasheet edited by hand, a corpus of another export). They are now refused, named, and replaced
  * only when the user chooses "Replace them"; the chosen file alone is replaced as the dialog agreed.
+ * Also the Export screen's preview, the same as in serve mode: Preview lines 0 does not call the files empty.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -85,4 +86,16 @@ test('the chosen file alone is replaced as the save dialog agreed, with nothing 
   await expect(page.getByTestId('export-error')).toHaveCount(0);
   expect(readFileSync(out, 'utf8')).toMatch(/^\S+ 0 \S+ [01]\n/);
   expect(existsSync(`${out}.datasheet.md`)).toBe(true);
+});
+
+test('Preview lines 0 shows no lines without calling the files empty', async () => {
+  await page.getByTestId('export-format').selectOption('qrels');
+  const file = page.getByTestId('export-preview-p.qrels');
+  await expect(file.locator('pre')).toBeVisible();
+  await page.getByTestId('export-lines').fill('0');
+  await page.getByTestId('export-lines').press('Tab');
+  await expect(file.locator('pre')).toHaveCount(0);
+  await expect(file).toContainText('(no lines shown: Preview lines is 0)');
+  await expect(file).not.toContainText('(empty)');
+  await expect(file).toContainText(/\d+ lines/);
 });

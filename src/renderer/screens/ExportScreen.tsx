@@ -275,7 +275,12 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
                 <h3>
                   {baseName(f.name)} <span className="muted small">{fmtInt(f.lines)} lines</span>
                 </h3>
-                {f.head.length > 0 ? <pre className="file-head">{f.head.join('\n')}</pre> : <p className="muted small">(empty)</p>}
+                {/* "(empty)" only for a file with no line: with Preview lines at 0 every file read "(empty)" beside its line count. */}
+                {f.head.length > 0 ? (
+                  <pre className="file-head">{f.head.join('\n')}</pre>
+                ) : (
+                  <p className="muted small">{f.lines === 0 ? '(empty)' : '(no lines shown: Preview lines is 0)'}</p>
+                )}
               </div>
             ))}
           </section>

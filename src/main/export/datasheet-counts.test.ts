@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildExport } from './index';
+import path from 'node:path';
+import { runImport } from '../engine/work';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
+import { buildExport, writeExport } from './index';
 import { useOneQueryPool } from './test-pool';
 import { fmt, fmtCi } from '../cli/commands/common';
 
 const pool = useOneQueryPool('qpairs-datasheet-counts-');
+const scratch = scratchWorkspaces('qpairs-datasheet-files-');
 
 describe("the datasheet's agreement counts take their noun's number", () => {
   it('a one-query pool: "in 1 query" (it said "in 1 queries")', () => {
@@ -95,5 +99,25 @@ describe('what a semeval-relevancy export drops', () => {
     pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 1]]);
     pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
     expect(buildExport(pool.ws, 'p', 'semeval-relevancy', 'p.relevancy').datasheet.content).not.toContain('the grades');
+  });
+});
+
+describe('an askubuntu export whose queries list different numbers of candidates', () => {
+  it('says that askubuntu-pool refuses it and what to re-import instead (the export wrote it unsaid; its re-import failed)', async () => {
+    pool.ws.upsertQuestion({ id: 'q2', source: 's', title: 'q2', body: 'q2' });
+    pool.ws.addPoolQuery('p', 'q2', ['c1', 'c2']);
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 3], ['q', 'c2', 2], ['q', 'c3', 1], ['q2', 'c1', 2], ['q2', 'c2', 1]]);
+    for (const [q, c] of [['q', 'c1'], ['q2', 'c2']] as const) pool.ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: 'gold', value: '1', origin: 'test' });
+    const out = path.join(scratch.dir, 'dev.txt');
+    const b = writeExport(pool.ws, 'p', 'askubuntu', out, { text: false });
+    const note = 'the queries list from 2 to 3 candidates: `qpairs import --format askubuntu-pool` refuses such a file';
+    expect(b.warnings.some((w) => w.startsWith(note))).toBe(true);
+    expect(b.datasheet.content).toContain(note);
+    // What the note says holds: the file is refused.
+    await expect(runImport(scratch.fresh('back'), 'askubuntu-pool', [out], { pool: 'p' })).rejects.toThrow(/every line of the file must list the same number of BM25 candidates/);
+    // Equal lists: no note.
+    pool.ws.addPoolQuery('p', 'q2', ['c3']);
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 3], ['q', 'c2', 2], ['q', 'c3', 1], ['q2', 'c1', 3], ['q2', 'c2', 2], ['q2', 'c3', 1]]);
+    expect(buildExport(pool.ws, 'p', 'askubuntu', 'x.txt', { text: false }).warnings.join('\n')).not.toContain('askubuntu-pool');
   });
 });

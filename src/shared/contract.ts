@@ -267,6 +267,11 @@ export const commandArgs = {
     text: z.boolean().default(true),
     /** Issue 23: with `path`, replace files that exist (default: refused, nothing written). */
     force: z.boolean().default(false),
+    /**
+     * With `path`: replace the file at `path` itself if it exists, and no other (the desktop app's save
+     * dialog asked about it; the datasheet and other files beside it are refused unless `force`).
+     */
+    replaceChosen: z.boolean().default(false),
   }),
   // ---------------------------------------------------------------- browse (issue 13; src/main/engine/browse.ts)
   /** BM25 search over the workspace's questions (title + body), best first; `source` keeps one corpus. */

@@ -50,7 +50,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         existing files are never replaced unless --force
         formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
         question text included (jsonl/csv columns, askubuntu also OUT without its extension + .corpus.txt: dev.txt → dev.corpus.txt) unless --no-text; hf-dataset: OUT is a folder
-        trec-run without --run: one file per run of the pool, OUT-stem.RUN.ext (dev.run → dev.bm25.run), OUT itself when it has one run`,
+        trec-run without --run: one file per run of the pool, OUT-stem.RUN.ext (dev.run → dev.bm25.run), OUT itself when it has one run
+        --run only with askubuntu, semeval-relevancy (default: the pool's first run) and trec-run`,
   train: `  qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap] [--epochs E] [--seed S]
         [--cv K [--repeats R]]    grouped K-fold cross-validation (near-duplicates kept in one fold), CV MAP with 95% CI
         training queries that are dev queries (same id, text or near-duplicate) are dropped unless --keep-overlap

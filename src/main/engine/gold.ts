@@ -172,8 +172,9 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
       const options = { run: a.run, annotator: a.annotator, version, text: a.text };
       if (a.path !== undefined) {
         // A refused target is refused before the (long) rendering; the files are written here, all or none.
-        const target = prepareExportWrite(ws, a.format, a.path, { force: a.force });
-        const b = finishExportWrite(target, await renderExport(a.pool, a.format, target.abs, options, ctx), { force: a.force });
+        const replace = { force: a.force, replaceChosen: a.replaceChosen };
+        const target = prepareExportWrite(ws, a.format, a.path, { ...replace, pool: a.pool, run: a.run, text: a.text });
+        const b = finishExportWrite(target, await renderExport(a.pool, a.format, target.abs, options, ctx), replace);
         return {
           pool: b.pool,
           format: b.format,

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildExport } from './index';
+import path from 'node:path';
+import { runImport } from '../engine/work';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
+import { buildExport, writeExport } from './index';
 import { useOneQueryPool } from './test-pool';
+import { fmt, fmtCi } from '../cli/commands/common';
 
 const pool = useOneQueryPool('qpairs-datasheet-counts-');
+const scratch = scratchWorkspaces('qpairs-datasheet-files-');
 
 describe("the datasheet's agreement counts take their noun's number", () => {
   it('a one-query pool: "in 1 query" (it said "in 1 queries")', () => {
@@ -23,5 +28,96 @@ describe("the datasheet's agreement counts take their noun's number", () => {
     expect(sheet).toContain('2 annotators (alice, bob), 3 labeled pairs in 1 query; 2 "?" (unsure) labels left out (a "?" counts as no label here). ');
     // The figures are those of the items both labeled decisively: c1 alone, agreed.
     expect(sheet).toMatch(/\| alice – bob \| 1 \| 1\.000 \|/);
+    // Each annotator's current labels, "?" included, in the Annotators table as under Label distribution (alice said 1, 0 and ?:
+    // the Annotators table said 2 where the per-annotator table's row read 1, 1, 1).
+    expect(sheet).toMatch(/\| alice \| annotator \| annotator \| 3 \| 3 \|/);
+    expect(sheet).toMatch(/\| bob \| annotator \| annotator \| 3 \| 3 \|/);
+    expect(sheet).toContain('| alice | 1 | 1 | 1 |');
+  });
+});
+
+describe("the datasheet's commands name the exported pool", () => {
+  it('the convention command names the pool as the re-import command does (it said --pool P whatever the pool)', () => {
+    pool.ws.createPool({ name: 'dev set', scheme: 'binary', convention: 'skip' });
+    pool.ws.addPoolQuery('dev set', 'q', ['c1', 'c2']);
+    pool.ws.addLabel({ pool: 'dev set', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    const sheet = buildExport(pool.ws, 'dev set', 'qrels', 'd.qrels').datasheet.content;
+    expect(sheet).toContain("Re-import: `qpairs import W --format qrels --pool 'dev set' --scheme binary FILE");
+    expect(sheet).toContain("after a re-import into a new pool, `qpairs pool set W --pool 'dev set' --convention skip` gives the same metrics");
+    expect(sheet).not.toContain('--pool P ');
+  });
+});
+
+describe('a statistic that is 0 up to rounding reads 0.000, as in the app', () => {
+  it("chance agreement: Cohen's kappa (-5.6e-17 in floating point) is not written -0.000 in the datasheet nor by qpairs agreement", () => {
+    pool.ws.createPool({ name: 's', scheme: 'semeval3' });
+    pool.ws.addPoolQuery('s', 'q', ['c1', 'c2', 'c3']);
+    // Observed agreement 1/3 = expected agreement 1/3: kappa is 0.
+    for (const [c, a, b] of [['c1', 'PerfectMatch', 'Relevant'], ['c2', 'Irrelevant', 'Irrelevant'], ['c3', 'Relevant', 'Irrelevant']] as const) {
+      pool.ws.addLabel({ pool: 's', queryId: 'q', candidateId: c, annotator: 'alice', value: a, origin: 'test' });
+      pool.ws.addLabel({ pool: 's', queryId: 'q', candidateId: c, annotator: 'bob', value: b, origin: 'test' });
+    }
+    const b = buildExport(pool.ws, 's', 'jsonl', 's.jsonl', { bootstrap: 20 });
+    const kappa = b.datasheetAgreement.agreement!.pairs[0]!.cohenKappa;
+    expect(kappa.value).not.toBeNull();
+    expect(Math.abs(kappa.value!)).toBeLessThan(1e-12);
+    const sheet = b.datasheet.content;
+    expect(sheet).toMatch(/\| alice – bob \| 3 \| 0\.333 \| 0\.000 \|/);
+    expect(sheet).not.toContain('-0.000');
+    expect(fmt(kappa)).toBe('0.000');
+    expect(fmtCi({ value: [-1e-17, 0.5] })).toBe('[0.000, 0.500]');
+  });
+});
+
+describe('a run given to a format that uses none', () => {
+  it('is refused, naming the formats that use one (jsonl --run R was ignored while the CLI and the datasheet said "run R")', () => {
+    pool.ws.replaceRun('p', 'rev', 'import', {}, [['q', 'c3', 3], ['q', 'c2', 2], ['q', 'c1', 1]]);
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    for (const format of ['jsonl', 'csv', 'qrels', 'hf-dataset'] as const) {
+      expect(() => buildExport(pool.ws, 'p', format, 'out', { run: 'rev' })).toThrow(`the ${format} export uses no run: a run (--run) applies to askubuntu, semeval-relevancy, trec-run only`);
+    }
+    // The formats that use one take it, and the datasheet names it.
+    for (const format of ['askubuntu', 'semeval-relevancy', 'trec-run'] as const) {
+      const b = buildExport(pool.ws, 'p', format, 'out.txt', { run: 'rev' });
+      expect(b.run).toBe('rev');
+      expect(b.datasheet.content).toContain('Run: **rev**.');
+    }
+  });
+});
+
+describe('what a semeval-relevancy export drops', () => {
+  it("a graded pool's grades: the datasheet says they come back as 1 and 0 (likert 2 came back 1, -1 came back 0, unsaid)", () => {
+    pool.ws.createPool({ name: 'k', scheme: 'likert5' });
+    pool.ws.addPoolQuery('k', 'q', ['c1', 'c2']);
+    pool.ws.replaceRun('k', 'bm25', 'retriever', {}, [['q', 'c1', 2], ['q', 'c2', 1]]);
+    pool.ws.addLabel({ pool: 'k', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '2', origin: 'test' });
+    pool.ws.addLabel({ pool: 'k', queryId: 'q', candidateId: 'c2', annotator: 'gold', value: '-1', origin: 'test' });
+    const b = buildExport(pool.ws, 'k', 'semeval-relevancy', 'k.relevancy');
+    expect(b.files[0]!.content).toBe('q\tc1\t1\t2\ttrue\nq\tc2\t2\t1\tfalse\n');
+    expect(b.datasheet.content).toContain('What the re-import drops: the grades — the format says only true or false: the likert5 labels of grade 1 or more come back as grade 1, the others as grade 0');
+    // A binary pool loses nothing there.
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 1]]);
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    expect(buildExport(pool.ws, 'p', 'semeval-relevancy', 'p.relevancy').datasheet.content).not.toContain('the grades');
+  });
+});
+
+describe('an askubuntu export whose queries list different numbers of candidates', () => {
+  it('says that askubuntu-pool refuses it and what to re-import instead (the export wrote it unsaid; its re-import failed)', async () => {
+    pool.ws.upsertQuestion({ id: 'q2', source: 's', title: 'q2', body: 'q2' });
+    pool.ws.addPoolQuery('p', 'q2', ['c1', 'c2']);
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 3], ['q', 'c2', 2], ['q', 'c3', 1], ['q2', 'c1', 2], ['q2', 'c2', 1]]);
+    for (const [q, c] of [['q', 'c1'], ['q2', 'c2']] as const) pool.ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: 'gold', value: '1', origin: 'test' });
+    const out = path.join(scratch.dir, 'dev.txt');
+    const b = writeExport(pool.ws, 'p', 'askubuntu', out, { text: false });
+    const note = 'the queries list from 2 to 3 candidates: `qpairs import --format askubuntu-pool` refuses such a file';
+    expect(b.warnings.some((w) => w.startsWith(note))).toBe(true);
+    expect(b.datasheet.content).toContain(note);
+    // What the note says holds: the file is refused.
+    await expect(runImport(scratch.fresh('back'), 'askubuntu-pool', [out], { pool: 'p' })).rejects.toThrow(/every line of the file must list the same number of BM25 candidates/);
+    // Equal lists: no note.
+    pool.ws.addPoolQuery('p', 'q2', ['c3']);
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 3], ['q', 'c2', 2], ['q', 'c3', 1], ['q2', 'c1', 3], ['q2', 'c2', 2], ['q2', 'c3', 1]]);
+    expect(buildExport(pool.ws, 'p', 'askubuntu', 'x.txt', { text: false }).warnings.join('\n')).not.toContain('askubuntu-pool');
   });
 });

@@ -5,6 +5,7 @@
  * "Datasheets for Datasets" (Gebru et al. 2021), reduced to what the workspace records.
  */
 import { counted } from '../../shared/plural';
+import { fixedDecimals } from '../../shared/decimals';
 import { AGGREGATE, meanRuleText, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
@@ -146,11 +147,11 @@ function askubuntuDrops(d: DatasheetInput): string {
 }
 
 function num(s: StatView, digits = 3): string {
-  return s.value === null ? `n/a (${s.reason})` : s.value.toFixed(digits);
+  return s.value === null ? `n/a (${s.reason})` : fixedDecimals(s.value, digits);
 }
 
 function ci(s: IntervalView, digits = 3): string {
-  return s.value === null ? `n/a (${s.reason})` : `[${s.value[0].toFixed(digits)}, ${s.value[1].toFixed(digits)}]`;
+  return s.value === null ? `n/a (${s.reason})` : `[${fixedDecimals(s.value[0], digits)}, ${fixedDecimals(s.value[1], digits)}]`;
 }
 
 function esc(s: string): string {
@@ -189,6 +190,14 @@ export function datasheet(d: DatasheetInput): string {
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
   if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
   if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));
+  if (d.format === 'semeval-relevancy' && p.scheme !== 'binary') {
+    // true|false only: a PerfectMatch (likert 2, grade 3) came back as Relevant (1), a likert -1 as 0, and nothing said so.
+    out.push(
+      '',
+      `What the re-import drops: the grades — the format says only true or false: the ${p.scheme} labels of grade ${DEFAULT_RELEVANCE_THRESHOLD} or more come back as grade 1, ` +
+        `the others as grade 0 (the metrics, which count grade ${DEFAULT_RELEVANCE_THRESHOLD} or more as similar, stay the same). The jsonl, csv, hf-dataset and qrels exports keep the grades.`,
+    );
+  }
   if (d.source === AGGREGATE && VOTE_FORMATS.has(d.format)) {
     // The votes and judge columns document the gold label; the labels importers read only the label column.
     const people = [...s.annotators, ...s.judges].filter((a) => (s.labels.get(a)?.size ?? 0) > 0);
@@ -210,7 +219,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push(
     '',
     `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
-      `after a re-import into a new pool, \`qpairs pool set W --pool P --convention ${convention}\` gives the same metrics` +
+      `after a re-import into a new pool, \`qpairs pool set W --pool ${shellQuote(p.name)} --convention ${convention}\` gives the same metrics` +
       (notCarried > 0
         ? ` only when the file holds the whole pool, and this one does not: ${notCarried} of the pool's ${pairs} pairs have no decisive label and are ` +
           `${d.format === 'askubuntu' ? 'written as not similar or left out' : 'left out'} (see below), so a pool re-imported from it differs from this one, ` +
@@ -335,8 +344,9 @@ export function datasheet(d: DatasheetInput): string {
        WHERE l.pool_id = ? GROUP BY a.name ORDER BY min(l.seq)`,
     )
     .all(p.id) as Array<{ annotator: string; events: number; first: string; last: string }>;
+  // Every current label, "?" included: the per-annotator table under Label distribution ("current labels") counts them too.
   const current = new Map<string, number>();
-  for (const [a, m] of s.labels) current.set(a, [...m.values()].filter((l) => l.value !== '?').length);
+  for (const [a, m] of s.labels) current.set(a, m.size);
   out.push(
     table(
       ['annotator', 'role', 'in this pool', 'current labels', 'label events', 'first label', 'last label'],

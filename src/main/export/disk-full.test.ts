@@ -67,6 +67,34 @@ describe('a full disk during an export', () => {
     expect(readFileSync(f, 'utf8')).toBe(text);
   });
 
+  it('qpairs export --format hf-dataset: a full disk fails and leaves no folder it made (it left OUT/data/ behind, empty)', async () => {
+    const w = path.join(dir, 'W.qpairs');
+    const ws = Workspace.create(w);
+    for (const id of ['q', 'c1', 'c2']) ws.upsertQuestion({ id, source: 's', title: `title ${id}`, body: 'body '.repeat(40) });
+    ws.createPool({ name: 'p', scheme: 'binary' });
+    ws.addPoolQuery('p', 'q', ['c1', 'c2']);
+    ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    ws.close();
+    const quiet = { log: () => {}, err: () => {} };
+    const out = path.join(dir, 'sets', 'hf');
+    let err = '';
+    disk.free = 500;
+    const code = await main(['export', w, '--pool', 'p', '--format', 'hf-dataset', out], { log: () => {}, err: (s) => (err += s) });
+    disk.free = Infinity;
+    expect(code).toBe(1);
+    expect(err).toMatch(/ENOSPC/);
+    expect(existsSync(path.join(dir, 'sets'))).toBe(false);
+    // A folder that was there before stays, as it was.
+    fs.mkdirSync(out, { recursive: true });
+    disk.free = 500;
+    expect(await main(['export', w, '--pool', 'p', '--format', 'hf-dataset', out], quiet)).toBe(1);
+    disk.free = Infinity;
+    expect(readdirSync(out)).toEqual([]);
+    // With room, the same export is written.
+    expect(await main(['export', w, '--pool', 'p', '--format', 'hf-dataset', out], quiet)).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['README.md', 'data']);
+  });
+
   it('qpairs corpus export: a full disk fails and leaves no OUT', async () => {
     const w = path.join(dir, 'W.qpairs');
     const ws = Workspace.create(w);

@@ -75,7 +75,7 @@ describe('askubuntu export', () => {
     for (const k of Object.keys(orig)) expect(m[k]!.runs['bm25-lucene']).toEqual(orig[k]!.runs['bm25-lucene']);
     expect((100 * m['skip/pool-order/partial']!.runs['bm25-lucene']!.MAP).toFixed(2)).toBe('52.03');
     // The convention is the pool's, not the files': the datasheet names it and how to set it after a re-import.
-    expect(readFileSync(`${out}.datasheet.md`, 'utf8')).toMatch(/Evaluation convention of this pool: \*\*skip\*\*.*qpairs pool set W --pool P --convention skip/);
+    expect(readFileSync(`${out}.datasheet.md`, 'utf8')).toMatch(/Evaluation convention of this pool: \*\*skip\*\*.*qpairs pool set W --pool dev --convention skip/);
 
     // Another run: candidates come out in that run's order.
     const r = buildExport(ws, 'dev', 'askubuntu', 'x.txt', { run: 'reversed' });

@@ -211,6 +211,8 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       let unlabeled = 0;
       let unscored = 0;
       let asNotSimilar = 0;
+      /** Candidates per written line: askubuntu-pool reads back only a file whose lines all list the same number. */
+      const sizes = new Set<number>();
       const corpusIds: string[] = [];
       for (const q of inp.queries) {
         const m = inp.labels.values.get(q.queryId);
@@ -230,6 +232,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
           else asNotSimilar++;
         }
         corpusIds.push(q.queryId, ...r.map((x) => x.id));
+        sizes.add(r.length);
         lines.push(
           [
             noSpace(q.queryId, format),
@@ -241,6 +244,13 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       }
       if (unlabeled) warnings.push(`${unlabeled} queries without a label from ${inp.labels.source} were left out`);
       if (unscored) warnings.push(`${unscored} candidates without a score in run ${run.name} were left out (the format needs a score per candidate)`);
+      if (sizes.size > 1) {
+        // A pool whose BM25 found fewer than its depth for some queries: the export wrote a file its own re-import refused.
+        warnings.push(
+          `the queries list from ${Math.min(...sizes)} to ${Math.max(...sizes)} candidates: \`qpairs import --format askubuntu-pool\` refuses such a file ` +
+            `(it reads every line as the same BM25 depth, 20 in the released files), so re-import the jsonl, csv or qrels + trec-run export instead`,
+        );
+      }
       files.push({ run: null, lines });
       handling.writtenAsNotSimilar = asNotSimilar;
       handling.statement =

@@ -29,7 +29,7 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
-import { checkWriteTarget, makeFolder, writeFilesAtomic } from './write';
+import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic } from './write';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
@@ -55,6 +55,12 @@ export interface ExportOptions {
   text?: boolean;
   /** Replace files that already exist (issue 23: otherwise an existing file is refused, nothing written). */
   force?: boolean;
+  /**
+   * Replace OUT itself when it exists, and only it (the desktop app: its native save dialog has asked
+   * about that file, not about the datasheet, the askubuntu corpus or trec-run's per-run files beside
+   * it, nor the files inside an hf-dataset folder, which stay refused unless `force`).
+   */
+  replaceChosen?: boolean;
   /**
    * The datasheet's agreement as an earlier export of the same pool computed it (BuiltExport
    * datasheetAgreement), when nothing was written to the workspace since, with the same bootstrap,
@@ -103,6 +109,9 @@ const EXT: Record<ExportFormat, string> = {
   'semeval-relevancy': '.relevancy',
   'hf-dataset': '',
 };
+
+/** The formats that use a run: askubuntu and semeval-relevancy rank by one, trec-run writes one or all. */
+const RUN_FORMATS: readonly ExportFormat[] = ['askubuntu', 'semeval-relevancy', 'trec-run'];
 
 const safeName = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '_') || 'pool';
 
@@ -171,6 +180,10 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     }
     warnings.push(`${source} has no labels in pool "${pool}"`);
   }
+  // A run given to a format that uses none was ignored, while the CLI and the datasheet said "run R".
+  if (o.run !== undefined && !RUN_FORMATS.includes(format)) {
+    throw new QPairsError(`the ${format} export uses no run: a run (--run) applies to ${RUN_FORMATS.join(', ')} only`);
+  }
   const runInfos = ws.listRuns(pool);
   const runs: RunData[] = runInfos.map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));
   let run: RunData | null = null;
@@ -214,18 +227,9 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   warnings.push(...r.warnings);
 
   const hf = format === 'hf-dataset';
-  const ext = hf ? '' : path.extname(out);
-  const stem = ext ? out.slice(0, -ext.length) : out;
   const runFiles = r.files.filter((f) => f.run !== null).length;
   const files: BuiltFile[] = r.files.map((f) => {
-    const name =
-      f.role === 'corpus'
-        ? `${stem}.corpus.txt`
-        : f.role === 'data'
-          ? path.join(out, 'data', 'pairs.jsonl')
-          : f.run !== null && runFiles > 1
-            ? `${stem}.${safeName(f.run)}${ext}`
-            : out;
+    const name = f.role === 'corpus' ? corpusFileName(out) : f.role === 'data' ? path.join(out, 'data', 'pairs.jsonl') : f.run !== null && runFiles > 1 ? runFileName(out, f.run) : out;
     const kept = o.previewLines === undefined ? f.lines : f.lines.slice(0, o.previewLines);
     const content = kept.length ? kept.join('\n') + '\n' : '';
     return { name, content, lines: f.lines.length };
@@ -254,6 +258,18 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
   const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null }) + sheet : sheet;
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
+}
+
+/** askubuntu's corpus file beside OUT: `dev.txt` → `dev.corpus.txt`. */
+function corpusFileName(out: string): string {
+  const ext = path.extname(out);
+  return `${ext ? out.slice(0, -ext.length) : out}.corpus.txt`;
+}
+
+/** trec-run's file of one of several runs: `STEM.RUN.EXT` for OUT = `STEM.EXT`. */
+function runFileName(out: string, run: string): string {
+  const ext = path.extname(out);
+  return `${ext ? out.slice(0, -ext.length) : out}.${safeName(run)}${ext}`;
 }
 
 /** YAML double-quoted scalar. */
@@ -306,9 +322,9 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
   ].join('\n');
 }
 
-/** Throws when any of `targets` exists (an export replaces files only with force). */
-function refuseExisting(targets: readonly string[]): void {
-  const existing = targets.filter((f) => existsSync(f));
+/** Throws when any of `targets` but `chosen` exists (an export replaces files only with force; `chosen`, the file a save dialog asked about). */
+function refuseExisting(targets: readonly string[], chosen: string | null): void {
+  const existing = targets.filter((f) => f !== chosen && existsSync(f));
   if (existing.length === 0) return;
   throw new QPairsError(
     `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
@@ -323,7 +339,7 @@ function refuseExisting(targets: readonly string[]): void {
  * (checkWriteTarget): such a target is refused before anything is rendered or written.
  */
 export function writeExport(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions = {}): BuiltExport {
-  const target = prepareExportWrite(ws, format, out, o);
+  const target = prepareExportWrite(ws, format, out, { ...o, pool });
   return finishExportWrite(target, buildExport(ws, pool, format, target.abs, o), o);
 }
 
@@ -340,7 +356,12 @@ export interface ExportTarget {
  * goes (or the reverse), or, without `force`, a file already there — before the export is rendered,
  * which can take long (the engine renders it off its thread between the two halves).
  */
-export function prepareExportWrite(ws: Workspace, format: ExportFormat, out: string, o: Pick<ExportOptions, 'force'> = {}): ExportTarget {
+export function prepareExportWrite(
+  ws: Workspace,
+  format: ExportFormat,
+  out: string,
+  o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'run' | 'text'> & { pool?: string } = {},
+): ExportTarget {
   const abs = path.resolve(out);
   const protect = { protect: [ws.path] };
   if (format === 'hf-dataset') {
@@ -353,22 +374,47 @@ export function prepareExportWrite(ws: Workspace, format: ExportFormat, out: str
     checkWriteTarget(`${abs}.datasheet.md`, protect);
   }
   // Issue 23: never overwrite what is there (a dataset card edited by hand, an earlier export) unless told to.
-  // The names known before rendering are checked first: a large pool's export (its agreement bootstrap) can
-  // take a minute, and a refusal should not wait for it. (trec-run's OUT may become per-run files.)
-  const known = format === 'hf-dataset' ? [path.join(abs, 'README.md'), path.join(abs, 'data', 'pairs.jsonl')] : [...(format === 'trec-run' ? [] : [abs]), `${abs}.datasheet.md`];
-  if (!o.force) refuseExisting(known);
+  // Every name the export will write is checked before rendering: a large pool's export (its agreement
+  // bootstrap) can take a minute, a refusal should not wait for it, and it names every file in the way
+  // (the desktop app asks once whether to replace them). trec-run's OUT becomes per-run files when the pool has several runs.
+  const known =
+    format === 'hf-dataset'
+      ? [path.join(abs, 'README.md'), path.join(abs, 'data', 'pairs.jsonl')]
+      : [...exportDataFiles(ws, format, abs, o), `${abs}.datasheet.md`];
+  for (const t of known) checkWriteTarget(t, protect); // a database among them is refused as such first
+  if (!o.force) refuseExisting(known, chosenFile(format, abs, o));
   return { abs, format, protect };
 }
 
+/** The data files (not the datasheet) of a non-folder export to `abs`, named as buildExport names them. */
+function exportDataFiles(ws: Workspace, format: ExportFormat, abs: string, o: { pool?: string; run?: string; text?: boolean }): string[] {
+  if (format === 'askubuntu') return o.text === false ? [abs] : [abs, corpusFileName(abs)];
+  if (format !== 'trec-run' || o.run !== undefined) return [abs];
+  if (o.pool === undefined) return [];
+  const runs = ws.listRuns(o.pool);
+  return runs.length > 1 ? runs.map((r) => runFileName(abs, r.name)) : [abs];
+}
+
 /** writeExport's second half: checks the rendered export's every file name, then writes them all or none. */
-export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force'> = {}): BuiltExport {
+export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen'> = {}): BuiltExport {
   const { abs, format, protect } = target;
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
-  if (!o.force) refuseExisting(targets);
-  if (format === 'hf-dataset') makeFolder(path.join(abs, 'data'));
-  writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
+  if (!o.force) refuseExisting(targets, chosenFile(format, abs, o));
+  // An hf-dataset export that fails (a full disk) takes back the folders it made: "nothing was written" holds for them too.
+  const made = format === 'hf-dataset' ? makeFolder(path.join(abs, 'data')) : [];
+  try {
+    writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
+  } catch (e) {
+    removeFolders(made);
+    throw e;
+  }
   return built;
+}
+
+/** The one existing file `replaceChosen` lets the export replace: OUT, when it is a file (hf-dataset's OUT is a folder). */
+function chosenFile(format: ExportFormat, abs: string, o: Pick<ExportOptions, 'replaceChosen'>): string | null {
+  return o.replaceChosen && format !== 'hf-dataset' ? abs : null;
 }
 
 /** Whether an export from `source` carries every person's notes (the aggregate and imported gold) or only the source's own. */

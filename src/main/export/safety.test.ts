@@ -122,6 +122,35 @@ describe('export targets that would damage a database are refused', () => {
     expect(() => checkWriteTarget(path.join(dir, 'new.txt'), { protect: [w] })).not.toThrow();
   });
 
+  it("replaceChosen (the desktop app's save dialog asked about OUT) replaces OUT only: the datasheet and the askubuntu corpus beside it stay refused", () => {
+    const out = path.join(dir, 'dev.txt');
+    const corpus = path.join(dir, 'dev.corpus.txt');
+    const sheet = `${out}.datasheet.md`;
+    writeFileSync(out, 'old\n');
+    writeFileSync(corpus, 'my corpus\n');
+    writeFileSync(sheet, 'my edited datasheet\n');
+    // The desktop app passed force: true once its dialog had asked about dev.txt, and replaced these two unasked.
+    const msg = refusal(() => writeExport(ws, 'P', 'askubuntu', out, { replaceChosen: true }));
+    expect(msg).toMatch(/^refusing to overwrite 2 existing files: /);
+    expect(msg).toContain(corpus);
+    expect(msg).toContain(sheet);
+    expect(msg).not.toContain(`${out},`);
+    expect([readFileSync(out, 'utf8'), readFileSync(corpus, 'utf8'), readFileSync(sheet, 'utf8')]).toEqual(['old\n', 'my corpus\n', 'my edited datasheet\n']);
+    // With only the chosen file there, it is replaced without --force.
+    rmSync(corpus);
+    rmSync(sheet);
+    const b = writeExport(ws, 'P', 'askubuntu', out, { replaceChosen: true });
+    expect(b.files.map((f) => f.name)).toEqual([out, corpus]);
+    expect(readFileSync(out, 'utf8')).not.toBe('old\n');
+    expect(existsSync(sheet)).toBe(true);
+    // An hf-dataset folder's files are never "the chosen file".
+    const hf = path.join(dir, 'hf');
+    mkdirSync(hf);
+    writeFileSync(path.join(hf, 'README.md'), 'my card\n');
+    expect(refusal(() => writeExport(ws, 'P', 'hf-dataset', hf, { replaceChosen: true }))).toMatch(/^refusing to overwrite an existing file: .*README\.md/);
+    expect(readFileSync(path.join(hf, 'README.md'), 'utf8')).toBe('my card\n');
+  });
+
   it('a device, a pipe or a standard stream is refused, even with force: `qpairs export … /dev/stdout --force` renamed a file over /dev/stdout', () => {
     // Links stand for /dev/stdout (whose folder, /dev, a test must not write in).
     const dev = path.join(dir, 'stdout.jsonl');

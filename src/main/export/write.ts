@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, rmdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { QPairsError } from '../errors';
@@ -92,17 +92,33 @@ export function whyCannotWrite(target: string, e: unknown): string {
 /**
  * Creates the folder `dir` and the folders above it that are missing, one level at a time so that
  * a failure names the level and its reason (a read-only disk, a file in the way), not the ENOENT
- * of the level below.
+ * of the level below. Returns the folders it created, outermost first (removeFolders takes them
+ * back); on a failure it removes those it had created before throwing.
  */
-export function makeFolder(dir: string): void {
+export function makeFolder(dir: string): string[] {
   const missing: string[] = [];
   for (let d = path.resolve(dir); !existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.unshift(d);
+  const made: string[] = [];
   for (const d of missing) {
     try {
       mkdirSync(d);
+      made.push(d);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST' && statOrNull(d)?.isDirectory()) continue;
+      removeFolders(made);
       throw new QPairsError(`cannot create the folder ${d}: ${whyCannotWrite(d, e)}; nothing was written`, { file: d });
+    }
+  }
+  return made;
+}
+
+/** Removes the folders makeFolder created (innermost first), those still empty only. */
+export function removeFolders(made: readonly string[]): void {
+  for (const d of [...made].reverse()) {
+    try {
+      rmdirSync(d);
+    } catch {
+      /* not empty, or gone: left as it is */
     }
   }
 }

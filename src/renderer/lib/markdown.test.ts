@@ -56,6 +56,18 @@ describe('markdown tables (export datasheets)', () => {
     expect(html('> <b>x</b>')).toBe('<div class="markdown"><blockquote><p>&lt;b&gt;x&lt;/b&gt;</p></blockquote></div>');
   });
 
+  it("shows an hf-dataset card's YAML front matter as it is, then the datasheet (the Export screen's preview made lists of it)", () => {
+    const card = ['---', 'pretty_name: "QPairs pool P"', 'language:', '- en', 'dataset_info:', '  features:', '  - name: query_id', '    dtype: string', '---', '', '# Datasheet: pool "P"', '', 'text'].join('\n');
+    expect(parseBlocks(card)).toEqual([
+      { kind: 'code', text: card.split('\n').slice(0, 9).join('\n') },
+      { kind: 'heading', level: 1, text: 'Datasheet: pool "P"' },
+      { kind: 'paragraph', text: 'text' },
+    ]);
+    // Only a first line "---" opens front matter; a "---" without its end is no front matter.
+    expect(parseBlocks('text\n---\na: b\n---')[0]).toEqual({ kind: 'paragraph', text: 'text --- a: b ---' });
+    expect(parseBlocks('---\n- a')).toEqual([{ kind: 'paragraph', text: '---' }, { kind: 'ul', items: ['a'] }]);
+  });
+
   it('leaves a pipe line without a separator as a paragraph', () => {
     expect(parseBlocks('| not a table |')).toEqual([{ kind: 'paragraph', text: '| not a table |' }]);
   });

@@ -2,7 +2,8 @@
  * A tiny, safe markdown renderer for annotation guidelines and export datasheets: headings
  * (#…######), unordered (-, *, +) and ordered (1.) lists, fenced code blocks (```), pipe tables
  * (`| a | b |` then `|---|---|`; `\|` is a literal pipe), block quotes (`>`), paragraphs, and inline **bold**,
- * *italic* (or _italic_) and `code`. Output is React elements built from text — raw HTML in the source
+ * *italic* (or _italic_) and `code`; YAML front matter (a first line `---` up to the next `---`, as an hf-dataset
+ * export's dataset card begins) is shown as it is, as a code block. Output is React elements built from text — raw HTML in the source
  * is shown as text, never interpreted, and links are not made clickable.
  */
 import { Fragment, type ReactNode } from 'react';
@@ -36,7 +37,10 @@ export function parseBlocks(md: string): Block[] {
     if (list) blocks.push(list);
     list = null;
   };
-  for (let i = 0; i < lines.length; i++) {
+  // Front matter: shown verbatim (it was read as paragraphs and lists: "--- pretty_name: … language:", "• en").
+  const end = lines[0] === '---' ? lines.indexOf('---', 1) : -1;
+  if (end > 0) blocks.push({ kind: 'code', text: lines.slice(0, end + 1).join('\n') });
+  for (let i = end > 0 ? end + 1 : 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (/^\s*```/.test(line)) {
       flush();

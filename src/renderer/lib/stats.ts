@@ -4,6 +4,7 @@
  * engine's reason beside it. Pure (no DOM), unit-tested.
  */
 import type { AgreementView, IntervalView, StatView } from '../../shared/gold';
+import { fixedDecimals } from '../../shared/decimals';
 import type { Series } from '../components/LineChart';
 
 export interface Shown {
@@ -17,18 +18,12 @@ export interface Shown {
 
 const DASH = '—';
 
-function fixed(x: number, digits: number): string {
-  // No "-0.000".
-  const s = x.toFixed(digits);
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
-}
-
 /** A statistic for display (missing → "—" without a reason); `scale` 100 shows an IR metric in percent. */
 export function showStat(s: StatView | null | undefined, digits = 3, scale = 1): Shown {
   if (!s) return { text: DASH, value: null, reason: null, note: null };
   if (s.value === null) return { text: DASH, value: null, reason: s.reason || 'undefined', note: null };
   if (!Number.isFinite(s.value)) return { text: DASH, value: null, reason: 'not a finite number', note: null };
-  return { text: fixed(s.value * scale, digits), value: s.value, reason: null, note: s.note ?? null };
+  return { text: fixedDecimals(s.value * scale, digits), value: s.value, reason: null, note: s.note ?? null };
 }
 
 /** An IR metric (or a difference of two) as the papers and the CLI print it: percent, two decimals. */
@@ -42,7 +37,7 @@ export function showCI(ci: IntervalView | null | undefined, digits = 3, scale = 
   if (ci.value === null) return { text: DASH, value: null, reason: ci.reason || 'undefined', note: null };
   const [lo, hi] = ci.value;
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return { text: DASH, value: null, reason: 'not a finite interval', note: null };
-  return { text: `[${fixed(lo * scale, digits)}, ${fixed(hi * scale, digits)}]`, value: null, reason: null, note: ci.note ?? null };
+  return { text: `[${fixedDecimals(lo * scale, digits)}, ${fixedDecimals(hi * scale, digits)}]`, value: null, reason: null, note: ci.note ?? null };
 }
 
 /** A p-value: "<0.001" below 0.001, else three decimals; undefined → "—" with the reason. */

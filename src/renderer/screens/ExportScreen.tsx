@@ -26,7 +26,7 @@ const FORMAT_HELP: Record<ExportFormat, string> = {
   jsonl: 'one JSON object per pool pair (label, grade, status, votes, judge)',
   csv: 'CSV, one row per pool pair',
   'semeval-relevancy': 'SemEval .relevancy: orgq relq rank score true|false (judged pairs; one run)',
-  'hf-dataset': 'Hugging Face dataset folder: data/pairs.jsonl (with text) + README.md dataset card',
+  'hf-dataset': 'Hugging Face dataset folder: data/pairs.jsonl + README.md dataset card',
 };
 
 /** Formats that use one run (askubuntu requires one; the engine defaults to the pool's first). */
@@ -59,6 +59,8 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<{ result: ExportWritten; where: 'disk' | 'download' } | null>(null);
   const [writeError, setWriteError] = useState<string | null>(null);
+  /** Desktop: the path chosen when the export was refused for files already there, which "Replace them" writes over. */
+  const [replaceAt, setReplaceAt] = useState<string | null>(null);
   // Writing to a path on the engine's machine is for its owner there (the desktop app); others download.
   const desktop = client.transport === 'electron' && typeof client.pickSavePath === 'function' && shared.role === 'owner' && info?.local === true;
 
@@ -91,6 +93,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(() => {
     setWritten(null);
     setWriteError(null);
+    setReplaceAt(null);
   }, [pool, format, run, source, withText]);
 
   // askubuntu needs a run: pick the first one.
@@ -138,16 +141,21 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
 
   const canExport = !busy && pool !== '' && !(needsRun && !run) && !previewError;
 
-  const doExport = async (): Promise<void> => {
+  /** `replace`: the path of a refused export whose existing files the user chose to replace. */
+  const doExport = async (replace: string | null = null): Promise<void> => {
     setBusy(true);
     setWriteError(null);
     setWritten(null);
+    setReplaceAt(null);
+    let path: string | null = replace;
     try {
       if (desktop) {
-        const path = await client.pickSavePath!({ title: `Export ${pool} (${format})`, defaultPath: defaultExportFile(pool, format) });
+        path ??= (await client.pickSavePath!({ title: `Export ${pool} (${format})`, defaultPath: defaultExportFile(pool, format) })) ?? null;
         if (!path) return;
-        // The native save dialog has asked whether to replace an existing file.
-        const r = await client.invoke('export.write', { ...args(), path, force: true });
+        // The native save dialog asked whether to replace the chosen file, and only it: the datasheet, the
+        // askubuntu corpus, trec-run's per-run files and an hf-dataset folder's files beside it are refused
+        // when they exist, named in the error, until the user chooses "Replace them" (force).
+        const r = await client.invoke('export.write', { ...args(), path, ...(replace ? { force: true } : { replaceChosen: true }) });
         setWritten({ result: r, where: 'disk' });
       } else {
         const r = await client.invoke('export.write', args());
@@ -159,7 +167,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
         setWritten({ result: r, where: 'download' });
       }
     } catch (e) {
-      setWriteError(errorMessage(e));
+      const msg = errorMessage(e);
+      setWriteError(msg);
+      if (desktop && path && /^refusing to overwrite /.test(msg)) setReplaceAt(path);
     } finally {
       setBusy(false);
     }
@@ -231,6 +241,14 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           <div className="error-box" role="alert" data-testid="export-error">
             <strong>Nothing was exported.</strong>
             <pre>{writeError}</pre>
+            {replaceAt && (
+              <div className="actions">
+                <button data-testid="export-replace" disabled={busy} onClick={() => void doExport(replaceAt)}>
+                  Replace them
+                </button>
+                <span className="hint">or Export to… another name</span>
+              </div>
+            )}
           </div>
         )}
         {written && <ExportDone written={written} previewWarnings={preview?.warnings ?? null} />}
@@ -257,7 +275,12 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
                 <h3>
                   {baseName(f.name)} <span className="muted small">{fmtInt(f.lines)} lines</span>
                 </h3>
-                {f.head.length > 0 ? <pre className="file-head">{f.head.join('\n')}</pre> : <p className="muted small">(empty)</p>}
+                {/* "(empty)" only for a file with no line: with Preview lines at 0 every file read "(empty)" beside its line count. */}
+                {f.head.length > 0 ? (
+                  <pre className="file-head">{f.head.join('\n')}</pre>
+                ) : (
+                  <p className="muted small">{f.lines === 0 ? '(empty)' : '(no lines shown: Preview lines is 0)'}</p>
+                )}
               </div>
             ))}
           </section>

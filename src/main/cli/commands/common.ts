@@ -1,5 +1,6 @@
 /** Helpers shared by the CLI command modules (each exports `(argv, out) => Promise<number>`). */
 import type { IntervalView, StatView } from '../../../shared/gold';
+import { fixedDecimals } from '../../../shared/decimals';
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
@@ -134,11 +135,11 @@ export function numberFlag(v: string | undefined, flag: string): number | undefi
 
 /** A statistic for a text table: 3 decimals, or "n/a". */
 export function fmt(s: { value: number | null }, digits = 3): string {
-  return s.value === null ? 'n/a' : s.value.toFixed(digits);
+  return s.value === null ? 'n/a' : fixedDecimals(s.value, digits);
 }
 
 export function fmtCi(s: { value: [number, number] | null }, digits = 3): string {
-  return s.value === null ? 'n/a' : `[${s.value[0].toFixed(digits)}, ${s.value[1].toFixed(digits)}]`;
+  return s.value === null ? 'n/a' : `[${fixedDecimals(s.value[0], digits)}, ${fixedDecimals(s.value[1], digits)}]`;
 }
 
 /**

@@ -1,0 +1,101 @@
+/**
+ * The desktop app's Export (through the fake Electron shell, as desktop-shell.spec.ts): the native save
+ * dialog asks whether to replace the file chosen, and only it. The app then wrote with force, so an
+ * askubuntu export onto dev.txt replaced dev.txt.datasheet.md and dev.corpus.txt beside it unasked
+ * (a datasheet edited by hand, a corpus of another export). They are now refused, named, and replaced
+ * only when the user chooses "Replace them"; the chosen file alone is replaced as the dialog agreed.
+ * Also the Export screen's preview, the same as in serve mode: Preview lines 0 does not call the files empty.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { findBrowser } from './browser';
+import { DesktopShell, prepareShell } from './fake-electron/host';
+import { buildSmallPool } from './small-pool';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const found = findBrowser();
+const launch = 'launchOptions' in found ? found.launchOptions : {};
+test.use({ launchOptions: { ...launch, args: [...(launch.args ?? []), '--allow-file-access-from-files'] } });
+test.describe.configure({ mode: 'serial' });
+
+let dir = '';
+let shell: DesktopShell | null = null;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }, info) => {
+  info.setTimeout(300_000);
+  const cache = path.join(root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  dir = realpathSync(mkdtempSync(path.join(cache, 'qpairs-desktop-export-')));
+  const app = path.join(dir, 'app');
+  const prepared = await prepareShell(app);
+  const { workspace } = buildSmallPool(dir, (pairs) => pairs.map(([q, c], i) => `${q},${c},gold,${i % 3 === 0 ? 1 : 0}`));
+  mkdirSync(path.join(dir, 'home'));
+  mkdirSync(path.join(dir, 'out'));
+  context = await browser.newContext();
+  shell = new DesktopShell({ dir: app, initScriptFor: prepared.initScriptFor, context, args: [workspace], env: { HOME: path.join(dir, 'home') } });
+  page = (await shell.firstWindow()).page;
+});
+
+test.afterAll(async () => {
+  const code = await shell?.quit();
+  if (code !== 0 && shell) console.log(`[desktop-export] main process exit ${code}; output:\n${shell.log()}`);
+  await context?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('files beside the chosen one are not replaced unasked; "Replace them" replaces them', async () => {
+  const out = path.join(dir, 'out', 'dev.txt');
+  const corpus = path.join(dir, 'out', 'dev.corpus.txt');
+  const sheet = `${out}.datasheet.md`;
+  writeFileSync(out, 'old export\n');
+  writeFileSync(corpus, 'another corpus\n');
+  writeFileSync(sheet, 'a datasheet edited by hand\n');
+  await page.getByTestId('tab-export').click();
+  await page.getByTestId('export-pool').selectOption('p');
+  await page.getByTestId('export-format').selectOption('askubuntu');
+  await expect(page.getByTestId('export-write')).toBeEnabled();
+  // The save dialog answers dev.txt (it has asked whether to replace dev.txt).
+  shell!.answerDialogs([], [out]);
+  await page.getByTestId('export-write').click();
+  const error = page.getByTestId('export-error');
+  await expect(error).toContainText('refusing to overwrite 2 existing files');
+  await expect(error).toContainText(corpus);
+  await expect(error).toContainText(sheet);
+  expect([readFileSync(out, 'utf8'), readFileSync(corpus, 'utf8'), readFileSync(sheet, 'utf8')]).toEqual(['old export\n', 'another corpus\n', 'a datasheet edited by hand\n']);
+
+  await page.getByTestId('export-replace').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('export-done')).toBeVisible();
+  await expect(page.getByTestId('export-file')).toHaveCount(3);
+  expect(readFileSync(out, 'utf8').split('\n')[0]).toMatch(/^\S+\t/);
+  expect(readFileSync(corpus, 'utf8')).not.toBe('another corpus\n');
+  expect(readFileSync(sheet, 'utf8')).toMatch(/^# Datasheet: pool "p" \(askubuntu export\)/);
+  await expect(page.getByTestId('export-error')).toHaveCount(0);
+});
+
+test('the chosen file alone is replaced as the save dialog agreed, with nothing more to confirm', async () => {
+  const out = path.join(dir, 'out', 'p.qrels');
+  writeFileSync(out, 'old qrels\n');
+  await page.getByTestId('export-format').selectOption('qrels');
+  shell!.answerDialogs([], [out]);
+  await page.getByTestId('export-write').click();
+  await expect(page.getByTestId('export-done')).toBeVisible();
+  await expect(page.getByTestId('export-error')).toHaveCount(0);
+  expect(readFileSync(out, 'utf8')).toMatch(/^\S+ 0 \S+ [01]\n/);
+  expect(existsSync(`${out}.datasheet.md`)).toBe(true);
+});
+
+test('Preview lines 0 shows no lines without calling the files empty', async () => {
+  await page.getByTestId('export-format').selectOption('qrels');
+  const file = page.getByTestId('export-preview-p.qrels');
+  await expect(file.locator('pre')).toBeVisible();
+  await page.getByTestId('export-lines').fill('0');
+  await page.getByTestId('export-lines').press('Tab');
+  await expect(file.locator('pre')).toHaveCount(0);
+  await expect(file).toContainText('(no lines shown: Preview lines is 0)');
+  await expect(file).not.toContainText('(empty)');
+  await expect(file).toContainText(/\d+ lines/);
+});

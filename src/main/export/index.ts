@@ -229,7 +229,14 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   const hf = format === 'hf-dataset';
   const runFiles = r.files.filter((f) => f.run !== null).length;
   const files: BuiltFile[] = r.files.map((f) => {
-    const name = f.role === 'corpus' ? corpusFileName(out) : f.role === 'data' ? path.join(out, 'data', 'pairs.jsonl') : f.run !== null && runFiles > 1 ? runFileName(out, f.run) : out;
+    const name =
+      f.role === 'corpus'
+        ? corpusFileName(out)
+        : f.role === 'data'
+          ? path.join(out, 'data', 'pairs.jsonl')
+          : f.run !== null && runFiles > 1
+            ? runFileName(out, f.run)
+            : out;
     const kept = o.previewLines === undefined ? f.lines : f.lines.slice(0, o.previewLines);
     const content = kept.length ? kept.join('\n') + '\n' : '';
     return { name, content, lines: f.lines.length };
@@ -260,16 +267,20 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
 }
 
+/** OUT without its extension: `dev.txt` → `dev`. */
+function stemOf(out: string): string {
+  const ext = path.extname(out);
+  return ext ? out.slice(0, -ext.length) : out;
+}
+
 /** askubuntu's corpus file beside OUT: `dev.txt` → `dev.corpus.txt`. */
 function corpusFileName(out: string): string {
-  const ext = path.extname(out);
-  return `${ext ? out.slice(0, -ext.length) : out}.corpus.txt`;
+  return `${stemOf(out)}.corpus.txt`;
 }
 
 /** trec-run's file of one of several runs: `STEM.RUN.EXT` for OUT = `STEM.EXT`. */
 function runFileName(out: string, run: string): string {
-  const ext = path.extname(out);
-  return `${ext ? out.slice(0, -ext.length) : out}.${safeName(run)}${ext}`;
+  return `${stemOf(out)}.${safeName(run)}${path.extname(out)}`;
 }
 
 /** YAML double-quoted scalar. */

@@ -5,25 +5,15 @@
  * rule changes — the kept state equals a whole read (loadPoolState), Map order included; and a
  * step that only labels reads none of the pool's labels again.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mulberry32 } from '../stats/random';
-import { Workspace } from '../workspace/workspace';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
+import type { Workspace } from '../workspace/workspace';
 import { KeptPoolState, MAX_APPLIED_EVENTS } from './kept-state';
 import { loadPoolState, type PoolState } from './state';
 import { assignPool, setAggregation, setAnnotatorRole } from './store';
 
-let dir: string;
-const open: Workspace[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-kept-state-'));
-});
-afterEach(() => {
-  for (const ws of open.splice(0)) ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const scratch = scratchWorkspaces('qpairs-kept-state-');
 
 const QUERIES = 25;
 const DEPTH = 5;
@@ -32,8 +22,7 @@ const VOTERS = ['alice', 'bob', 'carol'];
 /** Pools "p" (QUERIES × DEPTH, assigned to alice and bob unless open) and "other"; judy and kim judge. */
 function workspace(seed: number, assigned: boolean): Workspace {
   const rand = mulberry32(seed);
-  const ws = Workspace.create(path.join(dir, `w${seed}-${assigned}.qpairs`));
-  open.push(ws);
+  const ws = scratch.fresh(`w${seed}-${assigned}`);
   ws.transaction(() => {
     ws.createPool({ name: 'p', scheme: 'binary', blind: true });
     ws.createPool({ name: 'other', scheme: 'binary', blind: true });

@@ -3,25 +3,18 @@
  * computed once per query, not once per disputed pair, and every pair's impact and |ΔAP| per run
  * are what pairImpact gives the pair alone.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { rankIndices } from '../metrics';
 import { mulberry32 } from '../stats/random';
-import { Workspace } from '../workspace/workspace';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
+import type { Workspace } from '../workspace/workspace';
 import { pairFigures, pairImpact, reviewQueue } from './review';
 import { loadPoolState } from './state';
 
-let dir: string;
+const scratch = scratchWorkspaces('qpairs-review-impact-');
 let ws: Workspace;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-review-impact-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
+  ws = scratch.fresh('w');
 });
 
 const QUERIES = 12;

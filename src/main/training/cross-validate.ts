@@ -135,7 +135,10 @@ export async function crossValidate(
         const c = clusters.get(q);
         if (c !== undefined && heldClusters.has(c)) leaks.add(q);
       }
-      const { saved, report } = await trainSaved(ctx.kind, ctx.config, data, use === 'select' ? devScored : undefined, { epochs, seed: spec.seed + r, embeddings: ctx.embeddings }, run);
+      const { saved, report } = await trainSaved(
+        { kind: ctx.kind, config: ctx.config, input: data, dev: use === 'select' ? devScored : undefined, opts: { epochs, seed: spec.seed + r, embeddings: ctx.embeddings } },
+        run,
+      );
       if (use === 'select') {
         if (report.history.some((h) => h.devMAP !== undefined)) epochCurves.push(report.history.map((h) => h.devMAP ?? 0));
         // The fold's held-out figure (kept epoch) still counts for the selection repeat's line.

@@ -141,7 +141,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
       continue;
     }
     const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-    const { saved } = await trainSaved(spec.model, spec.config, { ws, pairs: data, unlabeled }, undefined, { seed }, { ...o, onProgress });
+    const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed } }, { ...o, onProgress });
     const dev = trainingDevSet(ws, folds[f]!.map((id) => byId.get(id)!), { excludeRuns: exclude });
     const { scores: s } = await scoreSaved(saved, dev.queries.map((q) => ({ query: q.query, candidates: q.candidates, ctx: q.context })), o);
     dev.queries.forEach((q, i) => {
@@ -158,7 +158,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   // Said before training (a worker), in the same words as `train`.
   if (pairwise) noOrderToLearn(spec.model, labeledLists(data));
   const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-  const { saved } = await trainSaved(spec.model, spec.config, { ws, pairs: data, unlabeled }, undefined, { seed }, { ...o, onProgress });
+  const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed } }, { ...o, onProgress });
   const notByFinal = new Set(unscored);
   const rest = scoringItems(ws, pool, { excludeRuns: exclude }).filter((it) => !scores.has(it.queryId) && !notByFinal.has(it.queryId));
   const { scores: s } = await scoreSaved(saved, rest.map((it) => ({ query: it.query, candidates: it.candidates, ctx: it.ctx })), o);

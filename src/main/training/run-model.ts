@@ -26,6 +26,15 @@ export interface TrainingInput {
 }
 
 
+/** One training: which model with which settings, on which data, kept by which dev set (if any). */
+export interface TrainJob {
+  kind: ModelId;
+  config: Record<string, unknown> | undefined;
+  input: TrainingInput;
+  dev?: DevSet;
+  opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>;
+}
+
 export interface RunOptions {
   onProgress?: (p: TrainProgress) => void;
   signal?: AbortSignal;
@@ -47,15 +56,8 @@ export function resolveWorkerPath(o: RunOptions): string | null {
  * it saved, with the counts of what was read. In a worker on a workspace file, the worker reads
  * the unlabeled data; else this thread does (tests, an in-memory workspace, no bundle).
  */
-export async function trainSaved(
-  kind: ModelId,
-  config: Record<string, unknown> | undefined,
-  input: TrainingInput,
-  dev: DevSet | undefined,
-  opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
-  o: RunOptions,
-): Promise<{ saved: SavedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
-  const { saved, ...r } = await trainRun(kind, config, input, dev, opts, o, undefined);
+export async function trainSaved(job: TrainJob, o: RunOptions): Promise<{ saved: SavedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
+  const { saved, ...r } = await trainRun(job, o, undefined);
   return { saved: saved!, ...r };
 }
 
@@ -66,24 +68,16 @@ export async function trainSaved(
  * (tests, an in-memory workspace, no bundle) the same bytes are made here.
  */
 export async function trainForStore(
-  kind: ModelId,
-  config: Record<string, unknown> | undefined,
-  input: TrainingInput,
-  dev: DevSet | undefined,
-  opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
+  job: TrainJob,
   o: RunOptions,
   meta?: Record<string, unknown>,
 ): Promise<{ encoded: EncodedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
-  const { saved, encoded, ...r } = await trainRun(kind, config, input, dev, opts, o, meta ? { meta } : {});
+  const { saved, encoded, ...r } = await trainRun(job, o, meta ? { meta } : {});
   return { encoded: encoded ?? encodeForStore(saved!, meta), ...r };
 }
 
 async function trainRun(
-  kind: ModelId,
-  config: Record<string, unknown> | undefined,
-  input: TrainingInput,
-  dev: DevSet | undefined,
-  opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>,
+  { kind, config, input, dev, opts }: TrainJob,
   o: RunOptions,
   encode: { meta?: Record<string, unknown> } | undefined,
 ): Promise<{ saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {

@@ -354,7 +354,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     };
   } else {
     // The model comes back encoded as it is stored (the worker encodes it): this thread only writes it.
-    ({ encoded: saved, report, read, trainedOn: fingerprinted } = await trainForStore(kind, spec.config, { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts, o, storedMeta));
+    ({ encoded: saved, report, read, trainedOn: fingerprinted } = await trainForStore({ kind, config: spec.config, input: { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts }, o, storedMeta));
   }
   const trainedOn = fingerprinted
     ? { rows: fingerprinted }

@@ -36,6 +36,8 @@ export interface DatasheetInput {
   /** Issue 24: notes on labels the export carries (jsonl/csv/hf-dataset; see formats.ts RenderInput.notes). */
   notes?: number;
   warnings: string[];
+  /** The source has no label in the pool (an unlabeled pool's default source, gold): the export is a sheet to label. */
+  unlabeled?: boolean;
   exportedAt: string;
   version: string;
 }
@@ -174,11 +176,30 @@ function textStatement(format: ExportFormat, text: boolean, questions: number, w
   return `Question text: included where the workspace has it (${what}): ${withoutText} of the pool's ${questions} questions are ids only, with no text in the workspace, so the set does not stand alone for those.`;
 }
 
+/**
+ * What the exported labels are, as the datasheet and the dataset card say it: the aggregate, a person's,
+ * the imported gold, a reference system's — or none yet (an unlabeled pool's default source is gold,
+ * which it does not have: its card said "Labels: annotator gold").
+ */
+export function labelSourceText(ws: Workspace, source: string, o: { rule: string; unlabeled: boolean; poolLabeled: boolean; bold?: boolean }): string {
+  const b = (x: string): string => (o.bold ? `**${x}**` : x);
+  if (source === AGGREGATE) return `the aggregate of the pool's annotators (rule ${b(o.rule)})`;
+  const role = ws.listAnnotators().find((a) => a.name === source)?.role;
+  if (o.unlabeled) {
+    const nobody = o.poolLabeled ? '' : ' and no one has labeled it';
+    if (source === 'gold' && (role === undefined || role === 'gold')) return `none yet — the pool has no gold labels${nobody}, so no pair carries a label`;
+    return `none — ${role === 'system' ? 'reference system' : 'annotator'} ${b(source)} has no labels in this pool${nobody}, so no pair carries a label`;
+  }
+  if (role === 'system') return `the labels of reference system ${b(source)} (role system)`;
+  if (source === 'gold' || role === 'gold') return `the imported gold labels (annotator ${b(source)})`;
+  return `the labels of annotator ${b(source)}`;
+}
+
 export function datasheet(d: DatasheetInput): string {
   const { ws, state: s } = d;
   const p = s.pool;
   const out: string[] = [];
-  const sourceText = d.source === AGGREGATE ? `the aggregate of the pool's annotators (rule **${s.rule}**)` : `the labels of annotator **${d.source}**`;
+  const sourceText = labelSourceText(ws, d.source, { rule: s.rule, unlabeled: d.unlabeled ?? false, poolLabeled: s.labels.size > 0, bold: true });
   out.push(`# Datasheet: pool "${p.name}" (${d.format} export)`);
   out.push('');
   out.push(`Exported ${d.exportedAt} by QPairs ${d.version}. Labels: ${sourceText}.${d.run ? ` Run: **${d.run}**.` : ''}`);
@@ -457,7 +478,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('## Aggregation');
   out.push('');
   if (d.source !== AGGREGATE) {
-    out.push(`No aggregation: the exported labels are annotator ${d.source}'s own.`);
+    out.push(d.unlabeled ? 'No aggregation: the export carries no labels.' : `No aggregation: the exported labels are ${sourceText}, as given.`);
   } else {
     const sum = aggregationSummary(s);
     const rules: Record<string, string> = {

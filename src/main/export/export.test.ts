@@ -65,7 +65,7 @@ describe('askubuntu export', () => {
     expect(sheet).toMatch(/## Source corpus/);
     expect(sheet).toMatch(/BM25 top 20 \(Lei et al\. 2016\)/);
     expect(sheet).toMatch(/## Agreement\n\nNot applicable/);
-    expect(sheet).toMatch(/No aggregation: the exported labels are annotator gold's own/);
+    expect(sheet).toContain('No aggregation: the exported labels are the imported gold labels (annotator **gold**), as given.');
 
     const back = fresh('back');
     await runImport(back, 'askubuntu-pool', [out], { pool: 'dev' });

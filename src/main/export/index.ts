@@ -27,7 +27,7 @@ import { poolRatingTable } from '../gold/rating-table';
 import { AGREEMENT_WORK_LIMIT, maxAgreementBootstrap } from '../gold/budget';
 import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
-import { datasheet } from './datasheet';
+import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic } from './write';
 
@@ -252,11 +252,12 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     text: text !== null,
     notes: [...notes.values()].reduce((n, l) => n + l.length, 0),
     warnings,
+    unlabeled: labels.values.size === 0,
     exportedAt: (o.now ?? new Date()).toISOString(),
     version: o.version ?? '0.1.0',
   });
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
-  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null }) + sheet : sheet;
+  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0 }) }) + sheet : sheet;
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
 }
 
@@ -279,7 +280,7 @@ const yq = (s: string): string => JSON.stringify(s);
  * The YAML front matter of a Hugging Face dataset card for an hf-dataset export: pretty name,
  * task, size category, the one data file (config "default", split "test") and its features.
  */
-export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean }): string {
+export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean; labels: string }): string {
   const size = o.rows < 1000 ? 'n<1K' : o.rows < 10_000 ? '1K<n<10K' : o.rows < 100_000 ? '10K<n<100K' : o.rows < 1_000_000 ? '100K<n<1M' : 'n>1M';
   // The rows' own column list (formats.ts hfColumns): features equal the columns, always.
   const features = hfColumns(o.text).flatMap(({ name, feature }) => {
@@ -316,7 +317,7 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
     `    num_examples: ${o.rows}`,
     '---',
     '',
-    `Labels: ${o.source === AGGREGATE ? 'the aggregate of the annotators (column annotator = "gold")' : `annotator ${o.source}`}. The datasheet follows.`,
+    `Labels: ${o.labels}${o.source === AGGREGATE ? ' (column annotator = "gold")' : ''}. The datasheet follows.`,
     '',
     '',
   ].join('\n');

@@ -64,6 +64,9 @@ test('files beside the chosen one are not replaced unasked; "Replace them" repla
   await expect(error).toContainText('refusing to overwrite 2 existing files');
   await expect(error).toContainText(corpus);
   await expect(error).toContainText(sheet);
+  // The app's own control, not the CLI's flag.
+  await expect(error).toContainText('or choose “Replace them” to replace them)');
+  await expect(error).not.toContainText('--force');
   expect([readFileSync(out, 'utf8'), readFileSync(corpus, 'utf8'), readFileSync(sheet, 'utf8')]).toEqual(['old export\n', 'another corpus\n', 'a datasheet edited by hand\n']);
 
   await page.getByTestId('export-replace').focus();

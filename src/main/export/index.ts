@@ -20,7 +20,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Question } from '../../shared/types';
-import { AGGREGATE, EXPORT_FORMATS, type AgreementView, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, CLI_EXPORT_CONTROLS, EXPORT_FORMATS, type AgreementView, type ExportControls, type ExportFormat } from '../../shared/gold';
 import { NotFoundError, QPairsError } from '../errors';
 import { poolAgreement } from '../gold/agreement';
 import { poolRatingTable } from '../gold/rating-table';
@@ -61,6 +61,8 @@ export interface ExportOptions {
    * it, nor the files inside an hf-dataset folder, which stay refused unless `force`).
    */
   replaceChosen?: boolean;
+  /** How the refusal for files in the way names the surface's controls (default the CLI's: --force). */
+  controls?: ExportControls;
   /**
    * The datasheet's agreement as an earlier export of the same pool computed it (BuiltExport
    * datasheetAgreement), when nothing was written to the workspace since, with the same bootstrap,
@@ -324,12 +326,12 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
 }
 
 /** Throws when any of `targets` but `chosen` exists (an export replaces files only with force; `chosen`, the file a save dialog asked about). */
-function refuseExisting(targets: readonly string[], chosen: string | null): void {
+function refuseExisting(targets: readonly string[], chosen: string | null, controls: ExportControls = CLI_EXPORT_CONTROLS): void {
   const existing = targets.filter((f) => f !== chosen && existsSync(f));
   if (existing.length === 0) return;
   throw new QPairsError(
     `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
-      `(choose another output, or give --force to replace ${existing.length === 1 ? 'it' : 'them'})`,
+      `(${controls.another}, or ${controls.replace(existing.length)})`,
     { file: existing[0]! },
   );
 }
@@ -361,7 +363,7 @@ export function prepareExportWrite(
   ws: Workspace,
   format: ExportFormat,
   out: string,
-  o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'run' | 'text'> & { pool?: string } = {},
+  o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'run' | 'text' | 'controls'> & { pool?: string } = {},
 ): ExportTarget {
   const abs = path.resolve(out);
   const protect = { protect: [ws.path] };
@@ -383,7 +385,7 @@ export function prepareExportWrite(
       ? [path.join(abs, 'README.md'), path.join(abs, 'data', 'pairs.jsonl')]
       : [...exportDataFiles(ws, format, abs, o), `${abs}.datasheet.md`];
   for (const t of known) checkWriteTarget(t, protect); // a database among them is refused as such first
-  if (!o.force) refuseExisting(known, chosenFile(format, abs, o));
+  if (!o.force) refuseExisting(known, chosenFile(format, abs, o), o.controls);
   return { abs, format, protect };
 }
 
@@ -397,11 +399,11 @@ function exportDataFiles(ws: Workspace, format: ExportFormat, abs: string, o: { 
 }
 
 /** writeExport's second half: checks the rendered export's every file name, then writes them all or none. */
-export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen'> = {}): BuiltExport {
+export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'> = {}): BuiltExport {
   const { abs, format, protect } = target;
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
-  if (!o.force) refuseExisting(targets, chosenFile(format, abs, o));
+  if (!o.force) refuseExisting(targets, chosenFile(format, abs, o), o.controls);
   // An hf-dataset export that fails (a full disk) takes back the folders it made: "nothing was written" holds for them too.
   const made = format === 'hf-dataset' ? makeFolder(path.join(abs, 'data')) : [];
   try {

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
-import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
@@ -244,7 +244,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             {replaceAt && (
               <div className="actions">
                 <button data-testid="export-replace" disabled={busy} onClick={() => void doExport(replaceAt)}>
-                  Replace them
+                  {EXPORT_REPLACE_BUTTON}
                 </button>
                 <span className="hint">or Export to… another name</span>
               </div>

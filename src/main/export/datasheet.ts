@@ -171,9 +171,9 @@ function textStatement(format: ExportFormat, text: boolean, questions: number, w
   const what = 'query and candidate title and body; the askubuntu export writes its corpus file';
   if (withoutText === 0) return `Question text: included (${what}), so the set can be used without the workspace.`;
   if (withoutText === questions) {
-    return `Question text: none — the workspace holds the pool's ${questions} questions as ids only (no text was imported), so the set holds ids only; import their texts to export them.`;
+    return `Question text: none — the workspace holds the pool's ${counted(questions, 'question')} as ids only (no text was imported), so the set holds ids only; import their texts to export them.`;
   }
-  return `Question text: included where the workspace has it (${what}): ${withoutText} of the pool's ${questions} questions are ids only, with no text in the workspace, so the set does not stand alone for those.`;
+  return `Question text: included where the workspace has it (${what}): ${withoutText} of the pool's ${counted(questions, 'question')} ${withoutText === 1 ? 'is an id' : 'are ids'} only, with no text in the workspace, so the set does not stand alone for those.`;
 }
 
 /**
@@ -242,7 +242,7 @@ export function datasheet(d: DatasheetInput): string {
     `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
       `after a re-import into a new pool, \`qpairs pool set W --pool ${shellQuote(p.name)} --convention ${convention}\` gives the same metrics` +
       (notCarried > 0
-        ? ` only when the file holds the whole pool, and this one does not: ${notCarried} of the pool's ${pairs} pairs have no decisive label and are ` +
+        ? ` only when the file holds the whole pool, and this one does not: ${notCarried} of the pool's ${counted(pairs, 'pair')} ${notCarried === 1 ? 'has' : 'have'} no decisive label and ${notCarried === 1 ? 'is' : 'are'} ` +
           `${d.format === 'askubuntu' ? 'written as not similar or left out' : 'left out'} (see below), so a pool re-imported from it differs from this one, ` +
           `and so can its metrics (jsonl, csv and hf-dataset keep every pair).`
         : '.'),
@@ -300,7 +300,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push('## Source corpus');
   out.push('');
-  out.push(`${ids.size} distinct questions in the pool (queries and candidates).`);
+  out.push(`${counted(ids.size, 'distinct question')} in the pool (queries and candidates).`);
   out.push('');
   const srcRows: Array<Array<string | number>> = [...bySource].sort().map(([k, n]) => [k, n]);
   if (withoutText) srcRows.push(['(id only, no text in the workspace)', withoutText]);
@@ -331,7 +331,7 @@ export function datasheet(d: DatasheetInput): string {
         ['queries', p.queries],
         ['pairs', p.pairs],
         ['created', p.created],
-        ['runs', runs.map((r) => `${r.name} (${r.kind}, ${r.pairs} scores)`).join('; ') || 'none'],
+        ['runs', runs.map((r) => `${r.name} (${r.kind}, ${counted(r.pairs, 'score')})`).join('; ') || 'none'],
       ],
     ),
   );
@@ -412,7 +412,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   const values = Object.keys(d.distribution).sort((a, b) => (labelGrade(b) ?? 0) - (labelGrade(a) ?? 0));
   const relevant = values.filter((v) => (labelGrade(v) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD).reduce((n, v) => n + d.distribution[v]!, 0);
-  out.push(`${d.labels} exported labels over ${d.queries} queries; ${relevant} relevant (${d.labels ? ((100 * relevant) / d.labels).toFixed(1) : '0.0'}%).`);
+  out.push(`${counted(d.labels, 'exported label')} over ${counted(d.queries, 'query', 'queries')}; ${relevant} relevant (${d.labels ? ((100 * relevant) / d.labels).toFixed(1) : '0.0'}%).`);
   out.push('');
   out.push(table(['label', 'grade', 'pairs'], values.map((v) => [v, labelGrade(v) ?? '', d.distribution[v]!])));
   if (s.annotators.length > 0) {
@@ -443,11 +443,11 @@ export function datasheet(d: DatasheetInput): string {
     );
   } else {
     out.push(
-      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
+      `${counted(ag.annotators.length, 'annotator')} (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
         // As `qpairs agreement` and the Agreement screen say: the statistics count a "?" as no label.
         (ag.unsure > 0 ? `; ${counted(ag.unsure, '"?" (unsure) label')} left out (a "?" counts as no label here)` : '') +
         '. ' +
-        `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.` +
+        `95% CIs: percentile bootstrap over queries, ${counted(ag.bootstrap.resamples, 'resample')}, seed ${ag.bootstrap.seed}.` +
         (d.agreementNote ? ` ${d.agreementNote}` : ''),
     );
     out.push('');

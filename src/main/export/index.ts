@@ -30,6 +30,7 @@ import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic } from './write';
+import { counted } from '../../shared/plural';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
@@ -141,7 +142,7 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
   const built = poolRatingTable(state, state.annotators);
   const items = built.table.items.length;
   const most = maxAgreementBootstrap(items, m, limit);
-  const size = `${items} labeled pairs, ${m} annotators`;
+  const size = `${counted(items, 'labeled pair')}, ${counted(m, 'annotator')}`;
   if (most < 1) {
     return {
       agreement: null,

@@ -7,9 +7,10 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
 import { AGGREGATE, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
+import { counted } from '../../shared/plural';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
-import { errorMessage, fmtInt } from '../lib/format';
+import { errorMessage } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { baseName, downloadAll, downloadZip } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
@@ -273,7 +274,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             {preview.files.map((f) => (
               <div key={f.name} className="export-file" data-testid={`export-preview-${baseName(f.name)}`}>
                 <h3>
-                  {baseName(f.name)} <span className="muted small">{fmtInt(f.lines)} lines</span>
+                  {baseName(f.name)} <span className="muted small">{counted(f.lines, 'line')}</span>
                 </h3>
                 {/* "(empty)" only for a file with no line: with Preview lines at 0 every file read "(empty)" beside its line count. */}
                 {f.head.length > 0 ? (
@@ -309,7 +310,7 @@ function ExportDone({ written, previewWarnings }: { written: { where: 'disk' | '
       <ul className="report-list">
         {written.result.files.map((f) => (
           <li key={f.name} data-testid="export-file">
-            {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({fmtInt(f.bytes)} bytes)</span>
+            {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({counted(f.bytes, 'byte')})</span>
           </li>
         ))}
       </ul>

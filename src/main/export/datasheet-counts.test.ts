@@ -144,3 +144,24 @@ describe('counts of one in export notes and datasheets take the singular (they s
     expect(buildExport(pool.ws, 'solo', 'jsonl', 's.jsonl').datasheet.content).toContain('1 exported label over 1 query; ');
   });
 });
+
+describe("the datasheet's re-import command can be copied as it is", () => {
+  it('the remark on the runs is outside the command (it was "… FILE (then the runs: --format trec-run)" between the backquotes)', () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    const reimportLine = (format: 'jsonl' | 'csv' | 'qrels' | 'hf-dataset' | 'semeval-relevancy'): string =>
+      buildExport(pool.ws, 'p', format, 'out').datasheet.content.split('\n').find((l) => l.includes('Re-import: '))!.replace(/^.*Re-import: /, '');
+    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary FILE`.');
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 1]]);
+    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('csv')).toBe('`qpairs import W --format labels-csv --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('qrels')).toBe('`qpairs import W --format qrels --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('hf-dataset')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary OUT/data/pairs.jsonl`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('semeval-relevancy')).toBe(
+      '`qpairs import W --format semeval-relevancy --pool p --scheme binary FILE`, the rank and score columns are not read back; the runs come with `qpairs import W --format trec-run --pool p RUNFILE…`.',
+    );
+    // Every command between backquotes parses as one: no parenthesis or remark inside.
+    for (const f of ['jsonl', 'csv', 'qrels', 'hf-dataset', 'semeval-relevancy'] as const) {
+      for (const cmd of reimportLine(f).match(/`[^`]*`/g)!) expect(cmd).toMatch(/^`qpairs import W --format [a-z-]+ --pool p( --scheme binary)? (FILE|RUNFILE…|OUT\/data\/pairs\.jsonl)`$/);
+    }
+  });
+});

@@ -59,24 +59,28 @@ const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', '
  * first label is a SemEval name), where Likert or graded labels are refused, and qrels would make a
  * graded pool of a binary one.
  */
-function reimport(format: ExportFormat, pool: string, scheme: string): string {
+function reimport(format: ExportFormat, pool: string, scheme: string, hasRuns: boolean): { command: string; remark: string | null } {
   const p = `--pool ${shellQuote(pool)}`;
   const sc = `--scheme ${scheme}`;
+  // The command alone goes between backquotes, to be copied as it is; what follows it is said outside
+  // (it was "… FILE (then the runs: --format trec-run)" inside the command, which a shell cannot run).
+  const runsCommand = hasRuns ? `\`qpairs import W --format trec-run ${p} RUNFILE…\`` : null;
+  const runs = runsCommand && `then the runs: ${runsCommand}`;
   switch (format) {
     case 'askubuntu':
-      return `qpairs import W --format askubuntu-pool ${p} FILE`;
+      return { command: `qpairs import W --format askubuntu-pool ${p} FILE`, remark: null };
     case 'qrels':
-      return `qpairs import W --format qrels ${p} ${sc} FILE (then the runs: --format trec-run ${p} RUNFILE…)`;
+      return { command: `qpairs import W --format qrels ${p} ${sc} FILE`, remark: runs };
     case 'trec-run':
-      return `qpairs import W --format trec-run ${p} FILE…`;
+      return { command: `qpairs import W --format trec-run ${p} FILE…`, remark: null };
     case 'jsonl':
-      return `qpairs import W --format labels-jsonl ${p} ${sc} FILE (then the runs: --format trec-run)`;
+      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} FILE`, remark: runs };
     case 'csv':
-      return `qpairs import W --format labels-csv ${p} ${sc} FILE (then the runs: --format trec-run)`;
+      return { command: `qpairs import W --format labels-csv ${p} ${sc} FILE`, remark: runs };
     case 'semeval-relevancy':
-      return `qpairs import W --format semeval-relevancy ${p} ${sc} FILE (the rank and score columns are not read back: the runs come with --format trec-run)`;
+      return { command: `qpairs import W --format semeval-relevancy ${p} ${sc} FILE`, remark: `the rank and score columns are not read back${runsCommand ? `; the runs come with ${runsCommand}` : ''}` };
     case 'hf-dataset':
-      return `qpairs import W --format labels-jsonl ${p} ${sc} OUT/data/pairs.jsonl (then the runs: --format trec-run)`;
+      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} OUT/data/pairs.jsonl`, remark: runs };
   }
 }
 
@@ -208,7 +212,8 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
-  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
+  const back = reimport(d.format, p.name, p.scheme, ws.listRuns(p.name).length > 0);
+  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${back.command}\`${back.remark ? `, ${back.remark}` : ''}.`);
   if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
   if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));
   if (d.format === 'semeval-relevancy' && p.scheme !== 'binary') {

@@ -176,7 +176,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     }
   };
 
-  const sources = people.filter((p) => p.role !== 'system').map((p) => p.name);
+  // Every label source the CLI's --annotator exports: people, imported gold, and reference systems (role
+  // system), which the list left out though their labels export as anyone's.
+  const sources = people.map((p) => ({ name: p.name, note: p.role === 'system' ? ' (reference system)' : p.role === 'gold' ? ' (imported gold)' : '' }));
 
   // No pools: say what to do, not an empty select and buttons that do nothing.
   if (shared.poolsLoaded && pools.length === 0) {
@@ -221,8 +223,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
               <option value="">default (gold if the pool has it, else @aggregate)</option>
               <option value={AGGREGATE}>@aggregate (the pool’s rule)</option>
               {sources.map((a) => (
-                <option key={a} value={a}>
-                  {a}
+                <option key={a.name} value={a.name}>
+                  {a.name}
+                  {a.note}
                 </option>
               ))}
             </select>

@@ -83,6 +83,28 @@ export const UNSURE_UNDER_RULE: Readonly<Record<AggregationRule, string>> = {
 export const EXPORT_FORMATS = ['askubuntu', 'qrels', 'trec-run', 'jsonl', 'csv', 'semeval-relevancy', 'hf-dataset'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/**
+ * An export's controls as each surface names them in its messages: a refusal for files in the way
+ * told the app's users to give --force, which only the CLI has (the desktop app's Export screen
+ * offers its "Replace them" button instead). The engine's messages are the app's.
+ */
+export interface ExportControls {
+  /** How to export anyway into another name. */
+  another: string;
+  /** How to replace the `count` files in the way. */
+  replace(count: number): string;
+}
+/** The desktop app's button that replaces the files an export was refused for. */
+export const EXPORT_REPLACE_BUTTON = 'Replace them';
+export const CLI_EXPORT_CONTROLS: ExportControls = {
+  another: 'choose another output',
+  replace: (n) => `give --force to replace ${n === 1 ? 'it' : 'them'}`,
+};
+export const APP_EXPORT_CONTROLS: ExportControls = {
+  another: 'Export to… another name',
+  replace: (n) => `choose “${EXPORT_REPLACE_BUTTON}” to replace ${n === 1 ? 'it' : 'them'}`,
+};
+
 /** Per-query metrics rankers can be compared on (`eval.compare`). */
 export const COMPARE_METRICS = ['AP', 'RR', 'P@1', 'P@5', 'R-Prec'] as const;
 export type CompareMetric = (typeof COMPARE_METRICS)[number];

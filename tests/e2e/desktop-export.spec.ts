@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { findBrowser } from './browser';
 import { DesktopShell, prepareShell } from './fake-electron/host';
-import { buildSmallPool } from './small-pool';
+import { buildSmallPool, qpairs } from './small-pool';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const found = findBrowser();
@@ -32,6 +32,14 @@ test.beforeAll(async ({ browser }, info) => {
   const app = path.join(dir, 'app');
   const prepared = await prepareShell(app);
   const { workspace } = buildSmallPool(dir, (pairs) => pairs.map(([q, c], i) => `${q},${c},gold,${i % 3 === 0 ? 1 : 0}`));
+  // A reference system's labels (role system), which the CLI exports with --annotator ref.
+  qpairs('annotators', 'add', workspace, 'ref', '--role', 'system');
+  const refLabels = path.join(dir, 'ref.csv');
+  const pool = qpairs('export', workspace, '--pool', 'p', '--format', 'csv', '--no-text', '--json', path.join(dir, 'pairs-for-ref.csv'));
+  expect(JSON.parse(pool).files.length).toBe(2);
+  const rows = readFileSync(path.join(dir, 'pairs-for-ref.csv'), 'utf8').trim().split('\n').slice(1);
+  writeFileSync(refLabels, ['query_id,candidate_id,annotator,label', ...rows.map((l, i) => `${l.split(',').slice(0, 2).join(',')},ref,${i % 2}`)].join('\n') + '\n');
+  qpairs('import', workspace, '--format', 'labels-csv', '--pool', 'p', refLabels);
   mkdirSync(path.join(dir, 'home'));
   mkdirSync(path.join(dir, 'out'));
   context = await browser.newContext();
@@ -64,6 +72,9 @@ test('files beside the chosen one are not replaced unasked; "Replace them" repla
   await expect(error).toContainText('refusing to overwrite 2 existing files');
   await expect(error).toContainText(corpus);
   await expect(error).toContainText(sheet);
+  // The app's own control, not the CLI's flag.
+  await expect(error).toContainText('or choose “Replace them” to replace them)');
+  await expect(error).not.toContainText('--force');
   expect([readFileSync(out, 'utf8'), readFileSync(corpus, 'utf8'), readFileSync(sheet, 'utf8')]).toEqual(['old export\n', 'another corpus\n', 'a datasheet edited by hand\n']);
 
   await page.getByTestId('export-replace').focus();
@@ -98,4 +109,16 @@ test('Preview lines 0 shows no lines without calling the files empty', async () 
   await expect(file).toContainText('(no lines shown: Preview lines is 0)');
   await expect(file).not.toContainText('(empty)');
   await expect(file).toContainText(/\d+ lines/);
+});
+
+test("a reference system's labels (role system) are offered in Labels of, as the CLI exports them (the list hid them)", async () => {
+  await page.getByTestId('export-lines').fill('10');
+  await page.getByTestId('export-lines').press('Tab');
+  await page.getByTestId('export-format').selectOption('jsonl');
+  const source = page.getByTestId('export-source');
+  await expect(source.locator('option[value="ref"]')).toHaveText('ref (reference system)');
+  await expect(source.locator('option[value="gold"]')).toHaveText('gold (imported gold)');
+  await source.selectOption('ref');
+  await expect(page.getByTestId('export-datasheet')).toContainText('Labels: the labels of reference system ref (role system).');
+  await expect(page.getByTestId('export-preview-p.jsonl')).toContainText('"annotator":"ref"');
 });

@@ -6,7 +6,7 @@
  */
 import type { CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes } from '../team/assign-notes';
-import type { ExportFormat, ExportWritten } from '../../shared/gold';
+import { APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
 import { defaultExportName, finishExportWrite, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions } from '../export';
 import {
@@ -172,7 +172,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
       const options = { run: a.run, annotator: a.annotator, version, text: a.text };
       if (a.path !== undefined) {
         // A refused target is refused before the (long) rendering; the files are written here, all or none.
-        const replace = { force: a.force, replaceChosen: a.replaceChosen };
+        // The refusal for files in the way names the app's "Replace them", not the CLI's --force.
+        const replace = { force: a.force, replaceChosen: a.replaceChosen, controls: APP_EXPORT_CONTROLS };
         const target = prepareExportWrite(ws, a.format, a.path, { ...replace, pool: a.pool, run: a.run, text: a.text });
         const b = finishExportWrite(target, await renderExport(a.pool, a.format, target.abs, options, ctx), replace);
         return {

@@ -135,4 +135,17 @@ describe('exports never overwrite', () => {
     // Through the contract: the owner's export.write with a path is refused the same way.
     await expect(engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out })).rejects.toThrow(/refusing to overwrite/);
   });
+  it('the refusal names the control of the surface it is shown on: --force in the CLI, "Replace them" in the app (the app said give --force)', async () => {
+    const out = path.join(dir, 'twice.jsonl');
+    writeFileSync(out, 'mine\n');
+    writeFileSync(`${out}.datasheet.md`, 'my sheet\n');
+    expect(() => writeExport(engine.ws, 'sealed', 'jsonl', out)).toThrow(/; nothing was written \(choose another output, or give --force to replace them\)$/);
+    const app = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out }).catch((e: Error) => e.message);
+    expect(app).toMatch(/^refusing to overwrite 2 existing files: .*; nothing was written \(Export to… another name, or choose “Replace them” to replace them\)$/);
+    expect(app).not.toContain('--force');
+    writeFileSync(out, 'mine\n');
+    const one = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out, force: false, replaceChosen: true }).catch((e: Error) => e.message);
+    expect(one).toMatch(/^refusing to overwrite an existing file: .*twice\.jsonl\.datasheet\.md; nothing was written \(Export to… another name, or choose “Replace them” to replace it\)$/);
+    expect(readFileSync(out, 'utf8')).toBe('mine\n');
+  });
 });

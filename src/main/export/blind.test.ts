@@ -32,7 +32,7 @@ describe('the datasheet says which labels were given blind', () => {
     expect(r).toMatchObject({ blindNow: true, blindEvents: 1, openEvents: 2 });
     const text = blindStatement(r);
     expect(text).toMatch(/^Blind setting over time: blind from \S+ to \S+; open from \S+ to \S+; blind from \S+ until the export\./);
-    expect(text).toMatch(/1 of 3 label events by its annotators were given blind; 2 while the pool was open/);
+    expect(text).toMatch(/1 of 3 label events by its annotators was given blind; 2 while the pool was open/);
     const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { annotator: 'alice', version: 't' }).datasheet.content;
     expect(sheet).toContain(`**Blind labeling.** ${text}`);
   });
@@ -47,6 +47,6 @@ describe('the datasheet says which labels were given blind', () => {
     expect(only).toMatch(/No label events by its annotators were given in this workspace\. 2 label events by its annotators were imported from files, not given here: whether they were given blind is not recorded/);
     label('c3');
     const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { version: 't' }).datasheet.content;
-    expect(sheet).toMatch(/All 1 label events by its annotators in this workspace were given blind\. 2 label events by its annotators were imported from files/);
+    expect(sheet).toMatch(/The 1 label event by its annotators in this workspace was given blind\. 2 label events by its annotators were imported from files/);
   });
 });

@@ -4,6 +4,7 @@
  * (migration 5) and the times of its annotators' label events.
  */
 import type { Workspace } from '../workspace/workspace';
+import { counted } from '../../shared/plural';
 
 export interface BlindReport {
   /** The pool's setting now. */
@@ -61,7 +62,7 @@ export function blindStatement(r: BlindReport): string {
   const imported =
     r.importedEvents === 0
       ? ''
-      : ` ${r.importedEvents} label events by its annotators were imported from files, not given here: whether they were given blind is not recorded in this workspace (the datasheet that came with those files says).`;
+      : ` ${counted(r.importedEvents, 'label event')} by its annotators ${r.importedEvents === 1 ? 'was' : 'were'} imported from files, not given here: whether they were given blind is not recorded in this workspace (the datasheet that came with those files says).`;
   const here = r.importedEvents === 0 ? '' : ' in this workspace';
   const events =
     total === 0
@@ -69,7 +70,7 @@ export function blindStatement(r: BlindReport): string {
         ? 'No label events by its annotators yet.'
         : 'No label events by its annotators were given in this workspace.'
       : r.openEvents === 0
-        ? `All ${total} label events by its annotators${here} were given blind.`
-        : `${r.blindEvents} of ${total} label events by its annotators${here} were given blind; ${r.openEvents} while the pool was open (those labels may not be independent).`;
+        ? total === 1 ? `The 1 label event by its annotators${here} was given blind.` : `All ${total} label events by its annotators${here} were given blind.`
+        : `${r.blindEvents} of ${counted(total, 'label event')} by its annotators${here} ${r.blindEvents === 1 ? 'was' : 'were'} given blind; ${r.openEvents} while the pool was open (those labels may not be independent).`;
   return `${setting} ${events}${imported}`;
 }

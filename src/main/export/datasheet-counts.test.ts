@@ -121,3 +121,47 @@ describe('an askubuntu export whose queries list different numbers of candidates
     expect(buildExport(pool.ws, 'p', 'askubuntu', 'x.txt', { text: false }).warnings.join('\n')).not.toContain('askubuntu-pool');
   });
 });
+
+describe('counts of one in export notes and datasheets take the singular (they said "1 pairs", "1 candidates")', () => {
+  it('one unlabeled pair, one unscored candidate, one score, one label', () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'ann', value: '1', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c2', annotator: 'ann', value: '0', origin: 'test' });
+    pool.ws.replaceRun('p', 'one', 'retriever', {}, [['q', 'c1', 1]]);
+    const jsonl = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { annotator: 'ann' });
+    expect(jsonl.warnings).toContain('1 pair has no decisive label from ann and is written with label "?" (unjudged)');
+    expect(jsonl.datasheet.content).toContain('| runs | one (retriever, 1 score) |');
+    const qrels = buildExport(pool.ws, 'p', 'semeval-relevancy', 'p.relevancy', { annotator: 'ann' });
+    expect(qrels.warnings).toContain('1 pair without a label from ann was left out');
+    expect(qrels.datasheet.content).toContain("1 of the pool's 3 pairs has no decisive label and is left out");
+    const au = buildExport(pool.ws, 'p', 'askubuntu', 'p.txt', { annotator: 'ann', text: false });
+    expect(au.warnings).toContain('2 candidates without a score in run one were left out (the format needs a score per candidate)');
+    pool.ws.replaceRun('p', 'one', 'retriever', {}, [['q', 'c1', 3], ['q', 'c2', 2]]);
+    const au2 = buildExport(pool.ws, 'p', 'askubuntu', 'p.txt', { annotator: 'ann', text: false });
+    expect(au2.warnings).toContain('1 candidate without a score in run one was left out (the format needs a score per candidate)');
+    pool.ws.createPool({ name: 'solo', scheme: 'binary' });
+    pool.ws.addPoolQuery('solo', 'q', ['c1']);
+    pool.ws.addLabel({ pool: 'solo', queryId: 'q', candidateId: 'c1', annotator: 'ann', value: '1', origin: 'test' });
+    expect(buildExport(pool.ws, 'solo', 'jsonl', 's.jsonl').datasheet.content).toContain('1 exported label over 1 query; ');
+  });
+});
+
+describe("the datasheet's re-import command can be copied as it is", () => {
+  it('the remark on the runs is outside the command (it was "… FILE (then the runs: --format trec-run)" between the backquotes)', () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    const reimportLine = (format: 'jsonl' | 'csv' | 'qrels' | 'hf-dataset' | 'semeval-relevancy'): string =>
+      buildExport(pool.ws, 'p', format, 'out').datasheet.content.split('\n').find((l) => l.includes('Re-import: '))!.replace(/^.*Re-import: /, '');
+    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary FILE`.');
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 1]]);
+    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('csv')).toBe('`qpairs import W --format labels-csv --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('qrels')).toBe('`qpairs import W --format qrels --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('hf-dataset')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary OUT/data/pairs.jsonl`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('semeval-relevancy')).toBe(
+      '`qpairs import W --format semeval-relevancy --pool p --scheme binary FILE`, the rank and score columns are not read back; the runs come with `qpairs import W --format trec-run --pool p RUNFILE…`.',
+    );
+    // Every command between backquotes parses as one: no parenthesis or remark inside.
+    for (const f of ['jsonl', 'csv', 'qrels', 'hf-dataset', 'semeval-relevancy'] as const) {
+      for (const cmd of reimportLine(f).match(/`[^`]*`/g)!) expect(cmd).toMatch(/^`qpairs import W --format [a-z-]+ --pool p( --scheme binary)? (FILE|RUNFILE…|OUT\/data\/pairs\.jsonl)`$/);
+    }
+  });
+});

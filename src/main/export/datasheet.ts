@@ -36,6 +36,8 @@ export interface DatasheetInput {
   /** Issue 24: notes on labels the export carries (jsonl/csv/hf-dataset; see formats.ts RenderInput.notes). */
   notes?: number;
   warnings: string[];
+  /** The source has no label in the pool (an unlabeled pool's default source, gold): the export is a sheet to label. */
+  unlabeled?: boolean;
   exportedAt: string;
   version: string;
 }
@@ -57,24 +59,28 @@ const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', '
  * first label is a SemEval name), where Likert or graded labels are refused, and qrels would make a
  * graded pool of a binary one.
  */
-function reimport(format: ExportFormat, pool: string, scheme: string): string {
+function reimport(format: ExportFormat, pool: string, scheme: string, hasRuns: boolean): { command: string; remark: string | null } {
   const p = `--pool ${shellQuote(pool)}`;
   const sc = `--scheme ${scheme}`;
+  // The command alone goes between backquotes, to be copied as it is; what follows it is said outside
+  // (it was "… FILE (then the runs: --format trec-run)" inside the command, which a shell cannot run).
+  const runsCommand = hasRuns ? `\`qpairs import W --format trec-run ${p} RUNFILE…\`` : null;
+  const runs = runsCommand && `then the runs: ${runsCommand}`;
   switch (format) {
     case 'askubuntu':
-      return `qpairs import W --format askubuntu-pool ${p} FILE`;
+      return { command: `qpairs import W --format askubuntu-pool ${p} FILE`, remark: null };
     case 'qrels':
-      return `qpairs import W --format qrels ${p} ${sc} FILE (then the runs: --format trec-run ${p} RUNFILE…)`;
+      return { command: `qpairs import W --format qrels ${p} ${sc} FILE`, remark: runs };
     case 'trec-run':
-      return `qpairs import W --format trec-run ${p} FILE…`;
+      return { command: `qpairs import W --format trec-run ${p} FILE…`, remark: null };
     case 'jsonl':
-      return `qpairs import W --format labels-jsonl ${p} ${sc} FILE (then the runs: --format trec-run)`;
+      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} FILE`, remark: runs };
     case 'csv':
-      return `qpairs import W --format labels-csv ${p} ${sc} FILE (then the runs: --format trec-run)`;
+      return { command: `qpairs import W --format labels-csv ${p} ${sc} FILE`, remark: runs };
     case 'semeval-relevancy':
-      return `qpairs import W --format semeval-relevancy ${p} ${sc} FILE (the rank and score columns are not read back: the runs come with --format trec-run)`;
+      return { command: `qpairs import W --format semeval-relevancy ${p} ${sc} FILE`, remark: `the rank and score columns are not read back${runsCommand ? `; the runs come with ${runsCommand}` : ''}` };
     case 'hf-dataset':
-      return `qpairs import W --format labels-jsonl ${p} ${sc} OUT/data/pairs.jsonl (then the runs: --format trec-run)`;
+      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} OUT/data/pairs.jsonl`, remark: runs };
   }
 }
 
@@ -169,16 +175,35 @@ function textStatement(format: ExportFormat, text: boolean, questions: number, w
   const what = 'query and candidate title and body; the askubuntu export writes its corpus file';
   if (withoutText === 0) return `Question text: included (${what}), so the set can be used without the workspace.`;
   if (withoutText === questions) {
-    return `Question text: none — the workspace holds the pool's ${questions} questions as ids only (no text was imported), so the set holds ids only; import their texts to export them.`;
+    return `Question text: none — the workspace holds the pool's ${counted(questions, 'question')} as ids only (no text was imported), so the set holds ids only; import their texts to export them.`;
   }
-  return `Question text: included where the workspace has it (${what}): ${withoutText} of the pool's ${questions} questions are ids only, with no text in the workspace, so the set does not stand alone for those.`;
+  return `Question text: included where the workspace has it (${what}): ${withoutText} of the pool's ${counted(questions, 'question')} ${withoutText === 1 ? 'is an id' : 'are ids'} only, with no text in the workspace, so the set does not stand alone for those.`;
+}
+
+/**
+ * What the exported labels are, as the datasheet and the dataset card say it: the aggregate, a person's,
+ * the imported gold, a reference system's — or none yet (an unlabeled pool's default source is gold,
+ * which it does not have: its card said "Labels: annotator gold").
+ */
+export function labelSourceText(ws: Workspace, source: string, o: { rule: string; unlabeled: boolean; poolLabeled: boolean; bold?: boolean }): string {
+  const b = (x: string): string => (o.bold ? `**${x}**` : x);
+  if (source === AGGREGATE) return `the aggregate of the pool's annotators (rule ${b(o.rule)})`;
+  const role = ws.listAnnotators().find((a) => a.name === source)?.role;
+  if (o.unlabeled) {
+    const nobody = o.poolLabeled ? '' : ' and no one has labeled it';
+    if (source === 'gold' && (role === undefined || role === 'gold')) return `none yet — the pool has no gold labels${nobody}, so no pair carries a label`;
+    return `none — ${role === 'system' ? 'reference system' : 'annotator'} ${b(source)} has no labels in this pool${nobody}, so no pair carries a label`;
+  }
+  if (role === 'system') return `the labels of reference system ${b(source)} (role system)`;
+  if (source === 'gold' || role === 'gold') return `the imported gold labels (annotator ${b(source)})`;
+  return `the labels of annotator ${b(source)}`;
 }
 
 export function datasheet(d: DatasheetInput): string {
   const { ws, state: s } = d;
   const p = s.pool;
   const out: string[] = [];
-  const sourceText = d.source === AGGREGATE ? `the aggregate of the pool's annotators (rule **${s.rule}**)` : `the labels of annotator **${d.source}**`;
+  const sourceText = labelSourceText(ws, d.source, { rule: s.rule, unlabeled: d.unlabeled ?? false, poolLabeled: s.labels.size > 0, bold: true });
   out.push(`# Datasheet: pool "${p.name}" (${d.format} export)`);
   out.push('');
   out.push(`Exported ${d.exportedAt} by QPairs ${d.version}. Labels: ${sourceText}.${d.run ? ` Run: **${d.run}**.` : ''}`);
@@ -187,7 +212,8 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
-  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${reimport(d.format, p.name, p.scheme)}\`.`);
+  const back = reimport(d.format, p.name, p.scheme, ws.listRuns(p.name).length > 0);
+  out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${back.command}\`${back.remark ? `, ${back.remark}` : ''}.`);
   if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
   if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));
   if (d.format === 'semeval-relevancy' && p.scheme !== 'binary') {
@@ -221,7 +247,7 @@ export function datasheet(d: DatasheetInput): string {
     `Evaluation convention of this pool: **${convention}** (${CONVENTION_MEANS[convention]}). The files do not carry it: ` +
       `after a re-import into a new pool, \`qpairs pool set W --pool ${shellQuote(p.name)} --convention ${convention}\` gives the same metrics` +
       (notCarried > 0
-        ? ` only when the file holds the whole pool, and this one does not: ${notCarried} of the pool's ${pairs} pairs have no decisive label and are ` +
+        ? ` only when the file holds the whole pool, and this one does not: ${notCarried} of the pool's ${counted(pairs, 'pair')} ${notCarried === 1 ? 'has' : 'have'} no decisive label and ${notCarried === 1 ? 'is' : 'are'} ` +
           `${d.format === 'askubuntu' ? 'written as not similar or left out' : 'left out'} (see below), so a pool re-imported from it differs from this one, ` +
           `and so can its metrics (jsonl, csv and hf-dataset keep every pair).`
         : '.'),
@@ -279,7 +305,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push('## Source corpus');
   out.push('');
-  out.push(`${ids.size} distinct questions in the pool (queries and candidates).`);
+  out.push(`${counted(ids.size, 'distinct question')} in the pool (queries and candidates).`);
   out.push('');
   const srcRows: Array<Array<string | number>> = [...bySource].sort().map(([k, n]) => [k, n]);
   if (withoutText) srcRows.push(['(id only, no text in the workspace)', withoutText]);
@@ -310,7 +336,7 @@ export function datasheet(d: DatasheetInput): string {
         ['queries', p.queries],
         ['pairs', p.pairs],
         ['created', p.created],
-        ['runs', runs.map((r) => `${r.name} (${r.kind}, ${r.pairs} scores)`).join('; ') || 'none'],
+        ['runs', runs.map((r) => `${r.name} (${r.kind}, ${counted(r.pairs, 'score')})`).join('; ') || 'none'],
       ],
     ),
   );
@@ -391,7 +417,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   const values = Object.keys(d.distribution).sort((a, b) => (labelGrade(b) ?? 0) - (labelGrade(a) ?? 0));
   const relevant = values.filter((v) => (labelGrade(v) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD).reduce((n, v) => n + d.distribution[v]!, 0);
-  out.push(`${d.labels} exported labels over ${d.queries} queries; ${relevant} relevant (${d.labels ? ((100 * relevant) / d.labels).toFixed(1) : '0.0'}%).`);
+  out.push(`${counted(d.labels, 'exported label')} over ${counted(d.queries, 'query', 'queries')}; ${relevant} relevant (${d.labels ? ((100 * relevant) / d.labels).toFixed(1) : '0.0'}%).`);
   out.push('');
   out.push(table(['label', 'grade', 'pairs'], values.map((v) => [v, labelGrade(v) ?? '', d.distribution[v]!])));
   if (s.annotators.length > 0) {
@@ -422,11 +448,11 @@ export function datasheet(d: DatasheetInput): string {
     );
   } else {
     out.push(
-      `${ag.annotators.length} annotators (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
+      `${counted(ag.annotators.length, 'annotator')} (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
         // As `qpairs agreement` and the Agreement screen say: the statistics count a "?" as no label.
         (ag.unsure > 0 ? `; ${counted(ag.unsure, '"?" (unsure) label')} left out (a "?" counts as no label here)` : '') +
         '. ' +
-        `95% CIs: percentile bootstrap over queries, ${ag.bootstrap.resamples} resamples, seed ${ag.bootstrap.seed}.` +
+        `95% CIs: percentile bootstrap over queries, ${counted(ag.bootstrap.resamples, 'resample')}, seed ${ag.bootstrap.seed}.` +
         (d.agreementNote ? ` ${d.agreementNote}` : ''),
     );
     out.push('');
@@ -457,7 +483,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('## Aggregation');
   out.push('');
   if (d.source !== AGGREGATE) {
-    out.push(`No aggregation: the exported labels are annotator ${d.source}'s own.`);
+    out.push(d.unlabeled ? 'No aggregation: the export carries no labels.' : `No aggregation: the exported labels are ${sourceText}, as given.`);
   } else {
     const sum = aggregationSummary(s);
     const rules: Record<string, string> = {

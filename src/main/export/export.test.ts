@@ -65,7 +65,7 @@ describe('askubuntu export', () => {
     expect(sheet).toMatch(/## Source corpus/);
     expect(sheet).toMatch(/BM25 top 20 \(Lei et al\. 2016\)/);
     expect(sheet).toMatch(/## Agreement\n\nNot applicable/);
-    expect(sheet).toMatch(/No aggregation: the exported labels are annotator gold's own/);
+    expect(sheet).toContain('No aggregation: the exported labels are the imported gold labels (annotator **gold**), as given.');
 
     const back = fresh('back');
     await runImport(back, 'askubuntu-pool', [out], { pool: 'dev' });
@@ -308,7 +308,7 @@ describe('the datasheet of a pool too large for a full agreement report', () => 
     expect(b.datasheet.content).toMatch(/\| Fleiss' kappa \| -?[0-9.]+ \(5 items with 3 labels each\) \|/);
     // Within the budget: the usual 1000, no note.
     const full = buildExport(ws, 'p', 'qrels', 'p.qrels');
-    expect(full.datasheet.content).toMatch(/95% CIs: percentile bootstrap over queries, 1000 resamples, seed 1\.\n/);
+    expect(full.datasheet.content).toMatch(/95% CIs: percentile bootstrap over queries, 1,000 resamples, seed 1\.\n/);
     expect(full.datasheet.content).not.toMatch(/rather than/);
     // Not even the point estimates fit: the export still goes through, and the datasheet says why there is no agreement.
     const none = buildExport(ws, 'p', 'qrels', 'p.qrels', { agreementWorkLimit: 40 });

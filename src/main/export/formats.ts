@@ -36,6 +36,7 @@ import { QPairsError } from '../errors';
 import { rankIndices } from '../metrics';
 import type { SourceLabels, PoolState } from '../gold/state';
 import { pairKey } from '../gold/state';
+import { counted } from '../../shared/plural';
 
 export interface RunData {
   name: string;
@@ -242,8 +243,8 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
           ].join('\t'),
         );
       }
-      if (unlabeled) warnings.push(`${unlabeled} queries without a label from ${inp.labels.source} were left out`);
-      if (unscored) warnings.push(`${unscored} candidates without a score in run ${run.name} were left out (the format needs a score per candidate)`);
+      if (unlabeled) warnings.push(`${counted(unlabeled, 'query', 'queries')} without a label from ${inp.labels.source} ${unlabeled === 1 ? 'was' : 'were'} left out`);
+      if (unscored) warnings.push(`${counted(unscored, 'candidate')} without a score in run ${run.name} ${unscored === 1 ? 'was' : 'were'} left out (the format needs a score per candidate)`);
       if (sizes.size > 1) {
         // A pool whose BM25 found fewer than its depth for some queries: the export wrote a file its own re-import refused.
         warnings.push(
@@ -254,10 +255,10 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       files.push({ run: null, lines });
       handling.writtenAsNotSimilar = asNotSimilar;
       handling.statement =
-        `the askubuntu format has no "unknown": the ${asNotSimilar} candidates of written queries without a decisive label ` +
-        `(unresolved, "?" or unlabeled) are listed as candidates but not as similar, so they read back as not similar; ` +
+        `the askubuntu format has no "unknown": the ${counted(asNotSimilar, 'candidate')} of written queries without a decisive label ` +
+        `(unresolved, "?" or unlabeled) ${asNotSimilar === 1 ? 'is listed as a candidate but not as similar, so it reads' : 'are listed as candidates but not as similar, so they read'} back as not similar; ` +
         `queries without any decisive label are left out`;
-      if (asNotSimilar) warnings.push(`${asNotSimilar} candidates without a decisive label from ${inp.labels.source} (unresolved, "?" or unlabeled) are written as not similar (the format has no "unknown")`);
+      if (asNotSimilar) warnings.push(`${counted(asNotSimilar, 'candidate')} without a decisive label from ${inp.labels.source} (unresolved, "?" or unlabeled) ${asNotSimilar === 1 ? 'is' : 'are'} written as not similar (the format has no "unknown")`);
       if (inp.text) {
         const corpus: string[] = [];
         const seen = new Set<string>();
@@ -273,7 +274,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
           }
           corpus.push(`${noSpace(id, format)}\t${clean(t.title)}\t${clean(t.body)}`);
         }
-        if (missing) warnings.push(`${missing} questions have no text in the workspace and are not in the corpus file`);
+        if (missing) warnings.push(`${counted(missing, 'question')} ${missing === 1 ? 'has' : 'have'} no text in the workspace and ${missing === 1 ? 'is' : 'are'} not in the corpus file`);
         files.push({ run: null, role: 'corpus', lines: corpus });
       }
       break;
@@ -387,8 +388,8 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
       }
       if (unjudged) {
         // An annotator's own "?" is a label, just not a decisive one: said so, not "no label".
-        const said = unsureGiven ? ` (${unsureGiven} of them "?")` : '';
-        warnings.push(`${unjudged} pairs have no decisive label from ${inp.labels.source}${said} and are written with label "?" (unjudged)`);
+        const said = unsureGiven ? (unjudged === 1 ? ' (a "?" label)' : ` (${unsureGiven} of them "?")`) : '';
+        warnings.push(`${counted(unjudged, 'pair')} ${unjudged === 1 ? 'has' : 'have'} no decisive label from ${inp.labels.source}${said} and ${unjudged === 1 ? 'is' : 'are'} written with label "?" (unjudged)`);
       }
       handling.statement =
         'every pool pair is written; a pair without a decisive label is written with label "?" (no grade, relevant empty) and its status: ' +
@@ -417,7 +418,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
           );
         });
       }
-      if (skipped) warnings.push(`${skipped} pairs without a label from ${inp.labels.source} were left out`);
+      if (skipped) warnings.push(`${counted(skipped, 'pair')} without a label from ${inp.labels.source} ${skipped === 1 ? 'was' : 'were'} left out`);
       files.push({ run: null, lines });
       handling.statement = 'judged pairs only: unresolved, "?" and unlabeled pairs are left out (the scorer treats them as not relevant)';
       break;

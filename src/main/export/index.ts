@@ -20,16 +20,17 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Question } from '../../shared/types';
-import { AGGREGATE, EXPORT_FORMATS, type AgreementView, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, CLI_EXPORT_CONTROLS, EXPORT_FORMATS, type AgreementView, type ExportControls, type ExportFormat } from '../../shared/gold';
 import { NotFoundError, QPairsError } from '../errors';
 import { poolAgreement } from '../gold/agreement';
 import { poolRatingTable } from '../gold/rating-table';
 import { AGREEMENT_WORK_LIMIT, maxAgreementBootstrap } from '../gold/budget';
 import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
-import { datasheet } from './datasheet';
+import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic } from './write';
+import { counted } from '../../shared/plural';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
@@ -61,6 +62,8 @@ export interface ExportOptions {
    * it, nor the files inside an hf-dataset folder, which stay refused unless `force`).
    */
   replaceChosen?: boolean;
+  /** How the refusal for files in the way names the surface's controls (default the CLI's: --force). */
+  controls?: ExportControls;
   /**
    * The datasheet's agreement as an earlier export of the same pool computed it (BuiltExport
    * datasheetAgreement), when nothing was written to the workspace since, with the same bootstrap,
@@ -139,7 +142,7 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
   const built = poolRatingTable(state, state.annotators);
   const items = built.table.items.length;
   const most = maxAgreementBootstrap(items, m, limit);
-  const size = `${items} labeled pairs, ${m} annotators`;
+  const size = `${counted(items, 'labeled pair')}, ${counted(m, 'annotator')}`;
   if (most < 1) {
     return {
       agreement: null,
@@ -259,11 +262,12 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     text: text !== null,
     notes: [...notes.values()].reduce((n, l) => n + l.length, 0),
     warnings,
+    unlabeled: labels.values.size === 0,
     exportedAt: (o.now ?? new Date()).toISOString(),
     version: o.version ?? '0.1.0',
   });
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
-  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null }) + sheet : sheet;
+  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0 }) }) + sheet : sheet;
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
 }
 
@@ -290,7 +294,7 @@ const yq = (s: string): string => JSON.stringify(s);
  * The YAML front matter of a Hugging Face dataset card for an hf-dataset export: pretty name,
  * task, size category, the one data file (config "default", split "test") and its features.
  */
-export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean }): string {
+export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean; labels: string }): string {
   const size = o.rows < 1000 ? 'n<1K' : o.rows < 10_000 ? '1K<n<10K' : o.rows < 100_000 ? '10K<n<100K' : o.rows < 1_000_000 ? '100K<n<1M' : 'n>1M';
   // The rows' own column list (formats.ts hfColumns): features equal the columns, always.
   const features = hfColumns(o.text).flatMap(({ name, feature }) => {
@@ -327,19 +331,19 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
     `    num_examples: ${o.rows}`,
     '---',
     '',
-    `Labels: ${o.source === AGGREGATE ? 'the aggregate of the annotators (column annotator = "gold")' : `annotator ${o.source}`}. The datasheet follows.`,
+    `Labels: ${o.labels}${o.source === AGGREGATE ? ' (column annotator = "gold")' : ''}. The datasheet follows.`,
     '',
     '',
   ].join('\n');
 }
 
 /** Throws when any of `targets` but `chosen` exists (an export replaces files only with force; `chosen`, the file a save dialog asked about). */
-function refuseExisting(targets: readonly string[], chosen: string | null): void {
+function refuseExisting(targets: readonly string[], chosen: string | null, controls: ExportControls = CLI_EXPORT_CONTROLS): void {
   const existing = targets.filter((f) => f !== chosen && existsSync(f));
   if (existing.length === 0) return;
   throw new QPairsError(
     `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
-      `(choose another output, or give --force to replace ${existing.length === 1 ? 'it' : 'them'})`,
+      `(${controls.another}, or ${controls.replace(existing.length)})`,
     { file: existing[0]! },
   );
 }
@@ -371,7 +375,7 @@ export function prepareExportWrite(
   ws: Workspace,
   format: ExportFormat,
   out: string,
-  o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'run' | 'text'> & { pool?: string } = {},
+  o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'run' | 'text' | 'controls'> & { pool?: string } = {},
 ): ExportTarget {
   const abs = path.resolve(out);
   const protect = { protect: [ws.path] };
@@ -393,7 +397,7 @@ export function prepareExportWrite(
       ? [path.join(abs, 'README.md'), path.join(abs, 'data', 'pairs.jsonl')]
       : [...exportDataFiles(ws, format, abs, o), `${abs}.datasheet.md`];
   for (const t of known) checkWriteTarget(t, protect); // a database among them is refused as such first
-  if (!o.force) refuseExisting(known, chosenFile(format, abs, o));
+  if (!o.force) refuseExisting(known, chosenFile(format, abs, o), o.controls);
   return { abs, format, protect };
 }
 
@@ -407,11 +411,11 @@ function exportDataFiles(ws: Workspace, format: ExportFormat, abs: string, o: { 
 }
 
 /** writeExport's second half: checks the rendered export's every file name, then writes them all or none. */
-export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen'> = {}): BuiltExport {
+export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'> = {}): BuiltExport {
   const { abs, format, protect } = target;
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
-  if (!o.force) refuseExisting(targets, chosenFile(format, abs, o));
+  if (!o.force) refuseExisting(targets, chosenFile(format, abs, o), o.controls);
   // An hf-dataset export that fails (a full disk) takes back the folders it made: "nothing was written" holds for them too.
   const made = format === 'hf-dataset' ? makeFolder(path.join(abs, 'data')) : [];
   try {

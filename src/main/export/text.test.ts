@@ -81,7 +81,7 @@ describe('gold sets that stand alone (issue 13)', () => {
     expect(readFileSync(path.join(dir, 'p.jsonl'), 'utf8')).toMatch(/"label":"\?","grade":null,"relevant":null,"status":"unsure"/);
     // --no-text: ids only. gold's "?" is its label, not a missing one (the note said "no label from gold").
     const ids = writeExport(ws, 'p', 'jsonl', path.join(dir, 'ids.jsonl'), { text: false });
-    expect(ids.warnings).toContain('1 pairs have no decisive label from gold (1 of them "?") and are written with label "?" (unjudged)');
+    expect(ids.warnings).toContain('1 pair has no decisive label from gold (a "?" label) and is written with label "?" (unjudged)');
     expect(readFileSync(path.join(dir, 'ids.jsonl'), 'utf8')).not.toContain('query_title');
     const sheet = readFileSync(path.join(dir, 'ids.jsonl.datasheet.md'), 'utf8');
     expect(sheet).toMatch(/Question text: not included \(exported with text off\)/);
@@ -101,7 +101,7 @@ describe('gold sets that stand alone (issue 13)', () => {
     expect(corpus.map((l) => l.split('\t')[0]).sort()).toEqual([...ids].sort());
     expect(corpus.every((l) => l.split('\t').length === 3)).toBe(true);
     expect(corpus.find((l) => l.startsWith('b\t'))).toBe('b\twifi b drops\tafter suspend, "quoted" and tabbed end');
-    expect(b.warnings.join('\n')).toMatch(/1 candidates without a decisive label from gold .* written as not similar/);
+    expect(b.warnings.join('\n')).toMatch(/1 candidate without a decisive label from gold .* is written as not similar/);
     const sheet = readFileSync(`${out}.datasheet.md`, 'utf8');
     expect(sheet).toMatch(/\| written as not similar \(askubuntu\) \| 1 \|/);
     expect(sheet).toMatch(/In this askubuntu export: the askubuntu format has no "unknown"/);

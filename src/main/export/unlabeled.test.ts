@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildExport } from './index';
 import { useOneQueryPool } from './test-pool';
+import { addAnnotator } from '../gold/store';
 
 const pool = useOneQueryPool('qpairs-export-unlabeled-');
 
@@ -22,5 +23,30 @@ describe('exporting a pool no one has labeled yet', () => {
     expect(() => buildExport(pool.ws, 'p', 'qrels', 'x.qrels', { annotator: 'ann' })).toThrow(
       'question id "q 2" contains white space and cannot be written in the qrels format (its fields are separated by white space); export as jsonl, csv or hf-dataset instead',
     );
+  });
+});
+
+describe('what the labels are, as the dataset card and the datasheet say it', () => {
+  it('an unlabeled pool\'s hf-dataset card says there are no labels yet (it said "Labels: annotator gold", and no gold exists)', () => {
+    const built = buildExport(pool.ws, 'p', 'hf-dataset', 'out');
+    const card = built.datasheet.content;
+    expect(card).toContain('\nLabels: none yet — the pool has no gold labels and no one has labeled it, so no pair carries a label. The datasheet follows.');
+    expect(card).toContain('Labels: none yet — the pool has no gold labels and no one has labeled it');
+    expect(card).toContain('No aggregation: the export carries no labels.');
+    expect(card).not.toMatch(/annotator \**gold/);
+  });
+  it('names the source that is there: imported gold, a reference system, a person, or a person with no labels here', () => {
+    addAnnotator(pool.ws, 'ref', 'system');
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'ref', value: '0', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c2', annotator: 'ann', value: '1', origin: 'test' });
+    addAnnotator(pool.ws, 'bob');
+    const card = (annotator?: string): string => buildExport(pool.ws, 'p', 'hf-dataset', 'out', annotator ? { annotator } : {}).datasheet.content;
+    expect(card()).toContain('\nLabels: the imported gold labels (annotator gold). The datasheet follows.');
+    expect(card()).toContain('Labels: the imported gold labels (annotator **gold**).');
+    expect(card('ref')).toContain('\nLabels: the labels of reference system ref (role system). The datasheet follows.');
+    expect(card('ann')).toContain('\nLabels: the labels of annotator ann. The datasheet follows.');
+    expect(card('bob')).toContain('\nLabels: none — annotator bob has no labels in this pool, so no pair carries a label. The datasheet follows.');
+    expect(card('@aggregate')).toContain("\nLabels: the aggregate of the pool's annotators (rule adjudicated) (column annotator = \"gold\"). The datasheet follows.");
   });
 });

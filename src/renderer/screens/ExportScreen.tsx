@@ -6,10 +6,11 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
-import { AGGREGATE, EXPORT_FORMATS, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
+import { counted } from '../../shared/plural';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
-import { errorMessage, fmtInt } from '../lib/format';
+import { errorMessage } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { baseName, downloadAll, downloadZip } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
@@ -175,7 +176,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     }
   };
 
-  const sources = people.filter((p) => p.role !== 'system').map((p) => p.name);
+  // Every label source the CLI's --annotator exports: people, imported gold, and reference systems (role
+  // system), which the list left out though their labels export as anyone's.
+  const sources = people.map((p) => ({ name: p.name, note: p.role === 'system' ? ' (reference system)' : p.role === 'gold' ? ' (imported gold)' : '' }));
 
   // No pools: say what to do, not an empty select and buttons that do nothing.
   if (shared.poolsLoaded && pools.length === 0) {
@@ -220,8 +223,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
               <option value="">default (gold if the pool has it, else @aggregate)</option>
               <option value={AGGREGATE}>@aggregate (the pool’s rule)</option>
               {sources.map((a) => (
-                <option key={a} value={a}>
-                  {a}
+                <option key={a.name} value={a.name}>
+                  {a.name}
+                  {a.note}
                 </option>
               ))}
             </select>
@@ -244,7 +248,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             {replaceAt && (
               <div className="actions">
                 <button data-testid="export-replace" disabled={busy} onClick={() => void doExport(replaceAt)}>
-                  Replace them
+                  {EXPORT_REPLACE_BUTTON}
                 </button>
                 <span className="hint">or Export to… another name</span>
               </div>
@@ -273,7 +277,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             {preview.files.map((f) => (
               <div key={f.name} className="export-file" data-testid={`export-preview-${baseName(f.name)}`}>
                 <h3>
-                  {baseName(f.name)} <span className="muted small">{fmtInt(f.lines)} lines</span>
+                  {baseName(f.name)} <span className="muted small">{counted(f.lines, 'line')}</span>
                 </h3>
                 {/* "(empty)" only for a file with no line: with Preview lines at 0 every file read "(empty)" beside its line count. */}
                 {f.head.length > 0 ? (
@@ -309,7 +313,7 @@ function ExportDone({ written, previewWarnings }: { written: { where: 'disk' | '
       <ul className="report-list">
         {written.result.files.map((f) => (
           <li key={f.name} data-testid="export-file">
-            {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({fmtInt(f.bytes)} bytes)</span>
+            {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({counted(f.bytes, 'byte')})</span>
           </li>
         ))}
       </ul>

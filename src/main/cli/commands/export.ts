@@ -3,6 +3,7 @@ import { isExportFormat, writeExport } from '../../export';
 import { parse, requireString, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
 import { json, withWorkspace, type Out } from './common';
+import { counted } from '../../../shared/plural';
 
 /**
  * `qpairs export W --pool P --format F OUT [--run R] [--annotator A] [--no-text] [--json]`: writes the pool's
@@ -39,7 +40,7 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
     if (values.json) out.log(json({ pool: b.pool, format: b.format, labels: b.source, run: b.run, files, warnings: b.warnings }));
     else {
       out.log(`exported pool ${b.pool} (${b.format}, labels of ${b.source}${b.run ? `, run ${b.run}` : ''})`);
-      for (const f of files) out.log(`  ${f.file} (${f.lines} lines)`);
+      for (const f of files) out.log(`  ${f.file} (${counted(f.lines, 'line')})`);
       for (const wmsg of b.warnings) out.log(`  note: ${wmsg}`);
     }
     return 0;

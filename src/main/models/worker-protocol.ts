@@ -85,7 +85,7 @@ export interface PoolScores {
 }
 
 /**
- * A trained model as the workspace stores it (training/store.ts encodeSavedModel: the header with
+ * A trained model as the workspace stores it (training/model-bytes.ts encodeSavedModel: the header with
  * vocabulary and meta, then the weights), with what the engine reads of it before storing: its
  * kind and its meta as the model saved it (without the meta added for storing, `encode.meta`).
  * Encoded where it trained, so the engine's thread neither receives the vocabulary and weights as

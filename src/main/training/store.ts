@@ -1,9 +1,7 @@
 /**
  * Trained models in the workspace (migration 3): a model's SavedModel (config, vocabulary,
- * Float32 weights), its training report and how it was trained. The weights are stored as one
- * BLOB: a little-endian u32 header length, the JSON header, zero padding to a 4-byte boundary,
- * then every tensor's float32 data in header order. Loading gives back bit-identical weights, so
- * a reloaded model scores identically.
+ * Float32 weights) stored as one BLOB (model-bytes.ts: bit-identical weights on loading, so a
+ * reloaded model scores identically), its training report and how it was trained.
  */
 import type { SavedModel, TrainReport } from '../models/types';
 import type { EncodedModel } from '../models/worker-protocol';
@@ -12,8 +10,6 @@ import { decodeSavedModel, encodeForStore, type Header } from './model-bytes';
 import type { Workspace } from '../workspace/workspace';
 import type { DevOverlap } from './dev-overlap';
 import type { CvResult } from './cross-validate';
-
-export { decodeSavedModel, encodeForStore, encodeSavedModel } from './model-bytes';
 
 /** How a model was trained (shown in the Models screen and datasheets). */
 export interface TrainingInfo {

@@ -18,7 +18,8 @@ import { checkDevOverlap, type DevOverlap, type KeepOverlapControl } from './dev
 import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-validate';
 import { trainForStore, type RunOptions, type TrainingInput } from './run-model';
 import { featureRunNames, scorePoolWith } from './pool-scores';
-import { deleteModel, encodeForStore, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
+import { encodeForStore } from './model-bytes';
+import { deleteModel, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 
 export interface TrainSpec {

@@ -18,7 +18,7 @@ import type { ReviewQueue } from '../../shared/contract';
 import type { ReviewItem, ReviewPair } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
-import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt, snippet } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
 import { commandKeyOf, describeLabel, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
@@ -245,9 +245,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     touched.current.add(rec.queryId);
     later();
   });
-  useEvent('workspace.changed', (w) => {
-    // An ordered pool's draw for an annotator changes no label, judge or pair: nothing to read again.
-    if (w.what === 'draws') return;
+  // An ordered pool's draw for an annotator changes no label, judge or pair: nothing to read again.
+  useWorkspaceChangedExceptDraws(() => {
     loadPeople();
     wholeRead.current = true;
     later();

@@ -1,20 +1,11 @@
 /** Starting `train-worker` jobs from the engine/UI thread. */
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
-import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
-import type { EncodedModel, FromWorker, PoolScores, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from './worker-protocol';
+import type { QText, SavedModel, ScoreContext, TrainProgress, TrainReport } from './types';
+import type { EncodedModel, FromWorker, PoolScores, ReadCounts, StartMessage, ToWorker, TrainedOnRecord } from './worker-protocol';
 
-export interface WorkerJob {
-  kind: ModelId;
-  config?: Record<string, unknown>;
-  /** The training data, or where the worker reads it (worker-protocol.ts): exactly one of the two. */
-  data?: TrainingData;
-  read?: WorkspaceTrainingData;
-  dev?: DevSet;
-  opts?: { epochs?: number; seed?: number; embeddings?: WordVectors };
-  /** The model handed over encoded for storing (worker-protocol.ts EncodedModel), not as a SavedModel. */
-  encode?: { meta?: Record<string, unknown> };
-}
+/** A training job as the engine starts it: the worker's start message without its type tag. */
+export type WorkerJob = Omit<StartMessage, 'type'>;
 
 export interface WorkerHandle<T> {
   promise: Promise<T>;

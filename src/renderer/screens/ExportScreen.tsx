@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
-import { AGGREGATE, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, APP_EXPORT_CONTROLS, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
 import { counted } from '../../shared/plural';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -250,7 +250,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
                 <button data-testid="export-replace" disabled={busy} onClick={() => void doExport(replaceAt)}>
                   {EXPORT_REPLACE_BUTTON}
                 </button>
-                <span className="hint">or Export to… another name</span>
+                <span className="hint">or {APP_EXPORT_CONTROLS.another}</span>
               </div>
             )}
           </div>

@@ -94,6 +94,11 @@ export interface ExportControls {
   /** How to replace the `count` files in the way. */
   replace(count: number): string;
 }
+/**
+ * The reason code of an export refused for files in the way (QPairsError details.reason, sent to the
+ * clients as WireError.reason): the Export screen offers "Replace them" on it, not on the wording.
+ */
+export const EXPORT_FILES_EXIST = 'export-files-exist';
 /** The desktop app's button that replaces the files an export was refused for. */
 export const EXPORT_REPLACE_BUTTON = 'Replace them';
 export const CLI_EXPORT_CONTROLS: ExportControls = {

@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobProgress, LabelAck } from '../../shared/contract';
+import { EXPORT_FILES_EXIST } from '../../shared/gold';
+import { QPairsError } from '../errors';
 import { writeExport } from '../export';
+import { toWireError } from '../serve/wire';
 import type { Engine } from './engine';
 import { trainTfidf } from './test-models';
 import { jobDone, teamEngine } from './test-team';
@@ -147,5 +150,16 @@ describe('exports never overwrite', () => {
     const one = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out, force: false, replaceChosen: true }).catch((e: Error) => e.message);
     expect(one).toMatch(/^refusing to overwrite an existing file: .*twice\.jsonl\.datasheet\.md; nothing was written \(Export to… another name, or choose “Replace them” to replace it\)$/);
     expect(readFileSync(out, 'utf8')).toBe('mine\n');
+  });
+  it('the refusal carries its reason code to the clients (the Export screen offers Replace them on it, not on the words); other errors carry none', async () => {
+    const out = path.join(dir, 'coded.jsonl');
+    writeFileSync(out, 'mine\n');
+    const refused = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out }).catch((e: unknown) => e);
+    expect(toWireError(refused)).toMatchObject({ code: 'user-error', reason: EXPORT_FILES_EXIST, message: expect.stringMatching(/^refusing to overwrite an existing file/) });
+    expect(toWireError(new QPairsError(`refusing to overwrite ${out}: said by something else`))).toEqual({ code: 'user-error', message: `refusing to overwrite ${out}: said by something else` });
+    // Free-text reasons stay on the server.
+    expect(toWireError(new QPairsError('bad', { reason: 'bad option' }))).toEqual({ code: 'user-error', message: 'bad' });
+    const other = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', annotator: 'nobody-at-all', path: path.join(dir, 'other.jsonl') }).catch((e: unknown) => e);
+    expect(toWireError(other)).toEqual({ code: 'not-found', message: expect.stringContaining('nobody-at-all') });
   });
 });

@@ -274,7 +274,7 @@ export class Engine implements EngineCore {
           return r;
         }),
       'annotator.team': () => teamWithServerTokens(ws, this.serverTokenNames),
-      ...goldHandlers(this, this.opts.version),
+      ...goldHandlers(this, this.opts.version, this.opts.transport),
     };
   }
 }

@@ -157,6 +157,14 @@ describe('exports never overwrite', () => {
       desktop.close();
     }
   });
+  it("a download's hf-dataset card names the folder its zip holds (POOL/data/pairs.jsonl) in the re-import command, and no server path", async () => {
+    const r = await engine.invoke('export.write', { pool: 'open', format: 'hf-dataset' }, { annotator: 'dave', local: false }); // the owner by token: a remote user
+    const card = (r as { files: Array<{ name: string; content?: string }> }).files.find((f) => f.name.endsWith('README.md'))!;
+    expect(card.name).toBe('open/README.md');
+    expect(card.content).toContain('Re-import: `qpairs import W --format labels-jsonl --pool open --scheme graded open/data/pairs.jsonl`');
+    expect(card.content).not.toContain(dir);
+    expect(card.content).not.toContain('OUT/');
+  });
   it("serve mode's owner on the server calling export.write with a path (a script: the served Export screen downloads) is told its force argument, not the desktop app's button", async () => {
     const out = path.join(dir, 'scripted.jsonl');
     writeFileSync(out, 'mine\n');

@@ -253,6 +253,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     source,
     run: run?.name ?? null,
     files: files.map((f) => ({ name: path.basename(f.name), lines: f.lines })),
+    outName: path.basename(out),
     distribution: r.distribution,
     labels: r.labels,
     queries: r.queries,

@@ -10,7 +10,7 @@ import type { PoolInfo, Question, WorkspaceNotice, WorkspaceStats, LabelRecord, 
 import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
-import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FORMATS } from './gold';
+import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
@@ -681,6 +681,21 @@ export interface WireError {
    * `storage-full` (HTTP 507): the disk is full — nothing was saved, retry once space is back.
    */
   code: 'invalid-argument' | 'not-found' | 'user-error' | 'internal' | 'forbidden' | 'busy' | 'storage-full';
+  /** What a client may act on besides the message, which it never parses (WIRE_REASONS); absent for most errors. */
+  reason?: WireReason;
+}
+
+/**
+ * The reason codes an error carries to the clients (from QPairsError details.reason; other reasons,
+ * free text, stay on the server): `export-files-exist`, an export refused for files already there
+ * (the Export screen offers "Replace them").
+ */
+export const WIRE_REASONS = [EXPORT_FILES_EXIST] as const;
+export type WireReason = (typeof WIRE_REASONS)[number];
+
+/** `reason` when it is one of WIRE_REASONS, else undefined. */
+export function wireReason(reason: unknown): WireReason | undefined {
+  return (WIRE_REASONS as readonly unknown[]).includes(reason) ? (reason as WireReason) : undefined;
 }
 
 /** Validates a command's raw arguments; throws a readable message on failure. */
@@ -703,6 +718,7 @@ export class ContractError extends Error {
   constructor(
     message: string,
     readonly code: WireError['code'],
+    readonly reason?: WireReason,
   ) {
     super(message);
     this.name = 'ContractError';

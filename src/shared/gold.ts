@@ -86,7 +86,9 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /**
  * An export's controls as each surface names them in its messages: a refusal for files in the way
  * told the app's users to give --force, which only the CLI has (the desktop app's Export screen
- * offers its "Replace them" button instead). The engine's messages are the app's.
+ * offers its "Replace them" button instead). The engine's messages are the desktop app's; serve
+ * mode's, whose Export screen only downloads, are those of the API call that names a path (a script
+ * of the server's owner calling export.write with `path`: its `force` argument).
  */
 export interface ExportControls {
   /** How to export anyway into another name. */
@@ -94,11 +96,21 @@ export interface ExportControls {
   /** How to replace the `count` files in the way. */
   replace(count: number): string;
 }
+/**
+ * The reason code of an export refused for files in the way (QPairsError details.reason, sent to the
+ * clients as WireError.reason): the Export screen offers "Replace them" on it, not on the wording.
+ */
+export const EXPORT_FILES_EXIST = 'export-files-exist';
 /** The desktop app's button that replaces the files an export was refused for. */
 export const EXPORT_REPLACE_BUTTON = 'Replace them';
 export const CLI_EXPORT_CONTROLS: ExportControls = {
   another: 'choose another output',
   replace: (n) => `give --force to replace ${n === 1 ? 'it' : 'them'}`,
+};
+/** Serve mode: the arguments of export.write (its only caller with a path is a script of the owner on the server). */
+export const API_EXPORT_CONTROLS: ExportControls = {
+  another: 'give another path',
+  replace: (n) => `give force: true to replace ${n === 1 ? 'it' : 'them'}`,
 };
 export const APP_EXPORT_CONTROLS: ExportControls = {
   another: 'Export to… another name',

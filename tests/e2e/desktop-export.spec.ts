@@ -6,52 +6,35 @@
  * only when the user chooses "Replace them"; the chosen file alone is replaced as the dialog agreed.
  * Also the Export screen's preview, the same as in serve mode: Preview lines 0 does not call the files empty.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { findBrowser } from './browser';
-import { DesktopShell, prepareShell } from './fake-electron/host';
+import { expect, test, type Page } from '@playwright/test';
+import { useDesktopApp } from './desktop-app';
+import type { DesktopShell } from './fake-electron/host';
 import { buildSmallPool, qpairs } from './small-pool';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const found = findBrowser();
-const launch = 'launchOptions' in found ? found.launchOptions : {};
-test.use({ launchOptions: { ...launch, args: [...(launch.args ?? []), '--allow-file-access-from-files'] } });
 test.describe.configure({ mode: 'serial' });
 
-let dir = '';
-let shell: DesktopShell | null = null;
-let context: BrowserContext;
-let page: Page;
-
-test.beforeAll(async ({ browser }, info) => {
-  info.setTimeout(300_000);
-  const cache = path.join(root, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  dir = realpathSync(mkdtempSync(path.join(cache, 'qpairs-desktop-export-')));
-  const app = path.join(dir, 'app');
-  const prepared = await prepareShell(app);
-  const { workspace } = buildSmallPool(dir, (pairs) => pairs.map(([q, c], i) => `${q},${c},gold,${i % 3 === 0 ? 1 : 0}`));
-  // A reference system's labels (role system), which the CLI exports with --annotator ref.
-  qpairs('annotators', 'add', workspace, 'ref', '--role', 'system');
-  const refLabels = path.join(dir, 'ref.csv');
-  const pool = qpairs('export', workspace, '--pool', 'p', '--format', 'csv', '--no-text', '--json', path.join(dir, 'pairs-for-ref.csv'));
-  expect(JSON.parse(pool).files.length).toBe(2);
-  const rows = readFileSync(path.join(dir, 'pairs-for-ref.csv'), 'utf8').trim().split('\n').slice(1);
-  writeFileSync(refLabels, ['query_id,candidate_id,annotator,label', ...rows.map((l, i) => `${l.split(',').slice(0, 2).join(',')},ref,${i % 2}`)].join('\n') + '\n');
-  qpairs('import', workspace, '--format', 'labels-csv', '--pool', 'p', refLabels);
-  mkdirSync(path.join(dir, 'home'));
-  mkdirSync(path.join(dir, 'out'));
-  context = await browser.newContext();
-  shell = new DesktopShell({ dir: app, initScriptFor: prepared.initScriptFor, context, args: [workspace], env: { HOME: path.join(dir, 'home') } });
-  page = (await shell.firstWindow()).page;
+const app = useDesktopApp('desktop-export', {
+  prepare(d) {
+    const { workspace } = buildSmallPool(d, (pairs) => pairs.map(([q, c], i) => `${q},${c},gold,${i % 3 === 0 ? 1 : 0}`));
+    // A reference system's labels (role system), which the CLI exports with --annotator ref.
+    qpairs('annotators', 'add', workspace, 'ref', '--role', 'system');
+    const refLabels = path.join(d, 'ref.csv');
+    const pool = qpairs('export', workspace, '--pool', 'p', '--format', 'csv', '--no-text', '--json', path.join(d, 'pairs-for-ref.csv'));
+    expect(JSON.parse(pool).files.length).toBe(2);
+    const rows = readFileSync(path.join(d, 'pairs-for-ref.csv'), 'utf8').trim().split('\n').slice(1);
+    writeFileSync(refLabels, ['query_id,candidate_id,annotator,label', ...rows.map((l, i) => `${l.split(',').slice(0, 2).join(',')},ref,${i % 2}`)].join('\n') + '\n');
+    qpairs('import', workspace, '--format', 'labels-csv', '--pool', 'p', refLabels);
+    mkdirSync(path.join(d, 'out'));
+    return workspace;
+  },
 });
-
-test.afterAll(async () => {
-  const code = await shell?.quit();
-  if (code !== 0 && shell) console.log(`[desktop-export] main process exit ${code}; output:\n${shell.log()}`);
-  await context?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+let dir = '';
+let shell: DesktopShell;
+let page: Page;
+test.beforeAll(() => {
+  ({ dir, shell, page } = app);
 });
 
 test('files beside the chosen one are not replaced unasked; "Replace them" replaces them', async () => {

@@ -17,67 +17,38 @@
  * the event channel), a training job whose progress arrives over IPC, the IPC refusals, and quit.
  * The tests share one app and run in order.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { dataset } from '../datasets';
-import { findBrowser } from './browser';
-import { DesktopShell, prepareShell, type ShellWindow } from './fake-electron/host';
+import { useDesktopApp } from './desktop-app';
+import type { DesktopShell, ShellWindow } from './fake-electron/host';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const SEMEVAL_DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const POOL = 'SemEval2016-Task3-CQA-QL-dev';
 const RUN = 'search-engine';
 const METRIC = /^\d{1,2}\.\d{2}$|^100\.00$/;
 
-// The renderer is loaded over file:// as in the app: Chromium needs file access from file pages
-// for its module scripts (Electron grants it to file:// pages by default).
-const found = findBrowser();
-const launch = 'launchOptions' in found ? found.launchOptions : {};
-test.use({ launchOptions: { ...launch, args: [...(launch.args ?? []), '--allow-file-access-from-files'] } });
 test.describe.configure({ mode: 'serial' });
 
-let dir = '';
 let workspace = '';
+const pageErrors: string[] = [];
+// The app on a new workspace (created at start); every page's errors recorded from the first.
+const app = useDesktopApp('desktop-shell', {
+  prepare: (d) => (workspace = path.join(d, 'desktop.qpairs')),
+  onContext: (context) => context.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(e.message))),
+});
+let dir = '';
 let rendererIndex = '';
-let shell: DesktopShell | null = null;
-let context: BrowserContext;
+let shell: DesktopShell;
 let win: ShellWindow;
 let page: Page;
-const pageErrors: string[] = [];
+test.beforeAll(() => {
+  ({ dir, rendererIndex, shell, win, page } = app);
+});
 
 type Bridge = { qpairs: { invoke(c: string, a?: unknown): Promise<unknown>; on(e: string, fn: (p: unknown) => void): () => void } };
-
-test.beforeAll(async ({ browser }, info) => {
-  info.setTimeout(300_000);
-  // Inside the checkout (node_modules/.cache), so the main bundle finds the project's dependencies.
-  const cache = path.join(root, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  // Its real path: Node loads the main bundle by its real path, so the URLs the app computes from
-  // import.meta.url name it that way even when node_modules is a symbolic link (a shared checkout).
-  dir = realpathSync(mkdtempSync(path.join(cache, 'qpairs-desktop-shell-')));
-  const app = path.join(dir, 'app');
-  const t0 = Date.now();
-  const prepared = await prepareShell(app);
-  console.log(`[desktop-shell] built main, preload and renderer with electron.vite.config.ts in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  rendererIndex = prepared.rendererIndex;
-  workspace = path.join(dir, 'desktop.qpairs');
-  mkdirSync(path.join(dir, 'home'));
-  context = await browser.newContext();
-  context.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(e.message)));
-  // HOME of its own: the app must not touch the user's ~/.qpairs.
-  shell = new DesktopShell({ dir: app, initScriptFor: prepared.initScriptFor, context, args: [workspace], env: { HOME: path.join(dir, 'home') } });
-  win = await shell.firstWindow();
-  page = win.page;
-});
-
-test.afterAll(async () => {
-  const code = await shell?.quit();
-  if (code !== 0 && shell) console.log(`[desktop-shell] main process exit ${code}; output:\n${shell.log()}`);
-  await context?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 test('the main process opens one hardened window; the renderer starts over the real preload', async () => {
   // The renderer subscribes to every event at start-up (train.progress too): nothing may throw.

@@ -1,4 +1,4 @@
-import { parseArgs, isCommandName, ContractError, commandRoles, roleAllows } from '../../shared/contract';
+import { parseArgs, isCommandName, ContractError, commandRoles, roleAllows, wireReason } from '../../shared/contract';
 import type {
   CommandName,
   CommandResult,
@@ -131,8 +131,8 @@ export class Engine implements EngineCore {
       const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(runArgs as never, caller));
       return filterResult(this.ws, command, args, result as never, caller);
     } catch (e) {
-      if (e instanceof NotFoundError) throw new ContractError(e.message, 'not-found');
-      if (e instanceof QPairsError) throw new ContractError(e.message, 'user-error');
+      if (e instanceof NotFoundError) throw new ContractError(e.message, 'not-found', wireReason(e.details.reason));
+      if (e instanceof QPairsError) throw new ContractError(e.message, 'user-error', wireReason(e.details.reason));
       throw e;
     }
   }
@@ -274,7 +274,7 @@ export class Engine implements EngineCore {
           return r;
         }),
       'annotator.team': () => teamWithServerTokens(ws, this.serverTokenNames),
-      ...goldHandlers(this, this.opts.version),
+      ...goldHandlers(this, this.opts.version, this.opts.transport),
     };
   }
 }

@@ -4,9 +4,9 @@
  * review.queue, review.settle, eval.compare, export.preview, export.write). Who may call them is
  * decided before they run, in access.ts.
  */
-import type { CommandResult, ParsedArgs } from '../../shared/contract';
+import type { AppInfo, CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes } from '../team/assign-notes';
-import { APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
+import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
 import { defaultExportName, finishExportWrite, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions } from '../export';
 import {
@@ -48,7 +48,7 @@ type GoldCommand =
 type Ctx = { annotator: string | null };
 export type GoldHandlers = { [C in GoldCommand]: (args: ParsedArgs<C>, ctx: Ctx) => CommandResult<C> | Promise<CommandResult<C>> };
 
-export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
+export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppInfo['transport'] = 'electron'): GoldHandlers {
   const ws = engine.ws;
   const changed = (): void => engine.hub.emit('workspace.changed', { what: 'pool' });
   /** Writes go through the engine's write gate (one writer at a time, after running imports). */
@@ -172,8 +172,9 @@ export function goldHandlers(engine: Engine, version = '0.1.0'): GoldHandlers {
       const options = { run: a.run, annotator: a.annotator, version, text: a.text };
       if (a.path !== undefined) {
         // A refused target is refused before the (long) rendering; the files are written here, all or none.
-        // The refusal for files in the way names the app's "Replace them", not the CLI's --force.
-        const replace = { force: a.force, replaceChosen: a.replaceChosen, controls: APP_EXPORT_CONTROLS };
+        // The refusal for files in the way names the desktop app's "Replace them", not the CLI's --force; in
+        // serve mode (whose Export screen downloads, never names a path) the caller is a script: its force argument.
+        const replace = { force: a.force, replaceChosen: a.replaceChosen, controls: transport === 'electron' ? APP_EXPORT_CONTROLS : API_EXPORT_CONTROLS };
         const target = prepareExportWrite(ws, a.format, a.path, { ...replace, pool: a.pool, run: a.run, text: a.text });
         const b = finishExportWrite(target, await renderExport(a.pool, a.format, target.abs, options, ctx), replace);
         return {

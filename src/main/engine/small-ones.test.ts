@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobProgress, LabelAck } from '../../shared/contract';
+import { EXPORT_FILES_EXIST } from '../../shared/gold';
+import { QPairsError } from '../errors';
 import { writeExport } from '../export';
+import { toWireError } from '../serve/wire';
 import type { Engine } from './engine';
 import { trainTfidf } from './test-models';
 import { jobDone, teamEngine } from './test-team';
@@ -135,17 +138,55 @@ describe('exports never overwrite', () => {
     // Through the contract: the owner's export.write with a path is refused the same way.
     await expect(engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out })).rejects.toThrow(/refusing to overwrite/);
   });
-  it('the refusal names the control of the surface it is shown on: --force in the CLI, "Replace them" in the app (the app said give --force)', async () => {
-    const out = path.join(dir, 'twice.jsonl');
+  it('the refusal names the control of the surface it is shown on: --force in the CLI, "Replace them" in the desktop app (the app said give --force)', async () => {
+    mkdirSync(path.join(dir, 'desktop'));
+    const desktop = teamEngine(path.join(dir, 'desktop'), 'electron');
+    try {
+      const out = path.join(dir, 'twice.jsonl');
+      writeFileSync(out, 'mine\n');
+      writeFileSync(`${out}.datasheet.md`, 'my sheet\n');
+      expect(() => writeExport(desktop.ws, 'sealed', 'jsonl', out)).toThrow(/; nothing was written \(choose another output, or give --force to replace them\)$/);
+      const app = await desktop.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out }).catch((e: Error) => e.message);
+      expect(app).toMatch(/^refusing to overwrite 2 existing files: .*; nothing was written \(Export to… another name, or choose “Replace them” to replace them\)$/);
+      expect(app).not.toContain('--force');
+      writeFileSync(out, 'mine\n');
+      const one = await desktop.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out, force: false, replaceChosen: true }).catch((e: Error) => e.message);
+      expect(one).toMatch(/^refusing to overwrite an existing file: .*twice\.jsonl\.datasheet\.md; nothing was written \(Export to… another name, or choose “Replace them” to replace it\)$/);
+      expect(readFileSync(out, 'utf8')).toBe('mine\n');
+    } finally {
+      desktop.close();
+    }
+  });
+  it("a download's hf-dataset card names the folder its zip holds (POOL/data/pairs.jsonl) in the re-import command, and no server path", async () => {
+    const r = await engine.invoke('export.write', { pool: 'open', format: 'hf-dataset' }, { annotator: 'dave', local: false }); // the owner by token: a remote user
+    const card = (r as { files: Array<{ name: string; content?: string }> }).files.find((f) => f.name.endsWith('README.md'))!;
+    expect(card.name).toBe('open/README.md');
+    expect(card.content).toContain('Re-import: `qpairs import W --format labels-jsonl --pool open --scheme graded open/data/pairs.jsonl`');
+    expect(card.content).not.toContain(dir);
+    expect(card.content).not.toContain('OUT/');
+  });
+  it("serve mode's owner on the server calling export.write with a path (a script: the served Export screen downloads) is told its force argument, not the desktop app's button", async () => {
+    const out = path.join(dir, 'scripted.jsonl');
     writeFileSync(out, 'mine\n');
     writeFileSync(`${out}.datasheet.md`, 'my sheet\n');
-    expect(() => writeExport(engine.ws, 'sealed', 'jsonl', out)).toThrow(/; nothing was written \(choose another output, or give --force to replace them\)$/);
-    const app = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out }).catch((e: Error) => e.message);
-    expect(app).toMatch(/^refusing to overwrite 2 existing files: .*; nothing was written \(Export to… another name, or choose “Replace them” to replace them\)$/);
-    expect(app).not.toContain('--force');
+    const owner = { annotator: null, local: true } as const;
+    const two = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out }, owner).catch((e: Error) => e.message);
+    expect(two).toMatch(/^refusing to overwrite 2 existing files: .*; nothing was written \(give another path, or give force: true to replace them\)$/);
+    expect(two).not.toMatch(/Replace them|--force|Export to/);
+    const one = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out, replaceChosen: true }, owner).catch((e: Error) => e.message);
+    expect(one).toMatch(/scripted\.jsonl\.datasheet\.md; nothing was written \(give another path, or give force: true to replace it\)$/);
+    await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out, force: true }, owner);
+    expect(readFileSync(out, 'utf8')).not.toBe('mine\n');
+  });
+  it('the refusal carries its reason code to the clients (the Export screen offers Replace them on it, not on the words); other errors carry none', async () => {
+    const out = path.join(dir, 'coded.jsonl');
     writeFileSync(out, 'mine\n');
-    const one = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out, force: false, replaceChosen: true }).catch((e: Error) => e.message);
-    expect(one).toMatch(/^refusing to overwrite an existing file: .*twice\.jsonl\.datasheet\.md; nothing was written \(Export to… another name, or choose “Replace them” to replace it\)$/);
-    expect(readFileSync(out, 'utf8')).toBe('mine\n');
+    const refused = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', path: out }).catch((e: unknown) => e);
+    expect(toWireError(refused)).toMatchObject({ code: 'user-error', reason: EXPORT_FILES_EXIST, message: expect.stringMatching(/^refusing to overwrite an existing file/) });
+    expect(toWireError(new QPairsError(`refusing to overwrite ${out}: said by something else`))).toEqual({ code: 'user-error', message: `refusing to overwrite ${out}: said by something else` });
+    // Free-text reasons stay on the server.
+    expect(toWireError(new QPairsError('bad', { reason: 'bad option' }))).toEqual({ code: 'user-error', message: 'bad' });
+    const other = await engine.invoke('export.write', { pool: 'sealed', format: 'jsonl', annotator: 'nobody-at-all', path: path.join(dir, 'other.jsonl') }).catch((e: unknown) => e);
+    expect(toWireError(other)).toEqual({ code: 'not-found', message: expect.stringContaining('nobody-at-all') });
   });
 });

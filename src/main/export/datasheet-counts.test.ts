@@ -155,13 +155,24 @@ describe("the datasheet's re-import command can be copied as it is", () => {
     expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
     expect(reimportLine('csv')).toBe('`qpairs import W --format labels-csv --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
     expect(reimportLine('qrels')).toBe('`qpairs import W --format qrels --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
-    expect(reimportLine('hf-dataset')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary OUT/data/pairs.jsonl`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('hf-dataset')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary out/data/pairs.jsonl`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
     expect(reimportLine('semeval-relevancy')).toBe(
       '`qpairs import W --format semeval-relevancy --pool p --scheme binary FILE`, the rank and score columns are not read back; the runs come with `qpairs import W --format trec-run --pool p RUNFILE…`.',
     );
     // Every command between backquotes parses as one: no parenthesis or remark inside.
     for (const f of ['jsonl', 'csv', 'qrels', 'hf-dataset', 'semeval-relevancy'] as const) {
-      for (const cmd of reimportLine(f).match(/`[^`]*`/g)!) expect(cmd).toMatch(/^`qpairs import W --format [a-z-]+ --pool p( --scheme binary)? (FILE|RUNFILE…|OUT\/data\/pairs\.jsonl)`$/);
+      for (const cmd of reimportLine(f).match(/`[^`]*`/g)!) expect(cmd).toMatch(/^`qpairs import W --format [a-z-]+ --pool p( --scheme binary)? (FILE|RUNFILE…|out\/data\/pairs\.jsonl)`$/);
     }
+  });
+
+  it("hf-dataset's command names the folder written (it said OUT/data/pairs.jsonl), by its name only: no folder above it, as the files table", () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    const command = (out: string): string => buildExport(pool.ws, 'p', 'hf-dataset', out).datasheet.content.match(/Re-import: `([^`]*)`/)![1]!;
+    const deep = path.join(scratch.dir, 'server-side', 'gold v2');
+    expect(command(deep)).toBe("qpairs import W --format labels-jsonl --pool p --scheme binary 'gold v2/data/pairs.jsonl'");
+    expect(command(`${path.join(scratch.dir, 'hf')}${path.sep}`)).toBe('qpairs import W --format labels-jsonl --pool p --scheme binary hf/data/pairs.jsonl');
+    const written = writeExport(pool.ws, 'p', 'hf-dataset', deep);
+    expect(written.datasheet.content).toContain("Re-import: `qpairs import W --format labels-jsonl --pool p --scheme binary 'gold v2/data/pairs.jsonl'`");
+    expect(written.datasheet.content).not.toContain(scratch.dir);
   });
 });

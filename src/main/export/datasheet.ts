@@ -23,6 +23,11 @@ export interface DatasheetInput {
   source: string;
   run: string | null;
   files: Array<{ name: string; lines: number }>;
+  /**
+   * The output's name, without its folders (OUT's last part: the hf-dataset folder, whose re-import
+   * reads FOLDER/data/pairs.jsonl); names only, as `files`: a serve-mode export shows no server path.
+   */
+  outName: string;
   distribution: Record<string, number>;
   labels: number;
   queries: number;
@@ -59,7 +64,7 @@ const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', '
  * first label is a SemEval name), where Likert or graded labels are refused, and qrels would make a
  * graded pool of a binary one.
  */
-function reimport(format: ExportFormat, pool: string, scheme: string, hasRuns: boolean): { command: string; remark: string | null } {
+function reimport(format: ExportFormat, pool: string, scheme: string, hasRuns: boolean, outName: string): { command: string; remark: string | null } {
   const p = `--pool ${shellQuote(pool)}`;
   const sc = `--scheme ${scheme}`;
   // The command alone goes between backquotes, to be copied as it is; what follows it is said outside
@@ -80,7 +85,8 @@ function reimport(format: ExportFormat, pool: string, scheme: string, hasRuns: b
     case 'semeval-relevancy':
       return { command: `qpairs import W --format semeval-relevancy ${p} ${sc} FILE`, remark: `the rank and score columns are not read back${runsCommand ? `; the runs come with ${runsCommand}` : ''}` };
     case 'hf-dataset':
-      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} OUT/data/pairs.jsonl`, remark: runs };
+      // The folder's own name (it said OUT/data/pairs.jsonl whatever the folder): names only, as the files table.
+      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} ${shellQuote(`${outName}/data/pairs.jsonl`)}`, remark: runs };
   }
 }
 
@@ -212,7 +218,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
-  const back = reimport(d.format, p.name, p.scheme, ws.listRuns(p.name).length > 0);
+  const back = reimport(d.format, p.name, p.scheme, ws.listRuns(p.name).length > 0, d.outName);
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${back.command}\`${back.remark ? `, ${back.remark}` : ''}.`);
   if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
   if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));

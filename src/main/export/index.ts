@@ -20,7 +20,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Question } from '../../shared/types';
-import { AGGREGATE, CLI_EXPORT_CONTROLS, EXPORT_FORMATS, type AgreementView, type ExportControls, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, CLI_EXPORT_CONTROLS, EXPORT_FILES_EXIST, EXPORT_FORMATS, type AgreementView, type ExportControls, type ExportFormat } from '../../shared/gold';
 import { NotFoundError, QPairsError } from '../errors';
 import { poolAgreement } from '../gold/agreement';
 import { poolRatingTable } from '../gold/rating-table';
@@ -253,6 +253,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     source,
     run: run?.name ?? null,
     files: files.map((f) => ({ name: path.basename(f.name), lines: f.lines })),
+    outName: path.basename(out),
     distribution: r.distribution,
     labels: r.labels,
     queries: r.queries,
@@ -344,7 +345,7 @@ function refuseExisting(targets: readonly string[], chosen: string | null, contr
   throw new QPairsError(
     `refusing to overwrite ${existing.length === 1 ? 'an existing file' : `${existing.length} existing files`}: ${existing.join(', ')}; nothing was written ` +
       `(${controls.another}, or ${controls.replace(existing.length)})`,
-    { file: existing[0]! },
+    { file: existing[0]!, reason: EXPORT_FILES_EXIST },
   );
 }
 

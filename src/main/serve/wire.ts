@@ -1,4 +1,4 @@
-import { ContractError, type WireError } from '../../shared/contract';
+import { ContractError, wireReason, type WireError } from '../../shared/contract';
 import { NotFoundError, QPairsError } from '../errors';
 
 /** Whether an error says the disk (or the SQLite file's quota) is full. */
@@ -24,10 +24,10 @@ function isDamaged(e: unknown): boolean {
  * keeps the rest.
  */
 export function toWireError(e: unknown): WireError {
-  if (e instanceof ContractError) return { message: e.message, code: e.code };
+  if (e instanceof ContractError) return withReason({ message: e.message, code: e.code }, e.reason);
   if (isStorageFull(e)) return { message: STORAGE_FULL_MESSAGE, code: 'storage-full' };
-  if (e instanceof NotFoundError) return { message: e.message, code: 'not-found' };
-  if (e instanceof QPairsError) return { message: e.message, code: 'user-error' };
+  if (e instanceof NotFoundError) return withReason({ message: e.message, code: 'not-found' }, wireReason(e.details.reason));
+  if (e instanceof QPairsError) return withReason({ message: e.message, code: 'user-error' }, wireReason(e.details.reason));
   if (isDamaged(e)) {
     // The open's checks read the header and schema only: damage deeper in the file shows here, on the screens that read it.
     return {
@@ -40,6 +40,11 @@ export function toWireError(e: unknown): WireError {
   const raw = e instanceof Error ? e.message || e.name : String(e);
   const first = raw.split('\n')[0]!.replace(/\s+at\s+\S+\s*\(.*$/, '').slice(0, 300);
   return { message: `internal error: ${first}`, code: 'internal' };
+}
+
+/** The error with its reason code when it has one (no `reason` key otherwise). */
+function withReason(w: WireError, reason: WireError['reason']): WireError {
+  return reason === undefined ? w : { ...w, reason };
 }
 
 /** HTTP status for a WireError code. */

@@ -63,6 +63,18 @@ describe('HTTP client (fakes)', () => {
     c.close();
   });
 
+  it("keeps the WireError's reason code when it is one the contract names, and no other", async () => {
+    const reply = (reason: unknown) => vi.fn(async () => jsonResponse(422, { code: 'user-error', message: 'refusing to overwrite an existing file: /o/x.qrels', reason }));
+    const coded = createHttpClient({ baseUrl: 'http://h', fetch: reply('export-files-exist') as unknown as typeof globalThis.fetch, WebSocket: FakeWS });
+    await expect(coded.invoke('app.info', {})).rejects.toMatchObject({ code: 'user-error', reason: 'export-files-exist' });
+    const unknown = createHttpClient({ baseUrl: 'http://h', fetch: reply('made-up') as unknown as typeof globalThis.fetch, WebSocket: FakeWS });
+    const e = await unknown.invoke('app.info', {}).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'user-error' });
+    expect((e as ClientError).reason).toBeUndefined();
+    coded.close();
+    unknown.close();
+  });
+
   it('reports network failures and gateway errors as transport errors (retryable)', async () => {
     const down = vi.fn(async () => {
       throw new TypeError('Failed to fetch');

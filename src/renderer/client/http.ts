@@ -1,4 +1,5 @@
-import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads, WireError } from '../../shared/contract';
+import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads, WireError, WireReason } from '../../shared/contract';
+import { EXPORT_FILES_EXIST } from '../../shared/gold';
 import { ClientError, type AppClient, type ConnectionState, type UploadedSource } from './types';
 
 type WSLike = {
@@ -19,6 +20,8 @@ export interface HttpClientOptions {
 }
 
 const WIRE_CODES: ReadonlySet<string> = new Set(['invalid-argument', 'not-found', 'user-error', 'internal', 'forbidden', 'busy', 'storage-full']);
+/** The contract's WIRE_REASONS (the contract's values are not imported here: its zod would trip the page's CSP). */
+const WIRE_REASONS: ReadonlySet<string> = new Set<WireReason>([EXPORT_FILES_EXIST]);
 
 async function errorFrom(res: Response): Promise<ClientError> {
   let body: unknown = null;
@@ -29,7 +32,8 @@ async function errorFrom(res: Response): Promise<ClientError> {
   }
   const w = body as Partial<WireError> | null;
   if (w && typeof w.message === 'string' && typeof w.code === 'string' && WIRE_CODES.has(w.code)) {
-    return new ClientError(w.message, w.code as WireError['code'], res.status);
+    const reason = typeof w.reason === 'string' && WIRE_REASONS.has(w.reason) ? (w.reason as WireReason) : undefined;
+    return new ClientError(w.message, w.code as WireError['code'], res.status, reason);
   }
   const transient = res.status === 502 || res.status === 503 || res.status === 504 || res.status === 408;
   return new ClientError(`HTTP ${res.status} ${res.statusText}`.trim(), transient ? 'transport' : 'internal', res.status);

@@ -23,6 +23,11 @@ describe('IPC client', () => {
     expect(bridge.invoke).toHaveBeenCalledWith('dialog.saveFile', { defaultPath: 'team.qrels' });
   });
 
+  it("keeps the WireError's reason code", async () => {
+    const c = createIpcClient({ invoke: async () => ({ ok: false, error: { code: 'user-error', message: 'refusing to overwrite an existing file: /o/x.qrels', reason: 'export-files-exist' } }), on: () => () => {} });
+    await expect(c.invoke('workspace.stats', {})).rejects.toMatchObject({ code: 'user-error', reason: 'export-files-exist' });
+  });
+
   it('returns null when the save dialog is cancelled', async () => {
     const c = createIpcClient({ invoke: async () => ({ ok: true, result: { path: null } }), on: () => () => {} });
     await expect(c.pickSavePath!()).resolves.toBeNull();

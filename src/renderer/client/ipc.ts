@@ -4,7 +4,7 @@ import { ClientError, type AppClient, type ConnectionState, type IpcReply, type 
 function unwrap(reply: unknown): unknown {
   const r = reply as IpcReply | null;
   if (!r || typeof r !== 'object' || typeof r.ok !== 'boolean') throw new ClientError('malformed reply from the main process', 'internal');
-  if (!r.ok) throw new ClientError(r.error?.message ?? 'unknown error', r.error?.code ?? 'internal');
+  if (!r.ok) throw new ClientError(r.error?.message ?? 'unknown error', r.error?.code ?? 'internal', undefined, r.error?.reason);
   return r.result;
 }
 

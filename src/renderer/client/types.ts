@@ -1,4 +1,4 @@
-import type { QPairsClient, WireError } from '../../shared/contract';
+import type { QPairsClient, WireError, WireReason } from '../../shared/contract';
 
 /** `transport`: the request never got an answer (network down, server gone) — worth retrying. */
 export type ClientErrorCode = WireError['code'] | 'transport';
@@ -9,6 +9,8 @@ export class ClientError extends Error {
     message: string,
     readonly code: ClientErrorCode,
     readonly status?: number,
+    /** The engine's reason code (WireError.reason), what a screen acts on rather than the message's words. */
+    readonly reason?: WireReason,
   ) {
     super(message);
     this.name = 'ClientError';

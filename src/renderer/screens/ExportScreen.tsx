@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExportPreview, ExportWritten } from '../../shared/contract';
-import { AGGREGATE, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
+import { AGGREGATE, APP_EXPORT_CONTROLS, EXPORT_FILES_EXIST, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
+import { ClientError } from '../client/types';
 import { counted } from '../../shared/plural';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -40,6 +41,14 @@ const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['jsonl', 'csv', 'hf-dat
 export function defaultExportFile(pool: string, format: ExportFormat): string {
   const ext: Record<ExportFormat, string> = { askubuntu: '.txt', qrels: '.qrels', 'trec-run': '.run', jsonl: '.jsonl', csv: '.csv', 'semeval-relevancy': '.relevancy', 'hf-dataset': '' };
   return `${pool.replace(/[^A-Za-z0-9._-]+/g, '_') || 'pool'}${ext[format]}`;
+}
+
+/**
+ * Whether an export was refused for files already there, which "Replace them" writes over: the
+ * engine's reason code says so, whatever the message's words (a path or pool name may hold any).
+ */
+export function refusedForFilesInTheWay(e: unknown): boolean {
+  return e instanceof ClientError && e.reason === EXPORT_FILES_EXIST;
 }
 
 export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
@@ -170,7 +179,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     } catch (e) {
       const msg = errorMessage(e);
       setWriteError(msg);
-      if (desktop && path && /^refusing to overwrite /.test(msg)) setReplaceAt(path);
+      if (desktop && path && refusedForFilesInTheWay(e)) setReplaceAt(path);
     } finally {
       setBusy(false);
     }
@@ -250,7 +259,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
                 <button data-testid="export-replace" disabled={busy} onClick={() => void doExport(replaceAt)}>
                   {EXPORT_REPLACE_BUTTON}
                 </button>
-                <span className="hint">or Export to… another name</span>
+                <span className="hint">or {APP_EXPORT_CONTROLS.another}</span>
               </div>
             )}
           </div>

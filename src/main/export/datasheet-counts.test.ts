@@ -42,7 +42,7 @@ describe("the datasheet's commands name the exported pool", () => {
     pool.ws.addPoolQuery('dev set', 'q', ['c1', 'c2']);
     pool.ws.addLabel({ pool: 'dev set', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
     const sheet = buildExport(pool.ws, 'dev set', 'qrels', 'd.qrels').datasheet.content;
-    expect(sheet).toContain("Re-import: `qpairs import W --format qrels --pool 'dev set' --scheme binary FILE");
+    expect(sheet).toContain("Re-import: `qpairs import W --format qrels --pool 'dev set' --scheme binary d.qrels`");
     expect(sheet).toContain("after a re-import into a new pool, `qpairs pool set W --pool 'dev set' --convention skip` gives the same metrics");
     expect(sheet).not.toContain('--pool P ');
   });
@@ -150,18 +150,18 @@ describe("the datasheet's re-import command can be copied as it is", () => {
     pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
     const reimportLine = (format: 'jsonl' | 'csv' | 'qrels' | 'hf-dataset' | 'semeval-relevancy'): string =>
       buildExport(pool.ws, 'p', format, 'out').datasheet.content.split('\n').find((l) => l.includes('Re-import: '))!.replace(/^.*Re-import: /, '');
-    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary FILE`.');
+    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary out`.');
     pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 1]]);
-    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
-    expect(reimportLine('csv')).toBe('`qpairs import W --format labels-csv --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
-    expect(reimportLine('qrels')).toBe('`qpairs import W --format qrels --pool p --scheme binary FILE`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('jsonl')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary out`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('csv')).toBe('`qpairs import W --format labels-csv --pool p --scheme binary out`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
+    expect(reimportLine('qrels')).toBe('`qpairs import W --format qrels --pool p --scheme binary out`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
     expect(reimportLine('hf-dataset')).toBe('`qpairs import W --format labels-jsonl --pool p --scheme binary out/data/pairs.jsonl`, then the runs: `qpairs import W --format trec-run --pool p RUNFILE…`.');
     expect(reimportLine('semeval-relevancy')).toBe(
-      '`qpairs import W --format semeval-relevancy --pool p --scheme binary FILE`, the rank and score columns are not read back; the runs come with `qpairs import W --format trec-run --pool p RUNFILE…`.',
+      '`qpairs import W --format semeval-relevancy --pool p --scheme binary out`, the rank and score columns are not read back; the runs come with `qpairs import W --format trec-run --pool p RUNFILE…`.',
     );
     // Every command between backquotes parses as one: no parenthesis or remark inside.
     for (const f of ['jsonl', 'csv', 'qrels', 'hf-dataset', 'semeval-relevancy'] as const) {
-      for (const cmd of reimportLine(f).match(/`[^`]*`/g)!) expect(cmd).toMatch(/^`qpairs import W --format [a-z-]+ --pool p( --scheme binary)? (FILE|RUNFILE…|out\/data\/pairs\.jsonl)`$/);
+      for (const cmd of reimportLine(f).match(/`[^`]*`/g)!) expect(cmd).toMatch(/^`qpairs import W --format [a-z-]+ --pool p( --scheme binary)? (out|RUNFILE…|out\/data\/pairs\.jsonl)`$/);
     }
   });
 
@@ -174,5 +174,21 @@ describe("the datasheet's re-import command can be copied as it is", () => {
     const written = writeExport(pool.ws, 'p', 'hf-dataset', deep);
     expect(written.datasheet.content).toContain("Re-import: `qpairs import W --format labels-jsonl --pool p --scheme binary 'gold v2/data/pairs.jsonl'`");
     expect(written.datasheet.content).not.toContain(scratch.dir);
+  });
+
+  it('every format\'s command names the files written (it said FILE), shell-quoted, by their names only: trec-run one file per run', () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
+    const command = (format: 'jsonl' | 'csv' | 'qrels' | 'semeval-relevancy' | 'trec-run' | 'askubuntu', out: string): string =>
+      buildExport(pool.ws, 'p', format, out, { text: false }).datasheet.content.match(/Re-import: `([^`]*)`/)![1]!;
+    const deep = path.join(scratch.dir, 'server-side');
+    expect(command('jsonl', path.join(deep, "gold v2's.jsonl"))).toBe("qpairs import W --format labels-jsonl --pool p --scheme binary 'gold v2'\\''s.jsonl'");
+    expect(command('csv', path.join(deep, 'g.csv'))).toBe('qpairs import W --format labels-csv --pool p --scheme binary g.csv');
+    expect(command('qrels', path.join(deep, 'g.qrels'))).toBe('qpairs import W --format qrels --pool p --scheme binary g.qrels');
+    expect(command('semeval-relevancy', path.join(deep, 'g.relevancy'))).toBe('qpairs import W --format semeval-relevancy --pool p --scheme binary g.relevancy');
+    pool.ws.replaceRun('p', 'bm25', 'retriever', {}, [['q', 'c1', 1]]);
+    expect(command('askubuntu', path.join(deep, 'g au.txt'))).toBe("qpairs import W --format askubuntu-pool --pool p 'g au.txt'");
+    expect(command('trec-run', path.join(deep, 'g.run'))).toBe('qpairs import W --format trec-run --pool p g.run');
+    pool.ws.replaceRun('p', 'other', 'retriever', {}, [['q', 'c1', 2]]);
+    expect(command('trec-run', path.join(deep, 'g.run'))).toBe('qpairs import W --format trec-run --pool p g.bm25.run g.other.run');
   });
 });

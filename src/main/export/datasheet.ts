@@ -24,8 +24,9 @@ export interface DatasheetInput {
   run: string | null;
   files: Array<{ name: string; lines: number }>;
   /**
-   * The output's name, without its folders (OUT's last part: the hf-dataset folder, whose re-import
-   * reads FOLDER/data/pairs.jsonl); names only, as `files`: a serve-mode export shows no server path.
+   * The output's name, without its folders (OUT's last part, which the re-import command names; for
+   * hf-dataset the folder, read as FOLDER/data/pairs.jsonl); names only, as `files`: a serve-mode
+   * export shows no server path.
    */
   outName: string;
   distribution: Record<string, number>;
@@ -62,30 +63,33 @@ const TEXT_FORMATS: ReadonlySet<ExportFormat> = new Set(['askubuntu', 'jsonl', '
  * The command that re-imports the export into a workspace W, with the pool's name and scheme filled
  * in: a labels file imported without the pool's scheme lands in a binary pool (semeval3 when its
  * first label is a SemEval name), where Likert or graded labels are refused, and qrels would make a
- * graded pool of a binary one.
+ * graded pool of a binary one. It names the files written (names only, shell-quoted, as the files
+ * table: a serve-mode export shows no server path): the export itself, trec-run's run files, the
+ * hf-dataset folder's pairs.jsonl.
  */
-function reimport(format: ExportFormat, pool: string, scheme: string, hasRuns: boolean, outName: string): { command: string; remark: string | null } {
+function reimport(format: ExportFormat, pool: string, scheme: string, hasRuns: boolean, outName: string, files: readonly string[]): { command: string; remark: string | null } {
   const p = `--pool ${shellQuote(pool)}`;
   const sc = `--scheme ${scheme}`;
+  const out = shellQuote(outName);
   // The command alone goes between backquotes, to be copied as it is; what follows it is said outside
   // (it was "… FILE (then the runs: --format trec-run)" inside the command, which a shell cannot run).
   const runsCommand = hasRuns ? `\`qpairs import W --format trec-run ${p} RUNFILE…\`` : null;
   const runs = runsCommand && `then the runs: ${runsCommand}`;
   switch (format) {
     case 'askubuntu':
-      return { command: `qpairs import W --format askubuntu-pool ${p} FILE`, remark: null };
+      return { command: `qpairs import W --format askubuntu-pool ${p} ${out}`, remark: null };
     case 'qrels':
-      return { command: `qpairs import W --format qrels ${p} ${sc} FILE`, remark: runs };
+      return { command: `qpairs import W --format qrels ${p} ${sc} ${out}`, remark: runs };
     case 'trec-run':
-      return { command: `qpairs import W --format trec-run ${p} FILE…`, remark: null };
+      // One file per run when the pool has several and none was chosen.
+      return { command: `qpairs import W --format trec-run ${p} ${files.map(shellQuote).join(' ')}`, remark: null };
     case 'jsonl':
-      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} FILE`, remark: runs };
+      return { command: `qpairs import W --format labels-jsonl ${p} ${sc} ${out}`, remark: runs };
     case 'csv':
-      return { command: `qpairs import W --format labels-csv ${p} ${sc} FILE`, remark: runs };
+      return { command: `qpairs import W --format labels-csv ${p} ${sc} ${out}`, remark: runs };
     case 'semeval-relevancy':
-      return { command: `qpairs import W --format semeval-relevancy ${p} ${sc} FILE`, remark: `the rank and score columns are not read back${runsCommand ? `; the runs come with ${runsCommand}` : ''}` };
+      return { command: `qpairs import W --format semeval-relevancy ${p} ${sc} ${out}`, remark: `the rank and score columns are not read back${runsCommand ? `; the runs come with ${runsCommand}` : ''}` };
     case 'hf-dataset':
-      // The folder's own name (it said OUT/data/pairs.jsonl whatever the folder): names only, as the files table.
       return { command: `qpairs import W --format labels-jsonl ${p} ${sc} ${shellQuote(`${outName}/data/pairs.jsonl`)}`, remark: runs };
   }
 }
@@ -154,7 +158,7 @@ function askubuntuDrops(d: DatasheetInput): string {
   const corpus = d.files[1]?.name;
   return (
     `What the re-import drops: ${drops.length ? drops.join('; ') : 'nothing of the labels and scores'}.` +
-    (d.text && corpus ? ` Import the corpus file first (\`qpairs import W --format askubuntu-corpus ${corpus}\`), or the pool's questions come back as ids only.` : '')
+    (d.text && corpus ? ` Import the corpus file first (\`qpairs import W --format askubuntu-corpus ${shellQuote(corpus)}\`), or the pool's questions come back as ids only.` : '')
   );
 }
 
@@ -218,7 +222,7 @@ export function datasheet(d: DatasheetInput): string {
   out.push('');
   out.push(table(['file', 'lines'], d.files.map((f) => [f.name, f.lines])));
   out.push('');
-  const back = reimport(d.format, p.name, p.scheme, ws.listRuns(p.name).length > 0, d.outName);
+  const back = reimport(d.format, p.name, p.scheme, ws.listRuns(p.name).length > 0, d.outName, d.files.map((f) => f.name));
   out.push(`Format: ${DESCRIBE[d.format]}. Re-import: \`${back.command}\`${back.remark ? `, ${back.remark}` : ''}.`);
   if (d.format === 'trec-run') out.push('', trecEvalNote(d.ws, p.name, s.queries, d.run));
   if (d.format === 'askubuntu') out.push('', askubuntuDrops(d));

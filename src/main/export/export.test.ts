@@ -149,7 +149,7 @@ describe('round trips: export, import into a fresh workspace, same labels and me
       expect(b.source).toBe(AGGREGATE);
       expect(b.warnings.join()).toMatch(/3 pairs have no decisive label from @aggregate and are written/);
       // The datasheet's re-import names this pool and its scheme (without --scheme the Likert labels are refused).
-      expect(b.datasheet.content).toContain(`Re-import: \`qpairs import W --format ${importAs} --pool lk --scheme likert5 FILE`);
+      expect(b.datasheet.content).toContain(`Re-import: \`qpairs import W --format ${importAs} --pool lk --scheme likert5 lk.${format}\``);
       // judy ruled in this pool: the datasheet says her role does not travel, and how to give it back.
       expect(b.datasheet.content).toContain('`qpairs annotators role W NAME judge` for judy gives back the same aggregation and agreement');
       const back = fresh(`lk-${format}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
@@ -10,7 +10,7 @@ import { answerTexts, buildTrainingData, EXTRA_TEXT_LIMITS, poolGrades } from '.
 import { trainModel } from './train';
 import { findModel } from './store';
 import { main } from '../cli/index';
-import { importSyntheticPool, syntheticText } from './test-corpus';
+import { importSyntheticPool, importSyntheticQuestions } from './test-corpus';
 
 const DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 let dir: string;
@@ -32,9 +32,7 @@ const scratch = scratchWorkspaces('qpairs-data-case-');
 /** A workspace of the 30 synthetic questions q0…q29 (as test-corpus's syntheticWorkspace) in this case's scratch folder. */
 async function syntheticScratch(): Promise<{ dir: string; ws: Workspace }> {
   const w = scratch.fresh('w');
-  const qf = path.join(scratch.dir, 'q.jsonl');
-  writeFileSync(qf, Array.from({ length: 30 }, (_, k) => JSON.stringify({ id: `q${k}`, title: `t ${k % 5}`, body: syntheticText(k % 5) + ' ' + syntheticText(k) })).join('\n') + '\n');
-  await importFiles(w, 'questions-jsonl', [qf]);
+  await importSyntheticQuestions(w, scratch.dir);
   return { dir: scratch.dir, ws: w };
 }
 

@@ -13,13 +13,18 @@ import { Workspace } from '../workspace/workspace';
 /** Twenty pseudo-words determined by k. */
 export const syntheticText = (k: number): string => Array.from({ length: 20 }, (_, i) => `w${(k * 13 + i * 7) % 97}`).join(' ');
 
+/** Imports the 30 synthetic questions q0…q29 (five topics) into `ws`, through a file written in `dir`. */
+export async function importSyntheticQuestions(ws: Workspace, dir: string): Promise<void> {
+  const qf = path.join(dir, 'q.jsonl');
+  writeFileSync(qf, Array.from({ length: 30 }, (_, k) => JSON.stringify({ id: `q${k}`, title: `t ${k % 5}`, body: syntheticText(k % 5) + ' ' + syntheticText(k) })).join('\n') + '\n');
+  await importFiles(ws, 'questions-jsonl', [qf]);
+}
+
 /** A workspace in a new temporary folder (named after `prefix`) holding the 30 questions q0…q29. */
 export async function syntheticWorkspace(prefix: string): Promise<{ dir: string; ws: Workspace }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  const qf = path.join(dir, 'q.jsonl');
-  writeFileSync(qf, Array.from({ length: 30 }, (_, k) => JSON.stringify({ id: `q${k}`, title: `t ${k % 5}`, body: syntheticText(k % 5) + ' ' + syntheticText(k) })).join('\n') + '\n');
-  await importFiles(ws, 'questions-jsonl', [qf]);
+  await importSyntheticQuestions(ws, dir);
   return { dir, ws };
 }
 

@@ -84,6 +84,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
 
   const job = jobs.get(jobId);
   const done = job?.done ?? null;
+  // When the import ends its Cancel goes away: a focus left there (Cancel pressed by keyboard) or
+  // dropped to the page comes back to Import, so the keyboard user is not sent to the top of the page.
+  const importButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (done) {
       setPhase('idle');
@@ -91,6 +94,14 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
       shared.refreshPools();
     }
   }, [done, refreshStats, shared.refreshPools]); // eslint-disable-line react-hooks/exhaustive-deps
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && phase === 'idle') {
+      const at = document.activeElement;
+      if (!at || at === document.body || !document.contains(at)) importButton.current?.focus();
+    }
+    wasRunning.current = phase === 'running';
+  }, [phase]);
 
   const electron = client.transport === 'electron';
   // Only the owner imports; files on the engine's machine only for an owner there (the desktop app,
@@ -305,7 +316,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             </fieldset>
             <div className="actions">
               {/* aria-disabled while importing: a button that turns disabled under the focus drops it to the page. */}
-              <button type="submit" className="primary" data-testid="import-start" disabled={!haveFiles} aria-disabled={busy || undefined}>
+              <button ref={importButton} type="submit" className="primary" data-testid="import-start" disabled={!haveFiles} aria-disabled={busy || undefined}>
                 Import
               </button>
               {phase === 'running' && (

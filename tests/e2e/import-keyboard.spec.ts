@@ -1,0 +1,54 @@
+/**
+ * The import form by keyboard alone: choose the format, type the file's path (a local owner), start
+ * with Enter, follow the progress bar, Tab to Cancel and press Enter. The Cancel button goes away
+ * when the import ends; the focus then comes back to Import (before, it dropped to the page, and a
+ * keyboard user started again from the top), and the workspace is as it was.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { useServedWorkspace } from './served-workspace';
+
+const served = useServedWorkspace('import-keyboard', 41, { workspace: 'w.qpairs' });
+
+async function focused(p: Page): Promise<string> {
+  return p.evaluate(() => {
+    const e = document.activeElement;
+    return e ? (e.getAttribute('data-testid') ?? e.tagName.toLowerCase()) : 'none';
+  });
+}
+
+test('Cancel pressed by keyboard: the import is cancelled, nothing changes, and the focus comes back to Import', async () => {
+  const page = served.page;
+  // Enough questions that the import runs for a few seconds.
+  const file = path.join(served.dir, 'many.jsonl');
+  const lines: string[] = [];
+  for (let i = 0; i < 150_000; i++) lines.push(JSON.stringify({ id: `q${i}`, title: `question ${i} about mounting drive ${i % 97}`, body: `body ${i} with some words ${(i * 7) % 1000}` }));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('stat-questions')).toHaveText('0');
+  await page.getByTestId('import-format').focus();
+  await page.getByTestId('import-format').selectOption('questions-jsonl');
+  await page.keyboard.press('Tab'); // the upload field
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('import-paths');
+  await page.keyboard.type(file);
+  await page.getByTestId('import-start').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('import-running')).toBeVisible();
+  await expect(page.getByTestId('import-cancel')).toBeVisible();
+  expect(await focused(page)).toBe('import-start');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('import-cancel');
+  await page.keyboard.press('Enter');
+
+  await expect(page.getByTestId('import-error')).toContainText('Import cancelled.', { timeout: 60_000 });
+  await expect(page.getByTestId('import-cancel')).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('import-start');
+  await expect(page.getByTestId('stat-questions')).toHaveText('0');
+  // Enter on Import starts it again from where the focus is.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId('stat-questions')).toHaveText('150,000');
+});

@@ -2,8 +2,9 @@
  * An uploaded file's import (serve mode) names the upload by the name its owner chose, never the
  * server's temporary path nor the folder holding it: in the error, in the report's warnings and in
  * its file list. Before, only errors naming the whole file path were rewritten, so a labels
- * upload's unknown-query warning showed `/tmp/qpairs-uploads…/<id>/labels.csv`, and a Posts file
- * uploaded without PostLinks named the upload's folder (warning, or error with Strict).
+ * upload’s unknown-query warning showed `/tmp/qpairs-uploads…/<id>/labels.csv`, and a Posts file
+ * uploaded without PostLinks named the upload's folder (warning, or error with Strict). The report
+ * sent to the app also leaves out the index's bookkeeping (changedDocs).
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,6 +81,22 @@ describe('an uploaded file is named by its chosen name only', () => {
     expect(JSON.stringify(done)).not.toContain(dir);
     expect(JSON.stringify(done)).not.toContain('33333333-cccc');
     expect((done.report as { warnings: string[] }).warnings.some((w) => w.startsWith('the upload of Posts.xml.gz: no PostLinks.xml'))).toBe(true);
+    engine.close();
+  });
+});
+
+describe('the report the app receives', () => {
+  it('leaves out changedDocs, the doc number of every question touched (the CLI does not print it either)', async () => {
+    const engine = engineFor('report');
+    const file = path.join(dir, 'many.jsonl');
+    writeFileSync(file, Array.from({ length: 2000 }, (_, i) => JSON.stringify({ id: `m${i}`, title: `t ${i}`, body: `b ${i}` })).join('\n') + '\n');
+    const { jobId } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: file }] })) as { jobId: string };
+    const done = await jobDone(engine, jobId);
+    expect(done.ok, done.error ?? '').toBe(true);
+    expect(done.report).toMatchObject({ format: 'questions-jsonl', counts: { questionsInserted: 2000 } });
+    expect(done.report).not.toHaveProperty('changedDocs');
+    expect(JSON.stringify(done).length).toBeLessThan(1000);
+    expect(engine.ws.stats()).toMatchObject({ questions: 2000, indexedQuestions: 2000 });
     engine.close();
   });
 });

@@ -321,7 +321,11 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
     if (e instanceof Error) e.message = named(e.message);
     throw e;
   };
-  const nameUploadsIn = (r: ImportReport): ImportReport => (uploads.length === 0 ? r : { ...r, files: r.files.map(named), warnings: r.warnings.map(named) });
+  // The report the app receives (job.done): changedDocs, the BM25 doc number of every question the
+  // import touched, is the index's business (the CLI does not print it either); one import of a
+  // million questions sent every owner's tab a list of a million numbers.
+  const forApp = ({ changedDocs: _index, ...r }: ImportReport): Omit<ImportReport, 'changedDocs'> =>
+    uploads.length === 0 ? r : { ...r, files: r.files.map(named), warnings: r.warnings.map(named) };
   let begin!: (ctx: JobContext) => void;
   const context = new Promise<JobContext>((r) => (begin = r));
   const result = engine.writes.long(async (turns) => {
@@ -342,7 +346,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         controls: FORM_IMPORT_CONTROLS,
         signal: ctx.signal,
         onProgress: (d, t, note) => ctx.progress(d, t, note),
-      }).then(nameUploadsIn, nameUploads);
+      }).then(forApp, nameUploads);
     } finally {
       importWs.close();
       dropIndex(engine.ws);

@@ -2,7 +2,9 @@
  * The import form by keyboard alone: choose the format, type the file's path (a local owner), start
  * with Enter, follow the progress bar, Tab to Cancel and press Enter. The Cancel button goes away
  * when the import ends; the focus then comes back to Import (before, it dropped to the page, and a
- * keyboard user started again from the top), and the workspace is as it was.
+ * keyboard user started again from the top), and the workspace is as it was. A file still uploading
+ * (a large dump archive on a slow link) can be cancelled too: before, Cancel came only once the
+ * upload had ended.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,4 +53,41 @@ test('Cancel pressed by keyboard: the import is cancelled, nothing changes, and 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId('stat-questions')).toHaveText('150,000');
+});
+
+test('Cancel while the file is still uploading: the upload stops, no import runs, and the focus comes back to Import', async () => {
+  const page = served.page;
+  const file = path.join(served.dir, 'slow.jsonl');
+  const lines: string[] = [];
+  for (let i = 0; i < 30_000; i++) lines.push(JSON.stringify({ id: `s${i}`, title: `slow question ${i}`, body: `body ${i}` }));
+  writeFileSync(file, `${lines.join('\n')}\n`); // about 2 MB
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('stat-questions')).not.toHaveText('');
+  const before = await page.getByTestId('stat-questions').textContent();
+  // A slow link: the upload takes about 20 s.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 100 * 1024 });
+  try {
+    await page.getByTestId('import-format').selectOption('questions-jsonl');
+    await page.getByTestId('import-paths').fill('');
+    await page.getByTestId('import-files').setInputFiles(file);
+    await page.getByTestId('import-start').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(/Uploading slow\.jsonl/)).toBeVisible();
+    // Before, no Cancel was offered until the upload had ended.
+    await expect(page.getByTestId('import-cancel')).toBeVisible();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('import-cancel');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('import-error')).toContainText('Import cancelled.', { timeout: 10_000 });
+    await expect(page.getByText(/Uploading slow\.jsonl/)).toHaveCount(0);
+    await expect(page.getByTestId('import-running')).toHaveCount(0);
+    await expect.poll(() => focused(page)).toBe('import-start');
+  } finally {
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+  }
+  await page.waitForTimeout(1000);
+  await expect(page.getByTestId('stat-questions')).toHaveText(before ?? '');
 });

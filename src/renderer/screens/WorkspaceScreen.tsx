@@ -64,6 +64,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const [uploadNote, setUploadNote] = useState('');
   const [jobId, setJobId] = useState<string | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
+  /** Cancel pressed while the files were still uploading: no import was started. */
+  const [uploadCancelled, setUploadCancelled] = useState(false);
+  const uploadAbort = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const refreshStats = useCallback(() => {
@@ -100,7 +103,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
       const at = document.activeElement;
       if (!at || at === document.body || !document.contains(at)) importButton.current?.focus();
     }
-    wasRunning.current = phase === 'running';
+    wasRunning.current = phase !== 'idle';
   }, [phase]);
 
   const electron = client.transport === 'electron';
@@ -128,6 +131,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const start = async (): Promise<void> => {
     setStartError(null);
     setJobId(null);
+    setUploadCancelled(false);
+    const abort = new AbortController();
+    uploadAbort.current = abort;
     try {
       let sources: ImportSource[];
       if (dialog) {
@@ -140,10 +146,11 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           for (let i = 0; i < files.length; i++) {
             const f = files[i]!;
             setUploadNote(`Uploading ${f.name} (${i + 1} of ${files.length}, ${fmtInt(f.size)} bytes)…`);
-            sources.push(await client.upload(f, f.name));
+            sources.push(await client.upload(f, f.name, abort.signal));
           }
         }
       }
+      if (abort.signal.aborted) throw abort.signal.reason;
       setPhase('starting');
       setUploadNote('');
       const r = await client.invoke('import.start', {
@@ -158,15 +165,23 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
       });
       setJobId(r.jobId);
       setPhase('running');
+      // Cancel pressed while the import was being started: cancel it now that it has an id.
+      if (abort.signal.aborted) client.invoke('job.cancel', { jobId: r.jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
     } catch (e) {
       setPhase('idle');
       setUploadNote('');
-      setStartError(errorMessage(e));
+      if (abort.signal.aborted) setUploadCancelled(true);
+      else setStartError(errorMessage(e));
+    } finally {
+      if (uploadAbort.current === abort) uploadAbort.current = null;
     }
   };
 
   const cancel = (): void => {
-    if (jobId) client.invoke('job.cancel', { jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
+    // Before the job exists (the files uploading, the import starting): stop the upload (the server
+    // drops what it received), or cancel the job as soon as it has an id (start does).
+    if (phase === 'uploading' || phase === 'starting') uploadAbort.current?.abort();
+    else if (jobId) client.invoke('job.cancel', { jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
   };
 
   return (
@@ -319,7 +334,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
               <button ref={importButton} type="submit" className="primary" data-testid="import-start" disabled={!haveFiles} aria-disabled={busy || undefined}>
                 Import
               </button>
-              {phase === 'running' && (
+              {busy && (
                 <button type="button" data-testid="import-cancel" onClick={cancel}>
                   Cancel
                 </button>
@@ -338,6 +353,11 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             <div className="error-box" role="alert" data-testid="import-error">
               <strong>The import could not start.</strong>
               <pre>{cleanUploadPaths(startError)}</pre>
+            </div>
+          )}
+          {uploadCancelled && (
+            <div className="note-box" role="alert" data-testid="import-error">
+              <strong>Import cancelled.</strong> The upload was stopped; nothing was imported.
             </div>
           )}
           {done && !done.ok && (

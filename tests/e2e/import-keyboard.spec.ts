@@ -91,3 +91,19 @@ test('Cancel while the file is still uploading: the upload stops, no import runs
   await page.waitForTimeout(1000);
   await expect(page.getByTestId('stat-questions')).toHaveText(before ?? '');
 });
+
+test('the form greys out the Annotator and Scheme a format does not read, and says why', async () => {
+  const page = served.page;
+  await page.goto('/#workspace');
+  await page.getByTestId('import-format').selectOption('trec-run');
+  await expect(page.getByTestId('import-pool')).toBeEnabled();
+  for (const f of ['import-annotator', 'import-scheme']) await expect(page.getByTestId(f)).toBeDisabled();
+  await expect(page.getByTestId('import-pool-unused')).toHaveText("Annotator and Scheme are not used by trec-run: it imports a ranker's scores into an existing pool, no labels");
+  await page.getByTestId('import-format').selectOption('semeval');
+  await expect(page.getByTestId('import-annotator')).toBeEnabled();
+  await expect(page.getByTestId('import-scheme')).toBeDisabled();
+  await expect(page.getByTestId('import-pool-unused')).toContainText('Scheme is not used by semeval: its pools take SemEval’s own scheme, semeval3');
+  await page.getByTestId('import-format').selectOption('labels-csv');
+  for (const f of ['import-pool', 'import-annotator', 'import-scheme']) await expect(page.getByTestId(f)).toBeEnabled();
+  await expect(page.getByTestId('import-pool-unused')).toHaveCount(0);
+});

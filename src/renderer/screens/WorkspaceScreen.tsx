@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
 // The form's labels are the ones the engine's import messages name (the CLI's name its flags).
-import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
+import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS, UNUSED_IMPORT_OPTIONS } from '../../shared/import-controls';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced } from '../lib/hooks';
 import { useApp, useEvent, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
@@ -118,6 +118,10 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const busy = phase !== 'idle';
   // Pool, Annotator and Scheme mean nothing to a format that imports questions only: the form leaves them out (the engine refuses them).
   const labelsToo = !QUESTIONS_ONLY_FORMATS.has(format);
+  // Annotator or Scheme some other formats do not read (a run's scores, SemEval's and AskUbuntu's own schemes): left out too.
+  const notRead = UNUSED_IMPORT_OPTIONS[format];
+  const annotatorToo = labelsToo && !notRead?.options.includes('annotator');
+  const schemeToo = labelsToo && !notRead?.options.includes('scheme');
 
   const choose = async (): Promise<void> => {
     if (!client.pickFiles) return;
@@ -157,8 +161,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
         format,
         sources,
         ...(labelsToo && pool.trim() ? { pool: pool.trim() } : {}),
-        ...(labelsToo && annotator.trim() ? { annotator: annotator.trim() } : {}),
-        ...(labelsToo && scheme ? { scheme } : {}),
+        ...(annotatorToo && annotator.trim() ? { annotator: annotator.trim() } : {}),
+        ...(schemeToo && scheme ? { scheme } : {}),
         ...(source.trim() ? { source: source.trim() } : {}),
         ...(update ? { update: true } : {}),
         ...(strict ? { strict: true } : {}),
@@ -299,14 +303,19 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
                   Pool, Annotator and Scheme are not used by {format}: it imports questions only
                 </span>
               )}
+              {labelsToo && notRead && (
+                <span className="hint" data-testid="import-pool-unused">
+                  {notRead.options.map((o) => FIELD[o]).join(' and ')} {notRead.options.length > 1 ? 'are' : 'is'} not used by {format}: {notRead.why}
+                </span>
+              )}
             </label>
             <label>
               {FIELD.annotator} <span className="optional">optional</span>
-              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy || !labelsToo} placeholder="gold" />
+              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy || !annotatorToo} placeholder="gold" />
             </label>
             <label>
               {FIELD.scheme} <span className="optional">optional</span>
-              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy || !labelsToo} text={(s) => s || '(format default)'} />
+              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy || !schemeToo} text={(s) => s || '(format default)'} />
             </label>
             <label>
               {FIELD.source} <span className="optional">optional</span>

@@ -50,3 +50,14 @@ export const FORM_IMPORT_CONTROLS: ImportControls = {
  * of questions with a pool named made no pool), and the import form leaves those fields out.
  */
 export const QUESTIONS_ONLY_FORMATS: ReadonlySet<string> = new Set(['questions-jsonl', 'questions-csv', 'askubuntu-corpus', 'askubuntu-pairs', 'stackexchange']);
+
+/**
+ * Options other formats do not read, with why (they were ignored: `--scheme binary` given to a
+ * SemEval import still made a semeval3 pool, `--annotator` given to a run imported no labels). The
+ * engine refuses them, and the import form greys those fields out for the format.
+ */
+export const UNUSED_IMPORT_OPTIONS: Readonly<Record<string, { options: ReadonlyArray<'annotator' | 'scheme'>; why: string }>> = {
+  'trec-run': { options: ['annotator', 'scheme'], why: "it imports a ranker's scores into an existing pool, no labels" },
+  semeval: { options: ['scheme'], why: 'its pools take SemEval’s own scheme, semeval3 (PerfectMatch, Relevant, Irrelevant)' },
+  'askubuntu-pool': { options: ['scheme'], why: 'its pools take AskUbuntu’s own scheme, binary (similar or not)' },
+};

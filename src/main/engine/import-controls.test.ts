@@ -7,6 +7,7 @@ import { Workspace } from '../workspace/workspace';
 import { runImport } from './work';
 import { jobDone } from './test-team';
 import type { JobDone, WorkspaceStats } from '../../shared/contract';
+import { dataset } from '../../../tests/datasets';
 
 /**
  * An import's errors and warnings name the options as the surface that ran it shows them: the app's
@@ -119,5 +120,23 @@ describe('import messages name the surface’s own controls', () => {
     expect(await cliImport('questions-jsonl', q, { pool: 'dev' })).toMatch(/^--pool is not used by questions-jsonl/);
     // The same file without them imports.
     expect((await appImport({ format: 'questions-jsonl', sources: [{ path: q }] })).ok).toBe(true);
+  });
+
+  it('an annotator or scheme a format does not read is refused too (trec-run, semeval, askubuntu-pool ignored them: a semeval3 pool for Scheme “binary”)', async () => {
+    const before = (await engine.invoke('workspace.stats', {})) as WorkspaceStats;
+    const run = file('ann.run', '1 Q0 2 1 3.5 bm\n');
+    await expect(engine.invoke('import.start', { format: 'trec-run', sources: [{ path: run }], pool: 'np', annotator: 'ann' })).rejects.toThrow(
+      "the Annotator field is not used by trec-run: it imports a ranker's scores into an existing pool, no labels",
+    );
+    expect(await cliImport('trec-run', run, { pool: 'np', annotator: 'ann', scheme: 'graded' })).toBe(
+      "--annotator and --scheme are not used by trec-run: it imports a ranker's scores into an existing pool, no labels",
+    );
+    const sem = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
+    await expect(engine.invoke('import.start', { format: 'semeval', sources: [{ path: sem }], scheme: 'binary' })).rejects.toThrow(/^the Scheme field is not used by semeval: its pools take SemEval’s own scheme, semeval3/);
+    expect(await cliImport('askubuntu-pool', dataset('askubuntu/dev.txt'), { pool: 'au', scheme: 'likert5' })).toMatch(/^--scheme is not used by askubuntu-pool: its pools take AskUbuntu’s own scheme, binary/);
+    expect(await engine.invoke('workspace.stats', {})).toEqual(before);
+    // Without them, SemEval imports (its Annotator is read: the labels go to it).
+    const ok = await appImport({ format: 'semeval', sources: [{ path: sem }], annotator: 'semgold' });
+    expect(ok.ok, ok.error ?? '').toBe(true);
   });
 });

@@ -310,12 +310,22 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
   // Before any upload is read: the form's Pool, Annotator or Scheme given to a format that imports questions only.
   refuseUnusedOptions(a.format, { pool: a.pool, annotator: a.annotator, scheme: a.scheme, controls: FORM_IMPORT_CONTROLS });
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
-  // Error reports name an uploaded file by the name the user chose, not its temporary path.
+  // Errors, warnings and the report's file list name an uploaded file by the name the user chose,
+  // never its temporary path on the server nor the folder holding it (a remote caller learns no server path).
   const uploads = a.sources.flatMap((s, i) => ('uploadId' in s ? [{ path: files[i]!, name: s.name }] : []));
+  const named = (text: string): string => {
+    for (const u of uploads) text = text.split(u.path).join(u.name).split(path.dirname(u.path)).join(`the upload of ${u.name}`);
+    return text;
+  };
   const nameUploads = (e: unknown): never => {
-    if (e instanceof Error) for (const u of uploads) e.message = e.message.split(u.path).join(u.name);
+    if (e instanceof Error) e.message = named(e.message);
     throw e;
   };
+  // The report the app receives (job.done): changedDocs, the BM25 doc number of every question the
+  // import touched, is the index's business (the CLI does not print it either); one import of a
+  // million questions sent every owner's tab a list of a million numbers.
+  const forApp = ({ changedDocs: _index, ...r }: ImportReport): Omit<ImportReport, 'changedDocs'> =>
+    uploads.length === 0 ? r : { ...r, files: r.files.map(named), warnings: r.warnings.map(named) };
   let begin!: (ctx: JobContext) => void;
   const context = new Promise<JobContext>((r) => (begin = r));
   const result = engine.writes.long(async (turns) => {
@@ -336,7 +346,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         controls: FORM_IMPORT_CONTROLS,
         signal: ctx.signal,
         onProgress: (d, t, note) => ctx.progress(d, t, note),
-      }).catch(nameUploads);
+      }).then(forApp, nameUploads);
     } finally {
       importWs.close();
       dropIndex(engine.ws);

@@ -214,7 +214,7 @@ describe('trec-run', () => {
     runPool(ws, 'dev');
     runPool(ws, 'test');
     const before = snapshot(ws);
-    const typo = await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'dve', scheme: 'graded' }).catch((x: unknown) => x);
+    const typo = await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'dve' }).catch((x: unknown) => x);
     expect((typo as Error).message).toBe(
       'no pool named "dve" (pools: dev, test); a run goes into an existing pool — create it first (qpairs pool create, or import its labels: labels-csv, labels-jsonl, qrels)',
     );

@@ -18,7 +18,7 @@ import { stackexchange } from './stackexchange';
 import type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
 
 import { IMPORT_FORMATS } from '../../shared/contract';
-import { CLI_IMPORT_CONTROLS, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
+import { CLI_IMPORT_CONTROLS, QUESTIONS_ONLY_FORMATS, UNUSED_IMPORT_OPTIONS } from '../../shared/import-controls';
 export type { ImportContext, Importer, ImportOptions, ImportProgress, ImportReport } from './types';
 export { htmlToText, parseTags, decodeEntities } from './text';
 
@@ -197,10 +197,19 @@ export const IMPORT_CACHE_KIB = 65_536;
 
 /**
  * Refuses the pool, annotator and scheme options given to a format that imports questions only
- * (QUESTIONS_ONLY_FORMATS): they were ignored, so an import of questions with a pool named
+ * (QUESTIONS_ONLY_FORMATS), and the annotator or scheme to the formats that do not read them
+ * (UNUSED_IMPORT_OPTIONS): they were ignored, so an import of questions with a pool named
  * succeeded and made no pool. Named as the surface running the import shows them (opts.controls).
  */
 export function refuseUnusedOptions(format: string, opts: Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'controls'>): void {
+  const other = UNUSED_IMPORT_OPTIONS[format];
+  if (other) {
+    const c = opts.controls ?? CLI_IMPORT_CONTROLS;
+    const unused = other.options.filter((k) => (opts[k] ?? '').trim() !== '');
+    if (unused.length === 0) return;
+    const names = unused.map((k) => c.option(k));
+    throw new QPairsError(`${names.join(' and ')} ${unused.length > 1 ? 'are' : 'is'} not used by ${format}: ${other.why}`);
+  }
   if (!QUESTIONS_ONLY_FORMATS.has(format)) return;
   const c = opts.controls ?? CLI_IMPORT_CONTROLS;
   const unused = (['pool', 'annotator', 'scheme'] as const).filter((k) => (opts[k] ?? '').trim() !== '');

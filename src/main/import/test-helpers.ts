@@ -39,7 +39,7 @@ export function cleanupTemp(): void {
   }
 }
 
-/** SHA-256 over every table's rows (sorted), including sqlite_sequence: equal iff the contents are equal. */
+/** SHA-256 over every table's rows (sorted), including sqlite_sequence: equal iff the contents are equal, storage classes included (an INTEGER 5 is not a REAL 5.0). */
 export function tablesChecksum(ws: Workspace, exclude: readonly string[] = []): string {
   const h = createHash('sha256');
   const tables = ws.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`).all() as Array<{ name: string }>;
@@ -47,11 +47,12 @@ export function tablesChecksum(ws: Workspace, exclude: readonly string[] = []): 
     if (exclude.includes(name)) continue;
     let rows: unknown[];
     try {
-      rows = ws.db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).raw().all();
+      // safeIntegers: an INTEGER reads as a bigint, a REAL as a number, so 5 and 5.0 differ (as in a dump).
+      rows = ws.db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).safeIntegers(true).raw().all();
     } catch {
       continue; // virtual tables of a module this build lacks
     }
-    const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v)));
+    const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : Buffer.isBuffer(v) ? v.toString('hex') : v)));
     lines.sort();
     h.update(`${name}\n${lines.join('\n')}\n`);
   }

@@ -73,6 +73,13 @@ function describeFile(file: string): FileKind {
   if (st.isDirectory()) return { kind: 'directory' };
   if (!st.isFile()) return { kind: 'special' };
   if (st.size === 0) return { kind: 'empty' };
+  // A -wal beside the file: a SQLite connection may hold it open, maybe in this very process (the
+  // server's engine while an import or a training opens it again). Closing a descriptor of our own
+  // on the file would then drop every POSIX lock this process holds on it (fcntl locks are per
+  // process), and another program's reader (sqlite3, a backup) closing afterwards would think
+  // itself the last connection and delete the -wal the server still writes to: the workspace
+  // comes out damaged. So it is not read here: SQLite's own open, which keeps the locks, checks it.
+  if (existsSync(`${file}-wal`)) return { kind: 'sqlite', stat: st };
   const head = Buffer.alloc(Math.min(512, st.size));
   try {
     const fd = openSync(file, 'r');
@@ -235,7 +242,8 @@ function isWalFile(file: string): boolean {
  * Otherwise as openReadonly.
  */
 function openProbe(file: string): Db {
-  if (!isWalFile(file) || existsSync(`${file}-wal`)) return openReadonly(file);
+  // The -wal first: with one, isWalFile's read of the file could drop this process's locks (describeFile).
+  if (existsSync(`${file}-wal`) || !isWalFile(file)) return openReadonly(file);
   const db = new Database(uriOf(file, 'immutable=1'), { readonly: true });
   try {
     db.prepare(`SELECT count(*) FROM sqlite_schema`).get();

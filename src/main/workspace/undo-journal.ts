@@ -440,7 +440,8 @@ function restoreSequences(db: Db): void {
     const max = db.prepare(`SELECT max(rowid) FROM main.${q(name)}`).pluck().get() as number | null;
     const target = Math.max(before[name] ?? 0, max ?? 0);
     if (before[name] === undefined && max === null) db.prepare(`DELETE FROM sqlite_sequence WHERE name = ?`).run(name);
-    else db.prepare(`UPDATE sqlite_sequence SET seq = ? WHERE name = ?`).run(target, name);
+    // As an INTEGER, as SQLite keeps it (a JS number binds as a REAL: 5.0 in a dump of the undone workspace).
+    else db.prepare(`UPDATE sqlite_sequence SET seq = CAST(? AS INTEGER) WHERE name = ?`).run(target, name);
   }
 }
 

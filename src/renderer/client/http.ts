@@ -46,7 +46,7 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
   const WS = opts.WebSocket ?? (globalThis.WebSocket as unknown as new (url: string) => WSLike);
   const delays = opts.reconnectDelays ?? [500, 1000, 2000, 4000, 8000];
 
-  const post = async (path: string, body: BodyInit, contentType: string): Promise<unknown> => {
+  const post = async (path: string, body: BodyInit, contentType: string, signal?: AbortSignal): Promise<unknown> => {
     let res: Response;
     try {
       res = await doFetch(`${base}${path}`, {
@@ -55,8 +55,10 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
         body,
         credentials: 'same-origin',
         cache: 'no-store',
+        ...(signal ? { signal } : {}),
       });
     } catch (e) {
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('cancelled', 'AbortError');
       throw new ClientError(`cannot reach the QPairs server (${(e as Error)?.message ?? String(e)})`, 'transport');
     }
     if (!res.ok) {
@@ -182,8 +184,8 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
         set.delete(fn);
       };
     },
-    upload: async (file: Blob, name: string): Promise<UploadedSource> => {
-      const r = (await post(`/api/upload?name=${encodeURIComponent(name)}`, file, 'application/octet-stream')) as UploadedSource;
+    upload: async (file: Blob, name: string, signal?: AbortSignal): Promise<UploadedSource> => {
+      const r = (await post(`/api/upload?name=${encodeURIComponent(name)}`, file, 'application/octet-stream', signal)) as UploadedSource;
       return { uploadId: r.uploadId, name: r.name ?? name };
     },
     onConnection: (fn) => {

@@ -39,8 +39,8 @@ export interface AppClient extends QPairsClient {
   pickFiles?(opts?: { title?: string; multiple?: boolean }): Promise<string[]>;
   /** Desktop only: the native save dialog; an absolute path, or null when cancelled. */
   pickSavePath?(opts?: { title?: string; defaultPath?: string }): Promise<string | null>;
-  /** Browser only: uploads one file to the server for an import. */
-  upload?(file: Blob, name: string): Promise<UploadedSource>;
+  /** Browser only: uploads one file to the server for an import; `signal` stops it (the server drops what it received). */
+  upload?(file: Blob, name: string, signal?: AbortSignal): Promise<UploadedSource>;
   /** Subscribes to the event-stream state; called at once with the current state. */
   onConnection(fn: (state: ConnectionState) => void): () => void;
   close(): void;

@@ -32,3 +32,12 @@ describe('import report in words', () => {
     expect(humanKey('runScoresDropped')).toBe('run scores dropped');
   });
 });
+
+describe('counts of one', () => {
+  it('take the singular: "1 pool created · 1 label", not "1 pools created · 1 labels"', () => {
+    const lines = reportLines({ counts: { poolsCreated: 1, poolQueries: 1, poolCandidates: 2, labels: 1, questionsInserted: 1, answers: 1, runScoresReplaced: 1 }, skipped: { linkToMissingQuestion: 1, emptyAnswer: 1 } });
+    expect(lines[0]!.text).toBe('1 pool created · 1 pool query · 2 pool candidates · 1 label · 1 question added · 1 answer or comment · 1 run score replaced');
+    expect(lines[1]!.text).toBe('1 link to a question not in the files · 1 empty answer');
+    expect(reportLines({ counts: { poolsCreated: 2, labels: 0 } })[0]!.text).toBe('2 pools created · 0 labels');
+  });
+});

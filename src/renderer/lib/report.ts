@@ -69,10 +69,36 @@ function unitFor(key: string, n: number): string {
   return count;
 }
 
+/** The counted nouns of report phrases, plural → singular. */
+const SINGULAR: Record<string, string> = {
+  questions: 'question',
+  answers: 'answer',
+  comments: 'comment',
+  labels: 'label',
+  pools: 'pool',
+  queries: 'query',
+  candidates: 'candidate',
+  pairs: 'pair',
+  scores: 'score',
+  runs: 'run',
+  notes: 'note',
+  links: 'link',
+  texts: 'text',
+  records: 'record',
+};
+
+/** A count's phrase in the number it takes: "1 pool created", not "1 pools created" (the first plural noun). */
+export function countPhrase(key: string, n: number): string {
+  const phrase = humanKey(key);
+  if (n !== 1) return phrase;
+  if (phrase === 'answers and comments') return 'answer or comment';
+  return phrase.replace(new RegExp(`\\b(${Object.keys(SINGULAR).join('|')})\\b`), (w) => SINGULAR[w]!);
+}
+
 function flatText(o: Record<string, unknown>): string {
   const parts = Object.entries(o)
     .filter(([k, v]) => !HIDDEN.has(k) && v != null && typeof v !== 'object')
-    .map(([k, v]) => (typeof v === 'number' ? `${unitFor(k, v)} ${humanKey(k)}` : `${humanKey(k)}: ${cleanUploadPaths(String(v))}`));
+    .map(([k, v]) => (typeof v === 'number' ? `${unitFor(k, v)} ${countPhrase(k, v)}` : `${humanKey(k)}: ${cleanUploadPaths(String(v))}`));
   return parts.length ? parts.join(' · ') : 'none';
 }
 

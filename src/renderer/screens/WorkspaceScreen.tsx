@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportFormat, ImportSource, WorkspaceStats } from '../../shared/contract';
 // The form's labels are the ones the engine's import messages name (the CLI's name its flags).
-import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS } from '../../shared/import-controls';
+import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS, UNUSED_IMPORT_OPTIONS } from '../../shared/import-controls';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced } from '../lib/hooks';
 import { useApp, useEvent, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
@@ -64,6 +64,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const [uploadNote, setUploadNote] = useState('');
   const [jobId, setJobId] = useState<string | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
+  /** Cancel pressed while the files were still uploading: no import was started. */
+  const [uploadCancelled, setUploadCancelled] = useState(false);
+  const uploadAbort = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const refreshStats = useCallback(() => {
@@ -84,6 +87,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
 
   const job = jobs.get(jobId);
   const done = job?.done ?? null;
+  // When the import ends its Cancel goes away: a focus left there (Cancel pressed by keyboard) or
+  // dropped to the page comes back to Import, so the keyboard user is not sent to the top of the page.
+  const importButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (done) {
       setPhase('idle');
@@ -91,6 +97,14 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
       shared.refreshPools();
     }
   }, [done, refreshStats, shared.refreshPools]); // eslint-disable-line react-hooks/exhaustive-deps
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && phase === 'idle') {
+      const at = document.activeElement;
+      if (!at || at === document.body || !document.contains(at)) importButton.current?.focus();
+    }
+    wasRunning.current = phase !== 'idle';
+  }, [phase]);
 
   const electron = client.transport === 'electron';
   // Only the owner imports; files on the engine's machine only for an owner there (the desktop app,
@@ -104,6 +118,10 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const busy = phase !== 'idle';
   // Pool, Annotator and Scheme mean nothing to a format that imports questions only: the form leaves them out (the engine refuses them).
   const labelsToo = !QUESTIONS_ONLY_FORMATS.has(format);
+  // Annotator or Scheme some other formats do not read (a run's scores, SemEval's and AskUbuntu's own schemes): left out too.
+  const notRead = UNUSED_IMPORT_OPTIONS[format];
+  const annotatorToo = labelsToo && !notRead?.options.includes('annotator');
+  const schemeToo = labelsToo && !notRead?.options.includes('scheme');
 
   const choose = async (): Promise<void> => {
     if (!client.pickFiles) return;
@@ -117,6 +135,9 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   const start = async (): Promise<void> => {
     setStartError(null);
     setJobId(null);
+    setUploadCancelled(false);
+    const abort = new AbortController();
+    uploadAbort.current = abort;
     try {
       let sources: ImportSource[];
       if (dialog) {
@@ -129,33 +150,42 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           for (let i = 0; i < files.length; i++) {
             const f = files[i]!;
             setUploadNote(`Uploading ${f.name} (${i + 1} of ${files.length}, ${fmtInt(f.size)} bytes)…`);
-            sources.push(await client.upload(f, f.name));
+            sources.push(await client.upload(f, f.name, abort.signal));
           }
         }
       }
+      if (abort.signal.aborted) throw abort.signal.reason;
       setPhase('starting');
       setUploadNote('');
       const r = await client.invoke('import.start', {
         format,
         sources,
         ...(labelsToo && pool.trim() ? { pool: pool.trim() } : {}),
-        ...(labelsToo && annotator.trim() ? { annotator: annotator.trim() } : {}),
-        ...(labelsToo && scheme ? { scheme } : {}),
+        ...(annotatorToo && annotator.trim() ? { annotator: annotator.trim() } : {}),
+        ...(schemeToo && scheme ? { scheme } : {}),
         ...(source.trim() ? { source: source.trim() } : {}),
         ...(update ? { update: true } : {}),
         ...(strict ? { strict: true } : {}),
       });
       setJobId(r.jobId);
       setPhase('running');
+      // Cancel pressed while the import was being started: cancel it now that it has an id.
+      if (abort.signal.aborted) client.invoke('job.cancel', { jobId: r.jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
     } catch (e) {
       setPhase('idle');
       setUploadNote('');
-      setStartError(errorMessage(e));
+      if (abort.signal.aborted) setUploadCancelled(true);
+      else setStartError(errorMessage(e));
+    } finally {
+      if (uploadAbort.current === abort) uploadAbort.current = null;
     }
   };
 
   const cancel = (): void => {
-    if (jobId) client.invoke('job.cancel', { jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
+    // Before the job exists (the files uploading, the import starting): stop the upload (the server
+    // drops what it received), or cancel the job as soon as it has an id (start does).
+    if (phase === 'uploading' || phase === 'starting') uploadAbort.current?.abort();
+    else if (jobId) client.invoke('job.cancel', { jobId }).catch((e: unknown) => setStartError(errorMessage(e)));
   };
 
   return (
@@ -273,14 +303,19 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
                   Pool, Annotator and Scheme are not used by {format}: it imports questions only
                 </span>
               )}
+              {labelsToo && notRead && (
+                <span className="hint" data-testid="import-pool-unused">
+                  {notRead.options.map((o) => FIELD[o]).join(' and ')} {notRead.options.length > 1 ? 'are' : 'is'} not used by {format}: {notRead.why}
+                </span>
+              )}
             </label>
             <label>
               {FIELD.annotator} <span className="optional">optional</span>
-              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy || !labelsToo} placeholder="gold" />
+              <input data-testid="import-annotator" value={annotator} onChange={(e) => setAnnotator(e.target.value)} disabled={busy || !annotatorToo} placeholder="gold" />
             </label>
             <label>
               {FIELD.scheme} <span className="optional">optional</span>
-              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy || !labelsToo} text={(s) => s || '(format default)'} />
+              <ChoiceSelect testId="import-scheme" choices={SCHEMES} value={scheme} onChange={setScheme} disabled={busy || !schemeToo} text={(s) => s || '(format default)'} />
             </label>
             <label>
               {FIELD.source} <span className="optional">optional</span>
@@ -305,10 +340,10 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             </fieldset>
             <div className="actions">
               {/* aria-disabled while importing: a button that turns disabled under the focus drops it to the page. */}
-              <button type="submit" className="primary" data-testid="import-start" disabled={!haveFiles} aria-disabled={busy || undefined}>
+              <button ref={importButton} type="submit" className="primary" data-testid="import-start" disabled={!haveFiles} aria-disabled={busy || undefined}>
                 Import
               </button>
-              {phase === 'running' && (
+              {busy && (
                 <button type="button" data-testid="import-cancel" onClick={cancel}>
                   Cancel
                 </button>
@@ -327,6 +362,11 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             <div className="error-box" role="alert" data-testid="import-error">
               <strong>The import could not start.</strong>
               <pre>{cleanUploadPaths(startError)}</pre>
+            </div>
+          )}
+          {uploadCancelled && (
+            <div className="note-box" role="alert" data-testid="import-error">
+              <strong>Import cancelled.</strong> The upload was stopped; nothing was imported.
             </div>
           )}
           {done && !done.ok && (

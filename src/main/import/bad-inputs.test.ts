@@ -186,7 +186,7 @@ describe('malformed files fail with file, line and reason, and change nothing', 
 
   it('an empty file says so', async () => {
     await failsCleanly('questions-jsonl', [fx('empty.jsonl')], {}, { line: null, reason: /: empty file$/ });
-    await failsCleanly('questions-csv', [fx('blank.csv')], {}, { line: null, reason: /: empty file$/ });
+    await failsCleanly('questions-csv', [fx('blank.csv')], {}, { line: null, reason: /: empty file: nothing but blank lines and white space$/ });
     await failsCleanly('semeval', [fx('empty.jsonl')], {}, { line: null, reason: /: empty file$/ });
     await failsCleanly('labels-csv', [fx('empty.jsonl')], { pool: 'new-pool' }, { line: null, reason: /: empty file$/ });
   });

@@ -74,7 +74,9 @@ describe('readLines', () => {
 
   it('calls a zero-byte or whitespace-only file empty, and a missing file unreadable', async () => {
     expect((await failure(collect(readLines(ctx, write('e.txt', ''))))).message).toMatch(/e\.txt: empty file$/);
-    expect((await failure(collect(readLines(ctx, write('w.txt', ' \n\t\r\n'))))).message).toMatch(/w\.txt: empty file$/);
+    expect((await failure(collect(readLines(ctx, write('w.txt', ' \n\t\r\n'))))).message).toMatch(/w\.txt: empty file: nothing but blank lines and white space$/);
+    // A byte-order mark alone is no text either.
+    expect((await failure(collect(readLines(ctx, write('b.txt', '\ufeff'))))).message).toMatch(/b\.txt: empty file$/);
     expect((await failure(collect(readTextChunks(ctx, '/nonexistent/q.jsonl')))).message).toMatch(/q\.jsonl: cannot read the file: no such file \(ENOENT\)/);
   });
 });

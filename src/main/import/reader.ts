@@ -129,7 +129,7 @@ function openBytes(ctx: ImportContext, file: string): ByteSource {
  * ./archive.ts) as strictly validated UTF-8 text, in chunks of about CHUNK_BYTES. A leading BOM
  * is dropped. Errors: missing file, invalid UTF-8 (with line and column), corrupt gzip, a
  * truncated or corrupt archive (naming archive and member), and a file holding nothing but
- * whitespace ("empty file").
+ * whitespace ("empty file", and said so when it held blank lines).
  */
 export async function* readTextChunks(ctx: ImportContext, file: string): AsyncGenerator<TextChunk> {
   const text = new Utf8TextDecoder(file);

@@ -73,6 +73,6 @@ describe('Utf8TextDecoder', () => {
   it('a character left unfinished at the end is invalid; white space alone is an empty file', () => {
     const cut = new TextEncoder().encode('a\nb😀').subarray(0, 5);
     expect(errorOf(() => decodeInPieces(cut, [2])).message).toMatch(/^f\.xml, line 2: invalid UTF-8/);
-    expect(errorOf(() => decodeInPieces(new TextEncoder().encode(' \n\t\n'), [1])).message).toBe('f.xml: empty file');
+    expect(errorOf(() => decodeInPieces(new TextEncoder().encode(' \n\t\n'), [1])).message).toBe('f.xml: empty file: nothing but blank lines and white space');
   });
 });

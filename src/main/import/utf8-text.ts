@@ -78,6 +78,8 @@ export class Utf8TextDecoder {
   private nextLine = 1;
   private first = true;
   private content = false;
+  /** Whether any character came (a BOM aside): a file of only white space is told from one of none. */
+  private anyText = false;
   /** Bytes of the current line in the pieces decoded so far (after their last line break). */
   private lineBytes = 0;
 
@@ -102,6 +104,7 @@ export class Utf8TextDecoder {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       this.first = false;
     }
+    if (text.length > 0) this.anyText = true;
     if (!this.content && /\S/.test(text)) this.content = true;
     if (text.length === 0) return null;
     const line = this.nextLine;
@@ -112,7 +115,8 @@ export class Utf8TextDecoder {
   /** The file ended: a sequence left unfinished is invalid UTF-8, and a file of only white space is an error. */
   end(): void {
     if (this.carry) this.decode(this.carry);
-    if (!this.content) throw fileError(this.file, null, 'empty file');
+    // Blank lines are said as such (it said "empty file" for a file of them, which looks like the wrong file was given).
+    if (!this.content) throw fileError(this.file, null, this.anyText ? 'empty file: nothing but blank lines and white space' : 'empty file');
   }
 
   private decode(piece: Uint8Array): string {

@@ -1,11 +1,11 @@
 /**
  * Runs stored in chunks out of sight (migration 15, staged-runs.ts): a reader between two chunks
  * sees the old run whole and nothing of the new one; a cancel, a failure or a crash leaves nothing
- * behind; the stored scores are replaceRun's.
+ * behind; the stored scores are replaceRun's. And the pool's label version reads an index.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CancelledError, WorkspaceFromFutureError } from '../errors';
 import { openWorkspace } from './db';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
@@ -197,6 +197,24 @@ describe('a run stored in chunks', () => {
 });
 
 describe('migration 15', () => {
+  it("the pool's label version and the queries changed since read the labels_pool_seq index, not the pool's labels", () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    for (let q = 0; q < Q; q++) ws.addLabel({ pool: 'p', queryId: `q${q}`, candidateId: `c${q}_0`, annotator: 'alice', value: '1', origin: 'test' });
+    // The statements labelVersion runs, as it runs them.
+    const stmt = vi.spyOn(ws, 'stmt');
+    ws.labelVersion('p', 3);
+    const sqls = stmt.mock.calls.map((c) => c[0]).filter((sql) => /FROM labels/.test(sql));
+    stmt.mockRestore();
+    expect(sqls).toHaveLength(2);
+    for (const sql of sqls) {
+      const args = Array<number>(sql.split('?').length - 1).fill(1);
+      const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+      expect(plan, sql).toMatch(/^SEARCH labels USING (COVERING )?INDEX labels_pool_seq \(pool_id=\?/);
+    }
+    expect(ws.labelVersion('p', 3)).toEqual({ version: 6, queries: ['q3', 'q4', 'q5'] });
+  });
+
   it('a workspace of schema 15 opened by a QPairs that knows up to 14 is refused, the file untouched', () => {
     const ws = scratch.fresh('w');
     poolWithRun(ws);

@@ -26,6 +26,8 @@
  *   the aggregate loses its last annotator), rebuild.
  * - Anything else (runs or scores, pool membership, assignment, roles, aggregation rule, an
  *   import, a first label by a new annotator, another connection's commit) → rebuild.
+ * - Rows no reader sees are not counted (Workspace.visibleChanges): the chunks of a run stored out
+ *   of sight (workspace/staged-runs.ts) change nothing until the run is swapped in, which rebuilds.
  */
 import type { PoolEvaluation } from '../../shared/contract';
 import { AGGREGATE } from '../../shared/gold';
@@ -140,7 +142,8 @@ export class LivePoolEvaluations {
   private mark(): { dataVersion: number; totalChanges: number; lastSeq: number } {
     return {
       dataVersion: this.ws.db.pragma('data_version', { simple: true }) as number,
-      totalChanges: (this.ws.stmt(`SELECT total_changes() AS n`).get() as { n: number }).n,
+      // Row changes no reader sees (a run being stored out of sight) are left out: they change no result.
+      totalChanges: this.ws.visibleChanges(),
       lastSeq: (this.ws.stmt(`SELECT coalesce(max(seq), 0) AS n FROM labels`).get() as { n: number }).n,
     };
   }

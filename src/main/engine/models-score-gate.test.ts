@@ -6,6 +6,7 @@
  * connection when there is one (training/pool-scores.ts), else on this thread: outside the gate either way.
  */
 import { describe, expect, it, vi } from 'vitest';
+import type { PoolEvaluation } from '../../shared/contract';
 import { defaultWorkerPath, deleteModelAndRuns, scoreEveryPool, scorePool } from '../training/train';
 import { Workspace } from '../workspace/workspace';
 import { jobDone as engineJobDone } from './test-team';
@@ -17,7 +18,7 @@ const jobDone = (jobId: string) => engineJobDone(t.engine, jobId);
 describe('scoring with a model and the write gate', () => {
   it('models.score reads and scores the pool while another writer holds the gate, and stores once it is free', async () => {
     const { ws, engine } = t;
-    const replaced = vi.spyOn(ws, 'replaceRun');
+    const replaced = vi.spyOn(ws, 'replaceRunInChunks');
     let release!: () => void;
     const held = engine.writes.run(() => new Promise<void>((r) => (release = r)));
     const asked = vi.spyOn(engine.writes, 'run');
@@ -39,31 +40,78 @@ describe('scoring with a model and the write gate', () => {
     }
   });
 
-  it("scoreEveryPool's write wraps storing the scores only", async () => {
+  it("scoreEveryPool's write wraps storing the scores only, each chunk", async () => {
     const { ws } = t;
     const order: string[] = [];
     const read = vi.spyOn(ws, 'poolQueries').mockImplementation(function (this: Workspace, pool: string) {
       order.push('read');
       return Workspace.prototype.poolQueries.call(ws, pool);
     });
-    const replaced = vi.spyOn(ws, 'replaceRun');
+    const replaced = vi.spyOn(ws, 'replaceRunInChunks');
     try {
       for (const workerPath of [undefined, null]) {
         order.length = 0;
+        replaced.mockClear();
         const scored = await scoreEveryPool(ws, 'tf', async (f) => {
           order.push('write');
-          const r = f();
-          order.push(replaced.mock.calls.length === 1 ? 'stored' : 'not stored');
-          replaced.mockClear();
-          return r;
+          return f();
         }, workerPath);
         expect(scored).toEqual([expect.objectContaining({ pool: 'p', pairs: 16 })]);
-        // In the worker (the bundle, when built), nothing read on this connection; else before the write.
-        expect(order).toEqual([...(workerPath === null || !defaultWorkerPath() ? ['read'] : []), 'write', 'stored']);
+        // In the worker (the bundle, when built), nothing read on this connection; else before the writes:
+        // the model checked, the run staged, its one chunk of scores, the swap, the old run's scores deleted.
+        expect(order).toEqual([...(workerPath === null || !defaultWorkerPath() ? ['read'] : []), 'write', 'write', 'write', 'write', 'write']);
+        expect(replaced).toHaveBeenCalledTimes(1);
       }
     } finally {
       read.mockRestore();
       replaced.mockRestore();
+    }
+  });
+
+  it('models.score stores the run in chunks out of sight: labels acknowledged between them, live metrics updated, not rebuilt, until the run appears at once with one workspace.changed', async () => {
+    const { ws, engine } = t;
+    const args = { pool: 'p', annotator: 'alice' };
+    await engine.invoke('label.set', { pool: 'p', queryId: 'q0', candidateId: 'c0-0', annotator: 'alice', value: '1' });
+    const first = (await engine.invoke('eval.pool', args)) as PoolEvaluation;
+    const stats = engine.liveEvaluations.stats;
+    const rebuilds = stats.rebuilds;
+    const runsBefore = ws.listRuns('p');
+    const changed: string[] = [];
+    const off = engine.hub.on('workspace.changed', (w) => changed.push(w.what));
+    const during: Array<{ runs: unknown; rebuilds: number; tf: number | undefined; runEvents: number }> = [];
+    const original = ws.replaceRunInChunks.bind(ws);
+    const chunked = vi.spyOn(ws, 'replaceRunInChunks').mockImplementation((pool, name, kind, config, rows, o = {}) =>
+      original(pool, name, kind, config, rows, {
+        ...o,
+        chunk: 3,
+        write: async (f) => {
+          const out = await o.write!(f);
+          // Between two chunks, with the gate free: a label is acknowledged and the live metrics read.
+          await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c1-0', annotator: 'alice', value: String(during.length % 2) });
+          const ev = (await engine.invoke('eval.pool', args)) as PoolEvaluation;
+          during.push({ runs: ws.listRuns('p'), rebuilds: stats.rebuilds, tf: ev.runs.tf?.queries, runEvents: changed.filter((w) => w === 'run').length });
+          return out;
+        },
+      }),
+    );
+    try {
+      const { jobId } = (await engine.invoke('models.score', { name: 'tf', pool: 'p' })) as { jobId: string };
+      expect(await jobDone(jobId)).toMatchObject({ ok: true, report: { queries: 4, pairs: 16 } });
+      expect(chunked).toHaveBeenCalledTimes(1);
+      // The staging row and 6 chunks of 3 pairs, then the swap, then the old run's 16 scores deleted in 6 chunks.
+      expect(during).toHaveLength(1 + 6 + 1 + 6);
+      const swap = 7;
+      for (const d of during.slice(0, swap)) expect(d).toEqual({ runs: runsBefore, rebuilds, tf: first.runs.tf!.queries, runEvents: 0 });
+      const after = ws.listRuns('p');
+      expect(after.map((r) => r.id)).not.toEqual(runsBefore.map((r) => r.id));
+      expect(after.map((r) => [r.name, r.kind, r.pairs])).toEqual(runsBefore.map((r) => [r.name, r.kind, r.pairs]));
+      // The swap is a change the metrics see: rebuilt once, then updated by labels again.
+      for (const d of during.slice(swap)) expect(d).toMatchObject({ runs: after, rebuilds: rebuilds + 1 });
+      expect(changed.filter((w) => w === 'run')).toEqual(['run']);
+      expect(ws.db.prepare(`SELECT count(*) FROM runs WHERE staged IS NOT NULL`).pluck().get()).toBe(0);
+    } finally {
+      off();
+      chunked.mockRestore();
     }
   });
 

@@ -25,7 +25,7 @@ export function checkModelName(ws: Workspace, name: string, caller: Caller | und
   if (row && row.created_by !== caller.annotator) {
     throw new ContractError(`a model named "${name}" already exists and is not yours: choose another name (only the owner may replace it)`, 'forbidden');
   }
-  const run = ws.stmt(`SELECT 1 FROM runs WHERE name = ? AND kind <> 'model' LIMIT 1`).get(name);
+  const run = ws.stmt(`SELECT 1 FROM runs WHERE name = ? AND kind <> 'model' AND staged IS NULL LIMIT 1`).get(name);
   if (run) throw new ContractError(`a pool already has a run named "${name}" that is not a model's: choose another name`, 'forbidden');
 }
 
@@ -81,7 +81,7 @@ export interface PoolModelRuns {
 }
 
 export function poolModelRuns(ws: Workspace): PoolModelRuns[] {
-  const rows = ws.stmt(`SELECT p.name AS pool, r.name AS run FROM pools p LEFT JOIN runs r ON r.pool_id = p.id AND r.kind = 'model' ORDER BY p.id, r.id`).all() as Array<{
+  const rows = ws.stmt(`SELECT p.name AS pool, r.name AS run FROM pools p LEFT JOIN runs r ON r.pool_id = p.id AND r.kind = 'model' AND r.staged IS NULL ORDER BY p.id, r.id`).all() as Array<{
     pool: string;
     run: string | null;
   }>;

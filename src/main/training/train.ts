@@ -70,7 +70,7 @@ export function checkModelName(ws: Workspace, name: string): void {
   }
   // One statement over the runs' names: listing every pool's runs counted each run's pairs (~130 ms
   // on a workspace whose pools hold runs of 60,000 pairs), on the thread that acknowledges labels.
-  const clash = ws.stmt(`SELECT p.name AS pool, r.kind FROM runs r JOIN pools p ON p.id = r.pool_id WHERE r.name = ? AND r.kind <> 'model' ORDER BY p.id, r.id LIMIT 1`).get(name) as
+  const clash = ws.stmt(`SELECT p.name AS pool, r.kind FROM runs r JOIN pools p ON p.id = r.pool_id WHERE r.name = ? AND r.kind <> 'model' AND r.staged IS NULL ORDER BY p.id, r.id LIMIT 1`).get(name) as
     | { pool: string; kind: string }
     | undefined;
   if (clash) throw new QPairsError(`"${name}" is already a run of pool "${clash.pool}" (kind ${clash.kind}); choose another model name`);
@@ -415,7 +415,8 @@ export function describeMissingRuns(model: string, pool: string, missing: readon
  * `missingRuns`: the feature runs the pool lacks (missingFeatureRuns). The model worker reads the
  * model, the pool's lists, texts and runs on its own connection and scores them (scorePoolWith):
  * on the engine's thread that read held every label up for ~1 s on a pool of 60,000 pairs. This
- * thread only stores the scores; `write` wraps the storing (the engine passes its write gate).
+ * thread only stores the scores, in chunks out of sight (Workspace.replaceRunInChunks); `write`
+ * wraps each chunk (the engine passes its write gate); a cancel (`signal`) leaves the old run.
  */
 export async function scorePool(
   ws: Workspace,
@@ -430,13 +431,20 @@ export async function scorePool(
   throwIfAborted(o.signal);
   const config = { model: name, kind: r.kind, ...(r.outOfFoldQueries.length ? { outOfFold: r.outOfFoldQueries } : {}) };
   const rows = r.queries.flatMap((q) => q.candidates.map((c, j) => [q.id, c, q.scores[j]!] as const));
-  const store = (): number => {
+  const unchanged = (): void => {
     // The model may have been deleted or trained anew while it scored: then these scores are not its run.
     const now = ws.stmt(`SELECT created FROM models WHERE name = ?`).pluck().get(name) as string | undefined;
     if (now !== r.created) throw new QPairsError(`model "${name}" changed while it scored pool "${pool}": its scores were not stored`);
-    return ws.replaceRun(pool, name, 'model', config, rows);
   };
-  const pairs = o.write ? await o.write(store) : store();
+  // Stored in chunks out of sight, then swapped in (one transaction held every label up for about
+  // half a second at 60,000 pairs); checked before the first chunk and again at the swap.
+  if (o.write) await o.write(unchanged);
+  else unchanged();
+  const pairs = await ws.replaceRunInChunks(pool, name, 'model', config, rows, {
+    ...(o.write ? { write: o.write } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    beforeSwap: unchanged,
+  });
   return { queries: r.queries.length, pairs, backend: r.backend, missingRuns: r.missingRuns, uniformQueries: r.uniformQueries, uniformWithoutText: r.uniformWithoutText };
 }
 

@@ -555,6 +555,24 @@ const QUESTIONS_SOURCE_V14 = `
 CREATE INDEX questions_source ON questions(source);
 `;
 
+/**
+ * Migration 15 — runs stored out of sight, and the pool's label version from an index.
+ * - runs.staged: NULL for a run everyone reads. A model's scores of a pool (60,000 pairs: half a
+ *   second of writing) are stored in chunks of a few thousand pairs, each its own transaction, so
+ *   labels are acknowledged between them; meanwhile the run's row has `staged` set (JSON: the
+ *   writing process's pid, host and token) and a placeholder name no reader asks for, and every
+ *   reader of runs leaves such rows out. The finished run is swapped in by one short transaction
+ *   (workspace/staged-runs.ts); a run it replaces is set aside the same way and its scores deleted
+ *   in chunks. Rows whose process is gone (a crash, a kill) are deleted by the next writable open.
+ * - labels_pool_seq: the pool's label version (its last label event, `Workspace.labelVersion`, read
+ *   by the Review screen's refreshes, kept-state and live retraining) read all of the pool's labels
+ *   through labels_pair (~10 ms at 120,000 label events); this index answers it directly.
+ */
+const STAGED_RUNS_V15 = `
+ALTER TABLE runs ADD COLUMN staged TEXT;
+CREATE INDEX labels_pool_seq ON labels(pool_id, seq);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -575,6 +593,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'candidate-level labeling orders', sql: CANDIDATE_ORDER_V12 },
   { version: 13, name: 'live retraining: the training-pool copies each retrain left out', sql: LIVE_COPIES_V13 },
   { version: 14, name: 'questions by source: statistics and source filters without a scan of the texts', sql: QUESTIONS_SOURCE_V14 },
+  { version: 15, name: 'runs stored out of sight until whole; the pool\'s label version from an index', sql: STAGED_RUNS_V15 },
 ];
 
 /**

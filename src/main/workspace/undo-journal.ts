@@ -248,10 +248,19 @@ function readHeader(db: Db): JournalHeader | null {
 
 /** True when the long write that wrote this header may still be running. */
 function headerAlive(h: JournalHeader): boolean {
-  if (h.host !== os.hostname()) return true; // another machine: cannot tell, so respect it
-  if (h.pid === process.pid) return liveTokens.has(h.token);
+  return writerAlive(h, liveTokens);
+}
+
+/**
+ * True when the writer (a process on a host; in this process, a token of `live`) may still be
+ * running: a process of another machine is respected (it cannot be told), one of this machine is
+ * asked whether it still runs. The undo journal's and the runs stored out of sight's (staged-runs.ts).
+ */
+export function writerAlive(w: { host: string; pid: number; token: string }, live: ReadonlySet<string>): boolean {
+  if (w.host !== os.hostname()) return true; // another machine: cannot tell, so respect it
+  if (w.pid === process.pid) return live.has(w.token);
   try {
-    process.kill(h.pid, 0);
+    process.kill(w.pid, 0);
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';

@@ -59,7 +59,28 @@ export abstract class WorkspaceCore {
    * total_changes()) or another one (data_version): a key for results computed from it.
    */
   changeStamp(): string {
-    return `${this.readDataVersion()}:${(this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n}`;
+    return `${this.readDataVersion()}:${this.visibleChanges()}`;
+  }
+
+  /** Rows this connection changed that no reader sees (a run stored out of sight: staged-runs.ts). */
+  private unseenChanges = 0;
+
+  /**
+   * The rows this connection inserted, updated or deleted (SQLite's total_changes()) save those no
+   * reader sees: the chunks of a run stored out of sight change no result (stamps, live metrics).
+   */
+  visibleChanges(): number {
+    return (this.stmt('SELECT total_changes() AS n').get() as { n: number }).n - this.unseenChanges;
+  }
+
+  /** Runs fn, whose row changes no reader sees (visibleChanges leaves them out). */
+  protected unseen<T>(fn: () => T): T {
+    const before = (this.stmt('SELECT total_changes() AS n').get() as { n: number }).n;
+    try {
+      return fn();
+    } finally {
+      this.unseenChanges += (this.stmt('SELECT total_changes() AS n').get() as { n: number }).n - before;
+    }
   }
 
   private readDataVersion(): number {

@@ -82,7 +82,7 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     const r = this.stmt(
       `SELECT p.*, (SELECT count(*) FROM pool_queries q WHERE q.pool_id = p.id) AS queries,
               (SELECT count(*) FROM pool_candidates c WHERE c.pool_id = p.id) AS pairs,
-              (SELECT count(*) FROM runs r WHERE r.pool_id = p.id) AS runs,
+              (SELECT count(*) FROM runs r WHERE r.pool_id = p.id AND r.staged IS NULL) AS runs,
               (SELECT o.label_order FROM pool_candidate_orders o WHERE o.pool_id = p.id) AS candidate_order
        FROM pools p WHERE p.name = ?`,
     ).get(name) as (Omit<PoolInfo, 'scheme' | 'blind'> & { scheme: LabelScheme; blind: number; candidate_order: PoolInfo['label_order'] | null }) | undefined;

@@ -3,6 +3,8 @@ import type { RunInfo, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
 import type { WorkspaceNotice } from '../../shared/types';
 import { interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote } from './undo-journal';
+import { cleanStagedRuns, dropStagedStep, newStagingOwner, placeholderName, releaseStagingOwner, STAGE_CHUNK, type StagingOwner } from './staged-runs';
+import { throwIfAborted } from '../errors';
 import { now } from './workspace-types';
 import { WorkspacePools } from './workspace-pools';
 
@@ -33,6 +35,8 @@ export class Workspace extends WorkspacePools {
       try {
         const r = recoverInterruptedImport(ws.db);
         if (r && !r.committed) ws.recoveredWrite = { what: r.what, started: r.started };
+        // Runs a crash or kill left half stored (out of sight: no reader ever saw them) go too.
+        cleanStagedRuns(ws.db);
       } catch (e) {
         ws.close();
         throw e;
@@ -78,16 +82,16 @@ export class Workspace extends WorkspacePools {
 
   // ---------------------------------------------------------------- runs
 
-  /** Creates the run, or returns the existing one (its scores are then replaced pair by pair). */
   /** Records that this connection changed runs or run scores (cached scores are then reread). */
   touchRuns(): void {
     this.runWrites++;
   }
 
+  /** Creates the run, or returns the existing one (its scores are then replaced pair by pair). */
   ensureRun(pool: string, name: string, kind: string, config: unknown = {}): number {
     this.touchRuns();
     const p = this.pool(pool);
-    const r = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ?`).get(p.id, name) as { id: number } | undefined;
+    const r = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).get(p.id, name) as { id: number } | undefined;
     if (r) return r.id;
     return Number(
       this.stmt(`INSERT INTO runs(pool_id, name, kind, config, created) VALUES (?, ?, ?, ?, ?)`).run(p.id, name, kind, JSON.stringify(config), now())
@@ -108,13 +112,13 @@ export class Workspace extends WorkspacePools {
     const p = this.pool(pool);
     return this.stmt(
       `SELECT r.id, @name AS pool, r.name, r.kind, r.created, (SELECT count(*) FROM run_scores s WHERE s.run_id = r.id) AS pairs
-       FROM runs r WHERE r.pool_id = @pool ORDER BY r.id`,
+       FROM runs r WHERE r.pool_id = @pool AND r.staged IS NULL ORDER BY r.id`,
     ).all({ name: p.name, pool: p.id }) as RunInfo[];
   }
 
   /** A run's stored configuration (JSON), or null when the pool has no such run. */
   runConfig(pool: string, name: string): Record<string, unknown> | null {
-    const r = this.stmt(`SELECT r.config FROM runs r JOIN pools p ON p.id = r.pool_id WHERE p.name = ? AND r.name = ?`).get(pool, name) as { config: string } | undefined;
+    const r = this.stmt(`SELECT r.config FROM runs r JOIN pools p ON p.id = r.pool_id WHERE p.name = ? AND r.name = ? AND r.staged IS NULL`).get(pool, name) as { config: string } | undefined;
     return r ? (JSON.parse(r.config) as Record<string, unknown>) : null;
   }
 
@@ -126,7 +130,7 @@ export class Workspace extends WorkspacePools {
 
   /** The names and kinds of a pool's runs (listRuns without counting their scores). */
   runKinds(pool: string): Array<{ name: string; kind: string }> {
-    return this.stmt(`SELECT r.name, r.kind FROM runs r JOIN pools p ON p.id = r.pool_id WHERE p.name = ? ORDER BY r.id`).all(pool) as Array<{ name: string; kind: string }>;
+    return this.stmt(`SELECT r.name, r.kind FROM runs r JOIN pools p ON p.id = r.pool_id WHERE p.name = ? AND r.staged IS NULL ORDER BY r.id`).all(pool) as Array<{ name: string; kind: string }>;
   }
 
   /**
@@ -170,10 +174,113 @@ export class Workspace extends WorkspacePools {
     return pairs;
   }
 
+  /**
+   * replaceRun without holding the workspace for the whole run: the rows are stored out of sight
+   * (staged-runs.ts) in chunks of `chunk` pairs, each its own transaction run through `write` (the
+   * engine passes its write gate, so labels queued meanwhile are acknowledged between chunks), the
+   * thread given up between them; then one short transaction swaps the run in, replacing the pool's
+   * run `name` (`beforeSwap` runs first inside it: a check that may still refuse). Until then every
+   * reader sees the old run, or none. A cancel (`signal`) or failure deletes what was staged and
+   * leaves the old run as it was; a crash leaves it to the next writable open. The set-aside old
+   * run's scores are deleted in chunks after the swap. Returns the pairs stored.
+   */
+  async replaceRunInChunks(
+    pool: string,
+    name: string,
+    kind: string,
+    config: unknown,
+    rows: ReadonlyArray<readonly [string, string, number]>,
+    o: { write?: <T>(f: () => T) => Promise<T>; signal?: AbortSignal; chunk?: number; beforeSwap?: () => void } = {},
+  ): Promise<number> {
+    const write = o.write ?? (<T>(f: () => T): Promise<T> => Promise.resolve().then(f));
+    const size = Math.max(1, o.chunk ?? STAGE_CHUNK);
+    const owner = newStagingOwner(name);
+    let staged: number | null = null;
+    let replaced: number | null = null;
+    let pairs = 0;
+    try {
+      throwIfAborted(o.signal);
+      staged = await write(() =>
+        this.unseen(() => {
+          const p = this.pool(pool);
+          return Number(
+            this.stmt(`INSERT INTO runs(pool_id, name, kind, config, created, staged) VALUES (?, ?, ?, ?, ?, ?)`).run(
+              p.id, placeholderName(owner), kind, JSON.stringify(config), now(), JSON.stringify(owner),
+            ).lastInsertRowid,
+          );
+        }),
+      );
+      const runId = staged;
+      for (let i = 0; i < rows.length; i += size) {
+        await yieldThread();
+        throwIfAborted(o.signal);
+        const part = rows.slice(i, i + size);
+        pairs += await write(() => this.unseen(() => this.transaction(() => this.insertScores(runId, part))));
+      }
+      await yieldThread();
+      throwIfAborted(o.signal);
+      replaced = await write(() =>
+        this.transaction(() => {
+          o.beforeSwap?.();
+          return this.swapStagedRun(runId, pool, name, owner);
+        }),
+      );
+      staged = null;
+    } catch (e) {
+      if (staged !== null) await this.dropStaged(staged, write, size).catch(() => {}); // else the next writable open deletes it
+      releaseStagingOwner(owner);
+      throw e;
+    }
+    try {
+      if (replaced !== null) await this.dropStaged(replaced, write, size);
+    } catch {
+      // The old run is out of sight already; the next writable open deletes what is left of it.
+    } finally {
+      releaseStagingOwner(owner);
+    }
+    return pairs;
+  }
+
+  private insertScores(runId: number, rows: ReadonlyArray<readonly [string, string, number]>): number {
+    const insert = this.stmt(`INSERT INTO run_scores(run_id, query_id, candidate_id, score) VALUES (?, ?, ?, ?)
+       ON CONFLICT(run_id, query_id, candidate_id) DO UPDATE SET score = excluded.score`);
+    let n = 0;
+    for (const [q, c, v] of rows) {
+      if (!Number.isFinite(v)) continue;
+      insert.run(runId, q, c, v);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Swaps the staged run `runId` in as the pool's run `name` (inside the caller's transaction): the
+   * run of that name now, if any, is set aside out of sight (its id returned, for its scores to be
+   * deleted), the staged one takes its name. Throws when the staged run is gone (its pool deleted).
+   */
+  private swapStagedRun(runId: number, pool: string, name: string, owner: StagingOwner): number | null {
+    const p = this.pool(pool);
+    const mine = this.stmt(`SELECT 1 FROM runs WHERE id = ? AND pool_id = ? AND staged IS NOT NULL`).get(runId, p.id);
+    if (!mine) throw new QPairsError(`pool "${pool}" changed while run "${name}" was being stored: its scores were not stored`);
+    const old = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).get(p.id, name) as { id: number } | undefined;
+    if (old) {
+      const aside: StagingOwner = { ...owner, state: 'replaced' };
+      this.stmt(`UPDATE runs SET name = ?, staged = ? WHERE id = ?`).run(placeholderName(aside), JSON.stringify(aside), old.id);
+    }
+    this.stmt(`UPDATE runs SET name = ?, staged = NULL, created = ? WHERE id = ?`).run(name, now(), runId);
+    this.touchRuns();
+    return old?.id ?? null;
+  }
+
+  /** Deletes a staged or set-aside run in chunks (each its own transaction through `write`), out of sight. */
+  private async dropStaged(runId: number, write: <T>(f: () => T) => Promise<T>, size: number): Promise<void> {
+    while (!(await write(() => this.unseen(() => this.transaction(() => dropStagedStep(this.db, runId, size)))))) await yieldThread();
+  }
+
   deleteRun(pool: string, name: string): boolean {
     const p = this.pool(pool);
     this.touchRuns();
-    return this.stmt(`DELETE FROM runs WHERE pool_id = ? AND name = ?`).run(p.id, name).changes > 0;
+    return this.stmt(`DELETE FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).run(p.id, name).changes > 0;
   }
 
   // ---------------------------------------------------------------- imports & stats
@@ -211,7 +318,7 @@ export class Workspace extends WorkspacePools {
       pools: one(`SELECT count(*) AS n FROM pools`),
       ...this.labelCounts(),
       annotators: one(`SELECT count(*) AS n FROM annotators`),
-      runs: one(`SELECT count(*) AS n FROM runs`),
+      runs: one(`SELECT count(*) AS n FROM runs WHERE staged IS NULL`),
       indexedQuestions: this.indexedCount(),
       sources,
     };
@@ -242,4 +349,9 @@ export class Workspace extends WorkspacePools {
       return 0;
     }
   }
+}
+
+/** Gives the thread up (to the requests and events that are waiting) before going on. */
+function yieldThread(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

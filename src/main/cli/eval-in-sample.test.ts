@@ -2,7 +2,8 @@
  * A model evaluated on queries it was trained on is flagged wherever its figures are shown. The plain
  * table did; `eval --compare` printed ltr1 76.07 against the engine's 70.67 with p 0.02 on SemEval's
  * train part 2 — every one of the 67 queries a training query of ltr1 — with no word that the figure
- * was in-sample, and its `--json` runs carried no overlap either.
+ * was in-sample, and its `--json` runs carried no overlap either. Under the plain table, the verdict said
+ * "decided: ltr1 is best on queries like these … labeling can stop here" from that in-sample lead.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ const TOPICS = ['visa renewal office', 'beach swimming sand', 'car insurance pri
 
 /**
  * Pool T (the training pool) and pool E (other queries), 6 queries × 3 candidates each: candidate 0 shares
- * the query's topic (relevant), the others do not. Run "order" ranks them in pool order.
+ * the query's topic (relevant), the others do not. Run "order" ranks them in reverse: the relevant one last.
  */
 async function workspace(): Promise<string> {
   const w = path.join(dir, 'W.qpairs');
@@ -42,7 +43,7 @@ async function workspace(): Promise<string> {
         const text = k === 0 ? topic : TOPICS[(q + k) % TOPICS.length]!;
         questions.push(JSON.stringify({ id: cid, title: `${text} ${k}`, body: `${text} candidate` }));
         labels[pool].push(`${qid},${cid},gold,${k === 0 ? 1 : 0}`);
-        runs[pool].push(`${qid} Q0 ${cid} ${k + 1} ${3 - k} order`);
+        runs[pool].push(`${qid} Q0 ${cid} ${3 - k} ${k + 1} order`);
       }
     });
   }
@@ -86,5 +87,18 @@ describe('a model evaluated on its own training queries', () => {
     } finally {
       ws.close();
     }
+  }, 60_000);
+
+  it('never makes an in-sample leader "decided": the verdict says its lead is on its own training queries', async () => {
+    const w = await workspace();
+    const verdict = (out: string) => out.split('\n').find((l) => /^(not )?decided: /.test(l)) ?? `no verdict in:\n${out}`;
+    const t = await ok('eval', w, '--pool', 'T');
+    expect(t).toMatch(/^tf +6 +100\.00/m);
+    expect(verdict(t)).toMatch(/^not decided: tf leads, but its model was trained on 6 of the 6 queries counted here \(same id, text or near-duplicate\): its lead over the 6 queries counted is in-sample/);
+    expect(verdict(t)).not.toMatch(/can stop here|pool's MAPs are exact/);
+    const j = JSON.parse(await ok('eval', w, '--pool', 'T', '--json')) as { runs: Record<string, { overlap?: unknown }> };
+    expect(j.runs.tf!.overlap).toMatchObject({ trainedOn: 6, of: 6 });
+    // On pool E, queries tf never saw, nothing is said of training.
+    expect(verdict(await ok('eval', w, '--pool', 'E'))).not.toMatch(/trained on/);
   }, 60_000);
 });

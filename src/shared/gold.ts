@@ -395,9 +395,17 @@ export interface CompareView {
    * Each run's mean; `uniformQueries` (absent when 0): the compared queries where the run gives
    * every candidate the same score, so the tie rule ranks them (as eval's RunMetrics.uniformQueries);
    * `unscoredQueries` (absent when 0): the compared queries where the run scores no candidate, so they
-   * are ranked in the pool's order there (as eval's RunMetrics.unscoredQueries).
+   * are ranked in the pool's order there (as eval's RunMetrics.unscoredQueries); `overlap` (a stored
+   * model's run only): how many of the compared queries its model was trained on (as eval's
+   * RunMetrics.overlap; null: a model stored before training queries were recorded).
    */
-  runs: Array<{ name: string; mean: StatView; unscoredQueries?: number; uniformQueries?: number }>;
+  runs: Array<{
+    name: string;
+    mean: StatView;
+    unscoredQueries?: number;
+    uniformQueries?: number;
+    overlap?: { trainedOn: number; of: number; sameId: number; sameText: number; nearDuplicate: number } | null;
+  }>;
   pairs: ComparePairView[];
 }
 

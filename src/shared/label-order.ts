@@ -98,6 +98,11 @@ export interface LabelOrderStanding {
    */
   decided: boolean;
   /**
+   * The best run is a model's that was trained on `trainedOn` of the `of` counted queries (same id, text
+   * or near-duplicate): its lead there is in-sample, so `decided` is false whatever the test says.
+   */
+  bestTrainedOn?: { trainedOn: number; of: number };
+  /**
    * Runs the best leads by the same AP on every query counted. With no spread the paired t-test's p is
    * 0 (a limit: a standard error of 0), so their p is the exact sign-flip test's, 2/2ⁿ for n queries.
    */
@@ -105,7 +110,13 @@ export interface LabelOrderStanding {
 }
 
 /** Why a leading run is not decided, in a clause (the app's and the CLI's verdicts). */
-export function notDecidedReason(lo: Pick<LabelOrderStanding, 'noSpread' | 'used' | 'rankers' | 'best'>, queries: string): string {
+export function notDecidedReason(lo: Pick<LabelOrderStanding, 'noSpread' | 'used' | 'rankers' | 'best' | 'bestTrainedOn'>, queries: string): string {
+  if (lo.bestTrainedOn) {
+    return (
+      `leads, but its model was trained on ${lo.bestTrainedOn.trainedOn} of the ${lo.bestTrainedOn.of} queries counted here (same id, text or near-duplicate): ` +
+      `its lead over ${queries} is in-sample and says nothing of new queries — compare the runs on a pool it was not trained on`
+    );
+  }
   const failing = lo.rankers.filter((r) => r.run !== lo.best && (r.adjustedP === null || r.adjustedP >= 0.05)).map((r) => r.run);
   if (failing.length > 0 && failing.every((run) => lo.noSpread?.includes(run))) {
     return (

@@ -145,6 +145,25 @@ test('Alt+8 opens the Models screen, which shows the tfjs backend and validates 
   await page.getByTestId('model-config').fill('');
 });
 
+test('the dev pool choice "none" says what training then does: a fifth of the training queries held out for early stopping', async () => {
+  // It said "(none: keep the last epoch)", while an ltr trained so held out 14 of SemEval part 2's 67 queries (not trained on).
+  await page.getByTestId('tab-models').click();
+  await page.getByTestId('model-kind').selectOption('ltr');
+  const box = page.getByTestId(`train-pool-${POOL}`);
+  if (!(await box.isChecked())) await box.check();
+  await page.getByTestId('model-dev-pool').selectOption('');
+  const none = page.getByTestId('model-dev-pool').locator('option[value=""]');
+  await expect(none).toHaveText('(none: hold out a fifth of the training queries)');
+  await expect(page.getByTestId('model-dev-pool-hint')).toContainText('a seeded fifth of the training pools’ distinct questions is held out (not trained on)');
+  // With cross-validation nothing is held out, nor for tfidf (no epochs).
+  await page.getByTestId('model-cv').fill('5');
+  await expect(none).toHaveText('(none: keep the last epoch)');
+  await page.getByTestId('model-cv').fill('');
+  await page.getByTestId('model-kind').selectOption('tfidf');
+  await expect(none).toHaveText('(none: keep the last epoch)');
+  await expect(page.getByTestId('model-dev-pool-hint')).toHaveText('dev MRR/MAP after every epoch; the best epoch by dev MRR is kept');
+});
+
 test('trains tfidf on the dev pool with a setting, and lists it with its dev MRR and the setting', async () => {
   await train(page, { kind: 'tfidf', name: TFIDF, settings: '{"maxN": 2}' });
   const panel = page.getByTestId('train-panel');

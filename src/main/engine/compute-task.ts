@@ -14,6 +14,7 @@ import {
   compareWork,
 } from '../gold/budget';
 import { loadPoolState, type PoolState } from '../gold/state';
+import { runModelOverlap } from '../training/trained-on';
 import type { Workspace } from '../workspace/workspace';
 
 /** agreement.report as data: the pool and poolAgreement's options that can cross a thread. */
@@ -23,7 +24,7 @@ export interface AgreementTask extends Pick<PoolAgreementOptions, 'annotators' |
 }
 
 /** eval.compare as data: the pool and comparePoolRuns' options that can cross a thread. */
-export interface CompareTask extends Omit<PoolCompareOptions, 'signal' | 'onProgress'> {
+export interface CompareTask extends Omit<PoolCompareOptions, 'signal' | 'onProgress' | 'overlapOf'> {
   kind: 'compare';
   pool: string;
 }
@@ -66,7 +67,15 @@ function runComputeTaskNow<T extends ComputeTask>(ws: Workspace, task: T, signal
     return buildExport(ws, t.pool, t.format, t.out, t.options) as ComputeResult<T>;
   }
   const { kind: _kind, pool, ...o } = task as CompareTask;
-  return comparePoolRuns(ws, pool, { ...o, signal }) as ComputeResult<T>;
+  return compareRunsFlagged(ws, pool, { ...o, signal }) as ComputeResult<T>;
+}
+
+/**
+ * comparePoolRuns with each model run's overlap with the compared queries (`qpairs eval --compare` and
+ * eval.compare): a model trained on some of them is flagged, as eval flags it, never shown as a clean figure.
+ */
+export function compareRunsFlagged(ws: Workspace, pool: string, o: Omit<PoolCompareOptions, 'overlapOf'>): CompareView {
+  return comparePoolRuns(ws, pool, { ...o, overlapOf: (run, queries) => runModelOverlap(ws, pool, run, queries) });
 }
 
 /**

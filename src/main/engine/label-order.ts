@@ -12,7 +12,9 @@ import { isCandidateOrder } from '../../shared/label-order';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorNeedsDraw } from './annotate';
 import { withPoolConvention } from './evaluate';
-import { evalLabelSource } from '../gold/pool-labels';
+import { evalLabelSource, poolLabels } from '../gold/pool-labels';
+import { evaluateRankedQuery } from '../metrics/evaluate';
+import { runModelOverlap } from '../training/trained-on';
 import { candidateStandingOf } from './label-order-candidates';
 import { orderedPool } from './label-order-view';
 
@@ -78,6 +80,26 @@ export function labelOrderOf(ws: Workspace, pool: string, a: LabelOrderArgs = {}
   const name = ws.pool(pool).name;
   const counting = labelOrderCounting(ws, name, a);
   const { order } = readPoolOrder(ws, name);
-  if (isCandidateOrder(order)) return candidateStandingOf(ws, name, counting);
-  return labelOrderStanding(order, orderedPool(ws, name, counting.annotator, counting), readDraws(ws, name), counting);
+  const standing = isCandidateOrder(order)
+    ? candidateStandingOf(ws, name, counting)
+    : labelOrderStanding(order, orderedPool(ws, name, counting.annotator, counting), readDraws(ws, name), counting);
+  return withInSampleLeader(ws, name, counting, standing);
+}
+
+/**
+ * A leader whose model was trained on some of the counted queries is never "decided": its lead there is
+ * in-sample (`qpairs eval` said "decided: ltr1 is best on queries like these — labeling can stop here"
+ * on SemEval's train part 2, all 67 of whose queries ltr1 trained on). `bestTrainedOn` says how many.
+ * The queries are the table's (fully labeled, or partly with `partial`; under skip, those with a
+ * relevant candidate).
+ */
+function withInSampleLeader(ws: Workspace, pool: string, counting: LabelOrderCounting, lo: LabelOrderStanding): LabelOrderStanding {
+  if (lo.best === null || lo.used === 0) return lo;
+  const opts = { convention: counting.convention, threshold: counting.threshold };
+  const counted = poolLabels(ws, pool, counting.annotator, { partial: counting.partial })
+    .queries.filter((q) => evaluateRankedQuery(q, q.candidates.map((_, i) => i), opts).included)
+    .map((q) => q.queryId);
+  const o = runModelOverlap(ws, pool, lo.best, counted);
+  if (!o || o.trainedOn === 0) return lo;
+  return { ...lo, decided: false, bestTrainedOn: { trainedOn: o.trainedOn, of: o.of } };
 }

@@ -4,7 +4,7 @@ import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
 import { scoreEveryPool, scorePool, trainModel, deleteModelReporting, fusingModelsByRun, prepareTraining, type TrainSpec } from '../training/train';
-import { modelOverlap } from '../training/trained-on';
+import { runModelOverlap } from '../training/trained-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
@@ -52,20 +52,8 @@ export function withModelOverlap(ws: Workspace, ev: PoolEvaluation, countedQuery
   if (modelRuns.length === 0) return ev;
   const evaluated = countedQueryIds ? countedQueryIds() : poolLabels(ws, ev.pool, ev.annotator, { partial: ev.partial }).queries.map((q) => q.queryId);
   const runs = { ...ev.runs };
-  for (const r of modelRuns) runs[r.name] = { ...runs[r.name]!, overlap: heldOutOverlap(ws, ev.pool, r.name, evaluated) };
+  for (const r of modelRuns) runs[r.name] = { ...runs[r.name]!, overlap: runModelOverlap(ws, ev.pool, r.name, evaluated) ?? null };
   return { ...ev, runs };
-}
-
-/**
- * modelOverlap of a model's run in a pool, where the queries the run scores out of fold (its model
- * was cross-validated on them: run config `outOfFold`) count as not trained on — their scores came
- * from fold models that never saw them. `of` stays the number of evaluated queries.
- */
-function heldOutOverlap(ws: Workspace, pool: string, model: string, evaluated: readonly string[]): ReturnType<typeof modelOverlap> {
-  const oof = ws.outOfFoldQueries(pool, model);
-  if (oof.size === 0) return modelOverlap(ws, model, evaluated);
-  const o = modelOverlap(ws, model, evaluated.filter((id) => !oof.has(id)));
-  return o && { ...o, of: evaluated.length };
 }
 
 /**
@@ -104,7 +92,7 @@ export function modelPoolOverlaps(ws: Workspace, model: string, pools: PoolModel
   for (const p of pools) {
     if (!p.models.has(model)) continue;
     p.evaluated ??= poolLabels(ws, p.pool, evalLabelSource(ws, p.pool, undefined)).queries.map((q) => q.queryId);
-    const o = heldOutOverlap(ws, p.pool, model, p.evaluated);
+    const o = runModelOverlap(ws, p.pool, model, p.evaluated);
     if (o) out.push({ pool: p.pool, trainedOn: o.trainedOn, of: o.of });
   }
   return out;

@@ -35,6 +35,11 @@ export interface PoolCompareOptions {
   onProgress?: (done: number, total: number) => void;
   /** Work budget (default COMPARE_WORK_LIMIT, see budget.ts); a larger comparison is refused. */
   workLimit?: number;
+  /**
+   * How many of the compared queries (ids) a run's model was trained on; undefined for a run that is no
+   * stored model's. The engine gives it (runModelOverlap): the comparison then flags in-sample runs.
+   */
+  overlapOf?: (run: string, queries: readonly string[]) => CompareView['runs'][number]['overlap'] | undefined;
 }
 
 /**
@@ -107,11 +112,13 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
     alpha,
     runs: r.rankers.map((x) => {
       const { uniform, unscored } = input.rankers.find((i) => i.name === x.name)!;
+      const overlap = o.overlapOf?.(x.name, input.queries);
       return {
         name: x.name,
         mean: x.mean as StatView,
         ...(unscored > 0 ? { unscoredQueries: unscored } : {}),
         ...(uniform > 0 ? { uniformQueries: uniform } : {}),
+        ...(overlap !== undefined ? { overlap } : {}),
       };
     }),
     pairs: r.pairs.map((p) => ({

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from '../engine/engine';
 import { importSyntheticPool, syntheticWorkspace } from './test-corpus';
-import { scorePool, trainModel } from './train';
+import { prepareTraining, scorePool, trainModel } from './train';
 
 let dir: string;
 let file: string;
@@ -23,6 +23,8 @@ beforeAll(async () => {
   await importSyntheticPool(ws, dir, 'tr', [0, 1, 2, 3]);
   await importSyntheticPool(ws, dir, 'dv', [20, 21, 22, 23, 24, 26], [20, 21, 22]);
   await importSyntheticPool(ws, dir, 'none', [15, 16], [15, 16]);
+  // Convention zero (the default): its queries count 0 — every epoch's dev figures would be 0.
+  await importSyntheticPool(ws, dir, 'none0', [17, 18], [17, 18]);
   ws.setPoolConvention('dv', 'skip');
   ws.setPoolConvention('none', 'skip');
   ws.close();
@@ -57,6 +59,22 @@ describe('dev figures under the dev pool convention', () => {
       await expect(trainModel(ws, { model: 'tfidf', name: 'tf2', trainPools: ['tr'], devPool: 'none' }, { workerPath: null })).rejects.toThrow(
         'dev pool "none" has no labeled query with a relevant candidate (its convention, skip, leaves out the others)',
       );
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a dev pool without any similar pair is refused for a model trained by epochs, before training (it kept epoch 1 of 300: an untrained ltr)', async () => {
+    const ws = Workspace.open(file);
+    try {
+      const why = 'dev pool "none0" has no labeled query with a similar candidate (grade 1 or above, by its default label source): its dev MRR and MAP would be 0 at every epoch';
+      expect(() => prepareTraining(ws, { model: 'ltr', name: 'l0', trainPools: ['tr'], devPool: 'none0' })).toThrow(why);
+      await expect(trainModel(ws, { model: 'ltr', name: 'l0', trainPools: ['tr'], devPool: 'none0' }, { workerPath: null })).rejects.toThrow(why);
+      expect(ws.db.prepare(`SELECT count(*) FROM models WHERE name = 'l0'`).pluck().get()).toBe(0);
+      // tfidf trains no epochs: its dev figures only report, so it is not refused.
+      expect(() => prepareTraining(ws, { model: 'tfidf', name: 't0', trainPools: ['tr'], devPool: 'none0' })).not.toThrow();
+      // A dev pool with a similar pair somewhere is fine.
+      expect(() => prepareTraining(ws, { model: 'ltr', name: 'l1', trainPools: ['tr'], devPool: 'dv' })).not.toThrow();
     } finally {
       ws.close();
     }

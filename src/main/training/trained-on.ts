@@ -43,6 +43,20 @@ export function describeOverlap(o: ModelOverlap): string {
   return `trained on ${o.trainedOn} of these ${o.of} queries${why.length ? ` (${why.join(', ')})` : ''}`;
 }
 
+/**
+ * modelOverlap of a run in a pool over `evaluated` (query ids): undefined when the run is not a stored
+ * model's (a retriever's or an imported run); the queries the run scores out of fold (its model was
+ * cross-validated on them: run config `outOfFold`) count as not trained on — their scores came from
+ * fold models that never saw them. `of` stays the number of evaluated queries.
+ */
+export function runModelOverlap(ws: Workspace, pool: string, run: string, evaluated: readonly string[]): ModelOverlap | null | undefined {
+  if (!ws.runKinds(pool).some((r) => r.name === run && r.kind === 'model')) return undefined;
+  const oof = ws.outOfFoldQueries(pool, run);
+  if (oof.size === 0) return modelOverlap(ws, run, evaluated);
+  const o = modelOverlap(ws, run, evaluated.filter((id) => !oof.has(id)));
+  return o && { ...o, of: evaluated.length };
+}
+
 function modelRowId(ws: Workspace, name: string): number | null {
   const r = ws.stmt(`SELECT id FROM models WHERE name = ?`).get(name) as { id: number } | undefined;
   return r?.id ?? null;

@@ -93,6 +93,12 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
           <Interval ci={m.ci?.MAP} testId={`live-${run}-MAP-ci`} /> ·{' '}
           <abbr title="mean reciprocal rank, percent">MRR</abbr> <span data-testid={`live-${run}-MRR`}>{m.queries ? fmtMetric(m.MRR) : '—'}</span>
           <Interval ci={m.ci?.MRR} testId={`live-${run}-MRR-ci`} />
+          {inSampleNote(m) && (
+            <span className="small error" data-testid={`live-${run}-overlap`} title="the model was trained on these queries (same id, same text or near-duplicate): its figures here are not held out">
+              {' '}
+              {inSampleNote(m)}
+            </span>
+          )}
         </span>
       ))}
     </section>
@@ -107,6 +113,16 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
 export function skippedNote(ev: Pick<PoolEvaluation, 'convention' | 'withoutRelevant'>): string | null {
   if (ev.convention !== 'skip' || !(ev.withoutRelevant > 0)) return null;
   return ` — ${ev.withoutRelevant} without a similar candidate left out (convention skip)`;
+}
+
+/**
+ * A model's run trained on some of the labeled queries the panel counts: its figures there are not held
+ * out (the Evaluate table flags them; this panel showed them as any ranker's). Null otherwise.
+ */
+export function inSampleNote(m: Pick<PoolEvaluation['runs'][string], 'overlap'>): string | null {
+  if (m.overlap === null) return '(trained before its training queries were recorded: maybe in-sample)';
+  if (!m.overlap || m.overlap.trainedOn === 0) return null;
+  return `(trained on ${m.overlap.trainedOn} of these ${m.overlap.of}: not held out)`;
 }
 
 /** A 95% confidence interval in percent, e.g. " [40.12, 56.50]"; nothing below 2 queries. */

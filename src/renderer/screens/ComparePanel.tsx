@@ -178,6 +178,15 @@ export function ComparePanel({
             ))}
           </p>
           {view.runs
+            .filter((r) => r.overlap === null || (r.overlap && r.overlap.trainedOn > 0))
+            .map((r) => (
+              <p key={r.name} className="small error" data-testid={`compare-overlap-${r.name}`}>
+                {r.overlap
+                  ? `${r.name}'s model was trained on ${fmtInt(r.overlap.trainedOn)} of the ${fmtInt(view.queries)} compared ${view.queries === 1 ? 'query' : 'queries'} (same id, same text or near-duplicate): its figures here are not held out, and neither is a difference with it.`
+                  : `${r.name}'s model was trained before QPairs recorded training queries: whether it saw the compared queries is unknown.`}
+              </p>
+            ))}
+          {view.runs
             .filter((r) => !!r.unscoredQueries)
             .map((r) => (
               <p key={r.name} className="small error" data-testid={`compare-unscored-${r.name}`}>

@@ -106,6 +106,9 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   const kindSettings = view?.settings?.[kind];
   const { config, error: configError } = parseModelSettings(configText, kindSettings);
   const { value: cvNum, error: cvError } = readOptionalWholeNumber(cvFolds, 2, 100, 'no cross-validation');
+  // Without a dev pool or cross-validation, a model trained by epochs (all but tfidf and skipgram) holds out a
+  // fifth of its training queries for early stopping (src/main/training/train.ts): the choice "none" says so.
+  const holdsOut = kind !== 'tfidf' && kind !== 'skipgram' && cvNum === undefined && trainPools.length > 0;
   const formInvalid = !!(nameError || epochsError || configError || cvError);
 
   // ------------------------------------------------------------ the training job shown
@@ -287,14 +290,18 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
           <label>
             Dev pool <span className="optional">optional</span>
             <select data-testid="model-dev-pool" value={devPool} onChange={(e) => setDevPool(e.target.value)}>
-              <option value="">(none: keep the last epoch)</option>
+              <option value="">{holdsOut ? '(none: hold out a fifth of the training queries)' : '(none: keep the last epoch)'}</option>
               {pools.map((p) => (
                 <option key={p.name} value={p.name}>
                   {p.name}
                 </option>
               ))}
             </select>
-            <span className="hint">dev MRR/MAP after every epoch; the best epoch by dev MRR is kept</span>
+            <span className="hint" data-testid="model-dev-pool-hint">
+              {devPool || !holdsOut
+                ? 'dev MRR/MAP after every epoch; the best epoch by dev MRR is kept'
+                : 'none: a seeded fifth of the training pools’ distinct questions is held out (not trained on) and the best epoch by their MRR is kept (with fewer than 5, the last epoch)'}
+            </span>
           </label>
           {devPool && (
             <label className="check-field">

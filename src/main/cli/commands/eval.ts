@@ -6,7 +6,8 @@ import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
 import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
-import { comparePoolRuns, putStat } from '../../gold';
+import { putStat } from '../../gold';
+import { compareRunsFlagged } from '../../engine/compute-task';
 import { parse, requireString, table, UsageError } from '../args';
 import { fmt, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
@@ -67,7 +68,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     return withWorkspace(positionals[0], (ws) => {
       checkLabelSourceName(ws, values.annotator);
       // One snapshot: a label serve mode commits meanwhile is wholly in the comparison or wholly out of it.
-      const v = ws.snapshot(() => comparePoolRuns(ws, pool, {
+      const v = ws.snapshot(() => compareRunsFlagged(ws, pool, {
         runs,
         metric: metric as CompareMetric,
         annotator: values.annotator,
@@ -124,8 +125,8 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       if (Object.keys(ev.runs).length > 0) out.log(ciTable(ev));
       // Runs whose model saw some of these queries in training: their figures are not held out.
       for (const [name, m] of Object.entries(ev.runs)) {
-        if (m.overlap && m.overlap.trainedOn > 0) out.log(`! ${name}: ${describeOverlap(m.overlap)} — not held out`);
-        else if (m.overlap === null) out.log(`? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`);
+        const flag = overlapRunLine(name, m.overlap);
+        if (flag) out.log(flag);
         // A run that skipped queries is ranked in pool order there: say so beside its figures.
         if (m.unscoredQueries) out.log(unscoredRunLine(name, m.unscoredQueries, m.queries));
         if (m.uniformQueries) out.log(uniformRunLine(name, m.uniformQueries, m.queries, ev.ties));
@@ -170,7 +171,17 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
   return lo.decided
     ? `decided: ${lo.best} is best on queries like these (paired t-test over ${queries}, Holm-corrected p < 0.05 against every other run) — if choosing the best run is the goal, labeling can stop here`
     : `not decided: ${lo.best} ${notDecidedReason(lo, queries)}` +
-        (lo.estimator === 'exact' ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
+        (lo.estimator === 'exact' && !lo.bestTrainedOn ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
+}
+
+/**
+ * The flag under a model's run trained on some of the counted queries (plain eval and --compare alike):
+ * its figures there are not held out. Null for a run that is no model's or saw none of them.
+ */
+function overlapRunLine(name: string, overlap: PoolEvaluation['runs'][string]['overlap']): string | null {
+  if (overlap && overlap.trainedOn > 0) return `! ${name}: ${describeOverlap(overlap)} — not held out`;
+  if (overlap === null) return `? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`;
+  return null;
 }
 
 /**
@@ -214,6 +225,7 @@ export function compareJson(v: CompareView): Record<string, unknown> {
       putStat(o, 'mean', r.mean);
       if (r.unscoredQueries) o.unscoredQueries = r.unscoredQueries;
       if (r.uniformQueries) o.uniformQueries = r.uniformQueries;
+      if (r.overlap !== undefined) o.overlap = r.overlap;
       return o;
     }),
     pairs: v.pairs.map((p) => {
@@ -255,6 +267,8 @@ function printCompare(v: CompareView, out: Out): void {
   out.log(`means, differences and their CIs in percent points (71.35 = 0.7135; --json gives fractions); p-values as they are`);
   out.log(table(['run', `mean ${v.metric}`], v.runs.map((r) => [r.name, points(r.mean)])));
   for (const r of v.runs) {
+    const flag = overlapRunLine(r.name, r.overlap);
+    if (flag) out.log(flag);
     if (r.unscoredQueries) out.log(unscoredRunLine(r.name, r.unscoredQueries, v.queries));
     if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
   }

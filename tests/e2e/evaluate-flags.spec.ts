@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { qpairs, useServedSmallPool } from './small-pool';
 
 // Pool p: in each query the last candidate (pool order) is the similar one. Run "part" scores the first query only.
-const served = useServedSmallPool('eval-flags', 39, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 3 ? 1 : 0}`), ({ dir, workspace, pairs }) => {
+const served = useServedSmallPool('eval-flags', 43, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 3 ? 1 : 0}`), ({ dir, workspace, pairs }) => {
   const part = path.join(dir, 'part.txt');
   writeFileSync(part, pairs.slice(0, 4).map(([q, c], i) => `${q} Q0 ${c} ${i + 1} ${10 - i} part`).join('\n') + '\n');
   qpairs('import', workspace, '--format', 'trec-run', '--pool', 'p', part);

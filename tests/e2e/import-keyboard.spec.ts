@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { useServedWorkspace } from './served-workspace';
 
-const served = useServedWorkspace('import-keyboard', 41, { workspace: 'w.qpairs' });
+const served = useServedWorkspace('import-keyboard', 42, { workspace: 'w.qpairs' });
 
 async function focused(p: Page): Promise<string> {
   return p.evaluate(() => {

@@ -44,6 +44,13 @@ describe('qpairs train output', () => {
     expect(Number(m![1])).toBeGreaterThan(Number(m![3]));
     expect(Number(m![1])).toBeGreaterThan(report.seconds);
     expect(r.out).toContain(`as run "l1": see qpairs eval '${w}' --pool dev\n`);
+    // stderr is no terminal here (a log, a pipe): no bar, but a line per step begun and per epoch ended, the
+    // skip-gram vectors' epoch included (before, nothing came until the first epoch with dev figures).
+    const err = r.err.split('\n');
+    expect(err).toContain('reading the questions and answers…');
+    expect(err.some((l) => /^skip-gram pre-training: epoch 1\/1: loss \d+\.\d{4}$/.test(l)), r.err).toBe(true);
+    for (const e of [1, 2, 3]) expect(err.some((l) => new RegExp(`^epoch ${e}/3: loss \\d+\\.\\d{4}, dev MRR \\d+\\.\\d\\d, MAP \\d+\\.\\d\\d$`).test(l)), r.err).toBe(true);
+    expect(r.err).not.toContain('\r');
 
     const j = await runCli('train', w, '--model', 'tfidf', '--name', 'tf1', '--train-pool', 'dev', '--json');
     expect(j.code, j.err).toBe(0);

@@ -102,6 +102,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
     const t0 = performance.now();
     const bar = new ProgressBar(`train ${name}`);
+    const logLines = !values.json && !process.stderr.isTTY;
+    let lastPreparing: string | null = null;
     try {
       const { report, training } = await trainModel(
         ws,
@@ -124,8 +126,15 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
             const preparing = preparingStep(p);
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
             bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
-            if (p.step === p.steps && p.devMRR !== undefined && !values.json && !process.stderr.isTTY) {
-              out.err(`${p.phase ? `${p.phase}: ` : ''}epoch ${p.epoch}/${p.epochs}: loss ${p.loss.toFixed(4)}, dev MRR ${(100 * p.devMRR).toFixed(2)}, MAP ${(100 * (p.devMAP ?? 0)).toFixed(2)}`);
+            // Where the bar is not drawn (a log, a pipe): a line per preparing step begun and per epoch
+            // ended, skip-gram pre-training's included (a minute of silence before the first epoch line).
+            if (logLines) {
+              if (preparing !== null && preparing !== lastPreparing) out.err(`${preparing}…`);
+              lastPreparing = preparing;
+              if (preparing === null && p.steps > 0 && p.step === p.steps) {
+                const devFigures = p.devMRR !== undefined ? `, dev MRR ${(100 * p.devMRR).toFixed(2)}, MAP ${(100 * (p.devMAP ?? 0)).toFixed(2)}` : '';
+                out.err(`${p.phase ? `${p.phase}: ` : ''}epoch ${p.epoch}/${p.epochs}: loss ${p.loss.toFixed(4)}${devFigures}`);
+              }
             }
           },
         },

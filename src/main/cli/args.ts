@@ -68,3 +68,19 @@ export function table(headers: string[], rows: Array<Array<string | number>>): s
   const line = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
+
+/**
+ * The positional arguments a command takes, by name (`['W']`, `['W', 'NAME']`): more are a usage
+ * error naming them. They were ignored: `qpairs init a.qpairs b.qpairs` made a.qpairs only and said
+ * nothing of b; `qpairs models delete W m1 m2` deleted m1 alone; an unquoted path with a space
+ * (`qpairs stats My W.qpairs`) ran on "My".
+ */
+export function takePositionals(positionals: readonly string[], names: readonly string[], command: string): void {
+  const extra = positionals.slice(names.length);
+  if (extra.length === 0) return;
+  const shown = extra.map((a) => JSON.stringify(a)).join(' ');
+  throw new UsageError(
+    `unexpected argument${extra.length > 1 ? 's' : ''} ${shown}: qpairs ${command} takes ${names.join(' ')}` +
+      ` (a path with spaces goes in quotes; each option's value follows its --flag)`,
+  );
+}

@@ -6,7 +6,7 @@ import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { restoreAdvice, shellQuote } from '../workspace/db';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
-import { parse, requireString, optionalInt, table, UsageError } from './args';
+import { parse, requireString, optionalInt, table, takePositionals, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { isQueryOrder, orderAtRandomReason, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import { counted } from '../../shared/plural';
@@ -40,6 +40,7 @@ async function cmdInit(argv: string[], out: Out): Promise<number> {
   const { positionals } = parse(argv, {});
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs init W');
+  takePositionals(positionals, ['W'], 'init');
   if (existsSync(w)) throw new QPairsError(`${w} already exists; not overwriting it`);
   Workspace.create(w).close();
   out.log(`created workspace ${w}`);
@@ -143,6 +144,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   const [sub, ...rest] = argv;
   if (sub === 'list') {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
+    takePositionals(positionals, ['W'], 'pool list');
     const ws = openWorkspace(positionals[0], { out });
     try {
       const pools = ws.listPools();
@@ -162,6 +164,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   if (sub === 'set') {
     const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, order: { type: 'string' }, 'order-seed': { type: 'string' }, convention: { type: 'string' }, json: { type: 'boolean' } });
     const pool = requireString(values.pool, '--pool P');
+    takePositionals(positionals, ['W'], 'pool set');
     if (values.blind === undefined && values.order === undefined && values['order-seed'] === undefined && values.convention === undefined) throw new UsageError('give --blind true|false, --order O, --order-seed S or --convention skip|zero');
     const convention = parseConvention(values.convention);
     const blind = values.blind === undefined ? undefined : parseOnOff(values.blind, '--blind');
@@ -203,6 +206,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     json: { type: 'boolean' },
   });
   const name = requireString(values.name, '--name P');
+  takePositionals(positionals, ['W'], 'pool create');
   const convention = parseConvention(values.convention);
   const order = parseOrder(values.order);
   const orderSeed = optionalInt(values['order-seed'], '--order-seed');
@@ -252,6 +256,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
 
 async function cmdStats(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+  takePositionals(positionals, ['W'], 'stats');
   const ws = openWorkspace(positionals[0], { out });
   try {
     const s = ws.stats();
@@ -287,6 +292,7 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   });
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
+  takePositionals(positionals, ['W'], 'serve');
   // Checked before anything starts: out of range, they ended in an internal error and a stack trace.
   const port = optionalInt(values.port, '--port');
   if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError(`--port is a port number from 0 to 65535, not ${port}`);

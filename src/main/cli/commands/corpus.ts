@@ -7,7 +7,7 @@ import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-e
 import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError } from '../../errors';
 import { checkWriteTarget, whyCannotWrite, writeAllSync } from '../../export/write';
-import { parse, requireString, UsageError } from '../args';
+import { parse, requireString, takePositionals, UsageError } from '../args';
 import { subcommandError, unknownChoice } from '../suggest';
 import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';
@@ -134,6 +134,7 @@ function* batches(lines: Iterable<string>): Generator<string> {
 
 async function corpusIndex(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, { analyzer: { type: 'string' }, json: { type: 'boolean' } });
+  takePositionals(positionals, ['W'], 'corpus index');
   const analyzer = values.analyzer;
   if (analyzer !== undefined && !isAnalyzerName(analyzer)) throw new UsageError(unknownChoice('analyzer', analyzer, ANALYZER_NAMES));
   const ws = openWorkspace(positionals[0], { write: 'corpus index', out });

@@ -342,9 +342,10 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
  * The commands Ctrl-C (and SIGTERM, SIGHUP) cancels ("cancelled; nothing was changed", exit 130): they take the signal
  * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
- * taken over by the next writer, with a note).
+ * taken over by the next writer, with a note). `corpus export` writes no workspace, but a file: cancelled, it
+ * removes its temporary file (Node's default left it beside OUT).
  */
-const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index']);
+const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index', 'corpus export']);
 
 /**
  * A message for errors that come from the machine rather than from a bug — SQLite's (read-only,

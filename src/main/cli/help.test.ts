@@ -37,6 +37,17 @@ describe('every command answers --help with its own usage', () => {
     expect(bad.err).toContain('run "qpairs pool --help" for usage');
     expect((await runCli('help', 'nosuch')).code).toBe(2);
   });
+
+  it('qpairs with no command is a usage error: the usage goes to stderr, exit 2, nothing on stdout (a script captured it as output)', async () => {
+    const r = await runCli();
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^ {2}qpairs init W/m);
+    const asked = await runCli('--help');
+    expect(asked.code).toBe(0);
+    expect(asked.err).toBe('');
+    expect(asked.out).toBe(r.err);
+  });
 });
 
 describe('qpairs --version', () => {

@@ -397,7 +397,10 @@ function unknownCommand(cmd: string): string {
 export async function main(argv: string[], out: Out = stdioOut()): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h') {
-    out.log(USAGE);
+    // Asked for, the usage is the output (stdout, exit 0); with no command at all it is a usage error
+    // (exit 2) and goes to stderr as every other one does: it went to stdout, into what a script captured.
+    if (cmd) out.log(USAGE);
+    else out.err(USAGE);
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-V' || cmd === 'version') {

@@ -72,3 +72,38 @@ describe('qpairs --version', () => {
     expect(readme).toMatch(/`trec-run` without `--run` writes one file per run of the pool, `STEM\.RUN\.EXT` for OUT = `STEM\.EXT`/);
   });
 });
+
+describe('each command\'s usage names every option it accepts', () => {
+  /**
+   * The options a (sub)command accepts, as its unknown-option error lists them, against the lines of
+   * its usage: `annotators add` and `role` took --json that their usage left out.
+   */
+  const commands: Array<[string, string | null]> = [
+    ['init', null], ['import', null], ['pool', 'create'], ['pool', 'list'], ['pool', 'set'], ['stats', null], ['eval', null],
+    ['annotators', 'list'], ['annotators', 'add'], ['annotators', 'role'], ['annotators', 'invite'], ['annotators', 'revoke'],
+    ['assign', null], ['label', null], ['agreement', null], ['aggregate', null], ['adjudicate', null], ['export', null],
+    ['train', null], ['score', null], ['models', 'list'], ['models', 'delete'], ['serve', null], ['corpus', 'export'], ['corpus', 'index'],
+  ];
+  for (const [cmd, sub] of commands) {
+    const name = sub ? `${cmd} ${sub}` : cmd;
+    it(`qpairs ${name}`, async () => {
+      const r = await runCli(...(sub ? [cmd, sub] : [cmd]), 'W.qpairs', '--no-such-option');
+      expect(r.code).toBe(2);
+      const listed = /options: ([^)]*)\)/.exec(r.err)?.[1];
+      const accepted = listed === undefined ? [] : listed.split(', ');
+      if (listed === undefined) expect(r.err).toContain('this command takes no options');
+      // The usage lines of this subcommand: from its `qpairs CMD SUB…` line to the next `qpairs` line.
+      const lines = COMMAND_USAGE[cmd]!.split('\n');
+      const own: string[] = [];
+      let inside = false;
+      for (const l of lines) {
+        const head = /^\s*qpairs \S+ ?(\S*)/.exec(l);
+        if (head) inside = sub === null || head[1]!.split('|').includes(sub);
+        if (inside) own.push(l);
+      }
+      expect(own.length, `a usage line for ${name}`).toBeGreaterThan(0);
+      // --token is the deprecated form of --tokens-file; serve's usage names it in its note.
+      for (const flag of accepted) expect(own.join('\n'), `${name} accepts ${flag}`).toMatch(new RegExp(`${flag.replace(/[-]/g, '\\-')}\\b`));
+    });
+  }
+});

@@ -49,6 +49,19 @@ describe('qpairs corpus export', () => {
     expect(onto.err).toMatch(/refusing to write/);
   });
 
+  it('a --source the workspace lacks (a typo) is an error naming the sources, and writes nothing (it wrote an empty file, exit 0)', async () => {
+    const w = await workspace();
+    const out = path.join(dir, 'c.tsv');
+    const r = await run('corpus', 'export', w, '--format', 'tsv', '--source', 'dmeo', out);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no questions of source "dmeo" in the workspace (did you mean "demo"? sources: demo); nothing was written');
+    expect(r.out).toBe('');
+    expect(readdirSync(dir).filter((f) => f.startsWith('c.') || f.endsWith('.tmp'))).toEqual([]);
+    const toStdout = await run('corpus', 'export', w, '--format', 'jsonl', '--source', 'nosuch', '-');
+    expect(toStdout.code).toBe(1);
+    expect(toStdout.err).toContain('no questions of source "nosuch"');
+  });
+
   it('never replaces an existing file unless --force (as export)', async () => {
     const w = await workspace();
     const jl = path.join(dir, 'c.jsonl');

@@ -8,7 +8,8 @@ import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError, throwIfAborted } from '../../errors';
 import { checkWriteTarget, whyCannotWrite, writeAllSync } from '../../export/write';
 import { parse, requireString, takePositionals, UsageError } from '../args';
-import { subcommandError, unknownChoice } from '../suggest';
+import { didYouMean, subcommandError, unknownChoice } from '../suggest';
+import { questionSources } from '../../engine/work';
 import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';
 
@@ -35,6 +36,15 @@ async function corpusExport(argv: string[], out: Out, signal?: AbortSignal): Pro
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   const ws = openWorkspace(w, { out });
   try {
+    if (values.source !== undefined) {
+      // A source the workspace lacks (a typo) exported an empty file and said "exported 0 questions", exit 0.
+      const sources = questionSources(ws).map((s) => s.source);
+      if (!sources.includes(values.source)) {
+        throw new QPairsError(
+          `no questions of source "${values.source}" in the workspace (${didYouMean(values.source, sources)}sources: ${sources.join(', ') || 'none'}); nothing was written`,
+        );
+      }
+    }
     const lines = corpusLines(ws.db, format, values.source);
     if (target === '-') {
       try {

@@ -32,6 +32,7 @@ export function joinNegativeNumbers(argv: readonly string[], options: Options): 
 
 /** node:util parseArgs with readable errors as UsageError; an unknown flag names the one it most likely meant and the command's flags. */
 export function parse<O extends Options>(argv: string[], options: O) {
+  refuseSingleDashWords(argv, options);
   try {
     return parseArgs({ args: joinNegativeNumbers(argv, options), options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -39,6 +40,31 @@ export function parse<O extends Options>(argv: string[], options: O) {
     const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(err.message)?.[1] : undefined;
     if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(options)));
     throw new UsageError(err.message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+}
+
+/**
+ * A long option written with one dash (`-pool p1`, `-json`): node:util reads it as a cluster of
+ * one-letter options and said `unknown option -p` — or, where the first letter is a short option
+ * taking a value, took the rest as that value (`-format semeval` gave --format "ormat"). Refused
+ * here naming the word and the option it most likely meant. Skipped: a value after a flag that
+ * takes one (`--name -ab` stays parseArgs' "ambiguous" error), numbers, single letters, and
+ * anything after `--`.
+ */
+function refuseSingleDashWords(argv: readonly string[], options: Options): void {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return;
+    const m = /^-([A-Za-z][A-Za-z0-9_-]+)(=.*)?$/.exec(a);
+    if (!m) continue;
+    const prev = argv[i - 1];
+    const prevFlag = prev?.startsWith('--') && !prev.includes('=') ? options[prev.slice(2)] : undefined;
+    if (prevFlag?.type === 'string') continue;
+    const flags = Object.keys(options).map((n) => `--${n}`);
+    const meant = closest(`--${m[1]!}`, flags);
+    throw new UsageError(
+      `unknown option ${a} (${meant ? `did you mean ${meant}? ` : ''}long options take two dashes${flags.length ? `; options: ${flags.join(', ')}` : ''})`,
+    );
   }
 }
 

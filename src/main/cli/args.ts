@@ -84,7 +84,21 @@ export function requireString(v: unknown, flag: string): string {
 export function optionalInt(v: unknown, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw new UsageError(`${flag} needs a whole number, got "${String(v)}"`);
-  return Number(v);
+  return exactInt(v, flag);
+}
+
+/**
+ * A whole number written in decimal, refused when a double cannot hold it exactly: beyond 2^53 − 1
+ * `--seed 9007199254740993` became 9007199254740992 (two seeds, one sample, and the datasheet naming
+ * another seed than the one given), `--seed 99999999999999999999999` "seed 1e+23", and
+ * `--depth 99999999999999999999` an internal error with a stack trace.
+ */
+export function exactInt(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(`${flag} needs a whole number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 − 1), got "${v}"`);
+  }
+  return n;
 }
 
 /** A fixed-width text table for terminal output. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
+import { IMPORT_FORMATS, NAME_MAX_LENGTH, type ImportFormat } from '../../shared/contract';
 import { isLabelScheme, LABEL_SCHEMES } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
@@ -205,7 +205,10 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     convention: { type: 'string' },
     json: { type: 'boolean' },
   });
-  const name = requireString(values.name, '--name P');
+  // Trimmed, at most NAME_MAX_LENGTH characters, as the app's pool.create takes it: " p1 " or a longer name made a pool
+  // that no command of the app could name (the contract trims " p1 " to "p1": no pool named "p1").
+  const name = requireString(values.name?.trim(), '--name P');
+  if (name.length > NAME_MAX_LENGTH) throw new UsageError(`--name is at most ${NAME_MAX_LENGTH} characters (the app and serve mode take no longer pool name), not ${name.length}`);
   takePositionals(positionals, ['W'], 'pool create');
   const convention = parseConvention(values.convention);
   const order = parseOrder(values.order);

@@ -107,3 +107,29 @@ describe('each command\'s usage names every option it accepts', () => {
     });
   }
 });
+
+describe('exit codes as documented', () => {
+  it('an internal error (a fault of QPairs, not of the input) exits 1 with "internal error:" and its stack, as the usage and README say', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { main } = await import('./index');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-exit-'));
+    try {
+      const w = path.join(dir, 'w.qpairs');
+      expect((await runCli('init', w)).code).toBe(0);
+      let err = '';
+      // A fault inside the command: printing its result throws a plain TypeError.
+      const code = await main(['stats', w], { log: () => { throw new TypeError('boom'); }, err: (s) => (err += s + '\n') });
+      expect(code).toBe(1);
+      expect(err).toMatch(/^qpairs stats: internal error: TypeError: boom\n {4}at /);
+      const help = (await runCli('stats', '--help')).out;
+      expect(help).toMatch(/exit codes: 0 ok, 1 error \(bad input, missing pool…; also a QPairs bug, printed as "internal error:" with its stack trace\), 2 usage error, 130 cancelled/);
+      const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+      expect(readme).toMatch(/Exit codes: 0 ok, 1 error \(bad input, missing pool…, in one line on stderr; a fault of QPairs itself is also 1, printed as `qpairs CMD: internal error:` with its stack trace/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+

@@ -75,7 +75,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   qpairs corpus index W [--analyzer ${ANALYZERS}] [--json]   rebuild the BM25 index`,
 };
 
-const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled
+const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…; also a QPairs bug, printed as "internal error:" with its stack trace), 2 usage error, 130 cancelled
 one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
 
 /** Every command's usage: what `qpairs --help` prints. */

@@ -31,7 +31,9 @@ export const IMPORT_FORMATS = [
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-const name = z.string().trim().min(1).max(200);
+/** The longest name (of a pool, an annotator, a model…) a command takes; the CLI refuses to make longer ones, which no command could name. */
+export const NAME_MAX_LENGTH = 200;
+const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
 const id = z.string().min(1).max(200);
 const scheme = z.enum(['binary', 'semeval3', 'likert5', 'graded']);
 const annotatorRole = z.enum(['annotator', 'judge', 'owner', 'gold', 'system']);

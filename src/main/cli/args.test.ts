@@ -15,4 +15,17 @@ describe('command-line flags', () => {
     expect(joinNegativeNumbers(['--json', '-3'], options)).toEqual(['--json', '-3']);
     expect(joinNegativeNumbers(['--other', '-3'], options)).toEqual(['--other', '-3']);
   });
+
+  it('name the long option a one-dash word meant (it said "unknown option -p" for -pool, and -format semeval gave --format "ormat")', () => {
+    const withShort = { ...options, format: { type: 'string', short: 'f' } } as const;
+    expect(() => parse(['w', '-pool', 'dev'], withShort)).toThrow('unknown option -pool (did you mean --pool? long options take two dashes; options: --seed, --bootstrap, --pool, --json, --format)');
+    expect(() => parse(['w', '-format', 'semeval', 'f.xml'], withShort)).toThrow(/unknown option -format \(did you mean --format\? long options take two dashes/);
+    expect(() => parse(['w', '-json'], withShort)).toThrow(/did you mean --json\?/);
+    expect(() => parse(['w', '-zzz'], options)).toThrow(/^unknown option -zzz \(long options take two dashes; options: /);
+    // Still as before: short options, negative numbers, values after a flag, and anything after --.
+    expect(parse(['w', '-f', 'semeval'], withShort).values).toEqual({ format: 'semeval' });
+    expect(parse(['w', '--seed', '-3'], options).values).toEqual({ seed: '-3' });
+    expect(parse(['--', '-odd-name.qpairs'], options).positionals).toEqual(['-odd-name.qpairs']);
+    expect(() => parse(['--pool', '-ab'], options)).toThrow(/ambiguous/);
+  });
 });

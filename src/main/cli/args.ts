@@ -32,6 +32,7 @@ export function joinNegativeNumbers(argv: readonly string[], options: Options): 
 
 /** node:util parseArgs with readable errors as UsageError; an unknown flag names the one it most likely meant and the command's flags. */
 export function parse<O extends Options>(argv: string[], options: O) {
+  refuseSingleDashWords(argv, options);
   try {
     return parseArgs({ args: joinNegativeNumbers(argv, options), options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -39,6 +40,31 @@ export function parse<O extends Options>(argv: string[], options: O) {
     const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(err.message)?.[1] : undefined;
     if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(options)));
     throw new UsageError(err.message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+}
+
+/**
+ * A long option written with one dash (`-pool p1`, `-json`): node:util reads it as a cluster of
+ * one-letter options and said `unknown option -p` — or, where the first letter is a short option
+ * taking a value, took the rest as that value (`-format semeval` gave --format "ormat"). Refused
+ * here naming the word and the option it most likely meant. Skipped: a value after a flag that
+ * takes one (`--name -ab` stays parseArgs' "ambiguous" error), numbers, single letters, and
+ * anything after `--`.
+ */
+function refuseSingleDashWords(argv: readonly string[], options: Options): void {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return;
+    const m = /^-([A-Za-z][A-Za-z0-9_-]+)(=.*)?$/.exec(a);
+    if (!m) continue;
+    const prev = argv[i - 1];
+    const prevFlag = prev?.startsWith('--') && !prev.includes('=') ? options[prev.slice(2)] : undefined;
+    if (prevFlag?.type === 'string') continue;
+    const flags = Object.keys(options).map((n) => `--${n}`);
+    const meant = closest(`--${m[1]!}`, flags);
+    throw new UsageError(
+      `unknown option ${a} (${meant ? `did you mean ${meant}? ` : ''}long options take two dashes${flags.length ? `; options: ${flags.join(', ')}` : ''})`,
+    );
   }
 }
 
@@ -58,7 +84,21 @@ export function requireString(v: unknown, flag: string): string {
 export function optionalInt(v: unknown, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw new UsageError(`${flag} needs a whole number, got "${String(v)}"`);
-  return Number(v);
+  return exactInt(v, flag);
+}
+
+/**
+ * A whole number written in decimal, refused when a double cannot hold it exactly: beyond 2^53 − 1
+ * `--seed 9007199254740993` became 9007199254740992 (two seeds, one sample, and the datasheet naming
+ * another seed than the one given), `--seed 99999999999999999999999` "seed 1e+23", and
+ * `--depth 99999999999999999999` an internal error with a stack trace.
+ */
+export function exactInt(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(`${flag} needs a whole number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 − 1), got "${v}"`);
+  }
+  return n;
 }
 
 /** A fixed-width text table for terminal output. */
@@ -67,4 +107,20 @@ export function table(headers: string[], rows: Array<Array<string | number>>): s
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+/**
+ * The positional arguments a command takes, by name (`['W']`, `['W', 'NAME']`): more are a usage
+ * error naming them. They were ignored: `qpairs init a.qpairs b.qpairs` made a.qpairs only and said
+ * nothing of b; `qpairs models delete W m1 m2` deleted m1 alone; an unquoted path with a space
+ * (`qpairs stats My W.qpairs`) ran on "My".
+ */
+export function takePositionals(positionals: readonly string[], names: readonly string[], command: string): void {
+  const extra = positionals.slice(names.length);
+  if (extra.length === 0) return;
+  const shown = extra.map((a) => JSON.stringify(a)).join(' ');
+  throw new UsageError(
+    `unexpected argument${extra.length > 1 ? 's' : ''} ${shown}: qpairs ${command} takes ${names.join(' ')}` +
+      ` (a path with spaces goes in quotes; each option's value follows its --flag)`,
+  );
 }

@@ -179,4 +179,32 @@ describe('qpairs CLI', () => {
     }
     expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(2);
   });
+
+  it('a whole number a double cannot hold exactly is a usage error, not a rounded seed or an internal error', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await run('init', w);
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, Array.from({ length: 5 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i} words`, body: `body ${i} words` })).join('\n') + '\n');
+    expect((await run('import', w, '--format', 'questions-jsonl', file)).code).toBe(0);
+    // 2^53 + 1 was taken as 2^53: the pool's datasheet named another seed than the one given.
+    const seed = await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '9007199254740993', '--json');
+    expect(seed.code, seed.out).toBe(2);
+    expect(seed.err).toContain('--seed needs a whole number from -9007199254740991 to 9007199254740991 (2^53 − 1), got "9007199254740993"');
+    // It ended in "internal error: RangeError: Invalid typed array length" and a stack trace.
+    const depth = await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '1', '--depth', '99999999999999999999');
+    expect(depth.code).toBe(2);
+    expect(depth.err).not.toMatch(/internal error/);
+    expect(depth.err).toContain('--depth needs a whole number from');
+    const negative = await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed=-9007199254740993');
+    expect(negative.code).toBe(2);
+    expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(0);
+    const boot = await run('agreement', w, '--pool', 'p', '--bootstrap', '99999999999999999999');
+    expect(boot.code).toBe(2);
+    expect(boot.err).toContain('--bootstrap needs a whole number from');
+    // The largest exact seed still works.
+    const max = await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '9007199254740991', '--json');
+    expect(max.code, max.err).toBe(0);
+    expect(JSON.parse(max.out).sampling).toBe('random sample of 2 (seed 9007199254740991)');
+  });
 });
+

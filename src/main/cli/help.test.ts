@@ -37,6 +37,17 @@ describe('every command answers --help with its own usage', () => {
     expect(bad.err).toContain('run "qpairs pool --help" for usage');
     expect((await runCli('help', 'nosuch')).code).toBe(2);
   });
+
+  it('qpairs with no command is a usage error: the usage goes to stderr, exit 2, nothing on stdout (a script captured it as output)', async () => {
+    const r = await runCli();
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^ {2}qpairs init W/m);
+    const asked = await runCli('--help');
+    expect(asked.code).toBe(0);
+    expect(asked.err).toBe('');
+    expect(asked.out).toBe(r.err);
+  });
 });
 
 describe('qpairs --version', () => {
@@ -61,3 +72,64 @@ describe('qpairs --version', () => {
     expect(readme).toMatch(/`trec-run` without `--run` writes one file per run of the pool, `STEM\.RUN\.EXT` for OUT = `STEM\.EXT`/);
   });
 });
+
+describe('each command\'s usage names every option it accepts', () => {
+  /**
+   * The options a (sub)command accepts, as its unknown-option error lists them, against the lines of
+   * its usage: `annotators add` and `role` took --json that their usage left out.
+   */
+  const commands: Array<[string, string | null]> = [
+    ['init', null], ['import', null], ['pool', 'create'], ['pool', 'list'], ['pool', 'set'], ['stats', null], ['eval', null],
+    ['annotators', 'list'], ['annotators', 'add'], ['annotators', 'role'], ['annotators', 'invite'], ['annotators', 'revoke'],
+    ['assign', null], ['label', null], ['agreement', null], ['aggregate', null], ['adjudicate', null], ['export', null],
+    ['train', null], ['score', null], ['models', 'list'], ['models', 'delete'], ['serve', null], ['corpus', 'export'], ['corpus', 'index'],
+  ];
+  for (const [cmd, sub] of commands) {
+    const name = sub ? `${cmd} ${sub}` : cmd;
+    it(`qpairs ${name}`, async () => {
+      const r = await runCli(...(sub ? [cmd, sub] : [cmd]), 'W.qpairs', '--no-such-option');
+      expect(r.code).toBe(2);
+      const listed = /options: ([^)]*)\)/.exec(r.err)?.[1];
+      const accepted = listed === undefined ? [] : listed.split(', ');
+      if (listed === undefined) expect(r.err).toContain('this command takes no options');
+      // The usage lines of this subcommand: from its `qpairs CMD SUB…` line to the next `qpairs` line.
+      const lines = COMMAND_USAGE[cmd]!.split('\n');
+      const own: string[] = [];
+      let inside = false;
+      for (const l of lines) {
+        const head = /^\s*qpairs \S+ ?(\S*)/.exec(l);
+        if (head) inside = sub === null || head[1]!.split('|').includes(sub);
+        if (inside) own.push(l);
+      }
+      expect(own.length, `a usage line for ${name}`).toBeGreaterThan(0);
+      // --token is the deprecated form of --tokens-file; serve's usage names it in its note.
+      for (const flag of accepted) expect(own.join('\n'), `${name} accepts ${flag}`).toMatch(new RegExp(`${flag.replace(/[-]/g, '\\-')}\\b`));
+    });
+  }
+});
+
+describe('exit codes as documented', () => {
+  it('an internal error (a fault of QPairs, not of the input) exits 1 with "internal error:" and its stack, as the usage and README say', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { main } = await import('./index');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-exit-'));
+    try {
+      const w = path.join(dir, 'w.qpairs');
+      expect((await runCli('init', w)).code).toBe(0);
+      let err = '';
+      // A fault inside the command: printing its result throws a plain TypeError.
+      const code = await main(['stats', w], { log: () => { throw new TypeError('boom'); }, err: (s) => (err += s + '\n') });
+      expect(code).toBe(1);
+      expect(err).toMatch(/^qpairs stats: internal error: TypeError: boom\n {4}at /);
+      const help = (await runCli('stats', '--help')).out;
+      expect(help).toMatch(/exit codes: 0 ok, 1 error \(bad input, missing pool…; also a QPairs bug, printed as "internal error:" with its stack trace\), 2 usage error, 130 cancelled/);
+      const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+      expect(readme).toMatch(/Exit codes: 0 ok, 1 error \(bad input, missing pool…, in one line on stderr; a fault of QPairs itself is also 1, printed as `qpairs CMD: internal error:` with its stack trace/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { IMPORT_FORMATS, type ImportFormat } from '../../shared/contract';
+import { IMPORT_FORMATS, NAME_MAX_LENGTH, type ImportFormat } from '../../shared/contract';
 import { isLabelScheme, LABEL_SCHEMES } from '../../shared/labels';
 import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { restoreAdvice, shellQuote } from '../workspace/db';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
-import { parse, requireString, optionalInt, table, UsageError } from './args';
+import { parse, requireString, optionalInt, table, takePositionals, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { isQueryOrder, orderAtRandomReason, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import { counted } from '../../shared/plural';
@@ -40,6 +40,7 @@ async function cmdInit(argv: string[], out: Out): Promise<number> {
   const { positionals } = parse(argv, {});
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs init W');
+  takePositionals(positionals, ['W'], 'init');
   if (existsSync(w)) throw new QPairsError(`${w} already exists; not overwriting it`);
   Workspace.create(w).close();
   out.log(`created workspace ${w}`);
@@ -143,6 +144,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   const [sub, ...rest] = argv;
   if (sub === 'list') {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
+    takePositionals(positionals, ['W'], 'pool list');
     const ws = openWorkspace(positionals[0], { out });
     try {
       const pools = ws.listPools();
@@ -162,6 +164,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   if (sub === 'set') {
     const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, order: { type: 'string' }, 'order-seed': { type: 'string' }, convention: { type: 'string' }, json: { type: 'boolean' } });
     const pool = requireString(values.pool, '--pool P');
+    takePositionals(positionals, ['W'], 'pool set');
     if (values.blind === undefined && values.order === undefined && values['order-seed'] === undefined && values.convention === undefined) throw new UsageError('give --blind true|false, --order O, --order-seed S or --convention skip|zero');
     const convention = parseConvention(values.convention);
     const blind = values.blind === undefined ? undefined : parseOnOff(values.blind, '--blind');
@@ -202,7 +205,11 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     convention: { type: 'string' },
     json: { type: 'boolean' },
   });
-  const name = requireString(values.name, '--name P');
+  // Trimmed, at most NAME_MAX_LENGTH characters, as the app's pool.create takes it: " p1 " or a longer name made a pool
+  // that no command of the app could name (the contract trims " p1 " to "p1": no pool named "p1").
+  const name = requireString(values.name?.trim(), '--name P');
+  if (name.length > NAME_MAX_LENGTH) throw new UsageError(`--name is at most ${NAME_MAX_LENGTH} characters (the app and serve mode take no longer pool name), not ${name.length}`);
+  takePositionals(positionals, ['W'], 'pool create');
   const convention = parseConvention(values.convention);
   const order = parseOrder(values.order);
   const orderSeed = optionalInt(values['order-seed'], '--order-seed');
@@ -252,6 +259,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
 
 async function cmdStats(argv: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+  takePositionals(positionals, ['W'], 'stats');
   const ws = openWorkspace(positionals[0], { out });
   try {
     const s = ws.stats();
@@ -287,6 +295,7 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   });
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
+  takePositionals(positionals, ['W'], 'serve');
   // Checked before anything starts: out of range, they ended in an internal error and a stack trace.
   const port = optionalInt(values.port, '--port');
   if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError(`--port is a port number from 0 to 65535, not ${port}`);
@@ -336,9 +345,10 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
  * The commands Ctrl-C (and SIGTERM, SIGHUP) cancels ("cancelled; nothing was changed", exit 130): they take the signal
  * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
- * taken over by the next writer, with a note).
+ * taken over by the next writer, with a note). `corpus export` writes no workspace, but a file: cancelled, it
+ * removes its temporary file (Node's default left it beside OUT).
  */
-const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index']);
+const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index', 'corpus export']);
 
 /**
  * A message for errors that come from the machine rather than from a bug — SQLite's (read-only,
@@ -390,7 +400,10 @@ function unknownCommand(cmd: string): string {
 export async function main(argv: string[], out: Out = stdioOut()): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h') {
-    out.log(USAGE);
+    // Asked for, the usage is the output (stdout, exit 0); with no command at all it is a usage error
+    // (exit 2) and goes to stderr as every other one does: it went to stdout, into what a script captured.
+    if (cmd) out.log(USAGE);
+    else out.err(USAGE);
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === '-V' || cmd === 'version') {

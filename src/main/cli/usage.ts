@@ -35,7 +35,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate;
          default convention: the pool's own — SemEval imports zero, AskUbuntu pools skip, own pools as created)
         [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]`,
-  annotators: `  qpairs annotators list W [--json] | add W NAME… [--role annotator|judge|owner, or system|gold for a label source] | role W NAME ROLE
+  annotators: `  qpairs annotators list W [--json]
+  qpairs annotators add W NAME… [--role annotator|judge|owner, or system|gold for a label source] [--json]
+  qpairs annotators role W NAME ROLE [--json]
   qpairs annotators invite W NAME [--role annotator|judge|owner] [--url http://HOST:PORT] [--json]
         a fresh token for NAME (created when new; an earlier token is revoked; without --role an existing person keeps theirs), printed once with a link;
         only a salted hash is stored. When a server holds W, invite in its Team panel instead
@@ -73,7 +75,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   qpairs corpus index W [--analyzer ${ANALYZERS}] [--json]   rebuild the BM25 index`,
 };
 
-const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…), 2 usage error, 130 cancelled
+const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…; also a QPairs bug, printed as "internal error:" with its stack trace), 2 usage error, 130 cancelled
 one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
 
 /** Every command's usage: what `qpairs --help` prints. */

@@ -4,6 +4,7 @@
  */
 import { AGGREGATION_RULES, defaultMeanThreshold, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
 import { PERSON_ROLES, isReservedRole } from '../../shared/roles';
+import { NAME_MAX_LENGTH } from '../../shared/contract';
 import { NotFoundError, QPairsError } from '../errors';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 import { planAssignment } from './assign';
@@ -29,6 +30,8 @@ export function checkAnnotatorName(name: string): string {
   const n = name.trim();
   if (!n) throw new QPairsError('annotator name is empty');
   if (isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);
+  // Longer names were stored (qpairs annotators add, assign, label), and then every command of the app naming them was refused.
+  if (n.length > NAME_MAX_LENGTH) throw new QPairsError(`annotator name is too long: ${n.length} characters, at most ${NAME_MAX_LENGTH} (the app and serve mode take no longer name)`);
   return n;
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { QPairsError, WorkspaceFromFutureError } from '../errors';
 import { checkMigrationOrder, MIGRATIONS, type Migration } from './migrations';
-import { describeHolder, lockFileOf, pidAlive, readLock } from './lock';
+import { describeHolder, lockFileOf, pidAlive, readLock, shellQuote } from './lock';
 import { checkSchemaMatchesVersion } from './schema-check';
 
 // SQLite URI filenames (`file:…?immutable=1`) are how a WAL workspace in a read-only folder is
@@ -167,10 +167,8 @@ function danglingTarget(file: string): string | null {
   }
 }
 
-/** A path as a shell word (quoted when it holds anything but safe characters), for commands printed as advice. */
-export function shellQuote(p: string): string {
-  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
-}
+/** A path as a shell word, for commands printed as advice (in lock.ts, which db.ts imports). */
+export { shellQuote };
 
 /** A URI filename for SQLite (better-sqlite3 passes names starting with file: as URIs). */
 function uriOf(abs: string, query: string): string {

@@ -300,3 +300,24 @@ describe('workspace lock (two processes)', () => {
     expect(existsSync(`${w}.lock`)).toBe(false);
   });
 });
+
+describe('the lock refusal names the lock file as a shell word', () => {
+  it('a path with a space and non-ASCII letters is quoted, so "delete …" pasted after rm removes that file', async () => {
+    const folder = path.join(dir, 'my data ü');
+    mkdirSync(folder);
+    const ws = path.join(folder, "Bob's W.qpairs");
+    Workspace.create(ws).close();
+    const lock = acquireWorkspaceLock(ws, { command: 'qpairs import x' });
+    try {
+      const r = await cli('label', ws, '--pool', 'p', '--annotator', 'a', '--query', 'q', '--candidate', 'c', '--value', '1');
+      expect(r.code).toBe(1);
+      const quoted = `'${lockFileOf(ws).replace(/'/g, `'\\''`)}'`;
+      expect(r.err).toContain(`If that process no longer exists, delete ${quoted}.`);
+      // The shell reads the quoted word back as the lock file's path.
+      const echoed = spawnSync('sh', ['-c', `printf %s ${quoted}`], { encoding: 'utf8' }).stdout;
+      expect(echoed).toBe(lockFileOf(ws));
+    } finally {
+      lock.release();
+    }
+  });
+});

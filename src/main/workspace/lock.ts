@@ -25,6 +25,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { QPairsError } from '../errors';
 
+/**
+ * A path as a shell word (quoted when it holds anything but safe characters), for commands printed as
+ * advice: "delete /data/my W.qpairs.lock" pasted after rm removed nothing (two words).
+ */
+export function shellQuote(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Who holds a workspace's lock (the lock file's content). */
 export interface LockHolder {
   pid: number;
@@ -178,14 +186,14 @@ function lockedMessage(workspace: string, lockFile: string, h: LockHolder | null
   if (!h) {
     return (
       `workspace ${workspace} is locked by another QPairs process (lock file ${lockFile}, being written). ` +
-      `Try again in a moment; if it stays, delete ${lockFile}.`
+      `Try again in a moment; if it stays, delete ${shellQuote(lockFile)}.`
     );
   }
   const here = h.hostname === os.hostname();
   const who = here && h.pid === process.pid ? 'this process (it is already open for writing here)' : `another QPairs process`;
   const gone = here
-    ? `If that process no longer exists, delete ${lockFile}.`
-    : `It runs on another machine (${h.hostname}), so QPairs cannot tell whether it still runs: once no QPairs uses the workspace there, delete ${lockFile}.`;
+    ? `If that process no longer exists, delete ${shellQuote(lockFile)}.`
+    : `It runs on another machine (${h.hostname}), so QPairs cannot tell whether it still runs: once no QPairs uses the workspace there, delete ${shellQuote(lockFile)}.`;
   return (
     `workspace ${workspace} is being written by ${who}:\n` +
     `  ${describeHolder(h)}\n` +

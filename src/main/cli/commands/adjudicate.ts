@@ -1,5 +1,5 @@
 import { loadPoolState, pairFigures, pairNotes, reviewQueue } from '../../gold';
-import { parse, requireString, table } from '../args';
+import { parse, takePositionals, requireString, table } from '../args';
 import { json, positiveInt, withWorkspace, type Out } from './common';
 import { counted } from '../../../shared/plural';
 
@@ -19,6 +19,7 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
   });
   const pool = requireString(values.pool, '--pool P');
   const limit = positiveInt(values.limit, '--limit');
+  takePositionals(positionals, ['W'], 'adjudicate');
   return withWorkspace(positionals[0], (ws) => {
     // One snapshot: a label serve mode commits meanwhile is wholly in the queue or wholly out of it.
     const { q, figures } = ws.snapshot(() => {

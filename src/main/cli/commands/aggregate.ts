@@ -1,6 +1,6 @@
 import { AGGREGATION_RULES, meanRuleText, noAnnotatorsNote, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
 import { aggregationSummary, loadPoolState, setAggregation } from '../../gold';
-import { parse, requireString, table, UsageError } from '../args';
+import { parse, takePositionals, requireString, table, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
 import { json, numberFlag, withWorkspace, type Out } from './common';
 
@@ -26,6 +26,7 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
   // Only setting the rule writes: showing the aggregate reads, so it works while serve mode or the
   // desktop app holds the workspace (as eval and agreement do) and on a read-only workspace.
   const sets = values.rule !== undefined || threshold !== undefined;
+  takePositionals(positionals, ['W'], 'aggregate');
   return withWorkspace(positionals[0], (ws) => {
     if (sets) {
       setAggregation(ws, pool, (values.rule as AggregationRule | undefined) ?? loadPoolState(ws, pool).rule, threshold);

@@ -1,7 +1,7 @@
 import type { IntervalView, StatView } from '../../../shared/gold';
 import { counted } from '../../../shared/plural';
 import { agreementJson, poolAgreement } from '../../gold';
-import { parse, requireString, table } from '../args';
+import { parse, takePositionals, requireString, table } from '../args';
 import { fmt, fmtCi, json, list, positiveInt, intFlag, withWorkspace, Notes, type Out } from './common';
 
 /**
@@ -23,6 +23,7 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
   const queries = list(values.queries);
   const bootstrap = positiveInt(values.bootstrap, '--bootstrap');
   const seed = intFlag(values.seed, '--seed');
+  takePositionals(positionals, ['W'], 'agreement');
   return withWorkspace(positionals[0], (ws) => {
     // One snapshot: a label serve mode commits meanwhile is wholly in the report or wholly out of it.
     const v = ws.snapshot(() => poolAgreement(ws, pool, { annotators, queries, bootstrap, seed }));

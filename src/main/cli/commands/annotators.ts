@@ -1,6 +1,6 @@
 import type { AnnotatorRole } from '../../workspace/workspace';
 import { ANNOTATOR_ROLES, addAnnotator, setAnnotatorRole } from '../../gold';
-import { parse, table, UsageError } from '../args';
+import { parse, table, takePositionals, UsageError } from '../args';
 import { subcommandError, unknownChoice } from '../suggest';
 import { json, withWorkspace, type Out } from './common';
 import { inviteAnnotator, revokeAnnotator, teamMembers } from '../../team/tokens';
@@ -43,6 +43,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'list') {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
+    takePositionals(positionals, ['W'], 'annotators list');
     return withWorkspace(positionals[0], (ws) => {
       const counts = new Map(
         (ws.db.prepare(`SELECT annotator_id AS id, count(*) AS n FROM labels GROUP BY annotator_id`).all() as Array<{ id: number; n: number }>).map((r) => [r.id, r.n]),
@@ -74,6 +75,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
     const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
     const [w, name, r] = positionals;
     if (!name || !r) throw new UsageError(USAGE);
+    takePositionals(positionals, ['W', 'NAME', 'ROLE'], 'annotators role');
     const rr = role(r)!;
     return withWorkspace(w, (ws) => {
       const got = setAnnotatorRole(ws, name, rr);

@@ -1,5 +1,5 @@
 import { assignPool, assignmentView } from '../../gold';
-import { parse, requireString, table, UsageError } from '../args';
+import { parse, takePositionals, requireString, table, UsageError } from '../args';
 import { intFlag, json, list, positiveInt, withWorkspace, type Out } from './common';
 import { assignmentNotes } from '../../team/assign-notes';
 
@@ -23,6 +23,7 @@ export async function cmdAssign(argv: string[], out: Out): Promise<number> {
   const seed = intFlag(values.seed, '--seed');
   if (seed !== undefined && perQuery === undefined) throw new UsageError('--seed goes with --per-query K');
   if (perQuery !== undefined && seed === undefined) throw new UsageError('--per-query needs --seed S (so the assignment can be reproduced)');
+  takePositionals(positionals, ['W'], 'assign');
   return withWorkspace(positionals[0], (ws) => {
     assignPool(ws, pool, annotators, perQuery ?? null, seed ?? 1);
     const notes = assignmentNotes(ws, annotators);

@@ -5,7 +5,7 @@ import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
 import { Workspace } from '../../workspace/workspace';
-import { UsageError } from '../args';
+import { exactInt, UsageError } from '../args';
 
 export type Out = { log: (s: string) => void; err: (s: string) => void };
 /** A command: main hands it the signal Ctrl-C aborts when the command is cancellable (see CANCELLABLE in ../index.ts). */
@@ -117,13 +117,13 @@ export function list(v: string | undefined): string[] | undefined {
 export function positiveInt(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag} needs a positive whole number, got "${v}"`);
-  return Number(v);
+  return exactInt(v, flag);
 }
 
 export function intFlag(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (!/^-?\d+$/.test(v)) throw new UsageError(`${flag} needs a whole number, got "${v}"`);
-  return Number(v);
+  return exactInt(v, flag);
 }
 
 export function numberFlag(v: string | undefined, flag: string): number | undefined {

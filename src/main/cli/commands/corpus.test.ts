@@ -49,6 +49,19 @@ describe('qpairs corpus export', () => {
     expect(onto.err).toMatch(/refusing to write/);
   });
 
+  it('a --source the workspace lacks (a typo) is an error naming the sources, and writes nothing (it wrote an empty file, exit 0)', async () => {
+    const w = await workspace();
+    const out = path.join(dir, 'c.tsv');
+    const r = await run('corpus', 'export', w, '--format', 'tsv', '--source', 'dmeo', out);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no questions of source "dmeo" in the workspace (did you mean "demo"? sources: demo); nothing was written');
+    expect(r.out).toBe('');
+    expect(readdirSync(dir).filter((f) => f.startsWith('c.') || f.endsWith('.tmp'))).toEqual([]);
+    const toStdout = await run('corpus', 'export', w, '--format', 'jsonl', '--source', 'nosuch', '-');
+    expect(toStdout.code).toBe(1);
+    expect(toStdout.err).toContain('no questions of source "nosuch"');
+  });
+
   it('never replaces an existing file unless --force (as export)', async () => {
     const w = await workspace();
     const jl = path.join(dir, 'c.jsonl');
@@ -169,5 +182,34 @@ describe('qpairs pool create --analyzer', () => {
       ws.close();
     }
     expect((await run('pool', 'create', w, '--name', 'x', '--queries', q, '--analyzer', 'nope')).code).toBe(2);
+  });
+});
+
+describe('qpairs corpus export, cancelled', () => {
+  it('Ctrl-C mid-export removes its temporary file, writes no OUT and exits 130 (it left .OUT.PID.HEX.tmp behind)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    expect((await run('init', w)).code).toBe(0);
+    const file = path.join(dir, 'many.jsonl');
+    // More than one chunk of 4096 lines, so the export is under way when the signal comes.
+    writeFileSync(file, Array.from({ length: 9000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n') + '\n');
+    expect((await run('import', w, '--format', 'questions-jsonl', file)).code).toBe(0);
+    const out = path.join(dir, 'out', 'c.jsonl');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.dirname(out));
+    // The handler main installs for this command is what a real SIGINT runs: call it alone (the
+    // test runner's own SIGINT handlers are left out), once the export has written its first chunk.
+    const before = new Set(process.listeners('SIGINT'));
+    const running = run('corpus', 'export', w, '--format', 'jsonl', out);
+    expect(readdirSync(path.dirname(out)).some((f) => f.endsWith('.tmp')), 'the export has begun').toBe(true);
+    const added = process.listeners('SIGINT').filter((l) => !before.has(l));
+    expect(added.length, 'corpus export listens for Ctrl-C').toBeGreaterThan(0);
+    for (const l of added) (l as (s: NodeJS.Signals) => void)('SIGINT');
+    const r = await running;
+    expect(r.code, r.err).toBe(130);
+    expect(r.err).toMatch(/qpairs corpus: cancelled/);
+    expect(r.out).toBe('');
+    expect(readdirSync(path.dirname(out))).toEqual([]);
+    // And Node's default comes back once the command has ended.
+    expect(process.listeners('SIGINT').filter((l) => !before.has(l))).toEqual([]);
   });
 });

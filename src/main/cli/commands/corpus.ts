@@ -5,10 +5,11 @@ import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers'
 import { Bm25Index } from '../../bm25/bm25-index';
 import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-export';
 import { rebuildIndex } from '../../engine/streaming-indexer';
-import { QPairsError } from '../../errors';
+import { QPairsError, throwIfAborted } from '../../errors';
 import { checkWriteTarget, whyCannotWrite, writeAllSync } from '../../export/write';
-import { parse, requireString, UsageError } from '../args';
-import { subcommandError, unknownChoice } from '../suggest';
+import { parse, requireString, takePositionals, UsageError } from '../args';
+import { didYouMean, subcommandError, unknownChoice } from '../suggest';
+import { questionSources } from '../../engine/work';
 import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';
 
@@ -21,12 +22,12 @@ import { closeWorkspace, json, openWorkspace, type Out } from './common';
  */
 export async function cmdCorpus(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === 'export') return corpusExport(rest, out);
+  if (sub === 'export') return corpusExport(rest, out, signal);
   if (sub === 'index') return corpusIndex(rest, out, signal);
   throw new UsageError(sub === undefined ? 'usage: qpairs corpus export W --format tsv|jsonl OUT | qpairs corpus index W [--analyzer NAME]' : subcommandError('corpus', sub, ['export', 'index']));
 }
 
-async function corpusExport(argv: string[], out: Out): Promise<number> {
+async function corpusExport(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, source: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
   const format = requireString(values.format, '--format tsv|jsonl');
   if (!isCorpusFormat(format)) throw new UsageError(unknownChoice('corpus format', format, CORPUS_FORMATS, 'formats'));
@@ -35,10 +36,22 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   const ws = openWorkspace(w, { out });
   try {
+    if (values.source !== undefined) {
+      // A source the workspace lacks (a typo) exported an empty file and said "exported 0 questions", exit 0.
+      const sources = questionSources(ws).map((s) => s.source);
+      if (!sources.includes(values.source)) {
+        throw new QPairsError(
+          `no questions of source "${values.source}" in the workspace (${didYouMean(values.source, sources)}sources: ${sources.join(', ') || 'none'}); nothing was written`,
+        );
+      }
+    }
     const lines = corpusLines(ws.db, format, values.source);
     if (target === '-') {
       try {
-        for (const chunk of batches(lines)) writeAllWaiting(1, chunk);
+        for (const chunk of batches(lines)) {
+          writeAllWaiting(1, chunk);
+          await betweenChunks(signal);
+        }
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e; // the reader stopped (e.g. | head)
       }
@@ -61,7 +74,10 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
       }
     };
     try {
-      for (const chunk of batches(counted())) writeAllSync(fd, chunk);
+      for (const chunk of batches(counted())) {
+        writeAllSync(fd, chunk);
+        await betweenChunks(signal);
+      }
       fsyncSync(fd);
       closeSync(fd);
       checkWriteTarget(target, { protect: [ws.path] });
@@ -86,6 +102,18 @@ async function corpusExport(argv: string[], out: Out): Promise<number> {
   } finally {
     ws.close();
   }
+}
+
+/**
+ * Between two chunks of the export: lets a Ctrl-C (SIGINT, SIGTERM, SIGHUP: main's signal) be
+ * heard, and stops the export once it is. The loop was synchronous and Ctrl-C ended the process
+ * on the spot, leaving its temporary file (`.OUT.PID.HEX.tmp`, up to the whole corpus) beside OUT;
+ * now the catch below removes it and the command ends "cancelled", exit 130.
+ */
+async function betweenChunks(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  throwIfAborted(signal);
 }
 
 /** Throws unless `target` is free to write or `force` says to replace it (the wording of export's refusal). */
@@ -134,6 +162,7 @@ function* batches(lines: Iterable<string>): Generator<string> {
 
 async function corpusIndex(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, { analyzer: { type: 'string' }, json: { type: 'boolean' } });
+  takePositionals(positionals, ['W'], 'corpus index');
   const analyzer = values.analyzer;
   if (analyzer !== undefined && !isAnalyzerName(analyzer)) throw new UsageError(unknownChoice('analyzer', analyzer, ANALYZER_NAMES));
   const ws = openWorkspace(positionals[0], { write: 'corpus index', out });

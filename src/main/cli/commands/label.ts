@@ -1,6 +1,6 @@
 import { setLabel } from '../../engine/annotate';
 import { checkAnnotatorName } from '../../gold';
-import { parse, requireString, UsageError } from '../args';
+import { parse, takePositionals, requireString, UsageError } from '../args';
 import { json, withWorkspace, type Out } from './common';
 
 /**
@@ -25,6 +25,7 @@ export async function cmdLabel(argv: string[], out: Out): Promise<number> {
   const queryId = requireString(values.query, '--query Q');
   const candidateId = requireString(values.candidate, '--candidate C');
   if ((values.value !== undefined) === (values.clear === true)) throw new UsageError('give either --value V or --clear');
+  takePositionals(positionals, ['W'], 'label');
   return withWorkspace(positionals[0], (ws) => {
     const ack = setLabel(ws, { pool, queryId, candidateId, annotator, value: values.clear ? null : values.value! });
     if (values.json) out.log(json(ack));

@@ -2,7 +2,7 @@ import { backendName, initBackend } from '../../models';
 import { scorePool, deleteModelReporting, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { listModels, requireModel } from '../../training/store';
 import { QPairsError } from '../../errors';
-import { parse, requireString, table, UsageError } from '../args';
+import { parse, requireString, table, takePositionals, UsageError } from '../args';
 import { subcommandError } from '../suggest';
 import { modelPoolOverlaps, poolModelRuns } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
@@ -35,6 +35,7 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
   const [sub, ...rest] = argv;
   const { values, positionals } = parse(rest, { json: { type: 'boolean' } });
   if (sub === 'list') {
+    takePositionals(positionals, ['W'], 'models list');
     return withWorkspace(positionals[0], async (ws) => {
       // Each model's backend: the one its training reported (what `qpairs train` said: js for the models
       // in plain JavaScript; the process's tfjs backend is only what the tfjs models run on here).
@@ -80,6 +81,7 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
   if (sub === 'delete') {
     const name = positionals[1];
     if (!name) throw new UsageError('usage: qpairs models delete W NAME');
+    takePositionals(positionals, ['W', 'NAME'], 'models delete');
     return withWorkspace(positionals[0], (ws) => {
       requireModel(ws, name);
       const { deleted, featureOf, note } = deleteModelReporting(ws, name);

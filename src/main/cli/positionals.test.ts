@@ -52,6 +52,10 @@ describe('a command given more positional arguments than it takes', () => {
     ['models delete', ['models', 'delete', 'W', 'm1', 'extra']],
     ['corpus index', ['corpus', 'index', 'W', 'extra']],
     ['serve', ['serve', 'W', 'extra', '--port', '0']],
+    ['eval', ['eval', 'W', 'extra', '--pool', 'p']],
+    ['train', ['train', 'W', 'extra', '--model', 'tfidf', '--name', 'm', '--train-pool', 'p']],
+    ['score', ['score', 'W', 'extra', '--model', 'm']],
+    ['export', ['export', 'W', 'OUT', 'extra', '--pool', 'p', '--format', 'jsonl']],
   ];
   for (const [name, argv] of cases) {
     it(`qpairs ${name} … extra: exit 2, naming it, nothing done`, async () => {

@@ -8,7 +8,7 @@ import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
 import { putStat } from '../../gold';
 import { compareRunsFlagged } from '../../engine/compute-task';
-import { parse, requireString, table, UsageError } from '../args';
+import { parse, requireString, table, takePositionals, UsageError } from '../args';
 import { fmt, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
 /**
@@ -57,6 +57,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
     if (stray) throw new UsageError(`--${stray} goes with --compare R1,R2`);
   }
   if (values.compare !== undefined && values.partial) throw new UsageError('--partial goes with plain eval, not --compare (a comparison uses fully labeled queries)');
+  takePositionals(positionals, ['W'], 'eval');
   if (values.compare !== undefined) {
     const runs = list(values.compare)!;
     if (runs.length < 2) throw new UsageError('--compare needs at least two runs: R1,R2');

@@ -1,6 +1,6 @@
 import { EXPORT_FORMATS } from '../../../shared/gold';
 import { isExportFormat, writeExport } from '../../export';
-import { parse, requireString, UsageError } from '../args';
+import { parse, requireString, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
 import { json, withWorkspace, type Out } from './common';
 import { counted } from '../../../shared/plural';
@@ -27,13 +27,13 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
   const pool = requireString(values.pool, '--pool P');
   const format = requireString(values.format, '--format F');
   if (!isExportFormat(format)) throw new UsageError(unknownChoice('export format', format, EXPORT_FORMATS, 'formats'));
-  const [w, target, ...extra] = positionals;
+  const [w, target] = positionals;
   if (!target) throw new UsageError('export needs an output file OUT');
   // `-` is standard output for `qpairs corpus export`; here it made files named "-" and "-.datasheet.md".
   if (target === '-') {
     throw new UsageError('export writes OUT and its datasheet OUT.datasheet.md, so OUT is a file name, not "-" (standard output is only for qpairs corpus export; ./- names a file "-")');
   }
-  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  takePositionals(positionals, ['W', 'OUT'], 'export');
   return withWorkspace(w, (ws) => {
     const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator, text: !values['no-text'], force: values.force });
     const files = [...b.files, b.datasheet].map((f) => ({ file: f.name, lines: f.lines }));

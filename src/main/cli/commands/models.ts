@@ -12,6 +12,7 @@ import { counted } from '../../../shared/plural';
 /** `qpairs score W --model NAME --pool P [--json]`: stores the model's scores as run NAME in pool P. */
 export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, { model: { type: 'string' }, pool: { type: 'string' }, json: { type: 'boolean' } });
+  takePositionals(positionals, ['W'], 'score');
   const name = requireString(values.model, '--model NAME');
   const pool = requireString(values.pool, '--pool P');
   return withWorkspace(positionals[0], async (ws) => {

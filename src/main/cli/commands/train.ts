@@ -3,7 +3,7 @@ import { checkModelConfig } from '../../models/config-check';
 import { trainModel, scoreEveryPool, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import { listModels, type TrainingInfo } from '../../training/store';
-import { parse, requireString, optionalInt, UsageError } from '../args';
+import { parse, requireString, optionalInt, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../suggest';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
@@ -67,6 +67,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
   const model = requireString(values.model, `--model M (${MODEL_IDS.join(', ')})`);
   if (!(MODEL_IDS as readonly string[]).includes(model)) throw new UsageError(unknownChoice('model', model, MODEL_IDS));
   const name = requireString(values.name, '--name NAME');
+  takePositionals(positionals, ['W'], 'train');
   const epochs = optionalInt(values.epochs, '--epochs');
   if (epochs !== undefined && epochs < 1) throw new UsageError('--epochs must be at least 1');
   // tf-idf is fitted in one pass: an --epochs there was ignored without a word.

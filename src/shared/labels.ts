@@ -66,6 +66,20 @@ export function normaliseLabel(scheme: LabelScheme, raw: string): string | null 
   }
 }
 
+/** The lowest and highest grade a scheme's values give (null for graded: any integer). */
+export function schemeGradeRange(scheme: LabelScheme): { min: number; max: number } | null {
+  switch (scheme) {
+    case 'binary':
+      return { min: 0, max: 1 };
+    case 'semeval3':
+      return { min: 0, max: 2 };
+    case 'likert5':
+      return { min: -2, max: 2 };
+    case 'graded':
+      return null;
+  }
+}
+
 /** Numeric grade of a stored value, or null for "?" / unknown values (unjudged). */
 export function labelGrade(value: string | null | undefined): number | null {
   if (value == null || value === UNSURE) return null;

@@ -4,6 +4,7 @@
  */
 import { AGGREGATION_RULES, defaultMeanThreshold, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
 import { PERSON_ROLES, isReservedRole } from '../../shared/roles';
+import { schemeGradeRange } from '../../shared/labels';
 import { NAME_MAX_LENGTH } from '../../shared/contract';
 import { NotFoundError, QPairsError } from '../errors';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
@@ -128,6 +129,15 @@ export function setAggregation(ws: Workspace, pool: string, rule: AggregationRul
     throw new QPairsError(`the aggregation threshold applies to the mean rule only (relevant when the mean grade is above it); pool "${pool}" would use rule ${rule}: set the rule to mean with the threshold, or leave the threshold out`);
   }
   const p = ws.pool(pool);
+  // A mean grade lies between the scheme's lowest and highest grade: a threshold below the lowest made
+  // every voted pair relevant, one at the highest or above none, without a word.
+  const range = schemeGradeRange(p.scheme);
+  if (threshold !== undefined && range && (threshold < range.min || threshold >= range.max)) {
+    throw new QPairsError(
+      `the aggregation threshold ${threshold} would make ${threshold < range.min ? 'every voted pair relevant' : 'no pair relevant'} in pool "${pool}": ` +
+        `its ${p.scheme} grades run from ${range.min} to ${range.max}, and a pair is relevant when its mean grade is above the threshold; give one from ${range.min} up to (not including) ${range.max}`,
+    );
+  }
   const cur = getAggregation(ws, pool);
   // Switching to `mean` without a threshold takes the scheme's (the stored 0 of another rule made
   // any single relevant vote relevant on a binary pool); staying on `mean` keeps the pool's own.

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closest } from './suggest';
+import { closest } from '../../shared/suggest';
 
 /** A usage error: wrong flags or arguments (exit code 2). */
 export class UsageError extends Error {

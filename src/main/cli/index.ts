@@ -27,7 +27,7 @@ import { closeWorkspace, commandWorkspace, openWorkspace, setCommandLine } from 
 import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
-import { subcommandError, unknownChoice } from './suggest';
+import { subcommandError, unknownChoice } from '../../shared/suggest';
 import { versionText } from './version';
 import { uploadLimitBytes } from '../serve/upload-limit';
 import { cannotRead } from '../import/reader';

@@ -5,7 +5,7 @@
  * decided before they run, in access.ts.
  */
 import type { AppInfo, CommandResult, ParsedArgs } from '../../shared/contract';
-import { assignmentNotes } from '../team/assign-notes';
+import { assignmentNotes, knownPeople } from '../team/assign-notes';
 import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
 import { defaultExportName, finishExportWrite, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions } from '../export';
@@ -96,9 +96,10 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
       }),
     'pool.assign': (a) =>
       write(() => {
+        const known = knownPeople(ws);
         assignPool(ws, a.pool, a.annotators, a.perQuery ?? null, a.seed);
         changed();
-        const notes = assignmentNotes(ws, a.annotators);
+        const notes = assignmentNotes(ws, a.annotators, known);
         return notes.length ? { ...assignmentView(ws, a.pool), notes } : assignmentView(ws, a.pool);
       }),
     'pool.assignment': (a) => assignmentView(ws, a.pool, a.annotator, reviewStateOf(a.pool)),

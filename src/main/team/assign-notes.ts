@@ -1,15 +1,25 @@
 /**
- * Issue 23: what assigning a judge (or an owner) as one of a pool's annotators means. They keep
- * their role — the assignment adds labeling, it does not make them a plain annotator — and since
- * they see everyone's labels, they do not label blind. pool.assign (engine) and `qpairs assign`
- * return these notes.
+ * What an assignment means beyond its table, said by pool.assign (engine) and `qpairs assign`:
+ * - issue 23: a judge (or an owner) assigned as one of a pool's annotators keeps the role — the
+ *   assignment adds labeling, it does not make them a plain annotator — and since they see
+ *   everyone's labels, they do not label blind;
+ * - a name the workspace did not know is added as a new annotator: said so, with the known person
+ *   it most likely meant (`alcie` for alice was added in silence, and the pool waited on nobody).
  */
+import { closest } from '../../shared/suggest';
 import type { Workspace } from '../workspace/workspace';
 
-export function assignmentNotes(ws: Workspace, names: readonly string[]): string[] {
+/** The notes for assigning `names`; `known` are the people of the workspace before the assignment. */
+export function assignmentNotes(ws: Workspace, names: readonly string[], known: ReadonlySet<string>): string[] {
   const roles = new Map(ws.listAnnotators().map((x) => [x.name, x.role]));
-  return names
-    .map((raw) => raw.trim())
+  const trimmed = names.map((raw) => raw.trim());
+  const added = trimmed.filter((n) => !known.has(n));
+  const people = [...known].filter((n) => roles.get(n) !== 'gold' && roles.get(n) !== 'system');
+  const addedNotes = added.map((n) => {
+    const meant = closest(n, people.filter((p) => !trimmed.includes(p)));
+    return `${n} was not a person of this workspace and is added as a new annotator${meant ? ` (did you mean ${meant}? then assign again with ${meant})` : ''}.`;
+  });
+  const roleNotes = trimmed
     .filter((n) => roles.get(n) === 'judge' || roles.get(n) === 'owner')
     .map((n) =>
       roles.get(n) === 'judge'
@@ -17,4 +27,10 @@ export function assignmentNotes(ws: Workspace, names: readonly string[]): string
           `as a judge ${n} still sees everyone's labels and settles disagreements, so ${n} does not label blind. To have ${n} only settle, leave ${n} out of the assignment.`
         : `${n} is an owner and stays one: assigned here, ${n} also labels this pool as one of its annotators, but sees everyone's labels, so ${n} does not label blind.`,
     );
+  return [...addedNotes, ...roleNotes];
+}
+
+/** The workspace's people now (before an assignment adds any): assignmentNotes' `known`. */
+export function knownPeople(ws: Workspace): Set<string> {
+  return new Set(ws.listAnnotators().map((x) => x.name));
 }

@@ -1,7 +1,7 @@
 import { AGGREGATION_RULES, meanRuleText, noAnnotatorsNote, UNSURE_UNDER_RULE, type AggregationRule } from '../../../shared/gold';
 import { aggregationSummary, loadPoolState, setAggregation } from '../../gold';
 import { parse, takePositionals, requireString, table, UsageError } from '../args';
-import { unknownChoice } from '../suggest';
+import { unknownChoice } from '../../../shared/suggest';
 import { json, numberFlag, withWorkspace, type Out } from './common';
 
 /**

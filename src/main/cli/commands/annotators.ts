@@ -1,7 +1,7 @@
 import type { AnnotatorRole } from '../../workspace/workspace';
 import { ANNOTATOR_ROLES, addAnnotator, setAnnotatorRole } from '../../gold';
 import { parse, table, takePositionals, UsageError } from '../args';
-import { subcommandError, unknownChoice } from '../suggest';
+import { subcommandError, unknownChoice } from '../../../shared/suggest';
 import { json, withWorkspace, type Out } from './common';
 import { inviteAnnotator, revokeAnnotator, teamMembers } from '../../team/tokens';
 import { WorkspaceLockedError } from '../../workspace/lock';

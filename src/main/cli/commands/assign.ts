@@ -1,7 +1,7 @@
 import { assignPool, assignmentView } from '../../gold';
 import { parse, takePositionals, requireString, table, UsageError } from '../args';
 import { intFlag, json, list, positiveInt, withWorkspace, type Out } from './common';
-import { assignmentNotes } from '../../team/assign-notes';
+import { assignmentNotes, knownPeople } from '../../team/assign-notes';
 
 /**
  * `qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`: assigns the
@@ -25,8 +25,9 @@ export async function cmdAssign(argv: string[], out: Out): Promise<number> {
   if (perQuery !== undefined && seed === undefined) throw new UsageError('--per-query needs --seed S (so the assignment can be reproduced)');
   takePositionals(positionals, ['W'], 'assign');
   return withWorkspace(positionals[0], (ws) => {
+    const known = knownPeople(ws);
     assignPool(ws, pool, annotators, perQuery ?? null, seed ?? 1);
-    const notes = assignmentNotes(ws, annotators);
+    const notes = assignmentNotes(ws, annotators, known);
     const v = notes.length ? { ...assignmentView(ws, pool), notes } : assignmentView(ws, pool);
     if (values.json) out.log(json(v));
     else {

@@ -8,7 +8,7 @@ import { rebuildIndex } from '../../engine/streaming-indexer';
 import { QPairsError, throwIfAborted } from '../../errors';
 import { checkWriteTarget, whyCannotWrite, writeAllSync } from '../../export/write';
 import { parse, requireString, takePositionals, UsageError } from '../args';
-import { didYouMean, subcommandError, unknownChoice } from '../suggest';
+import { didYouMean, subcommandError, unknownChoice } from '../../../shared/suggest';
 import { questionSources } from '../../engine/work';
 import { ProgressBar } from '../progress';
 import { closeWorkspace, json, openWorkspace, type Out } from './common';

@@ -1,7 +1,7 @@
 import { EXPORT_FORMATS } from '../../../shared/gold';
 import { isExportFormat, writeExport } from '../../export';
 import { parse, requireString, takePositionals, UsageError } from '../args';
-import { unknownChoice } from '../suggest';
+import { unknownChoice } from '../../../shared/suggest';
 import { json, withWorkspace, type Out } from './common';
 import { counted } from '../../../shared/plural';
 

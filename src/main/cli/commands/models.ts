@@ -3,7 +3,7 @@ import { scorePool, deleteModelReporting, describeMissingRuns, describeUniformSc
 import { listModels, requireModel } from '../../training/store';
 import { QPairsError } from '../../errors';
 import { parse, requireString, table, takePositionals, UsageError } from '../args';
-import { subcommandError } from '../suggest';
+import { subcommandError } from '../../../shared/suggest';
 import { modelPoolOverlaps, poolModelRuns } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
 import { describeSettings } from '../../../shared/models';

@@ -4,7 +4,7 @@ import { trainModel, scoreEveryPool, describeMissingRuns, describeUniformScores 
 import { describeDevOverlap } from '../../training/dev-overlap';
 import { listModels, type TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, takePositionals, UsageError } from '../args';
-import { unknownChoice } from '../suggest';
+import { unknownChoice } from '../../../shared/suggest';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
 import { preparingStep } from '../../../shared/models';

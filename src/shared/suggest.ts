@@ -1,5 +1,5 @@
 /**
- * "Did you mean": the name a mistyped command, subcommand, flag or value most likely meant, so a
+ * "Did you mean": the name a mistyped command, subcommand, flag, value or person most likely meant, so a
  * usage error can say it (`qpairs improt` → did you mean "import"?).
  */
 

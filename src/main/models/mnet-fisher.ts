@@ -20,7 +20,8 @@ import { evaluateRanker } from './dev-eval';
 import { fisherVector } from './fisher-vector';
 import { fitDiagonalGmm, type DiagonalGmm } from './gmm';
 import { Rng } from './rng';
-import { SkipGramRanker, SKIPGRAM_DEFAULTS } from './skipgram';
+import { pretrainedSkipGram } from './neural-common';
+import { SKIPGRAM_DEFAULTS, type SkipGramConfig } from './skipgram';
 import { checkAbort, nextTick } from './train-loop';
 import { QuestionVectors } from './question-vectors';
 import { fullText, tokenize } from './text';
@@ -142,23 +143,19 @@ export class MnetFisherRanker implements Ranker {
       notes.push(`word vectors given (${opts.embeddings.words.length} words); skip-gram not trained`);
     } else {
       if (cfg.categoryWeight > 0) notes.push(`M-NET category term β = ${cfg.categoryWeight} over ${categorised} categorised questions`);
-      const sg = new SkipGramRanker({
+      // From opts.wordVectorCache when an earlier training (a CV fold) trained these already.
+      const sgConfig: SkipGramConfig = {
+        ...SKIPGRAM_DEFAULTS,
         dim: cfg.dim,
         window: cfg.window,
         negatives: cfg.negatives,
         minCount: cfg.minCount,
         epochs: cfg.epochs,
         useExtraTexts: cfg.useExtraTexts,
-        seed: cfg.seed,
-        categoryWeight: cfg.categoryWeight,
-      });
-      await sg.train(data, {
         seed: opts.seed ?? cfg.seed,
-        signal: opts.signal,
-        onProgress: (p) => opts.onProgress?.({ ...p, epochs: p.epochs + 1, phase: 'skip-gram word embeddings' }),
-      });
-      this.setVectors(sg.vectors());
-      sg.dispose();
+        categoryWeight: cfg.categoryWeight,
+      };
+      this.setVectors(await pretrainedSkipGram(data, opts, sgConfig, (p) => ({ ...p, epochs: p.epochs + 1, phase: 'skip-gram word embeddings' })));
     }
     checkAbort(opts.signal);
     // Word occurrences of the questions, reservoir-sampled.

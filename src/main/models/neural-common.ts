@@ -1,11 +1,12 @@
 /** Pieces shared by the tfjs models: vocabulary, embedding initialisation, negative sampling, caches. */
+import { createHash } from 'node:crypto';
 import * as tf from '@tensorflow/tfjs-core';
 import { QPairsError } from '../errors';
 import { corpusTexts } from './lexical';
 import { Rng } from './rng';
-import { SkipGramRanker } from './skipgram';
+import { SKIPGRAM_DEFAULTS, SkipGramRanker, type SkipGramConfig } from './skipgram';
 import { textKey, tokenize } from './text';
-import type { QText, TrainOptions, TrainingData, WordVectors } from './types';
+import type { QText, TrainOptions, TrainProgress, TrainingData, WordVectors } from './types';
 import { PAD, UNK, Vocab } from './vocab';
 
 export function buildVocab(data: TrainingData, minCount: number, maxVocab: number): Vocab {
@@ -18,7 +19,10 @@ export function buildVocab(data: TrainingData, minCount: number, maxVocab: numbe
 
 /**
  * The word vectors to start from: opts.embeddings when given, else skip-gram trained on the
- * corpus (`pretrainEpochs` > 0), else null (random initialisation).
+ * corpus (`pretrainEpochs` > 0), else null (random initialisation). The skip-gram vectors are taken
+ * from opts.wordVectorCache when it holds them under this training's pretrainKey (the same corpus
+ * texts in the same order, seed and settings: skip-gram is deterministic, so they are the vectors it
+ * would train), and added to it when trained here.
  */
 export async function startingVectors(
   data: TrainingData,
@@ -29,15 +33,48 @@ export async function startingVectors(
 ): Promise<WordVectors | null> {
   if (opts.embeddings) return opts.embeddings;
   if (pretrainEpochs <= 0) return null;
-  const sg = new SkipGramRanker({ dim, epochs: pretrainEpochs, seed });
-  await sg.train(data, {
-    seed,
-    signal: opts.signal,
-    onProgress: (p) => opts.onProgress?.({ ...p, phase: 'skip-gram pre-training', devMRR: undefined, devMAP: undefined }),
-  });
+  return pretrainedSkipGram(data, opts, { ...SKIPGRAM_DEFAULTS, dim, epochs: pretrainEpochs, seed }, (p) => ({ ...p, phase: 'skip-gram pre-training', devMRR: undefined, devMAP: undefined }));
+}
+
+/**
+ * Skip-gram word vectors trained on the corpus with `config` (its seed the one trained with): from
+ * opts.wordVectorCache when it holds them under pretrainKey (skip-gram is deterministic: they are
+ * the vectors this would train), else trained here and added to it. `progress` words its progress.
+ */
+export async function pretrainedSkipGram(
+  data: TrainingData,
+  opts: TrainOptions,
+  config: SkipGramConfig,
+  progress: (p: TrainProgress) => TrainProgress,
+): Promise<WordVectors> {
+  const key = opts.wordVectorCache ? pretrainKey(data, config) : null;
+  const cached = key === null ? undefined : opts.wordVectorCache!.get(key);
+  // A copy: whoever starts from them owns what it is given, as with vectors trained here.
+  if (cached) return { words: [...cached.words], dim: cached.dim, data: cached.data.slice() };
+  const sg = new SkipGramRanker(config);
+  await sg.train(data, { seed: config.seed, signal: opts.signal, onProgress: (p) => opts.onProgress?.(progress(p)) });
   const v = sg.vectors();
   sg.dispose();
+  if (key !== null) opts.wordVectorCache!.set(key, { words: [...v.words], dim: v.dim, data: v.data.slice() });
   return v;
+}
+
+/**
+ * What skip-gram pre-training's vectors depend on, as a key: its settings (seed included) and a
+ * SHA-256 of the texts it reads (corpusTexts: every question's title and body in the training
+ * data's order, then the extra texts when the settings use them), each with its length, and of the
+ * questions' categories when M-NET's category term is on. Two trainings with the same key train
+ * bit-for-bit the same vectors.
+ */
+export function pretrainKey(data: TrainingData, config: SkipGramConfig): string {
+  const h = createHash('sha256');
+  // UTF-16 code units as they are (a lone surrogate included), each text after its length.
+  for (const t of corpusTexts(data, config.useExtraTexts)) h.update(`${t.length}:`).update(t, 'utf16le');
+  // M-NET's category term reads the questions' categories too.
+  if (config.categoryWeight > 0) for (const q of data.questions.values()) h.update(`|${q.category?.length ?? -1}:${q.category ?? ''}`);
+  // Settings in a fixed key order (the defaults' own order), so equal settings give equal keys.
+  const settings = (Object.keys(SKIPGRAM_DEFAULTS) as Array<keyof SkipGramConfig>).map((k) => `${k}=${config[k]}`).join(',');
+  return `skipgram ${settings} texts=${h.digest('hex')}`;
 }
 
 /**

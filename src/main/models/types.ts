@@ -82,7 +82,17 @@ export interface TrainOptions {
   dev?: DevSet;
   /** Initial word vectors for the neural models (else they train skip-gram on the corpus). */
   embeddings?: WordVectors;
+  /**
+   * Skip-gram word vectors pre-trained already, by the key of what they were trained on
+   * (neural-common.ts pretrainKey: the corpus texts in order, the seed and the settings). A training
+   * whose pre-training has a key here takes those vectors (the same ones it would train); one it
+   * trains is added. CV folds and the final model share one (cross-validate.ts).
+   */
+  wordVectorCache?: WordVectorCache;
 }
+
+/** Pre-trained word vectors by pretrainKey (TrainOptions.wordVectorCache). */
+export type WordVectorCache = Map<string, WordVectors>;
 
 export interface EpochRecord {
   epoch: number;

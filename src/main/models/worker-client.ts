@@ -1,7 +1,7 @@
 /** Starting `train-worker` jobs from the engine/UI thread. */
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
-import type { QText, SavedModel, ScoreContext, TrainProgress, TrainReport } from './types';
+import type { QText, SavedModel, ScoreContext, TrainProgress, TrainReport, WordVectors } from './types';
 import type { EncodedModel, FromWorker, PoolScores, ReadCounts, StartMessage, ToWorker, TrainedOnRecord } from './worker-protocol';
 
 /** A training job as the engine starts it: the worker's start message without its type tag. */
@@ -63,13 +63,15 @@ export interface WorkerTrained {
   report: TrainReport;
   read?: ReadCounts;
   trainedOn?: TrainedOnRecord[];
+  /** Skip-gram vectors this training pre-trained, by key (StartMessage.wordVectors). */
+  wordVectors?: Array<[string, WordVectors]>;
 }
 
 /** Trains `job.kind` in a worker thread. */
 export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<WorkerTrained> {
   return run({ type: 'start', ...job }, o, (m) =>
     m.type === 'done'
-      ? { ...(m.saved ? { saved: m.saved } : {}), ...(m.encoded ? { encoded: m.encoded } : {}), report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}) }
+      ? { ...(m.saved ? { saved: m.saved } : {}), ...(m.encoded ? { encoded: m.encoded } : {}), report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}), ...(m.wordVectors?.length ? { wordVectors: m.wordVectors } : {}) }
       : undefined,
   );
 }

@@ -113,6 +113,8 @@ export interface StartMessage {
   read?: WorkspaceTrainingData;
   dev?: DevSet;
   opts?: { epochs?: number; seed?: number; embeddings?: WordVectors };
+  /** Skip-gram vectors pre-trained already, by key (TrainOptions.wordVectorCache); the ones this training trains come back in `done`. */
+  wordVectors?: Array<[string, WordVectors]>;
   /** Hand the model over encoded (EncodedModel), `meta` added to its saved meta first (the out-of-fold scores). */
   encode?: { meta?: Record<string, unknown> };
 }
@@ -132,7 +134,7 @@ export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }
-  | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[] }
+  | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[]; wordVectors?: Array<[string, WordVectors]> }
   | { type: 'scored'; scores: number[][] }
   | { type: 'pool-scored'; result: PoolScores }
   | { type: 'error'; name: string; message: string };

@@ -28,7 +28,7 @@
  */
 import { QPairsError, throwIfAborted } from '../errors';
 import { apRr, rankOrder } from '../models/dev-eval';
-import type { ModelId, TrainProgress, WordVectors } from '../models/types';
+import type { ModelId, TrainProgress, WordVectorCache, WordVectors } from '../models/types';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import { meanInterval } from '../stats/t-interval';
 import type { Workspace } from '../workspace/workspace';
@@ -70,6 +70,14 @@ export interface CvContext {
   config?: Record<string, unknown>;
   epochs?: number;
   embeddings?: WordVectors;
+  /**
+   * Skip-gram vectors pre-trained for seed `spec.seed` (the first repeat's, and the final model's):
+   * its folds take them from here and add those they train. Each other repeat (its own seed) has its
+   * own for its folds. A fold takes vectors only when its pre-training reads the same texts in the
+   * same order with the same seed and settings (neural-common.ts pretrainKey), so every fold trains
+   * and scores exactly as if it had pre-trained them itself. Without it every fold pre-trains its own.
+   */
+  wordVectors?: WordVectorCache;
   excludeRuns: ReadonlySet<string>;
   /** Training data without some queries' labeled pairs. */
   buildData: (exclude: ReadonlySet<string>) => TrainingInput;
@@ -113,6 +121,8 @@ export async function crossValidate(
     const use: 'select' | 'report' = r < select ? 'select' : 'report';
     if (use === 'report' && r === select && select > 0) selectedEpochs = bestEpoch(epochCurves);
     const folds = groupedFolds(clusters, spec.folds, spec.seed + r);
+    // Pre-trained once per repeat (its seed), not once per fold: the folds differ in their labeled pairs only.
+    const wordVectors: WordVectorCache | undefined = ctx.wordVectors && (r === 0 ? ctx.wordVectors : new Map());
     let apTotal = 0;
     let rrTotal = 0;
     for (let f = 0; f < folds.length; f++) {
@@ -136,7 +146,7 @@ export async function crossValidate(
         if (c !== undefined && heldClusters.has(c)) leaks.add(q);
       }
       const { saved, report } = await trainSaved(
-        { kind: ctx.kind, config: ctx.config, input: data, dev: use === 'select' ? devScored : undefined, opts: { epochs, seed: spec.seed + r, embeddings: ctx.embeddings } },
+        { kind: ctx.kind, config: ctx.config, input: data, dev: use === 'select' ? devScored : undefined, opts: { epochs, seed: spec.seed + r, embeddings: ctx.embeddings }, wordVectors },
         run,
       );
       if (use === 'select') {

@@ -3,10 +3,11 @@
  * that did not see its labels — a query whose fold leaves nothing to learn from is left unscored,
  * not scored by the final model that trained on it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SkipGramRanker } from '../models/skipgram';
 import { Workspace } from '../workspace/workspace';
 import { retrainLive } from './live-retrain';
 import { trainModel } from './train';
@@ -39,6 +40,19 @@ describe('a live retrain', () => {
     // q1, q2 scored out of fold; q3 (unlabeled) by the final model.
     expect([...r.scores.keys()].sort()).toEqual(['q1', 'q2', 'q3']);
   }, 120_000);
+
+  it('pre-trains ltr\'s skip-gram vectors once for its folds and final model (same texts, same seed), not once each', async () => {
+    for (const q of [0, 1, 2, 3]) labelLiveQuery(ws, q, [0]);
+    const spy = vi.spyOn(SkipGramRanker.prototype, 'train');
+    try {
+      const r = await retrainLive(ws, 'p', { model: 'ltr', trainPools: [], runName: 'live-ltr' }, { workerPath: null });
+      expect(r).toMatchObject({ folds: 3, heldOutQueries: 4, unscoredQueries: [] });
+      // 3 fold models and the final one each pre-trained skip-gram: 4 times on the same texts.
+      expect(spy.mock.calls.length).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   it('leaves out of a fold\'s training a training pool\'s copy of a held-out query: same id, same text or near-same text', async () => {
     // As above, q0 is the only labeled query of p with a similar candidate. Training pool t holds

@@ -22,7 +22,7 @@
 import { QPairsError, throwIfAborted } from '../errors';
 import { apRr, rankOrder } from '../models/dev-eval';
 import { hasOrderToLearn, noOrderToLearn } from '../models/ranksvm';
-import type { ModelId } from '../models/types';
+import type { ModelId, WordVectorCache } from '../models/types';
 import { clusterCount, findOverlap, groupedFolds, nearDuplicateClusters, type OverlapReason } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { labeledLists, labeledTrainingPairs, unlabeledSpec, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
@@ -122,6 +122,9 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   const all = labeledTrainingPairs(ws, pools, partialSet);
   const unlabeled = unlabeledSpec(pools, all, { excludeRuns: exclude });
   const unscored: string[] = [];
+  // Skip-gram vectors (ltr's embedding features) pre-trained once for the folds and the final model:
+  // they read the same texts with the same seed, so each would train the same ones (neural-common.ts pretrainKey).
+  const wordVectors: WordVectorCache = new Map();
   const copiesLeftOut = new Map<string, OverlapReason>();
   for (let f = 0; f < folds.length; f++) {
     throwIfAborted(o.signal);
@@ -141,7 +144,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
       continue;
     }
     const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-    const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed } }, { ...o, onProgress });
+    const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed }, wordVectors }, { ...o, onProgress });
     const dev = trainingDevSet(ws, folds[f]!.map((id) => byId.get(id)!), { excludeRuns: exclude });
     const { scores: s } = await scoreSaved(saved, dev.queries.map((q) => ({ query: q.query, candidates: q.candidates, ctx: q.context })), o);
     dev.queries.forEach((q, i) => {
@@ -158,7 +161,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   // Said before training (a worker), in the same words as `train`.
   if (pairwise) noOrderToLearn(spec.model, labeledLists(data));
   const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-  const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed } }, { ...o, onProgress });
+  const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed }, wordVectors }, { ...o, onProgress });
   const notByFinal = new Set(unscored);
   const rest = scoringItems(ws, pool, { excludeRuns: exclude }).filter((it) => !scores.has(it.queryId) && !notByFinal.has(it.queryId));
   const { scores: s } = await scoreSaved(saved, rest.map((it) => ({ query: it.query, candidates: it.candidates, ctx: it.ctx })), o);

@@ -6,7 +6,7 @@
 import { throwIfAborted } from '../errors';
 import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
-import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainOptions, TrainProgress, TrainReport } from '../models/types';
+import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainOptions, TrainProgress, TrainReport, WordVectorCache } from '../models/types';
 import type { EncodedModel, LabeledTrainingPairs, ReadCounts, TrainedOnRecord, UnlabeledSpec } from '../models/worker-protocol';
 import type { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readCounts, readUnlabeled } from './data';
@@ -33,6 +33,11 @@ export interface TrainJob {
   input: TrainingInput;
   dev?: DevSet;
   opts: Pick<TrainOptions, 'epochs' | 'seed' | 'embeddings'>;
+  /**
+   * Skip-gram vectors pre-trained by earlier trainings, by key (TrainOptions.wordVectorCache): this
+   * training takes them where its own pre-training would train the same ones, and adds those it trains.
+   */
+  wordVectors?: WordVectorCache;
 }
 
 export interface RunOptions {
@@ -77,7 +82,7 @@ export async function trainForStore(
 }
 
 async function trainRun(
-  { kind, config, input, dev, opts }: TrainJob,
+  { kind, config, input, dev, opts, wordVectors }: TrainJob,
   o: RunOptions,
   encode: { meta?: Record<string, unknown> } | undefined,
 ): Promise<{ saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
@@ -88,11 +93,12 @@ async function trainRun(
   const inThread = path ? null : joinTrainingData(pairs, readUnlabeled(input.ws, input.unlabeled));
   if (workerPath) {
     const job = path ? { read: { path, ...pairs, unlabeled: input.unlabeled, ...(input.trainedOn ? { trainedOn: input.trainedOn } : {}) } } : { data: inThread!.data };
-    const h = trainInWorker({ kind, config, ...job, dev, opts, ...(encode ? { encode } : {}) }, { workerPath, onProgress: o.onProgress });
+    const h = trainInWorker({ kind, config, ...job, dev, opts, ...(wordVectors ? { wordVectors: [...wordVectors] } : {}), ...(encode ? { encode } : {}) }, { workerPath, onProgress: o.onProgress });
     const onAbort = (): void => h.cancel();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const r = await h.promise;
+      for (const [k, v] of r.wordVectors ?? []) wordVectors?.set(k, v);
       return {
         ...(r.saved ? { saved: r.saved } : {}),
         ...(r.encoded ? { encoded: r.encoded } : {}),
@@ -108,7 +114,7 @@ async function trainRun(
   await initBackend();
   const model = await createModel(kind, config ?? {});
   try {
-    const report = await model.train(data, { ...opts, dev, signal: o.signal, onProgress: o.onProgress });
+    const report = await model.train(data, { ...opts, ...(wordVectors ? { wordVectorCache: wordVectors } : {}), dev, signal: o.signal, onProgress: o.onProgress });
     return { saved: model.save(), report, read: readCounts(inThread!) };
   } finally {
     model.dispose();

@@ -64,6 +64,26 @@ describe('train-worker', () => {
     local.dispose();
   });
 
+  it('hands back the skip-gram vectors it pre-trained, and a job given them trains the same model without pre-training', async () => {
+    const phases = (progress: TrainProgress[]) => new Set(progress.map((p) => p.phase));
+    const run = (wordVectors?: Array<[string, import('../models/types').WordVectors]>) => {
+      const progress: TrainProgress[] = [];
+      const job = trainInWorker({ kind: 'bow-cnn', config, data: fx.data, opts: { epochs: 2, seed: 5 }, ...(wordVectors ? { wordVectors } : {}) }, { workerPath, onProgress: (p) => progress.push(p) });
+      return job.promise.then((r) => ({ ...r, progress }));
+    };
+    const first = await run([]);
+    expect(phases(first.progress).has('skip-gram pre-training')).toBe(true);
+    expect(first.wordVectors).toHaveLength(1);
+    const second = await run(first.wordVectors);
+    expect(phases(second.progress).has('skip-gram pre-training')).toBe(false);
+    expect(second.wordVectors).toBeUndefined();
+    const alone = await run();
+    expect(alone.wordVectors).toBeUndefined();
+    for (const r of [first, second]) {
+      for (const [k, t] of Object.entries(alone.saved!.weights)) expect(Array.from(r.saved!.weights[k]!.data), k).toEqual(Array.from(t.data));
+    }
+  });
+
   it('cancel aborts training with CancelledError', async () => {
     let job: ReturnType<typeof trainInWorker> | null = null;
     job = trainInWorker(

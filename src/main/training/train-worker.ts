@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { createModel, loadModel } from '../models/registry';
 import type { FromWorker, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from '../models/worker-protocol';
-import type { SavedModel, TrainingData } from '../models/types';
+import type { SavedModel, TrainingData, WordVectorCache } from '../models/types';
 import { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readCounts, readUnlabeled } from './data';
 import { poolScoresOf, readPoolScoring } from './pool-scores';
@@ -55,9 +55,12 @@ async function handle(msg: ToWorker): Promise<void> {
       if (!data) throw new Error('a training job needs its data or where to read it');
       const model = await createModel(msg.kind, msg.config ?? {});
       let last = 0;
+      // Skip-gram vectors pre-trained by an earlier training (a CV fold): the ones trained here go back.
+      const wordVectorCache: WordVectorCache = new Map(msg.wordVectors ?? []);
       try {
         const report = await model.train(data, {
           ...msg.opts,
+          ...(msg.wordVectors ? { wordVectorCache } : {}),
           dev: msg.dev,
           onProgress: (progress) => {
             const now = Date.now();
@@ -69,7 +72,9 @@ async function handle(msg: ToWorker): Promise<void> {
           },
         });
         const saved = model.save();
-        const done = { report, ...(read ? { read } : {}), ...(trainedOn ? { trainedOn } : {}) };
+        const given = new Set((msg.wordVectors ?? []).map(([k]) => k));
+        const pretrained = [...wordVectorCache].filter(([k]) => !given.has(k));
+        const done = { report, ...(read ? { read } : {}), ...(trainedOn ? { trainedOn } : {}), ...(pretrained.length ? { wordVectors: pretrained } : {}) };
         if (msg.encode) {
           // Encoded here, as the workspace stores it: the engine's thread only writes the bytes.
           const encoded = encodeForStore(saved, msg.encode.meta);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { LIVE_MODELS, liveRunName } from '../../shared/live';
 import { QPairsError, throwIfAborted } from '../errors';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
-import type { ModelId, TrainReport, WordVectors } from '../models/types';
+import type { ModelId, TrainReport, WordVectorCache, WordVectors } from '../models/types';
 import type { EncodedModel, TrainedOnRecord } from '../models/worker-protocol';
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
@@ -293,12 +293,16 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   let cv: CvResult | undefined;
   /** A supervised model's out-of-fold scores of its training queries (from --cv): query → candidate → score. */
   const outOfFold: Record<string, Record<string, number>> = {};
+  // Skip-gram vectors pre-trained with this seed: the first CV repeat's folds and the final model
+  // share them where they read the same texts (trained once, not once per fold and again at the end).
+  const wordVectors: WordVectorCache = new Map();
   if (cvSpec && cvClusterMap) {
     cv = await crossValidate(ws, queries, cvClusterMap, cvSpec, {
       kind,
       config: spec.config,
       epochs: spec.epochs,
       embeddings,
+      wordVectors,
       excludeRuns: exclude,
       buildData: (held) => input(pairsWithout(held)),
       epochsMatter: supervised,
@@ -372,7 +376,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     };
   } else {
     // The model comes back encoded as it is stored (the worker encodes it): this thread only writes it.
-    ({ encoded: saved, report, read, trainedOn: fingerprinted } = await trainForStore({ kind, config: spec.config, input: { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts }, o, storedMeta));
+    ({ encoded: saved, report, read, trainedOn: fingerprinted } = await trainForStore({ kind, config: spec.config, input: { ...input(pairs), trainedOn: trainedOnQueryIds }, dev, opts, wordVectors }, o, storedMeta));
   }
   const trainedOn = fingerprinted
     ? { rows: fingerprinted }

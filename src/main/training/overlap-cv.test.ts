@@ -165,6 +165,8 @@ describe('bad input changes nothing', () => {
   });
 });
 
+// Each case trains with 5-fold CV on SemEval (two or three trainings): about 35-50 s alone, more on a
+// loaded machine, where the default 60 s ran out and the next case then met the workspace still held.
 describe('grouped cross-validation', () => {
   it('folds over the 117 distinct training questions never hold out a question whose copy is trained on', async () => {
     const r = await cli(['train', file, '--model', 'tfidf', '--name', 'tf-cv', '--train-pool', 'train1', '--train-pool', 'train2', '--cv', '5', '--seed', '3', '--json']);
@@ -181,7 +183,7 @@ describe('grouped cross-validation', () => {
     const text = await cli(['train', file, '--model', 'tfidf', '--name', 'tf-cv2', '--train-pool', 'train1', '--train-pool', 'train2', '--cv', '5', '--seed', '3']);
     expect(text.out).toMatch(/grouped CV MAP (\d+\.\d\d) \(95% CI \d+\.\d\d–\d+\.\d\d\), MRR .*: 5 folds × 1 repeat scoring each of 117 distinct questions once \(170 labeled training queries in 117 groups of near-duplicates; seed 3\)/);
     expect(text.out).toContain(`grouped CV MAP ${(100 * cv.MAP).toFixed(2)}`);
-  });
+  }, 180_000);
 
   it('chooses epochs on one repeat and reports on the other; with a dev pool, CV runs on the clean training queries', async () => {
     const r = await cli([
@@ -202,7 +204,7 @@ describe('grouped cross-validation', () => {
     expect(training.cv.MAP).toBe(training.cv.perRepeat[1].MAP);
     // The final model trains on all clean training data with the dev pool for early stopping.
     expect(report.history.length).toBe(training.cv.selectedEpochs);
-  });
+  }, 180_000);
 });
 
 describe('early stopping without a dev pool or --cv', () => {

@@ -121,3 +121,24 @@ describe('UndoHistory', () => {
     expect(h.size('p', 'judy')).toBe(0);
   });
 });
+
+describe('undos under way (runUndo) and redo (afterUndos)', () => {
+  it('afterUndos resolves once every undo begun so far is over, a failed one included', async () => {
+    const h = new UndoHistory();
+    const order: string[] = [];
+    let answerFirst!: () => void;
+    const first = h.runUndo(() => new Promise<void>((r) => (answerFirst = r)).then(() => void order.push('first undo')));
+    const second = h.runUndo(async () => {
+      order.push('second undo');
+      throw new Error('refused');
+    });
+    const waited = h.afterUndos().then(() => void order.push('redo'));
+    await expect(second).rejects.toThrow('refused');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(order).toEqual(['second undo']);
+    answerFirst();
+    await first;
+    await waited;
+    expect(order).toEqual(['second undo', 'first undo', 'redo']);
+  });
+});

@@ -149,6 +149,24 @@ export class UndoHistory {
     this.save();
   }
 
+  /** The undos under way (their calls not answered yet): redo waits for them (afterUndos). */
+  private undoing: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs an undo, which redo waits for. U pressed right after u, before u's call was answered (a
+   * busy server), found nothing to redo: what u took back reaches the redo list only with the answer.
+   */
+  runUndo(undo: () => Promise<void>): Promise<void> {
+    const run = undo();
+    this.undoing = Promise.all([this.undoing, run.catch(() => undefined)]).then(() => undefined);
+    return run;
+  }
+
+  /** Resolves once every undo begun so far (runUndo) is over. */
+  afterUndos(): Promise<void> {
+    return this.undoing;
+  }
+
   /** Removes and returns the newest entry of this pool and annotator. */
   pop(pool: string, annotator: string): HistoryEntry | null {
     for (let i = this.entries.length - 1; i >= 0; i--) {

@@ -144,7 +144,7 @@ export function useLabeling(
   /** An undo's or redo's notice of a note: it says so when the engine refuses the change. */
   const queuedNotice = useQueuedNotice(outbox, setNotice);
 
-  const doUndo = useCallback(async () => {
+  const doUndo = useCallback(() => undo.runUndo(async () => {
     if (!ready) return;
     if (!(await outbox.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, annotator);
@@ -182,10 +182,12 @@ export function useLabeling(
       if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
     }
-  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice]);
+  }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice]);
 
   const doRedo = useCallback(async () => {
     if (!ready) return;
+    // An undo still waiting for its answer has not yet put back what it took (U right after u).
+    await undo.afterUndos();
     if (!(await outbox.settledForUndo(setNotice))) return;
     const got = undo.popRedo(pool, annotator);
     const r = got.entry;

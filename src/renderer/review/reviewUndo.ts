@@ -49,7 +49,9 @@ export interface ReviewUndoContext<R extends UndoableRow> {
 export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>): { doUndo: () => Promise<void>; doRedo: () => Promise<void> } {
   const { client, settles, undo, judge, pool, allRows, storedReason, setReasons, setGiven, showPair, setNotice, setError, queuedNotice, load } = c;
 
-  const doUndo = async (): Promise<void> => {
+  const doUndo = (): Promise<void> => undo.runUndo(undoLast);
+
+  const undoLast = async (): Promise<void> => {
     if (!judge || !pool) return;
     if (!(await settles.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, judge);
@@ -119,6 +121,8 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
   /** U: gives back what the last undo took back (a ruling, with its reason, or a reason). */
   const doRedo = async (): Promise<void> => {
     if (!judge || !pool) return;
+    // An undo still waiting for its answer has not yet put back what it took (U right after u).
+    await undo.afterUndos();
     if (!(await settles.settledForUndo(setNotice))) return;
     const got = undo.popRedo(pool, judge);
     const e = got.entry;

@@ -1,0 +1,64 @@
+/**
+ * u then U pressed quickly on the Review screen: U found nothing to redo when u's label.undo was not
+ * answered yet (a busy server; seen in the end-to-end suite under load), because what u takes back
+ * reaches the redo list only with the answer. Redo now waits for the undos under way.
+ */
+import { describe, expect, it } from 'vitest';
+import type { QPairsClient } from '../../shared/contract';
+import { UndoHistory } from '../annotate/history';
+import type { LabelQueue } from '../annotate/labelQueue';
+import { reviewUndoActions, type UndoableRow } from './reviewUndo';
+
+/** A promise resolved from outside: the server's answer, when the test says. */
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe("the Review screen's U right after u", () => {
+  it('redoes the ruling u took back, though u had no answer yet when U was pressed', async () => {
+    const undo = new UndoHistory();
+    undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true });
+    const undoAnswer = deferred<{ seq: number }>();
+    const calls: Array<{ command: string; args: Record<string, unknown> }> = [];
+    const client = {
+      invoke: (command: string, args: Record<string, unknown>) => {
+        calls.push({ command, args });
+        if (command === 'label.undo') return undoAnswer.promise;
+        if (command === 'review.settle') return Promise.resolve({ seq: 9, saved: true, record: null });
+        return Promise.reject(new Error(`unexpected ${command}`));
+      },
+    } as unknown as QPairsClient;
+    const notices: Array<string | null> = [];
+    const errors: Array<string | null> = [];
+    const actions = reviewUndoActions<UndoableRow>({
+      client,
+      settles: { settledForUndo: async () => true } as unknown as LabelQueue,
+      undo,
+      judge: 'judy',
+      pool: 'p',
+      queuePool: 'p',
+      allRows: [{ key: 'q\u0000c', value: '1', by: 'judy' }],
+      storedReason: () => null,
+      setReasons: () => {},
+      setGiven: () => {},
+      showPair: () => {},
+      setNotice: (s) => notices.push(s),
+      setError: (s) => errors.push(s),
+      queuedNotice: () => {},
+      load: async () => {},
+    });
+    const undoing = actions.doUndo();
+    const redoing = actions.doRedo(); // U, before label.undo is answered
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls.map((c) => c.command)).toEqual(['label.undo']);
+    undoAnswer.resolve({ seq: 8 });
+    await undoing;
+    await redoing;
+    expect(notices).not.toContain('Nothing to redo: U gives back what u took back in this session.');
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => c.command)).toEqual(['label.undo', 'review.settle']);
+    expect(calls[1]!.args).toMatchObject({ pool: 'p', judge: 'judy', queryId: 'q', candidateId: 'c', value: '1', ifLatest: 8 });
+  });
+});

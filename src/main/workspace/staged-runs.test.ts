@@ -196,6 +196,73 @@ describe('a run stored in chunks', () => {
   });
 });
 
+describe('several runs stored in chunks', () => {
+  it('are swapped in together, with what beforeSwap writes, in one transaction: the same runs replaceRun stores', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    ws.db.exec(`CREATE TABLE notes(x TEXT)`);
+    const plain = scratch.fresh('x');
+    poolWithRun(plain);
+    const a = rowsOf((q, c) => q - c);
+    const b = rowsOf((q, c) => q * c);
+    plain.transaction(() => {
+      plain.replaceRun('p', 'm', 'live', { v: 'a' }, a);
+      plain.replaceRun('p', 'n', 'live', { v: 'b' }, b);
+    });
+    const before = view(ws);
+    const seen: Array<{ view: unknown; names: string[]; notes: number }> = [];
+    const write = async <T,>(f: () => T): Promise<T> => {
+      const out = f();
+      seen.push({ view: view(ws), names: ws.runKinds('p').map((r) => r.name), notes: ws.db.prepare(`SELECT count(*) FROM notes`).pluck().get() as number });
+      return out;
+    };
+    const pairs = await ws.replaceRunsInChunks(
+      'p',
+      [
+        { name: 'm', kind: 'live', config: { v: 'a' }, rows: a },
+        { name: 'n', kind: 'live', config: { v: 'b' }, rows: b },
+      ],
+      { chunk: 8, write, beforeSwap: () => ws.db.prepare(`INSERT INTO notes VALUES ('curve point')`).run() },
+    );
+    expect(pairs).toEqual([Q * C, Q * C]);
+    // Each run staged (a row, then 4 chunks), the swap, then the old m's scores deleted in 4 chunks.
+    const swap = 2 * (1 + 4);
+    expect(seen).toHaveLength(swap + 1 + 4);
+    for (const s of seen.slice(0, swap)) expect(s).toEqual({ view: before, names: ['bm25', 'm'], notes: 0 });
+    for (const s of seen.slice(swap)) expect(s).toMatchObject({ names: ['bm25', 'm', 'n'], notes: 1 });
+    expect(view(ws)).toEqual(view(plain));
+    expect(ws.runConfig('p', 'n')).toEqual({ v: 'b' });
+    expect(ws.listRuns('p').map((r) => [r.name, r.kind, r.pairs])).toEqual(plain.listRuns('p').map((r) => [r.name, r.kind, r.pairs]));
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+
+  it('a failure at the swap keeps every old run and what beforeSwap wrote out', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    ws.db.exec(`CREATE TABLE notes(x TEXT)`);
+    const before = view(ws);
+    await expect(
+      ws.replaceRunsInChunks(
+        'p',
+        [
+          { name: 'm', kind: 'live', config: {}, rows: rowsOf(() => 1) },
+          { name: 'n', kind: 'live', config: {}, rows: rowsOf(() => 2) },
+        ],
+        {
+          chunk: 8,
+          beforeSwap: () => {
+            ws.db.prepare(`INSERT INTO notes VALUES ('curve point')`).run();
+            throw new Error('pool changed');
+          },
+        },
+      ),
+    ).rejects.toThrow('pool changed');
+    expect(view(ws)).toEqual(before);
+    expect(ws.db.prepare(`SELECT count(*) FROM notes`).pluck().get()).toBe(0);
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+});
+
 describe('migration 15', () => {
   it("the pool's label version and the queries changed since read the labels_pool_seq index, not the pool's labels", () => {
     const ws = scratch.fresh('w');

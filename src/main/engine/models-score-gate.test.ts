@@ -10,7 +10,7 @@ import type { PoolEvaluation } from '../../shared/contract';
 import { defaultWorkerPath, deleteModelAndRuns, scoreEveryPool, scorePool } from '../training/train';
 import { Workspace } from '../workspace/workspace';
 import { jobDone as engineJobDone } from './test-team';
-import { useTrainedModels } from './test-models';
+import { trainTfidf, useTrainedModels } from './test-models';
 import type { LiveStatus } from '../../shared/live';
 
 const t = useTrainedModels('score-gate', ['tf']);
@@ -164,6 +164,44 @@ describe('scoring with a model and the write gate', () => {
     }
   });
 
+  it('models.delete takes the model and its runs away in one short write, then deletes their scores in chunks: labels acknowledged between them', async () => {
+    const { ws, engine } = t;
+    await trainTfidf(engine, 'gone', ['p']);
+    expect(ws.listRuns('p').find((r) => r.name === 'gone')).toMatchObject({ kind: 'model', pairs: 16 });
+    const runsAfter = ws.listRuns('p').filter((r) => r.name !== 'gone');
+    const changed: string[] = [];
+    const off = engine.hub.on('workspace.changed', (w) => changed.push(w.what));
+    const seen: Array<{ runs: unknown; model: boolean; changed: number }> = [];
+    const original = ws.deleteRunsInChunks.bind(ws);
+    let acks = 0;
+    const chunked = vi.spyOn(ws, 'deleteRunsInChunks').mockImplementation((pick, o = {}) =>
+      original(pick, {
+        ...o,
+        chunk: 3,
+        write: async (f) => {
+          const out = await o.write!(f);
+          await engine.invoke('label.set', { pool: 'p', queryId: 'q2', candidateId: 'c2-0', annotator: 'alice', value: String(acks++ % 2) });
+          seen.push({ runs: ws.listRuns('p'), model: ws.db.prepare(`SELECT count(*) FROM models WHERE name = 'gone'`).pluck().get() === 1, changed: changed.length });
+          return out;
+        },
+      }),
+    );
+    try {
+      const r = await engine.invoke('models.delete', { name: 'gone' });
+      expect(r).toEqual({ deleted: true, featureOf: [], note: null });
+      // The model and its run gone at the first write; the run's 16 scores then deleted 3 at a time.
+      expect(seen).toHaveLength(1 + 6);
+      for (const d of seen) expect(d).toEqual({ runs: runsAfter, model: false, changed: 0 });
+      expect(changed).toEqual(['run']);
+      expect(ws.db.prepare(`SELECT count(*) FROM runs WHERE staged IS NOT NULL`).pluck().get()).toBe(0);
+      expect(ws.db.prepare(`SELECT count(*) FROM run_scores WHERE run_id NOT IN (SELECT id FROM runs)`).pluck().get()).toBe(0);
+      expect(await engine.invoke('models.delete', { name: 'gone' })).toEqual({ deleted: false, featureOf: [], note: null });
+    } finally {
+      off();
+      chunked.mockRestore();
+    }
+  });
+
   it('stores nothing when the model was deleted while it scored', async () => {
     const { ws } = t;
     const before = ws.db.prepare(`SELECT count(*) FROM runs WHERE name = 'tf'`).pluck().get();
@@ -172,7 +210,7 @@ describe('scoring with a model and the write gate', () => {
       scorePool(ws, 'tf', 'p', {
         workerPath: null,
         write: async (f) => {
-          deleteModelAndRuns(ws, 'tf');
+          await deleteModelAndRuns(ws, 'tf');
           return f();
         },
       }),

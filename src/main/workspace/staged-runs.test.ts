@@ -196,6 +196,92 @@ describe('a run stored in chunks', () => {
   });
 });
 
+describe('runs deleted in chunks', () => {
+  it('leave every reader at once, in one short write; their scores are then deleted in chunks out of sight, and the result is a plain delete\'s', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    const plain = scratch.fresh('x');
+    poolWithRun(plain);
+    plain.transaction(() => {
+      plain.deleteRun('p', 'm');
+      plain.deleteRun('p', 'bm25');
+    });
+    const other = Workspace.open(ws.path, { readonly: true });
+    try {
+      const stamp = ws.changeStamp();
+      const seen: unknown[] = [];
+      const stamps: string[] = [];
+      let inPick = false;
+      const write = async <T,>(f: () => T): Promise<T> => {
+        const out = f();
+        seen.push(view(ws), view(other));
+        stamps.push(ws.changeStamp());
+        return out;
+      };
+      const r = await ws.deleteRunsInChunks(
+        () => {
+          inPick = ws.db.inTransaction;
+          return { result: 'picked', runs: [{ pool: 'p', name: 'm' }, { pool: 'p', name: 'bm25' }, { pool: 'p', name: 'none' }] };
+        },
+        { chunk: 7, write },
+      );
+      expect(r).toBe('picked');
+      expect(inPick).toBe(true);
+      // One write sets both aside; then each run's 30 scores are deleted 7 at a time (5 writes each).
+      expect(seen).toHaveLength(2 * (1 + 5 + 5));
+      const after = view(plain);
+      for (const v of seen) expect(v).toEqual(after);
+      expect(stamps[0]).not.toBe(stamp);
+      expect(new Set(stamps)).toEqual(new Set([stamps[0]]));
+      expect(view(ws)).toEqual(after);
+      expect(ws.db.prepare(`SELECT count(*) FROM runs`).pluck().get()).toBe(0);
+      expect(ws.db.prepare(`SELECT count(*) FROM run_scores`).pluck().get()).toBe(0);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('interrupted by a crash: nothing visible meanwhile, deleted by the next writable open once its process is gone', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    const plain = scratch.fresh('x');
+    poolWithRun(plain);
+    plain.deleteRun('p', 'm');
+    const after = view(plain);
+    let calls = 0;
+    void ws.deleteRunsInChunks(() => ({ result: null, runs: [{ pool: 'p', name: 'm' }] }), {
+      chunk: 4,
+      write: <T,>(f: () => T): Promise<T> => (++calls <= 3 ? Promise.resolve(f()) : new Promise<T>(() => {})),
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(view(ws)).toEqual(after);
+    expect(leftovers(ws)).toEqual({ staged: 1, scores: Q * C - 8 });
+    // Its process (this one) still runs: a writable open leaves its rows alone.
+    Workspace.open(ws.path).close();
+    expect(leftovers(ws)).toEqual({ staged: 1, scores: Q * C - 8 });
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    ws.db.prepare(`UPDATE runs SET staged = json_set(staged, '$.pid', ?) WHERE staged IS NOT NULL`).run(Number(gone.stdout));
+    const next = Workspace.open(ws.path);
+    expect(view(next)).toEqual(after);
+    next.close();
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+
+  it('a pick that throws changes nothing', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    const before = view(ws);
+    await expect(
+      ws.deleteRunsInChunks(() => {
+        ws.deleteRun('p', 'bm25');
+        throw new Error('no such model');
+      }),
+    ).rejects.toThrow('no such model');
+    expect(view(ws)).toEqual(before);
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+});
+
 describe('several runs stored in chunks', () => {
   it('are swapped in together, with what beforeSwap writes, in one transaction: the same runs replaceRun stores', async () => {
     const ws = scratch.fresh('w');

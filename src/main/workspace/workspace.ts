@@ -264,6 +264,49 @@ export class Workspace extends WorkspacePools {
     return pairs;
   }
 
+  /**
+   * Deletes runs without holding the workspace for their scores: `pick` runs inside one short
+   * transaction (through `write`) and names the runs to delete (it may write too: a model's row
+   * deleted with its runs); they are set aside there, out of every reader's sight at once, and their
+   * scores are then deleted in chunks, each its own transaction through `write`. A crash meanwhile
+   * leaves nothing visible; the next writable open deletes the rest. Returns `pick`'s result.
+   */
+  async deleteRunsInChunks<T>(
+    pick: () => { result: T; runs: ReadonlyArray<{ pool: string; name: string }> },
+    o: { write?: <U>(f: () => U) => Promise<U>; chunk?: number } = {},
+  ): Promise<T> {
+    const write = o.write ?? direct;
+    const size = Math.max(1, o.chunk ?? STAGE_CHUNK);
+    const owners: StagingOwner[] = [];
+    try {
+      const { result, aside } = await write(() =>
+        this.transaction(() => {
+          const { result, runs } = pick();
+          const aside: number[] = [];
+          for (const r of runs) {
+            const p = this.pool(r.pool);
+            const old = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).get(p.id, r.name) as { id: number } | undefined;
+            if (!old) continue;
+            const owner: StagingOwner = { ...newStagingOwner(r.name), state: 'deleted' };
+            owners.push(owner);
+            this.stmt(`UPDATE runs SET name = ?, staged = ? WHERE id = ?`).run(placeholderName(owner), JSON.stringify(owner), old.id);
+            aside.push(old.id);
+          }
+          if (aside.length) this.touchRuns();
+          return { result, aside };
+        }),
+      );
+      try {
+        for (const id of aside) await this.dropStaged(id, write, size);
+      } catch {
+        // Out of sight already; the next writable open deletes what is left.
+      }
+      return result;
+    } finally {
+      owners.forEach(releaseStagingOwner);
+    }
+  }
+
   private insertScores(runId: number, rows: ReadonlyArray<readonly [string, string, number]>): number {
     const insert = this.stmt(`INSERT INTO run_scores(run_id, query_id, candidate_id, score) VALUES (?, ?, ?, ?)
        ON CONFLICT(run_id, query_id, candidate_id) DO UPDATE SET score = excluded.score`);

@@ -3,7 +3,8 @@
  * relabeled counts once) —
  * or `idleSeconds` after the last label when fewer did — the pool's live models retrain (a job of
  * kind 'live', in the worker thread; src/main/training/live-retrain.ts), then their runs
- * (`live-<model>`) and the learning curve are written in one short write and the clients are told.
+ * (`live-<model>`) are stored in chunks out of sight, then swapped in with the learning curve's points
+ * in one short write, and the clients are told.
  *
  * A retrain takes a slot of the engine's training queue (serve mode's `--max-trainings`) like any
  * training: while others hold every slot it waits, shown as queued (`queuedBehind`, its progress).
@@ -18,7 +19,7 @@ import { liveRunName } from '../../shared/live';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
 import { retrainLive } from '../training/live-retrain';
-import { appendCurvePoint, labelEventsSince, lastCopiesLeftOut, markRetrained, readCurve, readLiveSetting, storeLiveRun } from '../training/live-store';
+import { appendCurvePoint, labelEventsSince, lastCopiesLeftOut, markRetrained, readCurve, readLiveSetting, storeLiveRuns } from '../training/live-store';
 import type { EngineCore } from './core';
 import type { TrainingQueue } from './training-queue';
 
@@ -107,15 +108,18 @@ export class LiveTrainer {
           results.push({ model, runName, r });
         }
         throwIfAborted(ctx.signal);
-        await this.engine.writes.run(() =>
-          ws.transaction(() => {
-            for (const { model, runName, r } of results) {
-              storeLiveRun(ws, pool, runName, model, r.scores);
+        // The runs are stored in chunks out of sight, each through the write gate (labels are
+        // acknowledged between them: one write of 60,000 pairs held them all up), then swapped in
+        // with the curve points and the retrain's mark in one short transaction.
+        await storeLiveRuns(ws, pool, results.map(({ model, runName, r }) => ({ runName, model, scores: r.scores })), {
+          write: (f) => this.engine.writes.run(f),
+          signal: ctx.signal,
+          beforeSwap: () => {
+            for (const { model, r } of results)
               appendCurvePoint(ws, pool, { model, labels: r.labeledPairs, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds }, r.trainingCopiesLeftOut);
-            }
             markRetrained(ws, pool, upTo.lastSeq, null);
-          }),
-        );
+          },
+        });
         for (const { model, r } of results)
           points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut, trainingCopiesLeftOut: r.trainingCopiesLeftOut });
         this.engine.hub.emit('workspace.changed', { what: 'run' });

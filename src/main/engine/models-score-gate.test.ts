@@ -10,7 +10,8 @@ import type { PoolEvaluation } from '../../shared/contract';
 import { defaultWorkerPath, deleteModelAndRuns, scoreEveryPool, scorePool } from '../training/train';
 import { Workspace } from '../workspace/workspace';
 import { jobDone as engineJobDone } from './test-team';
-import { useTrainedModels } from './test-models';
+import { trainTfidf, useTrainedModels } from './test-models';
+import type { LiveStatus } from '../../shared/live';
 
 const t = useTrainedModels('score-gate', ['tf']);
 const jobDone = (jobId: string) => engineJobDone(t.engine, jobId);
@@ -115,6 +116,92 @@ describe('scoring with a model and the write gate', () => {
     }
   });
 
+  it('a live retrain stores its run in chunks out of sight: labels acknowledged between them, the run and its curve point appear together', async () => {
+    const { ws, engine } = t;
+    const seen: Array<{ run: boolean; curve: number; retrainedTo: number }> = [];
+    const original = ws.replaceRunsInChunks.bind(ws);
+    let acks = 0;
+    const chunked = vi.spyOn(ws, 'replaceRunsInChunks').mockImplementation((pool, runs, o = {}) =>
+      original(pool, runs, {
+        ...o,
+        chunk: 3,
+        write: async (f) => {
+          const out = await o.write!(f);
+          await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'c1-0', annotator: 'alice', value: String(acks++ % 2) });
+          const st = (await engine.invoke('live.status', { pool: 'p' })) as LiveStatus;
+          seen.push({
+            run: ws.runKinds('p').some((r) => r.name === 'live-tfidf' && r.kind === 'live'),
+            curve: st.curve.length,
+            retrainedTo: ws.db.prepare(`SELECT last_label_seq FROM live_training`).pluck().get() as number,
+          });
+          return out;
+        },
+      }),
+    );
+    try {
+      await engine.invoke('live.set', { pool: 'p', enabled: true, models: ['tfidf'], everyLabels: 10_000, idleSeconds: 0 });
+      for (const round of [1, 2]) {
+        seen.length = 0;
+        const { jobId } = (await engine.invoke('live.retrain', { pool: 'p' })) as { jobId: string };
+        const done = await jobDone(jobId);
+        expect(done.ok, done.error).toBe(true);
+        // The staging row and 6 chunks of 3 of the run's 16 pairs, then the swap (then, the second
+        // time, the old live run's 16 scores deleted in 6 chunks): a label acknowledged after each.
+        expect(seen).toHaveLength(1 + 6 + 1 + (round === 2 ? 6 : 0));
+        const before = seen[0]!;
+        expect(before).toMatchObject({ run: round === 2, curve: round - 1 });
+        for (const d of seen.slice(0, 7)) expect(d).toEqual(before);
+        for (const d of seen.slice(7)) expect(d).toMatchObject({ run: true, curve: round });
+        expect(seen[7]!.retrainedTo).toBeGreaterThan(before.retrainedTo);
+      }
+      expect(chunked).toHaveBeenCalledTimes(2);
+      expect(ws.listRuns('p').find((r) => r.name === 'live-tfidf')).toMatchObject({ kind: 'live', pairs: 16 });
+      expect(ws.runConfig('p', 'live-tfidf')).toEqual({ model: 'tfidf', scoring: 'out of fold on labeled queries' });
+      expect(ws.db.prepare(`SELECT count(*) FROM runs WHERE staged IS NOT NULL`).pluck().get()).toBe(0);
+    } finally {
+      chunked.mockRestore();
+      await engine.invoke('live.set', { pool: 'p', enabled: false });
+    }
+  });
+
+  it('models.delete takes the model and its runs away in one short write, then deletes their scores in chunks: labels acknowledged between them', async () => {
+    const { ws, engine } = t;
+    await trainTfidf(engine, 'gone', ['p']);
+    expect(ws.listRuns('p').find((r) => r.name === 'gone')).toMatchObject({ kind: 'model', pairs: 16 });
+    const runsAfter = ws.listRuns('p').filter((r) => r.name !== 'gone');
+    const changed: string[] = [];
+    const off = engine.hub.on('workspace.changed', (w) => changed.push(w.what));
+    const seen: Array<{ runs: unknown; model: boolean; changed: number }> = [];
+    const original = ws.deleteRunsInChunks.bind(ws);
+    let acks = 0;
+    const chunked = vi.spyOn(ws, 'deleteRunsInChunks').mockImplementation((pick, o = {}) =>
+      original(pick, {
+        ...o,
+        chunk: 3,
+        write: async (f) => {
+          const out = await o.write!(f);
+          await engine.invoke('label.set', { pool: 'p', queryId: 'q2', candidateId: 'c2-0', annotator: 'alice', value: String(acks++ % 2) });
+          seen.push({ runs: ws.listRuns('p'), model: ws.db.prepare(`SELECT count(*) FROM models WHERE name = 'gone'`).pluck().get() === 1, changed: changed.length });
+          return out;
+        },
+      }),
+    );
+    try {
+      const r = await engine.invoke('models.delete', { name: 'gone' });
+      expect(r).toEqual({ deleted: true, featureOf: [], note: null });
+      // The model and its run gone at the first write; the run's 16 scores then deleted 3 at a time.
+      expect(seen).toHaveLength(1 + 6);
+      for (const d of seen) expect(d).toEqual({ runs: runsAfter, model: false, changed: 0 });
+      expect(changed).toEqual(['run']);
+      expect(ws.db.prepare(`SELECT count(*) FROM runs WHERE staged IS NOT NULL`).pluck().get()).toBe(0);
+      expect(ws.db.prepare(`SELECT count(*) FROM run_scores WHERE run_id NOT IN (SELECT id FROM runs)`).pluck().get()).toBe(0);
+      expect(await engine.invoke('models.delete', { name: 'gone' })).toEqual({ deleted: false, featureOf: [], note: null });
+    } finally {
+      off();
+      chunked.mockRestore();
+    }
+  });
+
   it('stores nothing when the model was deleted while it scored', async () => {
     const { ws } = t;
     const before = ws.db.prepare(`SELECT count(*) FROM runs WHERE name = 'tf'`).pluck().get();
@@ -123,7 +210,7 @@ describe('scoring with a model and the write gate', () => {
       scorePool(ws, 'tf', 'p', {
         workerPath: null,
         write: async (f) => {
-          deleteModelAndRuns(ws, 'tf');
+          await deleteModelAndRuns(ws, 'tf');
           return f();
         },
       }),

@@ -185,10 +185,10 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
 }
 
 /** Deletes a model and the runs it stored in the pools. */
-export function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean; featureOf: string[]; note: string | null }> {
-  return engine.writes.run(() => {
-    const r = deleteModelReporting(engine.ws, a.name);
-    if (r.deleted) engine.hub.emit('workspace.changed', { what: 'run' });
-    return r;
-  });
+export async function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean; featureOf: string[]; note: string | null }> {
+  // The model and its runs leave in one short write; their scores are deleted in chunks after it,
+  // each through the write gate, so labels are acknowledged meanwhile (one write held them all up).
+  const r = await deleteModelReporting(engine.ws, a.name, (f) => engine.writes.run(f));
+  if (r.deleted) engine.hub.emit('workspace.changed', { what: 'run' });
+  return r;
 }

@@ -4,7 +4,7 @@
  * fold on labeled queries, so the model-overlap mark of stored models does not apply to them).
  */
 import { LIVE_DEFAULTS, type LiveCopiesLeftOut, type LivePoint } from '../../shared/live';
-import type { Workspace } from '../workspace/workspace';
+import type { ChunkedRunOptions, Workspace } from '../workspace/workspace';
 
 export interface LiveSetting {
   enabled: boolean;
@@ -85,8 +85,27 @@ export function readCurve(ws: Workspace, pool: string): LivePoint[] {
     .all(poolId) as LivePoint[];
 }
 
-/** Replaces the pool's live run `runName` with these scores (one transaction). Returns the pairs stored. */
-export function storeLiveRun(ws: Workspace, pool: string, runName: string, model: string, scores: ReadonlyMap<string, ReadonlyMap<string, number>>): number {
-  const rows = [...scores].flatMap(([q, m]) => [...m].map(([c, v]) => [q, c, v] as const));
-  return ws.replaceRun(pool, runName, 'live', { model, scoring: 'out of fold on labeled queries' }, rows);
+/**
+ * Replaces the pool's live runs (each `runName` with its model's scores), stored in chunks out of
+ * sight and swapped in together in one short transaction (Workspace.replaceRunsInChunks; `o.write`
+ * wraps each chunk: the engine passes its write gate). `o.beforeSwap` writes what goes with them
+ * (the curve points), committed in that transaction or not at all: a reader never sees a curve
+ * point without its run. Returns the pairs stored per run.
+ */
+export function storeLiveRuns(
+  ws: Workspace,
+  pool: string,
+  runs: ReadonlyArray<{ runName: string; model: string; scores: ReadonlyMap<string, ReadonlyMap<string, number>> }>,
+  o: ChunkedRunOptions = {},
+): Promise<number[]> {
+  return ws.replaceRunsInChunks(
+    pool,
+    runs.map((r) => ({
+      name: r.runName,
+      kind: 'live',
+      config: { model: r.model, scoring: 'out of fold on labeled queries' },
+      rows: [...r.scores].flatMap(([q, m]) => [...m].map(([c, v]) => [q, c, v] as const)),
+    })),
+    o,
+  );
 }

@@ -213,12 +213,17 @@ export function fusingModelsByRun(ws: Workspace): Map<string, string[]> {
 }
 
 /**
- * Deletes a model and its runs (deleteModelAndRuns) and says what that does to the fusing models
- * that take its run as a feature (the CLI's and the app's delete both report it).
+ * Deletes a model and its runs (deleteModelAndRuns; `write` as its) and says what that does to the
+ * fusing models that take its run as a feature (the CLI's and the app's delete both report it).
  */
-export function deleteModelReporting(ws: Workspace, name: string): { deleted: boolean; featureOf: string[]; note: string | null } {
-  const featureOf = modelsTakingRun(ws, name);
-  const deleted = deleteModelAndRuns(ws, name);
+export async function deleteModelReporting(
+  ws: Workspace,
+  name: string,
+  write?: <T>(f: () => T) => Promise<T>,
+): Promise<{ deleted: boolean; featureOf: string[]; note: string | null }> {
+  // Read in the deleting transaction: a fusing model stored meanwhile is named too.
+  let featureOf: string[] = [];
+  const deleted = await deleteModelAndRuns(ws, name, { ...(write ? { write } : {}), first: () => (featureOf = modelsTakingRun(ws, name)) });
   return deleted ? { deleted, featureOf, note: describeFeatureOf(name, featureOf) } : { deleted, featureOf: [], note: null };
 }
 
@@ -504,13 +509,22 @@ export async function scoreEveryPool(
   return scored;
 }
 
-/** Deletes a stored model and the runs it scored into pools (runs of kind "model" with its name). */
-export function deleteModelAndRuns(ws: Workspace, name: string): boolean {
-  return ws.transaction(() => {
-    const deleted = deleteModel(ws, name);
-    for (const p of ws.listPools()) {
-      if (ws.listRuns(p.name).some((r) => r.name === name && r.kind === 'model')) ws.deleteRun(p.name, name);
-    }
-    return deleted;
-  });
+/**
+ * Deletes a stored model and the runs it scored into pools (runs of kind "model" with its name). The
+ * model and its runs leave every reader's sight in one short transaction through `write` (the engine
+ * passes its write gate); the runs' scores (60,000 pairs a pool) are then deleted in chunks, each its
+ * own transaction through `write` (Workspace.deleteRunsInChunks): one transaction held every label
+ * up while it deleted them all. True when there was such a model.
+ */
+export function deleteModelAndRuns(ws: Workspace, name: string, o: { write?: <T>(f: () => T) => Promise<T>; first?: () => void } = {}): Promise<boolean> {
+  return ws.deleteRunsInChunks(
+    () => ({
+      result: (o.first?.(), deleteModel(ws, name)),
+      runs: ws
+        .listPools()
+        .filter((p) => ws.runKinds(p.name).some((r) => r.name === name && r.kind === 'model'))
+        .map((p) => ({ pool: p.name, name })),
+    }),
+    o.write ? { write: o.write } : {},
+  );
 }

@@ -267,11 +267,11 @@ describe('deleting a model', () => {
     await scorePool(ws, 'tfidf-del', 'dev', { workerPath: null });
     expect(ws.listRuns('dev').map((r) => r.name)).toContain('tfidf-del');
     const { deleteModelAndRuns } = await import('./train');
-    expect(deleteModelAndRuns(ws, 'tfidf-del')).toBe(true);
+    expect(await deleteModelAndRuns(ws, 'tfidf-del')).toBe(true);
     expect(findModel(ws, 'tfidf-del')).toBeNull();
     expect(ws.listRuns('dev').map((r) => r.name)).not.toContain('tfidf-del');
     expect(ws.listRuns('dev').map((r) => r.name)).toContain('search-engine');
-    expect(deleteModelAndRuns(ws, 'tfidf-del')).toBe(false);
+    expect(await deleteModelAndRuns(ws, 'tfidf-del')).toBe(false);
     ws.close();
   });
 });

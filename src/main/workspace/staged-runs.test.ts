@@ -196,6 +196,159 @@ describe('a run stored in chunks', () => {
   });
 });
 
+describe('runs deleted in chunks', () => {
+  it('leave every reader at once, in one short write; their scores are then deleted in chunks out of sight, and the result is a plain delete\'s', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    const plain = scratch.fresh('x');
+    poolWithRun(plain);
+    plain.transaction(() => {
+      plain.deleteRun('p', 'm');
+      plain.deleteRun('p', 'bm25');
+    });
+    const other = Workspace.open(ws.path, { readonly: true });
+    try {
+      const stamp = ws.changeStamp();
+      const seen: unknown[] = [];
+      const stamps: string[] = [];
+      let inPick = false;
+      const write = async <T,>(f: () => T): Promise<T> => {
+        const out = f();
+        seen.push(view(ws), view(other));
+        stamps.push(ws.changeStamp());
+        return out;
+      };
+      const r = await ws.deleteRunsInChunks(
+        () => {
+          inPick = ws.db.inTransaction;
+          return { result: 'picked', runs: [{ pool: 'p', name: 'm' }, { pool: 'p', name: 'bm25' }, { pool: 'p', name: 'none' }] };
+        },
+        { chunk: 7, write },
+      );
+      expect(r).toBe('picked');
+      expect(inPick).toBe(true);
+      // One write sets both aside; then each run's 30 scores are deleted 7 at a time (5 writes each).
+      expect(seen).toHaveLength(2 * (1 + 5 + 5));
+      const after = view(plain);
+      for (const v of seen) expect(v).toEqual(after);
+      expect(stamps[0]).not.toBe(stamp);
+      expect(new Set(stamps)).toEqual(new Set([stamps[0]]));
+      expect(view(ws)).toEqual(after);
+      expect(ws.db.prepare(`SELECT count(*) FROM runs`).pluck().get()).toBe(0);
+      expect(ws.db.prepare(`SELECT count(*) FROM run_scores`).pluck().get()).toBe(0);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('interrupted by a crash: nothing visible meanwhile, deleted by the next writable open once its process is gone', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    const plain = scratch.fresh('x');
+    poolWithRun(plain);
+    plain.deleteRun('p', 'm');
+    const after = view(plain);
+    let calls = 0;
+    void ws.deleteRunsInChunks(() => ({ result: null, runs: [{ pool: 'p', name: 'm' }] }), {
+      chunk: 4,
+      write: <T,>(f: () => T): Promise<T> => (++calls <= 3 ? Promise.resolve(f()) : new Promise<T>(() => {})),
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(view(ws)).toEqual(after);
+    expect(leftovers(ws)).toEqual({ staged: 1, scores: Q * C - 8 });
+    // Its process (this one) still runs: a writable open leaves its rows alone.
+    Workspace.open(ws.path).close();
+    expect(leftovers(ws)).toEqual({ staged: 1, scores: Q * C - 8 });
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    ws.db.prepare(`UPDATE runs SET staged = json_set(staged, '$.pid', ?) WHERE staged IS NOT NULL`).run(Number(gone.stdout));
+    const next = Workspace.open(ws.path);
+    expect(view(next)).toEqual(after);
+    next.close();
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+
+  it('a pick that throws changes nothing', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    const before = view(ws);
+    await expect(
+      ws.deleteRunsInChunks(() => {
+        ws.deleteRun('p', 'bm25');
+        throw new Error('no such model');
+      }),
+    ).rejects.toThrow('no such model');
+    expect(view(ws)).toEqual(before);
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+});
+
+describe('several runs stored in chunks', () => {
+  it('are swapped in together, with what beforeSwap writes, in one transaction: the same runs replaceRun stores', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    ws.db.exec(`CREATE TABLE notes(x TEXT)`);
+    const plain = scratch.fresh('x');
+    poolWithRun(plain);
+    const a = rowsOf((q, c) => q - c);
+    const b = rowsOf((q, c) => q * c);
+    plain.transaction(() => {
+      plain.replaceRun('p', 'm', 'live', { v: 'a' }, a);
+      plain.replaceRun('p', 'n', 'live', { v: 'b' }, b);
+    });
+    const before = view(ws);
+    const seen: Array<{ view: unknown; names: string[]; notes: number }> = [];
+    const write = async <T,>(f: () => T): Promise<T> => {
+      const out = f();
+      seen.push({ view: view(ws), names: ws.runKinds('p').map((r) => r.name), notes: ws.db.prepare(`SELECT count(*) FROM notes`).pluck().get() as number });
+      return out;
+    };
+    const pairs = await ws.replaceRunsInChunks(
+      'p',
+      [
+        { name: 'm', kind: 'live', config: { v: 'a' }, rows: a },
+        { name: 'n', kind: 'live', config: { v: 'b' }, rows: b },
+      ],
+      { chunk: 8, write, beforeSwap: () => ws.db.prepare(`INSERT INTO notes VALUES ('curve point')`).run() },
+    );
+    expect(pairs).toEqual([Q * C, Q * C]);
+    // Each run staged (a row, then 4 chunks), the swap, then the old m's scores deleted in 4 chunks.
+    const swap = 2 * (1 + 4);
+    expect(seen).toHaveLength(swap + 1 + 4);
+    for (const s of seen.slice(0, swap)) expect(s).toEqual({ view: before, names: ['bm25', 'm'], notes: 0 });
+    for (const s of seen.slice(swap)) expect(s).toMatchObject({ names: ['bm25', 'm', 'n'], notes: 1 });
+    expect(view(ws)).toEqual(view(plain));
+    expect(ws.runConfig('p', 'n')).toEqual({ v: 'b' });
+    expect(ws.listRuns('p').map((r) => [r.name, r.kind, r.pairs])).toEqual(plain.listRuns('p').map((r) => [r.name, r.kind, r.pairs]));
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+
+  it('a failure at the swap keeps every old run and what beforeSwap wrote out', async () => {
+    const ws = scratch.fresh('w');
+    poolWithRun(ws);
+    ws.db.exec(`CREATE TABLE notes(x TEXT)`);
+    const before = view(ws);
+    await expect(
+      ws.replaceRunsInChunks(
+        'p',
+        [
+          { name: 'm', kind: 'live', config: {}, rows: rowsOf(() => 1) },
+          { name: 'n', kind: 'live', config: {}, rows: rowsOf(() => 2) },
+        ],
+        {
+          chunk: 8,
+          beforeSwap: () => {
+            ws.db.prepare(`INSERT INTO notes VALUES ('curve point')`).run();
+            throw new Error('pool changed');
+          },
+        },
+      ),
+    ).rejects.toThrow('pool changed');
+    expect(view(ws)).toEqual(before);
+    expect(ws.db.prepare(`SELECT count(*) FROM notes`).pluck().get()).toBe(0);
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
+  });
+});
+
 describe('migration 15', () => {
   it("the pool's label version and the queries changed since read the labels_pool_seq index, not the pool's labels", () => {
     const ws = scratch.fresh('w');

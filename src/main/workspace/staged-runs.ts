@@ -4,7 +4,8 @@
  * chunk is in, the run's row has `staged` set and a placeholder name, and every reader of runs
  * leaves it out (`staged IS NULL`). One short transaction then swaps it in (Workspace.swapStagedRun)
  * and sets the run it replaces aside the same way; the set-aside run's scores are then deleted in
- * chunks too. A cancel or a failure deletes the staged rows; a crash or kill leaves them to the next
+ * chunks too. Runs deleted (a model's, with the model: Workspace.deleteRunsInChunks) are set aside
+ * the same way in one short transaction and their scores deleted in chunks after it. A cancel or a failure deletes the staged rows; a crash or kill leaves them to the next
  * writable open of the workspace (cleanStagedRuns), once their process is gone.
  *
  * `staged` holds the writer (JSON StagingOwner): its process, host and a token, so that an open by
@@ -25,7 +26,8 @@ export interface StagingOwner {
   started: string;
   /** The run's name once swapped in (or the name it had, for a run set aside). */
   run: string;
-  state: 'storing' | 'replaced';
+  /** Being stored; set aside by the run that replaced it; set aside to be deleted (its model deleted). */
+  state: 'storing' | 'replaced' | 'deleted';
 }
 
 /** Tokens of this process's stagings still under way (writerAlive asks them for this process's rows). */

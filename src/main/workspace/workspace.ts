@@ -179,7 +179,8 @@ export class Workspace extends WorkspacePools {
    * (staged-runs.ts) in chunks of `chunk` pairs, each its own transaction run through `write` (the
    * engine passes its write gate, so labels queued meanwhile are acknowledged between chunks), the
    * thread given up between them; then one short transaction swaps the run in, replacing the pool's
-   * run `name` (`beforeSwap` runs first inside it: a check that may still refuse). Until then every
+   * run `name` (`beforeSwap` runs first inside it: a check that may still refuse, or writes that go
+   * with the run, committed with the swap or not at all). Until then every
    * reader sees the old run, or none. A cancel (`signal`) or failure deletes what was staged and
    * leaves the old run as it was; a crash leaves it to the next writable open. The set-aside old
    * run's scores are deleted in chunks after the swap. Returns the pairs stored.
@@ -190,55 +191,120 @@ export class Workspace extends WorkspacePools {
     kind: string,
     config: unknown,
     rows: ReadonlyArray<readonly [string, string, number]>,
-    o: { write?: <T>(f: () => T) => Promise<T>; signal?: AbortSignal; chunk?: number; beforeSwap?: () => void } = {},
+    o: ChunkedRunOptions = {},
   ): Promise<number> {
-    const write = o.write ?? (<T>(f: () => T): Promise<T> => Promise.resolve().then(f));
+    const [pairs] = await this.replaceRunsInChunks(pool, [{ name, kind, config, rows }], o);
+    return pairs!;
+  }
+
+  /**
+   * replaceRunInChunks for several runs of a pool at once: each is stored out of sight in chunks, then
+   * one short transaction swaps them all in (after `beforeSwap`), so readers see all the old runs or
+   * all the new ones. Returns the pairs stored per run, in order.
+   */
+  async replaceRunsInChunks(
+    pool: string,
+    runs: ReadonlyArray<{ name: string; kind: string; config: unknown; rows: ReadonlyArray<readonly [string, string, number]> }>,
+    o: ChunkedRunOptions = {},
+  ): Promise<number[]> {
+    const write = o.write ?? direct;
     const size = Math.max(1, o.chunk ?? STAGE_CHUNK);
-    const owner = newStagingOwner(name);
-    let staged: number | null = null;
-    let replaced: number | null = null;
-    let pairs = 0;
+    const owners = runs.map((r) => newStagingOwner(r.name));
+    const staged: number[] = [];
+    let replaced: number[] = [];
+    const pairs = runs.map(() => 0);
     try {
-      throwIfAborted(o.signal);
-      staged = await write(() =>
-        this.unseen(() => {
-          const p = this.pool(pool);
-          return Number(
-            this.stmt(`INSERT INTO runs(pool_id, name, kind, config, created, staged) VALUES (?, ?, ?, ?, ?, ?)`).run(
-              p.id, placeholderName(owner), kind, JSON.stringify(config), now(), JSON.stringify(owner),
-            ).lastInsertRowid,
-          );
-        }),
-      );
-      const runId = staged;
-      for (let i = 0; i < rows.length; i += size) {
-        await yieldThread();
+      for (const [k, run] of runs.entries()) {
+        const owner = owners[k]!;
         throwIfAborted(o.signal);
-        const part = rows.slice(i, i + size);
-        pairs += await write(() => this.unseen(() => this.transaction(() => this.insertScores(runId, part))));
+        const runId = await write(() =>
+          this.unseen(() => {
+            const p = this.pool(pool);
+            return Number(
+              this.stmt(`INSERT INTO runs(pool_id, name, kind, config, created, staged) VALUES (?, ?, ?, ?, ?, ?)`).run(
+                p.id, placeholderName(owner), run.kind, JSON.stringify(run.config), now(), JSON.stringify(owner),
+              ).lastInsertRowid,
+            );
+          }),
+        );
+        staged.push(runId);
+        for (let i = 0; i < run.rows.length; i += size) {
+          await yieldThread();
+          throwIfAborted(o.signal);
+          const part = run.rows.slice(i, i + size);
+          pairs[k]! += await write(() => this.unseen(() => this.transaction(() => this.insertScores(runId, part))));
+        }
       }
       await yieldThread();
       throwIfAborted(o.signal);
       replaced = await write(() =>
         this.transaction(() => {
           o.beforeSwap?.();
-          return this.swapStagedRun(runId, pool, name, owner);
+          const aside: number[] = [];
+          for (const [k, run] of runs.entries()) {
+            const old = this.swapStagedRun(staged[k]!, pool, run.name, owners[k]!);
+            if (old !== null) aside.push(old);
+          }
+          return aside;
         }),
       );
-      staged = null;
+      staged.length = 0;
     } catch (e) {
-      if (staged !== null) await this.dropStaged(staged, write, size).catch(() => {}); // else the next writable open deletes it
-      releaseStagingOwner(owner);
+      for (const id of staged) await this.dropStaged(id, write, size).catch(() => {}); // else the next writable open deletes it
+      owners.forEach(releaseStagingOwner);
       throw e;
     }
     try {
-      if (replaced !== null) await this.dropStaged(replaced, write, size);
+      for (const id of replaced) await this.dropStaged(id, write, size);
     } catch {
-      // The old run is out of sight already; the next writable open deletes what is left of it.
+      // The old runs are out of sight already; the next writable open deletes what is left of them.
     } finally {
-      releaseStagingOwner(owner);
+      owners.forEach(releaseStagingOwner);
     }
     return pairs;
+  }
+
+  /**
+   * Deletes runs without holding the workspace for their scores: `pick` runs inside one short
+   * transaction (through `write`) and names the runs to delete (it may write too: a model's row
+   * deleted with its runs); they are set aside there, out of every reader's sight at once, and their
+   * scores are then deleted in chunks, each its own transaction through `write`. A crash meanwhile
+   * leaves nothing visible; the next writable open deletes the rest. Returns `pick`'s result.
+   */
+  async deleteRunsInChunks<T>(
+    pick: () => { result: T; runs: ReadonlyArray<{ pool: string; name: string }> },
+    o: { write?: <U>(f: () => U) => Promise<U>; chunk?: number } = {},
+  ): Promise<T> {
+    const write = o.write ?? direct;
+    const size = Math.max(1, o.chunk ?? STAGE_CHUNK);
+    const owners: StagingOwner[] = [];
+    try {
+      const { result, aside } = await write(() =>
+        this.transaction(() => {
+          const { result, runs } = pick();
+          const aside: number[] = [];
+          for (const r of runs) {
+            const p = this.pool(r.pool);
+            const old = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).get(p.id, r.name) as { id: number } | undefined;
+            if (!old) continue;
+            const owner: StagingOwner = { ...newStagingOwner(r.name), state: 'deleted' };
+            owners.push(owner);
+            this.stmt(`UPDATE runs SET name = ?, staged = ? WHERE id = ?`).run(placeholderName(owner), JSON.stringify(owner), old.id);
+            aside.push(old.id);
+          }
+          if (aside.length) this.touchRuns();
+          return { result, aside };
+        }),
+      );
+      try {
+        for (const id of aside) await this.dropStaged(id, write, size);
+      } catch {
+        // Out of sight already; the next writable open deletes what is left.
+      }
+      return result;
+    } finally {
+      owners.forEach(releaseStagingOwner);
+    }
   }
 
   private insertScores(runId: number, rows: ReadonlyArray<readonly [string, string, number]>): number {
@@ -349,6 +415,19 @@ export class Workspace extends WorkspacePools {
       return 0;
     }
   }
+}
+
+/** How replaceRunInChunks and replaceRunsInChunks store: see replaceRunInChunks. */
+export interface ChunkedRunOptions {
+  write?: <T>(f: () => T) => Promise<T>;
+  signal?: AbortSignal;
+  chunk?: number;
+  beforeSwap?: () => void;
+}
+
+/** A write run as it is (no write gate: the CLI, tests). */
+function direct<T>(f: () => T): Promise<T> {
+  return Promise.resolve().then(f);
 }
 
 /** Gives the thread up (to the requests and events that are waiting) before going on. */

@@ -83,9 +83,9 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
     const name = positionals[1];
     if (!name) throw new UsageError('usage: qpairs models delete W NAME');
     takePositionals(positionals, ['W', 'NAME'], 'models delete');
-    return withWorkspace(positionals[0], (ws) => {
+    return withWorkspace(positionals[0], async (ws) => {
       requireModel(ws, name);
-      const { deleted, featureOf, note } = deleteModelReporting(ws, name);
+      const { deleted, featureOf, note } = await deleteModelReporting(ws, name);
       if (!deleted) throw new QPairsError(`no model named "${name}"`);
       if (values.json) {
         out.log(json({ deleted: true, model: name, featureOf, note }));

@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataset } from '../../../tests/datasets';
 import type { JobDone } from '../../shared/contract';
 import { Engine } from './engine';
-import { jobDone } from './test-team';
-import { Workspace } from '../workspace/workspace';
+import { jobDone, servedEngine } from './test-team';
 import { cleanupTemp, tempDir } from '../import/test-helpers';
 
 let dir: string;
@@ -36,17 +35,7 @@ beforeAll(() => {
 
 afterAll(cleanupTemp);
 
-function engineFor(name: string): Engine {
-  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
-  return new Engine(ws, {
-    transport: 'http',
-    resolveUpload: (id) => {
-      const f = uploads.get(id);
-      if (!f) throw new Error(`upload ${id} not found`);
-      return f;
-    },
-  });
-}
+const engineFor = (name: string): Engine => servedEngine(path.join(dir, `${name}.qpairs`), uploads);
 
 async function importUploads(engine: Engine, format: string, sources: Array<{ uploadId: string; name: string }>, more: object = {}): Promise<JobDone> {
   const { jobId } = (await engine.invoke('import.start', { format, sources, ...more })) as { jobId: string };

@@ -64,3 +64,18 @@ export function jobDone(engine: Engine, jobId: string): Promise<JobDone> {
     });
   });
 }
+
+/**
+ * A serve-mode engine (transport http) on a new workspace FILE, whose uploads are the files `uploads`
+ * maps their ids to (as the server's upload store resolves them).
+ */
+export function servedEngine(file: string, uploads: ReadonlyMap<string, string>): Engine {
+  return new Engine(Workspace.create(file), {
+    transport: 'http',
+    resolveUpload: (id) => {
+      const f = uploads.get(id);
+      if (!f) throw new Error(`upload ${id} not found`);
+      return f;
+    },
+  });
+}

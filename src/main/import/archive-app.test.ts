@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackedDataset } from '../../../tests/datasets';
 import type { JobDone } from '../../shared/contract';
 import { Engine } from '../engine/engine';
-import { jobDone } from '../engine/test-team';
-import { Workspace } from '../workspace/workspace';
+import { jobDone, servedEngine } from '../engine/test-team';
 import { liveSevenZipWorkers, runSevenZip } from './sevenzip';
 import { cleanupTemp, tempDir } from './test-helpers';
 
@@ -45,17 +44,7 @@ afterAll(() => {
   expect(liveSevenZipWorkers()).toBe(0);
 });
 
-function engineFor(name: string): Engine {
-  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
-  return new Engine(ws, {
-    transport: 'http',
-    resolveUpload: (id) => {
-      const f = uploads.get(id);
-      if (!f) throw new Error(`upload ${id} not found`);
-      return f;
-    },
-  });
-}
+const engineFor = (name: string): Engine => servedEngine(path.join(dir, `${name}.qpairs`), uploads);
 
 async function importJob(engine: Engine, sources: Array<{ path: string } | { uploadId: string; name: string }>): Promise<JobDone> {
   const { jobId } = (await engine.invoke('import.start', { format: 'stackexchange', sources })) as { jobId: string };

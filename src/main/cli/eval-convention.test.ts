@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from './test-cli';
+import { runCliOk } from './test-cli';
 import { dataset } from '../../../tests/datasets';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
@@ -21,11 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function ok(...argv: string[]): Promise<string> {
-  const { code, out, err } = await runCli(...argv);
-  expect(code, `${argv.join(' ')}: ${err}`).toBe(0);
-  return out;
-}
+const ok = runCliOk;
 
 /** The MAP figure of a run in eval's table. */
 const mapOf = (out: string, run: string): string => new RegExp(`^${run}\\s+\\d+\\s+([\\d.]+)`, 'm').exec(out)?.[1] ?? `no ${run} row in:\n${out}`;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from './test-cli';
+import { runCliOk } from './test-cli';
 import { Workspace } from '../workspace/workspace';
 import { runComputeTask } from '../engine/compute-task';
 
@@ -17,11 +17,7 @@ let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-in-sample-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function ok(...argv: string[]): Promise<string> {
-  const { code, out, err } = await runCli(...argv);
-  expect(code, `${argv.join(' ')}: ${err}`).toBe(0);
-  return out;
-}
+const ok = runCliOk;
 
 const TOPICS = ['visa renewal office', 'beach swimming sand', 'car insurance price', 'school fees children', 'bank account salary', 'apartment rent villa'];
 

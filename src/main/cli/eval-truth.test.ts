@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from './test-cli';
+import { runCli, runCliOk } from './test-cli';
 import { Engine } from '../engine/engine';
 import type { PoolEvaluation } from '../../shared/contract';
 import { percentPoints } from './commands/eval';
@@ -13,11 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function ok(...argv: string[]): Promise<string> {
-  const { code, out, err } = await runCli(...argv);
-  expect(code, `${argv.join(' ')}: ${err}`).toBe(0);
-  return out;
-}
+const ok = runCliOk;
 
 /**
  * Pool p: q1 (a, b, c) fully labeled by alice, q2 (d, e, f) with 2 of 3 labels, q3 (g, h) labeled

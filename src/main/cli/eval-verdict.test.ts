@@ -8,17 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from './test-cli';
+import { runCliOk } from './test-cli';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-verdict-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function ok(...argv: string[]): Promise<string> {
-  const { code, out, err } = await runCli(...argv);
-  expect(code, `${argv.join(' ')}: ${err}`).toBe(0);
-  return out;
-}
+const ok = runCliOk;
 
 const verdict = (out: string): string => out.split('\n').find((l) => /^(not )?decided: /.test(l)) ?? `no verdict in:\n${out}`;
 

@@ -29,3 +29,13 @@ describe('command-line flags', () => {
     expect(() => parse(['--pool', '-ab'], options)).toThrow(/ambiguous/);
   });
 });
+
+describe('an option given twice', () => {
+  it('with two values is refused naming both (node:util kept the last in silence); the same value twice, or an option that takes several, is fine', () => {
+    const options = { pool: { type: 'string' }, json: { type: 'boolean' }, tag: { type: 'string', multiple: true } } as const;
+    expect(() => parse(['W', '--pool', 'a', '--pool', 'b'], options)).toThrow(new UsageError('--pool is given twice ("a", then "b"): give it once'));
+    expect(() => parse(['W', '--pool=a', '--json', '--pool', 'b'], options)).toThrow(/--pool is given twice \("a", then "b"\)/);
+    expect(parse(['W', '--pool', 'a', '--pool', 'a', '--json', '--json'], options).values).toEqual({ pool: 'a', json: true });
+    expect(parse(['W', '--tag', 'x', '--tag', 'y'], options).values).toEqual({ tag: ['x', 'y'] });
+  });
+});

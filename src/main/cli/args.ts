@@ -33,13 +33,34 @@ export function joinNegativeNumbers(argv: readonly string[], options: Options): 
 /** node:util parseArgs with readable errors as UsageError; an unknown flag names the one it most likely meant and the command's flags. */
 export function parse<O extends Options>(argv: string[], options: O) {
   refuseSingleDashWords(argv, options);
+  let parsed;
   try {
-    return parseArgs({ args: joinNegativeNumbers(argv, options), options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinNegativeNumbers(argv, options), options, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
     const err = e as Error & { code?: string };
     const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(err.message)?.[1] : undefined;
     if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(options)));
     throw new UsageError(err.message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+  refuseRepeatedOptions(parsed.tokens, options);
+  return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/**
+ * An option given twice with different values (`--pool a … --pool b`): node:util keeps the last one
+ * in silence, so a script that appended a flag to a command line acted on another pool than the one it
+ * named first. Refused, naming both values; an option that takes several (`multiple`) or the same
+ * value twice is fine.
+ */
+function refuseRepeatedOptions(tokens: ReadonlyArray<{ kind: string; name?: string; value?: string }>, options: Options): void {
+  const seen = new Map<string, string | undefined>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined || options[t.name]?.multiple) continue;
+    if (seen.has(t.name) && seen.get(t.name) !== t.value) {
+      const shown = (v: string | undefined): string => (v === undefined ? `--${t.name}` : JSON.stringify(v));
+      throw new UsageError(`--${t.name} is given twice (${shown(seen.get(t.name))}, then ${shown(t.value)}): give it once`);
+    }
+    seen.set(t.name, t.value);
   }
 }
 

@@ -75,6 +75,12 @@ describe('qpairs corpus export', () => {
     expect(readFileSync(jl, 'utf8').trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['a1', 'a2', 'a3']);
     expect((await run('corpus', '--help')).out).toMatch(/\[--force\][^\n]*\n\s+an existing OUT is never replaced unless --force/);
   });
+
+  it('--json with - (standard output, which carries the corpus) is a usage error (its summary was dropped in silence)', async () => {
+    const w = await workspace();
+    const r = await run('corpus', 'export', w, '--format', 'tsv', '--json', '-');
+    expect(r).toEqual({ code: 2, out: '', err: expect.stringContaining('--json goes with an output file: with - the corpus itself is written to standard output') });
+  });
 });
 
 describe('qpairs corpus index --analyzer', () => {

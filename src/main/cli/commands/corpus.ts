@@ -31,9 +31,11 @@ async function corpusExport(argv: string[], out: Out, signal?: AbortSignal): Pro
   const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, source: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
   const format = requireString(values.format, '--format tsv|jsonl');
   if (!isCorpusFormat(format)) throw new UsageError(unknownChoice('corpus format', format, CORPUS_FORMATS, 'formats'));
-  const [w, target, ...extra] = positionals;
+  const [w, target] = positionals;
   if (!target) throw new UsageError('corpus export needs an output file OUT (or - for standard output)');
-  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  takePositionals(positionals, ['W', 'OUT'], 'corpus export');
+  // Standard output carries the corpus: the summary --json prints there was dropped in silence.
+  if (target === '-' && values.json) throw new UsageError('--json goes with an output file: with - the corpus itself is written to standard output');
   const ws = openWorkspace(w, { out });
   try {
     if (values.source !== undefined) {

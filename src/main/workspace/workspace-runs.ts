@@ -214,13 +214,14 @@ export abstract class WorkspaceRuns extends WorkspacePools {
           const { result, runs } = pick();
           const aside: number[] = [];
           for (const r of runs) {
-            const p = this.pool(r.pool);
-            const old = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).get(p.id, r.name) as { id: number } | undefined;
-            if (!old) continue;
             const owner: StagingOwner = { ...newStagingOwner(r.name), state: 'deleted' };
+            const old = this.setRunAside(this.pool(r.pool).id, r.name, owner);
+            if (old === null) {
+              releaseStagingOwner(owner);
+              continue;
+            }
             owners.push(owner);
-            this.stmt(`UPDATE runs SET name = ?, staged = ? WHERE id = ?`).run(placeholderName(owner), JSON.stringify(owner), old.id);
-            aside.push(old.id);
+            aside.push(old);
           }
           if (aside.length) this.touchRuns();
           return { result, aside };
@@ -258,14 +259,22 @@ export abstract class WorkspaceRuns extends WorkspacePools {
     const p = this.pool(pool);
     const mine = this.stmt(`SELECT 1 FROM runs WHERE id = ? AND pool_id = ? AND staged IS NOT NULL`).get(runId, p.id);
     if (!mine) throw new QPairsError(`pool "${pool}" changed while run "${name}" was being stored: its scores were not stored`);
-    const old = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).get(p.id, name) as { id: number } | undefined;
-    if (old) {
-      const aside: StagingOwner = { ...owner, state: 'replaced' };
-      this.stmt(`UPDATE runs SET name = ?, staged = ? WHERE id = ?`).run(placeholderName(aside), JSON.stringify(aside), old.id);
-    }
+    const old = this.setRunAside(p.id, name, { ...owner, state: 'replaced' });
     this.stmt(`UPDATE runs SET name = ?, staged = NULL, created = ? WHERE id = ?`).run(name, now(), runId);
     this.touchRuns();
-    return old?.id ?? null;
+    return old;
+  }
+
+  /**
+   * Sets the pool's run `name` (the one readers see) aside out of their sight, staged under `owner`
+   * (a replaced or deleted run, whose scores are then deleted in chunks): its id, or null when the
+   * pool has no such run. Inside the caller's transaction.
+   */
+  private setRunAside(poolId: number, name: string, owner: StagingOwner): number | null {
+    const old = this.stmt(`SELECT id FROM runs WHERE pool_id = ? AND name = ? AND staged IS NULL`).get(poolId, name) as { id: number } | undefined;
+    if (!old) return null;
+    this.stmt(`UPDATE runs SET name = ?, staged = ? WHERE id = ?`).run(placeholderName(owner), JSON.stringify(owner), old.id);
+    return old.id;
   }
 
   /** Deletes a staged or set-aside run in chunks (each its own transaction through `write`), out of sight. */

@@ -198,6 +198,18 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
   );
 }
 
+/** What useTableSort gives: the rows as sorted and filtered, the sortable headers and the filter. */
+export interface TableSort<T> {
+  rows: T[];
+  header: (id: string, label: ReactNode, p?: { className?: string; title?: string; testId?: string }) => ReactNode;
+  filter: string;
+  setFilter: (s: string) => void;
+  /** Whether a column sorts the rows now. */
+  sorted: boolean;
+  /** Back to the rows' own order. */
+  clearSort: () => void;
+}
+
 /**
  * Sorting (and filtering) for a table that renders its own rows (e.g. rows with detail rows
  * under them): the same @tanstack/react-table state as DataTable, with `header(id, label)`
@@ -207,16 +219,7 @@ export function useTableSort<T>(
   rows: T[],
   sorters: Record<string, (row: T) => number | string | null | undefined>,
   opts: { rowId: (row: T) => string; filterText?: (row: T) => string; initialSort?: { id: string; desc?: boolean } },
-): {
-  rows: T[];
-  header: (id: string, label: ReactNode, p?: { className?: string; title?: string; testId?: string }) => ReactNode;
-  filter: string;
-  setFilter: (s: string) => void;
-  /** Whether a column sorts the rows now. */
-  sorted: boolean;
-  /** Back to the rows' own order. */
-  clearSort: () => void;
-} {
+): TableSort<T> {
   const [sorting, setSorting] = useState<SortingState>(opts.initialSort ? [{ id: opts.initialSort.id, desc: opts.initialSort.desc ?? false }] : []);
   const [globalFilter, setGlobalFilter] = useState('');
   const columns = useMemo<Array<ColumnDef<T>>>(

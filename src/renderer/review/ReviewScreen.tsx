@@ -15,56 +15,32 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { NoteDialog } from '../components/NoteDialog';
 import type { ReviewQueue } from '../../shared/contract';
-import type { ReviewItem, ReviewPair } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
 import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
-import { errorMessage, fmtInt, snippet } from '../lib/format';
+import { errorMessage, fmtInt } from '../lib/format';
 import { isTypingTarget } from '../lib/typing';
-import { commandKeyOf, describeLabel, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
+import { commandKeyOf, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
-import { pairKey, type OpState } from '../annotate/labelQueue';
+import { pairKey } from '../annotate/labelQueue';
 import { FailedLabels, SaveStatus } from '../components/SaveStatus';
 import { useQueuedNotice } from '../annotate/queuedNotice';
-import { FilterBox, useTableSort } from '../components/DataTable';
-import { KeyLegend } from '../components/KeyLegend';
+import { useTableSort } from '../components/DataTable';
 import { personScope } from '../annotate/history';
 import { reviewUndoActions } from './reviewUndo';
 import { focusIndex, itemKey, mergeOrder, nextUnsettled } from './order';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
-import { REVIEW_KEYS } from './reviewKeys';
 import { loadDrafts, pruneSaved, saveDrafts, updateDrafts, type ReasonDrafts } from './reasonDrafts';
 import { session } from '../lib/storage';
 import { reviewJudge } from './judge';
 import { readOnce, type Flight } from './flight';
 import { mergeReviewQueue } from '../../shared/review-merge';
-
-
-/** A pair's texts and votes' notes (review.pair), as asked after the queue's answer number `gen`. */
-interface PairDetail {
-  gen: number;
-  pair: ReviewPair | null;
-  error: string | null;
-}
-/**
- * How many rows the list shows at a time: the window holding the cursor (j/k, PgUp/PgDn and the
- * buttons cross windows). All of a 3,000-pair queue's rows made each key take about a second.
- */
-export const LIST_WINDOW = 200;
-/** How many pairs' texts the screen keeps (the pairs around the cursor are asked for again as it moves). */
-const PAIR_CACHE = 64;
-
-interface Row {
-  item: ReviewItem;
-  key: string;
-  /** The judge label shown: an unsaved one first, else the saved one (any judge's). */
-  value: string | null;
-  state: OpState | 'saved' | 'none';
-  by: string | null;
-  error?: string;
-}
+import { isSettled, labelWords, oneLine, votesText, type Row } from './reviewRow';
+import { LIST_WINDOW, ReviewList } from './ReviewList';
+import { ReviewPairDetail } from './ReviewPairDetail';
+import { usePairTexts } from './usePairTexts';
 
 export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, settles, undo } = useApp();
@@ -122,14 +98,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(loadPeople, [loadPeople]);
 
   // ------------------------------------------------------------ the queue
-  /**
-   * The queue carries titles only; the selected pair's texts and its votes' notes come from
-   * review.pair, asked for the pair under the cursor and its neighbours, again after each answer of
-   * the queue (pairGen). An older answer stays on screen until the new one comes.
-   */
-  const [pairs, setPairs] = useState<ReadonlyMap<string, PairDetail>>(new Map());
+  /** The queue's answer number: the pairs' texts (usePairTexts) are asked again after each. */
   const [pairGen, setPairGen] = useState(0);
-  const askedPair = useRef(new Map<string, number>());
   const seq = useRef(0);
   const shownFor = useRef('');
   // The pool and judge on screen now: a load started for others (an undo's reload after a switch)
@@ -233,8 +203,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       setQueue(null);
       setOrder([]);
       setLoading(false);
-      setPairs(new Map());
-      askedPair.current = new Map();
+      forgetPairTexts();
     }
     void load();
   }, [load]);
@@ -258,6 +227,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   });
 
   // ------------------------------------------------------------ rows
+  const scheme = queue?.scheme ?? 'binary';
   const allRows: Row[] = useMemo(() => {
     if (!queue) return [];
     const byKey = new Map(queue.items.map((i) => [itemKey(i), i]));
@@ -277,71 +247,40 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
   // The list as shown: the queue's order (impact) unless a column header sorts it, narrowed by
   // the filter box. The keys move through the rows as shown.
-  const labelsText = (r: Row): string => r.item.labels.map((l) => `${l.annotator}: ${describeLabel(queue?.scheme ?? 'binary', l.value).text || l.value}`).join(' · ');
   const sort = useTableSort(
     allRows,
     {
       query: (r) => oneLine(r.item.queryTitle ?? undefined) || r.item.queryId,
       candidate: (r) => oneLine(r.item.candidateTitle ?? undefined) || r.item.candidateId,
-      labels: labelsText,
+      labels: (r) => votesText(r, scheme),
       impact: (r) => r.item.impact,
-      judge: (r) => (r.value === null ? null : describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value),
+      judge: (r) => (r.value === null ? null : labelWords(scheme, r.value)),
       saved: (r) => (r.state === 'none' ? null : r.state),
     },
     {
       rowId: (r) => r.key,
       filterText: (r) =>
-        [r.item.queryId, r.item.queryTitle ?? '', r.item.candidateId, r.item.candidateTitle ?? '', labelsText(r), r.value === null ? '' : describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value].join(' '),
+        [r.item.queryId, r.item.queryTitle ?? '', r.item.candidateId, r.item.candidateTitle ?? '', votesText(r, scheme), r.value === null ? '' : labelWords(scheme, r.value)].join(' '),
     },
   );
   const rows = sort.rows;
 
-  const isSettled = (r: Row | undefined): boolean => !!r && r.value !== null && r.value !== '?';
   const cursor = Math.max(
     0,
     rows.findIndex((r) => r.key === cursorKey),
   );
   const current = rows[cursor];
-  /** The list shows the LIST_WINDOW rows holding the cursor. */
-  const windowStart = Math.floor(cursor / LIST_WINDOW) * LIST_WINDOW;
   const remaining = allRows.filter((r) => !isSettled(r)).length;
 
   // The selected pair's texts (and its neighbours', so j/k show them at once): review.pair.
-  const near = [rows[cursor], rows[cursor + 1], rows[cursor - 1]].filter((r): r is Row => r !== undefined).map((r) => r.key);
-  const nearKey = near.join('\u0001');
-  useEffect(() => {
-    if (!queue || !judge || queue.pool !== pool) return;
-    const forScope = scope;
-    const gen = pairGen;
-    for (const key of near) {
-      const have = pairs.get(key);
-      if ((have && have.gen === gen) || askedPair.current.get(key) === gen) continue;
-      askedPair.current.set(key, gen);
-      const [queryId, candidateId] = key.split('\u0000') as [string, string];
-      const keep = (d: PairDetail): void => {
-        if (currentKey.current !== forScope) return;
-        setPairs((m) => {
-          const n = new Map(m);
-          n.delete(key);
-          n.set(key, d);
-          // The oldest first: a long session keeps the texts of the last PAIR_CACHE pairs only.
-          for (const k of n.keys()) {
-            if (n.size <= PAIR_CACHE) break;
-            n.delete(k);
-          }
-          return n;
-        });
-      };
-      client.invoke('review.pair', { pool: queue.pool, judge, queryId, candidateId }).then(
-        (pair) => keep({ gen, pair, error: null }),
-        (e: unknown) => {
-          askedPair.current.delete(key);
-          keep({ gen, pair: null, error: errorMessage(e) });
-        },
-      );
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [nearKey, pairGen, queue, judge]);
+  const { pairs, forget: forgetPairTexts } = usePairTexts(client, {
+    queue,
+    pool,
+    judge,
+    scope,
+    near: [rows[cursor], rows[cursor + 1], rows[cursor - 1]].filter((r): r is Row => r !== undefined).map((r) => r.key),
+    gen: pairGen,
+  });
 
   // A disagreement chosen on the Agreement screen.
   const focus = shared.reviewFocus;
@@ -378,8 +317,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (before === null || before === cursorOn) return;
     const r = rowsRef.current[cursorRef.current];
     if (!r || r.key !== cursorOn) return;
-    const ruling = r.value === null ? 'not settled' : `settled: ${describeLabel(queue?.scheme ?? 'binary', r.value).text || r.value}`;
-    setCursorSay(`Pair ${cursorRef.current + 1} of ${rowsRef.current.length}: “${r.item.candidateTitle ?? r.item.candidateId}” for query “${r.item.queryTitle ?? r.item.queryId}”. Votes ${labelsText(r)}; ${ruling}.`);
+    const ruling = r.value === null ? 'not settled' : `settled: ${labelWords(scheme, r.value)}`;
+    setCursorSay(`Pair ${cursorRef.current + 1} of ${rowsRef.current.length}: “${r.item.candidateTitle ?? r.item.candidateId}” for query “${r.item.queryTitle ?? r.item.queryId}”. Votes ${votesText(r, scheme)}; ${ruling}.`);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [cursorOn]);
 
@@ -479,7 +418,6 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   };
 
   // ------------------------------------------------------------ keyboard
-  const scheme = queue?.scheme ?? 'binary';
   const counts = settles.counts();
   const failed = settles.ops().filter((o) => o.state === 'failed');
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
@@ -570,9 +508,6 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   // ------------------------------------------------------------ render
   // The ruling keys: the pool's labels (for graded pools every grade), never "?" (it settles nothing).
   const keys = rulingKeys(scheme).filter((k) => scheme === 'graded' || !queue || queue.values.includes(k.value));
-  const detail = current ? pairs.get(current.key) : undefined;
-  const pair = detail?.pair ?? null;
-  const runs = pair ? Object.keys(pair.apChange) : [];
 
   // No pools: say what to do, not an empty select and buttons that do nothing.
   if (shared.poolsLoaded && pools.length === 0) {
@@ -586,7 +521,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         say={(op) => {
           const item = queue?.items.find((i) => i.queryId === op.queryId && i.candidateId === op.candidateId);
           const which = item ? `“${item.candidateTitle ?? op.candidateId}” for query “${item.queryTitle ?? op.queryId}”` : `candidate ${op.candidateId} of query ${op.queryId}`;
-          return rulingAnnouncement(op, which, (value) => describeLabel(queue?.scheme ?? 'binary', value).text || value);
+          return rulingAnnouncement(op, which, (value) => labelWords(scheme, value));
         }}
       />
       <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="review-cursor-announce">
@@ -675,176 +610,19 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
       {queue && allRows.length > 0 && (
         <div className="review-split" ref={splitRef} style={splitHeight ? { height: splitHeight } : undefined} data-testid="review-split">
-          <div className="review-list-pane" data-testid="review-list-pane">
-            <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter disagreements" testId="review-filter" shown={rows.length} total={allRows.length} />
-            <table className="data candidates review-list" data-testid="review-list">
-              <thead>
-                <tr>
-                  <th scope="col" className="num narrow">#</th>
-                  {sort.header('query', 'Query', { testId: 'review-sort-query' })}
-                  {sort.header('candidate', 'Candidate', { testId: 'review-sort-candidate' })}
-                  {sort.header('labels', 'Labels', { testId: 'review-sort-labels' })}
-                  {sort.header('impact', 'Impact', { className: 'num', title: "the most settling this pair can move the runs' MAP (summed over runs)", testId: 'review-sort-impact' })}
-                  {sort.header('judge', 'Judge', { testId: 'review-sort-judge' })}
-                  {sort.header('saved', 'Saved', { className: 'narrow', testId: 'review-sort-saved' })}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.slice(windowStart, windowStart + LIST_WINDOW).map((r, j) => {
-                  const i = windowStart + j;
-                  return (
-                  <tr
-                    key={r.key}
-                    ref={i === cursor ? currentRow : undefined}
-                    className={['cand-row', i === cursor ? 'current' : '', isSettled(r) ? 'settled' : '', r.state === 'failed' ? 'failed' : ''].join(' ')}
-                    data-testid={`review-row-${i}`}
-                    data-query={r.item.queryId}
-                    data-candidate={r.item.candidateId}
-                    data-value={r.value ?? ''}
-                    data-state={r.state}
-                    aria-selected={i === cursor}
-                    onClick={() => setCursorKey(r.key)}
-                  >
-                    <td className="num narrow">{i + 1}</td>
-                    <td className="small" dir="auto">{r.item.queryTitle ? snippet(r.item.queryTitle, 48) : r.item.queryId}</td>
-                    <td className="small" dir="auto">{r.item.candidateTitle ? snippet(r.item.candidateTitle, 48) : r.item.candidateId}</td>
-                    <td className="small" title={labelsText(r)}>
-                      {r.item.labels.map((l) => `${l.annotator} ${l.value}`).join(' · ')}
-                      {r.item.labels.some((l) => l.noted) && (
-                        <span className="note-mark" title="notes on these votes" aria-label="has notes">
-                          {' '}✎
-                        </span>
-                      )}
-                    </td>
-                    <td className="num small">{r.item.impact.toFixed(4)}</td>
-                    <td>
-                      <span className={`label-pill tone-${describeLabel(scheme, r.value).tone}`}>{describeLabel(scheme, r.value).text || '·'}</span>
-                    </td>
-                    <td className="narrow">
-                      <ReviewState state={r.state} error={r.error} compact />
-                    </td>
-                  </tr>
-                  );
-                })}
-                {rows.length === 0 && (
-                  <tr>
-                    <td colSpan={7} className="muted" data-testid="review-filter-empty">
-                      No disagreement matches the filter.
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-            {rows.length > LIST_WINDOW && (
-              <div className="row wrap small review-window" data-testid="review-window">
-                <button type="button" className="small" data-testid="review-window-prev" disabled={windowStart === 0} onClick={() => setCursorKey(rows[windowStart - LIST_WINDOW]!.key)}>
-                  ‹ previous {LIST_WINDOW} <kbd>PgUp</kbd>
-                </button>
-                <span data-testid="review-window-range">
-                  pairs {fmtInt(windowStart + 1)}–{fmtInt(Math.min(rows.length, windowStart + LIST_WINDOW))} of {fmtInt(rows.length)}
-                </span>
-                <button
-                  type="button"
-                  className="small"
-                  data-testid="review-window-next"
-                  disabled={windowStart + LIST_WINDOW >= rows.length}
-                  onClick={() => setCursorKey(rows[windowStart + LIST_WINDOW]!.key)}
-                >
-                  next {LIST_WINDOW} › <kbd>PgDn</kbd>
-                </button>
-              </div>
-            )}
-          </div>
+          <ReviewList sort={sort} total={allRows.length} cursor={cursor} scheme={scheme} currentRow={currentRow} onChoose={setCursorKey} />
 
           {current ? (
-            <section
-              className="review-detail"
-              data-testid="review-current"
-              data-query={current.item.queryId}
-              data-candidate={current.item.candidateId}
-              data-state={current.state}
-              data-texts={detail?.pair ? 'loaded' : detail?.error ? 'failed' : 'loading'}
-            >
-              {detail?.error && !detail.pair && (
-                <p className="warn-text small" role="alert" data-testid="review-pair-error">
-                  The texts of this pair could not be read: {detail.error}
-                </p>
-              )}
-              <div className="review-text" data-testid="review-query">
-                <div className="small muted">
-                  Query <span data-testid="review-query-id">{current.item.queryId}</span> {pair && <> · #{pair.queryPosition + 1} in the pool</>}
-                </div>
-                <h2 data-testid="review-query-title" dir="auto">{(pair ? pair.query?.title : current.item.queryTitle) || <span className="muted">(no title)</span>}</h2>
-                <div className="query-body review-body" data-testid="review-query-body" tabIndex={0} aria-label="query body" dir="auto">
-                  {pair ? pair.query ? pair.query.body : <span className="muted">The text of this query is not in the workspace.</span> : <span className="muted">loading…</span>}
-                </div>
-              </div>
-              <div className="review-text" data-testid="review-candidate">
-                <div className="small muted">
-                  Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> {pair && <> · #{pair.candidatePosition + 1} of the query’s pool</>}
-                </div>
-                <h2 data-testid="review-candidate-title" dir="auto">{(pair ? pair.candidate?.title : current.item.candidateTitle) || <span className="muted">(no title)</span>}</h2>
-                <div className="query-body review-body" data-testid="review-candidate-body" tabIndex={0} aria-label="candidate body" dir="auto">
-                  {pair ? pair.candidate ? pair.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span> : <span className="muted">loading…</span>}
-                </div>
-              </div>
-              <div className="review-verdict">
-                <ul className="votes" data-testid="review-votes">
-                  {current.item.labels.map((l) => {
-                    const d = describeLabel(scheme, l.value);
-                    // The vote as the queue has it; its note's text from the pair's detail.
-                    const note = l.noted ? (pair?.labels.find((x) => x.annotator === l.annotator)?.note ?? null) : null;
-                    return (
-                      <li key={l.annotator} className="vote" data-annotator={l.annotator} data-value={l.value}>
-                        {l.annotator} <span className={`label-pill tone-${d.tone}`}>{d.text || l.value}</span>
-                        {note && (
-                          <q className="vote-note small" data-testid={`review-note-${l.annotator}`}>
-                            {note}
-                          </q>
-                        )}
-                      </li>
-                    );
-                  })}
-                </ul>
-                <div className="row wrap">
-                  <span className="vote">
-                    judge{current.by && current.by !== judge ? ` (${current.by})` : ''}{' '}
-                    <span className={`label-pill tone-${describeLabel(scheme, current.value).tone}`} data-testid="review-judge-label" data-value={current.value ?? ''}>
-                      {describeLabel(scheme, current.value).text || '·'}
-                    </span>
-                  </span>
-                  <ReviewState state={current.state} error={current.error} testId="review-state" />
-                  <span className="spacer" />
-                  <button type="button" className="small" data-testid="review-reason-button" onClick={() => setReasonFor(current.key)}>
-                    {reasonOf(current) ? 'Edit reason' : 'Add reason'} <kbd>c</kbd>
-                  </button>
-                </div>
-                {current.item.outdatedRuling && current.value === null && (
-                  <p className="small warn-text" role="note" data-testid="review-outdated-ruling">
-                    An earlier ruling ({current.item.outdatedRuling.judge}:{' '}
-                    {describeLabel(scheme, current.item.outdatedRuling.value).text || current.item.outdatedRuling.value}) came before a vote on this pair changed or
-                    arrived, so it no longer counts: rule again on the votes as they stand (the same value too).
-                  </p>
-                )}
-                {(reasonOf(current) || (current.by && current.by !== judge && current.item.settled?.note)) && (
-                  <p className="small review-reason" data-testid="review-reason">
-                    Reason: <q>{reasonOf(current) || current.item.settled?.note}</q>
-                    {reasons.has(current.key) && current.value === null && <span className="muted"> (sent with your ruling)</span>}
-                  </p>
-                )}
-                <p className="small muted review-impact">
-                  impact {current.item.impact.toFixed(4)}
-                  {pair && runs.length > 0 && <> · |ΔAP| {runs.map((r) => `${r} ${pair.apChange[r]!.toFixed(3)}`).join(', ')}</>}
-                  {pair && (
-                    <>
-                      {' '}
-                      · the rule gives now: {pair.ruleValue === null ? 'open' : describeLabel(scheme, pair.ruleValue).text || pair.ruleValue}
-                    </>
-                  )}
-                </p>
-                <KeyLegend labels={keys} nav={REVIEW_KEYS} testId="review-legend" />
-              </div>
-            </section>
+            <ReviewPairDetail
+              current={current}
+              detail={pairs.get(current.key)}
+              judge={judge}
+              scheme={scheme}
+              reason={reasonOf(current)}
+              reasonUnsent={reasons.has(current.key)}
+              rulingKeys={keys}
+              onWriteReason={() => setReasonFor(current.key)}
+            />
           ) : (
             <section className="review-detail muted">Choose a pair in the list.</section>
           )}
@@ -873,51 +651,4 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         })()}
     </div>
   );
-}
-
-/** A title as the list shows it (whitespace collapsed), for sorting. */
-function oneLine(t: string | undefined): string {
-  return (t ?? '').replace(/\s+/g, ' ').trim();
-}
-
-/** A row's save state; `compact` (the split view's list): a symbol, the words in its title and label. */
-function ReviewState({ state, error, testId, compact = false }: { state: Row['state']; error?: string; testId?: string; compact?: boolean }): ReactNode {
-  if (compact && state !== 'none') {
-    const words = state === 'saved' ? 'saved' : state === 'failed' ? 'not saved' : state === 'retrying' ? 'queued — retrying' : 'saving…';
-    const cls = state === 'saving' ? 'pending' : state;
-    return (
-      <span className={`state ${cls}`} data-testid={testId} data-state={state === 'saving' ? 'pending' : state} title={error ? `${words}: ${error}` : words} aria-label={words}>
-        {state === 'saved' ? '✓' : state === 'failed' ? '!' : '…'}
-      </span>
-    );
-  }
-  switch (state) {
-    case 'none':
-      return <span className="state none" data-testid={testId} data-state="none" />;
-    case 'pending':
-    case 'saving':
-      return (
-        <span className="state pending" data-testid={testId} data-state="pending">
-          saving…
-        </span>
-      );
-    case 'retrying':
-      return (
-        <span className="state retrying" data-testid={testId} data-state="retrying" title={error}>
-          queued — retrying
-        </span>
-      );
-    case 'failed':
-      return (
-        <span className="state failed" data-testid={testId} data-state="failed" title={error}>
-          not saved
-        </span>
-      );
-    case 'saved':
-      return (
-        <span className="state saved" data-testid={testId} data-state="saved">
-          saved ✓
-        </span>
-      );
-  }
 }

@@ -1,0 +1,122 @@
+/**
+ * The Review screen's detail pane: the selected pair's query and candidate texts (review.pair),
+ * every vote with its note, the judge's label, save state and reason, what settling it can move,
+ * and the ruling keys. The keys themselves are the screen's.
+ */
+import type { ReactNode } from 'react';
+import { KeyLegend } from '../components/KeyLegend';
+import { describeLabel, type LabelKey } from '../annotate/keys';
+import { REVIEW_KEYS } from './reviewKeys';
+import { labelWords, type Row } from './reviewRow';
+import { ReviewState } from './ReviewState';
+import type { PairDetail } from './usePairTexts';
+
+export function ReviewPairDetail({
+  current,
+  detail,
+  judge,
+  scheme,
+  reason,
+  reasonUnsent,
+  rulingKeys,
+  onWriteReason,
+}: {
+  current: Row;
+  /** Its texts and notes; undefined while not asked yet. */
+  detail: PairDetail | undefined;
+  judge: string;
+  scheme: string;
+  /** The judge's reason on the pair: written in this page, else the stored one ('' for none). */
+  reason: string;
+  /** A reason written in this page waits for the judge's ruling. */
+  reasonUnsent: boolean;
+  rulingKeys: LabelKey[];
+  onWriteReason: () => void;
+}): ReactNode {
+  const pair = detail?.pair ?? null;
+  const runs = pair ? Object.keys(pair.apChange) : [];
+  const judgeLabel = describeLabel(scheme, current.value);
+  return (
+    <section
+      className="review-detail"
+      data-testid="review-current"
+      data-query={current.item.queryId}
+      data-candidate={current.item.candidateId}
+      data-state={current.state}
+      data-texts={detail?.pair ? 'loaded' : detail?.error ? 'failed' : 'loading'}
+    >
+      {detail?.error && !detail.pair && (
+        <p className="warn-text small" role="alert" data-testid="review-pair-error">
+          The texts of this pair could not be read: {detail.error}
+        </p>
+      )}
+      <div className="review-text" data-testid="review-query">
+        <div className="small muted">
+          Query <span data-testid="review-query-id">{current.item.queryId}</span> {pair && <> · #{pair.queryPosition + 1} in the pool</>}
+        </div>
+        <h2 data-testid="review-query-title" dir="auto">{(pair ? pair.query?.title : current.item.queryTitle) || <span className="muted">(no title)</span>}</h2>
+        <div className="query-body review-body" data-testid="review-query-body" tabIndex={0} aria-label="query body" dir="auto">
+          {pair ? pair.query ? pair.query.body : <span className="muted">The text of this query is not in the workspace.</span> : <span className="muted">loading…</span>}
+        </div>
+      </div>
+      <div className="review-text" data-testid="review-candidate">
+        <div className="small muted">
+          Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> {pair && <> · #{pair.candidatePosition + 1} of the query’s pool</>}
+        </div>
+        <h2 data-testid="review-candidate-title" dir="auto">{(pair ? pair.candidate?.title : current.item.candidateTitle) || <span className="muted">(no title)</span>}</h2>
+        <div className="query-body review-body" data-testid="review-candidate-body" tabIndex={0} aria-label="candidate body" dir="auto">
+          {pair ? pair.candidate ? pair.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span> : <span className="muted">loading…</span>}
+        </div>
+      </div>
+      <div className="review-verdict">
+        <ul className="votes" data-testid="review-votes">
+          {current.item.labels.map((l) => {
+            // The vote as the queue has it; its note's text from the pair's detail.
+            const note = l.noted ? (pair?.labels.find((x) => x.annotator === l.annotator)?.note ?? null) : null;
+            return (
+              <li key={l.annotator} className="vote" data-annotator={l.annotator} data-value={l.value}>
+                {l.annotator} <span className={`label-pill tone-${describeLabel(scheme, l.value).tone}`}>{labelWords(scheme, l.value)}</span>
+                {note && (
+                  <q className="vote-note small" data-testid={`review-note-${l.annotator}`}>
+                    {note}
+                  </q>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        <div className="row wrap">
+          <span className="vote">
+            judge{current.by && current.by !== judge ? ` (${current.by})` : ''}{' '}
+            <span className={`label-pill tone-${judgeLabel.tone}`} data-testid="review-judge-label" data-value={current.value ?? ''}>
+              {judgeLabel.text || '·'}
+            </span>
+          </span>
+          <ReviewState state={current.state} error={current.error} testId="review-state" />
+          <span className="spacer" />
+          <button type="button" className="small" data-testid="review-reason-button" onClick={onWriteReason}>
+            {reason ? 'Edit reason' : 'Add reason'} <kbd>c</kbd>
+          </button>
+        </div>
+        {current.item.outdatedRuling && current.value === null && (
+          <p className="small warn-text" role="note" data-testid="review-outdated-ruling">
+            An earlier ruling ({current.item.outdatedRuling.judge}: {labelWords(scheme, current.item.outdatedRuling.value)}) came before a vote on this pair changed or
+            arrived, so it no longer counts: rule again on the votes as they stand (the same value too).
+          </p>
+        )}
+        {(reason || (current.by && current.by !== judge && current.item.settled?.note)) && (
+          <p className="small review-reason" data-testid="review-reason">
+            Reason: <q>{reason || current.item.settled?.note}</q>
+            {reasonUnsent && current.value === null && <span className="muted"> (sent with your ruling)</span>}
+          </p>
+        )}
+        <p className="small muted review-impact">
+          impact {current.item.impact.toFixed(4)}
+          {pair && runs.length > 0 && <> · |ΔAP| {runs.map((r) => `${r} ${pair.apChange[r]!.toFixed(3)}`).join(', ')}</>}
+          {pair && <> · the rule gives now: {pair.ruleValue === null ? 'open' : labelWords(scheme, pair.ruleValue)}</>}
+        </p>
+        <KeyLegend labels={rulingKeys} nav={REVIEW_KEYS} testId="review-legend" />
+      </div>
+    </section>
+  );
+}

@@ -42,6 +42,11 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { Db } from './db';
+import { clearBatch, createGuards, newReplay, replayBatch, type UndoReport } from './undo-replay';
+import { createJournalTriggers, dropTriggers, journaledTables, writeRangeEntries } from './undo-triggers';
+
+export { WATERMARKED_TABLES } from './undo-triggers';
+export type { UndoReport } from './undo-replay';
 
 /**
  * What the journal needs of a workspace (Workspace fits; this file does not import it, since
@@ -88,25 +93,12 @@ export interface ChunkPoint {
 
 const NO_CHUNKS: ChunkPoint = { checkpoint: async () => {} };
 
-/** Tables never journaled: the journal itself and SQLite's own. */
-const JOURNAL_TABLES = new Set(['import_journal', 'import_undo']);
-
-/**
- * Rowid tables whose inserts are journaled by one range entry (see the top): only long writes insert
- * into them. Listed parents first; undo deletes their rows in the reverse order (children first).
- */
-export const WATERMARKED_TABLES = ['questions', 'bm25_docs', 'answers'] as const;
-const RANGE_KEY = /^rowid > (-?\d+)$/;
-/** SQL condition: the journal entry is a range entry. */
-const IS_RANGE = `(op = 'i' AND typeof(rkey) = 'text' AND rkey GLOB 'rowid > *')`;
 
 /** Chunk time (ms) of a long write without turns (see UndoableOptions.chunkMs). */
 export const LONE_CHUNK_MS = 500;
 
 /** Journal rows cleared within the last chunk; a longer journal is cleared in chunks afterwards. */
 const CLEAR_INLINE = 4096;
-/** Journal rows replayed or cleared per statement batch (each batch stays within the chunk time). */
-const BATCH = 256;
 /** Replaying or clearing the journal goes on for at least this long per transaction (ms), whatever the chunk time. */
 const MIN_BATCH_MS = 20;
 /** A checkpoint lets the event loop run at least this often (ms), committing or not. */
@@ -117,114 +109,6 @@ const liveTokens = new Set<string>();
 /** The long write running on a workspace object (nested imports join it). */
 const sessions = new WeakMap<JournaledWorkspace, UndoableWrite>();
 
-const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-
-interface TableShape {
-  name: string;
-  /** Stored columns (generated ones left out). */
-  cols: string[];
-  /** Primary-key columns of a WITHOUT ROWID table; null for a rowid table. */
-  pk: string[] | null;
-  /** The INTEGER PRIMARY KEY column aliasing rowid, if any. */
-  alias: string | null;
-}
-
-/** Every ordinary table of the main schema that a long write can change. */
-function journaledTables(db: Db): TableShape[] {
-  const list = db.prepare(`SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table'`).all() as Array<{ name: string; wr: number }>;
-  const out: TableShape[] = [];
-  for (const t of list) {
-    if (t.name.startsWith('sqlite_') || JOURNAL_TABLES.has(t.name)) continue;
-    const xinfo = db.prepare(`SELECT name, type, pk, hidden FROM pragma_table_xinfo(?, 'main') ORDER BY cid`).all(t.name) as Array<{
-      name: string;
-      type: string;
-      pk: number;
-      hidden: number;
-    }>;
-    const cols = xinfo.filter((c) => c.hidden === 0).map((c) => c.name);
-    const pkCols = xinfo.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
-    const alias = !t.wr && pkCols.length === 1 && pkCols[0]!.type.toUpperCase() === 'INTEGER' ? pkCols[0]!.name : null;
-    out.push({ name: t.name, cols, pk: t.wr ? pkCols.map((c) => c.name) : null, alias });
-  }
-  return out;
-}
-
-/** SQL (in a trigger) computing the journal key of row R (NEW or OLD): rowid, or a WHERE clause over the primary key. */
-function keyExpr(t: TableShape, r: 'NEW' | 'OLD'): string {
-  if (!t.pk) return `${r}.rowid`;
-  return t.pk.map((c, i) => `${lit(`${i ? ' AND ' : ''}${q(c)}=`)} || quote(${r}.${q(c)})`).join(' || ');
-}
-
-/** SQL (in a trigger) computing a WHERE clause finding row R. */
-function whereExpr(t: TableShape, r: 'NEW' | 'OLD'): string {
-  return t.pk ? keyExpr(t, r) : `'rowid=' || ${r}.rowid`;
-}
-
-/**
- * The journal triggers of table t. `mark`: t is watermarked, its largest rowid when the write began
- * (rows above it are this write's; inserts above it are not journaled).
- */
-function triggerSql(t: TableShape, n: number, mark: number | null): string[] {
-  const tbl = lit(t.name);
-  const on = `main.${q(t.name)}`;
-  // `+(…)`: an expression without affinity, so that the index on (tbl, rkey) serves the lookup
-  // (an INTEGER-affinity OLD.rowid would make SQLite convert rkey, an ANY column, and scan).
-  const journaled = (r: 'NEW' | 'OLD'): string => `EXISTS (SELECT 1 FROM main.import_undo WHERE op = 'i' AND tbl = ${tbl} AND rkey = +(${keyExpr(t, r)}))`;
-  const inserted = (r: 'NEW' | 'OLD'): string => (mark === null ? journaled(r) : `(${r}.rowid > ${mark} OR ${journaled(r)})`);
-  const insertWhen = mark === null ? '' : ` WHEN NEW.rowid <= ${mark}`;
-  const set = t.cols.map((c, i) => `${lit(`${i ? ', ' : ''}${q(c)}=`)} || quote(OLD.${q(c)})`).join(' || ');
-  const insCols = [...(t.pk || t.alias ? [] : ['rowid']), ...t.cols];
-  const insVals = insCols.map((c, i) => `${i ? `',' || ` : ''}quote(OLD.${c === 'rowid' ? 'rowid' : q(c)})`).join(' || ');
-  const name = (k: string): string => q(`qp_undo_${k}_${n}`);
-  return [
-    `CREATE TEMP TRIGGER ${name('i')} AFTER INSERT ON ${on}${insertWhen} BEGIN
-       INSERT INTO main.import_undo(tbl, op, rkey) VALUES (${tbl}, 'i', ${keyExpr(t, 'NEW')}); END`,
-    `CREATE TEMP TRIGGER ${name('u')} AFTER UPDATE ON ${on} WHEN NOT ${inserted('OLD')} BEGIN
-       INSERT INTO main.import_undo(tbl, op, stmt) VALUES (${tbl}, 'u',
-         ${lit(`UPDATE ${q(t.name)} SET `)} || ${set} || ' WHERE ' || ${whereExpr(t, 'NEW')}); END`,
-    // A row this write inserted whose key then changed: the undo must delete it under its new key.
-    `CREATE TEMP TRIGGER ${name('k')} AFTER UPDATE ON ${on} WHEN (${keyExpr(t, 'NEW')}) IS NOT (${keyExpr(t, 'OLD')}) AND ${inserted('OLD')} BEGIN
-       INSERT INTO main.import_undo(tbl, op, rkey) VALUES (${tbl}, 'i', ${keyExpr(t, 'NEW')}); END`,
-    `CREATE TEMP TRIGGER ${name('d')} AFTER DELETE ON ${on} WHEN NOT ${inserted('OLD')} BEGIN
-       INSERT INTO main.import_undo(tbl, op, stmt) VALUES (${tbl}, 'd',
-         ${lit(`INSERT OR IGNORE INTO ${q(t.name)}(${insCols.map((c) => (c === 'rowid' ? 'rowid' : q(c))).join(', ')}) VALUES (`)} || ${insVals} || ')'); END`,
-  ];
-}
-
-function createJournalTriggers(db: Db, tables: readonly TableShape[], marks: ReadonlyMap<string, number>): string[] {
-  const names: string[] = [];
-  tables.forEach((t, n) => {
-    for (const sql of triggerSql(t, n, marks.get(t.name) ?? null)) {
-      db.exec(sql);
-      names.push(/TRIGGER ("[^"]+")/.exec(sql)![1]!);
-    }
-  });
-  return names;
-}
-
-/**
- * Writes the range entries of the watermarked tables (parents first, so that the newest-first
- * replay meets children first) and returns each table's mark. Inside the write's first chunk.
- */
-function writeRangeEntries(db: Db, tables: readonly TableShape[]): Map<string, number> {
-  const marks = new Map<string, number>();
-  const rowidTables = new Set(tables.filter((t) => !t.pk).map((t) => t.name));
-  const add = db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES (?, 'i', ?)`);
-  for (const name of WATERMARKED_TABLES) {
-    if (!rowidTables.has(name)) continue;
-    const max = db.prepare(`SELECT max(rowid) FROM main.${q(name)}`).pluck().get() as number | null;
-    const mark = max ?? 0;
-    add.run(name, `rowid > ${mark}`);
-    marks.set(name, mark);
-  }
-  return marks;
-}
-
-function dropTriggers(db: Db, names: readonly string[]): void {
-  if (!db.open) return;
-  for (const n of names) db.exec(`DROP TRIGGER IF EXISTS temp.${n}`);
-}
 
 // ------------------------------------------------------------------ the journal header
 
@@ -264,216 +148,6 @@ export function writerAlive(w: { host: string; pid: number; token: string }, liv
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-// ------------------------------------------------------------------ replay (undo) and clearing
-
-export interface UndoReport {
-  /** Journal entries replayed. */
-  undone: number;
-  /** Inserted rows kept because rows written meanwhile by others reference them. */
-  kept: number;
-  /** Entries that could not be applied (kept as they are). */
-  failed: number;
-}
-
-/** Dependent-row guards and the "table being undone" marker, TEMP on the replaying connection. */
-function createGuards(db: Db): string[] {
-  db.exec(`CREATE TEMP TABLE IF NOT EXISTS qp_undo_now (tbl TEXT)`);
-  if (!db.prepare(`SELECT 1 FROM temp.qp_undo_now`).get()) db.exec(`INSERT INTO temp.qp_undo_now VALUES (NULL)`);
-  const names: string[] = [];
-  const tables = db.prepare(`SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table'`).pluck().all() as string[];
-  for (const t of tables) {
-    if (t.startsWith('sqlite_') || JOURNAL_TABLES.has(t)) continue;
-    const fks = db.prepare(`SELECT count(*) FROM pragma_foreign_key_list(?, 'main')`).pluck().get(t) as number;
-    if (!fks) continue;
-    const name = q(`qp_guard_${names.length}`);
-    // A row of a child table deleted while another table is being undone is an ON DELETE CASCADE
-    // victim: a row the import did not write (its own rows are undone before their parents).
-    db.exec(`CREATE TEMP TRIGGER ${name} BEFORE DELETE ON main.${q(t)} WHEN (SELECT tbl FROM temp.qp_undo_now) IS NOT ${lit(t)}
-             BEGIN SELECT RAISE(ABORT, 'qpairs-undo-dependent'); END`);
-    names.push(name);
-  }
-  return names;
-}
-
-/**
- * Where a replay is, across its transactions. Pass 1 deletes the rows of range entries (rows a
- * watermarked table gained) that nothing refers to; pass 2 replays the other entries newest first;
- * pass 3 deletes what is left of the ranges (rows the journal's inserted rows referred to), keeping
- * a row that others' rows still refer to. A replay resumed after a crash starts again at pass 1,
- * which only deletes rows pass 3 would delete too.
- */
-interface ReplayState {
-  pass: 1 | 2 | 3;
-  /** Per range entry (its seq): the lowest rowid tried in this pass. */
-  below: Map<number, number>;
-}
-
-const newReplay = (): ReplayState => ({ pass: 1, below: new Map() });
-const NO_ROWID_BOUND = 9223372036854775807n;
-
-function isDependentError(e: unknown): boolean {
-  const msg = (e as Error).message ?? '';
-  return msg.includes('qpairs-undo-dependent') || /FOREIGN KEY/i.test(msg);
-}
-
-/**
- * Deletes the rows above the marks of the journal's range entries, newest first, children's
- * tables first (entries newest first). Failed deletes are left (pass 1) or counted kept/failed
- * (pass 3, `last`). Returns false when `due()` stopped it.
- */
-function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: ReturnType<Db['prepare']>, due: () => boolean, last: boolean): boolean {
-  const ranges = db.prepare(`SELECT seq, tbl, rkey FROM import_undo WHERE ${IS_RANGE} ORDER BY seq DESC`).all() as Array<{ seq: number; tbl: string; rkey: string }>;
-  for (const r of ranges) {
-    const m = RANGE_KEY.exec(r.rkey);
-    if (!m) continue;
-    const mark = Number(m[1]);
-    setNow.run(r.tbl);
-    const next = db.prepare(`SELECT rowid FROM main.${q(r.tbl)} WHERE rowid > ? AND rowid < ? ORDER BY rowid DESC LIMIT ${BATCH}`).pluck();
-    const del = db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE rowid = ?`);
-    for (;;) {
-      const ids = next.all(mark, state.below.get(r.seq) ?? NO_ROWID_BOUND) as number[];
-      if (ids.length === 0) break;
-      for (const id of ids) {
-        try {
-          del.run(id);
-          report.undone++;
-        } catch (e) {
-          if (last) {
-            if (isDependentError(e)) report.kept++;
-            else report.failed++;
-          }
-        }
-        state.below.set(r.seq, id);
-        if (due()) return false;
-      }
-    }
-  }
-  return true;
-}
-
-/**
- * Replays up to `maxMs` of the journal in one transaction (the passes of ReplayState), deleting
- * the entries it applied; when the journal is done, puts AUTOINCREMENT counters back and removes
- * the header. Returns true when done.
- */
-function replayBatch(db: Db, report: UndoReport, maxMs: number, state: ReplayState): boolean {
-  const t0 = performance.now();
-  const due = (): boolean => performance.now() - t0 >= maxMs;
-  const setNow = db.prepare(`UPDATE temp.qp_undo_now SET tbl = ?`);
-  const pick = db.prepare(`SELECT seq, tbl, op, rkey, stmt FROM import_undo WHERE NOT ${IS_RANGE} ORDER BY seq DESC LIMIT ${BATCH}`);
-  const forget = db.prepare(`DELETE FROM import_undo WHERE seq >= ? AND NOT ${IS_RANGE}`);
-  const delRowid = new Map<string, ReturnType<Db['prepare']>>();
-  let current: string | null = null;
-  let done = false;
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    for (let stop = false; !stop && !done; ) {
-      if (state.pass !== 2) {
-        current = null;
-        if (!deleteRanges(db, report, state, setNow, due, state.pass === 3)) break;
-        if (state.pass === 1) {
-          state.pass = 2;
-          state.below.clear();
-          continue;
-        }
-        db.exec(`DELETE FROM import_undo`);
-        restoreSequences(db);
-        db.exec(`DELETE FROM import_journal`);
-        done = true;
-        break;
-      }
-      const rows = pick.all() as Array<{ seq: number; tbl: string; op: string; rkey: unknown; stmt: string | null }>;
-      if (rows.length === 0) {
-        state.pass = 3;
-        continue;
-      }
-      let last = rows[0]!.seq;
-      for (const r of rows) {
-        if (r.tbl !== current) {
-          setNow.run(r.tbl);
-          current = r.tbl;
-        }
-        try {
-          if (r.op === 'i') {
-            if (typeof r.rkey === 'number' || typeof r.rkey === 'bigint') {
-              let st = delRowid.get(r.tbl);
-              if (!st) delRowid.set(r.tbl, (st = db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE rowid = ?`)));
-              st.run(r.rkey);
-            } else {
-              db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE ${String(r.rkey)}`).run();
-            }
-          } else if (r.stmt) {
-            db.prepare(r.stmt).run();
-          }
-          report.undone++;
-        } catch (e) {
-          if (r.op === 'i' && isDependentError(e)) report.kept++;
-          else report.failed++;
-        }
-        last = r.seq;
-        if (due()) {
-          stop = true;
-          break;
-        }
-      }
-      forget.run(last);
-    }
-    setNow.run(null);
-    db.exec('COMMIT');
-    return done;
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw e;
-  }
-}
-
-/** AUTOINCREMENT counters back to where they were (or to the largest rowid left, whichever is higher). */
-function restoreSequences(db: Db): void {
-  const h = readHeader(db);
-  let before: Record<string, number> = {};
-  try {
-    before = JSON.parse(h?.seqs ?? '{}') as Record<string, number>;
-  } catch {
-    before = {};
-  }
-  let now: Array<{ name: string; seq: number }>;
-  try {
-    now = db.prepare(`SELECT name, seq FROM sqlite_sequence`).all() as Array<{ name: string; seq: number }>;
-  } catch {
-    return; // no AUTOINCREMENT table was ever written
-  }
-  for (const { name } of now) {
-    const max = db.prepare(`SELECT max(rowid) FROM main.${q(name)}`).pluck().get() as number | null;
-    const target = Math.max(before[name] ?? 0, max ?? 0);
-    if (before[name] === undefined && max === null) db.prepare(`DELETE FROM sqlite_sequence WHERE name = ?`).run(name);
-    // As an INTEGER, as SQLite keeps it (a JS number binds as a REAL: 5.0 in a dump of the undone workspace).
-    else db.prepare(`UPDATE sqlite_sequence SET seq = CAST(? AS INTEGER) WHERE name = ?`).run(target, name);
-  }
-}
-
-/** Clears up to `maxMs` of a committed write's journal in one transaction; removes the header at the end. Returns true when done. */
-function clearBatch(db: Db, maxMs: number): boolean {
-  const t0 = performance.now();
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    let done = false;
-    do {
-      const upTo = db.prepare(`SELECT seq FROM import_undo ORDER BY seq LIMIT 1 OFFSET ${BATCH * 16 - 1}`).pluck().get() as number | undefined;
-      if (upTo === undefined) {
-        db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
-        done = true;
-        break;
-      }
-      db.prepare(`DELETE FROM import_undo WHERE seq <= ?`).run(upTo);
-    } while (performance.now() - t0 < maxMs);
-    db.exec('COMMIT');
-    return done;
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw e;
   }
 }
 
@@ -540,7 +214,7 @@ export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; 
     return { ...report, what: h.what, started: h.started, committed: true };
   }
   const guards = createGuards(db);
-  const state = newReplay();
+  const state = newReplay(h.seqs);
   try {
     while (!replayBatch(db, report, 200, state));
   } finally {
@@ -683,7 +357,7 @@ class UndoableWrite implements ChunkPoint {
     const h = readHeader(db);
     if (h?.token !== this.token || h.state === 'committed') return report; // nothing committed yet / the import stands
     const guards = createGuards(db);
-    const state = newReplay();
+    const state = newReplay(h.seqs);
     try {
       for (;;) {
         await this.opts.turns?.acquire();

@@ -40,8 +40,8 @@ export class WorkspaceFromFutureError extends QPairsError {
 }
 
 /**
- * A workspace whose recorded schema version does not match its tables: tables or columns of a
- * later migration are already there (upgrading would fail or damage it), or tables its version
+ * A workspace whose recorded schema version does not match its tables: tables, columns or indexes
+ * of a later migration are already there (upgrading would fail or damage it), or tables its version
  * has are missing. Refused before anything is written; the file is left byte-identical.
  */
 export class WorkspaceSchemaMismatchError extends QPairsError {
@@ -49,7 +49,7 @@ export class WorkspaceSchemaMismatchError extends QPairsError {
     message: string,
     /** The file's recorded schema version. */
     readonly version: number,
-    /** Tables ("t") or columns ("t.c") of later migrations that the file already has. */
+    /** Tables ("t"), columns ("t.c") or indexes ("t.index:i") of later migrations that the file already has. */
     readonly ahead: readonly string[],
     /** Tables or columns of its recorded version that the file lacks. */
     readonly missing: readonly string[],

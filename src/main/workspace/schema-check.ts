@@ -6,17 +6,19 @@ import type { Migration } from './migrations';
  * Does a workspace's recorded schema version (`user_version`) match its tables? Checked when a
  * workspace is opened, before anything is written (see openWorkspace):
  *
- * - *ahead*: the file already has tables or columns that only a later migration makes (its
- *   version is below its tables). Migrating would fail halfway ("table … already exists") or, for
- *   a migration that rebuilds a table, copy the wrong rows; refused.
+ * - *ahead*: the file already has tables, columns or indexes that only a later migration makes (its
+ *   version is below its tables). Migrating would fail halfway ("table … already exists", or
+ *   "index … already exists" for a migration that only adds an index, as 14 does) or, for a
+ *   migration that rebuilds a table, copy the wrong rows; refused.
  * - *missing*: the file lacks tables or columns its version has (its version is above its tables);
  *   today's code would fail on it later, mid-work. Refused, except tables a pending migration
  *   repairs (Migration.repairs; migration 9 remakes the live-training tables that migration 8
  *   lacked when first released).
  *
  * "Tables and columns" are the names in the main schema (SQLite's own `sqlite_*` tables left out)
- * and each table's columns, generated ones included; tables no migration makes (none today) are
- * ignored. What each version has is found by running the migrations on an in-memory database
+ * and each table's columns, generated ones included, and the named indexes (only ever *ahead*: a
+ * missing index slows queries but breaks nothing, and 67f969a added labels_pool_seq to migration 15
+ * in place); tables no migration makes (none today) are ignored. What each version has is found by running the migrations on an in-memory database
  * once per migration list, so the check can never disagree with the migrations themselves.
  */
 
@@ -30,7 +32,10 @@ interface Expected {
 
 const expectedCache = new WeakMap<readonly Migration[], Expected>();
 
-/** The tables ("t") and columns ("t.c", generated ones included) of a database's main schema. */
+/** An index's entry among schemaObjects: "t.index:i" (its table first, so it goes with the table). */
+const INDEX_MARK = '.index:';
+
+/** The tables ("t"), columns ("t.c", generated ones included) and named indexes ("t.index:i") of a database's main schema. */
 export function schemaObjects(db: Database.Database): Set<string> {
   const out = new Set<string>();
   const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`).pluck().all() as string[];
@@ -39,6 +44,9 @@ export function schemaObjects(db: Database.Database): Set<string> {
     out.add(t);
     for (const c of columns.all(t) as string[]) out.add(`${t}.${c}`);
   }
+  // Indexes made by CREATE INDEX (SQLite's own sqlite_autoindex_* come with their tables).
+  const indexes = db.prepare(`SELECT tbl_name, name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL`).all() as Array<{ tbl_name: string; name: string }>;
+  for (const i of indexes) out.add(`${i.tbl_name}${INDEX_MARK}${i.name}`);
   return out;
 }
 
@@ -87,7 +95,7 @@ export function findSchemaMismatch(objects: ReadonlySet<string>, version: number
   }
   const missing: SchemaMismatch['missing'] = [];
   for (const o of has) {
-    if (objects.has(o) || repaired.has(o.split('.')[0]!)) continue;
+    if (objects.has(o) || repaired.has(o.split('.')[0]!) || o.includes(INDEX_MARK)) continue;
     missing.push({ object: o, version: introducedBy.get(o) ?? version });
   }
   if (ahead.length === 0 && missing.length === 0) return null;
@@ -96,12 +104,16 @@ export function findSchemaMismatch(objects: ReadonlySet<string>, version: number
   return { ahead: ahead.sort(order), missing: missing.sort(order) };
 }
 
-/** "table t" / "column t.c" for a message; tables first, a few at most. */
+/** "table t" / "column t.c" / "index i" for a message; tables first, a few at most. */
 function describe(list: ReadonlyArray<{ object: string; version: number }>): string {
   const tables = list.filter((x) => !x.object.includes('.'));
-  // A missing or extra table's columns say nothing more than the table.
+  // A missing or extra table's columns and indexes say nothing more than the table.
   const shown = [...tables, ...list.filter((x) => x.object.includes('.') && !tables.some((t) => x.object.startsWith(`${t.object}.`)))];
-  const first = shown.slice(0, 4).map((x) => `${x.object.includes('.') ? 'column' : 'table'} ${x.object} (schema ${x.version})`);
+  const name = (o: string): string => {
+    const i = o.indexOf(INDEX_MARK);
+    return i >= 0 ? `index ${o.slice(i + INDEX_MARK.length)}` : o.includes('.') ? `column ${o}` : `table ${o}`;
+  };
+  const first = shown.slice(0, 4).map((x) => `${name(x.object)} (schema ${x.version})`);
   return first.join(', ') + (shown.length > 4 ? ` and ${shown.length - 4} more` : '');
 }
 

@@ -1,8 +1,8 @@
 /**
  * Upgrades never hurt a workspace. tests/fixtures/workspaces/v<k>.qpairs.gz are workspaces written
  * by the commits that shipped workspace schema k, with their own CLI (make-fixtures.sh says which
- * commit and why; schema 5 was never shipped alone, and v8a is schema 8 as first released, before
- * migration 8 gained its live-training tables). Each is copied to a temp folder (the tracked file is
+ * commit and why; schemas 5, 9 and 11 were never shipped alone, 15 is today's, and v8a is schema 8
+ * as first released, before migration 8 gained its live-training tables). Each is copied to a temp folder (the tracked file is
  * never opened) and opened by today's code:
  *
  * - as shipped, its schema is exactly today's migrations 1 … k (no released migration was edited;
@@ -32,6 +32,7 @@ import { toWireError } from '../serve/wire';
 import { APPLICATION_ID, openWorkspace, openWorkspaceDb } from './db';
 import { checkMigrationOrder, MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
 import { lockFileOf } from './lock';
+import { lastCopiesLeftOut, readCurve, readLiveSetting } from '../training/live-store';
 import { findSchemaMismatch, schemaObjects } from './schema-check';
 import { Workspace } from './workspace';
 
@@ -58,6 +59,9 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v8a', version: 8, commit: 'd09e19f', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
   { name: 'v8', version: 8, commit: '3015ac8', rows: { questions: 33, answers: 300, pools: 2, labels: 126, runs: 5, models: 1 } },
   { name: 'v10', version: 10, commit: 'ff90cff', rows: { questions: 33, answers: 300, pools: 3, labels: 186, runs: 7, models: 1 } },
+  { name: 'v12', version: 12, commit: '336fbe2', rows: { questions: 33, answers: 300, pools: 3, labels: 186, runs: 7, models: 1 } },
+  { name: 'v13', version: 13, commit: 'd862929', rows: { questions: 33, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
+  { name: 'v14', version: 14, commit: '6d96535', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
 ];
 
 /** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
@@ -239,7 +243,7 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
           const drop = (rs: unknown[][]): unknown[][] => rs.filter((r) => r[0] !== 'schema_version' && !isLegacyOrderKey(r[0]));
           expect(drop(now), table).toEqual(drop(rows));
           expect(now.filter((r) => isLegacyOrderKey(r[0])), 'legacy order keys').toEqual([]);
-        } else if (table === 'pools' && columns.includes('convention')) {
+        } else if (table === 'pools' && f.version === 10) {
           // Schema 10 never wrote pools.convention; migration 12 sets it for AskUbuntu pools (checked below).
           const keep = (rs: unknown[][]): unknown[][] => rs.map((r) => r.filter((_, i) => columns[i] !== 'convention'));
           expect(keep(now), table).toEqual(keep(rows));
@@ -256,12 +260,15 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
     const ws = Workspace.open(p);
     try {
       expect(ws.upgradedFrom).toBeNull(); // upgraded above: this open changed nothing
-      expect(ws.listPools().map((x) => x.name).sort()).toEqual(f.version >= 10 ? ['au', 'bm25', 'semeval'] : ['bm25', 'semeval']);
+      expect(ws.listPools().map((x) => x.name).sort()).toEqual(
+        f.version >= 13 ? ['au', 'bm25', 'copies', 'semeval'] : f.version >= 10 ? ['au', 'bm25', 'semeval'] : ['bm25', 'semeval'],
+      );
       expect(ws.pool('semeval')).toMatchObject({ scheme: 'semeval3', aggregation: 'adjudicated' });
       const labels = ws.currentLabels('semeval');
       expect(new Set(labels.map((l) => l.annotator))).toEqual(new Set(['gold', 'alice', 'bob', 'carol', ...(f.version >= 2 ? ['judy'] : [])]));
       expect(ws.stats()).toMatchObject({ questions: f.rows.questions, answers: f.rows.answers, pools: f.rows.pools });
-      expect(ws.db.prepare(`SELECT count(*) FROM live_training`).pluck().get()).toBe(0);
+      // From schema 13 the fixture's CLI ran one live retrain of pool "semeval" (see the tests of schemas 12–14).
+      expect(ws.db.prepare(`SELECT count(*) FROM live_training`).pluck().get()).toBe(f.version >= 13 ? 1 : 0);
     } finally {
       ws.close();
     }
@@ -315,6 +322,88 @@ describe('schema 10: what it kept elsewhere or never set, carried over by migrat
     const ev = await cli('eval', p, '--pool', 'au');
     expect(ev.code).toBe(0);
     expect(ev.out).toContain('convention skip');
+  });
+});
+
+describe('schemas 12–14: what each added survives the upgrade', () => {
+  const at = (name: string): Fixture => FIXTURE_LIST.find((f) => f.name === name)!;
+
+  it.each(['v12', 'v13', 'v14'])('%s: the candidate-level order (pool_candidate_orders) and every pool\'s convention as its QPairs wrote them', async (name) => {
+    const f = at(name);
+    const p = copyOf(f);
+    const shipped = readPlain(p, (db) => ({
+      orders: db.prepare(`SELECT p.name, o.label_order FROM pool_candidate_orders o JOIN pools p ON p.id = o.pool_id ORDER BY p.id`).all(),
+      pools: db.prepare(`SELECT name, label_order, order_seed, convention FROM pools ORDER BY id`).raw().all(),
+      legacyKeys: db.prepare(`SELECT key FROM meta WHERE key LIKE 'pool_label_order.%'`).pluck().all(),
+    }));
+    // As written (make-fixtures.sh): bm25 set to decide-rankers-mtc and to skip, au's skip by its import, nothing in meta.
+    const pools = [
+      ['semeval', 'pool', 1, 'zero'],
+      ['bm25', 'random', 3, 'skip'],
+      ['au', 'pool', 1, 'skip'],
+      ...(f.version >= 13 ? [['copies', 'pool', 1, 'zero']] : []),
+    ];
+    expect(shipped).toEqual({ orders: [{ name: 'bm25', label_order: 'decide-rankers-mtc' }], pools, legacyKeys: [] });
+
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(f.version);
+      expect(ws.listPools().map((x) => [x.name, x.label_order, x.order_seed, x.convention])).toEqual(
+        pools.map(([pool, order, seed, convention]) => [pool, pool === 'bm25' ? 'decide-rankers-mtc' : order, seed, convention]),
+      );
+    } finally {
+      ws.close();
+    }
+    const list = await cli('pool', 'list', p, '--json');
+    expect((JSON.parse(list.out) as Array<{ name: string; label_order: string }>).find((x) => x.name === 'bm25')?.label_order).toBe('decide-rankers-mtc');
+    const ev = await cli('eval', p, '--pool', 'bm25');
+    expect(ev.code, ev.err).toBe(0);
+    expect(ev.out).toContain('convention skip');
+  });
+
+  it.each(['v13', 'v14'])('%s: the live retrain its QPairs ran keeps its setting, run and curve point with copies_left_out', (name) => {
+    const f = at(name);
+    const p = copyOf(f);
+    const shipped = readPlain(p, (db) => ({
+      curve: db.prepare(`SELECT model, labels, trained_queries, held_out_queries, map, mrr, copies_left_out FROM live_curve c JOIN pools p ON p.id = c.pool_id WHERE p.name = 'semeval'`).all() as Array<Record<string, unknown>>,
+      run: db.prepare(`SELECT count(*) FROM run_scores s JOIN runs r ON r.id = s.run_id WHERE r.name = 'live-tfidf'`).pluck().get() as number,
+    }));
+    // Written by that commit's live retrain: the "copies" pool holds pool "semeval"'s first query, left out of its fold's training.
+    const copies = { queries: 1, reasons: { 'same-id': 1, 'same-text': 0, 'near-duplicate': 0 } };
+    expect(shipped.curve).toEqual([expect.objectContaining({ model: 'tfidf', trained_queries: 3, held_out_queries: 3, copies_left_out: JSON.stringify(copies) })]);
+    expect(shipped.run).toBeGreaterThan(0);
+
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(f.version);
+      expect(lastCopiesLeftOut(ws, 'semeval')).toEqual(copies);
+      const [c] = shipped.curve;
+      expect(readCurve(ws, 'semeval')).toEqual([
+        expect.objectContaining({ model: 'tfidf', labels: c!.labels, trainedQueries: 3, heldOutQueries: 3, MAP: c!.map, MRR: c!.mrr }),
+      ]);
+      expect(readLiveSetting(ws, 'semeval')).toMatchObject({ enabled: true, everyLabels: 10000, idleSeconds: 0, models: ['tfidf'], trainPools: ['bm25', 'copies'], lastError: null });
+      expect(ws.listRuns('semeval').map((r) => r.name)).toContain('live-tfidf');
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('v14: the questions of each source, counted from the questions_source index', () => {
+    const p = copyOf(at('v14'));
+    const bySource = `SELECT source, count(*) AS n FROM questions GROUP BY source ORDER BY source`;
+    expect(readPlain(p, (db) => db.prepare(bySource).all())).toEqual([
+      { source: 'extra', n: 3 },
+      { source: 'semeval', n: 33 },
+    ]);
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(14);
+      expect(ws.stats().sources).toEqual({ extra: 3, semeval: 33 });
+      const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN ${bySource}`).all() as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+      expect(plan).toContain('USING COVERING INDEX questions_source');
+    } finally {
+      ws.close();
+    }
   });
 });
 
@@ -430,6 +519,28 @@ describe('refusals leave the file byte-identical', () => {
     expect(r.err).toMatch(/^qpairs import: .* records workspace schema 3, but it already has table answers \(schema 4\)/);
     expect(r.err).not.toMatch(/internal error|SqliteError|already exists/);
     expect(sha(p)).toBe(before);
+  });
+
+  it('a recorded version below an index of a later migration (v14 recorded as 13; was "internal error: SqliteError: index questions_source already exists"): WorkspaceSchemaMismatchError naming it', async () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v14')!);
+    recordVersion(p, 13);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect([e.ahead, e.missing]).toEqual([['questions.index:questions_source'], []]);
+    expect(e.message).toContain('records workspace schema 13, but it already has index questions_source (schema 14): its recorded version is below its tables');
+    const r = await cli('stats', p);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`qpairs stats: ${e.message}\n`);
+  });
+
+  it('an index its version has but the file lacks is no mismatch (67f969a added labels_pool_seq to migration 15 in place): it opens', () => {
+    const p = copyOf(FIXTURE_LIST.find((f) => f.name === 'v14')!);
+    openWorkspaceDb(p).close();
+    const db = new Database(p);
+    db.exec('DROP INDEX labels_pool_seq');
+    db.close();
+    const ws = Workspace.open(p);
+    expect(ws.stats()).toMatchObject({ questions: 36 });
+    ws.close();
   });
 
   it('a recorded version above its tables: WorkspaceSchemaMismatchError naming what is missing', () => {

@@ -32,7 +32,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { apsOf, type ActiveQuery } from '../../src/main/active/pool-model';
+import type { ActiveQuery } from '../../src/main/active/pool-model';
 import { queryBounds } from '../../src/main/active/ap-bounds';
 import { CandidateLedger, DEFAULT_OPEN_THRESHOLD } from '../../src/main/active/candidate-order';
 import { certifiedStanding } from '../../src/main/active/certified-test';

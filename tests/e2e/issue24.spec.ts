@@ -19,11 +19,8 @@ import { seriousViolationsOnTabs } from './a11y';
 import { createDisputedPool } from './api';
 import { type ServeProcess } from './serve';
 import { useServedSemevalDev } from './semeval-team';
-import { unpackedDataset } from '../datasets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SEMEVAL_DEV = unpackedDataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 17;
 const README_SHOTS = process.env.QPAIRS_README_SHOTS === '1';
 const SMALL = { width: 1024, height: 700 };
 const LARGE = { width: 1360, height: 900 };
@@ -40,11 +37,6 @@ async function invoke<T = unknown>(p: Page, command: string, args: unknown): Pro
   const r = await p.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command, args } });
   expect(r.ok(), await r.text()).toBe(true);
   return (await r.json()) as T;
-}
-
-/** Waits until no job of the engine runs (imports, pools). */
-async function idle(p: Page): Promise<void> {
-  await expect.poll(async () => (await invoke<{ questions: number }>(p, 'workspace.stats', {})).questions, { timeout: 60_000 }).toBeGreaterThan(0);
 }
 
 /** Where a screenshot goes: docs/ when the README's are asked for, else test-results/screens/. */

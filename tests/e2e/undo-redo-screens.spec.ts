@@ -14,14 +14,12 @@ import { type ServeProcess } from './serve';
 import { useServedSemevalDev } from './semeval-team';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 33;
 const POOL = 'disputes';
 const OPEN = 'open-disputes';
 
 test.describe.configure({ mode: 'serial' });
 
 let server: ServeProcess;
-let dir: string;
 let page: Page;
 
 const invoke = <T = unknown>(command: string, args: unknown): Promise<T> => apiInvoke<T>(page.request, command, args);
@@ -72,7 +70,7 @@ const served = useServedSemevalDev('undo-screens', 33, {
   },
 });
 test.beforeAll(() => {
-  ({ server, dir, page } = served);
+  ({ server, page } = served);
 });
 
 test('Review: an undo of a reason the engine refuses leaves nothing for U to redo', async ({ browser }) => {

@@ -9,17 +9,14 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createDisputedPool, invoke as apiInvoke } from './api';
 import { openAnnotate } from './annotate-page';
-import { type ServeProcess } from './serve';
 import { useServedSemevalDev } from './semeval-team';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const PORT = Number(process.env.QPAIRS_E2E_PORT ?? 27613) + 28;
 const OPEN_POOL = 'work';
 const REVIEW_POOL = 'disputes';
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServeProcess;
 let dir: string;
 let page: Page;
 
@@ -61,7 +58,7 @@ const served = useServedSemevalDev('undo', 28, {
   },
 });
 test.beforeAll(() => {
-  ({ server, dir, page } = served);
+  ({ dir, page } = served);
 });
 
 test('Annotate: x takes the label’s note along; u brings back both; the next label starts without the old note', async () => {

@@ -3,7 +3,7 @@
  * attributes, lines) and the same errors (message, line) on real dumps, on every way of cutting
  * them into chunks, and on well-formed and malformed variations the scanner leaves to saxes.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dataset, datasetText } from '../../../tests/datasets';

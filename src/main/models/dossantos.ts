@@ -22,7 +22,6 @@ import {
   embeddingMatrix,
   EncodingCache,
   epochBatches,
-  l2normalize,
   lookupRows,
   padIds,
   textsOf,

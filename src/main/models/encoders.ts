@@ -25,7 +25,6 @@ import {
   embeddingMatrix,
   EncodingCache,
   epochBatches,
-  l2normalize,
   lookupRows,
   padIds,
   textsOf,

@@ -13,7 +13,7 @@ describe('ltr', () => {
   });
 
   it('fuses runs: the informative run gets the largest weight, missing runs are tolerated', async () => {
-    const { data, good, noise } = goodAndNoiseRuns();
+    const { data } = goodAndNoiseRuns();
     const questions = data.questions;
     const m = new LtrRanker({ lexical: false, overlap: false, embedding: false, epochs: 200 });
     await m.train(data);

@@ -197,8 +197,11 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     return { ...r, annotators: r.annotators.filter((x) => x.annotator === caller.annotator) } as CommandResult<C>;
   }
   if (command === 'pool.assignment') {
+    // Who else labels a blind pool is not hers to know either (in a pool without an assignment its
+    // annotators are whoever has labeled in it): she is listed alone, as in pool.progress.
     const r = result as CommandResult<'pool.assignment'>;
-    return { ...r, progress: r.progress.filter((x) => x.annotator === caller.annotator) } as CommandResult<C>;
+    const self = (x: string): boolean => x === caller.annotator;
+    return { ...r, annotators: r.annotators.filter(self), judges: r.judges.filter(self), progress: r.progress.filter((x) => self(x.annotator)) } as CommandResult<C>;
   }
   return result;
 }

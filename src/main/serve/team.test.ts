@@ -153,7 +153,7 @@ describe('people live in the workspace', () => {
     expect((await call(dave, 'app.info')).status).toBe(401);
   });
 
-  it('a new person’s name with a comma, a semicolon or a control character is refused (lists of names split there); a space is fine', async () => {
+  it('a new person’s name with a comma, a semicolon, a control, invisible or text-direction character is refused (lists of names split there); a space is fine', async () => {
     const dave = await ownerToken();
     for (const [command, name, what] of [
       ['annotator.invite', 'Doe, Jane', '","'],
@@ -165,8 +165,20 @@ describe('people live in the workspace', () => {
       expect(r.status, `${command} ${JSON.stringify(name)}`).toBe(422);
       expect(r.body.message).toBe(`${JSON.stringify(name)}: a name cannot hold ${what} (lists of names, as in qpairs assign --annotators A,B or Pools → Team, are split at commas and semicolons)`);
     }
+    // Invisible and text-direction characters: a look-alike of alice, a name that reverses the text after it.
+    for (const [command, name, code] of [
+      ['annotator.invite', 'alice\u200b', 'U+200B'],
+      ['annotator.invite', 'e\u202eve', 'U+202E'],
+      ['annotator.add', '\u2066bob', 'U+2066'],
+    ] as const) {
+      const r = await call(dave, command, { name });
+      expect(r.status, `${command} ${JSON.stringify(name)}`).toBe(422);
+      expect(r.body.message).toBe(`${JSON.stringify(name)}: a name cannot hold an invisible or text-direction character (${code}): it would look like another name, or reorder the text shown around it`);
+    }
     const names = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
-    expect(names.filter((n) => /[,;\n\u0000]/.test(n))).toEqual([]);
+    expect(names.filter((n) => /[,;\n\u0000\u200b\u202e\u2066]/.test(n))).toEqual([]);
+    // Joiners some scripts' names need are kept.
+    expect((await call(dave, 'annotator.invite', { name: 'می\u200cخواهم' })).status).toBe(200);
     expect((await call(dave, 'annotator.invite', { name: 'Jane Doe' })).status).toBe(200);
   });
 

@@ -100,6 +100,14 @@ describe('people live in the workspace', () => {
     expect(again.body).toMatchObject({ revokedEarlier: 1, created: false, role: 'judge' });
     expect((await call(inv.body.token, 'app.info')).status).toBe(401);
     expect((await call(again.body.token, 'app.info')).body.role).toBe('judge');
+    // A new link without a role keeps the person's (before: the API's default made the judge an annotator).
+    const third = await call(dave, 'annotator.invite', { name: 'erin' });
+    expect(third.body).toMatchObject({ revokedEarlier: 1, created: false, role: 'judge' });
+    expect((await call(third.body.token, 'app.info')).body.role).toBe('judge');
+    expect(((await call(dave, 'annotator.list')).body as Array<{ name: string; role: string }>).find((p) => p.name === 'erin')?.role).toBe('judge');
+    // A new person without a role is an annotator.
+    expect((await call(dave, 'annotator.invite', { name: 'frank' })).body).toMatchObject({ created: true, role: 'annotator' });
+    again.body.token = third.body.token;
     // The first page load with ?token= sets the cookie; a wrong token is refused.
     const page = await fetch(`${server.url}/?token=${encodeURIComponent(again.body.token)}`, { redirect: 'manual' });
     expect(page.status).toBe(303);

@@ -195,6 +195,8 @@ export function assignPool(ws: Workspace, pool: string, annotators: readonly str
   for (const n of names) {
     const role = annotatorRole(ws, n) ?? (n === 'gold' ? 'gold' : 'annotator');
     if (role === 'gold' || role === 'system') throw new QPairsError(`"${n}" has the ${role} role and cannot be assigned to label a pool`);
+    // A name it adds is a new person: the same names as an invitation (a line break or a zero-width space got in here).
+    checkNewPersonName(ws, n);
   }
   const queries = ws.poolQueries(pool).map((q) => q.queryId);
   const plan = planAssignment(queries, names, perQuery, seed);

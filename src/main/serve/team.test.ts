@@ -185,6 +185,18 @@ describe('people live in the workspace', () => {
     }
     const names = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
     expect(names.filter((n) => /[,;\n\u0000\u200b\u202e\u2066]/.test(n))).toEqual([]);
+    // Assigning a pool adds the names it does not know: the same rule (a line break and a zero-width space got in that way).
+    for (const [name, what] of [
+      ['bo\nb', 'a name cannot hold a control character'],
+      ['alice\u200b', 'a name cannot hold an invisible or text-direction character (U+200B)'],
+    ] as const) {
+      const r = await call(dave, 'pool.assign', { pool: 'open', annotators: ['alice', name] });
+      expect(r.status, `pool.assign ${JSON.stringify(name)}`).toBe(422);
+      expect(r.body.message).toContain(`${JSON.stringify(name)}: ${what}`);
+    }
+    expect(((await call(dave, 'pool.assignment', { pool: 'open' })).body as { mode: string }).mode).toBe('open');
+    const after = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
+    expect(after.filter((n) => /[\n\u200b]/.test(n))).toEqual([]);
     // Joiners some scripts' names need are kept.
     expect((await call(dave, 'annotator.invite', { name: 'می\u200cخواهم' })).status).toBe(200);
     expect((await call(dave, 'annotator.invite', { name: 'Jane Doe' })).status).toBe(200);

@@ -195,8 +195,12 @@ describe('people live in the workspace', () => {
       expect(r.body.message).toContain(`${JSON.stringify(name)}: ${what}`);
     }
     expect(((await call(dave, 'pool.assignment', { pool: 'open' })).body as { mode: string }).mode).toBe('open');
+    // So does a first label under a new name (the owner may label under any name).
+    const labeled = await call(dave, 'label.set', { pool: 'open', queryId: 'q1', candidateId: 'c1', annotator: 'ne\u202ew', value: '1' });
+    expect(labeled.status).toBe(422);
+    expect(labeled.body.message).toContain('a name cannot hold an invisible or text-direction character (U+202E)');
     const after = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
-    expect(after.filter((n) => /[\n\u200b]/.test(n))).toEqual([]);
+    expect(after.filter((n) => /[\n\u200b\u202e]/.test(n))).toEqual([]);
     // Joiners some scripts' names need are kept.
     expect((await call(dave, 'annotator.invite', { name: 'می\u200cخواهم' })).status).toBe(200);
     expect((await call(dave, 'annotator.invite', { name: 'Jane Doe' })).status).toBe(200);

@@ -308,7 +308,7 @@ export function App(): ReactNode {
           ⌨
         </button>
       </header>
-      {keysOpen && <ShortcutOverlay tab={tab} pool={pools?.find((p) => p.name === pool) ?? null} onClose={() => setKeysOpen(false)} />}
+      {keysOpen && <ShortcutOverlay tab={tab} pool={pools?.find((p) => p.name === pool) ?? null} role={role} onClose={() => setKeysOpen(false)} />}
       <OpenNotices notices={info.notices} />
       <main className="screen">
         <div className="tab-panel" role="tabpanel" id="screen-panel" aria-labelledby={`tab-${tab}`}>

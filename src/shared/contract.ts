@@ -187,7 +187,11 @@ export const commandArgs = {
    * revokes their earlier token, and returns a fresh token and a ready link — exactly once (only a
    * salted hash is stored).
    */
-  'annotator.invite': z.object({ name, role: z.enum(['annotator', 'judge', 'owner']).default('annotator') }),
+  'annotator.invite': z.object({
+    name,
+    /** Omitted: a new person is an annotator, someone already in the workspace keeps their role (a new link never demotes a judge). */
+    role: z.enum(['annotator', 'judge', 'owner']).optional(),
+  }),
   /** Issue 23: revokes a person's tokens (the owner's): refused from their next request on, their open event sockets closed. */
   'annotator.revoke': z.object({ name }),
   /** Issue 23: everyone with their role, token state and last request (the owner's Team panel). */

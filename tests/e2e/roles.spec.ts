@@ -128,6 +128,13 @@ test('alice (annotator) sees only Annotate and Evaluate, labels blind, and no fi
   await expect(alice.getByTestId('tab-annotate')).toHaveAttribute('aria-selected', 'true');
   await alice.keyboard.press('Alt+Digit6');
   await expect(alice.getByTestId('tab-evaluate')).toHaveAttribute('aria-selected', 'true');
+  // Her list of keys names her numbers (it said "Alt+1 … Alt+9, in the order of the tabs", and her first tab is Alt+3).
+  await alice.keyboard.press('F1');
+  await expect(alice.getByTestId('shortcut-global-keys')).toContainText('Alt+3 · Alt+6 · Alt+9');
+  await expect(alice.getByTestId('shortcut-global-keys')).toContainText('Annotate, Evaluate, Browse');
+  await expect(alice.getByTestId('shortcut-global-keys')).not.toContainText('Alt+1 … Alt+9');
+  await alice.keyboard.press('Escape');
+  await expect(alice.getByTestId('shortcut-overlay')).toHaveCount(0);
   await alice.getByTestId('eval-pool').selectOption(POOL);
   await expect(alice.getByTestId('eval-blind')).toContainText(`Pool “${POOL}” is blind`);
   await expect(alice.getByTestId('metrics-table')).toHaveCount(0);

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch, type ReviewPair, type ReviewQueue } from '../../shared/contract';
 import type { Engine } from './engine';
 import type { CallerInput } from './access';
+import type { AssignmentView } from '../../shared/gold';
 import { MARKERS, NOTES, teamEngine } from './test-team';
 import { storeModel } from '../training/store';
 
@@ -294,11 +295,23 @@ describe('a blind pool is sealed for its annotators', () => {
 
   it('progress and assignment list only the annotator herself', async () => {
     const alice = CALLERS.annotator!.input;
+    // Before any assignment, a pool's annotators are whoever labeled in it: bob's labels showed as his name.
+    const unassigned = (await engine.invoke('pool.assignment', { pool: 'sealed' }, alice)) as AssignmentView;
+    expect(unassigned.mode).toBe('open');
+    expect(unassigned.annotators).toEqual(['alice']);
+    expect(JSON.stringify(unassigned)).not.toMatch(/bob|carol/);
     await engine.invoke('pool.assign', { pool: 'sealed', annotators: ['alice', 'bob'] });
     const progress = (await engine.invoke('pool.progress', { pool: 'sealed' }, alice)) as { annotators: Array<{ annotator: string }> };
     expect(progress.annotators.map((a) => a.annotator)).toEqual(['alice']);
-    const assignment = (await engine.invoke('pool.assignment', { pool: 'sealed' }, alice)) as { progress: Array<{ annotator: string }> };
+    const assignment = (await engine.invoke('pool.assignment', { pool: 'sealed' }, alice)) as AssignmentView;
     expect(assignment.progress.map((a) => a.annotator)).toEqual(['alice']);
+    // Nor who else labels it, or judges it: the lists name her alone (bob's name was listed beside her own).
+    expect(assignment.annotators).toEqual(['alice']);
+    expect(assignment.judges).toEqual([]);
+    expect(JSON.stringify(assignment)).not.toContain('bob');
+    expect(JSON.stringify(await engine.invoke('pool.assignment', { pool: 'sealed', annotator: 'alice' }, alice))).not.toContain('bob');
+    const ownerView = (await engine.invoke('pool.assignment', { pool: 'sealed' })) as AssignmentView;
+    expect(ownerView.annotators).toEqual(['alice', 'bob']);
     await expect(engine.invoke('pool.assignment', { pool: 'sealed', annotator: 'bob' }, alice)).rejects.toMatchObject({ code: 'forbidden' });
     const owner = (await engine.invoke('pool.progress', { pool: 'sealed' })) as { annotators: Array<{ annotator: string }> };
     expect(owner.annotators.map((a) => a.annotator).sort()).toEqual(['alice', 'bob', 'carol', 'gold']);

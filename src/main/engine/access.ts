@@ -80,6 +80,19 @@ function selfLockout(command: CommandName, a: Record<string, unknown>, caller: C
   return null;
 }
 
+/**
+ * Why a token's name is a label source and not a person, or null: "gold" (imported gold labels,
+ * which eval and exports use by default) or an annotator whose role is gold or system. No token
+ * acts as one — invitations refuse them, and a server's own token (--tokens-file) named "gold"
+ * must not write gold labels either.
+ */
+function labelSourceCaller(ws: Workspace, caller: Caller): string | null {
+  if (caller.annotator === null) return null;
+  const stored = ws.listAnnotators().find((x) => x.name === caller.annotator)?.role;
+  if (caller.annotator !== 'gold' && stored !== 'gold' && stored !== 'system') return null;
+  return `"${caller.annotator}" is ${caller.annotator === 'gold' ? 'the name imported gold labels go under' : `the workspace's ${stored} annotator`}, not a person; tokens are for people`;
+}
+
 export interface AccessContext {
   ws: Workspace;
   /** Who started a job (principalOf), or undefined when the job is unknown or finished. */
@@ -89,6 +102,8 @@ export interface AccessContext {
 /** Throws ContractError 'forbidden' (or 'invalid-argument') unless the caller may run the command with these arguments. */
 export function authorize(ctx: AccessContext, command: CommandName, args: unknown, caller: Caller): void {
   const a = (args ?? {}) as Record<string, unknown>;
+  const source = labelSourceCaller(ctx.ws, caller);
+  if (source) throw forbidden(source);
   const needed = commandRoles[command];
   if (!roleAllows(caller.role, needed)) throw forbidden(`${command} is for ${needed === 'owner' ? 'the owner' : `a ${needed} or the owner`}; ${who(caller)} may not`);
 
@@ -197,8 +212,11 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     return { ...r, annotators: r.annotators.filter((x) => x.annotator === caller.annotator) } as CommandResult<C>;
   }
   if (command === 'pool.assignment') {
+    // Who else labels a blind pool is not hers to know either (in a pool without an assignment its
+    // annotators are whoever has labeled in it): she is listed alone, as in pool.progress.
     const r = result as CommandResult<'pool.assignment'>;
-    return { ...r, progress: r.progress.filter((x) => x.annotator === caller.annotator) } as CommandResult<C>;
+    const self = (x: string): boolean => x === caller.annotator;
+    return { ...r, annotators: r.annotators.filter(self), judges: r.judges.filter(self), progress: r.progress.filter((x) => self(x.annotator)) } as CommandResult<C>;
   }
   return result;
 }
@@ -206,6 +224,7 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
 /** Whether an event may be sent to a caller (owners get every event). */
 export function canSee<E extends EventName>(ctx: AccessContext, caller: Caller, event: E, payload: EventPayloads[E]): boolean {
   if (caller.role === 'owner') return true;
+  if (labelSourceCaller(ctx.ws, caller)) return false;
   switch (event) {
     case 'workspace.changed':
       return true;

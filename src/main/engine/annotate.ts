@@ -6,7 +6,7 @@ import { NotFoundError, QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { rareSharedTerms, tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
-import { getAssignment } from '../gold/store';
+import { checkNewPersonName, getAssignment } from '../gold/store';
 import { checkRuling } from '../gold/review';
 import { loadPoolState, pairKey, type PoolState } from '../gold/state';
 import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
@@ -248,6 +248,8 @@ export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: Pool
     }
   }
   const role = ws.listAnnotators().find((x) => x.name === a.annotator)?.role ?? 'annotator';
+  // A first label under a new name adds that person (the owner's name field, `qpairs label`): the same names as an invitation.
+  checkNewPersonName(ws, a.annotator);
   checkAssigned(ws, a.pool, a.annotator, a.queryId, role);
   // A judge ruling again, with the same value, on a dispute that changed since their ruling: the
   // event is appended again, so the ruling is later than every vote (state.ts outdatedRuling).

@@ -52,3 +52,19 @@ it("a role chosen for a tokens-file person the workspace does not know yet is ke
   expect(team.find((m) => m.name === 'fred')).toMatchObject({ role: 'owner', invited: null, serverToken: true });
   expect(team.some((m) => m.name === 'zed')).toBe(false);
 });
+
+it('a server token named "gold", or of a system annotator, is no one: it labels nothing and gets no events (before: its labels became the pool\'s gold)', async () => {
+  engine.setServerTokenNames(['gold', 'refsys']);
+  engine.ws.ensureAnnotator('refsys', 'system');
+  const label = (annotator: string) => ({ pool: 'open', queryId: 'q2', candidateId: 'c3', annotator, value: '2' });
+  for (const name of ['gold', 'refsys']) {
+    const as = { annotator: name, local: false };
+    await expect(engine.invoke('label.set', label(name), as)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/not a person; tokens are for people/) });
+    await expect(engine.invoke('app.info', {}, as)).rejects.toMatchObject({ code: 'forbidden' });
+    expect(engine.canSee(as, 'workspace.changed', { what: 'pool' })).toBe(false);
+  }
+  expect(engine.ws.stmt(`SELECT count(*) FROM labels WHERE value = '2'`).pluck().get()).toBe(0);
+  // A person signed in with a server token still labels.
+  engine.setServerTokenNames(['fred']);
+  await expect(engine.invoke('label.set', label('fred'), { annotator: 'fred', local: false })).resolves.toMatchObject({ saved: true });
+});

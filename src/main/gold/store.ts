@@ -61,6 +61,9 @@ function checkRoleChange(name: string, from: AnnotatorRole | null, to: Annotator
   }
 }
 
+/** Zero-width spaces, word joiners, byte-order marks and bidirectional marks, embeddings, overrides and isolates (not ZWJ/ZWNJ, which some scripts' names need). */
+const INVISIBLE_IN_NAMES = /[\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
+
 /**
  * Refuses a new person's name that lists of names would split or that cannot be shown: a comma or
  * semicolon (`qpairs assign --annotators A,B` and Pools → Team split names there, so such a person
@@ -69,6 +72,13 @@ function checkRoleChange(name: string, from: AnnotatorRole | null, to: Annotator
  */
 export function checkNewPersonName(ws: Workspace, name: string): void {
   if (annotatorRole(ws, name) !== null) return;
+  // Invisible and text-direction characters (pasted with a name from a chat): "alice" + U+200B looked
+  // like alice in every list while being someone else, and U+202E reversed the serve log's line of people and roles.
+  const hidden = INVISIBLE_IN_NAMES.exec(name)?.[0];
+  if (hidden !== undefined) {
+    const code = `U+${hidden.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new QPairsError(`${JSON.stringify(name)}: a name cannot hold an invisible or text-direction character (${code}): it would look like another name, or reorder the text shown around it`);
+  }
   const bad = /[,;]/.exec(name)?.[0] ?? (/\p{Cc}/u.test(name) ? 'a control character' : null);
   if (bad) {
     throw new QPairsError(
@@ -185,6 +195,8 @@ export function assignPool(ws: Workspace, pool: string, annotators: readonly str
   for (const n of names) {
     const role = annotatorRole(ws, n) ?? (n === 'gold' ? 'gold' : 'annotator');
     if (role === 'gold' || role === 'system') throw new QPairsError(`"${n}" has the ${role} role and cannot be assigned to label a pool`);
+    // A name it adds is a new person: the same names as an invitation (a line break or a zero-width space got in here).
+    checkNewPersonName(ws, n);
   }
   const queries = ws.poolQueries(pool).map((q) => q.queryId);
   const plan = planAssignment(queries, names, perQuery, seed);

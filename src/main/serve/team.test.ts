@@ -100,6 +100,14 @@ describe('people live in the workspace', () => {
     expect(again.body).toMatchObject({ revokedEarlier: 1, created: false, role: 'judge' });
     expect((await call(inv.body.token, 'app.info')).status).toBe(401);
     expect((await call(again.body.token, 'app.info')).body.role).toBe('judge');
+    // A new link without a role keeps the person's (before: the API's default made the judge an annotator).
+    const third = await call(dave, 'annotator.invite', { name: 'erin' });
+    expect(third.body).toMatchObject({ revokedEarlier: 1, created: false, role: 'judge' });
+    expect((await call(third.body.token, 'app.info')).body.role).toBe('judge');
+    expect(((await call(dave, 'annotator.list')).body as Array<{ name: string; role: string }>).find((p) => p.name === 'erin')?.role).toBe('judge');
+    // A new person without a role is an annotator.
+    expect((await call(dave, 'annotator.invite', { name: 'frank' })).body).toMatchObject({ created: true, role: 'annotator' });
+    again.body.token = third.body.token;
     // The first page load with ?token= sets the cookie; a wrong token is refused.
     const page = await fetch(`${server.url}/?token=${encodeURIComponent(again.body.token)}`, { redirect: 'manual' });
     expect(page.status).toBe(303);
@@ -153,7 +161,7 @@ describe('people live in the workspace', () => {
     expect((await call(dave, 'app.info')).status).toBe(401);
   });
 
-  it('a new person’s name with a comma, a semicolon or a control character is refused (lists of names split there); a space is fine', async () => {
+  it('a new person’s name with a comma, a semicolon, a control, invisible or text-direction character is refused (lists of names split there); a space is fine', async () => {
     const dave = await ownerToken();
     for (const [command, name, what] of [
       ['annotator.invite', 'Doe, Jane', '","'],
@@ -165,8 +173,36 @@ describe('people live in the workspace', () => {
       expect(r.status, `${command} ${JSON.stringify(name)}`).toBe(422);
       expect(r.body.message).toBe(`${JSON.stringify(name)}: a name cannot hold ${what} (lists of names, as in qpairs assign --annotators A,B or Pools → Team, are split at commas and semicolons)`);
     }
+    // Invisible and text-direction characters: a look-alike of alice, a name that reverses the text after it.
+    for (const [command, name, code] of [
+      ['annotator.invite', 'alice\u200b', 'U+200B'],
+      ['annotator.invite', 'e\u202eve', 'U+202E'],
+      ['annotator.add', '\u2066bob', 'U+2066'],
+    ] as const) {
+      const r = await call(dave, command, { name });
+      expect(r.status, `${command} ${JSON.stringify(name)}`).toBe(422);
+      expect(r.body.message).toBe(`${JSON.stringify(name)}: a name cannot hold an invisible or text-direction character (${code}): it would look like another name, or reorder the text shown around it`);
+    }
     const names = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
-    expect(names.filter((n) => /[,;\n\u0000]/.test(n))).toEqual([]);
+    expect(names.filter((n) => /[,;\n\u0000\u200b\u202e\u2066]/.test(n))).toEqual([]);
+    // Assigning a pool adds the names it does not know: the same rule (a line break and a zero-width space got in that way).
+    for (const [name, what] of [
+      ['bo\nb', 'a name cannot hold a control character'],
+      ['alice\u200b', 'a name cannot hold an invisible or text-direction character (U+200B)'],
+    ] as const) {
+      const r = await call(dave, 'pool.assign', { pool: 'open', annotators: ['alice', name] });
+      expect(r.status, `pool.assign ${JSON.stringify(name)}`).toBe(422);
+      expect(r.body.message).toContain(`${JSON.stringify(name)}: ${what}`);
+    }
+    expect(((await call(dave, 'pool.assignment', { pool: 'open' })).body as { mode: string }).mode).toBe('open');
+    // So does a first label under a new name (the owner may label under any name).
+    const labeled = await call(dave, 'label.set', { pool: 'open', queryId: 'q1', candidateId: 'c1', annotator: 'ne\u202ew', value: '1' });
+    expect(labeled.status).toBe(422);
+    expect(labeled.body.message).toContain('a name cannot hold an invisible or text-direction character (U+202E)');
+    const after = ((await call(dave, 'annotator.list')).body as Array<{ name: string }>).map((p) => p.name);
+    expect(after.filter((n) => /[\n\u200b\u202e]/.test(n))).toEqual([]);
+    // Joiners some scripts' names need are kept.
+    expect((await call(dave, 'annotator.invite', { name: 'می\u200cخواهم' })).status).toBe(200);
     expect((await call(dave, 'annotator.invite', { name: 'Jane Doe' })).status).toBe(200);
   });
 

@@ -175,3 +175,24 @@ it('a closed terminal (SIGHUP) stops the server cleanly: exit 0, its lock releas
   expect(log()).toMatch(/stopping \(SIGHUP\)/);
   expect(existsSync(`${w}.lock`)).toBe(false);
 });
+
+it('a tokens-file line for "gold" is refused, at start and when added later (before: it signed in, and its labels became the gold labels)', async () => {
+  const file = path.join(dir, 'tokens.txt');
+  writeFileSync(file, `alice=${ALICE}\ngold=${BOB}\n`);
+  const refused = await serve(file).then(
+    () => 'started',
+    (e: Error) => e.message,
+  );
+  expect(refused).toMatch(/"gold" is the name imported gold labels go under, not a person/);
+  expect(refused).not.toContain(BOB);
+
+  writeFileSync(file, `alice=${ALICE}\n`);
+  const { url, log } = await serve(file);
+  expect(await statusAs(url, ALICE)).toBe(200);
+  writeFileSync(`${file}.tmp`, `alice=${ALICE}\ngold=${BOB}\n`);
+  renameSync(`${file}.tmp`, file);
+  await until('the refusal in the log', () => /was not applied/.test(log()));
+  expect(log()).toMatch(/"gold" is the name imported gold labels go under/);
+  expect(await statusAs(url, BOB)).toBe(401);
+  expect(await statusAs(url, ALICE)).toBe(200);
+});

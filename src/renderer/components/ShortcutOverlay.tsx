@@ -7,14 +7,22 @@ import { useRef, type ReactNode } from 'react';
 import { useModalFocus } from '../lib/modal-focus';
 import { labelKeys, NAV_KEYS, rulingKeys } from '../annotate/keys';
 import { REVIEW_KEYS } from '../review/reviewKeys';
+import { TABS, tabForShortcut } from '../lib/roles';
+import type { CallerRole } from '../../shared/roles';
 
-/** Keys that work on every screen. */
-export const GLOBAL_KEYS: ReadonlyArray<[string, string]> = [
-  ['Alt+1 … Alt+9', 'screens, in the order of the tabs'],
-  ['← / →', 'on the screen tabs: the other screens'],
-  ['F1 or Ctrl+/', 'this list of keys'],
-  ['Tab / Shift+Tab', 'move between controls; Enter or Space uses one'],
-];
+/**
+ * Keys that work on every screen, for this role. Alt+N keeps its screen whoever calls (tabForShortcut):
+ * a role that sees fewer screens is told its own numbers (an annotator's Alt+1 does nothing — the list
+ * said "in the order of the tabs", and Annotate, the first of hers, is Alt+3).
+ */
+export function globalKeys(role: CallerRole | null): ReadonlyArray<[string, string]> {
+  const mine = TABS.map((t, i) => ({ ...t, n: i + 1 })).filter((t) => role !== null && tabForShortcut(role, t.n) === t.id);
+  const screens: [string, string] =
+    mine.length === TABS.length || mine.length === 0
+      ? ['Alt+1 … Alt+9', 'screens, in the order of the tabs']
+      : [mine.map((t) => `Alt+${t.n}`).join(' · '), `screens: ${mine.map((t) => t.label).join(', ')} (the numbers of the full tab bar)`];
+  return [screens, ['← / →', 'on the screen tabs: the other screens'], ['F1 or Ctrl+/', 'this list of keys'], ['Tab / Shift+Tab', 'move between controls; Enter or Space uses one']];
+}
 
 /** The pool on screen (Annotate and Review label with its scheme's keys), when known. */
 export interface ShortcutPool {
@@ -41,7 +49,7 @@ export function screenKeys(tab: string, pool: ShortcutPool | null = null): { tit
   }
 }
 
-export function ShortcutOverlay({ tab, pool = null, onClose }: { tab: string; pool?: ShortcutPool | null; onClose: () => void }): ReactNode {
+export function ShortcutOverlay({ tab, pool = null, role = null, onClose }: { tab: string; pool?: ShortcutPool | null; role?: CallerRole | null; onClose: () => void }): ReactNode {
   const s = screenKeys(tab, pool);
   const root = useRef<HTMLDivElement | null>(null);
   const onKeyDown = useModalFocus(root);
@@ -68,7 +76,7 @@ export function ShortcutOverlay({ tab, pool = null, onClose }: { tab: string; po
         <h2>Keys — {s.title}</h2>
         <div className="shortcut-columns">
           {section(`${s.title} screen${pool && (tab === 'annotate' || tab === 'review') ? ` (pool “${pool.name}”, ${pool.scheme})` : ''}`, s.keys, 'shortcut-screen-keys')}
-          {section('Everywhere', GLOBAL_KEYS, 'shortcut-global-keys')}
+          {section('Everywhere', globalKeys(role), 'shortcut-global-keys')}
         </div>
         <p className="small muted">
           <kbd>Esc</kbd>, <kbd>F1</kbd> or <kbd>Ctrl</kbd>+<kbd>/</kbd> closes · <kbd>?</kbd> stays the “unsure” label

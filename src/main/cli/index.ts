@@ -346,7 +346,8 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
  * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
  * taken over by the next writer, with a note). `corpus export` writes no workspace, but a file: cancelled, it
- * removes its temporary file (Node's default left it beside OUT).
+ * removes its temporary file (Node's default left it beside OUT). `export` catches the signal itself, only while
+ * it writes its files (commands/export.ts): rendering writes nothing, and Node's default ends it at once.
  */
 const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index', 'corpus export']);
 

@@ -12,6 +12,7 @@ import { askubuntuPairs, askubuntuPool } from './askubuntu';
 import { labelsCsv, labelsJsonl, qrels, semevalRelevancy } from './labels';
 import { askubuntuCorpus, questionsCsv, questionsJsonl } from './questions';
 import { fileSize } from './reader';
+import { endRuns } from './pools';
 import { trecRun } from './runs';
 import { semeval } from './semeval';
 import { stackexchange } from './stackexchange';
@@ -96,7 +97,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     opts,
     report,
     createdPools: new Set(),
-    runsTouched: new Set(),
+    runsTouched: new Map(),
     labelsRead: new Map(),
     runQueriesRead: new Map(),
     signal: opts.signal,
@@ -156,6 +157,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
         }
       }
       throwIfAborted(opts.signal);
+      endRuns(ctx);
       if ((report.counts.questionsInserted ?? 0) > 0) warnTextForPoolIds(ctx, maxDocBefore);
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.changedDocs = [...changed].sort((a, b) => a - b);

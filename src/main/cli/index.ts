@@ -181,7 +181,11 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
           // readPoolOrder names the order with its seed (a candidate-level order lives in pool_candidate_orders, migration 12).
           const o = readPoolOrder(ws, info.name);
           const atRandom = orderAtRandomReason(o.order, info.runs ?? 0);
-          out.log(`pool ${info.name} labels in ${o.order} order (seed ${o.seed}): ${QUERY_ORDER_HELP[o.order]}${atRandom ? `; ${atRandom}` : ''}`);
+          // The pool order draws nothing: its seed was printed beside it as though it applied (the pool list and the Pools screen show none).
+          if (o.order === 'pool') {
+            out.log(`pool ${info.name} labels in pool order: ${QUERY_ORDER_HELP.pool}`);
+            if (orderSeed !== undefined) out.log(`  note: the pool order draws nothing, so seed ${o.seed} does not apply to it; it is kept for a drawing order (${DRAWING_ORDERS}) set later`);
+          } else out.log(`pool ${info.name} labels in ${o.order} order (seed ${o.seed}): ${QUERY_ORDER_HELP[o.order]}${atRandom ? `; ${atRandom}` : ''}`);
         }
       }
       return 0;
@@ -246,6 +250,9 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}) }));
     else {
       out.log(`created pool ${info.name}: ${counted(info.queries, 'query', 'queries')}, ${counted(info.pairs, 'candidate pair')} (BM25 top-${depth}${source !== undefined ? `, source ${source} only` : ''})`);
+      if ((order ?? 'pool') === 'pool' && orderSeed !== undefined) {
+        out.log(`  note: the pool order draws nothing, so --order-seed ${orderSeed} does not apply to it; it is kept for a drawing order (${DRAWING_ORDERS}) set later`);
+      }
       if (mixed) {
         out.log(`  note: no --source given, so queries and candidates mix the workspace's ${sources.length} sources (${sources.map((s) => `${s.source}: ${s.questions}`).join(', ')}); use --source S to keep one corpus`);
       }
@@ -349,6 +356,9 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
  * removes its temporary file (Node's default left it beside OUT). `export` catches the signal itself, only while
  * it writes its files (commands/export.ts): rendering writes nothing, and Node's default ends it at once.
  */
+/** The orders a seed applies to: every one but `pool`, which draws nothing. */
+const DRAWING_ORDERS = QUERY_ORDERS.filter((o) => o !== 'pool').join(', ');
+
 const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index', 'corpus export']);
 
 /**

@@ -24,7 +24,7 @@ import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
 import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
 import { closeWorkspace, commandWorkspace, openWorkspace, setCommandLine } from './commands/common';
-import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
+import { asksForHelp, COMMAND_USAGE, commandName, commandUsage, SUBCOMMANDS, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
 import { subcommandError, unknownChoice } from '../../shared/suggest';
@@ -193,7 +193,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
       closeWorkspace(ws);
     }
   }
-  if (sub !== 'create') throw new UsageError(subcommandError('pool', sub, ['create', 'list', 'set']));
+  if (sub !== 'create') throw new UsageError(subcommandError('pool', sub, SUBCOMMANDS.pool!));
   const { values, positionals } = parse(rest, {
     blind: { type: 'string' },
     name: { type: 'string' },
@@ -442,27 +442,29 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
   setCommandLine(argv);
   // Caught from before the command opens the workspace until after it has closed it (interrupt.ts).
   const interrupt = CANCELLABLE.has(cmd) || CANCELLABLE.has(`${cmd} ${rest[0]}`) ? catchInterrupt() : null;
+  // Errors name the full subcommand: "qpairs pool create: …" (they said "qpairs pool:", for create, list and set alike).
+  const name = commandName(cmd, rest[0]);
   try {
     return await run(rest, out, interrupt?.signal ?? new AbortController().signal);
   } catch (e) {
     if (e instanceof UsageError) {
-      out.err(`qpairs ${cmd}: ${e.message}\nrun "qpairs ${cmd} --help" for usage`);
+      out.err(`qpairs ${name}: ${e.message}\nrun "qpairs ${name} --help" for usage`);
       return 2;
     }
     if (e instanceof CancelledError) {
-      out.err(`qpairs ${cmd}: cancelled; nothing was changed`);
+      out.err(`qpairs ${name}: cancelled; nothing was changed`);
       return 130;
     }
     if (e instanceof QPairsError) {
-      out.err(`qpairs ${cmd}: ${e.message}`);
+      out.err(`qpairs ${name}: ${e.message}`);
       return 1;
     }
     const known = environmentError(e, commandWorkspace());
     if (known) {
-      out.err(`qpairs ${cmd}: ${known}`);
+      out.err(`qpairs ${name}: ${known}`);
       return 1;
     }
-    out.err(`qpairs ${cmd}: internal error: ${(e as Error).stack ?? String(e)}`);
+    out.err(`qpairs ${name}: internal error: ${(e as Error).stack ?? String(e)}`);
     return 1;
   } finally {
     interrupt?.release();

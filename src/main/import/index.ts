@@ -162,7 +162,8 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.changedDocs = [...changed].sort((a, b) => a - b);
       const { changedDocs, ...rest } = report;
-      ws.recordImport(format, list, { ...rest, changedDocCount: changedDocs.length });
+      const as = opts.recordedName ?? ((t: string) => t);
+      ws.recordImport(format, list.map(as), { ...rest, files: rest.files.map(as), warnings: rest.warnings.map(as), changedDocCount: changedDocs.length });
       return report;
     });
   } finally {

@@ -45,6 +45,12 @@ export interface ImportOptions {
    * last) — so the BM25 index can be extended without reading the texts back.
    */
   onQuestionText?: (doc: number, title: string, body: string) => void;
+  /**
+   * How the import's audit row (the `imports` table: its files and the report's files and warnings)
+   * names the files: serve mode records an uploaded file by the name its owner chose, not the server's
+   * temporary path (only names are ever shown from it). Default: as given.
+   */
+  recordedName?: (text: string) => string;
   /** Called at most every `progressIntervalMs` (and once at the end of every file). */
   onProgress?: (p: ImportProgress) => void;
   progressIntervalMs?: number;

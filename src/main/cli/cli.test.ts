@@ -166,7 +166,7 @@ describe('qpairs CLI', () => {
     const missing = await run('pool', 'create', w, '--name', 'c', '--queries', path.join(dir, 'missing.txt'));
     expect({ code: missing.code, err: missing.err.split('\n')[0] }).toEqual({
       code: 1,
-      err: `qpairs pool: --queries ${path.join(dir, 'missing.txt')}: cannot read the file: no such file (ENOENT)`,
+      err: `qpairs pool create: --queries ${path.join(dir, 'missing.txt')}: cannot read the file: no such file (ENOENT)`,
     });
     expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(2);
     const usage = await run('pool', 'create', w, '--name', 'd', '--sample', '3');
@@ -175,7 +175,7 @@ describe('qpairs CLI', () => {
     // An empty sample is a usage error, as --depth 0 is (it created an empty pool and exited 0).
     for (const sample of [['--sample', '0'], ['--sample=-3']]) {
       const none = await run('pool', 'create', w, '--name', 'e', ...sample, '--seed', '1');
-      expect({ code: none.code, err: none.err.split('\n')[0] }).toEqual({ code: 2, err: 'qpairs pool: --sample must be at least 1' });
+      expect({ code: none.code, err: none.err.split('\n')[0] }).toEqual({ code: 2, err: 'qpairs pool create: --sample must be at least 1' });
     }
     expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(2);
   });

@@ -34,7 +34,10 @@ describe('every command answers --help with its own usage', () => {
     for (const cmd of Object.keys(COMMANDS)) expect(all.out).toMatch(new RegExp(`^ {2}qpairs ${cmd}\\b`, 'm'));
     const bad = await runCli('pool', 'create', 'W.qpairs');
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('run "qpairs pool --help" for usage');
+    expect(bad.err).toContain('run "qpairs pool create --help" for usage');
+    const help = await runCli('pool', 'create', '--help'); // the hint works: the pool commands' usage
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^ {2}qpairs pool create W/m);
     expect((await runCli('help', 'nosuch')).code).toBe(2);
   });
 

@@ -24,7 +24,7 @@ import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
 import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
 import { closeWorkspace, commandWorkspace, openWorkspace, setCommandLine } from './commands/common';
-import { asksForHelp, COMMAND_USAGE, commandUsage, USAGE } from './usage';
+import { asksForHelp, COMMAND_USAGE, commandName, commandUsage, SUBCOMMANDS, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
 import { subcommandError, unknownChoice } from '../../shared/suggest';
@@ -181,7 +181,11 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
           // readPoolOrder names the order with its seed (a candidate-level order lives in pool_candidate_orders, migration 12).
           const o = readPoolOrder(ws, info.name);
           const atRandom = orderAtRandomReason(o.order, info.runs ?? 0);
-          out.log(`pool ${info.name} labels in ${o.order} order (seed ${o.seed}): ${QUERY_ORDER_HELP[o.order]}${atRandom ? `; ${atRandom}` : ''}`);
+          // The pool order draws nothing: its seed was printed beside it as though it applied (the pool list and the Pools screen show none).
+          if (o.order === 'pool') {
+            out.log(`pool ${info.name} labels in pool order: ${QUERY_ORDER_HELP.pool}`);
+            if (orderSeed !== undefined) out.log(`  note: the pool order draws nothing, so seed ${o.seed} does not apply to it; it is kept for a drawing order (${DRAWING_ORDERS}) set later`);
+          } else out.log(`pool ${info.name} labels in ${o.order} order (seed ${o.seed}): ${QUERY_ORDER_HELP[o.order]}${atRandom ? `; ${atRandom}` : ''}`);
         }
       }
       return 0;
@@ -189,7 +193,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
       closeWorkspace(ws);
     }
   }
-  if (sub !== 'create') throw new UsageError(subcommandError('pool', sub, ['create', 'list', 'set']));
+  if (sub !== 'create') throw new UsageError(subcommandError('pool', sub, SUBCOMMANDS.pool!));
   const { values, positionals } = parse(rest, {
     blind: { type: 'string' },
     name: { type: 'string' },
@@ -246,6 +250,9 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}) }));
     else {
       out.log(`created pool ${info.name}: ${counted(info.queries, 'query', 'queries')}, ${counted(info.pairs, 'candidate pair')} (BM25 top-${depth}${source !== undefined ? `, source ${source} only` : ''})`);
+      if ((order ?? 'pool') === 'pool' && orderSeed !== undefined) {
+        out.log(`  note: the pool order draws nothing, so --order-seed ${orderSeed} does not apply to it; it is kept for a drawing order (${DRAWING_ORDERS}) set later`);
+      }
       if (mixed) {
         out.log(`  note: no --source given, so queries and candidates mix the workspace's ${sources.length} sources (${sources.map((s) => `${s.source}: ${s.questions}`).join(', ')}); use --source S to keep one corpus`);
       }
@@ -346,8 +353,12 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
  * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
  * taken over by the next writer, with a note). `corpus export` writes no workspace, but a file: cancelled, it
- * removes its temporary file (Node's default left it beside OUT).
+ * removes its temporary file (Node's default left it beside OUT). `export` catches the signal itself, only while
+ * it writes its files (commands/export.ts): rendering writes nothing, and Node's default ends it at once.
  */
+/** The orders a seed applies to: every one but `pool`, which draws nothing. */
+const DRAWING_ORDERS = QUERY_ORDERS.filter((o) => o !== 'pool').join(', ');
+
 const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index', 'corpus export']);
 
 /**
@@ -431,27 +442,29 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
   setCommandLine(argv);
   // Caught from before the command opens the workspace until after it has closed it (interrupt.ts).
   const interrupt = CANCELLABLE.has(cmd) || CANCELLABLE.has(`${cmd} ${rest[0]}`) ? catchInterrupt() : null;
+  // Errors name the full subcommand: "qpairs pool create: …" (they said "qpairs pool:", for create, list and set alike).
+  const name = commandName(cmd, rest[0]);
   try {
     return await run(rest, out, interrupt?.signal ?? new AbortController().signal);
   } catch (e) {
     if (e instanceof UsageError) {
-      out.err(`qpairs ${cmd}: ${e.message}\nrun "qpairs ${cmd} --help" for usage`);
+      out.err(`qpairs ${name}: ${e.message}\nrun "qpairs ${name} --help" for usage`);
       return 2;
     }
     if (e instanceof CancelledError) {
-      out.err(`qpairs ${cmd}: cancelled; nothing was changed`);
+      out.err(`qpairs ${name}: cancelled; nothing was changed`);
       return 130;
     }
     if (e instanceof QPairsError) {
-      out.err(`qpairs ${cmd}: ${e.message}`);
+      out.err(`qpairs ${name}: ${e.message}`);
       return 1;
     }
     const known = environmentError(e, commandWorkspace());
     if (known) {
-      out.err(`qpairs ${cmd}: ${known}`);
+      out.err(`qpairs ${name}: ${known}`);
       return 1;
     }
-    out.err(`qpairs ${cmd}: internal error: ${(e as Error).stack ?? String(e)}`);
+    out.err(`qpairs ${name}: internal error: ${(e as Error).stack ?? String(e)}`);
     return 1;
   } finally {
     interrupt?.release();

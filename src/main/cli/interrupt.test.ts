@@ -73,7 +73,7 @@ describe('Ctrl-C', () => {
     expect(imp.code, imp.err).toBe(0);
 
     const r = await interruptOnceLocked('pool', 'create', w, '--name', 'big', '--sample', '3000', '--seed', '1');
-    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs pool: cancelled; nothing was changed\n' });
+    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs pool create: cancelled; nothing was changed\n' });
     expect(besides()).toEqual(['w.qpairs']);
     const pools = await runCli('pool', 'list', w, '--json');
     expect(JSON.parse(pools.out)).toEqual([]);
@@ -87,7 +87,7 @@ describe('Ctrl-C', () => {
     const before = JSON.parse((await runCli('stats', w, '--json')).out);
 
     const r = await interruptOnceLocked('corpus', 'index', w, '--analyzer', 'lucene-english');
-    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs corpus: cancelled; nothing was changed\n' });
+    expect({ code: r.code, signal: r.signal, err: r.err }).toEqual({ code: 130, signal: null, err: 'qpairs corpus index: cancelled; nothing was changed\n' });
     expect(besides()).toEqual(['w.qpairs']);
     expect(JSON.parse((await runCli('stats', w, '--json')).out)).toEqual(before);
   });

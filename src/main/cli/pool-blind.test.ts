@@ -57,3 +57,28 @@ describe('qpairs pool create --blind / pool set --blind', () => {
     ws.close();
   });
 });
+
+describe('qpairs pool set|create --order pool --order-seed S', () => {
+  it('says the seed does not apply to the pool order and is kept for a drawing order (it printed "pool order (seed 7)" as though it applied)', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, ['a', 'b', 'c', 'd'].map((id) => JSON.stringify({ id, title: `wifi drops ${id}`, body: 'after suspend on ubuntu' })).join('\n') + '\n');
+    expect((await run('init', w)).code).toBe(0);
+    expect((await run('import', w, '--format', 'questions-jsonl', file)).code).toBe(0);
+    const created = await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '1', '--depth', '2', '--order-seed', '5');
+    expect(created.code, created.err).toBe(0);
+    expect(created.out).toContain('note: the pool order draws nothing, so --order-seed 5 does not apply to it; it is kept for a drawing order (random, uncertainty, decide-rankers, decide-rankers-mtc) set later');
+    const set = await run('pool', 'set', w, '--pool', 'p', '--order', 'pool', '--order-seed', '7');
+    expect(set.code, set.err).toBe(0);
+    expect(set.out).not.toContain('seed 7)');
+    expect(set.out).toContain("pool p labels in pool order: the pool's own order (as imported or retrieved)\n  note: the pool order draws nothing, so seed 7 does not apply to it; it is kept for a drawing order");
+    // As the pool list says: pool order without a seed; the seed shows once a drawing order is set.
+    expect((await run('pool', 'list', w)).out.split('\n')[2]).toMatch(/^p +binary +2 +\d+ +yes +pool +zero/);
+    const random = await run('pool', 'set', w, '--pool', 'p', '--order', 'random');
+    expect(random.out).toContain('pool p labels in random order (seed 7)');
+    expect(random.out).not.toContain('note:');
+    // A seed given without an order to a pool in pool order gets the note too; no seed, no note.
+    expect((await run('pool', 'set', w, '--pool', 'p', '--order', 'pool')).out).toBe("pool p labels in pool order: the pool's own order (as imported or retrieved)\n");
+    expect((await run('pool', 'set', w, '--pool', 'p', '--order-seed', '9')).out).toContain('seed 9 does not apply to it');
+  });
+});

@@ -78,3 +78,25 @@ describe('a command given more positional arguments than it takes', () => {
     expect(d.err).toContain('no model named "nosuch"');
   });
 });
+
+describe('errors of a subcommand name it', () => {
+  it('qpairs pool create|set, models delete, corpus export, annotators role: the full subcommand in the error and in the usage hint (they said "qpairs pool:", …)', async () => {
+    const cases: Array<[string[], number, string]> = [
+      [['pool', 'create', w, '--name', 'p', '--sample', '0', '--seed', '1'], 2, 'qpairs pool create: --sample must be at least 1\nrun "qpairs pool create --help" for usage\n'],
+      [['pool', 'set', w, '--pool', 'nope', '--blind', 'true'], 1, 'qpairs pool set: '],
+      [['pool', 'list', w, 'extra'], 2, 'qpairs pool list: '],
+      [['models', 'delete', w, 'nosuch'], 1, 'qpairs models delete: '],
+      [['corpus', 'export', w, '--format', 'tsv'], 2, 'qpairs corpus export: '],
+      [['annotators', 'role', w, 'nobody', 'judge'], 1, 'qpairs annotators role: '],
+    ];
+    for (const [argv, code, err] of cases) {
+      const r = await runCli(...argv);
+      expect({ argv, code: r.code }).toEqual({ argv, code });
+      if (err.endsWith('\n')) expect(r.err).toBe(err);
+      else expect(r.err.startsWith(err), `${argv.join(' ')}: ${r.err}`).toBe(true);
+    }
+    // An unknown subcommand is named as the command's: there is no such subcommand to name.
+    const unknown = await runCli('pool', 'creat', w);
+    expect(unknown.err).toMatch(/^qpairs pool: unknown pool command "creat" \(did you mean "create"\?/);
+  });
+});

@@ -75,6 +75,19 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   qpairs corpus index W [--analyzer ${ANALYZERS}] [--json]   rebuild the BM25 index`,
 };
 
+/** The commands that take a subcommand, with theirs: errors name the full subcommand (`qpairs pool create: …`). */
+export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  pool: ['create', 'list', 'set'],
+  annotators: ['list', 'add', 'role', 'invite', 'revoke'],
+  models: ['list', 'delete'],
+  corpus: ['export', 'index'],
+};
+
+/** How errors and the usage hint name the command argv runs: `pool create` for a known subcommand, else `pool`. */
+export function commandName(cmd: string, sub: string | undefined): string {
+  return sub !== undefined && SUBCOMMANDS[cmd]?.includes(sub) ? `${cmd} ${sub}` : cmd;
+}
+
 const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…; also a QPairs bug, printed as "internal error:" with its stack trace), 2 usage error, 130 cancelled
 one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
 

@@ -53,6 +53,14 @@ describe('an uploaded file is named by its chosen name only', () => {
     expect(report.warnings).toHaveLength(1);
     expect(report.warnings[0]).toMatch(/^labels\.csv: 1 of 2 query ids are unknown/);
     expect(JSON.stringify(done)).not.toContain(dir);
+    // The workspace's audit of imports keeps the chosen names too (it kept the server's temporary paths,
+    // though only names are ever shown from it): the same names shown as before.
+    const audit = engine.ws.listImports();
+    expect(audit.map((i) => i.files)).toEqual([['questions.jsonl'], ['labels.csv']]);
+    expect(audit[1]!.report).toMatchObject({ files: ['labels.csv'], warnings: [expect.stringMatching(/^labels\.csv: 1 of 2 query ids are unknown/)] });
+    expect(JSON.stringify(audit)).not.toContain(dir);
+    expect(JSON.stringify(audit)).not.toContain('22222222-bbbb');
+    expect(engine.ws.questionOrigin(1)).toMatch(/^imported .* by a questions-jsonl import of questions\.jsonl$/);
     engine.close();
   });
 
@@ -70,6 +78,10 @@ describe('an uploaded file is named by its chosen name only', () => {
     expect(JSON.stringify(done)).not.toContain(dir);
     expect(JSON.stringify(done)).not.toContain('33333333-cccc');
     expect((done.report as { warnings: string[] }).warnings.some((w) => w.startsWith('the upload of Posts.xml.gz: no PostLinks.xml'))).toBe(true);
+    const audit = JSON.stringify(engine.ws.listImports());
+    expect(audit).not.toContain(dir);
+    expect(audit).not.toContain('33333333-cccc');
+    expect(audit).toContain('the upload of Posts.xml.gz: no PostLinks.xml');
     engine.close();
   });
 });

@@ -188,7 +188,31 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
 export async function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.delete'>): Promise<{ deleted: boolean; featureOf: string[]; note: string | null }> {
   // The model and its runs leave in one short write; their scores are deleted in chunks after it,
   // each through the write gate, so labels are acknowledged meanwhile (one write held them all up).
-  const r = await deleteModelReporting(engine.ws, a.name, (f) => engine.writes.run(f));
-  if (r.deleted) engine.hub.emit('workspace.changed', { what: 'run' });
+  // workspace.changed is announced by the write that takes them out of readers' sight, not after the
+  // last chunk (screens showed a model gone from the workspace for the whole delete); the chunks after
+  // it change nothing a reader sees, so it is announced once.
+  const ws = engine.ws;
+  let announced = false;
+  const r = await deleteModelReporting(ws, a.name, async (f) => {
+    let gone = false;
+    const out = await engine.writes.run(() => {
+      const before = modelVisible(ws, a.name);
+      const v = f();
+      gone = before && !modelVisible(ws, a.name);
+      return v;
+    });
+    if (gone && !announced) {
+      announced = true;
+      engine.hub.emit('workspace.changed', { what: 'run' });
+    }
+    return out;
+  });
+  // Something a reader sees changed, yet no write was seen taking it away: announce it at the end.
+  if (r.deleted && !announced) engine.hub.emit('workspace.changed', { what: 'run' });
   return r;
+}
+
+/** Whether readers see model `name`: the stored model, or a pool's run of it. */
+function modelVisible(ws: Workspace, name: string): boolean {
+  return listModels(ws).some((m) => m.name === name) || ws.listPools().some((p) => ws.runKinds(p.name).some((r) => r.name === name && r.kind === 'model'));
 }

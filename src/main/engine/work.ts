@@ -55,7 +55,7 @@ export function dropIndex(ws: Workspace): void {
 // ------------------------------------------------------------------ imports
 
 /** The import options a command passes through to importFiles (ImportOptions says what each does), with the engine's progress callback. */
-export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'controls' | 'signal'> & {
+export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'controls' | 'signal' | 'recordedName'> & {
   onProgress?: Progress;
 };
 
@@ -108,6 +108,7 @@ export async function runImport(
             strict: opts.strict,
             controls: opts.controls,
             signal: opts.signal,
+            recordedName: opts.recordedName,
             onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
             onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
           });
@@ -345,6 +346,8 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         // The app's messages name its import form's fields, not the CLI's flags.
         controls: FORM_IMPORT_CONTROLS,
         signal: ctx.signal,
+        // The workspace's audit of imports keeps an upload's chosen name too, not the server's temporary path.
+        ...(uploads.length ? { recordedName: named } : {}),
         onProgress: (d, t, note) => ctx.progress(d, t, note),
       }).then(forApp, nameUploads);
     } finally {

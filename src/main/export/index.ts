@@ -29,7 +29,7 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
-import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic } from './write';
+import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
 
 export { render, formatScore, csvField } from './formats';
@@ -413,19 +413,45 @@ function exportDataFiles(ws: Workspace, format: ExportFormat, abs: string, o: { 
 
 /** writeExport's second half: checks the rendered export's every file name, then writes them all or none. */
 export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'> = {}): BuiltExport {
+  const { files, made } = beforeExportWrite(target, built, o);
+  try {
+    writeFilesAtomic(files, target.protect);
+  } catch (e) {
+    removeFolders(made);
+    throw e;
+  }
+  return built;
+}
+
+/**
+ * finishExportWrite that a Ctrl-C (`signal`) stops while the files are written (the CLI's export): the
+ * temporary files and the folders it made are removed, nothing is renamed, and it throws CancelledError.
+ */
+export async function finishExportWriteCancellable(
+  target: ExportTarget,
+  built: BuiltExport,
+  o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'>,
+  signal: AbortSignal,
+): Promise<BuiltExport> {
+  const { files, made } = beforeExportWrite(target, built, o);
+  try {
+    await writeFilesAtomicCancellable(files, target.protect, signal);
+  } catch (e) {
+    removeFolders(made);
+    throw e;
+  }
+  return built;
+}
+
+/** finishExportWrite's checks, and the folders an hf-dataset export needs (made: removed again if the write fails). */
+function beforeExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'>): { files: Array<{ path: string; content: string }>; made: string[] } {
   const { abs, format, protect } = target;
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
   if (!o.force) refuseExisting(targets, chosenFile(format, abs, o), o.controls);
   // An hf-dataset export that fails (a full disk) takes back the folders it made: "nothing was written" holds for them too.
   const made = format === 'hf-dataset' ? makeFolder(path.join(abs, 'data')) : [];
-  try {
-    writeFilesAtomic([...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), protect);
-  } catch (e) {
-    removeFolders(made);
-    throw e;
-  }
-  return built;
+  return { files: [...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), made };
 }
 
 /** The one existing file `replaceChosen` lets the export replace: OUT, when it is a file (hf-dataset's OUT is a folder). */

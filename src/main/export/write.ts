@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, rmdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { QPairsError } from '../errors';
+import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 
 /** The first 16 bytes of every SQLite 3 database file. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -172,6 +172,9 @@ export function checkWriteTarget(target: string, opts: WriteOptions = {}): void 
   if (m && startsWithSqliteHeader(m[1]!)) throw refuse(target, `it is the ${m[2]} file of the SQLite database ${m[1]}${via}`);
 }
 
+/** Bytes written between two points where a cancellable write (writeFilesAtomicCancellable) hears a cancel. */
+export const WRITE_CHUNK_BYTES = 1 << 20;
+
 /**
  * Writes files atomically: each goes to a temporary file in its target folder (written and
  * fsynced), and only when all are written are they renamed over their targets. A failure
@@ -181,6 +184,30 @@ export function checkWriteTarget(target: string, opts: WriteOptions = {}): void 
  * over.
  */
 export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: string }>, opts: WriteOptions = {}): void {
+  for (const _ of atomicWriteSteps(files, opts)) {
+    /* each step is a chunk written; nothing to do between them */
+  }
+}
+
+/**
+ * writeFilesAtomic that stops when `signal` is aborted (the CLI's Ctrl-C, SIGTERM, SIGHUP): it yields
+ * to the event loop after every WRITE_CHUNK_BYTES written, so the signal is heard, and then removes
+ * its temporary files, renames nothing and throws CancelledError. Written synchronously, a Ctrl-C
+ * ended the process on the spot and left `.OUT.PID.HEX.tmp` (up to the whole export) beside OUT.
+ */
+export async function writeFilesAtomicCancellable(files: ReadonlyArray<{ path: string; content: string }>, opts: WriteOptions, signal: AbortSignal): Promise<void> {
+  const steps = atomicWriteSteps(files, opts);
+  throwIfAborted(signal);
+  for (let step = steps.next(); !step.done; step = steps.next()) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal.aborted) {
+      steps.throw(new CancelledError()); // runs the steps' cleanup (temporary files removed), which rethrows it
+    }
+  }
+}
+
+/** writeFilesAtomic's work, one step per chunk written (the steps' caller may stop it with throw()). */
+function* atomicWriteSteps(files: ReadonlyArray<{ path: string; content: string }>, opts: WriteOptions): Generator<void, void, void> {
   const seen = new Set<string>();
   for (const f of files) {
     checkWriteTarget(f.path, opts);
@@ -201,7 +228,11 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: s
       }
       temps.push({ tmp, path: f.path });
       try {
-        writeAllSync(fd, f.content);
+        const buf = Buffer.from(f.content, 'utf8');
+        for (let off = 0; off < buf.length; off += WRITE_CHUNK_BYTES) {
+          writeAllSync(fd, buf.subarray(off, off + WRITE_CHUNK_BYTES));
+          yield;
+        }
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -218,7 +249,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: s
         /* already renamed or gone */
       }
     }
-    if (e instanceof QPairsError) throw e;
+    if (e instanceof QPairsError || e instanceof CancelledError) throw e;
     throw new QPairsError(`export failed: ${(e as Error).message}`);
   }
 }

@@ -290,7 +290,7 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     // An imported run of that name is still replaced by a new import of it, as before.
     const again = await importFiles(ws, 'trec-run', [write('bm3.run', 'q1 Q0 c1 1 3 bm3\n')], { pool: 'rp' });
     expect(again.counts.runScores).toBe(1);
-    expect((await importFiles(ws, 'trec-run', [write('bm3b.run', 'q1 Q0 c1 1 4 bm3\n')], { pool: 'rp' })).counts.runScoresReplaced).toBe(1);
+    expect((await importFiles(ws, 'trec-run', [write('bm3b.run', 'q1 Q0 c1 1 4 bm3\n')], { pool: 'rp' })).counts.runScoresChanged).toBe(1);
   });
 
   it('malformed run lines', async () => {

@@ -229,7 +229,7 @@ describe('trec-run', () => {
     const { first, second } = await idempotent(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
     expect(first.counts).toEqual({ runs: 2, runScores: 7 });
     expect(first.warnings).toEqual([]);
-    expect(second.counts).toEqual({ runScoresReplaced: 7, runScores: 7 });
+    expect(second.counts).toEqual({ runScores: 7, runsUnchanged: 2 }); // the same runs again: unchanged, not "replaced"
     expect(ws.poolQueries('rp')).toEqual([
       { queryId: 'q1', candidates: ['c2', 'c1', 'c3'] },
       { queryId: 'q2', candidates: ['c4', 'c5'] },
@@ -245,6 +245,23 @@ describe('trec-run', () => {
     ws.close();
   });
 
+  it('a re-imported run says whether it changed: unchanged, or the exact count of scores added, changed or dropped (it said "replaced" for the same file)', async () => {
+    const ws = tempWorkspace();
+    runPool(ws, 'rp');
+    await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
+    const same = await importFiles(ws, 'trec-run', [fx('run-good.txt')], { pool: 'rp' });
+    expect(same.counts).toEqual({ runScores: 7, runsUnchanged: 2 });
+    // dense: q1 → c1 another score, q1 → c3 added (q1 → c2 again as it was); bm25 as it was.
+    const lines = readFileSync(fx('run-good.txt'), 'utf8').replace('q1 Q0 c1 1 0.9 dense', 'q1 Q0 c1 1 0.8 dense').replace('q1 Q0 c2 2 0.5 dense', 'q1 Q0 c2 2 0.5 dense\nq1 Q0 c3 3 0.1 dense');
+    const changed = await importFiles(ws, 'trec-run', [write('run-changed.txt', lines)], { pool: 'rp' });
+    expect(changed.counts).toEqual({ runScores: 8, runScoresChanged: 2, runsUnchanged: 1 });
+    // dense given without q1 → c2: one score dropped.
+    const fewer = await importFiles(ws, 'trec-run', [write('run-fewer.txt', 'q1 Q0 c1 1 0.8 dense\nq1 Q0 c3 2 0.1 dense\n')], { pool: 'rp' });
+    expect(fewer.counts).toEqual({ runScores: 2, runScoresChanged: 1 });
+    expect([...ws.runScores(ws.listRuns('rp').find((r) => r.name === 'dense')!.id).get('q1')!]).toEqual([['c1', 0.8], ['c3', 0.1]]);
+    ws.close();
+  });
+
   it('skips entries for pairs outside an existing pool and replaces a re-imported run', async () => {
     const ws = tempWorkspace();
     await importFiles(ws, 'labels-csv', [fx('labels-good.csv')], { pool: 'lp' });
@@ -254,7 +271,7 @@ describe('trec-run', () => {
     expect(r.warnings[0]).toMatch(/2 run entries name pairs not in pool "lp" and were skipped \(e\.g\. q1 → c3 \(line 3\)\)/);
     const f = write('run2.txt', 'q1 Q0 c1 1 1.5 bm25\n');
     const r2 = await importFiles(ws, 'trec-run', [f], { pool: 'lp' });
-    expect(r2.counts).toEqual({ runScoresReplaced: 3, runScores: 1 });
+    expect(r2.counts).toEqual({ runScores: 1, runScoresChanged: 3 }); // bm25: q1 → c1 given 1.5 (was 7), q1 → c2 and q2 → c4 dropped
     expect(ws.listRuns('lp').map((x) => x.pairs)).toEqual([1, 2]);
     ws.close();
   });

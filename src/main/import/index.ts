@@ -12,6 +12,7 @@ import { askubuntuPairs, askubuntuPool } from './askubuntu';
 import { labelsCsv, labelsJsonl, qrels, semevalRelevancy } from './labels';
 import { askubuntuCorpus, questionsCsv, questionsJsonl } from './questions';
 import { fileSize } from './reader';
+import { endRuns } from './pools';
 import { trecRun } from './runs';
 import { semeval } from './semeval';
 import { stackexchange } from './stackexchange';
@@ -96,7 +97,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     opts,
     report,
     createdPools: new Set(),
-    runsTouched: new Set(),
+    runsTouched: new Map(),
     labelsRead: new Map(),
     runQueriesRead: new Map(),
     signal: opts.signal,
@@ -156,11 +157,13 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
         }
       }
       throwIfAborted(opts.signal);
+      endRuns(ctx);
       if ((report.counts.questionsInserted ?? 0) > 0) warnTextForPoolIds(ctx, maxDocBefore);
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.changedDocs = [...changed].sort((a, b) => a - b);
       const { changedDocs, ...rest } = report;
-      ws.recordImport(format, list, { ...rest, changedDocCount: changedDocs.length });
+      const as = opts.recordedName ?? ((t: string) => t);
+      ws.recordImport(format, list.map(as), { ...rest, files: rest.files.map(as), warnings: rest.warnings.map(as), changedDocCount: changedDocs.length });
       return report;
     });
   } finally {

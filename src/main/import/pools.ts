@@ -121,16 +121,26 @@ export function annotatorName(ctx: ImportContext, fromFile?: string | null): str
   return a;
 }
 
-/** Sets a run's score for a pair, counting runScores. */
+/** Sets a run's score for a pair, counting runScores (and, for a run the workspace had, whether the score is new or changed). */
 export function putRunScore(ctx: ImportContext, runId: number, queryId: string, candidateId: string, score: number): void {
   ctx.ws.setRunScore(runId, queryId, candidateId, score);
   ctx.count('runScores');
+  const before = ctx.runsTouched.get(runId);
+  if (!before) return;
+  const key = `${queryId}\u0000${candidateId}`;
+  const old = before.old.get(key);
+  if (old === undefined) before.added++;
+  else {
+    before.old.delete(key);
+    if (old !== score) before.changed++;
+  }
 }
 
 /**
  * The run `name` of the pool, created when absent. Runs are upserted as a whole: the first time
- * an import touches an existing run its old scores are dropped (counted as `runScoresReplaced`),
- * so the run ends up exactly as the file(s) give it and a re-import changes nothing.
+ * an import touches an existing run its old scores are dropped, so the run ends up exactly as the
+ * file(s) give it and a re-import changes nothing; endRuns then says what changed (`runScoresChanged`:
+ * scores added, given another value or dropped) or that the run is as it was (`runsUnchanged`).
  */
 export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config: Record<string, unknown>, where?: { file: string; line: number | null }): number {
   const existed = ctx.ws.stmt(`SELECT id, kind FROM runs WHERE pool_id = ? AND name = ?`).get(pool.id, name) as { id: number; kind: string } | undefined;
@@ -146,12 +156,25 @@ export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config
   const id = existed?.id ?? ctx.ws.ensureRun(pool.name, name, 'imported', config);
   if (!existed) ctx.count('runs');
   if (!ctx.runsTouched.has(id)) {
-    ctx.runsTouched.add(id);
     if (existed) {
       ctx.ws.touchRuns();
-      const n = ctx.ws.stmt(`DELETE FROM run_scores WHERE run_id = ?`).run(id).changes;
-      if (n > 0) ctx.count('runScoresReplaced', n);
-    }
+      const rows = ctx.ws.stmt(`DELETE FROM run_scores WHERE run_id = ? RETURNING query_id, candidate_id, score`).all(id) as Array<{ query_id: string; candidate_id: string; score: number }>;
+      ctx.runsTouched.set(id, { old: new Map(rows.map((r) => [`${r.query_id}\u0000${r.candidate_id}`, r.score])), changed: 0, added: 0 });
+    } else ctx.runsTouched.set(id, null);
   }
   return id;
+}
+
+/**
+ * At the end of an import: for each run the workspace had before, counts the scores that differ from
+ * before (`runScoresChanged`: added, given another value, or not given again and so dropped), or the
+ * run as unchanged (`runsUnchanged`). A re-import of the same run file said its scores were "replaced".
+ */
+export function endRuns(ctx: ImportContext): void {
+  for (const before of ctx.runsTouched.values()) {
+    if (!before) continue;
+    const n = before.added + before.changed + before.old.size;
+    if (n > 0) ctx.count('runScoresChanged', n);
+    else ctx.count('runsUnchanged');
+  }
 }

@@ -45,6 +45,12 @@ export interface ImportOptions {
    * last) — so the BM25 index can be extended without reading the texts back.
    */
   onQuestionText?: (doc: number, title: string, body: string) => void;
+  /**
+   * How the import's audit row (the `imports` table: its files and the report's files and warnings)
+   * names the files: serve mode records an uploaded file by the name its owner chose, not the server's
+   * temporary path (only names are ever shown from it). Default: as given.
+   */
+  recordedName?: (text: string) => string;
   /** Called at most every `progressIntervalMs` (and once at the end of every file). */
   onProgress?: (p: ImportProgress) => void;
   progressIntervalMs?: number;
@@ -76,8 +82,12 @@ export interface ImportContext {
   readonly report: ImportReport;
   /** Pools created by this import: they take new pairs from the files. */
   readonly createdPools: Set<string>;
-  /** Runs this import has written to (their old scores were dropped on first touch). */
-  readonly runsTouched: Set<number>;
+  /**
+   * Runs this import has written to (their old scores were dropped on first touch), by id: for a run the
+   * workspace had before, its old scores (`query \0 candidate` → score), those the import has not given
+   * again yet, and how many it gave again with another value (pools.ts openRun, putRunScore, endRuns).
+   */
+  readonly runsTouched: Map<number, { old: Map<string, number>; changed: number; added: number } | null>;
   /** The labels this import read, by annotator, query and candidate: file, line and value (pools.ts LabelLines). */
   readonly labelsRead: Map<string, { file: string; line: number; value: string }>;
   /** Where each run's query was first read in this import, by run id and query, and in which block of lines (runs.ts trecRun). */

@@ -158,7 +158,7 @@ describe('workspace lock (one process)', () => {
     const held = acquireWorkspaceLock(w, { command: 'qpairs serve w.qpairs --port 5180' });
     const r = await cli('annotators', 'add', w, 'alice');
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`qpairs annotators: workspace ${w} is being written by this process`);
+    expect(r.err).toContain(`qpairs annotators add: workspace ${w} is being written by this process`);
     expect(r.err).toContain('qpairs serve w.qpairs --port 5180 (pid');
     expect(r.err).toMatch(
       /commands that only read \(stats, eval, agreement, aggregate W --pool P without --rule or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export\) work meanwhile/,

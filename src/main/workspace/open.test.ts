@@ -467,7 +467,7 @@ describe('read-only workspaces', () => {
     const add = unprivileged('annotators', 'add', w, 'alice');
     expect(add.code).toBe(1);
     expect(add.err).toContain(
-      `qpairs annotators: workspace ${w} is read-only (w.qpairs-wal and w.qpairs-shm beside it are not writable (SQLite's files of the workspace, ` +
+      `qpairs annotators add: workspace ${w} is read-only (w.qpairs-wal and w.qpairs-shm beside it are not writable (SQLite's files of the workspace, ` +
         `left read-only by an open while the workspace was read-only): make them writable too, e.g. chmod u+w ${w}-wal ${w}-shm): "qpairs annotators add" changes it`,
     );
     expect(add.err).not.toMatch(/SQLITE_READONLY|internal error/);

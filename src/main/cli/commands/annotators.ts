@@ -1,3 +1,4 @@
+import { SUBCOMMANDS } from '../usage';
 import type { AnnotatorRole } from '../../workspace/workspace';
 import { ANNOTATOR_ROLES, addAnnotator, setAnnotatorRole } from '../../gold';
 import { parse, table, takePositionals, UsageError } from '../args';
@@ -113,7 +114,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
       return 0;
     }, out);
   }
-  throw new UsageError(sub === undefined ? USAGE : subcommandError('annotators', sub, ['list', 'add', 'role', 'invite', 'revoke']));
+  throw new UsageError(sub === undefined ? USAGE : subcommandError('annotators', sub, SUBCOMMANDS.annotators!));
 }
 
 /**

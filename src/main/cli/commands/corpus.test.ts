@@ -67,7 +67,7 @@ describe('qpairs corpus export', () => {
     const jl = path.join(dir, 'c.jsonl');
     writeFileSync(jl, 'kept\n');
     const r = await run('corpus', 'export', w, '--format', 'jsonl', jl);
-    expect(r).toEqual({ code: 1, out: '', err: `qpairs corpus: refusing to overwrite an existing file: ${jl}; nothing was written (choose another output, or give --force to replace it)\n` });
+    expect(r).toEqual({ code: 1, out: '', err: `qpairs corpus export: refusing to overwrite an existing file: ${jl}; nothing was written (choose another output, or give --force to replace it)\n` });
     expect(readFileSync(jl, 'utf8')).toBe('kept\n');
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     const forced = await run('corpus', 'export', w, '--format', 'jsonl', '--force', jl);
@@ -212,7 +212,7 @@ describe('qpairs corpus export, cancelled', () => {
     for (const l of added) (l as (s: NodeJS.Signals) => void)('SIGINT');
     const r = await running;
     expect(r.code, r.err).toBe(130);
-    expect(r.err).toMatch(/qpairs corpus: cancelled/);
+    expect(r.err).toMatch(/qpairs corpus export: cancelled/);
     expect(r.out).toBe('');
     expect(readdirSync(path.dirname(out))).toEqual([]);
     // And Node's default comes back once the command has ended.

@@ -1,3 +1,4 @@
+import { SUBCOMMANDS } from '../usage';
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -24,7 +25,7 @@ export async function cmdCorpus(argv: string[], out: Out, signal?: AbortSignal):
   const [sub, ...rest] = argv;
   if (sub === 'export') return corpusExport(rest, out, signal);
   if (sub === 'index') return corpusIndex(rest, out, signal);
-  throw new UsageError(sub === undefined ? 'usage: qpairs corpus export W --format tsv|jsonl OUT | qpairs corpus index W [--analyzer NAME]' : subcommandError('corpus', sub, ['export', 'index']));
+  throw new UsageError(sub === undefined ? 'usage: qpairs corpus export W --format tsv|jsonl OUT | qpairs corpus index W [--analyzer NAME]' : subcommandError('corpus', sub, SUBCOMMANDS.corpus!));
 }
 
 async function corpusExport(argv: string[], out: Out, signal?: AbortSignal): Promise<number> {

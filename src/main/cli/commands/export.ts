@@ -1,5 +1,6 @@
 import { EXPORT_FORMATS } from '../../../shared/gold';
-import { isExportFormat, writeExport } from '../../export';
+import { buildExport, finishExportWriteCancellable, isExportFormat, prepareExportWrite } from '../../export';
+import { catchInterrupt } from '../interrupt';
 import { parse, requireString, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../../../shared/suggest';
 import { json, withWorkspace, type Out } from './common';
@@ -34,8 +35,19 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
     throw new UsageError('export writes OUT and its datasheet OUT.datasheet.md, so OUT is a file name, not "-" (standard output is only for qpairs corpus export; ./- names a file "-")');
   }
   takePositionals(positionals, ['W', 'OUT'], 'export');
-  return withWorkspace(w, (ws) => {
-    const b = writeExport(ws, pool, format, target, { run: values.run, annotator: values.annotator, text: !values['no-text'], force: values.force });
+  return withWorkspace(w, async (ws) => {
+    const o = { run: values.run, annotator: values.annotator, text: !values['no-text'], force: values.force };
+    const where = prepareExportWrite(ws, format, target, { ...o, pool });
+    // Rendering writes nothing, and Node's default Ctrl-C ends it at once. While the files are written, a Ctrl-C
+    // (SIGTERM, SIGHUP) is caught, so the temporary files are removed ("cancelled", exit 130): it left them beside OUT.
+    const built = buildExport(ws, pool, format, where.abs, o);
+    const interrupt = catchInterrupt();
+    let b;
+    try {
+      b = await finishExportWriteCancellable(where, built, o, interrupt.signal);
+    } finally {
+      interrupt.release();
+    }
     const files = [...b.files, b.datasheet].map((f) => ({ file: f.name, lines: f.lines }));
     if (values.json) out.log(json({ pool: b.pool, format: b.format, labels: b.source, run: b.run, files, warnings: b.warnings }));
     else {

@@ -1,3 +1,4 @@
+import { SUBCOMMANDS } from '../usage';
 import { backendName, initBackend } from '../../models';
 import { scorePool, deleteModelReporting, describeMissingRuns, describeUniformScores } from '../../training/train';
 import { listModels, requireModel } from '../../training/store';
@@ -96,5 +97,5 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
       return 0;
     }, { write: 'models delete', out });
   }
-  throw new UsageError(subcommandError('models', sub, ['list', 'delete']));
+  throw new UsageError(subcommandError('models', sub, SUBCOMMANDS.models!));
 }

@@ -262,7 +262,37 @@ export function datasheet(d: DatasheetInput): string {
           `and so can its metrics (jsonl, csv and hf-dataset keep every pair).`
         : '.'),
   );
-  // The pool's questions by source, and how many the workspace holds as ids only (no text to export).
+  const sources = questionSources(ws, s);
+  out.push('');
+  out.push(textStatement(d.format, d.text, sources.ids.size, sources.withoutText));
+  if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
+    out.push('');
+    out.push(
+      `Notes: ${d.notes} note${d.notes === 1 ? '' : 's'} on labels (${d.source === AGGREGATE || d.source === 'gold' ? "every annotator's notes and the judges' reasons for their rulings" : `annotator ${d.source}'s own notes`}), ` +
+        `in the \`notes\` ${d.format === 'csv' ? 'column as a JSON array of {"annotator", "note"} (empty when none)' : 'field as a list of {annotator, note}'}; a re-import restores them under their annotators.`,
+    );
+  }
+  out.push(...unresolvedPairsSection(d));
+  out.push(...sourceCorpusSection(d, sources));
+  out.push(...poolConstructionSection(d));
+  out.push(...annotatorsSection(d));
+  out.push(...guidelinesSection(d));
+  out.push(...datesSection(d));
+  out.push(...labelDistributionSection(d));
+  out.push(...agreementSection(d));
+  out.push(...aggregationSection(d, sourceText));
+  out.push('');
+  return out.join('\n');
+}
+
+/** The pool's distinct questions (queries and candidates) and their sources; those the workspace holds as ids only (no text to export) counted apart. */
+interface QuestionSources {
+  ids: ReadonlySet<string>;
+  bySource: ReadonlyMap<string, number>;
+  withoutText: number;
+}
+
+function questionSources(ws: Workspace, s: PoolState): QuestionSources {
   const ids = new Set<string>();
   for (const q of s.queries) {
     ids.add(q.queryId);
@@ -276,17 +306,13 @@ export function datasheet(d: DatasheetInput): string {
     if (src !== undefined) bySource.set(src, (bySource.get(src) ?? 0) + 1);
   }
   const withoutText = ids.size - [...bySource.values()].reduce((a, b) => a + b, 0);
-  out.push('');
-  out.push(textStatement(d.format, d.text, ids.size, withoutText));
-  if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
-    out.push('');
-    out.push(
-      `Notes: ${d.notes} note${d.notes === 1 ? '' : 's'} on labels (${d.source === AGGREGATE || d.source === 'gold' ? "every annotator's notes and the judges' reasons for their rulings" : `annotator ${d.source}'s own notes`}), ` +
-        `in the \`notes\` ${d.format === 'csv' ? 'column as a JSON array of {"annotator", "note"} (empty when none)' : 'field as a list of {annotator, note}'}; a re-import restores them under their annotators.`,
-    );
-  }
+  return { ids, bySource, withoutText };
+}
 
-  // ---- unresolved and unsure pairs
+/** ## Unresolved and unsure pairs: the pairs without a value, "?" labels and unlabeled pairs, and what the format did with them. */
+function unresolvedPairsSection(d: DatasheetInput): string[] {
+  const { state: s } = d;
+  const out: string[] = [];
   out.push('');
   out.push('## Unresolved, unsure and unlabeled pairs');
   out.push('');
@@ -310,8 +336,14 @@ export function datasheet(d: DatasheetInput): string {
     out.push('');
     for (const w of d.warnings) out.push(`- Note: ${w}`);
   }
+  return out;
+}
 
-  // ---- source corpus
+/** ## Source corpus: the pool's distinct questions by source (those without text counted apart) and the workspace's imports. */
+function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
+  const { ws } = d;
+  const { ids, bySource, withoutText } = q;
+  const out: string[] = [];
   out.push('');
   out.push('## Source corpus');
   out.push('');
@@ -329,8 +361,14 @@ export function datasheet(d: DatasheetInput): string {
     out.push(table(['at', 'format', 'files'], shown.map((i) => [i.at, i.format, i.files.map((f) => f.split(/[\\/]/).pop()).join(', ')])));
     if (imports.length > shown.length) out.push(`\n(${imports.length - shown.length} earlier imports not shown)`);
   }
+  return out;
+}
 
-  // ---- pool construction
+/** ## Pool construction: how the pool was made (scheme, retriever, depth, sampling) and its runs; runs of models trained on its queries flagged. */
+function poolConstructionSection(d: DatasheetInput): string[] {
+  const { ws, state: s } = d;
+  const p = s.pool;
+  const out: string[] = [];
   out.push('');
   out.push('## Pool construction');
   out.push('');
@@ -357,8 +395,14 @@ export function datasheet(d: DatasheetInput): string {
     const o = modelOverlap(ws, r.name, poolQueryIds);
     if (o && o.trainedOn > 0) out.push('', `Run ${r.name}: its model was ${describeOverlap(o)} (this pool's queries); its scores on them are not held out.`);
   }
+  return out;
+}
 
-  // ---- annotators
+/** ## Annotators: assignment, blind labeling, and every person who labeled in the pool with their role and dates. */
+function annotatorsSection(d: DatasheetInput): string[] {
+  const { ws, state: s } = d;
+  const p = s.pool;
+  const out: string[] = [];
   out.push('');
   out.push('## Annotators');
   out.push('');
@@ -407,21 +451,38 @@ export function datasheet(d: DatasheetInput): string {
         `There, \`qpairs annotators role W NAME judge\` for ${ruling.join(', ')} gives back the same aggregation and agreement.`,
     );
   }
+  return out;
+}
 
-  // ---- guidelines
+/** ## Guidelines: the pool's guidelines, quoted. */
+function guidelinesSection(d: DatasheetInput): string[] {
+  const { state: s } = d;
+  const p = s.pool;
+  const out: string[] = [];
   out.push('');
   out.push('## Guidelines');
   out.push('');
   out.push(p.guidelines.trim() ? p.guidelines.trim().split('\n').map((l) => `> ${l}`).join('\n') : '(no guidelines recorded for this pool)');
+  return out;
+}
 
-  // ---- dates
+/** ## Dates: when the pool was made, labeled and exported. */
+function datesSection(d: DatasheetInput): string[] {
+  const { ws, state: s } = d;
+  const p = s.pool;
+  const out: string[] = [];
   out.push('');
   out.push('## Dates');
   out.push('');
   const span = ws.stmt(`SELECT min(at) AS first, max(at) AS last FROM labels WHERE pool_id = ?`).get(p.id) as { first: string | null; last: string | null };
   out.push(`Pool created ${p.created}; labels given from ${span.first ?? '—'} to ${span.last ?? '—'}; exported ${d.exportedAt}.`);
+  return out;
+}
 
-  // ---- label distribution
+/** ## Label distribution: the exported labels by value, and each annotator's current labels. */
+function labelDistributionSection(d: DatasheetInput): string[] {
+  const { state: s } = d;
+  const out: string[] = [];
   out.push('');
   out.push('## Label distribution');
   out.push('');
@@ -446,8 +507,13 @@ export function datasheet(d: DatasheetInput): string {
     const cs = [...cats].sort((x, y) => (labelGrade(y) ?? -99) - (labelGrade(x) ?? -99));
     out.push(table(['annotator', ...cs], per.map(({ a, m }) => [a, ...cs.map((c) => m[c] ?? 0)])));
   }
+  return out;
+}
 
-  // ---- agreement
+/** ## Agreement: agreement statistics with their bootstrap 95% CIs, pooled and per pair of annotators. */
+function agreementSection(d: DatasheetInput): string[] {
+  const { state: s } = d;
+  const out: string[] = [];
   out.push('');
   out.push('## Agreement');
   out.push('');
@@ -487,8 +553,13 @@ export function datasheet(d: DatasheetInput): string {
       ),
     );
   }
+  return out;
+}
 
-  // ---- aggregation
+/** ## Aggregation: the aggregation rule and what it gave, or why there is none. */
+function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
+  const { state: s } = d;
+  const out: string[] = [];
   out.push('');
   out.push('## Aggregation');
   out.push('');
@@ -521,6 +592,5 @@ export function datasheet(d: DatasheetInput): string {
       ),
     );
   }
-  out.push('');
-  return out.join('\n');
+  return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from './index';
 import { runCli } from './test-cli';
-import { COMMAND_USAGE } from './usage';
+import { COMMAND_USAGE, SUBCOMMANDS } from './usage';
 
 describe('every command answers --help with its own usage', () => {
   it('has a usage entry for each command and no entry without a command', () => {
@@ -21,6 +21,23 @@ describe('every command answers --help with its own usage', () => {
     });
   }
 
+  for (const [cmd, subs] of Object.entries(SUBCOMMANDS)) {
+    it(`qpairs ${cmd} SUB --help prints SUB's own usage (it printed every ${cmd} command's) and where the others are; qpairs ${cmd} --help all of them`, async () => {
+      for (const sub of subs) {
+        for (const argv of [[cmd, sub, '--help'], [cmd, sub, 'W.qpairs', '-h'], ['help', cmd, sub]]) {
+          const r = await runCli(...argv);
+          expect(r.code, argv.join(' ')).toBe(0);
+          expect(r.err).toBe('');
+          expect(r.out, argv.join(' ')).toMatch(new RegExp(`^ {2}qpairs ${cmd} ${sub} W`, 'm'));
+          for (const other of subs) if (other !== sub) expect(r.out, argv.join(' ')).not.toMatch(new RegExp(`^ {2}qpairs ${cmd} ${other}\\b`, 'm'));
+          expect(r.out).toContain(`(every ${cmd} command: "qpairs ${cmd} --help")`);
+        }
+      }
+      const all = await runCli(cmd, '--help');
+      for (const sub of subs) expect(all.out).toMatch(new RegExp(`^ {2}qpairs ${cmd} ${sub} W`, 'm'));
+    });
+  }
+
   it('a help request does nothing else: qpairs init W --help creates no file', async () => {
     const r = await runCli('init', 'never-created.qpairs', '--help');
     expect(r.code).toBe(0);
@@ -35,9 +52,10 @@ describe('every command answers --help with its own usage', () => {
     const bad = await runCli('pool', 'create', 'W.qpairs');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('run "qpairs pool create --help" for usage');
-    const help = await runCli('pool', 'create', '--help'); // the hint works: the pool commands' usage
+    const help = await runCli('pool', 'create', '--help'); // the hint works: pool create's own usage
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/^ {2}qpairs pool create W/m);
+    expect(help.out).not.toMatch(/^ {2}qpairs pool (set|list)\b/m);
     expect((await runCli('help', 'nosuch')).code).toBe(2);
   });
 

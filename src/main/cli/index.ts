@@ -24,7 +24,7 @@ import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
 import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
 import { closeWorkspace, commandWorkspace, openWorkspace, setCommandLine } from './commands/common';
-import { asksForHelp, COMMAND_USAGE, commandName, commandUsage, SUBCOMMANDS, USAGE } from './usage';
+import { asksForHelp, COMMAND_USAGE, commandName, commandUsage, SUBCOMMANDS, subcommandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
 import { subcommandError, unknownChoice } from '../../shared/suggest';
@@ -427,7 +427,8 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
       out.err(`qpairs help: ${unknownCommand(about)}`);
       return 2;
     }
-    out.log(about === undefined ? USAGE : commandUsage(about));
+    const sub = rest[1];
+    out.log(about === undefined ? USAGE : sub !== undefined && SUBCOMMANDS[about]?.includes(sub) ? subcommandUsage(about, sub) : commandUsage(about));
     return 0;
   }
   const run = COMMANDS[cmd];
@@ -436,7 +437,9 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
     return 2;
   }
   if (COMMAND_USAGE[cmd] && asksForHelp(rest)) {
-    out.log(commandUsage(cmd));
+    // A subcommand's own usage (qpairs pool create --help); the command's whole usage for qpairs pool --help.
+    const sub = rest[0];
+    out.log(sub !== undefined && SUBCOMMANDS[cmd]?.includes(sub) ? subcommandUsage(cmd, sub) : commandUsage(cmd));
     return 0;
   }
   setCommandLine(argv);

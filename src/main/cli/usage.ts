@@ -60,7 +60,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--config JSON] [--vectors word2vec.txt] [--json]    M in ${MODEL_KINDS.join(', ')}
         [--max-extra-texts N] [--max-extra-chars N]   answers used as unlabeled text (default 100000, 20000000)`,
   score: `  qpairs score W --model NAME --pool P [--json]      store NAME's scores as a run of pool P`,
-  models: `  qpairs models list|delete W [NAME] [--json]`,
+  models: `  qpairs models list W [--json]
+  qpairs models delete W NAME [--json]   the model and the runs it scored`,
   serve: `  qpairs serve W [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings 1] [--max-upload-mb 2048]
         the app in a browser on http://HOST:PORT; loopback callers without a token are the owner unless --require-tokens;
         any other host requires tokens: people invited with \`qpairs annotators invite\` (or the Team panel)
@@ -105,6 +106,21 @@ ${FOOTER}
 /** One command's usage: what `qpairs CMD --help` prints. */
 export function commandUsage(cmd: string): string {
   return `usage:\n${COMMAND_USAGE[cmd]}\n\n${FOOTER}`;
+}
+
+/**
+ * One subcommand's usage: what `qpairs pool create --help` prints — its lines of the command's entry
+ * (they printed every pool command's), and where the others are.
+ */
+export function subcommandUsage(cmd: string, sub: string): string {
+  const own: string[] = [];
+  let mine = false;
+  for (const line of (COMMAND_USAGE[cmd] ?? '').split('\n')) {
+    if (/^ {2}qpairs /.test(line)) mine = line.startsWith(`  qpairs ${cmd} ${sub} `);
+    if (mine) own.push(line);
+  }
+  if (own.length === 0) return commandUsage(cmd);
+  return `usage:\n${own.join('\n')}\n(every ${cmd} command: "qpairs ${cmd} --help")\n\n${FOOTER}`;
 }
 
 /** True when argv asks for help (`--help` or `-h` before any `--`). */

@@ -121,26 +121,35 @@ export function annotatorName(ctx: ImportContext, fromFile?: string | null): str
   return a;
 }
 
-/** Sets a run's score for a pair, counting runScores (and, for a run the workspace had, whether the score is new or changed). */
+/**
+ * Sets a run's score for a pair, counting runScores. For a run the workspace had, a score as it was
+ * is not written again (an unchanged run is not written at all: its readers' caches, the undo
+ * journal and the stored pages stay as they were); one added or given another value is, and counted.
+ */
 export function putRunScore(ctx: ImportContext, runId: number, queryId: string, candidateId: string, score: number): void {
-  ctx.ws.setRunScore(runId, queryId, candidateId, score);
   ctx.count('runScores');
   const before = ctx.runsTouched.get(runId);
-  if (!before) return;
+  if (!before) {
+    ctx.ws.setRunScore(runId, queryId, candidateId, score);
+    return;
+  }
   const key = `${queryId}\u0000${candidateId}`;
   const old = before.old.get(key);
   if (old === undefined) before.added++;
   else {
     before.old.delete(key);
-    if (old !== score) before.changed++;
+    if (old === score) return;
+    before.changed++;
   }
+  ctx.ws.setRunScore(runId, queryId, candidateId, score);
 }
 
 /**
- * The run `name` of the pool, created when absent. Runs are upserted as a whole: the first time
- * an import touches an existing run its old scores are dropped, so the run ends up exactly as the
- * file(s) give it and a re-import changes nothing; endRuns then says what changed (`runScoresChanged`:
- * scores added, given another value or dropped) or that the run is as it was (`runsUnchanged`).
+ * The run `name` of the pool, created when absent. Runs are upserted as a whole: the run ends up
+ * exactly as the file(s) give it. For a run the workspace had, its old scores are read when the import
+ * first touches it; putRunScore writes only the scores that differ, endRuns deletes those not given
+ * again and says what changed (`runScoresChanged`: scores added, given another value or dropped) or
+ * that the run is as it was (`runsUnchanged`, nothing written for it).
  */
 export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config: Record<string, unknown>, where?: { file: string; line: number | null }): number {
   const existed = ctx.ws.stmt(`SELECT id, kind FROM runs WHERE pool_id = ? AND name = ?`).get(pool.id, name) as { id: number; kind: string } | undefined;
@@ -157,8 +166,7 @@ export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config
   if (!existed) ctx.count('runs');
   if (!ctx.runsTouched.has(id)) {
     if (existed) {
-      ctx.ws.touchRuns();
-      const rows = ctx.ws.stmt(`DELETE FROM run_scores WHERE run_id = ? RETURNING query_id, candidate_id, score`).all(id) as Array<{ query_id: string; candidate_id: string; score: number }>;
+      const rows = ctx.ws.stmt(`SELECT query_id, candidate_id, score FROM run_scores WHERE run_id = ?`).all(id) as Array<{ query_id: string; candidate_id: string; score: number }>;
       ctx.runsTouched.set(id, { old: new Map(rows.map((r) => [`${r.query_id}\u0000${r.candidate_id}`, r.score])), changed: 0, added: 0 });
     } else ctx.runsTouched.set(id, null);
   }
@@ -166,13 +174,22 @@ export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config
 }
 
 /**
- * At the end of an import: for each run the workspace had before, counts the scores that differ from
- * before (`runScoresChanged`: added, given another value, or not given again and so dropped), or the
- * run as unchanged (`runsUnchanged`). A re-import of the same run file said its scores were "replaced".
+ * At the end of an import: for each run the workspace had before, deletes the scores the files did not
+ * give again and counts the scores that differ from before (`runScoresChanged`: added, given another
+ * value, or dropped), or the run as unchanged (`runsUnchanged`). A re-import of the same run file said
+ * its scores were "replaced", and deleted and wrote them all again.
  */
 export function endRuns(ctx: ImportContext): void {
-  for (const before of ctx.runsTouched.values()) {
+  const drop = ctx.ws.stmt(`DELETE FROM run_scores WHERE run_id = ? AND query_id = ? AND candidate_id = ?`);
+  for (const [runId, before] of ctx.runsTouched) {
     if (!before) continue;
+    if (before.old.size > 0) {
+      ctx.ws.touchRuns();
+      for (const key of before.old.keys()) {
+        const cut = key.indexOf('\u0000');
+        drop.run(runId, key.slice(0, cut), key.slice(cut + 1));
+      }
+    }
     const n = before.added + before.changed + before.old.size;
     if (n > 0) ctx.count('runScoresChanged', n);
     else ctx.count('runsUnchanged');

@@ -83,9 +83,9 @@ export interface ImportContext {
   /** Pools created by this import: they take new pairs from the files. */
   readonly createdPools: Set<string>;
   /**
-   * Runs this import has written to (their old scores were dropped on first touch), by id: for a run the
-   * workspace had before, its old scores (`query \0 candidate` → score), those the import has not given
-   * again yet, and how many it gave again with another value (pools.ts openRun, putRunScore, endRuns).
+   * Runs this import has written to, by id: for a run the workspace had before, its old scores
+   * (`query \0 candidate` → score) the import has not given again yet (endRuns deletes them), and how
+   * many it added or gave again with another value (pools.ts openRun, putRunScore, endRuns).
    */
   readonly runsTouched: Map<number, { old: Map<string, number>; changed: number; added: number } | null>;
   /** The labels this import read, by annotator, query and candidate: file, line and value (pools.ts LabelLines). */

@@ -35,9 +35,22 @@ describe('import report in words', () => {
 
 describe('counts of one', () => {
   it('take the singular: "1 pool created · 1 label", not "1 pools created · 1 labels"', () => {
-    const lines = reportLines({ counts: { poolsCreated: 1, poolQueries: 1, poolCandidates: 2, labels: 1, questionsInserted: 1, answers: 1, runScoresReplaced: 1 }, skipped: { linkToMissingQuestion: 1, emptyAnswer: 1 } });
-    expect(lines[0]!.text).toBe('1 pool created · 1 pool query · 2 pool candidates · 1 label · 1 question added · 1 answer or comment · 1 run score replaced');
+    const lines = reportLines({ counts: { poolsCreated: 1, poolQueries: 1, poolCandidates: 2, labels: 1, questionsInserted: 1, answers: 1, runScoresDropped: 1 }, skipped: { linkToMissingQuestion: 1, emptyAnswer: 1 } });
+    expect(lines[0]!.text).toBe('1 pool created · 1 pool query · 2 pool candidates · 1 label · 1 question added · 1 answer or comment · 1 run score dropped');
     expect(lines[1]!.text).toBe('1 link to a question not in the files · 1 empty answer');
     expect(reportLines({ counts: { poolsCreated: 2, labels: 0 } })[0]!.text).toBe('2 pools created · 0 labels');
+  });
+});
+
+describe('a re-imported run', () => {
+  it('says in words that runs were as they were or how many of their scores changed (it read "2 runs unchanged · 2 run scores changed")', () => {
+    expect(reportLines({ counts: { runScores: 7, runsUnchanged: 2 } })[0]!.text).toBe('7 ranker scores · 2 runs already there, unchanged');
+    expect(reportLines({ counts: { runScores: 8, runScoresChanged: 2, runsUnchanged: 1 } })[0]!.text).toBe(
+      '8 ranker scores · 2 ranker scores changed in runs already there (added, given another value or dropped) · 1 run already there, unchanged',
+    );
+    expect(reportLines({ counts: { runs: 1, runScores: 1, runScoresChanged: 1 } })[0]!.text).toBe(
+      '1 run added · 1 ranker score · 1 ranker score changed in runs already there (added, given another value or dropped)',
+    );
+    expect(reportLines({ counts: { runs: 2 } })[0]!.text).toBe('2 runs added');
   });
 });

@@ -32,7 +32,7 @@ export async function cmdScore(argv: string[], out: Out, signal?: AbortSignal): 
   }, { write: 'score', out });
 }
 
-/** `qpairs models list|delete W [NAME] [--json]`. */
+/** `qpairs models list W [--json]` and `qpairs models delete W NAME [--json]`. */
 export async function cmdModels(argv: string[], out: Out): Promise<number> {
   const [sub, ...rest] = argv;
   const { values, positionals } = parse(rest, { json: { type: 'boolean' } });

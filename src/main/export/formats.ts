@@ -154,6 +154,24 @@ export function exportAnnotatorName(source: string): string {
   return source === AGGREGATE ? 'gold' : source;
 }
 
+/** What every format's renderer shares: the input, the outputs it fills, and the readings of a pair's label. */
+interface RenderContext {
+  inp: RenderInput;
+  format: ExportFormat;
+  warnings: string[];
+  files: RenderedFile[];
+  handling: Handling;
+  /** Counts a decisive label written for the datasheet's distribution. */
+  count: (q: string, v: string) => void;
+  valueOf: (q: string, c: string) => string | undefined;
+  /** A decisive label: one with a grade ("?" and no label are not). */
+  judged: (v: string | undefined) => v is string;
+  statusOf: (q: string, c: string) => string;
+  textValues: (q: string, c: string) => Array<string | null>;
+  withText: (o: Record<string, unknown>, q: string, c: string) => Record<string, unknown>;
+  aggregateSource: boolean;
+}
+
 export function render(format: ExportFormat, inp: RenderInput): Rendered {
   const warnings: string[] = [];
   const distribution: Record<string, number> = {};
@@ -205,224 +223,250 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
     return { ...o, ...Object.fromEntries(TEXT_COLUMNS.map((name, i) => [name, values[i]])) };
   };
 
+  const ctx: RenderContext = { inp, format, warnings, files, handling, count, valueOf, judged, statusOf, textValues, withText, aggregateSource };
   switch (format) {
-    case 'askubuntu': {
-      const run = inp.run!;
-      const lines: string[] = [];
-      let unlabeled = 0;
-      let unscored = 0;
-      let asNotSimilar = 0;
-      /** Candidates per written line: askubuntu-pool reads back only a file whose lines all list the same number. */
-      const sizes = new Set<number>();
-      const corpusIds: string[] = [];
-      for (const q of inp.queries) {
-        const m = inp.labels.values.get(q.queryId);
-        if (!m || ![...m.values()].some((v) => labelGrade(v) !== null)) {
-          unlabeled++;
-          continue;
-        }
-        const r = ranked(q, run);
-        unscored += q.candidates.length - r.length;
-        const sim = r.filter((x) => {
-          const v = m.get(x.id);
-          return v !== undefined && isRelevant(v);
-        });
-        for (const x of r) {
-          const v = m.get(x.id);
-          if (judged(v)) count(q.queryId, v);
-          else asNotSimilar++;
-        }
-        corpusIds.push(q.queryId, ...r.map((x) => x.id));
-        sizes.add(r.length);
-        lines.push(
-          [
-            noSpace(q.queryId, format),
-            sim.map((x) => x.id).join(' '),
-            r.map((x) => noSpace(x.id, format)).join(' '),
-            r.map((x) => formatScore(x.score)).join(' '),
-          ].join('\t'),
-        );
-      }
-      if (unlabeled) warnings.push(`${counted(unlabeled, 'query', 'queries')} without a label from ${inp.labels.source} ${unlabeled === 1 ? 'was' : 'were'} left out`);
-      if (unscored) warnings.push(`${counted(unscored, 'candidate')} without a score in run ${run.name} ${unscored === 1 ? 'was' : 'were'} left out (the format needs a score per candidate)`);
-      if (sizes.size > 1) {
-        // A pool whose BM25 found fewer than its depth for some queries: the export wrote a file its own re-import refused.
-        warnings.push(
-          `the queries list from ${Math.min(...sizes)} to ${Math.max(...sizes)} candidates: \`qpairs import --format askubuntu-pool\` refuses such a file ` +
-            `(it reads every line as the same BM25 depth, 20 in the released files), so re-import the jsonl, csv or qrels + trec-run export instead`,
-        );
-      }
-      files.push({ run: null, lines });
-      handling.writtenAsNotSimilar = asNotSimilar;
-      handling.statement =
-        `the askubuntu format has no "unknown": the ${counted(asNotSimilar, 'candidate')} of written queries without a decisive label ` +
-        `(unresolved, "?" or unlabeled) ${asNotSimilar === 1 ? 'is listed as a candidate but not as similar, so it reads' : 'are listed as candidates but not as similar, so they read'} back as not similar; ` +
-        `queries without any decisive label are left out`;
-      if (asNotSimilar) warnings.push(`${counted(asNotSimilar, 'candidate')} without a decisive label from ${inp.labels.source} (unresolved, "?" or unlabeled) ${asNotSimilar === 1 ? 'is' : 'are'} written as not similar (the format has no "unknown")`);
-      if (inp.text) {
-        const corpus: string[] = [];
-        const seen = new Set<string>();
-        let missing = 0;
-        const clean = (t: string): string => t.replace(/[\t\r\n]+/g, ' ');
-        for (const id of corpusIds) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-          const t = inp.text.get(id);
-          if (!t) {
-            missing++;
-            continue;
-          }
-          corpus.push(`${noSpace(id, format)}\t${clean(t.title)}\t${clean(t.body)}`);
-        }
-        if (missing) warnings.push(`${counted(missing, 'question')} ${missing === 1 ? 'has' : 'have'} no text in the workspace and ${missing === 1 ? 'is' : 'are'} not in the corpus file`);
-        files.push({ run: null, role: 'corpus', lines: corpus });
-      }
+    case 'askubuntu':
+      renderAskubuntu(ctx);
       break;
-    }
-    case 'qrels': {
-      const lines: string[] = [];
-      for (const q of inp.queries) {
-        for (const c of q.candidates) {
-          const v = valueOf(q.queryId, c);
-          if (!judged(v)) continue;
-          count(q.queryId, v);
-          lines.push(`${noSpace(q.queryId, format)} 0 ${noSpace(c, format)} ${labelGrade(v)}`);
-        }
-      }
-      files.push({ run: null, lines });
-      handling.statement = 'qrels lists judged pairs only: unresolved, "?" and unlabeled pairs are left out (unjudged; trec_eval counts them as not relevant)';
+    case 'qrels':
+      renderQrels(ctx);
       break;
-    }
-    case 'trec-run': {
-      const runs = inp.run ? [inp.run] : inp.runs;
-      for (const run of runs) {
-        const tag = run.name.replace(/\s+/g, '_');
-        if (tag !== run.name) warnings.push(`run "${run.name}" is tagged "${tag}" (a TREC tag has no white space)`);
-        const lines: string[] = [];
-        for (const q of inp.queries) {
-          ranked(q, run).forEach((x, i) => lines.push(`${noSpace(q.queryId, format)} Q0 ${noSpace(x.id, format)} ${i + 1} ${formatScore(x.score)} ${tag}`));
-        }
-        files.push({ run: run.name, lines });
-      }
-      handling.statement = 'a run file carries no labels: unresolved, "?" and unlabeled pairs are ranked like every candidate';
-      // The labels are not part of a run file, but the datasheet describes them.
-      for (const q of inp.queries) for (const c of q.candidates) {
-        const v = valueOf(q.queryId, c);
-        if (judged(v)) count(q.queryId, v);
-      }
+    case 'trec-run':
+      renderTrecRun(ctx);
       break;
-    }
     case 'jsonl':
     case 'csv':
-    case 'hf-dataset': {
-      const annotator = exportAnnotatorName(inp.labels.source);
-      const aggregate = aggregateSource;
-      const textCols = inp.text ? `,${TEXT_COLUMNS.join(',')}` : '';
-      // jsonl/csv carry a notes column when the source has notes in the pool (hf-dataset always: fixed schema).
-      const withNotes = (inp.notes?.size ?? 0) > 0;
-      const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${withNotes ? ',notes' : ''}${textCols}`] : [];
-      let unjudged = 0;
-      let unsureGiven = 0;
-      for (const q of inp.queries) {
-        for (const c of q.candidates) {
-          const v = valueOf(q.queryId, c);
-          const entry = inp.state.byKey.get(pairKey(q.queryId, c));
-          const status = statusOf(q.queryId, c);
-          const label = v ?? '?';
-          const grade = v === undefined ? null : labelGrade(v);
-          if (judged(v)) count(q.queryId, v);
-          else {
-            unjudged++;
-            if (v === UNSURE) unsureGiven++;
-          }
-          const votes: Record<string, string> = {};
-          if (aggregate && entry) {
-            for (const x of [...entry.votes, ...entry.unsure].sort((a, b) => inp.state.annotators.indexOf(a.annotator) - inp.state.annotators.indexOf(b.annotator))) {
-              votes[x.annotator] = x.value;
-            }
-          }
-          const notes = inp.notes?.get(pairKey(q.queryId, c)) ?? [];
-          if (format === 'hf-dataset') {
-            // One fixed schema (hfColumns): votes and notes as lists of structs, judge a struct or null.
-            const grade1 = grade === null ? null : grade;
-            const o: Record<string, unknown> = {
-              query_id: q.queryId,
-              candidate_id: c,
-              annotator,
-              label,
-              grade: grade1,
-              relevant: grade === null ? null : grade >= DEFAULT_RELEVANCE_THRESHOLD,
-              status,
-              votes: Object.entries(votes).map(([a, x]) => ({ annotator: a, label: x })),
-              judge: aggregate && entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null,
-              notes: notes.map((n) => ({ annotator: n.annotator, note: n.note })),
-            };
-            lines.push(JSON.stringify(withText(o, q.queryId, c)));
-          } else if (format !== 'csv') {
-            const o: Record<string, unknown> = {
-              query_id: q.queryId,
-              candidate_id: c,
-              annotator,
-              label,
-              grade,
-              relevant: grade === null ? null : grade >= DEFAULT_RELEVANCE_THRESHOLD,
-              status,
-            };
-            if (aggregate) {
-              o.votes = votes;
-              o.judge = entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null;
-            }
-            if (withNotes) o.notes = notes.map((n) => ({ annotator: n.annotator, note: n.note }));
-            lines.push(JSON.stringify(withText(o, q.queryId, c)));
-          } else {
-            const voteText = Object.entries(votes)
-              .map(([a, x]) => `${a}=${x}`)
-              .join(';');
-            // notes: a JSON array of {annotator, note} (free text holds any separator), '' when none.
-            const noteText = notes.length ? JSON.stringify(notes.map((n) => ({ annotator: n.annotator, note: n.note }))) : '';
-            const row = [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText, ...(withNotes ? [noteText] : [])];
-            if (inp.text) row.push(...textValues(q.queryId, c).map((v) => v ?? ''));
-            lines.push(row.map(csvField).join(','));
-          }
-        }
-      }
-      if (unjudged) {
-        // An annotator's own "?" is a label, just not a decisive one: said so, not "no label".
-        const said = unsureGiven ? (unjudged === 1 ? ' (a "?" label)' : ` (${unsureGiven} of them "?")`) : '';
-        warnings.push(`${counted(unjudged, 'pair')} ${unjudged === 1 ? 'has' : 'have'} no decisive label from ${inp.labels.source}${said} and ${unjudged === 1 ? 'is' : 'are'} written with label "?" (unjudged)`);
-      }
-      handling.statement =
-        'every pool pair is written; a pair without a decisive label is written with label "?" (no grade, relevant empty) and its status: ' +
-        (aggregate ? '"unresolved" (the rule gave no value), "unlabeled" (no vote); "?" votes are listed in votes' : '"unsure" (the annotator said "?"), "unlabeled" (no label)');
-      files.push({ run: null, role: format === 'hf-dataset' ? 'data' : undefined, lines });
+    case 'hf-dataset':
+      renderPairs(ctx);
       break;
-    }
-    case 'semeval-relevancy': {
-      const run = inp.run;
-      const lines: string[] = [];
-      let skipped = 0;
-      for (const q of inp.queries) {
-        const rank = new Map<string, number>();
-        const scores = run?.scores.get(q.queryId);
-        if (run) rankIndices(q.candidates, scores).forEach((i, r) => rank.set(q.candidates[i]!, r + 1));
-        q.candidates.forEach((c, i) => {
-          const v = valueOf(q.queryId, c);
-          if (!judged(v)) {
-            skipped++;
-            return;
-          }
-          count(q.queryId, v);
-          const score = scores?.get(c);
-          lines.push(
-            [noSpace(q.queryId, format), noSpace(c, format), String(rank.get(c) ?? i + 1), score === undefined ? '0' : formatScore(score), isRelevant(v) ? 'true' : 'false'].join('\t'),
-          );
-        });
-      }
-      if (skipped) warnings.push(`${counted(skipped, 'pair')} without a label from ${inp.labels.source} ${skipped === 1 ? 'was' : 'were'} left out`);
-      files.push({ run: null, lines });
-      handling.statement = 'judged pairs only: unresolved, "?" and unlabeled pairs are left out (the scorer treats them as not relevant)';
+    case 'semeval-relevancy':
+      renderSemevalRelevancy(ctx);
       break;
-    }
   }
   return { files, warnings, distribution, labels, queries: queriesWritten.size, handling };
+}
+
+/** askubuntu: a line per labeled query (similar ids, the run's candidates and scores), and the corpus file with the text. */
+function renderAskubuntu(ctx: RenderContext): void {
+  const { inp, format, warnings, files, handling, count, judged } = ctx;
+  const run = inp.run!;
+  const lines: string[] = [];
+  let unlabeled = 0;
+  let unscored = 0;
+  let asNotSimilar = 0;
+  /** Candidates per written line: askubuntu-pool reads back only a file whose lines all list the same number. */
+  const sizes = new Set<number>();
+  const corpusIds: string[] = [];
+  for (const q of inp.queries) {
+    const m = inp.labels.values.get(q.queryId);
+    if (!m || ![...m.values()].some((v) => labelGrade(v) !== null)) {
+      unlabeled++;
+      continue;
+    }
+    const r = ranked(q, run);
+    unscored += q.candidates.length - r.length;
+    const sim = r.filter((x) => {
+      const v = m.get(x.id);
+      return v !== undefined && isRelevant(v);
+    });
+    for (const x of r) {
+      const v = m.get(x.id);
+      if (judged(v)) count(q.queryId, v);
+      else asNotSimilar++;
+    }
+    corpusIds.push(q.queryId, ...r.map((x) => x.id));
+    sizes.add(r.length);
+    lines.push(
+      [
+        noSpace(q.queryId, format),
+        sim.map((x) => x.id).join(' '),
+        r.map((x) => noSpace(x.id, format)).join(' '),
+        r.map((x) => formatScore(x.score)).join(' '),
+      ].join('\t'),
+    );
+  }
+  if (unlabeled) warnings.push(`${counted(unlabeled, 'query', 'queries')} without a label from ${inp.labels.source} ${unlabeled === 1 ? 'was' : 'were'} left out`);
+  if (unscored) warnings.push(`${counted(unscored, 'candidate')} without a score in run ${run.name} ${unscored === 1 ? 'was' : 'were'} left out (the format needs a score per candidate)`);
+  if (sizes.size > 1) {
+    // A pool whose BM25 found fewer than its depth for some queries: the export wrote a file its own re-import refused.
+    warnings.push(
+      `the queries list from ${Math.min(...sizes)} to ${Math.max(...sizes)} candidates: \`qpairs import --format askubuntu-pool\` refuses such a file ` +
+        `(it reads every line as the same BM25 depth, 20 in the released files), so re-import the jsonl, csv or qrels + trec-run export instead`,
+    );
+  }
+  files.push({ run: null, lines });
+  handling.writtenAsNotSimilar = asNotSimilar;
+  handling.statement =
+    `the askubuntu format has no "unknown": the ${counted(asNotSimilar, 'candidate')} of written queries without a decisive label ` +
+    `(unresolved, "?" or unlabeled) ${asNotSimilar === 1 ? 'is listed as a candidate but not as similar, so it reads' : 'are listed as candidates but not as similar, so they read'} back as not similar; ` +
+    `queries without any decisive label are left out`;
+  if (asNotSimilar) warnings.push(`${counted(asNotSimilar, 'candidate')} without a decisive label from ${inp.labels.source} (unresolved, "?" or unlabeled) ${asNotSimilar === 1 ? 'is' : 'are'} written as not similar (the format has no "unknown")`);
+  if (inp.text) {
+    const corpus: string[] = [];
+    const seen = new Set<string>();
+    let missing = 0;
+    const clean = (t: string): string => t.replace(/[\t\r\n]+/g, ' ');
+    for (const id of corpusIds) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const t = inp.text.get(id);
+      if (!t) {
+        missing++;
+        continue;
+      }
+      corpus.push(`${noSpace(id, format)}\t${clean(t.title)}\t${clean(t.body)}`);
+    }
+    if (missing) warnings.push(`${counted(missing, 'question')} ${missing === 1 ? 'has' : 'have'} no text in the workspace and ${missing === 1 ? 'is' : 'are'} not in the corpus file`);
+    files.push({ run: null, role: 'corpus', lines: corpus });
+  }
+}
+
+/** qrels: the judged pairs with their grades. */
+function renderQrels(ctx: RenderContext): void {
+  const { inp, format, files, handling, count, valueOf, judged } = ctx;
+  const lines: string[] = [];
+  for (const q of inp.queries) {
+    for (const c of q.candidates) {
+      const v = valueOf(q.queryId, c);
+      if (!judged(v)) continue;
+      count(q.queryId, v);
+      lines.push(`${noSpace(q.queryId, format)} 0 ${noSpace(c, format)} ${labelGrade(v)}`);
+    }
+  }
+  files.push({ run: null, lines });
+  handling.statement = 'qrels lists judged pairs only: unresolved, "?" and unlabeled pairs are left out (unjudged; trec_eval counts them as not relevant)';
+}
+
+/** trec-run: a file per run, its ranking of every query's candidates (the labels counted for the datasheet only). */
+function renderTrecRun(ctx: RenderContext): void {
+  const { inp, format, warnings, files, handling, count, valueOf, judged } = ctx;
+  const runs = inp.run ? [inp.run] : inp.runs;
+  for (const run of runs) {
+    const tag = run.name.replace(/\s+/g, '_');
+    if (tag !== run.name) warnings.push(`run "${run.name}" is tagged "${tag}" (a TREC tag has no white space)`);
+    const lines: string[] = [];
+    for (const q of inp.queries) {
+      ranked(q, run).forEach((x, i) => lines.push(`${noSpace(q.queryId, format)} Q0 ${noSpace(x.id, format)} ${i + 1} ${formatScore(x.score)} ${tag}`));
+    }
+    files.push({ run: run.name, lines });
+  }
+  handling.statement = 'a run file carries no labels: unresolved, "?" and unlabeled pairs are ranked like every candidate';
+  // The labels are not part of a run file, but the datasheet describes them.
+  for (const q of inp.queries) for (const c of q.candidates) {
+    const v = valueOf(q.queryId, c);
+    if (judged(v)) count(q.queryId, v);
+  }
+}
+
+/** jsonl, csv and hf-dataset: every pool pair with its label, grade, status, votes, judge, notes and, asked, the texts. */
+function renderPairs(ctx: RenderContext): void {
+  const { inp, format, warnings, files, handling, count, valueOf, judged, statusOf, textValues, withText, aggregateSource } = ctx;
+  const annotator = exportAnnotatorName(inp.labels.source);
+  const aggregate = aggregateSource;
+  const textCols = inp.text ? `,${TEXT_COLUMNS.join(',')}` : '';
+  // jsonl/csv carry a notes column when the source has notes in the pool (hf-dataset always: fixed schema).
+  const withNotes = (inp.notes?.size ?? 0) > 0;
+  const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${withNotes ? ',notes' : ''}${textCols}`] : [];
+  let unjudged = 0;
+  let unsureGiven = 0;
+  for (const q of inp.queries) {
+    for (const c of q.candidates) {
+      const v = valueOf(q.queryId, c);
+      const entry = inp.state.byKey.get(pairKey(q.queryId, c));
+      const status = statusOf(q.queryId, c);
+      const label = v ?? '?';
+      const grade = v === undefined ? null : labelGrade(v);
+      if (judged(v)) count(q.queryId, v);
+      else {
+        unjudged++;
+        if (v === UNSURE) unsureGiven++;
+      }
+      const votes: Record<string, string> = {};
+      if (aggregate && entry) {
+        for (const x of [...entry.votes, ...entry.unsure].sort((a, b) => inp.state.annotators.indexOf(a.annotator) - inp.state.annotators.indexOf(b.annotator))) {
+          votes[x.annotator] = x.value;
+        }
+      }
+      const notes = inp.notes?.get(pairKey(q.queryId, c)) ?? [];
+      if (format === 'hf-dataset') {
+        // One fixed schema (hfColumns): votes and notes as lists of structs, judge a struct or null.
+        const grade1 = grade === null ? null : grade;
+        const o: Record<string, unknown> = {
+          query_id: q.queryId,
+          candidate_id: c,
+          annotator,
+          label,
+          grade: grade1,
+          relevant: grade === null ? null : grade >= DEFAULT_RELEVANCE_THRESHOLD,
+          status,
+          votes: Object.entries(votes).map(([a, x]) => ({ annotator: a, label: x })),
+          judge: aggregate && entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null,
+          notes: notes.map((n) => ({ annotator: n.annotator, note: n.note })),
+        };
+        lines.push(JSON.stringify(withText(o, q.queryId, c)));
+      } else if (format !== 'csv') {
+        const o: Record<string, unknown> = {
+          query_id: q.queryId,
+          candidate_id: c,
+          annotator,
+          label,
+          grade,
+          relevant: grade === null ? null : grade >= DEFAULT_RELEVANCE_THRESHOLD,
+          status,
+        };
+        if (aggregate) {
+          o.votes = votes;
+          o.judge = entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null;
+        }
+        if (withNotes) o.notes = notes.map((n) => ({ annotator: n.annotator, note: n.note }));
+        lines.push(JSON.stringify(withText(o, q.queryId, c)));
+      } else {
+        const voteText = Object.entries(votes)
+          .map(([a, x]) => `${a}=${x}`)
+          .join(';');
+        // notes: a JSON array of {annotator, note} (free text holds any separator), '' when none.
+        const noteText = notes.length ? JSON.stringify(notes.map((n) => ({ annotator: n.annotator, note: n.note }))) : '';
+        const row = [q.queryId, c, annotator, label, grade === null ? '' : String(grade), grade === null ? '' : grade >= DEFAULT_RELEVANCE_THRESHOLD ? '1' : '0', status, voteText, ...(withNotes ? [noteText] : [])];
+        if (inp.text) row.push(...textValues(q.queryId, c).map((v) => v ?? ''));
+        lines.push(row.map(csvField).join(','));
+      }
+    }
+  }
+  if (unjudged) {
+    // An annotator's own "?" is a label, just not a decisive one: said so, not "no label".
+    const said = unsureGiven ? (unjudged === 1 ? ' (a "?" label)' : ` (${unsureGiven} of them "?")`) : '';
+    warnings.push(`${counted(unjudged, 'pair')} ${unjudged === 1 ? 'has' : 'have'} no decisive label from ${inp.labels.source}${said} and ${unjudged === 1 ? 'is' : 'are'} written with label "?" (unjudged)`);
+  }
+  handling.statement =
+    'every pool pair is written; a pair without a decisive label is written with label "?" (no grade, relevant empty) and its status: ' +
+    (aggregate ? '"unresolved" (the rule gave no value), "unlabeled" (no vote); "?" votes are listed in votes' : '"unsure" (the annotator said "?"), "unlabeled" (no label)');
+  files.push({ run: null, role: format === 'hf-dataset' ? 'data' : undefined, lines });
+}
+
+/** semeval-relevancy: the judged pairs with the run's rank and score and true/false. */
+function renderSemevalRelevancy(ctx: RenderContext): void {
+  const { inp, format, warnings, files, handling, count, valueOf, judged } = ctx;
+  const run = inp.run;
+  const lines: string[] = [];
+  let skipped = 0;
+  for (const q of inp.queries) {
+    const rank = new Map<string, number>();
+    const scores = run?.scores.get(q.queryId);
+    if (run) rankIndices(q.candidates, scores).forEach((i, r) => rank.set(q.candidates[i]!, r + 1));
+    q.candidates.forEach((c, i) => {
+      const v = valueOf(q.queryId, c);
+      if (!judged(v)) {
+        skipped++;
+        return;
+      }
+      count(q.queryId, v);
+      const score = scores?.get(c);
+      lines.push(
+        [noSpace(q.queryId, format), noSpace(c, format), String(rank.get(c) ?? i + 1), score === undefined ? '0' : formatScore(score), isRelevant(v) ? 'true' : 'false'].join('\t'),
+      );
+    });
+  }
+  if (skipped) warnings.push(`${counted(skipped, 'pair')} without a label from ${inp.labels.source} ${skipped === 1 ? 'was' : 'were'} left out`);
+  files.push({ run: null, lines });
+  handling.statement = 'judged pairs only: unresolved, "?" and unlabeled pairs are left out (the scorer treats them as not relevant)';
 }

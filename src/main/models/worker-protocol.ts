@@ -6,12 +6,16 @@
  *                                  reading the unlabeled data from the workspace file itself
  *                    { type: 'start', …, encode: { meta? } }                 the same, the model
  *                                  handed over encoded as the bytes the workspace stores
+ *                    { type: 'start', …, read, scoreAfter: { pool, excludeRuns, only?, except? } }
+ *                                  the same, the worker then scoring those queries of the pool
+ *                                  with the model (read from the workspace file) instead of handing it over
  *                    { type: 'score', saved, items: [{ query, candidates, ctx? }] }  batch scoring
  *                    { type: 'score-pool', path, model, pool }  a pool scored by a stored model,
  *                                  both read by the worker from the workspace file
  *   worker → parent  { type: 'progress', progress }                          during training
  *                    { type: 'done', saved, report, read?, trainedOn? }       training finished
  *                    { type: 'done', encoded, report, read?, trainedOn? }     the same, encoded
+ *                    { type: 'done', scored, report, read? }                 the same, scoreAfter's scores
  *                    { type: 'scored', scores }                               scores per item
  *                    { type: 'pool-scored', result }                          the pool's scores
  *                    { type: 'error', name, message }                         failed
@@ -97,6 +101,20 @@ export interface EncodedModel {
   bytes: Uint8Array;
 }
 
+/** Some of a pool's queries to score (training/data.ts scoringItems' options; plain data: it crosses to the worker). */
+export interface ScoringSelection {
+  pool: string;
+  /** Runs that are not features (the model's own, in-sample ones). */
+  excludeRuns: string[];
+  /** Just these queries, in this order. */
+  only?: string[];
+  /** The pool's queries but these, in pool order. */
+  except?: string[];
+}
+
+/** A model's scores of selected queries: each query with its candidates (pool order) and their scores. */
+export type ScoredLists = Array<{ id: string; candidates: string[]; scores: number[] }>;
+
 /** What the worker read (the stored model's training info counts them). */
 export interface ReadCounts {
   questions: number;
@@ -117,6 +135,11 @@ export interface StartMessage {
   wordVectors?: Array<[string, WordVectors]>;
   /** Hand the model over encoded (EncodedModel), `meta` added to its saved meta first (the out-of-fold scores). */
   encode?: { meta?: Record<string, unknown> };
+  /**
+   * With `read`: once trained, score these queries of the pool (texts and runs read from the
+   * workspace file) and hand over their scores (`done`'s `scored`) instead of the model.
+   */
+  scoreAfter?: ScoringSelection;
 }
 export interface ScoreMessage {
   type: 'score';
@@ -134,7 +157,7 @@ export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }
-  | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[]; wordVectors?: Array<[string, WordVectors]> }
+  | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; scored?: ScoredLists; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[]; wordVectors?: Array<[string, WordVectors]> }
   | { type: 'scored'; scores: number[][] }
   | { type: 'pool-scored'; result: PoolScores }
   | { type: 'error'; name: string; message: string };

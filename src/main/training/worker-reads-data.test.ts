@@ -145,6 +145,51 @@ describe('the training data is read by the worker', () => {
     engine.ws.close();
   });
 
+  it('live retraining: each fold model and the final one score their queries where they trained; the engine reads no candidate text or run, and the result is the same', async () => {
+    // ltr without embeddings: it takes the pool's runs as features, so the runs read where it scores count.
+    const spec = { model: 'ltr' as const, config: { embedding: false, epochs: 20 }, trainPools: [] as string[], folds: 3, runName: 'live-ltr' };
+    // Read and scored on this thread: as every retrain did before the worker scored.
+    const inThread = recorded();
+    const here = await retrainLive(inThread.ws, 'dev', spec, { workerPath: null });
+    inThread.ws.close();
+    const engine = recorded();
+    const texts = vi.spyOn(engine.ws, 'getQuestion');
+    const runs = vi.spyOn(engine.ws, 'runScores');
+    fromWorkers.length = 0;
+    const there = await retrainLive(engine.ws, 'dev', spec, { workerPath });
+    // The engine reads the labeled queries' own texts (folds, overlap check), no candidate's, and no run's scores.
+    expect(texts.mock.calls.length).toBe(there.trainedQueries);
+    expect(runs).not.toHaveBeenCalled();
+    texts.mockRestore();
+    runs.mockRestore();
+    // No model crossed to this thread, nor back to a worker to be scored: each training's worker scored.
+    expect(fromWorkers.filter((m) => m.type === 'scored')).toEqual([]);
+    const done = fromWorkers.filter((m) => m.type === 'done');
+    expect(done.length).toBe(4);
+    expect(done.every((m) => m.scored !== undefined && m.saved === undefined && m.encoded === undefined)).toBe(true);
+    // The same run (scores in the same order), curve point figures and counts.
+    expect(there.heldOutQueries).toBeGreaterThan(20);
+    expect({ ...there, seconds: 0 }).toEqual({ ...here, seconds: 0 });
+    expect([...there.scores].map(([q, m]) => [q, [...m]])).toEqual([...here.scores].map(([q, m]) => [q, [...m]]));
+    engine.ws.close();
+  });
+
+  it('live retraining in the worker is cancelled by its signal while a model trains and while it scores', async () => {
+    const engine = recorded();
+    for (const at of ['fold 1/3: reading', 'fold 2/3: scoring', 'final model: scoring']) {
+      const ac = new AbortController();
+      const phases: string[] = [];
+      const onProgress = (p: { phase?: string }): void => {
+        phases.push(p.phase ?? '');
+        if (p.phase?.startsWith(at)) ac.abort();
+      };
+      const p = retrainLive(engine.ws, 'dev', { model: 'tfidf', trainPools: [], folds: 3, runName: 'live-tfidf' }, { workerPath, signal: ac.signal, onProgress });
+      await expect(p).rejects.toBeInstanceOf(CancelledError);
+      expect(phases.at(-1)).toMatch(new RegExp(`^${at}`));
+    }
+    engine.ws.close();
+  });
+
   it('scoring a pool after training: the worker reads the lists and texts, the engine connection only stores the same scores', async () => {
     const trained = recorded();
     await trainModel(trained.ws, { model: 'tfidf', trainPools: ['dev'], seed: 3, name: 'sc' }, { workerPath: null });

@@ -12,18 +12,22 @@
  *                    { type: 'score', saved, items: [{ query, candidates, ctx? }] }  batch scoring
  *                    { type: 'score-pool', path, model, pool }  a pool scored by a stored model,
  *                                  both read by the worker from the workspace file
+ *                    { type: 'live-prepare', path, pool, spec }  a live retrain's folds, labeled
+ *                                  pairs and checks, read by the worker from the workspace file
  *   worker → parent  { type: 'progress', progress }                          during training
  *                    { type: 'done', saved, report, read?, trainedOn? }       training finished
  *                    { type: 'done', encoded, report, read?, trainedOn? }     the same, encoded
  *                    { type: 'done', scored, report, read? }                 the same, scoreAfter's scores
  *                    { type: 'scored', scores }                               scores per item
  *                    { type: 'pool-scored', result }                          the pool's scores
+ *                    { type: 'live-prepared', result }                        the retrain's preparation
  *                    { type: 'error', name, message }                         failed
  *
  * Everything is structured-cloned (Maps, Sets and Float32Arrays survive; weight buffers and
  * the encoded model's bytes are transferred). A job is cancelled by terminating its worker (worker-client.ts): a worker busy in
  * a long synchronous step reads no message until the step ends.
  */
+import type { OverlapReason } from '../overlap';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
 
 /** Bounds on the answers passed to the models as unlabeled text. */
@@ -153,11 +157,49 @@ export interface ScorePoolMessage {
   model: string;
   pool: string;
 }
-export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage;
+/** What a live retrain's preparation depends on (training/live-retrain.ts LiveSpec, without the model's config). */
+export interface LivePrepareSpec {
+  model: ModelId;
+  trainPools: string[];
+  runName: string;
+  folds?: number;
+  seed?: number;
+}
+
+/** A live retrain's reads and checks before it trains (training/live-retrain.ts prepareLive; plain data). */
+export interface LivePreparation {
+  /** Why it cannot train (too few labels); the rest is then empty. */
+  refusal?: string;
+  trainedQueries: number;
+  labeledPairs: number;
+  k: number;
+  /** The grouped folds of the fully labeled queries. */
+  folds: string[][];
+  /** Per fold, the training pools' copies of its held-out queries with the overlap check's reason (same-id, same-text, near-duplicate). */
+  copies: Array<Array<[string, OverlapReason]>>;
+  /** The fully labeled queries' grades: query → candidate → grade. */
+  grades: Map<string, Map<string, number>>;
+  /** The labeled pairs of the pool's fully labeled queries and the training pools. */
+  all: LabeledTrainingPairs;
+  /** The pool, then the other training pools. */
+  pools: string[];
+  inSampleRuns: Array<{ run: string; trainedOn: number | null }>;
+  /** Runs that are no features: the live run and the in-sample ones. */
+  exclude: string[];
+}
+/** Prepares a live retrain of `pool`, the worker reading the workspace file. */
+export interface LivePrepareMessage {
+  type: 'live-prepare';
+  path: string;
+  pool: string;
+  spec: LivePrepareSpec;
+}
+export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage | LivePrepareMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }
   | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; scored?: ScoredLists; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[]; wordVectors?: Array<[string, WordVectors]> }
   | { type: 'scored'; scores: number[][] }
   | { type: 'pool-scored'; result: PoolScores }
+  | { type: 'live-prepared'; result: LivePreparation }
   | { type: 'error'; name: string; message: string };

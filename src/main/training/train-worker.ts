@@ -10,6 +10,7 @@ import { Workspace } from '../workspace/workspace';
 import { joinTrainingData, readCounts, readScoringSelection, readUnlabeled } from './data';
 import { poolScoresOf, readPoolScoring } from './pool-scores';
 import { trainedOnFingerprints } from './trained-on';
+import { prepareLive } from './live-retrain';
 import { encodeForStore } from './model-bytes';
 
 const port = parentPort;
@@ -126,6 +127,15 @@ async function handle(msg: ToWorker): Promise<void> {
         send({ type: 'pool-scored', result: poolScoresOf(input, scores) });
       } finally {
         model.dispose();
+      }
+    } else if (msg.type === 'live-prepare') {
+      // Read here, on this worker's own read-only connection, in one snapshot: on the engine's
+      // thread these reads held every label up at the start of each live retrain.
+      const ws = Workspace.open(msg.path, { readonly: true });
+      try {
+        send({ type: 'live-prepared', result: ws.snapshot(() => prepareLive(ws, msg.pool, msg.spec)) });
+      } finally {
+        ws.close();
       }
     } else if (msg.type === 'score') {
       const model = await loadModel(msg.saved);

@@ -11,5 +11,5 @@ export { FusedRanker, FUSED_DEFAULTS, type FusedConfig } from './fused';
 export { DosSantosRanker, DOSSANTOS_DEFAULTS, type DosSantosConfig } from './dossantos';
 export { EncoderRanker, ENCODER_DEFAULTS, type EncoderConfig } from './encoders';
 export { evaluateRanker, evaluateScores } from './dev-eval';
-export { trainInWorker, scoreInWorker, scorePoolInWorker, type WorkerJob, type WorkerHandle, type WorkerOptions } from './worker-client';
+export { trainInWorker, scoreInWorker, scorePoolInWorker, prepareLiveInWorker, type WorkerJob, type WorkerHandle, type WorkerOptions } from './worker-client';
 export type { ToWorker, FromWorker } from './worker-protocol';

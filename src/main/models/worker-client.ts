@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
 import type { QText, SavedModel, ScoreContext, TrainProgress, TrainReport, WordVectors } from './types';
-import type { EncodedModel, FromWorker, PoolScores, ReadCounts, StartMessage, ToWorker, TrainedOnRecord } from './worker-protocol';
+import type { EncodedModel, FromWorker, LivePreparation, LivePrepareSpec, PoolScores, ReadCounts, ScoredLists, StartMessage, ToWorker, TrainedOnRecord } from './worker-protocol';
 
 /** A training job as the engine starts it: the worker's start message without its type tag. */
 export type WorkerJob = Omit<StartMessage, 'type'>;
@@ -60,6 +60,8 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
 export interface WorkerTrained {
   saved?: SavedModel;
   encoded?: EncodedModel;
+  /** The job's scoreAfter queries scored by the model (then neither saved nor encoded comes back). */
+  scored?: ScoredLists;
   report: TrainReport;
   read?: ReadCounts;
   trainedOn?: TrainedOnRecord[];
@@ -71,7 +73,7 @@ export interface WorkerTrained {
 export function trainInWorker(job: WorkerJob, o: WorkerOptions): WorkerHandle<WorkerTrained> {
   return run({ type: 'start', ...job }, o, (m) =>
     m.type === 'done'
-      ? { ...(m.saved ? { saved: m.saved } : {}), ...(m.encoded ? { encoded: m.encoded } : {}), report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}), ...(m.wordVectors?.length ? { wordVectors: m.wordVectors } : {}) }
+      ? { ...(m.saved ? { saved: m.saved } : {}), ...(m.encoded ? { encoded: m.encoded } : {}), ...(m.scored ? { scored: m.scored } : {}), report: m.report, ...(m.read ? { read: m.read } : {}), ...(m.trainedOn ? { trainedOn: m.trainedOn } : {}), ...(m.wordVectors?.length ? { wordVectors: m.wordVectors } : {}) }
       : undefined,
   );
 }
@@ -91,4 +93,9 @@ export function scoreInWorker(
  */
 export function scorePoolInWorker(path: string, model: string, pool: string, o: WorkerOptions): WorkerHandle<PoolScores> {
   return run({ type: 'score-pool', path, model, pool }, o, (m) => (m.type === 'pool-scored' ? m.result : undefined));
+}
+
+/** Prepares a live retrain of `pool` (training/live-retrain.ts prepareLive), the worker reading the workspace file `path` on its own read-only connection. */
+export function prepareLiveInWorker(path: string, pool: string, spec: LivePrepareSpec, o: WorkerOptions): WorkerHandle<LivePreparation> {
+  return run({ type: 'live-prepare', path, pool, spec }, o, (m) => (m.type === 'live-prepared' ? m.result : undefined));
 }

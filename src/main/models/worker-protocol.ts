@@ -6,20 +6,28 @@
  *                                  reading the unlabeled data from the workspace file itself
  *                    { type: 'start', …, encode: { meta? } }                 the same, the model
  *                                  handed over encoded as the bytes the workspace stores
+ *                    { type: 'start', …, read, scoreAfter: { pool, excludeRuns, only?, except? } }
+ *                                  the same, the worker then scoring those queries of the pool
+ *                                  with the model (read from the workspace file) instead of handing it over
  *                    { type: 'score', saved, items: [{ query, candidates, ctx? }] }  batch scoring
  *                    { type: 'score-pool', path, model, pool }  a pool scored by a stored model,
  *                                  both read by the worker from the workspace file
+ *                    { type: 'live-prepare', path, pool, spec }  a live retrain's folds, labeled
+ *                                  pairs and checks, read by the worker from the workspace file
  *   worker → parent  { type: 'progress', progress }                          during training
  *                    { type: 'done', saved, report, read?, trainedOn? }       training finished
  *                    { type: 'done', encoded, report, read?, trainedOn? }     the same, encoded
+ *                    { type: 'done', scored, report, read? }                 the same, scoreAfter's scores
  *                    { type: 'scored', scores }                               scores per item
  *                    { type: 'pool-scored', result }                          the pool's scores
+ *                    { type: 'live-prepared', result }                        the retrain's preparation
  *                    { type: 'error', name, message }                         failed
  *
  * Everything is structured-cloned (Maps, Sets and Float32Arrays survive; weight buffers and
  * the encoded model's bytes are transferred). A job is cancelled by terminating its worker (worker-client.ts): a worker busy in
  * a long synchronous step reads no message until the step ends.
  */
+import type { OverlapReason } from '../overlap';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
 
 /** Bounds on the answers passed to the models as unlabeled text. */
@@ -97,6 +105,20 @@ export interface EncodedModel {
   bytes: Uint8Array;
 }
 
+/** Some of a pool's queries to score (training/data.ts scoringItems' options; plain data: it crosses to the worker). */
+export interface ScoringSelection {
+  pool: string;
+  /** Runs that are not features (the model's own, in-sample ones). */
+  excludeRuns: string[];
+  /** Just these queries, in this order. */
+  only?: string[];
+  /** The pool's queries but these, in pool order. */
+  except?: string[];
+}
+
+/** A model's scores of selected queries: each query with its candidates (pool order) and their scores. */
+export type ScoredLists = Array<{ id: string; candidates: string[]; scores: number[] }>;
+
 /** What the worker read (the stored model's training info counts them). */
 export interface ReadCounts {
   questions: number;
@@ -117,6 +139,11 @@ export interface StartMessage {
   wordVectors?: Array<[string, WordVectors]>;
   /** Hand the model over encoded (EncodedModel), `meta` added to its saved meta first (the out-of-fold scores). */
   encode?: { meta?: Record<string, unknown> };
+  /**
+   * With `read`: once trained, score these queries of the pool (texts and runs read from the
+   * workspace file) and hand over their scores (`done`'s `scored`) instead of the model.
+   */
+  scoreAfter?: ScoringSelection;
 }
 export interface ScoreMessage {
   type: 'score';
@@ -130,11 +157,49 @@ export interface ScorePoolMessage {
   model: string;
   pool: string;
 }
-export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage;
+/** What a live retrain's preparation depends on (training/live-retrain.ts LiveSpec, without the model's config). */
+export interface LivePrepareSpec {
+  model: ModelId;
+  trainPools: string[];
+  runName: string;
+  folds?: number;
+  seed?: number;
+}
+
+/** A live retrain's reads and checks before it trains (training/live-retrain.ts prepareLive; plain data). */
+export interface LivePreparation {
+  /** Why it cannot train (too few labels); the rest is then empty. */
+  refusal?: string;
+  trainedQueries: number;
+  labeledPairs: number;
+  k: number;
+  /** The grouped folds of the fully labeled queries. */
+  folds: string[][];
+  /** Per fold, the training pools' copies of its held-out queries with the overlap check's reason (same-id, same-text, near-duplicate). */
+  copies: Array<Array<[string, OverlapReason]>>;
+  /** The fully labeled queries' grades: query → candidate → grade. */
+  grades: Map<string, Map<string, number>>;
+  /** The labeled pairs of the pool's fully labeled queries and the training pools. */
+  all: LabeledTrainingPairs;
+  /** The pool, then the other training pools. */
+  pools: string[];
+  inSampleRuns: Array<{ run: string; trainedOn: number | null }>;
+  /** Runs that are no features: the live run and the in-sample ones. */
+  exclude: string[];
+}
+/** Prepares a live retrain of `pool`, the worker reading the workspace file. */
+export interface LivePrepareMessage {
+  type: 'live-prepare';
+  path: string;
+  pool: string;
+  spec: LivePrepareSpec;
+}
+export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage | LivePrepareMessage;
 
 export type FromWorker =
   | { type: 'progress'; progress: TrainProgress }
-  | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[]; wordVectors?: Array<[string, WordVectors]> }
+  | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; scored?: ScoredLists; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[]; wordVectors?: Array<[string, WordVectors]> }
   | { type: 'scored'; scores: number[][] }
   | { type: 'pool-scored'; result: PoolScores }
+  | { type: 'live-prepared'; result: LivePreparation }
   | { type: 'error'; name: string; message: string };

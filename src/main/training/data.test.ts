@@ -6,7 +6,7 @@ import { Workspace } from '../workspace/workspace';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { importFiles } from '../import';
 import { dataset } from '../../../tests/datasets';
-import { answerTexts, buildTrainingData, EXTRA_TEXT_LIMITS, poolGrades } from './data';
+import { answerTexts, buildTrainingData, EXTRA_TEXT_LIMITS, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
 import { trainModel } from './train';
 import { findModel } from './store';
 import { main } from '../cli/index';
@@ -93,6 +93,21 @@ describe('answers as unlabeled text', () => {
     expect(findModel(ws, 'sg-qa')!.info.training.extraTexts).toBe(5000);
     expect(withAnswers.size).toBeGreaterThan(2 * without.size);
     expect([...without].every((w) => withAnswers.has(w))).toBe(true);
+  });
+});
+
+describe('some of a pool\'s queries to score', () => {
+  it('a held-out fold\'s are its dev set\'s: the same texts, candidates and run context, in the fold\'s order (what a live retrain\'s fold model scores where it trained)', () => {
+    const queries = trainingQueries(ws, ['dev']);
+    const fold = [queries[5]!, queries[2]!, queries[9]!];
+    const excludeRuns = new Set(['live-ltr']);
+    const dev = trainingDevSet(ws, fold, { excludeRuns });
+    const items = scoringItems(ws, 'dev', { only: fold.map((q) => q.id), excludeRuns });
+    expect(items.map((it) => ({ query: it.query, candidates: it.candidates, context: it.ctx }))).toEqual(dev.queries.map((q) => ({ query: q.query, candidates: q.candidates, context: q.context })));
+    expect(Object.keys(items[0]!.ctx.runs).length).toBeGreaterThan(0);
+    // The rest of the pool, in pool order: what the final model scores.
+    const held = new Set(fold.map((q) => q.id));
+    expect(scoringItems(ws, 'dev', { except: [...held] }).map((it) => it.queryId)).toEqual(ws.poolQueries('dev').map((q) => q.queryId).filter((id) => !held.has(id)));
   });
 });
 

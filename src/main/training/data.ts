@@ -16,7 +16,7 @@
  */
 import { labelGrade } from '../../shared/labels';
 import type { DevSet, QText, RunScores, TrainingData } from '../models/types';
-import type { ExtraTextLimits, LabeledTrainingPairs, ReadCounts, UnlabeledSpec } from '../models/worker-protocol';
+import type { ExtraTextLimits, LabeledTrainingPairs, ReadCounts, ScoringSelection, UnlabeledSpec } from '../models/worker-protocol';
 import { defaultLabelSourceOf, sourceLabels } from '../gold/state';
 import { AGGREGATE } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
@@ -355,14 +355,33 @@ export function trainingDevSet(ws: Workspace, queries: readonly TrainingQuery[],
   };
 }
 
-/** Every query of a pool with its candidates' texts and run context, for batch scoring. */
-export function scoringItems(ws: Workspace, pool: string, opts: { excludeRuns?: ReadonlySet<string> } = {}) {
+/**
+ * Every query of a pool with its candidates' texts and run context, for batch scoring; `only`: just
+ * these queries, in this order (ids the pool lacks left out); `except`: the pool's others, in pool order.
+ */
+export function scoringItems(ws: Workspace, pool: string, opts: { excludeRuns?: ReadonlySet<string>; only?: readonly string[]; except?: readonly string[] } = {}) {
   const runs = poolRuns(ws, pool, opts.excludeRuns);
   const cache = new Map<string, QText>();
-  return ws.poolQueries(pool).map((q) => ({
+  let lists = ws.poolQueries(pool);
+  if (opts.only) {
+    const byId = new Map(lists.map((q) => [q.queryId, q]));
+    lists = opts.only.flatMap((id) => byId.get(id) ?? []);
+  }
+  if (opts.except) {
+    const except = new Set(opts.except);
+    lists = lists.filter((q) => !except.has(q.queryId));
+  }
+  return lists.map((q) => ({
     queryId: q.queryId,
     query: qtext(ws, q.queryId, cache),
     candidates: q.candidates.map((c) => qtext(ws, c, cache)),
     ctx: queryContext(runs, q.queryId),
   }));
+}
+
+/** The selected queries' scoring items (scoringItems), read in one snapshot. */
+export function readScoringSelection(ws: Workspace, sel: ScoringSelection): ReturnType<typeof scoringItems> {
+  return ws.snapshot(() =>
+    scoringItems(ws, sel.pool, { excludeRuns: new Set(sel.excludeRuns), ...(sel.only ? { only: sel.only } : {}), ...(sel.except ? { except: sel.except } : {}) }),
+  );
 }

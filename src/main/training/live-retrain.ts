@@ -17,16 +17,20 @@
  *   from its copy. How many were left out is reported (`trainingCopiesLeftOut`).
  * - The pool's runs are features of the fused ranker, except the live run itself and, as in `train`,
  *   runs of stored label-reading models trained on some of the training queries (in-sample there).
- * Training runs in the worker thread (run-model.ts); nothing is written here.
+ * Training runs in the worker thread (run-model.ts), and so does scoring: each model scores its
+ * queries where it trained (trainAndScore), reading their texts and the pool's runs there, so the
+ * engine's thread, which acknowledges labels, reads neither. Nothing is written here.
  */
 import { QPairsError, throwIfAborted } from '../errors';
 import { apRr, rankOrder } from '../models/dev-eval';
 import { hasOrderToLearn, noOrderToLearn } from '../models/ranksvm';
+import { prepareLiveInWorker } from '../models';
 import type { ModelId, WordVectorCache } from '../models/types';
+import type { LivePreparation, LivePrepareSpec } from '../models/worker-protocol';
 import { clusterCount, findOverlap, groupedFolds, nearDuplicateClusters, type OverlapReason } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { labeledLists, labeledTrainingPairs, unlabeledSpec, poolGrades, scoringItems, trainingDevSet, trainingQueries } from './data';
-import { scoreSaved, trainSaved, type RunOptions } from './run-model';
+import { labeledLists, labeledTrainingPairs, unlabeledSpec, poolGrades, trainingQueries } from './data';
+import { resolveWorkerPath, trainAndScore, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
 
 /**
@@ -92,34 +96,83 @@ export function labeledQueryIds(ws: Workspace, pool: string): { full: string[]; 
   return { full, partial };
 }
 
-export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o: RunOptions = {}): Promise<LiveRetrain> {
-  const t0 = Date.now();
+/**
+ * A live retrain's preparation (prepareLive) in one snapshot: in the model worker on its own
+ * read-only connection when the workspace is a file (on the engine's thread these reads — the
+ * pool's lists three times, its grades, the labeled queries' texts and their near-duplicate
+ * clusters — held every label up, 0.5-1.4 s on a 60,000-pair pool), else on this thread. A refusal
+ * (too few labels) is thrown here as the QPairsError it is.
+ */
+async function prepared(ws: Workspace, pool: string, spec: LiveSpec, o: RunOptions): Promise<LivePreparation> {
+  throwIfAborted(o.signal);
+  const workerPath = resolveWorkerPath(o);
+  const path = workerPath ? ws.fileForWorkers() : null;
+  const job = { model: spec.model, trainPools: [...spec.trainPools], runName: spec.runName, ...(spec.folds !== undefined ? { folds: spec.folds } : {}), ...(spec.seed !== undefined ? { seed: spec.seed } : {}) };
+  let p: LivePreparation;
+  if (workerPath && path) {
+    const h = prepareLiveInWorker(path, pool, job, { workerPath });
+    const onAbort = (): void => h.cancel();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      p = await h.promise;
+    } finally {
+      o.signal?.removeEventListener('abort', onAbort);
+    }
+  } else p = ws.snapshot(() => prepareLive(ws, pool, job));
+  if (p.refusal) throw new QPairsError(p.refusal, { reason: 'too few labels' });
+  return p;
+}
+
+/** A live retrain's reads and checks before training (see LivePreparation); nothing is written. */
+export function prepareLive(ws: Workspace, pool: string, spec: LivePrepareSpec): LivePreparation {
   const seed = spec.seed ?? 1;
   const exclude = new Set([spec.runName]);
   const { full, partial } = labeledQueryIds(ws, pool);
   const fullSet = new Set(full);
   const queries = trainingQueries(ws, [pool]).filter((q) => fullSet.has(q.id));
-  if (queries.length < 2) throw new QPairsError(`live retraining needs at least 2 fully labeled queries in pool "${pool}" (it has ${queries.length})`, { reason: 'too few labels' });
+  const refused = (refusal: string): LivePreparation => ({ refusal, trainedQueries: 0, labeledPairs: 0, k: 0, folds: [], copies: [], grades: new Map(), all: { positives: [], negatives: [], textIds: [] }, pools: [], inSampleRuns: [], exclude: [] });
+  if (queries.length < 2) return refused(`live retraining needs at least 2 fully labeled queries in pool "${pool}" (it has ${queries.length})`);
   const clusters = nearDuplicateClusters(queries);
   const k = Math.min(spec.folds ?? LIVE_FOLDS, clusterCount(clusters));
-  if (k < 2) throw new QPairsError(`live retraining needs 2 distinct fully labeled queries in pool "${pool}" (near-duplicates count once)`, { reason: 'too few labels' });
+  if (k < 2) return refused(`live retraining needs 2 distinct fully labeled queries in pool "${pool}" (near-duplicates count once)`);
   const pools = [pool, ...spec.trainPools.filter((p) => p !== pool)];
   const pairwise = spec.model === 'ltr' || spec.model === 'fused';
   const otherQueries = trainingQueries(ws, pools.slice(1));
   const others = otherQueries.map((q) => q.id);
   const inSampleRuns = pairwise ? inSampleModelRuns(ws, pools, [...full, ...others]).filter((r) => !exclude.has(r.run)) : [];
   for (const r of inSampleRuns) exclude.add(r.run);
-  const partialSet = new Set(partial);
   const byId = new Map(queries.map((q) => [q.id, q]));
+  const folds = groupedFolds(clusters, k, seed);
+  // The training pools' copies of each fold's held-out queries (by id, text or near-same text).
+  const copies = folds.map((fold) => findOverlap(fold.map((id) => byId.get(id)!), otherQueries).map((m): [string, OverlapReason] => [m.query, m.reason]));
+  return {
+    trainedQueries: queries.length,
+    labeledPairs: queries.reduce((n, q) => n + q.grades.size, 0),
+    k,
+    folds,
+    copies,
+    grades: new Map(queries.map((q) => [q.id, q.grades])),
+    // The labeled pairs, read once; each fold drops its queries' pairs.
+    all: labeledTrainingPairs(ws, pools, new Set(partial)),
+    pools,
+    inSampleRuns,
+    exclude: [...exclude],
+  };
+}
+
+export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o: RunOptions = {}): Promise<LiveRetrain> {
+  const t0 = Date.now();
+  const seed = spec.seed ?? 1;
+  const prep = await prepared(ws, pool, spec, o);
+  const { k, folds, all, pools, inSampleRuns } = prep;
+  const exclude = new Set(prep.exclude);
+  const pairwise = spec.model === 'ltr' || spec.model === 'fused';
   const scores = new Map<string, Map<string, number>>();
   let apSum = 0;
   let rrSum = 0;
   let heldOut = 0;
-  const folds = groupedFolds(clusters, k, seed);
   const steps = folds.length + 1;
-  // The labeled pairs, read once (this runs on the engine's thread); each fold drops its queries'
-  // pairs. The questions' and answers' text is read by the worker that trains (trainSaved).
-  const all = labeledTrainingPairs(ws, pools, partialSet);
+  // The questions' and answers' text is read by the worker that trains (trainAndScore).
   const unlabeled = unlabeledSpec(pools, all, { excludeRuns: exclude });
   const unscored: string[] = [];
   // Skip-gram vectors (ltr's embedding features) pre-trained once for the folds and the final model:
@@ -130,9 +183,9 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
     throwIfAborted(o.signal);
     const held = new Set(folds[f]);
     // The training pools' copies of the held-out queries (by id, text or near-same text) leave too.
-    for (const m of findOverlap(folds[f]!.map((id) => byId.get(id)!), otherQueries)) {
-      held.add(m.query);
-      if (!copiesLeftOut.has(m.query)) copiesLeftOut.set(m.query, m.reason);
+    for (const [query, reason] of prep.copies[f]!) {
+      held.add(query);
+      if (!copiesLeftOut.has(query)) copiesLeftOut.set(query, reason);
     }
     const keep = ([a, b]: readonly [string, string]): boolean => !held.has(a) && !held.has(b);
     const data = { positives: all.positives.filter(keep), negatives: all.negatives.filter(keep) };
@@ -144,16 +197,21 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
       continue;
     }
     const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-    const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed }, wordVectors }, { ...o, onProgress });
-    const dev = trainingDevSet(ws, folds[f]!.map((id) => byId.get(id)!), { excludeRuns: exclude });
-    const { scores: s } = await scoreSaved(saved, dev.queries.map((q) => ({ query: q.query, candidates: q.candidates, ctx: q.context })), o);
-    dev.queries.forEach((q, i) => {
-      scores.set(q.query.id, new Map(q.candidates.map((c, j) => [c.id, s[i]![j]!])));
-      const { ap, rr } = apRr(rankOrder(s[i]!).map((j) => q.relevant.has(q.candidates[j]!.id)));
+    // The fold model scores its held-out queries where it trained (their texts and the pool's runs
+    // read there, after training): what trainingDevSet would give them, the pool's candidates and runs.
+    const { scored } = await trainAndScore(
+      { kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed }, wordVectors },
+      { pool, excludeRuns: [...exclude], only: folds[f]! },
+      { ...o, onProgress },
+    );
+    for (const it of scored) {
+      const grades = prep.grades.get(it.id)!;
+      scores.set(it.id, new Map(it.candidates.map((c, j) => [c, it.scores[j]!])));
+      const { ap, rr } = apRr(rankOrder(it.scores).map((j) => (grades.get(it.candidates[j]!) ?? 0) >= 1));
       apSum += ap;
       rrSum += rr;
       heldOut++;
-    });
+    }
   }
   throwIfAborted(o.signal);
   const data = all;
@@ -161,15 +219,18 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   // Said before training (a worker), in the same words as `train`.
   if (pairwise) noOrderToLearn(spec.model, labeledLists(data));
   const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
-  const { saved } = await trainSaved({ kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed }, wordVectors }, { ...o, onProgress });
-  const notByFinal = new Set(unscored);
-  const rest = scoringItems(ws, pool, { excludeRuns: exclude }).filter((it) => !scores.has(it.queryId) && !notByFinal.has(it.queryId));
-  const { scores: s } = await scoreSaved(saved, rest.map((it) => ({ query: it.query, candidates: it.candidates, ctx: it.ctx })), o);
-  rest.forEach((it, i) => scores.set(it.queryId, new Map(it.candidates.map((c, j) => [c.id, s[i]![j]!]))));
+  // The final model scores the rest of the pool where it trained: on this thread that read (every
+  // candidate's text, ~0.6 s for 60,000 pairs) and the model's copy here held every label up.
+  const { scored } = await trainAndScore(
+    { kind: spec.model, config: spec.config, input: { ws, pairs: data, unlabeled }, opts: { seed }, wordVectors },
+    { pool, excludeRuns: [...exclude], except: [...scores.keys(), ...unscored] },
+    { ...o, onProgress },
+  );
+  for (const it of scored) scores.set(it.id, new Map(it.candidates.map((c, j) => [c, it.scores[j]!])));
   return {
     scores,
-    trainedQueries: queries.length,
-    labeledPairs: queries.reduce((n, q) => n + q.grades.size, 0),
+    trainedQueries: prep.trainedQueries,
+    labeledPairs: prep.labeledPairs,
     heldOutQueries: heldOut,
     unscoredQueries: unscored,
     inSampleRunsLeftOut: inSampleRuns,

@@ -7,9 +7,9 @@ import { throwIfAborted } from '../errors';
 import { bundledWorkerPath } from '../worker-bundle';
 import { createModel, initBackend, backendName, loadModel, scoreInWorker, trainInWorker } from '../models';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainOptions, TrainProgress, TrainReport, WordVectorCache } from '../models/types';
-import type { EncodedModel, LabeledTrainingPairs, ReadCounts, TrainedOnRecord, UnlabeledSpec } from '../models/worker-protocol';
+import type { EncodedModel, LabeledTrainingPairs, ReadCounts, ScoredLists, ScoringSelection, TrainedOnRecord, UnlabeledSpec } from '../models/worker-protocol';
 import type { Workspace } from '../workspace/workspace';
-import { joinTrainingData, readCounts, readUnlabeled } from './data';
+import { joinTrainingData, readCounts, readScoringSelection, readUnlabeled } from './data';
 import { encodeForStore } from './model-bytes';
 
 /**
@@ -81,11 +81,28 @@ export async function trainForStore(
   return { encoded: encoded ?? encodeForStore(saved!, meta), ...r };
 }
 
+/**
+ * Trains `kind` on `input` and scores the selected queries of a pool with it (their texts and runs
+ * read after training, in one snapshot); the model itself is not returned. In a worker on a
+ * workspace file, the worker that trained reads and scores them: the engine's thread neither reads
+ * the texts (~0.6 s for a pool of 60,000 pairs) nor receives the model and sends it back to be
+ * scored. Elsewhere the model is scored as trainSaved's then scoreSaved's would be: the same scores.
+ */
+export async function trainAndScore(job: TrainJob, sel: ScoringSelection, o: RunOptions): Promise<{ scored: ScoredLists; report: TrainReport; read: ReadCounts }> {
+  const r = await trainRun(job, o, undefined, sel);
+  if (r.scored) return { scored: r.scored, report: r.report, read: r.read };
+  throwIfAborted(o.signal);
+  const items = readScoringSelection(job.input.ws, sel);
+  const { scores } = await scoreSaved(r.saved!, items, o);
+  return { scored: items.map((it, i) => ({ id: it.queryId, candidates: it.candidates.map((c) => c.id), scores: scores[i]! })), report: r.report, read: r.read };
+}
+
 async function trainRun(
   { kind, config, input, dev, opts, wordVectors }: TrainJob,
   o: RunOptions,
   encode: { meta?: Record<string, unknown> } | undefined,
-): Promise<{ saved?: SavedModel; encoded?: EncodedModel; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
+  scoreAfter?: ScoringSelection,
+): Promise<{ saved?: SavedModel; encoded?: EncodedModel; scored?: ScoredLists; report: TrainReport; read: ReadCounts; trainedOn?: TrainedOnRecord[] }> {
   throwIfAborted(o.signal); // aborted already: its 'abort' event has fired and would not stop the worker
   const workerPath = resolveWorkerPath(o);
   const path = workerPath ? input.ws.fileForWorkers() : null;
@@ -93,7 +110,7 @@ async function trainRun(
   const inThread = path ? null : joinTrainingData(pairs, readUnlabeled(input.ws, input.unlabeled));
   if (workerPath) {
     const job = path ? { read: { path, ...pairs, unlabeled: input.unlabeled, ...(input.trainedOn ? { trainedOn: input.trainedOn } : {}) } } : { data: inThread!.data };
-    const h = trainInWorker({ kind, config, ...job, dev, opts, ...(wordVectors ? { wordVectors: [...wordVectors] } : {}), ...(encode ? { encode } : {}) }, { workerPath, onProgress: o.onProgress });
+    const h = trainInWorker({ kind, config, ...job, dev, opts, ...(wordVectors ? { wordVectors: [...wordVectors] } : {}), ...(encode ? { encode } : {}), ...(path && scoreAfter ? { scoreAfter } : {}) }, { workerPath, onProgress: o.onProgress });
     const onAbort = (): void => h.cancel();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -102,6 +119,7 @@ async function trainRun(
       return {
         ...(r.saved ? { saved: r.saved } : {}),
         ...(r.encoded ? { encoded: r.encoded } : {}),
+        ...(r.scored ? { scored: r.scored } : {}),
         report: r.report,
         read: r.read ?? readCounts(inThread!),
         ...(r.trainedOn ? { trainedOn: r.trainedOn } : {}),

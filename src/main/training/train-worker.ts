@@ -4,12 +4,13 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createModel, loadModel } from '../models/registry';
-import type { FromWorker, ReadCounts, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from '../models/worker-protocol';
+import type { FromWorker, ReadCounts, ScoredLists, ScoringSelection, ToWorker, TrainedOnRecord, WorkspaceTrainingData } from '../models/worker-protocol';
 import type { SavedModel, TrainingData, WordVectorCache } from '../models/types';
 import { Workspace } from '../workspace/workspace';
-import { joinTrainingData, readCounts, readUnlabeled } from './data';
+import { joinTrainingData, readCounts, readScoringSelection, readUnlabeled } from './data';
 import { poolScoresOf, readPoolScoring } from './pool-scores';
 import { trainedOnFingerprints } from './trained-on';
+import { prepareLive } from './live-retrain';
 import { encodeForStore } from './model-bytes';
 
 const port = parentPort;
@@ -35,6 +36,27 @@ function readTrainingData(r: WorkspaceTrainingData): { data: TrainingData; read:
     return { data: built.data, read: readCounts(built) };
   } finally {
     ws.close();
+  }
+}
+
+/**
+ * The selected queries of a pool (texts and runs read here, on this worker's own read-only
+ * connection) scored by the model as saved — loaded from its saved form, as a model handed over
+ * and scored by a 'score' job is, so the scores are the same.
+ */
+async function scoreSelection(path: string, saved: SavedModel, sel: ScoringSelection): Promise<ScoredLists> {
+  const ws = Workspace.open(path, { readonly: true });
+  let items: ReturnType<typeof readScoringSelection>;
+  try {
+    items = readScoringSelection(ws, sel);
+  } finally {
+    ws.close();
+  }
+  const model = await loadModel(saved);
+  try {
+    return items.map((it) => ({ id: it.queryId, candidates: it.candidates.map((c) => c.id), scores: model.score(it.query, it.candidates, it.ctx) }));
+  } finally {
+    model.dispose();
   }
 }
 
@@ -75,7 +97,12 @@ async function handle(msg: ToWorker): Promise<void> {
         const given = new Set((msg.wordVectors ?? []).map(([k]) => k));
         const pretrained = [...wordVectorCache].filter(([k]) => !given.has(k));
         const done = { report, ...(read ? { read } : {}), ...(trainedOn ? { trainedOn } : {}), ...(pretrained.length ? { wordVectors: pretrained } : {}) };
-        if (msg.encode) {
+        if (msg.scoreAfter) {
+          // Scored here: the engine's thread neither reads the queries' texts nor gets the model.
+          if (!msg.read) throw new Error('scoring after training needs the workspace file (read)');
+          send({ type: 'progress', progress: { epoch: 0, epochs: 1, step: 0, steps: 0, loss: 0, phase: 'scoring' } });
+          send({ type: 'done', scored: await scoreSelection(msg.read.path, saved, msg.scoreAfter), ...done });
+        } else if (msg.encode) {
           // Encoded here, as the workspace stores it: the engine's thread only writes the bytes.
           const encoded = encodeForStore(saved, msg.encode.meta);
           const b = encoded.bytes;
@@ -100,6 +127,15 @@ async function handle(msg: ToWorker): Promise<void> {
         send({ type: 'pool-scored', result: poolScoresOf(input, scores) });
       } finally {
         model.dispose();
+      }
+    } else if (msg.type === 'live-prepare') {
+      // Read here, on this worker's own read-only connection, in one snapshot: on the engine's
+      // thread these reads held every label up at the start of each live retrain.
+      const ws = Workspace.open(msg.path, { readonly: true });
+      try {
+        send({ type: 'live-prepared', result: ws.snapshot(() => prepareLive(ws, msg.pool, msg.spec)) });
+      } finally {
+        ws.close();
       }
     } else if (msg.type === 'score') {
       const model = await loadModel(msg.saved);

@@ -14,7 +14,7 @@ import { runImport } from '../engine/work';
 import { dataset } from '../../../tests/datasets';
 import { findModel } from './store';
 import { prepareTraining, scorePool, trainModel } from './train';
-import { CancelledError } from '../errors';
+import { CancelledError, QPairsError } from '../errors';
 import { retrainLive } from './live-retrain';
 
 /** Every message a model worker thread sends (node:worker_threads' Worker, subclassed only to record them). */
@@ -142,6 +142,81 @@ describe('the training data is read by the worker', () => {
     expect(readsText(engine.sql)).toEqual([]);
     expect(there.MAP).toBe(here.MAP);
     expect([...there.scores].map(([q, m]) => [q, [...m]])).toEqual([...here.scores].map(([q, m]) => [q, [...m]]));
+    engine.ws.close();
+  });
+
+  it('live retraining: the folds are prepared and each model scores its queries in a worker; the engine reads no text, run or list, and the result is the same', async () => {
+    // ltr without embeddings: it takes the pool's runs as features, so the runs read where it scores count.
+    const spec = { model: 'ltr' as const, config: { embedding: false, epochs: 20 }, trainPools: [] as string[], folds: 3, runName: 'live-ltr' };
+    // Read and scored on this thread: as every retrain did before the worker scored.
+    const inThread = recorded();
+    const here = await retrainLive(inThread.ws, 'dev', spec, { workerPath: null });
+    inThread.ws.close();
+    const engine = recorded();
+    const texts = vi.spyOn(engine.ws, 'getQuestion');
+    const runs = vi.spyOn(engine.ws, 'runScores');
+    const lists = vi.spyOn(engine.ws, 'poolQueries');
+    fromWorkers.length = 0;
+    const there = await retrainLive(engine.ws, 'dev', spec, { workerPath });
+    // The engine reads no query's or candidate's text, no run's scores, not the pool's lists: the
+    // folds, labeled pairs and checks are prepared in a worker too.
+    expect(texts).not.toHaveBeenCalled();
+    expect(runs).not.toHaveBeenCalled();
+    expect(lists).not.toHaveBeenCalled();
+    expect(fromWorkers.filter((m) => m.type === 'live-prepared').length).toBe(1);
+    texts.mockRestore();
+    runs.mockRestore();
+    lists.mockRestore();
+    // No model crossed to this thread, nor back to a worker to be scored: each training's worker scored.
+    expect(fromWorkers.filter((m) => m.type === 'scored')).toEqual([]);
+    const done = fromWorkers.filter((m) => m.type === 'done');
+    expect(done.length).toBe(4);
+    expect(done.every((m) => m.scored !== undefined && m.saved === undefined && m.encoded === undefined)).toBe(true);
+    // The same run (scores in the same order), curve point figures and counts.
+    expect(there.heldOutQueries).toBeGreaterThan(20);
+    expect({ ...there, seconds: 0 }).toEqual({ ...here, seconds: 0 });
+    expect([...there.scores].map(([q, m]) => [q, [...m]])).toEqual([...here.scores].map(([q, m]) => [q, [...m]]));
+    engine.ws.close();
+  });
+
+  it('live retraining with too few labels is refused from the worker as it is on this thread: a QPairsError, reason too few labels', async () => {
+    const engine = recorded();
+    engine.ws.createPool({ name: 'few', scheme: 'binary' });
+    const [a, b] = engine.ws.poolQueries('dev');
+    engine.ws.addPoolQuery('few', a!.queryId, a!.candidates.slice(0, 2));
+    engine.ws.addPoolQuery('few', b!.queryId, b!.candidates.slice(0, 2));
+    for (const c of a!.candidates.slice(0, 2)) engine.ws.addLabel({ pool: 'few', queryId: a!.queryId, candidateId: c, annotator: 'gold', value: '1', origin: 'test' });
+    const spec = { model: 'tfidf' as const, trainPools: [] as string[], runName: 'live-tfidf' };
+    const here = await retrainLive(engine.ws, 'few', spec, { workerPath: null }).catch((e: unknown) => e);
+    const there = await retrainLive(engine.ws, 'few', spec, { workerPath }).catch((e: unknown) => e);
+    expect(here).toBeInstanceOf(QPairsError);
+    expect(there).toBeInstanceOf(QPairsError);
+    expect((there as QPairsError).message).toBe((here as QPairsError).message);
+    expect((there as QPairsError).message).toMatch(/needs at least 2 fully labeled queries in pool "few" \(it has 1\)/);
+    expect(there).toMatchObject({ details: { reason: 'too few labels' } });
+    engine.ws.close();
+  });
+
+  it('live retraining in the worker is cancelled by its signal while its folds are prepared, while a model trains and while it scores', async () => {
+    const engine = recorded();
+    // While the folds are prepared (before any training).
+    fromWorkers.length = 0;
+    const preparing = new AbortController();
+    const p0 = retrainLive(engine.ws, 'dev', { model: 'tfidf', trainPools: [], folds: 3, runName: 'live-tfidf' }, { workerPath, signal: preparing.signal });
+    preparing.abort();
+    await expect(p0).rejects.toBeInstanceOf(CancelledError);
+    expect(fromWorkers.filter((m) => m.type === 'live-prepared' || m.type === 'progress')).toEqual([]);
+    for (const at of ['fold 1/3: reading', 'fold 2/3: scoring', 'final model: scoring']) {
+      const ac = new AbortController();
+      const phases: string[] = [];
+      const onProgress = (p: { phase?: string }): void => {
+        phases.push(p.phase ?? '');
+        if (p.phase?.startsWith(at)) ac.abort();
+      };
+      const p = retrainLive(engine.ws, 'dev', { model: 'tfidf', trainPools: [], folds: 3, runName: 'live-tfidf' }, { workerPath, signal: ac.signal, onProgress });
+      await expect(p).rejects.toBeInstanceOf(CancelledError);
+      expect(phases.at(-1)).toMatch(new RegExp(`^${at}`));
+    }
     engine.ws.close();
   });
 

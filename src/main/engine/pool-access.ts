@@ -41,7 +41,7 @@ export function holdsImportedLabels(ws: Workspace, poolId: number): boolean {
 
 /** Why an annotator may not use a pool, or null when they may. */
 export function poolClosedReason(ws: Workspace, poolName: string, annotator: string): string | null {
-  const pool = ws.findPool(poolName);
+  const pool = ws.findPoolSettings(poolName);
   if (!pool) return null; // the handler answers not-found
   const plan = getAssignment(ws, poolName);
   if (plan.mode !== 'open') return plan.annotators.includes(annotator) ? null : `pool "${pool.name}" is not assigned to "${annotator}"`;

@@ -122,8 +122,7 @@ export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRol
 }
 
 export function getAggregation(ws: Workspace, pool: string): AggregationSetting {
-  const p = ws.pool(pool);
-  const r = ws.stmt(`SELECT aggregation, aggregation_threshold FROM pools WHERE id = ?`).get(p.id) as {
+  const r = ws.stmt(`SELECT aggregation, aggregation_threshold FROM pools WHERE id = ?`).get(ws.poolId(pool)) as {
     aggregation: AggregationRule;
     aggregation_threshold: number;
   };
@@ -157,7 +156,8 @@ export function setAggregation(ws: Workspace, pool: string, rule: AggregationRul
 }
 
 export function getAssignment(ws: Workspace, pool: string): AssignmentPlan {
-  const p = ws.pool(pool);
+  // The id only (read on every label: pool()'s counts of the pool's rows cost more than the rest).
+  const p = { id: ws.poolId(pool) };
   const annotators = (
     ws
       .stmt(`SELECT a.name FROM pool_annotators pa JOIN annotators a ON a.id = pa.annotator_id WHERE pa.pool_id = ? ORDER BY pa.position`)

@@ -5,6 +5,9 @@
 import { NotFoundError, QPairsError } from '../errors';
 import { isReservedAnnotatorName } from '../../shared/gold';
 import type { LabelRecord, PoolInfo, PoolQuery } from '../../shared/types';
+
+/** A pool's settings: PoolInfo without its counts of queries, pairs and runs. */
+export type PoolSettings = Omit<PoolInfo, 'queries' | 'pairs' | 'runs'>;
 import type { LabelScheme } from '../../shared/labels';
 import { now, type AnnotatorRole, type LabelInput, type NewPool } from './workspace-types';
 import { WorkspaceCorpus } from './workspace-corpus';
@@ -79,17 +82,34 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
   }
 
   findPool(name: string): PoolInfo | null {
+    const settings = this.findPoolSettings(name);
+    if (!settings) return null;
+    const counts = this.stmt(
+      `SELECT (SELECT count(*) FROM pool_queries q WHERE q.pool_id = @id) AS queries,
+              (SELECT count(*) FROM pool_candidates c WHERE c.pool_id = @id) AS pairs,
+              (SELECT count(*) FROM runs r WHERE r.pool_id = @id AND r.staged IS NULL) AS runs`,
+    ).get({ id: settings.id }) as Pick<PoolInfo, 'queries' | 'pairs' | 'runs'>;
+    return { ...settings, ...counts };
+  }
+
+  /**
+   * The named pool's settings without findPool()'s counts of queries, pairs and runs, which count
+   * the pool's rows (about 2 ms per call for a 60,000-pair pool): for the lookups made on every
+   * label. Null when there is no such pool.
+   */
+  findPoolSettings(name: string): PoolSettings | null {
     const r = this.stmt(
-      `SELECT p.*, (SELECT count(*) FROM pool_queries q WHERE q.pool_id = p.id) AS queries,
-              (SELECT count(*) FROM pool_candidates c WHERE c.pool_id = p.id) AS pairs,
-              (SELECT count(*) FROM runs r WHERE r.pool_id = p.id AND r.staged IS NULL) AS runs,
-              (SELECT o.label_order FROM pool_candidate_orders o WHERE o.pool_id = p.id) AS candidate_order
-       FROM pools p WHERE p.name = ?`,
-    ).get(name) as (Omit<PoolInfo, 'scheme' | 'blind'> & { scheme: LabelScheme; blind: number; candidate_order: PoolInfo['label_order'] | null }) | undefined;
+      `SELECT p.*, (SELECT o.label_order FROM pool_candidate_orders o WHERE o.pool_id = p.id) AS candidate_order FROM pools p WHERE p.name = ?`,
+    ).get(name) as (Omit<PoolSettings, 'scheme' | 'blind'> & { scheme: LabelScheme; blind: number; candidate_order: PoolInfo['label_order'] | null }) | undefined;
     if (!r) return null;
     // A candidate-level order (migration 12) stands in for the column's 'random'.
     const { candidate_order, ...pool } = r;
     return { ...pool, blind: r.blind === 1, ...(candidate_order ? { label_order: candidate_order } : {}) };
+  }
+
+  /** The named pool's settings (findPoolSettings); a missing pool throws pool()'s error. */
+  poolSettings(name: string): PoolSettings {
+    return this.findPoolSettings(name) ?? this.pool(name);
   }
 
   /** The named pool; throws a user-facing error listing the pools when it is missing. */

@@ -9,6 +9,7 @@ import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
 import { getAssignment } from '../gold/store';
+import { liveOnBlindLabels, modelsTrainedOnBlindLabels, runsOnBlindLabels } from './run-visibility';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -173,8 +174,14 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   // Issue 23: an annotator is shown only the pools they may work in.
   if (command === 'pool.list') {
     const mine = usablePools(ws, caller.annotator!);
-    return (result as CommandResult<'pool.list'>).filter((p) => mine.has(p.name)) as CommandResult<C>;
+    const tainted = modelsTrainedOnBlindLabels(ws);
+    // Runs carrying a blind pool's labels are not counted either (run-visibility.ts).
+    return (result as CommandResult<'pool.list'>)
+      .filter((p) => mine.has(p.name))
+      .map((p) => (p.runs === undefined ? p : { ...p, runs: Math.max(0, p.runs - runsOnBlindLabels(ws, p.name, tainted).size) })) as CommandResult<C>;
   }
+  const hidden = withoutBlindTrainedRuns(ws, command, args, result, caller);
+  if (hidden !== undefined) return hidden;
   if (command === 'workspace.stats') {
     // The workspace's label totals would show how far everyone else has got (blind pools too):
     // an annotator is given their own counts, and the number of pools they may use.
@@ -219,6 +226,51 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     return { ...r, annotators: r.annotators.filter(self), judges: r.judges.filter(self), progress: r.progress.filter((x) => self(x.annotator)) } as CommandResult<C>;
   }
   return result;
+}
+
+/**
+ * An annotator is never shown a run that carries a blind pool's labels (a model trained on one, a
+ * live run learning from one; run-visibility.ts): in an open pool that shares pairs with the blind
+ * one its scores and ranks would carry the others' blind labels. Such runs are left out of every
+ * result with runs in it, names included; eval.order leaves them out before it ranks (the engine
+ * passes runsHiddenFrom). Undefined: the command has no runs to leave out.
+ */
+function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: C, args: unknown, result: CommandResult<C>, caller: Caller): CommandResult<C> | undefined {
+  const pool = (args as { pool?: unknown }).pool;
+  if (typeof pool !== 'string') return undefined;
+  if (command === 'live.status') {
+    const r = result as CommandResult<'live.status'>;
+    const mine = usablePools(ws, caller.annotator!);
+    const trainPools = r.trainPools.filter((p) => mine.has(p));
+    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools } as CommandResult<C>;
+    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [] };
+    return blank as CommandResult<C>;
+  }
+  if (command !== 'annotate.query' && command !== 'annotate.navigate' && command !== 'eval.pool' && command !== 'eval.query' && command !== 'eval.order') return undefined;
+  if (result === null) return undefined;
+  const gone = runsOnBlindLabels(ws, pool);
+  if (gone.size === 0) return undefined;
+  const keep = <T>(m: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(m).filter(([k]) => !gone.has(k)));
+  if (command === 'annotate.query' || command === 'annotate.navigate') {
+    const r = result as CommandResult<'annotate.query'>;
+    return { ...r, runNames: r.runNames.filter((n) => !gone.has(n)), candidates: r.candidates.map((c) => ({ ...c, runs: keep(c.runs) })) } as CommandResult<C>;
+  }
+  if (command === 'eval.pool') {
+    const r = result as CommandResult<'eval.pool'>;
+    return { ...r, runs: keep(r.runs), curve: r.curve.map((pt) => ({ ...pt, runs: keep(pt.runs) })) } as CommandResult<C>;
+  }
+  if (command === 'eval.query') {
+    const r = result as CommandResult<'eval.query'>;
+    return { ...r, rankers: r.rankers.filter((x) => !gone.has(x.run)) } as CommandResult<C>;
+  }
+  // eval.order was ranked without them (runsHiddenFrom); nothing of them is left to take out.
+  const r = result as CommandResult<'eval.order'>;
+  return { ...r, rankers: r.rankers.filter((x) => !gone.has(x.run)) } as CommandResult<C>;
+}
+
+/** The runs of a pool a caller is not shown (an annotator's: run-visibility.ts), for handlers that rank runs against each other. */
+export function runsHiddenFrom(ws: Workspace, caller: Caller, pool: string): ReadonlySet<string> {
+  return caller.role === 'annotator' ? runsOnBlindLabels(ws, pool) : new Set();
 }
 
 /** Whether an event may be sent to a caller (owners get every event). */

@@ -29,7 +29,7 @@ import { basename } from 'node:path';
 import { localUserName } from './local-user';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
-import { argsForCaller, authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { argsForCaller, authorize, runsHiddenFrom, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -232,7 +232,8 @@ export class Engine implements EngineCore {
         }),
       'live.status': (a) => this.live.status(ws.pool(a.pool).name),
       'live.retrain': (a) => ({ jobId: this.live.start(ws.pool(a.pool).name) }),
-      'eval.order': (a) => labelOrderOf(ws, a.pool, a),
+      // An annotator's standing is of the runs she is shown (access.ts runsHiddenFrom), ranked without the others.
+      'eval.order': (a, ctx) => labelOrderOf(ws, a.pool, a, runsHiddenFrom(ws, ctx, a.pool)),
       // One snapshot of the workspace: pool, runs, scores and labels are read by several statements, and
       // a label serve mode commits between two of them would otherwise be in some reads and not others.
       'eval.pool': (given) =>

@@ -139,6 +139,10 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   // Someone else's event is refused by the handler without naming it; only the caller's own event's pool is checked here.
   const poolName = typeof a.pool === 'string' ? a.pool : undone?.annotator === caller.annotator ? undone.pool : undefined;
   const closed = poolName !== undefined ? poolClosedReason(ctx.ws, poolName, caller.annotator!) : null;
+  // A pool closed to her answers exactly as a missing one (not-found, the same words): a 403 "not
+  // assigned" against a 404 would let her probe which pool names exist. Her own undone event's pool
+  // she knows already: that refusal says why.
+  if (closed && typeof a.pool === 'string') throw new ContractError(`no pool named "${a.pool}"`, 'not-found');
   if (closed) throw forbidden(closed);
   if (command === 'pool.assignment' && a.annotator !== undefined && a.annotator !== caller.annotator) {
     throw forbidden(`this token may list only its own assigned queries ("${caller.annotator}")`);

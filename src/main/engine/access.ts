@@ -46,9 +46,28 @@ export function principalOf(c: { annotator: string | null }): string {
  */
 export function resolveCaller(ws: Workspace, input: CallerInput): Caller {
   if (input.annotator === null) return { annotator: null, role: 'owner', local: input.local ?? true, signal: input.signal };
-  const stored = ws.listAnnotators().find((a) => a.name === input.annotator)?.role;
+  // Names compare in NFC (Workspace.personName): a tokens-file line's "Zoë" is the stored Zoë however each was typed.
+  const annotator = ws.personName(input.annotator);
+  const stored = ws.listAnnotators().find((a) => a.name === annotator)?.role;
   const role: CallerRole = stored === 'owner' ? 'owner' : stored === 'judge' ? 'judge' : 'annotator';
-  return { annotator: input.annotator, role, local: false, signal: input.signal };
+  return { annotator, role, local: false, signal: input.signal };
+}
+
+/**
+ * The arguments with every person's name as the workspace has it (Workspace.personName): a stored
+ * name NFC-equal to the one given, else the given name in NFC — "Zoë" precomposed and "Zoe" + U+0308
+ * are one person, wherever a name is taken (annotator.* `name`, `annotator`, `judge`, `annotators`).
+ */
+export function withPeopleNamed<A>(ws: Workspace, command: CommandName, args: A): A {
+  const a = args as Record<string, unknown>;
+  if (a === null || typeof a !== 'object') return args;
+  const out: Record<string, unknown> = { ...a };
+  const one = (v: unknown): unknown => (typeof v === 'string' ? ws.personName(v) : v);
+  if (command.startsWith('annotator.') && 'name' in a) out.name = one(a.name);
+  if ('annotator' in a) out.annotator = one(a.annotator);
+  if ('judge' in a) out.judge = one(a.judge);
+  if (Array.isArray(a.annotators)) out.annotators = a.annotators.map(one);
+  return out as A;
 }
 
 function forbidden(message: string): ContractError {

@@ -29,7 +29,7 @@ import { basename } from 'node:path';
 import { localUserName } from './local-user';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
-import { argsForCaller, authorize, runsHiddenFrom, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { argsForCaller, authorize, runsHiddenFrom, withPeopleNamed, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -122,8 +122,8 @@ export class Engine implements EngineCore {
    */
   async invoke(command: unknown, rawArgs: unknown, input: CallerInput = LOCAL_OWNER): Promise<unknown> {
     if (!isCommandName(command)) throw new ContractError(`unknown command: ${String(command)}`, 'invalid-argument');
-    const args = parseArgs(command, rawArgs);
     this.ws.noticeExternalChanges(); // another process's commits: reload cached indexes and scores
+    const args = withPeopleNamed(this.ws, command, parseArgs(command, rawArgs));
     const caller = resolveCaller(this.ws, input);
     authorize(this.access, command, args, caller);
     try {

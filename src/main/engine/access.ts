@@ -9,6 +9,7 @@ import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
 import { getAssignment } from '../gold/store';
+import { globalSeq, ownRecord, ownSeq, ownSeqsInMessage } from './own-seq';
 import { liveOnBlindLabels, modelsTrainedOnBlindLabels, runsOnBlindLabels } from './run-visibility';
 
 /** What a transport knows about a call. */
@@ -172,6 +173,38 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
 }
 
 /**
+ * An annotator's label.undo `seq` and label.set `ifLatest` are her own event numbers (own-seq.ts):
+ * the workspace's numbers of those events, for the handlers. One she does not have is refused as
+ * the handler refuses an event that is not hers.
+ */
+export function seqsFromCaller<A>(ws: Workspace, command: CommandName, args: A, caller: Caller): A {
+  if (caller.role !== 'annotator') return args;
+  const a = args as Record<string, unknown>;
+  if (command === 'label.undo' && typeof a.seq === 'number') {
+    const seq = globalSeq(ws, caller.annotator!, a.seq);
+    if (seq === null) throw new ContractError(`no label event ${a.seq} of ${caller.annotator}`, 'not-found');
+    return { ...a, seq } as A;
+  }
+  // None such: 0, which is no pair's latest event (the redo is refused as changed since).
+  if (command === 'label.set' && typeof a.ifLatest === 'number') return { ...a, ifLatest: globalSeq(ws, caller.annotator!, a.ifLatest) ?? 0 } as A;
+  return args;
+}
+
+/** An error's message as the caller gets it: the label events an annotator's undo or redo names, by her own numbers. */
+export function messageForCaller(ws: Workspace, command: CommandName, message: string, caller: Caller): string {
+  if (caller.role !== 'annotator' || (command !== 'label.undo' && command !== 'label.set')) return message;
+  return ownSeqsInMessage(ws, caller.annotator!, message);
+}
+
+/** An event as a caller who may see it (canSee) gets it: an annotator's label.changed by her own number, another's with 0. */
+export function eventForCaller<E extends EventName>(ws: Workspace, caller: Caller, event: E, payload: EventPayloads[E]): EventPayloads[E] {
+  if (caller.role !== 'annotator' || event !== 'label.changed') return payload;
+  const rec = payload as EventPayloads['label.changed'];
+  // Another's event: no number, and no undone event's number either.
+  return (rec.annotator === caller.annotator ? ownRecord(ws, caller.annotator, rec) : { ...rec, seq: 0, origin: rec.origin.startsWith('undo:') ? 'undo' : rec.origin }) as EventPayloads[E];
+}
+
+/**
  * How many of a search's best matches an annotator's `questions.search` draws from, whatever
  * `limit` it asks: the matches come back as a set (by title, without scores), the first `limit` of
  * them by title. Were the cut made at `limit` by rank, asking limit 1, 2, 3… for a query's text
@@ -194,6 +227,13 @@ export function argsForCaller<C extends CommandName>(command: C, args: ParsedArg
  */
 export function filterResult<C extends CommandName>(ws: Workspace, command: C, args: unknown, result: CommandResult<C>, caller: Caller): CommandResult<C> {
   if (caller.role !== 'annotator') return result;
+  // Her label events by her own numbers (own-seq.ts), never the workspace's.
+  const own = (seq: number): number => ownSeq(ws, caller.annotator!, seq);
+  if (command === 'label.set') {
+    const r = result as CommandResult<'label.set'>;
+    return { ...r, seq: r.seq === null ? null : own(r.seq), record: r.record && ownRecord(ws, caller.annotator!, r.record) } as CommandResult<C>;
+  }
+  if (command === 'label.undo') return ownRecord(ws, caller.annotator!, result as CommandResult<'label.undo'>) as CommandResult<C>;
   // Issue 23: an annotator is shown only the pools they may work in.
   if (command === 'pool.list') {
     const mine = usablePools(ws, caller.annotator!);

@@ -459,6 +459,10 @@ describe('annotators work only where they are assigned', () => {
     await new Promise((r) => setTimeout(r, 100));
     const pools = events.got.map((g) => JSON.parse(g)).filter((e) => e.event === 'label.changed').map((e) => e.payload.pool);
     expect(pools).toEqual([ack.record.pool]);
+    // Her event comes numbered as her answer was: by her own count (own-seq.ts), not the workspace's.
+    const seqs = events.got.map((g) => JSON.parse(g)).filter((e) => e.event === 'label.changed').map((e) => e.payload.seq);
+    expect(seqs).toEqual([ack.record.seq]);
+    expect(ack.record.seq).toBeLessThan((engine.ws.stmt(`SELECT max(seq) AS m FROM labels`).get() as { m: number }).m);
     events.ws.close();
 
     // Once the owner assigns the gold pool to her, she works there.

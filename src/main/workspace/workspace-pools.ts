@@ -204,7 +204,7 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     if (nfc !== n && this.stmt(`SELECT 1 FROM annotators WHERE name = ?`).get(nfc)) return nfc;
     // Only a name outside ASCII can have another spelling; stored ones are few (people, not labels).
     if (/[^\x00-\x7f]/.test(nfc)) {
-      const same = (this.stmt(`SELECT name FROM annotators`).pluck().all() as string[]).find((x) => x.normalize('NFC') === nfc);
+      const same = (this.stmt(`SELECT name FROM annotators`).all() as Array<{ name: string }>).map((x) => x.name).find((x) => x.normalize('NFC') === nfc);
       if (same !== undefined) return same;
     }
     return nfc;

@@ -245,6 +245,37 @@ test('olivia (owner, with a token) opens the pool after a warning; alice’s rel
   expect(forbidden).toEqual([]);
 });
 
+test('alice’s label events come numbered by her own count: u and U undo and redo her label while bob labels in between', async () => {
+  await alice.getByTestId('tab-annotate').click();
+  await expect(alice.locator('[data-testid^="candidate-row-"]')).toHaveCount(DEPTH);
+  const answer = (command: string) => alice.waitForResponse((r) => r.url().endsWith('/api/invoke') && (r.request().postData() ?? '').includes(`"command":"${command}"`));
+  const set = answer('label.set');
+  await alice.keyboard.press('1');
+  const ack = (await (await set).json()) as { seq: number; record: { queryId: string; candidateId: string } };
+  // Her third label event (two in the first test): bob's 15 labels of the pool are not counted.
+  expect(ack.seq).toBe(3);
+  // bob labels again, in between.
+  for (const value of ['0', '1']) {
+    const r = await alice.request.post('/api/invoke', {
+      headers: { 'X-QPairs': '1', Authorization: `Bearer ${SECRETS.bob}` },
+      data: { command: 'label.set', args: { pool: POOL, queryId: ack.record.queryId, candidateId: ack.record.candidateId, annotator: 'bob', value } },
+    });
+    expect(r.status()).toBe(200);
+  }
+  const undo = answer('label.undo');
+  await alice.keyboard.press('u');
+  const undone = await undo;
+  expect(undone.status()).toBe(200);
+  expect(((await undone.json()) as { seq: number }).seq).toBe(4);
+  const redo = answer('label.set');
+  await alice.keyboard.press('Shift+U');
+  const redone = await redo;
+  expect(redone.status(), await redone.text()).toBe(200);
+  expect(((await redone.json()) as { seq: number }).seq).toBe(5);
+  await expect(alice.getByTestId('annotate-error')).toHaveCount(0);
+  expect(forbidden).toEqual([]);
+});
+
 test('alice signs out on a shared computer: the browser forgets her link, and the app is not served without it', async () => {
   await alice.getByTestId('tab-annotate').click();
   await expect(alice.getByTestId('header-signout')).toBeVisible();

@@ -137,6 +137,34 @@ test('Invite refuses a name with a live link or another role, and Add a listed n
   await expect(olga.getByTestId('people-table').getByTestId('role-judy')).toHaveValue('judge');
 });
 
+test('New link asks first, as Revoke does (it ends the current link at once): Esc keeps the link, Enter replaces it', async () => {
+  const panel = olga.getByTestId('access-panel');
+  const works = async (link: string): Promise<number> =>
+    (await olga.request.post('/api/invoke', { headers: { 'X-QPairs': '1', Authorization: `Bearer ${new URL(link).searchParams.get('token')}` }, data: { command: 'app.info', args: {} } })).status();
+  const asked: string[] = [];
+  // By keyboard: the row's New link, then the question's answer (dismissed first, accepted then).
+  olga.once('dialog', (d) => {
+    asked.push(d.message());
+    void d.dismiss();
+  });
+  await panel.getByTestId('access-reinvite-erin').focus();
+  await olga.keyboard.press('Enter');
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toBe('Give erin a new link? Their current link stops working at once (open pages too); send them the new one.');
+  await expect(panel.getByTestId('access-link')).toHaveCount(0);
+  expect(await works(erinLink)).toBe(200);
+
+  olga.once('dialog', (d) => void d.accept());
+  await olga.keyboard.press('Enter');
+  await expect(panel.getByTestId('access-link')).toHaveValue(/\?token=qp_/);
+  const fresh = await panel.getByTestId('access-link').inputValue();
+  expect(fresh).not.toBe(erinLink);
+  expect(await works(erinLink)).toBe(401);
+  expect(await works(fresh)).toBe(200);
+  erinLink = fresh;
+  await panel.getByTestId('access-done').click();
+});
+
 test('Team access’s errors show under its form, in view where the owner typed, not below the whole team', async () => {
   const panel = olga.getByTestId('access-panel');
   // A team long enough that the table runs past the window's bottom.

@@ -64,3 +64,18 @@ describe('names made on the command line', () => {
     expect(list.map((a) => a.name)).not.toContain(long);
   });
 });
+
+describe('a person typed in NFC or NFD on the command line', () => {
+  it('annotators add, label --annotator and import --annotator make one person, stored in NFC', async () => {
+    const nfc = 'Zo\u00eb';
+    const nfd = 'Zoe\u0308';
+    expect((await runCli('annotators', 'add', w, nfd)).code).toBe(0);
+    expect((await runCli('pool', 'create', w, '--name', 'p1', '--sample', '2', '--seed', '1', '--depth', '2')).code).toBe(0);
+    const qrels = path.join(dir, 'p1.qrels');
+    writeFileSync(qrels, 'q0 0 q1 1\n');
+    const imp = await runCli('import', w, '--format', 'qrels', '--pool', 'p1', '--annotator', nfd, qrels);
+    expect(imp.code, imp.err).toBe(0);
+    const people = (JSON.parse((await runCli('annotators', 'list', w, '--json')).out) as Array<{ name: string }>).map((a) => a.name);
+    expect(people.filter((n) => n.normalize('NFC') === nfc)).toEqual([nfc]);
+  });
+});

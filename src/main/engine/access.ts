@@ -9,6 +9,8 @@ import { isReservedAnnotatorName } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
 import { getAssignment } from '../gold/store';
+import { globalSeq, ownRecord, ownSeq, ownSeqsInMessage } from './own-seq';
+import { liveOnBlindLabels, modelsTrainedOnBlindLabels, runsOnBlindLabels } from './run-visibility';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -45,9 +47,28 @@ export function principalOf(c: { annotator: string | null }): string {
  */
 export function resolveCaller(ws: Workspace, input: CallerInput): Caller {
   if (input.annotator === null) return { annotator: null, role: 'owner', local: input.local ?? true, signal: input.signal };
-  const stored = ws.listAnnotators().find((a) => a.name === input.annotator)?.role;
+  // Names compare in NFC (Workspace.personName): a tokens-file line's "Zoë" is the stored Zoë however each was typed.
+  const annotator = ws.personName(input.annotator);
+  const stored = ws.listAnnotators().find((a) => a.name === annotator)?.role;
   const role: CallerRole = stored === 'owner' ? 'owner' : stored === 'judge' ? 'judge' : 'annotator';
-  return { annotator: input.annotator, role, local: false, signal: input.signal };
+  return { annotator, role, local: false, signal: input.signal };
+}
+
+/**
+ * The arguments with every person's name as the workspace has it (Workspace.personName): a stored
+ * name NFC-equal to the one given, else the given name in NFC — "Zoë" precomposed and "Zoe" + U+0308
+ * are one person, wherever a name is taken (annotator.* `name`, `annotator`, `judge`, `annotators`).
+ */
+export function withPeopleNamed<A>(ws: Workspace, command: CommandName, args: A): A {
+  const a = args as Record<string, unknown>;
+  if (a === null || typeof a !== 'object') return args;
+  const out: Record<string, unknown> = { ...a };
+  const one = (v: unknown): unknown => (typeof v === 'string' ? ws.personName(v) : v);
+  if (command.startsWith('annotator.') && 'name' in a) out.name = one(a.name);
+  if ('annotator' in a) out.annotator = one(a.annotator);
+  if ('judge' in a) out.judge = one(a.judge);
+  if (Array.isArray(a.annotators)) out.annotators = a.annotators.map(one);
+  return out as A;
 }
 
 function forbidden(message: string): ContractError {
@@ -139,6 +160,10 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   // Someone else's event is refused by the handler without naming it; only the caller's own event's pool is checked here.
   const poolName = typeof a.pool === 'string' ? a.pool : undone?.annotator === caller.annotator ? undone.pool : undefined;
   const closed = poolName !== undefined ? poolClosedReason(ctx.ws, poolName, caller.annotator!) : null;
+  // A pool closed to her answers exactly as a missing one (not-found, the same words): a 403 "not
+  // assigned" against a 404 would let her probe which pool names exist. Her own undone event's pool
+  // she knows already: that refusal says why.
+  if (closed && typeof a.pool === 'string') throw new ContractError(`no pool named "${a.pool}"`, 'not-found');
   if (closed) throw forbidden(closed);
   if (command === 'pool.assignment' && a.annotator !== undefined && a.annotator !== caller.annotator) {
     throw forbidden(`this token may list only its own assigned queries ("${caller.annotator}")`);
@@ -146,6 +171,38 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   if (pool?.blind && HIDDEN_IN_BLIND_POOLS.has(command)) {
     throw forbidden(`pool "${pool.name}" is blind: its annotators see only their own labels, not metrics, rankers' scores or others' labels`);
   }
+}
+
+/**
+ * An annotator's label.undo `seq` and label.set `ifLatest` are her own event numbers (own-seq.ts):
+ * the workspace's numbers of those events, for the handlers. One she does not have is refused as
+ * the handler refuses an event that is not hers.
+ */
+export function seqsFromCaller<A>(ws: Workspace, command: CommandName, args: A, caller: Caller): A {
+  if (caller.role !== 'annotator') return args;
+  const a = args as Record<string, unknown>;
+  if (command === 'label.undo' && typeof a.seq === 'number') {
+    const seq = globalSeq(ws, caller.annotator!, a.seq);
+    if (seq === null) throw new ContractError(`no label event ${a.seq} of ${caller.annotator}`, 'not-found');
+    return { ...a, seq } as A;
+  }
+  // None such: 0, which is no pair's latest event (the redo is refused as changed since).
+  if (command === 'label.set' && typeof a.ifLatest === 'number') return { ...a, ifLatest: globalSeq(ws, caller.annotator!, a.ifLatest) ?? 0 } as A;
+  return args;
+}
+
+/** An error's message as the caller gets it: the label events an annotator's undo or redo names, by her own numbers. */
+export function messageForCaller(ws: Workspace, command: CommandName, message: string, caller: Caller): string {
+  if (caller.role !== 'annotator' || (command !== 'label.undo' && command !== 'label.set')) return message;
+  return ownSeqsInMessage(ws, caller.annotator!, message);
+}
+
+/** An event as a caller who may see it (canSee) gets it: an annotator's label.changed by her own number, another's with 0. */
+export function eventForCaller<E extends EventName>(ws: Workspace, caller: Caller, event: E, payload: EventPayloads[E]): EventPayloads[E] {
+  if (caller.role !== 'annotator' || event !== 'label.changed') return payload;
+  const rec = payload as EventPayloads['label.changed'];
+  // Another's event: no number, and no undone event's number either.
+  return (rec.annotator === caller.annotator ? ownRecord(ws, caller.annotator, rec) : { ...rec, seq: 0, origin: rec.origin.startsWith('undo:') ? 'undo' : rec.origin }) as EventPayloads[E];
 }
 
 /**
@@ -171,11 +228,24 @@ export function argsForCaller<C extends CommandName>(command: C, args: ParsedArg
  */
 export function filterResult<C extends CommandName>(ws: Workspace, command: C, args: unknown, result: CommandResult<C>, caller: Caller): CommandResult<C> {
   if (caller.role !== 'annotator') return result;
+  // Her label events by her own numbers (own-seq.ts), never the workspace's.
+  const own = (seq: number): number => ownSeq(ws, caller.annotator!, seq);
+  if (command === 'label.set') {
+    const r = result as CommandResult<'label.set'>;
+    return { ...r, seq: r.seq === null ? null : own(r.seq), record: r.record && ownRecord(ws, caller.annotator!, r.record) } as CommandResult<C>;
+  }
+  if (command === 'label.undo') return ownRecord(ws, caller.annotator!, result as CommandResult<'label.undo'>) as CommandResult<C>;
   // Issue 23: an annotator is shown only the pools they may work in.
   if (command === 'pool.list') {
     const mine = usablePools(ws, caller.annotator!);
-    return (result as CommandResult<'pool.list'>).filter((p) => mine.has(p.name)) as CommandResult<C>;
+    const tainted = modelsTrainedOnBlindLabels(ws);
+    // Runs carrying a blind pool's labels are not counted either (run-visibility.ts).
+    return (result as CommandResult<'pool.list'>)
+      .filter((p) => mine.has(p.name))
+      .map((p) => (p.runs === undefined ? p : { ...p, runs: Math.max(0, p.runs - runsOnBlindLabels(ws, p.name, tainted).size) })) as CommandResult<C>;
   }
+  const hidden = withoutBlindTrainedRuns(ws, command, args, result, caller);
+  if (hidden !== undefined) return hidden;
   if (command === 'workspace.stats') {
     // The workspace's label totals would show how far everyone else has got (blind pools too):
     // an annotator is given their own counts, and the number of pools they may use.
@@ -220,6 +290,51 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     return { ...r, annotators: r.annotators.filter(self), judges: r.judges.filter(self), progress: r.progress.filter((x) => self(x.annotator)) } as CommandResult<C>;
   }
   return result;
+}
+
+/**
+ * An annotator is never shown a run that carries a blind pool's labels (a model trained on one, a
+ * live run learning from one; run-visibility.ts): in an open pool that shares pairs with the blind
+ * one its scores and ranks would carry the others' blind labels. Such runs are left out of every
+ * result with runs in it, names included; eval.order leaves them out before it ranks (the engine
+ * passes runsHiddenFrom). Undefined: the command has no runs to leave out.
+ */
+function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: C, args: unknown, result: CommandResult<C>, caller: Caller): CommandResult<C> | undefined {
+  const pool = (args as { pool?: unknown }).pool;
+  if (typeof pool !== 'string') return undefined;
+  if (command === 'live.status') {
+    const r = result as CommandResult<'live.status'>;
+    const mine = usablePools(ws, caller.annotator!);
+    const trainPools = r.trainPools.filter((p) => mine.has(p));
+    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools } as CommandResult<C>;
+    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [] };
+    return blank as CommandResult<C>;
+  }
+  if (command !== 'annotate.query' && command !== 'annotate.navigate' && command !== 'eval.pool' && command !== 'eval.query' && command !== 'eval.order') return undefined;
+  if (result === null) return undefined;
+  const gone = runsOnBlindLabels(ws, pool);
+  if (gone.size === 0) return undefined;
+  const keep = <T>(m: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(m).filter(([k]) => !gone.has(k)));
+  if (command === 'annotate.query' || command === 'annotate.navigate') {
+    const r = result as CommandResult<'annotate.query'>;
+    return { ...r, runNames: r.runNames.filter((n) => !gone.has(n)), candidates: r.candidates.map((c) => ({ ...c, runs: keep(c.runs) })) } as CommandResult<C>;
+  }
+  if (command === 'eval.pool') {
+    const r = result as CommandResult<'eval.pool'>;
+    return { ...r, runs: keep(r.runs), curve: r.curve.map((pt) => ({ ...pt, runs: keep(pt.runs) })) } as CommandResult<C>;
+  }
+  if (command === 'eval.query') {
+    const r = result as CommandResult<'eval.query'>;
+    return { ...r, rankers: r.rankers.filter((x) => !gone.has(x.run)) } as CommandResult<C>;
+  }
+  // eval.order was ranked without them (runsHiddenFrom); nothing of them is left to take out.
+  const r = result as CommandResult<'eval.order'>;
+  return { ...r, rankers: r.rankers.filter((x) => !gone.has(x.run)) } as CommandResult<C>;
+}
+
+/** The runs of a pool a caller is not shown (an annotator's: run-visibility.ts), for handlers that rank runs against each other. */
+export function runsHiddenFrom(ws: Workspace, caller: Caller, pool: string): ReadonlySet<string> {
+  return caller.role === 'annotator' ? runsOnBlindLabels(ws, pool) : new Set();
 }
 
 /** Whether an event may be sent to a caller (owners get every event). */

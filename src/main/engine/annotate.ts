@@ -236,7 +236,9 @@ export function navigate(ws: Workspace, a: ParsedArgs<'annotate.navigate'>, voca
  * pool's judges (role judge, not assigned to label the pool) is a ruling: checkRuling refuses "?"
  * and pairs not in dispute (`state`: the pool's state when the caller has it loaded already).
  */
-export function setLabel(ws: Workspace, a: ParsedArgs<'label.set'>, state?: PoolState): LabelAck {
+export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: PoolState): LabelAck {
+  // The person as stored, or a new name in NFC (`qpairs label --annotator` comes here directly).
+  const a = { ...given, annotator: ws.personName(given.annotator) };
   // Its settings only: counting a 60,000-pair pool's rows for pool() took about 2 ms of every label.
   const pool = ws.poolSettings(a.pool);
   let value: string | null = null;

@@ -29,7 +29,7 @@ import { basename } from 'node:path';
 import { localUserName } from './local-user';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
-import { argsForCaller, authorize, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { argsForCaller, authorize, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -122,17 +122,19 @@ export class Engine implements EngineCore {
    */
   async invoke(command: unknown, rawArgs: unknown, input: CallerInput = LOCAL_OWNER): Promise<unknown> {
     if (!isCommandName(command)) throw new ContractError(`unknown command: ${String(command)}`, 'invalid-argument');
-    const args = parseArgs(command, rawArgs);
     this.ws.noticeExternalChanges(); // another process's commits: reload cached indexes and scores
     const caller = resolveCaller(this.ws, input);
+    // An annotator numbers her label events by her own count (own-seq.ts): the workspace's numbers here.
+    const args = seqsFromCaller(this.ws, command, withPeopleNamed(this.ws, command, parseArgs(command, rawArgs)), caller);
     authorize(this.access, command, args, caller);
     try {
       const runArgs = argsForCaller(command, args, caller);
       const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(runArgs as never, caller));
       return filterResult(this.ws, command, args, result as never, caller);
     } catch (e) {
-      if (e instanceof NotFoundError) throw new ContractError(e.message, 'not-found', wireReason(e.details.reason));
-      if (e instanceof QPairsError) throw new ContractError(e.message, 'user-error', wireReason(e.details.reason));
+      const message = e instanceof QPairsError ? messageForCaller(this.ws, command, e.message, caller) : '';
+      if (e instanceof NotFoundError) throw new ContractError(message, 'not-found', wireReason(e.details.reason));
+      if (e instanceof QPairsError) throw new ContractError(message, 'user-error', wireReason(e.details.reason));
       throw e;
     }
   }
@@ -148,6 +150,11 @@ export class Engine implements EngineCore {
   /** Whether an event may reach a caller (transports ask before sending each event). */
   canSee<E extends EventName>(input: CallerInput, event: E, payload: EventPayloads[E]): boolean {
     return canSee(this.access, resolveCaller(this.ws, input), event, payload);
+  }
+
+  /** The event as a caller who may see it gets it (an annotator's label events by her own numbers; access.ts eventForCaller). */
+  eventFor<E extends EventName>(input: CallerInput, event: E, payload: EventPayloads[E]): EventPayloads[E] {
+    return eventForCaller(this.ws, resolveCaller(this.ws, input), event, payload);
   }
 
   /**
@@ -232,7 +239,8 @@ export class Engine implements EngineCore {
         }),
       'live.status': (a) => this.live.status(ws.pool(a.pool).name),
       'live.retrain': (a) => ({ jobId: this.live.start(ws.pool(a.pool).name) }),
-      'eval.order': (a) => labelOrderOf(ws, a.pool, a),
+      // An annotator's standing is of the runs she is shown (access.ts runsHiddenFrom), ranked without the others.
+      'eval.order': (a, ctx) => labelOrderOf(ws, a.pool, a, runsHiddenFrom(ws, ctx, a.pool)),
       // One snapshot of the workspace: pool, runs, scores and labels are read by several statements, and
       // a label serve mode commits between two of them would otherwise be in some reads and not others.
       'eval.pool': (given) =>

@@ -61,7 +61,7 @@ export function nextPairFor(ws: Workspace, pool: string, annotator: string, quer
  * threshold. Its AP bounds already cover the missing labels of every opened query, and a query without
  * a relevant candidate counts 0 in them: `partial` and convention skip do not apply (the note says so).
  */
-export function candidateStandingOf(ws: Workspace, pool: string, counting: LabelOrderCounting): LabelOrderStanding {
-  const view = judgedPool(ws, pool, counting.annotator, counting);
+export function candidateStandingOf(ws: Workspace, pool: string, counting: LabelOrderCounting, hiddenRuns?: ReadonlySet<string>): LabelOrderStanding {
+  const view = judgedPool(ws, pool, counting.annotator, { ...counting, ...(hiddenRuns ? { hiddenRuns } : {}) });
   return candidateOrderStanding(view, readPoolOrder(ws, pool).seed, touchedQueries(ws, pool, view.queries.map((q) => q.id)), counting);
 }

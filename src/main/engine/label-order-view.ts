@@ -18,6 +18,8 @@ export interface ViewCounting {
   ties?: 'pool-order' | 'trec-eval';
   threshold?: number;
   partial?: boolean;
+  /** Runs left out, as if the pool had none of them (those an annotator is not shown; access.ts runsHiddenFrom). */
+  hiddenRuns?: ReadonlySet<string>;
 }
 
 /** A label's grade makes its pair relevant: a grade (not "?", not unlabeled) at or above the threshold. */
@@ -27,7 +29,7 @@ const relevantGrade = (g: number | undefined, threshold: number): boolean => g !
 export function orderedPool(ws: Workspace, pool: string, annotator?: string, counting: ViewCounting = {}): OrderedPool {
   const threshold = counting.threshold ?? 1;
   const pq = ws.poolQueries(pool);
-  const runs = ws.listRuns(pool);
+  const runs = ws.listRuns(pool).filter((r) => !counting.hiddenRuns?.has(r.name));
   const scores = runs.map((r) => ws.runScores(r.id));
   const queries = pq.map((q) => ({
     id: q.queryId,

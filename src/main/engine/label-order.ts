@@ -76,13 +76,13 @@ export function labelOrderCounting(ws: Workspace, pool: string, a: LabelOrderArg
  * the same options (label source, convention, ties, threshold, partly labeled queries): the verdict
  * "decided" is about the queries and figures that table shows.
  */
-export function labelOrderOf(ws: Workspace, pool: string, a: LabelOrderArgs = {}): LabelOrderStanding {
+export function labelOrderOf(ws: Workspace, pool: string, a: LabelOrderArgs = {}, hiddenRuns?: ReadonlySet<string>): LabelOrderStanding {
   const name = ws.pool(pool).name;
   const counting = labelOrderCounting(ws, name, a);
   const { order } = readPoolOrder(ws, name);
   const standing = isCandidateOrder(order)
-    ? candidateStandingOf(ws, name, counting)
-    : labelOrderStanding(order, orderedPool(ws, name, counting.annotator, counting), readDraws(ws, name), counting);
+    ? candidateStandingOf(ws, name, counting, hiddenRuns)
+    : labelOrderStanding(order, orderedPool(ws, name, counting.annotator, { ...counting, ...(hiddenRuns ? { hiddenRuns } : {}) }), readDraws(ws, name), counting);
   return withInSampleLeader(ws, name, counting, standing);
 }
 

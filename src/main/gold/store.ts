@@ -27,8 +27,9 @@ export interface AggregationSetting {
   threshold: number;
 }
 
-export function checkAnnotatorName(name: string): string {
-  const n = name.trim();
+export function checkAnnotatorName(name: string, ws?: Workspace): string {
+  // With the workspace: the person's name as stored, or a new name in NFC (Workspace.personName).
+  const n = ws ? ws.personName(name) : name.trim();
   if (!n) throw new QPairsError('annotator name is empty');
   if (isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);
   // Longer names were stored (qpairs annotators add, assign, label), and then every command of the app naming them was refused.
@@ -93,7 +94,7 @@ export function checkNewPersonName(ws: Workspace, name: string): void {
  * existing person never becomes one, nor does a source become a person (checkRoleChange).
  */
 export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole): AnnotatorRole {
-  const n = checkAnnotatorName(name);
+  const n = checkAnnotatorName(name, ws);
   checkNewPersonName(ws, n);
   if (role !== undefined && !ANNOTATOR_ROLES.includes(role)) throw new QPairsError(`unknown role "${role}" (roles: ${ANNOTATOR_ROLES.join(', ')})`);
   if (role === undefined) {
@@ -112,7 +113,7 @@ export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole):
  * annotator until given a role, whom the workspace may not list yet: they are added with the role.
  */
 export function setAnnotatorRole(ws: Workspace, name: string, role: AnnotatorRole, opts: { signsIn?: boolean } = {}): AnnotatorRole {
-  const n = checkAnnotatorName(name);
+  const n = checkAnnotatorName(name, ws);
   if (annotatorRole(ws, n) === null) {
     if (!opts.signsIn) throw new NotFoundError(`no annotator named "${n}" (add it first)`);
     checkRoleChange(n, 'annotator', role);
@@ -191,7 +192,7 @@ export function getAssignment(ws: Workspace, pool: string): AssignmentPlan {
  */
 export function assignPool(ws: Workspace, pool: string, annotators: readonly string[], perQuery: number | null, seed = 1): AssignmentPlan {
   const p = ws.pool(pool);
-  const names = annotators.map(checkAnnotatorName);
+  const names = [...new Set(annotators.map((a) => checkAnnotatorName(a, ws)))];
   for (const n of names) {
     const role = annotatorRole(ws, n) ?? (n === 'gold' ? 'gold' : 'annotator');
     if (role === 'gold' || role === 'system') throw new QPairsError(`"${n}" has the ${role} role and cannot be assigned to label a pool`);

@@ -31,7 +31,8 @@ export function parseTokenSpecs(specs: readonly string[]): { tokens: TokenMap; g
   const generated: Array<{ annotator: string; token: string }> = [];
   for (const spec of specs) {
     const eq = spec.indexOf('=');
-    const annotator = (eq < 0 ? spec : spec.slice(0, eq)).trim();
+    // Names are NFC, as everywhere a person's name is taken (Workspace.personName).
+    const annotator = (eq < 0 ? spec : spec.slice(0, eq)).trim().normalize('NFC');
     const secret = eq < 0 ? '' : spec.slice(eq + 1);
     // Not the value itself: without a name it may be a secret alone.
     if (!annotator) throw new QPairsError('--token: a value has no name before "=": give NAME=SECRET or NAME');

@@ -146,7 +146,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
           throw new QPairsError(`--token ${name}=…: ${(e as Error).message}`);
         }
         // Read now, not at start: the file is read again while the workspace changes (a labels import makes "gold").
-        const role = engine.ws.listAnnotators().find((a) => a.name === name)?.role;
+        const role = engine.ws.listAnnotators().find((a) => a.name === engine.ws.personName(name))?.role;
         if (name === 'gold') throw new QPairsError('--token gold: "gold" is the name imported gold labels go under, not a person; tokens are for people');
         if (role === 'gold' || role === 'system') throw new QPairsError(`--token ${name}: "${name}" is the workspace's ${role} annotator, not a person; tokens are for people`);
       }

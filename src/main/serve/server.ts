@@ -43,6 +43,8 @@ export interface ServeEngine {
   invoke(command: unknown, args: unknown, caller?: ServeCaller): Promise<unknown>;
   /** Whether an event may be sent to a caller (the engine decides; the server only asks). */
   canSee<E extends EventName>(caller: ServeCaller, event: E, payload: EventPayloads[E]): boolean;
+  /** The event as that caller gets it (an annotator's label events by her own numbers); absent (test fakes): as it is. */
+  eventFor?<E extends EventName>(caller: ServeCaller, event: E, payload: EventPayloads[E]): EventPayloads[E];
   readonly hub: { onAny(fn: (event: EventName, payload: unknown) => void): () => void };
   /**
    * Whether a caller's role may call a command (the engine's role table). Uploads feed only
@@ -564,10 +566,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (ws.readyState !== ws.OPEN) continue;
       const caller = callers.get(ws);
       if (!caller || !opts.engine.canSee(caller, event, payload as never)) continue;
-      frame ??= JSON.stringify({ event, payload });
+      const shown = opts.engine.eventFor ? opts.engine.eventFor(caller, event, payload as never) : payload;
+      const sent = shown === payload ? (frame ??= JSON.stringify({ event, payload })) : JSON.stringify({ event, payload: shown });
       // A client that cannot keep up reconnects and refreshes rather than buffering forever.
       if (ws.bufferedAmount > 8 * 1024 ** 2) ws.terminate();
-      else ws.send(frame);
+      else ws.send(sent);
     }
   });
   const heartbeat = setInterval(() => {

@@ -419,7 +419,7 @@ describe('people live in the workspace', () => {
 });
 
 describe('annotators work only where they are assigned', () => {
-  it('alice (assigned "sealed" only) never sees an imported gold pool and gets 403 labeling it; bob, not assigned, loses "sealed"', async () => {
+  it('alice (assigned "sealed" only) never sees an imported gold pool and gets 404 labeling it, as for a pool that does not exist; bob, not assigned, loses "sealed"', async () => {
     const labels = path.join(dir, 'gold.csv');
     writeFileSync(labels, 'query_id,candidate_id,annotator,label\nq1,c1,gold,1\nq1,c2,gold,0\nq2,c3,gold,1\n');
     const { jobId } = (await engine.invoke('import.start', { format: 'labels-csv', sources: [{ path: labels }], pool: 'gold1', scheme: 'binary' })) as { jobId: string };
@@ -443,11 +443,14 @@ describe('annotators work only where they are assigned', () => {
       ['pool.progress', { pool: 'gold1' }],
       ['pool.assignment', { pool: 'gold1' }],
     ] as const) {
+      // A pool closed to her answers as one that does not exist (same status, same words): she cannot probe names.
       const r = await call(alice, command, args);
-      expect([command, r.status]).toEqual([command, 403]);
-      expect(r.body.message).toMatch(/gold1.*closed to annotators until the owner assigns it/);
+      const missing = await call(alice, command, { ...args, pool: 'gold2' });
+      expect([command, r.status, r.body]).toEqual([command, 404, JSON.parse(JSON.stringify(missing.body).replaceAll('gold2', 'gold1'))]);
+      expect(r.body.message).toBe('no pool named "gold1"');
     }
-    expect((await call(bob, 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '1' })).body.message).toMatch(/not assigned to "bob"/);
+    const bobs = await call(bob, 'label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'bob', value: '1' });
+    expect([bobs.status, bobs.body.message]).toEqual([404, 'no pool named "sealed"']);
     // Browse's pool filter (question.show) lists only her pools; the gold pool's label events never reach her.
     const shown = (await call(alice, 'question.show', { id: 'q1' })).body as { pools: Array<{ pool: string }> };
     expect([...new Set(shown.pools.map((p) => p.pool))].sort()).toEqual(['open', 'sealed']);
@@ -456,6 +459,10 @@ describe('annotators work only where they are assigned', () => {
     await new Promise((r) => setTimeout(r, 100));
     const pools = events.got.map((g) => JSON.parse(g)).filter((e) => e.event === 'label.changed').map((e) => e.payload.pool);
     expect(pools).toEqual([ack.record.pool]);
+    // Her event comes numbered as her answer was: by her own count (own-seq.ts), not the workspace's.
+    const seqs = events.got.map((g) => JSON.parse(g)).filter((e) => e.event === 'label.changed').map((e) => e.payload.seq);
+    expect(seqs).toEqual([ack.record.seq]);
+    expect(ack.record.seq).toBeLessThan((engine.ws.stmt(`SELECT max(seq) AS m FROM labels`).get() as { m: number }).m);
     events.ws.close();
 
     // Once the owner assigns the gold pool to her, she works there.

@@ -63,7 +63,7 @@ function personRole(role: string | undefined): PersonRole {
  * revokes any earlier live token of theirs, and issues a fresh token, returned once.
  */
 export function inviteAnnotator(ws: Workspace, name: string, role?: string): Invitation {
-  const n = checkAnnotatorName(name);
+  const n = checkAnnotatorName(name, ws);
   checkNewPersonName(ws, n);
   const existing = ws.listAnnotators().find((a) => a.name === n);
   const kept = role === undefined && existing && (PERSON_ROLES as readonly string[]).includes(existing.role) ? existing.role : undefined;
@@ -88,7 +88,7 @@ export function inviteAnnotator(ws: Workspace, name: string, role?: string): Inv
 
 /** Revokes every live token of a person; returns how many. Their labels and role stay. */
 export function revokeAnnotator(ws: Workspace, name: string): { name: string; revoked: number } {
-  const n = checkAnnotatorName(name);
+  const n = checkAnnotatorName(name, ws);
   if (!ws.listAnnotators().some((a) => a.name === n)) throw new NotFoundError(`no annotator named "${n}"`);
   const revoked = ws.stmt(`UPDATE annotator_tokens SET revoked = ? WHERE annotator_id = ? AND revoked IS NULL`).run(now(), ws.ensureAnnotator(n)).changes;
   return { name: n, revoked };

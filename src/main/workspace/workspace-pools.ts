@@ -212,8 +212,26 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
 
   // ---------------------------------------------------------------- annotators
 
-  ensureAnnotator(name: string, role: AnnotatorRole = name === 'gold' ? 'gold' : 'annotator'): number {
+  /**
+   * The name a person given as `name` has here: names are compared in Unicode NFC, so "Zoë" typed
+   * precomposed or as e + U+0308 is one person. A stored name NFC-equal to it is returned as stored
+   * (names stored before keep their spelling); a new name is its NFC form. Trimmed.
+   */
+  personName(name: string): string {
     const n = name.trim();
+    if (this.stmt(`SELECT 1 FROM annotators WHERE name = ?`).get(n)) return n;
+    const nfc = n.normalize('NFC');
+    if (nfc !== n && this.stmt(`SELECT 1 FROM annotators WHERE name = ?`).get(nfc)) return nfc;
+    // Only a name outside ASCII can have another spelling; stored ones are few (people, not labels).
+    if (/[^\x00-\x7f]/.test(nfc)) {
+      const same = (this.stmt(`SELECT name FROM annotators`).all() as Array<{ name: string }>).map((x) => x.name).find((x) => x.normalize('NFC') === nfc);
+      if (same !== undefined) return same;
+    }
+    return nfc;
+  }
+
+  ensureAnnotator(name: string, role: AnnotatorRole = name === 'gold' ? 'gold' : 'annotator'): number {
+    const n = this.personName(name);
     if (!n) throw new QPairsError('annotator name is empty');
     const r = this.stmt(`SELECT id FROM annotators WHERE name = ?`).get(n) as { id: number } | undefined;
     if (!r && isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);

@@ -88,7 +88,9 @@ export class UndoHistory {
 
   constructor(
     private readonly storage?: KV,
-    private readonly key = 'qpairs.undoHistory',
+    // '.2': an annotator's entries hold her own event numbers (the engine's own-seq.ts); entries kept
+    // under the old key held the workspace's numbers, which would name other events of hers now.
+    private readonly key = 'qpairs.undoHistory.2',
   ) {
     const entries = this.read(key, []);
     this.entries = Array.isArray(entries) ? (entries as HistoryEntry[]).filter((e) => e && typeof e.seq === 'number') : [];

@@ -111,6 +111,11 @@ export function AccessPanel(): ReactNode {
       setError(errorMessage(e));
     }
   };
+  // A new link ends the person's current one at once, as Revoke does: asked first, as Revoke is.
+  const reinvite = async (m: { name: string; role: string; invited: string | null }): Promise<void> => {
+    if (m.invited && !window.confirm(`Give ${m.name} a new link? Their current link stops working at once (open pages too); send them the new one.`)) return;
+    await invite(m.name, (PERSON_ROLES as readonly string[]).includes(m.role) ? (m.role as PersonRole) : 'annotator');
+  };
   const changeRole = async (who: string, r: PersonRole): Promise<boolean> => {
     setError(null);
     try {
@@ -229,7 +234,7 @@ export function AccessPanel(): ReactNode {
               <td>{ago(m.lastSeen)}</td>
               <td className="num">{m.labelEvents}</td>
               <td className="row-actions">
-                <button type="button" data-testid={`access-reinvite-${m.name}`} onClick={() => void invite(m.name, (PERSON_ROLES as readonly string[]).includes(m.role) ? (m.role as PersonRole) : 'annotator')} disabled={busy}>
+                <button type="button" data-testid={`access-reinvite-${m.name}`} onClick={() => void reinvite(m)} disabled={busy}>
                   {m.invited ? 'New link' : 'Invite'}
                 </button>
                 {m.invited && (

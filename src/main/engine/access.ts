@@ -232,7 +232,9 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   const own = (seq: number): number => ownSeq(ws, caller.annotator!, seq);
   if (command === 'label.set') {
     const r = result as CommandResult<'label.set'>;
-    return { ...r, seq: r.seq === null ? null : own(r.seq), record: r.record && ownRecord(ws, caller.annotator!, r.record) } as CommandResult<C>;
+    // The answer's seq is its record's: her count is read once (it counts her events: linear in them).
+    const record = r.record && ownRecord(ws, caller.annotator!, r.record);
+    return { ...r, seq: r.seq === null ? null : record && r.record!.seq === r.seq ? record.seq : own(r.seq), record } as CommandResult<C>;
   }
   if (command === 'label.undo') return ownRecord(ws, caller.annotator!, result as CommandResult<'label.undo'>) as CommandResult<C>;
   // Issue 23: an annotator is shown only the pools they may work in.

@@ -219,6 +219,9 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
    */
   personName(name: string): string {
     const n = name.trim();
+    // An ASCII name is its own NFC form and no other stored spelling is looked for (below): it is the
+    // answer as it is, without a statement (this runs for every command's names, before its snapshot).
+    if (!/[^\x00-\x7f]/.test(n)) return n;
     if (this.stmt(`SELECT 1 FROM annotators WHERE name = ?`).get(n)) return n;
     const nfc = n.normalize('NFC');
     if (nfc !== n && this.stmt(`SELECT 1 FROM annotators WHERE name = ?`).get(nfc)) return nfc;

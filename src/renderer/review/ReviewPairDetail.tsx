@@ -50,24 +50,20 @@ export function ReviewPairDetail({
           The texts of this pair could not be read: {detail.error}
         </p>
       )}
-      <div className="review-text" data-testid="review-query">
-        <div className="small muted">
-          Query <span data-testid="review-query-id">{current.item.queryId}</span> {pair && <> · #{pair.queryPosition + 1} in the pool</>}
-        </div>
-        <h2 data-testid="review-query-title" dir="auto">{(pair ? pair.query?.title : current.item.queryTitle) || <span className="muted">(no title)</span>}</h2>
-        <div className="query-body review-body" data-testid="review-query-body" tabIndex={0} aria-label="query body" dir="auto">
-          {pair ? pair.query ? pair.query.body : <span className="muted">The text of this query is not in the workspace.</span> : <span className="muted">loading…</span>}
-        </div>
-      </div>
-      <div className="review-text" data-testid="review-candidate">
-        <div className="small muted">
-          Candidate <span data-testid="review-candidate-id">{current.item.candidateId}</span> {pair && <> · #{pair.candidatePosition + 1} of the query’s pool</>}
-        </div>
-        <h2 data-testid="review-candidate-title" dir="auto">{(pair ? pair.candidate?.title : current.item.candidateTitle) || <span className="muted">(no title)</span>}</h2>
-        <div className="query-body review-body" data-testid="review-candidate-body" tabIndex={0} aria-label="candidate body" dir="auto">
-          {pair ? pair.candidate ? pair.candidate.body : <span className="muted">The text of this candidate is not in the workspace.</span> : <span className="muted">loading…</span>}
-        </div>
-      </div>
+      <PairText
+        which="query"
+        id={current.item.queryId}
+        position={pair && `#${pair.queryPosition + 1} in the pool`}
+        title={pair ? pair.query?.title : current.item.queryTitle}
+        body={pair ? (pair.query?.body ?? null) : undefined}
+      />
+      <PairText
+        which="candidate"
+        id={current.item.candidateId}
+        position={pair && `#${pair.candidatePosition + 1} of the query’s pool`}
+        title={pair ? pair.candidate?.title : current.item.candidateTitle}
+        body={pair ? (pair.candidate?.body ?? null) : undefined}
+      />
       <div className="review-verdict">
         <ul className="votes" data-testid="review-votes">
           {current.item.labels.map((l) => {
@@ -118,5 +114,27 @@ export function ReviewPairDetail({
         <KeyLegend labels={rulingKeys} nav={REVIEW_KEYS} testId="review-legend" />
       </div>
     </section>
+  );
+}
+
+/**
+ * The query's or the candidate's text in the detail pane: its id and place, title and body (the
+ * queue's title until review.pair answers; `body` undefined while loading, null when the workspace
+ * has no text for it).
+ */
+function PairText({ which, id, position, title, body }: { which: 'query' | 'candidate'; id: string; position: string | null; title: string | null | undefined; body: string | null | undefined }): ReactNode {
+  const Which = which === 'query' ? 'Query' : 'Candidate';
+  return (
+    <div className="review-text" data-testid={`review-${which}`}>
+      <div className="small muted">
+        {Which} <span data-testid={`review-${which}-id`}>{id}</span> {position && <> · {position}</>}
+      </div>
+      <h2 data-testid={`review-${which}-title`} dir="auto">
+        {title || <span className="muted">(no title)</span>}
+      </h2>
+      <div className="query-body review-body" data-testid={`review-${which}-body`} tabIndex={0} aria-label={`${which} body`} dir="auto">
+        {body === undefined ? <span className="muted">loading…</span> : body === null ? <span className="muted">The text of this {which} is not in the workspace.</span> : body}
+      </div>
+    </div>
   );
 }

@@ -1,21 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnnotateQueryItem, QueryView } from '../../shared/contract';
 import type { Engine } from './engine';
-import { teamEngine } from './test-team';
+import { useTeamEngine } from './test-team';
 
-let dir: string;
 let engine: Engine;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-queries-'));
-  engine = teamEngine(dir);
-});
-afterEach(() => {
-  engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useTeamEngine('qpairs-queries-', (e) => (engine = e));
 
 describe('annotate.queries (the go-to list)', () => {
   it("lists the annotator's queries in order with titles, positions as annotate.query gives them, and what is done", async () => {

@@ -4,27 +4,15 @@
  * fails on anything from which the pool's order could be rebuilt: an engine rank or score, a run,
  * the retriever's position of a candidate, or a ranker's score value (MARKERS.score) anywhere.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commandArgs, commandRoles, ContractError, type CommandName, type EventName } from '../../shared/contract';
 import type { Engine } from './engine';
-import { MARKERS, teamEngine } from './test-team';
+import { MARKERS, useTeamEngine } from './test-team';
 
-let dir: string;
 let engine: Engine;
-const ALICE = { annotator: 'alice', local: false } as const;
+useTeamEngine('qpairs-blind-walk-', (e) => (engine = e));
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-blind-walk-'));
-  engine = teamEngine(dir);
-});
-afterEach(async () => {
-  await engine.jobs.idle();
-  engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const ALICE = { annotator: 'alice', local: false } as const;
 
 /** Every annotator-level command with arguments aimed at the blind pool "sealed". */
 function argsFor(command: CommandName, seq: number): Record<string, unknown> | undefined {

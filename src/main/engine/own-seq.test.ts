@@ -3,28 +3,17 @@
  * no longer counts everyone else's label events (blind pools included). Undo and redo take her
  * numbers; owners keep the workspace's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LabelAck, LabelRecord } from '../../shared/contract';
 import type { Engine } from './engine';
-import { teamEngine } from './test-team';
+import { useTeamEngine } from './test-team';
 
 const alice = { annotator: 'alice', local: false };
 const bob = { annotator: 'bob', local: false };
 
 describe('an annotator’s label event numbers are her own', () => {
-  let dir: string;
   let engine: Engine;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-own-seq-'));
-    engine = teamEngine(dir);
-  });
-  afterEach(() => {
-    engine.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  useTeamEngine('qpairs-own-seq-', (e) => (engine = e));
 
   it('label.set, label.undo, redo (ifLatest), label.changed and the refusals use them; bob’s labels in between change nothing', async () => {
     const pair = { pool: 'open', queryId: 'q1', candidateId: 'c2' };

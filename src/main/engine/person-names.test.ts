@@ -3,12 +3,9 @@
  * names the same person wherever a name is taken; new names are stored in NFC, names stored
  * before keep their spelling and are found by either.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from './engine';
-import { teamEngine } from './test-team';
+import { useTeamEngine } from './test-team';
 import { parseTokenSpecs } from '../serve/auth';
 import { addAnnotator, assignPool } from '../gold/store';
 
@@ -16,16 +13,8 @@ const NFC = 'Zo\u00eb';
 const NFD = 'Zoe\u0308';
 
 describe('a person’s name in NFC and NFD is one person', () => {
-  let dir: string;
   let engine: Engine;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-names-'));
-    engine = teamEngine(dir);
-  });
-  afterEach(() => {
-    engine.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  useTeamEngine('qpairs-names-', (e) => (engine = e));
   const zoes = (): string[] => engine.ws.listAnnotators().map((a) => a.name).filter((n) => n.normalize('NFC') === NFC);
 
   it('invite, add, assign, label.set and import’s annotator take either spelling as one person, stored in NFC', async () => {

@@ -3,25 +3,13 @@
  * beside the workspace's people: before, a tokens-file person who signed in and labeled was missing
  * from the list, or shown as "no link".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TeamMemberView } from '../../shared/contract';
 import type { Engine } from './engine';
-import { teamEngine } from './test-team';
+import { useTeamEngine } from './test-team';
 
-let dir: string;
 let engine: Engine;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-team-tokens-'));
-  engine = teamEngine(dir);
-});
-afterEach(async () => {
-  await engine.jobs.idle();
-  engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useTeamEngine('qpairs-team-tokens-', (e) => (engine = e));
 
 it("annotator.team marks the people the server's tokens sign in, and lists those the workspace does not know yet", async () => {
   const before = (await engine.invoke('annotator.team', {})) as TeamMemberView[];

@@ -201,8 +201,9 @@ export function messageForCaller(ws: Workspace, command: CommandName, message: s
 export function eventForCaller<E extends EventName>(ws: Workspace, caller: Caller, event: E, payload: EventPayloads[E]): EventPayloads[E] {
   if (caller.role !== 'annotator' || event !== 'label.changed') return payload;
   const rec = payload as EventPayloads['label.changed'];
-  // Another's event: no number, and no undone event's number either.
-  return (rec.annotator === caller.annotator ? ownRecord(ws, caller.annotator, rec) : { ...rec, seq: 0, origin: rec.origin.startsWith('undo:') ? 'undo' : rec.origin }) as EventPayloads[E];
+  // Another's event: no number, and none in its origin either (`undo:N` the event it undid, `import:N`
+  // the import's count in the workspace): the kind alone.
+  return (rec.annotator === caller.annotator ? ownRecord(ws, caller.annotator, rec) : { ...rec, seq: 0, origin: rec.origin.replace(/:.*$/s, '') }) as EventPayloads[E];
 }
 
 /**

@@ -51,5 +51,9 @@ describe('an annotator’s label event numbers are her own', () => {
     expect(owners.seq).toBeGreaterThan(17);
     const bobs = engine.ws.labelEvent(owners.seq! - 1)!;
     expect(engine.eventFor(alice, 'label.changed', bobs).seq).toBe(0);
+    // Nor a number in another's origin: the event an undo took back, an import's count.
+    expect(engine.eventFor(alice, 'label.changed', { ...bobs, origin: 'undo:12' }).origin).toBe('undo');
+    expect(engine.eventFor(alice, 'label.changed', { ...bobs, origin: 'import:7' }).origin).toBe('import');
+    expect(engine.eventFor(alice, 'label.changed', { ...bobs, origin: 'ui' }).origin).toBe('ui');
   });
 });

@@ -265,6 +265,11 @@ export function unlabeledSpec(trainPools: readonly string[], pairs: Pick<Labeled
 /** The training pairs as query → candidate → relevant (a pair both relevant and not counts as relevant, as ltr and fused read it). */
 export { labeledLists } from '../models/ranksvm';
 
+/** A query's relevant candidates for training and dev figures: those graded 1 or more (unlabeled ones are not). */
+export function relevantAmong(candidates: readonly string[], grades: ReadonlyMap<string, number>): Set<string> {
+  return new Set(candidates.filter((c) => (grades.get(c) ?? 0) >= 1));
+}
+
 /**
  * A labeled pool as a dev set: each labeled query, its candidates (pool order) and relevant ids.
  * Under the pool's convention: a `skip` pool (AskUbuntu's) leaves out the queries without a
@@ -282,8 +287,7 @@ export function buildDevSet(ws: Workspace, pool: string, opts: { excludeRuns?: R
       .poolQueries(pool)
       .filter((q) => grades.has(q.queryId))
       .map((q) => {
-        const g = grades.get(q.queryId)!;
-        return { q, relevant: new Set(q.candidates.filter((c) => (g.get(c) ?? 0) >= 1)) };
+        return { q, relevant: relevantAmong(q.candidates, grades.get(q.queryId)!) };
       })
       .filter(({ relevant }) => !skip || relevant.size > 0)
       .map(({ q, relevant }) => ({
@@ -348,7 +352,7 @@ export function trainingDevSet(ws: Workspace, queries: readonly TrainingQuery[],
       return {
         query: qtext(ws, q.id, cache),
         candidates: candidates.map((c) => qtext(ws, c, cache)),
-        relevant: new Set(candidates.filter((c) => (q.grades.get(c) ?? 0) >= 1)),
+        relevant: relevantAmong(candidates, q.grades),
         context: queryContext(p.runs, q.id),
       };
     }),

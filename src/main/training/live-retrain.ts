@@ -29,7 +29,7 @@ import type { ModelId, WordVectorCache } from '../models/types';
 import type { LivePreparation, LivePrepareSpec } from '../models/worker-protocol';
 import { clusterCount, findOverlap, groupedFolds, nearDuplicateClusters, type OverlapReason } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
-import { labeledLists, labeledTrainingPairs, unlabeledSpec, poolGrades, trainingQueries } from './data';
+import { labeledLists, labeledTrainingPairs, relevantAmong, unlabeledSpec, poolGrades, trainingQueries } from './data';
 import { resolveWorkerPath, trainAndScore, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
 
@@ -205,9 +205,10 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
       { ...o, onProgress },
     );
     for (const it of scored) {
-      const grades = prep.grades.get(it.id)!;
+      // As trainingDevSet gives the fold's queries their relevant candidates.
+      const relevant = relevantAmong(it.candidates, prep.grades.get(it.id)!);
       scores.set(it.id, new Map(it.candidates.map((c, j) => [c, it.scores[j]!])));
-      const { ap, rr } = apRr(rankOrder(it.scores).map((j) => (grades.get(it.candidates[j]!) ?? 0) >= 1));
+      const { ap, rr } = apRr(rankOrder(it.scores).map((j) => relevant.has(it.candidates[j]!)));
       apSum += ap;
       rrSum += rr;
       heldOut++;

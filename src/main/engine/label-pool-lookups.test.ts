@@ -7,38 +7,14 @@
  * 24.7–26.9 ms per annotator label on a 3,000-query pool of 60,000 pairs, 0.8–1.0 ms after. These
  * lookups now read the pool's settings only (findPoolSettings / poolSettings / poolId).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Workspace } from '../workspace/workspace';
-import { Engine } from './engine';
+import { describe, expect, it, vi } from 'vitest';
+import type { Engine } from './engine';
 import type { CallerInput } from './access';
+import { useTeamEngine } from './test-team';
 
-let dir: string;
-let ws: Workspace;
+// Pools "sealed" (blind) and "open", graded, q1 with c1-c3 labeled 1 by alice already (test-team.ts).
 let engine: Engine;
-
-beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-label-lookups-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  ws.transaction(() => {
-    ws.ensureAnnotator('alice', 'annotator');
-    ws.ensureAnnotator('bob', 'annotator');
-    for (const [name, blind] of [
-      ['sealed', true],
-      ['open', false],
-    ] as const) {
-      ws.createPool({ name, scheme: 'binary', blind });
-      ws.addPoolQueries(name, [{ queryId: 'q1', candidates: ['c1', 'c2', 'c3'] }]);
-    }
-  });
-  engine = new Engine(ws, { transport: 'http' });
-});
-afterAll(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useTeamEngine('qpairs-label-lookups-', (e) => (engine = e));
 
 const CALLERS: Record<string, CallerInput> = {
   'the local owner': { annotator: null, local: true },
@@ -49,13 +25,13 @@ describe("a label does not count its pool's rows", () => {
   for (const [who, input] of Object.entries(CALLERS)) {
     for (const pool of ['sealed', 'open']) {
       it(`${who}, ${pool} pool: label.set and the label.changed event each subscriber is shown`, async () => {
-        const counted = vi.spyOn(ws, 'findPool');
-        // A pair of its own per caller: the same label again writes no event.
+        const counted = vi.spyOn(engine.ws, 'findPool');
+        // A new value (alice gave 1): the same label again writes no event.
         const candidateId = input.local ? 'c1' : 'c2';
         try {
-          const ack = (await engine.invoke('label.set', { pool, queryId: 'q1', candidateId, annotator: 'alice', value: '1' }, input)) as { seq: number };
+          const ack = (await engine.invoke('label.set', { pool, queryId: 'q1', candidateId, annotator: 'alice', value: '2' }, input)) as { seq: number };
           expect(ack.seq).toBeGreaterThan(0);
-          const event = { pool, queryId: 'q1', candidateId, annotator: 'alice', value: '1', seq: ack.seq } as never;
+          const event = { pool, queryId: 'q1', candidateId, annotator: 'alice', value: '2', seq: ack.seq } as never;
           expect(engine.canSee({ annotator: 'bob', local: false }, 'label.changed', event)).toBe(pool === 'open');
           expect(engine.canSee({ annotator: 'alice', local: false }, 'label.changed', event)).toBe(true);
           expect(counted).not.toHaveBeenCalled();

@@ -13,6 +13,7 @@ import { readPoolOrder } from '../active/draw-log';
 import { getAssignment } from '../gold/store';
 import type { Workspace } from '../workspace/workspace';
 import { judgedPool } from './label-order-view';
+import { runsOnBlindLabels } from './run-visibility';
 
 /** Indices of the pool's queries anyone has labeled a pair of (they are open). */
 function touchedQueries(ws: Workspace, pool: string, ids: readonly string[]): Set<number> {
@@ -29,10 +30,10 @@ function touchedQueries(ws: Workspace, pool: string, ids: readonly string[]): Se
  * The pair `annotator` should label next, among `queryIds` (their queries) and the pairs they have not
  * labeled; null when none is left. With several assigned annotators, a pair another assigned annotator
  * has labeled comes first (in label order), so each pair gets its k labels as assigned; then the
- * order's own choice.
+ * order's own choice, made from the runs annotators are shown (the pair is everyone's; run-visibility.ts).
  */
 export function nextPairFor(ws: Workspace, pool: string, annotator: string, queryIds: readonly string[]): { queryId: string; candidateId: string } | null {
-  const view = judgedPool(ws, pool);
+  const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) });
   const ids = view.queries.map((q) => q.id);
   const mine = new Set(ws.currentLabels(pool, annotator).map((l) => `${l.queryId}\u0000${l.candidateId}`));
   const allowed = new Set(queryIds);

@@ -17,6 +17,7 @@ import { evaluateRankedQuery } from '../metrics/evaluate';
 import { runModelOverlap } from '../training/trained-on';
 import { candidateStandingOf } from './label-order-candidates';
 import { orderedPool } from './label-order-view';
+import { runsOnBlindLabels } from './run-visibility';
 
 export { orderedPool } from './label-order-view';
 
@@ -29,13 +30,17 @@ export function needsDraw(ws: Workspace, pool: string, annotator: string): boole
   return order !== 'pool' && !isCandidateOrder(order) && annotatorNeedsDraw(ws, pool, annotator, readDraws(ws, pool));
 }
 
-/** Draws until the annotator has an undone drawn query or every query is drawn; returns the draws made. Call inside the write gate. */
+/**
+ * Draws until the annotator has an undone drawn query or every query is drawn; returns the draws made. Call inside the write gate.
+ * The draw log is the pool's, shared by everyone who labels it, so draws are made from the runs its
+ * annotators are shown (without those on blind labels, run-visibility.ts), whoever's request makes them.
+ */
 export function drawForAnnotator(ws: Workspace, pool: string, annotator: string): number {
   const { order, seed } = readPoolOrder(ws, pool);
   if (order === 'pool' || isCandidateOrder(order)) return 0;
   let draws = readDraws(ws, pool);
   if (!annotatorNeedsDraw(ws, pool, annotator, draws)) return 0;
-  const view = orderedPool(ws, pool);
+  const view = orderedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) });
   let made = 0;
   ws.db.transaction(() => {
     for (;;) {

@@ -11,6 +11,7 @@ import { poolClosedReason, usablePools } from './pool-access';
 import { getAssignment } from '../gold/store';
 import { globalSeq, ownRecord, ownSeq, ownSeqsInMessage } from './own-seq';
 import { liveOnBlindLabels, modelsTrainedOnBlindLabels, runsOnBlindLabels } from './run-visibility';
+import { peopleShownTo } from './people-shown';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -247,6 +248,8 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
       .filter((p) => mine.has(p.name))
       .map((p) => (p.runs === undefined ? p : { ...p, runs: Math.max(0, p.runs - runsOnBlindLabels(ws, p.name, tainted).size) })) as CommandResult<C>;
   }
+  // Only herself and those whose labels she may see (people-shown.ts): never the whole team.
+  if (command === 'annotator.list') return peopleShownTo(ws, caller.annotator!, result as CommandResult<'annotator.list'>) as CommandResult<C>;
   const hidden = withoutBlindTrainedRuns(ws, command, args, result, caller);
   if (hidden !== undefined) return hidden;
   if (command === 'workspace.stats') {

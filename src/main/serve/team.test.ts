@@ -471,6 +471,30 @@ describe('annotators work only where they are assigned', () => {
     expect((await call(alice, 'label.set', { pool: 'gold1', queryId: 'q1', candidateId: 'c1', annotator: 'alice', value: '1' })).status).toBe(200);
   });
 
+  it('annotator.list gives an annotator herself and those whose labels she may see (open pools of hers), never the whole team', async () => {
+    // frank labels only the blind pool; erin is invited and has labeled nothing; dave owns the workspace.
+    engine.ws.ensureAnnotator('frank', 'annotator');
+    engine.ws.addLabel({ pool: 'sealed', queryId: 'q1', candidateId: 'c1', annotator: 'frank', value: '2', origin: 'test' });
+    const dave = await ownerToken();
+    await call(dave, 'annotator.invite', { name: 'erin', role: 'judge' });
+    const alice = (await call(dave, 'annotator.invite', { name: 'alice' })).body.token as string;
+    const listed = async (t: string): Promise<string[]> => {
+      const r = await call(t, 'annotator.list');
+      expect(r.status).toBe(200);
+      return (r.body as Array<{ name: string }>).map((p) => p.name).sort();
+    };
+    expect(await listed(dave)).toEqual(['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gold']);
+    // Pool "open" shows her bob's, carol's and gold's labels: those are label sources she may evaluate.
+    expect(await listed(alice)).toEqual(['alice', 'bob', 'carol', 'gold']);
+    // Once "open" is blind too, she is listed alone.
+    await call(dave, 'pool.set', { pool: 'open', blind: true });
+    expect(await listed(alice)).toEqual(['alice']);
+    // An open pool not hers (assigned to bob only) shows her no one either.
+    await call(dave, 'pool.set', { pool: 'open', blind: false });
+    await call(dave, 'pool.assign', { pool: 'open', annotators: ['bob'] });
+    expect(await listed(alice)).toEqual(['alice']);
+  });
+
   it('assigning a judge as an annotator says what it means and keeps the judge role', async () => {
     const r = (await engine.invoke('pool.assign', { pool: 'open', annotators: ['alice', 'carol'] })) as { notes?: string[]; annotators: string[] };
     expect(r.annotators).toEqual(['alice', 'carol']);

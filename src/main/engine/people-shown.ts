@@ -1,0 +1,21 @@
+/**
+ * Who an annotator is shown in `annotator.list` (access.ts filterResult): herself, and the people and
+ * label sources whose labels she may already see — those with a label in a pool that is open (not
+ * blind) and that she may use (pool-access.ts). Who else labels a blind pool, who is invited, who
+ * judges or owns the workspace is not hers to know; Evaluate, the one screen of hers that lists
+ * people, offers them as label sources, and only labels she may see can be evaluated.
+ */
+import type { Workspace } from '../workspace/workspace';
+import { usablePools } from './pool-access';
+
+export function peopleShownTo<P extends { name: string }>(ws: Workspace, annotator: string, people: readonly P[]): P[] {
+  const open = [...usablePools(ws, annotator)].map((name) => ws.findPoolSettings(name)).filter((p) => p !== null && !p.blind).map((p) => p!.id);
+  const ids = new Map(ws.listAnnotators().map((a) => [a.name, a.id]));
+  // One index seek per person and open pool (labels_current leads with pool_id, annotator_id).
+  const labeled = ws.stmt(`SELECT 1 FROM labels WHERE pool_id = ? AND annotator_id = ? LIMIT 1`);
+  return people.filter((p) => {
+    if (p.name === annotator) return true;
+    const id = ids.get(p.name);
+    return id !== undefined && open.some((pool) => labeled.get(pool, id) !== undefined);
+  });
+}

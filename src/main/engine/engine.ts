@@ -90,13 +90,16 @@ export class Engine implements EngineCore {
     return new Engine(Workspace.open(path), opts);
   }
 
-  /** Serve mode tells who holds an in-memory token (at start, and whenever --tokens-file changes). */
+  /**
+   * Serve mode tells who holds an in-memory token (at start, and whenever --tokens-file changes). Kept
+   * and compared in NFC: a line's "Zoë" is the stored Zoë however each is spelled (Workspace.personName).
+   */
   setServerTokenNames(names: Iterable<string>): void {
-    this.serverTokenNames = new Set(names);
+    this.serverTokenNames = new Set([...names].map((n) => n.normalize('NFC')));
   }
 
   signsInWithServerToken(name: string): boolean {
-    return this.serverTokenNames.has(name);
+    return this.serverTokenNames.has(name.normalize('NFC'));
   }
 
   /** The file behind an upload id (serve mode); a readable error elsewhere. */
@@ -269,7 +272,7 @@ export class Engine implements EngineCore {
         this.writes.run(() => {
           // A person of the server's tokens file keeps signing in whatever is revoked here: say where their token is.
           // (Revoking only their workspace link would leave them in, and the file's next change would let them in again.)
-          if (this.serverTokenNames.has(a.name)) {
+          if (this.signsInWithServerToken(a.name)) {
             throw new QPairsError(
               `"${a.name}" signs in with a token the server was started with (--tokens-file, or --token), held in memory, not in the workspace: ` +
                 `delete their line from the tokens file — the running server reads it again and revokes them at once (a --token needs a restart without it)` +

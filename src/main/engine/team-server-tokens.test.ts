@@ -3,7 +3,7 @@
  * beside the workspace's people: before, a tokens-file person who signed in and labeled was missing
  * from the list, or shown as "no link".
  */
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TeamMemberView } from '../../shared/contract';
 import type { Engine } from './engine';
 import { useTeamEngine } from './test-team';
@@ -55,4 +55,23 @@ it('a server token named "gold", or of a system annotator, is no one: it labels 
   // A person signed in with a server token still labels.
   engine.setServerTokenNames(['fred']);
   await expect(engine.invoke('label.set', label('fred'), { annotator: 'fred', local: false })).resolves.toMatchObject({ saved: true });
+});
+
+describe('a server token’s name and the stored person compare in NFC, however each is spelled', () => {
+  const NFC = 'Zo\u00eb';
+  const NFD = 'Zoe\u0308';
+  for (const [stored, file] of [
+    [NFC, NFD],
+    [NFD, NFC],
+  ] as const) {
+    it(`stored ${stored === NFC ? 'NFC' : 'NFD'}, tokens-file line ${file === NFC ? 'NFC' : 'NFD'}: revoke says where the token is, Team access lists one person`, async () => {
+      if (stored === NFD) engine.ws.stmt(`INSERT INTO annotators(name, role, created) VALUES (?, 'annotator', ?)`).run(NFD, new Date().toISOString());
+      else await engine.invoke('annotator.invite', { name: stored });
+      engine.setServerTokenNames([file]);
+      expect(engine.signsInWithServerToken(stored)).toBe(true);
+      for (const name of [NFC, NFD]) await expect(engine.invoke('annotator.revoke', { name })).rejects.toThrow(/signs in with a token the server was started with/);
+      const zoes = ((await engine.invoke('annotator.team', {})) as TeamMemberView[]).filter((m) => m.name.normalize('NFC') === NFC);
+      expect(zoes).toEqual([expect.objectContaining({ name: stored, serverToken: true })]);
+    });
+  }
 });

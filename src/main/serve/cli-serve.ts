@@ -123,7 +123,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
           'and can be revoked without a restart; or use --tokens-file FILE.',
       );
     }
-    const roles = new Map(engine.ws.listAnnotators().map((a) => [a.name, a.role as string]));
+    // Keyed in NFC, as the tokens' names are (parseTokenSpecs): a line's "Zoë" is the stored Zoë however each is spelled.
+    const roles = new Map(engine.ws.listAnnotators().map((a) => [a.name.normalize('NFC'), a.role as string]));
     /** The in-memory tokens: --token values, then the lines of --tokens-file (read again when it changes). */
     const tokensFrom = (fileLines: Array<{ line: number; text: string }>): TokenMap => {
       // A line that is not NAME=SECRET may be a secret alone (or NAME SECRET): errors about the file's
@@ -178,11 +179,11 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     const bases = reachableBases(host, server.port);
     if (bases.length > 1 || bases[0] !== server.url) log(`reachable at ${bases.map((b) => `${b}/`).join(', ')}`);
     // Names and roles only: a secret is shown once, when its person is invited, never in a log.
-    const fromFile = new Set(fileLines.map((l) => l.text.slice(0, l.text.indexOf('=')).trim()));
+    const fromFile = new Set(fileLines.map((l) => l.text.slice(0, l.text.indexOf('=')).trim().normalize('NFC')));
     // One entry a person: someone with a workspace link and a server token is listed once, with both.
-    const linked = new Map(team.map((m) => [m.name, m.role]));
+    const linked = new Map(team.map((m) => [m.name.normalize('NFC'), m.role]));
     const people = [
-      ...team.filter((m) => !(m.name in tokens)).map((m) => `${m.name} (${m.role})`),
+      ...team.filter((m) => !(m.name.normalize('NFC') in tokens)).map((m) => `${m.name} (${m.role})`),
       ...Object.keys(tokens).map((n) => {
         const how = fromFile.has(n) ? '--tokens-file' : '--token';
         return `${n} (${roles.get(n) ?? linked.get(n) ?? 'annotator'}, ${linked.has(n) ? `a workspace link and ${how}` : how})`;
@@ -208,7 +209,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
       engine.setServerTokenNames(Object.keys(next));
     };
     const stopWatching = o.tokensFile
-      ? watchTokensFile(o.tokensFile, tokens, tokensFrom, apply, log, (name) => hasLiveToken(engine.ws, name))
+      ? watchTokensFile(o.tokensFile, tokens, tokensFrom, apply, log, (name) => hasLiveToken(engine.ws, engine.ws.personName(name)))
       : () => {};
     o.onListening?.(server);
     const why = await stop.finally(stopWatching);

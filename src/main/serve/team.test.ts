@@ -416,6 +416,31 @@ describe('people live in the workspace', () => {
     engine = Engine.open(file, { transport: 'http' });
     await start();
   });
+
+  it('a --tokens-file line names a person stored in another Unicode form (NFC vs NFD) as that person: listed once with their role, not revoked while they keep their link', async () => {
+    const NFD = 'Zoe\u0308';
+    const NFC = 'Zo\u00eb';
+    const dave = await ownerToken();
+    // Zoë was stored (decomposed) before names were stored in NFC; she is a judge with a workspace link.
+    engine.ws.stmt(`INSERT INTO annotators(name, role, created) VALUES (?, 'judge', ?)`).run(NFD, new Date().toISOString());
+    await engine.invoke('annotator.invite', { name: NFC });
+    await server.close();
+    engine.close();
+    const file = path.join(dir, 'w.qpairs');
+    const tokensFile = path.join(dir, 'tokens.txt');
+    writeFileSync(tokensFile, `${NFC}=zoe-file-secret-1234\n`);
+    const { server: srv, lines, stop } = await serveInProcess({ workspace: file, host: '127.0.0.1', tokensFile });
+    const revoke = await fetch(`${srv.url}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: `Bearer ${dave}` }, body: JSON.stringify({ command: 'annotator.revoke', args: { name: NFD } }) });
+    expect((await revoke.json()).message).toMatch(/signs in with a token the server was started with .*; then revoke their link here too$/);
+    expect(lines.join('\n')).toContain(`people who can sign in: dave (owner), ${NFC} (judge, a workspace link and --tokens-file).`);
+    // Her line goes: she still has her link, and the log says so rather than "revoked".
+    writeFileSync(tokensFile, '');
+    for (let i = 0; i < 400 && !lines.some((l) => l.includes('tokens-file token removed')) && !lines.some((l) => l.includes('revoked')); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(lines.at(-1)).toContain(`${NFC}'s tokens-file token removed; ${NFC} still has a workspace link`);
+    expect(await stop()).toBe(0);
+    engine = Engine.open(file, { transport: 'http' });
+    await start();
+  });
 });
 
 describe('annotators work only where they are assigned', () => {

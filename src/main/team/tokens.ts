@@ -111,11 +111,12 @@ export function teamMembers(ws: Workspace): TeamMemberView[] {
 
 /**
  * The team with the people the server's own tokens sign in (`serverTokenNames`: --tokens-file,
- * --token) marked `serverToken`; one the workspace does not know yet is listed as an annotator.
+ * --token; in NFC) marked `serverToken`; one the workspace does not know yet is listed as an annotator.
+ * Names compare in NFC: a stored "Zoë" is the line's however each is spelled, and is listed once.
  */
 export function teamWithServerTokens(ws: Workspace, serverTokenNames: ReadonlySet<string>): TeamMemberView[] {
-  const team = teamMembers(ws).map((m) => (serverTokenNames.has(m.name) ? { ...m, serverToken: true as const } : m));
-  const known = new Set(ws.listAnnotators().map((a) => a.name));
+  const team = teamMembers(ws).map((m) => (serverTokenNames.has(m.name.normalize('NFC')) ? { ...m, serverToken: true as const } : m));
+  const known = new Set(ws.listAnnotators().map((a) => a.name.normalize('NFC')));
   for (const name of serverTokenNames) {
     if (!known.has(name)) team.push({ name, role: 'annotator', invited: null, lastSeen: null, revoked: null, labelEvents: 0, serverToken: true });
   }

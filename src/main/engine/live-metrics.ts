@@ -14,7 +14,8 @@
  *
  * When is the cache still right? Correctness first: anything but new label rows means rebuild.
  * - Nothing written since: SQLite's `PRAGMA data_version` (changes with other connections'
- *   commits: another process, the import connection) and `total_changes()` (rows this connection
+ *   commits: another process, the import connection; an import that wrote no rows is taken in as
+ *   nothing, Workspace.externalVersion) and `total_changes()` (rows this connection
  *   inserted, updated or deleted, triggers included) are unchanged → the cached result holds.
  * - This connection wrote, and only label rows: data_version unchanged and total_changes grew by
  *   exactly the number of label rows with a seq above the last one seen (labels are append-only,
@@ -141,7 +142,8 @@ export class LivePoolEvaluations {
   /** The workspace's write marks: other connections' commits, this connection's row changes, the last label seq. */
   private mark(): { dataVersion: number; totalChanges: number; lastSeq: number } {
     return {
-      dataVersion: this.ws.db.pragma('data_version', { simple: true }) as number,
+      // Other connections' commits (data_version), save an import's that wrote nothing (Workspace.externalVersion).
+      dataVersion: this.ws.externalVersion(),
       // Row changes no reader sees (a run being stored out of sight) are left out: they change no result.
       totalChanges: this.ws.visibleChanges(),
       lastSeq: (this.ws.stmt(`SELECT coalesce(max(seq), 0) AS n FROM labels`).get() as { n: number }).n,

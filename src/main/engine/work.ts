@@ -331,11 +331,15 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
   const context = new Promise<JobContext>((r) => (begin = r));
   const result = engine.writes.long(async (turns) => {
     const ctx = await context;
+    // Other connections' commits before this import are taken in now: an unchanged import absorbs only its own (below).
+    engine.ws.noticeExternalChanges();
+    const versionBefore = engine.ws.externalVersion();
+    let unchanged = false;
     // A second connection: the app reads the committed chunks meanwhile, and label writes go in
     // between them (the import gives the gate up at each chunk boundary).
     const importWs = Workspace.open(engine.ws.path);
     try {
-      return await runImport(importWs, a.format, files, {
+      const report = await runImport(importWs, a.format, files, {
         turns: importTuning.oneTransaction ? undefined : turns,
         pool: a.pool,
         annotator: a.annotator,
@@ -349,11 +353,20 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         // The workspace's audit of imports keeps an upload's chosen name too, not the server's temporary path.
         ...(uploads.length ? { recordedName: named } : {}),
         onProgress: (d, t, note) => ctx.progress(d, t, note),
-      }).then(forApp, nameUploads);
+      }).catch(nameUploads);
+      unchanged = report.unchanged === true;
+      return forApp(report);
     } finally {
       importWs.close();
-      dropIndex(engine.ws);
-      engine.hub.emit('workspace.changed', { what: 'import' });
+      if (unchanged) {
+        // Nothing written but the journal's bookkeeping and the audit row: every client's screens, the
+        // live metrics, the run scores and the BM25 index hold as they are (an unchanged re-import
+        // announced a change to every client, which all refetched, and rebuilt the metrics).
+        engine.ws.absorbExternalCommits(versionBefore);
+      } else {
+        dropIndex(engine.ws);
+        engine.hub.emit('workspace.changed', { what: 'import' });
+      }
     }
   });
   return engine.jobs.start('import', (ctx) => {

@@ -72,6 +72,8 @@ export interface ImportReport {
   warnings: string[];
   /** Doc numbers of inserted or updated questions (each once), for the BM25 index. */
   changedDocs: number[];
+  /** Set when the import wrote no rows (each file as the workspace holds it already): recorded in the imports audit, announced to no one. */
+  unchanged?: true;
 }
 
 /** Shared state of one importFiles call (one transaction). */

@@ -16,6 +16,8 @@ export abstract class WorkspaceCore {
   protected readonly runScoreCache = new Map<number, { key: string; scores: Map<string, Map<string, number>> }>();
   /** PRAGMA data_version when this connection last looked (see noticeExternalChanges). */
   private dataVersion: number;
+  /** A data_version reading taken as an earlier one: the commits between changed nothing a reader computes (absorbExternalCommits). */
+  private versionAlias: { from: number; to: number } | null = null;
   private readonly externalListeners = new Set<() => void>();
   readonly db: Db;
   /**
@@ -59,7 +61,31 @@ export abstract class WorkspaceCore {
    * total_changes()) or another one (data_version): a key for results computed from it.
    */
   changeStamp(): string {
-    return `${this.readDataVersion()}:${this.visibleChanges()}`;
+    return `${this.externalVersion()}:${this.visibleChanges()}`;
+  }
+
+  /**
+   * Changes whenever another connection commits (SQLite's PRAGMA data_version), save the commits this
+   * one was told changed nothing it reads (absorbExternalCommits): with visibleChanges (this
+   * connection's own writes), a key for results computed from the workspace.
+   */
+  externalVersion(): number {
+    const v = this.readDataVersion();
+    return this.versionAlias?.from === v ? this.versionAlias.to : v;
+  }
+
+  /**
+   * Takes the other connections' commits since `before` (an externalVersion() read before they began)
+   * as changing nothing a reader computes: the engine's own import that wrote no rows but its
+   * bookkeeping (the undo journal's, and its imports audit row), while the process lock keeps other
+   * writers out. Results keyed by externalVersion or changeStamp stay valid, and noticeExternalChanges
+   * drops nothing for them.
+   */
+  absorbExternalCommits(before: number): void {
+    if (!this.db.open) return;
+    const v = this.readDataVersion();
+    if (v !== before) this.versionAlias = { from: v, to: before };
+    this.dataVersion = v;
   }
 
   /** Rows this connection changed that no reader sees (a run stored out of sight: staged-runs.ts). */

@@ -65,11 +65,11 @@ export abstract class WorkspaceRuns extends WorkspacePools {
 
   /**
    * A run's scores: queryId → (candidateId → score). Cached until the run data changes — through
-   * this connection (touchRuns) or a commit by another one (SQLite's data_version) — since the
+   * this connection (touchRuns) or a commit by another one (externalVersion: SQLite's data_version) — since the
    * Evaluate screen rereads every run on each label. Treat the result as read-only.
    */
   runScores(runId: number): Map<string, Map<string, number>> {
-    const key = `${this.db.pragma('data_version', { simple: true }) as number}:${this.runWrites}`;
+    const key = `${this.externalVersion()}:${this.runWrites}`;
     const hit = this.runScoreCache.get(runId);
     if (hit && hit.key === key) return hit.scores;
     const out = new Map<string, Map<string, number>>();

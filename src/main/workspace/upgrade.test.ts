@@ -426,6 +426,11 @@ describe('schema 15 → 16: an annotator\'s own event numbers from labels_annota
       }
       const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM labels WHERE annotator_id = 1 AND seq <= 1000`).all() as Array<{ detail: string }>).map((r) => r.detail).join('; ');
       expect(plan).toContain('USING COVERING INDEX labels_annotator_seq');
+      // The run-visibility change count starts at 0 and counts what the upgraded file's models and pools go through.
+      const changes = (): number => ws.db.prepare(`SELECT n FROM change_counts WHERE what = 'run_visibility'`).pluck().get() as number;
+      expect(changes()).toBe(0);
+      ws.setPoolBlind('bm25', true);
+      expect(changes()).toBe(1);
     } finally {
       ws.close();
     }
@@ -438,13 +443,13 @@ describe('schema 15 → 16: an annotator\'s own event numbers from labels_annota
     expect([e.version, e.known]).toEqual([16, 15]);
   });
 
-  it('upgraded, then recorded as 15 again: refused, naming the index that schema 16 makes', () => {
+  it('upgraded, then recorded as 15 again: refused, naming what schema 16 makes (its index and change_counts)', () => {
     const p = copyOf(v15);
     openWorkspaceDb(p).close();
     recordVersion(p, 15);
     const e = expectRefused(p, WorkspaceSchemaMismatchError);
-    expect([e.ahead, e.missing]).toEqual([['labels.index:labels_annotator_seq'], []]);
-    expect(e.message).toContain('already has index labels_annotator_seq (schema 16)');
+    expect([[...e.ahead].sort(), e.missing]).toEqual([['change_counts', 'change_counts.n', 'change_counts.what', 'labels.index:labels_annotator_seq'], []]);
+    expect(e.message).toContain('(schema 16)');
   });
 });
 

@@ -10,14 +10,14 @@ import type { Workspace } from '../workspace/workspace';
 // No pluck(): statements are cached by their text, and pluck would change the shared one for everyone.
 const annotatorId = (ws: Workspace, name: string): number | null => (ws.stmt(`SELECT id FROM annotators WHERE name = ?`).get(name) as { id: number } | undefined)?.id ?? null;
 
-/** Her number for global event `seq` (how many of her events are at or before it). Reads her events only (index labels_current, pool by pool). */
+/** Her number for global event `seq` (how many of her events are at or before it). Reads her entries of index labels_annotator_seq alone (migration 16). */
 export function ownSeq(ws: Workspace, annotator: string, seq: number): number {
   const id = annotatorId(ws, annotator);
   if (id === null) return 0;
   return (ws.stmt(`SELECT count(*) AS n FROM labels WHERE pool_id IN (SELECT id FROM pools) AND annotator_id = ? AND seq <= ?`).get(id, seq) as { n: number }).n;
 }
 
-/** The global sequence number of her `n`-th event, or null when she has none such. */
+/** The global sequence number of her `n`-th event, or null when she has none such (by its position in labels_annotator_seq). */
 export function globalSeq(ws: Workspace, annotator: string, n: number): number | null {
   const id = annotatorId(ws, annotator);
   if (id === null || !Number.isInteger(n) || n < 1) return null;

@@ -11,8 +11,25 @@
 import type { Workspace } from '../workspace/workspace';
 import { readLiveSetting } from '../training/live-store';
 
-/** The stored models trained (directly or through a feature run) on a pool that is blind now. */
-export function modelsTrainedOnBlindLabels(ws: Workspace): Set<string> {
+/** Per workspace: the last set worked out, with the change count (migration 16) it was read at. */
+const kept = new WeakMap<Workspace, { count: number; tainted: ReadonlySet<string> }>();
+
+/**
+ * The stored models trained (directly or through a feature run) on a pool that is blind now. Every
+ * model's training record is read only when a model or a pool's name or blind flag changed since
+ * the last call (change_counts' 'run_visibility', kept by triggers for every writer); inside a
+ * transaction, which may yet roll the count back, it is worked out afresh and not kept.
+ */
+export function modelsTrainedOnBlindLabels(ws: Workspace): ReadonlySet<string> {
+  const count = (ws.stmt(`SELECT n FROM change_counts WHERE what = 'run_visibility'`).get() as { n: number }).n;
+  const last = kept.get(ws);
+  if (last && last.count === count && !ws.db.inTransaction) return last.tainted;
+  const tainted = readModelsTrainedOnBlindLabels(ws);
+  if (!ws.db.inTransaction) kept.set(ws, { count, tainted });
+  return tainted;
+}
+
+function readModelsTrainedOnBlindLabels(ws: Workspace): Set<string> {
   const blind = new Set(ws.stmt(`SELECT name FROM pools WHERE blind = 1`).all().map((r) => (r as { name: string }).name));
   const rows = ws.stmt(`SELECT name, training FROM models`).all() as Array<{ name: string; training: string }>;
   const models = rows.map((r) => {

@@ -573,6 +573,44 @@ ALTER TABLE runs ADD COLUMN staged TEXT;
 CREATE INDEX labels_pool_seq ON labels(pool_id, seq);
 `;
 
+/**
+ * Migration 16 — an annotator's own event numbers from an index. Her label events are numbered by
+ * her own count (engine/own-seq.ts), counted on every label she sets: through labels_current, pool
+ * by pool, that read every one of her events' index entries with their query and candidate ids
+ * (6.0 ms per label at 30,000 of hers). labels_annotator_seq holds her events in order, so the
+ * count reads her entries alone and her n-th event is found by its position.
+ *
+ * And a count of the changes that decide which runs an annotator is not shown: which stored models
+ * were trained on a blind pool's labels (engine/run-visibility.ts) depends on the models' training
+ * records and on the pools' names and blind flags alone, and reading every model's record for every
+ * annotator's result with runs in it cost more than the rest of the result. change_counts'
+ * 'run_visibility' row goes up with every insert, update or delete of a model and every pool made,
+ * deleted, renamed or made (not) blind, whoever writes it (this process or another), so the set is
+ * worked out again only when one of those changed. An import's undo journal never restores it
+ * (undo-triggers.ts): it only ever goes up.
+ */
+const ANNOTATOR_SEQ_V16 = `
+CREATE INDEX labels_annotator_seq ON labels(annotator_id, seq, pool_id);
+
+CREATE TABLE change_counts (
+  what TEXT PRIMARY KEY,
+  n    INTEGER NOT NULL
+) STRICT;
+INSERT INTO change_counts(what, n) VALUES ('run_visibility', 0);
+CREATE TRIGGER models_insert_run_visibility AFTER INSERT ON models
+  BEGIN UPDATE change_counts SET n = n + 1 WHERE what = 'run_visibility'; END;
+CREATE TRIGGER models_update_run_visibility AFTER UPDATE ON models
+  BEGIN UPDATE change_counts SET n = n + 1 WHERE what = 'run_visibility'; END;
+CREATE TRIGGER models_delete_run_visibility AFTER DELETE ON models
+  BEGIN UPDATE change_counts SET n = n + 1 WHERE what = 'run_visibility'; END;
+CREATE TRIGGER pools_insert_run_visibility AFTER INSERT ON pools
+  BEGIN UPDATE change_counts SET n = n + 1 WHERE what = 'run_visibility'; END;
+CREATE TRIGGER pools_update_run_visibility AFTER UPDATE OF name, blind ON pools
+  BEGIN UPDATE change_counts SET n = n + 1 WHERE what = 'run_visibility'; END;
+CREATE TRIGGER pools_delete_run_visibility AFTER DELETE ON pools
+  BEGIN UPDATE change_counts SET n = n + 1 WHERE what = 'run_visibility'; END;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -594,6 +632,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'live retraining: the training-pool copies each retrain left out', sql: LIVE_COPIES_V13 },
   { version: 14, name: 'questions by source: statistics and source filters without a scan of the texts', sql: QUESTIONS_SOURCE_V14 },
   { version: 15, name: 'runs stored out of sight until whole; the pool\'s label version from an index', sql: STAGED_RUNS_V15 },
+  { version: 16, name: 'an annotator\'s own event numbers from an index; a count of the changes to run visibility', sql: ANNOTATOR_SEQ_V16 },
 ];
 
 /**

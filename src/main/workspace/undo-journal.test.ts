@@ -118,6 +118,21 @@ describe('chunked imports', () => {
     ws.close();
   });
 
+  it('an undone import that made a pool leaves the run-visibility change count higher, never put back (migration 16)', async () => {
+    const ws = await seeded();
+    const count = (): number => ws.db.prepare(`SELECT n FROM change_counts WHERE what = 'run_visibility'`).pluck().get() as number;
+    const before = tablesChecksum(ws, ['change_counts']);
+    const n0 = count();
+    const extra = Array.from({ length: 400 }, (_, i) => `y${i}\ty${i}c1\t${Array.from({ length: 20 }, (_, j) => `y${i}c${j}`).join(' ')}\t${Array.from({ length: 20 }, (_, j) => (20 - j).toString()).join(' ')}`);
+    const bad = write('new-pool-bad.txt', [...extra, 'y-last\tonly two fields']);
+    await expect(chunked(ws, () => importFiles(ws, 'askubuntu-pool', [bad], { pool: 'nu' }))).rejects.toThrow(/expected 4 tab-separated fields/);
+    expect(ws.listPools().map((p) => p.name)).not.toContain('nu');
+    expect(tablesChecksum(ws, ['change_counts'])).toBe(before);
+    // Made, then deleted by the undo: two changes, neither taken back.
+    expect(count()).toBeGreaterThanOrEqual(n0 + 2);
+    ws.close();
+  });
+
   it('runImport: a cancel while indexing undoes the questions and the BM25 segments; re-importing adds nothing', async () => {
     const ws = await seeded();
     const before = tablesChecksum(ws);

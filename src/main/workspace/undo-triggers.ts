@@ -6,8 +6,12 @@
  */
 import type { Db } from './db';
 
-/** Tables never journaled: the journal itself and SQLite's own. */
-export const JOURNAL_TABLES = new Set(['import_journal', 'import_undo']);
+/**
+ * Tables never journaled: the journal itself and SQLite's own; and change_counts (migration 16),
+ * which only ever goes up: an undo that put a count back would let a result kept at that count be
+ * taken for the one after the undo's own changes.
+ */
+export const JOURNAL_TABLES = new Set(['import_journal', 'import_undo', 'change_counts']);
 
 /**
  * Rowid tables whose inserts are journaled by one range entry (see the top): only long writes insert

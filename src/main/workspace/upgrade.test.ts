@@ -1,7 +1,7 @@
 /**
  * Upgrades never hurt a workspace. tests/fixtures/workspaces/v<k>.qpairs.gz are workspaces written
  * by the commits that shipped workspace schema k, with their own CLI (make-fixtures.sh says which
- * commit and why; schemas 5, 9 and 11 were never shipped alone, 15 is today's, and v8a is schema 8
+ * commit and why; schemas 5, 9 and 11 were never shipped alone, 16 is today's, and v8a is schema 8
  * as first released, before migration 8 gained its live-training tables). Each is copied to a temp folder (the tracked file is
  * never opened) and opened by today's code:
  *
@@ -35,6 +35,7 @@ import { lockFileOf } from './lock';
 import { lastCopiesLeftOut, readCurve, readLiveSetting } from '../training/live-store';
 import { findSchemaMismatch, schemaObjects } from './schema-check';
 import { Workspace } from './workspace';
+import { globalSeq, ownSeq } from '../engine/own-seq';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/workspaces');
 
@@ -62,6 +63,7 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v12', version: 12, commit: '336fbe2', rows: { questions: 33, answers: 300, pools: 3, labels: 186, runs: 7, models: 1 } },
   { name: 'v13', version: 13, commit: 'd862929', rows: { questions: 33, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v14', version: 14, commit: '6d96535', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
+  { name: 'v15', version: 15, commit: 'f711238', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
 ];
 
 /** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
@@ -325,10 +327,10 @@ describe('schema 10: what it kept elsewhere or never set, carried over by migrat
   });
 });
 
-describe('schemas 12–14: what each added survives the upgrade', () => {
+describe('schemas 12–15: what each added survives the upgrade', () => {
   const at = (name: string): Fixture => FIXTURE_LIST.find((f) => f.name === name)!;
 
-  it.each(['v12', 'v13', 'v14'])('%s: the candidate-level order (pool_candidate_orders) and every pool\'s convention as its QPairs wrote them', async (name) => {
+  it.each(['v12', 'v13', 'v14', 'v15'])('%s: the candidate-level order (pool_candidate_orders) and every pool\'s convention as its QPairs wrote them', async (name) => {
     const f = at(name);
     const p = copyOf(f);
     const shipped = readPlain(p, (db) => ({
@@ -361,7 +363,7 @@ describe('schemas 12–14: what each added survives the upgrade', () => {
     expect(ev.out).toContain('convention skip');
   });
 
-  it.each(['v13', 'v14'])('%s: the live retrain its QPairs ran keeps its setting, run and curve point with copies_left_out', (name) => {
+  it.each(['v13', 'v14', 'v15'])('%s: the live retrain its QPairs ran keeps its setting, run and curve point with copies_left_out', (name) => {
     const f = at(name);
     const p = copyOf(f);
     const shipped = readPlain(p, (db) => ({
@@ -388,8 +390,9 @@ describe('schemas 12–14: what each added survives the upgrade', () => {
     }
   });
 
-  it('v14: the questions of each source, counted from the questions_source index', () => {
-    const p = copyOf(at('v14'));
+  it.each(['v14', 'v15'])('%s: the questions of each source, counted from the questions_source index', (name) => {
+    const f = at(name);
+    const p = copyOf(f);
     const bySource = `SELECT source, count(*) AS n FROM questions GROUP BY source ORDER BY source`;
     expect(readPlain(p, (db) => db.prepare(bySource).all())).toEqual([
       { source: 'extra', n: 3 },
@@ -397,13 +400,56 @@ describe('schemas 12–14: what each added survives the upgrade', () => {
     ]);
     const ws = Workspace.open(p);
     try {
-      expect(ws.upgradedFrom).toBe(14);
+      expect(ws.upgradedFrom).toBe(f.version);
       expect(ws.stats().sources).toEqual({ extra: 3, semeval: 33 });
       const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN ${bySource}`).all() as Array<{ detail: string }>).map((r) => r.detail).join('; ');
       expect(plan).toContain('USING COVERING INDEX questions_source');
     } finally {
       ws.close();
     }
+  });
+});
+
+describe('schema 15 → 16: an annotator\'s own event numbers from labels_annotator_seq', () => {
+  const v15 = FIXTURE_LIST.find((f) => f.name === 'v15')!;
+
+  it('the upgraded file numbers each annotator\'s events from the new index, as counting her labels does', () => {
+    const p = copyOf(v15);
+    const counts = readPlain(p, (db) => db.prepare(`SELECT a.name, count(*) AS n, max(l.seq) AS last FROM labels l JOIN annotators a ON a.id = l.annotator_id GROUP BY a.name ORDER BY a.name`).all()) as Array<{ name: string; n: number; last: number }>;
+    expect(counts.map((c) => c.name)).toEqual(['alice', 'bob', 'carol', 'gold', 'judy']);
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(15);
+      for (const c of counts) {
+        expect([c.name, ownSeq(ws, c.name, c.last)]).toEqual([c.name, c.n]);
+        expect([c.name, globalSeq(ws, c.name, c.n)]).toEqual([c.name, c.last]);
+      }
+      const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM labels WHERE annotator_id = 1 AND seq <= 1000`).all() as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+      expect(plan).toContain('USING COVERING INDEX labels_annotator_seq');
+      // The run-visibility change count starts at 0 and counts what the upgraded file's models and pools go through.
+      const changes = (): number => ws.db.prepare(`SELECT n FROM change_counts WHERE what = 'run_visibility'`).pluck().get() as number;
+      expect(changes()).toBe(0);
+      ws.setPoolBlind('bm25', true);
+      expect(changes()).toBe(1);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a workspace of schema 16 opened by the QPairs of schema 15 is refused, the file untouched', () => {
+    const p = path.join(dir, 'new.qpairs');
+    openWorkspaceDb(p, { create: true }).close();
+    const e = expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { migrations: MIGRATIONS.slice(0, 15) }));
+    expect([e.version, e.known]).toEqual([16, 15]);
+  });
+
+  it('upgraded, then recorded as 15 again: refused, naming what schema 16 makes (its index and change_counts)', () => {
+    const p = copyOf(v15);
+    openWorkspaceDb(p).close();
+    recordVersion(p, 15);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect([[...e.ahead].sort(), e.missing]).toEqual([['change_counts', 'change_counts.n', 'change_counts.what', 'labels.index:labels_annotator_seq'], []]);
+    expect(e.message).toContain('(schema 16)');
   });
 });
 

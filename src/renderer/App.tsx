@@ -6,7 +6,7 @@ import { useApp, useReconnect, useWorkspaceChangedExceptDraws } from './lib/cont
 import { local } from './lib/storage';
 import { useStoredString } from './lib/hooks';
 import { errorMessage } from './lib/format';
-import { poolWithWork } from './lib/next-work';
+import { poolToJudge, poolWithWork } from './lib/next-work';
 import { isTab, resolveTab, ROLE_HELP, TABS, tabForShortcut, type Tab } from './lib/roles';
 import { roleAllows } from '../shared/roles';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
@@ -89,15 +89,20 @@ export function App(): ReactNode {
   useReconnect(refreshPools);
   useEffect(() => client.onConnection(setConn), [client]);
 
-  // Issue 23: a token's annotator starts in their next assigned pool with work left (lib/next-work.ts).
+  // Issue 23: a token's annotator starts in their next assigned pool with work left, a judge in the
+  // next pool with disagreements to settle (lib/next-work.ts).
   const startedIn = useRef(false);
   const poolNow = useRef(pool);
   poolNow.current = pool;
   useEffect(() => {
-    if (startedIn.current || role !== 'annotator' || !lockedAnnotator || !pools?.length) return;
+    if (startedIn.current || (role !== 'annotator' && role !== 'judge') || !lockedAnnotator || !pools?.length) return;
+    // Not before the pool selected is one of these (the effect below puts the first there when none
+    // is remembered): that would read as a pool chosen meanwhile, and the start pool never be set.
+    if (!pools.some((p) => p.name === pool)) return;
     startedIn.current = true;
     const from = pool;
-    void poolWithWork(client, lockedAnnotator, pools, pool).then((p) => {
+    const pick = role === 'judge' ? poolToJudge : poolWithWork;
+    void pick(client, lockedAnnotator, pools, pool).then((p) => {
       // Not when the annotator chose a pool meanwhile.
       if (p && p !== from && poolNow.current === from) setPool(p);
     });

@@ -7,7 +7,8 @@
  * (and their rows are read-only); a judge's rulings are not annotator progress; the owner reviews
  * as any judge; Annotate reloads by itself when the server comes back; a revoked page says its
  * access ended, counts only saved labels, and a reload gets a readable page; the top bar keeps to
- * one line at 1360 px.
+ * one line at 1360 px; in a fresh browser, an annotator's link opens on her next pool with work and
+ * a judge's on the first pool with disagreements left.
  * The tests share state and run in order.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -463,4 +464,52 @@ test("erin's link opens Annotate on her assigned pool; the other pool is not off
   await expect(erin.locator('body')).toContainText('Ask the workspace’s owner for a new link');
   await expect(erin.locator('body')).not.toContainText('"code"');
   await erin.screenshot({ path: path.join(SCREENS, 'revoked-reload.png') });
+});
+
+test("a judge's link opens on the pool with disagreements left to settle, not on the workspace's first pool", async ({ browser }) => {
+  // It opened on the first pool (here the imported SemEval gold, nothing to settle): Review said
+  // "No disagreements in this pool (yet)" while `disputed` waited, and she had to find it herself.
+  const request = olga.request;
+  // A pool, made last, with one disagreement nobody settled yet.
+  await invoke(request, 'pool.create', { name: 'disputed', sample: { n: 1, seed: 14 }, depth: 3 });
+  await invoke(request, 'pool.assign', { pool: 'disputed', annotators: ['ann1', 'ann2'] });
+  const d = await invoke<{ queryId: string; candidates: Array<{ id: string }> }>(request, 'annotate.query', { pool: 'disputed', annotator: 'ann1' });
+  const pair = { pool: 'disputed', queryId: d.queryId, candidateId: d.candidates[0]!.id };
+  await invoke(request, 'label.set', { ...pair, annotator: 'ann1', value: '1' });
+  await invoke(request, 'label.set', { ...pair, annotator: 'ann2', value: '0' });
+  const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'vera', role: 'judge' });
+  const ctx = await browser.newContext({ baseURL: server!.url });
+  contexts.push(ctx);
+  const vera = await ctx.newPage();
+  await vera.goto(`/?token=${encodeURIComponent(inv.token)}#review`);
+  await expect(vera.getByTestId('header-annotator')).toHaveText('vera');
+  await expect(vera.getByTestId('review-pool')).toHaveValue('disputed');
+  await expect(vera.getByTestId('review-remaining')).toHaveText('1');
+  // As an annotator's link does, a reload from a pool with nothing left opens the one with work again.
+  await vera.getByTestId('review-pool').selectOption('judged');
+  await expect(vera.getByTestId('review-remaining')).toHaveText('0');
+  await vera.reload();
+  await expect(vera.getByTestId('review-pool')).toHaveValue('disputed');
+});
+
+test("an annotator's link opens on her next pool with work in a fresh browser, when her first pool is done", async ({ browser }) => {
+  // Issue 23's start pool was dropped whenever nothing was remembered: the first pool put in the
+  // empty selection read as her own choice, so she landed on a finished pool.
+  const request = olga.request;
+  await invoke(request, 'pool.assign', { pool: 'open', annotators: ['zed'] });
+  for (const [pool, seed] of [['nia-done', 15], ['nia-next', 16]] as const) {
+    await invoke(request, 'pool.create', { name: pool, sample: { n: 1, seed }, depth: 3 });
+    await invoke(request, 'pool.assign', { pool, annotators: ['nia'] });
+  }
+  const done = await invoke<{ queryId: string; candidates: Array<{ id: string }> }>(request, 'annotate.query', { pool: 'nia-done', annotator: 'nia' });
+  for (const c of done.candidates) await invoke(request, 'label.set', { pool: 'nia-done', queryId: done.queryId, candidateId: c.id, annotator: 'nia', value: '0' });
+  const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'nia' });
+  const ctx = await browser.newContext({ baseURL: server!.url });
+  contexts.push(ctx);
+  const nia = await ctx.newPage();
+  await nia.goto(`/?token=${encodeURIComponent(inv.token)}#annotate`);
+  await expect(nia.getByTestId('header-annotator')).toHaveText('nia');
+  await expect(nia.getByTestId('annotate-pool').locator('option')).toHaveText(['nia-done', 'nia-next']);
+  await expect(nia.getByTestId('annotate-pool')).toHaveValue('nia-next');
+  await expect(nia.getByTestId('progress-pairs')).toHaveText('0');
 });

@@ -19,3 +19,22 @@ export async function poolWithWork(client: QPairsClient, annotator: string, pool
   }
   return null;
 }
+
+/**
+ * A judge's link opens on a pool with disagreements left to settle: the preferred (remembered) pool
+ * while it has some, else the first that has (its Review queue's `remaining`); null when none has
+ * (the judge then stays where she was). Without it a judge's first visit showed the workspace's
+ * first pool — often an imported gold set with nothing to settle — and "No disagreements".
+ */
+export async function poolToJudge(client: QPairsClient, judge: string, pools: readonly PoolInfo[], preferred: string): Promise<string | null> {
+  const ordered = [...pools.filter((p) => p.name === preferred), ...pools.filter((p) => p.name !== preferred)];
+  for (const p of ordered) {
+    try {
+      const queue = await client.invoke('review.queue', { pool: p.name, judge, limit: 1 });
+      if (queue.remaining > 0) return p.name;
+    } catch {
+      /* a pool they cannot judge is skipped */
+    }
+  }
+  return null;
+}

@@ -80,6 +80,21 @@ export function schemeGradeRange(scheme: LabelScheme): { min: number; max: numbe
   }
 }
 
+/**
+ * What evaluating from grade `threshold` says when that grade is the scheme's lowest or below (binary
+ * and SemEval from 0, Likert from −2): every grade is similar, so every labeled candidate counts as
+ * similar and the figures do not measure the runs' order (only "?" and unlabeled candidates are not
+ * similar). Null for a threshold above the lowest grade and for graded pools (no lowest grade).
+ */
+export function everyGradeSimilarNote(scheme: LabelScheme, threshold: number): string | null {
+  const range = schemeGradeRange(scheme);
+  if (range === null || threshold > range.min) return null;
+  return (
+    `similar from grade ${threshold} takes every grade of the ${scheme} scheme (${range.min} to ${range.max}): every labeled candidate counts as similar, ` +
+    `so the figures do not measure the runs' order (only "?" and unlabeled candidates are not similar)`
+  );
+}
+
 /** Numeric grade of a stored value, or null for "?" / unknown values (unjudged). */
 export function labelGrade(value: string | null | undefined): number | null {
   if (value == null || value === UNSURE) return null;

@@ -2,7 +2,8 @@
  * Evaluate says what its figures rest on, as `qpairs eval` and `eval --compare` do: the comparison
  * flags a run that scores no candidate of some compared queries (ranked in the pool's order there)
  * and names the tie rule and the grade it counts from; and when no counted query has a similar
- * candidate under convention zero, a note says every 0 is the convention's, not the rankers'.
+ * candidate under convention zero, a note says every 0 is the convention’s, not the rankers’; from the
+ * scheme’s lowest grade, where every labeled candidate is similar, a note says the figures measure no order.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -52,4 +53,21 @@ test('from a grade no label reaches, convention zero: a note says every 0 is the
   );
   await field.fill('2');
   await expect(served.page.getByTestId('eval-no-similar')).toHaveCount(0);
+});
+
+test('from the scheme’s lowest grade every labeled candidate is similar: a note says the figures measure no order (as qpairs eval)', async () => {
+  await served.page.goto('/#evaluate');
+  await served.page.getByTestId('eval-pool').selectOption('dev');
+  await served.page.getByTestId('eval-annotator').selectOption('gold');
+  const field = served.page.getByTestId('eval-threshold');
+  // The field keeps the previous test's grade (the same page): from 1, nothing to say.
+  await field.fill('1');
+  await expect(served.page.getByTestId('eval-every-similar')).toHaveCount(0);
+  // SemEval's grades start at 0 (Irrelevant): from 0 every label is similar, and every run scores 100.00.
+  const note = `similar from grade 0 takes every grade of the semeval3 scheme (0 to 2): every labeled candidate counts as similar, so the figures do not measure the runs' order (only "?" and unlabeled candidates are not similar)`;
+  expect(qpairs('eval', served.workspace, '--pool', 'dev', '--threshold', '0')).toContain(`! ${note}`);
+  await field.fill('0');
+  await expect(served.page.getByTestId('eval-every-similar')).toHaveText(`S${note.slice(1)}.`);
+  await field.fill('1');
+  await expect(served.page.getByTestId('eval-every-similar')).toHaveCount(0);
 });

@@ -6,6 +6,7 @@ import { runCli, runCliOk } from './test-cli';
 import { Engine } from '../engine/engine';
 import type { PoolEvaluation } from '../../shared/contract';
 import { percentPoints } from './commands/eval';
+import { everyGradeSimilarNote } from '../../shared/labels';
 
 let dir: string;
 beforeEach(() => {
@@ -70,6 +71,25 @@ describe('eval tells the truth (issue 13)', () => {
     } finally {
       engine.close();
     }
+  });
+
+  it('says when the threshold takes every grade of the scheme, so that every labeled candidate is similar and the figures measure no order', async () => {
+    const w = path.join(dir, 'w.qpairs');
+    await workspace(w);
+    // From grade 0 of this binary pool alice's 0s are similar too: alt scores 100.00 on q1 and q3 whatever it ranks.
+    const all = await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--threshold', '0');
+    expect(all).toContain(
+      `! similar from grade 0 takes every grade of the binary scheme (0 to 1): every labeled candidate counts as similar, so the figures do not measure the runs' order (only "?" and unlabeled candidates are not similar)`,
+    );
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--threshold', '-1')).toContain('! similar from grade -1 takes every grade of the binary scheme');
+    // From grade 1 (the default) and above, nothing to say.
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice')).not.toContain('takes every grade');
+    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--threshold', '0.5')).not.toContain('takes every grade');
+    expect(everyGradeSimilarNote('likert5', -2)).toMatch(/^similar from grade -2 takes every grade of the likert5 scheme \(-2 to 2\)/);
+    expect(everyGradeSimilarNote('likert5', -1)).toBeNull();
+    expect(everyGradeSimilarNote('semeval3', 0)).toMatch(/semeval3 scheme \(0 to 2\)/);
+    // Graded pools have no lowest grade.
+    expect(everyGradeSimilarNote('graded', -5)).toBeNull();
   });
 
   it('eval --compare lists what its bare figures hide: an interval from one query, a p that is n/a, a t-test p of 0 from equal differences', async () => {

@@ -256,6 +256,15 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
       if (mixed) {
         out.log(`  note: no --source given, so queries and candidates mix the workspace's ${sources.length} sources (${sources.map((s) => `${s.source}: ${s.questions}`).join(', ')}); use --source S to keep one corpus`);
       }
+      // A query BM25 finds nothing for (a title of stop words, an empty text) is in the pool with nothing to label.
+      const empty = ws.poolQueries(info.name).filter((q) => q.candidates.length === 0).map((q) => q.queryId);
+      if (empty.length > 0) {
+        const shown = empty.slice(0, 10).join(', ') + (empty.length > 10 ? ', …' : '');
+        out.log(
+          `  note: ${counted(empty.length, `of the ${info.queries} queries has`, `of the ${info.queries} queries have`)} no candidate (BM25 finds no other question for ${empty.length === 1 ? 'it' : 'them'}: ${shown}): ` +
+            `nothing to label there, and no metric counts ${empty.length === 1 ? 'it' : 'them'}`,
+        );
+      }
     }
     return 0;
   } finally {

@@ -306,8 +306,8 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
   return [
     '---',
     `pretty_name: ${yq(`QPairs pool ${o.pool}`)}`,
-    'language:',
-    '- en',
+    // No `language`: QPairs does not know the corpus's (a Stack Exchange site's dump may be in any), and a
+    // card that said English put every export under English on the Hub.
     'task_categories:',
     '- text-classification',
     '- text-retrieval',

@@ -207,6 +207,14 @@ describe('hf-dataset card: what `datasets` reads from it matches the data', () =
     expect(blockYaml(m[1]!)).toEqual(yaml.load(m[1]!));
   });
 
+  it('the card claims no language: the corpus may be in any (it said English for every export)', () => {
+    const ws = team();
+    writeExport(ws, 'p', 'hf-dataset', path.join(scratch.dir, 'hf-lang'));
+    const fm = frontMatter(readFileSync(path.join(scratch.dir, 'hf-lang', 'README.md'), 'utf8')) as Record<string, unknown>;
+    expect(fm.pretty_name).toBe('QPairs pool p');
+    expect(fm).not.toHaveProperty('language');
+  });
+
   for (const annotator of [undefined, AGGREGATE, 'alice', 'carol'] as const) {
     for (const text of [true, false]) {
       it(`labels of ${annotator ?? '(default)'}, text ${text ? 'on' : 'off'}: features = the rows' columns, splits, num_examples, data_files`, () => {

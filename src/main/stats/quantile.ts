@@ -1,3 +1,4 @@
+import { counted } from '../../shared/plural';
 import { type Interval, defined, undefinedStat } from './result';
 
 /**
@@ -16,15 +17,33 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
 }
 
 /**
+ * The fewest replicates a percentile interval at `level` is read from: 2 / (1 − level), 40 at 95%,
+ * so that each tail, (1 − level)/2 of them, holds at least one. With fewer, the interval's ends are
+ * the extreme replicates, or one replicate (a single resample gives [x, x], which can miss the
+ * estimate itself): no interval at that level.
+ */
+export function minPercentileReplicates(level: number): number {
+  return Math.ceil(2 / (1 - level) - 1e-9);
+}
+
+/**
  * Percentile bootstrap interval at confidence `level`: [Q((1−level)/2), Q((1+level)/2)] of the
  * replicate values (type-7 quantiles). Undefined replicates are passed in `undefinedCount` and
- * reported in the note; they are excluded from the quantiles.
+ * reported in the note; they are excluded from the quantiles. Fewer defined replicates than
+ * minPercentileReplicates(level) give no interval (undefined, saying why).
  */
 export function percentileInterval(values: number[], level: number, undefinedCount = 0): Interval {
   const total = values.length + undefinedCount;
   if (values.length === 0) {
     return undefinedStat(
       total === 0 ? 'no bootstrap resamples' : `the statistic was undefined in all ${total} bootstrap resamples`,
+    );
+  }
+  const least = minPercentileReplicates(level);
+  if (values.length < least) {
+    const had = undefinedCount > 0 ? `${values.length} of ${total} resamples had a defined statistic` : `only ${counted(total, 'resample')}`;
+    return undefinedStat(
+      `${had}: a ${Math.round(level * 1000) / 10}% percentile bootstrap interval needs at least ${least}, so that each tail holds one`,
     );
   }
   const sorted = Float64Array.from(values).sort();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../errors';
 import { bootstrapMeanDifference } from './bootstrap';
 import { pairedPermutationTest } from './permutation';
+import { minPercentileReplicates, percentileInterval } from './quantile';
 import { mulberry32 } from './random';
 import { readFixture } from './testing';
 
@@ -53,6 +54,24 @@ describe('determinism and degenerate cases', () => {
   it('no pairs', () => {
     expect(pairedPermutationTest([], []).p.value).toBeNull();
     expect(bootstrapMeanDifference([], []).ci.value).toBeNull();
+  });
+  it('too few resamples for the level give no interval, saying why (one resample gave [x, x] away from the estimate)', () => {
+    // The seeded draw of one resample: its mean difference, not the sample's, was both ends of the "95% CI".
+    const one = bootstrapMeanDifference(a, b, { resamples: 1 });
+    expect(one.meanDiff.value).not.toBeNull();
+    expect(one.ci.value).toBeNull();
+    expect(one.ci).toEqual({ value: null, reason: 'only 1 resample: a 95% percentile bootstrap interval needs at least 40, so that each tail holds one' });
+    expect(bootstrapMeanDifference(a, b, { resamples: 39 }).ci.value).toBeNull();
+    expect(bootstrapMeanDifference(a, b, { resamples: 40 }).ci.value).not.toBeNull();
+    expect(bootstrapMeanDifference(a, b, { resamples: 19, level: 0.9 }).ci.value).toBeNull();
+    expect(bootstrapMeanDifference(a, b, { resamples: 20, level: 0.9 }).ci.value).not.toBeNull();
+    expect(minPercentileReplicates(0.95)).toBe(40);
+    expect(minPercentileReplicates(0.99)).toBe(200);
+    // Counted over the resamples with a value: 30 defined of 1000 is no interval either.
+    const few = percentileInterval(Array.from({ length: 30 }, (_, i) => i / 30), 0.95, 970);
+    expect(few.value).toBeNull();
+    expect(few).toEqual({ value: null, reason: '30 of 1000 resamples had a defined statistic: a 95% percentile bootstrap interval needs at least 40, so that each tail holds one' });
+    expect(percentileInterval(Array.from({ length: 40 }, (_, i) => i / 40), 0.95, 960).value).not.toBeNull();
   });
   it('exact test minimum p is 2/2^n', () => {
     const r = pairedPermutationTest([1, 2, 3, 4], [0, 0, 0, 0]);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics, TieRule } from '../../shared/contract';
-import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
+import { DEFAULT_RELEVANCE_THRESHOLD, everyGradeSimilarNote } from '../../shared/labels';
 import { GradeThreshold } from '../components/GradeThreshold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -241,6 +241,12 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
               <p className="note-box" role="status" data-testid="eval-no-similar">
                 None of the {fmtInt(ev.labeledQueries)} counted {ev.labeledQueries === 1 ? 'query has' : 'queries have'} a similar candidate (grade {ev.threshold} or above) in the labels of{' '}
                 {ev.annotator}: every figure is 0 whatever the rankers’ order (score 0).
+              </p>
+            )}
+            {poolInfo && runs.length > 0 && everyGradeSimilarNote(poolInfo.scheme, ev.threshold) && (
+              <p className="note-box" role="status" data-testid="eval-every-similar">
+                {/* The CLI's "! similar from grade 0 …" as a sentence. */}
+                {everyGradeSimilarNote(poolInfo.scheme, ev.threshold)!.replace(/^s/, 'S')}.
               </p>
             )}
             {runs.length === 0 ? (

@@ -1,6 +1,7 @@
 import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import { notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
+import { everyGradeSimilarNote } from '../../../shared/labels';
 import { counted } from '../../../shared/plural';
 import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
@@ -113,6 +114,8 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
             : `${counted(ev.withoutRelevant, 'of them has', 'of them have')} no similar candidate: ${ev.withoutRelevant === 1 ? 'it counts' : 'each counts'} 0 in every metric (convention zero)`,
         );
       }
+      const everySimilar = everyGradeSimilarNote(ws.poolSettings(pool).scheme, ev.threshold);
+      if (everySimilar && Object.keys(ev.runs).length > 0) out.log(`! ${everySimilar}`);
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
       // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.

@@ -6,6 +6,7 @@ import { runCli, runCliOk } from './test-cli';
 import { Engine } from '../engine/engine';
 import type { PoolEvaluation } from '../../shared/contract';
 import { percentPoints } from './commands/eval';
+import { fmtP } from './commands/common';
 import { everyGradeSimilarNote } from '../../shared/labels';
 
 let dir: string;
@@ -243,6 +244,14 @@ describe('eval tells the truth (issue 13)', () => {
     expect(percentPoints(-0.021)).toBe('-2.10');
     expect(percentPoints(-0.00004)).toBe('0.00');
     expect(percentPoints(0)).toBe('0.00');
+  });
+
+  it('prints a p-value below 0.0001 as <0.0001, not 0.0000 (p = 9e-6 read as exactly 0), and 0 only when it is 0', () => {
+    expect(fmtP({ value: 9e-6 })).toBe('<0.0001');
+    expect(fmtP({ value: 0.00012 })).toBe('0.0001');
+    expect(fmtP({ value: 0.0398 })).toBe('0.0398');
+    expect(fmtP({ value: 0 })).toBe('0');
+    expect(fmtP({ value: null })).toBe('n/a');
   });
 
   it('a pool of labels without runs says it has nothing to rank, not an empty table', async () => {

@@ -138,6 +138,16 @@ export function fmt(s: { value: number | null }, digits = 3): string {
   return s.value === null ? 'n/a' : fixedDecimals(s.value, digits);
 }
 
+/**
+ * A p-value for a text table: 4 decimals, "<0.0001" below that (9e-6 printed as "0.0000" read as
+ * exactly 0), "0" only when it is 0 (a t-test over differences without spread: the notes say so), or "n/a".
+ */
+export function fmtP(s: { value: number | null }): string {
+  if (s.value === null) return 'n/a';
+  if (s.value > 0 && s.value < 0.0001) return '<0.0001';
+  return s.value === 0 ? '0' : fixedDecimals(s.value, 4);
+}
+
 export function fmtCi(s: { value: [number, number] | null }, digits = 3): string {
   return s.value === null ? 'n/a' : `[${fixedDecimals(s.value[0], digits)}, ${fixedDecimals(s.value[1], digits)}]`;
 }

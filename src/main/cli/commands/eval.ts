@@ -10,7 +10,7 @@ import { describeOverlap } from '../../training/trained-on';
 import { putStat } from '../../gold';
 import { compareRunsFlagged } from '../../engine/compute-task';
 import { parse, requireString, table, takePositionals, UsageError } from '../args';
-import { fmt, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
+import { fmtP, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
 /**
  * `qpairs eval W --pool P [--convention skip|zero] [--annotator A] [--ties pool-order|trec-eval]
@@ -281,7 +281,7 @@ function printCompare(v: CompareView, out: Out): void {
     table(
       // The difference's direction in its header, as the app's "A − B" column says it (bare "diff" left the sign to guess).
       ['a', 'b', 'a − b', '95% CI', 'p (t)', 'p (perm)', 'Holm p (t)', 'Holm p (perm)'],
-      v.pairs.map((p) => [p.a, p.b, points(p.meanDiff), pointsCi(p.ci95), fmt(p.pT, 4), fmt(p.pPermutation, 4), fmt(p.pHolmT, 4), fmt(p.pHolmPermutation, 4)]),
+      v.pairs.map((p) => [p.a, p.b, points(p.meanDiff), pointsCi(p.ci95), fmtP(p.pT), fmtP(p.pPermutation), fmtP(p.pHolmT), fmtP(p.pHolmPermutation)]),
     ),
   );
   // Why a p is n/a, and what a bare figure hides: an interval from one query (every resample is that

@@ -71,3 +71,13 @@ export class CancelledError extends Error {
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new CancelledError();
 }
+
+/**
+ * Between two chunks of a long synchronous task (an export's write, `corpus export`): yields to the
+ * event loop, so that a Ctrl-C (SIGINT, SIGTERM, SIGHUP: main's signal) or a cancel is heard, then
+ * throws CancelledError if `signal` was aborted meanwhile.
+ */
+export async function yieldThenThrowIfAborted(signal?: AbortSignal): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  throwIfAborted(signal);
+}

@@ -521,7 +521,11 @@ export interface CommandResults {
   'pool.setGuidelines': PoolInfo;
   'pool.set': PoolInfo;
   'pool.progress': PoolProgress;
-  'annotator.list': Array<{ name: string; role: string }>;
+  /**
+   * The people and label sources the caller may know of. An annotator is given her own role and a label source's
+   * (gold, system); another person's role is not hers to know (who judges a blind pool is not), so it is left out.
+   */
+  'annotator.list': Array<{ name: string; role?: string }>;
   'annotate.query': QueryView;
   'annotate.navigate': QueryView | null;
   'annotate.queries': AnnotateQueryItem[];

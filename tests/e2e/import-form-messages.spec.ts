@@ -107,3 +107,17 @@ test('the import and export forms name their own controls, never a CLI flag', as
     expect(await flagsShown(form), format).toEqual([]);
   }
 });
+
+test('a file imported again as the workspace holds it: the report says first that nothing changed (it ended with “unchanged: true”)', async () => {
+  await page.goto('/#workspace');
+  const corpus = file('again.jsonl', '{"id":"70","title":"t70","body":"b70"}\n{"id":"71","title":"t71","body":"b71"}\n');
+  await importFile('questions-jsonl', corpus);
+  await expect(page.getByTestId('import-report-counts')).toContainText('2 questions added');
+  await expect(page.getByTestId('import-report-unchanged')).toHaveCount(0);
+  await importFile('questions-jsonl', corpus);
+  const row = page.getByTestId('import-report-unchanged');
+  await expect(row).toHaveText('nothing changedthe workspace already holds this file as it is');
+  await expect(page.getByTestId('import-report').locator('.report-row').first()).toHaveAttribute('data-testid', 'import-report-unchanged');
+  await expect(page.getByTestId('import-report-counts')).toContainText('2 questions already there, unchanged');
+  await expect(page.getByTestId('import-report')).not.toContainText('true');
+});

@@ -114,6 +114,19 @@ describe('qpairs import', () => {
     expect(j.out.split('\n').length).toBeLessThan(20);
   });
 
+  it('an import that changed nothing says so in its text output (only --json showed "unchanged")', async () => {
+    const q = file('q.jsonl', '{"id":"q1","title":"a","body":"b"}\n{"id":"q2","title":"c","body":"d"}\n');
+    const first = await run('import', w, '--format', 'questions-jsonl', q);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).not.toContain('nothing changed');
+    const again = await run('import', w, '--format', 'questions-jsonl', q);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out.split('\n').slice(0, 3)).toEqual([`imported ${q} (questions-jsonl)`, '  nothing changed: the workspace already holds this file as it is', '  questionsUnchanged: 2']);
+    const twice = await run('import', w, '--format', 'questions-jsonl', q, q);
+    expect(twice.out).toContain('  nothing changed: the workspace already holds these files as they are\n');
+    expect(JSON.parse((await run('import', w, '--format', 'questions-jsonl', q, '--json')).out).unchanged).toBe(true);
+  });
+
   it('a malformed AskUbuntu pool line (19 candidates where the others have 20) fails with file and line', async () => {
     const line = (q: number, n: number): string =>
       `${q}\t${q * 100}\t${Array.from({ length: n }, (_, i) => q * 100 + i).join(' ')}\t${Array.from({ length: n }, (_, i) => 30 - i).join(' ')}`;

@@ -10,6 +10,7 @@ import { parse, requireString, optionalInt, table, takePositionals, UsageError }
 import { ProgressBar } from './progress';
 import { isQueryOrder, orderAtRandomReason, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import { counted } from '../../shared/plural';
+import { alreadyHeld, NOTHING_CHANGED } from '../../shared/import-unchanged';
 import { readPoolOrder } from '../active/draw-log';
 import { cmdAgreement } from './commands/agreement';
 import { cmdAnnotators } from './commands/annotators';
@@ -107,6 +108,7 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
     else {
       const counts = Object.entries(report.counts).filter(([, n]) => n > 0);
       out.log(`imported ${files.join(', ')} (${format})`);
+      if (report.unchanged) out.log(`  ${NOTHING_CHANGED}: ${alreadyHeld(files.length)}`);
       for (const [k, n] of counts) out.log(`  ${k}: ${n}`);
       for (const [k, n] of Object.entries(report.skipped)) if (n > 0) out.log(`  skipped ${k}: ${n}`);
       for (const wmsg of report.warnings) out.log(`  warning: ${wmsg}`);

@@ -352,16 +352,26 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
   const srcRows: Array<Array<string | number>> = [...bySource].sort().map(([k, n]) => [k, n]);
   if (withoutText) srcRows.push(['(id only, no text in the workspace)', withoutText]);
   out.push(table(['question source', 'questions'], srcRows));
-  const imports = ws.listImports();
-  if (imports.length) {
+  // An import that wrote nothing (a file re-imported as the workspace held it) is not where any data came from:
+  // it is counted, not listed, so it takes none of the 20 rows from the imports that brought data.
+  const all = ws.listImports();
+  const imports = all.filter((i) => !wroteNothing(i.report));
+  const unchanged = all.length - imports.length;
+  if (all.length) {
     out.push('');
     out.push('Imports into the workspace:');
     out.push('');
     const shown = imports.slice(-20);
-    out.push(table(['at', 'format', 'files'], shown.map((i) => [i.at, i.format, i.files.map((f) => f.split(/[\\/]/).pop()).join(', ')])));
+    if (shown.length) out.push(table(['at', 'format', 'files'], shown.map((i) => [i.at, i.format, i.files.map((f) => f.split(/[\\/]/).pop()).join(', ')])));
     if (imports.length > shown.length) out.push(`\n(${imports.length - shown.length} earlier imports not shown)`);
+    if (unchanged) out.push(`${shown.length ? '\n' : ''}(${counted(unchanged, 're-import')} that changed nothing — each file as the workspace held it already — not listed)`);
   }
   return out;
+}
+
+/** The imports audit marks an import that wrote no rows `unchanged: true` (import/index.ts). */
+function wroteNothing(report: unknown): boolean {
+  return typeof report === 'object' && report !== null && (report as { unchanged?: unknown }).unchanged === true;
 }
 
 /** ## Pool construction: how the pool was made (scheme, retriever, depth, sampling) and its runs; runs of models trained on its queries flagged. */

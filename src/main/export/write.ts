@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, rmdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { CancelledError, QPairsError, throwIfAborted } from '../errors';
+import { CancelledError, QPairsError, throwIfAborted, yieldThenThrowIfAborted } from '../errors';
 
 /** The first 16 bytes of every SQLite 3 database file. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -199,9 +199,10 @@ export async function writeFilesAtomicCancellable(files: ReadonlyArray<{ path: s
   const steps = atomicWriteSteps(files, opts);
   throwIfAborted(signal);
   for (let step = steps.next(); !step.done; step = steps.next()) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (signal.aborted) {
-      steps.throw(new CancelledError()); // runs the steps' cleanup (temporary files removed), which rethrows it
+    try {
+      await yieldThenThrowIfAborted(signal);
+    } catch (e) {
+      steps.throw(e); // runs the steps' cleanup (temporary files removed), which rethrows it
     }
   }
 }

@@ -24,6 +24,7 @@
 import { AGGREGATE, type AggregationRule, type AggregationSummary, type PairStatus } from '../../shared/gold';
 import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
 import type { PoolInfo, PoolQuery } from '../../shared/types';
+import { pairKey } from '../../shared/ids';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { resolvePair, type Resolution } from './rules';
@@ -31,7 +32,8 @@ import { getAggregation, getAssignment, type AssignmentPlan } from './store';
 
 const isImported = (origin: string): boolean => origin.startsWith('import:');
 
-export const pairKey = (queryId: string, candidateId: string): string => `${queryId}\u0000${candidateId}`;
+/** The pair's key in byKey (one function for every map of pairs, imports' run comparison included). */
+export { pairKey };
 
 export interface Vote {
   annotator: string;

@@ -2,6 +2,7 @@
 import { QPairsError } from '../errors';
 import { LABEL_SCHEMES, normaliseLabel, schemeValues, type LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
+import { pairKey, pairOfKey } from '../../shared/ids';
 import type { NewPool } from '../workspace/workspace';
 import { fileError } from './reader';
 import { optionName, type ImportContext } from './types';
@@ -133,7 +134,7 @@ export function putRunScore(ctx: ImportContext, runId: number, queryId: string, 
     ctx.ws.setRunScore(runId, queryId, candidateId, score);
     return;
   }
-  const key = `${queryId}\u0000${candidateId}`;
+  const key = pairKey(queryId, candidateId);
   const old = before.old.get(key);
   if (old === undefined) before.added++;
   else {
@@ -167,7 +168,7 @@ export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config
   if (!ctx.runsTouched.has(id)) {
     if (existed) {
       const rows = ctx.ws.stmt(`SELECT query_id, candidate_id, score FROM run_scores WHERE run_id = ?`).all(id) as Array<{ query_id: string; candidate_id: string; score: number }>;
-      ctx.runsTouched.set(id, { old: new Map(rows.map((r) => [`${r.query_id}\u0000${r.candidate_id}`, r.score])), changed: 0, added: 0 });
+      ctx.runsTouched.set(id, { old: new Map(rows.map((r) => [pairKey(r.query_id, r.candidate_id), r.score])), changed: 0, added: 0 });
     } else ctx.runsTouched.set(id, null);
   }
   return id;
@@ -185,10 +186,7 @@ export function endRuns(ctx: ImportContext): void {
     if (!before) continue;
     if (before.old.size > 0) {
       ctx.ws.touchRuns();
-      for (const key of before.old.keys()) {
-        const cut = key.indexOf('\u0000');
-        drop.run(runId, key.slice(0, cut), key.slice(cut + 1));
-      }
+      for (const key of before.old.keys()) drop.run(runId, ...pairOfKey(key));
     }
     const n = before.added + before.changed + before.old.size;
     if (n > 0) ctx.count('runScoresChanged', n);

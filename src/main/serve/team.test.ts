@@ -520,6 +520,29 @@ describe('annotators work only where they are assigned', () => {
     expect(await listed(alice)).toEqual(['alice']);
   });
 
+  it("annotator.list gives an annotator her own role and a label source's, not another person's (it said carol was the judge)", async () => {
+    const dave = await ownerToken();
+    const alice = (await call(dave, 'annotator.invite', { name: 'alice' })).body.token as string;
+    const judge = (await call(dave, 'annotator.invite', { name: 'carol', role: 'judge' })).body.token as string;
+    const list = async (t: string): Promise<Array<{ name: string; role?: string }>> => {
+      const r = await call(t, 'annotator.list');
+      expect(r.status).toBe(200);
+      return (r.body as Array<{ name: string; role?: string }>).sort((a, b) => a.name.localeCompare(b.name));
+    };
+    // Pool "open" shows her bob's, carol's and gold's labels: she is shown them, carol's role (judge) left out.
+    expect(await list(alice)).toEqual([{ name: 'alice', role: 'annotator' }, { name: 'bob' }, { name: 'carol' }, { name: 'gold', role: 'gold' }]);
+    // Judges and the owner are given everyone's role, as before.
+    for (const t of [judge, dave]) {
+      expect((await list(t)).map((p) => [p.name, p.role])).toEqual([
+        ['alice', 'annotator'],
+        ['bob', 'annotator'],
+        ['carol', 'judge'],
+        ['dave', 'owner'],
+        ['gold', 'gold'],
+      ]);
+    }
+  });
+
   it('assigning a judge as an annotator says what it means and keeps the judge role', async () => {
     const r = (await engine.invoke('pool.assign', { pool: 'open', annotators: ['alice', 'carol'] })) as { notes?: string[]; annotators: string[] };
     expect(r.annotators).toEqual(['alice', 'carol']);

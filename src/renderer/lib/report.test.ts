@@ -54,3 +54,13 @@ describe('a re-imported run', () => {
     expect(reportLines({ counts: { runs: 2 } })[0]!.text).toBe('2 runs added');
   });
 });
+
+describe('an import that changed nothing', () => {
+  it('says so first, in words (its "unchanged: true" was shown last as "unchanged: true", like any import)', () => {
+    const lines = reportLines({ format: 'trec-run', files: ['/d/bm.run'], counts: { runScores: 4, runsUnchanged: 1 }, skipped: {}, warnings: [], unchanged: true });
+    expect(lines[0]).toEqual({ key: 'unchanged', label: 'nothing changed', text: 'the workspace already holds this file as it is' });
+    expect(lines.filter((l) => l.key === 'unchanged')).toHaveLength(1);
+    expect(reportLines({ files: ['/d/a.jsonl', '/d/b.jsonl'], counts: {}, unchanged: true })[0]!.text).toBe('the workspace already holds these files as they are');
+    expect(reportLines({ files: ['/d/a.jsonl'], counts: { questionsInserted: 1 } }).map((l) => l.key)).toEqual(['files', 'counts']);
+  });
+});

@@ -3,6 +3,7 @@
  * (server temp uploads included) become the file's name, internal bookkeeping is left out.
  */
 import { cleanUploadPaths } from './format';
+import { alreadyHeld, NOTHING_CHANGED } from '../../shared/import-unchanged';
 
 export interface ReportLine {
   key: string;
@@ -108,8 +109,11 @@ function flatText(o: Record<string, unknown>): string {
 export function reportLines(report: unknown): ReportLine[] {
   if (report == null || typeof report !== 'object') return report == null ? [] : [{ key: 'result', label: 'result', text: String(report) }];
   const out: ReportLine[] = [];
-  for (const [k, v] of Object.entries(report as Record<string, unknown>)) {
-    if (HIDDEN.has(k) || v == null) continue;
+  const r = report as Record<string, unknown>;
+  // An import that wrote nothing says so first, in words (it read "unchanged: true" last, like any other key).
+  if (r.unchanged === true) out.push({ key: 'unchanged', label: NOTHING_CHANGED, text: alreadyHeld(Array.isArray(r.files) ? r.files.length : 1) });
+  for (const [k, v] of Object.entries(r)) {
+    if (HIDDEN.has(k) || v == null || k === 'unchanged') continue;
     const label = humanKey(k);
     if (k === 'files' && Array.isArray(v)) {
       out.push({ key: k, label, text: v.map((f) => fileName(String(f))).join(', ') || 'none' });

@@ -4,7 +4,7 @@
  * agreement over time, and the per-query disagreements (each opens on the Review screen).
  */
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { AgreementView } from '../../shared/contract';
+import type { AgreementView, CommandResult } from '../../shared/contract';
 import type { IntervalView, PairAgreementView, StatView } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
@@ -68,7 +68,7 @@ const POOL_STAT_COLUMNS: Array<Column<StatRow>> = [
 export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
   const { pools, pool, setPool } = shared;
-  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  const [people, setPeople] = useState<CommandResult<'annotator.list'>>([]);
   /** Chosen annotators; null = the pool's annotators. */
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [bootstrap, setBootstrap] = useState(1000);

@@ -5,7 +5,7 @@
  * dialog (export.write with path), in serve mode as browser downloads of the returned content.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ExportPreview, ExportWritten } from '../../shared/contract';
+import type { CommandResult, ExportPreview, ExportWritten } from '../../shared/contract';
 import { AGGREGATE, APP_EXPORT_CONTROLS, EXPORT_FILES_EXIST, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
 import { ClientError } from '../client/types';
 import { counted } from '../../shared/plural';
@@ -57,7 +57,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const [format, setFormat] = useState<ExportFormat>('qrels');
   const [runNames, setRunNames] = useState<string[]>([]);
   const [run, setRun] = useState('');
-  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  const [people, setPeople] = useState<CommandResult<'annotator.list'>>([]);
   /** Label source; '' = the engine's default (gold when the pool has gold labels, else the aggregate). */
   const [source, setSource] = useState('');
   const [lines, setLines] = useState(10);

@@ -4,7 +4,7 @@
  * on their assigned queries, and the aggregation rule with the aggregate's summary.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { AggregationSummary, AssignmentView } from '../../shared/contract';
+import type { AggregationSummary, AssignmentView, CommandResult } from '../../shared/contract';
 import { AGGREGATION_RULES, meanRuleText, noAnnotatorsNote, type AggregationRule, type PairStatus } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -47,7 +47,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const canReadAggregate = mayCall(role, 'pool.aggregation');
 
   // ------------------------------------------------------------ annotators and roles
-  const [people, setPeople] = useState<Array<{ name: string; role: string }>>([]);
+  const [people, setPeople] = useState<CommandResult<'annotator.list'>>([]);
   const [newName, setNewName] = useState('');
   const [newRole, setNewRole] = useState<Role>('annotator');
   const [roleError, setRoleError] = useState<string | null>(null);
@@ -229,7 +229,11 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                 <tr key={p.name} data-testid={`person-${p.name}`}>
                   <td>{p.name}</td>
                   <td>
-                    {isReservedRole(p.role) || p.name === 'gold' ? (
+                    {p.role === undefined ? (
+                      <span className="muted" data-testid={`role-${p.name}`} title="another person’s role is shown to judges and the owner only">
+                        —
+                      </span>
+                    ) : isReservedRole(p.role) || p.name === 'gold' ? (
                       <span className="muted" data-testid={`role-${p.name}`} data-role={p.role} title={RESERVED_HELP[p.role] ?? RESERVED_HELP.gold}>
                         {p.role} <span className="small">(not a person)</span>
                       </span>

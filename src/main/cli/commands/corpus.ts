@@ -6,7 +6,7 @@ import { ANALYZER_NAMES, ANALYZERS, isAnalyzerName } from '../../bm25/analyzers'
 import { Bm25Index } from '../../bm25/bm25-index';
 import { CORPUS_FORMATS, corpusLines, isCorpusFormat } from '../../bm25/corpus-export';
 import { rebuildIndex } from '../../engine/streaming-indexer';
-import { QPairsError, throwIfAborted } from '../../errors';
+import { QPairsError, yieldThenThrowIfAborted } from '../../errors';
 import { checkWriteTarget, whyCannotWrite, writeAllSync } from '../../export/write';
 import { parse, requireString, takePositionals, UsageError } from '../args';
 import { didYouMean, subcommandError, unknownChoice } from '../../../shared/suggest';
@@ -114,9 +114,7 @@ async function corpusExport(argv: string[], out: Out, signal?: AbortSignal): Pro
  * now the catch below removes it and the command ends "cancelled", exit 130.
  */
 async function betweenChunks(signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  throwIfAborted(signal);
+  if (signal) await yieldThenThrowIfAborted(signal);
 }
 
 /** Throws unless `target` is free to write or `force` says to replace it (the wording of export's refusal). */

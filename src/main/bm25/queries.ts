@@ -2,7 +2,7 @@
  * Batch retrieval for pool creation, and keeping the index in step with the `questions` table.
  */
 import type { Database } from 'better-sqlite3';
-import { QPairsError, throwIfAborted } from '../errors';
+import { QPairsError, throwIfAborted, yieldThenThrowIfAborted } from '../errors';
 import type { AddOptions, Bm25Document, Bm25Hit, Bm25Index, PersistResult, ProgressOptions } from './bm25-index';
 
 export interface QueryHits {
@@ -38,8 +38,7 @@ export async function topKForQueries(index: Bm25Index, queries: Iterable<Bm25Doc
     out.push({ doc: q.doc, hits: search(q) });
     if (out.length % 100 === 0) onProgress?.(out.length, total);
     if (performance.now() - turned >= YIELD_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      throwIfAborted(signal);
+      await yieldThenThrowIfAborted(signal);
       turned = performance.now();
     }
   }

@@ -166,8 +166,11 @@ function num(s: StatView, digits = 3): string {
   return s.value === null ? `n/a (${s.reason})` : fixedDecimals(s.value, digits);
 }
 
+/** An interval, with its note when it says more than how it was made (resamples dropped, one query only), as `qpairs agreement`'s notes do. */
 function ci(s: IntervalView, digits = 3): string {
-  return s.value === null ? `n/a (${s.reason})` : `[${fixedDecimals(s.value[0], digits)}, ${fixedDecimals(s.value[1], digits)}]`;
+  if (s.value === null) return `n/a (${s.reason})`;
+  const note = s.note && !/^percentile bootstrap, \d+ resamples$/.test(s.note) ? ` (${s.note})` : '';
+  return `[${fixedDecimals(s.value[0], digits)}, ${fixedDecimals(s.value[1], digits)}]${note}`;
 }
 
 function esc(s: string): string {
@@ -558,8 +561,18 @@ function agreementSection(d: DatasheetInput): string[] {
     out.push('');
     out.push(
       table(
-        ['pair', 'items', 'agreement', "Cohen's kappa", '95% CI', 'linear', 'quadratic'],
-        ag.pairs.map((x) => [`${x.a} – ${x.b}`, x.items, num(x.percentAgreement), num(x.cohenKappa), ci(x.ci95), num(x.cohenKappaLinear), num(x.cohenKappaQuadratic)]),
+        ['pair', 'items', 'agreement', "Cohen's kappa", '95% CI', 'linear', 'quadratic', 'PSA', 'NSA'],
+        ag.pairs.map((x) => [
+          `${x.a} – ${x.b}`,
+          x.items,
+          num(x.percentAgreement),
+          num(x.cohenKappa),
+          ci(x.ci95),
+          num(x.cohenKappaLinear),
+          num(x.cohenKappaQuadratic),
+          num(x.psa),
+          num(x.nsa),
+        ]),
       ),
     );
   }

@@ -300,6 +300,9 @@ describe('the datasheet of a pool too large for a full agreement report', () => 
     expect(b.files[0]!.lines).toBe(2); // the two agreed pairs
     expect(b.datasheet.content).toMatch(/95% CIs: percentile bootstrap over queries, 43 resamples, seed 1\. The CIs use 43 bootstrap resamples rather than 1000: the most the agreement work budget allows for this pool \(5 labeled pairs, 3 annotators\)\./);
     expect(b.datasheet.content).toMatch(/\| x – y \| 5 \| 0\.800 \|/);
+    // Positive / negative specific agreement per pair, as `qpairs agreement` gives them (x: 1 0 1 0 1, y: 1 0 0 0 1: 2·2/(2·2+1)).
+    expect(b.datasheet.content).toMatch(/\| pair \| items \| agreement \| Cohen's kappa \| 95% CI \| linear \| quadratic \| PSA \| NSA \|/);
+    expect(b.datasheet.content).toMatch(/\| x – y \| 5 \| 0\.800 \|[^\n]*\| 0\.800 \| 0\.800 \|\n/);
     // Every pool statistic with its CI (percent agreement and the ordinal/interval alphas were left blank).
     for (const name of ['percent agreement \\(pooled pairwise\\)', "Fleiss' kappa", "Krippendorff's alpha \\(nominal\\)", "Krippendorff's alpha \\(ordinal\\)", "Krippendorff's alpha \\(interval\\)", "Gwet's AC1"]) {
       expect(b.datasheet.content).toMatch(new RegExp(`\\| ${name} \\| -?[0-9.]+( \\([^|]+\\))? \\| \\[-?[0-9.]+, -?[0-9.]+\\] \\|`));
@@ -314,6 +317,24 @@ describe('the datasheet of a pool too large for a full agreement report', () => 
     const none = buildExport(ws, 'p', 'qrels', 'p.qrels', { agreementWorkLimit: 40 });
     expect(none.files[0]!.lines).toBe(2);
     expect(none.datasheet.content).toMatch(/## Agreement\n\nNot computed: the pool is too large for an agreement report \(5 labeled pairs, 3 annotators\)/);
+  });
+});
+
+describe('the datasheet says what an interval hides', () => {
+  it('names the resamples dropped where a statistic was undefined, as qpairs agreement does', () => {
+    const ws = fresh('dropped');
+    ws.createPool({ name: 'p', scheme: 'binary' });
+    ws.addPoolQuery('p', 'q1', ['a', 'b']);
+    ws.addPoolQuery('p', 'q2', ['c', 'd', 'e']);
+    assignPool(ws, 'p', ['x', 'y'], null);
+    const put = (q: string, c: string, a: string, v: string): void => void ws.addLabel({ pool: 'p', queryId: q, candidateId: c, annotator: a, value: v, origin: 't' });
+    // q1: both say 1 twice; a resample of q1 alone has one category, where kappa is undefined.
+    for (const [q, c, vx, vy] of [['q1', 'a', '1', '1'], ['q1', 'b', '1', '1'], ['q2', 'c', '1', '0'], ['q2', 'd', '0', '0'], ['q2', 'e', '1', '1']]) {
+      put(q!, c!, 'x', vx!);
+      put(q!, c!, 'y', vy!);
+    }
+    const sheet = buildExport(ws, 'p', 'qrels', 'p.qrels').datasheet.content;
+    expect(sheet).toMatch(/\| x – y \| 5 \| [0-9.]+ \| [0-9.]+ \| \[-?[0-9.]+, -?[0-9.]+\] \(percentile bootstrap, \d+ resamples \(\d+ of 1000 resamples had an undefined statistic and were dropped\)\) \|/);
   });
 });
 

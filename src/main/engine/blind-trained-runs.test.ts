@@ -4,27 +4,15 @@
  * run-visibility.ts). A model trained on open labels stays in sight; owners and judges see all.
  */
 import { describe, expect, it } from 'vitest';
-import { trainTfidf, useTrainedModels } from './test-models';
+import { addOpenPoolBesideBlind, trainTfidf, useTrainedModels } from './test-models';
 
 const alice = { annotator: 'alice', local: false };
 const carol = { annotator: 'carol', local: false };
 
 describe('runs of models trained on a blind pool’s labels', () => {
   const t = useTrainedModels('blind-runs', [], (ws) => {
-    ws.ensureAnnotator('alice', 'annotator');
-    ws.ensureAnnotator('bob', 'annotator');
+    addOpenPoolBesideBlind(ws);
     ws.ensureAnnotator('carol', 'judge');
-    // Pool o, open, holds the same pairs as the blind pool p; bob labels it like gold labels p.
-    ws.createPool({ name: 'o', scheme: 'binary', blind: false });
-    const bm25 = ws.ensureRun('o', 'bm25', 'retriever');
-    for (let i = 0; i < 4; i++) {
-      const cands = [0, 1, 2, 3].map((j) => `c${i}-${j}`);
-      ws.addPoolQuery('o', `q${i}`, cands);
-      cands.forEach((c, j) => {
-        ws.setRunScore(bm25, `q${i}`, c, 10 - j);
-        ws.addLabel({ pool: 'o', queryId: `q${i}`, candidateId: c, annotator: 'bob', value: j < 2 ? '1' : '0', origin: 'test' });
-      });
-    }
   });
 
   it('are left out of everything an annotator of an open pool reads, names included; judges and owners keep them', async () => {

@@ -9,27 +9,14 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CommandName } from '../../shared/contract';
 import { Workspace } from '../workspace/workspace';
 import { modelsTrainedOnBlindLabels } from './run-visibility';
-import { trainTfidf, useTrainedModels } from './test-models';
+import { addOpenPoolBesideBlind, trainTfidf, useTrainedModels } from './test-models';
 
 const alice = { annotator: 'alice', local: false };
 const TRAINING_READ = /SELECT name, training FROM models/;
 
 describe('run visibility is worked out once per change, not once per call', () => {
   // Pool p is blind (live-test-pool); pool o, open, holds the same pairs, labeled by bob.
-  const t = useTrainedModels('run-visibility-reads', [], (ws) => {
-    ws.ensureAnnotator('alice', 'annotator');
-    ws.ensureAnnotator('bob', 'annotator');
-    ws.createPool({ name: 'o', scheme: 'binary', blind: false });
-    const bm25 = ws.ensureRun('o', 'bm25', 'retriever');
-    for (let i = 0; i < 4; i++) {
-      const cands = [0, 1, 2, 3].map((j) => `c${i}-${j}`);
-      ws.addPoolQuery('o', `q${i}`, cands);
-      cands.forEach((c, j) => {
-        ws.setRunScore(bm25, `q${i}`, c, 10 - j);
-        ws.addLabel({ pool: 'o', queryId: `q${i}`, candidateId: c, annotator: 'bob', value: j < 2 ? '1' : '0', origin: 'test' });
-      });
-    }
-  });
+  const t = useTrainedModels('run-visibility-reads', [], addOpenPoolBesideBlind);
 
   /** Runs `fn`, counting the reads of the models' training records. */
   async function countReads(fn: () => Promise<unknown>): Promise<number> {

@@ -51,3 +51,22 @@ export function useTrainedModels(name: string, models: readonly string[], more?:
   });
   return t;
 }
+
+/**
+ * For useTrainedModels' `more`: annotators alice and bob, and pool o, open, holding the same pairs as the
+ * blind pool p (a bm25 run ranking c<i>-0 first), labeled by bob as gold labels p.
+ */
+export function addOpenPoolBesideBlind(ws: Workspace): void {
+  ws.ensureAnnotator('alice', 'annotator');
+  ws.ensureAnnotator('bob', 'annotator');
+  ws.createPool({ name: 'o', scheme: 'binary', blind: false });
+  const bm25 = ws.ensureRun('o', 'bm25', 'retriever');
+  for (let i = 0; i < 4; i++) {
+    const cands = [0, 1, 2, 3].map((j) => `c${i}-${j}`);
+    ws.addPoolQuery('o', `q${i}`, cands);
+    cands.forEach((c, j) => {
+      ws.setRunScore(bm25, `q${i}`, c, 10 - j);
+      ws.addLabel({ pool: 'o', queryId: `q${i}`, candidateId: c, annotator: 'bob', value: j < 2 ? '1' : '0', origin: 'test' });
+    });
+  }
+}

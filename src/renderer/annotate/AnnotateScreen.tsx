@@ -57,9 +57,9 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { rows, shownRows, giveLabel } = lab;
   const pace = useSessionPace(view, lab.allLabeled, qv.arrival, lab.labelTimes);
   // Any label given, by key or click (the "?" itself offers a note again right after), ends an earlier offer.
-  const labelEndingOffer = (row: number, value: string | null, advance: boolean): void => {
+  const labelEndingOffer = (row: number, value: string | null, advance: boolean): boolean => {
     setOffer(null);
-    giveLabel(row, value, advance);
+    return giveLabel(row, value, advance);
   };
   useAnnotateKeys({
     overlay,

@@ -25,7 +25,8 @@ export interface AnnotateKeyContext {
   cursor: number;
   setCursor: Dispatch<SetStateAction<number>>;
   toggleExpand: (id: string) => void;
-  giveLabel: (row: number, value: string | null, advance: boolean) => void;
+  /** False when the label was refused at once (access ended). */
+  giveLabel: (row: number, value: string | null, advance: boolean) => boolean;
   doUndo: () => Promise<void>;
   doRedo: () => Promise<void>;
   navigate: (direction: NavDirection) => Promise<void>;
@@ -111,11 +112,8 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
     default: {
       const value = v ? valueForKey(v.scheme, labelKeyOf(e)) : null;
       if (value !== null && v) {
-        if (onShown) {
-          k.giveLabel(cursor, value, true);
-          // An unsure label offers a note (why?) without taking the keyboard: c writes it.
-          if (value === '?') k.offerNote(cursor);
-        }
+        // An unsure label offers a note (why?) without taking the keyboard: c writes it.
+        if (onShown && k.giveLabel(cursor, value, true) && value === '?') k.offerNote(cursor);
       } else handled = false;
     }
   }

@@ -225,6 +225,30 @@ test('a pool chosen with the arrow keys in the pool list gives the focus to its 
   await expect(p.locator('[data-testid^=candidate-row-][aria-selected=true]')).toHaveAttribute('data-testid', 'candidate-row-1');
 });
 
+test('at 1024×700 and 800×600 the list of keys (F1) opens at its top, the label keys in view, Close focused; Page Down reaches its end', async () => {
+  const p = served.page;
+  try {
+    for (const [width, height] of [[1024, 700], [800, 600]] as const) {
+      await p.setViewportSize({ width, height });
+      await openAnnotate(p);
+      await p.keyboard.press('F1');
+      await expect(p.getByTestId('shortcut-close')).toBeFocused();
+      const card = p.locator('.shortcut-card');
+      // It opened scrolled to Close at its end: the heading and the label keys above the window's top.
+      await expect.poll(() => card.evaluate((e) => e.scrollTop)).toBe(0);
+      await expect(p.getByTestId('shortcut-screen-keys').locator('tr').first()).toBeInViewport();
+      await p.keyboard.press('PageDown');
+      await p.keyboard.press('PageDown');
+      await p.keyboard.press('PageDown');
+      await expect(p.getByTestId('shortcut-close')).toBeInViewport();
+      await p.keyboard.press('Escape');
+      await expect(p.getByTestId('shortcut-overlay')).toHaveCount(0);
+    }
+  } finally {
+    await p.setViewportSize({ width: 1360, height: 900 });
+  }
+});
+
 test('time per query counts the queries this tab completed, not one completed in another tab of the same annotator', async () => {
   const other = await served.context.newPage();
   try {

@@ -81,7 +81,8 @@ export function ShortcutOverlay({ tab, pool = null, role = null, onClose }: { ta
         <p className="small muted">
           <kbd>Esc</kbd>, <kbd>F1</kbd> or <kbd>Ctrl</kbd>+<kbd>/</kbd> closes · <kbd>?</kbd> stays the “unsure” label
         </p>
-        <button type="button" data-testid="shortcut-close" onClick={onClose} autoFocus>
+        {/* No autoFocus: it scrolled a list taller than the window to its end (useModalFocus focuses Close without scrolling). */}
+        <button type="button" data-testid="shortcut-close" onClick={onClose}>
           Close
         </button>
       </div>

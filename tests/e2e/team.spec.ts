@@ -537,3 +537,25 @@ test("an annotator's link opens on her next pool with work in a fresh browser, w
   await expect(nia.getByTestId('annotate-pool')).toHaveValue('nia-next');
   await expect(nia.getByTestId('progress-pairs')).toHaveText('0');
 });
+
+test('an annotator whose last pool is unassigned while her page is open sees that no pool is open to her, and her keys give nothing', async ({ browser }) => {
+  // The pool list emptied but the query stayed on screen: each key gave a label the engine refused,
+  // one more "not saved" row per key ('open' is assigned to zed by the test before).
+  const request = olga.request;
+  await invoke(request, 'pool.create', { name: 'sams', sample: { n: 1, seed: 17 }, depth: 3 });
+  await invoke(request, 'pool.assign', { pool: 'sams', annotators: ['sam'] });
+  const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'sam' });
+  const ctx = await browser.newContext({ baseURL: server!.url });
+  contexts.push(ctx);
+  const sam = await ctx.newPage();
+  await sam.goto(`/?token=${encodeURIComponent(inv.token)}#annotate`);
+  await expect(sam.getByTestId('annotate-pool').locator('option')).toHaveText(['sams']);
+  await expect(sam.getByTestId('candidates')).toBeVisible();
+  await invoke(request, 'pool.assign', { pool: 'sams', annotators: ['zed'] });
+  await expect(sam.getByTestId('annotate-empty')).toHaveText('No pool is open to you yet: the workspace’s owner assigns pools.');
+  await expect(sam.getByTestId('candidates')).toHaveCount(0);
+  for (const key of ['1', '0']) await sam.keyboard.press(key);
+  await sam.waitForTimeout(500); // a label given would be refused by now
+  await expect(sam.getByTestId('failed-labels')).toHaveCount(0);
+  await expect(sam.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+});

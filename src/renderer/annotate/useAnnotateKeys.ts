@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { QueryView } from '../../shared/contract';
-import { isActivationTarget, isTypingTarget } from '../lib/typing';
+import { isActivationTarget, isScrollKeyInText, isTypingTarget } from '../lib/typing';
 import { stepCursor } from './candidateFilter';
 import { commandKeyOf, labelKeyOf, valueForKey } from './keys';
 import type { RowModel } from './CandidateTable';
@@ -47,7 +47,7 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
     }
     return;
   }
-  if (isTypingTarget(e.target) || overlay === 'goto' || overlay === 'note') return;
+  if (isTypingTarget(e.target) || isScrollKeyInText(e) || overlay === 'goto' || overlay === 'note') return;
   if (overlay && e.key !== 'h') return;
   // Enter and Space on a focused control (reached with Tab, or the Close of the list of keys) work
   // that control: not the next query, nor a candidate's body behind it.

@@ -19,7 +19,7 @@ import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
 import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
-import { isTypingTarget } from '../lib/typing';
+import { isScrollKeyInText, isTypingTarget } from '../lib/typing';
 import { commandKeyOf, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
@@ -429,7 +429,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
   keyHandler.current = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (isTypingTarget(e.target) || reasonFor !== null) return;
+    if (isTypingTarget(e.target) || isScrollKeyInText(e) || reasonFor !== null) return;
     let handled = true;
     switch (commandKeyOf(e)) {
       case 'ArrowDown':

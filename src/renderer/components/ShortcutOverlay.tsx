@@ -36,7 +36,7 @@ export interface ShortcutPool {
  */
 export function screenKeys(tab: string, pool: ShortcutPool | null = null): { title: string; keys: ReadonlyArray<[string, string]> } {
   const scheme = pool?.scheme ?? 'binary';
-  const describe = (k: { key: string; label: string }): [string, string] => [k.key, pool ? k.label : `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5)`];
+  const describe = (k: { key: string; label: string }): [string, string] => [k.key, pool ? k.label : `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5, graded 0–9)`];
   const labels = labelKeys(scheme).map(describe);
   switch (tab) {
     case 'annotate':

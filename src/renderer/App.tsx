@@ -108,10 +108,13 @@ export function App(): ReactNode {
     });
   }, [client, role, lockedAnnotator, pools, pool, setPool]);
 
-  // Keep a valid pool selected.
+  // Keep a valid pool selected: none once no pool is left (an annotator's last pool unassigned
+  // while her page was open kept showing it, and each key gave a label the engine refused). Not on
+  // a failed first read of the pools (the pool remembered stays for when they load).
   useEffect(() => {
-    if (pools?.length && !pools.some((p) => p.name === pool)) setPool(pools[0]!.name);
-  }, [pools, pool, setPool]);
+    if (!pools || poolsError !== null || pools.some((p) => p.name === pool)) return;
+    setPool(pools[0]?.name ?? '');
+  }, [pools, poolsError, pool, setPool]);
 
   useEffect(() => {
     const onHash = (): void => setWanted(tabFromHash());

@@ -204,6 +204,51 @@ test('a notice about the pool just left ("this is the first query of the pool") 
   await expect(notice).toHaveCount(0);
 });
 
+test('a pool chosen with the arrow keys in the pool list gives the focus to its candidates (it was left on the page)', async () => {
+  const p = served.page;
+  await p.goto('/#annotate');
+  const select = p.getByTestId('annotate-pool');
+  await select.selectOption('p');
+  const candidates = p.getByTestId('candidates');
+  await expect(candidates).toHaveAttribute('data-pool', 'p');
+  const options = await select.locator('option').allTextContents();
+  const at = options.indexOf('p');
+  const [key, next] = at + 1 < options.length ? ['ArrowDown', options[at + 1]!] : ['ArrowUp', options[at - 1]!];
+  await select.focus();
+  await p.keyboard.press(key);
+  await expect(candidates).toHaveAttribute('data-pool', next);
+  await expect(candidates).toBeFocused();
+  // The keys act on the new pool's candidates from there (Home, j move the cursor), not on the select.
+  await p.keyboard.press('Home');
+  await expect(p.locator('[data-testid^=candidate-row-][aria-selected=true]')).toHaveAttribute('data-testid', 'candidate-row-0');
+  await p.keyboard.press('j');
+  await expect(p.locator('[data-testid^=candidate-row-][aria-selected=true]')).toHaveAttribute('data-testid', 'candidate-row-1');
+});
+
+test('at 1024×700 and 800×600 the list of keys (F1) opens at its top, the label keys in view, Close focused; Page Down reaches its end', async () => {
+  const p = served.page;
+  try {
+    for (const [width, height] of [[1024, 700], [800, 600]] as const) {
+      await p.setViewportSize({ width, height });
+      await openAnnotate(p);
+      await p.keyboard.press('F1');
+      await expect(p.getByTestId('shortcut-close')).toBeFocused();
+      const card = p.locator('.shortcut-card');
+      // It opened scrolled to Close at its end: the heading and the label keys above the window's top.
+      await expect.poll(() => card.evaluate((e) => e.scrollTop)).toBe(0);
+      await expect(p.getByTestId('shortcut-screen-keys').locator('tr').first()).toBeInViewport();
+      await p.keyboard.press('PageDown');
+      await p.keyboard.press('PageDown');
+      await p.keyboard.press('PageDown');
+      await expect(p.getByTestId('shortcut-close')).toBeInViewport();
+      await p.keyboard.press('Escape');
+      await expect(p.getByTestId('shortcut-overlay')).toHaveCount(0);
+    }
+  } finally {
+    await p.setViewportSize({ width: 1360, height: 900 });
+  }
+});
+
 test('time per query counts the queries this tab completed, not one completed in another tab of the same annotator', async () => {
   const other = await served.context.newPage();
   try {

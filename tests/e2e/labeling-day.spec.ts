@@ -262,3 +262,16 @@ test('Enter in the candidate filter keeps the filter and gives the keys back: th
   const first = page.locator('tr.cand-row').first();
   await expect(first.locator('[data-testid^="label-"]').first()).toHaveAttribute('data-value', '1');
 });
+
+test('Review lists a Likert pool’s votes as scale points (+1, −2), as its ruling and the pair’s votes read, not the stored 1 that reads as key 1 (−2)', async () => {
+  const q = await invoke<{ queryId: string; candidates: Array<{ id: string }> }>(page.request, 'annotate.query', { pool: 'likert', annotator: 'lv1' });
+  const pair = { pool: 'likert', queryId: q.queryId, candidateId: q.candidates[0]!.id };
+  await invoke(page.request, 'label.set', { ...pair, annotator: 'lv1', value: '1' });
+  await invoke(page.request, 'label.set', { ...pair, annotator: 'lv2', value: '-2' });
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption('likert');
+  const row = page.locator('[data-testid^=review-row-]').filter({ hasText: 'lv1' });
+  await expect(row).toContainText('lv1 +1 · lv2 −2');
+  await row.click();
+  await expect(page.getByTestId('review-votes')).toContainText('+1');
+});

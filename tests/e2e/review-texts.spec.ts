@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { useServedReviewPool } from './review-pool';
+import { openAnnotate } from './annotate-page';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const QUERIES = 110;
@@ -111,6 +112,41 @@ test('the queue carries no texts; the selected pair shows its whole texts, and j
   t = await shownTexts(page);
   expect(t.query.trim().endsWith(`END-B${q0}`)).toBe(true);
   await page.screenshot({ path: path.join(mkdirP(path.join(root, 'test-results', 'screens')), 'review-long-texts-end.png') });
+});
+
+test('a long body reached with Tab scrolls with the arrows, Page Down and End, in Review and in Annotate; the cursor stays, j still moves it', async () => {
+  // The arrows, Home/End (and in Review PgDn) moved the cursor of the list instead: the text the reader had focused never scrolled.
+  const page = served.page;
+  await page.setViewportSize({ width: 1024, height: 700 });
+  try {
+    await page.goto(`${served.server!.url}/#review`);
+    await page.getByTestId('review-pool').selectOption('long');
+    await expect(page.getByTestId('review-current')).toHaveAttribute('data-texts', 'loaded');
+    const body = page.getByTestId('review-candidate-body');
+    await body.focus();
+    const at = (await page.getByTestId('review-index').textContent())!;
+    for (const key of ['ArrowDown', 'PageDown']) await page.keyboard.press(key);
+    await expect.poll(() => body.evaluate((e) => e.scrollTop)).toBeGreaterThan(0);
+    await page.keyboard.press('End');
+    await expect.poll(() => body.evaluate((e) => Math.round(e.scrollTop + e.clientHeight) >= e.scrollHeight - 1)).toBe(true);
+    await expect(page.getByTestId('review-index')).toHaveText(at);
+    await page.keyboard.press('j');
+    await expect(page.getByTestId('review-index')).toHaveText(String(Number(at) + 1));
+
+    await openAnnotate(page, 'reader', 'long');
+    const query = page.getByTestId('query-body');
+    await query.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => query.evaluate((e) => e.scrollTop)).toBeGreaterThan(0);
+    await page.keyboard.press('End');
+    await expect.poll(() => query.evaluate((e) => Math.round(e.scrollTop + e.clientHeight) >= e.scrollHeight - 1)).toBe(true);
+    await expect(page.getByTestId('candidate-row-0')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('j');
+    await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
+  } finally {
+    await page.setViewportSize({ width: 1360, height: 900 });
+  }
 });
 
 function mkdirP(p: string): string {

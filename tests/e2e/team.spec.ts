@@ -14,7 +14,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { startServe, type ServeProcess } from './serve';
 import { importSemEvalDev, invoke } from './api';
 
@@ -429,6 +429,12 @@ test("erin's link opens Annotate on her assigned pool; the other pool is not off
   await expect(erin.getByTestId('candidate-row-0')).toHaveAttribute('data-state', 'saved');
   await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
 
+  // A label on its way when the owner revokes her (held here until the page knows): refused.
+  const held: Route[] = [];
+  await erin.route('**/api/invoke', (route) => (route.request().postData()?.includes('"label.set"') ? void held.push(route) : route.continue()));
+  await erin.keyboard.press('0');
+  await expect(erin.getByTestId('candidate-row-1')).toHaveAttribute('data-state', /^(pending|saving)$/);
+
   // The owner revokes her while her page is open: her next request is refused.
   await olga.getByTestId('tab-pools').click();
   olga.once('dialog', (d) => void d.accept());
@@ -442,10 +448,21 @@ test("erin's link opens Annotate on her assigned pool; the other pool is not off
   await expect(chip).toHaveAttribute('data-state', 'ended');
   await expect(chip).toHaveText('access ended');
   await expect(chip).toHaveAttribute('title', /ask the workspace’s owner for a new one/);
-  await erin.keyboard.press('0');
+  expect(held).toHaveLength(1);
+  await held[0]!.continue();
+  await erin.unroute('**/api/invoke');
   await expect(erin.getByTestId('candidate-row-1')).toHaveAttribute('data-state', 'failed');
-  await expect(erin.getByTestId('failed-labels')).toContainText('missing or invalid token');
+  // It says what the chip says (it said "missing or invalid token: open the link with ?token=…", which she had done).
+  await expect(erin.getByTestId('failed-labels')).toContainText('access ended: this link no longer works');
+  await expect(erin.getByTestId('failed-labels')).toContainText('ask the workspace’s owner for a new one');
+  await expect(erin.getByTestId('failed-labels')).not.toContainText('?token=');
   await expect(erin.getByTestId('progress-pairs')).toHaveText('1');
+  // The keys give nothing more once access ended: one notice, no new "not saved" row each (it piled up one per key).
+  for (const key of ['1', '0', '?']) await erin.keyboard.press(key);
+  await expect(erin.getByTestId('annotate-notice')).toHaveText(/^Nothing given: access ended: .*ask the workspace’s owner for a new one\. What was not saved stays listed\.$/);
+  await expect(erin.getByTestId('failed-labels').locator('li')).toHaveCount(1);
+  await expect(erin.getByTestId('candidate-row-2')).toHaveAttribute('data-state', 'none');
+  await expect(erin.getByTestId('note-offer')).toHaveCount(0);
   // Nor does it count in her pace: one label taken is no pace yet.
   await expect(erin.getByTestId('progress-pace')).toHaveText('pace: —');
   await erin.waitForTimeout(1500);
@@ -490,6 +507,13 @@ test("a judge's link opens on the pool with disagreements left to settle, not on
   await expect(vera.getByTestId('review-remaining')).toHaveText('0');
   await vera.reload();
   await expect(vera.getByTestId('review-pool')).toHaveValue('disputed');
+  // Revoked, her keys settle nothing: one notice, no "not saved" ruling per key.
+  await invoke(request, 'annotator.revoke', { name: 'vera' });
+  await expect(vera.getByTestId('connection')).toHaveAttribute('data-state', 'ended');
+  for (const key of ['1', '0', 'u']) await vera.keyboard.press(key);
+  await expect(vera.getByTestId('review-notice')).toHaveText(/^Nothing given: access ended: /);
+  await expect(vera.getByTestId('failed-labels')).toHaveCount(0);
+  await expect(vera.getByTestId('review-remaining')).toHaveText('1');
 });
 
 test("an annotator's link opens on her next pool with work in a fresh browser, when her first pool is done", async ({ browser }) => {
@@ -512,4 +536,26 @@ test("an annotator's link opens on her next pool with work in a fresh browser, w
   await expect(nia.getByTestId('annotate-pool').locator('option')).toHaveText(['nia-done', 'nia-next']);
   await expect(nia.getByTestId('annotate-pool')).toHaveValue('nia-next');
   await expect(nia.getByTestId('progress-pairs')).toHaveText('0');
+});
+
+test('an annotator whose last pool is unassigned while her page is open sees that no pool is open to her, and her keys give nothing', async ({ browser }) => {
+  // The pool list emptied but the query stayed on screen: each key gave a label the engine refused,
+  // one more "not saved" row per key ('open' is assigned to zed by the test before).
+  const request = olga.request;
+  await invoke(request, 'pool.create', { name: 'sams', sample: { n: 1, seed: 17 }, depth: 3 });
+  await invoke(request, 'pool.assign', { pool: 'sams', annotators: ['sam'] });
+  const inv = await invoke<{ token: string }>(request, 'annotator.invite', { name: 'sam' });
+  const ctx = await browser.newContext({ baseURL: server!.url });
+  contexts.push(ctx);
+  const sam = await ctx.newPage();
+  await sam.goto(`/?token=${encodeURIComponent(inv.token)}#annotate`);
+  await expect(sam.getByTestId('annotate-pool').locator('option')).toHaveText(['sams']);
+  await expect(sam.getByTestId('candidates')).toBeVisible();
+  await invoke(request, 'pool.assign', { pool: 'sams', annotators: ['zed'] });
+  await expect(sam.getByTestId('annotate-empty')).toHaveText('No pool is open to you yet: the workspace’s owner assigns pools.');
+  await expect(sam.getByTestId('candidates')).toHaveCount(0);
+  for (const key of ['1', '0']) await sam.keyboard.press(key);
+  await sam.waitForTimeout(500); // a label given would be refused by now
+  await expect(sam.getByTestId('failed-labels')).toHaveCount(0);
+  await expect(sam.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
 });

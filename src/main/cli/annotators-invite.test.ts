@@ -29,6 +29,11 @@ describe('qpairs annotators invite / revoke', () => {
     // Behind a TLS proxy with a prefix: kept.
     const proxied = JSON.parse((await runCli('annotators', 'invite', w, 'bob', '--url', 'https://labs.example.org/qpairs/', '--json')).out) as { token: string; link: string };
     expect(proxied.link).toBe(`https://labs.example.org/qpairs/?token=${encodeURIComponent(proxied.token)}#annotate`);
+    // A judge's link opens Review, an owner's Annotate.
+    const judge = JSON.parse((await runCli('annotators', 'invite', w, 'judy', '--role', 'judge', '--url', '10.0.0.5:5180', '--json')).out) as { token: string; link: string };
+    expect(judge.link).toBe(`http://10.0.0.5:5180/?token=${encodeURIComponent(judge.token)}#review`);
+    const owner = JSON.parse((await runCli('annotators', 'invite', w, 'olga', '--role', 'owner', '--url', '10.0.0.5:5180', '--json')).out) as { token: string; link: string };
+    expect(owner.link).toBe(`http://10.0.0.5:5180/?token=${encodeURIComponent(owner.token)}#annotate`);
     for (const [url, why] of [
       ['ftp://10.0.0.5', /the server's address is http:\/\/ or https:\/\//],
       ['http://10.0.0.5:5180/?token=old', /no \?query, #fragment or user/],

@@ -30,6 +30,7 @@ import { statusOf, toWireError } from './wire';
 import { BusyError, COMPUTING_COMMANDS, FairUse } from './fair-use';
 import { QPairsError } from '../errors';
 import { isPageLoad, sendLinkEnded, sendSignedOut } from './link-ended';
+import { inviteLink } from '../../shared/invite-link';
 
 /** Who is calling, as the server knows it: the token's annotator (null without tokens) and whether they are local. */
 export interface ServeCaller {
@@ -355,7 +356,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // The invitation's link, from the address the owner used (the token is in this one answer only).
       if (command === 'annotator.invite' && result && typeof result === 'object' && typeof (result as { token?: unknown }).token === 'string') {
         const base = req.headers.host ? `http://${req.headers.host}` : serverUrl;
-        result = { ...(result as object), link: `${base}/?token=${encodeURIComponent((result as { token: string }).token)}#annotate` };
+        const inv = result as { token: string; role: 'annotator' | 'judge' | 'owner' };
+        result = { ...(result as object), link: inviteLink(base, inv.token, inv.role) };
       }
       sendJson(res, 200, result);
     } catch (e) {

@@ -98,6 +98,8 @@ describe('people live in the workspace', () => {
     // Re-inviting revokes the earlier token.
     const again = await call(dave, 'annotator.invite', { name: 'erin', role: 'judge' });
     expect(again.body).toMatchObject({ revokedEarlier: 1, created: false, role: 'judge' });
+    // A judge's link opens Review (Annotate would only tell a judge to go there).
+    expect(again.body.link).toBe(`${server.url}/?token=${encodeURIComponent(again.body.token)}#review`);
     expect((await call(inv.body.token, 'app.info')).status).toBe(401);
     expect((await call(again.body.token, 'app.info')).body.role).toBe('judge');
     // A new link without a role keeps the person's (before: the API's default made the judge an annotator).

@@ -29,15 +29,12 @@ export function AnnotateBar({ pools, pool, setPool, annotator, setAnnotator, loc
   useEffect(() => setNameDraft(annotator), [annotator]);
   return (
     <div className="annotate-bar">
-      {/* Issue 24: after a choice (mouse or keyboard) the keys go back to the candidate list, not the select. */}
+      {/* Issue 24: after a choice (mouse or keyboard) the keys go back to the candidate list, not the select (AnnotateScreen focuses it once shown). */}
       <PoolSelect
         testId="annotate-pool"
         pools={pools}
         value={pool}
-        onChange={(p) => {
-          setPool(p);
-          requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="candidates"]')?.focus({ preventScroll: true }));
-        }}
+        onChange={setPool}
         emptyText="(no pools)"
         blurOnChange
       />

@@ -57,9 +57,19 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { rows, shownRows, giveLabel } = lab;
   const pace = useSessionPace(view, lab.allLabeled, qv.arrival, lab.labelTimes);
   // Any label given, by key or click (the "?" itself offers a note again right after), ends an earlier offer.
-  const labelEndingOffer = (row: number, value: string | null, advance: boolean): void => {
+  // A pool chosen in the bar: the focus goes to its candidates once they are shown (the select lets
+  // it go; the table of the pool before is gone by then — focusing it left the focus on the page).
+  const focusCandidatesOf = useRef<string | null>(null);
+  useEffect(() => {
+    if (!view || !ready || focusCandidatesOf.current !== view.pool) return;
+    focusCandidatesOf.current = null;
+    const active = document.activeElement;
+    if (active && active !== document.body) return; // put elsewhere meanwhile
+    document.querySelector<HTMLElement>('[data-testid="candidates"]')?.focus({ preventScroll: true });
+  }, [view, ready]);
+  const labelEndingOffer = (row: number, value: string | null, advance: boolean): boolean => {
     setOffer(null);
-    giveLabel(row, value, advance);
+    return giveLabel(row, value, advance);
   };
   useAnnotateKeys({
     overlay,
@@ -128,7 +138,10 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
       <AnnotateBar
         pools={pools}
         pool={pool}
-        setPool={setPool}
+        setPool={(p) => {
+          focusCandidatesOf.current = p;
+          setPool(p);
+        }}
         annotator={annotator}
         setAnnotator={setAnnotator}
         lockedAnnotator={lockedAnnotator}

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { QueryView } from '../../shared/contract';
-import { isActivationTarget, isTypingTarget } from '../lib/typing';
+import { isActivationTarget, isScrollKeyInText, isTypingTarget } from '../lib/typing';
 import { stepCursor } from './candidateFilter';
 import { commandKeyOf, labelKeyOf, valueForKey } from './keys';
 import type { RowModel } from './CandidateTable';
@@ -25,7 +25,8 @@ export interface AnnotateKeyContext {
   cursor: number;
   setCursor: Dispatch<SetStateAction<number>>;
   toggleExpand: (id: string) => void;
-  giveLabel: (row: number, value: string | null, advance: boolean) => void;
+  /** False when the label was refused at once (access ended). */
+  giveLabel: (row: number, value: string | null, advance: boolean) => boolean;
   doUndo: () => Promise<void>;
   doRedo: () => Promise<void>;
   navigate: (direction: NavDirection) => Promise<void>;
@@ -46,7 +47,7 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
     }
     return;
   }
-  if (isTypingTarget(e.target) || overlay === 'goto' || overlay === 'note') return;
+  if (isTypingTarget(e.target) || isScrollKeyInText(e) || overlay === 'goto' || overlay === 'note') return;
   if (overlay && e.key !== 'h') return;
   // Enter and Space on a focused control (reached with Tab, or the Close of the list of keys) work
   // that control: not the next query, nor a candidate's body behind it.
@@ -111,11 +112,8 @@ function onKey(e: KeyboardEvent, k: AnnotateKeyContext): void {
     default: {
       const value = v ? valueForKey(v.scheme, labelKeyOf(e)) : null;
       if (value !== null && v) {
-        if (onShown) {
-          k.giveLabel(cursor, value, true);
-          // An unsure label offers a note (why?) without taking the keyboard: c writes it.
-          if (value === '?') k.offerNote(cursor);
-        }
+        // An unsure label offers a note (why?) without taking the keyboard: c writes it.
+        if (onShown && k.giveLabel(cursor, value, true) && value === '?') k.offerNote(cursor);
       } else handled = false;
     }
   }

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { QueryView } from '../../shared/contract';
-import { useApp } from '../lib/context';
+import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
@@ -31,8 +31,11 @@ export interface Labeling {
   savedLabeled: number;
   /** When this session's labels were given (ms), the newest last. */
   labelTimes: number[];
-  /** Labels candidate `row` (`null` clears); `advance` moves the cursor to the next shown row. */
-  giveLabel: (row: number, value: string | null, advance: boolean) => void;
+  /**
+   * Labels candidate `row` (`null` clears); `advance` moves the cursor to the next shown row. False
+   * when refused at once: access ended (nothing given then could be saved; the notice says so).
+   */
+  giveLabel: (row: number, value: string | null, advance: boolean) => boolean;
   /** Issue 24: sets the note on candidate `row`'s label ('' removes it); false when the row has no label. */
   giveNote: (row: number, note: string) => boolean;
   doUndo: () => Promise<void>;
@@ -55,6 +58,15 @@ export function useLabeling(
   /** When each label of this session was given, with its outbox op: refused ones (failed, or discarded after failing) do not count. */
   const [givenTimes, setGivenTimes] = useState<Array<{ t: number; op: number }>>([]);
   const discarded = useRef(new Set<number>());
+  // Once access ended every label would only be refused, each adding a "not saved" row: refused here, once, with a notice.
+  const accessEnded = useAccessEnded();
+  const endedRef = useRef(accessEnded);
+  endedRef.current = accessEnded;
+  const refusedAsEnded = useCallback((): boolean => {
+    if (!endedRef.current) return false;
+    setNotice(NOT_GIVEN_ACCESS_ENDED);
+    return true;
+  }, [setNotice]);
 
   const rows: RowModel[] = useMemo(() => {
     if (!view) return [];
@@ -102,9 +114,10 @@ export function useLabeling(
   const giveLabel = useCallback(
     (row: number, value: string | null, advance: boolean) => {
       const v = viewRef.current;
-      if (!v) return;
+      if (!v) return false;
       const c = v.candidates[row];
-      if (!c) return;
+      if (!c) return false;
+      if (refusedAsEnded()) return false;
       setNotice(null);
       const key = pairKey(v.pool, annotator, v.queryId, c.id);
       // Without an op in the outbox the view's label is the saved one (an op restored from a reload
@@ -117,8 +130,9 @@ export function useLabeling(
       const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value, ...(value === null ? { note: null } : {}) } : x)) };
       patch(patched);
       if (advance) setCursor(stepCursor(shownRef.current, row, 1));
+      return true;
     },
-    [outbox, annotator, viewRef, patch, setCursor, setNotice],
+    [outbox, annotator, viewRef, patch, setCursor, setNotice, refusedAsEnded],
   );
 
   /**
@@ -140,12 +154,12 @@ export function useLabeling(
     },
     [outbox, annotator, viewRef, patch],
   );
-  const giveNote = useCallback((row: number, note: string): boolean => sendNote(row, note, null) !== null, [sendNote]);
+  const giveNote = useCallback((row: number, note: string): boolean => !refusedAsEnded() && sendNote(row, note, null) !== null, [sendNote, refusedAsEnded]);
   /** An undo's or redo's notice of a note: it says so when the engine refuses the change. */
   const queuedNotice = useQueuedNotice(outbox, setNotice);
 
   const doUndo = useCallback(() => undo.runUndo(async () => {
-    if (!ready) return;
+    if (!ready || refusedAsEnded()) return;
     if (!(await outbox.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, annotator);
     if (!e) {
@@ -182,10 +196,10 @@ export function useLabeling(
       if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
     }
-  }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice]);
+  }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedAsEnded]);
 
   const doRedo = useCallback(async () => {
-    if (!ready) return;
+    if (!ready || refusedAsEnded()) return;
     // An undo still waiting for its answer has not yet put back what it took (U right after u).
     await undo.afterUndos();
     if (!(await outbox.settledForUndo(setNotice))) return;
@@ -255,7 +269,7 @@ export function useLabeling(
     }
     setNotice(r.value == null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
     await fetchQuery(r.queryId, r.candidateId);
-  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice]);
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedAsEnded]);
 
   const discardFailed = useCallback(
     (id: number) => {

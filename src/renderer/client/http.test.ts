@@ -3,7 +3,7 @@ import { EventHub } from '../../main/engine/events';
 import { ContractError, isCommandName, parseArgs } from '../../shared/contract';
 import { startServer, type RunningServer } from '../../main/serve/server';
 import { createHttpClient } from './http';
-import { ClientError, type ConnectionState } from './types';
+import { ACCESS_ENDED, ClientError, type ConnectionState } from './types';
 
 /** A controllable fake WebSocket. */
 class FakeWS {
@@ -151,13 +151,15 @@ describe('HTTP client (fakes)', () => {
     expect(FakeWS.all).toHaveLength(1);
     c.close();
 
-    // A request answered 401 (the token no longer works) ends it too, and the error still reaches the caller.
+    // A request answered 401 (the token no longer works) ends it too, and the error still reaches the
+    // caller, saying what the chip says: access ended (not the server's "open the link with ?token=…").
     const refused = vi.fn(async () => jsonResponse(401, { code: 'forbidden', message: 'missing or invalid token: open the link with ?token=… you were given' }));
     const d = createHttpClient({ baseUrl: 'http://h', fetch: refused as unknown as typeof globalThis.fetch, WebSocket: FakeWS, reconnectDelays: [100] });
     const dStates: ConnectionState[] = [];
     d.onConnection((s) => dStates.push(s));
     FakeWS.all[1]!.open();
-    await expect(d.invoke('label.set', { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'erin', value: '1' })).rejects.toMatchObject({ code: 'forbidden', status: 401 });
+    await expect(d.invoke('label.set', { pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'erin', value: '1' })).rejects.toMatchObject({ code: 'forbidden', status: 401, message: ACCESS_ENDED });
+    expect(ACCESS_ENDED).toMatch(/^access ended: .*ask the workspace’s owner for a new one$/);
     expect(dStates.at(-1)).toBe('ended');
     expect(FakeWS.all[1]!.closed).toBe(true);
     vi.advanceTimersByTime(1000);

@@ -1,6 +1,6 @@
 import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads, WireError, WireReason } from '../../shared/contract';
 import { EXPORT_FILES_EXIST } from '../../shared/gold';
-import { ClientError, type AppClient, type ConnectionState, type UploadedSource } from './types';
+import { ACCESS_ENDED, ClientError, type AppClient, type ConnectionState, type UploadedSource } from './types';
 
 type WSLike = {
   onopen: ((ev: unknown) => void) | null;
@@ -63,7 +63,10 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
     }
     if (!res.ok) {
       // 401 only ever means "missing or invalid token" (revoked, or a link that no longer works).
-      if (res.status === 401) end();
+      if (res.status === 401) {
+        end();
+        throw new ClientError(ACCESS_ENDED, 'forbidden', 401);
+      }
       throw await errorFrom(res);
     }
     try {

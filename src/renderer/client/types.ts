@@ -17,6 +17,13 @@ export class ClientError extends Error {
   }
 }
 
+/**
+ * What a refused request says once the server no longer takes this page's token (revoked, or a
+ * newer link made): as the connection chip's "access ended" — not the server's "open the link with
+ * ?token=…", which the person did.
+ */
+export const ACCESS_ENDED = 'access ended: this link no longer works (access revoked, or a newer link was made); ask the workspace’s owner for a new one';
+
 export function isTransportError(e: unknown): boolean {
   return e instanceof ClientError && e.code === 'transport';
 }

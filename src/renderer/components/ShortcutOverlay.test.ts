@@ -21,7 +21,7 @@ describe('screenKeys: the F1 list gives the label keys of the pool on screen', (
 
   it('no pool known: the binary keys, saying the other schemes’ keys', () => {
     const { keys } = screenKeys('annotate');
-    expect(row(keys, '1')).toBe('similar (binary pools; SemEval 2/1/0, Likert 1–5)');
+    expect(row(keys, '1')).toBe('similar (binary pools; SemEval 2/1/0, Likert 1–5, graded 0–9)');
   });
 });
 

@@ -36,7 +36,7 @@ export interface ShortcutPool {
  */
 export function screenKeys(tab: string, pool: ShortcutPool | null = null): { title: string; keys: ReadonlyArray<[string, string]> } {
   const scheme = pool?.scheme ?? 'binary';
-  const describe = (k: { key: string; label: string }): [string, string] => [k.key, pool ? k.label : `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5)`];
+  const describe = (k: { key: string; label: string }): [string, string] => [k.key, pool ? k.label : `${k.label} (binary pools; SemEval 2/1/0, Likert 1–5, graded 0–9)`];
   const labels = labelKeys(scheme).map(describe);
   switch (tab) {
     case 'annotate':
@@ -81,7 +81,8 @@ export function ShortcutOverlay({ tab, pool = null, role = null, onClose }: { ta
         <p className="small muted">
           <kbd>Esc</kbd>, <kbd>F1</kbd> or <kbd>Ctrl</kbd>+<kbd>/</kbd> closes · <kbd>?</kbd> stays the “unsure” label
         </p>
-        <button type="button" data-testid="shortcut-close" onClick={onClose} autoFocus>
+        {/* No autoFocus: it scrolled a list taller than the window to its end (useModalFocus focuses Close without scrolling). */}
+        <button type="button" data-testid="shortcut-close" onClick={onClose}>
           Close
         </button>
       </div>

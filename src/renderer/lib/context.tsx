@@ -1,6 +1,6 @@
-import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { AppInfo, EventName, EventPayloads } from '../../shared/contract';
-import type { AppClient, ConnectionState } from '../client/types';
+import { ACCESS_ENDED, type AppClient, type ConnectionState } from '../client/types';
 import type { JobStore } from './jobs';
 import type { LabelQueue } from '../annotate/labelQueue';
 import type { UndoHistory } from '../annotate/history';
@@ -46,6 +46,20 @@ export function useWorkspaceChangedExceptDraws(handler: () => void): void {
   useEvent('workspace.changed', (w) => {
     if (w.what !== 'draws') handler();
   });
+}
+
+/** Said instead of giving a label, ruling, note, undo or redo once the server refuses this page's token. */
+export const NOT_GIVEN_ACCESS_ENDED = `Nothing given: ${ACCESS_ENDED}. What was not saved stays listed.`;
+
+/**
+ * Whether the server has refused this page's token (connection state "ended": revoked, or a newer
+ * link made). Final: nothing given from then on can be saved.
+ */
+export function useAccessEnded(): boolean {
+  const { client } = useApp();
+  const [ended, setEnded] = useState(false);
+  useEffect(() => client.onConnection((s) => setEnded(s === 'ended')), [client]);
+  return ended;
 }
 
 /** Calls `handler` whenever the event stream reconnects (events may have been missed). */

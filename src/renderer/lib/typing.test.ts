@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isActivationTarget, isTypingTarget } from './typing';
+import { isActivationTarget, isScrollKeyInText, isTypingTarget } from './typing';
 
 /** A stand-in for an element: its tag, attributes and (for inputs) type. */
 function el(tagName: string, attrs: Record<string, string> = {}, type?: string): EventTarget {
@@ -22,5 +22,19 @@ describe('isActivationTarget', () => {
     expect(isActivationTarget(el('A'))).toBe(false);
     expect(isActivationTarget(el('INPUT', {}, 'text'))).toBe(false);
     expect(isTypingTarget(el('INPUT', {}, 'text'))).toBe(true);
+  });
+});
+
+describe('isScrollKeyInText', () => {
+  it('leaves the arrows, Page Up/Down, Home/End and Space to a focused question body, and only those keys', () => {
+    const withClasses = (...names: string[]): EventTarget => ({ classList: { contains: (c: string) => names.includes(c) } }) as unknown as EventTarget;
+    const body = withClasses('query-body', 'review-body');
+    const other = withClasses('candidates');
+    for (const key of ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']) {
+      expect(isScrollKeyInText({ key, target: body }), key).toBe(true);
+      expect(isScrollKeyInText({ key, target: other }), key).toBe(false);
+    }
+    for (const key of ['j', 'k', '1', '?', 'Enter', 'n']) expect(isScrollKeyInText({ key, target: body }), key).toBe(false);
+    expect(isScrollKeyInText({ key: 'ArrowDown', target: null })).toBe(false);
   });
 });

@@ -11,6 +11,20 @@ export function isTypingTarget(t: EventTarget | null): boolean {
   return el.isContentEditable;
 }
 
+/** The keys that scroll a text the reader focused (Tab) instead of moving a screen's cursor. */
+const SCROLL_KEYS: ReadonlySet<string> = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+
+/**
+ * Whether a key press scrolls a question's text the reader reached with Tab (a query's or
+ * candidate's body, class query-body, focusable because it scrolls): the arrows, Page Up/Down,
+ * Home/End and Space scroll it there, as in the guidelines, rather than moving the cursor of a
+ * list the focus is not on (letters, digits and the rest still act on the screen).
+ */
+export function isScrollKeyInText(e: Pick<KeyboardEvent, 'key' | 'target'>): boolean {
+  const el = e.target as HTMLElement | null;
+  return !!el?.classList?.contains('query-body') && SCROLL_KEYS.has(e.key);
+}
+
 /**
  * Whether Enter or Space on a key event's target works a control (a button, link, tab, summary,
  * checkbox, …): a screen's own Enter/Space keys must leave that press to the control — the Close

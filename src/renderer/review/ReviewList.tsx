@@ -7,7 +7,7 @@ import type { ReactNode, RefObject } from 'react';
 import { FilterBox, type TableSort } from '../components/DataTable';
 import { describeLabel } from '../annotate/keys';
 import { fmtInt, snippet } from '../lib/format';
-import { isSettled, votesText, type Row } from './reviewRow';
+import { isSettled, votesShown, votesText, type Row } from './reviewRow';
 import { ReviewState } from './ReviewState';
 
 /**
@@ -76,7 +76,7 @@ export function ReviewList({
                 <td className="small" dir="auto">{r.item.queryTitle ? snippet(r.item.queryTitle, 48) : r.item.queryId}</td>
                 <td className="small" dir="auto">{r.item.candidateTitle ? snippet(r.item.candidateTitle, 48) : r.item.candidateId}</td>
                 <td className="small" title={votesText(r, scheme)}>
-                  {r.item.labels.map((l) => `${l.annotator} ${l.value}`).join(' · ')}
+                  {votesShown(r, scheme)}
                   {r.item.labels.some((l) => l.noted) && (
                     <span className="note-mark" title="notes on these votes" aria-label="has notes">
                       {' '}✎

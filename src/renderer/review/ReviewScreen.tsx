@@ -17,9 +17,9 @@ import { NoteDialog } from '../components/NoteDialog';
 import type { ReviewQueue } from '../../shared/contract';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
-import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
+import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
-import { isTypingTarget } from '../lib/typing';
+import { isScrollKeyInText, isTypingTarget } from '../lib/typing';
 import { commandKeyOf, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
@@ -44,6 +44,8 @@ import { usePairTexts } from './usePairTexts';
 
 export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, settles, undo } = useApp();
+  // Once access ended, rulings, reasons, undo and redo are refused here with one notice (each would only add a "not saved" row).
+  const accessEnded = useAccessEnded();
   useSyncExternalStore(settles.subscribe, settles.version);
   const { pools, pool, setPool, lockedAnnotator } = shared;
   /**
@@ -347,6 +349,10 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const settle = (value: string | null): void => {
     const r = rowsRef.current[cursorRef.current];
     if (!r || !judge || !queue) return;
+    if (accessEnded) {
+      setNotice(NOT_GIVEN_ACCESS_ENDED);
+      return;
+    }
     setNotice(null);
     const pending = reasons.get(r.key);
     // What undo puts back: the reason stored before (clearing a ruling takes its reason along).
@@ -423,7 +429,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
   keyHandler.current = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (isTypingTarget(e.target) || reasonFor !== null) return;
+    if (isTypingTarget(e.target) || isScrollKeyInText(e) || reasonFor !== null) return;
     let handled = true;
     switch (commandKeyOf(e)) {
       case 'ArrowDown':
@@ -451,10 +457,12 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         break;
       case 'u':
       case 'Backspace':
-        void doUndo();
+        if (accessEnded) setNotice(NOT_GIVEN_ACCESS_ENDED);
+        else void doUndo();
         break;
       case 'U':
-        void doRedo();
+        if (accessEnded) setNotice(NOT_GIVEN_ACCESS_ENDED);
+        else void doRedo();
         break;
       case 'x':
         // x clears the judge's own ruling: another judge's stays (sending a clear would change nothing
@@ -640,6 +648,10 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
               hint={r.value === null ? 'sent with your ruling' : 'saved with your ruling'}
               initial={reasonOf(r)}
               onSave={(text) => {
+                if (accessEnded) {
+                  setNotice(NOT_GIVEN_ACCESS_ENDED);
+                  return;
+                }
                 const before = storedReason(r);
                 setReasons((m) => new Map(m).set(r.key, text));
                 // Already ruled on: the reason goes now, with the same label (u takes it back).

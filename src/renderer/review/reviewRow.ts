@@ -31,6 +31,16 @@ export function votesText(r: Row, scheme: string): string {
   return r.item.labels.map((l) => `${l.annotator}: ${labelWords(scheme, l.value)}`).join(' · ');
 }
 
+/**
+ * The row's votes as the list shows them, "alice 1 · bob 0": each value as stored, but a Likert one
+ * as its scale point ("alice +1 · bob −2"), as the ruling beside it and the pair's votes read — the
+ * stored "1" (+1) read as key 1, which rules −2.
+ */
+export function votesShown(r: Row, scheme: string): string {
+  const shown = (v: string): string => (scheme === 'likert5' && v !== '?' ? (describeLabel(scheme, v).text.split(' ')[0] || v) : v);
+  return r.item.labels.map((l) => `${l.annotator} ${shown(l.value)}`).join(' · ');
+}
+
 /** A title as the list shows it (whitespace collapsed), for sorting. */
 export function oneLine(t: string | undefined): string {
   return (t ?? '').replace(/\s+/g, ' ').trim();

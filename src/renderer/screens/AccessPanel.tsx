@@ -9,6 +9,7 @@ import type { AnnotatorInvitation, TeamMemberView } from '../../shared/contract'
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { PERSON_ROLES } from '../../shared/roles';
+import { inviteLink } from '../../shared/invite-link';
 import { RoleSelect } from '../components/RoleSelect';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 
@@ -70,7 +71,7 @@ export function AccessPanel(): ReactNode {
     try {
       const inv = await client.invoke('annotator.invite', { name: who, role: as });
       // The desktop app serves nothing itself: the link is completed with the server's address.
-      const shownLink = inv.link ?? `http://HOST:5180/?token=${encodeURIComponent(inv.token)}#annotate`;
+      const shownLink = inv.link ?? inviteLink('http://HOST:5180', inv.token, inv.role);
       setFresh({ ...inv, shownLink });
       setName('');
       load();

@@ -7,6 +7,7 @@ import { json, withWorkspace, type Out } from './common';
 import { inviteAnnotator, revokeAnnotator, teamMembers } from '../../team/tokens';
 import { WorkspaceLockedError } from '../../workspace/lock';
 import { QPairsError } from '../../errors';
+import { inviteLink } from '../../../shared/invite-link';
 
 const USAGE = 'usage: qpairs annotators list W [--json] | add W NAME… [--role R] | role W NAME ROLE | invite W NAME [--role R] [--url URL] | revoke W NAME';
 
@@ -92,7 +93,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
     const base = values.url === undefined ? 'http://HOST:5180' : serverBase(values.url);
     return withTeamWrite(w, 'invite', name, (ws) => {
       const inv = inviteAnnotator(ws, name, values.role);
-      const link = `${base}/?token=${encodeURIComponent(inv.token)}#annotate`;
+      const link = inviteLink(base, inv.token, inv.role);
       if (values.json) out.log(json({ ...inv, link }));
       else {
         out.log(`${inv.created ? 'added' : 'invited'} ${inv.name} (${inv.role})${inv.revokedEarlier ? `; their earlier token no longer works` : ''}.`);

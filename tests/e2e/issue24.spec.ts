@@ -287,6 +287,7 @@ test('F1 and Ctrl+/ list every key of the screen, notes included; ? stays the un
   await expect(overlay).toBeVisible();
   await expect(page.getByTestId('shortcut-screen-keys')).toContainText('note on the label');
   await expect(page.getByTestId('shortcut-screen-keys')).toContainText('go to query');
+  await expect(page.getByTestId('shortcut-footer')).toContainText('stays the “unsure” label');
   // Keys do nothing behind the list.
   const label0 = await page.getByTestId('candidate-row-0').getAttribute('data-label');
   await page.keyboard.press('Home');
@@ -301,6 +302,9 @@ test('F1 and Ctrl+/ list every key of the screen, notes included; ? stays the un
   await page.goto('/#review');
   await page.keyboard.press('F1');
   await expect(page.getByTestId('shortcut-screen-keys')).toContainText('reason for the ruling');
+  // In Review "?" settles nothing: the list does not call it the unsure label there.
+  await expect(page.getByTestId('shortcut-footer')).toContainText('closes');
+  await expect(page.getByTestId('shortcut-footer')).not.toContainText('unsure');
   await page.keyboard.press('Escape');
 });
 

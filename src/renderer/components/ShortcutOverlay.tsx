@@ -78,8 +78,15 @@ export function ShortcutOverlay({ tab, pool = null, role = null, onClose }: { ta
           {section(`${s.title} screen${pool && (tab === 'annotate' || tab === 'review') ? ` (pool “${pool.name}”, ${pool.scheme})` : ''}`, s.keys, 'shortcut-screen-keys')}
           {section('Everywhere', globalKeys(role), 'shortcut-global-keys')}
         </div>
-        <p className="small muted">
-          <kbd>Esc</kbd>, <kbd>F1</kbd> or <kbd>Ctrl</kbd>+<kbd>/</kbd> closes · <kbd>?</kbd> stays the “unsure” label
+        <p className="small muted" data-testid="shortcut-footer">
+          <kbd>Esc</kbd>, <kbd>F1</kbd> or <kbd>Ctrl</kbd>+<kbd>/</kbd> closes
+          {/* Only where "?" labels: in Review it settles nothing (a judge was told it "stays the unsure label"). */}
+          {tab === 'annotate' ? (
+            <>
+              {' '}
+              · <kbd>?</kbd> stays the “unsure” label
+            </>
+          ) : null}
         </p>
         {/* No autoFocus: it scrolled a list taller than the window to its end (useModalFocus focuses Close without scrolling). */}
         <button type="button" data-testid="shortcut-close" onClick={onClose}>

@@ -6,7 +6,7 @@ import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS, UNUSED_IMPORT_OPTI
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced } from '../lib/hooks';
 import { useApp, useEvent, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
-import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
+import { cleanUploadPaths, errorMessage, fmtImportProgress, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
 import { reportLines } from '../lib/report';
 import { ChoiceSelect } from '../components/ChoiceSelect';
@@ -354,7 +354,12 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           {uploadNote && <p className="small muted">{uploadNote}</p>}
           {phase === 'running' && (
             <div data-testid="import-running">
-              <ProgressBar testId="import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
+              <ProgressBar
+                testId="import-progress"
+                done={job?.progress?.done ?? 0}
+                total={job?.progress?.total ?? 0}
+                text={fmtImportProgress(job?.progress?.done ?? 0, job?.progress?.total ?? 0, job?.progress?.message ?? '') ?? undefined}
+              />
               <p className="small muted">{job?.progress?.message || 'Importing…'}</p>
             </div>
           )}

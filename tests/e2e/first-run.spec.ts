@@ -78,6 +78,9 @@ test('an empty workspace opens on Workspace for its owner (nothing to label yet)
   const page = await context.newPage();
   await page.goto('/');
   await expect(page).toHaveURL(/#workspace$/);
+  // Where the demo is: made by a first run of serve mode too (this one's went to its QPAIRS_CONFIG_DIR), not only the desktop app's.
+  await expect(page.getByTestId('workspace-empty')).toContainText('npm run serve');
+  await expect(page.getByTestId('workspace-empty')).toContainText('QPAIRS_CONFIG_DIR');
   // No empty Pool select and no button that silently does nothing: each screen says what to do.
   const empty = 'No pools yet: create one on the Pools screen.';
   for (const [tab, id] of [

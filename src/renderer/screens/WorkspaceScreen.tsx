@@ -217,7 +217,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
                     This workspace holds no questions yet. Import a corpus below: a Stack Exchange site&apos;s dump archive (<code>stackexchange</code>), SemEval-2016
                     Task 3 XML (<code>semeval</code>), an AskUbuntu pool and its texts (<code>askubuntu-pool</code>, <code>askubuntu-corpus</code>), or your own
                     questions as JSON lines or CSV. QPairs&apos; source folder holds public samples of each in <code>datasets/</code> (its README gives their
-                    sources and licences); the desktop app&apos;s first run made a demo workspace ready to label, <code>~/.qpairs/demo.qpairs</code>.
+                    sources and licences). A demo workspace ready to label is made on a first run with no workspace (the desktop app, or{' '}
+                    <code>npm run serve</code> without a path): <code>demo.qpairs</code> in <code>~/.qpairs/</code>, or in <code>QPAIRS_CONFIG_DIR</code> when it is set.
                   </>
                 ) : (
                   <>This workspace holds no questions yet: its owner imports them.</>

@@ -378,7 +378,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           {done && !done.ok && (
             <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="import-error">
               <strong>{done.cancelled ? 'Import cancelled.' : job?.lost ? 'The import is no longer running.' : 'The import failed.'}</strong>
-              {!done.cancelled && <pre>{cleanUploadPaths(done.error ?? 'unknown error')}</pre>}
+              {done.cancelled ? ' Nothing was imported: what it had written is rolled back.' : <pre>{cleanUploadPaths(done.error ?? 'unknown error')}</pre>}
             </div>
           )}
           {done && done.ok && (

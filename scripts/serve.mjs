@@ -109,7 +109,6 @@ try {
   const choice = startupWorkspace(positionals[0] ?? null, configDir, path.join(configDir, 'demo.qpairs'));
   let workspace = choice.workspace;
   if (choice.reason === 'last') console.log(`reopening the last workspace, ${workspace} (give a path to open another)`);
-  if (choice.reason !== 'demo' && (existsSync(workspace) || values.create)) rememberWorkspace(configDir, workspace);
   if (choice.reason === 'demo') {
     if (!existsSync(workspace)) {
       const demoModule = path.join(root, 'out/serve/demo.mjs');
@@ -138,6 +137,11 @@ try {
     maxTrainings,
     create: values.create ?? false,
     maxUploadBytes,
+    // Remembered once it is served: a workspace refused at start (written by a newer QPairs, not a workspace,
+    // damaged) must not replace the last one that opened, or every later `npm run serve` would reopen the refusal.
+    onListening: () => {
+      if (choice.reason !== 'demo') rememberWorkspace(configDir, workspace);
+    },
   });
   process.exit(code);
 } catch (e) {

@@ -11,7 +11,7 @@ import { Engine } from './engine/engine';
 import { Workspace } from './workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { ensureDemoWorkspace } from './engine/demo';
-import { rememberWorkspace, startupWorkspace } from './engine/recent-workspace';
+import { rememberWorkspace, startupWorkspace, type StartupChoice } from './engine/recent-workspace';
 import { registerIpc } from './ipc';
 import { createMainWindow, hardenApp, isAppUrl } from './window';
 
@@ -33,22 +33,21 @@ function lockWorkspace(file: string): void {
 const CONFIG_DIR = process.env.QPAIRS_CONFIG_DIR || path.join(os.homedir(), '.qpairs');
 
 /** The workspace named on the command line, else the last one opened, else the demo (created on first run). */
-async function openWorkspace(): Promise<string> {
+async function openWorkspace(): Promise<StartupChoice> {
   const demo = path.join(CONFIG_DIR, 'demo.qpairs');
-  const { workspace, reason } = startupWorkspace(workspaceFromArgv(process.argv), CONFIG_DIR, demo);
-  if (reason === 'demo') {
+  const choice = startupWorkspace(workspaceFromArgv(process.argv), CONFIG_DIR, demo);
+  if (choice.reason === 'demo') {
     mkdirSync(path.dirname(demo), { recursive: true });
     if (!existsSync(demo)) lockWorkspace(demo);
     await ensureDemoWorkspace(demo);
-    return demo;
+    return choice;
   }
   // A new path starts a new, empty workspace.
-  if (!existsSync(workspace)) {
-    lockWorkspace(workspace);
-    Workspace.create(workspace).close();
+  if (!existsSync(choice.workspace)) {
+    lockWorkspace(choice.workspace);
+    Workspace.create(choice.workspace).close();
   }
-  rememberWorkspace(CONFIG_DIR, workspace);
-  return workspace;
+  return choice;
 }
 
 let engine: Engine | null = null;
@@ -67,8 +66,11 @@ app
   .whenReady()
   .then(async () => {
     hardenApp();
-    const workspace = await openWorkspace();
+    const { workspace, reason } = await openWorkspace();
     engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion() });
+    // Remembered once it opened: one refused (a newer QPairs wrote it, not a workspace, damaged) must not
+    // replace the last one that opened, or every later start would reopen the refusal.
+    if (reason !== 'demo') rememberWorkspace(CONFIG_DIR, workspace);
     // A read-only workspace needs no lock (nothing can write it); its writes fail saying so.
     if (!engine.ws.readonly && !lock) lockWorkspace(workspace);
     unregister = registerIpc(engine, isAppUrl);

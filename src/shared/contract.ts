@@ -85,6 +85,8 @@ export const commandArgs = {
     strict: z.boolean().optional(),
   }),
   'job.cancel': z.object({ jobId: id }),
+  /** Whether a job still runs (a page that reconnected asks about the jobs whose end it may have missed). */
+  'job.status': z.object({ jobId: id }),
   'pool.list': z.object({}),
   'pool.create': z
     .object({
@@ -516,6 +518,7 @@ export interface CommandResults {
   'workspace.stats': WorkspaceStats;
   'import.start': ImportStarted;
   'job.cancel': { cancelled: boolean };
+  'job.status': { running: boolean };
   'pool.list': PoolInfo[];
   'pool.create': PoolInfo;
   'pool.setGuidelines': PoolInfo;

@@ -27,7 +27,8 @@ export function roleAllows(role: CallerRole, needed: CallerRole): boolean {
  *   (so `eval.*` on a blind pool is refused to annotators, and progress lists only themself);
  * - server-side paths (`import.start` with `path`, `export.write` with `path`) only from a local
  *   owner (the desktop app, or serve mode on loopback without tokens);
- * - `job.cancel` only by the caller who started the job, or an owner;
+ * - `job.cancel` only by the caller who started the job, or an owner; so is `job.status` of a running job
+ *   (of one that is not running anyone may ask: the answer is the same for every id);
  * - notes on labels (issue 24): an annotator reads only their own (annotate.query/navigate, on any
  *   pool, blind or not); everyone's notes and judges' reasons are in review.pair, review.queue (reasons) and exports (judge and up).
  */
@@ -36,6 +37,7 @@ export const commandRoles = {
   'workspace.stats': 'annotator',
   'import.start': 'owner',
   'job.cancel': 'annotator',
+  'job.status': 'annotator',
   'pool.list': 'annotator',
   'pool.create': 'owner',
   'pool.setGuidelines': 'owner',

@@ -4,7 +4,7 @@
  * demo pool, under the machine user's name, so the first key press labels. Later runs reopen the
  * last workspace and the last screen.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -58,6 +58,18 @@ test('a first run lands on Annotate on the demo pool and labels with the first k
   expect(server.log()).toContain(`reopening the last workspace, ${other}`);
   await server.stop();
   server = null;
+
+  // A file serve mode refuses (here not a workspace; a newer QPairs' workspace alike) is not remembered:
+  // the next start without a path still reopens the last one that opened, not the refusal.
+  const notes = path.join(dir, 'notes.qpairs');
+  writeFileSync(notes, 'not a workspace\n');
+  await expect(startServe({ port: PORT, configDir: config, workspace: notes, create: false })).rejects.toThrow(/exited \(1\) before listening/);
+  expect(readFileSync(notes, 'utf8')).toBe('not a workspace\n');
+  expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: other });
+  server = await startServe({ port: PORT, configDir: config });
+  expect(server.log()).toContain(`reopening the last workspace, ${other}`);
+  await server.stop();
+  server = null;
 });
 
 test('an empty workspace opens on Workspace for its owner (nothing to label yet); the pool screens say to create a pool', async ({ browser }) => {
@@ -66,6 +78,9 @@ test('an empty workspace opens on Workspace for its owner (nothing to label yet)
   const page = await context.newPage();
   await page.goto('/');
   await expect(page).toHaveURL(/#workspace$/);
+  // Where the demo is: made by a first run of serve mode too (this one's went to its QPAIRS_CONFIG_DIR), not only the desktop app's.
+  await expect(page.getByTestId('workspace-empty')).toContainText('npm run serve');
+  await expect(page.getByTestId('workspace-empty')).toContainText('QPAIRS_CONFIG_DIR');
   // No empty Pool select and no button that silently does nothing: each screen says what to do.
   const empty = 'No pools yet: create one on the Pools screen.';
   for (const [tab, id] of [

@@ -46,6 +46,8 @@ test('Cancel pressed by keyboard: the import is cancelled, nothing changes, and 
   await page.keyboard.press('Enter');
 
   await expect(page.getByTestId('import-error')).toContainText('Import cancelled.', { timeout: 60_000 });
+  // It says what became of the rows written so far (as the CLI's "cancelled; nothing was changed").
+  await expect(page.getByTestId('import-error')).toHaveText('Import cancelled. Nothing was imported: what it had written is rolled back.');
   await expect(page.getByTestId('import-cancel')).toHaveCount(0);
   await expect.poll(() => focused(page)).toBe('import-start');
   await expect(page.getByTestId('stat-questions')).toHaveText('0');

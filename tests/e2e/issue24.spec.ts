@@ -254,6 +254,9 @@ test('the hf-dataset export downloads as one .zip whose card names data/pairs.js
     names = [...readFileSync(zip).toString('latin1').matchAll(/PK\x01\x02[\s\S]{42}([\w./-]+)/g)].map((m) => m[1]!).sort();
   }
   expect(names.map((n) => n.replace(/^[^/]+\//, '')).sort()).toEqual(['README.md', 'data/pairs.jsonl']);
+  // The screen names the .zip the browser saved and each file by its place in it (it said "Downloaded: pairs.jsonl, README.md").
+  await expect(page.getByTestId('export-done')).toContainText(`Downloaded ${download.suggestedFilename()}, holding:`);
+  expect((await page.getByTestId('export-file').allInnerTexts()).map((t) => t.replace(/ \(.*\)$/, '')).sort()).toEqual(names);
 });
 
 test('go to a query: Enter opens the typed position, or the highlighted title match', async () => {

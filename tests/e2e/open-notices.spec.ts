@@ -49,3 +49,27 @@ test('an upgraded workspace: the owner sees the notice on every screen until dis
   await expect(page.getByTestId('open-notices')).toHaveCount(0);
   await context.close();
 });
+
+test('a page left open while its server is restarted shows what the new open did, without a reload', async ({ browser }) => {
+  const file = path.join(dir, 'restarted.qpairs');
+  const config = path.join(dir, 'config-restart');
+  await server?.stop(); // the first test's, on the same port
+  server = await startServe({ port: PORT, workspace: file, configDir: config });
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('stats')).toBeVisible();
+  await expect(page.getByTestId('open-notices')).toHaveCount(0);
+  // The server stops; an older workspace takes the file's place; the next server upgrades it as it opens.
+  await server.stop();
+  server = null;
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+  writeFileSync(file, gunzipSync(readFileSync(path.resolve(import.meta.dirname, '../fixtures/workspaces/v10.qpairs.gz'))));
+  server = await startServe({ port: PORT, workspace: file, create: false, configDir: config });
+  expect(server.log()).toContain('upgraded workspace');
+  // The same page, reconnected: the notice is there (it used to appear only after a reload).
+  await expect(page.getByTestId('open-notice-upgraded')).toContainText('from workspace schema 10 to', { timeout: 30_000 });
+  await context.close();
+  await server.stop();
+  server = null;
+});

@@ -31,6 +31,7 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'workspace.stats': 'annotator',
   'import.start': 'owner',
   'job.cancel': 'annotator',
+  'job.status': 'annotator',
   'pool.list': 'annotator',
   'pool.create': 'owner',
   'pool.setGuidelines': 'owner',
@@ -85,6 +86,7 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
     case 'import.start':
       return { format: 'questions-jsonl', sources: [{ uploadId: 'deadbeef-0000', name: 'q.jsonl' }] };
     case 'job.cancel':
+    case 'job.status':
       return { jobId };
     case 'pool.create':
       return { name: `new-${tag}`, queries: ['q1'], depth: 2 };
@@ -202,7 +204,7 @@ describe('the role table', () => {
           const ack = (await engine.invoke('label.set', { pool: 'sealed', queryId: 'q2', candidateId: 'c2', annotator: c.self, value: '0' }, c.input)) as { seq: number };
           args.seq = ack.seq;
         }
-        const allowed = RANK.indexOf(c.role) >= RANK.indexOf(EXPECTED[command]) && !(command === 'eval.pool' || command === 'eval.query' || command === 'live.status' || command === 'eval.order' ? c.role === 'annotator' : false) && !(command === 'job.cancel' && c.role !== 'owner');
+        const allowed = RANK.indexOf(c.role) >= RANK.indexOf(EXPECTED[command]) && !(command === 'eval.pool' || command === 'eval.query' || command === 'live.status' || command === 'eval.order' ? c.role === 'annotator' : false) && !((command === 'job.cancel' || command === 'job.status') && c.role !== 'owner');
         let outcome: string;
         try {
           await engine.invoke(command, args, c.input);
@@ -216,6 +218,8 @@ describe('the role table', () => {
       }
       release!();
       await engine.jobs.idle();
+      // Once it ended, anyone may learn that it no longer runs (a page that reconnected asks): the same answer as for any id.
+      expect(await engine.invoke('job.status', { jobId }, c.input)).toEqual({ running: false });
     }
     // Allowed calls did their work (not just "not forbidden"): every one succeeded but the upload
     // import, which fails for its own reason (uploads exist only in serve mode).

@@ -119,6 +119,8 @@ export interface AccessContext {
   ws: Workspace;
   /** Who started a job (principalOf), or undefined when the job is unknown or finished. */
   jobStarter(jobId: string): string | undefined;
+  /** Whether a job still runs (a system job, started for no caller, runs with no starter). */
+  jobRunning(jobId: string): boolean;
 }
 
 /** Throws ContractError 'forbidden' (or 'invalid-argument') unless the caller may run the command with these arguments. */
@@ -143,6 +145,10 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   if (command === 'job.cancel') {
     const starter = ctx.jobStarter(String(a.jobId));
     if (caller.role !== 'owner' && starter !== principalOf(caller)) throw forbidden('only the owner or whoever started a job may cancel it');
+  }
+  if (command === 'job.status') {
+    const jobId = String(a.jobId);
+    if (caller.role !== 'owner' && ctx.jobRunning(jobId) && ctx.jobStarter(jobId) !== principalOf(caller)) throw forbidden('only the owner or whoever started a job may follow it');
   }
   const lockout = selfLockout(command, a, caller);
   if (lockout) throw forbidden(lockout);

@@ -20,6 +20,7 @@ function argsFor(command: CommandName, seq: number): Record<string, unknown> | u
     'app.info': {},
     'workspace.stats': {},
     'job.cancel': { jobId: 'job-1' },
+    'job.status': { jobId: 'job-1' },
     'pool.list': {},
     'pool.progress': { pool: 'sealed' },
     'annotator.list': {},

@@ -78,7 +78,7 @@ export class Engine implements EngineCore {
     readonly ws: Workspace,
     private readonly opts: EngineOptions,
   ) {
-    this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id) };
+    this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id), jobRunning: (id) => this.jobs.isRunning(id) };
     this.tokens = new TokenVerifier(ws);
     this.trainings = new TrainingQueue(opts.maxTrainings ?? DEFAULT_MAX_TRAININGS);
     this.liveEvaluations = new LivePoolEvaluations(ws);
@@ -189,6 +189,7 @@ export class Engine implements EngineCore {
       'workspace.stats': () => ws.stats(),
       'import.start': (a) => ({ jobId: importJob(this, a) }),
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),
+      'job.status': (a) => ({ running: this.jobs.isRunning(a.jobId) }),
       'pool.list': () => ws.listPools(),
       'pool.create': (a) => this.writes.run(() => createPoolJob(this, a)),
       'pool.setGuidelines': (a) =>

@@ -75,6 +75,11 @@ describe('import messages name the surface’s own controls', () => {
     expect(app.error).toMatch(/edit\.jsonl, line 1: .*Import with the “Replace existing questions” option to replace it on purpose/);
     expect(app.error).not.toMatch(/--[a-z]/);
     expect(await cliImport('questions-jsonl', edit)).toMatch(/Import with --update to replace it on purpose/);
+    // Replaced on purpose: the warning names the option, and no report key of the CLI's (it said "questionsUpdatedInPools counts all such questions").
+    const updated = await appImport({ format: 'questions-jsonl', sources: [{ path: edit }], update: true });
+    const warning = (updated.report as { warnings: string[] }).warnings.join('\n');
+    expect(warning).toMatch(/edit\.jsonl, line 1: question 2 .* has a new text \(the “Replace existing questions” option; .*\(the import's report counts every such question\)$/);
+    expect(warning).not.toMatch(/--[a-z]|questionsUpdatedInPools/);
   });
 
   it('strict and unknown queries: the app names the “Strict” option, in the error and in the warning', async () => {

@@ -73,6 +73,11 @@ export class JobRunner {
     return jobId;
   }
 
+  /** Whether the job still runs (false once its `job.done` has been sent, and for ids this engine never gave). */
+  isRunning(jobId: string): boolean {
+    return this.controllers.has(jobId);
+  }
+
   cancel(jobId: string): boolean {
     const ac = this.controllers.get(jobId);
     if (!ac) return false;

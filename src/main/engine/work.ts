@@ -110,7 +110,7 @@ export async function runImport(
             signal: opts.signal,
             recordedName: opts.recordedName,
             onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
-            onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records} records`),
+            onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records.toLocaleString('en-US')} records`),
           });
           if (report.changedDocs.length > 0) {
             if (!indexer) {

@@ -319,6 +319,9 @@ describe('malformed files fail with file, line and reason, and change nothing', 
 
   it('other syntax errors: JSON, CSV quotes, field counts, XML structure', async () => {
     await failsCleanly('questions-jsonl', [write('j.jsonl', '{"id":1,"title":"a"}\n{"id":2,"title":\n')], {}, { line: 2, reason: /invalid JSON/ });
+    // JSON.parse's "(line 1 column 38)" counts within the line: said as the line's column, not a "line 1" against the file's line 3.
+    const j = await failsCleanly('questions-jsonl', [write('c.jsonl', '{"id":"q1","title":"a","body":"b"}\n\n{"id":"q3","title":"Cut","body":"cut"\n')], {}, { line: 3, reason: /invalid JSON/ });
+    expect(j.details.reason).toMatch(/^invalid JSON \(Expected ',' or '\}' after property value at column 38\)$/);
     await failsCleanly('questions-jsonl', [write('k.jsonl', '{"id":1,"title":"a"}\n[1,2]\n')], {}, { line: 2, reason: /expected a JSON object/ });
     await failsCleanly('questions-jsonl', [write('m.jsonl', '{"title":"a"}\n')], {}, { line: 1, reason: /missing id/ });
     await failsCleanly('questions-csv', [fx('questions-unterminated.csv')], {}, { line: 2, reason: /unterminated quoted field/ });

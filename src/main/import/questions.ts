@@ -82,7 +82,7 @@ function noteUpdateInPools(ctx: ImportContext, id: string, at: Where, touched: s
   if (n === 1) {
     ctx.warn(
       `${at.line == null ? at.file : `${at.file}, line ${at.line}`}: question ${id} (${touched ?? `in pool "${pool.name}"`}) has a new text (${optionName(ctx, 'update')}; the old one is kept in its history); ` +
-        `labels given on the old text now stand for the new one (questionsUpdatedInPools counts all such questions)`,
+        `labels given on the old text now stand for the new one (the import's report counts every such question)`,
     );
   }
 }

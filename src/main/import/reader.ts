@@ -355,6 +355,14 @@ export async function* readCsvTable(ctx: ImportContext, file: string, required: 
   }
 }
 
+/**
+ * JSON.parse's reason for one line of a file: its "at position 37 (line 1 column 38)" counts within the
+ * line, so "line 1" contradicted the file's line named before it: said as the line's column instead.
+ */
+export function jsonLineReason(message: string): string {
+  return message.replace(/ in JSON at position (\d+)(?: \(line \d+ column \d+\))?/, (_, pos: string) => ` at column ${Number(pos) + 1}`);
+}
+
 /** JSON lines: one JSON object per non-blank line. */
 export async function* readJsonl(ctx: ImportContext, file: string): AsyncGenerator<{ value: Record<string, unknown>; line: number }> {
   for await (const { text, line } of readLines(ctx, file)) {
@@ -363,7 +371,7 @@ export async function* readJsonl(ctx: ImportContext, file: string): AsyncGenerat
     try {
       v = JSON.parse(text);
     } catch (e) {
-      throw fileError(file, line, `invalid JSON (${(e as Error).message})`);
+      throw fileError(file, line, `invalid JSON (${jsonLineReason((e as Error).message)})`);
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw fileError(file, line, 'expected a JSON object');
     yield { value: v as Record<string, unknown>, line };

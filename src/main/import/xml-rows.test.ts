@@ -171,6 +171,23 @@ describe('well-formed variations: same events as saxes', () => {
   });
 });
 
+describe('a file that is not XML at all', () => {
+  it('is refused on the line where it begins, naming what it begins with, however it is read and cut', async () => {
+    // A JSON lines file given as a Stack Exchange dump: saxes alone said "line 4: text data outside of root node."
+    const text = '\n{"id":"q1","title":"How to sort","body":"sort a list"}\n{"id":"q2","title":"t","body":"b"}\n{"id":"q3","title":"t","body":"b"}\n';
+    const f = file(text);
+    const want = {
+      events: [],
+      error: { message: `${f}, line 2: not XML: the file begins with “{"id":"q1","title":"How to sort","body":…” where XML begins with “<”: is this the right format for this file?`, line: 2 },
+    };
+    expect(await bySaxes(f)).toEqual(want);
+    expect(await byRows(f)).toEqual(want);
+    for (const sizes of [[1], [3], [64]]) expect(await byPieces(text, f, sizes)).toEqual([want, want]);
+    // XML after blank lines is read as before.
+    expect((await same('\n  \n<posts>\n<row Id="1" />\n</posts>\n')).error).toBeNull();
+  });
+});
+
 describe('malformed XML: the same error (reason and line) as saxes', () => {
   const cases: Array<[string, string]> = [
     ['an unescaped < in a value', doc('<row Id="1" />\n<row Id="2" Body="a < b" />\n')],

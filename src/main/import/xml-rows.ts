@@ -20,7 +20,7 @@
 import { SaxesParser } from 'saxes';
 import { readTextChunks, type TextChunk } from './reader';
 import type { ImportContext } from './types';
-import { closeXml, lastNonBlankLine, xmlError, type XmlHandlers } from './xml';
+import { closeXml, lastNonBlankLine, xmlChunks, xmlError, type XmlHandlers } from './xml';
 
 /** Attributes of one row: an object without inherited members (like saxes'), but with fast properties. */
 const Attrs = function Attrs(this: object) {} as unknown as { new (): Record<string, string> };
@@ -353,7 +353,7 @@ export async function parseRowsXmlChunks(chunks: AsyncIterable<TextChunk>, file:
   };
 
   let lastLine = 1;
-  for await (const { text, line } of chunks) {
+  for await (const { text, line } of xmlChunks(chunks, file)) {
     lastLine = lastNonBlankLine(text, line) ?? lastLine;
     if (mode === 'saxes') {
       toSaxes(text);

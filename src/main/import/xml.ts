@@ -23,6 +23,39 @@ export function parseXml(ctx: ImportContext, file: string, h: XmlHandlers): Prom
   return parseXmlChunks(readTextChunks(ctx, file), file, h);
 }
 
+/**
+ * The chunks as they come, but a file whose first non-blank character is not "<" is refused at once,
+ * on the line where it begins, as not XML: saxes would call it "text data outside of root node" only
+ * where that text ends (a JSON lines file given as a dump: on its last line).
+ */
+export async function* xmlChunks(chunks: AsyncIterable<TextChunk>, file: string): AsyncGenerator<TextChunk> {
+  let checked = false;
+  /** Not XML: the line it begins on and its first characters so far (read on to 40, whatever the chunks). */
+  let bad: { line: number; begins: string } | null = null;
+  const refuse = (b: { line: number; begins: string }): QPairsError => {
+    const begins = b.begins.split(/\r?\n/)[0]!.slice(0, 40);
+    const cut = begins.length === 40 ? '…' : '';
+    return fileError(file, b.line, `not XML: the file begins with “${begins}${cut}” where XML begins with “<”: is this the right format for this file?`);
+  };
+  for await (const chunk of chunks) {
+    if (bad) {
+      bad.begins += chunk.text;
+    } else if (!checked) {
+      const m = /\S/.exec(chunk.text);
+      if (m) {
+        checked = true;
+        if (m[0] !== '<') bad = { line: chunk.line + (chunk.text.slice(0, m.index).match(/\n/g)?.length ?? 0), begins: chunk.text.slice(m.index) };
+      }
+    }
+    if (bad) {
+      if (bad.begins.length >= 40 || /\n/.test(bad.begins)) throw refuse(bad);
+      continue;
+    }
+    yield chunk;
+  }
+  if (bad) throw refuse(bad);
+}
+
 /** parseXml over text chunks already read (`line`: the line of each chunk's first character). */
 export async function parseXmlChunks(chunks: AsyncIterable<TextChunk>, file: string, h: XmlHandlers): Promise<void> {
   const parser = new SaxesParser({ position: true });
@@ -40,7 +73,7 @@ export async function parseXmlChunks(chunks: AsyncIterable<TextChunk>, file: str
   }
   // Line of the last non-blank character so far: where a truncated file ends.
   let lastLine = 1;
-  for await (const { text, line } of chunks) {
+  for await (const { text, line } of xmlChunks(chunks, file)) {
     lastLine = lastNonBlankLine(text, line) ?? lastLine;
     try {
       parser.write(text);

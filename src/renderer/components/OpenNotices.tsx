@@ -2,10 +2,13 @@
  * What opening the workspace did that its owner should know (AppInfo.notices: an upgrade, an
  * interrupted import undone), shown above every screen until dismissed. A dismissal lasts for the
  * tab (sessionStorage), so a reload does not bring the same notice back, but the next open that
- * upgrades or undoes something shows its own.
+ * upgrades or undoes something shows its own. A page that stays open while its server is restarted
+ * reads them again when it reconnects: the new server's open may have undone the import the page was
+ * following, or upgraded the workspace.
  */
 import { useState, type ReactNode } from 'react';
 import type { WorkspaceNotice } from '../../shared/types';
+import { useApp, useReconnect } from '../lib/context';
 
 const KEY = 'qpairs.dismissedNotices';
 
@@ -24,8 +27,19 @@ const TITLES: Record<WorkspaceNotice['kind'], string> = {
 };
 
 export function OpenNotices({ notices }: { notices: readonly WorkspaceNotice[] }): ReactNode {
+  const { client } = useApp();
   const [dismissed, setDismissed] = useState(dismissedSet);
-  const shown = notices.filter((n) => !dismissed.has(n.message));
+  /** The notices of the server as it answered after a reconnect (null: those the page loaded with). */
+  const [reread, setReread] = useState<readonly WorkspaceNotice[] | null>(null);
+  useReconnect(() => {
+    client
+      .invoke('app.info', {})
+      .then((info) => setReread(info.notices))
+      .catch(() => {
+        // Unanswered: the next reconnect asks again.
+      });
+  });
+  const shown = (reread ?? notices).filter((n) => !dismissed.has(n.message));
   if (shown.length === 0) return null;
   const dismiss = (n: WorkspaceNotice): void => {
     const next = new Set(dismissed).add(n.message);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanUploadPaths, fmtCount, fmtDuration, fmtEta, fmtMetric, snippet } from './format';
+import { cleanUploadPaths, fmtCount, fmtDuration, fmtEta, fmtImportProgress, fmtMetric, snippet } from './format';
 
 describe('format helpers', () => {
   it('shows upload file names instead of temp paths', () => {
@@ -9,6 +9,13 @@ describe('format helpers', () => {
     expect(cleanUploadPaths('C:\\Temp\\qpairs-uploads-ab12\\96ca7e8d-18a9\\x.csv line 2')).toBe('x.csv line 2');
     expect(cleanUploadPaths('/data/dev.xml, line 3: bad')).toBe('/data/dev.xml, line 3: bad');
   });
+  it('says an import’s progress in MB read, and leaves the indexing counts to the bar', () => {
+    expect(fmtImportProgress(2_621_440, 23_027_767, '16,781 records')).toBe('2.6 of 23.0 MB read');
+    expect(fmtImportProgress(0, 1_234_567_890, '')).toBe('0.0 of 1,234.6 MB read');
+    expect(fmtImportProgress(40, 150_000, 'indexing')).toBeNull();
+    expect(fmtImportProgress(0, 0, '')).toBeNull();
+  });
+
   it('counts with the noun in the right number', () => {
     expect(fmtCount(1, 'pair')).toBe('1 pair');
     expect(fmtCount(0, 'pair')).toBe('0 pairs');

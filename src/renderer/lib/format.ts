@@ -29,6 +29,16 @@ export function fmtInt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/**
+ * An import's progress beside its bar: the bytes of its files read so far, in MB (the bare
+ * "2,621,440 / 23,027,767" named no unit); null while it indexes (those counts are questions).
+ */
+export function fmtImportProgress(done: number, total: number, message: string): string | null {
+  if (message === 'indexing' || total <= 0) return null;
+  const mb = (n: number): string => (n / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return `${mb(done)} of ${mb(total)} MB read`;
+}
+
 /** A count with its noun in the right number: "1 pair", "2 pairs", "0 rulings". */
 export function fmtCount(n: number, one: string, many = `${one}s`): string {
   return `${fmtInt(n)} ${n === 1 ? one : many}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayloads } from '../../shared/contract';
-import { JobStore } from './jobs';
+import { JobStore, LOST_JOB_ERROR } from './jobs';
 
 function fakeClient() {
   const listeners = new Map<string, Array<(p: unknown) => void>>();
@@ -39,5 +39,59 @@ describe('JobStore', () => {
     expect(jobs.latestId('train')).toBe('t2');
     expect(jobs.latestId('import')).toBe('imp');
     expect(jobs.latestId('score')).toBeNull();
+  });
+});
+
+describe('JobStore after a reconnect', () => {
+  /** A client whose event stream can drop and come back, and whose server runs the jobs in `running`. */
+  function reconnectingClient(running: Set<string>) {
+    const c = fakeClient();
+    const states: Array<(s: 'connecting' | 'open' | 'closed' | 'ended') => void> = [];
+    const asked: string[] = [];
+    return {
+      ...c,
+      asked,
+      onConnection(fn: (s: 'connecting' | 'open' | 'closed' | 'ended') => void): () => void {
+        states.push(fn);
+        fn('open');
+        return () => {};
+      },
+      async invoke(command: string, args: unknown): Promise<never> {
+        if (command !== 'job.status') throw new Error(`unexpected ${command}`);
+        const { jobId } = args as { jobId: string };
+        asked.push(jobId);
+        return { running: running.has(jobId) } as never;
+      },
+      connection(s: 'open' | 'closed'): void {
+        for (const fn of states) fn(s);
+      },
+    };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it('a running job the server no longer runs ends as lost; one it still runs, or whose end arrived, is kept', async () => {
+    const running = new Set(['still']);
+    const c = reconnectingClient(running);
+    const jobs = new JobStore(c as never);
+    c.emit('job.progress', { jobId: 'gone', kind: 'import', done: 10, total: 100, message: '' });
+    c.emit('job.progress', { jobId: 'still', kind: 'import', done: 10, total: 100, message: '' });
+    jobs.track('started', 'train');
+    c.emit('job.progress', { jobId: 'ended', kind: 'pool', done: 1, total: 2, message: '' });
+    c.emit('job.done', { jobId: 'ended', kind: 'pool', ok: true, report: { n: 1 } });
+    // The server is restarted: the import it ran is gone, its job.done never sent.
+    c.connection('closed');
+    expect(jobs.get('gone')!.done).toBeNull(); // nothing is concluded while the stream is down
+    c.connection('open');
+    await settle();
+    expect(c.asked.sort()).toEqual(['gone', 'started', 'still']);
+    expect(jobs.get('gone')!.done).toMatchObject({ jobId: 'gone', kind: 'import', ok: false, error: LOST_JOB_ERROR });
+    expect(jobs.get('gone')!.lost).toBe(true);
+    expect(jobs.get('started')!.done).toMatchObject({ kind: 'train', ok: false });
+    expect(jobs.get('still')!.done).toBeNull();
+    expect(jobs.get('ended')!.done).toMatchObject({ ok: true, report: { n: 1 } });
+    // A job.done that comes after all is the outcome.
+    c.emit('job.done', { jobId: 'gone', kind: 'import', ok: true, report: { n: 2 } });
+    expect(jobs.get('gone')!.done).toMatchObject({ ok: true, report: { n: 2 } });
+    expect(jobs.get('gone')!.lost).toBe(false);
   });
 });

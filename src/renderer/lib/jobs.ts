@@ -5,6 +5,14 @@
  */
 import type { JobDone, JobProgress } from '../../shared/contract';
 import type { AppClient } from '../client/types';
+
+/**
+ * Said for a job whose end this page missed: the server no longer runs it and its job.done never came
+ * (sent while the event stream was down, or the server was restarted mid-job).
+ */
+export const LOST_JOB_ERROR =
+  'the server no longer runs this job, and its outcome did not reach this page: it ended while the connection was down, ' +
+  'or the server was restarted (which undoes an interrupted import). The figures shown now are the workspace as it is.';
 import { applyTrainProgress, type TrainTrace } from './models';
 
 export interface JobState {
@@ -14,6 +22,8 @@ export interface JobState {
   train?: TrainTrace | null;
   /** Set by track(): the kind of a job started here, before any of its events. */
   kind?: JobProgress['kind'];
+  /** Its `done` was made here (LOST_JOB_ERROR): the server no longer ran it after a reconnect. */
+  lost?: boolean;
 }
 
 export class JobStore {
@@ -21,10 +31,36 @@ export class JobStore {
   private listeners = new Set<() => void>();
   private version = 0;
 
-  constructor(client: Pick<AppClient, 'on'>) {
+  constructor(client: Pick<AppClient, 'on'> & Partial<Pick<AppClient, 'invoke' | 'onConnection'>>) {
     client.on('job.progress', (p) => this.update(p.jobId, { progress: p }));
-    client.on('job.done', (d) => this.update(d.jobId, { done: d }));
+    client.on('job.done', (d) => this.update(d.jobId, { done: d, lost: false }));
     client.on('train.progress', (t) => this.update(t.jobId, { train: applyTrainProgress(this.jobs.get(t.jobId)?.train ?? null, t) }));
+    // Events sent while the stream was down are lost: on reconnecting, ask about every job still
+    // shown as running, so a page does not show a finished (or, after a restart, undone) job forever.
+    if (client.invoke && client.onConnection) {
+      const invoke = client.invoke.bind(client);
+      let last: string | null = null;
+      client.onConnection((s) => {
+        if (s === 'open' && last === 'closed') this.reconcile(invoke);
+        last = s;
+      });
+    }
+  }
+
+  private reconcile(invoke: NonNullable<AppClient['invoke']>): void {
+    for (const [jobId, s] of this.jobs) {
+      if (s.done) continue;
+      const kind = s.kind ?? s.progress?.kind;
+      if (!kind) continue;
+      invoke('job.status', { jobId })
+        .then(({ running }) => {
+          // A job.done that arrived meanwhile is the real outcome: kept.
+          if (!running && !this.jobs.get(jobId)?.done) this.update(jobId, { done: { jobId, kind, ok: false, error: LOST_JOB_ERROR }, lost: true });
+        })
+        .catch(() => {
+          // Unanswered (the connection dropped again): the next reconnect asks again.
+        });
+    }
   }
 
   get(jobId: string | null): JobState | null {

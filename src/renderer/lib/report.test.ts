@@ -22,7 +22,7 @@ describe('import report in words', () => {
   it('splits one-letter words out of keys (issue 24: "not aquestion")', () => {
     expect(humanKey('notAQuestion')).toBe('not a question');
     expect(humanKey('postIsNotAQuestionOfTheDump')).toBe('post is not a question of the dump');
-    expect(humanKey('answerToMissingQuestion')).toBe('answer to missing question');
+    expect(humanKey('answerToMissingPost')).toBe('answer to missing post');
   });
   it('names archive members with their archive', () => {
     const lines = reportLines({ files: ['/data/cardano.stackexchange.com.7z!/Posts.xml', '/data/cardano.stackexchange.com.7z!/PostLinks.xml'] });
@@ -39,6 +39,14 @@ describe('counts of one', () => {
     expect(lines[0]!.text).toBe('1 pool created · 1 pool query · 2 pool candidates · 1 label · 1 question added · 1 answer or comment · 1 run score dropped');
     expect(lines[1]!.text).toBe('1 link to a question not in the files · 1 empty answer');
     expect(reportLines({ counts: { poolsCreated: 2, labels: 0 } })[0]!.text).toBe('2 pools created · 0 labels');
+  });
+  it('and other counts the plural: "42 empty answers" (reasons left out are keyed in the singular; it read "42 empty answer")', () => {
+    const lines = reportLines({ counts: { poolQueries: 2, poolCandidates: 40 }, skipped: { emptyAnswer: 42, notAQuestion: 4, notDuplicateLink: 448, repeatedRunScore: 3, unresolved: 8, linkToMissingQuestion: 2 } });
+    expect(lines[0]!.text).toBe('2 pool queries · 40 pool candidates');
+    expect(lines[1]!.text).toBe('42 empty answers · 4 not a question · 448 not duplicate links · 3 repeated run scores · 8 unresolved · 2 links to a question not in the files');
+    expect(reportLines({ skipped: { pairNotInPool: 5, answerToMissingQuestion: 2, selfPair: 3, emptyComment: 1 } })[0]!.text).toBe(
+      '5 pairs not in the pool · 2 answers to a question not in the files · 3 self pairs · 1 empty comment',
+    );
   });
 });
 

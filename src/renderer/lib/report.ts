@@ -34,6 +34,8 @@ const WORDS: Record<string, string> = {
   pools: 'pools',
   poolsCreated: 'pools created',
   linkToMissingQuestion: 'links to a question not in the files',
+  answerToMissingQuestion: 'answers to a question not in the files',
+  pairNotInPool: 'pairs not in the pool',
   notes: 'notes on labels',
   questionTextsKept: 'questions kept with the workspace’s text',
   seconds: 'time',
@@ -91,10 +93,25 @@ const SINGULAR: Record<string, string> = {
   records: 'record',
 };
 
-/** A count's phrase in the number it takes: "1 pool created", not "1 pools created" (the first plural noun). */
+const PLURAL: Record<string, string> = Object.fromEntries(Object.entries(SINGULAR).map(([many, one]) => [one, many]));
+
+/**
+ * A count's phrase in the number it takes: "1 pool created", not "1 pools created" (the first plural
+ * noun); and "42 empty answers", not "42 empty answer" (the reasons things were left out are keyed in
+ * the singular: the last noun of a phrase with no plural one, unless it follows "a": "4 not a question").
+ */
 export function countPhrase(key: string, n: number): string {
   const phrase = humanKey(key);
-  if (n !== 1) return phrase;
+  if (n !== 1) {
+    const words = phrase.split(' ');
+    if (words.some((w) => SINGULAR[w])) return phrase;
+    for (let i = words.length - 1; i >= 0; i--) {
+      if (!PLURAL[words[i]!]) continue;
+      if (words[i - 1] !== 'a') words[i] = PLURAL[words[i]!]!;
+      break;
+    }
+    return words.join(' ');
+  }
   if (phrase === 'answers and comments') return 'answer or comment';
   return phrase.replace(new RegExp(`\\b(${Object.keys(SINGULAR).join('|')})\\b`), (w) => SINGULAR[w]!);
 }

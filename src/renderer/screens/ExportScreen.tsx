@@ -67,7 +67,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [showSource, setShowSource] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [written, setWritten] = useState<{ result: ExportWritten; where: 'disk' | 'download' } | null>(null);
+  const [written, setWritten] = useState<WrittenExport | null>(null);
   const [writeError, setWriteError] = useState<string | null>(null);
   /** Desktop: the path chosen when the export was refused for files already there, which "Replace them" writes over. */
   const [replaceAt, setReplaceAt] = useState<string | null>(null);
@@ -172,9 +172,14 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
         const files = r.files.filter((f): f is { name: string; bytes: number; content: string } => typeof f.content === 'string');
         if (files.length !== r.files.length) throw new Error('the engine returned files without content; nothing to download');
         // Issue 24: a folder export (hf-dataset) downloads as one FOLDER.zip, its files under the folder.
-        if (format === 'hf-dataset') downloadZip(files[0]?.name.split(/[\\/]/)[0] || pool, files);
-        else await downloadAll(files);
-        setWritten({ result: r, where: 'download' });
+        if (format === 'hf-dataset') {
+          const folder = files[0]?.name.split(/[\\/]/)[0] || pool;
+          downloadZip(folder, files);
+          setWritten({ result: r, where: 'download', zip: `${baseName(folder)}.zip` });
+        } else {
+          await downloadAll(files);
+          setWritten({ result: r, where: 'download' });
+        }
       }
     } catch (e) {
       const msg = errorMessage(e);
@@ -313,16 +318,24 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   );
 }
 
+/** An export's outcome: where its files went; `zip`: the one archive the browser downloaded them in (hf-dataset). */
+interface WrittenExport {
+  result: ExportWritten;
+  where: 'disk' | 'download';
+  zip?: string;
+}
+
 /** The files written or downloaded, green only when none is empty (exportDone.ts). */
-function ExportDone({ written, previewWarnings }: { written: { where: 'disk' | 'download'; result: ExportWritten }; previewWarnings: string[] | null }): ReactNode {
+function ExportDone({ written, previewWarnings }: { written: WrittenExport; previewWarnings: string[] | null }): ReactNode {
   const view = exportDoneView(written.result.files, written.result.warnings, previewWarnings);
   return (
     <div className={view.tone === 'ok' ? 'ok-box' : 'note-box'} data-testid="export-done">
-      <strong>{written.where === 'disk' ? 'Written:' : 'Downloaded:'}</strong>
+      {/* A zip's files are named by their place in it: "pairs.jsonl" alone read as a file the browser had saved. */}
+      <strong>{written.where === 'disk' ? 'Written:' : written.zip ? `Downloaded ${written.zip}, holding:` : 'Downloaded:'}</strong>
       <ul className="report-list">
         {written.result.files.map((f) => (
           <li key={f.name} data-testid="export-file">
-            {written.where === 'disk' ? f.name : baseName(f.name)} <span className="muted small">({counted(f.bytes, 'byte')})</span>
+            {written.where === 'disk' || written.zip ? f.name : baseName(f.name)} <span className="muted small">({counted(f.bytes, 'byte')})</span>
           </li>
         ))}
       </ul>

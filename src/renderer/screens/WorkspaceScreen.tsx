@@ -6,7 +6,7 @@ import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS, UNUSED_IMPORT_OPTI
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced } from '../lib/hooks';
 import { useApp, useEvent, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
-import { cleanUploadPaths, errorMessage, fmtInt } from '../lib/format';
+import { cleanUploadPaths, errorMessage, fmtImportProgress, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
 import { reportLines } from '../lib/report';
 import { ChoiceSelect } from '../components/ChoiceSelect';
@@ -217,7 +217,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
                     This workspace holds no questions yet. Import a corpus below: a Stack Exchange site&apos;s dump archive (<code>stackexchange</code>), SemEval-2016
                     Task 3 XML (<code>semeval</code>), an AskUbuntu pool and its texts (<code>askubuntu-pool</code>, <code>askubuntu-corpus</code>), or your own
                     questions as JSON lines or CSV. QPairs&apos; source folder holds public samples of each in <code>datasets/</code> (its README gives their
-                    sources and licences); the desktop app&apos;s first run made a demo workspace ready to label, <code>~/.qpairs/demo.qpairs</code>.
+                    sources and licences). A demo workspace ready to label is made on a first run with no workspace (the desktop app, or{' '}
+                    <code>npm run serve</code> without a path): <code>demo.qpairs</code> in <code>~/.qpairs/</code>, or in <code>QPAIRS_CONFIG_DIR</code> when it is set.
                   </>
                 ) : (
                   <>This workspace holds no questions yet: its owner imports them.</>
@@ -354,7 +355,12 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           {uploadNote && <p className="small muted">{uploadNote}</p>}
           {phase === 'running' && (
             <div data-testid="import-running">
-              <ProgressBar testId="import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
+              <ProgressBar
+                testId="import-progress"
+                done={job?.progress?.done ?? 0}
+                total={job?.progress?.total ?? 0}
+                text={fmtImportProgress(job?.progress?.done ?? 0, job?.progress?.total ?? 0, job?.progress?.message ?? '') ?? undefined}
+              />
               <p className="small muted">{job?.progress?.message || 'Importing…'}</p>
             </div>
           )}
@@ -371,8 +377,8 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
           )}
           {done && !done.ok && (
             <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="import-error">
-              <strong>{done.cancelled ? 'Import cancelled.' : 'The import failed.'}</strong>
-              {!done.cancelled && <pre>{cleanUploadPaths(done.error ?? 'unknown error')}</pre>}
+              <strong>{done.cancelled ? 'Import cancelled.' : job?.lost ? 'The import is no longer running.' : 'The import failed.'}</strong>
+              {done.cancelled ? ' Nothing was imported: what it had written is rolled back.' : <pre>{cleanUploadPaths(done.error ?? 'unknown error')}</pre>}
             </div>
           )}
           {done && done.ok && (

@@ -192,7 +192,9 @@ export function NewPoolForm({ shared, sources }: { shared: SharedState; /** Ques
               ))}
               <option value={ALL_SOURCES}>every corpus (queries and candidates may mix corpora)</option>
             </select>
-            <span className="hint">queries and their candidates from this corpus only</span>
+            <span className="hint" data-testid="pool-source-hint">
+              {poolSource === ALL_SOURCES ? 'queries and candidates from every corpus (BM25 may pair questions of different sites)' : 'queries and their candidates from this corpus only'}
+            </span>
           </label>
         )}
         <label>

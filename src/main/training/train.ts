@@ -329,7 +329,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
         heldOutQueries: fold.length,
         heldOutClusters: heldClusters,
         clusters: n,
-        note: `no dev pool and no --cv: ${heldClusters} of the ${n} training clusters (${fold.length} queries, seed ${seed}) held out for early stopping and not trained on`,
+        note: `no dev pool and no --cv: ${heldClusters} of the ${n} training clusters (${fold.length} quer${fold.length === 1 ? 'y' : 'ies'}, seed ${seed}) held out for early stopping and not trained on`,
       };
     } else {
       earlyStopping = {

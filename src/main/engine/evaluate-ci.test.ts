@@ -1,37 +1,33 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PoolEvaluation, QueryEvaluation } from '../../shared/contract';
 import { meanInterval } from '../stats/t-interval';
-import { Workspace } from '../workspace/workspace';
-import { Engine } from './engine';
+import type { Engine } from './engine';
+import { engineOn, useFreshEngine } from './test-engine';
 
-let dir: string;
 let engine: Engine;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-eval-ci-'));
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  ws.transaction(() => {
-    ws.createPool({ name: 'p', scheme: 'binary', blind: false });
-    const run = ws.ensureRun('p', 'r', 'test');
-    // Three queries whose first relevant candidate sits at rank 1, 2 and 3 of run r.
-    for (let q = 0; q < 3; q++) {
-      const cands = ['a', 'b', 'c'].map((c) => `${c}${q}`);
-      for (const id of [`q${q}`, ...cands]) ws.upsertQuestion({ id, source: 's', title: id, body: id });
-      ws.addPoolQuery('p', `q${q}`, cands);
-      cands.forEach((c, i) => {
-        ws.setRunScore(run, `q${q}`, c, 3 - i);
-        ws.addLabel({ pool: 'p', queryId: `q${q}`, candidateId: c, annotator: 'ann', value: i === q ? '1' : '0', origin: 'test' });
-      });
-    }
-  });
-  engine = new Engine(ws, { transport: 'electron' });
-});
-afterEach(() => {
-  engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useFreshEngine(
+  'qpairs-eval-ci-',
+  (dir) =>
+    engineOn(
+      dir,
+      (ws) => {
+        ws.createPool({ name: 'p', scheme: 'binary', blind: false });
+        const run = ws.ensureRun('p', 'r', 'test');
+        // Three queries whose first relevant candidate sits at rank 1, 2 and 3 of run r.
+        for (let q = 0; q < 3; q++) {
+          const cands = ['a', 'b', 'c'].map((c) => `${c}${q}`);
+          for (const id of [`q${q}`, ...cands]) ws.upsertQuestion({ id, source: 's', title: id, body: id });
+          ws.addPoolQuery('p', `q${q}`, cands);
+          cands.forEach((c, i) => {
+            ws.setRunScore(run, `q${q}`, c, 3 - i);
+            ws.addLabel({ pool: 'p', queryId: `q${q}`, candidateId: c, annotator: 'ann', value: i === q ? '1' : '0', origin: 'test' });
+          });
+        }
+      },
+      'electron',
+    ),
+  (e) => (engine = e),
+);
 
 describe('eval.pool confidence intervals', () => {
   it('MAP and MRR come with the t interval of the per-query AP and RR that eval.query reports', async () => {

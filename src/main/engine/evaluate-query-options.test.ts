@@ -1,33 +1,29 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PoolEvaluation, QueryEvaluation } from '../../shared/contract';
-import { Workspace } from '../workspace/workspace';
-import { Engine } from './engine';
+import type { Engine } from './engine';
+import { engineOn, useFreshEngine } from './test-engine';
 
-let dir: string;
 let engine: Engine;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-eval-query-'));
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  ws.transaction(() => {
-    ws.createPool({ name: 'p', scheme: 'graded', blind: false });
-    const run = ws.ensureRun('p', 'r', 'test');
-    // Run r ties a, b and c (pool order a, b, c); only c is a perfect match (grade 2), a is related (1).
-    const cands = ['a', 'b', 'c'];
-    for (const id of ['q', ...cands]) ws.upsertQuestion({ id, source: 's', title: id, body: id });
-    ws.addPoolQuery('p', 'q', cands);
-    for (const c of cands) ws.setRunScore(run, 'q', c, 5);
-    const grades: Record<string, string> = { a: '1', b: '0', c: '2' };
-    for (const c of cands) ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'ann', value: grades[c]!, origin: 'test' });
-  });
-  engine = new Engine(ws, { transport: 'electron' });
-});
-afterEach(() => {
-  engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useFreshEngine(
+  'qpairs-eval-query-',
+  (dir) =>
+    engineOn(
+      dir,
+      (ws) => {
+        ws.createPool({ name: 'p', scheme: 'graded', blind: false });
+        const run = ws.ensureRun('p', 'r', 'test');
+        // Run r ties a, b and c (pool order a, b, c); only c is a perfect match (grade 2), a is related (1).
+        const cands = ['a', 'b', 'c'];
+        for (const id of ['q', ...cands]) ws.upsertQuestion({ id, source: 's', title: id, body: id });
+        ws.addPoolQuery('p', 'q', cands);
+        for (const c of cands) ws.setRunScore(run, 'q', c, 5);
+        const grades: Record<string, string> = { a: '1', b: '0', c: '2' };
+        for (const c of cands) ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'ann', value: grades[c]!, origin: 'test' });
+      },
+      'electron',
+    ),
+  (e) => (engine = e),
+);
 
 async function drill(args: Record<string, unknown>): Promise<QueryEvaluation['rankers'][number]> {
   const q = (await engine.invoke('eval.query', { pool: 'p', queryId: 'q', annotator: 'ann', ...args })) as QueryEvaluation;

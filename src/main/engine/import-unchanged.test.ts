@@ -4,12 +4,11 @@
  * audit still records it, marked unchanged. Before, every such import announced a change to every
  * client (each refetched its screens) and rebuilt the live evaluations.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Engine } from './engine';
-import { Workspace } from '../workspace/workspace';
+import type { Engine } from './engine';
+import { engineOn, useFreshEngine } from './test-engine';
 import { jobDone } from './test-team';
 
 let dir: string;
@@ -24,14 +23,9 @@ const file = (name: string, text: string): string => {
 const QUESTIONS = ['q1', 'q2', 'c1', 'c2', 'c3'].map((id) => JSON.stringify({ id, title: `title ${id}`, body: `body ${id}` })).join('\n') + '\n';
 const RUN = ['q1 Q0 c1 1 3 bm', 'q1 Q0 c2 2 2 bm', 'q2 Q0 c3 1 5 bm', 'q2 Q0 c1 2 1 bm'].join('\n') + '\n';
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-import-unchanged-'));
-  engine = new Engine(Workspace.create(path.join(dir, 'w.qpairs')), { transport: 'http' });
-});
-afterEach(async () => {
-  await engine.jobs.idle();
-  engine.close();
-  rmSync(dir, { recursive: true, force: true });
+useFreshEngine('qpairs-import-unchanged-', (d) => engineOn(d), (e, d) => {
+  engine = e;
+  dir = d;
 });
 
 async function appImport(args: Record<string, unknown>): Promise<{ ok: boolean; report: Record<string, unknown> | null }> {

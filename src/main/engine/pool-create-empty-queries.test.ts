@@ -3,34 +3,25 @@
  * with nothing to label: pool.create names such queries, and the Pools screen says what the CLI
  * says of them (shared/pool-notes.ts). The app said nothing, and eval counted "1 of 3 queries" for ever.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CommandResults } from '../../shared/contract';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
-import { Workspace } from '../workspace/workspace';
-import { Engine } from './engine';
+import type { Engine } from './engine';
+import { engineOn, useFreshEngine } from './test-engine';
 
-let dir: string;
 let engine: Engine;
-
-beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-pool-empty-'));
-  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  ws.transaction(() => {
-    ws.upsertQuestion({ id: 'a1', source: 't', title: 'wifi drops after suspend', body: 'network card driver' });
-    ws.upsertQuestion({ id: 'a2', source: 't', title: 'wifi drops after resume', body: 'network card laptop' });
-    ws.upsertQuestion({ id: 'a3', source: 't', title: 'network card driver missing', body: 'wifi laptop' });
-    // Stop words only (the default analyzer drops them) and no body: no term to retrieve with.
-    ws.upsertQuestion({ id: 'stop', source: 't', title: 'the of and', body: '' });
-  });
-  engine = new Engine(ws, { transport: 'electron' });
-});
-afterAll(() => {
-  engine?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useFreshEngine(
+  'qpairs-pool-empty-',
+  (dir) =>
+    engineOn(dir, (ws) => {
+      ws.upsertQuestion({ id: 'a1', source: 't', title: 'wifi drops after suspend', body: 'network card driver' });
+      ws.upsertQuestion({ id: 'a2', source: 't', title: 'wifi drops after resume', body: 'network card laptop' });
+      ws.upsertQuestion({ id: 'a3', source: 't', title: 'network card driver missing', body: 'wifi laptop' });
+      // Stop words only (the default analyzer drops them) and no body: no term to retrieve with.
+      ws.upsertQuestion({ id: 'stop', source: 't', title: 'the of and', body: '' });
+    }),
+  (e) => (engine = e),
+);
 
 describe('pool.create names the queries BM25 finds no candidate for', () => {
   it('in its result, in pool order; none when every query has candidates', async () => {

@@ -2,13 +2,11 @@
  * Test fixture (not used by the app): a workspace where each person's labels and each ranker's
  * scores carry values no one else's do, so a leak can be found by searching a response's text.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import type { JobDone } from '../../shared/contract';
 import { Engine } from './engine';
+import { useFreshEngine } from './test-engine';
 
 /** Values only bob, carol (judge), gold and the rankers use: finding one in alice's traffic is a leak. */
 export const MARKERS = { bob: '7771', judge: '8882', gold: '9993', score: '4242.' };
@@ -56,26 +54,9 @@ export function teamEngine(dir: string, transport: 'http' | 'electron' = 'http')
   return new Engine(ws, { transport });
 }
 
-/**
- * Registers the hooks: before each test a new folder `<prefix>…` holding teamEngine's workspace,
- * given to `use` (the test file keeps its own `engine`); after it, once its jobs are over, the engine closed
- * and the folder removed.
- */
+/** useFreshEngine (test-engine.ts) with teamEngine's workspace. */
 export function useTeamEngine(prefix: string, use: (engine: Engine, dir: string) => void): void {
-  let dir = '';
-  let engine: Engine | null = null;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-    engine = teamEngine(dir);
-    use(engine, dir);
-  });
-  afterEach(async () => {
-    // Jobs a test started (imports, pools) end before the workspace closes.
-    await engine?.jobs.idle();
-    engine?.close();
-    engine = null;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  useFreshEngine(prefix, (dir) => teamEngine(dir), use);
 }
 
 /** Resolves with a job's `job.done` event (subscribe before the job can finish: right after starting it). */

@@ -1,0 +1,39 @@
+/**
+ * Test fixture (not used by the app): an engine on a new workspace in a scratch folder, made before
+ * each test and closed (its jobs over) and removed after it — the hooks engine tests wrote out each time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { Workspace } from '../workspace/workspace';
+import { Engine } from './engine';
+
+/**
+ * Registers the hooks: before each test a new folder `<prefix>…` and the engine `make` builds there,
+ * given to `use` (the test file keeps its own `engine`); after it, once its jobs are over, the engine
+ * closed and the folder removed.
+ */
+export function useFreshEngine(prefix: string, make: (dir: string) => Engine, use: (engine: Engine, dir: string) => void): void {
+  let dir = '';
+  let engine: Engine | null = null;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+    engine = make(dir);
+    use(engine, dir);
+  });
+  afterEach(async () => {
+    // Jobs a test started (imports, pools) end before the workspace closes.
+    await engine?.jobs.idle();
+    engine?.close();
+    engine = null;
+    rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+/** For useFreshEngine: an engine on workspace `w.qpairs` in `dir`, holding what `fill` writes (in one transaction). */
+export function engineOn(dir: string, fill: (ws: Workspace) => void = () => {}, transport: 'http' | 'electron' = 'http'): Engine {
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  ws.transaction(() => fill(ws));
+  return new Engine(ws, { transport });
+}

@@ -10,6 +10,7 @@ import type { PoolInfo, Question, WorkspaceNotice, WorkspaceStats, LabelRecord, 
 import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
+import type { SelectedOn } from './selected-on';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
@@ -455,6 +456,13 @@ export interface RunMetrics {
    * recorded; absent for runs that are not a stored model's.
    */
   overlap?: { trainedOn: number; of: number; sameId: number; sameText: number; nearDuplicate: number } | null;
+  /**
+   * For a run scored by a stored model chosen on these queries (this pool is its dev pool, or
+   * cross-validation set its epoch count on the queries its out-of-fold scores rank; or so for a
+   * feature run it fuses): its figures here are optimistic, not held out (src/main/training/selected-on.ts).
+   * Absent otherwise.
+   */
+  selectedOn?: SelectedOn;
   /**
    * Evaluated queries for which the run scores none of the candidates: there its ranking is the
    * pool's order (unscored candidates follow the scored ones, in pool order), which can flatter a

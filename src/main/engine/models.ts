@@ -5,6 +5,7 @@ import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
 import { scoreEveryPool, scorePool, trainModel, deleteModelReporting, fusingModelsByRun, prepareTraining, type TrainSpec } from '../training/train';
 import { runModelOverlap } from '../training/trained-on';
+import { runSelectedOn } from '../training/selected-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
@@ -44,7 +45,8 @@ export function loadedModelBackend(): string | null {
 
 /**
  * eval.pool's result with, for every run scored by a stored model, how many of the evaluated
- * queries (those the metrics count) the model was trained on (RunMetrics.overlap). A new object:
+ * queries (those the metrics count) the model was trained on (RunMetrics.overlap), and whether it
+ * was chosen on them (RunMetrics.selectedOn: its dev pool, or its CV's out-of-fold queries). A new object:
  * the given one (maybe cached) is not changed.
  */
 export function withModelOverlap(ws: Workspace, ev: PoolEvaluation, countedQueryIds?: () => string[]): PoolEvaluation {
@@ -52,7 +54,10 @@ export function withModelOverlap(ws: Workspace, ev: PoolEvaluation, countedQuery
   if (modelRuns.length === 0) return ev;
   const evaluated = countedQueryIds ? countedQueryIds() : poolLabels(ws, ev.pool, ev.annotator, { partial: ev.partial }).queries.map((q) => q.queryId);
   const runs = { ...ev.runs };
-  for (const r of modelRuns) runs[r.name] = { ...runs[r.name]!, overlap: runModelOverlap(ws, ev.pool, r.name, evaluated) ?? null };
+  for (const r of modelRuns) {
+    const selectedOn = runSelectedOn(ws, ev.pool, r.name, evaluated);
+    runs[r.name] = { ...runs[r.name]!, overlap: runModelOverlap(ws, ev.pool, r.name, evaluated) ?? null, ...(selectedOn ? { selectedOn } : {}) };
+  }
   return { ...ev, runs };
 }
 

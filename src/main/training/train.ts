@@ -21,6 +21,7 @@ import { featureRunNames, scorePoolWith } from './pool-scores';
 import { encodeForStore } from './model-bytes';
 import { deleteModel, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
+import { NO_DEV_NOR_CV } from '../../shared/early-stopping';
 
 export interface TrainSpec {
   model: string;
@@ -329,7 +330,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
         heldOutQueries: fold.length,
         heldOutClusters: heldClusters,
         clusters: n,
-        note: `no dev pool and no --cv: ${heldClusters} of the ${n} training clusters (${fold.length} quer${fold.length === 1 ? 'y' : 'ies'}, seed ${seed}) held out for early stopping and not trained on`,
+        note: `${NO_DEV_NOR_CV}: ${heldClusters} of the ${n} training clusters (${fold.length} quer${fold.length === 1 ? 'y' : 'ies'}, seed ${seed}) held out for early stopping and not trained on`,
       };
     } else {
       earlyStopping = {
@@ -337,8 +338,8 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
         heldOutClusters: 0,
         clusters: n,
         note: trainPools.length
-          ? `no dev pool and no --cv, and only ${n} distinct training queries (fewer than ${HOLDOUT_FOLDS}): nothing held out, the last epoch is kept`
-          : 'no dev pool and no --cv, and no training pool to hold queries out of: the last epoch is kept',
+          ? `${NO_DEV_NOR_CV}, and only ${n} distinct training queries (fewer than ${HOLDOUT_FOLDS}): nothing held out, the last epoch is kept`
+          : `${NO_DEV_NOR_CV}, and no training pool to hold queries out of: the last epoch is kept`,
       };
     }
   }

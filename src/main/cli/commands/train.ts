@@ -1,6 +1,6 @@
 import { MODEL_IDS, type ModelId, type TrainReport } from '../../models/types';
 import { checkModelConfig } from '../../models/config-check';
-import { trainModel, scoreEveryPool, describeMissingRuns, describeUniformScores } from '../../training/train';
+import { trainModel, prepareTraining, scoreEveryPool, describeMissingRuns, describeUniformScores, type TrainSpec } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import { listModels, type TrainingInfo } from '../../training/store';
 import { parse, requireString, optionalInt, takePositionals, UsageError } from '../args';
@@ -101,6 +101,22 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     const earlier = listModels(ws).find((m) => m.name === name);
     const replaced = earlier ? { kind: earlier.kind, created: earlier.created } : null;
     if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
+    const spec: TrainSpec = {
+      model,
+      name,
+      trainPools: values['train-pool'] ?? [],
+      devPool: values['dev-pool'] ?? null,
+      epochs,
+      seed,
+      config,
+      vectors: values.vectors,
+      extraTexts,
+      keepOverlap: values['keep-overlap'] ?? false,
+      ...(folds !== undefined ? { cv: { folds, repeats } } : {}),
+    };
+    // The checks and the overlap check before the first epoch, as the Models screen says it (it came after the training).
+    const prepared = prepareTraining(ws, spec);
+    if (prepared.overlap && !values.json) out.log(describeDevOverlap(prepared.overlap));
     const t0 = performance.now();
     const bar = new ProgressBar(`train ${name}`);
     const logLines = !values.json && !process.stderr.isTTY;
@@ -108,19 +124,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     try {
       const { report, training } = await trainModel(
         ws,
-        {
-          model,
-          name,
-          trainPools: values['train-pool'] ?? [],
-          devPool: values['dev-pool'] ?? null,
-          epochs,
-          seed,
-          config,
-          vectors: values.vectors,
-          extraTexts,
-          keepOverlap: values['keep-overlap'] ?? false,
-          ...(folds !== undefined ? { cv: { folds, repeats } } : {}),
-        },
+        spec,
         {
           signal,
           onProgress: (p) => {
@@ -142,6 +146,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
             }
           },
         },
+        prepared,
       );
       const seconds = (performance.now() - t0) / 1000;
       bar.done();
@@ -150,7 +155,6 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
       const scored = await scoreEveryPool(ws, name);
       if (values.json) out.log(json({ name, model, backend: report.backend, seconds, replaced, report, training, scored }));
       else {
-        if (training.overlap) out.log(describeDevOverlap(training.overlap));
         if (training.cv) out.log(describeCv(training.cv));
         if (training.earlyStopping) out.log(`early stopping: ${training.earlyStopping.note}`);
         for (const r of training.inSampleRunsLeftOut ?? [])

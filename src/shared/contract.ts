@@ -656,6 +656,11 @@ export interface JobProgress {
   done: number;
   total: number;
   message: string;
+  /**
+   * 'scoring': a train job's model is stored and the pools are being scored with it, to the end (a pool left
+   * unscored would lack the model's run): Cancel no longer applies, and the Models screen hides it.
+   */
+  phase?: 'scoring';
 }
 
 export interface JobDone {

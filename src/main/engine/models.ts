@@ -167,8 +167,13 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       // The model is its trainer's (issue 23: NULL = the owner's).
       await engine.writes.run(() => ws.stmt(`UPDATE models SET created_by = ? WHERE name = ?`).run(caller && caller.role !== 'owner' ? caller.annotator : null, a.name));
       // Once the model is stored, the pools are scored to completion (a cancel now would leave a
-      // stored model with some pools unscored); cancelling stops training only.
-      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs, ...(p.missingRuns.length ? { missingRuns: p.missingRuns } : {}) }));
+      // stored model with some pools unscored); cancelling stops training only. The phase says so, and
+      // the Models screen hides Cancel from here on (it showed it, and the job then ended "done").
+      const onPool = (pool: string, i: number, n: number): void =>
+        ctx.progress(i, n, `training done: the model is stored; scoring pool ${pool} (${i + 1} of ${n}) with it, to the end`, 'scoring');
+      // The first pool's is not throttled away: said with done = total.
+      ctx.progress(1, 1, 'training done: the model is stored; scoring the pools with it, to the end', 'scoring');
+      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f), undefined, onPool)).map((p) => ({ pool: p.pool, pairs: p.pairs, ...(p.missingRuns.length ? { missingRuns: p.missingRuns } : {}) }));
       engine.hub.emit('workspace.changed', { what: 'run' });
       return { name: a.name, report, training, scored };
     } finally {

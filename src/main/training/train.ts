@@ -499,16 +499,20 @@ export function describeUniformScores(model: string, pool: string, s: { uniformQ
  * Scores every pool of the workspace with model `name` (its run there), as the app does after
  * training, so a later model that takes runs as features (ltr, fused) finds it in whatever pools
  * it trains on, from the CLI as from the app. `write` wraps each pool's write (the engine passes
- * its write gate; see scorePool); `workerPath` as RunOptions'. Returns the pools scored, in pool order.
+ * its write gate; see scorePool); `workerPath` as RunOptions'; `onPool` is told as each pool's scoring
+ * begins. Returns the pools scored, in pool order.
  */
 export async function scoreEveryPool(
   ws: Workspace,
   name: string,
   write?: <T>(f: () => T) => Promise<T>,
   workerPath?: string | null,
+  onPool?: (pool: string, index: number, pools: number) => void,
 ): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }>> {
   const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> = [];
-  for (const p of ws.listPools()) {
+  const pools = ws.listPools();
+  for (const [i, p] of pools.entries()) {
+    onPool?.(p.name, i, pools.length);
     const s = await scorePool(ws, name, p.name, { ...(write ? { write } : {}), ...(workerPath !== undefined ? { workerPath } : {}) });
     scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns, uniformQueries: s.uniformQueries, uniformWithoutText: s.uniformWithoutText });
   }

@@ -1,6 +1,7 @@
 /**
  * `qpairs train --dev-pool` printed its "overlap check:" line after the training (the Models screen shows it
  * before the first epoch): it is known before training starts, and is said then, before the first epoch's line.
+ * A Ctrl-C while the stored model scored the pools was ignored in silence until the scoring ended.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { main } from '../index';
 import { runCliOk } from '../test-cli';
+import { Workspace } from '../../workspace/workspace';
+import { scoreToTheEnd } from './train';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-train-overlap-first-'))));
@@ -58,5 +61,23 @@ describe('qpairs train with a dev pool', () => {
     expect(check, lines.join('\n')).toBeGreaterThanOrEqual(0);
     expect(firstEpoch, lines.join('\n')).toBeGreaterThan(check);
     expect(lines.filter((l) => l.startsWith('overlap check:'))).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('Ctrl-C while qpairs train scores the pools', () => {
+  it('is said to come too late (scoring goes on to the end), naming the pool under way; every pool is still scored', async () => {
+    const w = await workspace();
+    await runCliOk('train', w, '--model', 'tfidf', '--name', 'tf', '--train-pool', 'T');
+    const ws = Workspace.open(w);
+    try {
+      const ac = new AbortController();
+      ac.abort(); // Ctrl-C came as training ended: the model is stored, the scoring starts.
+      const err: string[] = [];
+      const scored = await scoreToTheEnd(ws, 'tf', { log: () => {}, err: (s) => err.push(s) }, ac.signal);
+      expect(scored.map((p) => p.pool)).toEqual(['T', 'D']);
+      expect(err).toEqual(['Ctrl-C: the model "tf" is stored; scoring the pools with it goes on to the end (pool T, 1 of 2), then the command ends — a pool left unscored would lack its run']);
+    } finally {
+      ws.close();
+    }
   }, 60_000);
 });

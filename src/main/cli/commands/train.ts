@@ -3,6 +3,7 @@ import { checkModelConfig } from '../../models/config-check';
 import { trainModel, prepareTraining, scoreEveryPool, describeMissingRuns, describeUniformScores, type TrainSpec } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import { listModels, type TrainingInfo } from '../../training/store';
+import type { Workspace } from '../../workspace/workspace';
 import { parse, requireString, optionalInt, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../../../shared/suggest';
 import { ProgressBar } from '../progress';
@@ -13,6 +14,26 @@ const pct = (x: number): string => (100 * x).toFixed(2);
 
 /** A path as one shell word, quoted when it needs to be (for the commands the output suggests). */
 const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * scoreEveryPool for `train`: a Ctrl-C (SIGTERM, SIGHUP) while the stored model scores the pools does not
+ * stop it (a pool left unscored would lack the model's run): says so on standard error when it arrives,
+ * naming the pool under way.
+ */
+export async function scoreToTheEnd(ws: Workspace, name: string, out: Out, signal: AbortSignal | undefined): ReturnType<typeof scoreEveryPool> {
+  let where = '';
+  const onAbort = (): void =>
+    out.err(`Ctrl-C: the model "${name}" is stored; scoring the pools with it goes on to the end (${where}), then the command ends — a pool left unscored would lack its run`);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await scoreEveryPool(ws, name, undefined, undefined, (pool, i, n) => {
+      where = `pool ${pool}, ${i + 1} of ${n}`;
+      if (signal?.aborted && i === 0) onAbort();
+    });
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
 
 /**
  * "trained NAME (M) in 30.5 s on js (training epochs 0.2 s): …": the time is the whole training
@@ -151,8 +172,9 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
       const seconds = (performance.now() - t0) / 1000;
       bar.done();
       // Every pool, as the app does: a later `train --model fused` (or ltr) finds this model's run
-      // in its training pools. Once the model is stored the pools are scored to completion.
-      const scored = await scoreEveryPool(ws, name);
+      // in its training pools. Once the model is stored the pools are scored to completion; a Ctrl-C
+      // meanwhile is said to be too late (it was ignored in silence until the scoring ended).
+      const scored = await scoreToTheEnd(ws, name, out, signal);
       if (values.json) out.log(json({ name, model, backend: report.backend, seconds, replaced, report, training, scored }));
       else {
         if (training.cv) out.log(describeCv(training.cv));

@@ -109,4 +109,15 @@ describe('a model chosen on a pool (its dev pool)', () => {
     expect(await ok('eval', w, '--pool', 'T')).toMatch(/^! lcv: chosen on these queries \(its cross-validation set the epoch count on them\) — optimistic, not held out$/m);
     expect(JSON.parse(await ok('eval', w, '--pool', 'E', '--json')).runs.lcv).not.toHaveProperty('selectedOn');
   }, 180_000);
+
+  it('never makes a leader chosen on the counted queries "decided": the verdict says its lead is optimistic', async () => {
+    const w = await workspace();
+    await ok('train', w, '--model', 'dae', '--name', 'dae', '--train-pool', 'T', '--dev-pool', 'D', '--epochs', '3');
+    const verdict = (out: string) => out.split('\n').find((l) => /^(not )?decided: /.test(l)) ?? `no verdict in:\n${out}`;
+    const d = await ok('eval', w, '--pool', 'D');
+    expect(d, d).toMatch(/^dae +6 +100\.00/m);
+    expect(verdict(d)).toBe(
+      'not decided: dae leads, but its model was chosen on these queries (its dev pool: the version kept scored best here): its lead over the 6 queries counted is optimistic — compare the runs on a pool that neither trained nor chose it',
+    );
+  }, 120_000);
 });

@@ -177,7 +177,7 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
   return lo.decided
     ? `decided: ${lo.best} is best on queries like these (paired t-test over ${queries}, Holm-corrected p < 0.05 against every other run) — if choosing the best run is the goal, labeling can stop here`
     : `not decided: ${lo.best} ${notDecidedReason(lo, queries)}` +
-        (lo.estimator === 'exact' && !lo.bestTrainedOn ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
+        (lo.estimator === 'exact' && !lo.bestTrainedOn && !lo.bestSelectedOn ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
 }
 
 /**

@@ -12,18 +12,17 @@ import type { Workspace } from '../workspace/workspace';
 import { savedModelMeta } from './store';
 
 interface ModelRecord {
+  kind: string;
   training: { devPool?: string | null; cv?: { selectedEpochs?: number | null } };
   report: { history?: Array<{ devMRR?: number }> };
 }
 
 function modelRecord(ws: Workspace, name: string): ModelRecord | null {
-  const r = ws.stmt(`SELECT report, training FROM models WHERE name = ?`).get(name) as { report: string; training: string } | undefined;
-  return r ? { training: JSON.parse(r.training), report: JSON.parse(r.report) } : null;
+  const r = ws.stmt(`SELECT kind, report, training FROM models WHERE name = ?`).get(name) as { kind: string; report: string; training: string } | undefined;
+  return r ? { kind: r.kind, training: JSON.parse(r.training), report: JSON.parse(r.report) } : null;
 }
 
-function ownSelection(ws: Workspace, pool: string, model: string, evaluated: readonly string[]): SelectedOn['by'] | null {
-  const m = modelRecord(ws, model);
-  if (!m) return null;
+function ownSelection(ws: Workspace, pool: string, m: ModelRecord, model: string, evaluated: readonly string[]): SelectedOn['by'] | null {
   const devFigures = (m.report.history ?? []).filter((h) => h.devMRR !== undefined).length;
   if (m.training.devPool === pool && devFigures > 1) return 'dev';
   if (m.training.cv?.selectedEpochs != null) {
@@ -37,8 +36,12 @@ function ownSelection(ws: Workspace, pool: string, model: string, evaluated: rea
 export function runSelectedOn(ws: Workspace, pool: string, run: string, evaluated: readonly string[], seen: Set<string> = new Set()): SelectedOn | undefined {
   if (seen.has(run)) return undefined;
   seen.add(run);
-  const by = ownSelection(ws, pool, run, evaluated);
+  const m = modelRecord(ws, run);
+  if (!m) return undefined;
+  const by = ownSelection(ws, pool, m, run, evaluated);
   if (by) return { by, model: run };
+  // Only the fusing models take runs as features (their meta, read from the model's header, names them).
+  if (m.kind !== 'ltr' && m.kind !== 'fused') return undefined;
   const features = savedModelMeta(ws, run)?.runNames;
   if (!Array.isArray(features)) return undefined;
   for (const f of new Set(features as string[])) {

@@ -10,6 +10,7 @@ import type { PoolInfo, Question, WorkspaceNotice, WorkspaceStats, LabelRecord, 
 import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
+import type { SelectedOn } from './selected-on';
 import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
@@ -456,6 +457,13 @@ export interface RunMetrics {
    */
   overlap?: { trainedOn: number; of: number; sameId: number; sameText: number; nearDuplicate: number } | null;
   /**
+   * For a run scored by a stored model chosen on these queries (this pool is its dev pool, or
+   * cross-validation set its epoch count on the queries its out-of-fold scores rank; or so for a
+   * feature run it fuses): its figures here are optimistic, not held out (src/main/training/selected-on.ts).
+   * Absent otherwise.
+   */
+  selectedOn?: SelectedOn;
+  /**
    * Evaluated queries for which the run scores none of the candidates: there its ranking is the
    * pool's order (unscored candidates follow the scored ones, in pool order), which can flatter a
    * run that skipped them. Absent when the run scores every evaluated query.
@@ -648,6 +656,11 @@ export interface JobProgress {
   done: number;
   total: number;
   message: string;
+  /**
+   * 'scoring': a train job's model is stored and the pools are being scored with it, to the end (a pool left
+   * unscored would lack the model's run): Cancel no longer applies, and the Models screen hides it.
+   */
+  phase?: 'scoring';
 }
 
 export interface JobDone {

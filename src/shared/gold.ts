@@ -7,6 +7,7 @@
  */
 import type { LabelScheme } from './labels';
 import type { Question } from './types';
+import type { SelectedOn } from './selected-on';
 
 /**
  * The pseudo-annotator naming a pool's aggregate label (its annotators' labels combined by the
@@ -405,6 +406,8 @@ export interface CompareView {
     unscoredQueries?: number;
     uniformQueries?: number;
     overlap?: { trainedOn: number; of: number; sameId: number; sameText: number; nearDuplicate: number } | null;
+    /** The run's model was chosen on the compared queries (as eval's RunMetrics.selectedOn). */
+    selectedOn?: SelectedOn;
   }>;
   pairs: ComparePairView[];
 }

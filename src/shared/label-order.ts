@@ -2,6 +2,8 @@
  * Labeling orders of a pool: how its next query is chosen (src/main/active/query-order.ts), or — for
  * `decide-rankers-mtc` — its next (query, candidate) pair (src/main/active/candidate-order.ts).
  */
+import { describeSelectedOn, type SelectedOn } from './selected-on';
+
 export const QUERY_ORDERS = ['pool', 'random', 'uncertainty', 'decide-rankers', 'decide-rankers-mtc'] as const;
 export type QueryOrder = (typeof QUERY_ORDERS)[number];
 /** The orders that choose whole queries (draws logged in pool_draws). */
@@ -103,6 +105,11 @@ export interface LabelOrderStanding {
    */
   bestTrainedOn?: { trainedOn: number; of: number };
   /**
+   * The best run is a model's chosen on the counted queries (its dev pool, its CV's out-of-fold queries, or
+   * a feature run's model's; RunMetrics.selectedOn): its lead there is optimistic, so `decided` is false.
+   */
+  bestSelectedOn?: SelectedOn;
+  /**
    * Runs the best leads by the same AP on every query counted. With no spread the paired t-test's p is
    * 0 (a limit: a standard error of 0), so their p is the exact sign-flip test's, 2/2ⁿ for n queries.
    */
@@ -110,11 +117,17 @@ export interface LabelOrderStanding {
 }
 
 /** Why a leading run is not decided, in a clause (the app's and the CLI's verdicts). */
-export function notDecidedReason(lo: Pick<LabelOrderStanding, 'noSpread' | 'used' | 'rankers' | 'best' | 'bestTrainedOn'>, queries: string): string {
+export function notDecidedReason(lo: Pick<LabelOrderStanding, 'noSpread' | 'used' | 'rankers' | 'best' | 'bestTrainedOn' | 'bestSelectedOn'>, queries: string): string {
   if (lo.bestTrainedOn) {
     return (
       `leads, but its model was trained on ${lo.bestTrainedOn.trainedOn} of the ${lo.bestTrainedOn.of} queries counted here (same id, text or near-duplicate): ` +
       `its lead over ${queries} is in-sample and says nothing of new queries — compare the runs on a pool it was not trained on`
+    );
+  }
+  if (lo.bestSelectedOn && lo.best !== null) {
+    return (
+      `leads, but its model was ${describeSelectedOn(lo.best, lo.bestSelectedOn)}: ` +
+      `its lead over ${queries} is optimistic — compare the runs on a pool that neither trained nor chose it`
     );
   }
   const failing = lo.rankers.filter((r) => r.run !== lo.best && (r.adjustedP === null || r.adjustedP >= 0.05)).map((r) => r.run);

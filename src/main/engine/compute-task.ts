@@ -15,6 +15,7 @@ import {
 } from '../gold/budget';
 import { loadPoolState, type PoolState } from '../gold/state';
 import { runModelOverlap } from '../training/trained-on';
+import { runSelectedOn } from '../training/selected-on';
 import type { Workspace } from '../workspace/workspace';
 
 /** agreement.report as data: the pool and poolAgreement's options that can cross a thread. */
@@ -74,8 +75,12 @@ function runComputeTaskNow<T extends ComputeTask>(ws: Workspace, task: T, signal
  * comparePoolRuns with each model run's overlap with the compared queries (`qpairs eval --compare` and
  * eval.compare): a model trained on some of them is flagged, as eval flags it, never shown as a clean figure.
  */
-export function compareRunsFlagged(ws: Workspace, pool: string, o: Omit<PoolCompareOptions, 'overlapOf'>): CompareView {
-  return comparePoolRuns(ws, pool, { ...o, overlapOf: (run, queries) => runModelOverlap(ws, pool, run, queries) });
+export function compareRunsFlagged(ws: Workspace, pool: string, o: Omit<PoolCompareOptions, 'overlapOf' | 'selectedOnOf'>): CompareView {
+  return comparePoolRuns(ws, pool, {
+    ...o,
+    overlapOf: (run, queries) => runModelOverlap(ws, pool, run, queries),
+    selectedOnOf: (run, queries) => (ws.runKinds(pool).some((r) => r.name === run && r.kind === 'model') ? runSelectedOn(ws, pool, run, queries) : undefined),
+  });
 }
 
 /**

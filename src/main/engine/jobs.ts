@@ -7,7 +7,7 @@ export type JobKind = JobProgress['kind'];
 
 export interface JobContext {
   signal: AbortSignal;
-  progress(done: number, total: number, message?: string): void;
+  progress(done: number, total: number, message?: string, phase?: JobProgress['phase']): void;
 }
 
 /**
@@ -48,11 +48,11 @@ export class JobRunner {
     let last = 0;
     const ctx: JobContext = {
       signal: ac.signal,
-      progress: (done, total, message = '') => {
+      progress: (done, total, message = '', phase) => {
         const t = Date.now();
         if (t - last < 100 && done < total) return;
         last = t;
-        this.hub.emit('job.progress', { jobId, kind, ...about, done, total, message });
+        this.hub.emit('job.progress', { jobId, kind, ...about, done, total, message, ...(phase ? { phase } : {}) });
       },
     };
     const run = async (): Promise<void> => {

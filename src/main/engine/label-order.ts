@@ -15,6 +15,7 @@ import { withPoolConvention } from './evaluate';
 import { evalLabelSource, poolLabels } from '../gold/pool-labels';
 import { evaluateRankedQuery } from '../metrics/evaluate';
 import { runModelOverlap } from '../training/trained-on';
+import { runSelectedOn } from '../training/selected-on';
 import { candidateStandingOf } from './label-order-candidates';
 import { orderedPool } from './label-order-view';
 import { runsOnBlindLabels } from './run-visibility';
@@ -105,6 +106,8 @@ function withInSampleLeader(ws: Workspace, pool: string, counting: LabelOrderCou
     .queries.filter((q) => evaluateRankedQuery(q, q.candidates.map((_, i) => i), opts).included)
     .map((q) => q.queryId);
   const o = runModelOverlap(ws, pool, lo.best, counted);
-  if (!o || o.trainedOn === 0) return lo;
-  return { ...lo, decided: false, bestTrainedOn: { trainedOn: o.trainedOn, of: o.of } };
+  if (o && o.trainedOn > 0) return { ...lo, decided: false, bestTrainedOn: { trainedOn: o.trainedOn, of: o.of } };
+  // A model chosen on these queries (its dev pool) leads there optimistically: never "decided" either.
+  const chosen = o === undefined ? undefined : runSelectedOn(ws, pool, lo.best, counted);
+  return chosen ? { ...lo, decided: false, bestSelectedOn: chosen } : lo;
 }

@@ -5,6 +5,7 @@ import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
 import { scoreEveryPool, scorePool, trainModel, deleteModelReporting, fusingModelsByRun, prepareTraining, type TrainSpec } from '../training/train';
 import { runModelOverlap } from '../training/trained-on';
+import { runSelectedOn } from '../training/selected-on';
 import { describeDevOverlap } from '../training/dev-overlap';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
@@ -44,7 +45,8 @@ export function loadedModelBackend(): string | null {
 
 /**
  * eval.pool's result with, for every run scored by a stored model, how many of the evaluated
- * queries (those the metrics count) the model was trained on (RunMetrics.overlap). A new object:
+ * queries (those the metrics count) the model was trained on (RunMetrics.overlap), and whether it
+ * was chosen on them (RunMetrics.selectedOn: its dev pool, or its CV's out-of-fold queries). A new object:
  * the given one (maybe cached) is not changed.
  */
 export function withModelOverlap(ws: Workspace, ev: PoolEvaluation, countedQueryIds?: () => string[]): PoolEvaluation {
@@ -52,7 +54,10 @@ export function withModelOverlap(ws: Workspace, ev: PoolEvaluation, countedQuery
   if (modelRuns.length === 0) return ev;
   const evaluated = countedQueryIds ? countedQueryIds() : poolLabels(ws, ev.pool, ev.annotator, { partial: ev.partial }).queries.map((q) => q.queryId);
   const runs = { ...ev.runs };
-  for (const r of modelRuns) runs[r.name] = { ...runs[r.name]!, overlap: runModelOverlap(ws, ev.pool, r.name, evaluated) ?? null };
+  for (const r of modelRuns) {
+    const selectedOn = runSelectedOn(ws, ev.pool, r.name, evaluated);
+    runs[r.name] = { ...runs[r.name]!, overlap: runModelOverlap(ws, ev.pool, r.name, evaluated) ?? null, ...(selectedOn ? { selectedOn } : {}) };
+  }
   return { ...ev, runs };
 }
 
@@ -162,8 +167,13 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       // The model is its trainer's (issue 23: NULL = the owner's).
       await engine.writes.run(() => ws.stmt(`UPDATE models SET created_by = ? WHERE name = ?`).run(caller && caller.role !== 'owner' ? caller.annotator : null, a.name));
       // Once the model is stored, the pools are scored to completion (a cancel now would leave a
-      // stored model with some pools unscored); cancelling stops training only.
-      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f))).map((p) => ({ pool: p.pool, pairs: p.pairs, ...(p.missingRuns.length ? { missingRuns: p.missingRuns } : {}) }));
+      // stored model with some pools unscored); cancelling stops training only. The phase says so, and
+      // the Models screen hides Cancel from here on (it showed it, and the job then ended "done").
+      const onPool = (pool: string, i: number, n: number): void =>
+        ctx.progress(i, n, `training done: the model is stored; scoring pool ${pool} (${i + 1} of ${n}) with it, to the end`, 'scoring');
+      // The first pool's is not throttled away: said with done = total.
+      ctx.progress(1, 1, 'training done: the model is stored; scoring the pools with it, to the end', 'scoring');
+      const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f), undefined, onPool)).map((p) => ({ pool: p.pool, pairs: p.pairs, ...(p.missingRuns.length ? { missingRuns: p.missingRuns } : {}) }));
       engine.hub.emit('workspace.changed', { what: 'run' });
       return { name: a.name, report, training, scored };
     } finally {

@@ -12,6 +12,8 @@ import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { shellQuote } from '../workspace/db';
 import { describeOverlap, modelOverlap } from '../training/trained-on';
+import { runSelectedOn } from '../training/selected-on';
+import { describeSelectedOn } from '../../shared/selected-on';
 import { countScored, hasTiedScores } from '../metrics';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
@@ -407,6 +409,9 @@ function poolConstructionSection(d: DatasheetInput): string[] {
     if (r.kind !== 'model') continue;
     const o = modelOverlap(ws, r.name, poolQueryIds);
     if (o && o.trainedOn > 0) out.push('', `Run ${r.name}: its model was ${describeOverlap(o)} (this pool's queries); its scores on them are not held out.`);
+    // A model chosen on this pool (its dev pool, its CV's out-of-fold queries): its figures here are optimistic.
+    const chosen = runSelectedOn(ws, p.name, r.name, poolQueryIds);
+    if (chosen) out.push('', `Run ${r.name}: its model was ${describeSelectedOn(r.name, chosen)}; its figures on this pool are optimistic, not held out.`);
   }
   return out;
 }

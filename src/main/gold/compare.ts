@@ -40,6 +40,8 @@ export interface PoolCompareOptions {
    * stored model's. The engine gives it (runModelOverlap): the comparison then flags in-sample runs.
    */
   overlapOf?: (run: string, queries: readonly string[]) => CompareView['runs'][number]['overlap'] | undefined;
+  /** Whether a run's model was chosen on the compared queries (runSelectedOn); the engine gives it with overlapOf. */
+  selectedOnOf?: (run: string, queries: readonly string[]) => CompareView['runs'][number]['selectedOn'];
 }
 
 /**
@@ -113,12 +115,14 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
     runs: r.rankers.map((x) => {
       const { uniform, unscored } = input.rankers.find((i) => i.name === x.name)!;
       const overlap = o.overlapOf?.(x.name, input.queries);
+      const selectedOn = o.selectedOnOf?.(x.name, input.queries);
       return {
         name: x.name,
         mean: x.mean as StatView,
         ...(unscored > 0 ? { unscoredQueries: unscored } : {}),
         ...(uniform > 0 ? { uniformQueries: uniform } : {}),
         ...(overlap !== undefined ? { overlap } : {}),
+        ...(selectedOn ? { selectedOn } : {}),
       };
     }),
     pairs: r.pairs.map((p) => ({

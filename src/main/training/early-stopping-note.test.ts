@@ -1,9 +1,13 @@
-/** The early-stopping note for a single held-out query said "(1 queries, seed 1)". */
+/**
+ * The early-stopping note for a single held-out query said "(1 queries, seed 1)"; the Models screen
+ * showed it with the CLI's flags ("no dev pool and no --cv"), where its form has fields.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import type { Workspace } from '../workspace/workspace';
 import { trainModel } from './train';
 import { importSyntheticPool, syntheticWorkspace } from './test-corpus';
+import { earlyStoppingNoteForApp } from '../../shared/early-stopping';
 
 let dir: string;
 let ws: Workspace;
@@ -22,5 +26,9 @@ describe('early stopping without a dev pool or --cv', () => {
     const { training } = await trainModel(ws, { model: 'bow-cnn', name: 'b', trainPools: ['train'], devPool: null, epochs: 1, seed: 1, config }, { workerPath: null });
     expect(training.earlyStopping).toMatchObject({ heldOutQueries: 1, heldOutClusters: 1, clusters: 5 });
     expect(training.earlyStopping!.note).toBe('no dev pool and no --cv: 1 of the 5 training clusters (1 query, seed 1) held out for early stopping and not trained on');
+    // The Models screen names its form's fields instead of the flags.
+    expect(earlyStoppingNoteForApp(training.earlyStopping!.note)).toBe(
+      'no “Dev pool” and no “Cross-validation folds”: 1 of the 5 training clusters (1 query, seed 1) held out for early stopping and not trained on',
+    );
   });
 });

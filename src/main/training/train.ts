@@ -21,6 +21,7 @@ import { featureRunNames, scorePoolWith } from './pool-scores';
 import { encodeForStore } from './model-bytes';
 import { deleteModel, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
+import { NO_DEV_NOR_CV } from '../../shared/early-stopping';
 
 export interface TrainSpec {
   model: string;
@@ -329,7 +330,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
         heldOutQueries: fold.length,
         heldOutClusters: heldClusters,
         clusters: n,
-        note: `no dev pool and no --cv: ${heldClusters} of the ${n} training clusters (${fold.length} quer${fold.length === 1 ? 'y' : 'ies'}, seed ${seed}) held out for early stopping and not trained on`,
+        note: `${NO_DEV_NOR_CV}: ${heldClusters} of the ${n} training clusters (${fold.length} quer${fold.length === 1 ? 'y' : 'ies'}, seed ${seed}) held out for early stopping and not trained on`,
       };
     } else {
       earlyStopping = {
@@ -337,8 +338,8 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
         heldOutClusters: 0,
         clusters: n,
         note: trainPools.length
-          ? `no dev pool and no --cv, and only ${n} distinct training queries (fewer than ${HOLDOUT_FOLDS}): nothing held out, the last epoch is kept`
-          : 'no dev pool and no --cv, and no training pool to hold queries out of: the last epoch is kept',
+          ? `${NO_DEV_NOR_CV}, and only ${n} distinct training queries (fewer than ${HOLDOUT_FOLDS}): nothing held out, the last epoch is kept`
+          : `${NO_DEV_NOR_CV}, and no training pool to hold queries out of: the last epoch is kept`,
       };
     }
   }
@@ -498,16 +499,20 @@ export function describeUniformScores(model: string, pool: string, s: { uniformQ
  * Scores every pool of the workspace with model `name` (its run there), as the app does after
  * training, so a later model that takes runs as features (ltr, fused) finds it in whatever pools
  * it trains on, from the CLI as from the app. `write` wraps each pool's write (the engine passes
- * its write gate; see scorePool); `workerPath` as RunOptions'. Returns the pools scored, in pool order.
+ * its write gate; see scorePool); `workerPath` as RunOptions'; `onPool` is told as each pool's scoring
+ * begins. Returns the pools scored, in pool order.
  */
 export async function scoreEveryPool(
   ws: Workspace,
   name: string,
   write?: <T>(f: () => T) => Promise<T>,
   workerPath?: string | null,
+  onPool?: (pool: string, index: number, pools: number) => void,
 ): Promise<Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }>> {
   const scored: Array<{ pool: string; queries: number; pairs: number; missingRuns: string[]; uniformQueries: number; uniformWithoutText: number }> = [];
-  for (const p of ws.listPools()) {
+  const pools = ws.listPools();
+  for (const [i, p] of pools.entries()) {
+    onPool?.(p.name, i, pools.length);
     const s = await scorePool(ws, name, p.name, { ...(write ? { write } : {}), ...(workerPath !== undefined ? { workerPath } : {}) });
     scored.push({ pool: p.name, queries: s.queries, pairs: s.pairs, missingRuns: s.missingRuns, uniformQueries: s.uniformQueries, uniformWithoutText: s.uniformWithoutText });
   }

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PoolEvaluation } from '../../shared/contract';
+import { describeSelectedOn } from '../../shared/selected-on';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { useDebounced } from '../lib/hooks';
 import { fmtMetric } from '../lib/format';
@@ -99,6 +100,12 @@ export function LiveMetrics({ pool, annotator, runNames }: { pool: string; annot
               {inSampleNote(m)}
             </span>
           )}
+          {selectedOnNote(run, m) && (
+            <span className="small error" data-testid={`live-${run}-selected-on`} title="these queries chose the model (the version kept is the one that scored best on them): its figures here are optimistic, not held out">
+              {' '}
+              {selectedOnNote(run, m)}
+            </span>
+          )}
         </span>
       ))}
     </section>
@@ -123,6 +130,14 @@ export function inSampleNote(m: Pick<PoolEvaluation['runs'][string], 'overlap'>)
   if (m.overlap === null) return '(trained before its training queries were recorded: maybe in-sample)';
   if (!m.overlap || m.overlap.trainedOn === 0) return null;
   return `(trained on ${m.overlap.trainedOn} of these ${m.overlap.of}: not held out)`;
+}
+
+/**
+ * A model's run chosen on the labeled queries the panel counts (its dev pool, its CV's out-of-fold
+ * queries, or a feature run's model's): its figures there are optimistic. Null otherwise.
+ */
+export function selectedOnNote(run: string, m: Pick<PoolEvaluation['runs'][string], 'selectedOn'>): string | null {
+  return m.selectedOn ? `(${describeSelectedOn(run, m.selectedOn)}: optimistic, not held out)` : null;
 }
 
 /** A 95% confidence interval in percent, e.g. " [40.12, 56.50]"; nothing below 2 queries. */

@@ -17,6 +17,7 @@ import {
   traceSeries,
   trainFraction,
   trainingFinished,
+  trainJobScoring,
   overallFraction,
   traceFraction,
   type TrainTrace,
@@ -278,5 +279,20 @@ describe('describeCv (the Models table\'s CV figure)', () => {
   it('a model stored before the counts were kept, or without an interval, says what it has', () => {
     const cv = { folds: 3, repeats: 2, clusters: 1, MAP: 0.5, MRR: 0.5, ci: { MAP: null, MRR: null }, selection: '' };
     expect(describeCv(cv)).toBe('grouped CV MAP 50.00, MRR 50.00: 3 folds × 2 repeats, each of 1 distinct question scored once');
+  });
+});
+
+describe('a train job scoring the pools with its stored model (Cancel no longer applies)', () => {
+  // mnet-fisher's last event is a GMM phase, not an epoch end: the trace alone missed its scoring, and Cancel stayed.
+  const gmm = replay([{ epoch: 2, epochs: 2, step: 3, steps: 3, loss: 1, phase: 'GMM K = 4 (EM 12 iterations)' }]);
+  it('is known from the engine\'s phase, whatever the trace', () => {
+    expect(trainingFinished(gmm)).toBe(false);
+    expect(trainJobScoring({ progress: { phase: 'scoring' }, done: null, trace: gmm })).toBe(true);
+    expect(trainJobScoring({ progress: { phase: 'scoring' }, done: null, trace: null })).toBe(true);
+  });
+  it('not while training, nor once the job is done', () => {
+    expect(trainJobScoring({ progress: {}, done: null, trace: gmm })).toBe(false);
+    expect(trainJobScoring({ progress: null, done: null, trace: null })).toBe(false);
+    expect(trainJobScoring({ progress: { phase: 'scoring' }, done: { ok: true }, trace: gmm })).toBe(false);
   });
 });

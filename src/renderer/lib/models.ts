@@ -146,6 +146,15 @@ export function trainingFinished(t: TrainTrace | null | undefined): boolean {
   return !!p && !p.phase && p.epoch >= p.epochs && p.steps > 0 && p.step >= p.steps;
 }
 
+/**
+ * Whether a train job is scoring the pools with its stored model: the engine says so (job.progress phase
+ * 'scoring'), or the trace's last event ended the last epoch. Cancel no longer applies then: the pools
+ * are scored to the end and the job ends "done".
+ */
+export function trainJobScoring(job: { progress: { phase?: 'scoring' } | null; done: unknown; trace: TrainTrace | null | undefined }): boolean {
+  return !job.done && (job.progress?.phase === 'scoring' || trainingFinished(job.trace));
+}
+
 /** One line of the status under the progress bar. */
 export function describeProgress(p: TrainProgressView): string {
   const preparing = preparingStep(p);

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CompareView, Convention, TieRule } from '../../shared/contract';
 import { COMPARE_METRICS, type CompareMetric } from '../../shared/gold';
+import { describeSelectedOn } from '../../shared/selected-on';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { showCI, showP, showPct, showStat } from '../lib/stats';
@@ -184,6 +185,13 @@ export function ComparePanel({
                 {r.overlap
                   ? `${r.name}'s model was trained on ${fmtInt(r.overlap.trainedOn)} of the ${fmtInt(view.queries)} compared ${view.queries === 1 ? 'query' : 'queries'} (same id, same text or near-duplicate): its figures here are not held out, and neither is a difference with it.`
                   : `${r.name}'s model was trained before QPairs recorded training queries: whether it saw the compared queries is unknown.`}
+              </p>
+            ))}
+          {view.runs
+            .filter((r) => !!r.selectedOn)
+            .map((r) => (
+              <p key={r.name} className="small error" data-testid={`compare-selected-on-${r.name}`}>
+                {r.name}: {describeSelectedOn(r.name, r.selectedOn!)}: its figures here are optimistic, not held out, and neither is a difference with it.
               </p>
             ))}
           {view.runs

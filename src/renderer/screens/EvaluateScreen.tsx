@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics, TieRule } from '../../shared/contract';
 import { DEFAULT_RELEVANCE_THRESHOLD, everyGradeSimilarNote } from '../../shared/labels';
+import { describeSelectedOn } from '../../shared/selected-on';
 import { GradeThreshold } from '../components/GradeThreshold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -275,6 +276,11 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                           {x.r.overlap && x.r.overlap.trainedOn > 0 && (
                             <div className="small error" data-testid={`run-overlap-${x.run}`} title="the model was trained on these queries (same id, same text or near-duplicate): its figures are not held out">
                               trained on {x.r.overlap.trainedOn} of these {x.r.overlap.of} queries
+                            </div>
+                          )}
+                          {x.r.selectedOn && (
+                            <div className="small error" data-testid={`run-selected-on-${x.run}`} title="these queries chose the model (the version kept is the one that scored best on them): its figures here are optimistic, not held out">
+                              {describeSelectedOn(x.run, x.r.selectedOn)}
                             </div>
                           )}
                           {!!x.r.unscoredQueries && (

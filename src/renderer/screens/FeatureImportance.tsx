@@ -1,7 +1,13 @@
 import type { ReactNode } from 'react';
 import { DataTable } from '../components/DataTable';
+import { fixedDecimals } from '../../shared/decimals';
 
 type Row = { feature: string; importance: number };
+
+/** An importance (a MAP drop, a fraction) in points with two decimals; one that rounds to zero reads 0.00, never -0.00. */
+export function importancePoints(x: number): string {
+  return fixedDecimals(100 * x, 2);
+}
 
 /**
  * A fused model's features by within-query permutation importance: how much MAP on the training
@@ -21,7 +27,7 @@ export function FeatureImportance({ model, importance }: { model: string; import
         rowTestId={(r) => `model-importance-row-${r.feature}`}
         columns={[
           { id: 'feature', header: 'Feature', cell: (r) => <code>{r.feature}</code>, sortValue: (r) => r.feature },
-          { id: 'importance', header: 'MAP drop (points)', className: 'num', cell: (r) => (100 * r.importance).toFixed(2), sortValue: (r) => r.importance },
+          { id: 'importance', header: 'MAP drop (points)', className: 'num', cell: (r) => importancePoints(r.importance), sortValue: (r) => r.importance },
         ]}
       />
     </div>

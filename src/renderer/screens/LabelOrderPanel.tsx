@@ -123,7 +123,7 @@ export function LabelOrderPanel({
               ? `Not decided: no run leads — ${tiedLeaders(lo).join(', ')} share the highest MAP over the ${counted}.`
               : lo.decided
                 ? `Decided: ${leader} is best on queries like these — the paired test over the ${counted} puts every other run below it (Holm-corrected p < 0.05). If choosing the best run is the goal, labeling can stop.`
-                : `Not decided: ${leader} ${notDecidedReason(lo, `the ${counted}`)}${lo.estimator === 'exact' && !lo.bestTrainedOn ? ' — the pool’s MAPs are exact, but the gap may not hold on other queries like these' : ''}.`}
+                : `Not decided: ${leader} ${notDecidedReason(lo, `the ${counted}`)}${lo.estimator === 'exact' && !lo.bestTrainedOn && !lo.bestSelectedOn ? ' — the pool’s MAPs are exact, but the gap may not hold on other queries like these' : ''}.`}
       </p>
       <p className="small muted" data-testid="label-order-estimator">
         {lo.estimator === 'bounds'

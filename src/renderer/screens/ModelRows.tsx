@@ -5,6 +5,7 @@ import type { JobDone, ModelInfoView } from '../../shared/contract';
 import { fmtInt, fmtMetric } from '../lib/format';
 import { describeCv, describeTraining, fmtRate, fmtSeconds, historySeries } from '../lib/models';
 import { describeSettings } from '../../shared/models';
+import { earlyStoppingNoteForApp } from '../../shared/early-stopping';
 import { FeatureImportance } from './FeatureImportance';
 import { TrainCurves } from './TrainCurves';
 import { ChoiceSelect } from '../components/ChoiceSelect';
@@ -78,7 +79,11 @@ export function ModelRows({
             </div>
           )}
           {t.cv && <div data-testid={`model-cv-${m.name}`}>{describeCv(t.cv)}</div>}
-          {t.earlyStopping && <div className="muted">{t.earlyStopping.note}</div>}
+          {t.earlyStopping && (
+            <div className="muted" data-testid={`model-early-stopping-${m.name}`}>
+              {earlyStoppingNoteForApp(t.earlyStopping.note)}
+            </div>
+          )}
           {t.inSampleRunsLeftOut && t.inSampleRunsLeftOut.length > 0 && (
             <div className="muted" data-testid={`model-in-sample-${m.name}`} title="their models were trained on these training queries: in-sample scores are no fair feature">
               not as features (in-sample): {t.inSampleRunsLeftOut.map((r) => r.run).join(', ')}

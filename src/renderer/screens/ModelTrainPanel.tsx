@@ -5,7 +5,7 @@ import type { JobDone, ModelInfoView } from '../../shared/contract';
 import { preparingStep } from '../../shared/models';
 import { ProgressBar } from '../components/ProgressBar';
 import { fmtInt, fmtMetric } from '../lib/format';
-import { describeCv, describeProgress, fmtSeconds, traceFraction, traceSeries, trainingFinished, type TrainTrace } from '../lib/models';
+import { describeCv, describeProgress, fmtSeconds, traceFraction, traceSeries, trainJobScoring, type TrainTrace } from '../lib/models';
 import { TrainCurves } from './TrainCurves';
 
 /** The report of a finished models.train job. */
@@ -26,7 +26,7 @@ export function TrainPanel({
   modelNames,
   listed,
 }: {
-  job: { progress: { done: number; total: number; message: string } | null; done: JobDone | null; trace: TrainTrace | null };
+  job: { progress: { done: number; total: number; message: string; phase?: 'scoring' } | null; done: JobDone | null; trace: TrainTrace | null };
   mine: { name: string; kind: string; devPool: string | null; existedBefore: boolean } | undefined;
   cancelling: boolean;
   onCancel: () => void;
@@ -35,7 +35,7 @@ export function TrainPanel({
 }): ReactNode {
   const { done, trace } = job;
   const name = trace?.name ?? mine?.name ?? (done?.report as TrainJobReport | undefined)?.name ?? 'model';
-  const scoring = !done && trainingFinished(trace);
+  const scoring = trainJobScoring(job);
   const state = done ? (done.ok ? 'done' : done.cancelled ? 'cancelled' : 'failed') : scoring ? 'scoring' : 'running';
   const charts = traceSeries(trace);
   const p = trace?.last ?? null;
@@ -56,7 +56,7 @@ export function TrainPanel({
 
   let status: string;
   if (done) status = done.ok ? 'done' : done.cancelled ? 'cancelled' : 'failed';
-  else if (scoring) status = 'training done: scoring the pools with the model…';
+  else if (scoring) status = `training done: the model is stored; scoring the pools with it, to the end (Cancel no longer applies)…`;
   else if (p) status = describeProgress(p);
   else status = job.progress?.message || 'preparing the training data…';
 
@@ -67,7 +67,8 @@ export function TrainPanel({
           {done ? 'Last training' : 'Training'}: <span data-testid="train-name">{name}</span>
           {mine && <span className="muted small"> ({mine.kind})</span>}
         </h3>
-        {!done && (
+        {!done && !scoring && (
+          // Not while scoring: the model is stored and the pools are scored to the end (the job then ends "done").
           // aria-disabled while cancelling: a button that turns disabled under the focus drops it to the page.
           <button data-testid="train-cancel" onClick={() => !cancelling && onCancel()} aria-disabled={cancelling || undefined}>
             {cancelling ? 'Cancelling…' : 'Cancel'}

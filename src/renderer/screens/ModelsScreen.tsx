@@ -15,7 +15,7 @@ import { TrainPanel } from './ModelTrainPanel';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
-import { MODEL_HELP, modelNameError, parseModelSettings, suggestModelName, type ModelKind } from '../lib/models';
+import { MODEL_HELP, modelNameError, parseModelSettings, suggestModelName, trainJobScoring, type ModelKind } from '../lib/models';
 import { ModelSettingsField } from './ModelSettingsField';
 import { OptionalWholeNumberField, readOptionalWholeNumber } from '../components/OptionalWholeNumber';
 import { mayCall } from '../lib/roles';
@@ -122,17 +122,18 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   useEffect(() => {
     if (done) refresh();
   }, [done, refresh]);
-  // When the training ends, its panel's Cancel goes away: a focus left there (or dropped to the
-  // page) comes back to Train, so the keyboard user is not sent to the top of the page.
+  // When the training ends, or its pools are being scored, its panel's Cancel goes away: a focus left
+  // there (or dropped to the page) comes back to Train, so the keyboard user is not sent to the top of the page.
+  const cancellable = running && !trainJobScoring({ progress: job?.progress ?? null, done, trace });
   const trainButton = useRef<HTMLButtonElement>(null);
-  const wasRunning = useRef(running);
+  const wasCancellable = useRef(cancellable);
   useEffect(() => {
-    if (wasRunning.current && !running) {
+    if (wasCancellable.current && !cancellable) {
       const at = document.activeElement;
       if (!at || at === document.body || !document.contains(at)) trainButton.current?.focus();
     }
-    wasRunning.current = running;
-  }, [running]);
+    wasCancellable.current = cancellable;
+  }, [cancellable]);
 
   const train = async (): Promise<void> => {
     if (formInvalid) return;

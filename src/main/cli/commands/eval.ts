@@ -7,6 +7,7 @@ import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
 import { withModelOverlap } from '../../engine/models';
 import { describeOverlap } from '../../training/trained-on';
+import { describeSelectedOn, type SelectedOn } from '../../../shared/selected-on';
 import { putStat } from '../../gold';
 import { compareRunsFlagged } from '../../engine/compute-task';
 import { parse, requireString, table, takePositionals, UsageError } from '../args';
@@ -131,6 +132,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       for (const [name, m] of Object.entries(ev.runs)) {
         const flag = overlapRunLine(name, m.overlap);
         if (flag) out.log(flag);
+        if (m.selectedOn) out.log(selectedOnRunLine(name, m.selectedOn));
         // A run that skipped queries is ranked in pool order there: say so beside its figures.
         if (m.unscoredQueries) out.log(unscoredRunLine(name, m.unscoredQueries, m.queries));
         if (m.uniformQueries) out.log(uniformRunLine(name, m.uniformQueries, m.queries, ev.ties));
@@ -175,7 +177,7 @@ export function verdictLine(lo: LabelOrderStanding): string | null {
   return lo.decided
     ? `decided: ${lo.best} is best on queries like these (paired t-test over ${queries}, Holm-corrected p < 0.05 against every other run) — if choosing the best run is the goal, labeling can stop here`
     : `not decided: ${lo.best} ${notDecidedReason(lo, queries)}` +
-        (lo.estimator === 'exact' && !lo.bestTrainedOn ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
+        (lo.estimator === 'exact' && !lo.bestTrainedOn && !lo.bestSelectedOn ? " (the pool's MAPs are exact; whether the gap holds on other queries like these is what the test says)" : '');
 }
 
 /**
@@ -186,6 +188,14 @@ function overlapRunLine(name: string, overlap: PoolEvaluation['runs'][string]['o
   if (overlap && overlap.trainedOn > 0) return `! ${name}: ${describeOverlap(overlap)} — not held out`;
   if (overlap === null) return `? ${name}: trained before QPairs recorded training queries; whether it saw these queries is unknown`;
   return null;
+}
+
+/**
+ * The flag under a model's run chosen on the counted queries (its dev pool; its CV's out-of-fold queries;
+ * or a feature run's model's), plain eval and --compare alike: its figures there are optimistic.
+ */
+function selectedOnRunLine(name: string, s: SelectedOn): string {
+  return `! ${name}: ${describeSelectedOn(name, s)} — optimistic, not held out`;
 }
 
 /**
@@ -230,6 +240,7 @@ export function compareJson(v: CompareView): Record<string, unknown> {
       if (r.unscoredQueries) o.unscoredQueries = r.unscoredQueries;
       if (r.uniformQueries) o.uniformQueries = r.uniformQueries;
       if (r.overlap !== undefined) o.overlap = r.overlap;
+      if (r.selectedOn) o.selectedOn = r.selectedOn;
       return o;
     }),
     pairs: v.pairs.map((p) => {
@@ -273,6 +284,7 @@ function printCompare(v: CompareView, out: Out): void {
   for (const r of v.runs) {
     const flag = overlapRunLine(r.name, r.overlap);
     if (flag) out.log(flag);
+    if (r.selectedOn) out.log(selectedOnRunLine(r.name, r.selectedOn));
     if (r.unscoredQueries) out.log(unscoredRunLine(r.name, r.unscoredQueries, v.queries));
     if (r.uniformQueries) out.log(uniformRunLine(r.name, r.uniformQueries, v.queries, v.ties));
   }

@@ -47,7 +47,8 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
       const backend = await initBackend().then(() => backendName());
       if (values.json) out.log(json({ backend, models }));
       else {
-        out.log(`tfjs backend: ${backend} (the tfjs models'; each model's backend column is the one it trained on, as qpairs train said)`);
+        // "js" is no tfjs backend: it names the models in plain JavaScript (tfidf, skipgram, ltr, fused, mnet-fisher, dae).
+        out.log(`tfjs backend: ${backend}, the neural models' (bow-cnn, cnn, lstm, gru, rcnn, hnil); each model's backend column is the one it trained on, as qpairs train said — "js": plain JavaScript, no tfjs`);
         // Without a dev pool the "dev" figures are those of the training queries held out for early
         // stopping (marked *), and CV MAP comes with its 95% interval, as the Models screen shows them.
         const pct = (x: number): string => (100 * x).toFixed(2);

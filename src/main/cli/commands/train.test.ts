@@ -122,8 +122,8 @@ describe('qpairs models list', () => {
     expect(listed.models.find((m) => m.name === 'tf-be')!.backend).toBe(trained);
     const list = (await runCli('models', 'list', w)).out;
     expect(list).toMatch(/^tf-be +tfidf +js +default settings /m);
-    // The process's tfjs backend is said as the tfjs models' only.
-    expect(list).toContain(`tfjs backend: ${listed.backend} (the tfjs models'; each model's backend column is the one it trained on, as qpairs train said)`);
+    // The process's tfjs backend is said as the neural models' only, and "js" as no tfjs backend at all.
+    expect(list).toContain(`tfjs backend: ${listed.backend}, the neural models' (bow-cnn, cnn, lstm, gru, rcnn, hnil); each model's backend column is the one it trained on, as qpairs train said — "js": plain JavaScript, no tfjs`);
   });
 });
 

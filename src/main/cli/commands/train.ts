@@ -1,8 +1,9 @@
 import { MODEL_IDS, type ModelId, type TrainReport } from '../../models/types';
 import { checkModelConfig } from '../../models/config-check';
-import { trainModel, scoreEveryPool, describeMissingRuns, describeUniformScores } from '../../training/train';
+import { trainModel, prepareTraining, scoreEveryPool, describeMissingRuns, describeUniformScores, type TrainSpec } from '../../training/train';
 import { describeDevOverlap } from '../../training/dev-overlap';
 import { listModels, type TrainingInfo } from '../../training/store';
+import type { Workspace } from '../../workspace/workspace';
 import { parse, requireString, optionalInt, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../../../shared/suggest';
 import { ProgressBar } from '../progress';
@@ -13,6 +14,26 @@ const pct = (x: number): string => (100 * x).toFixed(2);
 
 /** A path as one shell word, quoted when it needs to be (for the commands the output suggests). */
 const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * scoreEveryPool for `train`: a Ctrl-C (SIGTERM, SIGHUP) while the stored model scores the pools does not
+ * stop it (a pool left unscored would lack the model's run): says so on standard error when it arrives,
+ * naming the pool under way.
+ */
+export async function scoreToTheEnd(ws: Workspace, name: string, out: Out, signal: AbortSignal | undefined): ReturnType<typeof scoreEveryPool> {
+  let where = '';
+  const onAbort = (): void =>
+    out.err(`Ctrl-C: the model "${name}" is stored; scoring the pools with it goes on to the end (${where}), then the command ends — a pool left unscored would lack its run`);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await scoreEveryPool(ws, name, undefined, undefined, (pool, i, n) => {
+      where = `pool ${pool}, ${i + 1} of ${n}`;
+      if (signal?.aborted && i === 0) onAbort();
+    });
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
 
 /**
  * "trained NAME (M) in 30.5 s on js (training epochs 0.2 s): …": the time is the whole training
@@ -101,6 +122,22 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     const earlier = listModels(ws).find((m) => m.name === name);
     const replaced = earlier ? { kind: earlier.kind, created: earlier.created } : null;
     if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
+    const spec: TrainSpec = {
+      model,
+      name,
+      trainPools: values['train-pool'] ?? [],
+      devPool: values['dev-pool'] ?? null,
+      epochs,
+      seed,
+      config,
+      vectors: values.vectors,
+      extraTexts,
+      keepOverlap: values['keep-overlap'] ?? false,
+      ...(folds !== undefined ? { cv: { folds, repeats } } : {}),
+    };
+    // The checks and the overlap check before the first epoch, as the Models screen says it (it came after the training).
+    const prepared = prepareTraining(ws, spec);
+    if (prepared.overlap && !values.json) out.log(describeDevOverlap(prepared.overlap));
     const t0 = performance.now();
     const bar = new ProgressBar(`train ${name}`);
     const logLines = !values.json && !process.stderr.isTTY;
@@ -108,19 +145,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     try {
       const { report, training } = await trainModel(
         ws,
-        {
-          model,
-          name,
-          trainPools: values['train-pool'] ?? [],
-          devPool: values['dev-pool'] ?? null,
-          epochs,
-          seed,
-          config,
-          vectors: values.vectors,
-          extraTexts,
-          keepOverlap: values['keep-overlap'] ?? false,
-          ...(folds !== undefined ? { cv: { folds, repeats } } : {}),
-        },
+        spec,
         {
           signal,
           onProgress: (p) => {
@@ -142,15 +167,16 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
             }
           },
         },
+        prepared,
       );
       const seconds = (performance.now() - t0) / 1000;
       bar.done();
       // Every pool, as the app does: a later `train --model fused` (or ltr) finds this model's run
-      // in its training pools. Once the model is stored the pools are scored to completion.
-      const scored = await scoreEveryPool(ws, name);
+      // in its training pools. Once the model is stored the pools are scored to completion; a Ctrl-C
+      // meanwhile is said to be too late (it was ignored in silence until the scoring ended).
+      const scored = await scoreToTheEnd(ws, name, out, signal);
       if (values.json) out.log(json({ name, model, backend: report.backend, seconds, replaced, report, training, scored }));
       else {
-        if (training.overlap) out.log(describeDevOverlap(training.overlap));
         if (training.cv) out.log(describeCv(training.cv));
         if (training.earlyStopping) out.log(`early stopping: ${training.earlyStopping.note}`);
         for (const r of training.inSampleRunsLeftOut ?? [])

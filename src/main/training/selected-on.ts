@@ -1,0 +1,53 @@
+/**
+ * Whether a model's run in a pool was chosen on that pool's evaluated queries (shared/selected-on.ts):
+ * - its training record's dev pool is this pool and the dev figures chose among two or more versions
+ *   (epochs, or mnet-fisher's K: report.history holds a dev figure for each) — a single dev figure
+ *   (tfidf, one epoch) is only reported, it chose nothing;
+ * - cross-validation chose its epoch count (training.cv.selectedEpochs) and some evaluated queries are
+ *   ranked by its out-of-fold scores (those queries' held-out figures set the count);
+ * - the same holds for a model whose run it fuses as a feature (ltr, fused: its scores carry them).
+ */
+import type { SelectedOn } from '../../shared/selected-on';
+import type { Workspace } from '../workspace/workspace';
+import { savedModelMeta } from './store';
+
+interface ModelRecord {
+  kind: string;
+  training: { devPool?: string | null; cv?: { selectedEpochs?: number | null } };
+  report: { history?: Array<{ devMRR?: number }> };
+}
+
+function modelRecord(ws: Workspace, name: string): ModelRecord | null {
+  const r = ws.stmt(`SELECT kind, report, training FROM models WHERE name = ?`).get(name) as { kind: string; report: string; training: string } | undefined;
+  return r ? { kind: r.kind, training: JSON.parse(r.training), report: JSON.parse(r.report) } : null;
+}
+
+function ownSelection(ws: Workspace, pool: string, m: ModelRecord, model: string, evaluated: readonly string[]): SelectedOn['by'] | null {
+  const devFigures = (m.report.history ?? []).filter((h) => h.devMRR !== undefined).length;
+  if (m.training.devPool === pool && devFigures > 1) return 'dev';
+  if (m.training.cv?.selectedEpochs != null) {
+    const oof = ws.outOfFoldQueries(pool, model);
+    if (evaluated.some((id) => oof.has(id))) return 'cv';
+  }
+  return null;
+}
+
+/** The model (the run's own, else a feature run's, depth first) chosen on these queries of the pool; undefined when none was. */
+export function runSelectedOn(ws: Workspace, pool: string, run: string, evaluated: readonly string[], seen: Set<string> = new Set()): SelectedOn | undefined {
+  if (seen.has(run)) return undefined;
+  seen.add(run);
+  const m = modelRecord(ws, run);
+  if (!m) return undefined;
+  const by = ownSelection(ws, pool, m, run, evaluated);
+  if (by) return { by, model: run };
+  // Only the fusing models take runs as features (their meta, read from the model's header, names them).
+  if (m.kind !== 'ltr' && m.kind !== 'fused') return undefined;
+  const features = savedModelMeta(ws, run)?.runNames;
+  if (!Array.isArray(features)) return undefined;
+  for (const f of new Set(features as string[])) {
+    if (typeof f !== 'string' || f === run) continue;
+    const s = runSelectedOn(ws, pool, f, evaluated, seen);
+    if (s) return s;
+  }
+  return undefined;
+}

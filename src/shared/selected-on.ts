@@ -1,0 +1,19 @@
+/**
+ * A model chosen on the evaluated queries: its kept epoch (or mnet-fisher's K) is the one that scored
+ * best on its dev pool, or cross-validation set its epoch count on the queries its out-of-fold scores
+ * rank. Its figures there are optimistic, not held out — a model figure counts only on data disjoint
+ * from everything that trained or chose it. `model` is the run's own model, or a feature run's model
+ * whose scores the run's fusing model carries.
+ */
+export interface SelectedOn {
+  by: 'dev' | 'cv';
+  model: string;
+}
+
+/** "chosen on these queries (its dev pool)" — the words every flag of it uses (CLI, Evaluate, comparison, live panel, datasheet). */
+export function describeSelectedOn(run: string, s: SelectedOn): string {
+  const whose = s.model === run ? 'its' : `its feature run ${s.model}'s`;
+  return s.by === 'dev'
+    ? `chosen on these queries (${whose} dev pool: the version kept scored best here)`
+    : `chosen on these queries (${whose} cross-validation set the epoch count on them)`;
+}

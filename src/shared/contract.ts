@@ -86,8 +86,11 @@ export const commandArgs = {
   }),
   /** The last finished import, if it can still be undone (what it was, when it started). */
   'import.undoable': z.object({}),
-  /** Undoes the last finished import, as a job (kind `undo`): all or nothing, a cancel leaves the import whole. */
-  'import.undo': z.object({}),
+  /**
+   * Undoes the last finished import, as a job (kind `undo`): all or nothing, a cancel leaves the import whole.
+   * `started`: the start `import.undoable` gave; refused when the last import is another one by then.
+   */
+  'import.undo': z.object({ started: z.string().min(1).max(100).optional() }),
   'job.cancel': z.object({ jobId: id }),
   /** Whether a job still runs (a page that reconnected asks about the jobs whose end it may have missed). */
   'job.status': z.object({ jobId: id }),

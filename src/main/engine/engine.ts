@@ -191,7 +191,7 @@ export class Engine implements EngineCore {
       'workspace.stats': () => ws.stats(),
       'import.start': (a) => ({ jobId: importJob(this, a) }),
       'import.undoable': () => undoableImport(ws.db),
-      'import.undo': () => ({ jobId: undoImportJob(this) }),
+      'import.undo': (a) => ({ jobId: undoImportJob(this, a.started) }),
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),
       'job.status': (a) => ({ running: this.jobs.isRunning(a.jobId) }),
       'pool.list': () => ws.listPools(),

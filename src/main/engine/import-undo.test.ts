@@ -67,6 +67,20 @@ describe('undo the last import through the engine', () => {
     expect((again as Error).message).toMatch(/^there is no import to undo/);
   });
 
+  it('an undo naming an import that is no longer the last one is refused, and nothing is undone', async () => {
+    await importWrong();
+    const named = (await engine.invoke('import.undoable', {})) as { started: string };
+    // Another import comes in meanwhile (another tab): its journal replaces the one named.
+    const other = path.join(dir, 'other.jsonl');
+    writeFileSync(other, JSON.stringify({ id: 'o1', title: 'other', body: 'other' }) + '\n');
+    const { jobId } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: other }] })) as { jobId: string };
+    await jobDone(engine, jobId);
+    const refused = await engine.invoke('import.undo', { started: named.started }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ContractError);
+    expect((refused as Error).message).toMatch(/^the last import is now the questions-jsonl import of other\.jsonl started .*: nothing was undone$/);
+    expect(engine.ws.questionCount()).toBe(20_031);
+  });
+
   it('a cancelled undo leaves the import whole and still undoable', async () => {
     await importWrong();
     const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };

@@ -83,11 +83,13 @@ function auditedFiles(db: Db): string {
 
 /**
  * Undoes the last finished import (see the top). Refused when there is none, when the workspace is
- * read-only, or while a long write runs on this workspace object. `onProgress(done, total)` after each step.
+ * read-only, or while a long write runs on this workspace object; with `started`, also when the last
+ * import is not the one that started then (another import came since it was named to the user).
+ * `onProgress(done, total)` after each step.
  */
 export async function undoLastImport(
   ws: JournaledWorkspace,
-  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; started?: string } = {},
 ): Promise<ImportUndone> {
   if (ws.readonly) throw ws.readonlyError();
   if (undoableActive(ws) || ws.db.inTransaction) throw new QPairsError('an import into this workspace is running; undo the last import once it has finished');
@@ -98,6 +100,7 @@ export async function undoLastImport(
     try {
       const h = keptImport(db);
       if (!h) throw new QPairsError(NOTHING_TO_UNDO);
+      refuseAnotherImport(h, opts.started);
       const total = workOf(db);
       const files = auditedFiles(db);
       const report = newReport();
@@ -122,6 +125,13 @@ export async function undoLastImport(
     }
   } finally {
     dropTriggers(db, guards);
+  }
+}
+
+/** Refuses when the last import is not the one named by its start (`started` undefined: any will do). */
+export function refuseAnotherImport(last: UndoableImport, started: string | undefined): void {
+  if (started !== undefined && started !== last.started) {
+    throw new QPairsError(`the last import is now the ${last.what} started ${last.started}, not the one named (started ${started}): nothing was undone`);
   }
 }
 

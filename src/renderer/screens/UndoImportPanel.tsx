@@ -10,7 +10,7 @@ import { ProgressBar } from '../components/ProgressBar';
  * started, asks for confirmation, and runs `import.undo` as a job with progress and Cancel (a
  * cancelled undo leaves the import whole). `busy`: an import is under way (no undo meanwhile).
  */
-export function UndoImportPanel({ busy, onDone }: { busy: boolean; onDone: () => void }): ReactNode {
+export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; importDone: unknown; onDone: () => void }): ReactNode {
   const { client } = useApp();
   const jobs = useJobs();
   const [last, setLast] = useState<UndoableImport | null>(null);
@@ -24,7 +24,8 @@ export function UndoImportPanel({ busy, onDone }: { busy: boolean; onDone: () =>
       .then(setLast)
       .catch((e: unknown) => setError(errorMessage(e)));
   }, [client]);
-  useEffect(refresh, [refresh]);
+  // Also when this tab's import ends: one that changed nothing announces no change, but its journal is now the kept one.
+  useEffect(refresh, [refresh, importDone]);
   useWorkspaceChangedExceptDraws(refresh);
   useReconnect(refresh);
 
@@ -36,11 +37,22 @@ export function UndoImportPanel({ busy, onDone }: { busy: boolean; onDone: () =>
     onDone();
   }, [done, refresh]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // Asked about the last import as the engine has it now (another tab may have imported since this one read it).
+  const ask = (): void => {
+    setError(null);
+    client
+      .invoke('import.undoable', {})
+      .then((l) => {
+        setLast(l);
+        setConfirming(l !== null);
+      })
+      .catch((e: unknown) => setError(errorMessage(e)));
+  };
   const start = (): void => {
     setConfirming(false);
     setError(null);
     client
-      .invoke('import.undo', {})
+      .invoke('import.undo', last ? { started: last.started } : {})
       .then((r) => setJobId(r.jobId))
       .catch((e: unknown) => setError(errorMessage(e)));
   };
@@ -63,7 +75,7 @@ export function UndoImportPanel({ busy, onDone }: { busy: boolean; onDone: () =>
               </button>
             </span>
           ) : (
-            <button type="button" data-testid="undo-import-start" disabled={busy} onClick={() => setConfirming(true)}>
+            <button type="button" data-testid="undo-import-start" disabled={busy} onClick={ask}>
               Undo last import: {last.what}, {new Date(last.started).toLocaleString()}
             </button>
           )}

@@ -355,6 +355,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
 
           <UndoImportPanel
             busy={busy}
+            importDone={done}
             onDone={() => {
               refreshStats();
               shared.refreshPools();

@@ -238,12 +238,7 @@ export function keptImport(db: Db): JournalHeader | null {
   return first?.range && ranges === WATERMARKED_TABLES.length ? h : null;
 }
 
-/** Clears the kept journal of the last finished import (a long write begins: it can no longer be undone). */
-function forgetKeptImport(db: Db): void {
-  if (readHeader(db)?.state === 'committed') while (!clearBatch(db, 200));
-}
-
-/** forgetKeptImport inside a transaction the caller holds (a long write without chunks). */
+/** Clears the kept journal of the last finished import inside a transaction the caller holds (a long write without chunks): it can no longer be undone. */
 function forgetKeptImportNow(db: Db): void {
   if (readHeader(db)?.state === 'committed') db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
 }
@@ -278,7 +273,7 @@ class UndoableWrite implements ChunkPoint {
     const h = readHeader(db);
     if (h) {
       if (h.state === 'running' && headerAlive(h)) throw busyError(h);
-      if (h.state === 'committed') forgetKeptImport(db); // the last import's: this write replaces it
+      if (h.state === 'committed') await this.forgetKeptImport(); // the last import's: this write replaces it
       else recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)
     }
     db.pragma('recursive_triggers = ON'); // REPLACE's implicit deletes fire the delete triggers
@@ -308,6 +303,19 @@ class UndoableWrite implements ChunkPoint {
     );
     const tables = journaledTables(db);
     this.triggers = createJournalTriggers(db, tables, writeRangeEntries(db, tables));
+  }
+
+  /**
+   * Clears the kept journal of the last finished import (it can no longer be undone) in short
+   * batches, giving the gate up between them so that labels go first (a labels or run import keeps
+   * a row per label or score).
+   */
+  private async forgetKeptImport(): Promise<void> {
+    while (!clearBatch(this.db, MIN_BATCH_MS)) {
+      this.opts.turns?.release();
+      await new Promise<void>((r) => setImmediate(r));
+      await this.opts.turns?.acquire();
+    }
   }
 
   private open(): void {

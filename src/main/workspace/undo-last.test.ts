@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError, QPairsError } from '../errors';
 import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/test-helpers';
 import { importTuning, runImport } from '../engine/work';
-import { recoverInterruptedImport } from './undo-journal';
+import { recoverInterruptedImport, runUndoable } from './undo-journal';
 import { NOTHING_TO_UNDO, undoableImport, undoLastImport, undoSummary } from './undo-last';
 import { Workspace } from './workspace';
 
@@ -212,6 +212,35 @@ describe('undo the last import', () => {
     await undoLastImport(reopened);
     expect(tablesChecksum(reopened, DATA)).toBe(before);
     reopened.close();
+    ws.close();
+  });
+
+  it('the next import clears a large kept journal in batches, giving the write gate up between them (labels go first)', async () => {
+    const ws = await withQuestions();
+    // A kept journal as a large labels or run import leaves it: a row per label or score.
+    const add = ws.db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES ('run_scores', 'i', ?)`);
+    ws.db.transaction(() => {
+      for (let i = 0; i < 100_000; i++) add.run(`"run_id"=1 AND "query_id"='q${i % 100}' AND "candidate_id"='c${i}'`);
+    })();
+    expect(undoableImport(ws.db)).not.toBeNull();
+    let held = false;
+    let releasedBeforeWriting = 0;
+    const turns = {
+      acquire: async () => {
+        held = true;
+      },
+      release: () => {
+        held = false;
+        releasedBeforeWriting++;
+      },
+      contended: true,
+    };
+    const atFirstWrite = await runUndoable(ws, { what: 'next import', turns }, async () => {
+      expect(held).toBe(true);
+      expect(ws.db.prepare(`SELECT count(*) FROM import_undo WHERE tbl = 'run_scores'`).pluck().get()).toBe(0);
+      return releasedBeforeWriting;
+    });
+    expect(atFirstWrite).toBeGreaterThan(1); // the clear gave the gate up between its batches
     ws.close();
   });
 

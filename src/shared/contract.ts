@@ -552,7 +552,8 @@ export interface CommandResults {
   'job.cancel': { cancelled: boolean };
   'job.status': { running: boolean };
   'pool.list': PoolInfo[];
-  'pool.create': PoolInfo;
+  /** The new pool, with the queries BM25 found no candidate for (nothing to label there; shared/pool-notes.ts says so). */
+  'pool.create': PoolInfo & { queriesWithoutCandidate: string[] };
   'pool.setGuidelines': PoolInfo;
   'pool.set': PoolInfo;
   'pool.progress': PoolProgress;

@@ -55,7 +55,7 @@ export interface ModelInfoView {
     /** The overlap check against the dev pool (src/main/training/dev-overlap.ts). */
     overlap?: { overlapping: number; dropped: number; kept: boolean; devQueries: number; devQueriesInTraining: number };
     /** Grouped cross-validation (src/main/training/cross-validate.ts): CV MAP/MRR with 95% CIs. */
-    cv?: { folds: number; repeats: number; clusters: number; MAP: number; MRR: number; ci: { MAP: [number, number] | null; MRR: [number, number] | null }; selection: string };
+    cv?: { folds: number; repeats: number; clusters: number; queries?: number; scoredQuestions?: number; MAP: number; MRR: number; ci: { MAP: [number, number] | null; MRR: [number, number] | null }; selection: string };
     /** Early stopping on held-out training clusters (no dev pool, no --cv). */
     earlyStopping?: { heldOutQueries: number; note: string };
     /** ltr/fused: runs left out of the features because their models were trained on these training queries. */

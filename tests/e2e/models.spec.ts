@@ -348,3 +348,29 @@ test('a fused model shows its features by permutation importance', async () => {
   expect(drops).toEqual([...drops].sort((a, b) => b - a));
   await page.getByTestId('model-importance-fused-dev').screenshot({ path: path.join(root, 'test-results', 'screens', 'models-importance.png') });
 });
+
+test('a cross-validated model shows its CV MAP and MRR with their 95% CIs and how many distinct questions were scored', async () => {
+  // The table said only "grouped CV MAP 69.08 (5 folds × 1)": no interval, no MRR, no count, while
+  // `qpairs train` and `qpairs models list` give them.
+  await page.getByTestId('tab-models').click();
+  await page.getByTestId('model-kind').selectOption('tfidf');
+  await page.getByTestId('model-name').fill('tfidf-cv');
+  const box = page.getByTestId(`train-pool-${POOL}`);
+  if (!(await box.isChecked())) await box.check();
+  await page.getByTestId('model-dev-pool').selectOption('');
+  await page.getByTestId('model-epochs').fill('');
+  await page.getByTestId('model-config').fill('');
+  await page.getByTestId('model-cv').fill('5');
+  await page.getByTestId('model-train').click();
+  await expect(page.getByTestId('train-panel')).toHaveAttribute('data-model', 'tfidf-cv');
+  await expect(page.getByTestId('train-panel')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await page.getByTestId('model-cv').fill('');
+  const pct = String.raw`\d{1,3}\.\d{2}`;
+  const figure = new RegExp(
+    `^grouped CV MAP ${pct} \\(95% CI ${pct}–${pct}\\), MRR ${pct} \\(95% CI ${pct}–${pct}\\): 5 folds × 1 repeat, each of 50 distinct questions scored once \\(50 labeled training queries\\)$`,
+  );
+  await expect(page.getByTestId('model-cv-tfidf-cv')).toHaveText(figure);
+  // The finished job says it too (it said only "kept epoch 1 of 1", no CV figure at all).
+  await expect(page.getByTestId('train-done-cv')).toHaveText(figure);
+  expect(await page.getByTestId('train-done-cv').textContent()).toBe(await page.getByTestId('model-cv-tfidf-cv').textContent());
+});

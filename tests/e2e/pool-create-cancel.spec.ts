@@ -27,6 +27,8 @@ const served = useServedSmallPool(
       const body = Array.from({ length: 60 }, pick).join(' ');
       lines.push(JSON.stringify({ id: `g${i}`, title, body, source: 'gen' }));
     }
+    // Stop words only and no body: BM25 finds no candidate for it (the last test).
+    lines.push(JSON.stringify({ id: 'stopq', title: 'the of and', body: '', source: 'gen' }));
     const file = path.join(dir, 'gen.jsonl');
     writeFileSync(file, lines.join('\n') + '\n');
     qpairs('import', workspace, '--format', 'questions-jsonl', file);
@@ -54,4 +56,21 @@ test('pool creation shows its progress and Cancel stops it without creating the 
   await expect(page.getByTestId('pool-create-cancel')).toHaveCount(0);
   await expect(page.getByTestId('pool-create')).toHaveText('Create pool');
   expect(qpairs('pool', 'list', served.workspace)).not.toMatch(/^huge /m);
+});
+
+test('the Corpus hint follows the choice, and the created line names a query BM25 finds no candidate for', async () => {
+  const page = served.page;
+  await page.goto('/#pools');
+  await page.getByTestId('pool-name').fill('withstop');
+  await page.getByTestId('pool-source').selectOption('gen');
+  await expect(page.getByTestId('pool-source-hint')).toHaveText('queries and their candidates from this corpus only');
+  // "every corpus" kept saying "from this corpus only".
+  await page.getByTestId('pool-source').selectOption('@all');
+  await expect(page.getByTestId('pool-source-hint')).toContainText('from every corpus');
+  await page.getByTestId('pool-mode-queries').check();
+  await page.getByTestId('pool-queries').fill('stopq g1');
+  await page.getByTestId('pool-create').click();
+  await expect(page.getByTestId('pool-created')).toContainText(
+    'Pool "withstop" created: 2 queries, 20 pairs. Note: 1 of the 2 queries has no candidate (BM25 finds no other question for it: stopq): nothing to label there, and no metric counts it.',
+  );
 });

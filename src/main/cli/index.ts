@@ -33,6 +33,7 @@ import { subcommandError, unknownChoice } from '../../shared/suggest';
 import { versionText } from './version';
 import { uploadLimitBytes } from '../serve/upload-limit';
 import { cannotRead } from '../import/reader';
+import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
 
 function json(o: unknown): string {
   return JSON.stringify(o, null, 2);
@@ -251,7 +252,8 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     });
     bar.done();
     const mixed = source === undefined && sources.length > 1;
-    if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}) }));
+    const withoutCandidate = ws.queriesWithoutCandidates(info.name);
+    if (values.json) out.log(json({ ...info, source: source ?? null, ...(mixed ? { mixedSources: sources } : {}), queriesWithoutCandidate: withoutCandidate }));
     else {
       out.log(`created pool ${info.name}: ${counted(info.queries, 'query', 'queries')}, ${counted(info.pairs, 'candidate pair')} (BM25 top-${depth}${source !== undefined ? `, source ${source} only` : ''})`);
       if ((order ?? 'pool') === 'pool' && orderSeed !== undefined) {
@@ -261,14 +263,8 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
         out.log(`  note: no --source given, so queries and candidates mix the workspace's ${sources.length} sources (${sources.map((s) => `${s.source}: ${s.questions}`).join(', ')}); use --source S to keep one corpus`);
       }
       // A query BM25 finds nothing for (a title of stop words, an empty text) is in the pool with nothing to label.
-      const empty = ws.poolQueries(info.name).filter((q) => q.candidates.length === 0).map((q) => q.queryId);
-      if (empty.length > 0) {
-        const shown = empty.slice(0, 10).join(', ') + (empty.length > 10 ? ', …' : '');
-        out.log(
-          `  note: ${counted(empty.length, `of the ${info.queries} queries has`, `of the ${info.queries} queries have`)} no candidate (BM25 finds no other question for ${empty.length === 1 ? 'it' : 'them'}: ${shown}): ` +
-            `nothing to label there, and no metric counts ${empty.length === 1 ? 'it' : 'them'}`,
-        );
-      }
+      const empty = queriesWithoutCandidateNote(withoutCandidate, info.queries);
+      if (empty) out.log(`  note: ${empty}`);
     }
     return 0;
   } finally {

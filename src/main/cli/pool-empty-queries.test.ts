@@ -35,5 +35,10 @@ describe('pool create: queries BM25 finds nothing for', () => {
     const full = await runCli('pool', 'create', w, '--name', 'q', '--queries', ids, '--depth', '2');
     expect(full.code, full.err).toBe(0);
     expect(full.out).not.toContain('no candidate');
+    // --json names them too (an empty list when there are none).
+    writeFileSync(ids, 'stop a3\n');
+    const asJson = await runCli('pool', 'create', w, '--name', 'r', '--queries', ids, '--depth', '2', '--json');
+    expect(asJson.code, asJson.err).toBe(0);
+    expect(JSON.parse(asJson.out)).toMatchObject({ name: 'r', queriesWithoutCandidate: ['stop'] });
   });
 });

@@ -1,4 +1,4 @@
-import type { ImportFormat, ParsedArgs } from '../../shared/contract';
+import type { CommandResults, ImportFormat, ParsedArgs } from '../../shared/contract';
 import type { LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import { FORM_IMPORT_CONTROLS } from '../../shared/import-controls';
@@ -386,7 +386,7 @@ function poolProgressMessage(note: string | undefined, depth: number): string {
  * Creates a pool (BM25 top-k). Each trained model then scores it in a background job, so the
  * models rerank its candidates live as soon as they finish.
  */
-export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>): Promise<PoolInfo> {
+export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>): Promise<CommandResults['pool.create']> {
   // Called holding the write gate: a running import (which may still roll back) ends first, so
   // the pool's BM25 candidates never come from half an import; the gate is held again then.
   await engine.writes.afterLongWrites();
@@ -427,5 +427,5 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
   });
   engine.hub.emit('workspace.changed', { what: 'pool' });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
-  return info;
+  return { ...info, queriesWithoutCandidate: engine.ws.queriesWithoutCandidates(info.name) };
 }

@@ -329,7 +329,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
         heldOutQueries: fold.length,
         heldOutClusters: heldClusters,
         clusters: n,
-        note: `no dev pool and no --cv: ${heldClusters} of the ${n} training clusters (${fold.length} queries, seed ${seed}) held out for early stopping and not trained on`,
+        note: `no dev pool and no --cv: ${heldClusters} of the ${n} training clusters (${fold.length} quer${fold.length === 1 ? 'y' : 'ies'}, seed ${seed}) held out for early stopping and not trained on`,
       };
     } else {
       earlyStopping = {
@@ -421,10 +421,15 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     training.featureModels = inherited.filter((f) => f.ids.length).map((f) => ({ run: f.run, trainedOn: f.ids.length }));
     training.trainedOnQueries = new Set([...trainedOnQueryIds, ...inherited.flatMap((f) => f.ids)]).size;
   }
-  ws.transaction(() => {
+  // A model replaced under its name takes its runs out of sight in the same transaction (their scores
+  // deleted in chunks after it): they stayed until the new model had scored every pool, so meanwhile
+  // (or for good, if that scoring never ended) Evaluate showed the old model's scores under the new
+  // model's name and marked them with the new model's training queries.
+  await ws.deleteRunsInChunks(() => {
     storeEncodedModel(ws, spec.name, saved, report, training);
     storeTrainedOn(ws, spec.name, trainedOn);
     for (const f of inherited) inheritTrainedOn(ws, spec.name, f.run, f.oof);
+    return { result: undefined, runs: modelRuns(ws, spec.name) };
   });
   return { report, training };
 }
@@ -520,11 +525,16 @@ export function deleteModelAndRuns(ws: Workspace, name: string, o: { write?: <T>
   return ws.deleteRunsInChunks(
     () => ({
       result: (o.first?.(), deleteModel(ws, name)),
-      runs: ws
-        .listPools()
-        .filter((p) => ws.runKinds(p.name).some((r) => r.name === name && r.kind === 'model'))
-        .map((p) => ({ pool: p.name, name })),
+      runs: modelRuns(ws, name),
     }),
     o.write ? { write: o.write } : {},
   );
+}
+
+/** The runs model `name` scored into pools (runs of kind "model" with its name), one per pool. */
+function modelRuns(ws: Workspace, name: string): Array<{ pool: string; name: string }> {
+  return ws
+    .listPools()
+    .filter((p) => ws.runKinds(p.name).some((r) => r.name === name && r.kind === 'model'))
+    .map((p) => ({ pool: p.name, name }));
 }

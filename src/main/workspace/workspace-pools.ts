@@ -182,6 +182,16 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     return added;
   }
 
+  /** The pool's queries that have no candidate (BM25 found no other question for them), in pool order. */
+  queriesWithoutCandidates(pool: string): string[] {
+    const p = this.pool(pool);
+    return this.stmt(
+      `SELECT q.query_id AS id FROM pool_queries q
+       WHERE q.pool_id = ? AND NOT EXISTS (SELECT 1 FROM pool_candidates c WHERE c.pool_id = q.pool_id AND c.query_id = q.query_id)
+       ORDER BY q.position`,
+    ).all(p.id).map((r) => (r as { id: string }).id);
+  }
+
   /** The pool's queries in order, each with its candidates in the pool's original order. */
   poolQueries(pool: string): PoolQuery[] {
     const p = this.pool(pool);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeSettings, MODEL_KINDS, type TrainProgressView } from '../../shared/models';
 import {
   applyTrainProgress,
+  describeCv,
   parseModelSettings,
   describeProgress,
   fmtRate,
@@ -252,5 +253,30 @@ describe('the settings box of the Models form', () => {
   it('describes a model\'s settings in one line', () => {
     expect(describeSettings(undefined)).toBe('default settings');
     expect(describeSettings({ maxN: 1, runs: ['a', 'b'] })).toBe('maxN 1, runs ["a","b"]');
+  });
+});
+
+describe('describeCv (the Models table\'s CV figure)', () => {
+  it('gives MAP and MRR with their 95% CIs and how many distinct questions were scored, as qpairs train does', () => {
+    // tfidf --cv 5 on SemEval-2016 train parts 1 and 2; the table said only "grouped CV MAP 70.55 (5 folds × 1)".
+    const cv = {
+      folds: 5,
+      repeats: 1,
+      clusters: 117,
+      queries: 170,
+      scoredQuestions: 117,
+      MAP: 0.7055,
+      MRR: 0.8009,
+      ci: { MAP: [0.6486, 0.7623] as [number, number], MRR: [0.7373, 0.8644] as [number, number] },
+      selection: 'nothing to choose',
+    };
+    expect(describeCv(cv)).toBe(
+      'grouped CV MAP 70.55 (95% CI 64.86–76.23), MRR 80.09 (95% CI 73.73–86.44): 5 folds × 1 repeat, each of 117 distinct questions scored once (170 labeled training queries)',
+    );
+  });
+
+  it('a model stored before the counts were kept, or without an interval, says what it has', () => {
+    const cv = { folds: 3, repeats: 2, clusters: 1, MAP: 0.5, MRR: 0.5, ci: { MAP: null, MRR: null }, selection: '' };
+    expect(describeCv(cv)).toBe('grouped CV MAP 50.00, MRR 50.00: 3 folds × 2 repeats, each of 1 distinct question scored once');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { MODEL_KINDS, preparingStep, type ModelInfoView, type TrainProgressEvent, type TrainProgressView } from '../../shared/models';
 import type { Series } from '../components/LineChart';
+import { fmtMetric } from './format';
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
 
@@ -236,6 +237,22 @@ export function tickDigits(yMax: number): number {
 export function describeTraining(t: ModelInfoView['training']): string {
   const on = t.trainPools.length ? t.trainPools.join(', ') : 'user-marked duplicates';
   return `${on} (${t.positives.toLocaleString('en-US')} positive, ${t.negatives.toLocaleString('en-US')} negative pairs)`;
+}
+
+/**
+ * The Models table's CV figure, as `qpairs train` and `qpairs models list` give it: MAP and MRR with
+ * their 95% CIs and how many distinct questions the figure scores ("grouped CV MAP 70.55 (95% CI
+ * 64.86–76.23), MRR 80.09 (95% CI 73.73–86.44): 5 folds × 1 repeat, each of 117 distinct questions
+ * scored once (170 labeled training queries)"). It said only "grouped CV MAP 70.55 (5 folds × 1)".
+ */
+export function describeCv(cv: NonNullable<ModelInfoView['training']['cv']>): string {
+  const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${fmtMetric(c[0])}–${fmtMetric(c[1])})` : '');
+  const scored = cv.scoredQuestions ?? cv.clusters;
+  const queries = cv.queries !== undefined ? ` (${cv.queries.toLocaleString('en-US')} labeled training quer${cv.queries === 1 ? 'y' : 'ies'})` : '';
+  return (
+    `grouped CV MAP ${fmtMetric(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${fmtMetric(cv.MRR)}${ci(cv.ci.MRR)}: ` +
+    `${cv.folds} folds × ${cv.repeats} repeat${cv.repeats === 1 ? '' : 's'}, each of ${scored.toLocaleString('en-US')} distinct question${scored === 1 ? '' : 's'} scored once${queries}`
+  );
 }
 
 /** A readable throughput: "7,667 docs/s", "29 pairs/s", "0.53 pairs/s". */

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { JobDone, ModelInfoView } from '../../shared/contract';
 import { fmtInt, fmtMetric } from '../lib/format';
-import { describeTraining, fmtRate, fmtSeconds, historySeries } from '../lib/models';
+import { describeCv, describeTraining, fmtRate, fmtSeconds, historySeries } from '../lib/models';
 import { describeSettings } from '../../shared/models';
 import { FeatureImportance } from './FeatureImportance';
 import { TrainCurves } from './TrainCurves';
@@ -77,7 +77,7 @@ export function ModelRows({
               {t.overlap.kept ? `kept ${t.overlap.overlapping} training queries that are dev queries` : `dropped ${t.overlap.dropped} training queries that are dev queries`}
             </div>
           )}
-          {t.cv && <div data-testid={`model-cv-${m.name}`}>grouped CV MAP {fmtMetric(t.cv.MAP)} ({t.cv.folds} folds × {t.cv.repeats})</div>}
+          {t.cv && <div data-testid={`model-cv-${m.name}`}>{describeCv(t.cv)}</div>}
           {t.earlyStopping && <div className="muted">{t.earlyStopping.note}</div>}
           {t.inSampleRunsLeftOut && t.inSampleRunsLeftOut.length > 0 && (
             <div className="muted" data-testid={`model-in-sample-${m.name}`} title="their models were trained on these training queries: in-sample scores are no fair feature">

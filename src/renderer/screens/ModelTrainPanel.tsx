@@ -5,13 +5,15 @@ import type { JobDone, ModelInfoView } from '../../shared/contract';
 import { preparingStep } from '../../shared/models';
 import { ProgressBar } from '../components/ProgressBar';
 import { fmtInt, fmtMetric } from '../lib/format';
-import { describeProgress, fmtSeconds, traceFraction, traceSeries, trainingFinished, type TrainTrace } from '../lib/models';
+import { describeCv, describeProgress, fmtSeconds, traceFraction, traceSeries, trainingFinished, type TrainTrace } from '../lib/models';
 import { TrainCurves } from './TrainCurves';
 
 /** The report of a finished models.train job. */
 export interface TrainJobReport {
   name: string;
   report: ModelInfoView['report'];
+  /** What it was trained on; `cv` when cross-validated (as the Models table row). */
+  training?: Pick<ModelInfoView['training'], 'cv'>;
   scored: Array<{ pool: string; pairs: number }>;
 }
 
@@ -97,6 +99,7 @@ export function TrainPanel({
           )}
           . Scored {report.scored.length} pool{report.scored.length === 1 ? '' : 's'} as the run “{report.name}”
           {report.scored.length > 0 && <> ({report.scored.map((s) => `${s.pool}: ${fmtInt(s.pairs)} pairs`).join(', ')})</>}.
+          {report.training?.cv && <div data-testid="train-done-cv">{describeCv(report.training.cv)}</div>}
         </div>
       )}
       {done && done.cancelled && (

@@ -12,6 +12,7 @@ import { errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { NumberInput } from '../components/NumberInput';
+import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
 
 type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 
@@ -77,7 +78,8 @@ export function NewPoolForm({ shared, sources }: { shared: SharedState; /** Ques
         ...(poolSource && poolSource !== ALL_SOURCES ? { source: poolSource } : {}),
         ...(mode === 'sample' ? { sample: { n, seed } } : { queries: queryIds }),
       });
-      setCreated(`Pool "${p.name}" created: ${fmtInt(p.queries)} queries, ${fmtInt(p.pairs)} pairs.`);
+      const empty = queriesWithoutCandidateNote(p.queriesWithoutCandidate, p.queries);
+      setCreated(`Pool "${p.name}" created: ${fmtInt(p.queries)} queries, ${fmtInt(p.pairs)} pairs.${empty ? ` Note: ${empty}.` : ''}`);
       shared.refreshPools();
       shared.setPool(p.name);
       setName('');
@@ -190,7 +192,9 @@ export function NewPoolForm({ shared, sources }: { shared: SharedState; /** Ques
               ))}
               <option value={ALL_SOURCES}>every corpus (queries and candidates may mix corpora)</option>
             </select>
-            <span className="hint">queries and their candidates from this corpus only</span>
+            <span className="hint" data-testid="pool-source-hint">
+              {poolSource === ALL_SOURCES ? 'queries and candidates from every corpus (BM25 may pair questions of different sites)' : 'queries and their candidates from this corpus only'}
+            </span>
           </label>
         )}
         <label>

@@ -58,6 +58,15 @@ describe('qpairs train output', () => {
     expect(out.backend).toBe(out.report.backend);
     expect(out.seconds).toBeGreaterThanOrEqual(out.report.seconds);
   });
+
+  it('a cross-validation fold\'s epoch line names its epoch once', async () => {
+    // The fold's phase already ends in its epoch: the log said "CV repeat 1/1 (report) fold 1/2: epoch 1/1: epoch 1/1: loss 0.0000".
+    const r = await runCli('train', w, '--model', 'tfidf', '--name', 'tfcv', '--train-pool', 'dev', '--cv', '2');
+    expect(r.code, r.err).toBe(0);
+    const err = r.err.split('\n');
+    for (const f of [1, 2]) expect(err, r.err).toContain(`CV repeat 1/1 (report) fold ${f}/2: epoch 1/1: loss 0.0000`);
+    expect(r.err).not.toMatch(/epoch 1\/1: epoch 1\/1/);
+  });
 });
 
 describe('qpairs train --config', () => {

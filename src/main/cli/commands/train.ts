@@ -134,7 +134,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
               lastPreparing = preparing;
               if (preparing === null && p.steps > 0 && p.step === p.steps) {
                 const devFigures = p.devMRR !== undefined ? `, dev MRR ${(100 * p.devMRR).toFixed(2)}, MAP ${(100 * (p.devMAP ?? 0)).toFixed(2)}` : '';
-                out.err(`${p.phase ? `${p.phase}: ` : ''}epoch ${p.epoch}/${p.epochs}: loss ${p.loss.toFixed(4)}${devFigures}`);
+                // A cross-validation fold's phase already ends in its epoch ("… fold 1/5: epoch 2/3"): said once.
+                const epoch = `epoch ${p.epoch}/${p.epochs}`;
+                const where = !p.phase ? epoch : p.phase.endsWith(epoch) ? p.phase : `${p.phase}: ${epoch}`;
+                out.err(`${where}: loss ${p.loss.toFixed(4)}${devFigures}`);
               }
             }
           },

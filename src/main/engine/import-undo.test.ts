@@ -81,6 +81,19 @@ describe('undo the last import through the engine', () => {
     expect(engine.ws.questionCount()).toBe(20_031);
   });
 
+  it('an undo asked for while an import runs waits for it, then refuses to undo that newer import instead', async () => {
+    await importWrong();
+    const other = path.join(dir, 'running.jsonl');
+    writeFileSync(other, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `r${i}`, title: `running ${i}`, body: `body ${i}` })).join('\n'));
+    const running = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: other }] })) as { jobId: string };
+    const undo = (await engine.invoke('import.undo', {})) as { jobId: string }; // names wrong.jsonl, the last import now
+    const [imported, undone] = await Promise.all([jobDone(engine, running.jobId), jobDone(engine, undo.jobId)]);
+    expect(imported.ok).toBe(true);
+    expect(undone).toMatchObject({ ok: false });
+    expect(undone.error).toMatch(/^the last import is now the questions-jsonl import of running\.jsonl started .*: nothing was undone$/);
+    expect(engine.ws.questionCount()).toBe(40_030);
+  });
+
   it('a cancelled undo leaves the import whole and still undoable', async () => {
     await importWrong();
     const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };

@@ -19,6 +19,9 @@ export function undoImportJob(engine: Engine, started?: string): string {
   const last = undoableImport(engine.ws.db);
   if (!last) throw new QPairsError(NOTHING_TO_UNDO);
   refuseAnotherImport(last, started);
+  // The import named now, also when the undo waits behind an import that is running: that one's
+  // journal would replace this one's, and the undo must not take it for the one asked for.
+  const named = last.started;
   let begin!: (ctx: JobContext) => void;
   const context = new Promise<JobContext>((r) => (begin = r));
   const result = engine.writes.long(async (): Promise<ImportUndoReport> => {
@@ -27,7 +30,7 @@ export function undoImportJob(engine: Engine, started?: string): string {
     const undoWs = Workspace.open(engine.ws.path);
     let undone = false;
     try {
-      const r = await undoLastImport(undoWs, { signal: ctx.signal, started, onProgress: (d, t) => ctx.progress(d, t, 'undoing the import') });
+      const r = await undoLastImport(undoWs, { signal: ctx.signal, started: named, onProgress: (d, t) => ctx.progress(d, t, 'undoing the import') });
       undone = true;
       return { ...r, lines: undoSummary(r) };
     } finally {

@@ -39,6 +39,13 @@ describe('qpairs import undo', () => {
     expect(again.err).toContain('there is no import to undo');
   });
 
+  it('is a subcommand of import: its errors and --help name it', async () => {
+    const r = await runCli('import', 'undo');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^qpairs import undo: missing workspace path W/);
+    expect(await runCliOk('import', 'undo', '--help')).toMatch(/^usage:\n {2}qpairs import undo W \[--json\]/);
+  });
+
   it('--json gives the report: what was kept and skipped, by table', async () => {
     const w = path.join(dir, 'w.qpairs');
     await runCliOk('init', w);

@@ -80,6 +80,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
 
 /** The commands that take a subcommand, with theirs: errors name the full subcommand (`qpairs pool create: …`). */
 export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  import: ['undo'],
   pool: ['create', 'list', 'set'],
   annotators: ['list', 'add', 'role', 'invite', 'revoke'],
   models: ['list', 'delete'],

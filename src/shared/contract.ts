@@ -85,6 +85,13 @@ export const commandArgs = {
     /** Turn the import's warnings (unknown query ids, missing files) into errors. */
     strict: z.boolean().optional(),
   }),
+  /** The last finished import, if it can still be undone (what it was, when it started). */
+  'import.undoable': z.object({}),
+  /**
+   * Undoes the last finished import, as a job (kind `undo`): all or nothing, a cancel leaves the import whole.
+   * `started`: the start `import.undoable` gave; refused when the last import is another one by then.
+   */
+  'import.undo': z.object({ started: z.string().min(1).max(100).optional() }),
   'job.cancel': z.object({ jobId: id }),
   /** Whether a job still runs (a page that reconnected asks about the jobs whose end it may have missed). */
   'job.status': z.object({ jobId: id }),
@@ -521,10 +528,35 @@ export interface QueryEvaluation {
   rankers: Array<{ run: string; order: Array<{ candidateId: string; score: number | null; grade: number | null; relevant: boolean }>; AP: number | null; RR: number | null }>;
 }
 
+/** The last finished import, which `import.undo` would undo. */
+export interface UndoableImport {
+  what: string;
+  /** When it started (ISO 8601). */
+  started: string;
+}
+
+/**
+ * The report of an `import.undo` job (job.done): changes undone; rows kept because rows written since
+ * refer to them and rows skipped because they changed again since, by table; `lines` says it in words.
+ */
+export interface ImportUndoReport extends UndoableImport {
+  undone: number;
+  kept: number;
+  keptBy: Record<string, number>;
+  skipped: number;
+  skippedBy: Record<string, number>;
+  failed: number;
+  /** The stored BM25 index no longer matched the questions and was dropped (built again on next use). */
+  indexDropped: boolean;
+  lines: string[];
+}
+
 export interface CommandResults {
   'app.info': AppInfo;
   'workspace.stats': WorkspaceStats;
   'import.start': ImportStarted;
+  'import.undoable': UndoableImport | null;
+  'import.undo': { jobId: string };
   'job.cancel': { cancelled: boolean };
   'job.status': { running: boolean };
   'pool.list': PoolInfo[];
@@ -650,7 +682,7 @@ export type CommandResult<C extends CommandName> = CommandResults[C];
 
 export interface JobProgress {
   jobId: string;
-  kind: 'import' | 'pool' | 'train' | 'score' | 'live';
+  kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live';
   /** The pool a live retrain works on (live jobs only), so a screen shows only its own pool's retrain. */
   pool?: string;
   done: number;

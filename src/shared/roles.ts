@@ -36,6 +36,8 @@ export const commandRoles = {
   'app.info': 'annotator',
   'workspace.stats': 'annotator',
   'import.start': 'owner',
+  'import.undoable': 'owner',
+  'import.undo': 'owner',
   'job.cancel': 'annotator',
   'job.status': 'annotator',
   'pool.list': 'annotator',

@@ -13,6 +13,7 @@ import { counted } from '../../shared/plural';
 import { alreadyHeld, NOTHING_CHANGED } from '../../shared/import-unchanged';
 import { readPoolOrder } from '../active/draw-log';
 import { cmdAgreement } from './commands/agreement';
+import { cmdImportUndo } from './commands/import-undo';
 import { cmdAnnotators } from './commands/annotators';
 import { cmdAssign } from './commands/assign';
 import { cmdAggregate } from './commands/aggregate';
@@ -56,6 +57,7 @@ const TEXT_ONLY_FORMATS: ReadonlySet<string> = new Set(['questions-jsonl', 'ques
 const POOL_FORMATS: ReadonlySet<string> = new Set(['labels-csv', 'labels-jsonl', 'qrels', 'trec-run', 'semeval-relevancy']);
 
 async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
+  if (argv[0] === 'undo') return cmdImportUndo(argv.slice(1), out, signal);
   const { values, positionals } = parse(argv, {
     format: { type: 'string', short: 'f' },
     pool: { type: 'string' },

@@ -17,7 +17,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--strict]   questionable input (unknown qrels or labels queries, no PostLinks.xml, …) is an error
         FILE may be gzip-compressed (.gz); stackexchange takes the dump's folder or its files
         or the site's archive as downloaded (X.7z, .zip, .tar.gz; no 7-Zip program needed);
-        its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange`,
+        its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange
+  qpairs import undo W [--json]           undo the last finished import (until the next import starts);
+        keeps rows that later work refers to and skips rows changed since, and says which`,
   pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
         --queries FILE: the query ids, one per line (or separated by spaces or commas); --sample N --seed S: a seeded random sample
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
@@ -78,6 +80,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
 
 /** The commands that take a subcommand, with theirs: errors name the full subcommand (`qpairs pool create: …`). */
 export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  import: ['undo'],
   pool: ['create', 'list', 'set'],
   annotators: ['list', 'add', 'role', 'invite', 'revoke'],
   models: ['list', 'delete'],

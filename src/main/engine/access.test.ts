@@ -30,6 +30,8 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'app.info': 'annotator',
   'workspace.stats': 'annotator',
   'import.start': 'owner',
+  'import.undoable': 'owner',
+  'import.undo': 'owner',
   'job.cancel': 'annotator',
   'job.status': 'annotator',
   'pool.list': 'annotator',
@@ -82,6 +84,9 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
     case 'pool.list':
     case 'annotator.list':
     case 'models.list':
+      return {};
+    case 'import.undoable':
+    case 'import.undo':
       return {};
     case 'import.start':
       return { format: 'questions-jsonl', sources: [{ uploadId: 'deadbeef-0000', name: 'q.jsonl' }] };
@@ -222,9 +227,15 @@ describe('the role table', () => {
       expect(await engine.invoke('job.status', { jobId }, c.input)).toEqual({ running: false });
     }
     // Allowed calls did their work (not just "not forbidden"): every one succeeded but the upload
-    // import, which fails for its own reason (uploads exist only in serve mode).
+    // import, which fails for its own reason (uploads exist only in serve mode), and the undo of
+    // the last import (the workspace was made without one).
     const failures = outcomes.filter((o) => !o.endsWith(': ok') && !o.endsWith(': forbidden'));
-    expect(failures).toEqual(['owner (local) import.start: user-error', 'owner (token) import.start: user-error']);
+    expect(failures).toEqual([
+      'owner (local) import.start: user-error',
+      'owner (local) import.undo: user-error',
+      'owner (token) import.start: user-error',
+      'owner (token) import.undo: user-error',
+    ]);
   });
 
   it('server-side paths only from the local owner', async () => {

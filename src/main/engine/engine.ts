@@ -17,6 +17,8 @@ import { drawForAnnotator, labelOrderOf, needsDraw } from './label-order';
 import { LiveTrainer } from './live-training';
 import { readLiveSetting, writeLiveSetting } from '../training/live-store';
 import { createPoolJob, importJob, setPoolSettings } from './work';
+import { undoImportJob } from './undo-import';
+import { undoableImport } from '../workspace/undo-last';
 import { evaluateQuery, withPoolConvention } from './evaluate';
 import { LivePoolEvaluations } from './live-metrics';
 import { browseIndex, highlightVocabulary, searchQuestions, showQuestion } from './browse';
@@ -188,6 +190,8 @@ export class Engine implements EngineCore {
       }),
       'workspace.stats': () => ws.stats(),
       'import.start': (a) => ({ jobId: importJob(this, a) }),
+      'import.undoable': () => undoableImport(ws.db),
+      'import.undo': (a) => ({ jobId: undoImportJob(this, a.started) }),
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),
       'job.status': (a) => ({ running: this.jobs.isRunning(a.jobId) }),
       'pool.list': () => ws.listPools(),

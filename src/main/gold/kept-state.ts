@@ -46,22 +46,24 @@ interface LabelEventRow {
 /**
  * Everything a pool's state is computed from besides its labels: the pool (scheme, counts of
  * queries, pairs and runs, settings), its rule, its assignment, everyone's role — null while a
- * long write is journaled. Pools, their queries and pairs are only ever added to, outside a
- * journaled write's undo, so equal counts mean equal queries.
+ * long write runs. Pools, their queries and pairs are only ever added to, outside a journaled
+ * write's undo (an undone import's is counted: the imports audit's undo rows), so equal counts
+ * mean equal queries.
  */
 function structureOf(ws: Workspace, pool: string): string | null {
   const r = ws
     .stmt(
-      `SELECT (SELECT count(*) FROM import_journal) AS journal,
+      `SELECT (SELECT count(*) FROM import_journal WHERE state = 'running') AS journal,
+              (SELECT count(*) FROM imports WHERE format = 'undo') AS undos,
               (SELECT group_concat(x, char(1)) FROM (SELECT id || ':' || name || ':' || role AS x FROM annotators ORDER BY id)) AS people,
               (SELECT aggregation || ':' || aggregation_threshold FROM pools WHERE id = @p) AS rule,
               (SELECT group_concat(x, ',') FROM (SELECT annotator_id || ':' || position AS x FROM pool_annotators WHERE pool_id = @p ORDER BY position)) AS assigned,
               (SELECT coalesce(per_query, '') || ':' || coalesce(seed, '') || ':' || at FROM pool_assignment_plans WHERE pool_id = @p) AS plan,
               (SELECT count(*) FROM pool_assignments WHERE pool_id = @p) AS assignments`,
     )
-    .get({ p: ws.poolId(pool) }) as { journal: number; people: string | null; rule: string; assigned: string | null; plan: string | null; assignments: number };
+    .get({ p: ws.poolId(pool) }) as { journal: number; undos: number; people: string | null; rule: string; assigned: string | null; plan: string | null; assignments: number };
   if (r.journal > 0) return null;
-  return JSON.stringify([ws.pool(pool), r.people, r.rule, r.assigned, r.plan, r.assignments]);
+  return JSON.stringify([ws.pool(pool), r.people, r.rule, r.assigned, r.plan, r.assignments, r.undos]);
 }
 
 /** The last state read of one pool (the Review screen's), kept and updated label by label. */

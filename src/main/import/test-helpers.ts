@@ -59,9 +59,14 @@ export function tablesChecksum(ws: Workspace, exclude: readonly string[] = []): 
   return h.digest('hex');
 }
 
-/** Stats, a checksum of all tables, one of all tables but the imports audit, and the number of imports. */
+/**
+ * Stats, a checksum of all tables, one of all tables but the imports audit, and the number of imports.
+ * Neither checksum reads the undo journal: a finished import keeps its journal (for `import undo`)
+ * until the next import begins, which replaces it whether it succeeds or not.
+ */
 export function snapshot(ws: Workspace): { stats: unknown; checksum: string; dataChecksum: string; imports: number } {
-  return { stats: ws.stats(), checksum: tablesChecksum(ws), dataChecksum: tablesChecksum(ws, ['imports']), imports: ws.listImports().length };
+  const journal = ['import_journal', 'import_undo'];
+  return { stats: ws.stats(), checksum: tablesChecksum(ws, journal), dataChecksum: tablesChecksum(ws, [...journal, 'imports']), imports: ws.listImports().length };
 }
 
 /**

@@ -16,7 +16,7 @@ import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/t
 import { importTuning, runImport } from '../engine/work';
 import { Bm25Index } from '../bm25';
 import { dataset } from '../../../tests/datasets';
-import { recoverInterruptedImport, runUndoable, unrecoveredNote, WATERMARKED_TABLES, type ChunkPoint, type WriteTurns } from './undo-journal';
+import { keptImport, recoverInterruptedImport, runUndoable, unrecoveredNote, WATERMARKED_TABLES, type ChunkPoint, type WriteTurns } from './undo-journal';
 import { Workspace } from './workspace';
 
 let dir: string;
@@ -41,7 +41,15 @@ function questionLines(n: number, prefix: string, source?: string): string[] {
   );
 }
 
+/**
+ * The journal tables: a finished import keeps its journal (for `import undo`) until the next import
+ * begins, so the state before an import that failed had the journal of the one before it.
+ */
+const JOURNAL = ['import_journal', 'import_undo'];
+
+/** Nothing left of a running or failed import: no journal, or the last finished import's, kept whole. */
 function journalEmpty(ws: Workspace): boolean {
+  if (keptImport(ws.db)) return true;
   return ws.db.prepare(`SELECT (SELECT count(*) FROM import_undo) + (SELECT count(*) FROM import_journal)`).pluck().get() === 0;
 }
 
@@ -62,7 +70,7 @@ function chunked<T>(ws: Workspace, fn: (chunks: ChunkPoint) => Promise<T>, turns
 describe('chunked imports', () => {
   it('commits in chunks that readers see, and a failure at the end undoes all of them (inserts and updates)', async () => {
     const ws = await seeded();
-    const before = tablesChecksum(ws);
+    const before = tablesChecksum(ws, JOURNAL);
     const nBefore = ws.questionCount();
     const reader = Workspace.open(ws.path);
     let seen = 0;
@@ -90,8 +98,8 @@ describe('chunked imports', () => {
     expect(err).toBeInstanceOf(QPairsError);
     expect((err as Error).message).toMatch(/fails-at-the-end\.jsonl, line 4041: invalid JSON/);
     expect(seen).toBeGreaterThan(1000); // chunks were committed (and visible) before the failure
-    expect(tablesChecksum(ws)).toBe(before);
-    expect(tablesChecksum(reader)).toBe(before);
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
+    expect(tablesChecksum(reader, JOURNAL)).toBe(before);
     expect(journalEmpty(ws)).toBe(true);
     expect(ws.db.pragma('integrity_check', { simple: true })).toBe('ok');
     reader.close();
@@ -100,7 +108,7 @@ describe('chunked imports', () => {
 
   it('undoes pools, WITHOUT ROWID pairs and run scores, generated-column pairs and replaced runs', async () => {
     const ws = await seeded();
-    const before = tablesChecksum(ws);
+    const before = tablesChecksum(ws, JOURNAL);
     // askubuntu-pool into the existing pool "au": the run bm25-lucene is replaced (its old scores deleted), labels appended.
     const au = ws.poolQueries('au');
     const pool = au.map((q, i) => `${q.queryId}\t${q.candidates[i % 3]}\t${q.candidates.join(' ')}\t${q.candidates.map((_, j) => (40 - j + i / 1000).toFixed(3)).join(' ')}`);
@@ -109,11 +117,11 @@ describe('chunked imports', () => {
     await expect(chunked(ws, () => importFiles(ws, 'askubuntu-pool', [bad], { pool: 'au' }))).rejects.toThrow(
       new RegExp(`pool-bad\\.txt, line ${au.length + 401}: expected 4 tab-separated fields`),
     );
-    expect(tablesChecksum(ws)).toBe(before);
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
     // askubuntu-pairs: duplicate_pairs has generated columns (lo, hi).
     const pairs = write('pairs-bad.txt', [...Array.from({ length: 5000 }, (_, i) => `p${i}\tp${i + 1} p${i + 2}\tn${i} n${i + 1}`), 'bad line with no tabs at all\tx\ty\tz']);
     await expect(chunked(ws, () => importFiles(ws, 'askubuntu-pairs', [pairs]))).rejects.toThrow(/pairs-bad\.txt, line 5001/);
-    expect(tablesChecksum(ws)).toBe(before);
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
     expect(journalEmpty(ws)).toBe(true);
     ws.close();
   });
@@ -121,13 +129,13 @@ describe('chunked imports', () => {
   it('an undone import that made a pool leaves the run-visibility change count higher, never put back (migration 16)', async () => {
     const ws = await seeded();
     const count = (): number => ws.db.prepare(`SELECT n FROM change_counts WHERE what = 'run_visibility'`).pluck().get() as number;
-    const before = tablesChecksum(ws, ['change_counts']);
+    const before = tablesChecksum(ws, [...JOURNAL, 'change_counts']);
     const n0 = count();
     const extra = Array.from({ length: 400 }, (_, i) => `y${i}\ty${i}c1\t${Array.from({ length: 20 }, (_, j) => `y${i}c${j}`).join(' ')}\t${Array.from({ length: 20 }, (_, j) => (20 - j).toString()).join(' ')}`);
     const bad = write('new-pool-bad.txt', [...extra, 'y-last\tonly two fields']);
     await expect(chunked(ws, () => importFiles(ws, 'askubuntu-pool', [bad], { pool: 'nu' }))).rejects.toThrow(/expected 4 tab-separated fields/);
     expect(ws.listPools().map((p) => p.name)).not.toContain('nu');
-    expect(tablesChecksum(ws, ['change_counts'])).toBe(before);
+    expect(tablesChecksum(ws, [...JOURNAL, 'change_counts'])).toBe(before);
     // Made, then deleted by the undo: two changes, neither taken back.
     expect(count()).toBeGreaterThanOrEqual(n0 + 2);
     ws.close();
@@ -135,7 +143,7 @@ describe('chunked imports', () => {
 
   it('runImport: a cancel while indexing undoes the questions and the BM25 segments; re-importing adds nothing', async () => {
     const ws = await seeded();
-    const before = tablesChecksum(ws);
+    const before = tablesChecksum(ws, JOURNAL);
     const segs = (): number => ws.db.prepare(`SELECT count(*) FROM bm25_segments`).pluck().get() as number;
     const segsBefore = segs();
     const file = write('to-index.jsonl', questionLines(10000, 'ix'));
@@ -152,7 +160,7 @@ describe('chunked imports', () => {
     });
     await expect(run).rejects.toBeInstanceOf(CancelledError);
     expect(appended).toBeGreaterThan(0);
-    expect(tablesChecksum(ws)).toBe(before);
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
 
     const first = await runImport(ws, 'questions-jsonl', [file]);
     expect(first.counts.questionsInserted).toBe(10000);
@@ -161,10 +169,10 @@ describe('chunked imports', () => {
     const idx = Bm25Index.load(ws.db);
     expect(idx.stats.docs).toBe(ws.questionCount());
     expect(idx.search('question 7 about ix 12', 5)[0]).toBeDefined();
-    const data = tablesChecksum(ws, ['imports']);
+    const data = tablesChecksum(ws, [...JOURNAL, 'imports']);
     const again = await runImport(ws, 'questions-jsonl', [file]);
     expect(again.counts).toEqual({ questionsUnchanged: 10000 });
-    expect(tablesChecksum(ws, ['imports'])).toBe(data);
+    expect(tablesChecksum(ws, [...JOURNAL, 'imports'])).toBe(data);
     expect(journalEmpty(ws)).toBe(true);
     ws.close();
   });
@@ -175,7 +183,7 @@ describe('chunked imports', () => {
     // Three small imports: three small segments.
     for (let k = 0; k < 3; k++) await runImport(ws, 'questions-jsonl', [write(`small${k}.jsonl`, questionLines(1000, `m${k}-`, 'm'))]);
     expect(segs()).toBe(3);
-    const before = tablesChecksum(ws);
+    const before = tablesChecksum(ws, JOURNAL);
     // New text for the first import's questions (re-indexed) and new questions: a fourth small
     // segment, and the four merge at the end of the import; the cancel comes after the merge.
     const changed = questionLines(1000, 'm0-', 'm').map((l) => l.replace('"body":"body ', '"body":"new body '));
@@ -193,7 +201,7 @@ describe('chunked imports', () => {
     });
     await expect(run).rejects.toBeInstanceOf(CancelledError);
     expect(merged).toBe(true);
-    expect(tablesChecksum(ws)).toBe(before);
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
     expect(journalEmpty(ws)).toBe(true);
     ws.close();
   }, 60_000);
@@ -245,7 +253,7 @@ describe('watermarked tables (inserts journaled as one range per table)', () => 
 
   it('journals one range entry per table however many rows come in, journals updates of older rows, and undoes both', async () => {
     const ws = await seeded();
-    const before = tablesChecksum(ws);
+    const before = tablesChecksum(ws, JOURNAL);
     const answersBefore = answerRowids(ws);
     const old = ws.db.prepare(`SELECT id, doc FROM questions ORDER BY doc LIMIT 1`).get() as { id: string; doc: number };
     const seen: Array<Record<string, number>> = [];
@@ -270,7 +278,7 @@ describe('watermarked tables (inserts journaled as one range per table)', () => 
     expect(err?.message).toBe('bad row at the end');
     // 6,000 inserted rows: three range entries, one journaled update and one journaled low insert.
     expect(seen[0]).toEqual({ 'i:answers': 1, 'i:bm25_docs': 2, 'i:questions': 1, 'u:questions': 1 });
-    expect(tablesChecksum(ws)).toBe(before);
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
     expect(answerRowids(ws)).toBe(answersBefore);
     expect(journalEmpty(ws)).toBe(true);
     expect(WATERMARKED_TABLES).toEqual(['questions', 'bm25_docs', 'answers']);
@@ -299,7 +307,7 @@ describe('watermarked tables (inserts journaled as one range per table)', () => 
 
   it('a row deleted and its key given to a new row (above the mark) comes back with its rowid and text', async () => {
     const ws = await seeded();
-    const before = tablesChecksum(ws);
+    const before = tablesChecksum(ws, JOURNAL);
     const answersBefore = answerRowids(ws);
     const victim = ws.db.prepare(`SELECT a.id, a.question_id FROM answers a ORDER BY a.rowid LIMIT 1`).get() as { id: string; question_id: string };
     const q = ws.db.prepare(`SELECT id, doc, source FROM questions WHERE id = ?`).get(victim.question_id) as { id: string; doc: number; source: string };
@@ -318,7 +326,7 @@ describe('watermarked tables (inserts journaled as one range per table)', () => 
     );
     expect(err?.message).toBe('fails');
     expect(ws.db.prepare(`SELECT doc FROM questions WHERE id = ?`).pluck().get(q.id)).toBe(q.doc);
-    expect(tablesChecksum(ws)).toBe(before);
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
     expect(answerRowids(ws)).toBe(answersBefore);
     expect(ws.db.pragma('foreign_key_check')).toEqual([]);
     ws.close();
@@ -331,7 +339,7 @@ describe('crash recovery', () => {
 
   it('rolls back an import interrupted mid-way the next time the workspace is opened for writing', async () => {
     const ws = await seeded();
-    const before = tablesChecksum(ws);
+    const before = tablesChecksum(ws, JOURNAL);
     const crashed = path.join(dir, 'crashed.qpairs');
     let copied = false;
     const file = write('long.jsonl', questionLines(6000, 'crash'));
@@ -354,7 +362,7 @@ describe('crash recovery', () => {
     raw.close();
 
     const reopened = Workspace.open(crashed);
-    expect(tablesChecksum(reopened)).toBe(before);
+    expect(tablesChecksum(reopened, JOURNAL)).toBe(before);
     expect(journalEmpty(reopened)).toBe(true);
     expect(reopened.db.pragma('integrity_check', { simple: true })).toBe('ok');
     reopened.close();
@@ -365,6 +373,7 @@ describe('crash recovery', () => {
     const ws = tempWorkspace();
     await runImport(ws, 'questions-jsonl', [write('kept.jsonl', questionLines(20, 'k'))]);
     const pid = deadPid();
+    ws.db.exec(`DELETE FROM import_journal; DELETE FROM import_undo;`); // (the finished import's kept journal)
     ws.db.prepare(`INSERT INTO import_journal(id, token, pid, host, started, what, state, seqs) VALUES (1, 't', ?, ?, '2026-01-01T00:00:00.000Z', 'questions-jsonl import of half.jsonl', 'running', '{}')`).run(pid, os.hostname());
     const file = ws.path;
     ws.close();
@@ -388,6 +397,7 @@ describe('crash recovery', () => {
     const ws = tempWorkspace();
     await runImport(ws, 'questions-jsonl', [write('done.jsonl', questionLines(20, 'd'))]);
     const data = tablesChecksum(ws, ['import_journal', 'import_undo']);
+    ws.db.exec(`DELETE FROM import_journal; DELETE FROM import_undo;`); // (the finished import's kept journal)
     const header = (pid: number, state: string): void => {
       ws.db.prepare(`INSERT INTO import_journal(id, token, pid, host, started, what, state, seqs) VALUES (1, 't', ?, ?, 'now', 'x', ?, '{}')`).run(pid, os.hostname(), state);
       ws.db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES ('questions', 'i', 1)`).run();

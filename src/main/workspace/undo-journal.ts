@@ -25,28 +25,32 @@
  * Chunks commit with synchronous = NORMAL (WAL: a crash may lose the last chunks, never part of
  * one); the write's last commit runs at the connection's own level (FULL) and so syncs them all.
  *
- * Success: a last commit after the last chunk marks the journal `committed` (or clears it at once
- * when small); the journal is then cleared (in chunks
- * when large). Failure or cancel: the open chunk is rolled back, then the journal is replayed
+ * Success: a last commit after the last chunk marks the journal `committed`, and it is KEPT: the
+ * last finished import can be undone (`qpairs import undo`, undo-last.ts) until the next long
+ * write begins, which clears it first (in chunks). Clearing deletes the oldest entries first, the
+ * range entries among them, so a journal a crash left half cleared is told from a whole one
+ * (keptImport) and is never undone, only cleared. Failure or cancel: the open chunk is rolled back, then the journal is replayed
  * newest first (in chunks, between which other writers go on), AUTOINCREMENT counters are put
  * back, and the journal is cleared. A process that dies mid-import leaves the journal behind:
- * the next writable open of the workspace (Workspace.open) replays it (or, when the import had
- * committed, just clears it) — see recoverInterruptedImport.
+ * the next writable open of the workspace (Workspace.open) replays it (a committed one it leaves:
+ * the kept journal of the last import; a half-cleared one it clears) — see recoverInterruptedImport.
  *
  * Rows that other writers made depend on meanwhile are kept: the replay deletes an inserted row
  * only when no other row references it (a label given between two chunks on a pair that a failed
  * import had created keeps that pair, its query and its pool), so no acknowledged label is lost.
- * An update by the import is undone by writing the old values back, over any later change.
+ * An update by a failed import is undone by writing the old values back; undoing a finished import
+ * writes them back only where the row is still as the import left it (undo-last.ts).
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { Db } from './db';
-import { clearBatch, createGuards, newReplay, replayBatch, type UndoReport } from './undo-replay';
-import { createJournalTriggers, dropTriggers, journaledTables, writeRangeEntries } from './undo-triggers';
+import { clearBatch, createGuards, newReplay, newReport, replayBatch, type UndoReport } from './undo-replay';
+import { createJournalTriggers, dropTriggers, IS_RANGE, journaledTables, WATERMARKED_TABLES, writeRangeEntries } from './undo-triggers';
 
 export { WATERMARKED_TABLES } from './undo-triggers';
 export type { UndoReport } from './undo-replay';
+export { newReport } from './undo-replay';
 
 /**
  * What the journal needs of a workspace (Workspace fits; this file does not import it, since
@@ -97,8 +101,6 @@ const NO_CHUNKS: ChunkPoint = { checkpoint: async () => {} };
 /** Chunk time (ms) of a long write without turns (see UndoableOptions.chunkMs). */
 export const LONE_CHUNK_MS = 500;
 
-/** Journal rows cleared within the last chunk; a longer journal is cleared in chunks afterwards. */
-const CLEAR_INLINE = 4096;
 /** Replaying or clearing the journal goes on for at least this long per transaction (ms), whatever the chunk time. */
 const MIN_BATCH_MS = 20;
 /** A checkpoint lets the event loop run at least this often (ms), committing or not. */
@@ -112,7 +114,7 @@ const sessions = new WeakMap<JournaledWorkspace, UndoableWrite>();
 
 // ------------------------------------------------------------------ the journal header
 
-interface JournalHeader {
+export interface JournalHeader {
   token: string;
   pid: number;
   host: string;
@@ -122,7 +124,7 @@ interface JournalHeader {
   seqs: string;
 }
 
-function readHeader(db: Db): JournalHeader | null {
+export function readHeader(db: Db): JournalHeader | null {
   try {
     return (db.prepare(`SELECT token, pid, host, started, what, state, seqs FROM import_journal WHERE id = 1`).get() as JournalHeader | undefined) ?? null;
   } catch {
@@ -207,10 +209,10 @@ export function unrecoveredNote(w: { what: string; pid: number; started: string 
  */
 export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; started: string; committed: boolean }) | null {
   const h = readHeader(db);
-  if (!h || headerAlive(h)) return null;
-  const report: UndoReport = { undone: 0, kept: 0, failed: 0 };
+  if (!h || (h.state === 'committed' && keptImport(db)) || headerAlive(h)) return null; // (the last import's journal, kept for its undo)
+  const report = newReport();
   if (h.state === 'committed') {
-    while (!clearBatch(db, 200));
+    while (!clearBatch(db, 200)); // a journal a crash left half cleared: it cannot undo anything
     return { ...report, what: h.what, started: h.started, committed: true };
   }
   const guards = createGuards(db);
@@ -221,6 +223,24 @@ export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; 
     dropTriggers(db, guards);
   }
   return { ...report, what: h.what, started: h.started, committed: false };
+}
+
+/**
+ * The last finished import, whose journal is kept for its undo (undo-last.ts): its header, when the
+ * journal is committed and whole — its first entry a range entry and none of them missing
+ * (writeRangeEntries writes them first; clearing deletes the oldest entries first). Null when there is none.
+ */
+export function keptImport(db: Db): JournalHeader | null {
+  const h = readHeader(db);
+  if (!h || h.state !== 'committed') return null;
+  const first = db.prepare(`SELECT ${IS_RANGE} AS range FROM import_undo ORDER BY seq LIMIT 1`).get() as { range: number } | undefined;
+  const ranges = db.prepare(`SELECT count(*) FROM import_undo WHERE ${IS_RANGE}`).pluck().get() as number;
+  return first?.range && ranges === WATERMARKED_TABLES.length ? h : null;
+}
+
+/** Clears the kept journal of the last finished import inside a transaction the caller holds (a long write without chunks): it can no longer be undone. */
+function forgetKeptImportNow(db: Db): void {
+  if (readHeader(db)?.state === 'committed') db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
 }
 
 // ------------------------------------------------------------------ the session
@@ -252,8 +272,9 @@ class UndoableWrite implements ChunkPoint {
     await this.opts.turns?.acquire();
     const h = readHeader(db);
     if (h) {
-      if (headerAlive(h)) throw busyError(h);
-      recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)
+      if (h.state === 'running' && headerAlive(h)) throw busyError(h);
+      if (h.state === 'committed') await this.forgetKeptImport(); // the last import's: this write replaces it
+      else recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)
     }
     db.pragma('recursive_triggers = ON'); // REPLACE's implicit deletes fire the delete triggers
     // Chunks commit without syncing (WAL, synchronous = NORMAL: a crash may lose the last chunks,
@@ -282,6 +303,19 @@ class UndoableWrite implements ChunkPoint {
     );
     const tables = journaledTables(db);
     this.triggers = createJournalTriggers(db, tables, writeRangeEntries(db, tables));
+  }
+
+  /**
+   * Clears the kept journal of the last finished import (it can no longer be undone) in short
+   * batches, giving the gate up between them so that labels go first (a labels or run import keeps
+   * a row per label or score).
+   */
+  private async forgetKeptImport(): Promise<void> {
+    while (!clearBatch(this.db, MIN_BATCH_MS)) {
+      this.opts.turns?.release();
+      await new Promise<void>((r) => setImmediate(r));
+      await this.opts.turns?.acquire();
+    }
   }
 
   private open(): void {
@@ -313,44 +347,24 @@ class UndoableWrite implements ChunkPoint {
     if (ran >= this.chunkMs || (ran >= this.contendedMs && this.opts.turns?.contended)) await this.nextChunk();
   }
 
-  /** Commits the last chunk; the journal is then cleared. */
+  /** Commits the last chunk; the journal is then kept, committed, for `import undo`. */
   async finish(): Promise<void> {
     const db = this.db;
     throwIfAborted(this.opts.signal);
-    const range = db.prepare(`SELECT min(seq) AS lo, max(seq) AS hi FROM import_undo`).get() as { lo: number | null; hi: number | null };
-    const small = range.lo === null || range.hi! - range.lo + 1 <= CLEAR_INLINE;
     db.exec('COMMIT'); // the last chunk, not yet synced (see begin)
     this.inTx = false;
     this.dispose(); // the connection's own synchronous setting again
     // The commit that ends the write: at the connection's setting (FULL), so it syncs the WAL
     // with every chunk before it. A crash before it leaves the journal running: undone at the next open.
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      if (small) db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
-      else db.exec(`UPDATE import_journal SET state = 'committed'`);
-      db.exec('COMMIT');
-    } catch (e) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw e;
-    }
-    if (small) return;
-    // Committed: from here on nothing is undone, even after a crash (the next open just clears).
-    try {
-      for (;;) {
-        this.opts.turns?.release();
-        await new Promise<void>((r) => setImmediate(r));
-        await this.opts.turns?.acquire();
-        if (clearBatch(db, MIN_BATCH_MS)) break; // bookkeeping: short batches, labels first
-      }
-    } catch {
-      // The import stands; what is left of its journal is cleared at the next writable open.
-    }
+    // Committed: from here on nothing is undone on its own, even after a crash; the journal stays
+    // for an owner's `import undo` until the next long write begins.
+    db.exec(`UPDATE import_journal SET state = 'committed'`);
   }
 
   /** Undoes everything: the open chunk by ROLLBACK, the committed ones from the journal (in chunks). */
   async rollback(): Promise<UndoReport> {
     const db = this.db;
-    const report: UndoReport = { undone: 0, kept: 0, failed: 0 };
+    const report = newReport();
     if (this.inTx && db.inTransaction) db.exec('ROLLBACK');
     this.inTx = false;
     this.dispose();
@@ -406,7 +420,13 @@ function busyError(h: JournalHeader): QPairsError {
 export async function runUndoable<T>(ws: JournaledWorkspace, opts: UndoableOptions, fn: (chunks: ChunkPoint) => Promise<T>): Promise<T> {
   const active = sessions.get(ws);
   if (active) return fn(active);
-  if (opts.oneTransaction || ws.db.inTransaction) return ws.transactionAsync(() => fn(NO_CHUNKS));
+  if (opts.oneTransaction || ws.db.inTransaction) {
+    return ws.transactionAsync(() => {
+      // Its rows would fall above the kept journal's marks: that import can no longer be undone.
+      if (!ws.readonly) forgetKeptImportNow(ws.db);
+      return fn(NO_CHUNKS);
+    });
+  }
   if (ws.readonly) throw ws.readonlyError();
   const s = new UndoableWrite(ws, opts);
   sessions.set(ws, s);

@@ -14,8 +14,30 @@ export interface UndoReport {
   undone: number;
   /** Inserted rows kept because rows written meanwhile by others reference them. */
   kept: number;
+  /** `kept` by table. */
+  keptBy: Record<string, number>;
+  /**
+   * Undoing a finished import only (ReplayState.checkChanged): updates and deletes of the import
+   * left as they are because the row was changed (or its key taken) again since.
+   */
+  skipped: number;
+  /** `skipped` by table. */
+  skippedBy: Record<string, number>;
   /** Entries that could not be applied (kept as they are). */
   failed: number;
+}
+
+/** A report with nothing undone yet. */
+export const newReport = (): UndoReport => ({ undone: 0, kept: 0, keptBy: {}, skipped: 0, skippedBy: {}, failed: 0 });
+
+function countKept(report: UndoReport, tbl: string): void {
+  report.kept++;
+  report.keptBy[tbl] = (report.keptBy[tbl] ?? 0) + 1;
+}
+
+function countSkipped(report: UndoReport, tbl: string): void {
+  report.skipped++;
+  report.skippedBy[tbl] = (report.skippedBy[tbl] ?? 0) + 1;
 }
 
 /** Dependent-row guards and the "table being undone" marker, TEMP on the replaying connection. */
@@ -51,15 +73,37 @@ export interface ReplayState {
   seqsBefore: string;
   /** Per range entry (its seq): the lowest rowid tried in this pass. */
   below: Map<number, number>;
+  /**
+   * Undoing a finished import (undo-last.ts): an update is written back only when the row is still
+   * as the import left it (the entry's rkey matches it), a deleted row is put back only when its
+   * key is free; otherwise the entry is skipped, so no later work is written over.
+   */
+  checkChanged: boolean;
+  /** With checkChanged: the pass whose held question ids (holdQuestions) are in temp.qp_undo_held. */
+  heldPass?: number;
 }
 
 /** A replay from its start, for a write whose header kept `seqsBefore`. */
-export const newReplay = (seqsBefore: string): ReplayState => ({ pass: 1, seqsBefore, below: new Map() });
+export const newReplay = (seqsBefore: string, checkChanged = false): ReplayState => ({ pass: 1, seqsBefore, below: new Map(), checkChanged });
 const NO_ROWID_BOUND = 9223372036854775807n;
 
 function isDependentError(e: unknown): boolean {
   const msg = (e as Error).message ?? '';
   return msg.includes('qpairs-undo-dependent') || /FOREIGN KEY/i.test(msg);
+}
+
+/**
+ * Undoing a finished import: the ids of the questions that the pools' pairs and labels left in the
+ * workspace name (in pass 3, those written since the import: the import's own are undone by then),
+ * so that their texts stay — a pool made or a label given since on a question the import brought
+ * keeps its text. Rebuilt at the start of each pass of range deletes.
+ */
+function holdQuestions(db: Db): void {
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS qp_undo_held (id TEXT PRIMARY KEY) WITHOUT ROWID`);
+  db.exec(`DELETE FROM temp.qp_undo_held`);
+  db.exec(`INSERT OR IGNORE INTO temp.qp_undo_held(id)
+             SELECT query_id FROM main.pool_queries UNION SELECT candidate_id FROM main.pool_candidates
+             UNION SELECT query_id FROM main.labels UNION SELECT candidate_id FROM main.labels`);
 }
 
 /**
@@ -69,6 +113,10 @@ function isDependentError(e: unknown): boolean {
  */
 function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: ReturnType<Db['prepare']>, due: () => boolean, last: boolean): boolean {
   const ranges = db.prepare(`SELECT seq, tbl, rkey FROM import_undo WHERE ${IS_RANGE} ORDER BY seq DESC`).all() as Array<{ seq: number; tbl: string; rkey: string }>;
+  if (state.checkChanged && state.heldPass !== state.pass) {
+    holdQuestions(db);
+    state.heldPass = state.pass;
+  }
   for (const r of ranges) {
     const m = RANGE_KEY.exec(r.rkey);
     if (!m) continue;
@@ -76,16 +124,24 @@ function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: Re
     setNow.run(r.tbl);
     const next = db.prepare(`SELECT rowid FROM main.${q(r.tbl)} WHERE rowid > ? AND rowid < ? ORDER BY rowid DESC LIMIT ${BATCH}`).pluck();
     const del = db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE rowid = ?`);
+    const held =
+      state.checkChanged && r.tbl === 'questions'
+        ? db.prepare(`SELECT 1 FROM main.questions AS x JOIN temp.qp_undo_held AS h ON h.id = x.id WHERE x.rowid = ?`).pluck()
+        : null;
     for (;;) {
       const ids = next.all(mark, state.below.get(r.seq) ?? NO_ROWID_BOUND) as number[];
       if (ids.length === 0) break;
       for (const id of ids) {
         try {
-          del.run(id);
-          report.undone++;
+          if (held?.get(id)) {
+            if (last) countKept(report, r.tbl);
+          } else {
+            del.run(id);
+            report.undone++;
+          }
         } catch (e) {
           if (last) {
-            if (isDependentError(e)) report.kept++;
+            if (isDependentError(e)) countKept(report, r.tbl);
             else report.failed++;
           }
         }
@@ -103,6 +159,19 @@ function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: Re
  * the header. Returns true when done.
  */
 export function replayBatch(db: Db, report: UndoReport, maxMs: number, state: ReplayState): boolean {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const done = replayStep(db, report, maxMs, state);
+    db.exec('COMMIT');
+    return done;
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
+
+/** replayBatch's work inside a transaction the caller holds (undo-last.ts: one transaction for the whole undo). */
+export function replayStep(db: Db, report: UndoReport, maxMs: number, state: ReplayState): boolean {
   const t0 = performance.now();
   const due = (): boolean => performance.now() - t0 >= maxMs;
   const setNow = db.prepare(`UPDATE temp.qp_undo_now SET tbl = ?`);
@@ -111,66 +180,88 @@ export function replayBatch(db: Db, report: UndoReport, maxMs: number, state: Re
   const delRowid = new Map<string, ReturnType<Db['prepare']>>();
   let current: string | null = null;
   let done = false;
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    for (let stop = false; !stop && !done; ) {
-      if (state.pass !== 2) {
-        current = null;
-        if (!deleteRanges(db, report, state, setNow, due, state.pass === 3)) break;
-        if (state.pass === 1) {
-          state.pass = 2;
-          state.below.clear();
-          continue;
-        }
-        db.exec(`DELETE FROM import_undo`);
-        restoreSequences(db, state.seqsBefore);
-        db.exec(`DELETE FROM import_journal`);
-        done = true;
-        break;
-      }
-      const rows = pick.all() as Array<{ seq: number; tbl: string; op: string; rkey: unknown; stmt: string | null }>;
-      if (rows.length === 0) {
-        state.pass = 3;
+  for (let stop = false; !stop && !done; ) {
+    if (state.pass !== 2) {
+      current = null;
+      if (!deleteRanges(db, report, state, setNow, due, state.pass === 3)) break;
+      if (state.pass === 1) {
+        state.pass = 2;
+        state.below.clear();
         continue;
       }
-      let last = rows[0]!.seq;
-      for (const r of rows) {
-        if (r.tbl !== current) {
-          setNow.run(r.tbl);
-          current = r.tbl;
-        }
-        try {
-          if (r.op === 'i') {
-            if (typeof r.rkey === 'number' || typeof r.rkey === 'bigint') {
-              let st = delRowid.get(r.tbl);
-              if (!st) delRowid.set(r.tbl, (st = db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE rowid = ?`)));
-              st.run(r.rkey);
-            } else {
-              db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE ${String(r.rkey)}`).run();
-            }
-          } else if (r.stmt) {
-            db.prepare(r.stmt).run();
-          }
-          report.undone++;
-        } catch (e) {
-          if (r.op === 'i' && isDependentError(e)) report.kept++;
-          else report.failed++;
-        }
-        last = r.seq;
-        if (due()) {
-          stop = true;
-          break;
-        }
-      }
-      forget.run(last);
+      db.exec(`DELETE FROM import_undo`);
+      restoreSequences(db, state.seqsBefore);
+      db.exec(`DELETE FROM import_journal`);
+      done = true;
+      break;
     }
-    setNow.run(null);
-    db.exec('COMMIT');
-    return done;
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw e;
+    const rows = pick.all() as Array<{ seq: number; tbl: string; op: string; rkey: unknown; stmt: string | null }>;
+    if (rows.length === 0) {
+      state.pass = 3;
+      continue;
+    }
+    let last = rows[0]!.seq;
+    for (const r of rows) {
+      if (r.tbl !== current) {
+        setNow.run(r.tbl);
+        current = r.tbl;
+      }
+      try {
+        if (applyEntry(db, r, state.checkChanged, delRowid)) report.undone++;
+        else countSkipped(report, r.tbl);
+      } catch (e) {
+        if (r.op === 'i' && isDependentError(e)) countKept(report, r.tbl);
+        else report.failed++;
+      }
+      last = r.seq;
+      if (due()) {
+        stop = true;
+        break;
+      }
+    }
+    forget.run(last);
   }
+  setNow.run(null);
+  return done;
+}
+
+/**
+ * Applies one journal entry (not a range entry): deletes the inserted row, writes the old values
+ * back, or puts the deleted row back. With `checkChanged`, returns false (nothing written) for an
+ * update whose row was changed since, or a deleted row whose key (or another unique value) was
+ * taken since: the later row stays.
+ */
+function applyEntry(
+  db: Db,
+  r: { tbl: string; op: string; rkey: unknown; stmt: string | null },
+  checkChanged: boolean,
+  delRowid: Map<string, ReturnType<Db['prepare']>>,
+): boolean {
+  if (r.op === 'i') {
+    if (typeof r.rkey === 'number' || typeof r.rkey === 'bigint') {
+      let st = delRowid.get(r.tbl);
+      if (!st) delRowid.set(r.tbl, (st = db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE rowid = ?`)));
+      st.run(r.rkey);
+    } else {
+      db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE ${String(r.rkey)}`).run();
+    }
+    return true;
+  }
+  if (!r.stmt) return true;
+  if (checkChanged && !stillAsLeft(db, r)) return false;
+  const put = db.prepare(r.stmt).run();
+  return !(checkChanged && r.op === 'd' && put.changes === 0);
+}
+
+/**
+ * An update entry of a finished import: true when its row is still as the import left it (its rkey,
+ * written by the journal's update trigger, matches it). An entry without one (a journal older than
+ * that check) cannot tell, so false.
+ */
+function stillAsLeft(db: Db, r: { tbl: string; op: string; rkey: unknown }): boolean {
+  if (r.op !== 'u') return true;
+  if (typeof r.rkey !== 'string') return false;
+  return db.prepare(`SELECT 1 FROM main.${q(r.tbl)} WHERE ${r.rkey} LIMIT 1`).get() !== undefined;
 }
 
 /** AUTOINCREMENT counters back to where they were (or to the largest rowid left, whichever is higher). */

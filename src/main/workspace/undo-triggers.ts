@@ -82,14 +82,17 @@ function triggerSql(t: TableShape, n: number, mark: number | null): string[] {
   const inserted = (r: 'NEW' | 'OLD'): string => (mark === null ? journaled(r) : `(${r}.rowid > ${mark} OR ${journaled(r)})`);
   const insertWhen = mark === null ? '' : ` WHEN NEW.rowid <= ${mark}`;
   const set = t.cols.map((c, i) => `${lit(`${i ? ', ' : ''}${q(c)}=`)} || quote(OLD.${q(c)})`).join(' || ');
+  const after = t.cols.map((c) => `${lit(` AND ${q(c)} IS `)} || quote(NEW.${q(c)})`).join(' || ');
   const insCols = [...(t.pk || t.alias ? [] : ['rowid']), ...t.cols];
   const insVals = insCols.map((c, i) => `${i ? `',' || ` : ''}quote(OLD.${c === 'rowid' ? 'rowid' : q(c)})`).join(' || ');
   const name = (k: string): string => q(`qp_undo_${k}_${n}`);
   return [
     `CREATE TEMP TRIGGER ${name('i')} AFTER INSERT ON ${on}${insertWhen} BEGIN
        INSERT INTO main.import_undo(tbl, op, rkey) VALUES (${tbl}, 'i', ${keyExpr(t, 'NEW')}); END`,
+    // rkey: a WHERE clause matching the row as this update left it, so that undoing a finished import can tell
+    // a row changed again since (undo-last.ts) and leave it be.
     `CREATE TEMP TRIGGER ${name('u')} AFTER UPDATE ON ${on} WHEN NOT ${inserted('OLD')} BEGIN
-       INSERT INTO main.import_undo(tbl, op, stmt) VALUES (${tbl}, 'u',
+       INSERT INTO main.import_undo(tbl, op, rkey, stmt) VALUES (${tbl}, 'u', ${whereExpr(t, 'NEW')} || ${after},
          ${lit(`UPDATE ${q(t.name)} SET `)} || ${set} || ' WHERE ' || ${whereExpr(t, 'NEW')}); END`,
     // A row this write inserted whose key then changed: the undo must delete it under its new key.
     `CREATE TEMP TRIGGER ${name('k')} AFTER UPDATE ON ${on} WHEN (${keyExpr(t, 'NEW')}) IS NOT (${keyExpr(t, 'OLD')}) AND ${inserted('OLD')} BEGIN

@@ -10,6 +10,7 @@ import { cleanUploadPaths, errorMessage, fmtImportProgress, fmtInt } from '../li
 import { ProgressBar } from '../components/ProgressBar';
 import { reportLines } from '../lib/report';
 import { ChoiceSelect } from '../components/ChoiceSelect';
+import { UndoImportPanel } from './UndoImportPanel';
 
 const FORMAT_HELP: Record<ImportFormat, string> = {
   'questions-jsonl': 'questions, one JSON object per line (id, title, body, tags…)',
@@ -352,6 +353,14 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             </div>
           </form>
 
+          <UndoImportPanel
+            busy={busy}
+            importDone={done}
+            onDone={() => {
+              refreshStats();
+              shared.refreshPools();
+            }}
+          />
           {uploadNote && <p className="small muted">{uploadNote}</p>}
           {phase === 'running' && (
             <div data-testid="import-running">

@@ -1,0 +1,31 @@
+import { undoLastImport, undoSummary } from '../../workspace/undo-last';
+import { parse, takePositionals } from '../args';
+import { ProgressBar } from '../progress';
+import { json, withWorkspace, type Out } from './common';
+
+/**
+ * `qpairs import undo W [--json]`: undoes the last finished import (workspace/undo-last.ts), all or
+ * nothing; Ctrl+C rolls it back and leaves the import whole. Prints what was undone, kept (rows that
+ * later work refers to) and skipped (rows changed again since), by table.
+ */
+export async function cmdImportUndo(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+  takePositionals(positionals, ['W'], 'import undo');
+  const w = positionals[0];
+  return withWorkspace(
+    w,
+    async (ws) => {
+      const bar = new ProgressBar('undoing the last import');
+      try {
+        const r = await undoLastImport(ws, { signal, onProgress: (done, total) => bar.update(done, total) });
+        bar.done();
+        if (values.json) out.log(json(r));
+        else for (const line of undoSummary(r)) out.log(line);
+        return 0;
+      } finally {
+        bar.done();
+      }
+    },
+    { write: 'import undo', out },
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * `import.undoable` and `import.undo` through the engine: the owner undoes the last finished import
+ * as a job (kind `undo`) with progress; a cancel rolls the undo back and leaves the import whole;
+ * afterwards the BM25 index answers without the import's questions, every client is told
+ * (`workspace.changed`), the audit records the undo, and the same import cannot be undone twice.
+ */
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Engine } from './engine';
+import { Workspace } from '../workspace/workspace';
+import { ContractError, type BrowseSearch, type ImportUndoReport, type JobDone, type JobProgress } from '../../shared/contract';
+import { jobDone } from './test-team';
+
+let dir: string;
+let engine: Engine;
+let corpus: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-undo-'));
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  ws.transaction(() => {
+    for (let i = 0; i < 30; i++) ws.upsertQuestion({ id: `s${i}`, source: 'seed', title: `seed question ${i}`, body: 'about undo' });
+  });
+  engine = new Engine(ws, { transport: 'http' });
+  corpus = path.join(dir, 'wrong.jsonl');
+  writeFileSync(corpus, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `n${i}`, title: `zebra question ${i}`, body: `zebra body ${i}` })).join('\n'));
+});
+
+afterEach(() => {
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function importWrong(): Promise<void> {
+  const { jobId } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: corpus }] })) as { jobId: string };
+  expect((await jobDone(engine, jobId)).ok).toBe(true);
+}
+
+describe('undo the last import through the engine', () => {
+  it('names the import, undoes it as a job, rebuilds the index, tells every client, and refuses a second undo', async () => {
+    expect(await engine.invoke('import.undoable', {})).toBeNull();
+    await importWrong();
+    expect(await engine.invoke('import.undoable', {})).toMatchObject({ what: 'questions-jsonl import of wrong.jsonl' });
+    expect(((await engine.invoke('questions.search', { text: 'zebra', limit: 5 })) as BrowseSearch).results).toHaveLength(5);
+    const changed: string[] = [];
+    const progress: JobProgress[] = [];
+    engine.on('workspace.changed', (e) => changed.push(e.what));
+    engine.on('job.progress', (p) => progress.push(p));
+
+    const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
+    const done = await jobDone(engine, jobId);
+    expect(done.error).toBeUndefined();
+    expect(done).toMatchObject({ kind: 'undo', ok: true });
+    const report = done.report as ImportUndoReport;
+    expect(report).toMatchObject({ what: 'questions-jsonl import of wrong.jsonl', kept: 0, skipped: 0, failed: 0 });
+    expect(report.lines[0]).toMatch(/^undid the questions-jsonl import of wrong\.jsonl started /);
+    expect(progress.some((p) => p.jobId === jobId && p.kind === 'undo')).toBe(true);
+    expect(changed).toContain('import');
+    expect(engine.ws.questionCount()).toBe(30);
+    expect(((await engine.invoke('questions.search', { text: 'zebra', limit: 5 })) as BrowseSearch).results).toEqual([]);
+    expect(engine.ws.listImports().map((i) => i.format)).toEqual(['undo']);
+    expect(await engine.invoke('import.undoable', {})).toBeNull();
+    const again = await engine.invoke('import.undo', {}).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ContractError);
+    expect((again as Error).message).toMatch(/^there is no import to undo/);
+  });
+
+  it('an undo naming an import that is no longer the last one is refused, and nothing is undone', async () => {
+    await importWrong();
+    const named = (await engine.invoke('import.undoable', {})) as { started: string };
+    // Another import comes in meanwhile (another tab): its journal replaces the one named.
+    const other = path.join(dir, 'other.jsonl');
+    writeFileSync(other, JSON.stringify({ id: 'o1', title: 'other', body: 'other' }) + '\n');
+    const { jobId } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: other }] })) as { jobId: string };
+    await jobDone(engine, jobId);
+    const refused = await engine.invoke('import.undo', { started: named.started }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ContractError);
+    expect((refused as Error).message).toMatch(/^the last import is now the questions-jsonl import of other\.jsonl started .*: nothing was undone$/);
+    expect(engine.ws.questionCount()).toBe(20_031);
+  });
+
+  it('an undo asked for while an import runs waits for it, then refuses to undo that newer import instead', async () => {
+    await importWrong();
+    const other = path.join(dir, 'running.jsonl');
+    writeFileSync(other, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `r${i}`, title: `running ${i}`, body: `body ${i}` })).join('\n'));
+    const running = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: other }] })) as { jobId: string };
+    const undo = (await engine.invoke('import.undo', {})) as { jobId: string }; // names wrong.jsonl, the last import now
+    const [imported, undone] = await Promise.all([jobDone(engine, running.jobId), jobDone(engine, undo.jobId)]);
+    expect(imported.ok).toBe(true);
+    expect(undone).toMatchObject({ ok: false });
+    expect(undone.error).toMatch(/^the last import is now the questions-jsonl import of running\.jsonl started .*: nothing was undone$/);
+    expect(engine.ws.questionCount()).toBe(40_030);
+  });
+
+  it('a cancelled undo leaves the import whole and still undoable', async () => {
+    await importWrong();
+    const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
+    const cancelled = new Promise<void>((resolve) => {
+      const off = engine.on('job.progress', (p) => {
+        if (p.jobId === jobId && p.done < p.total) {
+          off();
+          void engine.invoke('job.cancel', { jobId }).then(() => resolve());
+        }
+      });
+    });
+    const done: JobDone = await jobDone(engine, jobId);
+    await cancelled;
+    expect(done).toMatchObject({ ok: false, cancelled: true });
+    expect(engine.ws.questionCount()).toBe(20_030);
+    expect(await engine.invoke('import.undoable', {})).toMatchObject({ what: 'questions-jsonl import of wrong.jsonl' });
+  });
+});

@@ -1,0 +1,48 @@
+import type { ImportUndoReport } from '../../shared/contract';
+import { QPairsError } from '../errors';
+import { NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
+import { Workspace } from '../workspace/workspace';
+import type { EngineCore as Engine } from './core';
+import type { JobContext } from './jobs';
+import { dropIndex } from './work';
+
+/**
+ * Starts undoing the last finished import (`import.undo`; with `started`, only if it is still the one
+ * that started then); the result arrives as a `job.done` event
+ * of kind `undo`. A long write of the engine's write gate that keeps the gate to the end: the undo is
+ * one transaction (workspace/undo-last.ts), so label writes wait for it, and a cancel (job.cancel)
+ * rolls it back, leaving the import whole. Afterwards, as after an import: the BM25 index is dropped
+ * (reloaded on next use) and every client is told (`workspace.changed`, what: 'import').
+ */
+export function undoImportJob(engine: Engine, started?: string): string {
+  engine.ws.noticeExternalChanges();
+  const last = undoableImport(engine.ws.db);
+  if (!last) throw new QPairsError(NOTHING_TO_UNDO);
+  refuseAnotherImport(last, started);
+  // The import named now, also when the undo waits behind an import that is running: that one's
+  // journal would replace this one's, and the undo must not take it for the one asked for.
+  const named = last.started;
+  let begin!: (ctx: JobContext) => void;
+  const context = new Promise<JobContext>((r) => (begin = r));
+  const result = engine.writes.long(async (): Promise<ImportUndoReport> => {
+    const ctx = await context;
+    // Its own connection, as an import's: the app's connection reads the state before it meanwhile.
+    const undoWs = Workspace.open(engine.ws.path);
+    let undone = false;
+    try {
+      const r = await undoLastImport(undoWs, { signal: ctx.signal, started: named, onProgress: (d, t) => ctx.progress(d, t, 'undoing the import') });
+      undone = true;
+      return { ...r, lines: undoSummary(r) };
+    } finally {
+      undoWs.close();
+      if (undone) {
+        dropIndex(engine.ws);
+        engine.hub.emit('workspace.changed', { what: 'import' });
+      }
+    }
+  });
+  return engine.jobs.start('undo', (ctx) => {
+    begin(ctx);
+    return result;
+  });
+}

@@ -1,0 +1,268 @@
+/**
+ * Undoing the last finished import (undo-last.ts): the journal of a finished import is kept until the
+ * next import begins; the undo puts the workspace back as it was before the import, except rows that
+ * later work refers to (kept, counted by table) and rows changed again since (skipped, never written
+ * over). It is all or nothing: a cancel or a kill mid-undo leaves the import whole and undoable.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CancelledError, QPairsError } from '../errors';
+import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/test-helpers';
+import { importTuning, runImport } from '../engine/work';
+import { recoverInterruptedImport, runUndoable } from './undo-journal';
+import { NOTHING_TO_UNDO, undoableImport, undoLastImport, undoSummary } from './undo-last';
+import { Workspace } from './workspace';
+
+let dir: string;
+beforeAll(() => {
+  dir = tempDir();
+});
+afterAll(() => cleanupTemp());
+afterEach(() => {
+  importTuning.chunkMs = undefined;
+});
+
+/**
+ * Every table but the journal's, the imports audit (the undo replaces the import's audit row by its
+ * own) and change_counts (it only goes up, also for an undo: undo-triggers.ts).
+ */
+const DATA = ['import_journal', 'import_undo', 'imports', 'change_counts'];
+
+function write(name: string, lines: string[]): string {
+  const f = path.join(dir, name);
+  writeFileSync(f, lines.join('\n') + '\n');
+  return f;
+}
+
+function questionLines(n: number, prefix: string): string[] {
+  return Array.from({ length: n }, (_, i) => JSON.stringify({ id: `${prefix}${i}`, source: 'test', title: `question ${i} about ${prefix}`, body: `body ${'lorem ipsum '.repeat(10)} ${i}` }));
+}
+
+const posts = (...rows: string[]): string => `<?xml version="1.0" encoding="utf-8"?>\n<posts>\n${rows.map((r) => `  <row ${r} />\n`).join('')}</posts>\n`;
+const seQuestion = (id: number, title: string): string => `Id="${id}" PostTypeId="1" Title="${title}" Body="&lt;p&gt;${title} body&lt;/p&gt;"`;
+const seAnswer = (id: number, parent: number): string => `Id="${id}" PostTypeId="2" ParentId="${parent}" Body="&lt;p&gt;answer ${id}&lt;/p&gt;"`;
+
+function seDump(name: string, rows: string[]): string {
+  const d = path.join(dir, name);
+  mkdirSync(d, { recursive: true });
+  const f = path.join(d, 'Posts.xml');
+  writeFileSync(f, posts(...rows));
+  return f;
+}
+
+/** A workspace holding 200 questions (the first import, which the tests keep). */
+async function withQuestions(): Promise<Workspace> {
+  const ws = tempWorkspace();
+  await runImport(ws, 'questions-jsonl', [write(`base-${Math.random()}.jsonl`, questionLines(200, 'base'))]);
+  return ws;
+}
+
+describe('undo the last import', () => {
+  it('undoes a questions JSONL import (watermarked rows and the BM25 segments), records the undo, and cannot undo it twice', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    const importsBefore = ws.listImports();
+    await runImport(ws, 'questions-jsonl', [write('wrong.jsonl', questionLines(3000, 'wrong'))]);
+    expect(ws.questionCount()).toBe(3200);
+    expect(undoableImport(ws.db)).toMatchObject({ what: 'questions-jsonl import of wrong.jsonl' });
+    // What keeping the journal costs: one range entry per bulk table, and the import's audit row.
+    expect(ws.db.prepare(`SELECT count(*) FROM import_undo`).pluck().get()).toBeLessThan(20);
+
+    const r = await undoLastImport(ws);
+    expect(r).toMatchObject({ what: 'questions-jsonl import of wrong.jsonl', kept: 0, skipped: 0, failed: 0 });
+    expect(r.undone).toBeGreaterThanOrEqual(3000);
+    expect(tablesChecksum(ws, DATA)).toBe(before);
+    // The audit: the import's row went with it, and the undo is recorded.
+    const audit = ws.listImports();
+    expect(audit.slice(0, -1)).toEqual(importsBefore);
+    expect(audit.at(-1)).toMatchObject({ format: 'undo', files: [expect.stringContaining('wrong.jsonl')], report: { undid: { what: 'questions-jsonl import of wrong.jsonl' } } });
+    expect(undoableImport(ws.db)).toBeNull();
+    await expect(undoLastImport(ws)).rejects.toThrow(NOTHING_TO_UNDO);
+    expect(ws.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    ws.close();
+  });
+
+  it('undoes a Stack Exchange dump import (questions, answers, duplicate links)', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    const rows = Array.from({ length: 50 }, (_, i) => seQuestion(i + 1, `stack question ${i}`)).concat(Array.from({ length: 30 }, (_, i) => seAnswer(1000 + i, i + 1)));
+    await runImport(ws, 'stackexchange', [seDump('cooking', rows)], { source: 'cooking' });
+    expect(ws.stats().answers).toBe(30);
+    const r = await undoLastImport(ws);
+    expect(r.kept + r.skipped + r.failed).toBe(0);
+    expect(tablesChecksum(ws, DATA)).toBe(before);
+    ws.close();
+  });
+
+  it('undoes a labels import: its pool, pairs, labels and the questions it created', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    const labels = ['base1', 'base2', 'base3'].map((c) => JSON.stringify({ query_id: 'base0', candidate_id: c, annotator: 'ann', label: '1' }));
+    await runImport(ws, 'labels-jsonl', [write('labels.jsonl', labels)], { pool: 'lp', scheme: 'binary' });
+    expect(ws.currentLabels('lp')).toHaveLength(3);
+    const r = await undoLastImport(ws);
+    expect(r.kept + r.skipped + r.failed).toBe(0);
+    expect(tablesChecksum(ws, DATA)).toBe(before);
+    expect(ws.listPools().map((p) => p.name)).not.toContain('lp');
+    ws.close();
+  });
+
+  it('keeps what labels given since refer to, and says so by table', async () => {
+    const ws = await withQuestions();
+    const labels = ['base1', 'base2'].map((c) => JSON.stringify({ query_id: 'new0', candidate_id: c, annotator: 'ann', label: '1', query_title: 'new query', query_body: 'its body', candidate_title: 't', candidate_body: 'b' }));
+    await runImport(ws, 'labels-jsonl', [write('labels-new.jsonl', labels)], { pool: 'lp', scheme: 'binary' });
+    expect(ws.getQuestion('new0')).not.toBeNull();
+    // Since the import: an annotator labels one of its pairs.
+    const seq = ws.addLabel({ pool: 'lp', queryId: 'new0', candidateId: 'base1', annotator: 'bob', value: '0', origin: 'app' });
+    const r = await undoLastImport(ws);
+    // The label stays, with its pair, its query (a question the import brought) and its pool.
+    expect(ws.currentLabels('lp').filter((l) => l.annotator === 'bob')).toEqual([expect.objectContaining({ queryId: 'new0', candidateId: 'base1', value: '0', seq })]);
+    expect(ws.currentLabels('lp').filter((l) => l.annotator === 'ann')).toEqual([]);
+    expect(ws.poolQueries('lp')).toEqual([{ queryId: 'new0', candidates: ['base1'] }]);
+    expect(ws.getQuestion('new0')).not.toBeNull();
+    expect(r.keptBy).toMatchObject({ questions: 1, pools: 1 });
+    expect(r.kept).toBe(Object.values(r.keptBy).reduce((a, b) => a + b, 0));
+    const summary = undoSummary(r);
+    expect(summary[1]).toMatch(/^kept .*1 questions row.* that rows written since the import refer to/);
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    ws.close();
+  });
+
+  it('writes back the old texts of an --update import, but skips a question changed again since (its later text stays)', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    const rewritten = Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: `base${i}`, source: 'test', title: `rewritten ${i}`, body: 'rewritten body' }));
+    const report = await runImport(ws, 'questions-jsonl', [write('rewrite.jsonl', rewritten)], { update: true });
+    expect(report.counts.questionsUpdated).toBe(20);
+
+    // Undone as a whole when nothing changed since (a copy of the workspace).
+    const copy = path.join(dir, 'update-copy.qpairs');
+    ws.db.exec(`VACUUM INTO '${copy.replace(/'/g, "''")}'`);
+    const clean = Workspace.open(copy);
+    const whole = await undoLastImport(clean);
+    expect(whole.skipped).toBe(0);
+    expect(tablesChecksum(clean, DATA)).toBe(before);
+    clean.close();
+
+    // Since the import, another writer changes base3's title.
+    ws.db.prepare(`UPDATE questions SET title = 'edited since' WHERE id = 'base3'`).run();
+    const r = await undoLastImport(ws);
+    expect(r.skippedBy).toEqual({ questions: 1 });
+    expect(ws.getQuestion('base3')?.title).toBe('edited since');
+    expect(ws.getQuestion('base4')?.title).toBe('question 4 about base');
+    expect(undoSummary(r)).toContain('skipped 1 questions row changed again since the import: their later values stay');
+    ws.close();
+  });
+
+  it('a cancel mid-undo leaves the import whole and still undoable', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('big.jsonl', questionLines(20000, 'big'))]);
+    const after = tablesChecksum(ws);
+    const ac = new AbortController();
+    let steps = 0;
+    const err = await undoLastImport(ws, {
+      signal: ac.signal,
+      onProgress: (done, total) => {
+        steps++;
+        if (done < total) ac.abort();
+      },
+    }).catch((e: unknown) => e);
+    expect(steps).toBeGreaterThan(0); // it had started
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(tablesChecksum(ws)).toBe(after); // journal included: the import whole, its journal kept
+    expect(undoableImport(ws.db)).not.toBeNull();
+    await undoLastImport(ws);
+    expect(tablesChecksum(ws, DATA)).toBe(before);
+    ws.close();
+  });
+
+  it('a process killed mid-undo: the next open finds the import whole, its journal kept (never replayed on its own), and the undo runs then', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('killed.jsonl', questionLines(20000, 'kill'))]);
+    const after = tablesChecksum(ws);
+    const crashed = path.join(dir, 'undo-crashed.qpairs');
+    let copied = false;
+    const ac = new AbortController();
+    // "Kill": copy the files (database + WAL, as the process left them) while the undo's transaction runs.
+    await undoLastImport(ws, {
+      signal: ac.signal,
+      onProgress: (done, total) => {
+        if (!copied && done < total) {
+          copyFileSync(ws.path, crashed);
+          copyFileSync(`${ws.path}-wal`, `${crashed}-wal`);
+          copied = true;
+          ac.abort();
+        }
+      },
+    }).catch(() => undefined);
+    expect(copied).toBe(true);
+    const raw = new Database(crashed);
+    raw.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!); // its process is gone
+    raw.close();
+    const reopened = Workspace.open(crashed);
+    expect(reopened.recoveredWrite).toBeNull();
+    expect(tablesChecksum(reopened, ['import_journal'])).toBe(tablesChecksum(ws, ['import_journal']));
+    expect(tablesChecksum(ws)).toBe(after);
+    expect(undoableImport(reopened.db)).toMatchObject({ what: 'questions-jsonl import of killed.jsonl' });
+    await undoLastImport(reopened);
+    expect(tablesChecksum(reopened, DATA)).toBe(before);
+    reopened.close();
+    ws.close();
+  });
+
+  it('the next import clears a large kept journal in batches, giving the write gate up between them (labels go first)', async () => {
+    const ws = await withQuestions();
+    // A kept journal as a large labels or run import leaves it: a row per label or score.
+    const add = ws.db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES ('run_scores', 'i', ?)`);
+    ws.db.transaction(() => {
+      for (let i = 0; i < 100_000; i++) add.run(`"run_id"=1 AND "query_id"='q${i % 100}' AND "candidate_id"='c${i}'`);
+    })();
+    expect(undoableImport(ws.db)).not.toBeNull();
+    let held = false;
+    let releasedBeforeWriting = 0;
+    const turns = {
+      acquire: async () => {
+        held = true;
+      },
+      release: () => {
+        held = false;
+        releasedBeforeWriting++;
+      },
+      contended: true,
+    };
+    const atFirstWrite = await runUndoable(ws, { what: 'next import', turns }, async () => {
+      expect(held).toBe(true);
+      expect(ws.db.prepare(`SELECT count(*) FROM import_undo WHERE tbl = 'run_scores'`).pluck().get()).toBe(0);
+      return releasedBeforeWriting;
+    });
+    expect(atFirstWrite).toBeGreaterThan(1); // the clear gave the gate up between its batches
+    ws.close();
+  });
+
+  it('the next import replaces the kept journal; a journal a crash left half cleared is cleared at open, never undone', async () => {
+    const ws = await withQuestions();
+    await runImport(ws, 'questions-jsonl', [write('one.jsonl', questionLines(10, 'one'))]);
+    const beforeTwo = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('two.jsonl', questionLines(10, 'two'))]);
+    expect(undoableImport(ws.db)).toMatchObject({ what: 'questions-jsonl import of two.jsonl' });
+    await undoLastImport(ws);
+    expect(tablesChecksum(ws, DATA)).toBe(beforeTwo); // one.jsonl's questions stay
+    expect(ws.getQuestion('one3')).not.toBeNull();
+
+    // Half cleared: its oldest entries (the range entries) gone, as a clear a crash interrupted leaves it.
+    await runImport(ws, 'questions-jsonl', [write('three.jsonl', questionLines(10, 'three'))]);
+    ws.db.exec(`DELETE FROM import_undo WHERE seq = (SELECT min(seq) FROM import_undo)`);
+    expect(undoableImport(ws.db)).toBeNull();
+    ws.db.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!);
+    expect(recoverInterruptedImport(ws.db)).toMatchObject({ committed: true });
+    expect(ws.db.prepare(`SELECT (SELECT count(*) FROM import_undo) + (SELECT count(*) FROM import_journal)`).pluck().get()).toBe(0);
+    expect(ws.getQuestion('three3')).not.toBeNull();
+    await expect(undoLastImport(ws)).rejects.toBeInstanceOf(QPairsError);
+    ws.close();
+  });
+});

@@ -1,0 +1,117 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+// Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
+import type { ImportUndoReport, UndoableImport } from '../../shared/contract';
+import { useApp, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
+import { errorMessage, fmtInt } from '../lib/format';
+import { ProgressBar } from '../components/ProgressBar';
+
+/**
+ * The Workspace screen's "Undo last import" (owner only): names the last finished import and when it
+ * started, asks for confirmation, and runs `import.undo` as a job with progress and Cancel (a
+ * cancelled undo leaves the import whole). `busy`: an import is under way (no undo meanwhile).
+ */
+export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; importDone: unknown; onDone: () => void }): ReactNode {
+  const { client } = useApp();
+  const jobs = useJobs();
+  const [last, setLast] = useState<UndoableImport | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = useCallback(() => {
+    client
+      .invoke('import.undoable', {})
+      .then(setLast)
+      .catch((e: unknown) => setError(errorMessage(e)));
+  }, [client]);
+  // Also when this tab's import ends: one that changed nothing announces no change, but its journal is now the kept one.
+  useEffect(refresh, [refresh, importDone]);
+  useWorkspaceChangedExceptDraws(refresh);
+  useReconnect(refresh);
+
+  const job = jobs.get(jobId);
+  const done = job?.done ?? null;
+  useEffect(() => {
+    if (!done) return;
+    refresh();
+    onDone();
+  }, [done, refresh]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Asked about the last import as the engine has it now (another tab may have imported since this one read it).
+  const ask = (): void => {
+    setError(null);
+    client
+      .invoke('import.undoable', {})
+      .then((l) => {
+        setLast(l);
+        setConfirming(l !== null);
+      })
+      .catch((e: unknown) => setError(errorMessage(e)));
+  };
+  const start = (): void => {
+    setConfirming(false);
+    setError(null);
+    client
+      .invoke('import.undo', last ? { started: last.started } : {})
+      .then((r) => setJobId(r.jobId))
+      .catch((e: unknown) => setError(errorMessage(e)));
+  };
+  const running = jobId !== null && !done;
+  const report = done?.ok ? (done.report as ImportUndoReport) : null;
+
+  return (
+    <div className="undo-import" data-testid="undo-import">
+      {last && !running && (
+        <p>
+          {confirming ? (
+            <span className="confirm" role="alertdialog" aria-label="Undo the last import?">
+              Undo the {last.what} started {new Date(last.started).toLocaleString()}? Its rows go, except what labels given since refer to; rows changed since
+              stay as they are.{' '}
+              <button type="button" className="danger" data-testid="undo-import-confirm" onClick={start}>
+                Undo it
+              </button>{' '}
+              <button type="button" data-testid="undo-import-keep" onClick={() => setConfirming(false)}>
+                Keep it
+              </button>
+            </span>
+          ) : (
+            <button type="button" data-testid="undo-import-start" disabled={busy} onClick={ask}>
+              Undo last import: {last.what}, {new Date(last.started).toLocaleString()}
+            </button>
+          )}
+        </p>
+      )}
+      {running && (
+        <div data-testid="undo-import-running">
+          <ProgressBar testId="undo-import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
+          <p className="small muted">
+            Undoing the import ({fmtInt(job?.progress?.done ?? 0)} of {fmtInt(job?.progress?.total ?? 0)} rows)… Labels wait until it ends.{' '}
+            <button type="button" data-testid="undo-import-cancel" onClick={() => client.invoke('job.cancel', { jobId: jobId! }).catch((e: unknown) => setError(errorMessage(e)))}>
+              Cancel
+            </button>
+          </p>
+        </div>
+      )}
+      {done && !done.ok && (
+        <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="undo-import-error">
+          <strong>{done.cancelled ? 'Undo cancelled.' : 'The undo failed.'}</strong> {done.cancelled ? 'The import is whole, and can still be undone.' : done.error}
+        </div>
+      )}
+      {report && (
+        <div className="ok-box" data-testid="undo-import-report">
+          <strong>Import undone.</strong>
+          <ul className="report-list">
+            {report.lines.map((l, i) => (
+              <li key={i}>{l}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {error && (
+        <p className="error" role="alert" data-testid="undo-import-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Undo last import on the Workspace screen: after an import the import area names it ("Undo last
+ * import: <what>, <when>"), asks for confirmation, runs the undo with its progress and says what
+ * it did; the workspace is back to its questions before the import, and there is nothing left to undo.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { useServedWorkspace } from './served-workspace';
+
+const served = useServedWorkspace('import-undo', 61, { workspace: 'w.qpairs' });
+
+test('an owner undoes the last import from the Workspace screen, after confirming', async () => {
+  const page = served.page;
+  const file = path.join(served.dir, 'wrong.jsonl');
+  const lines: string[] = [];
+  for (let i = 0; i < 5_000; i++) lines.push(JSON.stringify({ id: `w${i}`, title: `wrong question ${i}`, body: `body ${i}` }));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('stat-questions')).not.toHaveText('');
+  const before = (await page.getByTestId('stat-questions').textContent())!;
+  await page.getByTestId('import-format').selectOption('questions-jsonl');
+  await page.getByTestId('import-paths').fill(file);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  const undo = page.getByTestId('undo-import-start');
+  await expect(undo).toContainText('Undo last import: questions-jsonl import of wrong.jsonl, ');
+
+  // Asked first: "Keep it" changes nothing.
+  await undo.click();
+  await expect(page.getByRole('alertdialog', { name: 'Undo the last import?' })).toContainText('Undo the questions-jsonl import of wrong.jsonl started');
+  await page.getByTestId('undo-import-keep').click();
+  await expect(page.getByTestId('undo-import-confirm')).toHaveCount(0);
+  await expect(page.getByTestId('stat-questions')).not.toHaveText(before);
+
+  await undo.click();
+  await page.getByTestId('undo-import-confirm').click();
+  await expect(page.getByTestId('undo-import-report')).toContainText('Import undone.', { timeout: 60_000 });
+  await expect(page.getByTestId('undo-import-report')).toContainText(/undid the questions-jsonl import of wrong\.jsonl started \S+: [\d,]+ changes undone/);
+  await expect(page.getByTestId('stat-questions')).toHaveText(before);
+  await expect(page.getByTestId('undo-import-start')).toHaveCount(0);
+});

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runImport } from '../engine/work';
+import { undoLastImport } from '../workspace/undo-last';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { buildExport } from './index';
 
@@ -59,5 +60,15 @@ describe("the datasheet's list of imports", () => {
     expect(part.split('\n').filter((l) => /^\| \d{4}-/.test(l))).toHaveLength(20);
     expect(part).toContain('(2 earlier imports not shown)');
     expect(part).toContain('(1 re-import that changed nothing — each file as the workspace held it already — not listed)');
+  });
+
+  it('counts an undone import instead of listing the undo as a format', async () => {
+    const ws = scratch.fresh('w');
+    await runImport(ws, 'labels-csv', [file('gold.csv', 'query_id,candidate_id,label\nq,c1,1\n')], { pool: 'p' });
+    await runImport(ws, 'questions-jsonl', [file('wrong.jsonl', JSON.stringify({ id: 'x', title: 't', body: 'b' }) + '\n')], {});
+    await undoLastImport(ws, {});
+    const part = importsPart(buildExport(ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content);
+    expect(part.split('\n').filter((l) => /^\| \d{4}-/.test(l)).map((r) => r.split('|')[2]!.trim())).toEqual(['labels-csv']);
+    expect(part).toContain('(1 import undone since — its rows and its line here taken back out)');
   });
 });

@@ -359,9 +359,11 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
   out.push(table(['question source', 'questions'], srcRows));
   // An import that wrote nothing (a file re-imported as the workspace held it) is not where any data came from:
   // it is counted, not listed, so it takes none of the 20 rows from the imports that brought data.
+  // An undo (`qpairs import undo`) took its import's rows and audit row back out: counted, not listed as a format.
   const all = ws.listImports();
-  const imports = all.filter((i) => !wroteNothing(i.report));
-  const unchanged = all.length - imports.length;
+  const undone = all.filter((i) => i.format === 'undo').length;
+  const imports = all.filter((i) => i.format !== 'undo' && !wroteNothing(i.report));
+  const unchanged = all.length - undone - imports.length;
   if (all.length) {
     out.push('');
     out.push('Imports into the workspace:');
@@ -370,6 +372,7 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
     if (shown.length) out.push(table(['at', 'format', 'files'], shown.map((i) => [i.at, i.format, i.files.map((f) => f.split(/[\\/]/).pop()).join(', ')])));
     if (imports.length > shown.length) out.push(`\n(${imports.length - shown.length} earlier imports not shown)`);
     if (unchanged) out.push(`${shown.length ? '\n' : ''}(${counted(unchanged, 're-import')} that changed nothing — each file as the workspace held it already — not listed)`);
+    if (undone) out.push(`${shown.length || unchanged ? '\n' : ''}(${counted(undone, 'import')} undone since — its rows and its line here taken back out)`);
   }
   return out;
 }

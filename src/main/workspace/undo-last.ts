@@ -14,7 +14,7 @@
  * The import's audit row goes with it and the undo is recorded in the imports audit (format
  * `undo`); the journal is gone with the commit, so the same import cannot be undone twice.
  */
-import { CancelledError, QPairsError, throwIfAborted } from '../errors';
+import { CancelledError, QPairsError, throwIfAborted, yieldThenThrowIfAborted } from '../errors';
 import type { Db } from './db';
 import { keptImport, undoableActive, type JournaledWorkspace } from './undo-journal';
 import { createGuards, newReplay, newReport, replayStep, type UndoReport } from './undo-replay';
@@ -108,8 +108,7 @@ export async function undoLastImport(
       for (;;) {
         if (replayStep(db, report, STEP_MS, state)) break;
         opts.onProgress?.(report.undone + report.kept + report.skipped + report.failed, total);
-        await new Promise<void>((r) => setImmediate(r));
-        throwIfAborted(opts.signal);
+        await yieldThenThrowIfAborted(opts.signal);
       }
       dropTriggers(db, guards); // (the replay's guards would take dropping the index for a cascade)
       const out: ImportUndone = { ...report, what: h.what, started: h.started, indexDropped: dropTornIndex(db) };

@@ -536,11 +536,13 @@ export interface UndoableImport {
 }
 
 /**
- * The report of an `import.undo` job (job.done): changes undone; rows kept because rows written since
+ * The report of an `import.undo` job (job.done): journal entries replayed, rows taken out or put back by table; rows kept because rows written since
  * refer to them and rows skipped because they changed again since, by table; `lines` says it in words.
  */
 export interface ImportUndoReport extends UndoableImport {
   undone: number;
+  /** Rows taken out (negative) or put back (positive) by table: questions, answers, pools, pool_queries, labels, runs, models, annotators. */
+  rowsChanged: Record<string, number>;
   kept: number;
   keptBy: Record<string, number>;
   skipped: number;

@@ -37,7 +37,7 @@ test('an owner undoes the last import from the Workspace screen, after confirmin
   await undo.click();
   await page.getByTestId('undo-import-confirm').click();
   await expect(page.getByTestId('undo-import-report')).toContainText('Import undone.', { timeout: 60_000 });
-  await expect(page.getByTestId('undo-import-report')).toContainText(/undid the questions-jsonl import of wrong\.jsonl started \S+: [\d,]+ changes undone/);
+  await expect(page.getByTestId('undo-import-report')).toContainText(/undid the questions-jsonl import of wrong\.jsonl started \S+: took out [\d,]+ questions? \([\d,]+ journal entr(y|ies) replayed\)/);
   await expect(page.getByTestId('stat-questions')).toHaveText(before);
   await expect(page.getByTestId('undo-import-start')).toHaveCount(0);
 });

@@ -32,7 +32,7 @@ describe('qpairs import undo', () => {
     await runCliOk('import', w, '--format', 'questions-jsonl', jsonl('wrong.jsonl', 500, 'w'));
     expect(await questionsIn(w)).toBe(510);
     const out = await runCliOk('import', 'undo', w);
-    expect(out).toMatch(/^undid the questions-jsonl import of wrong\.jsonl started \S+: [\d,]+ changes undone$/m);
+    expect(out).toMatch(/^undid the questions-jsonl import of wrong\.jsonl started \S+: took out 500 questions \([\d,]+ journal entries replayed\)$/m);
     expect(await questionsIn(w)).toBe(10);
     const again = await runCli('import', 'undo', w, '--json');
     expect(again.code).not.toBe(0);
@@ -51,7 +51,10 @@ describe('qpairs import undo', () => {
     await runCliOk('init', w);
     await runCliOk('import', w, '--format', 'questions-jsonl', jsonl('one.jsonl', 20, 'o'));
     const r = JSON.parse(await runCliOk('import', 'undo', w, '--json')) as Record<string, unknown>;
-    expect(r).toMatchObject({ what: 'questions-jsonl import of one.jsonl', kept: 0, keptBy: {}, skipped: 0, skippedBy: {}, failed: 0 });
+    expect(r).toMatchObject({ what: 'questions-jsonl import of one.jsonl', kept: 0, keptBy: {}, skipped: 0, skippedBy: {}, failed: 0, rowsChanged: { questions: -20 } });
+    // In words: the rows taken out, not only the journal's entries (which counted 7 for 2 questions).
+    await runCliOk('import', w, '--format', 'questions-jsonl', jsonl('two.jsonl', 2, 't'));
+    expect(await runCliOk('import', 'undo', w)).toMatch(/^undid the questions-jsonl import of two\.jsonl started \S+: took out 2 questions \(\d+ journal entr(y|ies) replayed\)$/m);
     expect(await questionsIn(w)).toBe(0);
   });
 });

@@ -15,6 +15,7 @@
  * `undo`); the journal is gone with the commit, so the same import cannot be undone twice.
  */
 import { CancelledError, QPairsError, throwIfAborted, yieldThenThrowIfAborted } from '../errors';
+import { counted } from '../../shared/plural';
 import type { Db } from './db';
 import { keptImport, undoableActive, type JournaledWorkspace } from './undo-journal';
 import { createGuards, newReplay, newReport, replayStep, type UndoReport } from './undo-replay';
@@ -26,7 +27,25 @@ export interface UndoableImport {
   started: string;
 }
 
+/** The tables whose rows an undo's report counts, with the noun for one row (the journal's entries say little: 7 for 2 questions). */
+const COUNTED: ReadonlyArray<readonly [string, string, string?]> = [
+  ['questions', 'question'],
+  ['answers', 'answer or comment', 'answers or comments'],
+  ['pools', 'pool'],
+  ['pool_queries', 'pool query', 'pool queries'],
+  ['labels', 'label event'],
+  ['runs', 'run'],
+  ['models', 'model'],
+  ['annotators', 'person', 'people'],
+];
+
+function rowCounts(db: Db): number[] {
+  return COUNTED.map(([t]) => db.prepare(`SELECT count(*) FROM main.${q(t)}`).pluck().get() as number);
+}
+
 export interface ImportUndone extends UndoReport, UndoableImport {
+  /** Rows the undo took out (or, for rows the import had deleted, put back), by table: after minus before. */
+  rowsChanged: Record<string, number>;
   /**
    * The stored BM25 index was left torn (an index written since the import — the engine indexes
    * questions it lacks on first use — over the import's segments) and was dropped: the next search
@@ -102,6 +121,7 @@ export async function undoLastImport(
       if (!h) throw new QPairsError(NOTHING_TO_UNDO);
       refuseAnotherImport(h, opts.started);
       const total = workOf(db);
+      const before = rowCounts(db);
       const files = auditedFiles(db);
       const report = newReport();
       const state = newReplay(h.seqs, true);
@@ -111,7 +131,9 @@ export async function undoLastImport(
         await yieldThenThrowIfAborted(opts.signal);
       }
       dropTriggers(db, guards); // (the replay's guards would take dropping the index for a cascade)
-      const out: ImportUndone = { ...report, what: h.what, started: h.started, indexDropped: dropTornIndex(db) };
+      const after = rowCounts(db);
+      const rowsChanged = Object.fromEntries(COUNTED.map(([t], i) => [t, after[i]! - before[i]!]).filter(([, d]) => d !== 0));
+      const out: ImportUndone = { ...report, what: h.what, started: h.started, rowsChanged, indexDropped: dropTornIndex(db) };
       db.prepare(`INSERT INTO imports(format, files, at, report) VALUES ('undo', ?, ?, ?)`).run(files, new Date().toISOString(), JSON.stringify({ undid: out }));
       throwIfAborted(opts.signal);
       db.exec('COMMIT');
@@ -144,7 +166,14 @@ export function undoSummary(r: ImportUndone): string[] {
     Object.entries(m)
       .map(([t, n]) => `${n.toLocaleString('en-US')} ${t} row${n === 1 ? '' : 's'}`)
       .join(', ');
-  const lines = [`undid the ${r.what} started ${r.started}: ${r.undone.toLocaleString('en-US')} change${r.undone === 1 ? '' : 's'} undone`];
+  const rows = (sign: 1 | -1): string =>
+    COUNTED.filter(([t]) => sign * (r.rowsChanged[t] ?? 0) > 0)
+      .map(([t, one, many]) => counted(sign * r.rowsChanged[t]!, one, many))
+      .join(', ');
+  const gone = rows(-1);
+  const back = rows(1);
+  const what = [gone ? `took out ${gone}` : '', back ? `put back ${back}` : ''].filter(Boolean).join('; ') || 'no rows taken out or put back';
+  const lines = [`undid the ${r.what} started ${r.started}: ${what} (${counted(r.undone, 'journal entry', 'journal entries')} replayed)`];
   if (r.kept) lines.push(`kept ${byTable(r.keptBy)} that rows written since the import refer to (labels given since, and what they refer to)`);
   if (r.skipped) lines.push(`skipped ${byTable(r.skippedBy)} changed again since the import: their later values stay`);
   if (r.indexDropped) lines.push('the stored BM25 index no longer matched the questions and was dropped: the next search or pool creation builds it again');

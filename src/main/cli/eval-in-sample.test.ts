@@ -6,10 +6,11 @@
  * "decided: ltr1 is best on queries like these … labeling can stop here" from that in-sample lead.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliOk } from './test-cli';
+import { topicPoolsWorkspace } from './test-topic-pools';
 import { Workspace } from '../workspace/workspace';
 import { runComputeTask } from '../engine/compute-task';
 
@@ -19,41 +20,17 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const ok = runCliOk;
 
-const TOPICS = ['visa renewal office', 'beach swimming sand', 'car insurance price', 'school fees children', 'bank account salary', 'apartment rent villa'];
-
 /**
  * Pool T (the training pool) and pool E (other queries), 6 queries × 3 candidates each: candidate 0 shares
  * the query's topic (relevant), the others do not. Run "order" ranks them in reverse: the relevant one last.
  */
 async function workspace(): Promise<string> {
-  const w = path.join(dir, 'W.qpairs');
-  const questions: string[] = [];
-  const labels: Record<string, string[]> = { T: ['query_id,candidate_id,annotator,label'], E: ['query_id,candidate_id,annotator,label'] };
-  const runs: Record<string, string[]> = { T: [], E: [] };
-  for (const pool of ['T', 'E'] as const) {
-    TOPICS.forEach((topic, q) => {
-      const qid = `${pool}q${q}`;
-      questions.push(JSON.stringify({ id: qid, title: `${pool === 'T' ? 'question about' : 'asking on'} ${topic}`, body: `${topic} ${pool} ${q}` }));
-      for (let k = 0; k < 3; k++) {
-        const cid = `${qid}c${k}`;
-        const text = k === 0 ? topic : TOPICS[(q + k) % TOPICS.length]!;
-        questions.push(JSON.stringify({ id: cid, title: `${text} ${k}`, body: `${text} candidate` }));
-        labels[pool].push(`${qid},${cid},gold,${k === 0 ? 1 : 0}`);
-        runs[pool].push(`${qid} Q0 ${cid} ${3 - k} ${k + 1} order`);
-      }
-    });
-  }
-  const file = (name: string, lines: string[]) => {
-    const p = path.join(dir, name);
-    writeFileSync(p, lines.join('\n') + '\n');
-    return p;
-  };
-  await ok('init', w);
-  await ok('import', w, '--format', 'questions-jsonl', file('q.jsonl', questions));
-  for (const pool of ['T', 'E'] as const) {
-    await ok('import', w, '--format', 'labels-csv', file(`labels-${pool}.csv`, labels[pool]), '--pool', pool, '--scheme', 'binary');
-    await ok('import', w, '--format', 'trec-run', file(`runs-${pool}.txt`, runs[pool]), '--pool', pool);
-  }
+  const w = await topicPoolsWorkspace(dir, {
+    pools: ['T', 'E'],
+    queryTitle: (pool, _q, topic) => `${pool === 'T' ? 'question about' : 'asking on'} ${topic}`,
+    candidateBody: (text) => `${text} candidate`,
+    runs: true,
+  });
   await ok('train', w, '--model', 'tfidf', '--name', 'tf', '--train-pool', 'T');
   return w;
 }

@@ -5,10 +5,11 @@
  * the model on a pool that chose nothing; a fusing model carries its feature run's flag.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliOk } from './test-cli';
+import { topicPoolsWorkspace } from './test-topic-pools';
 import { Workspace } from '../workspace/workspace';
 import { runComputeTask } from '../engine/compute-task';
 import { buildExport } from '../export';
@@ -19,43 +20,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const ok = runCliOk;
 
-const TOPICS = ['visa renewal office', 'beach swimming sand', 'car insurance price', 'school fees children', 'bank account salary', 'apartment rent villa'];
-
 /** Pools T (training), D (dev) and E (neither), 6 queries × 3 candidates each (candidate 0 relevant); run "order" ranks the relevant one last. */
-async function workspace(): Promise<string> {
-  const w = path.join(dir, 'W.qpairs');
-  const pools = ['T', 'D', 'E'] as const;
-  const questions: string[] = [];
-  const labels: Record<string, string[]> = {};
-  const runs: Record<string, string[]> = {};
-  for (const pool of pools) {
-    labels[pool] = ['query_id,candidate_id,annotator,label'];
-    runs[pool] = [];
-    TOPICS.forEach((topic, q) => {
-      const qid = `${pool}q${q}`;
-      questions.push(JSON.stringify({ id: qid, title: `${pool} question ${q} about ${topic}`, body: `${topic} ${pool} ${q}` }));
-      for (let k = 0; k < 3; k++) {
-        const cid = `${qid}c${k}`;
-        const text = k === 0 ? topic : TOPICS[(q + k) % TOPICS.length]!;
-        questions.push(JSON.stringify({ id: cid, title: `${text} ${k}`, body: `${text} candidate ${pool}` }));
-        labels[pool]!.push(`${qid},${cid},gold,${k === 0 ? 1 : 0}`);
-        runs[pool]!.push(`${qid} Q0 ${cid} ${3 - k} ${k + 1} order`);
-      }
-    });
-  }
-  const file = (name: string, lines: string[]) => {
-    const p = path.join(dir, name);
-    writeFileSync(p, lines.join('\n') + '\n');
-    return p;
-  };
-  await ok('init', w);
-  await ok('import', w, '--format', 'questions-jsonl', file('q.jsonl', questions));
-  for (const pool of pools) {
-    await ok('import', w, '--format', 'labels-csv', file(`labels-${pool}.csv`, labels[pool]!), '--pool', pool, '--scheme', 'binary');
-    await ok('import', w, '--format', 'trec-run', file(`runs-${pool}.txt`, runs[pool]!), '--pool', pool);
-  }
-  return w;
-}
+const workspace = (): Promise<string> =>
+  topicPoolsWorkspace(dir, {
+    pools: ['T', 'D', 'E'],
+    queryTitle: (pool, q, topic) => `${pool} question ${q} about ${topic}`,
+    candidateBody: (text, pool) => `${text} candidate ${pool}`,
+    runs: true,
+  });
 
 const FLAG = /^! dae: chosen on these queries \(its dev pool: the version kept scored best here\) — optimistic, not held out$/m;
 

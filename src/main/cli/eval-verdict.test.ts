@@ -5,10 +5,11 @@
  * "over the 3 labeled queries" where --convention skip counted 2.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliOk } from './test-cli';
+import { writeLines } from './test-topic-pools';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-verdict-'))));
@@ -44,11 +45,7 @@ async function workspace(): Promise<string> {
     });
     for (const [run, order] of Object.entries(orders)) order.forEach((k, rank) => runs.push(`q${q} Q0 q${q}c${k} ${rank + 1} ${4 - rank} ${run}`));
   }
-  const file = (name: string, lines: string[]) => {
-    const p = path.join(dir, name);
-    writeFileSync(p, lines.join('\n') + '\n');
-    return p;
-  };
+  const file = (name: string, lines: string[]): string => writeLines(dir, name, lines);
   await ok('init', w);
   await ok('import', w, '--format', 'questions-jsonl', file('q.jsonl', questions));
   await ok('import', w, '--format', 'labels-csv', file('pairs.csv', pairs), '--pool', 'P', '--scheme', 'binary');

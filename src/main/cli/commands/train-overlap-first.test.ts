@@ -4,11 +4,12 @@
  * A Ctrl-C while the stored model scored the pools was ignored in silence until the scoring ended.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../index';
 import { runCliOk } from '../test-cli';
+import { topicPoolsWorkspace } from '../test-topic-pools';
 import { Workspace } from '../../workspace/workspace';
 import { scoreToTheEnd } from './train';
 
@@ -16,35 +17,14 @@ let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-train-overlap-first-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const TOPICS = ['visa renewal office', 'beach swimming sand', 'car insurance price', 'school fees children', 'bank account salary', 'apartment rent villa'];
-
 /** Pools T and D, 6 queries × 3 candidates each (candidate 0 relevant); D's first query is T's first query. */
-async function workspace(): Promise<string> {
-  const w = path.join(dir, 'W.qpairs');
-  const questions: string[] = [];
-  const labels: Record<string, string[]> = { T: ['query_id,candidate_id,annotator,label'], D: ['query_id,candidate_id,annotator,label'] };
-  for (const pool of ['T', 'D'] as const) {
-    TOPICS.forEach((topic, q) => {
-      const qid = pool === 'D' && q === 0 ? 'Tq0' : `${pool}q${q}`;
-      if (qid === `${pool}q${q}`) questions.push(JSON.stringify({ id: qid, title: `${pool} question ${q} about ${topic}`, body: `${topic} ${pool} ${q}` }));
-      for (let k = 0; k < 3; k++) {
-        const cid = `${pool}q${q}c${k}`;
-        const text = k === 0 ? topic : TOPICS[(q + k) % TOPICS.length]!;
-        questions.push(JSON.stringify({ id: cid, title: `${text} ${k}`, body: `${text} candidate ${pool}` }));
-        labels[pool]!.push(`${qid},${cid},gold,${k === 0 ? 1 : 0}`);
-      }
-    });
-  }
-  const file = (name: string, lines: string[]) => {
-    const p = path.join(dir, name);
-    writeFileSync(p, lines.join('\n') + '\n');
-    return p;
-  };
-  await runCliOk('init', w);
-  await runCliOk('import', w, '--format', 'questions-jsonl', file('q.jsonl', questions));
-  for (const pool of ['T', 'D'] as const) await runCliOk('import', w, '--format', 'labels-csv', file(`labels-${pool}.csv`, labels[pool]!), '--pool', pool, '--scheme', 'binary');
-  return w;
-}
+const workspace = (): Promise<string> =>
+  topicPoolsWorkspace(dir, {
+    pools: ['T', 'D'],
+    queryTitle: (pool, q, topic) => `${pool} question ${q} about ${topic}`,
+    candidateBody: (text, pool) => `${text} candidate ${pool}`,
+    queryId: (pool, q) => (pool === 'D' && q === 0 ? 'Tq0' : `${pool}q${q}`),
+  });
 
 describe('qpairs train with a dev pool', () => {
   it('says the overlap check before the first epoch, once', async () => {

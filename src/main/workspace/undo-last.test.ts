@@ -27,9 +27,10 @@ afterEach(() => {
 
 /**
  * Every table but the journal's, the imports audit (the undo replaces the import's audit row by its
- * own) and change_counts (it only goes up, also for an undo: undo-triggers.ts).
+ * own), change_counts (it only goes up, also for an undo: undo-triggers.ts) and the AUTOINCREMENT
+ * counters (an undo leaves them where the import took them: see the label events' numbers below).
  */
-const DATA = ['import_journal', 'import_undo', 'imports', 'change_counts'];
+const DATA = ['import_journal', 'import_undo', 'imports', 'change_counts', 'sqlite_sequence'];
 
 function write(name: string, lines: string[]): string {
   const f = path.join(dir, name);
@@ -107,6 +108,22 @@ describe('undo the last import', () => {
     expect(r.kept + r.skipped + r.failed).toBe(0);
     expect(tablesChecksum(ws, DATA)).toBe(before);
     expect(ws.listPools().map((p) => p.name)).not.toContain('lp');
+    ws.close();
+  });
+
+  it('label events given after the undo never take the numbers of the undone import\'s events (a live retrain\'s mark, an undo:N origin name them)', async () => {
+    const ws = await withQuestions();
+    const labelsBy = (annotator: string): string[] => ['base1', 'base2', 'base3'].map((c) => JSON.stringify({ query_id: 'base0', candidate_id: c, annotator, label: '1' }));
+    await runImport(ws, 'labels-jsonl', [write('labels-ann.jsonl', labelsBy('ann'))], { pool: 'lp', scheme: 'binary' });
+    const kept = ws.db.prepare(`SELECT seq FROM labels ORDER BY seq`).pluck().all() as number[];
+    await runImport(ws, 'labels-jsonl', [write('labels-gold.jsonl', labelsBy('gold'))], { pool: 'lp' });
+    // Learn as we label then retrained over every event so far: its mark is the newest seq.
+    const marked = ws.db.prepare(`SELECT max(seq) FROM labels`).pluck().get() as number;
+    await undoLastImport(ws);
+    expect(ws.db.prepare(`SELECT seq FROM labels ORDER BY seq`).pluck().all()).toEqual(kept);
+    // A label given now is past the mark (before: it took the number of the gold import's first event).
+    const next = ws.addLabel({ pool: 'lp', queryId: 'base0', candidateId: 'base2', annotator: 'bob', value: '0', origin: 'app' });
+    expect(next).toBeGreaterThan(marked);
     ws.close();
   });
 

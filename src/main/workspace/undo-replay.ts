@@ -190,7 +190,9 @@ export function replayStep(db: Db, report: UndoReport, maxMs: number, state: Rep
         continue;
       }
       db.exec(`DELETE FROM import_undo`);
-      restoreSequences(db, state.seqsBefore);
+      // Undoing a finished import leaves the counters where they are: its label events' numbers were
+      // seen since (a live retrain's mark, an undo event's origin), and new events must not take them.
+      if (!state.checkChanged) restoreSequences(db, state.seqsBefore);
       db.exec(`DELETE FROM import_journal`);
       done = true;
       break;

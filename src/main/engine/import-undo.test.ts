@@ -94,6 +94,26 @@ describe('undo the last import through the engine', () => {
     expect(engine.ws.questionCount()).toBe(40_030);
   });
 
+  it('undoing a gold labels import opens its pool to annotators again (it was closed while it held imported labels)', async () => {
+    engine.ws.transaction(() => {
+      engine.ws.ensureAnnotator('alice', 'annotator');
+      engine.ws.createPool({ name: 'P', scheme: 'binary', blind: true });
+      engine.ws.addPoolQuery('P', 's0', ['s1', 's2', 's3']);
+    });
+    const alice = { annotator: 'alice', local: false };
+    const label = (c: string): Promise<unknown> => engine.invoke('label.set', { pool: 'P', queryId: 's0', candidateId: c, annotator: 'alice', value: '1' }, alice);
+    await label('s1');
+    const gold = path.join(dir, 'gold.jsonl');
+    writeFileSync(gold, JSON.stringify({ query_id: 's0', candidate_id: 's2', annotator: 'gold', label: '1' }) + '\n');
+    const { jobId: imported } = (await engine.invoke('import.start', { format: 'labels-jsonl', sources: [{ path: gold }], pool: 'P' })) as { jobId: string };
+    expect((await jobDone(engine, imported)).ok).toBe(true);
+    await expect(label('s2')).rejects.toThrow(/no pool named "P"/);
+    const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
+    expect(await jobDone(engine, jobId)).toMatchObject({ ok: true, report: { rowsChanged: { labels: -1 } } });
+    // Before: still closed, until the server restarted (its cache had the pool holding imported labels).
+    await expect(label('s3')).resolves.toMatchObject({ seq: expect.any(Number) });
+  });
+
   it('a cancelled undo leaves the import whole and still undoable', async () => {
     await importWrong();
     const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };

@@ -24,7 +24,15 @@ const caches = new WeakMap<Workspace, Map<number, ImportedCache>>();
 /** Whether a pool holds labels that came from an import (a gold pool); cached per workspace and pool. */
 export function holdsImportedLabels(ws: Workspace, poolId: number): boolean {
   let byPool = caches.get(ws);
-  if (!byPool) caches.set(ws, (byPool = new Map()));
+  if (!byPool) {
+    const pools = (byPool = new Map<number, ImportedCache>());
+    caches.set(ws, pools);
+    // Another connection's commits (an import's chunks, its rollback, an import's undo) may have taken
+    // imported labels out: a pool found holding some is looked at again from the start.
+    ws.onExternalChange(() => {
+      for (const [id, c] of pools) if (c.imported) pools.delete(id);
+    });
+  }
   const c = byPool.get(poolId) ?? { seq: 0, imported: false };
   if (!c.imported) {
     const max = (ws.stmt(`SELECT coalesce(max(seq), 0) FROM labels`).pluck().get() as number) ?? 0;

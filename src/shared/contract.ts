@@ -159,7 +159,16 @@ export const commandArgs = {
    * Takes back label event `seq`. `note`: the pair's note to put back with the label, in the same
    * commit (what the undone call changed it from; omitted = unchanged). A pair left unlabeled keeps no note.
    */
-  'label.undo': z.object({ seq: z.number().int().positive(), annotator: name, note: noteArg }),
+  'label.undo': z.object({
+    seq: z.number().int().positive(),
+    annotator: name,
+    note: noteArg,
+    /**
+     * The pair the caller means event `seq` to be on (a page's undo history keeps it): refused when the event is on
+     * another pair — an annotator's own numbers move when events before them are taken out (an import's undo).
+     */
+    pair: z.object({ pool: name, queryId: id, candidateId: id }).optional(),
+  }),
   /**
    * "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or
    * `idleSeconds` after the last. A setting left out keeps the pool's current one (LIVE_DEFAULTS for a pool

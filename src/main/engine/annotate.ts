@@ -352,9 +352,21 @@ function checkAssigned(ws: Workspace, pool: string, annotator: string, queryId: 
  * newer label), and so is an event already undone. A refusal never tells whether someone else's
  * event exists, nor whose it is.
  */
-export function undoLabel(ws: Workspace, seq: number, annotator: string, note?: string | null): LabelRecord {
+export function undoLabel(
+  ws: Workspace,
+  seq: number,
+  annotator: string,
+  note?: string | null,
+  pair?: { pool: string; queryId: string; candidateId: string },
+): LabelRecord {
   const ev = ws.labelEvent(seq);
   if (!ev || ev.annotator !== annotator) throw new NotFoundError(`no label event ${seq} of ${annotator}`);
+  if (pair && (ev.pool !== pair.pool || ev.queryId !== pair.queryId || ev.candidateId !== pair.candidateId)) {
+    throw new QPairsError(
+      `label event ${seq} is not your label of ${pair.queryId} → ${pair.candidateId} in pool "${pair.pool}" any more ` +
+        `(label events were taken out since, as an import's undo does): nothing was undone. Set the label you want.`,
+    );
+  }
   const later = ws
     .stmt(
       `SELECT l.seq, l.origin FROM labels l JOIN labels e ON e.seq = @seq

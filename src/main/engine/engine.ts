@@ -227,7 +227,7 @@ export class Engine implements EngineCore {
         }),
       'label.undo': (a) =>
         this.writes.run(() => {
-          const rec = undoLabel(ws, a.seq, a.annotator, a.note);
+          const rec = undoLabel(ws, a.seq, a.annotator, a.note, a.pair);
           this.hub.emit('label.changed', rec);
           return rec;
         }),

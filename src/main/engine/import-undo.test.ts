@@ -114,6 +114,31 @@ describe('undo the last import through the engine', () => {
     await expect(label('s3')).resolves.toMatchObject({ seq: expect.any(Number) });
   });
 
+  it('an annotator\'s undo of her label names its pair: after an import\'s undo moved her own event numbers, it is refused, not done on another pair', async () => {
+    engine.ws.transaction(() => {
+      engine.ws.ensureAnnotator('alice', 'annotator');
+      engine.ws.createPool({ name: 'P', scheme: 'binary', blind: true });
+      engine.ws.addPoolQuery('P', 's0', ['s1', 's2', 's3', 's4', 's5', 's6', 's7']);
+    });
+    await engine.invoke('pool.assign', { pool: 'P', annotators: ['alice'] });
+    const alice = { annotator: 'alice', local: false };
+    // Three of her earlier labels come in from a file: her events 1-3.
+    const earlier = path.join(dir, 'alice.jsonl');
+    writeFileSync(earlier, ['s1', 's2', 's3'].map((c) => JSON.stringify({ query_id: 's0', candidate_id: c, annotator: 'alice', label: '1' })).join('\n') + '\n');
+    const { jobId: imported } = (await engine.invoke('import.start', { format: 'labels-jsonl', sources: [{ path: earlier }], pool: 'P' })) as { jobId: string };
+    expect((await jobDone(engine, imported)).ok).toBe(true);
+    const acks = new Map<string, number>();
+    for (const c of ['s4', 's5', 's6', 's7']) acks.set(c, ((await engine.invoke('label.set', { pool: 'P', queryId: 's0', candidateId: c, annotator: 'alice', value: '1' }, alice)) as { seq: number }).seq);
+    expect([...acks.values()]).toEqual([4, 5, 6, 7]);
+    const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
+    expect((await jobDone(engine, jobId)).ok).toBe(true);
+    // Her page undoes her label of s4 (event 4 when acknowledged; her 4th event is now the one on s7).
+    const undo = engine.invoke('label.undo', { seq: acks.get('s4')!, annotator: 'alice', pair: { pool: 'P', queryId: 's0', candidateId: 's4' } }, alice);
+    await expect(undo).rejects.toThrow(/is not your label of s0 → s4 in pool "P" any more .*nothing was undone/);
+    // Before: it cleared her label of s7.
+    expect(engine.ws.currentLabels('P', 'alice').map((l) => l.candidateId).sort()).toEqual(['s4', 's5', 's6', 's7']);
+  });
+
   it('a cancelled undo leaves the import whole and still undoable', async () => {
     await importWrong();
     const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };

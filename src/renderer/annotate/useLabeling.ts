@@ -188,7 +188,7 @@ export function useLabeling(
     }
     try {
       // A label whose call changed the note (a cleared label took its note) gets that note back with it.
-      const rec = await client.invoke('label.undo', { seq: e.seq, annotator, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      const rec = await client.invoke('label.undo', { seq: e.seq, annotator, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}) });
       undo.pushRedo({ ...e, undoneBy: rec.seq });
       setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}${e.note?.before ? ', with its note' : ''}.`);
       await fetchQuery(e.queryId, e.candidateId);

@@ -97,7 +97,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
     }
     try {
       // A ruling whose call changed the reason (given with it, or taken along by x) gets that reason back with it.
-      const rec = await client.invoke('label.undo', { seq: e.seq, annotator: judge, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      const rec = await client.invoke('label.undo', { seq: e.seq, annotator: judge, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}) });
       undo.pushRedo({ ...e, undoneBy: rec.seq });
       setGiven((g) => {
         const n = new Map(g);

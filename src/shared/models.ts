@@ -1,4 +1,5 @@
 /** Shared (zod-free) types of the Models screen and the model commands. */
+import type { SelectedOn } from './selected-on';
 
 export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
 
@@ -63,8 +64,11 @@ export interface ModelInfoView {
     /** fused: within-query permutation importance of each feature on the training lists (MAP drop). */
     importance?: Array<{ feature: string; importance: number }>;
   };
-  /** Per pool the model scored: how many of its evaluated queries the model was trained on. */
-  overlap?: Array<{ pool: string; trainedOn: number; of: number }>;
+  /**
+   * Per pool the model scored: how many of its evaluated queries the model was trained on, and whether
+   * those queries chose it (its dev pool, or cross-validation: shared/selected-on.ts).
+   */
+  overlap?: Array<{ pool: string; trainedOn: number; of: number; selectedOn?: SelectedOn }>;
   /** The stored ltr/fused models that take this model's run as a feature (absent: none). */
   featureOf?: string[];
 }

@@ -23,3 +23,9 @@ test('the metrics table and the comparison say which run’s model was chosen on
   );
   await expect(served.page.getByTestId('compare-selected-on-rev')).toHaveCount(0);
 });
+
+test('the Models screen says it under the model, per pool that chose it', async () => {
+  await served.page.goto('/#models');
+  await expect(served.page.getByTestId('model-chosen-dae-p')).toHaveText('on p: chosen on these queries (its dev pool: the version kept scored best here) — optimistic, not held out');
+  await expect(served.page.getByTestId('model-chosen-dae-dev')).toHaveCount(0);
+});

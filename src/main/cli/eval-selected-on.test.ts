@@ -48,6 +48,13 @@ describe('a model chosen on a pool (its dev pool)', () => {
     const c = JSON.parse(await ok('eval', w, '--pool', 'D', '--compare', 'order,dae,tf', '--json')) as { runs: Array<{ name: string; selectedOn?: unknown }> };
     expect(c.runs.find((r) => r.name === 'dae')!.selectedOn).toEqual({ by: 'dev', model: 'dae' });
     expect(c.runs.find((r) => r.name === 'tf')).not.toHaveProperty('selectedOn');
+    // models list (and the Models screen, from the same modelPoolOverlaps) says it per pool too (the pool's name, then what chose it).
+    const list = await ok('models', 'list', w);
+    expect(list.split('\n').find((l) => l.startsWith('dae '))).toMatch(/ T 6\/6, D its dev pool /);
+    expect(list.split('\n').find((l) => l.startsWith('tf '))).toMatch(/ T 6\/6 /);
+    const listed = (JSON.parse(await ok('models', 'list', w, '--json')) as { models: Array<{ name: string; overlap: Array<{ pool: string; selectedOn?: unknown }> }> }).models;
+    expect(listed.find((m) => m.name === 'dae')!.overlap.find((o) => o.pool === 'D')!.selectedOn).toEqual({ by: 'dev', model: 'dae' });
+    expect(listed.find((m) => m.name === 'tf')!.overlap.filter((o) => o.selectedOn)).toEqual([]);
   }, 120_000);
 
   it("is flagged in the app's comparison and the export datasheet, and a fusing model carries its feature's flag", async () => {

@@ -1,5 +1,5 @@
 import type { ParsedArgs, PoolEvaluation } from '../../shared/contract';
-import type { ModelsView } from '../../shared/models';
+import type { ModelInfoView, ModelsView } from '../../shared/models';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
@@ -92,13 +92,14 @@ export function poolModelRuns(ws: Workspace): PoolModelRuns[] {
  * labeled by the pool's default label source) the model was trained on. `pools` (poolModelRuns)
  * shared across models reads each pool's labels once for them all.
  */
-export function modelPoolOverlaps(ws: Workspace, model: string, pools: PoolModelRuns[] = poolModelRuns(ws)): Array<{ pool: string; trainedOn: number; of: number }> {
-  const out: Array<{ pool: string; trainedOn: number; of: number }> = [];
+export function modelPoolOverlaps(ws: Workspace, model: string, pools: PoolModelRuns[] = poolModelRuns(ws)): NonNullable<ModelInfoView['overlap']> {
+  const out: NonNullable<ModelInfoView['overlap']> = [];
   for (const p of pools) {
     if (!p.models.has(model)) continue;
     p.evaluated ??= poolLabels(ws, p.pool, evalLabelSource(ws, p.pool, undefined)).queries.map((q) => q.queryId);
     const o = runModelOverlap(ws, p.pool, model, p.evaluated);
-    if (o) out.push({ pool: p.pool, trainedOn: o.trainedOn, of: o.of });
+    const selectedOn = runSelectedOn(ws, p.pool, model, p.evaluated);
+    if (o) out.push({ pool: p.pool, trainedOn: o.trainedOn, of: o.of, ...(selectedOn ? { selectedOn } : {}) });
   }
   return out;
 }

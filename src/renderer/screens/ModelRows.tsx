@@ -6,6 +6,7 @@ import { fmtInt, fmtMetric } from '../lib/format';
 import { describeCv, describeTraining, fmtRate, fmtSeconds, historySeries } from '../lib/models';
 import { describeSettings } from '../../shared/models';
 import { earlyStoppingNoteForApp } from '../../shared/early-stopping';
+import { describeSelectedOn } from '../../shared/selected-on';
 import { FeatureImportance } from './FeatureImportance';
 import { TrainCurves } from './TrainCurves';
 import { ChoiceSelect } from '../components/ChoiceSelect';
@@ -94,6 +95,13 @@ export function ModelRows({
             .map((o) => (
               <div key={o.pool} className="error" data-testid={`model-saw-${m.name}-${o.pool}`}>
                 trained on {o.trainedOn} of the {o.of} evaluated queries of {o.pool}
+              </div>
+            ))}
+          {(m.overlap ?? [])
+            .filter((o) => o.selectedOn)
+            .map((o) => (
+              <div key={`chosen-${o.pool}`} className="error" data-testid={`model-chosen-${m.name}-${o.pool}`}>
+                on {o.pool}: {describeSelectedOn(m.name, o.selectedOn!)} — optimistic, not held out
               </div>
             ))}
         </td>

@@ -7,7 +7,7 @@ import { parse, requireString, table, takePositionals, UsageError } from '../arg
 import { subcommandError } from '../../../shared/suggest';
 import { modelPoolOverlaps, poolModelRuns } from '../../engine/models';
 import { json, withWorkspace, type Out } from './common';
-import { describeSettings } from '../../../shared/models';
+import { describeSettings, type ModelInfoView } from '../../../shared/models';
 import { counted } from '../../../shared/plural';
 
 /** `qpairs score W --model NAME --pool P [--json]`: stores the model's scores as run NAME in pool P. */
@@ -66,7 +66,7 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
               m.report.bestDevMAP !== undefined ? pct(m.report.bestDevMAP) + heldOut(m) : '',
               m.training.cv ? pct(m.training.cv.MAP) + (m.training.cv.ci.MAP ? ` (${pct(m.training.cv.ci.MAP[0])}–${pct(m.training.cv.ci.MAP[1])})` : '') : '',
               m.training.trainPools.length ? m.training.trainPools.join('+') : 'duplicates',
-              m.training.trainedOnQueries === undefined ? 'unknown' : m.overlap.filter((o) => o.trainedOn > 0).map((o) => `${o.pool} ${o.trainedOn}/${o.of}`).join(', ') || 'none',
+              sawEvaluated(m.training.trainedOnQueries !== undefined, m.overlap),
               m.created.slice(0, 19),
             ]),
           ),
@@ -99,4 +99,15 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
     }, { write: 'models delete', out });
   }
   throw new UsageError(subcommandError('models', sub, SUBCOMMANDS.models!));
+}
+
+/**
+ * The 'saw evaluated queries' cell: per pool the model scored, the evaluated queries it was trained on
+ * ("E 6/6") and those whose queries chose it ("D its dev pool", "T its CV": shared/selected-on.ts).
+ */
+export function sawEvaluated(recorded: boolean, overlap: NonNullable<ModelInfoView['overlap']>): string {
+  const parts = overlap
+    .filter((o) => (recorded && o.trainedOn > 0) || o.selectedOn)
+    .map((o) => [o.pool, recorded && o.trainedOn > 0 ? `${o.trainedOn}/${o.of}` : '', o.selectedOn ? (o.selectedOn.by === 'dev' ? 'its dev pool' : 'its CV') : ''].filter(Boolean).join(' '));
+  return parts.join(', ') || (recorded ? 'none' : 'unknown');
 }

@@ -3,8 +3,7 @@ import { QPairsError } from '../errors';
 import { NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
 import { Workspace } from '../workspace/workspace';
 import type { EngineCore as Engine } from './core';
-import type { JobContext } from './jobs';
-import { dropIndex } from './work';
+import { dropIndex, startLongWriteJob } from './work';
 
 /**
  * Starts undoing the last finished import (`import.undo`; with `started`, only if it is still the one
@@ -22,10 +21,7 @@ export function undoImportJob(engine: Engine, started?: string): string {
   // The import named now, also when the undo waits behind an import that is running: that one's
   // journal would replace this one's, and the undo must not take it for the one asked for.
   const named = last.started;
-  let begin!: (ctx: JobContext) => void;
-  const context = new Promise<JobContext>((r) => (begin = r));
-  const result = engine.writes.long(async (): Promise<ImportUndoReport> => {
-    const ctx = await context;
+  return startLongWriteJob(engine, 'undo', async (ctx): Promise<ImportUndoReport> => {
     // Its own connection, as an import's: the app's connection reads the state before it meanwhile.
     const undoWs = Workspace.open(engine.ws.path);
     let undone = false;
@@ -40,9 +36,5 @@ export function undoImportJob(engine: Engine, started?: string): string {
         engine.hub.emit('workspace.changed', { what: 'import' });
       }
     }
-  });
-  return engine.jobs.start('undo', (ctx) => {
-    begin(ctx);
-    return result;
   });
 }

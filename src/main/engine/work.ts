@@ -12,7 +12,8 @@ import { Workspace } from '../workspace/workspace';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import type { QueryOrder } from '../../shared/label-order';
 import type { EngineCore as Engine } from './core';
-import type { JobContext } from './jobs';
+import type { JobContext, JobKind } from './jobs';
+import type { GateTurns } from './write-gate';
 import { listModels } from '../training/store';
 import { scoreJob } from './models';
 import { mulberry32 } from './seeded';
@@ -327,10 +328,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
   // million questions sent every owner's tab a list of a million numbers.
   const forApp = ({ changedDocs: _index, ...r }: ImportReport): Omit<ImportReport, 'changedDocs'> =>
     uploads.length === 0 ? r : { ...r, files: r.files.map(named), warnings: r.warnings.map(named) };
-  let begin!: (ctx: JobContext) => void;
-  const context = new Promise<JobContext>((r) => (begin = r));
-  const result = engine.writes.long(async (turns) => {
-    const ctx = await context;
+  return startLongWriteJob(engine, 'import', async (ctx, turns) => {
     // Other connections' commits before this import are taken in now: an unchanged import absorbs only its own (below).
     engine.ws.noticeExternalChanges();
     const versionBefore = engine.ws.externalVersion();
@@ -369,7 +367,18 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
       }
     }
   });
-  return engine.jobs.start('import', (ctx) => {
+}
+
+/**
+ * Starts job `kind` whose work is a long write of the engine's write gate (writes.long: after the
+ * long writes before it, with the gate's turns to give up between its chunks): `work` runs once the
+ * gate's turn and the job's context are both there. Returns the job's id at once.
+ */
+export function startLongWriteJob(engine: Engine, kind: JobKind, work: (ctx: JobContext, turns: GateTurns) => Promise<unknown>): string {
+  let begin!: (ctx: JobContext) => void;
+  const context = new Promise<JobContext>((r) => (begin = r));
+  const result = engine.writes.long(async (turns) => work(await context, turns));
+  return engine.jobs.start(kind, (ctx) => {
     begin(ctx);
     return result;
   });

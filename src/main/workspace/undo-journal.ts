@@ -311,11 +311,14 @@ class UndoableWrite implements ChunkPoint {
    * a row per label or score).
    */
   private async forgetKeptImport(): Promise<void> {
-    while (!clearBatch(this.db, MIN_BATCH_MS)) {
-      this.opts.turns?.release();
-      await new Promise<void>((r) => setImmediate(r));
-      await this.opts.turns?.acquire();
-    }
+    while (!clearBatch(this.db, MIN_BATCH_MS)) await this.letWritersIn();
+  }
+
+  /** Gives the gate up, lets the event loop run (the writers waiting for the gate go first), and takes it again. */
+  private async letWritersIn(): Promise<void> {
+    this.opts.turns?.release();
+    await new Promise<void>((r) => setImmediate(r));
+    await this.opts.turns?.acquire();
   }
 
   private open(): void {
@@ -328,9 +331,7 @@ class UndoableWrite implements ChunkPoint {
   private async nextChunk(): Promise<void> {
     this.db.exec('COMMIT');
     this.inTx = false;
-    this.opts.turns?.release();
-    await new Promise<void>((r) => setImmediate(r));
-    await this.opts.turns?.acquire();
+    await this.letWritersIn();
     this.lastYield = performance.now();
     throwIfAborted(this.opts.signal);
     this.open();

@@ -30,14 +30,11 @@ export interface UndoReport {
 /** A report with nothing undone yet. */
 export const newReport = (): UndoReport => ({ undone: 0, kept: 0, keptBy: {}, skipped: 0, skippedBy: {}, failed: 0 });
 
-function countKept(report: UndoReport, tbl: string): void {
-  report.kept++;
-  report.keptBy[tbl] = (report.keptBy[tbl] ?? 0) + 1;
-}
-
-function countSkipped(report: UndoReport, tbl: string): void {
-  report.skipped++;
-  report.skippedBy[tbl] = (report.skippedBy[tbl] ?? 0) + 1;
+/** Counts a row of `tbl` kept (rows written since refer to it) or skipped (changed again since), in total and by table. */
+function tally(report: UndoReport, what: 'kept' | 'skipped', tbl: string): void {
+  report[what]++;
+  const byTable = what === 'kept' ? report.keptBy : report.skippedBy;
+  byTable[tbl] = (byTable[tbl] ?? 0) + 1;
 }
 
 /** Dependent-row guards and the "table being undone" marker, TEMP on the replaying connection. */
@@ -134,14 +131,14 @@ function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: Re
       for (const id of ids) {
         try {
           if (held?.get(id)) {
-            if (last) countKept(report, r.tbl);
+            if (last) tally(report, 'kept', r.tbl);
           } else {
             del.run(id);
             report.undone++;
           }
         } catch (e) {
           if (last) {
-            if (isDependentError(e)) countKept(report, r.tbl);
+            if (isDependentError(e)) tally(report, 'kept', r.tbl);
             else report.failed++;
           }
         }
@@ -210,9 +207,9 @@ export function replayStep(db: Db, report: UndoReport, maxMs: number, state: Rep
       }
       try {
         if (applyEntry(db, r, state.checkChanged, delRowid)) report.undone++;
-        else countSkipped(report, r.tbl);
+        else tally(report, 'skipped', r.tbl);
       } catch (e) {
-        if (r.op === 'i' && isDependentError(e)) countKept(report, r.tbl);
+        if (r.op === 'i' && isDependentError(e)) tally(report, 'kept', r.tbl);
         else report.failed++;
       }
       last = r.seq;

@@ -335,13 +335,9 @@ function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: 
     const r = result as CommandResult<'eval.pool'>;
     return { ...r, runs: keep(r.runs), curve: r.curve.map((pt) => ({ ...pt, runs: keep(pt.runs) })) } as CommandResult<C>;
   }
-  if (command === 'eval.query') {
-    const r = result as CommandResult<'eval.query'>;
-    return { ...r, rankers: r.rankers.filter((x) => !gone.has(x.run)) } as CommandResult<C>;
-  }
-  // eval.order was ranked without them (runsHiddenFrom); nothing of them is left to take out.
-  const r = result as CommandResult<'eval.order'>;
-  return { ...r, rankers: r.rankers.filter((x) => !gone.has(x.run)) } as CommandResult<C>;
+  // eval.query, and eval.order (ranked without them: runsHiddenFrom): their rankers, named by run.
+  const r = result as CommandResult<'eval.query'> | CommandResult<'eval.order'>;
+  return { ...r, rankers: (r.rankers as Array<{ run: string }>).filter((x) => !gone.has(x.run)) } as CommandResult<C>;
 }
 
 /** The runs of a pool a caller is not shown (an annotator's: run-visibility.ts), for handlers that rank runs against each other. */

@@ -5,6 +5,7 @@
  */
 import type { JobDone, JobProgress } from '../../shared/contract';
 import type { AppClient } from '../client/types';
+import { applyTrainProgress, type TrainTrace } from './models';
 
 /**
  * Said for a job whose end this page missed: the server no longer runs it and its job.done never came
@@ -13,7 +14,6 @@ import type { AppClient } from '../client/types';
 export const LOST_JOB_ERROR =
   'the server no longer runs this job, and its outcome did not reach this page: it ended while the connection was down, ' +
   'or the server was restarted (which undoes an interrupted import). The figures shown now are the workspace as it is.';
-import { applyTrainProgress, type TrainTrace } from './models';
 
 export interface JobState {
   progress: JobProgress | null;

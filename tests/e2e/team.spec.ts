@@ -507,6 +507,21 @@ test("a judge's link opens on the pool with disagreements left to settle, not on
   await expect(vera.getByTestId('review-remaining')).toHaveText('0');
   await vera.reload();
   await expect(vera.getByTestId('review-pool')).toHaveValue('disputed');
+  await expect(vera.getByTestId('review-remaining')).toHaveText('1');
+  // A revocation's own event can reach her before her socket closes: the queue it makes her read
+  // is refused (401). That refusal once emptied the screen; the queue she had stays shown.
+  let refused = 0;
+  await vera.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string } | null;
+    if (body?.command !== 'review.queue') return route.continue();
+    refused++;
+    return route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ code: 'forbidden', message: 'missing or invalid token' }) });
+  });
+  await invoke(request, 'label.set', { ...pair, annotator: 'ann2', value: '0', note: 'checked again' });
+  await expect.poll(() => refused).toBeGreaterThan(0);
+  await expect(vera.getByTestId('connection')).toHaveAttribute('data-state', 'ended');
+  await expect(vera.getByTestId('review-remaining')).toHaveText('1');
+  await expect(vera.getByTestId('review-error')).toHaveCount(0);
   // Revoked, her keys settle nothing: one notice, no "not saved" ruling per key.
   await invoke(request, 'annotator.revoke', { name: 'vera' });
   await expect(vera.getByTestId('connection')).toHaveAttribute('data-state', 'ended');

@@ -32,6 +32,11 @@ export function isTransportError(e: unknown): boolean {
  * State of the event stream (always "open" over Electron IPC). `ended`: the server refused this
  * page's token (revoked, or no longer valid) — final: nothing is retried, a new link is needed.
  */
+/** Whether a command failed because this link's access ended (the server answered 401). */
+export function isAccessEnded(e: unknown): boolean {
+  return e instanceof ClientError && e.status === 401;
+}
+
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'ended';
 
 export interface UploadedSource {

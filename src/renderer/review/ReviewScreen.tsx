@@ -19,6 +19,7 @@ import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
 import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
+import { isAccessEnded } from '../client/types';
 import { isScrollKeyInText, isTypingTarget } from '../lib/typing';
 import { commandKeyOf, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
@@ -167,6 +168,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       } catch (e) {
         wholeRead.current = true;
         for (const id of queries) touched.current.add(id);
+        // Access ended (a revocation's own event can ask for a read the server then refuses): the
+        // queue stays on screen as it was, as Annotate keeps its query; the chip and notice say why.
+        if (isAccessEnded(e)) return;
         if (my === seq.current) {
           setError(errorMessage(e));
           setQueue(null);

@@ -233,12 +233,30 @@ test('guidelines longer than the window scroll from the keyboard (h, then Page D
   const card = page.getByTestId('guidelines-card');
   await expect(card).toBeFocused();
   const top = (): Promise<number> => card.evaluate((el) => el.scrollTop);
+  /** Where the card rests once a keyboard scroll (animated in Chromium) has ended, and who has the focus. */
+  const settled = async (): Promise<{ top: number; focus: string }> => {
+    let last = -1;
+    for (;;) {
+      const now = await top();
+      if (now === last) break;
+      last = now;
+      await page.waitForTimeout(150);
+    }
+    const focus = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset?.testid ?? document.activeElement?.tagName ?? 'none');
+    return { top: last, focus };
+  };
   await page.keyboard.press('PageDown');
   await expect.poll(top).toBeGreaterThan(100);
-  const afterPage = await top();
+  const afterPage = await settled();
+  expect(afterPage.focus).toBe('guidelines-card');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press(' ');
-  await expect.poll(top).toBeGreaterThan(afterPage);
+  await expect
+    .poll(async () => {
+      const now = await settled();
+      return now.top > afterPage.top ? 'further down' : `${now.top}, focus on ${now.focus}`;
+    })
+    .toBe('further down');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('guidelines-overlay')).toHaveCount(0);
   await page.keyboard.press('End');

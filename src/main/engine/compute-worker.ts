@@ -9,8 +9,11 @@ import { parentPort } from 'node:worker_threads';
 import { Workspace } from '../workspace/workspace';
 import { runComputeTask } from './compute-task';
 import type { FromComputeWorker, ToComputeWorker } from './compute-protocol';
+import { loadAddonThenSay } from '../workspace/addon-workers';
 
 const port = parentPort;
+// First thing: the host terminates this worker only once the SQLite addon is loaded (addon-workers.ts).
+loadAddonThenSay(port);
 
 function handle(msg: ToComputeWorker): void {
   let ws: Workspace | null = null;

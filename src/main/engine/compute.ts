@@ -20,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 import { bundledWorkerPath } from '../worker-bundle';
 import { CancelledError, NotFoundError, QPairsError, throwIfAborted } from '../errors';
 import type { Workspace } from '../workspace/workspace';
+import { stopOnceLoaded } from '../workspace/addon-workers';
 import type { FromComputeWorker, ToComputeWorker } from './compute-protocol';
 import { estimateWork, runComputeTask, type ComputeResult, type ComputeTask } from './compute-task';
 
@@ -128,20 +129,24 @@ export async function computeInWorker<T extends ComputeTask>(
       reject(e);
       return;
     }
+    const stop = stopOnceLoaded(worker);
     let settled = false;
     const finish = (err: Error | null, value?: unknown): void => {
       if (settled) return;
       settled = true;
       running.delete(entry);
       o.signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      stop();
       if (err) reject(err);
       else resolve(value as ComputeResult<T>);
     };
     const onAbort = (): void => finish(new CancelledError('computation cancelled'));
     const entry = { dbPath, stop: onAbort };
     running.add(entry);
-    worker.on('message', (m: FromComputeWorker) => (m.type === 'done' ? finish(null, m.result) : finish(errorFrom(m))));
+    worker.on('message', (m: FromComputeWorker) => {
+      if (m.type === 'done') finish(null, m.result);
+      else if (m.type === 'error') finish(errorFrom(m));
+    });
     worker.on('error', (e) => finish(e));
     worker.once('exit', (code) => {
       releaseSlot();

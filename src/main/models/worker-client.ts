@@ -1,6 +1,7 @@
 /** Starting `train-worker` jobs from the engine/UI thread. */
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors';
+import { stopOnceLoaded } from '../workspace/addon-workers';
 import type { QText, SavedModel, ScoreContext, TrainProgress, TrainReport, WordVectors } from './types';
 import type { EncodedModel, FromWorker, LivePreparation, LivePrepareSpec, PoolScores, ReadCounts, ScoredLists, StartMessage, ToWorker, TrainedOnRecord } from './worker-protocol';
 
@@ -25,13 +26,14 @@ export interface WorkerOptions {
 
 function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | undefined): WorkerHandle<T> {
   const worker = new Worker(o.workerPath);
+  const stop = stopOnceLoaded(worker);
   let settled = false;
   let finish: (err: Error | null, value?: T) => void = () => {};
   const promise = new Promise<T>((resolve, reject) => {
     finish = (err, value) => {
       if (settled) return;
       settled = true;
-      void worker.terminate();
+      stop();
       if (err) reject(err);
       else resolve(value as T);
     };

@@ -27,6 +27,7 @@
  * the encoded model's bytes are transferred). A job is cancelled by terminating its worker (worker-client.ts): a worker busy in
  * a long synchronous step reads no message until the step ends.
  */
+import type { AddonLoaded } from '../workspace/addon-workers';
 import type { OverlapReason } from '../overlap';
 import type { DevSet, ModelId, QText, SavedModel, ScoreContext, TrainProgress, TrainReport, TrainingData, WordVectors } from './types';
 
@@ -197,6 +198,7 @@ export interface LivePrepareMessage {
 export type ToWorker = StartMessage | ScoreMessage | ScorePoolMessage | LivePrepareMessage;
 
 export type FromWorker =
+  | AddonLoaded
   | { type: 'progress'; progress: TrainProgress }
   | { type: 'done'; saved?: SavedModel; encoded?: EncodedModel; scored?: ScoredLists; report: TrainReport; read?: ReadCounts; trainedOn?: TrainedOnRecord[]; wordVectors?: Array<[string, WordVectors]> }
   | { type: 'scored'; scores: number[][] }

@@ -103,6 +103,7 @@ describe('train-worker', () => {
       writeFileSync(
         busy,
         `import { parentPort } from 'node:worker_threads';
+parentPort.postMessage({ type: 'addon-loaded' }); // as train-worker says first (workspace/addon-workers.ts)
 parentPort.on('message', () => {
   parentPort.postMessage({ type: 'progress', progress: { epoch: 1, epochs: 1, step: 0, steps: 1, loss: 0 } });
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000);

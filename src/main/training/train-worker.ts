@@ -12,8 +12,11 @@ import { poolScoresOf, readPoolScoring } from './pool-scores';
 import { trainedOnFingerprints } from './trained-on';
 import { prepareLive } from './live-retrain';
 import { encodeForStore } from './model-bytes';
+import { loadAddonThenSay } from '../workspace/addon-workers';
 
 const port = parentPort;
+// First thing: the host terminates this worker only once the SQLite addon is loaded (addon-workers.ts).
+loadAddonThenSay(port);
 
 function send(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
   port!.postMessage(msg, transfer);

@@ -2,6 +2,7 @@
  * Undo last import on the Workspace screen: after an import the import area names it ("Undo last
  * import: <what>, <when>"), asks for confirmation, runs the undo with its progress and says what
  * it did; the workspace is back to its questions before the import, and there is nothing left to undo.
+ * An import that fails or changes nothing in between leaves the same import to undo.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,11 +34,24 @@ test('an owner undoes the last import from the Workspace screen, after confirmin
   await page.getByTestId('undo-import-keep').click();
   await expect(page.getByTestId('undo-import-confirm')).toHaveCount(0);
   await expect(page.getByTestId('stat-questions')).not.toHaveText(before);
+  const named = (await undo.textContent())!;
+
+  // An import refused halfway through a bad file, then wrong.jsonl again (nothing changed): neither takes its place.
+  const bad = path.join(served.dir, 'bad.jsonl');
+  writeFileSync(bad, `${JSON.stringify({ id: 'b1', title: 'fine', body: 'fine' })}\n{not json\n`);
+  await page.getByTestId('import-paths').fill(bad);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-error')).toContainText('bad.jsonl', { timeout: 60_000 });
+  await expect(undo).toHaveText(named);
+  await page.getByTestId('import-paths').fill(file);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-report')).toContainText('nothing changed', { timeout: 60_000 });
+  await expect(undo).toHaveText(named);
 
   await undo.click();
   await page.getByTestId('undo-import-confirm').click();
   await expect(page.getByTestId('undo-import-report')).toContainText('Import undone.', { timeout: 60_000 });
-  await expect(page.getByTestId('undo-import-report')).toContainText(/undid the questions-jsonl import of wrong\.jsonl started \S+: took out [\d,]+ questions? \([\d,]+ journal entr(y|ies) replayed\)/);
+  await expect(page.getByTestId('undo-import-report')).toContainText(/undid the questions-jsonl import of wrong\.jsonl started \S+: took out 5,000 questions \([\d,]+ journal entr(y|ies) replayed\)/);
   await expect(page.getByTestId('stat-questions')).toHaveText(before);
   await expect(page.getByTestId('undo-import-start')).toHaveCount(0);
 });

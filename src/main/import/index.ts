@@ -163,11 +163,13 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       if ((report.counts.questionsInserted ?? 0) > 0) warnTextForPoolIds(ctx, maxDocBefore);
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.changedDocs = [...changed].sort((a, b) => a - b);
-      // Every file as the workspace holds it already: the audit says so, and the app announces nothing (engine/work.ts).
+      // Every file as the workspace holds it already: the audit says so, the app announces nothing
+      // (engine/work.ts), and the import before stays the one `import undo` undoes.
       if (rowsWritten(ws) === rowsBefore) report.unchanged = true;
       const { changedDocs, ...rest } = report;
       const as = opts.recordedName ?? ((t: string) => t);
       ws.recordImport(format, list.map(as), { ...rest, files: rest.files.map(as), warnings: rest.warnings.map(as), changedDocCount: changedDocs.length });
+      if (report.unchanged) chunks.changedNothing();
       return report;
     });
   } finally {

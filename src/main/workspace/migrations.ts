@@ -611,6 +611,22 @@ CREATE TRIGGER pools_delete_run_visibility AFTER DELETE ON pools
   BEGIN UPDATE change_counts SET n = n + 1 WHERE what = 'run_visibility'; END;
 `;
 
+/**
+ * Migration 17 — a failed, cancelled or unchanged import no longer takes away the undo of the
+ * import before it (undo-journal.ts). The journal held one import: a new one cleared the last
+ * finished import's kept journal before its first chunk, so a re-import that changed nothing, or
+ * one refused halfway through a bad file, left the owner unable to undo the import before it.
+ * - from_seq: the header's own journal entries are those with seq > from_seq (entries at or below
+ *   it are a finished import's left over after a later import replaced it, cleared by the next one).
+ * - kept: while an import runs over a kept journal, that journal's header (JSON, with its own
+ *   from_seq); its entries lie between its from_seq and this import's. Put back when the running
+ *   import is undone (failed, cancelled, interrupted) or changed nothing; cleared when it finishes.
+ */
+const IMPORT_KEPT_V17 = `
+ALTER TABLE import_journal ADD COLUMN from_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE import_journal ADD COLUMN kept TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -633,6 +649,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'questions by source: statistics and source filters without a scan of the texts', sql: QUESTIONS_SOURCE_V14 },
   { version: 15, name: 'runs stored out of sight until whole; the pool\'s label version from an index', sql: STAGED_RUNS_V15 },
   { version: 16, name: 'an annotator\'s own event numbers from an index; a count of the changes to run visibility', sql: ANNOTATOR_SEQ_V16 },
+  { version: 17, name: 'the last finished import stays undoable through an import that fails or changes nothing', sql: IMPORT_KEPT_V17 },
 ];
 
 /**

@@ -42,8 +42,8 @@ function questionLines(n: number, prefix: string, source?: string): string[] {
 }
 
 /**
- * The journal tables: a finished import keeps its journal (for `import undo`) until the next import
- * begins, so the state before an import that failed had the journal of the one before it.
+ * The journal tables: a finished import keeps its journal (for `import undo`), and an import that
+ * fails puts it back as it was (with what earlier imports left below it cleared first).
  */
 const JOURNAL = ['import_journal', 'import_undo'];
 
@@ -249,7 +249,10 @@ describe('chunked imports', () => {
 describe('watermarked tables (inserts journaled as one range per table)', () => {
   const answerRowids = (ws: Workspace): string => JSON.stringify(ws.db.prepare(`SELECT rowid, id FROM answers ORDER BY rowid`).raw().all());
   const entries = (ws: Workspace): Record<string, number> =>
-    Object.fromEntries((ws.db.prepare(`SELECT op || ':' || tbl AS k, count(*) AS n FROM import_undo GROUP BY k`).raw().all() as Array<[string, number]>).map(([k, n]) => [k, n]));
+    // The running write's own entries: below its from_seq lies the kept journal of the import before.
+    Object.fromEntries(
+      (ws.db.prepare(`SELECT op || ':' || tbl AS k, count(*) AS n FROM import_undo WHERE seq > (SELECT from_seq FROM import_journal) GROUP BY k`).raw().all() as Array<[string, number]>).map(([k, n]) => [k, n]),
+    );
 
   it('journals one range entry per table however many rows come in, journals updates of older rows, and undoes both', async () => {
     const ws = await seeded();
@@ -281,6 +284,8 @@ describe('watermarked tables (inserts journaled as one range per table)', () => 
     expect(tablesChecksum(ws, JOURNAL)).toBe(before);
     expect(answerRowids(ws)).toBe(answersBefore);
     expect(journalEmpty(ws)).toBe(true);
+    // The failed write took nothing from the import before it: that one is still the one to undo.
+    expect(keptImport(ws.db)?.what).toBe('askubuntu-pool import of dev.txt');
     expect(WATERMARKED_TABLES).toEqual(['questions', 'bm25_docs', 'answers']);
     ws.close();
   });
@@ -329,6 +334,33 @@ describe('watermarked tables (inserts journaled as one range per table)', () => 
     expect(tablesChecksum(ws, JOURNAL)).toBe(before);
     expect(answerRowids(ws)).toBe(answersBefore);
     expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    ws.close();
+  });
+});
+
+describe('a write over the kept journal of the import before', () => {
+  it('journals its changes to rows that import inserted (they are not its own), so that failing it puts them back', async () => {
+    const ws = tempWorkspace();
+    // The import before: a pool and a person, rows of tables journaled row by row ('i' entries), kept once it finishes.
+    await chunked(ws, async () => {
+      ws.db.prepare(`INSERT INTO annotators(name, role, created) VALUES ('before', 'annotator', '2026-01-01')`).run();
+    });
+    expect(keptImport(ws.db)?.what).toBe('test import');
+    const before = tablesChecksum(ws, JOURNAL);
+    const err = await chunked(ws, async (chunks) => {
+      ws.db.prepare(`UPDATE annotators SET role = 'judge' WHERE name = 'before'`).run();
+      await chunks.checkpoint();
+      ws.db.prepare(`DELETE FROM annotators WHERE name = 'before'`).run();
+      await chunks.checkpoint();
+      throw new QPairsError('fails');
+    }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toBe('fails');
+    expect(ws.db.prepare(`SELECT role FROM annotators WHERE name = 'before'`).pluck().get()).toBe('annotator');
+    expect(tablesChecksum(ws, JOURNAL)).toBe(before);
+    expect(keptImport(ws.db)?.what).toBe('test import');
     ws.close();
   });
 });

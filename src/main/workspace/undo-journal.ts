@@ -26,10 +26,16 @@
  * one); the write's last commit runs at the connection's own level (FULL) and so syncs them all.
  *
  * Success: a last commit after the last chunk marks the journal `committed`, and it is KEPT: the
- * last finished import can be undone (`qpairs import undo`, undo-last.ts) until the next long
- * write begins, which clears it first (in chunks). Clearing deletes the oldest entries first, the
- * range entries among them, so a journal a crash left half cleared is told from a whole one
- * (keptImport) and is never undone, only cleared. Failure or cancel: the open chunk is rolled back, then the journal is replayed
+ * last finished import can be undone (`qpairs import undo`, undo-last.ts) until another long write
+ * finishes having changed something. The next long write runs OVER it (migration 17): its header
+ * takes the kept one's place, with that header in `kept` and its own entries above `from_seq` (the
+ * kept journal's largest seq), and its triggers tell its own inserted rows by entries above it. If
+ * it is undone (failed, cancelled, interrupted: undo-replay.ts endJournal) or says it changed
+ * nothing (ChunkPoint.changedNothing), its entries go and the kept header is put back; if it
+ * finishes, the kept entries below `from_seq` are left over, cleared (in chunks) when the long write
+ * after it begins. Clearing deletes the oldest entries first, the range entries among them, so a
+ * journal a crash left half cleared is told from a whole one (keptImport) and is never undone,
+ * only cleared. Failure or cancel: the open chunk is rolled back, then the journal is replayed
  * newest first (in chunks, between which other writers go on), AUTOINCREMENT counters are put
  * back, and the journal is cleared. A process that dies mid-import leaves the journal behind:
  * the next writable open of the workspace (Workspace.open) replays it (a committed one it leaves:
@@ -45,7 +51,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { Db } from './db';
-import { clearBatch, createGuards, newReplay, newReport, replayBatch, type UndoReport } from './undo-replay';
+import { clearBatch, createGuards, endJournal, newReplay, newReport, replayBatch, type UndoReport } from './undo-replay';
 import { createJournalTriggers, dropTriggers, IS_RANGE, journaledTables, WATERMARKED_TABLES, writeRangeEntries } from './undo-triggers';
 
 export { WATERMARKED_TABLES } from './undo-triggers';
@@ -93,9 +99,15 @@ export interface UndoableOptions {
 export interface ChunkPoint {
   /** A chunk boundary: commits and lets waiting writers in when the chunk is due. */
   checkpoint(): Promise<void>;
+  /**
+   * Says the write changed nothing an owner would undo (an import of files the workspace holds as
+   * they are; its audit row aside): once it finishes, the last import before it stays the one
+   * `import undo` undoes, as if it had not run.
+   */
+  changedNothing(): void;
 }
 
-const NO_CHUNKS: ChunkPoint = { checkpoint: async () => {} };
+const NO_CHUNKS: ChunkPoint = { checkpoint: async () => {}, changedNothing: () => {} };
 
 
 /** Chunk time (ms) of a long write without turns (see UndoableOptions.chunkMs). */
@@ -122,14 +134,22 @@ export interface JournalHeader {
   what: string;
   state: 'running' | 'committed';
   seqs: string;
+  /** This write's journal entries are those with seq above it (migration 17). */
+  from_seq: number;
+  /** While it runs over the kept journal of the import before: that journal's header (JSON). */
+  kept: string | null;
 }
 
 export function readHeader(db: Db): JournalHeader | null {
-  try {
-    return (db.prepare(`SELECT token, pid, host, started, what, state, seqs FROM import_journal WHERE id = 1`).get() as JournalHeader | undefined) ?? null;
-  } catch {
-    return null; // a workspace older than migration 6 (opened read-only): nothing to recover
+  for (const cols of ['from_seq, kept', '0 AS from_seq, NULL AS kept']) {
+    try {
+      return (db.prepare(`SELECT token, pid, host, started, what, state, seqs, ${cols} FROM import_journal WHERE id = 1`).get() as JournalHeader | undefined) ?? null;
+    } catch {
+      // a workspace older than migration 17 opened read-only: the header without its columns;
+      // older than migration 6: nothing to recover
+    }
   }
+  return null;
 }
 
 /** True when the long write that wrote this header may still be running. */
@@ -216,7 +236,7 @@ export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; 
     return { ...report, what: h.what, started: h.started, committed: true };
   }
   const guards = createGuards(db);
-  const state = newReplay(h.seqs);
+  const state = newReplay(h);
   try {
     while (!replayBatch(db, report, 200, state));
   } finally {
@@ -233,9 +253,14 @@ export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; 
 export function keptImport(db: Db): JournalHeader | null {
   const h = readHeader(db);
   if (!h || h.state !== 'committed') return null;
-  const first = db.prepare(`SELECT ${IS_RANGE} AS range FROM import_undo ORDER BY seq LIMIT 1`).get() as { range: number } | undefined;
-  const ranges = db.prepare(`SELECT count(*) FROM import_undo WHERE ${IS_RANGE}`).pluck().get() as number;
-  return first?.range && ranges === WATERMARKED_TABLES.length ? h : null;
+  return wholeJournal(db, h.from_seq) ? h : null;
+}
+
+/** True when the journal entries above `from` are a whole one: the first a range entry, none of the range entries missing. */
+function wholeJournal(db: Db, from: number): boolean {
+  const first = db.prepare(`SELECT ${IS_RANGE} AS range FROM import_undo WHERE seq > ? ORDER BY seq LIMIT 1`).get(from) as { range: number } | undefined;
+  const ranges = db.prepare(`SELECT count(*) FROM import_undo WHERE ${IS_RANGE} AND seq > ?`).pluck().get(from) as number;
+  return !!first?.range && ranges === WATERMARKED_TABLES.length;
 }
 
 /** Clears the kept journal of the last finished import inside a transaction the caller holds (a long write without chunks): it can no longer be undone. */
@@ -256,6 +281,12 @@ class UndoableWrite implements ChunkPoint {
   private lastYield = performance.now();
   private readonly chunkMs: number;
   private readonly contendedMs: number;
+  /** This write's journal entries are those above it: below lies the kept journal of the import before (`keptBefore`), if any. */
+  private from = 0;
+  /** The header of the last finished import's journal, kept under this write's (put back if this write is undone or changed nothing). */
+  private keptBefore: JournalHeader | null = null;
+  /** total_changes() when the write said it changed nothing (changedNothing); null: it did not say so. */
+  private changesWhenNothing: number | null = null;
 
   constructor(
     ws: JournaledWorkspace,
@@ -270,12 +301,14 @@ class UndoableWrite implements ChunkPoint {
     const db = this.db;
     liveTokens.add(this.token);
     await this.opts.turns?.acquire();
-    const h = readHeader(db);
-    if (h) {
-      if (h.state === 'running' && headerAlive(h)) throw busyError(h);
-      if (h.state === 'committed') await this.forgetKeptImport(); // the last import's: this write replaces it
-      else recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)
+    let h = readHeader(db);
+    if (h?.state === 'running') {
+      if (headerAlive(h)) throw busyError(h);
+      recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)
+      h = readHeader(db); // (the import it ran over, put back)
     }
+    // The last import's journal stays under this write's until it finishes (then this write replaces it).
+    const keep = h?.state === 'committed' ? await this.setAsideKeptImport(h) : null;
     db.pragma('recursive_triggers = ON'); // REPLACE's implicit deletes fire the delete triggers
     // Chunks commit without syncing (WAL, synchronous = NORMAL: a crash may lose the last chunks,
     // never half of one, and each chunk's journal commits with it); the write's last commit syncs.
@@ -286,32 +319,46 @@ class UndoableWrite implements ChunkPoint {
     }
     this.open();
     const again = readHeader(db);
-    if (again) throw busyError(again);
+    if (keep ? !(again?.state === 'committed' && again.token === keep.token) : again) {
+      throw again ? busyError(again) : new QPairsError('another process changed the import journal as this import began; run it again');
+    }
     const seqs: Record<string, number> = {};
     try {
       for (const r of db.prepare(`SELECT name, seq FROM sqlite_sequence`).all() as Array<{ name: string; seq: number }>) seqs[r.name] = r.seq;
     } catch {
       /* no sqlite_sequence yet */
     }
-    db.prepare(`INSERT INTO import_journal(id, token, pid, host, started, what, state, seqs) VALUES (1, ?, ?, ?, ?, ?, 'running', ?)`).run(
-      this.token,
-      process.pid,
-      os.hostname(),
-      new Date().toISOString(),
-      this.opts.what,
-      JSON.stringify(seqs),
-    );
+    this.from = keep ? (db.prepare(`SELECT coalesce(max(seq), 0) FROM import_undo`).pluck().get() as number) : 0;
+    this.keptBefore = keep;
+    const header = [this.token, process.pid, os.hostname(), new Date().toISOString(), this.opts.what, JSON.stringify(seqs), this.from] as const;
+    if (keep) {
+      const { token, pid, host, started, what, seqs: keptSeqs, from_seq } = keep;
+      db.prepare(`UPDATE import_journal SET token = ?, pid = ?, host = ?, started = ?, what = ?, state = 'running', seqs = ?, from_seq = ?, kept = ? WHERE id = 1`).run(
+        ...header,
+        JSON.stringify({ token, pid, host, started, what, seqs: keptSeqs, from_seq }),
+      );
+    } else {
+      db.prepare(`INSERT INTO import_journal(id, token, pid, host, started, what, state, seqs, from_seq) VALUES (1, ?, ?, ?, ?, ?, 'running', ?, ?)`).run(...header);
+    }
     const tables = journaledTables(db);
-    this.triggers = createJournalTriggers(db, tables, writeRangeEntries(db, tables));
+    this.triggers = createJournalTriggers(db, tables, writeRangeEntries(db, tables), this.from);
   }
 
   /**
-   * Clears the kept journal of the last finished import (it can no longer be undone) in short
-   * batches, giving the gate up between them so that labels go first (a labels or run import keeps
-   * a row per label or score).
+   * The last finished import's journal before this write begins: what earlier imports left below
+   * it is cleared; a whole journal is returned, to be kept under this write's; one a crash left half
+   * cleared is cleared (it can undo nothing). Clears in short batches, giving the gate up between
+   * them so that labels go first (a labels or run import keeps a row per label or score).
    */
-  private async forgetKeptImport(): Promise<void> {
+  private async setAsideKeptImport(h: JournalHeader): Promise<JournalHeader | null> {
+    if (h.from_seq > 0) while (!clearBatch(this.db, MIN_BATCH_MS, h.from_seq)) await this.letWritersIn();
+    if (keptImport(this.db)) return h;
     while (!clearBatch(this.db, MIN_BATCH_MS)) await this.letWritersIn();
+    return null;
+  }
+
+  changedNothing(): void {
+    this.changesWhenNothing = totalChanges(this.db);
   }
 
   /** Gives the gate up, lets the event loop run (the writers waiting for the gate go first), and takes it again. */
@@ -352,14 +399,20 @@ class UndoableWrite implements ChunkPoint {
   async finish(): Promise<void> {
     const db = this.db;
     throwIfAborted(this.opts.signal);
+    // (Nothing written after it said so, the index's segments included.)
+    const nothingChanged = this.changesWhenNothing === totalChanges(db);
     db.exec('COMMIT'); // the last chunk, not yet synced (see begin)
     this.inTx = false;
     this.dispose(); // the connection's own synchronous setting again
     // The commit that ends the write: at the connection's setting (FULL), so it syncs the WAL
     // with every chunk before it. A crash before it leaves the journal running: undone at the next open.
     // Committed: from here on nothing is undone on its own, even after a crash; the journal stays
-    // for an owner's `import undo` until the next long write begins.
-    db.exec(`UPDATE import_journal SET state = 'committed'`);
+    // for an owner's `import undo` until another long write finishes having changed something (the
+    // kept one of the import before, below from_seq, is left to the next long write to clear).
+    // A write that changed nothing is not the one to undo: the import before stays the last one
+    // (its kept journal's header back), or, with none, nothing is left to undo.
+    if (nothingChanged) db.transaction(() => endJournal(db, this.from, this.keptBefore && readHeader(db)!.kept))();
+    else db.exec(`UPDATE import_journal SET state = 'committed', kept = NULL`);
   }
 
   /** Undoes everything: the open chunk by ROLLBACK, the committed ones from the journal (in chunks). */
@@ -372,7 +425,7 @@ class UndoableWrite implements ChunkPoint {
     const h = readHeader(db);
     if (h?.token !== this.token || h.state === 'committed') return report; // nothing committed yet / the import stands
     const guards = createGuards(db);
-    const state = newReplay(h.seqs);
+    const state = newReplay(h);
     try {
       for (;;) {
         await this.opts.turns?.acquire();
@@ -403,6 +456,11 @@ class UndoableWrite implements ChunkPoint {
     this.dispose();
     liveTokens.delete(this.token);
   }
+}
+
+/** Rows inserted, updated or deleted through this connection so far (the journal's own entries included). */
+function totalChanges(db: Db): number {
+  return db.prepare(`SELECT total_changes()`).pluck().get() as number;
 }
 
 function busyError(h: JournalHeader): QPairsError {

@@ -232,7 +232,7 @@ describe('undo the last import', () => {
     ws.close();
   });
 
-  it('the next import clears a large kept journal in batches, giving the write gate up between them (labels go first)', async () => {
+  it('a large kept journal stays under the next import, and the import after that clears it in batches, giving the write gate up between them (labels go first)', async () => {
     const ws = await withQuestions();
     // A kept journal as a large labels or run import leaves it: a row per label or score.
     const add = ws.db.prepare(`INSERT INTO import_undo(tbl, op, rkey) VALUES ('run_scores', 'i', ?)`);
@@ -240,6 +240,13 @@ describe('undo the last import', () => {
       for (let i = 0; i < 100_000; i++) add.run(`"run_id"=1 AND "query_id"='q${i % 100}' AND "candidate_id"='c${i}'`);
     })();
     expect(undoableImport(ws.db)).not.toBeNull();
+    const keptEntries = (): unknown => ws.db.prepare(`SELECT count(*) FROM import_undo WHERE tbl = 'run_scores'`).pluck().get();
+    // The next import runs over it (it is put back if that import fails): nothing cleared yet.
+    await runUndoable(ws, { what: 'next import' }, async () => {
+      expect(keptEntries()).toBe(100_000);
+      ws.upsertQuestion({ id: 'next1', source: 'next', title: 'next', body: 'next' });
+    });
+    expect(undoableImport(ws.db)).toMatchObject({ what: 'next import' });
     let held = false;
     let releasedBeforeWriting = 0;
     const turns = {
@@ -252,13 +259,101 @@ describe('undo the last import', () => {
       },
       contended: true,
     };
-    const atFirstWrite = await runUndoable(ws, { what: 'next import', turns }, async () => {
+    const atFirstWrite = await runUndoable(ws, { what: 'import after that', turns }, async () => {
       expect(held).toBe(true);
-      expect(ws.db.prepare(`SELECT count(*) FROM import_undo WHERE tbl = 'run_scores'`).pluck().get()).toBe(0);
+      expect(keptEntries()).toBe(0);
       return releasedBeforeWriting;
     });
     expect(atFirstWrite).toBeGreaterThan(1); // the clear gave the gate up between its batches
     ws.close();
+  });
+
+  it('an import that fails or is cancelled leaves the import before it undoable: the same import, undone exactly', async () => {
+    const ws = await withQuestions();
+    const beforeOne = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('one.jsonl', questionLines(50, 'one'))]);
+    const one = undoableImport(ws.db)!;
+    expect(one.what).toBe('questions-jsonl import of one.jsonl');
+    const withOne = tablesChecksum(ws, DATA);
+    // Refused halfway through a bad file: it had written 300 questions (and changed one of one.jsonl's texts).
+    const bad = write('bad.jsonl', [...questionLines(300, 'bad'), JSON.stringify({ id: 'one3', source: 'test', title: 'changed', body: 'changed' }), '{not json']);
+    await expect(runImport(ws, 'questions-jsonl', [bad], { update: true })).rejects.toThrow(/bad\.jsonl/);
+    expect(undoableImport(ws.db)).toEqual(one);
+    // Cancelled after its first committed chunks.
+    importTuning.chunkMs = 0;
+    const ac = new AbortController();
+    let progressed = 0;
+    await expect(
+      runImport(ws, 'questions-jsonl', [write('big.jsonl', questionLines(20000, 'big'))], { signal: ac.signal, onProgress: () => ++progressed === 3 && ac.abort() }),
+    ).rejects.toBeInstanceOf(CancelledError);
+    expect(progressed).toBeGreaterThanOrEqual(3);
+    expect(undoableImport(ws.db)).toEqual(one);
+    expect(tablesChecksum(ws, DATA)).toBe(withOne);
+    await undoLastImport(ws, { started: one.started });
+    expect(tablesChecksum(ws, DATA)).toBe(beforeOne);
+    ws.close();
+  });
+
+  it('an import that changed nothing leaves the import before it as the one to undo; with none kept, nothing to undo', async () => {
+    const ws = await withQuestions();
+    await runImport(ws, 'questions-jsonl', [write('one.jsonl', questionLines(10, 'one'))]);
+    const beforeTwo = tablesChecksum(ws, DATA);
+    const twoFile = write('two.jsonl', questionLines(10, 'two'));
+    await runImport(ws, 'questions-jsonl', [twoFile]);
+    const two = undoableImport(ws.db)!;
+    const again = await runImport(ws, 'questions-jsonl', [twoFile]);
+    expect(again.unchanged).toBe(true);
+    expect(undoableImport(ws.db)).toEqual(two);
+    const undone = await undoLastImport(ws, { started: two.started });
+    expect(undone.rowsChanged).toEqual({ questions: -10 });
+    expect(tablesChecksum(ws, DATA)).toBe(beforeTwo);
+    // Nothing kept now: re-importing one.jsonl, which changes nothing, leaves nothing to undo (not an undo that undoes nothing).
+    const once = await runImport(ws, 'questions-jsonl', [path.join(dir, 'one.jsonl')]);
+    expect(once.unchanged).toBe(true);
+    expect(undoableImport(ws.db)).toBeNull();
+    expect(ws.db.prepare(`SELECT (SELECT count(*) FROM import_undo) + (SELECT count(*) FROM import_journal)`).pluck().get()).toBe(0);
+    ws.close();
+  });
+
+  it('an import killed over the kept journal: the next open undoes it and the import before is the one to undo again', async () => {
+    const ws = await withQuestions();
+    const beforeOne = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('one.jsonl', questionLines(50, 'one'))]);
+    const one = undoableImport(ws.db)!;
+    const crashed = path.join(dir, 'import-crashed.qpairs');
+    importTuning.chunkMs = 0;
+    const ac = new AbortController();
+    let copied = false;
+    // "Kill": copy the files (database + WAL) mid-import, after chunks of it committed.
+    await runImport(ws, 'questions-jsonl', [write('killed2.jsonl', questionLines(20000, 'k2'))], {
+      signal: ac.signal,
+      onProgress: () => {
+        const written = ws.db.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get() as number;
+        if (!copied && written > 0) {
+          copyFileSync(ws.path, crashed);
+          copyFileSync(`${ws.path}-wal`, `${crashed}-wal`);
+          copied = true;
+          ac.abort();
+        }
+      },
+    }).catch(() => undefined);
+    expect(copied).toBe(true);
+    const raw = new Database(crashed);
+    expect(raw.prepare(`SELECT state FROM import_journal`).pluck().get()).toBe('running');
+    expect(raw.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get()).toBeGreaterThan(0);
+    raw.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!); // its process is gone
+    raw.close();
+    const reopened = Workspace.open(crashed);
+    try {
+      expect(reopened.recoveredWrite).toMatchObject({ what: 'questions-jsonl import of killed2.jsonl' });
+      expect(reopened.db.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get()).toBe(0);
+      expect(undoableImport(reopened.db)).toEqual(one);
+      await undoLastImport(reopened);
+      expect(tablesChecksum(reopened, DATA)).toBe(beforeOne);
+    } finally {
+      reopened.close();
+      ws.close();
+    }
   });
 
   it('the next import replaces the kept journal; a journal a crash left half cleared is cleared at open, never undone', async () => {

@@ -1,6 +1,6 @@
 /**
- * Undoing the last finished import from its kept journal (undo-journal.ts keeps it until the next
- * long write begins): `qpairs import undo` and the engine's `import.undo`.
+ * Undoing the last finished import from its kept journal (undo-journal.ts keeps it until another
+ * long write finishes having changed something): `qpairs import undo` and the engine's `import.undo`.
  *
  * All or nothing: the whole undo is ONE transaction (the journal's replay in steps, the event loop
  * let run between them for progress and a cancel). A cancel, an error or a killed process leaves
@@ -64,9 +64,9 @@ export function undoableImport(db: Db): UndoableImport | null {
 }
 
 /** How many rows and entries the undo goes through: the journal's entries and the rows above its range entries' marks. */
-function workOf(db: Db): number {
-  let n = db.prepare(`SELECT count(*) FROM import_undo WHERE NOT ${IS_RANGE}`).pluck().get() as number;
-  for (const r of db.prepare(`SELECT tbl, rkey FROM import_undo WHERE ${IS_RANGE}`).all() as Array<{ tbl: string; rkey: string }>) {
+function workOf(db: Db, from: number): number {
+  let n = db.prepare(`SELECT count(*) FROM import_undo WHERE NOT ${IS_RANGE} AND seq > ?`).pluck().get(from) as number;
+  for (const r of db.prepare(`SELECT tbl, rkey FROM import_undo WHERE ${IS_RANGE} AND seq > ?`).all(from) as Array<{ tbl: string; rkey: string }>) {
     const m = RANGE_KEY.exec(r.rkey);
     if (m) n += db.prepare(`SELECT count(*) FROM main.${q(r.tbl)} WHERE rowid > ?`).pluck().get(Number(m[1])) as number;
   }
@@ -94,8 +94,8 @@ function dropTornIndex(db: Db): boolean {
 }
 
 /** The audit row the import wrote (the journal holds its rowid), for the undo's own audit row. */
-function auditedFiles(db: Db): string {
-  const id = db.prepare(`SELECT rkey FROM import_undo WHERE tbl = 'imports' AND op = 'i' ORDER BY seq DESC LIMIT 1`).pluck().get();
+function auditedFiles(db: Db, from: number): string {
+  const id = db.prepare(`SELECT rkey FROM import_undo WHERE tbl = 'imports' AND op = 'i' AND seq > ? ORDER BY seq DESC LIMIT 1`).pluck().get(from);
   const files = id === undefined ? undefined : (db.prepare(`SELECT files FROM imports WHERE rowid = ?`).pluck().get(id) as string | undefined);
   return files ?? '[]';
 }
@@ -120,11 +120,11 @@ export async function undoLastImport(
       const h = keptImport(db);
       if (!h) throw new QPairsError(NOTHING_TO_UNDO);
       refuseAnotherImport(h, opts.started);
-      const total = workOf(db);
+      const total = workOf(db, h.from_seq);
       const before = rowCounts(db);
-      const files = auditedFiles(db);
+      const files = auditedFiles(db, h.from_seq);
       const report = newReport();
-      const state = newReplay(h.seqs, true);
+      const state = newReplay(h, true);
       for (;;) {
         if (replayStep(db, report, STEP_MS, state)) break;
         opts.onProgress?.(report.undone + report.kept + report.skipped + report.failed, total);
@@ -158,7 +158,7 @@ export function refuseAnotherImport(last: UndoableImport, started: string | unde
 
 /** Why there is nothing to undo. */
 export const NOTHING_TO_UNDO =
-  'there is no import to undo: only the last finished import can be undone, until the next import (or a failed, cancelled or interrupted one, which undoes itself)';
+  'there is no import to undo: only the last finished import that changed something can be undone, until another one finishes (a failed, cancelled or interrupted import undoes itself)';
 
 /** One line per part of an undo's outcome: what was undone, kept and skipped, by table. */
 export function undoSummary(r: ImportUndone): string[] {

@@ -78,10 +78,31 @@ export interface ReplayState {
   checkChanged: boolean;
   /** With checkChanged: the pass whose held question ids (holdQuestions) are in temp.qp_undo_held. */
   heldPass?: number;
+  /** The write's own journal entries are those with seq above this (its header's from_seq). */
+  from: number;
+  /**
+   * The kept journal's header (JSON) of the import before, while this write ran over it
+   * (import_journal.kept): put back as the header once this write is undone; its entries stay.
+   */
+  previous: string | null;
 }
 
-/** A replay from its start, for a write whose header kept `seqsBefore`. */
-export const newReplay = (seqsBefore: string, checkChanged = false): ReplayState => ({ pass: 1, seqsBefore, below: new Map(), checkChanged });
+/** What a replay needs of the header of the write it undoes (undo-journal.ts JournalHeader). */
+export interface ReplayedHeader {
+  seqs: string;
+  from_seq: number;
+  kept: string | null;
+}
+
+/** A replay from its start, of the write whose header is `h`. */
+export const newReplay = (h: ReplayedHeader, checkChanged = false): ReplayState => ({
+  pass: 1,
+  seqsBefore: h.seqs,
+  below: new Map(),
+  checkChanged,
+  from: h.from_seq,
+  previous: h.kept,
+});
 const NO_ROWID_BOUND = 9223372036854775807n;
 
 function isDependentError(e: unknown): boolean {
@@ -109,7 +130,7 @@ function holdQuestions(db: Db): void {
  * (pass 3, `last`). Returns false when `due()` stopped it.
  */
 function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: ReturnType<Db['prepare']>, due: () => boolean, last: boolean): boolean {
-  const ranges = db.prepare(`SELECT seq, tbl, rkey FROM import_undo WHERE ${IS_RANGE} ORDER BY seq DESC`).all() as Array<{ seq: number; tbl: string; rkey: string }>;
+  const ranges = db.prepare(`SELECT seq, tbl, rkey FROM import_undo WHERE ${IS_RANGE} AND seq > ? ORDER BY seq DESC`).all(state.from) as Array<{ seq: number; tbl: string; rkey: string }>;
   if (state.checkChanged && state.heldPass !== state.pass) {
     holdQuestions(db);
     state.heldPass = state.pass;
@@ -172,7 +193,7 @@ export function replayStep(db: Db, report: UndoReport, maxMs: number, state: Rep
   const t0 = performance.now();
   const due = (): boolean => performance.now() - t0 >= maxMs;
   const setNow = db.prepare(`UPDATE temp.qp_undo_now SET tbl = ?`);
-  const pick = db.prepare(`SELECT seq, tbl, op, rkey, stmt FROM import_undo WHERE NOT ${IS_RANGE} ORDER BY seq DESC LIMIT ${BATCH}`);
+  const pick = db.prepare(`SELECT seq, tbl, op, rkey, stmt FROM import_undo WHERE NOT ${IS_RANGE} AND seq > ${state.from} ORDER BY seq DESC LIMIT ${BATCH}`);
   const forget = db.prepare(`DELETE FROM import_undo WHERE seq >= ? AND NOT ${IS_RANGE}`);
   const delRowid = new Map<string, ReturnType<Db['prepare']>>();
   let current: string | null = null;
@@ -186,11 +207,10 @@ export function replayStep(db: Db, report: UndoReport, maxMs: number, state: Rep
         state.below.clear();
         continue;
       }
-      db.exec(`DELETE FROM import_undo`);
       // Undoing a finished import leaves the counters where they are: its label events' numbers were
       // seen since (a live retrain's mark, an undo event's origin), and new events must not take them.
       if (!state.checkChanged) restoreSequences(db, state.seqsBefore);
-      db.exec(`DELETE FROM import_journal`);
+      endJournal(db, state.from, state.previous);
       done = true;
       break;
     }
@@ -286,20 +306,42 @@ function restoreSequences(db: Db, seqsBefore: string): void {
   }
 }
 
-/** Clears up to `maxMs` of a committed write's journal in one transaction; removes the header at the end. Returns true when done. */
-export function clearBatch(db: Db, maxMs: number): boolean {
+/**
+ * The end of a write's journal, once its entries (those above `from`) are replayed or dropped: with
+ * the kept journal of the import before (`previous`, the header's `kept`), that header is put back
+ * and its entries stay; else the journal is emptied.
+ */
+export function endJournal(db: Db, from: number, previous: string | null): void {
+  if (previous === null) {
+    db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
+    return;
+  }
+  const h = JSON.parse(previous) as { token: string; pid: number; host: string; started: string; what: string; seqs: string; from_seq: number };
+  db.prepare(`DELETE FROM import_undo WHERE seq > ?`).run(from);
+  db.prepare(
+    `UPDATE import_journal SET token = ?, pid = ?, host = ?, started = ?, what = ?, state = 'committed', seqs = ?, from_seq = ?, kept = NULL WHERE id = 1`,
+  ).run(h.token, h.pid, h.host, h.started, h.what, h.seqs, h.from_seq);
+}
+
+/**
+ * Clears up to `maxMs` of a committed write's journal in one transaction; removes the header at the
+ * end. With `upTo`, only the entries at or below it (those a later import left behind, below its
+ * header's from_seq), and the header stays. Returns true when done.
+ */
+export function clearBatch(db: Db, maxMs: number, upTo?: number): boolean {
   const t0 = performance.now();
   db.exec('BEGIN IMMEDIATE');
   try {
     let done = false;
     do {
-      const upTo = db.prepare(`SELECT seq FROM import_undo ORDER BY seq LIMIT 1 OFFSET ${BATCH * 16 - 1}`).pluck().get() as number | undefined;
-      if (upTo === undefined) {
-        db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
+      const next = db.prepare(`SELECT seq FROM import_undo ORDER BY seq LIMIT 1 OFFSET ${BATCH * 16 - 1}`).pluck().get() as number | undefined;
+      if (next === undefined || (upTo !== undefined && next >= upTo)) {
+        if (upTo === undefined) db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
+        else db.prepare(`DELETE FROM import_undo WHERE seq <= ?`).run(upTo);
         done = true;
         break;
       }
-      db.prepare(`DELETE FROM import_undo WHERE seq <= ?`).run(upTo);
+      db.prepare(`DELETE FROM import_undo WHERE seq <= ?`).run(next);
     } while (performance.now() - t0 < maxMs);
     db.exec('COMMIT');
     return done;

@@ -71,14 +71,16 @@ function whereExpr(t: TableShape, r: 'NEW' | 'OLD'): string {
 
 /**
  * The journal triggers of table t. `mark`: t is watermarked, its largest rowid when the write began
- * (rows above it are this write's; inserts above it are not journaled).
+ * (rows above it are this write's; inserts above it are not journaled). `from`: the write's own
+ * entries are those above it (below lies the kept journal of the import before, whose inserted rows
+ * this write's changes to are journaled like any other's).
  */
-function triggerSql(t: TableShape, n: number, mark: number | null): string[] {
+function triggerSql(t: TableShape, n: number, mark: number | null, from: number): string[] {
   const tbl = lit(t.name);
   const on = `main.${q(t.name)}`;
   // `+(…)`: an expression without affinity, so that the index on (tbl, rkey) serves the lookup
   // (an INTEGER-affinity OLD.rowid would make SQLite convert rkey, an ANY column, and scan).
-  const journaled = (r: 'NEW' | 'OLD'): string => `EXISTS (SELECT 1 FROM main.import_undo WHERE op = 'i' AND tbl = ${tbl} AND rkey = +(${keyExpr(t, r)}))`;
+  const journaled = (r: 'NEW' | 'OLD'): string => `EXISTS (SELECT 1 FROM main.import_undo WHERE op = 'i' AND tbl = ${tbl} AND rkey = +(${keyExpr(t, r)}) AND seq > ${from})`;
   const inserted = (r: 'NEW' | 'OLD'): string => (mark === null ? journaled(r) : `(${r}.rowid > ${mark} OR ${journaled(r)})`);
   const insertWhen = mark === null ? '' : ` WHEN NEW.rowid <= ${mark}`;
   const set = t.cols.map((c, i) => `${lit(`${i ? ', ' : ''}${q(c)}=`)} || quote(OLD.${q(c)})`).join(' || ');
@@ -103,11 +105,11 @@ function triggerSql(t: TableShape, n: number, mark: number | null): string[] {
   ];
 }
 
-/** Creates the journal triggers of every table (watermarked ones with their marks); returns their names. */
-export function createJournalTriggers(db: Db, tables: readonly TableShape[], marks: ReadonlyMap<string, number>): string[] {
+/** Creates the journal triggers of every table (watermarked ones with their marks) for a write whose entries lie above `from`; returns their names. */
+export function createJournalTriggers(db: Db, tables: readonly TableShape[], marks: ReadonlyMap<string, number>, from: number): string[] {
   const names: string[] = [];
   tables.forEach((t, n) => {
-    for (const sql of triggerSql(t, n, marks.get(t.name) ?? null)) {
+    for (const sql of triggerSql(t, n, marks.get(t.name) ?? null, from)) {
       db.exec(sql);
       names.push(/TRIGGER ("[^"]+")/.exec(sql)![1]!);
     }

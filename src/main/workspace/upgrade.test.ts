@@ -1,7 +1,7 @@
 /**
  * Upgrades never hurt a workspace. tests/fixtures/workspaces/v<k>.qpairs.gz are workspaces written
  * by the commits that shipped workspace schema k, with their own CLI (make-fixtures.sh says which
- * commit and why; schemas 5, 9 and 11 were never shipped alone, 16 is today's, and v8a is schema 8
+ * commit and why; schemas 5, 9 and 11 were never shipped alone, 17 is today's, and v8a is schema 8
  * as first released, before migration 8 gained its live-training tables). Each is copied to a temp folder (the tracked file is
  * never opened) and opened by today's code:
  *
@@ -36,6 +36,8 @@ import { lastCopiesLeftOut, readCurve, readLiveSetting } from '../training/live-
 import { findSchemaMismatch, schemaObjects } from './schema-check';
 import { Workspace } from './workspace';
 import { globalSeq, ownSeq } from '../engine/own-seq';
+import { runImport } from '../engine/work';
+import { undoableImport, undoLastImport } from './undo-last';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/workspaces');
 
@@ -64,6 +66,7 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v13', version: 13, commit: 'd862929', rows: { questions: 33, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v14', version: 14, commit: '6d96535', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v15', version: 15, commit: 'f711238', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
+  { name: 'v16', version: 16, commit: 'd948209', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
 ];
 
 /** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
@@ -438,18 +441,60 @@ describe('schema 15 → 16: an annotator\'s own event numbers from labels_annota
 
   it('a workspace of schema 16 opened by the QPairs of schema 15 is refused, the file untouched', () => {
     const p = path.join(dir, 'new.qpairs');
-    openWorkspaceDb(p, { create: true }).close();
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 16) }).close();
     const e = expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { migrations: MIGRATIONS.slice(0, 15) }));
     expect([e.version, e.known]).toEqual([16, 15]);
   });
 
   it('upgraded, then recorded as 15 again: refused, naming what schema 16 makes (its index and change_counts)', () => {
     const p = copyOf(v15);
-    openWorkspaceDb(p).close();
+    openWorkspaceDb(p, { migrations: MIGRATIONS.slice(0, 16) }).close();
     recordVersion(p, 15);
     const e = expectRefused(p, WorkspaceSchemaMismatchError);
     expect([[...e.ahead].sort(), e.missing]).toEqual([['change_counts', 'change_counts.n', 'change_counts.what', 'labels.index:labels_annotator_seq'], []]);
     expect(e.message).toContain('(schema 16)');
+  });
+});
+
+describe('schema 16 → 17: the last finished import stays undoable through an import that fails or changes nothing', () => {
+  const v16 = FIXTURE_LIST.find((f) => f.name === 'v16')!;
+  const extraIds = (ws: Workspace): string[] => ws.db.prepare(`SELECT id FROM questions WHERE source = 'extra' ORDER BY id`).pluck().all() as string[];
+
+  it('the kept journal its QPairs left (extra.jsonl) is still the one to undo after the upgrade, through a failed import, and then undoes', async () => {
+    const p = copyOf(v16);
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(16);
+      expect(undoableImport(ws.db)).toMatchObject({ what: 'questions-jsonl import of extra.jsonl' });
+      const bad = path.join(dir, 'bad.jsonl');
+      writeFileSync(bad, '{"id":"y1","title":"fine","body":"fine"}\n{not json\n');
+      await expect(runImport(ws, 'questions-jsonl', [bad], { source: 'bad' })).rejects.toThrow();
+      expect(ws.getQuestion('y1')).toBeNull();
+      expect(undoableImport(ws.db)).toMatchObject({ what: 'questions-jsonl import of extra.jsonl' });
+      expect(extraIds(ws)).toEqual(['x1', 'x2', 'x3']);
+      const undone = await undoLastImport(ws);
+      expect(undone.rowsChanged).toMatchObject({ questions: -3 });
+      expect(extraIds(ws)).toEqual([]);
+      expect(ws.db.prepare(`PRAGMA integrity_check`).pluck().get()).toBe('ok');
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a workspace of schema 17 opened by the QPairs of schema 16 is refused, the file untouched', () => {
+    const p = path.join(dir, 'new.qpairs');
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 17) }).close();
+    const e = expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { migrations: MIGRATIONS.slice(0, 16) }));
+    expect([e.version, e.known]).toEqual([17, 16]);
+  });
+
+  it('upgraded, then recorded as 16 again: refused, naming the journal columns schema 17 makes', () => {
+    const p = copyOf(v16);
+    openWorkspaceDb(p, { migrations: MIGRATIONS.slice(0, 17) }).close();
+    recordVersion(p, 16);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect([[...e.ahead].sort(), e.missing]).toEqual([['import_journal.from_seq', 'import_journal.kept'], []]);
+    expect(e.message).toContain('(schema 17)');
   });
 });
 

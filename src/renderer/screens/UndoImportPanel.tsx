@@ -24,7 +24,7 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
       .then(setLast)
       .catch((e: unknown) => setError(errorMessage(e)));
   }, [client]);
-  // Also when this tab's import ends: one that changed nothing announces no change, but its journal is now the kept one.
+  // Also when this tab's import ends: one that failed or changed nothing announces no change (the import before is still the one to undo).
   useEffect(refresh, [refresh, importDone]);
   useWorkspaceChangedExceptDraws(refresh);
   useReconnect(refresh);

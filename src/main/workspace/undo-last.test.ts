@@ -148,6 +148,27 @@ describe('undo the last import', () => {
     ws.close();
   });
 
+  it('a question kept for a label given since keeps the answers the import brought with it', async () => {
+    const ws = await withQuestions();
+    const rows = Array.from({ length: 5 }, (_, i) => seQuestion(i + 1, `stack question ${i}`)).concat(Array.from({ length: 6 }, (_, i) => seAnswer(1000 + i, (i % 3) + 1)));
+    await runImport(ws, 'stackexchange', [seDump('kept-answers', rows)], { source: 'cooking' });
+    const answersOf = (id: string): string[] => ws.db.prepare(`SELECT id FROM answers WHERE question_id = ? ORDER BY id`).pluck().all(id) as string[];
+    expect(answersOf('1')).toEqual(['1000', '1003']);
+    // Since the import: a pool pairs a base question with question 1, and bob labels the pair.
+    ws.createPool({ name: 'since', scheme: 'binary' });
+    ws.addPoolQuery('since', 'base0', ['1']);
+    ws.addLabel({ pool: 'since', queryId: 'base0', candidateId: '1', annotator: 'bob', value: '1', origin: 'app' });
+    const r = await undoLastImport(ws);
+    expect(ws.getQuestion('1')).not.toBeNull();
+    expect(answersOf('1')).toEqual(['1000', '1003']);
+    expect(ws.getQuestion('2')).toBeNull();
+    expect(ws.db.prepare(`SELECT count(*) FROM answers WHERE source = 'cooking'`).pluck().get()).toBe(2);
+    expect(r.keptBy).toEqual({ questions: 1, answers: 2 });
+    expect(undoSummary(r)[1]).toMatch(/^kept 2 answers rows, 1 questions row that .*; a question kept keeps its answers\)$/);
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    ws.close();
+  });
+
   it('writes back the old texts of an --update import, but skips a question changed again since (its later text stays)', async () => {
     const ws = await withQuestions();
     const before = tablesChecksum(ws, DATA);

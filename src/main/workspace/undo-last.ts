@@ -174,7 +174,10 @@ export function undoSummary(r: ImportUndone): string[] {
   const back = rows(1);
   const what = [gone ? `took out ${gone}` : '', back ? `put back ${back}` : ''].filter(Boolean).join('; ') || 'no rows taken out or put back';
   const lines = [`undid the ${r.what} started ${r.started}: ${what} (${counted(r.undone, 'journal entry', 'journal entries')} replayed)`];
-  if (r.kept) lines.push(`kept ${byTable(r.keptBy)} that rows written since the import refer to (labels given since, and what they refer to)`);
+  if (r.kept) {
+    const answers = r.keptBy.answers ? '; a question kept keeps its answers' : '';
+    lines.push(`kept ${byTable(r.keptBy)} that rows written since the import refer to (labels given since, and what they refer to${answers})`);
+  }
   if (r.skipped) lines.push(`skipped ${byTable(r.skippedBy)} changed again since the import: their later values stay`);
   if (r.indexDropped) lines.push('the stored BM25 index no longer matched the questions and was dropped: the next search or pool creation builds it again');
   if (r.failed) lines.push(`${r.failed.toLocaleString('en-US')} change${r.failed === 1 ? '' : 's'} could not be undone and stay as they are`);

@@ -114,7 +114,7 @@ function isDependentError(e: unknown): boolean {
  * Undoing a finished import: the ids of the questions that the pools' pairs and labels left in the
  * workspace name (in pass 3, those written since the import: the import's own are undone by then),
  * so that their texts stay — a pool made or a label given since on a question the import brought
- * keeps its text. Rebuilt at the start of each pass of range deletes.
+ * keeps its text, and its answers (heldRows). Rebuilt at the start of each pass of range deletes.
  */
 function holdQuestions(db: Db): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS qp_undo_held (id TEXT PRIMARY KEY) WITHOUT ROWID`);
@@ -122,6 +122,16 @@ function holdQuestions(db: Db): void {
   db.exec(`INSERT OR IGNORE INTO temp.qp_undo_held(id)
              SELECT query_id FROM main.pool_queries UNION SELECT candidate_id FROM main.pool_candidates
              UNION SELECT query_id FROM main.labels UNION SELECT candidate_id FROM main.labels`);
+}
+
+/**
+ * Undoing a finished import, a watermarked table's rows kept by the held questions (holdQuestions):
+ * the questions themselves and their answers (a kept question that lost the answers the import
+ * brought would read differently from what was labeled). A statement telling a row (by rowid) held; null for other tables.
+ */
+function heldRows(db: Db, tbl: string): ReturnType<Db['prepare']> | null {
+  const key = tbl === 'questions' ? 'id' : tbl === 'answers' ? 'question_id' : null;
+  return key && db.prepare(`SELECT 1 FROM main.${q(tbl)} AS x JOIN temp.qp_undo_held AS h ON h.id = x.${key} WHERE x.rowid = ?`).pluck();
 }
 
 /**
@@ -142,10 +152,7 @@ function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: Re
     setNow.run(r.tbl);
     const next = db.prepare(`SELECT rowid FROM main.${q(r.tbl)} WHERE rowid > ? AND rowid < ? ORDER BY rowid DESC LIMIT ${BATCH}`).pluck();
     const del = db.prepare(`DELETE FROM main.${q(r.tbl)} WHERE rowid = ?`);
-    const held =
-      state.checkChanged && r.tbl === 'questions'
-        ? db.prepare(`SELECT 1 FROM main.questions AS x JOIN temp.qp_undo_held AS h ON h.id = x.id WHERE x.rowid = ?`).pluck()
-        : null;
+    const held = state.checkChanged ? heldRows(db, r.tbl) : null;
     for (;;) {
       const ids = next.all(mark, state.below.get(r.seq) ?? NO_ROWID_BOUND) as number[];
       if (ids.length === 0) break;

@@ -17,6 +17,7 @@ import { describeSelectedOn } from '../../shared/selected-on';
 import { countScored, hasTiedScores } from '../metrics';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
+import { licenceSection, workspaceImports } from './licence';
 
 export interface DatasheetInput {
   ws: Workspace;
@@ -360,11 +361,8 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
   // An import that wrote nothing (a file re-imported as the workspace held it) is not where any data came from:
   // it is counted, not listed, so it takes none of the 20 rows from the imports that brought data.
   // An undo (`qpairs import undo`) took its import's rows and audit row back out: counted, not listed as a format.
-  const all = ws.listImports();
-  const undone = all.filter((i) => i.format === 'undo').length;
-  const imports = all.filter((i) => i.format !== 'undo' && !wroteNothing(i.report));
-  const unchanged = all.length - undone - imports.length;
-  if (all.length) {
+  const { data: imports, undone, unchanged, all } = workspaceImports(ws);
+  if (all) {
     out.push('');
     out.push('Imports into the workspace:');
     out.push('');
@@ -374,12 +372,8 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
     if (unchanged) out.push(`${shown.length ? '\n' : ''}(${counted(unchanged, 're-import')} that changed nothing — each file as the workspace held it already — not listed)`);
     if (undone) out.push(`${shown.length || unchanged ? '\n' : ''}(${counted(undone, 'import')} undone since — its rows and its line here taken back out)`);
   }
+  out.push(...licenceSection(imports));
   return out;
-}
-
-/** The imports audit marks an import that wrote no rows `unchanged: true` (import/index.ts). */
-function wroteNothing(report: unknown): boolean {
-  return typeof report === 'object' && report !== null && (report as { unchanged?: unknown }).unchanged === true;
 }
 
 /** ## Pool construction: how the pool was made (scheme, retriever, depth, sampling) and its runs; runs of models trained on its queries flagged. */

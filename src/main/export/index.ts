@@ -29,6 +29,7 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
+import { cardLicence, workspaceImports } from './licence';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
 
@@ -268,7 +269,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     version: o.version ?? '0.1.0',
   });
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
-  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0 }) }) + sheet : sheet;
+  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, license: cardLicence(workspaceImports(ws).data), labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0 }) }) + sheet : sheet;
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
 }
 
@@ -295,7 +296,7 @@ const yq = (s: string): string => JSON.stringify(s);
  * The YAML front matter of a Hugging Face dataset card for an hf-dataset export: pretty name,
  * task, size category, the one data file (config "default", split "test") and its features.
  */
-export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean; labels: string }): string {
+export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean; labels: string; license?: string | null }): string {
   const size = o.rows < 1000 ? 'n<1K' : o.rows < 10_000 ? '1K<n<10K' : o.rows < 100_000 ? '10K<n<100K' : o.rows < 1_000_000 ? '100K<n<1M' : 'n>1M';
   // The rows' own column list (formats.ts hfColumns): features equal the columns, always.
   const features = hfColumns(o.text).flatMap(({ name, feature }) => {
@@ -306,6 +307,8 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
   return [
     '---',
     `pretty_name: ${yq(`QPairs pool ${o.pool}`)}`,
+    // Only when every import that brought data names one licence (licence.ts); else the datasheet says what to state.
+    ...(o.license ? [`license: ${o.license}`] : []),
     // No `language`: QPairs does not know the corpus's (a Stack Exchange site's dump may be in any), and a
     // card that said English put every export under English on the Hub.
     'task_categories:',

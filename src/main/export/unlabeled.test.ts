@@ -13,6 +13,14 @@ describe('exporting a pool no one has labeled yet', () => {
     expect(csv.trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2).join(' '))).toEqual(['q c1', 'q c2', 'q c3']);
     expect(built.warnings).toContain('gold has no labels in pool "p"');
   });
+  it('qrels and semeval-relevancy both say how many pairs they left out (qrels said nothing but in its datasheet)', () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'ann', value: '1', origin: 'test' });
+    for (const format of ['qrels', 'semeval-relevancy'] as const) {
+      const built = buildExport(pool.ws, 'p', format, 'out', { annotator: 'ann' });
+      expect(built.files[0]!.lines).toBe(1);
+      expect(built.warnings).toContain('2 pairs without a label from ann were left out');
+    }
+  });
   it('still refuses a label source someone typed and nobody has', () => {
     expect(() => buildExport(pool.ws, 'p', 'csv', 'pairs.csv', { annotator: 'alcie' })).toThrow('no annotator named "alcie" (the pool has no labels yet)');
   });

@@ -18,6 +18,7 @@ import { countScored, hasTiedScores } from '../metrics';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
 import { licenceSection, workspaceImports } from './licence';
+import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
 
 export interface DatasheetInput {
   ws: Workspace;
@@ -400,6 +401,10 @@ function poolConstructionSection(d: DatasheetInput): string[] {
       ],
     ),
   );
+  // A query BM25 found no candidate for is in the pool (its count above) and in no file: no pair, no row.
+  const emptyIds = s.queries.filter((q) => q.candidates.length === 0).map((q) => q.queryId);
+  const empty = queriesWithoutCandidateNote(emptyIds, p.queries);
+  if (empty) out.push('', `Note: ${empty}; the files have no row for ${emptyIds.length === 1 ? 'it' : 'them'}.`);
   // Runs scored by a model that was trained on some of these queries are not held-out figures.
   const poolQueryIds = s.queries.map((q) => q.queryId);
   for (const r of runs) {

@@ -21,6 +21,16 @@ describe('exporting a pool no one has labeled yet', () => {
       expect(built.warnings).toContain('2 pairs without a label from ann were left out');
     }
   });
+  it("a query with no candidate is named in the datasheet: the pool counts it and no file has a row for it (the datasheet said 'queries 2' over a file of one)", () => {
+    pool.ws.upsertQuestion({ id: 'q0', source: 's', title: 'the', body: '' });
+    pool.ws.addPoolQuery('p', 'q0', []);
+    for (const format of ['jsonl', 'qrels', 'csv'] as const) {
+      expect(buildExport(pool.ws, 'p', format, 'out').datasheet.content).toContain(
+        'Note: 1 of the 2 queries has no candidate (BM25 finds no other question for it: q0): nothing to label there, and no metric counts it; the files have no row for it.',
+      );
+    }
+    expect(buildExport(pool.ws, 'p', 'jsonl', 'out').files[0]!.content).not.toContain('"q0"');
+  });
   it('still refuses a label source someone typed and nobody has', () => {
     expect(() => buildExport(pool.ws, 'p', 'csv', 'pairs.csv', { annotator: 'alcie' })).toThrow('no annotator named "alcie" (the pool has no labels yet)');
   });

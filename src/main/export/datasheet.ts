@@ -621,6 +621,15 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
         ],
       ),
     );
+    // A ruling outdated by a vote given after it counts for nothing: without this line the judges' rulings seemed to vanish from the counts.
+    const outdated = s.pairs.filter((x) => x.outdatedRuling).length;
+    if (outdated) {
+      out.push(
+        '',
+        `${counted(outdated, 'ruling is', 'rulings are')} outdated: an annotator changed or added a vote after the judge ruled, so ${outdated === 1 ? 'it does' : 'they do'} not count ` +
+          `(not in "settled by a judge"); ${outdated === 1 ? 'its pair waits' : 'their pairs wait'} in Review for a judge to rule again.`,
+      );
+    }
   }
   return out;
 }

@@ -389,6 +389,11 @@ export function prepareExportWrite(
     checkWriteTarget(path.join(abs, 'README.md'), protect);
     checkWriteTarget(path.join(abs, 'data', 'pairs.jsonl'), protect);
   } else {
+    // `out/` names a folder: path.resolve drops the slash, and a file `out` (and `out.datasheet.md`) was written beside where it was asked.
+    if (/[\\/]$/.test(out)) {
+      const example = path.join(abs, `${safeName(o.pool ?? 'pool')}${EXT[format]}`);
+      throw new QPairsError(`refusing to write ${out}: a name ending in "${out.slice(-1)}" is a folder, and the ${format} export writes a file (its datasheet beside it): name the file, as ${example}; nothing was written`);
+    }
     checkWriteTarget(abs, protect);
     checkWriteTarget(`${abs}.datasheet.md`, protect);
   }

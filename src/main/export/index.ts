@@ -30,6 +30,7 @@ import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
 import { cardLicence, workspaceImports } from './licence';
+import { readHeader } from '../workspace/undo-journal';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
 
@@ -229,6 +230,14 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   }
   const r = render(format, { pool, queries: state.queries, labels, state, runs, run, text, notes });
   warnings.push(...r.warnings);
+  // Imports commit in chunks: one under way (or interrupted and not yet undone) has rows in this snapshot that it may still add to or take back.
+  const unfinished = readHeader(ws.db);
+  if (unfinished?.state === 'running') {
+    warnings.push(
+      `an unfinished ${unfinished.what} (started ${unfinished.started}) was in the workspace when this export was taken: what it had written so far is in this export, ` +
+        'and it may still add more, or be undone if it fails or was interrupted — export again once it has finished',
+    );
+  }
 
   const hf = format === 'hf-dataset';
   const runFiles = r.files.filter((f) => f.run !== null).length;

@@ -5,6 +5,7 @@ import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { buildExport, writeExport } from './index';
 import { useOneQueryPool } from './test-pool';
 import { fmt, fmtCi } from '../cli/commands/common';
+import { addAnnotator } from '../gold/store';
 
 const pool = useOneQueryPool('qpairs-datasheet-counts-');
 const scratch = scratchWorkspaces('qpairs-datasheet-files-');
@@ -33,6 +34,27 @@ describe("the datasheet's agreement counts take their noun's number", () => {
     expect(sheet).toMatch(/\| alice \| annotator \| annotator \| 3 \| 3 \|/);
     expect(sheet).toMatch(/\| bob \| annotator \| annotator \| 3 \| 3 \|/);
     expect(sheet).toContain('| alice | 1 | 1 | 1 |');
+  });
+});
+
+describe("the datasheet's aggregation counts an outdated ruling", () => {
+  it('a vote given after a ruling outdates it: the datasheet says so (the ruling left "settled by a judge" and nothing said where it went)', () => {
+    addAnnotator(pool.ws, 'judy', 'judge');
+    for (const [c, a, b] of [['c1', '1', '0'], ['c2', '1', '0'], ['c3', '0', '0']] as const) {
+      pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'alice', value: a, origin: 'test' });
+      pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'bob', value: b, origin: 'test' });
+    }
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'judy', value: '1', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c2', annotator: 'judy', value: '0', origin: 'test' });
+    const before = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
+    expect(before).toContain('| settled by a judge | 2 |');
+    expect(before).not.toContain('outdated');
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'bob', value: '?', origin: 'test' });
+    const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
+    expect(sheet).toContain('| settled by a judge | 1 |');
+    expect(sheet).toContain(
+      '1 ruling is outdated: an annotator changed or added a vote after the judge ruled, so it does not count (not in "settled by a judge"); its pair waits in Review for a judge to rule again.',
+    );
   });
 });
 

@@ -17,6 +17,8 @@ import { describeSelectedOn } from '../../shared/selected-on';
 import { countScored, hasTiedScores } from '../metrics';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
+import { licenceSection, workspaceImports } from './licence';
+import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
 
 export interface DatasheetInput {
   ws: Workspace;
@@ -360,11 +362,8 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
   // An import that wrote nothing (a file re-imported as the workspace held it) is not where any data came from:
   // it is counted, not listed, so it takes none of the 20 rows from the imports that brought data.
   // An undo (`qpairs import undo`) took its import's rows and audit row back out: counted, not listed as a format.
-  const all = ws.listImports();
-  const undone = all.filter((i) => i.format === 'undo').length;
-  const imports = all.filter((i) => i.format !== 'undo' && !wroteNothing(i.report));
-  const unchanged = all.length - undone - imports.length;
-  if (all.length) {
+  const { data: imports, undone, unchanged, all } = workspaceImports(ws);
+  if (all) {
     out.push('');
     out.push('Imports into the workspace:');
     out.push('');
@@ -374,12 +373,8 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
     if (unchanged) out.push(`${shown.length ? '\n' : ''}(${counted(unchanged, 're-import')} that changed nothing — each file as the workspace held it already — not listed)`);
     if (undone) out.push(`${shown.length || unchanged ? '\n' : ''}(${counted(undone, 'import')} undone since — its rows and its line here taken back out)`);
   }
+  out.push(...licenceSection(imports));
   return out;
-}
-
-/** The imports audit marks an import that wrote no rows `unchanged: true` (import/index.ts). */
-function wroteNothing(report: unknown): boolean {
-  return typeof report === 'object' && report !== null && (report as { unchanged?: unknown }).unchanged === true;
 }
 
 /** ## Pool construction: how the pool was made (scheme, retriever, depth, sampling) and its runs; runs of models trained on its queries flagged. */
@@ -406,6 +401,10 @@ function poolConstructionSection(d: DatasheetInput): string[] {
       ],
     ),
   );
+  // A query BM25 found no candidate for is in the pool (its count above) and in no file: no pair, no row.
+  const emptyIds = s.queries.filter((q) => q.candidates.length === 0).map((q) => q.queryId);
+  const empty = queriesWithoutCandidateNote(emptyIds, p.queries);
+  if (empty) out.push('', `Note: ${empty}; the files have no row for ${emptyIds.length === 1 ? 'it' : 'them'}.`);
   // Runs scored by a model that was trained on some of these queries are not held-out figures.
   const poolQueryIds = s.queries.map((q) => q.queryId);
   for (const r of runs) {
@@ -622,6 +621,15 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
         ],
       ),
     );
+    // A ruling outdated by a vote given after it counts for nothing: without this line the judges' rulings seemed to vanish from the counts.
+    const outdated = s.pairs.filter((x) => x.outdatedRuling).length;
+    if (outdated) {
+      out.push(
+        '',
+        `${counted(outdated, 'ruling is', 'rulings are')} outdated: an annotator changed or added a vote after the judge ruled, so ${outdated === 1 ? 'it does' : 'they do'} not count ` +
+          `(not in "settled by a judge"); ${outdated === 1 ? 'its pair waits' : 'their pairs wait'} in Review for a judge to rule again.`,
+      );
+    }
   }
   return out;
 }

@@ -323,16 +323,22 @@ function renderAskubuntu(ctx: RenderContext): void {
 
 /** qrels: the judged pairs with their grades. */
 function renderQrels(ctx: RenderContext): void {
-  const { inp, format, files, handling, count, valueOf, judged } = ctx;
+  const { inp, format, warnings, files, handling, count, valueOf, judged } = ctx;
   const lines: string[] = [];
+  let skipped = 0;
   for (const q of inp.queries) {
     for (const c of q.candidates) {
       const v = valueOf(q.queryId, c);
-      if (!judged(v)) continue;
+      if (!judged(v)) {
+        skipped++;
+        continue;
+      }
       count(q.queryId, v);
       lines.push(`${noSpace(q.queryId, format)} 0 ${noSpace(c, format)} ${labelGrade(v)}`);
     }
   }
+  // As semeval-relevancy says it: the export's own report, not only its datasheet, tells that the file is not the whole pool.
+  if (skipped) warnings.push(`${counted(skipped, 'pair')} without a label from ${inp.labels.source} ${skipped === 1 ? 'was' : 'were'} left out`);
   files.push({ run: null, lines });
   handling.statement = 'qrels lists judged pairs only: unresolved, "?" and unlabeled pairs are left out (unjudged; trec_eval counts them as not relevant)';
 }

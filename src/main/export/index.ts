@@ -29,6 +29,8 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
+import { cardLicence, workspaceImports } from './licence';
+import { readHeader } from '../workspace/undo-journal';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
 
@@ -228,6 +230,14 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   }
   const r = render(format, { pool, queries: state.queries, labels, state, runs, run, text, notes });
   warnings.push(...r.warnings);
+  // Imports commit in chunks: one under way (or interrupted and not yet undone) has rows in this snapshot that it may still add to or take back.
+  const unfinished = readHeader(ws.db);
+  if (unfinished?.state === 'running') {
+    warnings.push(
+      `an unfinished ${unfinished.what} (started ${unfinished.started}) was in the workspace when this export was taken: what it had written so far is in this export, ` +
+        'and it may still add more, or be undone if it fails or was interrupted — export again once it has finished',
+    );
+  }
 
   const hf = format === 'hf-dataset';
   const runFiles = r.files.filter((f) => f.run !== null).length;
@@ -268,7 +278,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     version: o.version ?? '0.1.0',
   });
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
-  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0 }) }) + sheet : sheet;
+  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, license: cardLicence(workspaceImports(ws).data), labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0 }) }) + sheet : sheet;
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
 }
 
@@ -295,7 +305,7 @@ const yq = (s: string): string => JSON.stringify(s);
  * The YAML front matter of a Hugging Face dataset card for an hf-dataset export: pretty name,
  * task, size category, the one data file (config "default", split "test") and its features.
  */
-export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean; labels: string }): string {
+export function datasetCard(o: { pool: string; scheme: string; rows: number; source: string; text: boolean; labels: string; license?: string | null }): string {
   const size = o.rows < 1000 ? 'n<1K' : o.rows < 10_000 ? '1K<n<10K' : o.rows < 100_000 ? '10K<n<100K' : o.rows < 1_000_000 ? '100K<n<1M' : 'n>1M';
   // The rows' own column list (formats.ts hfColumns): features equal the columns, always.
   const features = hfColumns(o.text).flatMap(({ name, feature }) => {
@@ -306,6 +316,8 @@ export function datasetCard(o: { pool: string; scheme: string; rows: number; sou
   return [
     '---',
     `pretty_name: ${yq(`QPairs pool ${o.pool}`)}`,
+    // Only when every import that brought data names one licence (licence.ts); else the datasheet says what to state.
+    ...(o.license ? [`license: ${o.license}`] : []),
     // No `language`: QPairs does not know the corpus's (a Stack Exchange site's dump may be in any), and a
     // card that said English put every export under English on the Hub.
     'task_categories:',
@@ -386,6 +398,11 @@ export function prepareExportWrite(
     checkWriteTarget(path.join(abs, 'README.md'), protect);
     checkWriteTarget(path.join(abs, 'data', 'pairs.jsonl'), protect);
   } else {
+    // `out/` names a folder: path.resolve drops the slash, and a file `out` (and `out.datasheet.md`) was written beside where it was asked.
+    if (/[\\/]$/.test(out)) {
+      const example = path.join(abs, `${safeName(o.pool ?? 'pool')}${EXT[format]}`);
+      throw new QPairsError(`refusing to write ${out}: a name ending in "${out.slice(-1)}" is a folder, and the ${format} export writes a file (its datasheet beside it): name the file, as ${example}; nothing was written`);
+    }
     checkWriteTarget(abs, protect);
     checkWriteTarget(`${abs}.datasheet.md`, protect);
   }

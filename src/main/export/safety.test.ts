@@ -151,6 +151,18 @@ describe('export targets that would damage a database are refused', () => {
     expect(readFileSync(path.join(hf, 'README.md'), 'utf8')).toBe('my card\n');
   });
 
+  it('OUT ending in a slash names a folder: refused, naming a file to give (a file "out" and "out.datasheet.md" were written beside it)', () => {
+    for (const out of [path.join(dir, 'gold') + '/', path.join(dir, 'missing') + '/']) {
+      expect(refusal(() => writeExport(ws, 'P', 'jsonl', out, { force: true }))).toBe(
+        `refusing to write ${out}: a name ending in "/" is a folder, and the jsonl export writes a file (its datasheet beside it): name the file, as ${path.join(out, 'P.jsonl')}; nothing was written`,
+      );
+    }
+    expect(readdirSync(dir).filter((f) => f.startsWith('gold') || f.startsWith('missing'))).toEqual([]);
+    // hf-dataset's OUT is a folder: the slash is welcome there.
+    writeExport(ws, 'P', 'hf-dataset', path.join(dir, 'card') + '/');
+    expect(readdirSync(path.join(dir, 'card')).sort()).toEqual(['README.md', 'data']);
+  });
+
   it('a device, a pipe or a standard stream is refused, even with force: `qpairs export … /dev/stdout --force` renamed a file over /dev/stdout', () => {
     // Links stand for /dev/stdout (whose folder, /dev, a test must not write in).
     const dev = path.join(dir, 'stdout.jsonl');

@@ -13,6 +13,24 @@ describe('exporting a pool no one has labeled yet', () => {
     expect(csv.trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2).join(' '))).toEqual(['q c1', 'q c2', 'q c3']);
     expect(built.warnings).toContain('gold has no labels in pool "p"');
   });
+  it('qrels and semeval-relevancy both say how many pairs they left out (qrels said nothing but in its datasheet)', () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'ann', value: '1', origin: 'test' });
+    for (const format of ['qrels', 'semeval-relevancy'] as const) {
+      const built = buildExport(pool.ws, 'p', format, 'out', { annotator: 'ann' });
+      expect(built.files[0]!.lines).toBe(1);
+      expect(built.warnings).toContain('2 pairs without a label from ann were left out');
+    }
+  });
+  it("a query with no candidate is named in the datasheet: the pool counts it and no file has a row for it (the datasheet said 'queries 2' over a file of one)", () => {
+    pool.ws.upsertQuestion({ id: 'q0', source: 's', title: 'the', body: '' });
+    pool.ws.addPoolQuery('p', 'q0', []);
+    for (const format of ['jsonl', 'qrels', 'csv'] as const) {
+      expect(buildExport(pool.ws, 'p', format, 'out').datasheet.content).toContain(
+        'Note: 1 of the 2 queries has no candidate (BM25 finds no other question for it: q0): nothing to label there, and no metric counts it; the files have no row for it.',
+      );
+    }
+    expect(buildExport(pool.ws, 'p', 'jsonl', 'out').files[0]!.content).not.toContain('"q0"');
+  });
   it('still refuses a label source someone typed and nobody has', () => {
     expect(() => buildExport(pool.ws, 'p', 'csv', 'pairs.csv', { annotator: 'alcie' })).toThrow('no annotator named "alcie" (the pool has no labels yet)');
   });

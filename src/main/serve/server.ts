@@ -28,7 +28,7 @@ import { findRendererDir, serveStatic } from './static';
 import { clearUploads, defaultUploadStore, UploadQuotaError, UploadTooLargeError, type UploadStore } from './uploads';
 import { statusOf, toWireError } from './wire';
 import { BusyError, COMPUTING_COMMANDS, FairUse } from './fair-use';
-import { QPairsError } from '../errors';
+import { CancelledError, QPairsError } from '../errors';
 import { isPageLoad, sendLinkEnded, sendSignedOut } from './link-ended';
 import { inviteLink } from '../../shared/invite-link';
 
@@ -363,6 +363,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     } catch (e) {
       if (e instanceof BusyError) {
         busyLater(res, annotator ?? '@owner', e.message);
+        return;
+      }
+      // The client went away and its work was stopped, as asked: no fault of QPairs, and no one to answer.
+      if (gone.signal.aborted && e instanceof CancelledError) {
+        log(`${command} cancelled: the client went away`);
         return;
       }
       const wire = toWireError(e);

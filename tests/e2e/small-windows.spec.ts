@@ -1,7 +1,8 @@
 /**
  * Review in small windows, from the keyboard: at 800×600 (list above the detail) j/k must bring the
  * pair being ruled on into view, not only its row; at 1024×700 the list of a Likert pool with long
- * titles, long annotator names and many votes must fit its column (no horizontal scrollbar).
+ * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
+ * judge's F1 list keeps its keys' meanings inside the card.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,9 @@ const ANNOTATORS = ['alexandra-konstantinopoulou', 'bartholomew-featherstonehaug
 test.describe.configure({ mode: 'serial' });
 
 const title = (id: string): string => `${id} ${'a rather long question title that keeps on going '.repeat(4)}`.slice(0, 180);
+
+/** judy's sign-in token (a judge: her F1 list names seven Alt+N keys). */
+let judyToken = '';
 
 const served = useServedWorkspace('small-windows', 56, {
   context: { viewport: { width: 800, height: 600 } },
@@ -42,6 +46,7 @@ const served = useServedWorkspace('small-windows', 56, {
     qpairs('import', ws, '--format', 'labels-csv', path.join(dir, 'bin.csv'), '--pool', 'bin');
     qpairs('import', ws, '--format', 'labels-csv', path.join(dir, 'lik.csv'), '--pool', 'lik', '--scheme', 'likert5');
     qpairs('annotators', 'add', ws, 'judy', '--role', 'judge');
+    judyToken = (JSON.parse(qpairs('annotators', 'invite', ws, 'judy', '--json')) as { token: string }).token;
   },
 });
 
@@ -110,4 +115,23 @@ test('at 1024×700, the list of a Likert pool with long names and many votes fit
   } finally {
     await page.setViewportSize({ width: 800, height: 600 });
   }
+});
+
+test('at 800×600, a judge\'s F1 list keeps every key and its meaning inside the card', async () => {
+  // Her "Alt+3 · Alt+4 · … Alt+9" stayed on one line and pushed its meaning past the card's right edge, cut off (at 1024 and 1360 too: the card is 760 px).
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/?token=${encodeURIComponent(judyToken)}#review`);
+  await expect(page.getByTestId('review-total')).toHaveText(String(QUERIES * DEPTH));
+  await page.keyboard.press('F1');
+  const global = page.getByTestId('shortcut-global-keys');
+  await expect(global).toContainText('Alt+3 · Alt+4 · Alt+5 · Alt+6 · Alt+7 · Alt+8 · Alt+9');
+  await page.screenshot({ path: path.join(SCREENS, 'shortcuts-judge-800x600.png') });
+  const card = await page.locator('.shortcut-card').evaluate((e) => e.getBoundingClientRect().right);
+  for (const cell of await global.locator('td, th').all()) {
+    const right = await cell.evaluate((e) => e.getBoundingClientRect().right);
+    expect(right, `${await cell.innerText()} ends at ${right}, the card at ${card}`).toBeLessThanOrEqual(card);
+  }
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
 });

@@ -5,7 +5,6 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import {
-  flexRender,
   getCoreRowModel,
   getFilteredRowModel,
   getSortedRowModel,
@@ -154,11 +153,11 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
                           onClick={h.column.getToggleSortingHandler()}
                           data-testid={p.testId ? `${p.testId}-sort-${c.id}` : undefined}
                         >
-                          {flexRender(h.column.columnDef.header, h.getContext())}
+                          {c.header}
                           <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
                         </button>
                       ) : (
-                        flexRender(h.column.columnDef.header, h.getContext())
+                        c.header
                       )}
                     </th>
                   );
@@ -178,7 +177,9 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
                   const c = cell.column.columnDef.meta as Column<T>;
                   return (
                     <td key={cell.id} className={c.className} data-testid={c.cellTestId?.(r.original)} {...c.cellData?.(r.original)}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      {/* Called, not mounted as a component (flexRender): a screen's columns are new functions at each render, and as
+                          component types they remounted every cell then, dropping the focus of a button in it to <body>. */}
+                      {c.cell(r.original)}
                     </td>
                   );
                 })}

@@ -3,12 +3,15 @@
  * "unsure" label); Esc, F1 or Ctrl+/ again, or a click outside closes it. Tab stays inside it,
  * and closing it gives the focus back to where it was.
  */
-import { useRef, type ReactNode } from 'react';
+import { Fragment, useRef, type ReactNode } from 'react';
 import { useModalFocus } from '../lib/modal-focus';
 import { labelKeys, NAV_KEYS, rulingKeys } from '../annotate/keys';
 import { REVIEW_KEYS } from '../review/reviewKeys';
 import { TABS, tabForShortcut } from '../lib/roles';
 import type { CallerRole } from '../../shared/roles';
+
+/** Between the keys of one row that lists several (globalKeys' Alt+N of a role with fewer screens). */
+const KEY_LIST_SEPARATOR = ' · ';
 
 /**
  * Keys that work on every screen, for this role. Alt+N keeps its screen whoever calls (tabForShortcut):
@@ -20,7 +23,7 @@ export function globalKeys(role: CallerRole | null): ReadonlyArray<[string, stri
   const screens: [string, string] =
     mine.length === TABS.length || mine.length === 0
       ? ['Alt+1 … Alt+9', 'screens, in the order of the tabs']
-      : [mine.map((t) => `Alt+${t.n}`).join(' · '), `screens: ${mine.map((t) => t.label).join(', ')} (the numbers of the full tab bar)`];
+      : [mine.map((t) => `Alt+${t.n}`).join(KEY_LIST_SEPARATOR), `screens: ${mine.map((t) => t.label).join(', ')} (the numbers of the full tab bar)`];
   return [screens, ['← / →', 'on the screen tabs: the other screens'], ['F1 or Ctrl+/', 'this list of keys'], ['Tab / Shift+Tab', 'move between controls; Enter or Space uses one']];
 }
 
@@ -60,8 +63,14 @@ export function ShortcutOverlay({ tab, pool = null, role = null, onClose }: { ta
         <tbody>
           {keys.map(([k, what]) => (
             <tr key={k}>
-              <th scope="row">
-                <kbd>{k}</kbd>
+              {/* A list of keys (a judge's Alt+3 · Alt+4 · … Alt+9) wraps between its keys: on one line it pushed its meaning out of the card. */}
+              <th scope="row" className={k.includes(KEY_LIST_SEPARATOR) ? 'key-list' : undefined}>
+                {k.split(KEY_LIST_SEPARATOR).map((one, i) => (
+                  <Fragment key={one}>
+                    {i > 0 && KEY_LIST_SEPARATOR}
+                    <kbd>{one}</kbd>
+                  </Fragment>
+                ))}
               </th>
               <td>{what}</td>
             </tr>

@@ -498,12 +498,14 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   }, []);
 
   const currentRow = useRef<HTMLTableRowElement | null>(null);
+  const splitRef = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     currentRow.current?.scrollIntoView({ block: 'nearest' });
+    // A narrow window's detail scrolls as a whole: the next pair shows from its titles.
+    splitRef.current?.querySelector('[data-testid="review-current"]')?.scrollTo({ top: 0 });
   }, [cursorKey]);
 
   // The split view fills the window below what is above it; its panes scroll inside (issue 24).
-  const splitRef = useRef<HTMLDivElement | null>(null);
   const [splitHeight, setSplitHeight] = useState<number | null>(null);
   useLayoutEffect(() => {
     const fit = (): void => {

@@ -107,6 +107,8 @@ export function AccessPanel(): ReactNode {
     try {
       await client.invoke('annotator.revoke', { name: who });
       if (fresh?.name === who) setFresh(null);
+      // The Revoke button goes with the link: the focus stays in the row, on its Invite (was New link).
+      document.querySelector<HTMLButtonElement>(`[data-testid="access-reinvite-${CSS.escape(who)}"]`)?.focus();
       load();
     } catch (e) {
       setError(errorMessage(e));

@@ -125,7 +125,16 @@ export function ModelRows({
               {curves ? 'Hide curves' : 'Curves'}
             </button>
             {!canDelete ? null : confirming ? (
-              <span className="confirm" role="alertdialog" aria-label={`Delete ${m.name}?`}>
+              <span
+                className="confirm"
+                role="alertdialog"
+                aria-label={`Delete ${m.name}?`}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Escape') return;
+                  e.stopPropagation();
+                  onKeep();
+                }}
+              >
                 Delete “{m.name}”? <span className="muted">(its runs in the pools go too)</span>{' '}
                 {m.featureOf?.length ? (
                   <span className="warn-text" data-testid={`model-delete-feature-of-${m.name}`}>
@@ -135,7 +144,8 @@ export function ModelRows({
                 <button className="danger" data-testid={`model-delete-confirm-${m.name}`} onClick={onConfirmDelete}>
                   Delete
                 </button>{' '}
-                <button data-testid={`model-delete-keep-${m.name}`} onClick={onKeep}>
+                {/* The question takes the focus from the Delete… it replaces, on the choice that changes nothing. */}
+                <button data-testid={`model-delete-keep-${m.name}`} onClick={onKeep} autoFocus>
                   Keep
                 </button>
               </span>

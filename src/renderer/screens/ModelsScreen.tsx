@@ -171,6 +171,21 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   const [scorePool, setScorePool] = useState<Record<string, string>>({});
   const [scoreJobs, setScoreJobs] = useState<Record<string, { jobId: string | null; pool: string; error: string | null }>>({});
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  // Kept: the Delete… button comes back in place of the question, and takes the focus back.
+  const [deleteToFocus, setDeleteToFocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (deleteToFocus === null) return;
+    document.querySelector<HTMLButtonElement>(`[data-testid="model-delete-${CSS.escape(deleteToFocus)}"]`)?.focus();
+    setDeleteToFocus(null);
+  }, [deleteToFocus]);
+  // Deleted: its row is gone; the message saying so takes the focus.
+  const deleteMessageRef = useRef<HTMLParagraphElement | null>(null);
+  const [focusDeleteMessage, setFocusDeleteMessage] = useState(false);
+  useEffect(() => {
+    if (!focusDeleteMessage) return;
+    deleteMessageRef.current?.focus();
+    setFocusDeleteMessage(false);
+  }, [focusDeleteMessage]);
   const [deleteMessage, setDeleteMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [curvesOf, setCurvesOf] = useState<string | null>(null);
 
@@ -199,6 +214,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
     } catch (e) {
       setDeleteMessage({ ok: false, text: `“${model}” was not deleted: ${errorMessage(e)}` });
     }
+    setFocusDeleteMessage(true);
     refresh();
   };
 
@@ -374,7 +390,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
       <section className="card">
         <h2>Trained models</h2>
         {deleteMessage && (
-          <p className={deleteMessage.ok ? 'ok small' : 'error small'} role="status" data-testid="model-delete-message">
+          <p ref={deleteMessageRef} tabIndex={-1} className={deleteMessage.ok ? 'ok small' : 'error small'} role="status" data-testid="model-delete-message">
             {deleteMessage.text}
           </p>
         )}
@@ -417,7 +433,10 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
                       confirming={confirmDelete === m.name}
                       onDelete={() => setConfirmDelete(m.name)}
                       onConfirmDelete={() => void remove(m.name)}
-                      onKeep={() => setConfirmDelete(null)}
+                      onKeep={() => {
+                        setConfirmDelete(null);
+                        setDeleteToFocus(m.name);
+                      }}
                       canDelete={mayCall(shared.role, 'models.delete')}
                       curves={curvesOf === m.name}
                       onCurves={() => setCurvesOf((c) => (c === m.name ? null : m.name))}

@@ -2,13 +2,20 @@
  * The selected pool's guidelines on the Pools screen: the owner edits their Markdown beside a preview
  * and saves them (pool.setGuidelines); anyone else reads them.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PoolInfo } from '../../shared/contract';
 import { useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 
-export function PoolGuidelines({ selected, owner }: { selected: PoolInfo; owner: boolean }): ReactNode {
+/** `focusRequest`: raised by the pools' Guidelines buttons; each raise scrolls to the guidelines and gives their heading the focus. */
+export function PoolGuidelines({ selected, owner, focusRequest }: { selected: PoolInfo; owner: boolean; focusRequest: number }): ReactNode {
+  const heading = useRef<HTMLHeadingElement | null>(null);
+  useEffect(() => {
+    if (focusRequest === 0) return;
+    heading.current?.focus({ preventScroll: true });
+    heading.current?.scrollIntoView({ block: 'start' });
+  }, [focusRequest]);
   const { client } = useApp();
   const [draft, setDraft] = useState('');
   const [draftPool, setDraftPool] = useState<string | null>(null);
@@ -40,13 +47,17 @@ export function PoolGuidelines({ selected, owner }: { selected: PoolInfo; owner:
     <>
     {selected && !owner && (
       <section className="card" data-testid="guidelines-view">
-        <h2>Guidelines for “{selected.name}”</h2>
+        <h2 ref={heading} tabIndex={-1} className="guidelines-heading" data-testid="guidelines-heading">
+          Guidelines for “{selected.name}”
+        </h2>
         {selected.guidelines.trim() ? <Markdown source={selected.guidelines} testId="guidelines-preview" /> : <p className="muted">This pool has no guidelines yet.</p>}
       </section>
     )}
     {selected && owner && (
       <section className="card" data-testid="guidelines-editor">
-        <h2>Guidelines for “{selected.name}”</h2>
+        <h2 ref={heading} tabIndex={-1} className="guidelines-heading" data-testid="guidelines-heading">
+          Guidelines for “{selected.name}”
+        </h2>
         <div className="guidelines-grid">
           <label className="wide">
             Markdown

@@ -52,8 +52,21 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
 
   // ------------------------------------------------------------ blind or open
   const [confirmOpen, setConfirmOpen] = useState<string | null>(null);
+  /** Counts the Guidelines buttons pressed: each takes the focus to the guidelines shown below. */
+  const [guidelinesAsked, setGuidelinesAsked] = useState(0);
   const [blindBusy, setBlindBusy] = useState<string | null>(null);
   const [blindMessage, setBlindMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  // The toggle comes back in place of the question (enabled again once saved): the focus goes back to it then.
+  const [toggleToFocus, focusBlindToggle] = useState<string | null>(null);
+  useEffect(() => {
+    if (toggleToFocus === null || blindBusy !== null) return;
+    document.querySelector<HTMLButtonElement>(`[data-testid="pool-blind-toggle-${CSS.escape(toggleToFocus)}"]`)?.focus();
+    focusBlindToggle(null);
+  }, [toggleToFocus, blindBusy, confirmOpen]);
+  const keepBlind = (pool: string): void => {
+    setConfirmOpen(null);
+    focusBlindToggle(pool);
+  };
   const setPoolBlind = async (pool: string, value: boolean): Promise<void> => {
     setConfirmOpen(null);
     setBlindBusy(pool);
@@ -66,6 +79,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
       setBlindMessage({ ok: false, text: `Pool “${pool}” was not changed: ${errorMessage(e)}` });
     } finally {
       setBlindBusy(null);
+      focusBlindToggle(pool);
     }
   };
   const hasLabels = (pool: string): boolean => (progress[pool]?.annotators ?? []).some((a) => a.labeledPairs > 0);
@@ -134,7 +148,17 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                       </span>
                       {owner &&
                         (confirmOpen === p.name ? (
-                          <span className="confirm" role="alertdialog" aria-label={`Open pool ${p.name}?`} data-testid={`pool-open-confirm-box-${p.name}`}>
+                          <span
+                            className="confirm"
+                            role="alertdialog"
+                            aria-label={`Open pool ${p.name}?`}
+                            data-testid={`pool-open-confirm-box-${p.name}`}
+                            onKeyDown={(e) => {
+                              if (e.key !== 'Escape') return;
+                              e.stopPropagation();
+                              keepBlind(p.name);
+                            }}
+                          >
                             <br />
                             Open “{p.name}”? Its annotators will see each other’s labels and rankers’ scores
                             {hasLabels(p.name) ? ', and the labels they gave blind so far' : ''}; labels given while it is open may not be independent. The
@@ -142,7 +166,8 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                             <button className="danger" data-testid={`pool-open-confirm-${p.name}`} onClick={() => void setPoolBlind(p.name, false)}>
                               Open it
                             </button>{' '}
-                            <button data-testid={`pool-open-keep-${p.name}`} onClick={() => setConfirmOpen(null)}>
+                            {/* The question takes the focus from the toggle it replaces, on the choice that changes nothing. */}
+                            <button data-testid={`pool-open-keep-${p.name}`} onClick={() => keepBlind(p.name)} autoFocus>
                               Keep blind
                             </button>
                           </span>
@@ -185,7 +210,13 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                 cell: (p) => (
                   <>
 
-                      <button data-testid={`pool-guidelines-${p.name}`} onClick={() => shared.setPool(p.name)}>
+                      <button
+                        data-testid={`pool-guidelines-${p.name}`}
+                        onClick={() => {
+                          shared.setPool(p.name);
+                          setGuidelinesAsked((n) => n + 1);
+                        }}
+                      >
                         Guidelines
                       </button>
                       <button
@@ -216,7 +247,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
 
       {owner && <NewPoolForm shared={shared} sources={sources} />}
 
-      {selected && <PoolGuidelines selected={selected} owner={owner} />}
+      {selected && <PoolGuidelines selected={selected} owner={owner} focusRequest={guidelinesAsked} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { ImportUndoReport, UndoableImport } from '../../shared/contract';
 import { useApp, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
@@ -57,25 +57,52 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
       .catch((e: unknown) => setError(errorMessage(e)));
   };
   const running = jobId !== null && !done;
+
+  // The question replaces the button, and the undo's outcome the question: the focus follows, never left on <body>.
+  const startButton = useRef<HTMLButtonElement | null>(null);
+  const outcome = useRef<HTMLDivElement | null>(null);
+  const [focusStart, setFocusStart] = useState(false);
+  const keep = (): void => {
+    setConfirming(false);
+    setFocusStart(true);
+  };
+  useEffect(() => {
+    if (!focusStart || confirming) return;
+    startButton.current?.focus();
+    setFocusStart(false);
+  }, [focusStart, confirming]);
+  useEffect(() => {
+    const at = document.activeElement;
+    if (done && (!at || at === document.body || !document.contains(at))) outcome.current?.querySelector<HTMLElement>('[data-outcome]')?.focus();
+  }, [done]);
   const report = done?.ok ? (done.report as ImportUndoReport) : null;
 
   return (
-    <div className="undo-import" data-testid="undo-import">
+    <div className="undo-import" data-testid="undo-import" ref={outcome}>
       {last && !running && (
         <p>
           {confirming ? (
-            <span className="confirm" role="alertdialog" aria-label="Undo the last import?">
+            <span
+              className="confirm"
+              role="alertdialog"
+              aria-label="Undo the last import?"
+              onKeyDown={(e) => {
+                if (e.key !== 'Escape') return;
+                e.stopPropagation();
+                keep();
+              }}
+            >
               Undo the {last.what} started {new Date(last.started).toLocaleString()}? Its rows go, except what labels given since refer to; rows changed since
               stay as they are.{' '}
               <button type="button" className="danger" data-testid="undo-import-confirm" onClick={start}>
                 Undo it
               </button>{' '}
-              <button type="button" data-testid="undo-import-keep" onClick={() => setConfirming(false)}>
+              <button type="button" data-testid="undo-import-keep" onClick={keep} autoFocus>
                 Keep it
               </button>
             </span>
           ) : (
-            <button type="button" data-testid="undo-import-start" disabled={busy} onClick={ask}>
+            <button ref={startButton} type="button" data-testid="undo-import-start" disabled={busy} onClick={ask}>
               Undo last import: {last.what}, {new Date(last.started).toLocaleString()}
             </button>
           )}
@@ -93,12 +120,12 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
         </div>
       )}
       {done && !done.ok && (
-        <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="undo-import-error">
+        <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="undo-import-error" tabIndex={-1} data-outcome>
           <strong>{done.cancelled ? 'Undo cancelled.' : 'The undo failed.'}</strong> {done.cancelled ? 'The import is whole, and can still be undone.' : done.error}
         </div>
       )}
       {report && (
-        <div className="ok-box" data-testid="undo-import-report">
+        <div className="ok-box" data-testid="undo-import-report" tabIndex={-1} data-outcome>
           <strong>Import undone.</strong>
           <ul className="report-list">
             {report.lines.map((l, i) => (

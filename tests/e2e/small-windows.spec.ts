@@ -1,0 +1,137 @@
+/**
+ * Review in small windows, from the keyboard: at 800×600 (list above the detail) j/k must bring the
+ * pair being ruled on into view, not only its row; at 1024×700 the list of a Likert pool with long
+ * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
+ * judge's F1 list keeps its keys' meanings inside the card.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { qpairs } from './small-pool';
+import { useServedWorkspace } from './served-workspace';
+
+const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
+const QUERIES = 30;
+const DEPTH = 3;
+/** Annotators with long names: every pair gets a vote from each (Likert) and they disagree. */
+const ANNOTATORS = ['alexandra-konstantinopoulou', 'bartholomew-featherstonehaugh', 'chrysanthemum-wolfeschlegel', 'dmitri-vasilyevich-ostrogradsky'];
+
+test.describe.configure({ mode: 'serial' });
+
+const title = (id: string): string => `${id} ${'a rather long question title that keeps on going '.repeat(4)}`.slice(0, 180);
+
+/** judy's sign-in token (a judge: her F1 list names seven Alt+N keys). */
+let judyToken = '';
+
+const served = useServedWorkspace('small-windows', 56, {
+  context: { viewport: { width: 800, height: 600 } },
+  prepare: ({ dir, workspace }) => {
+    const ws = workspace!;
+    const questions: string[] = [];
+    const binary: string[] = [];
+    const likert: string[] = [];
+    for (let q = 0; q < QUERIES; q++) {
+      const cands = Array.from({ length: DEPTH }, (_, c) => `c${q}x${c}`);
+      for (const id of [`q${q}`, ...cands]) questions.push(JSON.stringify({ id, title: title(`T${id}`), body: `${id} body ${'words '.repeat(80)}` }));
+      for (const c of cands) {
+        binary.push(`q${q},${c},alice,1`, `q${q},${c},bob,0`);
+        ANNOTATORS.forEach((a, i) => likert.push(`q${q},${c},${a},${i - 2}`));
+      }
+    }
+    writeFileSync(path.join(dir, 'q.jsonl'), questions.join('\n') + '\n');
+    writeFileSync(path.join(dir, 'bin.csv'), ['query_id,candidate_id,annotator,label', ...binary].join('\n') + '\n');
+    writeFileSync(path.join(dir, 'lik.csv'), ['query_id,candidate_id,annotator,label', ...likert].join('\n') + '\n');
+    qpairs('init', ws);
+    qpairs('import', ws, '--format', 'questions-jsonl', path.join(dir, 'q.jsonl'));
+    qpairs('import', ws, '--format', 'labels-csv', path.join(dir, 'bin.csv'), '--pool', 'bin');
+    qpairs('import', ws, '--format', 'labels-csv', path.join(dir, 'lik.csv'), '--pool', 'lik', '--scheme', 'likert5');
+    qpairs('annotators', 'add', ws, 'judy', '--role', 'judge');
+    judyToken = (JSON.parse(qpairs('annotators', 'invite', ws, 'judy', '--json')) as { token: string }).token;
+  },
+});
+
+async function openReview(page: Page, pool: string): Promise<void> {
+  await page.goto(`${served.server!.url}/#review`);
+  await page.getByTestId('review-pool').selectOption(pool);
+  await page.getByTestId('review-judge').selectOption('judy');
+  await page.getByTestId('review-judge').blur();
+  await expect(page.getByTestId('review-total')).toHaveText(String(QUERIES * DEPTH));
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-texts', 'loaded');
+}
+
+test('at 800×600, j/k keep the cursor\'s row and the titles of the pair being ruled on in view', async () => {
+  // The list was the page's whole height above the detail: after j the row was in view, the pair's texts 3,000 px below.
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await openReview(page, 'bin');
+  mkdirSync(SCREENS, { recursive: true });
+  const inView = async (at: string): Promise<void> => {
+    const index = Number(at) - 1;
+    await expect(page.getByTestId('review-index')).toHaveText(at);
+    await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', (await page.getByTestId(`review-row-${index}`).getAttribute('data-candidate'))!);
+    // The row (its votes, the judge's label, the save state) and both titles, not cut by the window or the panes.
+    await expect(page.getByTestId(`review-row-${index}`), `row ${at}`).toBeInViewport({ ratio: 1 });
+    for (const id of ['review-query-title', 'review-candidate-title']) await expect(page.getByTestId(id), `${id} at ${at}`).toBeInViewport({ ratio: 1 });
+  };
+  for (let i = 0; i < 14; i++) await page.keyboard.press('j');
+  await inView('15');
+  await page.screenshot({ path: path.join(SCREENS, 'review-800x600-j.png') });
+  // The detail scrolled down to the votes and the reason: the next pair shows from its titles again.
+  await page.getByTestId('review-current').evaluate((e) => e.scrollTo({ top: e.scrollHeight }));
+  await expect(page.getByTestId('review-reason-button')).toBeInViewport();
+  await page.keyboard.press('j');
+  await inView('16');
+  for (let i = 0; i < 11; i++) await page.keyboard.press('k');
+  await inView('5');
+  await page.keyboard.press('End');
+  await inView(String(QUERIES * DEPTH));
+  // Nothing of the page scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+});
+
+test('at 1024×700, the list of a Likert pool with long names and many votes fits its column, and the detail\'s long titles do not overlap', async () => {
+  // Names of 30 letters without a space made the list 11 px wider than its column; a four-line title ran the query's body over the candidate's heading.
+  const page = served.page;
+  await page.setViewportSize({ width: 1024, height: 700 });
+  try {
+    await openReview(page, 'lik');
+    await page.screenshot({ path: path.join(SCREENS, 'review-1024x700-likert.png') });
+    const pane = page.getByTestId('review-list-pane');
+    const { scroll, client } = await pane.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+    expect(scroll, `list ${scroll} px in a ${client}-px column`).toBeLessThanOrEqual(client);
+    // The detail's four-line titles: the query's block (its body included) ends above the candidate's, which ends above the votes.
+    const box = async (id: string): Promise<{ top: number; bottom: number }> =>
+      page.getByTestId(id).evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom };
+      });
+    const query = await box('review-query');
+    const candidate = await box('review-candidate');
+    const votes = await box('review-votes');
+    const overflow = await page.getByTestId('review-query').evaluate((e) => e.scrollHeight - e.clientHeight);
+    expect(overflow, 'the query block holds its content').toBeLessThanOrEqual(0);
+    expect(query.bottom).toBeLessThanOrEqual(candidate.top);
+    expect(candidate.bottom).toBeLessThanOrEqual(votes.top);
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+test('at 800×600, a judge\'s F1 list keeps every key and its meaning inside the card', async () => {
+  // Her "Alt+3 · Alt+4 · … Alt+9" stayed on one line and pushed its meaning past the card's right edge, cut off (at 1024 and 1360 too: the card is 760 px).
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/?token=${encodeURIComponent(judyToken)}#review`);
+  await expect(page.getByTestId('review-total')).toHaveText(String(QUERIES * DEPTH));
+  await page.keyboard.press('F1');
+  const global = page.getByTestId('shortcut-global-keys');
+  await expect(global).toContainText('Alt+3 · Alt+4 · Alt+5 · Alt+6 · Alt+7 · Alt+8 · Alt+9');
+  await page.screenshot({ path: path.join(SCREENS, 'shortcuts-judge-800x600.png') });
+  const card = await page.locator('.shortcut-card').evaluate((e) => e.getBoundingClientRect().right);
+  for (const cell of await global.locator('td, th').all()) {
+    const right = await cell.evaluate((e) => e.getBoundingClientRect().right);
+    expect(right, `${await cell.innerText()} ends at ${right}, the card at ${card}`).toBeLessThanOrEqual(card);
+  }
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
+});

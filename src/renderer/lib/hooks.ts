@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { debounce } from './debounce';
 import { local } from './storage';
 
 /** A string setting kept in localStorage. */
@@ -19,25 +20,15 @@ export function useStoredString(key: string, initial: string): [string, (v: stri
 }
 
 /**
- * A debounced call of `fn`: each call (re)starts the timer; when it fires, the `fn` of the latest
- * render runs — never the one captured when the call was scheduled, which would reload with
- * settings the user has changed since (a stale closure overwriting a newer result).
+ * A debounced call of `fn` (debounce.ts): a burst of calls runs it once, `ms` after the last call,
+ * or `maxWaitMs` (default 3 × ms) after the first when the calls keep coming. When it fires, the
+ * `fn` of the latest render runs — never the one captured when the call was scheduled, which would
+ * reload with settings the user has changed since (a stale closure overwriting a newer result).
  */
-export function useDebounced(fn: () => void, ms: number): () => void {
+export function useDebounced(fn: () => void, ms: number, maxWaitMs = 3 * ms): () => void {
   const ref = useRef(fn);
   ref.current = fn;
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  return useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      ref.current();
-    }, ms);
-  }, [ms]);
+  const debounced = useMemo(() => debounce(() => ref.current(), ms, maxWaitMs), [ms, maxWaitMs]);
+  useEffect(() => () => debounced.cancel(), [debounced]);
+  return debounced.call;
 }

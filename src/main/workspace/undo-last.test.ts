@@ -148,6 +148,22 @@ describe('undo the last import', () => {
     ws.close();
   });
 
+  it('a model run scored since on a pool the import made goes with the pool (it kept the pool, empty, with scores of pairs gone)', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    const labels = ['base1', 'base2', 'base3'].map((c) => JSON.stringify({ query_id: 'base0', candidate_id: c, annotator: 'ann', label: '1' }));
+    await runImport(ws, 'labels-jsonl', [write('labels-scored.jsonl', labels)], { pool: 'lp', scheme: 'binary' });
+    // Since the import: a model scores the pool (as the app does for every pool after a training).
+    ws.replaceRun('lp', 'tfidf', 'model', {}, ['base1', 'base2', 'base3'].map((c, i) => ['base0', c, i] as const));
+    const r = await undoLastImport(ws);
+    expect(ws.listPools().map((p) => p.name)).not.toContain('lp');
+    expect(r.kept).toBe(0);
+    expect(r.rowsChanged).toMatchObject({ pools: -1, runs: -1 });
+    expect(tablesChecksum(ws, DATA)).toBe(before);
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    ws.close();
+  });
+
   it('a question kept for a label given since keeps the answers the import brought with it', async () => {
     const ws = await withQuestions();
     const rows = Array.from({ length: 5 }, (_, i) => seQuestion(i + 1, `stack question ${i}`)).concat(Array.from({ length: 6 }, (_, i) => seAnswer(1000 + i, (i % 3) + 1)));

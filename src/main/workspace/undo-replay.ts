@@ -37,6 +37,15 @@ function tally(report: UndoReport, what: 'kept' | 'skipped', tbl: string): void 
   byTable[tbl] = (byTable[tbl] ?? 0) + 1;
 }
 
+/**
+ * Tables whose rows written since never keep an undone row: a model's runs and their scores,
+ * computed from the pool (the app scores every pool after a training). A run made since on a pool
+ * the import brought goes with that pool — it kept the pool before, empty of its pairs, with scores
+ * of pairs that no longer existed. (Runs are only ever imported by an import, which would be the
+ * last one then.)
+ */
+const DERIVED_TABLES = new Set(['runs', 'run_scores']);
+
 /** Dependent-row guards and the "table being undone" marker, TEMP on the replaying connection. */
 export function createGuards(db: Db): string[] {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS qp_undo_now (tbl TEXT)`);
@@ -44,7 +53,7 @@ export function createGuards(db: Db): string[] {
   const names: string[] = [];
   const tables = db.prepare(`SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table'`).pluck().all() as string[];
   for (const t of tables) {
-    if (t.startsWith('sqlite_') || JOURNAL_TABLES.has(t)) continue;
+    if (t.startsWith('sqlite_') || JOURNAL_TABLES.has(t) || DERIVED_TABLES.has(t)) continue;
     const fks = db.prepare(`SELECT count(*) FROM pragma_foreign_key_list(?, 'main')`).pluck().get(t) as number;
     if (!fks) continue;
     const name = q(`qp_guard_${names.length}`);

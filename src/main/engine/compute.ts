@@ -136,8 +136,9 @@ export async function computeInWorker<T extends ComputeTask>(
       settled = true;
       running.delete(entry);
       o.signal?.removeEventListener('abort', onAbort);
-      stop();
-      if (err) reject(err);
+      const stopped = stop();
+      // A failed or cancelled computation is over once its worker has exited (addon-workers.ts).
+      if (err) void stopped.then(() => reject(err));
       else resolve(value as ComputeResult<T>);
     };
     const onAbort = (): void => finish(new CancelledError('computation cancelled'));

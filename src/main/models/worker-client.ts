@@ -11,7 +11,8 @@ export type WorkerJob = Omit<StartMessage, 'type'>;
 export interface WorkerHandle<T> {
   promise: Promise<T>;
   /**
-   * Stops the job: the promise rejects with CancelledError at once and the worker is terminated.
+   * Stops the job: the worker is terminated (once it has loaded the SQLite addon: addon-workers.ts)
+   * and the promise rejects with CancelledError as soon as it has exited.
    * The worker holds nothing that needs saving (its results reach this thread only in its last
    * message), and a worker busy in a long synchronous step could not read a cancel message anyway.
    */
@@ -33,11 +34,13 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
     finish = (err, value) => {
       if (settled) return;
       settled = true;
-      stop();
-      if (err) reject(err);
+      const stopped = stop();
+      // A failed or cancelled job is over once its worker has exited (addon-workers.ts).
+      if (err) void stopped.then(() => reject(err));
       else resolve(value as T);
     };
     worker.on('message', (m: FromWorker) => {
+      if (settled) return; // (a cancelled job's worker may still report until it is stopped)
       if (m.type === 'progress') o.onProgress?.(m.progress);
       else if (m.type === 'error') finish(m.name === 'CancelledError' ? new CancelledError(m.message) : Object.assign(new Error(m.message), { name: m.name }));
       else {

@@ -20,8 +20,8 @@ describe('workers that open the workspace', () => {
     const seen: unknown[] = [];
     worker.on('message', (m: { type?: unknown }) => seen.push(m.type));
     const stop = stopOnceLoaded(worker);
-    stop(); // at once: the worker is still loading its modules
-    await once(worker, 'exit');
+    await stop(); // asked at once, while the worker still loads its modules; settles once it has exited
+    expect(worker.threadId).toBe(-1);
     expect(seen).toEqual([ADDON_LOADED]);
   });
 

@@ -4,13 +4,11 @@
  * export.write: CancelledError: computation cancelled` with a stack trace, which the log says to
  * report, each time a judge closed the Export screen or a script's request timed out.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isCommandName, parseArgs, ContractError, type EventName } from '../../shared/contract';
 import { CancelledError } from '../errors';
 import { EventHub } from '../engine/events';
+import { until, useStaticDir } from './test-serve';
 import { startServer, type ServeCaller, type ServeEngine } from './server';
 
 /** An engine whose export runs until its caller's signal stops it, as compute.ts does; any other command fails as asked. */
@@ -33,21 +31,7 @@ class CancellableEngine implements ServeEngine {
   }
 }
 
-/** Waits (up to `ms`: how long to wait, not a measure) until `cond` holds. */
-async function until(what: string, cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-let staticDir: string;
-beforeAll(() => {
-  staticDir = mkdtempSync(path.join(tmpdir(), 'qpairs-client-gone-'));
-  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>');
-});
-afterAll(() => rmSync(staticDir, { recursive: true, force: true }));
+const staticDir = useStaticDir('qpairs-client-gone-');
 
 const headers = { 'Content-Type': 'application/json', 'X-QPairs': '1', Authorization: 'Bearer judy-secret-1' };
 const exportCall = JSON.stringify({ command: 'export.write', args: { pool: 'p', format: 'jsonl' } });
@@ -56,7 +40,7 @@ describe('a client that goes away', () => {
   it('cancels its export, and the log says so in one line, not as an internal error', async () => {
     const engine = new CancellableEngine();
     const logged: string[] = [];
-    const s = await startServer({ engine, port: 0, staticDir, tokens: { judy: 'judy-secret-1' }, log: (l) => logged.push(l) });
+    const s = await startServer({ engine, port: 0, staticDir: staticDir(), tokens: { judy: 'judy-secret-1' }, log: (l) => logged.push(l) });
     try {
       const client = new AbortController();
       const answer = fetch(`${s.url}/api/invoke`, { method: 'POST', headers, body: exportCall, signal: client.signal }).catch(() => 'gone');

@@ -3,13 +3,11 @@
  * the rest get 429 with Retry-After — while another caller's labels are answered in between; a full
  * disk is a 507 with a plain message; no stack trace ever goes over the wire.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isCommandName, parseArgs, ContractError, type EventName } from '../../shared/contract';
 import { EventHub } from '../engine/events';
 import { FairUse, BusyError } from './fair-use';
+import { until, useStaticDir } from './test-serve';
 import { startServer, type RunningServer, type ServeCaller, type ServeEngine } from './server';
 
 /**
@@ -61,21 +59,7 @@ class SlowEngine implements ServeEngine {
   }
 }
 
-/** Waits (up to `ms`: how long to wait, not a measure) until `cond` holds. */
-async function until(what: string, cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-let staticDir: string;
-beforeAll(() => {
-  staticDir = mkdtempSync(path.join(tmpdir(), 'qpairs-fair-'));
-  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>');
-});
-afterAll(() => rmSync(staticDir, { recursive: true, force: true }));
+const staticDir = useStaticDir('qpairs-fair-');
 const running: RunningServer[] = [];
 afterEach(async () => {
   while (running.length) await running.pop()!.close();
@@ -83,7 +67,7 @@ afterEach(async () => {
 
 const TOKENS = { alice: 'alice-secret-1', bob: 'bob-secret-22' };
 async function serve(engine: SlowEngine): Promise<RunningServer> {
-  const s = await startServer({ engine, port: 0, staticDir, tokens: TOKENS, busyDelayMs: 200 });
+  const s = await startServer({ engine, port: 0, staticDir: staticDir(), tokens: TOKENS, busyDelayMs: 200 });
   running.push(s);
   return s;
 }

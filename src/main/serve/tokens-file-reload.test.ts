@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { runCli } from '../cli/test-cli';
+import { until } from './test-serve';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const qpairs = path.join(root, 'bin/qpairs.mjs');
@@ -59,14 +60,6 @@ async function statusAs(url: string, token: string): Promise<number> {
   const res = await fetch(`${url}/api/health`, { headers: { Authorization: `Bearer ${token}` } });
   await res.arrayBuffer();
   return res.status;
-}
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await ok())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 it('a removed line revokes its person at once (401, socket closed); an added line lets a person in; no restart', async () => {

@@ -54,6 +54,30 @@ function seDump(name: string, rows: string[]): string {
   return f;
 }
 
+/**
+ * "Kill": the first time `when` holds at a progress report, copies the workspace's files (database
+ * + WAL, as the process left them) to `to` and aborts the work. Its signal and onProgress are the
+ * work's options.
+ */
+function killMidway(ws: Workspace, to: string, when: (done: number, total: number) => boolean) {
+  const ac = new AbortController();
+  let copied = false;
+  return {
+    signal: ac.signal,
+    onProgress: (done: number, total: number): void => {
+      if (copied || !when(done, total)) return;
+      copyFileSync(ws.path, to);
+      copyFileSync(`${ws.path}-wal`, `${to}-wal`);
+      copied = true;
+      ac.abort();
+    },
+    copied: (): boolean => copied,
+  };
+}
+
+/** The pid of a process that has ended. */
+const gonePid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
+
 /** A workspace holding 200 questions (the first import, which the tests keep). */
 async function withQuestions(): Promise<Workspace> {
   const ws = tempWorkspace();
@@ -240,23 +264,12 @@ describe('undo the last import', () => {
     await runImport(ws, 'questions-jsonl', [write('killed.jsonl', questionLines(20000, 'kill'))]);
     const after = tablesChecksum(ws);
     const crashed = path.join(dir, 'undo-crashed.qpairs');
-    let copied = false;
-    const ac = new AbortController();
-    // "Kill": copy the files (database + WAL, as the process left them) while the undo's transaction runs.
-    await undoLastImport(ws, {
-      signal: ac.signal,
-      onProgress: (done, total) => {
-        if (!copied && done < total) {
-          copyFileSync(ws.path, crashed);
-          copyFileSync(`${ws.path}-wal`, `${crashed}-wal`);
-          copied = true;
-          ac.abort();
-        }
-      },
-    }).catch(() => undefined);
-    expect(copied).toBe(true);
+    // While the undo's transaction runs.
+    const kill = killMidway(ws, crashed, (done, total) => done < total);
+    await undoLastImport(ws, kill).catch(() => undefined);
+    expect(kill.copied()).toBe(true);
     const raw = new Database(crashed);
-    raw.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!); // its process is gone
+    raw.prepare(`UPDATE import_journal SET pid = ?`).run(gonePid()); // its process is gone
     raw.close();
     const reopened = Workspace.open(crashed);
     expect(reopened.recoveredWrite).toBeNull();
@@ -359,26 +372,14 @@ describe('undo the last import', () => {
     const one = undoableImport(ws.db)!;
     const crashed = path.join(dir, 'import-crashed.qpairs');
     importTuning.chunkMs = 0;
-    const ac = new AbortController();
-    let copied = false;
-    // "Kill": copy the files (database + WAL) mid-import, after chunks of it committed.
-    await runImport(ws, 'questions-jsonl', [write('killed2.jsonl', questionLines(20000, 'k2'))], {
-      signal: ac.signal,
-      onProgress: () => {
-        const written = ws.db.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get() as number;
-        if (!copied && written > 0) {
-          copyFileSync(ws.path, crashed);
-          copyFileSync(`${ws.path}-wal`, `${crashed}-wal`);
-          copied = true;
-          ac.abort();
-        }
-      },
-    }).catch(() => undefined);
-    expect(copied).toBe(true);
+    // Mid-import, after chunks of it committed.
+    const kill = killMidway(ws, crashed, () => (ws.db.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get() as number) > 0);
+    await runImport(ws, 'questions-jsonl', [write('killed2.jsonl', questionLines(20000, 'k2'))], kill).catch(() => undefined);
+    expect(kill.copied()).toBe(true);
     const raw = new Database(crashed);
     expect(raw.prepare(`SELECT state FROM import_journal`).pluck().get()).toBe('running');
     expect(raw.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get()).toBeGreaterThan(0);
-    raw.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!); // its process is gone
+    raw.prepare(`UPDATE import_journal SET pid = ?`).run(gonePid()); // its process is gone
     raw.close();
     const reopened = Workspace.open(crashed);
     try {
@@ -407,7 +408,7 @@ describe('undo the last import', () => {
     await runImport(ws, 'questions-jsonl', [write('three.jsonl', questionLines(10, 'three'))]);
     ws.db.exec(`DELETE FROM import_undo WHERE seq = (SELECT min(seq) FROM import_undo)`);
     expect(undoableImport(ws.db)).toBeNull();
-    ws.db.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!);
+    ws.db.prepare(`UPDATE import_journal SET pid = ?`).run(gonePid());
     expect(recoverInterruptedImport(ws.db)).toMatchObject({ committed: true });
     expect(ws.db.prepare(`SELECT (SELECT count(*) FROM import_undo) + (SELECT count(*) FROM import_journal)`).pluck().get()).toBe(0);
     expect(ws.getQuestion('three3')).not.toBeNull();

@@ -1,5 +1,6 @@
 /**
- * Review in small windows, from the keyboard: at 800×600 (list above the detail) j/k must bring the
+ * Review in small windows, from the keyboard: at 800×600 (list above the detail) and 680×450 (1360×900
+ * at 200% zoom: the split fills the window) j/k must bring the
  * pair being ruled on into view, not only its row; at 1024×700 the list of a Likert pool with long
  * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
  * judge's F1 list keeps its keys' meanings inside the card.
@@ -87,6 +88,42 @@ test('at 800×600, j/k keep the cursor\'s row and the titles of the pair being r
   await inView(String(QUERIES * DEPTH));
   // Nothing of the page scrolls sideways.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+});
+
+test('at 680×450 (1360×900 at 200% zoom), j/k keep both titles and the start of both bodies of the pair being ruled on in view', async () => {
+  // The split's 320-px minimum ran it past the window's bottom: after j/k the candidate's title was cut off.
+  const page = served.page;
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    await openReview(page, 'bin');
+    const inView = async (at: string): Promise<void> => {
+      const index = Number(at) - 1;
+      await expect(page.getByTestId('review-index')).toHaveText(at);
+      await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', (await page.getByTestId(`review-row-${index}`).getAttribute('data-candidate'))!);
+      await expect(page.getByTestId(`review-row-${index}`), `row ${at}`).toBeInViewport({ ratio: 1 });
+      for (const id of ['review-query-title', 'review-candidate-title']) await expect(page.getByTestId(id), `${id} at ${at}`).toBeInViewport({ ratio: 1 });
+      // The bodies' first line: their top and a line's height below it inside the window and inside the detail pane.
+      const pane = await page.getByTestId('review-current').evaluate((e) => e.getBoundingClientRect().bottom);
+      for (const id of ['review-query-body', 'review-candidate-body']) {
+        const { top, line } = await page.getByTestId(id).evaluate((e) => ({ top: e.getBoundingClientRect().top, line: parseFloat(getComputedStyle(e).lineHeight) || 20 }));
+        expect(top + line, `${id}'s first line at ${at} (pane ends at ${pane})`).toBeLessThanOrEqual(Math.min(450, pane));
+        expect(top).toBeGreaterThanOrEqual(0);
+      }
+    };
+    await page.keyboard.press('Home');
+    await inView('1');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('j');
+    await inView('7');
+    mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS, 'review-680x450-j.png') });
+    await page.keyboard.press('k');
+    await inView('6');
+    await page.keyboard.press('End');
+    await inView(String(QUERIES * DEPTH));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(680);
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
 });
 
 test('at 1024×700, the list of a Likert pool with long names and many votes fits its column, and the detail\'s long titles do not overlap', async () => {

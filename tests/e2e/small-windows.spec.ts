@@ -3,7 +3,8 @@
  * at 200% zoom: the split fills the window) j/k must bring the
  * pair being ruled on into view, not only its row; at 1024×700 the list of a Likert pool with long
  * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
- * judge's F1 list keeps its keys' meanings inside the card.
+ * judge's F1 list keeps its keys' meanings inside the card; Agreement's expanders are named by their
+ * query alone (the triangle is decoration).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -171,4 +172,18 @@ test('at 800×600, a judge\'s F1 list keeps every key and its meaning inside the
   }
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
+});
+
+test('Agreement\'s expander buttons are named by their query, the triangle hidden from screen readers', async () => {
+  // Screen readers said "▸ q0" (black right-pointing small triangle q0): the triangle was in the button's name.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/#agreement`);
+  await page.getByTestId('agreement-pool').selectOption('bin');
+  const expander = page.getByTestId('disagreement-query-q0').locator('button[aria-expanded]');
+  await expect(expander).toHaveAttribute('aria-expanded', 'false');
+  await expect(expander).toHaveText(/▸/);
+  await expect(expander).toHaveAccessibleName('q0');
+  await expander.click();
+  await expect(expander).toHaveAttribute('aria-expanded', 'true');
+  await expect(expander).toHaveAccessibleName('q0');
 });

@@ -105,13 +105,13 @@ export function ReviewList({
       {rows.length > LIST_WINDOW && (
         <div className="row wrap small review-window" data-testid="review-window">
           <button type="button" className="small" data-testid="review-window-prev" disabled={windowStart === 0} onClick={() => onChoose(rows[windowStart - LIST_WINDOW]!.key)}>
-            ‹ previous {LIST_WINDOW} <kbd>PgUp</kbd>
+            <span aria-hidden="true">‹</span> previous {LIST_WINDOW} <kbd>PgUp</kbd>
           </button>
           <span data-testid="review-window-range">
             pairs {fmtInt(windowStart + 1)}–{fmtInt(Math.min(rows.length, windowStart + LIST_WINDOW))} of {fmtInt(rows.length)}
           </span>
           <button type="button" className="small" data-testid="review-window-next" disabled={windowStart + LIST_WINDOW >= rows.length} onClick={() => onChoose(rows[windowStart + LIST_WINDOW]!.key)}>
-            next {LIST_WINDOW} › <kbd>PgDn</kbd>
+            next {LIST_WINDOW} <span aria-hidden="true">›</span> <kbd>PgDn</kbd>
           </button>
         </div>
       )}

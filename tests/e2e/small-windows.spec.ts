@@ -4,7 +4,8 @@
  * pair being ruled on into view, not only its row; at 1024×700 the list of a Likert pool with long
  * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
  * judge's F1 list keeps its keys' meanings inside the card; Agreement's expanders are named by their
- * query alone (the triangle is decoration).
+ * query alone (the triangle is decoration); Browse at 800×600 shows the question opened beside the
+ * results, the result keeping the focus in view.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -186,4 +187,60 @@ test('Agreement\'s expander buttons are named by their query, the triangle hidde
   await expander.click();
   await expect(expander).toHaveAttribute('aria-expanded', 'true');
   await expect(expander).toHaveAccessibleName('q0');
+});
+
+test('Browse at 800×600: Enter on a result shows the question beside the results, the result keeps the focus in view; → reads the question, Esc comes back', async () => {
+  // The question opened below the results and the page scrolled to it: the focused result went out of view, the reader lost their place.
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/#browse`);
+  await page.getByTestId('browse-text').fill('body words');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+  const result = page.getByTestId('browse-results').locator('button.link-button').nth(11);
+  await result.focus();
+  const id = (await result.getAttribute('data-testid'))!.replace('browse-open-', '');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('browse-question-id')).toHaveText(id);
+  // Two frames: the old code scrolled to the question in the next one (the assertions below would pass before it).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
+  await expect(result).toBeFocused();
+  await expect(result, 'the result that was opened').toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('browse-question-title'), 'the question shown').toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('browse-question').locator('.query-body')).toBeInViewport();
+  await expect(page.getByTestId('browse-shown-announce')).toContainText(id);
+  // Nor does it, or its pools' table, scroll sideways.
+  for (const box of [page.getByTestId('browse-question'), page.getByTestId('browse-pools').locator('xpath=..')]) {
+    const { scroll, client } = await box.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+    expect(scroll, `${await box.getAttribute('class')}: ${scroll} px in ${client}`).toBeLessThanOrEqual(client);
+  }
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, 'browse-800x600-open.png') });
+  // → on the result takes the focus to the question (its title), Esc back to the result.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('browse-question-title')).toBeFocused();
+  await expect(result).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('browse-question').locator('.query-body')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(result).toBeFocused();
+  // The next result opens the same way, the first still in view.
+  await page.keyboard.press('Shift+Tab');
+  const previous = page.getByTestId('browse-results').locator('button.link-button').nth(10);
+  await expect(previous).toBeFocused();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+  // Under 640 px the question stands below the results: opening one takes the focus there, Esc brings it back.
+  await page.setViewportSize({ width: 600, height: 600 });
+  try {
+    const third = page.getByTestId('browse-results').locator('button.link-button').nth(2);
+    await third.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('browse-question-title')).toBeFocused();
+    await expect(page.getByTestId('browse-question-title')).toBeInViewport();
+    await page.keyboard.press('Escape');
+    await expect(third).toBeFocused();
+    await expect(third).toBeInViewport();
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
 });

@@ -5,12 +5,14 @@
  * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
  * judge's F1 list keeps its keys' meanings inside the card; Agreement's expanders are named by their
  * query alone (the triangle is decoration); Browse at 800×600 shows the question opened beside the
- * results, the result keeping the focus in view.
+ * results, the result keeping the focus in view; a button that switches screens leaves the focus on the
+ * new screen (Annotate's candidates, Review's list).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { qpairs } from './small-pool';
+import { openAnnotate } from './annotate-page';
 import { useServedWorkspace } from './served-workspace';
 
 const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
@@ -243,4 +245,45 @@ test('Browse at 800×600: Enter on a result shows the question beside the result
   } finally {
     await page.setViewportSize({ width: 800, height: 600 });
   }
+});
+
+test('a button that switches screens leaves the focus on the new screen: Pools → Annotate on the candidates, Agreement → Review on the list, the keys acting at once', async () => {
+  // The button went with its screen and the focus fell to <body>: Tab started again from the top of the page.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/?signout`); // the owner again (the F1 test signed judy in)
+  await openAnnotate(page, 'alice', 'bin');
+  await page.goto(`${served.server!.url}/#pools`);
+  await page.getByTestId('pool-annotate-bin').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', 'bin');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+
+  await page.goto(`${served.server!.url}/#agreement`);
+  await page.getByTestId('agreement-pool').selectOption('bin');
+  await page.getByTestId('disagreement-review-q3').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-query', 'q3');
+  await expect(page.getByTestId('review-list')).toBeFocused();
+  const at = Number(await page.getByTestId('review-index').textContent());
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('review-index')).toHaveText(String(at + 1));
+  await expect(page.getByTestId('review-list')).toBeFocused();
+  await page.screenshot({ path: path.join(SCREENS, 'review-from-agreement-800x600.png') });
+  // Browse's open in Annotate: on the candidates of the query opened.
+  await page.goto(`${served.server!.url}/#browse`);
+  await page.getByTestId('browse-text').fill('q3 body');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('browse-open-q3').click();
+  await page.getByTestId('browse-annotate-bin-q3').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-query', 'q3');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+  // A tab of the top bar keeps the focus (on the tab).
+  await page.getByTestId('tab-agreement').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tab-agreement')).toBeFocused();
 });

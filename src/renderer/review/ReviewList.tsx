@@ -44,7 +44,8 @@ export function ReviewList({
   return (
     <div className="review-list-pane" data-testid="review-list-pane">
       <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter disagreements" testId="review-filter" shown={rows.length} total={total} />
-      <table className="data candidates review-list" data-testid="review-list">
+      {/* tabIndex -1: a button of another screen that brought the judge here (Agreement's Review) leaves the focus here, the keys acting at once. */}
+      <table className="data candidates review-list" data-testid="review-list" tabIndex={-1}>
         <thead>
           <tr>
             <th scope="col" className="num narrow">#</th>

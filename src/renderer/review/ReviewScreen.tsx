@@ -21,6 +21,7 @@ import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp, useEvent, useReconnect,
 import { errorMessage, fmtInt } from '../lib/format';
 import { isAccessEnded } from '../client/types';
 import { isScrollKeyInText, isTypingTarget } from '../lib/typing';
+import { useArrivedFromScreenControl } from '../lib/arrival-focus';
 import { commandKeyOf, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
@@ -506,6 +507,18 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     // A short window (splitFillsWindow): the page scrolls the split to the window's top, list and pair both in view.
     if (splitRef.current?.dataset.fillsWindow) splitRef.current.scrollIntoView({ block: 'start' });
   }, [cursorKey]);
+
+  // Brought here by a button of another screen (Agreement's Review): the focus, which went with that
+  // screen, goes to the list once it shows (unless it was put elsewhere meanwhile).
+  const arrivedFromControl = useArrivedFromScreenControl();
+  const focusListOnArrival = useRef(arrivedFromControl);
+  const listShown = !!queue && allRows.length > 0;
+  useEffect(() => {
+    if (!listShown || !focusListOnArrival.current) return;
+    focusListOnArrival.current = false;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    splitRef.current?.querySelector<HTMLElement>('[data-testid="review-list"]')?.focus({ preventScroll: true });
+  }, [listShown]);
 
   // The split view fills the window below what is above it; its panes scroll inside (issue 24).
   const [splitHeight, setSplitHeight] = useState<{ height: number; fillsWindow: boolean } | null>(null);

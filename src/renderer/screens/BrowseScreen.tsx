@@ -14,7 +14,7 @@ import type { BrowseSearch, QuestionShow } from '../../shared/contract';
 type BrowseHit = BrowseSearch['results'][number] & { rank: number };
 
 /** The window width under which the question stands below the results (styles.css .browse-grid). */
-const STACKED = '(max-width: 640px)';
+const STACKED = '(max-width: 760px)';
 
 /** How many matches a search asks for; a full page says there may be more. */
 const SEARCH_LIMIT = 50;

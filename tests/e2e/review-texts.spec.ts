@@ -94,10 +94,13 @@ test('the queue carries no texts; the selected pair shows its whole texts, and j
   await expect(page.getByTestId('review-index')).toHaveText(String(WINDOW + 1));
   await expect(page.getByTestId('review-window-range')).toHaveText(`pairs ${WINDOW + 1}–${pairs} of ${pairs}`);
   await expect(page.getByTestId(`review-row-${WINDOW}`)).toHaveAttribute('aria-selected', 'true');
+  // The buttons' arrows are decoration: screen readers say "previous 200 PgUp", not "‹ previous…".
+  await expect(page.getByTestId('review-window-prev')).toHaveAccessibleName(`previous ${WINDOW} PgUp`);
   // Back to the first window by the button.
   await page.getByTestId('review-window-prev').click();
   await expect(page.getByTestId('review-index')).toHaveText('1');
   await expect(page.getByTestId('review-window-range')).toHaveText(`pairs 1–${WINDOW} of ${pairs}`);
+  await expect(page.getByTestId('review-window-next')).toHaveAccessibleName(`next ${WINDOW} PgDn`);
   await page.keyboard.press('End');
   await expect(page.getByTestId('review-index')).toHaveText(String(pairs));
   const last = (await current.getAttribute('data-candidate'))!;

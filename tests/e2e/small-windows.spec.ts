@@ -1,13 +1,18 @@
 /**
- * Review in small windows, from the keyboard: at 800×600 (list above the detail) j/k must bring the
+ * Review in small windows, from the keyboard: at 800×600 (list above the detail) and 680×450 (1360×900
+ * at 200% zoom: the split fills the window) j/k must bring the
  * pair being ruled on into view, not only its row; at 1024×700 the list of a Likert pool with long
  * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
- * judge's F1 list keeps its keys' meanings inside the card.
+ * judge's F1 list keeps its keys' meanings inside the card; Agreement's expanders are named by their
+ * query alone (the triangle is decoration); Browse at 800×600 shows the question opened beside the
+ * results, the result keeping the focus in view; a button that switches screens leaves the focus on the
+ * new screen (Annotate's candidates, Review's list).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { qpairs } from './small-pool';
+import { openAnnotate } from './annotate-page';
 import { useServedWorkspace } from './served-workspace';
 
 const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
@@ -89,6 +94,42 @@ test('at 800×600, j/k keep the cursor\'s row and the titles of the pair being r
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
 });
 
+test('at 680×450 (1360×900 at 200% zoom), j/k keep both titles and the start of both bodies of the pair being ruled on in view', async () => {
+  // The split's 320-px minimum ran it past the window's bottom: after j/k the candidate's title was cut off.
+  const page = served.page;
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    await openReview(page, 'bin');
+    const inView = async (at: string): Promise<void> => {
+      const index = Number(at) - 1;
+      await expect(page.getByTestId('review-index')).toHaveText(at);
+      await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', (await page.getByTestId(`review-row-${index}`).getAttribute('data-candidate'))!);
+      await expect(page.getByTestId(`review-row-${index}`), `row ${at}`).toBeInViewport({ ratio: 1 });
+      for (const id of ['review-query-title', 'review-candidate-title']) await expect(page.getByTestId(id), `${id} at ${at}`).toBeInViewport({ ratio: 1 });
+      // The bodies' first line: their top and a line's height below it inside the window and inside the detail pane.
+      const pane = await page.getByTestId('review-current').evaluate((e) => e.getBoundingClientRect().bottom);
+      for (const id of ['review-query-body', 'review-candidate-body']) {
+        const { top, line } = await page.getByTestId(id).evaluate((e) => ({ top: e.getBoundingClientRect().top, line: parseFloat(getComputedStyle(e).lineHeight) || 20 }));
+        expect(top + line, `${id}'s first line at ${at} (pane ends at ${pane})`).toBeLessThanOrEqual(Math.min(450, pane));
+        expect(top).toBeGreaterThanOrEqual(0);
+      }
+    };
+    await page.keyboard.press('Home');
+    await inView('1');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('j');
+    await inView('7');
+    mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS, 'review-680x450-j.png') });
+    await page.keyboard.press('k');
+    await inView('6');
+    await page.keyboard.press('End');
+    await inView(String(QUERIES * DEPTH));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(680);
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
 test('at 1024×700, the list of a Likert pool with long names and many votes fits its column, and the detail\'s long titles do not overlap', async () => {
   // Names of 30 letters without a space made the list 11 px wider than its column; a four-line title ran the query's body over the candidate's heading.
   const page = served.page;
@@ -134,4 +175,115 @@ test('at 800×600, a judge\'s F1 list keeps every key and its meaning inside the
   }
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('shortcut-overlay')).toHaveCount(0);
+});
+
+test('Agreement\'s expander buttons are named by their query, the triangle hidden from screen readers', async () => {
+  // Screen readers said "▸ q0" (black right-pointing small triangle q0): the triangle was in the button's name.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/#agreement`);
+  await page.getByTestId('agreement-pool').selectOption('bin');
+  const expander = page.getByTestId('disagreement-query-q0').locator('button[aria-expanded]');
+  await expect(expander).toHaveAttribute('aria-expanded', 'false');
+  await expect(expander).toHaveText(/▸/);
+  await expect(expander).toHaveAccessibleName('q0');
+  await expander.click();
+  await expect(expander).toHaveAttribute('aria-expanded', 'true');
+  await expect(expander).toHaveAccessibleName('q0');
+});
+
+test('Browse at 800×600: Enter on a result shows the question beside the results, the result keeps the focus in view; → reads the question, Esc comes back', async () => {
+  // The question opened below the results and the page scrolled to it: the focused result went out of view, the reader lost their place.
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/#browse`);
+  await page.getByTestId('browse-text').fill('body words');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+  const result = page.getByTestId('browse-results').locator('button.link-button').nth(11);
+  await result.focus();
+  const id = (await result.getAttribute('data-testid'))!.replace('browse-open-', '');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('browse-question-id')).toHaveText(id);
+  // Two frames: the old code scrolled to the question in the next one (the assertions below would pass before it).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
+  await expect(result).toBeFocused();
+  await expect(result, 'the result that was opened').toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('browse-question-title'), 'the question shown').toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('browse-question').locator('.query-body')).toBeInViewport();
+  await expect(page.getByTestId('browse-shown-announce')).toContainText(id);
+  // Nor does it, or its pools' table, scroll sideways.
+  for (const box of [page.getByTestId('browse-question'), page.getByTestId('browse-pools').locator('xpath=..')]) {
+    const { scroll, client } = await box.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+    expect(scroll, `${await box.getAttribute('class')}: ${scroll} px in ${client}`).toBeLessThanOrEqual(client);
+  }
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, 'browse-800x600-open.png') });
+  // → on the result takes the focus to the question (its title), Esc back to the result.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('browse-question-title')).toBeFocused();
+  await expect(result).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('browse-question').locator('.query-body')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(result).toBeFocused();
+  // The next result opens the same way, the first still in view.
+  await page.keyboard.press('Shift+Tab');
+  const previous = page.getByTestId('browse-results').locator('button.link-button').nth(10);
+  await expect(previous).toBeFocused();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+  // Under 760 px (680×450: 1360×900 at 200% zoom) the question stands below the results: opening one takes the focus there, Esc brings it back.
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    const third = page.getByTestId('browse-results').locator('button.link-button').nth(2);
+    await third.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('browse-question-title')).toBeFocused();
+    await expect(page.getByTestId('browse-question-title')).toBeInViewport();
+    await page.keyboard.press('Escape');
+    await expect(third).toBeFocused();
+    await expect(third).toBeInViewport();
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+test('a button that switches screens leaves the focus on the new screen: Pools → Annotate on the candidates, Agreement → Review on the list, the keys acting at once', async () => {
+  // The button went with its screen and the focus fell to <body>: Tab started again from the top of the page.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/?signout`); // the owner again (the F1 test signed judy in)
+  await openAnnotate(page, 'alice', 'bin');
+  await page.goto(`${served.server!.url}/#pools`);
+  await page.getByTestId('pool-annotate-bin').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', 'bin');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+
+  await page.goto(`${served.server!.url}/#agreement`);
+  await page.getByTestId('agreement-pool').selectOption('bin');
+  await page.getByTestId('disagreement-review-q3').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-query', 'q3');
+  await expect(page.getByTestId('review-list')).toBeFocused();
+  const at = Number(await page.getByTestId('review-index').textContent());
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('review-index')).toHaveText(String(at + 1));
+  await expect(page.getByTestId('review-list')).toBeFocused();
+  await page.screenshot({ path: path.join(SCREENS, 'review-from-agreement-800x600.png') });
+  // Browse's open in Annotate: on the candidates of the query opened.
+  await page.goto(`${served.server!.url}/#browse`);
+  await page.getByTestId('browse-text').fill('q3 body');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('browse-open-q3').click();
+  await page.getByTestId('browse-annotate-bin-q3').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-query', 'q3');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+  // A tab of the top bar keeps the focus (on the tab).
+  await page.getByTestId('tab-agreement').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tab-agreement')).toBeFocused();
 });

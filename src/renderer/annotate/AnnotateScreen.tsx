@@ -33,6 +33,7 @@ import { useSessionPace } from './useSessionPace';
 import { useAnnotateKeys, type Overlay } from './useAnnotateKeys';
 import { NoteDialog } from '../components/NoteDialog';
 import { noPoolsText } from '../components/NoPools';
+import { useArrivedFromScreenControl } from '../lib/arrival-focus';
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   const { outbox } = useApp();
@@ -59,7 +60,9 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
   // Any label given, by key or click (the "?" itself offers a note again right after), ends an earlier offer.
   // A pool chosen in the bar: the focus goes to its candidates once they are shown (the select lets
   // it go; the table of the pool before is gone by then — focusing it left the focus on the page).
-  const focusCandidatesOf = useRef<string | null>(null);
+  // So it does when a button of another screen brought us here (Pools' Annotate): it went with that screen.
+  const arrivedFromControl = useArrivedFromScreenControl();
+  const focusCandidatesOf = useRef<string | null>(arrivedFromControl ? pool : null);
   useEffect(() => {
     if (!view || !ready || focusCandidatesOf.current !== view.pool) return;
     focusCandidatesOf.current = null;

@@ -44,7 +44,8 @@ export function ReviewList({
   return (
     <div className="review-list-pane" data-testid="review-list-pane">
       <FilterBox value={sort.filter} onChange={sort.setFilter} label="Filter disagreements" testId="review-filter" shown={rows.length} total={total} />
-      <table className="data candidates review-list" data-testid="review-list">
+      {/* tabIndex -1: a button of another screen that brought the judge here (Agreement's Review) leaves the focus here, the keys acting at once. */}
+      <table className="data candidates review-list" data-testid="review-list" tabIndex={-1}>
         <thead>
           <tr>
             <th scope="col" className="num narrow">#</th>
@@ -105,13 +106,13 @@ export function ReviewList({
       {rows.length > LIST_WINDOW && (
         <div className="row wrap small review-window" data-testid="review-window">
           <button type="button" className="small" data-testid="review-window-prev" disabled={windowStart === 0} onClick={() => onChoose(rows[windowStart - LIST_WINDOW]!.key)}>
-            ‹ previous {LIST_WINDOW} <kbd>PgUp</kbd>
+            <span aria-hidden="true">‹</span> previous {LIST_WINDOW} <kbd>PgUp</kbd>
           </button>
           <span data-testid="review-window-range">
             pairs {fmtInt(windowStart + 1)}–{fmtInt(Math.min(rows.length, windowStart + LIST_WINDOW))} of {fmtInt(rows.length)}
           </span>
           <button type="button" className="small" data-testid="review-window-next" disabled={windowStart + LIST_WINDOW >= rows.length} onClick={() => onChoose(rows[windowStart + LIST_WINDOW]!.key)}>
-            next {LIST_WINDOW} › <kbd>PgDn</kbd>
+            next {LIST_WINDOW} <span aria-hidden="true">›</span> <kbd>PgDn</kbd>
           </button>
         </div>
       )}

@@ -21,6 +21,7 @@ import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp, useEvent, useReconnect,
 import { errorMessage, fmtInt } from '../lib/format';
 import { isAccessEnded } from '../client/types';
 import { isScrollKeyInText, isTypingTarget } from '../lib/typing';
+import { useArrivedFromScreenControl } from '../lib/arrival-focus';
 import { commandKeyOf, labelKeyOf, rulingKeys, UNSURE_NOT_A_RULING, valueForKey } from '../annotate/keys';
 import { LabelAnnouncer, rulingAnnouncement } from '../annotate/LabelAnnouncer';
 import { UNSURE } from '../../shared/labels';
@@ -503,16 +504,28 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     currentRow.current?.scrollIntoView({ block: 'nearest' });
     // A narrow window's detail scrolls as a whole: the next pair shows from its titles.
     splitRef.current?.querySelector('[data-testid="review-current"]')?.scrollTo({ top: 0 });
+    // A short window (splitFillsWindow): the page scrolls the split to the window's top, list and pair both in view.
+    if (splitRef.current?.dataset.fillsWindow) splitRef.current.scrollIntoView({ block: 'start' });
   }, [cursorKey]);
 
+  // Brought here by a button of another screen (Agreement's Review): the focus, which went with that
+  // screen, goes to the list once it shows (unless it was put elsewhere meanwhile).
+  const arrivedFromControl = useArrivedFromScreenControl();
+  const focusListOnArrival = useRef(arrivedFromControl);
+  const listShown = !!queue && allRows.length > 0;
+  useEffect(() => {
+    if (!listShown || !focusListOnArrival.current) return;
+    focusListOnArrival.current = false;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    splitRef.current?.querySelector<HTMLElement>('[data-testid="review-list"]')?.focus({ preventScroll: true });
+  }, [listShown]);
+
   // The split view fills the window below what is above it; its panes scroll inside (issue 24).
-  const [splitHeight, setSplitHeight] = useState<number | null>(null);
+  const [splitHeight, setSplitHeight] = useState<{ height: number; fillsWindow: boolean } | null>(null);
   useLayoutEffect(() => {
     const fit = (): void => {
       const el = splitRef.current;
-      if (!el) return;
-      const top = el.getBoundingClientRect().top + window.scrollY;
-      setSplitHeight(Math.max(320, Math.floor(window.innerHeight - top - 12)));
+      if (el) setSplitHeight(splitFit(el));
     };
     fit();
     window.addEventListener('resize', fit);
@@ -623,7 +636,13 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       )}
 
       {queue && allRows.length > 0 && (
-        <div className="review-split" ref={splitRef} style={splitHeight ? { height: splitHeight } : undefined} data-testid="review-split">
+        <div
+          className="review-split"
+          ref={splitRef}
+          style={splitHeight ? { height: splitHeight.height } : undefined}
+          data-fills-window={splitHeight?.fillsWindow || undefined}
+          data-testid="review-split"
+        >
           <ReviewList sort={sort} total={allRows.length} cursor={cursor} scheme={scheme} currentRow={currentRow} onChoose={setCursorKey} />
 
           {current ? (
@@ -669,4 +688,22 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         })()}
     </div>
   );
+}
+
+/** The least height the split view gets below what is above it before it fills the window instead. */
+const SPLIT_MIN_HEIGHT = 320;
+
+/**
+ * The split view's height: the window's height below what is above it, or, when that leaves it
+ * less than SPLIT_MIN_HEIGHT (a short window: 1360×900 at 200% zoom is 680×450), the whole window
+ * (under the top bar where it is sticky), the page scrolling the split to the window's top on each
+ * move, so the list's row and the pair's titles and bodies are in view together.
+ */
+function splitFit(el: HTMLElement): { height: number; fillsWindow: boolean } {
+  const top = el.getBoundingClientRect().top + window.scrollY;
+  const below = Math.floor(window.innerHeight - top - 12);
+  if (below >= SPLIT_MIN_HEIGHT) return { height: below, fillsWindow: false };
+  const bar = document.querySelector<HTMLElement>('header.topbar');
+  const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0;
+  return { height: Math.max(200, Math.floor(window.innerHeight - barHeight - 8)), fillsWindow: true };
 }

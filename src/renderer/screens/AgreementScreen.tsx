@@ -301,7 +301,8 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
                             aria-expanded={isOpen}
                             disabled={q.disagreements.length === 0}
                           >
-                            {q.disagreements.length > 0 ? (isOpen ? '▾ ' : '▸ ') : ''}
+                            {/* Decoration: the button's name is the query's id, aria-expanded says open or closed. */}
+                            {q.disagreements.length > 0 && <span aria-hidden="true">{isOpen ? '▾ ' : '▸ '}</span>}
                             {q.queryId}
                           </button>
                         </td>

@@ -2,15 +2,19 @@
  * Browse: search the workspace's questions (its BM25 index, questions.search), show one with its
  * pools and the labels this user may see (question.show), and open it in Annotate.
  */
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { useDebounced } from '../lib/hooks';
 import { errorMessage, fmtCount, snippet } from '../lib/format';
+import { isTypingTarget } from '../lib/typing';
 import { DataTable } from '../components/DataTable';
 import type { BrowseSearch, QuestionShow } from '../../shared/contract';
 
 type BrowseHit = BrowseSearch['results'][number] & { rank: number };
+
+/** The window width under which the question stands below the results (styles.css .browse-grid). */
+const STACKED = '(max-width: 760px)';
 
 /** How many matches a search asks for; a full page says there may be more. */
 const SEARCH_LIMIT = 50;
@@ -27,6 +31,10 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<QuestionShow | null>(null);
   const [showErr, setShowErr] = useState<string | null>(null);
+  /** What the last opened question is, said to screen readers (the focus stays on the result). */
+  const [shownSay, setShownSay] = useState('');
+  const titleRef = useRef<HTMLHeadingElement | null>(null);
+  const resultsRef = useRef<HTMLElement | null>(null);
 
   // What was last searched and shown: asked again when the server comes back (a search that failed
   // while it was away, or results of a workspace that changed meanwhile) and, for the question, when
@@ -66,8 +74,11 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
         if (shownId.current !== id) return;
         setShown(q);
         setShowErr(null);
-        // On a narrow window the question is under the results: bring it into view.
-        if (!refresh) requestAnimationFrame(() => document.querySelector('[data-testid="browse-question"]')?.scrollIntoView({ block: 'nearest' }));
+        if (refresh) return;
+        // Beside the results (a panel that stays in view) the focus stays on the result; in a window
+        // so narrow that the question is below them, it goes to the question (Esc brings it back).
+        if (window.matchMedia(STACKED).matches) requestAnimationFrame(() => titleRef.current?.focus());
+        else setShownSay(`Shown: ${q.question.id}, “${q.question.title || 'no title'}”. → reads it, Esc comes back.`);
       } catch (e) {
         if (shownId.current !== id) return;
         setShown(null);
@@ -84,6 +95,16 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
   };
   useWorkspaceChangedExceptDraws(refreshAll);
   useReconnect(refreshAll);
+
+  /** Esc in the question: back to the result that opened it (when the results still hold it). */
+  const backToResult = (e: ReactKeyboardEvent): void => {
+    if (e.key !== 'Escape' || isTypingTarget(e.target) || !shownId.current) return;
+    const result = resultsRef.current?.querySelector<HTMLElement>(`[data-testid="browse-open-${CSS.escape(shownId.current)}"]`);
+    if (!result) return;
+    e.preventDefault();
+    e.stopPropagation();
+    result.focus();
+  };
 
   const openInAnnotate = (pool: string, queryId: string): void => {
     shared.setPool(pool);
@@ -129,7 +150,7 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
         )}
       </section>
       <div className="browse-grid">
-        <section className="card" aria-label="Results">
+        <section className="card" aria-label="Results" ref={resultsRef}>
           {hits === null ? (
             <p className="muted small">Search the workspace’s questions with its BM25 index; pick one to see its pools and labels.</p>
           ) : (
@@ -156,7 +177,18 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                     header: 'Question',
                     sortValue: (h) => h.title,
                     cell: (h) => (
-                      <button className="link-button" dir="auto" data-testid={`browse-open-${h.id}`} onClick={() => void show(h.id)}>
+                      <button
+                        className="link-button"
+                        dir="auto"
+                        data-testid={`browse-open-${h.id}`}
+                        onClick={() => void show(h.id)}
+                        onKeyDown={(e) => {
+                          // → reads the question shown beside (Esc there comes back here).
+                          if (e.key !== 'ArrowRight' || !titleRef.current) return;
+                          e.preventDefault();
+                          titleRef.current.focus();
+                        }}
+                      >
                         {h.title || h.id}
                       </button>
                     ),
@@ -170,7 +202,10 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
             </>
           )}
         </section>
-        <section className="card" aria-label="Question" data-testid="browse-question">
+        <p className="visually-hidden" role="status" data-testid="browse-shown-announce">
+          {shownSay}
+        </p>
+        <section className="card browse-question" aria-label="Question" data-testid="browse-question" onKeyDown={backToResult}>
           {showErr && (
             <p className="error" role="alert" data-testid="browse-show-error">
               {showErr}
@@ -184,7 +219,7 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                 {shown.question.category && <> · {shown.question.category}</>}
                 {shown.question.tags.length > 0 && <> · {shown.question.tags.join(', ')}</>} · {shown.answers} answer{shown.answers === 1 ? '' : 's'} or comments
               </div>
-              <h2 data-testid="browse-question-title" dir="auto">{shown.question.title || <span className="muted">(no title)</span>}</h2>
+              <h2 data-testid="browse-question-title" dir="auto" tabIndex={-1} ref={titleRef}>{shown.question.title || <span className="muted">(no title)</span>}</h2>
               <div className="query-body" tabIndex={0} aria-label="question body" dir="auto">
                 {shown.question.body ? snippet(shown.question.body, 1200) : <span className="muted">(no body)</span>}
               </div>
@@ -228,6 +263,7 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                     {
                       id: 'labels',
                       header: 'Labels you may see',
+                      className: 'browse-labels',
                       title: 'in a blind pool an annotator sees only their own labels',
                       sortValue: (x) => x.labels.length,
                       cell: (x) =>

@@ -4,40 +4,18 @@
  * downloaded, focus back on Export. The screen said "Exporting…" with neither for the whole export
  * (~23 s for 40,000 pairs), and only leaving the page stopped it.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { qpairs } from './small-pool';
+import { buildLabeledPool } from './labeled-pool';
 import { useServedWorkspace } from './served-workspace';
 
 test.describe.configure({ mode: 'serial' });
 
-const QUERIES = 1500;
+let firstCandidate = '';
 const served = useServedWorkspace('export-cancel', 77, {
   workspace: 'w.qpairs',
-  prepare: ({ dir, workspace }) => {
-    const w = workspace!;
-    qpairs('init', w);
-    const words = Array.from({ length: 1500 }, (_, i) => `term${i.toString(36)}`);
-    let s = 17;
-    const rnd = (): number => (s = (s * 48271) % 2147483647) / 2147483647;
-    const pick = (): string => words[Math.floor(rnd() * words.length)]!;
-    const questions = Array.from({ length: QUERIES * 4 }, (_, i) => JSON.stringify({ id: `g${i}`, title: Array.from({ length: 6 }, pick).join(' '), body: Array.from({ length: 30 }, pick).join(' '), source: 'gen' }));
-    writeFileSync(path.join(dir, 'q.jsonl'), questions.join('\n') + '\n');
-    qpairs('import', w, '--format', 'questions-jsonl', path.join(dir, 'q.jsonl'));
-    writeFileSync(path.join(dir, 'queries.txt'), Array.from({ length: QUERIES }, (_, i) => `g${i}`).join('\n') + '\n');
-    qpairs('pool', 'create', w, '--name', 'big', '--queries', path.join(dir, 'queries.txt'), '--depth', '10');
-    const pairsFile = path.join(dir, 'pairs.csv');
-    qpairs('export', w, '--pool', 'big', '--format', 'csv', '--no-text', pairsFile);
-    const pairs = readFileSync(pairsFile, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2));
-    // Three annotators label every pair: the datasheet's agreement bootstrap runs over 15,000 pairs.
-    const rows = pairs.flatMap(([q, c]) => ['ann', 'bea', 'cid'].map((a) => `${q},${c},${a},${rnd() < 0.4 ? 1 : 0}`));
-    writeFileSync(path.join(dir, 'labels.csv'), ['query_id,candidate_id,annotator,label', ...rows].join('\n') + '\n');
-    qpairs('import', w, '--format', 'labels-csv', '--pool', 'big', path.join(dir, 'labels.csv'));
-    firstCandidate = pairs.find(([q]) => q === 'g0')![1]!;
-  },
+  // Three annotators label every pair: the datasheet's agreement bootstrap runs over 15,000 pairs.
+  prepare: ({ dir, workspace }) => void ({ firstCandidate } = buildLabeledPool(dir, workspace!, 1500)),
 });
-let firstCandidate = '';
 
 test('a long export shows its stage and progress, and Cancel stops it: nothing downloaded, focus back on Export', async () => {
   test.setTimeout(120_000);

@@ -152,8 +152,11 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   });
 
   const canExport = !busy && pool !== '' && !(needsRun && !run) && !previewError;
-  // The running export's job (export.write runs as one): its stage and progress, and Cancel.
-  const exportJob = busy ? jobs.latestRunning('export') : null;
+  // The running export's job (export.write runs as one): its stage and progress, and Cancel. Its id comes with
+  // its events: the first export job this page had not seen when the export started (an owner sees everyone's).
+  const exportJobsBefore = useRef<ReadonlySet<string>>(new Set());
+  const startedJob = busy ? jobs.firstSince('export', exportJobsBefore.current) : null;
+  const exportJob = startedJob && !startedJob.done ? startedJob : null;
   const exportJobId = exportJob?.progress?.jobId ?? null;
   const exportButton = useRef<HTMLButtonElement>(null);
   const exportActions = useRef<HTMLDivElement>(null);
@@ -164,6 +167,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   /** `replace`: the path of a refused export whose existing files the user chose to replace. */
   const doExport = async (replace: string | null = null): Promise<void> => {
     if (busy) return;
+    exportJobsBefore.current = jobs.idsOf('export');
     setBusy(true);
     setWriteError(null);
     setWritten(null);

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDone, JobProgress } from '../../shared/contract';
+import { CancelledError } from '../errors';
 import { assignPool } from '../gold';
 import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
@@ -154,6 +155,22 @@ describe('export.write as a job', () => {
       ]);
       expect(progress.length).toBeGreaterThan(0);
       expect(done[0]!.report).toEqual({ files: r.files.map((f) => ({ name: f.name, bytes: f.bytes })) });
+    } finally {
+      configureCompute(restore);
+    }
+  });
+
+  it('a caller gone (the HTTP client went away) cancels it with the CancelledError serve mode logs as such, not "export cancelled"', async () => {
+    restore = configureCompute({ workerPath: null });
+    const gone = new AbortController();
+    try {
+      const { done, result } = await withEvents(
+        () => engine.invoke('export.write', { pool: 'p', format: 'qrels' }, { annotator: null, local: true, signal: gone.signal }),
+        () => gone.abort(),
+      );
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(CancelledError);
+      expect(done).toEqual([expect.objectContaining({ ok: false, cancelled: true })]);
     } finally {
       configureCompute(restore);
     }

@@ -18,7 +18,7 @@ export interface ExportJobRun {
 /**
  * Runs `work` as an export job started for the current caller (so its events reach them and the
  * owners only); `transport`: the request's own signal (the HTTP client went away), which cancels it
- * too. A cancel rejects with EXPORT_CANCELLED.
+ * too. A cancel rejects with EXPORT_CANCELLED (a caller gone, with the CancelledError).
  */
 export async function runExportJob<T extends { files: ReadonlyArray<{ name: string; bytes: number }> }>(
   engine: Engine,
@@ -49,7 +49,8 @@ export async function runExportJob<T extends { files: ReadonlyArray<{ name: stri
     }
   });
   return finished.catch((e: unknown) => {
-    // Cancelled is the user's choice, not an internal error: said as such, over HTTP too.
-    throw e instanceof CancelledError ? new QPairsError(EXPORT_CANCELLED) : e;
+    // Cancelled (job.cancel) is the user's choice, not an internal error: said as such, over HTTP too. A caller
+    // gone (transport) has no one to tell: the CancelledError goes on as it is (serve logs "the client went away").
+    throw e instanceof CancelledError && !transport?.aborted ? new QPairsError(EXPORT_CANCELLED) : e;
   });
 }

@@ -693,7 +693,7 @@ export type CommandResult<C extends CommandName> = CommandResults[C];
 
 export interface JobProgress {
   jobId: string;
-  kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live';
+  kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live' | 'export';
   /** The pool a live retrain works on (live jobs only), so a screen shows only its own pool's retrain. */
   pool?: string;
   done: number;

@@ -362,13 +362,14 @@ export const COMMANDS: Record<string, (argv: string[], out: Out, signal: AbortSi
  * main hands them and change nothing once it is aborted. Other commands keep Node's default: the
  * process ends at once (a writer's SQLite transaction rolls back, and the lock file it leaves is
  * taken over by the next writer, with a note). `corpus export` writes no workspace, but a file: cancelled, it
- * removes its temporary file (Node's default left it beside OUT). `export` catches the signal itself, only while
- * it writes its files (commands/export.ts): rendering writes nothing, and Node's default ends it at once.
+ * removes its temporary file (Node's default left it beside OUT). `export` too, at any stage: its rendering runs
+ * as the engine's does (in a compute worker when large, which a Ctrl-C terminates), and its files are written to
+ * temporary names, removed when cancelled ("cancelled; nothing was written").
  */
 /** The orders a seed applies to: every one but `pool`, which draws nothing. */
 const DRAWING_ORDERS = QUERY_ORDERS.filter((o) => o !== 'pool').join(', ');
 
-const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index', 'corpus export']);
+const CANCELLABLE: ReadonlySet<string> = new Set(['import', 'pool create', 'train', 'score', 'corpus index', 'corpus export', 'export']);
 
 /**
  * A message for errors that come from the machine rather than from a bug — SQLite's (read-only,
@@ -464,7 +465,8 @@ export async function main(argv: string[], out: Out = stdioOut()): Promise<numbe
       return 2;
     }
     if (e instanceof CancelledError) {
-      out.err(`qpairs ${name}: cancelled; nothing was changed`);
+      // An export changes nothing in the workspace: what it did not do is write its files.
+      out.err(`qpairs ${name}: cancelled; nothing was ${cmd === 'export' ? 'written' : 'changed'}`);
       return 130;
     }
     if (e instanceof QPairsError) {

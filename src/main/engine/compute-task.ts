@@ -4,7 +4,7 @@
  * give the same result. Also the cheap estimate of a task's cost that decides where it runs.
  */
 import type { AgreementView, CompareView, ExportFormat } from '../../shared/gold';
-import { buildExport, type BuiltExport, type ExportOptions } from '../export';
+import { buildExport, type BuiltExport, type ExportOptions, type ExportProgress } from '../export';
 import { comparePoolRuns, type PoolCompareOptions } from '../gold/compare';
 import { poolAgreement, type PoolAgreementOptions } from '../gold/agreement';
 import {
@@ -53,11 +53,12 @@ export type ComputeResult<T extends ComputeTask> = T extends AgreementTask ? Agr
  * labels, the runs' scores), and a label another connection commits in between would otherwise be
  * in some of its reads and not in others.
  */
-export function runComputeTask<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState): ComputeResult<T> {
-  return ws.snapshot(() => runComputeTaskNow(ws, task, signal, state));
+export function runComputeTask<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState, onProgress?: ExportProgress): ComputeResult<T> {
+  return ws.snapshot(() => runComputeTaskNow(ws, task, signal, state, onProgress));
 }
 
-function runComputeTaskNow<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState): ComputeResult<T> {
+/** `onProgress`: an export's stages (the other tasks report none). */
+function runComputeTaskNow<T extends ComputeTask>(ws: Workspace, task: T, signal?: AbortSignal, state?: PoolState, onProgress?: ExportProgress): ComputeResult<T> {
   if (task.kind === 'agreement') {
     const o = { annotators: task.annotators, queries: task.queries, bootstrap: task.bootstrap, seed: task.seed, signal };
     return poolAgreement(ws, task.pool, o, state) as ComputeResult<T>;
@@ -65,7 +66,7 @@ function runComputeTaskNow<T extends ComputeTask>(ws: Workspace, task: T, signal
   if (task.kind === 'export') {
     // buildExport reads one snapshot of the workspace, though labels keep arriving meanwhile.
     const t = task as ExportTask;
-    return buildExport(ws, t.pool, t.format, t.out, t.options) as ComputeResult<T>;
+    return buildExport(ws, t.pool, t.format, t.out, t.options, { signal, onProgress }) as ComputeResult<T>;
   }
   const { kind: _kind, pool, ...o } = task as CompareTask;
   return compareRunsFlagged(ws, pool, { ...o, signal }) as ComputeResult<T>;

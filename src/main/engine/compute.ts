@@ -23,6 +23,7 @@ import type { Workspace } from '../workspace/workspace';
 import { stopOnceLoaded } from '../workspace/addon-workers';
 import type { FromComputeWorker, ToComputeWorker } from './compute-protocol';
 import { estimateWork, runComputeTask, type ComputeResult, type ComputeTask } from './compute-task';
+import type { ExportProgress } from '../export/progress';
 
 export type { AgreementTask, CompareTask, ComputeResult, ComputeTask } from './compute-task';
 
@@ -117,7 +118,7 @@ function errorFrom(m: Extract<FromComputeWorker, { type: 'error' }>): Error {
 export async function computeInWorker<T extends ComputeTask>(
   dbPath: string,
   task: T,
-  o: { workerPath: string | URL; signal?: AbortSignal },
+  o: { workerPath: string | URL; signal?: AbortSignal; onProgress?: ExportProgress },
 ): Promise<ComputeResult<T>> {
   await acquireSlot(o.signal);
   return new Promise<ComputeResult<T>>((resolve, reject) => {
@@ -145,7 +146,9 @@ export async function computeInWorker<T extends ComputeTask>(
     const entry = { dbPath, stop: onAbort };
     running.add(entry);
     worker.on('message', (m: FromComputeWorker) => {
-      if (m.type === 'done') finish(null, m.result);
+      if (m.type === 'progress') {
+        if (!settled) o.onProgress?.(m.stage, m.done, m.total);
+      } else if (m.type === 'done') finish(null, m.result);
       else if (m.type === 'error') finish(errorFrom(m));
     });
     worker.on('error', (e) => finish(e));
@@ -179,6 +182,8 @@ export interface ComputeOptions {
   signal?: AbortSignal;
   /** Where to run: by the estimate (default), or forced. */
   mode?: 'auto' | 'inline' | 'worker';
+  /** An export's stages as it runs (inline, or posted by the worker). */
+  onProgress?: ExportProgress;
 }
 
 /**
@@ -199,10 +204,10 @@ export async function compute<T extends ComputeTask>(ws: Workspace, task: T, o: 
       state = est.state;
       m = est.ms <= settings.inlineLimitMs || !workerPath || !fileBacked ? 'inline' : 'worker';
     }
-    return m === 'inline' ? { result: runComputeTask(ws, task, o.signal, state) } : null;
+    return m === 'inline' ? { result: runComputeTask(ws, task, o.signal, state, o.onProgress) } : null;
   });
   if (inline) return inline.result;
   if (!workerPath) throw new Error('the compute worker bundle was not found (build it with: node scripts/build-node.mjs)');
   if (!fileBacked) throw new Error(`a compute worker cannot open workspace "${ws.path}" (not a file)`);
-  return computeInWorker(ws.path, task, { workerPath, signal: o.signal });
+  return computeInWorker(ws.path, task, { workerPath, signal: o.signal, onProgress: o.onProgress });
 }

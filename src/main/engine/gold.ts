@@ -8,7 +8,7 @@ import type { AppInfo, CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes, knownPeople } from '../team/assign-notes';
 import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
-import { defaultExportName, finishExportWrite, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions } from '../export';
+import { defaultExportName, finishExportWriteCancellable, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions, type ExportRun } from '../export';
 import {
   addAnnotator,
   aggregationSummary,
@@ -28,6 +28,7 @@ import {
 import type { EngineCore as Engine } from './core';
 import { changedRecord, setLabel } from './annotate';
 import { compute } from './compute';
+import { runExportJob } from './export-job';
 import { StampedCache } from '../workspace/stamped-cache';
 
 type GoldCommand =
@@ -72,11 +73,11 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
   const reviewStates = new KeptPoolState(ws);
   const reviewStateOf = (pool: string): PoolState => reviewStates.get(pool);
   /** An export rendered (compute.ts: inline when small, else in a worker on a snapshot of the workspace). */
-  const renderExport = async (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, ctx: Ctx): Promise<BuiltExport> => {
+  const renderExport = async (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, run: ExportRun): Promise<BuiltExport> => {
     const stamp = ws.changeStamp();
     const known = agreements.at(pool, stamp);
     const reuse = known ? { datasheetAgreement: known } : {};
-    const b = await compute(ws, { kind: 'export', pool, format, out, options: { ...options, ...reuse } }, { signal: (ctx as { signal?: AbortSignal }).signal });
+    const b = await compute(ws, { kind: 'export', pool, format, out, options: { ...options, ...reuse } }, { signal: run.signal, onProgress: run.onProgress });
     agreements.put(pool, stamp, b.datasheetAgreement);
     return b;
   };
@@ -160,7 +161,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     // Rendered off the engine's thread when large (compute.ts): the datasheet's agreement bootstrap
     // took 25–40 s on a 40,000-pair pool, and no annotator's label was taken meanwhile.
     'export.preview': async (a, ctx) => {
-      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text, previewLines: a.lines }, ctx);
+      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text, previewLines: a.lines }, { signal: (ctx as { signal?: AbortSignal }).signal });
       return {
         pool: b.pool,
         format: b.format,
@@ -169,7 +170,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         warnings: b.warnings,
       };
     },
-    'export.write': async (a, ctx): Promise<ExportWritten> => {
+    // A job of kind 'export' (export-job.ts): its progress moves the Export screen's bar, job.cancel stops it.
+    'export.write': (a, ctx): Promise<ExportWritten> => {
       const options = { run: a.run, annotator: a.annotator, version, text: a.text };
       if (a.path !== undefined) {
         // A refused target is refused before the (long) rendering; the files are written here, all or none.
@@ -177,21 +179,28 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         // serve mode (whose Export screen downloads, never names a path) the caller is a script: its force argument.
         const replace = { force: a.force, replaceChosen: a.replaceChosen, controls: transport === 'electron' ? APP_EXPORT_CONTROLS : API_EXPORT_CONTROLS };
         const target = prepareExportWrite(ws, a.format, a.path, { ...replace, pool: a.pool, run: a.run, text: a.text });
-        const b = finishExportWrite(target, await renderExport(a.pool, a.format, target.abs, options, ctx), replace);
+        return runExportJob(engine, (ctx as { signal?: AbortSignal }).signal, async (run) => {
+          const built = await renderExport(a.pool, a.format, target.abs, options, run);
+          run.onProgress('writing', 0, 0);
+          // A cancel while the files are written removes their temporary files: nothing is renamed.
+          const b = await finishExportWriteCancellable(target, built, replace, run.signal);
+          return {
+            pool: b.pool,
+            format: b.format,
+            files: [...b.files, b.datasheet].map((f) => ({ name: f.name, bytes: Buffer.byteLength(f.content) })),
+            warnings: b.warnings,
+          };
+        });
+      }
+      return runExportJob(engine, (ctx as { signal?: AbortSignal }).signal, async (run) => {
+        const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), options, run);
         return {
           pool: b.pool,
           format: b.format,
-          files: [...b.files, b.datasheet].map((f) => ({ name: f.name, bytes: Buffer.byteLength(f.content) })),
+          files: [...b.files, b.datasheet].map((f) => ({ name: f.name, bytes: Buffer.byteLength(f.content), content: f.content })),
           warnings: b.warnings,
         };
-      }
-      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), options, ctx);
-      return {
-        pool: b.pool,
-        format: b.format,
-        files: [...b.files, b.datasheet].map((f) => ({ name: f.name, bytes: Buffer.byteLength(f.content), content: f.content })),
-        warnings: b.warnings,
-      };
+      });
     },
   };
 }

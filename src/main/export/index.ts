@@ -33,10 +33,19 @@ import { cardLicence, workspaceImports } from './licence';
 import { readHeader } from '../workspace/undo-journal';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
+import type { ExportProgress } from './progress';
 
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
 export { checkWriteTarget, writeFilesAtomic, type WriteOptions } from './write';
+export { EXPORT_CANCELLED, exportProgressMessage, exportStageText, type ExportProgress, type ExportStage } from './progress';
+
+/** What follows a rendering as it runs (functions: not part of ExportOptions, which crosses to the compute worker). */
+export interface ExportRun {
+  onProgress?: ExportProgress;
+  /** Stops the agreement bootstrap between resamples (CancelledError). */
+  signal?: AbortSignal;
+}
 
 export interface ExportOptions {
   /** Run for askubuntu / semeval-relevancy (default the pool's first run), or the one run for trec-run (default all). */
@@ -135,7 +144,7 @@ export function isExportFormat(s: string): s is ExportFormat {
  * gets its CIs from as many resamples as the budget allows, and the note says so; when even the
  * point estimates are over it, the datasheet says agreement was not computed and why.
  */
-function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: ExportOptions): DatasheetAgreement {
+function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: ExportOptions, run: ExportRun): DatasheetAgreement {
   const m = state.annotators.length;
   if (m < 2) return { agreement: null, note: null };
   const wanted = o.bootstrap ?? 1000;
@@ -152,7 +161,14 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
     };
   }
   const bootstrap = Math.min(wanted, most);
-  const agreement = poolAgreement(ws, pool, { bootstrap, seed: o.seed ?? 1, workLimit: limit }, state, built);
+  const onProgress = run.onProgress;
+  const agreement = poolAgreement(
+    ws,
+    pool,
+    { bootstrap, seed: o.seed ?? 1, workLimit: limit, signal: run.signal, ...(onProgress ? { onProgress: (d: number, t: number) => onProgress('agreement', d, t) } : {}) },
+    state,
+    built,
+  );
   const note =
     bootstrap < wanted ? `The CIs use ${bootstrap} bootstrap resamples rather than ${wanted}: the most the agreement work budget allows for this pool (${size}).` : null;
   return { agreement, note };
@@ -163,12 +179,13 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
  * the workspace: its files and datasheet read many times, and a label another process commits
  * between two of those reads would be in one and not the other.
  */
-export function buildExport(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions = {}): BuiltExport {
-  return ws.snapshot(() => buildExportNow(ws, pool, format, out, o));
+export function buildExport(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions = {}, run: ExportRun = {}): BuiltExport {
+  return ws.snapshot(() => buildExportNow(ws, pool, format, out, o, run));
 }
 
-function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions): BuiltExport {
+function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions, progress: ExportRun): BuiltExport {
   if (!isExportFormat(format)) throw new QPairsError(`unknown export format "${format}" (formats: ${EXPORT_FORMATS.join(', ')})`);
+  progress.onProgress?.('reading', 0, 0);
   const state = loadPoolState(ws, pool);
   const source = o.annotator ?? defaultLabelSource(ws, pool);
   const labels = sourceLabels(ws, pool, source, state);
@@ -201,6 +218,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   if ((format === 'askubuntu' || format === 'trec-run') && runs.length === 0) {
     throw new QPairsError(`pool "${pool}" has no runs: the ${format} format needs scores`);
   }
+  progress.onProgress?.('rendering', 0, 0);
   const withText = o.text ?? true;
   const textFormats: readonly ExportFormat[] = ['askubuntu', 'jsonl', 'csv', 'hf-dataset'];
   let text: Map<string, Question> | null = null;
@@ -254,7 +272,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     const content = kept.length ? kept.join('\n') + '\n' : '';
     return { name, content, lines: f.lines.length };
   });
-  const shown = o.datasheetAgreement ?? datasheetAgreement(ws, pool, state, o);
+  const shown = o.datasheetAgreement ?? datasheetAgreement(ws, pool, state, o, progress);
   const { agreement, note: agreementNote } = shown;
   const sheet = datasheet({
     ws,

@@ -35,6 +35,11 @@ export interface PoolAgreementOptions {
   bootstrap?: number;
   seed?: number;
   signal?: AbortSignal;
+  /**
+   * Bootstrap resamples done of all of the report's (each annotator pair's kappa CI, then the six
+   * pool-level statistics' CIs: (pairs + 6) × resamples), reported every few resamples.
+   */
+  onProgress?: (done: number, total: number) => void;
   /** At most this many points in `overTime` (default 100; evenly spaced, always the last). */
   maxTimePoints?: number;
   /** Work budget (default AGREEMENT_WORK_LIMIT, see budget.ts); a larger report is refused. */
@@ -69,7 +74,11 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
   const { table, pairs, lastSeq, unsure } = reuse ? built : poolRatingTable(s, annotators, subset);
   checkAgreementBudget(table.items.length, annotators.length, resamples, o.workLimit);
   const boot = { resamples, seed, signal: o.signal };
-  const report = agreementReport(table, { ...boot, positive: positives(table.categories.map(String)) });
+  const m = annotators.length;
+  const pooled = m >= 2 && table.items.length > 0 ? 6 : 0;
+  const total = ((m * (m - 1)) / 2 + pooled) * resamples;
+  const onProgress = o.onProgress;
+  const report = agreementReport(table, { ...boot, positive: positives(table.categories.map(String)), ...(onProgress ? { onProgress: (d: number) => onProgress(d, total) } : {}) });
 
   // Disagreements per query with every annotator's label.
   const labelsOf = (key: string): Record<string, string> => {
@@ -100,13 +109,17 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
   if (annotators.length >= 2 && table.items.length > 0) {
     // Same resampling as bootstrapByQuery (queries with replacement), on the coded table.
     const t = encodeTable(table);
+    // The k-th pool-level statistic's resamples come after the pairs' and the k - 1 before it.
+    const pairsDone = total - pooled * resamples;
+    const step = (k: number): typeof boot & { onProgress?: (d: number) => void } =>
+      onProgress ? { ...boot, onProgress: (d) => onProgress(pairsDone + k * resamples + d, total) } : boot;
     ci95 = {
-      percentAgreement: bootstrapCodedByQuery(t, (rows) => percentAgreementCoded(t, rows), boot) as IntervalView,
-      fleissKappa: bootstrapCodedByQuery(t, (rows) => fleissKappaCoded(t, rows), boot) as IntervalView,
-      krippendorffAlpha: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'nominal'), boot) as IntervalView,
-      krippendorffAlphaOrdinal: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'ordinal'), boot) as IntervalView,
-      krippendorffAlphaInterval: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'interval'), boot) as IntervalView,
-      gwetAC1: bootstrapCodedByQuery(t, (rows) => gwetAC1Coded(t, rows), boot) as IntervalView,
+      percentAgreement: bootstrapCodedByQuery(t, (rows) => percentAgreementCoded(t, rows), step(0)) as IntervalView,
+      fleissKappa: bootstrapCodedByQuery(t, (rows) => fleissKappaCoded(t, rows), step(1)) as IntervalView,
+      krippendorffAlpha: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'nominal'), step(2)) as IntervalView,
+      krippendorffAlphaOrdinal: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'ordinal'), step(3)) as IntervalView,
+      krippendorffAlphaInterval: bootstrapCodedByQuery(t, (rows) => krippendorffAlphaCoded(t, rows, 'interval'), step(4)) as IntervalView,
+      gwetAC1: bootstrapCodedByQuery(t, (rows) => gwetAC1Coded(t, rows), step(5)) as IntervalView,
     };
   }
 

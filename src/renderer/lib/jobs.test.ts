@@ -95,3 +95,26 @@ describe('JobStore after a reconnect', () => {
     expect(jobs.get('gone')!.lost).toBe(false);
   });
 });
+
+describe('JobStore.firstSince', () => {
+  it("finds the export this page started, not another person's running export an owner also sees", () => {
+    const c = fakeClient();
+    const jobs = new JobStore(c);
+    // A judge's export, already running when the owner starts hers (owners receive every job's events).
+    c.emit('job.progress', { jobId: 'theirs', kind: 'export', done: 0, total: 0, message: 'rendering the files' });
+    c.emit('job.progress', { jobId: 'old', kind: 'export', done: 0, total: 0, message: '' });
+    c.emit('job.done', { jobId: 'old', kind: 'export', ok: true });
+    const before = jobs.idsOf('export');
+    expect([...before].sort()).toEqual(['old', 'theirs']);
+    expect(jobs.firstSince('export', before)).toBeNull();
+    c.emit('job.progress', { jobId: 'mine', kind: 'export', done: 0, total: 0, message: "reading the pool's labels" });
+    // Their export reports again, and another person's starts while mine runs: neither is mine.
+    c.emit('job.progress', { jobId: 'theirs', kind: 'export', done: 10, total: 9000, message: 'bootstrap' });
+    c.emit('job.progress', { jobId: 'later', kind: 'export', done: 0, total: 0, message: "reading the pool's labels" });
+    expect(jobs.latestRunning('export')?.progress?.jobId).toBe('later');
+    expect(jobs.firstSince('export', before)?.progress?.jobId).toBe('mine');
+    c.emit('job.done', { jobId: 'mine', kind: 'export', ok: false, cancelled: true });
+    // Mine ended: it stays the one found (done), not the other person's that still runs.
+    expect(jobs.firstSince('export', before)).toMatchObject({ progress: { jobId: 'mine' }, done: { cancelled: true } });
+  });
+});

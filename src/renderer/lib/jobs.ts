@@ -74,6 +74,24 @@ export class JobStore {
     return found;
   }
 
+  /** The ids of every job of a kind this page has seen (running or finished). */
+  idsOf(kind: JobProgress['kind']): Set<string> {
+    const ids = new Set<string>();
+    for (const [id, s] of this.jobs) if (s.kind === kind || s.progress?.kind === kind || s.done?.kind === kind) ids.add(id);
+    return ids;
+  }
+
+  /**
+   * The first job of a kind not among `before` (idsOf taken as this page started the command), running
+   * or finished: a command that runs as a job but answers only at its end (export.write), whose id this
+   * page learns from the job's events. An owner receives other people's jobs' events too: the latest
+   * running one could be someone else's export, and Cancel would have stopped it.
+   */
+  firstSince(kind: JobProgress['kind'], before: ReadonlySet<string>): JobState | null {
+    for (const [id, s] of this.jobs) if (!before.has(id) && (s.progress?.kind === kind || s.done?.kind === kind)) return s;
+    return null;
+  }
+
   /** The id of the latest job of a kind seen by this page (running or finished), or null. */
   latestId(kind: JobProgress['kind']): string | null {
     let found: string | null = null;

@@ -10,7 +10,7 @@ import { AGGREGATE, APP_EXPORT_CONTROLS, EXPORT_FILES_EXIST, EXPORT_FORMATS, EXP
 import { ClientError } from '../client/types';
 import { counted } from '../../shared/plural';
 import type { SharedState } from '../lib/shared-state';
-import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { Markdown } from '../lib/markdown';
 import { baseName, downloadAll, downloadZip } from '../lib/download';
@@ -19,6 +19,7 @@ import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { NumberInput } from '../components/NumberInput';
+import { ProgressBar } from '../components/ProgressBar';
 import { exportDoneView } from './exportDone';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
@@ -53,6 +54,7 @@ export function refusedForFilesInTheWay(e: unknown): boolean {
 
 export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, info } = useApp();
+  const jobs = useJobs();
   const { pools, pool, setPool } = shared;
   const [format, setFormat] = useState<ExportFormat>('qrels');
   const [runNames, setRunNames] = useState<string[]>([]);
@@ -150,9 +152,22 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   });
 
   const canExport = !busy && pool !== '' && !(needsRun && !run) && !previewError;
+  // The running export's job (export.write runs as one): its stage and progress, and Cancel. Its id comes with
+  // its events: the first export job this page had not seen when the export started (an owner sees everyone's).
+  const exportJobsBefore = useRef<ReadonlySet<string>>(new Set());
+  const startedJob = busy ? jobs.firstSince('export', exportJobsBefore.current) : null;
+  const exportJob = startedJob && !startedJob.done ? startedJob : null;
+  const exportJobId = exportJob?.progress?.jobId ?? null;
+  const exportButton = useRef<HTMLButtonElement>(null);
+  const exportActions = useRef<HTMLDivElement>(null);
+  const cancelExport = (): void => {
+    if (exportJobId) client.invoke('job.cancel', { jobId: exportJobId }).catch((e: unknown) => setWriteError(errorMessage(e)));
+  };
 
   /** `replace`: the path of a refused export whose existing files the user chose to replace. */
   const doExport = async (replace: string | null = null): Promise<void> => {
+    if (busy) return;
+    exportJobsBefore.current = jobs.idsOf('export');
     setBusy(true);
     setWriteError(null);
     setWritten(null);
@@ -187,6 +202,10 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
       if (desktop && path && refusedForFilesInTheWay(e)) setReplaceAt(path);
     } finally {
       setBusy(false);
+      // Cancel goes away with the export (at its job.done, often before this answer): a keyboard user who was
+      // on it, and so is on the page's body now, or on Export goes on from Export.
+      const active = document.activeElement;
+      if (!active || active === document.body || exportActions.current?.contains(active)) setTimeout(() => exportButton.current?.focus(), 0);
     }
   };
 
@@ -248,13 +267,27 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             Preview lines
             <NumberInput min={0} max={1000} testId="export-lines" value={lines} onChange={setLines} />
           </label>
-          <div className="actions">
-            <button className="primary" data-testid="export-write" disabled={!canExport} onClick={() => void doExport()}>
+          <div className="actions" ref={exportActions}>
+            {/* aria-disabled while exporting: a button that turns disabled under the focus drops it to the page. */}
+            <button ref={exportButton} className="primary" data-testid="export-write" disabled={!canExport && !busy} aria-disabled={busy || undefined} onClick={() => void doExport()}>
               {busy ? 'Exporting…' : desktop ? 'Export to…' : 'Export (download)'}
             </button>
+            {busy && exportJobId && (
+              <button type="button" data-testid="export-cancel" onClick={cancelExport}>
+                Cancel
+              </button>
+            )}
             <span className="hint">{desktop ? 'writes the files and OUT.datasheet.md where you choose' : 'your browser downloads the files and the datasheet'}</span>
           </div>
         </div>
+        {busy && exportJob?.progress && (
+          <div data-testid="export-progress">
+            <ProgressBar label="export progress" done={exportJob.progress.done} total={exportJob.progress.total} />
+            <p className="small muted" data-testid="export-stage">
+              {exportJob.progress.message}
+            </p>
+          </div>
+        )}
         {writeError && (
           <div className="error-box" role="alert" data-testid="export-error">
             <strong>Nothing was exported.</strong>

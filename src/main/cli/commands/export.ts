@@ -1,6 +1,7 @@
 import { EXPORT_FORMATS } from '../../../shared/gold';
-import { buildExport, finishExportWriteCancellable, isExportFormat, prepareExportWrite } from '../../export';
-import { catchInterrupt } from '../interrupt';
+import { exportProgressMessage, exportStageText, finishExportWriteCancellable, isExportFormat, prepareExportWrite, type BuiltExport, type ExportProgress, type ExportStage } from '../../export';
+import { compute } from '../../engine/compute';
+import { ProgressBar } from '../progress';
 import { parse, requireString, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../../../shared/suggest';
 import { json, withWorkspace, type Out } from './common';
@@ -13,9 +14,10 @@ import { counted } from '../../../shared/plural';
  * trec-run without --run writes one file per run (OUT.EXT → OUT.RUN.EXT when there are several).
  * Question text is included (jsonl/csv columns, askubuntu's STEM.corpus.txt) unless --no-text;
  * hf-dataset writes the folder OUT (data/pairs.jsonl + README.md dataset card). Existing files are
- * never replaced unless --force (issue 23).
+ * never replaced unless --force (issue 23). Progress goes to stderr: a bar on a terminal, else a line
+ * per stage; Ctrl-C (SIGTERM, SIGHUP) at any stage stops it with nothing written (exit 130).
  */
-export async function cmdExport(argv: string[], out: Out): Promise<number> {
+export async function cmdExport(argv: string[], out: Out, signal: AbortSignal = new AbortController().signal): Promise<number> {
   const { values, positionals } = parse(argv, {
     pool: { type: 'string' },
     format: { type: 'string', short: 'f' },
@@ -38,15 +40,17 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
   return withWorkspace(w, async (ws) => {
     const o = { run: values.run, annotator: values.annotator, text: !values['no-text'], force: values.force };
     const where = prepareExportWrite(ws, format, target, { ...o, pool });
-    // Rendering writes nothing, and Node's default Ctrl-C ends it at once. While the files are written, a Ctrl-C
-    // (SIGTERM, SIGHUP) is caught, so the temporary files are removed ("cancelled", exit 130): it left them beside OUT.
-    const built = buildExport(ws, pool, format, where.abs, o);
-    const interrupt = catchInterrupt();
-    let b;
+    const progress = exportProgress(out, values.json === true);
+    let b: BuiltExport;
     try {
-      b = await finishExportWriteCancellable(where, built, o, interrupt.signal);
+      // Rendered as the engine renders it (compute.ts: in a compute worker when large), so a Ctrl-C is heard
+      // during the agreement bootstrap too; the files go to temporary names, renamed only once all are written.
+      const { force: _force, ...options } = o;
+      const built = await compute(ws, { kind: 'export', pool, format, out: where.abs, options }, { signal, onProgress: progress.report });
+      progress.report('writing', 0, 0);
+      b = await finishExportWriteCancellable(where, built, o, signal);
     } finally {
-      interrupt.release();
+      progress.done();
     }
     const files = [...b.files, b.datasheet].map((f) => ({ file: f.name, lines: f.lines }));
     if (values.json) out.log(json({ pool: b.pool, format: b.format, labels: b.source, run: b.run, files, warnings: b.warnings }));
@@ -57,4 +61,22 @@ export async function cmdExport(argv: string[], out: Out): Promise<number> {
     }
     return 0;
   }, { out });
+}
+
+/**
+ * The export's progress on stderr: a bar with the stage where stderr is a terminal, else (a log, a
+ * pipe) one line per stage begun (none with --json); the agreement bootstrap's line says how many resamples it runs.
+ */
+function exportProgress(out: Out, json: boolean): { report: ExportProgress; done: () => void } {
+  const bar = new ProgressBar('export');
+  const lines = !json && !process.stderr.isTTY;
+  let stage: ExportStage | null = null;
+  return {
+    report: (s, done, total) => {
+      bar.update(done, total, exportProgressMessage(s, done, total));
+      if (lines && s !== stage) out.err(`export: ${exportStageText(s)}${total > 0 ? ` (${total.toLocaleString('en-US')} resamples)` : ''}…`);
+      stage = s;
+    },
+    done: () => bar.done(),
+  };
 }

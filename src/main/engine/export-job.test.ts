@@ -1,0 +1,178 @@
+/**
+ * export.write runs as a job of kind 'export' (export-job.ts): its job.progress events say the
+ * stage (reading, rendering, the datasheet's agreement bootstrap with its resamples done of all,
+ * writing), and job.cancel stops it with nothing written. It used to be a plain request: the Export
+ * screen said "Exporting…" for the whole 23 s of a 40,000-pair export, with no way to stop it.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobDone, JobProgress } from '../../shared/contract';
+import { CancelledError } from '../errors';
+import { assignPool } from '../gold';
+import { Workspace } from '../workspace/workspace';
+import { configureCompute } from './compute';
+import { Engine } from './engine';
+
+let dir: string;
+let engine: Engine;
+let restore: ReturnType<typeof configureCompute>;
+const QUERIES = 300;
+const CANDIDATES = 10;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-exportjob-'));
+  const ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  let s = 5;
+  const rnd = (): number => ((s = (s * 1103515245 + 12345) % 2 ** 31), s / 2 ** 31);
+  ws.transaction(() => {
+    for (let i = 0; i < QUERIES * (CANDIDATES + 1); i++) ws.upsertQuestion({ id: `q${i}`, source: 't', title: `t${i}`, body: `b${i}` });
+    ws.createPool({ name: 'p', scheme: 'binary' });
+    for (let q = 0; q < QUERIES; q++) {
+      const base = q * (CANDIDATES + 1);
+      ws.addPoolQuery('p', `q${base}`, Array.from({ length: CANDIDATES }, (_, c) => `q${base + c + 1}`));
+    }
+    assignPool(ws, 'p', ['x', 'y', 'z'], null);
+    for (let q = 0; q < QUERIES; q++) {
+      const base = q * (CANDIDATES + 1);
+      for (let c = 1; c <= CANDIDATES; c++) {
+        for (const a of ['x', 'y', 'z']) ws.addLabel({ pool: 'p', queryId: `q${base}`, candidateId: `q${base + c}`, annotator: a, value: rnd() < 0.4 ? '1' : '0', origin: 't' });
+      }
+    }
+  });
+  engine = new Engine(ws, { transport: 'electron' });
+});
+afterAll(() => {
+  engine?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `fn` with the export job's events collected (`onProgress` sees each as it comes). */
+async function withEvents<T>(fn: () => Promise<T>, onProgress: (p: JobProgress) => void = () => {}): Promise<{ progress: JobProgress[]; done: JobDone[]; result: PromiseSettledResult<T> }> {
+  const progress: JobProgress[] = [];
+  const done: JobDone[] = [];
+  const off1 = engine.on('job.progress', (p) => {
+    if (p.kind !== 'export') return;
+    progress.push(p);
+    onProgress(p);
+  });
+  const off2 = engine.on('job.done', (d) => d.kind === 'export' && done.push(d));
+  try {
+    const [result] = await Promise.allSettled([fn()]);
+    await new Promise((r) => setImmediate(r));
+    return { progress, done, result: result! };
+  } finally {
+    off1();
+    off2();
+  }
+}
+
+const stageOf = (m: string): string => m.split(':')[0]!;
+/** The stages in the order first seen. */
+const stages = (progress: JobProgress[]): string[] => [...new Set(progress.map((p) => stageOf(p.message)))];
+
+describe('export.write as a job', () => {
+  it('job.cancel during the agreement bootstrap (in a worker) stops it (first: a finished export keeps its agreement for the next): "export cancelled: nothing was written", no file', async () => {
+    restore = configureCompute({ inlineLimitMs: 0 });
+    const out = path.join(dir, 'b', 'p.csv');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.dirname(out));
+    let cancelled: Promise<unknown> | null = null;
+    try {
+      const { done, result } = await withEvents(
+        () => engine.invoke('export.write', { pool: 'p', format: 'csv', path: out }),
+        (p) => {
+          if (cancelled === null && p.message.startsWith("the datasheet's agreement bootstrap")) cancelled = engine.invoke('job.cancel', { jobId: p.jobId });
+        },
+      );
+      expect(cancelled, 'the bootstrap was reported').not.toBeNull();
+      expect(await cancelled).toEqual({ cancelled: true });
+      expect(result.status).toBe('rejected');
+      expect(String((result as PromiseRejectedResult).reason)).toContain('export cancelled: nothing was written');
+      expect(done).toEqual([expect.objectContaining({ ok: false, cancelled: true })]);
+      expect(readdirSync(path.dirname(out))).toEqual([]);
+    } finally {
+      configureCompute(restore);
+    }
+  });
+
+  it('in a compute worker: reports reading, rendering, the bootstrap resamples up to all of them, then writing; job.done names the files', async () => {
+    restore = configureCompute({ inlineLimitMs: 0 });
+    const out = path.join(dir, 'a', 'p.jsonl');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.dirname(out));
+    try {
+      const { progress, done, result } = await withEvents(() => engine.invoke('export.write', { pool: 'p', format: 'jsonl', path: out }));
+      expect(result.status, String((result as PromiseRejectedResult).reason)).toBe('fulfilled');
+      expect(stages(progress)).toEqual(["reading the pool's labels", 'rendering the files', "the datasheet's agreement bootstrap", 'writing the files']);
+      const boot = progress.filter((p) => p.message.startsWith("the datasheet's agreement bootstrap"));
+      // 3 annotator pairs' kappa CIs and the 6 pool-level statistics, 1000 resamples each.
+      expect(boot.every((p) => p.total === 9000)).toBe(true);
+      expect(boot.at(-1)).toMatchObject({ done: 9000, total: 9000, message: "the datasheet's agreement bootstrap: 9,000 of 9,000 resamples" });
+      expect(boot.map((p) => p.done)).toEqual([...boot.map((p) => p.done)].sort((a, b) => a - b));
+      expect(done).toEqual([expect.objectContaining({ jobId: progress[0]!.jobId, ok: true })]);
+      const report = done[0]!.report as { files: Array<Record<string, unknown>> };
+      expect(report.files.map((f) => path.basename(String(f.name)))).toEqual(['p.jsonl', 'p.jsonl.datasheet.md']);
+      expect(report.files.every((f) => !('content' in f))).toBe(true);
+      expect(readdirSync(path.dirname(out)).sort()).toEqual(['p.jsonl', 'p.jsonl.datasheet.md']);
+    } finally {
+      configureCompute(restore);
+    }
+  });
+
+  it('job.cancel while the files are written removes the temporary files: nothing is written', async () => {
+    restore = configureCompute({ workerPath: null });
+    const out = path.join(dir, 'c', 'p.jsonl');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.dirname(out));
+    let cancelled: Promise<unknown> | null = null;
+    try {
+      const { progress, result } = await withEvents(
+        () => engine.invoke('export.write', { pool: 'p', format: 'jsonl', path: out }),
+        (p) => {
+          if (cancelled === null && p.message === 'writing the files') cancelled = engine.invoke('job.cancel', { jobId: p.jobId });
+        },
+      );
+      expect(stages(progress).at(-1)).toBe('writing the files');
+      expect(await cancelled).toEqual({ cancelled: true });
+      expect(String((result as PromiseRejectedResult).reason)).toContain('export cancelled: nothing was written');
+      expect(readdirSync(path.dirname(out))).toEqual([]);
+    } finally {
+      configureCompute(restore);
+    }
+  });
+
+  it("a download (no path) answers with the files' content, while its job.done carries only their names and sizes", async () => {
+    restore = configureCompute({ workerPath: null });
+    try {
+      const { progress, done, result } = await withEvents(() => engine.invoke('export.write', { pool: 'p', format: 'qrels' }));
+      expect(result.status).toBe('fulfilled');
+      const r = (result as PromiseFulfilledResult<{ files: Array<{ name: string; bytes: number; content?: string }> }>).value;
+      expect(r.files.map((f) => [f.name, typeof f.content])).toEqual([
+        ['p.qrels', 'string'],
+        ['p.qrels.datasheet.md', 'string'],
+      ]);
+      expect(progress.length).toBeGreaterThan(0);
+      expect(done[0]!.report).toEqual({ files: r.files.map((f) => ({ name: f.name, bytes: f.bytes })) });
+    } finally {
+      configureCompute(restore);
+    }
+  });
+
+  it('a caller gone (the HTTP client went away) cancels it with the CancelledError serve mode logs as such, not "export cancelled"', async () => {
+    restore = configureCompute({ workerPath: null });
+    const gone = new AbortController();
+    try {
+      const { done, result } = await withEvents(
+        () => engine.invoke('export.write', { pool: 'p', format: 'qrels' }, { annotator: null, local: true, signal: gone.signal }),
+        () => gone.abort(),
+      );
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(CancelledError);
+      expect(done).toEqual([expect.objectContaining({ ok: false, cancelled: true })]);
+    } finally {
+      configureCompute(restore);
+    }
+  });
+});

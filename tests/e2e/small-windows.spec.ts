@@ -64,20 +64,25 @@ async function openReview(page: Page, pool: string): Promise<void> {
   await expect(page.getByTestId('review-current')).toHaveAttribute('data-texts', 'loaded');
 }
 
+/**
+ * Review's cursor is on item `at` (1-based) and the pair shown is its row's; the row (its votes, the
+ * judge's label, the save state) and both titles are in full view, not cut by the window or the panes.
+ */
+async function pairInView(page: Page, at: string): Promise<void> {
+  const index = Number(at) - 1;
+  await expect(page.getByTestId('review-index')).toHaveText(at);
+  await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', (await page.getByTestId(`review-row-${index}`).getAttribute('data-candidate'))!);
+  await expect(page.getByTestId(`review-row-${index}`), `row ${at}`).toBeInViewport({ ratio: 1 });
+  for (const id of ['review-query-title', 'review-candidate-title']) await expect(page.getByTestId(id), `${id} at ${at}`).toBeInViewport({ ratio: 1 });
+}
+
 test('at 800×600, j/k keep the cursor\'s row and the titles of the pair being ruled on in view', async () => {
   // The list was the page's whole height above the detail: after j the row was in view, the pair's texts 3,000 px below.
   const page = served.page;
   await page.setViewportSize({ width: 800, height: 600 });
   await openReview(page, 'bin');
   mkdirSync(SCREENS, { recursive: true });
-  const inView = async (at: string): Promise<void> => {
-    const index = Number(at) - 1;
-    await expect(page.getByTestId('review-index')).toHaveText(at);
-    await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', (await page.getByTestId(`review-row-${index}`).getAttribute('data-candidate'))!);
-    // The row (its votes, the judge's label, the save state) and both titles, not cut by the window or the panes.
-    await expect(page.getByTestId(`review-row-${index}`), `row ${at}`).toBeInViewport({ ratio: 1 });
-    for (const id of ['review-query-title', 'review-candidate-title']) await expect(page.getByTestId(id), `${id} at ${at}`).toBeInViewport({ ratio: 1 });
-  };
+  const inView = (at: string): Promise<void> => pairInView(page, at);
   for (let i = 0; i < 14; i++) await page.keyboard.press('j');
   await inView('15');
   await page.screenshot({ path: path.join(SCREENS, 'review-800x600-j.png') });
@@ -101,11 +106,7 @@ test('at 680×450 (1360×900 at 200% zoom), j/k keep both titles and the start o
   try {
     await openReview(page, 'bin');
     const inView = async (at: string): Promise<void> => {
-      const index = Number(at) - 1;
-      await expect(page.getByTestId('review-index')).toHaveText(at);
-      await expect(page.getByTestId('review-current')).toHaveAttribute('data-candidate', (await page.getByTestId(`review-row-${index}`).getAttribute('data-candidate'))!);
-      await expect(page.getByTestId(`review-row-${index}`), `row ${at}`).toBeInViewport({ ratio: 1 });
-      for (const id of ['review-query-title', 'review-candidate-title']) await expect(page.getByTestId(id), `${id} at ${at}`).toBeInViewport({ ratio: 1 });
+      await pairInView(page, at);
       // The bodies' first line: their top and a line's height below it inside the window and inside the detail pane.
       const pane = await page.getByTestId('review-current').evaluate((e) => e.getBoundingClientRect().bottom);
       for (const id of ['review-query-body', 'review-candidate-body']) {

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useServedWorkspace } from './served-workspace';
+import { askKeepThenReachConfirm, focusedTestId } from './focus';
 
 const served = useServedWorkspace('import-undo', 61, { workspace: 'w.qpairs' });
 
@@ -59,7 +60,7 @@ test('an owner undoes the last import from the Workspace screen, after confirmin
 test('from the keyboard: the question takes the focus, Esc and Keep it give it back, and the undo\'s report takes it at the end', async () => {
   // The question replaced the focused button and the focus fell to <body>; so it did when the question went.
   const page = served.page;
-  const focused = (): Promise<string> => page.evaluate(() => (document.activeElement === document.body ? 'BODY' : (document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? 'none')));
+  const focused = (): Promise<string> => focusedTestId(page);
   const file = path.join(served.dir, 'few.jsonl');
   writeFileSync(file, `${Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: `f${i}`, title: `few ${i}`, body: `body ${i}` })).join('\n')}\n`);
   await page.goto('/#workspace');
@@ -68,19 +69,7 @@ test('from the keyboard: the question takes the focus, Esc and Keep it give it b
   await page.getByTestId('import-start').click();
   await expect(page.getByTestId('undo-import-start')).toContainText('few.jsonl', { timeout: 60_000 });
   await page.getByTestId('undo-import-start').focus();
-  await page.keyboard.press('Enter');
-  await expect.poll(focused).toBe('undo-import-keep');
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('undo-import-confirm')).toHaveCount(0);
-  await expect.poll(focused).toBe('undo-import-start');
-  await page.keyboard.press('Enter');
-  await expect.poll(focused).toBe('undo-import-keep');
-  await page.keyboard.press('Enter');
-  await expect.poll(focused).toBe('undo-import-start');
-  await page.keyboard.press('Enter');
-  await expect.poll(focused).toBe('undo-import-keep');
-  await page.keyboard.press('Shift+Tab');
-  expect(await focused()).toBe('undo-import-confirm');
+  await askKeepThenReachConfirm(page, { start: 'undo-import-start', keep: 'undo-import-keep', confirm: 'undo-import-confirm', question: page.getByTestId('undo-import-confirm') });
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('undo-import-report')).toContainText('Import undone.', { timeout: 60_000 });
   await expect.poll(focused).toBe('undo-import-report');

@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { dataset } from '../datasets';
 import { useServedWorkspace } from './served-workspace';
 import { qpairs } from './small-pool';
+import { askKeepThenReachConfirm, focusedTestId } from './focus';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -54,25 +55,17 @@ test('the delete confirmation names the fusing model that takes the run; the mes
 
 test('from the keyboard: Delete… puts the focus on Keep, Esc and Keep give it back to Delete…, and deleting leaves it on the message', async () => {
   // The question replaced the focused Delete… and the focus fell to <body>; so it did when the question went, and with the deleted row.
-  const focused = (): Promise<string> => page.evaluate(() => (document.activeElement === document.body ? 'BODY' : (document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? 'none')));
+  const focused = (): Promise<string> => focusedTestId(page);
   await page.goto('/#models');
   await expect(page.getByTestId('model-row-tf-late')).toBeVisible();
   await page.getByTestId('model-delete-tf-late').focus();
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('alertdialog', { name: 'Delete tf-late?' })).toBeVisible();
-  await expect.poll(focused).toBe('model-delete-keep-tf-late');
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('alertdialog', { name: 'Delete tf-late?' })).toHaveCount(0);
-  await expect.poll(focused).toBe('model-delete-tf-late');
-  await page.keyboard.press('Enter');
-  await expect.poll(focused).toBe('model-delete-keep-tf-late');
-  await page.keyboard.press('Enter');
-  await expect.poll(focused).toBe('model-delete-tf-late');
-  // Delete it: Enter, Shift+Tab to Delete, Enter.
-  await page.keyboard.press('Enter');
-  await expect.poll(focused).toBe('model-delete-keep-tf-late');
-  await page.keyboard.press('Shift+Tab');
-  expect(await focused()).toBe('model-delete-confirm-tf-late');
+  await askKeepThenReachConfirm(page, {
+    start: 'model-delete-tf-late',
+    keep: 'model-delete-keep-tf-late',
+    confirm: 'model-delete-confirm-tf-late',
+    question: page.getByRole('alertdialog', { name: 'Delete tf-late?' }),
+  });
+  // Delete it.
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('model-row-tf-late')).toHaveCount(0);
   await expect(page.getByTestId('model-delete-message')).toContainText('Model “tf-late” deleted');

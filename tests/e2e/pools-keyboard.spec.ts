@@ -9,6 +9,7 @@ import { qpairs } from './small-pool';
 import { useServedWorkspace } from './served-workspace';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { focusedTestId } from './focus';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -35,7 +36,7 @@ async function tabTo(page: Page, testId: string, max = 80): Promise<void> {
   throw new Error(`${testId} not reached in ${max} Tabs`);
 }
 
-const focused = (page: Page): Promise<string> => page.evaluate(() => (document.activeElement === document.body ? 'BODY' : (document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? 'none')));
+const focused = focusedTestId;
 
 test('a button in the pools table keeps the focus while the table updates (a label given elsewhere)', async () => {
   // Every render of the screen remounted every cell of its tables (DataTable mounted each column's cell function as a component type), so the focus fell to <body>.

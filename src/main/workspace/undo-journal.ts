@@ -281,10 +281,13 @@ class UndoableWrite implements ChunkPoint {
   private lastYield = performance.now();
   private readonly chunkMs: number;
   private readonly contendedMs: number;
-  /** This write's journal entries are those above it: below lies the kept journal of the import before (`keptBefore`), if any. */
+  /** This write's journal entries are those above it: below lies the kept journal of the import before (`kept`), if any. */
   private from = 0;
-  /** The header of the last finished import's journal, kept under this write's (put back if this write is undone or changed nothing). */
-  private keptBefore: JournalHeader | null = null;
+  /**
+   * The header (JSON, as this write's header's `kept` holds it) of the last finished import's journal,
+   * kept under this write's: put back if this write is undone or changed nothing. Null: none.
+   */
+  private kept: string | null = null;
   /** total_changes() when the write said it changed nothing (changedNothing); null: it did not say so. */
   private changesWhenNothing: number | null = null;
 
@@ -329,13 +332,13 @@ class UndoableWrite implements ChunkPoint {
       /* no sqlite_sequence yet */
     }
     this.from = keep ? (db.prepare(`SELECT coalesce(max(seq), 0) FROM import_undo`).pluck().get() as number) : 0;
-    this.keptBefore = keep;
     const header = [this.token, process.pid, os.hostname(), new Date().toISOString(), this.opts.what, JSON.stringify(seqs), this.from] as const;
     if (keep) {
       const { token, pid, host, started, what, seqs: keptSeqs, from_seq } = keep;
+      this.kept = JSON.stringify({ token, pid, host, started, what, seqs: keptSeqs, from_seq });
       db.prepare(`UPDATE import_journal SET token = ?, pid = ?, host = ?, started = ?, what = ?, state = 'running', seqs = ?, from_seq = ?, kept = ? WHERE id = 1`).run(
         ...header,
-        JSON.stringify({ token, pid, host, started, what, seqs: keptSeqs, from_seq }),
+        this.kept,
       );
     } else {
       db.prepare(`INSERT INTO import_journal(id, token, pid, host, started, what, state, seqs, from_seq) VALUES (1, ?, ?, ?, ?, ?, 'running', ?, ?)`).run(...header);
@@ -411,7 +414,7 @@ class UndoableWrite implements ChunkPoint {
     // kept one of the import before, below from_seq, is left to the next long write to clear).
     // A write that changed nothing is not the one to undo: the import before stays the last one
     // (its kept journal's header back), or, with none, nothing is left to undo.
-    if (nothingChanged) db.transaction(() => endJournal(db, this.from, this.keptBefore && readHeader(db)!.kept))();
+    if (nothingChanged) db.transaction(() => endJournal(db, this.from, this.kept))();
     else db.exec(`UPDATE import_journal SET state = 'committed', kept = NULL`);
   }
 

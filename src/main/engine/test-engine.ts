@@ -5,7 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { cleanupTemp, tempDir } from '../import/test-helpers';
+import { importTuning } from './work';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
 
@@ -36,4 +38,25 @@ export function engineOn(dir: string, fill: (ws: Workspace) => void = () => {}, 
   const ws = Workspace.create(path.join(dir, 'w.qpairs'));
   ws.transaction(() => fill(ws));
   return new Engine(ws, { transport });
+}
+
+/**
+ * Registers the hooks of a file of import tests: one scratch folder for the file's tests (tempDir),
+ * removed with what they made there after the last one, and importTuning's chunk time put back after
+ * each test (a test may shorten it to get many chunks).
+ */
+export function useImportScratch(): { readonly dir: string } {
+  let dir = '';
+  beforeAll(() => {
+    dir = tempDir();
+  });
+  afterAll(() => cleanupTemp());
+  afterEach(() => {
+    importTuning.chunkMs = undefined;
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+  };
 }

@@ -9,27 +9,21 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CancelledError, QPairsError } from '../errors';
 import { importFiles } from '../import';
-import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/test-helpers';
+import { tablesChecksum, tempWorkspace } from '../import/test-helpers';
+import { useImportScratch } from '../engine/test-engine';
 import { importTuning, runImport } from '../engine/work';
 import { Bm25Index } from '../bm25';
 import { dataset } from '../../../tests/datasets';
 import { keptImport, recoverInterruptedImport, runUndoable, unrecoveredNote, WATERMARKED_TABLES, type ChunkPoint, type WriteTurns } from './undo-journal';
 import { Workspace } from './workspace';
 
-let dir: string;
-beforeAll(() => {
-  dir = tempDir();
-});
-afterAll(() => cleanupTemp());
-afterEach(() => {
-  importTuning.chunkMs = undefined;
-});
+const scratch = useImportScratch();
 
 function write(name: string, lines: string[]): string {
-  const f = path.join(dir, name);
+  const f = path.join(scratch.dir, name);
   writeFileSync(f, lines.join('\n') + '\n');
   return f;
 }
@@ -213,7 +207,7 @@ describe('chunked imports', () => {
     const other = Workspace.open(ws.path);
     // A labels file that builds pool "lp" from its pairs, failing at the very end.
     const rows = ['query_id,candidate_id,annotator,label', ...Array.from({ length: 6000 }, (_, i) => `q${i % 300},c${i},gold,${i % 2}`), 'q1,c1,gold,maybe'];
-    const file = path.join(dir, 'labels-bad.csv');
+    const file = path.join(scratch.dir, 'labels-bad.csv');
     writeFileSync(file, rows.join('\n') + '\n');
     let labeled: number | null = null;
     // Between two chunks (the import has committed and given the gate up), an annotator labels a pair the import created.
@@ -372,7 +366,7 @@ describe('crash recovery', () => {
   it('rolls back an import interrupted mid-way the next time the workspace is opened for writing', async () => {
     const ws = await seeded();
     const before = tablesChecksum(ws, JOURNAL);
-    const crashed = path.join(dir, 'crashed.qpairs');
+    const crashed = path.join(scratch.dir, 'crashed.qpairs');
     let copied = false;
     const file = write('long.jsonl', questionLines(6000, 'crash'));
     importTuning.chunkMs = 0;

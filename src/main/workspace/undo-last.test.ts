@@ -8,22 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CancelledError, QPairsError } from '../errors';
-import { cleanupTemp, tablesChecksum, tempDir, tempWorkspace } from '../import/test-helpers';
+import { tablesChecksum, tempWorkspace } from '../import/test-helpers';
+import { useImportScratch } from '../engine/test-engine';
 import { importTuning, runImport } from '../engine/work';
 import { recoverInterruptedImport, runUndoable } from './undo-journal';
 import { NOTHING_TO_UNDO, undoableImport, undoLastImport, undoSummary } from './undo-last';
 import { Workspace } from './workspace';
 
-let dir: string;
-beforeAll(() => {
-  dir = tempDir();
-});
-afterAll(() => cleanupTemp());
-afterEach(() => {
-  importTuning.chunkMs = undefined;
-});
+const scratch = useImportScratch();
 
 /**
  * Every table but the journal's, the imports audit (the undo replaces the import's audit row by its
@@ -33,7 +27,7 @@ afterEach(() => {
 const DATA = ['import_journal', 'import_undo', 'imports', 'change_counts', 'sqlite_sequence'];
 
 function write(name: string, lines: string[]): string {
-  const f = path.join(dir, name);
+  const f = path.join(scratch.dir, name);
   writeFileSync(f, lines.join('\n') + '\n');
   return f;
 }
@@ -47,7 +41,7 @@ const seQuestion = (id: number, title: string): string => `Id="${id}" PostTypeId
 const seAnswer = (id: number, parent: number): string => `Id="${id}" PostTypeId="2" ParentId="${parent}" Body="&lt;p&gt;answer ${id}&lt;/p&gt;"`;
 
 function seDump(name: string, rows: string[]): string {
-  const d = path.join(dir, name);
+  const d = path.join(scratch.dir, name);
   mkdirSync(d, { recursive: true });
   const f = path.join(d, 'Posts.xml');
   writeFileSync(f, posts(...rows));
@@ -217,7 +211,7 @@ describe('undo the last import', () => {
     expect(report.counts.questionsUpdated).toBe(20);
 
     // Undone as a whole when nothing changed since (a copy of the workspace).
-    const copy = path.join(dir, 'update-copy.qpairs');
+    const copy = path.join(scratch.dir, 'update-copy.qpairs');
     ws.db.exec(`VACUUM INTO '${copy.replace(/'/g, "''")}'`);
     const clean = Workspace.open(copy);
     const whole = await undoLastImport(clean);
@@ -263,7 +257,7 @@ describe('undo the last import', () => {
     const before = tablesChecksum(ws, DATA);
     await runImport(ws, 'questions-jsonl', [write('killed.jsonl', questionLines(20000, 'kill'))]);
     const after = tablesChecksum(ws);
-    const crashed = path.join(dir, 'undo-crashed.qpairs');
+    const crashed = path.join(scratch.dir, 'undo-crashed.qpairs');
     // While the undo's transaction runs.
     const kill = killMidway(ws, crashed, (done, total) => done < total);
     await undoLastImport(ws, kill).catch(() => undefined);
@@ -358,7 +352,7 @@ describe('undo the last import', () => {
     expect(undone.rowsChanged).toEqual({ questions: -10 });
     expect(tablesChecksum(ws, DATA)).toBe(beforeTwo);
     // Nothing kept now: re-importing one.jsonl, which changes nothing, leaves nothing to undo (not an undo that undoes nothing).
-    const once = await runImport(ws, 'questions-jsonl', [path.join(dir, 'one.jsonl')]);
+    const once = await runImport(ws, 'questions-jsonl', [path.join(scratch.dir, 'one.jsonl')]);
     expect(once.unchanged).toBe(true);
     expect(undoableImport(ws.db)).toBeNull();
     expect(ws.db.prepare(`SELECT (SELECT count(*) FROM import_undo) + (SELECT count(*) FROM import_journal)`).pluck().get()).toBe(0);
@@ -370,7 +364,7 @@ describe('undo the last import', () => {
     const beforeOne = tablesChecksum(ws, DATA);
     await runImport(ws, 'questions-jsonl', [write('one.jsonl', questionLines(50, 'one'))]);
     const one = undoableImport(ws.db)!;
-    const crashed = path.join(dir, 'import-crashed.qpairs');
+    const crashed = path.join(scratch.dir, 'import-crashed.qpairs');
     importTuning.chunkMs = 0;
     // Mid-import, after chunks of it committed.
     const kill = killMidway(ws, crashed, () => (ws.db.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get() as number) > 0);

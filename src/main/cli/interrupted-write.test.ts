@@ -4,12 +4,13 @@
  * is named by a reading command whose figures include its rows so far.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importTuning, runImport } from '../engine/work';
+import { copyMidway } from '../import/test-helpers';
 import { serveWorkspace } from '../serve/cli-serve';
 import { Workspace } from '../workspace/workspace';
 import { runCli } from './test-cli';
@@ -29,19 +30,11 @@ async function midImportCopy(): Promise<string> {
   const file = path.join(dir, 'long.jsonl');
   writeFileSync(file, Array.from({ length: 6000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n') + '\n');
   const copy = path.join(dir, 'killed.qpairs');
-  let copied = false;
   importTuning.chunkMs = 0;
-  await runImport(ws, 'questions-jsonl', [file], {
-    onProgress: (d, t, note) => {
-      if (!copied && note !== 'indexing' && d > t / 2) {
-        copyFileSync(ws.path, copy);
-        copyFileSync(`${ws.path}-wal`, `${copy}-wal`);
-        copied = true;
-      }
-    },
-  });
+  const mid = copyMidway(ws, copy, (d, t, note) => note !== 'indexing' && d > t / 2);
+  await runImport(ws, 'questions-jsonl', [file], mid);
   ws.close();
-  expect(copied).toBe(true);
+  expect(mid.copied()).toBe(true);
   return copy;
 }
 

@@ -4,11 +4,12 @@
  * more or be undone. The CLI said so on stderr for any reading command; the export itself, the file that
  * ships, said nothing: a gold set cut mid-import looked whole.
  */
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTuning, runImport } from '../engine/work';
+import { copyMidway } from '../import/test-helpers';
 import { Workspace } from '../workspace/workspace';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { buildExport } from './index';
@@ -34,18 +35,10 @@ describe('an export taken while an import is unfinished', () => {
     const more = file('more.jsonl', Array.from({ length: 6000 }, (_, i) => JSON.stringify({ id: `m${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n') + '\n');
     // A copy of the workspace as another process sees it between two of the import's chunks.
     const copy = path.join(scratch.dir, 'mid.qpairs');
-    let copied = false;
     importTuning.chunkMs = 0;
-    await runImport(ws, 'questions-jsonl', [more], {
-      onProgress: (d, t, note) => {
-        if (!copied && note !== 'indexing' && d > t / 2) {
-          copyFileSync(ws.path, copy);
-          copyFileSync(`${ws.path}-wal`, `${copy}-wal`);
-          copied = true;
-        }
-      },
-    });
-    expect(copied).toBe(true);
+    const midway = copyMidway(ws, copy, (d, t, note) => note !== 'indexing' && d > t / 2);
+    await runImport(ws, 'questions-jsonl', [more], midway);
+    expect(midway.copied()).toBe(true);
     const raw = new Database(copy);
     raw.prepare('UPDATE import_journal SET pid = 1').run(); // still running, in another process
     raw.close();

@@ -1,6 +1,6 @@
 /** Helpers for the importer tests (not part of the app). */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LabelScheme } from '../../shared/labels';
@@ -88,4 +88,30 @@ export function* seededEdits(base: string, alphabet: readonly string[], count: n
     }
     yield t;
   }
+}
+
+/**
+ * A copy of a workspace's files (database + WAL, as a crash or another process would find them) at
+ * `to`, made the first time `when` holds at a progress report of the work given `onProgress`; with
+ * `abort`, the work is then cancelled through `signal` (a kill mid-way).
+ */
+export function copyMidway(
+  ws: { path: string },
+  to: string,
+  when: (done: number, total: number, note?: string) => boolean,
+  o: { abort?: boolean } = {},
+): { signal?: AbortSignal; onProgress: (done: number, total: number, note?: string) => void; copied(): boolean } {
+  const ac = o.abort ? new AbortController() : null;
+  let copied = false;
+  return {
+    ...(ac ? { signal: ac.signal } : {}),
+    onProgress: (done, total, note) => {
+      if (copied || !when(done, total, note)) return;
+      copyFileSync(ws.path, to);
+      copyFileSync(`${ws.path}-wal`, `${to}-wal`);
+      copied = true;
+      ac?.abort();
+    },
+    copied: () => copied,
+  };
 }

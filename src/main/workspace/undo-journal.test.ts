@@ -5,14 +5,14 @@
  * The imports here commit at every chunk boundary (chunkMs 0) so that many chunks are on disk.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CancelledError, QPairsError } from '../errors';
 import { importFiles } from '../import';
-import { tablesChecksum, tempWorkspace } from '../import/test-helpers';
+import { copyMidway, tablesChecksum, tempWorkspace } from '../import/test-helpers';
 import { useImportScratch } from '../engine/test-engine';
 import { importTuning, runImport } from '../engine/work';
 import { Bm25Index } from '../bm25';
@@ -367,20 +367,12 @@ describe('crash recovery', () => {
     const ws = await seeded();
     const before = tablesChecksum(ws, JOURNAL);
     const crashed = path.join(scratch.dir, 'crashed.qpairs');
-    let copied = false;
     const file = write('long.jsonl', questionLines(6000, 'crash'));
     importTuning.chunkMs = 0;
     // "Crash": copy the files (database + WAL, as a power cut would leave them) once some chunks are committed.
-    await runImport(ws, 'questions-jsonl', [file], {
-      onProgress: (d, t, note) => {
-        if (!copied && note !== 'indexing' && d > t / 2) {
-          copyFileSync(ws.path, crashed);
-          copyFileSync(`${ws.path}-wal`, `${crashed}-wal`);
-          copied = true;
-        }
-      },
-    });
-    expect(copied).toBe(true);
+    const mid = copyMidway(ws, crashed, (d, t, note) => note !== 'indexing' && d > t / 2);
+    await runImport(ws, 'questions-jsonl', [file], mid);
+    expect(mid.copied()).toBe(true);
     const raw = new Database(crashed);
     expect(raw.prepare(`SELECT state FROM import_journal`).pluck().get()).toBe('running');
     expect(raw.prepare(`SELECT count(*) FROM questions WHERE id LIKE 'crash%'`).pluck().get()).toBeGreaterThan(0);

@@ -5,12 +5,12 @@
  * over). It is all or nothing: a cancel or a kill mid-undo leaves the import whole and undoable.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CancelledError, QPairsError } from '../errors';
-import { tablesChecksum, tempWorkspace } from '../import/test-helpers';
+import { copyMidway, tablesChecksum, tempWorkspace } from '../import/test-helpers';
 import { useImportScratch } from '../engine/test-engine';
 import { importTuning, runImport } from '../engine/work';
 import { recoverInterruptedImport, runUndoable } from './undo-journal';
@@ -46,27 +46,6 @@ function seDump(name: string, rows: string[]): string {
   const f = path.join(d, 'Posts.xml');
   writeFileSync(f, posts(...rows));
   return f;
-}
-
-/**
- * "Kill": the first time `when` holds at a progress report, copies the workspace's files (database
- * + WAL, as the process left them) to `to` and aborts the work. Its signal and onProgress are the
- * work's options.
- */
-function killMidway(ws: Workspace, to: string, when: (done: number, total: number) => boolean) {
-  const ac = new AbortController();
-  let copied = false;
-  return {
-    signal: ac.signal,
-    onProgress: (done: number, total: number): void => {
-      if (copied || !when(done, total)) return;
-      copyFileSync(ws.path, to);
-      copyFileSync(`${ws.path}-wal`, `${to}-wal`);
-      copied = true;
-      ac.abort();
-    },
-    copied: (): boolean => copied,
-  };
 }
 
 /** The pid of a process that has ended. */
@@ -259,7 +238,7 @@ describe('undo the last import', () => {
     const after = tablesChecksum(ws);
     const crashed = path.join(scratch.dir, 'undo-crashed.qpairs');
     // While the undo's transaction runs.
-    const kill = killMidway(ws, crashed, (done, total) => done < total);
+    const kill = copyMidway(ws, crashed, (done, total) => done < total, { abort: true }); // "kill"
     await undoLastImport(ws, kill).catch(() => undefined);
     expect(kill.copied()).toBe(true);
     const raw = new Database(crashed);
@@ -367,7 +346,7 @@ describe('undo the last import', () => {
     const crashed = path.join(scratch.dir, 'import-crashed.qpairs');
     importTuning.chunkMs = 0;
     // Mid-import, after chunks of it committed.
-    const kill = killMidway(ws, crashed, () => (ws.db.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get() as number) > 0);
+    const kill = copyMidway(ws, crashed, () => (ws.db.prepare(`SELECT count(*) FROM questions WHERE id GLOB 'k2*'`).pluck().get() as number) > 0, { abort: true }); // "kill"
     await runImport(ws, 'questions-jsonl', [write('killed2.jsonl', questionLines(20000, 'k2'))], kill).catch(() => undefined);
     expect(kill.copied()).toBe(true);
     const raw = new Database(crashed);

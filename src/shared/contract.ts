@@ -462,7 +462,7 @@ export interface RunMetrics {
   /**
    * 95% confidence intervals of MAP and MRR (and, issue 24, P@1, P@5, R-Prec) over the evaluated
    * queries (Student t on the per-query values: mean ± t₀.₉₇₅,ₙ₋₁ · s/√n, clipped to the metric's range
-   * [0, 1]; src/main/stats/t-interval.ts); null below 2 queries.
+   * [0, 1]; src/main/stats/t-interval.ts); null below 2 queries, and when every query scores the same.
    */
   ci?: { MAP: [number, number] | null; MRR: [number, number] | null; 'P@1'?: [number, number] | null; 'P@5'?: [number, number] | null; 'R-Prec'?: [number, number] | null };
   /**

@@ -230,7 +230,9 @@ describe('eval tells the truth (issue 13)', () => {
     expect(at, text).toBeGreaterThan(0);
     expect(lines[at + 1]!.trim().split(/\s+/)).toEqual(['run', 'MAP', 'MRR', 'P@1', 'P@5', 'R-Prec']);
     const row = lines.slice(at + 2).find((l) => l.startsWith('alt '))!.trim().split(/\s+/);
-    const range = (ci: [number, number]): string => `${(100 * ci[0]).toFixed(2)}–${(100 * ci[1]).toFixed(2)}`;
+    // Where every query scores the same (P@5 here) there is no interval: '—', null in --json.
+    const range = (ci: [number, number] | null): string => (ci ? `${(100 * ci[0]).toFixed(2)}–${(100 * ci[1]).toFixed(2)}` : '—');
+    expect(cli.runs.alt.ci['P@5']).toBeNull();
     expect(row).toEqual(['alt', ...(['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const).map((k) => range(cli.runs.alt.ci[k]))]);
     // A source without labels: no queries, no interval.
     await ok('annotators', 'add', w, 'nobody');

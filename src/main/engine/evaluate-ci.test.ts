@@ -45,7 +45,10 @@ describe('eval.pool confidence intervals', () => {
     expect(ev.runs.r!.ci!.MRR).toEqual(ev.runs.r!.ci!.MAP); // one relevant candidate per query: RR = AP
     // Three queries: mean ± t·s/√n is [−0.25, 1.47]; every metric lies in [0, 1], so the interval is cut there.
     expect(ev.runs.r!.ci!.MAP).toEqual([0, 1]);
-    for (const m of ['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const) {
+    // P@5 is 1/5 on every query: no spread, so no interval (never the point [0.2, 0.2]).
+    expect(ev.runs.r!['P@5']).toBeCloseTo(0.2, 12);
+    expect(ev.runs.r!.ci!['P@5']).toBeNull();
+    for (const m of ['MAP', 'MRR', 'P@1', 'R-Prec'] as const) {
       const ci = ev.runs.r!.ci![m]!;
       expect(ci[0], m).toBeGreaterThanOrEqual(0);
       expect(ci[1], m).toBeLessThanOrEqual(1);

@@ -47,9 +47,14 @@ describe('Student t quantile and mean interval (scipy fixtures, tests/reference/
     expect(meanInterval([0.9, 1, 1, 0.6]).value).toEqual([one[0], 1]);
   });
 
-  it('says why when it is undefined, and is a point when every value is equal', () => {
+  it('says why when it is undefined: below 2 queries, and when every value is equal (scipy: nan, never a zero-width interval)', () => {
     expect(meanInterval([0.5])).toEqual({ value: null, reason: expect.stringMatching(/at least 2 queries \(1\)/) });
-    expect(meanInterval([0.25, 0.25, 0.25]).value).toEqual([0.25, 0.25]);
+    expect(meanInterval([0.25, 0.25, 0.25])).toEqual({ value: null, reason: 'all 3 queries score 0.25: no spread, so no interval' });
+    expect(meanInterval([0.1, 0.1, 0.1]).value).toBeNull(); // its mean is 0.10000000000000002, its s not 0
+    expect(meanInterval([1, 1], 0.95, null)).toEqual({ value: null, reason: 'all 2 queries score 1: no spread, so no interval' });
+    // The smallest spread still gives an interval around the mean.
+    const near = meanInterval([0.25, 0.25, 0.2500001]).value!;
+    expect(near[0]).toBeLessThan(near[1]);
     expect(() => studentTQuantile(1, 3)).toThrow(RangeError);
   });
 });

@@ -34,8 +34,10 @@ export function studentTQuantile(p: number, df: number): number {
  * used for (AP, RR, P@k, R-Prec per query, so MAP, MRR, P@k, R-Prec) lies in [0, 1], and with few
  * queries or spread-out values mean ± h leaves it (MAP 27.78 [−44.92, 100.48] before clipping):
  * the part outside [0, 1] holds no possible value, so it is cut off (`clipped` says whether it
- * was). `range` null gives the plain t interval. Null with the reason when n < 2. When every
- * value is equal the interval is the point [mean, mean].
+ * was). `range` null gives the plain t interval. Null with the reason when n < 2, and when every
+ * value is equal (s = 0): the sample shows no spread, which is not evidence of none — three queries
+ * that each score AP 1 do not make MAP exactly 100 — so there is no interval to give, as scipy's
+ * `t.interval(level, n−1, loc=mean, scale=0)` gives (nan, nan).
  */
 export function meanInterval(
   values: ArrayLike<number>,
@@ -50,11 +52,17 @@ export function meanInterval(
   let ss = 0;
   for (let i = 0; i < n; i++) ss += (values[i]! - mean) ** 2;
   const sem = Math.sqrt(ss / (n - 1) / n);
-  if (sem === 0) return { value: [mean, mean], clipped: false };
+  // Equal values, not s = 0: their mean need not be exactly one of them (0.1 × 3 → 0.10000000000000002).
+  if (allEqual(values)) return { value: null, reason: `all ${n} queries score ${values[0]}: no spread, so no interval` };
   const half = studentTQuantile((1 + level) / 2, n - 1) * sem;
   const lo = mean - half;
   const hi = mean + half;
   if (range === null) return { value: [lo, hi], clipped: false };
   const value: [number, number] = [Math.max(range[0], lo), Math.min(range[1], hi)];
   return { value, clipped: value[0] !== lo || value[1] !== hi };
+}
+
+function allEqual(values: ArrayLike<number>): boolean {
+  for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
+  return true;
 }

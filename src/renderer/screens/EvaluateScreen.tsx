@@ -334,7 +334,13 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                         cellTestId: (x) => `ci-${x.run}-${metricId(m)}`,
                         cell: (x) => {
                           const ci = x.r.ci?.[m];
-                          return ci ? `${fmtMetric(ci[0])}–${fmtMetric(ci[1])}` : <span className="muted" title="needs at least 2 evaluated queries">—</span>;
+                          return ci ? (
+                            `${fmtMetric(ci[0])}–${fmtMetric(ci[1])}`
+                          ) : (
+                            <span className="muted" title={x.r.queries < 2 ? 'needs at least 2 evaluated queries' : `every evaluated query scores the same ${m}: no spread, so no interval`}>
+                              —
+                            </span>
+                          );
                         },
                       },
                     ]),

@@ -11,7 +11,7 @@ import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
 import { aggregationSummary, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { shellQuote } from '../workspace/db';
-import { describeOverlap, modelOverlap } from '../training/trained-on';
+import { describeOverlap, runModelOverlap } from '../training/trained-on';
 import { runSelectedOn } from '../training/selected-on';
 import { describeSelectedOn } from '../../shared/selected-on';
 import { countScored, hasTiedScores } from '../metrics';
@@ -405,11 +405,12 @@ function poolConstructionSection(d: DatasheetInput): string[] {
   const emptyIds = s.queries.filter((q) => q.candidates.length === 0).map((q) => q.queryId);
   const empty = queriesWithoutCandidateNote(emptyIds, p.queries);
   if (empty) out.push('', `Note: ${empty}; the files have no row for ${emptyIds.length === 1 ? 'it' : 'them'}.`);
-  // Runs scored by a model that was trained on some of these queries are not held-out figures.
+  // Runs scored by a model that was trained on some of these queries are not held-out figures
+  // (its out-of-fold scores are: the fold models never saw those queries, as eval counts them).
   const poolQueryIds = s.queries.map((q) => q.queryId);
   for (const r of runs) {
     if (r.kind !== 'model') continue;
-    const o = modelOverlap(ws, r.name, poolQueryIds);
+    const o = runModelOverlap(ws, p.name, r.name, poolQueryIds);
     if (o && o.trainedOn > 0) out.push('', `Run ${r.name}: its model was ${describeOverlap(o)} (this pool's queries); its scores on them are not held out.`);
     // A model chosen on this pool (its dev pool, its CV's out-of-fold queries): its figures here are optimistic.
     const chosen = runSelectedOn(ws, p.name, r.name, poolQueryIds);

@@ -204,6 +204,18 @@ describe('grouped cross-validation', () => {
     expect(training.cv.MAP).toBe(training.cv.perRepeat[1].MAP);
     // The final model trains on all clean training data with the dev pool for early stopping.
     expect(report.history.length).toBe(training.cv.selectedEpochs);
+
+    // Its run on a training pool holds out-of-fold scores: eval and the datasheet count only the
+    // queries scored by the final model as trained on (the datasheet once counted them all).
+    const ev = JSON.parse((await cli(['eval', file, '--pool', 'train1', '--convention', 'zero', '--json'])).out);
+    const overlap = ev.runs['ltr-cv'].overlap as { trainedOn: number; of: number };
+    expect(overlap.trainedOn).toBeLessThan(overlap.of);
+    const out = path.join(dir, 'train1-ltr.jsonl');
+    expect((await cli(['export', file, '--pool', 'train1', '--format', 'jsonl', out])).code).toBe(0);
+    const sheet = readFileSync(`${out}.datasheet.md`, 'utf8');
+    const said = /Run ltr-cv: its model was trained on (\d+) of these (\d+) queries/.exec(sheet);
+    if (overlap.trainedOn === 0) expect(sheet).not.toMatch(/Run ltr-cv: its model was trained on/);
+    else expect(said?.slice(1).map(Number)).toEqual([overlap.trainedOn, overlap.of]);
   }, 180_000);
 });
 

@@ -17,7 +17,7 @@ import { describeSelectedOn } from '../../shared/selected-on';
 import { countScored, hasTiedScores } from '../metrics';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
-import { licenceSection, workspaceImports } from './licence';
+import { licenceSection, poolImports, workspaceImports } from './licence';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
 import { REAL_NAMES, type Pseudonyms } from './pseudonyms';
 
@@ -377,7 +377,7 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
     if (unchanged) out.push(`${shown.length ? '\n' : ''}(${counted(unchanged, 're-import')} that changed nothing — each file as the workspace held it already — not listed)`);
     if (undone) out.push(`${shown.length || unchanged ? '\n' : ''}(${counted(undone, 'import')} undone since — its rows and its line here taken back out)`);
   }
-  out.push(...licenceSection(imports));
+  out.push(...licenceSection(poolImports(imports, new Set(bySource.keys())), imports));
   return out;
 }
 

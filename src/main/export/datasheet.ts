@@ -377,7 +377,7 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
     if (unchanged) out.push(`${shown.length ? '\n' : ''}(${counted(unchanged, 're-import')} that changed nothing — each file as the workspace held it already — not listed)`);
     if (undone) out.push(`${shown.length || unchanged ? '\n' : ''}(${counted(undone, 'import')} undone since — its rows and its line here taken back out)`);
   }
-  out.push(...licenceSection(poolImports(imports, new Set(bySource.keys())), imports));
+  out.push(...licenceSection(poolImports(imports, d.state.pool.name, new Set(bySource.keys())), imports));
   return out;
 }
 

@@ -91,11 +91,13 @@ describe("the licence of a pool's own questions, not of every corpus in the work
     return ws;
   }
 
-  it('the imports audit keeps the sources of the questions each import gave', async () => {
+  it('the imports audit keeps the sources of the questions each import gave, and the pools it gave pairs, labels or runs', async () => {
     const ws = await twoCorpora();
-    expect(ws.listImports().map((i) => [i.format, (i.report as { questionSources?: unknown }).questionSources])).toEqual([
-      ['stackexchange', ['cooking']],
-      ['semeval', ['semeval']],
+    await runImport(ws, 'labels-csv', [file('gold.csv', labels)], { pool: 'se' });
+    expect(ws.listImports().map((i) => [i.format, (i.report as { questionSources?: unknown }).questionSources, (i.report as { pools?: unknown }).pools])).toEqual([
+      ['stackexchange', ['cooking'], []],
+      ['semeval', ['semeval'], ['dev']],
+      ['labels-csv', [], ['se']],
     ]);
   });
 
@@ -104,7 +106,9 @@ describe("the licence of a pool's own questions, not of every corpus in the work
     const part = licencePart(buildExport(ws, 'dev', 'jsonl', 'dev.jsonl', { bootstrap: 20 }).datasheet.content);
     expect(part).toContain('SemEval-2016 Task 3 (Qatar Living forum posts): in the organisers\' words "free for general research use"');
     expect(part).not.toContain('CC BY-SA');
-    expect(part).toContain("The licence follows the imports that gave this pool's questions, by their source (see Source corpus); 1 import of other corpora in the workspace is left out.");
+    expect(part).toContain(
+      "The licence follows the imports that gave this pool's questions (by their source) or its pairs, labels and runs (see Source corpus); 1 import of other corpora or pools in the workspace is left out.",
+    );
     expect(frontMatter(buildExport(ws, 'dev', 'hf-dataset', 'dev', { bootstrap: 20 }).datasheet.content)).not.toContain('license:');
   });
 
@@ -115,7 +119,17 @@ describe("the licence of a pool's own questions, not of every corpus in the work
     const part = licencePart(card);
     expect(part).toContain('Stack Exchange posts: CC BY-SA');
     expect(part).not.toContain('SemEval');
-    expect(part).toContain('1 import of other corpora in the workspace is left out');
+    expect(part).toContain('1 import of other corpora or pools in the workspace is left out');
+  });
+
+  it("a labels file imported into one pool is in that pool's licence, not in another's", async () => {
+    const ws = await twoCorpora();
+    await runImport(ws, 'labels-csv', [file('team.csv', labels)], { pool: 'se' });
+    const se = licencePart(buildExport(ws, 'se', 'qrels', 'se.qrels', { bootstrap: 20 }).datasheet.content);
+    expect(se).toContain('Not known to QPairs for the file team.csv (imported as labels-csv)');
+    const dev = buildExport(ws, 'dev', 'hf-dataset', 'dev', { bootstrap: 20 }).datasheet.content;
+    expect(licencePart(dev)).not.toContain('team.csv');
+    expect(licencePart(dev)).toContain('2 imports of other corpora or pools in the workspace are left out');
   });
 
   it('a pool mixing both corpora gets both licences and no card licence', async () => {

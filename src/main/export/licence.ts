@@ -20,11 +20,13 @@ export interface DataImport {
    * runs alone; null when the audit does not say (an import recorded before QPairs noted them).
    */
   sources: string[] | null;
+  /** The pools it gave pairs, labels or runs (the audit's `pools`); null when the audit does not say. */
+  pools: string[] | null;
 }
 
-/** The question sources an audit row's report names (import/index.ts questionSources), or null when it names none. */
-function sourcesOf(report: unknown): string[] | null {
-  const s = typeof report === 'object' && report !== null ? (report as { questionSources?: unknown }).questionSources : undefined;
+/** A list of names an audit row's report holds under `key` (import/index.ts questionSources, pools), or null when it has none. */
+function namesIn(report: unknown, key: 'questionSources' | 'pools'): string[] | null {
+  const s = typeof report === 'object' && report !== null ? (report as Record<string, unknown>)[key] : undefined;
   return Array.isArray(s) && s.every((x) => typeof x === 'string') ? (s as string[]) : null;
 }
 
@@ -37,7 +39,7 @@ function wroteNothing(report: unknown): boolean {
 export function workspaceImports(ws: Workspace): { data: DataImport[]; undone: number; unchanged: number; all: number } {
   const all = ws.listImports();
   const undone = all.filter((i) => i.format === 'undo').length;
-  const data = all.filter((i) => i.format !== 'undo' && !wroteNothing(i.report)).map((i) => ({ at: i.at, format: i.format, files: i.files, sources: sourcesOf(i.report) }));
+  const data = all.filter((i) => i.format !== 'undo' && !wroteNothing(i.report)).map((i) => ({ at: i.at, format: i.format, files: i.files, sources: namesIn(i.report, 'questionSources'), pools: namesIn(i.report, 'pools') }));
   return { data, undone, unchanged: all.length - undone - data.length, all: all.length };
 }
 
@@ -56,12 +58,12 @@ export function poolQuestionSources(ws: Workspace, pool: string): Set<string> {
 
 /**
  * The imports whose licence a pool's export carries: those that gave questions of the pool's sources,
- * not those of other corpora the workspace also holds. Imports of labels or runs alone (no question
- * gave them a source) and imports recorded before QPairs noted their sources cannot be told apart by
- * their questions: they are counted in, so the licence never leaves out what may apply.
+ * or gave the pool itself pairs, labels or runs — not those of other corpora, or of other pools' labels,
+ * that the workspace also holds. An import recorded before QPairs noted either cannot be told apart:
+ * it is counted in, so the licence never leaves out what may apply.
  */
-export function poolImports(imports: readonly DataImport[], poolSources: ReadonlySet<string>): DataImport[] {
-  return imports.filter((i) => i.sources === null || i.sources.length === 0 || i.sources.some((s) => poolSources.has(s)));
+export function poolImports(imports: readonly DataImport[], pool: string, poolSources: ReadonlySet<string>): DataImport[] {
+  return imports.filter((i) => i.sources === null || i.sources.some((s) => poolSources.has(s)) || (i.pools ?? []).includes(pool));
 }
 
 interface KnownCorpus {
@@ -129,13 +131,11 @@ export function licenceSection(imports: readonly DataImport[], all: readonly Dat
   }
   const left = all.length - imports.length;
   const untold = imports.filter((i) => i.sources === null).length;
-  const otherData = imports.filter((i) => i.sources !== null && i.sources.length === 0).length;
   out.push(
     '',
-    "The licence follows the imports that gave this pool's questions, by their source (see Source corpus)" +
-      (left ? `; ${counted(left, 'import')} of other corpora in the workspace ${left === 1 ? 'is' : 'are'} left out` : '') +
+    "The licence follows the imports that gave this pool's questions (by their source) or its pairs, labels and runs (see Source corpus)" +
+      (left ? `; ${counted(left, 'import')} of other corpora or pools in the workspace ${left === 1 ? 'is' : 'are'} left out` : '') +
       '.' +
-      (otherData ? ` ${counted(otherData, 'import')} of labels or runs alone ${otherData === 1 ? 'is' : 'are'} counted in, whatever pool ${otherData === 1 ? 'it' : 'they'} went to.` : '') +
       (untold ? ` ${counted(untold, 'import')} recorded before QPairs noted the sources of an import's questions ${untold === 1 ? 'is' : 'are'} counted in: ${untold === 1 ? 'its' : 'their'} questions may be another corpus's.` : ''),
   );
   return out;

@@ -101,6 +101,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     labelsRead: new Map(),
     runQueriesRead: new Map(),
     questionSources: new Set(),
+    poolsWritten: new Set(),
     signal: opts.signal,
     count(key, n = 1) {
       report.counts[key] = (report.counts[key] ?? 0) + n;
@@ -170,7 +171,8 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       const { changedDocs, ...rest } = report;
       const as = opts.recordedName ?? ((t: string) => t);
       const questionSources = [...ctx.questionSources].sort();
-      ws.recordImport(format, list.map(as), { ...rest, files: rest.files.map(as), warnings: rest.warnings.map(as), changedDocCount: changedDocs.length, questionSources });
+      const pools = [...ctx.poolsWritten].sort();
+      ws.recordImport(format, list.map(as), { ...rest, files: rest.files.map(as), warnings: rest.warnings.map(as), changedDocCount: changedDocs.length, questionSources, pools });
       if (report.unchanged) chunks.changedNothing();
       return report;
     });

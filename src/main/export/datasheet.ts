@@ -366,7 +366,10 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
   // An import that wrote nothing (a file re-imported as the workspace held it) is not where any data came from:
   // it is counted, not listed, so it takes none of the 20 rows from the imports that brought data.
   // An undo (`qpairs import undo`) took its import's rows and audit row back out: counted, not listed as a format.
-  const { data: imports, undone, unchanged, all } = workspaceImports(ws);
+  const { data: recorded, undone, unchanged, all } = workspaceImports(ws);
+  // A file named after its annotator (alice.csv) names them too: A1.csv when names are replaced.
+  const names = d.names ?? REAL_NAMES;
+  const imports = names.replaced ? recorded.map((i) => ({ ...i, files: i.files.map((f) => names.inText(f.split(/[\\/]/).pop() ?? f)) })) : recorded;
   if (all) {
     out.push('');
     out.push('Imports into the workspace:');

@@ -4,7 +4,7 @@
  * while the questions' text is written as it is; the pseudonyms (A1, A2, … in the order the
  * workspace first knew each person) are the same in every export, and a judge's is theirs everywhere.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGGREGATE, EXPORT_FORMATS } from '../../shared/gold';
@@ -14,6 +14,7 @@ import type { Workspace } from '../workspace/workspace';
 import { buildExport, writeExport } from '.';
 import { workspacePseudonyms } from './pseudonyms';
 import { engineOn } from '../engine/test-engine';
+import { runImport } from '../engine/work';
 import type { CommandResults } from '../../shared/contract';
 
 const scratch = scratchWorkspaces('qpairs-pseudonyms-');
@@ -146,6 +147,17 @@ describe('export --pseudonymize', () => {
     expect(judge.files[0]!.content.split('\n')[1]).toMatch(/^q1,c1,A4,1,/);
     // Two exports of the same workspace agree, byte for byte.
     expect(buildExport(ws, 'p', 'jsonl', 'p.jsonl', { now, pseudonymize: true, annotator: AGGREGATE }).files).toEqual(built.files);
+  });
+
+  it('names the files of the imports after their annotator no more (the datasheet lists the imports)', async () => {
+    const ws = team();
+    const file = path.join(scratch.dir, `${BOB}-extra.csv`);
+    writeFileSync(file, `query_id,candidate_id,annotator,label\nq2,c3,${BOB},1\n`);
+    await runImport(ws, 'labels-csv', [file], { pool: 'p' });
+    const sheet = buildExport(ws, 'p', 'qrels', 'p.qrels', { now, pseudonymize: true }).datasheet.content;
+    expect(sheet).toContain('A3-extra.csv');
+    expect(namesAsWord(sheet, BOB)).toBe(false);
+    expect(buildExport(ws, 'p', 'qrels', 'p.qrels', { now }).datasheet.content).toContain(`${BOB}-extra.csv`);
   });
 
   it('keeps the names by default (and the test above sees them without the option)', () => {

@@ -103,7 +103,8 @@ describe('export --pseudonymize', () => {
         expect(files.length).toBeGreaterThanOrEqual(2);
         for (const { file, text } of files) {
           const written = withoutQuestionText(text);
-          for (const name of PEOPLE) expect(namesAsWord(written, name), `${name} in ${path.relative(scratch.dir, file)} (${format}, ${annotator ?? 'default'})`).toBe(false);
+          // Byte for byte; "Ann" (inside the datasheet's own "Annotators") as a word of its own.
+          for (const name of PEOPLE) expect(name === ANN ? namesAsWord(written, name) : written.includes(name), `${name} in ${path.relative(scratch.dir, file)} (${format}, ${annotator ?? 'default'})`).toBe(false);
         }
         for (const w of built.warnings) for (const name of PEOPLE) expect(namesAsWord(w, name), w).toBe(false);
         const all = files.map((f) => f.text).join('\n');

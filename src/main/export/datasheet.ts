@@ -253,7 +253,7 @@ export function datasheet(d: DatasheetInput): string {
       `What the re-import drops: the votes and judge columns are not read back — the re-import gives the pool the gold labels (as annotator gold), ` +
         `not its annotators' labels, so agreement and the aggregation rule have nothing to work on there. ` +
         (people.length
-          ? `To carry them, export each person's labels too (\`--annotator NAME\`, one file each: ${people.map(names.of).join(', ')}) and import those files as well.`
+          ? `To carry them, export each person's labels too (\`--annotator NAME${names.replaced ? ' --pseudonymize' : ''}\`, one file each: ${names.replaced ? `${people.map(names.of).join(', ')}, under their names in the workspace` : people.join(', ')}) and import those files as well.`
           : 'No annotator of the pool has labels yet.'),
     );
   }

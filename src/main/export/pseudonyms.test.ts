@@ -143,6 +143,8 @@ describe('export --pseudonymize', () => {
     expect(sheet).toContain('Judges: A4.');
     expect(sheet).toMatch(/\| A4 \| judge \| judge \|/);
     expect(sheet).toContain('3 annotators (A1, A2, A3)');
+    // The re-import hint names the pseudonyms, and the option that keeps them in each person's own export.
+    expect(sheet).toContain("export each person's labels too (`--annotator NAME --pseudonymize`, one file each: A1, A2, A3, A4, under their names in the workspace)");
     // A judge's own export is theirs under the one pseudonym.
     const judge = buildExport(ws, 'p', 'csv', 'j.csv', { now, pseudonymize: true, annotator: JURI });
     expect(judge.files[0]!.content.split('\n')[1]).toMatch(/^q1,c1,A4,1,/);

@@ -276,6 +276,8 @@ export const commandArgs = {
     lines: z.number().int().min(0).max(1000).default(10),
     /** Issue 13: include question title + body, and source (jsonl/csv/hf-dataset columns; askubuntu corpus file: title + body); default true. */
     text: z.boolean().default(true),
+    /** Every person's name in the files as a pseudonym A1, A2, … (src/main/export/pseudonyms.ts); default false: the names. */
+    pseudonymize: z.boolean().default(false),
   }),
   /**
    * Writes an export and its datasheet. With `path` (desktop app, local engine only): the files are
@@ -297,6 +299,8 @@ export const commandArgs = {
      * dialog asked about it; the datasheet and other files beside it are refused unless `force`).
      */
     replaceChosen: z.boolean().default(false),
+    /** Every person's name in the files as a pseudonym A1, A2, … (src/main/export/pseudonyms.ts); default false: the names. */
+    pseudonymize: z.boolean().default(false),
   }),
   // ---------------------------------------------------------------- browse (issue 13; src/main/engine/browse.ts)
   /** BM25 search over the workspace's questions (title + body), best first; `source` keeps one corpus. */

@@ -197,6 +197,12 @@ describe('gold CLI commands', () => {
     expect(ex).toMatchObject({ pool: 'p', format: 'csv', labels: '@aggregate' });
     expect(readFileSync(out, 'utf8').split('\n')[2]).toBe('q1,b,gold,1,1,1,adjudicated,alice=1;bob=0');
     expect(readFileSync(`${out}.datasheet.md`, 'utf8')).toMatch(/## Agreement\n\n2 annotators \(alice, bob\)/);
+    // --pseudonymize: the same export with each person as A1, A2, … in the order the workspace knew them.
+    const hidden = path.join(dir, 'gold-pseudonyms.csv');
+    await ok('export', w, '--pool', 'p', '--format', 'csv', hidden, '--no-text', '--pseudonymize');
+    expect(readFileSync(hidden, 'utf8').split('\n')[2]).toBe('q1,b,gold,1,1,1,adjudicated,A1=1;A2=0');
+    expect(readFileSync(`${hidden}.datasheet.md`, 'utf8')).toMatch(/## Agreement\n\n2 annotators \(A1, A2\)/);
+    expect(readFileSync(`${hidden}.datasheet.md`, 'utf8')).not.toMatch(/\b(alice|bob|judy)\b/);
     const run2 = path.join(dir, 'alt.run');
     await ok('export', w, '--pool', 'p', '--format', 'trec-run', run2);
     expect(readFileSync(run2, 'utf8').split('\n')[0]).toBe('q1 Q0 c 1 10 alt');

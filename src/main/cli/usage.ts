@@ -50,8 +50,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]`,
   aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]`,
   adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]`,
-  export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--force] [--json]
+  export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--pseudonymize] [--force] [--json]
         existing files are never replaced unless --force
+        --pseudonymize: every person's name in every file (labels, votes, judges, notes, datasheet) as A1, A2, … (the same in every export of the workspace)
         formats: ${EXPORT_FORMATS.join(', ')} (each with a datasheet OUT.datasheet.md; hf-dataset: OUT/README.md)
         question text included (jsonl/csv columns, askubuntu also OUT without its extension + .corpus.txt: dev.txt → dev.corpus.txt) unless --no-text; hf-dataset: OUT is a folder
         trec-run without --run: one file per run of the pool, OUT-stem.RUN.ext (dev.run → dev.bm25.run), OUT itself when it has one run

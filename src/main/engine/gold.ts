@@ -161,7 +161,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     // Rendered off the engine's thread when large (compute.ts): the datasheet's agreement bootstrap
     // took 25–40 s on a 40,000-pair pool, and no annotator's label was taken meanwhile.
     'export.preview': async (a, ctx) => {
-      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text, previewLines: a.lines }, { signal: (ctx as { signal?: AbortSignal }).signal });
+      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text, previewLines: a.lines, pseudonymize: a.pseudonymize }, { signal: (ctx as { signal?: AbortSignal }).signal });
       return {
         pool: b.pool,
         format: b.format,
@@ -172,7 +172,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     },
     // A job of kind 'export' (export-job.ts): its progress moves the Export screen's bar, job.cancel stops it.
     'export.write': (a, ctx): Promise<ExportWritten> => {
-      const options = { run: a.run, annotator: a.annotator, version, text: a.text };
+      const options = { run: a.run, annotator: a.annotator, version, text: a.text, pseudonymize: a.pseudonymize };
       if (a.path !== undefined) {
         // A refused target is refused before the (long) rendering; the files are written here, all or none.
         // The refusal for files in the way names the desktop app's "Replace them", not the CLI's --force; in

@@ -17,8 +17,9 @@ import { describeSelectedOn } from '../../shared/selected-on';
 import { countScored, hasTiedScores } from '../metrics';
 import { blindReport, blindStatement } from './blind';
 import type { Handling } from './formats';
-import { licenceSection, workspaceImports } from './licence';
+import { licenceSection, poolImports, workspaceImports } from './licence';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
+import { REAL_NAMES, type Pseudonyms } from './pseudonyms';
 
 export interface DatasheetInput {
   ws: Workspace;
@@ -50,6 +51,8 @@ export interface DatasheetInput {
   unlabeled?: boolean;
   exportedAt: string;
   version: string;
+  /** The names written for people (pseudonyms.ts): their own (default), or A1, A2, … */
+  names?: Pseudonyms;
 }
 
 /** Formats that carry only decisive labels: the pool's other pairs are left out, or (askubuntu) written as not similar. */
@@ -202,8 +205,8 @@ function textStatement(format: ExportFormat, text: boolean, questions: number, w
  * the imported gold, a reference system's — or none yet (an unlabeled pool's default source is gold,
  * which it does not have: its card said "Labels: annotator gold").
  */
-export function labelSourceText(ws: Workspace, source: string, o: { rule: string; unlabeled: boolean; poolLabeled: boolean; bold?: boolean }): string {
-  const b = (x: string): string => (o.bold ? `**${x}**` : x);
+export function labelSourceText(ws: Workspace, source: string, o: { rule: string; unlabeled: boolean; poolLabeled: boolean; bold?: boolean; names?: Pseudonyms }): string {
+  const b = (x: string): string => (o.bold ? `**${(o.names ?? REAL_NAMES).of(x)}**` : (o.names ?? REAL_NAMES).of(x));
   if (source === AGGREGATE) return `the aggregate of the pool's annotators (rule ${b(o.rule)})`;
   const role = ws.listAnnotators().find((a) => a.name === source)?.role;
   if (o.unlabeled) {
@@ -220,7 +223,8 @@ export function datasheet(d: DatasheetInput): string {
   const { ws, state: s } = d;
   const p = s.pool;
   const out: string[] = [];
-  const sourceText = labelSourceText(ws, d.source, { rule: s.rule, unlabeled: d.unlabeled ?? false, poolLabeled: s.labels.size > 0, bold: true });
+  const names = d.names ?? REAL_NAMES;
+  const sourceText = labelSourceText(ws, d.source, { rule: s.rule, unlabeled: d.unlabeled ?? false, poolLabeled: s.labels.size > 0, bold: true, names });
   out.push(`# Datasheet: pool "${p.name}" (${d.format} export)`);
   out.push('');
   out.push(`Exported ${d.exportedAt} by QPairs ${d.version}. Labels: ${sourceText}.${d.run ? ` Run: **${d.run}**.` : ''}`);
@@ -249,7 +253,7 @@ export function datasheet(d: DatasheetInput): string {
       `What the re-import drops: the votes and judge columns are not read back — the re-import gives the pool the gold labels (as annotator gold), ` +
         `not its annotators' labels, so agreement and the aggregation rule have nothing to work on there. ` +
         (people.length
-          ? `To carry them, export each person's labels too (\`--annotator NAME\`, one file each: ${people.join(', ')}) and import those files as well.`
+          ? `To carry them, export each person's labels too (\`--annotator NAME${names.replaced ? ' --pseudonymize' : ''}\`, one file each: ${names.replaced ? `${people.map(names.of).join(', ')}, under their names in the workspace` : people.join(', ')}) and import those files as well.`
           : 'No annotator of the pool has labels yet.'),
     );
   }
@@ -275,7 +279,7 @@ export function datasheet(d: DatasheetInput): string {
   if (d.notes !== undefined && (d.format === 'hf-dataset' || (d.notes > 0 && (d.format === 'jsonl' || d.format === 'csv')))) {
     out.push('');
     out.push(
-      `Notes: ${d.notes} note${d.notes === 1 ? '' : 's'} on labels (${d.source === AGGREGATE || d.source === 'gold' ? "every annotator's notes and the judges' reasons for their rulings" : `annotator ${d.source}'s own notes`}), ` +
+      `Notes: ${d.notes} note${d.notes === 1 ? '' : 's'} on labels (${d.source === AGGREGATE || d.source === 'gold' ? "every annotator's notes and the judges' reasons for their rulings" : `annotator ${names.of(d.source)}'s own notes`}), ` +
         `in the \`notes\` ${d.format === 'csv' ? 'column as a JSON array of {"annotator", "note"} (empty when none)' : 'field as a list of {annotator, note}'}; a re-import restores them under their annotators.`,
     );
   }
@@ -362,7 +366,10 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
   // An import that wrote nothing (a file re-imported as the workspace held it) is not where any data came from:
   // it is counted, not listed, so it takes none of the 20 rows from the imports that brought data.
   // An undo (`qpairs import undo`) took its import's rows and audit row back out: counted, not listed as a format.
-  const { data: imports, undone, unchanged, all } = workspaceImports(ws);
+  const { data: recorded, undone, unchanged, all } = workspaceImports(ws);
+  // A file named after its annotator (alice.csv) names them too: A1.csv when names are replaced.
+  const names = d.names ?? REAL_NAMES;
+  const imports = names.replaced ? recorded.map((i) => ({ ...i, files: i.files.map((f) => names.inText(f.split(/[\\/]/).pop() ?? f)) })) : recorded;
   if (all) {
     out.push('');
     out.push('Imports into the workspace:');
@@ -373,7 +380,7 @@ function sourceCorpusSection(d: DatasheetInput, q: QuestionSources): string[] {
     if (unchanged) out.push(`${shown.length ? '\n' : ''}(${counted(unchanged, 're-import')} that changed nothing — each file as the workspace held it already — not listed)`);
     if (undone) out.push(`${shown.length || unchanged ? '\n' : ''}(${counted(undone, 'import')} undone since — its rows and its line here taken back out)`);
   }
-  out.push(...licenceSection(imports));
+  out.push(...licenceSection(poolImports(imports, d.state.pool.name, new Set(bySource.keys())), imports));
   return out;
 }
 
@@ -438,6 +445,15 @@ function annotatorsSection(d: DatasheetInput): string[] {
   );
   out.push('');
   out.push(`**Blind labeling.** ${blindStatement(blindReport(ws, p.name))}`);
+  const names = d.names ?? REAL_NAMES;
+  if (names.replaced) {
+    out.push('');
+    out.push(
+      `**Names replaced.** Every person's name in this export — label columns, votes, judges, notes and their text, the guidelines, this datasheet — is a pseudonym: ` +
+        `the workspace's ${counted(names.people, 'person', 'people')} are A1, A2, … in the order the workspace first knew them, the same in every export of it (a judge keeps their one pseudonym). ` +
+        'The questions\' text is written as it is.',
+    );
+  }
   out.push('');
   const dates = ws
     .stmt(
@@ -452,7 +468,7 @@ function annotatorsSection(d: DatasheetInput): string[] {
     table(
       ['annotator', 'role', 'in this pool', 'current labels', 'label events', 'first label', 'last label'],
       dates.map((r) => [
-        r.annotator,
+        names.of(r.annotator),
         roles.get(r.annotator) ?? '',
         s.annotators.includes(r.annotator) ? 'annotator' : s.judges.includes(r.annotator) ? 'judge' : roles.get(r.annotator) === 'gold' ? 'gold' : 'other',
         current.get(r.annotator) ?? 0,
@@ -468,8 +484,8 @@ function annotatorsSection(d: DatasheetInput): string[] {
   if (ruling.length) {
     out.push(
       '',
-      `Roles are not in the files: a judge's own labels (\`--annotator ${ruling[0]}\`) re-imported into another workspace arrive as an annotator's, and count as votes. ` +
-        `There, \`qpairs annotators role W NAME judge\` for ${ruling.join(', ')} gives back the same aggregation and agreement.`,
+      `Roles are not in the files: a judge's own labels (\`--annotator ${names.of(ruling[0]!)}\`) re-imported into another workspace arrive as an annotator's, and count as votes. ` +
+        `There, \`qpairs annotators role W NAME judge\` for ${ruling.map(names.of).join(', ')} gives back the same aggregation and agreement.`,
     );
   }
   return out;
@@ -483,7 +499,7 @@ function guidelinesSection(d: DatasheetInput): string[] {
   out.push('');
   out.push('## Guidelines');
   out.push('');
-  out.push(p.guidelines.trim() ? p.guidelines.trim().split('\n').map((l) => `> ${l}`).join('\n') : '(no guidelines recorded for this pool)');
+  out.push(p.guidelines.trim() ? (d.names ?? REAL_NAMES).inText(p.guidelines.trim()).split('\n').map((l) => `> ${l}`).join('\n') : '(no guidelines recorded for this pool)');
   return out;
 }
 
@@ -526,7 +542,7 @@ function labelDistributionSection(d: DatasheetInput): string[] {
       return { a, m };
     });
     const cs = [...cats].sort((x, y) => (labelGrade(y) ?? -99) - (labelGrade(x) ?? -99));
-    out.push(table(['annotator', ...cs], per.map(({ a, m }) => [a, ...cs.map((c) => m[c] ?? 0)])));
+    out.push(table(['annotator', ...cs], per.map(({ a, m }) => [(d.names ?? REAL_NAMES).of(a), ...cs.map((c) => m[c] ?? 0)])));
   }
   return out;
 }
@@ -545,7 +561,7 @@ function agreementSection(d: DatasheetInput): string[] {
     );
   } else {
     out.push(
-      `${counted(ag.annotators.length, 'annotator')} (${ag.annotators.join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
+      `${counted(ag.annotators.length, 'annotator')} (${ag.annotators.map((d.names ?? REAL_NAMES).of).join(', ')}), ${counted(ag.items, 'labeled pair')} in ${counted(ag.queries, 'query', 'queries')}` +
         // As `qpairs agreement` and the Agreement screen say: the statistics count a "?" as no label.
         (ag.unsure > 0 ? `; ${counted(ag.unsure, '"?" (unsure) label')} left out (a "?" counts as no label here)` : '') +
         '. ' +
@@ -571,7 +587,7 @@ function agreementSection(d: DatasheetInput): string[] {
       table(
         ['pair', 'items', 'agreement', "Cohen's kappa", '95% CI', 'linear', 'quadratic', 'PSA', 'NSA'],
         ag.pairs.map((x) => [
-          `${x.a} – ${x.b}`,
+          `${(d.names ?? REAL_NAMES).of(x.a)} – ${(d.names ?? REAL_NAMES).of(x.b)}`,
           x.items,
           num(x.percentAgreement),
           num(x.cohenKappa),
@@ -604,7 +620,7 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
       mean: meanRuleText(s.threshold),
       unanimous: 'only pairs every assigned annotator labeled alike, none "?"; the others are unresolved; judges ignored',
     };
-    out.push(`Rule **${s.rule}**: ${rules[s.rule]}. Judges: ${s.judges.join(', ') || 'none'}.`);
+    out.push(`Rule **${s.rule}**: ${rules[s.rule]}. Judges: ${s.judges.map((d.names ?? REAL_NAMES).of).join(', ') || 'none'}.`);
     out.push('');
     out.push(
       table(

@@ -58,6 +58,8 @@ export interface RenderInput {
    * annotator's own, or for the aggregate every annotator's and judge's. Absent: no notes.
    */
   notes?: ReadonlyMap<string, ReadonlyArray<{ annotator: string; note: string }>>;
+  /** The name written for a voter or judge (pseudonyms.ts; default the name itself). `labels.source` and `notes` come already named. */
+  nameOf?: (annotator: string) => string;
 }
 
 /**
@@ -369,6 +371,7 @@ function renderPairs(ctx: RenderContext): void {
   const { inp, format, warnings, files, handling, count, valueOf, judged, statusOf, textValues, withText, aggregateSource } = ctx;
   const annotator = exportAnnotatorName(inp.labels.source);
   const aggregate = aggregateSource;
+  const nameOf = inp.nameOf ?? ((a: string): string => a);
   const textCols = inp.text ? `,${TEXT_COLUMNS.join(',')}` : '';
   // jsonl/csv carry a notes column when the source has notes in the pool (hf-dataset always: fixed schema).
   const withNotes = (inp.notes?.size ?? 0) > 0;
@@ -390,7 +393,7 @@ function renderPairs(ctx: RenderContext): void {
       const votes: Record<string, string> = {};
       if (aggregate && entry) {
         for (const x of [...entry.votes, ...entry.unsure].sort((a, b) => inp.state.annotators.indexOf(a.annotator) - inp.state.annotators.indexOf(b.annotator))) {
-          votes[x.annotator] = x.value;
+          votes[nameOf(x.annotator)] = x.value;
         }
       }
       const notes = inp.notes?.get(pairKey(q.queryId, c)) ?? [];
@@ -406,7 +409,7 @@ function renderPairs(ctx: RenderContext): void {
           relevant: grade === null ? null : grade >= DEFAULT_RELEVANCE_THRESHOLD,
           status,
           votes: Object.entries(votes).map(([a, x]) => ({ annotator: a, label: x })),
-          judge: aggregate && entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null,
+          judge: aggregate && entry?.judge ? { annotator: nameOf(entry.judge.annotator), label: entry.judge.value } : null,
           notes: notes.map((n) => ({ annotator: n.annotator, note: n.note })),
         };
         lines.push(JSON.stringify(withText(o, q.queryId, c)));
@@ -422,7 +425,7 @@ function renderPairs(ctx: RenderContext): void {
         };
         if (aggregate) {
           o.votes = votes;
-          o.judge = entry?.judge ? { annotator: entry.judge.annotator, label: entry.judge.value } : null;
+          o.judge = entry?.judge ? { annotator: nameOf(entry.judge.annotator), label: entry.judge.value } : null;
         }
         if (withNotes) o.notes = notes.map((n) => ({ annotator: n.annotator, note: n.note }));
         lines.push(JSON.stringify(withText(o, q.queryId, c)));

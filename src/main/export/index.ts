@@ -29,7 +29,8 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type RunData } from './formats';
-import { cardLicence, workspaceImports } from './licence';
+import { cardLicence, poolImports, poolQuestionSources, workspaceImports } from './licence';
+import { REAL_NAMES, workspacePseudonyms } from './pseudonyms';
 import { readHeader } from '../workspace/undo-journal';
 import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
@@ -88,6 +89,11 @@ export interface ExportOptions {
    * text and rendered the whole export to show ten lines (6–7 s for a 3,000-query pool, 59 MB).
    */
   previewLines?: number;
+  /**
+   * Replace every person's name in every file written — label columns, votes, judges, notes, the
+   * datasheet and card — with a pseudonym A1, A2, … (pseudonyms.ts; default false: names as they are).
+   */
+  pseudonymize?: boolean;
 }
 
 /** The datasheet's agreement section: the report (null below two annotators or over budget) and its note. */
@@ -189,6 +195,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   const state = loadPoolState(ws, pool);
   const source = o.annotator ?? defaultLabelSource(ws, pool);
   const labels = sourceLabels(ws, pool, source, state);
+  const names = o.pseudonymize ? workspacePseudonyms(ws) : REAL_NAMES;
   const warnings: string[] = [];
   if (labels.values.size === 0) {
     // A name nobody has (a typo) would write every pair as "?": refused, as agreement refuses it.
@@ -200,7 +207,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
       const have = withLabels.length ? `annotators with labels in the pool: ${withLabels.join(', ')}, or ${AGGREGATE}` : `the pool has no labels yet`;
       throw new NotFoundError(`no annotator named "${source}" (${have})`);
     }
-    warnings.push(`${source} has no labels in pool "${pool}"`);
+    warnings.push(`${names.of(source)} has no labels in pool "${pool}"`);
   }
   // A run given to a format that uses none was ignored, while the CLI and the datasheet said "run R".
   if (o.run !== undefined && !RUN_FORMATS.includes(format)) {
@@ -243,10 +250,11 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   for (const n of ws.labelNotes(pool, carriesEveryNote(source) ? {} : { annotator: source })) {
     const k = pairKey(n.queryId, n.candidateId);
     const list = notes.get(k) ?? [];
-    list.push({ annotator: n.annotator, note: n.note });
+    list.push({ annotator: names.of(n.annotator), note: names.inText(n.note) });
     notes.set(k, list);
   }
-  const r = render(format, { pool, queries: state.queries, labels, state, runs, run, text, notes });
+  const named = names.replaced ? { labels: { ...labels, source: names.of(source) }, nameOf: names.of } : { labels };
+  const r = render(format, { pool, queries: state.queries, state, runs, run, text, notes, ...named });
   warnings.push(...r.warnings);
   // Imports commit in chunks: one under way (or interrupted and not yet undone) has rows in this snapshot that it may still add to or take back.
   const unfinished = readHeader(ws.db);
@@ -294,9 +302,10 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     unlabeled: labels.values.size === 0,
     exportedAt: (o.now ?? new Date()).toISOString(),
     version: o.version ?? '0.1.0',
+    names,
   });
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
-  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, license: cardLicence(workspaceImports(ws).data), labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0 }) }) + sheet : sheet;
+  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, license: cardLicence(poolImports(workspaceImports(ws).data, pool, poolQuestionSources(ws, pool))), labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0, names }) }) + sheet : sheet;
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
 }
 

@@ -100,6 +100,8 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     runsTouched: new Map(),
     labelsRead: new Map(),
     runQueriesRead: new Map(),
+    questionSources: new Set(),
+    poolsWritten: new Set(),
     signal: opts.signal,
     count(key, n = 1) {
       report.counts[key] = (report.counts[key] ?? 0) + n;
@@ -168,7 +170,9 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       if (rowsWritten(ws) === rowsBefore) report.unchanged = true;
       const { changedDocs, ...rest } = report;
       const as = opts.recordedName ?? ((t: string) => t);
-      ws.recordImport(format, list.map(as), { ...rest, files: rest.files.map(as), warnings: rest.warnings.map(as), changedDocCount: changedDocs.length });
+      const questionSources = [...ctx.questionSources].sort();
+      const pools = [...ctx.poolsWritten].sort();
+      ws.recordImport(format, list.map(as), { ...rest, files: rest.files.map(as), warnings: rest.warnings.map(as), changedDocCount: changedDocs.length, questionSources, pools });
       if (report.unchanged) chunks.changedNothing();
       return report;
     });

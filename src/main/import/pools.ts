@@ -38,6 +38,7 @@ export function addPairs(ctx: ImportContext, pool: PoolInfo, queryId: string, ca
   const known = ctx.ws.stmt(`SELECT 1 FROM pool_queries WHERE pool_id = ? AND query_id = ?`).get(pool.id, queryId);
   if (!known) ctx.count('poolQueries');
   const n = ctx.ws.addPoolQuery(pool.name, queryId, candidates);
+  ctx.poolsWritten.add(pool.name);
   if (n > 0) ctx.count('poolCandidates', n);
 }
 
@@ -83,6 +84,7 @@ export function putLabel(
   origin: string,
 ): void {
   const seq = ctx.ws.addLabel({ pool: pool.name, queryId, candidateId, annotator, value, origin }, pool.id);
+  ctx.poolsWritten.add(pool.name);
   ctx.count(seq === null ? 'labelsUnchanged' : 'labels');
 }
 
@@ -153,6 +155,7 @@ export function putRunScore(ctx: ImportContext, runId: number, queryId: string, 
  * that the run is as it was (`runsUnchanged`, nothing written for it).
  */
 export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config: Record<string, unknown>, where?: { file: string; line: number | null }): number {
+  ctx.poolsWritten.add(pool.name);
   const existed = ctx.ws.stmt(`SELECT id, kind FROM runs WHERE pool_id = ? AND name = ?`).get(pool.id, name) as { id: number; kind: string } | undefined;
   // A trained model's run (or a live retraining's) is that model's scores: replacing them with a
   // file's would leave a run still shown and evaluated as the model's, with another ranker's figures.

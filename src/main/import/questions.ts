@@ -47,6 +47,7 @@ export function putQuestion(ctx: ImportContext, q: NewQuestion, at: Where, posit
     throw e;
   }
   const { result, doc } = r;
+  ctx.questionSources.add(q.source);
   if (result === 'updated' && at.earlier) {
     // The last file silently won: two files of one import disagree on a question, as two labels of a pair would.
     throw fileError(

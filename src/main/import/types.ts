@@ -94,6 +94,10 @@ export interface ImportContext {
   readonly labelsRead: Map<string, { file: string; line: number; value: string }>;
   /** Where each run's query was first read in this import, by run id and query, and in which block of lines (runs.ts trecRun). */
   readonly runQueriesRead: Map<string, { file: string; line: number; block: object }>;
+  /** The sources of the questions this import gave (inserted, updated or as held): the imports audit keeps them, for an export's licence (export/licence.ts). */
+  readonly questionSources: Set<string>;
+  /** The pools this import gave pairs, labels or runs (the imports audit keeps them too, for the same licence). */
+  readonly poolsWritten: Set<string>;
   count(key: string, n?: number): void;
   skip(reason: string, n?: number): void;
   warn(message: string): void;

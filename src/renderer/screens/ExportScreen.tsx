@@ -65,6 +65,8 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const [lines, setLines] = useState(10);
   /** Question title + body in the files (jsonl, csv, hf-dataset columns; askubuntu's corpus file). */
   const [withText, setWithText] = useState(true);
+  /** Every person's name in the files as A1, A2, … (export.write/preview `pseudonymize`). */
+  const [pseudonymize, setPseudonymize] = useState(false);
   const [preview, setPreview] = useState<ExportPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [showSource, setShowSource] = useState(false);
@@ -106,7 +108,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     setWritten(null);
     setWriteError(null);
     setReplaceAt(null);
-  }, [pool, format, run, source, withText]);
+  }, [pool, format, run, source, withText, pseudonymize]);
 
   // askubuntu needs a run: pick the first one.
   const needsRun = format === 'askubuntu';
@@ -121,8 +123,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
       ...(RUN_FORMATS.has(format) && run ? { run } : {}),
       ...(source ? { annotator: source } : {}),
       ...(TEXT_FORMATS.has(format) ? { text: withText } : {}),
+      ...(pseudonymize ? { pseudonymize } : {}),
     }),
-    [pool, format, run, source, withText],
+    [pool, format, run, source, withText, pseudonymize],
   );
 
   const seq = useRef(0);
@@ -235,6 +238,10 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
               {format === 'askubuntu' ? 'write the corpus file (id, title, body) beside it' : 'include query and candidate title, body and source'}
             </label>
           )}
+          <label className="inline" title="the label columns, votes, judges, notes and the datasheet name each person by a pseudonym, the same in every export of this workspace">
+            <input type="checkbox" data-testid="export-pseudonymize" checked={pseudonymize} onChange={(e) => setPseudonymize(e.target.checked)} />
+            Replace annotator names with A1, A2, …
+          </label>
           {RUN_FORMATS.has(format) && (
             <label>
               Run {needsRun ? <span className="optional">required</span> : <span className="optional">optional</span>}

@@ -8,11 +8,12 @@ import { json, withWorkspace, type Out } from './common';
 import { counted } from '../../../shared/plural';
 
 /**
- * `qpairs export W --pool P --format F OUT [--run R] [--annotator A] [--no-text] [--json]`: writes the pool's
+ * `qpairs export W --pool P --format F OUT [--run R] [--annotator A] [--no-text] [--pseudonymize] [--json]`: writes the pool's
  * gold labels (default: gold if present, else the aggregate; `--annotator` picks one person or
  * @aggregate) in format F to OUT, atomically, and the datasheet beside it as OUT.datasheet.md.
  * trec-run without --run writes one file per run (OUT.EXT → OUT.RUN.EXT when there are several).
  * Question text is included (jsonl/csv columns, askubuntu's STEM.corpus.txt) unless --no-text;
+ * `--pseudonymize` writes every person's name as A1, A2, … (export/pseudonyms.ts).
  * hf-dataset writes the folder OUT (data/pairs.jsonl + README.md dataset card). Existing files are
  * never replaced unless --force (issue 23). Progress goes to stderr: a bar on a terminal, else a line
  * per stage; Ctrl-C (SIGTERM, SIGHUP) at any stage stops it with nothing written (exit 130).
@@ -24,6 +25,7 @@ export async function cmdExport(argv: string[], out: Out, signal: AbortSignal = 
     run: { type: 'string' },
     annotator: { type: 'string' },
     'no-text': { type: 'boolean' },
+    pseudonymize: { type: 'boolean' },
     force: { type: 'boolean' },
     json: { type: 'boolean' },
   });
@@ -38,7 +40,7 @@ export async function cmdExport(argv: string[], out: Out, signal: AbortSignal = 
   }
   takePositionals(positionals, ['W', 'OUT'], 'export');
   return withWorkspace(w, async (ws) => {
-    const o = { run: values.run, annotator: values.annotator, text: !values['no-text'], force: values.force };
+    const o = { run: values.run, annotator: values.annotator, text: !values['no-text'], pseudonymize: values.pseudonymize === true, force: values.force };
     const where = prepareExportWrite(ws, format, target, { ...o, pool });
     const progress = exportProgress(out, values.json === true);
     let b: BuiltExport;

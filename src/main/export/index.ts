@@ -260,7 +260,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   const unfinished = readHeader(ws.db);
   if (unfinished?.state === 'running') {
     warnings.push(
-      `an unfinished ${unfinished.what} (started ${unfinished.started}) was in the workspace when this export was taken: what it had written so far is in this export, ` +
+      `an unfinished ${names.inText(unfinished.what)} (started ${unfinished.started}) was in the workspace when this export was taken: what it had written so far is in this export, ` +
         'and it may still add more, or be undone if it fails or was interrupted — export again once it has finished',
     );
   }

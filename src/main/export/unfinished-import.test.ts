@@ -48,6 +48,11 @@ describe('an export taken while an import is unfinished', () => {
       const built = buildExport(mid, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 });
       expect(built.warnings.some((w) => UNFINISHED.test(w))).toBe(true);
       expect(built.datasheet.content).toMatch(UNFINISHED);
+      // Pseudonyms: a person's name in the import's file name is replaced there too.
+      mid.ensureAnnotator('more');
+      const named = buildExport(mid, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20, pseudonymize: true });
+      expect(named.warnings.join('\n')).toMatch(/an unfinished questions-jsonl import of A1\.jsonl \(started/);
+      expect(named.datasheet.content).not.toMatch(/more\.jsonl/);
     } finally {
       mid.close();
     }

@@ -254,6 +254,33 @@ test('Browse at 800×600: Enter on a result shows the question beside the result
   }
 });
 
+test('Shift+Tab back up a long page keeps each control it reaches clear of the sticky top bar (Browse at 800×600 and 680×450)', async () => {
+  // Going back up, the browser scrolled each control to the window's top edge, under the top bar (two rows of tabs at 680 px): the focus was hidden.
+  const page = served.page;
+  try {
+    for (const [width, height] of [[800, 600], [680, 450]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${served.server!.url}/#browse`);
+      await page.getByTestId('browse-text').fill('body words');
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+      await page.getByTestId('browse-results').locator('button.link-button').last().focus();
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('Shift+Tab');
+        const { id, top, bar } = await page.evaluate(() => ({
+          id: document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? '',
+          top: document.activeElement!.getBoundingClientRect().top,
+          bar: document.querySelector('header.topbar')!.getBoundingClientRect().bottom,
+        }));
+        expect(top, `${id} at ${width}×${height}: its top ${top}, the bar's bottom ${bar}`).toBeGreaterThanOrEqual(bar);
+      }
+      await page.screenshot({ path: path.join(SCREENS, `browse-${width}-shift-tab.png`) });
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
 /**
  * The focus ring of a keys' list (Annotate's candidates, Review's list) on its cursor's row, in
  * view (`ringed` false: no ring). The table's own outline was all there was: around a table taller

@@ -281,6 +281,38 @@ test('Shift+Tab back up a long page keeps each control it reaches clear of the s
   }
 });
 
+test('at 800×600 and 680×450 the pools table scrolls sideways with its pool names kept at the left: Tab on a pool\'s Annotate still says which pool', async () => {
+  // The table needs 894 px: Tab to Annotate scrolled it sideways, the pool's name out of its box, the button alone in view.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/?signout`); // the owner (the F1 test signed judy in)
+  try {
+    for (const [width, height] of [[800, 600], [680, 450]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${served.server!.url}/#pools`);
+      await page.getByTestId('pool-guidelines-lik').focus();
+      await page.keyboard.press('Tab');
+      await expect(page.getByTestId('pool-annotate-lik')).toBeFocused();
+      await expect(page.getByTestId('pool-annotate-lik')).toBeInViewport({ ratio: 1 });
+      const wrap = page.getByTestId('pools-table').locator('xpath=..');
+      expect(await wrap.evaluate((e) => e.scrollLeft), 'the table scrolled sideways').toBeGreaterThan(0);
+      const box = await wrap.evaluate((e) => e.getBoundingClientRect().left);
+      const name = page.getByTestId('pool-row-lik').locator('td').first();
+      await expect(name).toContainText('lik');
+      const left = await name.evaluate((e) => e.getBoundingClientRect().left);
+      expect(left, `the name's cell at ${left}, the table's box at ${box} (${width}×${height})`).toBeGreaterThanOrEqual(box - 1);
+      // And nothing else shows through it.
+      const hit = await name.evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + 8));
+      });
+      expect(hit, 'the name cell is on top').toBe(true);
+      await page.screenshot({ path: path.join(SCREENS, `pools-${width}-annotate-focused.png`) });
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
 /**
  * The focus ring of a keys' list (Annotate's candidates, Review's list) on its cursor's row, in
  * view (`ringed` false: no ring). The table's own outline was all there was: around a table taller

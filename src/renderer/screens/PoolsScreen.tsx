@@ -110,7 +110,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                 id: 'name',
                 header: 'Name',
                 sortValue: (p) => p.name,
-                className: 'wrap-anywhere',
+                className: 'wrap-anywhere pool-name',
                 cell: (p) => (
                   <>
                     <strong>{p.name}</strong>

@@ -313,6 +313,34 @@ test('at 800×600 and 680×450 the pools table scrolls sideways with its pool na
   }
 });
 
+test('Annotate at 800×600: the candidate under the cursor is in full view under the sticky query, on opening and after j/k', async () => {
+  // The sticky query (a three-line title, its body up to 22% of the window) left the rows 160 px: every candidate of two lines and a body was cut at the window's bottom (by 11 to 52 px).
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/?signout`);
+  await openAnnotate(page, 'alice', 'bin');
+  const cursorInView = async (at: number): Promise<void> => {
+    await expect(page.getByTestId(`candidate-row-${at}`)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId(`candidate-row-${at}`), `candidate ${at + 1}`).toBeInViewport({ ratio: 1 });
+    // Not under the sticky query either.
+    const head = await page.locator('.annotate-head').evaluate((e) => e.getBoundingClientRect().bottom);
+    const top = await page.getByTestId(`candidate-row-${at}`).evaluate((e) => e.getBoundingClientRect().top);
+    expect(top, `candidate ${at + 1}'s top, the query's bottom ${head}`).toBeGreaterThanOrEqual(head);
+  };
+  await cursorInView(0);
+  await page.keyboard.press('j');
+  await cursorInView(1);
+  await page.keyboard.press('j');
+  await cursorInView(2);
+  await page.screenshot({ path: path.join(SCREENS, 'annotate-800x600-jj.png') });
+  await page.keyboard.press('k');
+  await cursorInView(1);
+  await page.keyboard.press('k');
+  await cursorInView(0);
+  // The query's body still shows its first lines, and scrolls (Tab reaches it).
+  await expect(page.locator('.annotate-head .query-body')).toBeInViewport();
+});
+
 /**
  * The focus ring of a keys' list (Annotate's candidates, Review's list) on its cursor's row, in
  * view (`ringed` false: no ring). The table's own outline was all there was: around a table taller

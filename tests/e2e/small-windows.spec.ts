@@ -281,7 +281,7 @@ test('Shift+Tab back up a long page keeps each control it reaches clear of the s
   }
 });
 
-test('at 800×600 and 680×450 the pools table scrolls sideways with its pool names kept at the left: Tab on a pool\'s Annotate still says which pool', async () => {
+test('at 800×600 and 680×450 the pools table scrolls sideways with its pool names kept at the left: Tab on a pool\'s Annotate still says which pool; annotators\' names are whole', async () => {
   // The table needs 894 px: Tab to Annotate scrolled it sideways, the pool's name out of its box, the button alone in view.
   const page = served.page;
   await page.goto(`${served.server!.url}/?signout`); // the owner (the F1 test signed judy in)
@@ -306,6 +306,12 @@ test('at 800×600 and 680×450 the pools table scrolls sideways with its pool na
         return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + 8));
       });
       expect(hit, 'the name cell is on top').toBe(true);
+      // The progress column's long annotator names break onto lines, whole (they were cut to "alex…").
+      for (const who of await page.getByTestId('pool-row-lik').locator('.annotator-progress .who').all()) {
+        const { scroll, client, text } = await who.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent ?? '' }));
+        expect(ANNOTATORS).toContain(text);
+        expect(scroll, `${text}: ${scroll} px in ${client}`).toBeLessThanOrEqual(client);
+      }
       await page.screenshot({ path: path.join(SCREENS, `pools-${width}-annotate-focused.png`) });
     }
   } finally {

@@ -5,8 +5,9 @@
  * titles, long annotator names and many votes must fit its column (no horizontal scrollbar); a
  * judge's F1 list keeps its keys' meanings inside the card; Agreement's expanders are named by their
  * query alone (the triangle is decoration); Browse at 800×600 shows the question opened beside the
- * results, the result keeping the focus in view; a button that switches screens leaves the focus on the
- * new screen (Annotate's candidates, Review's list).
+ * results, the result keeping the focus in view, and the results' titles get the row (source and score
+ * under them); a button that switches screens leaves the focus on the new screen (Annotate's
+ * candidates, Review's list), ringed on the cursor's row; at 680×450 the pair says the cursor's place.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -99,7 +100,7 @@ test('at 800×600, j/k keep the cursor\'s row and the titles of the pair being r
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
 });
 
-test('at 680×450 (1360×900 at 200% zoom), j/k keep both titles and the start of both bodies of the pair being ruled on in view', async () => {
+test('at 680×450 (1360×900 at 200% zoom), j/k keep both titles, the start of both bodies and the cursor\'s place (item N of M) of the pair being ruled on in view', async () => {
   // The split's 320-px minimum ran it past the window's bottom: after j/k the candidate's title was cut off.
   const page = served.page;
   await page.setViewportSize({ width: 680, height: 450 });
@@ -119,12 +120,17 @@ test('at 680×450 (1360×900 at 200% zoom), j/k keep both titles and the start o
     await inView('1');
     for (let i = 0; i < 6; i++) await page.keyboard.press('j');
     await inView('7');
+    // The progress line's "item N of M" scrolled away with the page: the pair's first line says it.
+    await expect(page.getByTestId('review-detail-place')).toHaveText('item 7 of 90');
+    await expect(page.getByTestId('review-detail-place'), 'the cursor\'s place').toBeInViewport({ ratio: 1 });
     mkdirSync(SCREENS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENS, 'review-680x450-j.png') });
     await page.keyboard.press('k');
     await inView('6');
     await page.keyboard.press('End');
     await inView(String(QUERIES * DEPTH));
+    await expect(page.getByTestId('review-detail-place')).toHaveText(`item ${QUERIES * DEPTH} of ${QUERIES * DEPTH}`);
+    await expect(page.getByTestId('review-detail-place')).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(680);
   } finally {
     await page.setViewportSize({ width: 800, height: 600 });
@@ -248,7 +254,150 @@ test('Browse at 800×600: Enter on a result shows the question beside the result
   }
 });
 
-test('a button that switches screens leaves the focus on the new screen: Pools → Annotate on the candidates, Agreement → Review on the list, the keys acting at once', async () => {
+test('Shift+Tab back up a long page keeps each control it reaches clear of the sticky top bar (Browse at 800×600 and 680×450)', async () => {
+  // Going back up, the browser scrolled each control to the window's top edge, under the top bar (two rows of tabs at 680 px): the focus was hidden.
+  const page = served.page;
+  try {
+    for (const [width, height] of [[800, 600], [680, 450]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${served.server!.url}/#browse`);
+      await page.getByTestId('browse-text').fill('body words');
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+      await page.getByTestId('browse-results').locator('button.link-button').last().focus();
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('Shift+Tab');
+        const { id, top, bar } = await page.evaluate(() => ({
+          id: document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? '',
+          top: document.activeElement!.getBoundingClientRect().top,
+          bar: document.querySelector('header.topbar')!.getBoundingClientRect().bottom,
+        }));
+        expect(top, `${id} at ${width}×${height}: its top ${top}, the bar's bottom ${bar}`).toBeGreaterThanOrEqual(bar);
+      }
+      await page.screenshot({ path: path.join(SCREENS, `browse-${width}-shift-tab.png`) });
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+test('at 800×600 and 680×450 the pools table scrolls sideways with its pool names kept at the left: Tab on a pool\'s Annotate still says which pool; annotators\' names are whole', async () => {
+  // The table needs 894 px: Tab to Annotate scrolled it sideways, the pool's name out of its box, the button alone in view.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/?signout`); // the owner (the F1 test signed judy in)
+  try {
+    for (const [width, height] of [[800, 600], [680, 450]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${served.server!.url}/#pools`);
+      await page.getByTestId('pool-guidelines-lik').focus();
+      await page.keyboard.press('Tab');
+      await expect(page.getByTestId('pool-annotate-lik')).toBeFocused();
+      await expect(page.getByTestId('pool-annotate-lik')).toBeInViewport({ ratio: 1 });
+      const wrap = page.getByTestId('pools-table').locator('xpath=..');
+      expect(await wrap.evaluate((e) => e.scrollLeft), 'the table scrolled sideways').toBeGreaterThan(0);
+      const box = await wrap.evaluate((e) => e.getBoundingClientRect().left);
+      const name = page.getByTestId('pool-row-lik').locator('td').first();
+      await expect(name).toContainText('lik');
+      const left = await name.evaluate((e) => e.getBoundingClientRect().left);
+      expect(left, `the name's cell at ${left}, the table's box at ${box} (${width}×${height})`).toBeGreaterThanOrEqual(box - 1);
+      // And nothing else shows through it.
+      const hit = await name.evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + 8));
+      });
+      expect(hit, 'the name cell is on top').toBe(true);
+      // The progress column's long annotator names break onto lines, whole (they were cut to "alex…").
+      for (const who of await page.getByTestId('pool-row-lik').locator('.annotator-progress .who').all()) {
+        const { scroll, client, text } = await who.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent ?? '' }));
+        expect(ANNOTATORS).toContain(text);
+        expect(scroll, `${text}: ${scroll} px in ${client}`).toBeLessThanOrEqual(client);
+      }
+      await page.screenshot({ path: path.join(SCREENS, `pools-${width}-annotate-focused.png`) });
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+test('Annotate at 800×600: the candidate under the cursor is in full view under the sticky query, on opening and after j/k', async () => {
+  // The sticky query (a three-line title, its body up to 22% of the window) left the rows 160 px: every candidate of two lines and a body was cut at the window's bottom (by 11 to 52 px).
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/?signout`);
+  await openAnnotate(page, 'alice', 'bin');
+  const cursorInView = async (at: number): Promise<void> => {
+    await expect(page.getByTestId(`candidate-row-${at}`)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId(`candidate-row-${at}`), `candidate ${at + 1}`).toBeInViewport({ ratio: 1 });
+    // Not under the sticky query either.
+    const head = await page.locator('.annotate-head').evaluate((e) => e.getBoundingClientRect().bottom);
+    const top = await page.getByTestId(`candidate-row-${at}`).evaluate((e) => e.getBoundingClientRect().top);
+    expect(top, `candidate ${at + 1}'s top, the query's bottom ${head}`).toBeGreaterThanOrEqual(head);
+  };
+  await cursorInView(0);
+  await page.keyboard.press('j');
+  await cursorInView(1);
+  await page.keyboard.press('j');
+  await cursorInView(2);
+  await page.screenshot({ path: path.join(SCREENS, 'annotate-800x600-jj.png') });
+  await page.keyboard.press('k');
+  await cursorInView(1);
+  await page.keyboard.press('k');
+  await cursorInView(0);
+  // The query's body still shows its first lines, and scrolls (Tab reaches it).
+  await expect(page.locator('.annotate-head .query-body')).toBeInViewport();
+});
+
+/**
+ * The focus ring of a keys' list (Annotate's candidates, Review's list) on its cursor's row, in
+ * view (`ringed` false: no ring). The table's own outline was all there was: around a table taller
+ * than the window or clipped by the review list's pane, it could not be seen.
+ */
+async function cursorRowRinged(page: Page, list: string, ringed = true): Promise<void> {
+  const row = page.getByTestId(list).locator('tr[aria-selected="true"]');
+  if (ringed) await expect(row).toBeInViewport();
+  const shadows = await row.locator('td').evaluateAll((cells) => cells.map((c) => getComputedStyle(c).boxShadow));
+  for (const shadow of shadows) {
+    if (ringed) expect(shadow, `a cell of ${list}'s cursor row`).toMatch(/inset/);
+    else expect(shadow).toBe('none');
+  }
+}
+
+test('Browse at 800×600 and 1024×700, the question open beside: a result\'s title has the row, its source and score under it', async () => {
+  // The title had 133 px of an 800-px window beside Source and BM25: a 180-character title stood on ten lines.
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  try {
+    await page.goto(`${served.server!.url}/#browse`);
+    await page.getByTestId('browse-text').fill('body words');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+    await page.getByTestId('browse-results').locator('button.link-button').first().click();
+    await expect(page.getByTestId('browse-question-id')).not.toBeEmpty();
+    const results = page.getByTestId('browse-results');
+    for (const width of [800, 1024]) {
+      await page.setViewportSize({ width, height: width === 800 ? 600 : 700 });
+      const title = await results.locator('td:has(button.link-button)').first().evaluate((e) => e.getBoundingClientRect().width);
+      const table = await results.evaluate((e) => e.getBoundingClientRect().width);
+      expect(title, `the title's cell at ${width}: ${title} px of the table's ${table}`).toBeGreaterThanOrEqual(0.7 * table);
+      await expect(results.locator('thead th:visible')).toHaveText(['#', 'Question']);
+      const first = results.locator('tbody tr').first();
+      await expect(first.locator('.browse-hit-meta')).toHaveText(/^q · BM25 \d+\.\d\d$/);
+      await expect(first.locator('.browse-hit-meta')).toBeVisible();
+      // The question beside still fits its panel.
+      const { scroll, client } = await page.getByTestId('browse-question').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+      expect(scroll).toBeLessThanOrEqual(client);
+      await page.screenshot({ path: path.join(SCREENS, `browse-${width}-results.png`) });
+    }
+    // A wide window keeps the columns (the line under the title hidden).
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await expect(results.locator('thead th:visible')).toHaveText(['#', 'Question', 'Source', 'BM25']);
+    await expect(results.locator('.browse-hit-meta').first()).toBeHidden();
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+test('a button that switches screens leaves the focus on the new screen, ringed on the cursor\'s row: Pools → Annotate on the candidates, Agreement → Review on the list, the keys acting at once', async () => {
   // The button went with its screen and the focus fell to <body>: Tab started again from the top of the page.
   const page = served.page;
   await page.goto(`${served.server!.url}/?signout`); // the owner again (the F1 test signed judy in)
@@ -258,6 +407,7 @@ test('a button that switches screens leaves the focus on the new screen: Pools �
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', 'bin');
   await expect(page.getByTestId('candidates')).toBeFocused();
+  await cursorRowRinged(page, 'candidates');
   await page.keyboard.press('Home');
   await page.keyboard.press('j');
   await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
@@ -269,11 +419,21 @@ test('a button that switches screens leaves the focus on the new screen: Pools �
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('review-current')).toHaveAttribute('data-query', 'q3');
   await expect(page.getByTestId('review-list')).toBeFocused();
+  await cursorRowRinged(page, 'review-list');
+  // The list's own ring is clipped by its pane (and mostly out of it): the pane shows one, in view.
+  const pane = page.getByTestId('review-list-pane');
+  await expect(pane).toBeInViewport({ ratio: 1 });
+  expect(await pane.evaluate((e) => getComputedStyle(e).outlineStyle), 'the pane of the focused list').toBe('solid');
   const at = Number(await page.getByTestId('review-index').textContent());
   await page.keyboard.press('j');
   await expect(page.getByTestId('review-index')).toHaveText(String(at + 1));
   await expect(page.getByTestId('review-list')).toBeFocused();
+  await cursorRowRinged(page, 'review-list');
   await page.screenshot({ path: path.join(SCREENS, 'review-from-agreement-800x600.png') });
+  // Unfocused, neither ring shows (the row keeps its cursor's colours).
+  await page.getByTestId('review-filter').focus();
+  await cursorRowRinged(page, 'review-list', false);
+  expect(await pane.evaluate((e) => getComputedStyle(e).outlineStyle)).toBe('none');
   // Browse's open in Annotate: on the candidates of the query opened.
   await page.goto(`${served.server!.url}/#browse`);
   await page.getByTestId('browse-text').fill('q3 body');
@@ -283,6 +443,7 @@ test('a button that switches screens leaves the focus on the new screen: Pools �
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('candidates')).toHaveAttribute('data-query', 'q3');
   await expect(page.getByTestId('candidates')).toBeFocused();
+  await cursorRowRinged(page, 'candidates');
   // A tab of the top bar keeps the focus (on the tab).
   await page.getByTestId('tab-agreement').focus();
   await page.keyboard.press('Enter');

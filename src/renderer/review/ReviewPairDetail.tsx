@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { KeyLegend } from '../components/KeyLegend';
 import { describeLabel, type LabelKey } from '../annotate/keys';
+import { fmtInt } from '../lib/format';
 import { REVIEW_KEYS } from './reviewKeys';
 import { labelWords, type Row } from './reviewRow';
 import { ReviewState } from './ReviewState';
@@ -20,8 +21,11 @@ export function ReviewPairDetail({
   reasonUnsent,
   rulingKeys,
   onWriteReason,
+  place,
 }: {
   current: Row;
+  /** The cursor's place in the list as shown (1-based) and the list's length: "item N of M". */
+  place: { at: number; of: number };
   /** Its texts and notes; undefined while not asked yet. */
   detail: PairDetail | undefined;
   judge: string;
@@ -56,6 +60,12 @@ export function ReviewPairDetail({
         position={pair && `#${pair.queryPosition + 1} in the pool`}
         title={pair ? pair.query?.title : current.item.queryTitle}
         body={pair ? (pair.query?.body ?? null) : undefined}
+        aside={
+          // Shown where the split fills a short window (styles.css): the progress line has scrolled away there.
+          <span className="review-detail-place" data-testid="review-detail-place" aria-hidden="true">
+            item {fmtInt(place.at)} of {fmtInt(place.of)}
+          </span>
+        }
       />
       <PairText
         which="candidate"
@@ -122,12 +132,28 @@ export function ReviewPairDetail({
  * queue's title until review.pair answers; `body` undefined while loading, null when the workspace
  * has no text for it).
  */
-function PairText({ which, id, position, title, body }: { which: 'query' | 'candidate'; id: string; position: string | null; title: string | null | undefined; body: string | null | undefined }): ReactNode {
+function PairText({
+  which,
+  id,
+  position,
+  title,
+  body,
+  aside,
+}: {
+  which: 'query' | 'candidate';
+  id: string;
+  position: string | null;
+  title: string | null | undefined;
+  body: string | null | undefined;
+  /** At the end of the id's line. */
+  aside?: ReactNode;
+}): ReactNode {
   const Which = which === 'query' ? 'Query' : 'Candidate';
   return (
     <div className="review-text" data-testid={`review-${which}`}>
       <div className="small muted">
         {Which} <span data-testid={`review-${which}-id`}>{id}</span> {position && <> · {position}</>}
+        {aside}
       </div>
       <h2 data-testid={`review-${which}-title`} dir="auto">
         {title || <span className="muted">(no title)</span>}

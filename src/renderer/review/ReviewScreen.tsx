@@ -655,6 +655,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
               reasonUnsent={reasons.has(current.key)}
               rulingKeys={keys}
               onWriteReason={() => setReasonFor(current.key)}
+              place={{ at: cursor + 1, of: rows.length }}
             />
           ) : (
             <section className="review-detail muted">Choose a pair in the list.</section>

@@ -20,6 +20,11 @@ const STACKED = '(max-width: 760px)';
 const SEARCH_LIMIT = 50;
 type PoolEntry = QuestionShow['pools'][number];
 
+/** A result's BM25 score as the results show it. */
+function scoreText(h: BrowseHit): string {
+  return h.score === undefined ? '—' : h.score.toFixed(2);
+}
+
 export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client } = useApp();
   const [text, setText] = useState('');
@@ -177,25 +182,32 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                     header: 'Question',
                     sortValue: (h) => h.title,
                     cell: (h) => (
-                      <button
-                        className="link-button"
-                        dir="auto"
-                        data-testid={`browse-open-${h.id}`}
-                        onClick={() => void show(h.id)}
-                        onKeyDown={(e) => {
-                          // → reads the question shown beside (Esc there comes back here).
-                          if (e.key !== 'ArrowRight' || !titleRef.current) return;
-                          e.preventDefault();
-                          titleRef.current.focus();
-                        }}
-                      >
-                        {h.title || h.id}
-                      </button>
+                      <>
+                        <button
+                          className="link-button"
+                          dir="auto"
+                          data-testid={`browse-open-${h.id}`}
+                          onClick={() => void show(h.id)}
+                          onKeyDown={(e) => {
+                            // → reads the question shown beside (Esc there comes back here).
+                            if (e.key !== 'ArrowRight' || !titleRef.current) return;
+                            e.preventDefault();
+                            titleRef.current.focus();
+                          }}
+                        >
+                          {h.title || h.id}
+                        </button>
+                        {/* Where the results share the window with the question (styles.css .browse-lesser), the source and score stand here, under the title, instead of in their columns. */}
+                        <span className="browse-hit-meta small muted" data-testid={`browse-hit-meta-${h.id}`}>
+                          {h.source}
+                          {ranked && ` · BM25 ${scoreText(h)}`}
+                        </span>
+                      </>
                     ),
                   },
-                  { id: 'source', header: 'Source', className: 'narrow', sortValue: (h) => h.source, cell: (h) => h.source },
+                  { id: 'source', header: 'Source', className: 'narrow browse-lesser', sortValue: (h) => h.source, cell: (h) => h.source },
                   ...(ranked
-                    ? [{ id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow', sortValue: (h: BrowseHit) => h.score ?? null, cell: (h: BrowseHit) => (h.score === undefined ? '—' : h.score.toFixed(2)) }]
+                    ? [{ id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow browse-lesser', sortValue: (h: BrowseHit) => h.score ?? null, cell: scoreText }]
                     : []),
                 ]}
               />

@@ -110,7 +110,7 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                 id: 'name',
                 header: 'Name',
                 sortValue: (p) => p.name,
-                className: 'wrap-anywhere',
+                className: 'wrap-anywhere pool-name',
                 cell: (p) => (
                   <>
                     <strong>{p.name}</strong>
@@ -266,7 +266,8 @@ function PoolProgressCell({ progress: pr }: { progress: PoolProgress }): ReactNo
       {labelers.length === 0 && <span className="muted small">no annotator labels yet</span>}
       {labelers.map((a) => (
         <div key={a.annotator} className="annotator-progress" data-testid={`progress-${pr.pool}-${a.annotator}`} data-kind={a.kind}>
-          <span className="who" title={a.annotator}>
+          {/* A name longer than its 6rem column stands whole on its own line, above its bar. */}
+          <span className={a.annotator.length > WHO_FITS ? 'who who-long' : 'who'} title={a.annotator}>
             {a.annotator}
           </span>
           <ProgressBar done={a.doneQueries} total={pr.queries} label={`${a.annotator} queries done`} />
@@ -282,6 +283,9 @@ function PoolProgressCell({ progress: pr }: { progress: PoolProgress }): ReactNo
 }
 
 type Labeler = PoolProgress['annotators'][number];
+
+/** The longest annotator name that fits the progress rows' name column (6rem) on one line. */
+const WHO_FITS = 10;
 
 /** One line naming the pool's labelers of one kind that are not annotators (judges' rulings, label sources), each with their count. */
 function LabelerLine({ pool, kind, heading, title, labelers, count }: { pool: string; kind: string; heading: string; title: string; labelers: Labeler[]; count: (a: Labeler) => string }): ReactNode {

@@ -276,6 +276,12 @@ export const commandArgs = {
     lines: z.number().int().min(0).max(1000).default(10),
     /** Issue 13: include question title + body, and source (jsonl/csv/hf-dataset columns; askubuntu corpus file: title + body); default true. */
     text: z.boolean().default(true),
+    /**
+     * Answer at once, the datasheet's agreement left out (`agreementPending` says so) unless an earlier export
+     * computed it; without it the preview runs as a job of kind 'preview' (progress, job.cancel), and a caller's
+     * newer preview cancels their older one (src/main/engine/export-preview.ts).
+     */
+    agreementLater: z.boolean().default(false),
   }),
   /**
    * Writes an export and its datasheet. With `path` (desktop app, local engine only): the files are
@@ -693,8 +699,8 @@ export type CommandResult<C extends CommandName> = CommandResults[C];
 
 export interface JobProgress {
   jobId: string;
-  kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live' | 'export';
-  /** The pool a live retrain works on (live jobs only), so a screen shows only its own pool's retrain. */
+  kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live' | 'export' | 'preview';
+  /** The pool a live retrain or an export preview works on (live and preview jobs only), so a screen shows only its own pool's. */
   pool?: string;
   done: number;
   total: number;

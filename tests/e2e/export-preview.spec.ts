@@ -18,6 +18,8 @@ const served = useServedWorkspace('export-preview', 83, {
   prepare: ({ dir, workspace }) => void ({ firstCandidate } = buildLabeledPool(dir, workspace!, 1500)),
 });
 const shots = process.env.QPAIRS_E2E_SHOTS;
+/** The preview jobs' events the page received on its event stream, in order. */
+const previewEvents: Array<{ event: string; jobId: string; ok?: boolean; cancelled?: boolean; message?: string }> = [];
 
 /** A label given through the API: the kept datasheet agreement is stale, the next preview computes its own. */
 async function giveLabel(value: string): Promise<void> {
@@ -31,6 +33,12 @@ async function giveLabel(value: string): Promise<void> {
 test("the files' first lines at once, the agreement with a bar; another format mid-way ends with that format's preview", async () => {
   test.setTimeout(120_000);
   const page = served.page;
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      const m = JSON.parse(String(payload)) as { event?: string; payload?: { kind?: string; jobId: string; ok?: boolean; cancelled?: boolean; message?: string } };
+      if ((m.event === 'job.progress' || m.event === 'job.done') && m.payload?.kind === 'preview') previewEvents.push({ event: m.event, ...m.payload });
+    }),
+  );
   await page.goto('/#export');
   await page.getByTestId('export-format').selectOption('csv');
   const progress = page.getByTestId('preview-progress');
@@ -83,4 +91,24 @@ test('Cancel from the keyboard stops the agreement: the files stay, Export works
   await expect(page.getByTestId('export-datasheet')).toContainText('95% CIs', { timeout: 60_000 });
   await expect(stopped).toHaveCount(0);
   await expect(progress).toHaveCount(0);
+});
+
+test('labels given while the agreement is computed do not restart it: it ends, then the preview is computed once more, the datasheet whole', async () => {
+  test.setTimeout(120_000);
+  const page = served.page;
+  // A label: the whole preview again (the one shown stays meanwhile); more labels while its bootstrap runs.
+  await giveLabel('0');
+  await expect(page.getByTestId('preview-stage')).toContainText("the datasheet's agreement bootstrap:", { timeout: 60_000 });
+  const running = previewEvents.filter((e) => e.event === 'job.progress' && e.message?.startsWith("the datasheet's agreement bootstrap")).at(-1)!.jobId;
+  await giveLabel('1');
+  await giveLabel('0');
+  await expect(page.getByTestId('export-datasheet')).toContainText('95% CIs', { timeout: 60_000 });
+  await expect(page.getByTestId('preview-progress')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('export-datasheet')).toContainText('(qrels export)');
+  const doneOf = (id: string): (typeof previewEvents)[number] | undefined => previewEvents.find((e) => e.event === 'job.done' && e.jobId === id);
+  // The job running when the labels came ended with its result, not cancelled; at most one more ran after it, to the end.
+  expect(doneOf(running)).toMatchObject({ ok: true });
+  const after = [...new Set(previewEvents.slice(previewEvents.findIndex((e) => e.jobId === running)).map((e) => e.jobId))].filter((id) => id !== running);
+  expect(after.length).toBeLessThanOrEqual(1);
+  for (const id of after) expect(doneOf(id)).toMatchObject({ ok: true });
 });

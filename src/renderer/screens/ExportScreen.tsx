@@ -137,7 +137,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     setReconnects((n) => n + 1);
     void loadPreview();
   });
-  const repreview = useDebounced(() => void loadPreview(), 800);
+  const repreview = useDebounced(previewState.refresh, 800);
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) repreview();
   });

@@ -26,6 +26,8 @@ export interface ExportPreviewState {
   job: JobState | null;
   /** Asks for the preview of `args` (superseding any earlier one). */
   load: (args: PreviewArgs) => Promise<void>;
+  /** Labels changed: the preview again, for the same arguments (see below). */
+  refresh: () => void;
   /** Stops the agreement step (the files' first lines stay). */
   cancel: () => void;
   /** Computes the agreement again after a Cancel or a failure. */
@@ -40,6 +42,12 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
   /** The agreement step under way: its arguments and the preview jobs this page had seen when it was asked. */
   const whole = useRef<{ args: PreviewArgs; before: ReadonlySet<string>; cancelled: boolean } | null>(null);
   const last = useRef<PreviewArgs | null>(null);
+  /** Labels changed while the agreement step ran: it is asked again once it ends (refresh). */
+  const stale = useRef(false);
+  /** The last agreement step was cancelled, and the arguments have not changed since: a label refreshes the files only. */
+  const stopped = useRef(false);
+  /** Whether a preview is shown (a label refreshes it in place, else loads it), and whether it lacks its agreement. */
+  const shown = useRef<{ pending: boolean } | null>(null);
 
   const jobOf = (w: typeof whole.current): JobState | null => (w ? jobs.runningSince('preview', w.before, w.args.pool) : null);
   const stopWhole = (): void => {
@@ -55,13 +63,22 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
       try {
         const p = await client.invoke('export.preview', { ...args, agreementLater: false });
         if (my !== seq.current) return;
+        shown.current = { pending: false };
         setPreview(p);
         setAgreement({ step: 'none' });
       } catch (e) {
         if (my !== seq.current) return;
+        stopped.current = w.cancelled;
         setAgreement(w.cancelled ? { step: 'cancelled' } : { step: 'failed', message: errorMessage(e) });
       } finally {
         if (whole.current === w) whole.current = null;
+      }
+      // Cancelled while an earlier whole preview was shown (a label's refresh): the files and datasheet without the agreement.
+      if (my === seq.current && w.cancelled && shown.current?.pending === false) await loadRef.current(args);
+      // Labels given meanwhile: the whole preview again (the one shown stays until it is done).
+      if (my === seq.current && stale.current && !w.cancelled) {
+        stale.current = false;
+        await askWhole(++seq.current, args);
       }
     },
     [client, jobs],
@@ -71,17 +88,22 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
     async (args: PreviewArgs): Promise<void> => {
       stopWhole();
       whole.current = null;
+      stale.current = false;
+      const same = JSON.stringify(args) === JSON.stringify(last.current);
+      stopped.current &&= same;
       last.current = args;
       const my = ++seq.current;
       try {
         const p = await client.invoke('export.preview', { ...args, agreementLater: true });
         if (my !== seq.current) return;
+        shown.current = { pending: p.agreementPending === true };
         setPreview(p);
         setError(null);
-        if (p.agreementPending) await askWhole(my, args);
-        else setAgreement({ step: 'none' });
+        if (p.agreementPending && !stopped.current) await askWhole(my, args);
+        else if (!p.agreementPending) setAgreement({ step: 'none' });
       } catch (e) {
         if (my !== seq.current) return;
+        shown.current = null;
         setPreview(null);
         setError(errorMessage(e));
         setAgreement({ step: 'none' });
@@ -98,13 +120,30 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
     if (job && whole.current?.cancelled) stopWhole();
   });
 
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  /**
+   * A label changed: the whole preview again, the one shown staying until it is done — but not in the middle
+   * of an agreement step (a team labeling would restart its bootstrap at every label, and it would never end):
+   * once that step ends. After a Cancel, the files and the datasheet without the agreement only.
+   */
+  const refresh = useCallback((): void => {
+    const args = last.current;
+    if (!args) return;
+    if (whole.current) stale.current = true;
+    else if (!shown.current || stopped.current) void load(args);
+    else void askWhole(++seq.current, args);
+  }, [load, askWhole]);
+
   const cancel = (): void => {
     if (!whole.current) return;
     whole.current.cancelled = true;
     stopWhole();
   };
   const computeAgreement = (): void => {
-    if (last.current) void askWhole(seq.current, last.current);
+    stopped.current = false;
+    if (last.current) void askWhole(++seq.current, last.current);
   };
-  return { preview, error, agreement, job, load, cancel, computeAgreement };
+  return { preview, error, agreement, job, load, refresh, cancel, computeAgreement };
 }

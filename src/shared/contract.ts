@@ -277,8 +277,8 @@ export const commandArgs = {
     /** Issue 13: include question title + body, and source (jsonl/csv/hf-dataset columns; askubuntu corpus file: title + body); default true. */
     text: z.boolean().default(true),
     /**
-     * Answer at once, the datasheet's agreement left out (`agreementPending` says so) unless an earlier export
-     * computed it; without it the preview runs as a job of kind 'preview' (progress, job.cancel), and a caller's
+     * Answer at once, the datasheet's agreement left out (`agreementPending` says so) when it would hold the answer
+     * back (a large pool's, unless an earlier export computed it); without it the preview runs as a job of kind 'preview' (progress, job.cancel), and a caller's
      * newer preview cancels their older one (src/main/engine/export-preview.ts).
      */
     agreementLater: z.boolean().default(false),

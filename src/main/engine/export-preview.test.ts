@@ -35,6 +35,10 @@ beforeAll(async () => {
       ws.addPoolQuery('p', `q${base}`, Array.from({ length: CANDIDATES }, (_, c) => `q${base + c + 1}`));
     }
     assignPool(ws, 'p', ['x', 'y', 'z'], null);
+    // A small pool: 2 queries × 3 candidates, labeled by x and y.
+    ws.createPool({ name: 'small', scheme: 'binary' });
+    for (const q of [0, 1]) ws.addPoolQuery('small', `q${q * (CANDIDATES + 1)}`, [1, 2, 3].map((c) => `q${q * (CANDIDATES + 1) + c}`));
+    for (const q of [0, 1]) for (const c of [1, 2, 3]) for (const a of ['x', 'y']) ws.addLabel({ pool: 'small', queryId: `q${q * (CANDIDATES + 1)}`, candidateId: `q${q * (CANDIDATES + 1) + c}`, annotator: a, value: (q + c + a.length) % 2 ? '1' : '0', origin: 't' });
     for (let q = 0; q < QUERIES; q++) {
       const base = q * (CANDIDATES + 1);
       for (let c = 1; c <= CANDIDATES; c++) {
@@ -118,6 +122,14 @@ describe('export.preview in two steps, the second a job', () => {
     } finally {
       configureCompute(restore);
     }
+  });
+
+  it("a small pool's agreement, quick to compute, is not left for later: its first answer is whole", async () => {
+    const { progress, result } = await withEvents(() => engine.invoke('export.preview', { pool: 'small', format: 'jsonl', agreementLater: true }, JUDGE) as Promise<ExportPreview>);
+    const p = valueOf(result);
+    expect(progress).toEqual([]);
+    expect(p.agreementPending).toBeUndefined();
+    expect(p.datasheet).toContain('95% CIs');
   });
 
   it('job.cancel during the bootstrap stops it: "preview cancelled", job.done cancelled', async () => {

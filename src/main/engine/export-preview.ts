@@ -14,8 +14,20 @@
 import type { ExportPreview } from '../../shared/gold';
 import { QPairsError } from '../errors';
 import { PREVIEW_CANCELLED, PREVIEW_SUPERSEDED, type BuiltExport } from '../export';
+import type { Workspace } from '../workspace/workspace';
+import { estimateWork, type ExportTask } from './compute-task';
 import type { EngineCore as Engine } from './core';
 import { runRenderJob, type ExportJobRun } from './export-job';
+
+/**
+ * A preview's agreement is left for later only when it would hold the answer back (estimated, compute-task.ts):
+ * a small pool's preview comes whole at once, with no "computing" step flashing by.
+ */
+export const AGREEMENT_LATER_MS = 250;
+
+export function agreementHoldsBack(ws: Workspace, task: Omit<ExportTask, 'kind'>): boolean {
+  return estimateWork(ws, { kind: 'export', ...task }, AGREEMENT_LATER_MS).ms > AGREEMENT_LATER_MS;
+}
 
 /** What the preview shows of a rendered export: each file's first `lines` lines, and the datasheet. */
 export function previewOf(b: BuiltExport, lines: number): ExportPreview {

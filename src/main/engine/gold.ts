@@ -29,7 +29,7 @@ import type { EngineCore as Engine } from './core';
 import { changedRecord, setLabel } from './annotate';
 import { compute } from './compute';
 import { runExportJob } from './export-job';
-import { PreviewJobs, previewOf } from './export-preview';
+import { PreviewJobs, agreementHoldsBack, previewOf } from './export-preview';
 import { principalOf } from './access';
 import { StampedCache } from '../workspace/stamped-cache';
 
@@ -172,7 +172,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
       const caller = principalOf(ctx);
       if (a.agreementLater) {
         previews.supersede(caller);
-        return previewOf(await renderExport(a.pool, a.format, out, { ...options, agreementLater: true }, { signal: transport }), a.lines);
+        const later = agreementHoldsBack(ws, { pool: a.pool, format: a.format, out, options });
+        return previewOf(await renderExport(a.pool, a.format, out, { ...options, agreementLater: later }, { signal: transport }), a.lines);
       }
       return previews.run(caller, a.pool, transport, async (run) => previewOf(await renderExport(a.pool, a.format, out, options, run), a.lines));
     },

@@ -75,6 +75,9 @@ test('Cancel from the keyboard stops the agreement: the files stay, Export works
   await page.getByTestId('export-write').focus();
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('preview-cancel')).toBeFocused();
+  const cancels: string[] = [];
+  const countCancel = (r: import('@playwright/test').Request): void => void (r.postData()?.includes('"job.cancel"') && cancels.push(r.postData()!));
+  page.on('request', countCancel);
   await page.keyboard.press('Enter');
   const stopped = page.getByTestId('preview-stopped');
   await expect(stopped).toContainText('Cancelled: the datasheet below lacks its agreement section');
@@ -86,6 +89,9 @@ test('Cancel from the keyboard stops the agreement: the files stay, Export works
   await expect(page.getByTestId('export-write')).toBeEnabled();
   await expect(page.getByTestId('export-preview-error')).toHaveCount(0);
   if (shots) await page.screenshot({ path: `${shots}/cancelled.png`, fullPage: true });
+  page.off('request', countCancel);
+  // Asked once, though the job's events kept coming until it stopped.
+  expect(cancels).toHaveLength(1);
   await page.keyboard.press('Enter');
   await expect(progress).toBeVisible();
   await expect(page.getByTestId('export-datasheet')).toContainText('95% CIs', { timeout: 60_000 });

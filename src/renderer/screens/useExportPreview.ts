@@ -50,9 +50,13 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
   const shown = useRef<{ pending: boolean } | null>(null);
 
   const jobOf = (w: typeof whole.current): JobState | null => (w ? jobs.runningSince('preview', w.before, w.args.pool) : null);
+  /** The job last asked to stop (asked once: its events keep coming until it has stopped). */
+  const stopAsked = useRef<string | null>(null);
   const stopWhole = (): void => {
     const jobId = jobOf(whole.current)?.progress?.jobId;
-    if (jobId) client.invoke('job.cancel', { jobId }).catch(() => {});
+    if (!jobId || stopAsked.current === jobId) return;
+    stopAsked.current = jobId;
+    client.invoke('job.cancel', { jobId }).catch(() => {});
   };
 
   const askWhole = useCallback(

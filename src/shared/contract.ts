@@ -278,6 +278,12 @@ export const commandArgs = {
     text: z.boolean().default(true),
     /** Every person's name in the files as a pseudonym A1, A2, … (src/main/export/pseudonyms.ts); default false: the names. */
     pseudonymize: z.boolean().default(false),
+    /**
+     * Answer at once, the datasheet's agreement left out (`agreementPending` says so) when it would hold the answer
+     * back (a large pool's, unless an earlier export computed it); without it the preview runs as a job of kind 'preview' (progress, job.cancel), and a caller's
+     * newer preview cancels their older one (src/main/engine/export-preview.ts).
+     */
+    agreementLater: z.boolean().default(false),
   }),
   /**
    * Writes an export and its datasheet. With `path` (desktop app, local engine only): the files are
@@ -697,8 +703,8 @@ export type CommandResult<C extends CommandName> = CommandResults[C];
 
 export interface JobProgress {
   jobId: string;
-  kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live' | 'export';
-  /** The pool a live retrain works on (live jobs only), so a screen shows only its own pool's retrain. */
+  kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live' | 'export' | 'preview';
+  /** The pool a live retrain or an export preview works on (live and preview jobs only), so a screen shows only its own pool's. */
   pool?: string;
   done: number;
   total: number;

@@ -422,6 +422,8 @@ export interface ExportPreview {
   /** Each file the export would write: its name, number of lines and first lines. */
   files: Array<{ name: string; lines: number; head: string[] }>;
   warnings: string[];
+  /** The datasheet's agreement section is left out (asked with agreementLater): ask without it for the whole datasheet. */
+  agreementPending?: boolean;
 }
 
 export interface ExportWritten {

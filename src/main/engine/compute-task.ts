@@ -134,7 +134,8 @@ export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = I
     // agreement (its pool's annotators, at most the work budget's resamples); when an earlier
     // export computed it or the pool has fewer than two annotators, only its fixed part.
     const bootstrap = task.options.bootstrap ?? 1000;
-    const again = task.options.datasheetAgreement !== undefined; // computed by an earlier export
+    // Computed by an earlier export, or left for later (export.preview's first answer).
+    const again = task.options.datasheetAgreement !== undefined || task.options.agreementLater === true;
     const files = (info.pairs * AGREEMENT_FIXED_NS_PER_PAIR) / 1e6;
     const ms = (m: number): number => files + (m >= 2 && !again ? agreementMs(info.pairs, m, bootstrap) : files);
     const rough = ms(2);

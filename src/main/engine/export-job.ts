@@ -1,5 +1,6 @@
 /**
- * An export written (export.write) runs as a job of kind 'export', as pool creation does: the
+ * An export written (export.write) runs as a job of kind 'export', as pool creation does (and an
+ * export.preview's datasheet agreement as one of kind 'preview', export-preview.ts): the
  * request still answers with the export, and meanwhile the job's `job.progress` events say its stage
  * (and the agreement bootstrap's resamples done of all) and `job.cancel` stops it before anything is
  * written. Its `job.done` carries the files' names and sizes only, never their content (a download's
@@ -25,9 +26,24 @@ export async function runExportJob<T extends { files: ReadonlyArray<{ name: stri
   transport: AbortSignal | undefined,
   work: (run: ExportJobRun) => Promise<T>,
 ): Promise<T> {
+  return runRenderJob(engine, transport, work, { kind: 'export', cancelled: EXPORT_CANCELLED, report: (r) => ({ files: r.files.map((f) => ({ name: f.name, bytes: f.bytes })) }) });
+}
+
+/** How a rendering job is told apart: its kind (and pool, in its events), what a cancel says, its job.done report. */
+export interface RenderJobKind<T> {
+  kind: 'export' | 'preview';
+  pool?: string;
+  cancelled: string;
+  report: (r: T) => unknown;
+  /** Told the job's id as it starts (export.preview's newer request cancels the caller's older one). */
+  onStart?: (jobId: string) => void;
+}
+
+/** runExportJob for any rendering: export.write's (kind 'export') and export.preview's datasheet (kind 'preview'). */
+export async function runRenderJob<T>(engine: Engine, transport: AbortSignal | undefined, work: (run: ExportJobRun) => Promise<T>, how: RenderJobKind<T>): Promise<T> {
   let settle!: { resolve: (r: T) => void; reject: (e: unknown) => void };
   const finished = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
-  engine.jobs.start('export', async (ctx) => {
+  const jobId = engine.jobs.start(how.kind, async (ctx) => {
     const ac = new AbortController();
     const stop = (): void => ac.abort();
     for (const s of [ctx.signal, transport]) {
@@ -40,17 +56,18 @@ export async function runExportJob<T extends { files: ReadonlyArray<{ name: stri
     try {
       const r = await work({ signal: ac.signal, onProgress });
       settle.resolve(r);
-      return { files: r.files.map((f) => ({ name: f.name, bytes: f.bytes })) };
+      return how.report(r);
     } catch (e) {
       settle.reject(e);
       throw e;
     } finally {
       for (const s of [ctx.signal, transport]) s?.removeEventListener('abort', stop);
     }
-  });
+  }, how.pool === undefined ? {} : { pool: how.pool });
+  how.onStart?.(jobId);
   return finished.catch((e: unknown) => {
     // Cancelled (job.cancel) is the user's choice, not an internal error: said as such, over HTTP too. A caller
     // gone (transport) has no one to tell: the CancelledError goes on as it is (serve logs "the client went away").
-    throw e instanceof CancelledError && !transport?.aborted ? new QPairsError(EXPORT_CANCELLED) : e;
+    throw e instanceof CancelledError && !transport?.aborted ? new QPairsError(how.cancelled) : e;
   });
 }

@@ -29,6 +29,8 @@ import type { EngineCore as Engine } from './core';
 import { changedRecord, setLabel } from './annotate';
 import { compute } from './compute';
 import { runExportJob } from './export-job';
+import { PreviewJobs, agreementHoldsBack, previewOf } from './export-preview';
+import { principalOf } from './access';
 import { StampedCache } from '../workspace/stamped-cache';
 
 type GoldCommand =
@@ -72,13 +74,15 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
    */
   const reviewStates = new KeptPoolState(ws);
   const reviewStateOf = (pool: string): PoolState => reviewStates.get(pool);
+  /** Each caller's running preview job, which their next export.preview cancels. */
+  const previews = new PreviewJobs(engine);
   /** An export rendered (compute.ts: inline when small, else in a worker on a snapshot of the workspace). */
   const renderExport = async (pool: string, format: ExportFormat, out: string, options: Omit<ExportOptions, 'force'>, run: ExportRun): Promise<BuiltExport> => {
     const stamp = ws.changeStamp();
     const known = agreements.at(pool, stamp);
     const reuse = known ? { datasheetAgreement: known } : {};
     const b = await compute(ws, { kind: 'export', pool, format, out, options: { ...options, ...reuse } }, { signal: run.signal, onProgress: run.onProgress });
-    agreements.put(pool, stamp, b.datasheetAgreement);
+    if (!b.datasheetAgreement.pending) agreements.put(pool, stamp, b.datasheetAgreement);
     return b;
   };
   return {
@@ -159,16 +163,19 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         { signal: (ctx as { signal?: AbortSignal }).signal },
       ),
     // Rendered off the engine's thread when large (compute.ts): the datasheet's agreement bootstrap
-    // took 25–40 s on a 40,000-pair pool, and no annotator's label was taken meanwhile.
+    // took 25–40 s on a 40,000-pair pool, and no annotator's label was taken meanwhile. In two steps,
+    // the second a job that the caller's next preview supersedes (export-preview.ts).
     'export.preview': async (a, ctx) => {
-      const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), { run: a.run, annotator: a.annotator, version, text: a.text, previewLines: a.lines, pseudonymize: a.pseudonymize }, { signal: (ctx as { signal?: AbortSignal }).signal });
-      return {
-        pool: b.pool,
-        format: b.format,
-        datasheet: b.datasheet.content,
-        files: b.files.map((f) => ({ name: f.name, lines: f.lines, head: f.lines ? f.content.split('\n').slice(0, a.lines) : [] })),
-        warnings: b.warnings,
-      };
+      const options = { run: a.run, annotator: a.annotator, version, text: a.text, previewLines: a.lines, pseudonymize: a.pseudonymize };
+      const out = defaultExportName(a.pool, a.format);
+      const transport = (ctx as { signal?: AbortSignal }).signal;
+      const caller = principalOf(ctx);
+      if (a.agreementLater) {
+        previews.supersede(caller);
+        const later = agreementHoldsBack(ws, { pool: a.pool, format: a.format, out, options });
+        return previewOf(await renderExport(a.pool, a.format, out, { ...options, agreementLater: later }, { signal: transport }), a.lines);
+      }
+      return previews.run(caller, a.pool, transport, async (run) => previewOf(await renderExport(a.pool, a.format, out, options, run), a.lines));
     },
     // A job of kind 'export' (export-job.ts): its progress moves the Export screen's bar, job.cancel stops it.
     'export.write': (a, ctx): Promise<ExportWritten> => {

@@ -39,7 +39,7 @@ import type { ExportProgress } from './progress';
 export { render, formatScore, csvField } from './formats';
 export { datasheet } from './datasheet';
 export { checkWriteTarget, writeFilesAtomic, type WriteOptions } from './write';
-export { EXPORT_CANCELLED, exportProgressMessage, exportStageText, type ExportProgress, type ExportStage } from './progress';
+export { EXPORT_CANCELLED, PREVIEW_CANCELLED, PREVIEW_SUPERSEDED, exportProgressMessage, exportStageText, type ExportProgress, type ExportStage } from './progress';
 
 /** What follows a rendering as it runs (functions: not part of ExportOptions, which crosses to the compute worker). */
 export interface ExportRun {
@@ -94,12 +94,29 @@ export interface ExportOptions {
    * datasheet and card — with a pseudonym A1, A2, … (pseudonyms.ts; default false: names as they are).
    */
   pseudonymize?: boolean;
+  /**
+   * Leave the datasheet's agreement (its bootstrap: most of a large pool's export) for later, unless
+   * given as `datasheetAgreement`: its section says it is not in the preview yet (export.preview's first answer,
+   * so the Export screen shows the files' first lines at once), and `datasheetAgreement.pending` is set.
+   */
+  agreementLater?: boolean;
 }
 
 /** The datasheet's agreement section: the report (null below two annotators or over budget) and its note. */
 export interface DatasheetAgreement {
   agreement: AgreementView | null;
   note: string | null;
+  /** Left for later (ExportOptions.agreementLater): not the pool's agreement, never to be reused. */
+  pending?: boolean;
+}
+
+/** The datasheet's agreement section while it is left for later (agreementLater). */
+export function pendingAgreement(annotators: number): DatasheetAgreement {
+  return {
+    agreement: null,
+    note: `Not in this preview yet: the agreement of the pool's ${annotators} annotators and its bootstrap CIs are computed after the files (the exported datasheet always has them).`,
+    pending: true,
+  };
 }
 
 export interface BuiltFile {
@@ -280,7 +297,8 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     const content = kept.length ? kept.join('\n') + '\n' : '';
     return { name, content, lines: f.lines.length };
   });
-  const shown = o.datasheetAgreement ?? datasheetAgreement(ws, pool, state, o, progress);
+  const later = o.agreementLater === true && state.annotators.length >= 2;
+  const shown = o.datasheetAgreement ?? (later ? pendingAgreement(state.annotators.length) : datasheetAgreement(ws, pool, state, o, progress));
   const { agreement, note: agreementNote } = shown;
   const sheet = datasheet({
     ws,

@@ -25,3 +25,9 @@ export function exportProgressMessage(stage: ExportStage, done: number, total: n
 
 /** Said for an export cancelled (job.cancel, Ctrl-C): its files are written to temporary names and renamed at the end. */
 export const EXPORT_CANCELLED = 'export cancelled: nothing was written';
+
+/** Said for an export.preview whose datasheet agreement the caller cancelled (job.cancel): its files' first lines were shown. */
+export const PREVIEW_CANCELLED = "preview cancelled: the datasheet's agreement was not computed";
+
+/** Said for an export.preview that a newer one from the same caller replaced (another format, pool or option). */
+export const PREVIEW_SUPERSEDED = 'preview replaced by a newer one (another format, pool or option): not computed further';

@@ -118,3 +118,20 @@ describe('JobStore.firstSince', () => {
     expect(jobs.firstSince('export', before)).toMatchObject({ progress: { jobId: 'mine' }, done: { cancelled: true } });
   });
 });
+
+describe('JobStore.runningSince', () => {
+  it("finds the Export screen's running preview job of its pool started since it asked: not an older one, not another pool's, not an export, not one that ended", () => {
+    const c = fakeClient();
+    const jobs = new JobStore(c);
+    c.emit('job.progress', { jobId: 'older', kind: 'preview', pool: 'p', done: 0, total: 0, message: '' });
+    const before = jobs.idsOf('preview');
+    expect(jobs.runningSince('preview', before, 'p')).toBeNull();
+    c.emit('job.progress', { jobId: 'write', kind: 'export', done: 0, total: 0, message: '' });
+    c.emit('job.progress', { jobId: 'other-pool', kind: 'preview', pool: 'q', done: 0, total: 0, message: '' });
+    expect(jobs.runningSince('preview', before, 'p')).toBeNull();
+    c.emit('job.progress', { jobId: 'mine', kind: 'preview', pool: 'p', done: 5, total: 9000, message: 'bootstrap' });
+    expect(jobs.runningSince('preview', before, 'p')?.progress?.jobId).toBe('mine');
+    c.emit('job.done', { jobId: 'mine', kind: 'preview', pool: 'p', ok: false, cancelled: true });
+    expect(jobs.runningSince('preview', before, 'p')).toBeNull();
+  });
+});

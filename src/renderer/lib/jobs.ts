@@ -92,6 +92,16 @@ export class JobStore {
     return null;
   }
 
+  /**
+   * The latest running job of a kind (of `pool`, named in its events) not among `before`: export.preview's
+   * job, whose page asks for one at a time and cancels the one it no longer wants (ExportScreen).
+   */
+  runningSince(kind: JobProgress['kind'], before: ReadonlySet<string>, pool: string): JobState | null {
+    let found: JobState | null = null;
+    for (const [id, s] of this.jobs) if (!before.has(id) && !s.done && s.progress?.kind === kind && s.progress.pool === pool) found = s;
+    return found;
+  }
+
   /** The id of the latest job of a kind seen by this page (running or finished), or null. */
   latestId(kind: JobProgress['kind']): string | null {
     let found: string | null = null;

@@ -5,7 +5,7 @@
  * dialog (export.write with path), in serve mode as browser downloads of the returned content.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { CommandResult, ExportPreview, ExportWritten } from '../../shared/contract';
+import type { CommandResult, ExportWritten } from '../../shared/contract';
 import { AGGREGATE, APP_EXPORT_CONTROLS, EXPORT_FILES_EXIST, EXPORT_FORMATS, EXPORT_REPLACE_BUTTON, type ExportFormat } from '../../shared/gold';
 import { ClientError } from '../client/types';
 import { counted } from '../../shared/plural';
@@ -21,6 +21,8 @@ import { ChoiceSelect } from '../components/ChoiceSelect';
 import { NumberInput } from '../components/NumberInput';
 import { ProgressBar } from '../components/ProgressBar';
 import { exportDoneView } from './exportDone';
+import { ExportPreviewStatus } from './ExportPreviewStatus';
+import { useExportPreview } from './useExportPreview';
 
 const FORMAT_HELP: Record<ExportFormat, string> = {
   askubuntu: 'AskUbuntu dev/test lines (query, similar, candidates, scores) of one run — needs a run',
@@ -67,8 +69,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const [withText, setWithText] = useState(true);
   /** Every person's name in the files as A1, A2, … (export.write/preview `pseudonymize`). */
   const [pseudonymize, setPseudonymize] = useState(false);
-  const [preview, setPreview] = useState<ExportPreview | null>(null);
-  const [previewError, setPreviewError] = useState<string | null>(null);
+  /** The preview in two steps: the files at once, then the datasheet's agreement with a bar and Cancel (useExportPreview.ts). */
+  const previewState = useExportPreview(client, jobs);
+  const { preview, error: previewError } = previewState;
   const [showSource, setShowSource] = useState(false);
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<WrittenExport | null>(null);
@@ -128,28 +131,16 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
     [pool, format, run, source, withText, pseudonymize],
   );
 
-  const seq = useRef(0);
+  const { load } = previewState;
   const loadPreview = useCallback(async () => {
-    if (!pool) return;
-    const my = ++seq.current;
-    try {
-      const p = await client.invoke('export.preview', { ...args(), lines });
-      if (my !== seq.current) return;
-      setPreview(p);
-      setPreviewError(null);
-    } catch (e) {
-      if (my === seq.current) {
-        setPreview(null);
-        setPreviewError(errorMessage(e));
-      }
-    }
-  }, [client, pool, args, lines]);
+    if (pool) await load({ ...args(), lines });
+  }, [load, pool, args, lines]);
   useEffect(() => void loadPreview(), [loadPreview]);
   useReconnect(() => {
     setReconnects((n) => n + 1);
     void loadPreview();
   });
-  const repreview = useDebounced(() => void loadPreview(), 800);
+  const repreview = useDebounced(previewState.refresh, 800);
   useEvent('label.changed', (rec) => {
     if (rec.pool === pool) repreview();
   });
@@ -317,6 +308,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           <strong>No preview:</strong> {previewError}
         </div>
       )}
+      <ExportPreviewStatus state={previewState} />
       {preview && (
         <>
           {preview.warnings.length > 0 && (

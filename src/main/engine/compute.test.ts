@@ -164,7 +164,8 @@ describe('compute worker', () => {
     configureCompute({ workerPath: undefined });
     const off = await whileLabeling(async () => {
       const p = engine.invoke('export.preview', args);
-      expect(computeLoad().workers).toBe(1);
+      // It runs as a preview job, which starts its worker a turn later.
+      await until(() => computeLoad().workers === 1, 5000);
       return p;
     });
     expect(off.acked).toBeGreaterThanOrEqual(5);

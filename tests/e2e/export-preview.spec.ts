@@ -118,3 +118,25 @@ test('labels given while the agreement is computed do not restart it: it ends, t
   expect(after.length).toBeLessThanOrEqual(1);
   for (const id of after) expect(doneOf(id)).toMatchObject({ ok: true });
 });
+
+test("Export while the agreement is computed: the preview's bootstrap stops for it, the export runs at once, and the agreement comes back after it", async () => {
+  test.setTimeout(120_000);
+  const page = served.page;
+  await giveLabel('1');
+  await expect(page.getByTestId('preview-stage')).toContainText("the datasheet's agreement bootstrap:", { timeout: 60_000 });
+  const running = previewEvents.filter((e) => e.event === 'job.progress' && e.message?.startsWith("the datasheet's agreement bootstrap")).at(-1)!.jobId;
+  const download = page.waitForEvent('download', { timeout: 60_000 });
+  await page.getByTestId('export-write').click();
+  // The export's own bar and stage, beside a preview that says where its agreement went (it waited behind
+  // the preview's bootstrap, with "Exporting…" and no bar, until that was over).
+  await expect(page.getByTestId('export-progress')).toBeVisible();
+  await expect(page.getByTestId('preview-paused')).toContainText('left to the export under way');
+  await expect.poll(() => previewEvents.find((e) => e.event === 'job.done' && e.jobId === running)).toMatchObject({ cancelled: true });
+  await download;
+  await expect(page.getByTestId('export-done')).toBeVisible({ timeout: 60_000 });
+  // Then the preview's agreement again, from the export's: whole, with no bootstrap of its own to wait for.
+  await expect(page.getByTestId('export-datasheet')).toContainText('95% CIs', { timeout: 60_000 });
+  await expect(page.getByTestId('preview-paused')).toHaveCount(0);
+  await expect(page.getByTestId('preview-progress')).toHaveCount(0);
+  await expect(page.getByTestId('preview-stopped')).toHaveCount(0);
+});

@@ -25,7 +25,7 @@ export function ExportPreviewStatus({ state }: { state: Pick<ExportPreviewState,
       <div className="note-box" data-testid="preview-progress">
         <div className="row">
           <strong className="grow">Datasheet: computing the agreement and its CIs…</strong>
-          <button type="button" data-testid="preview-cancel" onClick={state.cancel}>
+          <button type="button" data-testid="preview-cancel" onClick={() => state.cancel()}>
             Cancel
           </button>
         </div>
@@ -41,6 +41,13 @@ export function ExportPreviewStatus({ state }: { state: Pick<ExportPreviewState,
       Compute the agreement
     </button>
   );
+  if (agreement.step === 'cancelled' && agreement.forExport) {
+    return (
+      <div className="note-box" data-testid="preview-paused">
+        Datasheet: the agreement is left to the export under way, which computes it too; it comes back here once the export is over.
+      </div>
+    );
+  }
   if (agreement.step === 'cancelled') {
     return (
       <div className="note-box" data-testid="preview-stopped">

@@ -162,6 +162,11 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const doExport = async (replace: string | null = null): Promise<void> => {
     if (busy) return;
     exportJobsBefore.current = jobs.idsOf('export');
+    // The preview's agreement step and the export need the same bootstrap, and the export would wait behind
+    // it (one compute worker; serve mode runs a caller's heavy requests one at a time): it stops, and is
+    // asked again once the export is over, which then takes the agreement the export computed.
+    const previewWasComputing = previewState.agreement.step === 'computing';
+    if (previewWasComputing) previewState.cancel(true);
     setBusy(true);
     setWriteError(null);
     setWritten(null);
@@ -196,6 +201,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
       if (desktop && path && refusedForFilesInTheWay(e)) setReplaceAt(path);
     } finally {
       setBusy(false);
+      if (previewWasComputing) previewState.computeAgreement();
       // Cancel goes away with the export (at its job.done, often before this answer): a keyboard user who was
       // on it, and so is on the page's body now, or on Export goes on from Export.
       const active = document.activeElement;

@@ -15,7 +15,15 @@ import { errorMessage } from '../lib/format';
 export type PreviewArgs = Omit<CommandArgs<'export.preview'>, 'agreementLater'>;
 
 /** The datasheet's agreement step: none asked (or done), computing (its job), stopped by Cancel, or failed. */
-export type AgreementStep = { step: 'none' } | { step: 'computing' } | { step: 'cancelled' } | { step: 'failed'; message: string };
+export type AgreementStep = { step: 'none' } | { step: 'computing' } | { step: 'cancelled'; forExport?: true } | { step: 'failed'; message: string };
+
+/** An agreement step asked: its arguments, the preview jobs this page had seen when it was asked, and whether (and why) it was stopped. */
+interface AgreementAsk {
+  args: PreviewArgs;
+  before: ReadonlySet<string>;
+  cancelled: boolean;
+  forExport?: boolean;
+}
 
 export interface ExportPreviewState {
   preview: ExportPreview | null;
@@ -28,8 +36,8 @@ export interface ExportPreviewState {
   load: (args: PreviewArgs) => Promise<void>;
   /** Labels changed: the preview again, for the same arguments (see below). */
   refresh: () => void;
-  /** Stops the agreement step (the files' first lines stay). */
-  cancel: () => void;
+  /** Stops the agreement step (the files' first lines stay); `forExport`: an export starts, which computes it itself. */
+  cancel: (forExport?: boolean) => void;
   /** Computes the agreement again after a Cancel or a failure. */
   computeAgreement: () => void;
 }
@@ -39,8 +47,8 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
   const [error, setError] = useState<string | null>(null);
   const [agreement, setAgreement] = useState<AgreementStep>({ step: 'none' });
   const seq = useRef(0);
-  /** The agreement step under way: its arguments and the preview jobs this page had seen when it was asked. */
-  const whole = useRef<{ args: PreviewArgs; before: ReadonlySet<string>; cancelled: boolean } | null>(null);
+  /** The agreement step under way. */
+  const whole = useRef<AgreementAsk | null>(null);
   const last = useRef<PreviewArgs | null>(null);
   /** Labels changed while the agreement step ran: it is asked again once it ends (refresh). */
   const stale = useRef(false);
@@ -61,7 +69,7 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
 
   const askWhole = useCallback(
     async (my: number, args: PreviewArgs): Promise<void> => {
-      const w = { args, before: jobs.idsOf('preview'), cancelled: false };
+      const w: AgreementAsk = { args, before: jobs.idsOf('preview'), cancelled: false };
       whole.current = w;
       setAgreement({ step: 'computing' });
       try {
@@ -73,7 +81,7 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
       } catch (e) {
         if (my !== seq.current) return;
         stopped.current = w.cancelled;
-        setAgreement(w.cancelled ? { step: 'cancelled' } : { step: 'failed', message: errorMessage(e) });
+        setAgreement(w.cancelled ? { step: 'cancelled', ...(w.forExport ? { forExport: true as const } : {}) } : { step: 'failed', message: errorMessage(e) });
       } finally {
         if (whole.current === w) whole.current = null;
       }
@@ -140,9 +148,10 @@ export function useExportPreview(client: Pick<AppClient, 'invoke'>, jobs: JobSto
     else void askWhole(++seq.current, args);
   }, [load, askWhole]);
 
-  const cancel = (): void => {
+  const cancel = (forExport = false): void => {
     if (!whole.current) return;
     whole.current.cancelled = true;
+    whole.current.forExport = forExport;
     stopWhole();
   };
   const computeAgreement = (): void => {

@@ -8,12 +8,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobDone, JobProgress } from '../../shared/contract';
+import type { JobProgress } from '../../shared/contract';
 import { CancelledError } from '../errors';
 import { assignPool } from '../gold';
 import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
 import { Engine } from './engine';
+import { withJobEvents } from './test-engine';
 
 let dir: string;
 let engine: Engine;
@@ -48,25 +49,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs `fn` with the export job's events collected (`onProgress` sees each as it comes). */
-async function withEvents<T>(fn: () => Promise<T>, onProgress: (p: JobProgress) => void = () => {}): Promise<{ progress: JobProgress[]; done: JobDone[]; result: PromiseSettledResult<T> }> {
-  const progress: JobProgress[] = [];
-  const done: JobDone[] = [];
-  const off1 = engine.on('job.progress', (p) => {
-    if (p.kind !== 'export') return;
-    progress.push(p);
-    onProgress(p);
-  });
-  const off2 = engine.on('job.done', (d) => d.kind === 'export' && done.push(d));
-  try {
-    const [result] = await Promise.allSettled([fn()]);
-    await new Promise((r) => setImmediate(r));
-    return { progress, done, result: result! };
-  } finally {
-    off1();
-    off2();
-  }
-}
+/** Runs `fn` with the export job's events collected. */
+const withEvents = <T>(fn: () => Promise<T>, onProgress?: (p: JobProgress) => void): ReturnType<typeof withJobEvents<T>> => withJobEvents(engine, 'export', fn, onProgress);
 
 const stageOf = (m: string): string => m.split(':')[0]!;
 /** The stages in the order first seen. */

@@ -10,11 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportPreview, JobDone, JobProgress } from '../../shared/contract';
+import type { ExportPreview, JobProgress } from '../../shared/contract';
 import { assignPool } from '../gold';
 import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
 import { Engine } from './engine';
+import { withJobEvents } from './test-engine';
 
 let dir: string;
 let engine: Engine;
@@ -60,25 +61,8 @@ async function labelChanged(): Promise<void> {
   await engine.invoke('label.set', { pool: 'p', queryId: 'q0', candidateId: 'q1', annotator: 'x', value: flips++ % 2 ? '1' : '0' });
 }
 
-/** Runs `fn` with the preview jobs' events collected (`onProgress` sees each as it comes). */
-async function withEvents<T>(fn: () => Promise<T>, onProgress: (p: JobProgress) => void = () => {}): Promise<{ progress: JobProgress[]; done: JobDone[]; result: PromiseSettledResult<T> }> {
-  const progress: JobProgress[] = [];
-  const done: JobDone[] = [];
-  const off1 = engine.on('job.progress', (p) => {
-    if (p.kind !== 'preview') return;
-    progress.push(p);
-    onProgress(p);
-  });
-  const off2 = engine.on('job.done', (d) => d.kind === 'preview' && done.push(d));
-  try {
-    const [result] = await Promise.allSettled([fn()]);
-    await new Promise((r) => setImmediate(r));
-    return { progress, done, result: result! };
-  } finally {
-    off1();
-    off2();
-  }
-}
+/** Runs `fn` with the preview jobs' events collected. */
+const withEvents = <T>(fn: () => Promise<T>, onProgress?: (p: JobProgress) => void): ReturnType<typeof withJobEvents<T>> => withJobEvents(engine, 'preview', fn, onProgress);
 
 const stageOf = (m: string): string => m.split(':')[0]!;
 const BOOTSTRAP = "the datasheet's agreement bootstrap";

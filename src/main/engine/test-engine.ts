@@ -10,6 +10,7 @@ import { cleanupTemp, tempDir } from '../import/test-helpers';
 import { importTuning } from './work';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
+import type { JobDone, JobProgress } from '../../shared/contract';
 
 /**
  * Registers the hooks: before each test a new folder `<prefix>…` and the engine `make` builds there,
@@ -59,4 +60,32 @@ export function useImportScratch(): { readonly dir: string } {
       return dir;
     },
   };
+}
+
+/**
+ * Runs `fn` with the events of `kind`'s jobs collected, in order (`onProgress` sees each progress as it
+ * comes): its progress, its done events (one event-loop turn after `fn` settles), and how `fn` settled.
+ */
+export async function withJobEvents<T>(
+  engine: Engine,
+  kind: JobProgress['kind'],
+  fn: () => Promise<T>,
+  onProgress: (p: JobProgress) => void = () => {},
+): Promise<{ progress: JobProgress[]; done: JobDone[]; result: PromiseSettledResult<T> }> {
+  const progress: JobProgress[] = [];
+  const done: JobDone[] = [];
+  const off1 = engine.on('job.progress', (p) => {
+    if (p.kind !== kind) return;
+    progress.push(p);
+    onProgress(p);
+  });
+  const off2 = engine.on('job.done', (d) => d.kind === kind && done.push(d));
+  try {
+    const [result] = await Promise.allSettled([fn()]);
+    await new Promise((r) => setImmediate(r));
+    return { progress, done, result: result! };
+  } finally {
+    off1();
+    off2();
+  }
 }

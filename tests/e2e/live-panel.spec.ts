@@ -12,8 +12,10 @@ import type { LiveStatus } from '../../src/shared/live';
 
 test.describe.configure({ mode: 'serial' });
 
-// Every pair of the 3 queries labeled by ann (12 labels): each query's first candidate similar.
-const served = useServedSmallPool('live-panel', 6, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 4 === 0 ? 1 : 0}`), ({ dir, workspace, pairs }) => {
+// Every pair of the 3 queries labeled by ann (12 labels): q0's first candidate similar, q1's second, q2's
+// third, so each run scores the queries differently and the panel shows each figure's interval (a run
+// with the same AP on every query has none).
+const served = useServedSmallPool('live-panel', 6, (ps) => ps.map(([q, c], i) => `${q},${c},ann,${i % 5 === 0 ? 1 : 0}`), ({ dir, workspace, pairs }) => {
   // Three more runs: Annotate's floating panel of rankers then takes four lines.
   const runs = path.join(dir, 'more-runs.txt');
   writeFileSync(runs, ['r1', 'r2', 'r3'].flatMap((tag, t) => pairs.map(([q, c], i) => `${q} Q0 ${c} ${((i + t) % 4) + 1} ${4 - ((i + t) % 4)} ${tag}`)).join('\n') + '\n');

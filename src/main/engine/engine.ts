@@ -212,11 +212,11 @@ export class Engine implements EngineCore {
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),
       // An ordered pool draws the next query when an annotator has done every drawn one (a write).
       // Issue 24: shared terms highlighted only when rare in the workspace (the index's document frequencies).
-      'annotate.query': (a) => (!a.queryId && needsDraw(ws, a.pool, a.annotator) ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, a, highlightVocabulary(ws))) : annotateQuery(ws, a, highlightVocabulary(ws))),
+      'annotate.query': (a) => (!a.queryId && needsDraw(ws, a.pool, a.annotator) ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, a, highlightVocabulary(ws, this.writes))) : annotateQuery(ws, a, highlightVocabulary(ws, this.writes))),
       'annotate.navigate': (a) =>
         a.direction === 'next-unlabeled' && needsDraw(ws, a.pool, a.annotator)
-          ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, { pool: a.pool, annotator: a.annotator }, highlightVocabulary(ws)))
-          : navigate(ws, a, highlightVocabulary(ws)),
+          ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, { pool: a.pool, annotator: a.annotator }, highlightVocabulary(ws, this.writes)))
+          : navigate(ws, a, highlightVocabulary(ws, this.writes)),
       'annotate.queries': (a) => annotatorQueryList(ws, a),
       'label.set': (a) =>
         this.writes.run(() => {

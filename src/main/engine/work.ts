@@ -47,6 +47,11 @@ export function indexOf(ws: Workspace, onProgress?: Progress): Bm25Index {
   return idx;
 }
 
+/** The workspace's BM25 index if it is loaded, else undefined (nothing is loaded, synced or written). */
+export function heldIndex(ws: Workspace): Bm25Index | undefined {
+  return indexes.get(ws);
+}
+
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
 export function dropIndex(ws: Workspace): void {
   indexes.get(ws)?.close();

@@ -7,7 +7,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Engine } from './engine';
-import { importTuning } from './work';
+import { heldIndex, importTuning } from './work';
 import { browseIndex, highlightVocabulary, holdsStoredSearchIndex } from './browse';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import type { BrowseSearch, QueryView } from '../../shared/contract';
@@ -86,5 +86,19 @@ describe('the index searches read', () => {
     gate.longWriteActive = false;
     expect(highlightVocabulary(engine.ws, gate)?.N).toBe(30);
     expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+  });
+
+  it('the first query opened loads the index searches use: the search after it finds it loaded, not a copy to load again', async () => {
+    engine.ws.transaction(() => {
+      engine.ws.createPool({ name: 'p', scheme: 'binary' });
+      engine.ws.addPoolQuery('p', 's0', ['s1', 's2']);
+    });
+    expect(heldIndex(engine.ws)).toBeUndefined();
+    await engine.invoke('annotate.query', { pool: 'p', annotator: 'ann', queryId: 's0' });
+    const loaded = heldIndex(engine.ws);
+    expect(loaded).toBeDefined();
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+    expect((await search('seed question')).results.length).toBe(5);
+    expect(heldIndex(engine.ws)).toBe(loaded);
   });
 });

@@ -62,6 +62,22 @@ export function highlightVocabulary(ws: Workspace, writes: { readonly longWriteA
 }
 
 /**
+ * Before highlightVocabulary: loads the engine's own index (through the write gate, as a search
+ * does) when it is not loaded and no long write runs, so the first query an annotator opens loads
+ * the one copy searches use too, not a stored copy that the next search lets go and loads again
+ * (each load: 3-8 s of the engine thread at 1M questions). A failure leaves highlightVocabulary
+ * to its fallback.
+ */
+export async function loadHighlightIndex(ws: Workspace, writes: { readonly longWriteActive: boolean; run<T>(fn: () => T): Promise<T> }): Promise<void> {
+  if (ws.readonly || writes.longWriteActive || heldIndex(ws)) return;
+  try {
+    await browseIndex(ws, writes);
+  } catch {
+    // highlightVocabulary reads the stored copy, or highlights without frequencies
+  }
+}
+
+/**
  * The index a search uses: the engine's own (indexOf: kept in step with the questions table,
  * which may mean indexing and persisting questions not indexed yet) taken through the write gate
  * when no long write (an import) runs; while one runs, or in a read-only workspace, the stored

@@ -195,7 +195,7 @@ export class Engine implements EngineCore {
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),
       'job.status': (a) => ({ running: this.jobs.isRunning(a.jobId) }),
       'pool.list': () => ws.listPools(),
-      'pool.create': (a) => this.writes.run(() => createPoolJob(this, a)),
+      'pool.create': (a) => this.writes.run((letOthersRun) => createPoolJob(this, a, letOthersRun)),
       'pool.setGuidelines': (a) =>
         this.writes.run(() => {
           ws.setGuidelines(a.pool, a.markdown);

@@ -28,6 +28,40 @@ async function liveStatus(): Promise<LiveStatus> {
   return (await r.json()) as LiveStatus;
 }
 
+test("a burst of labels refreshes the panel's status once it settles, not once per label", async () => {
+  await served.page.goto('/#evaluate');
+  await served.page.getByTestId('eval-pool').selectOption('p');
+  await expect(served.page.getByTestId('live-enabled')).toBeVisible();
+  let asked = 0;
+  let lastLabelDone = false;
+  let askedAfterLast = 0;
+  const count = (r: import('@playwright/test').Request): void => {
+    if (!r.url().endsWith('/api/invoke') || !(r.postData() ?? '').includes('"live.status"')) return;
+    asked++;
+    if (lastLabelDone) askedAfterLast++;
+  };
+  served.page.on('request', count);
+  try {
+    // Two passes over the 12 pairs: each label flips the pair's value (so each is a label.changed
+    // event), and the second pass puts ann's labels back as the tests after this one expect them.
+    const labels = 2 * served.pairs.length;
+    for (let i = 0; i < labels; i++) {
+      const pair = i % served.pairs.length;
+      const [q, c] = served.pairs[pair]!;
+      const imported = pair % 4 === 0 ? 1 : 0;
+      const value = String(i < served.pairs.length ? 1 - imported : imported);
+      const r = await served.page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'label.set', args: { pool: 'p', annotator: 'ann', queryId: q, candidateId: c, value } } });
+      expect(r.ok(), await r.text()).toBe(true);
+    }
+    lastLabelDone = true;
+    // The panel still follows the labels: it asks once more after the burst (or it asked once per label).
+    await expect.poll(() => askedAfterLast > 0 || asked >= labels).toBe(true);
+    expect(asked).toBeLessThan(labels / 2);
+  } finally {
+    served.page.off('request', count);
+  }
+});
+
 test('typing a number of labels applies it on Enter, not digit by digit (no retrain started on the way)', async () => {
   await served.page.goto('/#evaluate');
   await served.page.getByTestId('eval-pool').selectOption('p');

@@ -15,6 +15,8 @@ export interface QueryHits {
 export interface TopKOptions extends AddOptions {
   /** One query's hits (default: the index's top `k` other questions); a pool restricted to one corpus filters them. */
   search?: (query: Bm25Document) => Bm25Hit[];
+  /** Awaited every 100 queries and at each turn of the event loop: the caller's writers waiting go ahead (the engine's write gate). */
+  letOthersRun?: () => Promise<void>;
 }
 
 /** How long retrieval runs before it lets the event loop turn (a signal handler, a timer, a request). */
@@ -36,10 +38,16 @@ export async function topKForQueries(index: Bm25Index, queries: Iterable<Bm25Doc
   let turned = performance.now();
   for (const q of queries) {
     out.push({ doc: q.doc, hits: search(q) });
-    if (out.length % 100 === 0) onProgress?.(out.length, total);
+    const hundred = out.length % 100 === 0;
+    if (hundred) onProgress?.(out.length, total);
     if (performance.now() - turned >= YIELD_MS) {
       await yieldThenThrowIfAborted(signal);
+      await opts.letOthersRun?.();
+      throwIfAborted(signal);
       turned = performance.now();
+    } else if (hundred && opts.letOthersRun) {
+      await opts.letOthersRun();
+      throwIfAborted(signal);
     }
   }
   onProgress?.(out.length, total);

@@ -7,10 +7,10 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Engine } from './engine';
-import { importTuning } from './work';
-import { browseIndex, holdsStoredSearchIndex } from './browse';
+import { heldIndex, importTuning } from './work';
+import { browseIndex, highlightVocabulary, holdsStoredSearchIndex } from './browse';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
-import type { BrowseSearch } from '../../shared/contract';
+import type { BrowseSearch, QueryView } from '../../shared/contract';
 import { jobDone } from './test-team';
 
 const scratch = scratchWorkspaces('qpairs-browse-index-');
@@ -60,5 +60,45 @@ describe('the index searches read', () => {
     gate.longWriteActive = false;
     expect(await browseIndex(engine.ws, gate)).not.toBe(during);
     expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+  });
+
+  it('opening a query after a search highlights with the index the search loaded: no second copy is loaded beside it', async () => {
+    engine.ws.transaction(() => {
+      engine.ws.createPool({ name: 'p', scheme: 'binary' });
+      engine.ws.addPoolQuery('p', 's0', ['s1', 's2']);
+    });
+    expect((await search('seed question')).results.length).toBe(5);
+    const view = (await engine.invoke('annotate.query', { pool: 'p', annotator: 'ann', queryId: 's0' })) as QueryView;
+    expect(view.candidates.map((c) => c.id).sort()).toEqual(['s1', 's2']);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+    await engine.invoke('annotate.navigate', { pool: 'p', annotator: 'ann', from: 's0', direction: 'next' });
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+  });
+
+  it('highlighting reads the stored copy only while a long write runs (as searches do), and lets it go after', async () => {
+    await search('seed question');
+    const gate = { longWriteActive: false };
+    expect(highlightVocabulary(engine.ws, gate)?.N).toBe(30);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+    gate.longWriteActive = true;
+    expect(highlightVocabulary(engine.ws, gate)?.N).toBe(30);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(true);
+    gate.longWriteActive = false;
+    expect(highlightVocabulary(engine.ws, gate)?.N).toBe(30);
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+  });
+
+  it('the first query opened loads the index searches use: the search after it finds it loaded, not a copy to load again', async () => {
+    engine.ws.transaction(() => {
+      engine.ws.createPool({ name: 'p', scheme: 'binary' });
+      engine.ws.addPoolQuery('p', 's0', ['s1', 's2']);
+    });
+    expect(heldIndex(engine.ws)).toBeUndefined();
+    await engine.invoke('annotate.query', { pool: 'p', annotator: 'ann', queryId: 's0' });
+    const loaded = heldIndex(engine.ws);
+    expect(loaded).toBeDefined();
+    expect(holdsStoredSearchIndex(engine.ws)).toBe(false);
+    expect((await search('seed question')).results.length).toBe(5);
+    expect(heldIndex(engine.ws)).toBe(loaded);
   });
 });

@@ -16,7 +16,7 @@ import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { Bm25Index } from '../bm25';
 import type { Caller } from './access';
-import { indexOf, questionSources } from './work';
+import { heldIndex, indexOf, questionSources } from './work';
 
 const searchIndexes = new WeakMap<Workspace, { index: Bm25Index; stopWatching: () => void }>();
 
@@ -44,15 +44,36 @@ function releaseStoredIndex(ws: Workspace): void {
 }
 
 /**
- * Document frequencies for shared-term highlighting (issue 24, bm25/highlight.ts rareSharedTerms):
- * the stored index as it is (never writes), N its non-empty documents; null when it cannot be read.
+ * Document frequencies for shared-term highlighting (issue 24, bm25/highlight.ts rareSharedTerms),
+ * N the index's non-empty documents; null when it cannot be read. Read from the engine's own index
+ * when it is loaded and no long write runs (the index searches use: loading the stored copy beside
+ * it took 3 s at 1M questions, holding every other request, each time a search had let it go),
+ * else from the stored index as it is (never writes).
  */
-export function highlightVocabulary(ws: Workspace): { docFreq(term: string): number; N: number } | null {
+export function highlightVocabulary(ws: Workspace, writes: { readonly longWriteActive: boolean }): { docFreq(term: string): number; N: number } | null {
   try {
-    const idx = storedIndex(ws);
+    const held = ws.readonly || writes.longWriteActive ? undefined : heldIndex(ws);
+    if (held) releaseStoredIndex(ws); // one copy of the index in memory, as browseIndex keeps
+    const idx = held ?? storedIndex(ws);
     return { docFreq: (t) => idx.docFreq(t), N: idx.stats.nonEmptyDocs };
   } catch {
     return null;
+  }
+}
+
+/**
+ * Before highlightVocabulary: loads the engine's own index (through the write gate, as a search
+ * does) when it is not loaded and no long write runs, so the first query an annotator opens loads
+ * the one copy searches use too, not a stored copy that the next search lets go and loads again
+ * (each load: 3-8 s of the engine thread at 1M questions). A failure leaves highlightVocabulary
+ * to its fallback.
+ */
+export async function loadHighlightIndex(ws: Workspace, writes: { readonly longWriteActive: boolean; run<T>(fn: () => T): Promise<T> }): Promise<void> {
+  if (ws.readonly || writes.longWriteActive || heldIndex(ws)) return;
+  try {
+    await browseIndex(ws, writes);
+  } catch {
+    // highlightVocabulary reads the stored copy, or highlights without frequencies
   }
 }
 

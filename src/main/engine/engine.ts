@@ -21,7 +21,7 @@ import { undoImportJob } from './undo-import';
 import { undoableImport } from '../workspace/undo-last';
 import { evaluateQuery, withPoolConvention } from './evaluate';
 import { LivePoolEvaluations } from './live-metrics';
-import { browseIndex, highlightVocabulary, searchQuestions, showQuestion } from './browse';
+import { browseIndex, highlightVocabulary, loadHighlightIndex, searchQuestions, showQuestion } from './browse';
 import { deleteModelCommand, loadedModelBackend, modelsView, scoreJob, trainJob, withModelOverlap } from './models';
 import { goldHandlers } from './gold';
 import type { EngineCore } from './core';
@@ -195,7 +195,7 @@ export class Engine implements EngineCore {
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),
       'job.status': (a) => ({ running: this.jobs.isRunning(a.jobId) }),
       'pool.list': () => ws.listPools(),
-      'pool.create': (a) => this.writes.run(() => createPoolJob(this, a)),
+      'pool.create': (a) => this.writes.run((letOthersRun) => createPoolJob(this, a, letOthersRun)),
       'pool.setGuidelines': (a) =>
         this.writes.run(() => {
           ws.setGuidelines(a.pool, a.markdown);
@@ -212,11 +212,16 @@ export class Engine implements EngineCore {
       'annotator.list': () => ws.listAnnotators().map((x) => ({ name: x.name, role: x.role })),
       // An ordered pool draws the next query when an annotator has done every drawn one (a write).
       // Issue 24: shared terms highlighted only when rare in the workspace (the index's document frequencies).
-      'annotate.query': (a) => (!a.queryId && needsDraw(ws, a.pool, a.annotator) ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, a, highlightVocabulary(ws))) : annotateQuery(ws, a, highlightVocabulary(ws))),
-      'annotate.navigate': (a) =>
-        a.direction === 'next-unlabeled' && needsDraw(ws, a.pool, a.annotator)
-          ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, { pool: a.pool, annotator: a.annotator }, highlightVocabulary(ws)))
-          : navigate(ws, a, highlightVocabulary(ws)),
+      'annotate.query': async (a) => {
+        await loadHighlightIndex(ws, this.writes);
+        return !a.queryId && needsDraw(ws, a.pool, a.annotator) ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, a, highlightVocabulary(ws, this.writes))) : annotateQuery(ws, a, highlightVocabulary(ws, this.writes));
+      },
+      'annotate.navigate': async (a) => {
+        await loadHighlightIndex(ws, this.writes);
+        return a.direction === 'next-unlabeled' && needsDraw(ws, a.pool, a.annotator)
+          ? this.drawThen(a.pool, a.annotator, () => annotateQuery(ws, { pool: a.pool, annotator: a.annotator }, highlightVocabulary(ws, this.writes)))
+          : navigate(ws, a, highlightVocabulary(ws, this.writes));
+      },
       'annotate.queries': (a) => annotatorQueryList(ws, a),
       'label.set': (a) =>
         this.writes.run(() => {

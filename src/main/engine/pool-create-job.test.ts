@@ -98,6 +98,31 @@ function countExecutions(match: RegExp): { n: number; restore(): void } {
   return counter;
 }
 
+describe('pool creation lets labels through', () => {
+  it('a label given while a pool is being created is acknowledged before the pool is', async () => {
+    ws.transaction(() => {
+      ws.createPool({ name: 'labeled', scheme: 'binary' });
+      ws.addPoolQuery('labeled', 'q1', ['q2']);
+    });
+    const order: string[] = [];
+    let labeled: Promise<unknown> | null = null;
+    // Given once the retrieval has begun (its first progress report, at query 100 of 2,000).
+    const off = engine.on('job.progress', (p) => {
+      if (p.kind !== 'pool' || labeled || p.done === 0) return;
+      order.push(`label given at query ${p.done}`);
+      labeled = engine.invoke('label.set', { pool: 'labeled', annotator: 'ann', queryId: 'q1', candidateId: 'q2', value: '1' }).then(() => order.push('label acknowledged'));
+    });
+    try {
+      await engine.invoke('pool.create', { name: 'many', sample: { n: 2000, seed: 2 }, depth: 10 }).then(() => order.push('pool created'));
+      await labeled;
+    } finally {
+      off();
+    }
+    expect(order).toEqual(['label given at query 100', 'label acknowledged', 'pool created']);
+    expect(ws.pool('many').queries).toBe(2000);
+  });
+});
+
 describe('pool creation writes its queries without re-reading the whole pool for each', () => {
   it("reads the pool's counts and last query position a few times, not once per query, and keeps the pool's order", async () => {
     // pool() counts all of the pool's queries and pairs; the last position scans the pool's queries.

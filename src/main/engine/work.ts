@@ -47,6 +47,11 @@ export function indexOf(ws: Workspace, onProgress?: Progress): Bm25Index {
   return idx;
 }
 
+/** The workspace's BM25 index if it is loaded, else undefined (nothing is loaded, synced or written). */
+export function heldIndex(ws: Workspace): Bm25Index | undefined {
+  return indexes.get(ws);
+}
+
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
 export function dropIndex(ws: Workspace): void {
   indexes.get(ws)?.close();
@@ -228,7 +233,7 @@ function topKInSource(idx: Bm25Index, q: Bm25Document, k: number, inSource: (doc
  * BM25 (Lucene's formula, see bm25-index.ts); the candidates are stored in rank order and their
  * scores as the run `bm25`. One transaction.
  */
-export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgress?: Progress; signal?: AbortSignal } = {}): Promise<PoolInfo> {
+export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgress?: Progress; signal?: AbortSignal; letOthersRun?: () => Promise<void> } = {}): Promise<PoolInfo> {
   if (ws.findPool(spec.name)) throw new QPairsError(`pool "${spec.name}" already exists`);
   const source = spec.source;
   if (source !== undefined && !questionSources(ws).some((s) => s.source === source)) {
@@ -279,6 +284,8 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     total: docs.length,
     signal: opts.signal,
     search,
+    // Labels given meanwhile are written between steps (at 1M questions, 300 queries kept them waiting 2.8 s).
+    letOthersRun: opts.letOthersRun,
     // A cancel heard between two progress reports (every 100 queries) stops the retrieval there.
     onProgress: (d, t) => {
       throwIfAborted(opts.signal);
@@ -290,6 +297,8 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
     (spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`) +
     (source !== undefined ? `; queries and candidates from source "${source}" only` : '');
   return ws.transaction(() => {
+    // Another creation of this name may have run while this one let waiting writes through.
+    if (ws.findPool(spec.name)) throw new QPairsError(`pool "${spec.name}" already exists`);
     ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, convention: spec.convention ?? 'zero', retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
     if (spec.order !== undefined || spec.orderSeed !== undefined) writePoolOrder(ws, spec.name, spec.order ?? 'pool', spec.orderSeed);
     const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth });
@@ -395,7 +404,7 @@ function poolProgressMessage(note: string | undefined, depth: number): string {
  * Creates a pool (BM25 top-k). Each trained model then scores it in a background job, so the
  * models rerank its candidates live as soon as they finish.
  */
-export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>): Promise<CommandResults['pool.create']> {
+export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>, letOthersRun?: () => Promise<void>): Promise<CommandResults['pool.create']> {
   // Called holding the write gate: a running import (which may still roll back) ends first, so
   // the pool's BM25 candidates never come from half an import; the gate is held again then.
   await engine.writes.afterLongWrites();
@@ -421,7 +430,7 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
           orderSeed: a.orderSeed,
           convention: a.convention,
         },
-        { signal: ctx.signal, onProgress: (d, t, note) => ctx.progress(d, t, poolProgressMessage(note, a.depth)) },
+        { signal: ctx.signal, letOthersRun, onProgress: (d, t, note) => ctx.progress(d, t, poolProgressMessage(note, a.depth)) },
       );
       settle.resolve(info);
       return info;

@@ -113,4 +113,34 @@ describe('write gate', () => {
     await w;
     expect(waited).toBe(true);
   });
+
+  it('a holder letting waiting writes run: the short writes waiting go first, a long write queued waits until the holder is done', async () => {
+    const gate = new WriteGate();
+    const log: string[] = [];
+    let step!: () => void;
+    const holder = gate.run(async (letWaitingWritesRun) => {
+      log.push('retrieve 1');
+      await new Promise<void>((r) => (step = r));
+      await letWaitingWritesRun();
+      log.push('retrieve 2');
+      await letWaitingWritesRun(); // nothing waits: goes on at once
+      log.push('write pool');
+    });
+    await tick();
+    const label = gate.run(() => log.push('label'));
+    const imported = gate.long(async () => {
+      log.push('import');
+    });
+    const later = gate.run(() => log.push('label after the import'));
+    await tick();
+    expect(log).toEqual(['retrieve 1']);
+    step();
+    await label;
+    await holder;
+    await imported;
+    await later;
+    expect(log).toEqual(['retrieve 1', 'label', 'retrieve 2', 'write pool', 'import', 'label after the import']);
+    expect(gate.busy).toBe(false);
+  });
 });
+

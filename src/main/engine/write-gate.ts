@@ -48,11 +48,15 @@ export class WriteGate {
   /**
    * Runs fn when every earlier holder is done (between two chunks of a running long write).
    * Resolves or rejects with fn's result once fn (and the promise it returns) has settled.
+   * `letWaitingWritesRun`, awaited by a long-running fn between steps that must not see another
+   * write (pool creation's retrieval), gives its turn to the short writes waiting now — labels
+   * are acknowledged meanwhile — and takes it back before any long write (an import) may start.
    */
-  run<T>(fn: () => T | Promise<T>): Promise<T> {
+  run<T>(fn: (letWaitingWritesRun: () => Promise<void>) => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.holders++;
       const hold: Hold = { suspended: false, resume: null };
+      const letWaitingWritesRun = (): Promise<void> => this.letShortWritesRun(hold);
       const finish = (): void => {
         this.holders--;
         if (hold.suspended) {
@@ -71,7 +75,7 @@ export class WriteGate {
             let r: T | Promise<T>;
             this.starting = hold;
             try {
-              r = fn();
+              r = fn(letWaitingWritesRun);
             } catch (e) {
               this.starting = null;
               finish();
@@ -199,6 +203,29 @@ export class WriteGate {
     return new Promise<void>((resolve) => {
       this.idleWaiters.push(resolve);
       this.notifyIdle();
+    });
+  }
+
+  /**
+   * See run: while `hold` holds the gate and short writes wait, it gives the gate up to them and
+   * resumes right after them, ahead of any long write's start queued (which must not run under it).
+   */
+  private letShortWritesRun(hold: Hold): Promise<void> {
+    if (hold.suspended || !this.held || !this.queue.some((e) => !e.exclusive)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      hold.suspended = true;
+      const resume: Entry = {
+        exclusive: false,
+        start: () => {
+          hold.suspended = false;
+          hold.resume = null;
+          resolve();
+        },
+      };
+      hold.resume = resume;
+      const firstExclusive = this.queue.findIndex((e) => e.exclusive);
+      this.queue.splice(firstExclusive < 0 ? this.queue.length : firstExclusive, 0, resume);
+      this.release();
     });
   }
 

@@ -324,4 +324,23 @@ describe('workspace statistics', () => {
     }
     ws.close();
   });
+
+  it('a workspace of one source counts it as the total, without walking the source index to group its questions', () => {
+    // At 1M questions of one source the grouping took 56-99 ms of each refresh; the total's count takes 0.3 ms.
+    const ws = Workspace.create(path.join(dir, 'one.qpairs'));
+    expect(ws.stats().sources).toEqual({});
+    ws.transaction(() => {
+      for (let i = 0; i < 40; i++) ws.upsertQuestion({ id: `q${i}`, source: 'se', title: `t${i}`, body: 'b' });
+    });
+    const run: string[] = [];
+    const stmt = ws.stmt.bind(ws);
+    ws.stmt = (sql: string) => (run.push(sql), stmt(sql));
+    const s = ws.stats();
+    expect(s.sources).toEqual({ se: 40 });
+    expect(s.questions).toBe(40);
+    expect(run.filter((sql) => /\bFROM questions\b/.test(sql) && /GROUP BY/.test(sql))).toEqual([]);
+    ws.transaction(() => ws.upsertQuestion({ id: 'o1', source: 'other', title: 'o', body: 'b' }));
+    expect(ws.stats().sources).toEqual({ other: 1, se: 40 });
+    ws.close();
+  });
 });

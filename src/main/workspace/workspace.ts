@@ -101,14 +101,9 @@ export class Workspace extends WorkspaceRuns {
   /** Counts of the workspace. */
   stats(): WorkspaceStats {
     const one = (sql: string): number => (this.stmt(sql).get() as { n: number }).n;
-    const sources: Record<string, number> = {};
-    for (const r of this.stmt(`SELECT source, count(*) AS n FROM questions GROUP BY source ORDER BY source`).all() as Array<{
-      source: string;
-      n: number;
-    }>)
-      sources[r.source] = r.n;
+    const questions = one(`SELECT count(*) AS n FROM questions`);
     return {
-      questions: one(`SELECT count(*) AS n FROM questions`),
+      questions,
       answers: one(`SELECT count(*) AS n FROM answers`),
       duplicatePairs: one(`SELECT count(*) AS n FROM (SELECT DISTINCT lo, hi FROM duplicate_pairs)`),
       pools: one(`SELECT count(*) AS n FROM pools`),
@@ -116,8 +111,27 @@ export class Workspace extends WorkspaceRuns {
       annotators: one(`SELECT count(*) AS n FROM annotators`),
       runs: one(`SELECT count(*) AS n FROM runs WHERE staged IS NULL`),
       indexedQuestions: this.indexedCount(),
-      sources,
+      sources: this.questionsBySource(questions),
     };
+  }
+
+  /**
+   * Questions per source, given their total. The sources are found by stepping the source index
+   * from one value to the next; a workspace of one source (a team's one dump) then takes the total,
+   * not a walk of every index entry to group them (56-99 ms at 1M questions, at each refresh of
+   * the Workspace, Pools and Models screens).
+   */
+  private questionsBySource(total: number): Record<string, number> {
+    const names = this.stmt(
+      `WITH RECURSIVE s(v) AS (SELECT min(source) FROM questions UNION ALL SELECT (SELECT min(source) FROM questions WHERE source > s.v) FROM s WHERE s.v IS NOT NULL)
+       SELECT v FROM s WHERE v IS NOT NULL LIMIT 2`,
+    )
+      .pluck()
+      .all() as string[];
+    if (names.length < 2) return names.length ? { [names[0]!]: total } : {};
+    const sources: Record<string, number> = {};
+    for (const r of this.stmt(`SELECT source, count(*) AS n FROM questions GROUP BY source ORDER BY source`).all() as Array<{ source: string; n: number }>) sources[r.source] = r.n;
+    return sources;
   }
 
   /**

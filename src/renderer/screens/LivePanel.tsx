@@ -5,6 +5,7 @@ import { LineChart } from '../components/LineChart';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtMetric } from '../lib/format';
 import { mayCall } from '../lib/roles';
+import { useDebounced } from '../lib/hooks';
 
 /**
  * "Learn as we label": the owner switches live retraining on for the pool (every N labels, or after
@@ -31,7 +32,10 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
   }, [client, pool]);
   useEffect(load, [load]);
   useEvent('workspace.changed', load);
-  useEvent('label.changed', (rec) => rec.pool === pool && load());
+  // A team's labels come in bursts: the status once a burst settles, not a request per label (an open
+  // Evaluate asked 20 times a second while one annotator labeled).
+  const loadSoon = useDebounced(load, 300);
+  useEvent('label.changed', (rec) => rec.pool === pool && loadSoon());
   useEvent('job.progress', (p) => {
     // Another pool's retrain is not this pool's (it marked this panel as retraining).
     if (p.kind !== 'live' || p.pool !== pool) return;

@@ -48,7 +48,7 @@ test("a burst of labels refreshes the panel's status once it settles, not once p
     for (let i = 0; i < labels; i++) {
       const pair = i % served.pairs.length;
       const [q, c] = served.pairs[pair]!;
-      const imported = pair % 4 === 0 ? 1 : 0;
+      const imported = pair % 5 === 0 ? 1 : 0; // as the file labels them (above)
       const value = String(i < served.pairs.length ? 1 - imported : imported);
       const r = await served.page.request.post('/api/invoke', { headers: { 'X-QPairs': '1' }, data: { command: 'label.set', args: { pool: 'p', annotator: 'ann', queryId: q, candidateId: c, value } } });
       expect(r.ok(), await r.text()).toBe(true);

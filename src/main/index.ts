@@ -67,7 +67,7 @@ app
   .then(async () => {
     hardenApp();
     const { workspace, reason } = await openWorkspace();
-    engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion() });
+    engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion(), preloadIndex: true });
     // Remembered once it opened: one refused (a newer QPairs wrote it, not a workspace, damaged) must not
     // replace the last one that opened, or every later start would reopen the refusal.
     if (reason !== 'demo') rememberWorkspace(CONFIG_DIR, workspace);

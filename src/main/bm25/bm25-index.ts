@@ -41,7 +41,7 @@
  * ./segment-load.ts, ./segments.ts). This file is the public face over them.
  */
 import type { Database } from 'better-sqlite3';
-import { QPairsError } from '../errors';
+import { QPairsError, throwIfAborted } from '../errors';
 import type { Tokenizer } from './tokenizer';
 import type { AnalyzerName } from './analyzers';
 import { clearStored } from './segments';
@@ -50,7 +50,7 @@ import { addDocuments, removeDocuments } from './add-documents';
 import { flush } from './merge';
 import { searchIds } from './scoring';
 import { closeScanHelper } from './pruned-search';
-import { appendSegment, loadState, mergeTail, persist, storedAnalyzer } from './persistence';
+import { appendSegment, loadState, loadStateSteps, mergeTail, persist, storedAnalyzer } from './persistence';
 import type { AddOptions, Bm25Document, Bm25Hit, Bm25Options, Bm25Stats, PersistResult, SearchOptions } from './bm25-types';
 
 export type {
@@ -223,6 +223,28 @@ export class Bm25Index {
    */
   static load(db: Database, opts: Bm25Options = {}): Bm25Index {
     return Bm25Index.wrap(loadState(db, opts));
+  }
+
+  /**
+   * {@link load} on this thread in slices of about `sliceMs` (default 20), letting the event loop
+   * turn between them, so a server goes on answering (labels acknowledged) while it loads a large
+   * index (3-8 s at 1M questions in one go). The stored rows are read in the first slice; a commit
+   * between slices can leave the result out of step with them, so a caller that cares compares
+   * what was stored before and after. `signal` stops it between slices (CancelledError).
+   */
+  static async loadInSlices(db: Database, opts: Bm25Options = {}, o: { sliceMs?: number; signal?: AbortSignal } = {}): Promise<Bm25Index> {
+    const steps = loadStateSteps(db, opts);
+    const sliceMs = o.sliceMs ?? 20;
+    let began = performance.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return Bm25Index.wrap(r.value);
+      if (performance.now() - began >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        throwIfAborted(o.signal);
+        began = performance.now();
+      }
+    }
   }
 
   /** The analyzer of the workspace's stored index (the default when there is none). */

@@ -13,5 +13,5 @@ export {
   type PersistResult,
   type ProgressOptions,
 } from './bm25-index';
-export { topKForQueries, questionDocuments, syncWithQuestions, type QueryHits, type SyncResult } from './queries';
+export { topKForQueries, questionDocuments, syncedInSlices, syncWithQuestions, type QueryHits, type SyncResult } from './queries';
 export { tokenizeForHighlight } from './highlight';

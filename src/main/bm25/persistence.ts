@@ -12,7 +12,7 @@ import type { Bm25Document, Bm25Options, PersistResult } from './bm25-types';
 import { IndexState } from './index-state';
 import { flush } from './merge';
 import { insertDocs, moveDocs, segmentBytes, segmentData } from './segment-encode';
-import { loadSegments } from './segment-load';
+import { loadSegments, loadSegmentSteps, runSteps } from './segment-load';
 import { assertLittleEndian, clearStored, readMeta, readSegments, SEGMENT_FORMAT, segmentIds, writeMeta, writeSegment, type SegmentData } from './segments';
 import { storedSettings, withStoredSettings } from './stored-settings';
 
@@ -22,6 +22,11 @@ import { storedSettings, withStoredSettings } from './stored-settings';
  * older QPairs loads empty and marked outdated (see Bm25Index.load).
  */
 export function loadState(db: Database, opts: Bm25Options = {}): IndexState {
+  return runSteps(loadStateSteps(db, opts));
+}
+
+/** loadState in steps (segment-load.ts loadSegmentSteps): the stored rows are read at the first. */
+export function* loadStateSteps(db: Database, opts: Bm25Options = {}): Generator<void, IndexState> {
   assertLittleEndian();
   const stored = storedSettings(readMeta(db));
   const segs = stored.outdated ? [] : readSegments(db);
@@ -32,7 +37,7 @@ export function loadState(db: Database, opts: Bm25Options = {}): IndexState {
   }
   if (segs.length === 0) return st;
   checkStored(st, readMeta(db));
-  loadSegments(st, segs);
+  yield* loadSegmentSteps(st, segs);
   return st;
 }
 

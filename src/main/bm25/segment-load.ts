@@ -16,6 +16,22 @@ import { decodePostings, type StoredSegment } from './segments';
  * A single segment with nothing superseded is decoded once, straight into the CSR.
  */
 export function loadSegments(st: IndexState, segs: StoredSegment[]): void {
+  runSteps(loadSegmentSteps(st, segs));
+}
+
+/** Runs a loading's steps to the end, at once. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * loadSegments in steps: it yields after each segment of each pass, so a caller that loads in the
+ * background (Bm25Index.loadInSlices) lets other work run between them; the same state at the end.
+ */
+export function* loadSegmentSteps(st: IndexState, segs: StoredSegment[]): Generator<void, void> {
   // Doc numbers in shared memory from the start, sized once (the pruned scan's helper thread reads them).
   let nDocs = st.nOrd;
   for (const s of segs) nDocs += s.docs.length;
@@ -56,8 +72,9 @@ export function loadSegments(st: IndexState, segs: StoredSegment[]): void {
     for (let t = 0; t < terms.length; t++) gids[t] = st.dict.intern(terms[t]!);
     bases.push(base);
     gidsOf.push(gids);
+    yield;
   }
-  buildFromSegments(st, segs, bases, gidsOf);
+  yield* buildFromSegments(st, segs, bases, gidsOf);
   st.persistedMark = st.nOrd;
   st.persistedSuperseded = st.nOrd - st.nLive;
   st.knownSegs = segs.map((s) => s.seg);
@@ -67,7 +84,7 @@ export function loadSegments(st: IndexState, segs: StoredSegment[]): void {
 }
 
 /** Builds the CSR from stored segments (in segment order, so ordinals ascend per term); see loadSegments. */
-function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases: readonly number[], gidsOf: readonly Int32Array[]): void {
+function* buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases: readonly number[], gidsOf: readonly Int32Array[]): Generator<void, void> {
   const nT = st.termStr.length;
   const alive = st.alive;
   // One scratch pair for every segment's decoded postings (allocating a pair per segment and pass
@@ -118,6 +135,7 @@ function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases
       off[gids[t]! + 1]! += c;
       p += df;
     }
+    yield;
   }
   let ne = 0;
   for (let t = 0; t < nT; t++) {
@@ -140,6 +158,7 @@ function buildFromSegments(st: IndexState, segs: readonly StoredSegment[], bases
       }
       cursor[g] = w;
     }
+    yield;
   }
   st.off = off;
   st.post = post;

@@ -16,7 +16,7 @@ import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { Bm25Index } from '../bm25';
 import type { Caller } from './access';
-import { heldIndex, indexOf, questionSources } from './work';
+import { heldIndex, indexOf, indexReady, questionSources } from './work';
 
 const searchIndexes = new WeakMap<Workspace, { index: Bm25Index; stopWatching: () => void }>();
 
@@ -86,6 +86,7 @@ export async function loadHighlightIndex(ws: Workspace, writes: { readonly longW
 export async function browseIndex(ws: Workspace, writes: { readonly longWriteActive: boolean; run<T>(fn: () => T): Promise<T> }): Promise<Bm25Index> {
   if (ws.readonly || writes.longWriteActive) return storedIndex(ws);
   releaseStoredIndex(ws); // the import is over: one copy of the index in memory, not two (each is tens of MB per 100,000 questions)
+  await indexReady(ws); // the one loading in the background, if any (not loaded twice)
   return writes.run(() => indexOf(ws));
 }
 

@@ -17,4 +17,6 @@ export interface EngineCore {
   resolveUpload(uploadId: string, name: string): string;
   /** Whether serve mode signs this name in with a token it holds in memory (--tokens-file, --token). */
   signsInWithServerToken(name: string): boolean;
+  /** The stored BM25 index changed (an import, an undo): the app and serve mode load it again in the background (work.ts preloadIndex). */
+  indexChanged(): void;
 }

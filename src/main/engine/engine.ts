@@ -16,7 +16,7 @@ import { annotateQuery, annotatorQueryList, navigate, poolProgress, setLabel, ch
 import { drawForAnnotator, labelOrderOf, needsDraw } from './label-order';
 import { LiveTrainer } from './live-training';
 import { readLiveSetting, writeLiveSetting } from '../training/live-store';
-import { createPoolJob, importJob, setPoolSettings } from './work';
+import { createPoolJob, importJob, indexReady, preloadIndex, setPoolSettings } from './work';
 import { undoImportJob } from './undo-import';
 import { undoableImport } from '../workspace/undo-last';
 import { evaluateQuery, withPoolConvention } from './evaluate';
@@ -40,6 +40,12 @@ export interface EngineOptions {
   resolveUpload?: (uploadId: string) => string;
   /** How many model trainings may run at once (default 1); more wait, shown as queued. */
   maxTrainings?: number;
+  /**
+   * Load the BM25 index in the background, in slices, when the engine opens and after each import
+   * or undo (the app and serve mode: work.ts preloadIndex), rather than in one go at the first
+   * search or query view, which held every request for seconds on a large workspace.
+   */
+  preloadIndex?: boolean;
 }
 
 type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: Caller) => CommandResult<C> | Promise<CommandResult<C>>;
@@ -86,6 +92,14 @@ export class Engine implements EngineCore {
     this.liveEvaluations = new LivePoolEvaluations(ws);
     this.handlers = this.makeHandlers();
     this.live = new LiveTrainer(this);
+    this.indexChanged();
+  }
+
+  /** Stops a background index load when the engine closes. */
+  private readonly closing = new AbortController();
+
+  indexChanged(): void {
+    if (this.opts.preloadIndex && !this.ws.readonly) void preloadIndex(this.ws, this.closing.signal);
   }
 
   static open(path: string, opts: EngineOptions): Engine {
@@ -111,6 +125,7 @@ export class Engine implements EngineCore {
   }
 
   close(): void {
+    this.closing.abort();
     this.live.close();
     stopComputations(this.ws.path);
     this.ws.close();
@@ -195,7 +210,11 @@ export class Engine implements EngineCore {
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),
       'job.status': (a) => ({ running: this.jobs.isRunning(a.jobId) }),
       'pool.list': () => ws.listPools(),
-      'pool.create': (a) => this.writes.run((letOthersRun) => createPoolJob(this, a, letOthersRun)),
+      // The index loading in the background first (not under the write gate: labels go on meanwhile).
+      'pool.create': async (a) => {
+        await indexReady(ws);
+        return this.writes.run((letOthersRun) => createPoolJob(this, a, letOthersRun));
+      },
       'pool.setGuidelines': (a) =>
         this.writes.run(() => {
           ws.setGuidelines(a.pool, a.markdown);

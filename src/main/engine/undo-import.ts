@@ -32,7 +32,11 @@ export function undoImportJob(engine: Engine, started?: string): string {
     } finally {
       undoWs.close();
       if (undone) {
+        // Its commits (made on its own connection) taken in now, not at the next request, which would
+        // drop the index loading meanwhile in the background.
+        engine.ws.noticeExternalChanges();
         dropIndex(engine.ws);
+        engine.indexChanged();
         engine.hub.emit('workspace.changed', { what: 'import' });
       }
     }

@@ -3,7 +3,7 @@ import type { LabelScheme } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import { FORM_IMPORT_CONTROLS } from '../../shared/import-controls';
 import path from 'node:path';
-import { Bm25Index, questionDocuments, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
+import { Bm25Index, questionDocuments, syncedInSlices, syncWithQuestions, topKForQueries, type AnalyzerName, type Bm25Document, type Bm25Hit } from '../bm25';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import { importFiles, refuseUnusedOptions, type ImportOptions, type ImportReport } from '../import';
 import { StreamingIndexer } from './streaming-indexer';
@@ -33,18 +33,68 @@ const watched = new WeakSet<Workspace>();
  * use reloads it, when the workspace notices another connection's commits (Engine.invoke asks).
  */
 export function indexOf(ws: Workspace, onProgress?: Progress): Bm25Index {
-  if (!watched.has(ws)) {
-    watched.add(ws);
-    ws.onExternalChange(() => dropIndex(ws));
-  }
+  watchExternalChanges(ws);
   let idx = indexes.get(ws);
-  if (!idx) {
-    idx = Bm25Index.load(ws.db);
+  if (!idx || preloadedUnsynced.has(ws)) {
+    idx ??= Bm25Index.load(ws.db);
+    preloadedUnsynced.delete(ws);
     const sync = syncWithQuestions(idx, ws.db, { onProgress: (d, t) => onProgress?.(d, t, 'indexing') });
     void sync;
     indexes.set(ws, idx);
   }
   return idx;
+}
+
+function watchExternalChanges(ws: Workspace): void {
+  if (watched.has(ws)) return;
+  watched.add(ws);
+  ws.onExternalChange(() => dropIndex(ws));
+}
+
+/** Indexes preloadIndex loaded that are not in step with the questions (syncing is a write: indexOf does it, under the write gate). */
+const preloadedUnsynced = new WeakSet<Workspace>();
+const preloads = new WeakMap<Workspace, Promise<void>>();
+
+/** What is stored of the index and of the questions it indexes, to tell whether a commit changed them while preloadIndex read them. */
+function storedIndexVersion(ws: Workspace): string {
+  const segments = ws.db.prepare(`SELECT count(*), max(seg), sum(n_docs), sum(n_removed), sum(n_postings) FROM bm25_segments`).raw().get();
+  const questions = ws.db.prepare(`SELECT count(*), max(doc) FROM questions`).raw().get();
+  return JSON.stringify([segments, questions]);
+}
+
+/**
+ * Loads the workspace's index in the background, in slices on this thread (Bm25Index.loadInSlices),
+ * unless it is loaded: loading it in one go when a search or a query view first needed it held
+ * every request, labels included, for 3-8 s at 1M questions, after each server start, import and
+ * undo. A search or pool creation asked meanwhile waits for it (indexReady). Reads only; an index a
+ * commit changed while it was read is not kept (the next use loads it), nor one loaded meanwhile.
+ */
+export function preloadIndex(ws: Workspace, signal?: AbortSignal, sliceMs?: number): Promise<void> {
+  // One under way read what was stored when it began: once it is over, again (a no-op if it kept what is stored now).
+  const running = preloads.get(ws);
+  if (running) return running.then(() => preloadIndex(ws, signal, sliceMs));
+  if (indexes.has(ws)) return Promise.resolve();
+  const load = (async () => {
+    const before = storedIndexVersion(ws);
+    const idx = await Bm25Index.loadInSlices(ws.db, {}, { signal, ...(sliceMs === undefined ? {} : { sliceMs }) });
+    // Whether it is in step with the questions, found here too rather than under the write gate at its first use.
+    const synced = await syncedInSlices(idx, ws.db);
+    if (indexes.has(ws) || signal?.aborted || storedIndexVersion(ws) !== before) return idx.close();
+    watchExternalChanges(ws);
+    indexes.set(ws, idx);
+    if (!synced) preloadedUnsynced.add(ws);
+  })()
+    .catch(() => {
+      // A closed workspace, a cancel, a stored index that cannot be read: the next use loads it (and says why).
+    })
+    .finally(() => preloads.delete(ws));
+  preloads.set(ws, load);
+  return load;
+}
+
+/** Waits for the index preloadIndex is loading, if any (then indexOf takes it rather than loading it again). */
+export async function indexReady(ws: Workspace): Promise<void> {
+  await preloads.get(ws);
 }
 
 /** The workspace's BM25 index if it is loaded, else undefined (nothing is loaded, synced or written). */
@@ -56,6 +106,7 @@ export function heldIndex(ws: Workspace): Bm25Index | undefined {
 export function dropIndex(ws: Workspace): void {
   indexes.get(ws)?.close();
   indexes.delete(ws);
+  preloadedUnsynced.delete(ws);
 }
 
 // ------------------------------------------------------------------ imports
@@ -371,7 +422,11 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         // announced a change to every client, which all refetched, and rebuilt the metrics).
         engine.ws.absorbExternalCommits(versionBefore);
       } else {
+        // Its commits (made on its own connection) taken in now, not at the next request, which would
+        // drop the index loading meanwhile in the background.
+        engine.ws.noticeExternalChanges();
         dropIndex(engine.ws);
+        engine.indexChanged();
         engine.hub.emit('workspace.changed', { what: 'import' });
       }
     }

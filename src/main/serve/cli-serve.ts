@@ -102,7 +102,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
   // This server's uploads: a total quota; uploads of servers that crashed are removed now.
   const uploads = openUploadStore({ quotaBytes: o.maxUploadTotalBytes });
   try {
-    opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id), maxTrainings: o.maxTrainings });
+    opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id), maxTrainings: o.maxTrainings, preloadIndex: true });
     if (opened.ws.readonly) log(`note: workspace ${o.workspace} is read-only (${opened.ws.readonlyReason}); serving it read-only: labels and imports will be refused`);
     const upgraded = opened.ws.upgradeNote();
     if (upgraded) log(upgraded);

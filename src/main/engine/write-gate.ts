@@ -184,22 +184,7 @@ export class WriteGate {
     const hold = this.starting;
     const pending = this.longActive || this.queue.some((e) => e.exclusive);
     if (!pending) return Promise.resolve();
-    if (hold && !hold.suspended && this.held) {
-      return new Promise<void>((resolve) => {
-        hold.suspended = true;
-        const resume: Entry = {
-          exclusive: true,
-          start: () => {
-            hold.suspended = false;
-            hold.resume = null;
-            resolve();
-          },
-        };
-        hold.resume = resume;
-        this.queue.push(resume);
-        this.release();
-      });
-    }
+    if (hold && !hold.suspended && this.held) return this.suspend(hold, true, (resume) => this.queue.push(resume));
     return new Promise<void>((resolve) => {
       this.idleWaiters.push(resolve);
       this.notifyIdle();
@@ -212,10 +197,21 @@ export class WriteGate {
    */
   private letShortWritesRun(hold: Hold): Promise<void> {
     if (hold.suspended || !this.held || !this.queue.some((e) => !e.exclusive)) return Promise.resolve();
+    return this.suspend(hold, false, (resume) => {
+      const firstExclusive = this.queue.findIndex((e) => e.exclusive);
+      this.queue.splice(firstExclusive < 0 ? this.queue.length : firstExclusive, 0, resume);
+    });
+  }
+
+  /**
+   * Gives `hold`'s turn up: its resumption, an entry `place` puts in the queue, resolves the promise
+   * when its turn comes again.
+   */
+  private suspend(hold: Hold, exclusive: boolean, place: (resume: Entry) => void): Promise<void> {
     return new Promise<void>((resolve) => {
       hold.suspended = true;
       const resume: Entry = {
-        exclusive: false,
+        exclusive,
         start: () => {
           hold.suspended = false;
           hold.resume = null;
@@ -223,8 +219,7 @@ export class WriteGate {
         },
       };
       hold.resume = resume;
-      const firstExclusive = this.queue.findIndex((e) => e.exclusive);
-      this.queue.splice(firstExclusive < 0 ? this.queue.length : firstExclusive, 0, resume);
+      place(resume);
       this.release();
     });
   }

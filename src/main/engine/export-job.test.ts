@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobProgress } from '../../shared/contract';
 import { CancelledError } from '../errors';
-import { assignPool } from '../gold';
+import { addThreeAnnotatorPool } from '../export/test-pool';
 import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
 import { Engine } from './engine';
@@ -25,23 +25,7 @@ const CANDIDATES = 10;
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-exportjob-'));
   const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  let s = 5;
-  const rnd = (): number => ((s = (s * 1103515245 + 12345) % 2 ** 31), s / 2 ** 31);
-  ws.transaction(() => {
-    for (let i = 0; i < QUERIES * (CANDIDATES + 1); i++) ws.upsertQuestion({ id: `q${i}`, source: 't', title: `t${i}`, body: `b${i}` });
-    ws.createPool({ name: 'p', scheme: 'binary' });
-    for (let q = 0; q < QUERIES; q++) {
-      const base = q * (CANDIDATES + 1);
-      ws.addPoolQuery('p', `q${base}`, Array.from({ length: CANDIDATES }, (_, c) => `q${base + c + 1}`));
-    }
-    assignPool(ws, 'p', ['x', 'y', 'z'], null);
-    for (let q = 0; q < QUERIES; q++) {
-      const base = q * (CANDIDATES + 1);
-      for (let c = 1; c <= CANDIDATES; c++) {
-        for (const a of ['x', 'y', 'z']) ws.addLabel({ pool: 'p', queryId: `q${base}`, candidateId: `q${base + c}`, annotator: a, value: rnd() < 0.4 ? '1' : '0', origin: 't' });
-      }
-    }
-  });
+  ws.transaction(() => addThreeAnnotatorPool(ws, QUERIES, CANDIDATES));
   engine = new Engine(ws, { transport: 'electron' });
 });
 afterAll(() => {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportPreview, JobProgress } from '../../shared/contract';
-import { assignPool } from '../gold';
+import { addThreeAnnotatorPool } from '../export/test-pool';
 import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
 import { Engine } from './engine';
@@ -26,26 +26,12 @@ const JUDGE = { annotator: 'jude', local: false };
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-exportpreview-'));
   const ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  let s = 5;
-  const rnd = (): number => ((s = (s * 1103515245 + 12345) % 2 ** 31), s / 2 ** 31);
   ws.transaction(() => {
-    for (let i = 0; i < QUERIES * (CANDIDATES + 1); i++) ws.upsertQuestion({ id: `q${i}`, source: 't', title: `t${i}`, body: `b${i}` });
-    ws.createPool({ name: 'p', scheme: 'binary' });
-    for (let q = 0; q < QUERIES; q++) {
-      const base = q * (CANDIDATES + 1);
-      ws.addPoolQuery('p', `q${base}`, Array.from({ length: CANDIDATES }, (_, c) => `q${base + c + 1}`));
-    }
-    assignPool(ws, 'p', ['x', 'y', 'z'], null);
+    addThreeAnnotatorPool(ws, QUERIES, CANDIDATES);
     // A small pool: 2 queries × 3 candidates, labeled by x and y.
     ws.createPool({ name: 'small', scheme: 'binary' });
     for (const q of [0, 1]) ws.addPoolQuery('small', `q${q * (CANDIDATES + 1)}`, [1, 2, 3].map((c) => `q${q * (CANDIDATES + 1) + c}`));
     for (const q of [0, 1]) for (const c of [1, 2, 3]) for (const a of ['x', 'y']) ws.addLabel({ pool: 'small', queryId: `q${q * (CANDIDATES + 1)}`, candidateId: `q${q * (CANDIDATES + 1) + c}`, annotator: a, value: (q + c + a.length) % 2 ? '1' : '0', origin: 't' });
-    for (let q = 0; q < QUERIES; q++) {
-      const base = q * (CANDIDATES + 1);
-      for (let c = 1; c <= CANDIDATES; c++) {
-        for (const a of ['x', 'y', 'z']) ws.addLabel({ pool: 'p', queryId: `q${base}`, candidateId: `q${base + c}`, annotator: a, value: rnd() < 0.4 ? '1' : '0', origin: 't' });
-      }
-    }
   });
   engine = new Engine(ws, { transport: 'http' });
   await engine.invoke('annotator.add', { name: 'jude', role: 'judge' });

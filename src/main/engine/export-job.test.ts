@@ -4,7 +4,7 @@
  * writing), and job.cancel stops it with nothing written. It used to be a plain request: the Export
  * screen said "Exporting…" for the whole 23 s of a 40,000-pair export, with no way to stop it.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { addThreeAnnotatorPool } from '../export/test-pool';
 import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
 import { Engine } from './engine';
-import { withJobEvents } from './test-engine';
+import { cancelAtFirst, withJobEvents } from './test-engine';
 
 let dir: string;
 let engine: Engine;
@@ -44,18 +44,12 @@ describe('export.write as a job', () => {
   it('job.cancel during the agreement bootstrap (in a worker) stops it (first: a finished export keeps its agreement for the next): "export cancelled: nothing was written", no file', async () => {
     restore = configureCompute({ inlineLimitMs: 0 });
     const out = path.join(dir, 'b', 'p.csv');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(path.dirname(out));
-    let cancelled: Promise<unknown> | null = null;
+    const cancel = cancelAtFirst(engine, (p) => p.message.startsWith("the datasheet's agreement bootstrap"));
     try {
-      const { done, result } = await withEvents(
-        () => engine.invoke('export.write', { pool: 'p', format: 'csv', path: out }),
-        (p) => {
-          if (cancelled === null && p.message.startsWith("the datasheet's agreement bootstrap")) cancelled = engine.invoke('job.cancel', { jobId: p.jobId });
-        },
-      );
-      expect(cancelled, 'the bootstrap was reported').not.toBeNull();
-      expect(await cancelled).toEqual({ cancelled: true });
+      const { done, result } = await withEvents(() => engine.invoke('export.write', { pool: 'p', format: 'csv', path: out }), cancel.onProgress);
+      expect(cancel.asked, 'the bootstrap was reported').not.toBeNull();
+      expect(await cancel.asked).toEqual({ cancelled: true });
       expect(result.status).toBe('rejected');
       expect(String((result as PromiseRejectedResult).reason)).toContain('export cancelled: nothing was written');
       expect(done).toEqual([expect.objectContaining({ ok: false, cancelled: true })]);
@@ -68,7 +62,6 @@ describe('export.write as a job', () => {
   it('in a compute worker: reports reading, rendering, the bootstrap resamples up to all of them, then writing; job.done names the files', async () => {
     restore = configureCompute({ inlineLimitMs: 0 });
     const out = path.join(dir, 'a', 'p.jsonl');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(path.dirname(out));
     try {
       const { progress, done, result } = await withEvents(() => engine.invoke('export.write', { pool: 'p', format: 'jsonl', path: out }));
@@ -92,18 +85,12 @@ describe('export.write as a job', () => {
   it('job.cancel while the files are written removes the temporary files: nothing is written', async () => {
     restore = configureCompute({ workerPath: null });
     const out = path.join(dir, 'c', 'p.jsonl');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(path.dirname(out));
-    let cancelled: Promise<unknown> | null = null;
+    const cancel = cancelAtFirst(engine, (p) => p.message === 'writing the files');
     try {
-      const { progress, result } = await withEvents(
-        () => engine.invoke('export.write', { pool: 'p', format: 'jsonl', path: out }),
-        (p) => {
-          if (cancelled === null && p.message === 'writing the files') cancelled = engine.invoke('job.cancel', { jobId: p.jobId });
-        },
-      );
+      const { progress, result } = await withEvents(() => engine.invoke('export.write', { pool: 'p', format: 'jsonl', path: out }), cancel.onProgress);
       expect(stages(progress).at(-1)).toBe('writing the files');
-      expect(await cancelled).toEqual({ cancelled: true });
+      expect(await cancel.asked).toEqual({ cancelled: true });
       expect(String((result as PromiseRejectedResult).reason)).toContain('export cancelled: nothing was written');
       expect(readdirSync(path.dirname(out))).toEqual([]);
     } finally {

@@ -15,7 +15,7 @@ import { addThreeAnnotatorPool } from '../export/test-pool';
 import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
 import { Engine } from './engine';
-import { withJobEvents } from './test-engine';
+import { cancelAtFirst, withJobEvents } from './test-engine';
 
 let dir: string;
 let engine: Engine;
@@ -104,17 +104,12 @@ describe('export.preview in two steps, the second a job', () => {
 
   it('job.cancel during the bootstrap stops it: "preview cancelled", job.done cancelled', async () => {
     const restore = configureCompute({ inlineLimitMs: 0 });
-    let cancelled: Promise<unknown> | null = null;
+    const cancel = cancelAtFirst(engine, (p) => p.message.startsWith(BOOTSTRAP), JUDGE);
     try {
       await labelChanged();
-      const { done, result } = await withEvents(
-        () => engine.invoke('export.preview', { pool: 'p', format: 'jsonl' }, JUDGE),
-        (p) => {
-          if (cancelled === null && p.message.startsWith(BOOTSTRAP)) cancelled = engine.invoke('job.cancel', { jobId: p.jobId }, JUDGE);
-        },
-      );
-      expect(cancelled, 'the bootstrap was reported').not.toBeNull();
-      expect(await cancelled).toEqual({ cancelled: true });
+      const { done, result } = await withEvents(() => engine.invoke('export.preview', { pool: 'p', format: 'jsonl' }, JUDGE), cancel.onProgress);
+      expect(cancel.asked, 'the bootstrap was reported').not.toBeNull();
+      expect(await cancel.asked).toEqual({ cancelled: true });
       expect(reasonOf(result)).toContain("preview cancelled: the datasheet's agreement was not computed");
       expect(done).toEqual([expect.objectContaining({ ok: false, cancelled: true })]);
     } finally {

@@ -89,3 +89,19 @@ export async function withJobEvents<T>(
     off2();
   }
 }
+
+/**
+ * A progress handler for withJobEvents that asks job.cancel (as `caller`) at the first progress event
+ * `match` accepts, once; `asked` is that request's answer, null while none matched.
+ */
+export function cancelAtFirst(engine: Engine, match: (p: JobProgress) => boolean, caller?: Parameters<Engine['invoke']>[2]): { onProgress: (p: JobProgress) => void; readonly asked: Promise<unknown> | null } {
+  let asked: Promise<unknown> | null = null;
+  return {
+    onProgress: (p) => {
+      if (asked === null && match(p)) asked = engine.invoke('job.cancel', { jobId: p.jobId }, caller);
+    },
+    get asked() {
+      return asked;
+    },
+  };
+}

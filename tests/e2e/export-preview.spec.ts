@@ -30,6 +30,16 @@ async function giveLabel(value: string): Promise<void> {
   expect(r.ok()).toBe(true);
 }
 
+/** A label given, then the preview's agreement step under way again: the id of its job. */
+async function labelThenBootstrap(value: string): Promise<string> {
+  await giveLabel(value);
+  await expect(served.page.getByTestId('preview-stage')).toContainText("the datasheet's agreement bootstrap:", { timeout: 60_000 });
+  return previewEvents.filter((e) => e.event === 'job.progress' && e.message?.startsWith("the datasheet's agreement bootstrap")).at(-1)!.jobId;
+}
+
+/** The job.done event of preview job `id`, if it came. */
+const doneOf = (id: string): (typeof previewEvents)[number] | undefined => previewEvents.find((e) => e.event === 'job.done' && e.jobId === id);
+
 test("the files' first lines at once, the agreement with a bar; another format mid-way ends with that format's preview", async () => {
   test.setTimeout(120_000);
   const page = served.page;
@@ -68,9 +78,8 @@ test("the files' first lines at once, the agreement with a bar; another format m
 test('Cancel from the keyboard stops the agreement: the files stay, Export works, "Compute the agreement" takes the focus and computes it', async () => {
   test.setTimeout(120_000);
   const page = served.page;
-  await giveLabel('1');
+  await labelThenBootstrap('1');
   const progress = page.getByTestId('preview-progress');
-  await expect(page.getByTestId('preview-stage')).toContainText("the datasheet's agreement bootstrap:", { timeout: 60_000 });
   // From the keyboard: Export → Tab → the preview's Cancel.
   await page.getByTestId('export-write').focus();
   await page.keyboard.press('Tab');
@@ -103,15 +112,12 @@ test('labels given while the agreement is computed do not restart it: it ends, t
   test.setTimeout(120_000);
   const page = served.page;
   // A label: the whole preview again (the one shown stays meanwhile); more labels while its bootstrap runs.
-  await giveLabel('0');
-  await expect(page.getByTestId('preview-stage')).toContainText("the datasheet's agreement bootstrap:", { timeout: 60_000 });
-  const running = previewEvents.filter((e) => e.event === 'job.progress' && e.message?.startsWith("the datasheet's agreement bootstrap")).at(-1)!.jobId;
+  const running = await labelThenBootstrap('0');
   await giveLabel('1');
   await giveLabel('0');
   await expect(page.getByTestId('export-datasheet')).toContainText('95% CIs', { timeout: 60_000 });
   await expect(page.getByTestId('preview-progress')).toHaveCount(0, { timeout: 60_000 });
   await expect(page.getByTestId('export-datasheet')).toContainText('(qrels export)');
-  const doneOf = (id: string): (typeof previewEvents)[number] | undefined => previewEvents.find((e) => e.event === 'job.done' && e.jobId === id);
   // The job running when the labels came ended with its result, not cancelled; at most one more ran after it, to the end.
   expect(doneOf(running)).toMatchObject({ ok: true });
   const after = [...new Set(previewEvents.slice(previewEvents.findIndex((e) => e.jobId === running)).map((e) => e.jobId))].filter((id) => id !== running);
@@ -122,16 +128,14 @@ test('labels given while the agreement is computed do not restart it: it ends, t
 test("Export while the agreement is computed: the preview's bootstrap stops for it, the export runs at once, and the agreement comes back after it", async () => {
   test.setTimeout(120_000);
   const page = served.page;
-  await giveLabel('1');
-  await expect(page.getByTestId('preview-stage')).toContainText("the datasheet's agreement bootstrap:", { timeout: 60_000 });
-  const running = previewEvents.filter((e) => e.event === 'job.progress' && e.message?.startsWith("the datasheet's agreement bootstrap")).at(-1)!.jobId;
+  const running = await labelThenBootstrap('1');
   const download = page.waitForEvent('download', { timeout: 60_000 });
   await page.getByTestId('export-write').click();
   // The export's own bar and stage, beside a preview that says where its agreement went (it waited behind
   // the preview's bootstrap, with "Exporting…" and no bar, until that was over).
   await expect(page.getByTestId('export-progress')).toBeVisible();
   await expect(page.getByTestId('preview-paused')).toContainText('left to the export under way');
-  await expect.poll(() => previewEvents.find((e) => e.event === 'job.done' && e.jobId === running)).toMatchObject({ cancelled: true });
+  await expect.poll(() => doneOf(running)).toMatchObject({ cancelled: true });
   await download;
   await expect(page.getByTestId('export-done')).toBeVisible({ timeout: 60_000 });
   // Then the preview's agreement again, from the export's: whole, with no bootstrap of its own to wait for.

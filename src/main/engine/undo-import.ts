@@ -3,7 +3,7 @@ import { QPairsError } from '../errors';
 import { NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
 import { Workspace } from '../workspace/workspace';
 import type { EngineCore as Engine } from './core';
-import { dropIndex, startLongWriteJob } from './work';
+import { afterImportCommits, startLongWriteJob } from './work';
 
 /**
  * Starts undoing the last finished import (`import.undo`; with `started`, only if it is still the one
@@ -32,12 +32,7 @@ export function undoImportJob(engine: Engine, started?: string): string {
     } finally {
       undoWs.close();
       if (undone) {
-        // Its commits (made on its own connection) taken in now, not at the next request, which would
-        // drop the index loading meanwhile in the background.
-        engine.ws.noticeExternalChanges();
-        dropIndex(engine.ws);
-        engine.indexChanged();
-        engine.hub.emit('workspace.changed', { what: 'import' });
+        afterImportCommits(engine);
       }
     }
   });

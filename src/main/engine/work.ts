@@ -102,6 +102,18 @@ export function heldIndex(ws: Workspace): Bm25Index | undefined {
   return indexes.get(ws);
 }
 
+/**
+ * An import or undo that wrote through its own connection is over: its commits are taken in now, not
+ * at the next request (which would drop the index loading meanwhile in the background), the index
+ * is loaded again, and every client told.
+ */
+export function afterImportCommits(engine: Engine): void {
+  engine.ws.noticeExternalChanges();
+  dropIndex(engine.ws);
+  engine.indexChanged();
+  engine.hub.emit('workspace.changed', { what: 'import' });
+}
+
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
 export function dropIndex(ws: Workspace): void {
   indexes.get(ws)?.close();
@@ -439,12 +451,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         // announced a change to every client, which all refetched, and rebuilt the metrics).
         engine.ws.absorbExternalCommits(versionBefore);
       } else {
-        // Its commits (made on its own connection) taken in now, not at the next request, which would
-        // drop the index loading meanwhile in the background.
-        engine.ws.noticeExternalChanges();
-        dropIndex(engine.ws);
-        engine.indexChanged();
-        engine.hub.emit('workspace.changed', { what: 'import' });
+        afterImportCommits(engine);
       }
     }
   });

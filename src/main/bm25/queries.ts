@@ -97,18 +97,21 @@ export function syncWithQuestions(index: Bm25Index, db: Database, opts: Progress
  * finds a difference: syncWithQuestions then does the work.
  */
 export async function syncedInSlices(index: Bm25Index, db: Database, rangeDocs = 65_536): Promise<boolean> {
-  const listed = db.prepare(`SELECT count(*) FROM bm25_docs`).pluck().get() as number;
-  if (index.stats.unpersistedChanges !== 0 || listed !== index.stats.docs) return false;
-  const top = db.prepare(`SELECT max(m) FROM (SELECT max(doc) AS m FROM questions UNION ALL SELECT max(doc) FROM bm25_docs)`).pluck().get() as number | null;
+  if (!listedAsIndexed(index, db)) return false;
+  const [low, top] = db.prepare(`SELECT min(lo), max(hi) FROM (SELECT min(doc) AS lo, max(doc) AS hi FROM questions UNION ALL SELECT min(doc), max(doc) FROM bm25_docs)`).raw().get() as [number | null, number | null];
+  if (top === null || low === null) return true;
   const missing = db.prepare(`SELECT 1 FROM questions q WHERE q.doc >= ? AND q.doc < ? AND NOT EXISTS (SELECT 1 FROM bm25_docs d WHERE d.doc = q.doc) LIMIT 1`).pluck();
   const gone = db.prepare(`SELECT 1 FROM bm25_docs d WHERE d.doc >= ? AND d.doc < ? AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.doc = d.doc) LIMIT 1`).pluck();
-  const low = db.prepare(`SELECT min(m) FROM (SELECT min(doc) AS m FROM questions UNION ALL SELECT min(doc) FROM bm25_docs)`).pluck().get() as number | null;
-  if (top === null || low === null) return true;
   for (let from = low; from <= top; from += rangeDocs) {
     if (missing.get(from, from + rangeDocs) !== undefined || gone.get(from, from + rangeDocs) !== undefined) return false;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return true;
+}
+
+/** An index just loaded (no unpersisted change) whose stored doc list `bm25_docs` has as many rows as it has documents: that list can stand for it in SQL. */
+function listedAsIndexed(index: Bm25Index, db: Database): boolean {
+  return index.stats.unpersistedChanges === 0 && (db.prepare(`SELECT count(*) FROM bm25_docs`).pluck().get() as number) === index.stats.docs;
 }
 
 /**
@@ -119,8 +122,7 @@ export async function syncedInSlices(index: Bm25Index, db: Database, rangeDocs =
  * otherwise doc by doc.
  */
 function unsynced(index: Bm25Index, db: Database): { missing: number[]; gone: number[] } {
-  const listed = db.prepare(`SELECT count(*) FROM bm25_docs`).pluck().get() as number;
-  if (index.stats.unpersistedChanges === 0 && listed === index.stats.docs) {
+  if (listedAsIndexed(index, db)) {
     const missing = (db.prepare(`SELECT q.doc FROM questions q WHERE NOT EXISTS (SELECT 1 FROM bm25_docs d WHERE d.doc = q.doc) ORDER BY q.doc`).pluck().all() as number[]).filter(
       (d) => !index.has(d),
     );

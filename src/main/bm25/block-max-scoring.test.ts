@@ -85,6 +85,32 @@ describe('exact block-max dynamic pruning (scanMode pruned)', () => {
     for (const d of probe) expect(pruned.searchDocument(d, 20)).toEqual(exhaustive.searchDocument(d, 20));
   });
 
+  it("computes a term's block bounds once, when a search first needs them, never the whole vocabulary's", () => {
+    const docs = zipfCorpus(13, 6000, 20_000, 80);
+    const pruned = new Bm25Index({ scanMode: 'pruned', pruneWindow: 256, scanThreads: 1 });
+    pruned.addDocuments(docs);
+    const allPostings = docs.length * 20; // far below the index's postings: documents average ~40 words
+    const delta = (run: () => void) => {
+      const before = { ...blockMaxTotals };
+      run();
+      return { bounds: blockMaxTotals.boundPostings - before.boundPostings, postings: blockMaxTotals.postings - before.postings };
+    };
+    const q = docs[17]!;
+    const first = delta(() => pruned.searchDocument(q, 20));
+    // The first search reads its own terms' postings for their bounds, at most once each…
+    expect(first.bounds).toBeGreaterThan(0);
+    expect(first.bounds).toBeLessThanOrEqual(first.postings);
+    expect(first.bounds).toBeLessThan(allPostings);
+    // …and the same search again reads only its rare terms' single blocks (fewer than 128 postings each).
+    const again = delta(() => pruned.searchDocument(q, 20));
+    const terms = new Set(`${q.title} ${q.body}`.split(' ')).size;
+    expect(again.bounds).toBeLessThan(128 * terms);
+    expect(again.bounds).toBeLessThan(first.bounds);
+    // A search sharing none of those terms computes its own.
+    const other = delta(() => pruned.search('w0 w1 w2', 20));
+    expect(other.bounds).toBeGreaterThan(0);
+  });
+
   it("'auto' prunes the dense scan's queries from pruneFromDocs documents on, with the same results, and not below", () => {
     const docs = zipfCorpus(5, 3000, 300, 80); // a small vocabulary: long queries that go to the dense scan
     const dense = new Bm25Index({ scanMode: 'dense' });

@@ -5,8 +5,8 @@
  * Bounds. A term t with weight w_t (query frequency × idf) adds to a document o
  *   c_t(o) = w_t · tf / (tf + norm(o))          (Lucene 8 BM25, ./scoring.ts)
  * Each term's postings are cut into blocks of BLOCK postings; per block we keep
- * m_b = max over the block of tf / (tf + norm(o)). They are computed in memory by the first search
- * after the norms change (one pass over the postings; see blockMaxima) — norm(o) moves with the
+ * m_b = max over the block of tf / (tf + norm(o)). A term's are computed in memory by the first search
+ * that needs them after the norms change (one pass over its postings; see blockMaxima) — norm(o) moves with the
  * average length after every merge, so bounds stored with the segments would go stale (Lucene
  * stores (tf, norm) pairs per block for that reason). For a window of ordinals [lo, hi), U_t = w_t · max m_b over the blocks that can hold
  * postings in the window bounds c_t(o) for every o in it (0 when the term has none there).
@@ -95,6 +95,8 @@ export interface ScanCounts {
   lookups: number;
   /** Documents rescored in the query's order before being offered. */
   rescored: number;
+  /** Postings read to compute block bounds (a term's once per view, see blockMaxima; a rare term's each time). */
+  boundPostings: number;
 }
 
 /**
@@ -125,6 +127,8 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
 
   /** Per index view: the per-block maxima of tf / (tf + norm) of its terms with BLOCK postings or more. */
   const blockMaxCache = new WeakMap<ScanIndex, Map<number, Float64Array>>();
+  /** Postings read by computeBlockMaxima on this thread (each scan reports its own share). */
+  let boundPostingsRead = 0;
 
   /** tf / (tf + norm) of ordinal `o` for any tf (./norms.ts tfFactorOf). */
   function factorOf(ix: ScanIndex, tf: number, o: number): number {
@@ -138,19 +142,23 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
   }
 
   /**
-   * The per-block maxima of tf / (tf + norm) of term `id`. Those of every term with BLOCK postings or
-   * more are computed together (one pass over their postings) by the first search on a view and
-   * kept with it; a rarer term's single block is computed when asked (at most BLOCK postings).
+   * The per-block maxima of tf / (tf + norm) of term `id`, computed by the first search that needs
+   * them (one pass over the term's postings) and kept with the view when the term has BLOCK
+   * postings or more; a rarer term's single block is computed each time (at most BLOCK postings).
+   * So a search pays for its own terms' bounds once, never for the whole vocabulary's.
    */
   function blockMaxima(ix: ScanIndex, id: number): Float64Array {
     let cache = blockMaxCache.get(ix);
     if (!cache) {
       cache = new Map();
       blockMaxCache.set(ix, cache);
-      const off = ix.off;
-      for (let t = 0, nT = off.length - 1; t < nT; t++) if (off[t + 1]! - off[t]! >= BLOCK) cache.set(t, computeBlockMaxima(ix, t));
     }
-    return cache.get(id) ?? computeBlockMaxima(ix, id);
+    let out = cache.get(id);
+    if (!out) {
+      out = computeBlockMaxima(ix, id);
+      if (ix.off[id + 1]! - ix.off[id]! >= BLOCK) cache.set(id, out);
+    }
+    return out;
   }
 
   function computeBlockMaxima(ix: ScanIndex, id: number): Float64Array {
@@ -158,6 +166,7 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
     const start = ix.off[id]!;
     const end = ix.off[id + 1]!;
     const out = new Float64Array(Math.ceil((end - start) / BLOCK));
+    boundPostingsRead += end - start;
     for (let b = 0; b < out.length; b++) {
       let best = 0;
       const e = Math.min(end, start + (b + 1) * BLOCK);
@@ -251,7 +260,7 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
       const hits = top.sorted();
       return { docs: hits.map((h) => h.doc), scores: hits.map((h) => h.score), counts };
     };
-    if (k === 0 || n === 0) return done({ windows: 0, windowsSkipped: 0, windowsWhole: 0, postingsScored: 0, lookups: 0, rescored: 0 });
+    if (k === 0 || n === 0) return done({ windows: 0, windowsSkipped: 0, windowsWhole: 0, postingsScored: 0, lookups: 0, rescored: 0, boundPostings: 0 });
     const post = ix.post;
     const cls = ix.normClass;
     const factor = ix.tfFactor;
@@ -263,6 +272,7 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
     /** Per term: its first posting not yet passed (cursors only move forward). */
     const pos = new Int32Array(n);
     const maxima: Float64Array[] = [];
+    const boundsBefore = boundPostingsRead;
     for (let i = 0; i < n; i++) {
       start[i] = pos[i] = ix.off[ids[i]!]!;
       end[i] = ix.off[ids[i]! + 1]!;
@@ -452,7 +462,7 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
       scored += windowScored;
       if (nNon > 0 && windowScored > 0) lookupsPerPosting = 0.5 * lookupsPerPosting + (0.5 * (lookups - windowLookupsBefore)) / windowScored;
     }
-    return done({ windows, windowsSkipped: skipped, windowsWhole: whole, postingsScored: scored, lookups, rescored });
+    return done({ windows, windowsSkipped: skipped, windowsWhole: whole, postingsScored: scored, lookups, rescored, boundPostings: boundPostingsRead - boundsBefore });
   }
 
   return { scan, blockMaxima, constants: { TF_BITS, TF_ESCAPE, MAX_ORDINALS } };
@@ -474,6 +484,7 @@ export const blockMaxTotals: ScanCounts & { searches: number; postings: number }
   postingsScored: 0,
   lookups: 0,
   rescored: 0,
+  boundPostings: 0,
 };
 
 export function addCounts(into: ScanCounts, c: ScanCounts): void {
@@ -483,6 +494,7 @@ export function addCounts(into: ScanCounts, c: ScanCounts): void {
   into.postingsScored += c.postingsScored;
   into.lookups += c.lookups;
   into.rescored += c.rescored;
+  into.boundPostings += c.boundPostings;
 }
 
 /** Merges parts' exact top-k lists into the exact top k of all (score descending, doc ascending). */

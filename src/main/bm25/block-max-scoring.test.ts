@@ -207,6 +207,6 @@ describe('the pruned scan on two threads (scanThreads 2: every other window on a
   });
 
   it('packs postings as the index does (the kernel keeps its own copy of the constants)', () => {
-    expect(scanKernel.constants).toEqual({ TF_BITS, TF_ESCAPE, MAX_ORDINALS });
+    expect(scanKernel.constants).toEqual({ TF_BITS, TF_ESCAPE, MAX_ORDINALS, BLOCK: 128 });
   });
 });

@@ -74,6 +74,19 @@ export interface ScanIndex {
   escaped: Map<number, { ords: Int32Array; tfs: Float64Array }>;
   /** Ordinals left out of this query's results (set by the caller around each scan). */
   excluded: Uint8Array;
+  /** The block bounds of the terms with BLOCK postings or more, shared by the threads (see blockMaxima). */
+  bounds: BlockBounds;
+}
+
+/**
+ * Block bounds of a view, in shared memory so both threads read what either computed: per term
+ * with BLOCK postings or more, its ceil(df / BLOCK) maxima at vals[start[term]…] (start −1 for a
+ * rarer term), and its state: 0 not computed, 1 being stored by one thread, 2 stored.
+ */
+export interface BlockBounds {
+  start: Int32Array;
+  vals: Float64Array;
+  state: Int32Array;
 }
 
 /** One part's exact top k: doc numbers and scores, best first; and the work it did. */
@@ -125,8 +138,6 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
   /** θ / CUT_SLACK − rest ≥ s implies (s + rest) · BOUND_SLACK < θ, rounding included (the sweep's pre-test). */
   const CUT_SLACK = 1 + 2e-9;
 
-  /** Per index view: the per-block maxima of tf / (tf + norm) of its terms with BLOCK postings or more. */
-  const blockMaxCache = new WeakMap<ScanIndex, Map<number, Float64Array>>();
   /** Postings read by computeBlockMaxima on this thread (each scan reports its own share). */
   let boundPostingsRead = 0;
 
@@ -142,23 +153,40 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
   }
 
   /**
-   * The per-block maxima of tf / (tf + norm) of term `id`, computed by the first search that needs
-   * them (one pass over the term's postings) and kept with the view when the term has BLOCK
-   * postings or more; a rarer term's single block is computed each time (at most BLOCK postings).
-   * So a search pays for its own terms' bounds once, never for the whole vocabulary's.
+   * The per-block maxima of tf / (tf + norm) of term `id`. A term with BLOCK postings or more has
+   * them computed once per view — by the first search that needs them, on either thread, or ahead
+   * of searches by warmBounds — and stored in ix.bounds; a rarer term's single block is computed
+   * each time (at most BLOCK postings). A thread that finds a term not stored computes it itself
+   * and stores it unless the other thread is storing it (never two writers, never a half-read).
    */
   function blockMaxima(ix: ScanIndex, id: number): Float64Array {
-    let cache = blockMaxCache.get(ix);
-    if (!cache) {
-      cache = new Map();
-      blockMaxCache.set(ix, cache);
-    }
-    let out = cache.get(id);
-    if (!out) {
-      out = computeBlockMaxima(ix, id);
-      if (ix.off[id + 1]! - ix.off[id]! >= BLOCK) cache.set(id, out);
+    const { start, vals, state } = ix.bounds;
+    const at = start[id]!;
+    if (at < 0) return computeBlockMaxima(ix, id);
+    if (Atomics.load(state, id) === 2) return vals.subarray(at, at + Math.ceil((ix.off[id + 1]! - ix.off[id]!) / BLOCK));
+    const out = computeBlockMaxima(ix, id);
+    if (Atomics.compareExchange(state, id, 0, 1) === 0) {
+      vals.set(out, at);
+      Atomics.store(state, id, 2);
     }
     return out;
+  }
+
+  /**
+   * Stores the bounds of the terms from `from` on that are not stored yet, until about `budget`
+   * postings were read; returns the next term to look at (the vocabulary's size once all are)
+   * and the postings read.
+   */
+  function warmBounds(ix: ScanIndex, from: number, budget: number): { next: number; read: number } {
+    const nT = ix.off.length - 1;
+    let read = 0;
+    let t = from;
+    for (; t < nT && read < budget; t++) {
+      if (ix.bounds.start[t]! < 0 || Atomics.load(ix.bounds.state, t) === 2) continue;
+      read += ix.off[t + 1]! - ix.off[t]!;
+      blockMaxima(ix, t);
+    }
+    return { next: t, read };
   }
 
   function computeBlockMaxima(ix: ScanIndex, id: number): Float64Array {
@@ -465,7 +493,7 @@ export function prunedScanKernel(TopKClass: ReturnType<typeof topKFactory>) {
     return done({ windows, windowsSkipped: skipped, windowsWhole: whole, postingsScored: scored, lookups, rescored, boundPostings: boundPostingsRead - boundsBefore });
   }
 
-  return { scan, blockMaxima, constants: { TF_BITS, TF_ESCAPE, MAX_ORDINALS } };
+  return { scan, blockMaxima, warmBounds, constants: { TF_BITS, TF_ESCAPE, MAX_ORDINALS, BLOCK } };
 }
 
 /** The kernel this thread runs. */
@@ -473,9 +501,11 @@ export const scanKernel = prunedScanKernel(TopK);
 
 /**
  * Counts over every block-max search in this process, helper threads' parts included (for
- * benchmarks and tests): searches, the postings of their query terms, and the parts' work.
+ * benchmarks and tests): searches, the postings of their query terms, and the parts' work; and
+ * the postings read to compute bounds ahead of searches (./pruned-search.ts warmPrunedScanSteps).
  */
-export const blockMaxTotals: ScanCounts & { searches: number; postings: number } = {
+export const blockMaxTotals: ScanCounts & { searches: number; postings: number; boundPostingsWarmed: number } = {
+  boundPostingsWarmed: 0,
   searches: 0,
   postings: 0,
   windows: 0,

@@ -12,7 +12,8 @@ import type { Bm25Document, Bm25Options, PersistResult } from './bm25-types';
 import { IndexState } from './index-state';
 import { flush } from './merge';
 import { insertDocs, moveDocs, segmentBytes, segmentData } from './segment-encode';
-import { loadSegments, loadSegmentSteps, runSteps } from './segment-load';
+import { loadSegments, loadSegmentSteps } from './segment-load';
+import { runSteps } from './steps';
 import { assertLittleEndian, clearStored, readMeta, readSegments, SEGMENT_FORMAT, segmentIds, writeMeta, writeSegment, type SegmentData } from './segments';
 import { storedSettings, withStoredSettings } from './stored-settings';
 

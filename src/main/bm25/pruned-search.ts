@@ -4,7 +4,7 @@
  * and the merge of the parts (./block-max-scoring.ts, ./scan-helper.ts).
  */
 import { sharedWithRoom, type IndexState } from './index-state';
-import { addCounts, blockMaxTotals, mergeParts, scanKernel, termArrays, type ScanIndex, type ScanPart, type ScoredTerm } from './block-max-scoring';
+import { addCounts, blockMaxTotals, mergeParts, scanKernel, termArrays, type BlockBounds, type ScanIndex, type ScanPart, type ScoredTerm } from './block-max-scoring';
 import { ScanHelper } from './scan-helper';
 import type { Bm25Hit } from './bm25-types';
 
@@ -31,10 +31,48 @@ export function indexView(st: IndexState): ScanIndex {
     bigTf: st.bigTf,
     escaped,
     excluded: st.excluded,
+    bounds: emptyBounds(st.off),
   };
   st.scanView = view;
   st.scanViewVersion = st.normsVersion;
   return view;
+}
+
+/** Room for the block bounds of the terms with BLOCK postings or more, none computed yet (shared memory). */
+function emptyBounds(off: Int32Array): BlockBounds {
+  const { BLOCK } = scanKernel.constants;
+  const nT = off.length - 1;
+  const start = new Int32Array(new SharedArrayBuffer(Math.max(nT, 1) * 4));
+  let blocks = 0;
+  for (let t = 0; t < nT; t++) {
+    const df = off[t + 1]! - off[t]!;
+    start[t] = df >= BLOCK ? blocks : -1;
+    if (df >= BLOCK) blocks += Math.ceil(df / BLOCK);
+  }
+  return { start, vals: new Float64Array(new SharedArrayBuffer(Math.max(blocks, 1) * 8)), state: new Int32Array(new SharedArrayBuffer(Math.max(nT, 1) * 4)) };
+}
+
+/**
+ * Readies the pruned scan ahead of the first search, in steps (each reads about `postingsPerStep`
+ * postings): the view, the helper thread with the index posted to it, then every term's block
+ * bounds. A search between two steps uses what is ready and computes the rest of its own terms'
+ * bounds; the steps stop when the index changed meanwhile (the next search builds another view).
+ * Nothing when searches on this index would not prune (./scoring.ts: 'auto' below pruneFromDocs).
+ */
+export function* warmPrunedScanSteps(st: IndexState, postingsPerStep = 250_000): Generator<void, void> {
+  const prunes = st.scanMode === 'pruned' || (st.scanMode === 'auto' && st.nOrd >= st.pruneFromDocs);
+  if (!prunes || st.nOrd === 0) return;
+  const ix = indexView(st);
+  if (st.scanThreads >= 2 && st.nOrd > st.pruneWindow) helperOf(st)?.post(ix);
+  const nT = ix.off.length - 1;
+  for (let t = 0; t < nT; ) {
+    yield;
+    // Changes not merged yet: the next search builds another view.
+    if (st.scanView !== ix || st.nq > 0 || st.retiredSinceMerge || st.normsDirty) return;
+    const step = scanKernel.warmBounds(ix, t, postingsPerStep);
+    blockMaxTotals.boundPostingsWarmed += step.read;
+    t = step.next;
+  }
 }
 
 /** Parts the helper threads of this process answered, and those the calling thread scanned after a helper failed (for tests). */

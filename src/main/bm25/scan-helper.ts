@@ -108,16 +108,20 @@ export class ScanHelper {
         return false;
       }
     }
-    if (this.synced !== ix) {
-      const { excluded: _own, ...shared } = ix;
-      this.worker.postMessage({ type: 'index', ix: shared } satisfies ToHelper);
-      this.synced = ix;
-    }
+    this.post(ix);
     this.theta.fill(0n);
     Atomics.store(this.ctrl, STATE, 1);
     this.worker.postMessage({ type: 'scan', ids, ws, k, excluded } satisfies ToHelper);
     this.pending = true;
     return true;
+  }
+
+  /** Sends the thread the index `ix` unless it has it (it then answers scans on it; the large arrays are shared, not copied). */
+  post(ix: ScanIndex): void {
+    if (this.synced === ix || this.broken) return;
+    const { excluded: _own, ...shared } = ix;
+    this.worker.postMessage({ type: 'index', ix: shared } satisfies ToHelper);
+    this.synced = ix;
   }
 
   /** Waits for the part posted by start; null when the helper failed (the caller scans it then). */

@@ -6,6 +6,7 @@
 import { grow, sharedInt32, sharedWithRoom, type IndexState } from './index-state';
 import { refreshNorms } from './norms';
 import { decodePostings, type StoredSegment } from './segments';
+import { runSteps } from './steps';
 
 /**
  * Replays stored segments (in `seg` order) into an empty index. Memory: the documents of every segment are
@@ -17,14 +18,6 @@ import { decodePostings, type StoredSegment } from './segments';
  */
 export function loadSegments(st: IndexState, segs: StoredSegment[]): void {
   runSteps(loadSegmentSteps(st, segs));
-}
-
-/** Runs a loading's steps to the end, at once. */
-export function runSteps<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
 }
 
 /**

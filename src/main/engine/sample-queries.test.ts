@@ -4,6 +4,7 @@
  * the same ids, in the same order, as the one-query reading gave for every seed.
  */
 import { describe, expect, it } from 'vitest';
+import { CancelledError } from '../errors';
 import { mulberry32 } from './seeded';
 import { sampleQueries } from './work';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
@@ -38,5 +39,22 @@ describe('sampleQueries', () => {
       expect(await sampleQueries(ws, 10, seed, { source: 'a', pageSize: 4 })).toEqual(sampledAtOnce(ws, 10, seed, 'a'));
     }
     await expect(sampleQueries(ws, 58, 1, { pageSize: 7 })).rejects.toThrow(/cannot sample 58 queries: the workspace has 57 questions with text/);
+  });
+
+  it('lets the event loop turn between pages, so requests arriving meanwhile reach the gate, and stops when cancelled', async () => {
+    const ws = scratch.fresh('w');
+    ws.transaction(() => {
+      for (let i = 0; i < 40; i++) ws.upsertQuestion({ id: `q${i}`, source: 'a', title: `title ${i}`, body: '' });
+    });
+    // A request that arrives while sampling runs: it is heard (a macrotask) before the sampling ends.
+    let heard = false;
+    setImmediate(() => (heard = true));
+    const heardBy: boolean[] = [];
+    await sampleQueries(ws, 5, 3, { pageSize: 10, between: async () => void heardBy.push(heard) });
+    expect(heardBy).toEqual([true, true, true, true]);
+    const ac = new AbortController();
+    const sampling = sampleQueries(ws, 5, 3, { pageSize: 10, signal: ac.signal });
+    ac.abort();
+    await expect(sampling).rejects.toBeInstanceOf(CancelledError);
   });
 });

@@ -4,7 +4,7 @@
  * queries (an import undone and another made) was flagged, and the dev queries under another name were not.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliOk as ok } from '../cli/test-cli';
@@ -66,5 +66,45 @@ describe('the dev-pool flag follows the dev queries, not the pool name', () => {
     }
     expect((await evalRuns(w, 'D')).dae!.selectedOn).toEqual({ by: 'dev', model: 'dae' });
     expect((await evalRuns(w, 'D2')).dae).not.toHaveProperty('selectedOn');
+  }, 120_000);
+});
+
+describe("early stopping's held-out training queries", () => {
+  it('flag the figures on them (not trained on, yet the epoch kept scored best on them), wherever they are evaluated', async () => {
+    const w = await topicPoolsWorkspace(dir, {
+      pools: ['T', 'E'],
+      queryTitle: (pool, q, topic) => `${pool} question ${q} about ${topic}`,
+      candidateBody: (text, pool) => `${text} candidate ${pool}`,
+    });
+    // No dev pool, no --cv: a seeded fifth of T's 6 clusters is held out to choose the epoch.
+    await ok('train', w, '--model', 'dae', '--name', 'dae', '--train-pool', 'T', '--epochs', '3');
+    const ws = Workspace.open(w);
+    let heldOut: string[];
+    try {
+      const trained = new Set(ws.db.prepare(`SELECT query_id FROM model_trained_on`).all().map((r) => (r as { query_id: string }).query_id));
+      heldOut = ws.poolQueries('T').map((q) => q.queryId).filter((id) => !trained.has(id));
+      const t = JSON.parse((ws.db.prepare(`SELECT training FROM models WHERE name = 'dae'`).get() as { training: string }).training) as { earlyStopping: { heldOutQueries: number } };
+      expect(t.earlyStopping.heldOutQueries).toBe(heldOut.length);
+    } finally {
+      ws.close();
+    }
+    expect(heldOut.length).toBeGreaterThan(0);
+    // A pool of the held-out queries alone: the trained-on mark says 0 of them, so only this flag tells.
+    const lines = readFileSync(path.join(dir, 'labels-T.csv'), 'utf8').trim().split('\n');
+    const held = path.join(dir, 'held.csv');
+    writeFileSync(held, [lines[0], ...lines.slice(1).filter((l) => heldOut.includes(l.split(',')[0]!))].join('\n') + '\n');
+    await ok('import', w, '--format', 'labels-csv', held, '--pool', 'H', '--scheme', 'binary');
+    await ok('score', w, '--model', 'dae', '--pool', 'H');
+    const h = (JSON.parse(await ok('eval', w, '--pool', 'H', '--json')) as { runs: Record<string, { selectedOn?: unknown; overlap?: { trainedOn: number } }> }).runs.dae!;
+    expect(h.overlap).toMatchObject({ trainedOn: 0 });
+    expect(h.selectedOn).toEqual({ by: 'holdout', model: 'dae' });
+    expect(await ok('eval', w, '--pool', 'H')).toMatch(
+      /^! dae: chosen on these queries \(its early stopping held them out of training: the epoch kept scored best on them\) — optimistic, not held out$/m,
+    );
+    // T holds them too (beside the trained-on mark); E, which neither trained nor chose it, is not flagged.
+    expect((await evalRuns(w, 'T')).dae!.selectedOn).toEqual({ by: 'holdout', model: 'dae' });
+    expect((await evalRuns(w, 'E')).dae).not.toHaveProperty('selectedOn');
+    const line = (await ok('models', 'list', w)).split('\n').find((l) => l.startsWith('dae '));
+    expect(line).toContain(` T ${6 - heldOut.length}/6 its hold-out, H its hold-out `);
   }, 120_000);
 });

@@ -402,8 +402,9 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     questions: read.questions,
     extraTexts: read.extraTexts,
     trainedOnQueries: trainedOnQueryIds.length,
-    // The dev queries (their ids), which choose the version kept (selected-on.ts flags figures on them).
-    ...(spec.devPool && dev ? { selectedOnQueries: dev.queries.map((q) => q.query.id) } : {}),
+    // The dev queries (their ids: the dev pool's, or early stopping's held-out training queries), which
+    // choose the version kept (selected-on.ts flags figures on them).
+    ...(dev ? { selectedOnQueries: dev.queries.map((q) => q.query.id) } : {}),
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),
     ...(earlyStopping ? { earlyStopping } : {}),

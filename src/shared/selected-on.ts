@@ -15,6 +15,6 @@ export interface SelectedOn {
 export function describeSelectedOn(run: string, s: SelectedOn): string {
   const whose = s.model === run ? 'its' : `its feature run ${s.model}'s`;
   if (s.by === 'dev') return `chosen on these queries (${whose} dev pool: the version kept scored best here)`;
-  if (s.by === 'holdout') return `chosen on these queries (${whose} early stopping held them out of training: the epoch kept scored best on them)`;
+  if (s.by === 'holdout') return `chosen on these queries (${whose} early stopping held them out of training: the version kept scored best on them)`;
   return `chosen on these queries (${whose} cross-validation set the epoch count on them)`;
 }

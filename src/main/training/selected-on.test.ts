@@ -99,7 +99,7 @@ describe("early stopping's held-out training queries", () => {
     expect(h.overlap).toMatchObject({ trainedOn: 0 });
     expect(h.selectedOn).toEqual({ by: 'holdout', model: 'dae' });
     expect(await ok('eval', w, '--pool', 'H')).toMatch(
-      /^! dae: chosen on these queries \(its early stopping held them out of training: the epoch kept scored best on them\) — optimistic, not held out$/m,
+      /^! dae: chosen on these queries \(its early stopping held them out of training: the version kept scored best on them\) — optimistic, not held out$/m,
     );
     // T holds them too (beside the trained-on mark); E, which neither trained nor chose it, is not flagged.
     expect((await evalRuns(w, 'T')).dae!.selectedOn).toEqual({ by: 'holdout', model: 'dae' });

@@ -6,7 +6,7 @@
  *   one epoch) is only reported, it chose nothing. Records from before selectedOnQueries match the dev
  *   pool by name, all they kept (a pool deleted and made again under that name is taken for it);
  * - likewise early stopping's held-out training queries, without a dev pool or --cv ('holdout'): the
- *   trained-on mark does not cover them (not trained on), yet the epoch kept scored best on them.
+ *   trained-on mark does not cover them (not trained on), yet the version kept (epoch, mnet-fisher's K) scored best on them.
  *   Models stored before selectedOnQueries are not flagged for them (which were held out was not kept);
  * - cross-validation chose its epoch count (training.cv.selectedEpochs) and some evaluated queries are
  *   ranked by its out-of-fold scores (those queries' held-out figures set the count);

@@ -4,7 +4,7 @@
  * Hugging Face `datasets` library reads from a card (configs[].data_files with split and path,
  * dataset_info.features, dataset_info.splits[].num_examples) — for every label source.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
@@ -150,6 +150,29 @@ describe('notes round-trip through export and re-import', () => {
       expect(sources(back)).toEqual(sources(ws));
     });
   }
+
+  it('an hf-dataset made before the source columns is still read: its data/pairs.jsonl comes back under --source, else "pairs" (the file\'s name)', async () => {
+    const ws = fresh('older-hf');
+    ws.transaction(() => {
+      for (const id of ['q1', 'c1', 'c2']) ws.upsertQuestion({ id, source: 'forum', title: `How do I ${id}?`, body: `Body of ${id}` });
+      ws.createPool({ name: 'p', scheme: 'binary' });
+      ws.addPoolQuery('p', 'q1', ['c1', 'c2']);
+      for (const c of ['c1', 'c2']) ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: c, annotator: 'gold', value: c === 'c1' ? '1' : '0', origin: 'test' });
+    });
+    const out = path.join(scratch.dir, 'hf-older');
+    writeExport(ws, 'p', 'hf-dataset', out);
+    // As an export of the version before: the same rows without query_source and candidate_source.
+    const file = path.join(out, 'data', 'pairs.jsonl');
+    const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    writeFileSync(file, rows.map(({ query_source: _q, candidate_source: _c, ...rest }) => JSON.stringify(rest)).join('\n') + '\n');
+    const byName = fresh('older-hf-by-name');
+    await runImport(byName, 'labels-jsonl', [file], { pool: 'p', scheme: 'binary' });
+    expect(byName.getQuestion('c1')?.source).toBe('pairs');
+    expect(byName.poolQueries('p')).toEqual(ws.poolQueries('p'));
+    const bySource = fresh('older-hf-by-source');
+    await runImport(bySource, 'labels-jsonl', [file], { pool: 'p', scheme: 'binary', source: 'forum' });
+    expect(['q1', 'c1', 'c2'].map((id) => bySource.getQuestion(id)?.source)).toEqual(['forum', 'forum', 'forum']);
+  });
 
   it("a pair's notes come back in the same order when the file names its people in another order (before: the judge's first)", async () => {
     const ws = team();

@@ -1,8 +1,13 @@
 /**
  * Whether a model's run in a pool was chosen on that pool's evaluated queries (shared/selected-on.ts):
- * - its training record's dev pool is this pool and the dev figures chose among two or more versions
- *   (epochs, or mnet-fisher's K: report.history holds a dev figure for each) — a single dev figure
- *   (tfidf, one epoch) is only reported, it chose nothing;
+ * - the dev figures chose among two or more versions (epochs, or mnet-fisher's K: report.history holds
+ *   a dev figure for each) and some evaluated queries are among the dev queries that gave them
+ *   (training.selectedOnQueries, by id, in whatever pool holds them now) — a single dev figure (tfidf,
+ *   one epoch) is only reported, it chose nothing. Records from before selectedOnQueries match the dev
+ *   pool by name, all they kept (a pool deleted and made again under that name is taken for it);
+ * - likewise early stopping's held-out training queries, without a dev pool or --cv ('holdout'): the
+ *   trained-on mark does not cover them (not trained on), yet the version kept (epoch, mnet-fisher's K) scored best on them.
+ *   Models stored before selectedOnQueries are not flagged for them (which were held out was not kept);
  * - cross-validation chose its epoch count (training.cv.selectedEpochs) and some evaluated queries are
  *   ranked by its out-of-fold scores (those queries' held-out figures set the count);
  * - the same holds for a model whose run it fuses as a feature (ltr, fused: its scores carry them).
@@ -13,7 +18,7 @@ import { savedModelMeta } from './store';
 
 interface ModelRecord {
   kind: string;
-  training: { devPool?: string | null; cv?: { selectedEpochs?: number | null } };
+  training: { devPool?: string | null; selectedOnQueries?: string[]; cv?: { selectedEpochs?: number | null } };
   report: { history?: Array<{ devMRR?: number }> };
 }
 
@@ -24,12 +29,20 @@ function modelRecord(ws: Workspace, name: string): ModelRecord | null {
 
 function ownSelection(ws: Workspace, pool: string, m: ModelRecord, model: string, evaluated: readonly string[]): SelectedOn['by'] | null {
   const devFigures = (m.report.history ?? []).filter((h) => h.devMRR !== undefined).length;
-  if (m.training.devPool === pool && devFigures > 1) return 'dev';
+  if (devFigures > 1 && choseOn(m, pool, evaluated)) return m.training.devPool ? 'dev' : 'holdout';
   if (m.training.cv?.selectedEpochs != null) {
     const oof = ws.outOfFoldQueries(pool, model);
     if (evaluated.some((id) => oof.has(id))) return 'cv';
   }
   return null;
+}
+
+/** Whether the dev figures were measured on some of these queries of the pool (see above). */
+function choseOn(m: ModelRecord, pool: string, evaluated: readonly string[]): boolean {
+  const ids = m.training.selectedOnQueries;
+  if (!ids) return !!m.training.devPool && m.training.devPool === pool;
+  const chose = new Set(ids);
+  return evaluated.some((id) => chose.has(id));
 }
 
 /** The model (the run's own, else a feature run's, depth first) chosen on these queries of the pool; undefined when none was. */

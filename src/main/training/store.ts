@@ -28,6 +28,14 @@ export interface TrainingInfo {
   extraTexts?: number;
   /** Training queries recorded in model_trained_on (absent in models trained before migration 7). */
   trainedOnQueries?: number;
+  /**
+   * The labeled queries whose figures chose the version kept (ids): the dev pool's dev set, or the
+   * training queries early stopping held out. selected-on.ts flags a run's figures on any of them as
+   * optimistic, whatever pool holds them now: the dev pool's name said nothing of its queries once it
+   * was deleted and made again (pool ids are reused too) or held other queries. Absent in models
+   * trained before it was recorded (and with neither). Kept server-side: listings leave it out (listedTraining).
+   */
+  selectedOnQueries?: string[];
   /** The overlap check against the dev pool (with a dev pool). */
   overlap?: DevOverlap;
   /** Grouped cross-validation figures (with --cv). */
@@ -129,7 +137,14 @@ export function listModels(ws: Workspace): ModelInfo[] {
       training: string;
       bytes: number;
     }>
-  ).map((r) => ({ name: r.name, kind: r.kind, created: r.created, report: JSON.parse(r.report), training: JSON.parse(r.training), bytes: r.bytes }));
+  ).map((r) => ({ name: r.name, kind: r.kind, created: r.created, report: JSON.parse(r.report), training: listedTraining(JSON.parse(r.training) as TrainingInfo), bytes: r.bytes }));
+}
+
+/** A training record as listings and a training's result show it: without the query ids that chose the model (thousands on a big dev pool). */
+export function listedTraining(t: TrainingInfo): TrainingInfo {
+  if (t.selectedOnQueries === undefined) return t;
+  const { selectedOnQueries: _ids, ...rest } = t;
+  return rest;
 }
 
 export function deleteModel(ws: Workspace, name: string): boolean {

@@ -19,7 +19,7 @@ import { crossValidate, cvClusters, type CvResult, type CvSpec } from './cross-v
 import { trainForStore, type RunOptions, type TrainingInput } from './run-model';
 import { featureRunNames, scorePoolWith } from './pool-scores';
 import { encodeForStore } from './model-bytes';
-import { deleteModel, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
+import { deleteModel, listedTraining, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 import { NO_DEV_NOR_CV } from '../../shared/early-stopping';
 
@@ -402,6 +402,9 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     questions: read.questions,
     extraTexts: read.extraTexts,
     trainedOnQueries: trainedOnQueryIds.length,
+    // The dev queries (their ids: the dev pool's, or early stopping's held-out training queries), which
+    // choose the version kept (selected-on.ts flags figures on them).
+    ...(dev ? { selectedOnQueries: dev.queries.map((q) => q.query.id) } : {}),
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),
     ...(earlyStopping ? { earlyStopping } : {}),
@@ -432,7 +435,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     for (const f of inherited) inheritTrainedOn(ws, spec.name, f.run, f.oof);
     return { result: undefined, runs: modelRuns(ws, spec.name) };
   });
-  return { report, training };
+  return { report, training: listedTraining(training) };
 }
 
 /** "pool p has no run "search-engine", a feature of fused1: …" (the CLI's note; null when none is missing). */

@@ -101,13 +101,15 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
   throw new UsageError(subcommandError('models', sub, SUBCOMMANDS.models!));
 }
 
+const SAW_SELECTED = { dev: 'its dev pool', holdout: 'its hold-out', cv: 'its CV' } as const;
+
 /**
  * The 'saw evaluated queries' cell: per pool the model scored, the evaluated queries it was trained on
- * ("E 6/6") and those whose queries chose it ("D its dev pool", "T its CV": shared/selected-on.ts).
+ * ("E 6/6") and those whose queries chose it ("D its dev pool", "T its hold-out", "T its CV": shared/selected-on.ts).
  */
 export function sawEvaluated(recorded: boolean, overlap: NonNullable<ModelInfoView['overlap']>): string {
   const parts = overlap
     .filter((o) => (recorded && o.trainedOn > 0) || o.selectedOn)
-    .map((o) => [o.pool, recorded && o.trainedOn > 0 ? `${o.trainedOn}/${o.of}` : '', o.selectedOn ? (o.selectedOn.by === 'dev' ? 'its dev pool' : 'its CV') : ''].filter(Boolean).join(' '));
+    .map((o) => [o.pool, recorded && o.trainedOn > 0 ? `${o.trainedOn}/${o.of}` : '', o.selectedOn ? SAW_SELECTED[o.selectedOn.by] : ''].filter(Boolean).join(' '));
   return parts.join(', ') || (recorded ? 'none' : 'unknown');
 }

@@ -16,6 +16,7 @@ import { Workspace } from '../workspace/workspace';
 import { compute, computeLoad, configureCompute, defaultComputeWorkerPath, stopComputations, type ComputeSettings } from './compute';
 import { Engine } from './engine';
 import { goldHandlers } from './gold';
+import { exportProgressMessage } from '../export/progress';
 
 let dir: string;
 let ws: Workspace;
@@ -226,6 +227,31 @@ describe('compute worker', () => {
     expect(computeLoad()).toEqual({ workers: 1, queued: 0 });
     a.abort();
     expect(await pa).toBeInstanceOf(CancelledError);
+    await until(() => computeLoad().workers === 0, 2000);
+  });
+
+  it('a task waiting for a worker is told how many computations are before it, as that changes', async () => {
+    configureCompute({ maxWorkers: 1, maxQueued: 3 });
+    const task = { kind: 'agreement', pool: 'big', bootstrap: 100_000 } as const;
+    const [a, b, c] = [new AbortController(), new AbortController(), new AbortController()];
+    const told: Record<string, number[]> = { b: [], c: [] };
+    const tell = (who: 'b' | 'c') => (stage: string, done: number) => void (stage === 'waiting' && told[who]!.push(done));
+    const pa = compute(ws, task, { signal: a.signal }).catch((e: unknown) => e);
+    await until(() => computeLoad().workers === 1);
+    const pb = compute(ws, task, { signal: b.signal, onProgress: tell('b') }).catch((e: unknown) => e);
+    const pc = compute(ws, task, { signal: c.signal, onProgress: tell('c') }).catch((e: unknown) => e);
+    await until(() => computeLoad().queued === 2);
+    expect(told).toEqual({ b: [1], c: [2] });
+    b.abort(); // the one ahead of c leaves the queue
+    expect(await pb).toBeInstanceOf(CancelledError);
+    expect(told.c).toEqual([2, 1]);
+    a.abort(); // the running one ends: c starts (nothing before it)
+    expect(await pa).toBeInstanceOf(CancelledError);
+    await until(() => computeLoad().queued === 0 && computeLoad().workers === 1, 2000);
+    c.abort();
+    expect(await pc).toBeInstanceOf(CancelledError);
+    expect(told.c).toEqual([2, 1]);
+    expect(exportProgressMessage('waiting', 2, 0)).toBe('waiting for the compute worker: 2 computations before this one (agreement reports, comparisons, exports)');
     await until(() => computeLoad().workers === 0, 2000);
   });
 

@@ -60,7 +60,8 @@ export function defaultComputeWorkerPath(here = import.meta.dirname): string | n
 // ---------------------------------------------------------------- worker slots
 
 let live = 0;
-const waiting: Array<{ start: () => void }> = [];
+/** Tasks waiting for a worker, first come first; `ahead` is told how many computations are before it. */
+const waiting: Array<{ start: () => void; ahead?: ((n: number) => void) | undefined }> = [];
 /** Running worker tasks, by workspace file (for stopComputations). */
 const running = new Set<{ dbPath: string; stop: () => void }>();
 
@@ -69,7 +70,12 @@ export function computeLoad(): { workers: number; queued: number } {
   return { workers: live, queued: waiting.length };
 }
 
-function acquireSlot(signal?: AbortSignal): Promise<void> {
+/** Tells each waiting task how many computations are before it (those running, then those waiting ahead). */
+function tellPlaces(): void {
+  waiting.forEach((w, i) => w.ahead?.(live + i));
+}
+
+function acquireSlot(signal?: AbortSignal, ahead?: (n: number) => void): Promise<void> {
   throwIfAborted(signal);
   if (live < settings.maxWorkers && waiting.length === 0) {
     live++;
@@ -85,6 +91,7 @@ function acquireSlot(signal?: AbortSignal): Promise<void> {
       const i = waiting.indexOf(entry);
       if (i >= 0) waiting.splice(i, 1);
       reject(new CancelledError('computation cancelled'));
+      tellPlaces();
     };
     const entry = {
       start: () => {
@@ -92,15 +99,22 @@ function acquireSlot(signal?: AbortSignal): Promise<void> {
         live++;
         resolve();
       },
+      ahead,
     };
     waiting.push(entry);
     signal?.addEventListener('abort', onAbort, { once: true });
+    ahead?.(live + waiting.length - 1);
   });
 }
 
 function releaseSlot(): void {
   live--;
-  while (live < settings.maxWorkers && waiting.length > 0) waiting.shift()!.start();
+  let started = false;
+  while (live < settings.maxWorkers && waiting.length > 0) {
+    waiting.shift()!.start();
+    started = true;
+  }
+  if (started) tellPlaces();
 }
 
 function errorFrom(m: Extract<FromComputeWorker, { type: 'error' }>): Error {
@@ -120,7 +134,8 @@ export async function computeInWorker<T extends ComputeTask>(
   task: T,
   o: { workerPath: string | URL; signal?: AbortSignal; onProgress?: ExportProgress },
 ): Promise<ComputeResult<T>> {
-  await acquireSlot(o.signal);
+  // A task waiting for a worker says so, and how many computations are before it (the job's bar).
+  await acquireSlot(o.signal, o.onProgress && ((n) => o.onProgress!('waiting', n, 0)));
   return new Promise<ComputeResult<T>>((resolve, reject) => {
     let worker: Worker;
     try {

@@ -4,13 +4,14 @@
  * Reported by buildExport (reading, rendering, agreement) and by whoever writes the files (writing);
  * the engine's export job, the compute worker and the CLI say it with exportProgressMessage.
  */
-export type ExportStage = 'reading' | 'rendering' | 'agreement' | 'writing';
+export type ExportStage = 'waiting' | 'reading' | 'rendering' | 'agreement' | 'writing';
 
-/** `total` 0: a stage without a count (the bar is indeterminate). */
+/** `total` 0: a stage without a count (the bar is indeterminate). 'waiting' (for the compute worker): `done` is how many computations are before it. */
 export type ExportProgress = (stage: ExportStage, done: number, total: number) => void;
 
 /** How a stage reads, in the app's bar and the CLI's lines. */
 export function exportStageText(stage: ExportStage): string {
+  if (stage === 'waiting') return 'waiting for the compute worker';
   if (stage === 'reading') return "reading the pool's labels";
   if (stage === 'rendering') return 'rendering the files';
   if (stage === 'agreement') return "the datasheet's agreement bootstrap";
@@ -20,6 +21,7 @@ export function exportStageText(stage: ExportStage): string {
 /** The stage, and the resamples done of all during the agreement bootstrap. */
 export function exportProgressMessage(stage: ExportStage, done: number, total: number): string {
   const text = exportStageText(stage);
+  if (stage === 'waiting') return `${text}: ${done === 1 ? '1 computation' : `${done.toLocaleString('en-US')} computations`} before this one (agreement reports, comparisons, exports)`;
   return total > 0 ? `${text}: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} resamples` : text;
 }
 

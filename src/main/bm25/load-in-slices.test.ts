@@ -9,6 +9,7 @@ import { CancelledError } from '../errors';
 import { BM25_SCHEMA_SQL } from '../workspace/migrations';
 import { Bm25Index } from './bm25-index';
 import { randomCorpus } from './test-corpus';
+import { turnsWhile } from './test-turns';
 
 /** An index stored in many segments: appended chunks, each after the first with new text for documents indexed before. */
 function storedInSegments(): { db: Database.Database; queries: ReturnType<typeof randomCorpus> } {
@@ -28,14 +29,7 @@ describe('Bm25Index.loadInSlices', () => {
     const { db, queries } = storedInSegments();
     expect(db.prepare('SELECT count(*) FROM bm25_segments').pluck().get()).toBeGreaterThan(3);
     const whole = Bm25Index.load(db);
-    let turns = 0;
-    let loading = true;
-    const tick = (): void => {
-      turns++;
-      if (loading) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const sliced = await Bm25Index.loadInSlices(db, {}, { sliceMs: 0 }).finally(() => (loading = false));
+    const { value: sliced, turns } = await turnsWhile(Bm25Index.loadInSlices(db, {}, { sliceMs: 0 }));
     // A turn at least per segment and pass (sliceMs 0: a slice is one step).
     expect(turns).toBeGreaterThan(db.prepare('SELECT count(*) FROM bm25_segments').pluck().get() as number);
     expect(sliced.stats).toEqual(whole.stats);

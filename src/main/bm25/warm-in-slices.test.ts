@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
 import { blockMaxTotals } from './block-max-scoring';
 import { randomCorpus } from './test-corpus';
+import { turnsWhile } from './test-turns';
 
 /** Postings read for block bounds while `run` runs (both threads' parts). */
 function boundsRead(run: () => void): number {
@@ -25,14 +26,7 @@ describe('Bm25Index.warmInSlices', () => {
       const exhaustive = new Bm25Index({ scanMode: 'dense' });
       try {
         for (const i of [cold, warm, exhaustive]) i.addDocuments(docs);
-        let turns = 0;
-        let warming = true;
-        const tick = (): void => {
-          turns++;
-          if (warming) setImmediate(tick);
-        };
-        setImmediate(tick);
-        await warm.warmInSlices({ sliceMs: 0, postingsPerStep: 5000 }).finally(() => (warming = false));
+        const { turns } = await turnsWhile(warm.warmInSlices({ sliceMs: 0, postingsPerStep: 5000 }));
         expect(turns).toBeGreaterThan(1);
         const queries = docs.filter((_, i) => i % 97 === 0);
         let coldReads = 0;

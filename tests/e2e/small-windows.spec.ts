@@ -449,3 +449,45 @@ test('a button that switches screens leaves the focus on the new screen, ringed 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('tab-agreement')).toBeFocused();
 });
+
+test('a click on a keys\' list rings its cursor\'s row at once, before any key: Annotate\'s candidates, Review\'s list, Browse\'s results; a clicked plain button shows no ring', async () => {
+  // The rings were drawn with :focus-visible: after a click they showed only from the first key press, so a keyboard-first reader who clicked once did not see where the keys would act.
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/?signout`);
+  await openAnnotate(page, 'alice', 'bin');
+  // A click on the second candidate's position cell (the mouse again after openAnnotate's keys).
+  await page.getByTestId('candidate-row-1').locator('td').first().click();
+  await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+  await cursorRowRinged(page, 'candidates');
+
+  await openReview(page, 'bin');
+  await page.getByTestId('review-row-2').locator('td').first().click();
+  await expect(page.getByTestId('review-index')).toHaveText('3');
+  await expect(page.getByTestId('review-list')).toBeFocused();
+  await cursorRowRinged(page, 'review-list');
+  expect(await page.getByTestId('review-list-pane').evaluate((e) => getComputedStyle(e).outlineStyle), 'the pane of the list clicked').toBe('solid');
+
+  await page.goto(`${served.server!.url}/#browse`);
+  await page.getByTestId('browse-text').fill('body words');
+  await page.getByTestId('browse-search').click();
+  await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+  // The Search button clicked: a plain button keeps :focus-visible (no ring after a click).
+  await expect(page.getByTestId('browse-search')).toBeFocused();
+  expect(await page.getByTestId('browse-search').evaluate((e) => getComputedStyle(e).outlineStyle), 'the clicked Search button').toBe('none');
+  const result = page.getByTestId('browse-results').locator('button.link-button').nth(3);
+  const id = (await result.getAttribute('data-testid'))!.replace('browse-open-', '');
+  await result.click();
+  await expect(page.getByTestId('browse-question-id')).toHaveText(id);
+  await expect(result).toBeFocused();
+  const row = page.getByTestId(`browse-hit-${id}`);
+  await expect(row).toHaveAttribute('aria-current', 'true');
+  for (const shadow of await row.locator('td:visible').evaluateAll((cells) => cells.map((c) => getComputedStyle(c).boxShadow))) expect(shadow, 'a cell of the clicked result\'s row').toMatch(/inset/);
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, 'browse-800x600-clicked.png') });
+  // The focus elsewhere: the row shown keeps its marker (aria-current, the accent at its left), without the ring.
+  await page.getByTestId('browse-text').focus();
+  for (const shadow of await row.locator('td').evaluateAll((cells) => cells.map((c) => getComputedStyle(c).boxShadow))) expect(shadow).toBe('none');
+  expect(await row.locator('td').first().evaluate((e) => getComputedStyle(e).borderLeftStyle)).toBe('solid');
+});

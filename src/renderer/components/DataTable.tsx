@@ -37,6 +37,8 @@ export interface DataTableProps<T> {
   testId?: string;
   rowTestId?: (row: T) => string | undefined;
   rowClassName?: (row: T) => string | undefined;
+  /** The row that is the current one (aria-current; Browse's result whose question is shown). */
+  rowCurrent?: (row: T) => boolean;
   onRowClick?: (row: T) => void;
   /** Show a filter box; the text each row is searched in (default: every sortable value). */
   filter?: boolean | ((row: T) => string);
@@ -171,6 +173,7 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
                 key={r.id}
                 data-testid={p.rowTestId?.(r.original)}
                 className={p.rowClassName?.(r.original)}
+                aria-current={p.rowCurrent?.(r.original) || undefined}
                 onClick={p.onRowClick ? () => p.onRowClick!(r.original) : undefined}
               >
                 {r.getVisibleCells().map((cell) => {

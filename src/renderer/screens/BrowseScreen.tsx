@@ -168,10 +168,12 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
               )}
               <DataTable<BrowseHit>
                 testId="browse-results"
+                className="browse-results"
                 caption="Questions found"
                 rows={hits}
                 rowId={(h) => h.id}
                 rowTestId={(h) => `browse-hit-${h.id}`}
+                rowCurrent={(h) => shown?.question.id === h.id}
                 filter
                 filterLabel="Filter results"
                 empty="No question matches."

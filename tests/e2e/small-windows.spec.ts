@@ -491,3 +491,40 @@ test('a click on a keys\' list rings its cursor\'s row at once, before any key: 
   for (const shadow of await row.locator('td').evaluateAll((cells) => cells.map((c) => getComputedStyle(c).boxShadow))) expect(shadow).toBe('none');
   expect(await row.locator('td').first().evaluate((e) => getComputedStyle(e).borderLeftStyle)).toBe('solid');
 });
+
+test('Review\'s "item N of M" stays in view while the judge scrolls the pair\'s detail (and the page), at 1360×900, 1024×700, 800×600 and 680×450', async () => {
+  // At 680×450 the place stood in the pair's first line and scrolled away with the detail: a judge reading the votes lost where the cursor was.
+  const page = served.page;
+  try {
+    for (const [width, height] of [[1360, 900], [1024, 700], [800, 600], [680, 450]] as const) {
+      await page.setViewportSize({ width, height });
+      await openReview(page, 'lik');
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 6; i++) await page.keyboard.press('j');
+      await expect(page.getByTestId('review-index')).toHaveText('7');
+      await page.getByTestId('review-current').evaluate((e) => e.scrollTo({ top: e.scrollHeight }));
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      expect(await page.getByTestId('review-current').evaluate((e) => e.scrollTop), `the detail scrolled at ${width}×${height}`).toBeGreaterThan(width > 1100 ? -1 : 0);
+      // The progress line's "item N of M", else the pair's own: in the window, below a sticky top bar, not under anything.
+      const shown = await page.evaluate(() => {
+        const bar = document.querySelector('header.topbar')!;
+        const barBottom = getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+        const visible = (e: Element | null): boolean => {
+          if (!e || !(e instanceof HTMLElement) || e.offsetParent === null) return false;
+          const r = e.getBoundingClientRect();
+          if (r.top < barBottom || r.bottom > window.innerHeight || r.width === 0) return false;
+          const hit = document.elementFromPoint(r.left + Math.min(r.width / 2, 4), r.top + r.height / 2);
+          return !!hit && (e.contains(hit) || hit.contains(e));
+        };
+        const progress = document.querySelector('[data-testid=review-index]');
+        if (visible(progress)) return `item ${progress!.textContent} of ${progress!.parentElement!.textContent!.replace(/^.*of\s*/, '')}`;
+        const place = document.querySelector('[data-testid=review-detail-place]');
+        return visible(place) ? place!.textContent : 'none';
+      });
+      await page.screenshot({ path: path.join(SCREENS, `review-${width}x${height}-detail-scrolled.png`) });
+      expect(shown, `the cursor's place at ${width}×${height}`).toMatch(/^item 7 of 90\b/);
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});

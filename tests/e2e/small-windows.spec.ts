@@ -528,3 +528,49 @@ test('Review\'s "item N of M" stays in view while the judge scrolls the pair\'s 
     await page.setViewportSize({ width: 800, height: 600 });
   }
 });
+
+test('Browse\'s results: every column\'s sort control is visible and works from the keyboard at every width from 680 px up', async () => {
+  // From 761 to 1100 px the Source and BM25 columns went (their values under the title) and their sort buttons with them: no way to sort by source or score.
+  const page = served.page;
+  try {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(`${served.server!.url}/#browse`);
+    await page.getByTestId('browse-text').fill('body words');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+    await page.getByTestId('browse-results').locator('button.link-button').first().click();
+    await expect(page.getByTestId('browse-question-id')).not.toBeEmpty();
+    const results = page.getByTestId('browse-results');
+    const headerOf = { rank: '#', title: 'Question', source: 'Source', score: 'BM25' } as const;
+    for (const width of [680, 760, 761, 800, 1024, 1100, 1101, 1360]) {
+      await page.setViewportSize({ width, height: 700 });
+      for (const column of ['rank', 'title', 'source', 'score'] as const) {
+        // The column's own button, or the one standing for it in the title's header.
+        const button = page.locator(`[data-testid="browse-results-sort-${column}"]:visible, [data-testid="browse-results-sort-${column}-folded"]:visible`);
+        await expect(button, `${column}'s sort control at ${width} px`).toHaveCount(1);
+        await expect(button, `${column}'s sort control at ${width} px`).toBeInViewport();
+        await expect(button).toContainText(headerOf[column]);
+        if (width !== 800 && width !== 1360) continue;
+        // From the keyboard: Enter sorts by it (numbers from the largest), again reverses it, a third time gives the search's order back.
+        const order = async (): Promise<string[]> => results.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid') ?? ''));
+        const before = await order();
+        await button.focus();
+        await page.keyboard.press('Enter');
+        await expect(button).toBeFocused();
+        const [first, second] = column === 'rank' || column === 'score' ? ['▼', '▲'] : ['▲', '▼'];
+        await expect(button).toContainText(first);
+        await expect(button, 'says what it sorts by').toHaveAccessibleName(new RegExp(headerOf[column]));
+        if (column === 'rank') expect(await order(), 'by rank, from the last').toEqual([...before].reverse());
+        await page.keyboard.press('Enter');
+        await expect(button).toContainText(second);
+        if (column === 'rank') expect(await order(), 'by rank, from the first').toEqual(before);
+        await page.keyboard.press('Enter');
+        await expect(button).not.toContainText(/[▲▼]/);
+        expect(await order()).toEqual(before);
+      }
+      await page.screenshot({ path: path.join(SCREENS, `browse-${width}-sorts.png`) });
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});

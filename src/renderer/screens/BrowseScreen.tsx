@@ -207,9 +207,9 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                       </>
                     ),
                   },
-                  { id: 'source', header: 'Source', className: 'narrow browse-lesser', sortValue: (h) => h.source, cell: (h) => h.source },
+                  { id: 'source', header: 'Source', className: 'narrow browse-lesser', foldsInto: 'title', sortValue: (h) => h.source, cell: (h) => h.source },
                   ...(ranked
-                    ? [{ id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow browse-lesser', sortValue: (h: BrowseHit) => h.score ?? null, cell: scoreText }]
+                    ? [{ id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow browse-lesser', foldsInto: 'title', sortValue: (h: BrowseHit) => h.score ?? null, cell: scoreText }]
                     : []),
                 ]}
               />

@@ -281,39 +281,74 @@ test('Shift+Tab back up a long page keeps each control it reaches clear of the s
   }
 });
 
-test('at 800×600 and 680×450 the pools table scrolls sideways with its pool names kept at the left: Tab on a pool\'s Annotate still says which pool; annotators\' names are whole', async () => {
-  // The table needs 894 px: Tab to Annotate scrolled it sideways, the pool's name out of its box, the button alone in view.
+/** The pools table's box: whether it scrolls sideways, and its pool `name`'s cell is at its left and on top (not under another cell). */
+async function poolNameShown(page: Page, name: string, label: string): Promise<void> {
+  const wrap = page.getByTestId('pools-table').locator('xpath=..');
+  const box = await wrap.evaluate((e) => e.getBoundingClientRect().left);
+  const cell = page.getByTestId(`pool-row-${name}`).locator('td').first();
+  await expect(cell).toContainText(name);
+  const left = await cell.evaluate((e) => e.getBoundingClientRect().left);
+  expect(left, `the name's cell at ${left}, the table's box at ${box} (${label})`).toBeGreaterThanOrEqual(box - 1);
+  const hit = await cell.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + 8));
+  });
+  expect(hit, `the name cell is on top (${label})`).toBe(true);
+}
+
+test('the pools table fits windows from 680 to 1000 px wide (its lesser columns in a line under each name, their sort buttons in the Name header): Tab on a pool\'s Annotate shows its name; annotators\' names are whole', async () => {
+  // Under about 950 px the table (894 px) scrolled sideways: the pool's name stayed pinned at its left, but half the row was out of view at any time.
   const page = served.page;
   await page.goto(`${served.server!.url}/?signout`); // the owner (the F1 test signed judy in)
   try {
-    for (const [width, height] of [[800, 600], [680, 450]] as const) {
+    for (const [width, height] of [[680, 450], [760, 600], [800, 600], [900, 700], [950, 700], [1000, 700], [1001, 700], [1024, 700]] as const) {
+      const label = `${width}×${height}`;
       await page.setViewportSize({ width, height });
       await page.goto(`${served.server!.url}/#pools`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(SCREENS, `pools-${width}-table.png`) });
       await page.getByTestId('pool-guidelines-lik').focus();
       await page.keyboard.press('Tab');
       await expect(page.getByTestId('pool-annotate-lik')).toBeFocused();
       await expect(page.getByTestId('pool-annotate-lik')).toBeInViewport({ ratio: 1 });
       const wrap = page.getByTestId('pools-table').locator('xpath=..');
-      expect(await wrap.evaluate((e) => e.scrollLeft), 'the table scrolled sideways').toBeGreaterThan(0);
-      const box = await wrap.evaluate((e) => e.getBoundingClientRect().left);
-      const name = page.getByTestId('pool-row-lik').locator('td').first();
-      await expect(name).toContainText('lik');
-      const left = await name.evaluate((e) => e.getBoundingClientRect().left);
-      expect(left, `the name's cell at ${left}, the table's box at ${box} (${width}×${height})`).toBeGreaterThanOrEqual(box - 1);
-      // And nothing else shows through it.
-      const hit = await name.evaluate((e) => {
-        const r = e.getBoundingClientRect();
-        return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + 8));
-      });
-      expect(hit, 'the name cell is on top').toBe(true);
+      const { scroll, client } = await wrap.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+      expect(scroll, `the table ${scroll} px in a ${client}-px box at ${label}`).toBeLessThanOrEqual(client);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page at ${label}`).toBeLessThanOrEqual(width);
+      await poolNameShown(page, 'lik', label);
+      await expect(page.getByTestId('pool-row-lik').locator('td').first().locator('strong'), `the name beside its Annotate at ${label}`).toBeInViewport({ ratio: 1 });
       // The progress column's long annotator names break onto lines, whole (they were cut to "alex…").
       for (const who of await page.getByTestId('pool-row-lik').locator('.annotator-progress .who').all()) {
-        const { scroll, client, text } = await who.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent ?? '' }));
+        const { scroll: s, client: c, text } = await who.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent ?? '' }));
         expect(ANNOTATORS).toContain(text);
-        expect(scroll, `${text}: ${scroll} px in ${client}`).toBeLessThanOrEqual(client);
+        expect(s, `${text}: ${s} px in ${c} at ${label}`).toBeLessThanOrEqual(c);
+      }
+      // Every column's figures and sort control, in its column or under the name.
+      const details = page.getByTestId('pool-details-lik');
+      if (width <= 1000) await expect(details, `the lesser columns under the name at ${label}`).toHaveText('likert5 · 30 queries · 90 pairs');
+      else await expect(details).toBeHidden();
+      for (const column of ['name', 'scheme', 'retriever', 'depth', 'queries', 'pairs', 'blind']) {
+        const button = page.locator(`[data-testid="pools-table-sort-${column}"]:visible, [data-testid="pools-table-sort-${column}-folded"]:visible`);
+        await expect(button, `${column}'s sort control at ${label}`).toHaveCount(1);
+        await expect(button, `${column}'s sort control at ${label}`).toBeInViewport();
       }
       await page.screenshot({ path: path.join(SCREENS, `pools-${width}-annotate-focused.png`) });
     }
+    // The Depth control under the name sorts from the keyboard.
+    await page.setViewportSize({ width: 800, height: 600 });
+    const depth = page.getByTestId('pools-table-sort-depth-folded');
+    await depth.focus();
+    await page.keyboard.press('Enter');
+    await expect(depth).toContainText(/[▲▼]/);
+    await expect(depth).toHaveAccessibleName(/sort by Depth/);
+    // Narrower still (480 px), the table scrolls sideways with each pool's name kept at its left.
+    await page.setViewportSize({ width: 480, height: 600 });
+    await page.goto(`${served.server!.url}/#pools`);
+    await page.getByTestId('pool-guidelines-lik').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('pool-annotate-lik')).toBeInViewport({ ratio: 1 });
+    expect(await page.getByTestId('pools-table').locator('xpath=..').evaluate((e) => e.scrollLeft), 'the table scrolled sideways at 480 px').toBeGreaterThan(0);
+    await poolNameShown(page, 'lik', '480×600');
   } finally {
     await page.setViewportSize({ width: 800, height: 600 });
   }

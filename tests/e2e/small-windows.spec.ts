@@ -609,3 +609,71 @@ test('Browse\'s results: every column\'s sort control is visible and works from 
     await page.setViewportSize({ width: 800, height: 600 });
   }
 });
+
+/** The focused element is wholly in the window, below the top bar when that is sticky; `label` names it in failures. */
+async function focusedWhollyShown(page: Page, label: string): Promise<void> {
+  const { top, bottom, bar, height, id } = await page.evaluate(() => {
+    const e = document.activeElement!;
+    const r = e.getBoundingClientRect();
+    const topbar = document.querySelector('header.topbar')!;
+    const inDialog = !!e.closest('[role=dialog]');
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      bar: !inDialog && getComputedStyle(topbar).position === 'sticky' ? topbar.getBoundingClientRect().bottom : 0,
+      height: window.innerHeight,
+      id: e.getAttribute('data-testid') ?? e.tagName,
+    };
+  });
+  expect(top, `${label} (${id}): its top ${top}, the bar's bottom ${bar}`).toBeGreaterThanOrEqual(bar - 0.5);
+  expect(bottom, `${label} (${id}): its bottom ${bottom}, the window's ${height}`).toBeLessThanOrEqual(height + 0.5);
+}
+
+test('at 680×450 a tall text box reached with Tab stands wholly in the window (the guidelines\' Markdown, a note), scrolling inside itself', async () => {
+  // The guidelines' 14-line box was 322 px under a 140-px top bar in a 450-px window: Tab scrolled its top into view, its bottom 30 px below the window.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/?signout`);
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    await page.goto(`${served.server!.url}/#pools`);
+    await page.getByTestId('pool-guidelines-bin').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('guidelines-heading')).toBeFocused();
+    await page.keyboard.press('Tab');
+    const text = page.getByTestId('guidelines-text');
+    await expect(text).toBeFocused();
+    await focusedWhollyShown(page, 'the guidelines\' Markdown');
+    // Long guidelines scroll inside the box, which stays in the window.
+    await text.fill(Array.from({ length: 60 }, (_, i) => `- rule ${i + 1}`).join('\n'));
+    await page.keyboard.press('Control+End');
+    await focusedWhollyShown(page, 'the guidelines\' Markdown, 60 lines');
+    expect(await text.evaluate((e) => e.scrollHeight > e.clientHeight && e.scrollTop > 0), 'the box scrolls inside itself').toBe(true);
+    await page.screenshot({ path: path.join(SCREENS, 'guidelines-680x450-tab.png') });
+    // Back up and down again with Shift+Tab and Tab.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(text).toBeFocused();
+    await focusedWhollyShown(page, 'the guidelines\' Markdown, again');
+    // The Save button after it (and the preview, a scroller), too.
+    for (let i = 0; i < 3 && !(await page.getByTestId('guidelines-save').evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(page.getByTestId('guidelines-save')).toBeFocused();
+    await focusedWhollyShown(page, 'Save guidelines');
+
+    // A note on a label (c in Annotate): its box and buttons in the window, a long note scrolling inside the box.
+    await openAnnotate(page, 'alice', 'bin');
+    await page.keyboard.press('c');
+    const note = page.getByTestId('note-dialog-input');
+    await expect(note).toBeFocused();
+    await focusedWhollyShown(page, 'the note');
+    await note.fill(Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n'));
+    await focusedWhollyShown(page, 'the note, 40 lines');
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('note-dialog-save')).toBeFocused();
+    await focusedWhollyShown(page, 'the note\'s Save');
+    await page.screenshot({ path: path.join(SCREENS, 'note-680x450.png') });
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('note-dialog')).toHaveCount(0);
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});

@@ -678,3 +678,21 @@ test('at 680×450 a tall text box reached with Tab stands wholly in the window (
     await page.setViewportSize({ width: 800, height: 600 });
   }
 });
+
+test('at 680×450, Home or End on the pair the cursor is already on brings it into view too (the first key after opening Review)', async () => {
+  // The page scrolled the split into view only when the cursor changed: opened on the first pair, Home left its row cut by the window's bottom (62% shown).
+  const page = served.page;
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    await page.goto(`${served.server!.url}/#review`);
+    await page.reload();
+    await openReview(page, 'bin');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const at = (await page.getByTestId('review-index').textContent())!;
+    await page.keyboard.press(at === '1' ? 'Home' : 'End');
+    await expect(page.getByTestId('review-index')).toHaveText(at);
+    await pairInView(page, at);
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});

@@ -4,7 +4,7 @@ import { DEFAULT_RELEVANCE_THRESHOLD, everyGradeSimilarNote } from '../../shared
 import { describeSelectedOn } from '../../shared/selected-on';
 import { GradeThreshold } from '../components/GradeThreshold';
 import type { SharedState } from '../lib/shared-state';
-import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
 import { LineChart, PALETTE } from '../components/LineChart';
 import { ComparePanel } from './ComparePanel';
@@ -126,7 +126,8 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
     setUpdates((u) => u + 1);
     setPeopleVersion((v) => v + 1);
   };
-  useEvent('workspace.changed', refreshAll);
+  // An ordered pool's draws (an annotator given their next query) change no label and no one: nothing to read.
+  useWorkspaceChangedExceptDraws(refreshAll);
   useReconnect(refreshAll);
 
   const runs = ev ? Object.entries(ev.runs) : [];

@@ -23,6 +23,7 @@ import { OpenNotices } from './components/OpenNotices';
 import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
 import { isActivationTarget, isTypingTarget } from './lib/typing';
+import { useTextBoxesInView } from './lib/text-box-in-view';
 
 /** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
 function tabFromHash(): string | null {
@@ -172,6 +173,8 @@ export function App(): ReactNode {
   useEffect(() => {
     document.title = info?.workspaceName ? `QPairs — ${info.workspaceName}` : 'QPairs';
   }, [info]);
+
+  useTextBoxesInView();
 
   // The sticky top bar's height (it wraps on narrow windows): sticky panels below it use --topbar-h.
   useEffect(() => {

@@ -206,4 +206,11 @@ test('a draw of the ordered pool makes no screen that shows nothing of it read a
   await expect.poll(() => count('questions.search')).toBeGreaterThan(0);
   await finishCarolsQuery();
   await drawAndExpectNoRead(['questions.search', 'pool.list']);
+  // Evaluate: a draw changes no label (it evaluated again and read the label sources again).
+  await page.goto(`${served.server!.url}/#evaluate`);
+  await page.getByTestId('eval-pool').selectOption('p');
+  await expect.poll(() => count('eval.pool')).toBeGreaterThan(0);
+  await expect.poll(() => count('annotator.list')).toBeGreaterThan(0);
+  await finishCarolsQuery();
+  await drawAndExpectNoRead(['eval.pool', 'annotator.list', 'pool.list']);
 });

@@ -281,39 +281,74 @@ test('Shift+Tab back up a long page keeps each control it reaches clear of the s
   }
 });
 
-test('at 800×600 and 680×450 the pools table scrolls sideways with its pool names kept at the left: Tab on a pool\'s Annotate still says which pool; annotators\' names are whole', async () => {
-  // The table needs 894 px: Tab to Annotate scrolled it sideways, the pool's name out of its box, the button alone in view.
+/** The pools table's box: whether it scrolls sideways, and its pool `name`'s cell is at its left and on top (not under another cell). */
+async function poolNameShown(page: Page, name: string, label: string): Promise<void> {
+  const wrap = page.getByTestId('pools-table').locator('xpath=..');
+  const box = await wrap.evaluate((e) => e.getBoundingClientRect().left);
+  const cell = page.getByTestId(`pool-row-${name}`).locator('td').first();
+  await expect(cell).toContainText(name);
+  const left = await cell.evaluate((e) => e.getBoundingClientRect().left);
+  expect(left, `the name's cell at ${left}, the table's box at ${box} (${label})`).toBeGreaterThanOrEqual(box - 1);
+  const hit = await cell.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + 8));
+  });
+  expect(hit, `the name cell is on top (${label})`).toBe(true);
+}
+
+test('the pools table fits windows from 680 to 1000 px wide (its lesser columns in a line under each name, their sort buttons in the Name header): Tab on a pool\'s Annotate shows its name; annotators\' names are whole', async () => {
+  // Under about 950 px the table (894 px) scrolled sideways: the pool's name stayed pinned at its left, but half the row was out of view at any time.
   const page = served.page;
   await page.goto(`${served.server!.url}/?signout`); // the owner (the F1 test signed judy in)
   try {
-    for (const [width, height] of [[800, 600], [680, 450]] as const) {
+    for (const [width, height] of [[680, 450], [760, 600], [800, 600], [900, 700], [950, 700], [1000, 700], [1001, 700], [1024, 700]] as const) {
+      const label = `${width}×${height}`;
       await page.setViewportSize({ width, height });
       await page.goto(`${served.server!.url}/#pools`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(SCREENS, `pools-${width}-table.png`) });
       await page.getByTestId('pool-guidelines-lik').focus();
       await page.keyboard.press('Tab');
       await expect(page.getByTestId('pool-annotate-lik')).toBeFocused();
       await expect(page.getByTestId('pool-annotate-lik')).toBeInViewport({ ratio: 1 });
       const wrap = page.getByTestId('pools-table').locator('xpath=..');
-      expect(await wrap.evaluate((e) => e.scrollLeft), 'the table scrolled sideways').toBeGreaterThan(0);
-      const box = await wrap.evaluate((e) => e.getBoundingClientRect().left);
-      const name = page.getByTestId('pool-row-lik').locator('td').first();
-      await expect(name).toContainText('lik');
-      const left = await name.evaluate((e) => e.getBoundingClientRect().left);
-      expect(left, `the name's cell at ${left}, the table's box at ${box} (${width}×${height})`).toBeGreaterThanOrEqual(box - 1);
-      // And nothing else shows through it.
-      const hit = await name.evaluate((e) => {
-        const r = e.getBoundingClientRect();
-        return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + 8));
-      });
-      expect(hit, 'the name cell is on top').toBe(true);
+      const { scroll, client } = await wrap.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+      expect(scroll, `the table ${scroll} px in a ${client}-px box at ${label}`).toBeLessThanOrEqual(client);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page at ${label}`).toBeLessThanOrEqual(width);
+      await poolNameShown(page, 'lik', label);
+      await expect(page.getByTestId('pool-row-lik').locator('td').first().locator('strong'), `the name beside its Annotate at ${label}`).toBeInViewport({ ratio: 1 });
       // The progress column's long annotator names break onto lines, whole (they were cut to "alex…").
       for (const who of await page.getByTestId('pool-row-lik').locator('.annotator-progress .who').all()) {
-        const { scroll, client, text } = await who.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent ?? '' }));
+        const { scroll: s, client: c, text } = await who.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent ?? '' }));
         expect(ANNOTATORS).toContain(text);
-        expect(scroll, `${text}: ${scroll} px in ${client}`).toBeLessThanOrEqual(client);
+        expect(s, `${text}: ${s} px in ${c} at ${label}`).toBeLessThanOrEqual(c);
+      }
+      // Every column's figures and sort control, in its column or under the name.
+      const details = page.getByTestId('pool-details-lik');
+      if (width <= 1000) await expect(details, `the lesser columns under the name at ${label}`).toHaveText('likert5 · 30 queries · 90 pairs');
+      else await expect(details).toBeHidden();
+      for (const column of ['name', 'scheme', 'retriever', 'depth', 'queries', 'pairs', 'blind']) {
+        const button = page.locator(`[data-testid="pools-table-sort-${column}"]:visible, [data-testid="pools-table-sort-${column}-folded"]:visible`);
+        await expect(button, `${column}'s sort control at ${label}`).toHaveCount(1);
+        await expect(button, `${column}'s sort control at ${label}`).toBeInViewport();
       }
       await page.screenshot({ path: path.join(SCREENS, `pools-${width}-annotate-focused.png`) });
     }
+    // The Depth control under the name sorts from the keyboard.
+    await page.setViewportSize({ width: 800, height: 600 });
+    const depth = page.getByTestId('pools-table-sort-depth-folded');
+    await depth.focus();
+    await page.keyboard.press('Enter');
+    await expect(depth).toContainText(/[▲▼]/);
+    await expect(depth).toHaveAccessibleName(/sort by Depth/);
+    // Narrower still (480 px), the table scrolls sideways with each pool's name kept at its left.
+    await page.setViewportSize({ width: 480, height: 600 });
+    await page.goto(`${served.server!.url}/#pools`);
+    await page.getByTestId('pool-guidelines-lik').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('pool-annotate-lik')).toBeInViewport({ ratio: 1 });
+    expect(await page.getByTestId('pools-table').locator('xpath=..').evaluate((e) => e.scrollLeft), 'the table scrolled sideways at 480 px').toBeGreaterThan(0);
+    await poolNameShown(page, 'lik', '480×600');
   } finally {
     await page.setViewportSize({ width: 800, height: 600 });
   }
@@ -379,7 +414,7 @@ test('Browse at 800×600 and 1024×700, the question open beside: a result\'s ti
       const title = await results.locator('td:has(button.link-button)').first().evaluate((e) => e.getBoundingClientRect().width);
       const table = await results.evaluate((e) => e.getBoundingClientRect().width);
       expect(title, `the title's cell at ${width}: ${title} px of the table's ${table}`).toBeGreaterThanOrEqual(0.7 * table);
-      await expect(results.locator('thead th:visible')).toHaveText(['#', 'Question']);
+      await expect(results.locator('thead th:visible')).toHaveText(['#', /^Question/]); // (the hidden columns' sort buttons beside it)
       const first = results.locator('tbody tr').first();
       await expect(first.locator('.browse-hit-meta')).toHaveText(/^q · BM25 \d+\.\d\d$/);
       await expect(first.locator('.browse-hit-meta')).toBeVisible();
@@ -390,7 +425,8 @@ test('Browse at 800×600 and 1024×700, the question open beside: a result\'s ti
     }
     // A wide window keeps the columns (the line under the title hidden).
     await page.setViewportSize({ width: 1360, height: 900 });
-    await expect(results.locator('thead th:visible')).toHaveText(['#', 'Question', 'Source', 'BM25']);
+    await expect(results.locator('thead th:visible')).toHaveText(['#', /^Question/, 'Source', 'BM25']);
+    await expect(results.locator('.folded-sorts')).toBeHidden();
     await expect(results.locator('.browse-hit-meta').first()).toBeHidden();
   } finally {
     await page.setViewportSize({ width: 800, height: 600 });
@@ -448,4 +484,215 @@ test('a button that switches screens leaves the focus on the new screen, ringed 
   await page.getByTestId('tab-agreement').focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('tab-agreement')).toBeFocused();
+});
+
+test('a click on a keys\' list rings its cursor\'s row at once, before any key: Annotate\'s candidates, Review\'s list, Browse\'s results; a clicked plain button shows no ring', async () => {
+  // The rings were drawn with :focus-visible: after a click they showed only from the first key press, so a keyboard-first reader who clicked once did not see where the keys would act.
+  const page = served.page;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(`${served.server!.url}/?signout`);
+  await openAnnotate(page, 'alice', 'bin');
+  // A click on the second candidate's position cell (the mouse again after openAnnotate's keys).
+  await page.getByTestId('candidate-row-1').locator('td').first().click();
+  await expect(page.getByTestId('candidate-row-1')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('candidates')).toBeFocused();
+  await cursorRowRinged(page, 'candidates');
+
+  await openReview(page, 'bin');
+  await page.getByTestId('review-row-2').locator('td').first().click();
+  await expect(page.getByTestId('review-index')).toHaveText('3');
+  await expect(page.getByTestId('review-list')).toBeFocused();
+  await cursorRowRinged(page, 'review-list');
+  expect(await page.getByTestId('review-list-pane').evaluate((e) => getComputedStyle(e).outlineStyle), 'the pane of the list clicked').toBe('solid');
+
+  await page.goto(`${served.server!.url}/#browse`);
+  await page.getByTestId('browse-text').fill('body words');
+  await page.getByTestId('browse-search').click();
+  await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+  // The Search button clicked: a plain button keeps :focus-visible (no ring after a click).
+  await expect(page.getByTestId('browse-search')).toBeFocused();
+  expect(await page.getByTestId('browse-search').evaluate((e) => getComputedStyle(e).outlineStyle), 'the clicked Search button').toBe('none');
+  const result = page.getByTestId('browse-results').locator('button.link-button').nth(3);
+  const id = (await result.getAttribute('data-testid'))!.replace('browse-open-', '');
+  await result.click();
+  await expect(page.getByTestId('browse-question-id')).toHaveText(id);
+  await expect(result).toBeFocused();
+  const row = page.getByTestId(`browse-hit-${id}`);
+  await expect(row).toHaveAttribute('aria-current', 'true');
+  for (const shadow of await row.locator('td:visible').evaluateAll((cells) => cells.map((c) => getComputedStyle(c).boxShadow))) expect(shadow, 'a cell of the clicked result\'s row').toMatch(/inset/);
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, 'browse-800x600-clicked.png') });
+  // The focus elsewhere: the row shown keeps its marker (aria-current, the accent at its left), without the ring.
+  await page.getByTestId('browse-text').focus();
+  for (const shadow of await row.locator('td').evaluateAll((cells) => cells.map((c) => getComputedStyle(c).boxShadow))) expect(shadow).toBe('none');
+  expect(await row.locator('td').first().evaluate((e) => getComputedStyle(e).borderLeftStyle)).toBe('solid');
+});
+
+test('Review\'s "item N of M" stays in view while the judge scrolls the pair\'s detail (and the page), at 1360×900, 1024×700, 800×600 and 680×450', async () => {
+  // At 680×450 the place stood in the pair's first line and scrolled away with the detail: a judge reading the votes lost where the cursor was.
+  const page = served.page;
+  try {
+    for (const [width, height] of [[1360, 900], [1024, 700], [800, 600], [680, 450]] as const) {
+      await page.setViewportSize({ width, height });
+      await openReview(page, 'lik');
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 6; i++) await page.keyboard.press('j');
+      await expect(page.getByTestId('review-index')).toHaveText('7');
+      await page.getByTestId('review-current').evaluate((e) => e.scrollTo({ top: e.scrollHeight }));
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      expect(await page.getByTestId('review-current').evaluate((e) => e.scrollTop), `the detail scrolled at ${width}×${height}`).toBeGreaterThan(width > 1100 ? -1 : 0);
+      // The progress line's "item N of M", else the pair's own: in the window, below a sticky top bar, not under anything.
+      const shown = await page.evaluate(() => {
+        const bar = document.querySelector('header.topbar')!;
+        const barBottom = getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+        const visible = (e: Element | null): boolean => {
+          if (!e || !(e instanceof HTMLElement) || e.offsetParent === null) return false;
+          const r = e.getBoundingClientRect();
+          if (r.top < barBottom || r.bottom > window.innerHeight || r.width === 0) return false;
+          const hit = document.elementFromPoint(r.left + Math.min(r.width / 2, 4), r.top + r.height / 2);
+          return !!hit && (e.contains(hit) || hit.contains(e));
+        };
+        const progress = document.querySelector('[data-testid=review-index]');
+        if (visible(progress)) return `item ${progress!.textContent} of ${progress!.parentElement!.textContent!.replace(/^.*of\s*/, '')}`;
+        const place = document.querySelector('[data-testid=review-detail-place]');
+        return visible(place) ? place!.textContent : 'none';
+      });
+      await page.screenshot({ path: path.join(SCREENS, `review-${width}x${height}-detail-scrolled.png`) });
+      expect(shown, `the cursor's place at ${width}×${height}`).toMatch(/^item 7 of 90\b/);
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+test('Browse\'s results: every column\'s sort control is visible and works from the keyboard at every width from 680 px up', async () => {
+  // From 761 to 1100 px the Source and BM25 columns went (their values under the title) and their sort buttons with them: no way to sort by source or score.
+  const page = served.page;
+  try {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(`${served.server!.url}/#browse`);
+    await page.getByTestId('browse-text').fill('body words');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('browse-status')).toHaveText('50 questions found');
+    await page.getByTestId('browse-results').locator('button.link-button').first().click();
+    await expect(page.getByTestId('browse-question-id')).not.toBeEmpty();
+    const results = page.getByTestId('browse-results');
+    const headerOf = { rank: '#', title: 'Question', source: 'Source', score: 'BM25' } as const;
+    for (const width of [680, 760, 761, 800, 1024, 1100, 1101, 1360]) {
+      await page.setViewportSize({ width, height: 700 });
+      for (const column of ['rank', 'title', 'source', 'score'] as const) {
+        // The column's own button, or the one standing for it in the title's header.
+        const button = page.locator(`[data-testid="browse-results-sort-${column}"]:visible, [data-testid="browse-results-sort-${column}-folded"]:visible`);
+        await expect(button, `${column}'s sort control at ${width} px`).toHaveCount(1);
+        await expect(button, `${column}'s sort control at ${width} px`).toBeInViewport();
+        await expect(button).toContainText(headerOf[column]);
+        if (width !== 800 && width !== 1360) continue;
+        // From the keyboard: Enter sorts by it (numbers from the largest), again reverses it, a third time gives the search's order back.
+        const order = async (): Promise<string[]> => results.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid') ?? ''));
+        const before = await order();
+        await button.focus();
+        await page.keyboard.press('Enter');
+        await expect(button).toBeFocused();
+        const [first, second] = column === 'rank' || column === 'score' ? ['▼', '▲'] : ['▲', '▼'];
+        await expect(button).toContainText(first);
+        await expect(button, 'says what it sorts by').toHaveAccessibleName(new RegExp(headerOf[column]));
+        if (column === 'rank') expect(await order(), 'by rank, from the last').toEqual([...before].reverse());
+        await page.keyboard.press('Enter');
+        await expect(button).toContainText(second);
+        if (column === 'rank') expect(await order(), 'by rank, from the first').toEqual(before);
+        await page.keyboard.press('Enter');
+        await expect(button).not.toContainText(/[▲▼]/);
+        expect(await order()).toEqual(before);
+      }
+      await page.screenshot({ path: path.join(SCREENS, `browse-${width}-sorts.png`) });
+    }
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+/** The focused element is wholly in the window, below the top bar when that is sticky; `label` names it in failures. */
+async function focusedWhollyShown(page: Page, label: string): Promise<void> {
+  const { top, bottom, bar, height, id } = await page.evaluate(() => {
+    const e = document.activeElement!;
+    const r = e.getBoundingClientRect();
+    const topbar = document.querySelector('header.topbar')!;
+    const inDialog = !!e.closest('[role=dialog]');
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      bar: !inDialog && getComputedStyle(topbar).position === 'sticky' ? topbar.getBoundingClientRect().bottom : 0,
+      height: window.innerHeight,
+      id: e.getAttribute('data-testid') ?? e.tagName,
+    };
+  });
+  expect(top, `${label} (${id}): its top ${top}, the bar's bottom ${bar}`).toBeGreaterThanOrEqual(bar - 0.5);
+  expect(bottom, `${label} (${id}): its bottom ${bottom}, the window's ${height}`).toBeLessThanOrEqual(height + 0.5);
+}
+
+test('at 680×450 a tall text box reached with Tab stands wholly in the window (the guidelines\' Markdown, a note), scrolling inside itself', async () => {
+  // The guidelines' 14-line box was 322 px under a 140-px top bar in a 450-px window: Tab scrolled its top into view, its bottom 30 px below the window.
+  const page = served.page;
+  await page.goto(`${served.server!.url}/?signout`);
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    await page.goto(`${served.server!.url}/#pools`);
+    await page.getByTestId('pool-guidelines-bin').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('guidelines-heading')).toBeFocused();
+    await page.keyboard.press('Tab');
+    const text = page.getByTestId('guidelines-text');
+    await expect(text).toBeFocused();
+    await focusedWhollyShown(page, 'the guidelines\' Markdown');
+    // Long guidelines scroll inside the box, which stays in the window.
+    await text.fill(Array.from({ length: 60 }, (_, i) => `- rule ${i + 1}`).join('\n'));
+    await page.keyboard.press('Control+End');
+    await focusedWhollyShown(page, 'the guidelines\' Markdown, 60 lines');
+    expect(await text.evaluate((e) => e.scrollHeight > e.clientHeight && e.scrollTop > 0), 'the box scrolls inside itself').toBe(true);
+    await page.screenshot({ path: path.join(SCREENS, 'guidelines-680x450-tab.png') });
+    // Back up and down again with Shift+Tab and Tab.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(text).toBeFocused();
+    await focusedWhollyShown(page, 'the guidelines\' Markdown, again');
+    // The Save button after it (and the preview, a scroller), too.
+    for (let i = 0; i < 3 && !(await page.getByTestId('guidelines-save').evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(page.getByTestId('guidelines-save')).toBeFocused();
+    await focusedWhollyShown(page, 'Save guidelines');
+
+    // A note on a label (c in Annotate): its box and buttons in the window, a long note scrolling inside the box.
+    await openAnnotate(page, 'alice', 'bin');
+    await page.keyboard.press('c');
+    const note = page.getByTestId('note-dialog-input');
+    await expect(note).toBeFocused();
+    await focusedWhollyShown(page, 'the note');
+    await note.fill(Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n'));
+    await focusedWhollyShown(page, 'the note, 40 lines');
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('note-dialog-save')).toBeFocused();
+    await focusedWhollyShown(page, 'the note\'s Save');
+    await page.screenshot({ path: path.join(SCREENS, 'note-680x450.png') });
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('note-dialog')).toHaveCount(0);
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
+});
+
+test('at 680×450, Home or End on the pair the cursor is already on brings it into view too (the first key after opening Review)', async () => {
+  // The page scrolled the split into view only when the cursor changed: opened on the first pair, Home left its row cut by the window's bottom (62% shown).
+  const page = served.page;
+  await page.setViewportSize({ width: 680, height: 450 });
+  try {
+    await page.goto(`${served.server!.url}/#review`);
+    await page.reload();
+    await openReview(page, 'bin');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const at = (await page.getByTestId('review-index').textContent())!;
+    await page.keyboard.press(at === '1' ? 'Home' : 'End');
+    await expect(page.getByTestId('review-index')).toHaveText(at);
+    await pairInView(page, at);
+  } finally {
+    await page.setViewportSize({ width: 800, height: 600 });
+  }
 });

@@ -12,6 +12,7 @@ import {
   type TableOptions,
   type ColumnDef,
   type SortingState,
+  type Column as TableColumn,
 } from '@tanstack/react-table';
 
 export interface Column<T> {
@@ -28,6 +29,11 @@ export interface Column<T> {
   cellTestId?: (row: T) => string | undefined;
   /** More data-* attributes for the cell. */
   cellData?: (row: T) => Record<`data-${string}`, string>;
+  /**
+   * The id of the column whose cells show this one's value where a window width hides this column
+   * (styles.css): its sort button stands in that column's header too, shown only there (.folded-sorts).
+   */
+  foldsInto?: string;
 }
 
 export interface DataTableProps<T> {
@@ -37,6 +43,8 @@ export interface DataTableProps<T> {
   testId?: string;
   rowTestId?: (row: T) => string | undefined;
   rowClassName?: (row: T) => string | undefined;
+  /** The row that is the current one (aria-current; Browse's result whose question is shown). */
+  rowCurrent?: (row: T) => boolean;
   onRowClick?: (row: T) => void;
   /** Show a filter box; the text each row is searched in (default: every sortable value). */
   filter?: boolean | ((row: T) => string);
@@ -138,6 +146,7 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
                   const c = h.column.columnDef.meta as Column<T>;
                   const sorted = h.column.getIsSorted();
                   const sortable = h.column.getCanSort();
+                  const folded = p.columns.filter((f) => f.foldsInto === c.id && f.sortValue);
                   return (
                     <th
                       key={h.id}
@@ -146,18 +155,13 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
                       title={c.title}
                       aria-sort={sortable ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
                     >
-                      {sortable ? (
-                        <button
-                          type="button"
-                          className="sort-button"
-                          onClick={h.column.getToggleSortingHandler()}
-                          data-testid={p.testId ? `${p.testId}-sort-${c.id}` : undefined}
-                        >
-                          {c.header}
-                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
-                        </button>
-                      ) : (
-                        c.header
+                      {sortable ? <SortButton column={h.column} header={c.header} testId={p.testId && `${p.testId}-sort-${c.id}`} /> : c.header}
+                      {folded.length > 0 && (
+                        <span className="folded-sorts">
+                          {folded.map((f) => (
+                            <SortButton key={f.id} column={table.getColumn(f.id)!} header={f.header} testId={p.testId && `${p.testId}-sort-${f.id}-folded`} folded />
+                          ))}
+                        </span>
                       )}
                     </th>
                   );
@@ -171,6 +175,7 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
                 key={r.id}
                 data-testid={p.rowTestId?.(r.original)}
                 className={p.rowClassName?.(r.original)}
+                aria-current={p.rowCurrent?.(r.original) || undefined}
                 onClick={p.onRowClick ? () => p.onRowClick!(r.original) : undefined}
               >
                 {r.getVisibleCells().map((cell) => {
@@ -196,6 +201,23 @@ export function DataTable<T>(p: DataTableProps<T>): ReactNode {
         </table>
       </div>
     </div>
+  );
+}
+
+/**
+ * A header's sort button: by its column, then the reverse, then the rows' own order. `folded`: it
+ * stands in another column's header (Column.foldsInto), so it says what it sorts by and how, the
+ * th's aria-sort being that other column's.
+ */
+function SortButton<T>({ column, header, testId, folded }: { column: TableColumn<T>; header: ReactNode; testId: string | undefined; folded?: boolean }): ReactNode {
+  const sorted = column.getIsSorted();
+  return (
+    <button type="button" className="sort-button" onClick={column.getToggleSortingHandler()} data-testid={testId}>
+      {folded && <span className="visually-hidden">sort by </span>}
+      {header}
+      <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+      {folded && sorted && <span className="visually-hidden">{sorted === 'asc' ? ', ascending' : ', descending'}</span>}
+    </button>
   );
 }
 

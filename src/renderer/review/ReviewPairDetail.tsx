@@ -40,6 +40,7 @@ export function ReviewPairDetail({
   const pair = detail?.pair ?? null;
   const runs = pair ? Object.keys(pair.apChange) : [];
   const judgeLabel = describeLabel(scheme, current.value);
+  const placeText = `item ${fmtInt(place.at)} of ${fmtInt(place.of)}`;
   return (
     <section
       className="review-detail"
@@ -54,6 +55,13 @@ export function ReviewPairDetail({
           The texts of this pair could not be read: {detail.error}
         </p>
       )}
+      {/* Shown where the split fills a short window (styles.css): the progress line has scrolled away
+          there. At the pane's top, it stays there as the judge scrolls the pair. */}
+      <div className="review-detail-place-bar small" aria-hidden="true">
+        <span className="review-detail-place" data-testid="review-detail-place">
+          {placeText}
+        </span>
+      </div>
       <PairText
         which="query"
         id={current.item.queryId}
@@ -61,9 +69,9 @@ export function ReviewPairDetail({
         title={pair ? pair.query?.title : current.item.queryTitle}
         body={pair ? (pair.query?.body ?? null) : undefined}
         aside={
-          // Shown where the split fills a short window (styles.css): the progress line has scrolled away there.
-          <span className="review-detail-place" data-testid="review-detail-place" aria-hidden="true">
-            item {fmtInt(place.at)} of {fmtInt(place.of)}
+          // The room the place below takes at the end of the pair's first line (hidden, holding the line clear of it).
+          <span className="review-detail-place-room" aria-hidden="true">
+            {placeText}
           </span>
         }
       />

@@ -63,6 +63,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const [queue, setQueue] = useState<ReviewQueue | null>(null);
   const [order, setOrder] = useState<string[]>([]);
   const [cursorKey, setCursorKey] = useState<string | null>(null);
+  /** The moves made by the keys (j/k, Home/End, PgUp/PgDn), counted: each brings the cursor's pair into view. */
+  const [moves, setMoves] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   /** An undo's or redo's notice of a reason: it says so when the engine refuses the change. */
@@ -334,6 +336,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (!rs.length) return;
     const i = delta === 'home' ? 0 : delta === 'end' ? rs.length - 1 : Math.max(0, Math.min(rs.length - 1, cursorRef.current + delta));
     setCursorKey(rs[i]!.key);
+    setMoves((n) => n + 1);
   };
 
   const goNextUnsettled = (treatCurrentAsSettled: boolean): void => {
@@ -500,13 +503,15 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
 
   const currentRow = useRef<HTMLTableRowElement | null>(null);
   const splitRef = useRef<HTMLDivElement | null>(null);
+  // On each move, the cursor's pair into view: a key that leaves the cursor where it is (Home on the
+  // first pair, the first key after opening) brings it into view too (`moves`).
   useEffect(() => {
     currentRow.current?.scrollIntoView({ block: 'nearest' });
     // A narrow window's detail scrolls as a whole: the next pair shows from its titles.
     splitRef.current?.querySelector('[data-testid="review-current"]')?.scrollTo({ top: 0 });
     // A short window (splitFillsWindow): the page scrolls the split to the window's top, list and pair both in view.
     if (splitRef.current?.dataset.fillsWindow) splitRef.current.scrollIntoView({ block: 'start' });
-  }, [cursorKey]);
+  }, [cursorKey, moves]);
 
   // Brought here by a button of another screen (Agreement's Review): the focus, which went with that
   // screen, goes to the list once it shows (unless it was put elsewhere meanwhile).

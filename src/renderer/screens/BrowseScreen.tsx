@@ -168,10 +168,12 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
               )}
               <DataTable<BrowseHit>
                 testId="browse-results"
+                className="browse-results"
                 caption="Questions found"
                 rows={hits}
                 rowId={(h) => h.id}
                 rowTestId={(h) => `browse-hit-${h.id}`}
+                rowCurrent={(h) => shown?.question.id === h.id}
                 filter
                 filterLabel="Filter results"
                 empty="No question matches."
@@ -205,9 +207,9 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                       </>
                     ),
                   },
-                  { id: 'source', header: 'Source', className: 'narrow browse-lesser', sortValue: (h) => h.source, cell: (h) => h.source },
+                  { id: 'source', header: 'Source', className: 'narrow browse-lesser', foldsInto: 'title', sortValue: (h) => h.source, cell: (h) => h.source },
                   ...(ranked
-                    ? [{ id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow browse-lesser', sortValue: (h: BrowseHit) => h.score ?? null, cell: scoreText }]
+                    ? [{ id: 'score', header: 'BM25', title: 'BM25 score of the question for this search (not a pool ranker’s)', className: 'num narrow browse-lesser', foldsInto: 'title', sortValue: (h: BrowseHit) => h.score ?? null, cell: scoreText }]
                     : []),
                 ]}
               />

@@ -4,7 +4,7 @@ import { DEFAULT_RELEVANCE_THRESHOLD, everyGradeSimilarNote } from '../../shared
 import { describeSelectedOn } from '../../shared/selected-on';
 import { GradeThreshold } from '../components/GradeThreshold';
 import type { SharedState } from '../lib/shared-state';
-import { useApp, useEvent, useReconnect } from '../lib/context';
+import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt, fmtMetric } from '../lib/format';
 import { LineChart, PALETTE } from '../components/LineChart';
 import { ComparePanel } from './ComparePanel';
@@ -59,14 +59,17 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const graded = poolInfo !== null && poolInfo.scheme !== 'binary';
   const [evError, setEvError] = useState<string | null>(null);
   const [latency, setLatency] = useState<number | null>(null);
+  /** Bumped with each re-evaluation after a change: the drill-down reads its query again. */
   const [updates, setUpdates] = useState(0);
+  /** Bumped when the people may have changed: the label sources are read again (once per visit otherwise, not per re-evaluation). */
+  const [peopleVersion, setPeopleVersion] = useState(0);
 
   useEffect(() => {
     client
       .invoke('annotator.list', {})
       .then((list) => setAnnotators(list.map((a) => a.name)))
       .catch(() => {});
-  }, [client, updates]);
+  }, [client, peopleVersion]);
 
   // Default: for judges and owners the CLI's rule (the engine's: gold when the pool has gold
   // labels, else @aggregate); an annotator starts on their own labels, else gold, else whoever has labels.
@@ -112,7 +115,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   }, 80);
   useEvent('label.changed', (rec) => {
     if (rec.pool !== pool) return;
-    if (!annotators.includes(rec.annotator)) setUpdates((u) => u + 1);
+    if (!annotators.includes(rec.annotator)) setPeopleVersion((v) => v + 1);
     if (rec.annotator !== who && who !== '@aggregate' && who !== DEFAULT_SOURCE) return;
     reevaluate();
   });
@@ -121,8 +124,10 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const refreshAll = (): void => {
     void evaluate();
     setUpdates((u) => u + 1);
+    setPeopleVersion((v) => v + 1);
   };
-  useEvent('workspace.changed', refreshAll);
+  // An ordered pool's draws (an annotator given their next query) change no label and no one: nothing to read.
+  useWorkspaceChangedExceptDraws(refreshAll);
   useReconnect(refreshAll);
 
   const runs = ev ? Object.entries(ev.runs) : [];

@@ -114,6 +114,10 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                 cell: (p) => (
                   <>
                     <strong>{p.name}</strong>
+                    {/* Where the lesser columns are hidden (a window up to 1000 px wide: styles.css .pools-lesser), their figures stand here. */}
+                    <div className="small muted pool-details" data-testid={`pool-details-${p.name}`}>
+                      {poolDetails(p)}
+                    </div>
                     {p.sampling && <div className="small muted">{p.sampling}</div>}
                     {p.label_order && p.label_order !== 'pool' && (
                       <div className="small muted" data-testid={`pool-order-${p.name}`} title={orderAtRandomReason(p.label_order, p.runs ?? 0) ?? QUERY_ORDER_HELP[p.label_order]}>
@@ -124,11 +128,11 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
                   </>
                 ),
               },
-              { id: 'scheme', header: 'Scheme', sortValue: (p) => p.scheme, cell: (p) => p.scheme },
-              { id: 'retriever', header: 'Retriever', sortValue: (p) => p.retriever, cell: (p) => p.retriever ?? '—' },
-              { id: 'depth', header: 'Depth', className: 'num', sortValue: (p) => p.depth, cell: (p) => p.depth ?? '—' },
-              { id: 'queries', header: 'Queries', className: 'num', sortValue: (p) => p.queries, cell: (p) => fmtInt(p.queries) },
-              { id: 'pairs', header: 'Pairs', className: 'num', sortValue: (p) => p.pairs, cell: (p) => fmtInt(p.pairs) },
+              { id: 'scheme', header: 'Scheme', className: 'pools-lesser', foldsInto: 'name', sortValue: (p) => p.scheme, cell: (p) => p.scheme },
+              { id: 'retriever', header: 'Retriever', className: 'pools-lesser', foldsInto: 'name', sortValue: (p) => p.retriever, cell: (p) => p.retriever ?? '—' },
+              { id: 'depth', header: 'Depth', className: 'num pools-lesser', foldsInto: 'name', sortValue: (p) => p.depth, cell: (p) => p.depth ?? '—' },
+              { id: 'queries', header: 'Queries', className: 'num pools-lesser', foldsInto: 'name', sortValue: (p) => p.queries, cell: (p) => fmtInt(p.queries) },
+              { id: 'pairs', header: 'Pairs', className: 'num pools-lesser', foldsInto: 'name', sortValue: (p) => p.pairs, cell: (p) => fmtInt(p.pairs) },
               {
                 id: 'blind',
                 header: 'Blind',
@@ -301,4 +305,9 @@ function LabelerLine({ pool, kind, heading, title, labelers, count }: { pool: st
       ))}
     </div>
   );
+}
+
+/** A pool's scheme, retriever, depth, queries and pairs in a line (the lesser columns' figures, under its name in a narrow window). */
+function poolDetails(p: PoolInfo): string {
+  return [p.scheme, p.retriever, p.depth != null && `depth ${p.depth}`, fmtCount(p.queries, 'query', 'queries'), fmtCount(p.pairs, 'pair')].filter(Boolean).join(' · ');
 }

@@ -40,8 +40,10 @@ import { blockMaxTotals } from '../../src/main/bm25/block-max-scoring';
 import { Tokenizer } from '../../src/main/bm25/tokenizer';
 import {
   arg,
+  checkOptions,
   compareLists,
   compileLuceneBench,
+  exitOnUsageError,
   exportCorpus,
   fmt,
   luceneJars,
@@ -365,4 +367,8 @@ const child = process.argv.indexOf('--child-queries');
 const rowsChild = process.argv.indexOf('--child-sqlite-rows');
 if (child >= 0) childQueries(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]!);
 else if (rowsChild >= 0) childSqliteRows(process.argv[rowsChild + 1]!, process.argv[rowsChild + 2]!);
-else main();
+else
+  exitOnUsageError('bench:bm25', () => {
+    checkOptions(['docs', 'queries', 'seed', 'fts5-queries', 'json', 'keep'], []);
+    main();
+  });

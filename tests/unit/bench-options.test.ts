@@ -1,0 +1,50 @@
+/**
+ * `npm run bench:bm25` and `npm run bench:scale` refuse an option they do not take, before anything
+ * runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was ignored and the benchmark ran at
+ * its default size — 200,000 questions; 100K to 3M questions, about an hour and 4.5 GB of disk — and a
+ * wrong value (`--docs abc`) printed a stack trace.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BenchUsageError, checkOptions } from '../../scripts/bench/bench-common';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('checkOptions', () => {
+  it('takes the options given, each valued one with its value, and refuses anything else, naming the options', () => {
+    expect(() => checkOptions(['docs', 'json'], ['no-lucene'], ['--docs', '10', '--no-lucene', '--json', 'x.json'])).not.toThrow();
+    expect(() => checkOptions(['docs'], [], [])).not.toThrow();
+    const refused = (argv: string[]) => {
+      try {
+        checkOptions(['docs'], ['no-lucene'], argv);
+      } catch (e) {
+        expect(e).toBeInstanceOf(BenchUsageError);
+        return (e as Error).message;
+      }
+      return null;
+    };
+    expect(refused(['--doc', '10'])).toBe('unknown option --doc (options: --docs V, --no-lucene)');
+    expect(refused(['--docs'])).toBe('--docs needs a value (options: --docs V, --no-lucene)');
+    expect(refused(['--docs', '--no-lucene'])).toBe('--docs needs a value (options: --docs V, --no-lucene)');
+    expect(refused(['1000'])).toBe('unexpected argument "1000" (options: --docs V, --no-lucene)');
+    expect(refused(['--no-lucene', 'yes'])).toBe('unexpected argument "yes" (options: --docs V, --no-lucene)');
+  });
+});
+
+describe('the benchmarks refuse a wrong command line before they run', () => {
+  // The bundles the README's npm scripts run (built by the tests' global setup). Were a typo ignored,
+  // these would run a small benchmark (the right option is given too) and exit 0.
+  it.each([
+    ['bench-bm25', ['--doc', '1000', '--docs', '200', '--queries', '5'], 'bench:bm25: unknown option --doc (options: --docs V, '],
+    ['bench-bm25', ['--docs', 'abc'], 'bench:bm25: --docs needs a positive integer, got abc'],
+    ['bench-scale', ['--size', '1000', '--sizes', '200', '--queries', '5', '--no-lucene'], 'bench:scale: unknown option --size (options: --sizes V, '],
+    ['bench-scale', ['--sizes', 'x'], 'bench:scale: --sizes needs positive integers, got x'],
+  ])('%s %j: one line, exit 2', (bundle, args, start) => {
+    const r = spawnSync(process.execPath, [path.join(root, 'out', 'node', `${bundle}.mjs`), ...args], { encoding: 'utf8', timeout: 300_000, killSignal: 'SIGKILL' });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.startsWith(start), r.stderr).toBe(true);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -10,6 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bm25Index } from '../../src/main/bm25/bm25-index';
+import { BenchUsageError } from './bench-options';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The checkout (the folder with bin/qpairs.mjs), from this bundle (out/node/) or the working directory. */
@@ -25,39 +26,6 @@ export function numArg(name: string, def: number): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new BenchUsageError(`--${name} needs a positive integer, got ${v}`);
   return n;
-}
-
-/** A wrong command line of a benchmark, said in one line (exitOnUsageError), not with a stack trace. */
-export class BenchUsageError extends Error {}
-
-/**
- * Refuses an option the benchmark does not take, or one without its value, before anything runs: a
- * typo (`--doc 1000` for `--docs`) was ignored and the benchmark ran at its default size — bench:bm25
- * 200,000 questions, bench:scale 100K to 3M questions (about an hour and 4.5 GB of temporary disk).
- * `valued` take a value (`--docs N`), `flags` none (`--no-lucene`).
- */
-export function checkOptions(valued: readonly string[], flags: readonly string[], argv: readonly string[] = process.argv.slice(2)): void {
-  const takes = `options: ${[...valued.map((v) => `--${v} V`), ...flags.map((f) => `--${f}`)].join(', ')}`;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('--') && valued.includes(a.slice(2))) {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new BenchUsageError(`${a} needs a value (${takes})`);
-    } else if (!(a.startsWith('--') && flags.includes(a.slice(2)))) {
-      throw new BenchUsageError(a.startsWith('-') ? `unknown option ${a} (${takes})` : `unexpected argument "${a}" (${takes})`);
-    }
-  }
-}
-
-/** Runs a benchmark's main; a BenchUsageError ends it with `NAME: message` on standard error and exit 2. */
-export function exitOnUsageError(name: string, main: () => void): void {
-  try {
-    main();
-  } catch (e) {
-    if (!(e instanceof BenchUsageError)) throw e;
-    console.error(`${name}: ${e.message}`);
-    process.exit(2);
-  }
 }
 
 export const now = () => performance.now();

@@ -40,10 +40,8 @@ import { blockMaxTotals } from '../../src/main/bm25/block-max-scoring';
 import { Tokenizer } from '../../src/main/bm25/tokenizer';
 import {
   arg,
-  checkOptions,
   compareLists,
   compileLuceneBench,
-  exitOnUsageError,
   exportCorpus,
   fmt,
   luceneJars,
@@ -58,6 +56,7 @@ import {
   workspaceBytes,
   type LuceneResult,
 } from './bench-common';
+import { checkOptions, exitOnUsageError } from './bench-options';
 import { mulberry32, writeStackExchangeDump } from './se-dump';
 
 const K = 20;

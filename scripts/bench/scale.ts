@@ -35,13 +35,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   arg,
-  BenchUsageError,
   bm25TableBytes,
-  checkOptions,
   compareLists,
   compileLuceneBench,
   dirBytes,
-  exitOnUsageError,
   exportCorpus,
   fmt,
   luceneJars,
@@ -57,6 +54,7 @@ import {
   type ListAgreement,
   type LuceneResult,
 } from './bench-common';
+import { BenchUsageError, checkOptions, exitOnUsageError } from './bench-options';
 import { readRealTexts } from './real-text';
 import { corpusQuestionId, writeQuestionsCorpus } from './questions-corpus';
 import { renderScaleSvg, formatCount, type ChartPanel, type ChartSeries, type ScaleChart } from './scale-svg';

@@ -1,13 +1,13 @@
 /**
- * `npm run bench:bm25` and `npm run bench:scale` refuse an option they do not take, before anything
- * runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was ignored and the benchmark ran at
- * its default size — 200,000 questions; 100K to 3M questions, about an hour and 4.5 GB of disk — and a
- * wrong value (`--docs abc`) printed a stack trace.
+ * `npm run bench:bm25`, `bench:scale`, `bench:live`, `bench:active` and `bench:models` refuse an option
+ * they do not take, before anything runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was
+ * ignored and the benchmark ran at its default size — bench:bm25 200,000 questions, bench:scale 100K to
+ * 3M questions (about an hour and 4.5 GB of disk) — and a wrong value (`--docs abc`) printed a stack trace.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BenchUsageError, checkOptions } from '../../scripts/bench/bench-common';
+import { BenchUsageError, checkOptions } from '../../scripts/bench/bench-options';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -40,6 +40,10 @@ describe('the benchmarks refuse a wrong command line before they run', () => {
     ['bench-bm25', ['--docs', 'abc'], 'bench:bm25: --docs needs a positive integer, got abc'],
     ['bench-scale', ['--size', '1000', '--sizes', '200', '--queries', '5', '--no-lucene'], 'bench:scale: unknown option --size (options: --sizes V, '],
     ['bench-scale', ['--sizes', 'x'], 'bench:scale: --sizes needs positive integers, got x'],
+    ['bench-live', ['--querie', '50', '--skip-eval', '--skip-retrain', '--skip-incremental', '--skip-import'], 'bench:live: unknown option --querie (options: --queries V, '],
+    ['bench-models', ['--rep', '1', '--reps', '1', '--models', 'tfidf', '--no-ablation', '--backends', 'wasm'], 'bench:models: unknown option --rep (options: --reps V, '],
+    // Its valid options alone still train five rankers (minutes), so this typo has nothing cheaper beside it.
+    ['bench-active', ['--rep', '1'], 'bench:active: unknown option --rep (options: --reps V, '],
   ])('%s %j: one line, exit 2', (bundle, args, start) => {
     const r = spawnSync(process.execPath, [path.join(root, 'out', 'node', `${bundle}.mjs`), ...args], { encoding: 'utf8', timeout: 300_000, killSignal: 'SIGKILL' });
     expect(r.status, r.stderr).toBe(2);

@@ -24,6 +24,9 @@ import { gunzipSync } from 'node:zlib';
 import { runSevenZip } from '../../src/main/import/sevenzip';
 import { datasetPath } from './datasets-dir';
 import { writeStackExchangeDump } from './se-dump';
+import { checkOptions, exitOnUsageError } from './bench-options';
+
+exitOnUsageError('bench:archive', () => checkOptions(['questions', 'runs', 'keep', 'mx', 'md'], ['shipped']));
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = [path.resolve(here, '../..'), path.resolve(here, '..'), process.cwd()].find((d) => existsSync(path.join(d, 'bin', 'qpairs.mjs')))!;

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:bm25`, `bench:scale`, `bench:live`, `bench:active` and `bench:models` refuse an option
- * they do not take, before anything runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was
+ * The benchmarks (`npm run bench:bm25`, `bench:scale`, `bench:live`, `bench:active`, `bench:models`,
+ * `bench:archive`, `bench:semeval`, `bench:fair-use`) refuse an option they do not take, before anything runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was
  * ignored and the benchmark ran at its default size — bench:bm25 200,000 questions, bench:scale 100K to
  * 3M questions (about an hour and 4.5 GB of disk) — and a wrong value (`--docs abc`) printed a stack trace.
  */
@@ -42,6 +42,9 @@ describe('the benchmarks refuse a wrong command line before they run', () => {
     ['bench-scale', ['--sizes', 'x'], 'bench:scale: --sizes needs positive integers, got x'],
     ['bench-live', ['--querie', '50', '--skip-eval', '--skip-retrain', '--skip-incremental', '--skip-import'], 'bench:live: unknown option --querie (options: --queries V, '],
     ['bench-models', ['--rep', '1', '--reps', '1', '--models', 'tfidf', '--no-ablation', '--backends', 'wasm'], 'bench:models: unknown option --rep (options: --reps V, '],
+    ['bench-archive', ['--run', '1', '--runs', '1', '--shipped'], 'bench:archive: unknown option --run (options: --questions V, '],
+    ['bench-semeval-models', ['--mdoels', 'x', '--models', 'engine', '--select', '1', '--report', '1', '--no-peer'], 'bench:semeval: unknown option --mdoels (options: --data V, '],
+    ['bench-fair-use', ['--label', '5'], 'bench:fair-use: unknown option --label (options: --questions V, '],
     // Its valid options alone still train five rankers (minutes), so this typo has nothing cheaper beside it.
     ['bench-active', ['--rep', '1'], 'bench:active: unknown option --rep (options: --reps V, '],
   ])('%s %j: one line, exit 2', (bundle, args, start) => {

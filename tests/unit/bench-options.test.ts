@@ -1,15 +1,21 @@
 /**
  * The benchmarks (`npm run bench:bm25`, `bench:scale`, `bench:live`, `bench:active`, `bench:models`,
- * `bench:archive`, `bench:semeval`, `bench:fair-use`) refuse an option they do not take, before anything runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was
- * ignored and the benchmark ran at its default size — bench:bm25 200,000 questions, bench:scale 100K to
- * 3M questions (about an hour and 4.5 GB of disk) — and a wrong value (`--docs abc`) printed a stack trace.
+ * `bench:archive`, `bench:semeval`, `bench:fair-use`, and `gen-se-dump`) refuse an option they do not
+ * take, before anything runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was ignored
+ * and the benchmark ran at its default size — bench:bm25 200,000 questions, bench:scale 100K to 3M
+ * questions (about an hour and 4.5 GB of disk) — and a wrong value (`--docs abc`) printed a stack trace.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BenchUsageError, checkOptions } from '../../scripts/bench/bench-options';
 
 const root = path.resolve(import.meta.dirname, '../..');
+/** Where gen-se-dump would write, were its typo ignored. */
+const scratch = mkdtempSync(path.join(tmpdir(), 'qpairs-bench-options-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('checkOptions', () => {
   it('takes the options given, each valued one with its value, and refuses anything else, naming the options', () => {
@@ -45,6 +51,7 @@ describe('the benchmarks refuse a wrong command line before they run', () => {
     ['bench-archive', ['--run', '1', '--runs', '1', '--shipped'], 'bench:archive: unknown option --run (options: --questions V, '],
     ['bench-semeval-models', ['--mdoels', 'x', '--models', 'engine', '--select', '1', '--report', '1', '--no-peer'], 'bench:semeval: unknown option --mdoels (options: --data V, '],
     ['bench-fair-use', ['--label', '5'], 'bench:fair-use: unknown option --label (options: --questions V, '],
+    ['gen-se-dump', ['--question', '5', '--questions', '5', '--out', path.join(scratch, 'dump')], 'gen-se-dump: unknown option --question (options: --questions V, '],
     // Its valid options alone still train five rankers (minutes), so this typo has nothing cheaper beside it.
     ['bench-active', ['--rep', '1'], 'bench:active: unknown option --rep (options: --reps V, '],
   ])('%s %j: one line, exit 2', (bundle, args, start) => {

@@ -25,6 +25,19 @@ export function checkOptions(valued: readonly string[], flags: readonly string[]
   }
 }
 
+/**
+ * Refuses a value that is no positive whole number for the options that count something (`--reps abc`
+ * ran with NaN repetitions and ended in a stack trace). Options not given are not checked.
+ */
+export function checkCounts(names: readonly string[], argv: readonly string[] = process.argv.slice(2)): void {
+  for (const name of names) {
+    const i = argv.indexOf(`--${name}`);
+    if (i < 0) continue;
+    const n = Number(argv[i + 1]);
+    if (!Number.isInteger(n) || n <= 0) throw new BenchUsageError(`--${name} needs a positive integer, got ${argv[i + 1]}`);
+  }
+}
+
 /** Runs a benchmark's main; a BenchUsageError ends it with `NAME: message` on standard error and exit 2. */
 export function exitOnUsageError(name: string, main: () => void): void {
   try {

@@ -3,14 +3,15 @@
  * `bench:archive`, `bench:semeval`, `bench:fair-use`, and `gen-se-dump`) refuse an option they do not
  * take, before anything runs. A typo (`--doc 1000` for `--docs`, `--size` for `--sizes`) was ignored
  * and the benchmark ran at its default size — bench:bm25 200,000 questions, bench:scale 100K to 3M
- * questions (about an hour and 4.5 GB of disk) — and a wrong value (`--docs abc`) printed a stack trace.
+ * questions (about an hour and 4.5 GB of disk) — and a count that is no positive whole number (`--docs abc`,
+ * `--reps x`) printed a stack trace.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BenchUsageError, checkOptions } from '../../scripts/bench/bench-options';
+import { BenchUsageError, checkCounts, checkOptions } from '../../scripts/bench/bench-options';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Where gen-se-dump would write, were its typo ignored. */
@@ -38,6 +39,16 @@ describe('checkOptions', () => {
   });
 });
 
+describe('checkCounts', () => {
+  it('takes a positive whole number or no option, and refuses anything else (NaN repetitions ended in a stack trace)', () => {
+    expect(() => checkCounts(['reps'], ['--reps', '3'])).not.toThrow();
+    expect(() => checkCounts(['reps'], [])).not.toThrow();
+    for (const bad of ['abc', '0', '-2', '1.5']) {
+      expect(() => checkCounts(['reps'], ['--reps', bad])).toThrow(new BenchUsageError(`--reps needs a positive integer, got ${bad}`));
+    }
+  });
+});
+
 describe('the benchmarks refuse a wrong command line before they run', () => {
   // The bundles the README's npm scripts run (built by the tests' global setup). Were a typo ignored,
   // these would run a small benchmark (the right option is given too) and exit 0.
@@ -48,6 +59,8 @@ describe('the benchmarks refuse a wrong command line before they run', () => {
     ['bench-scale', ['--sizes', 'x'], 'bench:scale: --sizes needs positive integers, got x'],
     ['bench-live', ['--querie', '50', '--skip-eval', '--skip-retrain', '--skip-incremental', '--skip-import'], 'bench:live: unknown option --querie (options: --queries V, '],
     ['bench-models', ['--rep', '1', '--reps', '1', '--models', 'tfidf', '--no-ablation', '--backends', 'wasm'], 'bench:models: unknown option --rep (options: --reps V, '],
+    ['bench-live', ['--queries', 'abc', '--skip-eval', '--skip-retrain', '--skip-import'], 'bench:live: --queries needs a positive integer, got abc'],
+    ['bench-models', ['--reps', 'x', '--models', 'tfidf', '--no-ablation', '--backends', 'wasm'], 'bench:models: --reps needs a positive integer, got x'],
     ['bench-archive', ['--run', '1', '--runs', '1', '--shipped'], 'bench:archive: unknown option --run (options: --questions V, '],
     ['bench-semeval-models', ['--mdoels', 'x', '--models', 'engine', '--select', '1', '--report', '1', '--no-peer'], 'bench:semeval: unknown option --mdoels (options: --data V, '],
     ['bench-fair-use', ['--label', '5'], 'bench:fair-use: unknown option --label (options: --questions V, '],

@@ -74,6 +74,12 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
+// A workspace given that does not exist: said before anything is built, naming this command's --create
+// (it built the app, then said only "create it with `qpairs init W`", as `qpairs serve`, which has no --create).
+if (positionals[0] !== undefined && !values.create && !existsSync(path.resolve(positionals[0]))) {
+  console.error(`serve: workspace ${path.resolve(positionals[0])} does not exist: add --create to start an empty one there, or create it with \`qpairs init ${positionals[0]}\``);
+  process.exit(1);
+}
 
 /** Builds the renderer alone (same settings as the renderer section of electron.vite.config.ts). */
 async function buildRenderer() {

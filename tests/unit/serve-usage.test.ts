@@ -1,6 +1,7 @@
 /**
  * `npm run serve -- …` (scripts/serve.mjs) answers a wrong command line as `qpairs serve` does: one line
- * saying what is wrong and the usage, exit 2, before it builds or serves anything. A mistyped flag
+ * saying what is wrong and the usage, exit 2, before it builds or serves anything (and a workspace that
+ * does not exist, exit 1, naming --create). A mistyped flag
  * (`--prot 5180`) or a flag without its value printed Node's parseArgs stack trace, and a second word
  * (`npm run serve -- W.qpairs 5180`, --port left out) was ignored: it served on the default port.
  */
@@ -37,6 +38,14 @@ describe('npm run serve with a wrong command line', () => {
     expect(r.status, r.stderr).toBe(2);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toEqual([line, expect.stringMatching(/^usage: npm run serve -- \[WORKSPACE\] \[--port 5180\] /)]);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a workspace that does not exist: says so before building anything, naming --create (it built the app, then named only qpairs init)', () => {
+    const r = serveScript(workspace);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toBe(`serve: workspace ${workspace} does not exist: add --create to start an empty one there, or create it with \`qpairs init ${workspace}\`\n`);
     expect(r.stdout).toBe('');
     expect(readdirSync(dir)).toEqual([]);
   });

@@ -10,12 +10,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchUsageError, checkCounts, checkOptions } from '../../scripts/bench/bench-options';
 
 const root = path.resolve(import.meta.dirname, '../..');
-/** Where gen-se-dump would write, were its typo ignored. */
-const scratch = mkdtempSync(path.join(tmpdir(), 'qpairs-bench-options-'));
+/** Where gen-se-dump would write, were its typo ignored (made in beforeAll: a run skipping every test runs no afterAll). */
+let scratch = '';
+beforeAll(() => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'qpairs-bench-options-'));
+});
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('checkOptions', () => {
@@ -64,11 +67,12 @@ describe('the benchmarks refuse a wrong command line before they run', () => {
     ['bench-archive', ['--run', '1', '--runs', '1', '--shipped'], 'bench:archive: unknown option --run (options: --questions V, '],
     ['bench-semeval-models', ['--mdoels', 'x', '--models', 'engine', '--select', '1', '--report', '1', '--no-peer'], 'bench:semeval: unknown option --mdoels (options: --data V, '],
     ['bench-fair-use', ['--label', '5'], 'bench:fair-use: unknown option --label (options: --questions V, '],
-    ['gen-se-dump', ['--question', '5', '--questions', '5', '--out', path.join(scratch, 'dump')], 'gen-se-dump: unknown option --question (options: --questions V, '],
+    ['gen-se-dump', ['--question', '5', '--questions', '5', '--out', 'SCRATCH/dump'], 'gen-se-dump: unknown option --question (options: --questions V, '],
     // Its valid options alone still train five rankers (minutes), so this typo has nothing cheaper beside it.
     ['bench-active', ['--rep', '1'], 'bench:active: unknown option --rep (options: --reps V, '],
   ])('%s %j: one line, exit 2', (bundle, args, start) => {
-    const r = spawnSync(process.execPath, [path.join(root, 'out', 'node', `${bundle}.mjs`), ...args], { encoding: 'utf8', timeout: 300_000, killSignal: 'SIGKILL' });
+    const argv = args.map((a) => a.replace('SCRATCH', scratch));
+    const r = spawnSync(process.execPath, [path.join(root, 'out', 'node', `${bundle}.mjs`), ...argv], { encoding: 'utf8', timeout: 300_000, killSignal: 'SIGKILL' });
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr.startsWith(start), r.stderr).toBe(true);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -9,10 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const dir = mkdtempSync(path.join(tmpdir(), 'qpairs-serve-usage-'));
+// Made in beforeAll, not when the file loads: a run that skips every test here runs no afterAll either.
+let dir = '';
+let workspace = '';
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-serve-usage-'));
+  workspace = path.join(dir, 'W.qpairs');
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function serveScript(...args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -28,13 +34,13 @@ function serveScript(...args: string[]): { status: number | null; stdout: string
 }
 
 describe('npm run serve with a wrong command line', () => {
-  const workspace = path.join(dir, 'W.qpairs');
+  // W stands for the workspace path (in the folder beforeAll makes).
   it.each([
     [['--prot', '5180'], 'serve: unknown option --prot'],
-    [[workspace, '--port'], 'serve: --port needs a value'],
-    [[workspace, '5180'], 'serve: unexpected argument "5180": serve takes one WORKSPACE (each option\'s value follows its --flag, as in --port 5180)'],
+    [['W', '--port'], 'serve: --port needs a value'],
+    [['W', '5180'], 'serve: unexpected argument "5180": serve takes one WORKSPACE (each option\'s value follows its --flag, as in --port 5180)'],
   ])('%j: one line and the usage, exit 2, nothing built or served', (args, line) => {
-    const r = serveScript(...args);
+    const r = serveScript(...args.map((a) => (a === 'W' ? workspace : a)));
     expect(r.status, r.stderr).toBe(2);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toEqual([line, expect.stringMatching(/^usage: npm run serve -- \[WORKSPACE\] \[--port 5180\] /)]);

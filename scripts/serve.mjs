@@ -29,24 +29,56 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
   await new Promise(() => {}); // wait for the child
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    token: { type: 'string', multiple: true },
-    'tokens-file': { type: 'string' },
-    'require-tokens': { type: 'boolean' },
-    'max-trainings': { type: 'string' },
-    create: { type: 'boolean' },
-    build: { type: 'boolean' },
-    'max-upload-mb': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+const USAGE = 'usage: npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings N] [--token NAME=SECRET]… [--create] [--build] [--max-upload-mb N]';
+
+/** A usage error in one line and the usage, exit 2 (as `qpairs serve` gives one). */
+function usageError(text) {
+  console.error(`serve: ${text}\n${USAGE}`);
+  process.exit(2);
+}
+
+/**
+ * The command line, or a usage error: a mistyped flag (`--prot 5180`) or one without its value printed
+ * Node's parseArgs stack trace, and a second word (`npm run serve -- W.qpairs 5180`, --port left out) was
+ * ignored, serving on the default port.
+ */
+function parseCommandLine() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string', multiple: true },
+        'tokens-file': { type: 'string' },
+        'require-tokens': { type: 'boolean' },
+        'max-trainings': { type: 'string' },
+        create: { type: 'boolean' },
+        build: { type: 'boolean' },
+        'max-upload-mb': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    const unknown = /^Unknown option '([^']+)'/.exec(e.message);
+    const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(e.message);
+    usageError(unknown ? `unknown option ${unknown[1]}` : missing ? `${missing[1]} needs a value` : e.message);
+  }
+  if (parsed.positionals.length > 1) usageError(`unexpected argument "${parsed.positionals[1]}": serve takes one WORKSPACE (each option's value follows its --flag, as in --port 5180)`);
+  return parsed;
+}
+
+const { values, positionals } = parseCommandLine();
 if (values.help) {
-  console.log('usage: npm run serve -- [WORKSPACE] [--port 5180] [--host 127.0.0.1] [--require-tokens] [--tokens-file FILE] [--max-trainings N] [--token NAME=SECRET]… [--create] [--build] [--max-upload-mb N]');
+  console.log(USAGE);
   process.exit(0);
+}
+// A workspace given that does not exist: said before anything is built, naming this command's --create
+// (it built the app, then said only "create it with `qpairs init W`", as `qpairs serve`, which has no --create).
+if (positionals[0] !== undefined && !values.create && !existsSync(path.resolve(positionals[0]))) {
+  console.error(`serve: workspace ${path.resolve(positionals[0])} does not exist: add --create to start an empty one there, or create it with \`qpairs init ${positionals[0]}\``);
+  process.exit(1);
 }
 
 /** Builds the renderer alone (same settings as the renderer section of electron.vite.config.ts). */

@@ -41,6 +41,12 @@ import { fullConclusion, simulateCandidates, type DecisionResult } from '../../s
 import { createModel, SkipGramRanker, type QText, type Ranker } from '../../src/main/models';
 import { groupedFolds } from '../../src/main/overlap';
 import { devSet, isRelevant, loadSemEvalData, trainingData, type SemEvalData, type SemOrg } from './semeval-data';
+import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
+
+exitOnUsageError('bench:active', () => {
+  checkOptions(['reps', 'seed', 'relevance', 'epsilon', 'alpha', 'open-threshold', 'switch-after', 'switch-below', 'orders', 'json', 'pools-cache'], []);
+  checkCounts(['reps']);
+});
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -24,6 +24,12 @@ import { gunzipSync } from 'node:zlib';
 import { runSevenZip } from '../../src/main/import/sevenzip';
 import { datasetPath } from './datasets-dir';
 import { writeStackExchangeDump } from './se-dump';
+import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
+
+exitOnUsageError('bench:archive', () => {
+  checkOptions(['questions', 'runs', 'keep', 'mx', 'md'], ['shipped']);
+  checkCounts(['questions', 'runs']);
+});
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = [path.resolve(here, '../..'), path.resolve(here, '..'), process.cwd()].find((d) => existsSync(path.join(d, 'bin', 'qpairs.mjs')))!;

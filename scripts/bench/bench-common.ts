@@ -10,6 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bm25Index } from '../../src/main/bm25/bm25-index';
+import { BenchUsageError } from './bench-options';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The checkout (the folder with bin/qpairs.mjs), from this bundle (out/node/) or the working directory. */
@@ -23,7 +24,7 @@ export function numArg(name: string, def: number): number {
   const v = arg(name);
   if (v === undefined) return def;
   const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} needs a positive integer, got ${v}`);
+  if (!Number.isInteger(n) || n <= 0) throw new BenchUsageError(`--${name} needs a positive integer, got ${v}`);
   return n;
 }
 

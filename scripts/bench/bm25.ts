@@ -56,6 +56,7 @@ import {
   workspaceBytes,
   type LuceneResult,
 } from './bench-common';
+import { checkOptions, exitOnUsageError } from './bench-options';
 import { mulberry32, writeStackExchangeDump } from './se-dump';
 
 const K = 20;
@@ -365,4 +366,8 @@ const child = process.argv.indexOf('--child-queries');
 const rowsChild = process.argv.indexOf('--child-sqlite-rows');
 if (child >= 0) childQueries(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]!);
 else if (rowsChild >= 0) childSqliteRows(process.argv[rowsChild + 1]!, process.argv[rowsChild + 2]!);
-else main();
+else
+  exitOnUsageError('bench:bm25', () => {
+    checkOptions(['docs', 'queries', 'seed', 'fts5-queries', 'json', 'keep'], []);
+    main();
+  });

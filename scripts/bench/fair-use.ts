@@ -21,7 +21,13 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../../src/main/engine/engine';
 import { jobDoneOf } from './fair-use-jobs';
 import { writeStackExchangeDump } from './se-dump';
+import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
 
+// Before parseArgs, whose refusal of an unknown option was a stack trace.
+exitOnUsageError('bench:fair-use', () => {
+  checkOptions(['questions', 'labels', 'flood', 'json'], ['keep']);
+  checkCounts(['questions', 'labels', 'flood']);
+});
 const { values } = parseArgs({
   options: {
     questions: { type: 'string', default: '50000' },

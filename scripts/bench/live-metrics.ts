@@ -39,6 +39,12 @@ import { parseArgs, type JobDone, type LabelAck, type PoolEvaluation } from '../
 import { evaluatePool } from '../../src/main/engine/evaluate';
 import { evaluateRun, IncrementalEvaluator, type EvalOptions, type EvalQuery } from '../../src/main/metrics';
 import { datasetPath } from './datasets-dir';
+import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
+
+exitOnUsageError('bench:live', () => {
+  checkOptions(['queries', 'runs', 'questions', 'json', 'semeval-dev'], ['skip-eval', 'skip-incremental', 'skip-import', 'skip-retrain']);
+  checkCounts(['queries', 'runs', 'questions']);
+});
 
 const argNum = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);

@@ -19,7 +19,12 @@ import { availableBackends, createModel, SkipGramRanker, type BackendName, type 
 import { useBackend } from '../../src/main/models/backend';
 import { setExplicitTranspose } from '../../src/main/models/kernels';
 import { Rng } from '../../src/main/models/rng';
+import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
 
+exitOnUsageError('bench:models', () => {
+  checkOptions(['reps', 'models', 'backends'], ['no-ablation']);
+  checkCounts(['reps']);
+});
 const args = process.argv.slice(2);
 const flag = (name: string) => {
   const i = args.indexOf(`--${name}`);

@@ -54,6 +54,7 @@ import {
   type ListAgreement,
   type LuceneResult,
 } from './bench-common';
+import { BenchUsageError, checkOptions, exitOnUsageError } from './bench-options';
 import { readRealTexts } from './real-text';
 import { corpusQuestionId, writeQuestionsCorpus } from './questions-corpus';
 import { renderScaleSvg, formatCount, type ChartPanel, type ChartSeries, type ScaleChart } from './scale-svg';
@@ -347,7 +348,7 @@ function sizesFromArgs(): number[] {
   const given = arg('sizes');
   if (given) {
     const xs = given.split(',').map((x) => Number(x.trim().replace(/_/g, '')));
-    for (const x of xs) if (!Number.isInteger(x) || x <= 0) throw new Error(`--sizes needs positive integers, got ${given}`);
+    for (const x of xs) if (!Number.isInteger(x) || x <= 0) throw new BenchUsageError(`--sizes needs positive integers, got ${given}`);
     return [...new Set(xs)].sort((a, b) => a - b);
   }
   const max = numArg('max', 3_000_000);
@@ -554,4 +555,8 @@ function main(): void {
 const child = process.argv.indexOf('--child-queries');
 if (child >= 0) childQueries(process.argv[child + 1]!, process.argv[child + 2]!, process.argv[child + 3]!);
 else if (arg('render')) render(arg('render')!);
-else main();
+else
+  exitOnUsageError('bench:scale', () => {
+    checkOptions(['sizes', 'max', 'queries', 'seed', 'keep', 'json', 'svg'], ['write-docs', 'no-lucene']);
+    main();
+  });

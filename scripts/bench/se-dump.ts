@@ -19,6 +19,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { readRealTexts, type RealTexts } from './real-text';
+import { checkOptions, exitOnUsageError } from './bench-options';
 
 export interface DumpOptions {
   questions: number;
@@ -244,6 +245,8 @@ function arg(name: string): string | undefined {
 }
 
 if (process.argv[1] && /gen-se-dump\.(m?js|ts)$/.test(process.argv[1])) {
+  // `--question 100` wrote the default 10,000 questions.
+  exitOnUsageError('gen-se-dump', () => checkOptions(['questions', 'out', 'seed', 'answers-per-question'], []));
   const questions = Number(arg('questions') ?? 10_000);
   const out = arg('out');
   if (!out || !Number.isInteger(questions) || questions <= 0) {

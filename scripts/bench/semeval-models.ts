@@ -45,6 +45,12 @@ import { meanInterval } from '../../src/main/stats/t-interval';
 import { datasetsDir } from './datasets-dir';
 import { formatPaired, pairedVsPeer, type PairedDifference } from './paired-vs-peer';
 import { devSet, loadSemEvalData, trainingData, type SemEvalData, type SemOrg } from './semeval-data';
+import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
+
+exitOnUsageError('bench:semeval', () => {
+  checkOptions(['data', 'select', 'report', 'models', 'neural', 'neural-vectors', 'grid', 'json'], ['no-peer', 'selection-only']);
+  checkCounts(['select', 'report']);
+});
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => {

@@ -92,6 +92,35 @@ describe('qpairs --version', () => {
     const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
     expect(readme).toMatch(/`trec-run` without `--run` writes one file per run of the pool, `STEM\.RUN\.EXT` for OUT = `STEM\.EXT`/);
   });
+
+  it("eval's usage and the README give its default labels as eval takes them: gold on a pool no one has labeled (they said @aggregate, and eval printed \"labels of gold\")", async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const help = (await runCli('eval', '--help')).out;
+    expect(help).toContain('default labels: gold if the pool has any, else @aggregate (gold while no one has labeled the pool);');
+    const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    expect(readme).toContain("`gold` when the pool has gold labels, else `@aggregate` — `gold`, with no figures, while no one has labeled the pool)");
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-eval-default-'));
+    try {
+      const w = path.join(dir, 'w.qpairs');
+      const questions = ['how to sort a list', 'sort a list in place', 'how to sort a list of words'].map((title, i) => JSON.stringify({ id: `q${i}`, title, body: title }));
+      writeFileSync(path.join(dir, 'q.jsonl'), questions.join('\n') + '\n');
+      writeFileSync(path.join(dir, 'ids.txt'), 'q0\n');
+      for (const argv of [['init', w], ['import', w, '--format', 'questions-jsonl', path.join(dir, 'q.jsonl')], ['pool', 'create', w, '--name', 'p', '--queries', path.join(dir, 'ids.txt')]]) {
+        const r = await runCli(...argv);
+        expect(r.code, r.err).toBe(0);
+      }
+      const unlabeled = await runCli('eval', w, '--pool', 'p');
+      expect(unlabeled.out.split('\n')[0]).toMatch(/^pool p, labels of gold \(default source\), /);
+      expect((await runCli('assign', w, '--pool', 'p', '--annotators', 'alice')).code).toBe(0);
+      expect((await runCli('label', w, '--pool', 'p', '--annotator', 'alice', '--query', 'q0', '--candidate', 'q1', '--value', '1')).code).toBe(0);
+      const labeled = await runCli('eval', w, '--pool', 'p');
+      expect(labeled.out.split('\n')[0]).toMatch(/^pool p, labels of @aggregate \(default source\), /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('each command\'s usage names every option it accepts', () => {

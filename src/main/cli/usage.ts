@@ -34,7 +34,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   stats: `  qpairs stats W [--json]`,
   eval: `  qpairs eval W --pool P [--convention skip|zero] [--annotator A|@aggregate]
         [--ties pool-order|trec-eval] [--threshold 1] [--partial] [--json]
-        (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate;
+        (fully labeled queries only unless --partial; default labels: gold if the pool has any, else @aggregate (gold while no one has labeled the pool);
          default convention: the pool's own — SemEval imports zero, AskUbuntu pools skip, own pools as created)
         [--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N] [--seed S] [--baseline R]]`,
   annotators: `  qpairs annotators list W [--json]

@@ -89,6 +89,23 @@ describe('qpairs train --config', () => {
   });
 });
 
+describe('qpairs train --vectors', () => {
+  it('refuses a file it cannot read in words, before it says it trains (it said Node\'s "ENOENT: no such file or directory, open …" after)', async () => {
+    for (const [file, why] of [
+      [path.join(dir, 'no-such-vectors.txt'), 'cannot read the file: no such file (ENOENT)'],
+      [dir, 'cannot read the file: is a folder, not a file (EISDIR)'],
+    ]) {
+      const r = await runCli('train', w, '--model', 'skipgram', '--name', 'w2v', '--vectors', file!);
+      expect(r.code, r.err).toBe(1);
+      expect(r.err).toBe(`qpairs train: --vectors ${file}: ${why}\n`);
+      expect(r.out).toBe('');
+    }
+    const ws = Workspace.open(w);
+    expect(findModel(ws, 'w2v')).toBeNull();
+    ws.close();
+  });
+});
+
 describe('qpairs train --epochs', () => {
   it('is refused for tfidf, which is fitted in one pass (it was ignored without a word)', async () => {
     const r = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-epochs', '--train-pool', 'dev', '--epochs', '5');

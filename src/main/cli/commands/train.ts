@@ -1,3 +1,6 @@
+import { closeSync, openSync, statSync } from 'node:fs';
+import { QPairsError } from '../../errors';
+import { cannotRead } from '../../import/reader';
 import { MODEL_IDS, type ModelId, type TrainReport } from '../../models/types';
 import { checkModelConfig } from '../../models/config-check';
 import { trainModel, prepareTraining, scoreEveryPool, describeMissingRuns, describeUniformScores, type TrainSpec } from '../../training/train';
@@ -59,6 +62,22 @@ export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
 }
 
 /**
+ * Refuses a --vectors file that cannot be read, in words (as an import or --queries says it) and before
+ * the command says it trains: it failed after "training … as …" with Node's "ENOENT: no such file or
+ * directory, open 'x'".
+ */
+function checkVectorsFile(file: string): void {
+  let isFolder: boolean;
+  try {
+    closeSync(openSync(file, 'r'));
+    isFolder = statSync(file).isDirectory();
+  } catch (e) {
+    throw new QPairsError(`--vectors ${file}: ${cannotRead(e as NodeJS.ErrnoException)}`);
+  }
+  if (isFolder) throw new QPairsError(`--vectors ${file}: ${cannotRead({ code: 'EISDIR' } as NodeJS.ErrnoException)}`);
+}
+
+/**
  * `qpairs train W --model M --name NAME [--train-pool P]… [--dev-pool P] [--keep-overlap]
  * [--cv K [--repeats R]] [--epochs E] [--seed S] [--vectors word2vec.txt] [--json]`: trains a
  * reranker on the workspace (with no --train-pool, on its user-marked duplicates), stores it,
@@ -114,6 +133,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     // Refused before anything is said or opened ("training … as …" used to come first).
     checkModelConfig(model as ModelId, config);
   }
+  if (values.vectors !== undefined) checkVectorsFile(values.vectors);
   return withWorkspace(positionals[0], async (ws) => {
     // No backend named yet: the model says which it used (a main-thread initBackend said "wasm"
     // for models that train in plain js, and only delayed the start).

@@ -1,0 +1,58 @@
+/**
+ * `npm run serve -- …` (scripts/serve.mjs) answers a wrong command line as `qpairs serve` does: one line
+ * saying what is wrong and the usage, exit 2, before it builds or serves anything (and a workspace that
+ * does not exist, exit 1, naming --create). A mistyped flag
+ * (`--prot 5180`) or a flag without its value printed Node's parseArgs stack trace, and a second word
+ * (`npm run serve -- W.qpairs 5180`, --port left out) was ignored: it served on the default port.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+// Made in beforeAll, not when the file loads: a run that skips every test here runs no afterAll either.
+let dir = '';
+let workspace = '';
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-serve-usage-'));
+  workspace = path.join(dir, 'W.qpairs');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function serveScript(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), ...args], {
+    cwd: dir,
+    env: { ...process.env, QPAIRS_CONFIG_DIR: dir },
+    encoding: 'utf8',
+    // Only so that a regression cannot hang the suite (the old script served on the default port).
+    timeout: 120_000,
+    killSignal: 'SIGKILL',
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('npm run serve with a wrong command line', () => {
+  // W stands for the workspace path (in the folder beforeAll makes).
+  it.each([
+    [['--prot', '5180'], 'serve: unknown option --prot'],
+    [['W', '--port'], 'serve: --port needs a value'],
+    [['W', '5180'], 'serve: unexpected argument "5180": serve takes one WORKSPACE (each option\'s value follows its --flag, as in --port 5180)'],
+  ])('%j: one line and the usage, exit 2, nothing built or served', (args, line) => {
+    const r = serveScript(...args.map((a) => (a === 'W' ? workspace : a)));
+    expect(r.status, r.stderr).toBe(2);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([line, expect.stringMatching(/^usage: npm run serve -- \[WORKSPACE\] \[--port 5180\] /)]);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a workspace that does not exist: says so before building anything, naming --create (it built the app, then named only qpairs init)', () => {
+    const r = serveScript(workspace);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toBe(`serve: workspace ${workspace} does not exist: add --create to start an empty one there, or create it with \`qpairs init ${workspace}\`\n`);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

@@ -157,7 +157,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
               <label className="inline">
                 Labels of
                 <select data-testid="eval-annotator" value={who} onChange={(e) => setWho(e.target.value)}>
-                  <option value={DEFAULT_SOURCE} title="as the CLI's eval: gold when the pool has gold labels, else @aggregate">
+                  <option value={DEFAULT_SOURCE} title="as the CLI's eval: gold when the pool has gold labels, else @aggregate (gold while no one has labeled the pool)">
                     default (as the CLI){ev && who === DEFAULT_SOURCE ? `: ${ev.annotator}` : ''}
                   </option>
                   {!annotators.includes(who) && who && who !== '@aggregate' && who !== DEFAULT_SOURCE && <option value={who}>{who}</option>}
@@ -222,7 +222,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
               {' / '}
               <span data-testid="eval-total-queries">{fmtInt(ev.totalQueries)}</span> queries {ev.partial ? 'with labels' : 'fully labeled'} by{' '}
               <strong>{ev.annotator}</strong>
-              {ev.annotatorChosenBy === 'default' && <span title="the default source, as in the CLI: gold when the pool has gold labels, else @aggregate"> (default)</span>} ·{' '}
+              {ev.annotatorChosenBy === 'default' && <span title="the default source, as in the CLI: gold when the pool has gold labels, else @aggregate (gold while no one has labeled the pool)"> (default)</span>} ·{' '}
               <span data-testid="eval-partially">{fmtInt(ev.partiallyLabeledQueries)}</span> partially labeled {ev.partial ? 'included' : 'left out'} · convention{' '}
               <span data-testid="eval-convention">{ev.convention}</span>
               {ev.conventionChosenBy === 'pool' && (

@@ -118,6 +118,7 @@ describe('questionable input: a warning with counts, an error with --strict', ()
     const r = await importFiles(ws, 'qrels', [f], { pool: 'rp', annotator: 'trec' });
     expect(r.warnings).toEqual([
       `${f}: 2 of 3 query ids are unknown — neither queries of pool "rp" nor questions in the workspace (e.g. "q9" on line 2); their labels were imported (--strict makes this an error)`,
+      'trec was not a person of this workspace and is added as a new annotator',
     ]);
     const ws2 = tempWorkspace();
     runPool(ws2, 'rp', 'graded');

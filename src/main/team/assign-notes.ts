@@ -6,7 +6,7 @@
  * - a name the workspace did not know is added as a new annotator: said so, with the known person
  *   it most likely meant (`alcie` for alice was added in silence, and the pool waited on nobody).
  */
-import { closest } from '../../shared/suggest';
+import { labelingPeople, newPersonNote } from './new-person';
 import type { Workspace } from '../workspace/workspace';
 
 /** The notes for assigning `names`; `known` are the people of the workspace before the assignment. */
@@ -14,11 +14,8 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
   const roles = new Map(ws.listAnnotators().map((x) => [x.name, x.role]));
   const trimmed = names.map((raw) => raw.trim());
   const added = trimmed.filter((n) => !known.has(n));
-  const people = [...known].filter((n) => roles.get(n) !== 'gold' && roles.get(n) !== 'system');
-  const addedNotes = added.map((n) => {
-    const meant = closest(n, people.filter((p) => !trimmed.includes(p)));
-    return `${n} was not a person of this workspace and is added as a new annotator${meant ? ` (did you mean ${meant}? then assign again with ${meant})` : ''}.`;
-  });
+  const people = labelingPeople(ws, known).filter((p) => !trimmed.includes(p));
+  const addedNotes = added.map((n) => `${newPersonNote(n, people, (meant) => `then assign again with ${meant}`)}.`);
   const roleNotes = trimmed
     .filter((n) => roles.get(n) === 'judge' || roles.get(n) === 'owner')
     .map((n) =>

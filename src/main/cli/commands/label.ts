@@ -1,23 +1,8 @@
 import { setLabel } from '../../engine/annotate';
 import { checkAnnotatorName } from '../../gold';
-import type { Workspace } from '../../workspace/workspace';
-import { closest } from '../../../shared/suggest';
+import { addedPersonNote } from '../../team/new-person';
 import { parse, takePositionals, requireString, UsageError } from '../args';
 import { json, withWorkspace, type Out } from './common';
-
-/**
- * The note when --annotator named no one the workspace knew: the label went to a new annotator of
- * that name, with the person a typo most likely meant (`alcie` for alice was added in silence, and
- * `eval --annotator alice` then missed the label), as `qpairs assign` says it.
- */
-function newPersonNote(ws: Workspace, name: string, known: ReadonlySet<string>): string | null {
-  const stored = ws.personName(name);
-  const everyone = ws.listAnnotators();
-  if (known.has(stored) || everyone.find((x) => x.name === stored)?.role !== 'annotator') return null;
-  const people = everyone.filter((x) => known.has(x.name) && x.role !== 'gold' && x.role !== 'system').map((x) => x.name);
-  const meant = closest(stored, people);
-  return `${stored} was not a person of this workspace and is added as a new annotator${meant ? ` (did you mean ${meant}? then clear this label with --clear and give it with --annotator ${meant})` : ''}`;
-}
 
 /**
  * `qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`:
@@ -45,7 +30,7 @@ export async function cmdLabel(argv: string[], out: Out): Promise<number> {
   return withWorkspace(positionals[0], (ws) => {
     const known = new Set(ws.listAnnotators().map((x) => x.name));
     const ack = setLabel(ws, { pool, queryId, candidateId, annotator, value: values.clear ? null : values.value! });
-    const note = newPersonNote(ws, annotator, known);
+    const note = addedPersonNote(ws, annotator, known, (meant) => `then clear this label with --clear and give it with --annotator ${meant}`);
     if (values.json) out.log(json(ack));
     else out.log(ack.seq === null ? `unchanged: ${annotator} already has that label for ${queryId} → ${candidateId}` : `label ${ack.seq}: ${annotator} ${queryId} → ${candidateId} = ${ack.record?.value ?? '(cleared)'}`);
     // On standard error with --json: the answer stays the app's label.set acknowledgement.

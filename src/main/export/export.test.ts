@@ -9,7 +9,7 @@ import { addAnnotator, assignPool, sourceLabels } from '../gold';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { Workspace } from '../workspace/workspace';
 import { dataset, datasetText } from '../../../tests/datasets';
-import { buildExport, csvField, formatScore, writeExport } from '.';
+import { buildExport, csvField, formatScore, prepareExportWrite, writeExport } from '.';
 
 const scratch = scratchWorkspaces('qpairs-export-');
 const { fresh } = scratch;
@@ -350,6 +350,9 @@ describe('writing', () => {
     writeFileSync(path.join(scratch.dir, 'afile'), 'x');
     expect(() => writeExport(ws, 'dev', 'hf-dataset', path.join(scratch.dir, 'afile', 'hf'))).toThrow(/^cannot create the folder .*afile[\\/]hf: a part of .*afile is a file, not a folder; nothing was written$/);
     expect(readFileSync(path.join(scratch.dir, 'afile'), 'utf8')).toBe('x');
+    // A file format's folder missing, or a file in its path: refused by the first half, before anything is rendered.
+    expect(() => prepareExportWrite(ws, 'jsonl', path.join(scratch.dir, 'no-such-dir', 'sub', 'x.jsonl'))).toThrow(/^cannot write .*x\.jsonl: the folder .*sub does not exist; nothing was written$/);
+    expect(() => prepareExportWrite(ws, 'csv', path.join(scratch.dir, 'afile', 'x.csv'))).toThrow(/^cannot write .*x\.csv: a part of .*afile is a file, not a folder; nothing was written$/);
     rmSync(path.join(scratch.dir, 'afile'));
     expect(() => writeExport(ws, 'dev', 'askubuntu', path.join(scratch.dir, 'a.txt'), { run: 'nope' })).toThrow(/no run "nope"/);
     expect(() => buildExport(ws, 'nope', 'qrels', 'x')).toThrow(/no pool named "nope"/);

@@ -32,7 +32,7 @@ import { hfColumns, render, type RunData } from './formats';
 import { cardLicence, poolImports, poolQuestionSources, workspaceImports } from './licence';
 import { REAL_NAMES, workspacePseudonyms } from './pseudonyms';
 import { readHeader } from '../workspace/undo-journal';
-import { checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
+import { checkTargetFolder, checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
 import type { ExportProgress } from './progress';
 
@@ -450,6 +450,7 @@ export function prepareExportWrite(
     }
     checkWriteTarget(abs, protect);
     checkWriteTarget(`${abs}.datasheet.md`, protect);
+    checkTargetFolder(abs);
   }
   // Issue 23: never overwrite what is there (a dataset card edited by hand, an earlier export) unless told to.
   // Every name the export will write is checked before rendering: a large pool's export (its agreement

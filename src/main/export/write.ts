@@ -90,6 +90,19 @@ export function whyCannotWrite(target: string, e: unknown): string {
 }
 
 /**
+ * Throws, as writing `target` would, when its folder does not exist or a file stands in its path:
+ * said before an export is rendered (minutes for a large pool), not after.
+ */
+export function checkTargetFolder(target: string): void {
+  const dir = path.dirname(path.resolve(target));
+  try {
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error(`${dir} is not a folder`), { code: 'ENOTDIR' });
+  } catch (e) {
+    throw new QPairsError(`cannot write ${target}: ${whyCannotWrite(target, e)}; nothing was written`, { file: target });
+  }
+}
+
+/**
  * Creates the folder `dir` and the folders above it that are missing, one level at a time so that
  * a failure names the level and its reason (a read-only disk, a file in the way), not the ENOENT
  * of the level below. Returns the folders it created, outermost first (removeFolders takes them

@@ -60,8 +60,17 @@ export function defaultComputeWorkerPath(here = import.meta.dirname): string | n
 // ---------------------------------------------------------------- worker slots
 
 let live = 0;
-/** Tasks waiting for a worker, first come first; `ahead` is told how many computations are before it. */
-const waiting: Array<{ start: () => void; ahead?: ((n: number) => void) | undefined }> = [];
+/**
+ * Tasks waiting for a worker, first come first; `ahead` is told how many computations are before it
+ * once it has waited WAIT_NOTICE_MS (`told`), and again whenever that changes.
+ */
+const waiting: Array<{ start: () => void; ahead?: ((n: number) => void) | undefined; told: boolean }> = [];
+
+/**
+ * How long a task waits before it says so: a worker's slot is free only once its thread has exited,
+ * so the second step of an export preview, asked right after the first, waits a few ms for it.
+ */
+const WAIT_NOTICE_MS = 250;
 /** Running worker tasks, by workspace file (for stopComputations). */
 const running = new Set<{ dbPath: string; stop: () => void }>();
 
@@ -72,7 +81,7 @@ export function computeLoad(): { workers: number; queued: number } {
 
 /** Tells each waiting task how many computations are before it (those running, then those waiting ahead). */
 function tellPlaces(): void {
-  waiting.forEach((w, i) => w.ahead?.(live + i));
+  waiting.forEach((w, i) => w.told && w.ahead?.(live + i));
 }
 
 function acquireSlot(signal?: AbortSignal, ahead?: (n: number) => void): Promise<void> {
@@ -88,6 +97,7 @@ function acquireSlot(signal?: AbortSignal, ahead?: (n: number) => void): Promise
   }
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
+      clearTimeout(notice);
       const i = waiting.indexOf(entry);
       if (i >= 0) waiting.splice(i, 1);
       reject(new CancelledError('computation cancelled'));
@@ -95,15 +105,22 @@ function acquireSlot(signal?: AbortSignal, ahead?: (n: number) => void): Promise
     };
     const entry = {
       start: () => {
+        clearTimeout(notice);
         signal?.removeEventListener('abort', onAbort);
         live++;
         resolve();
       },
       ahead,
+      told: false,
     };
     waiting.push(entry);
     signal?.addEventListener('abort', onAbort, { once: true });
-    ahead?.(live + waiting.length - 1);
+    const notice = setTimeout(() => {
+      entry.told = true;
+      const i = waiting.indexOf(entry);
+      if (i >= 0) ahead?.(live + i);
+    }, WAIT_NOTICE_MS);
+    notice.unref();
   });
 }
 

@@ -69,6 +69,9 @@ describe('qpairs annotators invite / revoke', () => {
     expect(new TokenVerifier(ws2).verify(inv.token)).toBeNull();
     ws2.close();
     expect((await runCli('annotators', 'list', w)).out).toMatch(/alice\s+annotator\s+0\s+revoked/);
+    // The text answer names the command that revokes this very token, ready to paste.
+    const text = await runCli('annotators', 'invite', w, 'Ann Lee');
+    expect(text.out).toContain(`revoke with \`qpairs annotators revoke ${w} 'Ann Lee'\``);
     expect((await runCli('annotators', 'invite', w, 'gold')).code).toBe(1);
     expect((await runCli('annotators', 'invite', w, 'bob', '--role', 'system')).err).toMatch(/role must be annotator, judge, owner/);
   });

@@ -5,7 +5,7 @@ import { parse, table, takePositionals, UsageError } from '../args';
 import { subcommandError, unknownChoice } from '../../../shared/suggest';
 import { json, withWorkspace, type Out } from './common';
 import { inviteAnnotator, revokeAnnotator, teamMembers } from '../../team/tokens';
-import { WorkspaceLockedError } from '../../workspace/lock';
+import { shellQuote, WorkspaceLockedError } from '../../workspace/lock';
 import { QPairsError } from '../../errors';
 import { inviteLink } from '../../../shared/invite-link';
 
@@ -99,7 +99,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
         out.log(`${inv.created ? 'added' : 'invited'} ${inv.name} (${inv.role})${inv.revokedEarlier ? `; their earlier token no longer works` : ''}.`);
         out.log(`token (shown this once; only a salted hash is kept): ${inv.token}`);
         out.log(`link: ${link}${values.url ? '' : '   (replace HOST:5180 with the server’s address, or give --url)'}`);
-        out.log('give it to them alone; revoke with `qpairs annotators revoke W NAME` (or the Team panel).');
+        out.log(`give it to them alone; revoke with \`qpairs annotators revoke ${shellQuote(w!)} ${shellQuote(inv.name)}\` (or the Team panel).`);
       }
       return 0;
     }, out);

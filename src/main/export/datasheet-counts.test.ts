@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { runImport } from '../engine/work';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
-import { buildExport, writeExport } from './index';
+import { buildExport, prepareExportWrite, writeExport } from './index';
 import { useOneQueryPool } from './test-pool';
 import { fmt, fmtCi } from '../cli/commands/common';
 import { addAnnotator } from '../gold/store';
@@ -96,7 +96,10 @@ describe('a run given to a format that uses none', () => {
     pool.ws.replaceRun('p', 'rev', 'import', {}, [['q', 'c3', 3], ['q', 'c2', 2], ['q', 'c1', 1]]);
     pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'gold', value: '1', origin: 'test' });
     for (const format of ['jsonl', 'csv', 'qrels', 'hf-dataset'] as const) {
-      expect(() => buildExport(pool.ws, 'p', format, 'out', { run: 'rev' })).toThrow(`the ${format} export uses no run: a run (--run) applies to askubuntu, semeval-relevancy, trec-run only`);
+      const refusal = `the ${format} export uses no run: a run (--run) applies to askubuntu, semeval-relevancy, trec-run only`;
+      expect(() => buildExport(pool.ws, 'p', format, 'out', { run: 'rev' })).toThrow(refusal);
+      // Before anything is read or rendered (writeExport's first half), as a bad target is.
+      expect(() => prepareExportWrite(pool.ws, format, path.join('/nonexistent-folder', 'out'), { run: 'rev' })).toThrow(refusal);
     }
     // The formats that use one take it, and the datasheet names it.
     for (const format of ['askubuntu', 'semeval-relevancy', 'trec-run'] as const) {

@@ -226,10 +226,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     }
     warnings.push(`${names.of(source)} has no labels in pool "${pool}"`);
   }
-  // A run given to a format that uses none was ignored, while the CLI and the datasheet said "run R".
-  if (o.run !== undefined && !RUN_FORMATS.includes(format)) {
-    throw new QPairsError(`the ${format} export uses no run: a run (--run) applies to ${RUN_FORMATS.join(', ')} only`);
-  }
+  checkRunFormat(format, o.run);
   const runInfos = ws.listRuns(pool);
   const runs: RunData[] = runInfos.map((r) => ({ name: r.name, scores: ws.runScores(r.id) }));
   let run: RunData | null = null;
@@ -435,6 +432,7 @@ export function prepareExportWrite(
   out: string,
   o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'run' | 'text' | 'controls'> & { pool?: string } = {},
 ): ExportTarget {
+  checkRunFormat(format, o.run);
   const abs = path.resolve(out);
   const protect = { protect: [ws.path] };
   if (format === 'hf-dataset') {
@@ -463,6 +461,13 @@ export function prepareExportWrite(
   for (const t of known) checkWriteTarget(t, protect); // a database among them is refused as such first
   if (!o.force) refuseExisting(known, chosenFile(format, abs, o), o.controls);
   return { abs, format, protect };
+}
+
+/** A run given to a format that uses none was ignored, while the CLI and the datasheet said "run R": refused (before anything is read, by prepareExportWrite). */
+function checkRunFormat(format: ExportFormat, run: string | undefined): void {
+  if (run !== undefined && !RUN_FORMATS.includes(format)) {
+    throw new QPairsError(`the ${format} export uses no run: a run (--run) applies to ${RUN_FORMATS.join(', ')} only`);
+  }
 }
 
 /** The data files (not the datasheet) of a non-folder export to `abs`, named as buildExport names them. */

@@ -12,6 +12,7 @@ import { runImport } from './work';
 import { undoLastImport } from '../workspace/undo-last';
 import type { Workspace } from '../workspace/workspace';
 import { addOpenPoolBesideBlind, trainTfidf, useTrainedModels } from './test-models';
+import { jobDone } from './test-team';
 
 const alice = { annotator: 'alice', local: false };
 
@@ -120,5 +121,31 @@ describe('runs of a model that learned blind labels stay hidden whatever becomes
     expect(await liveShown()).toEqual({ models: [], trainPools: [] });
     // The owner sees the setting as it is.
     expect(((await t.engine.invoke('live.status', { pool: 'o' })) as { trainPools: string[] }).trainPools).toEqual(['L']);
+  });
+
+  it('a live run that learned a blind pool’s labels stays hidden until retrained without them, whatever the setting or the pool become', async () => {
+    const retrain = async (): Promise<void> => {
+      const { jobId } = (await t.engine.invoke('live.retrain', { pool: 'o' })) as { jobId: string };
+      const done = await jobDone(t.engine, jobId);
+      expect(done.ok, done.error).toBe(true);
+    };
+    await importLabeledPool('M');
+    await t.engine.invoke('live.set', { pool: 'o', enabled: false, models: ['tfidf'], trainPools: ['M'] });
+    await retrain();
+    expect((await shown()).owner).toContain('live-tfidf');
+    expect((await shown()).alice).not.toContain('live-tfidf');
+    // M taken out of the setting: the live run learned M's labels all the same.
+    await t.engine.invoke('live.set', { pool: 'o', enabled: false, trainPools: [] });
+    expect((await shown()).alice).not.toContain('live-tfidf');
+    // M's import undone, then an open pool under its name: still M's labels in it.
+    await undoLastImport(t.ws);
+    expect((await shown()).alice).not.toContain('live-tfidf');
+    addLabeledPool(t.ws, 'M', false);
+    expect((await shown()).alice).not.toContain('live-tfidf');
+    expect(await liveShown()).toEqual({ models: [], trainPools: [] });
+    // Retrained on o's open labels alone: shown.
+    await retrain();
+    expect((await shown()).alice).toContain('live-tfidf');
+    expect((await liveShown()).models).toEqual(['tfidf']);
   });
 });

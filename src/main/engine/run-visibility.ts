@@ -3,8 +3,9 @@
  * model's run is trained on blind labels when one of its training or dev pools was blind when the
  * model read its labels (and has not been opened since: learnedBlindLabels), or when it took as a
  * feature the run of a model that was (featureModels, followed to the end); a live run when its own
- * pool is blind, when its training pools include a blind pool or one no longer there, or when its
- * pool holds such a model's run (the live fused ranker takes the pool's runs as features). Every
+ * pool is blind, when its training pools include a blind pool or one no longer there, when its last
+ * retrain learned blind labels (liveRunsLearnedBlindLabels), or when its pool holds such a model's
+ * run (the live fused ranker takes the pool's runs as features). Every
  * train scores every pool, so without this the scores of a model trained on others' blind labels
  * would reach annotators of an open pool sharing pairs with the blind one — ranks and all.
  * Judges and owners see every label already (review, exports): nothing is hidden from them.
@@ -59,24 +60,32 @@ interface LabelsRead {
  * a name with no pool counts as blind, the safe direction (pools are blind unless made open, and an
  * import's pools are blind by default).
  */
-function learnedBlindLabels(t: LabelsRead, byId: ReadonlyMap<number, PoolNow>, byName: ReadonlyMap<string, PoolNow>): boolean {
+function learnedBlindLabels(t: LabelsRead, now: PoolsNow): boolean {
   if (t.labelPools) {
     return t.labelPools.some((then) => {
-      const now = byId.get(then.id);
-      return now && now.created === then.created ? now.blind === 1 : then.blind;
+      const pool = now.byId.get(then.id);
+      return pool && pool.created === then.created ? pool.blind === 1 : then.blind;
     });
   }
-  return [...(t.trainPools ?? []), ...(t.devPool ? [t.devPool] : [])].some((name) => (byName.get(name)?.blind ?? 1) === 1);
+  return [...(t.trainPools ?? []), ...(t.devPool ? [t.devPool] : [])].some((name) => (now.byName.get(name)?.blind ?? 1) === 1);
+}
+
+interface PoolsNow {
+  byId: ReadonlyMap<number, PoolNow>;
+  byName: ReadonlyMap<string, PoolNow>;
+}
+
+function readPoolsNow(ws: Workspace): PoolsNow {
+  const pools = ws.stmt(`SELECT id, name, created, blind FROM pools`).all() as PoolNow[];
+  return { byId: new Map(pools.map((p) => [p.id, p])), byName: new Map(pools.map((p) => [p.name, p])) };
 }
 
 function readModelsTrainedOnBlindLabels(ws: Workspace): Set<string> {
-  const pools = ws.stmt(`SELECT id, name, created, blind FROM pools`).all() as PoolNow[];
-  const byId = new Map(pools.map((p) => [p.id, p]));
-  const byName = new Map(pools.map((p) => [p.name, p]));
+  const now = readPoolsNow(ws);
   const rows = ws.stmt(`SELECT name, training FROM models`).all() as Array<{ name: string; training: string }>;
   const models = rows.map((r) => {
     const t = JSON.parse(r.training) as LabelsRead;
-    return { name: r.name, blind: learnedBlindLabels(t, byId, byName), features: (t.featureModels ?? []).map((f) => f.run) };
+    return { name: r.name, blind: learnedBlindLabels(t, now), features: (t.featureModels ?? []).map((f) => f.run) };
   });
   const tainted = new Set(models.filter((m) => m.blind).map((m) => m.name));
   for (let grew = true; grew; ) {
@@ -102,10 +111,26 @@ export function runsOnBlindLabels(ws: Workspace, pool: string, tainted: Readonly
     const model = ws.runConfig(p.name, r.name)?.model;
     if (tainted.has(typeof model === 'string' ? model : r.name)) hidden.add(r.name);
   }
-  if (runs.some((r) => r.kind === 'live') && liveOnBlindLabels(ws, p.name, p.blind, hidden.size > 0)) {
-    for (const r of runs) if (r.kind === 'live') hidden.add(r.name);
+  const live = runs.filter((r) => r.kind === 'live').map((r) => r.name);
+  if (live.length > 0 && (liveOnBlindLabels(ws, p.name, p.blind, hidden.size > 0) || liveRunsLearnedBlindLabels(ws, p.name, live))) {
+    for (const r of live) hidden.add(r);
   }
   return hidden;
+}
+
+/**
+ * Whether one of the pool's live runs learned blind labels, by the pools its retrain recorded
+ * (run config labelPools, counted as learnedBlindLabels counts a model's): the pool's live setting
+ * says what the next retrain learns, not what the stored runs learned — a training pool taken out of
+ * the setting, gone or replaced under its name since is still in them until they are retrained.
+ * Live runs stored before the record go by the setting alone (liveOnBlindLabels). One hides them
+ * all: the live fused ranker may take another live run as a feature.
+ */
+function liveRunsLearnedBlindLabels(ws: Workspace, pool: string, live: readonly string[]): boolean {
+  const recorded = live.map((r) => ws.runConfig(pool, r)?.labelPools).filter((x): x is LabelPoolRecord[] => Array.isArray(x));
+  if (recorded.length === 0) return false;
+  const now = readPoolsNow(ws);
+  return recorded.some((labelPools) => learnedBlindLabels({ labelPools }, now));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The pools whose labels a model read (its training pools and its dev pool), recorded with the model
- * as they were when it was trained (TrainingInfo.labelPools): which pool each was and whether it was
- * blind. Whether an annotator may see the model's runs (engine/run-visibility.ts) goes by what the
+ * as they were when it was trained (TrainingInfo.labelPools), and those a live retrain read (the live
+ * pool and its training pools: the live runs' config labelPools): which pool each was and whether it
+ * was blind. Whether an annotator may see the model's runs (engine/run-visibility.ts) goes by what the
  * model learned, not by the pools named so today: an undone import or a deletion takes a blind pool
  * away but not what the model learned from its labels, and a new open pool under its name holds other
  * labels.

@@ -2,7 +2,8 @@
  * Runs that carry a blind pool's labels, which an annotator is never shown (access.ts): a stored
  * model's run is trained on blind labels when one of its training or dev pools was blind when the
  * model read its labels (and has not been opened since: learnedBlindLabels), or when it took as a
- * feature the run of a model that was (featureModels, followed to the end); a live run when its own
+ * feature the run of a model that was (its labelPools keep its label-reading features' pools since
+ * they were recorded; featureModels, followed to the end, for records from before); a live run when its own
  * pool is blind, when its training pools include a blind pool or one no longer there, when its last
  * retrain learned blind labels (liveRunsLearnedBlindLabels), or when its pool holds such a model's
  * run (the live fused ranker takes the pool's runs as features). Every

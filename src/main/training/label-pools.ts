@@ -26,3 +26,28 @@ export function labelPoolRecords(ws: Workspace, names: readonly string[]): Label
     return r ? [{ name, id: r.id, created: r.created, blind: r.blind === 1 }] : [];
   });
 }
+
+/**
+ * The pools whose labels a stored model learned, its label-reading feature models' included (a fusing
+ * model's scores carry theirs): its record's labelPools (which holds its own features' already), or for
+ * a record from before them, its training and dev pools as they are now and its feature models' in
+ * turn, a name with no pool recorded as a blind pool no pool is (the safe direction: run-visibility.ts).
+ */
+export function modelLabelPools(ws: Workspace, model: string, seen: Set<string> = new Set()): LabelPoolRecord[] {
+  if (seen.has(model)) return [];
+  seen.add(model);
+  const json = ws.stmt(`SELECT training FROM models WHERE name = ?`).pluck().get(model) as string | undefined;
+  if (json === undefined) return [];
+  const t = JSON.parse(json) as { trainPools?: string[]; devPool?: string | null; labelPools?: LabelPoolRecord[]; featureModels?: Array<{ run: string }> };
+  if (t.labelPools) return t.labelPools;
+  const names = [...(t.trainPools ?? []), ...(t.devPool ? [t.devPool] : [])];
+  const found = labelPoolRecords(ws, names);
+  const gone = names.filter((n) => !found.some((r) => r.name === n)).map((name) => ({ name, id: 0, created: '', blind: true }));
+  return [...found, ...gone, ...(t.featureModels ?? []).flatMap((f) => modelLabelPools(ws, f.run, seen))];
+}
+
+/** The records without repeats (the same pool, as blind or not, once). */
+export function distinctLabelPools(records: readonly LabelPoolRecord[]): LabelPoolRecord[] {
+  const byKey = new Map(records.map((r) => [`${r.id}\u0000${r.created}\u0000${r.name}\u0000${r.blind}`, r]));
+  return [...byKey.values()];
+}

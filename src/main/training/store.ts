@@ -38,8 +38,8 @@ export interface TrainingInfo {
    */
   selectedOnQueries?: string[];
   /**
-   * The training pools and the dev pool as they were when the model read their labels: which pool
-   * each was and whether it was blind (label-pools.ts). An annotator is not shown the runs of a model
+   * The training pools and the dev pool as they were when the model read their labels, with its
+   * label-reading feature models' (ltr, fused): which pool each was and whether it was blind (label-pools.ts). An annotator is not shown the runs of a model
    * that learned blind labels (engine/run-visibility.ts), whatever becomes of those pools. Absent in
    * models trained before it was recorded. Kept server-side: listings leave it out (listedTraining).
    */

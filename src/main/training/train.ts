@@ -22,7 +22,7 @@ import { encodeForStore } from './model-bytes';
 import { deleteModel, listedTraining, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 import { NO_DEV_NOR_CV } from '../../shared/early-stopping';
-import { labelPoolRecords } from './label-pools';
+import { distinctLabelPools, labelPoolRecords, modelLabelPools } from './label-pools';
 
 export interface TrainSpec {
   model: string;
@@ -420,6 +420,9 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   // scores carry their in-sample scores (a fused model on a dev pool that an ltr feature was trained
   // on led the dev table unmarked), so their training queries count as this model's.
   const featureModels = kind === 'ltr' || kind === 'fused' ? labelReadingModels(ws, saved, spec.name) : [];
+  // Whose labels those learned is this model's too, whatever becomes of them (deleted, retrained, or
+  // cross-validated so that featureModels leaves them out below): run-visibility.ts.
+  if (featureModels.length) training.labelPools = distinctLabelPools([...labelPools, ...featureModels.flatMap((m) => modelLabelPools(ws, m))]);
   // Not the queries a feature's run scores out of fold (its model was cross-validated on them).
   const inherited = featureModels.map((run) => {
     const oof = new Set(ws.listPools().flatMap((p) => [...ws.outOfFoldQueries(p.name, run)]));

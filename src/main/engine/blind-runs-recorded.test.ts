@@ -148,4 +148,22 @@ describe('runs of a model that learned blind labels stay hidden whatever becomes
     expect((await shown()).alice).toContain('live-tfidf');
     expect((await liveShown()).models).toEqual(['tfidf']);
   });
+
+  it('a live ltr over the run of a model trained on blind labels stays hidden once that model is deleted, until retrained', async () => {
+    const retrain = async (): Promise<void> => {
+      const { jobId } = (await t.engine.invoke('live.retrain', { pool: 'o' })) as { jobId: string };
+      const done = await jobDone(t.engine, jobId);
+      expect(done.ok, done.error).toBe(true);
+    };
+    await trainTfidf(t.engine, 'onP', ['p']);
+    await t.engine.invoke('live.set', { pool: 'o', enabled: false, models: ['ltr'], trainPools: [] });
+    await retrain();
+    expect((await shown()).owner).toContain('live-ltr');
+    expect((await shown()).alice).not.toContain('live-ltr');
+    // Its scores took onP's as a feature: deleting onP takes its run away, not what live-ltr learned through it.
+    await t.engine.invoke('models.delete', { name: 'onP' });
+    expect((await shown()).alice).not.toContain('live-ltr');
+    await retrain();
+    expect((await shown()).alice).toContain('live-ltr');
+  });
 });

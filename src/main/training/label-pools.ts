@@ -51,3 +51,20 @@ export function distinctLabelPools(records: readonly LabelPoolRecord[]): LabelPo
   const byKey = new Map(records.map((r) => [`${r.id}\u0000${r.created}\u0000${r.name}\u0000${r.blind}`, r]));
   return [...byKey.values()];
 }
+
+/**
+ * The pools whose labels the models of the named pools' model runs learned (modelLabelPools): what a
+ * live ltr or fused ranker, which takes the pool's runs as features, learns through them.
+ */
+export function poolModelsLabelPools(ws: Workspace, pools: readonly string[]): LabelPoolRecord[] {
+  const models = new Set<string>();
+  for (const pool of pools) {
+    if (ws.findPoolId(pool) === null) continue;
+    for (const r of ws.runKinds(pool)) {
+      if (r.kind !== 'model') continue;
+      const model = ws.runConfig(pool, r.name)?.model;
+      models.add(typeof model === 'string' ? model : r.name);
+    }
+  }
+  return [...models].flatMap((m) => modelLabelPools(ws, m));
+}

@@ -32,7 +32,7 @@ import type { Workspace } from '../workspace/workspace';
 import { labeledLists, labeledTrainingPairs, relevantAmong, unlabeledSpec, poolGrades, trainingQueries } from './data';
 import { resolveWorkerPath, trainAndScore, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
-import { labelPoolRecords, type LabelPoolRecord } from './label-pools';
+import { distinctLabelPools, labelPoolRecords, poolModelsLabelPools, type LabelPoolRecord } from './label-pools';
 
 /**
  * Folds of a live retrain: each costs one more training (the fused ranker fits its corpus
@@ -82,7 +82,7 @@ export interface LiveRetrain {
   MRR: number | null;
   folds: number;
   seconds: number;
-  /** The pools whose labels it learned (the pool's own and its training pools), as they were when it began (label-pools.ts). */
+  /** The pools whose labels it learned (the pool's own, its training pools, its feature runs' models'), as they were when it began (label-pools.ts). */
   labelPools: LabelPoolRecord[];
 }
 
@@ -167,7 +167,10 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   const t0 = Date.now();
   const seed = spec.seed ?? 1;
   // Read before the labels are: a pool replaced in between counts as the one recorded (run-visibility.ts).
-  const labelPools = labelPoolRecords(ws, [pool, ...spec.trainPools]);
+  // ltr and fused take the pools' model runs as features: their models' label pools are learned too.
+  const read = [pool, ...spec.trainPools];
+  const byFeatures = spec.model === 'ltr' || spec.model === 'fused' ? poolModelsLabelPools(ws, read) : [];
+  const labelPools = distinctLabelPools([...labelPoolRecords(ws, read), ...byFeatures]);
   const prep = await prepared(ws, pool, spec, o);
   const { k, folds, all, pools, inSampleRuns } = prep;
   const exclude = new Set(prep.exclude);

@@ -155,6 +155,8 @@ test('the dev pool choice "none" says what training then does: a fifth of the tr
   const none = page.getByTestId('model-dev-pool').locator('option[value=""]');
   await expect(none).toHaveText('(none: hold out a fifth of the training queries)');
   await expect(page.getByTestId('model-dev-pool-hint')).toContainText('a seeded fifth of the training pools’ distinct questions is held out (not trained on)');
+  // Figures on them are flagged as the dev pool's are (selectedOn by 'holdout'): the hint said nothing of it.
+  await expect(page.getByTestId('model-dev-pool-hint')).toContainText('figures on those queries, in any pool, are flagged as chosen on them (optimistic, not held out)');
   // With cross-validation nothing is held out, nor for tfidf (no epochs).
   await page.getByTestId('model-cv').fill('5');
   await expect(none).toHaveText('(none: keep the last epoch)');

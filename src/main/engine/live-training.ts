@@ -111,7 +111,7 @@ export class LiveTrainer {
         // The runs are stored in chunks out of sight, each through the write gate (labels are
         // acknowledged between them: one write of 60,000 pairs held them all up), then swapped in
         // with the curve points and the retrain's mark in one short transaction.
-        await storeLiveRuns(ws, pool, results.map(({ model, runName, r }) => ({ runName, model, scores: r.scores })), {
+        await storeLiveRuns(ws, pool, results.map(({ model, runName, r }) => ({ runName, model, scores: r.scores, labelPools: r.labelPools })), {
           write: (f) => this.engine.writes.run(f),
           signal: ctx.signal,
           beforeSwap: () => {

@@ -156,7 +156,8 @@ describe('scoring with a model and the write gate', () => {
       }
       expect(chunked).toHaveBeenCalledTimes(2);
       expect(ws.listRuns('p').find((r) => r.name === 'live-tfidf')).toMatchObject({ kind: 'live', pairs: 16 });
-      expect(ws.runConfig('p', 'live-tfidf')).toEqual({ model: 'tfidf', scoring: 'out of fold on labeled queries' });
+      // With the pools it learned from (the live pool p, blind: run-visibility.ts).
+      expect(ws.runConfig('p', 'live-tfidf')).toEqual({ model: 'tfidf', scoring: 'out of fold on labeled queries', labelPools: [expect.objectContaining({ name: 'p', blind: true })] });
       expect(ws.db.prepare(`SELECT count(*) FROM runs WHERE staged IS NOT NULL`).pluck().get()).toBe(0);
     } finally {
       chunked.mockRestore();

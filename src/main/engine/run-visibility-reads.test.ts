@@ -89,8 +89,10 @@ describe('run visibility is worked out once per change, not once per call', () =
     // Another process on the same file: 'clean' rewritten as trained on p, then p made open.
     const other = new Database(t.ws.path);
     try {
-      const training = JSON.parse(other.prepare(`SELECT training FROM models WHERE name = 'clean'`).pluck().get() as string) as { trainPools: string[] };
-      other.prepare(`UPDATE models SET training = ? WHERE name = 'clean'`).run(JSON.stringify({ ...training, trainPools: ['p'] }));
+      const record = (name: string): Record<string, unknown> => JSON.parse(other.prepare(`SELECT training FROM models WHERE name = ?`).pluck().get(name) as string) as Record<string, unknown>;
+      // Its pools as a model trained on p records them (which pool, and blind: run-visibility.ts).
+      const onP = { trainPools: ['p'], labelPools: record('blinded').labelPools };
+      other.prepare(`UPDATE models SET training = ? WHERE name = 'clean'`).run(JSON.stringify({ ...record('clean'), ...onP }));
       t.ws.noticeExternalChanges();
       expect(await shown()).toEqual(['bm25']);
       other.prepare(`UPDATE pools SET blind = 0 WHERE name = 'p'`).run();

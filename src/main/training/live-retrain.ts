@@ -32,6 +32,7 @@ import type { Workspace } from '../workspace/workspace';
 import { labeledLists, labeledTrainingPairs, relevantAmong, unlabeledSpec, poolGrades, trainingQueries } from './data';
 import { resolveWorkerPath, trainAndScore, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
+import { distinctLabelPools, labelPoolRecords, poolModelsLabelPools, type LabelPoolRecord } from './label-pools';
 
 /**
  * Folds of a live retrain: each costs one more training (the fused ranker fits its corpus
@@ -81,6 +82,8 @@ export interface LiveRetrain {
   MRR: number | null;
   folds: number;
   seconds: number;
+  /** The pools whose labels it learned (the pool's own, its training pools, its feature runs' models'), as they were when it began (label-pools.ts). */
+  labelPools: LabelPoolRecord[];
 }
 
 /** The pool's fully and partially labeled query ids (by the default label source). */
@@ -163,6 +166,11 @@ export function prepareLive(ws: Workspace, pool: string, spec: LivePrepareSpec):
 export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o: RunOptions = {}): Promise<LiveRetrain> {
   const t0 = Date.now();
   const seed = spec.seed ?? 1;
+  // Read before the labels are: a pool replaced in between counts as the one recorded (run-visibility.ts).
+  // ltr and fused take the pools' model runs as features: their models' label pools are learned too.
+  const read = [pool, ...spec.trainPools];
+  const byFeatures = spec.model === 'ltr' || spec.model === 'fused' ? poolModelsLabelPools(ws, read) : [];
+  const labelPools = distinctLabelPools([...labelPoolRecords(ws, read), ...byFeatures]);
   const prep = await prepared(ws, pool, spec, o);
   const { k, folds, all, pools, inSampleRuns } = prep;
   const exclude = new Set(prep.exclude);
@@ -240,6 +248,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
     MRR: heldOut ? rrSum / heldOut : null,
     folds: k,
     seconds: (Date.now() - t0) / 1000,
+    labelPools,
   };
 }
 

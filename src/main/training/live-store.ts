@@ -5,6 +5,7 @@
  */
 import { LIVE_DEFAULTS, type LiveCopiesLeftOut, type LivePoint } from '../../shared/live';
 import type { ChunkedRunOptions, Workspace } from '../workspace/workspace';
+import type { LabelPoolRecord } from './label-pools';
 
 export interface LiveSetting {
   enabled: boolean;
@@ -86,7 +87,7 @@ export function readCurve(ws: Workspace, pool: string): LivePoint[] {
 }
 
 /**
- * Replaces the pool's live runs (each `runName` with its model's scores), stored in chunks out of
+ * Replaces the pool's live runs (each `runName` with its model's scores and the pools it learned from), stored in chunks out of
  * sight and swapped in together in one short transaction (Workspace.replaceRunsInChunks; `o.write`
  * wraps each chunk: the engine passes its write gate). `o.beforeSwap` writes what goes with them
  * (the curve points), committed in that transaction or not at all: a reader never sees a curve
@@ -95,7 +96,7 @@ export function readCurve(ws: Workspace, pool: string): LivePoint[] {
 export function storeLiveRuns(
   ws: Workspace,
   pool: string,
-  runs: ReadonlyArray<{ runName: string; model: string; scores: ReadonlyMap<string, ReadonlyMap<string, number>> }>,
+  runs: ReadonlyArray<{ runName: string; model: string; scores: ReadonlyMap<string, ReadonlyMap<string, number>>; labelPools: readonly LabelPoolRecord[] }>,
   o: ChunkedRunOptions = {},
 ): Promise<number[]> {
   return ws.replaceRunsInChunks(
@@ -103,7 +104,8 @@ export function storeLiveRuns(
     runs.map((r) => ({
       name: r.runName,
       kind: 'live',
-      config: { model: r.model, scoring: 'out of fold on labeled queries' },
+      // labelPools: whose labels the run learned, which decides whether annotators see it (run-visibility.ts).
+      config: { model: r.model, scoring: 'out of fold on labeled queries', labelPools: r.labelPools },
       rows: [...r.scores].flatMap(([q, m]) => [...m].map(([c, v]) => [q, c, v] as const)),
     })),
     o,

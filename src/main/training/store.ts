@@ -10,6 +10,7 @@ import { decodeSavedModel, encodeForStore, type Header } from './model-bytes';
 import type { Workspace } from '../workspace/workspace';
 import type { DevOverlap } from './dev-overlap';
 import type { CvResult } from './cross-validate';
+import type { LabelPoolRecord } from './label-pools';
 
 /** How a model was trained (shown in the Models screen and datasheets). */
 export interface TrainingInfo {
@@ -36,6 +37,13 @@ export interface TrainingInfo {
    * trained before it was recorded (and with neither). Kept server-side: listings leave it out (listedTraining).
    */
   selectedOnQueries?: string[];
+  /**
+   * The training pools and the dev pool as they were when the model read their labels, with its
+   * label-reading feature models' (ltr, fused): which pool each was and whether it was blind (label-pools.ts). An annotator is not shown the runs of a model
+   * that learned blind labels (engine/run-visibility.ts), whatever becomes of those pools. Absent in
+   * models trained before it was recorded. Kept server-side: listings leave it out (listedTraining).
+   */
+  labelPools?: LabelPoolRecord[];
   /** The overlap check against the dev pool (with a dev pool). */
   overlap?: DevOverlap;
   /** Grouped cross-validation figures (with --cv). */
@@ -140,10 +148,13 @@ export function listModels(ws: Workspace): ModelInfo[] {
   ).map((r) => ({ name: r.name, kind: r.kind, created: r.created, report: JSON.parse(r.report), training: listedTraining(JSON.parse(r.training) as TrainingInfo), bytes: r.bytes }));
 }
 
-/** A training record as listings and a training's result show it: without the query ids that chose the model (thousands on a big dev pool). */
+/**
+ * A training record as listings and a training's result show it: without the query ids that chose
+ * the model (thousands on a big dev pool) nor the record of its pools' ids and blind flags.
+ */
 export function listedTraining(t: TrainingInfo): TrainingInfo {
-  if (t.selectedOnQueries === undefined) return t;
-  const { selectedOnQueries: _ids, ...rest } = t;
+  if (t.selectedOnQueries === undefined && t.labelPools === undefined) return t;
+  const { selectedOnQueries: _ids, labelPools: _pools, ...rest } = t;
   return rest;
 }
 

@@ -22,6 +22,7 @@ import { encodeForStore } from './model-bytes';
 import { deleteModel, listedTraining, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
 import { NO_DEV_NOR_CV } from '../../shared/early-stopping';
+import { distinctLabelPools, labelPoolRecords, modelLabelPools } from './label-pools';
 
 export interface TrainSpec {
   model: string;
@@ -272,6 +273,8 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   const pairsWithout = (held: ReadonlySet<string>) => labeledTrainingPairs(ws, trainPools, held.size ? new Set([...left, ...held]) : left);
   const input = (pairs: ReturnType<typeof pairsWithout>): TrainingInput => ({ ws, pairs, unlabeled: unlabeledSpec(trainPools, pairs, { excludeRuns: exclude, extraTexts: spec.extraTexts }) });
   let pairs = pairsWithout(new Set());
+  // Which pools the labels come from, and whether each is blind, as they are now (run-visibility.ts).
+  const labelPools = labelPoolRecords(ws, [...trainPools, ...(spec.devPool ? [spec.devPool] : [])]);
   // tfidf and skipgram learn from the corpus text alone; the others train by epochs.
   const supervised = kind !== 'tfidf' && kind !== 'skipgram';
   // mnet-fisher and dae read no label either, nor hnil on its category loss alone: only the
@@ -405,6 +408,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
     // The dev queries (their ids: the dev pool's, or early stopping's held-out training queries), which
     // choose the version kept (selected-on.ts flags figures on them).
     ...(dev ? { selectedOnQueries: dev.queries.map((q) => q.query.id) } : {}),
+    labelPools,
     ...(overlap ? { overlap } : {}),
     ...(cv ? { cv } : {}),
     ...(earlyStopping ? { earlyStopping } : {}),
@@ -416,6 +420,9 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   // scores carry their in-sample scores (a fused model on a dev pool that an ltr feature was trained
   // on led the dev table unmarked), so their training queries count as this model's.
   const featureModels = kind === 'ltr' || kind === 'fused' ? labelReadingModels(ws, saved, spec.name) : [];
+  // Whose labels those learned is this model's too, whatever becomes of them (deleted, retrained, or
+  // cross-validated so that featureModels leaves them out below): run-visibility.ts.
+  if (featureModels.length) training.labelPools = distinctLabelPools([...labelPools, ...featureModels.flatMap((m) => modelLabelPools(ws, m))]);
   // Not the queries a feature's run scores out of fold (its model was cross-validated on them).
   const inherited = featureModels.map((run) => {
     const oof = new Set(ws.listPools().flatMap((p) => [...ws.outOfFoldQueries(p.name, run)]));

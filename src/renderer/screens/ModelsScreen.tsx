@@ -107,7 +107,8 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
   const { config, error: configError } = parseModelSettings(configText, kindSettings);
   const { value: cvNum, error: cvError } = readOptionalWholeNumber(cvFolds, 2, 100, 'no cross-validation');
   // Without a dev pool or cross-validation, a model trained by epochs (all but tfidf and skipgram) holds out a
-  // fifth of its training queries for early stopping (src/main/training/train.ts): the choice "none" says so.
+  // fifth of its training queries for early stopping (src/main/training/train.ts): the choice "none" says so, and
+  // that figures on them are flagged as chosen on them (SelectedOn.by 'holdout', shared/selected-on.ts).
   const holdsOut = kind !== 'tfidf' && kind !== 'skipgram' && cvNum === undefined && trainPools.length > 0;
   const formInvalid = !!(nameError || epochsError || configError || cvError);
 
@@ -317,7 +318,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
             <span className="hint" data-testid="model-dev-pool-hint">
               {devPool || !holdsOut
                 ? 'dev MRR/MAP after every epoch; the best epoch by dev MRR is kept'
-                : 'none: a seeded fifth of the training pools’ distinct questions is held out (not trained on) and the best epoch by their MRR is kept (with fewer than 5, the last epoch)'}
+                : 'none: a seeded fifth of the training pools’ distinct questions is held out (not trained on) and the best epoch by their MRR is kept (with fewer than 5, the last epoch); figures on those queries, in any pool, are flagged as chosen on them (optimistic, not held out)'}
             </span>
           </label>
           {devPool && (

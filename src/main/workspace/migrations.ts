@@ -582,7 +582,8 @@ CREATE INDEX labels_pool_seq ON labels(pool_id, seq);
  *
  * And a count of the changes that decide which runs an annotator is not shown: which stored models
  * were trained on a blind pool's labels (engine/run-visibility.ts) depends on the models' training
- * records and on the pools' names and blind flags alone, and reading every model's record for every
+ * records and on the pools' names, blind flags and identities (id and creation time, which never
+ * change once made) alone, and reading every model's record for every
  * annotator's result with runs in it cost more than the rest of the result. change_counts'
  * 'run_visibility' row goes up with every insert, update or delete of a model and every pool made,
  * deleted, renamed or made (not) blind, whoever writes it (this process or another), so the set is

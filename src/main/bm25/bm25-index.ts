@@ -250,14 +250,7 @@ export class Bm25Index {
    */
   async warmInSlices(o: { sliceMs?: number; signal?: AbortSignal; postingsPerStep?: number } = {}): Promise<void> {
     flush(this.st);
-    const steps = warmPrunedScanSteps(this.st, o.postingsPerStep);
-    const untilClosed = function* (this: Bm25Index): Generator<void, void> {
-      for (const _ of steps) {
-        if (this.closed) return;
-        yield;
-      }
-    }.call(this);
-    await runStepsInSlices(untilClosed, o.sliceMs ?? 20, o.signal);
+    await runStepsInSlices(warmPrunedScanSteps(this.st, o.postingsPerStep, () => this.closed), o.sliceMs ?? 20, o.signal);
   }
 
   /** The analyzer of the workspace's stored index (the default when there is none). */

@@ -56,10 +56,11 @@ function emptyBounds(off: Int32Array): BlockBounds {
  * Readies the pruned scan ahead of the first search, in steps (each reads about `postingsPerStep`
  * postings): the view, the helper thread with the index posted to it, then every term's block
  * bounds. A search between two steps uses what is ready and computes the rest of its own terms'
- * bounds; the steps stop when the index changed meanwhile (the next search builds another view).
+ * bounds; the steps stop when the index changed meanwhile (the next search builds another view)
+ * or when `stopped()` says so (the index was closed).
  * Nothing when searches on this index would not prune (./scoring.ts: 'auto' below pruneFromDocs).
  */
-export function* warmPrunedScanSteps(st: IndexState, postingsPerStep = 250_000): Generator<void, void> {
+export function* warmPrunedScanSteps(st: IndexState, postingsPerStep = 250_000, stopped: () => boolean = () => false): Generator<void, void> {
   const prunes = st.scanMode === 'pruned' || (st.scanMode === 'auto' && st.nOrd >= st.pruneFromDocs);
   if (!prunes || st.nOrd === 0) return;
   const ix = indexView(st);
@@ -68,7 +69,7 @@ export function* warmPrunedScanSteps(st: IndexState, postingsPerStep = 250_000):
   for (let t = 0; t < nT; ) {
     yield;
     // Changes not merged yet: the next search builds another view.
-    if (st.scanView !== ix || st.nq > 0 || st.retiredSinceMerge || st.normsDirty) return;
+    if (stopped() || st.scanView !== ix || st.nq > 0 || st.retiredSinceMerge || st.normsDirty) return;
     const step = scanKernel.warmBounds(ix, t, postingsPerStep);
     blockMaxTotals.boundPostingsWarmed += step.read;
     t = step.next;

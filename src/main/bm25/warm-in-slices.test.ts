@@ -62,6 +62,17 @@ describe('Bm25Index.warmInSlices', () => {
     for (const q of docs.filter((_, i) => i % 211 === 0)) expect(pruned.searchDocument(q, 20)).toEqual(exhaustive.searchDocument(q, 20));
   });
 
+  it('stops when the index is closed meanwhile', async () => {
+    const pruned = new Bm25Index({ scanMode: 'pruned', pruneWindow: 256, scanThreads: 1 });
+    pruned.addDocuments(randomCorpus(24, 4000, 80));
+    const warming = pruned.warmInSlices({ sliceMs: 0, postingsPerStep: 5000 });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const warmedThen = blockMaxTotals.boundPostingsWarmed;
+    pruned.close();
+    await warming;
+    expect(blockMaxTotals.boundPostingsWarmed).toBe(warmedThen);
+  });
+
   it('does nothing on an index too small for the pruned scan', async () => {
     const small = new Bm25Index({ pruneFromDocs: 10_000 });
     small.addDocuments(randomCorpus(23, 500, 40));

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const node = process.execPath;
@@ -59,7 +59,11 @@ function runQpairs(args: string[], cwd: string): Promise<{ code: number; stdout:
   });
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), 'qpairs-readme-'));
+// Made in beforeAll, not when the file loads: a run that skips every test here runs no afterAll either.
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-readme-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the README first steps run as written', () => {

@@ -38,6 +38,17 @@ export function checkCounts(names: readonly string[], argv: readonly string[] = 
   }
 }
 
+/**
+ * Refuses a `--NAME` value that is no TCP port (a whole number from 1 to 65535), as the server would
+ * only later, after the benchmark built its workspace. Not given: not checked.
+ */
+export function checkPort(name: string, argv: readonly string[] = process.argv.slice(2)): void {
+  const i = argv.indexOf(`--${name}`);
+  if (i < 0) return;
+  const n = Number(argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new BenchUsageError(`--${name} needs a port from 1 to 65535, got ${argv[i + 1]}`);
+}
+
 /** Runs a benchmark's main; a BenchUsageError ends it with `NAME: message` on standard error and exit 2. */
 export function exitOnUsageError(name: string, main: () => void): void {
   try {

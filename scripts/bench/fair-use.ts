@@ -9,8 +9,9 @@
  * 10,000 characters in flight (each answer, 200 or 429, is followed at once by another: a client
  * that ignores Retry-After). Prints label p50/p99/max for both, the ratio of the p99s (goal: flood
  * p99 ≤ 3× idle p99), and how alice's searches were answered (200 / 429) with their latency.
+ * The server listens on `--port P` (default: a random port from 20000 to 39999).
  *
- *   node scripts/build-node.mjs && node out/node/bench-fair-use.mjs [--questions 50000] [--labels 200] [--flood 32] [--json FILE]
+ *   node scripts/build-node.mjs && node out/node/bench-fair-use.mjs [--questions 50000] [--labels 200] [--flood 32] [--port P] [--json FILE] [--keep]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,18 +22,20 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../../src/main/engine/engine';
 import { jobDoneOf } from './fair-use-jobs';
 import { writeStackExchangeDump } from './se-dump';
-import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
+import { checkCounts, checkOptions, checkPort, exitOnUsageError } from './bench-options';
 
 // Before parseArgs, whose refusal of an unknown option was a stack trace.
 exitOnUsageError('bench:fair-use', () => {
-  checkOptions(['questions', 'labels', 'flood', 'json'], ['keep']);
+  checkOptions(['questions', 'labels', 'flood', 'port', 'json'], ['keep']);
   checkCounts(['questions', 'labels', 'flood']);
+  checkPort('port');
 });
 const { values } = parseArgs({
   options: {
     questions: { type: 'string', default: '50000' },
     labels: { type: 'string', default: '200' },
     flood: { type: 'string', default: '32' },
+    port: { type: 'string' },
     json: { type: 'string' },
     keep: { type: 'boolean' },
   },
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
       engine.close();
     }
 
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = values.port !== undefined ? Number(values.port) : 20000 + Math.floor(Math.random() * 20000);
     const cli = path.join(import.meta.dirname, '..', '..', 'bin', 'qpairs.mjs');
     server = spawn(process.execPath, [cli, 'serve', file, '--port', String(port), '--require-tokens'], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
       });
       server!.once('exit', (c) => reject(new Error(`server exited (${c})`)));
     });
+    console.log(`serving on port ${port}`);
     const url = `http://127.0.0.1:${port}/api/invoke`;
     // node:http with an unbounded keep-alive agent: every one of the flood's requests is really in flight.
     const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });

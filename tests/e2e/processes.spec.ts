@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { killAllServers, startServe, survivingServers } from './serve';
+import { e2ePort } from './served-workspace';
 
 const alive = (pid: number): boolean => {
   try {
@@ -26,13 +27,13 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('a server that does not come up in time is killed before startServe throws', async () => {
   const before = new Set(survivingServers());
-  await expect(startServe({ workspace: path.join(dir, 'slow.qpairs'), port: 27651, timeoutMs: 200 })).rejects.toThrow(/did not start within/);
+  await expect(startServe({ workspace: path.join(dir, 'slow.qpairs'), port: e2ePort(44), timeoutMs: 200 })).rejects.toThrow(/did not start within/);
   // Nothing new of this run is alive: the child was killed and reaped before the rejection.
   expect(survivingServers().filter((p) => !before.has(p))).toEqual([]);
 });
 
 test('a server nobody stopped dies with the exit hook (killAllServers)', async () => {
-  const s = await startServe({ workspace: path.join(dir, 'forgotten.qpairs'), port: 27652 });
+  const s = await startServe({ workspace: path.join(dir, 'forgotten.qpairs'), port: e2ePort(45) });
   expect(s.pid).toBeDefined();
   expect(survivingServers()).toContain(s.pid);
   expect(killAllServers()).toContain(s.pid);

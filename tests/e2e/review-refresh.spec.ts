@@ -140,10 +140,18 @@ test('a draw of an ordered pool (an annotator given their next query) reads noth
     if (isQueueRead(r.postData(), r.url())) pending--;
   });
   const quiet = (): Promise<void> => expect.poll(() => pending).toBe(0);
+  // Review of pool p by judy, opened here (run alone, the page is blank; after the first test it reloads).
+  await page.goto('about:blank');
+  await page.goto(`${served.server!.url}/#review`);
+  await page.getByTestId('review-pool').selectOption('p');
+  await page.getByTestId('review-judge').selectOption('judy');
+  await page.getByTestId('review-judge').blur();
   await expect(page.getByTestId('review-total')).toHaveText(String(pairs));
+  await quiet();
+  const loaded = reads.length;
   // The owner orders the pool at random: a change of the pool, read whole.
   await invoke(page, 'pool.set', { pool: 'p', order: 'random', orderSeed: 3 });
-  await expect.poll(() => reads.length).toBeGreaterThan(0);
+  await expect.poll(() => reads.length).toBeGreaterThan(loaded);
   await quiet();
   expect(reads.at(-1)!.since).toBeUndefined();
   const n = reads.length;
@@ -170,6 +178,16 @@ test('a draw of the ordered pool makes no screen that shows nothing of it read a
     if (m) asked.set(m[1]!, (asked.get(m[1]!) ?? 0) + 1);
   });
   const count = (command: string): number => asked.get(command) ?? 0;
+  /** The draws the page was told of (workspace.changed {what: 'draws'}): a draw that told none drew nothing, and pinned nothing. */
+  let draws = 0;
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      const m = JSON.parse(String(payload)) as { event?: string; payload?: { what?: string } };
+      if (m.event === 'workspace.changed' && m.payload?.what === 'draws') draws++;
+    }),
+  );
+  // The pool is ordered here, whatever ran before: in the pool's own order (its default) nothing is drawn.
+  await invoke(page, 'pool.set', { pool: 'p', order: 'random', orderSeed: 3 });
   /** carol finishes the query drawn for her (labels), so that her next one needs a draw. */
   const finishCarolsQuery = async (): Promise<void> => {
     const mine = await call<{ queryId: string; candidates: Array<{ id: string }> }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
@@ -179,13 +197,18 @@ test('a draw of the ordered pool makes no screen that shows nothing of it read a
   /** carol's next query: a draw. The counts of `commands` past the debounces are those before it. */
   const drawAndExpectNoRead = async (commands: string[]): Promise<string> => {
     const before = commands.map(count);
+    const drawsBefore = draws;
     const next = await call<{ queryId: string }>(page, 'annotate.query', { pool: 'p', annotator: 'carol' });
+    await expect.poll(() => draws, 'the pool drew carol a query').toBeGreaterThan(drawsBefore);
     await page.waitForTimeout(1_500);
     expect(commands.map(count), commands.join(', ')).toEqual(before);
     return next.queryId;
   };
 
   // Agreement (and the app's pool list, on every screen): the report is computed for a label, not for a draw.
+  // From a blank page, so that the app loads again and its event connection is one the listener above sees
+  // (going from #review to #agreement only changes the hash: the earlier tests' connection would stay).
+  await page.goto('about:blank');
   await page.goto(`${served.server!.url}/#agreement`);
   await page.getByTestId('agreement-pool').selectOption('p');
   await expect.poll(() => count('agreement.report')).toBeGreaterThan(0);

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BenchUsageError, checkCounts, checkOptions } from '../../scripts/bench/bench-options';
+import { BenchUsageError, checkCounts, checkOptions, checkPort } from '../../scripts/bench/bench-options';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Where gen-se-dump would write, were its typo ignored (made in beforeAll: a run skipping every test runs no afterAll). */
@@ -52,6 +52,16 @@ describe('checkCounts', () => {
   });
 });
 
+describe('checkPort', () => {
+  it('takes a TCP port or no option, and refuses anything else (bench:fair-use chose a random port, with no way to name one)', () => {
+    for (const good of ['1', '25513', '65535']) expect(() => checkPort('port', ['--port', good])).not.toThrow();
+    expect(() => checkPort('port', [])).not.toThrow();
+    for (const bad of ['0', '65536', '-1', '80.5', 'http']) {
+      expect(() => checkPort('port', ['--port', bad])).toThrow(new BenchUsageError(`--port needs a port from 1 to 65535, got ${bad}`));
+    }
+  });
+});
+
 describe('the benchmarks refuse a wrong command line before they run', () => {
   // The bundles the README's npm scripts run (built by the tests' global setup). Were a typo ignored,
   // these would run a small benchmark (the right option is given too) and exit 0.
@@ -67,6 +77,7 @@ describe('the benchmarks refuse a wrong command line before they run', () => {
     ['bench-archive', ['--run', '1', '--runs', '1', '--shipped'], 'bench:archive: unknown option --run (options: --questions V, '],
     ['bench-semeval-models', ['--mdoels', 'x', '--models', 'engine', '--select', '1', '--report', '1', '--no-peer'], 'bench:semeval: unknown option --mdoels (options: --data V, '],
     ['bench-fair-use', ['--label', '5'], 'bench:fair-use: unknown option --label (options: --questions V, '],
+    ['bench-fair-use', ['--port', '70000'], 'bench:fair-use: --port needs a port from 1 to 65535, got 70000'],
     ['gen-se-dump', ['--question', '5', '--questions', '5', '--out', 'SCRATCH/dump'], 'gen-se-dump: unknown option --question (options: --questions V, '],
     // Its valid options alone still train five rankers (minutes), so this typo has nothing cheaper beside it.
     ['bench-active', ['--rep', '1'], 'bench:active: unknown option --rep (options: --reps V, '],

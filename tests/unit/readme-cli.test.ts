@@ -5,10 +5,10 @@
  * 0 and that each figure named in a comment (`# RUN MAP 71.35`) is the one printed in RUN's row.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const node = process.execPath;
@@ -59,7 +59,29 @@ function runQpairs(args: string[], cwd: string): Promise<{ code: number; stdout:
   });
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), 'qpairs-readme-'));
+/**
+ * Whether `.gitignore` text `rules` ignores `name` at the checkout's top: the forms it uses — a
+ * name, `/name` (the top only), `name/` (a folder), `*` within a name. Negations are not read.
+ */
+function ignoredAtCheckoutTop(name: string, rules: string): boolean {
+  return rules
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('!'))
+    .some((rule) => {
+      const pattern = rule.replace(/^\//, '').replace(/\/$/, '');
+      const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+      return regex.test(name);
+    });
+}
+
+const gitignore = readFileSync(path.join(root, '.gitignore'), 'utf8');
+
+// Made in beforeAll, not when the file loads: a run that skips every test here runs no afterAll either.
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'qpairs-readme-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the README first steps run as written', () => {
@@ -80,7 +102,16 @@ describe('the README first steps run as written', () => {
     }
     expect(existsSync(path.join(dir, 'p1.jsonl'))).toBe(true);
     expect(existsSync(path.join(dir, 'p1.jsonl.datasheet.md'))).toBe(true);
+    // Run in a checkout, as written, they leave nothing untracked: .gitignore names all they write.
+    const written = readdirSync(dir).filter((name) => name !== 'datasets');
+    expect(written.filter((name) => !ignoredAtCheckoutTop(name, gitignore))).toEqual([]);
   }, 180_000);
+
+  it('reads which files .gitignore ignores at the checkout\'s top (the check can fail)', () => {
+    const rules = 'node_modules\nout/\n*.qpairs\n# a comment\n/p1.jsonl\n';
+    for (const name of ['W.qpairs', 'p1.jsonl', 'node_modules']) expect(ignoredAtCheckoutTop(name, rules), name).toBe(true);
+    for (const name of ['p1.jsonl.datasheet.md', 'p2.jsonl', 'W.qpairs.bak', 'a comment']) expect(ignoredAtCheckoutTop(name, rules), name).toBe(false);
+  });
 
   it('reads a figure from its run\'s row, not from another (the check can fail)', () => {
     const table = 'run   queries    MAP\n----  -------  -----\nbm25        1  100.00\nother       1   12.50';

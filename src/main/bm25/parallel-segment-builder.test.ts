@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BM25_SCHEMA_SQL } from '../workspace/migrations';
 import type { Bm25Document } from './bm25-types';
 import { Bm25Index } from './bm25-index';
@@ -17,7 +17,11 @@ import { defaultSegmentWorkerPath, ParallelSegmentBuilder } from './parallel-seg
 import { SegmentBuilder } from './segment-builder';
 import { randomCorpus } from './test-corpus';
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'qpairs-psb-'));
+// Made in beforeAll, not when the file loads: a run that skips every test here runs no afterAll either.
+let tmp = '';
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'qpairs-psb-'));
+});
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function memoryDb(): Database.Database {

@@ -8,12 +8,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../workspace/migrations';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-open-notices-'));
+// Made in beforeAll, not when the file loads: a run that skips every test here runs no afterAll either.
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-open-notices-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const OWNER = { annotator: null, local: true };

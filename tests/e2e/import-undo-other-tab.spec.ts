@@ -1,8 +1,9 @@
 /**
- * Undo last import while another owner tab imports: until that import ends the engine holds no
- * import to undo (the running import runs over the last one's journal). Before, this tab's button
- * still offered the last import, and a click took the button away without a word; now it waits,
- * disabled, saying why, and names the new import once it has ended.
+ * An import this page did not start: the page was reloaded mid-import, or another owner tab started
+ * it. Before, such a page showed an idle import form: the import still running could be neither seen
+ * nor cancelled there, and its "Undo last import" still offered the import before, which the engine
+ * no longer holds while one runs (a click took the button away without a word). Now the Workspace
+ * screen follows the running import — its bar, its Cancel, its report — and Undo waits for it.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,7 @@ function questionsFile(name: string, prefix: string, n: number): string {
   return file;
 }
 
-test("another tab's import under way: Undo waits, says why, then names that import", async () => {
+test('another owner tab follows the running import: its bar and report, Undo waiting for it', async () => {
   const importer = served.page;
   const small = questionsFile('small.jsonl', 's', 200);
   // Enough questions that the import runs for a few seconds.
@@ -36,18 +37,39 @@ test("another tab's import under way: Undo waits, says why, then names that impo
   const undo = other.getByTestId('undo-import-start');
   await expect(undo).toContainText('Undo last import: questions-jsonl import of small.jsonl, ');
   await expect(undo).toBeEnabled();
-  await expect(other.getByTestId('undo-import-waits')).toHaveCount(0);
+  await expect(other.getByTestId('import-running')).toHaveCount(0);
 
   await importer.getByTestId('import-paths').fill(large);
   await importer.getByTestId('import-start').click();
   await expect(importer.getByTestId('import-running')).toBeVisible();
-  // The other tab sees the import under way: its Undo waits, saying why.
-  await expect(other.getByTestId('undo-import-waits')).toContainText('An import is under way: the last import can be undone once it ends');
+  // The other tab shows the import under way, with its Cancel, and its Undo waits.
+  await expect(other.getByTestId('import-running')).toBeVisible();
+  await expect(other.getByTestId('import-cancel')).toBeVisible();
   await expect(undo).toBeDisabled();
 
   await expect(importer.getByTestId('import-report')).toBeVisible({ timeout: 120_000 });
-  await expect(other.getByTestId('undo-import-waits')).toHaveCount(0);
+  await expect(other.getByTestId('import-report')).toContainText('150,000 questions added');
+  await expect(other.getByTestId('stat-questions')).toHaveText('150,200');
   await expect(undo).toContainText('Undo last import: questions-jsonl import of large.jsonl, ');
   await expect(undo).toBeEnabled();
   await other.close();
+});
+
+test('a page reloaded mid-import shows the import still running, and its Cancel stops it: nothing imported', async () => {
+  const page = served.page;
+  const more = questionsFile('more.jsonl', 'm', 150_000);
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('stat-questions')).toHaveText('150,200');
+  await page.getByTestId('import-format').selectOption('questions-jsonl');
+  await page.getByTestId('import-paths').fill(more);
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-running')).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByTestId('import-running')).toBeVisible();
+  await page.getByTestId('import-cancel').click();
+  await expect(page.getByTestId('import-error')).toHaveText('Import cancelled. Nothing was imported: what it had written is rolled back.', { timeout: 60_000 });
+  await expect(page.getByTestId('import-running')).toHaveCount(0);
+  await expect(page.getByTestId('stat-questions')).toHaveText('150,200');
+  await expect(page.getByTestId('undo-import-start')).toContainText('Undo last import: questions-jsonl import of large.jsonl, ');
 });

@@ -31,10 +31,6 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
 
   const job = jobs.get(jobId);
   const done = job?.done ?? null;
-  // An import under way in another tab (or by another owner): until it ends the engine holds no import to undo
-  // (it runs over the last one's journal), so the button waits, saying why — it offered the last import, and a
-  // click took the button away without a word.
-  const importElsewhere = !busy && jobs.latestRunning('import') !== null;
   useEffect(() => {
     if (!done) return;
     refresh();
@@ -106,17 +102,9 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
               </button>
             </span>
           ) : (
-            <>
-              <button ref={startButton} type="button" data-testid="undo-import-start" disabled={busy || importElsewhere} onClick={ask}>
-                Undo last import: {last.what}, {new Date(last.started).toLocaleString()}
-              </button>
-              {importElsewhere && (
-                <span className="small muted" data-testid="undo-import-waits">
-                  {' '}
-                  An import is under way: the last import can be undone once it ends (then the one to undo is that import, if it changes something).
-                </span>
-              )}
-            </>
+            <button ref={startButton} type="button" data-testid="undo-import-start" disabled={busy} onClick={ask}>
+              Undo last import: {last.what}, {new Date(last.started).toLocaleString()}
+            </button>
           )}
         </p>
       )}

@@ -31,6 +31,8 @@ test('another owner tab follows the running import: its bar and report, Undo wai
   await importer.getByTestId('import-paths').fill(small);
   await importer.getByTestId('import-start').click();
   await expect(importer.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+  // The report is a status, announced as its failures are (role alert): a screen reader heard nothing of a finished import.
+  await expect(importer.getByRole('status').filter({ hasText: 'Import finished.' })).toContainText('200 questions added');
 
   const other = await importer.context().newPage();
   await other.goto(importer.url());

@@ -402,7 +402,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             </div>
           )}
           {done && done.ok && (
-            <div className="ok-box" data-testid="import-report">
+            <div className="ok-box" role="status" data-testid="import-report">
               <strong>Import finished.</strong>
               <dl className="report">
                 {reportLines(done.report).map((l) => (

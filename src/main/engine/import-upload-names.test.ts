@@ -3,7 +3,9 @@
  * server's temporary path nor the folder holding it: in the error, in the report's warnings and in
  * its file list. Before, only errors naming the whole file path were rewritten, so a labels
  * upload’s unknown-query warning showed `/tmp/qpairs-uploads…/<id>/labels.csv`, and a Posts file
- * uploaded without PostLinks named the upload's folder (warning, or error with Strict). The report
+ * uploaded without PostLinks named the upload's folder (warning, or error with Strict) — and then,
+ * as "no PostLinks.xml in the upload of Posts.xml.gz", still sent its owner to a folder: it now says
+ * to upload the PostLinks file with it. The report
  * sent to the app also leaves out the index's bookkeeping (changedDocs).
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -68,7 +70,10 @@ describe('an uploaded file is named by its chosen name only', () => {
     const engine = engineFor('posts');
     const strict = await importUploads(engine, 'stackexchange', [{ uploadId: '33333333-cccc', name: 'Posts.xml.gz' }], { strict: true });
     expect(strict.ok).toBe(false);
-    expect(strict.error).toContain('no PostLinks.xml in the upload of Posts.xml.gz');
+    // It says to upload the PostLinks file with it: "no PostLinks.xml in the upload of Posts.xml.gz" sent the owner to a folder of the server's.
+    expect(strict.error).toBe(
+      "Posts.xml.gz: no PostLinks.xml among the files uploaded: upload the dump's PostLinks.xml (or .xml.gz) with it to import its duplicate links (the “Strict” option)",
+    );
     expect(strict.error).not.toContain(dir);
     expect(strict.error).not.toContain('33333333-cccc');
     expect(engine.ws.stats()).toMatchObject({ questions: 0 });
@@ -77,11 +82,13 @@ describe('an uploaded file is named by its chosen name only', () => {
     expect(done.ok, done.error ?? '').toBe(true);
     expect(JSON.stringify(done)).not.toContain(dir);
     expect(JSON.stringify(done)).not.toContain('33333333-cccc');
-    expect((done.report as { warnings: string[] }).warnings.some((w) => w.startsWith('the upload of Posts.xml.gz: no PostLinks.xml'))).toBe(true);
+    expect((done.report as { warnings: string[] }).warnings).toContain(
+      "Posts.xml.gz: no PostLinks.xml among the files uploaded: upload the dump's PostLinks.xml (or .xml.gz) with it to import its duplicate links; no duplicate links were imported (the “Strict” option makes this an error)",
+    );
     const audit = JSON.stringify(engine.ws.listImports());
     expect(audit).not.toContain(dir);
     expect(audit).not.toContain('33333333-cccc');
-    expect(audit).toContain('the upload of Posts.xml.gz: no PostLinks.xml');
+    expect(audit).toContain('Posts.xml.gz: no PostLinks.xml among the files uploaded');
     engine.close();
   });
 });

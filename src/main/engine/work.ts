@@ -127,7 +127,7 @@ export function dropIndex(ws: Workspace): void {
 // ------------------------------------------------------------------ imports
 
 /** The import options a command passes through to importFiles (ImportOptions says what each does), with the engine's progress callback. */
-export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'controls' | 'signal' | 'recordedName'> & {
+export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict' | 'controls' | 'signal' | 'recordedName' | 'uploads'> & {
   onProgress?: Progress;
 };
 
@@ -181,6 +181,7 @@ export async function runImport(
             controls: opts.controls,
             signal: opts.signal,
             recordedName: opts.recordedName,
+            uploads: opts.uploads,
             onQuestionText: indexer ? (doc, title, body) => indexer.add(doc, title, body) : undefined,
             onProgress: (p) => onProgress?.(p.bytesDone, p.bytesTotal, `${p.records.toLocaleString('en-US')} records`),
           });
@@ -444,7 +445,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         controls: FORM_IMPORT_CONTROLS,
         signal: ctx.signal,
         // The workspace's audit of imports keeps an upload's chosen name too, not the server's temporary path.
-        ...(uploads.length ? { recordedName: named } : {}),
+        ...(uploads.length ? { recordedName: named, uploads: new Set(uploads.map((u) => u.path)) } : {}),
         onProgress: (d, t, note) => ctx.progress(d, t, note),
       }).catch(nameUploads);
       unchanged = report.unchanged === true;

@@ -3,6 +3,7 @@ import { IdLines } from './questions';
 import { addPairs, annotatorName, labelValue, openPool, openRun, origin, putLabel, putRunScore, requireScheme } from './pools';
 import { baseName, fileError, readFields } from './reader';
 import { parseScore, scoreRefusal } from './runs';
+import type { PoolInfo } from '../../shared/types';
 import { optionName, type ImportContext, type Importer } from './types';
 
 function ids(field: string | undefined): string[] {
@@ -149,5 +150,27 @@ export const askubuntuPool: Importer = {
       ctx.tick();
     }
     if (notIn > 5) ctx.warn(`${file}: ${notIn} similar ids in all are not among their query's candidates`);
+    warnTextless(ctx, pool);
   },
 };
+
+/**
+ * The pool's question ids the workspace has no text for (AskUbuntu's pool files list ids only): said,
+ * with the import that brings the texts — the report said "warnings: none", and the owner found the
+ * pool's queries and candidates shown as bare ids only on the Annotate screen.
+ */
+function warnTextless(ctx: ImportContext, pool: PoolInfo): void {
+  const r = ctx.ws.db
+    .prepare(
+      `SELECT count(*) AS n, min(x.id) AS example, (SELECT count(*) FROM (SELECT query_id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p)) AS total
+       FROM (SELECT query_id AS id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p) x
+       WHERE NOT EXISTS (SELECT 1 FROM questions q WHERE q.id = x.id)`,
+    )
+    .get({ p: pool.id }) as { n: number; example: string | null; total: number };
+  if (r.n === 0) return;
+  const n = r.n.toLocaleString('en-US');
+  ctx.warn(
+    `pool "${pool.name}": ${n} of its ${r.total.toLocaleString('en-US')} questions have no text in the workspace (e.g. ${r.example}): ` +
+      `annotators see ids only — import their texts with askubuntu-corpus (AskUbuntu's text_tokenized file)`,
+  );
+}

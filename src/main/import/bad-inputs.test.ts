@@ -122,6 +122,23 @@ describe('malformed files fail with file, line and reason, and change nothing', 
     await failsCleanly('labels-csv', [write('semi.csv', 'query_id;candidate_id;label\r\nq1;c1;1\r\n')], { pool: 'lp' }, { line: 1, reason: /its columns are separated by semicolons, and this format reads commas/ });
   });
 
+  it('an XML file given a line format asks whether the format is right; a long header is cut short', async () => {
+    // A SemEval file given as questions-jsonl or labels-csv: the XML hint stood only in the XML formats' own errors.
+    const xml = '<?xml version="1.0" encoding="utf-8"?>\n<xml>\n<OrgQuestion ORGQ_ID="Q1">\n</OrgQuestion>\n</xml>\n';
+    await failsCleanly('questions-jsonl', [write('semeval.xml', xml)], {}, {
+      line: 1,
+      reason: /^.*invalid JSON \(.*\): the file begins with “<” as XML does: is this the right format for this file\? \(XML files are semeval and stackexchange\)$/,
+    });
+    await failsCleanly('labels-csv', [write('semeval2.xml', xml)], { pool: 'lp' }, {
+      line: 1,
+      reason: /missing required column "query_id" .*: the file begins with “<” as XML does: is this the right format for this file\?/,
+    });
+    // An AskUbuntu dev.txt line as a CSV header: 61 ids and scores, cut short.
+    const long = `421122\t${Array.from({ length: 60 }, (_, i) => 100000 + i).join(' ')}\n`;
+    const e = await failsCleanly('questions-csv', [write('dev.txt', long)], {}, { line: 1, reason: /missing required column "id" \(the header has: 421122\t100000 100001 .*…; expected id, title, body\): its columns are separated by tabs/ });
+    expect(e.message.length).toBeLessThan(500);
+  });
+
   it('a header naming a column twice is an error when that column is read (the first was taken silently)', async () => {
     await failsCleanly('labels-csv', [write('dupcol.csv', 'query_id,Query_ID,candidate_id,label\nq1,q9,c1,1\n')], { pool: 'lp' }, { line: 1, reason: /the header names column "query_id" twice \(columns 1 and 2\): rename or remove one/ });
     await failsCleanly('questions-csv', [write('dupq.csv', 'id,title,body,title\nx1,A,B,C\n')], {}, { line: 1, reason: /column "title" twice \(columns 2 and 4\)/ });

@@ -166,7 +166,11 @@ describe('labels-csv / labels-jsonl', () => {
     const f = write('l.jsonl', '{"query_id":"q1","candidate_id":"c2","annotator":"bob","label":1}\n{"query_id":"q2","candidate_id":"c4","label":"no"}\n');
     const { first } = await idempotent(ws, 'labels-jsonl', [f], { pool: 'lp', annotator: 'ann1', scheme: 'likert5' });
     expect(first.counts).toEqual({ labels: 2 });
-    expect(first.warnings).toEqual(['pool "lp" already exists with the binary scheme; the likert5 scheme option was ignored']);
+    // bob, whom the file's annotator field names, is new to the workspace: said, as for the option's name.
+    expect(first.warnings).toEqual([
+      'pool "lp" already exists with the binary scheme; the likert5 scheme option was ignored',
+      'bob was not a person of this workspace and is added as a new annotator',
+    ]);
     expect(ws.currentLabels('lp', 'bob').map((l) => l.value)).toEqual(['1']);
     expect(ws.currentLabels('lp', 'ann1').map((l) => [l.candidateId, l.value])).toEqual([
       ['c1', '1'],

@@ -5,7 +5,7 @@
  * report of what it did. Re-importing the same files adds nothing.
  */
 import path from 'node:path';
-import { addedPersonNote } from '../team/new-person';
+import { importedPeopleNotes } from '../team/new-person';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import { runUndoable } from '../workspace/undo-journal';
 import type { Workspace } from '../workspace/workspace';
@@ -136,8 +136,8 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
   };
 
   const what = `${format} import of ${list.map((f) => path.basename(f)).join(', ')}`;
-  // The people before it: an --annotator (the app's Annotator field) naming no one is said (a typo).
-  const peopleBefore = opts.annotator?.trim() ? new Set(ws.listAnnotators().map((x) => x.name)) : null;
+  // The people before it: an --annotator (the app's Annotator field) or a file's annotator naming no one is said (a typo).
+  const peopleBefore = new Set(ws.listAnnotators().map((x) => x.name));
   const maxDocBefore = ws.db.prepare(`SELECT coalesce(max(doc), 0) FROM questions`).pluck().get() as number;
   // A larger page cache while importing: the id indexes of questions and answers take rows in no
   // key order (ids sort as text), so with SQLite's default 2 MB most inserts read pages back from
@@ -167,8 +167,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       endRuns(ctx);
       if ((report.counts.questionsInserted ?? 0) > 0) warnTextForPoolIds(ctx, maxDocBefore);
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
-      const added = peopleBefore && addedPersonNote(ws, opts.annotator!, peopleBefore, (meant) => `then undo this import and import again with annotator ${meant}`);
-      if (added) report.warnings.push(added);
+      report.warnings.push(...importedPeopleNotes(ws, peopleBefore, opts.annotator));
       report.changedDocs = [...changed].sort((a, b) => a - b);
       // Every file as the workspace holds it already: the audit says so, the app announces nothing
       // (engine/work.ts), and the import before stays the one `import undo` undoes.

@@ -42,4 +42,29 @@ describe('an import under --annotator', () => {
     expect(unused.warnings.filter((w) => w.includes('not a person'))).toEqual([]);
     expect(ws.listAnnotators().map((x) => x.name)).not.toContain('bobb');
   });
+
+  it("says the same of a name a file's annotator column gave: a typo there was added in silence", async () => {
+    const dir = tempDir();
+    const ws = tempWorkspace();
+    const questions = path.join(dir, 'q.jsonl');
+    writeFileSync(questions, ['a', 'b', 'c', 'd'].map((id) => JSON.stringify({ id, title: `wifi ${id} drops`, body: `network ${id}` })).join('\n') + '\n');
+    await runImport(ws, 'questions-jsonl', [questions]);
+    await createPool(ws, { name: 'p', queries: ['a'], depth: 2, scheme: 'binary' });
+    const [q, c] = [ws.poolQueries('p')[0]!.queryId, ws.poolQueries('p')[0]!.candidates[0]!];
+    ws.ensureAnnotator('alice');
+
+    const typo = path.join(dir, 'typo.csv');
+    writeFileSync(typo, `query_id,candidate_id,annotator,label\n${q},${c},alcie,1\n${q},${c},alice,1\n`);
+    const r = await runImport(ws, 'labels-csv', [typo], { pool: 'p' });
+    expect(sourceLabels(ws, 'p', 'alcie').values.get(q)?.get(c)).toBe('1');
+    expect(r.warnings.filter((w) => w.includes('not a person'))).toEqual([
+      "alcie was not a person of this workspace and is added as a new annotator (did you mean alice? then undo this import and import again with alice in the file's annotator column)",
+    ]);
+
+    // A JSON lines file's annotator field too; names no one is close to are said together.
+    const team = path.join(dir, 'team.jsonl');
+    writeFileSync(team, ['zed', 'yann', 'alcie'].map((a) => JSON.stringify({ query_id: q, candidate_id: c, annotator: a, label: '0' })).join('\n') + '\n');
+    const t = await runImport(ws, 'labels-jsonl', [team], { pool: 'p' });
+    expect(t.warnings.filter((w) => w.includes('new annotator'))).toEqual(['zed and yann were not people of this workspace and are added as new annotators']);
+  });
 });

@@ -5,6 +5,7 @@ import type { PoolInfo } from '../../shared/types';
 import { pairKey, pairOfKey } from '../../shared/ids';
 import type { NewPool } from '../workspace/workspace';
 import { fileError } from './reader';
+import { newPoolNote } from './new-pool-note';
 import { optionName, type ImportContext } from './types';
 
 export function requirePoolName(ctx: ImportContext): string {
@@ -20,6 +21,8 @@ export function requirePoolName(ctx: ImportContext): string {
 export function openPool(ctx: ImportContext, p: NewPool): PoolInfo {
   const found = ctx.ws.findPool(p.name);
   if (found) return found;
+  const typo = newPoolNote(p.name, ctx.ws.db.prepare(`SELECT name FROM pools`).pluck().all() as string[]);
+  if (typo) ctx.warn(typo);
   const info = ctx.ws.createPool(p);
   ctx.createdPools.add(p.name);
   ctx.count('poolsCreated');

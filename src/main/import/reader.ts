@@ -328,11 +328,14 @@ export async function* readCsvTable(ctx: ImportContext, file: string, required: 
           // A TSV or a semicolon CSV (a spreadsheet's export in many locales) reads as one column.
           const one = rec.fields.length === 1 ? rec.fields[0]! : '';
           const sep = one.includes('\t') ? 'tabs' : one.includes(';') ? 'semicolons' : null;
+          // A line of another format (an AskUbuntu file's 61 fields) was quoted whole: the header is cut short.
+          const header = rec.fields.map((f) => f.trim()).join(', ');
+          const shown = header.length > HEADER_SHOWN ? `${header.slice(0, HEADER_SHOWN)}…` : header;
           throw fileError(
             file,
             rec.line,
-            `missing required column "${r}" (the header has: ${rec.fields.map((f) => f.trim()).join(', ') || 'nothing'}; expected ${required.join(', ')})` +
-              (sep ? `: its columns are separated by ${sep}, and this format reads commas — save the file as CSV with commas` : ''),
+            `missing required column "${r}" (the header has: ${shown || 'nothing'}; expected ${required.join(', ')})` +
+              (beginsLikeXml(header) ? `: ${XML_HERE}` : sep ? `: its columns are separated by ${sep}, and this format reads commas — save the file as CSV with commas` : ''),
           );
         }
       }
@@ -363,6 +366,16 @@ export function jsonLineReason(message: string): string {
   return message.replace(/ in JSON at position (\d+)(?: \(line \d+ column \d+\))?/, (_, pos: string) => ` at column ${Number(pos) + 1}`);
 }
 
+/** The header of a CSV file shown in an error, at most (characters). */
+const HEADER_SHOWN = 200;
+
+/** Said of a line-based format's file that begins as XML does (a SemEval file or a Stack Exchange dump given the wrong format). */
+const XML_HERE = 'the file begins with “<” as XML does: is this the right format for this file? (XML files are semeval and stackexchange)';
+
+function beginsLikeXml(text: string): boolean {
+  return text.replace(/^\uFEFF/, '').trimStart().startsWith('<');
+}
+
 /** JSON lines: one JSON object per non-blank line. */
 export async function* readJsonl(ctx: ImportContext, file: string): AsyncGenerator<{ value: Record<string, unknown>; line: number }> {
   for await (const { text, line } of readLines(ctx, file)) {
@@ -371,7 +384,7 @@ export async function* readJsonl(ctx: ImportContext, file: string): AsyncGenerat
     try {
       v = JSON.parse(text);
     } catch (e) {
-      throw fileError(file, line, `invalid JSON (${jsonLineReason((e as Error).message)})`);
+      throw fileError(file, line, `invalid JSON (${jsonLineReason((e as Error).message)})${beginsLikeXml(text) ? `: ${XML_HERE}` : ''}`);
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw fileError(file, line, 'expected a JSON object');
     yield { value: v as Record<string, unknown>, line };

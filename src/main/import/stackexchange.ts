@@ -177,6 +177,13 @@ async function checkLinksGiven(ctx: ImportContext, files: readonly string[]): Pr
     return;
   }
   const member = splitMemberPath(files[0]!);
+  if (!member && ctx.opts.uploads?.has(files[0]!)) {
+    // An uploaded Posts file: its folder on the server holds nothing else; the PostLinks file was not uploaded with it.
+    const what = 'no PostLinks.xml among the files uploaded: upload the dump\'s PostLinks.xml (or .xml.gz) with it to import its duplicate links';
+    if (ctx.opts.strict) throw new QPairsError(`${files[0]!}: ${what} (${optionName(ctx, 'strict')})`, { file: files[0]!, reason: what });
+    ctx.warn(`${files[0]!}: ${what}; no duplicate links were imported (${optionName(ctx, 'strict')} makes this an error)`);
+    return;
+  }
   const where = member?.archive ?? path.dirname(files[0]!);
   const place = member ? 'archive' : 'folder';
   const what = `no PostLinks.xml in ${where} (nor among the files given), so no duplicate links would be imported`;

@@ -51,6 +51,12 @@ export interface ImportOptions {
    * temporary path (only names are ever shown from it). Default: as given.
    */
   recordedName?: (text: string) => string;
+  /**
+   * The files that were uploaded (serve mode), by their path on the server: each lies alone in a
+   * folder of the server's, so a message never sends its owner to that folder (a Stack Exchange
+   * Posts file uploaded without PostLinks: upload both, not "the folder").
+   */
+  uploads?: ReadonlySet<string>;
   /** Called at most every `progressIntervalMs` (and once at the end of every file). */
   onProgress?: (p: ImportProgress) => void;
   progressIntervalMs?: number;

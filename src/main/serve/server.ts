@@ -391,7 +391,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > maxUpload) {
-      throw new HttpError(413, { code: 'invalid-argument', message: `${name}: ${declared} bytes is more than the upload limit of ${maxUpload} bytes` });
+      throw new HttpError(413, { code: 'invalid-argument', message: `${name}: ${sizeText(declared)} is more than ${uploadLimitText(maxUpload)}` });
     }
     if (Number.isFinite(declared)) {
       try {
@@ -410,7 +410,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     } catch (e) {
       if (e instanceof UploadQuotaError) throw new HttpError(413, { code: 'invalid-argument', message: e.message });
       if (e instanceof UploadTooLargeError) {
-        throw new HttpError(413, { code: 'invalid-argument', message: `${name}: more than the upload limit of ${maxUpload} bytes` });
+        throw new HttpError(413, { code: 'invalid-argument', message: `${name}: more than ${uploadLimitText(maxUpload)}` });
       }
       throw e;
     }
@@ -645,4 +645,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
     },
   };
+}
+
+/** A size for people: bytes below a MiB (with thousands separators), else MiB with one decimal. */
+function sizeText(bytes: number): string {
+  return bytes < 1 << 20 ? `${bytes.toLocaleString('en-US')} bytes` : `${(bytes / (1 << 20)).toLocaleString('en-US', { maximumFractionDigits: 1 })} MiB`;
+}
+
+/**
+ * The upload limit and what sets it: "15834700 bytes is more than the upload limit of 1048576 bytes"
+ * left the owner to guess both the sizes and how to raise it.
+ */
+function uploadLimitText(maxUpload: number): string {
+  return `the server's upload limit of ${sizeText(maxUpload)} (serve mode's --max-upload-mb sets it)`;
 }

@@ -29,3 +29,37 @@ export function addedPersonNote(ws: Workspace, name: string, known: ReadonlySet<
   if (known.has(stored) || ws.listAnnotators().find((x) => x.name === stored)?.role !== 'annotator') return null;
   return newPersonNote(stored, labelingPeople(ws, known), thenDo);
 }
+
+/**
+ * The notes for the people an import added: the one its annotator option named (the app's Annotator
+ * field), and those its files' annotator column or field named (`alcie` in a labels file's column
+ * was added in silence). `known`: the people before the import. One note per name a known person is
+ * close to; the other new names together in one.
+ */
+export function importedPeopleNotes(ws: Workspace, known: ReadonlySet<string>, annotatorOption: string | undefined): string[] {
+  const notes: string[] = [];
+  const option = annotatorOption?.trim() ? ws.personName(annotatorOption) : null;
+  const optionNote = option && addedPersonNote(ws, option, known, (meant) => `then undo this import and import again with annotator ${meant}`);
+  if (optionNote) notes.push(optionNote);
+  const people = labelingPeople(ws, known);
+  const fromFiles = ws
+    .listAnnotators()
+    .filter((x) => x.role === 'annotator' && !known.has(x.name) && x.name !== option)
+    .map((x) => x.name);
+  const unlike: string[] = [];
+  for (const name of fromFiles) {
+    if (closest(name, people)) notes.push(newPersonNote(name, people, (meant) => `then undo this import and import again with ${meant} in the file's annotator column`));
+    else unlike.push(name);
+  }
+  if (unlike.length === 1) notes.push(newPersonNote(unlike[0]!, [], () => ''));
+  else if (unlike.length > 1) notes.push(`${namesList(unlike)} were not people of this workspace and are added as new annotators`);
+  return notes;
+}
+
+/** `a, b and c`; past ten names, `a, …, j and 5 more`. */
+function namesList(names: readonly string[]): string {
+  const shown = names.slice(0, 10);
+  const more = names.length - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more`;
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]!}`;
+}

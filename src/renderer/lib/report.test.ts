@@ -50,6 +50,13 @@ describe('counts of one', () => {
   });
 });
 
+describe('an AskUbuntu pool', () => {
+  it('says what its queries without similar are (it read "11 queries without similar")', () => {
+    expect(reportLines({ counts: { poolQueries: 200, queriesWithoutSimilar: 11 } })[0]!.text).toBe('200 pool queries · 11 queries none of whose similar questions is among their candidates');
+    expect(reportLines({ counts: { queriesWithoutSimilar: 1 } })[0]!.text).toBe('1 query none of whose similar questions is among their candidates');
+  });
+});
+
 describe('a re-imported run', () => {
   it('says in words that runs were as they were or how many of their scores changed (it read "2 runs unchanged · 2 run scores changed")', () => {
     expect(reportLines({ counts: { runScores: 7, runsUnchanged: 2 } })[0]!.text).toBe('7 ranker scores · 2 runs already there, unchanged');

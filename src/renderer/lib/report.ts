@@ -41,6 +41,8 @@ const WORDS: Record<string, string> = {
   seconds: 'time',
   elapsedMs: 'time',
   indexedQuestions: 'questions indexed (BM25)',
+  // askubuntu-pool: it read "11 queries without similar", among what was imported.
+  queriesWithoutSimilar: 'queries none of whose similar questions is among their candidates',
 };
 
 /** Bookkeeping no reader needs. */

@@ -86,6 +86,17 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
   useEvent('label.changed', refreshStatsSoon);
   useReconnect(refreshStats);
 
+  // An import this page did not start (started before a reload, or in another owner tab) is followed here too, with its
+  // progress and Cancel: a page reloaded mid-import showed an idle form, with no way to see or stop the import still running.
+  const runningElsewhere = jobs.latestRunning('import')?.progress?.jobId ?? null;
+  useEffect(() => {
+    if (phase !== 'idle' || runningElsewhere === null || runningElsewhere === jobId) return;
+    setJobId(runningElsewhere);
+    setStartError(null);
+    setUploadCancelled(false);
+    setPhase('running');
+  }, [phase, runningElsewhere, jobId]);
+
   const job = jobs.get(jobId);
   const done = job?.done ?? null;
   // When the import ends its Cancel goes away: a focus left there (Cancel pressed by keyboard) or
@@ -391,7 +402,7 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
             </div>
           )}
           {done && done.ok && (
-            <div className="ok-box" data-testid="import-report">
+            <div className="ok-box" role="status" data-testid="import-report">
               <strong>Import finished.</strong>
               <dl className="report">
                 {reportLines(done.report).map((l) => (

@@ -12,16 +12,22 @@ import { cleanupTemp, tempDir, tempWorkspace } from './test-helpers';
 
 afterEach(cleanupTemp);
 
+/** Four questions, pool p (query a, two candidates: q → c is its first pair), and alice, a person of the workspace. */
+async function poolWithAlice() {
+  const dir = tempDir();
+  const ws = tempWorkspace();
+  const questions = path.join(dir, 'q.jsonl');
+  writeFileSync(questions, ['a', 'b', 'c', 'd'].map((id) => JSON.stringify({ id, title: `wifi ${id} drops`, body: `network ${id}` })).join('\n') + '\n');
+  await runImport(ws, 'questions-jsonl', [questions]);
+  await createPool(ws, { name: 'p', queries: ['a'], depth: 2, scheme: 'binary' });
+  const [q, c] = [ws.poolQueries('p')[0]!.queryId, ws.poolQueries('p')[0]!.candidates[0]!];
+  ws.ensureAnnotator('alice');
+  return { dir, ws, q, c };
+}
+
 describe('an import under --annotator', () => {
   it("says a name the workspace did not know was added, with the person it most likely meant; not for a known name or one that labeled nothing", async () => {
-    const dir = tempDir();
-    const ws = tempWorkspace();
-    const questions = path.join(dir, 'q.jsonl');
-    writeFileSync(questions, ['a', 'b', 'c', 'd'].map((id) => JSON.stringify({ id, title: `wifi ${id} drops`, body: `network ${id}` })).join('\n') + '\n');
-    await runImport(ws, 'questions-jsonl', [questions]);
-    await createPool(ws, { name: 'p', queries: ['a'], depth: 2, scheme: 'binary' });
-    const [q, c] = [ws.poolQueries('p')[0]!.queryId, ws.poolQueries('p')[0]!.candidates[0]!];
-    ws.ensureAnnotator('alice');
+    const { dir, ws, q, c } = await poolWithAlice();
     const file = path.join(dir, 'labels.csv');
     writeFileSync(file, `query_id,candidate_id,label\n${q},${c},1\n`);
 
@@ -44,14 +50,7 @@ describe('an import under --annotator', () => {
   });
 
   it("says the same of a name a file's annotator column gave: a typo there was added in silence", async () => {
-    const dir = tempDir();
-    const ws = tempWorkspace();
-    const questions = path.join(dir, 'q.jsonl');
-    writeFileSync(questions, ['a', 'b', 'c', 'd'].map((id) => JSON.stringify({ id, title: `wifi ${id} drops`, body: `network ${id}` })).join('\n') + '\n');
-    await runImport(ws, 'questions-jsonl', [questions]);
-    await createPool(ws, { name: 'p', queries: ['a'], depth: 2, scheme: 'binary' });
-    const [q, c] = [ws.poolQueries('p')[0]!.queryId, ws.poolQueries('p')[0]!.candidates[0]!];
-    ws.ensureAnnotator('alice');
+    const { dir, ws, q, c } = await poolWithAlice();
 
     const typo = path.join(dir, 'typo.csv');
     writeFileSync(typo, `query_id,candidate_id,annotator,label\n${q},${c},alcie,1\n${q},${c},alice,1\n`);

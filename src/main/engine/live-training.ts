@@ -117,9 +117,7 @@ export class LiveTrainer {
           beforeSwap: () => {
             for (const { model, r } of results)
               appendCurvePoint(ws, pool, { model, labels: r.labeledPairs, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds }, r.trainingCopiesLeftOut);
-            // Covered: the labels every model read (its preparation's snapshot, taken after upTo), so a
-            // label given between the start and that snapshot is not counted again toward the next retrain.
-            markRetrained(ws, pool, results.length ? Math.max(upTo.lastSeq, Math.min(...results.map(({ r }) => r.labelSeq))) : upTo.lastSeq, null);
+            markRetrained(ws, pool, upTo.lastSeq, null);
           },
         });
         for (const { model, r } of results)

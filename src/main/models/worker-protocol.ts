@@ -187,8 +187,6 @@ export interface LivePreparation {
   inSampleRuns: Array<{ run: string; trainedOn: number | null }>;
   /** Runs that are no features: the live run and the in-sample ones. */
   exclude: string[];
-  /** The pool's last label event in the snapshot these were read from (0 when none): what a retrain on them covers. */
-  labelSeq: number;
 }
 /** Prepares a live retrain of `pool`, the worker reading the workspace file. */
 export interface LivePrepareMessage {

@@ -33,7 +33,6 @@ import { labeledLists, labeledTrainingPairs, relevantAmong, unlabeledSpec, poolG
 import { resolveWorkerPath, trainAndScore, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
 import { distinctLabelPools, labelPoolRecords, poolModelsLabelPools, type LabelPoolRecord } from './label-pools';
-import { labelEventsSince } from './live-store';
 
 /**
  * Folds of a live retrain: each costs one more training (the fused ranker fits its corpus
@@ -79,8 +78,6 @@ export interface LiveRetrain {
    * one of its held-out queries (same id, same or near-same text), by the reason of their first match.
    */
   trainingCopiesLeftOut: { queries: number; reasons: Record<OverlapReason, number> };
-  /** The pool's last label event this retrain read (the labels it trained on are those up to it). */
-  labelSeq: number;
   MAP: number | null;
   MRR: number | null;
   folds: number;
@@ -133,12 +130,10 @@ async function prepared(ws: Workspace, pool: string, spec: LiveSpec, o: RunOptio
 export function prepareLive(ws: Workspace, pool: string, spec: LivePrepareSpec): LivePreparation {
   const seed = spec.seed ?? 1;
   const exclude = new Set([spec.runName]);
-  // Read in the same snapshot as the labels below (the caller's), so it names exactly the events trained on.
-  const labelSeq = labelEventsSince(ws, pool, 0).lastSeq;
   const { full, partial } = labeledQueryIds(ws, pool);
   const fullSet = new Set(full);
   const queries = trainingQueries(ws, [pool]).filter((q) => fullSet.has(q.id));
-  const refused = (refusal: string): LivePreparation => ({ refusal, trainedQueries: 0, labeledPairs: 0, k: 0, folds: [], copies: [], grades: new Map(), all: { positives: [], negatives: [], textIds: [] }, pools: [], inSampleRuns: [], exclude: [], labelSeq });
+  const refused = (refusal: string): LivePreparation => ({ refusal, trainedQueries: 0, labeledPairs: 0, k: 0, folds: [], copies: [], grades: new Map(), all: { positives: [], negatives: [], textIds: [] }, pools: [], inSampleRuns: [], exclude: [] });
   if (queries.length < 2) return refused(`live retraining needs at least 2 fully labeled queries in pool "${pool}" (it has ${queries.length})`);
   const clusters = nearDuplicateClusters(queries);
   const k = Math.min(spec.folds ?? LIVE_FOLDS, clusterCount(clusters));
@@ -165,7 +160,6 @@ export function prepareLive(ws: Workspace, pool: string, spec: LivePrepareSpec):
     pools,
     inSampleRuns,
     exclude: [...exclude],
-    labelSeq,
   };
 }
 
@@ -255,7 +249,6 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
     folds: k,
     seconds: (Date.now() - t0) / 1000,
     labelPools,
-    labelSeq: prep.labelSeq,
   };
 }
 

@@ -5,7 +5,8 @@
  * decided before they run, in access.ts.
  */
 import type { AppInfo, CommandResult, ParsedArgs } from '../../shared/contract';
-import { assignmentNotes, knownPeople } from '../team/assign-notes';
+import { assignmentNotes } from '../team/assign-notes';
+import { knownPeople } from '../team/new-person';
 import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
 import { defaultExportName, finishExportWriteCancellable, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions, type ExportRun } from '../export';

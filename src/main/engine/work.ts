@@ -74,9 +74,10 @@ export function preloadIndex(ws: Workspace, signal?: AbortSignal, sliceMs?: numb
   const running = preloads.get(ws);
   if (running) return running.then(() => preloadIndex(ws, signal, sliceMs));
   if (indexes.has(ws)) return Promise.resolve();
+  const slices = { signal, ...(sliceMs === undefined ? {} : { sliceMs }) };
   const load = (async () => {
     const before = storedIndexVersion(ws);
-    const idx = await Bm25Index.loadInSlices(ws.db, {}, { signal, ...(sliceMs === undefined ? {} : { sliceMs }) });
+    const idx = await Bm25Index.loadInSlices(ws.db, {}, slices);
     // Whether it is in step with the questions, found here too rather than under the write gate at its first use.
     const synced = await syncedInSlices(idx, ws.db);
     if (indexes.has(ws) || signal?.aborted || storedIndexVersion(ws) !== before) return idx.close();
@@ -85,7 +86,7 @@ export function preloadIndex(ws: Workspace, signal?: AbortSignal, sliceMs?: numb
     if (!synced) preloadedUnsynced.add(ws);
     // Then its search bounds, in slices too (the first searches paid about 550 ms for them at 1M
     // questions): not awaited by indexReady, as searches meanwhile compute what they need.
-    else void idx.warmInSlices({ signal, ...(sliceMs === undefined ? {} : { sliceMs }) }).catch(() => {});
+    else void idx.warmInSlices(slices).catch(() => {});
   })()
     .catch(() => {
       // A closed workspace, a cancel, a stored index that cannot be read: the next use loads it (and says why).

@@ -162,9 +162,9 @@ export const askubuntuPool: Importer = {
 function warnTextless(ctx: ImportContext, pool: PoolInfo): void {
   const r = ctx.ws.db
     .prepare(
-      `SELECT count(*) AS n, min(x.id) AS example, (SELECT count(*) FROM (SELECT query_id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p)) AS total
-       FROM (SELECT query_id AS id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p) x
-       WHERE NOT EXISTS (SELECT 1 FROM questions q WHERE q.id = x.id)`,
+      `WITH ids(id) AS (SELECT query_id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p)
+       SELECT count(*) AS n, min(id) AS example, (SELECT count(*) FROM ids) AS total
+       FROM ids WHERE NOT EXISTS (SELECT 1 FROM questions q WHERE q.id = ids.id)`,
     )
     .get({ p: pool.id }) as { n: number; example: string | null; total: number };
   if (r.n === 0) return;

@@ -5,7 +5,7 @@
  * report of what it did. Re-importing the same files adds nothing.
  */
 import path from 'node:path';
-import { importedPeopleNotes } from '../team/new-person';
+import { importedPeopleNotes, knownPeople } from '../team/new-person';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import { runUndoable } from '../workspace/undo-journal';
 import type { Workspace } from '../workspace/workspace';
@@ -137,7 +137,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
 
   const what = `${format} import of ${list.map((f) => path.basename(f)).join(', ')}`;
   // The people before it: an --annotator (the app's Annotator field) or a file's annotator naming no one is said (a typo).
-  const peopleBefore = new Set(ws.listAnnotators().map((x) => x.name));
+  const peopleBefore = knownPeople(ws);
   const maxDocBefore = ws.db.prepare(`SELECT coalesce(max(doc), 0) FROM questions`).pluck().get() as number;
   // A larger page cache while importing: the id indexes of questions and answers take rows in no
   // key order (ids sort as text), so with SQLite's default 2 MB most inserts read pages back from

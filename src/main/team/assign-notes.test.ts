@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { assignPool } from '../gold';
 import { runCli } from '../cli/test-cli';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
-import { assignmentNotes, knownPeople } from './assign-notes';
+import { assignmentNotes } from './assign-notes';
+import { knownPeople } from './new-person';
 
 const scratch = scratchWorkspaces('qpairs-assign-notes-');
 

@@ -26,8 +26,3 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
     );
   return [...addedNotes, ...roleNotes];
 }
-
-/** The workspace's people now (before an assignment adds any): assignmentNotes' `known`. */
-export function knownPeople(ws: Workspace): Set<string> {
-  return new Set(ws.listAnnotators().map((x) => x.name));
-}

@@ -6,6 +6,11 @@
 import { closest } from '../../shared/suggest';
 import type { Workspace } from '../workspace/workspace';
 
+/** The workspace's people now, before a command adds any: the `known` of the notes below and of assignmentNotes. */
+export function knownPeople(ws: Workspace): Set<string> {
+  return new Set(ws.listAnnotators().map((x) => x.name));
+}
+
 /** The people who label, among `known` (gold and reference systems are no one's typo). */
 export function labelingPeople(ws: Workspace, known: ReadonlySet<string>): string[] {
   return ws

@@ -1,7 +1,8 @@
 import { assignPool, assignmentView } from '../../gold';
 import { parse, takePositionals, requireString, table, UsageError } from '../args';
 import { intFlag, json, list, positiveInt, withWorkspace, type Out } from './common';
-import { assignmentNotes, knownPeople } from '../../team/assign-notes';
+import { assignmentNotes } from '../../team/assign-notes';
+import { knownPeople } from '../../team/new-person';
 
 /**
  * `qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]`: assigns the

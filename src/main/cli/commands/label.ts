@@ -1,6 +1,6 @@
 import { setLabel } from '../../engine/annotate';
 import { checkAnnotatorName } from '../../gold';
-import { addedPersonNote } from '../../team/new-person';
+import { addedPersonNote, knownPeople } from '../../team/new-person';
 import { parse, takePositionals, requireString, UsageError } from '../args';
 import { json, withWorkspace, type Out } from './common';
 
@@ -28,7 +28,7 @@ export async function cmdLabel(argv: string[], out: Out): Promise<number> {
   if ((values.value !== undefined) === (values.clear === true)) throw new UsageError('give either --value V or --clear');
   takePositionals(positionals, ['W'], 'label');
   return withWorkspace(positionals[0], (ws) => {
-    const known = new Set(ws.listAnnotators().map((x) => x.name));
+    const known = knownPeople(ws);
     const ack = setLabel(ws, { pool, queryId, candidateId, annotator, value: values.clear ? null : values.value! });
     const note = addedPersonNote(ws, annotator, known, (meant) => `then clear this label with --clear and give it with --annotator ${meant}`);
     if (values.json) out.log(json(ack));

@@ -19,6 +19,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { bundledWorkerPath } from '../worker-bundle';
 import { CancelledError, NotFoundError, QPairsError, throwIfAborted } from '../errors';
+import { SlotQueue } from './slot-queue';
 import type { Workspace } from '../workspace/workspace';
 import { stopOnceLoaded } from '../workspace/addon-workers';
 import type { FromComputeWorker, ToComputeWorker } from './compute-protocol';
@@ -59,79 +60,25 @@ export function defaultComputeWorkerPath(here = import.meta.dirname): string | n
 
 // ---------------------------------------------------------------- worker slots
 
-let live = 0;
 /**
- * Tasks waiting for a worker, first come first; `ahead` is told how many computations are before it
- * once it has waited WAIT_NOTICE_MS (`told`), and again whenever that changes.
+ * Worker threads, first come first served (slot-queue.ts). A slot is free only once its thread
+ * has exited, so the second step of an export preview, asked right after the first, waits a few
+ * ms for it: a waiting task says how many computations are before it only after 250 ms.
  */
-const waiting: Array<{ start: () => void; ahead?: ((n: number) => void) | undefined; told: boolean }> = [];
-
-/**
- * How long a task waits before it says so: a worker's slot is free only once its thread has exited,
- * so the second step of an export preview, asked right after the first, waits a few ms for it.
- */
-const WAIT_NOTICE_MS = 250;
+const slots = new SlotQueue({
+  max: () => settings.maxWorkers,
+  maxQueued: () => settings.maxQueued,
+  busy: (load) => new QPairsError(`the engine is busy with ${load.running + load.queued} large computations (agreement reports, comparisons); try again when they finish`),
+  noticeMs: 250,
+  cancelled: () => new CancelledError('computation cancelled'),
+});
 /** Running worker tasks, by workspace file (for stopComputations). */
 const running = new Set<{ dbPath: string; stop: () => void }>();
 
 /** Compute workers alive now (running, or terminated but not yet exited), and tasks waiting for one. */
 export function computeLoad(): { workers: number; queued: number } {
-  return { workers: live, queued: waiting.length };
-}
-
-/** Tells each waiting task how many computations are before it (those running, then those waiting ahead). */
-function tellPlaces(): void {
-  waiting.forEach((w, i) => w.told && w.ahead?.(live + i));
-}
-
-function acquireSlot(signal?: AbortSignal, ahead?: (n: number) => void): Promise<void> {
-  throwIfAborted(signal);
-  if (live < settings.maxWorkers && waiting.length === 0) {
-    live++;
-    return Promise.resolve();
-  }
-  if (waiting.length >= settings.maxQueued) {
-    return Promise.reject(
-      new QPairsError(`the engine is busy with ${live + waiting.length} large computations (agreement reports, comparisons); try again when they finish`),
-    );
-  }
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(notice);
-      const i = waiting.indexOf(entry);
-      if (i >= 0) waiting.splice(i, 1);
-      reject(new CancelledError('computation cancelled'));
-      tellPlaces();
-    };
-    const entry = {
-      start: () => {
-        clearTimeout(notice);
-        signal?.removeEventListener('abort', onAbort);
-        live++;
-        resolve();
-      },
-      ahead,
-      told: false,
-    };
-    waiting.push(entry);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const notice = setTimeout(() => {
-      entry.told = true;
-      const i = waiting.indexOf(entry);
-      if (i >= 0) ahead?.(live + i);
-    }, WAIT_NOTICE_MS);
-    notice.unref();
-  });
-}
-
-function releaseSlot(): void {
-  live--;
-  let started = false;
-  while (live < settings.maxWorkers && waiting.length > 0) {
-    waiting.shift()!.start();
-    started = true;
-  }
-  if (started) tellPlaces();
+  const { running: workers, queued } = slots.load;
+  return { workers, queued };
 }
 
 function errorFrom(m: Extract<FromComputeWorker, { type: 'error' }>): Error {
@@ -152,7 +99,7 @@ export async function computeInWorker<T extends ComputeTask>(
   o: { workerPath: string | URL; signal?: AbortSignal; onProgress?: ExportProgress },
 ): Promise<ComputeResult<T>> {
   // A task waiting for a worker says so, and how many computations are before it (the job's bar).
-  await acquireSlot(o.signal, o.onProgress && ((n) => o.onProgress!('waiting', n, 0)));
+  const releaseSlot = await slots.acquire(o.signal, o.onProgress && ((n) => o.onProgress!('waiting', n, 0)));
   return new Promise<ComputeResult<T>>((resolve, reject) => {
     let worker: Worker;
     try {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliOk as ok } from '../cli/test-cli';
-import { topicPoolsWorkspace } from '../cli/test-topic-pools';
+import { topicPoolsWorkspace, writeLines } from '../cli/test-topic-pools';
 import { Workspace } from '../workspace/workspace';
 
 let dir: string;
@@ -106,5 +106,43 @@ describe("early stopping's held-out training queries", () => {
     expect((await evalRuns(w, 'E')).dae).not.toHaveProperty('selectedOn');
     const line = (await ok('models', 'list', w)).split('\n').find((l) => l.startsWith('dae '));
     expect(line).toContain(` T ${6 - heldOut.length}/6 its hold-out, H its hold-out `);
+  }, 120_000);
+});
+
+describe('the dev queries under other ids', () => {
+  it('flag the figures on copies of the dev questions (same or near-same text), not on other questions of the same topics', async () => {
+    const w = await topicPoolsWorkspace(dir, {
+      pools: ['T', 'D'],
+      queryTitle: (pool, q, topic) => `${pool} question ${q} about ${topic}`,
+      candidateBody: (text, pool) => `${text} candidate ${pool}`,
+    });
+    await ok('train', w, '--model', 'dae', '--name', 'dae', '--train-pool', 'T', '--dev-pool', 'D', '--epochs', '3');
+    // Pool C asks D's questions again as new questions: q0-q2 word for word, q3-q5 with one more word.
+    const ws = Workspace.open(w);
+    const copies: string[] = [];
+    try {
+      for (let q = 0; q < 6; q++) {
+        const d = ws.getQuestion(`Dq${q}`)!;
+        const body = q < 3 ? d.body : `${d.body} please`;
+        copies.push(JSON.stringify({ id: `copy${q}`, title: d.title, body }));
+      }
+    } finally {
+      ws.close();
+    }
+    await ok('import', w, '--format', 'questions-jsonl', writeLines(dir, 'copies.jsonl', copies));
+    const dLabels = readFileSync(path.join(dir, 'labels-D.csv'), 'utf8').trim().split('\n');
+    const asPool = (name: string, keep: (q: number) => boolean): void => {
+      const rows = dLabels.slice(1).filter((l) => keep(Number(l.split(',')[0]!.slice(2))));
+      writeLines(dir, `labels-${name}.csv`, [dLabels[0]!, ...rows.map((l) => l.replace(/^Dq(\d)/, 'copy$1'))]);
+    };
+    asPool('same', (q) => q < 3);
+    asPool('near', (q) => q >= 3);
+    for (const pool of ['same', 'near']) {
+      await ok('import', w, '--format', 'labels-csv', path.join(dir, `labels-${pool}.csv`), '--pool', pool, '--scheme', 'binary');
+      await ok('score', w, '--model', 'dae', '--pool', pool);
+      expect((await evalRuns(w, pool)).dae!.selectedOn).toEqual({ by: 'dev', model: 'dae' });
+    }
+    // T's queries share D's topics and candidates' words, yet are other questions: not flagged.
+    expect((await evalRuns(w, 'T')).dae).not.toHaveProperty('selectedOn');
   }, 120_000);
 });

@@ -1,8 +1,11 @@
 /**
  * Whether a model's run in a pool was chosen on that pool's evaluated queries (shared/selected-on.ts):
  * - the dev figures chose among two or more versions (epochs, or mnet-fisher's K: report.history holds
- *   a dev figure for each) and some evaluated queries are among the dev queries that gave them
- *   (training.selectedOnQueries, by id, in whatever pool holds them now) — a single dev figure (tfidf,
+ *   a dev figure for each) and some evaluated queries are the dev queries that gave them
+ *   (training.selectedOnQueries, in whatever pool holds them now): the same id, or the same question
+ *   under another id — the same normalised text or a near-duplicate (Jaccard >= NEAR_DUPLICATE_JACCARD,
+ *   src/main/overlap) of a dev query's text as the workspace holds it now (a dev question deleted since
+ *   matches by id only) — a single dev figure (tfidf,
  *   one epoch) is only reported, it chose nothing. Records from before selectedOnQueries match the dev
  *   pool by name, all they kept (a pool deleted and made again under that name is taken for it);
  * - likewise early stopping's held-out training queries, without a dev pool or --cv ('holdout'): the
@@ -13,6 +16,7 @@
  * - the same holds for a model whose run it fuses as a feature (ltr, fused: its scores carry them).
  */
 import type { SelectedOn } from '../../shared/selected-on';
+import { findOverlap, type OverlapItem } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
 import { savedModelMeta } from './store';
 
@@ -29,7 +33,7 @@ function modelRecord(ws: Workspace, name: string): ModelRecord | null {
 
 function ownSelection(ws: Workspace, pool: string, m: ModelRecord, model: string, evaluated: readonly string[]): SelectedOn['by'] | null {
   const devFigures = (m.report.history ?? []).filter((h) => h.devMRR !== undefined).length;
-  if (devFigures > 1 && choseOn(m, pool, evaluated)) return m.training.devPool ? 'dev' : 'holdout';
+  if (devFigures > 1 && choseOn(ws, m, pool, evaluated)) return m.training.devPool ? 'dev' : 'holdout';
   if (m.training.cv?.selectedEpochs != null) {
     const oof = ws.outOfFoldQueries(pool, model);
     if (evaluated.some((id) => oof.has(id))) return 'cv';
@@ -38,11 +42,34 @@ function ownSelection(ws: Workspace, pool: string, m: ModelRecord, model: string
 }
 
 /** Whether the dev figures were measured on some of these queries of the pool (see above). */
-function choseOn(m: ModelRecord, pool: string, evaluated: readonly string[]): boolean {
+function choseOn(ws: Workspace, m: ModelRecord, pool: string, evaluated: readonly string[]): boolean {
   const ids = m.training.selectedOnQueries;
   if (!ids) return !!m.training.devPool && m.training.devPool === pool;
   const chose = new Set(ids);
-  return evaluated.some((id) => chose.has(id));
+  return evaluated.some((id) => chose.has(id)) || sameQuestionAsAny(ws, ids, evaluated);
+}
+
+const nearSameCache = new WeakMap<Workspace, Map<string, boolean>>();
+
+/** Whether some evaluated query is one of `chose` under another id: the same or a near-duplicate text (findOverlap), as the texts are now. */
+function sameQuestionAsAny(ws: Workspace, chose: readonly string[], evaluated: readonly string[]): boolean {
+  const items = (ids: readonly string[]): OverlapItem[] =>
+    ids.flatMap((id) => {
+      const q = ws.getQuestion(id);
+      return q ? [{ id, title: q.title, body: q.body }] : [];
+    });
+  const dev = items(chose);
+  const evals = items(evaluated);
+  const key = [dev, evals].map((list) => list.map((i) => `${i.id}\u0002${i.title}\u0002${i.body}`).join('\u0003')).join('\u0001');
+  let byWs = nearSameCache.get(ws);
+  if (!byWs) nearSameCache.set(ws, (byWs = new Map()));
+  let found = byWs.get(key);
+  if (found === undefined) {
+    found = findOverlap(dev, evals).length > 0;
+    if (byWs.size > 200) byWs.clear();
+    byWs.set(key, found);
+  }
+  return found;
 }
 
 /** The model (the run's own, else a feature run's, depth first) chosen on these queries of the pool; undefined when none was. */

@@ -148,6 +148,15 @@ export function refuseAnotherImport(last: UndoableImport, started: string | unde
   }
 }
 
+/**
+ * Why an undo is refused while an import runs (before, it answered that there was nothing to undo, or
+ * waited and then refused the import that had come meanwhile): the import, when it started, and where
+ * (`by alice`, `in another process: pid 12 on host h`).
+ */
+export function importRunningMessage(w: { what: string; started: string; where?: string }): string {
+  return `an import is running (${w.what}, started ${w.started}${w.where ? ` ${w.where}` : ''}): wait for it to finish or cancel it, then undo`;
+}
+
 /** Why there is nothing to undo. */
 export const NOTHING_TO_UNDO =
   'there is no import to undo: only the last finished import that changed something can be undone, until another one finishes (a failed, cancelled or interrupted import undoes itself)';

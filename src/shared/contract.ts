@@ -701,11 +701,28 @@ export type CommandResult<C extends CommandName> = CommandResults[C];
 
 // ------------------------------------------------------------------ events
 
+/**
+ * What an import job imports, in its events: the files as the user named them — an upload by the name it was
+ * uploaded under, a file on the engine's machine by its base name only (no client learns a server path) — its
+ * format, its pool if any, who started it and when.
+ */
+export interface ImportSubject {
+  format: string;
+  files: string[];
+  pool?: string;
+  /** The owner who started it by name; null: the owner without a token (the desktop app, serve mode on loopback). */
+  startedBy: string | null;
+  /** When it was asked for (ISO 8601). */
+  started: string;
+}
+
 export interface JobProgress {
   jobId: string;
   kind: 'import' | 'undo' | 'pool' | 'train' | 'score' | 'live' | 'export' | 'preview';
   /** The pool a live retrain or an export preview works on (live and preview jobs only), so a screen shows only its own pool's. */
   pool?: string;
+  /** An import job's (kind 'import'): what it imports and who started it, so a tab that did not start it can say so. */
+  import?: ImportSubject;
   done: number;
   total: number;
   message: string;
@@ -721,6 +738,8 @@ export interface JobDone {
   kind: JobProgress['kind'];
   /** As in JobProgress. */
   pool?: string;
+  /** As in JobProgress. */
+  import?: ImportSubject;
   ok: boolean;
   /** On success: the job's report (an import report, ...). */
   report?: unknown;

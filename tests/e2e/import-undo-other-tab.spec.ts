@@ -3,7 +3,8 @@
  * it. Before, such a page showed an idle import form: the import still running could be neither seen
  * nor cancelled there, and its "Undo last import" still offered the import before, which the engine
  * no longer holds while one runs (a click took the button away without a word). Now the Workspace
- * screen follows the running import — its bar, its Cancel, its report — and Undo waits for it.
+ * screen follows the running import — its bar, its Cancel, its report, and which import it is (file, format, who started
+ * it) — and Undo waits for it; an undo asked for over the API meanwhile says an import runs.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,17 @@ test('another owner tab follows the running import: its bar and report, Undo wai
   await expect(other.getByTestId('import-running')).toBeVisible();
   await expect(other.getByTestId('import-cancel')).toBeVisible();
   await expect(undo).toBeDisabled();
+  // It says which import runs: the file by its base name (never the server's path), its format, who started it and when
+  // (before, the following tab showed a bare bar).
+  await expect(other.getByTestId('import-running-what')).toHaveText(/^Importing large\.jsonl \(questions-jsonl\), started by the owner at \S/);
+  await expect(other.getByTestId('import-running')).not.toContainText(served.dir);
+  // An undo asked for over the API meanwhile says an import runs (it answered "there is no import to undo…").
+  const refused = await other.evaluate(async () => {
+    const r = await fetch('/api/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1' }, body: JSON.stringify({ command: 'import.undo', args: {} }) });
+    return { status: r.status, message: ((await r.json()) as { message: string }).message };
+  });
+  expect(refused.message).toMatch(/^an import is running \(questions-jsonl import of large\.jsonl, started \S+\): wait for it to finish or cancel it, then undo$/);
+  expect(refused.status).toBeGreaterThanOrEqual(400);
 
   await expect(importer.getByTestId('import-report')).toBeVisible({ timeout: 120_000 });
   await expect(other.getByTestId('import-report')).toContainText('150,000 questions added');

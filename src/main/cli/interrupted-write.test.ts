@@ -86,4 +86,17 @@ describe('a long write that is not over', () => {
     expect(r.err).toMatch(/note: a questions-jsonl import of long\.jsonl is running in another process \(pid 1 on \S+, since \S+\): what it has written so far is included here/);
     expect(await questionsIn(copy)).toBeGreaterThan(0);
   });
+
+  it.runIf(existsSync('/proc/1'))('still running in another process: import undo says an import runs (it said there was no import to undo), and undoes nothing', async () => {
+    const copy = await midImportCopy();
+    setJournalPid(copy, 1);
+    const before = await questionsIn(copy);
+    const r = await runCli('import', 'undo', copy);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^qpairs import undo: an import is running \(questions-jsonl import of long\.jsonl, started \S+ in process 1 on host \S+\): wait for it to finish or cancel it, then undo$/m,
+    );
+    expect(r.err).not.toContain('there is no import to undo');
+    expect(await questionsIn(copy)).toBe(before);
+  });
 });

@@ -204,7 +204,7 @@ export class Engine implements EngineCore {
         notices: ctx.role === 'owner' ? ws.openNotices() : [],
       }),
       'workspace.stats': () => ws.stats(),
-      'import.start': (a) => ({ jobId: importJob(this, a) }),
+      'import.start': (a, c) => ({ jobId: importJob(this, a, c.annotator) }),
       'import.undoable': () => undoableImport(ws.db),
       'import.undo': (a) => ({ jobId: undoImportJob(this, a.started) }),
       'job.cancel': (a) => ({ cancelled: this.jobs.cancel(a.jobId) }),

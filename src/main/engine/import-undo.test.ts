@@ -81,17 +81,29 @@ describe('undo the last import through the engine', () => {
     expect(engine.ws.questionCount()).toBe(20_031);
   });
 
-  it('an undo asked for while an import runs waits for it, then refuses to undo that newer import instead', async () => {
-    await importWrong();
+  it('an undo asked for while an import runs is refused at once, naming the import: the import goes on, and is the one undone after', async () => {
+    // No import before it: the answer was "there is no import to undo…" (the running one holds the journal).
+    const first = path.join(dir, 'first.jsonl');
+    writeFileSync(first, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `f${i}`, title: `first ${i}`, body: `body ${i}` })).join('\n'));
+    const importing = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: first }] })) as { jobId: string };
+    const refusedFirst = await engine.invoke('import.undo', {}).catch((e: unknown) => e);
+    expect(refusedFirst).toBeInstanceOf(ContractError);
+    expect((refusedFirst as Error).message).toMatch(/^an import is running \(questions-jsonl import of first\.jsonl, started \d{4}-\S+Z\): wait for it to finish or cancel it, then undo$/);
+    expect((await jobDone(engine, importing.jobId)).ok).toBe(true);
+
+    // With an import before it: the undo waited, then refused to undo the newer import ("the last import is now …").
     const other = path.join(dir, 'running.jsonl');
     writeFileSync(other, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `r${i}`, title: `running ${i}`, body: `body ${i}` })).join('\n'));
     const running = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: other }] })) as { jobId: string };
-    const undo = (await engine.invoke('import.undo', {})) as { jobId: string }; // names wrong.jsonl, the last import now
-    const [imported, undone] = await Promise.all([jobDone(engine, running.jobId), jobDone(engine, undo.jobId)]);
-    expect(imported.ok).toBe(true);
-    expect(undone).toMatchObject({ ok: false });
-    expect(undone.error).toMatch(/^the last import is now the questions-jsonl import of running\.jsonl started .*: nothing was undone$/);
+    const refused = await engine.invoke('import.undo', {}).catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/^an import is running \(questions-jsonl import of running\.jsonl, started .*\): wait for it to finish or cancel it, then undo$/);
+    expect((await jobDone(engine, running.jobId)).ok).toBe(true);
     expect(engine.ws.questionCount()).toBe(40_030);
+
+    // Once it is over, the undo undoes the import that ran.
+    const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
+    expect(await jobDone(engine, jobId)).toMatchObject({ ok: true, report: { what: 'questions-jsonl import of running.jsonl' } });
+    expect(engine.ws.questionCount()).toBe(20_030);
   });
 
   it('undoing a gold labels import opens its pool to annotators again (it was closed while it held imported labels)', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CancelledError } from '../errors';
-import type { JobProgress } from '../../shared/contract';
+import type { ImportSubject, JobProgress } from '../../shared/contract';
 import type { EventHub } from './events';
 
 export type JobKind = JobProgress['kind'];
@@ -8,6 +8,13 @@ export type JobKind = JobProgress['kind'];
 export interface JobContext {
   signal: AbortSignal;
   progress(done: number, total: number, message?: string, phase?: JobProgress['phase']): void;
+}
+
+/** How a job starts (JobRunner.start). */
+export interface JobStartOptions {
+  system?: boolean;
+  pool?: string;
+  import?: ImportSubject;
 }
 
 /**
@@ -20,6 +27,8 @@ export class JobRunner {
   /** Who started each running job (see access.ts principalOf); its events go to them and owners. */
   private readonly starters = new Map<string, string>();
   private readonly running = new Set<Promise<void>>();
+  /** What each running import job imports (its events carry it). */
+  private readonly imports = new Map<string, ImportSubject>();
 
   /** `currentStarter` names whoever is calling the engine when a job starts. */
   constructor(
@@ -36,11 +45,12 @@ export class JobRunner {
    * Starts a job. Its events reach its starter (the caller whose command started it) and owners;
    * `system: true` starts it for no caller (jobs the engine starts by itself, e.g. live retraining
    * triggered by someone's label: only owners see their events). `pool`: the pool it works on,
-   * named in its events (live retrains).
+   * named in its events (live retrains). `import`: what an import job imports, named in its events too.
    */
-  start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>, opts: { system?: boolean; pool?: string } = {}): string {
+  start(kind: JobKind, work: (ctx: JobContext) => Promise<unknown>, opts: JobStartOptions = {}): string {
     const jobId = randomUUID();
-    const about = opts.pool === undefined ? {} : { pool: opts.pool };
+    const about = { ...(opts.pool === undefined ? {} : { pool: opts.pool }), ...(opts.import === undefined ? {} : { import: opts.import }) };
+    if (opts.import) this.imports.set(jobId, opts.import);
     const ac = new AbortController();
     this.controllers.set(jobId, ac);
     const starter = opts.system ? undefined : this.currentStarter();
@@ -58,9 +68,11 @@ export class JobRunner {
     const run = async (): Promise<void> => {
       try {
         const report = await work(ctx);
+        this.imports.delete(jobId); // (an undo asked for on its job.done finds the import over)
         this.hub.emit('job.done', { jobId, kind, ...about, ok: true, report });
       } catch (e) {
         const cancelled = e instanceof CancelledError;
+        this.imports.delete(jobId);
         this.hub.emit('job.done', { jobId, kind, ...about, ok: false, cancelled, error: cancelled ? 'cancelled' : (e as Error).message });
       } finally {
         this.controllers.delete(jobId);
@@ -76,6 +88,11 @@ export class JobRunner {
   /** Whether the job still runs (false once its `job.done` has been sent, and for ids this engine never gave). */
   isRunning(jobId: string): boolean {
     return this.controllers.has(jobId);
+  }
+
+  /** What the import jobs still running import (those asked for and not yet done, in the order they were asked for). */
+  runningImports(): ImportSubject[] {
+    return [...this.imports.values()];
   }
 
   cancel(jobId: string): boolean {

@@ -1,19 +1,28 @@
 import type { ImportUndoReport } from '../../shared/contract';
 import { QPairsError } from '../errors';
-import { NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
+import { importRunningMessage, NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
 import { Workspace } from '../workspace/workspace';
 import type { EngineCore as Engine } from './core';
+import { importWhat } from './import-subject';
 import { afterImportCommits, startLongWriteJob } from './work';
 
 /**
  * Starts undoing the last finished import (`import.undo`; with `started`, only if it is still the one
- * that started then); the result arrives as a `job.done` event
+ * that started then; refused while an import runs); the result arrives as a `job.done` event
  * of kind `undo`. A long write of the engine's write gate that keeps the gate to the end: the undo is
  * one transaction (workspace/undo-last.ts), so label writes wait for it, and a cancel (job.cancel)
  * rolls it back, leaving the import whole. Afterwards, as after an import: the BM25 index is dropped
  * (reloaded on next use) and every client is told (`workspace.changed`, what: 'import').
  */
 export function undoImportJob(engine: Engine, started?: string): string {
+  // An import under way (asked for, not yet done): said as such. Before, the undo answered that there
+  // was no import to undo (the running one had set the last one's journal aside), or waited for it and
+  // then refused to undo the newer import.
+  const running = engine.jobs.runningImports()[0];
+  if (running) {
+    const where = running.startedBy === null ? undefined : `by ${running.startedBy}`;
+    throw new QPairsError(importRunningMessage({ what: importWhat(running), started: running.started, where }));
+  }
   engine.ws.noticeExternalChanges();
   const last = undoableImport(engine.ws.db);
   if (!last) throw new QPairsError(NOTHING_TO_UNDO);

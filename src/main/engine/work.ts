@@ -12,7 +12,8 @@ import { Workspace } from '../workspace/workspace';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import type { QueryOrder } from '../../shared/label-order';
 import type { EngineCore as Engine } from './core';
-import type { JobContext, JobKind } from './jobs';
+import type { JobContext, JobKind, JobStartOptions } from './jobs';
+import { importSubject } from './import-subject';
 import type { GateTurns } from './write-gate';
 import { listModels } from '../training/store';
 import { scoreJob } from './models';
@@ -405,7 +406,7 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
  * and gives the gate up between them, so a label given meanwhile is written (and acknowledged)
  * between two chunks; a failed or cancelled import undoes its chunks and never the labels.
  */
-export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string {
+export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, startedBy: string | null = null): string {
   // Before any upload is read: the form's Pool, Annotator or Scheme given to a format that imports questions only.
   refuseUnusedOptions(a.format, { pool: a.pool, annotator: a.annotator, scheme: a.scheme, controls: FORM_IMPORT_CONTROLS });
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));
@@ -425,6 +426,8 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
   // million questions sent every owner's tab a list of a million numbers.
   const forApp = ({ changedDocs: _index, ...r }: ImportReport): Omit<ImportReport, 'changedDocs'> =>
     uploads.length === 0 ? r : { ...r, files: r.files.map(named), warnings: r.warnings.map(named) };
+  // What it imports, in its events (a tab that did not start it says what runs) and for an undo asked for meanwhile.
+  const subject = importSubject(a, startedBy);
   return startLongWriteJob(engine, 'import', async (ctx, turns) => {
     // Other connections' commits before this import are taken in now: an unchanged import absorbs only its own (below).
     engine.ws.noticeExternalChanges();
@@ -462,22 +465,31 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>): string
         afterImportCommits(engine);
       }
     }
-  });
+  }, { import: subject });
 }
 
 /**
  * Starts job `kind` whose work is a long write of the engine's write gate (writes.long: after the
  * long writes before it, with the gate's turns to give up between its chunks): `work` runs once the
- * gate's turn and the job's context are both there. Returns the job's id at once.
+ * gate's turn and the job's context are both there. Returns the job's id at once. `opts.import`: what an import job imports (its events say it).
  */
-export function startLongWriteJob(engine: Engine, kind: JobKind, work: (ctx: JobContext, turns: GateTurns) => Promise<unknown>): string {
+export function startLongWriteJob(
+  engine: Engine,
+  kind: JobKind,
+  work: (ctx: JobContext, turns: GateTurns) => Promise<unknown>,
+  opts: Pick<JobStartOptions, 'import'> = {},
+): string {
   let begin!: (ctx: JobContext) => void;
   const context = new Promise<JobContext>((r) => (begin = r));
   const result = engine.writes.long(async (turns) => work(await context, turns));
-  return engine.jobs.start(kind, (ctx) => {
-    begin(ctx);
-    return result;
-  });
+  return engine.jobs.start(
+    kind,
+    (ctx) => {
+      begin(ctx);
+      return result;
+    },
+    opts,
+  );
 }
 
 /** What a pool creation's progress says in the app, from createPool's note. */

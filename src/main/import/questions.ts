@@ -89,11 +89,13 @@ function noteUpdateInPools(ctx: ImportContext, id: string, at: Where, touched: s
 }
 
 /**
- * Upserts an answer (or comment) and counts what happened (answersInserted/-Updated/-Unchanged).
+ * Upserts an answer (or comment) and counts what happened (answersInserted/-Updated/-Unchanged), in
+ * the data's own noun: `comments` counts commentsInserted/-Updated/-Unchanged (SemEval's threads hold
+ * comments, and its report said them twice, as comments read and as answers added).
  * `positions`: the import's next answer positions of the questions it inserted (given to
  * putQuestion too), which spares a new answer the scan of its question's answers.
  */
-export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions?: AnswerPositions): void {
+export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions?: AnswerPositions, noun: 'answers' | 'comments' = 'answers'): void {
   let result: ReturnType<typeof ctx.ws.upsertAnswer>;
   try {
     result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update }, positions);
@@ -101,9 +103,10 @@ export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions
     if (e instanceof SourceConflictError) throw conflictError(ctx, e, at);
     throw e;
   }
-  if (result === 'inserted') ctx.count('answersInserted');
-  else if (result === 'updated') ctx.count('answersUpdated');
-  else ctx.count('answersUnchanged');
+  const comments = noun === 'comments';
+  if (result === 'inserted') ctx.count(comments ? 'commentsInserted' : 'answersInserted');
+  else if (result === 'updated') ctx.count(comments ? 'commentsUpdated' : 'answersUpdated');
+  else ctx.count(comments ? 'commentsUnchanged' : 'answersUnchanged');
 }
 
 /**

@@ -76,12 +76,13 @@ describe('semeval (SemEval-2016 Task 3 XML)', () => {
       runs: 1,
       runScores: 500,
     });
-    expect(r.counts).toMatchObject({ comments: 5000, answersInserted: 5000 }); // 10 RelComments per thread
+    expect(r.counts).toMatchObject({ commentsInserted: 5000 }); // 10 RelComments per thread
+    expect(r.counts).not.toHaveProperty('answersInserted');
     expect(r.changedDocs).toHaveLength(550);
     expect(r.warnings).toEqual([]);
-    expect(again.counts).toMatchObject({ questionsUnchanged: 550, labelsUnchanged: 500, runScores: 500, runsUnchanged: 1, answersUnchanged: 5000 });
+    expect(again.counts).toMatchObject({ questionsUnchanged: 550, labelsUnchanged: 500, runScores: 500, runsUnchanged: 1, commentsUnchanged: 5000 });
     expect(again.counts.questionsInserted ?? 0).toBe(0);
-    expect(again.counts.answersInserted ?? 0).toBe(0);
+    expect(again.counts.commentsInserted ?? 0).toBe(0);
     expect(ws.stats().answers).toBe(5000);
     const comments = ws.answersOf('Q268_R4');
     expect(comments).toHaveLength(10);
@@ -118,16 +119,16 @@ describe('semeval (SemEval-2016 Task 3 XML)', () => {
     const ws = tempWorkspace();
     const r1 = await importFiles(ws, 'semeval', [TRAIN1_XML]);
     expect(r1.counts).toMatchObject({ originalQuestions: 103, relatedQuestions: 613, poolQueries: 103, poolCandidates: 613, labels: 613, runScores: 613 });
-    expect(r1.counts).toMatchObject({ comments: 6130, answersInserted: 6130 });
+    expect(r1.counts).toMatchObject({ commentsInserted: 6130 });
     expect(ws.pool('SemEval2016-Task3-CQA-QL-train-part1.v2.0')).toMatchObject({ queries: 103, pairs: 613 });
     const r2 = await importFiles(ws, 'semeval', [TRAIN2_XML], { pool: 'semeval-train-part2' });
     expect(r2.counts).toMatchObject({ originalQuestions: 67, relatedQuestions: 670, poolQueries: 67, poolCandidates: 670, labels: 670 });
-    expect(r2.counts).toMatchObject({ comments: 6700, answersInserted: 6700 });
+    expect(r2.counts).toMatchObject({ commentsInserted: 6700 });
     expect(ws.pool('semeval-train-part2')).toMatchObject({ queries: 67, pairs: 670 });
     expect(ws.stats()).toMatchObject({ pools: 2, runs: 2, labels: 613 + 670, annotators: 1, answers: 6130 + 6700 });
     // Re-importing adds nothing.
     const again = await importFiles(ws, 'semeval', [TRAIN1_XML]);
-    expect(again.counts).toMatchObject({ answersUnchanged: 6130 });
+    expect(again.counts).toMatchObject({ commentsUnchanged: 6130 });
     expect(ws.stats().answers).toBe(6130 + 6700);
     ws.close();
   });

@@ -32,7 +32,8 @@ function clean(s: string): string {
  * `skipped.noRelevance`); RELQ_RANKING_ORDER as the run `search-engine` with score = 1/rank (as
  * in the scorer's files), so ranking by score descending gives the search engine's order.
  * Comments → answers of their thread's related question (id RELC_ID, author = user id, created
- * = date; unlabeled text for the models), in thread order; empty ones are counted as
+ * = date; unlabeled text for the models), in thread order, counted once as comments
+ * (commentsInserted/-Updated/-Unchanged); empty ones are counted as
  * `skipped.emptyComment`; a RELC_ID repeated in a file (a thread repeated under another original
  * question) is read once, with a warning when its text differs. Whitespace in subjects, bodies
  * and comments is collapsed.
@@ -140,7 +141,6 @@ export const semeval: Importer = {
         return;
       }
       commentSeen.set(id, c.line);
-      ctx.count('comments');
       if (!body) {
         ctx.skip('emptyComment');
         return;
@@ -152,7 +152,7 @@ export const semeval: Importer = {
         body,
         author: c.attrs.RELC_USERID?.trim() || null,
         created: c.attrs.RELC_DATE?.trim() || null,
-      }, { file, line: c.line });
+      }, { file, line: c.line }, undefined, 'comments');
       ctx.tick();
     };
 

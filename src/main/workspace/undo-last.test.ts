@@ -140,7 +140,7 @@ describe('undo the last import', () => {
     expect(r.keptBy).toMatchObject({ questions: 1, pools: 1 });
     expect(r.kept).toBe(Object.values(r.keptBy).reduce((a, b) => a + b, 0));
     const summary = undoSummary(r);
-    expect(summary[1]).toMatch(/^kept .*1 questions row.* that rows written since the import refer to/);
+    expect(summary[1]).toMatch(/^kept .*1 question\b.* that rows written since the import refer to/);
     expect(ws.db.pragma('foreign_key_check')).toEqual([]);
     ws.close();
   });
@@ -177,7 +177,7 @@ describe('undo the last import', () => {
     expect(ws.getQuestion('2')).toBeNull();
     expect(ws.db.prepare(`SELECT count(*) FROM answers WHERE source = 'cooking'`).pluck().get()).toBe(2);
     expect(r.keptBy).toEqual({ questions: 1, answers: 2 });
-    expect(undoSummary(r)[1]).toMatch(/^kept 2 answers rows, 1 questions row that .*; a question kept keeps its answers\)$/);
+    expect(undoSummary(r)[1]).toMatch(/^kept 2 answers or comments, 1 question that .*; a question kept keeps its answers\)$/);
     expect(ws.db.pragma('foreign_key_check')).toEqual([]);
     ws.close();
   });
@@ -204,7 +204,7 @@ describe('undo the last import', () => {
     expect(r.skippedBy).toEqual({ questions: 1 });
     expect(ws.getQuestion('base3')?.title).toBe('edited since');
     expect(ws.getQuestion('base4')?.title).toBe('question 4 about base');
-    expect(undoSummary(r)).toContain('skipped 1 questions row changed again since the import: their later values stay');
+    expect(undoSummary(r)).toContain('skipped 1 question changed again since the import: their later values stay');
     ws.close();
   });
 

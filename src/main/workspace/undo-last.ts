@@ -18,6 +18,7 @@ import { CancelledError, QPairsError, throwIfAborted, yieldThenThrowIfAborted } 
 import { counted } from '../../shared/plural';
 import type { Db } from './db';
 import { keptImport, undoableActive, type JournaledWorkspace } from './undo-journal';
+import { tableRows } from './undo-nouns';
 import { createGuards, newReplay, newReport, replayStep, type UndoReport } from './undo-replay';
 import { dropTriggers, IS_RANGE, q, RANGE_KEY } from './undo-triggers';
 
@@ -27,20 +28,11 @@ export interface UndoableImport {
   started: string;
 }
 
-/** The tables whose rows an undo's report counts, with the noun for one row (the journal's entries say little: 7 for 2 questions). */
-const COUNTED: ReadonlyArray<readonly [string, string, string?]> = [
-  ['questions', 'question'],
-  ['answers', 'answer or comment', 'answers or comments'],
-  ['pools', 'pool'],
-  ['pool_queries', 'pool query', 'pool queries'],
-  ['labels', 'label event'],
-  ['runs', 'run'],
-  ['models', 'model'],
-  ['annotators', 'person', 'people'],
-];
+/** The tables whose rows an undo's report counts, said in their nouns (undo-nouns.ts; the journal's entries say little: 7 for 2 questions). */
+const COUNTED: readonly string[] = ['questions', 'answers', 'pools', 'pool_queries', 'labels', 'runs', 'models', 'annotators'];
 
 function rowCounts(db: Db): number[] {
-  return COUNTED.map(([t]) => db.prepare(`SELECT count(*) FROM main.${q(t)}`).pluck().get() as number);
+  return COUNTED.map((t) => db.prepare(`SELECT count(*) FROM main.${q(t)}`).pluck().get() as number);
 }
 
 export interface ImportUndone extends UndoReport, UndoableImport {
@@ -132,7 +124,7 @@ export async function undoLastImport(
       }
       dropTriggers(db, guards); // (the replay's guards would take dropping the index for a cascade)
       const after = rowCounts(db);
-      const rowsChanged = Object.fromEntries(COUNTED.map(([t], i) => [t, after[i]! - before[i]!]).filter(([, d]) => d !== 0));
+      const rowsChanged = Object.fromEntries(COUNTED.map((t, i) => [t, after[i]! - before[i]!]).filter(([, d]) => d !== 0));
       const out: ImportUndone = { ...report, what: h.what, started: h.started, rowsChanged, indexDropped: dropTornIndex(db) };
       db.prepare(`INSERT INTO imports(format, files, at, report) VALUES ('undo', ?, ?, ?)`).run(files, new Date().toISOString(), JSON.stringify({ undid: out }));
       throwIfAborted(opts.signal);
@@ -156,19 +148,28 @@ export function refuseAnotherImport(last: UndoableImport, started: string | unde
   }
 }
 
+/**
+ * Why an undo is refused while an import runs (before, it answered that there was nothing to undo, or
+ * waited and then refused the import that had come meanwhile): the import, when it started, and where
+ * (`by alice`, `in another process: pid 12 on host h`).
+ */
+export function importRunningMessage(w: { what: string; started: string; where?: string }): string {
+  return `an import is running (${w.what}, started ${w.started}${w.where ? ` ${w.where}` : ''}): wait for it to finish or cancel it, then undo`;
+}
+
 /** Why there is nothing to undo. */
 export const NOTHING_TO_UNDO =
   'there is no import to undo: only the last finished import that changed something can be undone, until another one finishes (a failed, cancelled or interrupted import undoes itself)';
 
-/** One line per part of an undo's outcome: what was undone, kept and skipped, by table. */
+/** One line per part of an undo's outcome: what was undone, kept and skipped, by table (in the user's nouns: undo-nouns.ts). */
 export function undoSummary(r: ImportUndone): string[] {
   const byTable = (m: Record<string, number>): string =>
     Object.entries(m)
-      .map(([t, n]) => `${n.toLocaleString('en-US')} ${t} row${n === 1 ? '' : 's'}`)
+      .map(([t, n]) => tableRows(t, n))
       .join(', ');
   const rows = (sign: 1 | -1): string =>
-    COUNTED.filter(([t]) => sign * (r.rowsChanged[t] ?? 0) > 0)
-      .map(([t, one, many]) => counted(sign * r.rowsChanged[t]!, one, many))
+    COUNTED.filter((t) => sign * (r.rowsChanged[t] ?? 0) > 0)
+      .map((t) => tableRows(t, sign * r.rowsChanged[t]!))
       .join(', ');
   const gone = rows(-1);
   const back = rows(1);

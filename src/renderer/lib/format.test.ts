@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { cleanUploadPaths, fmtCount, fmtDuration, fmtEta, fmtImportProgress, fmtMetric, snippet } from './format';
+import { cleanUploadPaths, fmtCount, fmtDuration, fmtEta, fmtImportProgress, fmtImportSubject, fmtMetric, snippet } from './format';
 
 describe('format helpers', () => {
+  it('says which import runs, for a tab following one it did not start', () => {
+    const at = (iso: string): string => iso.slice(11, 19);
+    expect(fmtImportSubject({ format: 'questions-jsonl', files: ['large.jsonl'], startedBy: null, started: '2026-11-29T10:02:03.000Z' }, at)).toBe(
+      'Importing large.jsonl (questions-jsonl), started by the owner at 10:02:03',
+    );
+    expect(fmtImportSubject({ format: 'semeval', files: ['a.xml', 'b.xml', 'c.xml', 'd.xml', 'e.xml'], pool: 'dev', startedBy: 'alice', started: '2026-11-29T10:02:03.000Z' }, at)).toBe(
+      'Importing a.xml, b.xml, c.xml and 2 more files (semeval) into pool dev, started by alice at 10:02:03',
+    );
+  });
   it('shows upload file names instead of temp paths', () => {
     expect(cleanUploadPaths('/tmp/qpairs-uploads-p2nLv0/96ca7e8d-18a9-4af6-b801-66c02885a89e/truncated-dev.xml, line 454: malformed XML')).toBe(
       'truncated-dev.xml, line 454: malformed XML',

@@ -1,3 +1,5 @@
+import type { ImportSubject } from '../../shared/contract';
+
 /**
  * IR metrics (MAP, MRR, P@k, R-Prec, AP, RR) in the papers' and the CLI's format: percent with
  * two decimals, no sign (0.71354 → "71.35"); null or not finite → "—".
@@ -37,6 +39,19 @@ export function fmtImportProgress(done: number, total: number, message: string):
   if (message === 'indexing' || total <= 0) return null;
   const mb = (n: number): string => (n / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return `${mb(done)} of ${mb(total)} MB read`;
+}
+
+/**
+ * What a running import imports, for a tab following it (it may not have started it): "Importing
+ * large.jsonl (questions-jsonl) into pool dev, started by alice at 10:02:03". Files as the events name
+ * them (an upload's chosen name, a server file's base name); beyond three, how many more. `startedBy`
+ * null: the owner without a sign-in token (the desktop app, serve mode on loopback).
+ */
+export function fmtImportSubject(s: ImportSubject, time: (iso: string) => string = (iso) => new Date(iso).toLocaleTimeString()): string {
+  const files = s.files.length <= 3 ? s.files.join(', ') : `${s.files.slice(0, 3).join(', ')} and ${fmtCount(s.files.length - 3, 'more file', 'more files')}`;
+  const pool = s.pool === undefined ? '' : ` into pool ${s.pool}`;
+  const by = s.startedBy === null ? 'the owner' : s.startedBy;
+  return `Importing ${files} (${s.format})${pool}, started by ${by} at ${time(s.started)}`;
 }
 
 /** A count with its noun in the right number: "1 pair", "2 pairs", "0 rulings". */

@@ -19,6 +19,13 @@ describe('import report in words', () => {
     expect(lines[5]!.text).toBe('1.3 s');
     expect(JSON.stringify(lines)).not.toMatch(/qpairs-uploads|[a-z][A-Z]/);
   });
+  it("says SemEval's comments once, as comments (it read '5,000 comments · 5,000 answers inserted' for the same rows)", () => {
+    const counts = (c: Record<string, number>): string => reportLines({ format: 'semeval', counts: c })[1]!.text;
+    expect(counts({ relatedQuestions: 500, commentsInserted: 5000 })).toBe('500 related questions · 5,000 comments added');
+    expect(counts({ commentsUnchanged: 1 })).toBe('1 comment already there, unchanged');
+    expect(counts({ commentsUpdated: 2 })).toBe('2 comments updated');
+    expect(counts({ answersInserted: 1280 })).toBe('1,280 answers added');
+  });
   it('splits one-letter words out of keys (issue 24: "not aquestion")', () => {
     expect(humanKey('notAQuestion')).toBe('not a question');
     expect(humanKey('postIsNotAQuestionOfTheDump')).toBe('post is not a question of the dump');

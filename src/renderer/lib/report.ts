@@ -31,6 +31,12 @@ const WORDS: Record<string, string> = {
   runsUnchanged: 'runs already there, unchanged',
   runScoresChanged: 'ranker scores changed in runs already there (added, given another value or dropped)',
   answers: 'answers and comments',
+  answersInserted: 'answers added',
+  answersUnchanged: 'answers already there, unchanged',
+  // SemEval's threads hold comments: its report counts them once, as such (it said "comments" and "answers inserted" for the same rows).
+  commentsInserted: 'comments added',
+  commentsUpdated: 'comments updated',
+  commentsUnchanged: 'comments already there, unchanged',
   pools: 'pools',
   poolsCreated: 'pools created',
   linkToMissingQuestion: 'links to a question not in the files',

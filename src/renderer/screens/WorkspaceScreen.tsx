@@ -6,7 +6,7 @@ import { IMPORT_FORM_LABELS as FIELD, QUESTIONS_ONLY_FORMATS, UNUSED_IMPORT_OPTI
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced } from '../lib/hooks';
 import { useApp, useEvent, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
-import { cleanUploadPaths, errorMessage, fmtImportProgress, fmtInt } from '../lib/format';
+import { cleanUploadPaths, errorMessage, fmtImportProgress, fmtImportSubject, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
 import { reportLines } from '../lib/report';
 import { ChoiceSelect } from '../components/ChoiceSelect';
@@ -381,6 +381,11 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
                 total={job?.progress?.total ?? 0}
                 text={fmtImportProgress(job?.progress?.done ?? 0, job?.progress?.total ?? 0, job?.progress?.message ?? '') ?? undefined}
               />
+              {job?.progress?.import && (
+                <p className="small" data-testid="import-running-what">
+                  {fmtImportSubject(job.progress.import)}
+                </p>
+              )}
               <p className="small muted">{job?.progress?.message || 'Importing…'}</p>
             </div>
           )}

@@ -32,6 +32,11 @@ export interface OpenFor {
   write?: string;
   /** Where the read-only note goes (stderr). */
   out?: Out;
+  /**
+   * Refuses the command, with the message this returns, while another process runs an import on the
+   * workspace (`import undo`: there is none to undo until it ends), instead of noting it and running.
+   */
+  whileImporting?: (w: { what: string; pid: number; host: string; started: string }) => string;
 }
 
 const locks = new WeakMap<Workspace, WorkspaceLock>();
@@ -51,6 +56,10 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
   // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
   if (ws.recoveredWrite) o.out?.err(recoveredNote(ws.recoveredWrite));
   const running = runningWriteElsewhere(ws.db);
+  if (running && o.whileImporting) {
+    ws.close();
+    throw new QPairsError(o.whileImporting(running), { file: path });
+  }
   if (running) {
     o.out?.err(
       `note: a ${running.what} is running in another process (pid ${running.pid} on ${running.host}, since ${running.started}): ` +

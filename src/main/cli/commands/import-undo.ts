@@ -1,11 +1,11 @@
-import { undoLastImport, undoSummary } from '../../workspace/undo-last';
+import { importRunningMessage, undoLastImport, undoSummary } from '../../workspace/undo-last';
 import { parse, takePositionals } from '../args';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
 
 /**
  * `qpairs import undo W [--json]`: undoes the last finished import (workspace/undo-last.ts), all or
- * nothing; Ctrl+C rolls it back and leaves the import whole. Prints what was undone, kept (rows that
+ * nothing; Ctrl+C rolls it back and leaves the import whole; refused while another process imports. Prints what was undone, kept (rows that
  * later work refers to) and skipped (rows changed again since), by table.
  */
 export async function cmdImportUndo(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
@@ -26,6 +26,11 @@ export async function cmdImportUndo(argv: string[], out: Out, signal: AbortSigna
         bar.done();
       }
     },
-    { write: 'import undo', out },
+    {
+      write: 'import undo',
+      out,
+      // Said before the workspace lock's refusal (which names the importing process's command but not why no undo can run).
+      whileImporting: (w) => importRunningMessage({ what: w.what, started: w.started, where: `in process ${w.pid} on host ${w.host}` }),
+    },
   );
 }

@@ -10,12 +10,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import { demoDir, ensureDemoWorkspace } from './demo';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-demo-import-'));
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-demo-import-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The shell block after the demo README's marker. */

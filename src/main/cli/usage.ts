@@ -45,7 +45,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         only a salted hash is stored. When a server holds W, invite in its Team panel instead
   qpairs annotators revoke W NAME [--json]     NAME's tokens stop working (labels and role stay)`,
   assign: `  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]
-        full overlap, or K annotators per query (balanced, drawn with seed S: --per-query needs --seed, so the assignment can be reproduced)`,
+        full overlap, or K annotators per query (balanced, drawn with seed S: --per-query needs --seed, so the assignment can be reproduced)
+        the list replaces the earlier assignment (to add someone, list everyone: those left out no longer vote, and a note says so)`,
   label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`,
   agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]`,
   aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]`,

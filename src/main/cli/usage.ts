@@ -27,8 +27,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         [--order ${QUERY_ORDERS.join('|')}] [--order-seed S]   which query annotators get next (default pool)
         [--convention zero|skip]   how eval treats a query without a similar candidate, unless told (default zero)
         [--json]
-  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S] [--convention zero|skip] [--json]
+  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S] [--convention zero|skip] [--guidelines FILE] [--json]
         --blind: annotators label blind (default) or see scores and others' labels
+        --guidelines FILE: the pool's labeling guidelines, FILE's Markdown text (an empty file clears them): annotators see them, every export's datasheet carries them
         --order: which query annotators get next: ${QUERY_ORDERS.join(', ')}; decide-rankers-mtc gives one candidate at a time (see README, "Labeling order")
   qpairs pool list W [--json]`,
   stats: `  qpairs stats W [--json]`,

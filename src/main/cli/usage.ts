@@ -48,10 +48,18 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   assign: `  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]
         full overlap, or K annotators per query (balanced, drawn with seed S: --per-query needs --seed, so the assignment can be reproduced)
         the list replaces the earlier assignment (to add someone, list everyone: those left out no longer vote, and a note says so)`,
-  label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`,
-  agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]`,
-  aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]`,
-  adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]`,
+  label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]
+        V: one of the pool's scheme's labels (binary 1, 0; semeval3 PerfectMatch, Relevant, Irrelevant or 2, 1, 0; …) or ? (unsure); --clear removes the label and its note
+        a judge's label on a pair in dispute is a ruling that settles it (qpairs adjudicate lists them)`,
+  agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]
+        percent agreement, Cohen's kappa per pair (unweighted, linear, quadratic), Fleiss' kappa, Krippendorff's alpha, Gwet's AC1, PSA/NSA,
+        each with a 95% CI by bootstrap over queries (default 1000 resamples, seed 1); default: all of the pool's annotators and queries`,
+  aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]
+        how the annotators' labels combine into the gold (@aggregate), which eval and export use when the pool has no imported gold labels;
+        without --rule or --threshold it shows the pool's rule and counts; --rule sets it (kept with the pool); --threshold: the mean rule's`,
+  adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
+        the disagreements and "?" votes not yet settled, those that can move the runs' MAP most first (--all: settled ones too; --limit N: the first N);
+        a judge settles one: qpairs label W --pool P --annotator JUDGE --query Q --candidate C --value V`,
   export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--pseudonymize] [--force] [--json]
         existing files are never replaced unless --force
         --pseudonymize: every person's name in every file (labels, votes, judges, notes, datasheet) as A1, A2, … (the same in every export of the workspace)

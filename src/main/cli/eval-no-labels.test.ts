@@ -56,4 +56,12 @@ describe('qpairs eval with no labels from its source', () => {
     // A source with labels gets figures, and no hint.
     expect((await lines('--annotator', 'alice')).join('\n')).not.toContain('to evaluate it');
   });
+
+  it('says a pool without candidate pairs has nothing to label, rather than to label it', async () => {
+    await runCliOk('import', w, '--format', 'questions-jsonl', file('stop.jsonl', `${JSON.stringify({ id: 's', title: 'the of and', body: '' })}\n`));
+    await runCliOk('pool', 'create', w, '--name', 'e', '--queries', file('s.txt', 's'));
+    const r = await runCli('eval', w, '--pool', 'e');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out.split('\n').slice(2, 4)).toEqual(['metrics undefined: gold has no labels in pool "e"', 'pool e has no candidate pair to label: BM25 found no other question for its queries']);
+  });
 });

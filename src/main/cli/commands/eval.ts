@@ -119,7 +119,9 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       if (everySimilar && Object.keys(ev.runs).length > 0) out.log(`! ${everySimilar}`);
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
-      if (ev.reason && ev.labeledQueries + ev.partiallyLabeledQueries === 0) out.log(noLabelsHint(positionals[0]!, ev.pool, ev.annotator, ws.currentLabels(ev.pool).length > 0));
+      if (ev.reason && ev.labeledQueries + ev.partiallyLabeledQueries === 0) {
+        out.log(ws.pool(ev.pool).pairs === 0 ? `pool ${ev.pool} has no candidate pair to label: BM25 found no other question for its queries` : noLabelsHint(positionals[0]!, ev.pool, ev.annotator, ws.currentLabels(ev.pool).length > 0));
+      }
       // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.
       if (Object.keys(ev.runs).length === 0) out.log(`pool ${ev.pool} has no runs to evaluate: import one (qpairs import W --format trec-run FILE --pool ${ev.pool}) or score a model on it (qpairs score W --model NAME --pool ${ev.pool})`);
       else out.log(

@@ -115,6 +115,15 @@ describe('qpairs train --epochs', () => {
     expect(findModel(ws, 'tf-epochs')).toBeNull();
     ws.close();
   });
+
+  it('is refused for mnet-fisher, whose training reads no epoch count (it was ignored, and the report said "1 epoch")', async () => {
+    const r = await runCli('train', w, '--model', 'mnet-fisher', '--name', 'mf-epochs', '--train-pool', 'dev', '--epochs', '3');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--epochs does not apply to mnet-fisher (its GMM runs EM to convergence; its skip-gram's epochs are a setting: --config '{"epochs":3}')`);
+    const ws = Workspace.open(w);
+    expect(findModel(ws, 'mf-epochs')).toBeNull();
+    ws.close();
+  });
 });
 
 describe('qpairs models list', () => {

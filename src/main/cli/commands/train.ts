@@ -112,6 +112,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
   if (epochs !== undefined && epochs < 1) throw new UsageError('--epochs must be at least 1');
   // tf-idf is fitted in one pass: an --epochs there was ignored without a word.
   if (epochs !== undefined && model === 'tfidf') throw new UsageError('--epochs does not apply to tfidf (it is fitted in one pass over the corpus)');
+  // mnet-fisher ignored it too, and said "1 epoch" (its K choices) as though it had applied.
+  if (epochs !== undefined && model === 'mnet-fisher') {
+    throw new UsageError(`--epochs does not apply to mnet-fisher (its GMM runs EM to convergence; its skip-gram's epochs are a setting: --config '{"epochs":${epochs}}')`);
+  }
   const seed = optionalInt(values.seed, '--seed');
   const folds = optionalInt(values.cv, '--cv');
   if (folds !== undefined && folds < 2) throw new UsageError('--cv needs at least 2 folds');

@@ -59,7 +59,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         without --rule or --threshold it shows the pool's rule and counts; --rule sets it (kept with the pool); --threshold: the mean rule's`,
   adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
         the disagreements and "?" votes not yet settled, those that can move the runs' MAP most first (--all: settled ones too; --limit N: the first N);
-        a judge settles one: qpairs label W --pool P --annotator JUDGE --query Q --candidate C --value V`,
+        a judge settles one by labeling it as the judge: qpairs label W --pool P --annotator JUDGE … (printed in full under the list while pairs remain)`,
   export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--pseudonymize] [--force] [--json]
         existing files are never replaced unless --force
         --pseudonymize: every person's name in every file (labels, votes, judges, notes, datasheet) as A1, A2, … (the same in every export of the workspace)

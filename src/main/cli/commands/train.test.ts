@@ -106,6 +106,20 @@ describe('qpairs train --vectors', () => {
   });
 });
 
+describe('qpairs train refused by its checks', () => {
+  it('says nothing of training first (a wrong pool printed "training ltr as …" above its error)', async () => {
+    for (const [flag, pool] of [
+      ['--train-pool', 'nope'],
+      ['--dev-pool', 'nope'],
+    ] as const) {
+      const r = await runCli('train', w, '--model', 'ltr', '--name', 'l-nope', flag, pool);
+      expect(r.code).toBe(1);
+      expect(r.out).toBe('');
+      expect(r.err).toBe('qpairs train: no pool named "nope" (pools: dev)\n');
+    }
+  });
+});
+
 describe('qpairs train --epochs', () => {
   it('is refused for tfidf, which is fitted in one pass (it was ignored without a word)', async () => {
     const r = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-epochs', '--train-pool', 'dev', '--epochs', '5');

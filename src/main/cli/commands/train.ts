@@ -141,11 +141,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
   return withWorkspace(positionals[0], async (ws) => {
     // No backend named yet: the model says which it used (a main-thread initBackend said "wasm"
     // for models that train in plain js, and only delayed the start).
-    if (!values.json) out.log(`training ${model} as "${name}"`);
-    // A name taken is the earlier model replaced (as the Models screen warns under the name): say so before it is gone.
     const earlier = listModels(ws).find((m) => m.name === name);
     const replaced = earlier ? { kind: earlier.kind, created: earlier.created } : null;
-    if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
     const spec: TrainSpec = {
       model,
       name,
@@ -161,6 +158,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     };
     // The checks and the overlap check before the first epoch, as the Models screen says it (it came after the training).
     const prepared = prepareTraining(ws, spec);
+    // Said once the checks passed: "training ltr as …" came before "no pool named …", as though it had started.
+    if (!values.json) out.log(`training ${model} as "${name}"`);
+    // A name taken is the earlier model replaced (as the Models screen warns under the name): say so before it is gone.
+    if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
     if (prepared.overlap && !values.json) out.log(describeDevOverlap(prepared.overlap));
     const t0 = performance.now();
     const bar = new ProgressBar(`train ${name}`);

@@ -11,7 +11,7 @@ import { parse, requireString, optionalInt, takePositionals, UsageError } from '
 import { unknownChoice } from '../../../shared/suggest';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
-import { preparingStep } from '../../../shared/models';
+import { preparingPhase, trainLogLine } from '../train-log';
 
 const pct = (x: number): string => (100 * x).toFixed(2);
 
@@ -174,21 +174,15 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         {
           signal,
           onProgress: (p) => {
-            const preparing = preparingStep(p);
+            const preparing = preparingPhase(p);
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
             bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
             // Where the bar is not drawn (a log, a pipe): a line per preparing step begun and per epoch
             // ended, skip-gram pre-training's included (a minute of silence before the first epoch line).
             if (logLines) {
-              if (preparing !== null && preparing !== lastPreparing) out.err(`${preparing}…`);
+              const line = trainLogLine(p, lastPreparing);
+              if (line !== null) out.err(line);
               lastPreparing = preparing;
-              if (preparing === null && p.steps > 0 && p.step === p.steps) {
-                const devFigures = p.devMRR !== undefined ? `, dev MRR ${(100 * p.devMRR).toFixed(2)}, MAP ${(100 * (p.devMAP ?? 0)).toFixed(2)}` : '';
-                // A cross-validation fold's phase already ends in its epoch ("… fold 1/5: epoch 2/3"): said once.
-                const epoch = `epoch ${p.epoch}/${p.epochs}`;
-                const where = !p.phase ? epoch : p.phase.endsWith(epoch) ? p.phase : `${p.phase}: ${epoch}`;
-                out.err(`${where}: loss ${p.loss.toFixed(4)}${devFigures}`);
-              }
             }
           },
         },

@@ -20,7 +20,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange
   qpairs import undo W [--json]           undo the last finished import (until the next import starts);
         keeps rows that later work refers to and skips rows changed since, and says which`,
-  pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
+  pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme binary|semeval3|likert5|graded] [--blind true|false]
         --queries FILE: the query ids, one per line (or separated by spaces or commas); --sample N --seed S: a seeded random sample
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
         [--analyzer ${ANALYZERS}]   BM25 analysis for this pool (default: the workspace's)

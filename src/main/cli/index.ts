@@ -145,6 +145,20 @@ function parseOnOff(v: string, flag: string): boolean {
   throw new UsageError(`${flag} takes true or false, not "${v}"`);
 }
 
+/** The most a pool's guidelines hold: the app's pool.setGuidelines takes no more. */
+const GUIDELINES_MAX_CHARS = 200_000;
+
+/** `pool set --guidelines FILE`: the Markdown text of FILE, read before the workspace opens. */
+async function readGuidelines(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new QPairsError(`--guidelines ${file}: ${cannotRead(e)}`);
+  });
+  if (text.length > GUIDELINES_MAX_CHARS) {
+    throw new QPairsError(`--guidelines ${file}: ${text.length.toLocaleString('en-US')} characters, more than a pool's guidelines hold (${GUIDELINES_MAX_CHARS.toLocaleString('en-US')}, as in the app); nothing was changed`);
+  }
+  return text;
+}
+
 async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'list') {
@@ -167,19 +181,28 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
     }
   }
   if (sub === 'set') {
-    const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, order: { type: 'string' }, 'order-seed': { type: 'string' }, convention: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parse(rest, { pool: { type: 'string' }, blind: { type: 'string' }, order: { type: 'string' }, 'order-seed': { type: 'string' }, convention: { type: 'string' }, guidelines: { type: 'string' }, json: { type: 'boolean' } });
     const pool = requireString(values.pool, '--pool P');
     takePositionals(positionals, ['W'], 'pool set');
-    if (values.blind === undefined && values.order === undefined && values['order-seed'] === undefined && values.convention === undefined) throw new UsageError('give --blind true|false, --order O, --order-seed S or --convention skip|zero');
+    if (values.blind === undefined && values.order === undefined && values['order-seed'] === undefined && values.convention === undefined && values.guidelines === undefined) {
+      throw new UsageError('give --blind true|false, --order O, --order-seed S, --convention skip|zero or --guidelines FILE');
+    }
     const convention = parseConvention(values.convention);
     const blind = values.blind === undefined ? undefined : parseOnOff(values.blind, '--blind');
     const order = parseOrder(values.order);
     const orderSeed = optionalInt(values['order-seed'], '--order-seed');
+    const guidelines = values.guidelines === undefined ? undefined : await readGuidelines(values.guidelines);
     const ws = openWorkspace(positionals[0], { write: 'pool set', out });
     try {
-      const info = setPoolSettings(ws, pool, { blind, order, orderSeed, convention });
+      const info = ws.transaction(() => {
+        if (guidelines !== undefined) ws.setGuidelines(pool, guidelines);
+        return blind === undefined && order === undefined && orderSeed === undefined && convention === undefined ? ws.pool(pool) : setPoolSettings(ws, pool, { blind, order, orderSeed, convention });
+      });
       if (values.json) out.log(json(info));
       else {
+        if (guidelines !== undefined) {
+          out.log(guidelines.trim() ? `pool ${info.name}'s guidelines are now ${values.guidelines}'s text (${counted(guidelines.length, 'character')}): annotators see them, every export's datasheet carries them` : `pool ${info.name} has no guidelines now (${values.guidelines} is empty)`);
+        }
         if (blind !== undefined) out.log(`pool ${info.name} is now ${info.blind ? 'blind: annotators see only their own labels' : 'open: annotators see rankers\' scores and each other\'s labels'}`);
         if (convention !== undefined) out.log(`pool ${info.name} is evaluated with convention ${info.convention} unless eval is told otherwise`);
         if (order !== undefined || orderSeed !== undefined) {

@@ -20,15 +20,16 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange
   qpairs import undo W [--json]           undo the last finished import (until the next import starts);
         keeps rows that later work refers to and skips rows changed since, and says which`,
-  pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme S] [--blind true|false]
+  pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme binary|semeval3|likert5|graded] [--blind true|false]
         --queries FILE: the query ids, one per line (or separated by spaces or commas); --sample N --seed S: a seeded random sample
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
         [--analyzer ${ANALYZERS}]   BM25 analysis for this pool (default: the workspace's)
         [--order ${QUERY_ORDERS.join('|')}] [--order-seed S]   which query annotators get next (default pool)
         [--convention zero|skip]   how eval treats a query without a similar candidate, unless told (default zero)
         [--json]
-  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S] [--convention zero|skip] [--json]
+  qpairs pool set W --pool P [--blind true|false] [--order O] [--order-seed S] [--convention zero|skip] [--guidelines FILE] [--json]
         --blind: annotators label blind (default) or see scores and others' labels
+        --guidelines FILE: the pool's labeling guidelines, FILE's Markdown text (an empty file clears them): annotators see them, every export's datasheet carries them
         --order: which query annotators get next: ${QUERY_ORDERS.join(', ')}; decide-rankers-mtc gives one candidate at a time (see README, "Labeling order")
   qpairs pool list W [--json]`,
   stats: `  qpairs stats W [--json]`,
@@ -45,11 +46,20 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         only a salted hash is stored. When a server holds W, invite in its Team panel instead
   qpairs annotators revoke W NAME [--json]     NAME's tokens stop working (labels and role stay)`,
   assign: `  qpairs assign W --pool P --annotators A,B[,C] [--per-query K --seed S] [--json]
-        full overlap, or K annotators per query (balanced, drawn with seed S: --per-query needs --seed, so the assignment can be reproduced)`,
-  label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]`,
-  agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]`,
-  aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]`,
-  adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]`,
+        full overlap, or K annotators per query (balanced, drawn with seed S: --per-query needs --seed, so the assignment can be reproduced)
+        the list replaces the earlier assignment (to add someone, list everyone: those left out no longer vote, and a note says so)`,
+  label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]
+        V: one of the pool's scheme's labels (binary 1, 0; semeval3 PerfectMatch, Relevant, Irrelevant or 2, 1, 0; …) or ? (unsure); --clear removes the label and its note
+        a judge's label on a pair in dispute is a ruling that settles it (qpairs adjudicate lists them)`,
+  agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]
+        percent agreement, Cohen's kappa per pair (unweighted, linear, quadratic), Fleiss' kappa, Krippendorff's alpha, Gwet's AC1, PSA/NSA,
+        each with a 95% CI by bootstrap over queries (default 1000 resamples, seed 1); default: all of the pool's annotators and queries`,
+  aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]
+        how the annotators' labels combine into the gold (@aggregate), which eval and export use when the pool has no imported gold labels;
+        without --rule or --threshold it shows the pool's rule and counts; --rule sets it (kept with the pool); --threshold: the mean rule's`,
+  adjudicate: `  qpairs adjudicate W --pool P [--judge J] [--all] [--limit N] [--json]
+        the disagreements and "?" votes not yet settled, those that can move the runs' MAP most first (--all: settled ones too; --limit N: the first N);
+        a judge settles one by labeling it as the judge: qpairs label W --pool P --annotator JUDGE … (printed in full under the list while pairs remain)`,
   export: `  qpairs export W --pool P --format F OUT [--run R] [--annotator A|@aggregate] [--no-text] [--pseudonymize] [--force] [--json]
         existing files are never replaced unless --force
         --pseudonymize: every person's name in every file (labels, votes, judges, notes, datasheet) as A1, A2, … (the same in every export of the workspace)

@@ -5,7 +5,7 @@
  * decided before they run, in access.ts.
  */
 import type { AppInfo, CommandResult, ParsedArgs } from '../../shared/contract';
-import { assignmentNotes } from '../team/assign-notes';
+import { assignmentNotes, poolVoters } from '../team/assign-notes';
 import { knownPeople } from '../team/new-person';
 import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
@@ -103,9 +103,10 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     'pool.assign': (a) =>
       write(() => {
         const known = knownPeople(ws);
+        const voters = poolVoters(ws, a.pool);
         assignPool(ws, a.pool, a.annotators, a.perQuery ?? null, a.seed);
         changed();
-        const notes = assignmentNotes(ws, a.annotators, known);
+        const notes = assignmentNotes(ws, a.annotators, known, voters);
         return notes.length ? { ...assignmentView(ws, a.pool), notes } : assignmentView(ws, a.pool);
       }),
     'pool.assignment': (a) => assignmentView(ws, a.pool, a.annotator, reviewStateOf(a.pool)),

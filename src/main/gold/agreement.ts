@@ -15,6 +15,7 @@
  */
 import type { AgreementView, IntervalView, StatView } from '../../shared/gold';
 import { labelGrade } from '../../shared/labels';
+import { closest } from '../../shared/suggest';
 import { agreementReport, cohenKappa, encodeTable, fleissKappa, percentAgreement, type RatingTable } from '../agreement';
 import { bootstrapCodedByQuery } from '../agreement/bootstrap';
 import { fleissKappaCoded } from '../agreement/fleiss';
@@ -50,6 +51,13 @@ function positives(categories: readonly string[]): string[] {
   return categories.filter((c) => (labelGrade(c) ?? -Infinity) >= 1);
 }
 
+/** `no annotator named "bobb" (did you mean bob? the pool's annotators: alice, bob)`. */
+function unknownAnnotator(name: string, poolAnnotators: readonly string[]): string {
+  const meant = closest(name, poolAnnotators);
+  const listed = poolAnnotators.length ? `the pool's annotators: ${poolAnnotators.join(', ')}` : 'the pool has no annotators yet';
+  return `no annotator named "${name}" (${meant ? `did you mean ${meant}? ` : ''}${listed})`;
+}
+
 /**
  * Agreement report of a pool (see the module comment and AgreementView). `built`: the pool's
  * rating table for the same annotators over all its queries when the caller has it already
@@ -58,9 +66,11 @@ function positives(categories: readonly string[]): string[] {
 export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptions = {}, state?: PoolState, built?: PoolRatingTable): AgreementView {
   const s = state ?? loadPoolState(ws, pool);
   const annotators = o.annotators && o.annotators.length > 0 ? [...o.annotators] : s.annotators;
-  if (new Set(annotators).size !== annotators.length) throw new QPairsError('an annotator is listed twice');
+  const twice = annotators.find((a, i) => annotators.indexOf(a) !== i);
+  if (twice !== undefined) throw new QPairsError(`an annotator is listed twice: "${twice}"`);
   const knownNames = new Set(ws.listAnnotators().map((a) => a.name));
-  for (const a of annotators) if (!knownNames.has(a)) throw new NotFoundError(`no annotator named "${a}"`);
+  // Named with the pool's annotators and the one a typo most likely meant ("no annotator named "bobb"" alone left the reader to guess).
+  for (const a of annotators) if (!knownNames.has(a)) throw new NotFoundError(unknownAnnotator(a, s.annotators));
   const resamples = o.bootstrap ?? 1000;
   const seed = o.seed ?? 1;
   let subset: Set<string> | undefined;

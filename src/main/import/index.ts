@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { importedPeopleNotes, knownPeople } from '../team/new-person';
+import { lastLabelSeq, unassignedLabelNotes } from '../team/unassigned-labels';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import { runUndoable } from '../workspace/undo-journal';
 import type { Workspace } from '../workspace/workspace';
@@ -138,6 +139,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
   const what = `${format} import of ${list.map((f) => path.basename(f)).join(', ')}`;
   // The people before it: an --annotator (the app's Annotator field) or a file's annotator naming no one is said (a typo).
   const peopleBefore = knownPeople(ws);
+  const labelSeqBefore = lastLabelSeq(ws);
   const maxDocBefore = ws.db.prepare(`SELECT coalesce(max(doc), 0) FROM questions`).pluck().get() as number;
   // A larger page cache while importing: the id indexes of questions and answers take rows in no
   // key order (ids sort as text), so with SQLite's default 2 MB most inserts read pages back from
@@ -168,6 +170,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       if ((report.counts.questionsInserted ?? 0) > 0) warnTextForPoolIds(ctx, maxDocBefore);
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.warnings.push(...importedPeopleNotes(ws, peopleBefore, opts.annotator));
+      report.warnings.push(...unassignedLabelNotes(ws, labelSeqBefore));
       report.changedDocs = [...changed].sort((a, b) => a - b);
       // Every file as the workspace holds it already: the audit says so, the app announces nothing
       // (engine/work.ts), and the import before stays the one `import undo` undoes.

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { assignPool } from '../gold';
 import { runCli } from '../cli/test-cli';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
-import { assignmentNotes } from './assign-notes';
+import { assignmentNotes, poolVoters } from './assign-notes';
 import { knownPeople } from './new-person';
+import { Engine } from '../engine/engine';
 
 const scratch = scratchWorkspaces('qpairs-assign-notes-');
 
@@ -21,16 +22,16 @@ describe('assigning a name the workspace does not know', () => {
     for (const n of ['alice', 'bob']) ws.ensureAnnotator(n);
     const known = knownPeople(ws);
     assignPool(ws, 'p', ['alcie', 'bob', 'zed'], null);
-    expect(assignmentNotes(ws, ['alcie', 'bob', 'zed'], known)).toEqual([
+    expect(assignmentNotes(ws, ['alcie', 'bob', 'zed'], known, { pool: 'p', labels: new Map() })).toEqual([
       'alcie was not a person of this workspace and is added as a new annotator (did you mean alice? then assign again with alice).',
       'zed was not a person of this workspace and is added as a new annotator.',
     ]);
     // Known names, assigned again, need no note; nor does a typo of someone assigned in the same list.
     const again = knownPeople(ws);
     assignPool(ws, 'p', ['alice', 'bob'], null);
-    expect(assignmentNotes(ws, ['alice', 'bob'], again)).toEqual([]);
+    expect(assignmentNotes(ws, ['alice', 'bob'], again, { pool: 'p', labels: new Map() })).toEqual([]);
     assignPool(ws, 'p', ['alice', 'alicee'], null);
-    expect(assignmentNotes(ws, ['alice', 'alicee'], again)).toEqual(['alicee was not a person of this workspace and is added as a new annotator.']);
+    expect(assignmentNotes(ws, ['alice', 'alicee'], again, { pool: 'p', labels: new Map() })).toEqual(['alicee was not a person of this workspace and is added as a new annotator.']);
   });
 
   it('qpairs assign prints the note', async () => {
@@ -43,5 +44,85 @@ describe('assigning a name the workspace does not know', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('note: alcie was not a person of this workspace and is added as a new annotator (did you mean alice? then assign again with alice).\n');
     expect(r.out).toContain('note: bob was not a person of this workspace and is added as a new annotator.\n');
+  });
+});
+
+/**
+ * An assignment replaces the earlier one: `qpairs assign W --pool p --annotators dave`, meant to add
+ * dave, took alice and bob out of the pool in silence — their labels stayed but stopped voting, so
+ * the agreement, the gold (@aggregate) and eval's figures changed with no word.
+ */
+/** Each voter with their voting labels' count. */
+const counts = (v: ReturnType<typeof poolVoters>): Array<[string, number]> => [...v.labels].map(([n, m]) => [n, [...m.values()].reduce((a, b) => a + b, 0)]);
+
+describe('assigning a pool without the people who voted in it', () => {
+  function labeledByAliceAndBob(name: string) {
+    const ws = scratch.fresh(name);
+    ws.createPool({ name: 'p' });
+    ws.addPoolQuery('p', 'q', ['c1', 'c2']);
+    for (const c of ['c1', 'c2']) ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'alice', value: '1', origin: 'test' });
+    ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'bob', value: '0', origin: 'test' });
+    return ws;
+  }
+
+  it('names each one left out, with their labels, and says how to keep them', () => {
+    const ws = labeledByAliceAndBob('v');
+    // Open pool: every annotator who labeled it votes.
+    const before = poolVoters(ws, 'p');
+    expect(counts(before)).toEqual([['alice', 2], ['bob', 1]]);
+    const known = knownPeople(ws);
+    assignPool(ws, 'p', ['dave'], null);
+    expect(assignmentNotes(ws, ['dave'], known, before)).toContain(
+      "alice (2 labels) and bob (1 label) are no longer one of this pool's annotators (an assignment replaces the earlier one): " +
+        'their labels stay but no longer count as votes in its agreement, Review and gold (@aggregate), nor in eval; to keep them counting, assign again with them in the list.',
+    );
+    // Assigned now: dave, who has no label, votes alone; putting alice back leaves bob out.
+    expect(counts(poolVoters(ws, 'p'))).toEqual([]);
+    assignPool(ws, 'p', ['alice', 'bob', 'dave'], null);
+    const all = poolVoters(ws, 'p');
+    expect(counts(all)).toEqual([['alice', 2], ['bob', 1]]);
+    assignPool(ws, 'p', ['alice', 'dave'], null);
+    expect(assignmentNotes(ws, ['alice', 'dave'], knownPeople(ws), all)).toEqual([
+      "bob (1 label) is no longer one of this pool's annotators (an assignment replaces the earlier one): " +
+        'those labels stay but no longer count as votes in its agreement, Review and gold (@aggregate), nor in eval; to keep them counting, assign again with bob in the list.',
+    ]);
+    // The same people again (a re-draw of K per query): nothing to say.
+    expect(assignmentNotes(ws, ['alice', 'dave'], knownPeople(ws), poolVoters(ws, 'p'))).toEqual([]);
+  });
+
+  it('names the labels K per query takes from someone still listed', () => {
+    const ws = scratch.fresh('k');
+    ws.createPool({ name: 'p' });
+    for (const q of ['q1', 'q2']) {
+      ws.addPoolQuery('p', q, ['c']);
+      for (const who of ['alice', 'bob']) ws.addLabel({ pool: 'p', queryId: q, candidateId: 'c', annotator: who, value: '1', origin: 'test' });
+    }
+    const before = poolVoters(ws, 'p');
+    assignPool(ws, 'p', ['alice', 'bob'], 1, 1);
+    // One annotator per query now: each keeps the vote on one query and loses the other.
+    expect(assignmentNotes(ws, ['alice', 'bob'], knownPeople(ws), before)).toEqual([
+      'alice (1 label) and bob (1 label) labeled queries this assignment gives to others: those labels stay but no longer count as votes ' +
+        'in its agreement, Review and gold (@aggregate), nor in eval; full overlap (no per-query count) keeps every label counting.',
+    ]);
+    // Back to full overlap: every label votes again, nothing to say.
+    const perQuery = poolVoters(ws, 'p');
+    expect(counts(perQuery).sort()).toEqual([['alice', 1], ['bob', 1]]);
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    expect(assignmentNotes(ws, ['alice', 'bob'], knownPeople(ws), perQuery)).toEqual([]);
+  });
+
+  it('qpairs assign and pool.assign print it', async () => {
+    labeledByAliceAndBob('a').close();
+    const w = path.join(scratch.dir, 'a.qpairs');
+    const r = await runCli('assign', w, '--pool', 'p', '--annotators', 'alice,dave');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("note: bob (1 label) is no longer one of this pool's annotators");
+    const engine = Engine.open(w, { transport: 'electron' });
+    try {
+      const v = (await engine.invoke('pool.assign', { pool: 'p', annotators: ['dave'] })) as { notes?: string[] };
+      expect(v.notes?.join('\n')).toContain("alice (2 labels) is no longer one of this pool's annotators");
+    } finally {
+      engine.close();
+    }
   });
 });

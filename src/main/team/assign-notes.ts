@@ -4,13 +4,52 @@
  *   assignment adds labeling, it does not make them a plain annotator — and since they see
  *   everyone's labels, they do not label blind;
  * - a name the workspace did not know is added as a new annotator: said so, with the known person
- *   it most likely meant (`alcie` for alice was added in silence, and the pool waited on nobody).
+ *   it most likely meant (`alcie` for alice was added in silence, and the pool waited on nobody);
+ * - an assignment replaces the earlier one: an annotator who had voted in the pool and is left out
+ *   of the new list is said so, with their labels' count (`assign --annotators dave` to add dave
+ *   took alice and bob out in silence: their votes stopped counting, and the pool's agreement,
+ *   Review, gold and eval figures changed with no word); so is one still listed whose labeled
+ *   queries K per query gives to others.
  */
+import { getAssignment, type AssignmentPlan } from '../gold/store';
 import { labelingPeople, newPersonNote } from './new-person';
 import type { Workspace } from '../workspace/workspace';
 
-/** The notes for assigning `names`; `known` are the people of the workspace before the assignment. */
-export function assignmentNotes(ws: Workspace, names: readonly string[], known: ReadonlySet<string>): string[] {
+/** The labels that vote in a pool, by annotator and query: read before an assignment, for assignmentNotes. */
+export interface PoolVoters {
+  pool: string;
+  /** annotator → query → current labels there ("?" included). */
+  labels: Map<string, Map<string, number>>;
+}
+
+/**
+ * The labels that vote in `pool` now — those of its assigned annotators on the queries assigned to
+ * them, else of every annotator who labeled it, as the pool's label state takes them.
+ */
+export function poolVoters(ws: Workspace, pool: string): PoolVoters {
+  const plan = getAssignment(ws, pool);
+  const roles = new Map(ws.listAnnotators().map((x) => [x.name, x.role]));
+  const labels = new Map<string, Map<string, number>>();
+  for (const l of ws.currentLabels(pool)) {
+    if (!votes(plan, roles, l.annotator, l.queryId)) continue;
+    const m = labels.get(l.annotator) ?? new Map<string, number>();
+    m.set(l.queryId, (m.get(l.queryId) ?? 0) + 1);
+    labels.set(l.annotator, m);
+  }
+  return { pool, labels };
+}
+
+function votes(plan: AssignmentPlan, roles: ReadonlyMap<string, string>, annotator: string, queryId: string): boolean {
+  if (plan.mode === 'open') return roles.get(annotator) === 'annotator';
+  if (plan.perQueryAnnotators) return plan.perQueryAnnotators.get(queryId)?.includes(annotator) ?? false;
+  return plan.annotators.includes(annotator);
+}
+
+/**
+ * The notes for assigning `names`; `known` are the people of the workspace before the assignment,
+ * `votersBefore` the labels that voted in the pool then (poolVoters).
+ */
+export function assignmentNotes(ws: Workspace, names: readonly string[], known: ReadonlySet<string>, votersBefore: PoolVoters): string[] {
   const roles = new Map(ws.listAnnotators().map((x) => [x.name, x.role]));
   const trimmed = names.map((raw) => raw.trim());
   const added = trimmed.filter((n) => !known.has(n));
@@ -24,5 +63,38 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
           `as a judge ${n} still sees everyone's labels and settles disagreements, so ${n} does not label blind. To have ${n} only settle, leave ${n} out of the assignment.`
         : `${n} is an owner and stays one: assigned here, ${n} also labels this pool as one of its annotators, but sees everyone's labels, so ${n} does not label blind.`,
     );
-  return [...addedNotes, ...roleNotes];
+  const assigned = new Set(names.map((n) => ws.personName(n)));
+  const count = (m: ReadonlyMap<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+  const left = [...votersBefore.labels].filter(([n]) => !assigned.has(n)).map(([n, m]) => [n, count(m)] as const);
+  // Still listed, but K per query gives some of their labeled queries to others: those labels stop voting too.
+  const plan = getAssignment(ws, votersBefore.pool);
+  const moved = [...votersBefore.labels]
+    .filter(([n]) => assigned.has(n))
+    .map(([n, m]) => [n, count(new Map([...m].filter(([q]) => !votes(plan, roles, n, q))))] as const)
+    .filter(([, c]) => c > 0);
+  return [...addedNotes, ...roleNotes, ...(left.length ? [leftOutNote(left)] : []), ...(moved.length ? [movedNote(moved)] : [])];
+}
+
+/** `alice (10 labels) and bob (10 labels) labeled queries this assignment gives to others: …`. */
+function movedNote(moved: ReadonlyArray<readonly [string, number]>): string {
+  return (
+    `${namesWithCounts(moved)} labeled queries this assignment gives to others: those labels stay but no longer count as votes ` +
+    `in its agreement, Review and gold (@aggregate), nor in eval; full overlap (no per-query count) keeps every label counting.`
+  );
+}
+
+function namesWithCounts(people: ReadonlyArray<readonly [string, number]>): string {
+  const who = people.map(([n, c]) => `${n} (${c} label${c === 1 ? '' : 's'})`);
+  return who.length === 1 ? who[0]! : `${who.slice(0, -1).join(', ')} and ${who[who.length - 1]!}`;
+}
+
+/** `bob (20 labels) is no longer one of the pool's annotators: …`. */
+function leftOutNote(left: ReadonlyArray<readonly [string, number]>): string {
+  const list = namesWithCounts(left);
+  const one = left.length === 1;
+  return (
+    `${list} ${one ? 'is' : 'are'} no longer one of this pool's annotators (an assignment replaces the earlier one): ` +
+    `${one ? 'those labels stay' : 'their labels stay'} but no longer count as votes in its agreement, Review and gold (@aggregate), nor in eval; ` +
+    `to keep them counting, assign again with ${one ? left[0]![0] : 'them'} in the list.`
+  );
 }

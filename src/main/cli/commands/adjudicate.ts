@@ -22,11 +22,11 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
   takePositionals(positionals, ['W'], 'adjudicate');
   return withWorkspace(positionals[0], (ws) => {
     // One snapshot: a label serve mode commits meanwhile is wholly in the queue or wholly out of it.
-    const { q, figures } = ws.snapshot(() => {
+    const { q, figures, judges } = ws.snapshot(() => {
       const s = loadPoolState(ws, pool);
       const q = reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit }, s);
       // The app's queue leaves each pair's positions, |ΔAP| per run and rule value to review.pair; the CLI's JSON has them per item.
-      return { q, figures: values.json ? q.items.map((i) => pairFigures(ws, s, i.queryId, i.candidateId)) : [] };
+      return { q, figures: values.json ? q.items.map((i) => pairFigures(ws, s, i.queryId, i.candidateId)) : [], judges: s.judges };
     });
     if (values.json) {
       // The app's queue carries titles cut short and which votes have a note; the CLI's JSON gives whole titles and the notes.
@@ -58,6 +58,19 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
         out.log('outdated: a ruling given before a vote on the pair changed or arrived; it does not count until a judge rules again (the same value too)');
       }
     }
+    if (q.remaining > 0) out.log(settleHint(positionals[0]!, q.pool, values.judge ?? judges[0], judges.length > 0));
     return 0;
   }, { out });
+}
+
+/**
+ * How to settle from the command line: the list of disagreements said nothing of it, and a pool with
+ * no judge (rule adjudicated) kept its disagreements unresolved — out of the gold and of eval — with no
+ * word of what to do.
+ */
+function settleHint(w: string, pool: string, judge: string | undefined, hasJudge: boolean): string {
+  const label = `qpairs label ${w} --pool ${pool} --annotator ${judge ?? 'JUDGE'} --query Q --candidate C --value V`;
+  return hasJudge || judge !== undefined
+    ? `to settle one, the judge labels it: ${label} (or Review in the app)`
+    : `no judge can settle these: make someone one (qpairs annotators role ${w} NAME judge, or qpairs annotators add ${w} NAME --role judge), then: ${label}`;
 }

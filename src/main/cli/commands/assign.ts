@@ -1,7 +1,7 @@
 import { assignPool, assignmentView } from '../../gold';
 import { parse, takePositionals, requireString, table, UsageError } from '../args';
 import { intFlag, json, list, positiveInt, withWorkspace, type Out } from './common';
-import { assignmentNotes } from '../../team/assign-notes';
+import { assignmentNotes, poolVoters } from '../../team/assign-notes';
 import { knownPeople } from '../../team/new-person';
 
 /**
@@ -27,8 +27,9 @@ export async function cmdAssign(argv: string[], out: Out): Promise<number> {
   takePositionals(positionals, ['W'], 'assign');
   return withWorkspace(positionals[0], (ws) => {
     const known = knownPeople(ws);
+    const voters = poolVoters(ws, pool);
     assignPool(ws, pool, annotators, perQuery ?? null, seed ?? 1);
-    const notes = assignmentNotes(ws, annotators, known);
+    const notes = assignmentNotes(ws, annotators, known, voters);
     const v = notes.length ? { ...assignmentView(ws, pool), notes } : assignmentView(ws, pool);
     if (values.json) out.log(json(v));
     else {

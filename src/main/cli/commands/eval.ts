@@ -1,4 +1,4 @@
-import { COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
+import { AGGREGATE, COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import { notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
 import { everyGradeSimilarNote } from '../../../shared/labels';
@@ -119,6 +119,9 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       if (everySimilar && Object.keys(ev.runs).length > 0) out.log(`! ${everySimilar}`);
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
+      if (ev.reason && ev.labeledQueries + ev.partiallyLabeledQueries === 0) {
+        out.log(ws.pool(ev.pool).pairs === 0 ? `pool ${ev.pool} has no candidate pair to label: BM25 found no other question for its queries` : noLabelsHint(positionals[0]!, ev.pool, ev.annotator, ws.currentLabels(ev.pool).length > 0));
+      }
       // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.
       if (Object.keys(ev.runs).length === 0) out.log(`pool ${ev.pool} has no runs to evaluate: import one (qpairs import W --format trec-run FILE --pool ${ev.pool}) or score a model on it (qpairs score W --model NAME --pool ${ev.pool})`);
       else out.log(
@@ -338,4 +341,18 @@ function ciTable(ev: PoolEvaluation): string {
       Object.entries(ev.runs).map(([name, m]) => [name, ...TABLE_METRICS.map((k) => range(m.ci?.[k]))]),
     ),
   ].join('\n');
+}
+
+/**
+ * What to do when the label source has no label in the pool: the table of dashes said why there are
+ * no figures but not how to get some. The aggregate of a pool its annotators have labeled waits for
+ * its disputes to be settled; any other source, for labels.
+ */
+function noLabelsHint(w: string, pool: string, source: string, poolHasLabels: boolean): string {
+  if (source === AGGREGATE && poolHasLabels) return `to evaluate it: settle the disputed pairs (qpairs adjudicate ${w} --pool ${pool} lists them and says how), or choose another rule (qpairs aggregate ${w} --pool ${pool} --rule R)`;
+  const person = source !== AGGREGATE && source !== 'gold';
+  return (
+    `to evaluate it: label its pairs (qpairs label ${w} --pool ${pool} --annotator ${person ? source : 'A'} --query Q --candidate C --value V, or Annotate in the app) ` +
+    `or import labels into it (qpairs import ${w} --format labels-csv|labels-jsonl|qrels FILE --pool ${pool}${person ? ` --annotator ${source}` : ''})`
+  );
 }

@@ -31,8 +31,10 @@ export async function cmdLabel(argv: string[], out: Out): Promise<number> {
     const known = knownPeople(ws);
     const ack = setLabel(ws, { pool, queryId, candidateId, annotator, value: values.clear ? null : values.value! });
     const note = addedPersonNote(ws, annotator, known, (meant) => `then clear this label with --clear and give it with --annotator ${meant}`);
+    // A --clear with no label to clear said "already has that label", as though a label were there.
+    const unchanged = values.clear ? `unchanged: ${annotator} has no label for ${queryId} → ${candidateId} to clear` : `unchanged: ${annotator} already has that label for ${queryId} → ${candidateId}`;
     if (values.json) out.log(json(ack));
-    else out.log(ack.seq === null ? `unchanged: ${annotator} already has that label for ${queryId} → ${candidateId}` : `label ${ack.seq}: ${annotator} ${queryId} → ${candidateId} = ${ack.record?.value ?? '(cleared)'}`);
+    else out.log(ack.seq === null ? unchanged : `label ${ack.seq}: ${annotator} ${queryId} → ${candidateId} = ${ack.record?.value ?? '(cleared)'}`);
     // On standard error with --json: the answer stays the app's label.set acknowledgement.
     if (note && values.json) out.err(`note: ${note}.`);
     else if (note) out.log(`note: ${note}.`);

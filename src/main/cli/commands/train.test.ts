@@ -106,6 +106,20 @@ describe('qpairs train --vectors', () => {
   });
 });
 
+describe('qpairs train refused by its checks', () => {
+  it('says nothing of training first (a wrong pool printed "training ltr as …" above its error)', async () => {
+    for (const [flag, pool] of [
+      ['--train-pool', 'nope'],
+      ['--dev-pool', 'nope'],
+    ] as const) {
+      const r = await runCli('train', w, '--model', 'ltr', '--name', 'l-nope', flag, pool);
+      expect(r.code).toBe(1);
+      expect(r.out).toBe('');
+      expect(r.err).toBe('qpairs train: no pool named "nope" (pools: dev)\n');
+    }
+  });
+});
+
 describe('qpairs train --epochs', () => {
   it('is refused for tfidf, which is fitted in one pass (it was ignored without a word)', async () => {
     const r = await runCli('train', w, '--model', 'tfidf', '--name', 'tf-epochs', '--train-pool', 'dev', '--epochs', '5');
@@ -113,6 +127,15 @@ describe('qpairs train --epochs', () => {
     expect(r.err).toContain('--epochs does not apply to tfidf');
     const ws = Workspace.open(w);
     expect(findModel(ws, 'tf-epochs')).toBeNull();
+    ws.close();
+  });
+
+  it('is refused for mnet-fisher, whose training reads no epoch count (it was ignored, and the report said "1 epoch")', async () => {
+    const r = await runCli('train', w, '--model', 'mnet-fisher', '--name', 'mf-epochs', '--train-pool', 'dev', '--epochs', '3');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--epochs does not apply to mnet-fisher (its GMM runs EM to convergence; its skip-gram's epochs are a setting: --config '{"epochs":3}')`);
+    const ws = Workspace.open(w);
+    expect(findModel(ws, 'mf-epochs')).toBeNull();
     ws.close();
   });
 });

@@ -11,7 +11,7 @@ import { parse, requireString, optionalInt, takePositionals, UsageError } from '
 import { unknownChoice } from '../../../shared/suggest';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
-import { preparingStep } from '../../../shared/models';
+import { preparingPhase, trainLogLine } from '../train-log';
 
 const pct = (x: number): string => (100 * x).toFixed(2);
 
@@ -112,6 +112,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
   if (epochs !== undefined && epochs < 1) throw new UsageError('--epochs must be at least 1');
   // tf-idf is fitted in one pass: an --epochs there was ignored without a word.
   if (epochs !== undefined && model === 'tfidf') throw new UsageError('--epochs does not apply to tfidf (it is fitted in one pass over the corpus)');
+  // mnet-fisher ignored it too, and said "1 epoch" (its K choices) as though it had applied.
+  if (epochs !== undefined && model === 'mnet-fisher') {
+    throw new UsageError(`--epochs does not apply to mnet-fisher (its GMM runs EM to convergence; its skip-gram's epochs are a setting: --config '{"epochs":${epochs}}')`);
+  }
   const seed = optionalInt(values.seed, '--seed');
   const folds = optionalInt(values.cv, '--cv');
   if (folds !== undefined && folds < 2) throw new UsageError('--cv needs at least 2 folds');
@@ -137,11 +141,8 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
   return withWorkspace(positionals[0], async (ws) => {
     // No backend named yet: the model says which it used (a main-thread initBackend said "wasm"
     // for models that train in plain js, and only delayed the start).
-    if (!values.json) out.log(`training ${model} as "${name}"`);
-    // A name taken is the earlier model replaced (as the Models screen warns under the name): say so before it is gone.
     const earlier = listModels(ws).find((m) => m.name === name);
     const replaced = earlier ? { kind: earlier.kind, created: earlier.created } : null;
-    if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
     const spec: TrainSpec = {
       model,
       name,
@@ -157,6 +158,10 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
     };
     // The checks and the overlap check before the first epoch, as the Models screen says it (it came after the training).
     const prepared = prepareTraining(ws, spec);
+    // Said once the checks passed: "training ltr as …" came before "no pool named …", as though it had started.
+    if (!values.json) out.log(`training ${model} as "${name}"`);
+    // A name taken is the earlier model replaced (as the Models screen warns under the name): say so before it is gone.
+    if (earlier && !values.json) out.log(`replacing the model "${name}" (${earlier.kind}, created ${earlier.created.replace('T', ' ').slice(0, 19)}) once this training ends; Ctrl-C while it trains keeps it`);
     if (prepared.overlap && !values.json) out.log(describeDevOverlap(prepared.overlap));
     const t0 = performance.now();
     const bar = new ProgressBar(`train ${name}`);
@@ -169,21 +174,15 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         {
           signal,
           onProgress: (p) => {
-            const preparing = preparingStep(p);
+            const preparing = preparingPhase(p);
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
             bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
             // Where the bar is not drawn (a log, a pipe): a line per preparing step begun and per epoch
             // ended, skip-gram pre-training's included (a minute of silence before the first epoch line).
             if (logLines) {
-              if (preparing !== null && preparing !== lastPreparing) out.err(`${preparing}…`);
+              const line = trainLogLine(p, lastPreparing);
+              if (line !== null) out.err(line);
               lastPreparing = preparing;
-              if (preparing === null && p.steps > 0 && p.step === p.steps) {
-                const devFigures = p.devMRR !== undefined ? `, dev MRR ${(100 * p.devMRR).toFixed(2)}, MAP ${(100 * (p.devMAP ?? 0)).toFixed(2)}` : '';
-                // A cross-validation fold's phase already ends in its epoch ("… fold 1/5: epoch 2/3"): said once.
-                const epoch = `epoch ${p.epoch}/${p.epochs}`;
-                const where = !p.phase ? epoch : p.phase.endsWith(epoch) ? p.phase : `${p.phase}: ${epoch}`;
-                out.err(`${where}: loss ${p.loss.toFixed(4)}${devFigures}`);
-              }
             }
           },
         },

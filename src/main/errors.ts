@@ -81,3 +81,16 @@ export async function yieldThenThrowIfAborted(signal?: AbortSignal): Promise<voi
   await new Promise<void>((resolve) => setImmediate(resolve));
   throwIfAborted(signal);
 }
+
+/**
+ * An error posted by a worker thread (its name, message and details), made again as the class it
+ * was where that class means something to the user: a QPairsError or NotFoundError stays a user
+ * error (one line, no stack), a CancelledError a cancel; anything else an Error of that name.
+ */
+export function errorFromWorker(m: { name: string; message: string; details?: unknown }): Error {
+  const details = (m.details ?? {}) as QPairsError['details'];
+  if (m.name === 'NotFoundError') return new NotFoundError(m.message, details);
+  if (m.name === 'QPairsError') return new QPairsError(m.message, details);
+  if (m.name === 'CancelledError') return new CancelledError(m.message);
+  return Object.assign(new Error(m.message), { name: m.name });
+}

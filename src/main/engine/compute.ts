@@ -18,7 +18,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { bundledWorkerPath } from '../worker-bundle';
-import { CancelledError, NotFoundError, QPairsError, throwIfAborted } from '../errors';
+import { CancelledError, errorFromWorker, QPairsError, throwIfAborted } from '../errors';
 import { SlotQueue } from './slot-queue';
 import type { Workspace } from '../workspace/workspace';
 import { stopOnceLoaded } from '../workspace/addon-workers';
@@ -81,14 +81,6 @@ export function computeLoad(): { workers: number; queued: number } {
   return { workers, queued };
 }
 
-function errorFrom(m: Extract<FromComputeWorker, { type: 'error' }>): Error {
-  const details = (m.details ?? {}) as QPairsError['details'];
-  if (m.name === 'NotFoundError') return new NotFoundError(m.message, details);
-  if (m.name === 'QPairsError') return new QPairsError(m.message, details);
-  if (m.name === 'CancelledError') return new CancelledError(m.message);
-  return Object.assign(new Error(m.message), { name: m.name });
-}
-
 /**
  * Runs a task in a new worker thread on the workspace file `dbPath` (opened read-only there).
  * Aborting `signal` terminates the worker and rejects with CancelledError.
@@ -128,7 +120,7 @@ export async function computeInWorker<T extends ComputeTask>(
       if (m.type === 'progress') {
         if (!settled) o.onProgress?.(m.stage, m.done, m.total);
       } else if (m.type === 'done') finish(null, m.result);
-      else if (m.type === 'error') finish(errorFrom(m));
+      else if (m.type === 'error') finish(errorFromWorker(m));
     });
     worker.on('error', (e) => finish(e));
     worker.once('exit', (code) => {

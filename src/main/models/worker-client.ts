@@ -1,6 +1,6 @@
 /** Starting `train-worker` jobs from the engine/UI thread. */
 import { Worker } from 'node:worker_threads';
-import { CancelledError } from '../errors';
+import { CancelledError, errorFromWorker } from '../errors';
 import { stopOnceLoaded } from '../workspace/addon-workers';
 import type { QText, SavedModel, ScoreContext, TrainProgress, TrainReport, WordVectors } from './types';
 import type { EncodedModel, FromWorker, LivePreparation, LivePrepareSpec, PoolScores, ReadCounts, ScoredLists, StartMessage, ToWorker, TrainedOnRecord } from './worker-protocol';
@@ -42,7 +42,7 @@ function run<T>(msg: ToWorker, o: WorkerOptions, pick: (m: FromWorker) => T | un
     worker.on('message', (m: FromWorker) => {
       if (settled) return; // (a cancelled job's worker may still report until it is stopped)
       if (m.type === 'progress') o.onProgress?.(m.progress);
-      else if (m.type === 'error') finish(m.name === 'CancelledError' ? new CancelledError(m.message) : Object.assign(new Error(m.message), { name: m.name }));
+      else if (m.type === 'error') finish(errorFromWorker(m));
       else {
         const v = pick(m);
         if (v !== undefined) finish(null, v);

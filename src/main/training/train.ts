@@ -21,6 +21,7 @@ import { featureRunNames, scorePoolWith } from './pool-scores';
 import { encodeForStore } from './model-bytes';
 import { deleteModel, listedTraining, listModels, requireModel, savedModelMeta, storeEncodedModel, type TrainingInfo } from './store';
 import { inheritTrainedOn, modelOverlap, storeTrainedOn, trainedOnIds } from './trained-on';
+import { checkTrainingText } from './training-text';
 import { NO_DEV_NOR_CV } from '../../shared/early-stopping';
 import { distinctLabelPools, labelPoolRecords, modelLabelPools } from './label-pools';
 
@@ -134,6 +135,7 @@ export function prepareTraining(ws: Workspace, spec: TrainSpec): PreparedTrainin
   for (const p of trainPools) {
     if (poolGrades(ws, p).size === 0) throw new QPairsError(`training pool "${p}" has no labels (by its default label source: gold, else the annotators' aggregate); label it or import its labels first`);
   }
+  checkTrainingText(ws, kind, trainPools);
   const seed = spec.seed ?? 1;
   const allQueries = trainingQueries(ws, trainPools);
   let overlap: DevOverlap | undefined;

@@ -318,7 +318,8 @@ function renderAskubuntu(ctx: RenderContext): void {
       }
       corpus.push(`${noSpace(id, format)}\t${clean(t.title)}\t${clean(t.body)}`);
     }
-    if (missing) warnings.push(`${counted(missing, 'question')} ${missing === 1 ? 'has' : 'have'} no text in the workspace and ${missing === 1 ? 'is' : 'are'} not in the corpus file`);
+    if (missing && corpus.length === 0) warnings.push(`none of the ${counted(missing, 'question')} has text in the workspace: the corpus file is empty (--no-text, or unticking “write the corpus file” in the app, leaves it out)`);
+    else if (missing) warnings.push(`${counted(missing, 'question')} ${missing === 1 ? 'has' : 'have'} no text in the workspace and ${missing === 1 ? 'is' : 'are'} not in the corpus file`);
     files.push({ run: null, role: 'corpus', lines: corpus });
   }
 }

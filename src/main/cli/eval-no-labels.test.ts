@@ -64,4 +64,14 @@ describe('qpairs eval with no labels from its source', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out.split('\n').slice(2, 4)).toEqual(['metrics undefined: gold has no labels in pool "e"', 'pool e has no candidate pair to label: BM25 found no other question for its queries']);
   });
+  it('says how to count partially labeled queries, in the CLI\'s words and the app\'s', async () => {
+    await runCliOk('pool', 'create', w, '--name', 'p2', '--queries', file('ids2.txt', 'a'), '--depth', '2');
+    await runCliOk('export', w, '--pool', 'p2', '--format', 'csv', '--no-text', path.join(dir, 'p2.csv'));
+    const candidate = readFileSync(path.join(dir, 'p2.csv'), 'utf8').split('\n')[1]!.split(',')[1]!;
+    await runCliOk('label', w, '--pool', 'p2', '--annotator', 'alice', '--query', 'a', '--candidate', candidate, '--value', '1');
+    const r = await runCli('eval', w, '--pool', 'p2', '--annotator', 'alice');
+    expect(r.out).toContain(
+      'no query of pool "p2" is fully labeled by alice yet (1 partially labeled; count them with --partial, or “include partially labeled queries” in the app)',
+    );
+  });
 });

@@ -130,7 +130,7 @@ export function poolEvaluationOf(
         ? `${annotator} has no labels in pool "${a.pool}": no pair is resolved yet (unlabeled, or disagreements and "?" waiting for a judge)`
         : `${annotator} has no labels in pool "${a.pool}"`);
   }
-  else if (counted === 0) reason = `no query of pool "${a.pool}" is fully labeled by ${annotator} yet (${counts.partial} partially labeled; ask for partial to count them)`;
+  else if (counted === 0) reason = `no query of pool "${a.pool}" is fully labeled by ${annotator} yet (${counts.partial} partially labeled; count them with --partial, or “include partially labeled queries” in the app)`;
   // One pass in labeling order: the curve's prefix sums, whose last values are the runs' sums
   // (the very additions aggregate() makes), and the included queries' AP and RR for the intervals.
   const curve: PoolEvaluation['curve'] = new Array(counted);

@@ -178,6 +178,13 @@ describe('a model that tells no candidate apart', () => {
     const file = path.join(dir, 'ids.csv');
     writeFileSync(file, rows.join('\n') + '\n');
     expect((await runCli('import', ids, '--format', 'labels-csv', '--pool', 'p', file)).code).toBe(0);
+    // No text at all: refused before training (train-no-text.test); one candidate's text lets it train.
+    const refused = await runCli('train', ids, '--model', 'tfidf', '--name', 'flat', '--train-pool', 'p');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('training pool "p" has no question text');
+    const one = path.join(dir, 'one.jsonl');
+    writeFileSync(one, JSON.stringify({ id: 'q1a', title: 'wifi drops', body: 'after suspend' }) + '\n');
+    expect((await runCli('import', ids, '--format', 'questions-jsonl', one)).code).toBe(0);
     const t = await runCli('train', ids, '--model', 'tfidf', '--name', 'flat', '--train-pool', 'p');
     expect(t.code, t.err).toBe(0);
     expect(t.out).toContain(

@@ -205,7 +205,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
         out.log(describeTrained(name, model, seconds, report, !!training.earlyStopping?.heldOutQueries));
         out.log(
           `  data: ${training.positives} positive and ${training.negatives} negative pairs, ${training.questions} questions, ` +
-            `${training.extraTexts ?? 0} answers as unlabeled text; ${report.examplesPerSecond.toFixed(0)} ${report.exampleUnit}/s`,
+            `${training.extraTexts ?? 0} answers as unlabeled text; ${Math.round(report.examplesPerSecond).toLocaleString('en-US')} ${report.exampleUnit}/s in the training steps (what comes before them, e.g. features and text vectors, not counted)`,
         );
         if (scored.length) {
           const where = training.devPool ?? scored[0]!.pool;

@@ -18,8 +18,8 @@ import type { LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
-import { retrainLive } from '../training/live-retrain';
-import { appendCurvePoint, labelEventsSince, lastCopiesLeftOut, markRetrained, readCurve, readLiveSetting, storeLiveRuns } from '../training/live-store';
+import { retrainLive, type LiveRetrain } from '../training/live-retrain';
+import { appendCurvePoint, labelEventsSince, labelsNotTrainedOn, lastCopiesLeftOut, markRetrained, readCurve, readLiveSetting, storeLiveRuns } from '../training/live-store';
 import type { EngineCore } from './core';
 import type { TrainingQueue } from './training-queue';
 
@@ -53,7 +53,7 @@ export class LiveTrainer {
       running: this.running.has(pool),
       jobId: this.running.get(pool) ?? null,
       queuedBehind: this.queued.get(pool) ?? null,
-      labelsSinceLast: labelEventsSince(ws, pool, s.lastLabelSeq).pairs,
+      labelsSinceLast: labelsNotTrainedOn(ws, pool, s.lastLabelSeq).pairs,
       lastError: s.lastError,
       trainingCopiesLeftOut: lastCopiesLeftOut(ws, pool),
       curve: readCurve(ws, pool),
@@ -69,8 +69,9 @@ export class LiveTrainer {
     const s = readLiveSetting(ws, pool);
     this.clearTimer(pool);
     if (!s.enabled || this.running.has(pool)) return;
-    const since = labelEventsSince(ws, pool, s.lastLabelSeq);
-    if (since.pairs === 0) return;
+    const since = labelsNotTrainedOn(ws, pool, s.lastLabelSeq);
+    // No label since the last retrain read: it would train on the same labels again.
+    if (since.fresh === 0) return;
     if (since.pairs >= s.everyLabels) this.start(pool);
     else if (s.idleSeconds > 0) this.timers.set(pool, setTimeout(() => (this.timers.delete(pool), this.start(pool)), s.idleSeconds * 1000).unref());
   }
@@ -117,7 +118,7 @@ export class LiveTrainer {
           beforeSwap: () => {
             for (const { model, r } of results)
               appendCurvePoint(ws, pool, { model, labels: r.labeledPairs, trainedQueries: r.trainedQueries, heldOutQueries: r.heldOutQueries, MAP: r.MAP, MRR: r.MRR, seconds: r.seconds }, r.trainingCopiesLeftOut);
-            markRetrained(ws, pool, upTo.lastSeq, null);
+            markRetrained(ws, pool, ...coveredBy(results.map(({ r }) => r), upTo.lastSeq));
           },
         });
         for (const { model, r } of results)
@@ -157,4 +158,16 @@ export class LiveTrainer {
     this.timers.clear();
     for (const jobId of this.running.values()) this.engine.jobs.cancel(jobId);
   }
+}
+
+/**
+ * What a finished retrain covers: the label events up to the last one every model read (each
+ * model's preparation read its own snapshot, all taken after the retrain began at `startSeq`) on
+ * the queries every model trained on. The pairs some model left out count toward the next retrain.
+ */
+export function coveredBy(models: ReadonlyArray<Pick<LiveRetrain, 'labelSeq' | 'uncovered'>>, startSeq: number): [number, null, Array<[string, string]>] {
+  if (models.length === 0) return [startSeq, null, []];
+  const seen = new Map<string, [string, string]>();
+  for (const m of models) for (const [q, c] of m.uncovered) seen.set(`${q}\u0000${c}`, [q, c]);
+  return [Math.min(...models.map((m) => m.labelSeq)), null, [...seen.values()]];
 }

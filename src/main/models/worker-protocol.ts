@@ -187,6 +187,10 @@ export interface LivePreparation {
   inSampleRuns: Array<{ run: string; trainedOn: number | null }>;
   /** Runs that are no features: the live run and the in-sample ones. */
   exclude: string[];
+  /** The pool's last label event in the snapshot these were read from (0 when none): the retrain covers the events up to it on the queries it trains on. */
+  labelSeq: number;
+  /** The pairs labeled by `labelSeq` on queries it does not train on (still being labeled): they count toward the next retrain. */
+  uncovered: Array<[string, string]>;
 }
 /** Prepares a live retrain of `pool`, the worker reading the workspace file. */
 export interface LivePrepareMessage {

@@ -33,6 +33,7 @@ import { labeledLists, labeledTrainingPairs, relevantAmong, unlabeledSpec, poolG
 import { resolveWorkerPath, trainAndScore, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
 import { distinctLabelPools, labelPoolRecords, poolModelsLabelPools, type LabelPoolRecord } from './label-pools';
+import { labelEventsSince } from './live-store';
 
 /**
  * Folds of a live retrain: each costs one more training (the fused ranker fits its corpus
@@ -84,6 +85,10 @@ export interface LiveRetrain {
   seconds: number;
   /** The pools whose labels it learned (the pool's own, its training pools, its feature runs' models'), as they were when it began (label-pools.ts). */
   labelPools: LabelPoolRecord[];
+  /** The pool's last label event it read: it trained on the events up to it on its trained queries. */
+  labelSeq: number;
+  /** The pairs labeled by `labelSeq` on queries it did not train on (LivePreparation.uncovered). */
+  uncovered: Array<[string, string]>;
 }
 
 /** The pool's fully and partially labeled query ids (by the default label source). */
@@ -130,10 +135,12 @@ async function prepared(ws: Workspace, pool: string, spec: LiveSpec, o: RunOptio
 export function prepareLive(ws: Workspace, pool: string, spec: LivePrepareSpec): LivePreparation {
   const seed = spec.seed ?? 1;
   const exclude = new Set([spec.runName]);
+  // Read in the same snapshot as the labels below (the caller's): what the retrain covers, exactly.
+  const labelSeq = labelEventsSince(ws, pool, 0).lastSeq;
   const { full, partial } = labeledQueryIds(ws, pool);
   const fullSet = new Set(full);
   const queries = trainingQueries(ws, [pool]).filter((q) => fullSet.has(q.id));
-  const refused = (refusal: string): LivePreparation => ({ refusal, trainedQueries: 0, labeledPairs: 0, k: 0, folds: [], copies: [], grades: new Map(), all: { positives: [], negatives: [], textIds: [] }, pools: [], inSampleRuns: [], exclude: [] });
+  const refused = (refusal: string): LivePreparation => ({ refusal, trainedQueries: 0, labeledPairs: 0, k: 0, folds: [], copies: [], grades: new Map(), all: { positives: [], negatives: [], textIds: [] }, pools: [], inSampleRuns: [], exclude: [], labelSeq, uncovered: [] });
   if (queries.length < 2) return refused(`live retraining needs at least 2 fully labeled queries in pool "${pool}" (it has ${queries.length})`);
   const clusters = nearDuplicateClusters(queries);
   const k = Math.min(spec.folds ?? LIVE_FOLDS, clusterCount(clusters));
@@ -160,7 +167,17 @@ export function prepareLive(ws: Workspace, pool: string, spec: LivePrepareSpec):
     pools,
     inSampleRuns,
     exclude: [...exclude],
+    labelSeq,
+    uncovered: pairsNotTrainedOn(ws, pool, labelSeq, queries.map((q) => q.id)),
   };
+}
+
+/** The pool's pairs labeled by `labelSeq` (any annotator, cleared ones too) outside the `trained` queries. */
+function pairsNotTrainedOn(ws: Workspace, pool: string, labelSeq: number, trained: readonly string[]): Array<[string, string]> {
+  const rows = ws
+    .stmt(`SELECT DISTINCT query_id AS q, candidate_id AS c FROM labels WHERE pool_id = ? AND seq <= ? AND query_id NOT IN (SELECT value FROM json_each(?))`)
+    .all(ws.poolId(pool), labelSeq, JSON.stringify(trained)) as Array<{ q: string; c: string }>;
+  return rows.map((r) => [r.q, r.c]);
 }
 
 export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o: RunOptions = {}): Promise<LiveRetrain> {
@@ -249,6 +266,8 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
     folds: k,
     seconds: (Date.now() - t0) / 1000,
     labelPools,
+    labelSeq: prep.labelSeq,
+    uncovered: prep.uncovered,
   };
 }
 

@@ -628,6 +628,23 @@ ALTER TABLE import_journal ADD COLUMN from_seq INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE import_journal ADD COLUMN kept TEXT;
 `;
 
+/**
+ * Migration 18 — the labels a live retrain did not train on. A retrain trains on the pool's fully
+ * labeled queries only (src/main/training/live-retrain.ts); it marks as covered the label events up
+ * to the last one it read (live_training.last_label_seq, now that snapshot's), and lists here the
+ * pairs labeled by then on queries it left out (still being labeled): they count toward the next
+ * retrain once their query is labeled on (src/main/training/live-store.ts). Rows go with their pool;
+ * each successful retrain replaces its pool's rows.
+ */
+const LIVE_UNCOVERED_V18 = `
+CREATE TABLE live_uncovered (
+  pool_id      INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  query_id     TEXT NOT NULL,
+  candidate_id TEXT NOT NULL,
+  PRIMARY KEY (pool_id, query_id, candidate_id)
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -651,6 +668,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'runs stored out of sight until whole; the pool\'s label version from an index', sql: STAGED_RUNS_V15 },
   { version: 16, name: 'an annotator\'s own event numbers from an index; a count of the changes to run visibility', sql: ANNOTATOR_SEQ_V16 },
   { version: 17, name: 'the last finished import stays undoable through an import that fails or changes nothing', sql: IMPORT_KEPT_V17 },
+  { version: 18, name: 'live retraining: the labels a retrain did not train on', sql: LIVE_UNCOVERED_V18 },
 ];
 
 /**

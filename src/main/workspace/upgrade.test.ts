@@ -32,7 +32,7 @@ import { toWireError } from '../serve/wire';
 import { APPLICATION_ID, openWorkspace, openWorkspaceDb } from './db';
 import { checkMigrationOrder, MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
 import { lockFileOf } from './lock';
-import { lastCopiesLeftOut, readCurve, readLiveSetting } from '../training/live-store';
+import { labelsNotTrainedOn, lastCopiesLeftOut, readCurve, readLiveSetting } from '../training/live-store';
 import { findSchemaMismatch, schemaObjects } from './schema-check';
 import { Workspace } from './workspace';
 import { globalSeq, ownSeq } from '../engine/own-seq';
@@ -67,6 +67,7 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v14', version: 14, commit: '6d96535', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v15', version: 15, commit: 'f711238', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v16', version: 16, commit: 'd948209', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
+  { name: 'v17', version: 17, commit: '370eb6e', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
 ];
 
 /** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
@@ -366,7 +367,7 @@ describe('schemas 12–15: what each added survives the upgrade', () => {
     expect(ev.out).toContain('convention skip');
   });
 
-  it.each(['v13', 'v14', 'v15'])('%s: the live retrain its QPairs ran keeps its setting, run and curve point with copies_left_out', (name) => {
+  it.each(['v13', 'v14', 'v15', 'v16', 'v17'])('%s: the live retrain its QPairs ran keeps its setting, run and curve point with copies_left_out', (name) => {
     const f = at(name);
     const p = copyOf(f);
     const shipped = readPlain(p, (db) => ({
@@ -495,6 +496,44 @@ describe('schema 16 → 17: the last finished import stays undoable through an i
     const e = expectRefused(p, WorkspaceSchemaMismatchError);
     expect([[...e.ahead].sort(), e.missing]).toEqual([['import_journal.from_seq', 'import_journal.kept'], []]);
     expect(e.message).toContain('(schema 17)');
+  });
+});
+
+describe('schema 17 → 18: the labels a live retrain did not train on', () => {
+  const v17 = FIXTURE_LIST.find((f) => f.name === 'v17')!;
+
+  it('its live retrain (marked by the events it saw) leaves no pair to count again; the next labels count as before', () => {
+    const p = copyOf(v17);
+    const mark = readPlain(p, (db) => db.prepare(`SELECT last_label_seq FROM live_training t JOIN pools p ON p.id = t.pool_id WHERE p.name = 'semeval'`).pluck().get() as number);
+    expect(mark).toBeGreaterThan(0);
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(17);
+      expect(ws.db.prepare(`SELECT count(*) FROM live_uncovered`).pluck().get()).toBe(0);
+      const before = labelsNotTrainedOn(ws, 'semeval', mark);
+      const [q, c] = ws.db.prepare(`SELECT query_id, candidate_id FROM labels l JOIN pools p ON p.id = l.pool_id WHERE p.name = 'semeval' ORDER BY seq LIMIT 1`).raw().get() as [string, string];
+      ws.addLabel({ pool: 'semeval', annotator: 'alice', queryId: q, candidateId: c, value: 'Irrelevant', origin: 'cli', restate: true });
+      expect(labelsNotTrainedOn(ws, 'semeval', mark)).toEqual({ pairs: before.pairs + 1, fresh: before.fresh + 1 });
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a workspace of schema 18 opened by the QPairs of schema 17 is refused, the file untouched', () => {
+    const p = path.join(dir, 'new.qpairs');
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 18) }).close();
+    const e = expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { migrations: MIGRATIONS.slice(0, 17) }));
+    expect([e.version, e.known]).toEqual([18, 17]);
+  });
+
+  it('upgraded, then recorded as 17 again: refused, naming the table schema 18 makes', () => {
+    const p = copyOf(v17);
+    openWorkspaceDb(p, { migrations: MIGRATIONS.slice(0, 18) }).close();
+    recordVersion(p, 17);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect(e.ahead).toContain('live_uncovered');
+    expect(e.missing).toEqual([]);
+    expect(e.message).toContain('(schema 18)');
   });
 });
 

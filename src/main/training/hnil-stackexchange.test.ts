@@ -4,7 +4,7 @@
  * reload to identical scores; and the refusal on data without a network (AskUbuntu ids only).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
@@ -77,6 +77,10 @@ describe('hnil on the cstheory-meta Stack Exchange dump', () => {
     const au = path.join(dir, 'au.qpairs');
     const ws = Workspace.create(au);
     await runImport(ws, 'askubuntu-pool', [dataset('askubuntu/dev.txt')], { pool: 'au' });
+    // Texts for two of its questions (a pool without any is refused before, train-no-text.test), still no askers or categories.
+    const texts = path.join(dir, 'au-texts.jsonl');
+    writeFileSync(texts, ['421122', '502523'].map((id) => JSON.stringify({ id, title: `question ${id} about wifi`, body: 'it drops after suspend' })).join('\n') + '\n');
+    await runImport(ws, 'questions-jsonl', [texts], {});
     const models = listModels(ws).length;
     await expect(trainModel(ws, { model: 'hnil', name: 'h', trainPools: ['au'], config: SMALL }, { workerPath: null })).rejects.toThrow(
       /hnil needs the forum's network, and none of the workspace's \d+ questions has askers \(user ids\) or categories \(or tags\)/,

@@ -260,8 +260,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   if (hidden !== undefined) return hidden;
   if (command === 'workspace.stats') {
     // The workspace's label totals would show how far everyone else has got (blind pools too):
-    // an annotator is given their own counts, and the number of pools they may use.
-    return { ...(result as CommandResult<'workspace.stats'>), ...ws.labelCounts(caller.annotator!), pools: usablePools(ws, caller.annotator!).size } as CommandResult<C>;
+    // an annotator is given their own counts, the number of pools they may use, the people they are
+    // shown (annotator.list: the team's size is not hers to know) and the runs they are shown (pool.list's
+    // counts: every run counted, those of models and live retrains on blind labels moved as others labeled).
+    const mine = usablePools(ws, caller.annotator!);
+    const people = peopleShownTo(ws, caller.annotator!, ws.listAnnotators().map((a) => ({ name: a.name, role: a.role }))).length;
+    return { ...(result as CommandResult<'workspace.stats'>), ...ws.labelCounts(caller.annotator!), pools: mine.size, annotators: people, runs: runsShownIn(ws, mine) } as CommandResult<C>;
   }
   if (command === 'questions.search') {
     // Blind means blind (issue 23): a BM25 search for a query's text would rebuild a BM25 pool's
@@ -340,9 +344,37 @@ function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: 
   return { ...r, rankers: (r.rankers as Array<{ run: string }>).filter((x) => !gone.has(x.run)) } as CommandResult<C>;
 }
 
+/** How many runs of these pools an annotator is shown: each pool's, less those carrying a blind pool's labels (as pool.list counts them). */
+function runsShownIn(ws: Workspace, pools: ReadonlySet<string>): number {
+  const tainted = modelsTrainedOnBlindLabels(ws);
+  let n = 0;
+  for (const pool of pools) {
+    const hidden = runsOnBlindLabels(ws, pool, tainted);
+    n += ws.runKinds(pool).filter((r) => !hidden.has(r.name)).length;
+  }
+  return n;
+}
+
 /** The runs of a pool a caller is not shown (an annotator's: run-visibility.ts), for handlers that rank runs against each other. */
 export function runsHiddenFrom(ws: Workspace, caller: Caller, pool: string): ReadonlySet<string> {
   return caller.role === 'annotator' ? runsOnBlindLabels(ws, pool) : new Set();
+}
+
+/**
+ * Whether an annotator is told of a workspace change. One about a pool (`pool`) is hers only when the
+ * pool is open to her; there, another's draw in a blind pool is not (her socket would count how far
+ * the others have got), nor a change of runs all hidden from her (a live retrain on blind labels, run
+ * every few labels of the others; run-visibility.ts). A change naming no pool is everyone's.
+ */
+function changeShownTo(ws: Workspace, annotator: string, change: EventPayloads['workspace.changed']): boolean {
+  if (change.pool === undefined) return true;
+  if (poolClosedReason(ws, change.pool, annotator) !== null) return false;
+  if (change.what === 'draws') return change.annotator === annotator || ws.findPoolSettings(change.pool)?.blind === false;
+  if (change.what === 'run' && change.runs !== undefined) {
+    const hidden = runsOnBlindLabels(ws, change.pool);
+    return change.runs.some((r) => !hidden.has(r));
+  }
+  return true;
 }
 
 /** Whether an event may be sent to a caller (owners get every event). */
@@ -351,7 +383,7 @@ export function canSee<E extends EventName>(ctx: AccessContext, caller: Caller, 
   if (labelSourceCaller(ctx.ws, caller)) return false;
   switch (event) {
     case 'workspace.changed':
-      return true;
+      return caller.role === 'judge' || changeShownTo(ctx.ws, caller.annotator!, payload as EventPayloads['workspace.changed']);
     case 'label.changed': {
       if (caller.role === 'judge') return true;
       const rec = payload as EventPayloads['label.changed'];

@@ -183,7 +183,7 @@ export class Engine implements EngineCore {
    */
   private drawThen<T>(pool: string, annotator: string, answer: () => T): Promise<T> {
     return this.writes.run(() => {
-      if (drawForAnnotator(this.ws, pool, annotator) > 0) this.hub.emit('workspace.changed', { what: 'draws' });
+      if (drawForAnnotator(this.ws, pool, annotator) > 0) this.hub.emit('workspace.changed', { what: 'draws', pool, annotator });
       return answer();
     });
   }

@@ -293,6 +293,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     return { ...r, pools: r.pools.filter((p) => mine.has(p.pool) && theirs(p.pool, p.queryId)) } as CommandResult<C>;
   }
   const pool = (args as { pool?: unknown }).pool;
+  if (command === 'pool.assignment' && typeof pool === 'string' && ws.findPoolSettings(pool)?.blind === false) {
+    // Who judges is not hers to know in an open pool either (annotator.list leaves every other person's
+    // role out; a judge with no label there is not even listed): the workspace's judges were all named.
+    const r = result as CommandResult<'pool.assignment'>;
+    return { ...r, judges: r.judges.filter((x) => x === caller.annotator) } as CommandResult<C>;
+  }
   if (typeof pool !== 'string' || !ws.findPoolSettings(pool)?.blind) return result;
   if (command === 'pool.progress') {
     const r = result as CommandResult<'pool.progress'>;

@@ -47,6 +47,15 @@ describe('counts and events of others’ work an annotator of a blind pool is no
     expect(before.runs).toBe(await runsOfPools());
   });
 
+  it('pool.assignment of an open pool does not name the workspace’s judges (annotator.list leaves out who judges)', async () => {
+    type View = { judges: string[]; annotators: string[] };
+    expect(((await t.engine.invoke('pool.assignment', { pool: 'o' })) as View).judges).toEqual(['judy']);
+    const mine = (await t.engine.invoke('pool.assignment', { pool: 'o' }, alice)) as View;
+    expect(mine.judges).toEqual([]);
+    expect(mine.annotators).toEqual(['bob']); // whoever labeled the open pool: his labels are hers to see
+    expect(JSON.stringify(await t.engine.invoke('pool.assignment', { pool: 'o', annotator: 'alice' }, alice))).not.toContain('judy');
+  });
+
   it('her socket is not told of a live retrain on blind labels (every few labels of the others), but is of one she is shown', async () => {
     // The first test's model: while its run is in pool o, o's live runs are hidden too (a live ranker may take it as a feature).
     await t.engine.invoke('models.delete', { name: 'leaky' });

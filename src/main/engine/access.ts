@@ -198,8 +198,14 @@ export function seqsFromCaller<A>(ws: Workspace, command: CommandName, args: A, 
   return args;
 }
 
-/** An error's message as the caller gets it: the label events an annotator's undo or redo names, by her own numbers. */
+/**
+ * An error's message as the caller gets it: the label events an annotator's undo or redo names, by
+ * her own numbers; and a query of the pool given to others (k per query) "not in pool" for her, as a
+ * query the pool lacks — the handler's "for NAME (not assigned)" would let her probe which of the
+ * pool's queries are others' (question.show places a question only in hers).
+ */
 export function messageForCaller(ws: Workspace, command: CommandName, message: string, caller: Caller): string {
+  if (caller.role === 'annotator' && command === 'annotate.query') return message.replace(/^(query .* is not in pool ".*") for .* \(not assigned\)$/s, '$1');
   if (caller.role !== 'annotator' || (command !== 'label.undo' && command !== 'label.set')) return message;
   return ownSeqsInMessage(ws, caller.annotator!, message);
 }

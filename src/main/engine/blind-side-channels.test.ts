@@ -83,4 +83,19 @@ describe('counts and events of others’ work an annotator of a blind pool is no
     expect(draws('alice')).toEqual(['p', 'o']);
     expect(draws('bob')).toEqual(['o']);
   });
+
+  it('under k per query, a query given to another answers annotate.query as one the pool does not have', async () => {
+    await t.engine.invoke('pool.assign', { pool: 'p', annotators: ['alice', 'bob'], perQuery: 1, seed: 1 });
+    const { queries } = (await t.engine.invoke('pool.assignment', { pool: 'p', annotator: 'alice' }, alice)) as { queries: string[] };
+    const others = ['q0', 'q1', 'q2', 'q3'].find((q) => !queries.includes(q))!;
+    const refusal = async (queryId: string, who?: typeof alice): Promise<unknown> =>
+      t.engine.invoke('annotate.query', { pool: 'p', annotator: 'alice', queryId }, who).then(
+        () => 'answered',
+        (e: { code: string; message: string }) => ({ code: e.code, message: e.message.replace(queryId, 'Q') }),
+      );
+    expect(await refusal(others, alice)).toEqual(await refusal('qx', alice));
+    expect(await refusal('qx', alice)).toEqual({ code: 'not-found', message: 'query Q is not in pool "p"' });
+    // The owner, who sees every assignment, is still told why.
+    expect(await refusal(others)).toMatchObject({ message: 'query Q is not in pool "p" for alice (not assigned)' });
+  });
 });

@@ -759,7 +759,7 @@ export interface EventPayloads {
    * The workspace content changed (import, pool created, run added). `draws`: an ordered pool drew
    * queries for an annotator's next query (pool_draws) — no label changed, so screens that show
    * labels only (Review) need not read again.
-   * `pool`: the one pool a draw or a run's change is about, `runs` the runs stored or replaced there, `annotator` whose
+   * `pool`: the one pool a draw, a run's change or a setting (guidelines, pool.set) is about, `runs` the runs stored or replaced there, `annotator` whose
    * draw it was; with them the engine tells an annotator only of changes hers to see (access.ts canSee: not a draw of
    * another's in a blind pool, nor a retrain of runs hidden from her, nor anything in a pool closed to her).
    */

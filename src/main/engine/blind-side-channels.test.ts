@@ -98,4 +98,18 @@ describe('counts and events of others’ work an annotator of a blind pool is no
     // The owner, who sees every assignment, is still told why.
     expect(await refusal(others)).toMatchObject({ message: 'query Q is not in pool "p" for alice (not assigned)' });
   });
+
+  it('her socket is not told of changes to a pool closed to her (its settings, guidelines, runs scored there)', async () => {
+    await t.engine.invoke('pool.assign', { pool: 'o', annotators: ['bob'] });
+    await trainTfidf(t.engine, 'clean', ['o']);
+    const { heard, off } = listen();
+    await t.engine.invoke('pool.setGuidelines', { pool: 'o', markdown: 'only for bob' });
+    await t.engine.invoke('pool.set', { pool: 'o', order: 'pool' });
+    const { jobId } = (await t.engine.invoke('models.score', { name: 'clean', pool: 'o' })) as { jobId: string };
+    expect((await jobDone(t.engine, jobId)).ok).toBe(true);
+    off();
+    const about = (who: 'alice' | 'bob'): string[] => heard(who).map((c) => `${c.what} ${c.pool}`);
+    expect(about('bob')).toEqual(['guidelines o', 'pool o', 'run o']);
+    expect(about('alice')).toEqual([]);
+  });
 });

@@ -759,8 +759,11 @@ export interface EventPayloads {
    * The workspace content changed (import, pool created, run added). `draws`: an ordered pool drew
    * queries for an annotator's next query (pool_draws) — no label changed, so screens that show
    * labels only (Review) need not read again.
+   * `pool`: the one pool a draw, a run's change or a setting (guidelines, pool.set) is about, `runs` the runs stored or replaced there, `annotator` whose
+   * draw it was; with them the engine tells an annotator only of changes hers to see (access.ts canSee: not a draw of
+   * another's in a blind pool, nor a retrain of runs hidden from her, nor anything in a pool closed to her).
    */
-  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' | 'draws' };
+  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' | 'draws'; pool?: string; runs?: string[]; annotator?: string };
 }
 export type EventName = keyof EventPayloads;
 /** Every event name, from the one list the preload and the IPC share (src/shared/ipc-channels.ts). */

@@ -198,8 +198,14 @@ export function seqsFromCaller<A>(ws: Workspace, command: CommandName, args: A, 
   return args;
 }
 
-/** An error's message as the caller gets it: the label events an annotator's undo or redo names, by her own numbers. */
+/**
+ * An error's message as the caller gets it: the label events an annotator's undo or redo names, by
+ * her own numbers; and a query of the pool given to others (k per query) "not in pool" for her, as a
+ * query the pool lacks — the handler's "for NAME (not assigned)" would let her probe which of the
+ * pool's queries are others' (question.show places a question only in hers).
+ */
 export function messageForCaller(ws: Workspace, command: CommandName, message: string, caller: Caller): string {
+  if (caller.role === 'annotator' && command === 'annotate.query') return message.replace(/^(query .* is not in pool ".*") for .* \(not assigned\)$/s, '$1');
   if (caller.role !== 'annotator' || (command !== 'label.undo' && command !== 'label.set')) return message;
   return ownSeqsInMessage(ws, caller.annotator!, message);
 }
@@ -260,8 +266,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   if (hidden !== undefined) return hidden;
   if (command === 'workspace.stats') {
     // The workspace's label totals would show how far everyone else has got (blind pools too):
-    // an annotator is given their own counts, and the number of pools they may use.
-    return { ...(result as CommandResult<'workspace.stats'>), ...ws.labelCounts(caller.annotator!), pools: usablePools(ws, caller.annotator!).size } as CommandResult<C>;
+    // an annotator is given their own counts, the number of pools they may use, the people they are
+    // shown (annotator.list: the team's size is not hers to know) and the runs they are shown (pool.list's
+    // counts: every run counted, those of models and live retrains on blind labels moved as others labeled).
+    const mine = usablePools(ws, caller.annotator!);
+    const people = peopleShownTo(ws, caller.annotator!, ws.listAnnotators().map((a) => ({ name: a.name, role: a.role }))).length;
+    return { ...(result as CommandResult<'workspace.stats'>), ...ws.labelCounts(caller.annotator!), pools: mine.size, annotators: people, runs: runsShownIn(ws, mine) } as CommandResult<C>;
   }
   if (command === 'questions.search') {
     // Blind means blind (issue 23): a BM25 search for a query's text would rebuild a BM25 pool's
@@ -289,6 +299,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     return { ...r, pools: r.pools.filter((p) => mine.has(p.pool) && theirs(p.pool, p.queryId)) } as CommandResult<C>;
   }
   const pool = (args as { pool?: unknown }).pool;
+  if (command === 'pool.assignment' && typeof pool === 'string' && ws.findPoolSettings(pool)?.blind === false) {
+    // Who judges is not hers to know in an open pool either (annotator.list leaves every other person's
+    // role out; a judge with no label there is not even listed): the workspace's judges were all named.
+    const r = result as CommandResult<'pool.assignment'>;
+    return { ...r, judges: r.judges.filter((x) => x === caller.annotator) } as CommandResult<C>;
+  }
   if (typeof pool !== 'string' || !ws.findPoolSettings(pool)?.blind) return result;
   if (command === 'pool.progress') {
     const r = result as CommandResult<'pool.progress'>;
@@ -340,9 +356,37 @@ function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: 
   return { ...r, rankers: (r.rankers as Array<{ run: string }>).filter((x) => !gone.has(x.run)) } as CommandResult<C>;
 }
 
+/** How many runs of these pools an annotator is shown: each pool's, less those carrying a blind pool's labels (as pool.list counts them). */
+function runsShownIn(ws: Workspace, pools: ReadonlySet<string>): number {
+  const tainted = modelsTrainedOnBlindLabels(ws);
+  let n = 0;
+  for (const pool of pools) {
+    const hidden = runsOnBlindLabels(ws, pool, tainted);
+    n += ws.runKinds(pool).filter((r) => !hidden.has(r.name)).length;
+  }
+  return n;
+}
+
 /** The runs of a pool a caller is not shown (an annotator's: run-visibility.ts), for handlers that rank runs against each other. */
 export function runsHiddenFrom(ws: Workspace, caller: Caller, pool: string): ReadonlySet<string> {
   return caller.role === 'annotator' ? runsOnBlindLabels(ws, pool) : new Set();
+}
+
+/**
+ * Whether an annotator is told of a workspace change. One about a pool (`pool`) is hers only when the
+ * pool is open to her; there, another's draw in a blind pool is not (her socket would count how far
+ * the others have got), nor a change of runs all hidden from her (a live retrain on blind labels, run
+ * every few labels of the others; run-visibility.ts). A change naming no pool is everyone's.
+ */
+function changeShownTo(ws: Workspace, annotator: string, change: EventPayloads['workspace.changed']): boolean {
+  if (change.pool === undefined) return true;
+  if (poolClosedReason(ws, change.pool, annotator) !== null) return false;
+  if (change.what === 'draws') return change.annotator === annotator || ws.findPoolSettings(change.pool)?.blind === false;
+  if (change.what === 'run' && change.runs !== undefined) {
+    const hidden = runsOnBlindLabels(ws, change.pool);
+    return change.runs.some((r) => !hidden.has(r));
+  }
+  return true;
 }
 
 /** Whether an event may be sent to a caller (owners get every event). */
@@ -351,7 +395,7 @@ export function canSee<E extends EventName>(ctx: AccessContext, caller: Caller, 
   if (labelSourceCaller(ctx.ws, caller)) return false;
   switch (event) {
     case 'workspace.changed':
-      return true;
+      return caller.role === 'judge' || changeShownTo(ctx.ws, caller.annotator!, payload as EventPayloads['workspace.changed']);
     case 'label.changed': {
       if (caller.role === 'judge') return true;
       const rec = payload as EventPayloads['label.changed'];

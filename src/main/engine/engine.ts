@@ -183,7 +183,7 @@ export class Engine implements EngineCore {
    */
   private drawThen<T>(pool: string, annotator: string, answer: () => T): Promise<T> {
     return this.writes.run(() => {
-      if (drawForAnnotator(this.ws, pool, annotator) > 0) this.hub.emit('workspace.changed', { what: 'draws' });
+      if (drawForAnnotator(this.ws, pool, annotator) > 0) this.hub.emit('workspace.changed', { what: 'draws', pool, annotator });
       return answer();
     });
   }
@@ -218,13 +218,13 @@ export class Engine implements EngineCore {
       'pool.setGuidelines': (a) =>
         this.writes.run(() => {
           ws.setGuidelines(a.pool, a.markdown);
-          this.hub.emit('workspace.changed', { what: 'guidelines' });
+          this.hub.emit('workspace.changed', { what: 'guidelines', pool: a.pool });
           return ws.pool(a.pool);
         }),
       'pool.set': (a) =>
         this.writes.run(() => {
           const info = setPoolSettings(ws, a.pool, a);
-          this.hub.emit('workspace.changed', { what: 'pool' });
+          this.hub.emit('workspace.changed', { what: 'pool', pool: a.pool });
           return info;
         }),
       'pool.progress': (a) => poolProgress(ws, a.pool),

@@ -157,7 +157,7 @@ describe('labeling order', () => {
     const list = (await engine.invoke('annotate.queries', { pool: 'p', annotator: 'bob' })) as Array<{ id: string }>;
     expect(list.slice(0, 2).map((x) => x.id)).toEqual([a1.queryId, a2.queryId]);
     // Each draw is told as a draw, not as a change of the pool (the Review screen reads nothing again for it).
-    expect(changed).toEqual([{ what: 'draws' }, { what: 'draws' }]);
+    expect(changed).toEqual([{ what: 'draws', pool: 'p', annotator: 'alice' }, { what: 'draws', pool: 'p', annotator: 'alice' }]);
     engine.close();
   });
 

@@ -123,7 +123,7 @@ export class LiveTrainer {
         });
         for (const { model, r } of results)
           points.push({ model, MAP: r.MAP, heldOutQueries: r.heldOutQueries, unscoredQueries: r.unscoredQueries.length, inSampleRunsLeftOut: r.inSampleRunsLeftOut, trainingCopiesLeftOut: r.trainingCopiesLeftOut });
-        this.engine.hub.emit('workspace.changed', { what: 'run' });
+        this.engine.hub.emit('workspace.changed', { what: 'run', pool, runs: results.map((x) => x.runName) });
         return { pool, labels: results[0]?.r.labeledPairs ?? 0, points };
       } catch (e) {
         // A failed or cancelled retrain waits for the next `everyLabels` labels (no retry on every label);

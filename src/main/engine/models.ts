@@ -190,7 +190,7 @@ export function scoreJob(engine: Engine, a: ParsedArgs<'models.score'>): string 
   engine.ws.pool(a.pool);
   return engine.jobs.start('score', async (ctx) => {
     const r = await scorePool(engine.ws, a.name, a.pool, { signal: ctx.signal, write: (f) => engine.writes.run(f) });
-    engine.hub.emit('workspace.changed', { what: 'run' });
+    engine.hub.emit('workspace.changed', { what: 'run', pool: a.pool, runs: [a.name] });
     return r;
   });
 }

@@ -16,18 +16,39 @@ import { nextPairFor } from './label-order-candidates';
 /**
  * The queries an annotator works on: with a k-per-query assignment, only those assigned to them;
  * otherwise every query of the pool. In pool order, or — for a pool with a labeling order — the
- * drawn queries in draw order first, then the undrawn ones in pool order.
+ * drawn queries in draw order first, then the undrawn ones in pool order. In a blind pool only the
+ * draws she has reached come first (drawsReached): the others' draws beyond them say how far the
+ * others have got.
  */
 function annotatorQueries(ws: Workspace, pool: string, annotator: string, draws: readonly DrawRecord[] = readDraws(ws, pool)): PoolQuery[] {
   let all = ws.poolQueries(pool);
   const plan = getAssignment(ws, pool);
   if (plan.mode === 'per-query' && plan.annotators.includes(annotator)) all = all.filter((q) => plan.perQueryAnnotators?.get(q.queryId)?.includes(annotator));
   if (draws.length === 0) return all;
-  const seq = new Map(draws.map((d) => [d.queryId, d.seq]));
+  const shown = ws.pool(pool).blind ? drawsReached(draws, all, currentOf(ws, pool, annotator)) : draws;
+  const seq = new Map(shown.map((d) => [d.queryId, d.seq]));
   return all
     .map((q, i) => ({ q, key: seq.get(q.queryId) ?? draws.length + 1 + i }))
     .sort((a, b) => a.key - b.key)
     .map((x) => x.q);
+}
+
+/**
+ * The pool's draws of her queries up to the first she has not done, which is her next: the draws she
+ * has reached, whoever made them. Draws are shared (each assigned annotator labels the same drawn
+ * queries in the same order), so those past her next were made for someone further on; listing them
+ * first showed, in a blind pool, which queries and how many the fastest annotator had reached.
+ */
+function drawsReached(draws: readonly DrawRecord[], mine: readonly PoolQuery[], cur: Current): DrawRecord[] {
+  const byId = new Map(mine.map((q) => [q.queryId, q]));
+  const reached: DrawRecord[] = [];
+  for (const d of draws) {
+    const q = byId.get(d.queryId);
+    if (!q) continue;
+    reached.push(d);
+    if (!isDone(q, cur)) break;
+  }
+  return reached;
 }
 
 /**

@@ -123,13 +123,22 @@ export interface AccessContext {
   jobRunning(jobId: string): boolean;
 }
 
-/** Throws ContractError 'forbidden' (or 'invalid-argument') unless the caller may run the command with these arguments. */
-export function authorize(ctx: AccessContext, command: CommandName, args: unknown, caller: Caller): void {
-  const a = (args ?? {}) as Record<string, unknown>;
+/**
+ * Whether the caller's role may call the command at all, before its arguments are read: a caller
+ * who may not is told so (403), never how the command's arguments are checked (a 400 for a bad
+ * argument told an annotator what an owner-only command takes). `authorize` checks it again.
+ */
+export function authorizeCommand(ctx: AccessContext, command: CommandName, caller: Caller): void {
   const source = labelSourceCaller(ctx.ws, caller);
   if (source) throw forbidden(source);
   const needed = commandRoles[command];
   if (!roleAllows(caller.role, needed)) throw forbidden(`${command} is for ${needed === 'owner' ? 'the owner' : `a ${needed} or the owner`}; ${who(caller)} may not`);
+}
+
+/** Throws ContractError 'forbidden' (or 'invalid-argument') unless the caller may run the command with these arguments. */
+export function authorize(ctx: AccessContext, command: CommandName, args: unknown, caller: Caller): void {
+  const a = (args ?? {}) as Record<string, unknown>;
+  authorizeCommand(ctx, command, caller);
 
   if (ACTS_AS_ANNOTATOR.has(command) && typeof a.annotator === 'string' && isReservedAnnotatorName(a.annotator)) {
     throw new ContractError(`annotator names starting with "@" are reserved ("${a.annotator}")`, 'invalid-argument');

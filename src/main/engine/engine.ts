@@ -31,7 +31,7 @@ import { basename } from 'node:path';
 import { localUserName } from './local-user';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
-import { argsForCaller, authorize, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { argsForCaller, authorize, authorizeCommand, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -144,6 +144,7 @@ export class Engine implements EngineCore {
     if (!isCommandName(command)) throw new ContractError(`unknown command: ${String(command)}`, 'invalid-argument');
     this.ws.noticeExternalChanges(); // another process's commits: reload cached indexes and scores
     const caller = resolveCaller(this.ws, input);
+    authorizeCommand(this.access, command, caller);
     // An annotator numbers her label events by her own count (own-seq.ts): the workspace's numbers here.
     const args = seqsFromCaller(this.ws, command, withPeopleNamed(this.ws, command, parseArgs(command, rawArgs)), caller);
     authorize(this.access, command, args, caller);

@@ -1,0 +1,154 @@
+/**
+ * Every screen, as each role sees it, checked by axe-core (WCAG 2.0/2.1 A and AA rules) with
+ * something on it: the owner's Workspace (with its import and undo panels), Pools (with Team and
+ * Access), Annotate with a query open, Review with a pair shown, Agreement, Evaluate with figures
+ * and the Live panel, Export, Models and Browse with results and a question open; the judge's and the annotator's
+ * screens, signed in by their links. A serious or critical violation fails the test, with the
+ * screen, rule and elements named.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { qpairs, useServedSmallPool } from './small-pool';
+
+test.describe.configure({ mode: 'serial' });
+
+const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
+const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+const tokens: Record<string, string> = {};
+
+// ann and bob label every pair of p and disagree on every third: Review and Agreement have work.
+const served = useServedSmallPool(
+  'a11y',
+  73,
+  (ps) => ps.flatMap(([q, c], i) => [`${q},${c},ann,${i % 4 === 0 ? 1 : 0}`, `${q},${c},bob,${i % 3 === 0 ? 1 : 0}`]),
+  ({ workspace }) => {
+    for (const [name, role] of [['judy', 'judge'], ['ann', 'annotator']] as const) {
+      tokens[name] = (JSON.parse(qpairs('annotators', 'invite', workspace, name, '--role', role, '--json')) as { token: string }).token;
+    }
+    // rita judges on the owner's Review; judy annotates pool j (a judge who votes in p is not offered its Review).
+    qpairs('annotators', 'add', workspace, 'rita', '--role', 'judge');
+    qpairs('assign', workspace, '--pool', 'p', '--annotators', 'ann,bob');
+    qpairs('pool', 'create', workspace, '--name', 'j', '--sample', '2', '--seed', '2', '--depth', '3', '--blind', 'false');
+    qpairs('assign', workspace, '--pool', 'j', '--annotators', 'judy');
+  },
+);
+
+/** How each screen is brought to a state worth checking (its pool chosen, a query open, results shown). */
+const SETUP: Record<string, (page: Page, who: string) => Promise<void>> = {
+  workspace: async (page) => {
+    await expect(page.getByTestId('tab-workspace')).toHaveAttribute('aria-selected', 'true');
+  },
+  pools: async (page) => {
+    await expect(page.getByText('p', { exact: true }).first()).toBeVisible();
+  },
+  annotate: async (page, who) => {
+    if (who === 'owner') {
+      await page.getByTestId('annotator-input').fill('ann');
+      await page.getByTestId('annotator-input').press('Enter');
+    }
+    const pool = who === 'judge' ? 'j' : 'p';
+    await page.getByTestId('annotate-pool').selectOption(pool);
+    await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', pool);
+    await expect(page.getByTestId('candidate-row-0')).toBeVisible();
+  },
+  review: async (page, who) => {
+    await page.getByTestId('review-pool').selectOption('p');
+    if (who === 'owner') await page.getByTestId('review-judge').selectOption('rita');
+    await expect(page.getByTestId('review-current')).toHaveAttribute('data-texts', 'loaded');
+  },
+  agreement: async (page) => {
+    await expect(page.getByTestId('agreement-summary')).toBeVisible();
+  },
+  evaluate: async (page, who) => {
+    await page.getByTestId('eval-pool').selectOption('p');
+    // ann labeled every pair (the aggregate of ann and bob leaves the unsure pairs unlabeled).
+    if (who !== 'annotator') await page.getByTestId('eval-annotator').selectOption('ann');
+    await expect(page.getByTestId('metric-bm25-MAP')).toHaveText(/\d/);
+    if (who === 'owner') await expect(page.getByTestId('live-enabled')).toBeVisible();
+  },
+  export: async (page) => {
+    await expect(page.getByTestId('export-write')).toBeVisible();
+  },
+  models: async (page) => {
+    await expect(page.getByTestId('model-name')).toBeVisible();
+  },
+  browse: async (page) => {
+    await page.getByTestId('browse-text').fill('visa');
+    await page.getByTestId('browse-search').click();
+    await expect(page.getByTestId('browse-status')).toContainText('found');
+    // The first result's question opened beside the results.
+    await page.locator('[data-testid^="browse-open-"]').first().click();
+    await expect(page.getByTestId('browse-question')).toBeVisible();
+  },
+};
+
+/** Every violation axe finds on the screen shown, serious and critical first, one line each. */
+async function violations(page: Page, label: string): Promise<{ serious: string[]; lesser: string[] }> {
+  const r = await new AxeBuilder({ page }).withTags(WCAG_A_AA).analyze();
+  if (process.env.QPAIRS_A11Y_INCOMPLETE) for (const v of r.incomplete) for (const n of v.nodes) console.log(`[incomplete] ${label} ${v.id} ${n.target.join(' ')} :: ${n.html.slice(0, 160)} :: ${n.any.map((c) => c.message).join('; ')}`);
+  const serious: string[] = [];
+  const lesser: string[] = [];
+  console.log(`[axe] ${label}: ${r.passes.length} rules pass, ${r.violations.length} violated, ${r.incomplete.length} to check by hand (${r.incomplete.map((v) => `${v.id}×${v.nodes.length}`).join(', ')})`);
+  for (const v of r.violations) {
+    const line = `${label}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`;
+    (v.impact === 'serious' || v.impact === 'critical' ? serious : lesser).push(line);
+  }
+  // axe leaves an aria-label on an element that may not be named (a plain span or div) for review when
+  // the element has text of its own; a screen reader reads that text and never the label, so it fails here too.
+  for (const v of r.incomplete.filter((x) => x.id === 'aria-prohibited-attr')) {
+    serious.push(`${label}: ${v.id} (${v.impact}, left for review) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`);
+  }
+  return { serious, lesser };
+}
+
+async function checkScreens(page: Page, who: string, tabs: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const t of tabs) {
+    await page.getByTestId(`tab-${t}`).click();
+    await expect(page.getByTestId(`tab-${t}`)).toHaveAttribute('aria-selected', 'true');
+    await SETUP[t]!(page, who);
+    // Let late fetches (figures, texts, status lines) land before the check.
+    await page.waitForLoadState('networkidle');
+    const { serious, lesser } = await violations(page, `${who} ${t}`);
+    mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS, `a11y-${who}-${t}.png`), fullPage: true });
+    if (lesser.length) console.log(`[lesser] ${lesser.join('\n[lesser] ')}`);
+    found.push(...serious);
+  }
+  if (found.length) console.log(found.join('\n'));
+  return found;
+}
+
+test('the owner\'s screens have no serious or critical WCAG A/AA violation', async () => {
+  const page = served.page;
+  await page.goto('/#workspace');
+  const tabs = ['workspace', 'pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse'];
+  expect(await checkScreens(page, 'owner', tabs)).toEqual([]);
+});
+
+test('the judge\'s screens have no serious or critical WCAG A/AA violation', async () => {
+  const context = await served.context.browser()!.newContext({ baseURL: served.server!.url, viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`/?token=${encodeURIComponent(tokens.judy!)}#review`);
+    await expect(page.getByTestId('header-annotator')).toHaveText('judy');
+    expect(await checkScreens(page, 'judge', ['annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse'])).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the annotator\'s screens have no serious or critical WCAG A/AA violation', async () => {
+  const context = await served.context.browser()!.newContext({ baseURL: served.server!.url, viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`/?token=${encodeURIComponent(tokens.ann!)}#annotate`);
+    await expect(page.getByTestId('header-annotator')).toHaveText('ann');
+    expect(await checkScreens(page, 'annotator', ['annotate', 'evaluate', 'browse'])).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

@@ -4,7 +4,10 @@
  * Access), Annotate with a query open, Review with a pair shown, Agreement, Evaluate with figures
  * and the Live panel, Export, Models and Browse with results and a question open; the judge's and the annotator's
  * screens, signed in by their links. A serious or critical violation fails the test, with the
- * screen, rule and elements named.
+ * screen, rule and elements named. Scoring a pool on Models is announced (a live region).
+ *
+ * QPAIRS_A11Y_INCOMPLETE=1 prints what axe left for review (element by element); QPAIRS_A11Y_ALL=1
+ * runs every axe rule (best practices too) instead of the WCAG A/AA ones.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +36,8 @@ const served = useServedSmallPool(
     qpairs('assign', workspace, '--pool', 'p', '--annotators', 'ann,bob');
     qpairs('pool', 'create', workspace, '--name', 'j', '--sample', '2', '--seed', '2', '--depth', '3', '--blind', 'false');
     qpairs('assign', workspace, '--pool', 'j', '--annotators', 'judy');
+    // A trained model: Models lists it with its Score and Delete controls.
+    qpairs('train', workspace, '--model', 'tfidf', '--name', 'tf', '--train-pool', 'p');
   },
 );
 
@@ -76,6 +81,7 @@ const SETUP: Record<string, (page: Page, who: string) => Promise<void>> = {
   },
   models: async (page) => {
     await expect(page.getByTestId('model-name')).toBeVisible();
+    await expect(page.getByTestId('model-row-tf')).toBeVisible();
   },
   browse: async (page) => {
     await page.getByTestId('browse-text').fill('visa');
@@ -89,7 +95,8 @@ const SETUP: Record<string, (page: Page, who: string) => Promise<void>> = {
 
 /** Every violation axe finds on the screen shown, serious and critical first, one line each. */
 async function violations(page: Page, label: string): Promise<{ serious: string[]; lesser: string[] }> {
-  const r = await new AxeBuilder({ page }).withTags(WCAG_A_AA).analyze();
+  const builder = new AxeBuilder({ page });
+  const r = await (process.env.QPAIRS_A11Y_ALL ? builder : builder.withTags(WCAG_A_AA)).analyze();
   if (process.env.QPAIRS_A11Y_INCOMPLETE) for (const v of r.incomplete) for (const n of v.nodes) console.log(`[incomplete] ${label} ${v.id} ${n.target.join(' ')} :: ${n.html.slice(0, 160)} :: ${n.any.map((c) => c.message).join('; ')}`);
   const serious: string[] = [];
   const lesser: string[] = [];
@@ -207,4 +214,16 @@ test('Annotate\'s dialogs (keys, go to query, guidelines, note) and a noted cand
   } finally {
     await context.close();
   }
+});
+
+test('scoring a pool with a model is announced: its progress and result are in a live region, and Models passes axe with the result shown', async () => {
+  const page = served.page;
+  await page.goto('/#models');
+  await page.getByTestId('model-score-pool-tf').selectOption('p');
+  await page.getByTestId('model-score-tf').click();
+  const status = page.getByTestId('model-score-status-tf');
+  await expect(status).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'Scored p:' })).toContainText('stored as the run “tf”');
+  const { serious } = await violations(page, 'owner models-scored');
+  expect(serious).toEqual([]);
 });

@@ -227,3 +227,33 @@ test('scoring a pool with a model is announced: its progress and result are in a
   const { serious } = await violations(page, 'owner models-scored');
   expect(serious).toEqual([]);
 });
+
+test('the owner\'s screens after acting on them (an undo asked, a person invited, a ruling saved) have no serious or critical WCAG A/AA violation', async () => {
+  const page = served.page;
+  const found: string[] = [];
+  const check = async (label: string): Promise<void> => {
+    const { serious } = await violations(page, `owner ${label}`);
+    await page.screenshot({ path: path.join(SCREENS, `a11y-owner-${label}.png`), fullPage: true });
+    found.push(...serious);
+  };
+  await page.goto('/#workspace');
+  await page.getByTestId('undo-import-start').click();
+  await expect(page.getByTestId('undo-import-keep')).toBeFocused();
+  await check('undo-question');
+  await page.getByTestId('undo-import-keep').click();
+
+  await page.getByTestId('tab-pools').click();
+  await page.getByTestId('access-name').fill('zoe');
+  await page.getByTestId('access-invite').click();
+  await expect(page.getByTestId('access-link')).toBeVisible();
+  await check('invited');
+
+  await page.getByTestId('tab-review').click();
+  await SETUP.review!(page, 'owner');
+  await page.getByTestId('review-current').press('1');
+  // The list's compact save state, ✓, is read by its meaning.
+  await expect(page.getByRole('img', { name: 'saved' })).toHaveCount(1);
+  await check('ruled');
+  if (found.length) console.log(found.join('\n'));
+  expect(found).toEqual([]);
+});

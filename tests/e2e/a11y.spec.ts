@@ -257,3 +257,20 @@ test('the owner\'s screens after acting on them (an undo asked, a person invited
   if (found.length) console.log(found.join('\n'));
   expect(found).toEqual([]);
 });
+
+test('Assign turned off by a K above the people named says why to screen readers: the message is a live region and describes the K field', async () => {
+  const page = served.page;
+  await page.goto('/#pools');
+  await page.getByTestId('team-pool').selectOption('p');
+  await page.getByTestId('assign-annotators').fill('ann, bob');
+  await page.getByTestId('assign-mode-k').check();
+  const k = page.getByTestId('assign-k');
+  await k.selectText();
+  await k.pressSequentially('3');
+  await expect(page.getByTestId('assign-submit')).toBeDisabled();
+  await expect(page.getByRole('status').filter({ hasText: 'only 2 annotators named' })).toBeVisible();
+  await expect(k).toHaveAccessibleDescription('only 2 annotators named');
+  await page.getByTestId('assign-submit').locator('xpath=ancestor::form[1]').screenshot({ path: path.join(SCREENS, 'a11y-owner-assign-k-short.png') });
+  const { serious } = await violations(page, 'owner assign-k-short');
+  expect(serious).toEqual([]);
+});

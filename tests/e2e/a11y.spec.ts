@@ -274,3 +274,26 @@ test('Assign turned off by a K above the people named says why to screen readers
   const { serious } = await violations(page, 'owner assign-k-short');
   expect(serious).toEqual([]);
 });
+
+test('Evaluate\'s Labeling order and Learn as we label panels that cannot load say so as an alert', async () => {
+  const context = await served.context.browser()!.newContext({ baseURL: served.server!.url, viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  try {
+    // The engine refuses both panels' reads (as a server whose disk failed would).
+    await page.route('**/api/invoke', async (route) => {
+      const command = (route.request().postDataJSON() as { command?: string } | null)?.command;
+      if (command === 'live.status' || command === 'eval.order') await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'internal', message: `${command} failed: disk I/O error` }) });
+      else await route.fallback();
+    });
+    await page.goto('/#evaluate');
+    await page.getByTestId('eval-pool').selectOption('p');
+    await page.getByTestId('eval-annotator').selectOption('ann');
+    await expect(page.getByTestId('metric-bm25-MAP')).toHaveText(/\d/);
+    await expect(page.getByRole('alert').filter({ hasText: 'live.status failed: disk I/O error' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'eval.order failed: disk I/O error' })).toBeVisible();
+    const { serious } = await violations(page, 'owner evaluate-panels-failed');
+    expect(serious).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

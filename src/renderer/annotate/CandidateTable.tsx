@@ -229,7 +229,7 @@ export function CandidateTable(p: Props): ReactNode {
                 {d.text || '·'}
               </span>
               {c.row.original.c.note && (
-                <span className="note-mark" data-testid={`note-mark-${i}`} title={`your note: ${c.row.original.c.note}`} aria-label={`your note: ${c.row.original.c.note}`}>
+                <span className="note-mark" data-testid={`note-mark-${i}`} title={`your note: ${c.row.original.c.note}`} role="img" aria-label={`your note: ${c.row.original.c.note}`}>
                   ✎
                 </span>
               )}

@@ -37,7 +37,7 @@ export function QueryPanel({ view, terms, bodyOpen, onToggleBody }: QueryPanelPr
       </div>
       <h2 data-testid="query-title" dir="auto">{view.query?.title ? highlight(view.query.title, terms) : <span className="muted">(no title)</span>}</h2>
       {bodyOpen && (
-        <div className="query-body" data-testid="query-body" tabIndex={0} aria-label="query body" dir="auto">
+        <div className="query-body" data-testid="query-body" tabIndex={0} role="region" aria-label="query body" dir="auto">
           {view.query ? highlight(view.query.body, terms) : <span className="muted">The text of this query is not in the workspace.</span>}
         </div>
       )}

@@ -17,7 +17,7 @@ export function StatValue({ shown, testId }: { shown: Shown; testId?: string }):
     <span className="stat-value" data-testid={testId} data-value={shown.text === '—' ? '' : shown.text} title={shown.note ?? undefined}>
       {shown.text}
       {shown.note && (
-        <sup className="note-mark" title={shown.note} aria-label={`note: ${shown.note}`}>
+        <sup className="note-mark" title={shown.note} role="img" aria-label={`note: ${shown.note}`}>
           *
         </sup>
       )}

@@ -79,7 +79,7 @@ export function ReviewList({
                 <td className="small" title={votesText(r, scheme)}>
                   {votesShown(r, scheme)}
                   {r.item.labels.some((l) => l.noted) && (
-                    <span className="note-mark" title="notes on these votes" aria-label="has notes">
+                    <span className="note-mark" title="notes on these votes" role="img" aria-label="has notes">
                       {' '}✎
                     </span>
                   )}

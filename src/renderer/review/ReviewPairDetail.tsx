@@ -166,7 +166,7 @@ function PairText({
       <h2 data-testid={`review-${which}-title`} dir="auto">
         {title || <span className="muted">(no title)</span>}
       </h2>
-      <div className="query-body review-body" data-testid={`review-${which}-body`} tabIndex={0} aria-label={`${which} body`} dir="auto">
+      <div className="query-body review-body" data-testid={`review-${which}-body`} tabIndex={0} role="region" aria-label={`${which} body`} dir="auto">
         {body === undefined ? <span className="muted">loading…</span> : body === null ? <span className="muted">The text of this {which} is not in the workspace.</span> : body}
       </div>
     </div>

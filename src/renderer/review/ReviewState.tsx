@@ -8,7 +8,7 @@ export function ReviewState({ state, error, testId, compact = false }: { state: 
     const words = state === 'saved' ? 'saved' : state === 'failed' ? 'not saved' : state === 'retrying' ? 'queued — retrying' : 'saving…';
     const cls = state === 'saving' ? 'pending' : state;
     return (
-      <span className={`state ${cls}`} data-testid={testId} data-state={state === 'saving' ? 'pending' : state} title={error ? `${words}: ${error}` : words} aria-label={words}>
+      <span className={`state ${cls}`} data-testid={testId} data-state={state === 'saving' ? 'pending' : state} title={error ? `${words}: ${error}` : words} role="img" aria-label={words}>
         {state === 'saved' ? '✓' : state === 'failed' ? '!' : '…'}
       </span>
     );

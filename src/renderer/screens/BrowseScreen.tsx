@@ -234,7 +234,7 @@ export function BrowseScreen({ shared }: { shared: SharedState }): ReactNode {
                 {shown.question.tags.length > 0 && <> · {shown.question.tags.join(', ')}</>} · {shown.answers} answer{shown.answers === 1 ? '' : 's'} or comments
               </div>
               <h2 data-testid="browse-question-title" dir="auto" tabIndex={-1} ref={titleRef}>{shown.question.title || <span className="muted">(no title)</span>}</h2>
-              <div className="query-body" tabIndex={0} aria-label="question body" dir="auto">
+              <div className="query-body" tabIndex={0} role="region" aria-label="question body" dir="auto">
                 {shown.question.body ? snippet(shown.question.body, 1200) : <span className="muted">(no body)</span>}
               </div>
               <h3>Pools</h3>

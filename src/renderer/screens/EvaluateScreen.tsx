@@ -319,7 +319,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                         cellTestId: (x) => `metric-${x.run}-${metricId(m)}`,
                         cell: (x) =>
                           nullMetric(x.r[m]) ? (
-                            <span title={x.r.reason ?? ev.reason ?? 'no query could be evaluated'} className="muted" aria-label={`undefined: ${x.r.reason ?? ev.reason ?? 'no query could be evaluated'}`}>
+                            <span title={x.r.reason ?? ev.reason ?? 'no query could be evaluated'} className="muted" role="img" aria-label={`undefined: ${x.r.reason ?? ev.reason ?? 'no query could be evaluated'}`}>
                               —
                             </span>
                           ) : (

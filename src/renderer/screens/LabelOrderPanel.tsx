@@ -71,7 +71,7 @@ export function LabelOrderPanel({
   useEvent('label.changed', (rec) => rec.pool === pool && reload());
   useEvent('workspace.changed', load);
   useReconnect(load);
-  if (!lo) return error ? <p className="error">{error}</p> : null;
+  if (!lo) return error ? <p className="error" role="alert" data-testid="label-order-load-error">{error}</p> : null;
   const setOrder = (order: QueryOrder): void => {
     setError(null);
     setLo({ ...lo, order });

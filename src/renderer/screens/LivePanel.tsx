@@ -58,7 +58,7 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
         load();
       });
   };
-  if (!status) return error ? <p className="error">{error}</p> : null;
+  if (!status) return error ? <p className="error" role="alert" data-testid="live-load-error">{error}</p> : null;
 
   const series = status.models.map((m) => ({
     name: liveRunName(m),

@@ -160,17 +160,20 @@ export function ModelRows({
       {score && (score.error || score.started) && (
         <tr className="sub-row">
           <td colSpan={10} data-testid={`model-score-status-${m.name}`} data-state={score.error || (score.done && !score.done.ok) ? 'failed' : score.done ? 'done' : 'running'}>
-            {score.error ? (
-              <span className="error">Scoring {score.pool} did not start: {score.error}</span>
-            ) : !score.done ? (
-              <span className="muted">Scoring {score.pool} with {m.name}…</span>
-            ) : score.done.ok ? (
-              <span className="ok">
-                Scored {score.pool}: {fmtInt(scored?.queries ?? 0)} queries, {fmtInt(scored?.pairs ?? 0)} pairs stored as the run “{m.name}”.
-              </span>
-            ) : (
-              <span className="error">Scoring {score.pool} {score.done.cancelled ? 'was cancelled' : `failed: ${score.done.error ?? 'unknown error'}`}.</span>
-            )}
+            {/* A live region: screen readers hear the scoring start and end (the Score button keeps the focus). */}
+            <div role="status">
+              {score.error ? (
+                <span className="error">Scoring {score.pool} did not start: {score.error}</span>
+              ) : !score.done ? (
+                <span className="muted">Scoring {score.pool} with {m.name}…</span>
+              ) : score.done.ok ? (
+                <span className="ok">
+                  Scored {score.pool}: {fmtInt(scored?.queries ?? 0)} queries, {fmtInt(scored?.pairs ?? 0)} pairs stored as the run “{m.name}”.
+                </span>
+              ) : (
+                <span className="error">Scoring {score.pool} {score.done.cancelled ? 'was cancelled' : `failed: ${score.done.error ?? 'unknown error'}`}.</span>
+              )}
+            </div>
           </td>
         </tr>
       )}

@@ -315,6 +315,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                     onChange={setK}
                     onFocus={() => setMode('k')}
                     aria-label="annotators per query"
+                    aria-describedby="assign-k-short"
                   />
                   annotators per query
                 </label>
@@ -328,7 +329,10 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
                 <button type="submit" className="primary" data-testid="assign-submit" disabled={!canAssign}>
                   {assigning ? 'Assigning…' : 'Assign'}
                 </button>
-                {mode === 'k' && chosen.length > 0 && k > chosen.length && <span className="error small">only {chosen.length} annotators named</span>}
+                {/* Always in the page, so screen readers hear why Assign is off as the message appears (and the K field names it). */}
+                <span className="error small" id="assign-k-short" role="status" data-testid="assign-k-short">
+                  {mode === 'k' && chosen.length > 0 && k > chosen.length ? `only ${chosen.length} annotators named` : ''}
+                </span>
               </div>
             </form>
           )}

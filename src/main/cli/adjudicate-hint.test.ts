@@ -4,39 +4,32 @@
  * of the gold and of eval — with no word of what to do. It now ends with the command that settles one,
  * or, with no judge in the workspace, how to make one.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCliOk } from './test-cli';
+import { describe, expect, it } from 'vitest';
+import { runCliOk, useCliWorkspace } from './test-cli';
 
-let dir: string;
-let w: string;
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-adjudicate-'));
-  w = path.join(dir, 'w.qpairs');
-  await runCliOk('init', w);
+const cli = useCliWorkspace('qpairs-cli-adjudicate-', async ({ w, dir }) => {
   const f = path.join(dir, 'l.csv');
   writeFileSync(f, 'query_id,candidate_id,annotator,label\nq1,a,alice,1\nq1,a,bob,0\nq1,b,alice,0\nq1,b,bob,0\n');
   await runCliOk('import', w, '--format', 'labels-csv', '--pool', 'p', '--scheme', 'binary', f);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('qpairs adjudicate says how to settle', () => {
   it('with no judge: how to make one; with one: the label command that settles, as that judge; nothing once all are settled', async () => {
-    const none = await runCliOk('adjudicate', w, '--pool', 'p');
+    const none = await runCliOk('adjudicate', cli.w, '--pool', 'p');
     expect(none).toMatch(/^pool p: 1 disagreement, 0 settled, 1 to settle/);
     expect(none.trimEnd().split('\n').at(-1)).toBe(
-      `no judge can settle these: make someone one (qpairs annotators role ${w} NAME judge, or qpairs annotators add ${w} NAME --role judge), ` +
-        `then: qpairs label ${w} --pool p --annotator JUDGE --query Q --candidate C --value V`,
+      `no judge can settle these: make someone one (qpairs annotators role ${cli.w} NAME judge, or qpairs annotators add ${cli.w} NAME --role judge), ` +
+        `then: qpairs label ${cli.w} --pool p --annotator JUDGE --query Q --candidate C --value V`,
     );
-    await runCliOk('annotators', 'add', w, 'carol', '--role', 'judge');
-    expect((await runCliOk('adjudicate', w, '--pool', 'p')).trimEnd().split('\n').at(-1)).toBe(
-      `to settle one, the judge labels it: qpairs label ${w} --pool p --annotator carol --query Q --candidate C --value V (or Review in the app)`,
+    await runCliOk('annotators', 'add', cli.w, 'carol', '--role', 'judge');
+    expect((await runCliOk('adjudicate', cli.w, '--pool', 'p')).trimEnd().split('\n').at(-1)).toBe(
+      `to settle one, the judge labels it: qpairs label ${cli.w} --pool p --annotator carol --query Q --candidate C --value V (or Review in the app)`,
     );
     // Following it settles the pair, and the hint goes.
-    await runCliOk('label', w, '--pool', 'p', '--annotator', 'carol', '--query', 'q1', '--candidate', 'a', '--value', '1');
-    const done = await runCliOk('adjudicate', w, '--pool', 'p');
+    await runCliOk('label', cli.w, '--pool', 'p', '--annotator', 'carol', '--query', 'q1', '--candidate', 'a', '--value', '1');
+    const done = await runCliOk('adjudicate', cli.w, '--pool', 'p');
     expect(done).toMatch(/^pool p: 1 disagreement, 1 settled, 0 to settle/);
     expect(done).not.toContain('to settle one');
   });

@@ -3,32 +3,25 @@
  * label sources, assign the person a typo meant), and `--annotators alice,alice` "an annotator is
  * listed twice" without saying which. Both now name the names.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, runCliOk } from './test-cli';
+import { describe, expect, it } from 'vitest';
+import { runCli, runCliOk, useCliWorkspace } from './test-cli';
 
-let dir: string;
-let w: string;
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-agreement-names-'));
-  w = path.join(dir, 'w.qpairs');
-  await runCliOk('init', w);
+const cli = useCliWorkspace('qpairs-cli-agreement-names-', async ({ w, dir }) => {
   const f = path.join(dir, 'l.csv');
   writeFileSync(f, 'query_id,candidate_id,annotator,label\nq1,a,alice,1\nq1,a,bob,0\nq1,b,alice,0\nq1,b,bob,0\n');
   await runCliOk('import', w, '--format', 'labels-csv', '--pool', 'p', '--scheme', 'binary', f);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('qpairs agreement --annotators with a name that is wrong', () => {
   it("names the pool's annotators and the one a typo meant; a name given twice is named", async () => {
-    const typo = await runCli('agreement', w, '--pool', 'p', '--annotators', 'alice,bobb');
+    const typo = await runCli('agreement', cli.w, '--pool', 'p', '--annotators', 'alice,bobb');
     expect(typo.code).toBe(1);
     expect(typo.err).toBe(`qpairs agreement: no annotator named "bobb" (did you mean bob? the pool's annotators: alice, bob)\n`);
-    const other = await runCli('agreement', w, '--pool', 'p', '--annotators', 'alice,zed');
+    const other = await runCli('agreement', cli.w, '--pool', 'p', '--annotators', 'alice,zed');
     expect(other.err).toBe(`qpairs agreement: no annotator named "zed" (the pool's annotators: alice, bob)\n`);
-    const twice = await runCli('agreement', w, '--pool', 'p', '--annotators', 'alice,bob,alice');
+    const twice = await runCli('agreement', cli.w, '--pool', 'p', '--annotators', 'alice,bob,alice');
     expect(twice.code).toBe(1);
     expect(twice.err).toBe('qpairs agreement: an annotator is listed twice: "alice"\n');
   });

@@ -2,24 +2,17 @@
  * `qpairs label --clear` of a pair the annotator has no label on answered "unchanged: alice already
  * has that label for q1 → b", as though a label were there; it now says there is none to clear.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCliOk } from './test-cli';
+import { describe, expect, it } from 'vitest';
+import { runCliOk, useCliWorkspace } from './test-cli';
 
-let dir: string;
-let w: string;
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-label-clear-'));
-  w = path.join(dir, 'w.qpairs');
-  await runCliOk('init', w);
+const cli = useCliWorkspace('qpairs-cli-label-clear-', async ({ w, dir }) => {
   writeFileSync(path.join(dir, 'l.csv'), 'query_id,candidate_id,annotator,label\nq1,a,alice,1\nq1,b,bob,0\n');
   await runCliOk('import', w, '--format', 'labels-csv', '--pool', 'p', '--scheme', 'binary', path.join(dir, 'l.csv'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const label = (...more: string[]) => runCliOk('label', w, '--pool', 'p', '--annotator', 'alice', '--query', 'q1', ...more);
+const label = (...more: string[]) => runCliOk('label', cli.w, '--pool', 'p', '--annotator', 'alice', '--query', 'q1', ...more);
 
 describe('qpairs label --clear', () => {
   it('clears a label, then says there is none to clear; giving the same value again is "already has that label"', async () => {

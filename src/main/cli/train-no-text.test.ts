@@ -4,40 +4,33 @@
  * minCount times" and a worker's stack trace. Models that learn from text are now refused before
  * anything starts, saying what to import; fused, which learns from the pools' runs too, trains.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CancelledError, errorFromWorker, NotFoundError, QPairsError } from '../errors';
-import { runCli, runCliOk } from './test-cli';
+import { runCli, runCliOk, useCliWorkspace } from './test-cli';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-let dir: string;
-let w: string;
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-cli-train-no-text-'));
-  w = path.join(dir, 'w.qpairs');
-  await runCliOk('init', w);
+const cli = useCliWorkspace('qpairs-cli-train-no-text-', async ({ w, dir }) => {
   // The shipped AskUbuntu dev file's first 40 queries: ids, labels and Lucene BM25 scores, no text.
   const lines = readFileSync(path.join(root, 'datasets/askubuntu/dev.txt'), 'utf8').split('\n').slice(0, 40);
   writeFileSync(path.join(dir, 'dev.txt'), lines.join('\n') + '\n');
   await runCliOk('import', w, '--format', 'askubuntu-pool', path.join(dir, 'dev.txt'), '--pool', 'au');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('training on questions without text', () => {
   it('is refused for a model that learns from text, before anything is stored, saying what to import', async () => {
     for (const model of ['ltr', 'dae', 'bow-cnn']) {
-      const r = await runCli('train', w, '--model', model, '--name', 'm', '--train-pool', 'au', '--epochs', '1');
+      const r = await runCli('train', cli.w, '--model', model, '--name', 'm', '--train-pool', 'au', '--epochs', '1');
       expect(r.code).toBe(1);
       expect(r.err).toMatch(new RegExp(`^qpairs train: training pool "au" has no question text: its [\\d,]+ questions were imported by id only, and ${model} learns from text\\. Import their texts first \\(AskUbuntu: --format askubuntu-corpus`));
       expect(r.err).not.toContain('internal error');
     }
-    expect(await runCliOk('models', 'list', w)).not.toMatch(/^m /m);
+    expect(await runCliOk('models', 'list', cli.w)).not.toMatch(/^m /m);
   }, 60_000);
 
   it('fused trains on the pool\'s run alone', async () => {
-    const out = await runCliOk('train', w, '--model', 'fused', '--name', 'f', '--train-pool', 'au', '--epochs', '2');
+    const out = await runCliOk('train', cli.w, '--model', 'fused', '--name', 'f', '--train-pool', 'au', '--epochs', '2');
     expect(out).toContain('scored pool au');
   }, 120_000);
 });

@@ -217,3 +217,17 @@ describe("the datasheet's re-import command can be copied as it is", () => {
     expect(command('trec-run', path.join(deep, 'g.run'))).toBe('qpairs import W --format trec-run --pool p g.bm25.run g.other.run');
   });
 });
+
+describe("the datasheet's tables", () => {
+  it('name every column: the pool-construction and aggregation tables had empty header cells (a screen reader reads the header to name each cell)', () => {
+    for (const [c, a, b] of [['c1', '1', '1'], ['c2', '0', '1']] as const) {
+      pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'alice', value: a, origin: 'test' });
+      pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'bob', value: b, origin: 'test' });
+    }
+    const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
+    const lines = sheet.split('\n');
+    const headers = lines.filter((l, i) => l.startsWith('|') && /^\|(-+\|)+$/.test(lines[i + 1] ?? '') && !(lines[i - 1] ?? '').startsWith('|'));
+    expect(headers.length).toBeGreaterThanOrEqual(2);
+    for (const h of headers) expect(h.split('|').slice(1, -1).map((c) => c.trim()), h).not.toContain('');
+  });
+});

@@ -395,7 +395,7 @@ function poolConstructionSection(d: DatasheetInput): string[] {
   const runs = ws.listRuns(p.name);
   out.push(
     table(
-      ['', ''],
+      ['property', 'value'],
       [
         ['label scheme', `${p.scheme} (relevant: grade ≥ ${DEFAULT_RELEVANCE_THRESHOLD})`],
         ['retriever', p.retriever ?? 'not recorded'],
@@ -624,7 +624,7 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
     out.push('');
     out.push(
       table(
-        ['', 'pairs'],
+        ['pairs', 'count'],
         [
           ['in the pool', sum.pairs],
           ['with a vote', sum.labeled],

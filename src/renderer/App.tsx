@@ -120,6 +120,8 @@ export function App(): ReactNode {
   useEffect(() => {
     const onHash = (): void => setWanted(tabFromHash());
     window.addEventListener('hashchange', onHash);
+    // A hash changed between the first render and now (a link followed as the page loads) was heard by no one.
+    onHash();
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 

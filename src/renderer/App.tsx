@@ -25,9 +25,9 @@ import { useTheme } from './lib/theme';
 import { isActivationTarget, isTypingTarget } from './lib/typing';
 import { useTextBoxesInView } from './lib/text-box-in-view';
 
-/** The screen asked for: the address's #hash, else the one last shown (whether the role may see it is decided later). */
-function tabFromHash(): string | null {
-  const h = window.location.hash.replace(/^#\/?/, '');
+/** The screen asked for: the address's #hash (`hash`), else the one last shown (whether the role may see it is decided later). */
+function tabFromHash(hash: string = window.location.hash): string | null {
+  const h = hash.replace(/^#\/?/, '');
   if (isTab(h)) return h;
   const stored = local.getItem('qpairs.tab');
   return isTab(stored) ? stored : null;
@@ -118,10 +118,12 @@ export function App(): ReactNode {
   }, [pools, poolsError, pool, setPool]);
 
   useEffect(() => {
-    const onHash = (): void => setWanted(tabFromHash());
+    // The hash the change went to, not the address's now: the screen shown meanwhile may already have
+    // written its own over it (the effect above), and the screen asked for was then lost.
+    const onHash = (e: HashChangeEvent): void => setWanted(tabFromHash(new URL(e.newURL).hash));
     window.addEventListener('hashchange', onHash);
     // A hash changed between the first render and now (a link followed as the page loads) was heard by no one.
-    onHash();
+    setWanted(tabFromHash());
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 

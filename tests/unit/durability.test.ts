@@ -174,8 +174,9 @@ describe('durability', () => {
       ws.close();
       return s;
     })();
-    // 150,000 questions (about 60 MB): the import runs for several seconds, in chunks.
-    const N = 150_000;
+    // 300,000 questions (about 120 MB): the import runs for several seconds, in chunks — long enough
+    // for 1,000 acknowledged labels on a loaded machine (at 150,000 it once finished first in CI).
+    const N = 300_000;
     const corpus = path.join(dir, 'many.jsonl');
     const out = createWriteStream(corpus);
     for (let i = 0; i < N; i++) {

@@ -104,3 +104,41 @@ test('assign K can be typed above the people named so far: the form says how man
   await expect(page.getByText('only 2 annotators named')).toHaveCount(0);
   await expect(k).toHaveValue('3');
 });
+
+test('what is typed in the assign form before the pool\'s plan is read stays: a late read fills nothing', async () => {
+  // On a loaded CI machine the plan's read came back after the names were typed, emptied them
+  // (pool p is open) and set the overlap back to everyone.
+  const page = served.page;
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let heldReads = 0;
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string } | null;
+    if (body?.command === 'pool.assignment') {
+      heldReads++;
+      await held;
+    }
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.goto('/#pools');
+    await page.reload();
+    await page.getByTestId('team-pool').selectOption('p');
+    await expect.poll(() => heldReads).toBeGreaterThan(0);
+    await page.getByTestId('assign-annotators').fill('ann1, ann2');
+    await page.getByTestId('assign-mode-k').check();
+    const k = page.getByTestId('assign-k');
+    await k.selectText();
+    await k.pressSequentially('3');
+    release();
+    // The plan shown is the late read's; the form's effects have run two frames after it.
+    await expect(page.getByTestId('assignment-mode')).toHaveAttribute('data-mode', 'open');
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await expect(page.getByTestId('assign-annotators')).toHaveValue('ann1, ann2');
+    await expect(page.getByTestId('assign-mode-k')).toBeChecked();
+    await expect(k).toHaveValue('3');
+  } finally {
+    release();
+    await page.unroute('**/api/invoke');
+  }
+});

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AggregationSummary, AssignmentView, CommandResult } from '../../shared/contract';
+import { assignmentPrefill } from '../lib/assignment-prefill';
 import { AGGREGATION_RULES, meanRuleText, noAnnotatorsNote, type AggregationRule, type PairStatus } from '../../shared/gold';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -129,16 +130,26 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   }, [client, pool, canReadAggregate]);
   useEffect(refresh, [refresh]);
 
-  // Prefill the assignment form from the pool's current plan when the pool changes.
+  // Prefill the assignment form from the pool's current plan when the pool changes, unless the
+  // user has begun typing for this pool before the plan's read came back.
+  const editedPool = useRef<string | null>(null);
+  useEffect(() => () => {
+    editedPool.current = null;
+  }, [pool]);
+  const edited =
+    <T,>(set: (v: T) => void) =>
+    (v: T): void => {
+      editedPool.current = pool;
+      set(v);
+    };
   useEffect(() => {
-    if (!assignment || assignment.pool !== pool || namesPool === pool) return;
+    const fill = assignmentPrefill(assignment, pool, namesPool, editedPool.current);
+    if (!fill) return;
     setNamesPool(pool);
-    setNames(assignment.mode === 'open' ? '' : assignment.annotators.join(', '));
-    if (assignment.mode === 'per-query') {
-      setMode('k');
-      if (assignment.perQuery) setK(assignment.perQuery);
-    } else setMode('full');
-    if (assignment.seed != null) setSeed(assignment.seed);
+    setNames(fill.names);
+    setMode(fill.mode);
+    if (fill.k != null) setK(fill.k);
+    if (fill.seed != null) setSeed(fill.seed);
   }, [assignment, pool, namesPool]);
   useEffect(() => {
     if (agg && agg.pool === pool) setThreshold(String(agg.threshold));
@@ -189,7 +200,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   };
 
   const annotatorNames = people.filter((p) => p.role === 'annotator').map((p) => p.name);
-  const addName = (n: string): void => setNames(parseNames(`${names}, ${n}`, knownNames).join(', '));
+  const addName = (n: string): void => edited(setNames)(parseNames(`${names}, ${n}`, knownNames).join(', '));
 
   const peopleSort = useTableSort(people, { name: (p) => p.name, role: (p) => p.role }, { rowId: (p) => p.name });
   const progressRows = useMemo(() => assignment?.progress ?? [], [assignment]);
@@ -287,7 +298,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
             >
               <label>
                 Annotators <span className="optional">comma-separated; new names are added</span>
-                <input data-testid="assign-annotators" value={names} onChange={(e) => setNames(e.target.value)} placeholder="alice, bob" />
+                <input data-testid="assign-annotators" value={names} onChange={(e) => edited(setNames)(e.target.value)} placeholder="alice, bob" />
               </label>
               {annotatorNames.length > 0 && (
                 <div className="chips small">
@@ -301,19 +312,19 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
               <fieldset className="radio-row">
                 <legend>Overlap</legend>
                 <label className="inline">
-                  <input type="radio" name="assign-mode" data-testid="assign-mode-full" checked={mode === 'full'} onChange={() => setMode('full')} />
+                  <input type="radio" name="assign-mode" data-testid="assign-mode-full" checked={mode === 'full'} onChange={() => edited(setMode)('full')} />
                   everyone labels every query
                 </label>
                 <label className="inline">
-                  <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => setMode('k')} />
+                  <input type="radio" name="assign-mode" data-testid="assign-mode-k" checked={mode === 'k'} onChange={() => edited(setMode)('k')} />
                   <NumberInput
                     min={1}
                     max={1000}
                     testId="assign-k"
                     value={k}
                     size={3}
-                    onChange={setK}
-                    onFocus={() => setMode('k')}
+                    onChange={edited(setK)}
+                    onFocus={() => edited(setMode)('k')}
                     aria-label="annotators per query"
                     aria-describedby="assign-k-short"
                   />
@@ -322,7 +333,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
               </fieldset>
               <label className="inline">
                 Seed
-                <NumberInput testId="assign-seed" value={seed} onChange={setSeed} size={6} />
+                <NumberInput testId="assign-seed" value={seed} onChange={edited(setSeed)} size={6} />
                 <span className="hint">the same seed gives the same assignment</span>
               </label>
               <div className="actions">

@@ -17,6 +17,7 @@
  */
 import type { SelectedOn } from '../../shared/selected-on';
 import { findOverlap, type OverlapItem } from '../overlap';
+import { itemsKey, questionItem, WorkspaceMemo } from './overlap-memo';
 import type { Workspace } from '../workspace/workspace';
 import { savedModelMeta } from './store';
 
@@ -49,27 +50,14 @@ function choseOn(ws: Workspace, m: ModelRecord, pool: string, evaluated: readonl
   return evaluated.some((id) => chose.has(id)) || sameQuestionAsAny(ws, ids, evaluated);
 }
 
-const nearSameCache = new WeakMap<Workspace, Map<string, boolean>>();
+const nearSame = new WorkspaceMemo<boolean>();
 
 /** Whether some evaluated query is one of `chose` under another id: the same or a near-duplicate text (findOverlap), as the texts are now. */
 function sameQuestionAsAny(ws: Workspace, chose: readonly string[], evaluated: readonly string[]): boolean {
-  const items = (ids: readonly string[]): OverlapItem[] =>
-    ids.flatMap((id) => {
-      const q = ws.getQuestion(id);
-      return q ? [{ id, title: q.title, body: q.body }] : [];
-    });
+  const items = (ids: readonly string[]): OverlapItem[] => ids.flatMap((id) => questionItem(ws, id) ?? []);
   const dev = items(chose);
   const evals = items(evaluated);
-  const key = [dev, evals].map((list) => list.map((i) => `${i.id}\u0002${i.title}\u0002${i.body}`).join('\u0003')).join('\u0001');
-  let byWs = nearSameCache.get(ws);
-  if (!byWs) nearSameCache.set(ws, (byWs = new Map()));
-  let found = byWs.get(key);
-  if (found === undefined) {
-    found = findOverlap(dev, evals).length > 0;
-    if (byWs.size > 200) byWs.clear();
-    byWs.set(key, found);
-  }
-  return found;
+  return nearSame.get(ws, `${itemsKey(dev)}\u0001${itemsKey(evals)}`, () => findOverlap(dev, evals).length > 0);
 }
 
 /** The model (the run's own, else a feature run's, depth first) chosen on these queries of the pool; undefined when none was. */

@@ -21,6 +21,7 @@ import {
   type OverlapItem,
 } from '../overlap';
 import type { TrainedOnRecord } from '../models/worker-protocol';
+import { itemsKey, questionItem, WorkspaceMemo } from './overlap-memo';
 import type { Workspace } from '../workspace/workspace';
 
 /** How many of the evaluated queries a model was trained on ("trained on 50 of these 50 queries"). */
@@ -134,12 +135,7 @@ export function trainedOnIds(ws: Workspace, model: string): string[] {
   return id === null ? [] : trainedOnRows(ws, id).map((r) => r.id);
 }
 
-function questionItem(ws: Workspace, id: string): OverlapItem | null {
-  const q = ws.getQuestion(id);
-  return q ? { id, title: q.title, body: q.body } : null;
-}
-
-const cache = new WeakMap<Workspace, Map<string, ModelOverlap>>();
+const overlaps = new WorkspaceMemo<ModelOverlap>();
 
 /**
  * How many of `evaluated` (query ids of the workspace) the stored model `model` was trained on;
@@ -150,15 +146,8 @@ export function modelOverlap(ws: Workspace, model: string, evaluated: readonly s
   if (!row) return null;
   if ((JSON.parse(row.training) as { trainedOnQueries?: number }).trainedOnQueries === undefined) return null;
   const items = evaluated.map((id) => questionItem(ws, id) ?? { id, title: '', body: '' });
-  const key = `${row.id}\u0001${row.created}\u0001${items.map((i) => `${i.id}\u0002${i.title}\u0002${i.body}`).join('\u0003')}`;
-  let byWs = cache.get(ws);
-  if (!byWs) cache.set(ws, (byWs = new Map()));
-  const hit = byWs.get(key);
-  if (hit) return hit;
-  const result = computeOverlap(ws, trainedOnRows(ws, row.id), items.map(fingerprint));
-  if (byWs.size > 200) byWs.clear();
-  byWs.set(key, result);
-  return result;
+  const key = `${row.id}\u0001${row.created}\u0001${itemsKey(items)}`;
+  return overlaps.get(ws, key, () => computeOverlap(ws, trainedOnRows(ws, row.id), items.map(fingerprint)));
 }
 
 function computeOverlap(ws: Workspace, trained: readonly TrainedOnRow[], evals: readonly Fingerprint[]): ModelOverlap {

@@ -38,4 +38,19 @@ describe('an askubuntu-pool import', () => {
     expect(textless((await runImport(ws, 'askubuntu-pool', [pool], { pool: 'au' })).warnings)).toEqual([]);
     ws.close();
   });
+
+  it('counts a question held with an empty title and body as having no text', async () => {
+    const dir = tempDir();
+    const ws = tempWorkspace();
+    ws.upsertQuestion({ id: '10', source: 'askubuntu', title: '', body: '' });
+    ws.upsertQuestion({ id: '11', source: 'askubuntu', title: 'the wifi drops', body: '' });
+    const pool = path.join(dir, 'dev.txt');
+    writeFileSync(pool, '10\t11\t11 12\t3.5 2.5\n');
+    const report = await runImport(ws, 'askubuntu-pool', [pool], { pool: 'au' });
+    expect(textless(report.warnings)).toEqual([
+      'pool "au": 2 of its 3 questions have no text in the workspace (e.g. 10): annotators see ids only — import their texts with askubuntu-corpus (AskUbuntu\'s text_tokenized file)',
+    ]);
+    expect(ws.poolTextCoverage(ws.pool('au').id)).toEqual({ questions: 3, withText: 1, textlessExample: '10' });
+    ws.close();
+  });
 });

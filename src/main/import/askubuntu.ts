@@ -160,13 +160,8 @@ export const askubuntuPool: Importer = {
  * pool's queries and candidates shown as bare ids only on the Annotate screen.
  */
 function warnTextless(ctx: ImportContext, pool: PoolInfo): void {
-  const r = ctx.ws.db
-    .prepare(
-      `WITH ids(id) AS (SELECT query_id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p)
-       SELECT count(*) AS n, min(id) AS example, (SELECT count(*) FROM ids) AS total
-       FROM ids WHERE NOT EXISTS (SELECT 1 FROM questions q WHERE q.id = ids.id)`,
-    )
-    .get({ p: pool.id }) as { n: number; example: string | null; total: number };
+  const c = ctx.ws.poolTextCoverage(pool.id);
+  const r = { n: c.questions - c.withText, example: c.textlessExample, total: c.questions };
   if (r.n === 0) return;
   const n = r.n.toLocaleString('en-US');
   ctx.warn(

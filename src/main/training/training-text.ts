@@ -9,22 +9,10 @@
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 
-/** Questions of the pool (queries and candidates), and how many have a title or body in the workspace. */
-function poolText(ws: Workspace, pool: string): { questions: number; withText: number } {
-  return ws.db
-    .prepare(
-      `WITH ids(id) AS (SELECT query_id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p)
-       SELECT count(*) AS questions,
-              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM questions q WHERE q.id = ids.id AND (q.title <> '' OR q.body <> ''))) AS withText
-       FROM ids`,
-    )
-    .get({ p: ws.pool(pool).id }) as { questions: number; withText: number };
-}
-
 /** Throws QPairsError, before anything trains, when no question of any training pool has text and `kind` learns from text. */
 export function checkTrainingText(ws: Workspace, kind: string, trainPools: readonly string[]): void {
   if (kind === 'fused' || trainPools.length === 0) return;
-  const counts = trainPools.map((p) => poolText(ws, p));
+  const counts = trainPools.map((p) => ws.poolTextCoverage(ws.pool(p).id));
   if (counts.some((c) => c.withText > 0)) return;
   const questions = counts.reduce((n, c) => n + c.questions, 0).toLocaleString('en-US');
   const pools = trainPools.map((p) => `"${p}"`).join(', ');

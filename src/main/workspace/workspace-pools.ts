@@ -192,6 +192,19 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     ).all(p.id).map((r) => (r as { id: string }).id);
   }
 
+  /**
+   * How many distinct questions the pool holds (its queries and candidates), how many of them have
+   * text in the workspace (a title or a body), and one that has none (the smallest id), else null.
+   * AskUbuntu's pool files list ids only: their questions have no text until the corpus is imported.
+   */
+  poolTextCoverage(poolId: number): { questions: number; withText: number; textlessExample: string | null } {
+    return this.stmt(
+      `WITH ids(id) AS (SELECT query_id FROM pool_queries WHERE pool_id = @p UNION SELECT candidate_id FROM pool_candidates WHERE pool_id = @p),
+            has(id, text) AS (SELECT id, EXISTS (SELECT 1 FROM questions q WHERE q.id = ids.id AND (q.title <> '' OR q.body <> '')) FROM ids)
+       SELECT count(*) AS questions, coalesce(sum(text), 0) AS withText, min(id) FILTER (WHERE NOT text) AS textlessExample FROM has`,
+    ).get({ p: poolId }) as { questions: number; withText: number; textlessExample: string | null };
+  }
+
   /** The pool's queries in order, each with its candidates in the pool's original order. */
   poolQueries(pool: string): PoolQuery[] {
     const p = this.pool(pool);

@@ -53,8 +53,23 @@ async function openWorkspace(): Promise<StartupChoice> {
 let engine: Engine | null = null;
 let unregister: (() => void) | null = null;
 
+/** How long quitting waits for cancelled jobs to roll back before closing anyway (the next open undoes what is left). */
+const QUIT_WAIT_MS = 30_000;
+let jobsStopped = false;
+
 app.on('window-all-closed', () => app.quit());
-app.on('will-quit', () => {
+app.on('will-quit', (e) => {
+  // A running import (or undo, training, export…) is cancelled first and quitting waits for it, so its
+  // committed chunks are rolled back now, as Cancel does — not left for the next open to undo as a crash's.
+  if (!jobsStopped && engine) {
+    jobsStopped = true;
+    if (engine.jobs.cancelAll() > 0) {
+      e.preventDefault();
+      const jobs = engine.jobs;
+      void Promise.race([jobs.idle().catch(() => {}), new Promise((r) => setTimeout(r, QUIT_WAIT_MS))]).finally(() => app.quit());
+      return;
+    }
+  }
   unregister?.();
   engine?.close();
   engine = null;

@@ -11,7 +11,7 @@ import { Engine } from './engine/engine';
 import { Workspace } from './workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { ensureDemoWorkspace } from './engine/demo';
-import { rememberWorkspace, startupWorkspace, type StartupChoice } from './engine/recent-workspace';
+import { lastMissingNote, rememberWorkspace, startupWorkspace, type StartupChoice } from './engine/recent-workspace';
 import { registerIpc } from './ipc';
 import { createMainWindow, hardenApp, isAppUrl } from './window';
 
@@ -81,8 +81,10 @@ app
   .whenReady()
   .then(async () => {
     hardenApp();
-    const { workspace, reason } = await openWorkspace();
-    engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion(), preloadIndex: true });
+    const { workspace, reason, lastMissing } = await openWorkspace();
+    // The last workspace is gone: the demo opened instead, which the user is told above every screen.
+    const startNotices = lastMissing ? [{ kind: 'last-missing' as const, message: lastMissingNote(lastMissing, workspace) }] : [];
+    engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion(), preloadIndex: true, startNotices });
     // Remembered once it opened: one refused (a newer QPairs wrote it, not a workspace, damaged) must not
     // replace the last one that opened, or every later start would reopen the refusal.
     if (reason !== 'demo') rememberWorkspace(CONFIG_DIR, workspace);

@@ -74,7 +74,8 @@ export interface RunInfo {
  * rows still in it. The message never names a server-side path.
  */
 export interface WorkspaceNotice {
-  kind: 'upgraded' | 'import-undone' | 'import-left';
+  /** `last-missing`: the desktop app opened the demo because the workspace it would have reopened is gone. */
+  kind: 'upgraded' | 'import-undone' | 'import-left' | 'last-missing';
   message: string;
 }
 

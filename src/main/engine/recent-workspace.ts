@@ -68,3 +68,11 @@ export function lastMissingNote(missing: string, demo: string): string {
     `To open a workspace where it is now, start QPairs with its path (npm start -- PATH).`
   );
 }
+
+/**
+ * What the app adds when it cannot open the workspace it reopened from last time (a newer QPairs' workspace,
+ * one held by another process…): every start without a path would meet the same refusal, so it says how to open another.
+ */
+export function lastRefusedNote(workspace: string): string {
+  return `QPairs tried ${workspace} because it is the workspace opened last time. To open another, start QPairs with its path (npm start -- PATH).`;
+}

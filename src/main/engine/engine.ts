@@ -208,7 +208,7 @@ export class Engine implements EngineCore {
         local: ctx.local,
         readonly: ws.db.readonly,
         suggestedAnnotator: ctx.local && ctx.role === 'owner' && ctx.annotator === null ? localUserName() : null,
-        notices: ctx.role === 'owner' ? [...(this.opts.startNotices ?? []), ...ws.openNotices()] : [],
+        notices: ctx.role === 'owner' ? [...(this.opts.startNotices ?? []), ...ws.openNotices(), ...(ctx.local ? ws.readonlyNotices() : [])] : [],
       }),
       'workspace.stats': () => ws.stats(),
       'import.start': (a, c) => ({ jobId: importJob(this, a, c.annotator) }),

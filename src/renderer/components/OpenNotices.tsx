@@ -25,6 +25,7 @@ const TITLES: Record<WorkspaceNotice['kind'], string> = {
   'import-undone': 'Interrupted import undone',
   'import-left': 'Interrupted import still in this read-only workspace',
   'last-missing': 'Last workspace not found',
+  'read-only': 'Opened read-only',
 };
 
 export function OpenNotices({ notices }: { notices: readonly WorkspaceNotice[] }): ReactNode {

@@ -3,7 +3,8 @@
  * runs: the import is cancelled and its committed chunks rolled back before the main process ends, as
  * Cancel does, and the workspace lock is released after that. Before, quitting closed the workspace
  * under the running import: its chunks stayed in the file, marked as running, for the next open to undo
- * as a crash's ("note: undid the … import …, which was interrupted (its process is gone)").
+ * as a crash's ("note: undid the … import …, which was interrupted (its process is gone)"). First, the
+ * import's Cancel button over IPC.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -31,13 +32,26 @@ const app = useDesktopApp('desktop-quit', {
   },
 });
 
-test('quitting while an import runs rolls the import back, then releases the lock and ends the main process', async () => {
+test("the import's Cancel, over IPC: what it wrote is rolled back and the form is ready again", async () => {
   test.setTimeout(180_000);
   const { page, shell } = app;
   shell.answerDialogs([[corpus]]);
   await page.getByTestId('tab-workspace').click();
   await page.getByTestId('import-format').selectOption('questions-jsonl');
   await page.getByTestId('import-choose').click();
+  await page.getByTestId('import-start').click();
+  await expect(page.getByTestId('import-running')).toContainText(/[1-9][\d,]* records/, { timeout: 60_000 });
+  await page.getByTestId('import-cancel').click();
+  await expect(page.getByTestId('import-error')).toHaveText('Import cancelled. Nothing was imported: what it had written is rolled back.', { timeout: 60_000 });
+  await expect(page.getByTestId('stat-questions')).toHaveText('0');
+  await expect(page.getByTestId('import-start')).toBeEnabled();
+});
+
+test('quitting while an import runs rolls the import back, then releases the lock and ends the main process', async () => {
+  test.setTimeout(180_000);
+  const { page, shell } = app;
+  await page.getByTestId('tab-workspace').click();
+  await expect(page.getByTestId('import-chosen')).toContainText('big.jsonl');
   await page.getByTestId('import-start').click();
   // Some chunks are committed (records counted) and the import goes on.
   await expect(page.getByTestId('import-running')).toContainText(/[1-9][\d,]* records/, { timeout: 60_000 });

@@ -141,6 +141,7 @@ try {
   const choice = startupWorkspace(positionals[0] ?? null, configDir, path.join(configDir, 'demo.qpairs'));
   let workspace = choice.workspace;
   if (choice.reason === 'last') console.log(`reopening the last workspace, ${workspace} (give a path to open another)`);
+  if (choice.lastMissing) console.log(`the last workspace, ${choice.lastMissing}, is no longer there (moved, renamed or deleted): opening the demo workspace instead (give a path to open another)`);
   if (choice.reason === 'demo') {
     if (!existsSync(workspace)) {
       const demoModule = path.join(root, 'out/serve/demo.mjs');

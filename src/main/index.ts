@@ -11,7 +11,7 @@ import { Engine } from './engine/engine';
 import { Workspace } from './workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { ensureDemoWorkspace } from './engine/demo';
-import { rememberWorkspace, startupWorkspace, type StartupChoice } from './engine/recent-workspace';
+import { lastMissingNote, lastRefusedNote, rememberWorkspace, startupWorkspace, type StartupChoice } from './engine/recent-workspace';
 import { registerIpc } from './ipc';
 import { createMainWindow, hardenApp, isAppUrl } from './window';
 
@@ -32,29 +32,44 @@ function lockWorkspace(file: string): void {
 /** Where the demo workspace and the memory of the last workspace live (QPAIRS_CONFIG_DIR, else ~/.qpairs). */
 const CONFIG_DIR = process.env.QPAIRS_CONFIG_DIR || path.join(os.homedir(), '.qpairs');
 
-/** The workspace named on the command line, else the last one opened, else the demo (created on first run). */
-async function openWorkspace(): Promise<StartupChoice> {
-  const demo = path.join(CONFIG_DIR, 'demo.qpairs');
-  const choice = startupWorkspace(workspaceFromArgv(process.argv), CONFIG_DIR, demo);
+/** Makes the chosen workspace when it is new: the demo (created on first run) or a path with no file yet. */
+async function createIfNew(choice: StartupChoice): Promise<void> {
   if (choice.reason === 'demo') {
+    const demo = choice.workspace;
     mkdirSync(path.dirname(demo), { recursive: true });
     if (!existsSync(demo)) lockWorkspace(demo);
     await ensureDemoWorkspace(demo);
-    return choice;
+    return;
   }
   // A new path starts a new, empty workspace.
   if (!existsSync(choice.workspace)) {
     lockWorkspace(choice.workspace);
     Workspace.create(choice.workspace).close();
   }
-  return choice;
 }
 
 let engine: Engine | null = null;
+/** The workspace chosen at start-up (for the refusal's advice when it cannot be opened). */
+let startup: StartupChoice | null = null;
 let unregister: (() => void) | null = null;
 
+/** How long quitting waits for cancelled jobs to roll back before closing anyway (the next open undoes what is left). */
+const QUIT_WAIT_MS = 30_000;
+let jobsStopped = false;
+
 app.on('window-all-closed', () => app.quit());
-app.on('will-quit', () => {
+app.on('will-quit', (e) => {
+  // A running import (or undo, training, export…) is cancelled first and quitting waits for it, so its
+  // committed chunks are rolled back now, as Cancel does — not left for the next open to undo as a crash's.
+  if (!jobsStopped && engine) {
+    jobsStopped = true;
+    if (engine.jobs.cancelAll() > 0) {
+      e.preventDefault();
+      const jobs = engine.jobs;
+      void Promise.race([jobs.idle().catch(() => {}), new Promise((r) => setTimeout(r, QUIT_WAIT_MS))]).finally(() => app.quit());
+      return;
+    }
+  }
   unregister?.();
   engine?.close();
   engine = null;
@@ -66,8 +81,12 @@ app
   .whenReady()
   .then(async () => {
     hardenApp();
-    const { workspace, reason } = await openWorkspace();
-    engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion(), preloadIndex: true });
+    startup = startupWorkspace(workspaceFromArgv(process.argv), CONFIG_DIR, path.join(CONFIG_DIR, 'demo.qpairs'));
+    await createIfNew(startup);
+    const { workspace, reason, lastMissing } = startup;
+    // The last workspace is gone: the demo opened instead, which the user is told above every screen.
+    const startNotices = lastMissing ? [{ kind: 'last-missing' as const, message: lastMissingNote(lastMissing, workspace) }] : [];
+    engine = Engine.open(workspace, { transport: 'electron', version: app.getVersion(), preloadIndex: true, startNotices });
     // Remembered once it opened: one refused (a newer QPairs wrote it, not a workspace, damaged) must not
     // replace the last one that opened, or every later start would reopen the refusal.
     if (reason !== 'demo') rememberWorkspace(CONFIG_DIR, workspace);
@@ -78,6 +97,7 @@ app
   })
   .catch((e: unknown) => {
     lock?.release();
-    dialog.showErrorBox('QPairs could not start', (e as Error)?.message ?? String(e));
+    const message = (e as Error)?.message ?? String(e);
+    dialog.showErrorBox('QPairs could not start', startup?.reason === 'last' ? `${message}\n\n${lastRefusedNote(startup.workspace)}` : message);
     app.exit(1);
   });

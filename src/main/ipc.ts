@@ -24,6 +24,12 @@ export type IpcReply = { ok: true; result: unknown } | { ok: false; error: WireE
 const openFilesArgs = z.object({ title: z.string().max(200).optional(), multiple: z.boolean().default(true) });
 const saveFileArgs = z.object({ title: z.string().max(200).optional(), defaultPath: z.string().max(4096).optional() });
 
+/** A dialog command's refusal, worded as the engine words its own (contract.ts parseArgs), not zod's JSON dump. */
+function invalidDialogArgs(command: string, error: z.ZodError): IpcReply {
+  const issues = error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+  return { ok: false, error: { code: 'invalid-argument', message: `invalid arguments for ${command}: ${issues}` } };
+}
+
 /**
  * Registers the invoke handler (the only one on INVOKE_CHANNEL: Electron allows one per channel)
  * and forwards every engine event to every window on EVENT_CHANNEL. Calls from a frame whose URL
@@ -40,7 +46,7 @@ export function registerIpc(engine: Engine, isAppUrl: (url: string) => boolean):
     try {
       if (command === 'dialog.openFiles') {
         const a = openFilesArgs.safeParse(args ?? {});
-        if (!a.success) return { ok: false, error: { code: 'invalid-argument', message: `dialog.openFiles: ${a.error.message}` } };
+        if (!a.success) return invalidDialogArgs(command, a.error);
         const win = BrowserWindow.fromWebContents(e.sender);
         const options: Electron.OpenDialogOptions = {
           title: a.data.title ?? 'Choose files to import',
@@ -51,7 +57,7 @@ export function registerIpc(engine: Engine, isAppUrl: (url: string) => boolean):
       }
       if (command === 'dialog.saveFile') {
         const a = saveFileArgs.safeParse(args ?? {});
-        if (!a.success) return { ok: false, error: { code: 'invalid-argument', message: `dialog.saveFile: ${a.error.message}` } };
+        if (!a.success) return invalidDialogArgs(command, a.error);
         const win = BrowserWindow.fromWebContents(e.sender);
         const options: Electron.SaveDialogOptions = {
           title: a.data.title ?? 'Export to',

@@ -96,6 +96,19 @@ describe('ipc.ts', () => {
     await expect(handle(event(appUrl), 'dialog.openFiles', { multiple: 'yes' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
   });
 
+  it("words a dialog command's invalid arguments as the engine does (one line naming each field), not as zod's JSON", async () => {
+    registerIpc(new FakeEngine() as never, win.isAppUrl);
+    const handle = h.handlers.get(INVOKE_CHANNEL)!;
+    await expect(handle(event(appUrl), 'dialog.openFiles', { title: 5 })).resolves.toEqual({
+      ok: false,
+      error: { code: 'invalid-argument', message: 'invalid arguments for dialog.openFiles: title: Invalid input: expected string, received number' },
+    });
+    await expect(handle(event(appUrl), 'dialog.saveFile', [])).resolves.toEqual({
+      ok: false,
+      error: { code: 'invalid-argument', message: 'invalid arguments for dialog.saveFile: (arguments): Invalid input: expected object, received array' },
+    });
+  });
+
   it('forwards every engine event to the windows', () => {
     const engine = new FakeEngine();
     registerIpc(engine as never, win.isAppUrl);

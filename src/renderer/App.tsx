@@ -20,6 +20,7 @@ import { ModelsScreen } from './screens/ModelsScreen';
 import { BrowseScreen } from './screens/BrowseScreen';
 import { ShortcutOverlay } from './components/ShortcutOverlay';
 import { OpenNotices } from './components/OpenNotices';
+import { ScreenBoundary } from './components/ScreenBoundary';
 import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
 import { isActivationTarget, isTypingTarget } from './lib/typing';
@@ -327,6 +328,7 @@ export function App(): ReactNode {
       <OpenNotices notices={info.notices} />
       <main className="screen">
         <div className="tab-panel" role="tabpanel" id="screen-panel" aria-labelledby={`tab-${tab}`}>
+        <ScreenBoundary key={tab} screen={tab}>
         {tab === 'workspace' && <WorkspaceScreen shared={shared} />}
         {tab === 'pools' && <PoolsScreen shared={shared} />}
         {tab === 'annotate' && <AnnotateScreen shared={shared} />}
@@ -336,6 +338,7 @@ export function App(): ReactNode {
         {tab === 'export' && <ExportScreen shared={shared} />}
         {tab === 'models' && <ModelsScreen shared={shared} />}
         {tab === 'browse' && <BrowseScreen shared={shared} />}
+        </ScreenBoundary>
         </div>
       </main>
     </div>

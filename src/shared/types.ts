@@ -74,7 +74,11 @@ export interface RunInfo {
  * rows still in it. The message never names a server-side path.
  */
 export interface WorkspaceNotice {
-  kind: 'upgraded' | 'import-undone' | 'import-left';
+  /**
+   * `last-missing`: the desktop app opened the demo because the workspace it would have reopened is gone.
+   * `read-only`: why the workspace opened read-only (to its local owner only: it may name paths).
+   */
+  kind: 'upgraded' | 'import-undone' | 'import-left' | 'last-missing' | 'read-only';
   message: string;
 }
 

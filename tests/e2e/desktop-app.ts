@@ -29,9 +29,11 @@ export interface DesktopApp {
 export interface DesktopAppOptions {
   /**
    * Run once the shell is built, before the app starts, with the scratch folder (to build the
-   * workspace by the CLI, say): the workspace file the app opens (as `qpairs-app W` would).
+   * workspace by the CLI, say): the workspace file the app opens (as `qpairs-app W` would); null
+   * starts the app without one (it reopens the last workspace remembered in the folder's
+   * `home/.qpairs`, else the demo).
    */
-  prepare(dir: string): string | Promise<string>;
+  prepare(dir: string): string | null | Promise<string | null>;
   /** Called with the browser context before the app's first window opens (to listen to its pages). */
   onContext?(context: BrowserContext): void;
 }
@@ -40,7 +42,7 @@ export interface DesktopAppOptions {
  * Registers the spec's setup and teardown: the browser's file access flag; before its tests, a
  * scratch folder `qpairs-NAME-` inside the checkout (node_modules/.cache, so the main bundle finds
  * the project's dependencies), the shell built into its `app` folder, `prepare`, and the app
- * started with HOME set to the folder's `home` (the app must not touch the user's ~/.qpairs); after
+ * started with HOME set to the folder's `home` and QPAIRS_CONFIG_DIR to its `.qpairs` (the app must not touch the user's ~/.qpairs); after
  * them, the app quit (its output logged unless it exits 0), the context closed and the folder
  * removed. Returns the state the tests read.
  */
@@ -66,7 +68,10 @@ export function useDesktopApp(name: string, o: DesktopAppOptions): DesktopApp {
     mkdirSync(path.join(desktop.dir, 'home'), { recursive: true });
     desktop.context = await browser.newContext();
     o.onContext?.(desktop.context);
-    desktop.shell = new DesktopShell({ dir: app, initScriptFor: prepared.initScriptFor, context: desktop.context, args: [workspace], env: { HOME: path.join(desktop.dir, 'home') } });
+    const home = path.join(desktop.dir, 'home');
+    // QPAIRS_CONFIG_DIR as the app's default under that home, whatever the runner's environment says.
+    const env = { HOME: home, QPAIRS_CONFIG_DIR: path.join(home, '.qpairs') };
+    desktop.shell = new DesktopShell({ dir: app, initScriptFor: prepared.initScriptFor, context: desktop.context, args: workspace === null ? [] : [workspace], env });
     started = true;
     desktop.win = await desktop.shell.firstWindow();
     desktop.page = desktop.win.page;

@@ -14,7 +14,8 @@
  * The flow: the window opens hardened with the renderer started (the renderer subscribes to
  * train.progress at start-up — the preload before issue 28 threw there), a SemEval import through
  * the native file dialog, annotate → label → undo → evaluate (Evaluate following labels live over
- * the event channel), a training job whose progress arrives over IPC, the IPC refusals, and quit.
+ * the event channel), a training job whose progress arrives over IPC, the event listeners left after
+ * many screen switches (counted in the page's stand-in ipcRenderer), the IPC refusals, and quit.
  * The tests share one app and run in order.
  */
 import { existsSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { dataset } from '../datasets';
 import { useDesktopApp } from './desktop-app';
-import type { DesktopShell, ShellWindow } from './fake-electron/host';
+import { LISTENERS, type DesktopShell, type ShellWindow } from './fake-electron/host';
 
 const SEMEVAL_DEV = dataset('semeval2016-task3/SemEval2016-Task3-CQA-QL-dev.xml');
 const POOL = 'SemEval2016-Task3-CQA-QL-dev';
@@ -190,6 +191,27 @@ test("a training job's progress arrives over IPC: ltr, 2 epochs, one dev point p
   expect(state.sentEvents['qpairs:event|train.progress']).toBeGreaterThanOrEqual(2);
   const progress = shell!.delivered.filter((d) => d.channel === 'qpairs:event' && d.args[0] === 'train.progress');
   expect(progress.length).toBe(state.sentEvents['qpairs:event|train.progress']);
+  expect(pageErrors).toEqual([]);
+});
+
+test("switching screens many times leaves no event listener behind (each screen's are removed when it goes)", async () => {
+  const tabs = ['workspace', 'pools', 'annotate', 'review', 'agreement', 'evaluate', 'export', 'models', 'browse'];
+  const listeners = () => page.evaluate((name) => (window as unknown as Record<string, (channel: string) => number>)[name]!('qpairs:event'), LISTENERS);
+  const round = async (): Promise<void> => {
+    for (const t of tabs) {
+      await page.getByTestId(`tab-${t}`).click();
+      await expect(page.getByTestId(`tab-${t}`)).toHaveAttribute('aria-selected', 'true');
+    }
+    await page.getByTestId('tab-workspace').click();
+    await expect(page.getByTestId('stat-questions')).toBeVisible();
+  };
+  await round();
+  await expect.poll(listeners).toBeGreaterThan(0);
+  const base = await listeners();
+  for (let i = 0; i < 10; i++) await round();
+  // A screen's listeners that were not removed would stay for good: the count comes back to the same.
+  await expect.poll(listeners).toBe(base);
+  expect(base).toBeLessThan(20);
   expect(pageErrors).toEqual([]);
 });
 

@@ -70,6 +70,14 @@ test('a first run lands on Annotate on the demo pool and labels with the first k
   expect(server.log()).toContain(`reopening the last workspace, ${other}`);
   await server.stop();
   server = null;
+
+  // The last workspace moved away: the demo is served, and the log says which workspace is gone.
+  rmSync(other);
+  server = await startServe({ port: PORT, configDir: config });
+  expect(server.log()).toContain(`the last workspace, ${other}, is no longer there (moved, renamed or deleted): opening the demo workspace instead`);
+  expect(server.log()).toContain('demo.qpairs');
+  await server.stop();
+  server = null;
 });
 
 test('an empty workspace opens on Workspace for its owner (nothing to label yet); the pool screens say to create a pool', async ({ browser }) => {

@@ -7,6 +7,7 @@ import type {
   ParsedArgs,
   AppInfo,
 } from '../../shared/contract';
+import type { WorkspaceNotice } from '../../shared/types';
 import { NotFoundError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { EventHub } from './events';
@@ -46,6 +47,11 @@ export interface EngineOptions {
    * search or query view, which held every request for seconds on a large workspace.
    */
   preloadIndex?: boolean;
+  /**
+   * What the process that opened the engine tells the workspace's owner, with the open's own notices
+   * (app.info): the desktop app's `last-missing`. Never server-side paths (owners of serve mode may be remote).
+   */
+  startNotices?: WorkspaceNotice[];
 }
 
 type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: Caller) => CommandResult<C> | Promise<CommandResult<C>>;
@@ -202,7 +208,7 @@ export class Engine implements EngineCore {
         local: ctx.local,
         readonly: ws.db.readonly,
         suggestedAnnotator: ctx.local && ctx.role === 'owner' && ctx.annotator === null ? localUserName() : null,
-        notices: ctx.role === 'owner' ? ws.openNotices() : [],
+        notices: ctx.role === 'owner' ? [...(this.opts.startNotices ?? []), ...ws.openNotices(), ...(ctx.local ? ws.readonlyNotices() : [])] : [],
       }),
       'workspace.stats': () => ws.stats(),
       'import.start': (a, c) => ({ jobId: importJob(this, a, c.annotator) }),

@@ -102,6 +102,12 @@ export class JobRunner {
     return true;
   }
 
+  /** Cancels every running job (the desktop app quitting); returns how many were running. */
+  cancelAll(): number {
+    for (const ac of this.controllers.values()) ac.abort();
+    return this.controllers.size;
+  }
+
   /** Resolves when every running job has finished. */
   async idle(): Promise<void> {
     while (this.running.size) await Promise.allSettled([...this.running]);

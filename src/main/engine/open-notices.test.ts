@@ -27,6 +27,11 @@ async function noticesOf(engine: Engine, caller: { annotator: string | null; loc
   return ((await engine.invoke('app.info', {}, caller)) as { notices: Array<{ kind: string; message: string }> }).notices;
 }
 
+const READ_ONLY_AS_ASKED = {
+  kind: 'read-only',
+  message: 'This workspace opened read-only (opened read-only as asked): labels, imports and other changes are refused. Once it can be written, open it again.',
+};
+
 describe('app.info notices', () => {
   it('an upgraded workspace: the owner is told from which schema, without the path; an annotator is told nothing', async () => {
     const file = path.join(dir, 'old.qpairs');
@@ -71,6 +76,7 @@ describe('app.info notices', () => {
           `The questions-jsonl import of half.jsonl started 2026-01-01T00:00:00.000Z was interrupted (its process ${deadPid} is gone) and its rows so far are still ` +
           'in this read-only workspace: what is read here includes them. They are undone the next time it is opened with write access.',
       },
+      READ_ONLY_AS_ASKED,
     ]);
     ro.close();
 
@@ -81,6 +87,27 @@ describe('app.info notices', () => {
         message: 'Undid the questions-jsonl import of half.jsonl started 2026-01-01T00:00:00.000Z, which was interrupted (its process is gone): the workspace is as it was before it.',
       },
     ]);
+    rw.close();
+  });
+
+  it('a read-only open: its owner on this machine (the desktop app) is told why; a remote owner and an annotator are not (the reason may name paths)', async () => {
+    const file = path.join(dir, 'ro.qpairs');
+    const ws = Workspace.create(file);
+    ws.ensureAnnotator('alice');
+    ws.setAnnotatorRole('dave', 'owner');
+    ws.close();
+    const ro = new Engine(Workspace.open(file, { readonly: true }), { transport: 'electron' });
+    try {
+      expect(await noticesOf(ro, OWNER)).toEqual([READ_ONLY_AS_ASKED]);
+      const remoteOwner = { annotator: 'dave', local: false };
+      expect(((await ro.invoke('app.info', {}, remoteOwner)) as { role: string }).role).toBe('owner');
+      expect(await noticesOf(ro, remoteOwner)).toEqual([]);
+      expect(await noticesOf(ro, ANNOTATOR)).toEqual([]);
+    } finally {
+      ro.close();
+    }
+    const rw = Engine.open(file, { transport: 'electron' });
+    expect(await noticesOf(rw, OWNER)).toEqual([]);
     rw.close();
   });
 });

@@ -39,6 +39,20 @@ describe('the workspace opened at start-up', () => {
     expect(startupWorkspace(null, config, '/demo.qpairs').reason).toBe('demo');
   });
 
+  it('says which remembered workspace is gone when it falls back to the demo (the app tells its user)', () => {
+    const config = tmp();
+    const demo = path.join(config, 'demo.qpairs');
+    expect(startupWorkspace(null, config, demo)).toEqual({ workspace: demo, reason: 'demo' });
+    const gone = path.join(config, 'gone.qpairs');
+    rememberWorkspace(config, gone);
+    expect(startupWorkspace(null, config, demo)).toEqual({ workspace: demo, reason: 'demo', lastMissing: gone });
+    // A path on the command line does not reopen it: nothing to say.
+    expect(startupWorkspace('x.qpairs', config, demo).lastMissing).toBeUndefined();
+    // The demo itself remembered, and deleted: it is made again, as on a first run.
+    rememberWorkspace(config, demo);
+    expect(startupWorkspace(null, config, demo)).toEqual({ workspace: demo, reason: 'demo' });
+  });
+
   it('remembering never throws, even where nothing can be written', () => {
     const file = path.join(tmp(), 'a-file');
     writeFileSync(file, '');

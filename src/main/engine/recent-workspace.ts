@@ -13,8 +13,8 @@ interface RecentFile {
   lastWorkspace?: unknown;
 }
 
-/** The last workspace remembered in configDir, or null (none, unreadable, or the file is gone). */
-export function lastWorkspace(configDir: string): string | null {
+/** The workspace path remembered in configDir, whether or not it is still there (null: none, or unreadable). */
+function rememberedWorkspace(configDir: string): string | null {
   let parsed: RecentFile;
   try {
     parsed = JSON.parse(readFileSync(path.join(configDir, RECENT_FILE), 'utf8')) as RecentFile;
@@ -22,7 +22,13 @@ export function lastWorkspace(configDir: string): string | null {
     return null;
   }
   const p = parsed?.lastWorkspace;
-  return typeof p === 'string' && path.isAbsolute(p) && existsSync(p) ? p : null;
+  return typeof p === 'string' && path.isAbsolute(p) ? p : null;
+}
+
+/** The last workspace remembered in configDir, or null (none, unreadable, or the file is gone). */
+export function lastWorkspace(configDir: string): string | null {
+  const p = rememberedWorkspace(configDir);
+  return p !== null && existsSync(p) ? p : null;
 }
 
 /** Remembers `workspace` (made absolute) as the one to reopen next time. Never throws: a read-only home only loses the memory. */
@@ -42,6 +48,8 @@ export interface StartupChoice {
   workspace: string;
   /** Why this one: named on the command line, reopened from last time, or the demo. */
   reason: 'given' | 'last' | 'demo';
+  /** The demo only: the workspace remembered from last time that is no longer there (moved, renamed or deleted). */
+  lastMissing?: string;
 }
 
 /** The workspace to open at start-up (see the file comment). `given` is resolved against the working directory. */
@@ -49,5 +57,22 @@ export function startupWorkspace(given: string | null, configDir: string, demo: 
   if (given) return { workspace: path.resolve(given), reason: 'given' };
   const last = lastWorkspace(configDir);
   if (last) return { workspace: last, reason: 'last' };
-  return { workspace: demo, reason: 'demo' };
+  const missing = rememberedWorkspace(configDir);
+  return missing === null || missing === path.resolve(demo) ? { workspace: demo, reason: 'demo' } : { workspace: demo, reason: 'demo', lastMissing: missing };
+}
+
+/** What the app tells its user when the workspace it would have reopened is gone (StartupChoice.lastMissing). */
+export function lastMissingNote(missing: string, demo: string): string {
+  return (
+    `The workspace opened last time, ${missing}, is no longer there (moved, renamed or deleted): the demo workspace (${demo}) is open instead. ` +
+    `To open a workspace where it is now, start QPairs with its path (npm start -- PATH).`
+  );
+}
+
+/**
+ * What the app adds when it cannot open the workspace it reopened from last time (a newer QPairs' workspace,
+ * one held by another process…): every start without a path would meet the same refusal, so it says how to open another.
+ */
+export function lastRefusedNote(workspace: string): string {
+  return `QPairs tried ${workspace} because it is the workspace opened last time. To open another, start QPairs with its path (npm start -- PATH).`;
 }

@@ -100,6 +100,14 @@ describe('workspace lock (one process)', () => {
     expect(() => acquireWorkspaceLock(w)).toThrow(/runs on another machine \(elsewhere\).*delete .*w\.qpairs\.lock/s);
   });
 
+  it('a new workspace in a folder that does not exist: the refusal says so (the desktop app locks before creating), not that the folder cannot be written', () => {
+    const missing = path.join(dir, 'no such folder');
+    const attempt = () => acquireWorkspaceLock(path.join(missing, 'x.qpairs'));
+    expect(attempt).toThrow(`the folder ${missing} does not exist (create it first: mkdir -p '${missing}')`);
+    expect(attempt).not.toThrow(/writable|ENOENT/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('waits briefly for a lock file being written, then replaces an unreadable one', () => {
     writeFileSync(`${w}.lock`, '');
     const old = new Date(Date.now() - 60_000);

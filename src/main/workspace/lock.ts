@@ -394,6 +394,11 @@ function tryCreate(file: string, mine: LockFileContent, workspace: string): bool
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
+    // The desktop app locks a new workspace before creating it: a folder that is not there is not one that cannot be written.
+    if (code === 'ENOENT') {
+      const folder = path.dirname(file);
+      throw new QPairsError(`cannot lock workspace ${workspace} for writing: the folder ${folder} does not exist (create it first: mkdir -p ${shellQuote(folder)})`, { file: workspace });
+    }
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : (code ?? (e as Error).message);
     throw new QPairsError(
       `cannot lock workspace ${workspace} for writing: cannot create ${file} (${why}). A workspace is written only where its folder is writable.`,

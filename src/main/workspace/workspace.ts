@@ -70,6 +70,16 @@ export class Workspace extends WorkspaceRuns {
     return out;
   }
 
+  /**
+   * Why this workspace opened read-only and what to do, for its owner on this machine (the desktop app, serve
+   * mode's loopback owner): the reason may name the file, its folder or its -wal/-shm files, so never for a remote caller.
+   */
+  readonlyNotices(): WorkspaceNotice[] {
+    if (!this.readonly) return [];
+    const why = this.readonlyReason ?? 'opened read-only';
+    return [{ kind: 'read-only', message: `This workspace opened read-only (${why}): labels, imports and other changes are refused. Once it can be written, open it again.` }];
+  }
+
   /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */
   recoveredWrite: { what: string; started: string } | null = null;
 

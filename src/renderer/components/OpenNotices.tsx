@@ -24,6 +24,8 @@ const TITLES: Record<WorkspaceNotice['kind'], string> = {
   upgraded: 'Workspace upgraded',
   'import-undone': 'Interrupted import undone',
   'import-left': 'Interrupted import still in this read-only workspace',
+  'last-missing': 'Last workspace not found',
+  'read-only': 'Opened read-only',
 };
 
 export function OpenNotices({ notices }: { notices: readonly WorkspaceNotice[] }): ReactNode {

@@ -33,6 +33,8 @@ const here = import.meta.dirname;
 
 /** The window property through which the host hands main's messages to the page's stand-in ipcRenderer. */
 const DELIVER = '__qpairsFakeElectronDeliver';
+/** The window property through which a test counts the page's ipcRenderer listeners of a channel (listenerCount). */
+export const LISTENERS = '__qpairsFakeElectronListenerCount';
 
 /** One BrowserWindow of the app, as a page. */
 export interface ShellWindow {
@@ -72,6 +74,7 @@ export async function prepareShell(dir: string): Promise<{ mainEntry: string; re
       '  if (window.top !== window) return; // preloads run in the main frame only',
       fakeRenderer,
       `  Object.defineProperty(window, ${JSON.stringify(DELIVER)}, { value: __fakeElectron.deliver, enumerable: false });`,
+      `  Object.defineProperty(window, ${JSON.stringify(LISTENERS)}, { value: (channel) => __fakeElectron.electron.ipcRenderer.listenerCount(channel), enumerable: false });`,
       '  const require = (id) => {',
       "    if (id === 'electron') return __fakeElectron.electron;",
       "    throw new Error(`module not found: ${id} (a sandboxed preload can require only electron)`);",

@@ -111,6 +111,7 @@ async function bundleServer() {
   if (existsSync(demo)) entryPoints.demo = demo;
   entryPoints['recent-workspace'] = path.join(root, 'src/main/engine/recent-workspace.ts');
   entryPoints['upload-limit'] = path.join(root, 'src/main/serve/upload-limit.ts');
+  entryPoints['serve-flags'] = path.join(root, 'src/main/serve/serve-flags.ts');
   await build({
     entryPoints,
     outdir: path.join(root, 'out/serve'),
@@ -126,12 +127,26 @@ async function bundleServer() {
   });
 }
 
+/** The values of --port, --max-trainings and --max-upload-mb, checked as `qpairs serve` checks them (a bad one: a usage error, exit 2). */
+async function serverFlags() {
+  const { uploadLimitBytes } = await import(pathToFileURL(path.join(root, 'out/serve/upload-limit.mjs')).href);
+  const { maxTrainingsFlag, portFlag } = await import(pathToFileURL(path.join(root, 'out/serve/serve-flags.mjs')).href);
+  try {
+    return { port: portFlag(values.port), maxTrainings: maxTrainingsFlag(values['max-trainings']), maxUploadBytes: uploadLimitBytes(values['max-upload-mb']) };
+  } catch (e) {
+    if (e instanceof RangeError) usageError(e.message);
+    throw e;
+  }
+}
+
 try {
+  // The server first: a bad flag value is refused before the app's longer build.
+  await bundleServer();
+  const { port, maxTrainings, maxUploadBytes } = await serverFlags();
   if (values.build || !existsSync(path.join(root, 'out/renderer/index.html'))) {
     console.log('building the app (renderer)…');
     await buildRenderer();
   }
-  await bundleServer();
   const serve = await import(pathToFileURL(path.join(root, 'out/serve/cli-serve.mjs')).href);
 
   // The workspace given, else the last one served or opened in the app, else the demo.
@@ -150,14 +165,6 @@ try {
       const { ensureDemoWorkspace } = await import(pathToFileURL(demoModule).href);
       await ensureDemoWorkspace(workspace);
     }
-  }
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port ${values.port}: not a port number`);
-  const { uploadLimitBytes } = await import(pathToFileURL(path.join(root, 'out/serve/upload-limit.mjs')).href);
-  const maxUploadBytes = uploadLimitBytes(values['max-upload-mb']);
-  const maxTrainings = values['max-trainings'] === undefined ? undefined : Number(values['max-trainings']);
-  if (maxTrainings !== undefined && !(Number.isInteger(maxTrainings) && maxTrainings >= 1)) {
-    throw new Error(`--max-trainings must be a whole number of at least 1 (trainings that run at once), not "${values['max-trainings']}"`);
   }
   const code = await serve.serveWorkspace({
     workspace,

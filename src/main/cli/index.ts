@@ -31,6 +31,7 @@ import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
 import { subcommandError, unknownChoice } from '../../shared/suggest';
 import { versionText } from './version';
+import { maxTrainingsFlag, portFlag } from '../serve/serve-flags';
 import { uploadLimitBytes } from '../serve/upload-limit';
 import { cannotRead } from '../import/reader';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
@@ -335,13 +336,13 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
   takePositionals(positionals, ['W'], 'serve');
-  // Checked before anything starts: out of range, they ended in an internal error and a stack trace.
-  const port = optionalInt(values.port, '--port');
-  if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError(`--port is a port number from 0 to 65535, not ${port}`);
-  const maxTrainings = optionalInt(values['max-trainings'], '--max-trainings');
-  if (maxTrainings !== undefined && maxTrainings < 1) throw new UsageError(`--max-trainings must be at least 1 (trainings that run at once), not ${maxTrainings}`);
+  // Checked before anything starts (as npm run serve checks them): out of range, they ended in an internal error and a stack trace.
+  let port: number | undefined;
+  let maxTrainings: number | undefined;
   let maxUploadBytes: number | undefined;
   try {
+    port = portFlag(values.port);
+    maxTrainings = maxTrainingsFlag(values['max-trainings']);
     maxUploadBytes = uploadLimitBytes(values['max-upload-mb']);
   } catch (e) {
     throw new UsageError((e as Error).message);

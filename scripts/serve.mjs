@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { NODE_BUNDLE, NODE_WORKERS } from './node-bundle.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -105,26 +106,15 @@ async function buildRenderer() {
 
 async function bundleServer() {
   const { build } = await import('esbuild');
-  // The compute worker (agreement reports, comparisons off the server's thread) is found next to the server bundle.
-  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts'), 'compute-worker': path.join(root, 'src/main/engine/compute-worker.ts'), 'segment-worker': path.join(root, 'src/main/bm25/segment-worker.ts'), 'dump-parse-worker': path.join(root, 'src/main/import/dump-parse-worker.ts') };
+  // The workers (trainings, agreement reports and comparisons, an import's parsing and tokenizing off the server's thread) are found next to the server bundle.
+  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts') };
+  for (const [name, file] of Object.entries(NODE_WORKERS)) entryPoints[name] = path.join(root, file);
   const demo = path.join(root, 'src/main/engine/demo.ts');
   if (existsSync(demo)) entryPoints.demo = demo;
   entryPoints['recent-workspace'] = path.join(root, 'src/main/engine/recent-workspace.ts');
   entryPoints['upload-limit'] = path.join(root, 'src/main/serve/upload-limit.ts');
   entryPoints['serve-flags'] = path.join(root, 'src/main/serve/serve-flags.ts');
-  await build({
-    entryPoints,
-    outdir: path.join(root, 'out/serve'),
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  await build({ ...NODE_BUNDLE, entryPoints, outdir: path.join(root, 'out/serve'), splitting: true });
 }
 
 /** The values of --port, --max-trainings and --max-upload-mb, checked as `qpairs serve` checks them (a bad one: a usage error, exit 2). */

@@ -11,7 +11,8 @@ import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models'
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
 import type { SelectedOn } from './selected-on';
-import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
+import { AGGREGATION_RULES, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED } from './stat-defaults';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
@@ -236,8 +237,8 @@ export const commandArgs = {
     annotators: z.array(name).min(2).max(1000).optional(),
     /** Agreement over a subset of the pool's queries (default all). */
     queries: z.array(id).min(1).max(100_000).optional(),
-    bootstrap: z.number().int().min(1).max(100_000).default(1000),
-    seed: z.number().int().default(1),
+    bootstrap: z.number().int().min(1).max(100_000).default(DEFAULT_RESAMPLES),
+    seed: z.number().int().default(DEFAULT_SEED),
   }),
   'review.queue': z.object({
     pool: name,
@@ -255,16 +256,16 @@ export const commandArgs = {
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),
-    metric: z.enum(COMPARE_METRICS).default('AP'),
+    metric: z.enum(COMPARE_METRICS).default(DEFAULT_COMPARE_METRIC),
     annotator: name.optional(),
     /** Omitted = the pool's own convention (issue 24). */
     convention: conventionSchema.optional(),
     ties: tiesSchema.default('pool-order'),
     threshold: z.number().default(1),
-    bootstrap: z.number().int().min(1).max(100_000).default(1000),
-    permutations: z.number().int().min(1).max(1_000_000).default(10_000),
-    seed: z.number().int().default(1),
-    alpha: z.number().gt(0).lt(1).default(0.05),
+    bootstrap: z.number().int().min(1).max(100_000).default(DEFAULT_RESAMPLES),
+    permutations: z.number().int().min(1).max(1_000_000).default(DEFAULT_PERMUTATIONS),
+    seed: z.number().int().default(DEFAULT_SEED),
+    alpha: z.number().gt(0).lt(1).default(DEFAULT_ALPHA),
     baseline: name.optional(),
   }),
   /** The datasheet and the first lines of each file an export would write. */

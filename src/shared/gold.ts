@@ -121,6 +121,8 @@ export const APP_EXPORT_CONTROLS: ExportControls = {
 /** Per-query metrics rankers can be compared on (`eval.compare`). */
 export const COMPARE_METRICS = ['AP', 'RR', 'P@1', 'P@5', 'R-Prec'] as const;
 export type CompareMetric = (typeof COMPARE_METRICS)[number];
+/** The metric a comparison is on unless told (`qpairs eval --compare`, the Compare panel, eval.compare). */
+export const DEFAULT_COMPARE_METRIC: CompareMetric = 'AP';
 
 /** A statistic: a finite number (with an optional note) or null with the reason it is undefined. */
 export type StatView = { value: number; note?: string } | { value: null; reason: string };

@@ -1,4 +1,4 @@
-import { AGGREGATE, COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
+import { AGGREGATE, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import { notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
 import { everyGradeSimilarNote } from '../../../shared/labels';
@@ -63,7 +63,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
   if (values.compare !== undefined) {
     const runs = list(values.compare)!;
     if (runs.length < 2) throw new UsageError('--compare needs at least two runs: R1,R2');
-    const metric = values.metric ?? 'AP';
+    const metric = values.metric ?? DEFAULT_COMPARE_METRIC;
     if (!(COMPARE_METRICS as readonly string[]).includes(metric)) throw new UsageError(`--metric is one of ${COMPARE_METRICS.join(', ')}`);
     const bootstrap = positiveInt(values.bootstrap, '--bootstrap');
     const permutations = positiveInt(values.permutations, '--permutations');

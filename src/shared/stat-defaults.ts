@@ -1,0 +1,15 @@
+/**
+ * What the statistics of agreement reports, comparisons and exports use unless told, for the engine, the CLI
+ * and the screens alike: a screen opens with what `qpairs agreement` and `qpairs eval --compare` use, and
+ * the engine's work estimate counts what will run. Each was written again where it was used (the screens,
+ * the engine's estimate, the export's datasheet, the comparison and the agreement report).
+ */
+
+/** Bootstrap resamples of a 95% confidence interval. */
+export const DEFAULT_RESAMPLES = 1000;
+/** Sign patterns of a paired randomization test (Monte Carlo beyond; exact when 2^n is fewer). */
+export const DEFAULT_PERMUTATIONS = 10_000;
+/** Seed of the resampling (same seed, same data: same intervals and p-values). */
+export const DEFAULT_SEED = 1;
+/** Family-wise significance level of a comparison's Holm correction. */
+export const DEFAULT_ALPHA = 0.05;

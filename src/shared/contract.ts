@@ -12,7 +12,7 @@ import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
 import type { SelectedOn } from './selected-on';
 import { AGGREGATION_RULES, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
-import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED } from './stat-defaults';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_PERMUTATIONS, MAX_RESAMPLES } from './stat-defaults';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
@@ -237,7 +237,7 @@ export const commandArgs = {
     annotators: z.array(name).min(2).max(1000).optional(),
     /** Agreement over a subset of the pool's queries (default all). */
     queries: z.array(id).min(1).max(100_000).optional(),
-    bootstrap: z.number().int().min(1).max(100_000).default(DEFAULT_RESAMPLES),
+    bootstrap: z.number().int().min(1).max(MAX_RESAMPLES).default(DEFAULT_RESAMPLES),
     seed: z.number().int().default(DEFAULT_SEED),
   }),
   'review.queue': z.object({
@@ -262,8 +262,8 @@ export const commandArgs = {
     convention: conventionSchema.optional(),
     ties: tiesSchema.default('pool-order'),
     threshold: z.number().default(1),
-    bootstrap: z.number().int().min(1).max(100_000).default(DEFAULT_RESAMPLES),
-    permutations: z.number().int().min(1).max(1_000_000).default(DEFAULT_PERMUTATIONS),
+    bootstrap: z.number().int().min(1).max(MAX_RESAMPLES).default(DEFAULT_RESAMPLES),
+    permutations: z.number().int().min(1).max(MAX_PERMUTATIONS).default(DEFAULT_PERMUTATIONS),
     seed: z.number().int().default(DEFAULT_SEED),
     alpha: z.number().gt(0).lt(1).default(DEFAULT_ALPHA),
     baseline: name.optional(),

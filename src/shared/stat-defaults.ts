@@ -5,10 +5,12 @@
  * the engine's estimate, the export's datasheet, the comparison and the agreement report).
  */
 
-/** Bootstrap resamples of a 95% confidence interval. */
+/** Bootstrap resamples of a 95% confidence interval, and the most a call (agreement.report, eval.compare) or a screen's field takes. */
 export const DEFAULT_RESAMPLES = 1000;
-/** Sign patterns of a paired randomization test (Monte Carlo beyond; exact when 2^n is fewer). */
+export const MAX_RESAMPLES = 100_000;
+/** Sign patterns of a paired randomization test (Monte Carlo beyond; exact when 2^n is fewer), and the most eval.compare or the Compare panel takes. */
 export const DEFAULT_PERMUTATIONS = 10_000;
+export const MAX_PERMUTATIONS = 1_000_000;
 /** Seed of the resampling (same seed, same data: same intervals and p-values). */
 export const DEFAULT_SEED = 1;
 /** Family-wise significance level of a comparison's Holm correction. */

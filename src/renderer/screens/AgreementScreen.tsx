@@ -9,7 +9,7 @@ import type { IntervalView, PairAgreementView, StatView } from '../../shared/gol
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { counted } from '../../shared/plural';
-import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../shared/stat-defaults';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES } from '../../shared/stat-defaults';
 import { errorMessage, fmtInt } from '../lib/format';
 import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats';
 import { describeLabel } from '../annotate/keys';
@@ -171,7 +171,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
           <PoolSelect testId="agreement-pool" pools={pools} value={pool} onChange={setPool} />
           <label className="inline" title="bootstrap resamples of queries for the 95% CIs">
             Resamples
-            <NumberInput min={1} max={100_000} testId="agreement-bootstrap" value={bootstrap} size={6} onChange={setBootstrap} />
+            <NumberInput min={1} max={MAX_RESAMPLES} testId="agreement-bootstrap" value={bootstrap} size={6} onChange={setBootstrap} />
           </label>
           <label className="inline">
             Seed

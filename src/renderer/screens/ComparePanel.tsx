@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { CompareView, Convention, TieRule } from '../../shared/contract';
 import { COMPARE_METRICS, DEFAULT_COMPARE_METRIC, type CompareMetric } from '../../shared/gold';
 import { describeSelectedOn } from '../../shared/selected-on';
-import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../shared/stat-defaults';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_PERMUTATIONS, MAX_RESAMPLES } from '../../shared/stat-defaults';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { showCI, showP, showPct, showStat } from '../lib/stats';
@@ -130,11 +130,11 @@ export function ComparePanel({
           <summary className="small">resampling</summary>
           <label className="inline small">
             bootstrap
-            <NumberInput min={1} max={100_000} size={6} value={bootstrap} onChange={setBootstrap} testId="compare-bootstrap" />
+            <NumberInput min={1} max={MAX_RESAMPLES} size={6} value={bootstrap} onChange={setBootstrap} testId="compare-bootstrap" />
           </label>
           <label className="inline small">
             permutations
-            <NumberInput min={1} max={1_000_000} size={7} value={permutations} onChange={setPermutations} testId="compare-permutations" />
+            <NumberInput min={1} max={MAX_PERMUTATIONS} size={7} value={permutations} onChange={setPermutations} testId="compare-permutations" />
           </label>
           <label className="inline small">
             seed

@@ -7,7 +7,7 @@ import { ANALYZER_NAMES } from './analyzers';
 import { EVENT_NAMES as CHANNEL_EVENT_NAMES, type ChannelEventName } from './ipc-channels';
 import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceNotice, WorkspaceStats, LabelRecord, RunInfo } from './types';
-import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
+import { MODEL_KINDS, MODEL_NAME_RE, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
 import type { SelectedOn } from './selected-on';
@@ -319,7 +319,7 @@ export const commandArgs = {
   /** Trains a model as a job; it is then stored and every pool is scored with it (run = name). */
   'models.train': z.object({
     model: z.enum(MODEL_KINDS),
-    name: z.string().regex(/^[A-Za-z0-9][\w.+-]{0,99}$/, 'letters, digits, . _ + - (starting with a letter or digit)'),
+    name: z.string().regex(MODEL_NAME_RE, 'letters, digits, . _ + - (starting with a letter or digit)'),
     trainPools: z.array(name).max(100).default([]),
     devPool: name.optional(),
     epochs: z.number().int().min(1).max(1000).optional(),

@@ -3,6 +3,9 @@ import type { SelectedOn } from './selected-on';
 
 export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
 
+/** A model's name (models.train, qpairs train --name, the Models form): letters, digits, . _ + -, up to 100, starting with a letter or digit. */
+export const MODEL_NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
+
 /** One progress report of a training run: what the trainers send and the Models screen shows. */
 export interface TrainProgressView {
   epoch: number;

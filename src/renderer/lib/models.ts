@@ -3,7 +3,7 @@
  * rule, without importing zod), the live trace of a training job built from `train.progress`
  * events, and chart series of a trace or of a stored model's epoch history.
  */
-import { MODEL_KINDS, preparingStep, type ModelInfoView, type TrainProgressEvent, type TrainProgressView } from '../../shared/models';
+import { MODEL_KINDS, MODEL_NAME_RE, preparingStep, type ModelInfoView, type TrainProgressEvent, type TrainProgressView } from '../../shared/models';
 import type { Series } from '../components/LineChart';
 import { fmtMetric } from './format';
 
@@ -24,9 +24,6 @@ export const MODEL_HELP: Record<ModelKind, string> = {
   dae: 'denoising auto-encoder over the bag of words: cosine of the learned semantic codes (a feature for the fused ranker)',
   hnil: 'HNIL: LSTM text encoding joined with DeepWalk embeddings of the asker, category and answerers graph; needs askers and categories',
 };
-
-/** The contract's rule for models.train's `name` (src/shared/contract.ts). */
-export const MODEL_NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
 
 /**
  * Why a model name is not acceptable, or null when it is: letters, digits, . _ + -, starting with

@@ -98,3 +98,14 @@ export function describeSettings(config: Record<string, unknown> | undefined): s
     .map(([k, v]) => `${k} ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
     .join(', ');
 }
+
+/**
+ * The head of a model's CV figure, for `qpairs train`, `qpairs models list` and the Models screen alike:
+ * "grouped CV MAP 76.51 (95% CI 72.10–80.92), MRR 80.09 (95% CI 73.73–86.44): 5 folds × 3 repeats"
+ * (percent, two decimals; a CI left out when there is none). Each surface adds what it says after it.
+ */
+export function describeCvFigures(cv: Pick<NonNullable<ModelInfoView['training']['cv']>, 'MAP' | 'MRR' | 'ci' | 'folds' | 'repeats'>): string {
+  const pct = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(2) : '—');
+  const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${pct(c[0])}–${pct(c[1])})` : '');
+  return `grouped CV MAP ${pct(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${pct(cv.MRR)}${ci(cv.ci.MRR)}: ${cv.folds} folds × ${cv.repeats} repeat${cv.repeats === 1 ? '' : 's'}`;
+}

@@ -25,7 +25,7 @@ import { cmdCorpus } from './commands/corpus';
 import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
 import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
-import { closeWorkspace, commandWorkspace, openWorkspace, setCommandLine } from './commands/common';
+import { closeWorkspace, commandWorkspace, json, openWorkspace, setCommandLine } from './commands/common';
 import { asksForHelp, COMMAND_USAGE, commandName, commandUsage, SUBCOMMANDS, subcommandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
@@ -35,10 +35,6 @@ import { maxTrainingsFlag, portFlag } from '../serve/serve-flags';
 import { uploadLimitBytes } from '../serve/upload-limit';
 import { cannotRead } from '../import/reader';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
-
-function json(o: unknown): string {
-  return JSON.stringify(o, null, 2);
-}
 
 async function cmdInit(argv: string[], out: Out): Promise<number> {
   const { positionals } = parse(argv, {});

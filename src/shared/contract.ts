@@ -64,10 +64,13 @@ const evalCounting = {
   partial: z.boolean().default(false),
 };
 
+/** An upload's id as serve mode's upload store makes them (a UUID) and looks them up (src/main/serve/uploads.ts). */
+export const UPLOAD_ID_RE = /^[a-f0-9-]{8,64}$/;
+
 /** A file for an import: a path on the engine's machine, or an upload made over HTTP in serve mode. */
 export const importSourceSchema = z.union([
   z.object({ path: z.string().min(1) }),
-  z.object({ uploadId: z.string().regex(/^[a-f0-9-]{8,64}$/), name: z.string().min(1).max(500) }),
+  z.object({ uploadId: z.string().regex(UPLOAD_ID_RE), name: z.string().min(1).max(500) }),
 ]);
 export type ImportSource = z.infer<typeof importSourceSchema>;
 

@@ -23,8 +23,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { NotFoundError, QPairsError } from '../errors';
 import { pidAlive } from '../workspace/lock';
+import { UPLOAD_ID_RE } from '../../shared/contract';
 
-export const UPLOAD_ID_RE = /^[a-f0-9-]{8,64}$/;
 /** Total size of one store's uploads (default quota). */
 export const DEFAULT_UPLOAD_QUOTA = 4 * 1024 ** 3;
 /** Directory names of per-instance upload directories: `<pid>-<hex>`. */

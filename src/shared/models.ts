@@ -109,3 +109,17 @@ export function describeCvFigures(cv: Pick<NonNullable<ModelInfoView['training']
   const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${pct(c[0])}–${pct(c[1])})` : '');
   return `grouped CV MAP ${pct(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${pct(cv.MRR)}${ci(cv.ci.MRR)}: ${cv.folds} folds × ${cv.repeats} repeat${cv.repeats === 1 ? '' : 's'}`;
 }
+
+/**
+ * The progress note of a training waiting for a slot of the training queue (a model's training or a live
+ * retrain): "queued: 2 trainings ahead (at most 1 at once)". The Live panel tells a waiting retrain by it
+ * (isQueuedTrainingNote), and says it itself, without `max`, from a status loaded while one waits.
+ */
+export function queuedTrainingNote(ahead: number, max?: number): string {
+  return `queued: ${ahead} training${ahead === 1 ? '' : 's'} ahead${max === undefined ? '' : ` (at most ${max} at once)`}`;
+}
+
+/** Whether a training's progress note is queuedTrainingNote's. */
+export function isQueuedTrainingNote(note: string): boolean {
+  return note.startsWith('queued:');
+}

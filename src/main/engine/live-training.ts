@@ -16,6 +16,7 @@
  */
 import type { LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
+import { queuedTrainingNote } from '../../shared/models';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
 import { retrainLive, type LiveRetrain } from '../training/live-retrain';
@@ -94,7 +95,7 @@ export class LiveTrainer {
         const queue = this.engine.trainings;
         release = await queue.acquire(ctx.signal, (ahead) => {
           this.queued.set(pool, ahead);
-          ctx.progress(0, 1, `queued: ${ahead} training${ahead === 1 ? '' : 's'} ahead (at most ${queue.max} at once)`);
+          ctx.progress(0, 1, queuedTrainingNote(ahead, queue.max));
         });
         this.queued.delete(pool);
         // What it trains on is read now that it runs: labels and settings that changed while it waited count.

@@ -32,6 +32,11 @@ export function isReservedAnnotatorName(name: string): boolean {
   return name.trim().startsWith('@');
 }
 
+/** Why a reserved name (isReservedAnnotatorName) is refused as a person's, as every surface says it. */
+export function reservedAnnotatorNameError(name: string): string {
+  return `annotator names starting with "@" are reserved ("${name}")`;
+}
+
 /**
  * How a pool's annotators' labels combine into the aggregate (see src/main/gold/rules.ts). "?"
  * (unsure) is a vote for no value: a pair with one is never `agreed` and goes to Review.

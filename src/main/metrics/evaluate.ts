@@ -303,11 +303,13 @@ export function aggregate(perQuery: QueryResult[], ks: readonly number[] = DEFAU
   } as RunEvaluation;
   const rec = out as unknown as Record<string, number>;
   for (let j = 0; j < names.length; j++) rec[names[j]] = included === 0 ? 0 : sums[j] / included;
-  if (included === 0) {
-    out.note =
-      perQuery.length === 0 ? 'no query given; all means are 0' : 'no query has a relevant candidate (convention skip); all means are 0';
-  }
+  if (included === 0) out.note = noQueryEvaluatedNote(perQuery.length);
   return out;
+}
+
+/** Why a run's means are all 0 when no query was evaluated (this file's and incremental.ts's): none was given, or none had a relevant candidate. */
+export function noQueryEvaluatedNote(queriesGiven: number): string {
+  return queriesGiven === 0 ? 'no query given; all means are 0' : 'no query has a relevant candidate (convention skip); all means are 0';
 }
 
 /**

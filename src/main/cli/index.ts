@@ -6,7 +6,7 @@ import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { restoreAdvice, shellQuote } from '../workspace/db';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
-import { parse, requireString, optionalInt, table, takePositionals, UsageError } from './args';
+import { parse, parseConvention, requireString, optionalInt, table, takePositionals, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { isQueryOrder, orderAtRandomReason, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import { counted } from '../../shared/plural';
@@ -125,13 +125,6 @@ function parseOrder(x: string | undefined): QueryOrder | undefined {
   if (x === undefined) return undefined;
   if (!isQueryOrder(x)) throw new UsageError(unknownChoice('order', x, QUERY_ORDERS));
   return x;
-}
-
-/** --convention skip|zero (issue 24: a pool's evaluation convention), or undefined when not given. */
-function parseConvention(v: string | undefined): 'skip' | 'zero' | undefined {
-  if (v === undefined) return undefined;
-  if (v !== 'skip' && v !== 'zero') throw new UsageError('--convention is skip or zero');
-  return v;
 }
 
 /** "true"/"false" (also on/off, yes/no) for a flag such as --blind. */

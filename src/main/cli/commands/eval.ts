@@ -10,7 +10,7 @@ import { describeOverlap } from '../../training/trained-on';
 import { describeSelectedOn, type SelectedOn } from '../../../shared/selected-on';
 import { putStat } from '../../gold';
 import { compareRunsFlagged } from '../../engine/compute-task';
-import { parse, requireString, table, takePositionals, UsageError } from '../args';
+import { parse, parseConvention, requireString, table, takePositionals, UsageError } from '../args';
 import { fmtP, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
 /**
@@ -48,8 +48,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
   });
   const pool = requireString(values.pool, '--pool P');
   // Omitted: the pool's own convention (issue 24; SemEval imports zero, AskUbuntu pools skip).
-  const convention = values.convention as 'skip' | 'zero' | undefined;
-  if (convention !== undefined && convention !== 'skip' && convention !== 'zero') throw new UsageError('--convention is skip or zero');
+  const convention = parseConvention(values.convention);
   const ties = values.ties ?? 'pool-order';
   if (ties !== 'pool-order' && ties !== 'trec-eval') throw new UsageError('--ties is pool-order or trec-eval');
   const threshold = numberFlag(values.threshold, '--threshold') ?? 1;

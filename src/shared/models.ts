@@ -30,6 +30,11 @@ export function preparingStep(p: TrainProgressView): string | null {
   return p.phase !== undefined && p.epoch === 0 && p.steps === 0 ? p.phase : null;
 }
 
+/** What a training is at in a report, as the engine's, the CLI's and the folds' progress say it: its phase, else "epoch 2/5". */
+export function trainingStep(p: Pick<TrainProgressView, 'phase' | 'epoch' | 'epochs'>): string {
+  return p.phase ?? `epoch ${p.epoch}/${p.epochs}`;
+}
+
 export interface ModelInfoView {
   name: string;
   kind: string;

@@ -9,7 +9,7 @@ import { listModels, type TrainingInfo } from '../../training/store';
 import type { Workspace } from '../../workspace/workspace';
 import { parse, requireString, optionalInt, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../../../shared/suggest';
-import { describeCvFigures } from '../../../shared/models';
+import { describeCvFigures, trainingStep } from '../../../shared/models';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
 import { preparingPhase, trainLogLine } from '../train-log';
@@ -176,7 +176,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
           onProgress: (p) => {
             const preparing = preparingPhase(p);
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
-            bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
+            bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${trainingStep(p)} loss ${p.loss.toFixed(4)}${dev}`);
             // Where the bar is not drawn (a log, a pipe): a line per preparing step begun and per epoch
             // ended, skip-gram pre-training's included (a minute of silence before the first epoch line).
             if (logLines) {

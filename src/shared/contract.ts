@@ -12,7 +12,8 @@ import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
 import type { SelectedOn } from './selected-on';
 import { AGGREGATION_RULES, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
-import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_PERMUTATIONS, MAX_RESAMPLES } from './stat-defaults';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TIES, MAX_PERMUTATIONS, MAX_RESAMPLES } from './stat-defaults';
+import { DEFAULT_RELEVANCE_THRESHOLD } from './labels';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
@@ -55,8 +56,8 @@ const evalCounting = {
   annotator: name.optional(),
   /** Omitted = the pool's own convention (PoolInfo.convention; issue 24). */
   convention: conventionSchema.optional(),
-  ties: tiesSchema.default('pool-order'),
-  threshold: z.number().default(1),
+  ties: tiesSchema.default(DEFAULT_TIES),
+  threshold: z.number().default(DEFAULT_RELEVANCE_THRESHOLD),
   /**
    * Issue 13: also count partially labeled queries (at least one label from the source), their
    * unlabeled candidates as non-relevant. Default false: only fully labeled queries count.
@@ -199,7 +200,7 @@ export const commandArgs = {
   'live.retrain': z.object({ pool: name }),
   'eval.pool': z.object({ pool: name, ...evalCounting }),
   /** Ties and threshold as the table's (eval.pool) so the drill-down's orders and AP are the table's. */
-  'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional(), ties: tiesSchema.default('pool-order'), threshold: z.number().default(1) }),
+  'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional(), ties: tiesSchema.default(DEFAULT_TIES), threshold: z.number().default(DEFAULT_RELEVANCE_THRESHOLD) }),
   // ---------------------------------------------------------------- gold workflow (src/main/gold, src/main/export)
   /** Adds an annotator (or sets the role of an existing one). Not allowed to serve-mode tokens. */
   'annotator.add': z.object({ name, role: annotatorRole.optional() }),
@@ -263,8 +264,8 @@ export const commandArgs = {
     annotator: name.optional(),
     /** Omitted = the pool's own convention (issue 24). */
     convention: conventionSchema.optional(),
-    ties: tiesSchema.default('pool-order'),
-    threshold: z.number().default(1),
+    ties: tiesSchema.default(DEFAULT_TIES),
+    threshold: z.number().default(DEFAULT_RELEVANCE_THRESHOLD),
     bootstrap: z.number().int().min(1).max(MAX_RESAMPLES).default(DEFAULT_RESAMPLES),
     permutations: z.number().int().min(1).max(MAX_PERMUTATIONS).default(DEFAULT_PERMUTATIONS),
     seed: z.number().int().default(DEFAULT_SEED),

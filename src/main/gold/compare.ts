@@ -8,7 +8,8 @@
  */
 import type { CompareMetric, CompareView, IntervalView, StatView } from '../../shared/gold';
 import { COMPARE_METRICS, DEFAULT_COMPARE_METRIC } from '../../shared/gold';
-import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../shared/stat-defaults';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TIES } from '../../shared/stat-defaults';
+import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
 import { evalLabelSource, poolLabels } from './pool-labels';
 import { NotFoundError, QPairsError } from '../errors';
 import { countScored, evaluateRankedQuery, hasUniformScores, rankIndices, type EvalOptions } from '../metrics';
@@ -92,8 +93,8 @@ export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptio
   if (o.baseline !== undefined && !o.runs.includes(o.baseline)) throw new QPairsError(`the baseline "${o.baseline}" is not among the compared runs`);
   const annotator = evalLabelSource(ws, pool, o.annotator);
   const convention = o.convention ?? ws.poolConvention(pool); // issue 24: the pool's own unless given
-  const ties = o.ties ?? 'pool-order';
-  const threshold = o.threshold ?? 1;
+  const ties = o.ties ?? DEFAULT_TIES;
+  const threshold = o.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
   const resamples = o.bootstrap ?? DEFAULT_RESAMPLES;
   const permutations = o.permutations ?? DEFAULT_PERMUTATIONS;
   const seed = o.seed ?? DEFAULT_SEED;

@@ -2,6 +2,7 @@ import { AGGREGATE, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, type CompareMetric,
 import type { PoolEvaluation } from '../../../shared/contract';
 import { notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
 import { everyGradeSimilarNote } from '../../../shared/labels';
+import { DEFAULT_TIES } from '../../../shared/stat-defaults';
 import { counted } from '../../../shared/plural';
 import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
@@ -49,7 +50,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
   const pool = requireString(values.pool, '--pool P');
   // Omitted: the pool's own convention (issue 24; SemEval imports zero, AskUbuntu pools skip).
   const convention = parseConvention(values.convention);
-  const ties = values.ties ?? 'pool-order';
+  const ties = values.ties ?? DEFAULT_TIES;
   if (ties !== 'pool-order' && ties !== 'trec-eval') throw new UsageError('--ties is pool-order or trec-eval');
   const threshold = numberFlag(values.threshold, '--threshold') ?? 1;
   const compareOnly = ['metric', 'bootstrap', 'permutations', 'seed', 'baseline'] as const;

@@ -14,6 +14,7 @@ import type { SelectedOn } from './selected-on';
 import { AGGREGATION_RULES, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
 import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TIES, MAX_PERMUTATIONS, MAX_RESAMPLES } from './stat-defaults';
 import { DEFAULT_RELEVANCE_THRESHOLD } from './labels';
+import { DEFAULT_POOL_DEPTH, MAX_POOL_DEPTH, MAX_POOL_SAMPLE } from './pool-limits';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
@@ -105,8 +106,8 @@ export const commandArgs = {
     .object({
       name,
       queries: z.array(id).max(100_000).optional(),
-      sample: z.object({ n: z.number().int().min(1).max(100_000), seed: z.number().int() }).optional(),
-      depth: z.number().int().min(1).max(1000).default(20),
+      sample: z.object({ n: z.number().int().min(1).max(MAX_POOL_SAMPLE), seed: z.number().int() }).optional(),
+      depth: z.number().int().min(1).max(MAX_POOL_DEPTH).default(DEFAULT_POOL_DEPTH),
       scheme: scheme.default('binary'),
       /** Whether the pool's annotators label blind (default on; see commandRoles). */
       blind: z.boolean().default(true),

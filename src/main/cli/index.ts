@@ -35,6 +35,7 @@ import { maxTrainingsFlag, portFlag } from '../serve/serve-flags';
 import { uploadLimitBytes } from '../serve/upload-limit';
 import { cannotRead } from '../import/reader';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
+import { DEFAULT_POOL_DEPTH } from '../../shared/pool-limits';
 
 async function cmdInit(argv: string[], out: Out): Promise<number> {
   const { positionals } = parse(argv, {});
@@ -238,7 +239,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   if (values.analyzer !== undefined && !isAnalyzerName(values.analyzer)) throw new UsageError(unknownChoice('analyzer', values.analyzer, ANALYZER_NAMES));
   const sample = optionalInt(values.sample, '--sample');
   const seed = optionalInt(values.seed, '--seed');
-  const depth = optionalInt(values.depth, '--depth') ?? 20;
+  const depth = optionalInt(values.depth, '--depth') ?? DEFAULT_POOL_DEPTH;
   if ((values.queries ? 1 : 0) + (sample !== undefined ? 1 : 0) !== 1) throw new UsageError('give either --queries FILE or --sample N --seed S');
   if (sample !== undefined && seed === undefined) throw new UsageError('--sample needs --seed S (so the sample can be reproduced)');
   if (sample !== undefined && sample < 1) throw new UsageError('--sample must be at least 1');

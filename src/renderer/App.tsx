@@ -45,7 +45,18 @@ export function App(): ReactNode {
   // workspace has a pool, else the first screen of the role (Workspace for the owner, to import).
   const tab: Tab | null = !role ? null : wanted !== null ? resolveTab(role, wanted) : pools === null ? null : resolveTab(role, pools.length > 0 ? 'annotate' : null);
   const [poolsError, setPoolsError] = useState<string | null>(null);
-  const [pool, setPool] = useStoredString('qpairs.pool', '');
+  const [pool, storePool] = useStoredString('qpairs.pool', '');
+  // The pool chosen last, at once: an effect of an earlier render (a pool list just read) can run
+  // after a choice and before its render, and must not take the pool it saw for the current one.
+  const poolNow = useRef(pool);
+  poolNow.current = pool;
+  const setPool = useCallback(
+    (p: string) => {
+      poolNow.current = p;
+      storePool(p);
+    },
+    [storePool],
+  );
   const [storedAnnotator, setAnnotator] = useStoredString('qpairs.annotator', '');
   const [lastQueryId, setLastQueryId] = useState('');
   const [reviewFocus, setReviewFocus] = useState<ReviewFocus | null>(null);
@@ -94,8 +105,6 @@ export function App(): ReactNode {
   // Issue 23: a token's annotator starts in their next assigned pool with work left, a judge in the
   // next pool with disagreements to settle (lib/next-work.ts).
   const startedIn = useRef(false);
-  const poolNow = useRef(pool);
-  poolNow.current = pool;
   useEffect(() => {
     if (startedIn.current || (role !== 'annotator' && role !== 'judge') || !lockedAnnotator || !pools?.length) return;
     // Not before the pool selected is one of these (the effect below puts the first there when none
@@ -114,7 +123,7 @@ export function App(): ReactNode {
   // while her page was open kept showing it, and each key gave a label the engine refused). Not on
   // a failed first read of the pools (the pool remembered stays for when they load).
   useEffect(() => {
-    if (!pools || poolsError !== null || pools.some((p) => p.name === pool)) return;
+    if (!pools || poolsError !== null || pools.some((p) => p.name === poolNow.current)) return;
     setPool(pools[0]?.name ?? '');
   }, [pools, poolsError, pool, setPool]);
 

@@ -142,3 +142,43 @@ test('what is typed in the assign form before the pool\'s plan is read stays: a 
     await page.unroute('**/api/invoke');
   }
 });
+
+test('a pool chosen while its plan is still being read does not keep the previous pool\'s overlap', async () => {
+  // team.spec once assigned a new open pool "per query": the form still held the pool before's plan.
+  const page = served.page;
+  const assigned = await page.request.post('/api/invoke', {
+    headers: { 'X-QPairs': '1' },
+    data: { command: 'pool.assign', args: { pool: 'dev', annotators: ['ann1', 'ann2', 'ann3'], perQuery: 2, seed: 5 } },
+  });
+  expect(assigned.status()).toBe(200);
+  await page.goto('/#pools');
+  await page.reload();
+  await page.getByTestId('team-pool').selectOption('dev');
+  await expect(page.getByTestId('assign-mode-k')).toBeChecked();
+  await expect(page.getByTestId('assign-annotators')).toHaveValue('ann1, ann2, ann3');
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let heldReads = 0;
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { pool?: string } } | null;
+    if (body?.command === 'pool.assignment' && body.args?.pool === 'p') {
+      heldReads++;
+      await held;
+    }
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.getByTestId('team-pool').selectOption('p');
+    await expect.poll(() => heldReads).toBeGreaterThan(0);
+    await expect(page.getByTestId('assign-mode-full'), 'p is open: everyone on every query until its plan says otherwise').toBeChecked();
+    await page.getByTestId('assign-annotators').fill('ann9');
+    release();
+    await expect(page.getByTestId('assignment-mode')).toHaveAttribute('data-mode', 'open');
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await expect(page.getByTestId('assign-annotators')).toHaveValue('ann9');
+    await expect(page.getByTestId('assign-mode-full')).toBeChecked();
+  } finally {
+    release();
+    await page.unroute('**/api/invoke');
+  }
+});

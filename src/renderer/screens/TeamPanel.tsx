@@ -131,10 +131,15 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   useEffect(refresh, [refresh]);
 
   // Prefill the assignment form from the pool's current plan when the pool changes, unless the
-  // user has begun typing for this pool before the plan's read came back.
+  // user has begun typing for this pool before the plan's read came back. Until then the form is
+  // an open pool's (no names, everyone on every query): the previous pool's names and overlap are
+  // not this pool's, and assigning before the read must not take them.
   const editedPool = useRef<string | null>(null);
-  useEffect(() => () => {
+  useEffect(() => {
     editedPool.current = null;
+    setNamesPool(null);
+    setNames('');
+    setMode('full');
   }, [pool]);
   const edited =
     <T,>(set: (v: T) => void) =>

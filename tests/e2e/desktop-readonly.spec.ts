@@ -1,7 +1,8 @@
 /**
  * A workspace that opens read-only in the desktop app (through the fake Electron shell): the forms
- * that would change it — import, new pool, train a model — are replaced by one line saying why, while
- * what can be read stays (statistics, the pools table, the models). Before, the forms were offered and
+ * that would change it — import, new pool, train a model — are replaced by one line saying why, and
+ * Annotate says labels cannot be given, while what can be read stays (statistics, the pools table,
+ * the models, the pool's queries). Before, the forms were offered and
  * their action was then refused as read-only.
  *
  * Read-only as a user meets it: the file not writable. As root (chmod does not stop root) that takes
@@ -61,6 +62,11 @@ test('a read-only workspace offers no import, new pool or training form: one lin
     await page.getByTestId('tab-models').click();
     await expect(page.getByTestId('train-readonly')).toContainText('so training a model cannot be done here');
     await expect(page.getByTestId('model-train')).toHaveCount(0);
+
+    // Annotate still shows the pool's queries; the note says labels cannot be given.
+    await page.getByTestId('tab-annotate').click();
+    await expect(page.getByTestId('annotate-readonly')).toContainText('so labeling cannot be done here');
+    await expect(page.getByTestId('annotate-pool')).toHaveValue('big');
   } finally {
     writableAgain();
   }

@@ -2,13 +2,11 @@
 // Runs from `npm install` (the `prepare` script) so `npx qpairs` works right after install.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { NODE_BUNDLE, NODE_WORKERS } from './node-bundle.mjs';
 
 const entries = {
   qpairs: 'src/main/cli/index.ts',
-  'train-worker': 'src/main/training/train-worker.ts',
-  'compute-worker': 'src/main/engine/compute-worker.ts',
-  'segment-worker': 'src/main/bm25/segment-worker.ts',
-  'dump-parse-worker': 'src/main/import/dump-parse-worker.ts',
+  ...NODE_WORKERS,
   'bench-models': 'scripts/bench/models.ts',
   'bench-semeval-models': 'scripts/bench/semeval-models.ts',
   'bench-bm25': 'scripts/bench/bm25.ts',
@@ -21,15 +19,4 @@ const entries = {
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
 
-await build({
-  entryPoints,
-  outdir: 'out/node',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
-});
+await build({ ...NODE_BUNDLE, entryPoints, outdir: 'out/node' });

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { NODE_BUNDLE, NODE_WORKERS } from './node-bundle.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -105,33 +106,37 @@ async function buildRenderer() {
 
 async function bundleServer() {
   const { build } = await import('esbuild');
-  // The compute worker (agreement reports, comparisons off the server's thread) is found next to the server bundle.
-  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts'), 'compute-worker': path.join(root, 'src/main/engine/compute-worker.ts'), 'segment-worker': path.join(root, 'src/main/bm25/segment-worker.ts'), 'dump-parse-worker': path.join(root, 'src/main/import/dump-parse-worker.ts') };
+  // The workers (trainings, agreement reports and comparisons, an import's parsing and tokenizing off the server's thread) are found next to the server bundle.
+  const entryPoints = { 'cli-serve': path.join(root, 'src/main/serve/cli-serve.ts') };
+  for (const [name, file] of Object.entries(NODE_WORKERS)) entryPoints[name] = path.join(root, file);
   const demo = path.join(root, 'src/main/engine/demo.ts');
   if (existsSync(demo)) entryPoints.demo = demo;
   entryPoints['recent-workspace'] = path.join(root, 'src/main/engine/recent-workspace.ts');
   entryPoints['upload-limit'] = path.join(root, 'src/main/serve/upload-limit.ts');
-  await build({
-    entryPoints,
-    outdir: path.join(root, 'out/serve'),
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  entryPoints['serve-flags'] = path.join(root, 'src/main/serve/serve-flags.ts');
+  await build({ ...NODE_BUNDLE, entryPoints, outdir: path.join(root, 'out/serve'), splitting: true });
+}
+
+/** The values of --port, --max-trainings and --max-upload-mb, checked as `qpairs serve` checks them (a bad one: a usage error, exit 2). */
+async function serverFlags() {
+  const { uploadLimitBytes } = await import(pathToFileURL(path.join(root, 'out/serve/upload-limit.mjs')).href);
+  const { maxTrainingsFlag, portFlag } = await import(pathToFileURL(path.join(root, 'out/serve/serve-flags.mjs')).href);
+  try {
+    return { port: portFlag(values.port), maxTrainings: maxTrainingsFlag(values['max-trainings']), maxUploadBytes: uploadLimitBytes(values['max-upload-mb']) };
+  } catch (e) {
+    if (e instanceof RangeError) usageError(e.message);
+    throw e;
+  }
 }
 
 try {
+  // The server first: a bad flag value is refused before the app's longer build.
+  await bundleServer();
+  const { port, maxTrainings, maxUploadBytes } = await serverFlags();
   if (values.build || !existsSync(path.join(root, 'out/renderer/index.html'))) {
     console.log('building the app (renderer)…');
     await buildRenderer();
   }
-  await bundleServer();
   const serve = await import(pathToFileURL(path.join(root, 'out/serve/cli-serve.mjs')).href);
 
   // The workspace given, else the last one served or opened in the app, else the demo.
@@ -151,14 +156,6 @@ try {
       const { ensureDemoWorkspace } = await import(pathToFileURL(demoModule).href);
       await ensureDemoWorkspace(workspace);
     }
-  }
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port ${values.port}: not a port number`);
-  const { uploadLimitBytes } = await import(pathToFileURL(path.join(root, 'out/serve/upload-limit.mjs')).href);
-  const maxUploadBytes = uploadLimitBytes(values['max-upload-mb']);
-  const maxTrainings = values['max-trainings'] === undefined ? undefined : Number(values['max-trainings']);
-  if (maxTrainings !== undefined && !(Number.isInteger(maxTrainings) && maxTrainings >= 1)) {
-    throw new Error(`--max-trainings must be a whole number of at least 1 (trainings that run at once), not "${values['max-trainings']}"`);
   }
   const code = await serve.serveWorkspace({
     workspace,

@@ -57,7 +57,8 @@ import {
   type LuceneResult,
 } from './bench-common';
 import { checkOptions, exitOnUsageError } from './bench-options';
-import { mulberry32, writeStackExchangeDump } from './se-dump';
+import { writeStackExchangeDump } from './se-dump';
+import { mulberry32 } from '../../src/main/stats/random';
 
 const K = 20;
 

@@ -10,7 +10,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { readRealTexts, type RealTexts } from './real-text';
-import { datePicker, FileSink, mulberry32, ownerPicker, textModel } from './se-dump';
+import { datePicker, FileSink, ownerPicker, textModel } from './se-dump';
+import { mulberry32 } from '../../src/main/stats/random';
 
 export interface QuestionsCorpusOptions {
   questions: number;

@@ -58,7 +58,7 @@ import { BenchUsageError, checkOptions, exitOnUsageError } from './bench-options
 import { readRealTexts } from './real-text';
 import { corpusQuestionId, writeQuestionsCorpus } from './questions-corpus';
 import { renderScaleSvg, formatCount, type ChartPanel, type ChartSeries, type ScaleChart } from './scale-svg';
-import { mulberry32 } from './se-dump';
+import { mulberry32 } from '../../src/main/stats/random';
 
 const K = 20;
 const WARMUP = 50;

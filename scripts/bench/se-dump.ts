@@ -20,6 +20,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { readRealTexts, type RealTexts } from './real-text';
 import { checkOptions, exitOnUsageError } from './bench-options';
+import { mulberry32 } from '../../src/main/stats/random';
 
 export interface DumpOptions {
   questions: number;
@@ -39,17 +40,6 @@ export interface DumpSummary {
   /** Post ids of the questions, in order. */
   questionIds: Int32Array;
   bytes: number;
-}
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;

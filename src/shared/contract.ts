@@ -7,11 +7,14 @@ import { ANALYZER_NAMES } from './analyzers';
 import { EVENT_NAMES as CHANNEL_EVENT_NAMES, type ChannelEventName } from './ipc-channels';
 import { z } from 'zod';
 import type { PoolInfo, Question, WorkspaceNotice, WorkspaceStats, LabelRecord, RunInfo } from './types';
-import { MODEL_KINDS, type ModelsView, type TrainProgressEvent } from './models';
+import { MODEL_KINDS, MODEL_NAME_RE, type ModelsView, type TrainProgressEvent } from './models';
 import { QUERY_ORDERS, type LabelOrderStanding } from './label-order';
 import { LIVE_MODELS, type LiveStatus } from './live';
 import type { SelectedOn } from './selected-on';
-import { AGGREGATION_RULES, COMPARE_METRICS, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
+import { AGGREGATION_RULES, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TIES, MAX_PERMUTATIONS, MAX_RESAMPLES } from './stat-defaults';
+import { DEFAULT_RELEVANCE_THRESHOLD } from './labels';
+import { DEFAULT_POOL_DEPTH, MAX_POOL_DEPTH, MAX_POOL_SAMPLE } from './pool-limits';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
 import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
@@ -54,8 +57,8 @@ const evalCounting = {
   annotator: name.optional(),
   /** Omitted = the pool's own convention (PoolInfo.convention; issue 24). */
   convention: conventionSchema.optional(),
-  ties: tiesSchema.default('pool-order'),
-  threshold: z.number().default(1),
+  ties: tiesSchema.default(DEFAULT_TIES),
+  threshold: z.number().default(DEFAULT_RELEVANCE_THRESHOLD),
   /**
    * Issue 13: also count partially labeled queries (at least one label from the source), their
    * unlabeled candidates as non-relevant. Default false: only fully labeled queries count.
@@ -63,10 +66,13 @@ const evalCounting = {
   partial: z.boolean().default(false),
 };
 
+/** An upload's id as serve mode's upload store makes them (a UUID) and looks them up (src/main/serve/uploads.ts). */
+export const UPLOAD_ID_RE = /^[a-f0-9-]{8,64}$/;
+
 /** A file for an import: a path on the engine's machine, or an upload made over HTTP in serve mode. */
 export const importSourceSchema = z.union([
   z.object({ path: z.string().min(1) }),
-  z.object({ uploadId: z.string().regex(/^[a-f0-9-]{8,64}$/), name: z.string().min(1).max(500) }),
+  z.object({ uploadId: z.string().regex(UPLOAD_ID_RE), name: z.string().min(1).max(500) }),
 ]);
 export type ImportSource = z.infer<typeof importSourceSchema>;
 
@@ -100,8 +106,8 @@ export const commandArgs = {
     .object({
       name,
       queries: z.array(id).max(100_000).optional(),
-      sample: z.object({ n: z.number().int().min(1).max(100_000), seed: z.number().int() }).optional(),
-      depth: z.number().int().min(1).max(1000).default(20),
+      sample: z.object({ n: z.number().int().min(1).max(MAX_POOL_SAMPLE), seed: z.number().int() }).optional(),
+      depth: z.number().int().min(1).max(MAX_POOL_DEPTH).default(DEFAULT_POOL_DEPTH),
       scheme: scheme.default('binary'),
       /** Whether the pool's annotators label blind (default on; see commandRoles). */
       blind: z.boolean().default(true),
@@ -195,7 +201,7 @@ export const commandArgs = {
   'live.retrain': z.object({ pool: name }),
   'eval.pool': z.object({ pool: name, ...evalCounting }),
   /** Ties and threshold as the table's (eval.pool) so the drill-down's orders and AP are the table's. */
-  'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional(), ties: tiesSchema.default('pool-order'), threshold: z.number().default(1) }),
+  'eval.query': z.object({ pool: name, queryId: id, annotator: name.optional(), ties: tiesSchema.default(DEFAULT_TIES), threshold: z.number().default(DEFAULT_RELEVANCE_THRESHOLD) }),
   // ---------------------------------------------------------------- gold workflow (src/main/gold, src/main/export)
   /** Adds an annotator (or sets the role of an existing one). Not allowed to serve-mode tokens. */
   'annotator.add': z.object({ name, role: annotatorRole.optional() }),
@@ -236,8 +242,8 @@ export const commandArgs = {
     annotators: z.array(name).min(2).max(1000).optional(),
     /** Agreement over a subset of the pool's queries (default all). */
     queries: z.array(id).min(1).max(100_000).optional(),
-    bootstrap: z.number().int().min(1).max(100_000).default(1000),
-    seed: z.number().int().default(1),
+    bootstrap: z.number().int().min(1).max(MAX_RESAMPLES).default(DEFAULT_RESAMPLES),
+    seed: z.number().int().default(DEFAULT_SEED),
   }),
   'review.queue': z.object({
     pool: name,
@@ -255,16 +261,16 @@ export const commandArgs = {
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),
-    metric: z.enum(COMPARE_METRICS).default('AP'),
+    metric: z.enum(COMPARE_METRICS).default(DEFAULT_COMPARE_METRIC),
     annotator: name.optional(),
     /** Omitted = the pool's own convention (issue 24). */
     convention: conventionSchema.optional(),
-    ties: tiesSchema.default('pool-order'),
-    threshold: z.number().default(1),
-    bootstrap: z.number().int().min(1).max(100_000).default(1000),
-    permutations: z.number().int().min(1).max(1_000_000).default(10_000),
-    seed: z.number().int().default(1),
-    alpha: z.number().gt(0).lt(1).default(0.05),
+    ties: tiesSchema.default(DEFAULT_TIES),
+    threshold: z.number().default(DEFAULT_RELEVANCE_THRESHOLD),
+    bootstrap: z.number().int().min(1).max(MAX_RESAMPLES).default(DEFAULT_RESAMPLES),
+    permutations: z.number().int().min(1).max(MAX_PERMUTATIONS).default(DEFAULT_PERMUTATIONS),
+    seed: z.number().int().default(DEFAULT_SEED),
+    alpha: z.number().gt(0).lt(1).default(DEFAULT_ALPHA),
     baseline: name.optional(),
   }),
   /** The datasheet and the first lines of each file an export would write. */
@@ -318,7 +324,7 @@ export const commandArgs = {
   /** Trains a model as a job; it is then stored and every pool is scored with it (run = name). */
   'models.train': z.object({
     model: z.enum(MODEL_KINDS),
-    name: z.string().regex(/^[A-Za-z0-9][\w.+-]{0,99}$/, 'letters, digits, . _ + - (starting with a letter or digit)'),
+    name: z.string().regex(MODEL_NAME_RE, 'letters, digits, . _ + - (starting with a letter or digit)'),
     trainPools: z.array(name).max(100).default([]),
     devPool: name.optional(),
     epochs: z.number().int().min(1).max(1000).optional(),

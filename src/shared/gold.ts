@@ -32,6 +32,11 @@ export function isReservedAnnotatorName(name: string): boolean {
   return name.trim().startsWith('@');
 }
 
+/** Why a reserved name (isReservedAnnotatorName) is refused as a person's, as every surface says it. */
+export function reservedAnnotatorNameError(name: string): string {
+  return `annotator names starting with "@" are reserved ("${name}")`;
+}
+
 /**
  * How a pool's annotators' labels combine into the aggregate (see src/main/gold/rules.ts). "?"
  * (unsure) is a vote for no value: a pair with one is never `agreed` and goes to Review.
@@ -121,6 +126,8 @@ export const APP_EXPORT_CONTROLS: ExportControls = {
 /** Per-query metrics rankers can be compared on (`eval.compare`). */
 export const COMPARE_METRICS = ['AP', 'RR', 'P@1', 'P@5', 'R-Prec'] as const;
 export type CompareMetric = (typeof COMPARE_METRICS)[number];
+/** The metric a comparison is on unless told (`qpairs eval --compare`, the Compare panel, eval.compare). */
+export const DEFAULT_COMPARE_METRIC: CompareMetric = 'AP';
 
 /** A statistic: a finite number (with an optional note) or null with the reason it is undefined. */
 export type StatView = { value: number; note?: string } | { value: null; reason: string };

@@ -3,6 +3,9 @@ import type { SelectedOn } from './selected-on';
 
 export const MODEL_KINDS = ['tfidf', 'skipgram', 'bow-cnn', 'cnn', 'lstm', 'gru', 'rcnn', 'ltr', 'fused', 'mnet-fisher', 'dae', 'hnil'] as const;
 
+/** A model's name (models.train, qpairs train --name, the Models form): letters, digits, . _ + -, up to 100, starting with a letter or digit. */
+export const MODEL_NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
+
 /** One progress report of a training run: what the trainers send and the Models screen shows. */
 export interface TrainProgressView {
   epoch: number;
@@ -25,6 +28,11 @@ export interface TrainProgressView {
  */
 export function preparingStep(p: TrainProgressView): string | null {
   return p.phase !== undefined && p.epoch === 0 && p.steps === 0 ? p.phase : null;
+}
+
+/** What a training is at in a report, as the engine's, the CLI's and the folds' progress say it: its phase, else "epoch 2/5". */
+export function trainingStep(p: Pick<TrainProgressView, 'phase' | 'epoch' | 'epochs'>): string {
+  return p.phase ?? `epoch ${p.epoch}/${p.epochs}`;
 }
 
 /** A training's report, as a finished models.train job gives it. */
@@ -110,4 +118,29 @@ export function describeSettings(config: Record<string, unknown> | undefined): s
   return Object.entries(config)
     .map(([k, v]) => `${k} ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
     .join(', ');
+}
+
+/**
+ * The head of a model's CV figure, for `qpairs train`, `qpairs models list` and the Models screen alike:
+ * "grouped CV MAP 76.51 (95% CI 72.10–80.92), MRR 80.09 (95% CI 73.73–86.44): 5 folds × 3 repeats"
+ * (percent, two decimals; a CI left out when there is none). Each surface adds what it says after it.
+ */
+export function describeCvFigures(cv: Pick<NonNullable<ModelInfoView['training']['cv']>, 'MAP' | 'MRR' | 'ci' | 'folds' | 'repeats'>): string {
+  const pct = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(2) : '—');
+  const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${pct(c[0])}–${pct(c[1])})` : '');
+  return `grouped CV MAP ${pct(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${pct(cv.MRR)}${ci(cv.ci.MRR)}: ${cv.folds} folds × ${cv.repeats} repeat${cv.repeats === 1 ? '' : 's'}`;
+}
+
+/**
+ * The progress note of a training waiting for a slot of the training queue (a model's training or a live
+ * retrain): "queued: 2 trainings ahead (at most 1 at once)". The Live panel tells a waiting retrain by it
+ * (isQueuedTrainingNote), and says it itself, without `max`, from a status loaded while one waits.
+ */
+export function queuedTrainingNote(ahead: number, max?: number): string {
+  return `queued: ${ahead} training${ahead === 1 ? '' : 's'} ahead${max === undefined ? '' : ` (at most ${max} at once)`}`;
+}
+
+/** Whether a training's progress note is queuedTrainingNote's. */
+export function isQueuedTrainingNote(note: string): boolean {
+  return note.startsWith('queued:');
 }

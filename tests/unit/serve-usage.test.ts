@@ -48,6 +48,20 @@ describe('npm run serve with a wrong command line', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  // Its own checks had drifted from qpairs serve's: the app was built first, then "serve: --port 99999: not a
+  // port number" (exit 1), and --max-upload-mb's refusal was exit 1 too. Now: qpairs serve's line, the usage, exit 2.
+  it.each([
+    [['--port', '99999'], 'serve: --port is a port number from 0 to 65535, not 99999'],
+    [['--max-trainings', '1.5'], 'serve: --max-trainings needs a whole number, got "1.5"'],
+    [['--max-upload-mb', '0'], 'serve: --max-upload-mb is a size in MiB greater than 0 (e.g. 2048), not "0"'],
+  ])('%j: the bad value as qpairs serve says it, and the usage, exit 2, nothing served', (args, line) => {
+    const r = serveScript(workspace, '--create', ...args);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([line, expect.stringMatching(/^usage: npm run serve -- \[WORKSPACE\] \[--port 5180\] /)]);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('a workspace that does not exist: says so before building anything, naming --create (it built the app, then named only qpairs init)', () => {
     const r = serveScript(workspace);
     expect(r.status, r.stderr).toBe(1);

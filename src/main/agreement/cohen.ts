@@ -1,5 +1,6 @@
 import { QPairsError } from '../errors';
 import { type Stat, defined, finiteOr, undefinedStat } from '../stats/result';
+import { NO_ITEM_IN_COMMON } from './reasons';
 import { type Category, type CodedTable, type RatingTable, type Rows, allRows, annotatorIndex, encodeTable } from './table';
 
 export type KappaWeights = 'none' | 'linear' | 'quadratic';
@@ -43,7 +44,7 @@ export function kappaFromConfusion(o: ArrayLike<number>, q: number, weights: Kap
       N += v;
     }
   }
-  if (N === 0) return undefinedStat('the two annotators labeled no item in common');
+  if (N === 0) return undefinedStat(NO_ITEM_IN_COMMON);
   let wo = 0;
   let we = 0;
   for (let i = 0; i < q; i++) {

@@ -1,5 +1,6 @@
 import { type Stat, defined, finiteOr, undefinedStat } from '../stats/result';
 import { itemCounts } from './counts';
+import { NO_ITEM_LABELED_TWICE } from './reasons';
 import { type CodedTable, type RatingTable, type Rows, allRows, encodeTable } from './table';
 
 /**
@@ -25,7 +26,7 @@ export function fleissKappaCoded(t: CodedTable, rows: Rows): Stat {
       rated++;
     }
   }
-  if (rated === 0) return undefinedStat('no item has labels from two annotators');
+  if (rated === 0) return undefinedStat(NO_ITEM_LABELED_TWICE);
   let m = 0;
   let best = 0;
   for (const [k, f] of freq) {

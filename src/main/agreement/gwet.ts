@@ -1,5 +1,6 @@
 import { type Stat, finiteOr, undefinedStat } from '../stats/result';
 import { itemCounts } from './counts';
+import { NO_ITEM_LABELED_TWICE } from './reasons';
 import { type CodedTable, type RatingTable, type Rows, allRows, encodeTable } from './table';
 
 /**
@@ -34,7 +35,7 @@ export function gwetAC1Coded(t: CodedTable, rows: Rows): Stat {
     for (let k = 0; k < t.q; k++) s += counts[k] * (counts[k] - 1);
     pa += s / (ri * (ri - 1));
   }
-  if (n2 === 0) return undefinedStat('no item has labels from two annotators');
+  if (n2 === 0) return undefinedStat(NO_ITEM_LABELED_TWICE);
   pa /= n2;
   let pe = 0;
   for (let k = 0; k < t.q; k++) {

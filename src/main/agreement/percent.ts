@@ -1,5 +1,6 @@
 import { type Stat, defined, undefinedStat } from '../stats/result';
 import { itemCounts } from './counts';
+import { NO_ITEM_IN_COMMON, NO_ITEM_LABELED_TWICE } from './reasons';
 import { type CodedTable, type RatingTable, type Rows, allRows, annotatorIndex, encodeTable } from './table';
 
 /**
@@ -19,7 +20,7 @@ export function percentAgreementCoded(t: CodedTable, rows: Rows): Stat {
     pairs += ni * (ni - 1);
     for (let c = 0; c < t.q; c++) agree += counts[c] * (counts[c] - 1);
   }
-  return pairs === 0 ? undefinedStat('no item has labels from two annotators') : defined(agree / pairs);
+  return pairs === 0 ? undefinedStat(NO_ITEM_LABELED_TWICE) : defined(agree / pairs);
 }
 
 /**
@@ -37,7 +38,7 @@ export function pairPercentAgreementCoded(t: CodedTable, rows: Rows, a: number, 
     both++;
     if (x === y) same++;
   }
-  return both === 0 ? undefinedStat('the two annotators labeled no item in common') : defined(same / both);
+  return both === 0 ? undefinedStat(NO_ITEM_IN_COMMON) : defined(same / both);
 }
 
 /**

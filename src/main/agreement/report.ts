@@ -8,6 +8,7 @@ import { fleissKappaCoded } from './fleiss';
 import { gwetAC1Coded } from './gwet';
 import { krippendorffAlphaCoded } from './krippendorff';
 import { pairPercentAgreementCoded, percentAgreementCoded } from './percent';
+import { NO_ITEM_IN_COMMON } from './reasons';
 import { type Category, type RatingTable, allRows, encodeTable } from './table';
 
 export interface PairAgreement {
@@ -90,7 +91,7 @@ export function agreementReport(table: RatingTable, options: AgreementReportOpti
     // with no item in common (most pairs of a k-per-query design) costs nothing.
     let ci95: Interval;
     if (items === 0 && groups.queries.length > 0) {
-      ci95 = undefinedStat('the two annotators labeled no item in common');
+      ci95 = undefinedStat(NO_ITEM_IN_COMMON);
       options.onProgress?.((k + 1) * resamples, total);
     } else {
       const perQuery = groups.rows.map((rs) => confusionCoded(t, rs, a, b));

@@ -102,6 +102,13 @@ export function requireString(v: unknown, flag: string): string {
   return v;
 }
 
+/** --convention skip|zero (issue 24: a pool's evaluation convention: pool create, pool set, eval), or undefined when not given. */
+export function parseConvention(v: string | undefined): 'skip' | 'zero' | undefined {
+  if (v === undefined) return undefined;
+  if (v !== 'skip' && v !== 'zero') throw new UsageError('--convention is skip or zero');
+  return v;
+}
+
 export function optionalInt(v: unknown, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw new UsageError(`${flag} needs a whole number, got "${String(v)}"`);

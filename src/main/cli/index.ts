@@ -6,7 +6,7 @@ import { CancelledError, QPairsError } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { restoreAdvice, shellQuote } from '../workspace/db';
 import { runImport, createPool, questionSources, setPoolSettings } from '../engine/work';
-import { parse, requireString, optionalInt, table, takePositionals, UsageError } from './args';
+import { parse, parseConvention, requireString, optionalInt, table, takePositionals, UsageError } from './args';
 import { ProgressBar } from './progress';
 import { isQueryOrder, orderAtRandomReason, QUERY_ORDER_HELP, QUERY_ORDERS, type QueryOrder } from '../../shared/label-order';
 import { counted } from '../../shared/plural';
@@ -25,19 +25,17 @@ import { cmdCorpus } from './commands/corpus';
 import { ANALYZER_NAMES, isAnalyzerName } from '../bm25/analyzers';
 import { cmdScore, cmdModels } from './commands/models';
 import { cmdTrain } from './commands/train';
-import { closeWorkspace, commandWorkspace, openWorkspace, setCommandLine } from './commands/common';
+import { closeWorkspace, commandWorkspace, json, openWorkspace, setCommandLine } from './commands/common';
 import { asksForHelp, COMMAND_USAGE, commandName, commandUsage, SUBCOMMANDS, subcommandUsage, USAGE } from './usage';
 import { catchInterrupt } from './interrupt';
 import { stdioOut, type Out } from './stdio';
 import { subcommandError, unknownChoice } from '../../shared/suggest';
 import { versionText } from './version';
+import { maxTrainingsFlag, portFlag } from '../serve/serve-flags';
 import { uploadLimitBytes } from '../serve/upload-limit';
 import { cannotRead } from '../import/reader';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
-
-function json(o: unknown): string {
-  return JSON.stringify(o, null, 2);
-}
+import { DEFAULT_POOL_DEPTH } from '../../shared/pool-limits';
 
 async function cmdInit(argv: string[], out: Out): Promise<number> {
   const { positionals } = parse(argv, {});
@@ -128,13 +126,6 @@ function parseOrder(x: string | undefined): QueryOrder | undefined {
   if (x === undefined) return undefined;
   if (!isQueryOrder(x)) throw new UsageError(unknownChoice('order', x, QUERY_ORDERS));
   return x;
-}
-
-/** --convention skip|zero (issue 24: a pool's evaluation convention), or undefined when not given. */
-function parseConvention(v: string | undefined): 'skip' | 'zero' | undefined {
-  if (v === undefined) return undefined;
-  if (v !== 'skip' && v !== 'zero') throw new UsageError('--convention is skip or zero');
-  return v;
 }
 
 /** "true"/"false" (also on/off, yes/no) for a flag such as --blind. */
@@ -248,7 +239,7 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   if (values.analyzer !== undefined && !isAnalyzerName(values.analyzer)) throw new UsageError(unknownChoice('analyzer', values.analyzer, ANALYZER_NAMES));
   const sample = optionalInt(values.sample, '--sample');
   const seed = optionalInt(values.seed, '--seed');
-  const depth = optionalInt(values.depth, '--depth') ?? 20;
+  const depth = optionalInt(values.depth, '--depth') ?? DEFAULT_POOL_DEPTH;
   if ((values.queries ? 1 : 0) + (sample !== undefined ? 1 : 0) !== 1) throw new UsageError('give either --queries FILE or --sample N --seed S');
   if (sample !== undefined && seed === undefined) throw new UsageError('--sample needs --seed S (so the sample can be reproduced)');
   if (sample !== undefined && sample < 1) throw new UsageError('--sample must be at least 1');
@@ -335,13 +326,13 @@ async function cmdServe(argv: string[], out: Out): Promise<number> {
   const w = positionals[0];
   if (!w) throw new UsageError('usage: qpairs serve W [--port P]');
   takePositionals(positionals, ['W'], 'serve');
-  // Checked before anything starts: out of range, they ended in an internal error and a stack trace.
-  const port = optionalInt(values.port, '--port');
-  if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError(`--port is a port number from 0 to 65535, not ${port}`);
-  const maxTrainings = optionalInt(values['max-trainings'], '--max-trainings');
-  if (maxTrainings !== undefined && maxTrainings < 1) throw new UsageError(`--max-trainings must be at least 1 (trainings that run at once), not ${maxTrainings}`);
+  // Checked before anything starts (as npm run serve checks them): out of range, they ended in an internal error and a stack trace.
+  let port: number | undefined;
+  let maxTrainings: number | undefined;
   let maxUploadBytes: number | undefined;
   try {
+    port = portFlag(values.port);
+    maxTrainings = maxTrainingsFlag(values['max-trainings']);
     maxUploadBytes = uploadLimitBytes(values['max-upload-mb']);
   } catch (e) {
     throw new UsageError((e as Error).message);

@@ -5,7 +5,7 @@
  * which caller. Transports only say who is calling (see `CallerInput`); they decide nothing.
  */
 import { ContractError, commandRoles, roleAllows, type CallerRole, type CommandName, type CommandResult, type EventName, type EventPayloads, type ParsedArgs } from '../../shared/contract';
-import { isReservedAnnotatorName } from '../../shared/gold';
+import { isReservedAnnotatorName, reservedAnnotatorNameError } from '../../shared/gold';
 import type { Workspace } from '../workspace/workspace';
 import { poolClosedReason, usablePools } from './pool-access';
 import { getAssignment } from '../gold/store';
@@ -142,7 +142,7 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
   authorizeCommand(ctx, command, caller);
 
   if (ACTS_AS_ANNOTATOR.has(command) && typeof a.annotator === 'string' && isReservedAnnotatorName(a.annotator)) {
-    throw new ContractError(`annotator names starting with "@" are reserved ("${a.annotator}")`, 'invalid-argument');
+    throw new ContractError(reservedAnnotatorNameError(a.annotator), 'invalid-argument');
   }
   const paths = command === 'import.start' ? ((a.sources as Array<Record<string, unknown>>) ?? []).some((s) => 'path' in s) : command === 'export.write' && a.path !== undefined;
   if (paths && !(caller.role === 'owner' && caller.local)) {

@@ -4,6 +4,7 @@
  * give the same result. Also the cheap estimate of a task's cost that decides where it runs.
  */
 import type { AgreementView, CompareView, ExportFormat } from '../../shared/gold';
+import { DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES } from '../../shared/stat-defaults';
 import { buildExport, type BuiltExport, type ExportOptions, type ExportProgress } from '../export';
 import { comparePoolRuns, type PoolCompareOptions } from '../gold/compare';
 import { poolAgreement, type PoolAgreementOptions } from '../gold/agreement';
@@ -119,7 +120,7 @@ export interface WorkEstimate {
 export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = Infinity): WorkEstimate {
   const info = ws.pool(task.pool);
   if (task.kind === 'agreement') {
-    const bootstrap = task.bootstrap ?? 1000;
+    const bootstrap = task.bootstrap ?? DEFAULT_RESAMPLES;
     // A subset of the queries: its share of the pool's pairs.
     const pairs = task.queries && info.queries > 0 ? Math.min(info.pairs, Math.ceil((info.pairs * new Set(task.queries).size) / info.queries)) : info.pairs;
     const ms = (m: number): number => agreementMs(pairs, m, bootstrap);
@@ -133,7 +134,7 @@ export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = I
     // The files, about as costly per pair as the agreement's fixed part, and the datasheet's
     // agreement (its pool's annotators, at most the work budget's resamples); when an earlier
     // export computed it or the pool has fewer than two annotators, only its fixed part.
-    const bootstrap = task.options.bootstrap ?? 1000;
+    const bootstrap = task.options.bootstrap ?? DEFAULT_RESAMPLES;
     // Computed by an earlier export, or left for later (export.preview's first answer).
     const again = task.options.datasheetAgreement !== undefined || task.options.agreementLater === true;
     const files = (info.pairs * AGREEMENT_FIXED_NS_PER_PAIR) / 1e6;
@@ -144,6 +145,6 @@ export function estimateWork(ws: Workspace, task: ComputeTask, inlineLimitMs = I
   }
   const r = task.runs.length;
   const runPairs = task.baseline !== undefined ? r - 1 : (r * (r - 1)) / 2;
-  const units = compareWork(runPairs, info.queries, task.bootstrap ?? 1000, task.permutations ?? 10_000);
+  const units = compareWork(runPairs, info.queries, task.bootstrap ?? DEFAULT_RESAMPLES, task.permutations ?? DEFAULT_PERMUTATIONS);
   return { ms: (info.pairs * r * COMPARE_FIXED_NS_PER_PAIR_RUN + units * COMPARE_NS_PER_UNIT) / 1e6 };
 }

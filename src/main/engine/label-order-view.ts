@@ -12,6 +12,8 @@ import type { Judgment } from '../active/ap-bounds';
 import type { OrderedPool } from '../active/pool-model';
 import { rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
+import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
+import { DEFAULT_TIES } from '../../shared/stat-defaults';
 import { evalLabelSource, poolLabels } from '../gold/pool-labels';
 
 export interface ViewCounting {
@@ -27,14 +29,14 @@ const relevantGrade = (g: number | undefined, threshold: number): boolean => g !
 
 /** The pool's queries ranked by each of its runs, and the relevance of its labeled queries (fully labeled ones unless `partial`). */
 export function orderedPool(ws: Workspace, pool: string, annotator?: string, counting: ViewCounting = {}): OrderedPool {
-  const threshold = counting.threshold ?? 1;
+  const threshold = counting.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
   const pq = ws.poolQueries(pool);
   const runs = ws.listRuns(pool).filter((r) => !counting.hiddenRuns?.has(r.name));
   const scores = runs.map((r) => ws.runScores(r.id));
   const queries = pq.map((q) => ({
     id: q.queryId,
     size: q.candidates.length,
-    rankings: scores.map((s) => rankIndices(q.candidates, s.get(q.queryId), { ties: counting.ties ?? 'pool-order' })),
+    rankings: scores.map((s) => rankIndices(q.candidates, s.get(q.queryId), { ties: counting.ties ?? DEFAULT_TIES })),
   }));
   const relevance = new Map<string, boolean[]>();
   for (const q of poolLabels(ws, pool, evalLabelSource(ws, pool, annotator), { partial: counting.partial ?? false }).queries) {
@@ -46,7 +48,7 @@ export function orderedPool(ws: Workspace, pool: string, annotator?: string, cou
 
 /** The pool with every judged pair (partly labeled queries too): judged[i][c] relevant (grade ≥ threshold), not ("?" or below), or null. */
 export function judgedPool(ws: Workspace, pool: string, annotator?: string, counting: Omit<ViewCounting, 'partial'> = {}): OrderedPool & { candidates: string[][]; judged: Judgment[][] } {
-  const threshold = counting.threshold ?? 1;
+  const threshold = counting.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
   const view = orderedPool(ws, pool, annotator, counting);
   const pq = ws.poolQueries(pool);
   const index = new Map(pq.map((q, i) => [q.queryId, i]));

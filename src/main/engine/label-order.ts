@@ -9,6 +9,8 @@ import { appendDraw, readDraws, readPoolOrder } from '../active/draw-log';
 import { nextDraw } from '../active/draw-next';
 import { labelOrderStanding } from '../active/order-standing';
 import { isCandidateOrder } from '../../shared/label-order';
+import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
+import { DEFAULT_TIES } from '../../shared/stat-defaults';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorNeedsDraw } from './annotate';
 import { withPoolConvention } from './evaluate';
@@ -71,8 +73,8 @@ export function labelOrderCounting(ws: Workspace, pool: string, a: LabelOrderArg
   return {
     annotator: evalLabelSource(ws, pool, a.annotator),
     convention: withPoolConvention(ws, { pool, convention: a.convention }).convention,
-    ties: a.ties ?? 'pool-order',
-    threshold: a.threshold ?? 1,
+    ties: a.ties ?? DEFAULT_TIES,
+    threshold: a.threshold ?? DEFAULT_RELEVANCE_THRESHOLD,
     partial: a.partial ?? false,
   };
 }

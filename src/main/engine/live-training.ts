@@ -16,6 +16,7 @@
  */
 import type { LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
+import { queuedTrainingNote, trainingStep } from '../../shared/models';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
 import { retrainLive, type LiveRetrain } from '../training/live-retrain';
@@ -94,7 +95,7 @@ export class LiveTrainer {
         const queue = this.engine.trainings;
         release = await queue.acquire(ctx.signal, (ahead) => {
           this.queued.set(pool, ahead);
-          ctx.progress(0, 1, `queued: ${ahead} training${ahead === 1 ? '' : 's'} ahead (at most ${queue.max} at once)`);
+          ctx.progress(0, 1, queuedTrainingNote(ahead, queue.max));
         });
         this.queued.delete(pool);
         // What it trains on is read now that it runs: labels and settings that changed while it waited count.
@@ -104,7 +105,7 @@ export class LiveTrainer {
           const runName = liveRunName(model);
           const r = await retrainLive(ws, pool, { model: model as ModelId, trainPools: s.trainPools, runName }, {
             signal: ctx.signal,
-            onProgress: (p) => ctx.progress(i * 100 + Math.round(100 * (p.steps ? p.step / p.steps : 0)), s.models.length * 100, `${model}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}`),
+            onProgress: (p) => ctx.progress(i * 100 + Math.round(100 * (p.steps ? p.step / p.steps : 0)), s.models.length * 100, `${model}: ${trainingStep(p)}`),
           });
           results.push({ model, runName, r });
         }

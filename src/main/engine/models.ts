@@ -1,5 +1,5 @@
 import type { ParsedArgs, PoolEvaluation } from '../../shared/contract';
-import type { ModelInfoView, ModelsView } from '../../shared/models';
+import { queuedTrainingNote, trainingStep, type ModelInfoView, type ModelsView } from '../../shared/models';
 import { reportView, trainingView } from './model-view';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend, modelSettings } from '../models';
@@ -146,7 +146,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
     // Issue 23: trainings queue (training-queue.ts); a queued job says so in its progress.
     const queue = engine.trainings;
     const release = queue
-      ? await queue.acquire(ctx.signal, (ahead) => ctx.progress(0, 1000, `queued: ${ahead} training${ahead === 1 ? '' : 's'} ahead (at most ${queue.max} at once)`))
+      ? await queue.acquire(ctx.signal, (ahead) => ctx.progress(0, 1000, queuedTrainingNote(ahead, queue.max)))
       : () => {};
     try {
       // Checked again now that it runs: another person may have taken the name while this one waited.
@@ -162,7 +162,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
           onProgress: (p) => {
             engine.hub.emit('train.progress', { jobId, name: a.name, progress: p });
             const whole = p.steps > 0 ? (p.epoch - 1 + p.step / p.steps) / Math.max(1, p.epochs) : 0;
-            ctx.progress(Math.round(whole * 1000), 1000, p.phase ?? `epoch ${p.epoch}/${p.epochs}, loss ${p.loss.toFixed(4)}`);
+            ctx.progress(Math.round(whole * 1000), 1000, p.phase ?? `${trainingStep(p)}, loss ${p.loss.toFixed(4)}`);
           },
         },
         prepared,

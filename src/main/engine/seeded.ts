@@ -1,5 +1,5 @@
 import { mulberry32 } from '../stats/random';
-import { fnv1a } from '../models/text';
+import { fnv1a } from '../../shared/fnv1a';
 
 /** FNV-1a 32-bit hash of a string (stable seeds from names). */
 export const hashString = fnv1a;

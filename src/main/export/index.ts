@@ -34,6 +34,7 @@ import { REAL_NAMES, workspacePseudonyms } from './pseudonyms';
 import { readHeader } from '../workspace/undo-journal';
 import { checkTargetFolder, checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
 import { counted } from '../../shared/plural';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../shared/stat-defaults';
 import type { ExportProgress } from './progress';
 
 export { render, formatScore, csvField } from './formats';
@@ -170,7 +171,7 @@ export function isExportFormat(s: string): s is ExportFormat {
 function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: ExportOptions, run: ExportRun): DatasheetAgreement {
   const m = state.annotators.length;
   if (m < 2) return { agreement: null, note: null };
-  const wanted = o.bootstrap ?? 1000;
+  const wanted = o.bootstrap ?? DEFAULT_RESAMPLES;
   const limit = o.agreementWorkLimit ?? AGREEMENT_WORK_LIMIT;
   // Built once: it sizes the bootstrap here and is the report's table below.
   const built = poolRatingTable(state, state.annotators);
@@ -188,7 +189,7 @@ function datasheetAgreement(ws: Workspace, pool: string, state: PoolState, o: Ex
   const agreement = poolAgreement(
     ws,
     pool,
-    { bootstrap, seed: o.seed ?? 1, workLimit: limit, signal: run.signal, ...(onProgress ? { onProgress: (d: number, t: number) => onProgress('agreement', d, t) } : {}) },
+    { bootstrap, seed: o.seed ?? DEFAULT_SEED, workLimit: limit, signal: run.signal, ...(onProgress ? { onProgress: (d: number, t: number) => onProgress('agreement', d, t) } : {}) },
     state,
     built,
   );

@@ -15,6 +15,7 @@
  */
 import type { AgreementView, IntervalView, StatView } from '../../shared/gold';
 import { labelGrade } from '../../shared/labels';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../shared/stat-defaults';
 import { closest } from '../../shared/suggest';
 import { agreementReport, cohenKappa, encodeTable, fleissKappa, percentAgreement, type RatingTable } from '../agreement';
 import { bootstrapCodedByQuery } from '../agreement/bootstrap';
@@ -71,8 +72,8 @@ export function poolAgreement(ws: Workspace, pool: string, o: PoolAgreementOptio
   const knownNames = new Set(ws.listAnnotators().map((a) => a.name));
   // Named with the pool's annotators and the one a typo most likely meant ("no annotator named "bobb"" alone left the reader to guess).
   for (const a of annotators) if (!knownNames.has(a)) throw new NotFoundError(unknownAnnotator(a, s.annotators));
-  const resamples = o.bootstrap ?? 1000;
-  const seed = o.seed ?? 1;
+  const resamples = o.bootstrap ?? DEFAULT_RESAMPLES;
+  const seed = o.seed ?? DEFAULT_SEED;
   let subset: Set<string> | undefined;
   if (o.queries) {
     subset = new Set(o.queries);

@@ -7,7 +7,9 @@
  * test, and Holm's correction of both families of p-values over the compared pairs.
  */
 import type { CompareMetric, CompareView, IntervalView, StatView } from '../../shared/gold';
-import { COMPARE_METRICS } from '../../shared/gold';
+import { COMPARE_METRICS, DEFAULT_COMPARE_METRIC } from '../../shared/gold';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TIES } from '../../shared/stat-defaults';
+import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
 import { evalLabelSource, poolLabels } from './pool-labels';
 import { NotFoundError, QPairsError } from '../errors';
 import { countScored, evaluateRankedQuery, hasUniformScores, rankIndices, type EvalOptions } from '../metrics';
@@ -84,19 +86,19 @@ export function perQueryMetric(
 
 export function comparePoolRuns(ws: Workspace, pool: string, o: PoolCompareOptions): CompareView {
   ws.pool(pool);
-  const metric = o.metric ?? 'AP';
+  const metric = o.metric ?? DEFAULT_COMPARE_METRIC;
   if (!COMPARE_METRICS.includes(metric)) throw new QPairsError(`unknown metric "${metric}" (metrics: ${COMPARE_METRICS.join(', ')})`);
   if (o.runs.length < 2) throw new QPairsError('comparing needs at least two runs');
   if (new Set(o.runs).size !== o.runs.length) throw new QPairsError('a run is listed twice');
   if (o.baseline !== undefined && !o.runs.includes(o.baseline)) throw new QPairsError(`the baseline "${o.baseline}" is not among the compared runs`);
   const annotator = evalLabelSource(ws, pool, o.annotator);
   const convention = o.convention ?? ws.poolConvention(pool); // issue 24: the pool's own unless given
-  const ties = o.ties ?? 'pool-order';
-  const threshold = o.threshold ?? 1;
-  const resamples = o.bootstrap ?? 1000;
-  const permutations = o.permutations ?? 10_000;
-  const seed = o.seed ?? 1;
-  const alpha = o.alpha ?? 0.05;
+  const ties = o.ties ?? DEFAULT_TIES;
+  const threshold = o.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
+  const resamples = o.bootstrap ?? DEFAULT_RESAMPLES;
+  const permutations = o.permutations ?? DEFAULT_PERMUTATIONS;
+  const seed = o.seed ?? DEFAULT_SEED;
+  const alpha = o.alpha ?? DEFAULT_ALPHA;
   const input = perQueryMetric(ws, pool, o.runs, { metric, annotator, convention, ties, threshold });
   const runPairs = o.baseline !== undefined ? o.runs.length - 1 : (o.runs.length * (o.runs.length - 1)) / 2;
   checkCompareBudget(runPairs, input.queries.length, resamples, permutations, o.workLimit);

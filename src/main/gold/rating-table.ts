@@ -3,26 +3,20 @@
  * as an item, a label and the scale): built once per report, and handed to poolAgreement by a
  * caller that needed it first (the export's datasheet sizes its bootstrap on it).
  */
-import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
+import { labelGrade, schemeValues, UNSURE, type LabelScheme } from '../../shared/labels';
 import type { RatingTable } from '../agreement';
 import { pairKey, type PoolState } from './state';
 
-/** The label scale of a scheme (graded: the integer values that occur, sorted). */
+/** The label scale of a scheme, low grade to high: its values (graded: the integer values that occur) and their grades. */
 export function schemeCategories(scheme: LabelScheme, values: Iterable<string> = []): { categories: string[]; scale: number[] } {
-  switch (scheme) {
-    case 'binary':
-      return { categories: ['0', '1'], scale: [0, 1] };
-    case 'semeval3':
-      return { categories: ['Irrelevant', 'Relevant', 'PerfectMatch'], scale: [0, 1, 2] };
-    case 'likert5':
-      return { categories: ['-2', '-1', '0', '1', '2'], scale: [-2, -1, 0, 1, 2] };
-    case 'graded': {
-      const nums = [...new Set([...values].filter((v) => v !== UNSURE).map((v) => labelGrade(v)).filter((g): g is number => g !== null))].sort(
-        (a, b) => a - b,
-      );
-      return { categories: nums.map(String), scale: nums };
-    }
+  if (scheme !== 'graded') {
+    const categories = [...schemeValues(scheme)].sort((a, b) => labelGrade(a)! - labelGrade(b)!);
+    return { categories, scale: categories.map((v) => labelGrade(v)!) };
   }
+  const nums = [...new Set([...values].filter((v) => v !== UNSURE).map((v) => labelGrade(v)).filter((g): g is number => g !== null))].sort(
+    (a, b) => a - b,
+  );
+  return { categories: nums.map(String), scale: nums };
 }
 
 export interface PoolRatingTable {

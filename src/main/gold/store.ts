@@ -2,7 +2,7 @@
  * Workspace tables of the gold workflow (migration 2): a pool's annotators and assignment plan,
  * its aggregation rule, and annotator roles. All writes are single transactions.
  */
-import { AGGREGATION_RULES, defaultMeanThreshold, isReservedAnnotatorName, type AggregationRule } from '../../shared/gold';
+import { AGGREGATION_RULES, defaultMeanThreshold, isReservedAnnotatorName, reservedAnnotatorNameError, type AggregationRule } from '../../shared/gold';
 import { PERSON_ROLES, isReservedRole } from '../../shared/roles';
 import { schemeGradeRange } from '../../shared/labels';
 import { NAME_MAX_LENGTH } from '../../shared/contract';
@@ -31,7 +31,7 @@ export function checkAnnotatorName(name: string, ws?: Workspace): string {
   // With the workspace: the person's name as stored, or a new name in NFC (Workspace.personName).
   const n = ws ? ws.personName(name) : name.trim();
   if (!n) throw new QPairsError('annotator name is empty');
-  if (isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);
+  if (isReservedAnnotatorName(n)) throw new QPairsError(reservedAnnotatorNameError(n));
   // Longer names were stored (qpairs annotators add, assign, label), and then every command of the app naming them was refused.
   if (n.length > NAME_MAX_LENGTH) throw new QPairsError(`annotator name is too long: ${n.length} characters, at most ${NAME_MAX_LENGTH} (the app and serve mode take no longer name)`);
   return n;

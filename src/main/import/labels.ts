@@ -1,6 +1,6 @@
 /** labels-csv, labels-jsonl, qrels and semeval-relevancy: judgments into a pool. */
 import path from 'node:path';
-import { isReservedAnnotatorName } from '../../shared/gold';
+import { isReservedAnnotatorName, reservedAnnotatorNameError } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade, normaliseLabel, schemeValues } from '../../shared/labels';
 import type { PoolInfo } from '../../shared/types';
 import { addPairs, annotatorName, LabelLines, labelValue, openPool, origin, putLabel, requirePoolName } from './pools';
@@ -184,7 +184,7 @@ function labelRow(
   const value = labelValue(file, line, t.pool, raw, ctx.createdPools.has(t.pool.name) && ctx.opts.scheme === undefined ? ctx : null);
   const a = annotatorName(ctx, annotator);
   // Said here, where the line is known (the workspace's own refusal names neither file nor line).
-  if (isReservedAnnotatorName(a)) throw fileError(file, line, `annotator names starting with "@" are reserved ("${a}"): @aggregate is computed from the annotators' labels, not imported`);
+  if (isReservedAnnotatorName(a)) throw fileError(file, line, `${reservedAnnotatorNameError(a)}: @aggregate is computed from the annotators' labels, not imported`);
   if (seen.add(ctx, q, c, a, value, line)) putLabel(ctx, t.pool, q, c, a, value, origin(ctx, file));
   ctx.tick();
 }

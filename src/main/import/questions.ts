@@ -160,6 +160,38 @@ export class IdLines {
   }
 }
 
+/**
+ * The questions of one file of an import, for the question importers: an id repeated in the file is an error
+ * naming both lines (IdLines), an id an earlier file of the import gave is passed on to putQuestion
+ * (ImportIdLines), and a question without a source of its own takes --source, else the file's `fallback`
+ * source (`fromFileName`: the fallback is the file's name, which a source conflict's error then says).
+ */
+class FileQuestions {
+  private readonly ids: IdLines;
+  private readonly across: ImportIdLines | null;
+  private readonly source: string;
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly file: string,
+    fallback: string,
+    private readonly fromFileName: boolean,
+  ) {
+    this.ids = new IdLines(file);
+    this.across = ImportIdLines.of(ctx, file);
+    this.source = ctx.opts.source ?? fallback;
+  }
+
+  /** Takes the id read at `line` (refused when the file gave it already); returns what puts its question, once the record is checked. */
+  take(id: string, line: number): (q: Omit<NewQuestion, 'id' | 'source'>, ownSource?: string | null) => void {
+    this.ids.add(id, line);
+    const earlier = this.across?.add(id, line) ?? null;
+    return (q, ownSource = null) => {
+      const derivedSource = !ownSource && this.fromFileName && this.ctx.opts.source === undefined;
+      putQuestion(this.ctx, { id, source: ownSource ?? this.source, ...q }, { file: this.file, line, derivedSource, earlier });
+    };
+  }
+}
+
 function idOf(file: string, line: number, v: unknown, what = 'id'): string {
   if (typeof v === 'number' && Number.isFinite(v)) {
     const id = numericId(v);
@@ -191,13 +223,10 @@ export const questionsJsonl: Importer = {
   name: 'questions-jsonl',
   description: 'questions as JSON lines: {id, title, body, tags?, author?, created?, source?}',
   async importFile(ctx, file) {
-    const ids = new IdLines(file);
-    const across = ImportIdLines.of(ctx, file);
-    const defaultSource = ctx.opts.source ?? baseName(file);
+    const questions = new FileQuestions(ctx, file, baseName(file), true);
     for await (const { value: o, line } of readJsonl(ctx, file)) {
       const id = idOf(file, line, o.id);
-      ids.add(id, line);
-      const earlier = across?.add(id, line) ?? null;
+      const put = questions.take(id, line);
       if (!('title' in o) && !('body' in o)) throw fileError(file, line, `question "${id}" has neither "title" nor "body"`);
       if (o.tags !== undefined && o.tags !== null && typeof o.tags !== 'string' && !Array.isArray(o.tags)) {
         throw fileError(file, line, '"tags" must be an array or a space-separated string');
@@ -206,16 +235,14 @@ export const questionsJsonl: Importer = {
       const badTag = Array.isArray(o.tags) ? (o.tags as unknown[]).find((t) => typeof t !== 'string' && !(typeof t === 'number' && Number.isFinite(t))) : undefined;
       if (badTag !== undefined) throw fileError(file, line, `"tags" must hold strings, not ${JSON.stringify(badTag)}`);
       const ownSource = emptyToNull(optText(file, line, o.source, 'source'));
-      putQuestion(ctx, {
-        id,
-        source: ownSource ?? defaultSource,
+      put({
         title: optText(file, line, o.title, 'title') ?? '',
         body: optText(file, line, o.body, 'body') ?? '',
         tags: parseTags(o.tags),
         author: emptyToNull(optText(file, line, o.author, 'author')),
         created: emptyToNull(optText(file, line, o.created, 'created')),
         category: emptyToNull(optText(file, line, o.category, 'category')),
-      }, { file, line, derivedSource: !ownSource && ctx.opts.source === undefined, earlier });
+      }, ownSource);
       ctx.tick();
     }
   },
@@ -229,26 +256,19 @@ export const questionsCsv: Importer = {
   name: 'questions-csv',
   description: 'questions as CSV with a header: id,title,body[,tags,author,created,category,source]',
   async importFile(ctx, file) {
-    const ids = new IdLines(file);
-    const across = ImportIdLines.of(ctx, file);
-    const defaultSource = ctx.opts.source ?? baseName(file);
+    const questions = new FileQuestions(ctx, file, baseName(file), true);
     let rows = 0;
     for await (const r of readCsvTable(ctx, file, ['id', 'title', 'body'])) {
       const id = r.get('id')!.trim();
       if (!id) throw fileError(file, r.line, 'missing id');
-      ids.add(id, r.line);
-      const earlier = across?.add(id, r.line) ?? null;
-      const ownSource = emptyToNull(r.get('source'));
-      putQuestion(ctx, {
-        id,
-        source: ownSource ?? defaultSource,
+      questions.take(id, r.line)({
         title: r.get('title')!,
         body: r.get('body')!,
         tags: parseTags(r.get('tags') ?? ''),
         author: emptyToNull(r.get('author')),
         created: emptyToNull(r.get('created')),
         category: emptyToNull(r.get('category')),
-      }, { file, line: r.line, derivedSource: !ownSource && ctx.opts.source === undefined, earlier });
+      }, emptyToNull(r.get('source')));
       rows++;
       ctx.tick();
     }
@@ -264,17 +284,14 @@ export const askubuntuCorpus: Importer = {
   name: 'askubuntu-corpus',
   description: 'AskUbuntu text_tokenized.txt(.gz): id <tab> title <tab> body',
   async importFile(ctx, file) {
-    const ids = new IdLines(file);
-    const across = ImportIdLines.of(ctx, file);
-    const source = ctx.opts.source ?? 'askubuntu';
+    const questions = new FileQuestions(ctx, file, 'askubuntu', false);
     for await (const { fields, line } of readFields(ctx, file, '\t')) {
       if (fields.length < 2 || fields.length > 3) {
         throw fileError(file, line, `expected 3 tab-separated fields (id, title, body), found ${fields.length}`);
       }
       const id = fields[0]!.trim();
       if (!id) throw fileError(file, line, 'missing id');
-      ids.add(id, line);
-      putQuestion(ctx, { id, source, title: fields[1]!.trim(), body: (fields[2] ?? '').trim() }, { file, line, earlier: across?.add(id, line) ?? null });
+      questions.take(id, line)({ title: fields[1]!.trim(), body: (fields[2] ?? '').trim() });
       ctx.tick();
     }
   },

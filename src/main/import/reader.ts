@@ -10,6 +10,7 @@ import { createGunzip } from 'node:zlib';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import { isMemberPath, memberSize, openMember } from './archive';
 import { fileError } from './file-error';
+import { gzipDataError } from './gzip-error';
 import { Utf8TextDecoder, type TextChunk } from './utf8-text';
 import type { ImportContext } from './types';
 
@@ -157,11 +158,9 @@ export async function* readByteChunks(ctx: ImportContext, file: string, lineNow:
     }
   } catch (e) {
     if (e instanceof QPairsError || e instanceof CancelledError) throw e;
-    const err = e as NodeJS.ErrnoException;
-    if (err.code?.startsWith('Z_') || /header|unexpected end|invalid/i.test(err.message)) {
-      throw fileError(file, lineNow(), `corrupt or truncated gzip data (${err.message})`);
-    }
-    throw fileError(file, null, cannotRead(err));
+    const gzipError = gzipDataError(e);
+    if (gzipError !== null) throw fileError(file, lineNow(), gzipError);
+    throw fileError(file, null, cannotRead(e as NodeJS.ErrnoException));
   } finally {
     await source.close();
   }

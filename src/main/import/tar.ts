@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { CancelledError, QPairsError } from '../errors';
+import { gzipDataError } from './gzip-error';
 import type { ByteStream } from './sevenzip';
 
 const BLOCK = 512;
@@ -185,8 +186,7 @@ function source(archive: string, gz: boolean): { it: AsyncIterator<Uint8Array>; 
 function describe(e: unknown): string {
   if (e instanceof TarError) return e.message;
   const err = e as NodeJS.ErrnoException;
-  if (err.code?.startsWith('Z_') || /unexpected end|header|invalid/i.test(err.message)) return `corrupt or truncated gzip data (${err.message})`;
-  return `cannot read the archive (${err.code ?? err.message})`;
+  return gzipDataError(err) ?? `cannot read the archive (${err.code ?? err.message})`;
 }
 
 /** The regular files of a tar archive with their sizes (reads the whole archive once). */

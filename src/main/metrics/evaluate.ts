@@ -27,6 +27,8 @@
  * edited query and `aggregate` over the per-query results.
  */
 import { QPairsError } from '../errors';
+import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
+import { DEFAULT_TIES } from '../../shared/stat-defaults';
 import {
   averagePrecision,
   firstRelevantRank,
@@ -131,7 +133,7 @@ function resolve(options: EvalOptions): Resolved {
   if (convention !== 'skip' && convention !== 'zero') {
     throw new QPairsError(`evaluate: convention must be 'skip' or 'zero', got ${JSON.stringify(convention)}`);
   }
-  const threshold = options.threshold ?? 1;
+  const threshold = options.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
   if (typeof threshold !== 'number' || !Number.isFinite(threshold)) {
     throw new QPairsError(`evaluate: threshold must be a finite number, got ${String(threshold)}`);
   }
@@ -140,7 +142,7 @@ function resolve(options: EvalOptions): Resolved {
     if (!Number.isInteger(k) || k < 1) throw new QPairsError(`evaluate: cutoff k must be a positive integer, got ${String(k)}`);
     if (!ks.includes(k)) ks.push(k);
   }
-  return { convention, ties: options.ties ?? 'pool-order', unscored: options.unscored ?? 'append', threshold, ks };
+  return { convention, ties: options.ties ?? DEFAULT_TIES, unscored: options.unscored ?? 'append', threshold, ks };
 }
 
 function gradeOf(grades: Grades, id: string): number | undefined {
@@ -303,11 +305,13 @@ export function aggregate(perQuery: QueryResult[], ks: readonly number[] = DEFAU
   } as RunEvaluation;
   const rec = out as unknown as Record<string, number>;
   for (let j = 0; j < names.length; j++) rec[names[j]] = included === 0 ? 0 : sums[j] / included;
-  if (included === 0) {
-    out.note =
-      perQuery.length === 0 ? 'no query given; all means are 0' : 'no query has a relevant candidate (convention skip); all means are 0';
-  }
+  if (included === 0) out.note = noQueryEvaluatedNote(perQuery.length);
   return out;
+}
+
+/** Why a run's means are all 0 when no query was evaluated (this file's and incremental.ts's): none was given, or none had a relevant candidate. */
+export function noQueryEvaluatedNote(queriesGiven: number): string {
+  return queriesGiven === 0 ? 'no query given; all means are 0' : 'no query has a relevant candidate (convention skip); all means are 0';
 }
 
 /**

@@ -27,7 +27,7 @@
  * slot); `means` O(metrics); `orderedResults` O(counted queries).
  */
 import { QPairsError } from '../errors';
-import { evaluateRankedQuery, metricNames, type EvalOptions, type Grades, type QueryMetrics, type QueryResult, type RunEvaluation, type RunScores } from './evaluate';
+import { evaluateRankedQuery, metricNames, noQueryEvaluatedNote, type EvalOptions, type Grades, type QueryMetrics, type QueryResult, type RunEvaluation, type RunScores } from './evaluate';
 import { countScored, hasTiedScores, hasUniformScores, rankIndices, type Scores } from './ranking';
 
 /** A pool query: its id and candidates in the pool's (retriever's) order. */
@@ -241,9 +241,7 @@ export class IncrementalEvaluator {
     } as RunMeans;
     const rec = out as unknown as Record<string, number>;
     for (let m = 0; m < this.metricNames.length; m++) rec[this.metricNames[m]!] = this.included === 0 ? 0 : (sum[m]! + comp[m]!) / this.included;
-    if (this.included === 0) {
-      out.note = this.order.length === 0 ? 'no query given; all means are 0' : 'no query has a relevant candidate (convention skip); all means are 0';
-    }
+    if (this.included === 0) out.note = noQueryEvaluatedNote(this.order.length);
     return out;
   }
 

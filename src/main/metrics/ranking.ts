@@ -19,6 +19,7 @@
  * Scores ±Infinity are ordinary scores.
  */
 import { QPairsError } from '../errors';
+import { DEFAULT_TIES } from '../../shared/stat-defaults';
 
 export type TieRule = 'pool-order' | 'trec-eval';
 export type UnscoredRule = 'append' | 'drop';
@@ -76,7 +77,7 @@ export function rankIndices(
   options: RankOptions = {},
   scoreBuf?: Float64Array,
 ): number[] {
-  const ties = options.ties ?? 'pool-order';
+  const ties = options.ties ?? DEFAULT_TIES;
   const unscored = options.unscored ?? 'append';
   if (ties !== 'pool-order' && ties !== 'trec-eval') {
     throw new QPairsError(`rank: unknown tie rule ${JSON.stringify(ties)} (expected 'pool-order' or 'trec-eval')`);

@@ -18,8 +18,6 @@ import { evaluateRanker } from './dev-eval';
 import { corpusTexts } from './lexical';
 import {
   batchTexts,
-  buildVocab,
-  embeddingMatrix,
   EncodingCache,
   epochBatches,
   lookupRows,
@@ -32,7 +30,7 @@ import { clipByGlobalNorm, Params } from './params';
 import { glorotUniform, Rng } from './rng';
 import { fullText, textKey, tokenize } from './text';
 import { SKIPGRAM_DEFAULTS } from './skipgram';
-import { encoderStartVectors, type StartVectorsConfig } from './fused';
+import { encoderStart, type StartVectorsConfig } from './fused';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 import { UNK, Vocab } from './vocab';
@@ -264,11 +262,10 @@ export class DosSantosRanker implements Ranker {
     const cfg = this.config;
     const seed = opts.seed ?? cfg.seed;
     const rng = new Rng(seed);
-    this.vocab = buildVocab(data, cfg.minCount, cfg.maxVocab);
+    const { vocab, emb, found } = await encoderStart(data, opts, cfg, seed, rng, cfg.beta2 !== 0);
+    this.vocab = vocab;
     this.bagCache.clear();
-    const wv = cfg.beta2 !== 0 ? await encoderStartVectors(data, opts, cfg, seed) : null;
-    const D = (cfg.embDim = wv?.dim ?? cfg.embDim);
-    const { data: emb, found } = embeddingMatrix(this.vocab, D, wv, rng);
+    const D = cfg.embDim;
     // idf initialisation of the BOW weights
     const docs = corpusTexts(data);
     const df = new Float64Array(this.vocab.size);

@@ -20,9 +20,7 @@ import { initBackend } from './backend';
 import { evaluateRanker } from './dev-eval';
 import {
   batchTexts,
-  buildVocab,
   dot,
-  embeddingMatrix,
   EncodingCache,
   epochBatches,
   lookupRows,
@@ -36,7 +34,7 @@ import { type CellKind, GATES, scan, scanInference } from './recurrent';
 import { glorotUniform, Rng } from './rng';
 import { textKey, tokenize } from './text';
 import { SKIPGRAM_DEFAULTS } from './skipgram';
-import { encoderStartVectors, type StartVectorsConfig } from './fused';
+import { encoderStart, type StartVectorsConfig } from './fused';
 import { checkAbort, nextTick, runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, TrainOptions, TrainReport, TrainingData } from './types';
 import { Vocab } from './vocab';
@@ -242,12 +240,9 @@ export class EncoderRanker implements Ranker {
     const seed = opts.seed ?? cfg.seed;
     const rng = new Rng(seed);
     this.dropRng = new Rng(seed ^ 0x5bd1e995);
-    this.vocab = buildVocab(data, cfg.minCount, cfg.maxVocab);
-    const wv = await encoderStartVectors(data, opts, cfg, seed);
-    const D = wv?.dim ?? cfg.embDim;
-    cfg.embDim = D;
-    const { data: emb, found } = embeddingMatrix(this.vocab, D, wv, rng);
-    this.initParams(rng, emb, D);
+    const { vocab, emb, found } = await encoderStart(data, opts, cfg, seed, rng);
+    this.vocab = vocab;
+    this.initParams(rng, emb, cfg.embDim);
     this.invalidate();
     const notes = [`vocab ${this.vocab.size}, ${found} words with pre-trained vectors, backend ${backend}, scan ${cfg.impl}`];
     notes.push(...(await this.prepare(data, opts, rng)));

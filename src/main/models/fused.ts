@@ -32,13 +32,16 @@ import { evaluateRanker } from './dev-eval';
 import { BM25_TERMS, categoryCentroids, lsaTermVectors, trainCategoryClassifier, sparseCategoryCentroids, FusedFeaturizer, stemTerms, LEX_TERMS, unitRows, type CategoryModel, type FeatureResources, type UnitVectors } from './fused-features';
 import { lambdaMartScore, lambdaGradients, fitTree, treePredict, type Tree } from './lambdamart';
 import { charGrams, corpusTexts, DocFreq } from './lexical';
-import { startingVectors } from './neural-common';
+import { buildVocab, embeddingMatrix, startingVectors } from './neural-common';
 import { permutationImportance } from './permutation-importance';
 import { ppmiSvdVectors } from './ppmi-svd';
 import { featureStandardisation, labeledLists, noOrderToLearn, pairwiseDifferences, rankSvmObjective, RankSvmSolver, type RankList } from './ranksvm';
-import { PLAIN_WORDS, STEMMED_WORDS, STOP_WORDS, fnv1a, fullText, tokenize, wordsOf, type WordOptions } from './text';
+import { PLAIN_WORDS, STEMMED_WORDS, STOP_WORDS, fullText, tokenize, wordsOf, type WordOptions } from './text';
+import { fnv1a } from '../../shared/fnv1a';
+import type { Rng } from './rng';
 import { runEpochs } from './train-loop';
 import type { QText, Ranker, SavedModel, ScoreContext, TrainOptions, TrainReport, TrainingData, WordVectors } from './types';
+import type { Vocab } from './vocab';
 
 export type FusedConfig = {
   /** Run names to use; null = every run present in the training data. */
@@ -590,6 +593,26 @@ export async function encoderStartVectors(
   seed: number,
 ): Promise<WordVectors | null> {
   return cfg.startVectors === 'fused' ? tokenVectorsOfFused(corpusTexts(data), cfg.fusedVectors) : await startingVectors(data, opts, cfg.embDim, cfg.embeddingEpochs, seed);
+}
+
+/**
+ * What a neural encoder's training starts from: the vocabulary of `data` (minCount, maxVocab), and its
+ * embedding matrix, rows from the starting word vectors (encoderStartVectors; `withVectors` false: all at
+ * random), `cfg.embDim` set to their dimension. `found`: the words that had a vector.
+ */
+export async function encoderStart(
+  data: TrainingData,
+  opts: TrainOptions,
+  cfg: StartVectorsConfig & { embDim: number; embeddingEpochs: number; minCount: number; maxVocab: number },
+  seed: number,
+  rng: Rng,
+  withVectors = true,
+): Promise<{ vocab: Vocab; emb: Float32Array; found: number }> {
+  const vocab = buildVocab(data, cfg.minCount, cfg.maxVocab);
+  const wv = withVectors ? await encoderStartVectors(data, opts, cfg, seed) : null;
+  cfg.embDim = wv?.dim ?? cfg.embDim;
+  const { data: emb, found } = embeddingMatrix(vocab, cfg.embDim, wv, rng);
+  return { vocab, emb, found };
 }
 
 /**

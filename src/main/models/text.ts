@@ -1,6 +1,7 @@
 /** Tokenisation shared by the models (kept local so models do not change when bm25/ does; the Porter stemmer is bm25's). */
 import { porterStem } from '../bm25/porter-stemmer';
 import type { QText } from './types';
+import { fnv1a } from '../../shared/fnv1a';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -105,16 +106,6 @@ export function ngrams(tokens: readonly string[], minN: number, maxN: number): s
 
 export function fullText(q: QText): string {
   return `${q.title}\n${q.body}`;
-}
-
-/** FNV-1a 32-bit hash of a string (cache keys). */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** Cache key of a question's text: id plus a hash of its content, so edited texts re-encode. */

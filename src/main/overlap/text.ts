@@ -13,6 +13,7 @@
  * edited word remove too many shingles. A text of fewer than k words (but at least one) is one
  * shingle of all its words; an empty text has none.
  */
+import { fnv1a } from '../../shared/fnv1a';
 
 /** Words per shingle. */
 export const SHINGLE_WORDS = 3;
@@ -22,16 +23,6 @@ const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/gu;
 /** Title + body, NFKC, lowercased, punctuation and whitespace runs as single spaces, trimmed. */
 export function normaliseQuestionText(title: string, body: string): string {
   return `${title} ${body}`.normalize('NFKC').toLowerCase().replace(NOT_WORD, ' ').trim();
-}
-
-/** FNV-1a, 32 bits, over a string's UTF-16 code units. */
-export function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** murmur3's 32-bit finaliser: a bijection of uint32 that mixes every bit into every other. */
@@ -52,7 +43,7 @@ export function shingleHashes(text: string, k: number = SHINGLE_WORDS): Uint32Ar
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`shingle length must be a positive integer, got ${k}`);
   const words = text.split(' ').filter((w) => w.length > 0);
   if (words.length === 0) return new Uint32Array(0);
-  const wordHash = words.map(hashString);
+  const wordHash = words.map(fnv1a);
   const n = Math.max(1, words.length - k + 1);
   const width = Math.min(k, words.length);
   const out = new Uint32Array(n);
@@ -100,5 +91,5 @@ export function textKey(text: string): string {
     h2 ^= text.charCodeAt(i);
     h2 = Math.imul(h2, 0x01000193);
   }
-  return `${text.length.toString(16)}:${hashString(text).toString(16)}:${(h2 >>> 0).toString(16)}`;
+  return `${text.length.toString(16)}:${fnv1a(text).toString(16)}:${(h2 >>> 0).toString(16)}`;
 }

@@ -22,8 +22,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { NotFoundError, QPairsError } from '../errors';
+import { pidAlive } from '../workspace/lock';
+import { UPLOAD_ID_RE } from '../../shared/contract';
 
-export const UPLOAD_ID_RE = /^[a-f0-9-]{8,64}$/;
 /** Total size of one store's uploads (default quota). */
 export const DEFAULT_UPLOAD_QUOTA = 4 * 1024 ** 3;
 /** Directory names of per-instance upload directories: `<pid>-<hex>`. */
@@ -68,18 +69,6 @@ export class UploadQuotaError extends QPairsError {
       { file: name, reason: 'upload quota' },
     );
     this.name = 'UploadQuotaError';
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -4,6 +4,7 @@ import { type LongWorkOptions, PROGRESS_EVERY } from './progress';
 import { percentileInterval } from './quantile';
 import { mulberry32, randomIndex } from './random';
 import { type Interval, type Stat, defined, undefinedStat } from './result';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../shared/stat-defaults';
 
 export interface BootstrapOptions extends LongWorkOptions {
   /** Number of bootstrap resamples B (default 1000). */
@@ -14,8 +15,6 @@ export interface BootstrapOptions extends LongWorkOptions {
   level?: number;
 }
 
-export const DEFAULT_RESAMPLES = 1000;
-export const DEFAULT_SEED = 1;
 export const DEFAULT_LEVEL = 0.95;
 
 /** Validates and fills bootstrap options. */

@@ -3,7 +3,8 @@ import { QPairsError, throwIfAborted } from '../errors';
 import { type BootstrapOptions, bootstrapMeanDifference, bootstrapSettings } from './bootstrap';
 import { holm } from './holm';
 import { mean } from './paired';
-import { DEFAULT_PERMUTATIONS, type PermutationResult, pairedPermutationTest } from './permutation';
+import { type PermutationResult, pairedPermutationTest } from './permutation';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES } from '../../shared/stat-defaults';
 import { type LongWorkOptions } from './progress';
 import { type Interval, type Stat, defined, undefinedStat } from './result';
 import { type TTestResult, pairedTTest } from './ttest';
@@ -92,7 +93,7 @@ export function compareRankers(input: RankerScores, options: CompareOptions = {}
     for (let i = 0; i < rankers.length; i++) for (let j = i + 1; j < rankers.length; j++) pairIdx.push([i, j]);
   }
 
-  const resamples = boot.resamples ?? 1000;
+  const resamples = boot.resamples ?? DEFAULT_RESAMPLES;
   const perms = options.permutations ?? DEFAULT_PERMUTATIONS;
   const total = pairIdx.length * (resamples + perms);
   let done = 0;
@@ -130,7 +131,7 @@ export function compareRankers(input: RankerScores, options: CompareOptions = {}
 
   const adjust = (ps: Stat[]): { adj: Stat[]; rej: (boolean | null)[] } => {
     const idx = ps.map((p, k) => (p.value === null ? -1 : k)).filter((k) => k >= 0);
-    const h = holm(idx.map((k) => ps[k].value as number), options.alpha ?? 0.05);
+    const h = holm(idx.map((k) => ps[k].value as number), options.alpha ?? DEFAULT_ALPHA);
     const adj: Stat[] = ps.map(() => undefinedStat('p-value undefined'));
     const rej: (boolean | null)[] = ps.map(() => null);
     idx.forEach((k, r) => {

@@ -3,6 +3,7 @@ import { pairedDifferences } from './paired';
 import { type LongWorkOptions, PROGRESS_EVERY } from './progress';
 import { mulberry32 } from './random';
 import { type Stat, defined, undefinedStat } from './result';
+import { DEFAULT_PERMUTATIONS } from '../../shared/stat-defaults';
 
 export interface PermutationOptions extends LongWorkOptions {
   /** Number of random sign-flip permutations N (default 10000). */
@@ -22,8 +23,6 @@ export interface PermutationResult {
   /** Sign patterns evaluated (N, or 2^n when exact). */
   permutations: number;
 }
-
-export const DEFAULT_PERMUTATIONS = 10_000;
 
 /** Relative tolerance when comparing a permuted |mean| with the observed one (float ties). */
 const TIE_TOLERANCE = 1e-12;

@@ -32,6 +32,7 @@ import type { ModelId, TrainProgress, WordVectorCache, WordVectors } from '../mo
 import { clusterCount, groupedFolds, nearDuplicateClusters } from '../overlap';
 import { meanInterval } from '../stats/t-interval';
 import type { Workspace } from '../workspace/workspace';
+import { trainingStep } from '../../shared/models';
 import { trainingDevSet, type TrainingQuery } from './data';
 import { scoreSaved, trainSaved, type RunOptions, type TrainingInput } from './run-model';
 
@@ -133,7 +134,7 @@ export async function crossValidate(
       const devScored = { ...dev, queries: dev.queries.filter((q) => scored.has(q.query.id)) };
       const phase = `CV repeat ${r + 1}/${spec.repeats} (${use}) fold ${f + 1}/${folds.length}`;
       const onProgress = o.onProgress
-        ? (p: TrainProgress) => o.onProgress!({ ...p, phase: `${phase}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` })
+        ? (p: TrainProgress) => o.onProgress!({ ...p, phase: `${phase}: ${trainingStep(p)}` })
         : undefined;
       const epochs = use === 'report' ? (selectedEpochs ?? ctx.epochs) : ctx.epochs;
       const run = { ...o, onProgress };

@@ -29,6 +29,7 @@ import type { ModelId, WordVectorCache } from '../models/types';
 import type { LivePreparation, LivePrepareSpec } from '../models/worker-protocol';
 import { clusterCount, findOverlap, groupedFolds, nearDuplicateClusters, type OverlapReason } from '../overlap';
 import type { Workspace } from '../workspace/workspace';
+import { trainingStep } from '../../shared/models';
 import { labeledLists, labeledTrainingPairs, relevantAmong, unlabeledSpec, poolGrades, trainingQueries } from './data';
 import { resolveWorkerPath, trainAndScore, type RunOptions } from './run-model';
 import { inSampleModelRuns } from './train';
@@ -221,7 +222,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
       unscored.push(...folds[f]!);
       continue;
     }
-    const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
+    const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `fold ${f + 1}/${steps - 1}: ${trainingStep(p)}` }) : undefined;
     // The fold model scores its held-out queries where it trained (their texts and the pool's runs
     // read there, after training): what trainingDevSet would give them, the pool's candidates and runs.
     const { scored } = await trainAndScore(
@@ -244,7 +245,7 @@ export async function retrainLive(ws: Workspace, pool: string, spec: LiveSpec, o
   if (data.positives.length === 0) throw new QPairsError(`live retraining needs a similar candidate among the labeled pairs of pool "${pool}"`, { reason: 'too few labels' });
   // Said before training (a worker), in the same words as `train`.
   if (pairwise) noOrderToLearn(spec.model, labeledLists(data));
-  const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${p.phase ?? `epoch ${p.epoch}/${p.epochs}`}` }) : undefined;
+  const onProgress = o.onProgress ? (p: Parameters<NonNullable<RunOptions['onProgress']>>[0]) => o.onProgress!({ ...p, phase: `final model: ${trainingStep(p)}` }) : undefined;
   // The final model scores the rest of the pool where it trained: on this thread that read (every
   // candidate's text, ~0.6 s for 60,000 pairs) and the model's copy here held every label up.
   const { scored } = await trainAndScore(

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { LIVE_MODELS, liveRunName } from '../../shared/live';
+import { MODEL_NAME_RE } from '../../shared/models';
 import { QPairsError, throwIfAborted } from '../errors';
 import { checkModelConfig, isModelId, MODEL_IDS, noOrderToLearn, parseWord2VecText, SkipGramRanker, evaluateRanker } from '../models';
 import type { ModelId, TrainReport, WordVectorCache, WordVectors } from '../models/types';
@@ -63,10 +64,8 @@ export function readWordVectors(file: string, maxWords = 500_000): WordVectors {
 export { defaultWorkerPath, type RunOptions } from './run-model';
 export { missingFeatureRuns } from './pool-scores';
 
-const NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
-
 export function checkModelName(ws: Workspace, name: string): void {
-  if (!NAME_RE.test(name)) throw new QPairsError(`model name "${name}" must be letters, digits, . _ + - (up to 100, starting with a letter or digit)`);
+  if (!MODEL_NAME_RE.test(name)) throw new QPairsError(`model name "${name}" must be letters, digits, . _ + - (up to 100, starting with a letter or digit)`);
   // Learn-as-we-label writes these runs into its pools: a model of that name would have its runs replaced.
   if (LIVE_MODELS.some((m) => liveRunName(m) === name)) {
     throw new QPairsError(`"${name}" is the name of a live-retraining run (learn as we label replaces it in its pools); choose another model name`);

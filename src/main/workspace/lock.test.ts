@@ -25,6 +25,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+it('pidAlive: this process is alive; an exited child, 0, negative and non-integer pids are not (kill(2) would signal a group for 0 and below)', () => {
+  expect(pidAlive(process.pid)).toBe(true);
+  expect(pidAlive(deadPid())).toBe(false);
+  for (const pid of [0, -1, -process.pid, 1.5, Number.NaN]) expect(pidAlive(pid), String(pid)).toBe(false);
+});
+
 /** A pid that surely does not run any more: a child that has exited. */
 function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', '0']);

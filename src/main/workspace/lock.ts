@@ -234,8 +234,13 @@ function readContent(file: string): Read {
   return { kind: 'unreadable', ageMs };
 }
 
-/** Whether a process with this pid exists on this host (EPERM: it exists, owned by someone else). */
+/**
+ * Whether a process with this pid exists on this host (EPERM: it exists, owned by someone else). A pid that
+ * names no one process (0 or below: kill(2) would signal a process group, or every process) is not alive.
+ * The lock and serve mode's upload folders (serve/uploads.ts) both ask it.
+ */
 export function pidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -3,7 +3,7 @@
  * candidates, blind settings and guidelines; annotators and roles; the append-only label history.
  */
 import { NotFoundError, QPairsError } from '../errors';
-import { isReservedAnnotatorName } from '../../shared/gold';
+import { isReservedAnnotatorName, reservedAnnotatorNameError } from '../../shared/gold';
 import type { LabelRecord, PoolInfo, PoolQuery } from '../../shared/types';
 
 /** A pool's settings: PoolInfo without its counts of queries, pairs and runs. */
@@ -260,7 +260,7 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
     const n = this.personName(name);
     if (!n) throw new QPairsError('annotator name is empty');
     const r = this.stmt(`SELECT id FROM annotators WHERE name = ?`).get(n) as { id: number } | undefined;
-    if (!r && isReservedAnnotatorName(n)) throw new QPairsError(`annotator names starting with "@" are reserved ("${n}")`);
+    if (!r && isReservedAnnotatorName(n)) throw new QPairsError(reservedAnnotatorNameError(n));
     if (r) return r.id;
     return Number(this.stmt(`INSERT INTO annotators(name, role, created) VALUES (?, ?, ?)`).run(n, role, now()).lastInsertRowid);
   }

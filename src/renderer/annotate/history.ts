@@ -47,6 +47,9 @@ function pushChange(history: UndoHistory, op: Parameters<typeof historyEntryFor>
 /** What popRedo found: an entry to redo, nothing, or a redo lost to a change made after the undo. */
 export type RedoPop = { entry: RedoEntry } | { entry: null; lost: boolean };
 
+/** What U says in Annotate and in Review when this session took nothing back to give back. */
+export const NOTHING_TO_REDO = 'Nothing to redo: U gives back what u took back in this session.';
+
 /** One person's work on one pool, as a key (undo and redo histories, Review's reason drafts, the queue on screen). */
 export const personScope = (pool: string, person: string): string => `${pool}\u0000${person}`;
 

@@ -8,17 +8,13 @@
  *    re-sends them.
  * Re-sending a label the engine already stored is harmless (the engine skips unchanged values).
  */
-import type { LabelAck } from '../../shared/contract';
+import type { CommandArgs, LabelAck } from '../../shared/contract';
 import { isTransportError } from '../client/types';
 import type { KV } from '../lib/storage';
 import type { RedoEntry } from './historyEntry';
 
-export interface LabelInput {
-  pool: string;
-  queryId: string;
-  candidateId: string;
-  annotator: string;
-  value: string | null;
+/** A label.set call's pair, annotator and value (the contract's), with what the outbox keeps beside them. */
+export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value'> {
   /** Issue 24: the note sent with the label (text sets it, '' removes it); omitted: left as it is. */
   note?: string;
   /** Not sent: the pair's note before this op changed it (what undo puts back). */

@@ -9,7 +9,7 @@ import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
-import { redoLabel, type RedoEntry } from './history';
+import { NOTHING_TO_REDO, redoLabel, type RedoEntry } from './history';
 import { pairKey, type LabelOp } from './labelQueue';
 import { useQueuedNotice } from './queuedNotice';
 import type { RowModel } from './CandidateTable';
@@ -209,7 +209,7 @@ export function useLabeling(
       setNotice(
         got.lost
           ? 'Cannot redo: a label or note was given after the undo, so what u took back stays undone.'
-          : 'Nothing to redo: U gives back what u took back in this session.',
+          : NOTHING_TO_REDO,
       );
       return;
     }

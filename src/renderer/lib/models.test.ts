@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSettings, MODEL_KINDS, type TrainProgressView } from '../../shared/models';
+import { describeSettings, MODEL_KINDS, MODEL_NAME_RE, type TrainProgressView } from '../../shared/models';
 import {
   applyTrainProgress,
   describeCv,
@@ -11,7 +11,6 @@ import {
   historySeries,
   lossYMax,
   MODEL_HELP,
-  MODEL_NAME_RE,
   modelNameError,
   suggestModelName,
   tickDigits,

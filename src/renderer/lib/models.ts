@@ -3,9 +3,8 @@
  * rule, without importing zod), the live trace of a training job built from `train.progress`
  * events, and chart series of a trace or of a stored model's epoch history.
  */
-import { MODEL_KINDS, preparingStep, type ModelInfoView, type TrainProgressEvent, type TrainProgressView } from '../../shared/models';
+import { describeCvFigures, MODEL_KINDS, MODEL_NAME_RE, preparingStep, type ModelInfoView, type TrainProgressEvent, type TrainProgressView } from '../../shared/models';
 import type { Series } from '../components/LineChart';
-import { fmtMetric } from './format';
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
 
@@ -24,9 +23,6 @@ export const MODEL_HELP: Record<ModelKind, string> = {
   dae: 'denoising auto-encoder over the bag of words: cosine of the learned semantic codes (a feature for the fused ranker)',
   hnil: 'HNIL: LSTM text encoding joined with DeepWalk embeddings of the asker, category and answerers graph; needs askers and categories',
 };
-
-/** The contract's rule for models.train's `name` (src/shared/contract.ts). */
-export const MODEL_NAME_RE = /^[A-Za-z0-9][\w.+-]{0,99}$/;
 
 /**
  * Why a model name is not acceptable, or null when it is: letters, digits, . _ + -, starting with
@@ -256,13 +252,9 @@ export function describeTraining(t: ModelInfoView['training']): string {
  * scored once (170 labeled training queries)"). It said only "grouped CV MAP 70.55 (5 folds × 1)".
  */
 export function describeCv(cv: NonNullable<ModelInfoView['training']['cv']>): string {
-  const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${fmtMetric(c[0])}–${fmtMetric(c[1])})` : '');
   const scored = cv.scoredQuestions ?? cv.clusters;
   const queries = cv.queries !== undefined ? ` (${cv.queries.toLocaleString('en-US')} labeled training quer${cv.queries === 1 ? 'y' : 'ies'})` : '';
-  return (
-    `grouped CV MAP ${fmtMetric(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${fmtMetric(cv.MRR)}${ci(cv.ci.MRR)}: ` +
-    `${cv.folds} folds × ${cv.repeats} repeat${cv.repeats === 1 ? '' : 's'}, each of ${scored.toLocaleString('en-US')} distinct question${scored === 1 ? '' : 's'} scored once${queries}`
-  );
+  return `${describeCvFigures(cv)}, each of ${scored.toLocaleString('en-US')} distinct question${scored === 1 ? '' : 's'} scored once${queries}`;
 }
 
 /** A readable throughput: "7,667 docs/s", "29 pairs/s", "0.53 pairs/s". */

@@ -9,7 +9,7 @@ import type { Dispatch, SetStateAction } from 'react';
 import type { QPairsClient } from '../../shared/contract';
 import { isTransportError } from '../client/types';
 import { errorMessage } from '../lib/format';
-import { redoLabel, type UndoHistory } from '../annotate/history';
+import { NOTHING_TO_REDO, redoLabel, type UndoHistory } from '../annotate/history';
 import type { LabelOp, LabelQueue } from '../annotate/labelQueue';
 import { itemKey } from './order';
 
@@ -133,7 +133,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
           ? 'Cannot redo: you ruled or wrote a reason after the undo, so what u took back stays undone.'
           : e
             ? `Your last undo was of your ${e.seq === 0 ? 'note' : 'label'} on ${e.candidateId} of query ${e.queryId}, in Annotate: U there redoes it.`
-            : 'Nothing to redo: U gives back what u took back in this session.',
+            : NOTHING_TO_REDO,
       );
       return;
     }

@@ -9,6 +9,7 @@ import type { IntervalView, PairAgreementView, StatView } from '../../shared/gol
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { counted } from '../../shared/plural';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES } from '../../shared/stat-defaults';
 import { errorMessage, fmtInt } from '../lib/format';
 import { agreementYRange, overTimeSeries, showCI, showStat } from '../lib/stats';
 import { describeLabel } from '../annotate/keys';
@@ -71,8 +72,8 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
   const [people, setPeople] = useState<CommandResult<'annotator.list'>>([]);
   /** Chosen annotators; null = the pool's annotators. */
   const [chosen, setChosen] = useState<string[] | null>(null);
-  const [bootstrap, setBootstrap] = useState(1000);
-  const [seed, setSeed] = useState(1);
+  const [bootstrap, setBootstrap] = useState(DEFAULT_RESAMPLES);
+  const [seed, setSeed] = useState(DEFAULT_SEED);
   const [report, setReport] = useState<AgreementView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -170,7 +171,7 @@ export function AgreementScreen({ shared }: { shared: SharedState }): ReactNode 
           <PoolSelect testId="agreement-pool" pools={pools} value={pool} onChange={setPool} />
           <label className="inline" title="bootstrap resamples of queries for the 95% CIs">
             Resamples
-            <NumberInput min={1} max={100_000} testId="agreement-bootstrap" value={bootstrap} size={6} onChange={setBootstrap} />
+            <NumberInput min={1} max={MAX_RESAMPLES} testId="agreement-bootstrap" value={bootstrap} size={6} onChange={setBootstrap} />
           </label>
           <label className="inline">
             Seed

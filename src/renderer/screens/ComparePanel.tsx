@@ -6,8 +6,9 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CompareView, Convention, TieRule } from '../../shared/contract';
-import { COMPARE_METRICS, type CompareMetric } from '../../shared/gold';
+import { COMPARE_METRICS, DEFAULT_COMPARE_METRIC, type CompareMetric } from '../../shared/gold';
 import { describeSelectedOn } from '../../shared/selected-on';
+import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_PERMUTATIONS, MAX_RESAMPLES } from '../../shared/stat-defaults';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { showCI, showP, showPct, showStat } from '../lib/stats';
@@ -39,12 +40,12 @@ export function ComparePanel({
 }): ReactNode {
   const { client } = useApp();
   const [picked, setPicked] = useState<string[] | null>(null);
-  const [metric, setMetric] = useState<CompareMetric>('AP');
+  const [metric, setMetric] = useState<CompareMetric>(DEFAULT_COMPARE_METRIC);
   const [baseline, setBaseline] = useState('');
-  const [alpha, setAlpha] = useState(0.05);
-  const [bootstrap, setBootstrap] = useState(1000);
-  const [permutations, setPermutations] = useState(10000);
-  const [seed, setSeed] = useState(1);
+  const [alpha, setAlpha] = useState(DEFAULT_ALPHA);
+  const [bootstrap, setBootstrap] = useState(DEFAULT_RESAMPLES);
+  const [permutations, setPermutations] = useState(DEFAULT_PERMUTATIONS);
+  const [seed, setSeed] = useState(DEFAULT_SEED);
   const [view, setView] = useState<CompareView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -129,11 +130,11 @@ export function ComparePanel({
           <summary className="small">resampling</summary>
           <label className="inline small">
             bootstrap
-            <NumberInput min={1} max={100_000} size={6} value={bootstrap} onChange={setBootstrap} testId="compare-bootstrap" />
+            <NumberInput min={1} max={MAX_RESAMPLES} size={6} value={bootstrap} onChange={setBootstrap} testId="compare-bootstrap" />
           </label>
           <label className="inline small">
             permutations
-            <NumberInput min={1} max={1_000_000} size={7} value={permutations} onChange={setPermutations} testId="compare-permutations" />
+            <NumberInput min={1} max={MAX_PERMUTATIONS} size={7} value={permutations} onChange={setPermutations} testId="compare-permutations" />
           </label>
           <label className="inline small">
             seed

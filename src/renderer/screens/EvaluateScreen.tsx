@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Convention, PoolEvaluation, QueryEvaluation, RunMetrics, TieRule } from '../../shared/contract';
 import { DEFAULT_RELEVANCE_THRESHOLD, everyGradeSimilarNote } from '../../shared/labels';
+import { DEFAULT_TIES } from '../../shared/stat-defaults';
 import { describeSelectedOn } from '../../shared/selected-on';
 import { GradeThreshold } from '../components/GradeThreshold';
 import type { SharedState } from '../lib/shared-state';
@@ -53,7 +54,7 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
   const [partial, setPartial] = useState(false);
   // As the CLI's --ties and --threshold (defaults: pool order, relevant from grade 1); the threshold
   // is the pool's business (its scheme's grades), so a new pool starts at the default.
-  const [ties, setTies] = useState<TieRule>('pool-order');
+  const [ties, setTies] = useState<TieRule>(DEFAULT_TIES);
   const [threshold, setThreshold] = useState(DEFAULT_RELEVANCE_THRESHOLD);
   useEffect(() => setThreshold(DEFAULT_RELEVANCE_THRESHOLD), [pool]);
   const graded = poolInfo !== null && poolInfo.scheme !== 'binary';

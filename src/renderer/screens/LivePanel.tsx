@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { describeCopiesLeftOut, LIVE_MODELS, liveRunName, type LiveStatus } from '../../shared/live';
+import { isQueuedTrainingNote, queuedTrainingNote } from '../../shared/models';
 import type { CallerRole } from '../../shared/roles';
 import { LineChart } from '../components/LineChart';
 import { useApp, useEvent, useReconnect } from '../lib/context';
@@ -68,7 +69,7 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
   // The other pools, and any training pool the list no longer shows (so it can still be unticked).
   const trainable = [...new Set([...pools.filter((p) => p !== pool), ...status.trainPools])];
   // Queued behind other trainings (serve's --max-trainings): its progress says so, or the status did when loaded.
-  const waiting = status.running && (progress !== null ? progress.startsWith('queued:') : status.queuedBehind !== null);
+  const waiting = status.running && (progress !== null ? isQueuedTrainingNote(progress) : status.queuedBehind !== null);
   return (
     <section className="card" data-testid="live-panel">
       <div className="row wrap">
@@ -132,7 +133,7 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
       )}
       <p className="small" data-testid="live-status" role="status">
         {waiting
-          ? `Retrain waiting for a training slot (${progress ?? `queued: ${status.queuedBehind} training${status.queuedBehind === 1 ? '' : 's'} ahead`}); labeling goes on.`
+          ? `Retrain waiting for a training slot (${progress ?? queuedTrainingNote(status.queuedBehind ?? 0)}); labeling goes on.`
           : status.running
           ? `Retraining in the background${progress ? ` — ${progress}` : ''}; labeling goes on.`
           : status.enabled

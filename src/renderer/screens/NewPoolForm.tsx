@@ -13,6 +13,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { NumberInput } from '../components/NumberInput';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
+import { DEFAULT_POOL_DEPTH, MAX_POOL_DEPTH, MAX_POOL_SAMPLE } from '../../shared/pool-limits';
 
 type Scheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 
@@ -37,7 +38,7 @@ export function NewPoolForm({ shared, sources }: { shared: SharedState; /** Ques
   const [n, setN] = useState(50);
   const [seed, setSeed] = useState(1);
   const [queriesText, setQueriesText] = useState('');
-  const [depth, setDepth] = useState(20);
+  const [depth, setDepth] = useState(DEFAULT_POOL_DEPTH);
   const [scheme, setScheme] = useState<Scheme>('binary');
   const [blind, setBlind] = useState(true);
   /** '' = the workspace index's analyzer. */
@@ -143,7 +144,7 @@ export function NewPoolForm({ shared, sources }: { shared: SharedState; /** Ques
           <>
             <label>
               Sample size
-              <NumberInput min={1} max={100_000} testId="pool-sample-n" value={n} onChange={setN} />
+              <NumberInput min={1} max={MAX_POOL_SAMPLE} testId="pool-sample-n" value={n} onChange={setN} />
             </label>
             <label>
               Seed
@@ -169,7 +170,7 @@ export function NewPoolForm({ shared, sources }: { shared: SharedState; /** Ques
         )}
         <label>
           Depth
-          <NumberInput min={1} max={1000} testId="pool-depth" value={depth} onChange={setDepth} />
+          <NumberInput min={1} max={MAX_POOL_DEPTH} testId="pool-depth" value={depth} onChange={setDepth} />
           <span className="hint">BM25 candidates per query</span>
         </label>
         <label>

@@ -1,7 +1,8 @@
-import { AGGREGATE, COMPARE_METRICS, type CompareMetric, type CompareView } from '../../../shared/gold';
+import { AGGREGATE, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
 import { notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
 import { everyGradeSimilarNote } from '../../../shared/labels';
+import { DEFAULT_TIES } from '../../../shared/stat-defaults';
 import { counted } from '../../../shared/plural';
 import { checkLabelSourceName, evaluatePool } from '../../engine/evaluate';
 import { labelOrderOf } from '../../engine/label-order';
@@ -10,7 +11,7 @@ import { describeOverlap } from '../../training/trained-on';
 import { describeSelectedOn, type SelectedOn } from '../../../shared/selected-on';
 import { putStat } from '../../gold';
 import { compareRunsFlagged } from '../../engine/compute-task';
-import { parse, requireString, table, takePositionals, UsageError } from '../args';
+import { parse, parseConvention, requireString, table, takePositionals, UsageError } from '../args';
 import { fmtP, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
 /**
@@ -48,9 +49,8 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
   });
   const pool = requireString(values.pool, '--pool P');
   // Omitted: the pool's own convention (issue 24; SemEval imports zero, AskUbuntu pools skip).
-  const convention = values.convention as 'skip' | 'zero' | undefined;
-  if (convention !== undefined && convention !== 'skip' && convention !== 'zero') throw new UsageError('--convention is skip or zero');
-  const ties = values.ties ?? 'pool-order';
+  const convention = parseConvention(values.convention);
+  const ties = values.ties ?? DEFAULT_TIES;
   if (ties !== 'pool-order' && ties !== 'trec-eval') throw new UsageError('--ties is pool-order or trec-eval');
   const threshold = numberFlag(values.threshold, '--threshold') ?? 1;
   const compareOnly = ['metric', 'bootstrap', 'permutations', 'seed', 'baseline'] as const;
@@ -63,7 +63,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
   if (values.compare !== undefined) {
     const runs = list(values.compare)!;
     if (runs.length < 2) throw new UsageError('--compare needs at least two runs: R1,R2');
-    const metric = values.metric ?? 'AP';
+    const metric = values.metric ?? DEFAULT_COMPARE_METRIC;
     if (!(COMPARE_METRICS as readonly string[]).includes(metric)) throw new UsageError(`--metric is one of ${COMPARE_METRICS.join(', ')}`);
     const bootstrap = positiveInt(values.bootstrap, '--bootstrap');
     const permutations = positiveInt(values.permutations, '--permutations');

@@ -9,6 +9,7 @@ import { listModels, type TrainingInfo } from '../../training/store';
 import type { Workspace } from '../../workspace/workspace';
 import { parse, requireString, optionalInt, takePositionals, UsageError } from '../args';
 import { unknownChoice } from '../../../shared/suggest';
+import { describeCvFigures, trainingStep } from '../../../shared/models';
 import { ProgressBar } from '../progress';
 import { json, withWorkspace, type Out } from './common';
 import { preparingPhase, trainLogLine } from '../train-log';
@@ -54,9 +55,8 @@ export function describeTrained(name: string, model: string, seconds: number, re
 
 /** The CV line: "grouped CV MAP 76.51 (95% CI 72.10–80.92), MRR …: 5 folds × 3 repeats scoring each of 117 distinct questions once (170 labeled training queries …)". */
 export function describeCv(cv: NonNullable<TrainingInfo['cv']>): string {
-  const ci = (c: [number, number] | null): string => (c ? ` (95% CI ${pct(c[0])}–${pct(c[1])})` : '');
   return (
-    `grouped CV MAP ${pct(cv.MAP)}${ci(cv.ci.MAP)}, MRR ${pct(cv.MRR)}${ci(cv.ci.MRR)}: ${cv.folds} folds × ${cv.repeats} repeat${cv.repeats > 1 ? 's' : ''} ` +
+    `${describeCvFigures(cv)} ` +
     `scoring each of ${cv.scoredQuestions ?? cv.clusters} distinct questions once (${cv.queries} labeled training queries in ${cv.clusters} groups of near-duplicates; seed ${cv.seed}); ${cv.selection}`
   );
 }
@@ -176,7 +176,7 @@ export async function cmdTrain(argv: string[], out: Out, signal: AbortSignal): P
           onProgress: (p) => {
             const preparing = preparingPhase(p);
             const dev = p.devMRR !== undefined ? ` dev MRR ${(100 * p.devMRR).toFixed(2)}` : '';
-            bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${p.phase ?? `epoch ${p.epoch}/${p.epochs}`} loss ${p.loss.toFixed(4)}${dev}`);
+            bar.update(p.step, p.steps, preparing !== null ? `${preparing}…` : `${trainingStep(p)} loss ${p.loss.toFixed(4)}${dev}`);
             // Where the bar is not drawn (a log, a pipe): a line per preparing step begun and per epoch
             // ended, skip-gram pre-training's included (a minute of silence before the first epoch line).
             if (logLines) {

@@ -12,7 +12,7 @@ import { getAssignment } from '../gold/store';
 import { globalSeq, ownRecord, ownSeq, ownSeqsInMessage } from './own-seq';
 import { liveOnBlindLabels, modelsTrainedOnBlindLabels, runsOnBlindLabels } from './run-visibility';
 import { peopleShownTo } from './people-shown';
-import { withoutServerPaths } from './server-paths';
+import { withoutAbsolutePaths, withoutServerPaths } from './server-paths';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -224,13 +224,13 @@ export function messageForCaller(ws: Workspace, command: CommandName, text: stri
 
 /**
  * An event as a caller who may see it (canSee) gets it: an annotator's label.changed by her own
- * number, another's with 0; a failed job's error without server-side paths for a caller not on
- * the server's machine.
+ * number, another's with 0; a failed job's error without server-side paths (the workspace's, then
+ * any absolute one by its base name) for a caller not on the server's machine.
  */
 export function eventForCaller<E extends EventName>(ws: Workspace, caller: Caller, event: E, payload: EventPayloads[E]): EventPayloads[E] {
   if (event === 'job.done' && !caller.local) {
     const done = payload as EventPayloads['job.done'];
-    return (done.error === undefined ? done : { ...done, error: withoutServerPaths(done.error, ws.path) }) as EventPayloads[E];
+    return (done.error === undefined ? done : { ...done, error: withoutAbsolutePaths(withoutServerPaths(done.error, ws.path)) }) as EventPayloads[E];
   }
   if (caller.role !== 'annotator' || event !== 'label.changed') return payload;
   const rec = payload as EventPayloads['label.changed'];

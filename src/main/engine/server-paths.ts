@@ -33,3 +33,16 @@ export function withoutServerPaths(message: string, workspaceFile: string): stri
   }
   return out;
 }
+
+/**
+ * An internal error's text as a remote caller gets it (serve mode; the server's log keeps it whole):
+ * every absolute path by its base name — an internal error is not worded for users and may name
+ * any server file (a Node error's "open '/srv/…/x'"), not only the workspace's.
+ */
+export function withoutAbsolutePaths(message: string): string {
+  return message
+    // Quoted (a Node error's 'open …'): the whole quoted path, spaces and all.
+    .replace(/(['"`])(?:\/|[A-Za-z]:\\)[^'"`\n]*[\/\\]([^'"`\n\/\\]*)\1/g, '$1$2$1')
+    .replace(/(?<![\w.:/\\-])\/(?:[^\s'"`,()/]+\/)+([^\s'"`,()/]*)/g, '$1')
+    .replace(/(?<![\w])[A-Za-z]:\\(?:[^\s'"`,()\\]+\\)+([^\s'"`,()\\]*)/g, '$1');
+}

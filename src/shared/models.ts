@@ -35,32 +35,48 @@ export function trainingStep(p: Pick<TrainProgressView, 'phase' | 'epoch' | 'epo
   return p.phase ?? `epoch ${p.epoch}/${p.epochs}`;
 }
 
+/** A training's report, as a finished models.train job gives it. */
+export interface TrainReportView {
+  backend: string;
+  epochs: number;
+  bestEpoch: number;
+  bestDevMRR?: number;
+  bestDevMAP?: number;
+  history: Array<{ epoch: number; loss: number; devMRR?: number; devMAP?: number; seconds: number }>;
+  examplesPerSecond: number;
+  exampleUnit: string;
+  seconds: number;
+}
+
+/**
+ * A stored model as models.list gives it. A row whose report or training record lacks fields (damaged,
+ * or written by another program) is listed with what it has: a figure it lacks is null (shown "—"),
+ * a list it lacks is empty (history) or null (trainPools), an optional part of the wrong shape absent
+ * (engine/model-view.ts).
+ */
 export interface ModelInfoView {
   name: string;
   kind: string;
   created: string;
   bytes: number;
-  report: {
-    backend: string;
-    epochs: number;
-    bestEpoch: number;
-    bestDevMRR?: number;
-    bestDevMAP?: number;
-    history: Array<{ epoch: number; loss: number; devMRR?: number; devMAP?: number; seconds: number }>;
-    examplesPerSecond: number;
-    exampleUnit: string;
-    seconds: number;
+  report: Omit<TrainReportView, 'epochs' | 'bestEpoch' | 'examplesPerSecond' | 'seconds'> & {
+    epochs: number | null;
+    bestEpoch: number | null;
+    examplesPerSecond: number | null;
+    seconds: number | null;
   };
   training: {
-    trainPools: string[];
-    devPool: string | null;
+    /** null: not recorded. */
+    trainPools: string[] | null;
+    /** null: none; absent: not recorded. */
+    devPool?: string | null;
     epochs: number | null;
-    seed: number;
+    seed: number | null;
     /** The settings given for this training over the model's defaults (absent: all defaults). */
     config?: Record<string, unknown>;
-    positives: number;
-    negatives: number;
-    questions: number;
+    positives: number | null;
+    negatives: number | null;
+    questions: number | null;
     /** The overlap check against the dev pool (src/main/training/dev-overlap.ts). */
     overlap?: { overlapping: number; dropped: number; kept: boolean; devQueries: number; devQueriesInTraining: number };
     /** Grouped cross-validation (src/main/training/cross-validate.ts): CV MAP/MRR with 95% CIs. */

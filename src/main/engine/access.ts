@@ -12,6 +12,7 @@ import { getAssignment } from '../gold/store';
 import { globalSeq, ownRecord, ownSeq, ownSeqsInMessage } from './own-seq';
 import { liveOnBlindLabels, modelsTrainedOnBlindLabels, runsOnBlindLabels } from './run-visibility';
 import { peopleShownTo } from './people-shown';
+import { withoutAbsolutePaths, withoutServerPaths } from './server-paths';
 
 /** What a transport knows about a call. */
 export interface CallerInput {
@@ -211,16 +212,26 @@ export function seqsFromCaller<A>(ws: Workspace, command: CommandName, args: A, 
  * An error's message as the caller gets it: the label events an annotator's undo or redo names, by
  * her own numbers; and a query of the pool given to others (k per query) "not in pool" for her, as a
  * query the pool lacks — the handler's "for NAME (not assigned)" would let her probe which of the
- * pool's queries are others' (question.show places a question only in hers).
+ * pool's queries are others' (question.show places a question only in hers). A caller not on the
+ * server's machine (every token holder) is told no server-side path (server-paths.ts).
  */
-export function messageForCaller(ws: Workspace, command: CommandName, message: string, caller: Caller): string {
+export function messageForCaller(ws: Workspace, command: CommandName, text: string, caller: Caller): string {
+  const message = caller.local ? text : withoutServerPaths(text, ws.path);
   if (caller.role === 'annotator' && command === 'annotate.query') return message.replace(/^(query .* is not in pool ".*") for .* \(not assigned\)$/s, '$1');
   if (caller.role !== 'annotator' || (command !== 'label.undo' && command !== 'label.set')) return message;
   return ownSeqsInMessage(ws, caller.annotator!, message);
 }
 
-/** An event as a caller who may see it (canSee) gets it: an annotator's label.changed by her own number, another's with 0. */
+/**
+ * An event as a caller who may see it (canSee) gets it: an annotator's label.changed by her own
+ * number, another's with 0; a failed job's error without server-side paths (the workspace's, then
+ * any absolute one by its base name) for a caller not on the server's machine.
+ */
 export function eventForCaller<E extends EventName>(ws: Workspace, caller: Caller, event: E, payload: EventPayloads[E]): EventPayloads[E] {
+  if (event === 'job.done' && !caller.local) {
+    const done = payload as EventPayloads['job.done'];
+    return (done.error === undefined ? done : { ...done, error: withoutAbsolutePaths(withoutServerPaths(done.error, ws.path)) }) as EventPayloads[E];
+  }
   if (caller.role !== 'annotator' || event !== 'label.changed') return payload;
   const rec = payload as EventPayloads['label.changed'];
   // Another's event: no number, and none in its origin either (`undo:N` the event it undid, `import:N`

@@ -1,5 +1,6 @@
 import type { ParsedArgs, PoolEvaluation } from '../../shared/contract';
 import { queuedTrainingNote, trainingStep, type ModelInfoView, type ModelsView } from '../../shared/models';
+import { reportView, trainingView } from './model-view';
 import { MODEL_IDS } from '../models/types';
 import { backendName, initBackend, modelSettings } from '../models';
 import { listModels, requireModel } from '../training/store';
@@ -110,7 +111,8 @@ export async function modelsView(engine: Engine): Promise<ModelsView> {
   const pools = poolModelRuns(engine.ws);
   const models = listModels(engine.ws).map((m) => {
     const featureOf = byRun.get(m.name) ?? [];
-    return { ...m, overlap: modelPoolOverlaps(engine.ws, m.name, pools), ...(featureOf.length ? { featureOf } : {}) };
+    // A row lacking fields is listed with what it has (model-view.ts), not left for the screen to fail on.
+    return { ...m, report: reportView(m.report), training: trainingView(m.training), overlap: modelPoolOverlaps(engine.ws, m.name, pools), ...(featureOf.length ? { featureOf } : {}) };
   });
   const settings = Object.fromEntries(MODEL_IDS.map((kind) => [kind, modelSettings(kind)]));
   return { backend: await modelBackend(), kinds: [...MODEL_IDS], settings, models };

@@ -15,6 +15,7 @@ import { checkNewPersonName } from '../gold/store';
 import { cannotRead } from '../import/reader';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
+import { cancelJobsOnStop } from './stop-jobs';
 
 export interface ServeWorkspaceOptions {
   workspace: string;
@@ -215,8 +216,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     const why = await stop.finally(stopWatching);
     log(`stopping (${typeof why === 'string' ? why : 'done'})…`);
     await server.close();
-    // Give a running job a moment to finish its transaction; SQLite keeps the file consistent anyway.
-    await Promise.race([engine.jobs.idle().catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
+    await cancelJobsOnStop(engine, log);
     return 0;
   } finally {
     engine.close();

@@ -27,6 +27,7 @@ import { annotatorForToken, isLoopbackHost, presentedToken, TOKEN_COOKIE, type T
 import { findRendererDir, serveStatic } from './static';
 import { clearUploads, defaultUploadStore, UploadQuotaError, UploadTooLargeError, type UploadStore } from './uploads';
 import { statusOf, toWireError } from './wire';
+import { withoutAbsolutePaths } from '../engine/server-paths';
 import { BusyError, COMPUTING_COMMANDS, FairUse } from './fair-use';
 import { CancelledError, QPairsError } from '../errors';
 import { isPageLoad, sendLinkEnded, sendSignedOut } from './link-ended';
@@ -370,7 +371,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         log(`${command} cancelled: the client went away`);
         return;
       }
-      const wire = toWireError(e);
+      const found = toWireError(e);
+      // A remote caller is told no server path, not even in an internal error (the log keeps it).
+      const wire = found.code === 'internal' && !caller.local ? { ...found, message: withoutAbsolutePaths(found.message) } : found;
       if (wire.code === 'internal') log(`internal error in ${command}: ${(e as Error)?.stack ?? String(e)}`);
       if (wire.code === 'storage-full') log(`disk full in ${command}: ${(e as Error)?.message ?? String(e)}`);
       sendError(res, statusOf(wire.code), wire);

@@ -29,11 +29,16 @@ interface ModelRecord {
 
 function modelRecord(ws: Workspace, name: string): ModelRecord | null {
   const r = ws.stmt(`SELECT kind, report, training FROM models WHERE name = ?`).get(name) as { kind: string; report: string; training: string } | undefined;
-  return r ? { kind: r.kind, training: JSON.parse(r.training), report: JSON.parse(r.report) } : null;
+  // A record of another shape (a damaged row, another program's) reads as one that recorded nothing.
+  const record = (json: string): Record<string, unknown> => {
+    const v: unknown = JSON.parse(json);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  };
+  return r ? { kind: r.kind, training: record(r.training), report: record(r.report) } : null;
 }
 
 function ownSelection(ws: Workspace, pool: string, m: ModelRecord, model: string, evaluated: readonly string[]): SelectedOn['by'] | null {
-  const devFigures = (m.report.history ?? []).filter((h) => h.devMRR !== undefined).length;
+  const devFigures = Array.isArray(m.report.history) ? m.report.history.filter((h) => h?.devMRR !== undefined).length : 0;
   if (devFigures > 1 && choseOn(ws, m, pool, evaluated)) return m.training.devPool ? 'dev' : 'holdout';
   if (m.training.cv?.selectedEpochs != null) {
     const oof = ws.outOfFoldQueries(pool, model);
@@ -44,7 +49,7 @@ function ownSelection(ws: Workspace, pool: string, m: ModelRecord, model: string
 
 /** Whether the dev figures were measured on some of these queries of the pool (see above). */
 function choseOn(ws: Workspace, m: ModelRecord, pool: string, evaluated: readonly string[]): boolean {
-  const ids = m.training.selectedOnQueries;
+  const ids = Array.isArray(m.training.selectedOnQueries) ? m.training.selectedOnQueries : undefined;
   if (!ids) return !!m.training.devPool && m.training.devPool === pool;
   const chose = new Set(ids);
   return evaluated.some((id) => chose.has(id)) || sameQuestionAsAny(ws, ids, evaluated);

@@ -19,6 +19,7 @@ import { CandidateTable } from './CandidateTable';
 import { GotoDialog } from './GotoDialog';
 import { AnnotateBar } from './AnnotateBar';
 import { AnnotateMessages, AnnotateStatus } from './AnnotateMessages';
+import { ReadOnlyNote } from '../components/ReadOnlyNote';
 import { ProgressLine } from './ProgressLine';
 import { QueryPanel } from './QueryPanel';
 import { OrderTools } from './OrderTools';
@@ -36,7 +37,7 @@ import { noPoolsText } from '../components/NoPools';
 import { useArrivedFromScreenControl } from '../lib/arrival-focus';
 
 export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
-  const { outbox } = useApp();
+  const { outbox, info } = useApp();
   const { pools, pool, setPool, annotator, setAnnotator, lockedAnnotator } = shared;
   const [overlay, setOverlay] = useState<Overlay>(null);
   const [gotoError, setGotoError] = useState<string | null>(null);
@@ -152,6 +153,7 @@ export function AnnotateScreen({ shared }: { shared: SharedState }): ReactNode {
         counts={counts}
         onRetry={() => failedOps.forEach((o) => outbox.retry(o.id))}
       />
+      {info?.readonly && <ReadOnlyNote refused="labeling" testId="annotate-readonly" />}
       <AnnotateMessages
         pool={pool}
         annotator={annotator}

@@ -3,6 +3,7 @@ import { describeSettings, MODEL_KINDS, MODEL_NAME_RE, type TrainProgressView } 
 import {
   applyTrainProgress,
   describeCv,
+  describeTraining,
   parseModelSettings,
   describeProgress,
   fmtRate,
@@ -196,6 +197,15 @@ describe('loss axis and formatting', () => {
     expect(fmtSeconds(0.12)).toBe('0.1 s');
     expect(fmtSeconds(25.3)).toBe('25 s');
     expect(fmtSeconds(125)).toBe('2 min 05 s');
+    // A model row lacking its figures (models.list gives null): "—".
+    expect(fmtRate(null, '')).toBe('—');
+    expect(fmtSeconds(null)).toBe('—');
+  });
+  it('describes what a model was trained on, "—" for what its record lacks', () => {
+    const t = { trainPools: ['a', 'b'], devPool: null, epochs: 3, seed: 1, positives: 1234, negatives: 5, questions: 9 };
+    expect(describeTraining(t)).toBe('a, b (1,234 positive, 5 negative pairs)');
+    expect(describeTraining({ ...t, trainPools: [] })).toBe('user-marked duplicates (1,234 positive, 5 negative pairs)');
+    expect(describeTraining({ ...t, trainPools: null, positives: null, negatives: null })).toBe('— (— positive, — negative pairs)');
   });
 });
 

@@ -240,8 +240,9 @@ export function tickDigits(yMax: number): number {
 
 /** "dev pool P; trained on A, B (214+ / 286−)" — what a model was trained on, in one line. */
 export function describeTraining(t: ModelInfoView['training']): string {
-  const on = t.trainPools.length ? t.trainPools.join(', ') : 'user-marked duplicates';
-  return `${on} (${t.positives.toLocaleString('en-US')} positive, ${t.negatives.toLocaleString('en-US')} negative pairs)`;
+  const on = t.trainPools === null ? '—' : t.trainPools.length ? t.trainPools.join(', ') : 'user-marked duplicates';
+  const count = (n: number | null): string => (n === null ? '—' : n.toLocaleString('en-US'));
+  return `${on} (${count(t.positives)} positive, ${count(t.negatives)} negative pairs)`;
 }
 
 /**
@@ -257,15 +258,15 @@ export function describeCv(cv: NonNullable<ModelInfoView['training']['cv']>): st
 }
 
 /** A readable throughput: "7,667 docs/s", "29 pairs/s", "0.53 pairs/s". */
-export function fmtRate(x: number, unit: string): string {
-  if (!Number.isFinite(x) || x < 0) return '—';
+export function fmtRate(x: number | null, unit: string): string {
+  if (x === null || !Number.isFinite(x) || x < 0) return '—';
   const n = x >= 100 ? Math.round(x).toLocaleString('en-US') : x >= 10 ? x.toFixed(1) : x.toFixed(2);
   return `${n} ${unit || 'examples'}/s`;
 }
 
 /** Seconds for a table cell: "0.1 s", "25.3 s", "2 min 05 s". */
-export function fmtSeconds(s: number): string {
-  if (!Number.isFinite(s) || s < 0) return '—';
+export function fmtSeconds(s: number | null): string {
+  if (s === null || !Number.isFinite(s) || s < 0) return '—';
   if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
   const r = Math.round(s);
   return `${Math.floor(r / 60)} min ${String(r % 60).padStart(2, '0')} s`;

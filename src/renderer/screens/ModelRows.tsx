@@ -61,7 +61,7 @@ export function ModelRows({
         </td>
         <td data-testid={`model-kind-${m.name}`}>{m.kind}</td>
         <td className="num" data-testid={`model-epoch-${m.name}`}>
-          {r.bestEpoch} / {r.epochs}
+          {r.bestEpoch ?? '—'} / {r.epochs ?? '—'}
         </td>
         <td className="num" data-testid={`model-mrr-${m.name}`}>
           {fmtMetric(r.bestDevMRR)}
@@ -72,7 +72,7 @@ export function ModelRows({
         <td className="small trained-on" data-testid={`model-trained-on-${m.name}`}>
           {describeTraining(t)}
           <div className="muted">
-            dev: {t.devPool ?? 'none'} · seed {t.seed} · <span data-testid={`model-settings-${m.name}`}>{describeSettings(t.config)}</span>
+            dev: {t.devPool === undefined ? '—' : (t.devPool ?? 'none')} · seed {t.seed ?? '—'} · <span data-testid={`model-settings-${m.name}`}>{describeSettings(t.config)}</span>
           </div>
           {t.overlap && t.overlap.overlapping > 0 && (
             <div className="muted" data-testid={`model-dev-overlap-${m.name}`}>
@@ -105,7 +105,7 @@ export function ModelRows({
               </div>
             ))}
         </td>
-        <td className="num small" title={`training throughput on the ${r.backend} backend`}>
+        <td className="num small" title={r.backend ? `training throughput on the ${r.backend} backend` : undefined}>
           {fmtRate(r.examplesPerSecond, r.exampleUnit)}
         </td>
         <td className="num small">{fmtSeconds(r.seconds)}</td>
@@ -180,7 +180,7 @@ export function ModelRows({
       {curves && (
         <tr className="sub-row">
           <td colSpan={10} data-testid={`model-curves-panel-${m.name}`}>
-            <TrainCurves charts={historySeries(r.history)} devExpected={t.devPool !== null} testPrefix={`model-${m.name}`} width={460} />
+            <TrainCurves charts={historySeries(r.history)} devExpected={t.devPool != null} testPrefix={`model-${m.name}`} width={460} />
             {t.importance && t.importance.length > 0 && <FeatureImportance model={m.name} importance={t.importance} />}
           </td>
         </tr>

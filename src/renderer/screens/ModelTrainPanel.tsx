@@ -2,7 +2,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 // Types only from the contract: importing its values would bundle zod, whose eval probe trips the CSP.
 import type { JobDone, ModelInfoView } from '../../shared/contract';
-import { preparingStep } from '../../shared/models';
+import { preparingStep, type TrainReportView } from '../../shared/models';
 import { ProgressBar } from '../components/ProgressBar';
 import { fmtInt, fmtMetric } from '../lib/format';
 import { describeCv, describeProgress, fmtSeconds, traceFraction, traceSeries, trainJobScoring, type TrainTrace } from '../lib/models';
@@ -11,7 +11,7 @@ import { TrainCurves } from './TrainCurves';
 /** The report of a finished models.train job. */
 export interface TrainJobReport {
   name: string;
-  report: ModelInfoView['report'];
+  report: TrainReportView;
   /** What it was trained on; `cv` when cross-validated (as the Models table row). */
   training?: Pick<ModelInfoView['training'], 'cv'>;
   scored: Array<{ pool: string; pairs: number }>;

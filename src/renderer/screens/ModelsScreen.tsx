@@ -14,6 +14,7 @@ import { ModelRows } from './ModelRows';
 import { TrainPanel } from './ModelTrainPanel';
 import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
+import { ReadOnlyNote } from '../components/ReadOnlyNote';
 import { errorMessage, fmtInt } from '../lib/format';
 import { MODEL_HELP, modelNameError, parseModelSettings, suggestModelName, trainJobScoring, type ModelKind } from '../lib/models';
 import { ModelSettingsField } from './ModelSettingsField';
@@ -35,7 +36,7 @@ const BACKEND_HELP: Record<string, string> = {
 const started = new Map<string, { name: string; kind: string; devPool: string | null; existedBefore: boolean }>();
 
 export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
-  const { client } = useApp();
+  const { client, info } = useApp();
   const jobs = useJobs();
   const { pools, setModelBackend } = shared;
 
@@ -251,6 +252,8 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
 
       <section className="card">
         <h2>Train a model</h2>
+        {info?.readonly && <ReadOnlyNote refused="training a model" testId="train-readonly" />}
+        {!info?.readonly && (
         <form
           className="form-grid"
           onSubmit={(e) => {
@@ -370,6 +373,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
             {running && <span className="hint">a model is training: one at a time</span>}
           </div>
         </form>
+        )}
         {startError && (
           <div className="error-box" role="alert" data-testid="train-start-error">
             <strong>Training could not start.</strong>

@@ -10,10 +10,11 @@ import { ProgressBar } from '../components/ProgressBar';
 import { TeamPanel } from './TeamPanel';
 import { AccessPanel } from './AccessPanel';
 import { NewPoolForm } from './NewPoolForm';
+import { ReadOnlyNote } from '../components/ReadOnlyNote';
 import { PoolGuidelines } from './PoolGuidelines';
 
 export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
-  const { client } = useApp();
+  const { client, info } = useApp();
   const { pools } = shared;
   // Creating pools, switching them blind or open, assigning and writing guidelines are the owner's.
   const owner = shared.role === 'owner';
@@ -249,7 +250,13 @@ export function PoolsScreen({ shared }: { shared: SharedState }): ReactNode {
 
       {owner && <AccessPanel />}
 
-      {owner && <NewPoolForm shared={shared} sources={sources} />}
+      {owner && info?.readonly && (
+        <section className="card">
+          <h2>New pool</h2>
+          <ReadOnlyNote refused="making a pool" testId="new-pool-readonly" />
+        </section>
+      )}
+      {owner && !info?.readonly && <NewPoolForm shared={shared} sources={sources} />}
 
       {selected && <PoolGuidelines selected={selected} owner={owner} focusRequest={guidelinesAsked} />}
     </div>

@@ -11,6 +11,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { reportLines } from '../lib/report';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { UndoImportPanel } from './UndoImportPanel';
+import { ReadOnlyNote } from '../components/ReadOnlyNote';
 
 const FORMAT_HELP: Record<ImportFormat, string> = {
   'questions-jsonl': 'questions, one JSON object per line (id, title, body, tags…)',
@@ -249,7 +250,13 @@ export function WorkspaceScreen({ shared }: { shared: SharedState }): ReactNode 
         )}
       </section>
 
-      {canImport && (
+      {canImport && info?.readonly && (
+        <section className="card" data-testid="import-card">
+          <h2>Import</h2>
+          <ReadOnlyNote refused="importing (or undoing an import)" testId="import-readonly" />
+        </section>
+      )}
+      {canImport && !info?.readonly && (
         <section className="card" data-testid="import-card">
           <h2>Import</h2>
           <form

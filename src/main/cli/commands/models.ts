@@ -6,6 +6,7 @@ import { QPairsError } from '../../errors';
 import { parse, requireString, table, takePositionals, UsageError } from '../args';
 import { subcommandError } from '../../../shared/suggest';
 import { modelPoolOverlaps, poolModelRuns } from '../../engine/models';
+import { reportView, trainingView } from '../../engine/model-view';
 import { json, withWorkspace, type Out } from './common';
 import { describeSettings, type ModelInfoView } from '../../../shared/models';
 import { counted } from '../../../shared/plural';
@@ -43,7 +44,13 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
       // in plain JavaScript; the process's tfjs backend is only what the tfjs models run on here).
       // Per pool the model scored: how many of its evaluated queries the model was trained on.
       const pools = poolModelRuns(ws);
-      const models = listModels(ws).map((m) => ({ ...m, backend: m.report.backend, overlap: modelPoolOverlaps(ws, m.name, pools) }));
+      // A row whose report or training record lacks fields is listed with what it has ("—" for the rest: engine/model-view.ts).
+      const stored = listModels(ws);
+      const recorded = new Set(stored.filter((m) => m.training.trainedOnQueries !== undefined).map((m) => m.name));
+      const models = stored.map((m) => {
+        const report = reportView(m.report);
+        return { ...m, report, training: trainingView(m.training), backend: report.backend, overlap: modelPoolOverlaps(ws, m.name, pools) };
+      });
       const backend = await initBackend().then(() => backendName());
       if (values.json) out.log(json({ backend, models }));
       else {
@@ -61,12 +68,12 @@ export async function cmdModels(argv: string[], out: Out): Promise<number> {
               m.kind,
               m.backend,
               describeSettings(m.training.config),
-              `${m.report.bestEpoch}/${m.report.epochs}`,
+              `${m.report.bestEpoch ?? '—'}/${m.report.epochs ?? '—'}`,
               m.report.bestDevMRR !== undefined ? pct(m.report.bestDevMRR) + heldOut(m) : '',
               m.report.bestDevMAP !== undefined ? pct(m.report.bestDevMAP) + heldOut(m) : '',
               m.training.cv ? pct(m.training.cv.MAP) + (m.training.cv.ci.MAP ? ` (${pct(m.training.cv.ci.MAP[0])}–${pct(m.training.cv.ci.MAP[1])})` : '') : '',
-              m.training.trainPools.length ? m.training.trainPools.join('+') : 'duplicates',
-              sawEvaluated(m.training.trainedOnQueries !== undefined, m.overlap),
+              m.training.trainPools === null ? '—' : m.training.trainPools.length ? m.training.trainPools.join('+') : 'duplicates',
+              sawEvaluated(recorded.has(m.name), m.overlap),
               m.created.slice(0, 19),
             ]),
           ),

@@ -1,0 +1,73 @@
+/**
+ * A workspace that opens read-only in the desktop app (through the fake Electron shell): the forms
+ * that would change it — import, new pool, train a model — are replaced by one line saying why, and
+ * Annotate says labels cannot be given, while what can be read stays (statistics, the pools table,
+ * the models, the pool's queries). Before, the forms were offered and
+ * their action was then refused as read-only.
+ *
+ * Read-only as a user meets it: the file not writable. As root (chmod does not stop root) that takes
+ * `chattr +i` (e2fsprogs) on a file system that supports it; without either the spec is skipped, saying why.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { useDesktopApp } from './desktop-app';
+import { buildLabeledPool } from './labeled-pool';
+
+test.describe.configure({ mode: 'serial' });
+
+const asRoot = process.getuid?.() === 0;
+const haveChattr = !asRoot || spawnSync('sh', ['-c', 'command -v chattr'], { encoding: 'utf8' }).status === 0;
+test.skip(!haveChattr, 'running as root without chattr (e2fsprogs): no way to make the workspace file read-only for root');
+
+let readOnlyFile: string | null = null;
+/** Makes the file writable again (the scratch folder is removed after the spec). */
+function writableAgain(): void {
+  if (readOnlyFile === null) return;
+  if (asRoot) execFileSync('chattr', ['-i', readOnlyFile]);
+  else chmodSync(readOnlyFile, 0o644);
+  readOnlyFile = null;
+}
+test.afterAll(writableAgain);
+
+const app = useDesktopApp('desktop-readonly', {
+  prepare(d) {
+    const workspace = path.join(d, 'w.qpairs');
+    buildLabeledPool(d, workspace, 10);
+    if (asRoot) execFileSync('chattr', ['+i', workspace]);
+    else chmodSync(workspace, 0o444);
+    readOnlyFile = workspace;
+    return workspace;
+  },
+});
+
+test('a read-only workspace offers no import, new pool or training form: one line says why; reading still works', async () => {
+  const { page } = app;
+  try {
+    await expect(page.getByTestId('header-readonly')).toBeVisible();
+
+    await page.getByTestId('tab-workspace').click();
+    await expect(page.getByTestId('stat-questions')).toHaveText('40');
+    await expect(page.getByTestId('import-readonly')).toHaveText(
+      'This workspace opened read-only, so importing (or undoing an import) cannot be done here. Once it can be written, open it again.',
+    );
+    await expect(page.getByTestId('import-start')).toHaveCount(0);
+    await expect(page.getByTestId('import-format')).toHaveCount(0);
+
+    await page.getByTestId('tab-pools').click();
+    await expect(page.getByTestId('pool-row-big')).toBeVisible();
+    await expect(page.getByTestId('new-pool-readonly')).toContainText('so making a pool cannot be done here');
+
+    await page.getByTestId('tab-models').click();
+    await expect(page.getByTestId('train-readonly')).toContainText('so training a model cannot be done here');
+    await expect(page.getByTestId('model-train')).toHaveCount(0);
+
+    // Annotate still shows the pool's queries; the note says labels cannot be given.
+    await page.getByTestId('tab-annotate').click();
+    await expect(page.getByTestId('annotate-readonly')).toContainText('so labeling cannot be done here');
+    await expect(page.getByTestId('annotate-pool')).toHaveValue('big');
+  } finally {
+    writableAgain();
+  }
+});

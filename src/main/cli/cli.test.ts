@@ -195,6 +195,13 @@ describe('qpairs CLI', () => {
     expect(depth.code).toBe(2);
     expect(depth.err).not.toMatch(/internal error/);
     expect(depth.err).toContain('--depth needs a whole number from');
+    // Above what the app's form and pool.create take: refused as they refuse it (it was accepted).
+    const deep = await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed', '1', '--depth', '1001');
+    expect(deep.code).toBe(2);
+    expect(deep.err).toContain('--depth is at most 1,000 candidates per query');
+    const many = await run('pool', 'create', w, '--name', 'p', '--sample', '100001', '--seed', '1');
+    expect(many.code).toBe(2);
+    expect(many.err).toContain('--sample is at most 100,000 queries');
     const negative = await run('pool', 'create', w, '--name', 'p', '--sample', '2', '--seed=-9007199254740993');
     expect(negative.code).toBe(2);
     expect(JSON.parse((await run('stats', w, '--json')).out).pools).toBe(0);

@@ -35,7 +35,7 @@ import { maxTrainingsFlag, portFlag } from '../serve/serve-flags';
 import { uploadLimitBytes } from '../serve/upload-limit';
 import { cannotRead } from '../import/reader';
 import { queriesWithoutCandidateNote } from '../../shared/pool-notes';
-import { DEFAULT_POOL_DEPTH } from '../../shared/pool-limits';
+import { DEFAULT_POOL_DEPTH, MAX_POOL_DEPTH, MAX_POOL_SAMPLE } from '../../shared/pool-limits';
 
 async function cmdInit(argv: string[], out: Out): Promise<number> {
   const { positionals } = parse(argv, {});
@@ -243,7 +243,10 @@ async function cmdPool(argv: string[], out: Out, signal: AbortSignal): Promise<n
   if ((values.queries ? 1 : 0) + (sample !== undefined ? 1 : 0) !== 1) throw new UsageError('give either --queries FILE or --sample N --seed S');
   if (sample !== undefined && seed === undefined) throw new UsageError('--sample needs --seed S (so the sample can be reproduced)');
   if (sample !== undefined && sample < 1) throw new UsageError('--sample must be at least 1');
+  // The app's form and pool.create take no more: a pool the CLI made would be one they could not make again.
+  if (sample !== undefined && sample > MAX_POOL_SAMPLE) throw new UsageError(`--sample is at most ${MAX_POOL_SAMPLE.toLocaleString('en-US')} queries`);
   if (depth < 1) throw new UsageError('--depth must be at least 1');
+  if (depth > MAX_POOL_DEPTH) throw new UsageError(`--depth is at most ${MAX_POOL_DEPTH.toLocaleString('en-US')} candidates per query`);
   if (values.scheme !== undefined && !isLabelScheme(values.scheme)) throw new UsageError(unknownChoice('scheme', values.scheme, LABEL_SCHEMES));
   let queries: string[] | undefined;
   if (values.queries) {

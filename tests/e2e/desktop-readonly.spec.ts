@@ -3,7 +3,8 @@
  * that would change it — import, new pool, train a model — are replaced by one line saying why, and
  * Annotate says labels cannot be given, while what can be read stays (statistics, the pools table,
  * the models, the pool's queries). Before, the forms were offered and
- * their action was then refused as read-only.
+ * their action was then refused as read-only; and each label key (each ruling in Review) was sent,
+ * refused, and listed as not saved: now nothing is sent, and a notice says why once.
  *
  * Read-only as a user meets it: the file not writable. As root (chmod does not stop root) that takes
  * `chattr +i` (e2fsprogs) on a file system that supports it; without either the spec is skipped, saying why.
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useDesktopApp } from './desktop-app';
 import { buildLabeledPool } from './labeled-pool';
+import { qpairs } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -35,6 +37,7 @@ const app = useDesktopApp('desktop-readonly', {
   prepare(d) {
     const workspace = path.join(d, 'w.qpairs');
     buildLabeledPool(d, workspace, 10);
+    qpairs('annotators', 'add', workspace, 'judy', '--role', 'judge');
     if (asRoot) execFileSync('chattr', ['+i', workspace]);
     else chmodSync(workspace, 0o444);
     readOnlyFile = workspace;
@@ -67,6 +70,23 @@ test('a read-only workspace offers no import, new pool or training form: one lin
     await page.getByTestId('tab-annotate').click();
     await expect(page.getByTestId('annotate-readonly')).toContainText('so labeling cannot be done here');
     await expect(page.getByTestId('annotate-pool')).toHaveValue('big');
+    // A label key gives nothing and says why once: no "not saved" row per key (each was sent and refused).
+    await page.getByTestId('annotator-input').fill('ann');
+    await page.getByTestId('annotator-input').press('Enter');
+    await expect(page.getByTestId('query-title')).toBeVisible();
+    await page.keyboard.press('1');
+    await page.keyboard.press('0');
+    await expect(page.getByTestId('annotate-notice')).toHaveText('Nothing given: this workspace opened read-only. Once it can be written, open it again.');
+    await expect(page.getByTestId('failed-labels')).toHaveCount(0);
+
+    // So does a judge's ruling in Review.
+    await page.getByTestId('tab-review').click();
+    await page.getByTestId('review-pool').selectOption('big');
+    await page.getByTestId('review-judge').selectOption('judy');
+    await expect(page.getByTestId('review-current')).toBeVisible();
+    await page.keyboard.press('1');
+    await expect(page.getByTestId('review-notice')).toHaveText('Nothing given: this workspace opened read-only. Once it can be written, open it again.');
+    await expect(page.getByTestId('failed-labels')).toHaveCount(0);
   } finally {
     writableAgain();
   }

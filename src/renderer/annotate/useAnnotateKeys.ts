@@ -25,7 +25,7 @@ export interface AnnotateKeyContext {
   cursor: number;
   setCursor: Dispatch<SetStateAction<number>>;
   toggleExpand: (id: string) => void;
-  /** False when the label was refused at once (access ended). */
+  /** False when the label was refused at once (access ended, or the workspace is read-only). */
   giveLabel: (row: number, value: string | null, advance: boolean) => boolean;
   doUndo: () => Promise<void>;
   doRedo: () => Promise<void>;

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { QueryView } from '../../shared/contract';
-import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp } from '../lib/context';
+import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, useAccessEnded, useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
@@ -33,7 +33,7 @@ export interface Labeling {
   labelTimes: number[];
   /**
    * Labels candidate `row` (`null` clears); `advance` moves the cursor to the next shown row. False
-   * when refused at once: access ended (nothing given then could be saved; the notice says so).
+   * when refused at once: access ended, or the workspace is read-only (nothing given then could be saved; the notice says so).
    */
   giveLabel: (row: number, value: string | null, advance: boolean) => boolean;
   /** Issue 24: sets the note on candidate `row`'s label ('' removes it); false when the row has no label. */
@@ -52,19 +52,23 @@ export function useLabeling(
   qv: QueryViewState,
   fetchQuery: (queryId?: string, focusCandidate?: string) => Promise<boolean>,
 ): Labeling {
-  const { client, outbox, undo } = useApp();
+  const { client, outbox, undo, info } = useApp();
   useSyncExternalStore(outbox.subscribe, outbox.version);
   const { view, viewRef, patch, setCursor, setNotice, setError, candFilter } = qv;
   /** When each label of this session was given, with its outbox op: refused ones (failed, or discarded after failing) do not count. */
   const [givenTimes, setGivenTimes] = useState<Array<{ t: number; op: number }>>([]);
   const discarded = useRef(new Set<number>());
-  // Once access ended every label would only be refused, each adding a "not saved" row: refused here, once, with a notice.
+  // Once access ended, or on a workspace open read-only, every label would only be refused, each
+  // adding a "not saved" row: refused here, once, with a notice.
   const accessEnded = useAccessEnded();
   const endedRef = useRef(accessEnded);
   endedRef.current = accessEnded;
-  const refusedAsEnded = useCallback((): boolean => {
-    if (!endedRef.current) return false;
-    setNotice(NOT_GIVEN_ACCESS_ENDED);
+  const readOnlyRef = useRef(!!info?.readonly);
+  readOnlyRef.current = !!info?.readonly;
+  const refusedUpFront = useCallback((): boolean => {
+    if (endedRef.current) setNotice(NOT_GIVEN_ACCESS_ENDED);
+    else if (readOnlyRef.current) setNotice(NOT_GIVEN_READ_ONLY);
+    else return false;
     return true;
   }, [setNotice]);
 
@@ -117,7 +121,7 @@ export function useLabeling(
       if (!v) return false;
       const c = v.candidates[row];
       if (!c) return false;
-      if (refusedAsEnded()) return false;
+      if (refusedUpFront()) return false;
       setNotice(null);
       const key = pairKey(v.pool, annotator, v.queryId, c.id);
       // Without an op in the outbox the view's label is the saved one (an op restored from a reload
@@ -132,7 +136,7 @@ export function useLabeling(
       if (advance) setCursor(stepCursor(shownRef.current, row, 1));
       return true;
     },
-    [outbox, annotator, viewRef, patch, setCursor, setNotice, refusedAsEnded],
+    [outbox, annotator, viewRef, patch, setCursor, setNotice, refusedUpFront],
   );
 
   /**
@@ -154,12 +158,12 @@ export function useLabeling(
     },
     [outbox, annotator, viewRef, patch],
   );
-  const giveNote = useCallback((row: number, note: string): boolean => !refusedAsEnded() && sendNote(row, note, null) !== null, [sendNote, refusedAsEnded]);
+  const giveNote = useCallback((row: number, note: string): boolean => !refusedUpFront() && sendNote(row, note, null) !== null, [sendNote, refusedUpFront]);
   /** An undo's or redo's notice of a note: it says so when the engine refuses the change. */
   const queuedNotice = useQueuedNotice(outbox, setNotice);
 
   const doUndo = useCallback(() => undo.runUndo(async () => {
-    if (!ready || refusedAsEnded()) return;
+    if (!ready || refusedUpFront()) return;
     if (!(await outbox.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, annotator);
     if (!e) {
@@ -196,10 +200,10 @@ export function useLabeling(
       if (isTransportError(err)) undo.putBack(e);
       setError(`Undo failed: ${errorMessage(err)}`);
     }
-  }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedAsEnded]);
+  }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront]);
 
   const doRedo = useCallback(async () => {
-    if (!ready || refusedAsEnded()) return;
+    if (!ready || refusedUpFront()) return;
     // An undo still waiting for its answer has not yet put back what it took (U right after u).
     await undo.afterUndos();
     if (!(await outbox.settledForUndo(setNotice))) return;
@@ -269,7 +273,7 @@ export function useLabeling(
     }
     setNotice(r.value == null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
     await fetchQuery(r.queryId, r.candidateId);
-  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedAsEnded]);
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront]);
 
   const discardFailed = useCallback(
     (id: number) => {

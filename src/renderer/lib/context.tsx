@@ -51,6 +51,9 @@ export function useWorkspaceChangedExceptDraws(handler: () => void): void {
 /** Said instead of giving a label, ruling, note, undo or redo once the server refuses this page's token. */
 export const NOT_GIVEN_ACCESS_ENDED = `Nothing given: ${ACCESS_ENDED}. What was not saved stays listed.`;
 
+/** Said instead of giving a label or ruling while the workspace is open read-only (app.info `readonly`): the engine would refuse it. */
+export const NOT_GIVEN_READ_ONLY = 'Nothing given: this workspace opened read-only. Once it can be written, open it again.';
+
 /**
  * Whether the server has refused this page's token (connection state "ended": revoked, or a newer
  * link made). Final: nothing given from then on can be saved.

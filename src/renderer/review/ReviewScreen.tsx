@@ -17,7 +17,7 @@ import { NoteDialog } from '../components/NoteDialog';
 import type { ReviewQueue } from '../../shared/contract';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
-import { NOT_GIVEN_ACCESS_ENDED, useAccessEnded, useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
+import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, useAccessEnded, useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { isAccessEnded } from '../client/types';
 import { isScrollKeyInText, isTypingTarget } from '../lib/typing';
@@ -45,7 +45,7 @@ import { ReviewPairDetail } from './ReviewPairDetail';
 import { usePairTexts } from './usePairTexts';
 
 export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
-  const { client, settles, undo } = useApp();
+  const { client, settles, undo, info } = useApp();
   // Once access ended, rulings, reasons, undo and redo are refused here with one notice (each would only add a "not saved" row).
   const accessEnded = useAccessEnded();
   useSyncExternalStore(settles.subscribe, settles.version);
@@ -357,8 +357,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const settle = (value: string | null): void => {
     const r = rowsRef.current[cursorRef.current];
     if (!r || !judge || !queue) return;
-    if (accessEnded) {
-      setNotice(NOT_GIVEN_ACCESS_ENDED);
+    if (accessEnded || info?.readonly) {
+      setNotice(accessEnded ? NOT_GIVEN_ACCESS_ENDED : NOT_GIVEN_READ_ONLY);
       return;
     }
     setNotice(null);

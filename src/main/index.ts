@@ -11,6 +11,7 @@ import { Engine } from './engine/engine';
 import { Workspace } from './workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { ensureDemoWorkspace } from './engine/demo';
+import { cancelJobsOnStop } from './engine/stop-jobs';
 import { lastMissingNote, lastRefusedNote, rememberWorkspace, startupWorkspace, type StartupChoice } from './engine/recent-workspace';
 import { registerIpc } from './ipc';
 import { createMainWindow, hardenApp, isAppUrl } from './window';
@@ -53,8 +54,6 @@ let engine: Engine | null = null;
 let startup: StartupChoice | null = null;
 let unregister: (() => void) | null = null;
 
-/** How long quitting waits for cancelled jobs to roll back before closing anyway (the next open undoes what is left). */
-const QUIT_WAIT_MS = 30_000;
 let jobsStopped = false;
 
 app.on('window-all-closed', () => app.quit());
@@ -63,10 +62,10 @@ app.on('will-quit', (e) => {
   // committed chunks are rolled back now, as Cancel does — not left for the next open to undo as a crash's.
   if (!jobsStopped && engine) {
     jobsStopped = true;
-    if (engine.jobs.cancelAll() > 0) {
+    const stopping = cancelJobsOnStop(engine, (line) => console.log(line));
+    if (stopping.cancelled > 0) {
       e.preventDefault();
-      const jobs = engine.jobs;
-      void Promise.race([jobs.idle().catch(() => {}), new Promise((r) => setTimeout(r, QUIT_WAIT_MS))]).finally(() => app.quit());
+      void stopping.settled.finally(() => app.quit());
       return;
     }
   }

@@ -15,7 +15,7 @@ import { checkNewPersonName } from '../gold/store';
 import { cannotRead } from '../import/reader';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
-import { cancelJobsOnStop } from './stop-jobs';
+import { cancelJobsOnStop } from '../engine/stop-jobs';
 
 export interface ServeWorkspaceOptions {
   workspace: string;
@@ -216,7 +216,7 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     const why = await stop.finally(stopWatching);
     log(`stopping (${typeof why === 'string' ? why : 'done'})…`);
     await server.close();
-    await cancelJobsOnStop(engine, log);
+    await cancelJobsOnStop(engine, log).settled;
     return 0;
   } finally {
     engine.close();

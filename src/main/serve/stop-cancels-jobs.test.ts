@@ -4,37 +4,16 @@
  * stopping waited 3 s for the job and closed the workspace under it, leaving the committed chunks for
  * the next open to roll back as a crash's ("an import was interrupted…").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { runCli } from '../cli/test-cli';
+import { expect, it } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import { undoableImport } from '../workspace/undo-last';
 import { until } from './test-serve';
+import { useServeProcess } from './test-serve-process';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const qpairs = path.join(root, 'bin/qpairs.mjs');
-
-let dir: string;
-let w: string;
-let child: ChildProcess | null = null;
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-stop-jobs-'));
-  w = path.join(dir, 'w.qpairs');
-  expect((await runCli('init', w)).code).toBe(0);
-});
-afterEach(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const ended = once(child, 'exit');
-    child.kill('SIGKILL');
-    await ended;
-  }
-  child = null;
-  rmSync(dir, { recursive: true, force: true });
-});
+const served = useServeProcess('qpairs-stop-jobs-');
 
 async function invoke(url: string, command: string, args: unknown): Promise<any> {
   const r = await fetch(`${url}/api/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-QPairs': '1' }, body: JSON.stringify({ command, args }) });
@@ -44,22 +23,12 @@ async function invoke(url: string, command: string, args: unknown): Promise<any>
 it('SIGTERM during an import cancels it and rolls it back before exiting: nothing to undo, no interrupted import on the next open', async () => {
   // Long enough that the import is still running when the signal comes (600,000 questions take
   // several seconds to import on a 2-core machine; the signal follows the first committed chunk).
-  const big = path.join(dir, 'big.jsonl');
+  const big = path.join(served.dir(), 'big.jsonl');
   const lines: string[] = [];
   for (let i = 0; i < 600_000; i++) lines.push(JSON.stringify({ id: `b${i}`, title: `big question ${i} about laptops`, body: `body ${i} with words ${i % 977}` }));
   writeFileSync(big, lines.join('\n'));
 
-  const c = spawn(process.execPath, [qpairs, 'serve', w, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child = c;
-  let log = '';
-  c.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  c.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  let url = '';
-  await until('the server to listen', () => {
-    if (c.exitCode !== null) throw new Error(`qpairs serve ended: ${log}`);
-    url = /serving .* at (http:\/\/[^/\s]+)\//.exec(log)?.[1] ?? '';
-    return url !== '';
-  }, 30_000);
+  const { url, child: c, log: output } = await served.start();
 
   expect(await invoke(url, 'import.start', { format: 'questions-jsonl', sources: [{ path: big }] })).toHaveProperty('jobId');
   await until('a chunk of the import to be committed', async () => (await invoke(url, 'workspace.stats', {})).questions > 0, 60_000);
@@ -67,7 +36,7 @@ it('SIGTERM during an import cancels it and rolls it back before exiting: nothin
   c.kill('SIGTERM');
   const [code] = await exited;
 
-  const ws = Workspace.open(w);
+  const ws = Workspace.open(served.workspace());
   try {
     expect(ws.recoveredWrite).toBeNull();
     expect(ws.openNotices()).toEqual([]);
@@ -77,6 +46,7 @@ it('SIGTERM during an import cancels it and rolls it back before exiting: nothin
     ws.close();
   }
   expect(code).toBe(0);
+  const log = output();
   expect(log).toContain('cancelling the running job…');
   expect(log).toContain('cancelled the running import of big.jsonl (questions-jsonl): what it had written is rolled back');
 }, 120_000);

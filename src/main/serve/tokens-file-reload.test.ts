@@ -5,56 +5,21 @@
  * once at start and a removed line kept working until the server was restarted. Also: revoking such
  * a person in the app says where their token is, and a closed terminal (SIGHUP) stops the server cleanly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { runCli } from '../cli/test-cli';
 import { until } from './test-serve';
+import { useServeProcess } from './test-serve-process';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const qpairs = path.join(root, 'bin/qpairs.mjs');
-
-let dir: string;
-let w: string;
-let child: ChildProcess | null = null;
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-tokens-file-'));
-  w = path.join(dir, 'w.qpairs');
-  expect((await runCli('init', w)).code).toBe(0);
-});
-afterEach(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const ended = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await ended;
-  }
-  child = null;
-  rmSync(dir, { recursive: true, force: true });
-});
-
+const served = useServeProcess('qpairs-tokens-file-');
 const ALICE = 'alice-secret-0001';
 const BOB = 'bob-secret-00002';
 const CAROL = 'carol-secret-003';
 
-/** Starts `qpairs serve` on a free loopback port; resolves with its URL and a reader of its log. */
-async function serve(tokensFile: string): Promise<{ url: string; log: () => string }> {
-  const c = spawn(process.execPath, [qpairs, 'serve', w, '--port', '0', '--tokens-file', tokensFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child = c;
-  let out = '';
-  c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  c.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const t0 = Date.now();
-  for (;;) {
-    const m = /serving .* at (http:\/\/[^/\s]+)\//.exec(out);
-    if (m) return { url: m[1]!, log: () => out };
-    if (c.exitCode !== null) throw new Error(`qpairs serve ended: ${out}`);
-    if (Date.now() - t0 > 30_000) throw new Error(`qpairs serve did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Starts `qpairs serve W --tokens-file F` on a free loopback port; resolves with its URL, a reader of its log and the process. */
+const serve = (tokensFile: string) => served.start(['--tokens-file', tokensFile]);
 
 async function statusAs(url: string, token: string): Promise<number> {
   const res = await fetch(`${url}/api/health`, { headers: { Authorization: `Bearer ${token}` } });
@@ -63,7 +28,7 @@ async function statusAs(url: string, token: string): Promise<number> {
 }
 
 it('a removed line revokes its person at once (401, socket closed); an added line lets a person in; no restart', async () => {
-  const file = path.join(dir, 'tokens.txt');
+  const file = path.join(served.dir(), 'tokens.txt');
   writeFileSync(file, `# the team\nalice=${ALICE}\nbob=${BOB}\n`);
   const { url, log } = await serve(file);
   expect(await statusAs(url, ALICE)).toBe(200);
@@ -95,10 +60,10 @@ it('a removed line revokes its person at once (401, socket closed); an added lin
 });
 
 it("revoking a tokens-file person in the app says to delete their line (before: 'no annotator named …', or only their workspace link went)", async () => {
-  const inv = await runCli('annotators', 'invite', w, 'lead', '--role', 'owner', '--json');
+  const inv = await runCli('annotators', 'invite', served.workspace(), 'lead', '--role', 'owner', '--json');
   expect(inv.code, inv.err).toBe(0);
   const lead = JSON.parse(inv.out).token as string;
-  const file = path.join(dir, 'tokens.txt');
+  const file = path.join(served.dir(), 'tokens.txt');
   writeFileSync(file, `alice=${ALICE}\n`);
   const { url, log } = await serve(file);
   const revoke = async (name: string): Promise<{ status: number; body: { message?: string } }> => {
@@ -137,7 +102,7 @@ it("revoking a tokens-file person in the app says to delete their line (before: 
 });
 
 it('a save that empties the file and then writes it again revokes no one in between (their event socket stays open)', async () => {
-  const file = path.join(dir, 'tokens.txt');
+  const file = path.join(served.dir(), 'tokens.txt');
   writeFileSync(file, `alice=${ALICE}\n`);
   const { url, log } = await serve(file);
   const ws = new WebSocket(`${url.replace('http', 'ws')}/api/events?token=${ALICE}`);
@@ -157,20 +122,19 @@ it('a save that empties the file and then writes it again revokes no one in betw
 });
 
 it('a closed terminal (SIGHUP) stops the server cleanly: exit 0, its lock released (before: killed, W.lock left behind)', async () => {
-  const file = path.join(dir, 'tokens.txt');
+  const file = path.join(served.dir(), 'tokens.txt');
   writeFileSync(file, `alice=${ALICE}\n`);
-  const { log } = await serve(file);
-  expect(existsSync(`${w}.lock`)).toBe(true);
-  const c = child!;
+  const { log, child: c } = await serve(file);
+  expect(existsSync(`${served.workspace()}.lock`)).toBe(true);
   const exited = new Promise<[number | null, string | null]>((r) => c.once('exit', (code, signal) => r([code, signal])));
   c.kill('SIGHUP');
   expect(await exited).toEqual([0, null]);
   expect(log()).toMatch(/stopping \(SIGHUP\)/);
-  expect(existsSync(`${w}.lock`)).toBe(false);
+  expect(existsSync(`${served.workspace()}.lock`)).toBe(false);
 });
 
 it('a tokens-file line for "gold" is refused, at start and when added later (before: it signed in, and its labels became the gold labels)', async () => {
-  const file = path.join(dir, 'tokens.txt');
+  const file = path.join(served.dir(), 'tokens.txt');
   writeFileSync(file, `alice=${ALICE}\ngold=${BOB}\n`);
   const refused = await serve(file).then(
     () => 'started',

@@ -2,6 +2,7 @@
  * Labeling orders of a pool: how its next query is chosen (src/main/active/query-order.ts), or — for
  * `decide-rankers-mtc` — its next (query, candidate) pair (src/main/active/candidate-order.ts).
  */
+import { counted } from './plural';
 import { describeSelectedOn, type SelectedOn } from './selected-on';
 
 export const QUERY_ORDERS = ['pool', 'random', 'uncertainty', 'decide-rankers', 'decide-rankers-mtc'] as const;
@@ -114,6 +115,16 @@ export interface LabelOrderStanding {
    * 0 (a limit: a standard error of 0), so their p is the exact sign-flip test's, 2/2ⁿ for n queries.
    */
   noSpread?: string[];
+}
+
+/**
+ * The queries a verdict is over, in one phrase (the app's and the CLI's verdicts): "8 queries counted
+ * (1 without a similar candidate left out: convention skip)", "3 drawn queries counted", "5 opened queries".
+ */
+export function countedQueries(lo: Pick<LabelOrderStanding, 'estimator' | 'used' | 'order' | 'leftOut'>): string {
+  if (lo.estimator === 'bounds') return counted(lo.used, 'opened query', 'opened queries');
+  const drawn = lo.order === 'pool' ? '' : 'drawn ';
+  return counted(lo.used, `${drawn}query counted`, `${drawn}queries counted`) + (lo.leftOut ? ` (${lo.leftOut} without a similar candidate left out: convention skip)` : '');
 }
 
 /** Why a leading run is not decided, in a clause (the app's and the CLI's verdicts). */

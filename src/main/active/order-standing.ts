@@ -82,7 +82,7 @@ export function labelOrderStanding(order: QueryOrder, pool: OrderedPool, draws: 
       (outside ? `; ${outside} labeled queries were not drawn (opened by hand) and are left out` : '');
   }
   const leftOut = used.filter((d) => d.counts === false).length;
-  if (leftOut) note += `; ${leftOut} of them without a relevant candidate left out (convention skip)`;
+  if (leftOut) note += `; ${leftOut} of them without a similar candidate left out (convention skip)`;
   const exact = used.length === N && N > 0;
   const estimator: LabelOrderStanding['estimator'] = exact
     ? 'exact'

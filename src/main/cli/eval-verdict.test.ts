@@ -74,7 +74,7 @@ describe('eval: the verdict counts as the table', () => {
     // --convention skip leaves out q8 (no relevant candidate): 8 queries, as the table's column.
     const skip = await ok('eval', w, '--pool', 'P', '--convention', 'skip');
     expect(skip).toMatch(/^A\s+8\s+100\.00/m);
-    expect(verdict(skip)).toMatch(/^decided: A is best on queries like these \(paired t-test over the 8 queries counted \(1 without a relevant candidate left out: convention skip\), /);
+    expect(verdict(skip)).toMatch(/^decided: A is best on queries like these \(paired t-test over the 8 queries counted \(1 without a similar candidate left out: convention skip\), /);
   });
 
   it('one query counted: the noun takes its number ("over the 1 queries counted" before)', async () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { notDecidedReason, QUERY_ORDER_HELP, QUERY_ORDERS, type Convention, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
+import { countedQueries, notDecidedReason, QUERY_ORDER_HELP, QUERY_ORDERS, type Convention, type LabelOrderStanding, type QueryOrder } from '../../shared/label-order';
 import type { TieRule } from '../../shared/contract';
 import type { CallerRole } from '../../shared/roles';
 import { DataTable } from '../components/DataTable';
@@ -84,11 +84,7 @@ export function LabelOrderPanel({
       });
   };
   const leader = lo.best;
-  const counted =
-    lo.estimator === 'bounds'
-      ? countedNoun(lo.used, 'opened query', 'opened queries')
-      : countedNoun(lo.used, `${lo.order === 'pool' ? '' : 'drawn '}query counted`, `${lo.order === 'pool' ? '' : 'drawn '}queries counted`) +
-        (lo.leftOut ? ` (${lo.leftOut} without a similar candidate left out: convention skip)` : '');
+  const counted = countedQueries(lo);
   const scope =
     lo.estimator === 'bounds'
       ? `the ${countedNoun(lo.used, 'opened query', 'opened queries')} (a query without a similar candidate counts 0)`

@@ -1,6 +1,6 @@
 import { AGGREGATE, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, type CompareMetric, type CompareView } from '../../../shared/gold';
 import type { PoolEvaluation } from '../../../shared/contract';
-import { notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
+import { countedQueries, notDecidedReason, type LabelOrderStanding } from '../../../shared/label-order';
 import { everyGradeSimilarNote } from '../../../shared/labels';
 import { DEFAULT_TIES } from '../../../shared/stat-defaults';
 import { counted } from '../../../shared/plural';
@@ -145,7 +145,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
         out.log(
           lo.estimator === 'bounds'
             ? `labeling order ${lo.order}: MAP over the ${lo.used} opened queries of ${lo.population} (${lo.estimator}) — ${lo.note}`
-            : `labeling order ${lo.order}: MAP estimated over the pool's ${lo.population} queries${lo.counting.convention === 'skip' ? ' (those with a relevant candidate: convention skip)' : ''} (${lo.estimator}) — ${lo.note}`,
+            : `labeling order ${lo.order}: MAP estimated over the pool's ${lo.population} queries${lo.counting.convention === 'skip' ? ' (those with a similar candidate: convention skip)' : ''} (${lo.estimator}) — ${lo.note}`,
         );
         out.log(
           table(
@@ -168,10 +168,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
  */
 export function verdictLine(lo: LabelOrderStanding): string | null {
   if (lo.rankers.length < 2 || lo.used === 0) return null;
-  const queries =
-    lo.estimator === 'bounds'
-      ? `the ${counted(lo.used, 'opened query', 'opened queries')}`
-      : `the ${counted(lo.used, `${lo.order === 'pool' ? '' : 'drawn '}query counted`, `${lo.order === 'pool' ? '' : 'drawn '}queries counted`)}` + (lo.leftOut ? ` (${lo.leftOut} without a relevant candidate left out: convention skip)` : '');
+  const queries = `the ${countedQueries(lo)}`;
   if (lo.best === null) {
     const top = Math.max(...lo.rankers.map((r) => r.map ?? -Infinity));
     const tied = lo.rankers.filter((r) => r.map !== null && Math.abs(r.map - top) <= 1e-12).map((r) => r.run);

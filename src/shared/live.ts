@@ -52,6 +52,11 @@ export interface LiveStatus {
   idleSeconds: number;
   models: string[];
   trainPools: string[];
+  /**
+   * The stored setting's lists that could not be read (a damaged row, or one another program wrote):
+   * `models`, `train_pools`; each reads as an empty list until the setting is saved again. [] when read whole.
+   */
+  unreadable: Array<'models' | 'train_pools'>;
   /** A retrain is running now. */
   running: boolean;
   /** The running retrain's job (job.cancel stops it; the owner's), else null. */

@@ -51,6 +51,7 @@ export class LiveTrainer {
       idleSeconds: s.idleSeconds,
       models: s.models,
       trainPools: s.trainPools,
+      unreadable: s.unreadable,
       running: this.running.has(pool),
       jobId: this.running.get(pool) ?? null,
       queuedBehind: this.queued.get(pool) ?? null,

@@ -15,6 +15,22 @@ export interface LiveSetting {
   trainPools: string[];
   lastLabelSeq: number;
   lastError: string | null;
+  /**
+   * The setting's columns that could not be read as a list of names (a row damaged, or written by
+   * another program: `{}`, a number, text that is not JSON): each reads as an empty list.
+   */
+  unreadable: Array<'models' | 'train_pools'>;
+}
+
+/** A stored JSON list of names, or null when it is not one. */
+function namesOf(stored: string): string[] | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
 }
 
 export function readLiveSetting(ws: Workspace, pool: string): LiveSetting {
@@ -22,11 +38,14 @@ export function readLiveSetting(ws: Workspace, pool: string): LiveSetting {
   const r = ws
     .stmt(`SELECT enabled, every_labels AS e, idle_seconds AS i, models, train_pools AS t, last_label_seq AS s, last_error AS err FROM live_training WHERE pool_id = ?`)
     .get(poolId) as { enabled: number; e: number; i: number; models: string; t: string; s: number; err: string | null } | undefined;
-  if (!r) return { enabled: false, everyLabels: LIVE_DEFAULTS.everyLabels, idleSeconds: LIVE_DEFAULTS.idleSeconds, models: [...LIVE_DEFAULTS.models], trainPools: [], lastLabelSeq: 0, lastError: null };
-  return { enabled: r.enabled === 1, everyLabels: r.e, idleSeconds: r.i, models: JSON.parse(r.models) as string[], trainPools: JSON.parse(r.t) as string[], lastLabelSeq: r.s, lastError: r.err };
+  if (!r) return { enabled: false, everyLabels: LIVE_DEFAULTS.everyLabels, idleSeconds: LIVE_DEFAULTS.idleSeconds, models: [...LIVE_DEFAULTS.models], trainPools: [], lastLabelSeq: 0, lastError: null, unreadable: [] };
+  const models = namesOf(r.models);
+  const trainPools = namesOf(r.t);
+  const unreadable: LiveSetting['unreadable'] = [...(models ? [] : (['models'] as const)), ...(trainPools ? [] : (['train_pools'] as const))];
+  return { enabled: r.enabled === 1, everyLabels: r.e, idleSeconds: r.i, models: models ?? [], trainPools: trainPools ?? [], lastLabelSeq: r.s, lastError: r.err, unreadable };
 }
 
-export function writeLiveSetting(ws: Workspace, pool: string, s: Omit<LiveSetting, 'lastLabelSeq' | 'lastError'>): void {
+export function writeLiveSetting(ws: Workspace, pool: string, s: Omit<LiveSetting, 'lastLabelSeq' | 'lastError' | 'unreadable'>): void {
   const poolId = ws.poolId(pool);
   ws
     .stmt(

@@ -83,6 +83,12 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
           <span className="muted">{status.enabled ? 'on' : 'off'}</span>
         )}
       </div>
+      {status.unreadable.length > 0 && (
+        <p className="note-box" role="status" data-testid="live-unreadable">
+          This pool&apos;s stored setting could not be read ({status.unreadable.map((c) => (c === 'models' ? 'its models' : 'its other training pools')).join(', ')}): read as none.
+          {owner ? ' Choose again to save it.' : ''}
+        </p>
+      )}
       {owner && (
         <div className="row wrap">
           <IntegerSetting before="every" after="labels" min={1} max={10000} testId="live-every" value={status.everyLabels} onChange={(everyLabels) => change({ everyLabels })} />

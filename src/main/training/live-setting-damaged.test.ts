@@ -1,0 +1,49 @@
+/**
+ * A pool's "learn as we label" setting whose stored lists are not lists of names (a row damaged, or
+ * written by another program): each reads as an empty list and is reported as unreadable. Before, the
+ * value was passed on as parsed (`{}` as the models) or the parse threw, and Evaluate's Live panel
+ * stopped with "….models.map is not a function".
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { readLiveSetting, writeLiveSetting } from './live-store';
+import { addLivePool } from './live-test-pool';
+
+let dir: string;
+let ws: Workspace;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-damaged-'));
+  ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+});
+afterEach(() => {
+  ws.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const store = (models: string, trainPools: string): void => {
+  ws.db.prepare(`INSERT INTO live_training(pool_id, enabled, every_labels, idle_seconds, models, train_pools) VALUES (?, 1, 20, 30, ?, ?)`).run(ws.poolId('p'), models, trainPools);
+};
+
+describe('reading a damaged live setting', () => {
+  for (const bad of ['{}', '5', 'null', '"bm25"', '[1, 2]', '["tfidf", 3]', 'not json']) {
+    it(`models ${bad}: an empty list, reported unreadable; the rest as stored`, () => {
+      store(bad, '["q"]');
+      expect(readLiveSetting(ws, 'p')).toMatchObject({ enabled: true, everyLabels: 20, idleSeconds: 30, models: [], trainPools: ['q'], unreadable: ['models'] });
+    });
+  }
+
+  it('train_pools damaged too: both empty, both reported', () => {
+    store('{}', '{"a": 1}');
+    expect(readLiveSetting(ws, 'p')).toMatchObject({ models: [], trainPools: [], unreadable: ['models', 'train_pools'] });
+  });
+
+  it('a setting read whole reports nothing; saving it again mends a damaged one', () => {
+    store('{}', '[]');
+    writeLiveSetting(ws, 'p', { enabled: true, everyLabels: 20, idleSeconds: 30, models: ['tfidf'], trainPools: [] });
+    expect(readLiveSetting(ws, 'p')).toMatchObject({ models: ['tfidf'], trainPools: [], unreadable: [] });
+  });
+});

@@ -133,6 +133,27 @@ describe('learn as we label', () => {
     expect(((await e.invoke('live.status', { pool: 'dev' })) as LiveStatus).running).toBe(false);
   }, 120_000);
 
+  it('a stored setting that names no model (damaged) starts no retrain and uses up no labels; retrain now says why', async () => {
+    const e = (engine = open('no-models.qpairs'));
+    await e.invoke('live.set', { pool: 'dev', enabled: true, everyLabels: 20, idleSeconds: 0 });
+    // The pool's gold labels start a first retrain at once; the row is damaged while it waits or runs.
+    e.ws.db.prepare(`UPDATE live_training SET models = '{}' WHERE pool_id = ?`).run(e.ws.poolId('dev'));
+    await e.jobs.idle();
+    const before = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
+    let done = 0;
+    e.on('job.done', (d) => void (d.kind === 'live' && done++));
+    await relabel(e, 25);
+    await e.jobs.idle();
+    expect(done, 'no retrain started').toBe(0);
+    const after = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
+    expect(after.curve).toEqual(before.curve);
+    // Every pair's labels (gold's, then alice's over the same pairs) still count toward the next retrain: none was marked as trained on.
+    expect(before.labelsSinceLast).toBe(e.ws.pool('dev').pairs);
+    expect(after.labelsSinceLast).toBe(e.ws.pool('dev').pairs);
+    expect(after.lastError).toBeNull();
+    await expect(e.invoke('live.retrain', { pool: 'dev' })).rejects.toThrow(/names no model .*choose the models again in the Live panel/);
+  });
+
   it('bad input: an unknown model or pool is refused and changes nothing', async () => {
     engine = open('c.qpairs');
     await expect(engine.invoke('live.set', { pool: 'dev', enabled: true, models: ['bow-cnn'] })).rejects.toMatchObject({ code: 'invalid-argument' });

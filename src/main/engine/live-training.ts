@@ -17,7 +17,7 @@
 import type { LiveStatus } from '../../shared/live';
 import { liveRunName } from '../../shared/live';
 import { queuedTrainingNote, trainingStep } from '../../shared/models';
-import { CancelledError, throwIfAborted } from '../errors';
+import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
 import { retrainLive, type LiveRetrain } from '../training/live-retrain';
 import { appendCurvePoint, labelEventsSince, labelsNotTrainedOn, lastCopiesLeftOut, markRetrained, readCurve, readLiveSetting, storeLiveRuns } from '../training/live-store';
@@ -70,7 +70,8 @@ export class LiveTrainer {
     if (ws.findPoolId(pool) === null) return; // e.g. a pool an undone import took away
     const s = readLiveSetting(ws, pool);
     this.clearTimer(pool);
-    if (!s.enabled || this.running.has(pool)) return;
+    // A setting that names no model (a damaged one reads so) has nothing to train: the labels stay counted for later.
+    if (!s.enabled || s.models.length === 0 || this.running.has(pool)) return;
     const since = labelsNotTrainedOn(ws, pool, s.lastLabelSeq);
     // No label since the last retrain read: it would train on the same labels again.
     if (since.fresh === 0) return;
@@ -83,6 +84,7 @@ export class LiveTrainer {
     if (this.closed || !this.engine.ws.db.open || this.running.has(pool)) return this.running.get(pool) ?? null;
     const ws = this.engine.ws;
     let s = readLiveSetting(ws, pool);
+    if (s.models.length === 0) throw new QPairsError(`pool "${pool}"'s learn-as-we-label setting names no model (its stored setting could not be read): choose the models again in the Live panel`);
     let upTo = labelEventsSince(ws, pool, 0);
     const jobId = this.engine.jobs.start('live', async (ctx) => {
       const points = [];
@@ -102,6 +104,8 @@ export class LiveTrainer {
         // What it trains on is read now that it runs: labels and settings that changed while it waited count.
         s = readLiveSetting(ws, pool);
         upTo = labelEventsSince(ws, pool, 0);
+        // Its setting came to name no model meanwhile (a damaged row reads so): nothing trains, and no label is marked as trained on.
+        if (s.models.length === 0) return { pool, labels: 0, points: [] };
         for (const [i, model] of s.models.entries()) {
           const runName = liveRunName(model);
           const r = await retrainLive(ws, pool, { model: model as ModelId, trainPools: s.trainPools, runName }, {

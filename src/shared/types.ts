@@ -76,7 +76,7 @@ export interface RunInfo {
 export interface WorkspaceNotice {
   /**
    * `last-missing`: the desktop app opened the demo because the workspace it would have reopened is gone.
-   * `read-only`: why the workspace opened read-only (to its local owner only: it may name paths).
+   * `read-only`: why the workspace opened read-only (owners only; one with a link reads every notice without server paths).
    */
   kind: 'upgraded' | 'import-undone' | 'import-left' | 'last-missing' | 'read-only';
   message: string;

@@ -32,6 +32,7 @@ import { basename } from 'node:path';
 import { localUserName } from './local-user';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
+import { withoutServerPaths } from './server-paths';
 import { argsForCaller, authorize, authorizeCommand, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
@@ -208,7 +209,11 @@ export class Engine implements EngineCore {
         local: ctx.local,
         readonly: ws.db.readonly,
         suggestedAnnotator: ctx.local && ctx.role === 'owner' && ctx.annotator === null ? localUserName() : null,
-        notices: ctx.role === 'owner' ? [...(this.opts.startNotices ?? []), ...ws.openNotices(), ...(ctx.local ? ws.readonlyNotices() : [])] : [],
+        // Owners only; one not on this machine (a link's) gets them without server paths (server-paths.ts).
+        notices:
+          ctx.role === 'owner'
+            ? [...(this.opts.startNotices ?? []), ...ws.openNotices(), ...ws.readonlyNotices()].map((n) => (ctx.local ? n : { ...n, message: withoutServerPaths(n.message, ws.path) }))
+            : [],
       }),
       'workspace.stats': () => ws.stats(),
       'import.start': (a, c) => ({ jobId: importJob(this, a, c.annotator) }),

@@ -90,7 +90,7 @@ describe('app.info notices', () => {
     rw.close();
   });
 
-  it('a read-only open: its owner on this machine (the desktop app) is told why; a remote owner and an annotator are not (the reason may name paths)', async () => {
+  it('a read-only open: its owners are told why (one with a link without server paths); an annotator is not', async () => {
     const file = path.join(dir, 'ro.qpairs');
     const ws = Workspace.create(file);
     ws.ensureAnnotator('alice');
@@ -101,10 +101,18 @@ describe('app.info notices', () => {
       expect(await noticesOf(ro, OWNER)).toEqual([READ_ONLY_AS_ASKED]);
       const remoteOwner = { annotator: 'dave', local: false };
       expect(((await ro.invoke('app.info', {}, remoteOwner)) as { role: string }).role).toBe('owner');
-      expect(await noticesOf(ro, remoteOwner)).toEqual([]);
+      expect(await noticesOf(ro, remoteOwner)).toEqual([READ_ONLY_AS_ASKED]);
       expect(await noticesOf(ro, ANNOTATOR)).toEqual([]);
     } finally {
       ro.close();
+    }
+    // A notice naming the workspace's path reaches an owner with a link by the file's name alone.
+    const named = new Engine(Workspace.open(file, { readonly: true }), { transport: 'http', startNotices: [{ kind: 'last-missing', message: `opened ${file} instead` }] });
+    try {
+      expect((await noticesOf(named, OWNER))[0]).toEqual({ kind: 'last-missing', message: `opened ${file} instead` });
+      expect((await noticesOf(named, { annotator: 'dave', local: false }))[0]).toEqual({ kind: 'last-missing', message: 'opened ro.qpairs instead' });
+    } finally {
+      named.close();
     }
     const rw = Engine.open(file, { transport: 'electron' });
     expect(await noticesOf(rw, OWNER)).toEqual([]);

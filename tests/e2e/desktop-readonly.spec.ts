@@ -6,12 +6,10 @@
  * their action was then refused as read-only; and each label key (each ruling in Review) was sent,
  * refused, and listed as not saved: now nothing is sent, and a notice says why once.
  *
- * Read-only as a user meets it: the file not writable. As root (chmod does not stop root) that takes
- * `chattr +i` (e2fsprogs) on a file system that supports it; without either the spec is skipped, saying why.
+ * Read-only as a user meets it: the file not writable (read-only-file.ts; skipped, saying why, where it cannot be made so).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
 import path from 'node:path';
+import { useReadOnlyFile } from './read-only-file';
 import { expect, test } from '@playwright/test';
 import { useDesktopApp } from './desktop-app';
 import { buildLabeledPool } from './labeled-pool';
@@ -19,28 +17,15 @@ import { qpairs } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
 
-const asRoot = process.getuid?.() === 0;
-const haveChattr = !asRoot || spawnSync('sh', ['-c', 'command -v chattr'], { encoding: 'utf8' }).status === 0;
-test.skip(!haveChattr, 'running as root without chattr (e2fsprogs): no way to make the workspace file read-only for root');
-
-let readOnlyFile: string | null = null;
-/** Makes the file writable again (the scratch folder is removed after the spec). */
-function writableAgain(): void {
-  if (readOnlyFile === null) return;
-  if (asRoot) execFileSync('chattr', ['-i', readOnlyFile]);
-  else chmodSync(readOnlyFile, 0o644);
-  readOnlyFile = null;
-}
-test.afterAll(writableAgain);
+// Registered before the workspace's teardown, so the file is writable again when its folder is removed.
+const readOnlyFile = useReadOnlyFile();
 
 const app = useDesktopApp('desktop-readonly', {
   prepare(d) {
     const workspace = path.join(d, 'w.qpairs');
     buildLabeledPool(d, workspace, 10);
     qpairs('annotators', 'add', workspace, 'judy', '--role', 'judge');
-    if (asRoot) execFileSync('chattr', ['+i', workspace]);
-    else chmodSync(workspace, 0o444);
-    readOnlyFile = workspace;
+    readOnlyFile.make(workspace);
     return workspace;
   },
 });
@@ -88,6 +73,6 @@ test('a read-only workspace offers no import, new pool or training form: one lin
     await expect(page.getByTestId('review-notice')).toHaveText('Nothing given: this workspace opened read-only. Once it can be written, open it again.');
     await expect(page.getByTestId('failed-labels')).toHaveCount(0);
   } finally {
-    writableAgain();
+    readOnlyFile.writableAgain();
   }
 });

@@ -5,12 +5,11 @@
  * path on the server (in the page's text, its notices or its errors), and her label keys give nothing
  * and say why once, instead of each key being sent, refused and listed as not saved.
  *
- * Read-only as a user meets it: the file not writable. As root (chmod does not stop root) that takes
- * `chattr +i` (e2fsprogs) on a file system that supports it; without either the spec is skipped, saying why.
+ * Read-only as a user meets it: the file not writable (read-only-file.ts; skipped, saying why, where it cannot be made so).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { useReadOnlyFile } from './read-only-file';
 import { expect, test, type Page } from '@playwright/test';
 import { buildLabeledPool } from './labeled-pool';
 import { useServedWorkspace } from './served-workspace';
@@ -18,20 +17,8 @@ import { qpairs } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
 
-const asRoot = process.getuid?.() === 0;
-const haveChattr = !asRoot || spawnSync('sh', ['-c', 'command -v chattr'], { encoding: 'utf8' }).status === 0;
-test.skip(!haveChattr, 'running as root without chattr (e2fsprogs): no way to make the workspace file read-only for root');
-
-let readOnlyFile: string | null = null;
-/** Makes the file writable again (the scratch folder is removed after the spec). */
-function writableAgain(): void {
-  if (readOnlyFile === null) return;
-  if (asRoot) execFileSync('chattr', ['-i', readOnlyFile]);
-  else chmodSync(readOnlyFile, 0o644);
-  readOnlyFile = null;
-}
-// Registered before the served workspace's teardown, so it runs first (the scratch folder can then be removed).
-test.afterAll(writableAgain);
+// Registered before the workspace's teardown, so the file is writable again when its folder is removed.
+const readOnlyFile = useReadOnlyFile();
 
 let ninaToken = '';
 const served = useServedWorkspace('served-readonly', 52, {
@@ -41,9 +28,7 @@ const served = useServedWorkspace('served-readonly', 52, {
     buildLabeledPool(s.dir, workspace, 10);
     ninaToken = (JSON.parse(qpairs('annotators', 'invite', workspace, 'nina', '--json')) as { token: string }).token;
     qpairs('assign', workspace, '--pool', 'big', '--annotators', 'nina');
-    if (asRoot) execFileSync('chattr', ['+i', workspace]);
-    else chmodSync(workspace, 0o444);
-    readOnlyFile = workspace;
+    readOnlyFile.make(workspace);
   },
 });
 

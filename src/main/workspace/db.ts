@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { QPairsError, WorkspaceFromFutureError } from '../errors';
 import { checkMigrationOrder, MIGRATIONS, type Migration } from './migrations';
-import { describeHolder, lockFileOf, pidAlive, readLock, shellQuote } from './lock';
+import { describeHolder, lockFileOf, missingFolder, pidAlive, readLock, shellQuote } from './lock';
 import { checkSchemaMatchesVersion } from './schema-check';
 
 // SQLite URI filenames (`file:…?immutable=1`) are how a WAL workspace in a read-only folder is
@@ -450,7 +450,7 @@ export function openWorkspace(file: string, opts: OpenOptions = {}): OpenedDb {
     const folderAbs = target === null ? path.dirname(abs) : path.resolve(path.dirname(abs), path.dirname(target));
     const f = describeFile(folderAbs);
     if (f.kind === 'missing') {
-      throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder} does not exist (create it first: mkdir -p ${shellQuote(folder)})`, { file });
+      throw new QPairsError(`cannot create workspace ${file}${dangling}: ${missingFolder(folder)}`, { file });
     }
     if (f.kind === 'unreadable') throw new QPairsError(`cannot create workspace ${file}${dangling}: the folder ${folder}: ${f.why}`, { file });
     if (f.kind !== 'directory') throw new QPairsError(`cannot create workspace ${file}${dangling}: ${folder} is not a folder`, { file });

@@ -33,6 +33,11 @@ export function shellQuote(p: string): string {
   return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A missing folder as a workspace's creation and its lock both refuse it, with the command that makes it. */
+export function missingFolder(folder: string): string {
+  return `the folder ${folder} does not exist (create it first: mkdir -p ${shellQuote(folder)})`;
+}
+
 /** Who holds a workspace's lock (the lock file's content). */
 export interface LockHolder {
   pid: number;
@@ -402,7 +407,7 @@ function tryCreate(file: string, mine: LockFileContent, workspace: string): bool
     // The desktop app locks a new workspace before creating it: a folder that is not there is not one that cannot be written.
     if (code === 'ENOENT') {
       const folder = path.dirname(file);
-      throw new QPairsError(`cannot lock workspace ${workspace} for writing: the folder ${folder} does not exist (create it first: mkdir -p ${shellQuote(folder)})`, { file: workspace });
+      throw new QPairsError(`cannot lock workspace ${workspace} for writing: ${missingFolder(folder)}`, { file: workspace });
     }
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : (code ?? (e as Error).message);
     throw new QPairsError(

@@ -71,8 +71,8 @@ export class Workspace extends WorkspaceRuns {
   }
 
   /**
-   * Why this workspace opened read-only and what to do, for its owner on this machine (the desktop app, serve
-   * mode's loopback owner): the reason may name the file, its folder or its -wal/-shm files, so never for a remote caller.
+   * Why this workspace opened read-only and what to do, for its owners: the reason may name the file, its
+   * folder or its -wal/-shm files, so app.info gives it to an owner not on this machine without server paths.
    */
   readonlyNotices(): WorkspaceNotice[] {
     if (!this.readonly) return [];

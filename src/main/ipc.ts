@@ -11,7 +11,7 @@
  */
 import { BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
-import type { WireError } from '../shared/contract';
+import { invalidArgumentsMessage, type WireError } from '../shared/contract';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-channels';
 import type { Engine } from './engine/engine';
 import { toWireError } from './serve/wire';
@@ -24,10 +24,9 @@ export type IpcReply = { ok: true; result: unknown } | { ok: false; error: WireE
 const openFilesArgs = z.object({ title: z.string().max(200).optional(), multiple: z.boolean().default(true) });
 const saveFileArgs = z.object({ title: z.string().max(200).optional(), defaultPath: z.string().max(4096).optional() });
 
-/** A dialog command's refusal, worded as the engine words its own (contract.ts parseArgs), not zod's JSON dump. */
+/** A dialog command's refusal, worded as the engine words its own (contract.ts), not zod's JSON dump. */
 function invalidDialogArgs(command: string, error: z.ZodError): IpcReply {
-  const issues = error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-  return { ok: false, error: { code: 'invalid-argument', message: `invalid arguments for ${command}: ${issues}` } };
+  return { ok: false, error: { code: 'invalid-argument', message: invalidArgumentsMessage(command, error) } };
 }
 
 /**

@@ -806,14 +806,18 @@ export function wireReason(reason: unknown): WireReason | undefined {
   return (WIRE_REASONS as readonly unknown[]).includes(reason) ? (reason as WireReason) : undefined;
 }
 
+/** A refusal of a command's arguments, one line: each failed check as `field: message`. */
+export function invalidArgumentsMessage(command: string, error: z.ZodError): string {
+  return `invalid arguments for ${command}: ${error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')}`;
+}
+
 /** Validates a command's raw arguments; throws a readable message on failure. */
 export function parseArgs<C extends CommandName>(command: C, raw: unknown): ParsedArgs<C> {
   const schema = commandArgs[command];
   if (!schema) throw new Error(`unknown command ${String(command)}`);
   const r = schema.safeParse(raw ?? {});
   if (!r.success) {
-    const msg = r.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-    throw new ContractError(`invalid arguments for ${command}: ${msg}`, 'invalid-argument');
+    throw new ContractError(invalidArgumentsMessage(command, r.error), 'invalid-argument');
   }
   return r.data as ParsedArgs<C>;
 }

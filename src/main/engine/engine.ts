@@ -49,8 +49,8 @@ export interface EngineOptions {
    */
   preloadIndex?: boolean;
   /**
-   * What the process that opened the engine tells the workspace's owner, with the open's own notices
-   * (app.info): the desktop app's `last-missing`. Never server-side paths (owners of serve mode may be remote).
+   * What the process that opened the engine tells the workspace's owners, with the open's own notices
+   * (app.info): the desktop app's `last-missing`. An owner not on this machine gets them without server paths.
    */
   startNotices?: WorkspaceNotice[];
 }

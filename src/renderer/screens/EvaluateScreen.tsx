@@ -172,8 +172,8 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                   </option>
                 </select>
               </label>
-              <fieldset className="radio-row inline" title="Queries without any relevant candidate: skip them, or count them as 0">
-                <legend>No relevant candidate</legend>
+              <fieldset className="radio-row inline" title="Queries without any similar candidate: skip them, or count them as 0">
+                <legend>No similar candidate</legend>
                 <label className="inline">
                   <input type="radio" name="convention" data-testid="convention-skip" checked={convention === 'skip'} onChange={() => setConvention('skip')} />
                   skip query

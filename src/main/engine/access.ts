@@ -396,9 +396,12 @@ export function runsHiddenFrom(ws: Workspace, caller: Caller, pool: string): Rea
  * Whether an annotator is told of a workspace change. One about a pool (`pool`) is hers only when the
  * pool is open to her; there, another's draw in a blind pool is not (her socket would count how far
  * the others have got), nor a change of runs all hidden from her (a live retrain on blind labels, run
- * every few labels of the others; run-visibility.ts). A change naming no pool is everyone's.
+ * every few labels of the others; run-visibility.ts). Of the changes naming no pool: a stored model
+ * trained or deleted is hers only when she is shown its runs (not trained on blind labels); the
+ * others (an import, a pool made or set) are everyone's. Team changes are sorted out in canSee.
  */
 function changeShownTo(ws: Workspace, annotator: string, change: EventPayloads['workspace.changed']): boolean {
+  if (change.model !== undefined && change.pool === undefined) return !change.blindLabels && !modelsTrainedOnBlindLabels(ws).has(change.model);
   if (change.pool === undefined) return true;
   if (poolClosedReason(ws, change.pool, annotator) !== null) return false;
   if (change.what === 'draws') return change.annotator === annotator || ws.findPoolSettings(change.pool)?.blind === false;
@@ -414,8 +417,12 @@ export function canSee<E extends EventName>(ctx: AccessContext, caller: Caller, 
   if (caller.role === 'owner') return true;
   if (labelSourceCaller(ctx.ws, caller)) return false;
   switch (event) {
-    case 'workspace.changed':
-      return caller.role === 'judge' || changeShownTo(ctx.ws, caller.annotator!, payload as EventPayloads['workspace.changed']);
+    case 'workspace.changed': {
+      const change = payload as EventPayloads['workspace.changed'];
+      // Who is invited or revoked is the owner's business: a person hears only of her own (her page then says her access ended).
+      if (change.what === 'team') return change.annotator === caller.annotator;
+      return caller.role === 'judge' || changeShownTo(ctx.ws, caller.annotator!, change);
+    }
     case 'label.changed': {
       if (caller.role === 'judge') return true;
       const rec = payload as EventPayloads['label.changed'];

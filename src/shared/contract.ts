@@ -389,7 +389,9 @@ export interface PoolProgress {
   /**
    * Everyone with labels in the pool. `kind`: `annotator` — labels the pool (their progress);
    * `judge` — a judge's rulings on its disagreements (not labeling progress: a judge is not one of
-   * the pool's annotators); `source` — labels that are not a person's (gold, a system).
+   * the pool's annotators); `source` — labels that are not a person's (gold, a system). An annotator
+   * is given her own row alone in a blind pool; in an open one everyone's, a judge's as `annotator`
+   * (who judges is not hers to know: annotator.list and pool.assignment do not say either).
    */
   annotators: Array<{ annotator: string; labeledPairs: number; doneQueries: number; kind: PoolProgressKind }>;
 }

@@ -325,6 +325,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     const r = result as CommandResult<'pool.assignment'>;
     return { ...r, judges: r.judges.filter((x) => x === caller.annotator) } as CommandResult<C>;
   }
+  if (command === 'pool.progress' && typeof pool === 'string' && ws.findPoolSettings(pool)?.blind === false) {
+    // Nor which of the others judges (annotator.list gives her their names only): another person's
+    // rulings are counted as any person's labels; a label source stays one (gold, system: what the labels are).
+    const r = result as CommandResult<'pool.progress'>;
+    return { ...r, annotators: r.annotators.map((x) => (x.kind === 'judge' && x.annotator !== caller.annotator ? { ...x, kind: 'annotator' as const } : x)) } as CommandResult<C>;
+  }
   if (typeof pool !== 'string' || !ws.findPoolSettings(pool)?.blind) return result;
   if (command === 'pool.progress') {
     const r = result as CommandResult<'pool.progress'>;

@@ -60,6 +60,8 @@ const SETUP: Record<string, (page: Page, who: string) => Promise<void>> = {
     await page.getByTestId('annotate-pool').selectOption(pool);
     await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', pool);
     await expect(page.getByTestId('candidate-row-0')).toBeVisible();
+    // judy has labeled nothing in j: the empty label pill is read "no label", not "dot".
+    if (who === 'judge') expect(await page.getByTestId('label-0').ariaSnapshot()).toBe('- text: no label');
   },
   review: async (page, who) => {
     await page.getByTestId('review-pool').selectOption('p');

@@ -1,15 +1,7 @@
-/**
- * A judge's ruling as its pill shows it: the label's words, or, for a pair with no ruling, a "·" —
- * which a screen reader read as "dot" — hidden from it, with "no ruling" said in its place.
- */
+/** A judge's ruling as its pill shows it: the label's words, or, for a pair with no ruling, "·" read "no ruling" (NoValue). */
 import type { ReactNode } from 'react';
+import { NoValue } from '../components/NoValue';
 
 export function JudgeLabelText({ text }: { text: string }): ReactNode {
-  if (text) return <>{text}</>;
-  return (
-    <>
-      <span aria-hidden="true">·</span>
-      <span className="visually-hidden">no ruling</span>
-    </>
-  );
+  return text ? text : <NoValue said="no ruling" />;
 }

@@ -389,7 +389,9 @@ export interface PoolProgress {
   /**
    * Everyone with labels in the pool. `kind`: `annotator` — labels the pool (their progress);
    * `judge` — a judge's rulings on its disagreements (not labeling progress: a judge is not one of
-   * the pool's annotators); `source` — labels that are not a person's (gold, a system).
+   * the pool's annotators); `source` — labels that are not a person's (gold, a system). An annotator
+   * is given her own row alone in a blind pool; in an open one everyone's, a judge's as `annotator`
+   * (who judges is not hers to know: annotator.list and pool.assignment do not say either).
    */
   annotators: Array<{ annotator: string; labeledPairs: number; doneQueries: number; kind: PoolProgressKind }>;
 }
@@ -768,8 +770,19 @@ export interface EventPayloads {
    * `pool`: the one pool a draw, a run's change or a setting (guidelines, pool.set) is about, `runs` the runs stored or replaced there, `annotator` whose
    * draw it was; with them the engine tells an annotator only of changes hers to see (access.ts canSee: not a draw of
    * another's in a blind pool, nor a retrain of runs hidden from her, nor anything in a pool closed to her).
+   * `team`: a person invited (a new link) or revoked, `annotator` who; an annotator or judge is told only of her own.
+   * `model`: the stored model trained (its runs scored into every pool) or deleted, with `what: 'run'` and no pool; an
+   * annotator is told only of a model she is shown (not one trained on blind labels: `blindLabels`, said of a deleted
+   * model as it was before it went, when its training record can no longer be read).
    */
-  'workspace.changed': { what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' | 'draws'; pool?: string; runs?: string[]; annotator?: string };
+  'workspace.changed': {
+    what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' | 'draws' | 'team';
+    pool?: string;
+    runs?: string[];
+    annotator?: string;
+    model?: string;
+    blindLabels?: true;
+  };
 }
 export type EventName = keyof EventPayloads;
 /** Every event name, from the one list the preload and the IPC share (src/shared/ipc-channels.ts). */

@@ -72,7 +72,7 @@ export function meanRuleText(threshold: number | null): string {
   const above = threshold === null ? 'the threshold' : String(threshold);
   return (
     `the mean grade of the decisive votes ("?" left out), rounded to the nearest grade (a mean halfway between two grades takes the lower one); ` +
-    `relevant when the mean is above ${above}: then at least grade 1 (SemEval Relevant), else at most grade 0 — so binary pools get 1 or 0; ` +
+    `similar when the mean is above ${above}: then at least grade 1 (SemEval Relevant), else at most grade 0 — so binary pools get 1 or 0; ` +
     'only "?" votes: unresolved; judges ignored'
   );
 }

@@ -55,8 +55,11 @@ export interface LiveStatus {
   /**
    * The stored setting's lists that could not be read (a damaged row, or one another program wrote):
    * `models`, `train_pools`; each reads as an empty list until the setting is saved again. [] when read whole.
+   * A list of models naming one that is not in LIVE_MODELS is `models` too, the names in `unknownModels`.
    */
   unreadable: Array<'models' | 'train_pools'>;
+  /** The stored setting's model names that are not learn-as-we-label models (LIVE_MODELS); [] when none. */
+  unknownModels: string[];
   /** A retrain is running now. */
   running: boolean;
   /** The running retrain's job (job.cancel stops it; the owner's), else null. */

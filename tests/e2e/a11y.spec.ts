@@ -60,11 +60,19 @@ const SETUP: Record<string, (page: Page, who: string) => Promise<void>> = {
     await page.getByTestId('annotate-pool').selectOption(pool);
     await expect(page.getByTestId('candidates')).toHaveAttribute('data-pool', pool);
     await expect(page.getByTestId('candidate-row-0')).toBeVisible();
+    // judy has labeled nothing in j: the empty label pill is read "no label", not "dot".
+    if (who === 'judge') expect(await page.getByTestId('label-0').ariaSnapshot()).toBe('- text: no label');
   },
   review: async (page, who) => {
     await page.getByTestId('review-pool').selectOption('p');
     if (who.startsWith('owner')) await page.getByTestId('review-judge').selectOption('rita');
     await expect(page.getByTestId('review-current')).toHaveAttribute('data-texts', 'loaded');
+    // rita has ruled on nothing: the judge's pill, in the pair and in the list, says so to a screen reader
+    // (its "·" alone was read "dot").
+    if (who.startsWith('owner')) {
+      expect(await page.getByTestId('review-judge-label').ariaSnapshot()).toBe('- text: no ruling');
+      expect(await page.getByTestId('review-row-0').ariaSnapshot()).toContain('- cell "no ruling"');
+    }
   },
   agreement: async (page) => {
     await expect(page.getByTestId('agreement-summary')).toBeVisible();

@@ -38,6 +38,9 @@ test('"Equal scores" ranks ties as the CLI\'s --ties does, in the table and in t
   await expect(flatOrder).toHaveCount(4);
   // Pool order: the similar candidate (the last) is ranked last.
   await expect(flatOrder.nth(3)).toHaveClass('relevant');
+  // Its mark is read as what it means, not "check mark"; the others' not as "ballot x".
+  expect(await flatOrder.nth(3).ariaSnapshot()).toMatch(/^- listitem: similar \(grade 1\) /);
+  expect(await flatOrder.nth(0).ariaSnapshot()).toMatch(/^- listitem: not similar \(grade 0\) /);
 
   await served.page.getByTestId('eval-ties').selectOption('trec-eval');
   await expect(served.page.getByTestId('metric-flat-MAP')).toHaveText(trecEval);

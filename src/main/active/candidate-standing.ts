@@ -60,7 +60,7 @@ export function candidateOrderStanding(
     'MAP over the opened queries from each query\'s AP bounds (interval: whatever the missing labels say), p an upper bound' +
     // The bounds cover the missing labels themselves and count a query without a relevant candidate 0.
     (counting.convention === 'skip' || counting.partial
-      ? `; unlike the table, ${[counting.convention === 'skip' ? 'a query without a relevant candidate counts 0 (not skipped)' : '', counting.partial ? 'unlabeled pairs are bounded, not taken as not relevant' : ''].filter(Boolean).join(', and ')}`
+      ? `; unlike the table, ${[counting.convention === 'skip' ? 'a query without a similar candidate counts 0 (not skipped)' : '', counting.partial ? 'unlabeled pairs are bounded, not taken as not similar' : ''].filter(Boolean).join(', and ')}`
       : '');
   const base = { order: 'decide-rankers-mtc' as const, population: N, drawn: opened, used: opened, leftOut: 0, counting, estimator: 'bounds' as const, note };
   if (labels === 0 || pool.runs.length === 0)

@@ -325,6 +325,12 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     const r = result as CommandResult<'pool.assignment'>;
     return { ...r, judges: r.judges.filter((x) => x === caller.annotator) } as CommandResult<C>;
   }
+  if (command === 'pool.progress' && typeof pool === 'string' && ws.findPoolSettings(pool)?.blind === false) {
+    // Nor which of the others judges (annotator.list gives her their names only): another person's
+    // rulings are counted as any person's labels; a label source stays one (gold, system: what the labels are).
+    const r = result as CommandResult<'pool.progress'>;
+    return { ...r, annotators: r.annotators.map((x) => (x.kind === 'judge' && x.annotator !== caller.annotator ? { ...x, kind: 'annotator' as const } : x)) } as CommandResult<C>;
+  }
   if (typeof pool !== 'string' || !ws.findPoolSettings(pool)?.blind) return result;
   if (command === 'pool.progress') {
     const r = result as CommandResult<'pool.progress'>;
@@ -396,9 +402,12 @@ export function runsHiddenFrom(ws: Workspace, caller: Caller, pool: string): Rea
  * Whether an annotator is told of a workspace change. One about a pool (`pool`) is hers only when the
  * pool is open to her; there, another's draw in a blind pool is not (her socket would count how far
  * the others have got), nor a change of runs all hidden from her (a live retrain on blind labels, run
- * every few labels of the others; run-visibility.ts). A change naming no pool is everyone's.
+ * every few labels of the others; run-visibility.ts). Of the changes naming no pool: a stored model
+ * trained or deleted is hers only when she is shown its runs (not trained on blind labels); the
+ * others (an import, a pool made or set) are everyone's. Team changes are sorted out in canSee.
  */
 function changeShownTo(ws: Workspace, annotator: string, change: EventPayloads['workspace.changed']): boolean {
+  if (change.model !== undefined && change.pool === undefined) return !change.blindLabels && !modelsTrainedOnBlindLabels(ws).has(change.model);
   if (change.pool === undefined) return true;
   if (poolClosedReason(ws, change.pool, annotator) !== null) return false;
   if (change.what === 'draws') return change.annotator === annotator || ws.findPoolSettings(change.pool)?.blind === false;
@@ -414,8 +423,12 @@ export function canSee<E extends EventName>(ctx: AccessContext, caller: Caller, 
   if (caller.role === 'owner') return true;
   if (labelSourceCaller(ctx.ws, caller)) return false;
   switch (event) {
-    case 'workspace.changed':
-      return caller.role === 'judge' || changeShownTo(ctx.ws, caller.annotator!, payload as EventPayloads['workspace.changed']);
+    case 'workspace.changed': {
+      const change = payload as EventPayloads['workspace.changed'];
+      // Who is invited or revoked is the owner's business: a person hears only of her own (her page then says her access ended).
+      if (change.what === 'team') return change.annotator === caller.annotator;
+      return caller.role === 'judge' || changeShownTo(ctx.ws, caller.annotator!, change);
+    }
     case 'label.changed': {
       if (caller.role === 'judge') return true;
       const rec = payload as EventPayloads['label.changed'];

@@ -306,7 +306,7 @@ export class Engine implements EngineCore {
           const inv = inviteAnnotator(ws, a.name, a.role);
           // A new link revokes the earlier one: its open event sockets close too, as on annotator.revoke.
           if (inv.revokedEarlier > 0) this.tokens.revoked(inv.name);
-          this.hub.emit('workspace.changed', { what: 'pool' });
+          this.hub.emit('workspace.changed', { what: 'team', annotator: inv.name });
           return { ...inv, link: null };
         }),
       'annotator.revoke': (a) =>
@@ -322,7 +322,7 @@ export class Engine implements EngineCore {
           }
           const r = revokeAnnotator(ws, a.name);
           this.tokens.revoked(r.name);
-          this.hub.emit('workspace.changed', { what: 'pool' });
+          this.hub.emit('workspace.changed', { what: 'team', annotator: r.name });
           return r;
         }),
       'annotator.team': () => teamWithServerTokens(ws, this.serverTokenNames),

@@ -11,8 +11,8 @@ import { evalLabelSource, poolLabels } from '../gold/pool-labels';
 /** The sentence describing which queries count and how unlabeled candidates are treated. */
 export function labelingConvention(partial: boolean): string {
   return partial
-    ? 'partial: every query with at least one label counts; its unlabeled candidates and "?" (unsure) count as not relevant'
-    : 'fully labeled queries only: a query counts once every candidate has a label from the source ("?" counts as labeled, not relevant)';
+    ? 'partial: every query with at least one label counts; its unlabeled candidates and "?" (unsure) count as not similar'
+    : 'fully labeled queries only: a query counts once every candidate has a label from the source ("?" counts as labeled, not similar)';
 }
 
 /**
@@ -178,7 +178,7 @@ export function poolEvaluationOf(
       if (s.uniform > 0) runs[name]!.uniformQueries = s.uniform;
     }
     else {
-      const why = reason ?? `none of the ${counted} counted queries has a relevant candidate (convention skip leaves them out)`;
+      const why = reason ?? `none of the ${counted} counted queries has a similar candidate (convention skip leaves them out)`;
       runs[name] = { queries: 0, MAP: null, MRR: null, 'P@1': null, 'P@5': null, 'R-Prec': null, reason: why };
     }
   });

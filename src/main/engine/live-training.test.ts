@@ -154,6 +154,26 @@ describe('learn as we label', () => {
     await expect(e.invoke('live.retrain', { pool: 'dev' })).rejects.toThrow(/names no model .*choose the models again in the Live panel/);
   });
 
+  it('a stored setting naming models live.set would refuse reads as unreadable, names them, trains nothing; Evaluate still works', async () => {
+    const e = (engine = open('unknown-models.qpairs'));
+    await e.invoke('live.set', { pool: 'dev', enabled: true, everyLabels: 20, idleSeconds: 0 });
+    // Another program's row (or a model no longer offered): strings, but not learn-as-we-label models.
+    e.ws.db.prepare(`UPDATE live_training SET models = '["fused", "bert"]' WHERE pool_id = ?`).run(e.ws.poolId('dev'));
+    await e.jobs.idle();
+    let done = 0;
+    e.on('job.done', (d) => void (d.kind === 'live' && done++));
+    await relabel(e, 25);
+    await e.jobs.idle();
+    expect(done, 'no retrain started').toBe(0);
+    const s = (await e.invoke('live.status', { pool: 'dev' })) as LiveStatus;
+    expect(s).toMatchObject({ models: [], unreadable: ['models'], unknownModels: ['bert'], lastError: null });
+    await expect(e.invoke('live.retrain', { pool: 'dev' })).rejects.toThrow(/names no model \(its stored setting names "bert", not a learn-as-we-label model \(fused, ltr, tfidf, dae\)\): choose the models again/);
+    expect(((await e.invoke('eval.pool', { pool: 'dev' })) as PoolEvaluation).labeledQueries).toBeGreaterThan(0);
+    // Saving the setting again mends it.
+    await e.invoke('live.set', { pool: 'dev', enabled: false, models: ['tfidf'] });
+    expect((await e.invoke('live.status', { pool: 'dev' })) as LiveStatus).toMatchObject({ models: ['tfidf'], unreadable: [], unknownModels: [] });
+  });
+
   it('bad input: an unknown model or pool is refused and changes nothing', async () => {
     engine = open('c.qpairs');
     await expect(engine.invoke('live.set', { pool: 'dev', enabled: true, models: ['bow-cnn'] })).rejects.toMatchObject({ code: 'invalid-argument' });

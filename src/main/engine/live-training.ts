@@ -15,7 +15,7 @@
  * durable, and the next start (or label) retrains from them.
  */
 import type { LiveStatus } from '../../shared/live';
-import { liveRunName } from '../../shared/live';
+import { LIVE_MODELS, liveRunName } from '../../shared/live';
 import { queuedTrainingNote, trainingStep } from '../../shared/models';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { ModelId } from '../models/types';
@@ -52,6 +52,7 @@ export class LiveTrainer {
       models: s.models,
       trainPools: s.trainPools,
       unreadable: s.unreadable,
+      unknownModels: s.unknownModels,
       running: this.running.has(pool),
       jobId: this.running.get(pool) ?? null,
       queuedBehind: this.queued.get(pool) ?? null,
@@ -84,7 +85,10 @@ export class LiveTrainer {
     if (this.closed || !this.engine.ws.db.open || this.running.has(pool)) return this.running.get(pool) ?? null;
     const ws = this.engine.ws;
     let s = readLiveSetting(ws, pool);
-    if (s.models.length === 0) throw new QPairsError(`pool "${pool}"'s learn-as-we-label setting names no model (its stored setting could not be read): choose the models again in the Live panel`);
+    if (s.models.length === 0) {
+      const why = s.unknownModels.length > 0 ? `its stored setting names ${s.unknownModels.map((m) => `"${m}"`).join(', ')}, not a learn-as-we-label model (${LIVE_MODELS.join(', ')})` : 'its stored setting could not be read';
+      throw new QPairsError(`pool "${pool}"'s learn-as-we-label setting names no model (${why}): choose the models again in the Live panel`);
+    }
     let upTo = labelEventsSince(ws, pool, 0);
     const jobId = this.engine.jobs.start('live', async (ctx) => {
       const points = [];

@@ -1,4 +1,4 @@
-import type { ParsedArgs, PoolEvaluation } from '../../shared/contract';
+import type { EventPayloads, ParsedArgs, PoolEvaluation } from '../../shared/contract';
 import { queuedTrainingNote, trainingStep, type ModelInfoView, type ModelsView } from '../../shared/models';
 import { reportView, trainingView } from './model-view';
 import { MODEL_IDS } from '../models/types';
@@ -15,6 +15,7 @@ import type { EngineCore as Engine } from './core';
 import { ContractError } from '../../shared/contract';
 import type { Caller } from './access';
 import type { TrainingQueue } from './training-queue';
+import { modelsTrainedOnBlindLabels } from './run-visibility';
 
 /**
  * Issue 23: model names are owned. Below owner, a caller may train a name only when no model has
@@ -177,7 +178,7 @@ export function trainJob(engine: Engine & { readonly trainings?: TrainingQueue }
       // The first pool's is not throttled away: said with done = total.
       ctx.progress(1, 1, 'training done: the model is stored; scoring the pools with it, to the end', 'scoring');
       const scored = (await scoreEveryPool(ws, a.name, (f) => engine.writes.run(f), undefined, onPool)).map((p) => ({ pool: p.pool, pairs: p.pairs, ...(p.missingRuns.length ? { missingRuns: p.missingRuns } : {}) }));
-      engine.hub.emit('workspace.changed', { what: 'run' });
+      engine.hub.emit('workspace.changed', { what: 'run', model: a.name });
       return { name: a.name, report, training, scored };
     } finally {
       release();
@@ -206,6 +207,8 @@ export async function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.d
   // it change nothing a reader sees, so it is announced once.
   const ws = engine.ws;
   let announced = false;
+  // Whether annotators are kept from it, read while its training record is there (access.ts canSee).
+  const change: EventPayloads['workspace.changed'] = { what: 'run', model: a.name, ...(modelsTrainedOnBlindLabels(ws).has(a.name) ? { blindLabels: true as const } : {}) };
   const r = await deleteModelReporting(ws, a.name, async (f) => {
     let gone = false;
     const out = await engine.writes.run(() => {
@@ -216,12 +219,12 @@ export async function deleteModelCommand(engine: Engine, a: ParsedArgs<'models.d
     });
     if (gone && !announced) {
       announced = true;
-      engine.hub.emit('workspace.changed', { what: 'run' });
+      engine.hub.emit('workspace.changed', change);
     }
     return out;
   });
   // Something a reader sees changed, yet no write was seen taking it away: announce it at the end.
-  if (r.deleted && !announced) engine.hub.emit('workspace.changed', { what: 'run' });
+  if (r.deleted && !announced) engine.hub.emit('workspace.changed', change);
   return r;
 }
 

@@ -290,11 +290,11 @@ describe('assignment, aggregate and review queue', () => {
     expect(() => setAggregation(ws, 'bm', 'majority', 2)).toThrow(/applies to the mean rule only.*pool "bm" would use rule majority/);
     expect(getAggregation(ws, 'bm')).toEqual({ rule: 'majority', threshold: 0.5 });
     // A threshold outside the scheme's grades made every voted pair relevant (below the lowest) or none (at the highest or above): refused, nothing changes.
-    expect(() => setAggregation(ws, 'bm', 'mean', -0.5)).toThrow(/threshold -0\.5 would make every voted pair relevant in pool "bm": its binary grades run from 0 to 1/);
-    expect(() => setAggregation(ws, 'bm', 'mean', 1)).toThrow(/threshold 1 would make no pair relevant in pool "bm".*from 0 up to \(not including\) 1/);
+    expect(() => setAggregation(ws, 'bm', 'mean', -0.5)).toThrow(/threshold -0\.5 would make every voted pair similar in pool "bm": its binary grades run from 0 to 1/);
+    expect(() => setAggregation(ws, 'bm', 'mean', 1)).toThrow(/threshold 1 would make no pair similar in pool "bm".*from 0 up to \(not including\) 1/);
     expect(getAggregation(ws, 'bm')).toEqual({ rule: 'majority', threshold: 0.5 });
     ws.createPool({ name: 'lk5', scheme: 'likert5' });
-    expect(() => setAggregation(ws, 'lk5', 'mean', 2)).toThrow(/no pair relevant.*likert5 grades run from -2 to 2/);
+    expect(() => setAggregation(ws, 'lk5', 'mean', 2)).toThrow(/no pair similar.*likert5 grades run from -2 to 2/);
     expect(setAggregation(ws, 'lk5', 'mean', -2)).toEqual({ rule: 'mean', threshold: -2 });
     ws.createPool({ name: 'gr', scheme: 'graded' });
     expect(setAggregation(ws, 'gr', 'mean', 7)).toEqual({ rule: 'mean', threshold: 7 }); // graded: any integer grade

@@ -136,7 +136,7 @@ export function setAggregation(ws: Workspace, pool: string, rule: AggregationRul
   // Only the mean rule reads a threshold: stored under another rule it did nothing, and switching to
   // mean later replaced it with the scheme's, so a threshold given with another rule is refused.
   if (threshold !== undefined && rule !== 'mean') {
-    throw new QPairsError(`the aggregation threshold applies to the mean rule only (relevant when the mean grade is above it); pool "${pool}" would use rule ${rule}: set the rule to mean with the threshold, or leave the threshold out`);
+    throw new QPairsError(`the aggregation threshold applies to the mean rule only (similar when the mean grade is above it); pool "${pool}" would use rule ${rule}: set the rule to mean with the threshold, or leave the threshold out`);
   }
   const p = ws.pool(pool);
   // A mean grade lies between the scheme's lowest and highest grade: a threshold below the lowest made
@@ -144,8 +144,8 @@ export function setAggregation(ws: Workspace, pool: string, rule: AggregationRul
   const range = schemeGradeRange(p.scheme);
   if (threshold !== undefined && range && (threshold < range.min || threshold >= range.max)) {
     throw new QPairsError(
-      `the aggregation threshold ${threshold} would make ${threshold < range.min ? 'every voted pair relevant' : 'no pair relevant'} in pool "${pool}": ` +
-        `its ${p.scheme} grades run from ${range.min} to ${range.max}, and a pair is relevant when its mean grade is above the threshold; give one from ${range.min} up to (not including) ${range.max}`,
+      `the aggregation threshold ${threshold} would make ${threshold < range.min ? 'every voted pair similar' : 'no pair similar'} in pool "${pool}": ` +
+        `its ${p.scheme} grades run from ${range.min} to ${range.max}, and a pair is similar when its mean grade is above the threshold; give one from ${range.min} up to (not including) ${range.max}`,
     );
   }
   const cur = getAggregation(ws, pool);

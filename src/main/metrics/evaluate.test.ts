@@ -158,7 +158,7 @@ describe('evaluateRun', () => {
     ];
     const s = evaluateRun(qs, undefined, { convention: 'skip' });
     expect(s.queries).toBe(0);
-    expect(s.note).toMatch(/no query has a relevant candidate/);
+    expect(s.note).toMatch(/no query has a similar candidate/);
     expectNoNaN(s);
     const z = evaluateRun(qs, undefined, { convention: 'zero' });
     expect(z.queries).toBe(2);

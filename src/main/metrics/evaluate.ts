@@ -311,7 +311,7 @@ export function aggregate(perQuery: QueryResult[], ks: readonly number[] = DEFAU
 
 /** Why a run's means are all 0 when no query was evaluated (this file's and incremental.ts's): none was given, or none had a relevant candidate. */
 export function noQueryEvaluatedNote(queriesGiven: number): string {
-  return queriesGiven === 0 ? 'no query given; all means are 0' : 'no query has a relevant candidate (convention skip); all means are 0';
+  return queriesGiven === 0 ? 'no query given; all means are 0' : 'no query has a similar candidate (convention skip); all means are 0';
 }
 
 /**

@@ -145,7 +145,7 @@ describe('IncrementalEvaluator', () => {
     inc.setQuery('a', { x: 1, y: 0 }, 1);
     expect(inc.means(0)).toMatchObject({ queries: 1, MAP: 0.5, MRR: 0.5, 'P@1': 0 });
     inc.setQuery('a', { x: 0, y: 0 }, 2); // no relevant candidate: skipped
-    expect(inc.means(0)).toMatchObject({ queries: 0, total: 1, withoutRelevant: 1, MAP: 0, note: 'no query has a relevant candidate (convention skip); all means are 0' });
+    expect(inc.means(0)).toMatchObject({ queries: 0, total: 1, withoutRelevant: 1, MAP: 0, note: 'no query has a similar candidate (convention skip); all means are 0' });
     inc.setQuery('a', { y: 1 }, 3);
     expect(inc.means(0)).toMatchObject({ queries: 1, MAP: 1, MRR: 1, 'P@1': 1 });
     expect(inc.isCounted('a')).toBe(true);

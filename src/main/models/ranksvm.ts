@@ -72,9 +72,9 @@ export function noOrderToLearn(model: string, groups: ReadonlyMap<string, Readon
   let neg = 0;
   for (const g of groups.values()) for (const r of g.values()) r ? pos++ : neg++;
   throw new QPairsError(
-    `${model}: none of the ${groups.size} labeled training quer${groups.size === 1 ? 'y has' : 'ies have'} both a relevant and a non-relevant candidate ` +
-      `(${pos} relevant, ${neg} non-relevant pairs), so there is no order to learn (every score would be 0). ` +
-      'Label some candidates of the training queries not relevant (or relevant), or train on a pool that has both',
+    `${model}: none of the ${groups.size} labeled training quer${groups.size === 1 ? 'y has' : 'ies have'} both a similar and a not-similar candidate ` +
+      `(${pos} similar, ${neg} not-similar pairs), so there is no order to learn (every score would be 0). ` +
+      'Label some candidates of the training queries not similar (or similar), or train on a pool that has both',
     { reason: 'no order to learn' },
   );
 }

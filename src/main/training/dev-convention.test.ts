@@ -57,7 +57,7 @@ describe('dev figures under the dev pool convention', () => {
     const ws = Workspace.open(file);
     try {
       await expect(trainModel(ws, { model: 'tfidf', name: 'tf2', trainPools: ['tr'], devPool: 'none' }, { workerPath: null })).rejects.toThrow(
-        'dev pool "none" has no labeled query with a relevant candidate (its convention, skip, leaves out the others)',
+        'dev pool "none" has no labeled query with a similar candidate (its convention, skip, leaves out the others)',
       );
     } finally {
       ws.close();

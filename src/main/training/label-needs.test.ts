@@ -72,7 +72,7 @@ describe('models that read no label train without labels', () => {
     const ws = Workspace.open(file);
     try {
       await expect(trainModel(ws, { model: 'gru', name: 'gru-plain', config: { epochs: 1 } }, { workerPath: null })).rejects.toThrow(/no user-marked duplicate pairs to train on/);
-      await expect(trainModel(ws, { model: 'hnil', name: 'hnil-norel', trainPools: ['norel'] }, { workerPath: null })).rejects.toThrow(/no relevant labeled pair/);
+      await expect(trainModel(ws, { model: 'hnil', name: 'hnil-norel', trainPools: ['norel'] }, { workerPath: null })).rejects.toThrow(/no similar labeled pair/);
     } finally {
       ws.close();
     }
@@ -85,7 +85,7 @@ describe('ltr and fused need queries with both relevant and non-relevant candida
       const ws = Workspace.open(file);
       try {
         await expect(trainModel(ws, { model, name: `${model}-allrel`, trainPools: ['allrel'], config: model === 'ltr' ? { embedding: false } : {} }, { workerPath: null })).rejects.toThrow(
-          `${model}: none of the 6 labeled training queries have both a relevant and a non-relevant candidate (24 relevant, 0 non-relevant pairs)`,
+          `${model}: none of the 6 labeled training queries have both a similar and a not-similar candidate (24 similar, 0 not-similar pairs)`,
         );
         expect(findModel(ws, `${model}-allrel`)).toBeNull();
       } finally {
@@ -115,7 +115,7 @@ describe('live retraining (fused) on labels without contrast', () => {
       expect(r.unscoredQueries).toContain('q0');
       expect(r.scores.size).toBe(6 - r.unscoredQueries.length);
       await expect(retrainLive(ws, 'allrel', { model: 'fused', config, trainPools: [], runName: 'live-fused' }, { workerPath: null })).rejects.toThrow(
-        'fused: none of the 6 labeled training queries have both a relevant and a non-relevant candidate',
+        'fused: none of the 6 labeled training queries have both a similar and a not-similar candidate',
       );
     } finally {
       ws.close();

@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 const store = (models: string, trainPools: string): void => {
-  ws.db.prepare(`INSERT INTO live_training(pool_id, enabled, every_labels, idle_seconds, models, train_pools) VALUES (?, 1, 20, 30, ?, ?)`).run(ws.poolId('p'), models, trainPools);
+  ws.db.prepare(`INSERT OR REPLACE INTO live_training(pool_id, enabled, every_labels, idle_seconds, models, train_pools) VALUES (?, 1, 20, 30, ?, ?)`).run(ws.poolId('p'), models, trainPools);
 };
 
 describe('reading a damaged live setting', () => {
@@ -35,6 +35,13 @@ describe('reading a damaged live setting', () => {
       expect(readLiveSetting(ws, 'p')).toMatchObject({ enabled: true, everyLabels: 20, idleSeconds: 30, models: [], trainPools: ['q'], unreadable: ['models'] });
     });
   }
+
+  it('models that are strings but not learn-as-we-label models: an empty list, reported unreadable, the unknown names said', () => {
+    store('["fused", "bert", "bm25"]', '["q"]');
+    expect(readLiveSetting(ws, 'p')).toMatchObject({ models: [], trainPools: ['q'], unreadable: ['models'], unknownModels: ['bert', 'bm25'] });
+    store('["tfidf", "dae"]', '["q"]');
+    expect(readLiveSetting(ws, 'p')).toMatchObject({ models: ['tfidf', 'dae'], unreadable: [], unknownModels: [] });
+  });
 
   it('train_pools damaged too: both empty, both reported', () => {
     store('{}', '{"a": 1}');

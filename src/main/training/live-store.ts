@@ -3,7 +3,7 @@
  * events since its last retrain, the learning curve, and the live runs (kind 'live': scored out of
  * fold on labeled queries, so the model-overlap mark of stored models does not apply to them).
  */
-import { LIVE_DEFAULTS, type LiveCopiesLeftOut, type LivePoint } from '../../shared/live';
+import { LIVE_DEFAULTS, LIVE_MODELS, type LiveCopiesLeftOut, type LivePoint } from '../../shared/live';
 import type { ChunkedRunOptions, Workspace } from '../workspace/workspace';
 import type { LabelPoolRecord } from './label-pools';
 
@@ -17,9 +17,12 @@ export interface LiveSetting {
   lastError: string | null;
   /**
    * The setting's columns that could not be read as a list of names (a row damaged, or written by
-   * another program: `{}`, a number, text that is not JSON): each reads as an empty list.
+   * another program: `{}`, a number, text that is not JSON): each reads as an empty list. A list of
+   * models naming one that is not a learn-as-we-label model (LIVE_MODELS) is unreadable too.
    */
   unreadable: Array<'models' | 'train_pools'>;
+  /** The stored models' names that are not learn-as-we-label models (then `models` reads as empty); [] when none. */
+  unknownModels: string[];
 }
 
 /** A stored JSON list of names, or null when it is not one. */
@@ -38,14 +41,18 @@ export function readLiveSetting(ws: Workspace, pool: string): LiveSetting {
   const r = ws
     .stmt(`SELECT enabled, every_labels AS e, idle_seconds AS i, models, train_pools AS t, last_label_seq AS s, last_error AS err FROM live_training WHERE pool_id = ?`)
     .get(poolId) as { enabled: number; e: number; i: number; models: string; t: string; s: number; err: string | null } | undefined;
-  if (!r) return { enabled: false, everyLabels: LIVE_DEFAULTS.everyLabels, idleSeconds: LIVE_DEFAULTS.idleSeconds, models: [...LIVE_DEFAULTS.models], trainPools: [], lastLabelSeq: 0, lastError: null, unreadable: [] };
-  const models = namesOf(r.models);
+  if (!r) return { enabled: false, everyLabels: LIVE_DEFAULTS.everyLabels, idleSeconds: LIVE_DEFAULTS.idleSeconds, models: [...LIVE_DEFAULTS.models], trainPools: [], lastLabelSeq: 0, lastError: null, unreadable: [], unknownModels: [] };
+  const names = namesOf(r.models);
+  // Names live.set would refuse (another program's, or a model no longer offered): the list reads as a damaged one does, not as
+  // valid — a retrain would only fail on them.
+  const unknownModels = (names ?? []).filter((m) => !(LIVE_MODELS as readonly string[]).includes(m));
+  const models = unknownModels.length > 0 ? null : names;
   const trainPools = namesOf(r.t);
   const unreadable: LiveSetting['unreadable'] = [...(models ? [] : (['models'] as const)), ...(trainPools ? [] : (['train_pools'] as const))];
-  return { enabled: r.enabled === 1, everyLabels: r.e, idleSeconds: r.i, models: models ?? [], trainPools: trainPools ?? [], lastLabelSeq: r.s, lastError: r.err, unreadable };
+  return { enabled: r.enabled === 1, everyLabels: r.e, idleSeconds: r.i, models: models ?? [], trainPools: trainPools ?? [], lastLabelSeq: r.s, lastError: r.err, unreadable, unknownModels };
 }
 
-export function writeLiveSetting(ws: Workspace, pool: string, s: Omit<LiveSetting, 'lastLabelSeq' | 'lastError' | 'unreadable'>): void {
+export function writeLiveSetting(ws: Workspace, pool: string, s: Omit<LiveSetting, 'lastLabelSeq' | 'lastError' | 'unreadable' | 'unknownModels'>): void {
   const poolId = ws.poolId(pool);
   ws
     .stmt(

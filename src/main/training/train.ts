@@ -284,7 +284,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   if (needsLabels && pairs.positives.length === 0) {
     throw new QPairsError(
       trainPools.length
-        ? `the training pools (${trainPools.join(', ')}) have no relevant labeled pair${left.size ? ' left after dropping the dev overlap' : ''} and the workspace no marked duplicates`
+        ? `the training pools (${trainPools.join(', ')}) have no similar labeled pair${left.size ? ' left after dropping the dev overlap' : ''} and the workspace no marked duplicates`
         : 'the workspace has no user-marked duplicate pairs to train on; give --train-pool P (a labeled pool)',
     );
   }
@@ -294,7 +294,7 @@ export async function trainModel(ws: Workspace, spec: TrainSpec, o: RunOptions =
   let dev = spec.devPool ? buildDevSet(ws, spec.devPool, { excludeRuns: exclude }) : undefined;
   if (dev && dev.queries.length === 0) {
     const skip = ws.poolConvention(spec.devPool!) === 'skip';
-    throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query${skip ? ' with a relevant candidate (its convention, skip, leaves out the others)' : ''}`);
+    throw new QPairsError(`dev pool "${spec.devPool}" has no labeled query${skip ? ' with a similar candidate (its convention, skip, leaves out the others)' : ''}`);
   }
   if (supervised && dev && dev.queries.every((q) => q.relevant.size === 0)) throw new QPairsError(noSimilarInDev(spec.devPool!));
   const embeddings = spec.vectors ? readWordVectors(spec.vectors) : undefined;

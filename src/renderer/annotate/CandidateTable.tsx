@@ -7,6 +7,7 @@ import { snippet } from '../lib/format';
 import type { LabelKey } from './keys';
 import { ariaSort, headerSort, type CandidateSort, type SortColumn } from './candidateSort';
 import type { LabelOp, OpState } from './labelQueue';
+import { NoValue } from '../components/NoValue';
 
 export interface RowModel {
   c: CandidateView;
@@ -226,7 +227,7 @@ export function CandidateTable(p: Props): ReactNode {
           return (
             <div className="label-cell">
               <span className={`label-pill tone-${d.tone}`} data-testid={`label-${i}`} data-value={label ?? ''}>
-                {d.text || '·'}
+                {d.text || <NoValue said="no label" />}
               </span>
               {c.row.original.c.note && (
                 <span className="note-mark" data-testid={`note-mark-${i}`} title={`your note: ${c.row.original.c.note}`} role="img" aria-label={`your note: ${c.row.original.c.note}`}>

@@ -9,6 +9,7 @@ import { describeLabel } from '../annotate/keys';
 import { fmtInt, snippet } from '../lib/format';
 import { isSettled, votesShown, votesText, type Row } from './reviewRow';
 import { ReviewState } from './ReviewState';
+import { JudgeLabelText } from './JudgeLabelText';
 
 /**
  * How many rows the list shows at a time: the window holding the cursor (j/k, PgUp/PgDn and the
@@ -86,7 +87,7 @@ export function ReviewList({
                 </td>
                 <td className="num small">{r.item.impact.toFixed(4)}</td>
                 <td>
-                  <span className={`label-pill tone-${describeLabel(scheme, r.value).tone}`}>{describeLabel(scheme, r.value).text || '·'}</span>
+                  <span className={`label-pill tone-${describeLabel(scheme, r.value).tone}`}><JudgeLabelText text={describeLabel(scheme, r.value).text} /></span>
                 </td>
                 <td className="narrow">
                   <ReviewState state={r.state} error={r.error} compact />

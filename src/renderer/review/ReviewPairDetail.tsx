@@ -10,6 +10,7 @@ import { fmtInt } from '../lib/format';
 import { REVIEW_KEYS } from './reviewKeys';
 import { labelWords, type Row } from './reviewRow';
 import { ReviewState } from './ReviewState';
+import { JudgeLabelText } from './JudgeLabelText';
 import type { PairDetail } from './usePairTexts';
 
 export function ReviewPairDetail({
@@ -103,7 +104,7 @@ export function ReviewPairDetail({
           <span className="vote">
             judge{current.by && current.by !== judge ? ` (${current.by})` : ''}{' '}
             <span className={`label-pill tone-${judgeLabel.tone}`} data-testid="review-judge-label" data-value={current.value ?? ''}>
-              {judgeLabel.text || '·'}
+              <JudgeLabelText text={judgeLabel.text} />
             </span>
           </span>
           <ReviewState state={current.state} error={current.error} testId="review-state" />

@@ -172,8 +172,8 @@ export function EvaluateScreen({ shared }: { shared: SharedState }): ReactNode {
                   </option>
                 </select>
               </label>
-              <fieldset className="radio-row inline" title="Queries without any relevant candidate: skip them, or count them as 0">
-                <legend>No relevant candidate</legend>
+              <fieldset className="radio-row inline" title="Queries without any similar candidate: skip them, or count them as 0">
+                <legend>No similar candidate</legend>
                 <label className="inline">
                   <input type="radio" name="convention" data-testid="convention-skip" checked={convention === 'skip'} onChange={() => setConvention('skip')} />
                   skip query
@@ -523,7 +523,9 @@ function DrillDown({
                   {r.order.map((o) => (
                     <li key={o.candidateId} className={o.grade === null ? 'unjudged' : o.relevant ? 'relevant' : 'irrelevant'}>
                       <span className="mark" title={o.grade === null ? 'not labeled' : `grade ${o.grade}`}>
-                        {o.grade === null ? '·' : o.relevant ? '✓' : '✗'}
+                        {/* The mark is read as what it means ("·", "✓", "✗" were read "dot", "check mark", "ballot x"). */}
+                        <span aria-hidden="true">{o.grade === null ? '·' : o.relevant ? '✓' : '✗'}</span>
+                        <span className="visually-hidden">{o.grade === null ? 'not labeled' : o.relevant ? `similar (grade ${o.grade})` : `not similar (grade ${o.grade})`}</span>
                       </span>{' '}
                       <span className="small">{titles[o.candidateId] || o.candidateId}</span>
                       {o.score !== null && <span className="muted small"> ({Number.isInteger(o.score) ? o.score : o.score.toFixed(2)})</span>}

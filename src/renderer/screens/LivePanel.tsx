@@ -85,7 +85,11 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
       </div>
       {status.unreadable.length > 0 && (
         <p className="note-box" role="status" data-testid="live-unreadable">
-          This pool&apos;s stored setting could not be read ({status.unreadable.map((c) => (c === 'models' ? 'its models' : 'its other training pools')).join(', ')}): read as none.
+          This pool&apos;s stored setting could not be read (
+          {status.unreadable
+            .map((c) => (c === 'models' ? (status.unknownModels.length > 0 ? `its models: ${status.unknownModels.join(', ')} ${status.unknownModels.length > 1 ? 'are' : 'is'} not a model it retrains` : 'its models') : 'its other training pools'))
+            .join(', ')}
+          ): read as none.
           {owner ? ' Choose again to save it.' : ''}
         </p>
       )}

@@ -304,7 +304,7 @@ export function ModelsScreen({ shared }: { shared: SharedState }): ReactNode {
             ))}
             <span className="hint" data-testid="train-on">
               {trainPools.length
-                ? `${trainPools.length} pool${trainPools.length > 1 ? 's' : ''}: their relevant labels are the positives`
+                ? `${trainPools.length} pool${trainPools.length > 1 ? 's' : ''}: their similar labels are the positives`
                 : `none: trains on the workspace’s user-marked duplicates${duplicates !== null ? ` (${fmtInt(duplicates)} pairs)` : ''}`}
             </span>
           </fieldset>

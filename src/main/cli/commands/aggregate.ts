@@ -21,7 +21,7 @@ export async function cmdAggregate(argv: string[], out: Out): Promise<number> {
   }
   const threshold = numberFlag(values.threshold, '--threshold');
   if (threshold !== undefined && values.rule !== undefined && values.rule !== 'mean') {
-    throw new UsageError(`--threshold applies to --rule mean only (relevant when the mean grade is above it), not to --rule ${values.rule}`);
+    throw new UsageError(`--threshold applies to --rule mean only (similar when the mean grade is above it), not to --rule ${values.rule}`);
   }
   // Only setting the rule writes: showing the aggregate reads, so it works while serve mode or the
   // desktop app holds the workspace (as eval and agreement do) and on a read-only workspace.

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DesktopWorkspace, newWorkspacePath } from './desktop-workspace';
+import { DesktopWorkspace, newWorkspacePath, runningJobText } from './desktop-workspace';
 import { acquireWorkspaceLock, readLock } from './workspace/lock';
 import { Workspace } from './workspace/workspace';
 import { recentWorkspaces } from './engine/recent-workspace';
@@ -98,6 +98,8 @@ describe('opening another workspace from the desktop app', () => {
       'A job is running in this workspace (the import of big.jsonl (questions-jsonl)): cancel it or let it end, then open the other workspace. Nothing was changed.',
     );
     await expectRefusedKeepingA(a, b, /A job is running in this workspace \(the import of big\.jsonl/);
+    expect(runningJobText({ kind: 'live', pool: 'p' })).toBe('the learn-as-we-label retraining on pool p');
+    expect(runningJobText({ kind: 'train', pool: 'dev' })).toBe('the model training on pool dev');
     await started;
     finish();
     await desktop.engine.jobs.idle();

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { QPairsError } from './errors';
 import { Engine } from './engine/engine';
 import { ensureDemoWorkspace } from './engine/demo';
-import { jobText } from './engine/stop-jobs';
+import type { JobKind, RunningJob } from './engine/jobs';
 import { lastMissingNote, rememberWorkspace, type StartupChoice } from './engine/recent-workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { Workspace } from './workspace/workspace';
@@ -40,6 +40,24 @@ export function newWorkspaceRefusal(file: string): string | null {
 export function newWorkspacePath(chosen: string): string {
   const p = path.resolve(chosen);
   return path.extname(p) === '' ? `${p}.qpairs` : p;
+}
+
+/** What each kind of job is called in a refusal. */
+const JOB_NOUNS: Record<JobKind, string> = {
+  import: 'import',
+  undo: 'undo of an import',
+  pool: 'pool creation',
+  train: 'model training',
+  score: 'model scoring',
+  live: 'learn-as-we-label retraining',
+  export: 'export',
+  preview: 'export preview',
+};
+
+/** A running job as a refusal names it: `the import of big.jsonl (questions-jsonl)`, `the model training on pool p`. */
+export function runningJobText(j: RunningJob): string {
+  const what = j.import ? ` of ${j.import.files.map((f) => path.basename(f)).join(', ')} (${j.import.format})` : '';
+  return `the ${JOB_NOUNS[j.kind]}${what}${j.pool !== undefined ? ` on pool ${j.pool}` : ''}`;
 }
 
 export class DesktopWorkspace {
@@ -95,7 +113,7 @@ export class DesktopWorkspace {
   busyReason(): string | null {
     const running = this.current?.engine.jobs.runningJobs() ?? [];
     if (running.length === 0) return null;
-    const what = running.map((j) => `the ${jobText(j)}`).join(', ');
+    const what = running.map(runningJobText).join(', ');
     return `${running.length === 1 ? 'A job is' : `${running.length} jobs are`} running in this workspace (${what}): cancel it or let it end, then open the other workspace. Nothing was changed.`;
   }
 

@@ -52,8 +52,10 @@ export function shellHandlers(desktop: DesktopWorkspace, configDir: string): She
       const chosen = a.path ?? (await openDialog(win, { title: 'Open workspace', filters: WORKSPACE_FILTERS, properties: ['openFile'] }))[0];
       return chosen ? switched(chosen, false) : { opened: false };
     },
-    'shell.newWorkspace': async (_a, win) => {
+    'shell.newWorkspace': async (a, win) => {
       refuseWhileBusy();
+      // A path a second launch named is made as that launch would have made it: that very name.
+      if (a.path) return switched(path.resolve(a.path), true);
       const folder = desktop.file ? path.dirname(desktop.file) : undefined;
       const chosen = await saveDialog(win, {
         title: 'New workspace',

@@ -5,6 +5,7 @@
  * offers to open it — it never switches by itself: the user may be in the middle of labeling.
  */
 import { app, BrowserWindow } from 'electron';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sendToWindows } from './ipc';
 
@@ -36,6 +37,7 @@ export function onSecondLaunch(openNow: () => string | null): void {
     }
     const named = namedWorkspace(data);
     const open = openNow();
-    sendToWindows('shell.secondLaunch', { workspace: named !== null && open !== null && path.resolve(open) !== named ? named : null });
+    const other = named !== null && open !== null && path.resolve(open) !== named ? named : null;
+    sendToWindows('shell.secondLaunch', { workspace: other, exists: other !== null && existsSync(other) });
   });
 }

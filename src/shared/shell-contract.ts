@@ -20,8 +20,8 @@ export const shellCommandArgs = {
   'dialog.saveFile': z.object({ title, defaultPath: z.string().max(4096).optional() }),
   /** Opens another workspace in place of this one: `path` (a recent one), else the one chosen in an open dialog. */
   'shell.openWorkspace': z.object({ path: localPath.optional() }),
-  /** Creates a new, empty workspace where a save dialog says and opens it in place of this one. */
-  'shell.newWorkspace': z.object({}),
+  /** Creates a new, empty workspace at `path` (a second launch's), else where a save dialog says, and opens it in place of this one. */
+  'shell.newWorkspace': z.object({ path: localPath.optional() }),
   /** The workspaces opened lately, newest first (the open one among them). */
   'shell.recentWorkspaces': z.object({}),
 } as const;
@@ -62,7 +62,8 @@ export function isShellCommandName(s: unknown): s is ShellCommandName {
 export interface ShellEventPayloads {
   /**
    * QPairs was started again while this app runs: the second launch quit, this window came to the
-   * front. `workspace`: the workspace it named when that is not the one open here (null otherwise).
+   * front. `workspace`: the workspace it named when that is not the one open here (null otherwise);
+   * `exists`: whether a file is there (a launch on a path with no file starts a new workspace there).
    */
-  'shell.secondLaunch': { workspace: string | null };
+  'shell.secondLaunch': { workspace: string | null; exists: boolean };
 }

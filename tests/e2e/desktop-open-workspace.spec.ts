@@ -174,6 +174,13 @@ test('Open workspace…: the other workspace’s data, title and lock; the old l
 
 test('the recent list: the workspace opened before, and one moved since says so', async () => {
   const { page } = app;
+  // By keyboard: the menu opens on its first item; Escape closes it and gives the focus back.
+  await page.getByTestId('workspace-menu').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('workspace-open')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('workspace-menu-panel')).toHaveCount(0);
+  await expect(page.getByTestId('workspace-menu')).toBeFocused();
   await page.getByTestId('workspace-menu').click();
   const items = page.getByTestId('workspace-recent-item');
   await expect(items).toHaveCount(1);
@@ -231,4 +238,12 @@ test('a second launch quits at once and brings the window back; one naming anoth
   await expect(page.getByTestId('workspace-name')).toHaveText('w.qpairs');
   await expect(notice).toHaveCount(0);
   expect((await shell.inspect()).windows[0]!.title).toBe('QPairs — w.qpairs');
+
+  // A launch on a path with no file yet (which would start a new workspace there): offered as such.
+  const later = path.join(app.dir, 'later');
+  expect(await shell.secondLaunch([later])).toMatchObject({ code: 0, windows: 0 });
+  await expect(notice).toContainText(`It was started again on ${later}; this window stays on the workspace open here. No workspace is there yet: Create it starts a new, empty one there and opens it.`);
+  await page.getByTestId('second-launch-open').click();
+  await expect(page.getByTestId('workspace-name')).toHaveText('later');
+  expect(existsSync(later)).toBe(true);
 });

@@ -12,7 +12,7 @@ import type { Engine } from './engine';
 export const STOP_WAIT_MS = 30_000;
 
 /** A job as the log names it: its kind, and what an import imports or the pool it works on. */
-export function jobText(d: Pick<JobDone, 'kind' | 'pool' | 'import'>): string {
+function jobText(d: JobDone): string {
   const what = d.import ? ` of ${d.import.files.map((f) => path.basename(f)).join(', ')} (${d.import.format})` : '';
   return `${d.kind}${what}${d.pool !== undefined ? ` on pool ${d.pool}` : ''}`;
 }

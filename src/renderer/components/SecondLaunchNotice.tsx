@@ -9,16 +9,17 @@ import { useWorkspaceSwitch } from '../lib/use-workspace-switch';
 
 export function SecondLaunchNotice(): ReactNode {
   const { client } = useApp();
-  const [named, setNamed] = useState<string | null>(null);
+  const [named, setNamed] = useState<{ workspace: string; exists: boolean } | null>(null);
   const { run, error, busy } = useWorkspaceSwitch();
-  useEffect(() => client.onShell?.('shell.secondLaunch', (p) => p.workspace && setNamed(p.workspace)), [client]);
+  useEffect(() => client.onShell?.('shell.secondLaunch', (p) => p.workspace && setNamed({ workspace: p.workspace, exists: p.exists })), [client]);
   const shell = client.shell;
   if (!named || !shell) return null;
   return (
     <section className="open-notices" aria-label="QPairs started again">
       <div className="note-box open-notice" role="status" data-testid="second-launch-notice">
         <p>
-          <strong>QPairs is already open.</strong> It was started again on {named}; this window stays on the workspace open here. Open {named} instead?
+          <strong>QPairs is already open.</strong> It was started again on {named.workspace}; this window stays on the workspace open here.{' '}
+          {named.exists ? `Open ${named.workspace} instead?` : 'No workspace is there yet: Create it starts a new, empty one there and opens it.'}
           {error && (
             <span className="error" role="alert" data-testid="second-launch-error">
               {' '}
@@ -26,8 +27,13 @@ export function SecondLaunchNotice(): ReactNode {
             </span>
           )}
         </p>
-        <button type="button" data-testid="second-launch-open" disabled={busy} onClick={() => void run(() => shell('shell.openWorkspace', { path: named }))}>
-          Open it
+        <button
+          type="button"
+          data-testid="second-launch-open"
+          disabled={busy}
+          onClick={() => void run(() => (named.exists ? shell('shell.openWorkspace', { path: named.workspace }) : shell('shell.newWorkspace', { path: named.workspace })))}
+        >
+          {named.exists ? 'Open it' : 'Create it'}
         </button>
         <button type="button" data-testid="second-launch-dismiss" onClick={() => setNamed(null)}>
           Keep this one

@@ -16,6 +16,8 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
   const [recent, setRecent] = useState<RecentWorkspace[]>([]);
   const { run, error, busy, clearError } = useWorkspaceSwitch();
   const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const first = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!open || !shell) return;
@@ -23,8 +25,11 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
     shell('shell.recentWorkspaces', {})
       .then((r) => live && setRecent(r.workspaces))
       .catch(() => live && setRecent([]));
+    first.current?.focus();
     const onKey = (e: KeyboardEvent): void => {
-      if (e.key === 'Escape') setOpen(false);
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
     };
     const onDown = (e: MouseEvent): void => {
       if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
@@ -44,6 +49,7 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
     <div className="workspace-menu" ref={box}>
       <button
         type="button"
+        ref={button}
         className="icon-button workspace-menu-button"
         data-testid="workspace-menu"
         aria-haspopup="true"
@@ -59,7 +65,7 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
       </button>
       {(open || error) && (
         <div className="workspace-menu-panel" role="group" aria-label="Workspaces" data-testid="workspace-menu-panel">
-          <button type="button" data-testid="workspace-open" disabled={busy} onClick={() => void run(() => shell('shell.openWorkspace', {}))}>
+          <button type="button" ref={first} data-testid="workspace-open" disabled={busy} onClick={() => void run(() => shell('shell.openWorkspace', {}))}>
             Open workspace…
           </button>
           <button type="button" data-testid="workspace-new" disabled={busy} onClick={() => void run(() => shell('shell.newWorkspace', {}))}>

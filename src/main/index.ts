@@ -22,6 +22,10 @@ const CONFIG_DIR = process.env.QPAIRS_CONFIG_DIR || path.join(os.homedir(), '.qp
 /** The workspace this launch names, made absolute here (the first instance may run in another folder). */
 const given = workspaceFromArgv(process.argv, app.isPackaged, process.cwd());
 
+// A config folder of its own (QPAIRS_CONFIG_DIR: a test, a second profile) gets Electron's data folder of its
+// own too, and with it its own single-instance lock: one app per user and config folder.
+if (process.env.QPAIRS_CONFIG_DIR) app.setPath('userData', path.join(CONFIG_DIR, 'electron'));
+
 // One app per user: a second launch hands its workspace to the first (its 'second-instance') and quits.
 if (!app.requestSingleInstanceLock({ workspace: given })) {
   app.quit();

@@ -193,6 +193,7 @@ test('the recent list: the workspace opened before, and one moved since says so'
   await expect(items.first()).toContainText('w.qpairs (not found: moved or deleted)');
   await items.first().click();
   await expect(page.getByTestId('workspace-switch-error')).toContainText(`${a} is no longer there (moved, renamed or deleted).`);
+  await page.screenshot({ path: test.info().outputPath('recent-moved.png') });
   await expect(page.getByTestId('workspace-name')).toHaveText('b.qpairs');
   renameSync(moved, a);
 });
@@ -219,6 +220,8 @@ test('New workspace…: an existing file is refused; a new name makes an empty w
 test('a second launch quits at once and brings the window back; one naming another workspace is offered, not opened', async () => {
   test.setTimeout(120_000);
   const { page, shell } = app;
+  // The single-instance lock is the config folder's (QPAIRS_CONFIG_DIR gives Electron's data folder there).
+  expect(existsSync(path.join(app.dir, 'home', '.qpairs', 'electron', 'SingletonLock'))).toBe(true);
   const focusedBefore = (await shell.inspect()).windowStates[0]!.focused;
   shell.minimize(1);
   await expect.poll(async () => (await shell.inspect()).windowStates[0]!.minimized).toBe(true);

@@ -52,8 +52,8 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
         ref={button}
         className="icon-button workspace-menu-button"
         data-testid="workspace-menu"
-        aria-haspopup="true"
         aria-expanded={open}
+        aria-controls="workspace-menu-panel"
         aria-label="Workspaces: open another, or start a new one"
         title={`Workspace ${workspaceName}: open another, or start a new one`}
         onClick={() => {
@@ -64,7 +64,7 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
         ▾
       </button>
       {(open || error) && (
-        <div className="workspace-menu-panel" role="group" aria-label="Workspaces" data-testid="workspace-menu-panel">
+        <div className="workspace-menu-panel" id="workspace-menu-panel" role="group" aria-label="Workspaces" data-testid="workspace-menu-panel">
           <button type="button" ref={first} data-testid="workspace-open" disabled={busy} onClick={() => void run(() => shell('shell.openWorkspace', {}))}>
             Open workspace…
           </button>

@@ -17,8 +17,9 @@
  *  - app: whenReady, on/once, quit (before-quit, windows closed, will-quit, quit — no
  *    window-all-closed, as for app.quit() in Electron), exit, getVersion (the app's package.json),
  *    isPackaged false; web-contents-created for every window's contents;
- *  - app.requestSingleInstanceLock(additionalData): true for the first process of the user's app
- *    data folder (~/.config/QPairs on Linux, from HOME), false for any later one while the first
+ *  - app.getPath/setPath('userData') (default ~/.config/QPairs, from HOME; no other name);
+ *  - app.requestSingleInstanceLock(additionalData): true for the first process of an app data
+ *    folder (getPath('userData')), false for any later one while the first
  *    runs; the first then gets 'second-instance' (event, argv, workingDirectory, additionalData —
  *    structured-cloned) from its event loop. The lock is a file holding the holder's pid (a dead
  *    holder's is taken over) and goes when the process exits; the second launch's message is a file
@@ -84,8 +85,19 @@ class App extends EventEmitter {
     }
   }
 
+  private userData: string | null = null;
+
+  /** Only 'userData' (Electron's default on Linux: ~/.config/APP-NAME, or what setPath set). */
   getPath(name: string): string {
+    if (name === 'userData') return this.userData ?? path.join(os.homedir(), '.config', this.getName());
     throw new Error(`app.getPath('${name}') is not provided by the stand-in electron`);
+  }
+
+  /** Only 'userData' (an absolute path, as Electron requires); before the single-instance lock, as in Electron. */
+  setPath(name: string, p: string): void {
+    if (name !== 'userData') throw new Error(`app.setPath('${name}') is not provided by the stand-in electron`);
+    if (!path.isAbsolute(p)) throw new Error(`Path must be absolute: ${p}`);
+    this.userData = p;
   }
 
   quit(): void {
@@ -127,15 +139,15 @@ class App extends EventEmitter {
 }
 
 /**
- * Electron's single-instance lock, between processes of one user: the folder `~/.config/QPairs`
- * (Electron's userData on Linux) holds `SingletonLock` (the holder's pid, made with O_EXCL) and
+ * Electron's single-instance lock, between processes of one app data folder: that folder
+ * (app.getPath('userData'), `~/.config/QPairs` by default on Linux) holds `SingletonLock` (the holder's pid, made with O_EXCL) and
  * `second-instance/`, where a later launch writes its argv, working directory and additionalData
  * before it is told false; the holder watches that folder and emits 'second-instance' for each.
  */
 const singleInstance = {
   held: false,
   dir(): string {
-    return path.join(os.homedir(), '.config', 'QPairs');
+    return app.getPath('userData');
   },
   pidAlive(pid: number): boolean {
     try {

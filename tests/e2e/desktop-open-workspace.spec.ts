@@ -195,6 +195,10 @@ test('the recent list: the workspace opened before, and one moved since says so'
   await expect(page.getByTestId('workspace-switch-error')).toContainText(`${a} is no longer there (moved, renamed or deleted).`);
   await page.screenshot({ path: test.info().outputPath('recent-moved.png') });
   await expect(page.getByTestId('workspace-name')).toHaveText('b.qpairs');
+  // A click elsewhere closes the menu, refusal and all.
+  await page.getByTestId('workspace-name').click();
+  await expect(page.getByTestId('workspace-menu-panel')).toHaveCount(0);
+  await expect(page.getByTestId('workspace-switch-error')).toHaveCount(0);
   renameSync(moved, a);
 });
 

@@ -29,10 +29,14 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
     const onKey = (e: KeyboardEvent): void => {
       if (e.key !== 'Escape') return;
       setOpen(false);
+      clearError();
       button.current?.focus();
     };
     const onDown = (e: MouseEvent): void => {
-      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+      if (box.current && !box.current.contains(e.target as Node)) {
+        setOpen(false);
+        clearError();
+      }
     };
     window.addEventListener('keydown', onKey);
     window.addEventListener('mousedown', onDown);
@@ -41,7 +45,7 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('mousedown', onDown);
     };
-  }, [open, shell]);
+  }, [open, shell, clearError]);
 
   if (!shell) return null;
   const others = recent.filter((w) => !w.current);
@@ -63,7 +67,7 @@ export function WorkspaceMenu({ workspaceName }: { workspaceName: string }): Rea
       >
         ▾
       </button>
-      {(open || error) && (
+      {open && (
         <div className="workspace-menu-panel" id="workspace-menu-panel" role="group" aria-label="Workspaces" data-testid="workspace-menu-panel">
           <button type="button" ref={first} data-testid="workspace-open" disabled={busy} onClick={() => void run(() => shell('shell.openWorkspace', {}))}>
             Open workspace…

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CancelledError } from './errors';
 import { DesktopWorkspace, newWorkspacePath, runningJobText } from './desktop-workspace';
 import { acquireWorkspaceLock, readLock } from './workspace/lock';
 import { Workspace } from './workspace/workspace';
@@ -98,6 +99,18 @@ describe('opening another workspace from the desktop app', () => {
       'A job is running in this workspace (the import of big.jsonl (questions-jsonl)): cancel it or let it end, then open the other workspace. Nothing was changed.',
     );
     await expectRefusedKeepingA(a, b, /A job is running in this workspace \(the import of big\.jsonl/);
+    /** A training that runs until it is cancelled (maybe before it began). */
+    const untilCancelled = ({ signal }: { signal: AbortSignal }): Promise<void> =>
+      new Promise<void>((_, reject) => {
+        const stop = (): void => reject(new CancelledError());
+        if (signal.aborted) stop();
+        else signal.addEventListener('abort', stop);
+      });
+    const second = desktop.engine.jobs.start('train', untilCancelled, { pool: 'dev' });
+    expect(desktop.busyReason()).toBe(
+      '2 jobs are running in this workspace (the import of big.jsonl (questions-jsonl), the model training on pool dev): cancel them or let them end, then open the other workspace. Nothing was changed.',
+    );
+    desktop.engine.jobs.cancel(second);
     expect(runningJobText({ kind: 'live', pool: 'p' })).toBe('the learn-as-we-label retraining on pool p');
     expect(runningJobText({ kind: 'train', pool: 'dev' })).toBe('the model training on pool dev');
     await started;

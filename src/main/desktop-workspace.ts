@@ -114,7 +114,8 @@ export class DesktopWorkspace {
     const running = this.current?.engine.jobs.runningJobs() ?? [];
     if (running.length === 0) return null;
     const what = running.map(runningJobText).join(', ');
-    return `${running.length === 1 ? 'A job is' : `${running.length} jobs are`} running in this workspace (${what}): cancel it or let it end, then open the other workspace. Nothing was changed.`;
+    const one = running.length === 1;
+    return `${one ? 'A job is' : `${running.length} jobs are`} running in this workspace (${what}): cancel ${one ? 'it' : 'them'} or let ${one ? 'it' : 'them'} end, then open the other workspace. Nothing was changed.`;
   }
 
   /**

@@ -121,6 +121,34 @@ describe('opening another workspace from the desktop app', () => {
     expect(desktop.file).toBe(b);
   });
 
+  it('a learn-as-we-label retraining or an export preview does not hold a switch up: cancelled and ended before the old engine closes', async () => {
+    const a = ws('a.qpairs');
+    const b = ws('b.qpairs');
+    await desktop.start({ workspace: a, reason: 'given' });
+    const old = desktop.engine;
+    const ended: string[] = [];
+    const untilCancelled =
+      (name: string) =>
+      ({ signal }: { signal: AbortSignal }): Promise<void> =>
+        new Promise<void>((_, reject) => {
+          const stop = (): void => {
+            // Still open while its jobs end: the old engine answers until they have.
+            ended.push(`${name}:${old.ws.db.open ? 'open' : 'closed'}`);
+            reject(new CancelledError());
+          };
+          if (signal.aborted) stop();
+          else signal.addEventListener('abort', stop);
+        });
+    old.jobs.start('live', untilCancelled('live'), { pool: 'p' });
+    old.jobs.start('preview', untilCancelled('preview'), { pool: 'p' });
+    expect(desktop.busyReason()).toBeNull();
+    await desktop.switchTo(b);
+    expect(desktop.file).toBe(b);
+    expect(ended.sort()).toEqual(['live:open', 'preview:open']);
+    expect(old.jobs.runningJobs()).toEqual([]);
+    expect(old.ws.db.open).toBe(false);
+  });
+
   it('a new workspace: made empty and opened; an existing file is refused as qpairs init refuses it', async () => {
     const a = ws('a.qpairs');
     await desktop.start({ workspace: a, reason: 'given' });

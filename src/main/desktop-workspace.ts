@@ -5,7 +5,10 @@
  *
  * Opening another workspace:
  *  - is refused while a job runs here (an import, an undo, a training, an export…), naming it: the
- *    user cancels it (or lets it end) first — switching never cancels work behind the user's back;
+ *    user cancels it (or lets it end) first — switching never cancels work behind the user's back.
+ *    Two kinds do not hold it up, as nothing of theirs is lost: a learn-as-we-label retraining (the
+ *    labels it has not trained on stay counted, so the next label there starts it again) and an export
+ *    preview (drawn again when the Export screen is next open); they are cancelled and waited for;
  *  - opens the other workspace and takes its lock before anything of this one is let go, so one that
  *    is refused (a newer QPairs wrote it, not a workspace, damaged, held by another process, a missing
  *    file) leaves this one open, untouched, with the refusal's reason for the user;
@@ -18,6 +21,7 @@ import { Engine } from './engine/engine';
 import { ensureDemoWorkspace } from './engine/demo';
 import type { JobKind, RunningJob } from './engine/jobs';
 import { lastMissingNote, rememberWorkspace, type StartupChoice } from './engine/recent-workspace';
+import { cancelJobsOnStop } from './engine/stop-jobs';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
 import { Workspace } from './workspace/workspace';
 
@@ -53,6 +57,9 @@ const JOB_NOUNS: Record<JobKind, string> = {
   export: 'export',
   preview: 'export preview',
 };
+
+/** Jobs a switch cancels rather than waits for: nothing of theirs is lost (see the header). */
+const REDONE_LATER: ReadonlySet<JobKind> = new Set<JobKind>(['live', 'preview']);
 
 /** A running job as a refusal names it: `the import of big.jsonl (questions-jsonl)`, `the model training on pool p`. */
 export function runningJobText(j: RunningJob): string {
@@ -111,7 +118,7 @@ export class DesktopWorkspace {
 
   /** Why this workspace cannot be let go now (a job runs: named), or null. */
   busyReason(): string | null {
-    const running = this.current?.engine.jobs.runningJobs() ?? [];
+    const running = (this.current?.engine.jobs.runningJobs() ?? []).filter((j) => !REDONE_LATER.has(j.kind));
     if (running.length === 0) return null;
     const what = running.map(runningJobText).join(', ');
     const one = running.length === 1;
@@ -142,6 +149,8 @@ export class DesktopWorkspace {
       this.openEngine(target, lock, []);
       lock = null; // the open workspace's now
       if (before) {
+        // A retraining or a preview still running there (busyReason lets them by) ends first: cancelled, then waited for.
+        await cancelJobsOnStop(before.engine, (line) => this.o.log?.(line)).settled;
         before.engine.close();
         before.lock?.release();
       }

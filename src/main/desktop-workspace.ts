@@ -6,8 +6,8 @@
  * Opening another workspace:
  *  - is refused while a job runs here (an import, an undo, a training, an export…), naming it: the
  *    user cancels it (or lets it end) first — switching never cancels work behind the user's back.
- *    Two kinds do not hold it up, as nothing of theirs is lost: a learn-as-we-label retraining (the
- *    labels it has not trained on stay counted, so the next label there starts it again) and an export
+ *    Two kinds do not hold it up, as nothing of theirs is lost: a learn-as-we-label retraining (each
+ *    one trains on all of the pool's labels, so the next, a few labels later, catches up) and an export
  *    preview (drawn again when the Export screen is next open); they are cancelled and waited for;
  *  - opens the other workspace and takes its lock before anything of this one is let go, so one that
  *    is refused (a newer QPairs wrote it, not a workspace, damaged, held by another process, a missing

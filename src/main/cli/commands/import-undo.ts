@@ -1,3 +1,4 @@
+import { CancelledError } from '../../errors';
 import { importRunningMessage, undoLastImport, undoSummary } from '../../workspace/undo-last';
 import { parse, takePositionals } from '../args';
 import { ProgressBar } from '../progress';
@@ -24,7 +25,18 @@ export async function cmdImportUndo(argv: string[], out: Out, signal: AbortSigna
       }
       const bar = new ProgressBar('undoing the last import');
       try {
-        const r = await undoLastImport(ws, { signal, onProgress: (done, total) => bar.update(done, total) });
+        let r;
+        try {
+          r = await undoLastImport(ws, { signal, onProgress: (done, total) => bar.update(done, total) });
+        } catch (e) {
+          // Stopped between two chunks: not "nothing was changed" (main's word for a cancel) but how far it got.
+          if (e instanceof CancelledError && e.message !== new CancelledError().message) {
+            bar.done();
+            out.err(`qpairs import undo: ${e.message}; the next command that opens the workspace for writing finishes it`);
+            return 130;
+          }
+          throw e;
+        }
         bar.done();
         if (values.json) out.log(json(r));
         else for (const line of undoSummary(r)) out.log(line);

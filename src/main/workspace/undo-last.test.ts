@@ -302,6 +302,29 @@ describe('undo the last import', () => {
     ws.close();
   });
 
+  it('a chunk that fails rolls back alone: the error says the import is partly undone, and the next undo carries on to the same end', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('failing.jsonl', questionLines(20000, 'fail'))]);
+    let chunks = 0;
+    const turns = {
+      acquire: async () => {},
+      // After the first chunk: the next one fails as it records its progress (a disk error, say).
+      release: () => {
+        if (++chunks === 1) ws.db.exec(`CREATE TEMP TRIGGER qa_fail BEFORE UPDATE ON main.meta BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
+      },
+      contended: false,
+    };
+    const err = (await undoLastImport(ws, { turns, chunkMs: 1 }).catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/^disk trouble \(the undo stopped partway \([\d,]+ of [\d,]+ rows and journal entries done\): the import is partly undone until the undo is run again, which carries on where it stopped\)$/);
+    ws.db.exec(`DROP TRIGGER temp.qa_fail`);
+    expect(undoableImport(ws.db)).toMatchObject({ what: 'questions-jsonl import of failing.jsonl', partlyUndone: true });
+    const r = await undoLastImport(ws);
+    expect(r.rowsChanged).toEqual({ questions: -20000 });
+    expect(tablesChecksum(ws, DATA)).toBe(before);
+    ws.close();
+  });
+
   it('a process killed mid-undo: the next writable open finishes the undo and says so', async () => {
     const ws = await withQuestions();
     const before = tablesChecksum(ws, DATA);

@@ -248,6 +248,8 @@ export async function undoLastImport(
     }
   } catch (e) {
     if (e instanceof CancelledError && run) e.message = `${e.message}: ${stoppedPartway(run.marker)}`;
+    // A chunk that failed rolled back alone: the chunks before it stay, and the undo is resumed as after a cancel.
+    else if (e instanceof Error && run) e.message = `${e.message} (${stoppedPartway(run.marker)})`;
     throw e;
   } finally {
     if (run) dropTriggers(db, run.guards);

@@ -133,7 +133,7 @@ describe('Ctrl-C', () => {
     const progress = (): number | null => {
       const db = new Database(w, { readonly: true, fileMustExist: true });
       try {
-        const v = db.prepare(`SELECT value FROM meta WHERE key = 'import_undo_running'`).pluck().get() as string | undefined;
+        const v = db.prepare(`SELECT marker FROM import_undo_progress WHERE id = 1`).pluck().get() as string | undefined;
         return v === undefined ? null : (JSON.parse(v) as { report: { undone: number } }).report.undone;
       } catch {
         return null; // (busy: try again)

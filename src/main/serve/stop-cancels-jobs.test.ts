@@ -65,7 +65,7 @@ it('SIGTERM during an undo stops it between chunks and says so; the next open fi
   const undone = (): number => {
     const db = new Database(served.workspace(), { readonly: true, fileMustExist: true });
     try {
-      const v = db.prepare(`SELECT value FROM meta WHERE key = 'import_undo_running'`).pluck().get() as string | undefined;
+      const v = db.prepare(`SELECT marker FROM import_undo_progress WHERE id = 1`).pluck().get() as string | undefined;
       return v === undefined ? 0 : (JSON.parse(v) as { report: { undone: number } }).report.undone;
     } finally {
       db.close();

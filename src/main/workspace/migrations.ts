@@ -645,6 +645,23 @@ CREATE TABLE live_uncovered (
 ) STRICT;
 `;
 
+/**
+ * The undo of the last import commits in chunks (undo-last.ts) and records how far it has got, so
+ * that a cancel, a crash or a kill leaves a workspace that says it is partly undone and can finish
+ * it (undo-progress.ts). An older QPairs would not know that state: it could run a new import over
+ * the partly undone one's journal and leave the workspace half undone with no word. A schema of its
+ * own makes those QPairs refuse such a file. A marker kept in `meta` by a build before this
+ * migration (never released) moves over.
+ */
+const UNDO_PROGRESS_V19 = `
+CREATE TABLE import_undo_progress (
+  id     INTEGER PRIMARY KEY CHECK (id = 1),
+  marker TEXT NOT NULL
+) STRICT;
+INSERT INTO import_undo_progress(id, marker) SELECT 1, CAST(value AS TEXT) FROM meta WHERE key = 'import_undo_running';
+DELETE FROM meta WHERE key = 'import_undo_running';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -669,6 +686,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'an annotator\'s own event numbers from an index; a count of the changes to run visibility', sql: ANNOTATOR_SEQ_V16 },
   { version: 17, name: 'the last finished import stays undoable through an import that fails or changes nothing', sql: IMPORT_KEPT_V17 },
   { version: 18, name: 'live retraining: the labels a retrain did not train on', sql: LIVE_UNCOVERED_V18 },
+  { version: 19, name: 'an import\'s undo under way, recorded chunk by chunk', sql: UNDO_PROGRESS_V19 },
 ];
 
 /**

@@ -311,7 +311,7 @@ describe('undo the last import', () => {
       acquire: async () => {},
       // After the first chunk: the next one fails as it records its progress (a disk error, say).
       release: () => {
-        if (++chunks === 1) ws.db.exec(`CREATE TEMP TRIGGER qa_fail BEFORE UPDATE ON main.meta BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
+        if (++chunks === 1) ws.db.exec(`CREATE TEMP TRIGGER qa_fail BEFORE UPDATE ON main.import_undo_progress BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
       },
       contended: false,
     };
@@ -335,8 +335,8 @@ describe('undo the last import', () => {
     await undoLastImport(ws, { ...kill, chunkMs: 1 }).catch(() => undefined);
     expect(kill.copied()).toBe(true);
     const raw = new Database(crashed);
-    const marker = JSON.parse(raw.prepare(`SELECT value FROM meta WHERE key = 'import_undo_running'`).pluck().get() as string) as { pid: number };
-    raw.prepare(`UPDATE meta SET value = json_set(value, '$.pid', ?) WHERE key = 'import_undo_running'`).run(gonePid()); // its process is gone
+    const marker = JSON.parse(raw.prepare(`SELECT marker FROM import_undo_progress WHERE id = 1`).pluck().get() as string) as { pid: number };
+    raw.prepare(`UPDATE import_undo_progress SET marker = json_set(marker, '$.pid', ?) WHERE id = 1`).run(gonePid()); // its process is gone
     raw.close();
     expect(marker.pid).toBe(process.pid);
     // A read-only open cannot finish it: it says the import is partly undone.

@@ -1,20 +1,18 @@
 /**
  * An undo of the last import that is under way (undo-last.ts), as the workspace records it: the
- * undo commits in chunks, so that labels are acknowledged between them, and a row in `meta` (key
- * UNDO_KEY) says from its first short transaction to its last that the import is being undone —
+ * undo commits in chunks, so that labels are acknowledged between them, and a row (below) says
+ * from its first short transaction to its last that the import is being undone —
  * who undoes it (process, host, token), which import, the row counts it began from and how far the
  * replay has got (its pass, its place in the bulk tables, the report so far), updated by every chunk
  * in that chunk's transaction. So a cancel, a crash or a kill leaves a workspace that says it is half
  * undone, and the undo resumes exactly where its last committed chunk left it: by `import undo` (the
  * app's Undo last import), or by the next writable open once its process is gone (Workspace.open).
- * No schema change: an older QPairs of the same schema sees a kept journal it can undo (the rest of it).
+ * The record is the one row of `import_undo_progress` (migration 19, which older QPairs refuse: they
+ * would not know the state and could import over a partly undone journal).
  */
 import os from 'node:os';
 import type { Db } from './db';
 import type { UndoReport } from './undo-replay';
-
-/** meta's key of the undo under way. */
-export const UNDO_KEY = 'import_undo_running';
 
 export interface UndoMarker {
   token: string;
@@ -44,7 +42,12 @@ export interface UndoMarker {
 export const liveUndoTokens = new Set<string>();
 
 export function readUndoMarker(db: Db): UndoMarker | null {
-  const v = db.prepare(`SELECT value FROM meta WHERE key = ?`).pluck().get(UNDO_KEY) as string | undefined;
+  let v: string | undefined;
+  try {
+    v = db.prepare(`SELECT marker FROM import_undo_progress WHERE id = 1`).pluck().get() as string | undefined;
+  } catch {
+    return null; // a workspace opened at a schema before migration 19 (tests of older migrations): no undo under way
+  }
   if (v === undefined) return null;
   try {
     return JSON.parse(v) as UndoMarker;
@@ -54,11 +57,11 @@ export function readUndoMarker(db: Db): UndoMarker | null {
 }
 
 export function writeUndoMarker(db: Db, m: UndoMarker): void {
-  db.prepare(`INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(UNDO_KEY, JSON.stringify(m));
+  db.prepare(`INSERT INTO import_undo_progress(id, marker) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET marker = excluded.marker`).run(JSON.stringify(m));
 }
 
 export function clearUndoMarker(db: Db): void {
-  db.prepare(`DELETE FROM meta WHERE key = ?`).run(UNDO_KEY);
+  db.prepare(`DELETE FROM import_undo_progress`).run();
 }
 
 /** Why an undo (or an import) is refused while another process undoes the last import. */

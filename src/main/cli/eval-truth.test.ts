@@ -276,7 +276,7 @@ describe('eval tells the truth (issue 13)', () => {
     expect(cli.runs.alt).toMatchObject({ queries: 2, MAP: 0.5, MRR: 0.5 });
     const cliPartial = JSON.parse(await ok('eval', w, '--pool', 'p', '--annotator', 'alice', '--convention', 'zero', '--partial', '--json'));
     expect(cliPartial).toMatchObject({ partial: true, labeledQueries: 3 });
-    expect(cliPartial.labeling).toMatch(/unlabeled candidates .* not relevant/);
+    expect(cliPartial.labeling).toMatch(/unlabeled candidates .* not similar/);
     expect(await ok('eval', w, '--pool', 'p', '--annotator', 'alice')).toMatch(/2 of 3 queries counted[\s\S]*1 partially labeled query left out/);
     // An annotator of the workspace who labeled nothing here (a name nobody has is refused: see above).
     await ok('annotators', 'add', w, 'nobody');

@@ -448,6 +448,12 @@ export interface AnnotateQueryItem {
 export interface LabelAck {
   /** The label event's sequence number (use it to undo); null when the value was unchanged. */
   seq: number | null;
+  /**
+   * When the value was unchanged (seq null): the caller's latest label event on the pair (an annotator's by her own
+   * count), null when none. A page that sends a label again after its first answer was lost (the server may have
+   * saved it then) undoes that event.
+   */
+  latest?: number | null;
   saved: true;
   record: LabelRecord | null;
   /** Issue 24: the annotator's note on the pair after this call (null: none), and whether the call changed it. */

@@ -295,8 +295,19 @@ export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: 
     const noteArg = value === null ? null : a.note;
     const noteChanged = noteArg !== undefined && ws.setLabelNote({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, note: noteArg }, pool.id);
     const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
-    return { seq, saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
+    return { seq, ...(seq === null ? { latest: latestEvent(ws, pool.id, a) } : {}), saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
   });
+}
+
+/** The annotator's latest label event on the pair, null when none (label.set's `latest`, redo's checkLatest). */
+function latestEvent(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }): number | null {
+  const row = ws
+    .stmt(
+      `SELECT max(l.seq) AS latest FROM labels l JOIN annotators n ON n.id = l.annotator_id
+       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ?`,
+    )
+    .get(poolId, a.queryId, a.candidateId, a.annotator) as { latest: number | null } | undefined;
+  return row?.latest ?? null;
 }
 
 /**
@@ -319,13 +330,7 @@ function checkNote(ws: Workspace, a: { pool: string; queryId: string; candidateI
  * refuses an event that is no longer the latest.
  */
 function checkLatest(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }, seq: number): void {
-  const row = ws
-    .stmt(
-      `SELECT max(l.seq) AS latest FROM labels l JOIN annotators n ON n.id = l.annotator_id
-       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ?`,
-    )
-    .get(poolId, a.queryId, a.candidateId, a.annotator) as { latest: number | null } | undefined;
-  const latest = row?.latest ?? null;
+  const latest = latestEvent(ws, poolId, a);
   if (latest !== seq) {
     throw new QPairsError(
       `cannot redo on ${a.queryId} → ${a.candidateId}: its label changed since the undo` +

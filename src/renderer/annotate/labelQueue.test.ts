@@ -38,6 +38,40 @@ describe('LabelQueue', () => {
     expect(q.lastSaved()).toMatchObject({ candidateId: 'a', value: '0' });
   });
 
+  it('a label whose answer was lost after the engine saved it: the "unchanged" answer to its resend names the event saved, for undo', async () => {
+    let lost = true;
+    const saved: Array<number | null> = [];
+    const q = new LabelQueue({
+      retryDelays: [5],
+      send: async () => {
+        if (lost) {
+          lost = false;
+          throw new ClientError('the connection broke while reading the answer', 'transport');
+        }
+        return { seq: null, latest: 4, saved: true, record: null };
+      },
+      onSaved: (_op, a) => saved.push(a.seq),
+    });
+    q.enqueue({ ...L('a', '1'), valueBefore: null });
+    await q.idle();
+    expect(saved).toEqual([4]);
+    // Sent once and answered "unchanged": the pair had that label already, nothing to undo.
+    q.enqueue({ ...L('b', '1'), valueBefore: '1' });
+    await q.idle();
+    q.enqueue({ ...L('c', '1'), valueBefore: null });
+    await q.idle();
+    expect(saved).toEqual([4, null, null]);
+  });
+
+  it('a label on its way when the page was reloaded may have been saved: its resend reads the answer so', async () => {
+    const storage = memory();
+    storage.setItem('qpairs.labelOutbox', JSON.stringify([{ ...L('a', '1'), valueBefore: '0', state: 'saving' }]));
+    const saved: Array<number | null> = [];
+    const q = new LabelQueue({ storage, send: async () => ({ seq: null, latest: 3, saved: true, record: null }), onSaved: (_op, a) => saved.push(a.seq) });
+    await q.idle();
+    expect(saved).toEqual([3]);
+  });
+
   it('keeps a label queued through transport failures and retries it (in order)', async () => {
     let down = 2;
     const sent: string[] = [];

@@ -12,6 +12,7 @@ import type { CommandArgs, LabelAck } from '../../shared/contract';
 import { isTransportError } from '../client/types';
 import type { KV } from '../lib/storage';
 import type { RedoEntry } from './historyEntry';
+import { ackOfResent } from './resentAck';
 
 /** A label.set call's pair, annotator and value (the contract's), with what the outbox keeps beside them. */
 export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value'> {
@@ -29,6 +30,8 @@ export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'que
   redoing?: boolean;
   /** Sent with a redo's note: the note the undo left, so the engine refuses the redo once it changed since (label.set/review.settle ifNote). */
   ifNote?: string | null;
+  /** Not sent: the pair's label the page showed when this one was given (what tells a resent label's "unchanged" answer apart, resentAck.ts). */
+  valueBefore?: string | null;
 }
 
 export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';
@@ -38,6 +41,11 @@ export interface LabelOp extends LabelInput {
   state: OpState;
   attempts: number;
   error?: string;
+  /**
+   * An earlier send of it may have been saved: it failed in transport (the answer may be what was lost), or the
+   * page was reloaded while it was on its way. Its answer is then read by ackOfResent (resentAck.ts).
+   */
+  maybeSaved?: boolean;
 }
 
 export interface LabelQueueOptions {
@@ -69,7 +77,7 @@ export class LabelQueue {
     this.delays = opts.retryDelays ?? [1000, 2000, 4000, 8000, 15000];
     const saved = this.load();
     if (saved.length) {
-      this.queue = saved.map((o) => ({ ...o, id: this.nextId++, state: o.state === 'failed' ? 'failed' : 'pending', attempts: 0 }));
+      this.queue = saved.map((o) => ({ ...o, id: this.nextId++, state: o.state === 'failed' ? 'failed' : 'pending', attempts: 0, ...(o.state === 'saving' ? { maybeSaved: true } : {}) }));
       this.changed();
       this.pump();
     }
@@ -212,11 +220,12 @@ export class LabelQueue {
           this.queue = this.queue.filter((o) => o !== op);
           this.saved++;
           this.last = op;
-          this.opts.onSaved?.(op, ack);
+          this.opts.onSaved?.(op, op.maybeSaved ? ackOfResent(op, ack) : ack);
           this.changed();
         } catch (e) {
           if (isTransportError(e)) {
             op.state = 'retrying';
+            op.maybeSaved = true;
             op.error = (e as Error).message;
             this.changed();
             await this.sleep(this.delays[Math.min(op.attempts - 1, this.delays.length - 1)] ?? 5000);
@@ -258,7 +267,7 @@ export class LabelQueue {
     }
   }
 
-  private load(): Array<LabelInput & { state: OpState; error?: string }> {
+  private load(): Array<LabelInput & { state: OpState; error?: string; maybeSaved?: boolean }> {
     const s = this.opts.storage;
     if (!s) return [];
     try {

@@ -128,7 +128,7 @@ export function useLabeling(
       // leaves the view as the engine read it; the rows above then use it).
       if (!outbox.latestFor(key)) savedBefore.current.set(key, c.label);
       // Clearing a label removes its note too (the engine's rule): keep the note for undo to put back.
-      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value, ...(value === null ? { noteBefore: c.note ?? null } : {}) });
+      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value, valueBefore: c.label, ...(value === null ? { noteBefore: c.note ?? null } : {}) });
       if (value !== null) setGivenTimes((t) => [...t.slice(-99), { t: Date.now(), op: op.id }]);
       // Keep the view in step so the row does not flicker back while the save completes.
       const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value, ...(value === null ? { note: null } : {}) } : x)) };
@@ -152,7 +152,7 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return null;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
+      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, valueBefore: label, note, noteBefore: c.note ?? null, ...(undoing ? { undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return sent;
     },

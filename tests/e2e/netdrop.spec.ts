@@ -1,0 +1,81 @@
+/**
+ * An annotator's labeling day when the connection or the server goes away (serve mode): a reply
+ * lost after the server saved the label, the server stopped and started again while her page is
+ * open, the network gone for a while. No label is saved twice, none is left showing unsaved, her
+ * place is kept, and undo takes back the label she gave last.
+ * The tests share the server and run in order.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { openAnnotate } from './annotate-page';
+import { startServe } from './serve';
+import { useServedSmallPool } from './small-pool';
+
+test.describe.configure({ mode: 'serial' });
+
+// Another annotator's labels only: ann starts with every pair unlabeled.
+const served = useServedSmallPool('netdrop', 125, (ps) => ps.map(([q, c]) => `${q},${c},other,0`));
+let page: Page;
+
+test.beforeAll(() => {
+  page = served.page;
+});
+
+test('a label whose reply was lost after the server saved it is saved once, and undo takes it back (not the label before it)', async () => {
+  await openAnnotate(page, 'ann', 'p');
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+  const second = (await page.getByTestId('candidate-row-1').getAttribute('data-candidate-id'))!;
+  // The second label reaches the server, which saves it; its answer never reaches the page.
+  let lost = 0;
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { candidateId?: string } } | null;
+    if (body?.command === 'label.set' && body.args?.candidateId === second && lost === 0) {
+      lost++;
+      await route.fetch();
+      await route.abort('connectionreset');
+      return;
+    }
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.keyboard.press('0');
+    await expect(page.getByTestId('row-state-1')).toHaveAttribute('data-state', 'saved', { timeout: 10_000 });
+    expect(lost).toBe(1);
+  } finally {
+    await page.unroute('**/api/invoke');
+  }
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  // u takes back the second label (the one just given), not the first.
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${second}`);
+  await expect(page.getByTestId('row-state-1')).toHaveAttribute('data-state', 'none');
+  await expect(page.getByTestId('label-0')).toHaveAttribute('data-value', '1');
+});
+
+test('the server stopped and started again: labels given meanwhile wait, are saved once it is back, her place is kept and undo takes back the last', async () => {
+  test.setTimeout(120_000);
+  await openAnnotate(page, 'ann', 'p');
+  await page.keyboard.press('n');
+  const query = (await page.getByTestId('candidates').getAttribute('data-query'))!;
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
+  await served.server!.stop();
+  served.server = undefined;
+  await expect(page.getByTestId('connection')).not.toHaveAttribute('data-state', 'open', { timeout: 15_000 });
+  await page.keyboard.press('0');
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'retrying', { timeout: 10_000 });
+  await expect(page.getByTestId('save-status')).toContainText('2 labels waiting to be saved');
+  await expect(page.getByTestId('candidate-row-3')).toHaveAttribute('aria-selected', 'true');
+  served.server = await startServe({ workspace: served.workspace, port: served.port, create: false });
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'open', { timeout: 30_000 });
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', { timeout: 15_000 });
+  await expect(page.getByTestId('candidates')).toHaveAttribute('data-query', query);
+  await expect(page.getByTestId('candidate-row-3')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('progress-pairs')).toHaveText(/^[0-9]+$/);
+  const second = (await page.getByTestId('candidate-row-2').getAttribute('data-candidate-id'))!;
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${second}`);
+  await expect(page.getByTestId('row-state-2')).toHaveAttribute('data-state', 'none');
+  await expect(page.getByTestId('label-1')).toHaveAttribute('data-value', '0');
+});

@@ -13,19 +13,24 @@ import './styles.css';
 const client = createClient();
 const jobs = new JobStore(client);
 const undo = new UndoHistory(session);
+/** The workspace the page was opened on (app.info): every label given here is meant for it. */
+let workspaceId: string | null = null;
+const workspace = (): string | null => workspaceId;
 // The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
 // re-send this tab's old labels over newer ones.
 const outbox = new LabelQueue({
   send: (op) => client.invoke('label.set', op),
   storage: session,
+  workspace,
   onSaved: (op, ack) => recordSaved(undo, op, ack),
 });
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
 // sent with review.settle; their rulings and reasons join the undo history under the judge's name.
 const settles = new LabelQueue({
-  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}) }),
+  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}) }),
   storage: session,
   storageKey: 'qpairs.settleOutbox',
+  workspace,
   // A ruling, a reason given alone, or both: each is one step of the judge's undo.
   onSaved: (op, ack) => recordSaved(undo, op, ack, { review: true }),
 });
@@ -59,7 +64,10 @@ render(null);
 const loadInfo = (attempt: number): void => {
   client
     .invoke('app.info', {})
-    .then(render)
+    .then((info) => {
+      workspaceId = info.workspaceId;
+      render(info);
+    })
     .catch(() => setTimeout(() => loadInfo(attempt + 1), Math.min(5000, 500 * 2 ** attempt)));
 };
 loadInfo(0);

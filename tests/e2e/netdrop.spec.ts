@@ -5,10 +5,13 @@
  * place is kept, and undo takes back the label she gave last.
  * The tests share the server and run in order.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openAnnotate } from './annotate-page';
+import { invoke } from './api';
 import { startServe } from './serve';
-import { useServedSmallPool } from './small-pool';
+import { buildSmallPool, useServedSmallPool } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -55,7 +58,9 @@ test('a label whose reply was lost after the server saved it is saved once, and 
 test('the server stopped and started again: labels given meanwhile wait, are saved once it is back, her place is kept and undo takes back the last', async () => {
   test.setTimeout(120_000);
   await openAnnotate(page, 'ann', 'p');
+  const started = (await page.getByTestId('candidates').getAttribute('data-query'))!;
   await page.keyboard.press('n');
+  await expect(page.getByTestId('candidates')).not.toHaveAttribute('data-query', started);
   const query = (await page.getByTestId('candidates').getAttribute('data-query'))!;
   await page.keyboard.press('1');
   await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
@@ -78,4 +83,25 @@ test('the server stopped and started again: labels given meanwhile wait, are sav
   await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${second}`);
   await expect(page.getByTestId('row-state-2')).toHaveAttribute('data-state', 'none');
   await expect(page.getByTestId('label-1')).toHaveAttribute('data-value', '0');
+});
+
+test('the server started again on another workspace at the same address: a label given for the first is not saved into the other', async () => {
+  test.setTimeout(120_000);
+  // Workspace B: built as A was, so its pool p holds the same pairs.
+  const otherDir = path.join(served.dir, 'b');
+  mkdirSync(otherDir);
+  const other = buildSmallPool(otherDir, (ps) => ps.map(([q, c]) => `${q},${c},other,0`));
+  await openAnnotate(page, 'ann', 'p');
+  const query = (await page.getByTestId('candidates').getAttribute('data-query'))!;
+  await served.server!.stop();
+  served.server = undefined;
+  await expect(page.getByTestId('connection')).not.toHaveAttribute('data-state', 'open', { timeout: 15_000 });
+  await page.keyboard.press('End');
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'retrying', { timeout: 10_000 });
+  served.server = await startServe({ workspace: other.workspace, port: served.port, create: false });
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'open', { timeout: 30_000 });
+  await expect(page.getByTestId('failed-labels')).toContainText('another workspace', { timeout: 20_000 });
+  const inB = await invoke<{ candidates: Array<{ label: string | null }> }>(page.request, 'annotate.query', { pool: 'p', annotator: 'ann', queryId: query });
+  expect(inB.candidates.map((c) => c.label)).toEqual([null, null, null, null]);
 });

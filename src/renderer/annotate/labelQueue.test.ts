@@ -72,6 +72,22 @@ describe('LabelQueue', () => {
     expect(saved).toEqual([3]);
   });
 
+  it('each label keeps the workspace it was given in and is sent with it, also after a reload', async () => {
+    let workspace: string | null = 'A';
+    const sent: Array<string | undefined> = [];
+    const storage = memory();
+    const q = new LabelQueue({ storage, workspace: () => workspace, send: async (op) => (sent.push(op.workspace), new Promise<LabelAck>(() => {})) });
+    q.enqueue(L('a'));
+    workspace = 'B';
+    q.enqueue(L('b'));
+    await tick();
+    expect(sent).toEqual(['A']);
+    const again: Array<string | undefined> = [];
+    const reloaded = new LabelQueue({ storage, workspace: () => 'C', send: async (op) => (again.push(op.workspace), ack(1)) });
+    await reloaded.idle();
+    expect(again).toEqual(['A', 'B']);
+  });
+
   it('keeps a label queued through transport failures and retries it (in order)', async () => {
     let down = 2;
     const sent: string[] = [];

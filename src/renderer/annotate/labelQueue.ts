@@ -30,6 +30,8 @@ export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'que
   redoing?: boolean;
   /** Sent with a redo's note: the note the undo left, so the engine refuses the redo once it changed since (label.set/review.settle ifNote). */
   ifNote?: string | null;
+  /** The workspace it was given in (app.info workspaceId; the queue sets it): the engine refuses it in another. */
+  workspace?: string;
   /** Not sent: the pair's label the page showed when this one was given (what tells a resent label's "unchanged" answer apart, resentAck.ts). */
   valueBefore?: string | null;
 }
@@ -55,6 +57,11 @@ export interface LabelQueueOptions {
   /** Backoff for transport failures, ms (the last one repeats). */
   retryDelays?: number[];
   onSaved?: (op: LabelOp, ack: LabelAck) => void;
+  /**
+   * The workspace labels are given in now (app.info workspaceId): each label keeps the one it was given in, so one
+   * still queued when the server comes back on another workspace is refused there, not saved into it.
+   */
+  workspace?: () => string | null;
 }
 
 export const pairKey = (pool: string, annotator: string, queryId: string, candidateId: string): string =>
@@ -85,7 +92,8 @@ export class LabelQueue {
 
   /** Queues a label; returns the queued op. */
   enqueue(input: LabelInput): LabelOp {
-    const op: LabelOp = { ...input, id: this.nextId++, state: 'pending', attempts: 0 };
+    const workspace = this.opts.workspace?.();
+    const op: LabelOp = { ...input, ...(workspace ? { workspace } : {}), id: this.nextId++, state: 'pending', attempts: 0 };
     this.queue.push(op);
     this.changed();
     this.pump();
@@ -216,6 +224,7 @@ export class LabelQueue {
             value: op.value,
             ...(op.note !== undefined ? { note: op.note } : {}),
             ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
+            ...(op.workspace ? { workspace: op.workspace } : {}),
           });
           this.queue = this.queue.filter((o) => o !== op);
           this.saved++;

@@ -55,6 +55,38 @@ test('a label whose reply was lost after the server saved it is saved once, and 
   await expect(page.getByTestId('label-0')).toHaveAttribute('data-value', '1');
 });
 
+test('an undo whose answer was lost after the server saved it: u again confirms it, nothing undone twice, and U redoes it', async () => {
+  await openAnnotate(page, 'ann', 'p');
+  await page.keyboard.press('End');
+  const last = (await page.getByTestId('candidate-row-3').getAttribute('data-candidate-id'))!;
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('row-state-3')).toHaveAttribute('data-state', 'saved');
+  let lost = 0;
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string } | null;
+    if (body?.command === 'label.undo' && lost === 0) {
+      lost++;
+      await route.fetch();
+      await route.abort('connectionreset');
+      return;
+    }
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.keyboard.press('u');
+    await expect(page.getByTestId('annotate-error')).toContainText('Undo not confirmed: cannot reach the QPairs server');
+    expect(lost).toBe(1);
+    await page.keyboard.press('u');
+    await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${last}`);
+    await expect(page.getByTestId('row-state-3')).toHaveAttribute('data-state', 'none');
+    await page.keyboard.press('Shift+U');
+    await expect(page.getByTestId('annotate-notice')).toContainText(`Redone: the label of ${last}`);
+    await expect(page.getByTestId('label-3')).toHaveAttribute('data-value', '1');
+  } finally {
+    await page.unroute('**/api/invoke');
+  }
+});
+
 test('the server stopped and started again: labels given meanwhile wait, are saved once it is back, her place is kept and undo takes back the last', async () => {
   test.setTimeout(120_000);
   await openAnnotate(page, 'ann', 'p');

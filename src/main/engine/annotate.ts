@@ -401,7 +401,13 @@ export function undoLabel(
     )
     .all({ seq }) as Array<{ seq: number; origin: string }>;
   const undoneBy = (r: { origin: string }): number | null => (/^undo:\d+$/.test(r.origin) ? Number(r.origin.slice(5)) : null);
-  if (later.some((r) => undoneBy(r) === seq)) throw new QPairsError(`label event ${seq} (${ev.queryId} → ${ev.candidateId}) is already undone`);
+  const undoneAt = later.find((r) => undoneBy(r) === seq);
+  if (undoneAt) {
+    // Sent again after its answer was lost (the connection broke once the undo was saved): while that undo is still the
+    // pair's latest event, it is the answer again — nothing is undone twice.
+    if (undoneAt === later[later.length - 1]) return ws.labelEvent(undoneAt.seq)!;
+    throw new QPairsError(`label event ${seq} (${ev.queryId} → ${ev.candidateId}) is already undone`);
+  }
   const undone = new Set(later.map(undoneBy).filter((x): x is number => x !== null));
   const inForce = later.filter((r) => !undone.has(r.seq) && (undoneBy(r) === null || undoneBy(r)! < seq));
   if (inForce.length > 0) {

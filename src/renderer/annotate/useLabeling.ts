@@ -197,8 +197,10 @@ export function useLabeling(
       setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}${e.note?.before ? ', with its note' : ''}.`);
       await fetchQuery(e.queryId, e.candidateId);
     } catch (err) {
-      if (isTransportError(err)) undo.putBack(e);
-      setError(`Undo failed: ${errorMessage(err)}`);
+      if (!isTransportError(err)) return setError(`Undo failed: ${errorMessage(err)}`);
+      // The undo may have been saved with its answer lost: u again is answered with that undo, never a second one.
+      undo.putBack(e);
+      setError(`Undo not confirmed: ${errorMessage(err)}. Press u again once the server answers.`);
     }
   }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront]);
 

@@ -87,6 +87,41 @@ test('an undo whose answer was lost after the server saved it: u again confirms 
   }
 });
 
+test('a redo whose answer was lost after the server saved it: U again confirms it, and u then undoes it', async () => {
+  await openAnnotate(page, 'ann', 'p');
+  await page.keyboard.press('End');
+  const last = (await page.getByTestId('candidate-row-3').getAttribute('data-candidate-id'))!;
+  await page.keyboard.press('0');
+  await expect(page.getByTestId('row-state-3')).toHaveAttribute('data-state', 'saved');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${last}`);
+  let lost = 0;
+  await page.route('**/api/invoke', async (route) => {
+    const body = route.request().postDataJSON() as { command?: string; args?: { ifLatest?: number } } | null;
+    if (body?.command === 'label.set' && body.args?.ifLatest !== undefined && lost === 0) {
+      lost++;
+      await route.fetch();
+      await route.abort('connectionreset');
+      return;
+    }
+    await route.continue().catch(() => {});
+  });
+  try {
+    await page.keyboard.press('Shift+U');
+    await expect(page.getByTestId('annotate-error')).toContainText('Redo not confirmed: cannot reach the QPairs server');
+    expect(lost).toBe(1);
+    await page.keyboard.press('Shift+U');
+    await expect(page.getByTestId('annotate-notice')).toContainText(`Redone: the label of ${last}`);
+    await expect(page.getByTestId('label-3')).toHaveAttribute('data-value', '0');
+    // The redo is in the history: u takes it back (the label before it, 1, comes back).
+    await page.keyboard.press('u');
+    await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${last}`);
+    await expect(page.getByTestId('label-3')).toHaveAttribute('data-value', '1');
+  } finally {
+    await page.unroute('**/api/invoke');
+  }
+});
+
 test('the server stopped and started again: labels given meanwhile wait, are saved once it is back, her place is kept and undo takes back the last', async () => {
   test.setTimeout(120_000);
   await openAnnotate(page, 'ann', 'p');

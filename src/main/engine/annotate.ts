@@ -287,7 +287,11 @@ export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: 
     }
   }
   return ws.transaction(() => {
-    if (a.ifLatest !== undefined) checkLatest(ws, pool.id, a, a.ifLatest);
+    if (a.ifLatest !== undefined) {
+      const again = redoneAlready(ws, pool.id, a, a.ifLatest, value);
+      if (again) return again;
+      checkLatest(ws, pool.id, a, a.ifLatest);
+    }
     if (a.ifNote !== undefined) checkNote(ws, a, a.ifNote);
     const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui', restate }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
@@ -299,15 +303,35 @@ export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: 
   });
 }
 
-/** The annotator's latest label event on the pair, null when none (label.set's `latest`, redo's checkLatest). */
-function latestEvent(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }): number | null {
+/** The annotator's latest label event on the pair (before event `before`, when given), null when none (label.set's `latest`, redo's checkLatest). */
+function latestEvent(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }, before = Number.MAX_SAFE_INTEGER): number | null {
   const row = ws
     .stmt(
       `SELECT max(l.seq) AS latest FROM labels l JOIN annotators n ON n.id = l.annotator_id
-       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ?`,
+       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ? AND l.seq < ?`,
     )
-    .get(poolId, a.queryId, a.candidateId, a.annotator) as { latest: number | null } | undefined;
+    .get(poolId, a.queryId, a.candidateId, a.annotator, before) as { latest: number | null } | undefined;
   return row?.latest ?? null;
+}
+
+/**
+ * A redo sent again after its answer was lost (the connection broke once it was saved): the pair's latest event is the
+ * redo's — `value`, right after the undo `ifLatest`, the note as asked — so that event is the answer, none added.
+ */
+function redoneAlready(
+  ws: Workspace,
+  poolId: number,
+  a: { pool: string; queryId: string; candidateId: string; annotator: string; note?: string | null; ifNote?: string | null },
+  ifLatest: number,
+  value: string | null,
+): LabelAck | null {
+  const latest = latestEvent(ws, poolId, a);
+  if (latest === null || latest === ifLatest) return null;
+  const record = ws.labelEvent(latest);
+  if (!record || record.value !== value || latestEvent(ws, poolId, a, latest) !== ifLatest) return null;
+  const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
+  if (a.note !== undefined && (note ?? '') !== (value === null ? '' : (a.note ?? ''))) return null;
+  return { seq: latest, saved: true, record, note, noteChanged: a.ifNote !== undefined && (a.ifNote ?? '') !== (note ?? '') };
 }
 
 /**

@@ -115,6 +115,21 @@ describe('undo', () => {
     expect(current()).toBe('4');
   });
 
+  it('a redo sent again (its answer lost) answers the redo saved, adds nothing; another value, or a change since, is refused', async () => {
+    const pair = { pool: 'open', queryId: 'q2', candidateId: 'c2', annotator: 'alice' };
+    const s = ((await engine.invoke('label.set', { ...pair, value: '6' }, ALICE)) as LabelAck).seq!;
+    const u = ((await engine.invoke('label.undo', { seq: s, annotator: 'alice' }, ALICE)) as LabelRecord).seq;
+    const redo = (await engine.invoke('label.set', { ...pair, value: '6', ifLatest: u }, ALICE)) as LabelAck;
+    const events = engine.ws.labelHistory('open').length;
+    const again = (await engine.invoke('label.set', { ...pair, value: '6', ifLatest: u }, ALICE)) as LabelAck;
+    expect([again.seq, again.record?.seq, again.record?.value]).toEqual([redo.seq, redo.seq, '6']);
+    expect(engine.ws.labelHistory('open')).toHaveLength(events);
+    await expect(engine.invoke('label.set', { ...pair, value: '7', ifLatest: u }, ALICE)).rejects.toThrow(/changed since the undo/);
+    await engine.invoke('label.set', { ...pair, value: '8' }, ALICE);
+    await engine.invoke('label.set', { ...pair, value: '6' }, ALICE);
+    await expect(engine.invoke('label.set', { ...pair, value: '6', ifLatest: u }, ALICE)).rejects.toThrow(/changed since the undo/);
+  });
+
   it("a refusal names no one else's event: bob's seq and a missing seq read alike", async () => {
     const bobs = ((await engine.invoke('label.set', { pool: 'sealed', queryId: 'q1', candidateId: 'c2', annotator: 'bob', value: '4' }, { annotator: 'bob', local: false })) as LabelAck).seq!;
     const e1 = await engine.invoke('label.undo', { seq: bobs, annotator: 'alice' }, ALICE).catch((e: Error) => e.message);

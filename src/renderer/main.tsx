@@ -13,8 +13,9 @@ import './styles.css';
 const client = createClient();
 const jobs = new JobStore(client);
 const undo = new UndoHistory(session);
-/** The workspace the page was opened on (app.info): every label given here is meant for it. */
+/** The workspace the page was opened on (its first app.info): every label given here is meant for it, until a reload. */
 let workspaceId: string | null = null;
+let infoLoaded = false;
 const workspace = (): string | null => workspaceId;
 // The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
 // re-send this tab's old labels over newer ones.
@@ -34,12 +35,17 @@ const settles = new LabelQueue({
   // A ruling, a reason given alone, or both: each is one step of the judge's undo.
   onSaved: (op, ack) => recordSaved(undo, op, ack, { review: true }),
 });
-// When the event stream comes back, the server is back: send waiting labels now.
+// When the event stream comes back, the server is back: send waiting labels now, and read app.info again — the
+// server may have been started again on a read-only file (the label keys then say so at once instead of each label
+// being refused), or the person's role may have changed.
+let lastConnection: string | null = null;
 client.onConnection((s) => {
   if (s === 'open') {
     outbox.retryNow();
     settles.retryNow();
+    if (lastConnection === 'closed' && infoLoaded) loadInfo(0);
   }
+  lastConnection = s;
 });
 // Never let the page go while labels are unsaved (a reload keeps them; closing the tab would not).
 window.addEventListener('beforeunload', (e) => {
@@ -65,7 +71,8 @@ const loadInfo = (attempt: number): void => {
   client
     .invoke('app.info', {})
     .then((info) => {
-      workspaceId = info.workspaceId;
+      if (!infoLoaded) workspaceId = info.workspaceId;
+      infoLoaded = true;
       render(info);
     })
     .catch(() => setTimeout(() => loadInfo(attempt + 1), Math.min(5000, 500 * 2 ** attempt)));

@@ -370,6 +370,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       candidateId: r.item.candidateId,
       annotator: judge,
       value,
+      // What tells a resent ruling's "unchanged" answer apart (resentAck.ts): the judge's ruling the row showed.
+      valueBefore: r.by === judge ? r.value : null,
       ...(pending !== undefined && value !== null ? { note: pending } : {}),
       noteBefore: storedReason(r),
     });

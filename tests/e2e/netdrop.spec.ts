@@ -169,6 +169,12 @@ test('the server started again on another workspace at the same address: a label
   served.server = await startServe({ workspace: other.workspace, port: served.port, create: false });
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'open', { timeout: 30_000 });
   await expect(page.getByTestId('failed-labels')).toContainText('another workspace', { timeout: 20_000 });
+  // Keys pressed from then on give nothing and say why once, instead of each being sent, refused and listed.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('0');
+  await expect(page.getByTestId('annotate-notice')).toHaveText(/^Nothing given: the server now serves another workspace \(w\.qpairs\) than the one this page was opened on\. Reload the page/);
+  await expect(page.getByTestId('failed-labels').locator('li')).toHaveCount(1);
+  await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'none');
   const inB = await invoke<{ candidates: Array<{ label: string | null }> }>(page.request, 'annotate.query', { pool: 'p', annotator: 'ann', queryId: query });
   expect(inB.candidates.map((c) => c.label)).toEqual([null, null, null, null]);
 });

@@ -126,6 +126,11 @@ export class LabelQueue {
     this.wake?.();
   }
 
+  /** The workspace labels are given in now (the `workspace` option's), null when unknown. */
+  givenIn(): string | null {
+    return this.opts.workspace?.() ?? null;
+  }
+
   ops(): readonly LabelOp[] {
     return this.queue;
   }

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { QueryView } from '../../shared/contract';
-import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, useAccessEnded, useApp } from '../lib/context';
+import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, notGivenOtherWorkspace, otherWorkspace, useAccessEnded, useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
@@ -58,15 +58,19 @@ export function useLabeling(
   /** When each label of this session was given, with its outbox op: refused ones (failed, or discarded after failing) do not count. */
   const [givenTimes, setGivenTimes] = useState<Array<{ t: number; op: number }>>([]);
   const discarded = useRef(new Set<number>());
-  // Once access ended, or on a workspace open read-only, every label would only be refused, each
+  // Once access ended, on another workspace, or on a workspace open read-only, every label would only be refused, each
   // adding a "not saved" row: refused here, once, with a notice.
   const accessEnded = useAccessEnded();
   const endedRef = useRef(accessEnded);
   endedRef.current = accessEnded;
   const readOnlyRef = useRef(!!info?.readonly);
   readOnlyRef.current = !!info?.readonly;
+  // The server came back on another workspace: every label would be refused there (label.set `workspace`).
+  const otherRef = useRef<string | null>(null);
+  otherRef.current = otherWorkspace(info, outbox.givenIn());
   const refusedUpFront = useCallback((): boolean => {
     if (endedRef.current) setNotice(NOT_GIVEN_ACCESS_ENDED);
+    else if (otherRef.current) setNotice(notGivenOtherWorkspace(otherRef.current));
     else if (readOnlyRef.current) setNotice(NOT_GIVEN_READ_ONLY);
     else return false;
     return true;

@@ -13,28 +13,39 @@ import './styles.css';
 const client = createClient();
 const jobs = new JobStore(client);
 const undo = new UndoHistory(session);
+/** The workspace the page was opened on (its first app.info): every label given here is meant for it, until a reload. */
+let workspaceId: string | null = null;
+let infoLoaded = false;
+const workspace = (): string | null => workspaceId;
 // The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
 // re-send this tab's old labels over newer ones.
 const outbox = new LabelQueue({
   send: (op) => client.invoke('label.set', op),
   storage: session,
+  workspace,
   onSaved: (op, ack) => recordSaved(undo, op, ack),
 });
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
 // sent with review.settle; their rulings and reasons join the undo history under the judge's name.
 const settles = new LabelQueue({
-  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}) }),
+  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}) }),
   storage: session,
   storageKey: 'qpairs.settleOutbox',
+  workspace,
   // A ruling, a reason given alone, or both: each is one step of the judge's undo.
   onSaved: (op, ack) => recordSaved(undo, op, ack, { review: true }),
 });
-// When the event stream comes back, the server is back: send waiting labels now.
+// When the event stream comes back, the server is back: send waiting labels now, and read app.info again — the
+// server may have been started again on a read-only file (the label keys then say so at once instead of each label
+// being refused), or the person's role may have changed.
+let lastConnection: string | null = null;
 client.onConnection((s) => {
   if (s === 'open') {
     outbox.retryNow();
     settles.retryNow();
+    if (lastConnection === 'closed' && infoLoaded) loadInfo(0);
   }
+  lastConnection = s;
 });
 // Never let the page go while labels are unsaved (a reload keeps them; closing the tab would not).
 window.addEventListener('beforeunload', (e) => {
@@ -59,7 +70,11 @@ render(null);
 const loadInfo = (attempt: number): void => {
   client
     .invoke('app.info', {})
-    .then(render)
+    .then((info) => {
+      if (!infoLoaded) workspaceId = info.workspaceId;
+      infoLoaded = true;
+      render(info);
+    })
     .catch(() => setTimeout(() => loadInfo(attempt + 1), Math.min(5000, 500 * 2 ** attempt)));
 };
 loadInfo(0);

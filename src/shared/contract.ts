@@ -49,6 +49,8 @@ const noteArg = z.string().max(4000).nullable().optional();
 const ifLatestArg = z.number().int().positive().optional();
 /** Redo: set only while the pair's note (a ruling's reason) is still this one (null: none), what the undo left; else refused. */
 const ifNoteArg = z.string().max(4000).nullable().optional();
+/** A page's queued label: the workspace it was given in (app.info `workspaceId`); refused in another (engine/workspace-id.ts). */
+const workspaceArg = z.string().min(1).max(100).optional();
 export type TieRule = z.infer<typeof tiesSchema>;
 
 /** How eval.pool counts (and eval.order, whose verdict must be about the same queries as the table beside it). */
@@ -161,6 +163,8 @@ export const commandArgs = {
     ifLatest: ifLatestArg,
     /** Redo: set only while the annotator's note on the pair is still this one (null: none); else refused. */
     ifNote: ifNoteArg,
+    /** The workspace the label was given in (app.info `workspaceId`): refused, nothing saved, in another workspace. */
+    workspace: workspaceArg,
   }),
   /**
    * Takes back label event `seq`. `note`: the pair's note to put back with the label, in the same
@@ -258,7 +262,7 @@ export const commandArgs = {
   /** One pair of the queue with both texts and every vote's note (the queue carries titles only). */
   'review.pair': z.object({ pool: name, judge: name, queryId: id, candidateId: id }),
   /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
-  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg }),
+  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg, workspace: workspaceArg }),
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),
@@ -358,6 +362,8 @@ export interface AppInfo {
   version: string;
   /** The workspace's file name (never its server-side path). */
   workspaceName: string;
+  /** The workspace's own id (null: a read-only workspace that has none yet); a page's queued labels carry it (label.set `workspace`). */
+  workspaceId: string | null;
   transport: 'electron' | 'http';
   /** tfjs backend in use by the models (e.g. "wasm"), or null before models are loaded. */
   modelBackend: string | null;
@@ -449,6 +455,12 @@ export interface AnnotateQueryItem {
 export interface LabelAck {
   /** The label event's sequence number (use it to undo); null when the value was unchanged. */
   seq: number | null;
+  /**
+   * When the value was unchanged (seq null): the caller's latest label event on the pair (an annotator's by her own
+   * count), null when none. A page that sends a label again after its first answer was lost (the server may have
+   * saved it then) undoes that event.
+   */
+  latest?: number | null;
   saved: true;
   record: LabelRecord | null;
   /** Issue 24: the annotator's note on the pair after this call (null: none), and whether the call changed it. */

@@ -268,7 +268,8 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
     const r = result as CommandResult<'label.set'>;
     // The answer's seq is its record's: her count is read once (it counts her events: linear in them).
     const record = r.record && ownRecord(ws, caller.annotator!, r.record);
-    return { ...r, seq: r.seq === null ? null : record && r.record!.seq === r.seq ? record.seq : own(r.seq), record } as CommandResult<C>;
+    // An unchanged label's `latest` (her latest event on the pair) by her count too.
+    return { ...r, seq: r.seq === null ? null : record && r.record!.seq === r.seq ? record.seq : own(r.seq), record, ...(r.latest != null ? { latest: own(r.latest) } : {}) } as CommandResult<C>;
   }
   if (command === 'label.undo') return ownRecord(ws, caller.annotator!, result as CommandResult<'label.undo'>) as CommandResult<C>;
   // Issue 23: an annotator is shown only the pools they may work in.

@@ -287,7 +287,11 @@ export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: 
     }
   }
   return ws.transaction(() => {
-    if (a.ifLatest !== undefined) checkLatest(ws, pool.id, a, a.ifLatest);
+    if (a.ifLatest !== undefined) {
+      const again = redoneAlready(ws, pool.id, a, a.ifLatest, value);
+      if (again) return again;
+      checkLatest(ws, pool.id, a, a.ifLatest);
+    }
     if (a.ifNote !== undefined) checkNote(ws, a, a.ifNote);
     const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui', restate }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
@@ -295,8 +299,39 @@ export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: 
     const noteArg = value === null ? null : a.note;
     const noteChanged = noteArg !== undefined && ws.setLabelNote({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, note: noteArg }, pool.id);
     const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
-    return { seq, saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
+    return { seq, ...(seq === null ? { latest: latestEvent(ws, pool.id, a) } : {}), saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
   });
+}
+
+/** The annotator's latest label event on the pair (before event `before`, when given), null when none (label.set's `latest`, redo's checkLatest). */
+function latestEvent(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }, before = Number.MAX_SAFE_INTEGER): number | null {
+  const row = ws
+    .stmt(
+      `SELECT max(l.seq) AS latest FROM labels l JOIN annotators n ON n.id = l.annotator_id
+       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ? AND l.seq < ?`,
+    )
+    .get(poolId, a.queryId, a.candidateId, a.annotator, before) as { latest: number | null } | undefined;
+  return row?.latest ?? null;
+}
+
+/**
+ * A redo sent again after its answer was lost (the connection broke once it was saved): the pair's latest event is the
+ * redo's — `value`, right after the undo `ifLatest`, the note as asked — so that event is the answer, none added.
+ */
+function redoneAlready(
+  ws: Workspace,
+  poolId: number,
+  a: { pool: string; queryId: string; candidateId: string; annotator: string; note?: string | null; ifNote?: string | null },
+  ifLatest: number,
+  value: string | null,
+): LabelAck | null {
+  const latest = latestEvent(ws, poolId, a);
+  if (latest === null || latest === ifLatest) return null;
+  const record = ws.labelEvent(latest);
+  if (!record || record.value !== value || latestEvent(ws, poolId, a, latest) !== ifLatest) return null;
+  const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
+  if (a.note !== undefined && (note ?? '') !== (value === null ? '' : (a.note ?? ''))) return null;
+  return { seq: latest, saved: true, record, note, noteChanged: a.ifNote !== undefined && (a.ifNote ?? '') !== (note ?? '') };
 }
 
 /**
@@ -319,13 +354,7 @@ function checkNote(ws: Workspace, a: { pool: string; queryId: string; candidateI
  * refuses an event that is no longer the latest.
  */
 function checkLatest(ws: Workspace, poolId: number, a: { queryId: string; candidateId: string; annotator: string }, seq: number): void {
-  const row = ws
-    .stmt(
-      `SELECT max(l.seq) AS latest FROM labels l JOIN annotators n ON n.id = l.annotator_id
-       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND n.name = ?`,
-    )
-    .get(poolId, a.queryId, a.candidateId, a.annotator) as { latest: number | null } | undefined;
-  const latest = row?.latest ?? null;
+  const latest = latestEvent(ws, poolId, a);
   if (latest !== seq) {
     throw new QPairsError(
       `cannot redo on ${a.queryId} → ${a.candidateId}: its label changed since the undo` +
@@ -396,7 +425,13 @@ export function undoLabel(
     )
     .all({ seq }) as Array<{ seq: number; origin: string }>;
   const undoneBy = (r: { origin: string }): number | null => (/^undo:\d+$/.test(r.origin) ? Number(r.origin.slice(5)) : null);
-  if (later.some((r) => undoneBy(r) === seq)) throw new QPairsError(`label event ${seq} (${ev.queryId} → ${ev.candidateId}) is already undone`);
+  const undoneAt = later.find((r) => undoneBy(r) === seq);
+  if (undoneAt) {
+    // Sent again after its answer was lost (the connection broke once the undo was saved): while that undo is still the
+    // pair's latest event, it is the answer again — nothing is undone twice.
+    if (undoneAt === later[later.length - 1]) return ws.labelEvent(undoneAt.seq)!;
+    throw new QPairsError(`label event ${seq} (${ev.queryId} → ${ev.candidateId}) is already undone`);
+  }
   const undone = new Set(later.map(undoneBy).filter((x): x is number => x !== null));
   const inForce = later.filter((r) => !undone.has(r.seq) && (undoneBy(r) === null || undoneBy(r)! < seq));
   if (inForce.length > 0) {

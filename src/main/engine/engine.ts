@@ -30,6 +30,7 @@ import { stopComputations } from './compute';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename } from 'node:path';
 import { localUserName } from './local-user';
+import { checkSameWorkspace, ensureWorkspaceId } from './workspace-id';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { withoutServerPaths } from './server-paths';
@@ -97,10 +98,14 @@ export class Engine implements EngineCore {
     this.tokens = new TokenVerifier(ws);
     this.trainings = new TrainingQueue(opts.maxTrainings ?? DEFAULT_MAX_TRAININGS);
     this.liveEvaluations = new LivePoolEvaluations(ws);
+    this.workspaceId = ensureWorkspaceId(ws);
     this.handlers = this.makeHandlers();
     this.live = new LiveTrainer(this);
     this.indexChanged();
   }
+
+  /** The workspace's own id (workspace-id.ts), made when it opens. */
+  private readonly workspaceId: string | null;
 
   /** Stops a background index load when the engine closes. */
   private readonly closing = new AbortController();
@@ -156,6 +161,7 @@ export class Engine implements EngineCore {
     const args = seqsFromCaller(this.ws, command, withPeopleNamed(this.ws, command, parseArgs(command, rawArgs)), caller);
     authorize(this.access, command, args, caller);
     try {
+      checkSameWorkspace(this.ws, this.workspaceId, command, args);
       const runArgs = argsForCaller(command, args, caller);
       const result = await this.calling.run(caller, () => (this.handlers[command] as Handler<typeof command>)(runArgs as never, caller));
       return filterResult(this.ws, command, args, result as never, caller);
@@ -202,6 +208,7 @@ export class Engine implements EngineCore {
       'app.info': (_a, ctx) => ({
         version: this.opts.version ?? '0.1.0',
         workspaceName: basename(ws.path),
+        workspaceId: this.workspaceId,
         transport: this.opts.transport,
         modelBackend: loadedModelBackend(),
         annotator: ctx.annotator,

@@ -57,6 +57,21 @@ describe('an annotator’s label event numbers are her own', () => {
     expect(engine.eventFor(alice, 'label.changed', { ...bobs, origin: 'import:7' }).origin).toBe('import');
     expect(engine.eventFor(alice, 'label.changed', { ...bobs, origin: 'ui' }).origin).toBe('ui');
   });
+
+  it('a label sent again unchanged (its first answer lost) answers seq null and her latest event on the pair by her count, the owner by the workspace’s', async () => {
+    const pair = { pool: 'open', queryId: 'q2', candidateId: 'c3' };
+    const first = (await engine.invoke('label.set', { ...pair, annotator: 'alice', value: '9' }, alice)) as LabelAck;
+    expect(first.latest).toBeUndefined();
+    await engine.invoke('label.set', { pool: 'sealed', queryId: 'q2', candidateId: 'c1', annotator: 'bob', value: '7' }, bob);
+    const again = (await engine.invoke('label.set', { ...pair, annotator: 'alice', value: '9' }, alice)) as LabelAck;
+    expect(again).toMatchObject({ seq: null, latest: first.seq, record: null });
+    const owners = (await engine.invoke('label.set', { ...pair, annotator: 'alice', value: '9' })) as LabelAck;
+    expect(owners.latest).toBe(globalSeq(engine.ws, 'alice', first.seq!));
+    expect(owners.latest).toBeGreaterThan(first.seq!);
+    // A pair never labeled by that name, cleared: no event to name.
+    const none = (await engine.invoke('label.set', { ...pair, annotator: 'dave', value: null })) as LabelAck;
+    expect(none).toMatchObject({ seq: null, latest: null });
+  });
 });
 
 describe('her numbers are read from the index of her events', () => {

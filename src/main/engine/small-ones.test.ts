@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobProgress, LabelAck } from '../../shared/contract';
+import type { LabelRecord } from '../../shared/types';
 import { EXPORT_FILES_EXIST } from '../../shared/gold';
 import { QPairsError } from '../errors';
 import { writeExport } from '../export';
@@ -95,10 +96,14 @@ describe('undo', () => {
       `label event ${s2} (q1 → c1) is not your latest label of that pair: event ${s3} changed it since (from another tab or window, or a script). Undo that change where it was made, or set the label you want.`,
     );
     expect(current()).toBe('3');
-    await engine.invoke('label.undo', { seq: s3, annotator: 'alice' }, ALICE);
+    const u3 = (await engine.invoke('label.undo', { seq: s3, annotator: 'alice' }, ALICE)) as LabelRecord;
+    expect(current()).toBe('2');
+    // The same undo sent again (its answer lost) answers that undo again while it is the pair's latest: nothing undone twice.
+    const events = engine.ws.labelHistory('sealed').length;
+    expect(await engine.invoke('label.undo', { seq: s3, annotator: 'alice' }, ALICE)).toEqual(u3);
+    expect(engine.ws.labelHistory('sealed')).toHaveLength(events);
     expect(current()).toBe('2');
     // Undo again walks back one more label (the undone s3 no longer stands in the way) …
-    await expect(engine.invoke('label.undo', { seq: s3, annotator: 'alice' }, ALICE)).rejects.toThrow(/is already undone/);
     await engine.invoke('label.undo', { seq: s2, annotator: 'alice' }, ALICE);
     expect(current()).toBe('1'); // teamEngine's alice had labeled it 1
     // … but a label given after that stands again.
@@ -108,6 +113,21 @@ describe('undo', () => {
     const first = engine.ws.db.prepare(`SELECT min(seq) FROM labels l JOIN annotators a ON a.id = l.annotator_id WHERE a.name = 'alice' AND query_id = 'q1' AND candidate_id = 'c1' AND l.pool_id = (SELECT id FROM pools WHERE name = 'sealed')`).pluck().get() as number;
     await expect(engine.invoke('label.undo', { seq: first, annotator: 'alice' }, ALICE)).rejects.toThrow(`event ${s4} changed it since`);
     expect(current()).toBe('4');
+  });
+
+  it('a redo sent again (its answer lost) answers the redo saved, adds nothing; another value, or a change since, is refused', async () => {
+    const pair = { pool: 'open', queryId: 'q2', candidateId: 'c2', annotator: 'alice' };
+    const s = ((await engine.invoke('label.set', { ...pair, value: '6' }, ALICE)) as LabelAck).seq!;
+    const u = ((await engine.invoke('label.undo', { seq: s, annotator: 'alice' }, ALICE)) as LabelRecord).seq;
+    const redo = (await engine.invoke('label.set', { ...pair, value: '6', ifLatest: u }, ALICE)) as LabelAck;
+    const events = engine.ws.labelHistory('open').length;
+    const again = (await engine.invoke('label.set', { ...pair, value: '6', ifLatest: u }, ALICE)) as LabelAck;
+    expect([again.seq, again.record?.seq, again.record?.value]).toEqual([redo.seq, redo.seq, '6']);
+    expect(engine.ws.labelHistory('open')).toHaveLength(events);
+    await expect(engine.invoke('label.set', { ...pair, value: '7', ifLatest: u }, ALICE)).rejects.toThrow(/changed since the undo/);
+    await engine.invoke('label.set', { ...pair, value: '8' }, ALICE);
+    await engine.invoke('label.set', { ...pair, value: '6' }, ALICE);
+    await expect(engine.invoke('label.set', { ...pair, value: '6', ifLatest: u }, ALICE)).rejects.toThrow(/changed since the undo/);
   });
 
   it("a refusal names no one else's event: bob's seq and a missing seq read alike", async () => {

@@ -92,7 +92,7 @@ describe('UndoHistory', () => {
     const failed = await redoLabel({ seq: 9, ...pair, value: '1', undoneBy: 10 }, h, async () => {
       throw new ClientError('server unreachable', 'transport');
     });
-    expect(failed).toBe('Redo failed: server unreachable');
+    expect(failed).toBe('Redo not confirmed: server unreachable. Press U again once the server answers.');
     expect(h.popRedo('p', 'judy').entry).toMatchObject({ seq: 9, undoneBy: 10 });
     expect(h.size('p', 'judy')).toBe(0);
   });

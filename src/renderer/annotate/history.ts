@@ -77,8 +77,10 @@ export async function redoLabel(r: RedoEntry, history: UndoHistory, send: (args:
     pushChange(history, { ...pair, value, ...(r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {}) }, ack, { review: r.review, keepRedo: true });
     return null;
   } catch (err) {
-    if (isTransportError(err)) history.putBackRedo(r);
-    return `${isTransportError(err) ? 'Redo failed' : 'Redo refused'}: ${errorMessage(err)}`;
+    if (!isTransportError(err)) return `Redo refused: ${errorMessage(err)}`;
+    // It may have been saved with its answer lost: U again is answered with that redo, never a second one.
+    history.putBackRedo(r);
+    return `Redo not confirmed: ${errorMessage(err)}. Press U again once the server answers.`;
   }
 }
 

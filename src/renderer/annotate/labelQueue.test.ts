@@ -38,6 +38,56 @@ describe('LabelQueue', () => {
     expect(q.lastSaved()).toMatchObject({ candidateId: 'a', value: '0' });
   });
 
+  it('a label whose answer was lost after the engine saved it: the "unchanged" answer to its resend names the event saved, for undo', async () => {
+    let lost = true;
+    const saved: Array<number | null> = [];
+    const q = new LabelQueue({
+      retryDelays: [5],
+      send: async () => {
+        if (lost) {
+          lost = false;
+          throw new ClientError('the connection broke while reading the answer', 'transport');
+        }
+        return { seq: null, latest: 4, saved: true, record: null };
+      },
+      onSaved: (_op, a) => saved.push(a.seq),
+    });
+    q.enqueue({ ...L('a', '1'), valueBefore: null });
+    await q.idle();
+    expect(saved).toEqual([4]);
+    // Sent once and answered "unchanged": the pair had that label already, nothing to undo.
+    q.enqueue({ ...L('b', '1'), valueBefore: '1' });
+    await q.idle();
+    q.enqueue({ ...L('c', '1'), valueBefore: null });
+    await q.idle();
+    expect(saved).toEqual([4, null, null]);
+  });
+
+  it('a label on its way when the page was reloaded may have been saved: its resend reads the answer so', async () => {
+    const storage = memory();
+    storage.setItem('qpairs.labelOutbox', JSON.stringify([{ ...L('a', '1'), valueBefore: '0', state: 'saving' }]));
+    const saved: Array<number | null> = [];
+    const q = new LabelQueue({ storage, send: async () => ({ seq: null, latest: 3, saved: true, record: null }), onSaved: (_op, a) => saved.push(a.seq) });
+    await q.idle();
+    expect(saved).toEqual([3]);
+  });
+
+  it('each label keeps the workspace it was given in and is sent with it, also after a reload', async () => {
+    let workspace: string | null = 'A';
+    const sent: Array<string | undefined> = [];
+    const storage = memory();
+    const q = new LabelQueue({ storage, workspace: () => workspace, send: async (op) => (sent.push(op.workspace), new Promise<LabelAck>(() => {})) });
+    q.enqueue(L('a'));
+    workspace = 'B';
+    q.enqueue(L('b'));
+    await tick();
+    expect(sent).toEqual(['A']);
+    const again: Array<string | undefined> = [];
+    const reloaded = new LabelQueue({ storage, workspace: () => 'C', send: async (op) => (again.push(op.workspace), ack(1)) });
+    await reloaded.idle();
+    expect(again).toEqual(['A', 'B']);
+  });
+
   it('keeps a label queued through transport failures and retries it (in order)', async () => {
     let down = 2;
     const sent: string[] = [];

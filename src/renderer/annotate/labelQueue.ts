@@ -12,6 +12,7 @@ import type { CommandArgs, LabelAck } from '../../shared/contract';
 import { isTransportError } from '../client/types';
 import type { KV } from '../lib/storage';
 import type { RedoEntry } from './historyEntry';
+import { ackOfResent } from './resentAck';
 
 /** A label.set call's pair, annotator and value (the contract's), with what the outbox keeps beside them. */
 export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value'> {
@@ -29,6 +30,10 @@ export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'que
   redoing?: boolean;
   /** Sent with a redo's note: the note the undo left, so the engine refuses the redo once it changed since (label.set/review.settle ifNote). */
   ifNote?: string | null;
+  /** The workspace it was given in (app.info workspaceId; the queue sets it): the engine refuses it in another. */
+  workspace?: string;
+  /** Not sent: the pair's label the page showed when this one was given (what tells a resent label's "unchanged" answer apart, resentAck.ts). */
+  valueBefore?: string | null;
 }
 
 export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';
@@ -38,6 +43,11 @@ export interface LabelOp extends LabelInput {
   state: OpState;
   attempts: number;
   error?: string;
+  /**
+   * An earlier send of it may have been saved: it failed in transport (the answer may be what was lost), or the
+   * page was reloaded while it was on its way. Its answer is then read by ackOfResent (resentAck.ts).
+   */
+  maybeSaved?: boolean;
 }
 
 export interface LabelQueueOptions {
@@ -47,6 +57,11 @@ export interface LabelQueueOptions {
   /** Backoff for transport failures, ms (the last one repeats). */
   retryDelays?: number[];
   onSaved?: (op: LabelOp, ack: LabelAck) => void;
+  /**
+   * The workspace labels are given in now (app.info workspaceId): each label keeps the one it was given in, so one
+   * still queued when the server comes back on another workspace is refused there, not saved into it.
+   */
+  workspace?: () => string | null;
 }
 
 export const pairKey = (pool: string, annotator: string, queryId: string, candidateId: string): string =>
@@ -69,7 +84,7 @@ export class LabelQueue {
     this.delays = opts.retryDelays ?? [1000, 2000, 4000, 8000, 15000];
     const saved = this.load();
     if (saved.length) {
-      this.queue = saved.map((o) => ({ ...o, id: this.nextId++, state: o.state === 'failed' ? 'failed' : 'pending', attempts: 0 }));
+      this.queue = saved.map((o) => ({ ...o, id: this.nextId++, state: o.state === 'failed' ? 'failed' : 'pending', attempts: 0, ...(o.state === 'saving' ? { maybeSaved: true } : {}) }));
       this.changed();
       this.pump();
     }
@@ -77,7 +92,8 @@ export class LabelQueue {
 
   /** Queues a label; returns the queued op. */
   enqueue(input: LabelInput): LabelOp {
-    const op: LabelOp = { ...input, id: this.nextId++, state: 'pending', attempts: 0 };
+    const workspace = this.opts.workspace?.();
+    const op: LabelOp = { ...input, ...(workspace ? { workspace } : {}), id: this.nextId++, state: 'pending', attempts: 0 };
     this.queue.push(op);
     this.changed();
     this.pump();
@@ -108,6 +124,11 @@ export class LabelQueue {
   /** Retries every transport-waiting op now (e.g. when the connection comes back). */
   retryNow(): void {
     this.wake?.();
+  }
+
+  /** The workspace labels are given in now (the `workspace` option's), null when unknown. */
+  givenIn(): string | null {
+    return this.opts.workspace?.() ?? null;
   }
 
   ops(): readonly LabelOp[] {
@@ -208,15 +229,17 @@ export class LabelQueue {
             value: op.value,
             ...(op.note !== undefined ? { note: op.note } : {}),
             ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
+            ...(op.workspace ? { workspace: op.workspace } : {}),
           });
           this.queue = this.queue.filter((o) => o !== op);
           this.saved++;
           this.last = op;
-          this.opts.onSaved?.(op, ack);
+          this.opts.onSaved?.(op, op.maybeSaved ? ackOfResent(op, ack) : ack);
           this.changed();
         } catch (e) {
           if (isTransportError(e)) {
             op.state = 'retrying';
+            op.maybeSaved = true;
             op.error = (e as Error).message;
             this.changed();
             await this.sleep(this.delays[Math.min(op.attempts - 1, this.delays.length - 1)] ?? 5000);
@@ -258,7 +281,7 @@ export class LabelQueue {
     }
   }
 
-  private load(): Array<LabelInput & { state: OpState; error?: string }> {
+  private load(): Array<LabelInput & { state: OpState; error?: string; maybeSaved?: boolean }> {
     const s = this.opts.storage;
     if (!s) return [];
     try {

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { QueryView } from '../../shared/contract';
-import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, useAccessEnded, useApp } from '../lib/context';
+import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, notGivenOtherWorkspace, otherWorkspace, useAccessEnded, useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
@@ -58,15 +58,19 @@ export function useLabeling(
   /** When each label of this session was given, with its outbox op: refused ones (failed, or discarded after failing) do not count. */
   const [givenTimes, setGivenTimes] = useState<Array<{ t: number; op: number }>>([]);
   const discarded = useRef(new Set<number>());
-  // Once access ended, or on a workspace open read-only, every label would only be refused, each
+  // Once access ended, on another workspace, or on a workspace open read-only, every label would only be refused, each
   // adding a "not saved" row: refused here, once, with a notice.
   const accessEnded = useAccessEnded();
   const endedRef = useRef(accessEnded);
   endedRef.current = accessEnded;
   const readOnlyRef = useRef(!!info?.readonly);
   readOnlyRef.current = !!info?.readonly;
+  // The server came back on another workspace: every label would be refused there (label.set `workspace`).
+  const otherRef = useRef<string | null>(null);
+  otherRef.current = otherWorkspace(info, outbox.givenIn());
   const refusedUpFront = useCallback((): boolean => {
     if (endedRef.current) setNotice(NOT_GIVEN_ACCESS_ENDED);
+    else if (otherRef.current) setNotice(notGivenOtherWorkspace(otherRef.current));
     else if (readOnlyRef.current) setNotice(NOT_GIVEN_READ_ONLY);
     else return false;
     return true;
@@ -128,7 +132,7 @@ export function useLabeling(
       // leaves the view as the engine read it; the rows above then use it).
       if (!outbox.latestFor(key)) savedBefore.current.set(key, c.label);
       // Clearing a label removes its note too (the engine's rule): keep the note for undo to put back.
-      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value, ...(value === null ? { noteBefore: c.note ?? null } : {}) });
+      const op = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value, valueBefore: c.label, ...(value === null ? { noteBefore: c.note ?? null } : {}) });
       if (value !== null) setGivenTimes((t) => [...t.slice(-99), { t: Date.now(), op: op.id }]);
       // Keep the view in step so the row does not flicker back while the save completes.
       const patched: QueryView = { ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, label: value, ...(value === null ? { note: null } : {}) } : x)) };
@@ -152,7 +156,7 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return null;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, note, noteBefore: c.note ?? null, ...(undoing ? { undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
+      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, valueBefore: label, note, noteBefore: c.note ?? null, ...(undoing ? { undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return sent;
     },
@@ -197,8 +201,10 @@ export function useLabeling(
       setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}${e.note?.before ? ', with its note' : ''}.`);
       await fetchQuery(e.queryId, e.candidateId);
     } catch (err) {
-      if (isTransportError(err)) undo.putBack(e);
-      setError(`Undo failed: ${errorMessage(err)}`);
+      if (!isTransportError(err)) return setError(`Undo failed: ${errorMessage(err)}`);
+      // The undo may have been saved with its answer lost: u again is answered with that undo, never a second one.
+      undo.putBack(e);
+      setError(`Undo not confirmed: ${errorMessage(err)}. Press u again once the server answers.`);
     }
   }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront]);
 

@@ -51,6 +51,18 @@ export function useWorkspaceChangedExceptDraws(handler: () => void): void {
 /** Said instead of giving a label, ruling, note, undo or redo once the server refuses this page's token. */
 export const NOT_GIVEN_ACCESS_ENDED = `Nothing given: ${ACCESS_ENDED}. What was not saved stays listed.`;
 
+/**
+ * Said instead of giving a label or ruling once the server serves another workspace (`name`) than the one the page was
+ * opened on (app.info read again on a reconnect): the engine would refuse it (label.set `workspace`).
+ */
+export const notGivenOtherWorkspace = (name: string): string =>
+  `Nothing given: the server now serves another workspace (${name}) than the one this page was opened on. Reload the page to label there; what was not saved stays listed.`;
+
+/** Whether the server now serves another workspace than the one the page's labels are given in (its name then), else null. */
+export function otherWorkspace(info: AppInfo | null, givenIn: string | null): string | null {
+  return info?.workspaceId && givenIn && info.workspaceId !== givenIn ? info.workspaceName : null;
+}
+
 /** Said instead of giving a label or ruling while the workspace is open read-only (app.info `readonly`): the engine would refuse it. */
 export const NOT_GIVEN_READ_ONLY = 'Nothing given: this workspace opened read-only. Once it can be written, open it again.';
 

@@ -17,7 +17,7 @@ import { NoteDialog } from '../components/NoteDialog';
 import type { ReviewQueue } from '../../shared/contract';
 import type { SharedState } from '../lib/shared-state';
 import { useDebounced, useStoredString } from '../lib/hooks';
-import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, useAccessEnded, useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
+import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, notGivenOtherWorkspace, otherWorkspace, useAccessEnded, useApp, useEvent, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { isAccessEnded } from '../client/types';
 import { isScrollKeyInText, isTypingTarget } from '../lib/typing';
@@ -357,8 +357,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const settle = (value: string | null): void => {
     const r = rowsRef.current[cursorRef.current];
     if (!r || !judge || !queue) return;
-    if (accessEnded || info?.readonly) {
-      setNotice(accessEnded ? NOT_GIVEN_ACCESS_ENDED : NOT_GIVEN_READ_ONLY);
+    const other = otherWorkspace(info, settles.givenIn());
+    if (accessEnded || other || info?.readonly) {
+      setNotice(accessEnded ? NOT_GIVEN_ACCESS_ENDED : other ? notGivenOtherWorkspace(other) : NOT_GIVEN_READ_ONLY);
       return;
     }
     setNotice(null);
@@ -370,6 +371,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       candidateId: r.item.candidateId,
       annotator: judge,
       value,
+      // What tells a resent ruling's "unchanged" answer apart (resentAck.ts): the judge's ruling the row showed.
+      valueBefore: r.by === judge ? r.value : null,
       ...(pending !== undefined && value !== null ? { note: pending } : {}),
       noteBefore: storedReason(r),
     });

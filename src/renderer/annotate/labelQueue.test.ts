@@ -128,6 +128,31 @@ describe('LabelQueue', () => {
     expect(q.ops()).toHaveLength(0);
   });
 
+  it('a refused label is dropped once a later label of the same pair is saved (its Retry would write the older value over it); a refused note is kept', async () => {
+    let refuse = true;
+    const sent: string[] = [];
+    const q = new LabelQueue({
+      send: async (op) => {
+        if (refuse) throw new ClientError('the disk is full', 'user-error');
+        sent.push(`${op.candidateId}=${op.value}`);
+        return ack(1);
+      },
+    });
+    q.enqueue(L('a', '1'));
+    q.enqueue(L('b', '1'));
+    q.enqueue({ ...L('c', '1'), note: 'same question, other words' });
+    await q.idle();
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 3, retrying: 0 });
+    refuse = false;
+    q.enqueue(L('a', '0'));
+    q.enqueue(L('c', '0'));
+    await q.idle();
+    expect(sent).toEqual(['a=0', 'c=0']);
+    // a's older "1" is gone (the pair shows the saved "0"); b was not labeled again; c's note is still to save.
+    expect(q.ops().map((o) => `${o.candidateId}=${o.value}`)).toEqual(['b=1', 'c=1']);
+    expect(q.latestFor(pairKey('p', 'ann', 'q', 'a'))).toBeUndefined();
+  });
+
   it('mirrors unsaved labels to storage and re-sends them after a reload', async () => {
     const storage = memory();
     const q1 = new LabelQueue({ storage, send: () => new Promise<LabelAck>(() => {}) }); // never answers: the page "dies"

@@ -3,7 +3,7 @@
  * one at a time, in order. Nothing is dropped silently:
  *  - a transport failure (server unreachable) keeps the label queued and retries with backoff;
  *  - an engine refusal (bad value, forbidden, …) marks it "failed" and keeps it visible until
- *    the user retries or dismisses it;
+ *    the user retries or dismisses it, or a later label of the same pair is saved (it is outdated then);
  *  - unsaved labels are mirrored to storage (the app uses sessionStorage: per tab), so a reload
  *    re-sends them.
  * Re-sending a label the engine already stored is harmless (the engine skips unchanged values).
@@ -66,6 +66,18 @@ export interface LabelQueueOptions {
 
 export const pairKey = (pool: string, annotator: string, queryId: string, candidateId: string): string =>
   `${pool}\u0000${annotator}\u0000${queryId}\u0000${candidateId}`;
+
+/**
+ * Whether saving `newer` leaves nothing of the refused `older` (given before it) to save: the same pair, and
+ * `older`'s note (if it set one) set again by `newer`.
+ */
+function supersedes(newer: LabelOp, older: LabelOp): boolean {
+  return (
+    older.state === 'failed' &&
+    pairKey(older.pool, older.annotator, older.queryId, older.candidateId) === pairKey(newer.pool, newer.annotator, newer.queryId, newer.candidateId) &&
+    (older.note === undefined || newer.note !== undefined)
+  );
+}
 
 export class LabelQueue {
   private queue: LabelOp[] = [];
@@ -231,7 +243,10 @@ export class LabelQueue {
             ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
             ...(op.workspace ? { workspace: op.workspace } : {}),
           });
-          this.queue = this.queue.filter((o) => o !== op);
+          // A refused label given before this one on the same pair is outdated now: listed on, it would show its older
+          // value as the pair's, and its Retry would write that value over this one.
+          const at = this.queue.indexOf(op);
+          this.queue = this.queue.filter((o, i) => o !== op && !(i < at && supersedes(op, o)));
           this.saved++;
           this.last = op;
           this.opts.onSaved?.(op, op.maybeSaved ? ackOfResent(op, ack) : ack);

@@ -8,7 +8,7 @@ import { counted } from '../../shared/plural';
 import { fixedDecimals } from '../../shared/decimals';
 import { AGGREGATE, meanRuleText, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
-import { aggregationSummary, type PoolState } from '../gold/state';
+import { aggregationSummary, needsReview, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { shellQuote } from '../workspace/db';
 import { describeOverlap, runModelOverlap } from '../training/trained-on';
@@ -645,6 +645,15 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
         '',
         `${counted(outdated, 'ruling is', 'rulings are')} outdated: an annotator changed or added a vote after the judge ruled, so ${outdated === 1 ? 'it does' : 'they do'} not count ` +
           `(not in "settled by a judge"); ${outdated === 1 ? 'its pair waits' : 'their pairs wait'} in Review for a judge to rule again.`,
+      );
+    }
+    // A judge's label given before they judged the pool (a vote of theirs, then left out of the assignment or made a judge) settles nothing.
+    const earlier = s.pairs.filter((x) => x.judgeEarlierVote && needsReview(x)).length;
+    if (earlier) {
+      out.push(
+        '',
+        `${counted(earlier, 'pair in dispute holds', 'pairs in dispute hold')} a judge's label given before that person judged the pool (as one of its annotators): ` +
+          `not a ruling (not in "settled by a judge") — who voted on a pair is no third judge of it; another judge settles ${earlier === 1 ? 'it' : 'them'}.`,
       );
     }
   }

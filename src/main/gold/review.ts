@@ -73,6 +73,28 @@ export function checkRuling(s: PoolState, queryId: string, candidateId: string, 
   }
 }
 
+/**
+ * Throws when `judge` labeled pair (queryId, candidateId) of the pool before judging it (a vote as
+ * one of its annotators: PoolState.judgeSince), whatever that label is now: who voted on a pair is
+ * not its third judge, and a ruling would only replace their own vote. Another judge rules on it.
+ */
+export function checkJudgeDidNotVote(ws: Workspace, s: PoolState, judge: string, queryId: string, candidateId: string): void {
+  const before = s.judgeSince.get(judge);
+  if (before === undefined) return;
+  const voted = ws
+    .stmt(
+      `SELECT 1 FROM labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND a.name = ? AND l.seq <= ? AND l.value IS NOT NULL AND l.origin NOT LIKE 'import:%' LIMIT 1`,
+    )
+    .get(ws.poolId(s.pool.name), queryId, candidateId, judge, before);
+  if (!voted) return;
+  const others = s.judges.filter((j) => j !== judge);
+  throw new QPairsError(
+    `${judge} labeled pair ${queryId} → ${candidateId} of pool "${s.pool.name}" before judging the pool (as one of its annotators), so ${judge} is not a third judge of it: ` +
+      (others.length ? `another of its judges (${others.join(', ')}) settles it` : 'make someone else a judge to settle it (qpairs annotators role W NAME judge)'),
+  );
+}
+
 const isRelevant = (value: string): boolean => (labelGrade(value) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD;
 
 /** AP of a query with the given relevance per candidate index, over a ranking (indices). */

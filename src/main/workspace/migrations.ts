@@ -645,6 +645,23 @@ CREATE TABLE live_uncovered (
 ) STRICT;
 `;
 
+/**
+ * Migration 19 — when each person became a judge of each pool. A judge's label is a ruling, but a
+ * person's labels given before they judged the pool — votes as one of its annotators, then left out
+ * of its assignment or made a judge — are not: without this a judge's earlier votes turned into
+ * rulings on the disagreements they had voted on (state.ts). `after_seq`: the person's last label
+ * event in the pool when they became its judge; their labels given here up to it are never
+ * rulings (imported ones still are: imports bring back rulings already made).
+ */
+const JUDGE_SINCE_V19 = `
+CREATE TABLE pool_judge_since (
+  pool_id      INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  after_seq    INTEGER NOT NULL,
+  PRIMARY KEY (pool_id, annotator_id)
+) STRICT, WITHOUT ROWID;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -669,6 +686,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'an annotator\'s own event numbers from an index; a count of the changes to run visibility', sql: ANNOTATOR_SEQ_V16 },
   { version: 17, name: 'the last finished import stays undoable through an import that fails or changes nothing', sql: IMPORT_KEPT_V17 },
   { version: 18, name: 'live retraining: the labels a retrain did not train on', sql: LIVE_UNCOVERED_V18 },
+  { version: 19, name: 'when each person became a judge of each pool: their earlier votes are not rulings', sql: JUDGE_SINCE_V19 },
 ];
 
 /**

@@ -219,6 +219,24 @@ export function isDisagreementEntry(e: PairEntry): boolean {
   return e.votes.some((v) => v.value !== e.votes[0]!.value);
 }
 
+/**
+ * The rulings on a settled pair that do not count: other judges' current labels on it that differ
+ * from the counting one (the latest ruling counts; an earlier one another judge gave stays theirs),
+ * leaving out labels given before their judge judged the pool (not rulings).
+ */
+export function overruledRulings(s: Pick<PoolState, 'judges' | 'labels' | 'judgeSince'>, e: PairEntry): Vote[] {
+  if (!e.judge) return [];
+  const key = pairKey(e.queryId, e.candidateId);
+  const out: Vote[] = [];
+  for (const j of s.judges) {
+    if (j === e.judge.annotator) continue;
+    const l = s.labels.get(j)?.get(key);
+    if (!l || l.value === UNSURE || l.value === e.judge.value || l.seq <= (s.judgeSince.get(j) ?? 0)) continue;
+    out.push({ annotator: j, value: l.value, seq: l.seq });
+  }
+  return out;
+}
+
 /** A pair for the Review queue: its decisive votes disagree, or an assigned annotator said "?". */
 export function needsReview(e: PairEntry): boolean {
   return e.unsure.length > 0 || isDisagreementEntry(e);

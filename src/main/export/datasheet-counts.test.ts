@@ -97,6 +97,23 @@ describe("the datasheet's aggregation counts a ruling another judge overruled", 
   });
 });
 
+describe("the datasheet's aggregation tells an outdated ruling on a pair still in dispute from one on a pair the votes now agree on", () => {
+  it('a vote that ends the dispute: the ruling does not count and the pair is agreed — not "waits in Review", where it is not', () => {
+    addAnnotator(pool.ws, 'judy', 'judge');
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'alice', value: '1', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'bob', value: '0', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'judy', value: '0', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'bob', value: '1', origin: 'test' });
+    const built = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 });
+    expect(JSON.parse(built.files[0]!.content.split('\n')[0]!)).toMatchObject({ candidate_id: 'c1', label: '1', status: 'agreed', judge: null });
+    const sheet = built.datasheet.content;
+    expect(sheet).not.toContain('waits in Review');
+    expect(sheet).toContain(
+      '1 ruling is on a pair no longer in dispute: an annotator changed a vote after the judge ruled and the votes now agree, so the agreed label counts, not the ruling (not in "settled by a judge").',
+    );
+  });
+});
+
 describe("the datasheet's commands name the exported pool", () => {
   it('the convention command names the pool as the re-import command does (it said --pool P whatever the pool)', () => {
     pool.ws.createPool({ name: 'dev set', scheme: 'binary', convention: 'skip' });

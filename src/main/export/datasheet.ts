@@ -652,7 +652,16 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
       );
     }
     // A ruling outdated by a vote given after it counts for nothing: without this line the judges' rulings seemed to vanish from the counts.
-    const outdated = s.pairs.filter((x) => x.outdatedRuling).length;
+    // Only those in dispute wait in Review: a vote that ended the dispute (the votes agree now) leaves the ruling on an agreed pair.
+    const outdated = s.pairs.filter((x) => x.outdatedRuling && needsReview(x)).length;
+    const moot = s.pairs.filter((x) => x.outdatedRuling && !needsReview(x)).length;
+    if (moot) {
+      out.push(
+        '',
+        `${counted(moot, 'ruling is', 'rulings are')} on ${moot === 1 ? 'a pair' : 'pairs'} no longer in dispute: an annotator changed a vote after the judge ruled and the votes now agree, ` +
+          `so the agreed label counts, not the ruling (not in "settled by a judge").`,
+      );
+    }
     if (outdated) {
       out.push(
         '',

@@ -8,7 +8,9 @@
  *   distinct voted value, relevant iff grade ≥ 1 — the other candidates of q keeping their
  *   current aggregate label (unresolved ones count as not relevant, AP = 0 when q has no
  *   relevant candidate);
- *   ΔAP_r = max − min of those APs (0 when every voted value has the same relevance);
+ *   ΔAP_r = max − min of those APs and of the query's AP as the pair counts now (0 when every voted
+ *   value has the relevance the pair has now: an unresolved pair counts as not relevant, so one whose
+ *   votes are all relevant — SemEval PerfectMatch + Relevant — moves MAP once settled);
  *   impact = Σ_r ΔAP_r / (number of queries in the pool).
  * So impact is the most the pair can move MAP (over the pool's queries), summed over the runs.
  * Ties (and pools without runs) keep pool order. Cost: one ranking per run and query with a
@@ -125,8 +127,10 @@ export function pairImpact(
   rankings: ReadonlyArray<{ run: string; ranking: number[] }>,
   base: readonly boolean[] = queryRelevance(s, e.queryIndex),
 ): { apChange: Record<string, number>; impact: number } {
-  // A "?" vote leaves the pair open either way: a judge may settle it relevant or not.
-  const options = e.unsure.length > 0 ? [true, false] : [...new Set(e.votes.map((v) => isRelevant(v.value)))];
+  // A "?" vote leaves the pair open either way: a judge may settle it relevant or not. Otherwise the
+  // voted values' relevance, and the pair's as it counts now: an unresolved SemEval PerfectMatch +
+  // Relevant counts as not similar until settled, so settling it moves MAP (it read 0, last in the queue).
+  const options = e.unsure.length > 0 ? [true, false] : [...new Set([...e.votes.map((v) => isRelevant(v.value)), base[e.candidateIndex]!])];
   const apChange: Record<string, number> = {};
   let sum = 0;
   for (const { run, ranking } of rankings) {

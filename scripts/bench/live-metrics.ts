@@ -12,6 +12,10 @@
  * and lost, and the import's duration — with the import as one transaction holding the write
  * gate (the former behaviour, `importTuning.oneTransaction`) and committed in chunks, side by
  * side — and the same import alone in both ways (the chunking and undo-journal overhead).
+ * Then "label ack while undoing that import": the corpus imported, then undone through the engine
+ * (`import.undo`, the app's Undo last import) while the annotator labels as above — in one transaction
+ * holding the write gate (the former behaviour) and in chunks — its ack latency, labels lost and the
+ * undo's duration (`--skip-undo` skips it).
  * `-- --questions N` changes the corpus size, `-- --skip-eval` skips the first part.
  *
  * Then "retrain running": keypress latency on SemEval-2016 dev with nothing running vs while a live
@@ -42,7 +46,7 @@ import { datasetPath } from './datasets-dir';
 import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
 
 exitOnUsageError('bench:live', () => {
-  checkOptions(['queries', 'runs', 'questions', 'json', 'semeval-dev'], ['skip-eval', 'skip-incremental', 'skip-import', 'skip-retrain']);
+  checkOptions(['queries', 'runs', 'questions', 'json', 'semeval-dev'], ['skip-eval', 'skip-incremental', 'skip-import', 'skip-retrain', 'skip-undo']);
   checkCounts(['queries', 'runs', 'questions']);
 });
 
@@ -57,6 +61,7 @@ const argStr = (name: string): string | undefined => {
 const skipEval = process.argv.includes('--skip-eval');
 const skipIncremental = process.argv.includes('--skip-incremental');
 const skipImport = process.argv.includes('--skip-import');
+const skipUndo = process.argv.includes('--skip-undo');
 
 async function evalBench(): Promise<void> {
   const Q = 400;
@@ -302,6 +307,87 @@ interface ImportRun {
   latencies: number[];
 }
 
+/**
+ * An annotator labeling pool p's pairs every LABEL_EVERY_MS without waiting for acks (see importRun)
+ * until `stop()`, which waits for the labels in flight and checks every acknowledged label is stored.
+ */
+function startLabeling(engine: Engine, ws: Workspace, pairs: Array<{ q: string; c: string }>, run: ImportRun): { stop(): Promise<void> } {
+  const acks: Array<{ seq: number; value: string; q: string; c: string }> = [];
+  const inflight = new Set<Promise<void>>();
+  const start = performance.now();
+  const send = (): void => {
+    while (start + run.sent * LABEL_EVERY_MS <= performance.now()) {
+      const k = run.sent++;
+      const due = start + k * LABEL_EVERY_MS;
+      const { q, c } = pairs[k % pairs.length]!;
+      const value = Math.floor(k / pairs.length) % 2 === 0 ? '1' : '0';
+      const p = (engine.invoke('label.set', { pool: 'p', queryId: q, candidateId: c, annotator: 'ann', value }) as Promise<LabelAck>)
+        .then((ack) => {
+          run.latencies.push(performance.now() - due);
+          run.acked++;
+          if (ack.seq) acks.push({ seq: ack.seq, value, q, c });
+        })
+        .catch(() => void run.errors++)
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+  };
+  const timer = setInterval(send, 1);
+  return {
+    async stop() {
+      clearInterval(timer);
+      send();
+      await Promise.all([...inflight]);
+      const stored = ws.db.prepare(`SELECT l.value, l.query_id AS q, l.candidate_id AS c FROM labels l WHERE l.seq = ?`);
+      for (const a of acks) {
+        const r = stored.get(a.seq) as { value: string; q: string; c: string } | undefined;
+        if (!r || r.value !== a.value || r.q !== a.q || r.c !== a.c) run.lost++;
+      }
+    },
+  };
+}
+
+/**
+ * The corpus imported (chunked, no one labeling), then undone through the engine (`import.undo`, as
+ * the app's Undo last import) while an annotator labels: in one transaction holding the write gate
+ * (the former behaviour, `importTuning.oneTransaction`) or in chunks.
+ */
+async function undoRun(dir: string, corpus: string, name: string, oneTransaction: boolean): Promise<ImportRun> {
+  importTuning.oneTransaction = false;
+  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
+  const pairs: Array<{ q: string; c: string }> = [];
+  ws.transaction(() => {
+    ws.createPool({ name: 'p', depth: 20 });
+    for (let q = 0; q < 50; q++) {
+      const cands = Array.from({ length: 20 }, (_, i) => `c${q}_${i}`);
+      ws.addPoolQuery('p', `q${q}`, cands);
+      for (const c of cands) pairs.push({ q: `q${q}`, c });
+    }
+  });
+  const engine = new Engine(ws, { transport: 'http' });
+  const jobDone = (kind: string): Promise<JobDone> => new Promise((r) => engine.on('job.done', (d) => d.kind === kind && r(d)));
+  const imported = jobDone('import');
+  await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: corpus }] });
+  const i = await imported;
+  if (!i.ok) throw new Error(`import failed: ${i.error}`);
+  importTuning.oneTransaction = oneTransaction;
+  const run: ImportRun = { importSeconds: 0, sent: 0, acked: 0, errors: 0, lost: 0, latencies: [] };
+  const undone = jobDone('undo');
+  const t0 = performance.now();
+  await engine.invoke('import.undo', {});
+  const labeling = startLabeling(engine, ws, pairs, run);
+  const d = await undone;
+  run.importSeconds = (performance.now() - t0) / 1000;
+  await labeling.stop();
+  importTuning.oneTransaction = false;
+  if (!d.ok) throw new Error(`undo failed: ${d.error}`);
+  const n = ws.questionCount();
+  if (n !== 0) throw new Error(`expected no questions after the undo, found ${n}`);
+  engine.close();
+  for (const s of ['', '-wal', '-shm']) rmSync(path.join(dir, `${name}.qpairs${s}`), { force: true });
+  return run;
+}
+
 /** One import of the corpus through the engine, with or without an annotator labeling meanwhile. */
 async function importRun(dir: string, corpus: string, name: string, oneTransaction: boolean, labeling: boolean): Promise<ImportRun> {
   importTuning.oneTransaction = oneTransaction;
@@ -413,6 +499,26 @@ async function importBench(): Promise<void> {
     }
     t = alone[1]!.importSeconds / alone[0]!.importSeconds;
     console.log(`chunked import alone takes ${t.toFixed(2)}× the one-transaction import (chunk commits, undo journal, segmented BM25 indexing)`);
+    if (skipUndo) return;
+    // Then "label ack during the undo": the same corpus imported, then undone (import.undo) while labeling.
+    const undos: ImportRun[] = [];
+    for (const m of modes) undos.push(await undoRun(dir, corpus, `undo-${m.one}`, m.one));
+    console.log(`\nlabel ack while undoing that import (import.undo through the engine; an annotator sends label.set every ${LABEL_EVERY_MS} ms)`);
+    const undoRows: string[][] = [
+      ['', ...modes.map((m) => m.name)],
+      ['label ack p50, ms', ...undos.map((r) => pct(r.latencies, 0.5))],
+      ['label ack p99, ms', ...undos.map((r) => pct(r.latencies, 0.99))],
+      ['label ack max, ms', ...undos.map((r) => pct(r.latencies, 1))],
+      ['labels sent / acked', ...undos.map((r) => `${r.sent} / ${r.acked}`)],
+      ['errors (refused)', ...undos.map((r) => String(r.errors))],
+      ['acknowledged labels lost', ...undos.map((r) => String(r.lost))],
+      ['undo duration while labeling, s', ...undos.map((r) => r.importSeconds.toFixed(2))],
+    ];
+    const uw = undoRows[0]!.map((_, c) => Math.max(...undoRows.map((r) => r[c]!.length)));
+    for (const [i, r] of undoRows.entries()) {
+      console.log(`| ${r.map((x, c) => (c === 0 ? x.padEnd(uw[c]!) : x.padStart(uw[c]!))).join(' | ')} |`);
+      if (i === 0) console.log(`|${uw.map((x) => '-'.repeat(x + 2)).join('|')}|`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ContractError, isCommandName, parseArgs } from '../shared/contract';
+import { shellCommandArgs } from '../shared/shell-contract';
 import { EventHub } from './engine/events';
 import { QPairsError } from './errors';
 
@@ -48,6 +49,13 @@ vi.mock('electron', () => {
 
 const { registerIpc, INVOKE_CHANNEL, EVENT_CHANNEL } = await import('./ipc');
 const win = await import('./window');
+const { shellHandlers } = await import('./shell-commands');
+const { DesktopWorkspace } = await import('./desktop-workspace');
+
+/** The shell commands of an app with no workspace open yet (the dialogs need none). */
+const shell = () => shellHandlers(new DesktopWorkspace({ configDir: path.join(import.meta.dirname, 'no-such-config'), version: '0' }), path.join(import.meta.dirname, 'no-such-config'));
+/** An engine that stays the open one. */
+const fixed = (engine: FakeEngine) => ({ engine: engine as never, onOpened: () => () => {} });
 
 class FakeEngine {
   readonly hub = new EventHub();
@@ -70,7 +78,7 @@ describe('ipc.ts', () => {
 
   it('answers commands as {ok, result} and engine errors as {ok: false, error: WireError}', async () => {
     const engine = new FakeEngine();
-    const off = registerIpc(engine as never, win.isAppUrl);
+    const off = registerIpc(fixed(engine), win.isAppUrl, shell());
     const handle = h.handlers.get(INVOKE_CHANNEL)!;
     await expect(handle(event(appUrl), 'app.info', {})).resolves.toEqual({ ok: true, result: { command: 'app.info' } });
     await expect(handle(event(appUrl), 'pool.create', { name: '' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
@@ -80,15 +88,26 @@ describe('ipc.ts', () => {
     expect(h.handlers.has(INVOKE_CHANNEL)).toBe(false);
   });
 
+  it('shell commands are their own names (no engine command is shadowed) and are validated against shell-contract.ts', async () => {
+    for (const c of Object.keys(shellCommandArgs)) expect(isCommandName(c), c).toBe(false);
+    registerIpc(fixed(new FakeEngine()), win.isAppUrl, shell());
+    const handle = h.handlers.get(INVOKE_CHANNEL)!;
+    await expect(handle(event(appUrl), 'shell.openWorkspace', { path: '' })).resolves.toEqual({
+      ok: false,
+      error: { code: 'invalid-argument', message: 'invalid arguments for shell.openWorkspace: path: Too small: expected string to have >=1 characters' },
+    });
+    await expect(handle(event(appUrl), 'shell.recentWorkspaces', {})).resolves.toEqual({ ok: true, result: { workspaces: [] } });
+  });
+
   it('refuses IPC from any page but the app', async () => {
-    registerIpc(new FakeEngine() as never, win.isAppUrl);
+    registerIpc(fixed(new FakeEngine()), win.isAppUrl, shell());
     const handle = h.handlers.get(INVOKE_CHANNEL)!;
     await expect(handle(event('https://evil.example/'), 'app.info', {})).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await expect(handle(event('file:///tmp/other.html'), 'app.info', {})).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
   it('answers dialog.openFiles with the chosen paths', async () => {
-    registerIpc(new FakeEngine() as never, win.isAppUrl);
+    registerIpc(fixed(new FakeEngine()), win.isAppUrl, shell());
     const handle = h.handlers.get(INVOKE_CHANNEL)!;
     await expect(handle(event(appUrl), 'dialog.openFiles', {})).resolves.toEqual({ ok: true, result: { paths: ['/data/dev.xml'] } });
     h.dialogResult = { canceled: true, filePaths: [] };
@@ -97,7 +116,7 @@ describe('ipc.ts', () => {
   });
 
   it("words a dialog command's invalid arguments as the engine does (one line naming each field), not as zod's JSON", async () => {
-    registerIpc(new FakeEngine() as never, win.isAppUrl);
+    registerIpc(fixed(new FakeEngine()), win.isAppUrl, shell());
     const handle = h.handlers.get(INVOKE_CHANNEL)!;
     await expect(handle(event(appUrl), 'dialog.openFiles', { title: 5 })).resolves.toEqual({
       ok: false,
@@ -111,7 +130,7 @@ describe('ipc.ts', () => {
 
   it('forwards every engine event to the windows', () => {
     const engine = new FakeEngine();
-    registerIpc(engine as never, win.isAppUrl);
+    registerIpc(fixed(engine), win.isAppUrl, shell());
     win.createMainWindow('QPairs — t');
     engine.hub.emit('workspace.changed', { what: 'pool' });
     expect(h.windows[0]!.sent).toEqual([[EVENT_CHANNEL, 'workspace.changed', { what: 'pool' }]]);

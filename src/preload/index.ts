@@ -9,14 +9,14 @@
  * `electron`, as a sandboxed preload must (src/preload/preload.test.ts checks the bundle).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { EVENT_CHANNEL, EVENT_NAMES, INVOKE_CHANNEL } from '../shared/ipc-channels';
+import { EVENT_CHANNEL, EVENT_NAMES, INVOKE_CHANNEL, SHELL_EVENT_NAMES } from '../shared/ipc-channels';
 
-const EVENTS: ReadonlySet<string> = new Set<string>(EVENT_NAMES);
+const EVENTS: ReadonlySet<string> = new Set<string>([...EVENT_NAMES, ...SHELL_EVENT_NAMES]);
 
 contextBridge.exposeInMainWorld('qpairs', {
   /** Resolves to `{ok: true, result}` or `{ok: false, error: WireError}`; never rejects for engine errors. */
   invoke: (command: string, args: unknown): Promise<unknown> => ipcRenderer.invoke(INVOKE_CHANNEL, String(command), args ?? {}),
-  /** Subscribes to one engine event (one of EVENT_NAMES, else it throws); returns the unsubscribe function. */
+  /** Subscribes to one engine event (one of EVENT_NAMES) or shell event (SHELL_EVENT_NAMES), else it throws; returns the unsubscribe function. */
   on: (event: string, listener: (payload: unknown) => void): (() => void) => {
     if (!EVENTS.has(event)) throw new Error(`unknown event ${String(event)}`);
     if (typeof listener !== 'function') throw new Error('listener must be a function');

@@ -9,6 +9,7 @@ import { errorMessage } from './lib/format';
 import { poolToJudge, poolWithWork } from './lib/next-work';
 import { isTab, resolveTab, ROLE_HELP, TABS, tabForShortcut, type Tab } from './lib/roles';
 import { roleAllows } from '../shared/roles';
+import { SHELL_COMMAND_ROLE } from '../shared/shell-contract';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
 import { PoolsScreen } from './screens/PoolsScreen';
 import { AnnotateScreen } from './annotate/AnnotateScreen';
@@ -20,6 +21,8 @@ import { ModelsScreen } from './screens/ModelsScreen';
 import { BrowseScreen } from './screens/BrowseScreen';
 import { ShortcutOverlay } from './components/ShortcutOverlay';
 import { OpenNotices } from './components/OpenNotices';
+import { WorkspaceMenu } from './components/WorkspaceMenu';
+import { SecondLaunchNotice } from './components/SecondLaunchNotice';
 import { ScreenBoundary } from './components/ScreenBoundary';
 import { ConnectionChip } from './components/ConnectionChip';
 import { useTheme } from './lib/theme';
@@ -281,6 +284,8 @@ export function App(): ReactNode {
         <span className="muted small workspace-name" title={`workspace ${info.workspaceName}`} data-testid="workspace-name">
           {info.workspaceName}
         </span>
+        {/* Desktop only: serve mode never offers it (a remote client never names a path on the server's machine). */}
+        {client.transport === 'electron' && roleAllows(role, SHELL_COMMAND_ROLE) && <WorkspaceMenu workspaceName={info.workspaceName} />}
         {info.readonly && (
           <span className="readonly-chip" data-testid="header-readonly" title="The workspace was opened read-only: labels, imports and other changes are refused.">
             read-only
@@ -334,6 +339,7 @@ export function App(): ReactNode {
         </button>
       </header>
       {keysOpen && <ShortcutOverlay tab={tab} pool={pools?.find((p) => p.name === pool) ?? null} role={role} onClose={() => setKeysOpen(false)} />}
+      {client.transport === 'electron' && <SecondLaunchNotice />}
       <OpenNotices notices={info.notices} />
       <main className="screen">
         <div className="tab-panel" role="tabpanel" id="screen-panel" aria-labelledby={`tab-${tab}`}>

@@ -94,7 +94,8 @@ export const commandArgs = {
   /** The last finished import, if it can still be undone (what it was, when it started). */
   'import.undoable': z.object({}),
   /**
-   * Undoes the last finished import, as a job (kind `undo`): all or nothing, a cancel leaves the import whole.
+   * Undoes the last finished import, as a job (kind `undo`), in chunks with labels acknowledged between them: a cancel stops it
+   * partway (the import partly undone, `import.undoable` says so), and the next `import.undo` carries on where it stopped.
    * `started`: the start `import.undoable` gave; refused when the last import is another one by then.
    */
   'import.undo': z.object({ started: z.string().min(1).max(100).optional() }),
@@ -560,6 +561,8 @@ export interface UndoableImport {
   what: string;
   /** When it started (ISO 8601). */
   started: string;
+  /** Its undo stopped partway (cancelled): the import is partly undone, and `import.undo` finishes it. */
+  partlyUndone?: boolean;
 }
 
 /**

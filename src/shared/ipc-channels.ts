@@ -18,5 +18,11 @@ export const EVENT_CHANNEL = 'qpairs:event';
 /** Every engine → renderer event (the keys of contract.ts's EventPayloads, in one order). */
 export const EVENT_NAMES = ['job.progress', 'job.done', 'label.changed', 'train.progress', 'workspace.changed'] as const;
 
+/**
+ * Events of the desktop shell itself, not the engine's (shell-contract.ts ShellEventPayloads), sent on
+ * the same channel; the preload allows these too.
+ */
+export const SHELL_EVENT_NAMES = ['shell.secondLaunch'] as const;
+
 /** One of EVENT_NAMES. */
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

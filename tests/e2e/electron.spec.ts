@@ -27,6 +27,9 @@ test('the desktop shell opens a workspace with a locked-down window', async () =
     executablePath: bin!,
     args: [root, path.join(dir, 'desktop.qpairs'), ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
     cwd: root,
+    // A config folder of its own: not the user's recent workspaces, and (with it) a single-instance lock
+    // of its own, so a QPairs the user has open does not make this launch quit as a second instance.
+    env: { ...process.env, QPAIRS_CONFIG_DIR: path.join(dir, 'config') } as Record<string, string>,
   });
   try {
     const win = await app.firstWindow();

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataset } from '../../../tests/datasets';
 import { runCli } from './test-cli';
@@ -116,6 +117,63 @@ describe('Ctrl-C', () => {
       const stats = await runCli('stats', w, '--json');
       expect({ questions: JSON.parse(stats.out).questions, err: stats.err }).toEqual({ questions: 0, err: '' });
     }
+  });
+
+  /** `qpairs import undo w` of 150,000 imported questions, sent `sig` once a chunk of the undo has committed (the marker says how far it got). */
+  async function undoSignalledAfterAChunk(sig: NodeJS.Signals): Promise<{ code: number | null; signal: string | null; err: string }> {
+    const file = path.join(dir, 'q.jsonl');
+    writeFileSync(file, Array.from({ length: 150_000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i % 977} words`, body: `body ${i % 613} text ${i}` })).join('\n') + '\n');
+    // Large enough for the CLI's undo to take several chunks of LONE_CHUNK_MS (500 ms).
+    expect((await runCli('import', w, '--format', 'questions-jsonl', file)).code).toBe(0);
+    const child = spawn(process.execPath, [qpairs, 'import', 'undo', w], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const progress = (): number | null => {
+      const db = new Database(w, { readonly: true, fileMustExist: true });
+      try {
+        const v = db.prepare(`SELECT marker FROM import_undo_progress WHERE id = 1`).pluck().get() as string | undefined;
+        return v === undefined ? null : (JSON.parse(v) as { report: { undone: number } }).report.undone;
+      } catch {
+        return null; // (busy: try again)
+      } finally {
+        db.close();
+      }
+    };
+    const t0 = Date.now();
+    while (!((progress() ?? 0) > 0)) {
+      if (child.exitCode !== null) throw new Error(`the undo ended before a chunk was seen committed: ${child.exitCode} ${err}`);
+      if (Date.now() - t0 > 30_000) throw new Error('no chunk of the undo committed in 30 s');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    child.kill(sig);
+    const [code, signal] = await exited;
+    return { code, signal, err };
+  }
+
+  it('import undo killed (SIGKILL) between its chunks: the next command finishes the undo and says so; import undo then reports it', async () => {
+    expect((await undoSignalledAfterAChunk('SIGKILL')).signal).toBe('SIGKILL');
+    // Run again, import undo: its open finishes the undo (a note on stderr), and it reports that undo.
+    const undo = await runCli('import', 'undo', w);
+    expect(undo.code, undo.err).toBe(0);
+    expect(undo.err).toMatch(/^note: finished undoing the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\): undid the .*: took out 150,000 questions/m);
+    expect(undo.out).toMatch(/^undid the questions-jsonl import of q\.jsonl started \S+: took out 150,000 questions/);
+    const stats = await runCli('stats', w, '--json');
+    expect({ questions: JSON.parse(stats.out).questions, err: stats.err }).toEqual({ questions: 0, err: '' });
+    expect(besides()).toEqual(['w.qpairs']);
+  });
+
+  it('import undo cancelled (Ctrl-C) between its chunks says how far it got (not "nothing was changed"); the next command finishes it', async () => {
+    const r = await undoSignalledAfterAChunk('SIGINT');
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
+    expect(r.err).toMatch(
+      /^qpairs import undo: cancelled: the undo stopped partway \([\d,]+ of [\d,]+ rows and journal entries done\): the import is partly undone until the undo is run again, which carries on where it stopped; the next command that opens the workspace for writing finishes it\n$/m,
+    );
+    expect(besides()).toEqual(['w.qpairs']);
+    const stats = await runCli('stats', w, '--json');
+    expect(stats.err).toMatch(/^note: finished undoing the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\)/);
+    expect(JSON.parse(stats.out).questions).toBe(0);
   });
 
   it('cancels train from its start: no model stored, no lock left', async () => {

@@ -1,6 +1,6 @@
 /**
  * `import.undoable` and `import.undo` through the engine: the owner undoes the last finished import
- * as a job (kind `undo`) with progress; a cancel rolls the undo back and leaves the import whole;
+ * as a job (kind `undo`) with progress, in chunks; a cancel stops it partway, the next undo finishing it;
  * afterwards the BM25 index answers without the import's questions, every client is told
  * (`workspace.changed`), the audit records the undo, and the same import cannot be undone twice.
  */
@@ -151,12 +151,12 @@ describe('undo the last import through the engine', () => {
     expect(engine.ws.currentLabels('P', 'alice').map((l) => l.candidateId).sort()).toEqual(['s4', 's5', 's6', 's7']);
   });
 
-  it('a cancelled undo leaves the import whole and still undoable', async () => {
+  it('a cancelled undo stops between chunks: the import is partly undone, an import is refused saying so, and the next undo finishes it', async () => {
     await importWrong();
     const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
     const cancelled = new Promise<void>((resolve) => {
       const off = engine.on('job.progress', (p) => {
-        if (p.jobId === jobId && p.done < p.total) {
+        if (p.jobId === jobId && p.done > 0 && p.done < p.total) {
           off();
           void engine.invoke('job.cancel', { jobId }).then(() => resolve());
         }
@@ -165,7 +165,17 @@ describe('undo the last import through the engine', () => {
     const done: JobDone = await jobDone(engine, jobId);
     await cancelled;
     expect(done).toMatchObject({ ok: false, cancelled: true });
-    expect(engine.ws.questionCount()).toBe(20_030);
-    expect(await engine.invoke('import.undoable', {})).toMatchObject({ what: 'questions-jsonl import of wrong.jsonl' });
+    expect(await engine.invoke('import.undoable', {})).toEqual({ what: 'questions-jsonl import of wrong.jsonl', started: expect.any(String), partlyUndone: true });
+    const other = path.join(dir, 'other.jsonl');
+    writeFileSync(other, JSON.stringify({ id: 'o1', title: 'other', body: 'other' }) + '\n');
+    const { jobId: importId } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: other }] })) as { jobId: string };
+    const refused = await jobDone(engine, importId);
+    expect(refused.error).toMatch(/the undo of the questions-jsonl import of wrong\.jsonl started \S+ stopped partway and that import is partly undone: undo the last import again to finish it, then import/);
+    const { jobId: again } = (await engine.invoke('import.undo', {})) as { jobId: string };
+    const finished = await jobDone(engine, again);
+    expect(finished.ok).toBe(true);
+    expect((finished.report as ImportUndoReport).rowsChanged).toEqual({ questions: -20_000 });
+    expect(engine.ws.questionCount()).toBe(30);
+    expect(await engine.invoke('import.undoable', {})).toBeNull();
   });
 });

@@ -10,6 +10,13 @@ export interface JobContext {
   progress(done: number, total: number, message?: string, phase?: JobProgress['phase']): void;
 }
 
+/** A running job as its events name it: its kind, the pool it works on, what an import imports. */
+export interface RunningJob {
+  kind: JobKind;
+  pool?: string;
+  import?: ImportSubject;
+}
+
 /** How a job starts (JobRunner.start). */
 export interface JobStartOptions {
   system?: boolean;
@@ -29,6 +36,8 @@ export class JobRunner {
   private readonly running = new Set<Promise<void>>();
   /** What each running import job imports (its events carry it). */
   private readonly imports = new Map<string, ImportSubject>();
+  /** Each running job's kind and what it works on (runningJobs). */
+  private readonly jobsAbout = new Map<string, RunningJob>();
 
   /** `currentStarter` names whoever is calling the engine when a job starts. */
   constructor(
@@ -51,6 +60,7 @@ export class JobRunner {
     const jobId = randomUUID();
     const about = { ...(opts.pool === undefined ? {} : { pool: opts.pool }), ...(opts.import === undefined ? {} : { import: opts.import }) };
     if (opts.import) this.imports.set(jobId, opts.import);
+    this.jobsAbout.set(jobId, { kind, ...about });
     const ac = new AbortController();
     this.controllers.set(jobId, ac);
     const starter = opts.system ? undefined : this.currentStarter();
@@ -77,6 +87,7 @@ export class JobRunner {
       } finally {
         this.controllers.delete(jobId);
         this.starters.delete(jobId);
+        this.jobsAbout.delete(jobId);
       }
     };
     // Let the caller receive the job id before the first event.
@@ -88,6 +99,11 @@ export class JobRunner {
   /** Whether the job still runs (false once its `job.done` has been sent, and for ids this engine never gave). */
   isRunning(jobId: string): boolean {
     return this.controllers.has(jobId);
+  }
+
+  /** The jobs still running (those asked for and not yet done, in the order they were asked for). */
+  runningJobs(): RunningJob[] {
+    return [...this.jobsAbout.values()];
   }
 
   /** What the import jobs still running import (those asked for and not yet done, in the order they were asked for). */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastWorkspace, rememberWorkspace, startupWorkspace } from './recent-workspace';
+import { lastWorkspace, RECENT_MAX, recentWorkspaces, rememberWorkspace, startupWorkspace } from './recent-workspace';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -22,7 +22,7 @@ describe('the workspace opened at start-up', () => {
     const mine = path.join(tmp(), 'mine.qpairs');
     writeFileSync(mine, '');
     rememberWorkspace(config, mine);
-    expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: mine });
+    expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: mine, recent: [mine] });
     expect(startupWorkspace(null, config, demo)).toEqual({ workspace: mine, reason: 'last' });
     expect(startupWorkspace('other.qpairs', config, demo)).toEqual({ workspace: path.resolve('other.qpairs'), reason: 'given' });
   });
@@ -57,5 +57,29 @@ describe('the workspace opened at start-up', () => {
     const file = path.join(tmp(), 'a-file');
     writeFileSync(file, '');
     expect(() => rememberWorkspace(path.join(file, 'sub'), '/x.qpairs')).not.toThrow();
+  });
+});
+
+describe('the recent workspaces', () => {
+  it('newest first, each once, at most RECENT_MAX; moved ones are still listed (the app says they are gone)', () => {
+    const config = path.join(tmp(), 'config');
+    expect(recentWorkspaces(config)).toEqual([]);
+    const d = tmp();
+    const names = Array.from({ length: RECENT_MAX + 2 }, (_, i) => path.join(d, `w${i}.qpairs`));
+    for (const n of names) rememberWorkspace(config, n);
+    rememberWorkspace(config, names[3]!);
+    const list = recentWorkspaces(config);
+    expect(list).toHaveLength(RECENT_MAX);
+    expect(list[0]).toBe(names[3]);
+    expect(list.slice(1)).toEqual(names.filter((n) => n !== names[3]).reverse().slice(0, RECENT_MAX - 1));
+    expect(lastWorkspace(config)).toBeNull(); // none of them exists: listed, never reopened
+  });
+
+  it('a memory written before the list was kept gives its last workspace alone; junk entries are dropped', () => {
+    const config = tmp();
+    writeFileSync(path.join(config, 'recent.json'), JSON.stringify({ lastWorkspace: '/a/old.qpairs' }));
+    expect(recentWorkspaces(config)).toEqual(['/a/old.qpairs']);
+    writeFileSync(path.join(config, 'recent.json'), JSON.stringify({ lastWorkspace: '/a/x.qpairs', recent: ['relative.qpairs', 7, '/a/x.qpairs', '/b/y.qpairs'] }));
+    expect(recentWorkspaces(config)).toEqual(['/a/x.qpairs', '/b/y.qpairs']);
   });
 });

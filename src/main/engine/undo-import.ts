@@ -4,7 +4,7 @@ import { importRunningMessage, NOTHING_TO_UNDO, refuseAnotherImport, undoableImp
 import { Workspace } from '../workspace/workspace';
 import type { EngineCore as Engine } from './core';
 import { importWhat } from './import-subject';
-import { afterImportCommits, startLongWriteJob } from './work';
+import { afterImportCommits, importTuning, startLongWriteJob } from './work';
 
 /**
  * Starts undoing the last finished import (`import.undo`; with `started`, only if it is still the one
@@ -30,13 +30,24 @@ export function undoImportJob(engine: Engine, started?: string): string {
   // The import named now, also when the undo waits behind an import that is running: that one's
   // journal would replace this one's, and the undo must not take it for the one asked for.
   const named = last.started;
-  return startLongWriteJob(engine, 'undo', async (ctx): Promise<ImportUndoReport> => {
-    // Its own connection, as an import's: the app's connection reads the state before it meanwhile.
+  return startLongWriteJob(engine, 'undo', async (ctx, turns): Promise<ImportUndoReport> => {
+    // Its own connection, as an import's: the app's connection reads the committed chunks meanwhile.
     const undoWs = Workspace.open(engine.ws.path);
     let undone = false;
     try {
-      const r = await undoLastImport(undoWs, { signal: ctx.signal, started: named, onProgress: (d, t) => ctx.progress(d, t, 'undoing the import') });
-      undone = true;
+      // In chunks, giving the gate up between them (labels are acknowledged meanwhile); importTuning.oneTransaction
+      // (benchmarks: the former behaviour) undoes it in one chunk holding the gate.
+      const one = importTuning.oneTransaction;
+      const r = await undoLastImport(undoWs, {
+        signal: ctx.signal,
+        started: named,
+        turns: one ? undefined : turns,
+        chunkMs: one ? Number.POSITIVE_INFINITY : importTuning.chunkMs,
+        onProgress: (d, t) => {
+          undone = true; // (a chunk committed: also a cancelled undo changed the workspace)
+          ctx.progress(d, t, 'undoing the import');
+        },
+      });
       return { ...r, lines: undoSummary(r) };
     } finally {
       undoWs.close();

@@ -229,7 +229,7 @@ export function assignPool(ws: Workspace, pool: string, annotators: readonly str
 }
 
 /**
- * Records that `name` judges pool `poolId` from now on (migration 19): their labels in it given so
+ * Records that `name` judges pool `poolId` from now on (migration 20): their labels in it given so
  * far (up to their last label event there) were given before they judged it, so they are not
  * rulings (state.ts). Nothing when they have no label there; a later call moves the mark on.
  */

@@ -9,6 +9,7 @@ import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
 import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
+import { finishedUndoNote, partlyUndoneNote } from '../workspace/undo-last';
 import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
 import { hasLiveToken, hasLiveTokens, teamMembers } from '../team/tokens';
 import { checkNewPersonName } from '../gold/store';
@@ -108,6 +109,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     const upgraded = opened.ws.upgradeNote();
     if (upgraded) log(upgraded);
     if (opened.ws.recoveredWrite) log(recoveredNote(opened.ws.recoveredWrite));
+    if (opened.ws.finishedUndo) log(finishedUndoNote(opened.ws.finishedUndo));
+    if (opened.ws.undoPartway) log(partlyUndoneNote(opened.ws.undoPartway));
     if (opened.ws.unrecoveredWrite) log(unrecoveredNote(opened.ws.unrecoveredWrite));
     else lock ??= takeLock();
   } catch (e) {

@@ -646,14 +646,31 @@ CREATE TABLE live_uncovered (
 `;
 
 /**
- * Migration 19 — when each person became a judge of each pool. A judge's label is a ruling, but a
+ * The undo of the last import commits in chunks (undo-last.ts) and records how far it has got, so
+ * that a cancel, a crash or a kill leaves a workspace that says it is partly undone and can finish
+ * it (undo-progress.ts). An older QPairs would not know that state: it could run a new import over
+ * the partly undone one's journal and leave the workspace half undone with no word. A schema of its
+ * own makes those QPairs refuse such a file. A marker kept in `meta` by a build before this
+ * migration (never released) moves over.
+ */
+const UNDO_PROGRESS_V19 = `
+CREATE TABLE import_undo_progress (
+  id     INTEGER PRIMARY KEY CHECK (id = 1),
+  marker TEXT NOT NULL
+) STRICT;
+INSERT INTO import_undo_progress(id, marker) SELECT 1, CAST(value AS TEXT) FROM meta WHERE key = 'import_undo_running';
+DELETE FROM meta WHERE key = 'import_undo_running';
+`;
+
+/**
+ * Migration 20 — when each person became a judge of each pool. A judge's label is a ruling, but a
  * person's labels given before they judged the pool — votes as one of its annotators, then left out
  * of its assignment or made a judge — are not: without this a judge's earlier votes turned into
  * rulings on the disagreements they had voted on (state.ts). `after_seq`: the person's last label
  * event in the pool when they became its judge; their labels given here up to it are never
  * rulings (imported ones still are: imports bring back rulings already made).
  */
-const JUDGE_SINCE_V19 = `
+const JUDGE_SINCE_V20 = `
 CREATE TABLE pool_judge_since (
   pool_id      INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
   annotator_id INTEGER NOT NULL REFERENCES annotators(id),
@@ -686,7 +703,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'an annotator\'s own event numbers from an index; a count of the changes to run visibility', sql: ANNOTATOR_SEQ_V16 },
   { version: 17, name: 'the last finished import stays undoable through an import that fails or changes nothing', sql: IMPORT_KEPT_V17 },
   { version: 18, name: 'live retraining: the labels a retrain did not train on', sql: LIVE_UNCOVERED_V18 },
-  { version: 19, name: 'when each person became a judge of each pool: their earlier votes are not rulings', sql: JUDGE_SINCE_V19 },
+  { version: 19, name: 'an import\'s undo under way, recorded chunk by chunk', sql: UNDO_PROGRESS_V19 },
+  { version: 20, name: 'when each person became a judge of each pool: their earlier votes are not rulings', sql: JUDGE_SINCE_V20 },
 ];
 
 /**

@@ -172,7 +172,8 @@ describe('a run stored in chunks', () => {
       write: <T,>(f: () => T): Promise<T> => (++calls <= 3 ? Promise.resolve(f()) : new Promise<T>(() => {})),
     });
     void stalled;
-    await new Promise((r) => setTimeout(r, 20));
+    // Until the fourth write is asked for (the three before it done), however slow the machine.
+    while (calls <= 3) await new Promise((r) => setTimeout(r, 5));
     expect(leftovers(ws)).toEqual({ staged: 1, scores: 8 });
     // Its process (this one) still runs: a writable open leaves its rows alone.
     Workspace.open(ws.path).close();
@@ -253,7 +254,8 @@ describe('runs deleted in chunks', () => {
       chunk: 4,
       write: <T,>(f: () => T): Promise<T> => (++calls <= 3 ? Promise.resolve(f()) : new Promise<T>(() => {})),
     });
-    await new Promise((r) => setTimeout(r, 20));
+    // Until the fourth write is asked for (the three before it done), however slow the machine.
+    while (calls <= 3) await new Promise((r) => setTimeout(r, 5));
     expect(view(ws)).toEqual(after);
     expect(leftovers(ws)).toEqual({ staged: 1, scores: Q * C - 8 });
     // Its process (this one) still runs: a writable open leaves its rows alone.

@@ -51,6 +51,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { Db } from './db';
+import { liveUndoTokens, readUndoMarker, undoRunningMessage, undoStoppedMessage } from './undo-progress';
 import { clearBatch, createGuards, endJournal, newReplay, newReport, replayBatch, type UndoReport } from './undo-replay';
 import { createJournalTriggers, dropTriggers, IS_RANGE, journaledTables, WATERMARKED_TABLES, writeRangeEntries } from './undo-triggers';
 
@@ -263,8 +264,15 @@ function wholeJournal(db: Db, from: number): boolean {
   return !!first?.range && ranges === WATERMARKED_TABLES.length;
 }
 
+/** Refuses a long write while the last import is being undone, or its undo stands stopped partway (undo-last.ts): that undo is finished first. */
+function refuseWhileUndoing(db: Db): void {
+  const undoing = readUndoMarker(db);
+  if (undoing) throw new QPairsError(writerAlive(undoing, liveUndoTokens) ? undoRunningMessage(undoing) : undoStoppedMessage(undoing));
+}
+
 /** Clears the kept journal of the last finished import inside a transaction the caller holds (a long write without chunks): it can no longer be undone. */
 function forgetKeptImportNow(db: Db): void {
+  refuseWhileUndoing(db);
   if (readHeader(db)?.state === 'committed') db.exec(`DELETE FROM import_undo; DELETE FROM import_journal;`);
 }
 
@@ -305,6 +313,8 @@ class UndoableWrite implements ChunkPoint {
     liveTokens.add(this.token);
     await this.opts.turns?.acquire();
     let h = readHeader(db);
+    // An undo of the last import under way, or stopped partway: it is finished first (its journal must not go under this write's).
+    refuseWhileUndoing(db);
     if (h?.state === 'running') {
       if (headerAlive(h)) throw busyError(h);
       recoverInterruptedImport(db); // (Workspace.open does this too; here in case it was open already)

@@ -2,7 +2,8 @@
  * Undoing the last finished import (undo-last.ts): the journal of a finished import is kept until the
  * next import begins; the undo puts the workspace back as it was before the import, except rows that
  * later work refers to (kept, counted by table) and rows changed again since (skipped, never written
- * over). It is all or nothing: a cancel or a kill mid-undo leaves the import whole and undoable.
+ * over). It commits in chunks: a cancel leaves it partly undone, saying so, until the next undo carries on;
+ * a kill mid-undo is finished by the next writable open.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,8 @@ import { copyMidway, tablesChecksum, tempWorkspace } from '../import/test-helper
 import { useImportScratch } from '../engine/test-engine';
 import { importTuning, runImport } from '../engine/work';
 import { recoverInterruptedImport, runUndoable } from './undo-journal';
-import { NOTHING_TO_UNDO, undoableImport, undoLastImport, undoSummary } from './undo-last';
+import { finishedUndoNote, NOTHING_TO_UNDO, undoableImport, undoLastImport, undoSummary } from './undo-last';
+import { readUndoMarker } from './undo-progress';
 import { Workspace } from './workspace';
 
 const scratch = useImportScratch();
@@ -208,49 +210,150 @@ describe('undo the last import', () => {
     ws.close();
   });
 
-  it('a cancel mid-undo leaves the import whole and still undoable', async () => {
+  it('undoes in chunks, each its own transaction, giving the write gate up between them: a label given between two chunks is acknowledged then', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('chunked.jsonl', questionLines(20000, 'chunk'))]);
+    const other = Workspace.open(ws.path); // the app's connection, which writes labels
+    other.createPool({ name: 'p', depth: 2 });
+    other.addPoolQuery('p', 'base0', ['base1', 'base2']);
+    let held = false;
+    const labeled: Array<number | null> = [];
+    const turns = {
+      acquire: async () => {
+        held = true;
+      },
+      release: () => {
+        held = false;
+        // Between two chunks: another connection writes (it would wait for the whole undo in one transaction).
+        if (labeled.length < 3) labeled.push(other.addLabel({ pool: 'p', queryId: 'base0', candidateId: 'base1', annotator: 'bob', value: String(labeled.length % 2), origin: 'app' }));
+      },
+      contended: true,
+    };
+    const r = await undoLastImport(ws, { turns, chunkMs: 1, onProgress: () => expect(held).toBe(true) });
+    expect(labeled).toHaveLength(3); // three chunks at least, each committed before the next
+    expect(r.rowsChanged).toEqual({ questions: -20000 }); // the labels given meanwhile are not the undo's doing
+    expect(other.currentLabels('p').map((l) => l.seq)).toEqual([labeled[2]]);
+    other.db.exec(`DELETE FROM labels; DELETE FROM annotators WHERE name = 'bob'; DELETE FROM pools WHERE name = 'p'`);
+    expect(tablesChecksum(other, DATA)).toBe(before);
+    other.close();
+    ws.close();
+  });
+
+  it('a label given between two chunks on a pair the import made keeps the pair, its pool and its questions, as one given before the undo', async () => {
+    const ws = await withQuestions();
+    const labels = Array.from({ length: 300 }, (_, i) => JSON.stringify({ query_id: `new${i % 30}`, candidate_id: `base${i}`, annotator: 'ann', label: '1', query_title: `new query ${i % 30}`, query_body: 'its body' }));
+    await runImport(ws, 'labels-jsonl', [write('labels-mid.jsonl', labels)], { pool: 'lp', scheme: 'binary' });
+    const other = Workspace.open(ws.path);
+    let given: { q: string; c: string; seq: number | null } | null = null;
+    const turns = {
+      acquire: async () => {},
+      release: () => {
+        if (given) return;
+        // A pair of the import's pool that the undo has not taken out yet.
+        const pair = other.db.prepare(`SELECT query_id AS q, candidate_id AS c FROM pool_candidates ORDER BY query_id, candidate_id LIMIT 1`).get() as { q: string; c: string } | undefined;
+        if (!pair) return;
+        given = { ...pair, seq: other.addLabel({ pool: 'lp', queryId: pair.q, candidateId: pair.c, annotator: 'bob', value: '0', origin: 'app' }) };
+      },
+      contended: true,
+    };
+    const r = await undoLastImport(ws, { turns, chunkMs: 1 });
+    expect(given).not.toBeNull();
+    const g = given!;
+    expect(ws.currentLabels('lp')).toEqual([expect.objectContaining({ annotator: 'bob', queryId: g.q, candidateId: g.c, value: '0', seq: g.seq })]);
+    expect(ws.poolQueries('lp')).toEqual([{ queryId: g.q, candidates: [g.c] }]);
+    expect(ws.getQuestion(g.q)).not.toBeNull();
+    expect(r.keptBy).toMatchObject({ questions: 1, pools: 1 });
+    expect(r.rowsChanged.labels).toBe(-300); // the import's label events; bob's is not counted
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    other.close();
+    ws.close();
+  });
+
+  it('a cancel stops between chunks: the workspace says the import is partly undone, an import is refused until it is finished, and the next undo carries on to the same end', async () => {
     const ws = await withQuestions();
     const before = tablesChecksum(ws, DATA);
     await runImport(ws, 'questions-jsonl', [write('big.jsonl', questionLines(20000, 'big'))]);
-    const after = tablesChecksum(ws);
     const ac = new AbortController();
-    let steps = 0;
     const err = await undoLastImport(ws, {
       signal: ac.signal,
+      chunkMs: 1,
       onProgress: (done, total) => {
-        steps++;
-        if (done < total) ac.abort();
+        // Once some of the import's questions are out (the index's documents go first), and before the end.
+        if (done < total && ws.questionCount() < 20200) ac.abort();
       },
     }).catch((e: unknown) => e);
-    expect(steps).toBeGreaterThan(0); // it had started
     expect(err).toBeInstanceOf(CancelledError);
-    expect(tablesChecksum(ws)).toBe(after); // journal included: the import whole, its journal kept
-    expect(undoableImport(ws.db)).not.toBeNull();
-    await undoLastImport(ws);
+    expect((err as Error).message).toMatch(/the undo stopped partway \([\d,]+ of [\d,]+ rows and journal entries done\): the import is partly undone until the undo is run again/);
+    const left = ws.questionCount();
+    expect(left).toBeGreaterThan(200);
+    expect(left).toBeLessThan(20200); // partly undone
+    expect(readUndoMarker(ws.db)).toMatchObject({ what: 'questions-jsonl import of big.jsonl' });
+    expect(undoableImport(ws.db)).toMatchObject({ what: 'questions-jsonl import of big.jsonl' });
+    // An import now would run over a half-undone journal: refused, saying why.
+    await expect(runImport(ws, 'questions-jsonl', [write('after.jsonl', questionLines(3, 'after'))])).rejects.toThrow(
+      /the undo of the questions-jsonl import of big\.jsonl started \S+ stopped partway and that import is partly undone: undo the last import again to finish it, then import/,
+    );
+    const r = await undoLastImport(ws);
+    expect(r.rowsChanged).toEqual({ questions: -20000 }); // the whole undo's, both runs
+    expect(readUndoMarker(ws.db)).toBeNull();
+    expect(tablesChecksum(ws, DATA)).toBe(before);
+    expect(undoableImport(ws.db)).toBeNull();
+    ws.close();
+  });
+
+  it('a chunk that fails rolls back alone: the error says the import is partly undone, and the next undo carries on to the same end', async () => {
+    const ws = await withQuestions();
+    const before = tablesChecksum(ws, DATA);
+    await runImport(ws, 'questions-jsonl', [write('failing.jsonl', questionLines(20000, 'fail'))]);
+    let chunks = 0;
+    const turns = {
+      acquire: async () => {},
+      // After the first chunk: the next one fails as it records its progress (a disk error, say).
+      release: () => {
+        if (++chunks === 1) ws.db.exec(`CREATE TEMP TRIGGER qa_fail BEFORE UPDATE ON main.import_undo_progress BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
+      },
+      contended: false,
+    };
+    const err = (await undoLastImport(ws, { turns, chunkMs: 1 }).catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/^disk trouble \(the undo stopped partway \([\d,]+ of [\d,]+ rows and journal entries done\): the import is partly undone until the undo is run again, which carries on where it stopped\)$/);
+    ws.db.exec(`DROP TRIGGER temp.qa_fail`);
+    expect(undoableImport(ws.db)).toMatchObject({ what: 'questions-jsonl import of failing.jsonl', partlyUndone: true });
+    const r = await undoLastImport(ws);
+    expect(r.rowsChanged).toEqual({ questions: -20000 });
     expect(tablesChecksum(ws, DATA)).toBe(before);
     ws.close();
   });
 
-  it('a process killed mid-undo: the next open finds the import whole, its journal kept (never replayed on its own), and the undo runs then', async () => {
+  it('a process killed mid-undo: the next writable open finishes the undo and says so', async () => {
     const ws = await withQuestions();
     const before = tablesChecksum(ws, DATA);
     await runImport(ws, 'questions-jsonl', [write('killed.jsonl', questionLines(20000, 'kill'))]);
-    const after = tablesChecksum(ws);
     const crashed = path.join(scratch.dir, 'undo-crashed.qpairs');
-    // While the undo's transaction runs.
-    const kill = copyMidway(ws, crashed, (done, total) => done < total, { abort: true }); // "kill"
-    await undoLastImport(ws, kill).catch(() => undefined);
+    // Between two chunks (the copy is what a kill leaves: the chunks committed so far).
+    const kill = copyMidway(ws, crashed, (done, total) => done > 0 && done < total, { abort: true });
+    await undoLastImport(ws, { ...kill, chunkMs: 1 }).catch(() => undefined);
     expect(kill.copied()).toBe(true);
     const raw = new Database(crashed);
-    raw.prepare(`UPDATE import_journal SET pid = ?`).run(gonePid()); // its process is gone
+    const marker = JSON.parse(raw.prepare(`SELECT marker FROM import_undo_progress WHERE id = 1`).pluck().get() as string) as { pid: number };
+    raw.prepare(`UPDATE import_undo_progress SET marker = json_set(marker, '$.pid', ?) WHERE id = 1`).run(gonePid()); // its process is gone
     raw.close();
+    expect(marker.pid).toBe(process.pid);
+    // A read-only open cannot finish it: it says the import is partly undone.
+    const reader = Workspace.open(crashed, { readonly: true });
+    expect(reader.openNotices()).toContainEqual({
+      kind: 'import-left',
+      message: expect.stringMatching(/^The questions-jsonl import of killed\.jsonl started \S+ is partly undone: its undo stopped partway, and undoing the last import again finishes it \([\d,]+ of [\d,]+ rows and journal entries done\); what is read here includes what is left of it\.$/),
+    });
+    reader.close();
     const reopened = Workspace.open(crashed);
-    expect(reopened.recoveredWrite).toBeNull();
-    expect(tablesChecksum(reopened, ['import_journal'])).toBe(tablesChecksum(ws, ['import_journal']));
-    expect(tablesChecksum(ws)).toBe(after);
-    expect(undoableImport(reopened.db)).toMatchObject({ what: 'questions-jsonl import of killed.jsonl' });
-    await undoLastImport(reopened);
+    expect(reopened.finishedUndo).toMatchObject({ what: 'questions-jsonl import of killed.jsonl', rowsChanged: { questions: -20000 } });
+    expect(finishedUndoNote(reopened.finishedUndo!)).toMatch(
+      /^note: finished undoing the questions-jsonl import of killed\.jsonl started \S+, whose undo was interrupted \(its process is gone\): undid the .*took out 20,000 questions/,
+    );
+    expect(reopened.openNotices()).toContainEqual({ kind: 'import-undone', message: expect.stringMatching(/^Finished undoing the questions-jsonl import of killed\.jsonl/) });
     expect(tablesChecksum(reopened, DATA)).toBe(before);
+    expect(undoableImport(reopened.db)).toBeNull();
     reopened.close();
     ws.close();
   });

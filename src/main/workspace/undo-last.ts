@@ -2,10 +2,15 @@
  * Undoing the last finished import from its kept journal (undo-journal.ts keeps it until another
  * long write finishes having changed something): `qpairs import undo` and the engine's `import.undo`.
  *
- * All or nothing: the whole undo is ONE transaction (the journal's replay in steps, the event loop
- * let run between them for progress and a cancel). A cancel, an error or a killed process leaves
- * the import whole and its journal kept, so the undo can be run again; other writers wait for it
- * (a 150,000-question import's undo: see README). The replay checks what happened since:
+ * In chunks, each its own transaction (about 50 ms of work with the engine's write gate, given up
+ * between them so that labels are acknowledged meanwhile; LONE_CHUNK_MS from the CLI). Its first
+ * short transaction writes a marker (undo-progress.ts) that every chunk brings up to date and the
+ * last one removes with the journal, so the workspace always says when it is half undone: a cancel
+ * stops between chunks and the next undo carries on where it stopped (an import is refused until
+ * then); after a crash or kill the next writable open finishes it (finishInterruptedUndo). The
+ * replay checks what happened since, chunk by chunk (a label given between two chunks on a pair not
+ * yet undone keeps that pair as one given before the undo does; pools, and so pairs, are not made
+ * while it runs: pool creation waits for long writes):
  * - an inserted row that rows written since refer to (a label on a pair the import made) is kept,
  *   and so are what it refers to (the pair's questions, its pool): counted by table (`keptBy`);
  * - an update is written back only when the row is still as the import left it, a deleted row put
@@ -14,25 +19,33 @@
  * The import's audit row goes with it and the undo is recorded in the imports audit (format
  * `undo`); the journal is gone with the commit, so the same import cannot be undone twice.
  */
-import { CancelledError, QPairsError, throwIfAborted, yieldThenThrowIfAborted } from '../errors';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { CancelledError, QPairsError, yieldThenThrowIfAborted } from '../errors';
 import { counted } from '../../shared/plural';
 import type { Db } from './db';
-import { keptImport, undoableActive, type JournaledWorkspace } from './undo-journal';
+import { keptImport, LONE_CHUNK_MS, noteIn, undoableActive, writerAlive, type JournaledWorkspace, type NoteForm, type WriteTurns } from './undo-journal';
 import { tableRows } from './undo-nouns';
-import { createGuards, newReplay, newReport, replayStep, type UndoReport } from './undo-replay';
+import { clearUndoMarker, liveUndoTokens, readUndoMarker, undoRunningMessage, writeUndoMarker, type UndoMarker } from './undo-progress';
+import { createGuards, newReplay, newReport, replayStep, type ReplayState, type UndoReport } from './undo-replay';
 import { dropTriggers, IS_RANGE, q, RANGE_KEY } from './undo-triggers';
 
-/** The import an undo would undo: what it was and when it started. */
+/** The import an undo would undo: what it was and when it started; `partlyUndone` when its undo stopped partway. */
 export interface UndoableImport {
   what: string;
   started: string;
+  partlyUndone?: boolean;
 }
 
 /** The tables whose rows an undo's report counts, said in their nouns (undo-nouns.ts; the journal's entries say little: 7 for 2 questions). */
 const COUNTED: readonly string[] = ['questions', 'answers', 'pools', 'pool_queries', 'labels', 'runs', 'models', 'annotators'];
+/** Of COUNTED, the bulk tables, which only long writes change (counted before and after the whole undo)… */
+const BULK: readonly string[] = ['questions', 'answers'];
+/** …and the others, which labels and other short writes change between the undo's chunks (counted in each chunk's transaction). */
+const SMALL: readonly string[] = COUNTED.filter((t) => !BULK.includes(t));
 
-function rowCounts(db: Db): number[] {
-  return COUNTED.map((t) => db.prepare(`SELECT count(*) FROM main.${q(t)}`).pluck().get() as number);
+function smallCounts(db: Db): number[] {
+  return SMALL.map((t) => db.prepare(`SELECT count(*) FROM main.${q(t)}`).pluck().get() as number);
 }
 
 export interface ImportUndone extends UndoReport, UndoableImport {
@@ -46,13 +59,12 @@ export interface ImportUndone extends UndoReport, UndoableImport {
   indexDropped: boolean;
 }
 
-/** Journal work per step of the transaction before the event loop runs again (ms). */
-const STEP_MS = 50;
-
 /** The last finished import, if it can still be undone. */
 export function undoableImport(db: Db): UndoableImport | null {
   const h = keptImport(db);
-  return h ? { what: h.what, started: h.started } : null;
+  if (!h) return null;
+  const partly = readUndoMarker(db)?.started === h.started;
+  return { what: h.what, started: h.started, ...(partly ? { partlyUndone: true } : {}) };
 }
 
 /** How many rows and entries the undo goes through: the journal's entries and the rows above its range entries' marks. */
@@ -92,52 +104,210 @@ function auditedFiles(db: Db, from: number): string {
   return files ?? '[]';
 }
 
+/** Journal work per chunk (ms) with the engine's write gate (labels wait at most about one chunk); without it (the CLI, the only writer), LONE_CHUNK_MS. */
+const GATE_CHUNK_MS = 50;
+
+/** An undo under way in this process: its marker (undo-progress.ts), its replay and its guards. */
+interface UndoRun {
+  marker: UndoMarker;
+  state: ReplayState;
+  guards: string[];
+}
+
+/** Rows of the bulk tables now (only long writes change them: counted once before the undo and once after). */
+function bulkCounts(db: Db): Record<string, number> {
+  return Object.fromEntries(BULK.map((t) => [t, db.prepare(`SELECT count(*) FROM main.${q(t)}`).pluck().get() as number]));
+}
+
 /**
- * Undoes the last finished import (see the top). Refused when there is none, when the workspace is
- * read-only, or while a long write runs on this workspace object; with `started`, also when the last
- * import is not the one that started then (another import came since it was named to the user).
- * `onProgress(done, total)` after each step.
+ * The undo's first short transaction: the import to undo (refused as undoLastImport says) and its
+ * marker — a new one, or the marker of an undo that stopped partway (cancelled, or its process
+ * gone), carried on from where it stopped by this process.
+ */
+function beginUndo(db: Db, token: string, started: string | undefined): UndoRun {
+  return inTransaction(db, () => {
+    const h = keptImport(db);
+    let m = readUndoMarker(db);
+    if (!h) {
+      if (m) clearUndoMarker(db); // (a marker without its journal: nothing left to undo)
+      return null;
+    }
+    refuseAnotherImport(h, started);
+    if (m && m.started !== h.started) m = null;
+    if (m && writerAlive(m, liveUndoTokens)) throw new QPairsError(undoRunningMessage(m));
+    const me = { token, pid: process.pid, host: os.hostname() };
+    m = m
+      ? { ...m, ...me }
+      : {
+          ...me,
+          at: new Date().toISOString(),
+          what: h.what,
+          started: h.started,
+          files: auditedFiles(db, h.from_seq),
+          total: workOf(db, h.from_seq),
+          bulkBefore: bulkCounts(db),
+          changed: {},
+          report: newReport(),
+          pass: 1,
+          below: [],
+        };
+    writeUndoMarker(db, m);
+    const state = newReplay(h, true);
+    state.pass = m.pass;
+    state.below = new Map(m.below);
+    return { marker: m, state, guards: [] };
+  }) ?? throwNothingToUndo();
+}
+
+function throwNothingToUndo(): never {
+  throw new QPairsError(NOTHING_TO_UNDO);
+}
+
+function inTransaction<T>(db: Db, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const out = fn();
+    db.exec('COMMIT');
+    return out;
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
+
+/**
+ * One chunk of the undo, its own transaction: up to `maxMs` of the replay, and the marker brought up
+ * to date with it; the last chunk also drops a torn index, records the undo in the imports audit and
+ * removes the marker. Returns the undo's outcome after the last chunk, null before.
+ */
+function undoChunk(db: Db, run: UndoRun, maxMs: number): ImportUndone | null {
+  return inTransaction(db, () => {
+    const m = run.marker;
+    const before = smallCounts(db);
+    const done = replayStep(db, m.report, maxMs, run.state);
+    if (done) dropTriggers(db, run.guards); // (the replay's guards would take dropping the index for a cascade)
+    const after = smallCounts(db);
+    // Counted inside the chunk's transaction: labels given between chunks are not the undo's doing.
+    SMALL.forEach((t, i) => {
+      const d = after[i]! - before[i]!;
+      if (d) m.changed[t] = (m.changed[t] ?? 0) + d;
+    });
+    m.pass = run.state.pass;
+    m.below = [...run.state.below];
+    if (!done) {
+      writeUndoMarker(db, m);
+      return null;
+    }
+    const bulk = bulkCounts(db);
+    const changed: Record<string, number> = { ...m.changed };
+    for (const t of BULK) changed[t] = bulk[t]! - (m.bulkBefore[t] ?? bulk[t]!);
+    const rowsChanged = Object.fromEntries(COUNTED.map((t) => [t, changed[t] ?? 0] as const).filter(([, d]) => d !== 0));
+    const out: ImportUndone = { ...m.report, what: m.what, started: m.started, rowsChanged, indexDropped: dropTornIndex(db) };
+    db.prepare(`INSERT INTO imports(format, files, at, report) VALUES ('undo', ?, ?, ?)`).run(m.files, new Date().toISOString(), JSON.stringify({ undid: out }));
+    clearUndoMarker(db);
+    return out;
+  });
+}
+
+/** Journal entries and rows the undo has gone through so far (its progress). */
+const doneOf = (r: UndoReport): number => r.undone + r.kept + r.skipped + r.failed;
+
+/**
+ * Undoes the last finished import (see the top), in chunks of `chunkMs` each its own transaction,
+ * giving `turns` (the engine's write gate) up between them. Refused when there is none, when the
+ * workspace is read-only, while a long write runs on this workspace object, or while another
+ * process undoes it; with `started`, also when the last import is not the one that started then
+ * (another import came since it was named to the user). An undo that stopped partway is resumed.
+ * `onProgress(done, total)` after each chunk.
  */
 export async function undoLastImport(
   ws: JournaledWorkspace,
-  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; started?: string } = {},
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; started?: string; turns?: WriteTurns; chunkMs?: number } = {},
 ): Promise<ImportUndone> {
   if (ws.readonly) throw ws.readonlyError();
   if (undoableActive(ws) || ws.db.inTransaction) throw new QPairsError('an import into this workspace is running; undo the last import once it has finished');
   const db = ws.db;
-  const guards = createGuards(db);
+  const chunkMs = opts.chunkMs ?? (opts.turns ? GATE_CHUNK_MS : LONE_CHUNK_MS);
+  const token = randomUUID();
+  liveUndoTokens.add(token);
+  let run: UndoRun | null = null;
   try {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const h = keptImport(db);
-      if (!h) throw new QPairsError(NOTHING_TO_UNDO);
-      refuseAnotherImport(h, opts.started);
-      const total = workOf(db, h.from_seq);
-      const before = rowCounts(db);
-      const files = auditedFiles(db, h.from_seq);
-      const report = newReport();
-      const state = newReplay(h, true);
-      for (;;) {
-        if (replayStep(db, report, STEP_MS, state)) break;
-        opts.onProgress?.(report.undone + report.kept + report.skipped + report.failed, total);
-        await yieldThenThrowIfAborted(opts.signal);
+    await opts.turns?.acquire();
+    run = beginUndo(db, token, opts.started);
+    run.guards = createGuards(db);
+    for (;;) {
+      const out = undoChunk(db, run, chunkMs);
+      if (out) {
+        opts.onProgress?.(run.marker.total, run.marker.total);
+        return out;
       }
-      dropTriggers(db, guards); // (the replay's guards would take dropping the index for a cascade)
-      const after = rowCounts(db);
-      const rowsChanged = Object.fromEntries(COUNTED.map((t, i) => [t, after[i]! - before[i]!]).filter(([, d]) => d !== 0));
-      const out: ImportUndone = { ...report, what: h.what, started: h.started, rowsChanged, indexDropped: dropTornIndex(db) };
-      db.prepare(`INSERT INTO imports(format, files, at, report) VALUES ('undo', ?, ?, ?)`).run(files, new Date().toISOString(), JSON.stringify({ undid: out }));
-      throwIfAborted(opts.signal);
-      db.exec('COMMIT');
-      opts.onProgress?.(total, total);
-      return out;
+      opts.onProgress?.(doneOf(run.marker.report), run.marker.total);
+      opts.turns?.release();
+      await yieldThenThrowIfAborted(opts.signal);
+      await opts.turns?.acquire();
+    }
+  } catch (e) {
+    if (e instanceof CancelledError && run) e.message = `${e.message}: ${stoppedPartway(run.marker)}`;
+    // A chunk that failed rolled back alone: the chunks before it stay, and the undo is resumed as after a cancel.
+    else if (e instanceof Error && run) e.message = `${e.message} (${stoppedPartway(run.marker)})`;
+    throw e;
+  } finally {
+    if (run) dropTriggers(db, run.guards);
+    liveUndoTokens.delete(token);
+  }
+}
+
+/** What a cancelled undo says: how far it got, that the import is partly undone, and how it is finished. */
+function stoppedPartway(m: UndoMarker): string {
+  return (
+    `the undo stopped partway (${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done): ` +
+    `the import is partly undone until the undo is run again, which carries on where it stopped`
+  );
+}
+
+/** What the process whose open finished an interrupted undo tells its user (Workspace.finishedUndo): the CLI on stderr, serve mode in its log, the app as a notice. */
+export function finishedUndoNote(r: ImportUndone, form: NoteForm = 'cli'): string {
+  return noteIn(form, `finished undoing the ${r.what} started ${r.started}, whose undo was interrupted (its process is gone): ${undoSummary(r).join('; ')}`);
+}
+
+/**
+ * What a reader is told while the last import is partly undone (Workspace.undoPartway): its undo runs in
+ * another process, or stopped partway; what it reads includes what is left of that import.
+ */
+export function partlyUndoneNote(m: UndoMarker, form: NoteForm = 'cli'): string {
+  const how = writerAlive(m, liveUndoTokens)
+    ? `is being undone by process ${m.pid}${m.host !== os.hostname() ? ` on ${m.host}` : ''}`
+    : 'is partly undone: its undo stopped partway, and undoing the last import again finishes it';
+  return noteIn(form, `the ${m.what} started ${m.started} ${how} (${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done); what is read here includes what is left of it`);
+}
+
+/**
+ * Finishes an undo whose process is gone (a crash or kill mid-undo): called by every writable
+ * Workspace.open, as an interrupted import is rolled back there. Synchronous, chunk by chunk (a
+ * crash here too is resumed by the next open). An undo stopped in this process (a cancel in the app
+ * or serve mode) is left for the owner's Undo last import to finish. Null when there is none.
+ */
+export function finishInterruptedUndo(db: Db): ImportUndone | null {
+  const m = readUndoMarker(db);
+  if (!m || (m.pid === process.pid && m.host === os.hostname()) || writerAlive(m, liveUndoTokens)) return null;
+  const token = randomUUID();
+  liveUndoTokens.add(token);
+  let run: UndoRun | null = null;
+  try {
+    try {
+      run = beginUndo(db, token, m.started);
     } catch (e) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      if (e instanceof CancelledError) e.message = `${e.message}: the undo was rolled back, the import is whole`;
+      if (e instanceof QPairsError) return null; // the import is no longer the last (its marker cleared)
       throw e;
     }
+    run.guards = createGuards(db);
+    for (;;) {
+      const out = undoChunk(db, run, LONE_CHUNK_MS);
+      if (out) return out;
+    }
   } finally {
-    dropTriggers(db, guards);
+    if (run) dropTriggers(db, run.guards);
+    liveUndoTokens.delete(token);
   }
 }
 

@@ -9,9 +9,10 @@ import type { Db } from './db';
 /**
  * Tables never journaled: the journal itself and SQLite's own; and change_counts (migration 16),
  * which only ever goes up: an undo that put a count back would let a result kept at that count be
- * taken for the one after the undo's own changes.
+ * taken for the one after the undo's own changes; and import_undo_progress (migration 19), the record
+ * of an undo under way, which belongs to the journal.
  */
-export const JOURNAL_TABLES = new Set(['import_journal', 'import_undo', 'change_counts']);
+export const JOURNAL_TABLES = new Set(['import_journal', 'import_undo', 'change_counts', 'import_undo_progress']);
 
 /**
  * Rowid tables whose inserts are journaled by one range entry (see the top): only long writes insert

@@ -1,7 +1,7 @@
 /**
  * Upgrades never hurt a workspace. tests/fixtures/workspaces/v<k>.qpairs.gz are workspaces written
  * by the commits that shipped workspace schema k, with their own CLI (make-fixtures.sh says which
- * commit and why; schemas 5, 9 and 11 were never shipped alone, 17 is today's, and v8a is schema 8
+ * commit and why; schemas 5, 9 and 11 were never shipped alone, 19 is today's, and v8a is schema 8
  * as first released, before migration 8 gained its live-training tables). Each is copied to a temp folder (the tracked file is
  * never opened) and opened by today's code:
  *
@@ -38,6 +38,7 @@ import { Workspace } from './workspace';
 import { globalSeq, ownSeq } from '../engine/own-seq';
 import { runImport } from '../engine/work';
 import { undoableImport, undoLastImport } from './undo-last';
+import { readUndoMarker } from './undo-progress';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/workspaces');
 
@@ -68,6 +69,7 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v15', version: 15, commit: 'f711238', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v16', version: 16, commit: 'd948209', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v17', version: 17, commit: '370eb6e', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
+  { name: 'v18', version: 18, commit: '399be0e', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
 ];
 
 /** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
@@ -367,7 +369,7 @@ describe('schemas 12–15: what each added survives the upgrade', () => {
     expect(ev.out).toContain('convention skip');
   });
 
-  it.each(['v13', 'v14', 'v15', 'v16', 'v17'])('%s: the live retrain its QPairs ran keeps its setting, run and curve point with copies_left_out', (name) => {
+  it.each(['v13', 'v14', 'v15', 'v16', 'v17', 'v18'])('%s: the live retrain its QPairs ran keeps its setting, run and curve point with copies_left_out', (name) => {
     const f = at(name);
     const p = copyOf(f);
     const shipped = readPlain(p, (db) => ({
@@ -534,6 +536,59 @@ describe('schema 17 → 18: the labels a live retrain did not train on', () => {
     expect(e.ahead).toContain('live_uncovered');
     expect(e.missing).toEqual([]);
     expect(e.message).toContain('(schema 18)');
+  });
+});
+
+describe('schema 18 → 19: an import\'s undo under way, recorded chunk by chunk', () => {
+  const v18 = FIXTURE_LIST.find((f) => f.name === 'v18')!;
+
+  it('the import its QPairs left undoable (extra.jsonl) is undone by today\'s chunked undo, which leaves no record of an undo under way', async () => {
+    const p = copyOf(v18);
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(18);
+      expect(ws.db.prepare(`SELECT count(*) FROM import_undo_progress`).pluck().get()).toBe(0);
+      expect(ws.db.prepare(`SELECT count(*) FROM questions WHERE source = 'extra'`).pluck().get()).toBe(3);
+      const r = await undoLastImport(ws, { chunkMs: 0 });
+      expect(r.what).toBe('questions-jsonl import of extra.jsonl');
+      expect(ws.db.prepare(`SELECT count(*) FROM questions WHERE source = 'extra'`).pluck().get()).toBe(0);
+      expect(ws.db.prepare(`SELECT count(*) FROM questions`).pluck().get()).toBe(33);
+      expect(readUndoMarker(ws.db)).toBeNull();
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a record of an undo under way kept in meta (by a build before migration 19, never released) moves to its table', () => {
+    const p = copyOf(v18);
+    const marker = { what: 'questions-jsonl import of extra.jsonl', started: '2026-01-01T00:00:00.000Z', pid: 1, host: 'elsewhere' };
+    const raw = new Database(p);
+    raw.prepare(`INSERT INTO meta(key, value) VALUES ('import_undo_running', ?)`).run(JSON.stringify(marker));
+    raw.close();
+    const db = openWorkspaceDb(p);
+    try {
+      expect(readUndoMarker(db)).toMatchObject(marker);
+      expect(db.prepare(`SELECT count(*) FROM meta WHERE key = 'import_undo_running'`).pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a workspace of schema 19 opened by the QPairs of schema 18 is refused, the file untouched', () => {
+    const p = path.join(dir, 'new.qpairs');
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 19) }).close();
+    const e = expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { migrations: MIGRATIONS.slice(0, 18) }));
+    expect([e.version, e.known]).toEqual([19, 18]);
+  });
+
+  it('upgraded, then recorded as 18 again: refused, naming the table schema 19 makes', () => {
+    const p = copyOf(v18);
+    openWorkspaceDb(p, { migrations: MIGRATIONS.slice(0, 19) }).close();
+    recordVersion(p, 18);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect(e.ahead).toContain('import_undo_progress');
+    expect(e.missing).toEqual([]);
+    expect(e.message).toContain('(schema 19)');
   });
 });
 

@@ -2,6 +2,8 @@ import type { WorkspaceNotice, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
 import { interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote } from './undo-journal';
 import { cleanStagedRuns } from './staged-runs';
+import { finishedUndoNote, finishInterruptedUndo, partlyUndoneNote, type ImportUndone } from './undo-last';
+import { readUndoMarker, type UndoMarker } from './undo-progress';
 import { WorkspaceRuns } from './workspace-runs';
 import { now } from './workspace-types';
 
@@ -34,6 +36,8 @@ export class Workspace extends WorkspaceRuns {
       try {
         const r = recoverInterruptedImport(ws.db);
         if (r && !r.committed) ws.recoveredWrite = { what: r.what, started: r.started };
+        // An undo of the last import a crash or kill stopped partway is finished (see undo-last.ts).
+        ws.finishedUndo = finishInterruptedUndo(ws.db);
         // Runs a crash or kill left half stored (out of sight: no reader ever saw them) go too.
         cleanStagedRuns(ws.db);
       } catch (e) {
@@ -41,6 +45,8 @@ export class Workspace extends WorkspaceRuns {
         throw e;
       }
     } else ws.unrecoveredWrite = interruptedWriteLeft(ws.db);
+    // An undo of the last import under way in another process, or stopped partway (a cancel; a kill this open could not finish).
+    ws.undoPartway = readUndoMarker(ws.db);
     return ws;
   }
 
@@ -66,6 +72,8 @@ export class Workspace extends WorkspaceRuns {
     const out: WorkspaceNotice[] = [];
     if (this.upgradedFrom !== null) out.push({ kind: 'upgraded', message: noteIn('app', `this workspace was upgraded when it was opened, ${this.upgradeText()}`) });
     if (this.recoveredWrite) out.push({ kind: 'import-undone', message: recoveredNote(this.recoveredWrite, 'app') });
+    if (this.finishedUndo) out.push({ kind: 'import-undone', message: finishedUndoNote(this.finishedUndo, 'app') });
+    if (this.undoPartway) out.push({ kind: 'import-left', message: partlyUndoneNote(this.undoPartway, 'app') });
     if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: unrecoveredNote(this.unrecoveredWrite, 'app') });
     return out;
   }
@@ -82,6 +90,12 @@ export class Workspace extends WorkspaceRuns {
 
   /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */
   recoveredWrite: { what: string; started: string } | null = null;
+
+  /** The undo of the last import a crash or kill had stopped partway, which this open finished (finishInterruptedUndo), if any. */
+  finishedUndo: ImportUndone | null = null;
+
+  /** An undo of the last import that was not over when this open looked (undo-progress.ts): the import is partly undone. */
+  undoPartway: UndoMarker | null = null;
 
   /**
    * Read-only opens only: an interrupted long write whose rows are still here (this open cannot

@@ -1,4 +1,5 @@
 import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads } from '../../shared/contract';
+import type { ShellCommandArgs, ShellCommandName, ShellEventPayloads, ShellResults } from '../../shared/shell-contract';
 import { ClientError, type AppClient, type ConnectionState, type IpcReply, type QPairsBridge } from './types';
 
 function unwrap(reply: unknown): unknown {
@@ -19,16 +20,19 @@ export function createIpcClient(bridge: QPairsBridge): AppClient {
     }
     return unwrap(reply);
   };
+  const shell = <C extends ShellCommandName>(command: C, args: ShellCommandArgs<C>): Promise<ShellResults[C]> => call(command, args) as Promise<ShellResults[C]>;
   return {
     transport: 'electron',
+    shell,
+    onShell: <E extends keyof ShellEventPayloads>(event: E, listener: (payload: ShellEventPayloads[E]) => void) => bridge.on(event, listener as (p: unknown) => void),
     invoke: <C extends CommandName>(command: C, args: CommandArgs<C>) => call(command, args) as Promise<CommandResult<C>>,
     on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => bridge.on(event, listener as (p: unknown) => void),
     pickFiles: async (opts = {}) => {
-      const r = (await call('dialog.openFiles', opts)) as { paths?: unknown };
+      const r = (await shell('dialog.openFiles', opts)) as { paths?: unknown };
       return Array.isArray(r?.paths) ? r.paths.filter((p): p is string => typeof p === 'string') : [];
     },
     pickSavePath: async (opts = {}) => {
-      const r = (await call('dialog.saveFile', opts)) as { path?: unknown };
+      const r = (await shell('dialog.saveFile', opts)) as { path?: unknown };
       return typeof r?.path === 'string' && r.path ? r.path : null;
     },
     onConnection: (fn: (s: ConnectionState) => void) => {

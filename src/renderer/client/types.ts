@@ -1,4 +1,5 @@
 import type { QPairsClient, WireError, WireReason } from '../../shared/contract';
+import type { ShellCommandArgs, ShellCommandName, ShellEventPayloads, ShellResults } from '../../shared/shell-contract';
 
 /** `transport`: the request never got an answer (network down, server gone) — worth retrying. */
 export type ClientErrorCode = WireError['code'] | 'transport';
@@ -51,6 +52,10 @@ export interface AppClient extends QPairsClient {
   pickFiles?(opts?: { title?: string; multiple?: boolean }): Promise<string[]>;
   /** Desktop only: the native save dialog; an absolute path, or null when cancelled. */
   pickSavePath?(opts?: { title?: string; defaultPath?: string }): Promise<string | null>;
+  /** Desktop only: a command of the app's shell (shell-contract.ts: dialogs, opening another workspace); the owner's. */
+  shell?<C extends ShellCommandName>(command: C, args: ShellCommandArgs<C>): Promise<ShellResults[C]>;
+  /** Desktop only: subscribes to one of the shell's events; returns the unsubscribe function. */
+  onShell?<E extends keyof ShellEventPayloads>(event: E, listener: (payload: ShellEventPayloads[E]) => void): () => void;
   /** Browser only: uploads one file to the server for an import; `signal` stops it (the server drops what it received). */
   upload?(file: Blob, name: string, signal?: AbortSignal): Promise<UploadedSource>;
   /** Subscribes to the event-stream state; called at once with the current state. */

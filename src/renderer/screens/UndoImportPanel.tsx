@@ -7,8 +7,8 @@ import { ProgressBar } from '../components/ProgressBar';
 
 /**
  * The Workspace screen's "Undo last import" (owner only): names the last finished import and when it
- * started, asks for confirmation, and runs `import.undo` as a job with progress and Cancel (a
- * cancelled undo leaves the import whole). `busy`: an import is under way (no undo meanwhile).
+ * started, asks for confirmation, and runs `import.undo` as a job with progress and Cancel (the undo
+ * commits in chunks: a cancelled undo leaves the import partly undone, and the button then finishes it). `busy`: an import is under way (no undo meanwhile).
  */
 export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; importDone: unknown; onDone: () => void }): ReactNode {
   const { client } = useApp();
@@ -103,7 +103,7 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
             </span>
           ) : (
             <button ref={startButton} type="button" data-testid="undo-import-start" disabled={busy} onClick={ask}>
-              Undo last import: {last.what}, {new Date(last.started).toLocaleString()}
+              {last.partlyUndone ? 'Finish undoing last import' : 'Undo last import'}: {last.what}, {new Date(last.started).toLocaleString()}
             </button>
           )}
         </p>
@@ -112,7 +112,7 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
         <div data-testid="undo-import-running">
           <ProgressBar testId="undo-import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
           <p className="small muted">
-            Undoing the import ({fmtInt(job?.progress?.done ?? 0)} of {fmtInt(job?.progress?.total ?? 0)} rows)… Labels wait until it ends.{' '}
+            Undoing the import ({fmtInt(job?.progress?.done ?? 0)} of {fmtInt(job?.progress?.total ?? 0)} rows)… Labels go on meanwhile.{' '}
             <button type="button" data-testid="undo-import-cancel" onClick={() => client.invoke('job.cancel', { jobId: jobId! }).catch((e: unknown) => setError(errorMessage(e)))}>
               Cancel
             </button>
@@ -121,7 +121,7 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
       )}
       {done && !done.ok && (
         <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="undo-import-error" tabIndex={-1} data-outcome>
-          <strong>{done.cancelled ? 'Undo cancelled.' : 'The undo failed.'}</strong> {done.cancelled ? 'The import is whole, and can still be undone.' : done.error}
+          <strong>{done.cancelled ? 'Undo cancelled.' : 'The undo failed.'}</strong> {done.cancelled ? 'The import is partly undone until the undo is finished: Finish undoing last import carries on where it stopped.' : done.error}
         </div>
       )}
       {report && (

@@ -193,6 +193,26 @@ export class DesktopShell {
     return page;
   }
 
+  /** The user minimises window `windowId`. */
+  minimize(windowId: number): void {
+    this.send({ t: 'minimize', window: windowId });
+  }
+
+  /**
+   * Launches the app a second time (its own main process, same environment and so the same user's
+   * app data folder) with `args`, as a user starting QPairs again would; resolves once that process
+   * has ended (killed after `timeoutMs`) with its exit code, how many windows it opened and its output.
+   */
+  async secondLaunch(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; windows: number; log: string }> {
+    const second = new DesktopShell({ ...this.o, args });
+    const timer = setTimeout(() => second.child.kill('SIGKILL'), timeoutMs);
+    const code = await second.exited;
+    clearTimeout(timer);
+    const windows = second.windows.size;
+    for (const w of second.windows.values()) await w.page.close().catch(() => {});
+    return { code, windows, log: second.output };
+  }
+
   /** app.quit(); resolves with the main process's exit code (killed after 15 s). */
   async quit(): Promise<number | null> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
@@ -299,6 +319,11 @@ export class DesktopShell {
         const w = this.windows.get(m.window);
         this.windows.delete(m.window);
         await w?.page.close().catch(() => {});
+        break;
+      }
+      case 'title': {
+        const w = this.windows.get(m.window);
+        if (w) w.spec.title = m.title;
         break;
       }
       case 'error-box':

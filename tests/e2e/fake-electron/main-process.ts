@@ -17,8 +17,16 @@
  *  - app: whenReady, on/once, quit (before-quit, windows closed, will-quit, quit — no
  *    window-all-closed, as for app.quit() in Electron), exit, getVersion (the app's package.json),
  *    isPackaged false; web-contents-created for every window's contents;
+ *  - app.getPath/setPath('userData') (default ~/.config/QPairs, from HOME; no other name);
+ *  - app.requestSingleInstanceLock(additionalData): true for the first process of an app data
+ *    folder (getPath('userData')), false for any later one while the first
+ *    runs; the first then gets 'second-instance' (event, argv, workingDirectory, additionalData —
+ *    structured-cloned) from its event loop. The lock is a file holding the holder's pid (a dead
+ *    holder's is taken over) and goes when the process exits; the second launch's message is a file
+ *    the first one picks up (see singleInstance below);
  *  - BrowserWindow: getAllWindows, fromWebContents, loadFile/loadURL (the host navigates a page),
- *    ready-to-show after the first load, closed;
+ *    ready-to-show after the first load, closed; setTitle/getTitle (the host's window spec follows),
+ *    minimize/isMinimized/restore, focus/isFocused (reported to the host);
  *  - webContents: setWindowOpenHandler and will-navigate (the host asks before letting a page
  *    open a window or navigate), will-attach-webview (emitted once per contents to check the app
  *    prevents it);
@@ -28,7 +36,8 @@
  * Anything else is absent, so a main process that starts using more of Electron fails loudly here.
  */
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, watch, writeFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostMessage, MainMessage, MainState, WindowSpec } from './protocol';
@@ -76,8 +85,19 @@ class App extends EventEmitter {
     }
   }
 
+  private userData: string | null = null;
+
+  /** Only 'userData' (Electron's default on Linux: ~/.config/APP-NAME, or what setPath set). */
   getPath(name: string): string {
+    if (name === 'userData') return this.userData ?? path.join(os.homedir(), '.config', this.getName());
     throw new Error(`app.getPath('${name}') is not provided by the stand-in electron`);
+  }
+
+  /** Only 'userData' (an absolute path, as Electron requires); before the single-instance lock, as in Electron. */
+  setPath(name: string, p: string): void {
+    if (name !== 'userData') throw new Error(`app.setPath('${name}') is not provided by the stand-in electron`);
+    if (!path.isAbsolute(p)) throw new Error(`Path must be absolute: ${p}`);
+    this.userData = p;
   }
 
   quit(): void {
@@ -104,7 +124,92 @@ class App extends EventEmitter {
   exit(code = 0): void {
     process.exit(code);
   }
+
+  requestSingleInstanceLock(additionalData?: Record<string, unknown>): boolean {
+    return singleInstance.request(additionalData ?? {});
+  }
+
+  hasSingleInstanceLock(): boolean {
+    return singleInstance.held;
+  }
+
+  releaseSingleInstanceLock(): void {
+    singleInstance.release();
+  }
 }
+
+/**
+ * Electron's single-instance lock, between processes of one app data folder: that folder
+ * (app.getPath('userData'), `~/.config/QPairs` by default on Linux) holds `SingletonLock` (the holder's pid, made with O_EXCL) and
+ * `second-instance/`, where a later launch writes its argv, working directory and additionalData
+ * before it is told false; the holder watches that folder and emits 'second-instance' for each.
+ */
+const singleInstance = {
+  held: false,
+  dir(): string {
+    return app.getPath('userData');
+  },
+  pidAlive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  },
+  request(additionalData: Record<string, unknown>): boolean {
+    if (this.held) return true;
+    const dir = this.dir();
+    const inbox = path.join(dir, 'second-instance');
+    mkdirSync(inbox, { recursive: true });
+    const lock = path.join(dir, 'SingletonLock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(lock, 'wx');
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        this.held = true;
+        process.on('exit', () => this.release());
+        this.listen(inbox);
+        return true;
+      } catch {
+        const holder = Number(readFileSync(lock, 'utf8').trim());
+        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && this.pidAlive(holder)) {
+          // Handed to the first instance: written whole, then renamed into the folder it watches.
+          const tmp = path.join(dir, `.second-instance-${process.pid}`);
+          writeFileSync(tmp, JSON.stringify({ argv: process.argv, cwd: process.cwd(), data: clone(additionalData) }));
+          renameSync(tmp, path.join(inbox, `${process.pid}-${Date.now()}.json`));
+          return false;
+        }
+        rmSync(lock, { force: true }); // its holder is gone: taken over
+      }
+    }
+    return false;
+  },
+  listen(inbox: string): void {
+    const pick = (): void => {
+      for (const f of readdirSync(inbox).filter((n) => n.endsWith('.json')).sort()) {
+        const file = path.join(inbox, f);
+        let m: { argv: string[]; cwd: string; data: unknown };
+        try {
+          m = JSON.parse(readFileSync(file, 'utf8')) as typeof m;
+          unlinkSync(file);
+        } catch {
+          continue;
+        }
+        app.emit('second-instance', {}, m.argv, m.cwd, m.data);
+      }
+    };
+    const w = watch(inbox, () => pick());
+    w.unref();
+    pick();
+  },
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    rmSync(path.join(this.dir(), 'SingletonLock'), { force: true });
+  },
+};
 
 export const app = new App();
 
@@ -208,6 +313,35 @@ export class BrowserWindow extends EventEmitter {
   show(): void {
     this.shown = true;
   }
+
+  setTitle(title: string): void {
+    this.spec.title = title;
+    toHost({ t: 'title', window: this.id, title });
+  }
+
+  getTitle(): string {
+    return this.spec.title;
+  }
+
+  minimize(): void {
+    this.minimized = true;
+  }
+
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+
+  restore(): void {
+    this.minimized = false;
+  }
+
+  focus(): void {
+    this.focusCount++;
+  }
+
+  /** How many times the app focused the window (the host's inspect reports it). */
+  focusCount = 0;
+  private minimized = false;
 
   isVisible(): boolean {
     return this.shown && !this.destroyed;
@@ -339,6 +473,7 @@ function state(): MainState {
   permissionRequest?.(null, 'media', (g) => (granted = g));
   return {
     windows: [...windows.values()].map((w) => w.spec),
+    windowStates: [...windows.values()].map((w) => ({ id: w.id, minimized: w.isMinimized(), focused: w.focusCount, visible: w.isVisible() })),
     handlers: [...handlers.keys()],
     permissionRequestGranted: granted,
     permissionCheckGranted: permissionCheck ? permissionCheck(null, 'media') : null,
@@ -384,6 +519,9 @@ process.on('message', (raw) => {
       break;
     case 'quit':
       app.quit();
+      break;
+    case 'minimize':
+      windows.get(m.window)?.minimize();
       break;
   }
 });

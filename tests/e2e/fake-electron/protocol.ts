@@ -20,6 +20,8 @@ export type MainMessage =
   | { t: 'load'; window: number; url: string }
   | { t: 'send'; window: number; channel: string; args: unknown[] }
   | { t: 'close'; window: number }
+  /** BrowserWindow.setTitle. */
+  | { t: 'title'; window: number; title: string }
   | { t: 'reply'; call: number; ok: true; value: unknown }
   | { t: 'reply'; call: number; ok: false; message: string }
   | { t: 'error-box'; title: string; content: string };
@@ -41,11 +43,15 @@ export type HostMessage =
   /** A snapshot of what the app did to Electron (for the tests). */
   | { t: 'inspect'; call: number }
   /** app.quit(). */
-  | { t: 'quit' };
+  | { t: 'quit' }
+  /** The user minimised the window. */
+  | { t: 'minimize'; window: number };
 
 /** The inspect reply. */
 export interface MainState {
   windows: WindowSpec[];
+  /** Each window's state: minimised, how many times the app focused it, shown. */
+  windowStates: Array<{ id: number; minimized: boolean; focused: number; visible: boolean }>;
   /** Channels with an ipcMain.handle handler. */
   handlers: string[];
   /** Whether session.defaultSession's permission handlers were set, and what they answer. */

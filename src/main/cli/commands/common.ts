@@ -4,6 +4,7 @@ import { fixedDecimals } from '../../../shared/decimals';
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
+import { finishedUndoNote, partlyUndoneNote } from '../../workspace/undo-last';
 import { Workspace } from '../../workspace/workspace';
 import { exactInt, UsageError } from '../args';
 
@@ -55,6 +56,8 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
   if (upgraded) o.out?.err(upgraded);
   // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
   if (ws.recoveredWrite) o.out?.err(recoveredNote(ws.recoveredWrite));
+  if (ws.finishedUndo) o.out?.err(finishedUndoNote(ws.finishedUndo));
+  if (ws.undoPartway) o.out?.err(partlyUndoneNote(ws.undoPartway));
   const running = runningWriteElsewhere(ws.db);
   if (running && o.whileImporting) {
     ws.close();

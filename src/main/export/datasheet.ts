@@ -679,12 +679,21 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
       );
     }
     // A judge's label given before they judged the pool (a vote of theirs, then left out of the assignment or made a judge) settles nothing.
-    const earlier = s.pairs.filter((x) => x.judgeEarlierVote && needsReview(x)).length;
+    const heldBy = s.pairs.filter((x) => x.judgeEarlierVote && needsReview(x));
+    const earlier = heldBy.length;
     if (earlier) {
+      // Whether another judge has settled them since: the label itself never does.
+      const settled = heldBy.filter((x) => x.judge).length;
+      const waits =
+        settled === earlier
+          ? `another judge settled ${earlier === 1 ? 'it' : 'them'}`
+          : settled === 0
+            ? `${earlier === 1 ? 'it waits' : 'they wait'} in Review for another judge`
+            : `another judge settled ${settled} of them, the others wait in Review`;
       out.push(
         '',
         `${counted(earlier, 'pair in dispute holds', 'pairs in dispute hold')} a judge's label given before that person judged the pool (as one of its annotators): ` +
-          `not a ruling (not in "settled by a judge") — who voted on a pair is no third judge of it; another judge settles ${earlier === 1 ? 'it' : 'them'}.`,
+          `not a ruling — who voted on a pair is no third judge of it; ${waits}.`,
       );
     }
   }

@@ -96,9 +96,13 @@ describe('a judge who voted on a pool as its annotator', () => {
     assignPool(ws, 'p', ['alice', 'bob'], null);
     const sheet = buildExport(ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
     expect(sheet).toContain('| settled by a judge | 0 |');
-    expect(sheet).toContain(
-      `1 pair in dispute holds a judge's label given before that person judged the pool (as one of its annotators): not a ruling (not in "settled by a judge") — who voted on a pair is no third judge of it; another judge settles it.`,
-    );
+    const earlier = "1 pair in dispute holds a judge's label given before that person judged the pool (as one of its annotators): not a ruling — who voted on a pair is no third judge of it; ";
+    expect(sheet).toContain(`${earlier}it waits in Review for another judge.`);
+    // Once jack rules, the datasheet says so (it said "another judge settles it" still).
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'jack', value: '0', origin: 'ui' });
+    const after = buildExport(ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
+    expect(after).toContain('| settled by a judge | 1 |');
+    expect(after).toContain(`${earlier}another judge settled it.`);
   });
 
   it('a ruling she gives as a judge after she was left out, on a pair she never labeled, counts', async () => {

@@ -14,6 +14,8 @@ import type { ReviewQueue } from '../../shared/gold';
 import { runCli } from '../cli/test-cli';
 import { Engine } from '../engine/engine';
 import { buildExport } from '../export';
+import { assignmentNotes, poolVoters } from '../team/assign-notes';
+import { knownPeople } from '../team/new-person';
 import { Workspace } from '../workspace/workspace';
 import { addAnnotator, aggregationSummary, assignPool, loadPoolState } from '.';
 
@@ -55,7 +57,12 @@ describe('a judge who voted on a pool as its annotator', () => {
   });
 
   it('left out of the assignment, her votes do not settle the disagreements she voted on', async () => {
+    const voters = poolVoters(ws, 'p');
     assignPool(ws, 'p', ['alice', 'bob'], null);
+    // The assignment says so (its note said only that her labels no longer count as votes).
+    expect(assignmentNotes(ws, ['alice', 'bob'], knownPeople(ws), voters)).toContain(
+      'judy is a judge and judges this pool from now on: those votes are not rulings either, and who voted on a pair may not rule on it (another judge settles it).',
+    );
     const a = entry('a');
     expect(a.judge).toBeNull();
     expect(a.resolution).toEqual({ value: null, status: 'unresolved' });

@@ -80,11 +80,20 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
     .filter((n) => (roles.get(n) === 'judge' || roles.get(n) === 'owner') && !votersBefore.labels.has(n))
     .map((n) => [n, ws.currentLabels(votersBefore.pool, n).length] as const)
     .filter(([, c]) => c > 0);
+  // A judge left out judges the pool from now on: their votes there are not rulings either (gold/state.ts judgeSince).
+  const judgesLeft = left.filter(([n]) => roles.get(n) === 'judge').map(([n]) => n);
+  const judgesLeftNote = judgesLeft.length
+    ? [
+        `${judgesLeft.join(', ')} ${judgesLeft.length === 1 ? 'is a judge and judges' : 'are judges and judge'} this pool from now on: ${judgesLeft.length === 1 ? 'those votes are' : 'their votes are'} not rulings either, ` +
+          `and who voted on a pair may not rule on it (another judge settles it).`,
+      ]
+    : [];
   return [
     ...addedNotes,
     ...roleNotes,
     ...(rulings.length ? [rulingsNote(rulings, roles)] : []),
     ...(left.length ? [leftOutNote(left)] : []),
+    ...judgesLeftNote,
     ...(moved.length ? [movedNote(moved)] : []),
   ];
 }

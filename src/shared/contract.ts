@@ -626,7 +626,8 @@ export interface CommandResults {
   'eval.pool': PoolEvaluation;
   'eval.query': QueryEvaluation;
   'annotator.add': { name: string; role: string };
-  'annotator.setRole': { name: string; role: string };
+  /** notes: what the change means for the person's labels in pools nobody is assigned to (votes ↔ rulings), when any. */
+  'annotator.setRole': { name: string; role: string; notes?: string[] };
   'annotator.invite': AnnotatorInvitation;
   'annotator.revoke': { name: string; revoked: number };
   'annotator.team': TeamMemberView[];

@@ -7,7 +7,7 @@ import type { Workspace } from '../workspace/workspace';
 import { rareSharedTerms, tokenizeForHighlight } from '../bm25/highlight';
 import { hashString, seededShuffle } from './seeded';
 import { checkNewPersonName, getAssignment } from '../gold/store';
-import { checkRuling } from '../gold/review';
+import { checkJudgeDidNotVote, checkRuling } from '../gold/review';
 import { loadPoolState, pairKey, type PoolState } from '../gold/state';
 import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
 import { isCandidateOrder } from '../../shared/label-order';
@@ -282,6 +282,7 @@ export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: 
     const s = state ?? loadPoolState(ws, pool.name);
     if (s.judges.includes(a.annotator)) {
       checkRuling(s, a.queryId, a.candidateId, value);
+      checkJudgeDidNotVote(ws, s, a.annotator, a.queryId, a.candidateId);
       const outdated = s.byKey.get(pairKey(a.queryId, a.candidateId))?.outdatedRuling;
       restate = outdated?.annotator === a.annotator && outdated.value === value;
     }

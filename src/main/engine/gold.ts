@@ -7,12 +7,14 @@
 import type { AppInfo, CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes, poolVoters } from '../team/assign-notes';
 import { knownPeople } from '../team/new-person';
+import { openPoolLabels, roleChangeNotes } from '../team/role-notes';
 import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
 import { defaultExportName, finishExportWriteCancellable, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions, type ExportRun } from '../export';
 import {
   addAnnotator,
   aggregationSummary,
+  annotatorRole,
   assignPool,
   assignmentView,
   checkJudge,
@@ -96,9 +98,12 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     'annotator.setRole': (a) =>
       write(() => {
         // A person of the server's tokens file whom the workspace does not know yet signs in as an annotator: their role is kept here too.
+        const from = annotatorRole(ws, ws.personName(a.name));
+        const before = openPoolLabels(ws, ws.personName(a.name));
         const role = setAnnotatorRole(ws, a.name, a.role, { signsIn: engine.signsInWithServerToken(a.name.trim()) });
         changed();
-        return { name: a.name, role };
+        const notes = roleChangeNotes(ws.personName(a.name), from, role, before);
+        return notes.length ? { name: a.name, role, notes } : { name: a.name, role };
       }),
     'pool.assign': (a) =>
       write(() => {

@@ -58,6 +58,62 @@ describe("the datasheet's aggregation counts an outdated ruling", () => {
   });
 });
 
+describe("the datasheet's aggregation counts pairs resolved before all their annotators voted", () => {
+  it('one vote of two reads "agreed" in the rows: the datasheet says how many labels rest on some of the votes (it said nothing)', () => {
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'alice', value: '1', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'bob', value: '1', origin: 'test' });
+    const done = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
+    expect(done).not.toContain('lack');
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c2', annotator: 'alice', value: '0', origin: 'test' });
+    const sheet = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
+    expect(sheet).toContain('| agreed | 2 |');
+    expect(sheet).toContain(
+      '1 resolved pair lacks the votes of some of the annotators assigned to it (labeling not done): the rule takes the votes given so far, ' +
+        'so "agreed" there means only that those votes agree — agreed 1; 1 pair has a single vote.',
+    );
+  });
+});
+
+describe("the datasheet's aggregation counts a ruling another judge overruled", () => {
+  it("two judges ruled differently on a pair: the latest counts, and the datasheet says the pair holds another's (the row named one judge, with the other's reason among its notes, and no word)", () => {
+    addAnnotator(pool.ws, 'judy', 'judge');
+    addAnnotator(pool.ws, 'jack', 'judge');
+    for (const [c, a, b] of [['c1', '1', '0'], ['c2', '1', '0']] as const) {
+      pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'alice', value: a, origin: 'test' });
+      pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: c, annotator: 'bob', value: b, origin: 'test' });
+    }
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'judy', value: '1', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c2', annotator: 'judy', value: '0', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c2', annotator: 'jack', value: '0', origin: 'test' }); // the same ruling: nothing overruled
+    const same = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 }).datasheet.content;
+    expect(same).not.toContain('overruled');
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'jack', value: '0', origin: 'test' });
+    const built = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 });
+    expect(JSON.parse(built.files[0]!.content.split('\n')[0]!)).toMatchObject({ candidate_id: 'c1', label: '0', status: 'adjudicated', judge: { annotator: 'jack', label: '0' } });
+    expect(built.datasheet.content).toContain('| settled by a judge | 2 |');
+    expect(built.datasheet.content).toContain(
+      "1 settled pair holds another judge's different ruling, given before the one that counts: the latest ruling settles a pair (the rows' judge), and the overruled judge's reason, if any, is among the pair's notes.",
+    );
+  });
+});
+
+describe("the datasheet's aggregation tells an outdated ruling on a pair still in dispute from one on a pair the votes now agree on", () => {
+  it('a vote that ends the dispute: the ruling does not count and the pair is agreed — not "waits in Review", where it is not', () => {
+    addAnnotator(pool.ws, 'judy', 'judge');
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'alice', value: '1', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'bob', value: '0', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'judy', value: '0', origin: 'test' });
+    pool.ws.addLabel({ pool: 'p', queryId: 'q', candidateId: 'c1', annotator: 'bob', value: '1', origin: 'test' });
+    const built = buildExport(pool.ws, 'p', 'jsonl', 'p.jsonl', { bootstrap: 20 });
+    expect(JSON.parse(built.files[0]!.content.split('\n')[0]!)).toMatchObject({ candidate_id: 'c1', label: '1', status: 'agreed', judge: null });
+    const sheet = built.datasheet.content;
+    expect(sheet).not.toContain('waits in Review');
+    expect(sheet).toContain(
+      '1 ruling is on a pair no longer in dispute: an annotator changed a vote after the judge ruled and the votes now agree, so the agreed label counts, not the ruling (not in "settled by a judge").',
+    );
+  });
+});
+
 describe("the datasheet's commands name the exported pool", () => {
   it('the convention command names the pool as the re-import command does (it said --pool P whatever the pool)', () => {
     pool.ws.createPool({ name: 'dev set', scheme: 'binary', convention: 'skip' });

@@ -8,7 +8,7 @@ import { counted } from '../../shared/plural';
 import { fixedDecimals } from '../../shared/decimals';
 import { AGGREGATE, meanRuleText, UNSURE_UNDER_RULE, type AgreementView, type ExportFormat, type IntervalView, type StatView } from '../../shared/gold';
 import { DEFAULT_RELEVANCE_THRESHOLD, labelGrade } from '../../shared/labels';
-import { aggregationSummary, type PoolState } from '../gold/state';
+import { aggregationSummary, needsReview, overruledRulings, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { shellQuote } from '../workspace/db';
 import { describeOverlap, runModelOverlap } from '../training/trained-on';
@@ -638,13 +638,62 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
         ],
       ),
     );
+    // A pair resolved from some of its annotators' votes (labeling not done): one vote of three read "agreed", with no word.
+    const partial = s.pairs.filter((x) => x.resolution.value !== null && !x.complete);
+    if (partial.length) {
+      const byStatus = new Map<string, number>();
+      for (const x of partial) byStatus.set(x.resolution.status, (byStatus.get(x.resolution.status) ?? 0) + 1);
+      const single = partial.filter((x) => x.votes.length + x.unsure.length === 1).length;
+      out.push(
+        '',
+        `${counted(partial.length, 'resolved pair lacks', 'resolved pairs lack')} the votes of some of the annotators assigned to ${partial.length === 1 ? 'it' : 'them'} ` +
+          `(labeling not done): the rule takes the votes given so far, so "agreed" there means only that those votes agree — ` +
+          `${[...byStatus].map(([st, n]) => `${st === 'adjudicated' ? 'settled by a judge' : st} ${n}`).join(', ')}; ${counted(single, 'pair has', 'pairs have')} a single vote.`,
+      );
+    }
     // A ruling outdated by a vote given after it counts for nothing: without this line the judges' rulings seemed to vanish from the counts.
-    const outdated = s.pairs.filter((x) => x.outdatedRuling).length;
+    // Only those in dispute wait in Review: a vote that ended the dispute (the votes agree now) leaves the ruling on an agreed pair.
+    const outdated = s.pairs.filter((x) => x.outdatedRuling && needsReview(x)).length;
+    const moot = s.pairs.filter((x) => x.outdatedRuling && !needsReview(x)).length;
+    if (moot) {
+      out.push(
+        '',
+        `${counted(moot, 'ruling is', 'rulings are')} on ${moot === 1 ? 'a pair' : 'pairs'} no longer in dispute: an annotator changed a vote after the judge ruled and the votes now agree, ` +
+          `so the agreed label counts, not the ruling (not in "settled by a judge").`,
+      );
+    }
     if (outdated) {
       out.push(
         '',
         `${counted(outdated, 'ruling is', 'rulings are')} outdated: an annotator changed or added a vote after the judge ruled, so ${outdated === 1 ? 'it does' : 'they do'} not count ` +
           `(not in "settled by a judge"); ${outdated === 1 ? 'its pair waits' : 'their pairs wait'} in Review for a judge to rule again.`,
+      );
+    }
+    // Two judges who ruled differently on one pair: the later ruling counts, and the row names that judge alone.
+    const overruled = s.pairs.filter((x) => overruledRulings(s, x).length > 0).length;
+    if (overruled) {
+      out.push(
+        '',
+        `${counted(overruled, 'settled pair holds', 'settled pairs hold')} another judge's different ruling, given before the one that counts: ` +
+          `the latest ruling settles a pair (the rows' judge), and the overruled judge's reason, if any, is among the pair's notes.`,
+      );
+    }
+    // A judge's label given before they judged the pool (a vote of theirs, then left out of the assignment or made a judge) settles nothing.
+    const heldBy = s.pairs.filter((x) => x.judgeEarlierVote && needsReview(x));
+    const earlier = heldBy.length;
+    if (earlier) {
+      // Whether another judge has settled them since: the label itself never does.
+      const settled = heldBy.filter((x) => x.judge).length;
+      const waits =
+        settled === earlier
+          ? `another judge settled ${earlier === 1 ? 'it' : 'them'}`
+          : settled === 0
+            ? `${earlier === 1 ? 'it waits' : 'they wait'} in Review for another judge`
+            : `another judge settled ${settled} of them, the others wait in Review`;
+      out.push(
+        '',
+        `${counted(earlier, 'pair in dispute holds', 'pairs in dispute hold')} a judge's label given before that person judged the pool (as one of its annotators): ` +
+          `not a ruling — who voted on a pair is no third judge of it; ${waits}.`,
       );
     }
   }

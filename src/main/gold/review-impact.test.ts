@@ -10,6 +10,7 @@ import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import type { Workspace } from '../workspace/workspace';
 import { pairFigures, pairImpact, reviewQueue } from './review';
 import { loadPoolState } from './state';
+import { setAggregation } from './store';
 
 const scratch = scratchWorkspaces('qpairs-review-impact-');
 let ws: Workspace;
@@ -56,4 +57,31 @@ describe('the review queue’s impacts', () => {
     }
     expect(queue.items.some((i) => i.impact > 0)).toBe(true);
   });
+
+  it('a SemEval pair voted PerfectMatch and Relevant, unresolved, counts as not similar until settled: its impact is what settling moves (it read 0, last in the queue)', () => {
+    ws.createPool({ name: 's', scheme: 'semeval3' });
+    const run = ws.ensureRun('s', 'bm25', 'retriever');
+    ws.addPoolQuery('s', 'q', ['a', 'b', 'c']);
+    for (const [c, score] of [['a', 3], ['b', 2], ['c', 1]] as const) ws.setRunScore(run, 'q', c, score);
+    const put = (c: string, who: string, v: string): void => void ws.addLabel({ pool: 's', queryId: 'q', candidateId: c, annotator: who, value: v, origin: 'test' });
+    put('a', 'alice', 'PerfectMatch');
+    put('a', 'bob', 'Relevant'); // both similar: settling makes a similar whatever the ruling
+    put('b', 'alice', 'Relevant');
+    put('b', 'bob', 'Irrelevant'); // similar or not
+    put('c', 'alice', 'Relevant');
+    put('c', 'bob', 'Relevant'); // agreed
+    const queue = reviewQueue(ws, 's', null);
+    const impact = new Map(queue.items.map((i) => [i.candidateId, i.impact]));
+    // Now only c counts as similar (AP 1/3). Settling a makes it similar: AP (1 + 2/3)/2 — by 1/2; b: (1/2 + 2/3)/2 − 1/3 = 1/4.
+    expect(impact.get('a')).toBeCloseTo(0.5, 12);
+    expect(impact.get('b')).toBeCloseTo(0.25, 12);
+    expect(queue.items.map((i) => i.candidateId)).toEqual(['a', 'b']);
+    // Under majority a third vote makes it PerfectMatch, similar already: settling moves nothing.
+    put('a', 'carl', 'PerfectMatch');
+    put('b', 'carl', 'Irrelevant');
+    put('c', 'carl', 'Relevant');
+    setAggregation(ws, 's', 'majority');
+    expect(reviewQueue(ws, 's', null).items.find((i) => i.candidateId === 'a')!.impact).toBe(0);
+  });
 });
+

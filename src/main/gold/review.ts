@@ -8,7 +8,9 @@
  *   distinct voted value, relevant iff grade ≥ 1 — the other candidates of q keeping their
  *   current aggregate label (unresolved ones count as not relevant, AP = 0 when q has no
  *   relevant candidate);
- *   ΔAP_r = max − min of those APs (0 when every voted value has the same relevance);
+ *   ΔAP_r = max − min of those APs and of the query's AP as the pair counts now (0 when every voted
+ *   value has the relevance the pair has now: an unresolved pair counts as not relevant, so one whose
+ *   votes are all relevant — SemEval PerfectMatch + Relevant — moves MAP once settled);
  *   impact = Σ_r ΔAP_r / (number of queries in the pool).
  * So impact is the most the pair can move MAP (over the pool's queries), summed over the runs.
  * Ties (and pools without runs) keep pool order. Cost: one ranking per run and query with a
@@ -73,6 +75,28 @@ export function checkRuling(s: PoolState, queryId: string, candidateId: string, 
   }
 }
 
+/**
+ * Throws when `judge` labeled pair (queryId, candidateId) of the pool before judging it (a vote as
+ * one of its annotators: PoolState.judgeSince), whatever that label is now: who voted on a pair is
+ * not its third judge, and a ruling would only replace their own vote. Another judge rules on it.
+ */
+export function checkJudgeDidNotVote(ws: Workspace, s: PoolState, judge: string, queryId: string, candidateId: string): void {
+  const before = s.judgeSince.get(judge);
+  if (before === undefined) return;
+  const voted = ws
+    .stmt(
+      `SELECT 1 FROM labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND a.name = ? AND l.seq <= ? AND l.value IS NOT NULL AND l.origin NOT LIKE 'import:%' LIMIT 1`,
+    )
+    .get(ws.poolId(s.pool.name), queryId, candidateId, judge, before);
+  if (!voted) return;
+  const others = s.judges.filter((j) => j !== judge);
+  throw new QPairsError(
+    `${judge} labeled pair ${queryId} → ${candidateId} of pool "${s.pool.name}" before judging the pool (as one of its annotators), so ${judge} is not a third judge of it: ` +
+      (others.length ? `another of its judges (${others.join(', ')}) settles it` : 'make someone else a judge to settle it (qpairs annotators role W NAME judge)'),
+  );
+}
+
 const isRelevant = (value: string): boolean => (labelGrade(value) ?? -Infinity) >= DEFAULT_RELEVANCE_THRESHOLD;
 
 /** AP of a query with the given relevance per candidate index, over a ranking (indices). */
@@ -103,8 +127,10 @@ export function pairImpact(
   rankings: ReadonlyArray<{ run: string; ranking: number[] }>,
   base: readonly boolean[] = queryRelevance(s, e.queryIndex),
 ): { apChange: Record<string, number>; impact: number } {
-  // A "?" vote leaves the pair open either way: a judge may settle it relevant or not.
-  const options = e.unsure.length > 0 ? [true, false] : [...new Set(e.votes.map((v) => isRelevant(v.value)))];
+  // A "?" vote leaves the pair open either way: a judge may settle it relevant or not. Otherwise the
+  // voted values' relevance, and the pair's as it counts now: an unresolved SemEval PerfectMatch +
+  // Relevant counts as not similar until settled, so settling it moves MAP (it read 0, last in the queue).
+  const options = e.unsure.length > 0 ? [true, false] : [...new Set([...e.votes.map((v) => isRelevant(v.value)), base[e.candidateIndex]!])];
   const apChange: Record<string, number> = {};
   let sum = 0;
   for (const { run, ranking } of rankings) {

@@ -19,6 +19,10 @@
  *   vote since, or the label was given before the pair was in dispute at all (judges could, before
  *   checkRuling). The pair is back in the Review queue until a judge rules again (the same value
  *   too: setLabel then appends the event again).
+ * - A judge's label given here before they judged the pool (store.ts recordJudgeSince: a judge left
+ *   out of the pool's assignment, or a person made a judge, after labeling it) was a vote or an
+ *   owner's label, never a ruling: it does not settle the pair (`PairEntry.judgeEarlierVote`), and
+ *   checkRuling refuses that judge a ruling on the pair — who voted on a pair is no third judge of it.
  * - `gold` and `system` annotators never vote: a pool's imported gold stays its own source.
  */
 import { AGGREGATE, type AggregationRule, type AggregationSummary, type PairStatus } from '../../shared/gold';
@@ -28,7 +32,7 @@ import { pairKey } from '../../shared/ids';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { resolvePair, type Resolution } from './rules';
-import { getAggregation, getAssignment, type AssignmentPlan } from './store';
+import { getAggregation, getAssignment, judgeSince, type AssignmentPlan } from './store';
 
 const isImported = (origin: string): boolean => origin.startsWith('import:');
 
@@ -58,6 +62,8 @@ export interface PairEntry {
   judge: Vote | null;
   /** The latest judge label when it predates an assigned annotator's current label (not counted; see the module comment). */
   outdatedRuling?: Vote;
+  /** The latest label of a judge given before they judged the pool (a vote, not a ruling; see the module comment). */
+  judgeEarlierVote?: Vote;
   resolution: Resolution;
 }
 
@@ -75,6 +81,8 @@ export interface PoolState {
   byKey: Map<string, PairEntry>;
   /** Current labels (including "?") by annotator, then pair key. */
   labels: Map<string, Map<string, { value: string; seq: number; origin: string }>>;
+  /** Per judge who labeled the pool before judging it: their last label event then (store.ts judgeSince). */
+  judgeSince: Map<string, number>;
 }
 
 /**
@@ -101,7 +109,7 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
   }
   const { annotators, judges } = poolPeople(plan, roles, labels, (a) => firstSeq.get(a)!);
   const queries = opts.queries ? [...opts.queries] : ws.poolQueries(poolName);
-  const s: PoolState = { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs: [], byKey: new Map(), labels };
+  const s: PoolState = { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs: [], byKey: new Map(), labels, judgeSince: judgeSince(ws, poolName) };
   queries.forEach((q, qi) => {
     q.candidates.forEach((c, ci) => {
       const e = pairEntry(ws, s, qi, ci);
@@ -139,7 +147,7 @@ export function poolPeople(
 export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, qi: number, ci: number): PairEntry {
   const q = s.queries[qi]!;
   const c = q.candidates[ci]!;
-  const { plan, annotators, judges, labels, rule, threshold } = s;
+  const { plan, annotators, judges, labels, rule, threshold, judgeSince: since } = s;
   const assignees = plan.perQueryAnnotators ? (plan.perQueryAnnotators.get(q.queryId) ?? []) : annotators;
   const key = pairKey(q.queryId, c);
   const votes: Vote[] = [];
@@ -157,9 +165,22 @@ export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, 
   }
   let judge: Vote | null = null;
   let judgeLabel: { seq: number; origin: string } | null = null;
+  let judgeEarlierVote: Vote | undefined;
   for (const j of judges) {
     const l = labels.get(j)?.get(key);
-    if (l && l.value !== UNSURE && (!judge || l.seq > judge.seq)) {
+    if (!l || l.value === UNSURE) continue;
+    // Given here before j judged the pool (a vote as one of its annotators, or an owner's label): never
+    // a ruling. An imported label still is (imports bring back rulings already made), and a label an
+    // undo brought back was given when the event it restores was.
+    const before = since.get(j);
+    if (before !== undefined) {
+      const at = ws.labelGivenAt(l);
+      if (!isImported(at.origin) && at.seq <= before) {
+        if (!judgeEarlierVote || l.seq > judgeEarlierVote.seq) judgeEarlierVote = { annotator: j, value: l.value, seq: l.seq };
+        continue;
+      }
+    }
+    if (!judge || l.seq > judge.seq) {
       judge = { annotator: j, value: l.value, seq: l.seq };
       judgeLabel = l;
     }
@@ -177,12 +198,43 @@ export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, 
     judge?.value ?? null,
     { rule, scheme: s.scheme, threshold, complete, unsure: unsure.length },
   );
-  return { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, unsure, complete, judge, resolution, ...(outdatedRuling ? { outdatedRuling } : {}) };
+  return {
+    queryId: q.queryId,
+    candidateId: c,
+    queryIndex: qi,
+    candidateIndex: ci,
+    assignees,
+    votes,
+    unsure,
+    complete,
+    judge,
+    resolution,
+    ...(outdatedRuling ? { outdatedRuling } : {}),
+    ...(judgeEarlierVote ? { judgeEarlierVote } : {}),
+  };
 }
 
 /** A pair whose decisive votes hold two or more different values. */
 export function isDisagreementEntry(e: PairEntry): boolean {
   return e.votes.some((v) => v.value !== e.votes[0]!.value);
+}
+
+/**
+ * The rulings on a settled pair that do not count: other judges' current labels on it that differ
+ * from the counting one (the latest ruling counts; an earlier one another judge gave stays theirs),
+ * leaving out labels given before their judge judged the pool (not rulings).
+ */
+export function overruledRulings(s: Pick<PoolState, 'judges' | 'labels' | 'judgeSince'>, e: PairEntry): Vote[] {
+  if (!e.judge) return [];
+  const key = pairKey(e.queryId, e.candidateId);
+  const out: Vote[] = [];
+  for (const j of s.judges) {
+    if (j === e.judge.annotator) continue;
+    const l = s.labels.get(j)?.get(key);
+    if (!l || l.value === UNSURE || l.value === e.judge.value || l.seq <= (s.judgeSince.get(j) ?? 0)) continue;
+    out.push({ annotator: j, value: l.value, seq: l.seq });
+  }
+  return out;
 }
 
 /** A pair for the Review queue: its decisive votes disagree, or an assigned annotator said "?". */

@@ -549,7 +549,12 @@ describe('annotators work only where they are assigned', () => {
     const r = (await engine.invoke('pool.assign', { pool: 'open', annotators: ['alice', 'carol'] })) as { notes?: string[]; annotators: string[] };
     expect(r.annotators).toEqual(['alice', 'carol']);
     // bob, who labeled the open pool, is left out of this assignment: said too (team/assign-notes.test.ts).
-    expect(r.notes).toEqual([expect.stringMatching(/^carol is a judge and stays one: .* does not label blind/), expect.stringMatching(/^bob \(6 labels\) is no longer one of this pool's annotators/)]);
+    // carol's labels there, given as its judge, vote from now on: said too.
+    expect(r.notes).toEqual([
+      expect.stringMatching(/^carol is a judge and stays one: .* does not label blind/),
+      expect.stringMatching(/^carol \(4 labels\) labeled this pool before being assigned to it \(a judge: rulings\): those labels now count as votes/),
+      expect.stringMatching(/^bob \(6 labels\) is no longer one of this pool's annotators/),
+    ]);
     expect(((await engine.invoke('annotator.list', {})) as Array<{ name: string; role: string }>).find((a) => a.name === 'carol')!.role).toBe('judge');
   });
 });

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assignPool } from '../gold';
+import { addAnnotator, assignPool } from '../gold';
 import { runCli } from '../cli/test-cli';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { assignmentNotes, poolVoters } from './assign-notes';
@@ -109,6 +109,30 @@ describe('assigning a pool without the people who voted in it', () => {
     expect(counts(perQuery).sort()).toEqual([['alice', 1], ['bob', 1]]);
     assignPool(ws, 'p', ['alice', 'bob'], null);
     expect(assignmentNotes(ws, ['alice', 'bob'], knownPeople(ws), perQuery)).toEqual([]);
+  });
+
+  it("says that a judge newly assigned to label the pool turns her rulings into votes (the pairs she settled were unsettled in silence)", () => {
+    const ws = scratch.fresh('ruled');
+    ws.createPool({ name: 'p' });
+    ws.addPoolQuery('p', 'q1', ['a', 'b']);
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    addAnnotator(ws, 'judy', 'judge');
+    for (const [c, a, b] of [['a', '1', '0'], ['b', '1', '0']]) {
+      ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: c!, annotator: 'alice', value: a!, origin: 'test' });
+      ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: c!, annotator: 'bob', value: b!, origin: 'test' });
+      ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: c!, annotator: 'judy', value: '1', origin: 'test' });
+    }
+    const before = poolVoters(ws, 'p');
+    assignPool(ws, 'p', ['alice', 'bob', 'judy'], null);
+    const notes = assignmentNotes(ws, ['alice', 'bob', 'judy'], knownPeople(ws), before);
+    expect(notes).toContain(
+      "judy (2 labels) labeled this pool before being assigned to it (a judge: rulings): those labels now count as votes — in its agreement (given seeing everyone's labels) and gold — " +
+        "and no longer settle any pair; the disagreements judy settled are back in Review for the pool's other judges.",
+    );
+    // Assigned again as she is: her labels already vote, nothing more to say.
+    const again = poolVoters(ws, 'p');
+    assignPool(ws, 'p', ['alice', 'bob', 'judy'], null);
+    expect(assignmentNotes(ws, ['alice', 'bob', 'judy'], knownPeople(ws), again).join('\n')).not.toContain('labeled this pool before');
   });
 
   it('qpairs assign and pool.assign print it', async () => {

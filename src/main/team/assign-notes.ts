@@ -9,7 +9,10 @@
  *   of the new list is said so, with their labels' count (`assign --annotators dave` to add dave
  *   took alice and bob out in silence: their votes stopped counting, and the pool's agreement,
  *   Review, gold and eval figures changed with no word); so is one still listed whose labeled
- *   queries K per query gives to others.
+ *   queries K per query gives to others;
+ * - a judge (or owner) newly assigned who labeled the pool before — a judge's labels there were
+ *   rulings — is said so: those labels vote from now on and settle nothing (the pairs they settled
+ *   went back to Review in silence).
  */
 import { getAssignment, type AssignmentPlan } from '../gold/store';
 import { labelingPeople, newPersonNote } from './new-person';
@@ -72,7 +75,38 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
     .filter(([n]) => assigned.has(n))
     .map(([n, m]) => [n, count(new Map([...m].filter(([q]) => !votes(plan, roles, n, q))))] as const)
     .filter(([, c]) => c > 0);
-  return [...addedNotes, ...roleNotes, ...(left.length ? [leftOutNote(left)] : []), ...(moved.length ? [movedNote(moved)] : [])];
+  // A judge (or owner) newly labeling the pool: the labels they gave it before — a judge's rulings — are their votes from now on.
+  const rulings = trimmed
+    .filter((n) => (roles.get(n) === 'judge' || roles.get(n) === 'owner') && !votersBefore.labels.has(n))
+    .map((n) => [n, ws.currentLabels(votersBefore.pool, n).length] as const)
+    .filter(([, c]) => c > 0);
+  // A judge left out judges the pool from now on: their votes there are not rulings either (gold/state.ts judgeSince).
+  const judgesLeft = left.filter(([n]) => roles.get(n) === 'judge').map(([n]) => n);
+  const judgesLeftNote = judgesLeft.length
+    ? [
+        `${judgesLeft.join(', ')} ${judgesLeft.length === 1 ? 'is a judge and judges' : 'are judges and judge'} this pool from now on: ${judgesLeft.length === 1 ? 'those votes are' : 'their votes are'} not rulings either, ` +
+          `and who voted on a pair may not rule on it (another judge settles it).`,
+      ]
+    : [];
+  return [
+    ...addedNotes,
+    ...roleNotes,
+    ...(rulings.length ? [rulingsNote(rulings, roles)] : []),
+    ...(left.length ? [leftOutNote(left)] : []),
+    ...judgesLeftNote,
+    ...(moved.length ? [movedNote(moved)] : []),
+  ];
+}
+
+/** `judy (3 labels) judged this pool before: …` — what becomes of a judge's rulings once they label the pool. */
+function rulingsNote(people: ReadonlyArray<readonly [string, number]>, roles: ReadonlyMap<string, string>): string {
+  const one = people.length === 1;
+  const judged = people.some(([n]) => roles.get(n) === 'judge');
+  return (
+    `${namesWithCounts(people)} labeled this pool before ${one ? 'being' : 'they were'} assigned to it${judged ? ' (a judge: rulings)' : ''}: ` +
+    `${one ? 'those labels' : 'their labels'} now count as votes — in its agreement (given seeing everyone's labels) and gold — and no longer settle ${one ? 'any pair' : 'pairs'}; ` +
+    `the disagreements ${one ? people[0]![0] : 'they'} settled are back in Review for the pool's other judges.`
+  );
 }
 
 /** `alice (10 labels) and bob (10 labels) labeled queries this assignment gives to others: …`. */

@@ -662,6 +662,23 @@ INSERT INTO import_undo_progress(id, marker) SELECT 1, CAST(value AS TEXT) FROM 
 DELETE FROM meta WHERE key = 'import_undo_running';
 `;
 
+/**
+ * Migration 20 — when each person became a judge of each pool. A judge's label is a ruling, but a
+ * person's labels given before they judged the pool — votes as one of its annotators, then left out
+ * of its assignment or made a judge — are not: without this a judge's earlier votes turned into
+ * rulings on the disagreements they had voted on (state.ts). `after_seq`: the person's last label
+ * event in the pool when they became its judge; their labels given here up to it are never
+ * rulings (imported ones still are: imports bring back rulings already made).
+ */
+const JUDGE_SINCE_V20 = `
+CREATE TABLE pool_judge_since (
+  pool_id      INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  after_seq    INTEGER NOT NULL,
+  PRIMARY KEY (pool_id, annotator_id)
+) STRICT, WITHOUT ROWID;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -687,6 +704,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: 'the last finished import stays undoable through an import that fails or changes nothing', sql: IMPORT_KEPT_V17 },
   { version: 18, name: 'live retraining: the labels a retrain did not train on', sql: LIVE_UNCOVERED_V18 },
   { version: 19, name: 'an import\'s undo under way, recorded chunk by chunk', sql: UNDO_PROGRESS_V19 },
+  { version: 20, name: 'when each person became a judge of each pool: their earlier votes are not rulings', sql: JUDGE_SINCE_V20 },
 ];
 
 /**

@@ -43,6 +43,8 @@ export function AccessPanel(): ReactNode {
   const { client, info } = useApp();
   const [team, setTeam] = useState<TeamMemberView[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // What a role change did to the person's labels in pools nobody is assigned to (annotator.setRole's notes).
+  const [roleNote, setRoleNote] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [role, setRole] = useState<PersonRole>('annotator');
   const [busy, setBusy] = useState(false);
@@ -121,8 +123,10 @@ export function AccessPanel(): ReactNode {
   };
   const changeRole = async (who: string, r: PersonRole): Promise<boolean> => {
     setError(null);
+    setRoleNote(null);
     try {
-      await client.invoke('annotator.setRole', { name: who, role: r });
+      const done = await client.invoke('annotator.setRole', { name: who, role: r });
+      setRoleNote(done.notes?.length ? done.notes.join(' ') : null);
       load();
       return true;
     } catch (e) {
@@ -172,6 +176,11 @@ export function AccessPanel(): ReactNode {
       {error && (
         <p className="error small" role="alert" data-testid="access-error">
           {error}
+        </p>
+      )}
+      {roleNote && (
+        <p className="hint small" role="status" data-testid="access-role-note">
+          {roleNote}
         </p>
       )}
 

@@ -52,6 +52,8 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const [newName, setNewName] = useState('');
   const [newRole, setNewRole] = useState<Role>('annotator');
   const [roleError, setRoleError] = useState<string | null>(null);
+  // What a role change did to the person's labels in pools nobody is assigned to (annotator.setRole's notes).
+  const [roleNote, setRoleNote] = useState<string | null>(null);
   const loadPeople = useCallback(() => {
     client
       .invoke('annotator.list', {})
@@ -80,8 +82,10 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   };
   const setRole = async (name: string, role: Role): Promise<boolean> => {
     setRoleError(null);
+    setRoleNote(null);
     try {
-      await client.invoke('annotator.setRole', { name, role });
+      const r = await client.invoke('annotator.setRole', { name, role });
+      setRoleNote(r.notes?.length ? r.notes.join(' ') : null);
       loadPeople();
       return true;
     } catch (e) {
@@ -279,6 +283,11 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
           {roleError && (
             <p className="error small" role="alert" data-testid="role-error">
               {roleError}
+            </p>
+          )}
+          {roleNote && (
+            <p className="hint small" role="status" data-testid="role-note">
+              {roleNote}
             </p>
           )}
           <p className="hint" data-testid="team-judges-hint">

@@ -1,0 +1,85 @@
+/**
+ * A role change says what it does to the person's labels in pools nobody is assigned to
+ * (role-notes.ts): an annotator made a judge stops voting there, a judge made an annotator votes
+ * with their rulings. Both changed the pools' agreement, Review and gold without a word.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/test-cli';
+import { Engine } from '../engine/engine';
+import { addAnnotator, aggregationSummary, assignPool, loadPoolState } from '../gold';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
+import type { Workspace } from '../workspace/workspace';
+
+const scratch = scratchWorkspaces('qpairs-role-notes-');
+
+/** Open pool `open` (alice 1, bob 0, carl 1 on q1 → a; jack ruled 0 on q1 → b), and pool `shut` assigned to alice and bob. */
+function team(name: string): Workspace {
+  const ws = scratch.fresh(name);
+  for (const p of ['open', 'shut']) {
+    ws.createPool({ name: p, scheme: 'binary' });
+    ws.addPoolQuery(p, 'q1', ['a', 'b']);
+  }
+  for (const n of ['alice', 'bob', 'carl']) addAnnotator(ws, n);
+  addAnnotator(ws, 'jack', 'judge');
+  assignPool(ws, 'shut', ['alice', 'bob'], null);
+  const put = (p: string, c: string, who: string, v: string): void => void ws.addLabel({ pool: p, queryId: 'q1', candidateId: c, annotator: who, value: v, origin: 'ui' });
+  put('open', 'a', 'alice', '1');
+  put('open', 'a', 'bob', '0');
+  put('open', 'a', 'carl', '1');
+  put('open', 'b', 'alice', '1');
+  put('open', 'b', 'bob', '0');
+  put('open', 'b', 'jack', '0');
+  put('shut', 'a', 'alice', '1');
+  return ws;
+}
+
+describe('a role change names what it does to the labels in open pools', () => {
+  it('an annotator made a judge: his votes there stop counting (annotator.setRole)', async () => {
+    const ws = team('a');
+    const engine = new Engine(ws, { transport: 'electron' });
+    try {
+      const r = (await engine.invoke('annotator.setRole', { name: 'carl', role: 'judge' })) as { notes?: string[] };
+      expect(r.notes).toEqual([
+        'carl labeled pool nobody is assigned to: open (1 label); as a judge carl no longer votes there: those labels stop counting in its agreement and gold, ' +
+          'and they are not rulings either (who voted on a pair is no third judge of it): another judge settles the pairs in dispute.',
+      ]);
+      expect(loadPoolState(ws, 'open').annotators).toEqual(['alice', 'bob']);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('a judge made an annotator: his rulings there become votes and settle nothing (qpairs annotators role)', async () => {
+    const ws = team('b');
+    expect(aggregationSummary(loadPoolState(ws, 'open')).settled).toBe(1);
+    ws.close();
+    const r = await runCli('annotators', 'role', path.join(scratch.dir, 'b.qpairs'), 'jack', 'annotator');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('annotator jack: annotator');
+    expect(r.out).toContain(
+      "note: jack labeled pool nobody is assigned to: open (1 label); those labels were rulings and now count as jack's votes (in agreement, given seeing everyone's labels, and in the gold): " +
+        'they settle nothing any more, and the disagreements jack settled are back in Review.',
+    );
+  });
+
+  it('an annotator made an owner stops voting there too; a judge made an owner stops ruling; nothing to say for someone without such labels', async () => {
+    const ws = team('c');
+    const engine = new Engine(ws, { transport: 'electron' });
+    try {
+      const owner = (await engine.invoke('annotator.setRole', { name: 'alice', role: 'owner' })) as { notes?: string[] };
+      expect(owner.notes).toEqual(['alice labeled pool nobody is assigned to: open (2 labels); as an owner alice no longer votes there: those labels stop counting in its agreement and gold.']);
+      expect(loadPoolState(ws, 'open').annotators).toEqual(['bob', 'carl']);
+      const judge = (await engine.invoke('annotator.setRole', { name: 'jack', role: 'owner' })) as { notes?: string[] };
+      expect(judge.notes).toEqual([
+        "jack labeled pool nobody is assigned to: open (1 label); those labels were rulings and settle nothing any more (an owner's labels there neither vote nor rule), " +
+          'and the disagreements jack settled are back in Review.',
+      ]);
+      // dave has no label anywhere.
+      addAnnotator(ws, 'dave');
+      expect(await engine.invoke('annotator.setRole', { name: 'dave', role: 'judge' })).toEqual({ name: 'dave', role: 'judge' });
+    } finally {
+      engine.close();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Who voted on a pair is no third judge of it, in the browser: judy labeled pool p as its third
+ * annotator and was then left out of its assignment; her vote does not settle the pair, and her
+ * ruling on it is refused with the reason (gold/review.ts checkJudgeDidNotVote) — it was counted as
+ * her ruling. And a role change says what it does to a person's labels in a pool nobody is assigned
+ * to: the judge jack made an annotator votes with his ruling there (it said nothing).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { qpairs, useServedSmallPool } from './small-pool';
+
+test.describe.configure({ mode: 'serial' });
+
+const served = useServedSmallPool(
+  'judge-voted',
+  130,
+  (pairs) => [`${pairs[0]![0]},${pairs[0]![1]},alice,1`, `${pairs[0]![0]},${pairs[0]![1]},bob,0`],
+  ({ workspace, pairs, dir }) => {
+    const [q, c] = pairs[0]!;
+    qpairs('annotators', 'add', workspace, 'judy', 'jack', '--role', 'judge');
+    // judy votes as p's third annotator (after alice and bob), then is left out: she judges p.
+    qpairs('assign', workspace, '--pool', 'p', '--annotators', 'alice,bob,judy');
+    qpairs('label', workspace, '--pool', 'p', '--annotator', 'judy', '--query', q, '--candidate', c, '--value', '1');
+    qpairs('assign', workspace, '--pool', 'p', '--annotators', 'alice,bob');
+    // Pool o, nobody assigned: alice 1, bob 0 on one pair, which jack settles.
+    qpairs('pool', 'create', workspace, '--name', 'o', '--sample', '1', '--seed', '7', '--depth', '2');
+    const csv = path.join(dir, 'o.csv');
+    qpairs('export', workspace, '--pool', 'o', '--format', 'csv', '--no-text', csv);
+    const [oq, oc] = readFileSync(csv, 'utf8').trim().split('\n')[1]!.split(',');
+    for (const [who, v] of [['alice', '1'], ['bob', '0'], ['jack', '0']]) {
+      qpairs('label', workspace, '--pool', 'o', '--annotator', who!, '--query', oq!, '--candidate', oc!, '--value', v!);
+    }
+  },
+);
+
+test("judy's vote is no ruling: the pair waits, and her ruling on it is refused with the reason", async () => {
+  const page = served.page;
+  const [q, c] = served.pairs[0]!;
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption('p');
+  await page.getByTestId('review-judge').selectOption('judy');
+  await page.getByTestId('review-judge').blur();
+  await expect(page.getByTestId('review-total')).toHaveText('1');
+  const current = page.getByTestId('review-current');
+  await expect(current).toHaveAttribute('data-query', q);
+  await expect(current).toHaveAttribute('data-candidate', c);
+  await page.keyboard.press('0');
+  await expect(page.getByTestId('failed-labels')).toContainText(`judy labeled pair ${q} → ${c} of pool "p" before judging the pool`);
+  await expect(page.getByTestId('failed-labels')).toContainText('another of its judges (jack) settles it');
+});
+
+test('the judge jack made an annotator, then a judge again: Team access and Team say what becomes of his label in pool o', async () => {
+  const page = served.page;
+  await page.goto('/#pools');
+  const panel = page.getByTestId('access-panel');
+  await panel.getByTestId('access-role-jack').selectOption('annotator');
+  await panel.getByTestId('access-role-jack-save').click();
+  await expect(panel.getByTestId('access-role-jack')).toHaveValue('annotator');
+  await expect(panel.getByTestId('access-role-note')).toContainText(
+    "jack labeled pool nobody is assigned to: o (1 label); those labels were rulings and now count as jack's votes",
+  );
+  // Back to judge in the Team panel's rows: his label there (now a vote) stops voting, and is no ruling either.
+  const people = page.getByTestId('people-table');
+  await people.getByTestId('role-jack').selectOption('judge');
+  await people.getByTestId('role-jack-save').click();
+  await expect(people.getByTestId('role-jack')).toHaveValue('judge');
+  await expect(page.getByTestId('role-note')).toContainText('jack labeled pool nobody is assigned to: o (1 label); as a judge jack no longer votes there');
+});

@@ -11,6 +11,9 @@
 export const CALLER_ROLES = ['annotator', 'judge', 'owner'] as const;
 export type CallerRole = (typeof CALLER_ROLES)[number];
 
+/** Who may call a desktop shell command (shell-contract.ts): the desktop app's one user, its owner. */
+export const SHELL_COMMAND_ROLE: CallerRole = 'owner';
+
 /** True when `role` ranks at least as high as `needed` (owner > judge > annotator). */
 export function roleAllows(role: CallerRole, needed: CallerRole): boolean {
   return CALLER_ROLES.indexOf(role) >= CALLER_ROLES.indexOf(needed);

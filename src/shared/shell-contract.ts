@@ -5,9 +5,11 @@
  * src/main/ipc.ts on arrival) and result type. They travel on the engine's invoke channel and
  * exist only there: owner-only and desktop-only — serve mode has no route to them (a remote client
  * never names a path on the server's machine), and the renderer offers them only over Electron.
+ * The renderer imports only this file's types: its schemas would bring zod into the page, whose
+ * object parsers try `new Function` (refused by the page's CSP, and reported as a violation).
  */
 import { z } from 'zod';
-import type { CallerRole } from './roles';
+import { SHELL_COMMAND_ROLE } from './roles';
 
 const title = z.string().max(200).optional();
 /** An absolute path on this machine (the renderer got it from a native dialog or the recent list). */
@@ -30,8 +32,8 @@ export type ShellCommandName = keyof typeof shellCommandArgs;
 export type ShellCommandArgs<C extends ShellCommandName> = z.input<(typeof shellCommandArgs)[C]>;
 export type ParsedShellArgs<C extends ShellCommandName> = z.output<(typeof shellCommandArgs)[C]>;
 
-/** Who may call a shell command: the desktop app's one user, its owner. */
-export const SHELL_COMMAND_ROLE: CallerRole = 'owner';
+/** Who may call a shell command (kept in roles.ts, which the renderer may import: this file holds zod schemas). */
+export { SHELL_COMMAND_ROLE };
 
 /** What opening (or creating) another workspace did: cancelled in its dialog, or opened (the app reloads its screens). */
 export type WorkspaceSwitch = { opened: false } | { opened: true; workspaceName: string };

@@ -53,7 +53,7 @@ test('a first run lands on Annotate on the demo pool and labels with the first k
   const other = path.join(dir, 'other.qpairs');
   server = await startServe({ port: PORT, configDir: config, workspace: other });
   await server.stop();
-  expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: other });
+  expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: other, recent: [other] });
   server = await startServe({ port: PORT, configDir: config });
   expect(server.log()).toContain(`reopening the last workspace, ${other}`);
   await server.stop();
@@ -65,7 +65,7 @@ test('a first run lands on Annotate on the demo pool and labels with the first k
   writeFileSync(notes, 'not a workspace\n');
   await expect(startServe({ port: PORT, configDir: config, workspace: notes, create: false })).rejects.toThrow(/exited \(1\) before listening/);
   expect(readFileSync(notes, 'utf8')).toBe('not a workspace\n');
-  expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: other });
+  expect(JSON.parse(readFileSync(path.join(config, 'recent.json'), 'utf8'))).toEqual({ lastWorkspace: other, recent: [other] });
   server = await startServe({ port: PORT, configDir: config });
   expect(server.log()).toContain(`reopening the last workspace, ${other}`);
   await server.stop();

@@ -39,6 +39,7 @@ import { globalSeq, ownSeq } from '../engine/own-seq';
 import { runImport } from '../engine/work';
 import { undoableImport, undoLastImport } from './undo-last';
 import { readUndoMarker } from './undo-progress';
+import { loadPoolState } from '../gold/state';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/workspaces');
 
@@ -589,6 +590,39 @@ describe('schema 18 → 19: an import\'s undo under way, recorded chunk by chunk
     expect(e.ahead).toContain('import_undo_progress');
     expect(e.missing).toEqual([]);
     expect(e.message).toContain('(schema 19)');
+  });
+});
+
+describe('schema 19 → 20: when each person began judging each pool', () => {
+  const v18 = FIXTURE_LIST.find((f) => f.name === 'v18')!;
+
+  it('a judge\'s ruling made before the upgrade still settles its pair: nobody is taken to have voted before judging', () => {
+    const p = copyOf(v18);
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.db.prepare(`SELECT count(*) FROM pool_judge_since`).pluck().get()).toBe(0);
+      const ruled = loadPoolState(ws, 'semeval').pairs.filter((e) => e.judge !== null);
+      expect(ruled.map((e) => [e.judge!.annotator, e.judge!.value, e.judgeEarlierVote ?? null])).toEqual([['judy', 'Relevant', null]]);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a workspace of schema 20 opened by the QPairs of schema 19 is refused, the file untouched', () => {
+    const p = path.join(dir, 'new.qpairs');
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 20) }).close();
+    const e = expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { migrations: MIGRATIONS.slice(0, 19) }));
+    expect([e.version, e.known]).toEqual([20, 19]);
+  });
+
+  it('upgraded, then recorded as 19 again: refused, naming the table schema 20 makes', () => {
+    const p = copyOf(v18);
+    openWorkspaceDb(p, { migrations: MIGRATIONS.slice(0, 20) }).close();
+    recordVersion(p, 19);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect(e.ahead).toContain('pool_judge_since');
+    expect(e.missing).toEqual([]);
+    expect(e.message).toContain('(schema 20)');
   });
 });
 

@@ -23,7 +23,7 @@ const stallMs = client.transport === 'http' ? 20_000 : undefined;
 // The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
 // re-send this tab's old labels over newer ones.
 const outbox = new LabelQueue({
-  send: (op) => client.invoke('label.set', op),
+  send: (op, signal) => client.invoke('label.set', op, { signal }),
   storage: session,
   workspace,
   stallMs,
@@ -32,7 +32,12 @@ const outbox = new LabelQueue({
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
 // sent with review.settle; their rulings and reasons join the undo history under the judge's name.
 const settles = new LabelQueue({
-  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}), ...(op.stamp ? { stamp: op.stamp } : {}) }),
+  send: (op, signal) =>
+    client.invoke(
+      'review.settle',
+      { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}), ...(op.stamp ? { stamp: op.stamp } : {}) },
+      { signal },
+    ),
   storage: session,
   storageKey: 'qpairs.settleOutbox',
   workspace,

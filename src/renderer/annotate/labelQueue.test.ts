@@ -197,7 +197,7 @@ describe('LabelQueue', () => {
 });
 
 describe('LabelQueue: a send that gets no answer (stallMs)', () => {
-  type Sent = { candidateId: string; value: string | null; stamp?: { tab: string; n: number }; answer: (a: LabelAck) => void };
+  type Sent = { candidateId: string; value: string | null; stamp?: { tab: string; n: number }; signal: AbortSignal; answer: (a: LabelAck) => void };
   const stalling = () => {
     const sent: Sent[] = [];
     const saved: Array<number | null> = [];
@@ -205,7 +205,7 @@ describe('LabelQueue: a send that gets no answer (stallMs)', () => {
       stallMs: 20_000,
       retryDelays: [1000],
       tab: 'tab-under-test',
-      send: (op) => new Promise<LabelAck>((answer) => sent.push({ candidateId: op.candidateId, value: op.value, stamp: op.stamp, answer })),
+      send: (op, signal) => new Promise<LabelAck>((answer) => sent.push({ candidateId: op.candidateId, value: op.value, stamp: op.stamp, signal, answer })),
       onSaved: (_op, a) => saved.push(a.seq),
     });
     return { q, sent, saved };
@@ -223,6 +223,8 @@ describe('LabelQueue: a send that gets no answer (stallMs)', () => {
       await vi.advanceTimersByTimeAsync(1);
       // Before: "saving…" until the OS gave up. Now a transport failure, retried with backoff, maybe saved.
       expect(q.ops()[0]).toMatchObject({ state: 'retrying', maybeSaved: true, error: 'no answer from the server in 20 s; sending it again' });
+      // Its request is aborted (it would hold one of the browser's few connections to the server).
+      expect(sent[0]!.signal.aborted).toBe(true);
       await vi.advanceTimersByTimeAsync(1000);
       expect(sent).toHaveLength(2);
       expect(sent[1]!.stamp).toEqual(sent[0]!.stamp);
@@ -238,6 +240,7 @@ describe('LabelQueue: a send that gets no answer (stallMs)', () => {
       await vi.advanceTimersByTimeAsync(0);
       expect(saved).toEqual([7, 8]);
       expect(q.ops()).toHaveLength(0);
+      expect(sent.map((x) => x.signal.aborted)).toEqual([true, false, false]);
     } finally {
       vi.useRealTimers();
     }

@@ -57,7 +57,8 @@ export interface LabelOp extends LabelInput {
 }
 
 export interface LabelQueueOptions {
-  send: (op: LabelInput) => Promise<LabelAck>;
+  /** Sends one label; `signal` aborts it once the queue gave up on it (stallMs, retryNow lost): its connection is freed. */
+  send: (op: LabelInput, signal: AbortSignal) => Promise<LabelAck>;
   storage?: KV;
   storageKey?: string;
   /** Backoff for transport failures, ms (the last one repeats). */
@@ -263,7 +264,7 @@ export class LabelQueue {
         op.attempts++;
         this.changed();
         try {
-          const ack = await this.answerOf(this.opts.send({
+          const ack = await this.answerOf((signal) => this.opts.send({
             pool: op.pool,
             queryId: op.queryId,
             candidateId: op.candidateId,
@@ -273,7 +274,7 @@ export class LabelQueue {
             ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
             ...(op.workspace ? { workspace: op.workspace } : {}),
             ...(op.stamp ? { stamp: op.stamp } : {}),
-          }));
+          }, signal));
           // A refused label given before this one on the same pair is outdated now: listed on, it would show its older
           // value as the pair's, and its Retry would write that value over this one.
           const at = this.queue.indexOf(op);
@@ -308,7 +309,9 @@ export class LabelQueue {
   }
 
   /** The send's answer, or a transport failure once it stalled (stallMs) or was given up on (retryNow lost). */
-  private answerOf(sent: Promise<LabelAck>): Promise<LabelAck> {
+  private answerOf(send: (signal: AbortSignal) => Promise<LabelAck>): Promise<LabelAck> {
+    const abort = new AbortController();
+    const sent = send(abort.signal);
     // A late answer (or failure) of a send given up on is ignored: the op was sent again.
     sent.catch(() => {});
     return new Promise<LabelAck>((resolve, reject) => {
@@ -324,7 +327,10 @@ export class LabelQueue {
         return true;
       };
       function fail(why: string): void {
-        if (settle()) reject(new ClientError(why, 'transport'));
+        if (!settle()) return;
+        reject(new ClientError(why, 'transport'));
+        // A stalled request would hold one of the browser's few connections to the server until the OS gave up.
+        abort.abort();
       }
       this.cut = cut;
       sent.then(

@@ -8,6 +8,7 @@ import { AppProvider } from './lib/context';
 import { session } from './lib/storage';
 import { LabelQueue } from './annotate/labelQueue';
 import { recordSaved, UndoHistory } from './annotate/history';
+import { retryWhenBack } from './annotate/retryWhenBack';
 import './styles.css';
 
 const client = createClient();
@@ -17,35 +18,38 @@ const undo = new UndoHistory(session);
 let workspaceId: string | null = null;
 let infoLoaded = false;
 const workspace = (): string | null => workspaceId;
+/** Serve mode: a label with no answer after 20 s is taken as lost on the way and sent again (the network may have swallowed it). */
+const stallMs = client.transport === 'http' ? 20_000 : undefined;
 // The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
 // re-send this tab's old labels over newer ones.
 const outbox = new LabelQueue({
-  send: (op) => client.invoke('label.set', op),
+  send: (op, signal) => client.invoke('label.set', op, { signal }),
   storage: session,
   workspace,
+  stallMs,
   onSaved: (op, ack) => recordSaved(undo, op, ack),
 });
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
 // sent with review.settle; their rulings and reasons join the undo history under the judge's name.
 const settles = new LabelQueue({
-  send: (op) => client.invoke('review.settle', { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}) }),
+  send: (op, signal) =>
+    client.invoke(
+      'review.settle',
+      { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}), ...(op.stamp ? { stamp: op.stamp } : {}) },
+      { signal },
+    ),
   storage: session,
   storageKey: 'qpairs.settleOutbox',
   workspace,
+  stallMs,
   // A ruling, a reason given alone, or both: each is one step of the judge's undo.
   onSaved: (op, ack) => recordSaved(undo, op, ack, { review: true }),
 });
-// When the event stream comes back, the server is back: send waiting labels now, and read app.info again — the
-// server may have been started again on a read-only file (the label keys then say so at once instead of each label
-// being refused), or the person's role may have changed.
-let lastConnection: string | null = null;
-client.onConnection((s) => {
-  if (s === 'open') {
-    outbox.retryNow();
-    settles.retryNow();
-    if (lastConnection === 'closed' && infoLoaded) loadInfo(0);
-  }
-  lastConnection = s;
+// When the event stream comes back, or the browser is back online, the server is back: send waiting labels now; after
+// a reconnect, read app.info again — the server may have been started again on a read-only file (the label keys then
+// say so at once instead of each label being refused), or the person's role may have changed.
+retryWhenBack(client, [outbox, settles], window, () => {
+  if (infoLoaded) loadInfo(0);
 });
 // Never let the page go while labels are unsaved (a reload keeps them; closing the tab would not).
 window.addEventListener('beforeunload', (e) => {

@@ -51,6 +51,12 @@ const ifLatestArg = z.number().int().positive().optional();
 const ifNoteArg = z.string().max(4000).nullable().optional();
 /** A page's queued label: the workspace it was given in (app.info `workspaceId`); refused in another (engine/workspace-id.ts). */
 const workspaceArg = z.string().min(1).max(100).optional();
+/**
+ * A page's queued label: the page's id (new on every load) and the label's place in its outbox. The engine takes
+ * each stamped label once, and refuses one older than a label the same page gave on the pair since (a request
+ * that stalled and arrived late, after the outbox sent it again and went on): nothing saved (engine/label-stamps.ts).
+ */
+const stampArg = z.object({ tab: z.string().min(8).max(64), n: z.number().int().nonnegative() }).optional();
 export type TieRule = z.infer<typeof tiesSchema>;
 
 /** How eval.pool counts (and eval.order, whose verdict must be about the same queries as the table beside it). */
@@ -165,6 +171,8 @@ export const commandArgs = {
     ifNote: ifNoteArg,
     /** The workspace the label was given in (app.info `workspaceId`): refused, nothing saved, in another workspace. */
     workspace: workspaceArg,
+    /** The page's outbox stamp: taken once, refused once a later label of the same page on the pair was taken. */
+    stamp: stampArg,
   }),
   /**
    * Takes back label event `seq`. `note`: the pair's note to put back with the label, in the same
@@ -262,7 +270,7 @@ export const commandArgs = {
   /** One pair of the queue with both texts and every vote's note (the queue carries titles only). */
   'review.pair': z.object({ pool: name, judge: name, queryId: id, candidateId: id }),
   /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
-  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg, workspace: workspaceArg }),
+  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg, workspace: workspaceArg, /** As label.set's. */ stamp: stampArg }),
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),

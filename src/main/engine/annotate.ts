@@ -12,6 +12,7 @@ import { loadPoolState, pairKey, type PoolState } from '../gold/state';
 import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
 import { isCandidateOrder } from '../../shared/label-order';
 import { nextPairFor } from './label-order-candidates';
+import { recordTaken, takenBefore } from './label-stamps';
 
 /**
  * The queries an annotator works on: with a k-per-query assignment, only those assigned to them;
@@ -287,21 +288,33 @@ export function setLabel(ws: Workspace, given: ParsedArgs<'label.set'>, state?: 
       restate = outdated?.annotator === a.annotator && outdated.value === value;
     }
   }
-  return ws.transaction(() => {
+  const stamp = a.stamp;
+  const ack = ws.transaction((): LabelAck & { again?: true } => {
+    // The outbox's late duplicate, or its resend of a label taken already: nothing saved (label-stamps.ts).
+    const taken = stamp ? takenBefore(ws, stamp, String(pool.id), a) : undefined;
+    if (taken) return { seq: null, latest: taken.latest, saved: true, record: null, note: noteOn(ws, a), noteChanged: false, again: true };
     if (a.ifLatest !== undefined) {
       const again = redoneAlready(ws, pool.id, a, a.ifLatest, value);
       if (again) return again;
       checkLatest(ws, pool.id, a, a.ifLatest);
     }
-    if (a.ifNote !== undefined) checkNote(ws, a, a.ifNote);
+    if (a.ifNote !== undefined && !noteRedoneAlready(ws, pool.id, a, value)) checkNote(ws, a, a.ifNote);
     const seq = ws.addLabel({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, value, origin: 'ui', restate }, pool.id);
     // Issue 24: the note rides with the label, in the same commit (omitted: left as it is).
     // A cleared label takes its note with it: an unlabeled pair carries no note (undo puts both back).
     const noteArg = value === null ? null : a.note;
     const noteChanged = noteArg !== undefined && ws.setLabelNote({ pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.annotator, note: noteArg }, pool.id);
-    const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
-    return { seq, ...(seq === null ? { latest: latestEvent(ws, pool.id, a) } : {}), saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note, noteChanged };
+    return { seq, ...(seq === null ? { latest: latestEvent(ws, pool.id, a) } : {}), saved: true as const, record: seq === null ? null : ws.labelEvent(seq), note: noteOn(ws, a), noteChanged };
   });
+  if (!stamp) return ack;
+  const { again, ...answer } = ack;
+  if (!again) recordTaken(ws, stamp, String(pool.id), a, answer.seq ?? answer.latest ?? null);
+  return answer;
+}
+
+/** The annotator's note on the pair (null: none). */
+function noteOn(ws: Workspace, a: { pool: string; queryId: string; candidateId: string; annotator: string }): string | null {
+  return ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
 }
 
 /** The annotator's latest label event on the pair (before event `before`, when given), null when none (label.set's `latest`, redo's checkLatest). */
@@ -333,6 +346,17 @@ function redoneAlready(
   const note = ws.labelNotes(a.pool, { annotator: a.annotator, queryId: a.queryId }).find((n) => n.candidateId === a.candidateId)?.note ?? null;
   if (a.note !== undefined && (note ?? '') !== (value === null ? '' : (a.note ?? ''))) return null;
   return { seq: latest, saved: true, record, note, noteChanged: a.ifNote !== undefined && (a.ifNote ?? '') !== (note ?? '') };
+}
+
+/**
+ * A note's redo sent again after its answer was lost: the pair already has the label and the note it asks for, so
+ * the note the undo left is gone because the redo itself was saved — nothing to refuse, and nothing changes.
+ */
+function noteRedoneAlready(ws: Workspace, poolId: number, a: { pool: string; queryId: string; candidateId: string; annotator: string; note?: string | null }, value: string | null): boolean {
+  if (a.note === undefined || value === null) return false;
+  const latest = latestEvent(ws, poolId, a);
+  if (latest === null || ws.labelEvent(latest)?.value !== value) return false;
+  return (noteOn(ws, a) ?? '') === (a.note ?? '').trim();
 }
 
 /**

@@ -140,7 +140,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         if (!s.byKey.has(pairKey(a.queryId, a.candidateId))) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
         // The ruling itself ("?" settles nothing; only a pair in dispute) is checked where every
         // judge's label is: setLabel → checkRuling (gold/review.ts).
-        const args = { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value, note: a.note, ifLatest: a.ifLatest, ifNote: a.ifNote };
+        const args = { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value, note: a.note, ifLatest: a.ifLatest, ifNote: a.ifNote, stamp: a.stamp };
         const ack = setLabel(ws, args, s);
         const rec = changedRecord(ws, args, ack);
         if (rec) engine.hub.emit('label.changed', rec);

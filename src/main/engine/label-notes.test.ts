@@ -105,6 +105,31 @@ describe('redo (label.set with ifLatest)', () => {
     expect(await set({ value: '0', note: 'x', ifLatest: undone.seq, ifNote: 'y' })).toMatchObject({ note: 'x', noteChanged: true });
   });
 
+  it('a note’s redo sent again after its answer was lost is answered with the note it saved, not refused as changed since', async () => {
+    await set({ value: '1', note: 'y' });
+    await set({ value: '1', note: 'x' });
+    // u on the note: the page sends the note before it (label unchanged); U sends the note again, with ifNote.
+    await set({ value: '1', note: 'y' });
+    const note = (): string | null => ws.labelNotes('p', { annotator: 'alice', queryId: 'q1' }).find((n) => n.candidateId === 'c1')?.note ?? null;
+    expect(await set({ value: '1', note: 'x', ifNote: 'y' })).toMatchObject({ seq: null, note: 'x', noteChanged: true });
+    const events = ws.labelHistory('p', { annotator: 'alice' }).length;
+    // Its answer was lost: the outbox sends it again. The pair already has it, so it is confirmed, nothing changes.
+    expect(await set({ value: '1', note: 'x', ifNote: 'y' })).toMatchObject({ seq: null, note: 'x', noteChanged: false });
+    expect(note()).toBe('x');
+    expect(ws.labelHistory('p', { annotator: 'alice' })).toHaveLength(events);
+    // A removed note's redo likewise.
+    await set({ value: '1', note: '' });
+    await set({ value: '1', note: 'x' });
+    expect(await set({ value: '1', note: '', ifNote: 'x' })).toMatchObject({ note: null, noteChanged: true });
+    expect(await set({ value: '1', note: '', ifNote: 'x' })).toMatchObject({ note: null, noteChanged: false });
+    // Still refused when the note is neither the undo's nor the redo's, or the label changed since.
+    await set({ value: '1', note: 'z' });
+    await expect(set({ value: '1', note: 'x', ifNote: 'y' })).rejects.toThrow(/its note changed since the undo/);
+    await set({ value: '0', note: 'x' });
+    await expect(set({ value: '1', note: 'x', ifNote: 'y' })).rejects.toThrow(/its note changed since the undo/);
+    expect(ws.currentLabels('p', 'alice').find((l) => l.candidateId === 'c1')?.value).toBe('0');
+  });
+
   it('a judge’s redo goes through review.settle with the same guard', async () => {
     ws.transaction(() => {
       ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c2', annotator: 'alice', value: '1', origin: 'test' });

@@ -183,15 +183,126 @@ describe('LabelQueue', () => {
 
   it('sends what the engine reads of an op and nothing the page keeps: a redo\'s ifNote goes with its note', async () => {
     const sent: LabelInput[] = [];
-    const q = new LabelQueue({ send: async (op) => (sent.push(op), ack(1)) });
+    const q = new LabelQueue({ tab: 'tab-under-test', send: async (op) => (sent.push(op), ack(1)) });
     q.enqueue({ ...L('a'), note: 'again', noteBefore: 'before', redoing: true, ifNote: null });
     q.enqueue({ ...L('b'), note: 'kept', ifNote: 'kept before' });
     q.enqueue({ ...L('c'), note: '', noteBefore: 'x', undone: { seq: 0, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann', note: { before: 'x', after: null }, undoneBy: 0 } });
     await q.idle();
     expect(sent).toEqual([
-      { ...L('a'), note: 'again', ifNote: null },
-      { ...L('b'), note: 'kept', ifNote: 'kept before' },
-      { ...L('c'), note: '' },
+      { ...L('a'), note: 'again', ifNote: null, stamp: { tab: 'tab-under-test', n: 1 } },
+      { ...L('b'), note: 'kept', ifNote: 'kept before', stamp: { tab: 'tab-under-test', n: 2 } },
+      { ...L('c'), note: '', stamp: { tab: 'tab-under-test', n: 3 } },
     ]);
+  });
+});
+
+describe('LabelQueue: a send that gets no answer (stallMs)', () => {
+  type Sent = { candidateId: string; value: string | null; stamp?: { tab: string; n: number }; signal: AbortSignal; answer: (a: LabelAck) => void };
+  const stalling = () => {
+    const sent: Sent[] = [];
+    const saved: Array<number | null> = [];
+    const q = new LabelQueue({
+      stallMs: 20_000,
+      retryDelays: [1000],
+      tab: 'tab-under-test',
+      send: (op, signal) => new Promise<LabelAck>((answer) => sent.push({ candidateId: op.candidateId, value: op.value, stamp: op.stamp, signal, answer })),
+      onSaved: (_op, a) => saved.push(a.seq),
+    });
+    return { q, sent, saved };
+  };
+
+  it('is taken as lost after stallMs and sent again with the same stamp; a newer label of the pair gets a later one; the stalled answer is ignored', async () => {
+    vi.useFakeTimers();
+    try {
+      const { q, sent, saved } = stalling();
+      q.enqueue({ ...L('a', '1'), valueBefore: null });
+      q.enqueue({ ...L('a', '0'), valueBefore: '1' });
+      await vi.advanceTimersByTimeAsync(19_999);
+      expect(sent).toHaveLength(1);
+      expect(q.ops()[0]!.state).toBe('saving');
+      await vi.advanceTimersByTimeAsync(1);
+      // Before: "saving…" until the OS gave up. Now a transport failure, retried with backoff, maybe saved.
+      expect(q.ops()[0]).toMatchObject({ state: 'retrying', maybeSaved: true, error: 'no answer from the server in 20 s; sending it again' });
+      // Its request is aborted (it would hold one of the browser's few connections to the server).
+      expect(sent[0]!.signal.aborted).toBe(true);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(sent).toHaveLength(2);
+      expect(sent[1]!.stamp).toEqual(sent[0]!.stamp);
+      sent[1]!.answer({ seq: null, latest: 7, saved: true, record: null });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sent).toHaveLength(3);
+      expect(sent[2]!.value).toBe('0');
+      expect(sent[2]!.stamp!.tab).toBe(sent[0]!.stamp!.tab);
+      expect(sent[2]!.stamp!.n).toBeGreaterThan(sent[0]!.stamp!.n);
+      // The stalled first send answers at last: ignored (the op was saved by its resend).
+      sent[0]!.answer({ seq: 99, saved: true, record: null });
+      sent[2]!.answer(ack(8));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(saved).toEqual([7, 8]);
+      expect(q.ops()).toHaveLength(0);
+      expect(sent.map((x) => x.signal.aborted)).toEqual([true, false, false]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('retryNow({ lost: true }) (the connection came back) gives up on the send on its way and sends it again at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const { q, sent, saved } = stalling();
+      q.enqueue(L('a', '1'));
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(sent).toHaveLength(1);
+      q.retryNow({ lost: true });
+      await vi.advanceTimersByTimeAsync(0);
+      // No backoff, no stall wait: sent again now, same stamp.
+      expect(sent).toHaveLength(2);
+      expect(sent[1]!.stamp).toEqual(sent[0]!.stamp);
+      sent[1]!.answer(ack(3));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(saved).toEqual([3]);
+      // Nothing on its way: retryNow({ lost: true }) sends nothing twice.
+      q.retryNow({ lost: true });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sent).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a refused label retried by the user gets a new stamp (it is given after what was given meanwhile)', async () => {
+    const stamps: Array<{ tab: string; n: number } | undefined> = [];
+    let refuse = true;
+    const q = new LabelQueue({
+      tab: 'tab-under-test',
+      send: async (op) => {
+        stamps.push(op.stamp);
+        if (refuse) {
+          refuse = false;
+          throw new ClientError('forbidden', 'forbidden');
+        }
+        return ack(stamps.length);
+      },
+    });
+    const op = q.enqueue(L('a', '1'));
+    await tick();
+    q.enqueue(L('b', '1'));
+    await q.idle();
+    q.retry(q.ops()[0]!.id);
+    await q.idle();
+    expect(op.stamp).toEqual({ tab: 'tab-under-test', n: 1 });
+    expect(stamps).toEqual([{ tab: 'tab-under-test', n: 1 }, { tab: 'tab-under-test', n: 2 }, { tab: 'tab-under-test', n: 3 }]);
+  });
+
+  it('a label restored after a reload keeps its stamp; the new page stamps with its own id', async () => {
+    const storage = memory();
+    const first = new LabelQueue({ tab: 'page-one-id', storage, send: () => new Promise<LabelAck>(() => {}) });
+    first.enqueue(L('a', '1'));
+    first.stop();
+    const stamps: Array<{ tab: string; n: number } | undefined> = [];
+    const second = new LabelQueue({ tab: 'page-two-id', storage, send: async (op) => (stamps.push(op.stamp), ack(stamps.length)) });
+    second.enqueue(L('b', '1'));
+    await second.idle();
+    expect(stamps).toEqual([{ tab: 'page-one-id', n: 1 }, { tab: 'page-two-id', n: 1 }]);
   });
 });

@@ -7,9 +7,13 @@
  *  - unsaved labels are mirrored to storage (the app uses sessionStorage: per tab), so a reload
  *    re-sends them.
  * Re-sending a label the engine already stored is harmless (the engine skips unchanged values).
+ * A request with no answer after `stallMs` (or when the connection comes back while it is on its way) is
+ * treated as lost in transport and sent again; each label carries a stamp (the page's id, its place in the
+ * outbox) so the engine takes it once and refuses the stalled copy should it arrive after a newer label
+ * of the pair (engine/label-stamps.ts).
  */
 import type { CommandArgs, LabelAck } from '../../shared/contract';
-import { isTransportError } from '../client/types';
+import { ClientError, isTransportError } from '../client/types';
 import type { KV } from '../lib/storage';
 import type { RedoEntry } from './historyEntry';
 import { ackOfResent } from './resentAck';
@@ -34,6 +38,8 @@ export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'que
   workspace?: string;
   /** Not sent: the pair's label the page showed when this one was given (what tells a resent label's "unchanged" answer apart, resentAck.ts). */
   valueBefore?: string | null;
+  /** The page and this label's place in its outbox (the queue sets it): the engine takes it once, never after a later one of the pair. */
+  stamp?: { tab: string; n: number };
 }
 
 export type OpState = 'pending' | 'saving' | 'retrying' | 'failed';
@@ -51,7 +57,8 @@ export interface LabelOp extends LabelInput {
 }
 
 export interface LabelQueueOptions {
-  send: (op: LabelInput) => Promise<LabelAck>;
+  /** Sends one label; `signal` aborts it once the queue gave up on it (stallMs, retryNow lost): its connection is freed. */
+  send: (op: LabelInput, signal: AbortSignal) => Promise<LabelAck>;
   storage?: KV;
   storageKey?: string;
   /** Backoff for transport failures, ms (the last one repeats). */
@@ -62,6 +69,15 @@ export interface LabelQueueOptions {
    * still queued when the server comes back on another workspace is refused there, not saved into it.
    */
   workspace?: () => string | null;
+  /** A send with no answer after this many ms is taken as lost in transport (retried); omitted: it is waited for. */
+  stallMs?: number;
+  /** This page's id in the labels' stamps (default: a random one, new on every load). */
+  tab?: string;
+}
+
+/** A random page id (crypto.getRandomValues works on a plain-HTTP page too, unlike randomUUID). */
+function newTabId(): string {
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export const pairKey = (pool: string, annotator: string, queryId: string, candidateId: string): string =>
@@ -91,9 +107,16 @@ export class LabelQueue {
   private v = 0;
   private saved = 0;
   private last: LabelOp | null = null;
+  private readonly tab: string;
+  private nextN = 1;
+  /** Gives up on the send on its way now (the connection came back: its answer may never come). */
+  private cut: (() => void) | null = null;
+  /** The send just given up on is sent again at once, not after the backoff. */
+  private hurry = false;
 
   constructor(private readonly opts: LabelQueueOptions) {
     this.delays = opts.retryDelays ?? [1000, 2000, 4000, 8000, 15000];
+    this.tab = opts.tab ?? newTabId();
     const saved = this.load();
     if (saved.length) {
       this.queue = saved.map((o) => ({ ...o, id: this.nextId++, state: o.state === 'failed' ? 'failed' : 'pending', attempts: 0, ...(o.state === 'saving' ? { maybeSaved: true } : {}) }));
@@ -105,7 +128,7 @@ export class LabelQueue {
   /** Queues a label; returns the queued op. */
   enqueue(input: LabelInput): LabelOp {
     const workspace = this.opts.workspace?.();
-    const op: LabelOp = { ...input, ...(workspace ? { workspace } : {}), id: this.nextId++, state: 'pending', attempts: 0 };
+    const op: LabelOp = { ...input, ...(workspace ? { workspace } : {}), stamp: this.newStamp(), id: this.nextId++, state: 'pending', attempts: 0 };
     this.queue.push(op);
     this.changed();
     this.pump();
@@ -119,7 +142,8 @@ export class LabelQueue {
     if (op.state === 'failed') {
       // Move it to the back so it stays in order after anything given meanwhile.
       this.queue = this.queue.filter((o) => o !== op);
-      this.queue.push({ ...op, state: 'pending', error: undefined });
+      // Given again now: after anything given meanwhile in the engine's eyes too (a new stamp).
+      this.queue.push({ ...op, state: 'pending', error: undefined, stamp: this.newStamp() });
       this.changed();
       this.pump();
     } else if (op.state === 'retrying') this.wake?.();
@@ -133,8 +157,15 @@ export class LabelQueue {
     this.changed();
   }
 
-  /** Retries every transport-waiting op now (e.g. when the connection comes back). */
-  retryNow(): void {
+  /**
+   * Retries every transport-waiting op now (e.g. when the connection comes back). `lost`: the label on its way
+   * may have been sent into the broken connection, so it is given up on and sent again at once too.
+   */
+  retryNow(opts: { lost?: boolean } = {}): void {
+    if (opts.lost && this.cut) {
+      this.hurry = true;
+      this.cut();
+    }
     this.wake?.();
   }
 
@@ -233,7 +264,7 @@ export class LabelQueue {
         op.attempts++;
         this.changed();
         try {
-          const ack = await this.opts.send({
+          const ack = await this.answerOf((signal) => this.opts.send({
             pool: op.pool,
             queryId: op.queryId,
             candidateId: op.candidateId,
@@ -242,7 +273,8 @@ export class LabelQueue {
             ...(op.note !== undefined ? { note: op.note } : {}),
             ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
             ...(op.workspace ? { workspace: op.workspace } : {}),
-          });
+            ...(op.stamp ? { stamp: op.stamp } : {}),
+          }, signal));
           // A refused label given before this one on the same pair is outdated now: listed on, it would show its older
           // value as the pair's, and its Retry would write that value over this one.
           const at = this.queue.indexOf(op);
@@ -257,7 +289,9 @@ export class LabelQueue {
             op.maybeSaved = true;
             op.error = (e as Error).message;
             this.changed();
-            await this.sleep(this.delays[Math.min(op.attempts - 1, this.delays.length - 1)] ?? 5000);
+            const now = this.hurry;
+            this.hurry = false;
+            if (!now) await this.sleep(this.delays[Math.min(op.attempts - 1, this.delays.length - 1)] ?? 5000);
           } else {
             op.state = 'failed';
             op.error = (e as Error)?.message ?? String(e);
@@ -268,6 +302,42 @@ export class LabelQueue {
     } finally {
       this.running = false;
     }
+  }
+
+  private newStamp(): { tab: string; n: number } {
+    return { tab: this.tab, n: this.nextN++ };
+  }
+
+  /** The send's answer, or a transport failure once it stalled (stallMs) or was given up on (retryNow lost). */
+  private answerOf(send: (signal: AbortSignal) => Promise<LabelAck>): Promise<LabelAck> {
+    const abort = new AbortController();
+    const sent = send(abort.signal);
+    // A late answer (or failure) of a send given up on is ignored: the op was sent again.
+    sent.catch(() => {});
+    return new Promise<LabelAck>((resolve, reject) => {
+      const ms = this.opts.stallMs;
+      let done = false;
+      const stall = ms === undefined ? null : setTimeout(() => fail(`no answer from the server in ${Math.round(ms / 1000)} s; sending it again`), ms);
+      const cut = (): void => fail('the connection came back while it was on its way; sending it again');
+      const settle = (): boolean => {
+        if (done) return false;
+        done = true;
+        if (stall) clearTimeout(stall);
+        if (this.cut === cut) this.cut = null;
+        return true;
+      };
+      function fail(why: string): void {
+        if (!settle()) return;
+        reject(new ClientError(why, 'transport'));
+        // A stalled request would hold one of the browser's few connections to the server until the OS gave up.
+        abort.abort();
+      }
+      this.cut = cut;
+      sent.then(
+        (ack) => settle() && resolve(ack),
+        (e: unknown) => settle() && reject(e),
+      );
+    });
   }
 
   private sleep(ms: number): Promise<void> {

@@ -54,6 +54,17 @@ describe('HTTP client (fakes)', () => {
     c.close();
   });
 
+  it('passes invoke’s signal to the fetch: aborting it gives up on the request', async () => {
+    const fetch = vi.fn((_url: string, init: RequestInit) => new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))));
+    const c = createHttpClient({ baseUrl: 'http://h', fetch: fetch as unknown as typeof globalThis.fetch, WebSocket: FakeWS });
+    const abort = new AbortController();
+    const call = c.invoke('workspace.stats', {}, { signal: abort.signal }).catch((x: unknown) => x);
+    abort.abort();
+    expect(await call).toMatchObject({ name: 'AbortError' });
+    expect((fetch.mock.calls[0]![1] as RequestInit).signal).toBe(abort.signal);
+    c.close();
+  });
+
   it('throws the WireError as a ClientError with its code and status', async () => {
     const fetch = vi.fn(async () => jsonResponse(422, { code: 'user-error', message: 'pool "x" does not exist' }));
     const c = createHttpClient({ baseUrl: 'http://h', fetch: fetch as unknown as typeof globalThis.fetch, WebSocket: FakeWS });

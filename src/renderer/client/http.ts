@@ -176,8 +176,8 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
 
   return {
     transport: 'http',
-    invoke: <C extends CommandName>(command: C, args: CommandArgs<C>) =>
-      post('/api/invoke', JSON.stringify({ command, args: args ?? {} }), 'application/json') as Promise<CommandResult<C>>,
+    invoke: <C extends CommandName>(command: C, args: CommandArgs<C>, o?: { signal?: AbortSignal }) =>
+      post('/api/invoke', JSON.stringify({ command, args: args ?? {} }), 'application/json', o?.signal) as Promise<CommandResult<C>>,
     on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));

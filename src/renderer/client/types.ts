@@ -1,4 +1,4 @@
-import type { QPairsClient, WireError, WireReason } from '../../shared/contract';
+import type { CommandArgs, CommandName, CommandResult, QPairsClient, WireError, WireReason } from '../../shared/contract';
 import type { ShellCommandArgs, ShellCommandName, ShellEventPayloads, ShellResults } from '../../shared/shell-contract';
 
 /** `transport`: the request never got an answer (network down, server gone) — worth retrying. */
@@ -48,6 +48,8 @@ export interface UploadedSource {
 /** The renderer's client: the contract's invoke/on plus what differs between the two transports. */
 export interface AppClient extends QPairsClient {
   readonly transport: 'electron' | 'http';
+  /** The contract's invoke; `signal` gives up on the request (browser: the fetch is aborted, its connection freed; IPC: ignored). */
+  invoke<C extends CommandName>(command: C, args: CommandArgs<C>, opts?: { signal?: AbortSignal }): Promise<CommandResult<C>>;
   /** Desktop only: the native file picker; absolute paths ([] when cancelled). */
   pickFiles?(opts?: { title?: string; multiple?: boolean }): Promise<string[]>;
   /** Desktop only: the native save dialog; an absolute path, or null when cancelled. */

@@ -26,7 +26,7 @@ import { counted } from '../../shared/plural';
 import type { Db } from './db';
 import { keptImport, LONE_CHUNK_MS, noteIn, undoableActive, writerAlive, type JournaledWorkspace, type NoteForm, type WriteTurns } from './undo-journal';
 import { tableRows } from './undo-nouns';
-import { clearUndoMarker, liveUndoTokens, readUndoMarker, undoRunningMessage, writeUndoMarker, type UndoMarker } from './undo-progress';
+import { clearUndoMarker, liveUndoTokens, processText, readUndoMarker, undoRunningMessage, writeUndoMarker, type UndoMarker } from './undo-progress';
 import { createGuards, newReplay, newReport, replayStep, type ReplayState, type UndoReport } from './undo-replay';
 import { dropTriggers, IS_RANGE, q, RANGE_KEY } from './undo-triggers';
 
@@ -212,6 +212,11 @@ function undoChunk(db: Db, run: UndoRun, maxMs: number): ImportUndone | null {
 /** Journal entries and rows the undo has gone through so far (its progress). */
 const doneOf = (r: UndoReport): number => r.undone + r.kept + r.skipped + r.failed;
 
+/** How far an undo has got, as its messages say: `1,234 of 300,039 rows and journal entries done`. */
+function undoneSoFar(m: UndoMarker): string {
+  return `${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done`;
+}
+
 /**
  * Undoes the last finished import (see the top), in chunks of `chunkMs` each its own transaction,
  * giving `turns` (the engine's write gate) up between them. Refused when there is none, when the
@@ -260,7 +265,7 @@ export async function undoLastImport(
 /** What a cancelled undo says: how far it got, that the import is partly undone, and how it is finished. */
 function stoppedPartway(m: UndoMarker): string {
   return (
-    `the undo stopped partway (${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done): ` +
+    `the undo stopped partway (${undoneSoFar(m)}): ` +
     `the import is partly undone until the undo is run again, which carries on where it stopped`
   );
 }
@@ -276,9 +281,9 @@ export function finishedUndoNote(r: ImportUndone, form: NoteForm = 'cli'): strin
  */
 export function partlyUndoneNote(m: UndoMarker, form: NoteForm = 'cli'): string {
   const how = writerAlive(m, liveUndoTokens)
-    ? `is being undone by process ${m.pid}${m.host !== os.hostname() ? ` on ${m.host}` : ''}`
+    ? `is being undone by ${processText(m)}`
     : 'is partly undone: its undo stopped partway, and undoing the last import again finishes it';
-  return noteIn(form, `the ${m.what} started ${m.started} ${how} (${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done); what is read here includes what is left of it`);
+  return noteIn(form, `the ${m.what} started ${m.started} ${how} (${undoneSoFar(m)}); what is read here includes what is left of it`);
 }
 
 /**

@@ -125,7 +125,7 @@ function bulkCounts(db: Db): Record<string, number> {
  * gone), carried on from where it stopped by this process.
  */
 function beginUndo(db: Db, token: string, started: string | undefined): UndoRun {
-  return inTransaction(db, () => {
+  return db.transaction(() => {
     const h = keptImport(db);
     let m = readUndoMarker(db);
     if (!h) {
@@ -156,23 +156,11 @@ function beginUndo(db: Db, token: string, started: string | undefined): UndoRun 
     state.pass = m.pass;
     state.below = new Map(m.below);
     return { marker: m, state, guards: [] };
-  }) ?? throwNothingToUndo();
+  }).immediate() ?? throwNothingToUndo();
 }
 
 function throwNothingToUndo(): never {
   throw new QPairsError(NOTHING_TO_UNDO);
-}
-
-function inTransaction<T>(db: Db, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const out = fn();
-    db.exec('COMMIT');
-    return out;
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw e;
-  }
 }
 
 /**
@@ -181,7 +169,7 @@ function inTransaction<T>(db: Db, fn: () => T): T {
  * removes the marker. Returns the undo's outcome after the last chunk, null before.
  */
 function undoChunk(db: Db, run: UndoRun, maxMs: number): ImportUndone | null {
-  return inTransaction(db, () => {
+  return db.transaction(() => {
     const m = run.marker;
     const before = smallCounts(db);
     const done = replayStep(db, m.report, maxMs, run.state);
@@ -206,7 +194,7 @@ function undoChunk(db: Db, run: UndoRun, maxMs: number): ImportUndone | null {
     db.prepare(`INSERT INTO imports(format, files, at, report) VALUES ('undo', ?, ?, ?)`).run(m.files, new Date().toISOString(), JSON.stringify({ undid: out }));
     clearUndoMarker(db);
     return out;
-  });
+  }).immediate();
 }
 
 /** Journal entries and rows the undo has gone through so far (its progress). */

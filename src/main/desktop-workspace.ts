@@ -35,7 +35,7 @@ export interface DesktopWorkspaceOptions {
 }
 
 /** Why a new workspace cannot be made at `file` (null: it can), as `qpairs init` refuses. */
-export function newWorkspaceRefusal(file: string): string | null {
+function newWorkspaceRefusal(file: string): string | null {
   if (existsSync(file)) return `${file} already exists; not overwriting it (open it with Open workspace… instead)`;
   return null;
 }

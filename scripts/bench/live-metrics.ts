@@ -307,20 +307,38 @@ interface ImportRun {
   latencies: number[];
 }
 
+/** A new workspace `name` in dir with pool p (50 queries of 20 candidates) and its 1,000 pairs, which startLabeling labels in turn. */
+function labelingWorkspace(dir: string, name: string): { ws: Workspace; pairs: Array<{ q: string; c: string }> } {
+  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
+  const pairs: Array<{ q: string; c: string }> = [];
+  ws.transaction(() => {
+    ws.createPool({ name: 'p', depth: 20 });
+    for (let q = 0; q < 50; q++) {
+      const cands = Array.from({ length: 20 }, (_, i) => `c${q}_${i}`);
+      ws.addPoolQuery('p', `q${q}`, cands);
+      for (const c of cands) pairs.push({ q: `q${q}`, c });
+    }
+  });
+  return { ws, pairs };
+}
+
 /**
- * An annotator labeling pool p's pairs every LABEL_EVERY_MS without waiting for acks (see importRun)
+ * An annotator labeling pool p's pairs every LABEL_EVERY_MS without waiting for acks
  * until `stop()`, which waits for the labels in flight and checks every acknowledged label is stored.
  */
 function startLabeling(engine: Engine, ws: Workspace, pairs: Array<{ q: string; c: string }>, run: ImportRun): { stop(): Promise<void> } {
   const acks: Array<{ seq: number; value: string; q: string; c: string }> = [];
   const inflight = new Set<Promise<void>>();
+  // Label k is due at start + k × 20 ms, whether or not earlier ones were acknowledged; its
+  // latency counts from when it was due, so time the event loop spent busy elsewhere (before
+  // the request could even be read) counts too, as it would for a keypress sent over HTTP.
   const start = performance.now();
   const send = (): void => {
     while (start + run.sent * LABEL_EVERY_MS <= performance.now()) {
       const k = run.sent++;
       const due = start + k * LABEL_EVERY_MS;
       const { q, c } = pairs[k % pairs.length]!;
-      const value = Math.floor(k / pairs.length) % 2 === 0 ? '1' : '0';
+      const value = Math.floor(k / pairs.length) % 2 === 0 ? '1' : '0'; // each visit flips the pair: every label is a new event
       const p = (engine.invoke('label.set', { pool: 'p', queryId: q, candidateId: c, annotator: 'ann', value }) as Promise<LabelAck>)
         .then((ack) => {
           run.latencies.push(performance.now() - due);
@@ -336,7 +354,7 @@ function startLabeling(engine: Engine, ws: Workspace, pairs: Array<{ q: string; 
   return {
     async stop() {
       clearInterval(timer);
-      send();
+      send(); // the labels that fell due while the event loop was busy until the end
       await Promise.all([...inflight]);
       const stored = ws.db.prepare(`SELECT l.value, l.query_id AS q, l.candidate_id AS c FROM labels l WHERE l.seq = ?`);
       for (const a of acks) {
@@ -354,16 +372,7 @@ function startLabeling(engine: Engine, ws: Workspace, pairs: Array<{ q: string; 
  */
 async function undoRun(dir: string, corpus: string, name: string, oneTransaction: boolean): Promise<ImportRun> {
   importTuning.oneTransaction = false;
-  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
-  const pairs: Array<{ q: string; c: string }> = [];
-  ws.transaction(() => {
-    ws.createPool({ name: 'p', depth: 20 });
-    for (let q = 0; q < 50; q++) {
-      const cands = Array.from({ length: 20 }, (_, i) => `c${q}_${i}`);
-      ws.addPoolQuery('p', `q${q}`, cands);
-      for (const c of cands) pairs.push({ q: `q${q}`, c });
-    }
-  });
+  const { ws, pairs } = labelingWorkspace(dir, name);
   const engine = new Engine(ws, { transport: 'http' });
   const jobDone = (kind: string): Promise<JobDone> => new Promise((r) => engine.on('job.done', (d) => d.kind === kind && r(d)));
   const imported = jobDone('import');
@@ -391,17 +400,7 @@ async function undoRun(dir: string, corpus: string, name: string, oneTransaction
 /** One import of the corpus through the engine, with or without an annotator labeling meanwhile. */
 async function importRun(dir: string, corpus: string, name: string, oneTransaction: boolean, labeling: boolean): Promise<ImportRun> {
   importTuning.oneTransaction = oneTransaction;
-  const ws = Workspace.create(path.join(dir, `${name}.qpairs`));
-  const PQ = 50;
-  const pairs: Array<{ q: string; c: string }> = [];
-  ws.transaction(() => {
-    ws.createPool({ name: 'p', depth: 20 });
-    for (let q = 0; q < PQ; q++) {
-      const cands = Array.from({ length: 20 }, (_, i) => `c${q}_${i}`);
-      ws.addPoolQuery('p', `q${q}`, cands);
-      for (const c of cands) pairs.push({ q: `q${q}`, c });
-    }
-  });
+  const { ws, pairs } = labelingWorkspace(dir, name);
   const engine = new Engine(ws, { transport: 'http' });
   const t0 = performance.now();
   let done!: (d: JobDone) => void;
@@ -411,47 +410,11 @@ async function importRun(dir: string, corpus: string, name: string, oneTransacti
   });
   await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: corpus }] });
   const run: ImportRun = { importSeconds: 0, sent: 0, acked: 0, errors: 0, lost: 0, latencies: [] };
-  const acks: Array<{ seq: number; value: string; q: string; c: string }> = [];
-  const inflight = new Set<Promise<void>>();
-  let timer: NodeJS.Timeout | null = null;
-  let send = (): void => {};
-  if (labeling) {
-    // Label k is due at start + k × 20 ms, whether or not earlier ones were acknowledged; its
-    // latency counts from when it was due, so time the event loop spent busy elsewhere (before
-    // the request could even be read) counts too, as it would for a keypress sent over HTTP.
-    const start = performance.now();
-    send = (): void => {
-      while (start + run.sent * LABEL_EVERY_MS <= performance.now()) {
-        const k = run.sent++;
-        const due = start + k * LABEL_EVERY_MS;
-        const { q, c } = pairs[k % pairs.length]!;
-        const value = Math.floor(k / pairs.length) % 2 === 0 ? '1' : '0'; // each visit flips the pair: every label is a new event
-        const p = (engine.invoke('label.set', { pool: 'p', queryId: q, candidateId: c, annotator: 'ann', value }) as Promise<LabelAck>)
-          .then((ack) => {
-            run.latencies.push(performance.now() - due);
-            run.acked++;
-            if (ack.seq) acks.push({ seq: ack.seq, value, q, c });
-          })
-          .catch(() => void run.errors++)
-          .finally(() => inflight.delete(p));
-        inflight.add(p);
-      }
-    };
-    timer = setInterval(send, 1);
-  }
+  const labeler = labeling ? startLabeling(engine, ws, pairs, run) : null;
   const d = await finished;
   run.importSeconds = (performance.now() - t0) / 1000;
-  if (timer) {
-    clearInterval(timer);
-    if (labeling) send(); // the labels that fell due while the event loop was busy until the end
-  }
-  await Promise.all([...inflight]);
+  await labeler?.stop();
   if (!d.ok) throw new Error(`import failed: ${d.error}`);
-  const stored = ws.db.prepare(`SELECT l.value, l.query_id AS q, l.candidate_id AS c FROM labels l WHERE l.seq = ?`);
-  for (const a of acks) {
-    const r = stored.get(a.seq) as { value: string; q: string; c: string } | undefined;
-    if (!r || r.value !== a.value || r.q !== a.q || r.c !== a.c) run.lost++;
-  }
   const n = ws.questionCount();
   if (n !== N_QUESTIONS) throw new Error(`expected ${N_QUESTIONS} questions, found ${n}`);
   engine.close();

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { QPairsError } from './errors';
 import { Engine } from './engine/engine';
 import { ensureDemoWorkspace } from './engine/demo';
-import type { JobKind, RunningJob } from './engine/jobs';
+import { jobSubjectText, type JobKind, type RunningJob } from './engine/jobs';
 import { lastMissingNote, rememberWorkspace, type StartupChoice } from './engine/recent-workspace';
 import { cancelJobsOnStop } from './engine/stop-jobs';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/lock';
@@ -35,7 +35,7 @@ export interface DesktopWorkspaceOptions {
 }
 
 /** Why a new workspace cannot be made at `file` (null: it can), as `qpairs init` refuses. */
-export function newWorkspaceRefusal(file: string): string | null {
+function newWorkspaceRefusal(file: string): string | null {
   if (existsSync(file)) return `${file} already exists; not overwriting it (open it with Open workspace… instead)`;
   return null;
 }
@@ -63,8 +63,7 @@ const REDONE_LATER: ReadonlySet<JobKind> = new Set<JobKind>(['live', 'preview'])
 
 /** A running job as a refusal names it: `the import of big.jsonl (questions-jsonl)`, `the model training on pool p`. */
 export function runningJobText(j: RunningJob): string {
-  const what = j.import ? ` of ${j.import.files.map((f) => path.basename(f)).join(', ')} (${j.import.format})` : '';
-  return `the ${JOB_NOUNS[j.kind]}${what}${j.pool !== undefined ? ` on pool ${j.pool}` : ''}`;
+  return `the ${JOB_NOUNS[j.kind]}${jobSubjectText(j)}`;
 }
 
 export class DesktopWorkspace {

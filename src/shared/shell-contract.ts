@@ -3,13 +3,12 @@
  * engine cannot answer (native dialogs, opening another workspace). One typed declaration both
  * sides use, as contract.ts is for engine commands: each command's argument schema (validated by
  * src/main/ipc.ts on arrival) and result type. They travel on the engine's invoke channel and
- * exist only there: owner-only and desktop-only — serve mode has no route to them (a remote client
+ * exist only there: owner-only (SHELL_COMMAND_ROLE, in roles.ts) and desktop-only — serve mode has no route to them (a remote client
  * never names a path on the server's machine), and the renderer offers them only over Electron.
  * The renderer imports only this file's types: its schemas would bring zod into the page, whose
  * object parsers try `new Function` (refused by the page's CSP, and reported as a violation).
  */
 import { z } from 'zod';
-import { SHELL_COMMAND_ROLE } from './roles';
 
 const title = z.string().max(200).optional();
 /** An absolute path on this machine (the renderer got it from a native dialog or the recent list). */
@@ -31,9 +30,6 @@ export const shellCommandArgs = {
 export type ShellCommandName = keyof typeof shellCommandArgs;
 export type ShellCommandArgs<C extends ShellCommandName> = z.input<(typeof shellCommandArgs)[C]>;
 export type ParsedShellArgs<C extends ShellCommandName> = z.output<(typeof shellCommandArgs)[C]>;
-
-/** Who may call a shell command (kept in roles.ts, which the renderer may import: this file holds zod schemas). */
-export { SHELL_COMMAND_ROLE };
 
 /** What opening (or creating) another workspace did: cancelled in its dialog, or opened (the app reloads its screens). */
 export type WorkspaceSwitch = { opened: false } | { opened: true; workspaceName: string };

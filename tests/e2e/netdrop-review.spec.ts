@@ -3,6 +3,7 @@
  * the way back): it is sent again and saved once, and u takes back that ruling — not the one before it.
  */
 import { expect, test } from '@playwright/test';
+import { loseOneAnswer } from './lost-answer';
 import { useServedReviewPool } from './review-pool';
 
 // Two queries of two candidates; alice says 1 and bob 0 on every pair: four disagreements.
@@ -27,23 +28,13 @@ test('a ruling whose answer was lost is saved once, and u takes it back, not the
   await page.keyboard.press('1');
   await expect(page.getByTestId('review-row-0')).toHaveAttribute('data-state', 'saved');
   await expect(page.getByTestId('review-row-1')).toHaveAttribute('aria-selected', 'true');
-  let lost = 0;
-  await page.route('**/api/invoke', async (route) => {
-    const body = route.request().postDataJSON() as { command?: string; args?: { candidateId?: string } } | null;
-    if (body?.command === 'review.settle' && body.args?.candidateId === second && lost === 0) {
-      lost++;
-      await route.fetch();
-      await route.abort('connectionreset');
-      return;
-    }
-    await route.continue().catch(() => {});
-  });
+  const drop = await loseOneAnswer(page, (b) => b.command === 'review.settle' && b.args?.candidateId === second);
   try {
     await page.keyboard.press('0');
     await expect(page.getByTestId('review-row-1')).toHaveAttribute('data-state', 'saved', { timeout: 10_000 });
-    expect(lost).toBe(1);
+    expect(drop.lost()).toBe(1);
   } finally {
-    await page.unroute('**/api/invoke');
+    await drop.restore();
   }
   await page.keyboard.press('u');
   await expect(page.getByTestId('review-notice')).toContainText(`Undone: your label of ${second} `);

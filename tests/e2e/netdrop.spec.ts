@@ -10,6 +10,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openAnnotate } from './annotate-page';
 import { invoke } from './api';
+import { loseOneAnswer } from './lost-answer';
 import { startServe } from './serve';
 import { buildSmallPool, useServedSmallPool } from './small-pool';
 
@@ -29,23 +30,13 @@ test('a label whose reply was lost after the server saved it is saved once, and 
   await expect(page.getByTestId('row-state-0')).toHaveAttribute('data-state', 'saved');
   const second = (await page.getByTestId('candidate-row-1').getAttribute('data-candidate-id'))!;
   // The second label reaches the server, which saves it; its answer never reaches the page.
-  let lost = 0;
-  await page.route('**/api/invoke', async (route) => {
-    const body = route.request().postDataJSON() as { command?: string; args?: { candidateId?: string } } | null;
-    if (body?.command === 'label.set' && body.args?.candidateId === second && lost === 0) {
-      lost++;
-      await route.fetch();
-      await route.abort('connectionreset');
-      return;
-    }
-    await route.continue().catch(() => {});
-  });
+  const drop = await loseOneAnswer(page, (b) => b.command === 'label.set' && b.args?.candidateId === second);
   try {
     await page.keyboard.press('0');
     await expect(page.getByTestId('row-state-1')).toHaveAttribute('data-state', 'saved', { timeout: 10_000 });
-    expect(lost).toBe(1);
+    expect(drop.lost()).toBe(1);
   } finally {
-    await page.unroute('**/api/invoke');
+    await drop.restore();
   }
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
   // u takes back the second label (the one just given), not the first.
@@ -61,21 +52,11 @@ test('an undo whose answer was lost after the server saved it: u again confirms 
   const last = (await page.getByTestId('candidate-row-3').getAttribute('data-candidate-id'))!;
   await page.keyboard.press('1');
   await expect(page.getByTestId('row-state-3')).toHaveAttribute('data-state', 'saved');
-  let lost = 0;
-  await page.route('**/api/invoke', async (route) => {
-    const body = route.request().postDataJSON() as { command?: string } | null;
-    if (body?.command === 'label.undo' && lost === 0) {
-      lost++;
-      await route.fetch();
-      await route.abort('connectionreset');
-      return;
-    }
-    await route.continue().catch(() => {});
-  });
+  const drop = await loseOneAnswer(page, (b) => b.command === 'label.undo');
   try {
     await page.keyboard.press('u');
     await expect(page.getByTestId('annotate-error')).toContainText('Undo not confirmed: cannot reach the QPairs server');
-    expect(lost).toBe(1);
+    expect(drop.lost()).toBe(1);
     await page.keyboard.press('u');
     await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${last}`);
     await expect(page.getByTestId('row-state-3')).toHaveAttribute('data-state', 'none');
@@ -83,7 +64,7 @@ test('an undo whose answer was lost after the server saved it: u again confirms 
     await expect(page.getByTestId('annotate-notice')).toContainText(`Redone: the label of ${last}`);
     await expect(page.getByTestId('label-3')).toHaveAttribute('data-value', '1');
   } finally {
-    await page.unroute('**/api/invoke');
+    await drop.restore();
   }
 });
 
@@ -95,21 +76,11 @@ test('a redo whose answer was lost after the server saved it: U again confirms i
   await expect(page.getByTestId('row-state-3')).toHaveAttribute('data-state', 'saved');
   await page.keyboard.press('u');
   await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${last}`);
-  let lost = 0;
-  await page.route('**/api/invoke', async (route) => {
-    const body = route.request().postDataJSON() as { command?: string; args?: { ifLatest?: number } } | null;
-    if (body?.command === 'label.set' && body.args?.ifLatest !== undefined && lost === 0) {
-      lost++;
-      await route.fetch();
-      await route.abort('connectionreset');
-      return;
-    }
-    await route.continue().catch(() => {});
-  });
+  const drop = await loseOneAnswer(page, (b) => b.command === 'label.set' && b.args?.ifLatest !== undefined);
   try {
     await page.keyboard.press('Shift+U');
     await expect(page.getByTestId('annotate-error')).toContainText('Redo not confirmed: cannot reach the QPairs server');
-    expect(lost).toBe(1);
+    expect(drop.lost()).toBe(1);
     await page.keyboard.press('Shift+U');
     await expect(page.getByTestId('annotate-notice')).toContainText(`Redone: the label of ${last}`);
     await expect(page.getByTestId('label-3')).toHaveAttribute('data-value', '0');
@@ -118,7 +89,7 @@ test('a redo whose answer was lost after the server saved it: U again confirms i
     await expect(page.getByTestId('annotate-notice')).toContainText(`Undone: the label of ${last}`);
     await expect(page.getByTestId('label-3')).toHaveAttribute('data-value', '1');
   } finally {
-    await page.unroute('**/api/invoke');
+    await drop.restore();
   }
 });
 

@@ -7,14 +7,13 @@
 import type { AppInfo, CommandResult, ParsedArgs } from '../../shared/contract';
 import { assignmentNotes, poolVoters } from '../team/assign-notes';
 import { knownPeople } from '../team/new-person';
-import { openPoolLabels, roleChangeNotes } from '../team/role-notes';
+import { setRoleWithNotes } from '../team/role-notes';
 import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
 import { defaultExportName, finishExportWriteCancellable, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions, type ExportRun } from '../export';
 import {
   addAnnotator,
   aggregationSummary,
-  annotatorRole,
   assignPool,
   assignmentView,
   checkJudge,
@@ -26,7 +25,6 @@ import {
   reviewPair,
   reviewQueue,
   setAggregation,
-  setAnnotatorRole,
 } from '../gold';
 import type { EngineCore as Engine } from './core';
 import { changedRecord, setLabel } from './annotate';
@@ -98,11 +96,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     'annotator.setRole': (a) =>
       write(() => {
         // A person of the server's tokens file whom the workspace does not know yet signs in as an annotator: their role is kept here too.
-        const from = annotatorRole(ws, ws.personName(a.name));
-        const before = openPoolLabels(ws, ws.personName(a.name));
-        const role = setAnnotatorRole(ws, a.name, a.role, { signsIn: engine.signsInWithServerToken(a.name.trim()) });
+        const { role, notes } = setRoleWithNotes(ws, a.name, a.role, { signsIn: engine.signsInWithServerToken(a.name.trim()) });
         changed();
-        const notes = roleChangeNotes(ws.personName(a.name), from, role, before);
         return notes.length ? { name: a.name, role, notes } : { name: a.name, role };
       }),
     'pool.assign': (a) =>

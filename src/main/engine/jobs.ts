@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { CancelledError } from '../errors';
 import type { ImportSubject, JobProgress } from '../../shared/contract';
 import type { EventHub } from './events';
@@ -15,6 +16,12 @@ export interface RunningJob {
   kind: JobKind;
   pool?: string;
   import?: ImportSubject;
+}
+
+/** What a job works on, after its kind in logs and refusals: ` of big.jsonl (questions-jsonl)` for an import, ` on pool p`, or ''. */
+export function jobSubjectText(j: { pool?: string; import?: ImportSubject }): string {
+  const what = j.import ? ` of ${j.import.files.map((f) => path.basename(f)).join(', ')} (${j.import.format})` : '';
+  return `${what}${j.pool !== undefined ? ` on pool ${j.pool}` : ''}`;
 }
 
 /** How a job starts (JobRunner.start). */

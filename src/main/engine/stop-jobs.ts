@@ -4,9 +4,9 @@
  * that an import's committed chunks are rolled back now, as its Cancel does, and not left for the
  * next open to undo as a crash's (an undo stops between its chunks, the next open finishing it). The log says what was cancelled.
  */
-import path from 'node:path';
 import type { JobDone } from '../../shared/contract';
 import type { Engine } from './engine';
+import { jobSubjectText } from './jobs';
 
 /** How long stopping waits for cancelled jobs to end (a big import's rollback); what is left is rolled back at the next open. */
 export const STOP_WAIT_MS = 30_000;
@@ -19,8 +19,7 @@ const CANCELLED_NOTE: Partial<Record<JobDone['kind'], string>> = {
 
 /** A job as the log names it: its kind, and what an import imports or the pool it works on. */
 function jobText(d: JobDone): string {
-  const what = d.import ? ` of ${d.import.files.map((f) => path.basename(f)).join(', ')} (${d.import.format})` : '';
-  return `${d.kind}${what}${d.pool !== undefined ? ` on pool ${d.pool}` : ''}`;
+  return `${d.kind}${jobSubjectText(d)}`;
 }
 
 /**

@@ -9,9 +9,10 @@ import { afterImportCommits, importTuning, startLongWriteJob } from './work';
 /**
  * Starts undoing the last finished import (`import.undo`; with `started`, only if it is still the one
  * that started then; refused while an import runs); the result arrives as a `job.done` event
- * of kind `undo`. A long write of the engine's write gate that keeps the gate to the end: the undo is
- * one transaction (workspace/undo-last.ts), so label writes wait for it, and a cancel (job.cancel)
- * rolls it back, leaving the import whole. Afterwards, as after an import: the BM25 index is dropped
+ * of kind `undo`. A long write of the engine's write gate, in chunks that give the gate up between
+ * them (workspace/undo-last.ts), so labels are acknowledged while it runs; a cancel (job.cancel) stops
+ * it between two chunks, leaving the import partly undone (`import.undoable` says so) until the next
+ * `import.undo` carries on where it stopped. Afterwards, as after an import: the BM25 index is dropped
  * (reloaded on next use) and every client is told (`workspace.changed`, what: 'import').
  */
 export function undoImportJob(engine: Engine, started?: string): string {

@@ -137,7 +137,8 @@ export type RunImportOptions = Pick<ImportOptions, 'pool' | 'annotator' | 'schem
  * Import tuning (benchmarks and tests): a chunk commits after `chunkMs` of work (undefined: the
  * journal's default, 50 ms when other writers may wait, 500 ms for a CLI import), or after
  * `contendedMs` when another write waits for the gate; `oneTransaction` restores the former
- * behaviour — one transaction holding the write gate for the whole import — for comparisons;
+ * behaviour — one transaction holding the write gate for the whole import, and for the whole undo
+ * of one (undo-import.ts; `chunkMs` sets its chunks too) — for comparisons;
  * `indexInWorker` off tokenizes in the import's own thread (StreamingIndexer).
  */
 export const importTuning: { chunkMs: number | undefined; contendedMs: number; oneTransaction: boolean; indexInWorker: boolean } = {

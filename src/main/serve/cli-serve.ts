@@ -8,8 +8,6 @@ import { QPairsError } from '../errors';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
-import { recoveredNote, unrecoveredNote } from '../workspace/undo-journal';
-import { finishedUndoNote, partlyUndoneNote } from '../workspace/undo-last';
 import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
 import { hasLiveToken, hasLiveTokens, teamMembers } from '../team/tokens';
 import { checkNewPersonName } from '../gold/store';
@@ -108,11 +106,8 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     if (opened.ws.readonly) log(`note: workspace ${o.workspace} is read-only (${opened.ws.readonlyReason}); serving it read-only: labels and imports will be refused`);
     const upgraded = opened.ws.upgradeNote();
     if (upgraded) log(upgraded);
-    if (opened.ws.recoveredWrite) log(recoveredNote(opened.ws.recoveredWrite));
-    if (opened.ws.finishedUndo) log(finishedUndoNote(opened.ws.finishedUndo));
-    if (opened.ws.undoPartway) log(partlyUndoneNote(opened.ws.undoPartway));
-    if (opened.ws.unrecoveredWrite) log(unrecoveredNote(opened.ws.unrecoveredWrite));
-    else lock ??= takeLock();
+    for (const n of opened.ws.longWriteNotes('cli')) log(n.message);
+    if (!opened.ws.unrecoveredWrite) lock ??= takeLock();
   } catch (e) {
     opened?.close();
     lock?.release();

@@ -6,11 +6,11 @@
  * an annotator votes there with their rulings, which settle nothing any more. Both happened without
  * a word: the pools' agreement, Review and gold changed.
  */
-import { getAssignment } from '../gold/store';
+import { annotatorRole, getAssignment, setAnnotatorRole } from '../gold/store';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 
 /** The labels `name` has now in each open pool: read before the role changes, for roleChangeNotes. */
-export function openPoolLabels(ws: Workspace, name: string): Array<{ pool: string; labels: number }> {
+function openPoolLabels(ws: Workspace, name: string): Array<{ pool: string; labels: number }> {
   const out: Array<{ pool: string; labels: number }> = [];
   for (const p of ws.listPools()) {
     if (getAssignment(ws, p.name).mode !== 'open') continue;
@@ -24,7 +24,7 @@ const inPools = (pools: ReadonlyArray<{ pool: string; labels: number }>): string
   pools.map((p) => `${p.pool} (${p.labels} label${p.labels === 1 ? '' : 's'})`).join(', ');
 
 /** The notes for `name`'s role going `from` → `to`, given their labels in open pools before (openPoolLabels). */
-export function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: ReadonlyArray<{ pool: string; labels: number }>): string[] {
+function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: ReadonlyArray<{ pool: string; labels: number }>): string[] {
   if (before.length === 0 || from === null || from === to) return [];
   const one = before.length === 1;
   const where = `${name} labeled ${one ? 'pool' : 'pools'} nobody is assigned to: ${inPools(before)}`;
@@ -41,4 +41,16 @@ export function roleChangeNotes(name: string, from: AnnotatorRole | null, to: An
   if (from === 'judge') return [`${where}; those labels were rulings and settle nothing any more (an owner's labels there neither vote nor rule), ${back}`];
   if (to === 'annotator') return [`${where}; those labels, given as an owner seeing everyone's labels, now count as ${name}'s votes there (in agreement and in the gold).`];
   return [];
+}
+
+/**
+ * Sets `name`'s role (setAnnotatorRole; `signsIn` as there) and says what that does to the labels they gave in open pools
+ * (roleChangeNotes, read from before the change): annotator.setRole and `qpairs annotators role`.
+ */
+export function setRoleWithNotes(ws: Workspace, name: string, role: AnnotatorRole, opts: { signsIn?: boolean } = {}): { role: AnnotatorRole; notes: string[] } {
+  const person = ws.personName(name);
+  const from = annotatorRole(ws, person);
+  const before = openPoolLabels(ws, person);
+  const to = setAnnotatorRole(ws, name, role, opts);
+  return { role: to, notes: roleChangeNotes(person, from, to, before) };
 }

@@ -51,7 +51,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { Db } from './db';
-import { liveUndoTokens, readUndoMarker, undoRunningMessage, undoStoppedMessage } from './undo-progress';
+import { liveUndoTokens, processText, readUndoMarker, undoRunningMessage, undoStoppedMessage } from './undo-progress';
 import { clearBatch, createGuards, endJournal, newReplay, newReport, replayBatch, type UndoReport } from './undo-replay';
 import { createJournalTriggers, dropTriggers, IS_RANGE, journaledTables, WATERMARKED_TABLES, writeRangeEntries } from './undo-triggers';
 
@@ -478,7 +478,7 @@ function totalChanges(db: Db): number {
 
 function busyError(h: JournalHeader): QPairsError {
   return new QPairsError(
-    `another import into this workspace is running (${h.what}; process ${h.pid}${h.host !== os.hostname() ? ` on ${h.host}` : ''}, started ${h.started}); ` +
+    `another import into this workspace is running (${h.what}; ${processText(h)}, started ${h.started}); ` +
       `wait for it to finish`,
   );
 }

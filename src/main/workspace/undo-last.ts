@@ -26,7 +26,7 @@ import { counted } from '../../shared/plural';
 import type { Db } from './db';
 import { keptImport, LONE_CHUNK_MS, noteIn, undoableActive, writerAlive, type JournaledWorkspace, type NoteForm, type WriteTurns } from './undo-journal';
 import { tableRows } from './undo-nouns';
-import { clearUndoMarker, liveUndoTokens, readUndoMarker, undoRunningMessage, writeUndoMarker, type UndoMarker } from './undo-progress';
+import { clearUndoMarker, liveUndoTokens, processText, readUndoMarker, undoRunningMessage, writeUndoMarker, type UndoMarker } from './undo-progress';
 import { createGuards, newReplay, newReport, replayStep, type ReplayState, type UndoReport } from './undo-replay';
 import { dropTriggers, IS_RANGE, q, RANGE_KEY } from './undo-triggers';
 
@@ -125,7 +125,7 @@ function bulkCounts(db: Db): Record<string, number> {
  * gone), carried on from where it stopped by this process.
  */
 function beginUndo(db: Db, token: string, started: string | undefined): UndoRun {
-  return inTransaction(db, () => {
+  return db.transaction(() => {
     const h = keptImport(db);
     let m = readUndoMarker(db);
     if (!h) {
@@ -156,23 +156,11 @@ function beginUndo(db: Db, token: string, started: string | undefined): UndoRun 
     state.pass = m.pass;
     state.below = new Map(m.below);
     return { marker: m, state, guards: [] };
-  }) ?? throwNothingToUndo();
+  }).immediate() ?? throwNothingToUndo();
 }
 
 function throwNothingToUndo(): never {
   throw new QPairsError(NOTHING_TO_UNDO);
-}
-
-function inTransaction<T>(db: Db, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const out = fn();
-    db.exec('COMMIT');
-    return out;
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw e;
-  }
 }
 
 /**
@@ -181,7 +169,7 @@ function inTransaction<T>(db: Db, fn: () => T): T {
  * removes the marker. Returns the undo's outcome after the last chunk, null before.
  */
 function undoChunk(db: Db, run: UndoRun, maxMs: number): ImportUndone | null {
-  return inTransaction(db, () => {
+  return db.transaction(() => {
     const m = run.marker;
     const before = smallCounts(db);
     const done = replayStep(db, m.report, maxMs, run.state);
@@ -206,11 +194,16 @@ function undoChunk(db: Db, run: UndoRun, maxMs: number): ImportUndone | null {
     db.prepare(`INSERT INTO imports(format, files, at, report) VALUES ('undo', ?, ?, ?)`).run(m.files, new Date().toISOString(), JSON.stringify({ undid: out }));
     clearUndoMarker(db);
     return out;
-  });
+  }).immediate();
 }
 
 /** Journal entries and rows the undo has gone through so far (its progress). */
 const doneOf = (r: UndoReport): number => r.undone + r.kept + r.skipped + r.failed;
+
+/** How far an undo has got, as its messages say: `1,234 of 300,039 rows and journal entries done`. */
+function undoneSoFar(m: UndoMarker): string {
+  return `${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done`;
+}
 
 /**
  * Undoes the last finished import (see the top), in chunks of `chunkMs` each its own transaction,
@@ -260,7 +253,7 @@ export async function undoLastImport(
 /** What a cancelled undo says: how far it got, that the import is partly undone, and how it is finished. */
 function stoppedPartway(m: UndoMarker): string {
   return (
-    `the undo stopped partway (${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done): ` +
+    `the undo stopped partway (${undoneSoFar(m)}): ` +
     `the import is partly undone until the undo is run again, which carries on where it stopped`
   );
 }
@@ -276,9 +269,9 @@ export function finishedUndoNote(r: ImportUndone, form: NoteForm = 'cli'): strin
  */
 export function partlyUndoneNote(m: UndoMarker, form: NoteForm = 'cli'): string {
   const how = writerAlive(m, liveUndoTokens)
-    ? `is being undone by process ${m.pid}${m.host !== os.hostname() ? ` on ${m.host}` : ''}`
+    ? `is being undone by ${processText(m)}`
     : 'is partly undone: its undo stopped partway, and undoing the last import again finishes it';
-  return noteIn(form, `the ${m.what} started ${m.started} ${how} (${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done); what is read here includes what is left of it`);
+  return noteIn(form, `the ${m.what} started ${m.started} ${how} (${undoneSoFar(m)}); what is read here includes what is left of it`);
 }
 
 /**

@@ -64,9 +64,14 @@ export function clearUndoMarker(db: Db): void {
   db.prepare(`DELETE FROM import_undo_progress`).run();
 }
 
+/** The process running a long write (an undo's marker, an import's journal header), as messages name it: `process 4242`, with ` on h` when h is another host. */
+export function processText(w: { pid: number; host: string }): string {
+  return `process ${w.pid}${w.host !== os.hostname() ? ` on ${w.host}` : ''}`;
+}
+
 /** Why an undo (or an import) is refused while another process undoes the last import. */
 export function undoRunningMessage(m: { what: string; started: string; pid: number; host: string }): string {
-  return `the ${m.what} started ${m.started} is being undone by process ${m.pid}${m.host !== os.hostname() ? ` on ${m.host}` : ''}: wait for it to finish`;
+  return `the ${m.what} started ${m.started} is being undone by ${processText(m)}: wait for it to finish`;
 }
 
 /** Why an import is refused while the undo of the last import stands stopped partway (cancelled in this process). */

@@ -204,7 +204,7 @@ export function replayBatch(db: Db, report: UndoReport, maxMs: number, state: Re
   }
 }
 
-/** replayBatch's work inside a transaction the caller holds (undo-last.ts: one transaction for the whole undo). */
+/** replayBatch's work inside a transaction the caller holds (undo-last.ts: each chunk of the undo, with its progress record in the same transaction). */
 export function replayStep(db: Db, report: UndoReport, maxMs: number, state: ReplayState): boolean {
   const t0 = performance.now();
   const due = (): boolean => performance.now() - t0 >= maxMs;

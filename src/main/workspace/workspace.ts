@@ -1,6 +1,6 @@
 import type { WorkspaceNotice, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
-import { interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote } from './undo-journal';
+import { interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote, type NoteForm } from './undo-journal';
 import { cleanStagedRuns } from './staged-runs';
 import { finishedUndoNote, finishInterruptedUndo, partlyUndoneNote, type ImportUndone } from './undo-last';
 import { readUndoMarker, type UndoMarker } from './undo-progress';
@@ -71,10 +71,20 @@ export class Workspace extends WorkspaceRuns {
   openNotices(): WorkspaceNotice[] {
     const out: WorkspaceNotice[] = [];
     if (this.upgradedFrom !== null) out.push({ kind: 'upgraded', message: noteIn('app', `this workspace was upgraded when it was opened, ${this.upgradeText()}`) });
-    if (this.recoveredWrite) out.push({ kind: 'import-undone', message: recoveredNote(this.recoveredWrite, 'app') });
-    if (this.finishedUndo) out.push({ kind: 'import-undone', message: finishedUndoNote(this.finishedUndo, 'app') });
-    if (this.undoPartway) out.push({ kind: 'import-left', message: partlyUndoneNote(this.undoPartway, 'app') });
-    if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: unrecoveredNote(this.unrecoveredWrite, 'app') });
+    return [...out, ...this.longWriteNotes('app')];
+  }
+
+  /**
+   * What this open did or found of an import or an import's undo — rolled back, finished, partly undone, left
+   * half written — in `form`: the app's notices (openNotices) and, in order, the serve log's notes. (The CLI
+   * prints the same notes, the last one after its read-only note: cli/commands/common.ts.)
+   */
+  longWriteNotes(form: NoteForm): WorkspaceNotice[] {
+    const out: WorkspaceNotice[] = [];
+    if (this.recoveredWrite) out.push({ kind: 'import-undone', message: recoveredNote(this.recoveredWrite, form) });
+    if (this.finishedUndo) out.push({ kind: 'import-undone', message: finishedUndoNote(this.finishedUndo, form) });
+    if (this.undoPartway) out.push({ kind: 'import-left', message: partlyUndoneNote(this.undoPartway, form) });
+    if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: unrecoveredNote(this.unrecoveredWrite, form) });
     return out;
   }
 

@@ -1,7 +1,7 @@
 import { SUBCOMMANDS } from '../usage';
 import type { AnnotatorRole } from '../../workspace/workspace';
-import { ANNOTATOR_ROLES, addAnnotator, annotatorRole, setAnnotatorRole } from '../../gold';
-import { openPoolLabels, roleChangeNotes } from '../../team/role-notes';
+import { ANNOTATOR_ROLES, addAnnotator } from '../../gold';
+import { setRoleWithNotes } from '../../team/role-notes';
 import { parse, table, takePositionals, UsageError } from '../args';
 import { subcommandError, unknownChoice } from '../../../shared/suggest';
 import { json, withWorkspace, type Out } from './common';
@@ -81,10 +81,7 @@ export async function cmdAnnotators(argv: string[], out: Out): Promise<number> {
     takePositionals(positionals, ['W', 'NAME', 'ROLE'], 'annotators role');
     const rr = role(r)!;
     return withWorkspace(w, (ws) => {
-      const from = annotatorRole(ws, ws.personName(name));
-      const before = openPoolLabels(ws, ws.personName(name));
-      const got = setAnnotatorRole(ws, name, rr);
-      const notes = roleChangeNotes(ws.personName(name), from, got, before);
+      const { role: got, notes } = setRoleWithNotes(ws, name, rr);
       if (values.json) out.log(json(notes.length ? { name, role: got, notes } : { name, role: got }));
       else {
         out.log(`annotator ${name}: ${got}`);

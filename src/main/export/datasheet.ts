@@ -670,7 +670,7 @@ function aggregationSection(d: DatasheetInput, sourceText: string): string[] {
       );
     }
     // Two judges who ruled differently on one pair: the later ruling counts, and the row names that judge alone.
-    const overruled = s.pairs.filter((x) => overruledRulings(s, x).length > 0).length;
+    const overruled = s.pairs.filter((x) => overruledRulings(d.ws, s, x).length > 0).length;
     if (overruled) {
       out.push(
         '',

@@ -18,6 +18,7 @@ import { assignmentNotes, poolVoters } from '../team/assign-notes';
 import { knownPeople } from '../team/new-person';
 import { Workspace } from '../workspace/workspace';
 import { addAnnotator, aggregationSummary, assignPool, loadPoolState } from '.';
+import { overruledRulings } from './state';
 
 let dir: string;
 let file: string;
@@ -143,3 +144,22 @@ describe('an annotator of an open pool made a judge', () => {
     expect(entry('a')).toMatchObject({ judge: { annotator: 'judy', value: '0' }, resolution: { status: 'adjudicated' } });
   });
 });
+
+describe('an imported ruling of a judge who had voted in the pool', () => {
+  it('is a ruling everywhere: one a later judge overruled is counted as overruled, as it counted as a ruling before', () => {
+    assignPool(ws, 'p', ['alice', 'bob', 'judy'], null);
+    put('c', 'alice', '1');
+    put('c', 'bob', '0');
+    // A ruling brought back by an import (a re-imported export), while judy was still one of the pool's annotators.
+    put('c', 'judy', '1', 'import:7');
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    expect(entry('c').judge).toMatchObject({ annotator: 'judy', value: '1' });
+    put('c', 'jack', '0');
+    const s = loadPoolState(ws, 'p');
+    const e = s.pairs.find((x) => x.candidateId === 'c')!;
+    expect(e.judge).toMatchObject({ annotator: 'jack', value: '0' });
+    // Was [] (its event came before judy judged the pool, counted there as a vote, though it settled the pair until jack ruled).
+    expect(overruledRulings(ws, s, e)).toEqual([expect.objectContaining({ annotator: 'judy', value: '1' })]);
+  });
+});
+

@@ -169,16 +169,9 @@ export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, 
   for (const j of judges) {
     const l = labels.get(j)?.get(key);
     if (!l || l.value === UNSURE) continue;
-    // Given here before j judged the pool (a vote as one of its annotators, or an owner's label): never
-    // a ruling. An imported label still is (imports bring back rulings already made), and a label an
-    // undo brought back was given when the event it restores was.
-    const before = since.get(j);
-    if (before !== undefined) {
-      const at = ws.labelGivenAt(l);
-      if (!isImported(at.origin) && at.seq <= before) {
-        if (!judgeEarlierVote || l.seq > judgeEarlierVote.seq) judgeEarlierVote = { annotator: j, value: l.value, seq: l.seq };
-        continue;
-      }
+    if (givenBeforeJudging(ws, since, j, l)) {
+      if (!judgeEarlierVote || l.seq > judgeEarlierVote.seq) judgeEarlierVote = { annotator: j, value: l.value, seq: l.seq };
+      continue;
     }
     if (!judge || l.seq > judge.seq) {
       judge = { annotator: j, value: l.value, seq: l.seq };
@@ -214,6 +207,18 @@ export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, 
   };
 }
 
+/**
+ * Whether judge `j`'s label `l` was given here before `j` judged the pool (a vote as one of its
+ * annotators, or an owner's label): never a ruling. An imported label still is one (imports bring
+ * back rulings already made), and a label an undo brought back was given when the event it restores was.
+ */
+function givenBeforeJudging(ws: Workspace, since: ReadonlyMap<string, number>, j: string, l: { seq: number; origin: string }): boolean {
+  const before = since.get(j);
+  if (before === undefined) return false;
+  const at = ws.labelGivenAt(l);
+  return !isImported(at.origin) && at.seq <= before;
+}
+
 /** A pair whose decisive votes hold two or more different values. */
 export function isDisagreementEntry(e: PairEntry): boolean {
   return e.votes.some((v) => v.value !== e.votes[0]!.value);
@@ -224,14 +229,14 @@ export function isDisagreementEntry(e: PairEntry): boolean {
  * from the counting one (the latest ruling counts; an earlier one another judge gave stays theirs),
  * leaving out labels given before their judge judged the pool (not rulings).
  */
-export function overruledRulings(s: Pick<PoolState, 'judges' | 'labels' | 'judgeSince'>, e: PairEntry): Vote[] {
+export function overruledRulings(ws: Workspace, s: Pick<PoolState, 'judges' | 'labels' | 'judgeSince'>, e: PairEntry): Vote[] {
   if (!e.judge) return [];
   const key = pairKey(e.queryId, e.candidateId);
   const out: Vote[] = [];
   for (const j of s.judges) {
     if (j === e.judge.annotator) continue;
     const l = s.labels.get(j)?.get(key);
-    if (!l || l.value === UNSURE || l.value === e.judge.value || l.seq <= (s.judgeSince.get(j) ?? 0)) continue;
+    if (!l || l.value === UNSURE || l.value === e.judge.value || givenBeforeJudging(ws, s.judgeSince, j, l)) continue;
     out.push({ annotator: j, value: l.value, seq: l.seq });
   }
   return out;

@@ -10,6 +10,7 @@ import { LabelQueue } from './annotate/labelQueue';
 import { recordSaved, UndoHistory } from './annotate/history';
 import { retryWhenBack } from './annotate/retryWhenBack';
 import './styles.css';
+import { stallMsOf } from './client/stall';
 
 const client = createClient();
 const jobs = new JobStore(client);
@@ -19,7 +20,7 @@ let workspaceId: string | null = null;
 let infoLoaded = false;
 const workspace = (): string | null => workspaceId;
 /** Serve mode: a label with no answer after 20 s is taken as lost on the way and sent again (the network may have swallowed it). */
-const stallMs = client.transport === 'http' ? 20_000 : undefined;
+const stallMs = stallMsOf(client);
 // The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
 // re-send this tab's old labels over newer ones.
 const outbox = new LabelQueue({

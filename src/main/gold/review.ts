@@ -82,7 +82,7 @@ export function checkRuling(s: PoolState, queryId: string, candidateId: string, 
  * not its third judge, and a ruling would only replace their own vote. Another judge rules on it.
  */
 export function checkJudgeDidNotVote(ws: Workspace, s: PoolState, judge: string, queryId: string, candidateId: string): void {
-  const others = judgesWhoMaySettle(ws, s, judge, { queryId, candidateId }).get(pairKey(queryId, candidateId));
+  const others = judgesWhoMaySettle(ws, s, judge, { pair: { queryId, candidateId } }).get(pairKey(queryId, candidateId));
   if (others === undefined) return;
   throw new QPairsError(
     `${judge} labeled pair ${queryId} → ${candidateId} of pool "${s.pool.name}" before judging the pool (as one of its annotators), so ${judge} is not a third judge of it: ` +
@@ -183,7 +183,7 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   const notePart = (note: string | null): { note?: string } => (note === null ? {} : { note });
   const noteOf = (e: PairEntry, who: string): string | null => noteAt(e.queryId, e.candidateId, who);
   // The pairs the asking judge voted on before judging the pool: her ruling there is refused (checkJudgeDidNotVote).
-  const votedByJudge = judge !== null ? judgesWhoMaySettle(ws, s, judge) : new Map<string, string[]>();
+  const votedByJudge = judge !== null ? judgesWhoMaySettle(ws, s, judge, only === null ? undefined : { queries: only }) : new Map<string, string[]>();
   const overrules = (e: PairEntry): { overrules?: Array<{ judge: string; value: string }> } => {
     const o = overruledRulings(s, e);
     return o.length ? { overrules: o.map((v) => ({ judge: v.annotator, value: v.value })) } : {};

@@ -294,7 +294,21 @@ export interface ReviewItem {
    */
   impact: number;
   /** The judge's label, when the pair is settled. */
-  settled: { judge: string; value: string; seq: number; /** The ruling's reason (issue 24). */ note?: string | null } | null;
+  settled: {
+    judge: string;
+    value: string;
+    seq: number;
+    /** The ruling's reason (issue 24). */
+    note?: string | null;
+    /** Other judges' earlier rulings on the pair with another value, which this one overrules (the latest ruling counts). */
+    overrules?: Array<{ judge: string; value: string }>;
+  } | null;
+  /**
+   * The asking judge labeled this pair before judging the pool (a vote as one of its annotators):
+   * she is no third judge of it and her ruling is refused; `judges`: the pool's other judges who did
+   * not vote on it and may settle it (empty: none).
+   */
+  votedByYou?: { judges: string[] };
   /** The asking judge's own note (reason) on the pair, given or not yet with a label (issue 24). */
   judgeNote?: string | null;
   /**

@@ -2,7 +2,8 @@
  * Who voted on a pair is no third judge of it, in the browser: judy labeled pool p as its third
  * annotator and was then left out of its assignment; her vote does not settle the pair, and her
  * ruling on it is refused with the reason (gold/review.ts checkJudgeDidNotVote) — it was counted as
- * her ruling. And a role change says what it does to a person's labels in a pool nobody is assigned
+ * her ruling. Review marks it as hers and her key says at once who settles it; and she overrules
+ * another judge's ruling only by pressing the key twice. And a role change says what it does to a person's labels in a pool nobody is assigned
  * to: the judge jack made an annotator votes with his ruling there (it said nothing).
  */
 import { readFileSync } from 'node:fs';
@@ -34,7 +35,7 @@ const served = useServedSmallPool(
   },
 );
 
-test("judy's vote is no ruling: the pair waits, and her ruling on it is refused with the reason", async () => {
+test("judy's vote is no ruling: the pair waits, marked as hers, and her key says at once why she does not settle it and who does", async () => {
   const page = served.page;
   const [q, c] = served.pairs[0]!;
   await page.goto('/#review');
@@ -45,9 +46,53 @@ test("judy's vote is no ruling: the pair waits, and her ruling on it is refused 
   const current = page.getByTestId('review-current');
   await expect(current).toHaveAttribute('data-query', q);
   await expect(current).toHaveAttribute('data-candidate', c);
+  // The list and the pair say she voted on it (the engine's votedByYou), in words.
+  await expect(page.getByTestId('review-row-0').getByTestId('review-voted-by-you-mark')).toHaveText('· you voted');
+  const why = 'You voted on this pair before judging the pool, so you are not its third judge and your ruling would be refused: jack settles it.';
+  await expect(current.getByTestId('review-voted-by-you')).toHaveText(why);
+  // The key says so at once; nothing is sent (the engine refused it only after sending: "not saved" with the reason).
   await page.keyboard.press('0');
-  await expect(page.getByTestId('failed-labels')).toContainText(`judy labeled pair ${q} → ${c} of pool "p" before judging the pool`);
-  await expect(page.getByTestId('failed-labels')).toContainText('another of its judges (jack) settles it');
+  await expect(page.getByTestId('review-notice')).toHaveText(why);
+  await expect(page.getByTestId('review-judge-label')).toHaveAttribute('data-value', '');
+  await expect(page.getByTestId('failed-labels')).toHaveCount(0);
+  // Jack, who did not vote on it, sees no mark.
+  await page.getByTestId('review-judge').selectOption('jack');
+  await page.getByTestId('review-judge').blur();
+  await expect(page.getByTestId('review-total')).toHaveText('1');
+  await expect(page.getByTestId('review-voted-by-you-mark')).toHaveCount(0);
+  await expect(current.getByTestId('review-voted-by-you')).toHaveCount(0);
+});
+
+test("judy overrules jack's ruling only by pressing the key twice (Esc keeps his), the pair says whom hers overrules, and u takes it back", async () => {
+  const page = served.page;
+  await page.goto('/#review');
+  await page.getByTestId('review-pool').selectOption('o');
+  await page.getByTestId('review-judge').selectOption('judy');
+  await page.getByTestId('review-judge').blur();
+  await expect(page.getByTestId('review-total')).toHaveText('1');
+  const label = page.getByTestId('review-judge-label');
+  await expect(label).toHaveAttribute('data-value', '0');
+  const notice = page.getByTestId('review-notice');
+  const ask = 'jack ruled not similar — press 1 again to overrule jack with similar, or Esc to keep that ruling.';
+  await page.keyboard.press('1');
+  await expect(notice).toHaveText(ask);
+  await expect(label).toHaveAttribute('data-value', '0');
+  await page.keyboard.press('Escape');
+  await expect(notice).toHaveText('Kept jack’s ruling.');
+  // After Esc (or any other key) one press asks again; it overruled at once before.
+  await page.keyboard.press('1');
+  await expect(notice).toHaveText(ask);
+  await expect(label).toHaveAttribute('data-value', '0');
+  await page.keyboard.press('1');
+  await expect(label).toHaveAttribute('data-value', '1');
+  await expect(page.getByTestId('review-state')).toHaveAttribute('data-state', 'saved');
+  await expect(page.getByTestId('label-announce')).toContainText('It overrules jack’s ruling (not similar).');
+  await expect(page.getByTestId('review-overrules')).toHaveText(' overrules jack (not similar)');
+  // u takes her ruling back: jack's counts again.
+  await page.keyboard.press('u');
+  await expect(label).toHaveAttribute('data-value', '0');
+  await expect(page.getByTestId('review-overrules')).toHaveCount(0);
+  await expect(page.getByTestId('review-current')).toContainText('judge (jack)');
 });
 
 test('the judge jack made an annotator, then a judge again: Team access and Team say what becomes of his label in pool o', async () => {

@@ -113,6 +113,36 @@ describe('a judge who voted on a pool as its annotator', () => {
     expect(after).toContain(`${earlier}another judge settled it.`);
   });
 
+  it("Review's queue marks the pairs she voted on for her, naming the judges who may settle them (she learned it only from the refusal)", async () => {
+    put('c', 'alice', '1');
+    put('c', 'bob', '0');
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    const marks = async (judge: string) =>
+      ((await engine.invoke('review.queue', { pool: 'p', judge, includeSettled: true })) as ReviewQueue).items.map((i) => [i.candidateId, i.votedByYou ?? null]);
+    expect(await marks('judy')).toEqual([
+      ['a', { judges: ['jack'] }],
+      ['c', null],
+    ]);
+    // Jack voted on none: nothing is marked for him. A partial read (since) marks the same.
+    expect(await marks('jack')).toEqual([
+      ['a', null],
+      ['c', null],
+    ]);
+    const part = (await engine.invoke('review.queue', { pool: 'p', judge: 'judy', includeSettled: true, since: 0, queries: ['q1'] })) as ReviewQueue;
+    expect(part.items.find((i) => i.candidateId === 'a')?.votedByYou).toEqual({ judges: ['jack'] });
+  });
+
+  it("a ruling over another judge's different one says whom it overrules", async () => {
+    put('c', 'alice', '1');
+    put('c', 'bob', '0');
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    await engine.invoke('review.settle', { pool: 'p', judge: 'jack', queryId: 'q1', candidateId: 'c', value: '0' });
+    const settled = async () => ((await engine.invoke('review.queue', { pool: 'p', judge: 'judy', includeSettled: true })) as ReviewQueue).items.find((i) => i.candidateId === 'c')?.settled;
+    expect(await settled()).not.toHaveProperty('overrules');
+    await engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'c', value: '1' });
+    expect(await settled()).toMatchObject({ judge: 'judy', value: '1', overrules: [{ judge: 'jack', value: '0' }] });
+  });
+
   it('a ruling she gives as a judge after she was left out, on a pair she never labeled, counts', async () => {
     put('c', 'alice', '1');
     put('c', 'bob', '0');

@@ -22,7 +22,8 @@ import { NotFoundError, QPairsError } from '../errors';
 import { averagePrecision, rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorRole } from './store';
-import { isDisagreementEntry, loadPoolState, needsReview, pairKey, type PairEntry, type PoolState } from './state';
+import { judgesWhoMaySettle } from './judge-voted';
+import { isDisagreementEntry, loadPoolState, needsReview, overruledRulings, pairKey, type PairEntry, type PoolState } from './state';
 
 export interface ReviewOptions {
   /** Also list disagreements a judge has settled (default false). */
@@ -81,16 +82,8 @@ export function checkRuling(s: PoolState, queryId: string, candidateId: string, 
  * not its third judge, and a ruling would only replace their own vote. Another judge rules on it.
  */
 export function checkJudgeDidNotVote(ws: Workspace, s: PoolState, judge: string, queryId: string, candidateId: string): void {
-  const before = s.judgeSince.get(judge);
-  if (before === undefined) return;
-  const voted = ws
-    .stmt(
-      `SELECT 1 FROM labels l JOIN annotators a ON a.id = l.annotator_id
-       WHERE l.pool_id = ? AND l.query_id = ? AND l.candidate_id = ? AND a.name = ? AND l.seq <= ? AND l.value IS NOT NULL AND l.origin NOT LIKE 'import:%' LIMIT 1`,
-    )
-    .get(ws.poolId(s.pool.name), queryId, candidateId, judge, before);
-  if (!voted) return;
-  const others = s.judges.filter((j) => j !== judge);
+  const others = judgesWhoMaySettle(ws, s, judge, { pair: { queryId, candidateId } }).get(pairKey(queryId, candidateId));
+  if (others === undefined) return;
   throw new QPairsError(
     `${judge} labeled pair ${queryId} → ${candidateId} of pool "${s.pool.name}" before judging the pool (as one of its annotators), so ${judge} is not a third judge of it: ` +
       (others.length ? `another of its judges (${others.join(', ')}) settles it` : 'make someone else a judge to settle it (qpairs annotators role W NAME judge)'),
@@ -189,6 +182,12 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   const noteAt = pairNotes(ws, pool, only ?? undefined);
   const notePart = (note: string | null): { note?: string } => (note === null ? {} : { note });
   const noteOf = (e: PairEntry, who: string): string | null => noteAt(e.queryId, e.candidateId, who);
+  // The pairs the asking judge voted on before judging the pool: her ruling there is refused (checkJudgeDidNotVote).
+  const votedByJudge = judge !== null ? judgesWhoMaySettle(ws, s, judge, only === null ? undefined : { queries: only }) : new Map<string, string[]>();
+  const overrules = (e: PairEntry): { overrules?: Array<{ judge: string; value: string }> } => {
+    const o = overruledRulings(s, e);
+    return o.length ? { overrules: o.map((v) => ({ judge: v.annotator, value: v.value })) } : {};
+  };
   const items: ReviewItem[] = take.map(({ e, impact }) => ({
     queryId: e.queryId,
     candidateId: e.candidateId,
@@ -202,7 +201,8 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
         return noted ? { annotator: v.annotator, value: v.value, noted: true as const } : { annotator: v.annotator, value: v.value };
       }),
     impact,
-    settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq, ...notePart(noteOf(e, e.judge.annotator)) } : null,
+    settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq, ...notePart(noteOf(e, e.judge.annotator)), ...overrules(e) } : null,
+    ...(votedByJudge.has(pairKey(e.queryId, e.candidateId)) ? { votedByYou: { judges: votedByJudge.get(pairKey(e.queryId, e.candidateId))! } } : {}),
     ...(e.outdatedRuling ? { outdatedRuling: { judge: e.outdatedRuling.annotator, value: e.outdatedRuling.value } } : {}),
     ...(judge && noteOf(e, judge) !== null ? { judgeNote: noteOf(e, judge) } : {}),
   }));

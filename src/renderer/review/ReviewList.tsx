@@ -84,6 +84,11 @@ export function ReviewList({
                       {' '}✎
                     </span>
                   )}
+                  {r.item.votedByYou && (
+                    <span className="muted" data-testid="review-voted-by-you-mark" title="you voted on this pair before judging the pool: another judge settles it">
+                      {' '}· you voted
+                    </span>
+                  )}
                 </td>
                 <td className="num small">{r.item.impact.toFixed(4)}</td>
                 <td>

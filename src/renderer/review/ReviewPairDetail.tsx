@@ -12,6 +12,7 @@ import { labelWords, type Row } from './reviewRow';
 import { ReviewState } from './ReviewState';
 import { JudgeLabelText } from './JudgeLabelText';
 import type { PairDetail } from './usePairTexts';
+import { votedByYouText } from './rulingKey';
 
 export function ReviewPairDetail({
   current,
@@ -42,6 +43,9 @@ export function ReviewPairDetail({
   const runs = pair ? Object.keys(pair.apChange) : [];
   const judgeLabel = describeLabel(scheme, current.value);
   const placeText = `item ${fmtInt(place.at)} of ${fmtInt(place.of)}`;
+  // The other judges' rulings the one shown overrules (the engine's reading of the stored ruling, so not while another is unsaved).
+  const settled = current.item.settled;
+  const overrules = settled?.overrules?.length && current.state === 'saved' && current.by === settled.judge && current.value === settled.value ? settled.overrules : null;
   return (
     <section
       className="review-detail"
@@ -106,6 +110,11 @@ export function ReviewPairDetail({
             <span className={`label-pill tone-${judgeLabel.tone}`} data-testid="review-judge-label" data-value={current.value ?? ''}>
               <JudgeLabelText text={judgeLabel.text} />
             </span>
+            {overrules && (
+              <span className="small muted" data-testid="review-overrules">
+                {' '}overrules {overrules.map((o) => `${o.judge} (${labelWords(scheme, o.value)})`).join(', ')}
+              </span>
+            )}
           </span>
           <ReviewState state={current.state} error={current.error} testId="review-state" />
           <span className="spacer" />
@@ -113,6 +122,11 @@ export function ReviewPairDetail({
             {reason ? 'Edit reason' : 'Add reason'} <kbd>c</kbd>
           </button>
         </div>
+        {current.item.votedByYou && (
+          <p className="small warn-text" role="note" data-testid="review-voted-by-you">
+            {votedByYouText(current.item.votedByYou.judges)}
+          </p>
+        )}
         {current.item.outdatedRuling && current.value === null && (
           <p className="small warn-text" role="note" data-testid="review-outdated-ruling">
             An earlier ruling ({current.item.outdatedRuling.judge}: {labelWords(scheme, current.item.outdatedRuling.value)}) came before a vote on this pair changed or

@@ -43,6 +43,7 @@ import { isSettled, labelWords, oneLine, votesText, type Row } from './reviewRow
 import { LIST_WINDOW, ReviewList } from './ReviewList';
 import { ReviewPairDetail } from './ReviewPairDetail';
 import { usePairTexts } from './usePairTexts';
+import { rulingKeyAction, type PendingOverrule } from './rulingKey';
 
 export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, settles, undo, info } = useApp();
@@ -326,7 +327,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     if (before === null || before === cursorOn) return;
     const r = rowsRef.current[cursorRef.current];
     if (!r || r.key !== cursorOn) return;
-    const ruling = r.value === null ? 'not settled' : `settled: ${labelWords(scheme, r.value)}`;
+    const ruling = (r.value === null ? 'not settled' : `settled: ${labelWords(scheme, r.value)}`) + (r.item.votedByYou ? '; you voted on it, so you do not settle it' : '');
     setCursorSay(`Pair ${cursorRef.current + 1} of ${rowsRef.current.length}: “${r.item.candidateTitle ?? r.item.candidateId}” for query “${r.item.queryTitle ?? r.item.queryId}”. Votes ${votesText(r, scheme)}; ${ruling}.`);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [cursorOn]);
@@ -354,7 +355,9 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   /** The judge's reason as stored: a reason written in this page went out with the ruling, else the queue's. */
   const storedReason = (r: Row): string | null => (r.value !== null && r.by === judge ? reasonOf(r) : (r.item.judgeNote ?? '')) || null;
 
-  const settle = (value: string | null): void => {
+  /** Rulings given in this page over another judge's (rulingKey.ts), by row: their announcement says whom they overrule. */
+  const overruling = useRef(new Map<string, { value: string; overrules: { judge: string; value: string } }>());
+  const settle = (value: string | null, overrules: { judge: string; value: string } | null = null): void => {
     const r = rowsRef.current[cursorRef.current];
     if (!r || !judge || !queue) return;
     const other = otherWorkspace(info, settles.givenIn());
@@ -363,6 +366,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       return;
     }
     setNotice(null);
+    if (overrules && value !== null) overruling.current.set(r.key, { value, overrules });
     const pending = reasons.get(r.key);
     // What undo puts back: the reason stored before (clearing a ruling takes its reason along).
     settles.enqueue({
@@ -437,12 +441,22 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   // ------------------------------------------------------------ keyboard
   const counts = settles.counts();
   const failed = settles.ops().filter((o) => o.state === 'failed');
+  /** A ruling key pressed once on another judge's different ruling (rulingKey.ts): any key but the same one again forgets it. */
+  const pendingOverrule = useRef<PendingOverrule | null>(null);
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
   keyHandler.current = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (isTypingTarget(e.target) || isScrollKeyInText(e) || reasonFor !== null) return;
+    const pending = pendingOverrule.current;
+    pendingOverrule.current = null;
+    if (pending && !['Shift', 'Control', 'Alt', 'Meta', 'CapsLock'].includes(e.key)) setNotice(null);
+    else pendingOverrule.current = pending;
     let handled = true;
     switch (commandKeyOf(e)) {
+      case 'Escape':
+        if (pending && current) setNotice(`Kept ${current.by ?? 'the other judge'}’s ruling.`);
+        else handled = false;
+        break;
       case 'ArrowDown':
       case 'j':
         move(1);
@@ -492,8 +506,14 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         const value = queue ? valueForKey(queue.scheme, labelKeyOf(e)) : null;
         // "?" is not a ruling (the engine refuses it): say so instead of sending it.
         if (value === UNSURE) setNotice(UNSURE_NOT_A_RULING);
-        else if (value !== null && current) settle(value);
-        else handled = false;
+        else if (value !== null && current) {
+          const act = rulingKeyAction(current, judge, value, labelKeyOf(e), pending, (v) => labelWords(scheme, v));
+          if (act.kind === 'settle') settle(value, act.overrules);
+          else {
+            setNotice(act.notice);
+            if (act.kind === 'confirm') pendingOverrule.current = act.pending;
+          }
+        } else handled = false;
       }
     }
     if (handled) e.preventDefault();
@@ -556,7 +576,11 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
         say={(op) => {
           const item = queue?.items.find((i) => i.queryId === op.queryId && i.candidateId === op.candidateId);
           const which = item ? `“${item.candidateTitle ?? op.candidateId}” for query “${item.queryTitle ?? op.queryId}”` : `candidate ${op.candidateId} of query ${op.queryId}`;
-          return rulingAnnouncement(op, which, (value) => labelWords(scheme, value));
+          const said = rulingAnnouncement(op, which, (value) => labelWords(scheme, value));
+          const over = op.value !== null ? overruling.current.get(itemKey(op)) : undefined;
+          if (over?.value !== op.value) return said;
+          overruling.current.delete(itemKey(op));
+          return `${said} It overrules ${over.overrules.judge}’s ruling (${labelWords(scheme, over.overrules.value)}).`;
         }}
       />
       <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="review-cursor-announce">

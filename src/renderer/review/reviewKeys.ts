@@ -9,4 +9,5 @@ export const REVIEW_KEYS: ReadonlyArray<[string, string]> = [
   ['x', 'clear my label'],
   ['r', 're-sort by impact (clears a column sort)'],
   ['c', 'reason for the ruling'],
+  ['Esc', "keep another judge's ruling (a label key on it asks first; the same key again overrules it)"],
 ];

@@ -185,7 +185,7 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   // The pairs the asking judge voted on before judging the pool: her ruling there is refused (checkJudgeDidNotVote).
   const votedByJudge = judge !== null ? judgesWhoMaySettle(ws, s, judge, only === null ? undefined : { queries: only }) : new Map<string, string[]>();
   const overrules = (e: PairEntry): { overrules?: Array<{ judge: string; value: string }> } => {
-    const o = overruledRulings(s, e);
+    const o = overruledRulings(ws, s, e);
     return o.length ? { overrules: o.map((v) => ({ judge: v.annotator, value: v.value })) } : {};
   };
   const items: ReviewItem[] = take.map(({ e, impact }) => ({

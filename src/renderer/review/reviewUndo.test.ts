@@ -3,7 +3,7 @@
  * answered yet (a busy server; seen in the end-to-end suite under load), because what u takes back
  * reaches the redo list only with the answer. Redo now waits for the undos under way.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QPairsClient } from '../../shared/contract';
 import { UndoHistory } from '../annotate/history';
 import type { LabelQueue } from '../annotate/labelQueue';
@@ -62,3 +62,46 @@ describe("the Review screen's U right after u", () => {
     expect(calls[1]!.args).toMatchObject({ pool: 'p', judge: 'judy', queryId: 'q', candidateId: 'c', value: '1', ifLatest: 8 });
   });
 });
+
+describe("the Review screen's u when the network swallowed the request (serve mode)", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('after 20 s with no answer it says the undo failed for want of an answer, keeps the ruling to undo again, and aborts the request', async () => {
+    vi.useFakeTimers();
+    const undo = new UndoHistory();
+    undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true });
+    const aborted: boolean[] = [];
+    const client = {
+      transport: 'http',
+      // A request that never gets an answer: it ends only when aborted.
+      invoke: (_command: string, _args: unknown, o?: { signal?: AbortSignal }) =>
+        new Promise((_resolve, reject) => o?.signal?.addEventListener('abort', () => (aborted.push(true), reject(o.signal!.reason)))),
+    } as unknown as QPairsClient & { transport: 'http' };
+    const errors: Array<string | null> = [];
+    const actions = reviewUndoActions<UndoableRow>({
+      client,
+      settles: { settledForUndo: async () => true } as unknown as LabelQueue,
+      undo,
+      judge: 'judy',
+      pool: 'p',
+      queuePool: 'p',
+      allRows: [{ key: 'q\u0000c', value: '1', by: 'judy' }],
+      storedReason: () => null,
+      setReasons: () => {},
+      setGiven: () => {},
+      showPair: () => {},
+      setNotice: () => {},
+      setError: (s) => errors.push(s),
+      queuedNotice: () => {},
+      load: async () => {},
+    });
+    const undoing = actions.doUndo();
+    await vi.advanceTimersByTimeAsync(20_000);
+    await undoing;
+    expect(aborted).toEqual([true]);
+    expect(errors).toEqual(['Undo failed: no answer from the server in 20 s']);
+    // Put back: u again sends the same undo (the engine answers a repeated one with the undo it saved).
+    expect(undo.size('p', 'judy')).toBe(1);
+  });
+});
+

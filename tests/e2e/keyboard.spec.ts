@@ -192,7 +192,7 @@ test('Review: the pair j and k move to is said to screen readers (the keys move 
   const total = await served.page.locator('[data-testid^="review-row-"]').count();
   await served.page.keyboard.press('j');
   await expect(served.page.getByTestId('review-row-1')).toHaveAttribute('aria-selected', 'true');
-  await expect(say).toHaveText(new RegExp(`^Pair 2 of ${total}: “.+” for query “.+”\\. Votes ann: .+ · bob: .+; not settled\\.$`));
+  await expect(say).toHaveText(new RegExp(`^Pair 2 of ${total}: “.+” for query “.+”\\. Votes ann: .+, bob: .+; not settled\\.$`));
   await served.page.keyboard.press('k');
   await expect(say).toHaveText(new RegExp(`^Pair 1 of ${total}: `));
 });

@@ -78,7 +78,11 @@ export function ReviewList({
                 <td className="small" dir="auto">{r.item.queryTitle ? snippet(r.item.queryTitle, 48) : r.item.queryId}</td>
                 <td className="small" dir="auto">{r.item.candidateTitle ? snippet(r.item.candidateTitle, 48) : r.item.candidateId}</td>
                 <td className="small" title={votesText(r, scheme)}>
-                  {votesShown(r, scheme)}
+                  {/* Shown "alice 1 · bob 0", read "alice: similar, bob: not similar" (the "·" was read "dot"). */}
+                  <span className="votes">
+                    <span aria-hidden="true">{votesShown(r, scheme)}</span>
+                    <span className="visually-hidden">{votesText(r, scheme)}</span>
+                  </span>
                   {r.item.labels.some((l) => l.noted) && (
                     <span className="note-mark" title="notes on these votes" role="img" aria-label="has notes">
                       {' '}✎

@@ -24,7 +24,7 @@ describe('a Review row', () => {
     expect(votesShown(row(null, [['alice', 'Relevant']]), 'semeval3')).toBe('alice Relevant');
   });
   it("says the votes in the scheme's words, and a value the scheme does not name as itself", () => {
-    expect(votesText(row(null, [['alice', '1'], ['bob', '0']]), 'binary')).toBe('alice: similar · bob: not similar');
+    expect(votesText(row(null, [['alice', '1'], ['bob', '0']]), 'binary')).toBe('alice: similar, bob: not similar');
     expect(labelWords('semeval3', 'PerfectMatch')).toBe('perfect match');
     expect(labelWords('binary', '7')).toBe('7');
   });

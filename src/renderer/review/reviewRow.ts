@@ -28,7 +28,8 @@ export function labelWords(scheme: string, value: string): string {
 
 /** The row's votes in words, "alice: similar · bob: not similar" (the list's title, filter and sort; the cursor's announcement). */
 export function votesText(r: Row, scheme: string): string {
-  return r.item.labels.map((l) => `${l.annotator}: ${labelWords(scheme, l.value)}`).join(' · ');
+  // Commas, not "·": this is what a screen reader says (the cursor's announcement, the list's votes), and it read "dot".
+  return r.item.labels.map((l) => `${l.annotator}: ${labelWords(scheme, l.value)}`).join(', ');
 }
 
 /**

@@ -48,6 +48,8 @@ test("judy's vote is no ruling: the pair waits, marked as hers, and her key says
   await expect(current).toHaveAttribute('data-candidate', c);
   // The list and the pair say she voted on it (the engine's votedByYou), in words.
   await expect(page.getByTestId('review-row-0').getByTestId('review-voted-by-you-mark')).toHaveText('· you voted');
+  // Read "you voted", not "dot you voted".
+  expect(await page.getByTestId('review-row-0').getByTestId('review-voted-by-you-mark').ariaSnapshot()).toBe('- text: you voted');
   const why = 'You voted on this pair before judging the pool, so you are not its third judge and your ruling would be refused: jack settles it.';
   await expect(current.getByTestId('review-voted-by-you')).toHaveText(why);
   // The key says so at once; nothing is sent (the engine refused it only after sending: "not saved" with the reason).

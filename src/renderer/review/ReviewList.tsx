@@ -90,7 +90,8 @@ export function ReviewList({
                   )}
                   {r.item.votedByYou && (
                     <span className="muted" data-testid="review-voted-by-you-mark" title="you voted on this pair before judging the pool: another judge settles it">
-                      {' '}· you voted
+                      {' '}
+                      <span aria-hidden="true">·</span> you voted
                     </span>
                   )}
                 </td>

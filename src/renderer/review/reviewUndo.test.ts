@@ -16,10 +16,34 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
   return { promise, resolve };
 }
 
+/** Review's undo actions for judy, whose ruling on q → c (event 7) is the one to undo, over `client`; what they say is kept. */
+function judyUndoing(client: QPairsClient) {
+  const undo = new UndoHistory();
+  undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true });
+  const notices: Array<string | null> = [];
+  const errors: Array<string | null> = [];
+  const actions = reviewUndoActions<UndoableRow>({
+    client,
+    settles: { settledForUndo: async () => true } as unknown as LabelQueue,
+    undo,
+    judge: 'judy',
+    pool: 'p',
+    queuePool: 'p',
+    allRows: [{ key: 'q\u0000c', value: '1', by: 'judy' }],
+    storedReason: () => null,
+    setReasons: () => {},
+    setGiven: () => {},
+    showPair: () => {},
+    setNotice: (s) => notices.push(s),
+    setError: (s) => errors.push(s),
+    queuedNotice: () => {},
+    load: async () => {},
+  });
+  return { actions, undo, notices, errors };
+}
+
 describe("the Review screen's U right after u", () => {
   it('redoes the ruling u took back, though u had no answer yet when U was pressed', async () => {
-    const undo = new UndoHistory();
-    undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true });
     const undoAnswer = deferred<{ seq: number }>();
     const calls: Array<{ command: string; args: Record<string, unknown> }> = [];
     const client = {
@@ -30,25 +54,7 @@ describe("the Review screen's U right after u", () => {
         return Promise.reject(new Error(`unexpected ${command}`));
       },
     } as unknown as QPairsClient;
-    const notices: Array<string | null> = [];
-    const errors: Array<string | null> = [];
-    const actions = reviewUndoActions<UndoableRow>({
-      client,
-      settles: { settledForUndo: async () => true } as unknown as LabelQueue,
-      undo,
-      judge: 'judy',
-      pool: 'p',
-      queuePool: 'p',
-      allRows: [{ key: 'q\u0000c', value: '1', by: 'judy' }],
-      storedReason: () => null,
-      setReasons: () => {},
-      setGiven: () => {},
-      showPair: () => {},
-      setNotice: (s) => notices.push(s),
-      setError: (s) => errors.push(s),
-      queuedNotice: () => {},
-      load: async () => {},
-    });
+    const { actions, notices, errors } = judyUndoing(client);
     const undoing = actions.doUndo();
     const redoing = actions.doRedo(); // U, before label.undo is answered
     await new Promise((r) => setTimeout(r, 10));
@@ -68,8 +74,6 @@ describe("the Review screen's u when the network swallowed the request (serve mo
 
   it('after 20 s with no answer it says the undo failed for want of an answer, keeps the ruling to undo again, and aborts the request', async () => {
     vi.useFakeTimers();
-    const undo = new UndoHistory();
-    undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true });
     const aborted: boolean[] = [];
     const client = {
       transport: 'http',
@@ -77,24 +81,7 @@ describe("the Review screen's u when the network swallowed the request (serve mo
       invoke: (_command: string, _args: unknown, o?: { signal?: AbortSignal }) =>
         new Promise((_resolve, reject) => o?.signal?.addEventListener('abort', () => (aborted.push(true), reject(o.signal!.reason)))),
     } as unknown as QPairsClient & { transport: 'http' };
-    const errors: Array<string | null> = [];
-    const actions = reviewUndoActions<UndoableRow>({
-      client,
-      settles: { settledForUndo: async () => true } as unknown as LabelQueue,
-      undo,
-      judge: 'judy',
-      pool: 'p',
-      queuePool: 'p',
-      allRows: [{ key: 'q\u0000c', value: '1', by: 'judy' }],
-      storedReason: () => null,
-      setReasons: () => {},
-      setGiven: () => {},
-      showPair: () => {},
-      setNotice: () => {},
-      setError: (s) => errors.push(s),
-      queuedNotice: () => {},
-      load: async () => {},
-    });
+    const { actions, errors, undo } = judyUndoing(client);
     const undoing = actions.doUndo();
     await vi.advanceTimersByTimeAsync(20_000);
     await undoing;

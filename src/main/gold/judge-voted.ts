@@ -1,33 +1,33 @@
 /**
  * Who voted on a pair is no third judge of it: the pairs a judge labeled in a pool before judging it
- * (PoolState.judgeSince: a vote as one of its annotators, whatever that label is now; imported labels
+ * (PoolState.judgeSpans: a vote as one of its annotators, whatever that label is now; imported labels
  * are rulings brought back, not votes), and the pool's judges who may settle such a pair instead.
  * One reading for the refusal of her ruling (review.ts checkJudgeDidNotVote) and for the Review
  * queue's mark on those pairs (ReviewItem.votedByYou), so what Review shows is what is refused.
  */
 import type { Workspace } from '../workspace/workspace';
+import { OUTSIDE_JUDGING_SQL } from './judge-spans';
 import { pairKey, type PoolState } from './state';
 
 /** Which pairs to read: one pair (review.settle's check), the pairs of some queries (a partial read of the queue), else all. */
 export type VotedScope = { pair: { queryId: string; candidateId: string } } | { queries: Iterable<string> } | undefined;
 
 /**
- * The pairs (pairKey) of the pool `judge` labeled before judging it, within `scope`. Empty for a
- * judge who never labeled the pool before judging it (no query).
+ * The pairs (pairKey) of the pool `judge` labeled while not judging it (before, or between two spans
+ * of judging it: judge-spans.ts), within `scope`. Empty for a judge with no span recorded (no query).
  */
 export function pairsVotedBeforeJudging(ws: Workspace, s: PoolState, judge: string, scope?: VotedScope): Set<string> {
-  const before = s.judgeSince.get(judge);
-  if (before === undefined) return new Set();
+  if (!s.judgeSpans.has(judge)) return new Set();
   const sql = `SELECT DISTINCT l.query_id AS queryId, l.candidate_id AS candidateId FROM labels l JOIN annotators a ON a.id = l.annotator_id
-     WHERE l.pool_id = ? AND a.name = ? AND l.seq <= ? AND l.value IS NOT NULL AND l.origin NOT LIKE 'import:%'`;
+     WHERE l.pool_id = ? AND a.name = ? AND l.value IS NOT NULL AND l.origin NOT LIKE 'import:%' AND ${OUTSIDE_JUDGING_SQL}`;
   const poolId = ws.poolId(s.pool.name);
   type Row = { queryId: string; candidateId: string };
   let rows: Row[];
-  if (scope === undefined) rows = ws.stmt(sql).all(poolId, judge, before) as Row[];
-  else if ('pair' in scope) rows = ws.stmt(`${sql} AND l.query_id = ? AND l.candidate_id = ? LIMIT 1`).all(poolId, judge, before, scope.pair.queryId, scope.pair.candidateId) as Row[];
+  if (scope === undefined) rows = ws.stmt(sql).all(poolId, judge) as Row[];
+  else if ('pair' in scope) rows = ws.stmt(`${sql} AND l.query_id = ? AND l.candidate_id = ? LIMIT 1`).all(poolId, judge, scope.pair.queryId, scope.pair.candidateId) as Row[];
   else {
     const one = ws.stmt(`${sql} AND l.query_id = ?`);
-    rows = [...new Set(scope.queries)].flatMap((q) => one.all(poolId, judge, before, q) as Row[]);
+    rows = [...new Set(scope.queries)].flatMap((q) => one.all(poolId, judge, q) as Row[]);
   }
   return new Set(rows.map((r) => pairKey(r.queryId, r.candidateId)));
 }

@@ -45,7 +45,9 @@ interface LabelEventRow {
 
 /**
  * Everything a pool's state is computed from besides its labels: the pool (scheme, counts of
- * queries, pairs and runs, settings), its rule, its assignment, everyone's role — null while a
+ * queries, pairs and runs, settings), its rule, its assignment, everyone's role, when each person
+ * judged it (judge-spans.ts: a judge made an annotator and a judge again has her roles as before,
+ * and new spans) — null while a
  * long write runs. Pools, their queries and pairs are only ever added to, outside a journaled
  * write's undo (an undone import's is counted: the imports audit's undo rows), so equal counts
  * mean equal queries.
@@ -59,11 +61,13 @@ function structureOf(ws: Workspace, pool: string): string | null {
               (SELECT aggregation || ':' || aggregation_threshold FROM pools WHERE id = @p) AS rule,
               (SELECT group_concat(x, ',') FROM (SELECT annotator_id || ':' || position AS x FROM pool_annotators WHERE pool_id = @p ORDER BY position)) AS assigned,
               (SELECT coalesce(per_query, '') || ':' || coalesce(seed, '') || ':' || at FROM pool_assignment_plans WHERE pool_id = @p) AS plan,
-              (SELECT count(*) FROM pool_assignments WHERE pool_id = @p) AS assignments`,
+              (SELECT count(*) FROM pool_assignments WHERE pool_id = @p) AS assignments,
+              (SELECT group_concat(x, ',') FROM (SELECT annotator_id || ':' || after_seq || ':' || coalesce(until_seq, '') AS x
+                 FROM pool_judge_spans WHERE pool_id = @p ORDER BY annotator_id, after_seq)) AS spans`,
     )
-    .get({ p: ws.poolId(pool) }) as { journal: number; undos: number; people: string | null; rule: string; assigned: string | null; plan: string | null; assignments: number };
+    .get({ p: ws.poolId(pool) }) as { journal: number; undos: number; people: string | null; rule: string; assigned: string | null; plan: string | null; assignments: number; spans: string | null };
   if (r.journal > 0) return null;
-  return JSON.stringify([ws.pool(pool), r.people, r.rule, r.assigned, r.plan, r.assignments, r.undos]);
+  return JSON.stringify([ws.pool(pool), r.people, r.rule, r.assigned, r.plan, r.assignments, r.undos, r.spans]);
 }
 
 /** The last state read of one pool (the Review screen's), kept and updated label by label. */

@@ -78,7 +78,7 @@ export function checkRuling(s: PoolState, queryId: string, candidateId: string, 
 
 /**
  * Throws when `judge` labeled pair (queryId, candidateId) of the pool before judging it (a vote as
- * one of its annotators: PoolState.judgeSince), whatever that label is now: who voted on a pair is
+ * one of its annotators: PoolState.judgeSpans), whatever that label is now: who voted on a pair is
  * not its third judge, and a ruling would only replace their own vote. Another judge rules on it.
  */
 export function checkJudgeDidNotVote(ws: Workspace, s: PoolState, judge: string, queryId: string, candidateId: string): void {

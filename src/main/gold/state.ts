@@ -19,9 +19,9 @@
  *   vote since, or the label was given before the pair was in dispute at all (judges could, before
  *   checkRuling). The pair is back in the Review queue until a judge rules again (the same value
  *   too: setLabel then appends the event again).
- * - A judge's label given here before they judged the pool (store.ts recordJudgeSince: a judge left
- *   out of the pool's assignment, or a person made a judge, after labeling it) was a vote or an
- *   owner's label, never a ruling: it does not settle the pair (`PairEntry.judgeEarlierVote`), and
+ * - A judge's label given here while they did not judge the pool (judge-spans.ts: before a judge left
+ *   out of the pool's assignment, or a person made a judge, after labeling it, or between two spans of
+ *   judging it) was a vote or an owner's label, never a ruling: it does not settle the pair (`PairEntry.judgeEarlierVote`), and
  *   checkRuling refuses that judge a ruling on the pair — who voted on a pair is no third judge of it.
  * - `gold` and `system` annotators never vote: a pool's imported gold stays its own source.
  */
@@ -32,7 +32,8 @@ import { pairKey } from '../../shared/ids';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { resolvePair, type Resolution } from './rules';
-import { getAggregation, getAssignment, judgeSince, type AssignmentPlan } from './store';
+import { getAggregation, getAssignment, type AssignmentPlan } from './store';
+import { givenWhileJudging, judgeSpans, type JudgeSpan } from './judge-spans';
 
 const isImported = (origin: string): boolean => origin.startsWith('import:');
 
@@ -81,8 +82,8 @@ export interface PoolState {
   byKey: Map<string, PairEntry>;
   /** Current labels (including "?") by annotator, then pair key. */
   labels: Map<string, Map<string, { value: string; seq: number; origin: string }>>;
-  /** Per judge who labeled the pool before judging it: their last label event then (store.ts judgeSince). */
-  judgeSince: Map<string, number>;
+  /** Per person with a span of judging the pool recorded: their spans (judge-spans.ts); a judge without one judged it from the start. */
+  judgeSpans: Map<string, JudgeSpan[]>;
 }
 
 /**
@@ -109,7 +110,7 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
   }
   const { annotators, judges } = poolPeople(plan, roles, labels, (a) => firstSeq.get(a)!);
   const queries = opts.queries ? [...opts.queries] : ws.poolQueries(poolName);
-  const s: PoolState = { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs: [], byKey: new Map(), labels, judgeSince: judgeSince(ws, poolName) };
+  const s: PoolState = { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs: [], byKey: new Map(), labels, judgeSpans: judgeSpans(ws, poolName) };
   queries.forEach((q, qi) => {
     q.candidates.forEach((c, ci) => {
       const e = pairEntry(ws, s, qi, ci);
@@ -147,7 +148,7 @@ export function poolPeople(
 export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, qi: number, ci: number): PairEntry {
   const q = s.queries[qi]!;
   const c = q.candidates[ci]!;
-  const { plan, annotators, judges, labels, rule, threshold, judgeSince: since } = s;
+  const { plan, annotators, judges, labels, rule, threshold, judgeSpans: spans } = s;
   const assignees = plan.perQueryAnnotators ? (plan.perQueryAnnotators.get(q.queryId) ?? []) : annotators;
   const key = pairKey(q.queryId, c);
   const votes: Vote[] = [];
@@ -169,7 +170,7 @@ export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, 
   for (const j of judges) {
     const l = labels.get(j)?.get(key);
     if (!l || l.value === UNSURE) continue;
-    if (givenBeforeJudging(ws, since, j, l)) {
+    if (givenWhileNotJudging(ws, spans, j, l)) {
       if (!judgeEarlierVote || l.seq > judgeEarlierVote.seq) judgeEarlierVote = { annotator: j, value: l.value, seq: l.seq };
       continue;
     }
@@ -208,15 +209,15 @@ export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, 
 }
 
 /**
- * Whether judge `j`'s label `l` was given here before `j` judged the pool (a vote as one of its
+ * Whether judge `j`'s label `l` was given here while `j` did not judge the pool (a vote as one of its
  * annotators, or an owner's label): never a ruling. An imported label still is one (imports bring
  * back rulings already made), and a label an undo brought back was given when the event it restores was.
  */
-function givenBeforeJudging(ws: Workspace, since: ReadonlyMap<string, number>, j: string, l: { seq: number; origin: string }): boolean {
-  const before = since.get(j);
-  if (before === undefined) return false;
+function givenWhileNotJudging(ws: Workspace, spans: ReadonlyMap<string, readonly JudgeSpan[]>, j: string, l: { seq: number; origin: string }): boolean {
+  const own = spans.get(j);
+  if (own === undefined) return false;
   const at = ws.labelGivenAt(l);
-  return !isImported(at.origin) && at.seq <= before;
+  return !isImported(at.origin) && !givenWhileJudging(own, at.seq);
 }
 
 /** A pair whose decisive votes hold two or more different values. */
@@ -229,14 +230,14 @@ export function isDisagreementEntry(e: PairEntry): boolean {
  * from the counting one (the latest ruling counts; an earlier one another judge gave stays theirs),
  * leaving out labels given before their judge judged the pool (not rulings).
  */
-export function overruledRulings(ws: Workspace, s: Pick<PoolState, 'judges' | 'labels' | 'judgeSince'>, e: PairEntry): Vote[] {
+export function overruledRulings(ws: Workspace, s: Pick<PoolState, 'judges' | 'labels' | 'judgeSpans'>, e: PairEntry): Vote[] {
   if (!e.judge) return [];
   const key = pairKey(e.queryId, e.candidateId);
   const out: Vote[] = [];
   for (const j of s.judges) {
     if (j === e.judge.annotator) continue;
     const l = s.labels.get(j)?.get(key);
-    if (!l || l.value === UNSURE || l.value === e.judge.value || givenBeforeJudging(ws, s.judgeSince, j, l)) continue;
+    if (!l || l.value === UNSURE || l.value === e.judge.value || givenWhileNotJudging(ws, s.judgeSpans, j, l)) continue;
     out.push({ annotator: j, value: l.value, seq: l.seq });
   }
   return out;

@@ -9,6 +9,7 @@ import { NAME_MAX_LENGTH } from '../../shared/contract';
 import { NotFoundError, QPairsError } from '../errors';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 import { planAssignment } from './assign';
+import { startJudging, stopJudging } from './judge-spans';
 
 export const ANNOTATOR_ROLES: readonly AnnotatorRole[] = ['annotator', 'judge', 'owner', 'gold', 'system'];
 
@@ -104,11 +105,16 @@ export function addAnnotator(ws: Workspace, name: string, role?: AnnotatorRole):
     if (current !== null || n === 'gold') checkRoleChange(n, current, role);
     ws.transaction(() => {
       ws.setAnnotatorRole(n, role);
-      // Made a judge: of every pool not assigning them to label it, their labels so far are not rulings.
-      if (current !== null && current !== 'judge' && role === 'judge') {
+      // Made a judge, or no longer one: they begin or stop judging every pool not assigning them to label it
+      // (judge-spans.ts): their labels there so far are not rulings, or those from now on are not.
+      const begins = current !== null && current !== 'judge' && role === 'judge';
+      const stops = current === 'judge' && role !== 'judge';
+      if (begins || stops) {
         const assigned = ws.stmt(`SELECT pool_id FROM pool_annotators pa JOIN annotators a ON a.id = pa.annotator_id WHERE a.name = ?`).all(n) as Array<{ pool_id: number }>;
         const inPools = new Set(assigned.map((r) => r.pool_id));
-        for (const { id } of ws.stmt(`SELECT id FROM pools`).all() as Array<{ id: number }>) if (!inPools.has(id)) recordJudgeSince(ws, id, n);
+        for (const { id } of ws.stmt(`SELECT id FROM pools`).all() as Array<{ id: number }>) {
+          if (!inPools.has(id)) (begins ? startJudging : stopJudging)(ws, id, n);
+        }
       }
     });
   }
@@ -209,10 +215,14 @@ export function assignPool(ws: Workspace, pool: string, annotators: readonly str
   }
   const queries = ws.poolQueries(pool).map((q) => q.queryId);
   const plan = planAssignment(queries, names, perQuery, seed);
-  // The pool's judges who labeled it as its annotators and are left out now judge it: those labels are not rulings.
-  const judgesLeftOut = getAssignment(ws, pool).annotators.filter((n) => !names.includes(n) && annotatorRole(ws, n) === 'judge');
+  // The pool's judges who labeled it as its annotators and are left out now judge it: those labels are not rulings;
+  // its judges now assigned to it stop judging it: their rulings so far stay rulings (judge-spans.ts).
+  const before = getAssignment(ws, pool).annotators;
+  const judgesLeftOut = before.filter((n) => !names.includes(n) && annotatorRole(ws, n) === 'judge');
+  const judgesAssigned = names.filter((n) => !before.includes(n) && annotatorRole(ws, n) === 'judge');
   ws.transaction(() => {
-    for (const n of judgesLeftOut) recordJudgeSince(ws, p.id, n);
+    for (const n of judgesLeftOut) startJudging(ws, p.id, n);
+    for (const n of judgesAssigned) stopJudging(ws, p.id, n);
     const ids = names.map((n) => ws.ensureAnnotator(n));
     ws.stmt(`DELETE FROM pool_assignments WHERE pool_id = ?`).run(p.id);
     ws.stmt(`DELETE FROM pool_annotators WHERE pool_id = ?`).run(p.id);
@@ -226,27 +236,4 @@ export function assignPool(ws: Workspace, pool: string, annotators: readonly str
     }
   });
   return getAssignment(ws, pool);
-}
-
-/**
- * Records that `name` judges pool `poolId` from now on (migration 20): their labels in it given so
- * far (up to their last label event there) were given before they judged it, so they are not
- * rulings (state.ts). Nothing when they have no label there; a later call moves the mark on.
- */
-export function recordJudgeSince(ws: Workspace, poolId: number, name: string): void {
-  const id = ws.ensureAnnotator(name);
-  const last = ws.stmt(`SELECT max(seq) AS seq FROM labels WHERE pool_id = ? AND annotator_id = ?`).get(poolId, id) as { seq: number | null };
-  if (last.seq === null) return;
-  ws.stmt(
-    `INSERT INTO pool_judge_since(pool_id, annotator_id, after_seq) VALUES (?, ?, ?)
-     ON CONFLICT(pool_id, annotator_id) DO UPDATE SET after_seq = max(after_seq, excluded.after_seq)`,
-  ).run(poolId, id, last.seq);
-}
-
-/** Per person: their last label event in the pool given before they judged it (recordJudgeSince); absent: none. */
-export function judgeSince(ws: Workspace, pool: string): Map<string, number> {
-  const rows = ws
-    .stmt(`SELECT a.name, j.after_seq AS seq FROM pool_judge_since j JOIN annotators a ON a.id = j.annotator_id WHERE j.pool_id = ?`)
-    .all(ws.poolId(pool)) as Array<{ name: string; seq: number }>;
-  return new Map(rows.map((r) => [r.name, r.seq]));
 }

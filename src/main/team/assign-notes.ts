@@ -80,7 +80,7 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
     .filter((n) => (roles.get(n) === 'judge' || roles.get(n) === 'owner') && !votersBefore.labels.has(n))
     .map((n) => [n, ws.currentLabels(votersBefore.pool, n).length] as const)
     .filter(([, c]) => c > 0);
-  // A judge left out judges the pool from now on: their votes there are not rulings either (gold/state.ts judgeSince).
+  // A judge left out judges the pool from now on: their votes there are not rulings either (gold/judge-spans.ts).
   const judgesLeft = left.filter(([n]) => roles.get(n) === 'judge').map(([n]) => n);
   const judgesLeftNote = judgesLeft.length
     ? [

@@ -2,11 +2,13 @@
  * What a role change means for the labels a person already gave, said by annotator.setRole (engine)
  * and `qpairs annotators role`. A pool nobody is assigned to (open) takes as votes the labels of
  * people of role annotator, and as rulings those of its judges: so an annotator made a judge stops
- * voting there (and their votes are not rulings either: gold/state.ts judgeSince), and a judge made
+ * voting there (and their votes are not rulings either: gold/judge-spans.ts), and a judge made
  * an annotator votes there with their rulings, which settle nothing any more. Both happened without
  * a word: the pools' agreement, Review and gold changed.
  */
 import { annotatorRole, getAssignment, setAnnotatorRole } from '../gold/store';
+import { givenWhileJudging, judgeSpans } from '../gold/judge-spans';
+import { UNSURE } from '../../shared/labels';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 
 /** The labels `name` has now in each open pool: read before the role changes, for roleChangeNotes. */
@@ -44,6 +46,30 @@ function roleChangeNotes(name: string, from: AnnotatorRole | null, to: Annotator
 }
 
 /**
+ * Made a judge again: the labels `name` gave as a judge in an earlier span of judging each pool they
+ * judge now (judge-spans.ts), which are rulings again, per pool (read after the change). Imported
+ * labels are left out (they are rulings in any role).
+ */
+function rulingsBack(ws: Workspace, name: string): Array<{ pool: string; labels: number }> {
+  const out: Array<{ pool: string; labels: number }> = [];
+  for (const p of ws.listPools()) {
+    if (getAssignment(ws, p.name).annotators.includes(name)) continue;
+    const spans = judgeSpans(ws, p.name).get(name)?.filter((s) => s.until !== null);
+    if (!spans?.length) continue;
+    const labels = ws.currentLabels(p.name, name).filter((l) => l.value !== UNSURE && !l.origin.startsWith('import:') && givenWhileJudging(spans, ws.labelGivenAt(l).seq)).length;
+    if (labels > 0) out.push({ pool: p.name, labels });
+  }
+  return out;
+}
+
+function rulingsBackNote(name: string, back: ReadonlyArray<{ pool: string; labels: number }>): string[] {
+  if (back.length === 0) return [];
+  const n = back.reduce((a, b) => a + b.labels, 0);
+  const where = back.length === 1 ? back[0]!.pool : back.map((b) => `${b.pool}: ${b.labels}`).join(', ');
+  return [`${n} ${n === 1 ? 'label' : 'labels'} ${name} gave there as a judge before (in ${where}) ${n === 1 ? 'is a ruling' : 'are rulings'} again.`];
+}
+
+/**
  * Sets `name`'s role (setAnnotatorRole; `signsIn` as there) and says what that does to the labels they gave in open pools
  * (roleChangeNotes, read from before the change): annotator.setRole and `qpairs annotators role`.
  */
@@ -52,5 +78,6 @@ export function setRoleWithNotes(ws: Workspace, name: string, role: AnnotatorRol
   const from = annotatorRole(ws, person);
   const before = openPoolLabels(ws, person);
   const to = setAnnotatorRole(ws, name, role, opts);
-  return { role: to, notes: roleChangeNotes(person, from, to, before) };
+  const back = from !== null && from !== 'judge' && to === 'judge' ? rulingsBackNote(person, rulingsBack(ws, person)) : [];
+  return { role: to, notes: [...roleChangeNotes(person, from, to, before), ...back] };
 }

@@ -679,6 +679,32 @@ CREATE TABLE pool_judge_since (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Migration 21 — every span of time each person judged each pool (src/main/gold/judge-spans.ts),
+ * where migration 20 kept one mark: when they last began judging it. A judge made an annotator and
+ * then a judge again had that mark moved past the rulings of her first span, which then counted as
+ * votes set aside, changing gold and the datasheet with nobody acting. A span holds the person's
+ * label events in the pool after `after_seq` and up to `until_seq` (NULL: still judging). Each
+ * mark becomes a span from it: open when the person still judges the pool (role judge, not
+ * assigned to it); else empty, ended where it began — when they stopped is not known, so their
+ * labels up to now stay votes, as schema 20 read them.
+ */
+const JUDGE_SPANS_V21 = `
+CREATE TABLE pool_judge_spans (
+  pool_id      INTEGER NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+  annotator_id INTEGER NOT NULL REFERENCES annotators(id),
+  after_seq    INTEGER NOT NULL,
+  until_seq    INTEGER CHECK (until_seq IS NULL OR until_seq >= after_seq),
+  PRIMARY KEY (pool_id, annotator_id, after_seq)
+) STRICT, WITHOUT ROWID;
+INSERT INTO pool_judge_spans(pool_id, annotator_id, after_seq, until_seq)
+  SELECT j.pool_id, j.annotator_id, j.after_seq,
+         CASE WHEN a.role = 'judge' AND NOT EXISTS (SELECT 1 FROM pool_annotators pa WHERE pa.pool_id = j.pool_id AND pa.annotator_id = j.annotator_id)
+              THEN NULL ELSE j.after_seq END
+  FROM pool_judge_since j JOIN annotators a ON a.id = j.annotator_id;
+DROP TABLE pool_judge_since;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core schema: questions, pairs, pools, annotators, labels, runs, bm25 index', sql: CORE_V1 + BM25_SCHEMA_SQL },
   { version: 2, name: 'gold: pool annotators, assignment, aggregation rule', sql: GOLD_V2 },
@@ -705,6 +731,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'live retraining: the labels a retrain did not train on', sql: LIVE_UNCOVERED_V18 },
   { version: 19, name: 'an import\'s undo under way, recorded chunk by chunk', sql: UNDO_PROGRESS_V19 },
   { version: 20, name: 'when each person became a judge of each pool: their earlier votes are not rulings', sql: JUDGE_SINCE_V20 },
+  { version: 21, name: 'every span of time each person judged each pool: rulings made in an earlier span stay rulings', sql: JUDGE_SPANS_V21 },
 ];
 
 /**

@@ -22,7 +22,7 @@ export const TABLE_NOUNS: Readonly<Record<string, readonly [string, string]>> = 
   pool_assignments: ['assignment', 'assignments'],
   pool_assignment_plans: ['assignment plan', 'assignment plans'],
   pool_blind_history: ['blind setting change', 'blind setting changes'],
-  pool_judge_since: ['mark of when a person began judging a pool', 'marks of when people began judging pools'],
+  pool_judge_spans: ['span of time a person judged a pool', 'spans of time people judged pools'],
   pool_draws: ['labeling-order draw', 'labeling-order draws'],
   labels: ['label event', 'label events'],
   label_notes: ['note on a label', 'notes on labels'],

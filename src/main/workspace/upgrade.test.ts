@@ -40,6 +40,7 @@ import { runImport } from '../engine/work';
 import { undoableImport, undoLastImport } from './undo-last';
 import { readUndoMarker } from './undo-progress';
 import { loadPoolState } from '../gold/state';
+import { setRoleWithNotes } from '../team/role-notes';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/workspaces');
 
@@ -71,6 +72,7 @@ const FIXTURE_LIST: readonly Fixture[] = [
   { name: 'v16', version: 16, commit: 'd948209', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v17', version: 17, commit: '370eb6e', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
   { name: 'v18', version: 18, commit: '399be0e', rows: { questions: 36, answers: 300, pools: 4, labels: 203, runs: 9, models: 1 } },
+  { name: 'v20', version: 20, commit: '0ff8ebb', rows: { questions: 36, answers: 300, pools: 4, labels: 204, runs: 9, models: 1 } },
 ];
 
 /** Meta keys in which schema 10 kept a pool's candidate-level order; migration 12 moves them into pool_candidate_orders. */
@@ -247,7 +249,8 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
       expect(db.pragma('foreign_key_check')).toEqual([]);
       // Every row of every table, in the columns the fixture had (migrations only add columns).
       for (const [table, { columns, rows }] of before) {
-        const now = selectRows(db, table, columns);
+        const dropped = table === 'pool_judge_since' && f.version === 20;
+        const now = dropped ? [] : selectRows(db, table, columns);
         if (table === 'meta') {
           const drop = (rs: unknown[][]): unknown[][] => rs.filter((r) => r[0] !== 'schema_version' && !isLegacyOrderKey(r[0]));
           expect(drop(now), table).toEqual(drop(rows));
@@ -256,6 +259,10 @@ describe.each(FIXTURE_LIST)('a workspace written by schema $version ($name, comm
           // Schema 10 never wrote pools.convention; migration 12 sets it for AskUbuntu pools (checked below).
           const keep = (rs: unknown[][]): unknown[][] => rs.map((r) => r.filter((_, i) => columns[i] !== 'convention'));
           expect(keep(now), table).toEqual(keep(rows));
+        } else if (dropped) {
+          // Migration 21 moves each mark of when a person began judging a pool into a span from it (checked in schema 20 → 21).
+          const spans = db.prepare(`SELECT pool_id, annotator_id, after_seq FROM pool_judge_spans ORDER BY 1, 2, 3`).raw().all();
+          expect(spans, table).toEqual(rows);
         } else {
           expect(now, table).toEqual(rows);
         }
@@ -600,7 +607,7 @@ describe('schema 19 → 20: when each person began judging each pool', () => {
     const p = copyOf(v18);
     const ws = Workspace.open(p);
     try {
-      expect(ws.db.prepare(`SELECT count(*) FROM pool_judge_since`).pluck().get()).toBe(0);
+      expect(ws.db.prepare(`SELECT count(*) FROM pool_judge_spans`).pluck().get()).toBe(0);
       const ruled = loadPoolState(ws, 'semeval').pairs.filter((e) => e.judge !== null);
       expect(ruled.map((e) => [e.judge!.annotator, e.judge!.value, e.judgeEarlierVote ?? null])).toEqual([['judy', 'Relevant', null]]);
     } finally {
@@ -623,6 +630,72 @@ describe('schema 19 → 20: when each person began judging each pool', () => {
     expect(e.ahead).toContain('pool_judge_since');
     expect(e.missing).toEqual([]);
     expect(e.message).toContain('(schema 20)');
+  });
+});
+
+describe('schema 20 → 21: every span of time each person judged each pool', () => {
+  const v20 = FIXTURE_LIST.find((f) => f.name === 'v20')!;
+  const judged = (ws: Workspace, pool: string) =>
+    loadPoolState(ws, pool)
+      .pairs.filter((e) => e.judge !== null || e.judgeEarlierVote)
+      .map((e) => [e.candidateId, e.judge ? `${e.judge.annotator}=${e.judge.value}` : null, e.judgeEarlierVote?.annotator ?? null]);
+
+  it("judy's rulings still settle their pairs, carol still judges the pools she labeled, and judy made an annotator and a judge again keeps her ruling", () => {
+    const p = copyOf(v20);
+    const ws = Workspace.open(p);
+    try {
+      expect(ws.upgradedFrom).toBe(20);
+      // carol, made a judge in schema 20 after labeling every pool (her labels there imported: rulings brought back), still judges them: one open span per pool she labeled.
+      const spans = ws.db.prepare(`SELECT p.name, a.name AS who, s.until_seq FROM pool_judge_spans s JOIN pools p ON p.id = s.pool_id JOIN annotators a ON a.id = s.annotator_id ORDER BY 1`).all();
+      expect(spans).toEqual([
+        { name: 'bm25', who: 'carol', until_seq: null },
+        { name: 'copies', who: 'carol', until_seq: null },
+        { name: 'semeval', who: 'carol', until_seq: null },
+      ]);
+      const byJudy = (pool: string) => judged(ws, pool).filter((x) => x[1]?.startsWith('judy=') || x[2] === 'judy');
+      expect(byJudy('semeval')).toEqual([['Q268_R4', 'judy=Relevant', null]]);
+      expect(byJudy('bm25')).toEqual([['Q268_R5', 'judy=0', null]]);
+      // The round trip that lost a ruling in schema 20 (it became a vote set aside: [Q268_R5, null, judy]).
+      setRoleWithNotes(ws, 'judy', 'annotator');
+      setRoleWithNotes(ws, 'judy', 'judge');
+      expect(byJudy('bm25')).toEqual([['Q268_R5', 'judy=0', null]]);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a mark of a person who no longer judges the pool becomes an ended span, which goes on when she judges again (her labels up to now stay votes, as schema 20 read them)', () => {
+    const p = copyOf(v20);
+    const raw = new Database(p);
+    raw.prepare(`UPDATE annotators SET role = 'annotator' WHERE name = 'carol'`).run();
+    raw.close();
+    const ws = Workspace.open(p);
+    try {
+      const ended = ws.db.prepare(`SELECT count(*) FROM pool_judge_spans WHERE until_seq = after_seq`).pluck().get();
+      expect(ended).toBe(3);
+      setRoleWithNotes(ws, 'carol', 'judge');
+      expect(ws.db.prepare(`SELECT count(*) FROM pool_judge_spans WHERE until_seq IS NULL`).pluck().get()).toBe(3);
+      expect(ws.db.prepare(`SELECT count(*) FROM pool_judge_spans`).pluck().get()).toBe(3);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a workspace of schema 21 opened by the QPairs of schema 20 is refused, the file untouched', () => {
+    const p = path.join(dir, 'new.qpairs');
+    openWorkspaceDb(p, { create: true, migrations: MIGRATIONS.slice(0, 21) }).close();
+    const e = expectRefused(p, WorkspaceFromFutureError, () => openWorkspace(p, { migrations: MIGRATIONS.slice(0, 20) }));
+    expect([e.version, e.known]).toEqual([21, 20]);
+  });
+
+  it('upgraded, then recorded as 20 again: refused, naming the table schema 21 makes and the one it replaced', () => {
+    const p = copyOf(v20);
+    openWorkspaceDb(p, { migrations: MIGRATIONS.slice(0, 21) }).close();
+    recordVersion(p, 20);
+    const e = expectRefused(p, WorkspaceSchemaMismatchError);
+    expect(e.ahead).toContain('pool_judge_spans');
+    expect(e.missing).toContain('pool_judge_since');
+    expect(e.message).toContain('(schema 21)');
   });
 });
 

@@ -26,8 +26,8 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
       const s = loadPoolState(ws, pool);
       const q = reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit }, s);
       // The app's queue leaves each pair's positions, |ΔAP| per run and rule value to review.pair; the CLI's JSON has them per item.
-      // The hint names first a judge who never labeled the pool before judging it (who did may not rule on the pairs they voted on).
-      const judges = [...s.judges.filter((j) => !s.judgeSince.has(j)), ...s.judges.filter((j) => s.judgeSince.has(j))];
+      // The hint names first a judge who judged the pool from the start (who labeled it while not judging it may not rule on the pairs they voted on).
+      const judges = [...s.judges.filter((j) => !s.judgeSpans.has(j)), ...s.judges.filter((j) => s.judgeSpans.has(j))];
       return { q, figures: values.json ? q.items.map((i) => pairFigures(ws, s, i.queryId, i.candidateId)) : [], judges };
     });
     if (values.json) {

@@ -97,7 +97,7 @@ test("judy overrules jack's ruling only by pressing the key twice (Esc keeps his
   await expect(page.getByTestId('review-current')).toContainText('judge (jack)');
 });
 
-test('the judge jack made an annotator, then a judge again: Team access and Team say what becomes of his label in pool o', async () => {
+test('the judge jack made an annotator, then a judge again: Team access and Team say what becomes of his label in pool o (his ruling again)', async () => {
   const page = served.page;
   await page.goto('/#pools');
   const panel = page.getByTestId('access-panel');
@@ -113,4 +113,6 @@ test('the judge jack made an annotator, then a judge again: Team access and Team
   await people.getByTestId('role-jack-save').click();
   await expect(people.getByTestId('role-jack')).toHaveValue('judge');
   await expect(page.getByTestId('role-note')).toContainText('jack labeled pool nobody is assigned to: o (1 label); as a judge jack no longer votes there');
+  // His ruling there, given while he judged it, is a ruling again (it was taken for a vote set aside and lost).
+  await expect(page.getByTestId('role-note')).toContainText('1 label jack gave there as a judge before (in o) is a ruling again.');
 });

@@ -54,7 +54,9 @@ function rulingsBack(ws: Workspace, name: string): Array<{ pool: string; labels:
   const out: Array<{ pool: string; labels: number }> = [];
   for (const p of ws.listPools()) {
     if (getAssignment(ws, p.name).annotators.includes(name)) continue;
-    const spans = judgeSpans(ws, p.name).get(name)?.filter((s) => s.until !== null);
+    // Every label they have there is from before now: those given in a span of judging (the span just
+    // begun, or one that goes on when they gave none since) are rulings.
+    const spans = judgeSpans(ws, p.name).get(name);
     if (!spans?.length) continue;
     const labels = ws.currentLabels(p.name, name).filter((l) => l.value !== UNSURE && !l.origin.startsWith('import:') && givenWhileJudging(spans, ws.labelGivenAt(l).seq)).length;
     if (labels > 0) out.push({ pool: p.name, labels });

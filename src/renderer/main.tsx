@@ -36,7 +36,7 @@ const settles = new LabelQueue({
   send: (op, signal) =>
     client.invoke(
       'review.settle',
-      { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}), ...(op.stamp ? { stamp: op.stamp } : {}) },
+      { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}), ...(op.stamp ? { stamp: op.stamp } : {}), ...(op.ifRuling !== undefined ? { ifRuling: op.ifRuling } : {}) },
       { signal },
     ),
   storage: session,

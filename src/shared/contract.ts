@@ -270,7 +270,12 @@ export const commandArgs = {
   /** One pair of the queue with both texts and every vote's note (the queue carries titles only). */
   'review.pair': z.object({ pool: name, judge: name, queryId: id, candidateId: id }),
   /** A judge's label for a disagreement, saved through the same durable path as label.set (null clears it). */
-  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg, workspace: workspaceArg, /** As label.set's. */ stamp: stampArg }),
+  'review.settle': z.object({ pool: name, judge: name, queryId: id, candidateId: id, value: z.string().min(1).max(40).nullable(), /** The ruling's reason (issue 24); omitted = unchanged. */ note: noteArg, /** Redo, as label.set's. */ ifLatest: ifLatestArg, ifNote: ifNoteArg, workspace: workspaceArg, /** As label.set's. */ stamp: stampArg,
+    /**
+     * The ruling the client last saw on the pair (Review: the row's), null for none: the ruling is refused when another
+     * judge has settled the pair otherwise since (gold/ruling-seen.ts). Omitted: no check (the latest ruling counts).
+     */
+    ifRuling: z.object({ judge: name, value: z.string().min(1).max(40) }).nullable().optional() }),
   'eval.compare': z.object({
     pool: name,
     runs: z.array(name).min(2).max(50),

@@ -28,6 +28,8 @@ import {
 } from '../gold';
 import type { EngineCore as Engine } from './core';
 import { changedRecord, setLabel } from './annotate';
+import { takenBefore } from './label-stamps';
+import { checkRulingSeen } from '../gold/ruling-seen';
 import { compute } from './compute';
 import { runExportJob } from './export-job';
 import { PreviewJobs, agreementHoldsBack, previewOf } from './export-preview';
@@ -51,6 +53,15 @@ type GoldCommand =
 
 type Ctx = { annotator: string | null };
 export type GoldHandlers = { [C in GoldCommand]: (args: ParsedArgs<C>, ctx: Ctx) => CommandResult<C> | Promise<CommandResult<C>> };
+
+/** Whether a stamped ruling was taken already (the outbox's resend of a ruling saved before its answer was lost). */
+function stampTaken(ws: Engine['ws'], a: { pool: string; queryId: string; candidateId: string; judge: string; stamp?: Parameters<typeof takenBefore>[1] }): boolean {
+  try {
+    return !!a.stamp && takenBefore(ws, a.stamp, String(ws.poolId(a.pool)), { queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge }) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppInfo['transport'] = 'electron'): GoldHandlers {
   const ws = engine.ws;
@@ -133,6 +144,8 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         const s = reviewStateOf(a.pool);
         checkJudge(ws, s, a.judge);
         if (!s.byKey.has(pairKey(a.queryId, a.candidateId))) throw new NotFoundError(`pair ${a.queryId} → ${a.candidateId} is not in pool "${a.pool}"`);
+        // Another judge's ruling given since the client last saw the pair is not overruled unseen (a resent ruling already taken is not checked again).
+        if (!(a.stamp && stampTaken(ws, a))) checkRulingSeen(s, a.judge, a, a.value, a.ifRuling);
         // The ruling itself ("?" settles nothing; only a pair in dispute) is checked where every
         // judge's label is: setLabel → checkRuling (gold/review.ts).
         const args = { pool: a.pool, queryId: a.queryId, candidateId: a.candidateId, annotator: a.judge, value: a.value, note: a.note, ifLatest: a.ifLatest, ifNote: a.ifNote, stamp: a.stamp };

@@ -38,6 +38,8 @@ export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'que
   workspace?: string;
   /** Not sent: the pair's label the page showed when this one was given (what tells a resent label's "unchanged" answer apart, resentAck.ts). */
   valueBefore?: string | null;
+  /** Sent with a judge's ruling (review.settle ifRuling): the ruling Review showed on the pair, null for none; the engine refuses it when another judge ruled otherwise since. */
+  ifRuling?: { judge: string; value: string } | null;
   /** The page and this label's place in its outbox (the queue sets it): the engine takes it once, never after a later one of the pair. */
   stamp?: { tab: string; n: number };
 }
@@ -274,6 +276,7 @@ export class LabelQueue {
             ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
             ...(op.workspace ? { workspace: op.workspace } : {}),
             ...(op.stamp ? { stamp: op.stamp } : {}),
+            ...(op.ifRuling !== undefined ? { ifRuling: op.ifRuling } : {}),
           }, signal));
           // A refused label given before this one on the same pair is outdated now: listed on, it would show its older
           // value as the pair's, and its Retry would write that value over this one.

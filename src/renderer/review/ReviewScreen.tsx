@@ -43,7 +43,7 @@ import { isSettled, labelWords, oneLine, votesText, type Row } from './reviewRow
 import { LIST_WINDOW, ReviewList } from './ReviewList';
 import { ReviewPairDetail } from './ReviewPairDetail';
 import { usePairTexts } from './usePairTexts';
-import { rulingKeyAction, type PendingOverrule } from './rulingKey';
+import { rulingChangedAsk, rulingKeyAction, seenRuling, type PendingOverrule } from './rulingKey';
 
 export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const { client, settles, undo, info } = useApp();
@@ -377,6 +377,8 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
       value,
       // What tells a resent ruling's "unchanged" answer apart (resentAck.ts): the judge's ruling the row showed.
       valueBefore: r.by === judge ? r.value : null,
+      // A ruling (not a clearing): the engine refuses it when another judge ruled otherwise since the row was read.
+      ...(value !== null ? { ifRuling: seenRuling(r) } : {}),
       ...(pending !== undefined && value !== null ? { note: pending } : {}),
       noteBefore: storedReason(r),
     });
@@ -443,6 +445,31 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
   const failed = settles.ops().filter((o) => o.state === 'failed');
   /** A ruling key pressed once on another judge's different ruling (rulingKey.ts): any key but the same one again forgets it. */
   const pendingOverrule = useRef<PendingOverrule | null>(null);
+  // A ruling the engine refused because another judge ruled otherwise since the row was read (two judges racing,
+  // rulingKey.ts rulingChangedAsk): it goes, the queue is read again to show that ruling, and Review asks on its
+  // pair as before overruling a ruling it shows — the same key again overrules it.
+  const failedIds = failed.map((o) => o.id).join(',');
+  useEffect(() => {
+    if (!queue || !judge) return;
+    for (const op of failed) {
+      if (op.pool !== queue.pool || op.annotator !== judge || op.value === null) continue;
+      const key = itemKey(op);
+      const pressed = rulingKeys(scheme).find((k) => k.value === op.value)?.key ?? op.value;
+      const ask = rulingChangedAsk(key, op.value, op.error, pressed, (v) => labelWords(scheme, v));
+      if (!ask) continue;
+      settles.dismiss(op.id);
+      setGiven((g) => {
+        const n = new Map(g);
+        n.delete(key);
+        return n;
+      });
+      touched.current.add(op.queryId);
+      void load();
+      showPair(key);
+      setNotice(ask.notice);
+      pendingOverrule.current = ask.pending;
+    }
+  }, [failedIds, queue?.pool, judge]); // eslint-disable-line react-hooks/exhaustive-deps
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
   keyHandler.current = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewItem } from '../../shared/gold';
 import type { Row } from './reviewRow';
-import { rulingKeyAction } from './rulingKey';
+import { rulingChangedMessage } from '../../shared/ruling-changed';
+import { rulingChangedAsk, rulingKeyAction, seenRuling } from './rulingKey';
 
 const item = (extra: Partial<ReviewItem> = {}): ReviewItem => ({
   queryId: 'q',
@@ -38,5 +39,30 @@ describe("Review's ruling keys", () => {
     expect(rulingKeyAction(row(), 'judy', '1', '1', null, words)).toEqual({ kind: 'settle', overrules: null });
     expect(rulingKeyAction(row({ value: '0', state: 'saved', by: 'judy' }), 'judy', '1', '1', null, words)).toEqual({ kind: 'settle', overrules: null });
     expect(rulingKeyAction(row({ value: '1', state: 'saved', by: 'jack' }), 'judy', '1', '1', null, words)).toEqual({ kind: 'settle', overrules: null });
+  });
+});
+
+describe('two judges racing on a pair (review.settle ifRuling)', () => {
+  it('a ruling carries the ruling the row showed from the engine: none, or the settling judge\'s', () => {
+    expect(seenRuling(row())).toBeNull();
+    expect(seenRuling(row({ value: '0', state: 'saved', by: 'jack' }, { settled: { judge: 'jack', value: '0', seq: 1 } }))).toEqual({ judge: 'jack', value: '0' });
+    // Her own unsaved ruling shown over the queue's: what the engine said is what she saw of others.
+    expect(seenRuling(row({ value: '1', state: 'pending', by: 'judy' }, { settled: { judge: 'jack', value: '0', seq: 1 } }))).toEqual({ judge: 'jack', value: '0' });
+  });
+
+  it("the engine's refusal makes Review ask as before overruling a ruling it shows; the same key again overrules", () => {
+    const message = rulingChangedMessage({ pair: 'q → c', pool: 'p', by: { judge: 'jack', value: '0' }, seen: null, yours: '1' });
+    const ask = rulingChangedAsk('q\u0000c', '1', `Error invoking remote method 'invoke': Error: ${message}`, '1', words);
+    expect(ask).toEqual({
+      notice: 'jack ruled not similar meanwhile, so your ruling was not saved — press 1 again to overrule jack with similar, or Esc to keep that ruling.',
+      pending: { key: 'q\u0000c', value: '1' },
+      by: { judge: 'jack', value: '0' },
+    });
+    // With the queue read again the row shows jack's ruling, and the pending key overrules it.
+    const r = row({ value: '0', state: 'saved', by: 'jack' }, { settled: { judge: 'jack', value: '0', seq: 1 } });
+    expect(rulingKeyAction(r, 'judy', '1', '1', ask!.pending, words)).toEqual({ kind: 'settle', overrules: { judge: 'jack', value: '0' } });
+    // Any other refusal is left to the failed-labels box.
+    expect(rulingChangedAsk('q\u0000c', '1', 'pair q → c is not a disagreement or unsure pair of pool "p"', '1', words)).toBeNull();
+    expect(rulingChangedAsk('q\u0000c', '1', undefined, '1', words)).toBeNull();
   });
 });

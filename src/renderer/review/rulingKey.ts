@@ -4,8 +4,10 @@
  *   reading) it says at once why she cannot settle it and who can (the engine would refuse it);
  * - on a pair another judge settled with another value it asks first: the same key again overrules
  *   that ruling (the latest counts), any other key or Esc keeps it;
- * - else it settles.
+ * - else it settles, sending the ruling the row showed (seenRuling): when another judge ruled
+ *   otherwise meanwhile, unseen, the engine refuses it and Review asks as above (rulingChangedAsk).
  */
+import { rulingChangedBy, type SeenRuling } from '../../shared/ruling-changed';
 import type { Row } from './reviewRow';
 
 /** A ruling key pressed once on another judge's different ruling: the same key on the same pair overrules it. */
@@ -43,4 +45,30 @@ export function rulingKeyAction(
 export function votedByYouText(judges: readonly string[]): string {
   const who = judges.length ? `${judges.join(' or ')} settles it` : 'no other judge of the pool may settle it: the owner makes someone else a judge';
   return `You voted on this pair before judging the pool, so you are not its third judge and your ruling would be refused: ${who}.`;
+}
+
+/** The ruling the row shows from the engine (the queue's), sent with a ruling as review.settle's ifRuling; null: unsettled. */
+export function seenRuling(r: Row): SeenRuling | null {
+  return r.item.settled ? { judge: r.item.settled.judge, value: r.item.settled.value } : null;
+}
+
+/**
+ * Review's answer to review.settle refusing a ruling because another judge ruled otherwise since the row
+ * was read (shared/ruling-changed.ts): it asks as before overruling a ruling it shows — the same key again
+ * overrules. Null when `message` is not that refusal.
+ */
+export function rulingChangedAsk(
+  rowKey: string,
+  value: string,
+  message: string | undefined,
+  pressed: string,
+  words: (value: string) => string,
+): { notice: string; pending: PendingOverrule; by: SeenRuling } | null {
+  const by = rulingChangedBy(message);
+  if (!by) return null;
+  return {
+    notice: `${by.judge} ruled ${words(by.value)} meanwhile, so your ruling was not saved — press ${pressed} again to overrule ${by.judge} with ${words(value)}, or Esc to keep that ruling.`,
+    pending: { key: rowKey, value },
+    by,
+  };
 }

@@ -121,7 +121,7 @@ describe('LabelQueue', () => {
     await q.idle();
     expect(q.ops()).toHaveLength(1);
     expect(q.ops()[0]).toMatchObject({ candidateId: 'bad', state: 'failed', error: expect.stringMatching(/not a label/) });
-    expect(q.counts()).toEqual({ unsaved: 0, failed: 1, retrying: 0 });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 1, retrying: 0, busy: 0 });
     refuse = false;
     q.retry(q.ops()[0]!.id);
     await q.idle();
@@ -142,7 +142,7 @@ describe('LabelQueue', () => {
     q.enqueue(L('b', '1'));
     q.enqueue({ ...L('c', '1'), note: 'same question, other words' });
     await q.idle();
-    expect(q.counts()).toEqual({ unsaved: 0, failed: 3, retrying: 0 });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 3, retrying: 0, busy: 0 });
     refuse = false;
     q.enqueue(L('a', '0'));
     q.enqueue(L('c', '0'));
@@ -304,5 +304,64 @@ describe('LabelQueue: a send that gets no answer (stallMs)', () => {
     second.enqueue(L('b', '1'));
     await second.idle();
     expect(stamps).toEqual([{ tab: 'page-one-id', n: 1 }, { tab: 'page-two-id', n: 1 }]);
+  });
+});
+
+describe('LabelQueue: a server busy with the label (onHand)', () => {
+  it('no answer after stallMs but the server says it has the request: waited for (busy), not sent again, saved once it answers', async () => {
+    vi.useFakeTimers();
+    try {
+      const sent: Array<{ requestId: string; signal: AbortSignal; answer: (a: LabelAck) => void }> = [];
+      const asked: string[] = [];
+      const saved: Array<number | null> = [];
+      const q = new LabelQueue({
+        stallMs: 20_000,
+        retryDelays: [1000],
+        send: (_op, signal, requestId) => new Promise<LabelAck>((answer) => sent.push({ requestId, signal, answer })),
+        // The server has the request on hand (a label waiting behind a long write).
+        onHand: async (id) => (asked.push(id), sent.some((s) => s.requestId === id)),
+        onSaved: (_op, a) => saved.push(a.seq),
+      });
+      q.enqueue(L('a', '1'));
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(asked).toEqual([sent[0]!.requestId]);
+      // Before: taken as lost ("cannot reach"), aborted and sent again into a server that had it.
+      expect(q.ops()[0]).toMatchObject({ state: 'saving', busy: true });
+      expect(q.counts()).toEqual({ unsaved: 1, failed: 0, retrying: 0, busy: 1 });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.signal.aborted).toBe(false);
+      expect(asked.length).toBe(4);
+      sent[0]!.answer(ack(5));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(saved).toEqual([5]);
+      expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0 });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(asked.length).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the server answers but has no such request (lost on the way), or does not answer: sent again, as before', async () => {
+    vi.useFakeTimers();
+    try {
+      for (const held of [false, null]) {
+        const sent: Array<{ signal: AbortSignal; answer: (a: LabelAck) => void }> = [];
+        const q = new LabelQueue({ stallMs: 20_000, retryDelays: [1000], send: (_op, signal) => new Promise<LabelAck>((answer) => sent.push({ signal, answer })), onHand: async () => held });
+        q.enqueue(L('a', '1'));
+        await vi.advanceTimersByTimeAsync(20_000);
+        expect(q.ops()[0]).toMatchObject({ state: 'retrying', busy: undefined });
+        expect(q.ops()[0]!.error).toBe(
+          held === false ? 'no answer from the server in 20 s: it answers, but the request never reached it (or its answer was lost); sending it again' : 'no answer from the server in 20 s; sending it again',
+        );
+        expect(sent[0]!.signal.aborted).toBe(true);
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(sent).toHaveLength(2);
+        q.stop();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

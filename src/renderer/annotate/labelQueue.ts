@@ -7,13 +7,15 @@
  *  - unsaved labels are mirrored to storage (the app uses sessionStorage: per tab), so a reload
  *    re-sends them.
  * Re-sending a label the engine already stored is harmless (the engine skips unchanged values).
- * A request with no answer after `stallMs` (or when the connection comes back while it is on its way) is
- * treated as lost in transport and sent again; each label carries a stamp (the page's id, its place in the
- * outbox) so the engine takes it once and refuses the stalled copy should it arrive after a newer label
- * of the pair (engine/label-stamps.ts).
+ * A request with no answer after `stallMs` is asked about (`onHand`): while the server says it has it (busy: a
+ * label waits behind a long write), it is waited for, the op marked `busy`; otherwise (or when the connection comes
+ * back while it is on its way) it is treated as lost in transport and sent again. Each label carries a stamp (the
+ * page's id, its place in the outbox) so the engine takes it once and refuses the stalled copy should it arrive after
+ * a newer label of the pair (engine/label-stamps.ts).
  */
 import type { CommandArgs, LabelAck } from '../../shared/contract';
-import { ClientError, isTransportError } from '../client/types';
+import { newRequestId, stallMessage, stallVerdict } from '../client/stall';
+import { ClientError, isTransportError, type AppClient } from '../client/types';
 import type { KV } from '../lib/storage';
 import type { RedoEntry } from './historyEntry';
 import { ackOfResent } from './resentAck';
@@ -54,11 +56,18 @@ export interface LabelOp extends LabelInput {
    * page was reloaded while it was on its way. Its answer is then read by ackOfResent (resentAck.ts).
    */
   maybeSaved?: boolean;
+  /** On its way, with no answer for `stallMs`, and the server says it has it: the server is busy, not out of reach. */
+  busy?: boolean;
 }
 
 export interface LabelQueueOptions {
-  /** Sends one label; `signal` aborts it once the queue gave up on it (stallMs, retryNow lost): its connection is freed. */
-  send: (op: LabelInput, signal: AbortSignal) => Promise<LabelAck>;
+  /**
+   * Sends one label; `signal` aborts it once the queue gave up on it (stallMs, retryNow lost): its connection is freed.
+   * `requestId` names this send (what `onHand` is asked about).
+   */
+  send: (op: LabelInput, signal: AbortSignal, requestId: string) => Promise<LabelAck>;
+  /** Whether the server still has send `requestId` on hand (AppClient.onHand); absent: a stalled send is taken as lost. */
+  onHand?: AppClient['onHand'];
   storage?: KV;
   storageKey?: string;
   /** Backoff for transport failures, ms (the last one repeats). */
@@ -187,14 +196,16 @@ export class LabelQueue {
     return undefined;
   }
 
-  counts(): { unsaved: number; failed: number; retrying: number } {
+  counts(): { unsaved: number; failed: number; retrying: number; busy: number } {
     let failed = 0;
     let retrying = 0;
+    let busy = 0;
     for (const o of this.queue) {
       if (o.state === 'failed') failed++;
       else if (o.state === 'retrying') retrying++;
+      else if (o.state === 'saving' && o.busy) busy++;
     }
-    return { unsaved: this.queue.length - failed, failed, retrying };
+    return { unsaved: this.queue.length - failed, failed, retrying, busy };
   }
 
   /** Resolves when nothing is waiting to be sent (failed ops do not count). */
@@ -264,7 +275,7 @@ export class LabelQueue {
         op.attempts++;
         this.changed();
         try {
-          const ack = await this.answerOf((signal) => this.opts.send({
+          const ack = await this.answerOf(op, (signal, requestId) => this.opts.send({
             pool: op.pool,
             queryId: op.queryId,
             candidateId: op.candidateId,
@@ -274,9 +285,10 @@ export class LabelQueue {
             ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}),
             ...(op.workspace ? { workspace: op.workspace } : {}),
             ...(op.stamp ? { stamp: op.stamp } : {}),
-          }, signal));
+          }, signal, requestId));
           // A refused label given before this one on the same pair is outdated now: listed on, it would show its older
           // value as the pair's, and its Retry would write that value over this one.
+          op.busy = undefined;
           const at = this.queue.indexOf(op);
           this.queue = this.queue.filter((o, i) => o !== op && !(i < at && supersedes(op, o)));
           this.saved++;
@@ -284,6 +296,7 @@ export class LabelQueue {
           this.opts.onSaved?.(op, op.maybeSaved ? ackOfResent(op, ack) : ack);
           this.changed();
         } catch (e) {
+          op.busy = undefined;
           if (isTransportError(e)) {
             op.state = 'retrying';
             op.maybeSaved = true;
@@ -308,16 +321,32 @@ export class LabelQueue {
     return { tab: this.tab, n: this.nextN++ };
   }
 
-  /** The send's answer, or a transport failure once it stalled (stallMs) or was given up on (retryNow lost). */
-  private answerOf(send: (signal: AbortSignal) => Promise<LabelAck>): Promise<LabelAck> {
+  /**
+   * The send's answer, or a transport failure once it stalled (stallMs) and the server does not have it on hand, or
+   * it was given up on (retryNow lost). While the server has it on hand, `op` is marked busy and the answer waited for.
+   */
+  private answerOf(op: LabelOp, send: (signal: AbortSignal, requestId: string) => Promise<LabelAck>): Promise<LabelAck> {
     const abort = new AbortController();
-    const sent = send(abort.signal);
+    const requestId = newRequestId();
+    const sent = send(abort.signal, requestId);
     // A late answer (or failure) of a send given up on is ignored: the op was sent again.
     sent.catch(() => {});
     return new Promise<LabelAck>((resolve, reject) => {
       const ms = this.opts.stallMs;
       let done = false;
-      const stall = ms === undefined ? null : setTimeout(() => fail(`no answer from the server in ${Math.round(ms / 1000)} s; sending it again`), ms);
+      let stall: ReturnType<typeof setTimeout> | null = null;
+      const stalled = async (after: number): Promise<void> => {
+        const verdict = await stallVerdict(this.opts.onHand, requestId);
+        if (done) return;
+        if (verdict !== 'busy') return fail(`${stallMessage(after, verdict)}; sending it again`);
+        // The server has it: busy, not out of reach. Sending it again would queue a second copy behind the first.
+        if (!op.busy) {
+          op.busy = true;
+          this.changed();
+        }
+        stall = setTimeout(() => void stalled(after), after);
+      };
+      if (ms !== undefined) stall = setTimeout(() => void stalled(ms), ms);
       const cut = (): void => fail('the connection came back while it was on its way; sending it again');
       const settle = (): boolean => {
         if (done) return false;
@@ -360,7 +389,7 @@ export class LabelQueue {
     const key = this.opts.storageKey ?? 'qpairs.labelOutbox';
     try {
       if (this.queue.length === 0) s.removeItem(key);
-      else s.setItem(key, JSON.stringify(this.queue.map(({ id: _id, attempts: _a, ...rest }) => rest)));
+      else s.setItem(key, JSON.stringify(this.queue.map(({ id: _id, attempts: _a, busy: _b, ...rest }) => rest)));
     } catch {
       /* storage full: the in-memory queue still holds everything */
     }

@@ -8,7 +8,7 @@ import type { QueryView } from '../../shared/contract';
 import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, notGivenOtherWorkspace, otherWorkspace, useAccessEnded, useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
-import { invokeOrStall } from '../client/stall';
+import { busyWith, invokeOrStall } from '../client/stall';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
 import { NOTHING_TO_REDO, redoLabel, type RedoEntry } from './history';
 import { pairKey, type LabelOp } from './labelQueue';
@@ -197,7 +197,7 @@ export function useLabeling(
     }
     try {
       // A label whose call changed the note (a cleared label took its note) gets that note back with it.
-      const rec = await invokeOrStall(client, 'label.undo', { seq: e.seq, annotator, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      const rec = await invokeOrStall(client, 'label.undo', { seq: e.seq, annotator, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}) }, undefined, () => setNotice(busyWith('undo')));
       undo.pushRedo({ ...e, undoneBy: rec.seq });
       setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}${e.note?.before ? ', with its note' : ''}.`);
       await fetchQuery(e.queryId, e.candidateId);
@@ -272,7 +272,7 @@ export function useLabeling(
         );
       return;
     }
-    const failed = await redoLabel(r, undo, (args) => invokeOrStall(client, 'label.set', { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator, ...args }));
+    const failed = await redoLabel(r, undo, (args) => invokeOrStall(client, 'label.set', { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator, ...args }, undefined, () => setNotice(busyWith('redo'))));
     if (failed) {
       setNotice(null);
       setError(failed);

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import type { LabelOp } from '../annotate/labelQueue';
 
-export function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; failed: number; retrying: number }; onRetry: () => void }): ReactNode {
+export function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; failed: number; retrying: number; busy?: number }; onRetry: () => void }): ReactNode {
   if (counts.failed > 0)
     return (
       <span className="save-status bad" data-testid="save-status" data-state="failed" role="alert">
@@ -16,6 +16,15 @@ export function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; fai
     return (
       <span className="save-status warn" data-testid="save-status" data-state="retrying" role="status">
         {counts.unsaved} label{counts.unsaved > 1 ? 's' : ''} waiting to be saved — cannot reach the engine, retrying
+      </span>
+    );
+  // The server answers and has the label on hand, but has not saved it yet (e.g. it waits behind an import's write):
+  // busy, not out of reach, and not saved until it says so.
+  if (counts.busy)
+    return (
+      <span className="save-status warn" data-testid="save-status" data-state="busy" role="status">
+        {counts.unsaved} label{counts.unsaved > 1 ? 's' : ''} waiting to be saved — the server is busy (it answers, but has not saved {counts.unsaved > 1 ? 'them' : 'it'} yet),
+        waiting
       </span>
     );
   if (counts.unsaved > 0)

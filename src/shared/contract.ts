@@ -13,7 +13,7 @@ import { LIVE_MODELS, type LiveStatus } from './live';
 import type { SelectedOn } from './selected-on';
 import { AGGREGATION_RULES, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
 import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TIES, MAX_PERMUTATIONS, MAX_RESAMPLES } from './stat-defaults';
-import { DEFAULT_RELEVANCE_THRESHOLD } from './labels';
+import { DEFAULT_RELEVANCE_THRESHOLD, LABEL_SUPERSEDED } from './labels';
 import { DEFAULT_POOL_DEPTH, MAX_POOL_DEPTH, MAX_POOL_SAMPLE } from './pool-limits';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
@@ -833,9 +833,10 @@ export interface WireError {
 /**
  * The reason codes an error carries to the clients (from QPairsError details.reason; other reasons,
  * free text, stay on the server): `export-files-exist`, an export refused for files already there
- * (the Export screen offers "Replace them").
+ * (the Export screen offers "Replace them"); `label-superseded`, a page's late copy of a label it has
+ * given again since (the outbox drops it quietly).
  */
-export const WIRE_REASONS = [EXPORT_FILES_EXIST] as const;
+export const WIRE_REASONS = [EXPORT_FILES_EXIST, LABEL_SUPERSEDED] as const;
 export type WireReason = (typeof WIRE_REASONS)[number];
 
 /** `reason` when it is one of WIRE_REASONS, else undefined. */

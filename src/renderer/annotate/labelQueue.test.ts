@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LabelAck } from '../../shared/contract';
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import { ClientError } from '../client/types';
 import { LabelQueue, pairKey, type LabelInput } from './labelQueue';
 import type { KV } from '../lib/storage';
@@ -363,5 +364,35 @@ describe('LabelQueue: a server busy with the label (onHand)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('LabelQueue: a late copy refused as superseded (LABEL_SUPERSEDED)', () => {
+  it('is dropped quietly, not listed as not saved (with a Retry that would write the older value back)', async () => {
+    // A tab duplicated with its outbox: the other tab sent both labels already, so the engine refuses this copy of the first.
+    const sent: string[] = [];
+    const saved: string[] = [];
+    const q = new LabelQueue({
+      send: async (op) => {
+        sent.push(`${op.candidateId}=${op.value}`);
+        if (op.note !== undefined) throw new ClientError('not saved: a label given after this one on q → a (from the same page) was saved first; this one arrived late and is outdated', 'user-error', 422, LABEL_SUPERSEDED);
+        return { seq: null, latest: 9, saved: true, record: null };
+      },
+      onSaved: (op) => saved.push(`${op.candidateId}=${op.value}`),
+    });
+    q.enqueue({ ...L('a', '1'), note: 'why' });
+    q.enqueue(L('a', '0'));
+    await q.idle();
+    expect(sent).toEqual(['a=1', 'a=0']);
+    expect(saved).toEqual(['a=0']);
+    expect(q.ops()).toEqual([]);
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0 });
+  });
+
+  it('any other refusal is still listed as not saved', async () => {
+    const q = new LabelQueue({ send: async () => Promise.reject(new ClientError('pool "p" is closed', 'user-error', 422)) });
+    q.enqueue(L('a', '1'));
+    await q.idle();
+    expect(q.ops()).toMatchObject([{ state: 'failed', error: 'pool "p" is closed' }]);
   });
 });

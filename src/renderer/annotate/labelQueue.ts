@@ -4,6 +4,7 @@
  *  - a transport failure (server unreachable) keeps the label queued and retries with backoff;
  *  - an engine refusal (bad value, forbidden, …) marks it "failed" and keeps it visible until
  *    the user retries or dismisses it, or a later label of the same pair is saved (it is outdated then);
+ *    one refused as a late copy (LABEL_SUPERSEDED: the page's later label of the pair was taken) is dropped quietly;
  *  - unsaved labels are mirrored to storage (the app uses sessionStorage: per tab), so a reload
  *    re-sends them.
  * Re-sending a label the engine already stored is harmless (the engine skips unchanged values).
@@ -16,6 +17,7 @@
 import type { CommandArgs, LabelAck } from '../../shared/contract';
 import { newRequestId, stallMessage, stallVerdict } from '../client/stall';
 import { ClientError, isTransportError, type AppClient } from '../client/types';
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import type { KV } from '../lib/storage';
 import type { RedoEntry } from './historyEntry';
 import { ackOfResent } from './resentAck';
@@ -305,6 +307,12 @@ export class LabelQueue {
             const now = this.hurry;
             this.hurry = false;
             if (!now) await this.sleep(this.delays[Math.min(op.attempts - 1, this.delays.length - 1)] ?? 5000);
+          } else if (e instanceof ClientError && e.reason === LABEL_SUPERSEDED) {
+            // A late copy: this page gave the pair a later label, which the engine took first (a copy of this one was
+            // taken before it; a tab duplicated with its outbox sends the same labels). Already superseded: nothing to
+            // save, nothing failed; listed, its Retry would write the older value over the newer one.
+            this.queue = this.queue.filter((o) => o !== op);
+            this.changed();
           } else {
             op.state = 'failed';
             op.error = (e as Error)?.message ?? String(e);

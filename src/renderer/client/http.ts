@@ -1,5 +1,6 @@
 import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads, WireError, WireReason } from '../../shared/contract';
 import { EXPORT_FILES_EXIST } from '../../shared/gold';
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import { ACCESS_ENDED, ClientError, type AppClient, type ConnectionState, type UploadedSource } from './types';
 
 type WSLike = {
@@ -21,7 +22,7 @@ export interface HttpClientOptions {
 
 const WIRE_CODES: ReadonlySet<string> = new Set(['invalid-argument', 'not-found', 'user-error', 'internal', 'forbidden', 'busy', 'storage-full']);
 /** The contract's WIRE_REASONS (the contract's values are not imported here: its zod would trip the page's CSP). */
-const WIRE_REASONS: ReadonlySet<string> = new Set<WireReason>([EXPORT_FILES_EXIST]);
+const WIRE_REASONS: ReadonlySet<string> = new Set<WireReason>([EXPORT_FILES_EXIST, LABEL_SUPERSEDED]);
 
 async function errorFrom(res: Response): Promise<ClientError> {
   let body: unknown = null;

@@ -49,7 +49,7 @@ const noteArg = z.string().max(4000).nullable().optional();
 const ifLatestArg = z.number().int().positive().optional();
 /** Redo: set only while the pair's note (a ruling's reason) is still this one (null: none), what the undo left; else refused. */
 const ifNoteArg = z.string().max(4000).nullable().optional();
-/** A page's queued label: the workspace it was given in (app.info `workspaceId`); refused in another (engine/workspace-id.ts). */
+/** A page's queued label, or the label its undo takes back: the workspace it was given in (app.info `workspaceId`); refused in another (engine/workspace-id.ts). */
 const workspaceArg = z.string().min(1).max(100).optional();
 /**
  * A page's queued label: the page's id (new on every load) and the label's place in its outbox. The engine takes
@@ -187,6 +187,8 @@ export const commandArgs = {
      * another pair — an annotator's own numbers move when events before them are taken out (an import's undo).
      */
     pair: z.object({ pool: name, queryId: id, candidateId: id }).optional(),
+    /** The workspace the undone label was given in (a page's undo history keeps it): refused, nothing undone, in another. */
+    workspace: workspaceArg,
   }),
   /**
    * "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or

@@ -38,7 +38,10 @@ export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'que
   redoing?: boolean;
   /** Sent with a redo's note: the note the undo left, so the engine refuses the redo once it changed since (label.set/review.settle ifNote). */
   ifNote?: string | null;
-  /** The workspace it was given in (app.info workspaceId; the queue sets it): the engine refuses it in another. */
+  /**
+   * The workspace it was given in (app.info workspaceId; the queue sets it, an undo's or a redo's op names the undone
+   * change's): the engine refuses it in another.
+   */
   workspace?: string;
   /** Not sent: the pair's label the page showed when this one was given (what tells a resent label's "unchanged" answer apart, resentAck.ts). */
   valueBefore?: string | null;
@@ -136,9 +139,9 @@ export class LabelQueue {
     }
   }
 
-  /** Queues a label; returns the queued op. */
+  /** Queues a label (given in `input.workspace`, else the one labels are given in now); returns the queued op. */
   enqueue(input: LabelInput): LabelOp {
-    const workspace = this.opts.workspace?.();
+    const workspace = input.workspace ?? this.opts.workspace?.();
     const op: LabelOp = { ...input, ...(workspace ? { workspace } : {}), stamp: this.newStamp(), id: this.nextId++, state: 'pending', attempts: 0 };
     this.queue.push(op);
     this.changed();

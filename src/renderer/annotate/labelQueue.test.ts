@@ -122,7 +122,7 @@ describe('LabelQueue', () => {
     await q.idle();
     expect(q.ops()).toHaveLength(1);
     expect(q.ops()[0]).toMatchObject({ candidateId: 'bad', state: 'failed', error: expect.stringMatching(/not a label/) });
-    expect(q.counts()).toEqual({ unsaved: 0, failed: 1, retrying: 0, busy: 0 });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 1, retrying: 0, busy: 0, unanswered: 0 });
     refuse = false;
     q.retry(q.ops()[0]!.id);
     await q.idle();
@@ -143,7 +143,7 @@ describe('LabelQueue', () => {
     q.enqueue(L('b', '1'));
     q.enqueue({ ...L('c', '1'), note: 'same question, other words' });
     await q.idle();
-    expect(q.counts()).toEqual({ unsaved: 0, failed: 3, retrying: 0, busy: 0 });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 3, retrying: 0, busy: 0, unanswered: 0 });
     refuse = false;
     q.enqueue(L('a', '0'));
     q.enqueue(L('c', '0'));
@@ -328,7 +328,7 @@ describe('LabelQueue: a server busy with the label (onHand)', () => {
       expect(asked).toEqual([sent[0]!.requestId]);
       // Before: taken as lost ("cannot reach"), aborted and sent again into a server that had it.
       expect(q.ops()[0]).toMatchObject({ state: 'saving', busy: true });
-      expect(q.counts()).toEqual({ unsaved: 1, failed: 0, retrying: 0, busy: 1 });
+      expect(q.counts()).toEqual({ unsaved: 1, failed: 0, retrying: 0, busy: 1, unanswered: 0 });
       await vi.advanceTimersByTimeAsync(60_000);
       expect(sent).toHaveLength(1);
       expect(sent[0]!.signal.aborted).toBe(false);
@@ -336,7 +336,7 @@ describe('LabelQueue: a server busy with the label (onHand)', () => {
       sent[0]!.answer(ack(5));
       await vi.advanceTimersByTimeAsync(0);
       expect(saved).toEqual([5]);
-      expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0 });
+      expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0, unanswered: 0 });
       await vi.advanceTimersByTimeAsync(60_000);
       expect(asked.length).toBe(4);
     } finally {
@@ -357,8 +357,11 @@ describe('LabelQueue: a server busy with the label (onHand)', () => {
           held === false ? 'no answer from the server in 20 s: it answers, but the request never reached it (or its answer was lost); sending it again' : 'no answer from the server in 20 s; sending it again',
         );
         expect(sent[0]!.signal.aborted).toBe(true);
+        // Given up on for want of an answer, not for failing to reach the server: the top bar says so.
+        expect(q.counts()).toMatchObject({ retrying: 1, unanswered: 1 });
         await vi.advanceTimersByTimeAsync(1000);
         expect(sent).toHaveLength(2);
+        expect(q.counts()).toMatchObject({ retrying: 0, unanswered: 0 });
         q.stop();
       }
     } finally {
@@ -386,7 +389,7 @@ describe('LabelQueue: a late copy refused as superseded (LABEL_SUPERSEDED)', () 
     expect(sent).toEqual(['a=1', 'a=0']);
     expect(saved).toEqual(['a=0']);
     expect(q.ops()).toEqual([]);
-    expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0 });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0, unanswered: 0 });
   });
 
   it('any other refusal is still listed as not saved', async () => {
@@ -394,5 +397,16 @@ describe('LabelQueue: a late copy refused as superseded (LABEL_SUPERSEDED)', () 
     q.enqueue(L('a', '1'));
     await q.idle();
     expect(q.ops()).toMatchObject([{ state: 'failed', error: 'pool "p" is closed' }]);
+  });
+});
+
+describe('LabelQueue: a send that could not reach the server', () => {
+  it('is retrying, not unanswered (the top bar says it cannot reach the engine)', async () => {
+    const q = new LabelQueue({ stallMs: 20_000, retryDelays: [60_000], send: async () => Promise.reject(new ClientError('cannot reach the QPairs server (Failed to fetch)', 'transport')) });
+    q.enqueue(L('a', '1'));
+    await tick();
+    await tick();
+    expect(q.counts()).toEqual({ unsaved: 1, failed: 0, retrying: 1, busy: 0, unanswered: 0 });
+    q.stop();
   });
 });

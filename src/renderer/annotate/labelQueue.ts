@@ -63,6 +63,11 @@ export interface LabelOp extends LabelInput {
   maybeSaved?: boolean;
   /** On its way, with no answer for `stallMs`, and the server says it has it: the server is busy, not out of reach. */
   busy?: boolean;
+  /**
+   * Its last send was given up on for want of an answer (stallMs; the server did not say it had it): the server may be
+   * out of reach, or too busy to answer even that (a long synchronous step) — unlike a send that could not reach it.
+   */
+  unanswered?: boolean;
 }
 
 export interface LabelQueueOptions {
@@ -201,16 +206,19 @@ export class LabelQueue {
     return undefined;
   }
 
-  counts(): { unsaved: number; failed: number; retrying: number; busy: number } {
+  counts(): { unsaved: number; failed: number; retrying: number; busy: number; unanswered: number } {
     let failed = 0;
     let retrying = 0;
     let busy = 0;
+    let unanswered = 0;
     for (const o of this.queue) {
       if (o.state === 'failed') failed++;
-      else if (o.state === 'retrying') retrying++;
-      else if (o.state === 'saving' && o.busy) busy++;
+      else if (o.state === 'retrying') {
+        retrying++;
+        if (o.unanswered) unanswered++;
+      } else if (o.state === 'saving' && o.busy) busy++;
     }
-    return { unsaved: this.queue.length - failed, failed, retrying, busy };
+    return { unsaved: this.queue.length - failed, failed, retrying, busy, unanswered };
   }
 
   /** Resolves when nothing is waiting to be sent (failed ops do not count). */
@@ -277,6 +285,7 @@ export class LabelQueue {
         const op = this.queue.find((o) => o.state === 'pending' || o.state === 'retrying');
         if (!op) return;
         op.state = 'saving';
+        op.unanswered = undefined;
         op.attempts++;
         this.changed();
         try {
@@ -349,7 +358,10 @@ export class LabelQueue {
       const stalled = async (after: number): Promise<void> => {
         const verdict = await stallVerdict(this.opts.onHand, requestId);
         if (done) return;
-        if (verdict !== 'busy') return fail(`${stallMessage(after, verdict)}; sending it again`);
+        if (verdict !== 'busy') {
+          op.unanswered = true;
+          return fail(`${stallMessage(after, verdict)}; sending it again`);
+        }
         // The server has it: busy, not out of reach. Sending it again would queue a second copy behind the first.
         if (!op.busy) {
           op.busy = true;
@@ -400,7 +412,7 @@ export class LabelQueue {
     const key = this.opts.storageKey ?? 'qpairs.labelOutbox';
     try {
       if (this.queue.length === 0) s.removeItem(key);
-      else s.setItem(key, JSON.stringify(this.queue.map(({ id: _id, attempts: _a, busy: _b, ...rest }) => rest)));
+      else s.setItem(key, JSON.stringify(this.queue.map(({ id: _id, attempts: _a, busy: _b, unanswered: _u, ...rest }) => rest)));
     } catch {
       /* storage full: the in-memory queue still holds everything */
     }

@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { SaveStatus } from './SaveStatus';
 
-const shown = (counts: { unsaved: number; failed: number; retrying: number; busy: number }): string =>
+const shown = (counts: { unsaved: number; failed: number; retrying: number; busy: number; unanswered?: number }): string =>
   renderToStaticMarkup(createElement(SaveStatus, { counts, onRetry: () => {} })).replace(/<[^>]+>/g, '');
 
 describe('SaveStatus', () => {
@@ -20,7 +20,12 @@ describe('SaveStatus', () => {
   });
 
   it('out of reach (a label being sent again) still reads as before', () => {
-    expect(shown({ unsaved: 1, failed: 0, retrying: 1, busy: 0 })).toBe('1 label waiting to be saved — cannot reach the engine, retrying');
+    expect(shown({ unsaved: 1, failed: 0, retrying: 1, busy: 0, unanswered: 0 })).toBe('1 label waiting to be saved — cannot reach the engine, retrying');
     expect(shown({ unsaved: 1, failed: 0, retrying: 0, busy: 0 })).toBe('saving…');
+  });
+
+  it('given up on for want of an answer (not even to whether the server has it): no answer, busy or out of reach — not "cannot reach"', () => {
+    // The event stream may still be open: a server stuck in a long synchronous step answers nothing, yet is there.
+    expect(shown({ unsaved: 2, failed: 0, retrying: 1, busy: 0, unanswered: 1 })).toBe('2 labels waiting to be saved — no answer from the server (busy, or out of reach), sending again');
   });
 });

@@ -19,12 +19,16 @@ const undo = new UndoHistory(session);
 let workspaceId: string | null = null;
 let infoLoaded = false;
 const workspace = (): string | null => workspaceId;
-/** Serve mode: a label with no answer after 20 s is taken as lost on the way and sent again (the network may have swallowed it). */
+/**
+ * Serve mode: a label with no answer after 20 s is taken as lost on the way and sent again (the network may have swallowed
+ * it), unless the server says it still has it (busy): then it is waited for.
+ */
 const stallMs = stallMsOf(client);
 // The outbox is mirrored to sessionStorage (per tab, survives reloads): another tab must never
 // re-send this tab's old labels over newer ones.
 const outbox = new LabelQueue({
-  send: (op, signal) => client.invoke('label.set', op, { signal }),
+  send: (op, signal, requestId) => client.invoke('label.set', op, { signal, requestId }),
+  onHand: client.onHand,
   storage: session,
   workspace,
   stallMs,
@@ -33,12 +37,13 @@ const outbox = new LabelQueue({
 // A judge's settled disagreements (Review screen) go through the same kind of durable outbox,
 // sent with review.settle; their rulings and reasons join the undo history under the judge's name.
 const settles = new LabelQueue({
-  send: (op, signal) =>
+  send: (op, signal, requestId) =>
     client.invoke(
       'review.settle',
       { pool: op.pool, judge: op.annotator, queryId: op.queryId, candidateId: op.candidateId, value: op.value, ...(op.note !== undefined ? { note: op.note } : {}), ...(op.ifNote !== undefined ? { ifNote: op.ifNote } : {}), ...(op.workspace ? { workspace: op.workspace } : {}), ...(op.stamp ? { stamp: op.stamp } : {}), ...(op.ifRuling !== undefined ? { ifRuling: op.ifRuling } : {}) },
-      { signal },
+      { signal, requestId },
     ),
+  onHand: client.onHand,
   storage: session,
   storageKey: 'qpairs.settleOutbox',
   workspace,

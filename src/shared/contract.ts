@@ -13,7 +13,7 @@ import { LIVE_MODELS, type LiveStatus } from './live';
 import type { SelectedOn } from './selected-on';
 import { AGGREGATION_RULES, COMPARE_METRICS, DEFAULT_COMPARE_METRIC, EXPORT_FILES_EXIST, EXPORT_FORMATS } from './gold';
 import { DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TIES, MAX_PERMUTATIONS, MAX_RESAMPLES } from './stat-defaults';
-import { DEFAULT_RELEVANCE_THRESHOLD } from './labels';
+import { DEFAULT_RELEVANCE_THRESHOLD, LABEL_SUPERSEDED } from './labels';
 import { DEFAULT_POOL_DEPTH, MAX_POOL_DEPTH, MAX_POOL_SAMPLE } from './pool-limits';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
@@ -49,7 +49,7 @@ const noteArg = z.string().max(4000).nullable().optional();
 const ifLatestArg = z.number().int().positive().optional();
 /** Redo: set only while the pair's note (a ruling's reason) is still this one (null: none), what the undo left; else refused. */
 const ifNoteArg = z.string().max(4000).nullable().optional();
-/** A page's queued label: the workspace it was given in (app.info `workspaceId`); refused in another (engine/workspace-id.ts). */
+/** A page's queued label, or the label its undo takes back: the workspace it was given in (app.info `workspaceId`); refused in another (engine/workspace-id.ts). */
 const workspaceArg = z.string().min(1).max(100).optional();
 /**
  * A page's queued label: the page's id (new on every load) and the label's place in its outbox. The engine takes
@@ -187,6 +187,8 @@ export const commandArgs = {
      * another pair — an annotator's own numbers move when events before them are taken out (an import's undo).
      */
     pair: z.object({ pool: name, queryId: id, candidateId: id }).optional(),
+    /** The workspace the undone label was given in (a page's undo history keeps it): refused, nothing undone, in another. */
+    workspace: workspaceArg,
   }),
   /**
    * "Learn as we label" (the owner's): retrain the pool's live models every `everyLabels` label events or
@@ -838,9 +840,10 @@ export interface WireError {
 /**
  * The reason codes an error carries to the clients (from QPairsError details.reason; other reasons,
  * free text, stay on the server): `export-files-exist`, an export refused for files already there
- * (the Export screen offers "Replace them").
+ * (the Export screen offers "Replace them"); `label-superseded`, a page's late copy of a label it has
+ * given again since (the outbox drops it quietly).
  */
-export const WIRE_REASONS = [EXPORT_FILES_EXIST] as const;
+export const WIRE_REASONS = [EXPORT_FILES_EXIST, LABEL_SUPERSEDED] as const;
 export type WireReason = (typeof WIRE_REASONS)[number];
 
 /** `reason` when it is one of WIRE_REASONS, else undefined. */

@@ -13,6 +13,12 @@ export type LabelScheme = 'binary' | 'semeval3' | 'likert5' | 'graded';
 export const LABEL_SCHEMES: readonly LabelScheme[] = ['binary', 'semeval3', 'likert5', 'graded'];
 export const UNSURE = '?';
 
+/**
+ * The reason (WireError.reason) of a stamped label refused as a late copy: the same page's later label of the pair
+ * was taken first (engine/label-stamps.ts). Nothing to save or show: an outbox drops it as already superseded.
+ */
+export const LABEL_SUPERSEDED = 'label-superseded';
+
 const SEMEVAL_GRADES: Record<string, number> = { PerfectMatch: 2, Relevant: 1, Irrelevant: 0 };
 
 export function isLabelScheme(s: unknown): s is LabelScheme {

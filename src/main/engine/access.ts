@@ -361,8 +361,11 @@ function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: 
     const r = result as CommandResult<'live.status'>;
     const mine = usablePools(ws, caller.annotator!);
     const trainPools = r.trainPools.filter((p) => mine.has(p));
-    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools } as CommandResult<C>;
-    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [] };
+    // The trainings its retrain waits behind are the workspace's, a blind pool's live retrains (every few labels of the
+    // others) and models trained on blind labels among them: not hers to count. Waiting reads as running.
+    const queuedBehind = null;
+    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools, queuedBehind } as CommandResult<C>;
+    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [], queuedBehind };
     return blank as CommandResult<C>;
   }
   if (command !== 'annotate.query' && command !== 'annotate.navigate' && command !== 'eval.pool' && command !== 'eval.query' && command !== 'eval.order') return undefined;

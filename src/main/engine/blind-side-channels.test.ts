@@ -71,6 +71,25 @@ describe('counts and events of others’ work an annotator of a blind pool is no
     expect(runsOf('alice')).toEqual(['o']);
   });
 
+  it('live.status of an open pool does not tell her how many trainings its retrain waits behind (a blind pool’s retrain, every few labels of the others, among them)', async () => {
+    // A training on blind labels holds the one slot (as p's live retrain does while the others label p).
+    const release = await t.engine.trainings.acquire(undefined, () => {});
+    try {
+      const queued = new Promise<void>((resolve) => {
+        const off = t.engine.hub.on('job.progress', (p) => p.kind === 'live' && p.message.startsWith('queued:') && (off(), resolve()));
+      });
+      const { jobId } = (await t.engine.invoke('live.retrain', { pool: 'o' })) as { jobId: string };
+      await queued;
+      expect(await t.engine.invoke('live.status', { pool: 'o' })).toMatchObject({ running: true, queuedBehind: 1 });
+      // Before: queuedBehind 1 for her too, moving as trainings on blind labels started and ended.
+      expect(await t.engine.invoke('live.status', { pool: 'o' }, alice)).toMatchObject({ running: true, queuedBehind: null });
+      release();
+      expect((await jobDone(t.engine, jobId)).ok).toBe(true);
+    } finally {
+      release();
+    }
+  });
+
   it('in a blind pool her socket is not told of another’s draw (how far they have got); in an open pool it is', async () => {
     await t.engine.invoke('pool.set', { pool: 'p', order: 'random' });
     await t.engine.invoke('pool.set', { pool: 'o', order: 'random' });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LabelAck, LabelRecord } from '../../shared/contract';
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
 
@@ -52,6 +53,12 @@ describe('stamped labels (label.set stamp)', () => {
     expect(labelOf('c1')).toBe('1');
     expect(labelOf('c2')).toBe('1');
     expect(first.seq).not.toBeNull();
+  });
+
+  it('the late copy is refused with the reason LABEL_SUPERSEDED, for the page to drop it quietly', async () => {
+    await set('c1', '1', 1);
+    await set('c1', '0', 2);
+    await expect(set('c1', '1', 1)).rejects.toMatchObject({ code: 'user-error', reason: LABEL_SUPERSEDED });
   });
 
   it('the same label sent twice is taken once: the second is answered with the first one’s event, even after an undo', async () => {

@@ -6,6 +6,7 @@
  * and the engine took: a late duplicate changes nothing. Kept in memory, per open workspace (a page's
  * requests do not outlive the server they were sent to; a proxy that holds one across a restart is not covered).
  */
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import { QPairsError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 
@@ -44,6 +45,7 @@ export function takenBefore(ws: Workspace, stamp: LabelStamp, pool: string, a: {
   if (stamp.n === taken.n) return { latest: taken.latest };
   throw new QPairsError(
     `not saved: a label given after this one on ${a.queryId} → ${a.candidateId} (from the same page) was saved first; this one arrived late and is outdated`,
+    { reason: LABEL_SUPERSEDED },
   );
 }
 

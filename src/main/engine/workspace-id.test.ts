@@ -49,4 +49,23 @@ describe('the workspace’s own id', () => {
     const plain = (await engine.invoke('label.set', { ...pair, annotator: 'alice', value: '6' }, alice)) as LabelAck;
     expect(plain.seq).not.toBeNull();
   });
+
+  it('an undo of a label given in another workspace is refused and undoes nothing; of one given here, or naming none, it undoes', async () => {
+    const id = ((await engine.invoke('app.info', {}, alice)) as AppInfo).workspaceId!;
+    const pair = { pool: 'open', queryId: 'q2', candidateId: 'c3' };
+    const given = (await engine.invoke('label.set', { ...pair, annotator: 'alice', value: '4', workspace: id }, alice)) as LabelAck;
+    const events = engine.ws.labelHistory('open').length;
+    // A page's undo history from a server on another workspace at the same address (the seq and pair may exist here too).
+    await expect(engine.invoke('label.undo', { seq: given.seq!, annotator: 'alice', pair, workspace: 'another-id' }, alice)).rejects.toMatchObject({
+      code: 'user-error',
+      message: expect.stringMatching(/^not undone: the label was given in another workspace than the one open here \(w\.qpairs\)/),
+    });
+    expect(engine.ws.labelHistory('open')).toHaveLength(events);
+    expect(engine.ws.currentLabels('open', 'alice').find((l) => l.queryId === 'q2' && l.candidateId === 'c3')?.value).toBe('4');
+    await engine.invoke('label.undo', { seq: given.seq!, annotator: 'alice', pair, workspace: id }, alice);
+    expect(engine.ws.labelHistory('open')).toHaveLength(events + 1);
+    const again = (await engine.invoke('label.set', { ...pair, annotator: 'alice', value: '3' }, alice)) as LabelAck;
+    await engine.invoke('label.undo', { seq: again.seq!, annotator: 'alice', pair }, alice);
+    expect(engine.ws.labelHistory('open')).toHaveLength(events + 3);
+  });
 });

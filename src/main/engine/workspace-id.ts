@@ -2,7 +2,8 @@
  * The workspace's own id (a random one kept in its `meta` table, made the first time an engine
  * opens it writable), which app.info gives pages. A page's queued labels carry the id of the
  * workspace they were given in: a server started again on another workspace at the same address
- * refuses them instead of saving them there (label.set / review.settle `workspace`).
+ * refuses them instead of saving them there (label.set / review.settle `workspace`), and an undo or a redo of a label
+ * given in another (label.undo `workspace`; a redo is a label.set or review.settle naming the undone label's).
  */
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
@@ -29,11 +30,20 @@ export function ensureWorkspaceId(ws: Workspace): string | null {
   return id;
 }
 
-/** Refuses a label given in another workspace (its `workspace` is not `id`); nothing is saved then. */
+/**
+ * Refuses a label given in another workspace (its `workspace` is not `id`), or an undo of one (label.undo: the page's
+ * undo history keeps where each label was given, also across a reload); nothing is saved or undone then.
+ */
 export function checkSameWorkspace(ws: Workspace, id: string | null, command: CommandName, args: unknown): void {
-  if (command !== 'label.set' && command !== 'review.settle') return;
+  if (command !== 'label.set' && command !== 'review.settle' && command !== 'label.undo') return;
   const given = (args as { workspace?: string }).workspace;
   if (given === undefined || given === id) return;
+  if (command === 'label.undo') {
+    throw new QPairsError(
+      `not undone: the label was given in another workspace than the one open here (${basename(ws.path)}), as when a server is started ` +
+        `again on another workspace at the same address; it can be undone only there.`,
+    );
+  }
   throw new QPairsError(
     `not saved: it was given in another workspace than the one open here (${basename(ws.path)}), as when a server is started again on ` +
       `another workspace at the same address. Discard it; reload the page to label in ${basename(ws.path)}.`,

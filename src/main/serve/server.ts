@@ -4,7 +4,7 @@
  *   GET  /, /assets/…        the built renderer (out/renderer)
  *   POST /api/invoke         {command, args} → 200 result | 4xx/5xx WireError
  *   POST /api/upload?name=N  raw body streamed to a temp file (size-capped) → {uploadId, name, size}
- *   GET  /api/health         {ok: true}
+ *   GET  /api/health         {ok: true}; ?request=ID adds pending: whether the caller's request ID is on hand (requests-on-hand.ts)
  *   WS   /api/events         every engine event, as {event, payload} JSON text frames
  *
  * Security: bound to 127.0.0.1 unless a host is given explicitly; any non-loopback host needs
@@ -32,6 +32,7 @@ import { BusyError, COMPUTING_COMMANDS, FairUse } from './fair-use';
 import { CancelledError, QPairsError } from '../errors';
 import { isPageLoad, sendLinkEnded, sendSignedOut } from './link-ended';
 import { inviteLink } from '../../shared/invite-link';
+import { RequestsOnHand } from './requests-on-hand';
 
 /** Who is calling, as the server knows it: the token's annotator (null without tokens) and whether they are local. */
 export interface ServeCaller {
@@ -281,6 +282,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   /** /api/invoke requests each caller has in flight (from headers to the response's end). */
   const inFlight = new Map<string, number>();
+  /** /api/invoke requests by the id their page gave them: a page asks whether one is still being worked on. */
+  const onHand = new RequestsOnHand();
   const perCallerRequests = opts.perCallerRequests ?? 16;
   const busyDelayMs = opts.busyDelayMs ?? 1000;
   let serverUrl = '';
@@ -455,7 +458,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const caller = authenticate(req, url, false);
     const { annotator } = caller;
     if (url.pathname === '/api/health' && req.method === 'GET') {
-      sendJson(res, 200, { ok: true, annotator });
+      const pending = onHand.has(annotator ?? '@owner', url.searchParams.get('request'));
+      sendJson(res, 200, { ok: true, annotator, ...(pending !== undefined ? { pending } : {}) });
       return;
     }
     if (url.pathname !== '/api/invoke' && url.pathname !== '/api/upload') {
@@ -476,6 +480,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return;
       }
       inFlight.set(key, n + 1);
+      onHand.track(key, req, res);
       res.once('close', () => {
         const m = (inFlight.get(key) ?? 1) - 1;
         if (m > 0) inFlight.set(key, m);

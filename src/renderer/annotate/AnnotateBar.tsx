@@ -19,7 +19,7 @@ export interface AnnotateBarProps {
   lockedAnnotator: string | null;
   /** The pool on screen is blind. */
   blind: boolean;
-  counts: { unsaved: number; failed: number; retrying: number };
+  counts: { unsaved: number; failed: number; retrying: number; busy?: number; unanswered?: number };
   onRetry: () => void;
 }
 

@@ -77,7 +77,7 @@ function StateCell({ row, onRetry }: { row: RowModel; onRetry: (op: LabelOp) => 
     case 'pending':
     case 'saving':
       return (
-        <span className="state pending" data-testid={t} data-state="pending" title="being saved">
+        <span className="state pending" data-testid={t} data-state="pending" title={row.op?.busy ? 'being saved: the server is busy with it' : 'being saved'}>
           saving…
         </span>
       );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientError } from '../client/types';
-import { historyEntryFor, recordSaved, redoLabel, UndoHistory, type RedoArgs } from './history';
+import { historyEntryFor, inWorkspace, recordSaved, redoLabel, UndoHistory, type RedoArgs } from './history';
 import { LabelQueue } from './labelQueue';
 import type { LabelOp } from './labelQueue';
 
@@ -140,5 +140,28 @@ describe('undos under way (runUndo) and redo (afterUndos)', () => {
     await first;
     await waited;
     expect(order).toEqual(['second undo', 'first undo', 'redo']);
+  });
+});
+
+describe('the workspace a change was given in', () => {
+  it('its history entry keeps it (also once the page labels in another), and an undo\'s op of a note names it, not the one open now', async () => {
+    const h = new UndoHistory(kv());
+    let open = 'workspace-a-id';
+    const sent: Array<string | undefined> = [];
+    const q = new LabelQueue({ workspace: () => open, send: async (op) => (sent.push(op.workspace), { seq: sent.length, saved: true, record: null, noteChanged: true }), onSaved: (op, ack) => recordSaved(h, op, ack) });
+    q.enqueue({ pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann', value: '1', note: 'why', noteBefore: null });
+    await q.idle();
+    const entry = h.pop('p', 'ann')!;
+    expect(entry).toMatchObject({ seq: 1, workspace: 'workspace-a-id' });
+    // The page was reloaded on a server now serving workspace b: the undo of that note still names a.
+    open = 'workspace-b-id';
+    q.enqueue({ pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'ann', value: '1', note: '', noteBefore: 'why', undone: { ...entry, undoneBy: 0 }, ...inWorkspace(entry) });
+    q.enqueue({ pool: 'p', queryId: 'q', candidateId: 'd', annotator: 'ann', value: '1' });
+    await q.idle();
+    expect(sent).toEqual(['workspace-a-id', 'workspace-a-id', 'workspace-b-id']);
+    // A redo of a label event sends it too.
+    const redone: RedoArgs[] = [];
+    await redoLabel({ ...entry, undoneBy: 4 }, h, async (args) => (redone.push(args), { seq: 5, saved: true, record: null }));
+    expect(redone[0]).toMatchObject({ ifLatest: 4, workspace: 'workspace-a-id' });
   });
 });

@@ -12,15 +12,18 @@ import type { LabelOp } from './labelQueue';
 
 export type { HistoryEntry, RedoEntry } from './historyEntry';
 
+/** The workspace a history entry's change was given in, as the args of its undo or redo (none known: none). */
+export const inWorkspace = (e: Pick<HistoryEntry, 'workspace'>): { workspace?: string } => (e.workspace ? { workspace: e.workspace } : {});
+
 /**
  * What undo takes back of a saved op: its label event (with the note it changed, if any), else —
  * when only its note changed — the note change (an undo's own note op is not undone in turn); null when nothing changed.
  */
 export function historyEntryFor(
-  op: Pick<LabelOp, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value' | 'note' | 'noteBefore' | 'undone'>,
+  op: Pick<LabelOp, 'pool' | 'queryId' | 'candidateId' | 'annotator' | 'value' | 'note' | 'noteBefore' | 'undone' | 'workspace'>,
   ack: { seq: number | null; noteChanged?: boolean },
 ): HistoryEntry | null {
-  const pair = { pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator };
+  const pair = { pool: op.pool, queryId: op.queryId, candidateId: op.candidateId, annotator: op.annotator, ...inWorkspace(op) };
   // A cleared label takes its note along (the engine's rule): what it set is no note.
   const note = { before: op.noteBefore ?? null, after: op.value === null ? null : op.note || null };
   if (ack.seq != null) return { seq: ack.seq, ...pair, value: op.value, ...(ack.noteChanged && !op.undone ? { note } : {}) };
@@ -61,6 +64,8 @@ export interface RedoArgs {
   ifNote?: string | null;
   /** The label event the undo appended: the engine refuses the redo once the pair changed since (another tab, a script). */
   ifLatest: number;
+  /** The workspace the undone label was given in: a server now on another refuses the redo. */
+  workspace?: string;
 }
 
 /**
@@ -72,8 +77,8 @@ export interface RedoArgs {
 export async function redoLabel(r: RedoEntry, history: UndoHistory, send: (args: RedoArgs) => Promise<LabelAck>): Promise<string | null> {
   const value = r.value ?? null;
   try {
-    const ack = await send({ value, ...(r.note ? { note: r.note.after ?? '', ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy });
-    const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator: r.annotator };
+    const ack = await send({ value, ...(r.note ? { note: r.note.after ?? '', ifNote: r.note.before ?? null } : {}), ifLatest: r.undoneBy, ...inWorkspace(r) });
+    const pair = { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator: r.annotator, ...inWorkspace(r) };
     pushChange(history, { ...pair, value, ...(r.note ? { note: r.note.after ?? '', noteBefore: r.note.before } : {}) }, ack, { review: r.review, keepRedo: true });
     return null;
   } catch (err) {

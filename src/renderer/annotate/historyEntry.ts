@@ -20,6 +20,8 @@ export interface HistoryEntry {
   value?: string | null;
   /** Given on the Review screen (a judge's ruling or reason): undone and redone there. */
   review?: true;
+  /** The workspace it was given in (the op's): its undo and redo name it, so a server now on another workspace refuses them. */
+  workspace?: string;
 }
 
 /**

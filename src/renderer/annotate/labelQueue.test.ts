@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LabelAck } from '../../shared/contract';
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import { ClientError } from '../client/types';
 import { LabelQueue, pairKey, type LabelInput } from './labelQueue';
 import type { KV } from '../lib/storage';
@@ -121,7 +122,7 @@ describe('LabelQueue', () => {
     await q.idle();
     expect(q.ops()).toHaveLength(1);
     expect(q.ops()[0]).toMatchObject({ candidateId: 'bad', state: 'failed', error: expect.stringMatching(/not a label/) });
-    expect(q.counts()).toEqual({ unsaved: 0, failed: 1, retrying: 0 });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 1, retrying: 0, busy: 0, unanswered: 0 });
     refuse = false;
     q.retry(q.ops()[0]!.id);
     await q.idle();
@@ -142,7 +143,7 @@ describe('LabelQueue', () => {
     q.enqueue(L('b', '1'));
     q.enqueue({ ...L('c', '1'), note: 'same question, other words' });
     await q.idle();
-    expect(q.counts()).toEqual({ unsaved: 0, failed: 3, retrying: 0 });
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 3, retrying: 0, busy: 0, unanswered: 0 });
     refuse = false;
     q.enqueue(L('a', '0'));
     q.enqueue(L('c', '0'));
@@ -304,5 +305,108 @@ describe('LabelQueue: a send that gets no answer (stallMs)', () => {
     second.enqueue(L('b', '1'));
     await second.idle();
     expect(stamps).toEqual([{ tab: 'page-one-id', n: 1 }, { tab: 'page-two-id', n: 1 }]);
+  });
+});
+
+describe('LabelQueue: a server busy with the label (onHand)', () => {
+  it('no answer after stallMs but the server says it has the request: waited for (busy), not sent again, saved once it answers', async () => {
+    vi.useFakeTimers();
+    try {
+      const sent: Array<{ requestId: string; signal: AbortSignal; answer: (a: LabelAck) => void }> = [];
+      const asked: string[] = [];
+      const saved: Array<number | null> = [];
+      const q = new LabelQueue({
+        stallMs: 20_000,
+        retryDelays: [1000],
+        send: (_op, signal, requestId) => new Promise<LabelAck>((answer) => sent.push({ requestId, signal, answer })),
+        // The server has the request on hand (a label waiting behind a long write).
+        onHand: async (id) => (asked.push(id), sent.some((s) => s.requestId === id)),
+        onSaved: (_op, a) => saved.push(a.seq),
+      });
+      q.enqueue(L('a', '1'));
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(asked).toEqual([sent[0]!.requestId]);
+      // Before: taken as lost ("cannot reach"), aborted and sent again into a server that had it.
+      expect(q.ops()[0]).toMatchObject({ state: 'saving', busy: true });
+      expect(q.counts()).toEqual({ unsaved: 1, failed: 0, retrying: 0, busy: 1, unanswered: 0 });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.signal.aborted).toBe(false);
+      expect(asked.length).toBe(4);
+      sent[0]!.answer(ack(5));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(saved).toEqual([5]);
+      expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0, unanswered: 0 });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(asked.length).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the server answers but has no such request (lost on the way), or does not answer: sent again, as before', async () => {
+    vi.useFakeTimers();
+    try {
+      for (const held of [false, null]) {
+        const sent: Array<{ signal: AbortSignal; answer: (a: LabelAck) => void }> = [];
+        const q = new LabelQueue({ stallMs: 20_000, retryDelays: [1000], send: (_op, signal) => new Promise<LabelAck>((answer) => sent.push({ signal, answer })), onHand: async () => held });
+        q.enqueue(L('a', '1'));
+        await vi.advanceTimersByTimeAsync(20_000);
+        expect(q.ops()[0]).toMatchObject({ state: 'retrying', busy: undefined });
+        expect(q.ops()[0]!.error).toBe(
+          held === false ? 'no answer from the server in 20 s: it answers, but the request never reached it (or its answer was lost); sending it again' : 'no answer from the server in 20 s; sending it again',
+        );
+        expect(sent[0]!.signal.aborted).toBe(true);
+        // Given up on for want of an answer, not for failing to reach the server: the top bar says so.
+        expect(q.counts()).toMatchObject({ retrying: 1, unanswered: 1 });
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(sent).toHaveLength(2);
+        expect(q.counts()).toMatchObject({ retrying: 0, unanswered: 0 });
+        q.stop();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('LabelQueue: a late copy refused as superseded (LABEL_SUPERSEDED)', () => {
+  it('is dropped quietly, not listed as not saved (with a Retry that would write the older value back)', async () => {
+    // A tab duplicated with its outbox: the other tab sent both labels already, so the engine refuses this copy of the first.
+    const sent: string[] = [];
+    const saved: string[] = [];
+    const q = new LabelQueue({
+      send: async (op) => {
+        sent.push(`${op.candidateId}=${op.value}`);
+        if (op.note !== undefined) throw new ClientError('not saved: a label given after this one on q → a (from the same page) was saved first; this one arrived late and is outdated', 'user-error', 422, LABEL_SUPERSEDED);
+        return { seq: null, latest: 9, saved: true, record: null };
+      },
+      onSaved: (op) => saved.push(`${op.candidateId}=${op.value}`),
+    });
+    q.enqueue({ ...L('a', '1'), note: 'why' });
+    q.enqueue(L('a', '0'));
+    await q.idle();
+    expect(sent).toEqual(['a=1', 'a=0']);
+    expect(saved).toEqual(['a=0']);
+    expect(q.ops()).toEqual([]);
+    expect(q.counts()).toEqual({ unsaved: 0, failed: 0, retrying: 0, busy: 0, unanswered: 0 });
+  });
+
+  it('any other refusal is still listed as not saved', async () => {
+    const q = new LabelQueue({ send: async () => Promise.reject(new ClientError('pool "p" is closed', 'user-error', 422)) });
+    q.enqueue(L('a', '1'));
+    await q.idle();
+    expect(q.ops()).toMatchObject([{ state: 'failed', error: 'pool "p" is closed' }]);
+  });
+});
+
+describe('LabelQueue: a send that could not reach the server', () => {
+  it('is retrying, not unanswered (the top bar says it cannot reach the engine)', async () => {
+    const q = new LabelQueue({ stallMs: 20_000, retryDelays: [60_000], send: async () => Promise.reject(new ClientError('cannot reach the QPairs server (Failed to fetch)', 'transport')) });
+    q.enqueue(L('a', '1'));
+    await tick();
+    await tick();
+    expect(q.counts()).toEqual({ unsaved: 1, failed: 0, retrying: 1, busy: 0, unanswered: 0 });
+    q.stop();
   });
 });

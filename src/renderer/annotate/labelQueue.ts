@@ -4,16 +4,20 @@
  *  - a transport failure (server unreachable) keeps the label queued and retries with backoff;
  *  - an engine refusal (bad value, forbidden, …) marks it "failed" and keeps it visible until
  *    the user retries or dismisses it, or a later label of the same pair is saved (it is outdated then);
+ *    one refused as a late copy (LABEL_SUPERSEDED: the page's later label of the pair was taken) is dropped quietly;
  *  - unsaved labels are mirrored to storage (the app uses sessionStorage: per tab), so a reload
  *    re-sends them.
  * Re-sending a label the engine already stored is harmless (the engine skips unchanged values).
- * A request with no answer after `stallMs` (or when the connection comes back while it is on its way) is
- * treated as lost in transport and sent again; each label carries a stamp (the page's id, its place in the
- * outbox) so the engine takes it once and refuses the stalled copy should it arrive after a newer label
- * of the pair (engine/label-stamps.ts).
+ * A request with no answer after `stallMs` is asked about (`onHand`): while the server says it has it (busy: a
+ * label waits behind a long write), it is waited for, the op marked `busy`; otherwise (or when the connection comes
+ * back while it is on its way) it is treated as lost in transport and sent again. Each label carries a stamp (the
+ * page's id, its place in the outbox) so the engine takes it once and refuses the stalled copy should it arrive after
+ * a newer label of the pair (engine/label-stamps.ts).
  */
 import type { CommandArgs, LabelAck } from '../../shared/contract';
-import { ClientError, isTransportError } from '../client/types';
+import { newRequestId, stallMessage, stallVerdict } from '../client/stall';
+import { ClientError, isTransportError, type AppClient } from '../client/types';
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import type { KV } from '../lib/storage';
 import type { RedoEntry } from './historyEntry';
 import { ackOfResent } from './resentAck';
@@ -34,7 +38,10 @@ export interface LabelInput extends Pick<CommandArgs<'label.set'>, 'pool' | 'que
   redoing?: boolean;
   /** Sent with a redo's note: the note the undo left, so the engine refuses the redo once it changed since (label.set/review.settle ifNote). */
   ifNote?: string | null;
-  /** The workspace it was given in (app.info workspaceId; the queue sets it): the engine refuses it in another. */
+  /**
+   * The workspace it was given in (app.info workspaceId; the queue sets it, an undo's or a redo's op names the undone
+   * change's): the engine refuses it in another.
+   */
   workspace?: string;
   /** Not sent: the pair's label the page showed when this one was given (what tells a resent label's "unchanged" answer apart, resentAck.ts). */
   valueBefore?: string | null;
@@ -56,11 +63,23 @@ export interface LabelOp extends LabelInput {
    * page was reloaded while it was on its way. Its answer is then read by ackOfResent (resentAck.ts).
    */
   maybeSaved?: boolean;
+  /** On its way, with no answer for `stallMs`, and the server says it has it: the server is busy, not out of reach. */
+  busy?: boolean;
+  /**
+   * Its last send was given up on for want of an answer (stallMs; the server did not say it had it): the server may be
+   * out of reach, or too busy to answer even that (a long synchronous step) — unlike a send that could not reach it.
+   */
+  unanswered?: boolean;
 }
 
 export interface LabelQueueOptions {
-  /** Sends one label; `signal` aborts it once the queue gave up on it (stallMs, retryNow lost): its connection is freed. */
-  send: (op: LabelInput, signal: AbortSignal) => Promise<LabelAck>;
+  /**
+   * Sends one label; `signal` aborts it once the queue gave up on it (stallMs, retryNow lost): its connection is freed.
+   * `requestId` names this send (what `onHand` is asked about).
+   */
+  send: (op: LabelInput, signal: AbortSignal, requestId: string) => Promise<LabelAck>;
+  /** Whether the server still has send `requestId` on hand (AppClient.onHand); absent: a stalled send is taken as lost. */
+  onHand?: AppClient['onHand'];
   storage?: KV;
   storageKey?: string;
   /** Backoff for transport failures, ms (the last one repeats). */
@@ -127,9 +146,9 @@ export class LabelQueue {
     }
   }
 
-  /** Queues a label; returns the queued op. */
+  /** Queues a label (given in `input.workspace`, else the one labels are given in now); returns the queued op. */
   enqueue(input: LabelInput): LabelOp {
-    const workspace = this.opts.workspace?.();
+    const workspace = input.workspace ?? this.opts.workspace?.();
     const op: LabelOp = { ...input, ...(workspace ? { workspace } : {}), stamp: this.newStamp(), id: this.nextId++, state: 'pending', attempts: 0 };
     this.queue.push(op);
     this.changed();
@@ -189,14 +208,19 @@ export class LabelQueue {
     return undefined;
   }
 
-  counts(): { unsaved: number; failed: number; retrying: number } {
+  counts(): { unsaved: number; failed: number; retrying: number; busy: number; unanswered: number } {
     let failed = 0;
     let retrying = 0;
+    let busy = 0;
+    let unanswered = 0;
     for (const o of this.queue) {
       if (o.state === 'failed') failed++;
-      else if (o.state === 'retrying') retrying++;
+      else if (o.state === 'retrying') {
+        retrying++;
+        if (o.unanswered) unanswered++;
+      } else if (o.state === 'saving' && o.busy) busy++;
     }
-    return { unsaved: this.queue.length - failed, failed, retrying };
+    return { unsaved: this.queue.length - failed, failed, retrying, busy, unanswered };
   }
 
   /** Resolves when nothing is waiting to be sent (failed ops do not count). */
@@ -263,10 +287,11 @@ export class LabelQueue {
         const op = this.queue.find((o) => o.state === 'pending' || o.state === 'retrying');
         if (!op) return;
         op.state = 'saving';
+        op.unanswered = undefined;
         op.attempts++;
         this.changed();
         try {
-          const ack = await this.answerOf((signal) => this.opts.send({
+          const ack = await this.answerOf(op, (signal, requestId) => this.opts.send({
             pool: op.pool,
             queryId: op.queryId,
             candidateId: op.candidateId,
@@ -277,9 +302,10 @@ export class LabelQueue {
             ...(op.workspace ? { workspace: op.workspace } : {}),
             ...(op.stamp ? { stamp: op.stamp } : {}),
             ...(op.ifRuling !== undefined ? { ifRuling: op.ifRuling } : {}),
-          }, signal));
+          }, signal, requestId));
           // A refused label given before this one on the same pair is outdated now: listed on, it would show its older
           // value as the pair's, and its Retry would write that value over this one.
+          op.busy = undefined;
           const at = this.queue.indexOf(op);
           this.queue = this.queue.filter((o, i) => o !== op && !(i < at && supersedes(op, o)));
           this.saved++;
@@ -287,6 +313,7 @@ export class LabelQueue {
           this.opts.onSaved?.(op, op.maybeSaved ? ackOfResent(op, ack) : ack);
           this.changed();
         } catch (e) {
+          op.busy = undefined;
           if (isTransportError(e)) {
             op.state = 'retrying';
             op.maybeSaved = true;
@@ -295,6 +322,12 @@ export class LabelQueue {
             const now = this.hurry;
             this.hurry = false;
             if (!now) await this.sleep(this.delays[Math.min(op.attempts - 1, this.delays.length - 1)] ?? 5000);
+          } else if (e instanceof ClientError && e.reason === LABEL_SUPERSEDED) {
+            // A late copy: this page gave the pair a later label, which the engine took first (a copy of this one was
+            // taken before it; a tab duplicated with its outbox sends the same labels). Already superseded: nothing to
+            // save, nothing failed; listed, its Retry would write the older value over the newer one.
+            this.queue = this.queue.filter((o) => o !== op);
+            this.changed();
           } else {
             op.state = 'failed';
             op.error = (e as Error)?.message ?? String(e);
@@ -311,16 +344,35 @@ export class LabelQueue {
     return { tab: this.tab, n: this.nextN++ };
   }
 
-  /** The send's answer, or a transport failure once it stalled (stallMs) or was given up on (retryNow lost). */
-  private answerOf(send: (signal: AbortSignal) => Promise<LabelAck>): Promise<LabelAck> {
+  /**
+   * The send's answer, or a transport failure once it stalled (stallMs) and the server does not have it on hand, or
+   * it was given up on (retryNow lost). While the server has it on hand, `op` is marked busy and the answer waited for.
+   */
+  private answerOf(op: LabelOp, send: (signal: AbortSignal, requestId: string) => Promise<LabelAck>): Promise<LabelAck> {
     const abort = new AbortController();
-    const sent = send(abort.signal);
+    const requestId = newRequestId();
+    const sent = send(abort.signal, requestId);
     // A late answer (or failure) of a send given up on is ignored: the op was sent again.
     sent.catch(() => {});
     return new Promise<LabelAck>((resolve, reject) => {
       const ms = this.opts.stallMs;
       let done = false;
-      const stall = ms === undefined ? null : setTimeout(() => fail(`no answer from the server in ${Math.round(ms / 1000)} s; sending it again`), ms);
+      let stall: ReturnType<typeof setTimeout> | null = null;
+      const stalled = async (after: number): Promise<void> => {
+        const verdict = await stallVerdict(this.opts.onHand, requestId);
+        if (done) return;
+        if (verdict !== 'busy') {
+          op.unanswered = true;
+          return fail(`${stallMessage(after, verdict)}; sending it again`);
+        }
+        // The server has it: busy, not out of reach. Sending it again would queue a second copy behind the first.
+        if (!op.busy) {
+          op.busy = true;
+          this.changed();
+        }
+        stall = setTimeout(() => void stalled(after), after);
+      };
+      if (ms !== undefined) stall = setTimeout(() => void stalled(ms), ms);
       const cut = (): void => fail('the connection came back while it was on its way; sending it again');
       const settle = (): boolean => {
         if (done) return false;
@@ -363,7 +415,7 @@ export class LabelQueue {
     const key = this.opts.storageKey ?? 'qpairs.labelOutbox';
     try {
       if (this.queue.length === 0) s.removeItem(key);
-      else s.setItem(key, JSON.stringify(this.queue.map(({ id: _id, attempts: _a, ...rest }) => rest)));
+      else s.setItem(key, JSON.stringify(this.queue.map(({ id: _id, attempts: _a, busy: _b, unanswered: _u, ...rest }) => rest)));
     } catch {
       /* storage full: the in-memory queue still holds everything */
     }

@@ -8,9 +8,9 @@ import type { QueryView } from '../../shared/contract';
 import { NOT_GIVEN_ACCESS_ENDED, NOT_GIVEN_READ_ONLY, notGivenOtherWorkspace, otherWorkspace, useAccessEnded, useApp } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
-import { invokeOrStall } from '../client/stall';
+import { busyWith, invokeOrStall } from '../client/stall';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
-import { NOTHING_TO_REDO, redoLabel, type RedoEntry } from './history';
+import { inWorkspace, NOTHING_TO_REDO, redoLabel, type HistoryEntry, type RedoEntry } from './history';
 import { pairKey, type LabelOp } from './labelQueue';
 import { useQueuedNotice } from './queuedNotice';
 import type { RowModel } from './CandidateTable';
@@ -149,7 +149,7 @@ export function useLabeling(
    * again once the undo is saved), sent even when the label is gone since; `redoing`: a redo's.
    */
   const sendNote = useCallback(
-    (row: number, note: string, undoing: RedoEntry | null, redoing = false): LabelOp | null => {
+    (row: number, note: string, undoing: RedoEntry | null, redoing: HistoryEntry | null = null): LabelOp | null => {
       const v = viewRef.current;
       const c = v?.candidates[row];
       if (!v || !c) return null;
@@ -157,7 +157,7 @@ export function useLabeling(
       const label = op ? op.value : c.label;
       if (label == null && !undoing) return null;
       // What undo puts back: the note shown before this one (an earlier note still on its way included).
-      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, valueBefore: label, note, noteBefore: c.note ?? null, ...(undoing ? { undone: undoing } : {}), ...(redoing ? { redoing, ifNote: c.note ?? null } : {}) });
+      const sent = outbox.enqueue({ pool: v.pool, queryId: v.queryId, candidateId: c.id, annotator, value: label, valueBefore: label, note, noteBefore: c.note ?? null, ...(undoing ? { undone: undoing, ...inWorkspace(undoing) } : {}), ...(redoing ? { redoing: true, ifNote: c.note ?? null, ...inWorkspace(redoing) } : {}) });
       patch({ ...v, candidates: v.candidates.map((x, j) => (j === row ? { ...x, note: note || null } : x)) });
       return sent;
     },
@@ -197,7 +197,7 @@ export function useLabeling(
     }
     try {
       // A label whose call changed the note (a cleared label took its note) gets that note back with it.
-      const rec = await invokeOrStall(client, 'label.undo', { seq: e.seq, annotator, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      const rec = await invokeOrStall(client, 'label.undo', { seq: e.seq, annotator, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}), ...inWorkspace(e) }, undefined, () => setNotice(busyWith('undo')));
       undo.pushRedo({ ...e, undoneBy: rec.seq });
       setNotice(`Undone: the label of ${e.candidateId} in query ${e.queryId}${e.note?.before ? ', with its note' : ''}.`);
       await fetchQuery(e.queryId, e.candidateId);
@@ -263,7 +263,7 @@ export function useLabeling(
         setError(`Redo refused: the note on ${where} changed since the undo (from another tab or window, or a script). Write the note you want with c.`);
         return;
       }
-      const sent = sendNote(row, r.note.after ?? '', null, true);
+      const sent = sendNote(row, r.note.after ?? '', null, r);
       if (sent)
         queuedNotice(
           sent,
@@ -272,7 +272,7 @@ export function useLabeling(
         );
       return;
     }
-    const failed = await redoLabel(r, undo, (args) => invokeOrStall(client, 'label.set', { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator, ...args }));
+    const failed = await redoLabel(r, undo, (args) => invokeOrStall(client, 'label.set', { pool: r.pool, queryId: r.queryId, candidateId: r.candidateId, annotator, ...args }, undefined, () => setNotice(busyWith('redo'))));
     if (failed) {
       setNotice(null);
       setError(failed);

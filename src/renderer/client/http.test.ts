@@ -78,6 +78,10 @@ describe('HTTP client (fakes)', () => {
     const reply = (reason: unknown) => vi.fn(async () => jsonResponse(422, { code: 'user-error', message: 'refusing to overwrite an existing file: /o/x.qrels', reason }));
     const coded = createHttpClient({ baseUrl: 'http://h', fetch: reply('export-files-exist') as unknown as typeof globalThis.fetch, WebSocket: FakeWS });
     await expect(coded.invoke('app.info', {})).rejects.toMatchObject({ code: 'user-error', reason: 'export-files-exist' });
+    // A label's late copy, refused as superseded: the outbox drops it quietly by this reason.
+    const late = createHttpClient({ baseUrl: 'http://h', fetch: reply('label-superseded') as unknown as typeof globalThis.fetch, WebSocket: FakeWS });
+    await expect(late.invoke('app.info', {})).rejects.toMatchObject({ code: 'user-error', reason: 'label-superseded' });
+    late.close();
     const unknown = createHttpClient({ baseUrl: 'http://h', fetch: reply('made-up') as unknown as typeof globalThis.fetch, WebSocket: FakeWS });
     const e = await unknown.invoke('app.info', {}).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'user-error' });

@@ -1,5 +1,6 @@
 import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads, WireError, WireReason } from '../../shared/contract';
 import { EXPORT_FILES_EXIST } from '../../shared/gold';
+import { LABEL_SUPERSEDED } from '../../shared/labels';
 import { ACCESS_ENDED, ClientError, type AppClient, type ConnectionState, type UploadedSource } from './types';
 
 type WSLike = {
@@ -21,7 +22,7 @@ export interface HttpClientOptions {
 
 const WIRE_CODES: ReadonlySet<string> = new Set(['invalid-argument', 'not-found', 'user-error', 'internal', 'forbidden', 'busy', 'storage-full']);
 /** The contract's WIRE_REASONS (the contract's values are not imported here: its zod would trip the page's CSP). */
-const WIRE_REASONS: ReadonlySet<string> = new Set<WireReason>([EXPORT_FILES_EXIST]);
+const WIRE_REASONS: ReadonlySet<string> = new Set<WireReason>([EXPORT_FILES_EXIST, LABEL_SUPERSEDED]);
 
 async function errorFrom(res: Response): Promise<ClientError> {
   let body: unknown = null;
@@ -39,6 +40,9 @@ async function errorFrom(res: Response): Promise<ClientError> {
   return new ClientError(`HTTP ${res.status} ${res.statusText}`.trim(), transient ? 'transport' : 'internal', res.status);
 }
 
+/** How long the page waits for the server to say whether it still has a request (onHand). */
+export const ON_HAND_PROBE_MS = 5000;
+
 /** The browser transport: POST /api/invoke, POST /api/upload and the /api/events WebSocket. */
 export function createHttpClient(opts: HttpClientOptions): AppClient {
   const base = opts.baseUrl.replace(/\/$/, '');
@@ -46,12 +50,12 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
   const WS = opts.WebSocket ?? (globalThis.WebSocket as unknown as new (url: string) => WSLike);
   const delays = opts.reconnectDelays ?? [500, 1000, 2000, 4000, 8000];
 
-  const post = async (path: string, body: BodyInit, contentType: string, signal?: AbortSignal): Promise<unknown> => {
+  const post = async (path: string, body: BodyInit, contentType: string, signal?: AbortSignal, requestId?: string): Promise<unknown> => {
     let res: Response;
     try {
       res = await doFetch(`${base}${path}`, {
         method: 'POST',
-        headers: { 'Content-Type': contentType, 'X-QPairs': '1' },
+        headers: { 'Content-Type': contentType, 'X-QPairs': '1', ...(requestId ? { 'X-QPairs-Request': requestId } : {}) },
         body,
         credentials: 'same-origin',
         cache: 'no-store',
@@ -176,8 +180,24 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
 
   return {
     transport: 'http',
-    invoke: <C extends CommandName>(command: C, args: CommandArgs<C>, o?: { signal?: AbortSignal }) =>
-      post('/api/invoke', JSON.stringify({ command, args: args ?? {} }), 'application/json', o?.signal) as Promise<CommandResult<C>>,
+    invoke: <C extends CommandName>(command: C, args: CommandArgs<C>, o?: { signal?: AbortSignal; requestId?: string }) =>
+      post('/api/invoke', JSON.stringify({ command, args: args ?? {} }), 'application/json', o?.signal, o?.requestId) as Promise<CommandResult<C>>,
+    onHand: async (requestId: string): Promise<boolean | null> => {
+      // Answered off the engine's path (a request waiting behind a long write does not hold it up); none in
+      // ON_HAND_PROBE_MS: the server is out of reach (or its process stuck), as far as the page can tell.
+      const abort = new AbortController();
+      const t = setTimeout(() => abort.abort(), ON_HAND_PROBE_MS);
+      try {
+        const res = await doFetch(`${base}/api/health?request=${encodeURIComponent(requestId)}`, { method: 'GET', credentials: 'same-origin', cache: 'no-store', signal: abort.signal });
+        if (!res.ok) return null;
+        const body = (await res.json()) as { pending?: unknown };
+        return typeof body.pending === 'boolean' ? body.pending : null;
+      } catch {
+        return null;
+      } finally {
+        clearTimeout(t);
+      }
+    },
     on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));

@@ -48,8 +48,17 @@ export interface UploadedSource {
 /** The renderer's client: the contract's invoke/on plus what differs between the two transports. */
 export interface AppClient extends QPairsClient {
   readonly transport: 'electron' | 'http';
-  /** The contract's invoke; `signal` gives up on the request (browser: the fetch is aborted, its connection freed; IPC: ignored). */
-  invoke<C extends CommandName>(command: C, args: CommandArgs<C>, opts?: { signal?: AbortSignal }): Promise<CommandResult<C>>;
+  /**
+   * The contract's invoke; `signal` gives up on the request (browser: the fetch is aborted, its connection freed; IPC: ignored).
+   * `requestId` (browser): names the request, so that `onHand` can ask about it.
+   */
+  invoke<C extends CommandName>(command: C, args: CommandArgs<C>, opts?: { signal?: AbortSignal; requestId?: string }): Promise<CommandResult<C>>;
+  /**
+   * Browser only: whether the server still has request `requestId` on hand (received, being worked on: it is busy, not
+   * out of reach); false: it answers but has no such request (lost on the way, or answered and the answer lost);
+   * null: no answer (out of reach).
+   */
+  onHand?(requestId: string): Promise<boolean | null>;
   /** Desktop only: the native file picker; absolute paths ([] when cancelled). */
   pickFiles?(opts?: { title?: string; multiple?: boolean }): Promise<string[]>;
   /** Desktop only: the native save dialog; an absolute path, or null when cancelled. */

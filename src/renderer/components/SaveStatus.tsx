@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import type { LabelOp } from '../annotate/labelQueue';
 
-export function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; failed: number; retrying: number }; onRetry: () => void }): ReactNode {
+export function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; failed: number; retrying: number; busy?: number; unanswered?: number }; onRetry: () => void }): ReactNode {
   if (counts.failed > 0)
     return (
       <span className="save-status bad" data-testid="save-status" data-state="failed" role="alert">
@@ -15,7 +15,18 @@ export function SaveStatus({ counts, onRetry }: { counts: { unsaved: number; fai
   if (counts.retrying > 0)
     return (
       <span className="save-status warn" data-testid="save-status" data-state="retrying" role="status">
-        {counts.unsaved} label{counts.unsaved > 1 ? 's' : ''} waiting to be saved — cannot reach the engine, retrying
+        {counts.unsaved} label{counts.unsaved > 1 ? 's' : ''} waiting to be saved —{' '}
+        {/* Given up on for want of an answer: the server may be out of reach, or too busy to answer at all. */}
+        {counts.unanswered === counts.retrying ? 'no answer from the server (busy, or out of reach), sending again' : 'cannot reach the engine, retrying'}
+      </span>
+    );
+  // The server answers and has the label on hand, but has not saved it yet (e.g. it waits behind an import's write):
+  // busy, not out of reach, and not saved until it says so.
+  if (counts.busy)
+    return (
+      <span className="save-status warn" data-testid="save-status" data-state="busy" role="status">
+        {counts.unsaved} label{counts.unsaved > 1 ? 's' : ''} waiting to be saved — the server is busy (it answers, but has not saved {counts.unsaved > 1 ? 'them' : 'it'} yet),
+        waiting
       </span>
     );
   if (counts.unsaved > 0)

@@ -17,9 +17,9 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
 }
 
 /** Review's undo actions for judy, whose ruling on q → c (event 7) is the one to undo, over `client`; what they say is kept. */
-function judyUndoing(client: QPairsClient) {
+function judyUndoing(client: QPairsClient, given: { workspace?: string } = {}) {
   const undo = new UndoHistory();
-  undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true });
+  undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true, ...given });
   const notices: Array<string | null> = [];
   const errors: Array<string | null> = [];
   const actions = reviewUndoActions<UndoableRow>({
@@ -92,3 +92,22 @@ describe("the Review screen's u when the network swallowed the request (serve mo
   });
 });
 
+describe("the Review screen's u and U name the workspace the ruling was given in", () => {
+  it('label.undo and the redo (review.settle) carry it: a server now on another workspace refuses them instead of undoing there', async () => {
+    const calls: Array<{ command: string; args: Record<string, unknown> }> = [];
+    const client = {
+      invoke: async (command: string, args: Record<string, unknown>) => {
+        calls.push({ command, args });
+        return command === 'label.undo' ? { seq: 8 } : { seq: 9, saved: true, record: null };
+      },
+    } as unknown as QPairsClient;
+    const { actions, errors } = judyUndoing(client, { workspace: 'workspace-a-id' });
+    await actions.doUndo();
+    await actions.doRedo();
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.command, c.args.workspace])).toEqual([
+      ['label.undo', 'workspace-a-id'],
+      ['review.settle', 'workspace-a-id'],
+    ]);
+  });
+});

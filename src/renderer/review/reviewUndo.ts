@@ -9,9 +9,9 @@ import type { Dispatch, SetStateAction } from 'react';
 import type { QPairsClient } from '../../shared/contract';
 import type { AppClient } from '../client/types';
 import { isTransportError } from '../client/types';
-import { invokeOrStall } from '../client/stall';
+import { busyWith, invokeOrStall } from '../client/stall';
 import { errorMessage } from '../lib/format';
-import { NOTHING_TO_REDO, redoLabel, type UndoHistory } from '../annotate/history';
+import { inWorkspace, NOTHING_TO_REDO, redoLabel, type UndoHistory } from '../annotate/history';
 import type { LabelOp, LabelQueue } from '../annotate/labelQueue';
 import { itemKey } from './order';
 
@@ -88,7 +88,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
       }
       const before = e.note.before ?? '';
       // Redo can give it again once the engine took the undo (a refused undo took nothing back).
-      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undone: { ...e, undoneBy: 0 } });
+      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: before, noteBefore: storedReason(r), undone: { ...e, undoneBy: 0 }, ...inWorkspace(e) });
       setReasons((m) => new Map(m).set(key, before));
       showPair(key);
       queuedNotice(
@@ -100,7 +100,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
     }
     try {
       // A ruling whose call changed the reason (given with it, or taken along by x) gets that reason back with it.
-      const rec = await invokeOrStall(client, 'label.undo', { seq: e.seq, annotator: judge, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}) });
+      const rec = await invokeOrStall(client, 'label.undo', { seq: e.seq, annotator: judge, pair: { pool: e.pool, queryId: e.queryId, candidateId: e.candidateId }, ...(e.note ? { note: e.note.before ?? '' } : {}), ...inWorkspace(e) }, undefined, () => setNotice(busyWith('undo')));
       undo.pushRedo({ ...e, undoneBy: rec.seq });
       setGiven((g) => {
         const n = new Map(g);
@@ -160,7 +160,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
         return;
       }
       const after = e.note.after ?? '';
-      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null });
+      const op = settles.enqueue({ pool: e.pool, queryId: e.queryId, candidateId: e.candidateId, annotator: judge, value: r.value, note: after, noteBefore: storedReason(r), redoing: true, ifNote: e.note.before ?? null, ...inWorkspace(e) });
       setReasons((m) => new Map(m).set(key, after));
       showPair(key);
       queuedNotice(
@@ -170,7 +170,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
       );
       return;
     }
-    const failed = await redoLabel(e, undo, (args) => invokeOrStall(client, 'review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, ...args }));
+    const failed = await redoLabel(e, undo, (args) => invokeOrStall(client, 'review.settle', { pool: e.pool, judge, queryId: e.queryId, candidateId: e.candidateId, ...args }, undefined, () => setNotice(busyWith('redo'))));
     if (failed) {
       setNotice(null);
       setError(failed);

@@ -23,6 +23,7 @@ function dismissedSet(): Set<string> {
 const TITLES: Record<WorkspaceNotice['kind'], string> = {
   upgraded: 'Workspace upgraded',
   'import-undone': 'Interrupted import undone',
+  'import-undoing': 'Finishing an interrupted undo',
   'import-left': 'Interrupted import still in this read-only workspace',
   'last-missing': 'Last workspace not found',
   'read-only': 'Opened read-only',

@@ -4,11 +4,14 @@ import type { ImportUndoReport, UndoableImport } from '../../shared/contract';
 import { useApp, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
+import { FINISHING_UNDO } from '../../shared/undo-finishing';
 
 /**
  * The Workspace screen's "Undo last import" (owner only): names the last finished import and when it
  * started, asks for confirmation, and runs `import.undo` as a job with progress and Cancel (the undo
  * commits in chunks: a cancelled undo leaves the import partly undone, and the button then finishes it). `busy`: an import is under way (no undo meanwhile).
+ * An undo this page did not ask for is followed too, from its next progress event: the one the app or serve mode runs when it opens a workspace whose undo a crash or kill stopped
+ * partway, or another owner tab's.
  */
 export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; importDone: unknown; onDone: () => void }): ReactNode {
   const { client } = useApp();
@@ -57,6 +60,14 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
       .catch((e: unknown) => setError(errorMessage(e)));
   };
   const running = jobId !== null && !done;
+  const runningElsewhere = jobs.latestRunning('undo')?.progress?.jobId ?? null;
+  useEffect(() => {
+    if (running || runningElsewhere === null || runningElsewhere === jobId) return;
+    setJobId(runningElsewhere);
+    setConfirming(false);
+    setError(null);
+  }, [running, runningElsewhere, jobId]);
+  const finishing = job?.progress?.message === FINISHING_UNDO;
 
   // The question replaces the button, and the undo's outcome the question: the focus follows, never left on <body>.
   const startButton = useRef<HTMLButtonElement | null>(null);
@@ -112,7 +123,8 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
         <div data-testid="undo-import-running">
           <ProgressBar testId="undo-import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
           <p className="small muted">
-            Undoing the import ({fmtInt(job?.progress?.done ?? 0)} of {fmtInt(job?.progress?.total ?? 0)} rows)… Labels go on meanwhile.{' '}
+            {finishing ? 'Finishing the undo of the last import, which a crash or kill had stopped partway' : 'Undoing the import'} ({fmtInt(job?.progress?.done ?? 0)} of{' '}
+            {fmtInt(job?.progress?.total ?? 0)} rows)… Labels go on meanwhile{finishing ? '; imports are refused until it is done' : ''}.{' '}
             <button type="button" data-testid="undo-import-cancel" onClick={() => client.invoke('job.cancel', { jobId: jobId! }).catch((e: unknown) => setError(errorMessage(e)))}>
               Cancel
             </button>

@@ -128,7 +128,7 @@ describe('an undo a crash or kill stopped partway, opened by the app or serve mo
       expect(await jobDone(engine, jobId)).toMatchObject({ ok: false, cancelled: true });
       expect(await engine.invoke('import.undoable', {})).toMatchObject({ partlyUndone: true });
       const notices = ((await engine.invoke('app.info', {})) as AppInfo).notices;
-      expect(notices.map((n) => n.kind)).toEqual(['import-left']);
+      expect(notices.map((n) => n.kind)).toEqual(['undo-partway']);
       expect(notices[0]!.message).toMatch(/is partly undone: its undo stopped partway, and undoing the last import again finishes it/);
       const { jobId: again } = (await engine.invoke('import.undo', {})) as { jobId: string };
       expect(await jobDone(engine, again)).toMatchObject({ ok: true });

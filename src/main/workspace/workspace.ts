@@ -98,7 +98,7 @@ export class Workspace extends WorkspaceRuns {
     if (this.recoveredWrite) out.push({ kind: 'import-undone', message: recoveredNote(this.recoveredWrite, form) });
     if (this.finishedUndo) out.push({ kind: 'import-undone', message: finishedUndoNote(this.finishedUndo, form) });
     if (this.undoToFinish) out.push({ kind: 'import-undoing', message: backgroundUndoNote(this.undoToFinish, form) });
-    if (this.undoPartway) out.push({ kind: 'import-left', message: partlyUndoneNote(this.undoPartway, form) });
+    if (this.undoPartway) out.push({ kind: 'undo-partway', message: partlyUndoneNote(this.undoPartway, form) });
     if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: unrecoveredNote(this.unrecoveredWrite, form) });
     return out;
   }

@@ -24,6 +24,7 @@ const TITLES: Record<WorkspaceNotice['kind'], string> = {
   upgraded: 'Workspace upgraded',
   'import-undone': 'Interrupted import undone',
   'import-undoing': 'Finishing an interrupted undo',
+  'undo-partway': 'Import partly undone',
   'import-left': 'Interrupted import still in this read-only workspace',
   'last-missing': 'Last workspace not found',
   'read-only': 'Opened read-only',

@@ -5,31 +5,17 @@
  * and it asks nothing (the undo was confirmed when it began; the import cannot be kept now): one key
  * finishes it. Before, the focus went to the note and the button asked "Undo the …? … Keep it".
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useServedWorkspace } from './served-workspace';
 import { focusedTestId } from './focus';
+import { importFromWorkspaceScreen, questionsFile } from './import-undo-setup';
 
 const served = useServedWorkspace('import-undo-cancel', 120, { workspace: 'w.qpairs' });
 
 test('a cancelled undo leaves the import partly undone, and Finish undoing last import ends it', async () => {
   test.setTimeout(180_000);
   const page = served.page;
-  const file = path.join(served.dir, 'big.jsonl');
-  const lines: string[] = [];
-  for (let i = 0; i < 150_000; i++) lines.push(JSON.stringify({ id: `b${i}`, title: `big question ${i % 977}`, body: `body ${i % 613} text ${i}` }));
-  writeFileSync(file, `${lines.join('\n')}\n`);
-
-  await page.goto('/#workspace');
-  await expect(page.getByTestId('stat-questions')).not.toHaveText('');
-  const before = (await page.getByTestId('stat-questions').textContent())!;
-  await page.getByTestId('import-format').selectOption('questions-jsonl');
-  await page.getByTestId('import-paths').fill(file);
-  await page.getByTestId('import-start').click();
-  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 120_000 });
-  const undo = page.getByTestId('undo-import-start');
-  await expect(undo).toContainText('Undo last import: questions-jsonl import of big.jsonl, ');
+  const { before, undo } = await importFromWorkspaceScreen(page, questionsFile(served.dir, 'big.jsonl', 'b', 150_000), 120_000);
 
   await undo.click();
   await page.getByTestId('undo-import-confirm').click();

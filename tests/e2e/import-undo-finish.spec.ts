@@ -6,12 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { useServedWorkspace, type ServedWorkspace } from './served-workspace';
 import { qpairs } from './small-pool';
+import { questionsFile } from './import-undo-setup';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -21,13 +21,9 @@ const IMPORTED = 400_000;
 /** The workspace: 20 questions, then IMPORTED more whose `qpairs import undo` is killed once it has marked the workspace. */
 async function undoKilledPartway(served: ServedWorkspace): Promise<void> {
   const w = served.workspace!;
-  const seed = path.join(served.dir, 'seed.jsonl');
-  writeFileSync(seed, Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: `s${i}`, title: `seed question ${i}`, body: 'seed' })).join('\n') + '\n');
-  const big = path.join(served.dir, 'big.jsonl');
-  writeFileSync(big, Array.from({ length: IMPORTED }, (_, i) => JSON.stringify({ id: `b${i}`, title: `big question ${i % 977}`, body: `body ${i % 613} text ${i}` })).join('\n') + '\n');
   qpairs('init', w);
-  qpairs('import', w, '--format', 'questions-jsonl', '--source', 'seed', seed);
-  qpairs('import', w, '--format', 'questions-jsonl', big);
+  qpairs('import', w, '--format', 'questions-jsonl', questionsFile(served.dir, 'seed.jsonl', 's', 20));
+  qpairs('import', w, '--format', 'questions-jsonl', questionsFile(served.dir, 'big.jsonl', 'b', IMPORTED));
   const undo = spawn(path.join(root, 'node_modules', '.bin', 'node'), [path.join(root, 'bin', 'qpairs.mjs'), 'import', 'undo', w], { stdio: 'ignore' });
   const exited = once(undo, 'exit');
   const marked = (): boolean => {

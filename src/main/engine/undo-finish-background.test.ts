@@ -4,32 +4,23 @@
  * what it is, imports (and another undo) are refused until it is done, and the owner's notices follow it.
  */
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Engine } from './engine';
-import { Workspace } from '../workspace/workspace';
 import { ContractError, type AppInfo, type ImportUndoReport, type JobProgress, type WorkspaceStats } from '../../shared/contract';
 import { jobDone } from './test-team';
 import { importTuning } from './work';
 import { FINISHING_UNDO } from '../../shared/undo-finishing';
+import { SEED_QUESTIONS, workspaceWithKilledUndo } from './test-undo';
 
 let dir: string;
 let file: string;
 let corpus: string;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-undo-finish-'));
-  file = path.join(dir, 'w.qpairs');
-  const ws = Workspace.create(file);
-  ws.transaction(() => {
-    for (let i = 0; i < 30; i++) ws.upsertQuestion({ id: `s${i}`, source: 'seed', title: `seed question ${i}`, body: 'about undo' });
-  });
-  ws.close();
-  corpus = path.join(dir, 'wrong.jsonl');
-  writeFileSync(corpus, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `n${i}`, title: `zebra question ${i}`, body: `zebra body ${i}` })).join('\n'));
+  ({ file, corpus } = await workspaceWithKilledUndo(dir));
 });
 
 afterEach(() => {
@@ -37,37 +28,13 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Imports wrong.jsonl, starts its undo and cancels it after its first chunk; then its process is made gone (as after a kill). */
-async function undoStoppedByAKill(): Promise<void> {
-  const engine = Engine.open(file, { transport: 'http' });
-  try {
-    const { jobId: imported } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: corpus }] })) as { jobId: string };
-    expect((await jobDone(engine, imported)).ok).toBe(true);
-    importTuning.chunkMs = 1;
-    const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
-    const off = engine.on('job.progress', (p) => {
-      if (p.jobId === jobId && p.done > 0 && p.done < p.total) {
-        off();
-        void engine.invoke('job.cancel', { jobId });
-      }
-    });
-    expect(await jobDone(engine, jobId)).toMatchObject({ ok: false, cancelled: true });
-  } finally {
-    engine.close();
-  }
-  const raw = new Database(file);
-  raw.prepare(`UPDATE import_undo_progress SET marker = json_set(marker, '$.pid', ?) WHERE id = 1`).run(spawnSync(process.execPath, ['-e', '0']).pid!);
-  raw.close();
-}
-
 describe('an undo a crash or kill stopped partway, opened by the app or serve mode', () => {
   it('is finished as a background job: answers meanwhile, imports refused until done, its progress and notices said', async () => {
-    await undoStoppedByAKill();
     const engine = Engine.open(file, { transport: 'http' });
     try {
       // The open left it: nothing more is undone until the job runs (before, the open finished it before answering anything).
       const atOpen = (await engine.invoke('workspace.stats', {})) as WorkspaceStats;
-      expect(atOpen.questions).toBeGreaterThan(30);
+      expect(atOpen.questions).toBeGreaterThan(SEED_QUESTIONS);
       const info = (await engine.invoke('app.info', {})) as AppInfo;
       expect(info.notices).toContainEqual({
         kind: 'import-undoing',
@@ -95,13 +62,13 @@ describe('an undo a crash or kill stopped partway, opened by the app or serve mo
         seen.push(((await engine.invoke('workspace.stats', {})) as WorkspaceStats).questions);
         await new Promise((r) => setImmediate(r));
       }
-      expect(seen.some((n) => n > 30 && n < atOpen.questions)).toBe(true);
+      expect(seen.some((n) => n > SEED_QUESTIONS && n < atOpen.questions)).toBe(true);
 
       const d = await done;
       expect(d).toMatchObject({ kind: 'undo', ok: true });
       expect((d.report as ImportUndoReport).rowsChanged).toEqual({ questions: -20_000 });
       expect(progress.filter((p) => p.jobId === jobId).map((p) => p.message)).toContain(FINISHING_UNDO);
-      expect(engine.ws.questionCount()).toBe(30);
+      expect(engine.ws.questionCount()).toBe(SEED_QUESTIONS);
       expect(await engine.invoke('import.undoable', {})).toBeNull();
       const after = ((await engine.invoke('app.info', {})) as AppInfo).notices;
       expect(after.map((n) => n.kind)).toEqual(['import-undone']);
@@ -115,7 +82,6 @@ describe('an undo a crash or kill stopped partway, opened by the app or serve mo
   });
 
   it('cancelled, it stands stopped partway as a cancelled undo does: Undo last import finishes it', async () => {
-    await undoStoppedByAKill();
     const engine = Engine.open(file, { transport: 'http' });
     try {
       const jobId = engine.finishInterruptedUndo()!;
@@ -132,7 +98,7 @@ describe('an undo a crash or kill stopped partway, opened by the app or serve mo
       expect(notices[0]!.message).toMatch(/is partly undone: its undo stopped partway, and undoing the last import again finishes it/);
       const { jobId: again } = (await engine.invoke('import.undo', {})) as { jobId: string };
       expect(await jobDone(engine, again)).toMatchObject({ ok: true });
-      expect(engine.ws.questionCount()).toBe(30);
+      expect(engine.ws.questionCount()).toBe(SEED_QUESTIONS);
     } finally {
       engine.close();
     }

@@ -13,6 +13,8 @@ import { DesktopWorkspace, newWorkspacePath, runningJobText } from './desktop-wo
 import { acquireWorkspaceLock, readLock } from './workspace/lock';
 import { Workspace } from './workspace/workspace';
 import { recentWorkspaces } from './engine/recent-workspace';
+import { SEED_QUESTIONS, workspaceWithKilledUndo } from './engine/test-undo';
+import { importTuning } from './engine/work';
 
 let dir = '';
 let config = '';
@@ -159,5 +161,21 @@ describe('opening another workspace from the desktop app', () => {
     expect(desktop.file).toBe(fresh);
     await expect(desktop.engine.invoke('pool.list', {}, { annotator: null })).resolves.toEqual([]);
     await expectRefusedKeepingA(fresh, path.join(dir, 'no such folder', 'x.qpairs'), /does not exist/, { create: true });
+  });
+
+  it('a workspace whose undo a kill stopped partway opens at once, the undo finished by a background job of the locked engine', async () => {
+    const { file } = await workspaceWithKilledUndo(dir, 'killed.qpairs');
+    try {
+      await desktop.start({ workspace: file, reason: 'given' });
+      // Open (and locked) before the undo is finished: it runs as the engine's job (before, the open finished it there and then).
+      expect(readLock(file)?.command).toBe(`QPairs desktop app (${file})`);
+      expect(desktop.engine.ws.questionCount()).toBeGreaterThan(SEED_QUESTIONS);
+      expect(desktop.engine.jobs.runningJobs().map((j) => j.kind)).toEqual(['undo']);
+      await desktop.engine.jobs.idle();
+      expect(desktop.engine.ws.questionCount()).toBe(SEED_QUESTIONS);
+      expect(desktop.engine.ws.finishedUndo).toMatchObject({ what: 'questions-jsonl import of wrong.jsonl', rowsChanged: { questions: -20_000 } });
+    } finally {
+      importTuning.chunkMs = undefined;
+    }
   });
 });

@@ -192,6 +192,8 @@ export class DesktopWorkspace {
       throw e;
     }
     this.current = { engine, lock: held, file };
+    // An undo a crash or kill stopped partway: finished in the background (the Workspace screen follows it).
+    if (held) engine.finishInterruptedUndo();
     for (const fn of this.listeners) fn(engine);
   }
 }

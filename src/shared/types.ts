@@ -76,9 +76,11 @@ export interface RunInfo {
 export interface WorkspaceNotice {
   /**
    * `last-missing`: the desktop app opened the demo because the workspace it would have reopened is gone.
+   * `import-undoing`: an undo a crash or kill stopped partway is being finished in the background (the Workspace screen shows its progress).
+   * `undo-partway`: the last import is partly undone (its undo was cancelled, or runs in another process): Undo last import finishes it.
    * `read-only`: why the workspace opened read-only (owners only; one with a link reads every notice without server paths).
    */
-  kind: 'upgraded' | 'import-undone' | 'import-left' | 'last-missing' | 'read-only';
+  kind: 'upgraded' | 'import-undone' | 'import-undoing' | 'undo-partway' | 'import-left' | 'last-missing' | 'read-only';
   message: string;
 }
 

@@ -6,20 +6,13 @@
  * screen follows the running import — its bar, its Cancel, its report, and which import it is (file, format, who started
  * it) — and Undo waits for it; an undo asked for over the API meanwhile says an import runs.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useServedWorkspace } from './served-workspace';
+import { questionsFile as questionsIn } from './import-undo-setup';
 
 const served = useServedWorkspace('import-undo-other-tab', 93, { workspace: 'w.qpairs' });
 
-function questionsFile(name: string, prefix: string, n: number): string {
-  const file = path.join(served.dir, name);
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) lines.push(JSON.stringify({ id: `${prefix}${i}`, title: `question ${i} about mounting drive ${i % 97}`, body: `body ${i} with words ${(i * 7) % 1000}` }));
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
+const questionsFile = (name: string, prefix: string, n: number): string => questionsIn(served.dir, name, prefix, n);
 
 test('another owner tab follows the running import: its bar and report, Undo waiting for it', async () => {
   const importer = served.page;

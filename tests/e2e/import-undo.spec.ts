@@ -9,25 +9,14 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useServedWorkspace } from './served-workspace';
 import { askKeepThenReachConfirm, focusedTestId } from './focus';
+import { importFromWorkspaceScreen, questionsFile } from './import-undo-setup';
 
 const served = useServedWorkspace('import-undo', 61, { workspace: 'w.qpairs' });
 
 test('an owner undoes the last import from the Workspace screen, after confirming', async () => {
   const page = served.page;
-  const file = path.join(served.dir, 'wrong.jsonl');
-  const lines: string[] = [];
-  for (let i = 0; i < 5_000; i++) lines.push(JSON.stringify({ id: `w${i}`, title: `wrong question ${i}`, body: `body ${i}` }));
-  writeFileSync(file, `${lines.join('\n')}\n`);
-
-  await page.goto('/#workspace');
-  await expect(page.getByTestId('stat-questions')).not.toHaveText('');
-  const before = (await page.getByTestId('stat-questions').textContent())!;
-  await page.getByTestId('import-format').selectOption('questions-jsonl');
-  await page.getByTestId('import-paths').fill(file);
-  await page.getByTestId('import-start').click();
-  await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
-  const undo = page.getByTestId('undo-import-start');
-  await expect(undo).toContainText('Undo last import: questions-jsonl import of wrong.jsonl, ');
+  const file = questionsFile(served.dir, 'wrong.jsonl', 'w', 5_000);
+  const { before, undo } = await importFromWorkspaceScreen(page, file);
 
   // Asked first: "Keep it" changes nothing.
   await undo.click();
@@ -61,14 +50,8 @@ test('from the keyboard: the question takes the focus, Esc and Keep it give it b
   // The question replaced the focused button and the focus fell to <body>; so it did when the question went.
   const page = served.page;
   const focused = (): Promise<string> => focusedTestId(page);
-  const file = path.join(served.dir, 'few.jsonl');
-  writeFileSync(file, `${Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: `f${i}`, title: `few ${i}`, body: `body ${i}` })).join('\n')}\n`);
-  await page.goto('/#workspace');
-  await page.getByTestId('import-format').selectOption('questions-jsonl');
-  await page.getByTestId('import-paths').fill(file);
-  await page.getByTestId('import-start').click();
-  await expect(page.getByTestId('undo-import-start')).toContainText('few.jsonl', { timeout: 60_000 });
-  await page.getByTestId('undo-import-start').focus();
+  const { undo } = await importFromWorkspaceScreen(page, questionsFile(served.dir, 'few.jsonl', 'f', 20));
+  await undo.focus();
   await askKeepThenReachConfirm(page, { start: 'undo-import-start', keep: 'undo-import-keep', confirm: 'undo-import-confirm', question: page.getByTestId('undo-import-confirm') });
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('undo-import-report')).toContainText('Import undone.', { timeout: 60_000 });

@@ -158,6 +158,8 @@ describe('Ctrl-C', () => {
     const undo = await runCli('import', 'undo', w);
     expect(undo.code, undo.err).toBe(0);
     expect(undo.err).toMatch(/^note: finished undoing the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\): undid the .*: took out 150,000 questions/m);
+    // Said before it is finished too, with how far the killed undo had got (a large one takes seconds before the command runs).
+    expect(undo.err).toMatch(/^note: finishing the undo of the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\): [1-9][\d,]* of [\d,]+ rows and journal entries done\n(.*\n)*note: finished undoing /m);
     expect(undo.out).toMatch(/^undid the questions-jsonl import of q\.jsonl started \S+: took out 150,000 questions/);
     const stats = await runCli('stats', w, '--json');
     expect({ questions: JSON.parse(stats.out).questions, err: stats.err }).toEqual({ questions: 0, err: '' });
@@ -172,7 +174,8 @@ describe('Ctrl-C', () => {
     );
     expect(besides()).toEqual(['w.qpairs']);
     const stats = await runCli('stats', w, '--json');
-    expect(stats.err).toMatch(/^note: finished undoing the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\)/);
+    expect(stats.err).toMatch(/^note: finishing the undo of the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\): [1-9]/);
+    expect(stats.err).toMatch(/^note: finished undoing the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\)/m);
     expect(JSON.parse(stats.out).questions).toBe(0);
   });
 

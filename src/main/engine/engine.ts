@@ -18,7 +18,7 @@ import { drawForAnnotator, labelOrderOf, needsDraw } from './label-order';
 import { LiveTrainer } from './live-training';
 import { readLiveSetting, writeLiveSetting } from '../training/live-store';
 import { createPoolJob, importJob, indexReady, preloadIndex, setPoolSettings } from './work';
-import { undoImportJob } from './undo-import';
+import { finishUndoInBackground, undoImportJob } from './undo-import';
 import { undoableImport } from '../workspace/undo-last';
 import { evaluateQuery, withPoolConvention } from './evaluate';
 import { LivePoolEvaluations } from './live-metrics';
@@ -104,6 +104,15 @@ export class Engine implements EngineCore {
     this.indexChanged();
   }
 
+  /**
+   * Starts finishing, as a background job, an undo of the last import that a crash or kill stopped partway and
+   * that this engine's open left (Engine.open; undo-import.ts finishUndoInBackground): called by the app and serve
+   * mode once they hold the workspace's lock. Returns the job's id, or null when there is none.
+   */
+  finishInterruptedUndo(): string | null {
+    return finishUndoInBackground(this);
+  }
+
   /** The workspace's own id (workspace-id.ts), made when it opens. */
   private readonly workspaceId: string | null;
 
@@ -114,8 +123,12 @@ export class Engine implements EngineCore {
     if (this.opts.preloadIndex && !this.ws.readonly) void preloadIndex(this.ws, this.closing.signal);
   }
 
+  /**
+   * The app and serve mode: an undo a crash or kill stopped partway is left by the open, for finishInterruptedUndo to
+   * finish as a background job once the lock is held, not before the first request is answered.
+   */
   static open(path: string, opts: EngineOptions): Engine {
-    return new Engine(Workspace.open(path), opts);
+    return new Engine(Workspace.open(path, { interruptedUndo: 'leave' }), opts);
   }
 
   /**

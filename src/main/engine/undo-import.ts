@@ -1,6 +1,8 @@
 import type { ImportUndoReport } from '../../shared/contract';
+import { FINISHING_UNDO } from '../../shared/undo-finishing';
 import { QPairsError } from '../errors';
 import { importRunningMessage, NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
+import { readUndoMarker, undoFinishingMessage } from '../workspace/undo-progress';
 import { Workspace } from '../workspace/workspace';
 import type { EngineCore as Engine } from './core';
 import { importWhat } from './import-subject';
@@ -19,6 +21,8 @@ export function undoImportJob(engine: Engine, started?: string): string {
   // An import under way (asked for, not yet done): said as such. Before, the undo answered that there
   // was no import to undo (the running one had set the last one's journal aside), or waited for it and
   // then refused to undo the newer import.
+  const finishing = engine.ws.undoToFinish;
+  if (finishing) throw new QPairsError(undoFinishingMessage(finishing, 'undo'));
   const running = engine.jobs.runningImports()[0];
   if (running) {
     const where = running.startedBy === null ? undefined : `by ${running.startedBy}`;
@@ -55,6 +59,45 @@ export function undoImportJob(engine: Engine, started?: string): string {
       if (undone) {
         afterImportCommits(engine);
       }
+    }
+  });
+}
+
+/**
+ * The app and serve mode: an undo of the last import that a crash or kill stopped partway, which their open left
+ * (Workspace.undoToFinish), is finished as a background job of kind `undo`, in chunks with the write gate given up
+ * between them, as `import.undo` does: requests are answered from the start (its open finished it at once before,
+ * 1.8 s at 150,000 questions before the server's first answer) and labels between chunks. Its progress events say
+ * FINISHING_UNDO; imports are refused until it is done (work.ts importJob), and a cancel (job.cancel, stopping)
+ * leaves it as a cancelled undo does. Returns the job's id, or null when there is none.
+ */
+export function finishUndoInBackground(engine: Engine): string | null {
+  const m = engine.ws.undoToFinish;
+  if (!m) return null;
+  return startLongWriteJob(engine, 'undo', async (ctx, turns): Promise<ImportUndoReport> => {
+    // Its own connection, leaving the undo to this job (a default open would finish it there and then).
+    let undoWs: Workspace | null = null;
+    let undone = false;
+    try {
+      undoWs = Workspace.open(engine.ws.path, { interruptedUndo: 'leave' });
+      const r = await undoLastImport(undoWs, {
+        signal: ctx.signal,
+        started: m.started,
+        turns,
+        chunkMs: importTuning.chunkMs,
+        onProgress: (d, t) => {
+          undone = true;
+          ctx.progress(d, t, FINISHING_UNDO);
+        },
+      });
+      engine.ws.finishedUndo = r;
+      return { ...r, lines: undoSummary(r) };
+    } finally {
+      undoWs?.close();
+      // What the owner's notices say now: the undo finished, or stopped partway (a cancel) and finished by Undo last import.
+      engine.ws.undoToFinish = null;
+      engine.ws.undoPartway = readUndoMarker(engine.ws.db);
+      if (undone) afterImportCommits(engine);
     }
   });
 }

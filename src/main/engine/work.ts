@@ -8,6 +8,7 @@ import { CancelledError, QPairsError, throwIfAborted, yieldThenThrowIfAborted } 
 import { importFiles, refuseUnusedOptions, type ImportOptions, type ImportReport } from '../import';
 import { StreamingIndexer } from './streaming-indexer';
 import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
+import { undoFinishingMessage } from '../workspace/undo-progress';
 import { Workspace } from '../workspace/workspace';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
 import type { QueryOrder } from '../../shared/label-order';
@@ -408,6 +409,8 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
  * between two chunks; a failed or cancelled import undoes its chunks and never the labels.
  */
 export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, startedBy: string | null = null): string {
+  // An undo a crash or kill stopped partway, being finished in the background (undo-import.ts): the import would run over it.
+  if (engine.ws.undoToFinish) throw new QPairsError(undoFinishingMessage(engine.ws.undoToFinish, 'import'));
   // Before any upload is read: the form's Pool, Annotator or Scheme given to a format that imports questions only.
   refuseUnusedOptions(a.format, { pool: a.pool, annotator: a.annotator, scheme: a.scheme, controls: FORM_IMPORT_CONTROLS });
   const files = a.sources.map((s) => ('path' in s ? s.path : engine.resolveUpload(s.uploadId, s.name)));

@@ -8,6 +8,7 @@ import { QPairsError } from '../errors';
 import { Engine } from '../engine/engine';
 import { Workspace } from '../workspace/workspace';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/lock';
+import { finishedUndoNote } from '../workspace/undo-last';
 import { isLoopbackHost, parseTokenSpecs, type TokenMap } from './auth';
 import { hasLiveToken, hasLiveTokens, teamMembers } from '../team/tokens';
 import { checkNewPersonName } from '../gold/store';
@@ -108,6 +109,17 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
     if (upgraded) log(upgraded);
     for (const n of opened.ws.longWriteNotes('cli')) log(n.message);
     if (!opened.ws.unrecoveredWrite) lock ??= takeLock();
+    // An undo a crash or kill stopped partway: finished in the background, with requests answered meanwhile; the log says when it is done.
+    const finishing = lock ? opened.finishInterruptedUndo() : null;
+    if (finishing) {
+      const engineNow = opened;
+      const off = engineNow.on('job.done', (d) => {
+        if (d.jobId !== finishing) return;
+        off();
+        if (d.ok && engineNow.ws.finishedUndo) log(finishedUndoNote(engineNow.ws.finishedUndo));
+        else if (!d.cancelled) log(`note: finishing the interrupted undo failed: ${d.error ?? ''} (the next start tries again)`);
+      });
+    }
   } catch (e) {
     opened?.close();
     lock?.release();

@@ -342,7 +342,7 @@ describe('undo the last import', () => {
     // A read-only open cannot finish it: it says the import is partly undone.
     const reader = Workspace.open(crashed, { readonly: true });
     expect(reader.openNotices()).toContainEqual({
-      kind: 'import-left',
+      kind: 'undo-partway',
       message: expect.stringMatching(/^The questions-jsonl import of killed\.jsonl started \S+ is partly undone: its undo stopped partway, and undoing the last import again finishes it \([\d,]+ of [\d,]+ rows and journal entries done\); what is read here includes what is left of it\.$/),
     });
     reader.close();

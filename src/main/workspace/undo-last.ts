@@ -275,14 +275,26 @@ export function partlyUndoneNote(m: UndoMarker, form: NoteForm = 'cli'): string 
 }
 
 /**
- * Finishes an undo whose process is gone (a crash or kill mid-undo): called by every writable
- * Workspace.open, as an interrupted import is rolled back there. Synchronous, chunk by chunk (a
- * crash here too is resumed by the next open). An undo stopped in this process (a cancel in the app
- * or serve mode) is left for the owner's Undo last import to finish. Null when there is none.
+ * The marker of an undo whose process is gone (a crash or kill mid-undo), which a writable open
+ * finishes (finishInterruptedUndo, or the engine's background job: engine/undo-import.ts); null when
+ * there is none. An undo stopped in this process (a cancel in the app or serve mode) is not one: it is
+ * left for the owner's Undo last import to finish.
  */
-export function finishInterruptedUndo(db: Db): ImportUndone | null {
+export function interruptedUndo(db: Db): UndoMarker | null {
   const m = readUndoMarker(db);
   if (!m || (m.pid === process.pid && m.host === os.hostname()) || writerAlive(m, liveUndoTokens)) return null;
+  return m;
+}
+
+/**
+ * Finishes an undo whose process is gone (interruptedUndo): called by every writable Workspace.open
+ * the CLI makes, as an interrupted import is rolled back there. Synchronous, chunk by chunk (a crash
+ * here too is resumed by the next open); `onChunk` is told where it stands before its first chunk and
+ * after each one (the CLI says so). Null when there is none.
+ */
+export function finishInterruptedUndo(db: Db, onChunk?: (m: UndoMarker) => void): ImportUndone | null {
+  const m = interruptedUndo(db);
+  if (!m) return null;
   const token = randomUUID();
   liveUndoTokens.add(token);
   let run: UndoRun | null = null;
@@ -294,14 +306,33 @@ export function finishInterruptedUndo(db: Db): ImportUndone | null {
       throw e;
     }
     run.guards = createGuards(db);
+    onChunk?.(run.marker);
     for (;;) {
       const out = undoChunk(db, run, LONE_CHUNK_MS);
       if (out) return out;
+      onChunk?.(run.marker);
     }
   } finally {
     if (run) dropTriggers(db, run.guards);
     liveUndoTokens.delete(token);
   }
+}
+
+/** What the CLI says while its open finishes an interrupted undo (finishInterruptedUndo's onChunk): which import, and how far it has got. */
+export function finishingUndoNote(m: UndoMarker): string {
+  return `note: finishing the undo of the ${m.what} started ${m.started}, whose undo was interrupted (its process is gone): ${undoneSoFar(m)}`;
+}
+
+/**
+ * What the app and serve mode say while they finish an interrupted undo as a background job (engine/undo-import.ts):
+ * the serve log at start, the app's notice to owners until it is done.
+ */
+export function backgroundUndoNote(m: UndoMarker, form: NoteForm = 'cli'): string {
+  return noteIn(
+    form,
+    `finishing the undo of the ${m.what} started ${m.started}, whose undo was interrupted (its process is gone), in the background ` +
+      `(${undoneSoFar(m)} when it began; its progress is on the Workspace screen): labels and reads are answered meanwhile; imports are refused until it is done`,
+  );
 }
 
 /** Refuses when the last import is not the one named by its start (`started` undefined: any will do). */

@@ -78,3 +78,14 @@ export function undoRunningMessage(m: { what: string; started: string; pid: numb
 export function undoStoppedMessage(m: { what: string; started: string }): string {
   return `the undo of the ${m.what} started ${m.started} stopped partway and that import is partly undone: undo the last import again to finish it, then import`;
 }
+
+/**
+ * Why an import (`asked` 'import') or an undo ('undo') is refused while the app or serve mode finishes, in the background, an
+ * undo a crash or kill had stopped partway (Workspace.undoToFinish).
+ */
+export function undoFinishingMessage(m: { what: string; started: string }, asked: 'import' | 'undo'): string {
+  return (
+    `the undo of the ${m.what} started ${m.started}, which a crash or kill had stopped partway, is being finished in the background ` +
+    `(its progress is on the Workspace screen): ${asked === 'import' ? 'wait for it to finish, then import' : 'it undoes that import; there is nothing else to undo until it is done'}`
+  );
+}

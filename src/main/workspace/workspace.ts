@@ -2,12 +2,24 @@ import type { WorkspaceNotice, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
 import { interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote, type NoteForm } from './undo-journal';
 import { cleanStagedRuns } from './staged-runs';
-import { finishedUndoNote, finishInterruptedUndo, partlyUndoneNote, type ImportUndone } from './undo-last';
+import { backgroundUndoNote, finishedUndoNote, finishInterruptedUndo, interruptedUndo, partlyUndoneNote, type ImportUndone } from './undo-last';
 import { readUndoMarker, type UndoMarker } from './undo-progress';
 import { WorkspaceRuns } from './workspace-runs';
 import { now } from './workspace-types';
 
 export type { ChunkedRunOptions } from './workspace-runs';
+/** How Workspace.open treats what a crash or kill left. */
+export interface WorkspaceOpenOptions extends Omit<OpenOptions, 'create'> {
+  /**
+   * An undo of the last import whose process is gone: 'finish' (the default, the CLI) finishes it in this
+   * open, chunk by chunk, telling `onFinishingUndo` where it stands before the first chunk and after each;
+   * 'leave' leaves it as it is, named by `undoToFinish` (the app and serve mode finish it as a background
+   * job, answering requests meanwhile: engine/undo-import.ts).
+   */
+  interruptedUndo?: 'finish' | 'leave';
+  onFinishingUndo?: (m: UndoMarker) => void;
+}
+
 export { QuestionInUseError, SourceConflictError, describeUse, type QuestionUse, type AnnotatorRole, type LabelInput, type NewAnswer, type NewPool, type NewQuestion, type UpsertOptions, type UpsertResult } from './workspace-types';
 
 /**
@@ -29,15 +41,17 @@ export class Workspace extends WorkspaceRuns {
    * is not a workspace (a directory, an empty or foreign file, another application's database)
    * is a QPairsError naming it.
    */
-  static open(path: string, opts: Omit<OpenOptions, 'create'> = {}): Workspace {
-    const ws = new Workspace(openWorkspace(path, opts), path);
+  static open(path: string, opts: WorkspaceOpenOptions = {}): Workspace {
+    const { interruptedUndo: onUndo = 'finish', onFinishingUndo, ...dbOpts } = opts;
+    const ws = new Workspace(openWorkspace(path, dbOpts), path);
     if (!ws.readonly) {
       // An import interrupted by a crash or kill is rolled back first (see undo-journal.ts).
       try {
         const r = recoverInterruptedImport(ws.db);
         if (r && !r.committed) ws.recoveredWrite = { what: r.what, started: r.started };
         // An undo of the last import a crash or kill stopped partway is finished (see undo-last.ts).
-        ws.finishedUndo = finishInterruptedUndo(ws.db);
+        if (onUndo === 'leave') ws.undoToFinish = interruptedUndo(ws.db);
+        else ws.finishedUndo = finishInterruptedUndo(ws.db, onFinishingUndo);
         // Runs a crash or kill left half stored (out of sight: no reader ever saw them) go too.
         cleanStagedRuns(ws.db);
       } catch (e) {
@@ -46,7 +60,7 @@ export class Workspace extends WorkspaceRuns {
       }
     } else ws.unrecoveredWrite = interruptedWriteLeft(ws.db);
     // An undo of the last import under way in another process, or stopped partway (a cancel; a kill this open could not finish).
-    ws.undoPartway = readUndoMarker(ws.db);
+    ws.undoPartway = ws.undoToFinish ? null : readUndoMarker(ws.db);
     return ws;
   }
 
@@ -83,7 +97,8 @@ export class Workspace extends WorkspaceRuns {
     const out: WorkspaceNotice[] = [];
     if (this.recoveredWrite) out.push({ kind: 'import-undone', message: recoveredNote(this.recoveredWrite, form) });
     if (this.finishedUndo) out.push({ kind: 'import-undone', message: finishedUndoNote(this.finishedUndo, form) });
-    if (this.undoPartway) out.push({ kind: 'import-left', message: partlyUndoneNote(this.undoPartway, form) });
+    if (this.undoToFinish) out.push({ kind: 'import-undoing', message: backgroundUndoNote(this.undoToFinish, form) });
+    if (this.undoPartway) out.push({ kind: 'undo-partway', message: partlyUndoneNote(this.undoPartway, form) });
     if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: unrecoveredNote(this.unrecoveredWrite, form) });
     return out;
   }
@@ -103,6 +118,12 @@ export class Workspace extends WorkspaceRuns {
 
   /** The undo of the last import a crash or kill had stopped partway, which this open finished (finishInterruptedUndo), if any. */
   finishedUndo: ImportUndone | null = null;
+
+  /**
+   * An undo of the last import whose process is gone, which this open left for the engine to finish in the background
+   * (interruptedUndo 'leave'); the engine sets it back to null when that job ends (finishedUndo, or undoPartway if it stopped).
+   */
+  undoToFinish: UndoMarker | null = null;
 
   /** An undo of the last import that was not over when this open looked (undo-progress.ts): the import is partly undone. */
   undoPartway: UndoMarker | null = null;

@@ -4,11 +4,12 @@
  * tab (sessionStorage), so a reload does not bring the same notice back, but the next open that
  * upgrades or undoes something shows its own. A page that stays open while its server is restarted
  * reads them again when it reconnects: the new server's open may have undone the import the page was
- * following, or upgraded the workspace.
+ * following, or upgraded the workspace; and after an import or an undo, when the one that runs in the background at
+ * open (an undo a crash or kill stopped partway) may have ended.
  */
 import { useState, type ReactNode } from 'react';
 import type { WorkspaceNotice } from '../../shared/types';
-import { useApp, useReconnect } from '../lib/context';
+import { useApp, useEvent, useReconnect } from '../lib/context';
 
 const KEY = 'qpairs.dismissedNotices';
 
@@ -23,6 +24,8 @@ function dismissedSet(): Set<string> {
 const TITLES: Record<WorkspaceNotice['kind'], string> = {
   upgraded: 'Workspace upgraded',
   'import-undone': 'Interrupted import undone',
+  'import-undoing': 'Finishing an interrupted undo',
+  'undo-partway': 'Import partly undone',
   'import-left': 'Interrupted import still in this read-only workspace',
   'last-missing': 'Last workspace not found',
   'read-only': 'Opened read-only',
@@ -33,13 +36,19 @@ export function OpenNotices({ notices }: { notices: readonly WorkspaceNotice[] }
   const [dismissed, setDismissed] = useState(dismissedSet);
   /** The notices of the server as it answered after a reconnect (null: those the page loaded with). */
   const [reread, setReread] = useState<readonly WorkspaceNotice[] | null>(null);
-  useReconnect(() => {
+  const readAgain = (): void => {
     client
       .invoke('app.info', {})
       .then((info) => setReread(info.notices))
       .catch(() => {
         // Unanswered: the next reconnect asks again.
       });
+  };
+  useReconnect(readAgain);
+  // An undo the server finishes in the background (import-undoing) ends announcing an import change: read again, the
+  // notices then say it finished (or that it stopped partway), instead of saying it runs until dismissed.
+  useEvent('workspace.changed', (c) => {
+    if (c.what === 'import') readAgain();
   });
   const shown = (reread ?? notices).filter((n) => !dismissed.has(n.message));
   if (shown.length === 0) return null;

@@ -4,11 +4,15 @@ import type { ImportUndoReport, UndoableImport } from '../../shared/contract';
 import { useApp, useJobs, useReconnect, useWorkspaceChangedExceptDraws } from '../lib/context';
 import { errorMessage, fmtInt } from '../lib/format';
 import { ProgressBar } from '../components/ProgressBar';
+import { FINISHING_UNDO } from '../../shared/undo-finishing';
 
 /**
  * The Workspace screen's "Undo last import" (owner only): names the last finished import and when it
  * started, asks for confirmation, and runs `import.undo` as a job with progress and Cancel (the undo
- * commits in chunks: a cancelled undo leaves the import partly undone, and the button then finishes it). `busy`: an import is under way (no undo meanwhile).
+ * commits in chunks: a cancelled undo leaves the import partly undone, and the button then finishes it, at one click, the
+ * focus on it). `busy`: an import is under way (no undo meanwhile). An undo this page did not ask for is followed too, from
+ * its next progress event: the one the app or serve mode runs when it opens a workspace whose undo a crash or kill stopped
+ * partway, or another owner tab's.
  */
 export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; importDone: unknown; onDone: () => void }): ReactNode {
   const { client } = useApp();
@@ -37,26 +41,36 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
     onDone();
   }, [done, refresh]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // Asked about the last import as the engine has it now (another tab may have imported since this one read it).
+  // Asked about the last import as the engine has it now (another tab may have imported since this one read it). Finishing
+  // an undo that stopped partway asks nothing: it was confirmed when it began, and there is no keeping the import now.
   const ask = (): void => {
     setError(null);
     client
       .invoke('import.undoable', {})
       .then((l) => {
         setLast(l);
-        setConfirming(l !== null);
+        if (l?.partlyUndone) start(l);
+        else setConfirming(l !== null);
       })
       .catch((e: unknown) => setError(errorMessage(e)));
   };
-  const start = (): void => {
+  const start = (l: UndoableImport | null = last): void => {
     setConfirming(false);
     setError(null);
     client
-      .invoke('import.undo', last ? { started: last.started } : {})
+      .invoke('import.undo', l ? { started: l.started } : {})
       .then((r) => setJobId(r.jobId))
       .catch((e: unknown) => setError(errorMessage(e)));
   };
   const running = jobId !== null && !done;
+  const runningElsewhere = jobs.latestRunning('undo')?.progress?.jobId ?? null;
+  useEffect(() => {
+    if (running || runningElsewhere === null || runningElsewhere === jobId) return;
+    setJobId(runningElsewhere);
+    setConfirming(false);
+    setError(null);
+  }, [running, runningElsewhere, jobId]);
+  const finishing = job?.progress?.message === FINISHING_UNDO;
 
   // The question replaces the button, and the undo's outcome the question: the focus follows, never left on <body>.
   const startButton = useRef<HTMLButtonElement | null>(null);
@@ -71,9 +85,12 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
     startButton.current?.focus();
     setFocusStart(false);
   }, [focusStart, confirming]);
+  // A cancelled undo: the focus on Finish undoing last import (its note, an alert, is read out), one key from finishing it.
   useEffect(() => {
     const at = document.activeElement;
-    if (done && (!at || at === document.body || !document.contains(at))) outcome.current?.querySelector<HTMLElement>('[data-outcome]')?.focus();
+    if (!done || (at && at !== document.body && document.contains(at))) return;
+    if (done.cancelled && startButton.current) startButton.current.focus();
+    else outcome.current?.querySelector<HTMLElement>('[data-outcome]')?.focus();
   }, [done]);
   const report = done?.ok ? (done.report as ImportUndoReport) : null;
 
@@ -94,7 +111,7 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
             >
               Undo the {last.what} started {new Date(last.started).toLocaleString()}? Its rows go, except what labels given since refer to; rows changed since
               stay as they are.{' '}
-              <button type="button" className="danger" data-testid="undo-import-confirm" onClick={start}>
+              <button type="button" className="danger" data-testid="undo-import-confirm" onClick={() => start()}>
                 Undo it
               </button>{' '}
               <button type="button" data-testid="undo-import-keep" onClick={keep} autoFocus>
@@ -112,7 +129,8 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
         <div data-testid="undo-import-running">
           <ProgressBar testId="undo-import-progress" done={job?.progress?.done ?? 0} total={job?.progress?.total ?? 0} />
           <p className="small muted">
-            Undoing the import ({fmtInt(job?.progress?.done ?? 0)} of {fmtInt(job?.progress?.total ?? 0)} rows)… Labels go on meanwhile.{' '}
+            {finishing ? 'Finishing the undo of the last import, which a crash or kill had stopped partway' : 'Undoing the import'} ({fmtInt(job?.progress?.done ?? 0)} of{' '}
+            {fmtInt(job?.progress?.total ?? 0)} rows)… Labels go on meanwhile{finishing ? '; imports are refused until it is done' : ''}.{' '}
             <button type="button" data-testid="undo-import-cancel" onClick={() => client.invoke('job.cancel', { jobId: jobId! }).catch((e: unknown) => setError(errorMessage(e)))}>
               Cancel
             </button>
@@ -121,7 +139,8 @@ export function UndoImportPanel({ busy, importDone, onDone }: { busy: boolean; i
       )}
       {done && !done.ok && (
         <div className={done.cancelled ? 'note-box' : 'error-box'} role="alert" data-testid="undo-import-error" tabIndex={-1} data-outcome>
-          <strong>{done.cancelled ? 'Undo cancelled.' : 'The undo failed.'}</strong> {done.cancelled ? 'The import is partly undone until the undo is finished: Finish undoing last import carries on where it stopped.' : done.error}
+          <strong>{done.cancelled ? 'Undo cancelled.' : 'The undo failed.'}</strong>{' '}
+          {done.cancelled ? 'The import is partly undone, and imports are refused, until the undo is finished: Finish undoing last import carries on where it stopped.' : done.error}
         </div>
       )}
       {report && (

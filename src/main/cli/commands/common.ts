@@ -4,7 +4,7 @@ import { fixedDecimals } from '../../../shared/decimals';
 import { QPairsError } from '../../errors';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
-import { finishedUndoNote, partlyUndoneNote } from '../../workspace/undo-last';
+import { finishedUndoNote, finishingUndoNote, partlyUndoneNote } from '../../workspace/undo-last';
 import { Workspace } from '../../workspace/workspace';
 import { exactInt, UsageError } from '../args';
 
@@ -51,7 +51,15 @@ const locks = new WeakMap<Workspace, WorkspaceLock>();
 export function openWorkspace(path: string | undefined, o: OpenFor = {}): Workspace {
   if (!path) throw new UsageError('missing workspace path W');
   openedPath = path;
-  const ws = Workspace.open(path);
+  // An undo a crash or kill stopped partway is finished by this open, before the command runs: said as it starts, then every second or so.
+  let saidAt = 0;
+  const ws = Workspace.open(path, {
+    onFinishingUndo: (m) => {
+      if (Date.now() - saidAt < 1000) return;
+      saidAt = Date.now();
+      o.out?.err(finishingUndoNote(m));
+    },
+  });
   const upgraded = ws.upgradeNote();
   if (upgraded) o.out?.err(upgraded);
   // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.

@@ -25,8 +25,8 @@ function clean(s: string): string {
  * repeat the OrgQuestion element once per thread; the importer groups by ORGQ_ID (a repeat with
  * different text is warned about, the first text kept).
  *
- * Into: questions (source `semeval`; related questions with category, author = user id, created
- * = date); one pool per file, named opts.pool ?? the file name without its extension (scheme
+ * Into: questions (source opts.source, else `semeval`; related questions with category, author =
+ * user id, created = date); one pool per file, named opts.pool ?? the file name without its extension (scheme
  * semeval3, retriever search-engine): each original question a query, its related questions the
  * candidates in file order; RELQ_RELEVANCE2ORGQ as labels by opts.annotator ?? gold (missing →
  * `skipped.noRelevance`); RELQ_RANKING_ORDER as the run `search-engine` with score = 1/rank (as
@@ -46,6 +46,7 @@ export const semeval: Importer = {
     let pool: PoolInfo | null = null;
     let runId = 0;
     const annotator = annotatorName(ctx);
+    const source = ctx.opts.source?.trim() || SOURCE;
     const from = origin(ctx, file);
     const orgSeen = new Map<string, { subject: string; body: string; line: number }>();
     const relSeen = new Map<string, number>();
@@ -85,7 +86,7 @@ export const semeval: Importer = {
       }
       orgSeen.set(org.id, { subject, body, line: org.line });
       ctx.count('originalQuestions');
-      putQuestion(ctx, { id: org.id, source: SOURCE, title: subject, body }, { file, line: org.line });
+      putQuestion(ctx, { id: org.id, source, title: subject, body }, { file, line: org.line });
       addPairs(ctx, thePool(), org.id, []);
     };
 
@@ -104,7 +105,7 @@ export const semeval: Importer = {
       ctx.count('relatedQuestions');
       putQuestion(ctx, {
         id,
-        source: SOURCE,
+        source,
         title: clean(r.subject),
         body: clean(r.body),
         author: a.RELQ_USERID?.trim() || null,
@@ -148,7 +149,7 @@ export const semeval: Importer = {
       putAnswer(ctx, {
         id,
         questionId: threadRel!,
-        source: SOURCE,
+        source,
         body,
         author: c.attrs.RELC_USERID?.trim() || null,
         created: c.attrs.RELC_DATE?.trim() || null,

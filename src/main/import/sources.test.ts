@@ -109,6 +109,21 @@ describe('question ids are scoped by source', () => {
   });
 });
 
+  it('a SemEval import takes --source for its questions and comments (it was ignored: always "semeval"), else semeval', async () => {
+    const ws = tempWorkspace();
+    const sources = (table: 'questions' | 'answers'): string[] =>
+      (ws.stmt(`SELECT DISTINCT source FROM ${table} ORDER BY source`).all() as { source: string }[]).map((r) => r.source);
+    await importFiles(ws, 'semeval', [fx('semeval-small.xml')], { source: 'qatar-living' });
+    expect(sources('questions')).toEqual(['qatar-living']);
+    expect(sources('answers')).toEqual(['qatar-living']);
+    ws.close();
+
+    const plain = tempWorkspace();
+    await importFiles(plain, 'semeval', [fx('semeval-small.xml')]);
+    expect((plain.stmt(`SELECT DISTINCT source FROM questions`).all() as { source: string }[]).map((r) => r.source)).toEqual(['semeval']);
+    plain.close();
+  });
+
 describe('questionable input: a warning with counts, an error with --strict', () => {
   it('qrels naming unknown queries', async () => {
     const ws = tempWorkspace();

@@ -5,6 +5,8 @@
  * user is never told to pass a flag the form does not have. No values of the contract here: the
  * renderer imports this file, and the contract's zod would trip its CSP.
  */
+import { shellQuote } from './shell-word';
+
 export type ImportOptionName = 'pool' | 'annotator' | 'scheme' | 'source' | 'update' | 'strict';
 
 export interface ImportControls {
@@ -15,6 +17,11 @@ export interface ImportControls {
   option(name: ImportOptionName, value?: string | readonly string[]): string;
   /** Where a pool is created. */
   poolCreate: string;
+  /**
+   * How to assign a pool to these annotators (the whole list: an assignment replaces the one before):
+   * the CLI's command with the workspace's path, the Team panel's Assign (the app has the workspace open).
+   */
+  assign(workspace: string, pool: string, annotators: readonly string[]): string;
 }
 
 /** The import form's labels (the Workspace screen shows these, and the engine's messages name them). */
@@ -31,6 +38,7 @@ export const IMPORT_FORM_LABELS: Readonly<Record<ImportOptionName, string>> = {
 export const CLI_IMPORT_CONTROLS: ImportControls = {
   option: (name, value) => (value === undefined ? `--${name}` : `--${name} ${typeof value === 'string' ? value : value.join(' or ')}`),
   poolCreate: 'qpairs pool create',
+  assign: (workspace, pool, annotators) => `qpairs assign ${shellQuote(workspace)} --pool ${shellQuote(pool)} --annotators ${shellQuote(annotators.join(','))}`,
 };
 
 /** The app's import form (desktop app and serve mode). */
@@ -42,6 +50,7 @@ export const FORM_IMPORT_CONTROLS: ImportControls = {
     return `${label} ${(typeof value === 'string' ? [value] : value).map((v) => `“${v}”`).join(' or ')}`;
   },
   poolCreate: 'the Pools screen',
+  assign: (_workspace, pool, annotators) => `the Team panel's Assign: pool “${pool}”, annotators ${annotators.join(', ')}`,
 };
 
 /**

@@ -19,7 +19,7 @@ describe('importing labels for someone the pool is not assigned to', () => {
     const report = JSON.parse(await runCliOk('import', cli.w, '--format', 'labels-csv', '--pool', 'p', carol, '--json')) as { warnings: string[] };
     expect(report.warnings).toContain(
       'pool "p" is assigned to alice, bob: the 2 labels this import gave carol are stored but do not vote in its agreement, Review or gold (@aggregate) ' +
-        'until carol is assigned too (qpairs assign W --pool p --annotators alice,bob,carol, or the Team panel)',
+        `until carol is assigned too (qpairs assign ${cli.w} --pool p --annotators alice,bob,carol)`,
     );
     // Her labels indeed do not vote: the disagreement on q1 → a is alice's and bob's alone.
     expect(await runCliOk('aggregate', cli.w, '--pool', 'p')).toMatch(/annotators alice, bob;/);

@@ -112,6 +112,22 @@ describe('import messages name the surface’s own controls', () => {
     expect(await cliImport('labels-csv', path.join(dir, 'lk.csv'), { pool: 'lk' })).toMatch(/\(--scheme likert5 or graded; /);
   });
 
+  it('labels for someone the pool is not assigned to: the app names the Team panel’s Assign, the CLI the assign command with this workspace', async () => {
+    await engine.invoke('pool.assign', { pool: 'p', annotators: ['alice', 'bob'] });
+    const carol = file('carol.csv', 'query_id,candidate_id,annotator,label\n1,2,carol,1\n');
+    const app = await appImport({ format: 'labels-csv', sources: [{ path: carol }], pool: 'p' });
+    const warning = (app.report as { warnings: string[] }).warnings.find((w) => w.includes('is assigned to'));
+    expect(warning).toMatch(/until carol is assigned too \(the Team panel's Assign: pool “p”, annotators alice, bob, carol\)$/);
+    expect(warning).not.toMatch(/qpairs|--[a-z]/);
+    const w = Workspace.open(ws.path);
+    try {
+      const report = await runImport(w, 'labels-csv', [file('dave.csv', 'query_id,candidate_id,annotator,label\n1,2,dave,0\n')], { pool: 'p' });
+      expect(report.warnings.find((x) => x.includes('is assigned to'))).toMatch(new RegExp(`\\(qpairs assign ${ws.path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} --pool p --annotators alice,bob,dave\\)$`));
+    } finally {
+      w.close();
+    }
+  });
+
   it('a pool, annotator or scheme given to a format that imports questions only is refused before anything is read (it was ignored: no pool was made)', async () => {
     const q = file('more.jsonl', '{"id":"9","title":"x","body":"y"}\n');
     const before = (await engine.invoke('workspace.stats', {})) as WorkspaceStats;

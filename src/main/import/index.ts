@@ -170,7 +170,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       if ((report.counts.questionsInserted ?? 0) > 0) warnTextForPoolIds(ctx, maxDocBefore);
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.warnings.push(...importedPeopleNotes(ws, peopleBefore, opts.annotator));
-      report.warnings.push(...unassignedLabelNotes(ws, labelSeqBefore));
+      report.warnings.push(...unassignedLabelNotes(ws, labelSeqBefore, opts.controls));
       report.changedDocs = [...changed].sort((a, b) => a - b);
       // Every file as the workspace holds it already: the audit says so, the app announces nothing
       // (engine/work.ts), and the import before stays the one `import undo` undoes.

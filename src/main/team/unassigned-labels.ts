@@ -4,6 +4,7 @@
  * assigned to alice and bob changed none of its agreement, Review or gold — and the import said
  * nothing. The import report now warns, per pool, naming them and how to count them.
  */
+import { CLI_IMPORT_CONTROLS, type ImportControls } from '../../shared/import-controls';
 import type { Workspace } from '../workspace/workspace';
 
 /** The last label event's seq now: read before an import, for unassignedLabelNotes. */
@@ -13,9 +14,10 @@ export function lastLabelSeq(ws: Workspace): number {
 
 /**
  * One note per assigned pool that labels after `seqBefore` went to people (annotators, owners) it is
- * not assigned to; judges' labels are rulings, and gold and reference systems never vote.
+ * not assigned to; judges' labels are rulings, and gold and reference systems never vote. How to assign
+ * them is said as the surface running the import names it (`controls`: the CLI's command, the Team panel).
  */
-export function unassignedLabelNotes(ws: Workspace, seqBefore: number): string[] {
+export function unassignedLabelNotes(ws: Workspace, seqBefore: number, controls: ImportControls = CLI_IMPORT_CONTROLS): string[] {
   const rows = ws.db
     .prepare(
       `SELECT p.id AS poolId, p.name AS pool, a.name AS person, count(*) AS n
@@ -42,7 +44,7 @@ export function unassignedLabelNotes(ws: Workspace, seqBefore: number): string[]
     return (
       `pool "${pool}" is assigned to ${assigned.join(', ')}: the ${labels} label${labels === 1 ? '' : 's'} this import gave ${names.join(', ')} ` +
       `${labels === 1 ? 'is' : 'are'} stored but do${labels === 1 ? 'es' : ''} not vote in its agreement, Review or gold (@aggregate) until ` +
-      `${names.length === 1 ? names[0]! : 'they'} ${names.length === 1 ? 'is' : 'are'} assigned too (qpairs assign W --pool ${pool} --annotators ${[...assigned, ...names].join(',')}, or the Team panel)`
+      `${names.length === 1 ? names[0]! : 'they'} ${names.length === 1 ? 'is' : 'are'} assigned too (${controls.assign(ws.path, pool, [...assigned, ...names])})`
     );
   });
 }

@@ -24,14 +24,10 @@ import { accessSync, chmodSync, closeSync, constants as fsc, fsyncSync, linkSync
 import os from 'node:os';
 import path from 'node:path';
 import { QPairsError } from '../errors';
+import { shellQuote } from '../../shared/shell-word';
 
-/**
- * A path as a shell word (quoted when it holds anything but safe characters), for commands printed as
- * advice: "delete /data/my W.qpairs.lock" pasted after rm removed nothing (two words).
- */
-export function shellQuote(p: string): string {
-  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
-}
+/** A path as a shell word, for commands printed as advice (src/shared/shell-word.ts; db.ts and the CLI import it from here). */
+export { shellQuote };
 
 /** A missing folder as a workspace's creation and its lock both refuse it, with the command that makes it. */
 export function missingFolder(folder: string): string {

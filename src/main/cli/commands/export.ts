@@ -1,5 +1,16 @@
 import { EXPORT_FORMATS } from '../../../shared/gold';
-import { exportProgressMessage, exportStageText, finishExportWriteCancellable, isExportFormat, prepareExportWrite, type BuiltExport, type ExportProgress, type ExportStage } from '../../export';
+import {
+  abandonExportStream,
+  exportProgressMessage,
+  exportStageText,
+  finishExportWriteCancellable,
+  isExportFormat,
+  openExportStream,
+  prepareExportWrite,
+  type BuiltExport,
+  type ExportProgress,
+  type ExportStage,
+} from '../../export';
 import { compute } from '../../engine/compute';
 import { ProgressBar } from '../progress';
 import { parse, requireString, takePositionals, UsageError } from '../args';
@@ -44,13 +55,21 @@ export async function cmdExport(argv: string[], out: Out, signal: AbortSignal = 
     const where = prepareExportWrite(ws, format, target, { ...o, pool });
     const progress = exportProgress(out, values.json === true);
     let b: BuiltExport;
+    // The files are streamed to temporary names as they are rendered (never whole in memory), renamed only once all are written.
+    const stream = openExportStream(where);
     try {
       // Rendered as the engine renders it (compute.ts: in a compute worker when large), so a Ctrl-C is heard
-      // during the agreement bootstrap too; the files go to temporary names, renamed only once all are written.
+      // during the agreement bootstrap too.
       const { force: _force, ...options } = o;
-      const built = await compute(ws, { kind: 'export', pool, format, out: where.abs, options }, { signal, onProgress: progress.report });
+      let built: BuiltExport;
+      try {
+        built = await compute(ws, { kind: 'export', pool, format, out: where.abs, options: { ...options, streamToken: stream.token } }, { signal, onProgress: progress.report });
+      } catch (e) {
+        abandonExportStream(where, stream);
+        throw e;
+      }
       progress.report('writing', 0, 0);
-      b = await finishExportWriteCancellable(where, built, o, signal);
+      b = await finishExportWriteCancellable(where, built, o, signal, stream);
     } finally {
       progress.done();
     }

@@ -29,7 +29,7 @@ import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolStat
 import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type FileRole, type RunData } from './formats';
-import { fileSink, memorySink, removeTempFiles, tempFileName, type FileSink, type LineSink } from './line-sink';
+import { fileSink, headSink, memorySink, removeTempFiles, tempFileName, type FileSink, type LineSink } from './line-sink';
 import { cardLicence, poolImports, poolQuestionSources, workspaceImports } from './licence';
 import { REAL_NAMES, workspacePseudonyms } from './pseudonyms';
 import { readHeader } from '../workspace/undo-journal';
@@ -288,7 +288,7 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   const streamed: FileSink[] = [];
   const token = o.previewLines === undefined ? o.streamToken : undefined;
   const open = (f: FileRole): LineSink => {
-    if (token === undefined) return memorySink();
+    if (token === undefined) return o.previewLines === undefined ? memorySink() : headSink(o.previewLines);
     const sink = fileSink(tempFileName(nameOf(f), token), nameOf(f));
     streamed.push(sink);
     return sink;

@@ -67,11 +67,13 @@ export interface FileSink extends LineSink {
  * chunks of about a MiB: the same bytes as the kept lines joined (memorySink), never all in memory.
  */
 export function fileSink(temp: string, target: string): FileSink {
+  /** A write that fails (a full disk) is said as the export's failure to write `target`, not as an internal error. */
+  const failed = (e: unknown): QPairsError => new QPairsError(`cannot write ${target}: ${whyCannotWrite(target, e)}; nothing was written`, { file: target });
   let fd: number | null;
   try {
     fd = openSync(temp, 'wx');
   } catch (e) {
-    throw new QPairsError(`cannot write ${target}: ${whyCannotWrite(target, e)}; nothing was written`, { file: target });
+    throw failed(e);
   }
   let parts: string[] = [];
   let chars = 0;
@@ -82,7 +84,11 @@ export function fileSink(temp: string, target: string): FileSink {
     const buf = Buffer.from(parts.join(''), 'utf8');
     parts = [];
     chars = 0;
-    writeAllSync(fd, buf);
+    try {
+      writeAllSync(fd, buf);
+    } catch (e) {
+      throw failed(e);
+    }
     bytes += buf.length;
   };
   return {
@@ -104,7 +110,11 @@ export function fileSink(temp: string, target: string): FileSink {
       if (fd === null) return;
       try {
         flush();
-        fsyncSync(fd);
+        try {
+          fsyncSync(fd);
+        } catch (e) {
+          throw failed(e);
+        }
       } finally {
         closeSync(fd);
         fd = null;

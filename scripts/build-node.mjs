@@ -16,6 +16,7 @@ const entries = {
   'bench-active': 'scripts/bench/active.ts',
   'bench-archive': 'scripts/bench/archive-import.ts',
   'bench-fair-use': 'scripts/bench/fair-use.ts',
+  'bench-export': 'scripts/bench/export-memory.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
 

@@ -76,6 +76,7 @@ describe('the benchmarks refuse a wrong command line before they run', () => {
     ['bench-models', ['--reps', 'x', '--models', 'tfidf', '--no-ablation', '--backends', 'wasm'], 'bench:models: --reps needs a positive integer, got x'],
     ['bench-archive', ['--run', '1', '--runs', '1', '--shipped'], 'bench:archive: unknown option --run (options: --questions V, '],
     ['bench-semeval-models', ['--mdoels', 'x', '--models', 'engine', '--select', '1', '--report', '1', '--no-peer'], 'bench:semeval: unknown option --mdoels (options: --data V, '],
+    ['bench-export', ['--querie', '5', '--queries', '5', '--candidates', '2', '--formats', 'qrels'], 'bench:export: unknown option --querie (options: --queries V, '],
     ['bench-fair-use', ['--label', '5'], 'bench:fair-use: unknown option --label (options: --questions V, '],
     ['bench-fair-use', ['--port', '70000'], 'bench:fair-use: --port needs a port from 1 to 65535, got 70000'],
     ['gen-se-dump', ['--question', '5', '--questions', '5', '--out', 'SCRATCH/dump'], 'gen-se-dump: unknown option --question (options: --questions V, '],

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli, runCliOk } from './test-cli';
+import { runCli, runCliOk, runEvalNothing } from './test-cli';
 import { Engine } from '../engine/engine';
 import type { PoolEvaluation } from '../../shared/contract';
 import { percentPoints } from './commands/eval';
@@ -212,7 +212,7 @@ describe('eval tells the truth (issue 13)', () => {
       engine.close();
     }
     await ok('annotators', 'add', w, 'dora');
-    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'dora')).toContain('metrics undefined: dora has no labels in pool "p"');
+    expect((await runEvalNothing('eval', w, '--pool', 'p', '--annotator', 'dora')).out).toContain('metrics undefined: dora has no labels in pool "p"');
   });
 
   it("prints each metric's 95% CI under the table, as --json gives it ('—' where a run has too few queries)", async () => {
@@ -236,7 +236,7 @@ describe('eval tells the truth (issue 13)', () => {
     expect(row).toEqual(['alt', ...(['MAP', 'MRR', 'P@1', 'P@5', 'R-Prec'] as const).map((k) => range(cli.runs.alt.ci[k]))]);
     // A source without labels: no queries, no interval.
     await ok('annotators', 'add', w, 'nobody');
-    const none = (await ok('eval', w, '--pool', 'p', '--annotator', 'nobody')).split('\n');
+    const none = (await runEvalNothing('eval', w, '--pool', 'p', '--annotator', 'nobody')).out.split('\n');
     const noneAt = none.findIndex((l) => l.startsWith('95% CIs'));
     expect(none[noneAt + 3]!.trim().split(/\s+/)).toEqual(['alt', '—', '—', '—', '—', '—']);
   });
@@ -306,6 +306,6 @@ describe('eval tells the truth (issue 13)', () => {
     } finally {
       engine.close();
     }
-    expect(await ok('eval', w, '--pool', 'p', '--annotator', 'nobody')).toMatch(/metrics undefined: nobody has no labels[\s\S]*alt\s+│?\s*0\s+│?\s*—/);
+    expect((await runEvalNothing('eval', w, '--pool', 'p', '--annotator', 'nobody')).out).toMatch(/metrics undefined: nobody has no labels[\s\S]*alt\s+│?\s*0\s+│?\s*—/);
   });
 });

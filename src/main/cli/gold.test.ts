@@ -2,7 +2,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from './test-cli';
+import { runCli, runEvalNothing } from './test-cli';
 import { acquireWorkspaceLock } from '../workspace/lock';
 import { dataset } from '../../../tests/datasets';
 import { meanRuleText } from '../../shared/gold';
@@ -254,7 +254,10 @@ describe('gold CLI commands', () => {
     // Both in one sentence (they said it in two wordings).
     const why = '@aggregate combines the labels of pool "dev"\'s annotators, and it has none: its labels are imported as gold, which evaluation and exports use by default';
     expect(await ok('aggregate', w, '--pool', 'dev')).toContain(`note: ${why}\n`);
-    expect(JSON.parse(await ok('eval', w, '--pool', 'dev', '--annotator', '@aggregate', '--json')).reason).toBe(why);
+    // Nothing to evaluate (exit 1): --json still prints the evaluation, its reason, and stderr says it in one line.
+    const aggregate = await runEvalNothing('eval', w, '--pool', 'dev', '--annotator', '@aggregate', '--json');
+    expect(JSON.parse(aggregate.out).reason).toBe(why);
+    expect(aggregate.err).toMatch(new RegExp(`^qpairs eval: nothing to evaluate: ${why.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; to evaluate it: label its pairs `));
     expect(existsSync(`${out}.datasheet.md`)).toBe(true);
   });
 });

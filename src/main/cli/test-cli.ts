@@ -19,6 +19,16 @@ export async function runCliOk(...argv: string[]): Promise<string> {
   return out;
 }
 
+/**
+ * runCli for a `qpairs eval` that counts no query (no label from its source, only partly labeled queries, no
+ * pair): it fails, exit 1, saying "nothing to evaluate" and why on stderr; its report (stdout) is returned.
+ */
+export async function runEvalNothing(...argv: string[]): Promise<{ out: string; err: string }> {
+  const { code, out, err } = await runCli(...argv);
+  if (code !== 1 || !err.startsWith('qpairs eval: nothing to evaluate: ')) throw new Error(`qpairs ${argv.join(' ')} exited ${code}, not 1 with nothing to evaluate: ${err}`);
+  return { out, err };
+}
+
 /** A CLI test's scratch: its folder, the workspace initialised there, and a writer of files in it. */
 export interface CliScratch {
   readonly dir: string;

@@ -10,7 +10,7 @@ import { knownPeople } from '../team/new-person';
 import { setRoleWithNotes } from '../team/role-notes';
 import { API_EXPORT_CONTROLS, APP_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { NotFoundError } from '../errors';
-import { defaultExportName, finishExportWriteCancellable, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions, type ExportRun } from '../export';
+import { abandonExportStream, defaultExportName, finishExportWriteCancellable, openExportStream, prepareExportWrite, type BuiltExport, type DatasheetAgreement, type ExportOptions, type ExportRun } from '../export';
 import {
   addAnnotator,
   aggregationSummary,
@@ -202,14 +202,22 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         const replace = { force: a.force, replaceChosen: a.replaceChosen, controls: transport === 'electron' ? APP_EXPORT_CONTROLS : API_EXPORT_CONTROLS };
         const target = prepareExportWrite(ws, a.format, a.path, { ...replace, pool: a.pool, run: a.run, text: a.text });
         return runExportJob(engine, (ctx as { signal?: AbortSignal }).signal, async (run) => {
-          const built = await renderExport(a.pool, a.format, target.abs, options, run);
+          // The files are streamed to temporary names as they are rendered, never whole in memory (export/line-sink.ts).
+          const stream = openExportStream(target);
+          let built: BuiltExport;
+          try {
+            built = await renderExport(a.pool, a.format, target.abs, { ...options, streamToken: stream.token }, run);
+          } catch (e) {
+            abandonExportStream(target, stream);
+            throw e;
+          }
           run.onProgress('writing', 0, 0);
           // A cancel while the files are written removes their temporary files: nothing is renamed.
-          const b = await finishExportWriteCancellable(target, built, replace, run.signal);
+          const b = await finishExportWriteCancellable(target, built, replace, run.signal, stream);
           return {
             pool: b.pool,
             format: b.format,
-            files: [...b.files, b.datasheet].map((f) => ({ name: f.name, bytes: Buffer.byteLength(f.content) })),
+            files: [...b.files, b.datasheet].map((f) => ({ name: f.name, bytes: f.bytes ?? Buffer.byteLength(f.content) })),
             warnings: b.warnings,
           };
         });

@@ -83,6 +83,8 @@ describe('a full disk during an export', () => {
     disk.free = Infinity;
     expect(code).toBe(1);
     expect(err).toMatch(/ENOSPC/);
+    // Said as a write that failed, naming the file — the streamed data file (line-sink.ts) failed as an internal error, with a stack trace.
+    expect(err.endsWith(`qpairs export: cannot write ${path.join(out, 'data', 'pairs.jsonl')}: no space left on the disk (ENOSPC); nothing was written`), err).toBe(true);
     expect(existsSync(path.join(dir, 'sets'))).toBe(false);
     // A folder that was there before stays, as it was.
     fs.mkdirSync(out, { recursive: true });

@@ -37,6 +37,7 @@ import { rankIndices } from '../metrics';
 import type { SourceLabels, PoolState } from '../gold/state';
 import { pairKey } from '../gold/state';
 import { counted } from '../../shared/plural';
+import { memorySink, type LineSink } from './line-sink';
 
 export interface RunData {
   name: string;
@@ -60,6 +61,16 @@ export interface RenderInput {
   notes?: ReadonlyMap<string, ReadonlyArray<{ annotator: string; note: string }>>;
   /** The name written for a voter or judge (pseudonyms.ts; default the name itself). `labels.source` and `notes` come already named. */
   nameOf?: (annotator: string) => string;
+  /** Where each file's lines go (default: kept in memory; `qpairs export` streams them to temporary files, line-sink.ts). */
+  open?: (file: FileRole) => LineSink;
+}
+
+/** Which of an export's files: a run's (trec-run), a companion (`corpus`, `data`), or the one file of the format. */
+export interface FileRole {
+  /** Run name for trec-run files (one per run); null for the single file of other formats. */
+  run: string | null;
+  /** A companion file: `corpus` (askubuntu's text), `data` (hf-dataset's pairs). */
+  role?: 'corpus' | 'data';
 }
 
 /**
@@ -93,12 +104,8 @@ export function hfColumns(text: boolean): Array<{ name: string; feature: HfFeatu
   ];
 }
 
-export interface RenderedFile {
-  /** Run name for trec-run files (one per run); null for the single file of other formats. */
-  run: string | null;
-  /** A companion file: `corpus` (askubuntu's text), `data` (hf-dataset's pairs). */
-  role?: 'corpus' | 'data';
-  lines: string[];
+export interface RenderedFile extends FileRole {
+  lines: LineSink;
 }
 
 /**
@@ -172,6 +179,8 @@ interface RenderContext {
   textValues: (q: string, c: string) => Array<string | null>;
   withText: (o: Record<string, unknown>, q: string, c: string) => Record<string, unknown>;
   aggregateSource: boolean;
+  /** The sink of one of the export's files (RenderInput.open). */
+  open: (file: FileRole) => LineSink;
 }
 
 export function render(format: ExportFormat, inp: RenderInput): Rendered {
@@ -225,7 +234,8 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
     return { ...o, ...Object.fromEntries(TEXT_COLUMNS.map((name, i) => [name, values[i]])) };
   };
 
-  const ctx: RenderContext = { inp, format, warnings, files, handling, count, valueOf, judged, statusOf, textValues, withText, aggregateSource };
+  const open = inp.open ?? ((): LineSink => memorySink());
+  const ctx: RenderContext = { inp, format, warnings, files, handling, count, valueOf, judged, statusOf, textValues, withText, aggregateSource, open };
   switch (format) {
     case 'askubuntu':
       renderAskubuntu(ctx);
@@ -252,7 +262,7 @@ export function render(format: ExportFormat, inp: RenderInput): Rendered {
 function renderAskubuntu(ctx: RenderContext): void {
   const { inp, format, warnings, files, handling, count, judged } = ctx;
   const run = inp.run!;
-  const lines: string[] = [];
+  const lines = ctx.open({ run: null });
   let unlabeled = 0;
   let unscored = 0;
   let asNotSimilar = 0;
@@ -304,7 +314,7 @@ function renderAskubuntu(ctx: RenderContext): void {
     `queries without any decisive label are left out`;
   if (asNotSimilar) warnings.push(`${counted(asNotSimilar, 'candidate')} without a decisive label from ${inp.labels.source} (unresolved, "?" or unlabeled) ${asNotSimilar === 1 ? 'is' : 'are'} written as not similar (the format has no "unknown")`);
   if (inp.text) {
-    const corpus: string[] = [];
+    const corpus = ctx.open({ run: null, role: 'corpus' });
     const seen = new Set<string>();
     let missing = 0;
     const clean = (t: string): string => t.replace(/[\t\r\n]+/g, ' ');
@@ -318,7 +328,7 @@ function renderAskubuntu(ctx: RenderContext): void {
       }
       corpus.push(`${noSpace(id, format)}\t${clean(t.title)}\t${clean(t.body)}`);
     }
-    if (missing && corpus.length === 0) warnings.push(`none of the ${counted(missing, 'question')} has text in the workspace: the corpus file is empty (--no-text, or unticking “write the corpus file” in the app, leaves it out)`);
+    if (missing && corpus.count === 0) warnings.push(`none of the ${counted(missing, 'question')} has text in the workspace: the corpus file is empty (--no-text, or unticking “write the corpus file” in the app, leaves it out)`);
     else if (missing) warnings.push(`${counted(missing, 'question')} ${missing === 1 ? 'has' : 'have'} no text in the workspace and ${missing === 1 ? 'is' : 'are'} not in the corpus file`);
     files.push({ run: null, role: 'corpus', lines: corpus });
   }
@@ -327,7 +337,7 @@ function renderAskubuntu(ctx: RenderContext): void {
 /** qrels: the judged pairs with their grades. */
 function renderQrels(ctx: RenderContext): void {
   const { inp, format, warnings, files, handling, count, valueOf, judged } = ctx;
-  const lines: string[] = [];
+  const lines = ctx.open({ run: null });
   let skipped = 0;
   for (const q of inp.queries) {
     for (const c of q.candidates) {
@@ -353,7 +363,7 @@ function renderTrecRun(ctx: RenderContext): void {
   for (const run of runs) {
     const tag = run.name.replace(/\s+/g, '_');
     if (tag !== run.name) warnings.push(`run "${run.name}" is tagged "${tag}" (a TREC tag has no white space)`);
-    const lines: string[] = [];
+    const lines = ctx.open({ run: run.name });
     for (const q of inp.queries) {
       ranked(q, run).forEach((x, i) => lines.push(`${noSpace(q.queryId, format)} Q0 ${noSpace(x.id, format)} ${i + 1} ${formatScore(x.score)} ${tag}`));
     }
@@ -376,7 +386,8 @@ function renderPairs(ctx: RenderContext): void {
   const textCols = inp.text ? `,${TEXT_COLUMNS.join(',')}` : '';
   // jsonl/csv carry a notes column when the source has notes in the pool (hf-dataset always: fixed schema).
   const withNotes = (inp.notes?.size ?? 0) > 0;
-  const lines: string[] = format === 'csv' ? [`query_id,candidate_id,annotator,label,grade,relevant,status,votes${withNotes ? ',notes' : ''}${textCols}`] : [];
+  const lines = ctx.open({ run: null, role: format === 'hf-dataset' ? 'data' : undefined });
+  if (format === 'csv') lines.push(`query_id,candidate_id,annotator,label,grade,relevant,status,votes${withNotes ? ',notes' : ''}${textCols}`);
   let unjudged = 0;
   let unsureGiven = 0;
   for (const q of inp.queries) {
@@ -457,7 +468,7 @@ function renderPairs(ctx: RenderContext): void {
 function renderSemevalRelevancy(ctx: RenderContext): void {
   const { inp, format, warnings, files, handling, count, valueOf, judged } = ctx;
   const run = inp.run;
-  const lines: string[] = [];
+  const lines = ctx.open({ run: null });
   let skipped = 0;
   for (const q of inp.queries) {
     const rank = new Map<string, number>();

@@ -28,11 +28,14 @@ import { AGREEMENT_WORK_LIMIT, maxAgreementBootstrap } from '../gold/budget';
 import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
-import { hfColumns, render, type RunData } from './formats';
+import { hfColumns, render, type FileRole, type RunData } from './formats';
+import { fileSink, headSink, memorySink, removeTempFiles, tempFileName, type FileSink, type LineSink } from './line-sink';
 import { cardLicence, poolImports, poolQuestionSources, workspaceImports } from './licence';
 import { REAL_NAMES, workspacePseudonyms } from './pseudonyms';
 import { readHeader } from '../workspace/undo-journal';
-import { checkTargetFolder, checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable } from './write';
+import { checkTargetFolder, checkWriteTarget, makeFolder, removeFolders, writeFilesAtomic, writeFilesAtomicCancellable, type WrittenTemp } from './write';
+import { randomBytes } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { counted } from '../../shared/plural';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../shared/stat-defaults';
 import type { ExportProgress } from './progress';
@@ -101,6 +104,12 @@ export interface ExportOptions {
    * so the Export screen shows the files' first lines at once), and `datasheetAgreement.pending` is set.
    */
   agreementLater?: boolean;
+  /**
+   * Stream each file's lines to a temporary file beside its target as they are rendered (line-sink.ts),
+   * named with this token (openExportStream), rather than keeping them as the file's content: a written
+   * export's files are never whole in memory. Ignored by a preview (previewLines).
+   */
+  streamToken?: string;
 }
 
 /** The datasheet's agreement section: the report (null below two annotators or over budget) and its note. */
@@ -122,8 +131,12 @@ export function pendingAgreement(annotators: number): DatasheetAgreement {
 
 export interface BuiltFile {
   name: string;
+  /** The file's text ('' when it was streamed to `temp`). */
   content: string;
   lines: number;
+  /** The temporary file holding it, when streamed (ExportOptions.streamToken), and its size in bytes. */
+  temp?: string;
+  bytes?: number;
 }
 
 export interface BuiltExport {
@@ -269,7 +282,55 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     notes.set(k, list);
   }
   const named = names.replaced ? { labels: { ...labels, source: names.of(source) }, nameOf: names.of } : { labels };
-  const r = render(format, { pool, queries: state.queries, state, runs, run, text, notes, ...named });
+  // trec-run writes a file per run: STEM.RUN.EXT when there are several.
+  const runFiles = format === 'trec-run' ? (run ? 1 : runs.length) : 0;
+  const nameOf = (f: FileRole): string => exportFileName(f, out, runFiles);
+  const streamed: FileSink[] = [];
+  const token = o.previewLines === undefined ? o.streamToken : undefined;
+  const open = (f: FileRole): LineSink => {
+    if (token === undefined) return o.previewLines === undefined ? memorySink() : headSink(o.previewLines);
+    const sink = fileSink(tempFileName(nameOf(f), token), nameOf(f));
+    streamed.push(sink);
+    return sink;
+  };
+  try {
+    const r = render(format, { pool, queries: state.queries, state, runs, run, text, notes, ...named, open });
+    for (const f of streamed) f.close();
+    return finishBuild(ws, pool, format, out, o, progress, { state, source, labels, names, warnings, run, text, notes, r, nameOf });
+  } catch (e) {
+    for (const f of streamed) {
+      try {
+        f.close();
+      } catch {
+        /* failing already */
+      }
+      try {
+        unlinkSync(f.temp);
+      } catch {
+        /* gone */
+      }
+    }
+    throw e;
+  }
+}
+
+/** What buildExportNow has read and rendered, for finishBuild. */
+interface Rendering {
+  state: PoolState;
+  source: string;
+  labels: ReturnType<typeof sourceLabels>;
+  names: ReturnType<typeof workspacePseudonyms>;
+  warnings: string[];
+  run: RunData | null;
+  text: Map<string, Question> | null;
+  notes: Map<string, Array<{ annotator: string; note: string }>>;
+  r: ReturnType<typeof render>;
+  nameOf: (f: FileRole) => string;
+}
+
+/** buildExportNow's second half: the files' names and content, the datasheet (and hf-dataset's card). */
+function finishBuild(ws: Workspace, pool: string, format: ExportFormat, out: string, o: ExportOptions, progress: ExportRun, g: Rendering): BuiltExport {
+  const { state, source, labels, names, warnings, run, text, notes, r, nameOf } = g;
   warnings.push(...r.warnings);
   // Imports commit in chunks: one under way (or interrupted and not yet undone) has rows in this snapshot that it may still add to or take back.
   const unfinished = readHeader(ws.db);
@@ -281,19 +342,13 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   }
 
   const hf = format === 'hf-dataset';
-  const runFiles = r.files.filter((f) => f.run !== null).length;
   const files: BuiltFile[] = r.files.map((f) => {
-    const name =
-      f.role === 'corpus'
-        ? corpusFileName(out)
-        : f.role === 'data'
-          ? path.join(out, 'data', 'pairs.jsonl')
-          : f.run !== null && runFiles > 1
-            ? runFileName(out, f.run)
-            : out;
-    const kept = o.previewLines === undefined ? f.lines : f.lines.slice(0, o.previewLines);
+    const name = nameOf(f);
+    const sink = f.lines as LineSink & Partial<FileSink>;
+    if (sink.kept === null) return { name, content: '', lines: sink.count, temp: sink.temp!, bytes: sink.bytes! };
+    const kept = o.previewLines === undefined ? sink.kept : sink.kept.slice(0, o.previewLines);
     const content = kept.length ? kept.join('\n') + '\n' : '';
-    return { name, content, lines: f.lines.length };
+    return { name, content, lines: sink.count };
   });
   const later = o.agreementLater === true && state.annotators.length >= 2;
   const shown = o.datasheetAgreement ?? (later ? pendingAgreement(state.annotators.length) : datasheetAgreement(ws, pool, state, o, progress));
@@ -321,8 +376,15 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
     names,
   });
   const dsName = hf ? path.join(out, 'README.md') : `${out}.datasheet.md`;
-  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.length ?? 0, source, text: text !== null, license: cardLicence(poolImports(workspaceImports(ws).data, pool, poolQuestionSources(ws, pool))), labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0, names }) }) + sheet : sheet;
+  const card = hf ? datasetCard({ pool, scheme: state.scheme, rows: r.files[0]?.lines.count ?? 0, source, text: text !== null, license: cardLicence(poolImports(workspaceImports(ws).data, pool, poolQuestionSources(ws, pool))), labels: labelSourceText(ws, source, { rule: state.rule, unlabeled: labels.values.size === 0, poolLabeled: state.labels.size > 0, names }) }) + sheet : sheet;
   return { pool, format, source, run: run?.name ?? null, files, datasheet: { name: dsName, content: card, lines: card.split('\n').length }, warnings, datasheetAgreement: shown };
+}
+
+/** The name of one of the export's files to `out` (`runFiles`: how many run files trec-run writes). */
+function exportFileName(f: FileRole, out: string, runFiles: number): string {
+  if (f.role === 'corpus') return corpusFileName(out);
+  if (f.role === 'data') return path.join(out, 'data', 'pairs.jsonl');
+  return f.run !== null && runFiles > 1 ? runFileName(out, f.run) : out;
 }
 
 /** OUT without its extension: `dev.txt` → `dev`. */
@@ -480,11 +542,34 @@ function exportDataFiles(ws: Workspace, format: ExportFormat, abs: string, o: { 
   return runs.length > 1 ? runs.map((r) => runFileName(abs, r.name)) : [abs];
 }
 
+/**
+ * An export streamed to its folder (ExportOptions.streamToken): the token naming its temporary files,
+ * and the folders it made for them (hf-dataset's OUT/data), made before the rendering writes there.
+ */
+export interface ExportStream {
+  token: string;
+  made: string[];
+}
+
+/** Starts a streamed export to `target`: pass `token` as ExportOptions.streamToken, then finishExportWriteCancellable(…, stream) or abandonExportStream. */
+export function openExportStream(target: ExportTarget): ExportStream {
+  const made = target.format === 'hf-dataset' ? makeFolder(path.join(target.abs, 'data')) : [];
+  return { token: `${process.pid}.${randomBytes(6).toString('hex')}`, made };
+}
+
+/** Takes back a streamed export that failed or was cancelled: its temporary files (a stopped compute worker leaves them) and the folders it made. */
+export function abandonExportStream(target: ExportTarget, stream: ExportStream): void {
+  const folders = target.format === 'hf-dataset' ? [path.join(target.abs, 'data'), target.abs] : [path.dirname(target.abs)];
+  removeTempFiles(folders, stream.token);
+  removeFolders(stream.made);
+}
+
 /** writeExport's second half: checks the rendered export's every file name, then writes them all or none. */
 export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'> = {}): BuiltExport {
   const { files, made } = beforeExportWrite(target, built, o);
+  if (files.written.length) throw new Error('finishExportWrite: a streamed export is finished by finishExportWriteCancellable');
   try {
-    writeFilesAtomic(files, target.protect);
+    writeFilesAtomic(files.content, target.protect);
   } catch (e) {
     removeFolders(made);
     throw e;
@@ -495,32 +580,47 @@ export function finishExportWrite(target: ExportTarget, built: BuiltExport, o: P
 /**
  * finishExportWrite that a Ctrl-C (`signal`) stops while the files are written (the CLI's export): the
  * temporary files and the folders it made are removed, nothing is renamed, and it throws CancelledError.
+ * `stream`: the export was streamed (openExportStream): its files, already in temporary files, are renamed
+ * with the datasheet, or on a failure removed with the folders the stream made.
  */
 export async function finishExportWriteCancellable(
   target: ExportTarget,
   built: BuiltExport,
   o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'>,
   signal: AbortSignal,
+  stream?: ExportStream,
 ): Promise<BuiltExport> {
-  const { files, made } = beforeExportWrite(target, built, o);
   try {
-    await writeFilesAtomicCancellable(files, target.protect, signal);
+    const { files, made } = beforeExportWrite(target, built, o);
+    try {
+      await writeFilesAtomicCancellable(files.content, target.protect, signal, files.written);
+    } catch (e) {
+      removeFolders(made);
+      throw e;
+    }
   } catch (e) {
-    removeFolders(made);
+    if (stream) abandonExportStream(target, stream);
     throw e;
   }
   return built;
 }
 
 /** finishExportWrite's checks, and the folders an hf-dataset export needs (made: removed again if the write fails). */
-function beforeExportWrite(target: ExportTarget, built: BuiltExport, o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'>): { files: Array<{ path: string; content: string }>; made: string[] } {
+function beforeExportWrite(
+  target: ExportTarget,
+  built: BuiltExport,
+  o: Pick<ExportOptions, 'force' | 'replaceChosen' | 'controls'>,
+): { files: { content: Array<{ path: string; content: string }>; written: WrittenTemp[] }; made: string[] } {
   const { abs, format, protect } = target;
   const targets = [...built.files, built.datasheet].map((f) => f.name);
   for (const t of targets) checkWriteTarget(t, protect); // a database among them is refused as such first
   if (!o.force) refuseExisting(targets, chosenFile(format, abs, o), o.controls);
   // An hf-dataset export that fails (a full disk) takes back the folders it made: "nothing was written" holds for them too.
   const made = format === 'hf-dataset' ? makeFolder(path.join(abs, 'data')) : [];
-  return { files: [...built.files, built.datasheet].map((f) => ({ path: f.name, content: f.content })), made };
+  const all = [...built.files, built.datasheet];
+  const written = all.flatMap((f) => (f.temp === undefined ? [] : [{ tmp: f.temp, path: f.name }]));
+  const content = all.filter((f) => f.temp === undefined).map((f) => ({ path: f.name, content: f.content }));
+  return { files: { content, written }, made };
 }
 
 /** The one existing file `replaceChosen` lets the export replace: OUT, when it is a file (hf-dataset's OUT is a folder). */

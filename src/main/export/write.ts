@@ -208,8 +208,13 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; content: s
  * its temporary files, renames nothing and throws CancelledError. Written synchronously, a Ctrl-C
  * ended the process on the spot and left `.OUT.PID.HEX.tmp` (up to the whole export) beside OUT.
  */
-export async function writeFilesAtomicCancellable(files: ReadonlyArray<{ path: string; content: string }>, opts: WriteOptions, signal: AbortSignal): Promise<void> {
-  const steps = atomicWriteSteps(files, opts);
+export async function writeFilesAtomicCancellable(
+  files: ReadonlyArray<{ path: string; content: string }>,
+  opts: WriteOptions,
+  signal: AbortSignal,
+  written: readonly WrittenTemp[] = [],
+): Promise<void> {
+  const steps = atomicWriteSteps(files, opts, written);
   throwIfAborted(signal);
   for (let step = steps.next(); !step.done; step = steps.next()) {
     try {
@@ -220,16 +225,25 @@ export async function writeFilesAtomicCancellable(files: ReadonlyArray<{ path: s
   }
 }
 
-/** writeFilesAtomic's work, one step per chunk written (the steps' caller may stop it with throw()). */
-function* atomicWriteSteps(files: ReadonlyArray<{ path: string; content: string }>, opts: WriteOptions): Generator<void, void, void> {
+/** A file already written (and fsynced) to its temporary name `tmp` (an export streamed, line-sink.ts), to rename onto `path` with the others. */
+export interface WrittenTemp {
+  tmp: string;
+  path: string;
+}
+
+/**
+ * writeFilesAtomic's work, one step per chunk written (the steps' caller may stop it with throw()).
+ * `written`: files already in temporary files, renamed with the others — or removed with them on a failure.
+ */
+function* atomicWriteSteps(files: ReadonlyArray<{ path: string; content: string }>, opts: WriteOptions, written: readonly WrittenTemp[] = []): Generator<void, void, void> {
   const seen = new Set<string>();
-  for (const f of files) {
+  const temps: WrittenTemp[] = [...written];
+  for (const f of [...written, ...files]) {
     checkWriteTarget(f.path, opts);
     const real = realOrResolved(f.path);
     if (seen.has(real)) throw new QPairsError(`export failed: two of its files would be ${f.path}`, { file: f.path });
     seen.add(real);
   }
-  const temps: Array<{ tmp: string; path: string }> = [];
   try {
     for (const f of files) {
       const dir = path.dirname(f.path);

@@ -372,8 +372,10 @@ describe('schemas 12–15: what each added survives the upgrade', () => {
     }
     const list = await cli('pool', 'list', p, '--json');
     expect((JSON.parse(list.out) as Array<{ name: string; label_order: string }>).find((x) => x.name === 'bm25')?.label_order).toBe('decide-rankers-mtc');
+    // The pool has no labels: nothing to evaluate (exit 1), and the report still names the convention.
     const ev = await cli('eval', p, '--pool', 'bm25');
-    expect(ev.code, ev.err).toBe(0);
+    expect(ev.code, ev.err).toBe(1);
+    expect(ev.err).toMatch(/^qpairs eval: nothing to evaluate: /);
     expect(ev.out).toContain('convention skip');
   });
 

@@ -11,6 +11,7 @@ import { describeOverlap } from '../../training/trained-on';
 import { describeSelectedOn, type SelectedOn } from '../../../shared/selected-on';
 import { putStat } from '../../gold';
 import { compareRunsFlagged } from '../../engine/compute-task';
+import type { Workspace } from '../../workspace/workspace';
 import { parse, parseConvention, requireString, table, takePositionals, UsageError } from '../args';
 import { fmtP, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspace, type Out } from './common';
 
@@ -19,7 +20,8 @@ import { fmtP, intFlag, json, list, Notes, numberFlag, positiveInt, withWorkspac
  *  [--threshold 1] [--partial] [--json]`: metrics of every run of the pool against a label source
  * — A (an annotator or @aggregate), by default gold when the pool has gold labels, else the
  * aggregate (the engine's rule: evalLabelSource). Only fully labeled queries count unless
- * `--partial`; `--json` prints eval.pool's result (without the curve).
+ * `--partial`; `--json` prints eval.pool's result (without the curve). Counting no query, it prints its
+ * report and fails (exit 1) with "nothing to evaluate", why and what to do on stderr.
  *
  * With `--compare R1,R2[,…] [--metric AP|RR|P@1|P@5|R-Prec] [--bootstrap N] [--permutations N]
  * [--seed S] [--baseline R]`: compares the runs on the per-query metric (mean differences with
@@ -96,6 +98,9 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       // The standing and its verdict count as the table does: the same label source, convention, ties, threshold and queries.
       lo: labelOrderOf(ws, pool, { annotator: values.annotator, convention, ties, threshold, partial: values.partial ?? false }),
     }));
+    // No query counted (no label from the source, only partly labeled queries, no pair): the report still
+    // says why, and the command fails (exit 1), as other commands with nothing to do do, so a script stops there.
+    const nothing = ev.labeledQueries === 0 ? nothingToEvaluate(ws, positionals[0]!, ev) : null;
     // An ordered pool's estimates ride along (eval.order in the app); a pool in pool order's JSON is eval.pool's.
     if (values.json) out.log(json(lo.order === 'pool' ? evalJson(ev) : { ...evalJson(ev), labelOrder: lo }));
     else {
@@ -119,9 +124,7 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       if (everySimilar && Object.keys(ev.runs).length > 0) out.log(`! ${everySimilar}`);
       if (!ev.partial && ev.partiallyLabeledQueries > 0) out.log(`${counted(ev.partiallyLabeledQueries, 'partially labeled query', 'partially labeled queries')} left out (--partial counts them)`);
       if (ev.reason) out.log(`metrics undefined: ${ev.reason}`);
-      if (ev.reason && ev.labeledQueries + ev.partiallyLabeledQueries === 0) {
-        out.log(ws.pool(ev.pool).pairs === 0 ? `pool ${ev.pool} has no candidate pair to label: BM25 found no other question for its queries` : noLabelsHint(positionals[0]!, ev.pool, ev.annotator, ws.currentLabels(ev.pool).length > 0));
-      }
+      if (nothing?.hint) out.log(nothing.hint);
       // A pool of imported labels alone (a qrels or .relevancy file) has nothing to rank: say so, not an empty table.
       if (Object.keys(ev.runs).length === 0) out.log(`pool ${ev.pool} has no runs to evaluate: import one (qpairs import W --format trec-run FILE --pool ${ev.pool}) or score a model on it (qpairs score W --model NAME --pool ${ev.pool})`);
       else out.log(
@@ -157,8 +160,26 @@ export async function cmdEval(argv: string[], out: Out): Promise<number> {
       const verdict = verdictLine(lo);
       if (verdict) out.log(verdict);
     }
+    if (nothing) {
+      out.err(`qpairs eval: nothing to evaluate: ${nothing.why}`);
+      return 1;
+    }
     return 0;
   }, { out });
+}
+
+/**
+ * Why an evaluation counted no query, in one line for stderr (the reason, and what to do), and the
+ * report's line saying what to do when the source has no label in the pool (null: the reason says it, as `--partial`).
+ */
+function nothingToEvaluate(ws: Workspace, w: string, ev: PoolEvaluation): { why: string; hint: string | null } {
+  const reason = ev.reason ?? `no query of pool "${ev.pool}" is counted`;
+  let hint: string | null = null;
+  if (ev.partiallyLabeledQueries === 0) {
+    // Imported gold labels are no annotator's votes: the aggregate of a pool that has only them has no dispute to settle.
+    hint = ws.pool(ev.pool).pairs === 0 ? `pool ${ev.pool} has no candidate pair to label: BM25 found no other question for its queries` : noLabelsHint(w, ev.pool, ev.annotator, ws.currentLabels(ev.pool).some((l) => l.annotator !== 'gold'));
+  }
+  return { why: hint ? `${reason}; ${hint}` : reason, hint };
 }
 
 /**

@@ -1,5 +1,17 @@
-import { EXPORT_FORMATS } from '../../../shared/gold';
-import { exportProgressMessage, exportStageText, finishExportWriteCancellable, isExportFormat, prepareExportWrite, type BuiltExport, type ExportProgress, type ExportStage } from '../../export';
+import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/gold';
+import { QPairsError } from '../../errors';
+import {
+  abandonExportStream,
+  exportProgressMessage,
+  exportStageText,
+  finishExportWriteCancellable,
+  isExportFormat,
+  openExportStream,
+  prepareExportWrite,
+  type BuiltExport,
+  type ExportProgress,
+  type ExportStage,
+} from '../../export';
 import { compute } from '../../engine/compute';
 import { ProgressBar } from '../progress';
 import { parse, requireString, takePositionals, UsageError } from '../args';
@@ -44,13 +56,23 @@ export async function cmdExport(argv: string[], out: Out, signal: AbortSignal = 
     const where = prepareExportWrite(ws, format, target, { ...o, pool });
     const progress = exportProgress(out, values.json === true);
     let b: BuiltExport;
+    // The files are streamed to temporary names as they are rendered (never whole in memory), renamed only once all are written.
+    const stream = openExportStream(where);
     try {
       // Rendered as the engine renders it (compute.ts: in a compute worker when large), so a Ctrl-C is heard
-      // during the agreement bootstrap too; the files go to temporary names, renamed only once all are written.
+      // during the agreement bootstrap too.
       const { force: _force, ...options } = o;
-      const built = await compute(ws, { kind: 'export', pool, format, out: where.abs, options }, { signal, onProgress: progress.report });
+      let built: BuiltExport;
+      try {
+        built = await compute(ws, { kind: 'export', pool, format, out: where.abs, options: { ...options, streamToken: stream.token } }, { signal, onProgress: progress.report });
+        const empty = nothingToExport(built);
+        if (empty) throw new QPairsError(`nothing to export: ${empty}; nothing was written`);
+      } catch (e) {
+        abandonExportStream(where, stream);
+        throw e;
+      }
       progress.report('writing', 0, 0);
-      b = await finishExportWriteCancellable(where, built, o, signal);
+      b = await finishExportWriteCancellable(where, built, o, signal, stream);
     } finally {
       progress.done();
     }
@@ -63,6 +85,28 @@ export async function cmdExport(argv: string[], out: Out, signal: AbortSignal = 
     }
     return 0;
   }, { out });
+}
+
+/** The formats whose rows are labeled pairs only (qrels, semeval-relevancy) or queries with a label (askubuntu). */
+const LABELED_ROWS_ONLY: readonly ExportFormat[] = ['qrels', 'semeval-relevancy', 'askubuntu'];
+
+/**
+ * Why an export's files hold no row (null when some do): a pool without candidate pairs, or a format that
+ * writes labeled pairs only from a source with no decisive label in the pool. Written, such an export was
+ * files of no line (a csv of its header alone) and a datasheet, exit 0, a script none the wiser. A pool no
+ * one labeled exported as jsonl, csv or hf-dataset is no such case: every pair is written, unlabeled, a sheet
+ * to label elsewhere.
+ */
+function nothingToExport(b: BuiltExport): string | null {
+  const data = b.files.filter((f) => !/\.corpus\.txt$/.test(f.name) || b.format !== 'askubuntu');
+  const rows = data.reduce((n, f) => n + f.lines - (b.format === 'csv' ? 1 : 0), 0);
+  if (rows > 0) return null;
+  if (b.format === 'trec-run') return `no run of pool ${b.pool} scores any of its candidates`;
+  if (!LABELED_ROWS_ONLY.includes(b.format)) return `pool ${b.pool} has no candidate pair (BM25 found no other question for its queries)`;
+  return (
+    `the ${b.format} format writes ${b.format === 'askubuntu' ? 'the queries with a decisive label' : 'decisively labeled pairs'} only, and ${b.source} has none in pool ${b.pool}: ` +
+    `label its pairs or import labels (then export again), choose another source (--annotator), or export jsonl, csv or hf-dataset, which write every pair, unlabeled ones with label "?"`
+  );
 }
 
 /**

@@ -18,6 +18,7 @@ import type { GateTurns } from './write-gate';
 import { listModels } from '../training/store';
 import { scoreJob } from './models';
 import { mulberry32 } from './seeded';
+import { poolsChanged, poolStamps, type PoolStamps } from './pool-stamps';
 
 export type Progress = (done: number, total: number, note?: string) => void;
 
@@ -110,13 +111,14 @@ export function heldIndex(ws: Workspace): Bm25Index | undefined {
 /**
  * An import or undo that wrote through its own connection is over: its commits are taken in now, not
  * at the next request (which would drop the index loading meanwhile in the background), the index
- * is loaded again, and every client told.
+ * is loaded again, and every client told — of the pools it wrote to (`before`: the pools' stamps
+ * when it began; an annotator is told only of those open to her, access.ts).
  */
-export function afterImportCommits(engine: Engine): void {
+export function afterImportCommits(engine: Engine, before: PoolStamps): void {
   engine.ws.noticeExternalChanges();
   dropIndex(engine.ws);
   engine.indexChanged();
-  engine.hub.emit('workspace.changed', { what: 'import' });
+  engine.hub.emit('workspace.changed', { what: 'import', pools: poolsChanged(before, poolStamps(engine.ws)) });
 }
 
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
@@ -433,6 +435,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
     // Other connections' commits before this import are taken in now: an unchanged import absorbs only its own (below).
     engine.ws.noticeExternalChanges();
     const versionBefore = engine.ws.externalVersion();
+    const stampsBefore = poolStamps(engine.ws);
     let unchanged = false;
     // A second connection: the app reads the committed chunks meanwhile, and label writes go in
     // between them (the import gives the gate up at each chunk boundary).
@@ -463,7 +466,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
         // announced a change to every client, which all refetched, and rebuilt the metrics).
         engine.ws.absorbExternalCommits(versionBefore);
       } else {
-        afterImportCommits(engine);
+        afterImportCommits(engine, stampsBefore);
       }
     }
   }, { import: subject });
@@ -543,7 +546,7 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
     // Cancelled (job.cancel) is the user's choice, not an internal error: said as such, over HTTP too.
     throw e instanceof CancelledError ? new QPairsError(`pool creation cancelled: pool "${a.name}" was not created`) : e;
   });
-  engine.hub.emit('workspace.changed', { what: 'pool' });
+  engine.hub.emit('workspace.changed', { what: 'pool', pool: info.name });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return { ...info, queriesWithoutCandidate: engine.ws.queriesWithoutCandidates(info.name) };
 }

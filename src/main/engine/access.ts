@@ -370,10 +370,12 @@ function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: 
     const mine = usablePools(ws, caller.annotator!);
     const trainPools = r.trainPools.filter((p) => mine.has(p));
     // The trainings its retrain waits behind are the workspace's, a blind pool's live retrains (every few labels of the
-    // others) and models trained on blind labels among them: not hers to count. Waiting reads as running.
-    const queuedBehind = null;
-    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools, queuedBehind } as CommandResult<C>;
-    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [], queuedBehind };
+    // others) and models trained on blind labels among them: not hers to count. Nor whether it runs: `running` stayed
+    // true while it waited behind them, so how long it stayed so timed the others' trainings. Her screens have no use
+    // for it (the retrain and its Cancel are the owner's); the runs it stores reach her as any change of her pool.
+    const hidden = { queuedBehind: null, running: false, jobId: null };
+    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools, ...hidden } as CommandResult<C>;
+    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [], ...hidden };
     return blank as CommandResult<C>;
   }
   if (command !== 'annotate.query' && command !== 'annotate.navigate' && command !== 'eval.pool' && command !== 'eval.query' && command !== 'eval.order') return undefined;

@@ -112,13 +112,14 @@ export function heldIndex(ws: Workspace): Bm25Index | undefined {
  * An import or undo that wrote through its own connection is over: its commits are taken in now, not
  * at the next request (which would drop the index loading meanwhile in the background), the index
  * is loaded again, and every client told — of the pools it wrote to (`before`: the pools' stamps
- * when it began; an annotator is told only of those open to her, access.ts).
+ * when it began; an annotator is told only of those open to her, access.ts). Without `before` the
+ * event names no pool: an annotator hears of it only when it opened or closed a pool to her.
  */
-export function afterImportCommits(engine: Engine, before: PoolStamps): void {
+export function afterImportCommits(engine: Engine, before?: PoolStamps): void {
   engine.ws.noticeExternalChanges();
   dropIndex(engine.ws);
   engine.indexChanged();
-  engine.hub.emit('workspace.changed', { what: 'import', pools: poolsChanged(before, poolStamps(engine.ws)) });
+  engine.hub.emit('workspace.changed', { what: 'import', ...(before ? { pools: poolsChanged(before, poolStamps(engine.ws)) } : {}) });
 }
 
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */

@@ -81,7 +81,12 @@ const loadInfo = (attempt: number): void => {
   client
     .invoke('app.info', {})
     .then((info) => {
-      if (!infoLoaded) workspaceId = info.workspaceId;
+      if (!infoLoaded) {
+        workspaceId = info.workspaceId;
+        // A reload onto another workspace (the server started again on another file at the same address): the
+        // history's changes given in the one before are dropped in one go; u or U says so once (annotate/history.ts).
+        if (workspaceId) undo.dropOtherWorkspaces(workspaceId);
+      }
       infoLoaded = true;
       render(info);
     })

@@ -805,10 +805,15 @@ export interface EventPayloads {
    * `model`: the stored model trained (its runs scored into every pool) or deleted, with `what: 'run'` and no pool; an
    * annotator is told only of a model she is shown (not one trained on blind labels: `blindLabels`, said of a deleted
    * model as it was before it went, when its training record can no longer be read).
+   * `import`: an import or its undo ended; `pools` the pools it made, wrote to or took away. `pool` with a `pool`: a pool
+   * made, set, assigned or its aggregation set; with an `annotator`: that person's role set or added. An annotator is told
+   * of these only when they opened or closed a pool to her, are about a pool open to her (an import's `pools`: she is
+   * given only those), or about herself — never of an import or a pool closed to her (pools-told.ts).
    */
   'workspace.changed': {
     what: 'import' | 'pool' | 'run' | 'guidelines' | 'external' | 'draws' | 'team';
     pool?: string;
+    pools?: string[];
     runs?: string[];
     annotator?: string;
     model?: string;

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContractError, commandArgs, commandRoles, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch, type ReviewPair, type ReviewQueue } from '../../shared/contract';
+import { ContractError, commandArgs, commandRoles, type EventPayloads, type CallerRole, type CommandName, type QueryView, type QuestionShow, type BrowseSearch, type ReviewPair, type ReviewQueue } from '../../shared/contract';
 import type { Engine } from './engine';
 import type { CallerInput } from './access';
 import type { AssignmentView } from '../../shared/gold';
-import { MARKERS, NOTES, teamEngine } from './test-team';
+import { jobDone, MARKERS, NOTES, teamEngine } from './test-team';
 import { storeModel } from '../training/store';
 
 let dir: string;
@@ -457,5 +457,89 @@ describe('a blind pool is sealed for its annotators', () => {
     const info = (await engine.invoke('app.info', {}, CALLERS.annotator!.input)) as Record<string, unknown>;
     expect(info).toMatchObject({ workspaceName: 'w.qpairs', role: 'annotator', annotator: 'alice', local: false });
     expect(JSON.stringify(info)).not.toContain(dir);
+  });
+});
+
+describe('which imports and pool changes reach an annotator', () => {
+  type Change = EventPayloads['workspace.changed'];
+  const alice = { annotator: 'alice', local: false };
+  const bob = { annotator: 'bob', local: false };
+  /** What each caller's socket carries (canSee, then eventFor), from now on; alice has two tabs, both asked. */
+  function listen(): { heard: (who: 'alice' | 'alice2' | 'bob' | 'owner') => string[]; off: () => void } {
+    const got: Array<{ who: string; change: Change }> = [];
+    const off = engine.hub.on('workspace.changed', (change) => {
+      for (const [who, input] of [['alice', alice], ['alice2', alice], ['bob', bob], ['owner', { annotator: null, local: true }]] as const) {
+        if (engine.canSee(input, 'workspace.changed', change)) got.push({ who, change: engine.eventFor(input, 'workspace.changed', change) });
+      }
+    });
+    const say = (c: Change): string => [c.what, c.pool ?? c.annotator ?? '', ...(c.pools ? [`[${c.pools.join(',')}]`] : [])].filter(Boolean).join(' ');
+    return { heard: (who) => got.filter((g) => g.who === who).map((g) => say(g.change)), off };
+  }
+  const importLabels = async (pool: string, rows: string): Promise<void> => {
+    const file = path.join(dir, `${pool}-${Math.random().toString(36).slice(2)}.csv`);
+    writeFileSync(file, `query_id,candidate_id,annotator,label\n${rows}`);
+    const { jobId } = (await engine.invoke('import.start', { format: 'labels-csv', pool, sources: [{ path: file }] })) as { jobId: string };
+    expect((await jobDone(engine, jobId)).ok).toBe(true);
+  };
+  const undoImport = async (): Promise<void> => {
+    const { jobId } = (await engine.invoke('import.undo', {})) as { jobId: string };
+    expect((await jobDone(engine, jobId)).ok).toBe(true);
+  };
+  const poolsOf = async (who: typeof alice): Promise<string[]> => ((await engine.invoke('pool.list', {}, who)) as Array<{ name: string }>).map((p) => p.name);
+
+  it('she is told only of changes to pools open to her and of pools opened or closed to her — in every tab — never of an import or pool closed to her', async () => {
+    // Her page has read its pool list (what her screens show).
+    expect(await poolsOf(alice)).toEqual(['sealed', 'open']);
+    await poolsOf(bob);
+    const { heard, off } = listen();
+    // A gold set imported into a new pool: closed to annotators (imported labels).
+    await importLabels('goldset', 'q1,c1,gold,1\nq1,c2,gold,0\n');
+    // A pool assigned to bob alone: closed to her.
+    await engine.invoke('pool.assign', { pool: 'goldset', annotators: ['bob'] });
+    await engine.invoke('pool.setAggregation', { pool: 'goldset', rule: 'majority' });
+    // Bob's role, set: his business.
+    await engine.invoke('annotator.setRole', { name: 'bob', role: 'annotator' });
+    // Undone: the gold set's pool, closed to her, goes away.
+    await undoImport();
+    // The pool open to her, assigned to bob: closed to her from now on (her list must drop it).
+    await engine.invoke('pool.assign', { pool: 'open', annotators: ['bob'] });
+    // …and given back to her.
+    await engine.invoke('pool.assign', { pool: 'open', annotators: ['bob', 'alice'] });
+    // Labels imported into a pool open to her, and undone.
+    await importLabels('open', 'q2,c3,gold,1\n');
+    await undoImport();
+    off();
+    const all = ['import [goldset]', 'pool goldset', 'pool goldset', 'pool bob', 'import [goldset]', 'pool open', 'pool open', 'import [open]', 'import [open]'];
+    expect(heard('owner')).toEqual(all);
+    // Bob is told once the gold set is his (assigned), not of its import (closed to annotators until then).
+    expect(heard('bob')).toEqual(all.slice(1));
+    expect(heard('alice')).toEqual(['pool open', 'pool open', 'import [open]', 'import [open]']);
+    expect(heard('alice2')).toEqual(heard('alice'));
+    expect(await poolsOf(alice)).toEqual(['sealed', 'open']);
+  });
+
+  it('a pool closed to her while no tab of hers listened: its later changes do not reach her', async () => {
+    await poolsOf(alice);
+    await engine.invoke('pool.assign', { pool: 'open', annotators: ['bob'] });
+    const { heard, off } = listen();
+    await engine.invoke('pool.set', { pool: 'open', order: 'random' });
+    await engine.invoke('pool.setGuidelines', { pool: 'open', markdown: 'for bob' });
+    off();
+    expect(heard('bob')).toEqual(['pool open', 'guidelines open']);
+    expect(heard('alice')).toEqual([]);
+  });
+
+  it('a pool made open to her reaches her; an import of questions alone does not', async () => {
+    await poolsOf(alice);
+    const { heard, off } = listen();
+    const file = path.join(dir, 'more.jsonl');
+    writeFileSync(file, `${JSON.stringify({ id: 'n1', title: 'new question', body: 'about laptops' })}\n`);
+    const { jobId } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: file }] })) as { jobId: string };
+    expect((await jobDone(engine, jobId)).ok).toBe(true);
+    await engine.invoke('pool.create', { name: 'fresh', queries: ['q1'], depth: 2 });
+    off();
+    expect(heard('owner')).toEqual(['import []', 'pool fresh']);
+    expect(heard('alice')).toEqual(['pool fresh']);
+    expect(await poolsOf(alice)).toContain('fresh');
   });
 });

@@ -12,6 +12,7 @@ import { getAssignment } from '../gold/store';
 import { globalSeq, ownRecord, ownSeq, ownSeqsInMessage } from './own-seq';
 import { liveOnBlindLabels, modelsTrainedOnBlindLabels, runsOnBlindLabels } from './run-visibility';
 import { peopleShownTo } from './people-shown';
+import { noteShownPools, openPoolsChangedFor } from './pools-told';
 import { withoutAbsolutePaths, withoutServerPaths } from './server-paths';
 
 /** What a transport knows about a call. */
@@ -232,6 +233,11 @@ export function eventForCaller<E extends EventName>(ws: Workspace, caller: Calle
     const done = payload as EventPayloads['job.done'];
     return (done.error === undefined ? done : { ...done, error: withoutAbsolutePaths(withoutServerPaths(done.error, ws.path)) }) as EventPayloads[E];
   }
+  if (caller.role === 'annotator' && event === 'workspace.changed' && (payload as EventPayloads['workspace.changed']).pools !== undefined) {
+    // An import's pools she is given are those open to her: a pool closed to her is never named.
+    const change = payload as EventPayloads['workspace.changed'];
+    return { ...change, pools: importPoolsShown(ws, caller.annotator!, change) } as EventPayloads[E];
+  }
   if (caller.role !== 'annotator' || event !== 'label.changed') return payload;
   const rec = payload as EventPayloads['label.changed'];
   // Another's event: no number, and none in its origin either (`undo:N` the event it undid, `import:N`
@@ -275,6 +281,8 @@ export function filterResult<C extends CommandName>(ws: Workspace, command: C, a
   // Issue 23: an annotator is shown only the pools they may work in.
   if (command === 'pool.list') {
     const mine = usablePools(ws, caller.annotator!);
+    // What her screens show now: a later change is hers when it opens or closes a pool to her (pools-told.ts).
+    noteShownPools(ws, caller.annotator!, mine);
     const tainted = modelsTrainedOnBlindLabels(ws);
     // Runs carrying a blind pool's labels are not counted either (run-visibility.ts).
     return (result as CommandResult<'pool.list'>)
@@ -362,10 +370,12 @@ function withoutBlindTrainedRuns<C extends CommandName>(ws: Workspace, command: 
     const mine = usablePools(ws, caller.annotator!);
     const trainPools = r.trainPools.filter((p) => mine.has(p));
     // The trainings its retrain waits behind are the workspace's, a blind pool's live retrains (every few labels of the
-    // others) and models trained on blind labels among them: not hers to count. Waiting reads as running.
-    const queuedBehind = null;
-    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools, queuedBehind } as CommandResult<C>;
-    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [], queuedBehind };
+    // others) and models trained on blind labels among them: not hers to count. Nor whether it runs: `running` stayed
+    // true while it waited behind them, so how long it stayed so timed the others' trainings. Her screens have no use
+    // for it (the retrain and its Cancel are the owner's); the runs it stores reach her as any change of her pool.
+    const hidden = { queuedBehind: null, running: false, jobId: null };
+    if (!liveOnBlindLabels(ws, pool) && runsOnBlindLabels(ws, pool).size === 0) return { ...r, trainPools, ...hidden } as CommandResult<C>;
+    const blank: CommandResult<'live.status'> = { ...r, models: [], trainPools: [], lastError: null, trainingCopiesLeftOut: null, curve: [], ...hidden };
     return blank as CommandResult<C>;
   }
   if (command !== 'annotate.query' && command !== 'annotate.navigate' && command !== 'eval.pool' && command !== 'eval.query' && command !== 'eval.order') return undefined;
@@ -403,14 +413,22 @@ export function runsHiddenFrom(ws: Workspace, caller: Caller, pool: string): Rea
 }
 
 /**
- * Whether an annotator is told of a workspace change. One about a pool (`pool`) is hers only when the
- * pool is open to her; there, another's draw in a blind pool is not (her socket would count how far
- * the others have got), nor a change of runs all hidden from her (a live retrain on blind labels, run
- * every few labels of the others; run-visibility.ts). Of the changes naming no pool: a stored model
- * trained or deleted is hers only when she is shown its runs (not trained on blind labels); the
- * others (an import, a pool made or set) are everyone's. Team changes are sorted out in canSee.
+ * Whether an annotator is told of a workspace change. An import, a pool made, set or assigned, or a
+ * role set is hers when it opened or closed a pool to her (pools-told.ts: her pool list follows), an
+ * import when it wrote to a pool open to her, a role when it is hers; else not — a pool closed to her
+ * is as one that does not exist, and what the owner imports is not hers to watch. One about a pool
+ * (`pool`) is hers only when the pool is open to her; there, another's draw in a blind pool is not
+ * (her socket would count how far the others have got), nor a change of runs all hidden from her (a
+ * live retrain on blind labels, run every few labels of the others; run-visibility.ts). A stored model
+ * trained or deleted is hers only when she is shown its runs (not trained on blind labels). Team
+ * changes are sorted out in canSee.
  */
 function changeShownTo(ws: Workspace, annotator: string, change: EventPayloads['workspace.changed']): boolean {
+  if (change.what === 'import' || change.what === 'pool') {
+    if (openPoolsChangedFor(ws, annotator, change)) return true;
+    if (change.what === 'import') return importPoolsShown(ws, annotator, change).length > 0;
+    if (change.pool === undefined) return change.annotator === annotator;
+  }
   if (change.model !== undefined && change.pool === undefined) return !change.blindLabels && !modelsTrainedOnBlindLabels(ws).has(change.model);
   if (change.pool === undefined) return true;
   if (poolClosedReason(ws, change.pool, annotator) !== null) return false;
@@ -420,6 +438,13 @@ function changeShownTo(ws: Workspace, annotator: string, change: EventPayloads['
     return change.runs.some((r) => !hidden.has(r));
   }
   return true;
+}
+
+/** The pools an import's event names (`pools`: those it wrote to) that are open to an annotator. */
+function importPoolsShown(ws: Workspace, annotator: string, change: EventPayloads['workspace.changed']): string[] {
+  if (!change.pools?.length) return [];
+  const open = usablePools(ws, annotator);
+  return change.pools.filter((p) => open.has(p));
 }
 
 /** Whether an event may be sent to a caller (owners get every event). */

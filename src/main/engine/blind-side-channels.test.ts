@@ -71,7 +71,7 @@ describe('counts and events of others’ work an annotator of a blind pool is no
     expect(runsOf('alice')).toEqual(['o']);
   });
 
-  it('live.status of an open pool does not tell her how many trainings its retrain waits behind (a blind pool’s retrain, every few labels of the others, among them)', async () => {
+  it('live.status of an open pool does not tell her how many trainings its retrain waits behind (a blind pool’s retrain, every few labels of the others, among them), nor that it runs', async () => {
     // A training on blind labels holds the one slot (as p's live retrain does while the others label p).
     const release = await t.engine.trainings.acquire(undefined, () => {});
     try {
@@ -81,10 +81,12 @@ describe('counts and events of others’ work an annotator of a blind pool is no
       const { jobId } = (await t.engine.invoke('live.retrain', { pool: 'o' })) as { jobId: string };
       await queued;
       expect(await t.engine.invoke('live.status', { pool: 'o' })).toMatchObject({ running: true, queuedBehind: 1 });
-      // Before: queuedBehind 1 for her too, moving as trainings on blind labels started and ended.
-      expect(await t.engine.invoke('live.status', { pool: 'o' }, alice)).toMatchObject({ running: true, queuedBehind: null });
+      // Before: queuedBehind 1 for her too, moving as trainings on blind labels started and ended; and `running`
+      // true for as long as it waited behind them.
+      expect(await t.engine.invoke('live.status', { pool: 'o' }, alice)).toMatchObject({ running: false, jobId: null, queuedBehind: null });
       release();
       expect((await jobDone(t.engine, jobId)).ok).toBe(true);
+      expect(await t.engine.invoke('live.status', { pool: 'o' }, alice)).toMatchObject({ running: false, jobId: null, queuedBehind: null });
     } finally {
       release();
     }

@@ -34,6 +34,7 @@ import { checkSameWorkspace, ensureWorkspaceId } from './workspace-id';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { withoutServerPaths } from './server-paths';
+import { followOpenPools } from './pools-told';
 import { argsForCaller, authorize, authorizeCommand, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
@@ -95,6 +96,7 @@ export class Engine implements EngineCore {
     private readonly opts: EngineOptions,
   ) {
     this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id), jobRunning: (id) => this.jobs.isRunning(id) };
+    followOpenPools(ws, this.hub);
     this.tokens = new TokenVerifier(ws);
     this.trainings = new TrainingQueue(opts.maxTrainings ?? DEFAULT_MAX_TRAININGS);
     this.liveEvaluations = new LivePoolEvaluations(ws);

@@ -65,7 +65,8 @@ function stampTaken(ws: Engine['ws'], a: { pool: string; queryId: string; candid
 
 export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppInfo['transport'] = 'electron'): GoldHandlers {
   const ws = engine.ws;
-  const changed = (): void => engine.hub.emit('workspace.changed', { what: 'pool' });
+  /** A pool's settings or assignment (`pool`), or a person's role (`annotator`), changed: access.ts canSee says who is told. */
+  const changed = (about: { pool: string } | { annotator: string }): void => engine.hub.emit('workspace.changed', { what: 'pool', ...about });
   /** Writes go through the engine's write gate (one writer at a time, after running imports). */
   const write = <T>(fn: () => T): Promise<T> => engine.writes.run(fn);
   /**
@@ -101,14 +102,14 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     'annotator.add': (a) =>
       write(() => {
         const role = addAnnotator(ws, a.name, a.role);
-        changed();
+        changed({ annotator: a.name.trim() });
         return { name: a.name, role };
       }),
     'annotator.setRole': (a) =>
       write(() => {
         // A person of the server's tokens file whom the workspace does not know yet signs in as an annotator: their role is kept here too.
         const { role, notes } = setRoleWithNotes(ws, a.name, a.role, { signsIn: engine.signsInWithServerToken(a.name.trim()) });
-        changed();
+        changed({ annotator: a.name.trim() });
         return notes.length ? { name: a.name, role, notes } : { name: a.name, role };
       }),
     'pool.assign': (a) =>
@@ -116,7 +117,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         const known = knownPeople(ws);
         const voters = poolVoters(ws, a.pool);
         assignPool(ws, a.pool, a.annotators, a.perQuery ?? null, a.seed);
-        changed();
+        changed({ pool: a.pool });
         const notes = assignmentNotes(ws, a.annotators, known, voters);
         return notes.length ? { ...assignmentView(ws, a.pool), notes } : assignmentView(ws, a.pool);
       }),
@@ -124,7 +125,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
     'pool.setAggregation': (a) =>
       write(() => {
         setAggregation(ws, a.pool, a.rule, a.threshold);
-        changed();
+        changed({ pool: a.pool });
         return aggregationSummary(loadPoolState(ws, a.pool));
       }),
     'pool.aggregation': (a) => aggregationSummary(reviewStateOf(a.pool)),

@@ -7,6 +7,7 @@ import { Workspace } from '../workspace/workspace';
 import type { EngineCore as Engine } from './core';
 import { importWhat } from './import-subject';
 import { afterImportCommits, importTuning, startLongWriteJob } from './work';
+import { poolStamps } from './pool-stamps';
 
 /**
  * Starts undoing the last finished import (`import.undo`; with `started`, only if it is still the one
@@ -38,6 +39,7 @@ export function undoImportJob(engine: Engine, started?: string): string {
   return startLongWriteJob(engine, 'undo', async (ctx, turns): Promise<ImportUndoReport> => {
     // Its own connection, as an import's: the app's connection reads the committed chunks meanwhile.
     const undoWs = Workspace.open(engine.ws.path);
+    const stampsBefore = poolStamps(engine.ws);
     let undone = false;
     try {
       // In chunks, giving the gate up between them (labels are acknowledged meanwhile); importTuning.oneTransaction
@@ -57,7 +59,7 @@ export function undoImportJob(engine: Engine, started?: string): string {
     } finally {
       undoWs.close();
       if (undone) {
-        afterImportCommits(engine);
+        afterImportCommits(engine, stampsBefore);
       }
     }
   });

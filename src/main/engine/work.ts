@@ -19,6 +19,7 @@ import type { GateTurns } from './write-gate';
 import { listModels } from '../training/store';
 import { scoreJob } from './models';
 import { mulberry32 } from './seeded';
+import { poolsChanged, poolStamps, type PoolStamps } from './pool-stamps';
 
 export type Progress = (done: number, total: number, note?: string) => void;
 
@@ -111,13 +112,15 @@ export function heldIndex(ws: Workspace): Bm25Index | undefined {
 /**
  * An import or undo that wrote through its own connection is over: its commits are taken in now, not
  * at the next request (which would drop the index loading meanwhile in the background), the index
- * is loaded again, and every client told.
+ * is loaded again, and every client told — of the pools it wrote to (`before`: the pools' stamps
+ * when it began; an annotator is told only of those open to her, access.ts). Without `before` the
+ * event names no pool: an annotator hears of it only when it opened or closed a pool to her.
  */
-export function afterImportCommits(engine: Engine): void {
+export function afterImportCommits(engine: Engine, before?: PoolStamps): void {
   engine.ws.noticeExternalChanges();
   dropIndex(engine.ws);
   engine.indexChanged();
-  engine.hub.emit('workspace.changed', { what: 'import' });
+  engine.hub.emit('workspace.changed', { what: 'import', ...(before ? { pools: poolsChanged(before, poolStamps(engine.ws)) } : {}) });
 }
 
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
@@ -436,6 +439,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
     // Other connections' commits before this import are taken in now: an unchanged import absorbs only its own (below).
     engine.ws.noticeExternalChanges();
     const versionBefore = engine.ws.externalVersion();
+    const stampsBefore = poolStamps(engine.ws);
     let unchanged = false;
     // A second connection: the app reads the committed chunks meanwhile, and label writes go in
     // between them (the import gives the gate up at each chunk boundary).
@@ -466,7 +470,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
         // announced a change to every client, which all refetched, and rebuilt the metrics).
         engine.ws.absorbExternalCommits(versionBefore);
       } else {
-        afterImportCommits(engine);
+        afterImportCommits(engine, stampsBefore);
       }
     }
   }, { import: subject });
@@ -546,7 +550,7 @@ export async function createPoolJob(engine: Engine, a: ParsedArgs<'pool.create'>
     // Cancelled (job.cancel) is the user's choice, not an internal error: said as such, over HTTP too.
     throw e instanceof CancelledError ? new QPairsError(`pool creation cancelled: pool "${a.name}" was not created`) : e;
   });
-  engine.hub.emit('workspace.changed', { what: 'pool' });
+  engine.hub.emit('workspace.changed', { what: 'pool', pool: info.name });
   for (const m of listModels(engine.ws)) scoreJob(engine, { name: m.name, pool: info.name });
   return { ...info, queriesWithoutCandidate: engine.ws.queriesWithoutCandidates(info.name) };
 }

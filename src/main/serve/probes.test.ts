@@ -101,8 +101,8 @@ describe("alice's annotator token on a blind pool", () => {
     await new Promise((r) => setTimeout(r, 200));
     ws.close();
     const events = frames.map((f) => JSON.parse(f) as { event: string; payload: { annotator?: string } });
-    // workspace.changed (no content: "something was imported") reaches everyone; nothing else but her own label.
-    expect(events.filter((e) => e.event !== 'workspace.changed').map((e) => `${e.event}:${e.payload.annotator ?? ''}`)).toEqual(['label.changed:alice']);
+    // Nothing but her own label: not even that the owner imported something (it wrote to no pool of hers).
+    expect(events.map((e) => `${e.event}:${e.payload.annotator ?? ''}`)).toEqual(['label.changed:alice']);
     expect(frames.join('')).not.toContain('root:');
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientError } from '../client/types';
-import { historyEntryFor, inWorkspace, recordSaved, redoLabel, UndoHistory, type RedoArgs } from './history';
+import { historyEntryFor, inWorkspace, nothingLeftNotice, recordSaved, redoLabel, UndoHistory, type RedoArgs } from './history';
 import { LabelQueue } from './labelQueue';
 import type { LabelOp } from './labelQueue';
 
@@ -10,6 +10,38 @@ const kv = () => {
 };
 
 describe('UndoHistory', () => {
+  it('after a reload onto another workspace, drops that workspace\'s entries in one go, and u says so once', () => {
+    const s = kv();
+    const before = new UndoHistory(s);
+    const at = (seq: number, workspace?: string, pool = 'p') => ({ seq, pool, queryId: 'q', candidateId: `c${seq}`, annotator: 'ann', ...(workspace ? { workspace } : {}) });
+    before.push(at(1, 'ws-A'));
+    before.push(at(2, 'ws-A'));
+    before.push(at(3, 'ws-A', 'other'));
+    before.push(at(4)); // given before entries named their workspace: kept (the engine does not refuse it)
+    before.push(at(5, 'ws-A'));
+    before.pushRedo({ ...at(6, 'ws-A'), undoneBy: 9 });
+    // The page is reloaded; the server now serves ws-B.
+    const h = new UndoHistory(s);
+    expect(h.dropOtherWorkspaces('ws-B')).toBe(5);
+    h.push(at(7, 'ws-B'));
+    // u walks back this workspace's change, then the unnamed one — never one of ws-A, refused one at a time before.
+    expect(h.pop('p', 'ann')!.seq).toBe(7);
+    expect(h.pop('p', 'ann')!.seq).toBe(4);
+    expect(h.pop('p', 'ann')).toBeNull();
+    expect(h.popRedo('p', 'ann')).toEqual({ entry: null, lost: false });
+    // One notice, in the pool and for the person whose changes went; then the usual words.
+    expect(nothingLeftNotice(h, 'p', 'ann', 'u', 'b.qpairs', 'Nothing to undo: no labels given in this session.')).toBe(
+      "Nothing to undo here: this tab's 4 earlier changes were given in another workspace than the one the server now serves (b.qpairs), so they were dropped from u's history when the page loaded; u acts on changes made here.",
+    );
+    expect(nothingLeftNotice(h, 'p', 'ann', 'u', 'b.qpairs', 'Nothing to undo: no labels given in this session.')).toBe('Nothing to undo: no labels given in this session.');
+    expect(nothingLeftNotice(h, 'other', 'ann', 'U', null, 'Nothing to redo')).toMatch(/^Nothing to redo here: this tab's 1 earlier change was given in another workspace than the one the server now serves, so it was dropped from U's history/);
+    // Dropped for good: another reload finds none of them, and nothing to say.
+    const again = new UndoHistory(s);
+    expect(again.dropOtherWorkspaces('ws-B')).toBe(0);
+    expect(again.size('other', 'ann')).toBe(0);
+    expect(again.size('p', 'ann')).toBe(0);
+  });
+
   it('pops the newest entry of the pool and annotator, across queries, and survives a reload', () => {
     const s = kv();
     const h = new UndoHistory(s);

@@ -89,12 +89,27 @@ export async function redoLabel(r: RedoEntry, history: UndoHistory, send: (args:
   }
 }
 
+/**
+ * What u (or U) says when it finds nothing in a pool for a person whose history held changes given
+ * in another workspace, dropped when the page loaded (UndoHistory.dropOtherWorkspaces).
+ */
+export const droppedOtherWorkspaceNotice = (dropped: number, key: 'u' | 'U', name: string | null): string =>
+  `Nothing to ${key === 'u' ? 'undo' : 'redo'} here: this tab's ${dropped} earlier change${dropped === 1 ? ' was' : 's were'} given in another workspace than the one the server now serves${name ? ` (${name})` : ''}, so ${dropped === 1 ? 'it was' : 'they were'} dropped from ${key}'s history when the page loaded; ${key} acts on changes made here.`;
+
+/** What u or U says on finding nothing for this pool and person: the changes dropped as another workspace's, once; else `otherwise`. */
+export function nothingLeftNotice(history: UndoHistory, pool: string, person: string, key: 'u' | 'U', workspaceName: string | null, otherwise: string): string {
+  const dropped = history.takeDropped(pool, person);
+  return dropped > 0 ? droppedOtherWorkspaceNotice(dropped, key, workspaceName) : otherwise;
+}
+
 export class UndoHistory {
   private entries: HistoryEntry[];
   /** What undo took back, newest last (redo gives it again). */
   private redo: RedoEntry[];
   /** Pool and annotator whose redo was dropped by a change made after an undo. */
   private lost: string[];
+  /** Changes (undo and redo entries) of another workspace dropped at load, by pool and person, until u or U says so. */
+  private readonly dropped = new Map<string, number>();
 
   constructor(
     private readonly storage?: KV,
@@ -122,6 +137,30 @@ export class UndoHistory {
       if (this.redo.length < before && !this.lost.includes(personScope(e.pool, e.annotator))) this.lost.push(personScope(e.pool, e.annotator));
     }
     this.save();
+  }
+
+  /**
+   * Drops, in one go, every entry (to undo or redo) given in another workspace than `workspace` (the
+   * one the server serves as the page loads): after a reload onto another workspace at the same
+   * address, each u refused one such entry at a time ("not undone…"). Entries that name no workspace
+   * stay. Returns how many were dropped; `takeDropped` says it once per pool and person.
+   */
+  dropOtherWorkspaces(workspace: string): number {
+    const other = (e: HistoryEntry): boolean => e.workspace !== undefined && e.workspace !== workspace;
+    const gone = [...this.entries.filter(other), ...this.redo.filter(other)];
+    if (gone.length === 0) return 0;
+    for (const e of gone) this.dropped.set(personScope(e.pool, e.annotator), (this.dropped.get(personScope(e.pool, e.annotator)) ?? 0) + 1);
+    this.entries = this.entries.filter((e) => !other(e));
+    this.redo = this.redo.filter((e) => !other(e));
+    this.save();
+    return gone.length;
+  }
+
+  /** How many changes of this pool and person were dropped as another workspace's (dropOtherWorkspaces), said once: 0 after. */
+  takeDropped(pool: string, annotator: string): number {
+    const n = this.dropped.get(personScope(pool, annotator)) ?? 0;
+    this.dropped.delete(personScope(pool, annotator));
+    return n;
   }
 
   /** Puts back an entry whose undo did not happen (refused, or the server unreachable). */

@@ -10,7 +10,7 @@ import { errorMessage } from '../lib/format';
 import { isTransportError } from '../client/types';
 import { busyWith, invokeOrStall } from '../client/stall';
 import { clampCursor, shownIndices, stepCursor } from './candidateFilter';
-import { inWorkspace, NOTHING_TO_REDO, redoLabel, type HistoryEntry, type RedoEntry } from './history';
+import { inWorkspace, NOTHING_TO_REDO, nothingLeftNotice, redoLabel, type HistoryEntry, type RedoEntry } from './history';
 import { pairKey, type LabelOp } from './labelQueue';
 import { useQueuedNotice } from './queuedNotice';
 import type { RowModel } from './CandidateTable';
@@ -166,13 +166,14 @@ export function useLabeling(
   const giveNote = useCallback((row: number, note: string): boolean => !refusedUpFront() && sendNote(row, note, null) !== null, [sendNote, refusedUpFront]);
   /** An undo's or redo's notice of a note: it says so when the engine refuses the change. */
   const queuedNotice = useQueuedNotice(outbox, setNotice);
+  const workspaceName = info?.workspaceName ?? null;
 
   const doUndo = useCallback(() => undo.runUndo(async () => {
     if (!ready || refusedUpFront()) return;
     if (!(await outbox.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, annotator);
     if (!e) {
-      setNotice('Nothing to undo: no labels given in this session.');
+      setNotice(nothingLeftNotice(undo, pool, annotator, 'u', workspaceName, 'Nothing to undo: no labels given in this session.'));
       return;
     }
     if (e.note && e.seq === 0) {
@@ -207,7 +208,7 @@ export function useLabeling(
       undo.putBack(e);
       setError(`Undo not confirmed: ${errorMessage(err)}. Press u again once the server answers.`);
     }
-  }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront]);
+  }), [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront, workspaceName]);
 
   const doRedo = useCallback(async () => {
     if (!ready || refusedUpFront()) return;
@@ -220,7 +221,7 @@ export function useLabeling(
       setNotice(
         got.lost
           ? 'Cannot redo: a label or note was given after the undo, so what u took back stays undone.'
-          : NOTHING_TO_REDO,
+          : nothingLeftNotice(undo, pool, annotator, 'U', workspaceName, NOTHING_TO_REDO),
       );
       return;
     }
@@ -280,7 +281,7 @@ export function useLabeling(
     }
     setNotice(r.value == null ? `Redone: the label of ${where} is cleared again.` : `Redone: the label of ${where}.`);
     await fetchQuery(r.queryId, r.candidateId);
-  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront]);
+  }, [ready, outbox, undo, pool, annotator, client, fetchQuery, setNotice, setError, viewRef, sendNote, queuedNotice, refusedUpFront, workspaceName]);
 
   const discardFailed = useCallback(
     (id: number) => {

@@ -404,6 +404,7 @@ export function ReviewScreen({ shared }: { shared: SharedState }): ReactNode {
     client,
     settles,
     undo,
+    workspaceName: info?.workspaceName ?? null,
     judge,
     pool,
     queuePool: queue?.pool ?? null,

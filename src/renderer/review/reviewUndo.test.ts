@@ -17,8 +17,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
 }
 
 /** Review's undo actions for judy, whose ruling on q → c (event 7) is the one to undo, over `client`; what they say is kept. */
-function judyUndoing(client: QPairsClient, given: { workspace?: string } = {}) {
-  const undo = new UndoHistory();
+function judyUndoing(client: QPairsClient, given: { workspace?: string } = {}, undo = new UndoHistory()) {
   undo.push({ seq: 7, pool: 'p', queryId: 'q', candidateId: 'c', annotator: 'judy', value: '1', review: true, ...given });
   const notices: Array<string | null> = [];
   const errors: Array<string | null> = [];
@@ -38,6 +37,7 @@ function judyUndoing(client: QPairsClient, given: { workspace?: string } = {}) {
     setError: (s) => errors.push(s),
     queuedNotice: () => {},
     load: async () => {},
+    workspaceName: 'b.qpairs',
   });
   return { actions, undo, notices, errors };
 }
@@ -109,5 +109,32 @@ describe("the Review screen's u and U name the workspace the ruling was given in
       ['label.undo', 'workspace-a-id'],
       ['review.settle', 'workspace-a-id'],
     ]);
+  });
+});
+
+describe("the Review screen's u after a reload onto another workspace", () => {
+  it('undoes the rulings given here, then says once that the other workspace’s were dropped at load — none sent to be refused', async () => {
+    const calls: string[] = [];
+    const client = {
+      invoke: (command: string) => {
+        calls.push(command);
+        return command === 'label.undo' ? Promise.resolve({ seq: 8 }) : Promise.reject(new Error(`unexpected ${command}`));
+      },
+    } as unknown as QPairsClient;
+    // Two rulings given in workspace A before the reload; the page now loads on B.
+    const undo = new UndoHistory();
+    for (const seq of [3, 4]) undo.push({ seq, pool: 'p', queryId: 'q', candidateId: `c${seq}`, annotator: 'judy', value: '1', review: true, workspace: 'ws-A' });
+    expect(undo.dropOtherWorkspaces('ws-B')).toBe(2);
+    const { actions, notices, errors } = judyUndoing(client, { workspace: 'ws-B' }, undo);
+    await actions.doUndo();
+    expect(notices.at(-1)).toMatch(/^Undone: your label of c for query q/);
+    await actions.doUndo();
+    expect(notices.at(-1)).toBe(
+      "Nothing to undo here: this tab's 2 earlier changes were given in another workspace than the one the server now serves (b.qpairs), so they were dropped from u's history when the page loaded; u acts on changes made here.",
+    );
+    await actions.doUndo();
+    expect(notices.at(-1)).toBe('Nothing to undo: you settled nothing in this session.');
+    expect(calls).toEqual(['label.undo']);
+    expect(errors).toEqual([]);
   });
 });

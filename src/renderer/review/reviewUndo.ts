@@ -11,7 +11,7 @@ import type { AppClient } from '../client/types';
 import { isTransportError } from '../client/types';
 import { busyWith, invokeOrStall } from '../client/stall';
 import { errorMessage } from '../lib/format';
-import { inWorkspace, NOTHING_TO_REDO, redoLabel, type UndoHistory } from '../annotate/history';
+import { inWorkspace, NOTHING_TO_REDO, nothingLeftNotice, redoLabel, type UndoHistory } from '../annotate/history';
 import type { LabelOp, LabelQueue } from '../annotate/labelQueue';
 import { itemKey } from './order';
 
@@ -46,6 +46,8 @@ export interface ReviewUndoContext<R extends UndoableRow> {
   queuedNotice: (op: LabelOp, done: string, refused: string) => void;
   /** Reads the queue again: the pairs of `queryId` (the query the undo or redo changed) and of any query whose labels changed since. */
   load: (queryId: string) => Promise<void>;
+  /** The workspace the server serves (app.info), named when u or U says its history dropped another's changes. */
+  workspaceName?: string | null;
 }
 
 /** u (doUndo) and U (doRedo) of the Review screen, over the screen's current state. */
@@ -59,7 +61,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
     if (!(await settles.settledForUndo(setNotice))) return;
     const e = undo.pop(pool, judge);
     if (!e) {
-      setNotice('Nothing to undo: you settled nothing in this session.');
+      setNotice(nothingLeftNotice(undo, pool, judge, 'u', c.workspaceName ?? null, 'Nothing to undo: you settled nothing in this session.'));
       return;
     }
     if (e.note && e.seq === 0 && !e.review) {
@@ -136,7 +138,7 @@ export function reviewUndoActions<R extends UndoableRow>(c: ReviewUndoContext<R>
           ? 'Cannot redo: you ruled or wrote a reason after the undo, so what u took back stays undone.'
           : e
             ? `Your last undo was of your ${e.seq === 0 ? 'note' : 'label'} on ${e.candidateId} of query ${e.queryId}, in Annotate: U there redoes it.`
-            : NOTHING_TO_REDO,
+            : nothingLeftNotice(undo, pool, judge, 'U', c.workspaceName ?? null, NOTHING_TO_REDO),
       );
       return;
     }

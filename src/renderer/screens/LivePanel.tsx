@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { describeCopiesLeftOut, LIVE_MODELS, liveRunName, type LiveStatus } from '../../shared/live';
-import { isQueuedTrainingNote, queuedTrainingNote } from '../../shared/models';
+import { isQueuedTrainingNote } from '../../shared/models';
 import type { CallerRole } from '../../shared/roles';
 import { LineChart } from '../components/LineChart';
 import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage, fmtMetric } from '../lib/format';
 import { mayCall } from '../lib/roles';
 import { useDebounced } from '../lib/hooks';
+import { liveStatusSentence } from './liveStatusLine';
 
 /**
  * "Learn as we label": the owner switches live retraining on for the pool (every N labels, or after
@@ -142,13 +143,7 @@ export function LivePanel({ pool, pools, role }: { pool: string; /** The workspa
         </div>
       )}
       <p className="small" data-testid="live-status" role="status">
-        {waiting
-          ? `Retrain waiting for a training slot (${progress ?? queuedTrainingNote(status.queuedBehind ?? 0)}); labeling goes on.`
-          : status.running
-          ? `Retraining in the background${progress ? ` — ${progress}` : ''}; labeling goes on.`
-          : status.enabled
-            ? `${status.labelsSinceLast} label${status.labelsSinceLast === 1 ? '' : 's'} since the last retrain; the next starts at ${status.everyLabels}${status.idleSeconds ? ` or ${status.idleSeconds} s after the last label` : ''}.`
-            : 'Off: the models change only when retrained by hand.'}
+        {liveStatusSentence(status, progress, waiting)}
         {last ? ` Last: ${last.model} ${fmtMetric(last.MAP)} MAP over ${last.heldOutQueries} queries out of fold (at ${last.labels} labels, ${last.seconds.toFixed(0)} s).` : ''}
         {status.trainPools.length ? ` Also trained on: ${status.trainPools.join(', ')}.` : ''}
         {describeCopiesLeftOut(status.trainingCopiesLeftOut) ? ` ${describeCopiesLeftOut(status.trainingCopiesLeftOut)}.` : ''}

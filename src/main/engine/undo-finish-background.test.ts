@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from './engine';
-import { ContractError, type AppInfo, type ImportUndoReport, type JobProgress, type WorkspaceStats } from '../../shared/contract';
+import { ContractError, type AppInfo, type EventPayloads, type ImportUndoReport, type JobProgress, type WorkspaceStats } from '../../shared/contract';
 import { jobDone } from './test-team';
 import { importTuning } from './work';
 import { FINISHING_UNDO } from '../../shared/undo-finishing';
@@ -101,6 +101,31 @@ describe('an undo a crash or kill stopped partway, opened by the app or serve mo
       expect(engine.ws.questionCount()).toBe(SEED_QUESTIONS);
     } finally {
       engine.close();
+    }
+  });
+});
+
+describe('an interrupted undo of labels, finished in the background', () => {
+  it('tells an annotator of the pool open to her that it changed (the event names the pools it wrote to)', async () => {
+    const labelsDir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-undo-finish-labels-'));
+    try {
+      const { file: labelsFile } = await workspaceWithKilledUndo(labelsDir, 'w.qpairs', 'labels');
+      const engine = Engine.open(labelsFile, { transport: 'http' });
+      try {
+        const alice = { annotator: 'alice', local: false };
+        const told: Array<EventPayloads['workspace.changed']> = [];
+        engine.hub.on('workspace.changed', (change) => {
+          if (engine.canSee(alice, 'workspace.changed', change)) told.push(engine.eventFor(alice, 'workspace.changed', change));
+        });
+        const jobId = engine.finishInterruptedUndo();
+        expect((await jobDone(engine, jobId!)).ok).toBe(true);
+        // Her pool lost the 20 people's labels: she is told, naming it (before, the event named no pool and she heard nothing).
+        expect(told).toEqual([{ what: 'import', pools: ['open'] }]);
+      } finally {
+        engine.close();
+      }
+    } finally {
+      rmSync(labelsDir, { recursive: true, force: true });
     }
   });
 });

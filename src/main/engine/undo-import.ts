@@ -77,6 +77,9 @@ export function finishUndoInBackground(engine: Engine): string | null {
   const m = engine.ws.undoToFinish;
   if (!m) return null;
   return startLongWriteJob(engine, 'undo', async (ctx, turns): Promise<ImportUndoReport> => {
+    // The pools' stamps as the interrupted undo left them: the event names the pools this job changes, so an
+    // annotator of a pool open to her is told (access.ts), as after an import or Undo last import.
+    const stampsBefore = poolStamps(engine.ws);
     // Its own connection, leaving the undo to this job (a default open would finish it there and then).
     let undoWs: Workspace | null = null;
     let undone = false;
@@ -99,7 +102,7 @@ export function finishUndoInBackground(engine: Engine): string | null {
       // What the owner's notices say now: the undo finished, or stopped partway (a cancel) and finished by Undo last import.
       engine.ws.undoToFinish = null;
       engine.ws.undoPartway = readUndoMarker(engine.ws.db);
-      if (undone) afterImportCommits(engine);
+      if (undone) afterImportCommits(engine, stampsBefore);
     }
   });
 }

@@ -56,8 +56,11 @@ describe('a judge made an annotator and a judge again, in a pool nobody is assig
     expect(entry('a')).toMatchObject({ judge: { annotator: 'judy', value: '0' }, resolution: { value: '0', status: 'adjudicated' } });
     expect(entry('a').judgeEarlierVote).toBeUndefined();
     expect(entry('b')).toMatchObject({ judge: null, judgeEarlierVote: { annotator: 'judy', value: '1' }, resolution: { status: 'unresolved' } });
-    // The note says her earlier rulings count again.
-    expect((back.notes ?? []).join('\n')).toContain('1 label judy gave there as a judge before (in p) is a ruling again');
+    // One note for the pool says her earlier ruling counts again and her vote does not (it said both "not rulings either" and "is a ruling again").
+    expect(back.notes).toEqual([
+      'judy labeled pool nobody is assigned to: p (2 labels); as a judge judy no longer votes there: 1 of them, given as a judge before, is a ruling again; ' +
+        'the other 1 label stops counting in its agreement and gold, and is not a ruling either (who voted on a pair is no third judge of it): another judge settles the pairs in dispute.',
+    ]);
     // She may not rule on b (she voted on it), may on c; jack settles b.
     await expect(settle('judy', 'b', '0')).rejects.toThrow(/judy labeled pair q1 → b of pool "p" before judging the pool/);
     await settle('judy', 'c', '1');

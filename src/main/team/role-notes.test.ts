@@ -1,7 +1,10 @@
 /**
  * A role change says what it does to the person's labels in pools nobody is assigned to
  * (role-notes.ts): an annotator made a judge stops voting there, a judge made an annotator votes
- * with their rulings. Both changed the pools' agreement, Review and gold without a word.
+ * with their rulings. Both changed the pools' agreement, Review and gold without a word. A judge made
+ * an annotator also stops ruling in pools assigned to others, which nothing said either; and made a
+ * judge again, the note on the open pool said her labels there were not rulings beside the note that
+ * some of them were rulings again.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,5 +84,45 @@ describe('a role change names what it does to the labels in open pools', () => {
     } finally {
       engine.close();
     }
+  });
+
+  it('a judge made an annotator: his rulings in a pool assigned to others settle nothing; a judge again, one note per pool says they are rulings again', async () => {
+    const ws = team('d');
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'a', annotator: 'bob', value: '0', origin: 'ui' });
+    const engine = new Engine(ws, { transport: 'electron' });
+    try {
+      await engine.invoke('review.settle', { pool: 'shut', judge: 'jack', queryId: 'q1', candidateId: 'a', value: '0' });
+      const shutA = () => loadPoolState(ws, 'shut').pairs.find((e) => e.candidateId === 'a')!;
+      expect(shutA()).toMatchObject({ judge: { annotator: 'jack' }, resolution: { status: 'adjudicated' } });
+      const annotator = (await engine.invoke('annotator.setRole', { name: 'jack', role: 'annotator' })) as { notes?: string[] };
+      // Was: the open pool's note only, while shut's pair went back to Review unsaid.
+      expect(annotator.notes).toEqual([
+        "jack labeled pool nobody is assigned to: open (1 label); those labels were rulings and now count as jack's votes (in agreement, given seeing everyone's labels, and in the gold): " +
+          'they settle nothing any more, and the disagreements jack settled are back in Review.',
+        'jack ruled in pool assigned to others: shut (1 ruling); as an annotator jack judges it no more and is not assigned to label it: those rulings settle nothing any more ' +
+          'and are not votes either (they count again if jack is made a judge again), and the disagreements jack settled are back in Review.',
+      ]);
+      expect(shutA()).toMatchObject({ judge: null, resolution: { status: 'unresolved' } });
+      expect(shutA().votes.map((v) => v.annotator)).toEqual(['alice', 'bob']);
+      const judge = (await engine.invoke('annotator.setRole', { name: 'jack', role: 'judge' })) as { notes?: string[] };
+      // Was: "… those labels stop counting …, and they are not rulings either" beside "1 label jack gave there as a judge before (in open, …) is a ruling again".
+      expect(judge.notes).toEqual([
+        'jack labeled pool nobody is assigned to: open (1 label); as a judge jack no longer votes there: that label, given as a judge before, is a ruling again.',
+        '1 label jack gave there as a judge before (in shut) is a ruling again.',
+      ]);
+      expect(shutA()).toMatchObject({ judge: { annotator: 'jack' }, resolution: { status: 'adjudicated' } });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('a judge made an owner is told of his rulings in pools assigned to others too (qpairs annotators role)', async () => {
+    const ws = team('e');
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'a', annotator: 'bob', value: '0', origin: 'ui' });
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'a', annotator: 'jack', value: '1', origin: 'ui' });
+    ws.close();
+    const r = await runCli('annotators', 'role', path.join(scratch.dir, 'e.qpairs'), 'jack', 'owner');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('note: jack ruled in pool assigned to others: shut (1 ruling); as an owner jack judges it no more');
   });
 });

@@ -3,17 +3,22 @@
  * and `qpairs annotators role`. A pool nobody is assigned to (open) takes as votes the labels of
  * people of role annotator, and as rulings those of its judges: so an annotator made a judge stops
  * voting there (and their votes are not rulings either: gold/judge-spans.ts), and a judge made
- * an annotator votes there with their rulings, which settle nothing any more. Both happened without
- * a word: the pools' agreement, Review and gold changed.
+ * an annotator votes there with their rulings, which settle nothing any more. A pool assigned to
+ * others takes a judge's labels as rulings and nobody else's: a judge made an annotator or owner
+ * rules there no more, and their rulings count for nothing. All of it happened without a word: the
+ * pools' agreement, Review and gold changed. Made a judge again, the labels they gave in an earlier
+ * span of judging are rulings again, said per pool in the same note as the labels that are not.
  */
 import { annotatorRole, getAssignment, setAnnotatorRole } from '../gold/store';
 import { givenWhileJudging, judgeSpans } from '../gold/judge-spans';
 import { UNSURE } from '../../shared/labels';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 
+type PoolCount = { pool: string; labels: number };
+
 /** The labels `name` has now in each open pool: read before the role changes, for roleChangeNotes. */
-function openPoolLabels(ws: Workspace, name: string): Array<{ pool: string; labels: number }> {
-  const out: Array<{ pool: string; labels: number }> = [];
+function openPoolLabels(ws: Workspace, name: string): PoolCount[] {
+  const out: PoolCount[] = [];
   for (const p of ws.listPools()) {
     if (getAssignment(ws, p.name).mode !== 'open') continue;
     const labels = ws.currentLabels(p.name, name).length;
@@ -22,21 +27,65 @@ function openPoolLabels(ws: Workspace, name: string): Array<{ pool: string; labe
   return out;
 }
 
-const inPools = (pools: ReadonlyArray<{ pool: string; labels: number }>): string =>
-  pools.map((p) => `${p.pool} (${p.labels} label${p.labels === 1 ? '' : 's'})`).join(', ');
+/**
+ * The rulings judge `name` has now in each pool assigned to others (read before the role changes):
+ * decisive labels given while judging it (judge-spans.ts) or imported, which stop counting when
+ * they are no longer a judge — not assigned to the pool, their labels there are no votes either.
+ */
+function assignedPoolRulings(ws: Workspace, name: string): PoolCount[] {
+  const out: PoolCount[] = [];
+  for (const p of ws.listPools()) {
+    const a = getAssignment(ws, p.name);
+    if (a.mode === 'open' || a.annotators.includes(name)) continue;
+    const spans = judgeSpans(ws, p.name).get(name);
+    const labels = ws
+      .currentLabels(p.name, name)
+      .filter((l) => l.value !== UNSURE && (l.origin.startsWith('import:') || givenWhileJudging(spans, ws.labelGivenAt(l).seq))).length;
+    if (labels > 0) out.push({ pool: p.name, labels });
+  }
+  return out;
+}
 
-/** The notes for `name`'s role going `from` → `to`, given their labels in open pools before (openPoolLabels). */
-function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: ReadonlyArray<{ pool: string; labels: number }>): string[] {
+const count = (n: number, what = 'label'): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+const inPools = (pools: readonly PoolCount[], what = 'label'): string => pools.map((p) => `${p.pool} (${count(p.labels, what)})`).join(', ');
+const labeledOpen = (name: string, pools: readonly PoolCount[]): string => `${name} labeled ${pools.length === 1 ? 'pool' : 'pools'} nobody is assigned to: ${inPools(pools)}`;
+const NO_THIRD_JUDGE = '(who voted on a pair is no third judge of it): another judge settles the pairs in dispute.';
+
+/**
+ * An annotator made a judge, in open pool `p` where `again` of their labels were given as a judge in an
+ * earlier span (rulingsBack): one statement of what each part of their labels there is now.
+ */
+function rulingsAgainInOpenPool(name: string, p: PoolCount, again: number): string {
+  const head = `${labeledOpen(name, [p])}; as a judge ${name} no longer votes there: `;
+  const rest = p.labels - again;
+  if (rest === 0) return `${head}${p.labels === 1 ? 'that label' : 'those labels'}, given as a judge before, ${again === 1 ? 'is a ruling' : 'are rulings'} again.`;
+  return (
+    `${head}${again} of them, given as a judge before, ${again === 1 ? 'is a ruling' : 'are rulings'} again; the other ${count(rest)} ` +
+    `${rest === 1 ? 'stops' : 'stop'} counting in its agreement and gold, and ${rest === 1 ? 'is not a ruling' : 'are not rulings'} either ${NO_THIRD_JUDGE}`
+  );
+}
+
+/**
+ * The notes for `name`'s role going `from` → `to`, given their labels in open pools before (openPoolLabels)
+ * and, made a judge, the labels given as a judge before that are rulings again, per pool (rulingsBack).
+ */
+function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: readonly PoolCount[], again: ReadonlyMap<string, number>): string[] {
   if (before.length === 0 || from === null || from === to) return [];
   const one = before.length === 1;
-  const where = `${name} labeled ${one ? 'pool' : 'pools'} nobody is assigned to: ${inPools(before)}`;
+  const where = labeledOpen(name, before);
   const back = `and the disagreements ${name} settled are back in Review.`;
-  if (from === 'annotator') {
-    return [
-      `${where}; as ${to === 'judge' ? 'a judge' : 'an owner'} ${name} no longer votes there: those labels stop counting in ${one ? 'its' : 'their'} agreement and gold` +
-        (to === 'judge' ? ', and they are not rulings either (who voted on a pair is no third judge of it): another judge settles the pairs in dispute.' : '.'),
-    ];
+  if (from === 'annotator' && to === 'judge') {
+    const votesOnly = before.filter((p) => !again.get(p.pool));
+    const notes = votesOnly.length
+      ? [
+          `${labeledOpen(name, votesOnly)}; as a judge ${name} no longer votes there: those labels stop counting in ${votesOnly.length === 1 ? 'its' : 'their'} agreement and gold, ` +
+            `and they are not rulings either ${NO_THIRD_JUDGE}`,
+        ]
+      : [];
+    for (const p of before) if (again.get(p.pool)) notes.push(rulingsAgainInOpenPool(name, p, again.get(p.pool)!));
+    return notes;
   }
+  if (from === 'annotator') return [`${where}; as an owner ${name} no longer votes there: those labels stop counting in ${one ? 'its' : 'their'} agreement and gold.`];
   if (from === 'judge' && to === 'annotator') {
     return [`${where}; those labels were rulings and now count as ${name}'s votes (in agreement, given seeing everyone's labels, and in the gold): they settle nothing any more, ${back}`];
   }
@@ -45,13 +94,24 @@ function roleChangeNotes(name: string, from: AnnotatorRole | null, to: Annotator
   return [];
 }
 
+/** A judge made an annotator or owner, with rulings in pools assigned to others (assignedPoolRulings): those rulings count for nothing now. */
+function assignedRulingsNote(name: string, to: AnnotatorRole, rulings: readonly PoolCount[]): string[] {
+  if (rulings.length === 0) return [];
+  const one = rulings.length === 1;
+  return [
+    `${name} ruled in ${one ? 'pool' : 'pools'} assigned to others: ${inPools(rulings, 'ruling')}; as ${to === 'owner' ? 'an owner' : 'an annotator'} ${name} judges ${one ? 'it' : 'them'} no more ` +
+      `and is not assigned to label ${one ? 'it' : 'them'}: those rulings settle nothing any more and are not votes either (they count again if ${name} is made a judge again), ` +
+      `and the disagreements ${name} settled are back in Review.`,
+  ];
+}
+
 /**
  * Made a judge again: the labels `name` gave as a judge in an earlier span of judging each pool they
  * judge now (judge-spans.ts), which are rulings again, per pool (read after the change). Imported
  * labels are left out (they are rulings in any role).
  */
-function rulingsBack(ws: Workspace, name: string): Array<{ pool: string; labels: number }> {
-  const out: Array<{ pool: string; labels: number }> = [];
+function rulingsBack(ws: Workspace, name: string): Map<string, number> {
+  const out = new Map<string, number>();
   for (const p of ws.listPools()) {
     if (getAssignment(ws, p.name).annotators.includes(name)) continue;
     // Every label they have there is from before now: those given in a span of judging (the span just
@@ -59,27 +119,33 @@ function rulingsBack(ws: Workspace, name: string): Array<{ pool: string; labels:
     const spans = judgeSpans(ws, p.name).get(name);
     if (!spans?.length) continue;
     const labels = ws.currentLabels(p.name, name).filter((l) => l.value !== UNSURE && !l.origin.startsWith('import:') && givenWhileJudging(spans, ws.labelGivenAt(l).seq)).length;
-    if (labels > 0) out.push({ pool: p.name, labels });
+    if (labels > 0) out.set(p.name, labels);
   }
   return out;
 }
 
-function rulingsBackNote(name: string, back: ReadonlyArray<{ pool: string; labels: number }>): string[] {
-  if (back.length === 0) return [];
-  const n = back.reduce((a, b) => a + b.labels, 0);
-  const where = back.length === 1 ? back[0]!.pool : back.map((b) => `${b.pool}: ${b.labels}`).join(', ');
+/** The rulings back (rulingsBack) in pools no note of roleChangeNotes named (`said`). */
+function rulingsBackNote(name: string, back: ReadonlyMap<string, number>, said: ReadonlySet<string>): string[] {
+  const left = [...back].filter(([pool]) => !said.has(pool));
+  if (left.length === 0) return [];
+  const n = left.reduce((a, [, labels]) => a + labels, 0);
+  const where = left.length === 1 ? left[0]![0] : left.map(([pool, labels]) => `${pool}: ${labels}`).join(', ');
   return [`${n} ${n === 1 ? 'label' : 'labels'} ${name} gave there as a judge before (in ${where}) ${n === 1 ? 'is a ruling' : 'are rulings'} again.`];
 }
 
 /**
- * Sets `name`'s role (setAnnotatorRole; `signsIn` as there) and says what that does to the labels they gave in open pools
- * (roleChangeNotes, read from before the change): annotator.setRole and `qpairs annotators role`.
+ * Sets `name`'s role (setAnnotatorRole; `signsIn` as there) and says what that does to the labels they gave
+ * (roleChangeNotes, assignedRulingsNote, rulingsBackNote): annotator.setRole and `qpairs annotators role`.
  */
 export function setRoleWithNotes(ws: Workspace, name: string, role: AnnotatorRole, opts: { signsIn?: boolean } = {}): { role: AnnotatorRole; notes: string[] } {
   const person = ws.personName(name);
   const from = annotatorRole(ws, person);
   const before = openPoolLabels(ws, person);
+  const rulings = from === 'judge' && role !== 'judge' ? assignedPoolRulings(ws, person) : [];
   const to = setAnnotatorRole(ws, name, role, opts);
-  const back = from !== null && from !== 'judge' && to === 'judge' ? rulingsBackNote(person, rulingsBack(ws, person)) : [];
-  return { role: to, notes: [...roleChangeNotes(person, from, to, before), ...back] };
+  const back = from !== null && from !== 'judge' && to === 'judge' ? rulingsBack(ws, person) : new Map<string, number>();
+  const notes = roleChangeNotes(person, from, to, before, back);
+  // The open pools roleChangeNotes spoke of, when it counted their rulings again (an annotator made a judge).
+  const said = new Set(from === 'annotator' ? before.map((p) => p.pool) : []);
+  return { role: to, notes: [...notes, ...(from === 'judge' && to !== 'judge' ? assignedRulingsNote(person, to, rulings) : []), ...rulingsBackNote(person, back, said)] };
 }

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ReviewQueue } from '../../shared/gold';
 import { Engine } from '../engine/engine';
 import { buildExport } from '../export';
 import { Workspace } from '../workspace/workspace';
@@ -62,7 +63,11 @@ describe('a judge made an annotator and a judge again, in a pool nobody is assig
         'the other 1 label stops counting in its agreement and gold, and is not a ruling either (who voted on a pair is no third judge of it): another judge settles the pairs in dispute.',
     ]);
     // She may not rule on b (she voted on it), may on c; jack settles b.
-    await expect(settle('judy', 'b', '0')).rejects.toThrow(/judy labeled pair q1 → b of pool "p" before judging the pool/);
+    // Review marks b for her as the refusal says it: voted between her spans of judging (it said "before judging the pool").
+    const queue = (await engine.invoke('review.queue', { pool: 'p', judge: 'judy', includeSettled: true })) as ReviewQueue;
+    expect(queue.items.find((i) => i.candidateId === 'b')?.votedByYou).toEqual({ judges: ['jack'], between: true });
+    // Her vote on b came between her two spans of judging p, not before she judged it (the refusal said "before").
+    await expect(settle('judy', 'b', '0')).rejects.toThrow(/^judy labeled pair q1 → b of pool "p" between two spans of judging the pool, so judy is not a third judge of it: another of its judges \(jack\) settles it$/);
     await settle('judy', 'c', '1');
     await settle('jack', 'b', '0');
     expect(aggregationSummary(loadPoolState(ws, 'p'))).toMatchObject({ disagreements: 4, settled: 3 });

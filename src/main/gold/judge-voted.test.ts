@@ -79,7 +79,7 @@ describe('a judge who voted on a pool as its annotator', () => {
 
   it('she may not rule on a pair she voted on (even after clearing her vote); another judge does, and the export says whose', async () => {
     assignPool(ws, 'p', ['alice', 'bob'], null);
-    const VOTED = /^judy labeled pair q1 → a of pool "p" before judging the pool \(as one of its annotators\), so judy is not a third judge of it: another of its judges \(jack\) settles it$/;
+    const VOTED = /^judy labeled pair q1 → a of pool "p" before judging the pool, so judy is not a third judge of it: another of its judges \(jack\) settles it$/;
     await expect(engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'a', value: '0' })).rejects.toThrow(VOTED);
     await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'judy', value: null });
     await expect(engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'judy', value: '1' })).rejects.toThrow(VOTED);

@@ -60,3 +60,18 @@ export function judgesWhoMaySettle(ws: Workspace, s: PoolState, judge: string, s
   for (const key of voted) out.set(key, others.filter((o) => !o.voted.has(key)).map((o) => o.j));
   return out;
 }
+
+/**
+ * The pool's judges, those who voted on fewer of `pairs` first (pairsVotedBeforeJudging; ties in the
+ * pool's order): who voted on a pair may not rule on it, so `qpairs adjudicate`'s hint names first a
+ * judge who may settle the pairs it lists. One query per judge with a span recorded, none for the others.
+ */
+export function judgesByVotesOn(ws: Workspace, s: PoolState, pairs: ReadonlyArray<{ queryId: string; candidateId: string }>): string[] {
+  const votedOn = new Map(
+    s.judges.map((j) => {
+      const voted = pairsVotedBeforeJudging(ws, s, j);
+      return [j, voted.size === 0 ? 0 : pairs.filter((p) => voted.has(pairKey(p.queryId, p.candidateId))).length];
+    }),
+  );
+  return [...s.judges].sort((a, b) => votedOn.get(a)! - votedOn.get(b)!);
+}

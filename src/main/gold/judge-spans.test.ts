@@ -92,6 +92,22 @@ describe('a judge made an annotator and a judge again, in a pool nobody is assig
     ]);
   });
 
+  it('made an annotator or owner again, the note counts her rulings apart from her vote between spans (it said both were rulings)', async () => {
+    await settle('judy', 'a', '0');
+    await setRole('judy', 'annotator');
+    put('b', 'judy', '1'); // a vote
+    await setRole('judy', 'judge');
+    expect((await setRole('judy', 'annotator')).notes).toEqual([
+      "judy labeled pool nobody is assigned to: p (2 labels); those labels now count as judy's votes (in agreement, given seeing everyone's labels, and in the gold): " +
+        '1 of them was a ruling and settles nothing any more, and the disagreements judy settled are back in Review; the other 1 label was not a ruling.',
+    ]);
+    await setRole('judy', 'judge');
+    expect((await setRole('judy', 'owner')).notes).toEqual([
+      "judy labeled pool nobody is assigned to: p (2 labels); 1 of them was a ruling and settles nothing any more (an owner's labels there neither vote nor rule), " +
+        'and the disagreements judy settled are back in Review; the other 1 label was not a ruling and counts for nothing still.',
+    ]);
+  });
+
   it('a judge made an annotator before she labeled anything rules as before once a judge again', async () => {
     await setRole('judy', 'annotator');
     await setRole('judy', 'judge');

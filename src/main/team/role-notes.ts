@@ -7,7 +7,8 @@
  * others takes a judge's labels as rulings and nobody else's: a judge made an annotator or owner
  * rules there no more, and their rulings count for nothing. All of it happened without a word: the
  * pools' agreement, Review and gold changed. Made a judge again, the labels they gave in an earlier
- * span of judging are rulings again, said per pool in the same note as the labels that are not.
+ * span of judging are rulings again, said per pool in the same note as the labels that are not; and
+ * a judge made an annotator or owner is told apart which of their labels in an open pool were rulings.
  */
 import { annotatorRole, getAssignment, setAnnotatorRole } from '../gold/store';
 import { givenWhileJudging, judgeSpans } from '../gold/judge-spans';
@@ -15,14 +16,22 @@ import { UNSURE } from '../../shared/labels';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 
 type PoolCount = { pool: string; labels: number };
+/** An open pool's labels of a person; `rulings`: how many of them are a judge's rulings there (rulingsIn). */
+type OpenPoolCount = PoolCount & { rulings: number };
 
-/** The labels `name` has now in each open pool: read before the role changes, for roleChangeNotes. */
-function openPoolLabels(ws: Workspace, name: string): PoolCount[] {
-  const out: PoolCount[] = [];
+/** How many of judge `name`'s labels in `pool` are rulings: decisive, given while judging it (judge-spans.ts) or imported. */
+function rulingsIn(ws: Workspace, pool: string, name: string): number {
+  const spans = judgeSpans(ws, pool).get(name);
+  return ws.currentLabels(pool, name).filter((l) => l.value !== UNSURE && (l.origin.startsWith('import:') || givenWhileJudging(spans, ws.labelGivenAt(l).seq))).length;
+}
+
+/** The labels `name` has now in each open pool, and, for a judge, how many are rulings: read before the role changes, for roleChangeNotes. */
+function openPoolLabels(ws: Workspace, name: string, judge: boolean): OpenPoolCount[] {
+  const out: OpenPoolCount[] = [];
   for (const p of ws.listPools()) {
     if (getAssignment(ws, p.name).mode !== 'open') continue;
     const labels = ws.currentLabels(p.name, name).length;
-    if (labels > 0) out.push({ pool: p.name, labels });
+    if (labels > 0) out.push({ pool: p.name, labels, rulings: judge ? rulingsIn(ws, p.name, name) : 0 });
   }
   return out;
 }
@@ -37,10 +46,7 @@ function assignedPoolRulings(ws: Workspace, name: string): PoolCount[] {
   for (const p of ws.listPools()) {
     const a = getAssignment(ws, p.name);
     if (a.mode === 'open' || a.annotators.includes(name)) continue;
-    const spans = judgeSpans(ws, p.name).get(name);
-    const labels = ws
-      .currentLabels(p.name, name)
-      .filter((l) => l.value !== UNSURE && (l.origin.startsWith('import:') || givenWhileJudging(spans, ws.labelGivenAt(l).seq))).length;
+    const labels = rulingsIn(ws, p.name, name);
     if (labels > 0) out.push({ pool: p.name, labels });
   }
   return out;
@@ -66,14 +72,46 @@ function rulingsAgainInOpenPool(name: string, p: PoolCount, again: number): stri
 }
 
 /**
+ * A judge made an annotator or owner, in open pool `p` where only some of their labels were rulings
+ * (p.rulings < p.labels: the others given while they did not judge it, or `?`): what each part is now.
+ */
+function someRulingsInOpenPool(name: string, to: AnnotatorRole, p: OpenPoolCount): string[] {
+  const rest = p.labels - p.rulings;
+  const were = `${p.rulings} of them ${p.rulings === 1 ? 'was a ruling and settles' : 'were rulings and settle'} nothing any more`;
+  const others = `the other ${count(rest)} ${rest === 1 ? 'was not a ruling' : 'were not rulings'}`;
+  const back = `and the disagreements ${name} settled are back in Review`;
+  if (to === 'annotator') {
+    const votes = `those labels now count as ${name}'s votes (in agreement, given seeing everyone's labels, and in the gold)`;
+    return [p.rulings === 0 ? `${labeledOpen(name, [p])}; ${votes}: none of them was a ruling.` : `${labeledOpen(name, [p])}; ${votes}: ${were}, ${back}; ${others}.`];
+  }
+  // An owner's labels there neither vote nor rule: the labels that were not rulings counted for nothing and still do.
+  return p.rulings === 0 ? [] : [`${labeledOpen(name, [p])}; ${were} (an owner's labels there neither vote nor rule), ${back}; ${others} and ${rest === 1 ? 'counts' : 'count'} for nothing still.`];
+}
+
+/** A judge made an annotator or owner, in open pools where every label of theirs was a ruling. */
+function judgeNotes(name: string, to: AnnotatorRole, pools: readonly PoolCount[]): string[] {
+  const where = labeledOpen(name, pools);
+  const back = `and the disagreements ${name} settled are back in Review.`;
+  if (to === 'annotator') {
+    return [`${where}; those labels were rulings and now count as ${name}'s votes (in agreement, given seeing everyone's labels, and in the gold): they settle nothing any more, ${back}`];
+  }
+  return [`${where}; those labels were rulings and settle nothing any more (an owner's labels there neither vote nor rule), ${back}`];
+}
+
+/**
  * The notes for `name`'s role going `from` → `to`, given their labels in open pools before (openPoolLabels)
  * and, made a judge, the labels given as a judge before that are rulings again, per pool (rulingsBack).
  */
-function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: readonly PoolCount[], again: ReadonlyMap<string, number>): string[] {
+function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: readonly OpenPoolCount[], again: ReadonlyMap<string, number>): string[] {
   if (before.length === 0 || from === null || from === to) return [];
+  if (from === 'judge') {
+    // The pools where only some of a judge's labels were rulings get a note each (someRulingsInOpenPool).
+    const onlyRulings = before.filter((p) => p.rulings === p.labels);
+    const some = before.filter((p) => p.rulings < p.labels).flatMap((p) => someRulingsInOpenPool(name, to, p));
+    return [...(onlyRulings.length ? judgeNotes(name, to, onlyRulings) : []), ...some];
+  }
   const one = before.length === 1;
   const where = labeledOpen(name, before);
-  const back = `and the disagreements ${name} settled are back in Review.`;
   if (from === 'annotator' && to === 'judge') {
     const votesOnly = before.filter((p) => !again.get(p.pool));
     const notes = votesOnly.length
@@ -86,10 +124,6 @@ function roleChangeNotes(name: string, from: AnnotatorRole | null, to: Annotator
     return notes;
   }
   if (from === 'annotator') return [`${where}; as an owner ${name} no longer votes there: those labels stop counting in ${one ? 'its' : 'their'} agreement and gold.`];
-  if (from === 'judge' && to === 'annotator') {
-    return [`${where}; those labels were rulings and now count as ${name}'s votes (in agreement, given seeing everyone's labels, and in the gold): they settle nothing any more, ${back}`];
-  }
-  if (from === 'judge') return [`${where}; those labels were rulings and settle nothing any more (an owner's labels there neither vote nor rule), ${back}`];
   if (to === 'annotator') return [`${where}; those labels, given as an owner seeing everyone's labels, now count as ${name}'s votes there (in agreement and in the gold).`];
   return [];
 }
@@ -140,7 +174,7 @@ function rulingsBackNote(name: string, back: ReadonlyMap<string, number>, said: 
 export function setRoleWithNotes(ws: Workspace, name: string, role: AnnotatorRole, opts: { signsIn?: boolean } = {}): { role: AnnotatorRole; notes: string[] } {
   const person = ws.personName(name);
   const from = annotatorRole(ws, person);
-  const before = openPoolLabels(ws, person);
+  const before = openPoolLabels(ws, person, from === 'judge');
   const rulings = from === 'judge' && role !== 'judge' ? assignedPoolRulings(ws, person) : [];
   const to = setAnnotatorRole(ws, name, role, opts);
   const back = from !== null && from !== 'judge' && to === 'judge' ? rulingsBack(ws, person) : new Map<string, number>();

@@ -125,4 +125,33 @@ describe('a role change names what it does to the labels in open pools', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('note: jack ruled in pool assigned to others: shut (1 ruling); as an owner jack judges it no more');
   });
+
+  it('made a judge, a person is told of the labels she gave while not judging a pool, on whose pairs she may not rule (nothing said so)', async () => {
+    const ws = team('f');
+    // carl labeled shut as its annotator, then was left out of it.
+    assignPool(ws, 'shut', ['alice', 'bob', 'carl'], null);
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'a', annotator: 'carl', value: '0', origin: 'ui' });
+    assignPool(ws, 'shut', ['alice', 'bob'], null);
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'a', annotator: 'bob', value: '0', origin: 'ui' });
+    const engine = new Engine(ws, { transport: 'electron' });
+    try {
+      const carl = (await engine.invoke('annotator.setRole', { name: 'carl', role: 'judge' })) as { notes?: string[] };
+      expect(carl.notes).toEqual([
+        'carl labeled pool nobody is assigned to: open (1 label); as a judge carl no longer votes there: those labels stop counting in its agreement and gold, ' +
+          'and they are not rulings either (who voted on a pair is no third judge of it): another judge settles the pairs in dispute.',
+        'carl labeled pool before judging it: shut (1 label); those labels count for nothing there, as before, and are not rulings either: ' +
+          'carl may not rule on their pairs (who voted on a pair is no third judge of it): another judge settles those in dispute.',
+      ]);
+      await expect(engine.invoke('review.settle', { pool: 'shut', judge: 'carl', queryId: 'q1', candidateId: 'a', value: '1' })).rejects.toThrow(/carl labeled pair q1 → a of pool "shut" before judging the pool/);
+      // An owner's labels in an open pool: nothing before, and no ruling once a judge.
+      await engine.invoke('annotator.setRole', { name: 'alice', role: 'owner' });
+      const alice = (await engine.invoke('annotator.setRole', { name: 'alice', role: 'judge' })) as { notes?: string[] };
+      expect(alice.notes).toEqual([
+        'alice labeled pool before judging it: open (2 labels); those labels count for nothing there, as before, and are not rulings either: ' +
+          'alice may not rule on their pairs (who voted on a pair is no third judge of it): another judge settles those in dispute.',
+      ]);
+    } finally {
+      engine.close();
+    }
+  });
 });

@@ -9,13 +9,16 @@
  * pools' agreement, Review and gold changed. Made a judge again, the labels they gave in an earlier
  * span of judging are rulings again, said per pool in the same note as the labels that are not; and
  * a judge made an annotator or owner is told apart which of their labels in an open pool were rulings.
+ * Made a judge, the labels they gave while not judging a pool they judge now are said too
+ * (made-judge-notes.ts): they may not rule on those pairs.
  */
 import { annotatorRole, getAssignment, setAnnotatorRole } from '../gold/store';
 import { givenWhileJudging, judgeSpans } from '../gold/judge-spans';
 import { UNSURE } from '../../shared/labels';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
+import { rulingsAgainInOpenPool, rulingsBack, rulingsBackNote, votedBeforeJudging, votedBeforeJudgingNote } from './made-judge-notes';
+import { count, inPools, labeledOpen, NO_THIRD_JUDGE, type PoolCount } from './role-note-words';
 
-type PoolCount = { pool: string; labels: number };
 /** An open pool's labels of a person; `rulings`: how many of them are a judge's rulings there (rulingsIn). */
 type OpenPoolCount = PoolCount & { rulings: number };
 
@@ -50,25 +53,6 @@ function assignedPoolRulings(ws: Workspace, name: string): PoolCount[] {
     if (labels > 0) out.push({ pool: p.name, labels });
   }
   return out;
-}
-
-const count = (n: number, what = 'label'): string => `${n} ${what}${n === 1 ? '' : 's'}`;
-const inPools = (pools: readonly PoolCount[], what = 'label'): string => pools.map((p) => `${p.pool} (${count(p.labels, what)})`).join(', ');
-const labeledOpen = (name: string, pools: readonly PoolCount[]): string => `${name} labeled ${pools.length === 1 ? 'pool' : 'pools'} nobody is assigned to: ${inPools(pools)}`;
-const NO_THIRD_JUDGE = '(who voted on a pair is no third judge of it): another judge settles the pairs in dispute.';
-
-/**
- * An annotator made a judge, in open pool `p` where `again` of their labels were given as a judge in an
- * earlier span (rulingsBack): one statement of what each part of their labels there is now.
- */
-function rulingsAgainInOpenPool(name: string, p: PoolCount, again: number): string {
-  const head = `${labeledOpen(name, [p])}; as a judge ${name} no longer votes there: `;
-  const rest = p.labels - again;
-  if (rest === 0) return `${head}${p.labels === 1 ? 'that label' : 'those labels'}, given as a judge before, ${again === 1 ? 'is a ruling' : 'are rulings'} again.`;
-  return (
-    `${head}${again} of them, given as a judge before, ${again === 1 ? 'is a ruling' : 'are rulings'} again; the other ${count(rest)} ` +
-    `${rest === 1 ? 'stops' : 'stop'} counting in its agreement and gold, and ${rest === 1 ? 'is not a ruling' : 'are not rulings'} either ${NO_THIRD_JUDGE}`
-  );
 }
 
 /**
@@ -140,36 +124,8 @@ function assignedRulingsNote(name: string, to: AnnotatorRole, rulings: readonly 
 }
 
 /**
- * Made a judge again: the labels `name` gave as a judge in an earlier span of judging each pool they
- * judge now (judge-spans.ts), which are rulings again, per pool (read after the change). Imported
- * labels are left out (they are rulings in any role).
- */
-function rulingsBack(ws: Workspace, name: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const p of ws.listPools()) {
-    if (getAssignment(ws, p.name).annotators.includes(name)) continue;
-    // Every label they have there is from before now: those given in a span of judging (the span just
-    // begun, or one that goes on when they gave none since) are rulings.
-    const spans = judgeSpans(ws, p.name).get(name);
-    if (!spans?.length) continue;
-    const labels = ws.currentLabels(p.name, name).filter((l) => l.value !== UNSURE && !l.origin.startsWith('import:') && givenWhileJudging(spans, ws.labelGivenAt(l).seq)).length;
-    if (labels > 0) out.set(p.name, labels);
-  }
-  return out;
-}
-
-/** The rulings back (rulingsBack) in pools no note of roleChangeNotes named (`said`). */
-function rulingsBackNote(name: string, back: ReadonlyMap<string, number>, said: ReadonlySet<string>): string[] {
-  const left = [...back].filter(([pool]) => !said.has(pool));
-  if (left.length === 0) return [];
-  const n = left.reduce((a, [, labels]) => a + labels, 0);
-  const where = left.length === 1 ? left[0]![0] : left.map(([pool, labels]) => `${pool}: ${labels}`).join(', ');
-  return [`${n} ${n === 1 ? 'label' : 'labels'} ${name} gave there as a judge before (in ${where}) ${n === 1 ? 'is a ruling' : 'are rulings'} again.`];
-}
-
-/**
  * Sets `name`'s role (setAnnotatorRole; `signsIn` as there) and says what that does to the labels they gave
- * (roleChangeNotes, assignedRulingsNote, rulingsBackNote): annotator.setRole and `qpairs annotators role`.
+ * (roleChangeNotes, assignedRulingsNote; made a judge, made-judge-notes.ts): annotator.setRole and `qpairs annotators role`.
  */
 export function setRoleWithNotes(ws: Workspace, name: string, role: AnnotatorRole, opts: { signsIn?: boolean } = {}): { role: AnnotatorRole; notes: string[] } {
   const person = ws.personName(name);
@@ -177,9 +133,18 @@ export function setRoleWithNotes(ws: Workspace, name: string, role: AnnotatorRol
   const before = openPoolLabels(ws, person, from === 'judge');
   const rulings = from === 'judge' && role !== 'judge' ? assignedPoolRulings(ws, person) : [];
   const to = setAnnotatorRole(ws, name, role, opts);
-  const back = from !== null && from !== 'judge' && to === 'judge' ? rulingsBack(ws, person) : new Map<string, number>();
+  const madeJudge = from !== null && from !== 'judge' && to === 'judge';
+  const back = madeJudge ? rulingsBack(ws, person) : new Map<string, number>();
   const notes = roleChangeNotes(person, from, to, before, back);
-  // The open pools roleChangeNotes spoke of, when it counted their rulings again (an annotator made a judge).
+  // The open pools roleChangeNotes spoke of to an annotator made a judge, rulings again included (made-judge-notes.ts leaves them out).
   const said = new Set(from === 'annotator' ? before.map((p) => p.pool) : []);
-  return { role: to, notes: [...notes, ...(from === 'judge' && to !== 'judge' ? assignedRulingsNote(person, to, rulings) : []), ...rulingsBackNote(person, back, said)] };
+  return {
+    role: to,
+    notes: [
+      ...notes,
+      ...(from === 'judge' && to !== 'judge' ? assignedRulingsNote(person, to, rulings) : []),
+      ...(madeJudge ? votedBeforeJudgingNote(person, votedBeforeJudging(ws, person, said)) : []),
+      ...rulingsBackNote(person, back, said),
+    ],
+  };
 }

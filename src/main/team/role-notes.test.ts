@@ -6,13 +6,14 @@
  * judge again, the note on the open pool said her labels there were not rulings beside the note that
  * some of them were rulings again.
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/test-cli';
 import { Engine } from '../engine/engine';
 import { addAnnotator, aggregationSummary, assignPool, loadPoolState } from '../gold';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
-import type { Workspace } from '../workspace/workspace';
+import { Workspace } from '../workspace/workspace';
 
 const scratch = scratchWorkspaces('qpairs-role-notes-');
 
@@ -152,6 +153,29 @@ describe('a role change names what it does to the labels in open pools', () => {
       ]);
     } finally {
       engine.close();
+    }
+  });
+
+  it("a judge's labels exported and imported back as the README says, then her role given back: the note says they are rulings (it said they were not)", async () => {
+    const ws = team('g');
+    ws.close();
+    const w = path.join(scratch.dir, 'g.qpairs');
+    const file = path.join(scratch.dir, 'judy.csv');
+    writeFileSync(file, 'query_id,candidate_id,annotator,label\nq1,a,judy,0\n');
+    const imported = await runCli('import', w, '--format', 'labels-csv', '--pool', 'open', file);
+    expect(imported.code, imported.err).toBe(0);
+    const r = await runCli('annotators', 'role', w, 'judy', 'judge');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('note: judy labeled pool nobody is assigned to: open (1 label); as a judge judy no longer votes there: that label, imported (an import brings rulings back), is a ruling.');
+    expect(r.out).not.toContain('not rulings either');
+    // Made an owner and a judge again, the note is the one for pools no other note names.
+    expect((await runCli('annotators', 'role', w, 'judy', 'owner')).code).toBe(0);
+    expect((await runCli('annotators', 'role', w, 'judy', 'judge')).out).toContain("note: 1 label of judy's in open, imported (an import brings rulings back), is a ruling now.");
+    const back = Workspace.open(w);
+    try {
+      expect(loadPoolState(back, 'open').pairs.find((e) => e.candidateId === 'a')).toMatchObject({ judge: { annotator: 'judy', value: '0' }, resolution: { status: 'adjudicated' } });
+    } finally {
+      back.close();
     }
   });
 });

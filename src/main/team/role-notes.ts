@@ -16,7 +16,7 @@ import { annotatorRole, getAssignment, setAnnotatorRole } from '../gold/store';
 import { givenWhileJudging, judgeSpans } from '../gold/judge-spans';
 import { UNSURE } from '../../shared/labels';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
-import { rulingsAgainInOpenPool, rulingsBack, rulingsBackNote, votedBeforeJudging, votedBeforeJudgingNote } from './made-judge-notes';
+import { rulingsAgainInOpenPool, rulingsBack, rulingsBackNote, votedBeforeJudging, votedBeforeJudgingNote, type RulingsBack } from './made-judge-notes';
 import { count, inPools, labeledOpen, NO_THIRD_JUDGE, type PoolCount } from './role-note-words';
 
 /** An open pool's labels of a person; `rulings`: how many of them are a judge's rulings there (rulingsIn). */
@@ -86,7 +86,7 @@ function judgeNotes(name: string, to: AnnotatorRole, pools: readonly PoolCount[]
  * The notes for `name`'s role going `from` → `to`, given their labels in open pools before (openPoolLabels)
  * and, made a judge, the labels given as a judge before that are rulings again, per pool (rulingsBack).
  */
-function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: readonly OpenPoolCount[], again: ReadonlyMap<string, number>): string[] {
+function roleChangeNotes(name: string, from: AnnotatorRole | null, to: AnnotatorRole, before: readonly OpenPoolCount[], again: ReadonlyMap<string, RulingsBack>): string[] {
   if (before.length === 0 || from === null || from === to) return [];
   if (from === 'judge') {
     // The pools where only some of a judge's labels were rulings get a note each (someRulingsInOpenPool).
@@ -134,7 +134,7 @@ export function setRoleWithNotes(ws: Workspace, name: string, role: AnnotatorRol
   const rulings = from === 'judge' && role !== 'judge' ? assignedPoolRulings(ws, person) : [];
   const to = setAnnotatorRole(ws, name, role, opts);
   const madeJudge = from !== null && from !== 'judge' && to === 'judge';
-  const back = madeJudge ? rulingsBack(ws, person) : new Map<string, number>();
+  const back = madeJudge ? rulingsBack(ws, person) : new Map<string, RulingsBack>();
   const notes = roleChangeNotes(person, from, to, before, back);
   // The open pools roleChangeNotes spoke of to an annotator made a judge, rulings again included (made-judge-notes.ts leaves them out).
   const said = new Set(from === 'annotator' ? before.map((p) => p.pool) : []);

@@ -122,7 +122,13 @@ describe('a judge assigned to the pool and then left out again', () => {
     await settle('judy', 'a', '0');
     await assign(['alice', 'bob', 'judy']);
     put('b', 'judy', '1');
-    await assign(['alice', 'bob']);
+    const left = (await assign(['alice', 'bob'])) as { notes?: string[] };
+    // The assignment says her ruling is one again (it said "those votes are not rulings either" of both labels).
+    expect(left.notes).toContain(
+      'judy is a judge and judges this pool from now on: 1 label judy gave here as a judge before being assigned, or imported, is a ruling again; ' +
+        'the other 1 label is not a ruling, and who voted on a pair may not rule on it (another judge settles it).',
+    );
+    expect((left.notes ?? []).join('\n')).not.toContain('those votes are not rulings either');
     // Was: a unresolved, judy's ruling read as a vote she gave before judging.
     expect(entry('a')).toMatchObject({ judge: { annotator: 'judy', value: '0' }, resolution: { value: '0', status: 'adjudicated' } });
     expect(entry('b')).toMatchObject({ judge: null, judgeEarlierVote: { annotator: 'judy', value: '1' } });

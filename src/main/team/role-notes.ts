@@ -13,20 +13,13 @@
  * (made-judge-notes.ts): they may not rule on those pairs.
  */
 import { annotatorRole, getAssignment, setAnnotatorRole } from '../gold/store';
-import { givenWhileJudging, judgeSpans } from '../gold/judge-spans';
-import { UNSURE } from '../../shared/labels';
 import type { AnnotatorRole, Workspace } from '../workspace/workspace';
 import { rulingsAgainInOpenPool, rulingsBack, rulingsBackNote, votedBeforeJudging, votedBeforeJudgingNote, type RulingsBack } from './made-judge-notes';
+import { rulingsIn } from './ruling-counts';
 import { count, inPools, labeledOpen, NO_THIRD_JUDGE, type PoolCount } from './role-note-words';
 
 /** An open pool's labels of a person; `rulings`: how many of them are a judge's rulings there (rulingsIn). */
 type OpenPoolCount = PoolCount & { rulings: number };
-
-/** How many of judge `name`'s labels in `pool` are rulings: decisive, given while judging it (judge-spans.ts) or imported. */
-function rulingsIn(ws: Workspace, pool: string, name: string): number {
-  const spans = judgeSpans(ws, pool).get(name);
-  return ws.currentLabels(pool, name).filter((l) => l.value !== UNSURE && (l.origin.startsWith('import:') || givenWhileJudging(spans, ws.labelGivenAt(l).seq))).length;
-}
 
 /** The labels `name` has now in each open pool, and, for a judge, how many are rulings: read before the role changes, for roleChangeNotes. */
 function openPoolLabels(ws: Workspace, name: string, judge: boolean): OpenPoolCount[] {

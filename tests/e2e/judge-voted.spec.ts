@@ -109,6 +109,8 @@ test('the judge jack made an annotator, then a judge again: Team access and Team
   );
   // Back to judge in the Team panel's rows: his label there (now a vote) stops voting, and is no ruling either.
   const people = page.getByTestId('people-table');
+  // The Team table reads the change first: a choice made before that refresh was reset by it (the Save button went).
+  await expect(people.getByTestId('role-jack')).toHaveValue('annotator');
   await people.getByTestId('role-jack').selectOption('judge');
   await people.getByTestId('role-jack-save').click();
   await expect(people.getByTestId('role-jack')).toHaveValue('judge');

@@ -33,6 +33,8 @@ test('jack made an annotator: Team access says his ruling in pool p settles noth
       'those rulings settle nothing any more and are not votes either (they count again if jack is made a judge again), and the disagreements jack settled are back in Review.',
   );
   const people = page.getByTestId('people-table');
+  // The Team table reads the change first: a choice made before that refresh was reset by it (the Save button went).
+  await expect(people.getByTestId('role-jack')).toHaveValue('annotator');
   await people.getByTestId('role-jack').selectOption('judge');
   await people.getByTestId('role-jack-save').click();
   await expect(people.getByTestId('role-jack')).toHaveValue('judge');

@@ -304,11 +304,12 @@ export interface ReviewItem {
     overrules?: Array<{ judge: string; value: string }>;
   } | null;
   /**
-   * The asking judge labeled this pair before judging the pool (a vote as one of its annotators):
-   * she is no third judge of it and her ruling is refused; `judges`: the pool's other judges who did
-   * not vote on it and may settle it (empty: none).
+   * The asking judge labeled this pair while not judging the pool (a vote as one of its annotators, or an
+   * owner's label): she is no third judge of it and her ruling is refused; `judges`: the pool's other
+   * judges who did not vote on it and may settle it (empty: none); `between`: she labeled it only
+   * between two spans of judging the pool, not before she first judged it.
    */
-  votedByYou?: { judges: string[] };
+  votedByYou?: { judges: string[]; between?: true };
   /** The asking judge's own note (reason) on the pair, given or not yet with a label (issue 24). */
   judgeNote?: string | null;
   /**

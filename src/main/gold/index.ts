@@ -33,6 +33,7 @@ export {
   type SourceLabels,
   type Vote,
 } from './state';
+export { judgesByVotesOn } from './judge-voted';
 export { agreementJson, agreementOverTime, poolAgreement, putStat, type PoolAgreementOptions } from './agreement';
 export { poolRatingTable, schemeCategories, type PoolRatingTable } from './rating-table';
 export { KeptPoolState, MAX_APPLIED_EVENTS } from './kept-state';

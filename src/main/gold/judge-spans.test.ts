@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ReviewQueue } from '../../shared/gold';
 import { Engine } from '../engine/engine';
 import { buildExport } from '../export';
 import { Workspace } from '../workspace/workspace';
@@ -56,10 +57,17 @@ describe('a judge made an annotator and a judge again, in a pool nobody is assig
     expect(entry('a')).toMatchObject({ judge: { annotator: 'judy', value: '0' }, resolution: { value: '0', status: 'adjudicated' } });
     expect(entry('a').judgeEarlierVote).toBeUndefined();
     expect(entry('b')).toMatchObject({ judge: null, judgeEarlierVote: { annotator: 'judy', value: '1' }, resolution: { status: 'unresolved' } });
-    // The note says her earlier rulings count again.
-    expect((back.notes ?? []).join('\n')).toContain('1 label judy gave there as a judge before (in p) is a ruling again');
+    // One note for the pool says her earlier ruling counts again and her vote does not (it said both "not rulings either" and "is a ruling again").
+    expect(back.notes).toEqual([
+      'judy labeled pool nobody is assigned to: p (2 labels); as a judge judy no longer votes there: 1 of them, given as a judge before, is a ruling again; ' +
+        'the other 1 label stops counting in its agreement and gold, and is not a ruling either (who voted on a pair is no third judge of it): another judge settles the pairs in dispute.',
+    ]);
     // She may not rule on b (she voted on it), may on c; jack settles b.
-    await expect(settle('judy', 'b', '0')).rejects.toThrow(/judy labeled pair q1 → b of pool "p" before judging the pool/);
+    // Review marks b for her as the refusal says it: voted between her spans of judging (it said "before judging the pool").
+    const queue = (await engine.invoke('review.queue', { pool: 'p', judge: 'judy', includeSettled: true })) as ReviewQueue;
+    expect(queue.items.find((i) => i.candidateId === 'b')?.votedByYou).toEqual({ judges: ['jack'], between: true });
+    // Her vote on b came between her two spans of judging p, not before she judged it (the refusal said "before").
+    await expect(settle('judy', 'b', '0')).rejects.toThrow(/^judy labeled pair q1 → b of pool "p" between two spans of judging the pool, so judy is not a third judge of it: another of its judges \(jack\) settles it$/);
     await settle('judy', 'c', '1');
     await settle('jack', 'b', '0');
     expect(aggregationSummary(loadPoolState(ws, 'p'))).toMatchObject({ disagreements: 4, settled: 3 });
@@ -84,6 +92,22 @@ describe('a judge made an annotator and a judge again, in a pool nobody is assig
     ]);
   });
 
+  it('made an annotator or owner again, the note counts her rulings apart from her vote between spans (it said both were rulings)', async () => {
+    await settle('judy', 'a', '0');
+    await setRole('judy', 'annotator');
+    put('b', 'judy', '1'); // a vote
+    await setRole('judy', 'judge');
+    expect((await setRole('judy', 'annotator')).notes).toEqual([
+      "judy labeled pool nobody is assigned to: p (2 labels); those labels now count as judy's votes (in agreement, given seeing everyone's labels, and in the gold): " +
+        '1 of them was a ruling and settles nothing any more, and the disagreements judy settled are back in Review; the other 1 label was not a ruling.',
+    ]);
+    await setRole('judy', 'judge');
+    expect((await setRole('judy', 'owner')).notes).toEqual([
+      "judy labeled pool nobody is assigned to: p (2 labels); 1 of them was a ruling and settles nothing any more (an owner's labels there neither vote nor rule), " +
+        'and the disagreements judy settled are back in Review; the other 1 label was not a ruling and counts for nothing still.',
+    ]);
+  });
+
   it('a judge made an annotator before she labeled anything rules as before once a judge again', async () => {
     await setRole('judy', 'annotator');
     await setRole('judy', 'judge');
@@ -98,7 +122,13 @@ describe('a judge assigned to the pool and then left out again', () => {
     await settle('judy', 'a', '0');
     await assign(['alice', 'bob', 'judy']);
     put('b', 'judy', '1');
-    await assign(['alice', 'bob']);
+    const left = (await assign(['alice', 'bob'])) as { notes?: string[] };
+    // The assignment says her ruling is one again (it said "those votes are not rulings either" of both labels).
+    expect(left.notes).toContain(
+      'judy is a judge and judges this pool from now on: 1 label judy gave here as a judge before being assigned, or imported, is a ruling again; ' +
+        'the other 1 label is not a ruling, and who voted on a pair may not rule on it (another judge settles it).',
+    );
+    expect((left.notes ?? []).join('\n')).not.toContain('those votes are not rulings either');
     // Was: a unresolved, judy's ruling read as a vote she gave before judging.
     expect(entry('a')).toMatchObject({ judge: { annotator: 'judy', value: '0' }, resolution: { value: '0', status: 'adjudicated' } });
     expect(entry('b')).toMatchObject({ judge: null, judgeEarlierVote: { annotator: 'judy', value: '1' } });

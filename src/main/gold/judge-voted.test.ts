@@ -79,7 +79,7 @@ describe('a judge who voted on a pool as its annotator', () => {
 
   it('she may not rule on a pair she voted on (even after clearing her vote); another judge does, and the export says whose', async () => {
     assignPool(ws, 'p', ['alice', 'bob'], null);
-    const VOTED = /^judy labeled pair q1 → a of pool "p" before judging the pool \(as one of its annotators\), so judy is not a third judge of it: another of its judges \(jack\) settles it$/;
+    const VOTED = /^judy labeled pair q1 → a of pool "p" before judging the pool, so judy is not a third judge of it: another of its judges \(jack\) settles it$/;
     await expect(engine.invoke('review.settle', { pool: 'p', judge: 'judy', queryId: 'q1', candidateId: 'a', value: '0' })).rejects.toThrow(VOTED);
     await engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'judy', value: null });
     await expect(engine.invoke('label.set', { pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'judy', value: '1' })).rejects.toThrow(VOTED);
@@ -193,3 +193,24 @@ describe('an imported ruling of a judge who had voted in the pool', () => {
   });
 });
 
+
+describe("`qpairs adjudicate`'s hint when every judge labeled the pool before judging it", () => {
+  it('names the judge who did not vote on the pair listed (it named the first judge with a span, judy, who voted on it)', async () => {
+    // Both judges label p as its annotators, then are left out: both judge it, each with a span recorded.
+    assignPool(ws, 'p', ['alice', 'bob', 'judy', 'jack'], null);
+    put('a', 'alice', '1');
+    put('a', 'bob', '0');
+    put('a', 'judy', '1');
+    put('b', 'alice', '1');
+    put('b', 'bob', '1');
+    put('b', 'jack', '1');
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    expect([...loadPoolState(ws, 'p').judgeSpans.keys()].sort()).toEqual(['jack', 'judy']);
+    engine.close(); // the CLI opens the workspace itself
+    const r = await runCli('adjudicate', file, '--pool', 'p');
+    ws = Workspace.open(file);
+    engine = new Engine(ws, { transport: 'electron' });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`to settle one, the judge labels it: qpairs label ${file} --pool p --annotator jack --query Q --candidate C --value V`);
+  });
+});

@@ -33,6 +33,22 @@ export function pairsVotedBeforeJudging(ws: Workspace, s: PoolState, judge: stri
 }
 
 /**
+ * Whether `judge` labeled pair (queryId, candidateId) before she first judged the pool ('before') or
+ * only between two spans of judging it ('between'), for a pair pairsVotedBeforeJudging holds: the
+ * refusal of her ruling says which (it said "before judging the pool" of a vote she gave between spans).
+ */
+export function whenJudgeVoted(ws: Workspace, s: PoolState, judge: string, queryId: string, candidateId: string): 'before' | 'between' {
+  const first = s.judgeSpans.get(judge)?.[0];
+  const r = ws
+    .stmt(
+      `SELECT min(l.seq) AS seq FROM labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.pool_id = ? AND a.name = ? AND l.query_id = ? AND l.candidate_id = ? AND l.value IS NOT NULL AND l.origin NOT LIKE 'import:%' AND ${OUTSIDE_JUDGING_SQL}`,
+    )
+    .get(ws.poolId(s.pool.name), judge, queryId, candidateId) as { seq: number | null };
+  return first === undefined || r.seq === null || r.seq <= first.after ? 'before' : 'between';
+}
+
+/**
  * Per pair `judge` voted on (pairsVotedBeforeJudging, within `scope`): the pool's other judges who
  * did not vote on it, who may settle it (empty: none does; the owner makes someone else a judge).
  */
@@ -43,4 +59,19 @@ export function judgesWhoMaySettle(ws: Workspace, s: PoolState, judge: string, s
   const others = s.judges.filter((j) => j !== judge).map((j) => ({ j, voted: pairsVotedBeforeJudging(ws, s, j, scope) }));
   for (const key of voted) out.set(key, others.filter((o) => !o.voted.has(key)).map((o) => o.j));
   return out;
+}
+
+/**
+ * The pool's judges, those who voted on fewer of `pairs` first (pairsVotedBeforeJudging; ties in the
+ * pool's order): who voted on a pair may not rule on it, so `qpairs adjudicate`'s hint names first a
+ * judge who may settle the pairs it lists. One query per judge with a span recorded, none for the others.
+ */
+export function judgesByVotesOn(ws: Workspace, s: PoolState, pairs: ReadonlyArray<{ queryId: string; candidateId: string }>): string[] {
+  const votedOn = new Map(
+    s.judges.map((j) => {
+      const voted = pairsVotedBeforeJudging(ws, s, j);
+      return [j, voted.size === 0 ? 0 : pairs.filter((p) => voted.has(pairKey(p.queryId, p.candidateId))).length];
+    }),
+  );
+  return [...s.judges].sort((a, b) => votedOn.get(a)! - votedOn.get(b)!);
 }

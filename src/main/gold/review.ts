@@ -22,7 +22,7 @@ import { NotFoundError, QPairsError } from '../errors';
 import { averagePrecision, rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorRole } from './store';
-import { judgesWhoMaySettle } from './judge-voted';
+import { judgesWhoMaySettle, whenJudgeVoted } from './judge-voted';
 import { isDisagreementEntry, loadPoolState, needsReview, overruledRulings, pairKey, type PairEntry, type PoolState } from './state';
 
 export interface ReviewOptions {
@@ -77,15 +77,16 @@ export function checkRuling(s: PoolState, queryId: string, candidateId: string, 
 }
 
 /**
- * Throws when `judge` labeled pair (queryId, candidateId) of the pool before judging it (a vote as
- * one of its annotators: PoolState.judgeSpans), whatever that label is now: who voted on a pair is
- * not its third judge, and a ruling would only replace their own vote. Another judge rules on it.
+ * Throws when `judge` labeled pair (queryId, candidateId) of the pool while not judging it (before, or
+ * between two spans of judging it: PoolState.judgeSpans), whatever that label is now: who voted on a
+ * pair is not its third judge, and a ruling would only replace their own vote. Another judge rules on it.
  */
 export function checkJudgeDidNotVote(ws: Workspace, s: PoolState, judge: string, queryId: string, candidateId: string): void {
   const others = judgesWhoMaySettle(ws, s, judge, { pair: { queryId, candidateId } }).get(pairKey(queryId, candidateId));
   if (others === undefined) return;
   throw new QPairsError(
-    `${judge} labeled pair ${queryId} → ${candidateId} of pool "${s.pool.name}" before judging the pool (as one of its annotators), so ${judge} is not a third judge of it: ` +
+    `${judge} labeled pair ${queryId} → ${candidateId} of pool "${s.pool.name}" ` +
+      `${whenJudgeVoted(ws, s, judge, queryId, candidateId) === 'before' ? 'before judging the pool' : 'between two spans of judging the pool'}, so ${judge} is not a third judge of it: ` +
       (others.length ? `another of its judges (${others.join(', ')}) settles it` : 'make someone else a judge to settle it (qpairs annotators role W NAME judge)'),
   );
 }
@@ -182,8 +183,11 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
   const noteAt = pairNotes(ws, pool, only ?? undefined);
   const notePart = (note: string | null): { note?: string } => (note === null ? {} : { note });
   const noteOf = (e: PairEntry, who: string): string | null => noteAt(e.queryId, e.candidateId, who);
-  // The pairs the asking judge voted on before judging the pool: her ruling there is refused (checkJudgeDidNotVote).
+  // The pairs the asking judge voted on while not judging the pool: her ruling there is refused (checkJudgeDidNotVote).
   const votedByJudge = judge !== null ? judgesWhoMaySettle(ws, s, judge, only === null ? undefined : { queries: only }) : new Map<string, string[]>();
+  // Said as the refusal says it (checkJudgeDidNotVote): before she first judged the pool, or between two spans of judging it.
+  const votedByYou = (e: PairEntry, judges: string[]): NonNullable<ReviewItem['votedByYou']> =>
+    judge !== null && whenJudgeVoted(ws, s, judge, e.queryId, e.candidateId) === 'between' ? { judges, between: true } : { judges };
   const overrules = (e: PairEntry): { overrules?: Array<{ judge: string; value: string }> } => {
     const o = overruledRulings(ws, s, e);
     return o.length ? { overrules: o.map((v) => ({ judge: v.annotator, value: v.value })) } : {};
@@ -202,7 +206,7 @@ export function reviewQueue(ws: Workspace, pool: string, judge: string | null, o
       }),
     impact,
     settled: e.judge ? { judge: e.judge.annotator, value: e.judge.value, seq: e.judge.seq, ...notePart(noteOf(e, e.judge.annotator)), ...overrules(e) } : null,
-    ...(votedByJudge.has(pairKey(e.queryId, e.candidateId)) ? { votedByYou: { judges: votedByJudge.get(pairKey(e.queryId, e.candidateId))! } } : {}),
+    ...(votedByJudge.has(pairKey(e.queryId, e.candidateId)) ? { votedByYou: votedByYou(e, votedByJudge.get(pairKey(e.queryId, e.candidateId))!) } : {}),
     ...(e.outdatedRuling ? { outdatedRuling: { judge: e.outdatedRuling.annotator, value: e.outdatedRuling.value } } : {}),
     ...(judge && noteOf(e, judge) !== null ? { judgeNote: noteOf(e, judge) } : {}),
   }));

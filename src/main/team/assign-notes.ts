@@ -16,6 +16,7 @@
  */
 import { getAssignment, type AssignmentPlan } from '../gold/store';
 import { labelingPeople, newPersonNote } from './new-person';
+import { rulingsIn } from './ruling-counts';
 import type { Workspace } from '../workspace/workspace';
 
 /** The labels that vote in a pool, by annotator and query: read before an assignment, for assignmentNotes. */
@@ -80,14 +81,19 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
     .filter((n) => (roles.get(n) === 'judge' || roles.get(n) === 'owner') && !votersBefore.labels.has(n))
     .map((n) => [n, ws.currentLabels(votersBefore.pool, n).length] as const)
     .filter(([, c]) => c > 0);
-  // A judge left out judges the pool from now on: their votes there are not rulings either (gold/judge-spans.ts).
-  const judgesLeft = left.filter(([n]) => roles.get(n) === 'judge').map(([n]) => n);
-  const judgesLeftNote = judgesLeft.length
-    ? [
-        `${judgesLeft.join(', ')} ${judgesLeft.length === 1 ? 'is a judge and judges' : 'are judges and judge'} this pool from now on: ${judgesLeft.length === 1 ? 'those votes are' : 'their votes are'} not rulings either, ` +
-          `and who voted on a pair may not rule on it (another judge settles it).`,
-      ]
-    : [];
+  // A judge left out judges the pool from now on: their votes there are not rulings either (gold/judge-spans.ts), but the
+  // labels they gave as a judge before they were assigned (or imported) are rulings again — said apart, per judge.
+  const judgesLeft = left.filter(([n]) => roles.get(n) === 'judge').map(([n]) => [n, rulingsIn(ws, votersBefore.pool, n)] as const);
+  const votesOnly = judgesLeft.filter(([, r]) => r === 0).map(([n]) => n);
+  const judgesLeftNote = [
+    ...(votesOnly.length
+      ? [
+          `${votesOnly.join(', ')} ${votesOnly.length === 1 ? 'is a judge and judges' : 'are judges and judge'} this pool from now on: ${votesOnly.length === 1 ? 'those votes are' : 'their votes are'} not rulings either, ` +
+            `and who voted on a pair may not rule on it (another judge settles it).`,
+        ]
+      : []),
+    ...judgesLeft.filter(([, r]) => r > 0).map(([n, r]) => rulingsAgainNote(ws, votersBefore.pool, n, r)),
+  ];
   return [
     ...addedNotes,
     ...roleNotes,
@@ -96,6 +102,20 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
     ...judgesLeftNote,
     ...(moved.length ? [movedNote(moved)] : []),
   ];
+}
+
+/**
+ * A judge left out of the pool who ruled on it before being assigned (or whose labels there are imported):
+ * those `rulings` are rulings again, and only the others (given as its annotator) are not.
+ */
+function rulingsAgainNote(ws: Workspace, pool: string, judge: string, rulings: number): string {
+  const rest = ws.currentLabels(pool, judge).length - rulings;
+  const again = `${rulings === 1 ? '1 label' : `${rulings} labels`} ${judge} gave here as a judge before being assigned, or imported, ${rulings === 1 ? 'is a ruling' : 'are rulings'} again`;
+  const others =
+    rest === 0
+      ? ''
+      : `; the other ${rest === 1 ? '1 label' : `${rest} labels`} ${rest === 1 ? 'is not a ruling' : 'are not rulings'}, and who voted on a pair may not rule on it (another judge settles it)`;
+  return `${judge} is a judge and judges this pool from now on: ${again}${others}.`;
 }
 
 /** `judy (3 labels) judged this pool before: …` — what becomes of a judge's rulings once they label the pool. */

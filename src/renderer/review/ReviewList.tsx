@@ -8,6 +8,7 @@ import { FilterBox, type TableSort } from '../components/DataTable';
 import { describeLabel } from '../annotate/keys';
 import { fmtInt, snippet } from '../lib/format';
 import { isSettled, votesShown, votesText, type Row } from './reviewRow';
+import { whenYouVoted } from './rulingKey';
 import { ReviewState } from './ReviewState';
 import { JudgeLabelText } from './JudgeLabelText';
 
@@ -89,7 +90,7 @@ export function ReviewList({
                     </span>
                   )}
                   {r.item.votedByYou && (
-                    <span className="muted" data-testid="review-voted-by-you-mark" title="you voted on this pair before judging the pool: another judge settles it">
+                    <span className="muted" data-testid="review-voted-by-you-mark" title={`you voted on this pair ${whenYouVoted(r.item.votedByYou)}: another judge settles it`}>
                       {' '}
                       <span aria-hidden="true">·</span> you voted
                     </span>

@@ -124,7 +124,7 @@ export function ReviewPairDetail({
         </div>
         {current.item.votedByYou && (
           <p className="small warn-text" role="note" data-testid="review-voted-by-you">
-            {votedByYouText(current.item.votedByYou.judges)}
+            {votedByYouText(current.item.votedByYou)}
           </p>
         )}
         {current.item.outdatedRuling && current.value === null && (

@@ -26,6 +26,13 @@ describe("Review's ruling keys", () => {
     expect(rulingKeyAction(row({}, { votedByYou: { judges: [] } }), 'judy', '1', '1', null, words)).toMatchObject({ kind: 'refuse', notice: expect.stringContaining('the owner makes someone else a judge') });
   });
 
+  it('on a pair the judge voted on between two spans of judging the pool: says so, not "before judging the pool"', () => {
+    expect(rulingKeyAction(row({}, { votedByYou: { judges: ['jack'], between: true } }), 'judy', '1', '1', null, words)).toEqual({
+      kind: 'refuse',
+      notice: 'You voted on this pair between two spans of judging the pool, so you are not its third judge and your ruling would be refused: jack settles it.',
+    });
+  });
+
   it("over another judge's different ruling: asks, and the same key on the same pair overrules", () => {
     const r = row({ value: '0', state: 'saved', by: 'jack' });
     const first = rulingKeyAction(r, 'judy', '1', '1', null, words);

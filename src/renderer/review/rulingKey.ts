@@ -1,6 +1,6 @@
 /**
  * What a ruling key does on the pair under Review's cursor, before anything is sent:
- * - on a pair the judge voted on before judging the pool (ReviewItem.votedByYou, the engine's
+ * - on a pair the judge voted on while not judging the pool (ReviewItem.votedByYou, the engine's
  *   reading) it says at once why she cannot settle it and who can (the engine would refuse it);
  * - on a pair another judge settled with another value it asks first: the same key again overrules
  *   that ruling (the latest counts), any other key or Esc keeps it;
@@ -30,7 +30,7 @@ export function rulingKeyAction(
   words: (value: string) => string,
 ): RulingKeyAction {
   const voted = r.item.votedByYou;
-  if (voted) return { kind: 'refuse', notice: votedByYouText(voted.judges) };
+  if (voted) return { kind: 'refuse', notice: votedByYouText(voted) };
   const other = r.by !== null && r.by !== judge && r.value !== null && r.state === 'saved' ? { judge: r.by, value: r.value } : null;
   if (!other || other.value === value) return { kind: 'settle', overrules: null };
   if (pending && pending.key === r.key && pending.value === value) return { kind: 'settle', overrules: other };
@@ -41,10 +41,13 @@ export function rulingKeyAction(
   };
 }
 
+/** When a judge voted on a pair she may not settle: before she first judged the pool, or between two spans of judging it (as the engine's refusal says). */
+export const whenYouVoted = (voted: { between?: true }): string => (voted.between ? 'between two spans of judging the pool' : 'before judging the pool');
+
 /** Why a judge does not settle a pair she voted on, and who does (Review's key notice and the pair's note). */
-export function votedByYouText(judges: readonly string[]): string {
-  const who = judges.length ? `${judges.join(' or ')} settles it` : 'no other judge of the pool may settle it: the owner makes someone else a judge';
-  return `You voted on this pair before judging the pool, so you are not its third judge and your ruling would be refused: ${who}.`;
+export function votedByYouText(voted: { judges: readonly string[]; between?: true }): string {
+  const who = voted.judges.length ? `${voted.judges.join(' or ')} settles it` : 'no other judge of the pool may settle it: the owner makes someone else a judge';
+  return `You voted on this pair ${whenYouVoted(voted)}, so you are not its third judge and your ruling would be refused: ${who}.`;
 }
 
 /** The ruling the row shows from the engine (the queue's), sent with a ruling as review.settle's ifRuling; null: unsettled. */

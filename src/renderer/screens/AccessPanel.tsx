@@ -43,7 +43,7 @@ export function AccessPanel(): ReactNode {
   const { client, info } = useApp();
   const [team, setTeam] = useState<TeamMemberView[]>([]);
   const [error, setError] = useState<string | null>(null);
-  // What a role change did to the person's labels in pools nobody is assigned to (annotator.setRole's notes).
+  // What a role change did to the person's labels and rulings in the pools (annotator.setRole's notes).
   const [roleNote, setRoleNote] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [role, setRole] = useState<PersonRole>('annotator');

@@ -52,7 +52,7 @@ export function TeamPanel({ shared }: { shared: SharedState }): ReactNode {
   const [newName, setNewName] = useState('');
   const [newRole, setNewRole] = useState<Role>('annotator');
   const [roleError, setRoleError] = useState<string | null>(null);
-  // What a role change did to the person's labels in pools nobody is assigned to (annotator.setRole's notes).
+  // What a role change did to the person's labels and rulings in the pools (annotator.setRole's notes).
   const [roleNote, setRoleNote] = useState<string | null>(null);
   const loadPeople = useCallback(() => {
     client

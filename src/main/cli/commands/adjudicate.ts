@@ -1,4 +1,4 @@
-import { loadPoolState, pairFigures, pairNotes, reviewQueue } from '../../gold';
+import { judgesByVotesOn, loadPoolState, pairFigures, pairNotes, reviewQueue } from '../../gold';
 import { parse, takePositionals, requireString, table } from '../args';
 import { json, positiveInt, withWorkspace, type Out } from './common';
 import { counted } from '../../../shared/plural';
@@ -26,8 +26,8 @@ export async function cmdAdjudicate(argv: string[], out: Out): Promise<number> {
       const s = loadPoolState(ws, pool);
       const q = reviewQueue(ws, pool, values.judge ?? null, { includeSettled: values.all ?? false, limit }, s);
       // The app's queue leaves each pair's positions, |ΔAP| per run and rule value to review.pair; the CLI's JSON has them per item.
-      // The hint names first a judge who judged the pool from the start (who labeled it while not judging it may not rule on the pairs they voted on).
-      const judges = [...s.judges.filter((j) => !s.judgeSpans.has(j)), ...s.judges.filter((j) => s.judgeSpans.has(j))];
+      // The hint names first the judge who voted on the fewest of the pairs listed still to settle (who voted on a pair may not rule on it).
+      const judges = judgesByVotesOn(ws, s, q.items.filter((i) => !i.settled));
       return { q, figures: values.json ? q.items.map((i) => pairFigures(ws, s, i.queryId, i.candidateId)) : [], judges };
     });
     if (values.json) {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { PERSON_ROLES } from '../../shared/roles';
 
 export type PersonRole = (typeof PERSON_ROLES)[number];
@@ -15,6 +15,15 @@ export interface RoleSelectProps {
 }
 
 /**
+ * The choice shown once the saved role changes (another panel saved it, or a refresh brought it): a choice
+ * not yet saved is kept — it was reset before, so a role picked while the table still showed the old one
+ * was dropped without a word and Save vanished — and with none under way the select follows the saved role.
+ */
+export function choiceAfterSavedRoleChange(savedBefore: string, savedNow: string, chosen: string): string {
+  return chosen === savedBefore ? savedNow : chosen;
+}
+
+/**
  * A person's role, changed on purpose: choosing another role only marks it, and **Save** applies it
  * (Esc or Cancel goes back). A select that saved on every change gave a keyboard user, whose arrow
  * keys step through the options, each role in turn — two ↓ from annotator made someone an owner.
@@ -22,7 +31,11 @@ export interface RoleSelectProps {
 export function RoleSelect({ name, role, testId, disabled = false, onSave }: RoleSelectProps): ReactNode {
   const [chosen, setChosen] = useState(role);
   const [saving, setSaving] = useState(false);
-  useEffect(() => setChosen(role), [role]);
+  const savedBefore = useRef(role);
+  useEffect(() => {
+    setChosen((c) => choiceAfterSavedRoleChange(savedBefore.current, role, c));
+    savedBefore.current = role;
+  }, [role]);
   const changed = chosen !== role;
   const save = async (): Promise<void> => {
     setSaving(true);

@@ -10,6 +10,7 @@ import { runCli } from '../cli/test-cli';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { assignmentNotes, poolVoters } from './assign-notes';
 import { knownPeople } from './new-person';
+import { startJudging, stopJudging } from '../gold/judge-spans';
 import { Engine } from '../engine/engine';
 
 const scratch = scratchWorkspaces('qpairs-assign-notes-');
@@ -133,6 +134,25 @@ describe('assigning a pool without the people who voted in it', () => {
     const again = poolVoters(ws, 'p');
     assignPool(ws, 'p', ['alice', 'bob', 'judy'], null);
     expect(assignmentNotes(ws, ['alice', 'bob', 'judy'], knownPeople(ws), again).join('\n')).not.toContain('labeled this pool before');
+  });
+
+  it('a judge newly assigned whose labels there are not all rulings (a vote given between two spans of judging): the note counts her rulings', () => {
+    const ws = scratch.fresh('between');
+    ws.createPool({ name: 'p' });
+    ws.addPoolQuery('p', 'q1', ['a', 'b']);
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    addAnnotator(ws, 'judy', 'judge');
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'judy', value: '1', origin: 'test' });
+    // Made an annotator (her ruling on a stays one), she votes on b, then judges again: b is a vote set aside.
+    stopJudging(ws, ws.poolId('p'), 'judy');
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'b', annotator: 'judy', value: '0', origin: 'test' });
+    startJudging(ws, ws.poolId('p'), 'judy');
+    const before = poolVoters(ws, 'p');
+    assignPool(ws, 'p', ['alice', 'bob', 'judy'], null);
+    expect(assignmentNotes(ws, ['alice', 'bob', 'judy'], knownPeople(ws), before)).toContain(
+      "judy (2 labels, 1 of them a ruling) labeled this pool before being assigned to it: those labels now count as votes — in its agreement (given seeing everyone's labels) and gold — " +
+        "and no longer settle any pair; the disagreements judy settled are back in Review for the pool's other judges.",
+    );
   });
 
   it('qpairs assign and pool.assign print it', async () => {

@@ -97,7 +97,7 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
   return [
     ...addedNotes,
     ...roleNotes,
-    ...(rulings.length ? [rulingsNote(rulings, roles)] : []),
+    ...(rulings.length ? [rulingsNote(rulings, roles, (n) => rulingsIn(ws, votersBefore.pool, n))] : []),
     ...(left.length ? [leftOutNote(left)] : []),
     ...judgesLeftNote,
     ...(moved.length ? [movedNote(moved)] : []),
@@ -118,14 +118,31 @@ function rulingsAgainNote(ws: Workspace, pool: string, judge: string, rulings: n
   return `${judge} is a judge and judges this pool from now on: ${again}${others}.`;
 }
 
-/** `judy (3 labels) judged this pool before: …` — what becomes of a judge's rulings once they label the pool. */
-function rulingsNote(people: ReadonlyArray<readonly [string, number]>, roles: ReadonlyMap<string, string>): string {
+/**
+ * `judy (3 labels) labeled this pool before being assigned to it …` — what becomes of a judge's (or owner's) labels once
+ * they label the pool: votes from now on. A judge's rulings among them (`rulingsOf`: given while judging, or imported)
+ * no longer settle pairs; when some are not rulings (votes given between spans of judging, set aside already), the
+ * note counts the rulings per judge instead of calling every label one.
+ */
+function rulingsNote(people: ReadonlyArray<readonly [string, number]>, roles: ReadonlyMap<string, string>, rulingsOf: (name: string) => number): string {
   const one = people.length === 1;
-  const judged = people.some(([n]) => roles.get(n) === 'judge');
+  const judges = people.filter(([n]) => roles.get(n) === 'judge').map(([n, c]) => [n, c, rulingsOf(n)] as const);
+  const allRulings = judges.every(([, c, r]) => r === c);
+  const ruled = judges.some(([, , r]) => r > 0) || judges.length < people.length;
+  const who = allRulings
+    ? `${namesWithCounts(people)} labeled this pool before ${one ? 'being' : 'they were'} assigned to it${judges.length ? ' (a judge: rulings)' : ''}`
+    : `${joinNames(
+        people.map(([n, c]) => {
+          const r = judges.find(([jn]) => jn === n)?.[2];
+          const of = r === undefined ? '' : c === 1 ? (r === 1 ? ', a ruling' : ', not a ruling') : `, ${r === 0 ? 'none' : r === c ? 'all' : r} of them ${r === 1 ? 'a ruling' : 'rulings'}`;
+          return `${n} (${c === 1 ? '1 label' : `${c} labels`}${of})`;
+        }),
+      )} labeled this pool before ${one ? 'being' : 'they were'} assigned to it`;
   return (
-    `${namesWithCounts(people)} labeled this pool before ${one ? 'being' : 'they were'} assigned to it${judged ? ' (a judge: rulings)' : ''}: ` +
-    `${one ? 'those labels' : 'their labels'} now count as votes — in its agreement (given seeing everyone's labels) and gold — and no longer settle ${one ? 'any pair' : 'pairs'}; ` +
-    `the disagreements ${one ? people[0]![0] : 'they'} settled are back in Review for the pool's other judges.`
+    `${who}: ${one ? 'those labels' : 'their labels'} now count as votes — in its agreement (given seeing everyone's labels) and gold` +
+    (ruled
+      ? ` — and no longer settle ${one ? 'any pair' : 'pairs'}; the disagreements ${one ? people[0]![0] : 'they'} settled are back in Review for the pool's other judges.`
+      : ` — where they were votes set aside, given between spans of judging it.`)
   );
 }
 
@@ -138,7 +155,11 @@ function movedNote(moved: ReadonlyArray<readonly [string, number]>): string {
 }
 
 function namesWithCounts(people: ReadonlyArray<readonly [string, number]>): string {
-  const who = people.map(([n, c]) => `${n} (${c} label${c === 1 ? '' : 's'})`);
+  return joinNames(people.map(([n, c]) => `${n} (${c} label${c === 1 ? '' : 's'})`));
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function joinNames(who: readonly string[]): string {
   return who.length === 1 ? who[0]! : `${who.slice(0, -1).join(', ')} and ${who[who.length - 1]!}`;
 }
 

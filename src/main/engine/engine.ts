@@ -34,7 +34,8 @@ import { checkSameWorkspace, ensureWorkspaceId } from './workspace-id';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { withoutServerPaths } from './server-paths';
-import { argsForCaller, authorize, authorizeCommand, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { DownloadStore, type Download } from '../export/downloads';
+import { argsForCaller, authorize, authorizeCommand, authorizeDownload, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -54,6 +55,8 @@ export interface EngineOptions {
    * (app.info): the desktop app's `last-missing`. An owner not on this machine gets them without server paths.
    */
   startNotices?: WorkspaceNotice[];
+  /** Where exports to download are kept (default: downloads.ts defaultDownloadBase). */
+  downloadBase?: string;
 }
 
 type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: Caller) => CommandResult<C> | Promise<CommandResult<C>>;
@@ -89,6 +92,7 @@ export class Engine implements EngineCore {
    * the workspace: annotator.revoke cannot end those, and says where to (setServerTokenNames).
    */
   private serverTokenNames: ReadonlySet<string> = new Set();
+  readonly downloads: DownloadStore;
 
   constructor(
     readonly ws: Workspace,
@@ -96,6 +100,7 @@ export class Engine implements EngineCore {
   ) {
     this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id), jobRunning: (id) => this.jobs.isRunning(id) };
     this.tokens = new TokenVerifier(ws);
+    this.downloads = new DownloadStore(opts.downloadBase);
     this.trainings = new TrainingQueue(opts.maxTrainings ?? DEFAULT_MAX_TRAININGS);
     this.liveEvaluations = new LivePoolEvaluations(ws);
     this.workspaceId = ensureWorkspaceId(ws);
@@ -153,6 +158,7 @@ export class Engine implements EngineCore {
     this.closing.abort();
     this.live.close();
     stopComputations(this.ws.path);
+    this.downloads.clear();
     this.ws.close();
   }
 
@@ -192,6 +198,16 @@ export class Engine implements EngineCore {
    */
   mayCall(input: CallerInput, command: CommandName): boolean {
     return roleAllows(resolveCaller(this.ws, input).role, commandRoles[command]);
+  }
+
+  /**
+   * Takes an export's download for a caller (serve mode's GET /api/download/ID), once: refused unless the
+   * caller asked for it and may still export (access.ts authorizeDownload). Its paths are the server's, to
+   * send from; call `sent` once the bytes are out (or the transfer failed): the files are then removed.
+   */
+  takeDownload(id: string, input: CallerInput): Download & { sent: () => void } {
+    authorizeDownload(this.access, this.downloads.peek(id), resolveCaller(this.ws, input));
+    return this.downloads.take(id)!;
   }
 
   /** Whether an event may reach a caller (transports ask before sending each event). */

@@ -34,7 +34,7 @@ import { checkSameWorkspace, ensureWorkspaceId } from './workspace-id';
 import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, TokenVerifier } from '../team/tokens';
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { withoutServerPaths } from './server-paths';
-import { DownloadStore, type Download } from '../export/downloads';
+import { DownloadStore, type TakenDownload } from '../export/downloads';
 import { argsForCaller, authorize, authorizeCommand, authorizeDownload, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
@@ -203,9 +203,10 @@ export class Engine implements EngineCore {
   /**
    * Takes an export's download for a caller (serve mode's GET /api/download/ID), once: refused unless the
    * caller asked for it and may still export (access.ts authorizeDownload). Its paths are the server's, to
-   * send from; call `sent` once the bytes are out (or the transfer failed): the files are then removed.
+   * send from; call `sent` once the bytes are out (the files are then removed), `unsent` when the transfer
+   * was cut off (the id is given back: the browser's Retry fetches it).
    */
-  takeDownload(id: string, input: CallerInput): Download & { sent: () => void } {
+  takeDownload(id: string, input: CallerInput): TakenDownload {
     authorizeDownload(this.access, this.downloads.peek(id), resolveCaller(this.ws, input));
     return this.downloads.take(id)!;
   }

@@ -1,6 +1,6 @@
 /**
- * The download store (downloads.ts): an id is taken once and its file removed when sent; an id not
- * fetched expires (its file removed); clear() removes the store's folder; a crashed server's folder
+ * The download store (downloads.ts): an id is taken once and its file removed when sent, given back
+ * when its transfer was cut off; an id not fetched expires (its file removed); clear() removes the store's folder; a crashed server's folder
  * (its process gone) is removed by the next store, a live one's kept.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +55,30 @@ describe('DownloadStore', () => {
     expect(store.take(ids[0]!)).toBeUndefined();
     expect(existsSync(folder)).toBe(false);
     store.clear();
+  });
+
+  it('gives an id back when its transfer was cut off, until it expires or the store is cleared', () => {
+    vi.useFakeTimers();
+    const store = new DownloadStore(base);
+    const { folder, ids } = exportOf(store, ['d.jsonl', 'd.jsonl.datasheet.md']);
+    const cut = store.take(ids[0]!)!;
+    cut.unsent();
+    cut.sent(); // the first of the two counts
+    expect(readdirSync(folder).sort()).toEqual(['d.jsonl', 'd.jsonl.datasheet.md']);
+    // Given back with the time it had left, not a new one.
+    vi.advanceTimersByTime(DOWNLOAD_TTL_MS - 1);
+    const again = store.take(ids[0]!)!;
+    vi.advanceTimersByTime(1);
+    again.unsent();
+    expect(store.peek(ids[0]!), 'expired while it was being sent').toBeUndefined();
+    expect(store.take(ids[1]!), 'expired').toBeUndefined();
+    expect(existsSync(folder), 'both files gone, and their folder').toBe(false);
+    const other = exportOf(store, ['e.csv']);
+    const taken = store.take(other.ids[0]!)!;
+    store.clear();
+    taken.unsent();
+    expect(store.peek(other.ids[0]!)).toBeUndefined();
+    expect(existsSync(other.folder)).toBe(false);
   });
 
   it('clear() removes every download and the store folder', () => {

@@ -11,7 +11,8 @@
  *   removes its own.
  * - Ids: 192 random bits, bound to who asked (the engine checks the caller: access.ts
  *   authorizeDownload). An id is taken once — `take` removes it, and its file goes once it is sent
- *   (`sent`) — and expires unused after `ttlMs` (default 15 minutes), its file removed.
+ *   (`sent`); a transfer cut off before its end gives it back (`unsent`: the browser's Retry fetches it
+ *   again) — and expires unused after `ttlMs` (default 15 minutes) from when it was given, its file removed.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -75,13 +76,20 @@ interface Held {
   download: Download;
   folder: string;
   timer: ReturnType<typeof setTimeout>;
+  /** When it expires (Date.now() time). */
+  expires: number;
 }
+
+/** A download taken to be sent: `sent` once its bytes are out, `unsent` when the transfer was cut off (the id is given back). */
+export type TakenDownload = Download & { sent: () => void; unsent: () => void };
 
 export class DownloadStore {
   private dir: string | null = null;
   private readonly held = new Map<string, Held>();
   /** Ids not yet sent (or expired) per export folder: the folder goes with its last one. */
   private readonly pending = new Map<string, number>();
+  /** Counts clear()s: a download taken before one is not given back after it. */
+  private generation = 0;
 
   constructor(
     private readonly base = defaultDownloadBase(),
@@ -103,11 +111,10 @@ export class DownloadStore {
 
   /** Gives each download of the export in `folder` its id (in order); the folder is removed once every one is sent or expired. */
   add(folder: string, downloads: readonly Download[]): string[] {
+    const expires = Date.now() + this.ttlMs;
     const ids = downloads.map((download) => {
       const id = randomBytes(24).toString('base64url');
-      const timer = setTimeout(() => this.expire(id), this.ttlMs);
-      timer.unref();
-      this.held.set(id, { download, folder, timer });
+      this.hold(id, { download, folder, expires });
       return id;
     });
     this.pending.set(folder, (this.pending.get(folder) ?? 0) + ids.length);
@@ -120,20 +127,29 @@ export class DownloadStore {
     return this.held.get(id)?.download;
   }
 
-  /** Takes a download once: its id is gone; call `sent` when its bytes are sent (or the transfer failed). */
-  take(id: string): (Download & { sent: () => void }) | undefined {
+  /**
+   * Takes a download once: its id is gone until `unsent` gives it back (a transfer cut off, while it has
+   * not expired and the store is not cleared); `sent` removes its files. Only the first of the two counts.
+   */
+  take(id: string): TakenDownload | undefined {
     const h = this.held.get(id);
     if (!h) return undefined;
     this.held.delete(id);
     clearTimeout(h.timer);
+    const generation = this.generation;
     let done = false;
+    const once = (fn: () => void) => () => {
+      if (done) return;
+      done = true;
+      fn();
+    };
     return {
       ...h.download,
-      sent: () => {
-        if (done) return;
-        done = true;
-        this.release(h);
-      },
+      sent: once(() => this.release(h)),
+      unsent: once(() => {
+        if (generation === this.generation && Date.now() < h.expires) this.hold(id, h);
+        else this.release(h);
+      }),
     };
   }
 
@@ -150,11 +166,19 @@ export class DownloadStore {
 
   /** Removes every download and the store's folder (the engine closes: the server stops). */
   clear(): void {
+    this.generation++;
     for (const h of this.held.values()) clearTimeout(h.timer);
     this.held.clear();
     this.pending.clear();
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
     this.dir = null;
+  }
+
+  /** Holds `id` until it is taken or expires. */
+  private hold(id: string, h: Omit<Held, 'timer'>): void {
+    const timer = setTimeout(() => this.expire(id), Math.max(0, h.expires - Date.now()));
+    timer.unref();
+    this.held.set(id, { ...h, timer });
   }
 
   private expire(id: string): void {

@@ -3,7 +3,7 @@
  * one file as it is, or an hf-dataset's files as one stored zip with the same bytes as the browser
  * made of them in memory before (src/shared/zip.ts: each file's CRC-32 is read first, as its local
  * header needs it, then its bytes are sent). The headers name the file (Content-Disposition) and its
- * size; `sent` is called once the response is over, finished or cut off.
+ * size; once the response is over, `sent` is called when it was sent whole, `unsent` when it was cut off.
  */
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -16,6 +16,7 @@ export interface SentDownload {
   zip: boolean;
   files: ReadonlyArray<{ path: string; name: string; bytes: number }>;
   sent: () => void;
+  unsent: () => void;
 }
 
 /** A content type for an export file by its name. */
@@ -95,7 +96,8 @@ export async function sendDownload(res: ServerResponse, d: SentDownload, extra: 
     for (const c of central) res.write(c);
     res.end(zipEndRecord(d.files.length, central.reduce((n, c) => n + c.length, 0), offset));
   } finally {
-    if (res.writableFinished || res.destroyed) d.sent();
-    else res.once('close', d.sent);
+    const over = (): void => (res.writableFinished ? d.sent() : d.unsent());
+    if (res.writableFinished || res.destroyed) over();
+    else res.once('close', over);
   }
 }

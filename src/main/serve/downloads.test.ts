@@ -2,9 +2,10 @@
  * Serve-mode export downloads (export.write with `download`, GET /api/download/ID): the files are
  * streamed to the server's own folder and fetched once, by whoever exported, with the same bytes the
  * content answer carried (an hf-dataset as the zip the page made of them); someone else's token gets
- * 404 and does not use the id up; no answer names a server path; a fetched download's files are gone.
+ * 404 and does not use the id up; no answer names a server path; a fetched download's files are gone,
+ * and a transfer cut off gives its id back.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -124,6 +125,25 @@ describe('export downloads in serve mode', () => {
     expect((await again.json()).message).toContain('each is fetched once');
     // The datasheet's id is another, still there.
     expect((await get(tokens.carol!, sheet!.id)).status).toBe(200);
+  });
+
+  it('a transfer cut off gives the id back (the browser retries), and the file goes once it is sent whole', async () => {
+    const folder = engine.downloads.folder();
+    const file = path.join(folder, 'big.jsonl');
+    const bytes = 64 * 1024 * 1024; // more than a socket's buffers hold: the transfer is cut off before its end
+    writeFileSync(file, Buffer.alloc(bytes, 0x61));
+    const [id] = engine.downloads.add(folder, [{ owner: 'token:carol', name: 'big.jsonl', files: [{ path: file, name: 'big.jsonl', bytes }], zip: false }]);
+    const stop = new AbortController();
+    const r = await fetch(`${server.url}/api/download/${id}`, { headers: { Authorization: `Bearer ${tokens.carol}` }, signal: stop.signal });
+    expect(r.status).toBe(200);
+    await r.body!.getReader().read();
+    stop.abort();
+    await until('the id is given back', () => engine.downloads.peek(id!) !== undefined);
+    expect(existsSync(file)).toBe(true);
+    const whole = await get(tokens.carol!, id!);
+    expect((await whole.arrayBuffer()).byteLength).toBe(bytes);
+    await until('the file is removed once sent whole', () => !existsSync(file));
+    expect((await get(tokens.carol!, id!)).status).toBe(404);
   });
 
   it('are refused to an exporter whose role may no longer export, and name no server path in any answer', async () => {

@@ -12,7 +12,8 @@ import { Workspace } from '../workspace/workspace';
 import { configureCompute } from './compute';
 import { Engine } from './engine';
 import { cancelAtFirst, withJobEvents } from './test-engine';
-import { withoutDownloadFolder } from './export-download';
+import { downloadBytes, withoutDownloadFolder } from './export-download';
+import { QPairsError } from '../errors';
 
 let dir: string;
 let base: string;
@@ -64,5 +65,24 @@ describe('a download export that fails', () => {
       `cannot write ${path.join('p', 'data', 'pairs.jsonl')}: the disk is full; nothing was written`,
     );
     expect(withoutDownloadFolder(`cannot create ${folder}: no space`, folder)).toBe("cannot create the server's download folder: no space");
+  });
+});
+
+describe('an hf-dataset download past 4 GiB', () => {
+  it('is refused as the export being too large for a zip, not as an internal error', () => {
+    const files = [
+      { path: '/x/p/data/pairs.jsonl', name: 'p/data/pairs.jsonl', bytes: 5 * 1024 ** 3 },
+      { path: '/x/p/README.md', name: 'p/README.md', bytes: 100 },
+    ];
+    const err = (() => {
+      try {
+        downloadBytes({ owner: 'token:carol', name: 'p.zip', files, zip: true });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(QPairsError);
+    expect((err as Error).message).toContain('p.zip cannot be downloaded: the files are too large for a ZIP without ZIP64 (4 GiB)');
+    expect(downloadBytes({ owner: 'token:carol', name: 'p.zip', files: [{ ...files[1]!, bytes: 100 }], zip: true })).toBe(30 + 11 + 100 + 46 + 11 + 22);
   });
 });

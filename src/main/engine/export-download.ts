@@ -12,6 +12,7 @@ import { API_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../.
 import { zipEntryName, zipSize } from '../../shared/zip';
 import { abandonExportStream, defaultExportName, finishExportWriteCancellable, openExportStream, prepareExportWrite, type BuiltExport } from '../export';
 import type { Download, DownloadFile } from '../export/downloads';
+import { QPairsError } from '../errors';
 import type { EngineCore as Engine } from './core';
 import type { ExportJobRun } from './export-job';
 
@@ -79,7 +80,12 @@ function downloadsOf(req: DownloadRequest, files: DownloadFile[]): Download[] {
   return files.map((f) => ({ owner: req.owner, name: path.posix.basename(f.name), files: [f], zip: false }));
 }
 
-/** A download's size: its file's, or its zip's. */
+/** A download's size: its file's, or its zip's (a zip past what one without ZIP64 holds, 4 GiB, is refused as the user's to change, not as an internal error). */
 export function downloadBytes(d: Download): number {
-  return d.zip ? zipSize(d.files.map((f) => ({ name: zipEntryName(f.name), size: f.bytes }))) : d.files[0]!.bytes;
+  if (!d.zip) return d.files[0]!.bytes;
+  try {
+    return zipSize(d.files.map((f) => ({ name: zipEntryName(f.name), size: f.bytes })));
+  } catch (e) {
+    throw new QPairsError(`${d.name} cannot be downloaded: ${(e as Error).message} (4 GiB): export it without the question text, or have the server's owner write it to a folder with qpairs export; nothing was written`);
+  }
 }

@@ -313,8 +313,9 @@ export const commandArgs = {
   }),
   /**
    * Writes an export and its datasheet. With `path` (desktop app, local engine only): the files are
-   * written atomically there and their paths returned. Without `path` (serve mode): nothing is
-   * written; the files come back with their content for download.
+   * written atomically there and their paths returned. Without `path`: nothing is written where the
+   * caller can name; the files come back with their content, or, with `download` (serve mode's Export
+   * screen), are streamed to the server's own folder and fetched with the ids of `downloads`.
    */
   'export.write': z.object({
     pool: name,
@@ -333,6 +334,12 @@ export const commandArgs = {
     replaceChosen: z.boolean().default(false),
     /** Every person's name in the files as a pseudonym A1, A2, … (src/main/export/pseudonyms.ts); default false: the names. */
     pseudonymize: z.boolean().default(false),
+    /**
+     * Without `path`: the files are streamed to the server's own folder, never whole in memory, and the
+     * answer's `downloads` give an id for each (GET DOWNLOAD_PATH + id, once, by this caller only), not
+     * their content. Not with `path`.
+     */
+    download: z.boolean().default(false),
   }),
   // ---------------------------------------------------------------- browse (issue 13; src/main/engine/browse.ts)
   /** BM25 search over the workspace's questions (title + body), best first; `source` keeps one corpus. */

@@ -456,5 +456,15 @@ export interface ExportWritten {
    * path (serve mode downloads), the file names with their content.
    */
   files: Array<{ name: string; bytes: number; content?: string }>;
+  /**
+   * With `download` (serve mode's Export screen): what the browser fetches, once each, with
+   * GET DOWNLOAD_PATH + id (the caller's own token; expires unused after 15 minutes) — one per file,
+   * or an hf-dataset's one `POOL.zip` holding its files — with the name to save it under and its size.
+   * The files then carry no content: they were streamed to the server's own folder, never whole in memory.
+   */
+  downloads?: Array<{ id: string; name: string; bytes: number }>;
   warnings: string[];
 }
+
+/** Serve mode: where an export's download is fetched, `GET DOWNLOAD_PATH + id` (ExportWritten.downloads). */
+export const DOWNLOAD_PATH = '/api/download/';

@@ -137,6 +137,19 @@ export function authorizeCommand(ctx: AccessContext, command: CommandName, calle
   if (!roleAllows(caller.role, needed)) throw forbidden(`${command} is for ${needed === 'owner' ? 'the owner' : `a ${needed} or the owner`}; ${who(caller)} may not`);
 }
 
+/**
+ * Whether the caller may fetch an export's download (GET /api/download/ID; export.write with `download`):
+ * only whoever asked for it (the same token, or the local owner), and only while their role may still
+ * export. Someone else's id answers as an id that does not exist (404): it is neither told apart nor
+ * used up.
+ */
+export function authorizeDownload(ctx: AccessContext, download: { owner: string } | undefined, caller: Caller): void {
+  if (!download || download.owner !== principalOf(caller)) {
+    throw new ContractError('no such download: each is fetched once, by whoever exported, within 15 minutes; export again', 'not-found');
+  }
+  authorizeCommand(ctx, 'export.write', caller);
+}
+
 /** Throws ContractError 'forbidden' (or 'invalid-argument') unless the caller may run the command with these arguments. */
 export function authorize(ctx: AccessContext, command: CommandName, args: unknown, caller: Caller): void {
   const a = (args ?? {}) as Record<string, unknown>;
@@ -144,6 +157,9 @@ export function authorize(ctx: AccessContext, command: CommandName, args: unknow
 
   if (ACTS_AS_ANNOTATOR.has(command) && typeof a.annotator === 'string' && isReservedAnnotatorName(a.annotator)) {
     throw new ContractError(reservedAnnotatorNameError(a.annotator), 'invalid-argument');
+  }
+  if (command === 'export.write' && a.path !== undefined && a.download === true) {
+    throw new ContractError('export.write takes a path (written there) or download (fetched from the server), not both', 'invalid-argument');
   }
   const paths = command === 'import.start' ? ((a.sources as Array<Record<string, unknown>>) ?? []).some((s) => 'path' in s) : command === 'export.write' && a.path !== undefined;
   if (paths && !(caller.role === 'owner' && caller.local)) {

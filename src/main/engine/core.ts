@@ -2,6 +2,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { EventHub } from './events';
 import type { JobRunner } from './jobs';
 import type { WriteGate } from './write-gate';
+import type { DownloadStore } from '../export/downloads';
 
 /**
  * What command handlers need of the engine: its workspace, event hub, job runner and write gate,
@@ -13,6 +14,8 @@ export interface EngineCore {
   readonly hub: EventHub;
   readonly jobs: JobRunner;
   readonly writes: WriteGate;
+  /** Exports waiting to be downloaded (export.write with `download`; src/main/export/downloads.ts). */
+  readonly downloads: DownloadStore;
   /** The file behind an upload id (serve mode); a readable error elsewhere. */
   resolveUpload(uploadId: string, name: string): string;
   /** Whether serve mode signs this name in with a token it holds in memory (--tokens-file, --token). */

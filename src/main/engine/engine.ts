@@ -35,7 +35,8 @@ import { hasLiveToken, inviteAnnotator, revokeAnnotator, teamWithServerTokens, T
 import { DEFAULT_MAX_TRAININGS, TrainingQueue } from './training-queue';
 import { withoutServerPaths } from './server-paths';
 import { followOpenPools } from './pools-told';
-import { argsForCaller, authorize, authorizeCommand, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
+import { DownloadStore, type TakenDownload } from '../export/downloads';
+import { argsForCaller, authorize, authorizeCommand, authorizeDownload, runsHiddenFrom, withPeopleNamed, seqsFromCaller, messageForCaller, eventForCaller, canSee, filterResult, LOCAL_OWNER, principalOf, resolveCaller, type AccessContext, type Caller, type CallerInput } from './access';
 
 export interface EngineOptions {
   transport: AppInfo['transport'];
@@ -55,6 +56,8 @@ export interface EngineOptions {
    * (app.info): the desktop app's `last-missing`. An owner not on this machine gets them without server paths.
    */
   startNotices?: WorkspaceNotice[];
+  /** Where exports to download are kept (default: downloads.ts defaultDownloadBase). */
+  downloadBase?: string;
 }
 
 type Handler<C extends CommandName> = (args: ParsedArgs<C>, ctx: Caller) => CommandResult<C> | Promise<CommandResult<C>>;
@@ -90,6 +93,7 @@ export class Engine implements EngineCore {
    * the workspace: annotator.revoke cannot end those, and says where to (setServerTokenNames).
    */
   private serverTokenNames: ReadonlySet<string> = new Set();
+  readonly downloads: DownloadStore;
 
   constructor(
     readonly ws: Workspace,
@@ -98,6 +102,7 @@ export class Engine implements EngineCore {
     this.access = { ws, jobStarter: (id) => this.jobs.starterOf(id), jobRunning: (id) => this.jobs.isRunning(id) };
     followOpenPools(ws, this.hub);
     this.tokens = new TokenVerifier(ws);
+    this.downloads = new DownloadStore(opts.downloadBase);
     this.trainings = new TrainingQueue(opts.maxTrainings ?? DEFAULT_MAX_TRAININGS);
     this.liveEvaluations = new LivePoolEvaluations(ws);
     this.workspaceId = ensureWorkspaceId(ws);
@@ -155,6 +160,7 @@ export class Engine implements EngineCore {
     this.closing.abort();
     this.live.close();
     stopComputations(this.ws.path);
+    this.downloads.clear();
     this.ws.close();
   }
 
@@ -194,6 +200,17 @@ export class Engine implements EngineCore {
    */
   mayCall(input: CallerInput, command: CommandName): boolean {
     return roleAllows(resolveCaller(this.ws, input).role, commandRoles[command]);
+  }
+
+  /**
+   * Takes an export's download for a caller (serve mode's GET /api/download/ID), once: refused unless the
+   * caller asked for it and may still export (access.ts authorizeDownload). Its paths are the server's, to
+   * send from; call `sent` once the bytes are out (the files are then removed), `unsent` when the transfer
+   * was cut off (the id is given back: the browser's Retry fetches it).
+   */
+  takeDownload(id: string, input: CallerInput): TakenDownload {
+    authorizeDownload(this.access, this.downloads.peek(id), resolveCaller(this.ws, input));
+    return this.downloads.take(id)!;
   }
 
   /** Whether an event may reach a caller (transports ask before sending each event). */

@@ -32,6 +32,7 @@ import { takenBefore } from './label-stamps';
 import { checkRulingSeen } from '../gold/ruling-seen';
 import { compute } from './compute';
 import { runExportJob } from './export-job';
+import { writeForDownload } from './export-download';
 import { PreviewJobs, agreementHoldsBack, previewOf } from './export-preview';
 import { principalOf } from './access';
 import { StampedCache } from '../workspace/stamped-cache';
@@ -222,6 +223,13 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
             warnings: b.warnings,
           };
         });
+      }
+      if (a.download) {
+        // Streamed to the server's own folder and fetched by id (export-download.ts), never whole in memory.
+        const request = { pool: a.pool, format: a.format, run: a.run, text: a.text, owner: principalOf(ctx) };
+        return runExportJob(engine, (ctx as { signal?: AbortSignal }).signal, (run) =>
+          writeForDownload(engine, request, (out, streamToken, r) => renderExport(a.pool, a.format, out, { ...options, streamToken }, r), run),
+        );
       }
       return runExportJob(engine, (ctx as { signal?: AbortSignal }).signal, async (run) => {
         const b = await renderExport(a.pool, a.format, defaultExportName(a.pool, a.format), options, run);

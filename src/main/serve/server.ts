@@ -5,6 +5,7 @@
  *   POST /api/invoke         {command, args} → 200 result | 4xx/5xx WireError
  *   POST /api/upload?name=N  raw body streamed to a temp file (size-capped) → {uploadId, name, size}
  *   GET  /api/health         {ok: true}; ?request=ID adds pending: whether the caller's request ID is on hand (requests-on-hand.ts)
+ *   GET  /api/download/ID    an export's download (export.write with `download`), once, to whoever exported (download-send.ts)
  *   WS   /api/events         every engine event, as {event, payload} JSON text frames
  *
  * Security: bound to 127.0.0.1 unless a host is given explicitly; any non-loopback host needs
@@ -33,6 +34,8 @@ import { CancelledError, QPairsError } from '../errors';
 import { isPageLoad, sendLinkEnded, sendSignedOut } from './link-ended';
 import { inviteLink } from '../../shared/invite-link';
 import { RequestsOnHand } from './requests-on-hand';
+import { sendDownload, type SentDownload } from './download-send';
+import { DOWNLOAD_PATH } from '../../shared/gold';
 
 /** Who is calling, as the server knows it: the token's annotator (null without tokens) and whether they are local. */
 export interface ServeCaller {
@@ -60,6 +63,12 @@ export interface ServeEngine {
    * presented token's person or null; `onRevoked` tells of a revocation (open sockets close).
    */
   readonly tokens?: { verify(presented: string | null | undefined): string | null; onRevoked(fn: (name: string) => void): () => void };
+  /**
+   * An export's download for GET /api/download/ID, taken once; throws (a ContractError: 404 for an id
+   * that is not the caller's, 403 for a role that may not export) unless the engine lets this caller
+   * have it (access.ts authorizeDownload). Absent (test fakes): no downloads.
+   */
+  takeDownload?(id: string, caller: ServeCaller): SentDownload;
 }
 
 export interface ServerOptions {
@@ -460,6 +469,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (url.pathname === '/api/health' && req.method === 'GET') {
       const pending = onHand.has(annotator ?? '@owner', url.searchParams.get('request'));
       sendJson(res, 200, { ok: true, annotator, ...(pending !== undefined ? { pending } : {}) });
+      return;
+    }
+    if (url.pathname.startsWith(DOWNLOAD_PATH) && req.method === 'GET' && opts.engine.takeDownload) {
+      // A link the page clicks (no custom header can go with it): the id, unguessable and the caller's own, is what it proves.
+      let download: SentDownload;
+      try {
+        download = opts.engine.takeDownload(url.pathname.slice(DOWNLOAD_PATH.length), caller);
+      } catch (e) {
+        const wire = toWireError(e);
+        throw new HttpError(statusOf(wire.code), wire);
+      }
+      await sendDownload(res, download, SECURITY_HEADERS);
       return;
     }
     if (url.pathname !== '/api/invoke' && url.pathname !== '/api/upload') {

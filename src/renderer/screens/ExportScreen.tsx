@@ -2,7 +2,7 @@
  * The Export screen: a pool's gold set in one of the export formats, with its datasheet.
  * export.preview shows the datasheet (rendered with the safe markdown renderer) and the first
  * lines of each file; Export writes it — in the desktop app to a path chosen in the native save
- * dialog (export.write with path), in serve mode as browser downloads of the returned content.
+ * dialog (export.write with path), in serve mode as browser downloads of the files the server streamed to its own folder.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CommandResult, ExportWritten } from '../../shared/contract';
@@ -13,7 +13,7 @@ import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { Markdown } from '../lib/markdown';
-import { baseName, downloadAll, downloadZip } from '../lib/download';
+import { baseName, downloadAll } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
@@ -182,18 +182,13 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
         const r = await client.invoke('export.write', { ...args(), path, ...(replace ? { force: true } : { replaceChosen: true }) });
         setWritten({ result: r, where: 'disk' });
       } else {
-        const r = await client.invoke('export.write', args());
-        const files = r.files.filter((f): f is { name: string; bytes: number; content: string } => typeof f.content === 'string');
-        if (files.length !== r.files.length) throw new Error('the engine returned files without content; nothing to download');
+        // The server streams the files to its own folder and gives an id per download (never their content in the answer).
+        const r = await client.invoke('export.write', { ...args(), download: true });
+        const downloads = r.downloads ?? [];
+        if (!downloads.length) throw new Error('the server gave no download for the export; nothing to download');
+        await downloadAll(downloads);
         // Issue 24: a folder export (hf-dataset) downloads as one FOLDER.zip, its files under the folder.
-        if (format === 'hf-dataset') {
-          const folder = files[0]?.name.split(/[\\/]/)[0] || pool;
-          downloadZip(folder, files);
-          setWritten({ result: r, where: 'download', zip: `${baseName(folder)}.zip` });
-        } else {
-          await downloadAll(files);
-          setWritten({ result: r, where: 'download' });
-        }
+        setWritten(format === 'hf-dataset' ? { result: r, where: 'download', zip: downloads[0]!.name } : { result: r, where: 'download' });
       }
     } catch (e) {
       const msg = errorMessage(e);

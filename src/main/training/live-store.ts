@@ -6,6 +6,7 @@
 import { LIVE_DEFAULTS, LIVE_MODELS, type LiveCopiesLeftOut, type LivePoint } from '../../shared/live';
 import type { ChunkedRunOptions, Workspace } from '../workspace/workspace';
 import type { LabelPoolRecord } from './label-pools';
+import { labelsNotTrainedOnSince } from './live-since';
 
 export interface LiveSetting {
   enabled: boolean;
@@ -81,21 +82,11 @@ export function labelEventsSince(ws: Workspace, pool: string, afterSeq: number):
  * mark (`afterSeq`), and those labeled before it on a query that retrain left out (still being labeled
  * then: live_uncovered) once that query is labeled on again — labels a retrain trained on never
  * count, a label it did not train on always does, each pair once. `fresh` counts the events after the
- * mark alone: without one there is nothing new to retrain on.
+ * mark alone: without one there is nothing new to retrain on. Brought forward from the last answer
+ * over the events since (live-since.ts): asked on every label and every live.status.
  */
 export function labelsNotTrainedOn(ws: Workspace, pool: string, afterSeq: number): { pairs: number; fresh: number } {
-  const poolId = ws.poolId(pool);
-  const r = ws
-    .stmt(
-      `WITH fresh AS (SELECT query_id AS q, candidate_id AS c FROM labels WHERE pool_id = :pool AND seq > :after)
-       SELECT (SELECT count(*) FROM fresh) AS fresh,
-         (SELECT count(*) FROM (
-           SELECT q, c FROM fresh
-           UNION SELECT query_id, candidate_id FROM live_uncovered WHERE pool_id = :pool AND query_id IN (SELECT q FROM fresh)
-         )) AS pairs`,
-    )
-    .get({ pool: poolId, after: afterSeq }) as { fresh: number; pairs: number };
-  return r;
+  return labelsNotTrainedOnSince(ws, ws.poolId(pool), afterSeq);
 }
 
 /** Every label event of the pool so far. */

@@ -103,8 +103,9 @@ async function cmdImport(argv: string[], out: Out, signal: AbortSignal): Promise
       onProgress: (done, total, note) => bar.update(done, total, note),
     });
     bar.done();
-    // changedDocs (the BM25 doc numbers the import touched, one per question) is the engine's, for the index: not printed.
-    const { changedDocs: _internal, ...printed } = report;
+    // changedDocs (the BM25 doc numbers the import touched, one per question) is the engine's, for the index, and
+    // poolsChangedInPlace for its event: not printed.
+    const { changedDocs: _internal, poolsChangedInPlace: _event, ...printed } = report;
     if (values.json) out.log(json(printed));
     else {
       const counts = Object.entries(report.counts).filter(([, n]) => n > 0);

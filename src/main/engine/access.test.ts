@@ -529,6 +529,38 @@ describe('which imports and pool changes reach an annotator', () => {
     expect(heard('alice')).toEqual([]);
   });
 
+  it('an import that changes a run\'s scores or a question\'s text in place, and its undo, reach her when the pool is open to her', async () => {
+    const importRun = async (pool: string, base: number): Promise<void> => {
+      const file = path.join(dir, `${pool}-${base}.run`);
+      writeFileSync(file, ['c1', 'c2', 'c3'].map((c, i) => `q1 Q0 ${c} ${i + 1} ${base - i} bm\n`).join(''));
+      const { jobId } = (await engine.invoke('import.start', { format: 'trec-run', pool, sources: [{ path: file }] })) as { jobId: string };
+      expect((await jobDone(engine, jobId)).ok).toBe(true);
+    };
+    // A pool closed to her (bob's), and run "bm" in both pools (a new run: their stamps change).
+    await engine.invoke('pool.assign', { pool: 'sealed', annotators: ['bob'] });
+    await importRun('open', 9);
+    await importRun('sealed', 9);
+    expect(await poolsOf(alice)).toEqual(['open']);
+    const { heard, off } = listen();
+    // Run "bm" again with other scores: same run, same pairs, same counts.
+    await importRun('open', 5);
+    await undoImport();
+    await importRun('sealed', 5);
+    // q2's text updated (q2 is a query of both pools), then undone.
+    const file = path.join(dir, 'q2.jsonl');
+    writeFileSync(file, `${JSON.stringify({ id: 'q2', source: 'test', title: 'a new title of q2', body: 'body of q2 about laptops' })}\n`);
+    const { jobId } = (await engine.invoke('import.start', { format: 'questions-jsonl', update: true, sources: [{ path: file }] })) as { jobId: string };
+    expect((await jobDone(engine, jobId)).ok).toBe(true);
+    await undoImport();
+    off();
+    const all = ['import [open]', 'import [open]', 'import [sealed]', 'import [open,sealed]', 'import [open,sealed]'];
+    expect(heard('owner')).toEqual(all);
+    expect(heard('bob')).toEqual(all);
+    // Never the pool closed to her, nor an import that changed only that one.
+    expect(heard('alice')).toEqual(['import [open]', 'import [open]', 'import [open]', 'import [open]']);
+    expect(heard('alice2')).toEqual(heard('alice'));
+  });
+
   it('a pool made open to her reaches her; an import of questions alone does not', async () => {
     await poolsOf(alice);
     const { heard, off } = listen();

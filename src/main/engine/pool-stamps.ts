@@ -3,7 +3,8 @@
  * runs and labels counted — before the job and after it, compared (afterImportCommits). The
  * `workspace.changed` `import` event names them (`pools`), so an annotator is told of an import only
  * when it touched a pool open to her (access.ts). A run's scores given again in place, or a question's
- * text updated, change no stamp.
+ * text updated, change no stamp: the import's report names those pools (poolsChangedInPlace, kept in its
+ * audit row for its undo), which the event names too (work.ts afterImportCommits).
  */
 import type { Workspace } from '../workspace/workspace';
 

@@ -1,7 +1,7 @@
 import type { ImportUndoReport } from '../../shared/contract';
 import { FINISHING_UNDO } from '../../shared/undo-finishing';
 import { QPairsError } from '../errors';
-import { importRunningMessage, NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
+import { importRunningMessage, keptImportPoolsChangedInPlace, NOTHING_TO_UNDO, refuseAnotherImport, undoableImport, undoLastImport, undoSummary } from '../workspace/undo-last';
 import { readUndoMarker, undoFinishingMessage } from '../workspace/undo-progress';
 import { Workspace } from '../workspace/workspace';
 import type { EngineCore as Engine } from './core';
@@ -40,6 +40,8 @@ export function undoImportJob(engine: Engine, started?: string): string {
     // Its own connection, as an import's: the app's connection reads the committed chunks meanwhile.
     const undoWs = Workspace.open(engine.ws.path);
     const stampsBefore = poolStamps(engine.ws);
+    // The pools whose question texts or run scores it puts back (their stamps do not change): named too.
+    const inPlace = keptImportPoolsChangedInPlace(engine.ws.db);
     let undone = false;
     try {
       // In chunks, giving the gate up between them (labels are acknowledged meanwhile); importTuning.oneTransaction
@@ -59,7 +61,7 @@ export function undoImportJob(engine: Engine, started?: string): string {
     } finally {
       undoWs.close();
       if (undone) {
-        afterImportCommits(engine, stampsBefore);
+        afterImportCommits(engine, stampsBefore, inPlace);
       }
     }
   });
@@ -80,6 +82,7 @@ export function finishUndoInBackground(engine: Engine): string | null {
     // The pools' stamps as the interrupted undo left them: the event names the pools this job changes, so an
     // annotator of a pool open to her is told (access.ts), as after an import or Undo last import.
     const stampsBefore = poolStamps(engine.ws);
+    const inPlace = keptImportPoolsChangedInPlace(engine.ws.db);
     // Its own connection, leaving the undo to this job (a default open would finish it there and then).
     let undoWs: Workspace | null = null;
     let undone = false;
@@ -102,7 +105,7 @@ export function finishUndoInBackground(engine: Engine): string | null {
       // What the owner's notices say now: the undo finished, or stopped partway (a cancel) and finished by Undo last import.
       engine.ws.undoToFinish = null;
       engine.ws.undoPartway = readUndoMarker(engine.ws.db);
-      if (undone) afterImportCommits(engine, stampsBefore);
+      if (undone) afterImportCommits(engine, stampsBefore, inPlace);
     }
   });
 }

@@ -113,14 +113,16 @@ export function heldIndex(ws: Workspace): Bm25Index | undefined {
  * An import or undo that wrote through its own connection is over: its commits are taken in now, not
  * at the next request (which would drop the index loading meanwhile in the background), the index
  * is loaded again, and every client told — of the pools it wrote to (`before`: the pools' stamps
- * when it began; an annotator is told only of those open to her, access.ts). Without `before` the
+ * when it began, and `inPlace`: those it changed without changing their stamps, a question's text or
+ * a run's scores; an annotator is told only of those open to her, access.ts). Without `before` the
  * event names no pool: an annotator hears of it only when it opened or closed a pool to her.
  */
-export function afterImportCommits(engine: Engine, before?: PoolStamps): void {
+export function afterImportCommits(engine: Engine, before?: PoolStamps, inPlace: readonly string[] = []): void {
   engine.ws.noticeExternalChanges();
   dropIndex(engine.ws);
   engine.indexChanged();
-  engine.hub.emit('workspace.changed', { what: 'import', ...(before ? { pools: poolsChanged(before, poolStamps(engine.ws)) } : {}) });
+  const pools = before ? [...new Set([...poolsChanged(before, poolStamps(engine.ws)), ...inPlace])].sort() : undefined;
+  engine.hub.emit('workspace.changed', { what: 'import', ...(pools ? { pools } : {}) });
 }
 
 /** Forgets the in-memory index (after a rolled-back transaction); the next use reloads it. */
@@ -431,7 +433,8 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
   // The report the app receives (job.done): changedDocs, the BM25 doc number of every question the
   // import touched, is the index's business (the CLI does not print it either); one import of a
   // million questions sent every owner's tab a list of a million numbers.
-  const forApp = ({ changedDocs: _index, ...r }: ImportReport): Omit<ImportReport, 'changedDocs'> =>
+  // Likewise poolsChangedInPlace, for the event below (and the audit).
+  const forApp = ({ changedDocs: _index, poolsChangedInPlace: _event, ...r }: ImportReport): Omit<ImportReport, 'changedDocs' | 'poolsChangedInPlace'> =>
     uploads.length === 0 ? r : { ...r, files: r.files.map(named), warnings: r.warnings.map(named) };
   // What it imports, in its events (a tab that did not start it says what runs) and for an undo asked for meanwhile.
   const subject = importSubject(a, startedBy);
@@ -441,6 +444,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
     const versionBefore = engine.ws.externalVersion();
     const stampsBefore = poolStamps(engine.ws);
     let unchanged = false;
+    let inPlace: string[] = [];
     // A second connection: the app reads the committed chunks meanwhile, and label writes go in
     // between them (the import gives the gate up at each chunk boundary).
     const importWs = Workspace.open(engine.ws.path);
@@ -461,6 +465,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
         onProgress: (d, t, note) => ctx.progress(d, t, note),
       }).catch(nameUploads);
       unchanged = report.unchanged === true;
+      inPlace = report.poolsChangedInPlace ?? [];
       return forApp(report);
     } finally {
       importWs.close();
@@ -470,7 +475,7 @@ export function importJob(engine: Engine, a: ParsedArgs<'import.start'>, started
         // announced a change to every client, which all refetched, and rebuilt the metrics).
         engine.ws.absorbExternalCommits(versionBefore);
       } else {
-        afterImportCommits(engine, stampsBefore);
+        afterImportCommits(engine, stampsBefore, inPlace);
       }
     }
   }, { import: subject });

@@ -15,6 +15,7 @@ import { labelsCsv, labelsJsonl, qrels, semevalRelevancy } from './labels';
 import { askubuntuCorpus, questionsCsv, questionsJsonl } from './questions';
 import { fileSize } from './reader';
 import { endRuns } from './pools';
+import { poolsChangedInPlace, poolsHoldingDocs } from './changed-in-place';
 import { trecRun } from './runs';
 import { semeval } from './semeval';
 import { stackexchange } from './stackexchange';
@@ -166,8 +167,12 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
         }
       }
       throwIfAborted(opts.signal);
-      endRuns(ctx);
-      if ((report.counts.questionsInserted ?? 0) > 0) warnTextForPoolIds(ctx, maxDocBefore);
+      const rescored = endRuns(ctx);
+      const givenText = (report.counts.questionsInserted ?? 0) > 0 ? warnTextForPoolIds(ctx, maxDocBefore) : [];
+      // The questions above maxDocBefore are inserted; the others changed were updated (some pool holds one: counted).
+      const updated = (report.counts.questionsUpdatedInPools ?? 0) > 0 ? poolsHoldingDocs(ws, [...changed].filter((d) => d <= maxDocBefore)) : [];
+      const inPlace = poolsChangedInPlace(rescored, givenText, updated);
+      if (inPlace.length > 0) report.poolsChangedInPlace = inPlace;
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.warnings.push(...importedPeopleNotes(ws, peopleBefore, opts.annotator));
       report.warnings.push(...unassignedLabelNotes(ws, labelSeqBefore, opts.controls));
@@ -198,8 +203,9 @@ function rowsWritten(ws: Workspace): number {
  * pools made earlier listed without it (an AskUbuntu pool imported as ids, then another site's
  * dump numbering its posts from 1 too): such pools now show those texts. A warning per pool
  * (pools this import created are its own business), with a count, an example and the sources.
+ * Returns every such pool (ImportReport.poolsChangedInPlace).
  */
-function warnTextForPoolIds(ctx: ImportContext, maxDocBefore: number): void {
+function warnTextForPoolIds(ctx: ImportContext, maxDocBefore: number): string[] {
   const rows = ctx.ws.db
     .prepare(
       `SELECT p.name AS pool, count(DISTINCT x.id) AS n, min(x.id) AS example, group_concat(DISTINCT q.source) AS sources
@@ -215,6 +221,7 @@ function warnTextForPoolIds(ctx: ImportContext, maxDocBefore: number): void {
         `Ids are one namespace: if that pool's ids are another corpus's (AskUbuntu and each Stack Exchange site number from 1), import each corpus into a workspace of its own`,
     );
   }
+  return rows.map((r) => r.pool);
 }
 
 /** SQLite page cache of an import's connection while it runs, KiB (SQLite's default: 2,000). */

@@ -184,10 +184,13 @@ export function openRun(ctx: ImportContext, pool: PoolInfo, name: string, config
  * At the end of an import: for each run the workspace had before, deletes the scores the files did not
  * give again and counts the scores that differ from before (`runScoresChanged`: added, given another
  * value, or dropped), or the run as unchanged (`runsUnchanged`). A re-import of the same run file said
- * its scores were "replaced", and deleted and wrote them all again.
+ * its scores were "replaced", and deleted and wrote them all again. Returns the pools of the runs it
+ * changed so (their counts do not show it: ImportReport.poolsChangedInPlace).
  */
-export function endRuns(ctx: ImportContext): void {
+export function endRuns(ctx: ImportContext): Set<string> {
   const drop = ctx.ws.stmt(`DELETE FROM run_scores WHERE run_id = ? AND query_id = ? AND candidate_id = ?`);
+  const poolOfRun = ctx.ws.stmt(`SELECT p.name AS name FROM runs r JOIN pools p ON p.id = r.pool_id WHERE r.id = ?`);
+  const rescored = new Set<string>();
   for (const [runId, before] of ctx.runsTouched) {
     if (!before) continue;
     if (before.old.size > 0) {
@@ -195,7 +198,10 @@ export function endRuns(ctx: ImportContext): void {
       for (const key of before.old.keys()) drop.run(runId, ...pairOfKey(key));
     }
     const n = before.added + before.changed + before.old.size;
-    if (n > 0) ctx.count('runScoresChanged', n);
-    else ctx.count('runsUnchanged');
+    if (n > 0) {
+      ctx.count('runScoresChanged', n);
+      rescored.add((poolOfRun.get(runId) as { name: string }).name);
+    } else ctx.count('runsUnchanged');
   }
+  return rescored;
 }

@@ -78,6 +78,12 @@ export interface ImportReport {
   warnings: string[];
   /** Doc numbers of inserted or updated questions (each once), for the BM25 index. */
   changedDocs: number[];
+  /**
+   * Pools whose shown pairs the import changed in place, which their counts do not show: a question
+   * they hold given text (inserted or updated), a run's scores given again with other values
+   * (changed-in-place.ts). Kept in the imports audit, for the undo's event.
+   */
+  poolsChangedInPlace?: string[];
   /** Set when the import wrote no rows (each file as the workspace holds it already): recorded in the imports audit, announced to no one. */
   unchanged?: true;
 }

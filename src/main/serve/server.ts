@@ -93,6 +93,13 @@ export interface ServerOptions {
   /** Fair use: /api/invoke requests one caller may have in flight (default 16); beyond, 429 before the body is read. */
   perCallerRequests?: number;
   /**
+   * Fair use: export downloads (GET /api/download/ID) one caller may have sending at once (default 4),
+   * and waiting their turn (default 64) before 429. Apart from perCallerRequests: a download lasts as
+   * long as the transfer, and a judge downloading an export must still label and rule meanwhile.
+   */
+  perCallerDownloads?: number;
+  perCallerDownloadQueue?: number;
+  /**
    * Fair use: event sockets one caller may hold open (default 16; the app opens one per tab). Beyond,
    * the upgrade is refused with 429: every event is checked against every open socket, so one
    * caller's thousands of sockets would slow every label of everyone.
@@ -262,6 +269,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     );
   }
   const compute = new FairUse(opts.perCallerCompute ?? 1, opts.perCallerQueue ?? 4);
+  // A page offers an export's files at once (a trec-run export: one per run), so those beyond the few sending wait.
+  const downloading = new FairUse(opts.perCallerDownloads ?? 4, opts.perCallerDownloadQueue ?? 64);
   /**
    * A 429 is answered after Retry-After (1 s), not at once: a client that resends as soon as it is
    * refused (a flood) then costs the server one cheap answer per connection per second instead
@@ -472,15 +481,32 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return;
     }
     if (url.pathname.startsWith(DOWNLOAD_PATH) && req.method === 'GET' && opts.engine.takeDownload) {
-      // A link the page clicks (no custom header can go with it): the id, unguessable and the caller's own, is what it proves.
-      let download: SentDownload;
+      // Fair use: a caller's downloads send a few at a time, the others wait (beyond, a held 429); the id is
+      // taken once its turn comes, so a request given up while it waited leaves it as it was.
+      const key = annotator ?? '@owner';
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
+      let release: () => void;
       try {
-        download = opts.engine.takeDownload(url.pathname.slice(DOWNLOAD_PATH.length), caller);
+        release = await downloading.enter(key, gone.signal);
       } catch (e) {
-        const wire = toWireError(e);
-        throw new HttpError(statusOf(wire.code), wire);
+        if (e instanceof BusyError && !gone.signal.aborted) busyLater(res, key, e.message);
+        return;
       }
-      await sendDownload(res, download, SECURITY_HEADERS);
+      try {
+        if (gone.signal.aborted) return;
+        // A link the page clicks (no custom header can go with it): the id, unguessable and the caller's own, is what it proves.
+        let download: SentDownload;
+        try {
+          download = opts.engine.takeDownload(url.pathname.slice(DOWNLOAD_PATH.length), caller);
+        } catch (e) {
+          const wire = toWireError(e);
+          throw new HttpError(statusOf(wire.code), wire);
+        }
+        await sendDownload(res, download, SECURITY_HEADERS);
+      } finally {
+        release();
+      }
       return;
     }
     if (url.pathname !== '/api/invoke' && url.pathname !== '/api/upload') {

@@ -104,6 +104,20 @@ function auditedFiles(db: Db, from: number): string {
   return files ?? '[]';
 }
 
+/**
+ * The pools the last finished import changed in place (its audit row's poolsChangedInPlace: a question's text, a
+ * run's scores), which its undo changes back without changing what they hold; none when its audit row is gone
+ * (undone already, partly) or predates the list.
+ */
+export function keptImportPoolsChangedInPlace(db: Db): string[] {
+  const h = keptImport(db);
+  if (!h) return [];
+  const id = db.prepare(`SELECT rkey FROM import_undo WHERE tbl = 'imports' AND op = 'i' AND seq > ? ORDER BY seq DESC LIMIT 1`).pluck().get(h.from_seq);
+  const report = id === undefined ? undefined : (db.prepare(`SELECT report FROM imports WHERE rowid = ?`).pluck().get(id) as string | undefined);
+  const pools = report === undefined ? undefined : (JSON.parse(report) as { poolsChangedInPlace?: unknown }).poolsChangedInPlace;
+  return Array.isArray(pools) ? pools.filter((p): p is string => typeof p === 'string') : [];
+}
+
 /** Journal work per chunk (ms) with the engine's write gate (labels wait at most about one chunk); without it (the CLI, the only writer), LONE_CHUNK_MS. */
 const GATE_CHUNK_MS = 50;
 

@@ -9,6 +9,7 @@ import { useApp, useEvent, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { readJson, session, writeJson } from '../lib/storage';
 import { personScope } from './history';
+import { rereadsOpenQuery } from './changeRereads';
 import type { QueryViewState } from './useQueryView';
 
 export type NavDirection = 'next-unlabeled' | 'next' | 'previous';
@@ -179,8 +180,8 @@ export function useQueryNavigation(pool: string, annotator: string, ready: boole
     if (rec.pool === pool) scheduleQuiet();
   });
   useEvent('workspace.changed', (w) => {
-    // 'pool': the pool may have been switched blind or open by its owner.
-    if (w.what === 'guidelines' || w.what === 'run' || w.what === 'pool' || w.what === 'draws') scheduleQuiet();
+    // 'pool': the pool may have been switched blind or open by its owner; 'import': a run's scores or a question's text too.
+    if (rereadsOpenQuery(w, pool)) scheduleQuiet();
   });
   // Back online (a server restart, a network drop): the query on screen is re-read quietly; a read
   // that failed meanwhile (nothing on screen, or its error shown) is made again, so the screen does

@@ -12,23 +12,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Workspace } from '../../src/main/workspace/workspace';
 import { checkCounts, checkOptions, exitOnUsageError } from './bench-options';
+import { arg, root } from './bench-common';
 
 exitOnUsageError('bench:export', () => {
   checkOptions(['queries', 'candidates', 'formats', 'keep'], []);
   checkCounts(['queries', 'candidates']);
 });
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = [path.resolve(here, '../..'), path.resolve(here, '..'), process.cwd()].find((d) => existsSync(path.join(d, 'bin', 'qpairs.mjs')))!;
 const qpairs = path.join(root, 'bin', 'qpairs.mjs');
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
 
 /** The workspace: questions q0…, pool p of `queries` × `candidates` pairs, labels of one annotator, run bm25. */
 function makeWorkspace(file: string, queries: number, candidates: number): void {

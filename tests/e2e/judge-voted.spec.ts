@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { qpairs, useServedSmallPool } from './small-pool';
+import { saveRole } from './role-change';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -101,9 +102,7 @@ test('the judge jack made an annotator, then a judge again: Team access and Team
   const page = served.page;
   await page.goto('/#pools');
   const panel = page.getByTestId('access-panel');
-  await panel.getByTestId('access-role-jack').selectOption('annotator');
-  await panel.getByTestId('access-role-jack-save').click();
-  await expect(panel.getByTestId('access-role-jack')).toHaveValue('annotator');
+  await saveRole(panel, 'access-role-', 'jack', 'annotator');
   await expect(panel.getByTestId('access-role-note')).toContainText(
     "jack labeled pool nobody is assigned to: o (1 label); those labels were rulings and now count as jack's votes",
   );
@@ -111,9 +110,7 @@ test('the judge jack made an annotator, then a judge again: Team access and Team
   const people = page.getByTestId('people-table');
   // The Team table reads the change first: a choice made before that refresh was reset by it (the Save button went).
   await expect(people.getByTestId('role-jack')).toHaveValue('annotator');
-  await people.getByTestId('role-jack').selectOption('judge');
-  await people.getByTestId('role-jack-save').click();
-  await expect(people.getByTestId('role-jack')).toHaveValue('judge');
+  await saveRole(people, 'role-', 'jack', 'judge');
   // His ruling there, given while he judged it, is a ruling again (it was taken for a vote set aside and lost), said in
   // one statement: beside it, the note said his labels there were "not rulings either".
   await expect(page.getByTestId('role-note')).toHaveText(

@@ -5,6 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { qpairs, useServedSmallPool } from './small-pool';
+import { saveRole } from './role-change';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -25,9 +26,7 @@ test('jack made an annotator: Team access says his ruling in pool p settles noth
   const page = served.page;
   await page.goto('/#pools');
   const panel = page.getByTestId('access-panel');
-  await panel.getByTestId('access-role-jack').selectOption('annotator');
-  await panel.getByTestId('access-role-jack-save').click();
-  await expect(panel.getByTestId('access-role-jack')).toHaveValue('annotator');
+  await saveRole(panel, 'access-role-', 'jack', 'annotator');
   await expect(panel.getByTestId('access-role-note')).toHaveText(
     'jack ruled in pool assigned to others: p (1 ruling); as an annotator jack judges it no more and is not assigned to label it: ' +
       'those rulings settle nothing any more and are not votes either (they count again if jack is made a judge again), and the disagreements jack settled are back in Review.',
@@ -35,8 +34,6 @@ test('jack made an annotator: Team access says his ruling in pool p settles noth
   const people = page.getByTestId('people-table');
   // The Team table reads the change first: a choice made before that refresh was reset by it (the Save button went).
   await expect(people.getByTestId('role-jack')).toHaveValue('annotator');
-  await people.getByTestId('role-jack').selectOption('judge');
-  await people.getByTestId('role-jack-save').click();
-  await expect(people.getByTestId('role-jack')).toHaveValue('judge');
+  await saveRole(people, 'role-', 'jack', 'judge');
   await expect(page.getByTestId('role-note')).toHaveText('1 label jack gave there as a judge before (in p) is a ruling again.');
 });

@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { addLivePool } from '../training/live-test-pool';
-import { annotateQuery } from './annotate';
-import { annotatorCurrent, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
+import { annotateQuery, poolProgress } from './annotate';
+import { annotatorCurrent, poolCurrentLabels, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
 
 let dir: string;
 let ws: Workspace;
@@ -46,6 +46,17 @@ const sorted = (m: Map<string, Map<string, string>>) => [...m].map(([q, c]) => [
 function expectAsAfresh(): void {
   for (const who of ['alice', 'bob', 'nobody']) expect(sorted(annotatorCurrent(ws, 'p', who)), `${who}'s labels`).toEqual(sorted(currentAfresh(who)));
   expect(poolQueriesKept(ws, 'p')).toEqual(ws.poolQueries('p'));
+  expect(poolCurrentLabels(ws, 'p')).toEqual(ws.currentLabels('p').map((l) => ({ annotator: l.annotator, queryId: l.queryId, candidateId: l.candidateId, value: l.value })));
+  // pool.progress: each annotator (in the order of their labels) with her pairs and queries done.
+  const everyone = ws.currentLabels('p');
+  const names = [...new Set(everyone.map((l) => l.annotator))];
+  expect(poolProgress(ws, 'p').annotators.map((x) => [x.annotator, x.labeledPairs, x.doneQueries])).toEqual(
+    names.map((who) => {
+      const mine = everyone.filter((l) => l.annotator === who);
+      const done = ws.poolQueries('p').filter((q) => q.candidates.every((c) => mine.some((l) => l.queryId === q.queryId && l.candidateId === c))).length;
+      return [who, mine.length, done];
+    }),
+  );
   for (const q of ws.poolQueries('p')) {
     const all = ws.currentLabels('p').filter((l) => l.queryId === q.queryId);
     expect(queryCurrentLabels(ws, 'p', q.queryId), `labels of ${q.queryId}`).toEqual(all.map((l) => ({ annotator: l.annotator, candidateId: l.candidateId, value: l.value })));
@@ -162,6 +173,26 @@ describe('annotate.query reads', () => {
     expect(onLabels.length).toBeGreaterThan(0);
     expect(read.filter((sql) => /FROM run_scores/.test(sql) && !/query_id = \?/.test(sql))).toEqual([]);
     // The pool's queries are not read again after labels.
+    expect(read.filter((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql))).toEqual([]);
+  });
+
+  it('pool.progress after a label reads each pair\'s latest event from the index, not every event with a lookup of its pair\'s latest', () => {
+    for (let k = 0; k < 40; k++) label(k % 2 ? 'alice' : 'bob', k % 4, (k >> 2) % 4);
+    poolProgress(ws, 'p');
+    label('alice', 0, 1);
+    const read: string[] = [];
+    const original = ws.stmt.bind(ws);
+    const stmt = vi.spyOn(ws, 'stmt').mockImplementation((sql: string) => {
+      read.push(sql);
+      return original(sql);
+    });
+    try {
+      poolProgress(ws, 'p');
+    } finally {
+      stmt.mockRestore();
+    }
+    expect(read.filter((sql) => /FROM labels/.test(sql)).length).toBeGreaterThan(0);
+    expect(read.filter((sql) => /SELECT max\(seq\) FROM labels m/.test(sql))).toEqual([]);
     expect(read.filter((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql))).toEqual([]);
   });
 });

@@ -113,3 +113,19 @@ export function queryRunScores(ws: Workspace, runId: number, queryId: string): M
   const rows = ws.stmt(`SELECT candidate_id AS candidateId, score FROM run_scores WHERE run_id = ? AND query_id = ?`).all(runId, queryId) as Array<{ candidateId: string; score: number }>;
   return new Map(rows.map((r) => [r.candidateId, r.score]));
 }
+
+/**
+ * Everyone's current labels of the pool, oldest first (Workspace.currentLabels(pool) without seq and
+ * origin): each pair's latest event per annotator, grouped along index labels_current, instead of a
+ * correlated lookup for each of the pool's events.
+ */
+export function poolCurrentLabels(ws: Workspace, pool: string): Array<{ annotator: string; queryId: string; candidateId: string; value: string }> {
+  return ws
+    .stmt(
+      `SELECT a.name AS annotator, g.query_id AS queryId, g.candidate_id AS candidateId, g.value FROM
+         (SELECT annotator_id, query_id, candidate_id, value, max(seq) AS seq FROM labels WHERE pool_id = ? GROUP BY annotator_id, query_id, candidate_id) g
+       JOIN annotators a ON a.id = g.annotator_id
+       WHERE g.value IS NOT NULL ORDER BY g.seq`,
+    )
+    .all(ws.poolId(pool)) as Array<{ annotator: string; queryId: string; candidateId: string; value: string }>;
+}

@@ -13,6 +13,7 @@ import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
 import { isCandidateOrder } from '../../shared/label-order';
 import { nextPairFor } from './label-order-candidates';
 import { recordTaken, takenBefore } from './label-stamps';
+import { annotatorCurrent, poolCurrentLabels, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores, type Current } from './annotator-labels';
 
 /**
  * The queries an annotator works on: with a k-per-query assignment, only those assigned to them;
@@ -22,7 +23,7 @@ import { recordTaken, takenBefore } from './label-stamps';
  * others have got.
  */
 function annotatorQueries(ws: Workspace, pool: string, annotator: string, draws: readonly DrawRecord[] = readDraws(ws, pool)): PoolQuery[] {
-  let all = ws.poolQueries(pool);
+  let all = poolQueriesKept(ws, pool);
   const plan = getAssignment(ws, pool);
   if (plan.mode === 'per-query' && plan.annotators.includes(annotator)) all = all.filter((q) => plan.perQueryAnnotators?.get(q.queryId)?.includes(annotator));
   if (draws.length === 0) return all;
@@ -68,16 +69,9 @@ export function annotatorNeedsDraw(ws: Workspace, pool: string, annotator: strin
   return undrawnLeft;
 }
 
-type Current = Map<string, Map<string, string>>; // queryId -> candidateId -> value
-
+/** Her current labels of the pool (kept and brought forward: annotator-labels.ts); read-only. */
 function currentOf(ws: Workspace, pool: string, annotator: string): Current {
-  const out: Current = new Map();
-  for (const l of ws.currentLabels(pool, annotator)) {
-    let m = out.get(l.queryId);
-    if (!m) out.set(l.queryId, (m = new Map()));
-    m.set(l.candidateId, l.value);
-  }
-  return out;
+  return annotatorCurrent(ws, pool, annotator);
 }
 
 /** A query is done for an annotator when every candidate has a label ("?" counts as given). */
@@ -88,9 +82,9 @@ function isDone(q: PoolQuery, cur: Current): boolean {
 
 export function poolProgress(ws: Workspace, pool: string): PoolProgress {
   const p = ws.pool(pool);
-  const queries = ws.poolQueries(pool);
+  const queries = poolQueriesKept(ws, pool);
   const byAnnotator = new Map<string, Current>();
-  for (const l of ws.currentLabels(pool)) {
+  for (const l of poolCurrentLabels(ws, pool)) {
     let cur = byAnnotator.get(l.annotator);
     if (!cur) byAnnotator.set(l.annotator, (cur = new Map()));
     let m = cur.get(l.queryId);
@@ -154,8 +148,9 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>, vo
 
   // Blind is the pool's: its annotators see their own labels only, in their own order, no scores.
   const blind = pool.blind;
-  const runs = blind ? [] : ws.listRuns(a.pool);
-  const runScores = runs.map((r) => ({ name: r.name, scores: ws.runScores(r.id).get(q.queryId) ?? new Map<string, number>() }));
+  // The query's own rows only: the others' labels and each run's scores of this query, not the pool's.
+  const runs = blind ? [] : poolRunNames(ws, a.pool);
+  const runScores = runs.map((r) => ({ name: r.name, scores: queryRunScores(ws, r.id, q.queryId) }));
   const rankOf = runScores.map(({ name, scores }) => {
     // 1-based rank by score descending, ties in pool order (the default tie rule).
     const order = q.candidates
@@ -166,8 +161,8 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>, vo
   });
   const others = new Map<string, Record<string, string>>();
   if (!blind) {
-    for (const l of ws.currentLabels(a.pool)) {
-      if (l.queryId !== q.queryId || l.annotator === a.annotator) continue;
+    for (const l of queryCurrentLabels(ws, a.pool, q.queryId)) {
+      if (l.annotator === a.annotator) continue;
       const o = others.get(l.candidateId) ?? {};
       o[l.annotator] = l.value;
       others.set(l.candidateId, o);

@@ -1,0 +1,198 @@
+/**
+ * annotate.query reads what it shows (annotator-labels.ts): her current labels of the pool kept and
+ * brought forward over the label events since, the pool's queries kept while only labels were
+ * written, and the others' labels and the runs' scores of the query on screen alone. The answers stay
+ * those of a read from scratch through relabels, cleared labels, undos, other annotators' labels,
+ * labels deleted (an import undone), another connection's labels, a pool query added, runs replaced,
+ * and transactions (read inside them; rolled back).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../workspace/workspace';
+import { addLivePool } from '../training/live-test-pool';
+import { annotateQuery, poolProgress } from './annotate';
+import { annotatorCurrent, poolCurrentLabels, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
+
+let dir: string;
+let ws: Workspace;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-annotate-reads-'));
+  ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  addLivePool(ws);
+});
+afterEach(() => {
+  ws.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let flip = 0;
+/** A label event on pair (query i, candidate j) by `who`: a new value each time, or cleared (null). */
+const label = (who: string, i: number, j: number, on: Workspace = ws, value: string | null = String(flip++ % 2)): number =>
+  on.addLabel({ pool: 'p', queryId: `q${i}`, candidateId: `c${i}-${j}`, annotator: who, value, origin: 'ui' })!;
+
+/** Her current labels read from scratch (Workspace.currentLabels), as annotatorCurrent gives them. */
+function currentAfresh(who: string): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const l of ws.currentLabels('p', who)) {
+    if (!out.has(l.queryId)) out.set(l.queryId, new Map());
+    out.get(l.queryId)!.set(l.candidateId, l.value);
+  }
+  return out;
+}
+const sorted = (m: Map<string, Map<string, string>>) => [...m].map(([q, c]) => [q, [...c].sort()] as const).sort((a, b) => a[0].localeCompare(b[0]));
+
+function expectAsAfresh(): void {
+  for (const who of ['alice', 'bob', 'nobody']) expect(sorted(annotatorCurrent(ws, 'p', who)), `${who}'s labels`).toEqual(sorted(currentAfresh(who)));
+  expect(poolQueriesKept(ws, 'p')).toEqual(ws.poolQueries('p'));
+  expect(poolCurrentLabels(ws, 'p')).toEqual(ws.currentLabels('p').map((l) => ({ annotator: l.annotator, queryId: l.queryId, candidateId: l.candidateId, value: l.value })));
+  // pool.progress: each annotator (in the order of their labels) with her pairs and queries done.
+  const everyone = ws.currentLabels('p');
+  const names = [...new Set(everyone.map((l) => l.annotator))];
+  expect(poolProgress(ws, 'p').annotators.map((x) => [x.annotator, x.labeledPairs, x.doneQueries])).toEqual(
+    names.map((who) => {
+      const mine = everyone.filter((l) => l.annotator === who);
+      const done = ws.poolQueries('p').filter((q) => q.candidates.every((c) => mine.some((l) => l.queryId === q.queryId && l.candidateId === c))).length;
+      return [who, mine.length, done];
+    }),
+  );
+  for (const q of ws.poolQueries('p')) {
+    const all = ws.currentLabels('p').filter((l) => l.queryId === q.queryId);
+    expect(queryCurrentLabels(ws, 'p', q.queryId), `labels of ${q.queryId}`).toEqual(all.map((l) => ({ annotator: l.annotator, candidateId: l.candidateId, value: l.value })));
+    const runs = ws.listRuns('p');
+    expect(poolRunNames(ws, 'p')).toEqual(runs.map((r) => ({ id: r.id, name: r.name })));
+    for (const r of runs) expect(queryRunScores(ws, r.id, q.queryId)).toEqual(ws.runScores(r.id).get(q.queryId) ?? new Map());
+  }
+  // The view itself: her labels, the others', progress and which query is next.
+  const blind = ws.pool('p').blind;
+  for (const who of ['alice', 'bob']) {
+    const v = annotateQuery(ws, { pool: 'p', annotator: who }, null);
+    const mine = currentAfresh(who);
+    const queries = ws.poolQueries('p');
+    const done = (q: { queryId: string; candidates: string[] }) => q.candidates.every((c) => mine.get(q.queryId)?.has(c));
+    const next = queries.findIndex((q) => !done(q));
+    expect(v.queryId, `${who}'s next query`).toBe(queries[next < 0 ? 0 : next]!.queryId);
+    expect(v.progress).toEqual({
+      doneQueries: queries.filter(done).length,
+      totalQueries: queries.length,
+      labeledPairs: [...mine.values()].reduce((s, m) => s + m.size, 0),
+      totalPairs: queries.reduce((s, q) => s + q.candidates.length, 0),
+    });
+    const labels = ws.currentLabels('p').filter((l) => l.queryId === v.queryId);
+    for (const c of v.candidates) {
+      expect(c.label).toBe(mine.get(v.queryId)?.get(c.id) ?? null);
+      // Blind: her own labels only, and no scores.
+      const others = blind ? {} : Object.fromEntries(labels.filter((l) => l.candidateId === c.id && l.annotator !== who).map((l) => [l.annotator, l.value]));
+      const scores = blind ? {} : Object.fromEntries(ws.listRuns('p').flatMap((r) => (ws.runScores(r.id).get(v.queryId)?.has(c.id) ? [[r.name, ws.runScores(r.id).get(v.queryId)!.get(c.id)]] : [])));
+      expect(Object.fromEntries(Object.entries(c.runs).map(([n, x]) => [n, x.score]))).toEqual(scores);
+      expect(c.others).toEqual(others);
+      expect(Object.keys(c.others)).toEqual(Object.keys(others));
+    }
+  }
+}
+
+describe('annotate.query reads', () => {
+  it('give the answers of a read from scratch through every kind of change', () => {
+    ws.setPoolBlind('p', false);
+    expectAsAfresh();
+    for (let j = 0; j < 4; j++) label('alice', 0, j);
+    label('bob', 0, 2);
+    label('bob', 0, 1);
+    expectAsAfresh();
+    // Her relabel, a cleared label, an undo event, and a query emptied of her labels.
+    label('alice', 0, 1);
+    label('alice', 0, 3, ws, null);
+    const back = label('alice', 1, 0);
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c1-0', annotator: 'alice', value: null, origin: `undo:${back}` });
+    expectAsAfresh();
+    // Runs: one stored, then replaced with other scores.
+    ws.replaceRun('p', 'r1', 'bm25', {}, [['q0', 'c0-0', 2], ['q0', 'c0-1', 1], ['q1', 'c1-3', 5]]);
+    expectAsAfresh();
+    label('alice', 0, 3);
+    ws.replaceRun('p', 'r1', 'bm25', {}, [['q0', 'c0-1', 3], ['q2', 'c2-0', 1]]);
+    expectAsAfresh();
+    // Labels deleted (as an import's undo deletes its labels), then more.
+    ws.db.prepare(`DELETE FROM labels WHERE seq IN (SELECT seq FROM labels WHERE query_id = 'q0' ORDER BY seq DESC LIMIT 2)`).run();
+    expectAsAfresh();
+    label('alice', 1, 1);
+    expectAsAfresh();
+    // Another connection's labels (another process, the import connection).
+    const other = Workspace.open(ws.path);
+    label('alice', 0, 0, other, null);
+    label('bob', 1, 1, other);
+    other.close();
+    expectAsAfresh();
+    // A query added to the pool: her progress counts it.
+    ws.upsertQuestion({ id: 'q9', source: 's', title: 'new', body: 'query' });
+    ws.addPoolQuery('p', 'q9', ['c0-0', 'c1-0']);
+    expectAsAfresh();
+    for (const [i, j] of [[0, 0], [0, 3], [1, 0], [1, 1], [1, 2], [1, 3]] as const) label('alice', i, j);
+    expectAsAfresh();
+    // Labels in a transaction: asked inside it, then rolled back.
+    try {
+      ws.db.transaction(() => {
+        label('alice', 2, 0);
+        label('bob', 2, 1);
+        expectAsAfresh();
+        throw new Error('roll back');
+      })();
+    } catch {
+      // rolled back
+    }
+    expectAsAfresh();
+    label('alice', 2, 3);
+    expectAsAfresh();
+    // Blind again: the same labels, without the others' or the runs'.
+    ws.setPoolBlind('p', true);
+    label('bob', 2, 3);
+    expectAsAfresh();
+  });
+
+  it('a view after a label reads the query on screen and her labels since, not the pool\'s labels or a run\'s every score', () => {
+    ws.replaceRun('p', 'r1', 'bm25', {}, [['q0', 'c0-0', 2], ['q1', 'c1-3', 5]]);
+    for (let k = 0; k < 40; k++) label(k % 2 ? 'alice' : 'bob', k % 4, (k >> 2) % 4);
+    annotateQuery(ws, { pool: 'p', annotator: 'alice' }, null);
+    const read: string[] = [];
+    const original = ws.stmt.bind(ws);
+    const stmt = vi.spyOn(ws, 'stmt').mockImplementation((sql: string) => {
+      read.push(sql);
+      return original(sql);
+    });
+    try {
+      for (let k = 0; k < 3; k++) {
+        label('alice', k, 2);
+        annotateQuery(ws, { pool: 'p', annotator: 'alice', queryId: `q${k}` }, null);
+      }
+    } finally {
+      stmt.mockRestore();
+    }
+    const onLabels = read.filter((sql) => /FROM labels/.test(sql));
+    // Every read of labels names the query on screen or starts after the events read before.
+    expect(onLabels.filter((sql) => !/query_id = \?/.test(sql) && !/seq > \?/.test(sql))).toEqual([]);
+    expect(onLabels.length).toBeGreaterThan(0);
+    expect(read.filter((sql) => /FROM run_scores/.test(sql) && !/query_id = \?/.test(sql))).toEqual([]);
+    // The pool's queries are not read again after labels.
+    expect(read.filter((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql))).toEqual([]);
+  });
+
+  it('pool.progress after a label reads each pair\'s latest event from the index, not every event with a lookup of its pair\'s latest', () => {
+    for (let k = 0; k < 40; k++) label(k % 2 ? 'alice' : 'bob', k % 4, (k >> 2) % 4);
+    poolProgress(ws, 'p');
+    label('alice', 0, 1);
+    const read: string[] = [];
+    const original = ws.stmt.bind(ws);
+    const stmt = vi.spyOn(ws, 'stmt').mockImplementation((sql: string) => {
+      read.push(sql);
+      return original(sql);
+    });
+    try {
+      poolProgress(ws, 'p');
+    } finally {
+      stmt.mockRestore();
+    }
+    expect(read.filter((sql) => /FROM labels/.test(sql)).length).toBeGreaterThan(0);
+    expect(read.filter((sql) => /SELECT max\(seq\) FROM labels m/.test(sql))).toEqual([]);
+    expect(read.filter((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql))).toEqual([]);
+  });
+});

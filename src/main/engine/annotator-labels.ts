@@ -1,0 +1,131 @@
+/**
+ * What one annotate.query reads of a big pool, read for what it shows: her current labels of the
+ * pool (kept and brought forward over the label events appended since, label-history.ts), the
+ * pool's queries (kept while only label events were written), and the others' labels and the runs'
+ * scores of the one query on screen. Each answer is the one a read from scratch gives
+ * (Workspace.currentLabels, poolQueries, runScores); treat what is returned as read-only.
+ */
+import type { PoolQuery } from '../../shared/types';
+import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
+import type { Workspace } from '../workspace/workspace';
+
+/** queryId -> candidateId -> value: an annotator's current labels of a pool. */
+export type Current = Map<string, Map<string, string>>;
+
+const annotatorId = (ws: Workspace, name: string): number | null => (ws.stmt(`SELECT id FROM annotators WHERE name = ?`).get(name) as { id: number } | undefined)?.id ?? null;
+
+/** Per workspace, per "poolId annotatorId": her current labels as read at `mark`. */
+const keptCurrent = new WeakMap<Workspace, Map<string, { mark: HistoryMark; cur: Current }>>();
+
+/** Her current labels of the pool from scratch: each pair's latest event of hers (index labels_current), cleared ones left out. */
+function readCurrent(ws: Workspace, poolId: number, id: number): Current {
+  const rows = ws
+    .stmt(
+      `SELECT query_id AS queryId, candidate_id AS candidateId, value FROM
+         (SELECT query_id, candidate_id, value, max(seq) AS seq FROM labels WHERE pool_id = ? AND annotator_id = ? GROUP BY query_id, candidate_id)
+       WHERE value IS NOT NULL ORDER BY seq`,
+    )
+    .all(poolId, id) as Array<{ queryId: string; candidateId: string; value: string }>;
+  const out: Current = new Map();
+  for (const r of rows) setValue(out, r.queryId, r.candidateId, r.value);
+  return out;
+}
+
+function setValue(cur: Current, queryId: string, candidateId: string, value: string | null): void {
+  let m = cur.get(queryId);
+  if (value === null) {
+    if (!m) return;
+    m.delete(candidateId);
+    if (m.size === 0) cur.delete(queryId);
+    return;
+  }
+  if (!m) cur.set(queryId, (m = new Map()));
+  m.set(candidateId, value);
+}
+
+/**
+ * An annotator's current labels of a pool (as Workspace.currentLabels(pool, annotator) gives them).
+ * Kept per pool and annotator; while only label events were appended since (label-history.ts), only
+ * her events after the kept read are applied, in order — not every event of hers in the pool read
+ * again on each view (a pool's relabels and undos count too).
+ */
+export function annotatorCurrent(ws: Workspace, pool: string, annotator: string): Current {
+  const poolId = ws.poolId(pool);
+  const id = annotatorId(ws, annotator);
+  if (id === null) return new Map();
+  const mark = historyMark(ws);
+  const key = `${poolId} ${id}`;
+  const k = keptCurrent.get(ws)?.get(key);
+  let cur: Current;
+  if (k && mark !== null && onlyLabelsAppended(k.mark, mark)) {
+    cur = k.cur;
+    if (mark.newest > k.mark.newest) {
+      const since = ws
+        .stmt(`SELECT query_id AS queryId, candidate_id AS candidateId, value FROM labels WHERE annotator_id = ? AND seq > ? AND pool_id = ? ORDER BY seq`)
+        .all(id, k.mark.newest, poolId) as Array<{ queryId: string; candidateId: string; value: string | null }>;
+      for (const r of since) setValue(cur, r.queryId, r.candidateId, r.value);
+    }
+  } else cur = readCurrent(ws, poolId, id);
+  if (mark !== null) {
+    let kept = keptCurrent.get(ws);
+    if (!kept) keptCurrent.set(ws, (kept = new Map()));
+    kept.set(key, { mark, cur });
+  }
+  return cur;
+}
+
+/** Per workspace, per pool name: its queries as read at `mark`. */
+const keptQueries = new WeakMap<Workspace, Map<string, { mark: HistoryMark; queries: PoolQuery[] }>>();
+
+/** The pool's queries (Workspace.poolQueries), kept while nothing but label events was written since. */
+export function poolQueriesKept(ws: Workspace, pool: string): PoolQuery[] {
+  const mark = historyMark(ws);
+  const k = keptQueries.get(ws)?.get(pool);
+  if (k && mark !== null && onlyLabelsAppended(k.mark, mark)) return k.queries;
+  const queries = ws.poolQueries(pool);
+  if (mark !== null) {
+    let kept = keptQueries.get(ws);
+    if (!kept) keptQueries.set(ws, (kept = new Map()));
+    kept.set(pool, { mark, queries });
+  }
+  return queries;
+}
+
+/** The current labels of one query of the pool, everyone's, oldest first (Workspace.currentLabels(pool) of that query). */
+export function queryCurrentLabels(ws: Workspace, pool: string, queryId: string): Array<{ annotator: string; candidateId: string; value: string }> {
+  return ws
+    .stmt(
+      `SELECT a.name AS annotator, g.candidate_id AS candidateId, g.value FROM
+         (SELECT annotator_id, candidate_id, value, max(seq) AS seq FROM labels WHERE pool_id = ? AND query_id = ? GROUP BY annotator_id, candidate_id) g
+       JOIN annotators a ON a.id = g.annotator_id
+       WHERE g.value IS NOT NULL ORDER BY g.seq`,
+    )
+    .all(ws.poolId(pool), queryId) as Array<{ annotator: string; candidateId: string; value: string }>;
+}
+
+/** The pool's runs (id and name, in listRuns order) without counting their scores. */
+export function poolRunNames(ws: Workspace, pool: string): Array<{ id: number; name: string }> {
+  return ws.stmt(`SELECT id, name FROM runs WHERE pool_id = ? AND staged IS NULL ORDER BY id`).all(ws.poolId(pool)) as Array<{ id: number; name: string }>;
+}
+
+/** A run's scores of one query: candidateId -> score (runScores(runId).get(queryId)). */
+export function queryRunScores(ws: Workspace, runId: number, queryId: string): Map<string, number> {
+  const rows = ws.stmt(`SELECT candidate_id AS candidateId, score FROM run_scores WHERE run_id = ? AND query_id = ?`).all(runId, queryId) as Array<{ candidateId: string; score: number }>;
+  return new Map(rows.map((r) => [r.candidateId, r.score]));
+}
+
+/**
+ * Everyone's current labels of the pool, oldest first (Workspace.currentLabels(pool) without seq and
+ * origin): each pair's latest event per annotator, grouped along index labels_current, instead of a
+ * correlated lookup for each of the pool's events.
+ */
+export function poolCurrentLabels(ws: Workspace, pool: string): Array<{ annotator: string; queryId: string; candidateId: string; value: string }> {
+  return ws
+    .stmt(
+      `SELECT a.name AS annotator, g.query_id AS queryId, g.candidate_id AS candidateId, g.value FROM
+         (SELECT annotator_id, query_id, candidate_id, value, max(seq) AS seq FROM labels WHERE pool_id = ? GROUP BY annotator_id, query_id, candidate_id) g
+       JOIN annotators a ON a.id = g.annotator_id
+       WHERE g.value IS NOT NULL ORDER BY g.seq`,
+    )
+    .all(ws.poolId(pool)) as Array<{ annotator: string; queryId: string; candidateId: string; value: string }>;
+}

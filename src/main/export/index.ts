@@ -25,7 +25,7 @@ import { NotFoundError, QPairsError } from '../errors';
 import { poolAgreement } from '../gold/agreement';
 import { poolRatingTable } from '../gold/rating-table';
 import { AGREEMENT_WORK_LIMIT, maxAgreementBootstrap } from '../gold/budget';
-import { defaultLabelSource, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
+import { defaultLabelSourceIn, loadPoolState, pairKey, sourceLabels, type PoolState } from '../gold/state';
 import type { Workspace } from '../workspace/workspace';
 import { datasheet, labelSourceText } from './datasheet';
 import { hfColumns, render, type FileRole, type RunData } from './formats';
@@ -224,7 +224,8 @@ function buildExportNow(ws: Workspace, pool: string, format: ExportFormat, out: 
   if (!isExportFormat(format)) throw new QPairsError(`unknown export format "${format}" (formats: ${EXPORT_FORMATS.join(', ')})`);
   progress.onProgress?.('reading', 0, 0);
   const state = loadPoolState(ws, pool);
-  const source = o.annotator ?? defaultLabelSource(ws, pool);
+  // From the state just read: defaultLabelSource would read the whole pool's state a second time (+68 MB of RSS at 100,000 pairs).
+  const source = o.annotator ?? defaultLabelSourceIn(state);
   const labels = sourceLabels(ws, pool, source, state);
   const names = o.pseudonymize ? workspacePseudonyms(ws) : REAL_NAMES;
   const warnings: string[] = [];

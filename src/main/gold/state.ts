@@ -102,20 +102,24 @@ export function loadPoolState(ws: Workspace, poolName: string, opts: { rule?: Ag
   const roles = new Map(ws.listAnnotators().map((a) => [a.name, a.role]));
   const labels = new Map<string, Map<string, { value: string; seq: number; origin: string }>>();
   const firstSeq = new Map<string, number>();
-  for (const l of ws.currentLabels(poolName)) {
+  // Row by row, each label's value and origin one shared string: a 400,000-pair pool's labels are
+  // not all rows at once, nor 800,000 copies of "1" and "app".
+  const shared = stringInterner();
+  ws.currentLabels(poolName, undefined, (l) => {
     let m = labels.get(l.annotator);
     if (!m) labels.set(l.annotator, (m = new Map()));
-    m.set(pairKey(l.queryId, l.candidateId), { value: l.value, seq: l.seq, origin: l.origin });
+    m.set(pairKey(l.queryId, l.candidateId), { value: shared(l.value), seq: l.seq, origin: shared(l.origin) });
     if (!firstSeq.has(l.annotator)) firstSeq.set(l.annotator, l.seq);
-  }
+  });
   const { annotators, judges } = poolPeople(plan, roles, labels, (a) => firstSeq.get(a)!);
   const queries = opts.queries ? [...opts.queries] : ws.poolQueries(poolName);
   const s: PoolState = { pool, scheme: pool.scheme, rule, threshold, plan, annotators, judges, queries, pairs: [], byKey: new Map(), labels, judgeSpans: judgeSpans(ws, poolName) };
   queries.forEach((q, qi) => {
     q.candidates.forEach((c, ci) => {
-      const e = pairEntry(ws, s, qi, ci);
+      const key = pairKey(q.queryId, c);
+      const e = pairEntry(ws, s, qi, ci, key);
       s.pairs.push(e);
-      s.byKey.set(pairKey(q.queryId, c), e);
+      s.byKey.set(key, e);
     });
   });
   return s;
@@ -145,20 +149,21 @@ export function poolPeople(
  * annotators, judges, plan and rule: what loadPoolState gives it. It reads only that pair's labels
  * (and, for a label an undo brought back, that pair's events: labelGivenAt).
  */
-export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, qi: number, ci: number): PairEntry {
+export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, qi: number, ci: number, key = pairKey(s.queries[qi]!.queryId, s.queries[qi]!.candidates[ci]!)): PairEntry {
   const q = s.queries[qi]!;
   const c = q.candidates[ci]!;
   const { plan, annotators, judges, labels, rule, threshold, judgeSpans: spans } = s;
-  const assignees = plan.perQueryAnnotators ? (plan.perQueryAnnotators.get(q.queryId) ?? []) : annotators;
-  const key = pairKey(q.queryId, c);
-  const votes: Vote[] = [];
-  const unsure: Vote[] = [];
+  const assignees = plan.perQueryAnnotators ? (plan.perQueryAnnotators.get(q.queryId) ?? NO_ONE) : annotators;
+  let votes: Vote[] = NO_VOTES;
+  let unsure: Vote[] = NO_VOTES;
   let latestVote = 0;
   let latestVoteNotImported = 0;
   for (const a of assignees) {
     const l = labels.get(a)?.get(key);
     if (!l) continue;
-    (l.value !== UNSURE ? votes : unsure).push({ annotator: a, value: l.value, seq: l.seq });
+    const vote = { annotator: a, value: l.value, seq: l.seq };
+    if (l.value !== UNSURE) votes = votes === NO_VOTES ? [vote] : [...votes, vote];
+    else unsure = unsure === NO_VOTES ? [vote] : [...unsure, vote];
     // A label an undo brought back was given when the event it restores was.
     const at = ws.labelGivenAt(l);
     latestVote = Math.max(latestVote, at.seq);
@@ -187,24 +192,42 @@ export function pairEntry(ws: Workspace, s: Omit<PoolState, 'pairs' | 'byKey'>, 
     judge = null;
   }
   const complete = assignees.length > 0 && votes.length + unsure.length === assignees.length;
-  const resolution = resolvePair(
-    votes.map((v) => v.value),
-    judge?.value ?? null,
-    { rule, scheme: s.scheme, threshold, complete, unsure: unsure.length },
+  const resolution = sharedResolution(
+    resolvePair(
+      votes.map((v) => v.value),
+      judge?.value ?? null,
+      { rule, scheme: s.scheme, threshold, complete, unsure: unsure.length },
+    ),
   );
-  return {
-    queryId: q.queryId,
-    candidateId: c,
-    queryIndex: qi,
-    candidateIndex: ci,
-    assignees,
-    votes,
-    unsure,
-    complete,
-    judge,
-    resolution,
-    ...(outdatedRuling ? { outdatedRuling } : {}),
-    ...(judgeEarlierVote ? { judgeEarlierVote } : {}),
+  // One shape for every entry (the optional fields added after): spread-in fields made each a larger object.
+  const e: PairEntry = { queryId: q.queryId, candidateId: c, queryIndex: qi, candidateIndex: ci, assignees, votes, unsure, complete, judge, resolution };
+  if (outdatedRuling) e.outdatedRuling = outdatedRuling;
+  if (judgeEarlierVote) e.judgeEarlierVote = judgeEarlierVote;
+  return e;
+}
+
+// A big pool's entries share what is the same in many: no votes (frozen: never pushed to), no assignees, resolutions.
+const NO_VOTES = Object.freeze([]) as unknown as Vote[];
+const NO_ONE: readonly string[] = Object.freeze([]);
+const resolutions = new Map<string, Resolution>();
+
+/** One frozen object per (status, value) resolution (a `mean` one, with its mean, is its own). */
+function sharedResolution(r: Resolution): Resolution {
+  if (r.mean !== undefined) return r;
+  const k = `${r.status}\u0000${r.value ?? ''}\u0000${r.value === null ? 0 : 1}`;
+  let kept = resolutions.get(k);
+  if (!kept) resolutions.set(k, (kept = Object.freeze({ value: r.value, status: r.status })));
+  return kept;
+}
+
+/** A function giving one string per distinct value it is given. */
+function stringInterner(): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    const kept = seen.get(s);
+    if (kept !== undefined) return kept;
+    seen.set(s, s);
+    return s;
   };
 }
 
@@ -326,7 +349,8 @@ export function sourceLabels(ws: Workspace, pool: string, source: string, state?
   } else if (source.startsWith('@')) {
     throw new NotFoundError(`unknown label source "${source}" (use an annotator name or ${AGGREGATE})`);
   } else {
-    for (const l of ws.currentLabels(pool, source)) put(l.queryId, l.candidateId, l.value, l.seq);
+    const shared = stringInterner();
+    ws.currentLabels(pool, source, (l) => put(l.queryId, l.candidateId, shared(l.value), l.seq));
   }
   return { source, values, lastSeq };
 }
@@ -355,5 +379,10 @@ export function defaultLabelSource(ws: Workspace, pool: string): string {
 export function defaultLabelSourceOf(ws: Workspace, pool: string, opts: { queries?: readonly PoolQuery[] } = {}): { source: string; state?: PoolState } {
   if (ws.currentLabels(pool, 'gold').length > 0) return { source: 'gold' };
   const state = loadPoolState(ws, pool, opts);
-  return { source: state.annotators.length > 0 ? AGGREGATE : 'gold', state };
+  return { source: defaultLabelSourceIn(state), state };
+}
+
+/** defaultLabelSource from a state already loaded (its labels are the whole pool's, whatever its queries). */
+export function defaultLabelSourceIn(state: Pick<PoolState, 'labels' | 'annotators'>): string {
+  return (state.labels.get('gold')?.size ?? 0) > 0 || state.annotators.length === 0 ? 'gold' : AGGREGATE;
 }

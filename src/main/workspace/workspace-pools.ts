@@ -8,6 +8,8 @@ import type { LabelRecord, PoolInfo, PoolQuery } from '../../shared/types';
 
 /** A pool's settings: PoolInfo without its counts of queries, pairs and runs. */
 export type PoolSettings = Omit<PoolInfo, 'queries' | 'pairs' | 'runs'>;
+/** A current label of a pool (Workspace.currentLabels). */
+export type CurrentLabel = { queryId: string; candidateId: string; annotator: string; value: string; seq: number; origin: string };
 import type { LabelScheme } from '../../shared/labels';
 import { now, type AnnotatorRole, type LabelInput, type NewPool } from './workspace-types';
 import { WorkspaceCorpus } from './workspace-corpus';
@@ -349,11 +351,15 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
 
   /**
    * Current labels of a pool: the latest event per (query, candidate, annotator), cleared ones
-   * left out. Optionally for one annotator only.
+   * left out. Optionally for one annotator only. With `each`, the rows go to it one at a time, in
+   * the same order, and none is kept (a pool's gold state reads its 400,000 labels without holding
+   * them all as rows at once); run no other statement from it (the connection is busy meanwhile).
    */
-  currentLabels(pool: string, annotator?: string): Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number; origin: string }> {
+  currentLabels(pool: string, annotator?: string): CurrentLabel[];
+  currentLabels(pool: string, annotator: string | undefined, each: (l: CurrentLabel) => void): void;
+  currentLabels(pool: string, annotator?: string, each?: (l: CurrentLabel) => void): CurrentLabel[] | void {
     const p = this.pool(pool);
-    const rows = this.stmt(
+    const read = this.stmt(
       `SELECT l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.seq, l.origin
        FROM labels l JOIN annotators a ON a.id = l.annotator_id
        WHERE l.pool_id = @pool AND (@ann IS NULL OR a.name = @ann)
@@ -361,8 +367,10 @@ export abstract class WorkspacePools extends WorkspaceCorpus {
                       AND m.query_id = l.query_id AND m.candidate_id = l.candidate_id)
          AND l.value IS NOT NULL
        ORDER BY l.seq`,
-    ).all({ pool: p.id, ann: annotator ?? null }) as Array<{ queryId: string; candidateId: string; annotator: string; value: string; seq: number; origin: string }>;
-    return rows;
+    );
+    const params = { pool: p.id, ann: annotator ?? null };
+    if (!each) return read.all(params) as CurrentLabel[];
+    for (const l of read.iterate(params) as IterableIterator<CurrentLabel>) each(l);
   }
 
   // ---------------------------------------------------------------- notes (schema 10)

@@ -6,26 +6,14 @@
  * labels deleted (an import undone), another connection's labels, a pool query added, runs replaced,
  * and transactions (read inside them; rolled back).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { Workspace } from '../workspace/workspace';
-import { addLivePool } from '../training/live-test-pool';
+import { livePoolEachTest } from '../training/live-test-pool';
 import { annotateQuery, poolProgress } from './annotate';
 import { annotatorCurrent, poolCurrentLabels, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
 
-let dir: string;
 let ws: Workspace;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-annotate-reads-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+livePoolEachTest('qpairs-annotate-reads-', (fresh) => (ws = fresh));
 
 let flip = 0;
 /** A label event on pair (query i, candidate j) by `who`: a new value each time, or cleared (null). */

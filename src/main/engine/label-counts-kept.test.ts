@@ -5,26 +5,14 @@
  * annotators' labels, retrain marks with pairs left out, labels deleted (an import undone), another
  * connection's labels, a large batch of labels and a transaction rolled back.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import { labelsNotTrainedOn, markRetrained } from '../training/live-store';
-import { addLivePool } from '../training/live-test-pool';
+import { livePoolEachTest } from '../training/live-test-pool';
 import { globalSeq, ownSeq } from './own-seq';
 
-let dir: string;
 let ws: Workspace;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-label-counts-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+livePoolEachTest('qpairs-label-counts-', (fresh) => (ws = fresh));
 
 let flip = 0;
 /** A label event on pair (query i, candidate j) by `who` (each a new value, so each is an event). */

@@ -3,27 +3,15 @@
  * that did not see its labels — a query whose fold leaves nothing to learn from is left unscored,
  * not scored by the final model that trained on it.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { SkipGramRanker } from '../models/skipgram';
 import { Workspace } from '../workspace/workspace';
 import { retrainLive } from './live-retrain';
 import { trainModel } from './train';
-import { addLivePool, labelLiveQuery } from './live-test-pool';
+import { labelLiveQuery, livePoolEachTest } from './live-test-pool';
 
-let dir: string;
 let ws: Workspace;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-retrain-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+livePoolEachTest('qpairs-live-retrain-', (fresh) => (ws = fresh));
 
 describe('a live retrain', () => {
   it('never scores a labeled query with a model trained on it: a fold with nothing to learn from leaves its queries unscored', async () => {

@@ -4,25 +4,13 @@
  * value was passed on as parsed (`{}` as the models) or the parse threw, and Evaluate's Live panel
  * stopped with "….models.map is not a function".
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import { readLiveSetting, writeLiveSetting } from './live-store';
-import { addLivePool } from './live-test-pool';
+import { livePoolEachTest } from './live-test-pool';
 
-let dir: string;
 let ws: Workspace;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-damaged-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+livePoolEachTest('qpairs-live-damaged-', (fresh) => (ws = fresh));
 
 const store = (models: string, trainPools: string): void => {
   ws.db.prepare(`INSERT OR REPLACE INTO live_training(pool_id, enabled, every_labels, idle_seconds, models, train_pools) VALUES (?, 1, 20, 30, ?, ?)`).run(ws.poolId('p'), models, trainPools);

@@ -2,25 +2,13 @@
  * A live run is stored in short slices: each transaction writes at most LIVE_STAGE_CHUNK pairs, and a
  * label given while it is stored is written between two of them, not after the whole run.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { Workspace } from '../workspace/workspace';
 import { LIVE_STAGE_CHUNK, storeLiveRuns } from './live-store';
-import { addLivePool } from './live-test-pool';
+import { livePoolEachTest } from './live-test-pool';
 
-let dir: string;
 let ws: Workspace;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-live-store-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  addLivePool(ws);
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+livePoolEachTest('qpairs-live-store-', (fresh) => (ws = fresh));
 
 /** query → candidate → score: `n` pairs, 50 candidates a query. */
 function scoresOf(n: number): Map<string, Map<string, number>> {

@@ -2,6 +2,8 @@
  * Test fixture: a small pool p of 4 queries (q0…q3) × 4 candidates (c<i>-0…c<i>-3), two on the
  * query's topic and two on others, with no labels; `label` gives gold labels.
  */
+import { beforeEach } from 'vitest';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import type { Workspace } from '../workspace/workspace';
 
 const TOPICS = ['printer driver install', 'wifi network password', 'python package version', 'disk partition resize'];
@@ -23,4 +25,17 @@ export function labelLiveQuery(ws: Workspace, i: number, similar: readonly numbe
   for (let j = 0; j < 4; j++) {
     ws.addLabel({ pool: 'p', queryId: `q${i}`, candidateId: `c${i}-${j}`, annotator: 'gold', value: similar.includes(j) ? '1' : '0', origin: 'test' });
   }
+}
+
+/**
+ * Registers the hooks: before each test a new workspace `w.qpairs` holding pool p (addLivePool) in a scratch folder
+ * named `<prefix>…`, handed to `use`; after it, the workspace closed and the folder removed (scratchWorkspaces).
+ */
+export function livePoolEachTest(prefix: string, use: (ws: Workspace) => void): void {
+  const scratch = scratchWorkspaces(prefix);
+  beforeEach(() => {
+    const ws = scratch.fresh('w');
+    addLivePool(ws);
+    use(ws);
+  });
 }

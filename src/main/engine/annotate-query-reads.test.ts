@@ -6,7 +6,8 @@
  * labels deleted (an import undone), another connection's labels, a pool query added, runs replaced,
  * and transactions (read inside them; rolled back).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { statementsDuring } from '../workspace/test-statements';
 import { Workspace } from '../workspace/workspace';
 import { livePoolEachTest } from '../training/live-test-pool';
 import { annotateQuery, poolProgress } from './annotate';
@@ -141,20 +142,12 @@ describe('annotate.query reads', () => {
     ws.replaceRun('p', 'r1', 'bm25', {}, [['q0', 'c0-0', 2], ['q1', 'c1-3', 5]]);
     for (let k = 0; k < 40; k++) label(k % 2 ? 'alice' : 'bob', k % 4, (k >> 2) % 4);
     annotateQuery(ws, { pool: 'p', annotator: 'alice' }, null);
-    const read: string[] = [];
-    const original = ws.stmt.bind(ws);
-    const stmt = vi.spyOn(ws, 'stmt').mockImplementation((sql: string) => {
-      read.push(sql);
-      return original(sql);
-    });
-    try {
+    const read = statementsDuring(ws, () => {
       for (let k = 0; k < 3; k++) {
         label('alice', k, 2);
         annotateQuery(ws, { pool: 'p', annotator: 'alice', queryId: `q${k}` }, null);
       }
-    } finally {
-      stmt.mockRestore();
-    }
+    });
     const onLabels = read.filter((sql) => /FROM labels/.test(sql));
     // Every read of labels names the query on screen or starts after the events read before.
     expect(onLabels.filter((sql) => !/query_id = \?/.test(sql) && !/seq > \?/.test(sql))).toEqual([]);
@@ -168,17 +161,7 @@ describe('annotate.query reads', () => {
     for (let k = 0; k < 40; k++) label(k % 2 ? 'alice' : 'bob', k % 4, (k >> 2) % 4);
     poolProgress(ws, 'p');
     label('alice', 0, 1);
-    const read: string[] = [];
-    const original = ws.stmt.bind(ws);
-    const stmt = vi.spyOn(ws, 'stmt').mockImplementation((sql: string) => {
-      read.push(sql);
-      return original(sql);
-    });
-    try {
-      poolProgress(ws, 'p');
-    } finally {
-      stmt.mockRestore();
-    }
+    const read = statementsDuring(ws, () => poolProgress(ws, 'p'));
     expect(read.filter((sql) => /FROM labels/.test(sql)).length).toBeGreaterThan(0);
     expect(read.filter((sql) => /SELECT max\(seq\) FROM labels m/.test(sql))).toEqual([]);
     expect(read.filter((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql))).toEqual([]);

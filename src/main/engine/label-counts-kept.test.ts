@@ -5,7 +5,8 @@
  * annotators' labels, retrain marks with pairs left out, labels deleted (an import undone), another
  * connection's labels, a large batch of labels and a transaction rolled back.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { statementsDuring } from '../workspace/test-statements';
 import { Workspace } from '../workspace/workspace';
 import { labelsNotTrainedOn, markRetrained } from '../training/live-store';
 import { livePoolEachTest } from '../training/live-test-pool';
@@ -108,21 +109,13 @@ describe('counts over the label history, kept and brought forward', () => {
   it('a label then her number and the live count read only the events since the last answer, not the history from its first', () => {
     for (let k = 0; k < 40; k++) label(k % 2 ? 'alice' : 'bob', k % 4, (k >> 2) % 4);
     expectAsAfresh('alice');
-    const read: string[] = [];
-    const original = ws.stmt.bind(ws);
-    const stmt = vi.spyOn(ws, 'stmt').mockImplementation((sql: string) => {
-      read.push(sql);
-      return original(sql);
-    });
-    try {
+    const read = statementsDuring(ws, () => {
       for (let k = 0; k < 5; k++) {
         const seq = label('alice', k % 4, 1);
         expect(ownSeq(ws, 'alice', seq)).toBe(countAfresh('alice', seq));
         expect(labelsNotTrainedOn(ws, 'p', 0)).toEqual(sinceAfresh(0));
       }
-    } finally {
-      stmt.mockRestore();
-    }
+    });
     const onLabels = read.filter((sql) => /FROM labels/.test(sql));
     // Her count from her first event, and the pool's label events from the mark on, are not read again.
     expect(onLabels.filter((sql) => /seq <= \?/.test(sql) && !/seq > \?/.test(sql))).toEqual([]);

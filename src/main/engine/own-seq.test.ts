@@ -3,7 +3,8 @@
  * no longer counts everyone else's label events (blind pools included). Undo and redo take her
  * numbers; owners keep the workspace's.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { statementsDuring } from '../workspace/test-statements';
 import type { LabelAck, LabelRecord } from '../../shared/contract';
 import type { Engine } from './engine';
 import { globalSeq, ownSeq } from './own-seq';
@@ -79,18 +80,10 @@ describe('her numbers are read from the index of her events', () => {
   useTeamEngine('qpairs-own-seq-plan-', (e) => (engine = e));
 
   it('ownSeq and globalSeq read labels_annotator_seq alone (was: every label of her pools through labels_pool_seq, 4.3 ms per label at 30,000 of hers)', () => {
-    const read: string[] = [];
-    const original = engine.ws.stmt.bind(engine.ws);
-    const stmt = vi.spyOn(engine.ws, 'stmt').mockImplementation((sql: string) => {
-      read.push(sql);
-      return original(sql);
-    });
-    try {
+    const read = statementsDuring(engine.ws, () => {
       expect(ownSeq(engine.ws, 'alice', 1e9)).toBe(12);
       expect(globalSeq(engine.ws, 'alice', 12)).toBeGreaterThan(0);
-    } finally {
-      stmt.mockRestore();
-    }
+    });
     const onLabels = read.filter((sql) => /FROM labels/.test(sql));
     expect(onLabels).toHaveLength(2);
     for (const sql of onLabels) {

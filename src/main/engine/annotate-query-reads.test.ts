@@ -11,7 +11,7 @@ import { statementsDuring } from '../workspace/test-statements';
 import { Workspace } from '../workspace/workspace';
 import { livePoolEachTest } from '../training/live-test-pool';
 import { annotateQuery, poolProgress } from './annotate';
-import { annotatorCurrent, poolCurrentLabels, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
+import { annotatorCurrent, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
 
 let ws: Workspace;
 livePoolEachTest('qpairs-annotate-reads-', (fresh) => (ws = fresh));
@@ -30,12 +30,26 @@ function currentAfresh(who: string): Map<string, Map<string, string>> {
   }
   return out;
 }
+/** Everyone's current labels as Workspace.currentLabels read them before it grouped: each event kept when it is its pair's latest. */
+const currentByLookup = (): unknown[] =>
+  ws.db
+    .prepare(
+      `SELECT l.query_id AS queryId, l.candidate_id AS candidateId, a.name AS annotator, l.value, l.seq, l.origin
+       FROM labels l JOIN annotators a ON a.id = l.annotator_id
+       WHERE l.pool_id = (SELECT id FROM pools WHERE name = 'p')
+         AND l.seq = (SELECT max(seq) FROM labels m WHERE m.pool_id = l.pool_id AND m.annotator_id = l.annotator_id
+                      AND m.query_id = l.query_id AND m.candidate_id = l.candidate_id)
+         AND l.value IS NOT NULL
+       ORDER BY l.seq`,
+    )
+    .all();
 const sorted = (m: Map<string, Map<string, string>>) => [...m].map(([q, c]) => [q, [...c].sort()] as const).sort((a, b) => a[0].localeCompare(b[0]));
 
 function expectAsAfresh(): void {
   for (const who of ['alice', 'bob', 'nobody']) expect(sorted(annotatorCurrent(ws, 'p', who)), `${who}'s labels`).toEqual(sorted(currentAfresh(who)));
   expect(poolQueriesKept(ws, 'p')).toEqual(ws.poolQueries('p'));
-  expect(poolCurrentLabels(ws, 'p')).toEqual(ws.currentLabels('p').map((l) => ({ annotator: l.annotator, queryId: l.queryId, candidateId: l.candidateId, value: l.value })));
+  // Workspace.currentLabels, grouped along labels_current: as each event's pair's latest looked up gives them.
+  expect(ws.currentLabels('p')).toEqual(currentByLookup());
   // pool.progress: each annotator (in the order of their labels) with her pairs and queries done.
   const everyone = ws.currentLabels('p');
   const names = [...new Set(everyone.map((l) => l.annotator))];

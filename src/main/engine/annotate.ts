@@ -13,7 +13,7 @@ import { readDraws, readPoolOrder, type DrawRecord } from '../active/draw-log';
 import { isCandidateOrder } from '../../shared/label-order';
 import { nextPairFor } from './label-order-candidates';
 import { recordTaken, takenBefore } from './label-stamps';
-import { annotatorCurrent, poolCurrentLabels, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores, type Current } from './annotator-labels';
+import { annotatorCurrent, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores, type Current } from './annotator-labels';
 
 /**
  * The queries an annotator works on: with a k-per-query assignment, only those assigned to them;
@@ -84,7 +84,7 @@ export function poolProgress(ws: Workspace, pool: string): PoolProgress {
   const p = ws.pool(pool);
   const queries = poolQueriesKept(ws, pool);
   const byAnnotator = new Map<string, Current>();
-  for (const l of poolCurrentLabels(ws, pool)) {
+  for (const l of ws.currentLabels(pool)) {
     let cur = byAnnotator.get(l.annotator);
     if (!cur) byAnnotator.set(l.annotator, (cur = new Map()));
     let m = cur.get(l.queryId);

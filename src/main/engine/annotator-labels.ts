@@ -17,20 +17,6 @@ const annotatorId = (ws: Workspace, name: string): number | null => (ws.stmt(`SE
 /** Per workspace, per "poolId annotatorId": her current labels as read at `mark`. */
 const keptCurrent = new WeakMap<Workspace, Map<string, { mark: HistoryMark; cur: Current }>>();
 
-/** Her current labels of the pool from scratch: each pair's latest event of hers (index labels_current), cleared ones left out. */
-function readCurrent(ws: Workspace, poolId: number, id: number): Current {
-  const rows = ws
-    .stmt(
-      `SELECT query_id AS queryId, candidate_id AS candidateId, value FROM
-         (SELECT query_id, candidate_id, value, max(seq) AS seq FROM labels WHERE pool_id = ? AND annotator_id = ? GROUP BY query_id, candidate_id)
-       WHERE value IS NOT NULL ORDER BY seq`,
-    )
-    .all(poolId, id) as Array<{ queryId: string; candidateId: string; value: string }>;
-  const out: Current = new Map();
-  for (const r of rows) setValue(out, r.queryId, r.candidateId, r.value);
-  return out;
-}
-
 function setValue(cur: Current, queryId: string, candidateId: string, value: string | null): void {
   let m = cur.get(queryId);
   if (value === null) {
@@ -65,7 +51,10 @@ export function annotatorCurrent(ws: Workspace, pool: string, annotator: string)
         .all(id, k.mark.newest, poolId) as Array<{ queryId: string; candidateId: string; value: string | null }>;
       for (const r of since) setValue(cur, r.queryId, r.candidateId, r.value);
     }
-  } else cur = readCurrent(ws, poolId, id);
+  } else {
+    cur = new Map();
+    for (const l of ws.currentLabels(pool, annotator)) setValue(cur, l.queryId, l.candidateId, l.value);
+  }
   if (mark !== null) {
     let kept = keptCurrent.get(ws);
     if (!kept) keptCurrent.set(ws, (kept = new Map()));
@@ -112,20 +101,4 @@ export function poolRunNames(ws: Workspace, pool: string): Array<{ id: number; n
 export function queryRunScores(ws: Workspace, runId: number, queryId: string): Map<string, number> {
   const rows = ws.stmt(`SELECT candidate_id AS candidateId, score FROM run_scores WHERE run_id = ? AND query_id = ?`).all(runId, queryId) as Array<{ candidateId: string; score: number }>;
   return new Map(rows.map((r) => [r.candidateId, r.score]));
-}
-
-/**
- * Everyone's current labels of the pool, oldest first (Workspace.currentLabels(pool) without seq and
- * origin): each pair's latest event per annotator, grouped along index labels_current, instead of a
- * correlated lookup for each of the pool's events.
- */
-export function poolCurrentLabels(ws: Workspace, pool: string): Array<{ annotator: string; queryId: string; candidateId: string; value: string }> {
-  return ws
-    .stmt(
-      `SELECT a.name AS annotator, g.query_id AS queryId, g.candidate_id AS candidateId, g.value FROM
-         (SELECT annotator_id, query_id, candidate_id, value, max(seq) AS seq FROM labels WHERE pool_id = ? GROUP BY annotator_id, query_id, candidate_id) g
-       JOIN annotators a ON a.id = g.annotator_id
-       WHERE g.value IS NOT NULL ORDER BY g.seq`,
-    )
-    .all(ws.poolId(pool)) as Array<{ annotator: string; queryId: string; candidateId: string; value: string }>;
 }

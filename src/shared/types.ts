@@ -70,7 +70,8 @@ export interface RunInfo {
 /**
  * What opening the workspace did or found that its owner should know (Workspace.openNotices):
  * `upgraded` — its schema was upgraded (older QPairs can no longer open it); `import-undone` — an
- * interrupted import was undone; `import-left` — a read-only open found an interrupted import's
+ * interrupted import was undone; `undo-finished` — an undo of the last import that a crash or kill had stopped
+ * partway was finished (the import it undid had finished: its undo was what was interrupted); `import-left` — a read-only open found an interrupted import's
  * rows still in it. The message never names a server-side path.
  */
 export interface WorkspaceNotice {
@@ -80,7 +81,7 @@ export interface WorkspaceNotice {
    * `undo-partway`: the last import is partly undone (its undo was cancelled, or runs in another process): Undo last import finishes it.
    * `read-only`: why the workspace opened read-only (owners only; one with a link reads every notice without server paths).
    */
-  kind: 'upgraded' | 'import-undone' | 'import-undoing' | 'undo-partway' | 'import-left' | 'last-missing' | 'read-only';
+  kind: 'upgraded' | 'import-undone' | 'undo-finished' | 'import-undoing' | 'undo-partway' | 'import-left' | 'last-missing' | 'read-only';
   message: string;
 }
 

@@ -63,8 +63,8 @@ test('serve mode finishes a killed undo in the background: the page says so and 
   await expect(page.getByTestId('undo-import-report')).toContainText(`took out ${IMPORTED.toLocaleString('en-US')} questions`);
   await expect(page.getByTestId('stat-questions')).toHaveText('20');
   // The notice above every screen follows: it said the undo runs, it says it finished.
-  await expect(page.getByTestId('open-notice-import-undone')).toContainText(
-    /^Interrupted import undone\. Finished undoing the questions-jsonl import of big\.jsonl started \S+, whose undo was interrupted \(its process is gone\): undid /,
+  await expect(page.getByTestId('open-notice-undo-finished')).toContainText(
+    /^Interrupted undo finished\. Finished undoing the questions-jsonl import of big\.jsonl started \S+, whose undo was interrupted \(its process is gone\): undid /,
   );
   await expect(page.getByTestId('open-notice-import-undoing')).toHaveCount(0);
   await expect(page.getByTestId('undo-import-start')).toHaveCount(0);

@@ -166,17 +166,21 @@ describe('Ctrl-C', () => {
     expect(besides()).toEqual(['w.qpairs']);
   });
 
-  it('import undo cancelled (Ctrl-C) between its chunks says how far it got (not "nothing was changed"); the next command finishes it', async () => {
+  it('import undo cancelled (Ctrl-C) between its chunks says how far it got (not "nothing was changed"); a reader leaves it, the next writing command finishes it', async () => {
     const r = await undoSignalledAfterAChunk('SIGINT');
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
     expect(r.err).toMatch(
       /^qpairs import undo: cancelled: the undo stopped partway \([\d,]+ of [\d,]+ rows and journal entries done\): the import is partly undone until the undo is run again, which carries on where it stopped; the next command that opens the workspace for writing finishes it\n$/m,
     );
     expect(besides()).toEqual(['w.qpairs']);
+    // A command that only reads leaves it (it writes nothing), saying which command finishes it.
     const stats = await runCli('stats', w, '--json');
-    expect(stats.err).toMatch(/^note: finishing the undo of the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\): [1-9]/);
-    expect(stats.err).toMatch(/^note: finished undoing the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\)/m);
-    expect(JSON.parse(stats.out).questions).toBe(0);
+    expect(stats.err).toMatch(/^note: the questions-jsonl import of q\.jsonl started \S+ is partly undone: its undo was interrupted \(its process is gone\) with [1-9][\d,]* of [\d,]+ rows .*`qpairs import undo \S+` finishes it/);
+    expect(JSON.parse(stats.out).questions).toBeGreaterThan(0);
+    const label = await runCli('annotators', 'add', w, 'bob');
+    expect(label.err).toMatch(/^note: finishing the undo of the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\): [1-9]/);
+    expect(label.err).toMatch(/^note: finished undoing the questions-jsonl import of q\.jsonl started \S+, whose undo was interrupted \(its process is gone\)/m);
+    expect(JSON.parse((await runCli('stats', w, '--json')).out).questions).toBe(0);
   });
 
   it('cancels train from its start: no model stored, no lock left', async () => {

@@ -71,7 +71,8 @@ describe('an undo a crash or kill stopped partway, opened by the app or serve mo
       expect(engine.ws.questionCount()).toBe(SEED_QUESTIONS);
       expect(await engine.invoke('import.undoable', {})).toBeNull();
       const after = ((await engine.invoke('app.info', {})) as AppInfo).notices;
-      expect(after.map((n) => n.kind)).toEqual(['import-undone']);
+      // Titled as what happened: the undo was interrupted and is finished (it read "Interrupted import undone", of an import that had finished).
+      expect(after.map((n) => n.kind)).toEqual(['undo-finished']);
       expect(after[0]!.message).toMatch(/^Finished undoing the questions-jsonl import of wrong\.jsonl started \S+, whose undo was interrupted \(its process is gone\): undid /);
       // Imports are taken again.
       const { jobId: again } = (await engine.invoke('import.start', { format: 'questions-jsonl', sources: [{ path: corpus }] })) as { jobId: string };

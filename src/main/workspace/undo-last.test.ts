@@ -351,7 +351,7 @@ describe('undo the last import', () => {
     expect(finishedUndoNote(reopened.finishedUndo!)).toMatch(
       /^note: finished undoing the questions-jsonl import of killed\.jsonl started \S+, whose undo was interrupted \(its process is gone\): undid the .*took out 20,000 questions/,
     );
-    expect(reopened.openNotices()).toContainEqual({ kind: 'import-undone', message: expect.stringMatching(/^Finished undoing the questions-jsonl import of killed\.jsonl/) });
+    expect(reopened.openNotices()).toContainEqual({ kind: 'undo-finished', message: expect.stringMatching(/^Finished undoing the questions-jsonl import of killed\.jsonl/) });
     expect(tablesChecksum(reopened, DATA)).toBe(before);
     expect(undoableImport(reopened.db)).toBeNull();
     reopened.close();

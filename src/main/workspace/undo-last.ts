@@ -215,7 +215,7 @@ function undoChunk(db: Db, run: UndoRun, maxMs: number): ImportUndone | null {
 const doneOf = (r: UndoReport): number => r.undone + r.kept + r.skipped + r.failed;
 
 /** How far an undo has got, as its messages say: `1,234 of 300,039 rows and journal entries done`. */
-function undoneSoFar(m: UndoMarker): string {
+export function undoneSoFar(m: UndoMarker): string {
   return `${doneOf(m.report).toLocaleString('en-US')} of ${m.total.toLocaleString('en-US')} rows and journal entries done`;
 }
 

@@ -96,7 +96,7 @@ export class Workspace extends WorkspaceRuns {
   longWriteNotes(form: NoteForm): WorkspaceNotice[] {
     const out: WorkspaceNotice[] = [];
     if (this.recoveredWrite) out.push({ kind: 'import-undone', message: recoveredNote(this.recoveredWrite, form) });
-    if (this.finishedUndo) out.push({ kind: 'import-undone', message: finishedUndoNote(this.finishedUndo, form) });
+    if (this.finishedUndo) out.push({ kind: 'undo-finished', message: finishedUndoNote(this.finishedUndo, form) });
     if (this.undoToFinish) out.push({ kind: 'import-undoing', message: backgroundUndoNote(this.undoToFinish, form) });
     if (this.undoPartway) out.push({ kind: 'undo-partway', message: partlyUndoneNote(this.undoPartway, form) });
     if (this.unrecoveredWrite) out.push({ kind: 'import-left', message: unrecoveredNote(this.unrecoveredWrite, form) });
@@ -111,6 +111,20 @@ export class Workspace extends WorkspaceRuns {
     if (!this.readonly) return [];
     const why = this.readonlyReason ?? 'opened read-only';
     return [{ kind: 'read-only', message: `This workspace opened read-only (${why}): labels, imports and other changes are refused. Once it can be written, open it again.` }];
+  }
+
+  /**
+   * Finishes, in this process and chunk by chunk, the interrupted undo this open left (`undoToFinish`, opened with
+   * interruptedUndo 'leave'): the CLI's writing commands call it once they hold the workspace's lock, so that no
+   * command finishes an undo while another process writes to the workspace. Sets `finishedUndo` (null when there
+   * was none, or another process took the undo over meanwhile).
+   */
+  finishLeftUndo(onChunk?: (m: UndoMarker) => void): ImportUndone | null {
+    if (!this.undoToFinish) return null;
+    this.undoToFinish = null;
+    this.finishedUndo = finishInterruptedUndo(this.db, onChunk);
+    this.undoPartway = readUndoMarker(this.db);
+    return this.finishedUndo;
   }
 
   /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */

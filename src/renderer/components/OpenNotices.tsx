@@ -24,6 +24,7 @@ function dismissedSet(): Set<string> {
 const TITLES: Record<WorkspaceNotice['kind'], string> = {
   upgraded: 'Workspace upgraded',
   'import-undone': 'Interrupted import undone',
+  'undo-finished': 'Interrupted undo finished',
   'import-undoing': 'Finishing an interrupted undo',
   'undo-partway': 'Import partly undone',
   'import-left': 'Interrupted import still in this read-only workspace',

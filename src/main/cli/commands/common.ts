@@ -6,6 +6,7 @@ import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
 import { finishedUndoNote, finishingUndoNote, partlyUndoneNote } from '../../workspace/undo-last';
 import { Workspace } from '../../workspace/workspace';
+import { undoLeftNote } from '../undo-left-note';
 import { exactInt, UsageError } from '../args';
 
 export type Out = { log: (s: string) => void; err: (s: string) => void };
@@ -51,20 +52,13 @@ const locks = new WeakMap<Workspace, WorkspaceLock>();
 export function openWorkspace(path: string | undefined, o: OpenFor = {}): Workspace {
   if (!path) throw new UsageError('missing workspace path W');
   openedPath = path;
-  // An undo a crash or kill stopped partway is finished by this open, before the command runs: said as it starts, then every second or so.
-  let saidAt = 0;
-  const ws = Workspace.open(path, {
-    onFinishingUndo: (m) => {
-      if (Date.now() - saidAt < 1000) return;
-      saidAt = Date.now();
-      o.out?.err(finishingUndoNote(m));
-    },
-  });
+  // An undo a crash or kill stopped partway is left by the open: a writing command finishes it once it holds the lock
+  // (below), a reading one says so and leaves it (before, every command's open finished it, also while another process held the lock).
+  const ws = Workspace.open(path, { interruptedUndo: 'leave' });
   const upgraded = ws.upgradeNote();
   if (upgraded) o.out?.err(upgraded);
   // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
   if (ws.recoveredWrite) o.out?.err(recoveredNote(ws.recoveredWrite));
-  if (ws.finishedUndo) o.out?.err(finishedUndoNote(ws.finishedUndo));
   if (ws.undoPartway) o.out?.err(partlyUndoneNote(ws.undoPartway));
   const running = runningWriteElsewhere(ws.db);
   if (running && o.whileImporting) {
@@ -90,15 +84,30 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
     if (ws.unrecoveredWrite) o.out?.err(unrecoveredNote(ws.unrecoveredWrite));
     return ws;
   }
-  if (o.write) {
-    try {
-      locks.set(ws, acquireWorkspaceLock(ws.path, { command: commandLine, onNote: (m) => o.out?.err(m) }));
-    } catch (e) {
-      ws.close();
-      throw e;
-    }
+  if (!o.write) {
+    if (ws.undoToFinish) o.out?.err(undoLeftNote(ws.undoToFinish, path));
+    return ws;
+  }
+  try {
+    locks.set(ws, acquireWorkspaceLock(ws.path, { command: commandLine, onNote: (m) => o.out?.err(m) }));
+    finishUndoLeft(ws, o.out);
+  } catch (e) {
+    closeWorkspace(ws);
+    throw e;
   }
   return ws;
+}
+
+/** A writing command, holding the lock: the undo a crash or kill stopped partway is finished before it runs, said as it starts, then every second or so. */
+function finishUndoLeft(ws: Workspace, out: Out | undefined): void {
+  let saidAt = 0;
+  const done = ws.finishLeftUndo((m) => {
+    if (Date.now() - saidAt < 1000) return;
+    saidAt = Date.now();
+    out?.err(finishingUndoNote(m));
+  });
+  if (done) out?.err(finishedUndoNote(done));
+  if (ws.undoPartway) out?.err(partlyUndoneNote(ws.undoPartway));
 }
 
 /** Closes a workspace opened by openWorkspace, releasing its lock. */

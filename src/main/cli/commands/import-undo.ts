@@ -17,7 +17,7 @@ export async function cmdImportUndo(argv: string[], out: Out, signal: AbortSigna
   return withWorkspace(
     w,
     async (ws) => {
-      // An undo a kill had stopped partway, which opening the workspace just finished (its note said so): that was this undo.
+      // An undo a kill had stopped partway, which the open finished once it held the lock (its note said so): that was this undo.
       if (ws.finishedUndo) {
         if (values.json) out.log(json(ws.finishedUndo));
         else for (const line of undoSummary(ws.finishedUndo)) out.log(line);

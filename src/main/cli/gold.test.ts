@@ -139,11 +139,14 @@ describe('gold CLI commands', () => {
     expect(ag.pairs[0].psa).toBeCloseTo(0.75, 12);
     expect(ag.pairs[0].nsa).toBeCloseTo(0.75, 12);
     expect(ag.fleissKappaNote).toBe('8 items with 2 labels each');
-    const one = JSON.parse(await ok('agreement', w, '--pool', 'p', '--annotators', 'alice', '--json'));
+    // One annotator: the report is printed, and the command fails (exit 1: nothing to measure; agreement-nothing.test).
+    const oneRun = await run('agreement', w, '--pool', 'p', '--annotators', 'alice', '--json');
+    expect(oneRun.code).toBe(1);
+    const one = JSON.parse(oneRun.out);
     expect(one.fleissKappa).toBeNull();
     expect(one.fleissKappaReason).toMatch(/two/);
     // The text says why a value is n/a (it printed a table of bare n/a), and shows PSA/NSA.
-    const oneText = await ok('agreement', w, '--pool', 'p', '--annotators', 'alice', '--bootstrap', '10');
+    const oneText = (await run('agreement', w, '--pool', 'p', '--annotators', 'alice', '--bootstrap', '10')).out;
     expect(oneText).toMatch(/^pool p \(binary\): 1 annotator \(alice\), 8 pairs in 3 queries$/m);
     expect(oneText).toContain("  percent agreement, Fleiss' kappa, Gwet's AC1: no item has labels from two annotators\n");
     const twoText = await ok('agreement', w, '--pool', 'p', '--bootstrap', '10');

@@ -1,4 +1,5 @@
-import type { IntervalView, StatView } from '../../../shared/gold';
+import type { AgreementView, IntervalView, StatView } from '../../../shared/gold';
+import { shellQuote } from '../../../shared/shell-word';
 import { counted } from '../../../shared/plural';
 import { agreementJson, poolAgreement } from '../../gold';
 import { parse, takePositionals, requireString, table } from '../args';
@@ -27,9 +28,11 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
   return withWorkspace(positionals[0], (ws) => {
     // One snapshot: a label serve mode commits meanwhile is wholly in the report or wholly out of it.
     const v = ws.snapshot(() => poolAgreement(ws, pool, { annotators, queries, bootstrap, seed }));
+    // Nothing measured (no pair labeled by two of the annotators): the report is printed, and the command fails, as eval and export of nothing do.
+    const nothing = noPairLabeledTwice(v, positionals[0]!, annotators !== undefined, queries !== undefined);
     if (values.json) {
       out.log(json(agreementJson(v)));
-      return 0;
+      return failWith(nothing, out);
     }
     const n = v.annotators.length;
     const who = n === 0 ? 'no annotators (the pool is assigned to no one and no annotator has labeled it)' : `${n} annotator${n === 1 ? '' : 's'} (${v.annotators.join(', ')})`;
@@ -84,6 +87,38 @@ export async function cmdAgreement(argv: string[], out: Out): Promise<number> {
       }
       if (pairWhy.text()) out.log(pairWhy.text());
     }
-    return 0;
+    return failWith(nothing, out);
   }, { out });
+}
+
+function failWith(nothing: string | null, out: Out): number {
+  if (nothing === null) return 0;
+  out.err(`qpairs agreement: nothing to measure: ${nothing}`);
+  return 1;
+}
+
+/**
+ * Why the report measures nothing — no pair of the pool (of the queries listed) was labeled by two of the annotators
+ * (a "?" is no label here) — and what to do, naming the command; null when some pair was.
+ */
+function noPairLabeledTwice(v: AgreementView, w: string, listed: boolean, someQueries: boolean): string | null {
+  if (v.perQuery.some((q) => q.multiplyLabeled > 0)) return null;
+  const ws = shellQuote(w);
+  const pool = shellQuote(v.pool);
+  const among = someQueries ? ' among the queries listed' : '';
+  if (v.annotators.length === 0) {
+    return `pool ${v.pool} is assigned to no one and no one has labeled it: assign it to two annotators or more (qpairs assign ${ws} --pool ${pool} --annotators A,B) and have them label it`;
+  }
+  if (v.annotators.length === 1) {
+    const [a] = v.annotators;
+    return listed
+      ? `agreement needs two annotators or more, and --annotators names one (${a}): list another (the pool's annotators are listed without --annotators)`
+      : `pool ${v.pool} has one annotator (${a}): assign the pool to a second annotator too (qpairs assign ${ws} --pool ${pool} --annotators ${a},B) and have them label the pairs ${a} labeled`;
+  }
+  const who = v.annotators.join(', ');
+  return (
+    `no pair of pool ${v.pool}${among} was labeled by two of ${listed ? 'the annotators listed' : 'its annotators'} (${who}; a "?" counts as no label): ` +
+    `have a second annotator label pairs another labeled — every annotator labels every query under a full-overlap assignment (qpairs assign ${ws} --pool ${pool} --annotators ${v.annotators.join(',')}), ` +
+    `two or more per query with --per-query 2 --seed S`
+  );
 }

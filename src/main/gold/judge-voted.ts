@@ -18,9 +18,17 @@ export type VotedScope = { pair: { queryId: string; candidateId: string } } | { 
  */
 export function pairsVotedBeforeJudging(ws: Workspace, s: PoolState, judge: string, scope?: VotedScope): Set<string> {
   if (!s.judgeSpans.has(judge)) return new Set();
+  return pairsVotedOutsideJudging(ws, s.pool.name, judge, scope);
+}
+
+/**
+ * pairsVotedBeforeJudging without a PoolState (the role and assignment notes: gold/../team): every pair of `pool` `judge`
+ * labeled while not judging it — a vote cleared since included, as it still bars her ruling on that pair.
+ */
+export function pairsVotedOutsideJudging(ws: Workspace, pool: string, judge: string, scope?: VotedScope): Set<string> {
   const sql = `SELECT DISTINCT l.query_id AS queryId, l.candidate_id AS candidateId FROM labels l JOIN annotators a ON a.id = l.annotator_id
      WHERE l.pool_id = ? AND a.name = ? AND l.value IS NOT NULL AND l.origin NOT LIKE 'import:%' AND ${OUTSIDE_JUDGING_SQL}`;
-  const poolId = ws.poolId(s.pool.name);
+  const poolId = ws.poolId(pool);
   type Row = { queryId: string; candidateId: string };
   let rows: Row[];
   if (scope === undefined) rows = ws.stmt(sql).all(poolId, judge) as Row[];

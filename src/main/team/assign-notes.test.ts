@@ -155,6 +155,27 @@ describe('assigning a pool without the people who voted in it', () => {
     );
   });
 
+  it('a judge left out again: a "?" she gave as a judge is said apart from her votes, and a vote she cleared is counted (they were not)', () => {
+    const ws = scratch.fresh('unsure-cleared');
+    ws.createPool({ name: 'p' });
+    ws.addPoolQuery('p', 'q1', ['a', 'b', 'c']);
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    addAnnotator(ws, 'judy', 'judge');
+    // As a judge: a ruling on a and a "?" on c (as earlier versions took); assigned, she votes on b and clears it.
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'a', annotator: 'judy', value: '1', origin: 'test' });
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'c', annotator: 'judy', value: '?', origin: 'test' });
+    assignPool(ws, 'p', ['alice', 'bob', 'judy'], null);
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'b', annotator: 'judy', value: '0', origin: 'test' });
+    ws.addLabel({ pool: 'p', queryId: 'q1', candidateId: 'b', annotator: 'judy', value: null, origin: 'test' });
+    const before = poolVoters(ws, 'p');
+    assignPool(ws, 'p', ['alice', 'bob'], null);
+    // Was: "… is a ruling again; the other 1 label is not a ruling, and who voted on a pair may not rule on it …" of the "?", and nothing of b.
+    expect(assignmentNotes(ws, ['alice', 'bob'], knownPeople(ws), before)).toContain(
+      'judy is a judge and judges this pool from now on: 1 label judy gave here as a judge before being assigned, or imported, is a ruling again; ' +
+        'a "?" given as a judge settles nothing (a "?" is no ruling); judy may not rule either on the 1 pair judy labeled as its annotator and cleared since (a vote cleared still counts as having voted).',
+    );
+  });
+
   it('qpairs assign and pool.assign print it', async () => {
     labeledByAliceAndBob('a').close();
     const w = path.join(scratch.dir, 'a.qpairs');

@@ -16,7 +16,7 @@
  */
 import { getAssignment, type AssignmentPlan } from '../gold/store';
 import { labelingPeople, newPersonNote } from './new-person';
-import { rulingsIn } from './ruling-counts';
+import { labelsAsJudge, rulingsIn } from './ruling-counts';
 import type { Workspace } from '../workspace/workspace';
 
 /** The labels that vote in a pool, by annotator and query: read before an assignment, for assignmentNotes. */
@@ -109,13 +109,16 @@ export function assignmentNotes(ws: Workspace, names: readonly string[], known: 
  * those `rulings` are rulings again, and only the others (given as its annotator) are not.
  */
 function rulingsAgainNote(ws: Workspace, pool: string, judge: string, rulings: number): string {
-  const rest = ws.currentLabels(pool, judge).length - rulings;
-  const again = `${rulings === 1 ? '1 label' : `${rulings} labels`} ${judge} gave here as a judge before being assigned, or imported, ${rulings === 1 ? 'is a ruling' : 'are rulings'} again`;
-  const others =
-    rest === 0
-      ? ''
-      : `; the other ${rest === 1 ? '1 label' : `${rest} labels`} ${rest === 1 ? 'is not a ruling' : 'are not rulings'}, and who voted on a pair may not rule on it (another judge settles it)`;
-  return `${judge} is a judge and judges this pool from now on: ${again}${others}.`;
+  // A "?" given as a judge is no ruling and no vote either; a vote cleared since still bars her ruling on its pair (ruling-counts.ts).
+  const { unsure, votes, clearedVotes } = labelsAsJudge(ws, pool, judge);
+  const labels = (n: number): string => (n === 1 ? '1 label' : `${n} labels`);
+  const again = `${labels(rulings)} ${judge} gave here as a judge before being assigned, or imported, ${rulings === 1 ? 'is a ruling' : 'are rulings'} again`;
+  const q = unsure ? `; ${unsure === 1 ? 'a "?"' : `${unsure} "?"`} given as a judge ${unsure === 1 ? 'settles' : 'settle'} nothing (a "?" is no ruling)` : '';
+  const others = votes ? `; the other ${labels(votes)} ${votes === 1 ? 'is not a ruling' : 'are not rulings'}` : '';
+  const barred = votes ? ', and who voted on a pair may not rule on it (another judge settles it)' : '';
+  const pairs = clearedVotes === 1 ? 'the 1 pair' : `the ${clearedVotes} pairs`;
+  const cleared = clearedVotes ? `; ${judge} may not rule either on ${pairs} ${judge} labeled as its annotator and cleared since (a vote cleared still counts as having voted)` : '';
+  return `${judge} is a judge and judges this pool from now on: ${again}${q}${others}${barred}${cleared}.`;
 }
 
 /**

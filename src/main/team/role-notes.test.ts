@@ -156,6 +156,49 @@ describe('a role change names what it does to the labels in open pools', () => {
     }
   });
 
+  it('made a judge: a vote she cleared since still bars her ruling, and the note counts its pair (it counted her current labels only)', async () => {
+    const ws = team('h');
+    // carl labeled q1 → a and q1 → b of shut as its annotator, cleared b, then was left out of it.
+    assignPool(ws, 'shut', ['alice', 'bob', 'carl'], null);
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'a', annotator: 'carl', value: '0', origin: 'ui' });
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'b', annotator: 'carl', value: '1', origin: 'ui' });
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'b', annotator: 'carl', value: null, origin: 'ui' });
+    assignPool(ws, 'shut', ['alice', 'bob'], null);
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'b', annotator: 'alice', value: '1', origin: 'ui' });
+    ws.addLabel({ pool: 'shut', queryId: 'q1', candidateId: 'b', annotator: 'bob', value: '0', origin: 'ui' });
+    const engine = new Engine(ws, { transport: 'electron' });
+    try {
+      const carl = (await engine.invoke('annotator.setRole', { name: 'carl', role: 'judge' })) as { notes?: string[] };
+      expect(carl.notes).toContain(
+        'carl labeled pool before judging it: shut (1 label, 1 pair labeled then and cleared since); those labels count for nothing there, as before, and are not rulings either: ' +
+          'carl may not rule on their pairs, nor on the pairs labeled then and cleared since (a vote cleared still counts as having voted) ' +
+          '(who voted on a pair is no third judge of it): another judge settles those in dispute.',
+      );
+      // What the note says is what is refused: the pair whose vote she cleared.
+      await expect(engine.invoke('review.settle', { pool: 'shut', judge: 'carl', queryId: 'q1', candidateId: 'b', value: '1' })).rejects.toThrow(/carl labeled pair q1 → b of pool "shut" before judging the pool/);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('made a judge again: a "?" she gave as a judge before is said apart, not among the votes on whose pairs she may not rule', async () => {
+    const ws = team('i');
+    // jack, a judge, ruled 0 on open q1 → b (team) and left a "?" on q1 → a (as earlier versions took).
+    ws.addLabel({ pool: 'open', queryId: 'q1', candidateId: 'a', annotator: 'jack', value: '?', origin: 'ui' });
+    const engine = new Engine(ws, { transport: 'electron' });
+    try {
+      await engine.invoke('annotator.setRole', { name: 'jack', role: 'annotator' });
+      const judge = (await engine.invoke('annotator.setRole', { name: 'jack', role: 'judge' })) as { notes?: string[] };
+      // Was: "… 1 of them, given as a judge before, is a ruling again; the other 1 label stops counting …, and is not a ruling either (who voted on a pair is no third judge of it) …".
+      expect(judge.notes).toEqual([
+        'jack labeled pool nobody is assigned to: open (2 labels); as a judge jack no longer votes there: 1 of them, given as a judge before, is a ruling again; ' +
+          '1 of them, "?" given as a judge before, settles nothing (a "?" is no ruling).',
+      ]);
+    } finally {
+      engine.close();
+    }
+  });
+
   it("a judge's labels exported and imported back as the README says, then her role given back: the note says they are rulings (it said they were not)", async () => {
     const ws = team('g');
     ws.close();

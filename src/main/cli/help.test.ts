@@ -123,6 +123,38 @@ describe('qpairs --version', () => {
   });
 });
 
+describe('import undo and exit 1 of nothing, as the usage says', () => {
+  it('import undo: the last import stays undoable after a failed import (its usage and README said "until the next import starts")', async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const help = (await runCli('import', 'undo', '--help')).out;
+    expect(help).toMatch(/until another import changes something:\n.*one that fails, is cancelled or changes nothing leaves it undoable/);
+    expect(help).toMatch(/the next command that writes to W finishes it \(a command that only reads leaves it, saying so\)/);
+    const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    expect(readme).toContain('(until another import changes something — one that fails, is cancelled or changes nothing leaves it undoable;');
+    expect(readme).not.toContain('until the next import starts');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-undo-help-'));
+    try {
+      const w = path.join(dir, 'w.qpairs');
+      const file = (name: string, text: string): string => (writeFileSync(path.join(dir, name), text), path.join(dir, name));
+      expect((await runCli('init', w)).code).toBe(0);
+      expect((await runCli('import', w, '--format', 'questions-jsonl', file('a.jsonl', '{"id":"a","title":"t","body":"b"}\n'))).code).toBe(0);
+      expect((await runCli('import', w, '--format', 'questions-jsonl', file('bad.jsonl', '{"id":"b","title":"t"}\nnot json\n'))).code).toBe(1);
+      const undo = await runCli('import', 'undo', w);
+      expect(undo.code, undo.err).toBe(0);
+      expect(undo.out).toMatch(/^undid the questions-jsonl import of a\.jsonl started \S+: took out 1 question/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('qpairs --help and agreement --help say that a result of nothing exits 1', async () => {
+    expect((await runCli('--help')).out).toContain('1 error (bad input, missing pool…; nothing to evaluate, export or measure: eval, export, agreement;');
+    expect((await runCli('agreement', '--help')).out).toContain('no pair labeled by two of the annotators: the report is printed and agreement fails (exit 1)');
+  });
+});
+
 describe('each command\'s usage names every option it accepts', () => {
   /**
    * The options a (sub)command accepts, as its unknown-option error lists them, against the lines of
@@ -174,7 +206,7 @@ describe('exit codes as documented', () => {
       expect(code).toBe(1);
       expect(err).toMatch(/^qpairs stats: internal error: TypeError: boom\n {4}at /);
       const help = (await runCli('stats', '--help')).out;
-      expect(help).toMatch(/exit codes: 0 ok, 1 error \(bad input, missing pool…; also a QPairs bug, printed as "internal error:" with its stack trace\), 2 usage error, 130 cancelled/);
+      expect(help).toMatch(/exit codes: 0 ok, 1 error \(bad input, missing pool…; nothing to evaluate, export or measure: eval, export, agreement; also a QPairs bug, printed as "internal error:" with its stack trace\), 2 usage error, 130 cancelled/);
       const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
       expect(readme).toMatch(/Exit codes: 0 ok, 1 error \(bad input, missing pool…, in one line on stderr; a fault of QPairs itself is also 1, printed as `qpairs CMD: internal error:` with its stack trace/);
     } finally {

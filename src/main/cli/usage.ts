@@ -18,8 +18,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         FILE may be gzip-compressed (.gz); stackexchange takes the dump's folder or its files
         or the site's archive as downloaded (X.7z, .zip, .tar.gz; no 7-Zip program needed);
         its default --source is the site (cardano.stackexchange.com.7z → cardano), else stackexchange
-  qpairs import undo W [--json]           undo the last finished import (until the next import starts);
-        keeps rows that later work refers to and skips rows changed since, and says which`,
+  qpairs import undo W [--json]           undo the last finished import that changed something (until another import changes something:
+        one that fails, is cancelled or changes nothing leaves it undoable); keeps rows that later work refers to and skips rows changed since, and says which;
+        Ctrl-C or a kill stops it partway: the next command that writes to W finishes it (a command that only reads leaves it, saying so)`,
   pool: `  qpairs pool create W --name P (--queries FILE | --sample N --seed S) [--depth 20] [--scheme binary|semeval3|likert5|graded] [--blind true|false]
         --queries FILE: the query ids, one per line (or separated by spaces or commas); --sample N --seed S: a seeded random sample
         [--source S]   queries and candidates from one corpus only (default: all sources mix)
@@ -50,10 +51,12 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
         the list replaces the earlier assignment (to add someone, list everyone: those left out no longer vote, and a note says so)`,
   label: `  qpairs label W --pool P --annotator A --query Q --candidate C (--value V | --clear) [--json]
         V: one of the pool's scheme's labels (binary 1, 0; semeval3 PerfectMatch, Relevant, Irrelevant or 2, 1, 0; …) or ? (unsure); --clear removes the label and its note
-        a judge's label on a pair in dispute is a ruling that settles it (qpairs adjudicate lists them)`,
+        a judge's label is a ruling that settles a pair in dispute (qpairs adjudicate lists them), refused on a pair not in dispute,
+        on one the judge voted on before judging the pool, and as ?`,
   agreement: `  qpairs agreement W --pool P [--annotators A,B,…] [--queries Q,…] [--bootstrap N --seed S] [--json]
         percent agreement, Cohen's kappa per pair (unweighted, linear, quadratic), Fleiss' kappa, Krippendorff's alpha, Gwet's AC1, PSA/NSA,
-        each with a 95% CI by bootstrap over queries (default 1000 resamples, seed 1); default: all of the pool's annotators and queries`,
+        each with a 95% CI by bootstrap over queries (default 1000 resamples, seed 1); default: all of the pool's annotators and queries
+        no pair labeled by two of the annotators: the report is printed and agreement fails (exit 1), saying what is missing`,
   aggregate: `  qpairs aggregate W --pool P [--rule adjudicated|majority|mean|unanimous] [--threshold T] [--json]
         how the annotators' labels combine into the gold (@aggregate), which eval and export use when the pool has no imported gold labels;
         without --rule or --threshold it shows the pool's rule and counts; --rule sets it (kept with the pool); --threshold: the mean rule's`,
@@ -103,7 +106,7 @@ export function commandName(cmd: string, sub: string | undefined): string {
   return sub !== undefined && SUBCOMMANDS[cmd]?.includes(sub) ? `${cmd} ${sub}` : cmd;
 }
 
-const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…; also a QPairs bug, printed as "internal error:" with its stack trace), 2 usage error, 130 cancelled
+const FOOTER = `exit codes: 0 ok, 1 error (bad input, missing pool…; nothing to evaluate, export or measure: eval, export, agreement; also a QPairs bug, printed as "internal error:" with its stack trace), 2 usage error, 130 cancelled
 one process writes to a workspace at a time (lock file W.lock); a read-only workspace opens read-only`;
 
 /** Every command's usage: what `qpairs --help` prints. */

@@ -4,8 +4,10 @@
  * a slow link no longer holds every connection the tab has to the server. Each file says its state —
  * waiting, downloading, sent by the server (never "saved": that is the browser's) — and a line for them
  * all is said to screen readers. A file the browser did not fetch stays "asked" (the ones after it wait)
- * with Download again, reached from Export with Tab.
+ * with Download again, reached from Export with Tab; one the server could not send says why, with Retry.
  */
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { useServedSmallPool } from './small-pool';
@@ -71,11 +73,8 @@ test('a multi-file export downloads its files one at a time, in order, each said
   await page.locator('.export-screen > .card').first().screenshot({ path: path.join(SCREENS, 'export-downloads-sent.png') });
 });
 
-test('a file the browser did not fetch waits as asked, the ones after it wait too, and Download again (Tab from Export) fetches it', async () => {
-  const page = served.page;
-  // The browser does not fetch the first download it is asked for (as when it blocks a site's downloads):
-  // the first click on a download link does nothing.
-  await page.goto('/#export');
+/** The browser ignores the first download link clicked (as when it blocks a site's downloads): nothing is fetched. */
+async function ignoreFirstDownloadClick(page: Page): Promise<void> {
   await page.evaluate(() => {
     const click = HTMLAnchorElement.prototype.click;
     let first = true;
@@ -84,6 +83,12 @@ test('a file the browser did not fetch waits as asked, the ones after it wait to
       else click.call(this);
     };
   });
+}
+
+test('a file the browser did not fetch waits as asked, the ones after it wait too, and Download again (Tab from Export) fetches it', async () => {
+  const page = served.page;
+  await page.goto('/#export');
+  await ignoreFirstDownloadClick(page);
   const names = await exportTrecRuns(page, false);
   const rows = page.getByTestId('export-download');
   await expect(rows.first()).toHaveAttribute('data-state', 'offered');
@@ -102,4 +107,37 @@ test('a file the browser did not fetch waits as asked, the ones after it wait to
   await expect(again).toHaveAccessibleName(`Download ${names[0]} again`);
   await page.keyboard.press('Enter');
   for (const [i, name] of names.entries()) await expect(rows.nth(i), name).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+});
+
+test('a file the server could not send says why, the next ones go on, and Retry (Tab from Export) fetches it again', async () => {
+  const page = served.page;
+  await page.reload();
+  await page.goto('/#export');
+  await ignoreFirstDownloadClick(page);
+  const names = await exportTrecRuns(page, false);
+  const rows = page.getByTestId('export-download');
+  await expect(rows.first()).toHaveAttribute('data-state', 'offered');
+  // The first file gone from the server's own download folder (this server's: named by its pid) before it is fetched.
+  const uid = process.getuid?.();
+  const base = path.join(tmpdir(), uid === undefined ? 'qpairs-downloads' : `qpairs-downloads.u${uid}`);
+  const mine = readdirSync(base).filter((d) => d.startsWith(`${served.server!.pid}-`));
+  const found = mine.flatMap((d) => readdirSync(path.join(base, d), { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && e.name === names[0]);
+  expect(found).toHaveLength(1);
+  rmSync(path.join(found[0]!.parentPath, found[0]!.name));
+  await page.getByTestId('export-download-again').click();
+  await expect(rows.first()).toHaveAttribute('data-state', 'failed');
+  await expect(rows.first()).toContainText('failed: the server could not read the file (ENOENT). Retry fetches it again');
+  for (const [i, name] of names.entries()) if (i > 0) await expect(rows.nth(i), name).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
+  await expect(page.getByTestId('export-downloads-announce')).toHaveText(`Downloads: ${names.length - 1} of ${names.length} files sent by the server, 1 failed.`);
+  await page.locator('.export-screen > .card').first().screenshot({ path: path.join(SCREENS, 'export-downloads-failed.png') });
+  await page.getByTestId('export-write').focus();
+  await page.keyboard.press('Tab');
+  const retry = page.getByTestId('export-download-retry');
+  await expect(retry).toBeFocused();
+  await expect(retry).toHaveAccessibleName(`Retry ${names[0]}`);
+  await page.keyboard.press('Enter');
+  // The Retry button goes with the failure: the keyboard is on the file's row, which fails again (its file is gone).
+  await expect(rows.first()).toBeFocused();
+  await expect.poll(async () => (await statesSeen(page)).filter((s) => s === `${names[0]} failed`).length).toBe(2);
+  await expect(rows.first()).toHaveAttribute('data-state', 'failed');
 });

@@ -110,6 +110,11 @@ describe('DownloadStore', () => {
     vi.advanceTimersByTime(DOWNLOAD_TTL_MS);
     expect(store.status(two)).toBeUndefined();
     expect(store.status('x'.repeat(32))).toBeUndefined();
+    const gone = exportOf(store, ['k.csv']);
+    store.take(gone.ids[0]!)!.unsent('the server could not read the file (ENOENT)', true);
+    expect(store.status(gone.ids[0]!), 'lost: not given back').toMatchObject({ state: 'expired', failures: 1, failure: 'the server could not read the file (ENOENT)' });
+    expect(store.peek(gone.ids[0]!)).toBeUndefined();
+    expect(existsSync(gone.folder)).toBe(false);
     const late = exportOf(store, ['h.csv']);
     store.clear();
     expect(store.status(late.ids[0]!), 'the server stopped: forgotten').toBeUndefined();

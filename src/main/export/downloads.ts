@@ -86,9 +86,10 @@ interface Held {
 
 /**
  * A download taken to be sent: `progress` as its bytes go out, `sent` once the last is out, `unsent` when
- * the transfer was cut off (the id is given back; `why` is what its exporter is told).
+ * the transfer was cut off (`why` is what its exporter is told): the id is given back, unless `lost` (its
+ * file is gone from the server's disk: fetching it again could only fail) — then it is removed.
  */
-export type TakenDownload = Download & { progress: (bytes: number) => void; sent: () => void; unsent: (why?: string) => void };
+export type TakenDownload = Download & { progress: (bytes: number) => void; sent: () => void; unsent: (why?: string, lost?: boolean) => void };
 
 export class DownloadStore {
   private dir: string | null = null;
@@ -171,9 +172,9 @@ export class DownloadStore {
         if (generation === this.generation) this.ledger.sent(id);
         this.release(h);
       }),
-      unsent: once((why: string = 'the transfer was cut off') => {
+      unsent: once((why: string = 'the transfer was cut off', lost = false) => {
         if (generation !== this.generation) return this.release(h);
-        const again = Date.now() < h.expires;
+        const again = !lost && Date.now() < h.expires;
         this.ledger.failed(id, why, again ? 'ready' : 'expired');
         if (again) this.hold(id, h);
         else this.release(h);

@@ -5,7 +5,8 @@
  * header needs it, then its bytes are sent). The headers name the file (Content-Disposition) and its
  * size; `progress` follows the bytes sent, and once the response is over `sent` is called when it was sent
  * whole, `unsent` with why when it was cut off (the client went away, a file could not be read: the
- * response is then destroyed, so the browser's download fails rather than ending short).
+ * response is then destroyed, so the browser's download fails rather than ending short; a file gone
+ * from the disk is `lost`, its id not given back).
  */
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -19,7 +20,7 @@ export interface SentDownload {
   files: ReadonlyArray<{ path: string; name: string; bytes: number }>;
   progress: (bytes: number) => void;
   sent: () => void;
-  unsent: (why: string) => void;
+  unsent: (why: string, lost: boolean) => void;
 }
 
 /** A content type for an export file by its name. */
@@ -76,6 +77,7 @@ export async function sendDownload(res: ServerResponse, d: SentDownload, extra: 
   let out = 0;
   let length = 0;
   let failure: string | null = null;
+  let lost = false;
   const sending = (n: number): void => {
     out += n;
     d.progress(out);
@@ -110,12 +112,14 @@ export async function sendDownload(res: ServerResponse, d: SentDownload, extra: 
     sending(length - out);
   } catch (e) {
     // A file that cannot be read: the response (if begun) is cut off, never ended short as if whole.
-    failure = `the server could not read the file (${(e as NodeJS.ErrnoException).code ?? 'read error'})`;
+    const code = (e as NodeJS.ErrnoException).code;
+    failure = `the server could not read the file (${code ?? 'read error'})`;
+    lost = code === 'ENOENT'; // removed from the server's folder: no fetch can send it
     if (res.headersSent) res.destroy();
     throw e;
   } finally {
     const why = (): string => failure ?? `the connection closed before the end (${out.toLocaleString('en-US')} of ${length.toLocaleString('en-US')} bytes sent): the browser stopped the download or the network dropped`;
-    const over = (): void => (res.writableFinished ? d.sent() : d.unsent(why()));
+    const over = (): void => (res.writableFinished ? d.sent() : d.unsent(why(), lost));
     if (res.writableFinished || res.destroyed) over();
     else res.once('close', over);
   }

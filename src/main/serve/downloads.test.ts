@@ -166,15 +166,17 @@ describe('export downloads in serve mode', () => {
     await until('sent once the response is over', async () => (await status('carol'))[0].state === 'sent');
     expect((await status('carol'))[0]).toEqual({ id: file!.id, state: 'sent', sentBytes: file!.bytes, failures: 0 });
 
-    // The datasheet's file gone from the server's disk: its transfer fails (cut off, never a short file read as whole) and says why.
+    // The datasheet's file gone from the server's disk: its transfer fails (cut off, never a short file read as whole) and says why;
+    // its id is not given back (no fetch could send it).
     const [sheetFile] = readdirSync(base, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     rmSync(path.join(sheetFile!.parentPath, sheetFile!.name));
     const broken = await get(tokens.carol!, sheet!.id)
       .then((res) => res.arrayBuffer())
       .catch((e: Error) => e);
     expect(broken).toBeInstanceOf(Error);
-    await until('given back with why', async () => (await status('carol'))[1].failures === 1);
-    expect((await status('carol'))[1]).toMatchObject({ state: 'ready', failures: 1, failure: 'the server could not read the file (ENOENT)' });
+    await until('failed, with why', async () => (await status('carol'))[1].failures === 1);
+    expect((await status('carol'))[1]).toMatchObject({ state: 'expired', failures: 1, failure: 'the server could not read the file (ENOENT)' });
+    expect((await get(tokens.carol!, sheet!.id)).status).toBe(404);
     expect(JSON.stringify(await status('carol'))).not.toContain(base);
   });
 

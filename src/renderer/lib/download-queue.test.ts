@@ -115,5 +115,8 @@ describe('DownloadQueue', () => {
   it('reads a status: ready with no new failure is unchanged', () => {
     expect(stateFromStatus({ id: 'a', state: 'ready', sentBytes: 0, failures: 2, failure: 'x' }, 2)).toBe('unchanged');
     expect(stateFromStatus({ id: 'a', state: 'ready', sentBytes: 0, failures: 3, failure: 'x' }, 2)).toEqual({ kind: 'failed', why: 'x' });
+    // Failed for good (its file gone from the server's disk): expired, saying why; an earlier failure's reason is not this one's.
+    expect(stateFromStatus({ id: 'a', state: 'expired', sentBytes: 0, failures: 3, failure: 'gone' }, 2)).toEqual({ kind: 'expired', why: 'gone' });
+    expect(stateFromStatus({ id: 'a', state: 'expired', sentBytes: 0, failures: 2, failure: 'gone' }, 2)).toEqual({ kind: 'expired' });
   });
 });

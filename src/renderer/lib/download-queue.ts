@@ -11,7 +11,8 @@
  * - sending: the server is sending it (bytes out so far);
  * - sent: the server sent its last byte — whether the browser saved it, only the browser can say;
  * - failed: cut off (why, as the server says); its id is still valid, so Retry fetches it again;
- * - expired: the server no longer has it (15 minutes after the export, or it restarted): export again.
+ * - expired: the server no longer has it (15 minutes after the export, or it restarted; with why when a
+ *   transfer failed for good: its file gone from the server's disk): export again.
  */
 import type { DownloadStatus } from '../../shared/gold';
 
@@ -21,7 +22,7 @@ export type DownloadFileState =
   | { kind: 'sending'; sentBytes: number }
   | { kind: 'sent' }
   | { kind: 'failed'; why: string }
-  | { kind: 'expired' };
+  | { kind: 'expired'; why?: string };
 
 export interface QueuedDownload {
   id: string;
@@ -53,6 +54,7 @@ export function stateFromStatus(s: DownloadStatus, failuresBefore: number): Down
     case 'sending':
       return { kind: 'sending', sentBytes: s.sentBytes };
     case 'expired':
+      return s.failures > failuresBefore && s.failure ? { kind: 'expired', why: s.failure } : { kind: 'expired' };
     case 'unknown':
       return { kind: 'expired' };
     case 'ready':

@@ -18,11 +18,13 @@ describe('export downloads in words', () => {
       downloadStateText(file('p.jsonl', { kind: 'sent' })),
       downloadStateText(file('p.jsonl', { kind: 'failed', why: 'the connection closed before the end (10 of 100 bytes sent)' })),
       downloadStateText(file('p.jsonl', { kind: 'expired' })),
+      downloadStateText(file('p.jsonl', { kind: 'expired', why: 'the server could not read the file (ENOENT)' })),
     ];
     expect(texts[2]).toBe('downloading: 1.2 MB of 2.5 MB sent');
     expect(texts[3]).toBe('sent: the server sent all 2.5 MB; your browser’s downloads list shows whether and where it saved it');
     expect(texts[4]).toContain('failed: the connection closed before the end (10 of 100 bytes sent). Retry');
     expect(texts[5]).toContain('export again to make new ones');
+    expect(texts[6]).toBe('failed: the server could not read the file (ENOENT); the server no longer has it, so it cannot be fetched again: export again to make new ones');
     for (const t of texts) expect(t).not.toMatch(/\b(was|were|is) saved\b|\bsaved to\b/);
   });
 

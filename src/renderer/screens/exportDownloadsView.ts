@@ -28,6 +28,7 @@ export function downloadStateText(d: QueuedDownload): string {
     case 'failed':
       return `failed: ${s.why}. Retry fetches it again while the server keeps it (15 minutes from the export)`;
     case 'expired':
+      if (s.why) return `failed: ${s.why}; the server no longer has it, so it cannot be fetched again: export again to make new ones`;
       return 'expired: the server no longer has it (it keeps a download 15 minutes, and not across a restart); export again to make new ones';
   }
 }

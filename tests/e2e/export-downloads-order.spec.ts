@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { useServedSmallPool } from './small-pool';
 
@@ -134,6 +135,10 @@ test('a file the server could not send says why, the next ones go on, and Retry 
   for (const [i, name] of names.entries()) if (i > 0) await expect(rows.nth(i), name).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
   await expect(page.getByTestId('export-downloads-announce')).toHaveText(`Downloads: ${names.length - 1} of ${names.length} files sent by the server, 1 failed.`);
   await page.locator('.export-screen > .card').first().screenshot({ path: path.join(SCREENS, 'export-downloads-failed.png') });
+  // The list with a failure and its Retry passes axe as the rest of the app does (no serious or critical violation).
+  const axe = await new AxeBuilder({ page }).include('[data-testid="export-downloads"]').analyze();
+  expect(axe.passes.length, 'the list was checked').toBeGreaterThan(0);
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   rmSync(file, { recursive: true });
   writeFileSync(file, bytes);
   const saved = page.waitForEvent('download');

@@ -17,7 +17,7 @@ import { DEFAULT_RELEVANCE_THRESHOLD, LABEL_SUPERSEDED } from './labels';
 import { DEFAULT_POOL_DEPTH, MAX_POOL_DEPTH, MAX_POOL_SAMPLE } from './pool-limits';
 import { commandRoles, type CallerRole } from './roles';
 export { CALLER_ROLES, commandRoles, roleAllows, type CallerRole } from './roles';
-import type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
+import type { AgreementView, AggregationSummary, AssignmentView, CompareView, DownloadStatus, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
 
 export const IMPORT_FORMATS = [
   'questions-jsonl',
@@ -341,6 +341,11 @@ export const commandArgs = {
      */
     download: z.boolean().default(false),
   }),
+  /**
+   * What became of the caller's own download ids (export.write with `download`): ready, sending (bytes
+   * out), sent (the server sent the last byte), expired, or unknown — as for an id that is someone else's.
+   */
+  'export.downloads': z.object({ ids: z.array(z.string().max(64)).min(1).max(64) }),
   // ---------------------------------------------------------------- browse (issue 13; src/main/engine/browse.ts)
   /** BM25 search over the workspace's questions (title + body), best first; `source` keeps one corpus. */
   'questions.search': z.object({ text: z.string().min(1).max(10_000), source: name.optional(), limit: z.number().int().min(1).max(200).default(50) }),
@@ -664,6 +669,7 @@ export interface CommandResults {
   'eval.compare': CompareView;
   'export.preview': ExportPreview;
   'export.write': ExportWritten;
+  'export.downloads': DownloadStatus[];
   'questions.search': BrowseSearch;
   'question.show': QuestionShow;
   'models.list': ModelsView;
@@ -902,4 +908,4 @@ export interface QPairsClient {
 
 export type { PoolInfo, Question, WorkspaceStats, LabelRecord, RunInfo };
 export type { ModelsView, TrainProgressEvent, ModelInfoView, TrainProgressView } from './models';
-export type { AgreementView, AggregationSummary, AssignmentView, CompareView, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';
+export type { AgreementView, AggregationSummary, AssignmentView, CompareView, DownloadStatus, ExportPreview, ExportWritten, ReviewPair, ReviewQueue } from './gold';

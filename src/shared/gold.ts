@@ -466,5 +466,21 @@ export interface ExportWritten {
   warnings: string[];
 }
 
+/**
+ * export.downloads: what became of a download id, as the server knows it (the page cannot see the
+ * browser's download): `ready` — not being fetched (yet, or again after a transfer cut off: `failure`
+ * says why, `failures` counts them); `sending` — `sentBytes` are out; `sent` — the server sent its last
+ * byte (whether the browser saved the file, only the browser knows); `expired` — not fetched within 15
+ * minutes, removed (export again for new ids); `unknown` — no such id for this caller (someone else's,
+ * never given, or forgotten: a server restarted, or 15 minutes after it ended).
+ */
+export interface DownloadStatus {
+  id: string;
+  state: 'ready' | 'sending' | 'sent' | 'expired' | 'unknown';
+  sentBytes: number;
+  failures: number;
+  failure?: string;
+}
+
 /** Serve mode: where an export's download is fetched, `GET DOWNLOAD_PATH + id` (ExportWritten.downloads). */
 export const DOWNLOAD_PATH = '/api/download/';

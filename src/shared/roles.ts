@@ -76,6 +76,7 @@ export const commandRoles = {
   'eval.compare': 'judge',
   'export.preview': 'judge',
   'export.write': 'judge',
+  'export.downloads': 'judge',
   'questions.search': 'annotator',
   'question.show': 'annotator',
   'models.list': 'judge',

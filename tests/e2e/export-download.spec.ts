@@ -39,7 +39,7 @@ test('jsonl: the browser saves the file and its datasheet as the CLI writes them
   const written = (await (await answer).json()) as { files: Array<{ name: string; content?: string }>; downloads: Array<{ id: string; name: string }> };
   await expect.poll(() => downloads.length).toBe(2);
   page.off('download', onDownload);
-  await expect(page.getByTestId('export-done')).toContainText('Downloaded:');
+  await expect(page.getByTestId('export-done')).toContainText('Exported, to download:');
   // The answer carried ids, not the files' content.
   expect(written.files.every((f) => f.content === undefined)).toBe(true);
   const byName = new Map(downloads.map((d) => [d.suggestedFilename(), d]));
@@ -62,7 +62,7 @@ test('hf-dataset: one p.zip whose files are the CLI folder export', async () => 
   await page.getByTestId('export-format').selectOption('hf-dataset');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-write').click()]);
   expect(download.suggestedFilename()).toBe('p.zip');
-  await expect(page.getByTestId('export-done')).toContainText('Downloaded p.zip, holding:');
+  await expect(page.getByTestId('export-done')).toContainText('Exported as p.zip, holding:');
   const zip = path.join(served.dir, 'saved.zip');
   await download.saveAs(zip);
   const read = (name: string): string =>

@@ -255,7 +255,7 @@ test('the hf-dataset export downloads as one .zip whose card names data/pairs.js
   }
   expect(names.map((n) => n.replace(/^[^/]+\//, '')).sort()).toEqual(['README.md', 'data/pairs.jsonl']);
   // The screen names the .zip the browser saved and each file by its place in it (it said "Downloaded: pairs.jsonl, README.md").
-  await expect(page.getByTestId('export-done')).toContainText(`Downloaded ${download.suggestedFilename()}, holding:`);
+  await expect(page.getByTestId('export-done')).toContainText(`Exported as ${download.suggestedFilename()}, holding:`);
   expect((await page.getByTestId('export-file').allInnerTexts()).map((t) => t.replace(/ \(.*\)$/, '')).sort()).toEqual(names);
 });
 

@@ -67,6 +67,7 @@ const EXPECTED: Record<CommandName, CallerRole> = {
   'eval.compare': 'judge',
   'export.preview': 'judge',
   'export.write': 'judge',
+  'export.downloads': 'judge',
   'questions.search': 'annotator',
   'question.show': 'annotator',
   'models.list': 'judge',
@@ -152,6 +153,8 @@ function argsFor(command: CommandName, self: string, tag: string, jobId: string)
       return { pool: 'sealed', format: 'jsonl' };
     case 'export.write':
       return { pool: 'sealed', format: 'jsonl' };
+    case 'export.downloads':
+      return { ids: ['x'.repeat(32)] };
     case 'questions.search':
       return { text: 'laptops', limit: 10 };
     case 'question.show':

@@ -138,13 +138,21 @@ export function authorizeCommand(ctx: AccessContext, command: CommandName, calle
 }
 
 /**
+ * Whether a download id is the caller's own (whoever exported: the same token, or the local owner). Anyone
+ * else's is answered as one that does not exist — fetched (authorizeDownload) or asked about (export.downloads).
+ */
+export function ownsDownload(download: { owner: string } | undefined, caller: { annotator: string | null }): download is { owner: string } {
+  return download !== undefined && download.owner === principalOf(caller);
+}
+
+/**
  * Whether the caller may fetch an export's download (GET /api/download/ID; export.write with `download`):
  * only whoever asked for it (the same token, or the local owner), and only while their role may still
  * export. Someone else's id answers as an id that does not exist (404): it is neither told apart nor
  * used up.
  */
 export function authorizeDownload(ctx: AccessContext, download: { owner: string } | undefined, caller: Caller): void {
-  if (!download || download.owner !== principalOf(caller)) {
+  if (!ownsDownload(download, caller)) {
     throw new ContractError('no such download: each is fetched once, by whoever exported, within 15 minutes; export again', 'not-found');
   }
   authorizeCommand(ctx, 'export.write', caller);

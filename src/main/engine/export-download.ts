@@ -8,13 +8,14 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { API_EXPORT_CONTROLS, type ExportFormat, type ExportWritten } from '../../shared/gold';
+import { API_EXPORT_CONTROLS, type DownloadStatus, type ExportFormat, type ExportWritten } from '../../shared/gold';
 import { zipEntryName, zipSize } from '../../shared/zip';
 import { abandonExportStream, defaultExportName, finishExportWriteCancellable, openExportStream, prepareExportWrite, type BuiltExport } from '../export';
-import type { Download, DownloadFile } from '../export/downloads';
+import type { Download, DownloadFile, DownloadStore } from '../export/downloads';
 import { QPairsError } from '../errors';
 import type { EngineCore as Engine } from './core';
 import type { ExportJobRun } from './export-job';
+import { ownsDownload } from './access';
 
 export interface DownloadRequest {
   pool: string;
@@ -69,6 +70,19 @@ export async function writeForDownload(engine: Engine, req: DownloadRequest, ren
  */
 export function withoutDownloadFolder(message: string, folder: string): string {
   return message.split(folder + path.sep).join('').split(folder).join("the server's download folder");
+}
+
+/**
+ * export.downloads: what became of each id, for the caller who exported it; anyone else's (and one never
+ * given, or forgotten) is `unknown` alike (access.ts ownsDownload), neither told apart nor touched.
+ */
+export function downloadStatuses(store: DownloadStore, ids: readonly string[], caller: { annotator: string | null }): DownloadStatus[] {
+  return ids.map((id) => {
+    const s = store.status(id);
+    if (!ownsDownload(s, caller)) return { id, state: 'unknown', sentBytes: 0, failures: 0 };
+    const { owner: _owner, ...status } = s;
+    return status;
+  });
 }
 
 /** What the browser downloads: each file under its own name, or (issue 24) an hf-dataset folder as one `FOLDER.zip`. */

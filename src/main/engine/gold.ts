@@ -32,7 +32,7 @@ import { takenBefore } from './label-stamps';
 import { checkRulingSeen } from '../gold/ruling-seen';
 import { compute } from './compute';
 import { runExportJob } from './export-job';
-import { writeForDownload } from './export-download';
+import { downloadStatuses, writeForDownload } from './export-download';
 import { PreviewJobs, agreementHoldsBack, previewOf } from './export-preview';
 import { principalOf } from './access';
 import { StampedCache } from '../workspace/stamped-cache';
@@ -50,7 +50,8 @@ type GoldCommand =
   | 'review.settle'
   | 'eval.compare'
   | 'export.preview'
-  | 'export.write';
+  | 'export.write'
+  | 'export.downloads';
 
 type Ctx = { annotator: string | null };
 export type GoldHandlers = { [C in GoldCommand]: (args: ParsedArgs<C>, ctx: Ctx) => CommandResult<C> | Promise<CommandResult<C>> };
@@ -241,5 +242,7 @@ export function goldHandlers(engine: Engine, version = '0.1.0', transport: AppIn
         };
       });
     },
+    // What became of the caller's own downloads (the Export screen's per-file state); anyone else's id reads as unknown.
+    'export.downloads': (a, ctx) => downloadStatuses(engine.downloads, a.ids, ctx),
   };
 }

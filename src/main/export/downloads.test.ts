@@ -81,6 +81,45 @@ describe('DownloadStore', () => {
     expect(existsSync(other.folder)).toBe(false);
   });
 
+  it('tells what became of each id: ready, sending with its bytes, sent, given back with why, expired; forgotten a while after it ended', () => {
+    vi.useFakeTimers();
+    const store = new DownloadStore(base);
+    const { ids } = exportOf(store, ['f.jsonl', 'f.jsonl.datasheet.md', 'g.csv']);
+    const [one, two, three] = ids as [string, string, string];
+    expect(store.status(one)).toEqual({ id: one, owner: 'token:carol', state: 'ready', sentBytes: 0, failures: 0 });
+    const first = store.take(one)!;
+    expect(store.status(one)?.state).toBe('sending');
+    first.progress(5);
+    expect(store.status(one)).toMatchObject({ state: 'sending', sentBytes: 5 });
+    first.sent();
+    first.progress(7); // after the end: no change
+    expect(store.status(one)).toMatchObject({ state: 'sent', sentBytes: 5, failures: 0 });
+    const cut = store.take(two)!;
+    cut.progress(3);
+    cut.unsent('the connection closed before the end');
+    expect(store.status(two)).toMatchObject({ state: 'ready', failures: 1, failure: 'the connection closed before the end' });
+    store.take(two)!.unsent();
+    expect(store.status(two)).toMatchObject({ state: 'ready', failures: 2, failure: 'the transfer was cut off' });
+    vi.advanceTimersByTime(DOWNLOAD_TTL_MS - 1);
+    expect(store.status(one)?.state, 'sent: remembered for the time an id lasts').toBe('sent');
+    expect(store.status(two)?.state).toBe('ready');
+    vi.advanceTimersByTime(1);
+    expect(store.status(one)).toBeUndefined();
+    expect(store.status(two)).toMatchObject({ state: 'expired', failures: 2 });
+    expect(store.status(three)?.state).toBe('expired');
+    vi.advanceTimersByTime(DOWNLOAD_TTL_MS);
+    expect(store.status(two)).toBeUndefined();
+    expect(store.status('x'.repeat(32))).toBeUndefined();
+    const gone = exportOf(store, ['k.csv']);
+    store.take(gone.ids[0]!)!.unsent('the server could not read the file (ENOENT)', true);
+    expect(store.status(gone.ids[0]!), 'lost: not given back').toMatchObject({ state: 'expired', failures: 1, failure: 'the server could not read the file (ENOENT)' });
+    expect(store.peek(gone.ids[0]!)).toBeUndefined();
+    expect(existsSync(gone.folder)).toBe(false);
+    const late = exportOf(store, ['h.csv']);
+    store.clear();
+    expect(store.status(late.ids[0]!), 'the server stopped: forgotten').toBeUndefined();
+  });
+
   it('clear() removes every download and the store folder', () => {
     const store = new DownloadStore(base);
     const { ids } = exportOf(store, ['c.jsonl']);

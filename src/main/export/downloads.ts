@@ -13,12 +13,16 @@
  *   authorizeDownload). An id is taken once — `take` removes it, and its file goes once it is sent
  *   (`sent`); a transfer cut off before its end gives it back (`unsent`: the browser's Retry fetches it
  *   again) — and expires unused after `ttlMs` (default 15 minutes) from when it was given, its file removed.
+ * - What became of each id (ready, sending, sent, expired) is kept in a ledger (download-ledger.ts) the
+ *   exporter asks with export.downloads: the page cannot see whether the browser's download worked.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pidAlive } from '../workspace/lock';
+import type { DownloadStatus } from '../../shared/gold';
+import { DownloadLedger } from './download-ledger';
 
 /** How long a download waits to be fetched before it is removed. */
 export const DOWNLOAD_TTL_MS = 15 * 60_000;
@@ -80,8 +84,12 @@ interface Held {
   expires: number;
 }
 
-/** A download taken to be sent: `sent` once its bytes are out, `unsent` when the transfer was cut off (the id is given back). */
-export type TakenDownload = Download & { sent: () => void; unsent: () => void };
+/**
+ * A download taken to be sent: `progress` as its bytes go out, `sent` once the last is out, `unsent` when
+ * the transfer was cut off (`why` is what its exporter is told): the id is given back, unless `lost` (its
+ * file is gone from the server's disk: fetching it again could only fail) — then it is removed.
+ */
+export type TakenDownload = Download & { progress: (bytes: number) => void; sent: () => void; unsent: (why?: string, lost?: boolean) => void };
 
 export class DownloadStore {
   private dir: string | null = null;
@@ -90,11 +98,14 @@ export class DownloadStore {
   private readonly pending = new Map<string, number>();
   /** Counts clear()s: a download taken before one is not given back after it. */
   private generation = 0;
+  private readonly ledger: DownloadLedger;
 
   constructor(
     private readonly base = defaultDownloadBase(),
     private readonly ttlMs = DOWNLOAD_TTL_MS,
-  ) {}
+  ) {
+    this.ledger = new DownloadLedger(ttlMs);
+  }
 
   /** A new folder, private to this store, for one export's files (made on first use, with the store's own folder). */
   folder(): string {
@@ -115,6 +126,7 @@ export class DownloadStore {
     const ids = downloads.map((download) => {
       const id = randomBytes(24).toString('base64url');
       this.hold(id, { download, folder, expires });
+      this.ledger.given(id, download.owner);
       return id;
     });
     this.pending.set(folder, (this.pending.get(folder) ?? 0) + ids.length);
@@ -127,6 +139,11 @@ export class DownloadStore {
     return this.held.get(id)?.download;
   }
 
+  /** What became of an id, with who it is for (to check who may ask); undefined once forgotten (ledger). */
+  status(id: string): (DownloadStatus & { owner: string }) | undefined {
+    return this.ledger.get(id);
+  }
+
   /**
    * Takes a download once: its id is gone until `unsent` gives it back (a transfer cut off, while it has
    * not expired and the store is not cleared); `sent` removes its files. Only the first of the two counts.
@@ -137,17 +154,29 @@ export class DownloadStore {
     this.held.delete(id);
     clearTimeout(h.timer);
     const generation = this.generation;
+    this.ledger.sending(id);
     let done = false;
-    const once = (fn: () => void) => () => {
-      if (done) return;
-      done = true;
-      fn();
-    };
+    const once =
+      <A extends unknown[]>(fn: (...args: A) => void) =>
+      (...args: A): void => {
+        if (done) return;
+        done = true;
+        fn(...args);
+      };
     return {
       ...h.download,
-      sent: once(() => this.release(h)),
-      unsent: once(() => {
-        if (generation === this.generation && Date.now() < h.expires) this.hold(id, h);
+      progress: (bytes) => {
+        if (!done && generation === this.generation) this.ledger.progress(id, bytes);
+      },
+      sent: once(() => {
+        if (generation === this.generation) this.ledger.sent(id);
+        this.release(h);
+      }),
+      unsent: once((why: string = 'the transfer was cut off', lost = false) => {
+        if (generation !== this.generation) return this.release(h);
+        const again = !lost && Date.now() < h.expires;
+        this.ledger.failed(id, why, again ? 'ready' : 'expired');
+        if (again) this.hold(id, h);
         else this.release(h);
       }),
     };
@@ -170,6 +199,7 @@ export class DownloadStore {
     for (const h of this.held.values()) clearTimeout(h.timer);
     this.held.clear();
     this.pending.clear();
+    this.ledger.clear();
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
     this.dir = null;
   }
@@ -185,6 +215,7 @@ export class DownloadStore {
     const h = this.held.get(id);
     if (!h) return;
     this.held.delete(id);
+    this.ledger.expired(id);
     this.release(h);
   }
 

@@ -3,7 +3,10 @@
  * one file as it is, or an hf-dataset's files as one stored zip with the same bytes as the browser
  * made of them in memory before (src/shared/zip.ts: each file's CRC-32 is read first, as its local
  * header needs it, then its bytes are sent). The headers name the file (Content-Disposition) and its
- * size; once the response is over, `sent` is called when it was sent whole, `unsent` when it was cut off.
+ * size; `progress` follows the bytes sent, and once the response is over `sent` is called when it was sent
+ * whole, `unsent` with why when it was cut off (the client went away, a file could not be read: the
+ * response is then destroyed, so the browser's download fails rather than ending short; a file gone
+ * from the disk is `lost`, its id not given back).
  */
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -15,8 +18,9 @@ export interface SentDownload {
   name: string;
   zip: boolean;
   files: ReadonlyArray<{ path: string; name: string; bytes: number }>;
+  progress: (bytes: number) => void;
   sent: () => void;
-  unsent: () => void;
+  unsent: (why: string, lost: boolean) => void;
 }
 
 /** A content type for an export file by its name. */
@@ -35,8 +39,8 @@ export function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** Streams a file into the response (not ending it); false when the response went away meanwhile. */
-function pipeFile(res: ServerResponse, file: string): Promise<boolean> {
+/** Streams a file into the response (not ending it), telling each chunk's size; false when the response went away meanwhile. */
+function pipeFile(res: ServerResponse, file: string, onBytes: (n: number) => void): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const src = createReadStream(file);
     const onClose = (): void => {
@@ -44,6 +48,7 @@ function pipeFile(res: ServerResponse, file: string): Promise<boolean> {
       resolve(false);
     };
     res.once('close', onClose);
+    src.on('data', (chunk) => onBytes(chunk.length));
     src.on('error', (e) => {
       res.off('close', onClose);
       reject(e);
@@ -69,9 +74,17 @@ function fileCrc32(file: string): Promise<number> {
 
 /** Sends a download with its headers; `extra`: the server's security headers. */
 export async function sendDownload(res: ServerResponse, d: SentDownload, extra: Record<string, string>): Promise<void> {
+  let out = 0;
+  let length = 0;
+  let failure: string | null = null;
+  let lost = false;
+  const sending = (n: number): void => {
+    out += n;
+    d.progress(out);
+  };
   try {
     const names = d.files.map((f) => zipEntryName(f.name));
-    const length = d.zip ? zipSize(d.files.map((f, i) => ({ name: names[i]!, size: f.bytes }))) : d.files[0]!.bytes;
+    length = d.zip ? zipSize(d.files.map((f, i) => ({ name: names[i]!, size: f.bytes }))) : d.files[0]!.bytes;
     const crcs = d.zip ? await Promise.all(d.files.map((f) => fileCrc32(f.path))) : [];
     res.writeHead(200, {
       ...extra,
@@ -81,7 +94,7 @@ export async function sendDownload(res: ServerResponse, d: SentDownload, extra: 
       'Cache-Control': 'no-store',
     });
     if (!d.zip) {
-      if (await pipeFile(res, d.files[0]!.path)) res.end();
+      if (await pipeFile(res, d.files[0]!.path, sending)) res.end();
       return;
     }
     const central: Uint8Array[] = [];
@@ -90,13 +103,23 @@ export async function sendDownload(res: ServerResponse, d: SentDownload, extra: 
       const local = zipLocalHeader(names[i]!, crcs[i]!, f.bytes);
       central.push(zipCentralEntry(names[i]!, crcs[i]!, f.bytes, offset));
       res.write(local);
-      if (!(await pipeFile(res, f.path))) return;
+      sending(local.length);
+      if (!(await pipeFile(res, f.path, sending))) return;
       offset += local.length + f.bytes;
     }
     for (const c of central) res.write(c);
     res.end(zipEndRecord(d.files.length, central.reduce((n, c) => n + c.length, 0), offset));
+    sending(length - out);
+  } catch (e) {
+    // A file that cannot be read: the response (if begun) is cut off, never ended short as if whole.
+    const code = (e as NodeJS.ErrnoException).code;
+    failure = `the server could not read the file (${code ?? 'read error'})`;
+    lost = code === 'ENOENT'; // removed from the server's folder: no fetch can send it
+    if (res.headersSent) res.destroy();
+    throw e;
   } finally {
-    const over = (): void => (res.writableFinished ? d.sent() : d.unsent());
+    const why = (): string => failure ?? `the connection closed before the end (${out.toLocaleString('en-US')} of ${length.toLocaleString('en-US')} bytes sent): the browser stopped the download or the network dropped`;
+    const over = (): void => (res.writableFinished ? d.sent() : d.unsent(why(), lost));
     if (res.writableFinished || res.destroyed) over();
     else res.once('close', over);
   }

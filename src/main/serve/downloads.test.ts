@@ -146,6 +146,59 @@ describe('export downloads in serve mode', () => {
     expect((await get(tokens.carol!, id!)).status).toBe(404);
   });
 
+  it("export.downloads tells the exporter what became of each id — sent once its last byte is out, cut off or unreadable as failed with why — and anyone else nothing", async () => {
+    const r = await call(tokens.carol!, 'export.write', { pool: 'open', format: 'jsonl', download: true });
+    const [file, sheet] = (r.body as ExportWritten).downloads!;
+    const ids = [file!.id, sheet!.id];
+    const status = async (who: string, asked = ids): Promise<any[]> => {
+      const s = await call(tokens[who]!, 'export.downloads', { ids: asked });
+      expect(s.status, who).toBe(200);
+      return s.body;
+    };
+    expect(await status('carol')).toEqual(ids.map((id) => ({ id, state: 'ready', sentBytes: 0, failures: 0 })));
+    // Someone else's ids read as ids that do not exist (another judge, the owner), and an annotator may not ask.
+    for (const who of ['erin', 'dave']) expect(await status(who), who).toEqual(ids.map((id) => ({ id, state: 'unknown', sentBytes: 0, failures: 0 })));
+    expect((await call(tokens.alice!, 'export.downloads', { ids })).status).toBe(403);
+    expect((await get(tokens.erin!, file!.id)).status, 'asking took nothing').toBe(404);
+
+    const whole = await get(tokens.carol!, file!.id);
+    expect((await whole.arrayBuffer()).byteLength).toBe(file!.bytes);
+    await until('sent once the response is over', async () => (await status('carol'))[0].state === 'sent');
+    expect((await status('carol'))[0]).toEqual({ id: file!.id, state: 'sent', sentBytes: file!.bytes, failures: 0 });
+
+    // The datasheet's file gone from the server's disk: its transfer fails (cut off, never a short file read as whole) and says why;
+    // its id is not given back (no fetch could send it).
+    const [sheetFile] = readdirSync(base, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    rmSync(path.join(sheetFile!.parentPath, sheetFile!.name));
+    const broken = await get(tokens.carol!, sheet!.id)
+      .then((res) => res.arrayBuffer())
+      .catch((e: Error) => e);
+    expect(broken).toBeInstanceOf(Error);
+    await until('failed, with why', async () => (await status('carol'))[1].failures === 1);
+    expect((await status('carol'))[1]).toMatchObject({ state: 'expired', failures: 1, failure: 'the server could not read the file (ENOENT)' });
+    expect((await get(tokens.carol!, sheet!.id)).status).toBe(404);
+    expect(JSON.stringify(await status('carol'))).not.toContain(base);
+  });
+
+  it('export.downloads says a transfer cut off by the client failed, with how far it got', async () => {
+    const folder = engine.downloads.folder();
+    const file = path.join(folder, 'big.jsonl');
+    const bytes = 64 * 1024 * 1024;
+    writeFileSync(file, Buffer.alloc(bytes, 0x61));
+    const [id] = engine.downloads.add(folder, [{ owner: 'token:carol', name: 'big.jsonl', files: [{ path: file, name: 'big.jsonl', bytes }], zip: false }]);
+    const stop = new AbortController();
+    const r = await fetch(`${server.url}/api/download/${id}`, { headers: { Authorization: `Bearer ${tokens.carol}` }, signal: stop.signal });
+    await r.body!.getReader().read();
+    const sending = (await call(tokens.carol!, 'export.downloads', { ids: [id] })).body[0];
+    expect(sending.state).toBe('sending');
+    expect(sending.sentBytes).toBeGreaterThan(0);
+    stop.abort();
+    await until('given back', () => engine.downloads.peek(id!) !== undefined);
+    const [after] = (await call(tokens.carol!, 'export.downloads', { ids: [id] })).body;
+    expect(after).toMatchObject({ state: 'ready', failures: 1 });
+    expect(after.failure).toMatch(/^the connection closed before the end \([\d,]+ of 67,108,864 bytes sent\)/);
+  });
+
   it('are refused to an exporter whose role may no longer export, and name no server path in any answer', async () => {
     const r = await call(tokens.carol!, 'export.write', { pool: 'open', format: 'hf-dataset', download: true });
     const text = JSON.stringify(r.body);

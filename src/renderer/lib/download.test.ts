@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { baseName, downloadAll, downloadUrl, type DownloadEnv } from './download';
+import { baseName, downloadUrl, offerDownload, type DownloadEnv } from './download';
 
-function fakeEnv(): { env: DownloadEnv; clicks: Array<{ href: string; download: string }>; pauses: number[] } {
+function fakeEnv(): { env: DownloadEnv; clicks: Array<{ href: string; download: string }> } {
   const clicks: Array<{ href: string; download: string }> = [];
-  const pauses: number[] = [];
   const env: DownloadEnv = {
     document: {
       body: { appendChild: vi.fn() } as unknown as HTMLElement,
@@ -21,13 +20,8 @@ function fakeEnv(): { env: DownloadEnv; clicks: Array<{ href: string; download: 
         return a;
       }) as unknown as Document['createElement'],
     },
-    setTimeout: (fn: () => void, ms: number) => {
-      pauses.push(ms);
-      fn();
-      return 0;
-    },
   };
-  return { env, clicks, pauses };
+  return { env, clicks };
 }
 
 describe('downloads', () => {
@@ -36,21 +30,14 @@ describe('downloads', () => {
     expect(baseName('C:\\out\\team.csv')).toBe('team.csv');
   });
 
-  it('offers every download of the server through a temporary link to its id, one after the other', async () => {
-    const { env, clicks, pauses } = fakeEnv();
-    await downloadAll(
-      [
-        { id: 'a'.repeat(32), name: 'team.qrels' },
-        { id: 'b-_'.repeat(10) + 'cc', name: 'team.qrels.datasheet.md' },
-      ],
-      env,
-      250,
-    );
+  it('offers a download of the server through a temporary link to its id, under its file name', () => {
+    const { env, clicks } = fakeEnv();
+    offerDownload({ id: 'a'.repeat(32), name: 'team.qrels' }, env);
+    offerDownload({ id: 'b-_'.repeat(10) + 'cc', name: 'out/team.qrels.datasheet.md' }, env);
     expect(clicks).toEqual([
       { href: `/api/download/${'a'.repeat(32)}`, download: 'team.qrels' },
       { href: `/api/download/${'b-_'.repeat(10)}cc`, download: 'team.qrels.datasheet.md' },
     ]);
-    expect(pauses).toEqual([250]);
     expect(downloadUrl('x/y')).toBe('/api/download/x%2Fy');
   });
 });

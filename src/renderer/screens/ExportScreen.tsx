@@ -13,7 +13,7 @@ import type { SharedState } from '../lib/shared-state';
 import { useApp, useEvent, useJobs, useReconnect } from '../lib/context';
 import { errorMessage } from '../lib/format';
 import { Markdown } from '../lib/markdown';
-import { baseName, downloadAll } from '../lib/download';
+import { baseName } from '../lib/download';
 import { useDebounced } from '../lib/hooks';
 import { PoolSelect } from '../components/PoolSelect';
 import { NoPools } from '../components/NoPools';
@@ -21,6 +21,7 @@ import { ChoiceSelect } from '../components/ChoiceSelect';
 import { NumberInput } from '../components/NumberInput';
 import { ProgressBar } from '../components/ProgressBar';
 import { exportDoneView } from './exportDone';
+import { ExportDownloads, useExportDownloads } from './ExportDownloads';
 import { ExportPreviewStatus } from './ExportPreviewStatus';
 import { useExportPreview } from './useExportPreview';
 
@@ -80,6 +81,8 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
   const [replaceAt, setReplaceAt] = useState<string | null>(null);
   // Writing to a path on the engine's machine is for its owner there (the desktop app); others download.
   const desktop = client.transport === 'electron' && typeof client.pickSavePath === 'function' && shared.role === 'owner' && info?.local === true;
+  /** Serve mode: the export's downloads, fetched one at a time, each with its state (ExportDownloads.tsx). */
+  const downloads = useExportDownloads(client);
 
   /** Counts reconnections: what failed to load while the server was unreachable loads again. */
   const [reconnects, setReconnects] = useState(0);
@@ -184,11 +187,12 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
       } else {
         // The server streams the files to its own folder and gives an id per download (never their content in the answer).
         const r = await client.invoke('export.write', { ...args(), download: true });
-        const downloads = r.downloads ?? [];
-        if (!downloads.length) throw new Error('the server gave no download for the export; nothing to download');
-        await downloadAll(downloads);
+        const offered = r.downloads ?? [];
+        if (!offered.length) throw new Error('the server gave no download for the export; nothing to download');
+        // One at a time, each once the one before has ended: all at once held every connection the tab has to the server.
+        downloads.start(offered);
         // Issue 24: a folder export (hf-dataset) downloads as one FOLDER.zip, its files under the folder.
-        setWritten(format === 'hf-dataset' ? { result: r, where: 'download', zip: downloads[0]!.name } : { result: r, where: 'download' });
+        setWritten(format === 'hf-dataset' ? { result: r, where: 'download', zip: offered[0]!.name } : { result: r, where: 'download' });
       }
     } catch (e) {
       const msg = errorMessage(e);
@@ -302,6 +306,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
           </div>
         )}
         {written && <ExportDone written={written} previewWarnings={preview?.warnings ?? null} />}
+        {!desktop && <ExportDownloads state={downloads} />}
       </section>
 
       {previewError && (
@@ -364,7 +369,8 @@ function ExportDone({ written, previewWarnings }: { written: WrittenExport; prev
   return (
     <div className={view.tone === 'ok' ? 'ok-box' : 'note-box'} data-testid="export-done">
       {/* A zip's files are named by their place in it: "pairs.jsonl" alone read as a file the browser had saved. */}
-      <strong>{written.where === 'disk' ? 'Written:' : written.zip ? `Downloaded ${written.zip}, holding:` : 'Downloaded:'}</strong>
+      {/* A download is the browser's: what the server sent of each file is said below them (ExportDownloads). */}
+      <strong>{written.where === 'disk' ? 'Written:' : written.zip ? `Exported as ${written.zip}, holding:` : 'Exported, to download:'}</strong>
       <ul className="report-list">
         {written.result.files.map((f) => (
           <li key={f.name} data-testid="export-file">

@@ -1,0 +1,80 @@
+/**
+ * Serve mode's Export screen: the export's downloads, fetched one at a time (lib/download-queue.ts),
+ * each with its state in words (exportDownloadsView.ts), Retry for a failed one and Download again for
+ * one the browser was asked for and has not fetched. A line for all of them is said to screen readers
+ * as it changes (polite), as the Annotate and Review screens announce theirs.
+ */
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { AppClient } from '../client/types';
+import { DownloadQueue, type QueuedDownload } from '../lib/download-queue';
+import { offerDownload } from '../lib/download';
+import { downloadStateText, downloadsSummary } from './exportDownloadsView';
+
+export interface ExportDownloadsState {
+  files: readonly QueuedDownload[] | null;
+  /** Fetches a new export's downloads (the previous export's queue stops). */
+  start: (downloads: ReadonlyArray<{ id: string; name: string; bytes: number }>) => void;
+  retry: (id: string) => void;
+  offerAgain: (id: string) => void;
+}
+
+export function useExportDownloads(client: AppClient): ExportDownloadsState {
+  const [files, setFiles] = useState<readonly QueuedDownload[] | null>(null);
+  const queue = useRef<DownloadQueue | null>(null);
+  useEffect(() => () => queue.current?.stop(), []);
+  const start = useCallback(
+    (downloads: ReadonlyArray<{ id: string; name: string; bytes: number }>) => {
+      queue.current?.stop();
+      const q = new DownloadQueue(downloads, {
+        offer: (d) => offerDownload(d),
+        status: (ids) => client.invoke('export.downloads', { ids }),
+        wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+        onChange: setFiles,
+      });
+      queue.current = q;
+      void q.run();
+    },
+    [client],
+  );
+  return {
+    files,
+    start,
+    retry: useCallback((id: string) => void queue.current?.retry(id), []),
+    offerAgain: useCallback((id: string) => queue.current?.offerAgain(id), []),
+  };
+}
+
+export function ExportDownloads({ state }: { state: ExportDownloadsState }): ReactNode {
+  const list = useRef<HTMLUListElement>(null);
+  if (!state.files) return null;
+  const retry = (id: string, i: number): void => {
+    state.retry(id);
+    // The Retry button goes with its failure: the keyboard stays on the file's row.
+    setTimeout(() => list.current?.querySelectorAll<HTMLElement>('li')[i]?.focus(), 0);
+  };
+  return (
+    <div className="note-box export-downloads" data-testid="export-downloads">
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="export-downloads-announce">
+        {downloadsSummary(state.files)}
+      </p>
+      <strong aria-hidden="true">{downloadsSummary(state.files)}</strong>
+      <ul className="report-list" ref={list}>
+        {state.files.map((f, i) => (
+          <li key={f.id} tabIndex={-1} data-testid="export-download" data-name={f.name} data-state={f.state.kind}>
+            <span className="export-download-name">{f.name}</span> <span className={f.state.kind === 'failed' || f.state.kind === 'expired' ? 'error small' : 'muted small'}>{downloadStateText(f)}</span>
+            {f.state.kind === 'failed' && (
+              <button type="button" className="small" data-testid="export-download-retry" aria-label={`Retry ${f.name}`} onClick={() => retry(f.id, i)}>
+                Retry
+              </button>
+            )}
+            {f.state.kind === 'offered' && (
+              <button type="button" className="small" data-testid="export-download-again" aria-label={`Download ${f.name} again`} onClick={() => state.offerAgain(f.id)}>
+                Download again
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -595,6 +595,27 @@ describe('which imports and pool changes reach an annotator', () => {
     expect(heard('alice')).toEqual(['import [asked]', 'import [asked]']);
   });
 
+  it('an import that changes only a note (Annotate shows her own), and its undo, reach her when the pool is open to her', async () => {
+    await engine.invoke('pool.assign', { pool: 'sealed', annotators: ['bob'] });
+    expect(await poolsOf(alice)).toEqual(['open']);
+    const noteShown = async (): Promise<string | null | undefined> =>
+      ((await engine.invoke('annotate.query', { pool: 'open', annotator: 'alice', queryId: 'q1' }, alice)) as QueryView).candidates.find((c) => c.id === 'c1')!.note;
+    const { heard, off } = listen();
+    // Her labels as they are, a note given on q1 → c1 in each pool (a gold export's notes column): no label written.
+    for (const pool of ['sealed', 'open']) {
+      const file = path.join(dir, `notes-${pool}.csv`);
+      writeFileSync(file, `query_id,candidate_id,annotator,label,notes\nq1,c1,alice,1,"[{""annotator"":""alice"",""note"":""see the manual""}]"\n`);
+      const { jobId } = (await engine.invoke('import.start', { format: 'labels-csv', pool, sources: [{ path: file }] })) as { jobId: string };
+      expect((await jobDone(engine, jobId)).ok).toBe(true);
+      if (pool === 'open') expect(await noteShown()).toBe('see the manual');
+    }
+    await undoImport();
+    expect(await noteShown()).toBe(NOTES.alice);
+    off();
+    expect(heard('owner')).toEqual(['import [sealed]', 'import [open]', 'import [open]']);
+    expect(heard('alice')).toEqual(['import [open]', 'import [open]']);
+  });
+
   it('a pool made open to her reaches her; an import of questions alone does not', async () => {
     await poolsOf(alice);
     const { heard, off } = listen();

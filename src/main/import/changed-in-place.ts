@@ -1,7 +1,7 @@
 /**
  * The pools whose pairs an import changed without changing what they hold: the text of a question
  * they hold, inserted (a pool listing its id without text) or updated, its answers or comments (added,
- * updated or moved), and a run's scores given again with other values. Their queries, pairs, runs and labels count as before, so the engine's pool stamps
+ * updated or moved), a note on a label (labels.ts putNotes), and a run's scores given again with other values. Their queries, pairs, runs and labels count as before, so the engine's pool stamps
  * (engine/pool-stamps.ts) miss them; the import's report names them (ImportReport.poolsChangedInPlace),
  * and so does its event, and its undo's (read from the imports audit).
  */
@@ -49,8 +49,8 @@ export function poolsHoldingAnsweredQuestions(ws: Workspace, answerRowidBefore: 
 
 /**
  * What an import's report names (ImportReport.poolsChangedInPlace): the pools of the runs it rescored,
- * those it gave text to questions they listed without, those holding questions it updated, and those holding
- * questions whose answers it changed; sorted.
+ * those it gave text to questions they listed without, those holding questions it updated, those holding
+ * questions whose answers it changed, and those whose notes on labels it set; sorted.
  */
 export function poolsChangedInPlace(...sets: ReadonlyArray<Iterable<string>>): string[] {
   return [...new Set(sets.flatMap((s) => [...s]))].sort();

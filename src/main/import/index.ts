@@ -105,6 +105,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     runQueriesRead: new Map(),
     questionSources: new Set(),
     answersUpdatedOf: new Set(),
+    poolsWithNotesChanged: new Set(),
     poolsWritten: new Set(),
     signal: opts.signal,
     count(key, n = 1) {
@@ -177,7 +178,7 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       // Answers added to, updated in or moved to or from questions that pools hold: Browse's question shows their count.
       const answered = (report.counts.answersInserted ?? 0) + (report.counts.commentsInserted ?? 0) > 0 ? maxAnswerRowidBefore : null;
       const withAnswers = answered !== null || ctx.answersUpdatedOf.size > 0 ? poolsHoldingAnsweredQuestions(ws, answered, ctx.answersUpdatedOf) : [];
-      const inPlace = poolsChangedInPlace(rescored, givenText, updated, withAnswers);
+      const inPlace = poolsChangedInPlace(rescored, givenText, updated, withAnswers, ctx.poolsWithNotesChanged);
       if (inPlace.length > 0) report.poolsChangedInPlace = inPlace;
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.warnings.push(...importedPeopleNotes(ws, peopleBefore, opts.annotator));

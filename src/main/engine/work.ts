@@ -11,6 +11,7 @@ import { runUndoable, type WriteTurns } from '../workspace/undo-journal';
 import { undoFinishingMessage } from '../workspace/undo-progress';
 import { Workspace } from '../workspace/workspace';
 import { readPoolOrder, writePoolOrder } from '../active/draw-log';
+import { writeNewPool } from './pool-write';
 import type { QueryOrder } from '../../shared/label-order';
 import type { EngineCore as Engine } from './core';
 import type { JobContext, JobKind, JobStartOptions } from './jobs';
@@ -327,7 +328,7 @@ function topKInSource(idx: Bm25Index, q: Bm25Document, k: number, inSource: (doc
 /**
  * Creates a pool: for each query, its title + body retrieves the top-`depth` other questions by
  * BM25 (Lucene's formula, see bm25-index.ts); the candidates are stored in rank order and their
- * scores as the run `bm25`. One transaction.
+ * scores as the run `bm25`. One transaction, written in steps (pool-write.ts).
  */
 export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgress?: Progress; signal?: AbortSignal; letOthersRun?: () => Promise<void> } = {}): Promise<PoolInfo> {
   if (ws.findPool(spec.name)) throw new QPairsError(`pool "${spec.name}" already exists`);
@@ -392,17 +393,23 @@ export async function createPool(ws: Workspace, spec: PoolSpec, opts: { onProgre
   const sampling =
     (spec.sample ? `random sample of ${spec.sample.n} (seed ${spec.sample.seed})` : `${ids.length} listed query ids`) +
     (source !== undefined ? `; queries and candidates from source "${source}" only` : '');
-  return ws.transaction(() => {
-    // Another creation of this name may have run while this one let waiting writes through.
-    if (ws.findPool(spec.name)) throw new QPairsError(`pool "${spec.name}" already exists`);
-    ws.createPool({ name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, convention: spec.convention ?? 'zero', retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling });
-    if (spec.order !== undefined || spec.orderSeed !== undefined) writePoolOrder(ws, spec.name, spec.order ?? 'pool', spec.orderSeed);
-    const run = ws.ensureRun(spec.name, 'bm25', 'retriever', { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth });
-    const ranked = hits.map((h, i) => ({ queryId: ids[i]!, candidates: h.hits.map((x) => ws.idOfDoc(x.doc)!) }));
-    ws.addPoolQueries(spec.name, ranked);
-    hits.forEach((h, i) => h.hits.forEach((x, j) => ws.setRunScore(run, ranked[i]!.queryId, ranked[i]!.candidates[j]!, x.score)));
-    return ws.pool(spec.name);
-  });
+  // One transaction in steps, the event loop turning between them (pool-write.ts).
+  return writeNewPool(
+    ws,
+    {
+      pool: { name: spec.name, scheme: spec.scheme, blind: spec.blind ?? true, convention: spec.convention ?? 'zero', retriever: `bm25 (k1=${idx.k1}, b=${idx.b}, analyzer ${analyzer})`, depth: spec.depth, sampling },
+      order: spec.order !== undefined || spec.orderSeed !== undefined ? { order: spec.order ?? 'pool', seed: spec.orderSeed } : undefined,
+      run: { k1: idx.k1, b: idx.b, analyzer, depth: spec.depth },
+      ranked: hits.map((h, i) => ({ queryId: ids[i]!, hits: h.hits })),
+    },
+    {
+      signal: opts.signal,
+      // Another creation of this name may have run while this one let waiting writes through.
+      alreadyExists: (w) => {
+        if (w.findPool(spec.name)) throw new QPairsError(`pool "${spec.name}" already exists`);
+      },
+    },
+  );
 }
 
 // ------------------------------------------------------------------ engine jobs

@@ -43,4 +43,39 @@ describe('an import names the pools it changed in place (their counts do not sho
     expect(ws.listImports().at(-1)!.report).toMatchObject({ poolsChangedInPlace: ['p'] });
     ws.close();
   });
+
+  it('a question a pool holds given an answer, an answer updated or moved away; not an answer to a question no pool holds', async () => {
+    const ws = tempWorkspace();
+    const dir = tempDir();
+    const posts = (...rows: string[]): string => `<posts>\n${rows.map((r) => `<row ${r}/>\n`).join('')}</posts>\n`;
+    const question = (id: number): string => `Id="${id}" PostTypeId="1" Title="question ${id}" Body="&lt;p&gt;body ${id}&lt;/p&gt;"`;
+    const answer = (id: number, parent: number, text = `answer ${id}`): string => `Id="${id}" PostTypeId="2" ParentId="${parent}" Body="${text}"`;
+    // A dump as the site ships it again and again: the same questions 1-3, answers coming and going.
+    const inPlace = async (...answers: string[]): Promise<string[] | undefined> => {
+      const f = path.join(dir, `Posts-${Math.random().toString(36).slice(2)}.xml`);
+      writeFileSync(f, posts(question(1), question(2), question(3), ...answers));
+      return (await importFiles(ws, 'stackexchange', [f], { source: 'site' })).poolsChangedInPlace;
+    };
+    expect(await inPlace()).toBeUndefined();
+    ws.transaction(() => {
+      ws.createPool({ name: 'p', scheme: 'binary' });
+      ws.createPool({ name: 'other', scheme: 'binary' });
+      ws.addPoolQuery('p', '1', ['2']);
+      ws.addPoolQuery('other', '2', ['1']);
+    });
+    // Question 3 is in no pool: none.
+    expect(await inPlace(answer(10, 3))).toBeUndefined();
+    // Question 1 given an answer: both pools hold it (p's query, other's candidate).
+    expect(await inPlace(answer(10, 3), answer(11, 1))).toEqual(['other', 'p']);
+    // The same dump again: nothing changed, none.
+    expect(await inPlace(answer(10, 3), answer(11, 1))).toBeUndefined();
+    // Answer 11's text updated: the pools holding its question.
+    expect(await inPlace(answer(10, 3), answer(11, 1, 'a better answer'))).toEqual(['other', 'p']);
+    // Answer 10 moved from question 3 (no pool) to question 2: the pools holding 2.
+    expect(await inPlace(answer(10, 2), answer(11, 1, 'a better answer'))).toEqual(['other', 'p']);
+    // …and back to 3: question 2 lost it.
+    expect(await inPlace(answer(10, 3), answer(11, 1, 'a better answer'))).toEqual(['other', 'p']);
+    expect(ws.listImports().at(-1)!.report).toMatchObject({ poolsChangedInPlace: ['other', 'p'] });
+    ws.close();
+  });
 });

@@ -15,7 +15,7 @@ import { labelsCsv, labelsJsonl, qrels, semevalRelevancy } from './labels';
 import { askubuntuCorpus, questionsCsv, questionsJsonl } from './questions';
 import { fileSize } from './reader';
 import { endRuns } from './pools';
-import { poolsChangedInPlace, poolsHoldingDocs } from './changed-in-place';
+import { poolsChangedInPlace, poolsHoldingAnsweredQuestions, poolsHoldingDocs } from './changed-in-place';
 import { trecRun } from './runs';
 import { semeval } from './semeval';
 import { stackexchange } from './stackexchange';
@@ -104,6 +104,8 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
     labelsRead: new Map(),
     runQueriesRead: new Map(),
     questionSources: new Set(),
+    answersUpdatedOf: new Set(),
+    poolsWithNotesChanged: new Set(),
     poolsWritten: new Set(),
     signal: opts.signal,
     count(key, n = 1) {
@@ -142,6 +144,8 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
   const peopleBefore = knownPeople(ws);
   const labelSeqBefore = lastLabelSeq(ws);
   const maxDocBefore = ws.db.prepare(`SELECT coalesce(max(doc), 0) FROM questions`).pluck().get() as number;
+  // The answers (and comments) it inserts are those after this rowid (a new row takes max(rowid) + 1).
+  const maxAnswerRowidBefore = ws.db.prepare(`SELECT coalesce(max(rowid), 0) FROM answers`).pluck().get() as number;
   // A larger page cache while importing: the id indexes of questions and answers take rows in no
   // key order (ids sort as text), so with SQLite's default 2 MB most inserts read pages back from
   // the OS (a dump of 1M questions + 2.24M answers: 70 s → 62 s with 64 MiB; 256 MiB no faster).
@@ -171,7 +175,10 @@ export async function importFiles(ws: Workspace, format: string, files: readonly
       const givenText = (report.counts.questionsInserted ?? 0) > 0 ? warnTextForPoolIds(ctx, maxDocBefore) : [];
       // The questions above maxDocBefore are inserted; the others changed were updated (some pool holds one: counted).
       const updated = (report.counts.questionsUpdatedInPools ?? 0) > 0 ? poolsHoldingDocs(ws, [...changed].filter((d) => d <= maxDocBefore)) : [];
-      const inPlace = poolsChangedInPlace(rescored, givenText, updated);
+      // Answers added to, updated in or moved to or from questions that pools hold: Browse's question shows their count.
+      const answered = (report.counts.answersInserted ?? 0) + (report.counts.commentsInserted ?? 0) > 0 ? maxAnswerRowidBefore : null;
+      const withAnswers = answered !== null || ctx.answersUpdatedOf.size > 0 ? poolsHoldingAnsweredQuestions(ws, answered, ctx.answersUpdatedOf) : [];
+      const inPlace = poolsChangedInPlace(rescored, givenText, updated, withAnswers, ctx.poolsWithNotesChanged);
       if (inPlace.length > 0) report.poolsChangedInPlace = inPlace;
       if (extraWarnings > 0) report.warnings.push(`… and ${extraWarnings} more warnings`);
       report.warnings.push(...importedPeopleNotes(ws, peopleBefore, opts.annotator));

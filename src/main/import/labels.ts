@@ -149,7 +149,10 @@ function putNotes(ctx: ImportContext, t: PairTarget, file: string, line: number,
   for (const n of list) {
     const o = n as { annotator?: unknown; note?: unknown };
     if (!o || typeof o.annotator !== 'string' || !o.annotator.trim() || typeof o.note !== 'string') throw fileError(file, line, 'each note needs an annotator and a note (text)');
-    if (ctx.ws.setLabelNote({ pool: t.pool.name, queryId: q, candidateId: c, annotator: o.annotator.trim(), note: o.note }, t.pool.id)) ctx.count('notes');
+    if (ctx.ws.setLabelNote({ pool: t.pool.name, queryId: q, candidateId: c, annotator: o.annotator.trim(), note: o.note }, t.pool.id)) {
+      ctx.count('notes');
+      ctx.poolsWithNotesChanged.add(t.pool.name);
+    }
   }
 }
 

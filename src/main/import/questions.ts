@@ -98,7 +98,7 @@ function noteUpdateInPools(ctx: ImportContext, id: string, at: Where, touched: s
 export function putAnswer(ctx: ImportContext, a: NewAnswer, at: Where, positions?: AnswerPositions, noun: 'answers' | 'comments' = 'answers'): void {
   let result: ReturnType<typeof ctx.ws.upsertAnswer>;
   try {
-    result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update }, positions);
+    result = ctx.ws.upsertAnswer(a, { update: ctx.opts.update, onAnswerUpdated: (ids) => ids.forEach((id) => ctx.answersUpdatedOf.add(id)) }, positions);
   } catch (e) {
     if (e instanceof SourceConflictError) throw conflictError(ctx, e, at);
     throw e;

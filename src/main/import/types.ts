@@ -80,8 +80,8 @@ export interface ImportReport {
   changedDocs: number[];
   /**
    * Pools whose shown pairs the import changed in place, which their counts do not show: a question
-   * they hold given text (inserted or updated), a run's scores given again with other values
-   * (changed-in-place.ts). Kept in the imports audit, for the undo's event.
+   * they hold given text (inserted or updated) or answers (added, updated or moved), a note on a label set,
+   * a run's scores given again with other values (changed-in-place.ts). Kept in the imports audit, for the undo's event.
    */
   poolsChangedInPlace?: string[];
   /** Set when the import wrote no rows (each file as the workspace holds it already): recorded in the imports audit, announced to no one. */
@@ -108,6 +108,13 @@ export interface ImportContext {
   readonly runQueriesRead: Map<string, { file: string; line: number; block: object }>;
   /** The sources of the questions this import gave (inserted, updated or as held): the imports audit keeps them, for an export's licence (export/licence.ts). */
   readonly questionSources: Set<string>;
+  /**
+   * The questions whose answers (or comments) this import updated: an answer's text changed, or it moved to or from
+   * the question (answers it inserted are told by their rowid: changed-in-place.ts poolsHoldingAnsweredQuestions).
+   */
+  readonly answersUpdatedOf: Set<string>;
+  /** The pools whose notes on labels this import set or changed (Annotate shows an annotator her own; the pools' stamps count no notes). */
+  readonly poolsWithNotesChanged: Set<string>;
   /** The pools this import gave pairs, labels or runs (the imports audit keeps them too, for the same licence). */
   readonly poolsWritten: Set<string>;
   count(key: string, n?: number): void;

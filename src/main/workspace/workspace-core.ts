@@ -130,6 +130,18 @@ export abstract class WorkspaceCore {
     return true;
   }
 
+  /**
+   * Takes the commits another connection just made on this one's behalf as its own (a new pool written in steps on
+   * a connection of its own, engine/pool-write.ts: no question or index changed): noticeExternalChanges will not
+   * report them, so its listeners keep what they cache (the BM25 index: loading it again took seconds at 1M
+   * questions). Call noticeExternalChanges before that write began, so that no other commit is taken for its.
+   */
+  adoptCommits(): void {
+    if (!this.db.open) return;
+    this.dataVersion = this.readDataVersion();
+    this.runScoreCache.clear();
+  }
+
   /** Calls fn whenever noticeExternalChanges finds another connection's commits; returns an unsubscribe. */
   onExternalChange(fn: () => void): () => void {
     this.externalListeners.add(fn);

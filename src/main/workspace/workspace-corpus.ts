@@ -296,6 +296,7 @@ export abstract class WorkspaceCorpus extends WorkspaceCore {
     // The highest position of either question may have changed: ask the table next time.
     positions?.forget(row.question_id);
     if (old) positions?.forget(old.question_id);
+    if (old) opts.onAnswerUpdated?.(old.question_id === row.question_id ? [row.question_id] : [row.question_id, old.question_id]);
     return old ? 'updated' : 'inserted';
   }
 

@@ -63,6 +63,8 @@ export function describeUse(u: QuestionUse): string {
 export interface UpsertOptions {
   /** Replace a record of the same id from another source (default: refuse with SourceConflictError). */
   update?: boolean;
+  /** upsertAnswer: told the questions whose answers an update changed (the answer's, and the one it moved from). */
+  onAnswerUpdated?(questionIds: readonly string[]): void;
 }
 export type AnnotatorRole = 'annotator' | 'judge' | 'owner' | 'gold' | 'system';
 

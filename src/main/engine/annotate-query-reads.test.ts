@@ -171,6 +171,29 @@ describe('annotate.query reads', () => {
     expect(read.filter((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql))).toEqual([]);
   });
 
+  it("a query relabeled many times: the others' labels of it are found by seeks per annotator and candidate, not by reading its every event", () => {
+    ws.setPoolBlind('p', false);
+    // alice relabels q0's pairs 200 times (a clear and an undo among them); bob labels two of them.
+    for (let k = 0; k < 200; k++) label('alice', 0, k % 4);
+    label('alice', 0, 2, ws, null);
+    const back = label('alice', 0, 3);
+    ws.addLabel({ pool: 'p', queryId: 'q0', candidateId: 'c0-3', annotator: 'alice', value: null, origin: `undo:${back}` });
+    label('bob', 0, 1);
+    label('bob', 0, 3);
+    label('bob', 1, 0);
+    expectAsAfresh();
+    const read = statementsDuring(ws, () => queryCurrentLabels(ws, 'p', 'q0')).filter((sql) => /FROM labels/.test(sql));
+    expect(read).toHaveLength(1);
+    // Its plan, with the pool and the query bound by name or in order (as the statement names them).
+    const args = /@pool/.test(read[0]!) ? [{ pool: ws.poolId('p'), query: 'q0' }] : [ws.poolId('p'), 'q0'];
+    const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN ${read[0]}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
+    const onLabels = plan.filter((d) => /\blabels\b|\bl\b USING/.test(d));
+    // Each read of labels is one row: an index seek (the min/max of an id along labels_current) or an event by its seq.
+    expect(onLabels.length).toBeGreaterThan(0);
+    expect(onLabels.filter((d) => !/^SEARCH labels USING COVERING INDEX labels_current \(pool_id=\?/.test(d) && !/^SEARCH l USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(d))).toEqual([]);
+    expect(plan.filter((d) => /GROUP BY/.test(d))).toEqual([]);
+  });
+
   it('pool.progress after a label reads each pair\'s latest event from the index, not every event with a lookup of its pair\'s latest', () => {
     for (let k = 0; k < 40; k++) label(k % 2 ? 'alice' : 'bob', k % 4, (k >> 2) % 4);
     poolProgress(ws, 'p');

@@ -7,10 +7,11 @@
  * in their assigned queries), so agreement stays measurable.
  */
 import type { LabelOrderCounting, LabelOrderStanding } from '../../shared/label-order';
-import { choosePair } from '../active/candidate-order';
+import { CandidateLedger, choosePair } from '../active/candidate-order';
 import { candidateOrderStanding, ledgerOf, openedCount, openOrderOf } from '../active/candidate-standing';
 import { readPoolOrder } from '../active/draw-log';
 import { getAssignment } from '../gold/store';
+import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
 import { StampedCache } from '../workspace/stamped-cache';
 import type { CurrentLabel } from '../workspace/workspace-pools';
 import type { Workspace } from '../workspace/workspace';
@@ -40,12 +41,31 @@ interface PoolPairState {
   opened: number;
 }
 
+/** Per workspace, per pool: the bounds of its queries with nothing judged (CandidateLedger.zeroLabel), as read at `mark` with those runs shown. */
+const keptZeroLabels = new WeakMap<Workspace, Map<string, { mark: HistoryMark; runs: string; zero: ReturnType<typeof CandidateLedger.zeroLabel> }>>();
+
+/**
+ * The pool's bounds with nothing judged: they follow from its queries and the runs' rankings alone
+ * (seconds at 3,000 queries x 20), so they are kept while only label events were appended since
+ * (label-history.ts) and the same runs are shown; one pool per workspace.
+ */
+function zeroLabelOf(ws: Workspace, pool: string, view: ReturnType<typeof judgedPool>, mark: HistoryMark | null): ReturnType<typeof CandidateLedger.zeroLabel> {
+  const runs = JSON.stringify(view.runs);
+  const k = keptZeroLabels.get(ws)?.get(pool);
+  if (k && mark !== null && k.runs === runs && onlyLabelsAppended(k.mark, mark)) return k.zero;
+  const zero = CandidateLedger.zeroLabel(view.queries);
+  if (mark !== null) keptZeroLabels.set(ws, new Map([[pool, { mark, runs, zero }]]));
+  return zero;
+}
+
 function readPoolPairState(ws: Workspace, pool: string): PoolPairState {
+  const mark = historyMark(ws);
   const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) });
   const ids = view.queries.map((q) => q.id);
   const labels = ws.currentLabels(pool);
   const order = openOrderOf(ids.length, readPoolOrder(ws, pool).seed);
-  return { view, ids, labels, ledger: ledgerOf(view.queries, view.judged), order, opened: openedCount(order, touchedQueries(ws, pool, ids, labels)) };
+  const ledger = ledgerOf(view.queries, view.judged, zeroLabelOf(ws, pool, view, mark));
+  return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ws, pool, ids, labels)) };
 }
 
 /** Per workspace: each pool's PoolPairState, kept while nothing was committed since (StampedCache; 2 pools). */

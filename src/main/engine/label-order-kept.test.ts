@@ -5,10 +5,11 @@
  * query she has done, asked for by id, needs no choice of pair. The views stay those a connection
  * reading everything from scratch gives.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CandidateLedger } from '../active/candidate-order';
 import { writePoolOrder } from '../active/draw-log';
 import { statementsDuring } from '../workspace/test-statements';
 import { Workspace } from '../workspace/workspace';
@@ -88,5 +89,30 @@ describe('annotate.query in a pool with the candidate order', () => {
     let done: unknown;
     expect(poolWideLabelReads(() => (done = view('alice', 'q5')))).toEqual([]);
     expect(done).toEqual(viewAfresh('alice', 'q5'));
+  });
+
+  it("the bounds with nothing judged are computed again only when something other than labels was written (here a run's scores)", () => {
+    view('alice');
+    const zero = vi.spyOn(CandidateLedger, 'zeroLabel');
+    try {
+      for (let k = 0; k < 3; k++) {
+        const v = view('alice');
+        label('alice', v.queryId, v.focus!, k % 2 ? '1' : '0');
+      }
+      const bob = view('bob');
+      expect(zero).not.toHaveBeenCalled();
+      expect(bob).toEqual(viewAfresh('bob')); // (the new connection computes its own)
+      // The run "good" now ranks every query's candidates the other way round: new bounds, the views as from scratch.
+      const good = ws.ensureRun('p', 'good', 'test');
+      ws.transaction(() => {
+        for (let n = 0; n < Q * C; n++) ws.setRunScore(good, `q${Math.floor(n / C)}`, `q${Math.floor(n / C)}c${n % C}`, n % C);
+      });
+      zero.mockClear();
+      const views = ['alice', 'bob'].map((who) => view(who));
+      expect(zero).toHaveBeenCalledTimes(1);
+      ['alice', 'bob'].forEach((who, k) => expect(views[k], who).toEqual(viewAfresh(who)));
+    } finally {
+      zero.mockRestore();
+    }
   });
 });

@@ -36,9 +36,9 @@ export function openedCount(openOrder: readonly number[], touched: ReadonlySet<n
   return k;
 }
 
-/** A ledger holding every judged pair of the pool. */
-export function ledgerOf(queries: readonly ActiveQuery[], judged: readonly (readonly Judgment[])[]): CandidateLedger {
-  const ledger = new CandidateLedger(queries);
+/** A ledger holding every judged pair of the pool (`zeroLabel`: the queries' CandidateLedger.zeroLabel, when kept). */
+export function ledgerOf(queries: readonly ActiveQuery[], judged: readonly (readonly Judgment[])[], zeroLabel?: ReturnType<typeof CandidateLedger.zeroLabel>): CandidateLedger {
+  const ledger = new CandidateLedger(queries, zeroLabel);
   judged.forEach((row, i) => row.forEach((j, c) => j !== null && ledger.judge(i, c, j)));
   return ledger;
 }

@@ -11,7 +11,7 @@ import { statementsDuring } from '../workspace/test-statements';
 import { Workspace } from '../workspace/workspace';
 import { livePoolEachTest } from '../training/live-test-pool';
 import { annotateQuery, poolProgress } from './annotate';
-import { annotatorCurrent, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
+import { annotatorCurrent, KEPT_CURRENT_MAX, KEPT_QUERIES_MAX, poolQueriesKept, poolRunNames, queryCurrentLabels, queryRunScores } from './annotator-labels';
 
 let ws: Workspace;
 livePoolEachTest('qpairs-annotate-reads-', (fresh) => (ws = fresh));
@@ -169,6 +169,77 @@ describe('annotate.query reads', () => {
     expect(read.filter((sql) => /FROM run_scores/.test(sql) && !/query_id = \?/.test(sql))).toEqual([]);
     // The pool's queries are not read again after labels.
     expect(read.filter((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql))).toEqual([]);
+  });
+
+  it("a query relabeled many times: the others' labels of it are found by seeks per annotator and candidate, not by reading its every event", () => {
+    ws.setPoolBlind('p', false);
+    // alice relabels q0's pairs 200 times (a clear and an undo among them); bob labels two of them.
+    for (let k = 0; k < 200; k++) label('alice', 0, k % 4);
+    label('alice', 0, 2, ws, null);
+    const back = label('alice', 0, 3);
+    ws.addLabel({ pool: 'p', queryId: 'q0', candidateId: 'c0-3', annotator: 'alice', value: null, origin: `undo:${back}` });
+    label('bob', 0, 1);
+    label('bob', 0, 3);
+    label('bob', 1, 0);
+    expectAsAfresh();
+    const read = statementsDuring(ws, () => queryCurrentLabels(ws, 'p', 'q0')).filter((sql) => /FROM labels/.test(sql));
+    expect(read).toHaveLength(1);
+    // Its plan, with the pool and the query bound by name or in order (as the statement names them).
+    const args = /@pool/.test(read[0]!) ? [{ pool: ws.poolId('p'), query: 'q0' }] : [ws.poolId('p'), 'q0'];
+    const plan = (ws.db.prepare(`EXPLAIN QUERY PLAN ${read[0]}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
+    const onLabels = plan.filter((d) => /\blabels\b|\bl\b USING/.test(d));
+    // Each read of labels is one row: an index seek (the min/max of an id along labels_current) or an event by its seq.
+    expect(onLabels.length).toBeGreaterThan(0);
+    expect(onLabels.filter((d) => !/^SEARCH labels USING COVERING INDEX labels_current \(pool_id=\?/.test(d) && !/^SEARCH l USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(d))).toEqual([]);
+    expect(plan.filter((d) => /GROUP BY/.test(d))).toEqual([]);
+  });
+
+  it('keeps at most KEPT_CURRENT_MAX annotators\' labels and KEPT_QUERIES_MAX pools\' queries: the least recently used is dropped, and reads back the same answers', () => {
+    const people = Array.from({ length: KEPT_CURRENT_MAX + 1 }, (_, k) => `a${k}`);
+    people.forEach((who, k) => label(who, k % 4, k % 3));
+    /** Her labels as annotatorCurrent gives them (checked against a read from scratch), and whether it read them from scratch. */
+    const currentOf = (who: string): boolean => {
+      let got: ReturnType<typeof annotatorCurrent> = new Map();
+      const afresh = statementsDuring(ws, () => (got = annotatorCurrent(ws, 'p', who))).some((sql) => /GROUP BY annotator_id, query_id, candidate_id/.test(sql));
+      expect(sorted(got), `${who}'s labels`).toEqual(sorted(currentAfresh(who)));
+      return afresh;
+    };
+    // Each read once, a0 first: a0 is the least recently used when the last one is kept.
+    for (const who of people) annotatorCurrent(ws, 'p', who);
+    label('a0', 0, 1);
+    label('a0', 0, 0, ws, null);
+    label(people.at(-1)!, 2, 2);
+    // The last is still kept (only her events since are read); a0 was dropped and is read from scratch, the same labels.
+    expect(currentOf(people.at(-1)!)).toBe(false);
+    expect(currentOf('a0')).toBe(true);
+    // Read again, a0 is kept once more; a1 (now the least recently used) is the one dropped.
+    label('a0', 1, 2);
+    expect(currentOf('a0')).toBe(false);
+    expect(currentOf('a1')).toBe(true);
+    // A view of a dropped annotator: her labels and progress as from scratch.
+    for (const who of people.slice(2, 4)) {
+      const v = annotateQuery(ws, { pool: 'p', annotator: who, queryId: 'q0' }, null);
+      expect(v.progress.labeledPairs).toBe([...currentAfresh(who).values()].reduce((n, m) => n + m.size, 0));
+      expect(v.candidates.map((c) => c.label)).toEqual(v.candidates.map((c) => currentAfresh(who).get('q0')?.get(c.id) ?? null));
+    }
+
+    // Pools' queries: one pool more than kept, each read once; the first is read again, the latest is not.
+    const pools = Array.from({ length: KEPT_QUERIES_MAX + 1 }, (_, k) => `p${k}`);
+    for (const name of pools) {
+      ws.createPool({ name, scheme: 'binary' });
+      ws.addPoolQuery(name, 'q0', ['c0-0', `c0-${pools.indexOf(name) % 4}`]);
+    }
+    for (const name of pools) poolQueriesKept(ws, name);
+    /** The pool's queries as poolQueriesKept gives them (checked against a read from scratch), and whether it read them from scratch. */
+    const queriesOf = (pool: string): boolean => {
+      let got: ReturnType<typeof poolQueriesKept> = [];
+      const afresh = statementsDuring(ws, () => (got = poolQueriesKept(ws, pool))).some((sql) => /FROM pool_queries q\s+LEFT JOIN pool_candidates/.test(sql));
+      expect(got, `${pool}'s queries`).toEqual(ws.poolQueries(pool));
+      return afresh;
+    };
+    expect(queriesOf(pools.at(-1)!)).toBe(false);
+    expect(queriesOf('p0')).toBe(true);
+    expect(queriesOf('p0')).toBe(false);
   });
 
   it('pool.progress after a label reads each pair\'s latest event from the index, not every event with a lookup of its pair\'s latest', () => {

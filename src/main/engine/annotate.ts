@@ -126,7 +126,10 @@ export function annotateQuery(ws: Workspace, a: ParsedArgs<'annotate.query'>, vo
   // decide-rankers-mtc: the next item is one pair; its query is served with that candidate first
   // (`focus`) — also when that query is asked for by id (a re-read of the query on screen).
   let focus: string | null = null;
-  const next = isCandidateOrder(readPoolOrder(ws, a.pool).order) ? nextPairFor(ws, a.pool, a.annotator, queries.map((q) => q.queryId)) : null;
+  // The next pair is always one she has not labeled: a query she has done (asked for by id) is never
+  // focused, so its view makes no choice of pair (nextPairFor weighs the whole pool).
+  const asked = a.queryId ? queries.find((q) => q.queryId === a.queryId) : undefined;
+  const next = isCandidateOrder(readPoolOrder(ws, a.pool).order) && !(asked && isDone(asked, cur)) ? nextPairFor(ws, a.pool, a.annotator, queries.map((q) => q.queryId)) : null;
   const pair = next && (!a.queryId || a.queryId === next.queryId) ? next : null;
   if (pair) {
     index = queries.findIndex((q) => q.queryId === pair.queryId);

@@ -3,7 +3,9 @@
  * pool (kept and brought forward over the label events appended since, label-history.ts), the
  * pool's queries (kept while only label events were written), and the others' labels and the runs'
  * scores of the one query on screen. Each answer is the one a read from scratch gives
- * (Workspace.currentLabels, poolQueries, runScores); treat what is returned as read-only.
+ * (Workspace.currentLabels, poolQueries, runScores); treat what is returned as read-only. What is kept
+ * is bounded per workspace (KEPT_CURRENT_MAX, KEPT_QUERIES_MAX): the least recently used entry is
+ * dropped first, and read again from scratch when next asked for.
  */
 import type { PoolQuery } from '../../shared/types';
 import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
@@ -14,7 +16,31 @@ export type Current = Map<string, Map<string, string>>;
 
 const annotatorId = (ws: Workspace, name: string): number | null => (ws.stmt(`SELECT id FROM annotators WHERE name = ?`).get(name) as { id: number } | undefined)?.id ?? null;
 
-/** Per workspace, per "poolId annotatorId": her current labels as read at `mark`. */
+/** How many (pool, annotator) current labels are kept per workspace (a 60,000-pair pool's: a few MB each). */
+export const KEPT_CURRENT_MAX = 16;
+/** How many pools' queries are kept per workspace. */
+export const KEPT_QUERIES_MAX = 8;
+
+/** The entry kept for `key`, made the most recently used. */
+function keptEntry<V>(kept: Map<string, V> | undefined, key: string): V | undefined {
+  const v = kept?.get(key);
+  if (v !== undefined) {
+    kept!.delete(key);
+    kept!.set(key, v);
+  }
+  return v;
+}
+
+/** Keeps `value` for `key` as the most recently used, dropping the least recently used beyond `max`. */
+function keepEntry<V>(all: WeakMap<Workspace, Map<string, V>>, ws: Workspace, key: string, value: V, max: number): void {
+  let kept = all.get(ws);
+  if (!kept) all.set(ws, (kept = new Map()));
+  kept.delete(key);
+  kept.set(key, value);
+  while (kept.size > max) kept.delete(kept.keys().next().value!);
+}
+
+/** Per workspace, per "poolId annotatorId": her current labels as read at `mark` (least recently used first). */
 const keptCurrent = new WeakMap<Workspace, Map<string, { mark: HistoryMark; cur: Current }>>();
 
 function setValue(cur: Current, queryId: string, candidateId: string, value: string | null): void {
@@ -41,7 +67,7 @@ export function annotatorCurrent(ws: Workspace, pool: string, annotator: string)
   if (id === null) return new Map();
   const mark = historyMark(ws);
   const key = `${poolId} ${id}`;
-  const k = keptCurrent.get(ws)?.get(key);
+  const k = keptEntry(keptCurrent.get(ws), key);
   let cur: Current;
   if (k && mark !== null && onlyLabelsAppended(k.mark, mark)) {
     cur = k.cur;
@@ -55,41 +81,51 @@ export function annotatorCurrent(ws: Workspace, pool: string, annotator: string)
     cur = new Map();
     for (const l of ws.currentLabels(pool, annotator)) setValue(cur, l.queryId, l.candidateId, l.value);
   }
-  if (mark !== null) {
-    let kept = keptCurrent.get(ws);
-    if (!kept) keptCurrent.set(ws, (kept = new Map()));
-    kept.set(key, { mark, cur });
-  }
+  if (mark !== null) keepEntry(keptCurrent, ws, key, { mark, cur }, KEPT_CURRENT_MAX);
   return cur;
 }
 
-/** Per workspace, per pool name: its queries as read at `mark`. */
+/** Per workspace, per pool name: its queries as read at `mark` (least recently used first). */
 const keptQueries = new WeakMap<Workspace, Map<string, { mark: HistoryMark; queries: PoolQuery[] }>>();
 
 /** The pool's queries (Workspace.poolQueries), kept while nothing but label events was written since. */
 export function poolQueriesKept(ws: Workspace, pool: string): PoolQuery[] {
   const mark = historyMark(ws);
-  const k = keptQueries.get(ws)?.get(pool);
+  const k = keptEntry(keptQueries.get(ws), pool);
   if (k && mark !== null && onlyLabelsAppended(k.mark, mark)) return k.queries;
   const queries = ws.poolQueries(pool);
-  if (mark !== null) {
-    let kept = keptQueries.get(ws);
-    if (!kept) keptQueries.set(ws, (kept = new Map()));
-    kept.set(pool, { mark, queries });
-  }
+  if (mark !== null) keepEntry(keptQueries, ws, pool, { mark, queries }, KEPT_QUERIES_MAX);
   return queries;
 }
 
-/** The current labels of one query of the pool, everyone's, oldest first (Workspace.currentLabels(pool) of that query). */
+/**
+ * The current labels of one query of the pool, everyone's, oldest first (Workspace.currentLabels(pool) of that query).
+ * Each (annotator, candidate) latest event is found by seeks along index labels_current — the pool's
+ * annotators one after the other (the next id above the last), the query's candidates each labeled
+ * one after the other, then each pair's max(seq) — not by reading every event of the query: one
+ * relabeled thousands of times costs what a query labeled once does.
+ */
 export function queryCurrentLabels(ws: Workspace, pool: string, queryId: string): Array<{ annotator: string; candidateId: string; value: string }> {
   return ws
     .stmt(
-      `SELECT a.name AS annotator, g.candidate_id AS candidateId, g.value FROM
-         (SELECT annotator_id, candidate_id, value, max(seq) AS seq FROM labels WHERE pool_id = ? AND query_id = ? GROUP BY annotator_id, candidate_id) g
-       JOIN annotators a ON a.id = g.annotator_id
-       WHERE g.value IS NOT NULL ORDER BY g.seq`,
+      `WITH RECURSIVE
+         ann(id) AS (
+           SELECT (SELECT min(annotator_id) FROM labels WHERE pool_id = @pool)
+           UNION ALL
+           SELECT (SELECT min(annotator_id) FROM labels WHERE pool_id = @pool AND annotator_id > ann.id) FROM ann WHERE ann.id IS NOT NULL),
+         pair(annotator_id, candidate_id) AS (
+           SELECT ann.id, (SELECT min(candidate_id) FROM labels WHERE pool_id = @pool AND annotator_id = ann.id AND query_id = @query) FROM ann WHERE ann.id IS NOT NULL
+           UNION ALL
+           SELECT pair.annotator_id, (SELECT min(candidate_id) FROM labels
+                                      WHERE pool_id = @pool AND annotator_id = pair.annotator_id AND query_id = @query AND candidate_id > pair.candidate_id)
+           FROM pair WHERE pair.candidate_id IS NOT NULL)
+       SELECT a.name AS annotator, l.candidate_id AS candidateId, l.value FROM pair
+       JOIN labels l ON l.seq = (SELECT max(seq) FROM labels
+                                 WHERE pool_id = @pool AND annotator_id = pair.annotator_id AND query_id = @query AND candidate_id = pair.candidate_id)
+       JOIN annotators a ON a.id = pair.annotator_id
+       WHERE pair.candidate_id IS NOT NULL AND l.value IS NOT NULL ORDER BY l.seq`,
     )
-    .all(ws.poolId(pool), queryId) as Array<{ annotator: string; candidateId: string; value: string }>;
+    .all({ pool: ws.poolId(pool), query: queryId }) as Array<{ annotator: string; candidateId: string; value: string }>;
 }
 
 /** The pool's runs (id and name, in listRuns order) without counting their scores. */

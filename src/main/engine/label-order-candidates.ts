@@ -7,23 +7,84 @@
  * in their assigned queries), so agreement stays measurable.
  */
 import type { LabelOrderCounting, LabelOrderStanding } from '../../shared/label-order';
-import { choosePair } from '../active/candidate-order';
+import { CandidateLedger, choosePair } from '../active/candidate-order';
 import { candidateOrderStanding, ledgerOf, openedCount, openOrderOf } from '../active/candidate-standing';
 import { readPoolOrder } from '../active/draw-log';
 import { getAssignment } from '../gold/store';
+import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
+import { StampedCache } from '../workspace/stamped-cache';
+import type { CurrentLabel } from '../workspace/workspace-pools';
 import type { Workspace } from '../workspace/workspace';
+import { annotatorCurrent } from './annotator-labels';
 import { judgedPool } from './label-order-view';
 import { runsOnBlindLabels } from './run-visibility';
 
-/** Indices of the pool's queries anyone has labeled a pair of (they are open). */
-function touchedQueries(ws: Workspace, pool: string, ids: readonly string[]): Set<number> {
+/** Indices of the pool's queries anyone has labeled a pair of (they are open); `labels`: the pool's current labels. */
+function touchedQueries(ws: Workspace, pool: string, ids: readonly string[], labels: readonly CurrentLabel[] = ws.currentLabels(pool)): Set<number> {
   const index = new Map(ids.map((id, i) => [id, i]));
   const out = new Set<number>();
-  for (const l of ws.currentLabels(pool)) {
+  for (const l of labels) {
     const i = index.get(l.queryId);
     if (i !== undefined) out.add(i);
   }
   return out;
+}
+
+/** What nextPairFor reads and computes of the pool, whoever asks: the same for every annotator of it. */
+interface PoolPairState {
+  view: ReturnType<typeof judgedPool>;
+  ids: string[];
+  /** Everyone's current labels of the pool, oldest first. */
+  labels: CurrentLabel[];
+  ledger: ReturnType<typeof ledgerOf>;
+  order: number[];
+  opened: number;
+}
+
+/** Per workspace, per pool: the bounds of its queries with nothing judged (CandidateLedger.zeroLabel), as read at `mark` with those runs shown. */
+const keptZeroLabels = new WeakMap<Workspace, Map<string, { mark: HistoryMark; runs: string; zero: ReturnType<typeof CandidateLedger.zeroLabel> }>>();
+
+/**
+ * The pool's bounds with nothing judged: they follow from its queries and the runs' rankings alone
+ * (seconds at 3,000 queries x 20), so they are kept while only label events were appended since
+ * (label-history.ts) and the same runs are shown; one pool per workspace.
+ */
+function zeroLabelOf(ws: Workspace, pool: string, view: ReturnType<typeof judgedPool>, mark: HistoryMark | null): ReturnType<typeof CandidateLedger.zeroLabel> {
+  const runs = JSON.stringify(view.runs);
+  const k = keptZeroLabels.get(ws)?.get(pool);
+  if (k && mark !== null && k.runs === runs && onlyLabelsAppended(k.mark, mark)) return k.zero;
+  const zero = CandidateLedger.zeroLabel(view.queries);
+  if (mark !== null) keptZeroLabels.set(ws, new Map([[pool, { mark, runs, zero }]]));
+  return zero;
+}
+
+function readPoolPairState(ws: Workspace, pool: string): PoolPairState {
+  const mark = historyMark(ws);
+  const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) });
+  const ids = view.queries.map((q) => q.id);
+  const labels = ws.currentLabels(pool);
+  const order = openOrderOf(ids.length, readPoolOrder(ws, pool).seed);
+  const ledger = ledgerOf(view.queries, view.judged, zeroLabelOf(ws, pool, view, mark));
+  return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ws, pool, ids, labels)) };
+}
+
+/**
+ * Per workspace: the PoolPairState of the pool last asked for, kept while nothing was committed since
+ * (StampedCache). One pool only: ~130 MB of heap at 3,000 queries x 20 candidates x 3 runs (mostly its
+ * ledger's bounds and label effects).
+ */
+const keptPairStates = new WeakMap<Workspace, StampedCache<string, PoolPairState>>();
+
+/**
+ * The pool's PoolPairState: the runs' rankings, the labels of the evaluation's source and its ledger
+ * (seconds on a 60,000-pair pool) are computed once per change, not for every annotator's view of it.
+ * Inside a transaction (which may yet roll back what it read) it is read afresh and not kept.
+ */
+function poolPairState(ws: Workspace, pool: string): PoolPairState {
+  if (ws.db.inTransaction) return readPoolPairState(ws, pool);
+  let kept = keptPairStates.get(ws);
+  if (!kept) keptPairStates.set(ws, (kept = new StampedCache<string, PoolPairState>(ws, 1)));
+  return kept.get(pool, () => readPoolPairState(ws, pool));
 }
 
 /**
@@ -33,23 +94,21 @@ function touchedQueries(ws: Workspace, pool: string, ids: readonly string[]): Se
  * order's own choice, made from the runs annotators are shown (the pair is everyone's; run-visibility.ts).
  */
 export function nextPairFor(ws: Workspace, pool: string, annotator: string, queryIds: readonly string[]): { queryId: string; candidateId: string } | null {
-  const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) });
-  const ids = view.queries.map((q) => q.id);
-  const mine = new Set(ws.currentLabels(pool, annotator).map((l) => `${l.queryId}\u0000${l.candidateId}`));
+  const { view, ids, labels, ledger, order, opened } = poolPairState(ws, pool);
+  // Her current labels, kept and brought forward (annotator-labels.ts): queryId -> candidateId -> value.
+  const current = annotatorCurrent(ws, pool, annotator);
+  const mine = { has: (queryId: string, candidateId: string) => current.get(queryId)?.has(candidateId) ?? false };
   const allowed = new Set(queryIds);
   const team = new Set(getAssignment(ws, pool).annotators);
   if (team.has(annotator))
-    for (const l of ws.currentLabels(pool)) if (l.annotator !== annotator && team.has(l.annotator) && allowed.has(l.queryId) && !mine.has(`${l.queryId}\u0000${l.candidateId}`)) return { queryId: l.queryId, candidateId: l.candidateId };
-  const ledger = ledgerOf(view.queries, view.judged);
-  const order = openOrderOf(ids.length, readPoolOrder(ws, pool).seed);
-  const opened = openedCount(order, touchedQueries(ws, pool, ids));
-  const eligible = (q: number, c: number) => allowed.has(ids[q]!) && !mine.has(`${ids[q]}\u0000${view.candidates[q]![c]}`);
+    for (const l of labels) if (l.annotator !== annotator && team.has(l.annotator) && allowed.has(l.queryId) && !mine.has(l.queryId, l.candidateId)) return { queryId: l.queryId, candidateId: l.candidateId };
+  const eligible = (q: number, c: number) => allowed.has(ids[q]!) && !mine.has(ids[q]!, view.candidates[q]![c]!);
   let { pick } = choosePair(ledger, order, opened, { eligible });
   // Pairs judged by the source but not by this annotator (k annotators per pair): theirs to label too.
   if (!pick) {
     for (const q of order) {
       if (!allowed.has(ids[q]!)) continue;
-      const c = view.candidates[q]!.findIndex((cid) => !mine.has(`${ids[q]}\u0000${cid}`));
+      const c = view.candidates[q]!.findIndex((cid) => !mine.has(ids[q]!, cid));
       if (c >= 0) return { queryId: ids[q]!, candidateId: view.candidates[q]![c]! };
     }
     return null;

@@ -27,10 +27,8 @@ export interface ViewCounting {
 /** A label's grade makes its pair relevant: a grade (not "?", not unlabeled) at or above the threshold. */
 const relevantGrade = (g: number | undefined, threshold: number): boolean => g !== undefined && g >= threshold;
 
-/** The pool's queries ranked by each of its runs, and the relevance of its labeled queries (fully labeled ones unless `partial`). */
-export function orderedPool(ws: Workspace, pool: string, annotator?: string, counting: ViewCounting = {}): OrderedPool {
-  const threshold = counting.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
-  const pq = ws.poolQueries(pool);
+/** The pool's queries (`pq`: ws.poolQueries(pool)) ranked by each of its runs not hidden. */
+function rankedPool(ws: Workspace, pool: string, counting: Omit<ViewCounting, 'partial'>, pq = ws.poolQueries(pool)): Omit<OrderedPool, 'relevance'> {
   const runs = ws.listRuns(pool).filter((r) => !counting.hiddenRuns?.has(r.name));
   const scores = runs.map((r) => ws.runScores(r.id));
   const queries = pq.map((q) => ({
@@ -38,19 +36,30 @@ export function orderedPool(ws: Workspace, pool: string, annotator?: string, cou
     size: q.candidates.length,
     rankings: scores.map((s) => rankIndices(q.candidates, s.get(q.queryId), { ties: counting.ties ?? DEFAULT_TIES })),
   }));
+  return { queries, runs: runs.map((r) => r.name) };
+}
+
+/** The pool's queries ranked by each of its runs, and the relevance of its labeled queries (fully labeled ones unless `partial`). */
+export function orderedPool(ws: Workspace, pool: string, annotator?: string, counting: ViewCounting = {}): OrderedPool {
+  const threshold = counting.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
+  const ranked = rankedPool(ws, pool, counting);
   const relevance = new Map<string, boolean[]>();
   for (const q of poolLabels(ws, pool, evalLabelSource(ws, pool, annotator), { partial: counting.partial ?? false }).queries) {
     const g = q.grades as ReadonlyMap<string, number | undefined>; // poolLabels builds Maps
     relevance.set(q.queryId, q.candidates.map((c) => relevantGrade(g.get(c), threshold)));
   }
-  return { queries, runs: runs.map((r) => r.name), relevance };
+  return { ...ranked, relevance };
 }
 
-/** The pool with every judged pair (partly labeled queries too): judged[i][c] relevant (grade ≥ threshold), not ("?" or below), or null. */
-export function judgedPool(ws: Workspace, pool: string, annotator?: string, counting: Omit<ViewCounting, 'partial'> = {}): OrderedPool & { candidates: string[][]; judged: Judgment[][] } {
+/**
+ * The pool with every judged pair (partly labeled queries too): judged[i][c] relevant (grade ≥ threshold), not ("?" or
+ * below), or null; its queries ranked as orderedPool ranks them. Without orderedPool's relevance of fully labeled
+ * queries (which the candidate order does not use): the pool's queries and its labels are read once, not twice.
+ */
+export function judgedPool(ws: Workspace, pool: string, annotator?: string, counting: Omit<ViewCounting, 'partial'> = {}): Omit<OrderedPool, 'relevance'> & { candidates: string[][]; judged: Judgment[][] } {
   const threshold = counting.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
-  const view = orderedPool(ws, pool, annotator, counting);
   const pq = ws.poolQueries(pool);
+  const view = rankedPool(ws, pool, counting, pq);
   const index = new Map(pq.map((q, i) => [q.queryId, i]));
   const judged: Judgment[][] = pq.map((q) => new Array<Judgment>(q.candidates.length).fill(null));
   for (const q of poolLabels(ws, pool, evalLabelSource(ws, pool, annotator), { partial: true }).queries) {

@@ -415,7 +415,11 @@ describe('read-only workspaces', () => {
         const ex = unprivileged('export', w, '--pool', 'semeval-small', '--format', 'qrels', path.join(out, `${path.basename(path.dirname(w))}.qrels`));
         expect(ex.code, ex.err).toBe(0);
         expect(readFileSync(path.join(out, `${path.basename(path.dirname(w))}.qrels`), 'utf8').trim().split('\n')).toHaveLength(3);
-        expect(unprivileged('agreement', w, '--pool', 'semeval-small').code).toBe(0);
+        // Agreement reads the pool (one annotator: nothing to measure, exit 1), never the read-only refusal.
+        const agreement = unprivileged('agreement', w, '--pool', 'semeval-small');
+        expect(agreement.code).toBe(1);
+        expect(agreement.err).toMatch(/^qpairs agreement: nothing to measure: /m);
+        expect(agreement.err).not.toMatch(/cannot run/);
         expect(unprivileged('pool', 'list', w).code).toBe(0);
         const label = unprivileged('label', w, '--pool', 'semeval-small', '--annotator', 'ann', '--query', 'T1', '--candidate', 'T1_R1', '--value', 'Relevant');
         expect(label.code).toBe(1);

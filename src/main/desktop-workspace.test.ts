@@ -4,6 +4,7 @@
  * naming it; a switch lets the old workspace go (engine closed, lock released) and remembers the new.
  */
 import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,8 @@ import { acquireWorkspaceLock, readLock } from './workspace/lock';
 import { Workspace } from './workspace/workspace';
 import { recentWorkspaces } from './engine/recent-workspace';
 import { SEED_QUESTIONS, workspaceWithKilledUndo } from './engine/test-undo';
-import { importTuning } from './engine/work';
+import { importTuning, runImport } from './engine/work';
+import { copyMidway } from './import/test-helpers';
 
 let dir = '';
 let config = '';
@@ -87,6 +89,47 @@ describe('opening another workspace from the desktop app', () => {
     await expectRefusedKeepingA(a, path.join(dir, 'gone.qpairs'), /is no longer there \(moved, renamed or deleted\)/);
     await expectRefusedKeepingA(a, a, /is the workspace open now/);
     expect(recentWorkspaces(config)).toEqual([a]);
+  });
+
+  it('an import a kill interrupted is rolled back only once the app holds the lock: refused by another writer, the target keeps its rows (before, the open rolled it back first)', async () => {
+    const a = ws('a.qpairs');
+    await desktop.start({ workspace: a, reason: 'given' });
+    const src = Workspace.create(path.join(dir, 'src.qpairs'));
+    const file = path.join(dir, 'long.jsonl');
+    writeFileSync(file, Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n') + '\n');
+    const killed = path.join(dir, 'killed.qpairs');
+    importTuning.chunkMs = 0;
+    const mid = copyMidway(src, killed, (d, t, note) => note !== 'indexing' && d > t / 2);
+    try {
+      await runImport(src, 'questions-jsonl', [file], mid);
+    } finally {
+      importTuning.chunkMs = undefined;
+      src.close();
+    }
+    expect(mid.copied()).toBe(true);
+    const raw = new Database(killed);
+    raw.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!);
+    raw.close();
+    const questions = (): number => {
+      const r = new Database(killed, { readonly: true });
+      try {
+        return r.prepare(`SELECT count(*) FROM questions`).pluck().get() as number;
+      } finally {
+        r.close();
+      }
+    };
+    const left = questions();
+    expect(left).toBeGreaterThan(0);
+    const other = acquireWorkspaceLock(killed, { command: 'qpairs import killed.qpairs' });
+    try {
+      await expectRefusedKeepingA(a, killed, /is being written by .*qpairs import killed\.qpairs/s);
+      expect(questions()).toBe(left);
+    } finally {
+      other.release();
+    }
+    await desktop.switchTo(killed);
+    expect(questions()).toBe(0);
+    expect(desktop.engine.ws.openNotices().map((n) => n.kind)).toContain('import-undone');
   });
 
   it('refuses while a job runs, naming it; opens once it ended', async () => {

@@ -183,12 +183,16 @@ export class DesktopWorkspace {
    * is kept open. Becomes the current workspace; the old one is the caller's to close.
    */
   private openEngine(file: string, lock: WorkspaceLock | null, startNotices: Array<{ kind: 'last-missing'; message: string }>): void {
-    const engine = Engine.open(file, { transport: 'electron', version: this.o.version, preloadIndex: this.o.preloadIndex ?? false, startNotices });
     let held = lock;
+    let engine: Engine;
     try {
-      if (!engine.ws.readonly && !held) held = this.lock(file);
+      // The lock is taken before what a crashed writer left is rolled back (Engine.openLocked).
+      engine = Engine.openLocked(file, { transport: 'electron', version: this.o.version, preloadIndex: this.o.preloadIndex ?? false, startNotices }, (ws) => {
+        if (!ws.readonly && !held) held = this.lock(file);
+        return held !== null;
+      });
     } catch (e) {
-      engine.close();
+      if (held !== lock) held?.release();
       throw e;
     }
     this.current = { engine, lock: held, file };

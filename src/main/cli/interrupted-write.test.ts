@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importTuning, runImport } from '../engine/work';
 import { copyMidway } from '../import/test-helpers';
 import { serveWorkspace } from '../serve/cli-serve';
+import { acquireWorkspaceLock } from '../workspace/lock';
 import { Workspace } from '../workspace/workspace';
 import { runCli } from './test-cli';
 
@@ -42,6 +43,16 @@ function setJournalPid(file: string, pid: number): void {
   const raw = new Database(file);
   raw.prepare(`UPDATE import_journal SET pid = ?`).run(pid);
   raw.close();
+}
+
+/** The questions in the file, read without opening it as a workspace (which could roll an import back). */
+function rawQuestions(file: string): number {
+  const raw = new Database(file, { readonly: true });
+  try {
+    return raw.prepare(`SELECT count(*) FROM questions`).pluck().get() as number;
+  } finally {
+    raw.close();
+  }
 }
 
 const questionsIn = async (file: string): Promise<number> => JSON.parse((await runCli('stats', file, '--json')).out).questions as number;
@@ -77,6 +88,32 @@ describe('a long write that is not over', () => {
     expect(await done).toBe(0);
     expect(lines.join('\n')).toMatch(/note: undid the questions-jsonl import of long\.jsonl started \S+, which was interrupted \(its process is gone\): the workspace is as it was before it/);
     expect(await questionsIn(copy)).toBe(0);
+  });
+
+  it('killed, while another process holds the lock: nothing rolls it back but that process — a reader leaves it and names the holder, a writer and serve mode are refused and write nothing (before, each open rolled it back before the lock was checked)', async () => {
+    const copy = await midImportCopy();
+    setJournalPid(copy, spawnSync(process.execPath, ['-e', '0']).pid!);
+    const left = rawQuestions(copy);
+    expect(left).toBeGreaterThan(0);
+    const lock = acquireWorkspaceLock(copy, { command: 'qpairs serve killed.qpairs' });
+    try {
+      const r = await runCli('stats', copy, '--json');
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toMatch(
+        /^note: the questions-jsonl import of long\.jsonl started \S+ was interrupted \(its process \d+ is gone\) and its rows so far are still in the workspace: what is read here includes them\. This command only reads, and rolls such an import back only while it can hold the workspace's lock, so it left them: qpairs serve killed\.qpairs \(pid \d+ on host \S+, since \S+\) writes to the workspace now, and it undoes them/m,
+      );
+      expect(JSON.parse(r.out).questions).toBe(left);
+      expect((await runCli('annotators', 'add', copy, 'bob')).code).toBe(1);
+      expect(rawQuestions(copy)).toBe(left);
+      await expect(serveWorkspace({ workspace: copy, port: 0, host: '127.0.0.1', staticDir: dir, log: () => {}, until: Promise.resolve() })).rejects.toThrow(/being written by this process/);
+      expect(rawQuestions(copy)).toBe(left);
+    } finally {
+      lock.release();
+    }
+    // The lock free: a reader takes it for the moment it rolls the import back, and says so.
+    const r = await runCli('stats', copy);
+    expect(r.err).toMatch(/^note: undid the questions-jsonl import of long\.jsonl started \S+, which was interrupted \(its process is gone\)/);
+    expect(rawQuestions(copy)).toBe(0);
   });
 
   it.runIf(existsSync('/proc/1'))('still running in another process: a reader names it and shows its rows so far', async () => {

@@ -139,6 +139,24 @@ export class Engine implements EngineCore {
   }
 
   /**
+   * Engine.open for the app and serve mode, which hold the workspace's lock: `holdLock` is called on the opened workspace
+   * (before anything is written) and takes the lock, saying whether it is held; only then is what a writer whose process
+   * is gone left rolled back (an interrupted import, runs half stored: Workspace.recoverLeftWrites) — not while another
+   * process writes, nor by two processes at once. Without the lock (read-only) it is left. A throw closes the workspace;
+   * the lock is the caller's to release.
+   */
+  static openLocked(path: string, opts: EngineOptions, holdLock: (ws: Workspace) => boolean): Engine {
+    const ws = Workspace.open(path, { interruptedUndo: 'leave', recovery: 'later' });
+    try {
+      if (holdLock(ws)) ws.recoverLeftWrites();
+      return new Engine(ws, opts);
+    } catch (e) {
+      ws.close();
+      throw e;
+    }
+  }
+
+  /**
    * Serve mode tells who holds an in-memory token (at start, and whenever --tokens-file changes). Kept
    * and compared in NFC: a line's "Zoë" is the stored Zoë however each is spelled (Workspace.personName).
    */

@@ -103,12 +103,16 @@ export async function serveWorkspace(o: ServeWorkspaceOptions): Promise<number> 
   // This server's uploads: a total quota; uploads of servers that crashed are removed now.
   const uploads = openUploadStore({ quotaBytes: o.maxUploadTotalBytes });
   try {
-    opened = Engine.open(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id), maxTrainings: o.maxTrainings, preloadIndex: true });
+    // The lock is taken before what a crashed writer left is rolled back (before, the open rolled it back first: a
+    // `qpairs stats` or another start could be recovering the same workspace meanwhile).
+    opened = Engine.openLocked(o.workspace, { transport: 'http', resolveUpload: (id) => uploads.path(id), maxTrainings: o.maxTrainings, preloadIndex: true }, (ws) => {
+      if (!ws.unrecoveredWrite) lock ??= takeLock();
+      return lock !== null;
+    });
     if (opened.ws.readonly) log(`note: workspace ${o.workspace} is read-only (${opened.ws.readonlyReason}); serving it read-only: labels and imports will be refused`);
     const upgraded = opened.ws.upgradeNote();
     if (upgraded) log(upgraded);
     for (const n of opened.ws.longWriteNotes('cli')) log(n.message);
-    if (!opened.ws.unrecoveredWrite) lock ??= takeLock();
     // An undo a crash or kill stopped partway: finished in the background, with requests answered meanwhile; the log says when it is done.
     const finishing = lock ? opened.finishInterruptedUndo() : null;
     if (finishing) {

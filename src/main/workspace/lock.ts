@@ -1,11 +1,16 @@
 /**
  * One writer process per workspace. A process that writes — serve mode and the desktop app for
- * their lifetime, the CLI's writing commands (import, pool create, assign, label, aggregate,
- * annotators add/role, train, score, models delete) for their duration — holds the lock file
- * `W.lock` beside the workspace W. It is created with O_EXCL (so exactly one process can make
- * it) and holds the holder's pid, host name, command line and start time, which a refused
- * writer prints. Readers (stats, eval, agreement, aggregate without --rule or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export) take no lock:
- * SQLite's WAL lets them read while the writer writes.
+ * their lifetime, the CLI's writing commands (those opened with `write`, cli/commands/common.ts:
+ * import, import undo, pool create, pool set, assign, label, aggregate with --rule or --threshold,
+ * annotators add/role/invite/revoke, train, score, models delete, corpus index) for their
+ * duration — holds the lock file `W.lock` beside the workspace W. It is created with O_EXCL (so
+ * exactly one process can make it) and holds the holder's pid, host name, command line and start
+ * time, which a refused writer prints. Readers (stats, eval, agreement, aggregate without --rule
+ * or --threshold, adjudicate, export, pool list, models list, annotators list, corpus export) take
+ * no lock: SQLite's WAL lets them read while the writer writes. What a writer whose process is
+ * gone left (an interrupted import, runs half stored) is rolled back only under the lock: a reader
+ * takes it for that moment when it is free, and leaves it otherwise; an import's undo stopped
+ * partway is finished only by a writer.
  *
  * A lock whose process is gone (its pid is not alive on the same host: a crash or kill -9) is
  * stale and taken over, with a note. A lock held on another host cannot be checked and is

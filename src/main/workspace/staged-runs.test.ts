@@ -189,6 +189,14 @@ describe('a run stored in chunks', () => {
     expect(view(ro)).toEqual(before);
     ro.close();
     expect(leftovers(ws)).toEqual({ staged: 1, scores: 8 });
+    // An open that leaves recovery to the holder of the lock (the CLI, serve mode, the app) deletes them only when told to.
+    const later = Workspace.open(ws.path, { recovery: 'later' });
+    expect(later.recoveryDue).toBe(true);
+    expect(leftovers(ws)).toEqual({ staged: 1, scores: 8 });
+    later.recoverLeftWrites();
+    expect(later.recoveryDue).toBe(false);
+    later.close();
+    expect(leftovers(ws)).toEqual({ staged: 0, scores: 0 });
     const next = Workspace.open(ws.path);
     expect(view(next)).toEqual(before);
     next.close();

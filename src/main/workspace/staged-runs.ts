@@ -78,22 +78,26 @@ function ownerOf(json: string): StagingOwner | null {
 
 /**
  * Deletes the staged and set-aside runs whose process is gone (a crash or kill mid-way), each
- * chunk its own transaction: called by every writable Workspace.open. A row whose writer cannot be
+ * chunk its own transaction: called by every writable Workspace.open, or, when it leaves them (recovery 'later': the CLI,
+ * serve mode, the app), once the workspace's lock is held (Workspace.recoverLeftWrites). A row whose writer cannot be
  * read is deleted too (no QPairs wrote it so). Returns the runs deleted.
  */
 export function cleanStagedRuns(db: Db): number {
+  const dead = deadStagedRuns(db);
+  for (const id of dead) while (!db.transaction(() => dropStagedStep(db, id)).immediate());
+  return dead.length;
+}
+
+/** The staged and set-aside runs whose process is gone (what cleanStagedRuns deletes); reads only. */
+export function deadStagedRuns(db: Db): number[] {
   let rows: Array<{ id: number; staged: string }>;
   try {
     rows = db.prepare(`SELECT id, staged FROM runs WHERE staged IS NOT NULL`).all() as Array<{ id: number; staged: string }>;
   } catch {
-    return 0; // a workspace opened at a schema before migration 15 (tests of older migrations): nothing staged
+    return []; // a workspace opened at a schema before migration 15 (tests of older migrations): nothing staged
   }
-  let dropped = 0;
-  for (const r of rows) {
+  return rows.filter((r) => {
     const owner = ownerOf(r.staged);
-    if (owner && writerAlive(owner, liveTokens)) continue;
-    while (!db.transaction(() => dropStagedStep(db, r.id)).immediate());
-    dropped++;
-  }
-  return dropped;
+    return !(owner && writerAlive(owner, liveTokens));
+  }).map((r) => r.id);
 }

@@ -224,7 +224,8 @@ export function unrecoveredNote(w: { what: string; pid: number; started: string 
 
 /**
  * Rolls back (or, if it had committed, finishes) a long write that a crash or kill interrupted:
- * called by every writable Workspace.open. Does nothing when there is none, or when it may still
+ * called by a writable Workspace.open, or, when it leaves it (recovery 'later': the CLI, serve mode, the app), once
+ * the workspace's lock is held (Workspace.recoverLeftWrites), so that two processes never recover at once. Does nothing when there is none, or when it may still
  * be running (its process is alive). Synchronous; each step is its own transaction, so a crash
  * here too is resumed by the next open.
  */
@@ -244,6 +245,12 @@ export function recoverInterruptedImport(db: Db): (UndoReport & { what: string; 
     dropTriggers(db, guards);
   }
   return { ...report, what: h.what, started: h.started, committed: false };
+}
+
+/** True when recoverInterruptedImport has something to do (an interrupted write, or a journal a crash left half cleared); reads only. */
+export function importRecoveryDue(db: Db): boolean {
+  const h = readHeader(db);
+  return !!h && !(h.state === 'committed' && keptImport(db)) && !headerAlive(h);
 }
 
 /**

@@ -179,9 +179,57 @@ describe('undo the last import', () => {
     expect(ws.getQuestion('2')).toBeNull();
     expect(ws.db.prepare(`SELECT count(*) FROM answers WHERE source = 'cooking'`).pluck().get()).toBe(2);
     expect(r.keptBy).toEqual({ questions: 1, answers: 2 });
-    expect(undoSummary(r)[1]).toMatch(/^kept 2 answers or comments, 1 question that .*; a question kept keeps its answers\)$/);
+    expect(undoSummary(r)[1]).toMatch(/^kept 2 answers or comments, 1 question that .*; the answers it brought to questions labeled, or put in a pool made, since it began stay, so that those questions read as they were judged\)$/);
     expect(ws.db.pragma('foreign_key_check')).toEqual([]);
     ws.close();
+  });
+
+  it('the answers an import added to questions pooled before it go with it, unless the question was labeled since (kept, and reported)', async () => {
+    const ws = await withQuestions();
+    await runImport(ws, 'stackexchange', [seDump('first', [1, 2, 3].map((i) => seQuestion(i, `stack question ${i}`)))], { source: 'cooking' });
+    // Before the second import: a pool pairs base0 with questions 1, 2 and 3, and bob labels (base0, 1).
+    ws.createPool({ name: 'before', scheme: 'binary' });
+    ws.addPoolQuery('before', 'base0', ['1', '2', '3']);
+    ws.addLabel({ pool: 'before', queryId: 'base0', candidateId: '1', annotator: 'bob', value: '1', origin: 'app' });
+    const answersOf = (id: string): string[] => ws.db.prepare(`SELECT id FROM answers WHERE question_id = ? ORDER BY id`).pluck().all(id) as string[];
+    // The same dump again, now with answers: only answers are new (two each to questions 1, 2, 3).
+    const withAnswers = (name: string): string =>
+      seDump(name, [1, 2, 3].map((i) => seQuestion(i, `stack question ${i}`)).concat(Array.from({ length: 6 }, (_, i) => seAnswer(1000 + i, (i % 3) + 1))));
+    const copy = path.join(scratch.dir, 'answers-copy.qpairs');
+    await runImport(ws, 'stackexchange', [withAnswers('second')], { source: 'cooking' });
+    expect(answersOf('1')).toEqual(['1000', '1003']);
+    ws.db.exec(`VACUUM INTO '${copy.replace(/'/g, "''")}'`);
+    const copy2 = path.join(scratch.dir, 'answers-copy-2.qpairs');
+    ws.db.exec(`VACUUM INTO '${copy2.replace(/'/g, "''")}'`);
+
+    // No label since: every answer the import added goes (before, all six stayed, counted kept).
+    const r = await undoLastImport(ws);
+    expect(ws.stats().answers).toBe(0);
+    expect(r.kept).toBe(0);
+    expect(undoSummary(r)).toHaveLength(1);
+    ws.close();
+
+    // A label since on (base0, 2): question 2's answers stay; question 1 (labeled before it only) and 3 lose theirs.
+    const labeled = Workspace.open(copy);
+    labeled.addLabel({ pool: 'before', queryId: 'base0', candidateId: '2', annotator: 'bob', value: '0', origin: 'app' });
+    const k = await undoLastImport(labeled);
+    expect(labeled.db.prepare(`SELECT question_id, id FROM answers ORDER BY id`).all()).toEqual([
+      { question_id: '2', id: '1001' },
+      { question_id: '2', id: '1004' },
+    ]);
+    expect(k.keptBy).toEqual({ answers: 2 });
+    expect(undoSummary(k)[1]).toMatch(/^kept 2 answers or comments that rows written since the import refer to \(.*the answers it brought to questions labeled, or put in a pool made, since it began stay/);
+    expect(labeled.db.pragma('foreign_key_check')).toEqual([]);
+    labeled.close();
+
+    // A pool made since that names question 3, unlabeled: question 3's answers stay too (made on it as it read then).
+    const pooled = Workspace.open(copy2);
+    pooled.createPool({ name: 'since', scheme: 'binary' });
+    pooled.addPoolQuery('since', 'base1', ['3']);
+    const p = await undoLastImport(pooled);
+    expect(pooled.db.prepare(`SELECT id FROM answers ORDER BY id`).pluck().all()).toEqual(['1002', '1005']);
+    expect(p.keptBy).toEqual({ answers: 2 });
+    pooled.close();
   });
 
   it('writes back the old texts of an --update import, but skips a question changed again since (its later text stays)', async () => {

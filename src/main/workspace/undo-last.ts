@@ -12,7 +12,9 @@
  * yet undone keeps that pair as one given before the undo does; pools, and so pairs, are not made
  * while it runs: pool creation waits for long writes):
  * - an inserted row that rows written since refer to (a label on a pair the import made) is kept,
- *   and so are what it refers to (the pair's questions, its pool): counted by table (`keptBy`);
+ *   and so are what it refers to (the pair's questions, its pool): counted by table (`keptBy`); the answers the
+ *   import brought are kept only for questions labeled, or put in a pool made, since it began (undo-replay.ts
+ *   holdQuestions), those it added to questions only pooled before it go;
  * - an update is written back only when the row is still as the import left it, a deleted row put
  *   back only when its key is free; otherwise it is skipped (`skippedBy`): later work is never
  *   written over.
@@ -384,7 +386,9 @@ export function undoSummary(r: ImportUndone): string[] {
   const what = [gone ? `took out ${gone}` : '', back ? `put back ${back}` : ''].filter(Boolean).join('; ') || 'no rows taken out or put back';
   const lines = [`undid the ${r.what} started ${r.started}: ${what} (${counted(r.undone, 'journal entry', 'journal entries')} replayed)`];
   if (r.kept) {
-    const answers = r.keptBy.answers ? '; a question kept keeps its answers' : '';
+    const answers = r.keptBy.answers
+      ? '; the answers it brought to questions labeled, or put in a pool made, since it began stay, so that those questions read as they were judged'
+      : '';
     lines.push(`kept ${byTable(r.keptBy)} that rows written since the import refer to (labels given since, and what they refer to${answers})`);
   }
   if (r.skipped) lines.push(`skipped ${byTable(r.skippedBy)} changed again since the import: their later values stay`);

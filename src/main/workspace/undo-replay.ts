@@ -85,8 +85,10 @@ export interface ReplayState {
    * key is free; otherwise the entry is skipped, so no later work is written over.
    */
   checkChanged: boolean;
-  /** With checkChanged: the pass whose held question ids (holdQuestions) are in temp.qp_undo_held. */
+  /** With checkChanged: the pass whose held question ids (holdQuestions) are in temp.qp_undo_held and temp.qp_undo_held_answers. */
   heldPass?: number;
+  /** When the write began (its header's `started`): a pool created since is one made after it (holdQuestions). */
+  started: string;
   /** The write's own journal entries are those with seq above this (its header's from_seq). */
   from: number;
   /**
@@ -99,6 +101,7 @@ export interface ReplayState {
 /** What a replay needs of the header of the write it undoes (undo-journal.ts JournalHeader). */
 export interface ReplayedHeader {
   seqs: string;
+  started: string;
   from_seq: number;
   kept: string | null;
 }
@@ -109,6 +112,7 @@ export const newReplay = (h: ReplayedHeader, checkChanged = false): ReplayState 
   seqsBefore: h.seqs,
   below: new Map(),
   checkChanged,
+  started: h.started,
   from: h.from_seq,
   previous: h.kept,
 });
@@ -123,24 +127,59 @@ function isDependentError(e: unknown): boolean {
  * Undoing a finished import: the ids of the questions that the pools' pairs and labels left in the
  * workspace name (in pass 3, those written since the import: the import's own are undone by then),
  * so that their texts stay — a pool made or a label given since on a question the import brought
- * keeps its text, and its answers (heldRows). Rebuilt at the start of each pass of range deletes.
+ * keeps its text (heldRows). Rebuilt at the start of each pass of range deletes.
+ *
+ * The answers the import brought are held only for the questions that were labeled since it began
+ * (label seq above the import's start), or put in a pool made since (created at or after its start:
+ * pool creation waits for a running import), and for the held questions the import brought itself —
+ * so that a question judged since still reads as it was judged. The answers it added to questions
+ * that were only in pools made before it, with no label since, go with it: no one judged them with
+ * those answers (before, every pooled question kept them, and undoing a dump import that only added
+ * answers to pooled questions took none of them out).
  */
-function holdQuestions(db: Db): void {
+function holdQuestions(db: Db, state: ReplayState): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS qp_undo_held (id TEXT PRIMARY KEY) WITHOUT ROWID`);
-  db.exec(`DELETE FROM temp.qp_undo_held`);
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS qp_undo_held_answers (id TEXT PRIMARY KEY) WITHOUT ROWID`);
+  db.exec(`DELETE FROM temp.qp_undo_held; DELETE FROM temp.qp_undo_held_answers`);
   db.exec(`INSERT OR IGNORE INTO temp.qp_undo_held(id)
              SELECT query_id FROM main.pool_queries UNION SELECT candidate_id FROM main.pool_candidates
              UNION SELECT query_id FROM main.labels UNION SELECT candidate_id FROM main.labels`);
+  const labelSeq = seqBefore(state.seqsBefore, 'labels');
+  const questionsMark = rangeMark(db, state.from, 'questions');
+  db.prepare(
+    `INSERT OR IGNORE INTO temp.qp_undo_held_answers(id)
+       SELECT query_id FROM main.labels WHERE seq > @labelSeq UNION SELECT candidate_id FROM main.labels WHERE seq > @labelSeq
+       UNION SELECT pq.query_id FROM main.pool_queries pq JOIN main.pools p ON p.id = pq.pool_id WHERE p.created >= @started
+       UNION SELECT pc.candidate_id FROM main.pool_candidates pc JOIN main.pools p ON p.id = pc.pool_id WHERE p.created >= @started
+       UNION SELECT h.id FROM temp.qp_undo_held h JOIN main.questions x ON x.id = h.id WHERE x.rowid > @questionsMark`,
+  ).run({ labelSeq, started: state.started, questionsMark: questionsMark ?? NO_ROWID_BOUND });
+}
+
+/** An AUTOINCREMENT counter as it was when the write began (the header's sqlite_sequence JSON); 0 when it had none. */
+function seqBefore(seqsBefore: string, table: string): number {
+  try {
+    return (JSON.parse(seqsBefore) as Record<string, number>)[table] ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Where the write's range entry of `tbl` begins (the table's largest rowid when it began); null without one. */
+function rangeMark(db: Db, from: number, tbl: string): number | null {
+  const rkey = db.prepare(`SELECT rkey FROM import_undo WHERE ${IS_RANGE} AND seq > ? AND tbl = ?`).pluck().get(from, tbl) as string | undefined;
+  const m = rkey === undefined ? null : RANGE_KEY.exec(rkey);
+  return m ? Number(m[1]) : null;
 }
 
 /**
- * Undoing a finished import, a watermarked table's rows kept by the held questions (holdQuestions):
- * the questions themselves and their answers (a kept question that lost the answers the import
- * brought would read differently from what was labeled). A statement telling a row (by rowid) held; null for other tables.
+ * Undoing a finished import, a watermarked table's rows kept (holdQuestions): the held questions themselves, and the
+ * answers of the questions held for them (a question judged since that lost the answers the import brought would read
+ * differently from what was judged). A statement telling a row (by rowid) held; null for other tables.
  */
 function heldRows(db: Db, tbl: string): ReturnType<Db['prepare']> | null {
-  const key = tbl === 'questions' ? 'id' : tbl === 'answers' ? 'question_id' : null;
-  return key && db.prepare(`SELECT 1 FROM main.${q(tbl)} AS x JOIN temp.qp_undo_held AS h ON h.id = x.${key} WHERE x.rowid = ?`).pluck();
+  const [key, held] = tbl === 'questions' ? ['id', 'qp_undo_held'] : tbl === 'answers' ? ['question_id', 'qp_undo_held_answers'] : [null, null];
+  if (key === null) return null;
+  return db.prepare(`SELECT 1 FROM main.${q(tbl)} AS x JOIN temp.${held} AS h ON h.id = x.${key} WHERE x.rowid = ?`).pluck();
 }
 
 /**
@@ -151,7 +190,7 @@ function heldRows(db: Db, tbl: string): ReturnType<Db['prepare']> | null {
 function deleteRanges(db: Db, report: UndoReport, state: ReplayState, setNow: ReturnType<Db['prepare']>, due: () => boolean, last: boolean): boolean {
   const ranges = db.prepare(`SELECT seq, tbl, rkey FROM import_undo WHERE ${IS_RANGE} AND seq > ? ORDER BY seq DESC`).all(state.from) as Array<{ seq: number; tbl: string; rkey: string }>;
   if (state.checkChanged && state.heldPass !== state.pass) {
-    holdQuestions(db);
+    holdQuestions(db, state);
     state.heldPass = state.pass;
   }
   for (const r of ranges) {

@@ -1,7 +1,7 @@
 import type { WorkspaceNotice, WorkspaceStats } from '../../shared/types';
 import { openWorkspace, type OpenOptions } from './db';
-import { interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote, type NoteForm } from './undo-journal';
-import { cleanStagedRuns } from './staged-runs';
+import { importRecoveryDue, interruptedWriteLeft, noteIn, recoverInterruptedImport, recoveredNote, unrecoveredNote, type NoteForm } from './undo-journal';
+import { cleanStagedRuns, deadStagedRuns } from './staged-runs';
 import { backgroundUndoNote, finishedUndoNote, finishInterruptedUndo, interruptedUndo, partlyUndoneNote, type ImportUndone } from './undo-last';
 import { readUndoMarker, type UndoMarker } from './undo-progress';
 import { WorkspaceRuns } from './workspace-runs';
@@ -18,6 +18,13 @@ export interface WorkspaceOpenOptions extends Omit<OpenOptions, 'create'> {
    */
   interruptedUndo?: 'finish' | 'leave';
   onFinishingUndo?: (m: UndoMarker) => void;
+  /**
+   * What a writer whose process is gone left (an interrupted import, runs half stored): 'now' (the default; a
+   * connection of a process that holds the lock already) rolls it back in this open; 'later' leaves it for
+   * recoverLeftWrites, which the CLI, serve mode and the app call once they hold the workspace's lock, so that two
+   * processes never recover at once and none recovers while another writes (`leftWrite`, `recoveryDue` say what is left).
+   */
+  recovery?: 'now' | 'later';
 }
 
 export { QuestionInUseError, SourceConflictError, describeUse, type QuestionUse, type AnnotatorRole, type LabelInput, type NewAnswer, type NewPool, type NewQuestion, type UpsertOptions, type UpsertResult } from './workspace-types';
@@ -42,18 +49,20 @@ export class Workspace extends WorkspaceRuns {
    * is a QPairsError naming it.
    */
   static open(path: string, opts: WorkspaceOpenOptions = {}): Workspace {
-    const { interruptedUndo: onUndo = 'finish', onFinishingUndo, ...dbOpts } = opts;
+    const { interruptedUndo: onUndo = 'finish', onFinishingUndo, recovery = 'now', ...dbOpts } = opts;
     const ws = new Workspace(openWorkspace(path, dbOpts), path);
     if (!ws.readonly) {
-      // An import interrupted by a crash or kill is rolled back first (see undo-journal.ts).
       try {
-        const r = recoverInterruptedImport(ws.db);
-        if (r && !r.committed) ws.recoveredWrite = { what: r.what, started: r.started };
-        // An undo of the last import a crash or kill stopped partway is finished (see undo-last.ts).
-        if (onUndo === 'leave') ws.undoToFinish = interruptedUndo(ws.db);
-        else ws.finishedUndo = finishInterruptedUndo(ws.db, onFinishingUndo);
-        // Runs a crash or kill left half stored (out of sight: no reader ever saw them) go too.
-        cleanStagedRuns(ws.db);
+        if (recovery === 'later') {
+          ws.recoveryDue = importRecoveryDue(ws.db) || deadStagedRuns(ws.db).length > 0;
+          ws.leftWrite = interruptedWriteLeft(ws.db);
+          ws.undoToFinish = interruptedUndo(ws.db);
+        } else {
+          ws.recoverLeftWrites();
+          // An undo of the last import a crash or kill stopped partway is finished (see undo-last.ts).
+          if (onUndo === 'leave') ws.undoToFinish = interruptedUndo(ws.db);
+          else ws.finishedUndo = finishInterruptedUndo(ws.db, onFinishingUndo);
+        }
       } catch (e) {
         ws.close();
         throw e;
@@ -62,6 +71,20 @@ export class Workspace extends WorkspaceRuns {
     // An undo of the last import under way in another process, or stopped partway (a cancel; a kill this open could not finish).
     ws.undoPartway = ws.undoToFinish ? null : readUndoMarker(ws.db);
     return ws;
+  }
+
+  /**
+   * Rolls back what a writer whose process is gone left: an import a crash or kill interrupted (undo-journal.ts; sets
+   * `recoveredWrite`) and runs half stored (out of sight: no reader ever saw them; staged-runs.ts). A writable open does
+   * it (recovery 'now'), or the process that opened with recovery 'later' once it holds the workspace's lock.
+   */
+  recoverLeftWrites(): void {
+    if (this.readonly) return;
+    const r = recoverInterruptedImport(this.db);
+    if (r && !r.committed) this.recoveredWrite = { what: r.what, started: r.started };
+    cleanStagedRuns(this.db);
+    this.recoveryDue = false;
+    this.leftWrite = null;
   }
 
   /** What a process that opened the workspace tells its user when that open upgraded it (null when it did not). */
@@ -126,6 +149,12 @@ export class Workspace extends WorkspaceRuns {
     this.undoPartway = readUndoMarker(this.db);
     return this.finishedUndo;
   }
+
+  /** Opened with recovery 'later': a writer whose process is gone left something for recoverLeftWrites to roll back. */
+  recoveryDue = false;
+
+  /** Opened with recovery 'later': the import a crash or kill interrupted whose rows are still here until recoverLeftWrites runs. */
+  leftWrite: { what: string; pid: number; host: string; started: string } | null = null;
 
   /** The interrupted long write (an import killed or crashed) this open rolled back, if any. */
   recoveredWrite: { what: string; started: string } | null = null;

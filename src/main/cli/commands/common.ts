@@ -6,7 +6,7 @@ import { acquireWorkspaceLock, type WorkspaceLock } from '../../workspace/lock';
 import { recoveredNote, runningWriteElsewhere, unrecoveredNote } from '../../workspace/undo-journal';
 import { finishedUndoNote, finishingUndoNote, partlyUndoneNote } from '../../workspace/undo-last';
 import { Workspace } from '../../workspace/workspace';
-import { undoLeftNote } from '../undo-left-note';
+import { importLeftNote, undoLeftNote } from '../undo-left-note';
 import { exactInt, UsageError } from '../args';
 
 export type Out = { log: (s: string) => void; err: (s: string) => void };
@@ -54,11 +54,20 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
   openedPath = path;
   // An undo a crash or kill stopped partway is left by the open: a writing command finishes it once it holds the lock
   // (below), a reading one says so and leaves it (before, every command's open finished it, also while another process held the lock).
-  const ws = Workspace.open(path, { interruptedUndo: 'leave' });
+  // So is what a writer whose process is gone left (an interrupted import, runs half stored): it is rolled back only under the
+  // lock — by a writing command once it holds it, by a reading one that can hold it for that moment (recoverForReader).
+  const ws = Workspace.open(path, { interruptedUndo: 'leave', recovery: 'later' });
   const upgraded = ws.upgradeNote();
   if (upgraded) o.out?.err(upgraded);
-  // What a crash left, undone at this open; or a long write under way elsewhere, whose rows so far a reader sees.
-  if (ws.recoveredWrite) o.out?.err(recoveredNote(ws.recoveredWrite));
+  // What a crash left, undone now; or a long write under way elsewhere, whose rows so far a reader sees.
+  if (!o.write && ws.recoveryDue) {
+    try {
+      recoverForReader(ws, path, o.out);
+    } catch (e) {
+      ws.close();
+      throw e;
+    }
+  }
   if (ws.undoPartway) o.out?.err(partlyUndoneNote(ws.undoPartway));
   const running = runningWriteElsewhere(ws.db);
   if (running && o.whileImporting) {
@@ -90,12 +99,35 @@ export function openWorkspace(path: string | undefined, o: OpenFor = {}): Worksp
   }
   try {
     locks.set(ws, acquireWorkspaceLock(ws.path, { command: commandLine, onNote: (m) => o.out?.err(m) }));
+    ws.recoverLeftWrites();
+    if (ws.recoveredWrite) o.out?.err(recoveredNote(ws.recoveredWrite));
     finishUndoLeft(ws, o.out);
   } catch (e) {
     closeWorkspace(ws);
     throw e;
   }
   return ws;
+}
+
+/**
+ * A reading command that finds what a writer whose process is gone left: it rolls it back holding the workspace's lock for
+ * that moment, saying so; while another process holds the lock (which rolls it back itself) it leaves it and says so.
+ * Before, every command's open rolled it back before any lock was checked: two processes could recover at once.
+ */
+function recoverForReader(ws: Workspace, path: string, out: Out | undefined): void {
+  let lock: WorkspaceLock;
+  try {
+    lock = acquireWorkspaceLock(ws.path, { command: commandLine, onNote: (m) => out?.err(m) });
+  } catch (e) {
+    if (ws.leftWrite) out?.err(importLeftNote(ws.leftWrite, path, (e as Error).message));
+    return;
+  }
+  try {
+    ws.recoverLeftWrites();
+  } finally {
+    lock.release();
+  }
+  if (ws.recoveredWrite) out?.err(recoveredNote(ws.recoveredWrite));
 }
 
 /** A writing command, holding the lock: the undo a crash or kill stopped partway is finished before it runs, said as it starts, then every second or so. */

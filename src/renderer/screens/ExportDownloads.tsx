@@ -2,7 +2,9 @@
  * Serve mode's Export screen: the export's downloads, fetched one at a time (lib/download-queue.ts),
  * each with its state in words (exportDownloadsView.ts), Retry for a failed one and Download again for
  * one the browser was asked for and has not fetched. A line for all of them is said to screen readers
- * as it changes (polite), as the Annotate and Review screens announce theirs.
+ * as it changes (polite), as the Annotate and Review screens announce theirs. Once the ids' expiry
+ * passes, the files not yet sent turn expired by the screen's clock (DownloadQueue.lapse). Every pause
+ * and timer ends with the screen.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AppClient } from '../client/types';
@@ -10,10 +12,12 @@ import { DownloadQueue, type QueuedDownload } from '../lib/download-queue';
 import { offerDownload } from '../lib/download';
 import { downloadStateText, downloadsSummary } from './exportDownloadsView';
 
+type Offered = ReadonlyArray<{ id: string; name: string; bytes: number; expiresAt?: number }>;
+
 export interface ExportDownloadsState {
   files: readonly QueuedDownload[] | null;
   /** Fetches a new export's downloads (the previous export's queue stops). */
-  start: (downloads: ReadonlyArray<{ id: string; name: string; bytes: number }>) => void;
+  start: (downloads: Offered) => void;
   retry: (id: string) => void;
   offerAgain: (id: string) => void;
 }
@@ -21,20 +25,49 @@ export interface ExportDownloadsState {
 export function useExportDownloads(client: AppClient): ExportDownloadsState {
   const [files, setFiles] = useState<readonly QueuedDownload[] | null>(null);
   const queue = useRef<DownloadQueue | null>(null);
-  useEffect(() => () => queue.current?.stop(), []);
+  /** Ends each pause under way (its timer cleared): the screen closed. */
+  const pauses = useRef(new Set<() => void>());
+  useEffect(() => {
+    const open = pauses.current;
+    return () => {
+      queue.current?.stop();
+      for (const end of [...open]) end();
+    };
+  }, []);
+  const wait = useCallback(
+    (ms: number) =>
+      new Promise<void>((resolve) => {
+        const end = (): void => {
+          clearTimeout(timer);
+          pauses.current.delete(end);
+          resolve();
+        };
+        const timer = setTimeout(end, ms);
+        pauses.current.add(end);
+      }),
+    [],
+  );
+  // When the first file not yet sent stops being fetchable, the screen's clock turns it expired.
+  const nextExpiry = files ? queue.current?.nextExpiry : undefined;
+  useEffect(() => {
+    if (nextExpiry === undefined) return;
+    const q = queue.current;
+    const timer = setTimeout(() => q?.lapse(Math.max(Date.now(), nextExpiry)), Math.min(Math.max(0, nextExpiry - Date.now()), 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [nextExpiry]);
   const start = useCallback(
-    (downloads: ReadonlyArray<{ id: string; name: string; bytes: number }>) => {
+    (downloads: Offered) => {
       queue.current?.stop();
       const q = new DownloadQueue(downloads, {
         offer: (d) => offerDownload(d),
         status: (ids) => client.invoke('export.downloads', { ids }),
-        wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+        wait,
         onChange: setFiles,
       });
       queue.current = q;
       void q.run();
     },
-    [client],
+    [client, wait],
   );
   return {
     files,

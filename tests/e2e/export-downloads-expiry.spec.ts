@@ -60,7 +60,7 @@ test('a file the browser has not fetched after a while says it was likely blocke
   for (let i = 1; i < downloads.length; i++) await expect(rows.nth(i)).toHaveAttribute('data-state', 'waiting');
   await page.clock.fastForward(2_000);
   expect(saved).toBe(0);
-  await page.getByTestId('export-downloads').screenshot({ path: path.join(SCREENS, 'export-downloads-stalled.png') });
+  await page.getByTestId('export-done').screenshot({ path: path.join(SCREENS, 'export-downloads-stalled.png') });
   await page.getByTestId('export-download-again').click();
   await expect(rows.first()).not.toContainText('has not fetched it');
   for (const [i, d] of downloads.entries()) await expect(rows.nth(i), d.name).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
@@ -99,7 +99,7 @@ test("a failed file's Retry says until when, and once that passes the file turns
   await expect(rows.first()).toContainText('expired: the server no longer has it');
   await expect(page.getByTestId('export-download-retry')).toHaveCount(0);
   await expect(page.getByTestId('export-downloads-announce')).toHaveText(`Downloads: ${downloads.length - 1} of ${downloads.length} files sent by the server, 1 expired.`);
-  await page.getByTestId('export-downloads').screenshot({ path: path.join(SCREENS, 'export-downloads-expired.png') });
+  await page.getByTestId('export-done').screenshot({ path: path.join(SCREENS, 'export-downloads-expired.png') });
   await page.unroute('**/api/invoke');
   rmSync(file, { recursive: true });
 });

@@ -4,13 +4,15 @@
  * one the browser was asked for and has not fetched. A line for all of them is said to screen readers
  * as it changes (polite), as the Annotate and Review screens announce theirs. Once the ids' expiry
  * passes, the files not yet sent turn expired by the screen's clock (DownloadQueue.lapse). Every pause
- * and timer ends with the screen.
+ * and timer ends with the screen. `exported`: the list is the export's own (one download per file, in the
+ * export's result box): headed "Exported, to download:", each file with its size — one list, not the
+ * files and then their downloads.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AppClient } from '../client/types';
 import { DownloadQueue, type QueuedDownload } from '../lib/download-queue';
 import { offerDownload } from '../lib/download';
-import { downloadStateText, downloadsSummary } from './exportDownloadsView';
+import { downloadStateText, downloadsSummary, fmtBytes } from './exportDownloadsView';
 
 type Offered = ReadonlyArray<{ id: string; name: string; bytes: number; expiresAt?: number }>;
 
@@ -77,7 +79,7 @@ export function useExportDownloads(client: AppClient): ExportDownloadsState {
   };
 }
 
-export function ExportDownloads({ state }: { state: ExportDownloadsState }): ReactNode {
+export function ExportDownloads({ state, exported = false }: { state: ExportDownloadsState; exported?: boolean }): ReactNode {
   const list = useRef<HTMLUListElement>(null);
   if (!state.files) return null;
   const retry = (id: string, i: number): void => {
@@ -86,15 +88,15 @@ export function ExportDownloads({ state }: { state: ExportDownloadsState }): Rea
     setTimeout(() => list.current?.querySelectorAll<HTMLElement>('li')[i]?.focus(), 0);
   };
   return (
-    <div className="note-box export-downloads" data-testid="export-downloads">
+    <div className={exported ? 'export-downloads' : 'note-box export-downloads'} data-testid="export-downloads">
       <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="export-downloads-announce">
         {downloadsSummary(state.files)}
       </p>
-      <strong aria-hidden="true">{downloadsSummary(state.files)}</strong>
+      <strong aria-hidden="true">{exported ? `Exported, to download: ${downloadsSummary(state.files).replace(/^Downloads: /, '')}` : downloadsSummary(state.files)}</strong>
       <ul className="report-list" ref={list}>
         {state.files.map((f, i) => (
           <li key={f.id} tabIndex={-1} data-testid="export-download" data-name={f.name} data-state={f.state.kind}>
-            <span className="export-download-name">{f.name}</span> <span className={f.state.kind === 'failed' || f.state.kind === 'expired' ? 'error small' : 'muted small'}>{downloadStateText(f)}</span>
+            <span className="export-download-name">{f.name}</span> {exported && <span className="muted small">({fmtBytes(f.bytes)})</span>} <span className={f.state.kind === 'failed' || f.state.kind === 'expired' ? 'error small' : 'muted small'}>{downloadStateText(f)}</span>
             {f.state.kind === 'failed' && (
               <button type="button" className="small" data-testid="export-download-retry" aria-label={`Retry ${f.name}`} onClick={() => retry(f.id, i)}>
                 Retry

@@ -103,3 +103,21 @@ test("a failed file's Retry says until when, and once that passes the file turns
   await page.unroute('**/api/invoke');
   rmSync(file, { recursive: true });
 });
+
+test('leaving the Export screen while a file is asked for stops the questions to the server: nothing is asked once it is gone', async () => {
+  const page = served.page;
+  await exportIgnoringFirst(page);
+  const rows = page.getByTestId('export-download');
+  await expect(rows.first()).toHaveAttribute('data-state', 'offered');
+  await page.waitForResponse((r) => (r.request().postData() ?? '').includes('"export.downloads"'));
+  await page.goto('/#workspace');
+  await expect(page.getByTestId('export-write')).toHaveCount(0);
+  // An answer already under way may still come; after it, none (the pauses and the expiry timer ended with the screen).
+  await page.clock.fastForward(1_000);
+  const asked: string[] = [];
+  page.on('request', (r) => void ((r.postData() ?? '').includes('"export.downloads"') && asked.push(r.url())));
+  for (let i = 0; i < 4; i++) await page.clock.fastForward(6_000);
+  await page.clock.fastForward(16 * 60_000);
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 0))); // what those timers started has been sent
+  expect(asked).toEqual([]);
+});

@@ -12,6 +12,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { AppClient } from '../client/types';
 import { DownloadQueue, type QueuedDownload } from '../lib/download-queue';
 import { offerDownload } from '../lib/download';
+import { createPauses } from '../lib/pauses';
 import { downloadStateText, downloadsSummary, fmtBytes } from './exportDownloadsView';
 
 type Offered = ReadonlyArray<{ id: string; name: string; bytes: number; expiresAt?: number }>;
@@ -27,27 +28,14 @@ export interface ExportDownloadsState {
 export function useExportDownloads(client: AppClient): ExportDownloadsState {
   const [files, setFiles] = useState<readonly QueuedDownload[] | null>(null);
   const queue = useRef<DownloadQueue | null>(null);
-  /** Ends each pause under way (its timer cleared): the screen closed. */
-  const pauses = useRef(new Set<() => void>());
-  useEffect(() => {
-    const open = pauses.current;
-    return () => {
+  /** The queue's pauses between questions: they end (their timers cleared) when the screen closes. */
+  const [pauses] = useState(createPauses);
+  useEffect(
+    () => () => {
       queue.current?.stop();
-      for (const end of [...open]) end();
-    };
-  }, []);
-  const wait = useCallback(
-    (ms: number) =>
-      new Promise<void>((resolve) => {
-        const end = (): void => {
-          clearTimeout(timer);
-          pauses.current.delete(end);
-          resolve();
-        };
-        const timer = setTimeout(end, ms);
-        pauses.current.add(end);
-      }),
-    [],
+      pauses.endAll();
+    },
+    [pauses],
   );
   // When the first file not yet sent stops being fetchable, the screen's clock turns it expired.
   const nextExpiry = files ? queue.current?.nextExpiry : undefined;
@@ -63,13 +51,13 @@ export function useExportDownloads(client: AppClient): ExportDownloadsState {
       const q = new DownloadQueue(downloads, {
         offer: (d) => offerDownload(d),
         status: (ids) => client.invoke('export.downloads', { ids }),
-        wait,
+        wait: pauses.wait,
         onChange: setFiles,
       });
       queue.current = q;
       void q.run();
     },
-    [client, wait],
+    [client, pauses],
   );
   return {
     files,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DownloadStatus } from '../../shared/gold';
-import { DownloadQueue, STALLED_MS, stateFromStatus, type QueuedDownload } from './download-queue';
+import { DownloadQueue, LAPSE_RECHECK_MS, STALLED_MS, stateFromStatus, type QueuedDownload } from './download-queue';
 
 type Answer = Omit<DownloadStatus, 'id'> | Error;
 const ready = (failures = 0, failure?: string): Answer => ({ state: 'ready', sentBytes: 0, failures, ...(failure ? { failure } : {}) });
@@ -170,16 +170,31 @@ describe('DownloadQueue', () => {
     await q.retry('a');
     expect(server.log.filter((l) => l.startsWith('offer'))).toEqual(['offer a', 'offer b']);
 
-    // The server still has it (the screen's clock ran ahead): back to failed, and Retry fetches it.
-    const ahead = fakeServer({ a: [ready(1, 'cut off'), ready(1, 'cut off'), ready(1, 'cut off'), sent(100, 1)] });
-    const q2 = new DownloadQueue(exp(['a'], 1_000), ahead.deps);
+    // The server still has it (the screen's clock ran ahead): back to failed, looked at again a minute later
+    // (then the server has expired it too); Retry fetches it meanwhile.
+    let clock = 5_000;
+    const ahead = fakeServer({ a: [ready(1, 'cut off'), ready(1, 'cut off'), { state: 'expired', sentBytes: 0, failures: 1, failure: 'cut off' }] });
+    const q2 = new DownloadQueue(exp(['a'], 1_000), { ...ahead.deps, now: () => clock });
     await q2.run();
-    q2.lapse(5_000);
+    q2.lapse();
     expect(q2.files[0]!.state.kind).toBe('expired');
     await new Promise((r) => setTimeout(r, 0));
     expect(q2.files[0]!.state).toEqual({ kind: 'failed', why: 'cut off' });
-    await q2.retry('a');
-    expect(q2.files[0]!.state.kind).toBe('sent');
+    expect(q2.nextExpiry).toBe(5_000 + LAPSE_RECHECK_MS);
+    q2.lapse(5_000 + LAPSE_RECHECK_MS - 1);
+    expect(q2.files[0]!.state.kind, 'not again before the minute').toBe('failed');
+    clock += LAPSE_RECHECK_MS;
+    q2.lapse();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(q2.files[0]!.state.kind).toBe('expired');
+    expect(ahead.log.slice(-2)).toEqual(['ask a: ready', 'ask a: expired']);
+    const retried = fakeServer({ a: [ready(1, 'cut off'), ready(1, 'cut off'), ready(1, 'cut off'), sent(100, 1)] });
+    const q4 = new DownloadQueue(exp(['a'], 1_000), retried.deps);
+    await q4.run();
+    q4.lapse(5_000);
+    await new Promise((r) => setTimeout(r, 0));
+    await q4.retry('a');
+    expect(q4.files[0]!.state.kind).toBe('sent');
 
     // While a file is asked for: it and the ones waiting turn expired; the server's expired confirms it, and nothing after is offered.
     let q3: DownloadQueue | null = null;

@@ -57,6 +57,8 @@ export const DOWNLOAD_POLL_MS = 400;
 const MAX_POLL_MS = 5_000;
 /** How long a file may stay asked for, with the server answering, before the screen says the browser likely did not fetch it. */
 export const STALLED_MS = 10_000;
+/** After the server said it still has a file the clock had turned expired (its clock is behind the page's): when to look again. */
+export const LAPSE_RECHECK_MS = 60_000;
 
 /** What a file's download is, from the server's status of its id; `failuresBefore`: the failures known when it was offered. */
 export function stateFromStatus(s: DownloadStatus, failuresBefore: number): DownloadFileState | 'unchanged' {
@@ -85,6 +87,8 @@ export class DownloadQueue {
   private offeredAt = 0;
   /** Files turned expired by the clock, with the state the server's answer may give back. */
   private readonly lapsedFrom = new Map<string, DownloadFileState>();
+  /** Files the server still had after the clock turned them expired: not turned expired again before this time. */
+  private readonly recheckAt = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(
@@ -135,18 +139,19 @@ export class DownloadQueue {
 
   /** When the first file not yet ended stops being fetchable (its `expiresAt`), if known. */
   get nextExpiry(): number | undefined {
-    const open = this.items.filter((i) => lapsable(i.state) && i.expiresAt !== undefined).map((i) => i.expiresAt!);
+    const open = this.items.filter((i) => lapsable(i.state) && i.expiresAt !== undefined).map((i) => this.lapsesAt(i));
     return open.length ? Math.min(...open) : undefined;
   }
 
   /**
    * Files not yet sent (waiting, asked for, failed) whose id has expired by `now` turn expired, with no
    * question to the server needed; then the server is asked once about them, and one it still has goes
-   * back to what it was (its clock wins). The file under way is asked about as it was anyway.
+   * back to what it was (its clock wins), to be looked at again LAPSE_RECHECK_MS later. The file under way
+   * is asked about as it was anyway.
    */
   lapse(now = this.now()): void {
     if (this.stopped) return;
-    const lapsed = this.items.filter((i) => lapsable(i.state) && i.expiresAt !== undefined && i.expiresAt <= now);
+    const lapsed = this.items.filter((i) => lapsable(i.state) && i.expiresAt !== undefined && this.lapsesAt(i) <= now);
     for (const item of lapsed) {
       this.lapsedFrom.set(item.id, item.state);
       this.set(item, { kind: 'expired' });
@@ -193,7 +198,10 @@ export class DownloadQueue {
 
   /** The server still has the file offered and has not begun sending it: back from a lapse, or stalled after STALLED_MS. */
   private stillOffered(item: QueuedDownload): void {
-    if (this.lapsedFrom.delete(item.id)) this.set(item, { kind: 'offered' });
+    if (this.lapsedFrom.delete(item.id)) {
+      this.recheckAt.set(item.id, this.now() + LAPSE_RECHECK_MS);
+      this.set(item, { kind: 'offered' });
+    }
     if (item.state.kind === 'offered' && !item.state.stalled && this.now() - this.offeredAt >= STALLED_MS) this.set(item, { kind: 'offered', stalled: true });
   }
 
@@ -217,10 +225,16 @@ export class DownloadQueue {
         if (state !== 'unchanged' && state.kind !== 'expired') this.set(item, state);
         continue;
       }
+      this.recheckAt.set(item.id, this.now() + LAPSE_RECHECK_MS);
       this.set(item, was);
       again ||= was.kind === 'waiting';
     }
     if (again) void this.run();
+  }
+
+  /** When the clock turns a file expired: its expiry, or later once the server said it still had it. */
+  private lapsesAt(item: QueuedDownload): number {
+    return Math.max(item.expiresAt ?? Infinity, this.recheckAt.get(item.id) ?? -Infinity);
   }
 
   private nextWaiting(): QueuedDownload | undefined {

@@ -461,8 +461,9 @@ export interface ExportWritten {
    * GET DOWNLOAD_PATH + id (the caller's own token; expires unused after 15 minutes) — one per file,
    * or an hf-dataset's one `POOL.zip` holding its files — with the name to save it under and its size.
    * The files then carry no content: they were streamed to the server's own folder, never whole in memory.
+   * `expiresAt`: when an id not fetched stops being fetchable (the server's Date.now() time).
    */
-  downloads?: Array<{ id: string; name: string; bytes: number }>;
+  downloads?: Array<{ id: string; name: string; bytes: number; expiresAt: number }>;
   warnings: string[];
 }
 
@@ -471,7 +472,7 @@ export interface ExportWritten {
  * browser's download): `ready` — not being fetched (yet, or again after a transfer cut off: `failure`
  * says why, `failures` counts them); `sending` — `sentBytes` are out; `sent` — the server sent its last
  * byte (whether the browser saved the file, only the browser knows); `expired` — not fetched within 15
- * minutes, removed (export again for new ids); `unknown` — no such id for this caller (someone else's,
+ * minutes (`expiresAt`), removed (export again for new ids); `unknown` — no such id for this caller (someone else's,
  * never given, or forgotten: a server restarted, or 15 minutes after it ended).
  */
 export interface DownloadStatus {
@@ -480,6 +481,11 @@ export interface DownloadStatus {
   sentBytes: number;
   failures: number;
   failure?: string;
+  /**
+   * When the id stops being fetchable if it is not fetched (the server's Date.now() time: 15 minutes
+   * after the export); none for `unknown`. Kept once it was sent or expired.
+   */
+  expiresAt?: number;
 }
 
 /** Serve mode: where an export's download is fetched, `GET DOWNLOAD_PATH + id` (ExportWritten.downloads). */

@@ -69,7 +69,13 @@ test('a multi-file export downloads its files one at a time, in order, each said
   }
   await expect(rows.first()).toContainText('sent: the server sent all');
   await expect(rows.first()).toContainText('downloads list shows whether and where it saved it');
-  await expect(page.getByTestId('export-done')).toContainText('Exported, to download:');
+  // One list: the export's files are the downloads' rows, each with its size, under "Exported, to download:" and how many were sent.
+  const done = page.getByTestId('export-done');
+  await expect(done.locator('strong')).toHaveText(`Exported, to download: ${names.length} of ${names.length} files sent by the server.`);
+  await expect(done.getByTestId('export-download')).toHaveCount(names.length);
+  await expect(page.getByTestId('export-file')).toHaveCount(0);
+  await expect(rows.nth(1)).toContainText(/^p\.\w+\.run \(\d+ bytes\) sent: /);
+  await expect(done).toHaveClass(/ok-box/);
   await expect(page.getByTestId('export-downloads-announce')).toHaveText(`Downloads: ${names.length} of ${names.length} files sent by the server.`);
   await page.locator('.export-screen > .card').first().screenshot({ path: path.join(SCREENS, 'export-downloads-sent.png') });
 });
@@ -100,7 +106,7 @@ test('a file the browser did not fetch waits as asked, the ones after it wait to
   await page.waitForResponse((r) => (r.request().postData() ?? '').includes('"export.downloads"'));
   for (let i = 1; i < names.length; i++) await expect(rows.nth(i)).toHaveAttribute('data-state', 'waiting');
   await expect(rows.nth(1)).toContainText('waiting: it starts once the file before it has ended');
-  await page.getByTestId('export-downloads').screenshot({ path: path.join(SCREENS, 'export-downloads-asked.png') });
+  await page.getByTestId('export-done').screenshot({ path: path.join(SCREENS, 'export-downloads-asked.png') });
   await page.getByTestId('export-write').focus();
   await page.keyboard.press('Tab');
   const again = page.getByTestId('export-download-again');
@@ -134,6 +140,7 @@ test('a file the server could not send says why, the next ones go on, and Retry 
   await expect(rows.first()).toContainText('failed: the server could not read the file (EISDIR). Retry fetches it again');
   for (const [i, name] of names.entries()) if (i > 0) await expect(rows.nth(i), name).toHaveAttribute('data-state', 'sent', { timeout: 20_000 });
   await expect(page.getByTestId('export-downloads-announce')).toHaveText(`Downloads: ${names.length - 1} of ${names.length} files sent by the server, 1 failed.`);
+  await expect(page.getByTestId('export-done'), 'not green with a file failed').toHaveClass(/note-box/);
   await page.locator('.export-screen > .card').first().screenshot({ path: path.join(SCREENS, 'export-downloads-failed.png') });
   // The list with a failure and its Retry passes axe as the rest of the app does (no serious or critical violation).
   const axe = await new AxeBuilder({ page }).include('[data-testid="export-downloads"]').analyze();

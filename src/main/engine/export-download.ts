@@ -53,7 +53,7 @@ export async function writeForDownload(engine: Engine, req: DownloadRequest, ren
       pool: b.pool,
       format: b.format,
       files: files.map((f) => ({ name: f.name, bytes: f.bytes })),
-      downloads: downloads.map((d, i) => ({ id: ids[i]!, name: d.name, bytes: sizes[i]! })),
+      downloads: downloads.map((d, i) => ({ id: ids[i]!, name: d.name, bytes: sizes[i]!, expiresAt: store.status(ids[i]!)!.expiresAt! })),
       warnings: b.warnings,
     };
   } catch (e) {

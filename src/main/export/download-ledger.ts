@@ -16,6 +16,8 @@ interface Entry {
   sentBytes: number;
   failures: number;
   failure?: string;
+  /** When the id stops being fetchable if it is not fetched (Date.now() time; the store's ttl from when it was given). */
+  expiresAt: number;
   /** When an ended record is forgotten (Date.now() time); none while it may still be fetched. */
   forgetAt?: number;
 }
@@ -25,10 +27,10 @@ export class DownloadLedger {
 
   constructor(private readonly keepMs: number) {}
 
-  /** An id is given (to `owner`, access.ts principalOf), ready to be fetched. */
-  given(id: string, owner: string): void {
+  /** An id is given (to `owner`, access.ts principalOf), ready to be fetched until `expiresAt` (Date.now() time). */
+  given(id: string, owner: string, expiresAt: number): void {
     this.forgetEnded();
-    this.entries.set(id, { owner, state: 'ready', sentBytes: 0, failures: 0 });
+    this.entries.set(id, { owner, state: 'ready', sentBytes: 0, failures: 0, expiresAt });
   }
 
   /** Its transfer began. */
@@ -65,7 +67,7 @@ export class DownloadLedger {
     this.forgetEnded();
     const e = this.entries.get(id);
     if (!e) return undefined;
-    return { id, owner: e.owner, state: e.state, sentBytes: e.sentBytes, failures: e.failures, ...(e.failure !== undefined ? { failure: e.failure } : {}) };
+    return { id, owner: e.owner, state: e.state, sentBytes: e.sentBytes, failures: e.failures, expiresAt: e.expiresAt, ...(e.failure !== undefined ? { failure: e.failure } : {}) };
   }
 
   clear(): void {

@@ -84,9 +84,11 @@ describe('DownloadStore', () => {
   it('tells what became of each id: ready, sending with its bytes, sent, given back with why, expired; forgotten a while after it ended', () => {
     vi.useFakeTimers();
     const store = new DownloadStore(base);
+    const exported = Date.now();
     const { ids } = exportOf(store, ['f.jsonl', 'f.jsonl.datasheet.md', 'g.csv']);
     const [one, two, three] = ids as [string, string, string];
-    expect(store.status(one)).toEqual({ id: one, owner: 'token:carol', state: 'ready', sentBytes: 0, failures: 0 });
+    const expiresAt = exported + DOWNLOAD_TTL_MS;
+    expect(store.status(one)).toEqual({ id: one, owner: 'token:carol', state: 'ready', sentBytes: 0, failures: 0, expiresAt });
     const first = store.take(one)!;
     expect(store.status(one)?.state).toBe('sending');
     first.progress(5);
@@ -99,7 +101,7 @@ describe('DownloadStore', () => {
     cut.unsent('the connection closed before the end');
     expect(store.status(two)).toMatchObject({ state: 'ready', failures: 1, failure: 'the connection closed before the end' });
     store.take(two)!.unsent();
-    expect(store.status(two)).toMatchObject({ state: 'ready', failures: 2, failure: 'the transfer was cut off' });
+    expect(store.status(two)).toMatchObject({ state: 'ready', failures: 2, failure: 'the transfer was cut off', expiresAt });
     vi.advanceTimersByTime(DOWNLOAD_TTL_MS - 1);
     expect(store.status(one)?.state, 'sent: remembered for the time an id lasts').toBe('sent');
     expect(store.status(two)?.state).toBe('ready');

@@ -126,7 +126,7 @@ export class DownloadStore {
     const ids = downloads.map((download) => {
       const id = randomBytes(24).toString('base64url');
       this.hold(id, { download, folder, expires });
-      this.ledger.given(id, download.owner);
+      this.ledger.given(id, download.owner, expires);
       return id;
     });
     this.pending.set(folder, (this.pending.get(folder) ?? 0) + ids.length);

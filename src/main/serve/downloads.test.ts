@@ -18,6 +18,7 @@ import type { AnnotatorInvitation } from '../../shared/contract';
 import { startServer, type RunningServer } from './server';
 import { openUploadStore } from './uploads';
 import { until } from './test-serve';
+import { DOWNLOAD_TTL_MS } from '../export/downloads';
 
 let dir: string;
 let base: string;
@@ -147,15 +148,20 @@ describe('export downloads in serve mode', () => {
   });
 
   it("export.downloads tells the exporter what became of each id — sent once its last byte is out, cut off or unreadable as failed with why — and anyone else nothing", async () => {
+    const exported = Date.now();
     const r = await call(tokens.carol!, 'export.write', { pool: 'open', format: 'jsonl', download: true });
     const [file, sheet] = (r.body as ExportWritten).downloads!;
     const ids = [file!.id, sheet!.id];
+    // Each id says until when it can be fetched (15 minutes from the export), as the export's answer did.
+    const expiresAt = file!.expiresAt;
+    expect(expiresAt).toBeGreaterThanOrEqual(exported + DOWNLOAD_TTL_MS);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + DOWNLOAD_TTL_MS);
     const status = async (who: string, asked = ids): Promise<any[]> => {
       const s = await call(tokens[who]!, 'export.downloads', { ids: asked });
       expect(s.status, who).toBe(200);
       return s.body;
     };
-    expect(await status('carol')).toEqual(ids.map((id) => ({ id, state: 'ready', sentBytes: 0, failures: 0 })));
+    expect(await status('carol')).toEqual(ids.map((id) => ({ id, state: 'ready', sentBytes: 0, failures: 0, expiresAt })));
     // Someone else's ids read as ids that do not exist (another judge, the owner), and an annotator may not ask.
     for (const who of ['erin', 'dave']) expect(await status(who), who).toEqual(ids.map((id) => ({ id, state: 'unknown', sentBytes: 0, failures: 0 })));
     expect((await call(tokens.alice!, 'export.downloads', { ids })).status).toBe(403);
@@ -164,7 +170,7 @@ describe('export downloads in serve mode', () => {
     const whole = await get(tokens.carol!, file!.id);
     expect((await whole.arrayBuffer()).byteLength).toBe(file!.bytes);
     await until('sent once the response is over', async () => (await status('carol'))[0].state === 'sent');
-    expect((await status('carol'))[0]).toEqual({ id: file!.id, state: 'sent', sentBytes: file!.bytes, failures: 0 });
+    expect((await status('carol'))[0]).toEqual({ id: file!.id, state: 'sent', sentBytes: file!.bytes, failures: 0, expiresAt });
 
     // The datasheet's file gone from the server's disk: its transfer fails (cut off, never a short file read as whole) and says why;
     // its id is not given back (no fetch could send it).

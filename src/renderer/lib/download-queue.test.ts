@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DownloadStatus } from '../../shared/gold';
-import { DownloadQueue, stateFromStatus, type QueuedDownload } from './download-queue';
+import { DownloadQueue, LAPSE_RECHECK_MS, STALLED_MS, stateFromStatus, type QueuedDownload } from './download-queue';
 
 type Answer = Omit<DownloadStatus, 'id'> | Error;
 const ready = (failures = 0, failure?: string): Answer => ({ state: 'ready', sentBytes: 0, failures, ...(failure ? { failure } : {}) });
@@ -110,6 +110,100 @@ describe('DownloadQueue', () => {
     await q.run();
     expect(server.log).toEqual(['offer a']);
     expect(server.states()).toEqual(['waiting waiting', 'offered waiting']);
+  });
+
+  it('a file still asked for after STALLED_MS while the server answers is said stalled; the next waits, nothing is offered on its own', async () => {
+    let clock = 0;
+    const server = fakeServer({ a: [ready(), ready(), ready(), ready(), ready(), sent(100)], b: [sent(100)] });
+    const q: DownloadQueue = new DownloadQueue(files('a', 'b'), { ...server.deps, now: () => clock, wait: async (ms) => void (clock += ms) }, STALLED_MS / 4);
+    await q.run();
+    const stalled = server.seen.findIndex((items) => items[0]!.state.kind === 'offered' && items[0]!.state.stalled === true);
+    expect(stalled, 'said stalled').toBeGreaterThan(0);
+    expect(server.seen[stalled]!.map((i) => i.state.kind)).toEqual(['offered', 'waiting']);
+    // Said after the fourth answer (STALLED_MS after it was offered), not before; offered once until then.
+    expect(server.log.slice(0, 5)).toEqual(['offer a', 'ask a: ready', 'ask a: ready', 'ask a: ready', 'ask a: ready']);
+    expect(server.seen.slice(0, stalled).every((items) => items[0]!.state.kind !== 'offered' || !items[0]!.state.stalled)).toBe(true);
+    expect(server.log.filter((l) => l === 'offer a')).toHaveLength(1);
+    expect(q.files.map((f) => f.state.kind)).toEqual(['sent', 'sent']);
+  });
+
+  it('is not said stalled while the server cannot be reached, and Download again starts its time over', async () => {
+    let clock = 0;
+    const down = new Error('unreachable');
+    const server = fakeServer({ a: [down, down, down, down, down, ready(), ready(), sent(100)] });
+    const q: DownloadQueue = new DownloadQueue(files('a'), { ...server.deps, now: () => clock, wait: async (ms) => void (clock += ms) }, 4_000);
+    await q.run();
+    expect(server.seen.some((items) => items[0]!.state.kind === 'offered' && items[0]!.state.stalled)).toBe(true);
+    const again = fakeServer({ a: [ready(), ready(), ready(), sent(100)] });
+    let asks = 0;
+    const q2: DownloadQueue = new DownloadQueue(files('a'), {
+      ...again.deps,
+      now: () => clock,
+      wait: async (ms) => {
+        clock += ms;
+        if (++asks === 2) q2.offerAgain('a');
+      },
+    }, STALLED_MS / 2);
+    await q2.run();
+    // Stalled at the second answer, had Download again not started its time over at the second pause.
+    expect(again.seen.some((items) => items[0]!.state.kind === 'offered' && items[0]!.state.stalled)).toBe(false);
+    const unreachable = fakeServer({ a: [down, down, down, down, down, down, sent(100)] });
+    await new DownloadQueue(files('a'), { ...unreachable.deps, now: () => clock, wait: async (ms) => void (clock += ms) }, STALLED_MS).run();
+    expect(unreachable.seen.some((items) => items[0]!.state.kind === 'offered' && items[0]!.state.stalled)).toBe(false);
+  });
+
+  it('once the ids expire by the clock, files not sent turn expired with no question needed; the server, when it answers, wins', async () => {
+    const exp = (ids: string[], expiresAt: number) => files(...ids).map((f) => ({ ...f, expiresAt }));
+    // a failed, b sent: the run is over. At 1000 the failed one turns expired, though the server cannot be reached.
+    const server = fakeServer({ a: [ready(1, 'cut off'), new Error('unreachable')], b: [sent(100)] });
+    const q = new DownloadQueue(exp(['a', 'b'], 1_000), server.deps);
+    await q.run();
+    expect(q.nextExpiry).toBe(1_000);
+    q.lapse(999);
+    expect(q.files.map((f) => f.state.kind)).toEqual(['failed', 'sent']);
+    q.lapse(1_000);
+    expect(q.files.map((f) => f.state.kind)).toEqual(['expired', 'sent']);
+    expect(q.nextExpiry).toBeUndefined();
+    await Promise.resolve();
+    expect(server.log.at(-1)).toBe('ask a: error');
+    expect(q.files[0]!.state.kind, 'unreachable: the clock stands').toBe('expired');
+    await q.retry('a');
+    expect(server.log.filter((l) => l.startsWith('offer'))).toEqual(['offer a', 'offer b']);
+
+    // The server still has it (the screen's clock ran ahead): back to failed, looked at again a minute later
+    // (then the server has expired it too); Retry fetches it meanwhile.
+    let clock = 5_000;
+    const ahead = fakeServer({ a: [ready(1, 'cut off'), ready(1, 'cut off'), { state: 'expired', sentBytes: 0, failures: 1, failure: 'cut off' }] });
+    const q2 = new DownloadQueue(exp(['a'], 1_000), { ...ahead.deps, now: () => clock });
+    await q2.run();
+    q2.lapse();
+    expect(q2.files[0]!.state.kind).toBe('expired');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(q2.files[0]!.state).toEqual({ kind: 'failed', why: 'cut off' });
+    expect(q2.nextExpiry).toBe(5_000 + LAPSE_RECHECK_MS);
+    q2.lapse(5_000 + LAPSE_RECHECK_MS - 1);
+    expect(q2.files[0]!.state.kind, 'not again before the minute').toBe('failed');
+    clock += LAPSE_RECHECK_MS;
+    q2.lapse();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(q2.files[0]!.state.kind).toBe('expired');
+    expect(ahead.log.slice(-2)).toEqual(['ask a: ready', 'ask a: expired']);
+    const retried = fakeServer({ a: [ready(1, 'cut off'), ready(1, 'cut off'), ready(1, 'cut off'), sent(100, 1)] });
+    const q4 = new DownloadQueue(exp(['a'], 1_000), retried.deps);
+    await q4.run();
+    q4.lapse(5_000);
+    await new Promise((r) => setTimeout(r, 0));
+    await q4.retry('a');
+    expect(q4.files[0]!.state.kind).toBe('sent');
+
+    // While a file is asked for: it and the ones waiting turn expired; the server's expired confirms it, and nothing after is offered.
+    let q3: DownloadQueue | null = null;
+    const gone = fakeServer({ a: [ready(), { state: 'expired', sentBytes: 0, failures: 0 }], b: [{ state: 'expired', sentBytes: 0, failures: 0 }] });
+    q3 = new DownloadQueue(exp(['a', 'b'], 1_000), { ...gone.deps, wait: async () => q3!.lapse(1_000) });
+    await q3.run();
+    expect(gone.states()).toContain('expired expired');
+    expect(q3.files.map((f) => f.state.kind)).toEqual(['expired', 'expired']);
+    expect(gone.log.filter((l) => l.startsWith('offer'))).toEqual(['offer a']);
   });
 
   it('reads a status: ready with no new failure is unchanged', () => {

@@ -7,18 +7,22 @@
  *
  * - waiting: its turn has not come;
  * - offered: the browser was asked to download it and the server has not begun sending it (a browser may
- *   ask whether to allow several downloads: until it is allowed, nothing is fetched; "Download again");
+ *   ask whether to allow several downloads: until it is allowed, nothing is fetched; "Download again").
+ *   Still so after STALLED_MS while the server answers: `stalled` (the screen says what likely happened:
+ *   the browser blocked it or a prompt was dismissed); the next file still waits for it;
  * - sending: the server is sending it (bytes out so far);
  * - sent: the server sent its last byte — whether the browser saved it, only the browser can say;
  * - failed: cut off (why, as the server says); its id is still valid, so Retry fetches it again;
  * - expired: the server no longer has it (15 minutes after the export, or it restarted; with why when a
- *   transfer failed for good: its file gone from the server's disk): export again.
+ *   transfer failed for good: its file gone from the server's disk): export again. Once an id's
+ *   `expiresAt` has passed (lapse(), the screen's clock), a file not yet sent turns expired without asking
+ *   the server; the server's answer, when one comes, still wins (a file it still has goes back as it was).
  */
 import type { DownloadStatus } from '../../shared/gold';
 
 export type DownloadFileState =
   | { kind: 'waiting' }
-  | { kind: 'offered' }
+  | { kind: 'offered'; stalled?: boolean }
   | { kind: 'sending'; sentBytes: number }
   | { kind: 'sent' }
   | { kind: 'failed'; why: string }
@@ -28,8 +32,12 @@ export interface QueuedDownload {
   id: string;
   name: string;
   bytes: number;
+  /** When the server stops keeping the id if it is not fetched (the server's Date.now() time), once known. */
+  expiresAt?: number;
   state: DownloadFileState;
 }
+
+type OfferedDownload = Pick<QueuedDownload, 'id' | 'name' | 'bytes' | 'expiresAt'>;
 
 export interface DownloadQueueDeps {
   /** Asks the browser to download it (a click on a link to GET /api/download/ID). */
@@ -40,11 +48,17 @@ export interface DownloadQueueDeps {
   wait(ms: number): Promise<void>;
   /** Every change of any file's state, with all the files. */
   onChange(items: readonly QueuedDownload[]): void;
+  /** The time (Date.now() by default). */
+  now?: () => number;
 }
 
 /** How often the server is asked about the file being downloaded, and at most after failed questions. */
 export const DOWNLOAD_POLL_MS = 400;
 const MAX_POLL_MS = 5_000;
+/** How long a file may stay asked for, with the server answering, before the screen says the browser likely did not fetch it. */
+export const STALLED_MS = 10_000;
+/** After the server said it still has a file the clock had turned expired (its clock is behind the page's): when to look again. */
+export const LAPSE_RECHECK_MS = 60_000;
 
 /** What a file's download is, from the server's status of its id; `failuresBefore`: the failures known when it was offered. */
 export function stateFromStatus(s: DownloadStatus, failuresBefore: number): DownloadFileState | 'unchanged' {
@@ -69,13 +83,21 @@ export class DownloadQueue {
   /** The run under way, if any. */
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** When the file under way was (last) offered. */
+  private offeredAt = 0;
+  /** Files turned expired by the clock, with the state the server's answer may give back. */
+  private readonly lapsedFrom = new Map<string, DownloadFileState>();
+  /** Files the server still had after the clock turned them expired: not turned expired again before this time. */
+  private readonly recheckAt = new Map<string, number>();
+  private readonly now: () => number;
 
   constructor(
-    downloads: ReadonlyArray<{ id: string; name: string; bytes: number }>,
+    downloads: readonly OfferedDownload[],
     private readonly deps: DownloadQueueDeps,
     private readonly pollMs = DOWNLOAD_POLL_MS,
   ) {
-    this.items = downloads.map((d) => ({ id: d.id, name: d.name, bytes: d.bytes, state: { kind: 'waiting' } }));
+    this.items = downloads.map((d) => ({ id: d.id, name: d.name, bytes: d.bytes, ...(d.expiresAt !== undefined ? { expiresAt: d.expiresAt } : {}), state: { kind: 'waiting' } }));
+    this.now = deps.now ?? Date.now;
   }
 
   get files(): readonly QueuedDownload[] {
@@ -109,7 +131,33 @@ export class DownloadQueue {
   /** Asks the browser again for a file it was asked for and has not fetched (it may have asked to allow several downloads). */
   offerAgain(id: string): void {
     const item = this.items.find((i) => i.id === id);
-    if (item?.state.kind === 'offered' && !this.stopped) this.deps.offer(item);
+    if (item?.state.kind !== 'offered' || this.stopped) return;
+    this.offeredAt = this.now();
+    this.set(item, { kind: 'offered' });
+    this.deps.offer(item);
+  }
+
+  /** When the first file not yet ended stops being fetchable (its `expiresAt`), if known. */
+  get nextExpiry(): number | undefined {
+    const open = this.items.filter((i) => lapsable(i.state) && i.expiresAt !== undefined).map((i) => this.lapsesAt(i));
+    return open.length ? Math.min(...open) : undefined;
+  }
+
+  /**
+   * Files not yet sent (waiting, asked for, failed) whose id has expired by `now` turn expired, with no
+   * question to the server needed; then the server is asked once about them, and one it still has goes
+   * back to what it was (its clock wins), to be looked at again LAPSE_RECHECK_MS later. The file under way
+   * is asked about as it was anyway.
+   */
+  lapse(now = this.now()): void {
+    if (this.stopped) return;
+    const lapsed = this.items.filter((i) => lapsable(i.state) && i.expiresAt !== undefined && this.lapsesAt(i) <= now);
+    for (const item of lapsed) {
+      this.lapsedFrom.set(item.id, item.state);
+      this.set(item, { kind: 'expired' });
+    }
+    const idle = lapsed.filter((i) => this.lapsedFrom.get(i.id)?.kind !== 'offered').map((i) => i.id);
+    if (idle.length) void this.confirmLapsed(idle);
   }
 
   /** Stops asking and offering (a new export, the screen closed); the server keeps what was not fetched until it expires. */
@@ -120,6 +168,7 @@ export class DownloadQueue {
   private async fetchOne(item: QueuedDownload): Promise<void> {
     const before = this.failures.get(item.id) ?? 0;
     this.set(item, { kind: 'offered' });
+    this.offeredAt = this.now();
     this.deps.offer(item);
     let errors = 0;
     while (!this.stopped) {
@@ -134,12 +183,58 @@ export class DownloadQueue {
         continue;
       }
       if (!s) continue;
+      if (s.expiresAt !== undefined) item.expiresAt = s.expiresAt;
       const state = stateFromStatus(s, before);
-      if (state === 'unchanged') continue;
+      if (state === 'unchanged') {
+        this.stillOffered(item);
+        continue;
+      }
+      this.lapsedFrom.delete(item.id);
       if (state.kind === 'failed') this.failures.set(item.id, s.failures);
       this.set(item, state);
       if (state.kind !== 'sending') return;
     }
+  }
+
+  /** The server still has the file offered and has not begun sending it: back from a lapse, or stalled after STALLED_MS. */
+  private stillOffered(item: QueuedDownload): void {
+    if (this.lapsedFrom.delete(item.id)) {
+      this.recheckAt.set(item.id, this.now() + LAPSE_RECHECK_MS);
+      this.set(item, { kind: 'offered' });
+    }
+    if (item.state.kind === 'offered' && !item.state.stalled && this.now() - this.offeredAt >= STALLED_MS) this.set(item, { kind: 'offered', stalled: true });
+  }
+
+  /** Asks the server about files the clock turned expired: one it still has goes back as it was (waiting ones run again). */
+  private async confirmLapsed(ids: string[]): Promise<void> {
+    let statuses: DownloadStatus[];
+    try {
+      statuses = await this.deps.status(ids);
+    } catch {
+      return; // the server unreachable: the clock's expired stands
+    }
+    let again = false;
+    for (const s of statuses) {
+      const item = this.items.find((i) => i.id === s.id);
+      const was = this.lapsedFrom.get(s.id);
+      if (!item || !was || item.state.kind !== 'expired' || this.stopped) continue;
+      this.lapsedFrom.delete(s.id);
+      if (s.expiresAt !== undefined) item.expiresAt = s.expiresAt;
+      if (s.state !== 'ready') {
+        const state = stateFromStatus(s, this.failures.get(s.id) ?? 0);
+        if (state !== 'unchanged' && state.kind !== 'expired') this.set(item, state);
+        continue;
+      }
+      this.recheckAt.set(item.id, this.now() + LAPSE_RECHECK_MS);
+      this.set(item, was);
+      again ||= was.kind === 'waiting';
+    }
+    if (again) void this.run();
+  }
+
+  /** When the clock turns a file expired: its expiry, or later once the server said it still had it. */
+  private lapsesAt(item: QueuedDownload): number {
+    return Math.max(item.expiresAt ?? Infinity, this.recheckAt.get(item.id) ?? -Infinity);
   }
 
   private nextWaiting(): QueuedDownload | undefined {
@@ -155,4 +250,9 @@ export class DownloadQueue {
   private emit(): void {
     if (!this.stopped) this.deps.onChange(this.items.map((i) => ({ ...i })));
   }
+}
+
+/** A file the clock may turn expired: not sent, not being sent, not ended. */
+function lapsable(s: DownloadFileState): boolean {
+  return s.kind === 'waiting' || s.kind === 'offered' || s.kind === 'failed';
 }

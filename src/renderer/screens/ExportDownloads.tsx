@@ -2,18 +2,25 @@
  * Serve mode's Export screen: the export's downloads, fetched one at a time (lib/download-queue.ts),
  * each with its state in words (exportDownloadsView.ts), Retry for a failed one and Download again for
  * one the browser was asked for and has not fetched. A line for all of them is said to screen readers
- * as it changes (polite), as the Annotate and Review screens announce theirs.
+ * as it changes (polite), as the Annotate and Review screens announce theirs. Once the ids' expiry
+ * passes, the files not yet sent turn expired by the screen's clock (DownloadQueue.lapse). Every pause
+ * and timer ends with the screen. `exported`: the list is the export's own (one download per file, in the
+ * export's result box): headed "Exported, to download:", each file with its size — one list, not the
+ * files and then their downloads.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AppClient } from '../client/types';
 import { DownloadQueue, type QueuedDownload } from '../lib/download-queue';
 import { offerDownload } from '../lib/download';
-import { downloadStateText, downloadsSummary } from './exportDownloadsView';
+import { createPauses } from '../lib/pauses';
+import { downloadStateText, downloadsSummary, fmtBytes } from './exportDownloadsView';
+
+type Offered = ReadonlyArray<{ id: string; name: string; bytes: number; expiresAt?: number }>;
 
 export interface ExportDownloadsState {
   files: readonly QueuedDownload[] | null;
   /** Fetches a new export's downloads (the previous export's queue stops). */
-  start: (downloads: ReadonlyArray<{ id: string; name: string; bytes: number }>) => void;
+  start: (downloads: Offered) => void;
   retry: (id: string) => void;
   offerAgain: (id: string) => void;
 }
@@ -21,20 +28,36 @@ export interface ExportDownloadsState {
 export function useExportDownloads(client: AppClient): ExportDownloadsState {
   const [files, setFiles] = useState<readonly QueuedDownload[] | null>(null);
   const queue = useRef<DownloadQueue | null>(null);
-  useEffect(() => () => queue.current?.stop(), []);
+  /** The queue's pauses between questions: they end (their timers cleared) when the screen closes. */
+  const [pauses] = useState(createPauses);
+  useEffect(
+    () => () => {
+      queue.current?.stop();
+      pauses.endAll();
+    },
+    [pauses],
+  );
+  // When the first file not yet sent stops being fetchable, the screen's clock turns it expired.
+  const nextExpiry = files ? queue.current?.nextExpiry : undefined;
+  useEffect(() => {
+    if (nextExpiry === undefined) return;
+    const q = queue.current;
+    const timer = setTimeout(() => q?.lapse(Math.max(Date.now(), nextExpiry)), Math.min(Math.max(0, nextExpiry - Date.now()), 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [nextExpiry]);
   const start = useCallback(
-    (downloads: ReadonlyArray<{ id: string; name: string; bytes: number }>) => {
+    (downloads: Offered) => {
       queue.current?.stop();
       const q = new DownloadQueue(downloads, {
         offer: (d) => offerDownload(d),
         status: (ids) => client.invoke('export.downloads', { ids }),
-        wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+        wait: pauses.wait,
         onChange: setFiles,
       });
       queue.current = q;
       void q.run();
     },
-    [client],
+    [client, pauses],
   );
   return {
     files,
@@ -44,7 +67,7 @@ export function useExportDownloads(client: AppClient): ExportDownloadsState {
   };
 }
 
-export function ExportDownloads({ state }: { state: ExportDownloadsState }): ReactNode {
+export function ExportDownloads({ state, exported = false }: { state: ExportDownloadsState; exported?: boolean }): ReactNode {
   const list = useRef<HTMLUListElement>(null);
   if (!state.files) return null;
   const retry = (id: string, i: number): void => {
@@ -53,15 +76,15 @@ export function ExportDownloads({ state }: { state: ExportDownloadsState }): Rea
     setTimeout(() => list.current?.querySelectorAll<HTMLElement>('li')[i]?.focus(), 0);
   };
   return (
-    <div className="note-box export-downloads" data-testid="export-downloads">
+    <div className={exported ? 'export-downloads' : 'note-box export-downloads'} data-testid="export-downloads">
       <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="export-downloads-announce">
         {downloadsSummary(state.files)}
       </p>
-      <strong aria-hidden="true">{downloadsSummary(state.files)}</strong>
+      <strong aria-hidden="true">{exported ? `Exported, to download: ${downloadsSummary(state.files).replace(/^Downloads: /, '')}` : downloadsSummary(state.files)}</strong>
       <ul className="report-list" ref={list}>
         {state.files.map((f, i) => (
           <li key={f.id} tabIndex={-1} data-testid="export-download" data-name={f.name} data-state={f.state.kind}>
-            <span className="export-download-name">{f.name}</span> <span className={f.state.kind === 'failed' || f.state.kind === 'expired' ? 'error small' : 'muted small'}>{downloadStateText(f)}</span>
+            <span className="export-download-name">{f.name}</span> {exported && <span className="muted small">({fmtBytes(f.bytes)})</span>} <span className={f.state.kind === 'failed' || f.state.kind === 'expired' ? 'error small' : 'muted small'}>{downloadStateText(f)}</span>
             {f.state.kind === 'failed' && (
               <button type="button" className="small" data-testid="export-download-retry" aria-label={`Retry ${f.name}`} onClick={() => retry(f.id, i)}>
                 Retry

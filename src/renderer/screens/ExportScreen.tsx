@@ -21,7 +21,7 @@ import { ChoiceSelect } from '../components/ChoiceSelect';
 import { NumberInput } from '../components/NumberInput';
 import { ProgressBar } from '../components/ProgressBar';
 import { exportDoneView } from './exportDone';
-import { ExportDownloads, useExportDownloads } from './ExportDownloads';
+import { ExportDownloads, useExportDownloads, type ExportDownloadsState } from './ExportDownloads';
 import { ExportPreviewStatus } from './ExportPreviewStatus';
 import { useExportPreview } from './useExportPreview';
 
@@ -305,8 +305,9 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
             )}
           </div>
         )}
-        {written && <ExportDone written={written} previewWarnings={preview?.warnings ?? null} />}
-        {!desktop && <ExportDownloads state={downloads} />}
+        {/* One download per file: the export's files are listed once, each with its download's state. */}
+        {written && <ExportDone written={written} previewWarnings={preview?.warnings ?? null} downloads={written.where === 'download' && !written.zip ? downloads : null} />}
+        {!desktop && !(written?.where === 'download' && !written.zip) && <ExportDownloads state={downloads} />}
       </section>
 
       {previewError && (
@@ -363,21 +364,32 @@ interface WrittenExport {
   zip?: string;
 }
 
-/** The files written or downloaded, green only when none is empty (exportDone.ts). */
-function ExportDone({ written, previewWarnings }: { written: WrittenExport; previewWarnings: string[] | null }): ReactNode {
+/**
+ * The files written or downloaded, green only when none is empty (exportDone.ts). `downloads`: one per
+ * file (serve mode, not a zip) — the files are that list, each with what the server sent of it.
+ */
+function ExportDone({ written, previewWarnings, downloads }: { written: WrittenExport; previewWarnings: string[] | null; downloads: ExportDownloadsState | null }): ReactNode {
   const view = exportDoneView(written.result.files, written.result.warnings, previewWarnings);
+  // Green only while no download failed or expired either.
+  const lost = downloads?.files?.some((f) => f.state.kind === 'failed' || f.state.kind === 'expired') ?? false;
   return (
-    <div className={view.tone === 'ok' ? 'ok-box' : 'note-box'} data-testid="export-done">
-      {/* A zip's files are named by their place in it: "pairs.jsonl" alone read as a file the browser had saved. */}
-      {/* A download is the browser's: what the server sent of each file is said below them (ExportDownloads). */}
-      <strong>{written.where === 'disk' ? 'Written:' : written.zip ? `Exported as ${written.zip}, holding:` : 'Exported, to download:'}</strong>
-      <ul className="report-list">
-        {written.result.files.map((f) => (
-          <li key={f.name} data-testid="export-file">
-            {written.where === 'disk' || written.zip ? f.name : baseName(f.name)} <span className="muted small">({counted(f.bytes, 'byte')})</span>
-          </li>
-        ))}
-      </ul>
+    <div className={view.tone === 'ok' && !lost ? 'ok-box' : 'note-box'} data-testid="export-done">
+      {downloads ? (
+        <ExportDownloads state={downloads} exported />
+      ) : (
+        <>
+          {/* A zip's files are named by their place in it: "pairs.jsonl" alone read as a file the browser had saved. */}
+          {/* A zip's download is the browser's: what the server sent of it is said below (ExportDownloads). */}
+          <strong>{written.where === 'disk' ? 'Written:' : `Exported as ${written.zip}, holding:`}</strong>
+          <ul className="report-list">
+            {written.result.files.map((f) => (
+              <li key={f.name} data-testid="export-file">
+                {f.name} <span className="muted small">({counted(f.bytes, 'byte')})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {view.empty && <p data-testid="export-empty">{view.empty}</p>}
       {view.warnings.length > 0 && <p className="small">{view.warnings.join(' · ')}</p>}
     </div>

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { QueuedDownload, DownloadFileState } from '../lib/download-queue';
-import { downloadStateText, downloadsSummary, fmtBytes } from './exportDownloadsView';
+import { clockTime, downloadStateText, downloadsSummary, fmtBytes } from './exportDownloadsView';
 
 const file = (name: string, state: DownloadFileState, bytes = 2_500_000): QueuedDownload => ({ id: name, name, bytes, state });
 
@@ -26,6 +26,20 @@ describe('export downloads in words', () => {
     expect(texts[5]).toContain('export again to make new ones');
     expect(texts[6]).toBe('failed: the server could not read the file (ENOENT); the server no longer has it, so it cannot be fetched again: export again to make new ones');
     for (const t of texts) expect(t).not.toMatch(/\b(was|were|is) saved\b|\bsaved to\b/);
+  });
+
+  it('says until when a failed or stalled file can be fetched again, by the clock, once the server said it', () => {
+    const at = new Date(2026, 10, 29, 14, 32, 50).getTime();
+    const failed = { ...file('p.jsonl', { kind: 'failed', why: 'cut off' }), expiresAt: at };
+    expect(clockTime(at)).toBe('14:32');
+    expect(clockTime(new Date(2026, 10, 29, 9, 5).getTime())).toBe('09:05');
+    expect(downloadStateText(failed)).toBe('failed: cut off. Retry fetches it again until 14:32, when the server stops keeping it');
+    expect(downloadStateText(file('p.jsonl', { kind: 'failed', why: 'cut off' }))).toBe('failed: cut off. Retry fetches it again while the server keeps it (15 minutes from the export)');
+    const stalled = downloadStateText({ ...file('p.jsonl', { kind: 'offered', stalled: true }), expiresAt: at });
+    expect(stalled).toContain('your browser has not fetched it');
+    expect(stalled).toContain("allow this site's automatic downloads");
+    expect(stalled).toContain('Choose Download again, until 14:32');
+    expect(downloadStateText(file('p.jsonl', { kind: 'offered' }))).not.toContain('has not fetched it');
   });
 
   it('sums them up in one line that names the file under way, and not its bytes', () => {

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { ignoreFirstDownloadClick } from './download-clicks';
 import { useServedSmallPool } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
@@ -16,18 +17,6 @@ test.describe.configure({ mode: 'serial' });
 const SCREENS = path.resolve(import.meta.dirname, '../../test-results/screens');
 
 const served = useServedSmallPool('export-downloads-expiry', 270, (pairs) => pairs.map(([q, c], i) => `${q},${c},ann,${i % 2}`));
-
-/** The browser ignores the first download link clicked (as when it blocks a site's downloads): nothing is fetched. */
-async function ignoreFirstDownloadClick(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const click = HTMLAnchorElement.prototype.click;
-    let first = true;
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-      if (first && this.hasAttribute('download')) first = false;
-      else click.call(this);
-    };
-  });
-}
 
 /** Opens Export on the page's own clock, the first download click ignored; exports pool p as trec-run and answers its downloads. */
 async function exportIgnoringFirst(page: Page): Promise<Array<{ id: string; name: string; expiresAt: number }>> {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { ignoreFirstDownloadClick } from './download-clicks';
 import { useServedSmallPool } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
@@ -79,18 +80,6 @@ test('a multi-file export downloads its files one at a time, in order, each said
   await expect(page.getByTestId('export-downloads-announce')).toHaveText(`Downloads: ${names.length} of ${names.length} files sent by the server.`);
   await page.locator('.export-screen > .card').first().screenshot({ path: path.join(SCREENS, 'export-downloads-sent.png') });
 });
-
-/** The browser ignores the first download link clicked (as when it blocks a site's downloads): nothing is fetched. */
-async function ignoreFirstDownloadClick(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const click = HTMLAnchorElement.prototype.click;
-    let first = true;
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-      if (first && this.hasAttribute('download')) first = false;
-      else click.call(this);
-    };
-  });
-}
 
 test('a file the browser did not fetch waits as asked, the ones after it wait too, and Download again (Tab from Export) fetches it', async () => {
   const page = served.page;

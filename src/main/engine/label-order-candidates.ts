@@ -10,7 +10,10 @@ import type { LabelOrderCounting, LabelOrderStanding } from '../../shared/label-
 import { CandidateLedger, choosePair } from '../active/candidate-order';
 import { candidateOrderStanding, ledgerOf, openedCount, openOrderOf } from '../active/candidate-standing';
 import { readPoolOrder } from '../active/draw-log';
+import { KeptPoolState } from '../gold/kept-state';
+import { loadPoolState, type PoolState } from '../gold/state';
 import { getAssignment } from '../gold/store';
+import { pairOfKey } from '../../shared/ids';
 import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
 import { StampedCache } from '../workspace/stamped-cache';
 import type { CurrentLabel } from '../workspace/workspace-pools';
@@ -58,11 +61,38 @@ function zeroLabelOf(ws: Workspace, pool: string, view: ReturnType<typeof judged
   return zero;
 }
 
+/** Per workspace: the label state of the pool last asked for, brought forward label by label (gold/kept-state.ts). */
+const keptLabelStates = new WeakMap<Workspace, KeptPoolState>();
+
+/**
+ * The pool's label state: read once for the judged pairs (the evaluation's default source, from it) and
+ * everyone's labels. Kept and brought forward over new label events (the pairs they touch computed
+ * again), anything else read from scratch; inside a transaction, which may yet roll back, read afresh.
+ */
+function poolLabelState(ws: Workspace, pool: string): PoolState {
+  if (ws.db.inTransaction) return loadPoolState(ws, pool);
+  let kept = keptLabelStates.get(ws);
+  if (!kept) keptLabelStates.set(ws, (kept = new KeptPoolState(ws)));
+  return kept.get(pool);
+}
+
+/** Everyone's current labels of the pool, oldest first (Workspace.currentLabels(pool)), from its label state. */
+function currentLabelsIn(state: PoolState): CurrentLabel[] {
+  const out: CurrentLabel[] = [];
+  for (const [annotator, m] of state.labels)
+    for (const [key, l] of m) {
+      const [queryId, candidateId] = pairOfKey(key);
+      out.push({ queryId, candidateId, annotator, value: l.value, seq: l.seq, origin: l.origin });
+    }
+  return out.sort((x, y) => x.seq - y.seq);
+}
+
 function readPoolPairState(ws: Workspace, pool: string): PoolPairState {
   const mark = historyMark(ws);
-  const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) });
+  const state = poolLabelState(ws, pool);
+  const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) }, state);
   const ids = view.queries.map((q) => q.id);
-  const labels = ws.currentLabels(pool);
+  const labels = currentLabelsIn(state);
   const order = openOrderOf(ids.length, readPoolOrder(ws, pool).seed);
   const ledger = ledgerOf(view.queries, view.judged, zeroLabelOf(ws, pool, view, mark));
   return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ws, pool, ids, labels)) };

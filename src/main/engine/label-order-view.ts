@@ -14,7 +14,9 @@ import { rankIndices } from '../metrics';
 import type { Workspace } from '../workspace/workspace';
 import { DEFAULT_RELEVANCE_THRESHOLD } from '../../shared/labels';
 import { DEFAULT_TIES } from '../../shared/stat-defaults';
-import { evalLabelSource, poolLabels } from '../gold/pool-labels';
+import { evalLabelSource, poolLabels, poolLabelsOf } from '../gold/pool-labels';
+import { defaultLabelSourceIn, defaultLabelSourceOf, sourceLabels, sourceLabelsIn, type PoolState, type SourceLabels } from '../gold/state';
+import type { PoolQuery } from '../../shared/types';
 
 export interface ViewCounting {
   ties?: 'pool-order' | 'trec-eval';
@@ -51,18 +53,35 @@ export function orderedPool(ws: Workspace, pool: string, annotator?: string, cou
   return { ...ranked, relevance };
 }
 
+/** The labels of `annotator`, or of the default source (evalLabelSource's rule), its aggregate from the state read to choose it. */
+function readSourceLabels(ws: Workspace, pool: string, annotator: string | undefined, pq: readonly PoolQuery[]): SourceLabels {
+  if (annotator !== undefined) return sourceLabels(ws, pool, annotator);
+  const { source, state } = defaultLabelSourceOf(ws, pool, { queries: pq });
+  return sourceLabels(ws, pool, source, state);
+}
+
 /**
  * The pool with every judged pair (partly labeled queries too): judged[i][c] relevant (grade ≥ threshold), not ("?" or
  * below), or null; its queries ranked as orderedPool ranks them. Without orderedPool's relevance of fully labeled
  * queries (which the candidate order does not use): the pool's queries and its labels are read once, not twice.
+ * `state`: the pool's label state as already read (loadPoolState, or kept: gold/kept-state.ts) — the judged
+ * pairs then come from it, the pool's labels not read at all; else the source's labels are read once (the
+ * default source's aggregate from the state read to choose it).
  */
-export function judgedPool(ws: Workspace, pool: string, annotator?: string, counting: Omit<ViewCounting, 'partial'> = {}): Omit<OrderedPool, 'relevance'> & { candidates: string[][]; judged: Judgment[][] } {
+export function judgedPool(
+  ws: Workspace,
+  pool: string,
+  annotator?: string,
+  counting: Omit<ViewCounting, 'partial'> = {},
+  state?: PoolState,
+): Omit<OrderedPool, 'relevance'> & { candidates: string[][]; judged: Judgment[][] } {
   const threshold = counting.threshold ?? DEFAULT_RELEVANCE_THRESHOLD;
-  const pq = ws.poolQueries(pool);
+  const pq = state?.queries ?? ws.poolQueries(pool);
   const view = rankedPool(ws, pool, counting, pq);
   const index = new Map(pq.map((q, i) => [q.queryId, i]));
   const judged: Judgment[][] = pq.map((q) => new Array<Judgment>(q.candidates.length).fill(null));
-  for (const q of poolLabels(ws, pool, evalLabelSource(ws, pool, annotator), { partial: true }).queries) {
+  const src = state ? sourceLabelsIn(state, annotator ?? defaultLabelSourceIn(state)) : readSourceLabels(ws, pool, annotator, pq);
+  for (const q of poolLabelsOf(pq, src, { partial: true }).queries) {
     const i = index.get(q.queryId);
     if (i === undefined) continue;
     const g = q.grades as ReadonlyMap<string, number | undefined>;

@@ -11,15 +11,16 @@ import { CandidateLedger, choosePair } from '../active/candidate-order';
 import { candidateOrderStanding, ledgerOf, openedCount, openOrderOf } from '../active/candidate-standing';
 import { readPoolOrder } from '../active/draw-log';
 import { KeptPoolState } from '../gold/kept-state';
-import { loadPoolState, type PoolState } from '../gold/state';
+import { defaultLabelSourceIn, loadPoolState, sourceLabelsIn, type PoolState } from '../gold/state';
 import { getAssignment } from '../gold/store';
 import { pairOfKey } from '../../shared/ids';
+import type { PoolQuery } from '../../shared/types';
 import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
 import { StampedCache } from '../workspace/stamped-cache';
 import type { CurrentLabel } from '../workspace/workspace-pools';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorCurrent } from './annotator-labels';
-import { judgedPool } from './label-order-view';
+import { judgedPairs, judgedPool, rankedPool, type RankedPool } from './label-order-view';
 import { runsOnBlindLabels } from './run-visibility';
 
 /** Indices of the pool's queries anyone has labeled a pair of (they are open); `labels`: the pool's current labels. */
@@ -44,21 +45,29 @@ interface PoolPairState {
   opened: number;
 }
 
-/** Per workspace, per pool: the bounds of its queries with nothing judged (CandidateLedger.zeroLabel), as read at `mark` with those runs shown. */
-const keptZeroLabels = new WeakMap<Workspace, Map<string, { mark: HistoryMark; runs: string; zero: ReturnType<typeof CandidateLedger.zeroLabel> }>>();
+/** What follows from the pool's queries and shown runs alone: their rankings, and the bounds with nothing judged (CandidateLedger.zeroLabel). */
+interface PoolRankings {
+  ranked: RankedPool;
+  zero: ReturnType<typeof CandidateLedger.zeroLabel>;
+}
+
+/** Per workspace, per pool: its PoolRankings as read at `mark` with those runs hidden. */
+const keptRankings = new WeakMap<Workspace, Map<string, { mark: HistoryMark; hidden: string; rankings: PoolRankings }>>();
 
 /**
- * The pool's bounds with nothing judged: they follow from its queries and the runs' rankings alone
- * (seconds at 3,000 queries x 20), so they are kept while only label events were appended since
- * (label-history.ts) and the same runs are shown; one pool per workspace.
+ * The pool's rankings and bounds with nothing judged: they follow from its queries and the runs' scores
+ * alone (seconds at 3,000 queries x 20, ~90 ms of it the rankings), so they are kept while only label
+ * events were appended since (label-history.ts) and the same runs are hidden; one pool per workspace.
  */
-function zeroLabelOf(ws: Workspace, pool: string, view: ReturnType<typeof judgedPool>, mark: HistoryMark | null): ReturnType<typeof CandidateLedger.zeroLabel> {
-  const runs = JSON.stringify(view.runs);
-  const k = keptZeroLabels.get(ws)?.get(pool);
-  if (k && mark !== null && k.runs === runs && onlyLabelsAppended(k.mark, mark)) return k.zero;
-  const zero = CandidateLedger.zeroLabel(view.queries);
-  if (mark !== null) keptZeroLabels.set(ws, new Map([[pool, { mark, runs, zero }]]));
-  return zero;
+function rankingsOf(ws: Workspace, pool: string, queries: readonly PoolQuery[], mark: HistoryMark | null): PoolRankings {
+  const hiddenRuns = runsOnBlindLabels(ws, pool);
+  const hidden = JSON.stringify([...hiddenRuns].sort());
+  const k = keptRankings.get(ws)?.get(pool);
+  if (k && mark !== null && k.hidden === hidden && onlyLabelsAppended(k.mark, mark)) return k.rankings;
+  const ranked = rankedPool(ws, pool, { hiddenRuns }, queries);
+  const rankings = { ranked, zero: CandidateLedger.zeroLabel(ranked.queries) };
+  if (mark !== null) keptRankings.set(ws, new Map([[pool, { mark, hidden, rankings }]]));
+  return rankings;
 }
 
 /** Per workspace: the label state of the pool last asked for, brought forward label by label (gold/kept-state.ts). */
@@ -90,11 +99,14 @@ function currentLabelsIn(state: PoolState): CurrentLabel[] {
 function readPoolPairState(ws: Workspace, pool: string): PoolPairState {
   const mark = historyMark(ws);
   const state = poolLabelState(ws, pool);
-  const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) }, state);
+  const { ranked, zero } = rankingsOf(ws, pool, state.queries, mark);
+  // The judged pairs by the evaluation's default source (evalLabelSource's rule), from the label state read.
+  const judged = judgedPairs(state.queries, sourceLabelsIn(state, defaultLabelSourceIn(state)));
+  const view: PoolPairState['view'] = { ...ranked, candidates: state.queries.map((q) => [...q.candidates]), judged };
   const ids = view.queries.map((q) => q.id);
   const labels = currentLabelsIn(state);
   const order = openOrderOf(ids.length, readPoolOrder(ws, pool).seed);
-  const ledger = ledgerOf(view.queries, view.judged, zeroLabelOf(ws, pool, view, mark));
+  const ledger = ledgerOf(view.queries, view.judged, zero);
   return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ws, pool, ids, labels)) };
 }
 

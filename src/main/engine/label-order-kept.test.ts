@@ -153,9 +153,10 @@ describe('annotate.query in a pool with the candidate order', () => {
     }
   });
 
-  it("the bounds with nothing judged are computed again only when something other than labels was written (here a run's scores)", () => {
+  it("the runs' rankings and the bounds with nothing judged are computed again only when something other than labels was written (here a run's scores)", () => {
     view('alice');
     const zero = vi.spyOn(CandidateLedger, 'zeroLabel');
+    const scores = vi.spyOn(ws, 'runScores');
     try {
       for (let k = 0; k < 3; k++) {
         const v = view('alice');
@@ -163,6 +164,7 @@ describe('annotate.query in a pool with the candidate order', () => {
       }
       const bob = view('bob');
       expect(zero).not.toHaveBeenCalled();
+      expect(scores).not.toHaveBeenCalled(); // the runs' rankings of the pool's queries are kept with them
       expect(bob).toEqual(viewAfresh('bob')); // (the new connection computes its own)
       // The run "good" now ranks every query's candidates the other way round: new bounds, the views as from scratch.
       const good = ws.ensureRun('p', 'good', 'test');
@@ -172,9 +174,11 @@ describe('annotate.query in a pool with the candidate order', () => {
       zero.mockClear();
       const views = ['alice', 'bob'].map((who) => view(who));
       expect(zero).toHaveBeenCalledTimes(1);
+      expect(scores).toHaveBeenCalledTimes(3); // each run's, once
       ['alice', 'bob'].forEach((who, k) => expect(views[k], who).toEqual(viewAfresh(who)));
     } finally {
       zero.mockRestore();
+      scores.mockRestore();
     }
   });
 

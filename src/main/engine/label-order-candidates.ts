@@ -17,29 +17,33 @@ import { pairOfKey } from '../../shared/ids';
 import type { PoolQuery } from '../../shared/types';
 import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
 import { StampedCache } from '../workspace/stamped-cache';
-import type { CurrentLabel } from '../workspace/workspace-pools';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorCurrent } from './annotator-labels';
 import { judgedPairs, judgedPool, rankedPool, type RankedPool } from './label-order-view';
 import { runsOnBlindLabels } from './run-visibility';
 
-/** Indices of the pool's queries anyone has labeled a pair of (they are open); `labels`: the pool's current labels. */
-function touchedQueries(ws: Workspace, pool: string, ids: readonly string[], labels: readonly CurrentLabel[] = ws.currentLabels(pool)): Set<number> {
+/** Indices of the pool's queries (`ids`) among `labeled` (the queries of the pool's current labels): anyone has labeled a pair of them (they are open). */
+function touchedQueries(ids: readonly string[], labeled: Iterable<string>): Set<number> {
   const index = new Map(ids.map((id, i) => [id, i]));
   const out = new Set<number>();
-  for (const l of labels) {
-    const i = index.get(l.queryId);
+  for (const q of labeled) {
+    const i = index.get(q);
     if (i !== undefined) out.add(i);
   }
   return out;
+}
+
+/** The queries of every current label in the pool's label state. */
+function* labeledQueriesIn(labels: PoolState['labels']): Iterable<string> {
+  for (const m of labels.values()) for (const key of m.keys()) yield pairOfKey(key)[0];
 }
 
 /** What nextPairFor reads and computes of the pool, whoever asks: the same for every annotator of it. */
 interface PoolPairState {
   view: ReturnType<typeof judgedPool>;
   ids: string[];
-  /** Everyone's current labels of the pool, oldest first. */
-  labels: CurrentLabel[];
+  /** Everyone's current labels of the pool (the kept label state's: read-only, and only while this state is). */
+  labels: PoolState['labels'];
   ledger: ReturnType<typeof ledgerOf>;
   order: number[];
   opened: number;
@@ -85,15 +89,21 @@ function poolLabelState(ws: Workspace, pool: string): PoolState {
   return kept.get(pool);
 }
 
-/** Everyone's current labels of the pool, oldest first (Workspace.currentLabels(pool)), from its label state. */
-function currentLabelsIn(state: PoolState): CurrentLabel[] {
-  const out: CurrentLabel[] = [];
-  for (const [annotator, m] of state.labels)
+/**
+ * The oldest current label by someone in `team` other than `annotator` that passes `wanted`, from the
+ * pool's label state (by annotator, then pair key): its pair, or null.
+ */
+function oldestLabelOfOthers(labels: PoolState['labels'], team: ReadonlySet<string>, annotator: string, wanted: (queryId: string, candidateId: string) => boolean): { queryId: string; candidateId: string } | null {
+  let best: { seq: number; queryId: string; candidateId: string } | null = null;
+  for (const [who, m] of labels) {
+    if (who === annotator || !team.has(who)) continue;
     for (const [key, l] of m) {
+      if (best && l.seq >= best.seq) continue;
       const [queryId, candidateId] = pairOfKey(key);
-      out.push({ queryId, candidateId, annotator, value: l.value, seq: l.seq, origin: l.origin });
+      if (wanted(queryId, candidateId)) best = { seq: l.seq, queryId, candidateId };
     }
-  return out.sort((x, y) => x.seq - y.seq);
+  }
+  return best && { queryId: best.queryId, candidateId: best.candidateId };
 }
 
 function readPoolPairState(ws: Workspace, pool: string): PoolPairState {
@@ -104,10 +114,10 @@ function readPoolPairState(ws: Workspace, pool: string): PoolPairState {
   const judged = judgedPairs(state.queries, sourceLabelsIn(state, defaultLabelSourceIn(state)));
   const view: PoolPairState['view'] = { ...ranked, candidates: state.queries.map((q) => [...q.candidates]), judged };
   const ids = view.queries.map((q) => q.id);
-  const labels = currentLabelsIn(state);
+  const labels = state.labels;
   const order = openOrderOf(ids.length, readPoolOrder(ws, pool).seed);
   const ledger = ledgerOf(view.queries, view.judged, zero);
-  return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ws, pool, ids, labels)) };
+  return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ids, labeledQueriesIn(labels))) };
 }
 
 /**
@@ -142,8 +152,10 @@ export function nextPairFor(ws: Workspace, pool: string, annotator: string, quer
   const mine = { has: (queryId: string, candidateId: string) => current.get(queryId)?.has(candidateId) ?? false };
   const allowed = new Set(queryIds);
   const team = new Set(getAssignment(ws, pool).annotators);
-  if (team.has(annotator))
-    for (const l of labels) if (l.annotator !== annotator && team.has(l.annotator) && allowed.has(l.queryId) && !mine.has(l.queryId, l.candidateId)) return { queryId: l.queryId, candidateId: l.candidateId };
+  if (team.has(annotator)) {
+    const first = oldestLabelOfOthers(labels, team, annotator, (q, c) => allowed.has(q) && !mine.has(q, c));
+    if (first) return first;
+  }
   const eligible = (q: number, c: number) => allowed.has(ids[q]!) && !mine.has(ids[q]!, view.candidates[q]![c]!);
   let { pick } = choosePair(ledger, order, opened, { eligible });
   // Pairs judged by the source but not by this annotator (k annotators per pair): theirs to label too.
@@ -165,5 +177,5 @@ export function nextPairFor(ws: Workspace, pool: string, annotator: string, quer
  */
 export function candidateStandingOf(ws: Workspace, pool: string, counting: LabelOrderCounting, hiddenRuns?: ReadonlySet<string>): LabelOrderStanding {
   const view = judgedPool(ws, pool, counting.annotator, { ...counting, ...(hiddenRuns ? { hiddenRuns } : {}) });
-  return candidateOrderStanding(view, readPoolOrder(ws, pool).seed, touchedQueries(ws, pool, view.queries.map((q) => q.id)), counting);
+  return candidateOrderStanding(view, readPoolOrder(ws, pool).seed, touchedQueries(view.queries.map((q) => q.id), ws.currentLabels(pool).map((l) => l.queryId)), counting);
 }

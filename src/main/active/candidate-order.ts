@@ -68,6 +68,26 @@ export class CandidateLedger {
     this.model.observeOne(this.queries[query]!, candidate, relevant, this.positions[query]!);
   }
 
+  /**
+   * Records the labels of one query's judged candidates (`row`: null = not judged; the ones already
+   * judged are left as they are) and refreshes its bounds once — what judge() gives for each of them
+   * in turn (its bounds follow from the query's final judgments, and the relevance model counts).
+   */
+  judgeQuery(query: number, row: readonly Judgment[]): void {
+    const j = this.judged[query]!;
+    let changed = false;
+    row.forEach((relevant, c) => {
+      if (relevant === null || j[c] !== null) return;
+      j[c] = relevant;
+      changed = true;
+      this.model.observeOne(this.queries[query]!, c, relevant, this.positions[query]!);
+    });
+    if (!changed) return;
+    const { bounds, effects } = queryBoundsWithEffects(this.queries[query]!, j);
+    this.bounds[query] = bounds;
+    this.effects[query] = effects;
+  }
+
   unjudged(query: number): number[] {
     const out: number[] = [];
     this.judged[query]!.forEach((j, c) => j === null && out.push(c));

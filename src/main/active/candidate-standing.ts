@@ -36,10 +36,13 @@ export function openedCount(openOrder: readonly number[], touched: ReadonlySet<n
   return k;
 }
 
-/** A ledger holding every judged pair of the pool (`zeroLabel`: the queries' CandidateLedger.zeroLabel, when kept). */
+/**
+ * A ledger holding every judged pair of the pool (`zeroLabel`: the queries' CandidateLedger.zeroLabel, when
+ * kept): each query's bounds computed once from its judged pairs, not once per pair.
+ */
 export function ledgerOf(queries: readonly ActiveQuery[], judged: readonly (readonly Judgment[])[], zeroLabel?: ReturnType<typeof CandidateLedger.zeroLabel>): CandidateLedger {
   const ledger = new CandidateLedger(queries, zeroLabel);
-  judged.forEach((row, i) => row.forEach((j, c) => j !== null && ledger.judge(i, c, j)));
+  judged.forEach((row, i) => ledger.judgeQuery(i, row));
   return ledger;
 }
 

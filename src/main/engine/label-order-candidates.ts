@@ -10,62 +10,114 @@ import type { LabelOrderCounting, LabelOrderStanding } from '../../shared/label-
 import { CandidateLedger, choosePair } from '../active/candidate-order';
 import { candidateOrderStanding, ledgerOf, openedCount, openOrderOf } from '../active/candidate-standing';
 import { readPoolOrder } from '../active/draw-log';
+import { KeptPoolState } from '../gold/kept-state';
+import { defaultLabelSourceIn, loadPoolState, sourceLabelsIn, type PoolState } from '../gold/state';
 import { getAssignment } from '../gold/store';
+import { pairOfKey } from '../../shared/ids';
+import type { PoolQuery } from '../../shared/types';
 import { historyMark, onlyLabelsAppended, type HistoryMark } from '../workspace/label-history';
 import { StampedCache } from '../workspace/stamped-cache';
-import type { CurrentLabel } from '../workspace/workspace-pools';
 import type { Workspace } from '../workspace/workspace';
 import { annotatorCurrent } from './annotator-labels';
-import { judgedPool } from './label-order-view';
+import { judgedPairs, judgedPool, rankedPool, type RankedPool } from './label-order-view';
 import { runsOnBlindLabels } from './run-visibility';
 
-/** Indices of the pool's queries anyone has labeled a pair of (they are open); `labels`: the pool's current labels. */
-function touchedQueries(ws: Workspace, pool: string, ids: readonly string[], labels: readonly CurrentLabel[] = ws.currentLabels(pool)): Set<number> {
+/** Indices of the pool's queries (`ids`) among `labeled` (the queries of the pool's current labels): anyone has labeled a pair of them (they are open). */
+function touchedQueries(ids: readonly string[], labeled: Iterable<string>): Set<number> {
   const index = new Map(ids.map((id, i) => [id, i]));
   const out = new Set<number>();
-  for (const l of labels) {
-    const i = index.get(l.queryId);
+  for (const q of labeled) {
+    const i = index.get(q);
     if (i !== undefined) out.add(i);
   }
   return out;
+}
+
+/** The queries of every current label in the pool's label state. */
+function* labeledQueriesIn(labels: PoolState['labels']): Iterable<string> {
+  for (const m of labels.values()) for (const key of m.keys()) yield pairOfKey(key)[0];
 }
 
 /** What nextPairFor reads and computes of the pool, whoever asks: the same for every annotator of it. */
 interface PoolPairState {
   view: ReturnType<typeof judgedPool>;
   ids: string[];
-  /** Everyone's current labels of the pool, oldest first. */
-  labels: CurrentLabel[];
+  /** Everyone's current labels of the pool (the kept label state's: read-only, and only while this state is). */
+  labels: PoolState['labels'];
   ledger: ReturnType<typeof ledgerOf>;
   order: number[];
   opened: number;
 }
 
-/** Per workspace, per pool: the bounds of its queries with nothing judged (CandidateLedger.zeroLabel), as read at `mark` with those runs shown. */
-const keptZeroLabels = new WeakMap<Workspace, Map<string, { mark: HistoryMark; runs: string; zero: ReturnType<typeof CandidateLedger.zeroLabel> }>>();
+/** What follows from the pool's queries and shown runs alone: their rankings, and the bounds with nothing judged (CandidateLedger.zeroLabel). */
+interface PoolRankings {
+  ranked: RankedPool;
+  zero: ReturnType<typeof CandidateLedger.zeroLabel>;
+}
+
+/** Per workspace, per pool: its PoolRankings as read at `mark` with those runs hidden. */
+const keptRankings = new WeakMap<Workspace, Map<string, { mark: HistoryMark; hidden: string; rankings: PoolRankings }>>();
 
 /**
- * The pool's bounds with nothing judged: they follow from its queries and the runs' rankings alone
- * (seconds at 3,000 queries x 20), so they are kept while only label events were appended since
- * (label-history.ts) and the same runs are shown; one pool per workspace.
+ * The pool's rankings and bounds with nothing judged: they follow from its queries and the runs' scores
+ * alone (seconds at 3,000 queries x 20, ~90 ms of it the rankings), so they are kept while only label
+ * events were appended since (label-history.ts) and the same runs are hidden; one pool per workspace.
  */
-function zeroLabelOf(ws: Workspace, pool: string, view: ReturnType<typeof judgedPool>, mark: HistoryMark | null): ReturnType<typeof CandidateLedger.zeroLabel> {
-  const runs = JSON.stringify(view.runs);
-  const k = keptZeroLabels.get(ws)?.get(pool);
-  if (k && mark !== null && k.runs === runs && onlyLabelsAppended(k.mark, mark)) return k.zero;
-  const zero = CandidateLedger.zeroLabel(view.queries);
-  if (mark !== null) keptZeroLabels.set(ws, new Map([[pool, { mark, runs, zero }]]));
-  return zero;
+function rankingsOf(ws: Workspace, pool: string, queries: readonly PoolQuery[], mark: HistoryMark | null): PoolRankings {
+  const hiddenRuns = runsOnBlindLabels(ws, pool);
+  const hidden = JSON.stringify([...hiddenRuns].sort());
+  const k = keptRankings.get(ws)?.get(pool);
+  if (k && mark !== null && k.hidden === hidden && onlyLabelsAppended(k.mark, mark)) return k.rankings;
+  const ranked = rankedPool(ws, pool, { hiddenRuns }, queries);
+  const rankings = { ranked, zero: CandidateLedger.zeroLabel(ranked.queries) };
+  if (mark !== null) keptRankings.set(ws, new Map([[pool, { mark, hidden, rankings }]]));
+  return rankings;
+}
+
+/** Per workspace: the label state of the pool last asked for, brought forward label by label (gold/kept-state.ts). */
+const keptLabelStates = new WeakMap<Workspace, KeptPoolState>();
+
+/**
+ * The pool's label state: read once for the judged pairs (the evaluation's default source, from it) and
+ * everyone's labels. Kept and brought forward over new label events (the pairs they touch computed
+ * again), anything else read from scratch; inside a transaction, which may yet roll back, read afresh.
+ */
+function poolLabelState(ws: Workspace, pool: string): PoolState {
+  if (ws.db.inTransaction) return loadPoolState(ws, pool);
+  let kept = keptLabelStates.get(ws);
+  if (!kept) keptLabelStates.set(ws, (kept = new KeptPoolState(ws)));
+  return kept.get(pool);
+}
+
+/**
+ * The oldest current label by someone in `team` other than `annotator` that passes `wanted`, from the
+ * pool's label state (by annotator, then pair key): its pair, or null.
+ */
+function oldestLabelOfOthers(labels: PoolState['labels'], team: ReadonlySet<string>, annotator: string, wanted: (queryId: string, candidateId: string) => boolean): { queryId: string; candidateId: string } | null {
+  let best: { seq: number; queryId: string; candidateId: string } | null = null;
+  for (const [who, m] of labels) {
+    if (who === annotator || !team.has(who)) continue;
+    for (const [key, l] of m) {
+      if (best && l.seq >= best.seq) continue;
+      const [queryId, candidateId] = pairOfKey(key);
+      if (wanted(queryId, candidateId)) best = { seq: l.seq, queryId, candidateId };
+    }
+  }
+  return best && { queryId: best.queryId, candidateId: best.candidateId };
 }
 
 function readPoolPairState(ws: Workspace, pool: string): PoolPairState {
   const mark = historyMark(ws);
-  const view = judgedPool(ws, pool, undefined, { hiddenRuns: runsOnBlindLabels(ws, pool) });
+  const state = poolLabelState(ws, pool);
+  const { ranked, zero } = rankingsOf(ws, pool, state.queries, mark);
+  // The judged pairs by the evaluation's default source (evalLabelSource's rule), from the label state read.
+  const judged = judgedPairs(state.queries, sourceLabelsIn(state, defaultLabelSourceIn(state)));
+  const view: PoolPairState['view'] = { ...ranked, candidates: state.queries.map((q) => [...q.candidates]), judged };
   const ids = view.queries.map((q) => q.id);
-  const labels = ws.currentLabels(pool);
+  const labels = state.labels;
   const order = openOrderOf(ids.length, readPoolOrder(ws, pool).seed);
-  const ledger = ledgerOf(view.queries, view.judged, zeroLabelOf(ws, pool, view, mark));
-  return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ws, pool, ids, labels)) };
+  const ledger = ledgerOf(view.queries, view.judged, zero);
+  return { view, ids, labels, ledger, order, opened: openedCount(order, touchedQueries(ids, labeledQueriesIn(labels))) };
 }
 
 /**
@@ -100,8 +152,10 @@ export function nextPairFor(ws: Workspace, pool: string, annotator: string, quer
   const mine = { has: (queryId: string, candidateId: string) => current.get(queryId)?.has(candidateId) ?? false };
   const allowed = new Set(queryIds);
   const team = new Set(getAssignment(ws, pool).annotators);
-  if (team.has(annotator))
-    for (const l of labels) if (l.annotator !== annotator && team.has(l.annotator) && allowed.has(l.queryId) && !mine.has(l.queryId, l.candidateId)) return { queryId: l.queryId, candidateId: l.candidateId };
+  if (team.has(annotator)) {
+    const first = oldestLabelOfOthers(labels, team, annotator, (q, c) => allowed.has(q) && !mine.has(q, c));
+    if (first) return first;
+  }
   const eligible = (q: number, c: number) => allowed.has(ids[q]!) && !mine.has(ids[q]!, view.candidates[q]![c]!);
   let { pick } = choosePair(ledger, order, opened, { eligible });
   // Pairs judged by the source but not by this annotator (k annotators per pair): theirs to label too.
@@ -123,5 +177,5 @@ export function nextPairFor(ws: Workspace, pool: string, annotator: string, quer
  */
 export function candidateStandingOf(ws: Workspace, pool: string, counting: LabelOrderCounting, hiddenRuns?: ReadonlySet<string>): LabelOrderStanding {
   const view = judgedPool(ws, pool, counting.annotator, { ...counting, ...(hiddenRuns ? { hiddenRuns } : {}) });
-  return candidateOrderStanding(view, readPoolOrder(ws, pool).seed, touchedQueries(ws, pool, view.queries.map((q) => q.id)), counting);
+  return candidateOrderStanding(view, readPoolOrder(ws, pool).seed, touchedQueries(view.queries.map((q) => q.id), ws.currentLabels(pool).map((l) => l.queryId)), counting);
 }

@@ -56,8 +56,9 @@ function viewAfresh(annotator: string, queryId?: string): unknown {
 }
 const view = (annotator: string, queryId?: string) => annotateQuery(ws, { pool: 'p', annotator, ...(queryId ? { queryId } : {}) }, null);
 const label = (annotator: string, queryId: string, candidateId: string, value: string | null) => ws.addLabel({ pool: 'p', queryId, candidateId, annotator, value, origin: 'ui' });
-/** The statements of `fn` that read labels of the whole pool (not of one query, not only the events since a kept read). */
-const poolWideLabelReads = (fn: () => void): string[] => statementsDuring(ws, fn).filter((sql) => /FROM labels/.test(sql) && !/query_id = [?@]/.test(sql) && !/seq > \?/.test(sql));
+/** The statements of `fn` that read labels of the whole pool (not of one query or one event, not only the events since a kept read). */
+const poolWideLabelReads = (fn: () => void): string[] =>
+  statementsDuring(ws, fn).filter((sql) => /FROM labels/.test(sql) && !/query_id = [?@]/.test(sql) && !/seq > \?/.test(sql) && !/WHERE seq = \?/.test(sql));
 
 describe('annotate.query in a pool with the candidate order', () => {
   it('gives the views of a read from scratch through labels, relabels, cleared labels and the other annotator\'s labels', () => {
@@ -95,9 +96,67 @@ describe('annotate.query in a pool with the candidate order', () => {
     expect(done).toEqual(viewAfresh('alice', 'q5'));
   });
 
-  it("the bounds with nothing judged are computed again only when something other than labels was written (here a run's scores)", () => {
+  it("reads the pool's labels once, then brings them forward over label events: relabels, clears, an undo, a judge's ruling, another connection's labels, a rolled-back transaction", () => {
+    ws.ensureAnnotator('jay', 'judge');
+    const same = (step: string) => {
+      for (const who of ['alice', 'bob']) {
+        expect(view(who), `${who}'s view after ${step}`).toEqual(viewAfresh(who));
+        expect(view(who, 'q3'), `${who}'s view of q3 after ${step}`).toEqual(viewAfresh(who, 'q3'));
+      }
+    };
+    // Both annotators have labeled (open assignment: a first label in the pool makes an annotator, and reads it again).
+    const first = view('alice');
+    label('alice', first.queryId, first.focus!, '1');
+    label('bob', first.queryId, first.focus!, '0');
+    same('a disagreement');
+    const changes: Array<[string, () => void]> = [
+      ["a judge's ruling", () => label('jay', first.queryId, first.focus!, '1')],
+      ['a label', () => { const v = view('alice'); label('alice', v.queryId, v.focus!, '1'); }],
+      ['a relabel', () => label('bob', first.queryId, first.focus!, '1')],
+      ['a cleared label', () => label('alice', first.queryId, first.focus!, null)],
+      ['an undo of it', () => ws.undoLabel(Number((ws.stmt(`SELECT max(seq) AS s FROM labels`).get() as { s: number }).s))],
+      ["another connection's labels", () => {
+        const other = Workspace.open(ws.path);
+        try {
+          const v = annotateQuery(other, { pool: 'p', annotator: 'bob' }, null);
+          other.addLabel({ pool: 'p', queryId: v.queryId, candidateId: v.focus!, annotator: 'bob', value: '0', origin: 'ui' });
+          other.addLabel({ pool: 'p', queryId: 'q5', candidateId: 'q5c1', annotator: 'alice', value: '1', origin: 'ui' });
+        } finally {
+          other.close();
+        }
+      }],
+      ['a rolled-back transaction', () => {
+        expect(() => ws.transaction(() => {
+          label('alice', 'q4', 'q4c0', '1');
+          label('bob', 'q4', 'q4c0', '0');
+          view('bob'); // read inside the transaction: nothing of it may be kept
+          throw new Error('rolled back');
+        })).toThrow('rolled back');
+      }],
+      ['labels after it', () => { const v = view('bob'); label('bob', v.queryId, v.focus!, '1'); label('alice', 'q4', 'q4c2', '0'); }],
+    ];
+    for (const [step, change] of changes) {
+      view('alice');
+      change();
+      // The first view after the change reads nobody's labels of the whole pool (4 times before: the default source, the aggregate, everyone's) ...
+      const everyones = vi.spyOn(ws, 'currentLabels');
+      let reads: string[];
+      try {
+        reads = poolWideLabelReads(() => view('alice'));
+        expect(everyones.mock.calls.filter((c) => c[1] === undefined), `everyone's labels read after ${step}`).toEqual([]);
+      } finally {
+        everyones.mockRestore();
+      }
+      // ... and no one's, but her own after another connection's commit or a rollback (annotator-labels.ts reads them from scratch then).
+      expect(reads.length, `reads after ${step}`).toBe(step === "another connection's labels" || step === 'a rolled-back transaction' ? 1 : 0);
+      same(step);
+    }
+  });
+
+  it("the runs' rankings and the bounds with nothing judged are computed again only when something other than labels was written (here a run's scores)", () => {
     view('alice');
     const zero = vi.spyOn(CandidateLedger, 'zeroLabel');
+    const scores = vi.spyOn(ws, 'runScores');
     try {
       for (let k = 0; k < 3; k++) {
         const v = view('alice');
@@ -105,6 +164,7 @@ describe('annotate.query in a pool with the candidate order', () => {
       }
       const bob = view('bob');
       expect(zero).not.toHaveBeenCalled();
+      expect(scores).not.toHaveBeenCalled(); // the runs' rankings of the pool's queries are kept with them
       expect(bob).toEqual(viewAfresh('bob')); // (the new connection computes its own)
       // The run "good" now ranks every query's candidates the other way round: new bounds, the views as from scratch.
       const good = ws.ensureRun('p', 'good', 'test');
@@ -114,9 +174,11 @@ describe('annotate.query in a pool with the candidate order', () => {
       zero.mockClear();
       const views = ['alice', 'bob'].map((who) => view(who));
       expect(zero).toHaveBeenCalledTimes(1);
+      expect(scores).toHaveBeenCalledTimes(3); // each run's, once
       ['alice', 'bob'].forEach((who, k) => expect(views[k], who).toEqual(viewAfresh(who)));
     } finally {
       zero.mockRestore();
+      scores.mockRestore();
     }
   });
 

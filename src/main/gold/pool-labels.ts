@@ -5,8 +5,9 @@
  */
 import { labelGrade } from '../../shared/labels';
 import type { EvalQuery } from '../metrics';
+import type { PoolQuery } from '../../shared/types';
 import type { Workspace } from '../workspace/workspace';
-import { defaultLabelSource, sourceLabels } from './state';
+import { defaultLabelSource, sourceLabels, type SourceLabels } from './state';
 
 export interface PoolLabels {
   /** The queries counted (see poolLabels), in the order they were last labeled. */
@@ -37,8 +38,11 @@ export interface PoolLabelsOptions {
  * labeled queries".
  */
 export function poolLabels(ws: Workspace, pool: string, annotator: string, o: PoolLabelsOptions = {}): PoolLabels {
-  const pq = ws.poolQueries(pool);
-  const src = sourceLabels(ws, pool, annotator);
+  return poolLabelsOf(ws.poolQueries(pool), sourceLabels(ws, pool, annotator), o);
+}
+
+/** poolLabels from the pool's queries (`pq`) and the source's labels (`src`) as already read. */
+export function poolLabelsOf(pq: readonly PoolQuery[], src: SourceLabels, o: PoolLabelsOptions = {}): PoolLabels {
   const lastSeq = src.lastSeq;
   const queries: EvalQuery[] = [];
   let full = 0;

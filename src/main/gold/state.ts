@@ -28,7 +28,7 @@
 import { AGGREGATE, type AggregationRule, type AggregationSummary, type PairStatus } from '../../shared/gold';
 import { labelGrade, UNSURE, type LabelScheme } from '../../shared/labels';
 import type { PoolInfo, PoolQuery } from '../../shared/types';
-import { pairKey } from '../../shared/ids';
+import { pairKey, pairOfKey } from '../../shared/ids';
 import { NotFoundError } from '../errors';
 import type { Workspace } from '../workspace/workspace';
 import { resolvePair, type Resolution } from './rules';
@@ -330,29 +330,51 @@ export interface SourceLabels {
  * resolved values (unresolved and unlabeled pairs are absent, i.e. unjudged).
  */
 export function sourceLabels(ws: Workspace, pool: string, source: string, state?: PoolState): SourceLabels {
-  const values = new Map<string, Map<string, string>>();
-  const lastSeq = new Map<string, number>();
-  const put = (q: string, c: string, v: string, seq: number): void => {
-    let m = values.get(q);
-    if (!m) values.set(q, (m = new Map()));
-    m.set(c, v);
-    lastSeq.set(q, Math.max(lastSeq.get(q) ?? 0, seq));
-  };
+  if (source === AGGREGATE) return sourceLabelsIn(state ?? loadPoolState(ws, pool), source);
+  checkSource(source);
+  const out = emptySource(source);
+  const shared = stringInterner();
+  ws.currentLabels(pool, source, (l) => putLabel(out, l.queryId, l.candidateId, shared(l.value), l.seq));
+  return out;
+}
+
+/**
+ * sourceLabels from a pool's state as already read (loadPoolState, or a KeptPoolState's): the
+ * aggregate's resolved values, or an annotator's current labels from state.labels — the pool's
+ * labels are not read again.
+ */
+export function sourceLabelsIn(state: Pick<PoolState, 'labels' | 'pairs'>, source: string): SourceLabels {
+  checkSource(source);
+  const out = emptySource(source);
   if (source === AGGREGATE) {
-    const s = state ?? loadPoolState(ws, pool);
-    for (const e of s.pairs) {
+    for (const e of state.pairs) {
       if (e.resolution.value === null) continue;
       let seq = e.judge?.seq ?? 0;
       for (const v of e.votes) seq = Math.max(seq, v.seq);
-      put(e.queryId, e.candidateId, e.resolution.value, seq);
+      putLabel(out, e.queryId, e.candidateId, e.resolution.value, seq);
     }
-  } else if (source.startsWith('@')) {
-    throw new NotFoundError(`unknown label source "${source}" (use an annotator name or ${AGGREGATE})`);
   } else {
-    const shared = stringInterner();
-    ws.currentLabels(pool, source, (l) => put(l.queryId, l.candidateId, shared(l.value), l.seq));
+    // In seq order, as Workspace.currentLabels gives them (the order of each query's values).
+    const own = [...(state.labels.get(source) ?? [])].sort((x, y) => x[1].seq - y[1].seq);
+    for (const [key, l] of own) {
+      const [q, c] = pairOfKey(key);
+      putLabel(out, q, c, l.value, l.seq);
+    }
   }
-  return { source, values, lastSeq };
+  return out;
+}
+
+function checkSource(source: string): void {
+  if (source !== AGGREGATE && source.startsWith('@')) throw new NotFoundError(`unknown label source "${source}" (use an annotator name or ${AGGREGATE})`);
+}
+
+const emptySource = (source: string): SourceLabels => ({ source, values: new Map(), lastSeq: new Map() });
+
+function putLabel(src: SourceLabels, q: string, c: string, v: string, seq: number): void {
+  let m = src.values.get(q);
+  if (!m) src.values.set(q, (m = new Map()));
+  m.set(c, v);
+  src.lastSeq.set(q, Math.max(src.lastSeq.get(q) ?? 0, seq));
 }
 
 /** Grades of a source's labels ("?" and unknown values → undefined = unjudged). */

@@ -14,6 +14,7 @@ import { writePoolOrder } from '../active/draw-log';
 import { statementsDuring } from '../workspace/test-statements';
 import { Workspace } from '../workspace/workspace';
 import { annotateQuery } from './annotate';
+import { fillThreeRunsPool } from './three-runs-pool';
 
 let dir: string;
 let ws: Workspace;
@@ -23,21 +24,7 @@ const C = 4;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-order-kept-'));
   ws = Workspace.create(path.join(dir, 'w.qpairs'));
-  ws.transaction(() => {
-    for (const who of ['alice', 'bob']) ws.ensureAnnotator(who, 'annotator');
-    ws.createPool({ name: 'p', scheme: 'binary' });
-    const runs = ['good', 'bad', 'mixed'].map((r) => ws.ensureRun('p', r, 'test'));
-    for (let i = 0; i < Q; i++) {
-      const cands = Array.from({ length: C }, (_, c) => `q${i}c${c}`);
-      for (const id of [`q${i}`, ...cands]) ws.upsertQuestion({ id, source: 'test', title: `title ${id}`, body: `body ${id}` });
-      ws.addPoolQuery('p', `q${i}`, cands);
-      cands.forEach((c, k) => {
-        ws.setRunScore(runs[0]!, `q${i}`, c, C - k);
-        ws.setRunScore(runs[1]!, `q${i}`, c, k);
-        ws.setRunScore(runs[2]!, `q${i}`, c, i % 2 ? C - k : k);
-      });
-    }
-  });
+  fillThreeRunsPool(ws, { queries: Q, candidates: C });
   writePoolOrder(ws, 'p', 'decide-rankers-mtc', 3);
 });
 afterEach(() => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../workspace/workspace';
 import { Engine } from './engine';
+import { fillThreeRunsPool } from './three-runs-pool';
 import { readDraws } from '../active/draw-log';
 import type { PoolEvaluation, PoolInfo, QueryView } from '../../shared/contract';
 import type { LabelOrderStanding } from '../../shared/label-order';
@@ -17,22 +18,7 @@ const C = 4;
 /** Query q<i> has candidates q<i>c0..c3; c0 is relevant (and c1 on even queries). Run "good" ranks c0 first, "bad" last; "mixed" alternates. */
 function orderedEngine(file = 'w.qpairs', order?: { order: string; seed?: number }): Engine {
   const ws = Workspace.create(path.join(dir, file));
-  ws.transaction(() => {
-    ws.ensureAnnotator('alice', 'annotator');
-    ws.ensureAnnotator('bob', 'annotator');
-    ws.createPool({ name: 'p', scheme: 'binary', blind: true });
-    const runs = ['good', 'bad', 'mixed'].map((r) => ws.ensureRun('p', r, 'test'));
-    for (let i = 0; i < Q; i++) {
-      const cands = Array.from({ length: C }, (_, c) => `q${i}c${c}`);
-      for (const id of [`q${i}`, ...cands]) ws.upsertQuestion({ id, source: 'test', title: `title ${id}`, body: `body ${id}` });
-      ws.addPoolQuery('p', `q${i}`, cands);
-      cands.forEach((c, k) => {
-        ws.setRunScore(runs[0]!, `q${i}`, c, C - k);
-        ws.setRunScore(runs[1]!, `q${i}`, c, k);
-        ws.setRunScore(runs[2]!, `q${i}`, c, i % 2 ? C - k : k);
-      });
-    }
-  });
+  fillThreeRunsPool(ws, { queries: Q, candidates: C, blind: true });
   if (order) ws.db.prepare(`UPDATE pools SET label_order = ?, order_seed = ? WHERE name = 'p'`).run(order.order, order.seed ?? 1);
   return new Engine(ws, { transport: 'http' });
 }

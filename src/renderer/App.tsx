@@ -103,6 +103,9 @@ export function App(): ReactNode {
   useWorkspaceChangedExceptDraws(refreshPools);
   useReconnect(refreshPools);
   useEffect(() => client.onConnection(setConn), [client]);
+  /** Reads the server refused as busy that wait to be sent again (the connection chip says so). */
+  const [waiting, setWaiting] = useState(0);
+  useEffect(() => client.onWaiting?.(setWaiting), [client]);
 
   // Issue 23: a token's annotator starts in their next assigned pool with work left, a judge in the
   // next pool with disagreements to settle (lib/next-work.ts).
@@ -207,7 +210,7 @@ export function App(): ReactNode {
         <header className="topbar">
           <h1 className="brand">QPairs</h1>
           <span className="spacer" />
-          <ConnectionChip state={conn} />
+          <ConnectionChip state={conn} waiting={waiting} />
         </header>
         <main className="screen">
           <p className="muted" data-testid="app-loading">
@@ -320,7 +323,7 @@ export function App(): ReactNode {
             tfjs {modelBackend}
           </button>
         )}
-        <ConnectionChip state={conn} />
+        <ConnectionChip state={conn} waiting={waiting} />
         <button
           type="button"
           className="icon-button"

@@ -344,7 +344,8 @@ export const commandArgs = {
   /**
    * What became of the caller's own download ids (export.write with `download`): ready, sending (bytes
    * out), sent (the server sent the last byte), expired, or unknown — as for an id that is someone else's —
-   * with `expiresAt`, when an id not fetched stops being fetchable.
+   * with `expiresAt`, when an id not fetched stops being fetchable, and `now`, the server's time when it answered
+   * (both on the server's clock: a page measures how far its own is off by it).
    */
   'export.downloads': z.object({ ids: z.array(z.string().max(64)).min(1).max(64) }),
   // ---------------------------------------------------------------- browse (issue 13; src/main/engine/browse.ts)

@@ -464,6 +464,11 @@ export interface ExportWritten {
    * `expiresAt`: when an id not fetched stops being fetchable (the server's Date.now() time).
    */
   downloads?: Array<{ id: string; name: string; bytes: number; expiresAt: number }>;
+  /**
+   * With `downloads`: the server's Date.now() when it answered. A page whose clock differs from the server's
+   * measures the difference with it and shows `expiresAt` on its own clock (lib/download-queue.ts).
+   */
+  now?: number;
   warnings: string[];
 }
 
@@ -486,6 +491,8 @@ export interface DownloadStatus {
    * after the export); none for `unknown`. Kept once it was sent or expired.
    */
   expiresAt?: number;
+  /** The server's Date.now() when it answered (the engine always gives it): what `expiresAt` is measured against (a page's clock may be off). */
+  now?: number;
 }
 
 /** Serve mode: where an export's download is fetched, `GET DOWNLOAD_PATH + id` (ExportWritten.downloads). */

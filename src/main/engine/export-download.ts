@@ -54,6 +54,7 @@ export async function writeForDownload(engine: Engine, req: DownloadRequest, ren
       format: b.format,
       files: files.map((f) => ({ name: f.name, bytes: f.bytes })),
       downloads: downloads.map((d, i) => ({ id: ids[i]!, name: d.name, bytes: sizes[i]!, expiresAt: store.status(ids[i]!)!.expiresAt! })),
+      now: Date.now(),
       warnings: b.warnings,
     };
   } catch (e) {
@@ -77,11 +78,12 @@ export function withoutDownloadFolder(message: string, folder: string): string {
  * given, or forgotten) is `unknown` alike (access.ts ownsDownload), neither told apart nor touched.
  */
 export function downloadStatuses(store: DownloadStore, ids: readonly string[], caller: { annotator: string | null }): DownloadStatus[] {
+  const now = Date.now();
   return ids.map((id) => {
     const s = store.status(id);
-    if (!ownsDownload(s, caller)) return { id, state: 'unknown', sentBytes: 0, failures: 0 };
+    if (!ownsDownload(s, caller)) return { id, state: 'unknown', sentBytes: 0, failures: 0, now };
     const { owner: _owner, ...status } = s;
-    return status;
+    return { ...status, now };
   });
 }
 

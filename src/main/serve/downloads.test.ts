@@ -156,10 +156,21 @@ describe('export downloads in serve mode', () => {
     const expiresAt = file!.expiresAt;
     expect(expiresAt).toBeGreaterThanOrEqual(exported + DOWNLOAD_TTL_MS);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + DOWNLOAD_TTL_MS);
+    // With the server's time, which a page whose clock is off measures the difference by.
+    const { now: writtenAt } = r.body as ExportWritten;
+    expect(writtenAt).toBeGreaterThanOrEqual(expiresAt - DOWNLOAD_TTL_MS);
+    expect(writtenAt).toBeLessThanOrEqual(Date.now());
+    /** The statuses of `asked`, each with the server's time when it answered (checked, then left out). */
     const status = async (who: string, asked = ids): Promise<any[]> => {
+      const before = Date.now();
       const s = await call(tokens[who]!, 'export.downloads', { ids: asked });
       expect(s.status, who).toBe(200);
-      return s.body;
+      const after = Date.now();
+      return (s.body as Array<{ now: number }>).map(({ now, ...rest }) => {
+        expect(now, 'the server says its time').toBeGreaterThanOrEqual(before);
+        expect(now).toBeLessThanOrEqual(after);
+        return rest;
+      });
     };
     expect(await status('carol')).toEqual(ids.map((id) => ({ id, state: 'ready', sentBytes: 0, failures: 0, expiresAt })));
     // Someone else's ids read as ids that do not exist (another judge, the owner), and an annotator may not ask.

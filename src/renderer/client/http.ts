@@ -1,6 +1,7 @@
 import type { CommandArgs, CommandName, CommandResult, EventName, EventPayloads, WireError, WireReason } from '../../shared/contract';
 import { EXPORT_FILES_EXIST } from '../../shared/gold';
 import { LABEL_SUPERSEDED } from '../../shared/labels';
+import { sendRetryingBusyReads } from './busy-retry';
 import { ACCESS_ENDED, ClientError, type AppClient, type ConnectionState, type UploadedSource } from './types';
 
 type WSLike = {
@@ -34,7 +35,8 @@ async function errorFrom(res: Response): Promise<ClientError> {
   const w = body as Partial<WireError> | null;
   if (w && typeof w.message === 'string' && typeof w.code === 'string' && WIRE_CODES.has(w.code)) {
     const reason = typeof w.reason === 'string' && WIRE_REASONS.has(w.reason) ? (w.reason as WireReason) : undefined;
-    return new ClientError(w.message, w.code as WireError['code'], res.status, reason);
+    const retryAfter = res.status === 429 ? Number(res.headers.get('Retry-After') ?? NaN) : NaN;
+    return new ClientError(w.message, w.code as WireError['code'], res.status, reason, Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
   const transient = res.status === 502 || res.status === 503 || res.status === 504 || res.status === 408;
   return new ClientError(`HTTP ${res.status} ${res.statusText}`.trim(), transient ? 'transport' : 'internal', res.status);
@@ -78,6 +80,14 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
     } catch (e) {
       throw new ClientError(`the connection broke while reading the answer (${(e as Error).message})`, 'transport');
     }
+  };
+
+  /** Reads refused as busy that wait to be sent again (busy-retry.ts), and who is told how many. */
+  let waiting = 0;
+  const waitingListeners = new Set<(n: number) => void>();
+  const onWaiting = (delta: 1 | -1): void => {
+    waiting += delta;
+    for (const fn of [...waitingListeners]) fn(waiting);
   };
 
   // ------------------------------------------------------------ events
@@ -181,7 +191,18 @@ export function createHttpClient(opts: HttpClientOptions): AppClient {
   return {
     transport: 'http',
     invoke: <C extends CommandName>(command: C, args: CommandArgs<C>, o?: { signal?: AbortSignal; requestId?: string }) =>
-      post('/api/invoke', JSON.stringify({ command, args: args ?? {} }), 'application/json', o?.signal, o?.requestId) as Promise<CommandResult<C>>,
+      sendRetryingBusyReads(() => post('/api/invoke', JSON.stringify({ command, args: args ?? {} }), 'application/json', o?.signal, o?.requestId), {
+        command,
+        signal: o?.signal,
+        onWaiting,
+      }) as Promise<CommandResult<C>>,
+    onWaiting: (fn) => {
+      waitingListeners.add(fn);
+      fn(waiting);
+      return () => {
+        waitingListeners.delete(fn);
+      };
+    },
     onHand: async (requestId: string): Promise<boolean | null> => {
       // Answered off the engine's path (a request waiting behind a long write does not hold it up); none in
       // ON_HAND_PROBE_MS: the server is out of reach (or its process stuck), as far as the page can tell.

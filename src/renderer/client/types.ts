@@ -12,6 +12,8 @@ export class ClientError extends Error {
     readonly status?: number,
     /** The engine's reason code (WireError.reason), what a screen acts on rather than the message's words. */
     readonly reason?: WireReason,
+    /** A busy refusal's (429) Retry-After, in seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ClientError';
@@ -69,6 +71,11 @@ export interface AppClient extends QPairsClient {
   onShell?<E extends keyof ShellEventPayloads>(event: E, listener: (payload: ShellEventPayloads[E]) => void): () => void;
   /** Browser only: uploads one file to the server for an import; `signal` stops it (the server drops what it received). */
   upload?(file: Blob, name: string, signal?: AbortSignal): Promise<UploadedSource>;
+  /**
+   * Browser only: subscribes to how many reads the server refused as busy (429) wait to be sent again
+   * (client/busy-retry.ts); called at once with the current count.
+   */
+  onWaiting?(fn: (waiting: number) => void): () => void;
   /** Subscribes to the event-stream state; called at once with the current state. */
   onConnection(fn: (state: ConnectionState) => void): () => void;
   close(): void;

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DownloadStatus } from '../../shared/gold';
+import { clockTime, downloadStateText } from '../screens/exportDownloadsView';
 import { DownloadQueue, LAPSE_RECHECK_MS, STALLED_MS, stateFromStatus, type QueuedDownload } from './download-queue';
 
 type Answer = Omit<DownloadStatus, 'id'> | Error;
@@ -204,6 +205,39 @@ describe('DownloadQueue', () => {
     expect(gone.states()).toContain('expired expired');
     expect(q3.files.map((f) => f.state.kind)).toEqual(['expired', 'expired']);
     expect(gone.log.filter((l) => l.startsWith('offer'))).toEqual(['offer a']);
+  });
+
+  it("a page whose clock is minutes off holds the server's expiry on its own clock: it shows and lapses it when the server does", async () => {
+    const MIN = 60_000;
+    const server = 1_800_000_000_000;
+    const expiresAt = server + 15 * MIN;
+    // The page's clock 7 minutes behind the server's: told the server's time with the export, the file goes at the page's +15 min.
+    let behind = server - 7 * MIN;
+    const slow = fakeServer({ a: [ready()] });
+    const q: DownloadQueue = new DownloadQueue([{ ...files('a')[0]!, expiresAt }], { ...slow.deps, now: () => behind, serverNow: server, wait: async (): Promise<void> => q.stop() });
+    expect(q.files[0]!.expiresAt).toBe(behind + 15 * MIN);
+    expect(q.nextExpiry).toBe(behind + 15 * MIN);
+    expect(downloadStateText({ ...q.files[0]!, state: { kind: 'offered', stalled: true } })).toContain(`until ${clockTime(behind + 15 * MIN)},`);
+    q.lapse(behind + 15 * MIN - 1);
+    expect(q.files[0]!.state.kind, 'not before the server lets it go').toBe('waiting');
+    behind += 15 * MIN;
+    q.lapse();
+    expect(q.files[0]!.state.kind, 'when the server lets it go, not 7 minutes later').toBe('expired');
+
+    // The page's clock 7 minutes ahead, the server's time known from its answers only: not expired 7 minutes early.
+    const ahead = server + 7 * MIN;
+    let polls = 0;
+    const fast = fakeServer({ a: [{ state: 'ready', sentBytes: 0, failures: 0, expiresAt, now: server }] });
+    // One question, then the pause before the next lasts the rest of the test.
+    const q2 = new DownloadQueue([{ ...files('a')[0]!, expiresAt }], { ...fast.deps, now: () => ahead, wait: () => (polls++ ? new Promise<void>(() => {}) : Promise.resolve()) });
+    void q2.run();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fast.log).toEqual(['offer a', 'ask a: ready']);
+    expect(q2.files[0]!.expiresAt).toBe(ahead + 15 * MIN);
+    q2.lapse(ahead + 8 * MIN);
+    expect(q2.files[0]!.state.kind, "past the server's expiry on the page's clock, not on the server's").toBe('offered');
+    q2.lapse(ahead + 15 * MIN);
+    expect(q2.files[0]!.state.kind).toBe('expired');
   });
 
   it('reads a status: ready with no new failure is unchanged', () => {

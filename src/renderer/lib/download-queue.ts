@@ -17,6 +17,10 @@
  *   transfer failed for good: its file gone from the server's disk): export again. Once an id's
  *   `expiresAt` has passed (lapse(), the screen's clock), a file not yet sent turns expired without asking
  *   the server; the server's answer, when one comes, still wins (a file it still has goes back as it was).
+ *
+ * The server's times (`expiresAt`) are on its clock; each answer carries its `now`, so the queue keeps how far the
+ * page's clock is from the server's and holds every expiry on the page's own clock: a page whose clock is minutes
+ * off shows when the file goes by its own clock and turns it expired when the server does, not minutes early or late.
  */
 import type { DownloadStatus } from '../../shared/gold';
 
@@ -32,7 +36,10 @@ export interface QueuedDownload {
   id: string;
   name: string;
   bytes: number;
-  /** When the server stops keeping the id if it is not fetched (the server's Date.now() time), once known. */
+  /**
+   * When the server stops keeping the id if it is not fetched, once known: on the page's clock (the server's
+   * time less how far the server's clock is ahead of the page's, as its last answer said).
+   */
   expiresAt?: number;
   state: DownloadFileState;
 }
@@ -50,6 +57,8 @@ export interface DownloadQueueDeps {
   onChange(items: readonly QueuedDownload[]): void;
   /** The time (Date.now() by default). */
   now?: () => number;
+  /** The server's time when it gave these downloads (export.write's `now`): the offered `expiresAt` are on its clock. */
+  serverNow?: number;
 }
 
 /** How often the server is asked about the file being downloaded, and at most after failed questions. */
@@ -90,14 +99,17 @@ export class DownloadQueue {
   /** Files the server still had after the clock turned them expired: not turned expired again before this time. */
   private readonly recheckAt = new Map<string, number>();
   private readonly now: () => number;
+  /** How far the server's clock is ahead of the page's (ms; negative: behind), as its last answer with its time said. */
+  private skew = 0;
 
   constructor(
     downloads: readonly OfferedDownload[],
     private readonly deps: DownloadQueueDeps,
     private readonly pollMs = DOWNLOAD_POLL_MS,
   ) {
-    this.items = downloads.map((d) => ({ id: d.id, name: d.name, bytes: d.bytes, ...(d.expiresAt !== undefined ? { expiresAt: d.expiresAt } : {}), state: { kind: 'waiting' } }));
     this.now = deps.now ?? Date.now;
+    this.heardServerAt(deps.serverNow);
+    this.items = downloads.map((d) => ({ id: d.id, name: d.name, bytes: d.bytes, ...(d.expiresAt !== undefined ? { expiresAt: this.onPageClock(d.expiresAt) } : {}), state: { kind: 'waiting' } }));
   }
 
   get files(): readonly QueuedDownload[] {
@@ -183,7 +195,8 @@ export class DownloadQueue {
         continue;
       }
       if (!s) continue;
-      if (s.expiresAt !== undefined) item.expiresAt = s.expiresAt;
+      this.heardServerAt(s.now);
+      if (s.expiresAt !== undefined) item.expiresAt = this.onPageClock(s.expiresAt);
       const state = stateFromStatus(s, before);
       if (state === 'unchanged') {
         this.stillOffered(item);
@@ -213,13 +226,14 @@ export class DownloadQueue {
     } catch {
       return; // the server unreachable: the clock's expired stands
     }
+    this.heardServerAt(statuses[0]?.now);
     let again = false;
     for (const s of statuses) {
       const item = this.items.find((i) => i.id === s.id);
       const was = this.lapsedFrom.get(s.id);
       if (!item || !was || item.state.kind !== 'expired' || this.stopped) continue;
       this.lapsedFrom.delete(s.id);
-      if (s.expiresAt !== undefined) item.expiresAt = s.expiresAt;
+      if (s.expiresAt !== undefined) item.expiresAt = this.onPageClock(s.expiresAt);
       if (s.state !== 'ready') {
         const state = stateFromStatus(s, this.failures.get(s.id) ?? 0);
         if (state !== 'unchanged' && state.kind !== 'expired') this.set(item, state);
@@ -230,6 +244,16 @@ export class DownloadQueue {
       again ||= was.kind === 'waiting';
     }
     if (again) void this.run();
+  }
+
+  /** The server answered at its time `serverNow` (if it said): how far its clock is from the page's, now. */
+  private heardServerAt(serverNow: number | undefined): void {
+    if (serverNow !== undefined && Number.isFinite(serverNow)) this.skew = serverNow - this.now();
+  }
+
+  /** A time on the server's clock, on the page's. */
+  private onPageClock(serverTime: number): number {
+    return serverTime - this.skew;
   }
 
   /** When the clock turns a file expired: its expiry, or later once the server said it still had it. */

@@ -3,7 +3,8 @@
  * each with its state in words (exportDownloadsView.ts), Retry for a failed one and Download again for
  * one the browser was asked for and has not fetched. A line for all of them is said to screen readers
  * as it changes (polite), as the Annotate and Review screens announce theirs. Once the ids' expiry
- * passes, the files not yet sent turn expired by the screen's clock (DownloadQueue.lapse). Every pause
+ * passes, the files not yet sent turn expired by the screen's clock (DownloadQueue.lapse), their expiry moved onto that
+ * clock by how far it is from the server's. Every pause
  * and timer ends with the screen. `exported`: the list is the export's own (one download per file, in the
  * export's result box): headed "Exported, to download:", each file with its size — one list, not the
  * files and then their downloads.
@@ -19,8 +20,8 @@ type Offered = ReadonlyArray<{ id: string; name: string; bytes: number; expiresA
 
 export interface ExportDownloadsState {
   files: readonly QueuedDownload[] | null;
-  /** Fetches a new export's downloads (the previous export's queue stops). */
-  start: (downloads: Offered) => void;
+  /** Fetches a new export's downloads (the previous export's queue stops); `serverNow`: the server's time when it gave them (export.write's `now`). */
+  start: (downloads: Offered, serverNow?: number) => void;
   retry: (id: string) => void;
   offerAgain: (id: string) => void;
 }
@@ -46,9 +47,10 @@ export function useExportDownloads(client: AppClient): ExportDownloadsState {
     return () => clearTimeout(timer);
   }, [nextExpiry]);
   const start = useCallback(
-    (downloads: Offered) => {
+    (downloads: Offered, serverNow?: number) => {
       queue.current?.stop();
       const q = new DownloadQueue(downloads, {
+        ...(serverNow !== undefined ? { serverNow } : {}),
         offer: (d) => offerDownload(d),
         status: (ids) => client.invoke('export.downloads', { ids }),
         wait: pauses.wait,

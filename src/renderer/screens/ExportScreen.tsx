@@ -190,7 +190,7 @@ export function ExportScreen({ shared }: { shared: SharedState }): ReactNode {
         const offered = r.downloads ?? [];
         if (!offered.length) throw new Error('the server gave no download for the export; nothing to download');
         // One at a time, each once the one before has ended: all at once held every connection the tab has to the server.
-        downloads.start(offered);
+        downloads.start(offered, r.now);
         // Issue 24: a folder export (hf-dataset) downloads as one FOLDER.zip, its files under the folder.
         setWritten(format === 'hf-dataset' ? { result: r, where: 'download', zip: offered[0]!.name } : { result: r, where: 'download' });
       }

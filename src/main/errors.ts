@@ -83,6 +83,33 @@ export async function yieldThenThrowIfAborted(signal?: AbortSignal): Promise<voi
 }
 
 /**
+ * Waits for `work` unless `signal` is aborted first: then rejects with CancelledError at once, and
+ * `work` goes on without this waiter (for shared work another request may use: the BM25 index
+ * loading in the background). Its result, or failure, when it comes is the waiter's only if not aborted.
+ */
+export function unlessAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(new CancelledError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
  * An error posted by a worker thread (its name, message and details), made again as the class it
  * was where that class means something to the user: a QPairsError or NotFoundError stays a user
  * error (one line, no stack), a CancelledError a cancel; anything else an Error of that name.

@@ -8,7 +8,7 @@ import type {
   AppInfo,
 } from '../../shared/contract';
 import type { WorkspaceNotice } from '../../shared/types';
-import { NotFoundError, QPairsError } from '../errors';
+import { NotFoundError, QPairsError, unlessAborted } from '../errors';
 import { Workspace } from '../workspace/workspace';
 import { EventHub } from './events';
 import { JobRunner } from './jobs';
@@ -351,7 +351,9 @@ export class Engine implements EngineCore {
           return withModelOverlap(ws, ev, () => this.liveEvaluations.countedQueryIds(a) ?? []);
         }),
       'eval.query': (a) => evaluateQuery(ws, a),
-      'questions.search': async (a) => searchQuestions(ws, a, await browseIndex(ws, this.writes)),
+      // A caller gone while the index loads (3-8 s after a start or an import at 1M questions) stops waiting for it,
+      // so the slot serve mode gave its search is free again; the load goes on for the next search.
+      'questions.search': async (a, ctx) => searchQuestions(ws, a, await unlessAborted(browseIndex(ws, this.writes), ctx.signal)),
       'question.show': (a, ctx) => showQuestion(ws, a, ctx),
       'models.list': () => modelsView(this),
       'models.train': (a, ctx) => ({ jobId: trainJob(this, a, ctx) }),

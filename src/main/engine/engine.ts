@@ -113,7 +113,7 @@ export class Engine implements EngineCore {
 
   /**
    * Starts finishing, as a background job, an undo of the last import that a crash or kill stopped partway and
-   * that this engine's open left (Engine.open; undo-import.ts finishUndoInBackground): called by the app and serve
+   * that this engine's open left (Engine.openLocked; undo-import.ts finishUndoInBackground): called by the app and serve
    * mode once they hold the workspace's lock. Returns the job's id, or null when there is none.
    */
   finishInterruptedUndo(): string | null {
@@ -131,15 +131,17 @@ export class Engine implements EngineCore {
   }
 
   /**
-   * The app and serve mode: an undo a crash or kill stopped partway is left by the open, for finishInterruptedUndo to
-   * finish as a background job once the lock is held, not before the first request is answered.
+   * Tests and scripts, which hold no lock on the workspace: what a writer whose process is gone left (an interrupted
+   * import, runs half stored) is not rolled back, since another process may be writing or recovering it (the app and
+   * serve mode use openLocked, which rolls it back once the lock is held); an undo a crash or kill stopped partway is
+   * left too, for finishInterruptedUndo. Before, this open rolled back what it found before any lock.
    */
   static open(path: string, opts: EngineOptions): Engine {
-    return new Engine(Workspace.open(path, { interruptedUndo: 'leave' }), opts);
+    return Engine.openLocked(path, opts, () => false);
   }
 
   /**
-   * Engine.open for the app and serve mode, which hold the workspace's lock: `holdLock` is called on the opened workspace
+   * The app and serve mode, which hold the workspace's lock: `holdLock` is called on the opened workspace
    * (before anything is written) and takes the lock, saying whether it is held; only then is what a writer whose process
    * is gone left rolled back (an interrupted import, runs half stored: Workspace.recoverLeftWrites) — not while another
    * process writes, nor by two processes at once. Without the lock (read-only) it is left. A throw closes the workspace;

@@ -59,7 +59,7 @@ describe('app.info notices', () => {
     again.close();
   });
 
-  it('an interrupted import: a read-only open says its rows are still there; the writable open says it undid it', async () => {
+  it('an interrupted import: a read-only open says its rows are still there; an open without the lock leaves it; the writable open holding the lock says it undid it', async () => {
     const file = path.join(dir, 'crashed.qpairs');
     const ws = Workspace.create(file);
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -80,7 +80,16 @@ describe('app.info notices', () => {
     ]);
     ro.close();
 
-    const rw = Engine.open(file, { transport: 'http' });
+    // Engine.open (tests, scripts) holds no lock: it leaves the interrupted import, which another process may be
+    // recovering (before, it rolled it back before any lock: expected the import-undone notice, and no journal).
+    const unlocked = Engine.open(file, { transport: 'http' });
+    expect(await noticesOf(unlocked, OWNER)).toEqual([]);
+    expect(unlocked.ws.leftWrite).toMatchObject({ what: 'questions-jsonl import of half.jsonl', pid: deadPid });
+    expect(unlocked.ws.db.prepare(`SELECT state FROM import_journal`).pluck().all()).toEqual(['running']);
+    unlocked.close();
+
+    // The app and serve mode open it holding the lock: it is rolled back then.
+    const rw = Engine.openLocked(file, { transport: 'http' }, () => true);
     expect(await noticesOf(rw, OWNER)).toEqual([
       {
         kind: 'import-undone',

@@ -52,7 +52,7 @@ import os from 'node:os';
 import { CancelledError, QPairsError, throwIfAborted } from '../errors';
 import type { Db } from './db';
 import { liveUndoTokens, processText, readUndoMarker, undoRunningMessage, undoStoppedMessage } from './undo-progress';
-import { clearBatch, createGuards, endJournal, newReplay, newReport, replayBatch, type UndoReport } from './undo-replay';
+import { clearBatch, createGuards, endJournal, newReplay, newReport, POOLS_MARK, replayBatch, type UndoReport } from './undo-replay';
 import { createJournalTriggers, dropTriggers, IS_RANGE, journaledTables, WATERMARKED_TABLES, writeRangeEntries } from './undo-triggers';
 
 export { WATERMARKED_TABLES } from './undo-triggers';
@@ -348,6 +348,8 @@ class UndoableWrite implements ChunkPoint {
     } catch {
       /* no sqlite_sequence yet */
     }
+    // With them, the largest pool id: a pool made since the write began has a larger one (undo-replay.ts holdQuestions).
+    seqs[POOLS_MARK] = db.prepare(`SELECT coalesce(max(id), 0) FROM pools`).pluck().get() as number;
     this.from = keep ? (db.prepare(`SELECT coalesce(max(seq), 0) FROM import_undo`).pluck().get() as number) : 0;
     const header = [this.token, process.pid, os.hostname(), new Date().toISOString(), this.opts.what, JSON.stringify(seqs), this.from] as const;
     if (keep) {

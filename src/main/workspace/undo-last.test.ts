@@ -232,6 +232,46 @@ describe('undo the last import', () => {
     pooled.close();
   });
 
+  it('tells a pool made since the import by its id, not its creation time: a clock set back or ahead does not misplace it', async () => {
+    const ws = await withQuestions();
+    await runImport(ws, 'stackexchange', [seDump('first', [1, 2, 3].map((i) => seQuestion(i, `stack question ${i}`)))], { source: 'cooking' });
+    ws.createPool({ name: 'before', scheme: 'binary' });
+    ws.addPoolQuery('before', 'base0', ['1', '2', '3']);
+    const withAnswers = seDump('second', [1, 2, 3].map((i) => seQuestion(i, `stack question ${i}`)).concat(Array.from({ length: 6 }, (_, i) => seAnswer(1000 + i, (i % 3) + 1))));
+    await runImport(ws, 'stackexchange', [withAnswers], { source: 'cooking' });
+    const started = ws.db.prepare(`SELECT started FROM import_journal`).pluck().get() as string;
+    // The largest pool id when the import began is in its header (the pool 'before').
+    expect(JSON.parse(ws.db.prepare(`SELECT seqs FROM import_journal`).pluck().get() as string)).toMatchObject({ 'max(pools.id)': ws.pool('before')!.id });
+    const oldHeader = path.join(scratch.dir, 'old-header.qpairs');
+    ws.db.exec(`VACUUM INTO '${oldHeader.replace(/'/g, "''")}'`);
+
+    // The pool 'before' was made when the clock ran ahead (its time is after the import's start); the pool 'since',
+    // made after the import, when it had been set back (its time is before). Only question 3, in 'since', keeps its answers.
+    ws.createPool({ name: 'since', scheme: 'binary' });
+    ws.addPoolQuery('since', 'base1', ['3']);
+    ws.db.prepare(`UPDATE pools SET created = ? WHERE name = ?`).run('2999-01-01T00:00:00.000Z', 'before');
+    ws.db.prepare(`UPDATE pools SET created = ? WHERE name = ?`).run('2000-01-01T00:00:00.000Z', 'since');
+    expect(started > '2000-01-01' && started < '2999-01-01').toBe(true);
+    const r = await undoLastImport(ws);
+    expect(ws.db.prepare(`SELECT id FROM answers ORDER BY id`).pluck().all()).toEqual(['1002', '1005']);
+    expect(r.keptBy).toEqual({ answers: 2 });
+    // The mark is no AUTOINCREMENT counter: the undo put none of it in sqlite_sequence.
+    expect(ws.db.prepare(`SELECT count(*) FROM sqlite_sequence WHERE name NOT IN (SELECT name FROM sqlite_schema)`).pluck().get()).toBe(0);
+    expect(ws.db.pragma('foreign_key_check')).toEqual([]);
+    ws.close();
+
+    // A header written before the mark was kept: a pool made since is told by its creation time, as before.
+    const old = Workspace.open(oldHeader);
+    old.db.exec(`UPDATE import_journal SET seqs = json_remove(seqs, '$."max(pools.id)"')`);
+    expect(old.db.prepare(`SELECT seqs FROM import_journal`).pluck().get()).not.toContain('pools');
+    old.createPool({ name: 'since', scheme: 'binary' });
+    old.addPoolQuery('since', 'base1', ['3']);
+    const o = await undoLastImport(old);
+    expect(old.db.prepare(`SELECT id FROM answers ORDER BY id`).pluck().all()).toEqual(['1002', '1005']);
+    expect(o.keptBy).toEqual({ answers: 2 });
+    old.close();
+  });
+
   it('writes back the old texts of an --update import, but skips a question changed again since (its later text stays)', async () => {
     const ws = await withQuestions();
     const before = tablesChecksum(ws, DATA);

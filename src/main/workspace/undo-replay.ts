@@ -87,7 +87,7 @@ export interface ReplayState {
   checkChanged: boolean;
   /** With checkChanged: the pass whose held question ids (holdQuestions) are in temp.qp_undo_held and temp.qp_undo_held_answers. */
   heldPass?: number;
-  /** When the write began (its header's `started`): a pool created since is one made after it (holdQuestions). */
+  /** When the write began (its header's `started`): a pool created since is one made after it, for a header without POOLS_MARK (holdQuestions). */
   started: string;
   /** The write's own journal entries are those with seq above this (its header's from_seq). */
   from: number;
@@ -130,8 +130,10 @@ function isDependentError(e: unknown): boolean {
  * keeps its text (heldRows). Rebuilt at the start of each pass of range deletes.
  *
  * The answers the import brought are held only for the questions that were labeled since it began
- * (label seq above the import's start), or put in a pool made since (created at or after its start:
- * pool creation waits for a running import), and for the held questions the import brought itself —
+ * (label seq above the import's start), or put in a pool made since (id above the largest pool id
+ * when it began, POOLS_MARK: pool creation waits for a running import, and pools go only by undoing
+ * or rolling back the import that made them, so a pool made since never reuses an id at or below
+ * it), and for the held questions the import brought itself —
  * so that a question judged since still reads as it was judged. The answers it added to questions
  * that were only in pools made before it, with no label since, go with it: no one judged them with
  * those answers (before, every pooled question kept them, and undoing a dump import that only added
@@ -145,23 +147,41 @@ function holdQuestions(db: Db, state: ReplayState): void {
              SELECT query_id FROM main.pool_queries UNION SELECT candidate_id FROM main.pool_candidates
              UNION SELECT query_id FROM main.labels UNION SELECT candidate_id FROM main.labels`);
   const labelSeq = seqBefore(state.seqsBefore, 'labels');
+  // A header written before POOLS_MARK has none (null): a pool made since is then told by its creation time,
+  // which a clock set back (NTP, a VM resumed) can misplace.
+  const poolsMark = seqsBeforeJson(state.seqsBefore)[POOLS_MARK] ?? null;
   const questionsMark = rangeMark(db, state.from, 'questions');
   db.prepare(
     `INSERT OR IGNORE INTO temp.qp_undo_held_answers(id)
        SELECT query_id FROM main.labels WHERE seq > @labelSeq UNION SELECT candidate_id FROM main.labels WHERE seq > @labelSeq
-       UNION SELECT pq.query_id FROM main.pool_queries pq JOIN main.pools p ON p.id = pq.pool_id WHERE p.created >= @started
-       UNION SELECT pc.candidate_id FROM main.pool_candidates pc JOIN main.pools p ON p.id = pc.pool_id WHERE p.created >= @started
+       UNION SELECT pq.query_id FROM main.pool_queries pq JOIN main.pools p ON p.id = pq.pool_id WHERE ${MADE_SINCE}
+       UNION SELECT pc.candidate_id FROM main.pool_candidates pc JOIN main.pools p ON p.id = pc.pool_id WHERE ${MADE_SINCE}
        UNION SELECT h.id FROM temp.qp_undo_held h JOIN main.questions x ON x.id = h.id WHERE x.rowid > @questionsMark`,
-  ).run({ labelSeq, started: state.started, questionsMark: questionsMark ?? NO_ROWID_BOUND });
+  ).run({ labelSeq, poolsMark, started: state.started, questionsMark: questionsMark ?? NO_ROWID_BOUND });
+}
+
+/** SQL condition: pool p was made since the write began (by id; by creation time for a header without POOLS_MARK). */
+const MADE_SINCE = `(p.id > @poolsMark OR (@poolsMark IS NULL AND p.created >= @started))`;
+
+/**
+ * The key, in a write's header's `seqs` JSON (sqlite_sequence as it was), of the largest pool id when it began
+ * (pools.id is no AUTOINCREMENT, so sqlite_sequence has no entry for it; restoreSequences sets only the counters
+ * sqlite_sequence has, so this key is never written back). Not a table name.
+ */
+export const POOLS_MARK = 'max(pools.id)';
+
+/** The header's `seqs` JSON, parsed; empty when it cannot be read. */
+function seqsBeforeJson(seqsBefore: string): Record<string, number> {
+  try {
+    return JSON.parse(seqsBefore) as Record<string, number>;
+  } catch {
+    return {};
+  }
 }
 
 /** An AUTOINCREMENT counter as it was when the write began (the header's sqlite_sequence JSON); 0 when it had none. */
 function seqBefore(seqsBefore: string, table: string): number {
-  try {
-    return (JSON.parse(seqsBefore) as Record<string, number>)[table] ?? 0;
-  } catch {
-    return 0;
-  }
+  return seqsBeforeJson(seqsBefore)[table] ?? 0;
 }
 
 /** Where the write's range entry of `tbl` begins (the table's largest rowid when it began); null without one. */

@@ -5,6 +5,7 @@
  * the expiry on the page's own clock and turns the file expired when the server does.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { ignoreFirstDownloadClick } from './download-clicks';
 import { useServedSmallPool } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
@@ -26,14 +27,7 @@ test('a page whose clock is 7 minutes ahead shows and lapses a download by the s
   await page.reload();
   await page.goto('/#export');
   // The browser ignores the first download link clicked (it blocked the site's downloads): the file stays asked for.
-  await page.evaluate(() => {
-    const click = HTMLAnchorElement.prototype.click;
-    let first = true;
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-      if (first && this.hasAttribute('download')) first = false;
-      else click.call(this);
-    };
-  });
+  await ignoreFirstDownloadClick(page);
   await page.getByTestId('export-pool').selectOption('p');
   await page.getByTestId('export-format').selectOption('jsonl');
   await expect(page.getByTestId('export-files')).toBeVisible();

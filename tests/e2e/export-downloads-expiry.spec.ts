@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ignoreFirstDownloadClick } from './download-clicks';
+import { exportPoolP, ignoreFirstDownloadClick } from './download-clicks';
 import { useServedSmallPool } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
@@ -24,13 +24,7 @@ async function exportIgnoringFirst(page: Page): Promise<Array<{ id: string; name
   await page.reload();
   await page.goto('/#export');
   await ignoreFirstDownloadClick(page);
-  await page.getByTestId('export-pool').selectOption('p');
-  await page.getByTestId('export-format').selectOption('trec-run');
-  await expect(page.getByTestId('export-files')).toBeVisible();
-  const answer = page.waitForResponse((r) => r.url().endsWith('/api/invoke') && (r.request().postData() ?? '').includes('"export.write"'));
-  await page.getByTestId('export-write').click();
-  const written = (await (await answer).json()) as { downloads: Array<{ id: string; name: string; expiresAt: number }> };
-  return written.downloads;
+  return exportPoolP(page, 'trec-run');
 }
 
 test('a file the browser has not fetched after a while says it was likely blocked and what to do; nothing after it starts on its own', async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ignoreFirstDownloadClick } from './download-clicks';
+import { exportPoolP, ignoreFirstDownloadClick } from './download-clicks';
 import { useServedSmallPool } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
@@ -41,14 +41,8 @@ const statesSeen = (page: Page): Promise<string[]> => page.evaluate(() => (windo
 /** Exports pool p as trec-run (one file per run, and the datasheet); answers the files offered, in order. `load`: open the screen first. */
 async function exportTrecRuns(page: Page, load = true): Promise<string[]> {
   if (load) await page.goto('/#export');
-  await page.getByTestId('export-pool').selectOption('p');
-  await page.getByTestId('export-format').selectOption('trec-run');
-  await expect(page.getByTestId('export-files')).toBeVisible();
   await recordStates(page);
-  const answer = page.waitForResponse((r) => r.url().endsWith('/api/invoke') && (r.request().postData() ?? '').includes('"export.write"'));
-  await page.getByTestId('export-write').click();
-  const written = (await (await answer).json()) as { downloads: Array<{ name: string }> };
-  return written.downloads.map((d) => d.name);
+  return (await exportPoolP(page, 'trec-run')).map((d) => d.name);
 }
 
 test('a multi-file export downloads its files one at a time, in order, each said sent once the server sent its last byte', async () => {

@@ -5,7 +5,7 @@
  * the expiry on the page's own clock and turns the file expired when the server does.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { ignoreFirstDownloadClick } from './download-clicks';
+import { exportPoolP, ignoreFirstDownloadClick } from './download-clicks';
 import { useServedSmallPool } from './small-pool';
 
 test.describe.configure({ mode: 'serial' });
@@ -28,12 +28,7 @@ test('a page whose clock is 7 minutes ahead shows and lapses a download by the s
   await page.goto('/#export');
   // The browser ignores the first download link clicked (it blocked the site's downloads): the file stays asked for.
   await ignoreFirstDownloadClick(page);
-  await page.getByTestId('export-pool').selectOption('p');
-  await page.getByTestId('export-format').selectOption('jsonl');
-  await expect(page.getByTestId('export-files')).toBeVisible();
-  const answer = page.waitForResponse((r) => r.url().endsWith('/api/invoke') && (r.request().postData() ?? '').includes('"export.write"'));
-  await page.getByTestId('export-write').click();
-  const { downloads } = (await (await answer).json()) as { downloads: Array<{ id: string; expiresAt: number }> };
+  const downloads = await exportPoolP(page, 'jsonl');
   const expiresAt = downloads[0]!.expiresAt;
   const row = page.getByTestId('export-download').first();
   await page.clock.fastForward(11_000);

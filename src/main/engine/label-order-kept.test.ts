@@ -5,31 +5,24 @@
  * query she has done, asked for by id, needs no choice of pair. The views stay those a connection
  * reading everything from scratch gives.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CandidateLedger } from '../active/candidate-order';
 import { writePoolOrder } from '../active/draw-log';
 import { statementsDuring } from '../workspace/test-statements';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { Workspace } from '../workspace/workspace';
 import { annotateQuery } from './annotate';
 import { fillThreeRunsPool } from './three-runs-pool';
 
-let dir: string;
+const scratch = scratchWorkspaces('qpairs-order-kept-');
 let ws: Workspace;
 const Q = 6;
 const C = 4;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-order-kept-'));
-  ws = Workspace.create(path.join(dir, 'w.qpairs'));
+  ws = scratch.fresh('w');
   fillThreeRunsPool(ws, { queries: Q, candidates: C });
   writePoolOrder(ws, 'p', 'decide-rankers-mtc', 3);
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The view as a new connection, reading everything from scratch, gives it. */

@@ -3,24 +3,17 @@
  * votes, no assignees, a resolution): these pin the entries' answers on the cases that sharing
  * touches, and that an export reads the pool's labels once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { Workspace } from '../workspace/workspace';
 import { buildExport } from '../export';
 import { addAnnotator, assignPool, loadPoolState, setAggregation, type PairEntry, type Vote } from '.';
 import { defaultLabelSource, defaultLabelSourceIn } from './state';
 
-let dir: string;
+const scratch = scratchWorkspaces('qpairs-compact-state-');
 let ws: Workspace;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qpairs-compact-state-'));
-  ws = Workspace.create(path.join(dir, 'c.qpairs'));
-});
-afterEach(() => {
-  ws.close();
-  rmSync(dir, { recursive: true, force: true });
+  ws = scratch.fresh('c');
 });
 
 const put = (pool: string, q: string, c: string, who: string, v: string | null, origin = 'ui'): number =>

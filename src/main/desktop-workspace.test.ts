@@ -16,7 +16,7 @@ import { Workspace } from './workspace/workspace';
 import { recentWorkspaces } from './engine/recent-workspace';
 import { SEED_QUESTIONS, workspaceWithKilledUndo } from './engine/test-undo';
 import { importTuning, runImport } from './engine/work';
-import { copyMidway } from './import/test-helpers';
+import { committedQuestions, copyMidway, pastHalfCommitted } from './import/test-helpers';
 
 let dir = '';
 let config = '';
@@ -99,29 +99,18 @@ describe('opening another workspace from the desktop app', () => {
     writeFileSync(file, Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n') + '\n');
     const killed = path.join(dir, 'killed.qpairs');
     importTuning.chunkMs = 0;
-    // Copied past half way once questions are committed (progress can run ahead of the commits: a copy of none was flaky).
-    const reader = new Database(src.path, { readonly: true });
-    const committed = reader.prepare(`SELECT count(*) FROM questions`).pluck();
-    const mid = copyMidway(src, killed, (d, t, note) => note !== 'indexing' && d > t / 2 && (committed.get() as number) > 0);
+    const mid = copyMidway(src, killed, pastHalfCommitted(src.path));
     try {
       await runImport(src, 'questions-jsonl', [file], mid);
     } finally {
       importTuning.chunkMs = undefined;
-      reader.close();
       src.close();
     }
     expect(mid.copied()).toBe(true);
     const raw = new Database(killed);
     raw.prepare(`UPDATE import_journal SET pid = ?`).run(spawnSync(process.execPath, ['-e', '0']).pid!);
     raw.close();
-    const questions = (): number => {
-      const r = new Database(killed, { readonly: true });
-      try {
-        return r.prepare(`SELECT count(*) FROM questions`).pluck().get() as number;
-      } finally {
-        r.close();
-      }
-    };
+    const questions = (): number => committedQuestions(killed);
     const left = questions();
     expect(left).toBeGreaterThan(0);
     const other = acquireWorkspaceLock(killed, { command: 'qpairs import killed.qpairs' });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importTuning, runImport } from '../engine/work';
-import { copyMidway } from '../import/test-helpers';
+import { committedQuestions, copyMidway, pastHalfCommitted } from '../import/test-helpers';
 import { serveWorkspace } from '../serve/cli-serve';
 import { acquireWorkspaceLock } from '../workspace/lock';
 import { Workspace } from '../workspace/workspace';
@@ -32,7 +32,7 @@ async function midImportCopy(): Promise<string> {
   writeFileSync(file, Array.from({ length: 6000 }, (_, i) => JSON.stringify({ id: `q${i}`, title: `title ${i}`, body: `body ${i}` })).join('\n') + '\n');
   const copy = path.join(dir, 'killed.qpairs');
   importTuning.chunkMs = 0;
-  const mid = copyMidway(ws, copy, (d, t, note) => note !== 'indexing' && d > t / 2);
+  const mid = copyMidway(ws, copy, pastHalfCommitted(ws.path));
   await runImport(ws, 'questions-jsonl', [file], mid);
   ws.close();
   expect(mid.copied()).toBe(true);
@@ -43,16 +43,6 @@ function setJournalPid(file: string, pid: number): void {
   const raw = new Database(file);
   raw.prepare(`UPDATE import_journal SET pid = ?`).run(pid);
   raw.close();
-}
-
-/** The questions in the file, read without opening it as a workspace (which could roll an import back). */
-function rawQuestions(file: string): number {
-  const raw = new Database(file, { readonly: true });
-  try {
-    return raw.prepare(`SELECT count(*) FROM questions`).pluck().get() as number;
-  } finally {
-    raw.close();
-  }
 }
 
 const questionsIn = async (file: string): Promise<number> => JSON.parse((await runCli('stats', file, '--json')).out).questions as number;
@@ -93,7 +83,7 @@ describe('a long write that is not over', () => {
   it('killed, while another process holds the lock: nothing rolls it back but that process — a reader leaves it and names the holder, a writer and serve mode are refused and write nothing (before, each open rolled it back before the lock was checked)', async () => {
     const copy = await midImportCopy();
     setJournalPid(copy, spawnSync(process.execPath, ['-e', '0']).pid!);
-    const left = rawQuestions(copy);
+    const left = committedQuestions(copy);
     expect(left).toBeGreaterThan(0);
     const lock = acquireWorkspaceLock(copy, { command: 'qpairs serve killed.qpairs' });
     try {
@@ -104,16 +94,16 @@ describe('a long write that is not over', () => {
       );
       expect(JSON.parse(r.out).questions).toBe(left);
       expect((await runCli('annotators', 'add', copy, 'bob')).code).toBe(1);
-      expect(rawQuestions(copy)).toBe(left);
+      expect(committedQuestions(copy)).toBe(left);
       await expect(serveWorkspace({ workspace: copy, port: 0, host: '127.0.0.1', staticDir: dir, log: () => {}, until: Promise.resolve() })).rejects.toThrow(/being written by this process/);
-      expect(rawQuestions(copy)).toBe(left);
+      expect(committedQuestions(copy)).toBe(left);
     } finally {
       lock.release();
     }
     // The lock free: a reader takes it for the moment it rolls the import back, and says so.
     const r = await runCli('stats', copy);
     expect(r.err).toMatch(/^note: undid the questions-jsonl import of long\.jsonl started \S+, which was interrupted \(its process is gone\)/);
-    expect(rawQuestions(copy)).toBe(0);
+    expect(committedQuestions(copy)).toBe(0);
   });
 
   it.runIf(existsSync('/proc/1'))('still running in another process: a reader names it and shows its rows so far', async () => {

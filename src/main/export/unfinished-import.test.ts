@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importTuning, runImport } from '../engine/work';
-import { copyMidway } from '../import/test-helpers';
+import { copyMidway, pastHalfCommitted } from '../import/test-helpers';
 import { Workspace } from '../workspace/workspace';
 import { scratchWorkspaces } from '../workspace/scratch-workspaces';
 import { buildExport } from './index';
@@ -36,7 +36,7 @@ describe('an export taken while an import is unfinished', () => {
     // A copy of the workspace as another process sees it between two of the import's chunks.
     const copy = path.join(scratch.dir, 'mid.qpairs');
     importTuning.chunkMs = 0;
-    const midway = copyMidway(ws, copy, (d, t, note) => note !== 'indexing' && d > t / 2);
+    const midway = copyMidway(ws, copy, pastHalfCommitted(ws.path));
     await runImport(ws, 'questions-jsonl', [more], midway);
     expect(midway.copied()).toBe(true);
     const raw = new Database(copy);

@@ -1,4 +1,5 @@
 /** Helpers for the importer tests (not part of the app). */
+import Database from 'better-sqlite3';
 import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -88,6 +89,29 @@ export function* seededEdits(base: string, alphabet: readonly string[], count: n
     }
     yield t;
   }
+}
+
+/**
+ * The questions committed in a workspace file, read by a connection of its own (never the writer's uncommitted
+ * rows) and not opened as a workspace (an open could roll an interrupted import back).
+ */
+export function committedQuestions(file: string): number {
+  const raw = new Database(file, { readonly: true });
+  try {
+    return raw.prepare(`SELECT count(*) FROM questions`).pluck().get() as number;
+  } finally {
+    raw.close();
+  }
+}
+
+/**
+ * A copyMidway condition for an import into `file` (made before it starts): past half its progress, once another
+ * connection sees more questions committed than when it was made — progress can run ahead of the commits, and a copy
+ * taken on progress alone could hold none of the import's rows.
+ */
+export function pastHalfCommitted(file: string): (done: number, total: number, note?: string) => boolean {
+  const before = committedQuestions(file);
+  return (done, total, note) => note !== 'indexing' && done > total / 2 && committedQuestions(file) > before;
 }
 
 /**

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CancelledError, QPairsError } from '../errors';
 import { importFiles } from '../import';
-import { copyMidway, tablesChecksum, tempWorkspace } from '../import/test-helpers';
+import { copyMidway, pastHalfCommitted, tablesChecksum, tempWorkspace } from '../import/test-helpers';
 import { useImportScratch } from '../engine/test-engine';
 import { importTuning, runImport } from '../engine/work';
 import { Bm25Index } from '../bm25';
@@ -370,7 +370,7 @@ describe('crash recovery', () => {
     const file = write('long.jsonl', questionLines(6000, 'crash'));
     importTuning.chunkMs = 0;
     // "Crash": copy the files (database + WAL, as a power cut would leave them) once some chunks are committed.
-    const mid = copyMidway(ws, crashed, (d, t, note) => note !== 'indexing' && d > t / 2);
+    const mid = copyMidway(ws, crashed, pastHalfCommitted(ws.path));
     await runImport(ws, 'questions-jsonl', [file], mid);
     expect(mid.copied()).toBe(true);
     const raw = new Database(crashed);

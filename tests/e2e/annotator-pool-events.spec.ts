@@ -6,18 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { invokeAsOwner } from './api';
 import { useServedSmallPool } from './small-pool';
 
 // Another annotator's labels only, imported: pool p is closed to annotators until assigned.
 const served = useServedSmallPool('annotator-pool-events', 176, (ps) => ps.map(([q, c]) => `${q},${c},other,0`));
 
 /** The owner's command (loopback, no token, no cookie: the owner), refused = the test fails. */
-async function owner<T>(command: string, args: unknown): Promise<T> {
-  const r = await fetch(`http://127.0.0.1:${served.port}/api/invoke`, { method: 'POST', headers: { 'X-QPairs': '1', 'Content-Type': 'application/json' }, body: JSON.stringify({ command, args }) });
-  const text = await r.text();
-  expect(r.ok, `${command}: ${text}`).toBe(true);
-  return JSON.parse(text) as T;
-}
+const owner = <T>(command: string, args: unknown): Promise<T> => invokeAsOwner<T>(served.port, command, args);
 
 test('her socket hears nothing of a gold set imported into a pool closed to her, and her page follows a pool assigned to her', async () => {
   test.setTimeout(120_000);

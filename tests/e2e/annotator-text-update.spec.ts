@@ -7,17 +7,13 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { invokeAsOwner } from './api';
 import { useServedSmallPool } from './small-pool';
 
 const served = useServedSmallPool('annotator-text-update', 195, (ps) => ps.map(([q, c]) => `${q},${c},other,0`));
 
 /** The owner's command (loopback, no token, no cookie: the owner), refused = the test fails. */
-async function owner<T>(command: string, args: unknown): Promise<T> {
-  const r = await fetch(`http://127.0.0.1:${served.port}/api/invoke`, { method: 'POST', headers: { 'X-QPairs': '1', 'Content-Type': 'application/json' }, body: JSON.stringify({ command, args }) });
-  const text = await r.text();
-  expect(r.ok, `${command}: ${text}`).toBe(true);
-  return JSON.parse(text) as T;
-}
+const owner = <T>(command: string, args: unknown): Promise<T> => invokeAsOwner<T>(served.port, command, args);
 
 async function jobEnds(jobId: string): Promise<void> {
   await expect.poll(async () => (await owner<{ running: boolean }>('job.status', { jobId })).running, { timeout: 30_000 }).toBe(false);

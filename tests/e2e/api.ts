@@ -15,6 +15,14 @@ export async function invoke<T>(request: APIRequestContext, command: string, arg
   return (await r.json()) as T;
 }
 
+/** Runs one command as the owner (loopback, no token, no cookie) on the server at `port`, whatever the page's login; fails the test when it is refused. */
+export async function invokeAsOwner<T>(port: number, command: string, args: unknown): Promise<T> {
+  const r = await fetch(`http://127.0.0.1:${port}/api/invoke`, { method: 'POST', headers: { 'X-QPairs': '1', 'Content-Type': 'application/json' }, body: JSON.stringify({ command, args }) });
+  const text = await r.text();
+  expect(r.ok, `${command}: ${text}`).toBe(true);
+  return JSON.parse(text) as T;
+}
+
 /** Imports the SemEval dev file and waits until its 550 questions are in. */
 export async function importSemEvalDev(request: APIRequestContext): Promise<void> {
   await invoke(request, 'import.start', { format: 'semeval', sources: [{ path: SEMEVAL_DEV }] });
